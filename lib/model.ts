@@ -1,0 +1,194 @@
+/**
+ * The unified model every parser produces and every command consumes.
+ *
+ * Times are epoch **milliseconds** throughout, whatever unit the store used
+ * (see {@link toMillis} in `parsers/_time.ts`). Paths are absolute.
+ *
+ * @module
+ */
+
+/** What an event is. */
+export type EventKind = "user" | "assistant" | "tool_call" | "tool_result" | "summary";
+
+/** One replaced span of a file: `old` was replaced by `new` in `path`. */
+export interface EditSpan {
+  /** Absolute path of the file edited. */
+  path: string;
+  /** The text that was there before (what `deja restore` hands back). */
+  old: string;
+  /** The text put in its place. */
+  new: string;
+}
+
+/** A whole-file write (or lines written in place of a symbol). */
+export interface WriteSpan {
+  /** Absolute path of the file written. */
+  path: string;
+  /** The content written. */
+  content: string;
+}
+
+/** What a tool call means, decoded from the harness's arguments. */
+export interface ToolCallInfo {
+  /** Tool name exactly as the harness wrote it (`Bash`, `exec_command`, `bash`, ...). */
+  name: string;
+  /** Call id that links the call to its result, when the store has one. */
+  id?: string;
+  /** Decoded arguments (a JSON string inside JSON is decoded once more). */
+  input?: unknown;
+  /** The shell command, when the call runs one. */
+  command?: string;
+  /** Files the call read (absolute where the store lets us resolve them). */
+  paths?: string[];
+  /** Spans the call replaced. */
+  edits?: EditSpan[];
+  /** Content the call wrote. */
+  writes?: WriteSpan[];
+}
+
+/** What a tool result says about its call. */
+export interface ToolResultInfo {
+  /** The id of the call this result answers. */
+  callId?: string;
+  /** Exit status of a shell command, when the store records one. */
+  exit?: number;
+  /** True when the harness marked the result as an error. */
+  isError?: boolean;
+  /** Replaced spans known only from the result (Crush `lsp_replace_symbol` metadata). */
+  edits?: EditSpan[];
+}
+
+/** One event of a session, in order. */
+export interface Event {
+  kind: EventKind;
+  /** Text shown and indexed. Tool calls may leave it empty: the indexer renders one. */
+  text: string;
+  /** Epoch milliseconds, when known. */
+  time?: number;
+  /**
+   * Dedupe key within its session. A later event with the same key replaces the
+   * earlier one (Claude Code writes several records per API response).
+   */
+  key?: string;
+  /** Set on `tool_call` events. */
+  tool?: ToolCallInfo;
+  /** Set on `tool_result` events. */
+  result?: ToolResultInfo;
+}
+
+/**
+ * One session, or one chunk of it: a parser may yield the same session id
+ * several times; the indexer appends each chunk's events in order and merges
+ * the metadata (non-empty fields win; `started` is the minimum, `updated` the
+ * maximum).
+ */
+export interface Session {
+  /** Harness id (`claude`, `codex`, ...), as in registry.json. */
+  harness: string;
+  /** The harness's own session id; for a subagent, an id that never equals the parent's. */
+  id: string;
+  /** Absolute project directory, when known. */
+  project?: string;
+  title?: string;
+  /** Epoch ms. */
+  started?: number;
+  /** Epoch ms. */
+  updated?: number;
+  model?: string;
+  /** Native id of the parent session (subagent runs are filed under their parent). */
+  parent?: string;
+  /** The store file this session was read from. */
+  path: string;
+  events: Event[];
+}
+
+/** How a source changes, which decides how it is re-read. */
+export type SourceKind =
+  /** Append-only lines: resumed from the byte after the last complete line. */
+  | "append"
+  /** Rewritten in place: re-read when size+mtime change and the content hash differs. */
+  | "document"
+  /** A SQLite store: re-read from the parser's watermark when the db or its -wal changes. */
+  | "sqlite";
+
+/** One store location a parser discovered. */
+export interface SourceRef {
+  harness: string;
+  /** Absolute path of the file or database. */
+  path: string;
+  kind: SourceKind;
+  /** Files whose change also means this source changed (a SQLite `-wal`). */
+  companions?: string[];
+  /** Facts discovery already knows (a Crush project directory, a Gemini project id). */
+  hint?: Record<string, string>;
+}
+
+/** Closed set of reasons a record or file is skipped. Shown by `deja sources`. */
+export type SkipReason =
+  | "malformed_json"
+  | "invalid_utf8"
+  | "oversized"
+  | "unknown_record"
+  | "bad_shape"
+  | "unreadable"
+  | "locked"
+  | "corrupt"
+  | "unknown_schema"
+  | "empty"
+  | "unsupported";
+
+/** The runtime world a parser sees; parsers never read the process environment directly. */
+export interface Env {
+  /** The user's home directory. */
+  home: string;
+  /** `process.platform` style name: `linux`, `darwin`, `win32`. */
+  platform: string;
+  /** Reads an environment variable; empty strings read as undefined. */
+  get(name: string): string | undefined;
+}
+
+/** What discovery found for one harness. */
+export interface Discovery {
+  /** Directories or files looked at (shown by `deja sources`), whether or not they exist. */
+  roots: string[];
+  sources: SourceRef[];
+}
+
+/** Given to `discover`. */
+export interface DiscoverCtx {
+  env: Env;
+  /** Project directories already known from the index (aider looks for its history there). */
+  knownProjects: string[];
+}
+
+/** Where a parse resumes, and where it tells the indexer it got to. */
+export interface ParseCtx {
+  env: Env;
+  /** Append sources: byte offset to start from (0 = whole file). */
+  readonly offset: number;
+  /** Parser-owned state saved by the previous pass of this source (e.g. a header's session id). */
+  readonly state: unknown;
+  /** SQLite sources: the watermark the previous pass returned (parser's own unit); 0 = all. */
+  readonly since: number;
+  /** Records a skipped record; counted per source and shown by `deja sources`. */
+  skip(reason: SkipReason, where: string, detail?: string): void;
+  /** Append sources: set to the byte just after the last complete line consumed. */
+  endOffset?: number;
+  /** State to hand to the next pass (JSON-serialisable). */
+  endState?: unknown;
+  /** SQLite sources: the new watermark. */
+  endWatermark?: number;
+}
+
+/** One harness's format: how to find its stores and read them. */
+export interface Parser {
+  /** Harness id: `^[a-z][a-z0-9_]*$`, the same in registry.json, fixtures and docs. */
+  id: string;
+  /** Finds this harness's stores. Must not throw for a missing root. */
+  discover(ctx: DiscoverCtx): Promise<Discovery>;
+  /**
+   * Reads one source. Yields sessions (or chunks of them) in order. Throws only
+   * when the whole source cannot be read (the indexer reports it and goes on).
+   */
+  parse(source: SourceRef, ctx: ParseCtx): AsyncIterable<Session>;
+}

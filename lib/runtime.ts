@@ -1,0 +1,120 @@
+/**
+ * The one adapter between deja and its runtime (Deno in development, `deno
+ * compile` or `bun build --compile` for the binary). Everything here uses
+ * `node:` built-ins that both runtimes provide; nothing else in deja reads the
+ * process environment, arguments or standard streams directly.
+ *
+ * @module
+ */
+import process from "node:process";
+import os from "node:os";
+import type { Env } from "./model.ts";
+
+/** Builds an {@link Env} from a plain map (tests) or from the process. */
+export function makeEnv(vars: Record<string, string | undefined>, home?: string): Env {
+  const h = home ?? vars.HOME ?? vars.USERPROFILE ?? os.homedir();
+  return {
+    home: h,
+    platform: process.platform,
+    get(name: string) {
+      const v = vars[name];
+      return v === undefined || v === "" ? undefined : v;
+    },
+  };
+}
+
+/** The process environment as an {@link Env}. */
+export function processEnv(): Env {
+  return makeEnv(process.env as Record<string, string | undefined>);
+}
+
+/** Standard streams and process facts a command may use. */
+export interface IO {
+  args: string[];
+  env: Env;
+  cwd: string;
+  /** Writes to stdout; a closed pipe is swallowed (EPIPE is not an error). */
+  out(text: string): void;
+  /** Writes to stderr. */
+  err(text: string): void;
+  /** True when stdout is a terminal. */
+  isTTY: boolean;
+  /** True when stderr is a terminal (progress goes there). */
+  errTTY: boolean;
+  /** Reads at most `maxBytes` of stdin within `timeoutMs` milliseconds; '' on timeout or TTY. */
+  readStdin(maxBytes: number, timeoutMs: number): Promise<string>;
+}
+
+/** The real process as an {@link IO}. */
+export function processIO(): IO {
+  let broken = false;
+  process.stdout.on?.("error", (e: { code?: string }) => {
+    if (e?.code === "EPIPE") broken = true;
+  });
+  return {
+    args: process.argv.slice(2),
+    env: processEnv(),
+    cwd: process.cwd(),
+    out(text: string) {
+      if (broken) return;
+      try {
+        process.stdout.write(text);
+      } catch {
+        broken = true;
+      }
+    },
+    err(text: string) {
+      try {
+        process.stderr.write(text);
+      } catch { /* nothing to do */ }
+    },
+    isTTY: Boolean(process.stdout.isTTY),
+    errTTY: Boolean(process.stderr.isTTY),
+    readStdin(maxBytes: number, timeoutMs: number): Promise<string> {
+      if (process.stdin.isTTY) return Promise.resolve("");
+      return new Promise((resolve) => {
+        const chunks: Uint8Array[] = [];
+        let size = 0;
+        let done = false;
+        const finish = () => {
+          if (done) return;
+          done = true;
+          clearTimeout(timer);
+          process.stdin.pause();
+          process.stdin.removeAllListeners("data");
+          const buf = new Uint8Array(Math.min(size, maxBytes));
+          let at = 0;
+          for (const c of chunks) {
+            const n = Math.min(c.length, buf.length - at);
+            buf.set(c.subarray(0, n), at);
+            at += n;
+          }
+          resolve(new TextDecoder().decode(buf));
+        };
+        const timer = setTimeout(finish, timeoutMs);
+        process.stdin.on("data", (c: Uint8Array) => {
+          chunks.push(c);
+          size += c.length;
+          if (size >= maxBytes) finish();
+        });
+        process.stdin.on("end", finish);
+        process.stdin.on("error", finish);
+      });
+    },
+  };
+}
+
+/** Ends the process with `code`. */
+export function exit(code: number): never {
+  process.exit(code);
+}
+
+/** Resident set size of this process in bytes. */
+export function rss(): number {
+  return process.memoryUsage().rss;
+}
+
+/** The current user's numeric id, or -1 where the platform has none. */
+export function uid(): number {
+  return typeof process.getuid === "function" ? process.getuid() : -1;
+}

@@ -1,0 +1,189 @@
+/**
+ * Streaming JSONL reading with byte offsets, for append-only stores.
+ *
+ * Reads in 256 KiB chunks, never the whole file; a line over the size cap is
+ * skipped as `oversized` without being held in memory; a line that is not
+ * valid UTF-8 is skipped as `invalid_utf8`; a line that is not JSON as
+ * `malformed_json`. An unterminated last line that does not parse is left for
+ * the next pass (the harness is still writing it): `ctx.endOffset` stops
+ * before it.
+ *
+ * @module
+ */
+import { open } from "node:fs/promises";
+import type { ParseCtx } from "../lib/model.ts";
+
+const CHUNK = 256 * 1024;
+/** Default cap on one line: 32 MiB. */
+export const MAX_LINE_BYTES = 32 << 20;
+
+/** One raw line. */
+export interface RawLine {
+  /** Byte offset of the line's first byte. */
+  start: number;
+  /** Byte offset just past the line's newline (or the end of file for the tail). */
+  end: number;
+  /** The line's bytes without the newline; empty when `oversized`. */
+  bytes: Uint8Array;
+  /** True when the line was longer than the cap (its bytes were dropped). */
+  oversized: boolean;
+  /** True for a last line with no newline after it. */
+  partial: boolean;
+}
+
+/**
+ * Yields the lines of `path` from byte `start` on.
+ *
+ * @param maxLine cap on one line in bytes (default {@link MAX_LINE_BYTES}).
+ * @throws the file-system error when the file cannot be opened.
+ */
+export async function* readLines(
+  path: string,
+  start = 0,
+  maxLine = MAX_LINE_BYTES,
+): AsyncGenerator<RawLine> {
+  const fh = await open(path, "r");
+  try {
+    const chunk = new Uint8Array(CHUNK);
+    let parts: Uint8Array[] = [];
+    let partLen = 0;
+    let oversized = false;
+    let lineStart = start;
+    let pos = start;
+    const take = (piece: Uint8Array) => {
+      if (oversized) return;
+      if (partLen + piece.length > maxLine) {
+        oversized = true;
+        parts = [];
+        partLen = 0;
+        return;
+      }
+      parts.push(piece.slice());
+      partLen += piece.length;
+    };
+    const join = (last: Uint8Array): Uint8Array => {
+      if (parts.length === 0) return last;
+      const out = new Uint8Array(partLen + last.length);
+      let at = 0;
+      for (const p of parts) {
+        out.set(p, at);
+        at += p.length;
+      }
+      out.set(last, at);
+      return out;
+    };
+    for (;;) {
+      const { bytesRead } = await fh.read(chunk, 0, CHUNK, pos);
+      if (bytesRead === 0) break;
+      let i = 0;
+      while (i < bytesRead) {
+        const nl = chunk.indexOf(10, i);
+        if (nl === -1 || nl >= bytesRead) {
+          take(chunk.subarray(i, bytesRead));
+          break;
+        }
+        const end = pos + nl + 1;
+        let bytes: Uint8Array;
+        if (oversized || partLen + (nl - i) > maxLine) {
+          bytes = new Uint8Array(0);
+          oversized = true;
+        } else {
+          bytes = join(chunk.subarray(i, nl));
+        }
+        yield { start: lineStart, end, bytes, oversized, partial: false };
+        parts = [];
+        partLen = 0;
+        oversized = false;
+        lineStart = end;
+        i = nl + 1;
+      }
+      pos += bytesRead;
+    }
+    if (partLen > 0 || oversized) {
+      yield {
+        start: lineStart,
+        end: pos,
+        bytes: join(new Uint8Array(0)),
+        oversized,
+        partial: true,
+      };
+    }
+  } finally {
+    await fh.close();
+  }
+}
+
+const decoder = new TextDecoder("utf-8", { fatal: true });
+
+/** One parsed JSONL record. */
+export interface JsonLine {
+  value: unknown;
+  /** Byte offset of the record. */
+  start: number;
+  end: number;
+}
+
+/**
+ * Yields each JSON value of a JSONL file from `ctx.offset`, counting what it
+ * skips through `ctx.skip` and setting `ctx.endOffset` to the byte after the
+ * last record it consumed (an unparseable unterminated tail is not consumed).
+ * A UTF-8 BOM and surrounding white space are ignored; blank lines are skipped
+ * silently.
+ */
+export async function* readJsonl(
+  path: string,
+  ctx: ParseCtx,
+  maxLine = MAX_LINE_BYTES,
+): AsyncGenerator<JsonLine> {
+  ctx.endOffset = ctx.offset;
+  for await (const line of readLines(path, ctx.offset, maxLine)) {
+    const where = `${path}@${line.start}`;
+    if (line.oversized) {
+      ctx.skip("oversized", where, `line over ${maxLine} bytes`);
+      ctx.endOffset = line.end;
+      continue;
+    }
+    let text: string;
+    try {
+      text = decoder.decode(line.bytes);
+    } catch {
+      ctx.skip("invalid_utf8", where);
+      ctx.endOffset = line.end;
+      continue;
+    }
+    const trimmed = text.trim();
+    if (trimmed === "") {
+      if (!line.partial) ctx.endOffset = line.end;
+      continue;
+    }
+    let value: unknown;
+    try {
+      value = JSON.parse(trimmed);
+    } catch {
+      if (line.partial) {
+        // The harness is still writing this line: leave it for the next pass.
+        ctx.skip("malformed_json", where, "unterminated last line, left for the next run");
+        return;
+      }
+      ctx.skip("malformed_json", where);
+      ctx.endOffset = line.end;
+      continue;
+    }
+    ctx.endOffset = line.end;
+    yield { value, start: line.start, end: line.end };
+  }
+}
+
+/** Reads the first `n` JSON records of a file from byte 0 (header re-reads on resume). */
+export async function headRecords(path: string, n: number): Promise<unknown[]> {
+  const out: unknown[] = [];
+  for await (const line of readLines(path, 0)) {
+    if (line.oversized) continue;
+    try {
+      const t = decoder.decode(line.bytes).trim();
+      if (t) out.push(JSON.parse(t));
+    } catch { /* not a record */ }
+    if (out.length >= n || line.start > 4 << 20) break;
+  }
+  return out;
+}

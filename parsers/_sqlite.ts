@@ -1,0 +1,163 @@
+/**
+ * Opening a harness's SQLite store without ever writing to it.
+ *
+ * - A missing or empty (0-byte) file is never opened: SQLite would create it.
+ * - The store is opened read-only with a busy timeout (`DEJA_SQLITE_TIMEOUT_MS`,
+ *   default 3000 ms), so a harness mid-write delays us briefly and a store held
+ *   locked is reported, not waited on forever.
+ * - A WAL-mode store whose `-shm` file is missing, or sits in a directory or
+ *   file without write bits, cannot be opened read-only without creating or
+ *   changing files beside it. Such a store is copied (db and `-wal`) to a
+ *   private temporary directory and the copy is read, so rows that live only
+ *   in the WAL are still seen and nothing next to the store changes.
+ *
+ * @module
+ */
+import { DatabaseSync } from "node:sqlite";
+import {
+  closeSync,
+  copyFileSync,
+  mkdtempSync,
+  openSync,
+  readSync,
+  rmSync,
+  statSync,
+} from "node:fs";
+import { basename, dirname, join } from "node:path";
+import { tmpdir } from "node:os";
+import type { Env } from "../lib/model.ts";
+
+/** A read-only handle; call `close()` when done (removes any private copy). */
+export interface StoreHandle {
+  db: DatabaseSync;
+  /** True when a private copy is being read. */
+  snapshot: boolean;
+  close(): void;
+}
+
+/** Why a store could not be opened. */
+export class StoreError extends Error {
+  constructor(
+    message: string,
+    /** `empty` (missing or 0 bytes), `locked`, `corrupt`, `unreadable`. */
+    readonly reason: "empty" | "locked" | "corrupt" | "unreadable",
+  ) {
+    super(message);
+  }
+}
+
+function walMode(path: string): boolean {
+  const fd = openSync(path, "r");
+  try {
+    const head = new Uint8Array(20);
+    const n = readSync(fd, head, 0, 20, 0);
+    // Bytes 18 and 19 of the header are the read/write format versions: 2 = WAL.
+    return n === 20 && head[18] === 2;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function writable(path: string): boolean {
+  try {
+    return (statSync(path).mode & 0o222) !== 0;
+  } catch {
+    return false;
+  }
+}
+
+/** Classifies a node:sqlite error. */
+export function classify(e: unknown): "locked" | "corrupt" | "unreadable" {
+  const msg = String((e as Error)?.message ?? e).toLowerCase();
+  if (msg.includes("locked") || msg.includes("busy")) return "locked";
+  if (msg.includes("not a database") || msg.includes("malformed") || msg.includes("corrupt")) {
+    return "corrupt";
+  }
+  return "unreadable";
+}
+
+/**
+ * Opens `path` read-only.
+ *
+ * @throws {StoreError} `empty` for a missing or 0-byte file; `corrupt`,
+ *   `locked` or `unreadable` when SQLite refuses it.
+ */
+export function openStore(path: string, env: Env): StoreHandle {
+  let size = 0;
+  try {
+    size = statSync(path).size;
+  } catch {
+    throw new StoreError(`${path} does not exist`, "empty");
+  }
+  if (size === 0) throw new StoreError(`${path} is empty (0 bytes)`, "empty");
+  const timeout = Number(env.get("DEJA_SQLITE_TIMEOUT_MS") ?? 3000);
+  let target = path;
+  let tmp: string | undefined;
+  try {
+    if (walMode(path)) {
+      const shm = `${path}-shm`;
+      let shmOk = false;
+      try {
+        statSync(shm);
+        shmOk = writable(shm) && writable(dirname(path));
+      } catch {
+        shmOk = false;
+      }
+      if (!shmOk) {
+        tmp = mkdtempSync(join(tmpdir(), "deja-store-"));
+        target = join(tmp, basename(path));
+        copyFileSync(path, target);
+        try {
+          copyFileSync(`${path}-wal`, `${target}-wal`);
+        } catch { /* no -wal: nothing beyond the main file */ }
+      }
+    }
+  } catch (e) {
+    if (tmp) rmSync(tmp, { recursive: true, force: true });
+    throw new StoreError(`${path}: ${(e as Error).message}`, "unreadable");
+  }
+  const cleanup = () => {
+    if (tmp) rmSync(tmp, { recursive: true, force: true });
+  };
+  let db: DatabaseSync;
+  try {
+    db = tmp
+      ? new DatabaseSync(target, { timeout } as ConstructorParameters<typeof DatabaseSync>[1])
+      : new DatabaseSync(
+        target,
+        { readOnly: true, timeout } as ConstructorParameters<
+          typeof DatabaseSync
+        >[1],
+      );
+    // Touch the schema now so a corrupt or locked file fails here, not mid-parse.
+    db.prepare("SELECT count(*) FROM sqlite_master").get();
+  } catch (e) {
+    cleanup();
+    throw new StoreError(`${path}: ${(e as Error).message}`, classify(e));
+  }
+  return {
+    db,
+    snapshot: tmp !== undefined,
+    close() {
+      try {
+        db.close();
+      } catch { /* already closed */ }
+      cleanup();
+    },
+  };
+}
+
+/** Column names of `table` (empty when the table is missing). */
+export function columns(db: DatabaseSync, table: string): Set<string> {
+  const rows = db.prepare(`SELECT name FROM pragma_table_info(?)`).all(table) as Array<
+    { name: string }
+  >;
+  return new Set(rows.map((r) => r.name));
+}
+
+/** Table names of the database. */
+export function tables(db: DatabaseSync): Set<string> {
+  const rows = db.prepare(`SELECT name FROM sqlite_master WHERE type IN ('table','view')`)
+    .all() as Array<{ name: string }>;
+  return new Set(rows.map((r) => r.name));
+}

@@ -1,0 +1,48 @@
+/** Registry loading and the fixture run shared by the registry test and the golden task. */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import type { Parser } from "../lib/model.ts";
+import { materialize, normalize, REPO, runParser, testEnv } from "./_fixture.ts";
+import { overrideVar } from "../parsers/_roots.ts";
+
+export interface RegistryEntry {
+  id: string;
+  display_name: string;
+  store_paths: string[];
+  format_kind: string;
+  fixture_root: string;
+  fixture_paths: string[];
+  parser_source: string;
+  last_verified: string;
+  capabilities: Record<string, unknown>;
+  /** Absolute fixtures/registry/<id>. */
+  fixtureDir: string;
+}
+
+export function loadRegistry(): RegistryEntry[] {
+  const raw = JSON.parse(readFileSync(join(REPO, "registry.json"), "utf8"));
+  return (raw.harnesses as RegistryEntry[]).map((e) => ({
+    ...e,
+    fixtureDir: join(REPO, "fixtures/registry", e.id),
+  }));
+}
+
+/**
+ * Materialises the entry's fixture, points DEJA_<ID>_ROOT at its fixture_root,
+ * runs the parser, and returns the normalised result the golden file holds.
+ */
+export async function fixtureRun(entry: RegistryEntry, parser: Parser): Promise<unknown> {
+  const fx = materialize(entry.fixtureDir);
+  try {
+    const rel = entry.fixture_root.replace(`fixtures/registry/${entry.id}`, "").replace(/^\//, "");
+    const home = join(fx.root, "__home__");
+    const env = testEnv(home, { [overrideVar(entry.id)]: join(fx.root, rel) });
+    const run = await runParser(parser, env, [join(fx.root, "known-project")]);
+    return normalize(
+      { sessions: run.sessions, skips: run.skips, errors: run.errors },
+      fx.root,
+    );
+  } finally {
+    fx.cleanup();
+  }
+}
