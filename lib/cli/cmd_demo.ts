@@ -1,0 +1,84 @@
+/**
+ * `deja demo`: the main job on the bundled sample stores. It lays the embedded
+ * fixtures out in a temporary directory, indexes them into a temporary index
+ * (never the user's), and runs a search. Useful on a machine with no agent
+ * history, and as a smoke test of the binary.
+ */
+import { DatabaseSync } from "node:sqlite";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { tmpdir } from "node:os";
+import type { Command } from "./common.ts";
+import { makeEnv } from "../runtime.ts";
+import { FIXTURES } from "../demo_data.gen.ts";
+import registry from "../../registry.json" with { type: "json" };
+import { overrideVar } from "../../parsers/_roots.ts";
+import { indexCmd } from "./cmd_index.ts";
+import { runSearch } from "./cmd_search.ts";
+import { parsers } from "../../parsers/mod.ts";
+
+/** Writes the embedded fixtures under `root` (`@ROOT@` replaced, `.sql` executed). */
+export function layOutFixtures(root: string): void {
+  for (const [rel, text] of Object.entries(FIXTURES)) {
+    const body = text.replaceAll("@ROOT@", root);
+    const target = join(root, rel.endsWith(".sql") ? rel.slice(0, -4) : rel);
+    mkdirSync(dirname(target), { recursive: true });
+    if (rel.endsWith(".sql")) {
+      const db = new DatabaseSync(target);
+      db.exec(body);
+      db.close();
+    } else {
+      writeFileSync(target, body);
+    }
+  }
+}
+
+/** Env variables pointing every harness root at the laid-out fixtures. */
+export function fixtureVars(root: string): Record<string, string> {
+  const vars: Record<string, string> = {};
+  for (const h of registry.harnesses) {
+    const rel = h.fixture_root.replace(/^fixtures\/registry\//, "");
+    vars[overrideVar(h.id)] = join(root, rel);
+  }
+  return vars;
+}
+
+export const demoCmd: Command = {
+  name: "demo",
+  summary: "Index the bundled sample stores into a temporary index and search them.",
+  usage: "demo [query...] [--json] [--keep]",
+  options: {
+    json: { type: "boolean", description: "print the search results as JSON" },
+    keep: { type: "boolean", description: "keep the temporary directory and print its path" },
+  },
+  async run(a, io) {
+    const root = mkdtempSync(join(tmpdir(), "deja-demo-"));
+    try {
+      layOutFixtures(join(root, "stores"));
+      const vars = {
+        ...fixtureVars(join(root, "stores")),
+        HOME: join(root, "home"),
+        DEJA_HOME: join(root, "deja"),
+        NO_COLOR: io.env.get("NO_COLOR"),
+      };
+      const env = makeEnv(vars, join(root, "home"));
+      const sub = { ...io, env };
+      if (!a.values.json) {
+        io.out(`Sample stores of ${parsers.length} harnesses, indexed into a temporary index:\n`);
+        await indexCmd.run({ values: {}, positionals: [] }, sub);
+      } else {
+        await indexCmd.run({ values: { quiet: true }, positionals: [] }, sub);
+      }
+      const query = a.positionals.length ? a.positionals : ["failing", "tests"];
+      if (!a.values.json) io.out(`\n$ deja ${query.join(" ")}\n`);
+      const code = runSearch({ values: { json: a.values.json }, positionals: query }, sub);
+      if (!a.values.json) {
+        io.out(`\nOn your own history: deja index, then deja "<words you remember>".\n`);
+      }
+      if (a.values.keep) io.err(`kept ${root} (DEJA_HOME=${join(root, "deja")})\n`);
+      return code;
+    } finally {
+      if (!a.values.keep) rmSync(root, { recursive: true, force: true });
+    }
+  },
+};

@@ -1,0 +1,125 @@
+/** `deja sources`: every harness deja reads, where it looked, and what it found. */
+import { existsSync } from "node:fs";
+import type { Command } from "./common.ts";
+import { colors, printJson, tildify } from "./common.ts";
+import { parsers } from "../../parsers/mod.ts";
+import { indexPath, Store } from "../store.ts";
+import { Q } from "../schema.ts";
+
+interface SourceRow {
+  path: string;
+  harness: string;
+  kind: string;
+  size: number;
+  sessions: number;
+  events: number;
+  skipped: string | null;
+  error: string | null;
+  indexed_at: number | null;
+}
+
+/** One harness as `deja sources --json` prints it. */
+export interface HarnessSources {
+  harness: string;
+  roots: Array<{ path: string; exists: boolean }>;
+  /** Stores discovery finds now. */
+  stores: number;
+  /** Stores in the index. */
+  indexed: number;
+  sessions: number;
+  events: number;
+  /** Bytes of the indexed stores. */
+  bytes: number;
+  skipped: Record<string, number>;
+  redacted: Record<string, number>;
+  /** The most recent error of any of its stores, with the store path. */
+  last_error: string | null;
+  errors: number;
+}
+
+export const sourcesCmd: Command = {
+  name: "sources",
+  summary: "List every harness: the roots looked at, stores found, sessions, bytes, skips, errors.",
+  usage: "sources [--json]",
+  options: { json: { type: "boolean", description: "print as JSON (docs/json-output.md)" } },
+  async run(a, io) {
+    const path = indexPath(io.env);
+    const store = existsSync(path) ? Store.open(path) : undefined;
+    const rows = (store?.stmt(Q.allSources).all() ?? []) as unknown as SourceRow[];
+    const red = (store?.stmt(Q.redactionsByHarness).all() ?? []) as Array<
+      { harness: string; kind: string; count: number }
+    >;
+    const known = ((store?.stmt(Q.projects).all() ?? []) as Array<{ project: string }>).map((r) =>
+      r.project
+    );
+    store?.close();
+    const out: HarnessSources[] = [];
+    for (const p of parsers) {
+      let roots: string[] = [];
+      let stores = 0;
+      try {
+        const d = await p.discover({ env: io.env, knownProjects: known });
+        roots = d.roots;
+        stores = d.sources.length;
+      } catch { /* reported through the index errors */ }
+      const mine = rows.filter((r) => r.harness === p.id);
+      const skipped: Record<string, number> = {};
+      for (const r of mine) {
+        const counts = r.skipped
+          ? (JSON.parse(r.skipped).counts ?? {}) as Record<string, number>
+          : {};
+        for (const [k, v] of Object.entries(counts)) skipped[k] = (skipped[k] ?? 0) + v;
+      }
+      const errs = mine.filter((r) => r.error).sort((x, y) =>
+        (y.indexed_at ?? 0) - (x.indexed_at ?? 0)
+      );
+      out.push({
+        harness: p.id,
+        roots: roots.map((r) => ({ path: r, exists: existsSync(r) })),
+        stores,
+        indexed: mine.length,
+        sessions: mine.reduce((n, r) => n + r.sessions, 0),
+        events: mine.reduce((n, r) => n + r.events, 0),
+        bytes: mine.reduce((n, r) => n + Math.max(0, r.size), 0),
+        skipped,
+        redacted: Object.fromEntries(
+          red.filter((x) => x.harness === p.id).map((x) => [x.kind, x.count]),
+        ),
+        last_error: errs.length ? `${errs[0].path}: ${errs[0].error}` : null,
+        errors: errs.length,
+      });
+    }
+    if (a.values.json) {
+      printJson(io, { index: existsSync(path) ? path : null, harnesses: out });
+      return 0;
+    }
+    const c = colors(io);
+    const lines: string[] = [];
+    if (!existsSync(path)) lines.push(c.yellow("no index yet: run 'deja index'"));
+    for (const h of out) {
+      const found = h.stores > 0;
+      lines.push(
+        `${(found ? c.bold : c.dim)(h.harness.padEnd(10))} ${
+          String(h.stores).padStart(4)
+        } stores  ${String(h.sessions).padStart(6)} sessions  ${fmtBytes(h.bytes).padStart(9)}`,
+      );
+      for (const r of h.roots) {
+        lines.push(
+          c.dim(`           ${r.exists ? "found  " : "absent "} ${tildify(r.path, io.env.home)}`),
+        );
+      }
+      const sk = Object.entries(h.skipped).map(([k, v]) => `${v} ${k}`).join(", ");
+      if (sk) lines.push(c.yellow(`           skipped: ${sk}`));
+      if (h.last_error) lines.push(c.red(`           last error (${h.errors}): ${h.last_error}`));
+    }
+    io.out(lines.join("\n") + "\n");
+    return 0;
+  },
+};
+
+function fmtBytes(n: number): string {
+  if (n < 1024) return `${n} B`;
+  if (n < 1 << 20) return `${(n / 1024).toFixed(1)} KiB`;
+  if (n < 1 << 30) return `${(n / (1 << 20)).toFixed(1)} MiB`;
+  return `${(n / (1 << 30)).toFixed(2)} GiB`;
+}

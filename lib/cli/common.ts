@@ -1,0 +1,159 @@
+/**
+ * What every command shares: the command shape, option parsing with one clear
+ * error line, `--json` output, colour, and the small formatters for times and
+ * paths.
+ *
+ * @module
+ */
+import { parseArgs } from "node:util";
+import type { IO } from "../runtime.ts";
+import { DejaError } from "../store.ts";
+import { sanitizeForTerminal } from "../redact.ts";
+
+/** One option of a command. */
+export interface OptionSpec {
+  type: "string" | "boolean";
+  short?: string;
+  /** Help text; for a string option, name its value like `--since <30d|date>` in `value`. */
+  description: string;
+  value?: string;
+  multiple?: boolean;
+}
+
+/** Parsed arguments handed to a command. */
+export interface Args {
+  values: Record<string, string | boolean | string[] | undefined>;
+  positionals: string[];
+}
+
+/** One CLI command: `main.ts` keeps the table, help is generated from it. */
+export interface Command {
+  name: string;
+  /** One line for the command list. */
+  summary: string;
+  /** Usage line after `deja `. */
+  usage: string;
+  options: Record<string, OptionSpec>;
+  run(args: Args, io: IO): Promise<number>;
+}
+
+/** Options every command accepts. */
+export const COMMON: Record<string, OptionSpec> = {
+  help: { type: "boolean", short: "h", description: "show this help" },
+};
+
+/**
+ * Parses argv for `cmd`.
+ *
+ * @throws {DejaError} (exit 2) naming the unknown option or the missing value.
+ */
+export function parse(cmd: Command, argv: string[]): Args {
+  const options: Record<
+    string,
+    { type: "string" | "boolean"; short?: string; multiple?: boolean }
+  > = {};
+  for (const [k, v] of Object.entries({ ...COMMON, ...cmd.options })) {
+    options[k] = { type: v.type, ...(v.short ? { short: v.short } : {}), multiple: v.multiple };
+  }
+  try {
+    const { values, positionals } = parseArgs({
+      args: argv,
+      options,
+      allowPositionals: true,
+      strict: true,
+    });
+    return { values: values as Args["values"], positionals };
+  } catch (e) {
+    const msg = (e as Error).message.replace(/\. To specify a positional.*$/s, "").split("\n")[0];
+    throw new DejaError(msg, `see 'deja ${cmd.name} --help'`, 2);
+  }
+}
+
+/** Help text for a command, from its table entry. */
+export function helpFor(cmd: Command): string {
+  const lines = [`deja ${cmd.usage}`, "", cmd.summary, "", "Options:"];
+  for (const [k, v] of Object.entries({ ...cmd.options, ...COMMON })) {
+    const flag = `${v.short ? `-${v.short}, ` : "    "}--${k}${v.value ? ` ${v.value}` : ""}`;
+    lines.push(`  ${flag.padEnd(28)} ${v.description}`);
+  }
+  return lines.join("\n") + "\n";
+}
+
+/** A string option's value, or undefined. */
+export function opt(a: Args, name: string): string | undefined {
+  const v = a.values[name];
+  return typeof v === "string" ? v : undefined;
+}
+
+/** A positive integer option, or `def`. @throws {DejaError} on a bad value. */
+export function intOpt(a: Args, name: string, def: number): number {
+  const v = opt(a, name);
+  if (v === undefined) return def;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n <= 0) {
+    throw new DejaError(`--${name} takes a positive whole number, not '${v}'`, undefined, 2);
+  }
+  return n;
+}
+
+/** Writes `value` as pretty JSON on stdout (the one `--json` helper). */
+export function printJson(io: IO, value: unknown): void {
+  io.out(JSON.stringify(value, null, 2) + "\n");
+}
+
+/** Colour helpers: no-ops unless stdout is a terminal and NO_COLOR is unset. */
+export function colors(io: IO) {
+  const on = io.isTTY && io.env.get("NO_COLOR") === undefined;
+  const wrap = (code: string) => (s: string) => (on ? `\x1b[${code}m${s}\x1b[0m` : s);
+  return {
+    on,
+    bold: wrap("1"),
+    dim: wrap("2"),
+    red: wrap("31"),
+    green: wrap("32"),
+    yellow: wrap("33"),
+    cyan: wrap("36"),
+    /** Turns the \x01...\x02 match marks of a snippet into highlight (or plain text). */
+    marks(s: string): string {
+      const clean = sanitizeForTerminal(s.replaceAll("\x01", "\u0091").replaceAll("\x02", "\u0092"))
+        .replaceAll("\u0091", "\x01").replaceAll("\u0092", "\x02");
+      return on
+        ? clean.replaceAll("\x01", "\x1b[1;33m").replaceAll("\x02", "\x1b[0m")
+        : clean.replaceAll("\x01", "").replaceAll("\x02", "");
+    },
+  };
+}
+
+/** `YYYY-MM-DD HH:MM` in local time, or `-`. */
+export function fmtTime(ms: number | null | undefined): string {
+  if (!ms) return "-";
+  const d = new Date(ms);
+  const p = (n: number) => String(n).padStart(2, "0");
+  return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())} ${p(d.getHours())}:${
+    p(d.getMinutes())
+  }`;
+}
+
+/** ISO 8601 for JSON output, or null. */
+export function isoTime(ms: number | null | undefined): string | null {
+  return ms ? new Date(ms).toISOString() : null;
+}
+
+/** The path with the home directory shown as `~`. */
+export function tildify(path: string | null | undefined, home: string): string {
+  if (!path) return "-";
+  return home && (path === home || path.startsWith(home + "/"))
+    ? "~" + path.slice(home.length)
+    : path;
+}
+
+/** A short form of a native session id (first 8 characters of a UUID-like id). */
+export function shortId(id: string): string {
+  return id.length > 12 ? id.slice(0, 8) : id;
+}
+
+/** One line of text, trimmed to `n` characters. */
+export function oneLine(s: string, n: number): string {
+  const t = s.replace(/\s+/g, " ").trim();
+  return t.length > n ? t.slice(0, n - 1) + "…" : t;
+}

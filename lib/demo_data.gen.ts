@@ -1,0 +1,1 @@
+export const FIXTURES: Record<string, string> = {};

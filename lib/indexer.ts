@@ -1,0 +1,398 @@
+/**
+ * `deja index`: discover every harness's stores, re-read what changed, and
+ * write it to the index, one transaction per source.
+ *
+ * What "changed" means per source kind:
+ * - append (JSONL): size and mtime differ. When the file grew and the bytes
+ *   before the stored offset are unchanged (a hash of its head and of the 4 KiB
+ *   before the offset), parsing resumes at the offset; a file that shrank or
+ *   whose prefix changed is re-read whole.
+ * - document: size or mtime differ *and* the content hash differs.
+ * - sqlite: size or mtime of the database or its `-wal` differ; the parser
+ *   re-reads from its watermark.
+ * An unchanged source is never opened: a no-op run reads no file bodies.
+ *
+ * @module
+ */
+import { createHash } from "node:crypto";
+import { createReadStream } from "node:fs";
+import { open } from "node:fs/promises";
+import type { DiscoverCtx, Env, Parser, SkipReason, SourceRef } from "./model.ts";
+import { SourceCtx } from "./parse_ctx.ts";
+import { Q } from "./schema.ts";
+import { acquireWriterLock, dataDir, indexPath, removeIndex, Store } from "./store.ts";
+import { SourceWriter, type WriteMode } from "./ingest.ts";
+import { statOrNull } from "../parsers/_fs.ts";
+
+/** Per-harness result of one run. */
+export interface HarnessSummary {
+  harness: string;
+  /** Roots discovery looked at. */
+  roots: string[];
+  /** Stores found. */
+  found: number;
+  /** Stores re-read this run. */
+  read: number;
+  /** Sessions written (new or changed) this run. */
+  sessions: number;
+  /** Events written this run. */
+  events: number;
+  /** Records skipped this run, by reason. */
+  skipped: Partial<Record<SkipReason, number>>;
+  /** `path: message` for each store that could not be read. */
+  errors: string[];
+}
+
+/** Options of {@link runIndex}. */
+export interface IndexOptions {
+  rebuild?: boolean;
+  /** Only these harness ids. */
+  only?: string[];
+  /** How long to wait for another writer, in milliseconds (default 0: fail at once). */
+  waitMs?: number;
+  /** Progress line for a terminal. */
+  progress?(line: string): void;
+}
+
+/** Result of one run. */
+export interface IndexResult {
+  harnesses: HarnessSummary[];
+  /** Wall time in milliseconds. */
+  ms: number;
+}
+
+interface SourceRow {
+  path: string;
+  kind: string;
+  size: number;
+  mtime: number;
+  companions: string | null;
+  offset: number;
+  head_hash: string | null;
+  state: string | null;
+  watermark: number;
+  hash: string | null;
+  skipped: string | null;
+  error: string | null;
+}
+
+/**
+ * Runs one index pass.
+ *
+ * @throws {DejaError} when the index is busy or cannot be opened.
+ */
+export async function runIndex(
+  env: Env,
+  parsers: readonly Parser[],
+  opts: IndexOptions = {},
+): Promise<IndexResult> {
+  const t0 = performance.now();
+  const lock = acquireWriterLock(dataDir(env), opts.waitMs ?? 0);
+  try {
+    const path = indexPath(env);
+    if (opts.rebuild) removeIndex(path);
+    const store = Store.open(path, { create: true });
+    try {
+      const out: HarnessSummary[] = [];
+      for (const parser of parsers) {
+        if (opts.only && !opts.only.includes(parser.id)) continue;
+        out.push(await indexHarness(store, env, parser, opts));
+      }
+      store.stmt(Q.setMeta).run(
+        "last_index",
+        JSON.stringify({ at: Date.now(), harnesses: out.map((h) => ({ ...h })) }),
+      );
+      return { harnesses: out, ms: performance.now() - t0 };
+    } finally {
+      store.close();
+    }
+  } finally {
+    lock.release();
+  }
+}
+
+async function indexHarness(
+  store: Store,
+  env: Env,
+  parser: Parser,
+  opts: IndexOptions,
+): Promise<HarnessSummary> {
+  const sum: HarnessSummary = {
+    harness: parser.id,
+    roots: [],
+    found: 0,
+    read: 0,
+    sessions: 0,
+    events: 0,
+    skipped: {},
+    errors: [],
+  };
+  const known = (store.stmt(Q.projects).all() as Array<{ project: string }>).map((r) => r.project);
+  const dctx: DiscoverCtx = { env, knownProjects: known };
+  let sources: SourceRef[];
+  try {
+    const d = await parser.discover(dctx);
+    sum.roots = d.roots;
+    sources = d.sources;
+  } catch (e) {
+    sum.errors.push(`discovery: ${(e as Error).message}`);
+    return sum;
+  }
+  sum.found = sources.length;
+  let n = 0;
+  for (const src of sources) {
+    n++;
+    opts.progress?.(`${parser.id} ${n}/${sources.length}`);
+    const r = await indexSource(store, env, parser, src);
+    if (r.read) sum.read++;
+    sum.sessions += r.sessions;
+    sum.events += r.events;
+    for (const [k, v] of Object.entries(r.skipped)) {
+      sum.skipped[k as SkipReason] = (sum.skipped[k as SkipReason] ?? 0) + (v ?? 0);
+    }
+    if (r.error) sum.errors.push(`${src.path}: ${r.error}`);
+  }
+  return sum;
+}
+
+interface SourceOutcome {
+  read: boolean;
+  sessions: number;
+  events: number;
+  skipped: Partial<Record<SkipReason, number>>;
+  error?: string;
+}
+
+async function stamp(path: string): Promise<[number, number]> {
+  const st = await statOrNull(path);
+  return st ? [st.size, Math.floor(st.mtimeMs)] : [0, 0];
+}
+
+/** Hash of the first 1 KiB and the 4 KiB before `offset`: detects a rewritten prefix cheaply. */
+async function headHash(path: string, offset: number): Promise<string> {
+  const h = createHash("sha1");
+  const fh = await open(path, "r");
+  try {
+    const a = new Uint8Array(Math.min(1024, offset));
+    await fh.read(a, 0, a.length, 0);
+    const bStart = Math.max(0, offset - 4096);
+    const b = new Uint8Array(offset - bStart);
+    await fh.read(b, 0, b.length, bStart);
+    h.update(a);
+    h.update(b);
+  } finally {
+    await fh.close();
+  }
+  return `${offset}:${h.digest("hex")}`;
+}
+
+function fileHash(path: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const h = createHash("sha256");
+    createReadStream(path).on("data", (c) => h.update(c)).on("error", reject).on(
+      "end",
+      () => resolve(h.digest("hex")),
+    );
+  });
+}
+
+async function indexSource(
+  store: Store,
+  env: Env,
+  parser: Parser,
+  src: SourceRef,
+): Promise<SourceOutcome> {
+  const none: SourceOutcome = { read: false, sessions: 0, events: 0, skipped: {} };
+  const [size, mtime] = await stamp(src.path);
+  const comps = JSON.stringify(await Promise.all((src.companions ?? []).map(stamp)));
+  const prev = store.stmt(Q.sourceByPath).get(src.path) as SourceRow | undefined;
+  const unchanged = prev && prev.kind === src.kind && prev.size === size && prev.mtime === mtime &&
+    (prev.companions ?? "[]") === comps && !prev.error;
+  if (unchanged) return none;
+
+  let offset = 0;
+  let state: unknown = undefined;
+  let since = 0;
+  let mode: WriteMode = "full";
+  let hash: string | null = null;
+  let prevSkips: Partial<Record<SkipReason, number>> = {};
+  if (src.kind === "append" && prev && prev.kind === "append" && prev.offset > 0) {
+    if (size >= prev.offset && prev.head_hash === await safeHeadHash(src.path, prev.offset)) {
+      if (size === prev.offset) {
+        saveSource(
+          store,
+          src,
+          size,
+          mtime,
+          comps,
+          prev.offset,
+          prev.head_hash,
+          prev.state,
+          0,
+          null,
+          {
+            counts: parseSkips(prev.skipped),
+            examples: [],
+          },
+        );
+        return none;
+      }
+      offset = prev.offset;
+      state = prev.state ? JSON.parse(prev.state) : undefined;
+      mode = "append";
+      prevSkips = parseSkips(prev.skipped);
+    }
+  } else if (src.kind === "document") {
+    try {
+      hash = await fileHash(src.path);
+    } catch (e) {
+      return recordError(store, src, prev, (e as Error).message);
+    }
+    if (prev && prev.hash === hash && !prev.error) {
+      saveSource(store, src, size, mtime, comps, 0, null, null, 0, hash, {
+        counts: parseSkips(prev.skipped),
+        examples: [],
+      });
+      return none;
+    }
+  } else if (src.kind === "sqlite") {
+    since = prev && prev.kind === "sqlite" ? prev.watermark : 0;
+    mode = "sessions";
+  }
+
+  const ctx = new SourceCtx(env, offset, state, since);
+  try {
+    store.db.exec("BEGIN IMMEDIATE");
+  } catch (e) {
+    return { ...none, error: `index busy: ${(e as Error).message}` };
+  }
+  let writer: SourceWriter;
+  try {
+    writer = new SourceWriter(store, src.path, mode);
+    for await (const chunk of parser.parse(src, ctx)) writer.write(chunk);
+    writer.finish();
+    if (mode !== "append") store.stmt(Q.clearRedactions).run(src.path);
+    for (const [kind, count] of Object.entries(writer.redactions)) {
+      store.stmt(Q.addRedactions).run(src.path, kind, count);
+    }
+    const counts = { ...prevSkips };
+    for (const [k, v] of Object.entries(ctx.counts)) {
+      counts[k as SkipReason] = (counts[k as SkipReason] ?? 0) + (v ?? 0);
+    }
+    const endOffset = src.kind === "append" ? ctx.endOffset ?? offset : 0;
+    const hh = src.kind === "append" && endOffset > 0
+      ? await safeHeadHash(src.path, endOffset)
+      : null;
+    saveSource(
+      store,
+      src,
+      size,
+      mtime,
+      comps,
+      endOffset,
+      hh,
+      ctx.endState === undefined ? null : JSON.stringify(ctx.endState),
+      ctx.endWatermark ?? since,
+      hash,
+      { counts, examples: ctx.examples },
+    );
+    store.db.exec("COMMIT");
+    return {
+      read: true,
+      sessions: writer.sessions,
+      events: writer.events,
+      skipped: ctx.counts,
+    };
+  } catch (e) {
+    try {
+      store.db.exec("ROLLBACK");
+    } catch { /* nothing open */ }
+    const out = recordError(store, src, prev, (e as Error).message ?? String(e));
+    return { ...out, read: true, skipped: ctx.counts };
+  }
+}
+
+async function safeHeadHash(path: string, offset: number): Promise<string | null> {
+  try {
+    return await headHash(path, offset);
+  } catch {
+    return null;
+  }
+}
+
+function parseSkips(json: string | null): Partial<Record<SkipReason, number>> {
+  if (!json) return {};
+  try {
+    return (JSON.parse(json) as { counts?: Partial<Record<SkipReason, number>> }).counts ?? {};
+  } catch {
+    return {};
+  }
+}
+
+function saveSource(
+  store: Store,
+  src: SourceRef,
+  size: number,
+  mtime: number,
+  comps: string,
+  offset: number,
+  headHashValue: string | null,
+  state: string | null,
+  watermark: number,
+  hash: string | null,
+  skipped: { counts: Partial<Record<SkipReason, number>>; examples: string[] },
+): void {
+  const totals = store.stmt(Q.sourceTotals).get(src.path) as { sessions: number; events: number };
+  store.stmt(Q.upsertSource).run(
+    src.path,
+    src.harness,
+    src.kind,
+    size,
+    mtime,
+    comps,
+    offset,
+    headHashValue,
+    state,
+    watermark,
+    hash,
+    totals.sessions,
+    totals.events,
+    JSON.stringify(skipped),
+    null,
+    Date.now(),
+  );
+}
+
+function recordError(
+  store: Store,
+  src: SourceRef,
+  prev: SourceRow | undefined,
+  message: string,
+): SourceOutcome {
+  // Keep the previous stamp and offset so the next run retries from where the last good pass ended.
+  try {
+    if (prev) {
+      store.stmt(Q.sourceError).run(message, Date.now(), src.path);
+    } else {
+      store.stmt(Q.upsertSource).run(
+        src.path,
+        src.harness,
+        src.kind,
+        -1,
+        -1,
+        "[]",
+        0,
+        null,
+        null,
+        0,
+        null,
+        0,
+        0,
+        null,
+        message,
+        Date.now(),
+      );
+    }
+  } catch { /* the index itself is failing; the summary still says why */ }
+  return { read: false, sessions: 0, events: 0, skipped: {}, error: message };
+}

@@ -1,0 +1,244 @@
+/**
+ * Writes parsed sessions into the store: normalise (render tool calls, cap
+ * sizes) -> redact -> insert events and the derived rows (`commands` with exit
+ * status, `files` with replaced spans and written lines).
+ *
+ * @module
+ */
+import type { Event, Session } from "./model.ts";
+import { Q } from "./schema.ts";
+import type { Store } from "./store.ts";
+import { redact, type RedactionCounts } from "./redact.ts";
+import { renderCall } from "./render.ts";
+
+/** Cap on speech and summary text stored per event: 64 KiB of characters. */
+export const MAX_TEXT = 64 * 1024;
+/** Cap on tool output stored per result (head and tail kept): 16 KiB of characters. */
+export const MAX_RESULT = 16 * 1024;
+/** Cap on an edit span or written content kept for `restore`: 1 MiB of characters. */
+export const MAX_SPAN = 1 << 20;
+
+/** How a pass treats sessions that already exist in the index. */
+export type WriteMode =
+  /** The source was re-read whole: its old sessions were removed first; others' are appended to. */
+  | "full"
+  /** The source was read from an offset: events continue existing sessions. */
+  | "append"
+  /** Each session yielded is complete: its old events are replaced. */
+  | "sessions";
+
+/** Caps `text` to `max` characters, keeping head and tail around a marker. */
+export function cap(text: string, max: number, tailShare = 0.25): string {
+  if (text.length <= max) return text;
+  const tail = Math.floor(max * tailShare);
+  const head = max - tail;
+  const cut = text.length - head - tail;
+  return `${text.slice(0, head)}\n… [${cut} characters cut] …\n${text.slice(text.length - tail)}`;
+}
+
+interface Slot {
+  id: number;
+  nextSeq: number;
+}
+
+/** Writes the sessions of one source pass. Use inside a store transaction. */
+export class SourceWriter {
+  private slots = new Map<string, Slot>();
+  readonly redactions: RedactionCounts = {};
+  sessions = 0;
+  events = 0;
+
+  constructor(private store: Store, readonly source: string, readonly mode: WriteMode) {
+    if (mode === "full") {
+      for (const row of store.stmt(Q.sessionsOfSource).all(source) as Array<{ id: number }>) {
+        store.stmt(Q.deleteSession).run(row.id);
+      }
+    }
+  }
+
+  /** Writes one session chunk. */
+  write(chunk: Session): void {
+    const slot = this.slot(chunk);
+    for (const e of chunk.events) this.writeEvent(slot, e);
+  }
+
+  /** Recounts events of every session this pass touched. */
+  finish(): void {
+    for (const slot of this.slots.values()) this.store.stmt(Q.countEvents).run(slot.id);
+  }
+
+  private r(text: string): string {
+    return redact(text, this.redactions);
+  }
+
+  private slot(c: Session): Slot {
+    const k = `${c.harness}\u0000${c.id}`;
+    const st = this.store;
+    const row = st.stmt(Q.sessionByKey).get(c.harness, c.id) as
+      | Record<string, string | number | null>
+      | undefined;
+    const title = c.title ? this.r(c.title.slice(0, 500)) : undefined;
+    let slot = this.slots.get(k);
+    if (!row) {
+      const ins = st.stmt(Q.insertSession).get(
+        c.harness,
+        c.id,
+        c.project ?? null,
+        title ?? null,
+        c.started ?? null,
+        c.updated ?? null,
+        c.model ?? null,
+        c.parent ?? null,
+        this.source,
+      ) as { id: number };
+      slot = { id: ins.id, nextSeq: 0 };
+      this.slots.set(k, slot);
+      this.sessions++;
+      return slot;
+    }
+    const id = row.id as number;
+    if (!slot) {
+      if (this.mode === "sessions") {
+        st.stmt(Q.deleteSessionEvents).run(id);
+        slot = { id, nextSeq: 0 };
+      } else {
+        const m = st.stmt(Q.maxSeq).get(id) as { seq: number };
+        slot = { id, nextSeq: m.seq + 1 };
+      }
+      this.slots.set(k, slot);
+      this.sessions++;
+    }
+    const minOf = (a: unknown, b: number | undefined) =>
+      typeof a === "number" ? (b === undefined ? a : Math.min(a, b)) : b ?? null;
+    const maxOf = (a: unknown, b: number | undefined) =>
+      typeof a === "number" ? (b === undefined ? a : Math.max(a, b)) : b ?? null;
+    st.stmt(Q.updateSession).run(
+      c.project ?? row.project ?? null,
+      title ?? row.title ?? null,
+      minOf(row.started, c.started),
+      maxOf(row.updated, c.updated),
+      c.model ?? row.model ?? null,
+      c.parent ?? row.parent ?? null,
+      this.source,
+      id,
+    );
+    return slot;
+  }
+
+  private writeEvent(slot: Slot, e: Event): void {
+    const st = this.store;
+    const sid = slot.id;
+    let text: string;
+    if (e.kind === "tool_call" && e.tool) {
+      text = e.text || renderCall(e.tool);
+      text = cap(text, MAX_TEXT);
+    } else if (e.kind === "tool_result") {
+      text = cap(e.text, MAX_RESULT);
+    } else {
+      text = cap(e.text, MAX_TEXT, 0.1);
+    }
+    text = this.r(text);
+    const tool = e.tool?.name ?? null;
+    const callId = e.kind === "tool_call" ? e.tool?.id ?? null : e.result?.callId ?? null;
+    let data: string | null = null;
+    if (e.kind === "tool_call" && e.tool?.input !== undefined) {
+      const j = JSON.stringify(e.tool.input);
+      data = j !== undefined && j.length <= 4000 ? this.r(j) : null;
+    } else if (e.kind === "tool_result" && e.result) {
+      data = JSON.stringify({ exit: e.result.exit, isError: e.result.isError });
+    }
+    const time = e.time ?? null;
+    let eventId: number;
+    const existing = e.key !== undefined
+      ? st.stmt(Q.eventByKey).get(sid, e.key) as { id: number } | undefined
+      : undefined;
+    if (existing) {
+      eventId = existing.id;
+      st.stmt(Q.updateEvent).run(e.kind, text, time, tool, callId, data, eventId);
+      st.stmt(Q.deleteDerived).run(eventId);
+      st.stmt(Q.deleteDerivedFiles).run(eventId);
+    } else {
+      eventId = (st.stmt(Q.insertEvent).get(
+        sid,
+        slot.nextSeq++,
+        e.kind,
+        text,
+        time,
+        e.key ?? null,
+        tool,
+        callId,
+        data,
+      ) as { id: number }).id;
+      this.events++;
+    }
+    if (e.kind === "tool_call" && e.tool) this.derivedCall(sid, eventId, e, callId);
+    if (e.kind === "tool_result" && e.result) this.derivedResult(sid, eventId, e, callId);
+  }
+
+  private derivedCall(sid: number, eventId: number, e: Event, callId: string | null): void {
+    const st = this.store;
+    const t = e.tool!;
+    const time = e.time ?? null;
+    if (t.command) {
+      st.stmt(Q.insertCommand).run(eventId, sid, callId, this.r(cap(t.command, MAX_TEXT)), time);
+    }
+    for (const p of t.paths ?? []) {
+      st.stmt(Q.insertFile).run(eventId, sid, callId, p, "read", null, null, time);
+    }
+    for (const ed of t.edits ?? []) {
+      st.stmt(Q.insertFile).run(
+        eventId,
+        sid,
+        callId,
+        ed.path,
+        "edit",
+        this.r(cap(ed.old, MAX_SPAN)),
+        this.r(cap(ed.new, MAX_SPAN)),
+        time,
+      );
+    }
+    for (const w of t.writes ?? []) {
+      st.stmt(Q.insertFile).run(
+        eventId,
+        sid,
+        callId,
+        w.path,
+        "write",
+        null,
+        this.r(cap(w.content, MAX_SPAN)),
+        time,
+      );
+    }
+    if (callId) {
+      // A result recorded before its call (some stores stream out of order).
+      const r = st.stmt(Q.resultForCall).get(sid, callId) as { data: string | null } | undefined;
+      if (r?.data) {
+        const info = JSON.parse(r.data) as { exit?: number; isError?: boolean };
+        this.applyResult(sid, callId, info.exit, info.isError);
+      }
+    }
+  }
+
+  private derivedResult(sid: number, eventId: number, e: Event, callId: string | null): void {
+    const r = e.result!;
+    if (callId) this.applyResult(sid, callId, r.exit, r.isError);
+    for (const ed of r.edits ?? []) {
+      this.store.stmt(Q.insertFile).run(
+        eventId,
+        sid,
+        callId,
+        ed.path,
+        "edit",
+        this.r(cap(ed.old, MAX_SPAN)),
+        this.r(cap(ed.new, MAX_SPAN)),
+        e.time ?? null,
+      );
+    }
+  }
+
+  private applyResult(sid: number, callId: string, exit?: number, isError?: boolean): void {
+    const failed = isError === true || (exit !== undefined && exit !== 0);
+    this.store.stmt(Q.setCommandExit).run(exit ?? null, failed ? 1 : 0, sid, callId);
+    if (isError) this.store.stmt(Q.failFiles).run(sid, callId);
+  }
+}

@@ -1,0 +1,60 @@
+import { assert, assertEquals, assertThrows } from "./_assert.ts";
+import { mkdtempSync, statSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { tmpdir } from "node:os";
+import { DejaError, Store } from "../lib/store.ts";
+import { Q, SCHEMA_VERSION } from "../lib/schema.ts";
+
+function fresh(): Store {
+  return Store.open(join(mkdtempSync(join(tmpdir(), "deja-schema-")), "index.db"), {
+    create: true,
+  });
+}
+
+Deno.test("every named query prepares against a fresh schema", () => {
+  const s = fresh();
+  for (const [name, sql] of Object.entries(Q)) {
+    try {
+      s.db.prepare(sql);
+    } catch (e) {
+      throw new Error(`query ${name} does not prepare: ${(e as Error).message}`);
+    }
+  }
+  s.close();
+});
+
+Deno.test("a new index records the schema version and is private to its user", () => {
+  const dir = mkdtempSync(join(tmpdir(), "deja-schema-"));
+  const path = join(dir, "sub", "index.db");
+  const s = Store.open(path, { create: true });
+  const v = s.db.prepare("PRAGMA user_version").get() as { user_version: number };
+  assertEquals(v.user_version, SCHEMA_VERSION);
+  s.close();
+  assertEquals(statSync(path).mode & 0o777, 0o600);
+  assertEquals(statSync(join(dir, "sub")).mode & 0o777, 0o700);
+});
+
+Deno.test("opening an index from a newer deja is refused with a hint", () => {
+  const s = fresh();
+  s.db.exec(`PRAGMA user_version = ${SCHEMA_VERSION + 1}`);
+  const path = s.path;
+  s.close();
+  const err = assertThrows(() => Store.open(path), DejaError);
+  assert(String(err.message).includes("newer deja"));
+});
+
+Deno.test("opening a file that is not SQLite fails with a rebuild hint", () => {
+  const path = join(mkdtempSync(join(tmpdir(), "deja-schema-")), "index.db");
+  writeFileSync(
+    path,
+    "this is not a database, just text that is long enough to matter".repeat(100),
+  );
+  const err = assertThrows(() => Store.open(path), DejaError) as DejaError;
+  assert(err.hint?.includes("--rebuild"));
+});
+
+Deno.test("a missing index is an error unless asked to create it", () => {
+  const path = join(mkdtempSync(join(tmpdir(), "deja-schema-")), "none.db");
+  const err = assertThrows(() => Store.open(path), DejaError) as DejaError;
+  assert(err.hint?.includes("deja index"));
+});
