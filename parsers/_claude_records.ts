@@ -1,0 +1,203 @@
+/**
+ * Claude Code record content -> deja events: user text cleaning, tool calls,
+ * tool results. Private to `parsers/claude.ts`; see that module for the store
+ * layout and where each fact was observed.
+ *
+ * @module
+ */
+import { isAbsolute, join, win32 } from "node:path";
+import type { EditSpan, Event, ToolCallInfo, WriteSpan } from "../lib/model.ts";
+import { arr, blockText, type Obj, obj, str } from "./_util.ts";
+
+/** Tags whose whole element is harness-injected and never what a person typed. */
+const NOISE_TAGS = [
+  "system-reminder",
+  "local-command-stdout",
+  "local-command-stderr",
+  "local-command-caveat",
+  "ide_opened_file",
+  "ide_selection",
+  "ide_diagnostics",
+  "task-notification",
+  "bash-stdout",
+  "bash-stderr",
+  "command-message",
+];
+const NOISE_RE = new RegExp(`<(${NOISE_TAGS.join("|")})>[\\s\\S]*?</\\1>`, "g");
+const COMMAND_NAME_RE = /<command-name>([\s\S]*?)<\/command-name>/;
+const COMMAND_ARGS_RE = /<command-args>([\s\S]*?)<\/command-args>/;
+const BASH_INPUT_RE = /<bash-input>([\s\S]*?)<\/bash-input>/g;
+/** Markers Claude Code writes as user text when a turn is cut short. */
+const INTERRUPT_RE = /^\[Request interrupted by user[^\]]*\]$/;
+/** The instruction Claude Code gives its compaction subagent (`agent-acompact-*`). */
+const COMPACT_PROMPT = "Your task is to create a detailed summary of the conversation so far";
+const SYSTEM_REMINDER_RE = /<system-reminder>[\s\S]*?<\/system-reminder>/g;
+const TOOL_USE_ERROR_RE = /^<tool_use_error>([\s\S]*)<\/tool_use_error>$/;
+const EXIT_RE = /^(?:Error: )?Exit code (-?\d+)(?:\r?\n|$)/;
+
+/**
+ * What a person typed, from one user text: slash commands become `/name args`,
+ * `!` shell input becomes `!cmd`, injected elements (system reminders, IDE
+ * context, local command output, task notifications) are removed, and an
+ * interrupt marker alone reads as nothing. Returns "" when nothing is left.
+ */
+export function cleanUserText(text: string): string {
+  const name = COMMAND_NAME_RE.exec(text);
+  if (name) {
+    const cmd = name[1].trim();
+    const args = (COMMAND_ARGS_RE.exec(text)?.[1] ?? "").trim();
+    return `${cmd.startsWith("/") ? cmd : "/" + cmd}${args ? " " + args : ""}`;
+  }
+  let t = text.replace(NOISE_RE, "");
+  t = t.replace(BASH_INPUT_RE, (_m, cmd: string) => `!${cmd.trim()}`);
+  t = t.trim();
+  if (INTERRUPT_RE.test(t)) return "";
+  return t;
+}
+
+/** User prose of a `user` message's content (string or blocks), cleaned; "" when none. */
+export function userText(content: unknown, compactAgent: boolean): string {
+  const parts: string[] = [];
+  if (typeof content === "string") parts.push(cleanUserText(content));
+  else {
+    for (const b of arr(content)) {
+      const o = obj(b);
+      if (o?.type === "text" && typeof o.text === "string") parts.push(cleanUserText(o.text));
+    }
+  }
+  const text = parts.filter((p) => p !== "").join("\n");
+  if (compactAgent && text.startsWith(COMPACT_PROMPT)) return "";
+  return text;
+}
+
+/** True when a user message's content holds at least one `tool_result` block. */
+export function hasToolResult(content: unknown): boolean {
+  return arr(content).some((b) => obj(b)?.type === "tool_result");
+}
+
+/**
+ * One `tool_result` block -> a tool_result event. `extra` is the record's
+ * top-level `toolUseResult` (used only when it belongs to this block alone):
+ * its stdout/stderr fill an empty text. A leading `Exit code N` line on an
+ * error result gives `exit`; system reminders appended to a result are removed.
+ */
+export function toolResultEvent(block: Obj, extra: unknown, time?: number): Event {
+  const callId = str(block.tool_use_id);
+  const isError = block.is_error === true;
+  let text = blockText(block.content);
+  const bare = text.replace(SYSTEM_REMINDER_RE, "");
+  if (bare !== text) text = bare.trimEnd();
+  if (text === "") text = fallbackText(extra);
+  const wrapped = TOOL_USE_ERROR_RE.exec(text.trim());
+  if (wrapped) text = wrapped[1].trim();
+  // The Bash tool starts a failed command's result with `Exit code N`; the
+  // line stays in the text (it is what the model saw) and N becomes `exit`.
+  const m = isError ? EXIT_RE.exec(text) : null;
+  const exit = m ? Number(m[1]) : undefined;
+  const result: Event["result"] = { isError };
+  if (callId) result.callId = callId;
+  if (exit !== undefined) result.exit = exit;
+  const ev: Event = { kind: "tool_result", text, result };
+  if (time !== undefined) ev.time = time;
+  if (callId) ev.key = `res:${callId}`;
+  return ev;
+}
+
+function fallbackText(extra: unknown): string {
+  if (typeof extra === "string") return extra.replace(/^Error: /, "");
+  const o = obj(extra);
+  if (!o) return "";
+  return [str(o.stdout), str(o.stderr)].filter((s) => s).join("\n");
+}
+
+/** Tools whose path argument is a read (or a search root). */
+const READ_TOOLS = new Set(["Read", "NotebookRead", "Glob", "Grep", "LS"]);
+/** Tools that run a shell command from `input.command`. */
+const SHELL_TOOLS = new Set(["Bash", "PowerShell"]);
+
+/**
+ * A `tool_use` block -> what the call means. Relative paths are joined to
+ * `cwd` (Windows-style when the cwd is a Windows path).
+ */
+export function toolCallInfo(block: Obj, cwd: string | undefined): ToolCallInfo {
+  const name = str(block.name) ?? "unknown";
+  const input = block.input;
+  const info: ToolCallInfo = { name };
+  const id = str(block.id);
+  if (id) info.id = id;
+  if (input !== undefined) info.input = input;
+  const i = obj(input) ?? {};
+  const abs = (p: string) => absPath(p, cwd);
+  const filePath = str(i.file_path) ?? str(i.notebook_path);
+  if (SHELL_TOOLS.has(name)) {
+    const cmd = str(i.command);
+    if (cmd) info.command = cmd;
+  } else if (READ_TOOLS.has(name)) {
+    const p = filePath ?? str(i.path);
+    if (p) info.paths = [abs(p)];
+  } else if (name === "Edit" && filePath) {
+    info.edits = [span(abs(filePath), i.old_string, i.new_string)];
+  } else if (name === "MultiEdit" && filePath) {
+    const edits: EditSpan[] = [];
+    for (const e of arr(i.edits)) {
+      const o = obj(e);
+      if (o) edits.push(span(abs(filePath), o.old_string, o.new_string));
+    }
+    if (edits.length) info.edits = edits;
+  } else if (name === "Write" && filePath) {
+    info.writes = [{
+      path: abs(filePath),
+      content: typeof i.content === "string" ? i.content : "",
+    }];
+  } else if (name === "NotebookEdit" && filePath) {
+    // A cell replaced or inserted; the old cell text is not in the call.
+    info.paths = [abs(filePath)];
+    if (i.edit_mode !== "delete" && typeof i.new_source === "string") {
+      const w: WriteSpan = { path: abs(filePath), content: i.new_source };
+      info.writes = [w];
+    }
+  }
+  return info;
+}
+
+function span(path: string, oldS: unknown, newS: unknown): EditSpan {
+  return {
+    path,
+    old: typeof oldS === "string" ? oldS : "",
+    new: typeof newS === "string" ? newS : "",
+  };
+}
+
+/** True for `C:\x`, `C:/x` and `\\server\share` paths. */
+export function isWindowsPath(p: string): boolean {
+  return /^[A-Za-z]:[\\/]/.test(p) || p.startsWith("\\\\");
+}
+
+/** `p` made absolute against `cwd` when it is relative and a cwd is known. */
+export function absPath(p: string, cwd: string | undefined): string {
+  if (isAbsolute(p) || isWindowsPath(p) || !cwd) return p;
+  return isWindowsPath(cwd) ? win32.join(cwd, p) : join(cwd, p);
+}
+
+/** FNV-1a (32-bit) of a string's UTF-16 units, as 8 hex digits: a text block's identity. */
+export function fnv1a(s: string): string {
+  let h = 0x811c9dc5;
+  for (let k = 0; k < s.length; k++) {
+    h ^= s.charCodeAt(k);
+    h = Math.imul(h, 0x01000193);
+  }
+  return (h >>> 0).toString(16).padStart(8, "0");
+}
+
+/**
+ * Best-effort decode of an encoded project directory name, used only when no
+ * record carries a `cwd`: `C--Users-x-app` -> `C:\Users\x\app`,
+ * `-home-x-app` -> `/home/x/app`. Lossy: Claude Code writes every
+ * non-alphanumeric character as `-`, so `my-app` decodes to `my/app`.
+ */
+export function decodeProjectDir(name: string): string | undefined {
+  const win = /^([A-Za-z])--(.*)$/.exec(name);
+  if (win) return `${win[1]}:\\${win[2].replaceAll("-", "\\")}`;
+  if (name.startsWith("-")) return name.replaceAll("-", "/");
+  return undefined;
+}

@@ -1,0 +1,195 @@
+/**
+ * Reading an opencode-schema SQLite store (opencode's `opencode.db`, and forks
+ * that keep its schema, such as the Kilo CLI's `kilo.db`), read-only.
+ *
+ * Tables read (columns confirmed on realdata/opencode, 1.17.3-aiand.1, and
+ * realdata/farm/opencode, 1.18.33):
+ * - `session(id, directory, title, parent_id, time_created, time_updated, model, ...)`
+ * - `message(id, session_id, time_created, time_updated, data JSON)`
+ * - `part(id, message_id, session_id, time_created, time_updated, data JSON)`
+ *
+ * Times are epoch milliseconds. The generation is detected by columns: the
+ * required ones are `session.id`, `session.time_updated`, `message.id`,
+ * `message.session_id`, `message.data`, `part.id`, `part.message_id`,
+ * `part.data`; anything else is optional. A store without them is counted as
+ * `unknown_schema` and yields nothing. The `event` table (an event-sourced
+ * copy of the same rows) is not read; rows in the `session_message` table (the
+ * next session engine, empty in both real stores) are counted `unsupported`.
+ *
+ * Incremental: the watermark is the store's own `max(session.time_updated)`;
+ * a pass yields every whole session with `time_updated >= ctx.since`.
+ *
+ * @module
+ */
+import type { DatabaseSync } from "node:sqlite";
+import type { ParseCtx, Session } from "../lib/model.ts";
+import { columns, openStore, StoreError, tables } from "./_sqlite.ts";
+import { toMillis } from "./_time.ts";
+import { type Obj, obj, str } from "./_util.ts";
+import { buildSession, type OcMessage, type OcPart } from "./_opencode_events.ts";
+
+const REQUIRED: Record<string, string[]> = {
+  session: ["id", "time_updated"],
+  message: ["id", "session_id", "data"],
+  part: ["id", "message_id", "data"],
+};
+
+type Row = Record<string, unknown>;
+
+/**
+ * Yields every session of the store at `path` changed since `ctx.since`, each
+ * whole, and sets `ctx.endWatermark`.
+ *
+ * @param harness harness id for the sessions (`opencode`, `kilocode`, ...).
+ * @throws {StoreError} when the store cannot be opened (`locked`, `corrupt`,
+ *   `unreadable`); a missing or 0-byte file is counted `empty` instead.
+ */
+export async function* readOpencodeDb(
+  harness: string,
+  path: string,
+  ctx: ParseCtx,
+): AsyncGenerator<Session> {
+  let handle;
+  try {
+    handle = openStore(path, ctx.env);
+  } catch (e) {
+    if (e instanceof StoreError && e.reason === "empty") {
+      ctx.skip("empty", path);
+      ctx.endWatermark = ctx.since;
+      return;
+    }
+    throw e;
+  }
+  try {
+    const db = handle.db;
+    const cols = schemaOf(db);
+    if (!cols) {
+      ctx.skip("unknown_schema", path, describeMissing(db));
+      ctx.endWatermark = ctx.since;
+      return;
+    }
+    if (
+      tables(db).has("session_message") && db.prepare("SELECT 1 FROM session_message LIMIT 1").get()
+    ) {
+      ctx.skip(
+        "unsupported",
+        `${path}: session_message`,
+        "rows of the newer session engine are not read",
+      );
+    }
+    const pick = (set: Set<string>, col: string) => (set.has(col) ? col : "NULL");
+    const s = cols.session;
+    const sessions = db.prepare(
+      `SELECT id, ${pick(s, "directory")} AS directory, ${pick(s, "title")} AS title,
+              ${pick(s, "parent_id")} AS parent_id, ${pick(s, "time_created")} AS time_created,
+              time_updated, ${pick(s, "model")} AS model
+         FROM session WHERE time_updated >= ? ORDER BY time_updated, id`,
+    ).all(ctx.since) as Row[];
+    const messagesOf = db.prepare(
+      `SELECT id, ${pick(cols.message, "time_created")} AS time_created, data
+         FROM message WHERE session_id = ? ORDER BY time_created, id`,
+    );
+    const partsOf = db.prepare(
+      `SELECT id, ${pick(cols.part, "time_created")} AS time_created, data
+         FROM part WHERE message_id = ? ORDER BY id`,
+    );
+    let watermark = ctx.since;
+    for (const row of sessions) {
+      const id = text(row.id);
+      if (!id) {
+        ctx.skip("bad_shape", `${path}: session`, "row without id");
+        continue;
+      }
+      const updatedRaw = Number(row.time_updated);
+      if (Number.isFinite(updatedRaw) && updatedRaw > watermark) watermark = updatedRaw;
+      const messages: OcMessage[] = [];
+      for (const m of messagesOf.all(id) as Row[]) {
+        const data = decode(m.data, `message ${text(m.id)}`, ctx);
+        if (!data) continue;
+        const msgId = text(m.id) ?? "";
+        const parts: OcPart[] = [];
+        for (const p of partsOf.all(msgId) as Row[]) {
+          const pd = decode(p.data, `part ${text(p.id)}`, ctx);
+          if (pd) parts.push({ id: text(p.id) ?? "", data: pd, time: toMillis(p.time_created) });
+        }
+        messages.push({ id: msgId, data, time: toMillis(m.time_created), parts });
+      }
+      yield buildSession(
+        harness,
+        path,
+        {
+          id,
+          directory: text(row.directory),
+          title: text(row.title),
+          parentId: text(row.parent_id),
+          created: toMillis(row.time_created),
+          updated: toMillis(row.time_updated),
+          model: modelOf(row.model),
+        },
+        messages,
+        ctx,
+      );
+    }
+    ctx.endWatermark = watermark;
+  } finally {
+    handle.close();
+  }
+}
+
+/** Column sets of the three tables, or undefined when a required column is missing. */
+function schemaOf(db: DatabaseSync): Record<string, Set<string>> | undefined {
+  const out: Record<string, Set<string>> = {};
+  for (const [table, need] of Object.entries(REQUIRED)) {
+    const have = columns(db, table);
+    if (!need.every((c) => have.has(c))) return undefined;
+    out[table] = have;
+  }
+  return out;
+}
+
+function describeMissing(db: DatabaseSync): string {
+  const missing: string[] = [];
+  for (const [table, need] of Object.entries(REQUIRED)) {
+    const have = columns(db, table);
+    for (const c of need) if (!have.has(c)) missing.push(`${table}.${c}`);
+  }
+  return `missing ${missing.join(", ")}`;
+}
+
+/** A TEXT (or BLOB) JSON column decoded to an object; bad rows are counted. */
+function decode(v: unknown, where: string, ctx: ParseCtx): Obj | undefined {
+  const s = typeof v === "string"
+    ? v
+    : v instanceof Uint8Array
+    ? new TextDecoder().decode(v)
+    : undefined;
+  if (s === undefined) {
+    ctx.skip("bad_shape", where, "data is not text");
+    return undefined;
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(s);
+  } catch (e) {
+    ctx.skip("malformed_json", where, (e as Error).message);
+    return undefined;
+  }
+  const o = obj(parsed);
+  if (!o) ctx.skip("bad_shape", where, "data is not an object");
+  return o;
+}
+
+/** `session.model` holds JSON `{"id":"…","providerID":"…"}` (1.17+); older rows have no column. */
+function modelOf(v: unknown): string | undefined {
+  const s = text(v);
+  if (!s) return undefined;
+  try {
+    return str(obj(JSON.parse(s))?.id);
+  } catch {
+    return s;
+  }
+}
+
+function text(v: unknown): string | undefined {
+  return typeof v === "string" && v !== "" ? v : undefined;
+}

@@ -1,0 +1,568 @@
+import { assert, assertEquals, assertNotEquals } from "../tests/_assert.ts";
+import {
+  appendFileSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { CHUNK_EVENTS, claude } from "./claude.ts";
+import { SourceCtx } from "../lib/parse_ctx.ts";
+import type { Event, Session, SourceRef } from "../lib/model.ts";
+import {
+  materialize,
+  normalize,
+  parseOne,
+  type ParserRun,
+  REPO,
+  runParser,
+  testEnv,
+} from "../tests/_fixture.ts";
+
+const FIXTURE = join(REPO, "fixtures/registry/claude");
+const MAIN = "0b5e2a10-1d2c-4e6f-8a9b-111111111111";
+
+async function fixture(): Promise<ParserRun & { root: string }> {
+  const fx = materialize(FIXTURE);
+  try {
+    const env = testEnv(join(fx.root, "__home__"), {
+      DEJA_CLAUDE_ROOT: join(fx.root, "projects"),
+    });
+    return { ...(await runParser(claude, env)), root: fx.root };
+  } finally {
+    fx.cleanup();
+  }
+}
+
+const byId = (run: { sessions: Session[] }, id: string) => {
+  const s = run.sessions.find((x) => x.id === id);
+  assert(s, `session ${id} missing; have ${run.sessions.map((x) => x.id).join(", ")}`);
+  return s;
+};
+const ofKind = (s: Session, kind: Event["kind"]) => s.events.filter((e) => e.kind === kind);
+
+/** A temp projects root with `files` (relative path -> JSONL lines). */
+function store(files: Record<string, Array<string | object>>) {
+  const root = mkdtempSync(join(tmpdir(), "deja-claude-"));
+  for (const [rel, lines] of Object.entries(files)) {
+    const p = join(root, rel);
+    mkdirSync(join(p, ".."), { recursive: true });
+    const text = lines.map((l) => (typeof l === "string" ? l : JSON.stringify(l)) + "\n");
+    writeFileSync(p, text.join(""));
+  }
+  return {
+    root,
+    env: testEnv(join(root, "__home__")),
+    cleanup: () => rmSync(root, { recursive: true }),
+  };
+}
+const src = (path: string): SourceRef => ({ harness: "claude", path, kind: "append" });
+
+const SID = "9a8b7c6d-0000-4000-8000-000000000001";
+const rec = (type: string, uuid: string, content: unknown, extra: object = {}) => ({
+  type,
+  uuid,
+  sessionId: SID,
+  cwd: "/work/t",
+  timestamp: "2026-03-01T10:00:00.000Z",
+  message: type === "assistant"
+    ? { id: `msg_${uuid}`, role: "assistant", model: "claude-sonnet-4-6", content }
+    : { role: "user", content },
+  ...extra,
+});
+
+// ---- fixture-driven rules ----
+
+Deno.test("fixture run matches expected.json when parsed from scratch", async () => {
+  const fx = materialize(FIXTURE);
+  try {
+    const env = testEnv(join(fx.root, "__home__"), { DEJA_CLAUDE_ROOT: join(fx.root, "projects") });
+    const run = await runParser(claude, env);
+    const got = normalize(
+      { sessions: run.sessions, skips: run.skips, errors: run.errors },
+      fx.root,
+    );
+    const want = JSON.parse(readFileSync(join(FIXTURE, "expected.json"), "utf8"));
+    assertEquals(got, want);
+  } finally {
+    fx.cleanup();
+  }
+});
+
+Deno.test("discover lists every jsonl below the root as append sources when DEJA_CLAUDE_ROOT is set", async () => {
+  const run = await fixture();
+  const rels = run.discovery.sources.map((s) => s.path.slice(run.root.length + 1)).sort();
+  assertEquals(rels, [
+    `projects/-work-demo/${MAIN}.jsonl`,
+    `projects/-work-demo/${MAIN}/subagents/agent-a1b2c3d4e5f6a7b8.jsonl`,
+    `projects/-work-demo/${MAIN}/subagents/agent-acompact-0a1b2c3d4e5f6071.jsonl`,
+    `projects/-work-demo/${MAIN}/subagents/agent-aside_question-5e6f7a8b9c0d1e2f.jsonl`,
+    "projects/-work-demo/3c4d5e6f-0000-4000-8000-333333333333.jsonl",
+    "projects/-work-demo/4d5e6f70-0000-4000-8000-444444444444.jsonl",
+    "projects/-work-demo/agent-a227a46.jsonl",
+    "projects/-work-legacy/6f708192-0000-4000-8000-666666666666.jsonl",
+    "projects/C--Users-dev-app/5e6f7081-0000-4000-8000-555555555555.jsonl",
+  ]);
+  assert(run.discovery.sources.every((s) => s.kind === "append" && s.harness === "claude"));
+  assertEquals(run.errors, {});
+  assertEquals(run.skips, {});
+});
+
+Deno.test("discover uses CLAUDE_CONFIG_DIR/projects, then ~/.claude/projects, when no override is set", async () => {
+  const env1 = testEnv("/home/x", { CLAUDE_CONFIG_DIR: "/cfg/claude" });
+  assertEquals((await claude.discover({ env: env1, knownProjects: [] })).roots, [
+    "/cfg/claude/projects",
+  ]);
+  const env2 = testEnv("/home/x");
+  const d = await claude.discover({ env: env2, knownProjects: [] });
+  assertEquals(d.roots, ["/home/x/.claude/projects"]);
+  assertEquals(d.sources, []);
+});
+
+Deno.test("subagent files are filed under their parent with an id that never equals it when under subagents/", async () => {
+  const run = await fixture();
+  for (
+    const agent of [
+      "a1b2c3d4e5f6a7b8",
+      "aside_question-5e6f7a8b9c0d1e2f",
+      "acompact-0a1b2c3d4e5f6071",
+    ]
+  ) {
+    const s = byId(run, `${MAIN}/agent-${agent}`);
+    assertEquals(s.parent, MAIN);
+    assertNotEquals(s.id, s.parent);
+  }
+  assertEquals(byId(run, MAIN).parent, undefined);
+});
+
+Deno.test("legacy agent-<hex> file beside the sessions takes its parent from sessionId", async () => {
+  const run = await fixture();
+  const s = byId(run, "7d1e0c55-9a0b-4c2d-8e3f-222222222222/agent-a227a46");
+  assertEquals(s.parent, "7d1e0c55-9a0b-4c2d-8e3f-222222222222");
+  assertEquals(ofKind(s, "user")[0].text, "Warmup");
+});
+
+Deno.test("subagent parent comes from the directory name when its lines carry no sessionId", async () => {
+  const parent = "1e2d3c4b-0000-4000-8000-000000000009";
+  const st = store({
+    [`-w/${parent}/subagents/agent-abc123.jsonl`]: [
+      { type: "user", uuid: "x1", cwd: "/w", message: { role: "user", content: "sub task" } },
+    ],
+  });
+  try {
+    const { sessions } = await parseOne(
+      claude,
+      src(join(st.root, `-w/${parent}/subagents/agent-abc123.jsonl`)),
+      st.env,
+    );
+    assertEquals(sessions.map((s) => [s.id, s.parent]), [[`${parent}/agent-abc123`, parent]]);
+  } finally {
+    st.cleanup();
+  }
+});
+
+Deno.test("snapshot-only and summary-only files yield no session and no error", async () => {
+  const run = await fixture();
+  const paths = run.sessions.map((s) => s.path);
+  assert(!paths.some((p) => p.includes("3c4d5e6f-") || p.includes("4d5e6f70-")));
+  assertEquals(run.skips, {});
+  assertEquals(run.errors, {});
+});
+
+Deno.test("project is the recorded cwd as written, Windows paths included", async () => {
+  const run = await fixture();
+  assertEquals(byId(run, MAIN).project, "/work/demo");
+  assertEquals(byId(run, "5e6f7081-0000-4000-8000-555555555555").project, "c:\\Users\\dev\\app");
+});
+
+Deno.test("project is decoded from the directory name only when no cwd is recorded", async () => {
+  const run = await fixture();
+  assertEquals(byId(run, "6f708192-0000-4000-8000-666666666666").project, "/work/legacy");
+});
+
+Deno.test("title prefers custom-title over ai-title over summary when several are present", async () => {
+  const run = await fixture();
+  assertEquals(byId(run, MAIN).title, "Fix the demo tests"); // ai-title beats the leading summary
+  assertEquals(byId(run, "5e6f7081-0000-4000-8000-555555555555").title, "Windows line endings");
+});
+
+Deno.test("split assistant lines keep every block and a repeated line collapses when keyed by message id and block", async () => {
+  const run = await fixture();
+  const s = byId(run, MAIN);
+  const reads = ofKind(s, "tool_call").filter((e) => e.tool?.id === "toolu_demo_03");
+  assertEquals(reads.length, 1);
+  const texts = ofKind(s, "assistant").map((e) => e.text);
+  assert(texts.includes("Found it. Editing now.") && texts.includes("Three changes are needed."));
+  const keys = s.events.map((e) => e.key);
+  assertEquals(new Set(keys).size, keys.length);
+});
+
+Deno.test("thinking blocks are dropped when a message carries them", async () => {
+  const run = await fixture();
+  assert(!JSON.stringify(byId(run, MAIN)).includes("ponder quietly"));
+});
+
+Deno.test("tool calls carry command, paths, edits and writes by tool name", async () => {
+  const s = byId(await fixture(), MAIN);
+  const call = (id: string) => ofKind(s, "tool_call").find((e) => e.tool?.id === id)!.tool!;
+  assertEquals(call("toolu_demo_01").command, "go test ./...");
+  assertEquals(call("toolu_demo_03").paths, ["/work/demo/README.md"]);
+  assertEquals(call("toolu_demo_04").edits, [{
+    path: "/work/demo/README.md",
+    old: "hello world",
+    new: "hello deja",
+  }]);
+  assertEquals(call("toolu_demo_05").edits?.map((e) => e.old), ["const a = 1;", "export { a };"]);
+  assertEquals(call("toolu_demo_06").writes, [{
+    path: "/work/demo/NOTES.md",
+    content: "# Notes\n\nTests fixed.\n",
+  }]);
+  assertEquals(call("toolu_demo_07").writes, [{
+    path: "/work/demo/analysis.ipynb",
+    content: "print('hi')",
+  }]);
+  assertEquals(call("toolu_demo_08").paths, ["/work/demo/src"]); // relative path joined to cwd
+  assert(ofKind(s, "tool_call").every((e) => e.text === ""));
+});
+
+Deno.test("relative paths join the cwd Windows-style when the cwd is a Windows path", async () => {
+  const s = byId(await fixture(), "5e6f7081-0000-4000-8000-555555555555");
+  assertEquals(
+    ofKind(s, "tool_call")[0].tool?.edits?.[0].path,
+    "c:\\Users\\dev\\app\\src\\main.py",
+  );
+});
+
+Deno.test("tool results carry callId, isError and exit when the Bash result starts with Exit code", async () => {
+  const s = byId(await fixture(), MAIN);
+  const res = (id: string) => ofKind(s, "tool_result").find((e) => e.result?.callId === id)!;
+  assertEquals(res("toolu_demo_02").result, { callId: "toolu_demo_02", isError: true, exit: 1 });
+  assertEquals(res("toolu_demo_01").result, { callId: "toolu_demo_01", isError: false });
+  assertEquals(res("toolu_demo_03").text, "1\t# Demo\n2\t\n3\thello world"); // reminder stripped
+  assertEquals(res("toolu_demo_08").text, "src/app.ts:3: // TODO"); // block-array content
+});
+
+Deno.test("tool_use_error framing is removed and toolUseResult fills an empty result", async () => {
+  const s = byId(await fixture(), "5e6f7081-0000-4000-8000-555555555555");
+  assertEquals(
+    ofKind(s, "tool_result")[0].text,
+    "File has not been read yet. Read it first before writing to it.",
+  );
+  const st = store({
+    "-t/a.jsonl": [
+      rec("user", "r1", [{ type: "tool_result", tool_use_id: "t1", content: "" }], {
+        toolUseResult: { stdout: "out line", stderr: "err line", interrupted: false },
+      }),
+    ],
+  });
+  try {
+    const { sessions } = await parseOne(claude, src(join(st.root, "-t/a.jsonl")), st.env);
+    assertEquals(sessions[0].events[0].text, "out line\nerr line");
+  } finally {
+    st.cleanup();
+  }
+});
+
+Deno.test("meta and command-injected user content does not pose as user prose", async () => {
+  const s = byId(await fixture(), MAIN);
+  const users = ofKind(s, "user").map((e) => e.text);
+  assertEquals(users, [
+    "Please fix the failing demo tests",
+    "/model sonnet",
+    "Looks good; now update the changelog too",
+    "and mention the Windows fix",
+    "!git status",
+  ]);
+});
+
+Deno.test("a compact summary user line becomes a summary event", async () => {
+  const s = byId(await fixture(), MAIN);
+  const sums = ofKind(s, "summary");
+  assertEquals(sums.length, 1);
+  assert(sums[0].text.startsWith("This session is being continued"));
+});
+
+Deno.test("the compaction subagent's own instruction is dropped when the agent is acompact", async () => {
+  const s = byId(await fixture(), `${MAIN}/agent-acompact-0a1b2c3d4e5f6071`);
+  assertEquals(ofKind(s, "user").map((e) => e.text), ["Please fix the failing demo tests"]);
+});
+
+Deno.test("model comes from message.model and skips <synthetic> when an API error is synthesised", async () => {
+  const run = await fixture();
+  assertEquals(byId(run, MAIN).model, "claude-sonnet-4-6");
+  assertEquals(byId(run, "7d1e0c55-9a0b-4c2d-8e3f-222222222222/agent-a227a46").model, undefined);
+});
+
+// ---- hostile set ----
+
+Deno.test("empty file yields nothing and counts nothing", async () => {
+  const st = store({ "-t/empty.jsonl": [] });
+  try {
+    const { sessions, ctx } = await parseOne(claude, src(join(st.root, "-t/empty.jsonl")), st.env);
+    assertEquals(sessions, []);
+    assertEquals(ctx.skipped, 0);
+    assertEquals(ctx.endOffset, 0);
+  } finally {
+    st.cleanup();
+  }
+});
+
+Deno.test("truncated last line is left for the next run and a later append completes it", async () => {
+  const first = JSON.stringify(rec("user", "p1", "first prompt")) + "\n";
+  const second = JSON.stringify(rec("assistant", "p2", [{ type: "text", text: "second reply" }]));
+  const st = store({});
+  const path = join(st.root, "-t/s.jsonl");
+  mkdirSync(join(st.root, "-t"));
+  writeFileSync(path, first + second.slice(0, 40));
+  try {
+    const a = await parseOne(claude, src(path), st.env);
+    assertEquals(a.ctx.endOffset, new TextEncoder().encode(first).length);
+    assertEquals(a.sessions[0].events.map((e) => e.text), ["first prompt"]);
+    appendFileSync(path, second.slice(40) + "\n");
+    const b = await parseOne(claude, src(path), st.env, {
+      offset: a.ctx.endOffset,
+      state: a.ctx.endState,
+    });
+    assertEquals(b.sessions.map((s) => s.id), [SID]);
+    assertEquals(b.sessions[0].events.map((e) => e.text), ["second reply"]);
+    assertEquals(b.ctx.skipped, 0);
+  } finally {
+    st.cleanup();
+  }
+});
+
+Deno.test("malformed line mid-file is counted and the rest still parses", async () => {
+  const st = store({
+    "-t/m.jsonl": [
+      rec("user", "a", "before"),
+      '{"type":"user","message":',
+      rec("user", "b", "after"),
+    ],
+  });
+  try {
+    const { sessions, ctx } = await parseOne(claude, src(join(st.root, "-t/m.jsonl")), st.env);
+    assertEquals(ctx.counts, { malformed_json: 1 });
+    assertEquals(sessions[0].events.map((e) => e.text), ["before", "after"]);
+  } finally {
+    st.cleanup();
+  }
+});
+
+Deno.test("invalid UTF-8 line is counted as invalid_utf8 and skipped", async () => {
+  const st = store({});
+  const path = join(st.root, "bad.jsonl");
+  const enc = new TextEncoder();
+  const bad = new Uint8Array([0x7b, 0x22, 0xff, 0xfe, 0x22, 0x7d, 0x0a]);
+  const good = enc.encode(JSON.stringify(rec("user", "g", "still here")) + "\n");
+  writeFileSync(path, new Uint8Array([...bad, ...good]));
+  try {
+    const { sessions, ctx } = await parseOne(claude, src(path), st.env);
+    assertEquals(ctx.counts, { invalid_utf8: 1 });
+    assertEquals(sessions[0].events[0].text, "still here");
+  } finally {
+    st.cleanup();
+  }
+});
+
+Deno.test("unknown first record is counted as unknown_record and the session still parses", async () => {
+  const st = store({
+    "-t/u.jsonl": [
+      { type: "brand-new-kind", sessionId: SID },
+      { no: "type" },
+      rec("user", "a", "hi"),
+    ],
+  });
+  try {
+    const { sessions, ctx } = await parseOne(claude, src(join(st.root, "-t/u.jsonl")), st.env);
+    assertEquals(ctx.counts, { unknown_record: 2 });
+    assertEquals(sessions.map((s) => s.id), [SID]);
+  } finally {
+    st.cleanup();
+  }
+});
+
+Deno.test("bookkeeping records at line 1 are ignored silently", async () => {
+  const st = store({
+    "-t/b.jsonl": [
+      { type: "queue-operation", operation: "enqueue", sessionId: SID },
+      { type: "cost-state", sessionId: SID },
+      { type: "tools-used", tools: ["Bash"], sessionId: SID },
+      rec("user", "a", "hi"),
+    ],
+  });
+  try {
+    const { sessions, ctx } = await parseOne(claude, src(join(st.root, "-t/b.jsonl")), st.env);
+    assertEquals(ctx.skipped, 0);
+    assertEquals(sessions[0].events.length, 1);
+  } finally {
+    st.cleanup();
+  }
+});
+
+Deno.test("resumed parse from an offset yields the same session id, project and title", async () => {
+  const head = [
+    { type: "ai-title", aiTitle: "Resume me", sessionId: SID },
+    rec("user", "a", "first"),
+  ];
+  // Appended lines carry neither sessionId nor cwd (older builds): both must come from state.
+  const tail = [{ type: "user", uuid: "b", message: { role: "user", content: "second" } }];
+  const st = store({ "-t/r.jsonl": head });
+  const path = join(st.root, "-t/r.jsonl");
+  try {
+    const full0 = await parseOne(claude, src(path), st.env);
+    appendFileSync(path, tail.map((l) => JSON.stringify(l) + "\n").join(""));
+    const resumed = await parseOne(claude, src(path), st.env, {
+      offset: full0.ctx.endOffset,
+      state: JSON.parse(JSON.stringify(full0.ctx.endState)),
+    });
+    const full = await parseOne(claude, src(path), st.env);
+    assertEquals(resumed.sessions.map((s) => s.id), full.sessions.map((s) => s.id));
+    assertEquals(resumed.sessions[0].project, "/work/t");
+    assertEquals(resumed.sessions[0].title, "Resume me");
+    assertEquals(resumed.sessions[0].events.map((e) => e.text), ["second"]);
+  } finally {
+    st.cleanup();
+  }
+});
+
+Deno.test("resumed parse yields a title-only chunk when only a title was appended", async () => {
+  const st = store({ "-t/t.jsonl": [rec("user", "a", "first")] });
+  const path = join(st.root, "-t/t.jsonl");
+  try {
+    const a = await parseOne(claude, src(path), st.env);
+    appendFileSync(
+      path,
+      JSON.stringify({ type: "custom-title", customTitle: "Named later", sessionId: SID }) + "\n",
+    );
+    const b = await parseOne(claude, src(path), st.env, {
+      offset: a.ctx.endOffset,
+      state: a.ctx.endState,
+    });
+    assertEquals(b.sessions.map((s) => [s.id, s.title, s.events.length]), [[
+      SID,
+      "Named later",
+      0,
+    ]]);
+  } finally {
+    st.cleanup();
+  }
+});
+
+Deno.test("a large file streams in chunks of at most CHUNK_EVENTS events", async () => {
+  const n = CHUNK_EVENTS * 2 + 10;
+  const lines = Array.from({ length: n }, (_, i) => rec("user", `u${i}`, `prompt ${i}`));
+  const st = store({ "-t/big.jsonl": lines });
+  try {
+    const ctx = new SourceCtx(st.env);
+    const sizes: number[] = [];
+    for await (const s of claude.parse(src(join(st.root, "-t/big.jsonl")), ctx)) {
+      assertEquals(s.id, SID);
+      sizes.push(s.events.length);
+    }
+    assertEquals(sizes, [CHUNK_EVENTS, CHUNK_EVENTS, 10]);
+  } finally {
+    st.cleanup();
+  }
+});
+
+// ---- real stores ----
+
+const REAL = join(REPO, "../shared/realdata");
+const exists = (p: string) => {
+  try {
+    Deno.statSync(p);
+    return true;
+  } catch {
+    return false;
+  }
+};
+const FARM = join(REAL, "farm/claude/home/.claude");
+
+Deno.test({
+  name: "farm store yields the marker, the failed cat with exit 1 and the README edit",
+  ignore: !exists(FARM),
+  async fn() {
+    const env = testEnv("/nonexistent-home", { CLAUDE_CONFIG_DIR: FARM });
+    const run = await runParser(claude, env);
+    assertEquals(run.errors, {});
+    assertEquals(run.skips, {});
+    assertEquals(run.sessions.length, 1);
+    const s = run.sessions[0];
+    assertEquals(s.id, "9eff8ccb-e5dd-4c6c-84ca-b0f1e2423dd5");
+    assertEquals(s.project, "/tmp/farm/claude/proj");
+    assertEquals(s.model, "claude-opus-5-5");
+    assert(ofKind(s, "assistant").some((e) => e.text.includes("zebrafinch-claude")));
+    const cat = ofKind(s, "tool_call").find((e) => e.tool?.command === "cat missing.txt");
+    assert(cat?.tool?.id, "cat missing.txt call");
+    const res = ofKind(s, "tool_result").find((e) => e.result?.callId === cat.tool!.id);
+    assertEquals(res?.result?.isError, true);
+    assertEquals(res?.result?.exit, 1);
+    const edits = ofKind(s, "tool_call").flatMap((e) => e.tool?.edits ?? []);
+    assert(
+      edits.some((e) =>
+        e.path.endsWith("/README.md") && e.old === "hello world" && e.new === "hello zebrafinch"
+      ),
+    );
+    assertEquals(ofKind(s, "user").length, 1); // attachments / reminders are not prose
+  },
+});
+
+const PUBLIC = join(REAL, "claude-code");
+/** Files that hold no session, and why. */
+const EMPTY: Record<string, string> = {
+  "win2-snapshot-only.jsonl": "only file-history-snapshot records",
+  "mac-summary-only.jsonl": "only summary records pointing at other sessions",
+};
+
+Deno.test({
+  name: "public Claude Code files each yield sessions or a stated reason, with nothing skipped",
+  ignore: !exists(PUBLIC),
+  async fn() {
+    const env = testEnv("/nonexistent-home");
+    const names = [...Deno.readDirSync(PUBLIC)].map((e) => e.name).filter((n) =>
+      n.endsWith(".jsonl")
+    );
+    for (const name of names.sort()) {
+      // history.jsonl is prompt history kept outside projects/: discovery never reads it.
+      if (name === "win-history.jsonl") continue;
+      const { sessions, ctx } = await parseOne(claude, src(join(PUBLIC, name)), env);
+      assertEquals(ctx.counts, {}, name);
+      if (EMPTY[name]) assertEquals(sessions, [], `${name}: ${EMPTY[name]}`);
+      else {
+        assert(sessions.length >= 1, name);
+        for (const s of sessions) {
+          assert(s.events.length > 0 && s.project && s.started, name);
+        }
+      }
+    }
+  },
+});
+
+Deno.test({
+  name: "public subagent files are filed under the parent and Windows cwd is kept as written",
+  ignore: !exists(PUBLIC),
+  async fn() {
+    const env = testEnv("/nonexistent-home");
+    const one = async (n: string) => (await parseOne(claude, src(join(PUBLIC, n)), env)).sessions;
+    const [aside] = await one("win-2.1.86-subagent-aside_question.jsonl");
+    assertEquals(
+      aside.id,
+      "237326ca-5e6a-4313-b3dd-44df36143943/agent-aside_question-7a81e4850e48fc1e",
+    );
+    assertEquals(aside.parent, "237326ca-5e6a-4313-b3dd-44df36143943");
+    assertEquals(aside.project, "C:\\Users\\user\\Documents\\IDAHO-VAULT");
+    assert(
+      ofKind(aside, "user").some((e) => e.text === "it's fun to see you in a terminal window!"),
+    );
+    const [legacy] = await one("mac-2.1.1-legacy-agent-warmup-api-error.jsonl");
+    assertEquals(legacy.parent, "d7287e7b-2a31-45d3-8db1-0e89a9c80416");
+    const [vscode] = await one("win-vscode-2.1.81-session.jsonl");
+    assertEquals(vscode.title, "Configure VS Code extensions");
+    assertEquals(vscode.project, "c:\\Users\\user\\Documents\\IDAHO-VAULT");
+    const [compact] = await one("win2-2.1.68-subagent-acompact.jsonl");
+    assert(!ofKind(compact, "user").some((e) => e.text.startsWith("Your task is to create")));
+  },
+});

@@ -1,0 +1,202 @@
+/**
+ * opencode (sst/opencode, `opencode-ai` on npm).
+ *
+ * @module
+ */
+import { readdir } from "node:fs/promises";
+import { basename, dirname, isAbsolute, join } from "node:path";
+import type {
+  DiscoverCtx,
+  Discovery,
+  Env,
+  ParseCtx,
+  Parser,
+  Session,
+  SourceRef,
+} from "../lib/model.ts";
+import { isRegularFile, listFiles, readText } from "./_fs.ts";
+import { rootFrom } from "./_roots.ts";
+import { openStore } from "./_sqlite.ts";
+import { toMillis } from "./_time.ts";
+import { type Obj, obj, str } from "./_util.ts";
+import { readOpencodeDb } from "./_opencode_db.ts";
+import { buildSession, type OcMessage, type OcPart } from "./_opencode_events.ts";
+
+const ID = "opencode";
+
+/** `opencode.db`, or a channel build's `opencode-<channel>.db`. */
+const DB_NAME = /^opencode(-[A-Za-z0-9._-]+)?\.db$/;
+
+/**
+ * The opencode parser.
+ *
+ * Store layout, under the data dir
+ * `${DEJA_OPENCODE_ROOT:-${XDG_DATA_HOME:-~/.local/share}/opencode}` (opencode
+ * uses XDG paths on every OS):
+ * - `opencode.db` (+ `-wal`, `-shm`): SQLite, WAL mode, opencode 1.2 and later
+ *   (observed in realdata/farm/opencode, 1.18.33, rows only in the `-wal`; and
+ *   realdata/opencode, 1.17.3-aiand.1). Non-stable channel builds write
+ *   `opencode-<channel>.db` beside it, and `OPENCODE_DB` (absolute, or relative
+ *   to the data dir) names another file (opencode's `storage/db.ts`, read via
+ *   the search tool). One `sqlite` source per file; see `_opencode_db.ts`.
+ * - `storage/`: the legacy JSON tree of opencode before 1.2 (verified in
+ *   opencode's `storage/storage.ts` and `storage/json-migration.ts`):
+ *   `storage/session/<projectID>/<sessionID>.json` `{id, directory, title,
+ *   parentID, time {created, updated}}`, `storage/message/<sessionID>/<msgID>.json`
+ *   and `storage/part/<msgID>/<partID>.json` with the same message and part
+ *   shapes as the database's `data` column; ids come from the file names. One
+ *   `document` source per session file. opencode copies this tree into the
+ *   database once (when the db does not exist yet) and leaves it in place, so
+ *   a session file whose id is already in a discovered database is not listed.
+ *
+ * Mapping (see `_opencode_events.ts`): text parts -> user / assistant events
+ * (synthetic text dropped; text of an assistant `summary: true` message ->
+ * summary); tool parts -> one tool_call and, once completed or failed, one
+ * tool_result (`bash` -> command with `metadata.exit`; `read` -> paths;
+ * `edit`/`multiedit` -> edits; `write` -> writes; `apply_patch`/`patch` ->
+ * edits and writes from the patch envelope). Session title from
+ * `session.title` (placeholder titles dropped), parent from `parent_id`,
+ * project from `session.directory`. All times epoch ms.
+ */
+export const opencode: Parser = {
+  id: ID,
+  discover,
+  parse(source: SourceRef, ctx: ParseCtx): AsyncIterable<Session> {
+    return source.kind === "sqlite"
+      ? readOpencodeDb(ID, source.path, ctx)
+      : parseLegacy(source, ctx);
+  },
+};
+
+async function discover({ env }: DiscoverCtx): Promise<Discovery> {
+  const root = rootFrom(env, ID, [["XDG_DATA_HOME", "opencode"]], "~/.local/share/opencode");
+  const legacyDir = join(root, "storage", "session");
+  const dbs = await databases(env, root);
+  const sources: SourceRef[] = dbs.map((path) => ({
+    harness: ID,
+    path,
+    kind: "sqlite",
+    companions: [`${path}-wal`],
+  }));
+  const files = await listFiles(legacyDir, {
+    match: (p, n) => n.endsWith(".json") && dirname(p) !== legacyDir,
+    maxDepth: 1,
+  });
+  if (files.length) {
+    const migrated = sessionIdsIn(dbs, env);
+    for (const path of files) {
+      if (migrated.has(basename(path, ".json"))) continue;
+      sources.push({
+        harness: ID,
+        path,
+        kind: "document",
+        hint: { projectID: basename(dirname(path)) },
+      });
+    }
+  }
+  return { roots: [root, ...dbs, legacyDir], sources };
+}
+
+/** The database files in the data dir (or the one `OPENCODE_DB` names). */
+async function databases(env: Env, root: string): Promise<string[]> {
+  const named = env.get("OPENCODE_DB");
+  if (named) {
+    if (named === ":memory:") return [];
+    const path = isAbsolute(named) ? named : join(root, named);
+    return (await isRegularFile(path)) ? [path] : [];
+  }
+  let names: string[];
+  try {
+    names = await readdir(root);
+  } catch {
+    return [];
+  }
+  const out: string[] = [];
+  for (const name of names.sort()) {
+    if (DB_NAME.test(name) && (await isRegularFile(join(root, name)))) out.push(join(root, name));
+  }
+  return out;
+}
+
+/** Session ids already in the databases (legacy files opencode migrated); empty on any failure. */
+function sessionIdsIn(dbs: string[], env: Env): Set<string> {
+  const ids = new Set<string>();
+  for (const path of dbs) {
+    let handle;
+    try {
+      handle = openStore(path, env);
+      for (const r of handle.db.prepare("SELECT id FROM session").all() as Array<{ id: unknown }>) {
+        if (typeof r.id === "string") ids.add(r.id);
+      }
+    } catch {
+      // Unreadable or foreign store: its own parse reports it; list every legacy file.
+    } finally {
+      handle?.close();
+    }
+  }
+  return ids;
+}
+
+/** One legacy session file with its message and part files. */
+async function* parseLegacy(source: SourceRef, ctx: ParseCtx): AsyncGenerator<Session> {
+  const info = await readRecord(source.path, source.path, ctx);
+  if (!info) return;
+  const id = basename(source.path, ".json");
+  const storage = dirname(dirname(dirname(source.path)));
+  const json = { match: (_p: string, n: string) => n.endsWith(".json"), maxDepth: 0 };
+  const messages: OcMessage[] = [];
+  for (const file of await listFiles(join(storage, "message", id), json)) {
+    const data = await readRecord(file, `message ${basename(file)}`, ctx);
+    if (!data) continue;
+    const msgId = basename(file, ".json");
+    const parts: OcPart[] = [];
+    for (const pf of await listFiles(join(storage, "part", msgId), json)) {
+      const pd = await readRecord(pf, `part ${basename(pf)}`, ctx);
+      if (pd) parts.push({ id: basename(pf, ".json"), data: pd });
+    }
+    messages.push({ id: msgId, data, parts });
+  }
+  const created = (m: OcMessage) => toMillis(obj(m.data.time)?.created) ?? 0;
+  messages.sort((a, b) => created(a) - created(b) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  const time = obj(info.time);
+  yield buildSession(
+    ID,
+    source.path,
+    {
+      id,
+      directory: str(info.directory),
+      title: str(info.title),
+      parentId: str(info.parentID),
+      created: toMillis(time?.created),
+      updated: toMillis(time?.updated),
+    },
+    messages,
+    ctx,
+  );
+}
+
+/** Reads one JSON object file; empty, oversized, malformed or non-object files are counted. */
+async function readRecord(path: string, where: string, ctx: ParseCtx): Promise<Obj | undefined> {
+  let raw: string;
+  try {
+    raw = await readText(path, 64 << 20);
+  } catch (e) {
+    if ((e as { code?: string }).code === "EFBIG") ctx.skip("oversized", where);
+    else ctx.skip("unreadable", where, (e as Error).message);
+    return undefined;
+  }
+  if (raw.trim() === "") {
+    ctx.skip("empty", where);
+    return undefined;
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch (e) {
+    ctx.skip("malformed_json", where, (e as Error).message);
+    return undefined;
+  }
+  const o = obj(parsed);
+  if (!o) ctx.skip("bad_shape", where, "not a JSON object");
+  return o;
+}
