@@ -49,7 +49,7 @@ const RULES: Rule[] = [
   {
     kind: "assignment",
     re: String
-      .raw`(?:\b|_)(?:[Pp]assword|PASSWORD|[Pp]asswd|[Pp]asswort|[Cc]ontrase(?:ñ|n)a|[Ss]enha|[Mm]ot_de_passe|пароль|Пароль|密码|パスワード|[Ss]ecret|SECRET|[Tt]oken|TOKEN|[Aa]pi[_-]?[Kk]ey|API[_-]?KEY|[Aa]ccess[_-]?[Kk]ey|ACCESS[_-]?KEY|[Cc]lient[_-]?[Ss]ecret)["']?\s*[:=]\s*["']?(?<v>[^\s"'\x60,;()\[\]{}<>]{8,})`,
+      .raw`(?<![A-Za-z0-9])(?:[Pp]assword|PASSWORD|[Pp]asswd|[Pp]asswort|[Cc]ontrase(?:ñ|n)a|[Ss]enha|[Mm]ot_de_passe|пароль|Пароль|密码|パスワード|[Ss]ecret|SECRET|[Tt]oken|TOKEN|[Aa]pi[_-]?[Kk]ey|API[_-]?KEY|[Aa]ccess[_-]?[Kk]ey|ACCESS[_-]?KEY|[Cc]lient[_-]?[Ss]ecret)["']?\s*[:=]\s*["']?(?<v>[^\s"'\x60,;()\[\]{}<>]{8,})(?=[\s"'\x60,;)\]}>]|$)`,
   },
 ];
 
@@ -76,7 +76,10 @@ export function redact(text: string, counts: RedactionCounts): string {
       if (groups[`r${i}`] === undefined) continue;
       const kind = RULES[i].kind;
       const v = groups[`v${i}`];
-      if (kind === "assignment" && v && /^\[redacted:/.test(v)) return match;
+      // An assignment's value must look like a secret: letters and digits, or long.
+      if (kind === "assignment" && v && !(v.length >= 20 || (/\d/.test(v) && /[A-Za-z]/.test(v)))) {
+        return match;
+      }
       counts[kind] = (counts[kind] ?? 0) + 1;
       if (v !== undefined) {
         const at = match.lastIndexOf(v);

@@ -65,6 +65,7 @@ export class Store {
         { timeout: 5000 } as ConstructorParameters<typeof DatabaseSync>[1],
       );
       if (fresh) chmodSync(path, 0o600);
+      db.exec("PRAGMA busy_timeout = 5000");
       for (const p of PRAGMAS) db.exec(p);
     } catch (e) {
       throw new DejaError(
@@ -169,6 +170,7 @@ export function acquireWriterLock(dir: string, waitMs: number): { release(): voi
   );
   if (fresh) chmodSync(path, 0o600);
   try {
+    db.exec(`PRAGMA busy_timeout = ${Math.max(0, Math.floor(waitMs))}`);
     db.exec("PRAGMA journal_mode = DELETE");
     db.exec("BEGIN EXCLUSIVE");
   } catch {

@@ -129,6 +129,8 @@ export function openStore(path: string, env: Env): StoreHandle {
           typeof DatabaseSync
         >[1],
       );
+    // node:sqlite in Deno 2.9 ignores the constructor's timeout: set it as a pragma.
+    db.exec(`PRAGMA busy_timeout = ${Math.max(0, Math.floor(timeout))}`);
     // Touch the schema now so a corrupt or locked file fails here, not mid-parse.
     db.prepare("SELECT count(*) FROM sqlite_master").get();
   } catch (e) {

@@ -109,7 +109,11 @@ export function normalize(value: unknown, root: string): unknown {
   const json = JSON.stringify(value, (_k, v) => {
     if (typeof v === "string") return v.replaceAll(root, "<root>");
     if (v && typeof v === "object" && !Array.isArray(v)) {
-      return Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : 1)));
+      return Object.fromEntries(
+        Object.entries(v)
+          .map(([k, x]): [string, unknown] => [k.replaceAll(root, "<root>"), x])
+          .sort(([a], [b]) => (a < b ? -1 : 1)),
+      );
     }
     return v;
   });

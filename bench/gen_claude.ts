@@ -1,0 +1,171 @@
+/**
+ * Generates a synthetic Claude Code corpus for benchmarks: `<out>/projects/
+ * <encoded-project>/<uuid>.jsonl`, about `mb` megabytes in files of about
+ * 1.5 MB, shaped like real transcripts (user prompts, assistant text with
+ * tool_use blocks, tool_result lines, edits). Deterministic for a given seed.
+ *
+ * Words follow a Zipf-like distribution over a generated vocabulary, so the
+ * benchmark's "common" words really are common. One file holds the rare token
+ * `quokkafrost`.
+ *
+ * @module
+ */
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+
+/** A small deterministic PRNG (mulberry32). */
+export function rng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const SYL = ["ka", "lo", "mi", "ren", "sto", "bar", "qui", "dex", "pol", "vin", "tra", "gem", "sul", "nor"];
+/** Words every benchmark query may use: the two most common ones. */
+export const COMMON_WORDS = ["error", "build"];
+/** The token that appears in exactly one session. */
+export const RARE_TOKEN = "quokkafrost";
+
+function vocabulary(r: () => number, n: number): string[] {
+  const base = [
+    ...COMMON_WORDS,
+    "test",
+    "file",
+    "function",
+    "return",
+    "value",
+    "config",
+    "server",
+    "request",
+    "module",
+    "import",
+  ];
+  const words = [...base];
+  while (words.length < n) {
+    let w = "";
+    const k = 2 + Math.floor(r() * 3);
+    for (let i = 0; i < k; i++) w += SYL[Math.floor(r() * SYL.length)];
+    words.push(w);
+  }
+  return words;
+}
+
+function uuid(r: () => number): string {
+  const h = () => Math.floor(r() * 16).toString(16);
+  const s = (n: number) => Array.from({ length: n }, h).join("");
+  return `${s(8)}-${s(4)}-4${s(3)}-a${s(3)}-${s(12)}`;
+}
+
+/**
+ * Writes the corpus.
+ *
+ * @param mb approximate size in megabytes (10^6 bytes).
+ * @returns number of files and bytes written.
+ */
+export function generate(out: string, mb: number, seed = 7): { files: number; bytes: number } {
+  const r = rng(seed);
+  const vocab = vocabulary(r, 20000);
+  // Zipf-ish: index = floor(n ^ u^2.5) concentrates mass on the first words.
+  const word = () => vocab[Math.min(vocab.length - 1, Math.floor(Math.pow(vocab.length, Math.pow(r(), 2.2))) - 1)];
+  const sentence = (n: number) => Array.from({ length: n }, word).join(" ");
+  const target = mb * 1e6;
+  let bytes = 0;
+  let files = 0;
+  let t = Date.parse("2026-06-01T09:00:00Z");
+  while (bytes < target) {
+    const proj = `/home/dev/work/proj${files % 40}`;
+    const dir = join(out, "projects", proj.replaceAll("/", "-"));
+    mkdirSync(dir, { recursive: true });
+    const sid = uuid(r);
+    const lines: string[] = [];
+    let size = 0;
+    let prev: string | null = null;
+    const push = (o: Record<string, unknown>) => {
+      const u = uuid(r);
+      t += 1000 + Math.floor(r() * 20000);
+      const rec = {
+        parentUuid: prev,
+        isSidechain: false,
+        userType: "external",
+        cwd: proj,
+        sessionId: sid,
+        version: "2.1.300",
+        gitBranch: "main",
+        uuid: u,
+        timestamp: new Date(t).toISOString(),
+        ...o,
+      };
+      prev = u;
+      const s = JSON.stringify(rec);
+      lines.push(s);
+      size += s.length + 1;
+    };
+    const fileTarget = Math.min(1.5e6, target - bytes + 2000);
+    let turn = 0;
+    while (size < fileTarget) {
+      const prompt = sentence(8 + Math.floor(r() * 30)) + (files === 3 && turn === 2 ? ` ${RARE_TOKEN}` : "");
+      push({ type: "user", message: { role: "user", content: prompt } });
+      const mid = `msg_${uuid(r).replaceAll("-", "")}`;
+      push({
+        type: "assistant",
+        message: {
+          id: mid,
+          role: "assistant",
+          model: "claude-sonnet-4-5",
+          content: [{ type: "text", text: sentence(20 + Math.floor(r() * 80)) }],
+        },
+      });
+      const callId = `toolu_${uuid(r).replaceAll("-", "")}`;
+      const edit = r() < 0.3;
+      push({
+        type: "assistant",
+        message: {
+          id: mid,
+          role: "assistant",
+          model: "claude-sonnet-4-5",
+          content: [edit
+            ? {
+              type: "tool_use",
+              id: callId,
+              name: "Edit",
+              input: {
+                file_path: `${proj}/src/${word()}.ts`,
+                old_string: sentence(10),
+                new_string: sentence(12),
+              },
+            }
+            : {
+              type: "tool_use",
+              id: callId,
+              name: "Bash",
+              input: { command: `npm run ${word()} -- --${word()}`, description: sentence(4) },
+            }],
+        },
+      });
+      const fail = r() < 0.15;
+      push({
+        type: "user",
+        message: {
+          role: "user",
+          content: [{
+            type: "tool_result",
+            tool_use_id: callId,
+            content: (fail ? "Exit code 1\n" : "") + sentence(30 + Math.floor(r() * 300)),
+            is_error: fail,
+          }],
+        },
+        toolUseResult: { stdout: "", stderr: "", interrupted: false },
+      });
+      turn++;
+    }
+    writeFileSync(join(dir, `${sid}.jsonl`), lines.join("\n") + "\n");
+    bytes += size;
+    files++;
+  }
+  return { files, bytes };
+}

@@ -1,0 +1,150 @@
+/**
+ * `deno task bench [--mb 100] [--runs 20]`: indexing and query figures on a
+ * synthetic Claude Code corpus. Prints figures; asserts nothing about time.
+ *
+ * Reports: index throughput (MB/s), peak RSS of the indexing process, index
+ * size, no-op re-index time, and query latency p50/p95 for a rare token and
+ * two common words, in-process and as a cold process of the compiled binary
+ * (dist/deja-bun, built with `deno task compile:bun` when missing). When
+ * DEJA_REF_BIN names the reference Go binary, it is timed on the same corpus.
+ *
+ * @module
+ */
+import { parseArgs } from "node:util";
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { join } from "node:path";
+import process from "node:process";
+import { COMMON_WORDS, generate, RARE_TOKEN } from "./gen_claude.ts";
+import { REPO } from "../tests/_fixture.ts";
+
+const { values } = parseArgs({
+  options: {
+    mb: { type: "string", default: "100" },
+    runs: { type: "string", default: "20" },
+    fresh: { type: "boolean", default: false },
+  },
+});
+const mb = Number(values.mb);
+const runs = Number(values.runs);
+const work = join(REPO, ".bench");
+const corpus = join(work, `claude-${mb}mb`);
+if (values.fresh) rmSync(corpus, { recursive: true, force: true });
+if (!existsSync(join(corpus, "done"))) {
+  rmSync(corpus, { recursive: true, force: true });
+  const t = performance.now();
+  const g = generate(corpus, mb);
+  mkdirSync(corpus, { recursive: true });
+  writeFileSync(join(corpus, "done"), JSON.stringify(g));
+  console.log(`generated ${g.files} files, ${(g.bytes / 1e6).toFixed(1)} MB in ${((performance.now() - t) / 1000).toFixed(1)} s`);
+}
+const corpusBytes = (JSON.parse(readFileSync(join(corpus, "done"), "utf8")) as { bytes: number }).bytes;
+const home = join(work, "home");
+const dejaHome = join(work, `deja-${mb}mb`);
+rmSync(dejaHome, { recursive: true, force: true });
+const env = {
+  ...process.env,
+  HOME: home,
+  DEJA_HOME: dejaHome,
+  DEJA_CLAUDE_ROOT: join(corpus, "projects"),
+  NO_COLOR: "1",
+};
+
+function pct(xs: number[], p: number): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
+}
+
+/** Runs deja in a child process; returns wall ms and peak RSS (kB) from /usr/bin/time when present. */
+function child(argv: string[]): { ms: number; rssKb?: number; out: string; code: number } {
+  const timeBin = existsSync("/usr/bin/time") ? "/usr/bin/time" : undefined;
+  const t = performance.now();
+  const r = timeBin
+    ? spawnSync(timeBin, ["-f", "RSSKB=%M", ...argv], { env, encoding: "utf8", maxBuffer: 1 << 26 })
+    : spawnSync(argv[0], argv.slice(1), { env, encoding: "utf8", maxBuffer: 1 << 26 });
+  const ms = performance.now() - t;
+  const m = /RSSKB=(\d+)/.exec(r.stderr ?? "");
+  if (r.status !== 0 && r.status !== 1) console.error(r.stderr);
+  return { ms, rssKb: m ? Number(m[1]) : undefined, out: r.stdout ?? "", code: r.status ?? -1 };
+}
+
+const denoRun = [process.execPath, "run", "-A", join(REPO, "main.ts")];
+const rows: Array<[string, string]> = [];
+const push = (k: string, v: string) => {
+  rows.push([k, v]);
+  console.log(`${k.padEnd(44)} ${v}`);
+};
+
+console.log(`corpus: ${(corpusBytes / 1e6).toFixed(1)} MB of Claude Code JSONL at ${corpus}`);
+const full = child([...denoRun, "index", "--harness", "claude", "--quiet"]);
+push("index (deno run), wall", `${(full.ms / 1000).toFixed(2)} s`);
+push("index throughput", `${(corpusBytes / 1e6 / (full.ms / 1000)).toFixed(1)} MB/s`);
+if (full.rssKb) push("index peak RSS", `${(full.rssKb / 1024).toFixed(0)} MB`);
+const idx = join(dejaHome, "index.db");
+const size = statSync(idx).size + (existsSync(idx + "-wal") ? statSync(idx + "-wal").size : 0);
+push("index size", `${(size / 1e6).toFixed(1)} MB (${((size / corpusBytes) * 100).toFixed(0)}% of corpus)`);
+const noop = child([...denoRun, "index", "--harness", "claude", "--quiet"]);
+push("no-op re-index (deno run, whole process)", `${(noop.ms / 1000).toFixed(3)} s`);
+
+// In-process query latency.
+const { Store } = await import("../lib/store.ts");
+const { search } = await import("../lib/search.ts");
+const store = Store.open(idx);
+const queries: Array<[string, string]> = [["rare token", RARE_TOKEN], ["two common words", COMMON_WORDS.join(" ")]];
+for (const [label, q] of queries) {
+  const times: number[] = [];
+  let hits = 0;
+  for (let i = 0; i < runs; i++) {
+    const t = performance.now();
+    hits = search(store, q).results.length;
+    times.push(performance.now() - t);
+  }
+  push(`query in-process, ${label} (p50/p95)`, `${pct(times, 50).toFixed(1)} / ${pct(times, 95).toFixed(1)} ms (${hits} sessions)`);
+}
+// In-process no-op index (the indexer alone, without process start-up).
+{
+  const { runIndex } = await import("../lib/indexer.ts");
+  const { makeEnv } = await import("../lib/runtime.ts");
+  const { parsers } = await import("../parsers/mod.ts");
+  const t = performance.now();
+  await runIndex(makeEnv(env), parsers, { only: ["claude"] });
+  push("no-op re-index (in-process)", `${((performance.now() - t) / 1000).toFixed(3)} s`);
+}
+store.close();
+
+// Cold process of the compiled binary.
+const bin = join(REPO, "dist/deja-bun");
+if (!existsSync(bin)) {
+  const b = spawnSync("deno", ["task", "compile:bun"], { cwd: REPO, stdio: "inherit" });
+  if (b.status !== 0) console.error("could not build dist/deja-bun; skipping cold-process figures");
+}
+if (existsSync(bin)) {
+  for (const [label, q] of queries) {
+    const times: number[] = [];
+    for (let i = 0; i < Math.min(runs, 15); i++) times.push(child([bin, ...q.split(" "), "--json"]).ms);
+    push(`query cold binary, ${label} (p50/p95)`, `${pct(times, 50).toFixed(0)} / ${pct(times, 95).toFixed(0)} ms`);
+  }
+  const noopBin = child([bin, "index", "--harness", "claude", "--quiet"]);
+  push("no-op re-index (compiled binary, whole process)", `${(noopBin.ms / 1000).toFixed(3)} s`);
+}
+
+// The reference implementation, side by side, when its binary is named.
+const ref = process.env.DEJA_REF_BIN;
+if (ref && existsSync(ref)) {
+  const refHome = join(work, `ref-${mb}mb`);
+  rmSync(refHome, { recursive: true, force: true });
+  mkdirSync(refHome, { recursive: true });
+  const refEnv = { ...env, HOME: refHome, CLAUDE_CONFIG_DIR: corpus, XDG_DATA_HOME: join(refHome, "data") };
+  const time = (argv: string[]) => {
+    const t = performance.now();
+    const r = spawnSync("/usr/bin/time", ["-f", "RSSKB=%M", ...argv], { env: refEnv, encoding: "utf8" });
+    return { ms: performance.now() - t, rss: /RSSKB=(\d+)/.exec(r.stderr ?? "")?.[1], out: r.stdout };
+  };
+  const ri = time([ref, "index"]);
+  push("reference: index wall", `${(ri.ms / 1000).toFixed(2)} s (${(corpusBytes / 1e6 / (ri.ms / 1000)).toFixed(1)} MB/s), peak RSS ${ri.rss ? (Number(ri.rss) / 1024).toFixed(0) : "?"} MB`);
+  for (const [label, q] of queries) {
+    const times: number[] = [];
+    for (let i = 0; i < 10; i++) times.push(time([ref, ...q.split(" ")]).ms);
+    push(`reference: query cold, ${label} (p50/p95)`, `${pct(times, 50).toFixed(0)} / ${pct(times, 95).toFixed(0)} ms`);
+  }
+}

@@ -1,0 +1,26 @@
+import { assertEquals } from "../tests/_assert.ts";
+import { ftsAll, parseQuery, parseSince } from "./query.ts";
+
+Deno.test("parseQuery splits words and keeps quoted phrases together", () => {
+  assertEquals(parseQuery(`fix "flaky test" login`).terms, [["fix"], ["flaky", "test"], ["login"]]);
+});
+
+Deno.test("parseQuery turns a hyphenated or dotted word into a phrase of its parts", () => {
+  assertEquals(parseQuery("zebrafinch-claude src/app.ts").terms, [["zebrafinch", "claude"], ["src", "app", "ts"]]);
+});
+
+Deno.test("ftsAll quotes every term so FTS5 operators typed by a person are plain text", () => {
+  assertEquals(ftsAll(parseQuery(`NEAR AND "x OR y" col:umn*`)), `"near" AND "and" AND "x or y" AND "col umn"`);
+});
+
+Deno.test("parseQuery of punctuation only has no terms", () => {
+  assertEquals(parseQuery(`-- ** ""`).terms, []);
+});
+
+Deno.test("parseSince reads relative spans and dates", () => {
+  const now = Date.parse("2026-11-29T00:00:00Z");
+  assertEquals(parseSince("30d", now), now - 30 * 86400e3);
+  assertEquals(parseSince("12h", now), now - 12 * 3600e3);
+  assertEquals(parseSince("2026-11-01", now), Date.parse("2026-11-01"));
+  assertEquals(parseSince("soon", now), undefined);
+});
