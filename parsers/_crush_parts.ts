@@ -1,0 +1,283 @@
+/**
+ * Private helpers of the Crush parser ({@link ../parsers/crush.ts}): turning
+ * one message's `parts` value into events, and the small text rules Crush
+ * needs (`<cwd>` trailer, `Exit code N`, `<think>` blocks, the replaced span of
+ * `lsp_replace_symbol`).
+ *
+ * Part shapes are `{type, data}` (charmbracelet/crush
+ * `internal/message/{message,content}.go`); tool argument names come from
+ * `internal/agent/tools/{bash,edit,lsp_replace_symbol}.go` and the real stores
+ * under realdata/crush.
+ *
+ * @module
+ */
+import { isAbsolute, join } from "node:path";
+import { zstdDecompressSync } from "node:zlib";
+import type { EditSpan, Event, ParseCtx, ToolCallInfo, ToolResultInfo } from "../lib/model.ts";
+import { arr, decodeArgs, num, type Obj, obj, str } from "./_util.ts";
+
+/** Part types that carry nothing to index (dropped silently). */
+const IGNORED = new Set(["reasoning", "binary", "image_url", "finish", "_meta"]);
+
+/** The first four bytes of a zstd frame (some Crush builds compress `parts`). */
+const ZSTD_MAGIC = [0x28, 0xb5, 0x2f, 0xfd];
+
+/** One `messages` row, as the parser reads it. */
+export interface MessageRow {
+  id: string;
+  role: string;
+  /** Epoch ms of `created_at`. */
+  time?: number;
+  model?: string;
+  /** True for a compaction summary (`is_summary_message` or `summary_message_id`). */
+  summary: boolean;
+  parts: Obj[];
+}
+
+/** What the parts reader needs from its caller. */
+export interface PartsEnv {
+  /** Absolute project directory (relative tool paths are joined to it). */
+  project?: string;
+  /** Tool name of every call id in the session (results find their call here). */
+  calls: Map<string, string>;
+  /** Ids of streamed fragment calls that were skipped; their results are dropped too. */
+  dropped: Set<string>;
+  skip: ParseCtx["skip"];
+}
+
+/**
+ * Decodes a raw `parts` cell (TEXT, or a BLOB that is UTF-8 JSON or a zstd
+ * frame) into its part objects. Problems are counted on `skip` and yield
+ * `undefined` (the message is dropped) or, for invalid UTF-8, a lenient decode.
+ */
+export function decodeParts(
+  raw: unknown,
+  where: string,
+  skip: ParseCtx["skip"],
+): Obj[] | undefined {
+  let text: string;
+  if (raw instanceof Uint8Array) {
+    let bytes = raw;
+    if (ZSTD_MAGIC.every((b, i) => bytes[i] === b)) {
+      try {
+        bytes = new Uint8Array(zstdDecompressSync(bytes));
+      } catch (e) {
+        skip("corrupt", where, `zstd parts: ${(e as Error).message}`);
+        return undefined;
+      }
+    }
+    try {
+      text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+    } catch {
+      // Counted, but the row is kept: one bad byte should not hide a whole turn.
+      skip("invalid_utf8", where);
+      text = new TextDecoder("utf-8").decode(bytes);
+    }
+  } else if (typeof raw === "string") {
+    text = raw;
+  } else {
+    skip("bad_shape", where, "parts is not text");
+    return undefined;
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (e) {
+    skip("malformed_json", where, (e as Error).message);
+    return undefined;
+  }
+  if (!Array.isArray(value)) {
+    skip("bad_shape", where, "parts is not an array");
+    return undefined;
+  }
+  const out: Obj[] = [];
+  for (const [i, p] of value.entries()) {
+    const o = obj(p);
+    if (!o || typeof o.type !== "string") {
+      skip("bad_shape", `${where}#${i}`, "part without a type");
+      continue;
+    }
+    out.push(o);
+  }
+  return out;
+}
+
+/** Removes whole `<think>…</think>` blocks; an unclosed leading block drops the rest. */
+export function stripThink(text: string): string {
+  let t = text.replace(/<think>[\s\S]*?<\/think>/g, "");
+  if (/^\s*<think>/.test(t)) t = "";
+  return t.trim();
+}
+
+/** Removes the `<cwd>…</cwd>` trailer Crush appends to shell results. */
+export function stripCwd(text: string): string {
+  return text.replace(/\s*<cwd>[^<]*<\/cwd>\s*$/, "");
+}
+
+/** `N` when the last line of a shell result is `Exit code N`. */
+export function exitCode(text: string): number | undefined {
+  const lines = text.trimEnd().split(/\r?\n/);
+  const m = /^Exit code (-?\d+)$/.exec((lines[lines.length - 1] ?? "").trim());
+  return m ? Number(m[1]) : undefined;
+}
+
+const WIN_ABS = /^(?:[A-Za-z]:[\\/]|\\\\)/;
+
+/** `p` made absolute against the project (Windows drive paths count as absolute). */
+export function absPath(project: string | undefined, p: string): string {
+  if (isAbsolute(p) || WIN_ABS.test(p) || !project) return p;
+  return join(project, p);
+}
+
+/**
+ * The span `lsp_replace_symbol` replaced, from its result metadata
+ * `{file_path, old_content, new_content}`: the lines the result text names
+ * (`lines N-M`, 1-based, inclusive) of the old content against the lines that
+ * took their place; without that, the lines the two contents do not share.
+ */
+export function symbolEdit(
+  meta: Obj,
+  text: string,
+  project: string | undefined,
+): EditSpan | undefined {
+  const file = str(meta.file_path);
+  if (!file || typeof meta.old_content !== "string" || typeof meta.new_content !== "string") {
+    return undefined;
+  }
+  const path = absPath(project, file);
+  const a = meta.old_content.split("\n");
+  const b = meta.new_content.split("\n");
+  const m = /\blines (\d+)-(\d+)\b/.exec(text);
+  if (m) {
+    const s = Number(m[1]) - 1;
+    const e = Number(m[2]);
+    const added = b.length - (a.length - (e - s));
+    if (s >= 0 && e > s && e <= a.length && added >= 0) {
+      return { path, old: a.slice(s, e).join("\n"), new: b.slice(s, s + added).join("\n") };
+    }
+  }
+  let p = 0;
+  while (p < a.length && p < b.length && a[p] === b[p]) p++;
+  let q = 0;
+  while (q < a.length - p && q < b.length - p && a[a.length - 1 - q] === b[b.length - 1 - q]) q++;
+  const old = a.slice(p, a.length - q).join("\n");
+  const neu = b.slice(p, b.length - q).join("\n");
+  return old === "" && neu === "" ? undefined : { path, old, new: neu };
+}
+
+function text(v: unknown): string {
+  return typeof v === "string" ? v : "";
+}
+
+/** Fills `command`/`paths`/`edits`/`writes` from a call's decoded arguments. */
+function describe(tool: ToolCallInfo, a: Obj, project: string | undefined): void {
+  const file = str(a.file_path);
+  switch (tool.name) {
+    case "bash":
+      tool.command = str(a.command);
+      break;
+    case "view":
+      if (file) tool.paths = [absPath(project, file)];
+      break;
+    case "edit":
+      if (file) {
+        tool.edits = [{
+          path: absPath(project, file),
+          old: text(a.old_string),
+          new: text(a.new_string),
+        }];
+      }
+      break;
+    case "multiedit":
+      if (file) {
+        const path = absPath(project, file);
+        tool.edits = arr(a.edits).flatMap((e) => {
+          const o = obj(e);
+          return o ? [{ path, old: text(o.old_string), new: text(o.new_string) }] : [];
+        });
+      }
+      break;
+    case "write":
+      if (file) tool.writes = [{ path: absPath(project, file), content: text(a.content) }];
+      break;
+    case "lsp_replace_symbol":
+      // replace / add_before / add_after write `replacement`; delete writes nothing.
+      if (file && (str(a.action) ?? "replace") !== "delete") {
+        tool.writes = [{ path: absPath(project, file), content: text(a.replacement) }];
+      }
+      break;
+  }
+}
+
+/**
+ * The events of one message, in part order. `key` is `<message id>#<part
+ * index>` so a re-read session replaces its events in place.
+ */
+export function messageEvents(msg: MessageRow, env: PartsEnv): Event[] {
+  const out: Event[] = [];
+  const base = (i: number) => ({ time: msg.time, key: `${msg.id}#${i}` });
+  for (const [i, part] of msg.parts.entries()) {
+    const type = part.type as string;
+    const d = obj(part.data) ?? {};
+    const where = `${msg.id}#${i}`;
+    if (IGNORED.has(type)) continue;
+    if (type === "text") {
+      if (d.hidden === true) continue; // a generated continuation, not typed by a person
+      const t = text(d.text);
+      if (msg.role === "assistant" || (msg.summary && msg.role === "user")) {
+        const s = stripThink(t);
+        if (s) out.push({ kind: msg.summary ? "summary" : "assistant", text: s, ...base(i) });
+      } else if (msg.role === "user") {
+        if (t.trim()) out.push({ kind: "user", text: t, ...base(i) });
+      }
+      // system-role text is the harness's own prompt: dropped.
+    } else if (type === "tool_call") {
+      const name = text(d.name);
+      if (!name) continue; // streamed fragment: counted when the session's calls were listed
+      const input = d.input === "" || d.input === undefined ? undefined : decodeArgs(d.input);
+      const tool: ToolCallInfo = { name, id: str(d.id), input };
+      const a = obj(input);
+      if (a) describe(tool, a, env.project);
+      out.push({ kind: "tool_call", text: "", tool, ...base(i) });
+    } else if (type === "tool_result") {
+      const callId = str(d.tool_call_id);
+      if (callId && env.dropped.has(callId)) continue;
+      const body = stripCwd(text(d.content));
+      const result: ToolResultInfo = { callId, isError: d.is_error === true };
+      const name = (callId && env.calls.get(callId)) || text(d.name);
+      if (name === "bash") {
+        const exit = exitCode(body);
+        if (exit !== undefined) result.exit = exit;
+      } else if (name === "lsp_replace_symbol" && !result.isError) {
+        const meta = obj(decodeArgs(d.metadata));
+        const span = meta && symbolEdit(meta, body, env.project);
+        if (span) result.edits = [span];
+      }
+      out.push({ kind: "tool_result", text: body, result, ...base(i) });
+    } else if (type === "shell_command") {
+      // The user's bang-mode shell: a real command with a real exit status.
+      const id = `${msg.id}#${i}`;
+      const command = text(d.command);
+      out.push({
+        kind: "tool_call",
+        text: "",
+        tool: { name: "shell_command", id, input: { command }, command },
+        time: msg.time,
+        key: `${id}:call`,
+      });
+      const result: ToolResultInfo = { callId: id };
+      const exit = num(d.exit_code);
+      if (exit !== undefined) result.exit = exit;
+      out.push({
+        kind: "tool_result",
+        text: text(d.output),
+        result,
+        time: msg.time,
+        key: `${id}:result`,
+      });
+    } else {
+      env.skip("unknown_record", where, `part type ${type}`);
+    }
+  }
+  return out;
+}

@@ -1,0 +1,253 @@
+/**
+ * Crush (charmbracelet/crush): one SQLite store per project.
+ *
+ * Layout:
+ * - Registry `${DEJA_CRUSH_ROOT:-${CRUSH_GLOBAL_DATA:-${XDG_DATA_HOME:-~/.local/share}/crush}}/projects.json`
+ *   (`%LOCALAPPDATA%\crush` on Windows), `{"projects":[{path, data_dir,
+ *   last_accessed}]}` (charmbracelet/crush `internal/projects/projects.go`;
+ *   realdata/crush/projects.json). A missing registry means no sources.
+ * - Store `<data_dir>/crush.db` (WAL mode, so `-wal` beside it); `data_dir` is
+ *   followed as written, absolute or relative to the project `path`, and
+ *   defaults to `<path>/.crush`. An entry whose project directory is gone is
+ *   skipped silently. The session's project is the registry `path`
+ *   (SourceRef.hint.project).
+ * - Tables `sessions` and `messages` (goose migrations; schema generations
+ *   20250627 / 20250812 / 20260127 seen in realdata/crush, told apart by
+ *   columns, never by version). Only `sessions.id` and `messages.{id,
+ *   session_id, role, parts}` are required; a store without them is skipped as
+ *   `unknown_schema`.
+ *
+ * Units: `created_at`/`updated_at` are whole Unix **seconds** in every real
+ * store although the schema comments say milliseconds (realdata/crush, all
+ * six dbs); both are read through toMillis. The watermark is
+ * `max(sessions.updated_at)` exactly as stored (Crush's own unit), and a
+ * later pass re-reads every session with `updated_at >= since`, whole,
+ * because Crush rewrites message rows in place.
+ *
+ * Mapping: `text` parts of user/assistant rows are speech (whole
+ * `<think>…</think>` blocks stripped, as in local reasoning models' output
+ * and titles in realdata/crush/crush.db); `reasoning`, `binary`, `image_url`,
+ * `finish` are dropped; `tool_call.input` is a JSON string decoded once more;
+ * `tool_result` rows (role `tool`) link by `tool_call_id`, lose their `<cwd>`
+ * trailer, and a bash result ending in `Exit code N` carries `exit: N`
+ * (charmbracelet/crush `internal/agent/tools/bash.go`); `shell_command` parts
+ * (bang mode) become a call plus a result with `exit_code`. Tool calls with an
+ * empty name (a streamed call split in pieces, realdata k3s db) are skipped
+ * as `bad_shape` and their "Tool not found" results dropped. Summary messages
+ * (`is_summary_message = 1`, or the row `sessions.summary_message_id` names)
+ * are `summary` events. `title-<id>` title-generation sessions are skipped;
+ * `parent_session_id` sets `parent`.
+ *
+ * @module
+ */
+import { basename, dirname, join } from "node:path";
+import type { DatabaseSync } from "node:sqlite";
+import type { Env, ParseCtx, Parser, Session, SourceRef } from "../lib/model.ts";
+import { isDir, readJsonFile, statOrNull } from "./_fs.ts";
+import { rootFrom } from "./_roots.ts";
+import { columns, openStore, StoreError, tables } from "./_sqlite.ts";
+import { toMillis } from "./_time.ts";
+import { arr, obj, str } from "./_util.ts";
+import {
+  absPath,
+  decodeParts,
+  messageEvents,
+  type MessageRow,
+  stripThink,
+} from "./_crush_parts.ts";
+
+/** Directory holding `projects.json`. */
+export function crushRoot(env: Env): string {
+  const vars: Array<[string, string]> = [["CRUSH_GLOBAL_DATA", ""], ["XDG_DATA_HOME", "crush"]];
+  if (env.platform === "win32") vars.push(["LOCALAPPDATA", "crush"]);
+  return rootFrom(env, "crush", vars, "~/.local/share/crush");
+}
+
+/** Which optional columns this store has. */
+interface Schema {
+  s: Set<string>;
+  m: Set<string>;
+}
+
+function readSchema(db: DatabaseSync): Schema | string {
+  const t = tables(db);
+  if (!t.has("sessions") || !t.has("messages")) return "no sessions/messages tables";
+  const s = columns(db, "sessions");
+  const m = columns(db, "messages");
+  if (!s.has("id")) return "sessions.id missing";
+  for (const c of ["id", "session_id", "role", "parts"]) {
+    if (!m.has(c)) return `messages.${c} missing`;
+  }
+  return { s, m };
+}
+
+/** `col` when the table has it, else `NULL AS col`. */
+function pick(have: Set<string>, col: string): string {
+  return have.has(col) ? col : `NULL AS ${col}`;
+}
+
+interface SessionRow {
+  id: string;
+  parent_session_id: string | null;
+  title: string | null;
+  created_at: unknown;
+  updated_at: unknown;
+  summary_message_id: string | null;
+}
+
+interface RawMessage {
+  rid: number;
+  id: string;
+  role: string;
+  parts: unknown;
+  model: string | null;
+  created_at: unknown;
+  is_summary_message: number | null;
+}
+
+/** The Crush parser. */
+export const crush: Parser = {
+  id: "crush",
+
+  async discover({ env }) {
+    const root = crushRoot(env);
+    const list = obj(await readJsonFile(join(root, "projects.json")));
+    const sources: SourceRef[] = [];
+    const seen = new Set<string>();
+    for (const e of arr(list?.projects)) {
+      const p = obj(e);
+      const project = str(p?.path);
+      if (!project || !(await isDir(project))) continue; // project deleted: normal
+      const dd = str(p?.data_dir);
+      const dataDir = dd ? absPath(project, dd) : join(project, ".crush");
+      const db = join(dataDir, "crush.db");
+      if (seen.has(db) || !(await statOrNull(db))?.isFile()) continue;
+      seen.add(db);
+      sources.push({
+        harness: "crush",
+        path: db,
+        kind: "sqlite",
+        companions: [`${db}-wal`],
+        hint: { project },
+      });
+    }
+    return { roots: [root], sources };
+  },
+
+  async *parse(source, ctx) {
+    let store;
+    try {
+      store = openStore(source.path, ctx.env);
+    } catch (e) {
+      if (e instanceof StoreError && e.reason === "empty") {
+        ctx.skip("empty", source.path, e.message);
+        ctx.endWatermark = ctx.since;
+        return;
+      }
+      throw e;
+    }
+    try {
+      const db = store.db;
+      const schema = readSchema(db);
+      if (typeof schema === "string") {
+        ctx.skip("unknown_schema", source.path, schema);
+        ctx.endWatermark = ctx.since;
+        return;
+      }
+      const project = source.hint?.project ?? projectOf(source.path);
+      const { s, m } = schema;
+      const hasUpdated = s.has("updated_at");
+      const top = hasUpdated
+        ? (db.prepare("SELECT max(updated_at) AS w FROM sessions").get() as { w: unknown })?.w
+        : undefined;
+      const since = hasUpdated && ctx.since > 0 ? ctx.since : 0;
+      const sessions = db.prepare(
+        `SELECT id, ${pick(s, "parent_session_id")}, ${pick(s, "title")}, ${
+          pick(s, "created_at")
+        }, ${pick(s, "updated_at")}, ${pick(s, "summary_message_id")} FROM sessions` +
+          (since ? " WHERE updated_at >= ?" : "") + " ORDER BY rowid",
+      ).all(...(since ? [since] : [])) as unknown as SessionRow[];
+      const msgs = db.prepare(
+        `SELECT rowid AS rid, id, role, CAST(parts AS BLOB) AS parts, ${pick(m, "model")}, ${
+          pick(m, "created_at")
+        }, ${pick(m, "is_summary_message")} FROM messages WHERE session_id = ? ORDER BY rowid`,
+      );
+      for (const row of sessions) {
+        if (typeof row.id !== "string" || row.id.startsWith("title-")) continue;
+        const raw = msgs.all(row.id) as unknown as RawMessage[];
+        yield readSession(row, raw, source.path, project, ctx.skip.bind(ctx));
+      }
+      const w = typeof top === "number" ? top : Number(top);
+      ctx.endWatermark = Number.isFinite(w) && w > 0 ? w : ctx.since;
+    } finally {
+      store.close();
+    }
+  },
+};
+
+/** `<project>` for a store at `<project>/.crush/crush.db` when discovery gave no hint. */
+function projectOf(dbPath: string): string | undefined {
+  const dataDir = dirname(dbPath);
+  return basename(dataDir) === ".crush" ? dirname(dataDir) : undefined;
+}
+
+function readSession(
+  row: SessionRow,
+  raw: RawMessage[],
+  path: string,
+  project: string | undefined,
+  skip: ParseCtx["skip"],
+): Session {
+  const rows: MessageRow[] = [];
+  for (const r of raw) {
+    const parts = decodeParts(r.parts, r.id, skip);
+    if (!parts) continue;
+    rows.push({
+      id: r.id,
+      role: r.role,
+      time: toMillis(r.created_at),
+      model: str(r.model),
+      summary: r.is_summary_message === 1 ||
+        (!!row.summary_message_id && r.id === row.summary_message_id),
+      parts,
+    });
+  }
+  // Crush lists messages by created_at; rowid breaks ties (same second).
+  rows.sort((a, b) => (a.time ?? 0) - (b.time ?? 0));
+  const calls = new Map<string, string>();
+  const dropped = new Set<string>();
+  for (const r of rows) {
+    if (!["user", "assistant", "tool", "system"].includes(r.role)) {
+      skip("unknown_record", r.id, `role ${r.role}`);
+      r.parts = [];
+      continue;
+    }
+    for (const [i, p] of r.parts.entries()) {
+      if (p.type !== "tool_call") continue;
+      const d = obj(p.data) ?? {};
+      const id = str(d.id);
+      const name = str(d.name);
+      if (name && id) calls.set(id, name);
+      if (!name) {
+        skip("bad_shape", `${r.id}#${i}`, "tool_call without a name (streamed fragment)");
+        if (id) dropped.add(id);
+      }
+    }
+  }
+  const env = { project, calls, dropped, skip };
+  const events = rows.flatMap((r) => messageEvents(r, env));
+  const model = rows.filter((r) => r.role === "assistant" && r.model).at(-1)?.model;
+  const title = typeof row.title === "string" ? stripThink(row.title).replace(/\s+/g, " ") : "";
+  return {
+    harness: "crush",
+    id: row.id,
+    project,
+    title: title || undefined,
+    started: toMillis(row.created_at),
+    updated: toMillis(row.updated_at),
+    model,
+    parent: str(row.parent_session_id),
+    path,
+    events,
+  };
+}
