@@ -25,7 +25,22 @@ export function rng(seed: number): () => number {
   };
 }
 
-const SYL = ["ka", "lo", "mi", "ren", "sto", "bar", "qui", "dex", "pol", "vin", "tra", "gem", "sul", "nor"];
+const SYL = [
+  "ka",
+  "lo",
+  "mi",
+  "ren",
+  "sto",
+  "bar",
+  "qui",
+  "dex",
+  "pol",
+  "vin",
+  "tra",
+  "gem",
+  "sul",
+  "nor",
+];
 /** Words every benchmark query may use: the two most common ones. */
 export const COMMON_WORDS = ["error", "build"];
 /** The token that appears in exactly one session. */
@@ -71,7 +86,8 @@ export function generate(out: string, mb: number, seed = 7): { files: number; by
   const r = rng(seed);
   const vocab = vocabulary(r, 20000);
   // Zipf-ish: index = floor(n ^ u^2.5) concentrates mass on the first words.
-  const word = () => vocab[Math.min(vocab.length - 1, Math.floor(Math.pow(vocab.length, Math.pow(r(), 2.2))) - 1)];
+  const word = () =>
+    vocab[Math.min(vocab.length - 1, Math.floor(Math.pow(vocab.length, Math.pow(r(), 2.2))) - 1)];
   const sentence = (n: number) => Array.from({ length: n }, word).join(" ");
   const target = mb * 1e6;
   let bytes = 0;
@@ -108,7 +124,8 @@ export function generate(out: string, mb: number, seed = 7): { files: number; by
     const fileTarget = Math.min(1.5e6, target - bytes + 2000);
     let turn = 0;
     while (size < fileTarget) {
-      const prompt = sentence(8 + Math.floor(r() * 30)) + (files === 3 && turn === 2 ? ` ${RARE_TOKEN}` : "");
+      const prompt = sentence(8 + Math.floor(r() * 30)) +
+        (files === 3 && turn === 2 ? ` ${RARE_TOKEN}` : "");
       push({ type: "user", message: { role: "user", content: prompt } });
       const mid = `msg_${uuid(r).replaceAll("-", "")}`;
       push({
@@ -128,23 +145,25 @@ export function generate(out: string, mb: number, seed = 7): { files: number; by
           id: mid,
           role: "assistant",
           model: "claude-sonnet-4-5",
-          content: [edit
-            ? {
-              type: "tool_use",
-              id: callId,
-              name: "Edit",
-              input: {
-                file_path: `${proj}/src/${word()}.ts`,
-                old_string: sentence(10),
-                new_string: sentence(12),
+          content: [
+            edit
+              ? {
+                type: "tool_use",
+                id: callId,
+                name: "Edit",
+                input: {
+                  file_path: `${proj}/src/${word()}.ts`,
+                  old_string: sentence(10),
+                  new_string: sentence(12),
+                },
+              }
+              : {
+                type: "tool_use",
+                id: callId,
+                name: "Bash",
+                input: { command: `npm run ${word()} -- --${word()}`, description: sentence(4) },
               },
-            }
-            : {
-              type: "tool_use",
-              id: callId,
-              name: "Bash",
-              input: { command: `npm run ${word()} -- --${word()}`, description: sentence(4) },
-            }],
+          ],
         },
       });
       const fail = r() < 0.15;

@@ -36,9 +36,14 @@ if (!existsSync(join(corpus, "done"))) {
   const g = generate(corpus, mb);
   mkdirSync(corpus, { recursive: true });
   writeFileSync(join(corpus, "done"), JSON.stringify(g));
-  console.log(`generated ${g.files} files, ${(g.bytes / 1e6).toFixed(1)} MB in ${((performance.now() - t) / 1000).toFixed(1)} s`);
+  console.log(
+    `generated ${g.files} files, ${(g.bytes / 1e6).toFixed(1)} MB in ${
+      ((performance.now() - t) / 1000).toFixed(1)
+    } s`,
+  );
 }
-const corpusBytes = (JSON.parse(readFileSync(join(corpus, "done"), "utf8")) as { bytes: number }).bytes;
+const corpusBytes =
+  (JSON.parse(readFileSync(join(corpus, "done"), "utf8")) as { bytes: number }).bytes;
 const home = join(work, "home");
 const dejaHome = join(work, `deja-${mb}mb`);
 rmSync(dejaHome, { recursive: true, force: true });
@@ -82,7 +87,10 @@ push("index throughput", `${(corpusBytes / 1e6 / (full.ms / 1000)).toFixed(1)} M
 if (full.rssKb) push("index peak RSS", `${(full.rssKb / 1024).toFixed(0)} MB`);
 const idx = join(dejaHome, "index.db");
 const size = statSync(idx).size + (existsSync(idx + "-wal") ? statSync(idx + "-wal").size : 0);
-push("index size", `${(size / 1e6).toFixed(1)} MB (${((size / corpusBytes) * 100).toFixed(0)}% of corpus)`);
+push(
+  "index size",
+  `${(size / 1e6).toFixed(1)} MB (${((size / corpusBytes) * 100).toFixed(0)}% of corpus)`,
+);
 const noop = child([...denoRun, "index", "--harness", "claude", "--quiet"]);
 push("no-op re-index (deno run, whole process)", `${(noop.ms / 1000).toFixed(3)} s`);
 
@@ -90,7 +98,10 @@ push("no-op re-index (deno run, whole process)", `${(noop.ms / 1000).toFixed(3)}
 const { Store } = await import("../lib/store.ts");
 const { search } = await import("../lib/search.ts");
 const store = Store.open(idx);
-const queries: Array<[string, string]> = [["rare token", RARE_TOKEN], ["two common words", COMMON_WORDS.join(" ")]];
+const queries: Array<[string, string]> = [["rare token", RARE_TOKEN], [
+  "two common words",
+  COMMON_WORDS.join(" "),
+]];
 for (const [label, q] of queries) {
   const times: number[] = [];
   let hits = 0;
@@ -99,7 +110,10 @@ for (const [label, q] of queries) {
     hits = search(store, q).results.length;
     times.push(performance.now() - t);
   }
-  push(`query in-process, ${label} (p50/p95)`, `${pct(times, 50).toFixed(1)} / ${pct(times, 95).toFixed(1)} ms (${hits} sessions)`);
+  push(
+    `query in-process, ${label} (p50/p95)`,
+    `${pct(times, 50).toFixed(1)} / ${pct(times, 95).toFixed(1)} ms (${hits} sessions)`,
+  );
 }
 // In-process no-op index (the indexer alone, without process start-up).
 {
@@ -121,8 +135,13 @@ if (!existsSync(bin)) {
 if (existsSync(bin)) {
   for (const [label, q] of queries) {
     const times: number[] = [];
-    for (let i = 0; i < Math.min(runs, 15); i++) times.push(child([bin, ...q.split(" "), "--json"]).ms);
-    push(`query cold binary, ${label} (p50/p95)`, `${pct(times, 50).toFixed(0)} / ${pct(times, 95).toFixed(0)} ms`);
+    for (let i = 0; i < Math.min(runs, 15); i++) {
+      times.push(child([bin, ...q.split(" "), "--json"]).ms);
+    }
+    push(
+      `query cold binary, ${label} (p50/p95)`,
+      `${pct(times, 50).toFixed(0)} / ${pct(times, 95).toFixed(0)} ms`,
+    );
   }
   const noopBin = child([bin, "index", "--harness", "claude", "--quiet"]);
   push("no-op re-index (compiled binary, whole process)", `${(noopBin.ms / 1000).toFixed(3)} s`);
@@ -134,17 +153,37 @@ if (ref && existsSync(ref)) {
   const refHome = join(work, `ref-${mb}mb`);
   rmSync(refHome, { recursive: true, force: true });
   mkdirSync(refHome, { recursive: true });
-  const refEnv = { ...env, HOME: refHome, CLAUDE_CONFIG_DIR: corpus, XDG_DATA_HOME: join(refHome, "data") };
+  const refEnv = {
+    ...env,
+    HOME: refHome,
+    CLAUDE_CONFIG_DIR: corpus,
+    XDG_DATA_HOME: join(refHome, "data"),
+  };
   const time = (argv: string[]) => {
     const t = performance.now();
-    const r = spawnSync("/usr/bin/time", ["-f", "RSSKB=%M", ...argv], { env: refEnv, encoding: "utf8" });
-    return { ms: performance.now() - t, rss: /RSSKB=(\d+)/.exec(r.stderr ?? "")?.[1], out: r.stdout };
+    const r = spawnSync("/usr/bin/time", ["-f", "RSSKB=%M", ...argv], {
+      env: refEnv,
+      encoding: "utf8",
+    });
+    return {
+      ms: performance.now() - t,
+      rss: /RSSKB=(\d+)/.exec(r.stderr ?? "")?.[1],
+      out: r.stdout,
+    };
   };
   const ri = time([ref, "index"]);
-  push("reference: index wall", `${(ri.ms / 1000).toFixed(2)} s (${(corpusBytes / 1e6 / (ri.ms / 1000)).toFixed(1)} MB/s), peak RSS ${ri.rss ? (Number(ri.rss) / 1024).toFixed(0) : "?"} MB`);
+  push(
+    "reference: index wall",
+    `${(ri.ms / 1000).toFixed(2)} s (${
+      (corpusBytes / 1e6 / (ri.ms / 1000)).toFixed(1)
+    } MB/s), peak RSS ${ri.rss ? (Number(ri.rss) / 1024).toFixed(0) : "?"} MB`,
+  );
   for (const [label, q] of queries) {
     const times: number[] = [];
     for (let i = 0; i < 10; i++) times.push(time([ref, ...q.split(" ")]).ms);
-    push(`reference: query cold, ${label} (p50/p95)`, `${pct(times, 50).toFixed(0)} / ${pct(times, 95).toFixed(0)} ms`);
+    push(
+      `reference: query cold, ${label} (p50/p95)`,
+      `${pct(times, 50).toFixed(0)} / ${pct(times, 95).toFixed(0)} ms`,
+    );
   }
 }

@@ -128,7 +128,11 @@ async function indexHarness(
     errors: [],
   };
   const known = (store.stmt(Q.projects).all() as Array<{ project: string }>).map((r) => r.project);
-  const dctx: DiscoverCtx = { env, knownProjects: known };
+  const dctx: DiscoverCtx = {
+    env,
+    knownProjects: known,
+    problem: (path, e) => sum.errors.push(`${path}: ${e.message}`),
+  };
   let sources: SourceRef[];
   try {
     const d = await parser.discover(dctx);

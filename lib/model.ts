@@ -159,6 +159,12 @@ export interface DiscoverCtx {
   env: Env;
   /** Project directories already known from the index (aider looks for its history there). */
   knownProjects: string[];
+  /**
+   * Reports a directory or file that exists but could not be read (EACCES and
+   * the like); the indexer lists it as an error of the harness. Pass it as
+   * `walk`'s `onError`.
+   */
+  problem?(path: string, error: Error): void;
 }
 
 /** Where a parse resumes, and where it tells the indexer it got to. */

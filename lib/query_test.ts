@@ -6,11 +6,18 @@ Deno.test("parseQuery splits words and keeps quoted phrases together", () => {
 });
 
 Deno.test("parseQuery turns a hyphenated or dotted word into a phrase of its parts", () => {
-  assertEquals(parseQuery("zebrafinch-claude src/app.ts").terms, [["zebrafinch", "claude"], ["src", "app", "ts"]]);
+  assertEquals(parseQuery("zebrafinch-claude src/app.ts").terms, [["zebrafinch", "claude"], [
+    "src",
+    "app",
+    "ts",
+  ]]);
 });
 
 Deno.test("ftsAll quotes every term so FTS5 operators typed by a person are plain text", () => {
-  assertEquals(ftsAll(parseQuery(`NEAR AND "x OR y" col:umn*`)), `"near" AND "and" AND "x or y" AND "col umn"`);
+  assertEquals(
+    ftsAll(parseQuery(`NEAR AND "x OR y" col:umn*`)),
+    `"near" AND "and" AND "x or y" AND "col umn"`,
+  );
 });
 
 Deno.test("parseQuery of punctuation only has no terms", () => {

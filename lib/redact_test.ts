@@ -17,7 +17,11 @@ const SECRETS: Array<[string, string]> = [
   ["npm_token", "npm_" + "a1B2".repeat(9)],
   ["slack_token", "xoxb-" + "1234567890-abcdefghij"],
   ["google_api_key", "AIza" + "SyA-1234567890abcdefghijklmnopqrstu"],
-  ["jwt", "eyJhbGciOiJIUzI1NiJ9" + "." + "eyJzdWIiOiIxMjM0NTY3ODkwIn0" + "." + "dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U"],
+  [
+    "jwt",
+    "eyJhbGciOiJIUzI1NiJ9" + "." + "eyJzdWIiOiIxMjM0NTY3ODkwIn0" + "." +
+    "dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U",
+  ],
 ];
 
 for (const [kind, secret] of SECRETS) {
@@ -33,7 +37,8 @@ for (const [kind, secret] of SECRETS) {
 }
 
 Deno.test("redact removes a private key block whole", () => {
-  const block = "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA\nAAAABG5vbmUAAAAEbm9uZQ\n-----END OPENSSH PRIVATE KEY-----";
+  const block =
+    "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA\nAAAABG5vbmUAAAAEbm9uZQ\n-----END OPENSSH PRIVATE KEY-----";
   const c = {};
   assertEquals(redact(`key:\n${block}\ndone`, c), "key:\n[redacted:private_key]\ndone");
 });
@@ -51,7 +56,10 @@ Deno.test("redact replaces only the value of password and token assignments", ()
   assertEquals(redact("DB_PASSWORD=Sup3rS3cretValue", c), "DB_PASSWORD=[redacted:assignment]");
   assertEquals(redact(`"api_key": "abcd1234efgh5678"`, c), `"api_key": "[redacted:assignment]"`);
   assertEquals(redact("пароль: qwerty12345678", c), "пароль: [redacted:assignment]");
-  assertEquals(redact("Authorization: Bearer abcdef0123456789abcdef", c), "Authorization: Bearer [redacted:bearer_token]");
+  assertEquals(
+    redact("Authorization: Bearer abcdef0123456789abcdef", c),
+    "Authorization: Bearer [redacted:bearer_token]",
+  );
 });
 
 // Look-alikes: must survive untouched.

@@ -347,11 +347,11 @@ async function* parse(source: SourceRef, ctx: ParseCtx): AsyncGenerator<Session>
 /** The Claude Code parser. */
 export const claude: Parser = {
   id: "claude",
-  async discover({ env }) {
+  async discover({ env, problem }) {
     const root = rootFrom(env, "claude", [["CLAUDE_CONFIG_DIR", "projects"]], "~/.claude/projects");
     const sources: SourceRef[] = [];
     const match = (_p: string, name: string) => name.endsWith(".jsonl");
-    for await (const path of walk(root, { match, maxDepth: 6 })) {
+    for await (const path of walk(root, { match, maxDepth: 6, onError: problem })) {
       sources.push({ harness: "claude", path, kind: "append" });
     }
     return { roots: [root], sources };

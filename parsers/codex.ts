@@ -112,7 +112,7 @@ export const codex: Parser = {
       name.startsWith("rollout-") && name.endsWith(".jsonl");
     const hint = { index: join(root, "session_index.jsonl") };
     for (const [dir, maxDepth] of [["sessions", 6], ["archived_sessions", 0]] as const) {
-      for await (const path of walk(join(root, dir), { match, maxDepth })) {
+      for await (const path of walk(join(root, dir), { match, maxDepth, onError: ctx.problem })) {
         sources.push({ harness: "codex", path, kind: "append", hint });
       }
     }

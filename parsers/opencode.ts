@@ -68,7 +68,7 @@ export const opencode: Parser = {
   },
 };
 
-async function discover({ env }: DiscoverCtx): Promise<Discovery> {
+async function discover({ env, problem }: DiscoverCtx): Promise<Discovery> {
   const root = rootFrom(env, ID, [["XDG_DATA_HOME", "opencode"]], "~/.local/share/opencode");
   const legacyDir = join(root, "storage", "session");
   const dbs = await databases(env, root);
@@ -81,6 +81,7 @@ async function discover({ env }: DiscoverCtx): Promise<Discovery> {
   const files = await listFiles(legacyDir, {
     match: (p, n) => n.endsWith(".json") && dirname(p) !== legacyDir,
     maxDepth: 1,
+    onError: problem,
   });
   if (files.length) {
     const migrated = sessionIdsIn(dbs, env);

@@ -36,7 +36,7 @@ export async function fixtureRun(entry: RegistryEntry, parser: Parser): Promise<
   try {
     const rel = entry.fixture_root.replace(`fixtures/registry/${entry.id}`, "").replace(/^\//, "");
     const home = join(fx.root, "__home__");
-    const env = testEnv(home, { [overrideVar(entry.id)]: join(fx.root, rel) });
+    const env = testEnv(home, { [overrideVar(entry.id)]: join(fx.root, rel), TZ: "UTC" });
     const run = await runParser(parser, env, [join(fx.root, "known-project")]);
     return normalize(
       { sessions: run.sessions, skips: run.skips, errors: run.errors },

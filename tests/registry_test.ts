@@ -15,7 +15,10 @@ const entries = loadRegistry();
 Deno.test("every parser has a registry entry", () => {
   const ids = new Set(entries.map((e) => e.id));
   for (const p of parsers) {
-    assert(ids.has(p.id), `parser '${p.id}' has no registry.json entry: add one (docs/registry/README.md)`);
+    assert(
+      ids.has(p.id),
+      `parser '${p.id}' has no registry.json entry: add one (docs/registry/README.md)`,
+    );
   }
 });
 
@@ -36,7 +39,9 @@ Deno.test("harness ids are spelled one way everywhere", () => {
       existsSync(join(REPO, "docs/registry", `${e.id}.md`)),
       `docs/registry/${e.id}.md is missing`,
     );
-    for (const f of e.fixture_paths) assert(existsSync(join(REPO, f)), `fixture path ${f} is missing`);
+    for (const f of e.fixture_paths) {
+      assert(existsSync(join(REPO, f)), `fixture path ${f} is missing`);
+    }
     assert(
       e.fixture_root.startsWith(`fixtures/registry/${e.id}`),
       `fixture_root of ${e.id} must be under fixtures/registry/${e.id}`,
@@ -50,7 +55,10 @@ Deno.test("every registry entry has the documented fields", () => {
     assert(e.display_name, `${e.id}: display_name`);
     assert(e.store_paths.length > 0, `${e.id}: store_paths`);
     assert(e.format_kind, `${e.id}: format_kind`);
-    assert(/^\d{4}-\d{2}-\d{2}$/.test(e.last_verified), `${e.id}: last_verified must be YYYY-MM-DD`);
+    assert(
+      /^\d{4}-\d{2}-\d{2}$/.test(e.last_verified),
+      `${e.id}: last_verified must be YYYY-MM-DD`,
+    );
     for (const c of caps) assert(c in e.capabilities, `${e.id}: capabilities.${c} is missing`);
     for (const p of e.store_paths) {
       assert(!/\/home\/|\/Users\//.test(p), `${e.id}: store path ${p} must use ~ or variables`);
@@ -66,9 +74,19 @@ Deno.test("every reference page's Last verified date equals the registry's", () 
     assertEquals(
       m[1],
       e.last_verified,
-      `docs/registry/${e.id}.md says ${m[1]}, registry.json says ${e.last_verified}: make them agree`,
+      `docs/registry/${e.id}.md says ${
+        m[1]
+      }, registry.json says ${e.last_verified}: make them agree`,
     );
-    for (const h of ["## Store and files", "## Records", "## Mapping", "## Known quirks and drift", "## Verified"]) {
+    for (
+      const h of [
+        "## Store and files",
+        "## Records",
+        "## Mapping",
+        "## Known quirks and drift",
+        "## Verified",
+      ]
+    ) {
       assert(page.includes(h), `docs/registry/${e.id}.md lacks the section '${h}'`);
     }
   }
@@ -79,7 +97,10 @@ for (const e of entries) {
     const parser = parsers.find((p) => p.id === e.id);
     assert(parser, `no parser ${e.id}`);
     const golden = join(e.fixtureDir, "expected.json");
-    assert(existsSync(golden), `fixtures/registry/${e.id}/expected.json is missing: run 'deno task golden ${e.id}' and read it`);
+    assert(
+      existsSync(golden),
+      `fixtures/registry/${e.id}/expected.json is missing: run 'deno task golden ${e.id}' and read it`,
+    );
     const got = await fixtureRun(e, parser);
     const want = JSON.parse(readFileSync(golden, "utf8"));
     assertEquals(

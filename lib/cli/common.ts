@@ -53,7 +53,11 @@ export function parse(cmd: Command, argv: string[]): Args {
     { type: "string" | "boolean"; short?: string; multiple?: boolean }
   > = {};
   for (const [k, v] of Object.entries({ ...COMMON, ...cmd.options })) {
-    options[k] = { type: v.type, ...(v.short ? { short: v.short } : {}), multiple: v.multiple };
+    options[k] = {
+      type: v.type,
+      ...(v.short ? { short: v.short } : {}),
+      ...(v.multiple ? { multiple: true } : {}),
+    };
   }
   try {
     const { values, positionals } = parseArgs({

@@ -1,0 +1,191 @@
+/**
+ * Pieces of aider's chat-history Markdown (private to `aider.ts`): the
+ * SEARCH/REPLACE edit blocks inside an assistant reply, the tool-output lines
+ * worth keeping, and the local-time session header.
+ *
+ * @module
+ */
+import { isAbsolute, resolve } from "node:path";
+import type { EditSpan } from "../lib/model.ts";
+
+/** `<<<<<<< SEARCH`, `=======`, `>>>>>>> REPLACE` (aider's `editblock_coder.py`; 5-9 marker characters accepted). */
+const HEAD = /^<{5,9} SEARCH>?\s*$/;
+const DIVIDER = /^={5,9}\s*$/;
+const UPDATED = /^>{5,9} REPLACE\s*$/;
+
+/** True for the line that opens a SEARCH/REPLACE block. */
+export function isSearchHead(line: string): boolean {
+  return HEAD.test(line.trim());
+}
+
+/** True for the line that closes a SEARCH/REPLACE block. */
+export function isReplaceEnd(line: string): boolean {
+  return UPDATED.test(line.trim());
+}
+
+/** One SEARCH/REPLACE block: the file name as written, and the spans. */
+export interface SearchReplace {
+  /** File name exactly as the reply wrote it (relative to the repo root, usually). */
+  file: string;
+  edit: EditSpan;
+}
+
+/**
+ * Finds the SEARCH/REPLACE blocks of one assistant reply, the way aider reads
+ * them: the file name is on one of the three lines before `<<<<<<< SEARCH`
+ * (walking back over fence lines), or the previous block's file when none is
+ * there. `old`/`new` keep each line's newline, as aider applies them.
+ *
+ * @param lines the reply's lines, without line ends.
+ * @param base directory relative file names resolve against.
+ * @param onBad called for a block with no file name or no closing marker.
+ */
+export function searchReplaceBlocks(
+  lines: string[],
+  base: string,
+  onBad: (why: string) => void,
+): SearchReplace[] {
+  const out: SearchReplace[] = [];
+  let current: string | undefined;
+  for (let i = 0; i < lines.length; i++) {
+    if (!isSearchHead(lines[i])) continue;
+    const file = fileBefore(lines.slice(Math.max(0, i - 3), i)) ?? current;
+    const old: string[] = [];
+    const neu: string[] = [];
+    let j = i + 1;
+    while (j < lines.length && !DIVIDER.test(lines[j].trim())) old.push(lines[j++]);
+    if (j >= lines.length) {
+      onBad("SEARCH block without =======");
+      break;
+    }
+    j++;
+    while (j < lines.length && !UPDATED.test(lines[j].trim())) neu.push(lines[j++]);
+    if (j >= lines.length) {
+      onBad("SEARCH block without >>>>>>> REPLACE");
+      break;
+    }
+    i = j;
+    if (!file) {
+      onBad("SEARCH/REPLACE block without a file name");
+      continue;
+    }
+    current = file;
+    const path = isAbsolute(file) ? file : resolve(base, file);
+    out.push({ file, edit: { path, old: joinLines(old), new: joinLines(neu) } });
+  }
+  return out;
+}
+
+function joinLines(lines: string[]): string {
+  return lines.map((l) => `${l}\n`).join("");
+}
+
+/** aider's file-name search: nearest of the 3 lines above, skipping only fence lines. */
+function fileBefore(before: string[]): string | undefined {
+  for (const line of before.reverse()) {
+    const name = stripName(line);
+    if (name) return name;
+    if (!/^\s*(`{3,}|~{3,})/.test(line)) return undefined;
+  }
+  return undefined;
+}
+
+function stripName(line: string): string | undefined {
+  let s = line.trim();
+  if (s === "..." || /^(`{3,}|~{3,})/.test(s)) return undefined;
+  s = s.replace(/:+$/, "").replace(/^#+/, "").trim();
+  s = s.replace(/^`+|`+$/g, "").replace(/^\*+|\*+$/g, "").replaceAll("\\_", "_");
+  return s || undefined;
+}
+
+/**
+ * aider's own bookkeeping lines in `> ` blocks: token/cost reports, y/n
+ * questions with their answers, the startup banner's facts, hints. Observed
+ * in realdata/aider (aider 0.86.1).
+ */
+const NOISE: RegExp[] = [
+  /^Tokens: .*\bsent\b/,
+  /\(Y\)es\/\(N\)o/,
+  /^Aider v\d/,
+  /^(Main |Weak |Editor )?[Mm]odel: /,
+  /^Git repo: /,
+  /^Repo-map: /,
+  /^https?:\/\/\S+$/,
+  /^You can use \/undo /,
+  /^Use \/help /,
+  /^Cost estimates may be inaccurate/,
+];
+
+/**
+ * The text worth indexing from one block of `> ` lines (prefix and aider's
+ * trailing line-break spaces already removed): noise lines dropped, blank
+ * lines collapsed. Empty when nothing remains.
+ */
+export function toolOutputText(lines: string[]): string {
+  return lines.filter((l) => l.trim() !== "" && !NOISE.some((re) => re.test(l.trim()))).join("\n")
+    .trim();
+}
+
+/** The model named in aider's startup banner (`Model: <name> with <format> edit format`). */
+export function bannerModel(line: string): string | undefined {
+  return /^(?:Main )?[Mm]odel: (\S+)/.exec(line.trim())?.[1];
+}
+
+/** `# aider chat started at YYYY-MM-DD HH:MM:SS` (aider's `io.py`: `datetime.now()`, local time). */
+const HEADER = /^# aider chat started at (\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})\s*$/;
+
+/** True for a session header line. */
+export function isHeader(line: string): boolean {
+  return HEADER.test(line);
+}
+
+/**
+ * Reads a session header's wall-clock time as local time and returns epoch
+ * ms. The zone is `tz` (an IANA name, from the `TZ` variable) when it is one
+ * the runtime knows, else the runtime's own zone.
+ */
+export function headerMillis(line: string, tz?: string): number | undefined {
+  const m = HEADER.exec(line);
+  if (!m) return undefined;
+  const [y, mo, d, h, mi, s] = m.slice(1).map(Number);
+  const zoned = tz ? zonedMillis(tz, y, mo, d, h, mi, s) : undefined;
+  if (zoned !== undefined) return zoned;
+  const ms = new Date(y, mo - 1, d, h, mi, s).getTime();
+  return Number.isFinite(ms) ? ms : undefined;
+}
+
+/** Wall-clock time in zone `tz` -> epoch ms, or undefined when `tz` is not a zone name. */
+function zonedMillis(
+  tz: string,
+  y: number,
+  mo: number,
+  d: number,
+  h: number,
+  mi: number,
+  s: number,
+): number | undefined {
+  let fmt: Intl.DateTimeFormat;
+  try {
+    fmt = new Intl.DateTimeFormat("en-US", {
+      timeZone: tz.replace(/^:/, ""),
+      hourCycle: "h23",
+      year: "numeric",
+      month: "numeric",
+      day: "numeric",
+      hour: "numeric",
+      minute: "numeric",
+      second: "numeric",
+    });
+  } catch {
+    return undefined;
+  }
+  const wall = Date.UTC(y, mo - 1, d, h, mi, s);
+  const offset = (t: number) => {
+    const p = Object.fromEntries(fmt.formatToParts(t).map((x) => [x.type, x.value]));
+    const asUtc = Date.UTC(+p.year, +p.month - 1, +p.day, +p.hour, +p.minute, +p.second);
+    return asUtc - Math.floor(t / 1000) * 1000;
+  };
+  let t = wall - offset(wall);
+  t = wall - offset(t); // second pass settles times next to a DST change
+  return t;
+}

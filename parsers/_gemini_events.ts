@@ -1,0 +1,206 @@
+/**
+ * Gemini CLI message records -> deja events (private to `gemini.ts`).
+ *
+ * A message record is `{id, timestamp, type, content, displayContent?,
+ * thoughts?, tokens?, model?, toolCalls?}` (Gemini CLI's
+ * `chatRecordingTypes.ts`, read via the search tool; observed in
+ * realdata/gemini-cli and realdata/farm/gemini, 0.61.0). `content` is a
+ * string or a list of parts (`{text}`, `{functionResponse}`, ...).
+ *
+ * @module
+ */
+import { posix, win32 } from "node:path";
+import type { EditSpan, Event, SkipReason, ToolCallInfo, WriteSpan } from "../lib/model.ts";
+import { toMillis } from "./_time.ts";
+import { arr, decodeArgs, type Obj, obj, str } from "./_util.ts";
+
+/** Context the mapping needs: where relative paths resolve, and how to count skips. */
+export interface MapCtx {
+  /** Absolute project directory, when known (relative tool paths resolve against it). */
+  project?: string;
+  /** Time given to events whose record has none (the session start), epoch ms. */
+  fallbackTime?: number;
+  skip(reason: SkipReason, where: string, detail?: string): void;
+  where: string;
+}
+
+/** Message types Gemini CLI writes that carry nothing to index. */
+const UI_TYPES: ReadonlySet<string> = new Set(["info", "error", "warning"]);
+
+/** The environment block Gemini CLI sends as the first user turn (not typed by a person). */
+const SESSION_CONTEXT = "<session_context>";
+
+/**
+ * Maps one message record to events, in order: the message's text, then for
+ * each tool call a `tool_call` and (when the call has a result) a `tool_result`.
+ *
+ * @returns the events, and the model named on an assistant message.
+ */
+export function messageEvents(m: Obj, ctx: MapCtx): { events: Event[]; model?: string } {
+  const type = str(m.type);
+  const id = str(m.id) ?? "";
+  const time = toMillis(m.timestamp) ?? ctx.fallbackTime;
+  const events: Event[] = [];
+  if (type === "user") {
+    const text = (partsText(m.displayContent) || partsText(m.content)).trim();
+    if (text && !text.startsWith(SESSION_CONTEXT)) {
+      events.push({ kind: "user", text, time, key: `m:${id}` });
+    }
+    return { events };
+  }
+  if (type === "gemini" || type === "model") {
+    const text = partsText(m.content).trim();
+    if (text) events.push({ kind: "assistant", text, time, key: `m:${id}` });
+    arr(m.toolCalls).forEach((tc, i) => {
+      const call = obj(tc);
+      if (!call) {
+        ctx.skip("bad_shape", ctx.where, `toolCalls[${i}] of message ${id} is not an object`);
+        return;
+      }
+      events.push(...toolEvents(call, `${id}:${i}`, time, ctx));
+    });
+    return { events, model: str(m.model) };
+  }
+  if (type && UI_TYPES.has(type)) return { events };
+  ctx.skip("unknown_record", ctx.where, `message type ${JSON.stringify(m.type)}`);
+  return { events };
+}
+
+/** Text of a content value: a string, one part, or a list of parts (thought parts dropped). */
+export function partsText(content: unknown): string {
+  if (typeof content === "string") return content;
+  const parts = Array.isArray(content) ? content : [content];
+  const out: string[] = [];
+  for (const p of parts) {
+    if (typeof p === "string") {
+      out.push(p);
+      continue;
+    }
+    const o = obj(p);
+    if (o && typeof o.text === "string" && o.thought !== true) out.push(o.text);
+  }
+  return out.join("\n");
+}
+
+function toolEvents(
+  call: Obj,
+  fallbackId: string,
+  msgTime: number | undefined,
+  ctx: MapCtx,
+): Event[] {
+  const name = str(call.name) ?? "unknown";
+  const id = str(call.id) ?? fallbackId;
+  const time = toMillis(call.timestamp) ?? msgTime;
+  const input = decodeArgs(call.args);
+  const tool: ToolCallInfo = { name, id, input, ...meaning(name, obj(input), ctx.project) };
+  const events: Event[] = [{ kind: "tool_call", text: "", time, key: `c:${id}`, tool }];
+  const res = resultOf(call.result);
+  const status = str(call.status);
+  const isError = status === "error" || res.isError;
+  if (res.text === undefined && !isError) return events;
+  let text = stripFraming(res.text ?? "");
+  let exit: number | undefined;
+  if (name === SHELL) ({ text, exit } = shellOutput(text));
+  events.push({
+    kind: "tool_result",
+    text,
+    time,
+    key: `r:${id}`,
+    result: {
+      callId: id,
+      ...(exit !== undefined ? { exit } : {}),
+      ...(isError ? { isError } : {}),
+    },
+  });
+  return events;
+}
+
+const SHELL = "run_shell_command";
+
+/** What a call means, from its name and arguments (tool names from Gemini CLI's `base-declarations.ts`). */
+function meaning(name: string, a: Obj | undefined, project?: string): Partial<ToolCallInfo> {
+  if (!a) return {};
+  const file = str(a.file_path) ?? str(a.absolute_path) ?? str(a.path);
+  switch (name) {
+    case SHELL: {
+      const command = str(a.command);
+      return command ? { command } : {};
+    }
+    case "replace":
+    case "edit": {
+      if (!file || typeof a.old_string !== "string" || typeof a.new_string !== "string") return {};
+      const edit: EditSpan = { path: absPath(file, project), old: a.old_string, new: a.new_string };
+      return { edits: [edit] };
+    }
+    case "write_file": {
+      if (!file || typeof a.content !== "string") return {};
+      const write: WriteSpan = { path: absPath(file, project), content: a.content };
+      return { writes: [write] };
+    }
+    case "read_file":
+      return file ? { paths: [absPath(file, project)] } : {};
+    default:
+      return {};
+  }
+}
+
+/**
+ * Makes a tool path absolute against the project directory. POSIX and
+ * Windows paths are both recognised (Gemini CLI on Windows writes `C:\...`);
+ * a relative path stays as written when the project is unknown.
+ */
+export function absPath(p: string, project?: string): string {
+  if (posix.isAbsolute(p) || win32.isAbsolute(p)) return p;
+  if (!project) return p;
+  return isWindowsPath(project) ? win32.join(project, p) : posix.join(project, p);
+}
+
+function isWindowsPath(p: string): boolean {
+  return /^[A-Za-z]:[\\/]/.test(p) || p.startsWith("\\\\");
+}
+
+/** The text of a `result` part list: each `functionResponse.response.output` (or `.error`), and text parts. */
+function resultOf(result: unknown): { text?: string; isError?: boolean } {
+  if (result === undefined || result === null) return {};
+  const out: string[] = [];
+  let isError = false;
+  for (const p of Array.isArray(result) ? result : [result]) {
+    if (typeof p === "string") {
+      out.push(p);
+      continue;
+    }
+    const o = obj(p);
+    if (!o) continue;
+    const resp = obj(obj(o.functionResponse)?.response);
+    if (resp) {
+      if (typeof resp.output === "string") out.push(resp.output);
+      else if (typeof resp.error === "string") {
+        out.push(resp.error);
+        isError = true;
+      } else if (typeof resp.content === "string") out.push(resp.content);
+    } else if (typeof o.text === "string") out.push(o.text);
+  }
+  return out.length ? { text: out.join("\n"), isError } : { isError };
+}
+
+/** Removes the `<untrusted_context>` wrapper Gemini CLI puts around tool output (0.61.0). */
+function stripFraming(text: string): string {
+  const m = /^\s*<untrusted_context>\n?([\s\S]*?)\n?<\/untrusted_context>\s*$/.exec(text);
+  return (m ? m[1] : text).trim();
+}
+
+/**
+ * Reads the shell tool's report: `Output: ...`, then `Exit Code: N` when the
+ * command failed, and bookkeeping lines (`Process Group PGID: 739`; older
+ * builds also `Error: (none)`, `Signal: (none)`, ...). Keeps the output and
+ * any real error, drops the bookkeeping.
+ */
+function shellOutput(text: string): { text: string; exit?: number } {
+  const code = /^Exit Code: (-?\d+)\s*$/m.exec(text);
+  const kept = text.split("\n").filter((l) =>
+    !/^(Command|Directory|Error|Exit Code|Signal|Background PIDs|Process Group PGID): \(none\)\s*$/
+      .test(l) && !/^Process Group PGID: \d+\s*$/.test(l)
+  );
+  const out = kept.join("\n").replace(/^Output: ?/m, "").trim();
+  return code ? { text: out, exit: Number(code[1]) } : { text: out };
+}

@@ -1,0 +1,261 @@
+/**
+ * aider (`aider-chat`).
+ *
+ * @module
+ */
+import { createHash } from "node:crypto";
+import { dirname, join, relative, resolve } from "node:path";
+import type {
+  DiscoverCtx,
+  Discovery,
+  Event,
+  ParseCtx,
+  Parser,
+  Session,
+  SourceRef,
+} from "../lib/model.ts";
+import { isRegularFile } from "./_fs.ts";
+import { readLines } from "./_jsonl.ts";
+import { expandHome, rootFrom } from "./_roots.ts";
+import {
+  bannerModel,
+  headerMillis,
+  isHeader,
+  isReplaceEnd,
+  isSearchHead,
+  searchReplaceBlocks,
+  toolOutputText,
+} from "./_aider_markdown.ts";
+
+const ID = "aider";
+const NAME = ".aider.chat.history.md";
+
+/**
+ * The aider parser.
+ *
+ * Store: one Markdown file per launch directory, appended to by every aider
+ * run started there; many sessions per file (formats-anchor §3.4; observed in
+ * realdata/aider, aider 0.86.1). Looked for in three places:
+ * `${DEJA_AIDER_ROOT:-~}/.aider.chat.history.md`, the file named by
+ * `AIDER_CHAT_HISTORY_FILE` (any name), and `<p>/.aider.chat.history.md` for
+ * each project directory deja already knows from other harnesses. Each file is
+ * a `document` source, re-read whole when it changes.
+ *
+ * Grammar (line by line; aider's `io.py`, read via the search tool):
+ * - `# aider chat started at YYYY-MM-DD HH:MM:SS` starts a session. The time
+ *   is the writing machine's local wall-clock time (`datetime.now()`); it is
+ *   read in the zone named by `TZ`, else the runtime's zone. Text before the
+ *   first header is counted as `unknown_record`.
+ * - `#### <line>` is typed input; consecutive lines join into one user event
+ *   (`#### <blank>` alone is an empty input and is dropped).
+ * - `> <line>` is aider's own output. The block before the session's first
+ *   prompt is the startup banner (its `Model:` line names the session model)
+ *   and is dropped; later blocks become one tool_result each, without the
+ *   token/cost lines, y/n questions and hints (what remains: `Applied edit to
+ *   x`, `Commit <sha> <msg>`, command output, warnings).
+ * - Any other line is assistant text. Inside a code fence (``` or ````, or
+ *   inside a SEARCH/REPLACE block, whose own fences are not tracked) `####`
+ *   and `>` lines are assistant text too, unless they end with the two spaces
+ *   aider appends to every line it writes itself, which ends the fence (an
+ *   unclosed fence in a cut-off reply then cannot swallow the turns after it).
+ * - SEARCH/REPLACE blocks in an assistant reply (file name on the line above
+ *   the fence) become one `search_replace` tool_call each, with an edit
+ *   `{path, old, new}`; the path resolves against the history file's
+ *   directory, `old`/`new` keep their line ends, and an empty SEARCH (a new
+ *   file, or text appended) gives `old` "".
+ *
+ * Session id: `aider-<first 12 hex of sha1(p)>-<n>`, p the file's path
+ * relative to the home directory (`.aider.chat.history.md`,
+ * `../../srv/app/.aider.chat.history.md`) and n the 1-based ordinal of the
+ * session in the file: ids stay put as the file grows and under another home
+ * with the same layout, and change if the file moves. Project: the directory
+ * holding the file. No
+ * per-message times: every event gets the session start (epoch ms).
+ */
+export const aider: Parser = { id: ID, discover, parse };
+
+async function discover({ env, knownProjects }: DiscoverCtx): Promise<Discovery> {
+  const candidates = [join(rootFrom(env, ID, [], "~"), NAME)];
+  const named = env.get("AIDER_CHAT_HISTORY_FILE");
+  if (named) candidates.push(expandHome(env, named));
+  for (const p of knownProjects) candidates.push(join(p, NAME));
+  const roots = [...new Set(candidates.map((p) => resolve(p)))];
+  const sources: SourceRef[] = [];
+  for (const path of roots) {
+    if (await isRegularFile(path)) sources.push({ harness: ID, path, kind: "document" });
+  }
+  return { roots, sources };
+}
+
+type Role = "user" | "assistant" | "tool";
+
+/** The session being read. */
+interface Open {
+  ordinal: number;
+  started?: number;
+  model?: string;
+  events: Event[];
+  /** True once the session has a typed prompt (earlier `>` lines are the banner). */
+  prompted: boolean;
+}
+
+const USER = /^####(?: |$)/;
+const TOOL = /^>(?: |$)/;
+const FENCE = /^ {0,3}(`{3,}|~{3,})(.*)$/;
+const decoder = new TextDecoder("utf-8", { fatal: true });
+const lossy = new TextDecoder("utf-8");
+
+async function* parse(source: SourceRef, ctx: ParseCtx): AsyncGenerator<Session> {
+  const path = source.path;
+  const base = dirname(path);
+  const idPrefix = `aider-${
+    createHash("sha1").update(relative(ctx.env.home, path)).digest("hex").slice(0, 12)
+  }`;
+  const tz = ctx.env.get("TZ");
+  let ordinal = 0;
+  let session: Open | undefined;
+  let block: { role: Role; lines: string[] } | undefined;
+  let fence: { ch: string; len: number } | undefined;
+  let inBlock = false; // inside a SEARCH/REPLACE block
+  let preamble = false;
+  let lineNo = 0;
+  let bytes = 0;
+
+  const flush = () => {
+    if (!block || !session) {
+      block = undefined;
+      return;
+    }
+    const s = session;
+    const time = s.started;
+    const text = block.lines.join("\n").trim();
+    if (block.role === "user") {
+      if (text && text !== "<blank>") {
+        s.events.push({ kind: "user", text, time });
+        s.prompted = true;
+      }
+    } else if (block.role === "assistant") {
+      if (text) s.events.push({ kind: "assistant", text, time });
+      const where = `${path}:${lineNo}`;
+      for (
+        const sr of searchReplaceBlocks(
+          block.lines,
+          base,
+          (why) => ctx.skip("bad_shape", where, why),
+        )
+      ) {
+        s.events.push({
+          kind: "tool_call",
+          text: "",
+          time,
+          tool: { name: "search_replace", input: { file: sr.file }, edits: [sr.edit] },
+        });
+      }
+    } else {
+      for (const l of block.lines) s.model = bannerModel(l) ?? s.model;
+      const out = s.prompted ? toolOutputText(block.lines) : "";
+      if (out) s.events.push({ kind: "tool_result", text: out, time, result: {} });
+    }
+    block = undefined;
+  };
+
+  const close = (): Session | undefined => {
+    flush();
+    const s = session;
+    session = undefined;
+    if (!s || !s.events.length) return undefined;
+    return {
+      harness: ID,
+      id: `${idPrefix}-${s.ordinal}`,
+      project: base,
+      started: s.started,
+      updated: s.started,
+      model: s.model,
+      path,
+      events: s.events,
+    };
+  };
+
+  const add = (role: Role, text: string) => {
+    if (block?.role !== role) {
+      flush();
+      block = { role, lines: [] };
+    }
+    block.lines.push(text);
+  };
+
+  for await (const raw of readLines(path, 0)) {
+    lineNo++;
+    bytes = raw.end;
+    const where = `${path}:${lineNo}`;
+    if (raw.oversized) {
+      ctx.skip("oversized", where);
+      continue;
+    }
+    let line: string;
+    try {
+      line = decoder.decode(raw.bytes);
+    } catch {
+      ctx.skip("invalid_utf8", where, "kept with replacement characters");
+      line = lossy.decode(raw.bytes);
+    }
+    line = line.replace(/\r$/, "");
+    if (lineNo === 1) line = line.replace(/^\uFEFF/, "");
+
+    if (isHeader(line)) {
+      const done = close();
+      if (done) yield done;
+      ordinal++;
+      session = { ordinal, started: headerMillis(line, tz), events: [], prompted: false };
+      fence = undefined;
+      inBlock = false;
+      continue;
+    }
+    if (!session) {
+      if (line.trim() && !preamble) {
+        preamble = true;
+        ctx.skip("unknown_record", where, "text before the first session header");
+      }
+      continue;
+    }
+    const marker = USER.test(line) || TOOL.test(line);
+    const signed = marker && / {2}$/.test(line);
+    if ((fence || inBlock) && !signed) {
+      add("assistant", line);
+      track(line);
+      continue;
+    }
+    if (marker) {
+      fence = undefined;
+      inBlock = false;
+      if (USER.test(line)) add("user", line.replace(USER, "").trimEnd());
+      else add("tool", line.replace(TOOL, "").trimEnd());
+      continue;
+    }
+    if (line.trim() === "") {
+      block?.lines.push("");
+      continue;
+    }
+    add("assistant", line);
+    track(line);
+  }
+  const last = close();
+  if (last) yield last;
+  if (bytes === 0) ctx.skip("empty", path);
+
+  /** Follows fences and SEARCH/REPLACE blocks through assistant lines. */
+  function track(line: string) {
+    if (inBlock) {
+      if (isReplaceEnd(line)) inBlock = false;
+      return;
+    }
+    if (isSearchHead(line)) {
+      inBlock = true;
+      return;
+    }
+    const m = FENCE.exec(line);
+    if (!m) return;
+    if (!fence) fence = { ch: m[1][0], len: m[1].length };
+    else if (m[1][0] === fence.ch && m[1].length >= fence.len && !m[2].trim()) fence = undefined;
+  }
+}

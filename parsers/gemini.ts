@@ -1,0 +1,325 @@
+/**
+ * Gemini CLI (`@google/gemini-cli`).
+ *
+ * @module
+ */
+import { createHash } from "node:crypto";
+import { readdir } from "node:fs/promises";
+import { basename, dirname, join, sep } from "node:path";
+import type {
+  DiscoverCtx,
+  Discovery,
+  Event,
+  ParseCtx,
+  Parser,
+  Session,
+  SourceRef,
+} from "../lib/model.ts";
+import { isRegularFile, listFiles, readJsonFile, readText } from "./_fs.ts";
+import { headRecords, readJsonl } from "./_jsonl.ts";
+import { rootFrom } from "./_roots.ts";
+import { toMillis } from "./_time.ts";
+import { arr, type Obj, obj, str } from "./_util.ts";
+import { messageEvents } from "./_gemini_events.ts";
+
+const ID = "gemini";
+
+/** A folder name that is a session id (Gemini CLI session ids are UUIDs). */
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * The Gemini CLI parser.
+ *
+ * Store layout, under `${DEJA_GEMINI_ROOT:-${GEMINI_CLI_HOME:-~}/.gemini}`
+ * (`GEMINI_CLI_HOME` names the directory that holds `.gemini`; formats-anchor
+ * §3.5):
+ * - `tmp/<projectId>/chats/**` holds the chats. `<projectId>` is a sha256 of
+ *   the project root (older builds; realdata/gemini-cli) or a slug (newer
+ *   builds; realdata/farm/gemini, 0.61.0). Subagent chats live one level down,
+ *   in `chats/<parent session id>/<id>.json[l]` with `kind: "subagent"`
+ *   (realdata/gemini-cli `twynek.json`); a folder that is not a UUID (e.g.
+ *   `skill-extraction-<hex>`) names no parent.
+ * - `*.json`: one whole conversation `{sessionId, projectHash, startTime,
+ *   lastUpdated, kind?, summary?, directories?, messages[]}` (older builds).
+ *   Other JSON (checkpoints, `logs.json`) has no `sessionId` and is ignored.
+ * - `*.jsonl`: the streamed layout (0.61.0; Gemini CLI's
+ *   `chatRecordingService.ts`, read via the search tool): a metadata line
+ *   `{sessionId, projectHash, startTime, lastUpdated, kind}`, message lines
+ *   (a line whose `id` was seen before replaces that message in place: the CLI
+ *   rewrites a message when its tool calls arrive), `{"$set": {...}}` patches
+ *   (a `messages` list replaces the whole state) and `{"$rewindTo": "<id>"}`
+ *   (that message and everything after it are dropped; an unknown id changes
+ *   nothing). Replayed in order, so both layouts are `document` sources.
+ * - A resumed `.json` chat is rewritten as `<same name>.jsonl`; discovery then
+ *   drops the `.json`, and parsing a `.json` whose `.jsonl` twin exists yields
+ *   nothing, so the `.jsonl` always wins.
+ * - Project: `projects.json` `{"projects": {"<abs path>": "<projectId>"}}`
+ *   reverse lookup (by slug, or by the sha256 of the path for hashed folders
+ *   and `projectHash`), else `tmp/<projectId>/.project_root`, else unknown.
+ *
+ * Mapping (`_gemini_events.ts`): `user` -> user (the `<session_context>`
+ * environment turn and function-response-only turns dropped); `gemini` /
+ * `model` -> assistant (thoughts dropped); `info`/`error`/`warning` dropped;
+ * `toolCalls[]` -> tool_call + tool_result (`run_shell_command` -> command,
+ * exit from `Exit Code: N`; `replace`/`edit` -> edits; `write_file` -> writes;
+ * `read_file` -> paths). Times are ISO strings -> epoch ms; a message without
+ * one gets the session start. Title from `summary`.
+ */
+export const gemini: Parser = {
+  id: ID,
+  discover,
+  parse,
+};
+
+function geminiRoot(env: DiscoverCtx["env"]): string {
+  return rootFrom(env, ID, [["GEMINI_CLI_HOME", ".gemini"]], "~/.gemini");
+}
+
+async function discover({ env, problem }: DiscoverCtx): Promise<Discovery> {
+  const root = geminiRoot(env);
+  const tmp = join(root, "tmp");
+  const sources: SourceRef[] = [];
+  let projects: string[] = [];
+  try {
+    projects = (await readdir(tmp, { withFileTypes: true }))
+      .filter((e) => e.isDirectory())
+      .map((e) => e.name)
+      .sort();
+  } catch { /* no tmp dir yet */ }
+  for (const projectId of projects) {
+    const chats = join(tmp, projectId, "chats");
+    const files = await listFiles(chats, {
+      match: (_p, n) => n.endsWith(".json") || n.endsWith(".jsonl"),
+      maxDepth: 2,
+      onError: problem,
+    });
+    for (const path of await dropTwins(files)) {
+      sources.push({ harness: ID, path, kind: "document", hint: { projectId, root } });
+    }
+  }
+  return { roots: [tmp], sources };
+}
+
+/**
+ * Drops a `.json` chat when a `.jsonl` holds the same session: the same file
+ * name with `l` appended (how Gemini CLI migrates a resumed chat), or a
+ * `.jsonl` in the same folder with the same 8-character short id whose
+ * metadata names the same `sessionId`.
+ */
+async function dropTwins(files: string[]): Promise<string[]> {
+  const all = new Set(files);
+  const out: string[] = [];
+  for (const f of files) {
+    if (!f.endsWith(".json")) {
+      out.push(f);
+      continue;
+    }
+    if (all.has(`${f}l`)) continue;
+    const short = /-([0-9a-f]{8})\.json$/i.exec(f)?.[1];
+    const rivals = short
+      ? files.filter((g) => g.endsWith(`-${short}.jsonl`) && dirname(g) === dirname(f))
+      : [];
+    if (rivals.length && await sameSession(f, rivals)) continue;
+    out.push(f);
+  }
+  return out;
+}
+
+async function sameSession(json: string, jsonls: string[]): Promise<boolean> {
+  const id = str(obj(await readJsonFile(json, 64 << 20))?.sessionId);
+  if (!id) return false;
+  for (const j of jsonls) {
+    for (const r of await headRecords(j, 3)) {
+      if (str(obj(r)?.sessionId) === id) return true;
+    }
+  }
+  return false;
+}
+
+/** Session-level facts gathered from a whole file or from replaying the JSONL. */
+interface Conversation {
+  meta: Obj;
+  messages: Obj[];
+}
+
+async function* parse(source: SourceRef, ctx: ParseCtx): AsyncGenerator<Session> {
+  const conv = source.path.endsWith(".jsonl")
+    ? await replayJsonl(source.path, ctx)
+    : await readWhole(source.path, ctx);
+  if (!conv) return;
+  const sessionId = str(conv.meta.sessionId);
+  if (!sessionId) {
+    ctx.skip("bad_shape", source.path, "no sessionId in the chat");
+    return;
+  }
+  const loc = locate(source);
+  const project = loc
+    ? await projectFor(loc.root, loc.projectId, str(conv.meta.projectHash))
+    : undefined;
+  const started = toMillis(conv.meta.startTime);
+  const events: Event[] = [];
+  let model: string | undefined;
+  let times = started === undefined ? [] : [started];
+  for (const m of conv.messages) {
+    const r = messageEvents(m, {
+      project,
+      fallbackTime: started,
+      skip: ctx.skip.bind(ctx),
+      where: source.path,
+    });
+    events.push(...r.events);
+    if (r.model) model = r.model;
+  }
+  if (!events.length) return;
+  times = times.concat(events.flatMap((e) => (e.time === undefined ? [] : [e.time])));
+  const last = toMillis(conv.meta.lastUpdated);
+  if (last !== undefined) times.push(last);
+  const parent = parentOf(source.path, loc?.chats);
+  yield {
+    harness: ID,
+    id: parent === sessionId ? `${sessionId}~subagent` : sessionId,
+    project,
+    title: str(conv.meta.summary),
+    started: times.length ? Math.min(...times) : undefined,
+    updated: times.length ? Math.max(...times) : undefined,
+    model,
+    parent,
+    path: source.path,
+    events,
+  };
+}
+
+/** Reads a whole-file `.json` chat; undefined (and counted) when it is not one. */
+async function readWhole(path: string, ctx: ParseCtx): Promise<Conversation | undefined> {
+  if (await isRegularFile(`${path}l`)) return undefined; // the .jsonl twin wins
+  let text: string;
+  try {
+    text = await readText(path);
+  } catch (e) {
+    if ((e as { code?: string }).code === "EFBIG") {
+      ctx.skip("oversized", path, (e as Error).message);
+      return undefined;
+    }
+    throw e;
+  }
+  if (!text.trim()) {
+    ctx.skip("empty", path);
+    return undefined;
+  }
+  let doc: unknown;
+  try {
+    doc = JSON.parse(text.replace(/^\uFEFF/, ""));
+  } catch {
+    ctx.skip("malformed_json", path);
+    return undefined;
+  }
+  const o = obj(doc);
+  if (!o || !str(o.sessionId)) {
+    // logs.json (an array) and checkpoints ({clientHistory, toolCall}) are known non-chats.
+    if (Array.isArray(doc) || (o && ("clientHistory" in o || "toolCall" in o))) return undefined;
+    ctx.skip("unknown_record", path, "JSON document without sessionId");
+    return undefined;
+  }
+  const messages = arr(o.messages).flatMap((m, i) => {
+    const mo = obj(m);
+    if (!mo) ctx.skip("bad_shape", `${path}#messages[${i}]`, "message is not an object");
+    return mo ? [mo] : [];
+  });
+  return { meta: o, messages };
+}
+
+/**
+ * Replays a streamed `.jsonl` chat from its first byte (a document: `$set`
+ * and `$rewindTo` may change anything written before them, so a resume offset
+ * is ignored).
+ */
+async function replayJsonl(path: string, ctx: ParseCtx): Promise<Conversation | undefined> {
+  const meta: Obj = {};
+  let messages: Obj[] = [];
+  let records = 0;
+  const whole: ParseCtx = {
+    env: ctx.env,
+    offset: 0,
+    state: undefined,
+    since: 0,
+    skip: (r, w, d) => ctx.skip(r, w, d),
+  };
+  for await (const { value, start } of readJsonl(path, whole)) {
+    records++;
+    const where = `${path}@${start}`;
+    const rec = obj(value);
+    if (!rec) {
+      ctx.skip("unknown_record", where, "line is not a JSON object");
+      continue;
+    }
+    if (typeof rec.$rewindTo === "string") {
+      const at = messages.findIndex((m) => m.id === rec.$rewindTo);
+      if (at !== -1) messages = messages.slice(0, at);
+    } else if (obj(rec.$set)) {
+      const set = obj(rec.$set)!;
+      const { messages: snap, ...rest } = set;
+      Object.assign(meta, rest);
+      if (Array.isArray(snap)) {
+        const items = snap.flatMap((m) => (obj(m) ? [obj(m)!] : []));
+        if (snap.length === 0 || items.some((m) => typeof m.type === "string")) messages = items;
+      }
+    } else if (typeof rec.id === "string") {
+      const at = messages.findIndex((m) => m.id === rec.id);
+      if (at === -1) messages.push(rec);
+      else messages[at] = rec;
+    } else if (typeof rec.sessionId === "string") {
+      Object.assign(meta, rec);
+    } else {
+      ctx.skip("unknown_record", where, `keys ${Object.keys(rec).slice(0, 4).join(",")}`);
+    }
+  }
+  ctx.endOffset = whole.endOffset;
+  if (!records) {
+    ctx.skip("empty", path);
+    return undefined;
+  }
+  return { meta, messages };
+}
+
+/** Where a chat file sits: the `.gemini` root, its project folder id, and its `chats` dir. */
+function locate(source: SourceRef): { root: string; projectId: string; chats: string } | undefined {
+  const parts = source.path.split(sep);
+  for (let i = parts.length - 2; i >= 2; i--) {
+    if (parts[i] === "chats" && parts[i - 2] === "tmp") {
+      const projectId = source.hint?.projectId ?? parts[i - 1];
+      const root = source.hint?.root ?? parts.slice(0, i - 2).join(sep);
+      return { root, projectId, chats: parts.slice(0, i + 1).join(sep) };
+    }
+  }
+  return undefined;
+}
+
+/** The parent session of a chat nested in `chats/<uuid>/`. */
+function parentOf(path: string, chats?: string): string | undefined {
+  if (!chats) return undefined;
+  const dir = dirname(path);
+  if (dirname(dir) !== chats) return undefined;
+  const name = basename(dir);
+  return UUID.test(name) ? name : undefined;
+}
+
+/** The project directory of a `tmp/<projectId>` folder, or undefined when nothing says. */
+async function projectFor(
+  root: string,
+  projectId: string,
+  projectHash?: string,
+): Promise<string | undefined> {
+  const map = obj(obj(await readJsonFile(join(root, "projects.json")))?.projects);
+  if (map) {
+    for (const [path, id] of Object.entries(map)) if (id === projectId) return path;
+    for (const path of Object.keys(map)) {
+      const h = createHash("sha256").update(path).digest("hex");
+      if (h === projectId || h === projectHash) return path;
+    }
+  }
+  try {
+    const marker = (await readText(join(root, "tmp", projectId, ".project_root"), 64 << 10)).trim();
+    if (marker) return marker;
+  } catch { /* no marker file */ }
+  return undefined;
+}

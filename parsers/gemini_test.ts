@@ -1,0 +1,666 @@
+import assert from "node:assert/strict";
+import {
+  appendFileSync,
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import type { Event, Session, SourceRef } from "../lib/model.ts";
+import { parseOne, REPO, runParser, testEnv } from "../tests/_fixture.ts";
+import { gemini } from "./gemini.ts";
+
+const S = "11111111-2222-4333-8444-555555555555";
+const META = {
+  sessionId: S,
+  projectHash: "ab",
+  startTime: "2026-11-01T10:00:00.000Z",
+  lastUpdated: "2026-11-01T10:00:00.000Z",
+  kind: "main",
+};
+
+/** Writes `files` (relative path -> text) under a new temp dir. */
+function tree(files: Record<string, string | Uint8Array>): { root: string; cleanup(): void } {
+  const root = mkdtempSync(join(tmpdir(), "deja-gemini-"));
+  for (const [rel, body] of Object.entries(files)) {
+    mkdirSync(dirname(join(root, rel)), { recursive: true });
+    writeFileSync(join(root, rel), body);
+  }
+  return { root, cleanup: () => rmSync(root, { recursive: true, force: true }) };
+}
+
+const jsonl = (...recs: unknown[]) => recs.map((r) => JSON.stringify(r) + "\n").join("");
+const src = (path: string): SourceRef => ({ harness: "gemini", path, kind: "document" });
+const kinds = (s: Session) => s.events.map((e) => e.kind).join(",");
+const texts = (s: Session, kind: Event["kind"]) =>
+  s.events.filter((e) => e.kind === kind).map((e) => e.text);
+
+async function parseFile(root: string, rel: string) {
+  return await parseOne(gemini, src(join(root, rel)), testEnv(root));
+}
+
+const CHAT = "tmp/proj/chats/session-2026-11-01T10-00-11111111.jsonl";
+const user = (id: string, text: string, ts = "2026-11-01T10:00:01.000Z") => ({
+  id,
+  timestamp: ts,
+  type: "user",
+  content: [{ text }],
+});
+const model = (id: string, text: string, extra: Record<string, unknown> = {}) => ({
+  id,
+  timestamp: "2026-11-01T10:00:02.000Z",
+  type: "gemini",
+  content: text,
+  model: "gemini-2.5-flash",
+  ...extra,
+});
+
+Deno.test("discovery lists json and jsonl chats under tmp/*/chats when DEJA_GEMINI_ROOT is set", async () => {
+  const t = tree({
+    [CHAT]: jsonl(META),
+    "tmp/proj/chats/sub-uuid/abc123.json": "{}",
+    "tmp/proj/logs.json": "[]",
+    "tmp/proj/checkpoints/c.json": "{}",
+    "tmp/proj/chats/notes.txt": "x",
+  });
+  try {
+    const d = await gemini.discover({
+      env: testEnv("/nowhere", { DEJA_GEMINI_ROOT: t.root }),
+      knownProjects: [],
+    });
+    assert.deepEqual(d.sources.map((s) => s.path.slice(t.root.length + 1)).sort(), [
+      "tmp/proj/chats/session-2026-11-01T10-00-11111111.jsonl",
+      "tmp/proj/chats/sub-uuid/abc123.json",
+    ]);
+    assert.ok(d.sources.every((s) => s.kind === "document" && s.hint?.projectId === "proj"));
+  } finally {
+    t.cleanup();
+  }
+});
+
+Deno.test("discovery reads GEMINI_CLI_HOME/.gemini when GEMINI_CLI_HOME is set, else ~/.gemini", async () => {
+  const t = tree({ [`cli/.gemini/${CHAT}`]: jsonl(META), [`home/.gemini/${CHAT}`]: jsonl(META) });
+  try {
+    const a = await gemini.discover({
+      env: testEnv(join(t.root, "home"), { GEMINI_CLI_HOME: join(t.root, "cli") }),
+      knownProjects: [],
+    });
+    assert.deepEqual(a.roots, [join(t.root, "cli/.gemini/tmp")]);
+    assert.equal(a.sources.length, 1);
+    const b = await gemini.discover({ env: testEnv(join(t.root, "home")), knownProjects: [] });
+    assert.deepEqual(b.roots, [join(t.root, "home/.gemini/tmp")]);
+    assert.equal(b.sources.length, 1);
+  } finally {
+    t.cleanup();
+  }
+});
+
+Deno.test("discovery drops the .json chat when a .jsonl holds the same sessionId", async () => {
+  const doc = JSON.stringify({ ...META, messages: [user("u", "old json text")] });
+  const t = tree({
+    "tmp/p/chats/session-2026-11-01T10-00-11111111.json": doc,
+    "tmp/p/chats/session-2026-11-01T10-00-11111111.jsonl": jsonl(META, user("u", "new jsonl text")),
+    // resumed under another minute stamp, same short id and sessionId
+    "tmp/q/chats/session-2026-11-01T10-00-11111111.json": doc,
+    "tmp/q/chats/session-2026-11-02T09-00-11111111.jsonl": jsonl(META, user("u", "new jsonl text")),
+    // same short id, different session: both kept
+    "tmp/r/chats/session-2026-11-01T10-00-11111111.json": JSON.stringify({
+      ...META,
+      sessionId: "11111111-aaaa-4aaa-8aaa-aaaaaaaaaaaa",
+      messages: [user("u", "r json text")],
+    }),
+    "tmp/r/chats/session-2026-11-02T09-00-11111111.jsonl": jsonl({
+      ...META,
+      sessionId: "11111111-0000-4000-8000-000000000000",
+    }),
+  });
+  try {
+    const env = testEnv("/nowhere", { DEJA_GEMINI_ROOT: t.root });
+    const run = await runParser(gemini, env);
+    const rel = run.discovery.sources.map((s) => s.path.slice(t.root.length + 1)).sort();
+    assert.deepEqual(rel, [
+      "tmp/p/chats/session-2026-11-01T10-00-11111111.jsonl",
+      "tmp/q/chats/session-2026-11-02T09-00-11111111.jsonl",
+      "tmp/r/chats/session-2026-11-01T10-00-11111111.json",
+      "tmp/r/chats/session-2026-11-02T09-00-11111111.jsonl",
+    ]);
+    const s = run.sessions.find((x) => x.id === S)!;
+    assert.ok(!JSON.stringify(run.sessions).includes("old json text"));
+    assert.deepEqual(texts(s, "user"), ["new jsonl text"]);
+    assert.ok(run.sessions.some((x) => texts(x, "user").includes("r json text")));
+  } finally {
+    t.cleanup();
+  }
+});
+
+Deno.test("parse of a .json chat yields nothing when its .jsonl twin exists", async () => {
+  const t = tree({
+    "tmp/p/chats/session-x-11111111.json": JSON.stringify({
+      ...META,
+      messages: [user("u", "old")],
+    }),
+    "tmp/p/chats/session-x-11111111.jsonl": jsonl(META, user("u", "new")),
+  });
+  try {
+    const { sessions, ctx } = await parseFile(t.root, "tmp/p/chats/session-x-11111111.json");
+    assert.equal(sessions.length, 0);
+    assert.equal(ctx.skipped, 0);
+  } finally {
+    t.cleanup();
+  }
+});
+
+Deno.test("roles map user to user and gemini/model to assistant when info, error and warning are dropped", async () => {
+  const t = tree({
+    "tmp/p/chats/a.json": JSON.stringify({
+      ...META,
+      messages: [
+        { id: "i", type: "info", content: "Update successful!" },
+        user("u", "question?"),
+        model("g", "answer one"),
+        {
+          id: "m",
+          timestamp: "2026-11-01T10:00:03.000Z",
+          type: "model",
+          content: [{ text: "answer two" }],
+        },
+        { id: "e", type: "error", content: "quota" },
+        { id: "w", type: "warning", content: "slow" },
+      ],
+    }),
+  });
+  try {
+    const { sessions, ctx } = await parseFile(t.root, "tmp/p/chats/a.json");
+    assert.equal(kinds(sessions[0]), "user,assistant,assistant");
+    assert.deepEqual(texts(sessions[0], "assistant"), ["answer one", "answer two"]);
+    assert.equal(ctx.skipped, 0);
+  } finally {
+    t.cleanup();
+  }
+});
+
+Deno.test("unknown message type is counted as unknown_record when it appears", async () => {
+  const t = tree({
+    [CHAT]: jsonl(META, user("u", "hi"), { id: "z", type: "compression", content: "x" }),
+  });
+  try {
+    const { sessions, ctx } = await parseFile(t.root, CHAT);
+    assert.equal(kinds(sessions[0]), "user");
+    assert.equal(ctx.counts.unknown_record, 1);
+  } finally {
+    t.cleanup();
+  }
+});
+
+Deno.test("user turns are dropped when they are the session_context preamble or only function responses", async () => {
+  const fr = [{
+    functionResponse: { id: "c1", name: "run_shell_command", response: { output: "ok" } },
+  }];
+  const t = tree({
+    [CHAT]: jsonl(
+      META,
+      user("ctx", "<session_context>\nThis is the Gemini CLI.\n</session_context>"),
+      user("u", "real prompt"),
+      { id: "fr", timestamp: "2026-11-01T10:00:03.000Z", type: "user", content: fr },
+    ),
+  });
+  try {
+    const { sessions } = await parseFile(t.root, CHAT);
+    assert.deepEqual(texts(sessions[0], "user"), ["real prompt"]);
+  } finally {
+    t.cleanup();
+  }
+});
+
+Deno.test("thoughts are not indexed when a gemini message carries them", async () => {
+  const t = tree({
+    [CHAT]: jsonl(
+      META,
+      model("g", "visible", { thoughts: [{ subject: "s", description: "hidden-thought" }] }),
+      {
+        id: "g2",
+        type: "gemini",
+        content: [{ text: "hidden-part", thought: true }, { text: "shown-part" }],
+      },
+    ),
+  });
+  try {
+    const { sessions } = await parseFile(t.root, CHAT);
+    const all = JSON.stringify(sessions[0].events);
+    assert.ok(!all.includes("hidden-thought") && !all.includes("hidden-part"));
+    assert.deepEqual(texts(sessions[0], "assistant"), ["visible", "shown-part"]);
+  } finally {
+    t.cleanup();
+  }
+});
+
+Deno.test("jsonl replay replaces a message in place when its id is written again", async () => {
+  const t = tree({
+    [CHAT]: jsonl(META, model("g", "first draft"), user("u", "later"), model("g", "final text")),
+  });
+  try {
+    const { sessions } = await parseFile(t.root, CHAT);
+    assert.equal(kinds(sessions[0]), "assistant,user");
+    assert.deepEqual(texts(sessions[0], "assistant"), ["final text"]);
+  } finally {
+    t.cleanup();
+  }
+});
+
+Deno.test("jsonl $set replaces the accumulated messages when it carries a messages list", async () => {
+  const t = tree({
+    [CHAT]: jsonl(
+      META,
+      user("u0", "dropped by snapshot"),
+      {
+        $set: { messages: [user("u1", "from snapshot")], lastUpdated: "2026-11-01T11:00:00.000Z" },
+      },
+      model("g1", "after snapshot"),
+      { $set: { messages: [{ id: "x", note: "no type" }] } },
+      { $set: { lastUpdated: "2026-11-01T12:00:00.000Z", summary: "Snapshot test" } },
+    ),
+  });
+  try {
+    const { sessions } = await parseFile(t.root, CHAT);
+    const s = sessions[0];
+    assert.deepEqual(s.events.map((e) => e.text), ["from snapshot", "after snapshot"]);
+    assert.equal(s.updated, Date.parse("2026-11-01T12:00:00.000Z"));
+    assert.equal(s.title, "Snapshot test");
+  } finally {
+    t.cleanup();
+  }
+});
+
+Deno.test("jsonl $set with an empty messages list clears the session when nothing follows", async () => {
+  const t = tree({ [CHAT]: jsonl(META, user("u", "gone"), { $set: { messages: [] } }) });
+  try {
+    const { sessions } = await parseFile(t.root, CHAT);
+    assert.equal(sessions.length, 0);
+  } finally {
+    t.cleanup();
+  }
+});
+
+Deno.test("jsonl $rewindTo drops that message and everything after it when the id is known", async () => {
+  const t = tree({
+    [CHAT]: jsonl(
+      META,
+      user("u1", "keep"),
+      model("g1", "rewound"),
+      user("u2", "rewound too"),
+      { $rewindTo: "g1" },
+      { $rewindTo: "never-written" },
+      model("g2", "replacement"),
+    ),
+  });
+  try {
+    const { sessions } = await parseFile(t.root, CHAT);
+    assert.deepEqual(sessions[0].events.map((e) => e.text), ["keep", "replacement"]);
+  } finally {
+    t.cleanup();
+  }
+});
+
+const shell = (id: string, command: string, output: string, status = "success") => ({
+  id,
+  name: "run_shell_command",
+  args: { command },
+  result: [{ functionResponse: { id, name: "run_shell_command", response: { output } } }],
+  status,
+  timestamp: "2026-11-01T10:00:05.000Z",
+});
+
+Deno.test("run_shell_command maps to a command with the exit code when the output records one", async () => {
+  const t = tree({
+    [CHAT]: jsonl(
+      META,
+      model("g", "", {
+        toolCalls: [
+          shell(
+            "c1",
+            "cat missing.txt",
+            "<untrusted_context>\nOutput: cat: missing.txt: No such file\nExit Code: 1\nProcess Group PGID: 9\n</untrusted_context>",
+          ),
+          shell("c2", "ls", "Output: a.txt\nError: (none)\nExit Code: (none)\nSignal: (none)"),
+        ],
+      }),
+    ),
+  });
+  try {
+    const { sessions } = await parseFile(t.root, CHAT);
+    const ev = sessions[0].events;
+    assert.equal(kinds(sessions[0]), "tool_call,tool_result,tool_call,tool_result");
+    assert.equal(ev[0].tool?.command, "cat missing.txt");
+    assert.equal(ev[0].tool?.id, "c1");
+    assert.deepEqual(ev[1].result, { callId: "c1", exit: 1 });
+    assert.equal(ev[1].text, "cat: missing.txt: No such file\nExit Code: 1");
+    assert.deepEqual(ev[3].result, { callId: "c2" });
+    assert.equal(ev[3].text, "a.txt");
+  } finally {
+    t.cleanup();
+  }
+});
+
+Deno.test("file tools map to edits, writes and paths resolved against the project when paths are relative", async () => {
+  const call = (id: string, name: string, args: Record<string, unknown>, status = "success") => ({
+    id,
+    name,
+    args,
+    status,
+    result: [{
+      functionResponse: {
+        id,
+        name,
+        response: status === "error" ? { error: "denied" } : { output: "ok" },
+      },
+    }],
+  });
+  const t = tree({
+    "projects.json": JSON.stringify({ projects: { "/home/dev/app": "proj" } }),
+    [CHAT]: jsonl(
+      META,
+      model("g", "editing", {
+        toolCalls: [
+          call("e1", "replace", {
+            file_path: "README.md",
+            old_string: "hello world",
+            new_string: "hello there",
+          }),
+          call(
+            "w1",
+            "write_file",
+            { file_path: "/home/dev/app/new.txt", content: "body\n" },
+            "error",
+          ),
+          call("r1", "read_file", { absolute_path: "src/a.ts" }),
+          call("x1", "edit", { file_path: "C:\\work\\b.ts", old_string: "a", new_string: "b" }),
+        ],
+      }),
+    ),
+  });
+  try {
+    const { sessions } = await parseFile(t.root, CHAT);
+    const calls = sessions[0].events.filter((e) => e.kind === "tool_call").map((e) => e.tool!);
+    assert.deepEqual(calls[0].edits, [{
+      path: "/home/dev/app/README.md",
+      old: "hello world",
+      new: "hello there",
+    }]);
+    assert.deepEqual(calls[1].writes, [{ path: "/home/dev/app/new.txt", content: "body\n" }]);
+    assert.deepEqual(calls[2].paths, ["/home/dev/app/src/a.ts"]);
+    assert.deepEqual(calls[3].edits, [{ path: "C:\\work\\b.ts", old: "a", new: "b" }]);
+    const errs = sessions[0].events.filter((e) => e.kind === "tool_result" && e.result?.isError);
+    assert.deepEqual(errs.map((e) => e.result?.callId), ["w1"]);
+  } finally {
+    t.cleanup();
+  }
+});
+
+Deno.test("project comes from projects.json by slug, by sha256 or from .project_root, else stays unknown", async () => {
+  const hash = "1ecde324149502bcde83580d4699e94971661cbe38a590df5841c99c26aed3e9"; // sha256("/home/dev/hashed-app")
+  const chat = (
+    dir: string,
+  ) => [`tmp/${dir}/chats/session-x-11111111.jsonl`, jsonl(META, user("u", "hi"))];
+  const t = tree(Object.fromEntries([
+    [
+      "projects.json",
+      JSON.stringify({
+        projects: { "/home/dev/slug-app": "slug", "/home/dev/hashed-app": "hashed-app" },
+      }),
+    ],
+    chat("slug"),
+    chat(hash),
+    chat("marked"),
+    ["tmp/marked/.project_root", "/home/dev/marked-app\n"],
+    chat("nothing"),
+  ]));
+  try {
+    const want: Record<string, string | undefined> = {
+      slug: "/home/dev/slug-app",
+      [hash]: "/home/dev/hashed-app",
+      marked: "/home/dev/marked-app",
+      nothing: undefined,
+    };
+    for (const [dir, project] of Object.entries(want)) {
+      const { sessions } = await parseFile(t.root, `tmp/${dir}/chats/session-x-11111111.jsonl`);
+      assert.equal(sessions[0].project, project, dir);
+    }
+  } finally {
+    t.cleanup();
+  }
+});
+
+Deno.test("subagent chat gets the folder's session id as parent when the folder is a UUID", async () => {
+  const sub = (sid: string) =>
+    JSON.stringify({ ...META, sessionId: sid, kind: "subagent", messages: [user("u", "task")] });
+  const t = tree({
+    [`tmp/p/chats/${S}/twynek.json`]: sub("twynek"),
+    [`tmp/p/chats/${S}/same.json`]: sub(S),
+    "tmp/p/chats/skill-extraction-67084600/mrp1k5.json": sub("mrp1k5"),
+  });
+  try {
+    const a = (await parseFile(t.root, `tmp/p/chats/${S}/twynek.json`)).sessions[0];
+    assert.equal(a.parent, S);
+    assert.equal(a.id, "twynek");
+    const b = (await parseFile(t.root, `tmp/p/chats/${S}/same.json`)).sessions[0];
+    assert.equal(b.parent, S);
+    assert.notEqual(b.id, S);
+    const c =
+      (await parseFile(t.root, "tmp/p/chats/skill-extraction-67084600/mrp1k5.json")).sessions[0];
+    assert.equal(c.parent, undefined);
+  } finally {
+    t.cleanup();
+  }
+});
+
+Deno.test("message time falls back to the session start when the record has no timestamp", async () => {
+  const t = tree({ [CHAT]: jsonl(META, { id: "u", type: "user", content: "no time" }) });
+  try {
+    const { sessions } = await parseFile(t.root, CHAT);
+    assert.equal(sessions[0].events[0].time, Date.parse(META.startTime));
+    assert.equal(sessions[0].started, Date.parse(META.startTime));
+  } finally {
+    t.cleanup();
+  }
+});
+
+Deno.test("non-chat JSON yields nothing when it is logs.json or a checkpoint, and is counted when unknown", async () => {
+  const t = tree({
+    "tmp/p/chats/logs.json": JSON.stringify([{
+      sessionId: S,
+      messageId: 0,
+      type: "user",
+      message: "x",
+    }]),
+    "tmp/p/chats/ckpt.json": JSON.stringify({
+      clientHistory: [],
+      toolCall: { name: "write_file" },
+      commitHash: "a",
+    }),
+    "tmp/p/chats/other.json": JSON.stringify({ hello: "world" }),
+  });
+  try {
+    for (const f of ["logs.json", "ckpt.json"]) {
+      const { sessions, ctx } = await parseFile(t.root, `tmp/p/chats/${f}`);
+      assert.equal(sessions.length, 0);
+      assert.equal(ctx.skipped, 0, f);
+    }
+    const { ctx } = await parseFile(t.root, "tmp/p/chats/other.json");
+    assert.equal(ctx.counts.unknown_record, 1);
+  } finally {
+    t.cleanup();
+  }
+});
+
+Deno.test("empty chat files yield no session and count empty when the file has no bytes", async () => {
+  const t = tree({ "tmp/p/chats/a.json": "", [CHAT]: "" });
+  try {
+    for (const f of ["tmp/p/chats/a.json", CHAT]) {
+      const { sessions, ctx } = await parseFile(t.root, f);
+      assert.equal(sessions.length, 0);
+      assert.equal(ctx.counts.empty, 1, f);
+    }
+  } finally {
+    t.cleanup();
+  }
+});
+
+Deno.test("truncated last line is left for the next run when the harness is still writing it", async () => {
+  const head = jsonl(META, user("u", "first"));
+  const tail = JSON.stringify(model("g", "second"));
+  const t = tree({ [CHAT]: head + tail.slice(0, 20) });
+  try {
+    const a = await parseFile(t.root, CHAT);
+    assert.equal(kinds(a.sessions[0]), "user");
+    assert.equal(a.ctx.endOffset, Buffer.byteLength(head));
+    appendFileSync(join(t.root, CHAT), tail.slice(20) + "\n");
+    const b = await parseFile(t.root, CHAT);
+    assert.equal(kinds(b.sessions[0]), "user,assistant");
+    assert.equal(b.ctx.endOffset, statSync(join(t.root, CHAT)).size);
+  } finally {
+    t.cleanup();
+  }
+});
+
+Deno.test("malformed, invalid UTF-8 and unknown lines are counted when the rest still parses", async () => {
+  const bad = new Uint8Array([
+    0x7b,
+    0x22,
+    0x69,
+    0x64,
+    0x22,
+    0x3a,
+    0x22,
+    0xff,
+    0xfe,
+    0x22,
+    0x7d,
+    0x0a,
+  ]); // {"id":"\xff\xfe"}
+  const enc = new TextEncoder();
+  const body = [
+    enc.encode(jsonl({ mystery: true })), // unknown first record
+    enc.encode(jsonl(META, user("u", "before"))),
+    enc.encode("{not json\n"),
+    bad,
+    enc.encode(jsonl(model("g", "after"))),
+  ];
+  const t = tree({ [CHAT]: Buffer.concat(body) });
+  try {
+    const { sessions, ctx } = await parseFile(t.root, CHAT);
+    assert.equal(sessions[0].id, S);
+    assert.deepEqual(sessions[0].events.map((e) => e.text), ["before", "after"]);
+    assert.equal(ctx.counts.unknown_record, 1);
+    assert.equal(ctx.counts.malformed_json, 1);
+    assert.equal(ctx.counts.invalid_utf8, 1);
+  } finally {
+    t.cleanup();
+  }
+});
+
+Deno.test("a parse given a resume offset replays the whole file when the chat is a document", async () => {
+  const t = tree({ [CHAT]: jsonl(META, user("u", "one"), model("g", "two")) });
+  try {
+    const env = testEnv(t.root);
+    const full = await parseOne(gemini, src(join(t.root, CHAT)), env);
+    const resumed = await parseOne(gemini, src(join(t.root, CHAT)), env, { offset: 200 });
+    assert.equal(resumed.sessions[0].id, full.sessions[0].id);
+    assert.deepEqual(resumed.sessions[0].events, full.sessions[0].events);
+  } finally {
+    t.cleanup();
+  }
+});
+
+// ---- real stores -------------------------------------------------------------
+
+const REAL = join(REPO, "../shared/realdata");
+const FARM = join(REAL, "farm/gemini/home/.gemini");
+const PUBLIC = join(REAL, "gemini-cli");
+
+Deno.test({
+  name:
+    "farm store yields the marker, the failing cat and the README edit when Gemini CLI 0.61.0 wrote it",
+  ignore: !existsSync(FARM),
+  fn: async () => {
+    const run = await runParser(gemini, testEnv("/nowhere", { DEJA_GEMINI_ROOT: FARM }));
+    assert.deepEqual(run.errors, {});
+    assert.deepEqual(run.skips, {});
+    assert.equal(run.sessions.length, 1);
+    const s = run.sessions[0];
+    assert.equal(s.project, "/tmp/farm/gemini/proj");
+    assert.ok(s.events.some((e) => e.kind === "assistant" && e.text.includes("zebrafinch-gemini")));
+    assert.ok(!s.events.some((e) => e.text.includes("<session_context>")));
+    const cat = s.events.find((e) => e.tool?.command === "cat missing.txt")!;
+    const res = s.events.find((e) =>
+      e.kind === "tool_result" && e.result?.callId === cat.tool?.id
+    )!;
+    assert.equal(res.result?.exit, 1);
+    const edits = s.events.flatMap((e) => e.tool?.edits ?? []);
+    assert.deepEqual(edits, [{
+      path: "/tmp/farm/gemini/proj/README.md",
+      old: "hello world",
+      new: "hello zebrafinch",
+    }]);
+  },
+});
+
+Deno.test({
+  name: "public chats parse into sessions when laid out as a Gemini CLI store",
+  ignore: !existsSync(PUBLIC),
+  fn: async () => {
+    const root = mkdtempSync(join(tmpdir(), "deja-gemini-real-"));
+    const hash = "f528f00f72f21423df709bb5104dfe181c28474fac473cf1028c3bfd64be534a";
+    const place: Record<string, string> = {
+      "chat-hashed-projectdir-2.5-flash.json":
+        `tmp/${hash}/chats/session-2026-03-29T01-22-5b6234f8.json`,
+      "chat-named-projectdir-kind-main.json":
+        "tmp/idaho-vault/chats/session-2026-03-30T20-25-f3bcbc84.json",
+      "chat-tiny-with-info-message.json":
+        "tmp/idaho-vault/chats/session-2026-04-13T17-57-b9d28477.json",
+      "chat-subagent-kind-subagent.json":
+        "tmp/idaho-vault/chats/f328310d-05ea-45ce-b9cb-fe2717bebe12/twynek.json",
+      "chat-skill-extraction-subagent.json":
+        "tmp/idaho-vault/chats/skill-extraction-67084600/mrp1k5.json",
+      // not chats: placed under chats/ on purpose, they must be ignored without a count
+      "logs.json": "tmp/idaho-vault/chats/logs.json",
+      "checkpoint-write_file.json": `tmp/${hash}/chats/checkpoint-write_file.json`,
+    };
+    try {
+      for (const [from, to] of Object.entries(place)) {
+        mkdirSync(dirname(join(root, to)), { recursive: true });
+        copyFileSync(join(PUBLIC, from), join(root, to));
+      }
+      const run = await runParser(gemini, testEnv("/nowhere", { DEJA_GEMINI_ROOT: root }));
+      assert.deepEqual(run.errors, {});
+      assert.deepEqual(run.skips, {});
+      const ids = run.sessions.map((s) => s.id).sort();
+      assert.deepEqual(ids, [
+        "5b6234f8-0315-4733-a3be-ee67d6712014",
+        "b9d28477-6950-4d22-838c-2380d35ff50c",
+        "f3bcbc84-0a3c-4852-b805-a0112b261a7b",
+        "mrp1k5",
+        "twynek",
+      ]);
+      const by = (id: string) => run.sessions.find((s) => s.id === id)!;
+      assert.equal(by("twynek").parent, "f328310d-05ea-45ce-b9cb-fe2717bebe12");
+      assert.equal(by("mrp1k5").parent, undefined);
+      assert.deepEqual(texts(by("b9d28477-6950-4d22-838c-2380d35ff50c"), "user"), ["restart"]);
+      assert.ok(run.sessions.every((s) => s.project === undefined)); // no projects.json or .project_root copied
+      const main = by("f3bcbc84-0a3c-4852-b805-a0112b261a7b");
+      assert.equal(main.model, "gemini-3-flash-preview");
+      assert.ok(main.events.some((e) => e.tool?.name === "glob"));
+      assert.ok(
+        by("twynek").events.some((e) =>
+          e.tool?.paths?.[0] === ".github/scripts/requirements-scraper.txt"
+        ),
+      );
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  },
+});

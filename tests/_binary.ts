@@ -1,0 +1,63 @@
+/**
+import process from "node:process";
+ * Builds the single binary once per test process with `bun build --compile`
+ * (the `deno compile` release build cannot download its runtime here). Bun
+ * comes from PATH, else from npm through npx.
+ */
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync } from "node:fs";
+import { join } from "node:path";
+import { tmpdir } from "node:os";
+import { REPO } from "./_fixture.ts";
+
+let built: string | undefined;
+
+function bunCommand(): string[] {
+  const probe = spawnSync("bun", ["--version"], { encoding: "utf8" });
+  return probe.status === 0 ? ["bun"] : ["npx", "-y", "bun@1.4.5"];
+}
+
+/** Path of the compiled deja binary (built on first call). @throws when the build fails. */
+export function binary(): string {
+  if (built && existsSync(built)) return built;
+  const out = join(mkdtempSync(join(tmpdir(), "deja-bin-")), "deja");
+  const [cmd, ...pre] = bunCommand();
+  const r = spawnSync(
+    cmd,
+    [...pre, "build", "--compile", join(REPO, "main.ts"), "--outfile", out],
+    {
+      cwd: REPO,
+      encoding: "utf8",
+    },
+  );
+  if (r.status !== 0 || !existsSync(out)) {
+    throw new Error(`bun build --compile failed (${r.status}):\n${r.stdout}\n${r.stderr}`);
+  }
+  built = out;
+  return out;
+}
+
+/** Result of one run of the binary. */
+export interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the binary with `args` in `cwd` with exactly `env` (plus PATH). */
+export function runBinary(
+  args: string[],
+  env: Record<string, string>,
+  cwd: string,
+  input?: string,
+): Run {
+  const r = spawnSync(binary(), args, {
+    cwd,
+    env: { PATH: process.env.PATH ?? "/usr/bin:/bin", ...env },
+    encoding: "utf8",
+    input,
+    timeout: 60_000,
+    maxBuffer: 1 << 26,
+  });
+  return { code: r.status ?? -1, stdout: r.stdout ?? "", stderr: r.stderr ?? "" };
+}

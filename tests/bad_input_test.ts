@@ -1,0 +1,244 @@
+/**
+ * Bad input through the whole index run: each case is skipped, counted and
+ * reported, the rest is indexed, and nothing good is lost.
+ */
+import { assert, assertEquals, assertStringIncludes } from "./_assert.ts";
+import { spawn, spawnSync } from "node:child_process";
+import {
+  chmodSync,
+  closeSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  writeFileSync,
+  writeSync,
+} from "node:fs";
+import { join } from "node:path";
+import { tmpdir } from "node:os";
+import process from "node:process";
+import { DatabaseSync } from "node:sqlite";
+import { testEnv } from "./_fixture.ts";
+import { runIndex } from "../lib/indexer.ts";
+import { indexPath, Store } from "../lib/store.ts";
+import { search } from "../lib/search.ts";
+import { parsers } from "../parsers/mod.ts";
+import { uid } from "../lib/runtime.ts";
+import { binary, runBinary } from "./_binary.ts";
+
+const claude = parsers.filter((p) => p.id === "claude");
+const crush = parsers.filter((p) => p.id === "crush");
+
+function rec(sid: string, i: number, text: string): string {
+  return JSON.stringify({
+    type: "user",
+    sessionId: sid,
+    uuid: `u-${sid}-${i}`,
+    cwd: "/w/app",
+    timestamp: `2026-11-01T10:00:${String(i).padStart(2, "0")}Z`,
+    message: { role: "user", content: text },
+  }) + "\n";
+}
+
+function claudeTree() {
+  const dir = mkdtempSync(join(tmpdir(), "deja-bad-"));
+  const proj = join(dir, "projects", "-w-app");
+  mkdirSync(proj, { recursive: true });
+  const env = testEnv(join(dir, "home"), {
+    DEJA_HOME: join(dir, "deja"),
+    DEJA_CLAUDE_ROOT: join(dir, "projects"),
+  });
+  return { dir, proj, env };
+}
+
+function texts(env: ReturnType<typeof testEnv>, sid: string): string[] {
+  const s = Store.open(indexPath(env));
+  try {
+    return (s.db.prepare(
+      "SELECT e.text FROM events e JOIN sessions s ON s.id = e.session_id WHERE s.native_id = ? ORDER BY e.seq",
+    ).all(sid) as Array<{ text: string }>).map((r) => r.text);
+  } finally {
+    s.close();
+  }
+}
+
+Deno.test("bad lines in JSONL stores are counted per source and every good record is kept", async () => {
+  const { proj, env } = claudeTree();
+  const sid = "aaaaaaaa-0000-4000-8000-000000000001";
+  const invalid = new Uint8Array([0x7b, 0x22, 0xff, 0xfe, 0x7d, 0x0a]);
+  const f = join(proj, `${sid}.jsonl`);
+  const fd = openSync(f, "w");
+  writeSync(fd, rec(sid, 1, "alpha record"));
+  writeSync(fd, "{this is not json\n");
+  writeSync(fd, invalid);
+  writeSync(fd, rec(sid, 2, "beta record"));
+  writeSync(fd, '{"type":"user","sessionId":"' + sid + '","message":{"role":"user","content":"gam');
+  closeSync(fd);
+  writeFileSync(join(proj, "bbbbbbbb-0000-4000-8000-000000000002.jsonl"), "");
+  const r = await runIndex(env, claude);
+  const h = r.harnesses[0];
+  assertEquals(h.errors, []);
+  assertEquals(h.skipped.malformed_json, 2); // the bad line, and the unterminated tail (left for later)
+  assertEquals(h.skipped.invalid_utf8, 1);
+  assertEquals(texts(env, sid), ["alpha record", "beta record"]);
+  // The harness finishes its line: the next run picks it up.
+  writeFileSync(f, 'ma record"},"uuid":"u3","timestamp":"2026-11-01T10:00:09Z"}\n', { flag: "a" });
+  await runIndex(env, claude);
+  assertEquals(texts(env, sid), ["alpha record", "beta record", "gamma record"]);
+});
+
+Deno.test("a 50 MB single line is skipped as oversized without stopping the run", async () => {
+  const { proj, env } = claudeTree();
+  const sid = "cccccccc-0000-4000-8000-000000000003";
+  const f = join(proj, `${sid}.jsonl`);
+  const fd = openSync(f, "w");
+  writeSync(fd, rec(sid, 1, "before the huge line"));
+  const chunk = "x".repeat(1 << 20);
+  writeSync(fd, `{"type":"user","sessionId":"${sid}","message":{"role":"user","content":"`);
+  for (let i = 0; i < 50; i++) writeSync(fd, chunk);
+  writeSync(fd, `"}}\n`);
+  writeSync(fd, rec(sid, 2, "after the huge line"));
+  closeSync(fd);
+  const r = await runIndex(env, claude);
+  assertEquals(r.harnesses[0].skipped.oversized, 1);
+  assertEquals(texts(env, sid), ["before the huge line", "after the huge line"]);
+});
+
+function crushTree() {
+  const dir = mkdtempSync(join(tmpdir(), "deja-badsql-"));
+  const data = join(dir, "data");
+  mkdirSync(data);
+  const projects: Array<Record<string, string>> = [];
+  const mk = (name: string) => {
+    const p = join(dir, name);
+    mkdirSync(join(p, ".crush"), { recursive: true });
+    projects.push({ path: p, data_dir: join(p, ".crush"), last_accessed: "2026-11-01T00:00:00Z" });
+    return join(p, ".crush", "crush.db");
+  };
+  const good = mk("good");
+  const locked = mk("locked");
+  const corrupt = mk("corrupt");
+  writeFileSync(join(data, "projects.json"), JSON.stringify({ projects }));
+  for (const [path, word] of [[good, "goodword"], [locked, "lockedword"]]) {
+    const db = new DatabaseSync(path);
+    db.exec(`
+      CREATE TABLE sessions (id TEXT PRIMARY KEY, parent_session_id TEXT, title TEXT, message_count INTEGER,
+        prompt_tokens INTEGER, completion_tokens INTEGER, cost REAL, created_at INTEGER, updated_at INTEGER,
+        summary_message_id TEXT);
+      CREATE TABLE messages (id TEXT PRIMARY KEY, session_id TEXT, role TEXT, parts TEXT, model TEXT,
+        created_at INTEGER, updated_at INTEGER, finished_at INTEGER, provider TEXT);
+      INSERT INTO sessions VALUES ('s-${word}', NULL, 'title', 1, 0, 0, 0, 1754000000, 1754000000, NULL);
+      INSERT INTO messages VALUES ('m-${word}', 's-${word}', 'user',
+        '[{"type":"text","data":{"text":"please find the ${word}"}}]', '', 1754000000, 1754000000, NULL, NULL);
+    `);
+    db.close();
+  }
+  writeFileSync(corrupt, "SQLite format 3\0" + "garbage".repeat(2000));
+  const env = testEnv(join(dir, "home"), {
+    DEJA_HOME: join(dir, "deja"),
+    DEJA_CRUSH_ROOT: data,
+    DEJA_SQLITE_TIMEOUT_MS: "200",
+  });
+  return { env, locked, corrupt };
+}
+
+Deno.test("a SQLite store held in a write transaction by another process is reported, then read next run", async () => {
+  const { env, locked } = crushTree();
+  // Another process takes an EXCLUSIVE lock and holds it.
+  const holder = spawn(process.execPath, [
+    "eval",
+    `import { DatabaseSync } from "node:sqlite";
+     const db = new DatabaseSync(${JSON.stringify(locked)});
+     db.exec("BEGIN EXCLUSIVE; UPDATE sessions SET title = 'x'");
+     console.log("held");
+     setTimeout(() => { db.exec("ROLLBACK"); db.close(); }, 4000);`,
+  ], { stdio: ["ignore", "pipe", "inherit"] });
+  await new Promise<void>((resolve) => holder.stdout!.once("data", () => resolve()));
+  const r = await runIndex(env, crush);
+  const h = r.harnesses[0];
+  assert(
+    h.errors.some((e) => e.includes(locked) && /locked|busy/i.test(e)),
+    JSON.stringify(h.errors),
+  );
+  assert(h.errors.some((e) => e.includes("corrupt")), "the corrupt store is reported too");
+  const s1 = Store.open(indexPath(env));
+  assertEquals(search(s1, "goodword").results.length, 1);
+  assertEquals(search(s1, "lockedword").results.length, 0);
+  s1.close();
+  await new Promise((resolve) => holder.on("exit", resolve));
+  const r2 = await runIndex(env, crush);
+  assert(!r2.harnesses[0].errors.some((e) => e.includes(locked)), "read once the lock is gone");
+  const s2 = Store.open(indexPath(env));
+  assertEquals(search(s2, "lockedword").results.length, 1);
+  s2.close();
+});
+
+Deno.test("a corrupt SQLite store is reported per source and the run goes on", async () => {
+  const { env, corrupt } = crushTree();
+  const r = await runIndex(env, crush);
+  const err = r.harnesses[0].errors.find((e) => e.includes(corrupt));
+  assert(err, "corrupt store not reported");
+  assertStringIncludes(err!.toLowerCase(), "not a database");
+  const s = Store.open(indexPath(env));
+  assertEquals(search(s, "goodword").results.length, 1);
+  s.close();
+});
+
+// Root reads every directory whatever its mode, so as root the unreadable case runs the
+// compiled binary as an unprivileged user through setpriv.
+const canDropPrivileges = uid() !== 0 ||
+  spawnSync("setpriv", ["--version"], { encoding: "utf8" }).status === 0;
+
+Deno.test({
+  name: "a store directory without read permission is reported and the readable ones are indexed",
+  ignore: !canDropPrivileges,
+  fn: () => {
+    const base = mkdtempSync(join(tmpdir(), "deja-perm-"));
+    chmodSync(base, 0o755);
+    const projects = join(base, "projects");
+    const open = join(projects, "-w-open");
+    const closed = join(projects, "-w-closed");
+    mkdirSync(open, { recursive: true });
+    mkdirSync(closed, { recursive: true });
+    writeFileSync(
+      join(open, "dddddddd-0000-4000-8000-000000000004.jsonl"),
+      rec("dddddddd-0000-4000-8000-000000000004", 1, "readable words"),
+    );
+    writeFileSync(
+      join(closed, "eeeeeeee-0000-4000-8000-000000000005.jsonl"),
+      rec("eeeeeeee-0000-4000-8000-000000000005", 1, "hidden words"),
+    );
+    chmodSync(closed, 0o000);
+    for (const d of [projects, open]) chmodSync(d, 0o755);
+    const bin = binary();
+    chmodSync(join(bin, ".."), 0o755);
+    const env = {
+      HOME: join(base, "home"),
+      DEJA_HOME: join(base, "deja"),
+      DEJA_CLAUDE_ROOT: projects,
+      NO_COLOR: "1",
+    };
+    mkdirSync(join(base, "deja"), { mode: 0o777 });
+    chmodSync(join(base, "deja"), 0o777);
+    const run = (args: string[]) =>
+      uid() === 0
+        ? spawnSync("setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", bin, ...args], {
+          env: { PATH: process.env.PATH ?? "", ...env },
+          encoding: "utf8",
+          cwd: base,
+        })
+        : spawnSync(bin, args, {
+          env: { PATH: process.env.PATH ?? "", ...env },
+          encoding: "utf8",
+          cwd: base,
+        });
+    const idx = run(["index", "--json"]);
+    assertEquals(idx.status, 0, idx.stderr);
+    const j = JSON.parse(idx.stdout);
+    const h = j.harnesses.find((x: { harness: string }) => x.harness === "claude");
+    assert(h.errors.some((e: string) => e.includes("-w-closed")), JSON.stringify(h.errors));
+    assertEquals(run(["readable"]).status, 0);
+    assertEquals(run(["hidden"]).status, 1);
+    chmodSync(closed, 0o755);
+    void runBinary;
+  },
+});

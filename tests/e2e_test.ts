@@ -1,0 +1,127 @@
+/**
+ * End-to-end cases against the compiled binary, run from a directory outside
+ * the repository. A case is a folder under tests/e2e/ with a `case.json`:
+ *
+ * ```json
+ * { "stores": "fixtures" | "none",
+ *   "steps": [ { "args": ["index"], "exit": 0,
+ *                "stdout": "file with the expected output",  (optional)
+ *                "stderr_has": ["text"], "stdout_has": ["text"],
+ *                "json": { "dotted.path": value } } ] }
+ * ```
+ *
+ * Expected output files match line by line; `[..]` inside a line matches any
+ * text and a line holding only `...` matches any number of lines. `{{id:N}}`
+ * in args is replaced by the `id` of result N of the last JSON search.
+ * A new scenario is a new folder.
+ */
+import { assert, assertEquals } from "./_assert.ts";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { tmpdir } from "node:os";
+import { materialize, REPO } from "./_fixture.ts";
+import { loadRegistry } from "./_registry.ts";
+import { overrideVar } from "../parsers/_roots.ts";
+import { runBinary } from "./_binary.ts";
+
+interface Step {
+  args: string[];
+  exit: number;
+  stdout?: string;
+  stdout_has?: string[];
+  stderr_has?: string[];
+  json?: Record<string, unknown>;
+}
+
+/** True when `actual` matches the expected text with `[..]` and `...` wildcards. */
+export function matchesExpected(actual: string, expected: string): boolean {
+  const a = actual.replace(/\n$/, "").split("\n");
+  const e = expected.replace(/\n$/, "").split("\n");
+  const lineRe = (l: string) =>
+    new RegExp(
+      "^" + l.split("[..]").map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join(".*") + "$",
+    );
+  const go = (i: number, j: number): boolean => {
+    if (j === e.length) return i === a.length;
+    if (e[j] === "...") {
+      for (let k = i; k <= a.length; k++) if (go(k, j + 1)) return true;
+      return false;
+    }
+    return i < a.length && lineRe(e[j]).test(a[i]) && go(i + 1, j + 1);
+  };
+  return go(0, 0);
+}
+
+function dig(v: unknown, path: string): unknown {
+  return path.split(".").reduce<unknown>(
+    (o, k) => (o == null ? undefined : (o as Record<string, unknown>)[k]),
+    v,
+  );
+}
+
+const caseRoot = join(REPO, "tests/e2e");
+for (const name of readdirSync(caseRoot).sort()) {
+  const spec = JSON.parse(readFileSync(join(caseRoot, name, "case.json"), "utf8")) as {
+    stores: "fixtures" | "none";
+    steps: Step[];
+  };
+  Deno.test(`e2e ${name}`, () => {
+    const work = mkdtempSync(join(tmpdir(), `deja-e2e-${name}-`));
+    const cwd = join(work, "cwd");
+    mkdirSync(cwd);
+    const env: Record<string, string> = {
+      HOME: join(work, "home"),
+      DEJA_HOME: join(work, "deja"),
+      NO_COLOR: "1",
+      TZ: "UTC",
+    };
+    let cleanup = () => {};
+    if (spec.stores === "fixtures") {
+      // Every harness root points at its materialised fixture.
+      const fx = materialize(join(REPO, "fixtures/registry"));
+      cleanup = fx.cleanup;
+      for (const e of loadRegistry()) {
+        env[overrideVar(e.id)] = join(fx.root, e.fixture_root.replace(/^fixtures\/registry\//, ""));
+      }
+    }
+    let lastJson: unknown;
+    try {
+      for (const [i, step] of spec.steps.entries()) {
+        const args = step.args.map((x) =>
+          x.replace(/\{\{id:(\d+)\}\}/, (_m, n) => String(dig(lastJson, `results.${n}.id`)))
+        );
+        const r = runBinary(args, env, cwd);
+        const where = `${name} step ${i} (deja ${
+          args.join(" ")
+        })\nstdout:\n${r.stdout}\nstderr:\n${r.stderr}`;
+        assertEquals(r.code, step.exit, `exit code of ${where}`);
+        if (step.stdout) {
+          const want = readFileSync(join(caseRoot, name, step.stdout), "utf8");
+          assert(matchesExpected(r.stdout, want), `stdout differs from ${step.stdout} in ${where}`);
+        }
+        for (const t of step.stdout_has ?? []) {
+          assert(r.stdout.includes(t), `stdout lacks '${t}' in ${where}`);
+        }
+        for (const t of step.stderr_has ?? []) {
+          assert(r.stderr.includes(t), `stderr lacks '${t}' in ${where}`);
+        }
+        if (step.json) {
+          lastJson = JSON.parse(r.stdout);
+          for (const [k, v] of Object.entries(step.json)) {
+            assertEquals(dig(lastJson, k), v, `${k} in ${where}`);
+          }
+        } else if (args.includes("--json")) {
+          lastJson = JSON.parse(r.stdout);
+        }
+      }
+    } finally {
+      cleanup();
+    }
+  });
+}
+
+Deno.test("matchesExpected honours [..] and ... wildcards", () => {
+  assert(matchesExpected("a 12 b\nx\ny\nend\n", "a [..] b\n...\nend\n"));
+  assert(!matchesExpected("a 12 c\n", "a [..] b\n"));
+  assert(matchesExpected("end\n", "...\nend\n"));
+});

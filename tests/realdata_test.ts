@@ -1,0 +1,243 @@
+/**
+ * The real stores in ../shared/realdata, indexed through the whole pipeline
+ * (discover -> parse -> store -> search). Real files are copied into harness
+ * layouts in a temporary directory first: they are test inputs, never edited,
+ * and this test also proves nothing beside them changed.
+ */
+import { assert, assertEquals } from "./_assert.ts";
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  writeFileSync,
+} from "node:fs";
+import { basename, dirname, join, relative } from "node:path";
+import { tmpdir } from "node:os";
+import { createHash } from "node:crypto";
+import { REPO, testEnv } from "./_fixture.ts";
+import { runIndex } from "../lib/indexer.ts";
+import { indexPath, Store } from "../lib/store.ts";
+import { search } from "../lib/search.ts";
+import { parsers } from "../parsers/mod.ts";
+
+const REAL = join(REPO, "..", "shared", "realdata");
+const present = existsSync(REAL);
+
+function copyTree(from: string, to: string): void {
+  for (const ent of readdirSync(from, { withFileTypes: true })) {
+    const a = join(from, ent.name);
+    const b = join(to, ent.name);
+    if (ent.isDirectory()) {
+      mkdirSync(b, { recursive: true });
+      copyTree(a, b);
+    } else if (ent.isFile()) {
+      mkdirSync(dirname(b), { recursive: true });
+      copyFileSync(a, b);
+    }
+  }
+}
+
+function digest(dir: string): string {
+  const h = createHash("sha256");
+  const visit = (d: string) => {
+    for (
+      const ent of readdirSync(d, { withFileTypes: true }).sort((
+        x,
+        y,
+      ) => (x.name < y.name ? -1 : 1))
+    ) {
+      const p = join(d, ent.name);
+      if (ent.isDirectory()) visit(p);
+      else if (ent.isFile()) h.update(relative(dir, p)).update(readFileSync(p));
+    }
+  };
+  visit(dir);
+  return h.digest("hex");
+}
+
+/** Lays the real stores out as each harness keeps them; returns the env pointing at them. */
+function layout(root: string): Record<string, string> {
+  const f = join(REAL, "farm");
+  // Claude Code: farm home plus the public transcripts (not history.jsonl) under projects/.
+  const claude = join(root, "claude", "projects");
+  copyTree(join(f, "claude/home/.claude/projects"), claude);
+  for (const name of readdirSync(join(REAL, "claude-code"))) {
+    if (name === "win-history.jsonl") continue;
+    const dir = join(
+      claude,
+      "-public",
+      name.includes("subagent") ? "parent-session/subagents" : "",
+    );
+    mkdirSync(dir, { recursive: true });
+    copyFileSync(
+      join(REAL, "claude-code", name),
+      join(dir, name.includes("subagent") ? `agent-${name}` : name),
+    );
+  }
+  // Codex: farm home, public rollouts in sessions/ and archived_sessions/.
+  const codex = join(root, "codex");
+  copyTree(join(f, "codex/home/.codex"), codex);
+  mkdirSync(join(codex, "sessions/2026/04/19"), { recursive: true });
+  mkdirSync(join(codex, "archived_sessions"), { recursive: true });
+  for (const name of readdirSync(join(REAL, "codex"))) {
+    if (!name.startsWith("rollout-")) continue;
+    const to = name.includes("vscode")
+      ? join(codex, "archived_sessions", name)
+      : join(codex, "sessions/2026/04/19", name);
+    copyFileSync(join(REAL, "codex", name), to);
+  }
+  // Gemini CLI: farm home, public chats under a named project folder.
+  const gemini = join(root, "gemini");
+  copyTree(join(f, "gemini/home/.gemini"), gemini);
+  const chats = join(gemini, "tmp/public-proj/chats");
+  mkdirSync(join(chats, "f328310d-05ea-45ce-b9cb-fe2717bebe12"), { recursive: true });
+  for (const name of readdirSync(join(REAL, "gemini-cli"))) {
+    if (!name.startsWith("chat-")) continue;
+    const sub = name.includes("subagent-kind") ? "f328310d-05ea-45ce-b9cb-fe2717bebe12" : "";
+    copyFileSync(join(REAL, "gemini-cli", name), join(chats, sub, name));
+  }
+  // opencode: the farm data directory (db with -wal and -shm).
+  const opencode = join(root, "opencode");
+  copyTree(join(f, "opencode/home/.local/share/opencode"), opencode);
+  // Crush: a registry naming one project per real store.
+  const crushData = join(root, "crush-data");
+  mkdirSync(crushData, { recursive: true });
+  const projects: Array<Record<string, string>> = [];
+  for (const name of readdirSync(join(REAL, "crush"))) {
+    if (!name.endsWith(".db")) continue;
+    const proj = join(root, "crush-projects", basename(name, ".db"));
+    mkdirSync(join(proj, ".crush"), { recursive: true });
+    copyFileSync(join(REAL, "crush", name), join(proj, ".crush", "crush.db"));
+    projects.push({
+      path: proj,
+      data_dir: join(proj, ".crush"),
+      last_accessed: "2026-11-01T00:00:00Z",
+    });
+  }
+  writeFileSync(join(crushData, "projects.json"), JSON.stringify({ projects }));
+  // aider: the public history file in a directory of its own.
+  const aider = join(root, "aider");
+  mkdirSync(aider, { recursive: true });
+  copyFileSync(
+    join(REAL, "aider/metadata-aider.aider.chat.history.md"),
+    join(aider, ".aider.chat.history.md"),
+  );
+  return {
+    DEJA_CLAUDE_ROOT: claude,
+    DEJA_CODEX_ROOT: codex,
+    DEJA_GEMINI_ROOT: gemini,
+    DEJA_OPENCODE_ROOT: opencode,
+    DEJA_CRUSH_ROOT: crushData,
+    DEJA_AIDER_ROOT: aider,
+  };
+}
+
+Deno.test({
+  name: "the real stores of the six core harnesses index and search end to end",
+  ignore: !present,
+  fn: async () => {
+    const before = digest(REAL);
+    const root = mkdtempSync(join(tmpdir(), "deja-real-"));
+    const vars = layout(root);
+    const env = testEnv(join(root, "home"), { ...vars, DEJA_HOME: join(root, "deja") });
+    const res = await runIndex(env, parsers);
+    for (const h of res.harnesses) {
+      assertEquals(h.errors, [], `${h.harness} reported errors`);
+      assert(h.found > 0, `${h.harness} found no store`);
+    }
+    const store = Store.open(indexPath(env));
+    try {
+      // Every store file yields sessions or is a known empty one.
+      const rows = store.db.prepare("SELECT path, harness, sessions, skipped, error FROM sources")
+        .all() as Array<
+          {
+            path: string;
+            harness: string;
+            sessions: number;
+            skipped: string | null;
+            error: string | null;
+          }
+        >;
+      const emptyOk = /snapshot-only|summary-only|empty-newest|farm\/codex|auggie/;
+      for (const r of rows) {
+        assertEquals(r.error, null, r.path);
+        if (r.sessions === 0) {
+          assert(emptyOk.test(r.path) || r.path.includes("empty"), `${r.path} yields no session`);
+        }
+      }
+      for (const h of ["claude", "codex", "gemini", "opencode"]) {
+        const hits = search(store, `zebrafinch-${h}`, { harness: h });
+        assertEquals(hits.tier, "exact", `marker zebrafinch-${h}`);
+        assert(hits.results.length >= 1, `marker zebrafinch-${h} not found`);
+        const failing = store.db.prepare(
+          `SELECT c.exit, c.is_error FROM commands c JOIN sessions s ON s.id = c.session_id
+           WHERE s.harness = ? AND c.command LIKE '%cat missing.txt%'`,
+        ).all(h) as Array<{ exit: number | null; is_error: number }>;
+        assert(failing.length >= 1, `${h}: the cat missing.txt command is not recorded`);
+        assert(
+          failing.some((c) => c.is_error === 1 || (c.exit ?? 0) !== 0),
+          `${h}: cat missing.txt not marked failed`,
+        );
+        const edit = store.db.prepare(
+          `SELECT f.old, f.new FROM files f JOIN sessions s ON s.id = f.session_id
+           WHERE s.harness = ? AND f.op = 'edit' AND f.path LIKE '%README.md' AND f.failed = 0`,
+        ).all(h) as Array<{ old: string; new: string }>;
+        assert(
+          edit.some((e) => e.old.includes("hello world") && e.new.includes("hello zebrafinch")),
+          `${h}: README edit span`,
+        );
+      }
+      // Exit codes where the store records them (Claude writes "Exit code N" into the error text; Codex records them).
+      for (const h of ["claude", "codex", "opencode"]) {
+        const exits = store.db.prepare(
+          `SELECT c.exit FROM commands c JOIN sessions s ON s.id = c.session_id
+           WHERE s.harness = ? AND c.command LIKE '%cat missing.txt%'`,
+        ).all(h) as Array<{ exit: number | null }>;
+        assert(exits.some((e) => (e.exit ?? 0) > 0), `${h}: cat missing.txt has no non-zero exit`);
+      }
+      // The public crush.db gives its 17 sessions.
+      const crushPublic = store.db.prepare(
+        "SELECT COUNT(*) AS n FROM sessions WHERE harness = 'crush' AND source LIKE '%/crush/.crush/crush.db'",
+      ).get() as { n: number };
+      assertEquals(crushPublic.n, 17);
+      // Crush: Exit code N commands, multiedit spans, a subagent with its parent, a summary.
+      const crushExits = store.db.prepare(
+        "SELECT DISTINCT c.exit FROM commands c JOIN sessions s ON s.id = c.session_id WHERE s.harness = 'crush' AND c.exit IS NOT NULL",
+      ).all() as Array<{ exit: number }>;
+      const exitSet = new Set(crushExits.map((r) => r.exit));
+      for (const n of [1, 3, 4, 127, 128]) assert(exitSet.has(n), `crush exit ${n} missing`);
+      const sub = store.db.prepare(
+        "SELECT COUNT(*) AS n FROM sessions WHERE harness = 'crush' AND parent IS NOT NULL",
+      ).get() as { n: number };
+      assert(sub.n >= 1, "crush subagent with parent");
+      const summ = store.db.prepare(
+        "SELECT COUNT(*) AS n FROM events e JOIN sessions s ON s.id = e.session_id WHERE s.harness = 'crush' AND e.kind = 'summary'",
+      ).get() as { n: number };
+      assert(summ.n >= 1, "crush summary");
+      const spans = store.db.prepare(
+        "SELECT COUNT(*) AS n FROM files f JOIN sessions s ON s.id = f.session_id WHERE s.harness = 'crush' AND f.op = 'edit' AND f.old <> ''",
+      ).get() as { n: number };
+      assert(spans.n >= 3, "crush edit spans");
+      const cwdTags = store.db.prepare(
+        "SELECT COUNT(*) AS n FROM events e JOIN sessions s ON s.id = e.session_id WHERE s.harness = 'crush' AND e.text LIKE '%<cwd>%'",
+      ).get() as { n: number };
+      assertEquals(cwdTags.n, 0);
+      // aider: sessions with user prompts.
+      const aider = store.db.prepare("SELECT COUNT(*) AS n FROM sessions WHERE harness = 'aider'")
+        .get() as { n: number };
+      assert(aider.n >= 1, "aider sessions");
+    } finally {
+      store.close();
+    }
+    // A second run reads nothing.
+    const again = await runIndex(env, parsers);
+    for (const h of again.harnesses) {
+      assertEquals(h.read, 0, `${h.harness} re-read an unchanged store`);
+    }
+    // Nothing in realdata changed.
+    assertEquals(digest(REAL), before);
+  },
+});
