@@ -28,7 +28,7 @@ const { values } = parseArgs({
 const mb = Number(values.mb);
 const runs = Number(values.runs);
 const work = join(REPO, ".bench");
-const corpus = join(work, `claude-${mb}mb`);
+const corpus = join(work, `claude-v2-${mb}mb`);
 if (values.fresh) rmSync(corpus, { recursive: true, force: true });
 if (!existsSync(join(corpus, "done"))) {
   rmSync(corpus, { recursive: true, force: true });

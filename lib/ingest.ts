@@ -39,6 +39,11 @@ export function cap(text: string, max: number, tailShare = 0.25): string {
 interface Slot {
   id: number;
   nextSeq: number;
+  /**
+   * Keys written in this pass, when the session had no events before it: a key
+   * not in the set cannot be in the index, so no lookup is needed.
+   */
+  fresh?: Set<string>;
 }
 
 /** Writes the sessions of one source pass. Use inside a store transaction. */
@@ -91,7 +96,7 @@ export class SourceWriter {
         c.parent ?? null,
         this.source,
       ) as { id: number };
-      slot = { id: ins.id, nextSeq: 0 };
+      slot = { id: ins.id, nextSeq: 0, fresh: new Set() };
       this.slots.set(k, slot);
       this.sessions++;
       return slot;
@@ -100,7 +105,7 @@ export class SourceWriter {
     if (!slot) {
       if (this.mode === "sessions") {
         st.stmt(Q.deleteSessionEvents).run(id);
-        slot = { id, nextSeq: 0 };
+        slot = { id, nextSeq: 0, fresh: new Set() };
       } else {
         const m = st.stmt(Q.maxSeq).get(id) as { seq: number };
         slot = { id, nextSeq: m.seq + 1 };
@@ -149,9 +154,13 @@ export class SourceWriter {
     }
     const time = e.time ?? null;
     let eventId: number;
-    const existing = e.key !== undefined
-      ? st.stmt(Q.eventByKey).get(sid, e.key) as { id: number } | undefined
-      : undefined;
+    let existing: { id: number } | undefined;
+    if (e.key !== undefined) {
+      if (!slot.fresh || slot.fresh.has(e.key)) {
+        existing = st.stmt(Q.eventByKey).get(sid, e.key) as { id: number } | undefined;
+      }
+      slot.fresh?.add(e.key);
+    }
     if (existing) {
       eventId = existing.id;
       st.stmt(Q.updateEvent).run(e.kind, text, time, tool, callId, data, eventId);
@@ -238,6 +247,8 @@ export class SourceWriter {
 
   private applyResult(sid: number, callId: string, exit?: number, isError?: boolean): void {
     const failed = isError === true || (exit !== undefined && exit !== 0);
+    // A plain success changes nothing on the command row (exit stays unknown, not an error).
+    if (exit === undefined && !failed) return;
     this.store.stmt(Q.setCommandExit).run(exit ?? null, failed ? 1 : 0, sid, callId);
     if (isError) this.store.stmt(Q.failFiles).run(sid, callId);
   }

@@ -95,6 +95,7 @@ export const MIGRATIONS: readonly string[] = [
     time       INTEGER
   );
   CREATE INDEX files_path ON files(path);
+  CREATE INDEX files_event ON files(event_id);
   CREATE INDEX files_session ON files(session_id, call_id);
 
   CREATE TABLE sources (
@@ -218,11 +219,13 @@ export const Q = {
   childrenOf: `SELECT * FROM sessions WHERE harness = ? AND parent = ? ORDER BY started`,
   // MATCH expression, [filters appended by search.ts]
   searchEvents: `SELECT e.id AS event_id, e.session_id AS session_id, e.seq AS seq, e.kind AS kind,
-      e.time AS time, e.tool AS tool, bm25(events_fts) AS score,
-      snippet(events_fts, 0, char(1), char(2), '…', 16) AS snip
+      e.time AS time, e.tool AS tool, bm25(events_fts) AS score
     FROM events_fts JOIN events e ON e.id = events_fts.rowid
     JOIN sessions s ON s.id = e.session_id
     WHERE events_fts MATCH ?`,
+  // MATCH expression, event id: the snippet of one matching event (computed only for shown events)
+  snippet: `SELECT snippet(events_fts, 0, char(1), char(2), '…', 16) AS snip FROM events_fts
+    WHERE events_fts MATCH ? AND rowid = ?`,
   // ids (JSON array)
   sessionsByIds: `SELECT * FROM sessions WHERE id IN (SELECT value FROM json_each(?))`,
   // key

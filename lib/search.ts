@@ -40,7 +40,14 @@ export interface SessionHit {
   hits: number;
   /** Best matching events, at most 3. Snippet text marks matches with \x01 ... \x02. */
   snippets: Array<
-    { kind: string; seq: number; time: number | null; text: string; session: string }
+    {
+      eventId: number;
+      kind: string;
+      seq: number;
+      time: number | null;
+      text: string;
+      session: string;
+    }
   >;
 }
 
@@ -59,7 +66,6 @@ interface Row {
   time: number | null;
   tool: string | null;
   score: number;
-  snip: string;
 }
 
 interface SessRow {
@@ -115,7 +121,16 @@ export function search(store: Store, query: string, o: SearchOptions = {}): Sear
     tier = "session";
   }
   if (!rows.length) return { query, tier: "none", results: [] };
-  return { query, tier, results: group(store, rows, limit) };
+  const results = group(store, rows, limit);
+  // Snippets cost far more than ranking: make them only for the events shown.
+  const any = parsed.terms.map(ftsTerm).join(" OR ");
+  for (const r of results) {
+    for (const s of r.snippets) {
+      const row = store.stmt(Q.snippet).get(any, s.eventId) as { snip: string } | undefined;
+      s.text = row?.snip ?? "";
+    }
+  }
+  return { query, tier, results };
 }
 
 function group(store: Store, rows: Row[], limit: number): SessionHit[] {
@@ -160,10 +175,11 @@ function group(store: Store, rows: Row[], limit: number): SessionHit[] {
     g.score = Math.min(g.score, r.score);
     if (g.snippets.length < 3) {
       g.snippets.push({
+        eventId: r.event_id,
         kind: r.kind,
         seq: r.seq,
         time: r.time,
-        text: r.snip,
+        text: "",
         session: s.native_id,
       });
     }
