@@ -22,6 +22,7 @@ import { SourceCtx } from "./parse_ctx.ts";
 import { Q } from "./schema.ts";
 import { acquireWriterLock, dataDir, indexPath, removeIndex, Store } from "./store.ts";
 import { SourceWriter, type WriteMode } from "./ingest.ts";
+import { redactDeep } from "./redact.ts";
 import { statOrNull } from "../parsers/_fs.ts";
 
 /** Per-harness result of one run. */
@@ -45,6 +46,11 @@ export interface HarnessSummary {
 
 /** Options of {@link runIndex}. */
 export interface IndexOptions {
+  /**
+   * Re-read every selected store whole and drop sessions whose store is gone.
+   * Done in place, one source at a time, so searches keep working meanwhile;
+   * only an index that cannot be opened at all is deleted first.
+   */
   rebuild?: boolean;
   /** Only these harness ids. */
   only?: string[];
@@ -90,14 +96,22 @@ export async function runIndex(
   const lock = acquireWriterLock(dataDir(env), opts.waitMs ?? 0);
   try {
     const path = indexPath(env);
-    if (opts.rebuild) removeIndex(path);
-    const store = Store.open(path, { create: true });
+    let store: Store;
+    try {
+      store = Store.open(path, { create: true });
+    } catch (e) {
+      if (!opts.rebuild) throw e;
+      removeIndex(path);
+      store = Store.open(path, { create: true });
+    }
     try {
       const out: HarnessSummary[] = [];
-      for (const parser of parsers) {
-        if (opts.only && !opts.only.includes(parser.id)) continue;
-        out.push(await indexHarness(store, env, parser, opts));
+      const seen = new Set<string>();
+      const selected = parsers.filter((p) => !opts.only || opts.only.includes(p.id));
+      for (const parser of selected) {
+        out.push(await indexHarness(store, env, parser, opts, seen));
       }
+      if (opts.rebuild) dropVanished(store, selected.map((p) => p.id), seen);
       store.stmt(Q.setMeta).run(
         "last_index",
         JSON.stringify({ at: Date.now(), harnesses: out.map((h) => ({ ...h })) }),
@@ -111,11 +125,31 @@ export async function runIndex(
   }
 }
 
+/** After a rebuild: sessions and source rows of stores that no longer exist are removed. */
+function dropVanished(store: Store, harnesses: string[], seen: Set<string>): void {
+  store.tx(() => {
+    for (const h of harnesses) {
+      const rows = store.db.prepare("SELECT path FROM sources WHERE harness = ?").all(h) as Array<
+        { path: string }
+      >;
+      for (const { path } of rows) {
+        if (seen.has(path)) continue;
+        for (const s of store.stmt(Q.sessionsOfSource).all(path) as Array<{ id: number }>) {
+          store.stmt(Q.deleteSession).run(s.id);
+        }
+        store.db.prepare("DELETE FROM sources WHERE path = ?").run(path);
+        store.stmt(Q.clearRedactions).run(path);
+      }
+    }
+  });
+}
+
 async function indexHarness(
   store: Store,
   env: Env,
   parser: Parser,
   opts: IndexOptions,
+  seen: Set<string>,
 ): Promise<HarnessSummary> {
   const sum: HarnessSummary = {
     harness: parser.id,
@@ -147,7 +181,8 @@ async function indexHarness(
   for (const src of sources) {
     n++;
     opts.progress?.(`${parser.id} ${n}/${sources.length}`);
-    const r = await indexSource(store, env, parser, src);
+    seen.add(src.path);
+    const r = await indexSource(store, env, parser, src, Boolean(opts.rebuild));
     if (r.read) sum.read++;
     sum.sessions += r.sessions;
     sum.events += r.events;
@@ -205,11 +240,15 @@ async function indexSource(
   env: Env,
   parser: Parser,
   src: SourceRef,
+  rebuild: boolean,
 ): Promise<SourceOutcome> {
   const none: SourceOutcome = { read: false, sessions: 0, events: 0, skipped: {} };
   const [size, mtime] = await stamp(src.path);
   const comps = JSON.stringify(await Promise.all((src.companions ?? []).map(stamp)));
-  const prev = store.stmt(Q.sourceByPath).get(src.path) as SourceRow | undefined;
+  // A rebuild reads the source as if for the first time, replacing what it had.
+  const prev = rebuild
+    ? undefined
+    : store.stmt(Q.sourceByPath).get(src.path) as SourceRow | undefined;
   const unchanged = prev && prev.kind === src.kind && prev.size === size && prev.mtime === mtime &&
     (prev.companions ?? "[]") === comps && !prev.error;
   if (unchanged) return none;
@@ -259,7 +298,7 @@ async function indexSource(
       });
       return none;
     }
-  } else if (src.kind === "sqlite") {
+  } else if (src.kind === "sqlite" && !rebuild) {
     since = prev && prev.kind === "sqlite" ? prev.watermark : 0;
     mode = "sessions";
   }
@@ -295,7 +334,7 @@ async function indexSource(
       comps,
       endOffset,
       hh,
-      ctx.endState === undefined ? null : JSON.stringify(ctx.endState),
+      ctx.endState === undefined ? null : JSON.stringify(redactDeep(ctx.endState, {})),
       ctx.endWatermark ?? since,
       hash,
       { counts, examples: ctx.examples },
@@ -373,6 +412,8 @@ function recordError(
   prev: SourceRow | undefined,
   message: string,
 ): SourceOutcome {
+  // Store errors often start with the path already; say it once.
+  if (message.startsWith(`${src.path}: `)) message = message.slice(src.path.length + 2);
   // Keep the previous stamp and offset so the next run retries from where the last good pass ended.
   try {
     if (prev) {

@@ -72,8 +72,13 @@ export class SourceWriter {
     for (const slot of this.slots.values()) this.store.stmt(Q.countEvents).run(slot.id);
   }
 
-  private r(text: string): string {
-    return redact(text, this.redactions);
+  /**
+   * Redacts `text`. Only the event text counts towards the per-source figures:
+   * the same secret also lands in derived rows (command, edit span, title) and
+   * would be counted again there.
+   */
+  private r(text: string, count = true): string {
+    return redact(text, count ? this.redactions : {});
   }
 
   private slot(c: Session): Slot {
@@ -82,7 +87,7 @@ export class SourceWriter {
     const row = st.stmt(Q.sessionByKey).get(c.harness, c.id) as
       | Record<string, string | number | null>
       | undefined;
-    const title = c.title ? this.r(c.title.slice(0, 500)) : undefined;
+    const title = c.title ? this.r(c.title.slice(0, 500), false) : undefined;
     let slot = this.slots.get(k);
     if (!row) {
       const ins = st.stmt(Q.insertSession).get(
@@ -148,7 +153,7 @@ export class SourceWriter {
     let data: string | null = null;
     if (e.kind === "tool_call" && e.tool?.input !== undefined) {
       const j = JSON.stringify(e.tool.input);
-      data = j !== undefined && j.length <= 4000 ? this.r(j) : null;
+      data = j !== undefined && j.length <= 4000 ? this.r(j, false) : null;
     } else if (e.kind === "tool_result" && e.result) {
       data = JSON.stringify({ exit: e.result.exit, isError: e.result.isError });
     }
@@ -189,7 +194,13 @@ export class SourceWriter {
     const t = e.tool!;
     const time = e.time ?? null;
     if (t.command) {
-      st.stmt(Q.insertCommand).run(eventId, sid, callId, this.r(cap(t.command, MAX_TEXT)), time);
+      st.stmt(Q.insertCommand).run(
+        eventId,
+        sid,
+        callId,
+        this.r(cap(t.command, MAX_TEXT), false),
+        time,
+      );
     }
     for (const p of t.paths ?? []) {
       st.stmt(Q.insertFile).run(eventId, sid, callId, p, "read", null, null, time);
@@ -201,8 +212,8 @@ export class SourceWriter {
         callId,
         ed.path,
         "edit",
-        this.r(cap(ed.old, MAX_SPAN)),
-        this.r(cap(ed.new, MAX_SPAN)),
+        this.r(cap(ed.old, MAX_SPAN), false),
+        this.r(cap(ed.new, MAX_SPAN), false),
         time,
       );
     }
@@ -214,7 +225,7 @@ export class SourceWriter {
         w.path,
         "write",
         null,
-        this.r(cap(w.content, MAX_SPAN)),
+        this.r(cap(w.content, MAX_SPAN), false),
         time,
       );
     }
@@ -238,8 +249,8 @@ export class SourceWriter {
         callId,
         ed.path,
         "edit",
-        this.r(cap(ed.old, MAX_SPAN)),
-        this.r(cap(ed.new, MAX_SPAN)),
+        this.r(cap(ed.old, MAX_SPAN), false),
+        this.r(cap(ed.new, MAX_SPAN), false),
         e.time ?? null,
       );
     }

@@ -64,6 +64,13 @@ export function parseSince(v: string, now = Date.now()): number | undefined {
     };
     return now - n * unit[m[2].toLowerCase()];
   }
-  const t = Date.parse(v.trim());
+  const s = v.trim();
+  const d = /^(\d{4})-(\d{2})-(\d{2})$/.exec(s);
+  if (d) {
+    // A calendar date that does not exist (2026-02-30) is an error, not March 2.
+    const t = Date.UTC(Number(d[1]), Number(d[2]) - 1, Number(d[3]));
+    return new Date(t).toISOString().slice(0, 10) === s ? t : undefined;
+  }
+  const t = Date.parse(s);
   return Number.isFinite(t) ? t : undefined;
 }

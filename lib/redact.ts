@@ -47,9 +47,20 @@ const RULES: Rule[] = [
     re: String.raw`\b(?:[Bb]earer|[Bb]asic)\s+(?<v>[A-Za-z0-9._~+/-]{16,}=*)`,
   },
   {
+    // A key word, possibly inside a longer name (DB_PASSWORD, secret_key, PGPASSWORD),
+    // then = or :, then the value (see acceptAssignment for what counts as one).
     kind: "assignment",
     re: String
-      .raw`(?<![A-Za-z0-9])(?:[Pp]assword|PASSWORD|[Pp]asswd|[Pp]asswort|[Cc]ontrase(?:ñ|n)a|[Ss]enha|[Mm]ot_de_passe|пароль|Пароль|密码|パスワード|[Ss]ecret|SECRET|[Tt]oken|TOKEN|[Aa]pi[_-]?[Kk]ey|API[_-]?KEY|[Aa]ccess[_-]?[Kk]ey|ACCESS[_-]?KEY|[Cc]lient[_-]?[Ss]ecret)["']?\s*[:=]\s*["']?(?<v>[^\s"'\x60,;()\[\]{}<>]{8,})(?=[\s"'\x60,;)\]}>]|$)`,
+      .raw`(?<![A-Za-z0-9])(?:[A-Za-z0-9]+[_.-]?)??(?:[Pp]assword|PASSWORD|[Pp]asswd|PASSWD|[Pp]wd|PWD|[Pp]asswort|[Cc]ontrase(?:ñ|n)a|[Ss]enha|[Mm]ot_de_passe|пароль|Пароль|密码|パスワード|[Ss]ecret|SECRET|[Tt]oken|TOKEN|[Aa]pi[_-]?[Kk]ey|API[_-]?KEY|[Aa]ccess[_-]?[Kk]ey|ACCESS[_-]?KEY|[Cc]lient[_-]?[Ss]ecret|CLIENT[_-]?SECRET)(?:[_.-][A-Za-z0-9]+)*["']?\s*[:=]\s*["']?(?<v>[^\s"'\x60,;()\[\]{}<>]{6,})(?=[\s"'\x60,;)\]}>]|$)`,
+  },
+  {
+    kind: "cli_password",
+    re: String
+      .raw`(?<![A-Za-z0-9-])--(?:password|passwd|token|api-key|secret)(?:=|\s+)(?<v>[^\s"'\x60]{4,})`,
+  },
+  {
+    kind: "cli_password",
+    re: String.raw`\b(?:mysql|mysqldump|mariadb|mysqladmin)\b[^\\n]*?\s-p(?<v>[^\s"'\x60]{4,})`,
   },
 ];
 
@@ -57,6 +68,18 @@ const COMBINED = new RegExp(
   RULES.map((r, i) => `(?<r${i}>${r.re.replaceAll("(?<v>", `(?<v${i}>`)})`).join("|"),
   "g",
 );
+
+/**
+ * Whether an assignment's value looks like a secret rather than code or a
+ * placeholder: quoted with a letter or digit in it, or unquoted with both
+ * letters and digits, or long (20+ characters); never one repeated character.
+ */
+function acceptAssignment(match: string, v: string): boolean {
+  if (!/[A-Za-z0-9]/.test(v) || /^(.)\1*$/.test(v)) return false;
+  const before = match[match.lastIndexOf(v) - 1];
+  if (before === '"' || before === "'") return true;
+  return v.length >= 20 || (/\d/.test(v) && /\p{L}/u.test(v));
+}
 
 /** Counts per secret kind. */
 export type RedactionCounts = Record<string, number>;
@@ -76,10 +99,7 @@ export function redact(text: string, counts: RedactionCounts): string {
       if (groups[`r${i}`] === undefined) continue;
       const kind = RULES[i].kind;
       const v = groups[`v${i}`];
-      // An assignment's value must look like a secret: letters and digits, or long.
-      if (kind === "assignment" && v && !(v.length >= 20 || (/\d/.test(v) && /[A-Za-z]/.test(v)))) {
-        return match;
-      }
+      if (kind === "assignment" && v && !acceptAssignment(match, v)) return match;
       counts[kind] = (counts[kind] ?? 0) + 1;
       if (v !== undefined) {
         const at = match.lastIndexOf(v);
@@ -91,11 +111,22 @@ export function redact(text: string, counts: RedactionCounts): string {
   });
 }
 
+/** Redacts every string inside a JSON-like value (for parser state kept in the index). */
+export function redactDeep(value: unknown, counts: RedactionCounts): unknown {
+  if (typeof value === "string") return redact(value, counts);
+  if (Array.isArray(value)) return value.map((v) => redactDeep(v, counts));
+  if (value !== null && typeof value === "object") {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, redactDeep(v, counts)]));
+  }
+  return value;
+}
+
 /** Removes terminal escape sequences and bidi control characters from text to be printed. */
 export function sanitizeForTerminal(text: string): string {
   return text
     // deno-lint-ignore no-control-regex
     .replace(/\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]/g, "")
     // deno-lint-ignore no-control-regex
+    .replace(/\r\n?/g, "\n")
     .replace(/[\u202a-\u202e\u2066-\u2069\u200e\u200f\x00-\x08\x0b\x0c\x0e-\x1f\x7f]/g, "");
 }

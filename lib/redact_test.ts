@@ -1,5 +1,5 @@
 import { assertEquals, assertStringIncludes } from "../tests/_assert.ts";
-import { redact, sanitizeForTerminal } from "./redact.ts";
+import { redact, redactDeep, sanitizeForTerminal } from "./redact.ts";
 
 // Secret shapes: each must be caught. Built from pieces so no real-looking
 // token sits in the source as one string.
@@ -85,4 +85,42 @@ for (const text of LOOKALIKES) {
 Deno.test("sanitizeForTerminal strips escape sequences and bidi controls", () => {
   assertEquals(sanitizeForTerminal("a\x1b[31mred\x1b[0m b\u202Ec\x07"), "ared bc");
   assertEquals(sanitizeForTerminal("title\x1b]0;pwned\x07 ok"), "title ok");
+});
+
+Deno.test("redact catches the password forms people really write", () => {
+  const cases: Array<[string, string]> = [
+    ["PGPASSWORD=pgpw444 psql", "PGPASSWORD=[redacted:assignment] psql"],
+    [`DB_PASSWORD="dbpw555"`, `DB_PASSWORD="[redacted:assignment]"`],
+    [`PASSWORD: "correcthorsebattery"`, `PASSWORD: "[redacted:assignment]"`],
+    [`secret_key = "sk777secret"`, `secret_key = "[redacted:assignment]"`],
+    ["mysql -u root -pmysqlpw666 db", "mysql -u root -p[redacted:cli_password] db"],
+    ["app --password clipw333 --x", "app --password [redacted:cli_password] --x"],
+  ];
+  for (const [input, want] of cases) assertEquals(redact(input, {}), want, input);
+});
+
+Deno.test("redact leaves code and placeholders after key words alone", () => {
+  for (
+    const text of [
+      "api_key: process.env.API_KEY",
+      "the token: abcdef",
+      "const password = await askUser();",
+      `"tokens": 12345`,
+    ]
+  ) {
+    assertEquals(redact(text, {}), text);
+  }
+});
+
+Deno.test("redactDeep redacts strings inside parser state", () => {
+  const key = "AKIA" + "ABCDEFGHIJKLMNOP";
+  assertEquals(redactDeep({ title: `Rotate ${key}`, n: 1, list: [key] }, {}), {
+    title: "Rotate [redacted:aws_key]",
+    n: 1,
+    list: ["[redacted:aws_key]"],
+  });
+});
+
+Deno.test("sanitizeForTerminal turns carriage returns into newlines", () => {
+  assertEquals(sanitizeForTerminal("a\r\nb\rc"), "a\nb\nc");
 });

@@ -104,9 +104,16 @@ export function processIO(): IO {
   };
 }
 
-/** Ends the process with `code`. */
-export function exit(code: number): never {
-  process.exit(code);
+/**
+ * Ends the process with `code` once pending output is written. The process
+ * exits on its own when nothing is left to do (calling `process.exit` at once
+ * would cut a large write to a slow pipe short under Bun); a stray handle
+ * cannot keep it alive beyond `graceMs` milliseconds.
+ */
+export function exit(code: number, graceMs = 10_000): void {
+  process.exitCode = code;
+  const t = setTimeout(() => process.exit(code), graceMs);
+  (t as { unref?: () => void }).unref?.();
 }
 
 /** Resident set size of this process in bytes. */

@@ -225,7 +225,7 @@ export const Q = {
     WHERE events_fts MATCH ?`,
   // MATCH expression, event id: the snippet of one matching event (computed only for shown events)
   snippet: `SELECT snippet(events_fts, 0, char(1), char(2), '…', 16) AS snip FROM events_fts
-    WHERE events_fts MATCH ? AND rowid = ?`,
+    WHERE events_fts MATCH ? AND rowid = CAST(? AS INTEGER)`,
   // ids (JSON array)
   sessionsByIds: `SELECT * FROM sessions WHERE id IN (SELECT value FROM json_each(?))`,
   // key

@@ -14,7 +14,8 @@ import { ftsAll, ftsTerm, parseQuery } from "./query.ts";
 
 /** Filters of a search. */
 export interface SearchOptions {
-  harness?: string;
+  /** Only sessions of these harnesses (any of them). */
+  harness?: string[];
   /** Substring of the project path. */
   project?: string;
   /** Epoch ms: only events at or after. */
@@ -34,7 +35,12 @@ export interface SessionHit {
   started: number | null;
   updated: number | null;
   parent: string | null;
-  /** Lower is better (BM25, as FTS5 reports it). */
+  /**
+   * Relevance, higher is better: minus the BM25 of the best matching event
+   * (FTS5 reports BM25 negated), plus half the log of the number of matching
+   * events, so a session is not ranked up by its length alone. Results are
+   * sorted by it.
+   */
   score: number;
   /** Matching events in the session (and its subagents). */
   hits: number;
@@ -84,9 +90,9 @@ const MAX_ROWS = 5000;
 function filtered(store: Store, match: string, o: SearchOptions): Row[] {
   let sql = Q.searchEvents;
   const args: Array<string | number> = [match];
-  if (o.harness) {
-    sql += " AND s.harness = ?";
-    args.push(o.harness);
+  if (o.harness?.length) {
+    sql += ` AND s.harness IN (${o.harness.map(() => "?").join(", ")})`;
+    args.push(...o.harness);
   }
   if (o.project) {
     sql += " AND s.project LIKE ? ESCAPE '\\'";
@@ -184,10 +190,7 @@ function group(store: Store, rows: Row[], limit: number): SessionHit[] {
       });
     }
   }
-  // BM25 of the best event, nudged by how many events matched (log-scaled, so a
-  // long session is not ranked up by its length alone).
-  const ranked = [...groups.values()].sort((a, b) =>
-    a.score - Math.log1p(a.hits) * 0.5 - (b.score - Math.log1p(b.hits) * 0.5)
-  );
+  for (const g of groups.values()) g.score = -g.score + Math.log1p(g.hits) * 0.5;
+  const ranked = [...groups.values()].sort((a, b) => b.score - a.score);
   return ranked.slice(0, limit);
 }

@@ -8,7 +8,7 @@
  * @module
  */
 import { DatabaseSync, type StatementSync } from "node:sqlite";
-import { chmodSync, existsSync, mkdirSync, rmSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import type { Env } from "./model.ts";
 import { MIGRATIONS, PRAGMAS, Q, SCHEMA_VERSION } from "./schema.ts";
@@ -50,14 +50,24 @@ export class Store {
    *   was written by a newer deja, or when it is not a SQLite file.
    */
   static open(path: string, opts: { create?: boolean; readOnly?: boolean } = {}): Store {
-    const fresh = !existsSync(path);
+    let fresh = false;
+    try {
+      statSync(path);
+    } catch (e) {
+      const code = (e as { code?: string }).code;
+      if (code !== "ENOENT") {
+        throw new DejaError(
+          `cannot read the index ${path}: ${code ?? (e as Error).message}`,
+          undefined,
+          2,
+        );
+      }
+      fresh = true;
+    }
     if (fresh && !opts.create) {
       throw new DejaError(`no index at ${path}`, "run 'deja index' first", 2);
     }
-    if (fresh) {
-      const dir = join(path, "..");
-      mkdirSync(dir, { recursive: true, mode: 0o700 });
-    }
+    if (fresh) makeDataDir(join(path, ".."));
     let db: DatabaseSync;
     try {
       db = new DatabaseSync(
@@ -146,6 +156,24 @@ export class Store {
   }
 }
 
+/**
+ * Creates the data directory (mode 0700).
+ *
+ * @throws {DejaError} naming the directory and the reason when it cannot be made.
+ */
+function makeDataDir(dir: string): void {
+  try {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+  } catch (e) {
+    const code = (e as { code?: string }).code ?? (e as Error).message;
+    throw new DejaError(
+      `cannot create the index directory ${dir}: ${code}`,
+      "set DEJA_HOME to a directory you can write",
+      2,
+    );
+  }
+}
+
 /** Removes the index files (for `deja index --rebuild`). */
 export function removeIndex(path: string): void {
   for (const suffix of ["", "-wal", "-shm"]) rmSync(path + suffix, { force: true });
@@ -159,7 +187,7 @@ export function removeIndex(path: string): void {
  * @throws {DejaError} "the index is busy" when another `deja index` holds it.
  */
 export function acquireWriterLock(dir: string, waitMs: number): { release(): void } {
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  makeDataDir(dir);
   const path = join(dir, "index.lock");
   const fresh = !existsSync(path);
   const db = new DatabaseSync(

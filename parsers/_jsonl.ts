@@ -6,7 +6,7 @@
  * valid UTF-8 is skipped as `invalid_utf8`; a line that is not JSON as
  * `malformed_json`. An unterminated last line that does not parse is left for
  * the next pass (the harness is still writing it): `ctx.endOffset` stops
- * before it.
+ * before it, and it is not counted as skipped.
  *
  * @module
  */
@@ -161,8 +161,8 @@ export async function* readJsonl(
       value = JSON.parse(trimmed);
     } catch {
       if (line.partial) {
-        // The harness is still writing this line: leave it for the next pass.
-        ctx.skip("malformed_json", where, "unterminated last line, left for the next run");
+        // The harness is still writing this line: not a bad record, just not
+        // finished. It is left for the next pass (endOffset stops before it).
         return;
       }
       ctx.skip("malformed_json", where);

@@ -5,11 +5,15 @@
  * - The store is opened read-only with a busy timeout (`DEJA_SQLITE_TIMEOUT_MS`,
  *   default 3000 ms), so a harness mid-write delays us briefly and a store held
  *   locked is reported, not waited on forever.
- * - A WAL-mode store whose `-shm` file is missing, or sits in a directory or
- *   file without write bits, cannot be opened read-only without creating or
- *   changing files beside it. Such a store is copied (db and `-wal`) to a
- *   private temporary directory and the copy is read, so rows that live only
- *   in the WAL are still seen and nothing next to the store changes.
+ * - A WAL-mode store cannot be read in place without touching the files beside
+ *   it: even a read-only connection creates the `-shm` file when it is missing
+ *   and writes its read marks into it. So a WAL-mode store is copied (db and
+ *   `-wal`, not `-shm`) to a private temporary directory and the copy is read:
+ *   rows that live only in the WAL are still seen and nothing next to the
+ *   store changes. Only a store over `DEJA_SQLITE_COPY_MAX` bytes (default
+ *   4 GiB) is read in place, read-only.
+ * - A rollback-journal store is read in place: its readers only take shared
+ *   locks, which write nothing.
  *
  * @module
  */
@@ -94,16 +98,14 @@ export function openStore(path: string, env: Env): StoreHandle {
   let target = path;
   let tmp: string | undefined;
   try {
+    const copyMax = Number(env.get("DEJA_SQLITE_COPY_MAX") ?? 4 * 2 ** 30);
     if (walMode(path)) {
-      const shm = `${path}-shm`;
-      let shmOk = false;
+      let walSize = 0;
       try {
-        statSync(shm);
-        shmOk = writable(shm) && writable(dirname(path));
-      } catch {
-        shmOk = false;
-      }
-      if (!shmOk) {
+        walSize = statSync(`${path}-wal`).size;
+      } catch { /* no -wal */ }
+      const inPlace = size + walSize > copyMax && writable(dirname(path));
+      if (!inPlace) {
         tmp = mkdtempSync(join(tmpdir(), "deja-store-"));
         target = join(tmp, basename(path));
         copyFileSync(path, target);

@@ -4,7 +4,7 @@
  * @module
  */
 import { createHash } from "node:crypto";
-import { dirname, join, relative, resolve } from "node:path";
+import { dirname, isAbsolute, join, relative, resolve } from "node:path";
 import type {
   DiscoverCtx,
   Discovery,
@@ -75,15 +75,19 @@ const NAME = ".aider.chat.history.md";
 export const aider: Parser = { id: ID, discover, parse };
 
 async function discover({ env, knownProjects }: DiscoverCtx): Promise<Discovery> {
-  const candidates = [join(rootFrom(env, ID, [], "~"), NAME)];
+  const primary = [join(rootFrom(env, ID, [], "~"), NAME)];
   const named = env.get("AIDER_CHAT_HISTORY_FILE");
-  if (named) candidates.push(expandHome(env, named));
-  for (const p of knownProjects) candidates.push(join(p, NAME));
-  const roots = [...new Set(candidates.map((p) => resolve(p)))];
+  if (named) primary.push(expandHome(env, named));
+  // Project directories other harnesses recorded; one from another system (a Windows
+  // path seen on Linux) is not a place on this machine.
+  const projectFiles = knownProjects.filter((p) => isAbsolute(p)).map((p) => join(p, NAME));
+  const roots = [...new Set(primary.map((p) => resolve(p)))];
   const sources: SourceRef[] = [];
-  for (const path of roots) {
+  for (const path of new Set([...roots, ...projectFiles.map((p) => resolve(p))])) {
     if (await isRegularFile(path)) sources.push({ harness: ID, path, kind: "document" });
   }
+  // Roots shown by `deja sources`: the fixed places, and the project files that exist.
+  for (const s of sources) if (!roots.includes(s.path)) roots.push(s.path);
   return { roots, sources };
 }
 

@@ -75,13 +75,15 @@ for (const name of readdirSync(caseRoot).sort()) {
       NO_COLOR: "1",
       TZ: "UTC",
     };
-    let cleanup = () => {};
+    const cleanups: Array<() => void> = [];
+    const cleanup = () => cleanups.forEach((c) => c());
     if (spec.stores === "fixtures") {
-      // Every harness root points at its materialised fixture.
-      const fx = materialize(join(REPO, "fixtures/registry"));
-      cleanup = fx.cleanup;
+      // Every harness root points at its own materialised fixture.
       for (const e of loadRegistry()) {
-        env[overrideVar(e.id)] = join(fx.root, e.fixture_root.replace(/^fixtures\/registry\//, ""));
+        const fx = materialize(e.fixtureDir);
+        cleanups.push(fx.cleanup);
+        const rel = e.fixture_root.replace(`fixtures/registry/${e.id}`, "").replace(/^\//, "");
+        env[overrideVar(e.id)] = join(fx.root, rel);
       }
     }
     let lastJson: unknown;

@@ -17,10 +17,13 @@ import { indexCmd } from "./cmd_index.ts";
 import { runSearch } from "./cmd_search.ts";
 import { parsers } from "../../parsers/mod.ts";
 
-/** Writes the embedded fixtures under `root` (`@ROOT@` replaced, `.sql` executed). */
+/**
+ * Writes the embedded fixtures under `root` (`.sql` executed). `@ROOT@` in a
+ * fixture stands for its harness's own fixture directory (`<root>/<id>`).
+ */
 export function layOutFixtures(root: string): void {
   for (const [rel, text] of Object.entries(FIXTURES)) {
-    const body = text.replaceAll("@ROOT@", root);
+    const body = text.replaceAll("@ROOT@", join(root, rel.split("/")[0]));
     const target = join(root, rel.endsWith(".sql") ? rel.slice(0, -4) : rel);
     mkdirSync(dirname(target), { recursive: true });
     if (rel.endsWith(".sql")) {

@@ -9,6 +9,7 @@ export const indexCmd: Command = {
   name: "index",
   summary: "Read the session stores of every harness into the index (only what changed).",
   usage: "index [--rebuild] [--quiet] [--harness <id>] [--json]",
+  maxPositionals: 0,
   options: {
     rebuild: { type: "boolean", description: "start a new index from scratch" },
     quiet: { type: "boolean", short: "q", description: "print nothing unless something failed" },

@@ -1,19 +1,10 @@
 /** `deja <query>` / `deja search <query>`: find the sessions where that work happened. */
 import type { Args, Command } from "./common.ts";
-import {
-  colors,
-  fmtTime,
-  intOpt,
-  isoTime,
-  oneLine,
-  opt,
-  printJson,
-  shortId,
-  tildify,
-} from "./common.ts";
+import { colors, fmtTime, intOpt, isoTime, oneLine, opt, printJson, tildify } from "./common.ts";
 import type { IO } from "../runtime.ts";
 import { DejaError, indexPath, Store } from "../store.ts";
 import { search, type SearchResult } from "../search.ts";
+import { shortRef } from "../sessions.ts";
 import { parseSince } from "../query.ts";
 import { parsers } from "../../parsers/mod.ts";
 
@@ -23,7 +14,12 @@ export const searchCmd: Command = {
   usage:
     "search <query...> [--harness <id>] [--project <text>] [--since <30d|date>] [--limit N] [--json]",
   options: {
-    harness: { type: "string", value: "<id>", description: "only sessions of this harness" },
+    harness: {
+      type: "string",
+      value: "<id>",
+      description: "only sessions of this harness (repeatable)",
+      multiple: true,
+    },
     project: {
       type: "string",
       value: "<text>",
@@ -44,9 +40,11 @@ export const searchCmd: Command = {
 export function runSearch(a: Args, io: IO): number {
   const query = a.positionals.join(" ").trim();
   if (!query) throw new DejaError("no query given", 'try: deja "what you remember"', 2);
-  const harness = opt(a, "harness");
-  if (harness && !parsers.some((p) => p.id === harness)) {
-    throw new DejaError(`unknown harness '${harness}'`, "'deja sources' lists them", 2);
+  const harness = a.values.harness as string[] | undefined;
+  for (const h of harness ?? []) {
+    if (!parsers.some((p) => p.id === h)) {
+      throw new DejaError(`unknown harness '${h}'`, "'deja sources' lists them", 2);
+    }
   }
   const sinceText = opt(a, "since");
   const since = sinceText === undefined ? undefined : parseSince(sinceText);
@@ -56,11 +54,14 @@ export function runSearch(a: Args, io: IO): number {
   const limit = intOpt(a, "limit", 10);
   const store = Store.open(indexPath(io.env));
   let res: SearchResult;
+  const refs = new Map<string, string>();
   try {
     res = search(store, query, { harness, project: opt(a, "project"), since, limit });
+    for (const r of res.results) refs.set(`${r.harness}:${r.id}`, shortRef(store, r.harness, r.id));
   } finally {
     store.close();
   }
+  const ref = (r: { harness: string; id: string }) => refs.get(`${r.harness}:${r.id}`) ?? r.id;
   if (a.values.json) {
     printJson(io, {
       query: res.query,
@@ -68,12 +69,12 @@ export function runSearch(a: Args, io: IO): number {
       results: res.results.map((r) => ({
         harness: r.harness,
         id: r.id,
-        short_id: shortId(r.id),
+        short_id: ref(r),
         project: r.project,
         title: r.title,
         started: isoTime(r.started),
         updated: isoTime(r.updated),
-        score: Number((-r.score).toFixed(4)),
+        score: Number(r.score.toFixed(4)),
         hits: r.hits,
         snippets: r.snippets.map((s) => ({
           kind: s.kind,
@@ -97,7 +98,7 @@ export function runSearch(a: Args, io: IO): number {
   }
   for (const r of res.results) {
     out.push(
-      `${c.cyan(shortId(r.id))}  ${c.bold(r.harness)}  ${fmtTime(r.updated ?? r.started)}  ${
+      `${c.cyan(ref(r))}  ${c.bold(r.harness)}  ${fmtTime(r.updated ?? r.started)}  ${
         tildify(r.project, io.env.home)
       }  ${c.dim(`${r.hits} hit${r.hits === 1 ? "" : "s"}`)}`,
     );

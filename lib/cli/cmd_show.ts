@@ -1,73 +1,17 @@
 /** `deja show <id-prefix>`: one whole session, event by event. */
 import type { Args, Command } from "./common.ts";
-import { colors, fmtTime, isoTime, oneLine, printJson, shortId, tildify } from "./common.ts";
+import { colors, fmtTime, isoTime, oneLine, printJson, tildify } from "./common.ts";
 import type { IO } from "../runtime.ts";
 import { DejaError, indexPath, Store } from "../store.ts";
+import { type EventRow, resolveSession, type SessionRow, shortRef } from "../sessions.ts";
 import { Q } from "../schema.ts";
 import { sanitizeForTerminal } from "../redact.ts";
-
-interface SessionRow {
-  id: number;
-  harness: string;
-  native_id: string;
-  project: string | null;
-  title: string | null;
-  started: number | null;
-  updated: number | null;
-  model: string | null;
-  parent: string | null;
-  source: string;
-  events: number;
-}
-
-interface EventRow {
-  id: number;
-  seq: number;
-  kind: string;
-  text: string;
-  time: number | null;
-  tool: string | null;
-  call_id: string | null;
-  data: string | null;
-}
-
-/**
- * Finds the one session whose native id starts with `prefix` (optionally
- * `harness:prefix`).
- *
- * @throws {DejaError} exit 1 when none matches; exit 2 when several do (the
- *   hint lists them).
- */
-export function resolveSession(store: Store, ref: string): SessionRow {
-  let harness: string | null = null;
-  let prefix = ref;
-  const m = /^([a-z][a-z0-9_]*):(.+)$/.exec(ref);
-  if (m) {
-    harness = m[1];
-    prefix = m[2];
-  }
-  const like = prefix.replace(/[\\%_]/g, (c) => `\\${c}`) + "%";
-  const rows = store.stmt(Q.sessionsByPrefix).all(
-    like,
-    harness,
-    harness,
-  ) as unknown as SessionRow[];
-  const exact = rows.filter((r) => r.native_id === prefix);
-  if (exact.length === 1) return exact[0];
-  if (!rows.length) {
-    throw new DejaError(`no session matches '${ref}'`, "search first: deja <words>", 1);
-  }
-  if (rows.length > 1) {
-    const list = rows.slice(0, 5).map((r) => `${r.harness}:${r.native_id}`).join(", ");
-    throw new DejaError(`'${ref}' matches ${rows.length} sessions`, `be more specific: ${list}`, 2);
-  }
-  return rows[0];
-}
 
 export const showCmd: Command = {
   name: "show",
   summary: "Print one session: what was said, the commands run with their exit status, the edits.",
   usage: "show <id-prefix | harness:id-prefix> [--json]",
+  maxPositionals: 1,
   options: {
     json: { type: "boolean", description: "print the session as JSON (docs/json-output.md)" },
     full: { type: "boolean", description: "do not shorten long texts" },
@@ -130,14 +74,18 @@ function runShow(a: Args, io: IO): number {
     const full = Boolean(a.values.full);
     const out: string[] = [
       `${c.bold(s.title ? oneLine(s.title, 100) : "(untitled)")}`,
-      `${c.cyan(shortId(s.native_id))} ${s.harness}  ${tildify(s.project, io.env.home)}  ${
-        fmtTime(s.started)
-      } → ${fmtTime(s.updated)}${s.model ? `  ${s.model}` : ""}`,
+      `${c.cyan(shortRef(store, s.harness, s.native_id))} ${s.harness}  ${
+        tildify(s.project, io.env.home)
+      }  ${fmtTime(s.started)} → ${fmtTime(s.updated)}${s.model ? `  ${s.model}` : ""}`,
       c.dim(`id ${s.native_id}  source ${tildify(s.source, io.env.home)}`),
     ];
     if (s.parent) out.push(c.dim(`subagent of ${s.parent}`));
     if (children.length) {
-      out.push(c.dim(`subagents: ${children.map((x) => shortId(x.native_id)).join(", ")}`));
+      out.push(
+        c.dim(
+          `subagents: ${children.map((x) => shortRef(store, x.harness, x.native_id)).join(", ")}`,
+        ),
+      );
     }
     out.push("");
     for (const e of events) {

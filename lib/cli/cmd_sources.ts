@@ -41,6 +41,7 @@ export const sourcesCmd: Command = {
   name: "sources",
   summary: "List every harness: the roots looked at, stores found, sessions, bytes, skips, errors.",
   usage: "sources [--json]",
+  maxPositionals: 0,
   options: { json: { type: "boolean", description: "print as JSON (docs/json-output.md)" } },
   async run(a, io) {
     const path = indexPath(io.env);
@@ -57,8 +58,13 @@ export const sourcesCmd: Command = {
     for (const p of parsers) {
       let roots: string[] = [];
       let stores = 0;
+      const problems: string[] = [];
       try {
-        const d = await p.discover({ env: io.env, knownProjects: known });
+        const d = await p.discover({
+          env: io.env,
+          knownProjects: known,
+          problem: (path, e) => problems.push(`${path}: ${e.message}`),
+        });
         roots = d.roots;
         stores = d.sources.length;
       } catch { /* reported through the index errors */ }
@@ -85,8 +91,12 @@ export const sourcesCmd: Command = {
         redacted: Object.fromEntries(
           red.filter((x) => x.harness === p.id).map((x) => [x.kind, x.count]),
         ),
-        last_error: errs.length ? `${errs[0].path}: ${errs[0].error}` : null,
-        errors: errs.length,
+        last_error: problems.length
+          ? problems[0]
+          : errs.length
+          ? `${errs[0].path}: ${errs[0].error}`
+          : null,
+        errors: errs.length + problems.length,
       });
     }
     if (a.values.json) {

@@ -34,6 +34,8 @@ export interface Command {
   /** Usage line after `deja `. */
   usage: string;
   options: Record<string, OptionSpec>;
+  /** How many positional arguments it takes at most (unlimited when absent). */
+  maxPositionals?: number;
   run(args: Args, io: IO): Promise<number>;
 }
 
@@ -66,9 +68,23 @@ export function parse(cmd: Command, argv: string[]): Args {
       allowPositionals: true,
       strict: true,
     });
+    if (cmd.maxPositionals !== undefined && positionals.length > cmd.maxPositionals) {
+      const extra = positionals.slice(cmd.maxPositionals).join(" ");
+      throw new DejaError(`unexpected argument '${extra}'`, `see 'deja ${cmd.name} --help'`, 2);
+    }
     return { values: values as Args["values"], positionals };
   } catch (e) {
-    const msg = (e as Error).message.replace(/\. To specify a positional.*$/s, "").split("\n")[0];
+    if (e instanceof DejaError) throw e;
+    const raw = (e as Error).message;
+    const amb = /Option '(--[\w-]+)[^']*' argument is ambiguous/.exec(raw);
+    if (amb) {
+      throw new DejaError(
+        `${amb[1]} got a value starting with '-'`,
+        `write ${amb[1]}=<value> if you meant it; see 'deja ${cmd.name} --help'`,
+        2,
+      );
+    }
+    const msg = raw.replace(/\. To specify a positional.*$/s, "").split("\n")[0];
     throw new DejaError(msg, `see 'deja ${cmd.name} --help'`, 2);
   }
 }
@@ -107,7 +123,7 @@ export function printJson(io: IO, value: unknown): void {
 
 /** Colour helpers: no-ops unless stdout is a terminal and NO_COLOR is unset. */
 export function colors(io: IO) {
-  const on = io.isTTY && io.env.get("NO_COLOR") === undefined;
+  const on = io.isTTY && io.env.get("NO_COLOR") === undefined && io.env.get("TERM") !== "dumb";
   const wrap = (code: string) => (s: string) => (on ? `\x1b[${code}m${s}\x1b[0m` : s);
   return {
     on,
@@ -149,11 +165,6 @@ export function tildify(path: string | null | undefined, home: string): string {
   return home && (path === home || path.startsWith(home + "/"))
     ? "~" + path.slice(home.length)
     : path;
-}
-
-/** A short form of a native session id (first 8 characters of a UUID-like id). */
-export function shortId(id: string): string {
-  return id.length > 12 ? id.slice(0, 8) : id;
 }
 
 /** One line of text, trimmed to `n` characters. */

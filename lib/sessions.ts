@@ -1,0 +1,86 @@
+/**
+ * Finding sessions by what a person types: an id prefix, optionally
+ * `harness:prefix`, and the shortest prefix that finds a session again.
+ *
+ * @module
+ */
+import type { Store } from "./store.ts";
+import { DejaError } from "./store.ts";
+import { Q } from "./schema.ts";
+
+/** A row of the sessions table. */
+export interface SessionRow {
+  id: number;
+  harness: string;
+  native_id: string;
+  project: string | null;
+  title: string | null;
+  started: number | null;
+  updated: number | null;
+  model: string | null;
+  parent: string | null;
+  source: string;
+  events: number;
+}
+
+/** A row of the events table. */
+export interface EventRow {
+  id: number;
+  seq: number;
+  kind: string;
+  text: string;
+  time: number | null;
+  tool: string | null;
+  call_id: string | null;
+  data: string | null;
+}
+
+/**
+ * Finds the one session whose native id starts with `prefix` (optionally
+ * `harness:prefix`).
+ *
+ * @throws {DejaError} exit 1 when none matches; exit 2 when several do (the
+ *   hint lists them).
+ */
+export function resolveSession(store: Store, ref: string): SessionRow {
+  let harness: string | null = null;
+  let prefix = ref;
+  const m = /^([a-z][a-z0-9_]*):(.+)$/.exec(ref);
+  if (m) {
+    harness = m[1];
+    prefix = m[2];
+  }
+  const like = prefix.replace(/[\\%_]/g, (c) => `\\${c}`) + "%";
+  const rows = store.stmt(Q.sessionsByPrefix).all(
+    like,
+    harness,
+    harness,
+  ) as unknown as SessionRow[];
+  const exact = rows.filter((r) => r.native_id === prefix);
+  if (exact.length === 1) return exact[0];
+  if (!rows.length) {
+    throw new DejaError(`no session matches '${ref}'`, "search first: deja <words>", 1);
+  }
+  if (rows.length > 1) {
+    const list = rows.slice(0, 5).map((r) => `${r.harness}:${r.native_id}`).join(", ");
+    throw new DejaError(`'${ref}' matches ${rows.length} sessions`, `be more specific: ${list}`, 2);
+  }
+  return rows[0];
+}
+
+/**
+ * The shortest prefix of `id` (8, 12, 16 or 24 characters, else the whole id)
+ * that {@link resolveSession} maps back to this session; `harness:id` when
+ * even the whole id is ambiguous across harnesses.
+ */
+export function shortRef(store: Store, harness: string, id: string): string {
+  for (const n of [8, 12, 16, 24, id.length]) {
+    if (n > id.length) continue;
+    const prefix = id.slice(0, n);
+    try {
+      const s = resolveSession(store, prefix);
+      if (s.harness === harness && s.native_id === id) return prefix;
+    } catch { /* ambiguous at this length */ }
+  }
+  return `${harness}:${id}`;
+}
