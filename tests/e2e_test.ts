@@ -11,18 +11,21 @@
  * ```
  *
  * Expected output files match line by line; `[..]` inside a line matches any
- * text and a line holding only `...` matches any number of lines. `{{id:N}}`
- * in args is replaced by the `id` of result N of the last JSON search.
+ * text and a line holding only `...` matches any number of lines. `{{field:N}}`
+ * in args is replaced by that field of result N of the last JSON search
+ * (`{{id:0}}`, `{{short_id:0}}`).
  * A new scenario is a new folder.
  */
 import { assert, assertEquals } from "./_assert.ts";
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import process from "node:process";
 import { join } from "node:path";
 import { tmpdir } from "node:os";
 import { materialize, REPO } from "./_fixture.ts";
 import { loadRegistry } from "./_registry.ts";
 import { overrideVar } from "../parsers/_roots.ts";
-import { runBinary } from "./_binary.ts";
+import { binary, runBinary } from "./_binary.ts";
 
 interface Step {
   args: string[];
@@ -90,7 +93,7 @@ for (const name of readdirSync(caseRoot).sort()) {
     try {
       for (const [i, step] of spec.steps.entries()) {
         const args = step.args.map((x) =>
-          x.replace(/\{\{id:(\d+)\}\}/, (_m, n) => String(dig(lastJson, `results.${n}.id`)))
+          x.replace(/\{\{(\w+):(\d+)\}\}/, (_m, f, n) => String(dig(lastJson, `results.${n}.${f}`)))
         );
         const r = runBinary(args, env, cwd);
         const where = `${name} step ${i} (deja ${
@@ -126,4 +129,37 @@ Deno.test("matchesExpected honours [..] and ... wildcards", () => {
   assert(matchesExpected("a 12 b\nx\ny\nend\n", "a [..] b\n...\nend\n"));
   assert(!matchesExpected("a 12 c\n", "a [..] b\n"));
   assert(matchesExpected("end\n", "...\nend\n"));
+});
+
+Deno.test("the binary writes all of a large output into a slow pipe", () => {
+  const work = mkdtempSync(join(tmpdir(), "deja-e2e-pipe-"));
+  const proj = join(work, "projects", "-w-big");
+  mkdirSync(proj, { recursive: true });
+  const sid = "99999999-0000-4000-8000-000000000009";
+  const lines: string[] = [];
+  for (let i = 0; i < 400; i++) {
+    lines.push(JSON.stringify({
+      type: "user",
+      sessionId: sid,
+      uuid: `u${i}`,
+      cwd: "/w/big",
+      timestamp: "2026-11-01T10:00:00Z",
+      message: { role: "user", content: `line ${i} ` + "lorem ipsum dolor ".repeat(60) },
+    }));
+  }
+  writeFileSync(join(proj, `${sid}.jsonl`), lines.join("\n") + "\n");
+  const env = {
+    HOME: join(work, "home"),
+    DEJA_HOME: join(work, "deja"),
+    DEJA_CLAUDE_ROOT: join(work, "projects"),
+  };
+  assertEquals(runBinary(["index", "--quiet"], env, work).code, 0);
+  const direct = runBinary(["show", sid, "--json"], env, work);
+  assertEquals(direct.code, 0);
+  assert(direct.stdout.length > 200_000, `show printed only ${direct.stdout.length} bytes`);
+  const slow = spawnSync("sh", ["-c", `"${binary()}" show ${sid} --json | (sleep 1; wc -c)`], {
+    env: { PATH: process.env.PATH ?? "", ...env },
+    encoding: "utf8",
+  });
+  assertEquals(Number(slow.stdout.trim()), new TextEncoder().encode(direct.stdout).length);
 });

@@ -1,5 +1,12 @@
 import { assert, assertEquals, assertStringIncludes, assertThrows } from "./_assert.ts";
-import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import {
+  appendFileSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import { tmpdir } from "node:os";
 import type { Event, ParseCtx, Parser, Session, SourceRef } from "../lib/model.ts";
@@ -15,9 +22,9 @@ import { testEnv } from "./_fixture.ts";
  * `<root>/*.json` (document). The first JSONL line is a header `{"sid": ...}`;
  * later lines are events. Counts its parse calls.
  */
-function fakeParser(root: string, calls: string[], failOn?: string): Parser {
+function fakeParser(root: string, calls: string[], failOn?: string, id = "fake"): Parser {
   return {
-    id: "fake",
+    id,
     async discover() {
       const files = await listFiles(root, {
         match: (_p, n) => n.endsWith(".jsonl") || n.endsWith(".json"),
@@ -25,7 +32,7 @@ function fakeParser(root: string, calls: string[], failOn?: string): Parser {
       return {
         roots: [root],
         sources: files.map((path): SourceRef => ({
-          harness: "fake",
+          harness: id,
           path,
           kind: path.endsWith(".jsonl") ? "append" : "document",
         })),
@@ -35,22 +42,24 @@ function fakeParser(root: string, calls: string[], failOn?: string): Parser {
       calls.push(src.path);
       if (src.kind === "document") {
         const doc = JSON.parse(readFileSync(src.path, "utf8"));
-        yield { harness: "fake", id: doc.sid, path: src.path, events: doc.events };
+        yield { harness: id, id: doc.sid, path: src.path, events: doc.events };
         return;
       }
       let sid = (ctx.state as { sid?: string } | undefined)?.sid;
+      let note = (ctx.state as { note?: string } | undefined)?.note;
       const events: Event[] = [];
       for await (const { value } of readJsonl(src.path, ctx)) {
         const v = value as Record<string, unknown>;
         if (typeof v.sid === "string") {
           sid = v.sid;
+          note = typeof v.note === "string" ? v.note : undefined;
           continue;
         }
         if (failOn && v.text === failOn) throw new Error("parser broke on purpose");
         events.push(v as unknown as Event);
       }
-      ctx.endState = { sid };
-      if (sid) yield { harness: "fake", id: sid, path: src.path, project: "/work/app", events };
+      ctx.endState = { sid, note };
+      if (sid) yield { harness: id, id: sid, path: src.path, project: "/work/app", events };
     },
   };
 }
@@ -272,4 +281,50 @@ Deno.test("a second writer is told the index is busy", () => {
   // Once released, the next writer gets it.
   acquireWriterLock(dir, 0).release();
   assert(true);
+});
+
+Deno.test("parser state kept in the index is redacted too", async () => {
+  const { root, env } = setup();
+  const key = "AKIA" + "QQQQWWWWEEEERRRR";
+  writeFileSync(
+    join(root, "a.jsonl"),
+    line({ sid: "s1", note: `rotate ${key}` }) + line({ kind: "user", text: "hello" }),
+  );
+  await runIndex(env, [fakeParser(root, [])]);
+  const raw = readFileSync(indexPath(env));
+  assertEquals(raw.includes(key), false);
+});
+
+Deno.test("a rebuild re-reads every store whole and drops sessions whose store is gone", async () => {
+  const { root, env } = setup();
+  writeFileSync(join(root, "a.jsonl"), line({ sid: "s1" }) + line({ kind: "user", text: "alpha" }));
+  writeFileSync(join(root, "b.jsonl"), line({ sid: "s2" }) + line({ kind: "user", text: "beta" }));
+  await runIndex(env, [fakeParser(root, [])]);
+  rmSync(join(root, "b.jsonl"));
+  const calls: string[] = [];
+  // A plain run keeps what it read before: the history outlives the file.
+  await runIndex(env, [fakeParser(root, calls)]);
+  assertEquals(calls, []);
+  assertEquals(eventsOf(env, "s2").map((e) => e.text), ["beta"]);
+  await runIndex(env, [fakeParser(root, calls)], { rebuild: true });
+  assertEquals(calls, [join(root, "a.jsonl")]);
+  assertEquals(eventsOf(env, "s1").map((e) => e.text), ["alpha"]);
+  assertEquals(eventsOf(env, "s2"), []);
+});
+
+Deno.test("a rebuild of one harness leaves the others' sessions alone", async () => {
+  const { root, env } = setup();
+  const otherRoot = join(root, "..", "other");
+  mkdirSync(otherRoot);
+  writeFileSync(join(root, "a.jsonl"), line({ sid: "s1" }) + line({ kind: "user", text: "alpha" }));
+  writeFileSync(
+    join(otherRoot, "o.jsonl"),
+    line({ sid: "o1" }) + line({ kind: "user", text: "omega" }),
+  );
+  const both = () => [fakeParser(root, []), fakeParser(otherRoot, [], undefined, "other")];
+  await runIndex(env, both());
+  rmSync(join(root, "a.jsonl"));
+  await runIndex(env, both(), { rebuild: true, only: ["fake"] });
+  assertEquals(eventsOf(env, "o1").map((e) => e.text), ["omega"]);
+  assertEquals(eventsOf(env, "s1"), []);
 });
