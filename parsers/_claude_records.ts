@@ -1,7 +1,8 @@
 /**
- * Claude Code record content -> deja events: user text cleaning, tool calls,
- * tool results. Private to `parsers/claude.ts`; see that module for the store
- * layout and where each fact was observed.
+ * Claude Code record content -> deja events: user text cleaning, assistant
+ * blocks, tool calls, tool results. Shared by the Claude family of parsers
+ * (`claude.ts`, and through `_claude_family.ts` the harnesses whose records
+ * are adapted to Claude's); see `claude.ts` for where each fact was observed.
  *
  * @module
  */
@@ -110,16 +111,47 @@ function fallbackText(extra: unknown): string {
   return [str(o.stdout), str(o.stderr)].filter((s) => s).join("\n");
 }
 
-/** Tools whose path argument is a read (or a search root). */
-const READ_TOOLS = new Set(["Read", "NotebookRead", "Glob", "Grep", "LS"]);
-/** Tools that run a shell command from `input.command`. */
-const SHELL_TOOLS = new Set(["Bash", "PowerShell"]);
+/**
+ * A harness's tool names and argument keys, by what the tool does. Claude
+ * Code's is {@link CLAUDE_TOOLS}; harnesses with Claude-shaped tools under
+ * other names (Factory Droid's `Execute`, `Create`, `old_str`) give their own.
+ */
+export interface ToolVocabulary {
+  /** Run `input.command` in a shell. */
+  shell: ReadonlySet<string>;
+  /** Read `file_path` (or search under `path`). */
+  read: ReadonlySet<string>;
+  /** Replace one span of `file_path`. */
+  edit: ReadonlySet<string>;
+  /** Replace each span of `edits[]` in `file_path`. */
+  multiEdit: ReadonlySet<string>;
+  /** Write `content` to `file_path` whole. */
+  write: ReadonlySet<string>;
+  /** Keys of the replaced text and of its replacement (the first present wins). */
+  old: readonly string[];
+  new: readonly string[];
+}
+
+/** Claude Code's tools (also CodeBuddy Code's, which kept the names and keys). */
+export const CLAUDE_TOOLS: ToolVocabulary = {
+  shell: new Set(["Bash", "PowerShell"]),
+  read: new Set(["Read", "NotebookRead", "Glob", "Grep", "LS"]),
+  edit: new Set(["Edit"]),
+  multiEdit: new Set(["MultiEdit"]),
+  write: new Set(["Write"]),
+  old: ["old_string"],
+  new: ["new_string"],
+};
 
 /**
  * A `tool_use` block -> what the call means. Relative paths are joined to
  * `cwd` (Windows-style when the cwd is a Windows path).
  */
-export function toolCallInfo(block: Obj, cwd: string | undefined): ToolCallInfo {
+export function toolCallInfo(
+  block: Obj,
+  cwd: string | undefined,
+  vocab: ToolVocabulary = CLAUDE_TOOLS,
+): ToolCallInfo {
   const name = str(block.name) ?? "unknown";
   const input = block.input;
   const info: ToolCallInfo = { name };
@@ -129,22 +161,24 @@ export function toolCallInfo(block: Obj, cwd: string | undefined): ToolCallInfo 
   const i = obj(input) ?? {};
   const abs = (p: string) => absPath(p, cwd);
   const filePath = str(i.file_path) ?? str(i.notebook_path);
-  if (SHELL_TOOLS.has(name)) {
+  const pick = (o: Obj, keys: readonly string[]) => o[keys.find((k) => k in o) ?? keys[0]];
+  const spanOf = (o: Obj) => span(abs(filePath!), pick(o, vocab.old), pick(o, vocab.new));
+  if (vocab.shell.has(name)) {
     const cmd = str(i.command);
     if (cmd) info.command = cmd;
-  } else if (READ_TOOLS.has(name)) {
+  } else if (vocab.read.has(name)) {
     const p = filePath ?? str(i.path);
     if (p) info.paths = [abs(p)];
-  } else if (name === "Edit" && filePath) {
-    info.edits = [span(abs(filePath), i.old_string, i.new_string)];
-  } else if (name === "MultiEdit" && filePath) {
+  } else if (vocab.edit.has(name) && filePath) {
+    info.edits = [spanOf(i)];
+  } else if (vocab.multiEdit.has(name) && filePath) {
     const edits: EditSpan[] = [];
     for (const e of arr(i.edits)) {
       const o = obj(e);
-      if (o) edits.push(span(abs(filePath), o.old_string, o.new_string));
+      if (o) edits.push(spanOf(o));
     }
     if (edits.length) info.edits = edits;
-  } else if (name === "Write" && filePath) {
+  } else if (vocab.write.has(name) && filePath) {
     info.writes = [{
       path: abs(filePath),
       content: typeof i.content === "string" ? i.content : "",
@@ -158,6 +192,36 @@ export function toolCallInfo(block: Obj, cwd: string | undefined): ToolCallInfo 
     }
   }
   return info;
+}
+
+/**
+ * An assistant message's content (string or blocks) -> assistant and tool_call
+ * events. One API response may be split over several records sharing `mid`
+ * (its message id), so keys are `a:<mid>:t:<fnv1a(text)>` for text and
+ * `a:<mid>:c:<tool id>` for calls: a repeated block collapses, distinct ones
+ * never collide. Thinking blocks are dropped.
+ */
+export function assistantEvents(
+  mid: string,
+  content: unknown,
+  time: number | undefined,
+  cwd?: string,
+  vocab: ToolVocabulary = CLAUDE_TOOLS,
+): Event[] {
+  const blocks = typeof content === "string" ? [{ type: "text", text: content }] : arr(content);
+  const out: Event[] = [];
+  for (const b of blocks) {
+    const o = obj(b);
+    if (!o) continue;
+    if (o.type === "text" && typeof o.text === "string" && o.text.trim() !== "") {
+      out.push({ kind: "assistant", text: o.text, time, key: `a:${mid}:t:${fnv1a(o.text)}` });
+    } else if (o.type === "tool_use" || o.type === "server_tool_use") {
+      const tool = toolCallInfo(o, cwd, vocab);
+      const ident = tool.id ?? fnv1a(JSON.stringify(o.input ?? null));
+      out.push({ kind: "tool_call", text: "", time, key: `a:${mid}:c:${ident}`, tool });
+    }
+  }
+  return out;
 }
 
 function span(path: string, oldS: unknown, newS: unknown): EditSpan {

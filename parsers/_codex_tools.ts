@@ -172,14 +172,20 @@ function addPatch(info: ToolCallInfo, patch: string, base: string | undefined): 
  * `apply_patch` becomes edits instead), edits and writes for `apply_patch`
  * (its patch in `input` or `patch`), `paths` for `read_file` / `view_image`.
  * Relative paths resolve against an absolute `workdir` argument, else `cwd`.
+ * `moreShells` names a fork's own shell tools (TRAE `exec`).
  */
-export function functionCall(name: string, rawArgs: unknown, cwd?: string): ToolCallInfo {
+export function functionCall(
+  name: string,
+  rawArgs: unknown,
+  cwd?: string,
+  moreShells?: ReadonlySet<string>,
+): ToolCallInfo {
   const input = decodeArgs(rawArgs);
   const args = obj(input);
   const info: ToolCallInfo = { name, input };
   const workdir = str(args?.workdir) ?? str(args?.working_directory);
   const base = workdir && isAbsAny(workdir) ? workdir : cwd;
-  if (SHELL_TOOLS.has(name)) {
+  if (SHELL_TOOLS.has(name) || moreShells?.has(name)) {
     const command = commandOf(args?.cmd ?? args?.command);
     const patch = command && /^\s*(apply_patch|applypatch)\b/.test(command)
       ? patchEnvelope(command)

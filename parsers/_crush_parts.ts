@@ -12,15 +12,12 @@
  * @module
  */
 import { isAbsolute, join } from "node:path";
-import { zstdDecompressSync } from "node:zlib";
 import type { EditSpan, Event, ParseCtx, ToolCallInfo, ToolResultInfo } from "../lib/model.ts";
 import { arr, decodeArgs, num, type Obj, obj, str } from "./_util.ts";
+import { isZstd, unzstd } from "./_zstd.ts";
 
 /** Part types that carry nothing to index (dropped silently). */
 const IGNORED = new Set(["reasoning", "binary", "image_url", "finish", "_meta"]);
-
-/** The first four bytes of a zstd frame (some Crush builds compress `parts`). */
-const ZSTD_MAGIC = [0x28, 0xb5, 0x2f, 0xfd];
 
 /** One `messages` row, as the parser reads it. */
 export interface MessageRow {
@@ -58,9 +55,12 @@ export function decodeParts(
   let text: string;
   if (raw instanceof Uint8Array) {
     let bytes = raw;
-    if (ZSTD_MAGIC.every((b, i) => bytes[i] === b)) {
+    // Some Crush builds compress `parts` (a zstd frame, told by its magic).
+    if (isZstd(bytes)) {
       try {
-        bytes = new Uint8Array(zstdDecompressSync(bytes));
+        const z = unzstd(bytes);
+        if (z.torn !== undefined) throw new Error(`frame cut short at byte ${z.torn}`);
+        bytes = z.data;
       } catch (e) {
         skip("corrupt", where, `zstd parts: ${(e as Error).message}`);
         return undefined;

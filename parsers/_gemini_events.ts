@@ -92,7 +92,7 @@ function toolEvents(
   const id = str(call.id) ?? fallbackId;
   const time = toMillis(call.timestamp) ?? msgTime;
   const input = decodeArgs(call.args);
-  const tool: ToolCallInfo = { name, id, input, ...meaning(name, obj(input), ctx.project) };
+  const tool: ToolCallInfo = { name, id, input, ...toolMeaning(name, obj(input), ctx.project) };
   const events: Event[] = [{ kind: "tool_call", text: "", time, key: `c:${id}`, tool }];
   const res = resultOf(call.result);
   const status = str(call.status);
@@ -101,24 +101,48 @@ function toolEvents(
   let text = stripFraming(res.text ?? "");
   let exit: number | undefined;
   if (name === SHELL) ({ text, exit } = shellOutput(text));
-  events.push({
-    kind: "tool_result",
-    text,
-    time,
-    key: `r:${id}`,
-    result: {
-      callId: id,
-      ...(exit !== undefined ? { exit } : {}),
-      ...(isError ? { isError } : {}),
-    },
-  });
+  events.push(toolResultEvent(id, text, time, exit, isError));
   return events;
 }
 
-const SHELL = "run_shell_command";
+/**
+ * A `tool_result` event keyed `r:<callId>` (a later copy of the same result
+ * replaces it), with `exit` and `isError` only when known.
+ */
+export function toolResultEvent(
+  callId: string,
+  text: string,
+  time?: number,
+  exit?: number,
+  isError?: boolean,
+): Event {
+  return {
+    kind: "tool_result",
+    text,
+    time,
+    key: `r:${callId}`,
+    result: {
+      callId,
+      ...(exit !== undefined ? { exit } : {}),
+      ...(isError ? { isError: true } : {}),
+    },
+  };
+}
 
-/** What a call means, from its name and arguments (tool names from Gemini CLI's `base-declarations.ts`). */
-function meaning(name: string, a: Obj | undefined, project?: string): Partial<ToolCallInfo> {
+/** The shell tool of Gemini CLI and of its fork Qwen Code. */
+export const SHELL = "run_shell_command";
+
+/**
+ * What a call means, from its name and arguments (tool names from Gemini CLI's
+ * `base-declarations.ts`; Qwen Code keeps them): `run_shell_command` ->
+ * command, `replace`/`edit` -> one edit span, `write_file` -> a write,
+ * `read_file` -> a path. Relative paths resolve against `project`.
+ */
+export function toolMeaning(
+  name: string,
+  a: Obj | undefined,
+  project?: string,
+): Partial<ToolCallInfo> {
   if (!a) return {};
   const file = str(a.file_path) ?? str(a.absolute_path) ?? str(a.path);
   switch (name) {
@@ -160,7 +184,7 @@ function isWindowsPath(p: string): boolean {
 }
 
 /** The text of a `result` part list: each `functionResponse.response.output` (or `.error`), and text parts. */
-function resultOf(result: unknown): { text?: string; isError?: boolean } {
+export function resultOf(result: unknown): { text?: string; isError?: boolean } {
   if (result === undefined || result === null) return {};
   const out: string[] = [];
   let isError = false;
@@ -195,7 +219,7 @@ function stripFraming(text: string): string {
  * builds also `Error: (none)`, `Signal: (none)`, ...). Keeps the output and
  * any real error, drops the bookkeeping.
  */
-function shellOutput(text: string): { text: string; exit?: number } {
+export function shellOutput(text: string): { text: string; exit?: number } {
   const code = /^Exit Code: (-?\d+)\s*$/m.exec(text);
   const kept = text.split("\n").filter((l) =>
     !/^(Command|Directory|Error|Exit Code|Signal|Background PIDs|Process Group PGID): \(none\)\s*$/

@@ -14,7 +14,9 @@
  * `part.data`; anything else is optional. A store without them is counted as
  * `unknown_schema` and yields nothing. The `event` table (an event-sourced
  * copy of the same rows) is not read; rows in the `session_message` table (the
- * next session engine, empty in both real stores) are counted `unsupported`.
+ * next session engine, empty in both real stores) are counted `unsupported`
+ * and noted as `content` drift; a column not in {@link KNOWN} is noted as drift
+ * too, and the latest `session.version` is the version the store names.
  *
  * Incremental: the watermark is the store's own `max(session.time_updated)`;
  * a pass yields every whole session with `time_updated >= ctx.since`.
@@ -22,10 +24,15 @@
  * @module
  */
 import type { DatabaseSync } from "node:sqlite";
-import type { ParseCtx, Session } from "../lib/model.ts";
-import { columns, openStore, StoreError, tables } from "./_sqlite.ts";
+import { readdir } from "node:fs/promises";
+import { isAbsolute, join } from "node:path";
+import type { Env, ParseCtx, Session } from "../lib/model.ts";
+import { isRegularFile } from "./_fs.ts";
+import { columns, noteUnknownColumns, tables } from "./_sqlite.ts";
+import { openOrCountEmpty } from "./_store_open.ts";
+import { jsonColumn } from "./_json_doc.ts";
 import { toMillis } from "./_time.ts";
-import { type Obj, obj, str } from "./_util.ts";
+import { obj, str } from "./_util.ts";
 import { buildSession, type OcMessage, type OcPart } from "./_opencode_events.ts";
 
 const REQUIRED: Record<string, string[]> = {
@@ -35,6 +42,106 @@ const REQUIRED: Record<string, string[]> = {
 };
 
 type Row = Record<string, unknown>;
+
+/**
+ * Columns known per table (opencode 1.17.3 and 1.18.33, Kilo CLI 7.7.7 in
+ * realdata; ZCode's `session.task_type`, formats-new §11). Any other is noted
+ * as drift: `session_metadata` for `session`, `content` for `message` and `part`.
+ */
+const KNOWN: Record<string, { kind: "session_metadata" | "content"; columns: Set<string> }> = {
+  session: {
+    kind: "session_metadata",
+    columns: new Set([
+      "id",
+      "project_id",
+      "workspace_id",
+      "parent_id",
+      "slug",
+      "directory",
+      "path",
+      "title",
+      "version",
+      "share_url",
+      "summary_additions",
+      "summary_deletions",
+      "summary_files",
+      "summary_diffs",
+      "metadata",
+      "cost",
+      "tokens_input",
+      "tokens_output",
+      "tokens_reasoning",
+      "tokens_cache_read",
+      "tokens_cache_write",
+      "revert",
+      "permission",
+      "agent",
+      "model",
+      "time_created",
+      "time_updated",
+      "time_compacting",
+      "time_archived",
+      "task_type",
+    ]),
+  },
+  message: {
+    kind: "content",
+    columns: new Set(["id", "session_id", "time_created", "time_updated", "data"]),
+  },
+  part: {
+    kind: "content",
+    columns: new Set(["id", "message_id", "session_id", "time_created", "time_updated", "data"]),
+  },
+};
+
+/**
+ * Reports what the store says about its format: the harness version of the
+ * latest session (`session.version`) and every column not in {@link KNOWN}.
+ */
+function noteFormat(db: DatabaseSync, path: string, session: Set<string>, ctx: ParseCtx): void {
+  if (session.has("version")) {
+    const r = db.prepare("SELECT version FROM session ORDER BY time_updated DESC LIMIT 1").get() as
+      | { version: unknown }
+      | undefined;
+    if (typeof r?.version === "string" && r.version) ctx.version?.(r.version);
+  }
+  for (const [table, k] of Object.entries(KNOWN)) {
+    noteUnknownColumns(db, ctx, path, table, k.columns, k.kind);
+  }
+}
+
+/**
+ * The database files of an opencode-schema data dir: `<app>.db` and channel
+ * builds' `<app>-<channel>.db`, sorted; or only the file the variable
+ * `envVar` names (absolute, or relative to `root`), when set. opencode uses
+ * `opencode` / `OPENCODE_DB` (its `storage/db.ts`); the Kilo CLI `kilo` /
+ * `KILO_DB` (formats-new §5).
+ */
+export async function opencodeDatabases(
+  env: Env,
+  root: string,
+  app: string,
+  envVar: string,
+): Promise<string[]> {
+  const named = env.get(envVar);
+  if (named) {
+    if (named === ":memory:") return [];
+    const path = isAbsolute(named) ? named : join(root, named);
+    return (await isRegularFile(path)) ? [path] : [];
+  }
+  let names: string[];
+  try {
+    names = await readdir(root);
+  } catch {
+    return [];
+  }
+  const pattern = new RegExp(`^${app}(-[A-Za-z0-9._-]+)?\\.db$`);
+  const out: string[] = [];
+  for (const name of names.sort()) {
+    if (pattern.test(name) && (await isRegularFile(join(root, name)))) out.push(join(root, name));
+  }
+  return out;
+}
 
 /**
  * Yields every session of the store at `path` changed since `ctx.since`, each
@@ -49,17 +156,8 @@ export async function* readOpencodeDb(
   path: string,
   ctx: ParseCtx,
 ): AsyncGenerator<Session> {
-  let handle;
-  try {
-    handle = openStore(path, ctx.env);
-  } catch (e) {
-    if (e instanceof StoreError && e.reason === "empty") {
-      ctx.skip("empty", path);
-      ctx.endWatermark = ctx.since;
-      return;
-    }
-    throw e;
-  }
+  const handle = openOrCountEmpty(path, ctx);
+  if (!handle) return;
   try {
     const db = handle.db;
     const cols = schemaOf(db);
@@ -68,9 +166,11 @@ export async function* readOpencodeDb(
       ctx.endWatermark = ctx.since;
       return;
     }
+    noteFormat(db, path, cols.session, ctx);
     if (
       tables(db).has("session_message") && db.prepare("SELECT 1 FROM session_message LIMIT 1").get()
     ) {
+      ctx.drift?.("content", `${path}: session_message`, "rows in table session_message");
       ctx.skip(
         "unsupported",
         `${path}: session_message`,
@@ -104,12 +204,12 @@ export async function* readOpencodeDb(
       if (Number.isFinite(updatedRaw) && updatedRaw > watermark) watermark = updatedRaw;
       const messages: OcMessage[] = [];
       for (const m of messagesOf.all(id) as Row[]) {
-        const data = decode(m.data, `message ${text(m.id)}`, ctx);
+        const data = jsonColumn(m.data, `message ${text(m.id)}`, ctx);
         if (!data) continue;
         const msgId = text(m.id) ?? "";
         const parts: OcPart[] = [];
         for (const p of partsOf.all(msgId) as Row[]) {
-          const pd = decode(p.data, `part ${text(p.id)}`, ctx);
+          const pd = jsonColumn(p.data, `part ${text(p.id)}`, ctx);
           if (pd) parts.push({ id: text(p.id) ?? "", data: pd, time: toMillis(p.time_created) });
         }
         messages.push({ id: msgId, data, time: toMillis(m.time_created), parts });
@@ -154,29 +254,6 @@ function describeMissing(db: DatabaseSync): string {
     for (const c of need) if (!have.has(c)) missing.push(`${table}.${c}`);
   }
   return `missing ${missing.join(", ")}`;
-}
-
-/** A TEXT (or BLOB) JSON column decoded to an object; bad rows are counted. */
-function decode(v: unknown, where: string, ctx: ParseCtx): Obj | undefined {
-  const s = typeof v === "string"
-    ? v
-    : v instanceof Uint8Array
-    ? new TextDecoder().decode(v)
-    : undefined;
-  if (s === undefined) {
-    ctx.skip("bad_shape", where, "data is not text");
-    return undefined;
-  }
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(s);
-  } catch (e) {
-    ctx.skip("malformed_json", where, (e as Error).message);
-    return undefined;
-  }
-  const o = obj(parsed);
-  if (!o) ctx.skip("bad_shape", where, "data is not an object");
-  return o;
 }
 
 /** `session.model` holds JSON `{"id":"…","providerID":"…"}` (1.17+); older rows have no column. */

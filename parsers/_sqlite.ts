@@ -29,7 +29,7 @@ import {
 } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { tmpdir } from "node:os";
-import type { Env } from "../lib/model.ts";
+import type { DriftKind, Env, ParseCtx } from "../lib/model.ts";
 
 /** A read-only handle; call `close()` when done (removes any private copy). */
 export interface StoreHandle {
@@ -164,4 +164,60 @@ export function tables(db: DatabaseSync): Set<string> {
   const rows = db.prepare(`SELECT name FROM sqlite_master WHERE type IN ('table','view')`)
     .all() as Array<{ name: string }>;
   return new Set(rows.map((r) => r.name));
+}
+
+/** One row of `pragma_table_info`. */
+interface ColumnInfo {
+  name: string;
+  type: string;
+  notnull: number;
+  dflt_value: unknown;
+  pk: number;
+}
+
+/**
+ * Notes every column of `table` that is not in `known` as drift of `kind`
+ * (`ctx.drift`), so a parser that names the columns it knows learns of a new
+ * schema generation without failing. Each note's sample is the column's schema
+ * row and the first non-NULL value among the table's first 1000 rows (redacted
+ * and cut down by the context). A missing table notes nothing.
+ *
+ * @param path the store path, for the locator `<path>: <table>.<column>`.
+ * @returns the unknown column names, in table order.
+ */
+export function noteUnknownColumns(
+  db: DatabaseSync,
+  ctx: Pick<ParseCtx, "drift">,
+  path: string,
+  table: string,
+  known: ReadonlySet<string>,
+  kind: DriftKind,
+): string[] {
+  const rows = db.prepare(
+    `SELECT name, type, "notnull", dflt_value, pk FROM pragma_table_info(?)`,
+  ).all(table) as unknown as ColumnInfo[];
+  const unknown = rows.filter((r) => !known.has(r.name));
+  for (const c of unknown) {
+    if (!ctx.drift) break;
+    const q = (id: string) => `"${id.replaceAll('"', '""')}"`;
+    let example: unknown = null;
+    try {
+      const row = db.prepare(
+        `SELECT v FROM (SELECT ${q(c.name)} AS v FROM ${q(table)} LIMIT 1000)
+          WHERE v IS NOT NULL LIMIT 1`,
+      ).get() as { v: unknown } | undefined;
+      example = row?.v ?? null;
+      if (example instanceof Uint8Array) example = `<${example.length} bytes>`;
+    } catch { /* the schema row alone shows it */ }
+    const sample = {
+      table,
+      column: c.name,
+      type: c.type,
+      notnull: c.notnull === 1,
+      default: c.dflt_value ?? null,
+      example,
+    };
+    ctx.drift(kind, `${path}: ${table}.${c.name}`, `column ${table}.${c.name}`, sample);
+  }
+  return unknown.map((c) => c.name);
 }

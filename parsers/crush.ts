@@ -15,7 +15,8 @@
  *   20250627 / 20250812 / 20260127 seen in realdata/crush, told apart by
  *   columns, never by version). Only `sessions.id` and `messages.{id,
  *   session_id, role, parts}` are required; a store without them is skipped as
- *   `unknown_schema`.
+ *   `unknown_schema`. A column not in {@link KNOWN_COLUMNS} is noted as drift
+ *   (`deja drift`), and the goose `version_id` is the version the store names.
  *
  * Units: `created_at`/`updated_at` are whole Unix **seconds** in every real
  * store although the schema comments say milliseconds (realdata/crush, all
@@ -45,7 +46,7 @@ import type { DatabaseSync } from "node:sqlite";
 import type { Env, ParseCtx, Parser, Session, SourceRef } from "../lib/model.ts";
 import { isDir, readJsonFile, statOrNull } from "./_fs.ts";
 import { rootFrom } from "./_roots.ts";
-import { columns, openStore, StoreError, tables } from "./_sqlite.ts";
+import { columns, noteUnknownColumns, openStore, StoreError, tables } from "./_sqlite.ts";
 import { toMillis } from "./_time.ts";
 import { arr, obj, str } from "./_util.ts";
 import {
@@ -61,6 +62,55 @@ export function crushRoot(env: Env): string {
   const vars: Array<[string, string]> = [["CRUSH_GLOBAL_DATA", ""], ["XDG_DATA_HOME", "crush"]];
   if (env.platform === "win32") vars.push(["LOCALAPPDATA", "crush"]);
   return rootFrom(env, "crush", vars, "~/.local/share/crush");
+}
+
+/**
+ * Columns known per table (schema generations 20250627, 20250812, 20260127 in
+ * realdata/crush). Any other is noted as drift: `session_metadata` for
+ * `sessions`, `content` for `messages`.
+ */
+const KNOWN_COLUMNS = {
+  sessions: new Set([
+    "id",
+    "parent_session_id",
+    "title",
+    "message_count",
+    "prompt_tokens",
+    "completion_tokens",
+    "cost",
+    "updated_at",
+    "created_at",
+    "summary_message_id",
+    "todos",
+  ]),
+  messages: new Set([
+    "id",
+    "session_id",
+    "role",
+    "parts",
+    "model",
+    "created_at",
+    "updated_at",
+    "finished_at",
+    "provider",
+    "is_summary_message",
+  ]),
+};
+
+/**
+ * The store's schema generation, `schema <goose version_id>` (Crush keeps no
+ * version of its own in the store), or undefined without a goose table.
+ */
+function schemaGeneration(db: DatabaseSync): string | undefined {
+  if (!tables(db).has("goose_db_version")) return undefined;
+  try {
+    const r = db.prepare(
+      "SELECT max(version_id) AS v FROM goose_db_version WHERE is_applied = 1",
+    ).get() as { v: unknown } | undefined;
+    return r?.v ? `schema ${r.v}` : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Which optional columns this store has. */
@@ -148,12 +198,17 @@ export const crush: Parser = {
     }
     try {
       const db = store.db;
+      const generation = schemaGeneration(db);
+      if (generation) ctx.version?.(generation);
       const schema = readSchema(db);
       if (typeof schema === "string") {
         ctx.skip("unknown_schema", source.path, schema);
         ctx.endWatermark = ctx.since;
         return;
       }
+      const known = KNOWN_COLUMNS;
+      noteUnknownColumns(db, ctx, source.path, "sessions", known.sessions, "session_metadata");
+      noteUnknownColumns(db, ctx, source.path, "messages", known.messages, "content");
       const project = source.hint?.project ?? projectOf(source.path);
       const { s, m } = schema;
       const hasUpdated = s.has("updated_at");

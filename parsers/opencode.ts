@@ -3,8 +3,7 @@
  *
  * @module
  */
-import { readdir } from "node:fs/promises";
-import { basename, dirname, isAbsolute, join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import type {
   DiscoverCtx,
   Discovery,
@@ -14,18 +13,16 @@ import type {
   Session,
   SourceRef,
 } from "../lib/model.ts";
-import { isRegularFile, listFiles, readText } from "./_fs.ts";
+import { listFiles } from "./_fs.ts";
 import { rootFrom } from "./_roots.ts";
 import { openStore } from "./_sqlite.ts";
 import { toMillis } from "./_time.ts";
-import { type Obj, obj, str } from "./_util.ts";
-import { readOpencodeDb } from "./_opencode_db.ts";
+import { obj, str } from "./_util.ts";
+import { opencodeDatabases, readOpencodeDb } from "./_opencode_db.ts";
+import { readJsonObject } from "./_json_doc.ts";
 import { buildSession, type OcMessage, type OcPart } from "./_opencode_events.ts";
 
 const ID = "opencode";
-
-/** `opencode.db`, or a channel build's `opencode-<channel>.db`. */
-const DB_NAME = /^opencode(-[A-Za-z0-9._-]+)?\.db$/;
 
 /**
  * The opencode parser.
@@ -71,7 +68,7 @@ export const opencode: Parser = {
 async function discover({ env, problem }: DiscoverCtx): Promise<Discovery> {
   const root = rootFrom(env, ID, [["XDG_DATA_HOME", "opencode"]], "~/.local/share/opencode");
   const legacyDir = join(root, "storage", "session");
-  const dbs = await databases(env, root);
+  const dbs = await opencodeDatabases(env, root, ID, "OPENCODE_DB");
   const sources: SourceRef[] = dbs.map((path) => ({
     harness: ID,
     path,
@@ -98,27 +95,6 @@ async function discover({ env, problem }: DiscoverCtx): Promise<Discovery> {
   return { roots: [root, ...dbs, legacyDir], sources };
 }
 
-/** The database files in the data dir (or the one `OPENCODE_DB` names). */
-async function databases(env: Env, root: string): Promise<string[]> {
-  const named = env.get("OPENCODE_DB");
-  if (named) {
-    if (named === ":memory:") return [];
-    const path = isAbsolute(named) ? named : join(root, named);
-    return (await isRegularFile(path)) ? [path] : [];
-  }
-  let names: string[];
-  try {
-    names = await readdir(root);
-  } catch {
-    return [];
-  }
-  const out: string[] = [];
-  for (const name of names.sort()) {
-    if (DB_NAME.test(name) && (await isRegularFile(join(root, name)))) out.push(join(root, name));
-  }
-  return out;
-}
-
 /** Session ids already in the databases (legacy files opencode migrated); empty on any failure. */
 function sessionIdsIn(dbs: string[], env: Env): Set<string> {
   const ids = new Set<string>();
@@ -140,19 +116,19 @@ function sessionIdsIn(dbs: string[], env: Env): Set<string> {
 
 /** One legacy session file with its message and part files. */
 async function* parseLegacy(source: SourceRef, ctx: ParseCtx): AsyncGenerator<Session> {
-  const info = await readRecord(source.path, source.path, ctx);
+  const info = await readJsonObject(source.path, source.path, ctx);
   if (!info) return;
   const id = basename(source.path, ".json");
   const storage = dirname(dirname(dirname(source.path)));
   const json = { match: (_p: string, n: string) => n.endsWith(".json"), maxDepth: 0 };
   const messages: OcMessage[] = [];
   for (const file of await listFiles(join(storage, "message", id), json)) {
-    const data = await readRecord(file, `message ${basename(file)}`, ctx);
+    const data = await readJsonObject(file, `message ${basename(file)}`, ctx);
     if (!data) continue;
     const msgId = basename(file, ".json");
     const parts: OcPart[] = [];
     for (const pf of await listFiles(join(storage, "part", msgId), json)) {
-      const pd = await readRecord(pf, `part ${basename(pf)}`, ctx);
+      const pd = await readJsonObject(pf, `part ${basename(pf)}`, ctx);
       if (pd) parts.push({ id: basename(pf, ".json"), data: pd });
     }
     messages.push({ id: msgId, data, parts });
@@ -174,30 +150,4 @@ async function* parseLegacy(source: SourceRef, ctx: ParseCtx): AsyncGenerator<Se
     messages,
     ctx,
   );
-}
-
-/** Reads one JSON object file; empty, oversized, malformed or non-object files are counted. */
-async function readRecord(path: string, where: string, ctx: ParseCtx): Promise<Obj | undefined> {
-  let raw: string;
-  try {
-    raw = await readText(path, 64 << 20);
-  } catch (e) {
-    if ((e as { code?: string }).code === "EFBIG") ctx.skip("oversized", where);
-    else ctx.skip("unreadable", where, (e as Error).message);
-    return undefined;
-  }
-  if (raw.trim() === "") {
-    ctx.skip("empty", where);
-    return undefined;
-  }
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(raw);
-  } catch (e) {
-    ctx.skip("malformed_json", where, (e as Error).message);
-    return undefined;
-  }
-  const o = obj(parsed);
-  if (!o) ctx.skip("bad_shape", where, "not a JSON object");
-  return o;
 }

@@ -1,0 +1,383 @@
+/**
+ * The Claude Code session reader, shared by the harnesses that keep Claude's
+ * project tree (`<encoded-cwd>/<session>.jsonl`, subagents in
+ * `<session>/subagents/agent-<id>.jsonl`): Claude Code itself, and through a
+ * {@link FamilyDialect} CodeBuddy Code and Factory Droid, whose records are
+ * adapted to Claude's shape and read by {@link claudeRecord}.
+ *
+ * The loop streams a file, routes records to their session (a subagent gets
+ * `<parent>/agent-<id>`), ranks titles, and yields chunks of
+ * {@link CHUNK_EVENTS} events. Format facts are documented in `claude.ts`.
+ *
+ * @module
+ */
+import { basename, dirname } from "node:path";
+import type { Env, Event, ParseCtx, Parser, Session, SkipReason, SourceRef } from "../lib/model.ts";
+import { readJsonl } from "./_jsonl.ts";
+import { walk } from "./_fs.ts";
+import { toMillis } from "./_time.ts";
+import { arr, type Obj, obj, str } from "./_util.ts";
+import {
+  assistantEvents,
+  CLAUDE_TOOLS,
+  decodeProjectDir,
+  hasToolResult,
+  toolResultEvent,
+  type ToolVocabulary,
+  userText,
+} from "./_claude_records.ts";
+
+/** Events held before a chunk is yielded. */
+export const CHUNK_EVENTS = 256;
+
+/**
+ * Record types Claude Code writes that carry nothing to index (observed in
+ * the public files and the farm run, plus the metadata kinds its session
+ * loader knows, read via the search tool).
+ */
+export const BOOKKEEPING: ReadonlySet<string> = new Set([
+  "queue-operation",
+  "progress",
+  "file-history-snapshot",
+  "file-history-delta",
+  "last-prompt",
+  "attachment",
+  "system",
+  "tag",
+  "task-summary",
+  "agent-name",
+  "agent-color",
+  "agent-setting",
+  "pr-link",
+  "mode",
+  "permission-mode",
+  "isolation-latch",
+  "worktree-state",
+  "bridge-session",
+  "attribution-snapshot",
+  "speculation-accept",
+  "content-replacement",
+  "fork-context-ref",
+  "marble-origami-commit",
+  "marble-origami-snapshot",
+  "marble-origami-reset",
+  "continued-in",
+  "ended-by-model",
+  "relocated",
+  "atis-latch",
+  "api-request",
+  "api-request-shape",
+  "api-request-blob",
+  "tools-used",
+  "cost-state",
+]);
+
+/** Title records, by rank (a higher rank is never replaced by a lower one). */
+const TITLES: Record<string, { field: string; rank: number }> = {
+  "custom-title": { field: "customTitle", rank: 3 },
+  "ai-title": { field: "aiTitle", rank: 2 },
+  "summary": { field: "summary", rank: 1 },
+};
+
+/** What a pass hands to the next one (JSON). */
+export interface FamilyState {
+  /** Last session id seen in the file. */
+  sid?: string;
+  /** Last `cwd` seen in the file. */
+  cwd?: string;
+  title?: string;
+  rank?: number;
+  model?: string;
+  /** Session key that last received events, and its parent. */
+  cur?: string;
+  curParent?: string;
+}
+
+/** Facts read from a source path. */
+export interface FileFacts {
+  stem: string;
+  /** `agent-<id>.jsonl` -> `<id>`. */
+  agentId?: string;
+  /** `<parent>/subagents/agent-*.jsonl` -> `<parent>`. */
+  dirParent?: string;
+  /** The encoded project directory name. */
+  encoded: string;
+}
+
+function fileFacts(path: string): FileFacts {
+  const stem = basename(path).replace(/\.jsonl$/, "");
+  const agentId = /^agent-(.+)$/.exec(stem)?.[1];
+  const dir = dirname(path);
+  const inSub = basename(dir) === "subagents";
+  return {
+    stem,
+    agentId,
+    dirParent: inSub ? basename(dirname(dir)) : undefined,
+    encoded: basename(inSub ? dirname(dirname(dir)) : dir),
+  };
+}
+
+/** Records a skipped record at the current line. */
+export type Skip = (reason: SkipReason, detail?: string) => void;
+
+/**
+ * What one record carries: events (and the model that wrote them), a title
+ * candidate with its rank, `null` for nothing to index (bookkeeping, or a
+ * skip the reader already counted), `undefined` for an unknown record.
+ */
+export type FamilyReading =
+  | { events: Event[]; model?: string }
+  | { title?: string; rank: number }
+  | null
+  | undefined;
+
+/** How a harness's records differ from Claude Code's. */
+export interface FamilyDialect {
+  /** Harness id put on the sessions. */
+  harness: string;
+  /** Reads one record (usually by adapting it and calling {@link claudeRecord}). */
+  read(r: Obj, time: number | undefined, st: FamilyState, f: FileFacts, skip: Skip): FamilyReading;
+  /**
+   * The session id, cwd and harness version a record names (default: Claude's
+   * `sessionId`, `cwd`, `version`).
+   */
+  ids?(r: Obj, f: FileFacts): { sid?: string; cwd?: string; version?: string };
+  /** The project when no record names a cwd (default: Claude's lossy decode of the dir name). */
+  fallbackProject?(f: FileFacts): string | undefined;
+  /** Fills the state from files beside the source before a pass. */
+  init?(source: SourceRef, st: FamilyState): Promise<void>;
+}
+
+/**
+ * A Claude-family parser: discovery takes every `*.jsonl` under `root(env)`
+ * (sessions and subagent runs, each an append source), parsing reads them
+ * with `dialect`.
+ */
+export function familyParser(dialect: FamilyDialect, root: (env: Env) => string): Parser {
+  const match = (_p: string, name: string) => name.endsWith(".jsonl");
+  return {
+    id: dialect.harness,
+    async discover({ env, problem }) {
+      const dir = root(env);
+      const sources: SourceRef[] = [];
+      for await (const path of walk(dir, { match, maxDepth: 6, onError: problem })) {
+        sources.push({ harness: dialect.harness, path, kind: "append" });
+      }
+      return { roots: [dir], sources };
+    },
+    parse: (source, ctx) => readFamily(source, ctx, dialect),
+  };
+}
+
+interface Route {
+  id: string;
+  parent?: string;
+}
+
+function route(r: Obj, st: FamilyState, f: FileFacts): Route | undefined {
+  const sid = st.sid ?? f.dirParent ?? (f.agentId ? undefined : f.stem);
+  if (!sid) return undefined;
+  const agentId = str(r.agentId) ?? f.agentId;
+  if (agentId && (f.agentId !== undefined || r.isSidechain === true)) {
+    return { id: `${sid}/agent-${agentId}`, parent: sid };
+  }
+  return { id: sid };
+}
+
+function claudeIds(r: Obj): { sid?: string; cwd?: string; version?: string } {
+  return { sid: str(r.sessionId), cwd: str(r.cwd), version: str(r.version) };
+}
+
+/**
+ * Reads one Claude Code record: `user` / `assistant` messages, a queued
+ * prompt `attachment`, title records, bookkeeping. `vocab` names the tools.
+ */
+export function claudeRecord(
+  r: Obj,
+  time: number | undefined,
+  st: FamilyState,
+  f: FileFacts,
+  skip: Skip,
+  vocab: ToolVocabulary = CLAUDE_TOOLS,
+): FamilyReading {
+  const type = str(r.type) ?? "";
+  if (type === "user" || type === "assistant") {
+    const msg = obj(r.message);
+    if (!msg) {
+      skip("bad_shape", `${type} record without message`);
+      return null;
+    }
+    if (type === "user") return { events: userEvents(r, msg, time, f) };
+    const mid = str(msg.id) ?? str(r.uuid) ?? "";
+    const m = str(msg.model);
+    const events = assistantEvents(mid, msg.content, time, st.cwd, vocab);
+    return m && m !== "<synthetic>" ? { events, model: m } : { events };
+  }
+  if (type === "attachment") return { events: queuedPrompt(r, time) };
+  const title = TITLES[type];
+  if (title) return { title: str(r[title.field]), rank: title.rank };
+  return BOOKKEEPING.has(type) ? null : undefined;
+}
+
+function userEvents(r: Obj, msg: Obj, time: number | undefined, f: FileFacts): Event[] {
+  const uuid = str(r.uuid);
+  const key = uuid ? `u:${uuid}` : undefined;
+  const content = msg.content;
+  if (r.isCompactSummary === true) {
+    const text = userText(content, false);
+    return text ? [{ kind: "summary", text, time, key }] : [];
+  }
+  if (r.isMeta === true) return [];
+  if (hasToolResult(content)) {
+    const blocks = arr(content).map(obj).filter((o): o is Obj => o?.type === "tool_result");
+    const extra = blocks.length === 1 ? r.toolUseResult : undefined;
+    return blocks.map((b) => toolResultEvent(b, extra, time));
+  }
+  const agentId = str(r.agentId) ?? f.agentId;
+  const text = userText(content, agentId?.startsWith("acompact-") ?? false);
+  return text ? [{ kind: "user", text, time, key }] : [];
+}
+
+/** A prompt typed while the agent was busy (`attachment.type` `queued_command`). */
+function queuedPrompt(r: Obj, time: number | undefined): Event[] {
+  const a = obj(r.attachment);
+  if (a?.type !== "queued_command") return [];
+  if (a.commandMode !== undefined && a.commandMode !== "prompt") return [];
+  const kind = str(obj(a.origin)?.kind);
+  if (kind && kind !== "human") return [];
+  const text = userText(a.prompt, false);
+  const uuid = str(r.uuid);
+  return text ? [{ kind: "user", text, time, key: uuid ? `u:${uuid}` : undefined }] : [];
+}
+
+function stripUndefined(e: Event): Event {
+  if (e.time === undefined) delete e.time;
+  if (e.key === undefined) delete e.key;
+  return e;
+}
+
+/**
+ * Reads one source from `ctx.offset`, yielding session chunks. `ctx.endState`
+ * keeps the last session id, cwd, title, model and current session key, so a
+ * parse from an offset yields the same ids.
+ */
+async function* readFamily(
+  source: SourceRef,
+  ctx: ParseCtx,
+  dialect: FamilyDialect,
+): AsyncGenerator<Session> {
+  const f = fileFacts(source.path);
+  const st: FamilyState = { ...(obj(ctx.state) as FamilyState | undefined) };
+  await dialect.init?.(source, st);
+  const harness = dialect.harness;
+  const ids = dialect.ids ?? claudeIds;
+  const pending = new Map<string, Session>();
+  let held = 0;
+  let titleDirty = false;
+  const fallbackProject = () => (dialect.fallbackProject ?? defaultProject)(f);
+
+  const chunkFor = (rt: Route): Session => {
+    let s = pending.get(rt.id);
+    if (!s) {
+      s = { harness, id: rt.id, path: source.path, events: [] };
+      if (rt.parent) s.parent = rt.parent;
+      const project = st.cwd ?? fallbackProject();
+      if (project) s.project = project;
+      pending.set(rt.id, s);
+    }
+    return s;
+  };
+
+  const flush = (): Session[] => {
+    const out = [...pending.values()];
+    pending.clear();
+    held = 0;
+    if (st.title && st.cur) {
+      const main = out.find((s) => s.id === st.cur);
+      if (main) {
+        main.title = st.title;
+        titleDirty = false;
+      } else if (titleDirty) {
+        const meta: Session = {
+          harness,
+          id: st.cur,
+          path: source.path,
+          title: st.title,
+          events: [],
+        };
+        if (st.curParent) meta.parent = st.curParent;
+        const project = st.cwd ?? fallbackProject();
+        if (project) meta.project = project;
+        out.push(meta);
+        titleDirty = false;
+      }
+    }
+    for (const s of out) if (!s.model && st.model && s.id === st.cur) s.model = st.model;
+    return out;
+  };
+
+  for await (const line of readJsonl(source.path, ctx)) {
+    const where = `${source.path}@${line.start}`;
+    const r = obj(line.value);
+    if (!r) {
+      ctx.skip("bad_shape", where, "record is not an object");
+      continue;
+    }
+    const { sid, cwd, version } = ids(r, f);
+    if (version) ctx.version?.(version);
+    if (sid) st.sid = sid;
+    if (cwd) st.cwd = cwd;
+    const time = toMillis(r.timestamp);
+    const reading = dialect.read(
+      r,
+      time,
+      st,
+      f,
+      (reason, detail) => ctx.skip(reason, where, detail),
+    );
+    if (reading === undefined) {
+      const type = str(r.type);
+      ctx.skip("unknown_record", where, type ? `type ${type}` : "record without type");
+      continue;
+    }
+    if (reading === null) continue;
+    if ("rank" in reading) {
+      const t = reading.title;
+      if (t && reading.rank >= (st.rank ?? 0)) {
+        if (t !== st.title) titleDirty = true;
+        st.title = t;
+        st.rank = reading.rank;
+      }
+      continue;
+    }
+    const { events, model } = reading;
+    if (model) st.model = model;
+    if (events.length === 0) continue;
+    const rt = route(r, st, f);
+    if (!rt) {
+      ctx.skip("bad_shape", where, "no session id");
+      continue;
+    }
+    const s = chunkFor(rt);
+    if (cwd) s.project = cwd;
+    if (model) s.model = model;
+    for (const e of events) {
+      s.events.push(stripUndefined(e));
+      if (e.time !== undefined) {
+        s.started = s.started === undefined ? e.time : Math.min(s.started, e.time);
+        s.updated = s.updated === undefined ? e.time : Math.max(s.updated, e.time);
+      }
+    }
+    st.cur = rt.id;
+    if (rt.parent) st.curParent = rt.parent;
+    else delete st.curParent;
+    held += events.length;
+    if (held >= CHUNK_EVENTS) yield* flush();
+  }
+  yield* flush();
+  ctx.endState = st;
+}
+
+function defaultProject(f: FileFacts): string | undefined {
+  return decodeProjectDir(f.encoded);
+}

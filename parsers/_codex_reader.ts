@@ -1,0 +1,459 @@
+/**
+ * The Codex rollout reader, shared by every harness that writes Codex rollouts
+ * (`codex`, and TRAE CLI, a codex-rs fork). A harness names its differences in
+ * a {@link RolloutDialect}; with the empty dialect this is exactly Codex.
+ *
+ * Format facts (record types, fork copies, titles) are documented in
+ * `parsers/codex.ts`; tool records in `_codex_tools.ts`.
+ *
+ * @module
+ */
+import { basename, dirname, join } from "node:path";
+import type {
+  Env,
+  Event,
+  ParseCtx,
+  Parser,
+  Session,
+  SourceRef,
+  ToolCallInfo,
+} from "../lib/model.ts";
+import { headRecords, readJsonl, readLines } from "./_jsonl.ts";
+import { statOrNull, walk } from "./_fs.ts";
+import { toMillis } from "./_time.ts";
+import { blockText, num, type Obj, obj, str } from "./_util.ts";
+import {
+  customToolCall,
+  envContextCwd,
+  functionCall,
+  isAbsAny,
+  isInjectedUserMessage,
+  localShellCall,
+  readOutput,
+  resultInfo,
+  uuid7Millis,
+} from "./_codex_tools.ts";
+
+/** Response-item payload types that carry nothing to index (reasoning is dropped on purpose). */
+const QUIET_ITEMS = new Set([
+  "reasoning",
+  "ghost_snapshot",
+  "compaction",
+  "compaction_summary",
+  "image_generation_call",
+  "tool_search_call",
+  "tool_search_output",
+  "other",
+]);
+
+/** Response-item payload types, also used to recognise the bare records of 2025 rollouts. */
+const ITEM_TYPES = new Set([
+  ...QUIET_ITEMS,
+  "message",
+  "function_call",
+  "function_call_output",
+  "custom_tool_call",
+  "custom_tool_call_output",
+  "local_shell_call",
+  "web_search_call",
+]);
+
+/** Outer record types Codex writes that carry nothing to index. */
+const QUIET_RECORDS = new Set(["world_state", "token_usage_record"]);
+
+/**
+ * `session_meta` payload fields known (realdata/codex 0.116–0.121 and the farm run, 0.171.0;
+ * `instructions` from the bare 2025 header). Any other is noted as `session_metadata` drift.
+ */
+const META_FIELDS: ReadonlySet<string> = new Set([
+  "id",
+  "session_id",
+  "timestamp",
+  "cwd",
+  "originator",
+  "cli_version",
+  "source",
+  "model_provider",
+  "base_instructions",
+  "instructions",
+  "git",
+  "dynamic_tools",
+  "forked_from_id",
+  "agent_nickname",
+  "agent_role",
+  "account_scoped",
+  "runtime_workspace_roots",
+  "thread_source",
+  "history_mode",
+  "context_window",
+]);
+
+/** Message roles that are not speech (harness-authored), dropped without a note. */
+const QUIET_ROLES = new Set(["developer", "system"]);
+
+/** What a parse hands to the next pass of the same file (JSON). */
+export interface RolloutState {
+  /** Session id, once a `session_meta` settled it. */
+  id?: string;
+  cwd?: string;
+  parent?: string;
+  model?: string;
+  /** Epoch ms: the session's first time. */
+  started?: number;
+  /** Epoch ms: when this thread was created (fork boundary test). */
+  created?: number;
+  /** A roled user/assistant message was seen: `event_msg` speech is a duplicate. */
+  roled?: boolean;
+  /** Inside a parent's history copied into a forked rollout. */
+  inherited?: boolean;
+  /** The dialect's own state (JSON). */
+  ext?: unknown;
+}
+
+/** How a harness's rollouts differ from Codex's. Every member is optional but `harness`. */
+export interface RolloutDialect {
+  /** Harness id put on the sessions. */
+  harness: string;
+  /** False: user-role `response_item` messages are the harness's own injections (default true). */
+  userItems?: boolean;
+  /** Tool names whose arguments hold a shell command, beyond Codex's. */
+  shells?: ReadonlySet<string>;
+  /** Reads an `event_msg` payload outside a fork copy; true when it was handled. */
+  event?(r: RolloutReader, p: Obj, time: number | undefined): boolean;
+  /** Reads an outer record type Codex does not write; true when it is the dialect's. */
+  record?(r: RolloutReader, type: string, p: Obj, time: number | undefined, where: string): boolean;
+  /** The dedupe key of an event about to be kept (see `lib/merge.ts`). */
+  key?(r: RolloutReader, ev: Event): string | undefined;
+}
+
+/**
+ * A rollout parser: discovery finds `sessions/YYYY/MM/DD/rollout-*.jsonl` and
+ * the flat `archived_sessions/` under `home(env)`, each an append source with
+ * the title index beside; parsing reads them with `dialect`.
+ */
+export function rolloutParser(dialect: RolloutDialect, home: (env: Env) => string): Parser {
+  const harness = dialect.harness;
+  const match = (_p: string, name: string) =>
+    name.startsWith("rollout-") && name.endsWith(".jsonl");
+  return {
+    id: harness,
+    async discover(ctx) {
+      const root = home(ctx.env);
+      const hint = { index: join(root, "session_index.jsonl") };
+      const sources: SourceRef[] = [];
+      for (const [dir, maxDepth] of [["sessions", 6], ["archived_sessions", 0]] as const) {
+        const opts = { match, maxDepth, onError: ctx.problem };
+        for await (const path of walk(join(root, dir), opts)) {
+          sources.push({ harness, path, kind: "append", hint });
+        }
+      }
+      return { roots: [root], sources };
+    },
+    parse: (source, ctx) => readRollout(source, ctx, dialect),
+  };
+}
+
+/** Reads one rollout from `ctx.offset` and yields its session (one per file). */
+async function* readRollout(
+  source: SourceRef,
+  ctx: ParseCtx,
+  dialect: RolloutDialect,
+): AsyncGenerator<Session> {
+  const path = source.path;
+  const prior = obj(ctx.state) as RolloutState | undefined;
+  const st: RolloutState = prior ? { ...prior } : {};
+  if (!prior && ctx.offset > 0) await recoverHead(path, st, dialect);
+  const r = new RolloutReader(
+    path,
+    st,
+    dialect,
+    (reason, where, detail) => ctx.skip(reason, where, detail),
+    ctx,
+  );
+  let records = 0;
+  for await (const line of readJsonl(path, ctx)) {
+    records++;
+    r.record(line.value, `${path}@${line.start}`);
+  }
+  if (records === 0 && ctx.offset === 0) ctx.skip("empty", path, "no records");
+  ctx.endState = st;
+  const events = r.events.filter((e) => !e.fallback || !st.roled).map((e) => e.ev);
+  if (events.length === 0) return;
+  const title = await titleFor(source, st.id ?? fileId(path));
+  yield {
+    harness: dialect.harness,
+    id: st.id ?? fileId(path),
+    ...(st.cwd ? { project: st.cwd } : {}),
+    ...(title ? { title } : {}),
+    ...(st.started !== undefined ? { started: st.started } : {}),
+    ...(r.updated !== undefined ? { updated: r.updated } : {}),
+    ...(st.model ? { model: st.model } : {}),
+    ...(st.parent ? { parent: st.parent } : {}),
+    path,
+    events,
+  };
+}
+
+/** Rebuilds the state from the first records when a resumed pass has none saved. */
+async function recoverHead(path: string, st: RolloutState, dialect: RolloutDialect) {
+  const r = new RolloutReader(path, st, dialect, () => {});
+  for (const v of await headRecords(path, 64)) r.record(v, path);
+  st.inherited = false;
+  delete st.ext;
+}
+
+/** The id a file name gives: the uuid before `.jsonl`, else the stem without `rollout-`. */
+function fileId(path: string): string {
+  const name = basename(path);
+  const m = /([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.jsonl$/i.exec(name);
+  return m ? m[1] : name.replace(/^rollout-/, "").replace(/\.jsonl$/, "");
+}
+
+/** Folds rollout records into events, updating the shared state. */
+export class RolloutReader {
+  readonly events: { ev: Event; fallback: boolean }[] = [];
+  updated?: number;
+  private readonly keys = new Set<string>();
+  constructor(
+    private readonly path: string,
+    readonly st: RolloutState,
+    private readonly dialect: RolloutDialect,
+    private readonly skip: (
+      reason: "unknown_record" | "bad_shape",
+      where: string,
+      detail?: string,
+    ) => void,
+    /** Where drift and the harness version are reported (none when recovering a head). */
+    private readonly notes: Pick<ParseCtx, "drift" | "version"> = {},
+  ) {}
+
+  record(value: unknown, where: string): void {
+    const rec = obj(value);
+    if (!rec) return this.skip("bad_shape", where);
+    let type = str(rec.type);
+    let payload = obj(rec.payload);
+    if (!payload) {
+      if (rec.record_type !== undefined) return; // 2025 `{"record_type":"state"}` marker
+      if (type === undefined && str(rec.id) && rec.timestamp !== undefined) {
+        [type, payload] = ["session_meta", rec];
+      } else if (type !== undefined && ITEM_TYPES.has(type)) {
+        [type, payload] = ["response_item", rec];
+      } else {
+        return this.skip("unknown_record", where, type ? `type ${type}` : "record without type");
+      }
+    }
+    const time = toMillis(rec.timestamp);
+    this.touch(time);
+    switch (type) {
+      case "session_meta":
+        return this.meta(payload, time, where);
+      case "turn_context":
+        if (this.st.inherited) return;
+        this.st.model = str(payload.model) ?? this.st.model;
+        return this.noteCwd(str(payload.cwd));
+      case "response_item":
+        if (!this.st.inherited) this.item(payload, time, where);
+        return;
+      case "event_msg":
+        return this.event(payload, time);
+      case "compacted": {
+        const text = str(payload.message)?.trim();
+        if (text && !this.st.inherited) this.push({ kind: "summary", text, time });
+        return;
+      }
+      default:
+        if (type !== undefined && this.dialect.record?.(this, type, payload, time, where)) return;
+        if (type === undefined || !QUIET_RECORDS.has(type)) {
+          this.skip("unknown_record", where, type ? `type ${type}` : "record without type");
+        }
+    }
+  }
+
+  private touch(time: number | undefined): void {
+    if (time === undefined) return;
+    if (this.st.started === undefined || time < this.st.started) this.st.started = time;
+    if (this.updated === undefined || time > this.updated) this.updated = time;
+  }
+
+  /**
+   * Keeps an event; `fallback` ones are dropped when the file has roled messages. An event
+   * whose dialect key was already kept in this pass is a copy: the first one stays.
+   */
+  push(ev: Event, fallback = false): void {
+    const kept = ev.time === undefined ? dropTime(ev) : ev;
+    const key = this.dialect.key?.(this, kept);
+    if (key) {
+      if (this.keys.has(key)) return;
+      this.keys.add(key);
+      kept.key = key;
+    }
+    this.events.push({ ev: kept, fallback });
+  }
+
+  private noteCwd(cwd: string | undefined): void {
+    if (!this.st.cwd && cwd && isAbsAny(cwd)) this.st.cwd = cwd;
+  }
+
+  private meta(p: Obj, time: number | undefined, where: string): void {
+    const id = metaId(p) ?? (this.st.id === undefined ? fileId(this.path) : undefined);
+    const version = str(p.cli_version);
+    if (version && this.st.id === undefined) this.notes.version?.(version);
+    for (const k of Object.keys(p)) {
+      if (!META_FIELDS.has(k)) {
+        this.notes.drift?.("session_metadata", where, `session_meta field ${k}`);
+      }
+    }
+    if (this.st.id !== undefined) {
+      // A second meta with another id opens a copy of the parent's history.
+      if (id !== undefined && id !== this.st.id) this.st.inherited = true;
+      return;
+    }
+    this.st.id = id;
+    const created = toMillis(p.timestamp) ?? time ?? uuid7Millis(p.id);
+    if (created !== undefined) this.st.created = created;
+    this.touch(created);
+    this.noteCwd(str(p.cwd));
+    const source = obj(p.source);
+    const sub = source?.subagent;
+    const spawn = obj(obj(sub)?.thread_spawn);
+    const parent = str(spawn?.parent_thread_id) ??
+      (sub !== undefined ? str(p.forked_from_id) : undefined);
+    if (parent && parent !== id) this.st.parent = parent;
+  }
+
+  private event(p: Obj, time: number | undefined): void {
+    const t = str(p.type);
+    const start = t === "task_started" || t === "turn_started";
+    if (start && this.st.inherited && this.ownTurn(p)) this.st.inherited = false;
+    if (this.st.inherited) return;
+    if (this.dialect.event?.(this, p, time) || start) return;
+    const text = typeof p.message === "string" ? p.message.trim() : "";
+    if (!text) return;
+    if (t === "user_message" && !isInjectedUserMessage({}, [text])) {
+      this.push({ kind: "user", text, time }, true);
+    } else if (t === "agent_message") {
+      this.push({ kind: "assistant", text, time }, true);
+    }
+    // Every other event_msg (token_count, task_complete, item_completed, error, ...) is the
+    // UI event stream: it repeats items or carries nothing to index.
+  }
+
+  /** True when a turn began at or after this thread's creation (not a copied parent turn). */
+  private ownTurn(p: Obj): boolean {
+    const created = this.st.created;
+    const started = toMillis(num(p.started_at)) ?? uuid7Millis(p.turn_id);
+    if (created === undefined || started === undefined) return true;
+    return started >= Math.floor(created / 1000) * 1000;
+  }
+
+  /** Reads one response item (also the items a dialect finds elsewhere). */
+  item(p: Obj, time: number | undefined, where: string): void {
+    const t = str(p.type) ?? "";
+    const cwd = this.st.cwd;
+    switch (t) {
+      case "message":
+        return this.message(p, time, where);
+      case "function_call": {
+        const name = str(p.name) ?? "unknown";
+        return this.call(functionCall(name, p.arguments, cwd, this.dialect.shells), p, time);
+      }
+      case "custom_tool_call":
+        return this.call(customToolCall(str(p.name) ?? "unknown", p.input, cwd), p, time);
+      case "local_shell_call":
+        return this.call(localShellCall(obj(p.action)), p, time);
+      case "web_search_call":
+        return this.call({ name: "web_search", input: p.action }, p, time);
+      case "function_call_output":
+      case "custom_tool_call_output": {
+        const out = readOutput(p.output);
+        const result = resultInfo(str(p.call_id), out);
+        return this.push({ kind: "tool_result", text: out.text, time, result });
+      }
+      default:
+        if (!QUIET_ITEMS.has(t)) this.skip("unknown_record", where, `response_item type ${t}`);
+    }
+  }
+
+  private call(tool: ToolCallInfo, p: Obj, time: number | undefined): void {
+    const id = str(p.call_id) ?? str(p.id);
+    if (id) tool.id = id;
+    this.push({ kind: "tool_call", text: "", time, tool });
+  }
+
+  private message(p: Obj, time: number | undefined, where: string): void {
+    const role = str(p.role);
+    if (role !== "user" && role !== "assistant") {
+      // developer, system: harness-authored; any other role is new.
+      if (!QUIET_ROLES.has(role ?? "")) this.notes.drift?.("roles", where, `message role ${role}`);
+      return;
+    }
+    const parts = typeof p.content === "string" ? [p.content] : textParts(p.content);
+    if (role === "user" && (this.dialect.userItems === false || isInjectedUserMessage(p, parts))) {
+      for (const part of parts) this.noteCwd(envContextCwd(part));
+      return;
+    }
+    this.st.roled = true; // injected preambles do not count: event-only files may carry them
+    const text = parts.join("\n").trim();
+    if (text) this.push({ kind: role, text, time });
+  }
+}
+
+function textParts(content: unknown): string[] {
+  return (Array.isArray(content) ? content : []).map((b) => blockText([b])).filter((t) => t);
+}
+
+/** The id a `session_meta` payload names: `id` when a string, `session_id` when `id` is absent. */
+function metaId(p: Obj): string | undefined {
+  if (typeof p.id === "string" && p.id) return p.id;
+  if (p.id === undefined || p.id === null || p.id === "") return str(p.session_id);
+  return undefined;
+}
+
+function dropTime(ev: Event): Event {
+  const { time: _t, ...rest } = ev;
+  return rest;
+}
+
+/** Titles from `session_index.jsonl`, cached by the file's size and mtime. */
+const titleCache = new Map<string, { stamp: string; names: Map<string, string> }>();
+
+async function titleFor(source: SourceRef, id: string): Promise<string | undefined> {
+  const index = source.hint?.index ?? indexBeside(source.path);
+  if (!index) return undefined;
+  const st = await statOrNull(index);
+  if (!st?.isFile()) return undefined;
+  const stamp = `${st.size}:${st.mtimeMs}`;
+  let hit = titleCache.get(index);
+  if (hit?.stamp !== stamp) {
+    hit = { stamp, names: new Map() };
+    const dec = new TextDecoder();
+    try {
+      for await (const line of readLines(index, 0, 1 << 20)) {
+        try {
+          const o = obj(JSON.parse(dec.decode(line.bytes)));
+          const [k, v] = [str(o?.id), str(o?.thread_name)?.trim()];
+          if (k && v) hit.names.set(k, v);
+        } catch { /* a torn or foreign line */ }
+      }
+    } catch {
+      return undefined;
+    }
+    titleCache.set(index, hit);
+  }
+  return hit.names.get(id);
+}
+
+/** `<home>/session_index.jsonl` for a rollout under `sessions/` or `archived_sessions/`. */
+function indexBeside(path: string): string | undefined {
+  let dir = dirname(path);
+  for (let i = 0; i < 6; i++) {
+    const name = basename(dir);
+    if (name === "sessions" || name === "archived_sessions") {
+      return join(dirname(dir), "session_index.jsonl");
+    }
+    const up = dirname(dir);
+    if (up === dir) break;
+    dir = up;
+  }
+  return undefined;
+}

@@ -1,0 +1,204 @@
+/**
+ * The task-directory store of the Cline family, shared by Cline, Roo Code and
+ * the Kilo Code extension: `<root>/tasks/<taskId>/` holding
+ * - `api_conversation_history.json`: the conversation as sent to the model,
+ *   a JSON array of messages (Cline, Kilo, Roo before v2) or Roo's envelope
+ *   `{version: 2, messages: [...]}`. Rewritten whole on every change, so it
+ *   is a `document` source.
+ * - `ui_messages.json`: what the webview showed (not read: it repeats the
+ *   conversation with UI bookkeeping).
+ * - `task_metadata.json` (Cline, Kilo): `{files_in_context, model_usage
+ *   [{ts, model_id, model_provider_id, mode}]}`.
+ * - `history_item.json` (Roo, Kilo): `{id, ts, task, title?, workspace,
+ *   parentTaskId?, rootTaskId?, mode, …}`, ts in epoch ms.
+ * Cline keeps its task list in `<root>/state/taskHistory.json` instead:
+ * `[{id, ts, task, cwdOnTaskInitialization, modelId, …}]`.
+ *
+ * Facts from cline/cline `src/core/storage/disk.ts` and RooCodeInc/Roo-Code
+ * `src/core/task-persistence/{apiMessages,TaskHistoryStore}.ts` and
+ * `packages/types/src/history.ts` (read via the search tool), and the real
+ * Cline task file in realdata/cline.
+ *
+ * @module
+ */
+import { stat } from "node:fs/promises";
+import { basename, dirname, join } from "node:path";
+import type { ParseCtx, Session } from "../lib/model.ts";
+import { listFiles, readJsonFile } from "./_fs.ts";
+import { toMillis } from "./_time.ts";
+import { arr, type Obj, obj, str } from "./_util.ts";
+import { taskEvents } from "./_task_events.ts";
+import { readJsonDocument } from "./_json_doc.ts";
+
+export { readJsonDocument };
+
+/** The conversation file of a task directory. */
+export const HISTORY_FILE = "api_conversation_history.json";
+
+/** What is known about a task apart from its conversation. */
+export interface TaskMeta {
+  title?: string;
+  /** Absolute working directory. */
+  cwd?: string;
+  /** Epoch ms. */
+  started?: number;
+  /** Native id of the task that spawned this one. */
+  parent?: string;
+  model?: string;
+}
+
+/** The messages of a parsed history file: the legacy array or the `{version, messages}` envelope. */
+export function historyMessages(doc: unknown, where: string, ctx: ParseCtx): unknown[] | undefined {
+  if (Array.isArray(doc)) return doc;
+  const o = obj(doc);
+  if (o && Array.isArray(o.messages)) {
+    if (o.version !== 2) ctx.skip("unknown_schema", where, `history version ${String(o.version)}`);
+    return o.messages;
+  }
+  ctx.skip("bad_shape", where, "neither a message array nor {version, messages}");
+  return undefined;
+}
+
+/** The `api_conversation_history.json` files under `<root>/tasks/*`. */
+export function taskFiles(
+  root: string,
+  onError?: (path: string, error: Error) => void,
+): Promise<string[]> {
+  return listFiles(join(root, "tasks"), {
+    match: (_p, name) => name === HISTORY_FILE,
+    maxDepth: 1,
+    onError,
+  });
+}
+
+/** First line of a task's opening prompt, as a title. */
+export function titleOf(task: unknown): string | undefined {
+  const line = str(task)?.split("\n").map((l) => l.trim()).find((l) => l !== "");
+  return line ? line.slice(0, 200) : undefined;
+}
+
+/** Metadata from a task directory's `history_item.json` (Roo, Kilo); empty when absent. */
+export async function historyItemMeta(taskDir: string): Promise<TaskMeta> {
+  const h = obj(await readJsonFile(join(taskDir, "history_item.json")));
+  if (!h) return {};
+  return {
+    title: str(h.title) ?? titleOf(h.task),
+    cwd: str(h.workspace),
+    started: toMillis(h.ts),
+    parent: str(h.parentTaskId),
+  };
+}
+
+/** The model a task's `task_metadata.json` names first (`model_usage[].model_id`). */
+export async function taskMetadataModel(taskDir: string): Promise<string | undefined> {
+  const m = obj(await readJsonFile(join(taskDir, "task_metadata.json")));
+  for (const u of arr(m?.model_usage)) {
+    const id = str(obj(u)?.model_id);
+    if (id) return id;
+  }
+  return undefined;
+}
+
+/** Cline's `<root>/state/taskHistory.json`, by task id; empty when absent. */
+export async function clineTaskHistory(root: string): Promise<Map<string, TaskMeta>> {
+  const out = new Map<string, TaskMeta>();
+  const list = await readJsonFile(join(root, "state", "taskHistory.json"), 64 << 20);
+  for (const e of arr(list)) {
+    const h = obj(e);
+    const id = str(h?.id);
+    if (!h || !id) continue;
+    out.set(id, {
+      title: titleOf(h.task),
+      cwd: str(h.cwdOnTaskInitialization),
+      started: toMillis(h.ts),
+      model: str(h.modelId),
+    });
+  }
+  return out;
+}
+
+/** Task metadata carried in a source hint (all values are strings there). */
+export function metaToHint(m: TaskMeta): Record<string, string> {
+  const h: Record<string, string> = {};
+  if (m.title) h.title = m.title;
+  if (m.cwd) h.cwd = m.cwd;
+  if (m.started !== undefined) h.started = String(m.started);
+  if (m.parent) h.parent = m.parent;
+  if (m.model) h.model = m.model;
+  return h;
+}
+
+/** The inverse of {@link metaToHint}. */
+export function hintToMeta(h: Record<string, string> | undefined): TaskMeta {
+  if (!h) return {};
+  return {
+    title: h.title,
+    cwd: h.cwd,
+    started: toMillis(h.started),
+    parent: h.parent,
+    model: h.model,
+  };
+}
+
+/**
+ * One task's session from its `api_conversation_history.json`. The id is the
+ * task directory's name; undefined (with the reason counted) when the file
+ * cannot be read.
+ */
+export async function taskSession(
+  harness: string,
+  file: string,
+  meta: TaskMeta,
+  ctx: ParseCtx,
+  id = basename(dirname(file)),
+): Promise<Session | undefined> {
+  const doc = await readJsonDocument(file, file, ctx);
+  if (doc === undefined) return undefined;
+  const messages = historyMessages(doc, file, ctx);
+  if (!messages) return undefined;
+  return buildTaskSession(harness, id, file, messages, meta, ctx);
+}
+
+/** A session from already-read messages (shared with the Cline CLI's session files). */
+export async function buildTaskSession(
+  harness: string,
+  id: string,
+  file: string,
+  messages: unknown[],
+  meta: TaskMeta,
+  ctx: ParseCtx,
+): Promise<Session> {
+  const { events, model, envCwd } = taskEvents(messages, meta.cwd, file, ctx);
+  let first: number | undefined;
+  let last: number | undefined;
+  for (const e of events) {
+    if (e.time === undefined) continue;
+    if (first === undefined || e.time < first) first = e.time;
+    if (last === undefined || e.time > last) last = e.time;
+  }
+  let mtime: number | undefined;
+  try {
+    mtime = Math.floor((await stat(file)).mtimeMs);
+  } catch { /* raced with a delete: no fallback time */ }
+  const session: Session = {
+    harness,
+    id,
+    project: meta.cwd ?? envCwd,
+    title: meta.title,
+    started: meta.started ?? first ?? mtime,
+    updated: last !== undefined ? Math.max(last, meta.started ?? 0) : meta.started ?? mtime,
+    model: meta.model ?? model,
+    parent: meta.parent,
+    path: file,
+    events,
+  };
+  for (const k of Object.keys(session) as Array<keyof Session>) {
+    if (session[k] === undefined) delete session[k];
+  }
+  return session;
+}
+
+/** Reads a small JSON object file (a manifest); undefined when missing or not an object. */
+export async function readObject(path: string): Promise<Obj | undefined> {
+  return obj(await readJsonFile(path, 16 << 20));
+}

@@ -1,0 +1,126 @@
+/**
+ * deja's own notes (`deja remember`), read like any other harness's store.
+ *
+ * Store: `${DEJA_DEJA_ROOT:-${DEJA_HOME:-${XDG_DATA_HOME:-~/.local/share}/deja}}/notes.jsonl`,
+ * one JSON record per line, appended by `deja remember` (and the MCP
+ * `remember` mode): `{"ts": "<ISO 8601>", "project": "<dir or name>",
+ * "text": "...", "tags": ["..."]}`. An `append` source: a later pass resumes
+ * after the last complete line.
+ *
+ * Mapping:
+ * - One session per project per local calendar day: id
+ *   `deja-<YYYY-MM-DD>-<first 8 hex of sha1(project)>`, stable however many
+ *   notes the day gets. The day is read in the zone named by `TZ` when the
+ *   runtime knows it, else in the runtime's own zone.
+ * - project = the record's `project` (an absolute directory, or the name given
+ *   to `--project`); a record without one is filed under `notes`.
+ * - title = `Notes: <last path component of project>, <day>`.
+ * - Each note is one `user` event (a person or an agent stating a fact for
+ *   later; no harness spoke it, so neither `assistant` nor `summary` fits
+ *   better): its text, then a line of `#tag` words when it has tags. Time =
+ *   `ts` in epoch ms; started/updated = the first and last note of the day.
+ * - A line that is not an object, has no text, or has no readable `ts` is
+ *   skipped as `bad_shape`.
+ *
+ * @module
+ */
+import { createHash } from "node:crypto";
+import { basename, join } from "node:path";
+import type {
+  DiscoverCtx,
+  Discovery,
+  Env,
+  ParseCtx,
+  Parser,
+  Session,
+  SourceRef,
+} from "../lib/model.ts";
+import { dataDir } from "../lib/store.ts";
+import { isRegularFile } from "./_fs.ts";
+import { readJsonl } from "./_jsonl.ts";
+import { expandHome, overrideVar } from "./_roots.ts";
+import { toMillis } from "./_time.ts";
+import { arr, obj, str } from "./_util.ts";
+
+const ID = "deja";
+/** File name of the notes store inside its directory. */
+export const NOTES_FILE = "notes.jsonl";
+/** Project a note without one is filed under. */
+export const DEFAULT_NOTES_PROJECT = "notes";
+
+/** Absolute path of the notes file for `env` (it may not exist yet). */
+export function notesPath(env: Env): string {
+  const o = env.get(overrideVar(ID));
+  return join(o ? expandHome(env, o) : dataDir(env), NOTES_FILE);
+}
+
+/**
+ * `YYYY-MM-DD` of epoch-ms `ms` in zone `tz` (an IANA name) when the runtime
+ * knows it, else in the runtime's own zone.
+ */
+export function localDay(ms: number, tz?: string): string {
+  if (tz) {
+    try {
+      const p = Object.fromEntries(
+        new Intl.DateTimeFormat("en-US", {
+          timeZone: tz.replace(/^:/, ""),
+          year: "numeric",
+          month: "2-digit",
+          day: "2-digit",
+        }).formatToParts(ms).map((x) => [x.type, x.value]),
+      );
+      return `${p.year}-${p.month}-${p.day}`;
+    } catch { /* not a zone this runtime knows */ }
+  }
+  const d = new Date(ms);
+  const pad = (n: number) => String(n).padStart(2, "0");
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
+}
+
+/** The session id notes of `project` written on local day `day` are filed under. */
+export function noteSessionId(project: string, day: string): string {
+  return `deja-${day}-${createHash("sha1").update(project).digest("hex").slice(0, 8)}`;
+}
+
+/** The text a note is indexed as: its text, then its tags as `#tag` words. */
+export function noteText(text: string, tags: readonly string[]): string {
+  const t = tags.filter((x) => x.trim() !== "").map((x) => `#${x.trim().replace(/^#/, "")}`);
+  return t.length ? `${text}\n${t.join(" ")}` : text;
+}
+
+/** The notes parser. */
+export const deja: Parser = { id: ID, discover, parse };
+
+async function discover({ env }: DiscoverCtx): Promise<Discovery> {
+  const path = notesPath(env);
+  const sources: SourceRef[] = [];
+  if (await isRegularFile(path)) sources.push({ harness: ID, path, kind: "append" });
+  return { roots: [path], sources };
+}
+
+async function* parse(source: SourceRef, ctx: ParseCtx): AsyncGenerator<Session> {
+  const tz = ctx.env.get("TZ");
+  for await (const rec of readJsonl(source.path, ctx)) {
+    const o = obj(rec.value);
+    const where = `${source.path}@${rec.start}`;
+    const text = str(o?.text)?.trim();
+    const time = toMillis(o?.ts);
+    if (!o || !text || time === undefined) {
+      ctx.skip("bad_shape", where, "a note needs text and ts");
+      continue;
+    }
+    const project = str(o.project)?.trim() || DEFAULT_NOTES_PROJECT;
+    const tags = arr(o.tags).filter((t): t is string => typeof t === "string");
+    const day = localDay(time, tz);
+    yield {
+      harness: ID,
+      id: noteSessionId(project, day),
+      project,
+      title: `Notes: ${basename(project) || project}, ${day}`,
+      started: time,
+      updated: time,
+      path: source.path,
+      events: [{ kind: "user", text: noteText(text, tags), time }],
+    };
+  }
+}

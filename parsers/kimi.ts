@@ -1,0 +1,197 @@
+/**
+ * Kimi CLI (`kimi-cli`, Moonshot AI; calls itself Kimi Code CLI).
+ *
+ * @module
+ */
+import { createHash } from "node:crypto";
+import { basename, dirname, join } from "node:path";
+import type {
+  DiscoverCtx,
+  Discovery,
+  Event,
+  ParseCtx,
+  Parser,
+  Session,
+  SourceRef,
+} from "../lib/model.ts";
+import { isRegularFile, listFiles, readJsonFile } from "./_fs.ts";
+import { readJsonl } from "./_jsonl.ts";
+import { rootFrom } from "./_roots.ts";
+import { arr, obj, str } from "./_util.ts";
+import { contextEvents, type KimiCtx, WireReader, type WireState } from "./_kimi_records.ts";
+
+const ID = "kimi";
+
+/** `context_sub_<n>.jsonl`: a sub-agent's context beside its parent's. */
+const SUB = /^context_sub_(\d+)\.jsonl$/;
+
+/**
+ * The Kimi CLI parser.
+ *
+ * Store layout, under `${DEJA_KIMI_ROOT:-${KIMI_SHARE_DIR:-~/.kimi}}` (Kimi
+ * CLI's `share.py`; observed in realdata/kimi, Kimi CLI 1.17):
+ * - `kimi.json` `{work_dirs: [{path, kaos, last_session_id}],
+ *   session_to_workdir?}`; `sessions/<md5 of the work dir path>/<session id>/`
+ *   holds one session: `wire.jsonl` (the event stream), `context.jsonl` (the
+ *   messages the model sees), `context_sub_<n>.jsonl` (one per sub-agent run
+ *   by the `Task` tool), `state.json` (`custom_title` in newer builds),
+ *   rotated `context_<n>.jsonl` copies (left after /clear, a revert or a
+ *   compaction). Builds before the per-session folder kept the context as
+ *   `sessions/<md5>/<session id>.jsonl`.
+ * - One source per session folder, never two: `wire.jsonl` when it exists
+ *   (it has epoch-second timestamps on every record, the exact text the
+ *   person typed, error flags and every turn even after the context was
+ *   cleared or compacted), else `context.jsonl` (no timestamps at all; the
+ *   public session b1ea4a04 has only this). The rotated `context_<n>.jsonl`
+ *   files repeat the context's history and are not read. Each
+ *   `context_sub_<n>.jsonl` is its own session `<session id>/sub_<n>` with
+ *   `parent` = the session id; the copies of sub-agent events the parent's
+ *   wire carries as `SubagentEvent` are ignored so nothing is counted twice.
+ * - Project: the `kimi.json` work dir whose md5 names the folder, else
+ *   `session_to_workdir[<session id>]`, else unknown (the public store's
+ *   folder no longer matches its redacted path). Relative tool paths resolve
+ *   against it.
+ *
+ * Records and mapping: `_kimi_records.ts`. Times: wire `timestamp` is epoch
+ * seconds with a fraction -> epoch ms; context events have no time.
+ */
+export const kimi: Parser = { id: ID, discover, parse };
+
+function kimiRoot(env: DiscoverCtx["env"]): string {
+  return rootFrom(env, ID, [["KIMI_SHARE_DIR", ""]], "~/.kimi");
+}
+
+async function discover({ env, problem }: DiscoverCtx): Promise<Discovery> {
+  const root = kimiRoot(env);
+  const sessions = join(root, "sessions");
+  const files = await listFiles(sessions, {
+    match: (_p, n) => n.endsWith(".jsonl"),
+    maxDepth: 2,
+    onError: problem,
+  });
+  const all = new Set(files);
+  const sources: SourceRef[] = [];
+  for (const path of files) {
+    const dir = dirname(path);
+    const name = basename(path);
+    const nested = dirname(dirname(dir)) === sessions; // sessions/<hash>/<id>/<file>
+    const keep = nested
+      ? name === "wire.jsonl" ||
+        SUB.test(name) ||
+        (name === "context.jsonl" && !all.has(join(dir, "wire.jsonl")))
+      : dirname(dir) === sessions && !(await hasFolder(join(dir, basename(path, ".jsonl"))));
+    if (keep) sources.push({ harness: ID, path, kind: "append", hint: { root } });
+  }
+  return { roots: [sessions], sources };
+}
+
+/** True when a legacy `<id>.jsonl` has been superseded by its `<id>/` folder. */
+async function hasFolder(dir: string): Promise<boolean> {
+  return await isRegularFile(join(dir, "context.jsonl")) ||
+    await isRegularFile(join(dir, "wire.jsonl"));
+}
+
+/** Where a source sits in the store. */
+interface Place {
+  root: string;
+  workDirKey: string;
+  sessionId: string;
+  /** `wire`, `context` (incl. the legacy flat file) or a sub-agent number. */
+  file: "wire" | "context" | number;
+}
+
+function place(source: SourceRef): Place | undefined {
+  const path = source.path;
+  const name = basename(path);
+  const dir = dirname(path);
+  const sub = SUB.exec(name);
+  if (name === "wire.jsonl" || name === "context.jsonl" || sub) {
+    return {
+      root: source.hint?.root ?? dirname(dirname(dirname(dir))),
+      workDirKey: basename(dirname(dir)),
+      sessionId: basename(dir),
+      file: sub ? Number(sub[1]) : name === "wire.jsonl" ? "wire" : "context",
+    };
+  }
+  // legacy flat context: sessions/<md5>/<id>.jsonl
+  if (!name.endsWith(".jsonl") || basename(dirname(dir)) !== "sessions") return undefined;
+  return {
+    root: source.hint?.root ?? dirname(dirname(dir)),
+    workDirKey: basename(dir),
+    sessionId: basename(name, ".jsonl"),
+    file: "context",
+  };
+}
+
+async function* parse(source: SourceRef, ctx: ParseCtx): AsyncGenerator<Session> {
+  const at = place(source);
+  if (!at) {
+    ctx.skip("unsupported", source.path, "not a Kimi CLI session file");
+    return;
+  }
+  // wire.jsonl wins over the context file of the same session folder.
+  if (at.file === "context" && basename(source.path) === "context.jsonl") {
+    if (await isRegularFile(join(dirname(source.path), "wire.jsonl"))) return;
+  }
+  const project = await projectOf(at);
+  const kctx: KimiCtx = { project, skip: (r, w, d) => ctx.skip(r, w, d) };
+  const sub = typeof at.file === "number";
+  const session: Session = {
+    harness: ID,
+    id: sub ? `${at.sessionId}/sub_${at.file}` : at.sessionId,
+    project,
+    parent: sub ? at.sessionId : undefined,
+    title: sub ? undefined : await titleOf(source, at),
+    path: source.path,
+    events: [],
+  };
+  let records = 0;
+  if (at.file === "wire") {
+    const state = structuredClone((obj(ctx.state) ?? {}) as WireState);
+    const wire = new WireReader(state, kctx);
+    for await (const { value, start } of readJsonl(source.path, ctx)) {
+      records++;
+      const rec = obj(value);
+      if (rec) wire.add(rec, start, `${source.path}@${start}`);
+      else ctx.skip("unknown_record", `${source.path}@${start}`, "line is not a JSON object");
+    }
+    wire.finish();
+    ctx.endState = state;
+    session.events = wire.events;
+    session.started = wire.first;
+    session.updated = wire.last;
+  } else {
+    for await (const { value, start } of readJsonl(source.path, ctx)) {
+      records++;
+      const where = `${source.path}@${start}`;
+      const rec = obj(value);
+      const events: Event[] | undefined = rec ? contextEvents(rec, String(start), kctx) : undefined;
+      if (events) session.events.push(...events);
+      else {ctx.skip(
+          "unknown_record",
+          where,
+          rec ? `role ${JSON.stringify(rec.role)}` : "not an object",
+        );}
+    }
+  }
+  if (!records && ctx.offset === 0) ctx.skip("empty", source.path);
+  if (session.events.length || ctx.offset > 0) yield session;
+}
+
+/** The work directory of a session folder (see the parser's doc). */
+async function projectOf(at: Place): Promise<string | undefined> {
+  const meta = obj(await readJsonFile(join(at.root, "kimi.json")));
+  for (const wd of arr(meta?.work_dirs)) {
+    const path = str(obj(wd)?.path);
+    if (path && createHash("md5").update(path, "utf8").digest("hex") === at.workDirKey) return path;
+  }
+  return str(obj(meta?.session_to_workdir)?.[at.sessionId]);
+}
+
+/** A title the person set (`state.json` `custom_title`, newer builds). */
+async function titleOf(source: SourceRef, at: Place): Promise<string | undefined> {
+  const dir = at.file === "context" && basename(source.path) !== "context.jsonl"
+    ? join(dirname(source.path), at.sessionId)
+    : dirname(source.path);
+  return str(obj(await readJsonFile(join(dir, "state.json")))?.custom_title);
+}
