@@ -13,10 +13,42 @@ import { searchCmd } from "./lib/cli/cmd_search.ts";
 import { showCmd } from "./lib/cli/cmd_show.ts";
 import { sourcesCmd } from "./lib/cli/cmd_sources.ts";
 import { demoCmd } from "./lib/cli/cmd_demo.ts";
+import { driftCmd } from "./lib/cli/cmd_drift.ts";
+import { ctxCmd } from "./lib/cli/cmd_ctx.ts";
+import { blameCmd } from "./lib/cli/cmd_blame.ts";
+import { restoreCmd } from "./lib/cli/cmd_restore.ts";
+import { fixCmd } from "./lib/cli/cmd_fix.ts";
+import { howCmd } from "./lib/cli/cmd_how.ts";
+import { rememberCmd } from "./lib/cli/cmd_remember.ts";
+import { lastCmd } from "./lib/cli/cmd_last.ts";
+import { installCmd } from "./lib/cli/cmd_install.ts";
+import { uninstallCmd } from "./lib/cli/cmd_uninstall.ts";
+import { doctorCmd } from "./lib/cli/cmd_doctor.ts";
+import { resumeCmd } from "./lib/cli/cmd_resume.ts";
+import { handoffCmd } from "./lib/cli/cmd_handoff.ts";
 import denoJson from "./deno.json" with { type: "json" };
 
 /** The command table: help and dispatch both come from it. */
-export const COMMANDS: readonly Command[] = [searchCmd, showCmd, indexCmd, sourcesCmd, demoCmd];
+export const COMMANDS: readonly Command[] = [
+  searchCmd,
+  showCmd,
+  lastCmd,
+  ctxCmd,
+  blameCmd,
+  restoreCmd,
+  fixCmd,
+  howCmd,
+  rememberCmd,
+  resumeCmd,
+  handoffCmd,
+  indexCmd,
+  sourcesCmd,
+  driftCmd,
+  installCmd,
+  uninstallCmd,
+  doctorCmd,
+  demoCmd,
+];
 
 function usage(): string {
   const lines = [

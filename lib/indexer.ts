@@ -17,12 +17,14 @@
 import { createHash } from "node:crypto";
 import { createReadStream } from "node:fs";
 import { open } from "node:fs/promises";
-import type { DiscoverCtx, Env, Parser, SkipReason, SourceRef } from "./model.ts";
-import { SourceCtx } from "./parse_ctx.ts";
+import type { DiscoverCtx, DriftKind, Env, Parser, SkipReason, SourceRef } from "./model.ts";
+import { type DriftSummary, mergeDrift, SourceCtx } from "./parse_ctx.ts";
 import { Q } from "./schema.ts";
 import { acquireWriterLock, dataDir, indexPath, removeIndex, Store } from "./store.ts";
 import { SourceWriter, type WriteMode } from "./ingest.ts";
 import { redactDeep } from "./redact.ts";
+import { makeGate, setGate } from "./forget/gate.ts";
+import { resetVocabCache } from "./search/vocab.ts";
 import { statOrNull } from "../parsers/_fs.ts";
 
 /** Per-harness result of one run. */
@@ -40,6 +42,8 @@ export interface HarnessSummary {
   events: number;
   /** Records skipped this run, by reason. */
   skipped: Partial<Record<SkipReason, number>>;
+  /** Drift noted this run, by kind (`deja drift` shows it). */
+  drift: Partial<Record<DriftKind, number>>;
   /** `path: message` for each store that could not be read. */
   errors: string[];
 }
@@ -80,6 +84,7 @@ interface SourceRow {
   hash: string | null;
   skipped: string | null;
   error: string | null;
+  drift: string | null;
 }
 
 /**
@@ -105,6 +110,8 @@ export async function runIndex(
       store = Store.open(path, { create: true });
     }
     try {
+      // Forgotten sessions and excluded projects are left out of every source read.
+      setGate(store, makeGate(env, path));
       const out: HarnessSummary[] = [];
       const seen = new Set<string>();
       const selected = parsers.filter((p) => !opts.only || opts.only.includes(p.id));
@@ -159,6 +166,7 @@ async function indexHarness(
     sessions: 0,
     events: 0,
     skipped: {},
+    drift: {},
     errors: [],
   };
   const known = (store.stmt(Q.projects).all() as Array<{ project: string }>).map((r) => r.project);
@@ -189,6 +197,9 @@ async function indexHarness(
     for (const [k, v] of Object.entries(r.skipped)) {
       sum.skipped[k as SkipReason] = (sum.skipped[k as SkipReason] ?? 0) + (v ?? 0);
     }
+    for (const [k, v] of Object.entries(r.drift ?? {})) {
+      sum.drift[k as DriftKind] = (sum.drift[k as DriftKind] ?? 0) + (v ?? 0);
+    }
     if (r.error) sum.errors.push(`${src.path}: ${r.error}`);
   }
   return sum;
@@ -199,6 +210,7 @@ interface SourceOutcome {
   sessions: number;
   events: number;
   skipped: Partial<Record<SkipReason, number>>;
+  drift?: Partial<Record<DriftKind, number>>;
   error?: string;
 }
 
@@ -259,6 +271,7 @@ async function indexSource(
   let mode: WriteMode = "full";
   let hash: string | null = null;
   let prevSkips: Partial<Record<SkipReason, number>> = {};
+  let prevDrift: DriftSummary | undefined;
   if (src.kind === "append" && prev && prev.kind === "append" && prev.offset > 0) {
     if (size >= prev.offset && prev.head_hash === await safeHeadHash(src.path, prev.offset)) {
       if (size === prev.offset) {
@@ -277,6 +290,7 @@ async function indexSource(
             counts: parseSkips(prev.skipped),
             examples: [],
           },
+          prev.drift,
         );
         return none;
       }
@@ -284,6 +298,7 @@ async function indexSource(
       state = prev.state ? JSON.parse(prev.state) : undefined;
       mode = "append";
       prevSkips = parseSkips(prev.skipped);
+      prevDrift = parseDrift(prev.drift);
     }
   } else if (src.kind === "document") {
     try {
@@ -295,7 +310,7 @@ async function indexSource(
       saveSource(store, src, size, mtime, comps, 0, null, null, 0, hash, {
         counts: parseSkips(prev.skipped),
         examples: [],
-      });
+      }, prev.drift);
       return none;
     }
   } else if (src.kind === "sqlite" && !rebuild) {
@@ -322,6 +337,7 @@ async function indexSource(
     for (const [k, v] of Object.entries(ctx.counts)) {
       counts[k as SkipReason] = (counts[k as SkipReason] ?? 0) + (v ?? 0);
     }
+    const drift = mergeDrift(prevDrift, ctx.drifted());
     const endOffset = src.kind === "append" ? ctx.endOffset ?? offset : 0;
     const hh = src.kind === "append" && endOffset > 0
       ? await safeHeadHash(src.path, endOffset)
@@ -338,6 +354,7 @@ async function indexSource(
       ctx.endWatermark ?? since,
       hash,
       { counts, examples: ctx.examples },
+      JSON.stringify(drift),
     );
     store.db.exec("COMMIT");
     return {
@@ -345,11 +362,13 @@ async function indexSource(
       sessions: writer.sessions,
       events: writer.events,
       skipped: ctx.counts,
+      drift: ctx.driftCounts,
     };
   } catch (e) {
     try {
       store.db.exec("ROLLBACK");
     } catch { /* nothing open */ }
+    resetVocabCache(store);
     const out = recordError(store, src, prev, (e as Error).message ?? String(e));
     return { ...out, read: true, skipped: ctx.counts };
   }
@@ -372,6 +391,17 @@ function parseSkips(json: string | null): Partial<Record<SkipReason, number>> {
   }
 }
 
+/** A stored drift summary; undefined when absent or unreadable. */
+function parseDrift(json: string | null): DriftSummary | undefined {
+  if (!json) return undefined;
+  try {
+    const d = JSON.parse(json) as DriftSummary;
+    return d && typeof d === "object" && Array.isArray(d.notes) ? d : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 function saveSource(
   store: Store,
   src: SourceRef,
@@ -384,6 +414,7 @@ function saveSource(
   watermark: number,
   hash: string | null,
   skipped: { counts: Partial<Record<SkipReason, number>>; examples: string[] },
+  drift: string | null,
 ): void {
   const totals = store.stmt(Q.sourceTotals).get(src.path) as { sessions: number; events: number };
   store.stmt(Q.upsertSource).run(
@@ -403,6 +434,7 @@ function saveSource(
     JSON.stringify(skipped),
     null,
     Date.now(),
+    drift,
   );
 }
 
@@ -436,6 +468,7 @@ function recordError(
         null,
         message,
         Date.now(),
+        null,
       );
     }
   } catch { /* the index itself is failing; the summary still says why */ }

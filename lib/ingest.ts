@@ -10,6 +10,9 @@ import { Q } from "./schema.ts";
 import type { Store } from "./store.ts";
 import { redact, type RedactionCounts } from "./redact.ts";
 import { renderCall } from "./render.ts";
+import { VocabWriter } from "./search/vocab.ts";
+import { eventFlags } from "./search/signals.ts";
+import { gateOf } from "./forget/gate.ts";
 
 /** Cap on speech and summary text stored per event: 64 KiB of characters. */
 export const MAX_TEXT = 64 * 1024;
@@ -49,11 +52,15 @@ interface Slot {
 /** Writes the sessions of one source pass. Use inside a store transaction. */
 export class SourceWriter {
   private slots = new Map<string, Slot>();
+  private vocab: VocabWriter;
+  /** Sessions of this pass the gate left out (later chunks of them are left out too). */
+  private leftOut = new Set<string>();
   readonly redactions: RedactionCounts = {};
   sessions = 0;
   events = 0;
 
   constructor(private store: Store, readonly source: string, readonly mode: WriteMode) {
+    this.vocab = new VocabWriter(store);
     if (mode === "full") {
       for (const row of store.stmt(Q.sessionsOfSource).all(source) as Array<{ id: number }>) {
         store.stmt(Q.deleteSession).run(row.id);
@@ -63,6 +70,12 @@ export class SourceWriter {
 
   /** Writes one session chunk. */
   write(chunk: Session): void {
+    const k = `${chunk.harness}\u0000${chunk.id}`;
+    if (this.leftOut.has(k)) return;
+    if (!this.slots.has(k) && gateOf(this.store)?.check(chunk)) {
+      this.leftOut.add(k);
+      return;
+    }
     const slot = this.slot(chunk);
     for (const e of chunk.events) this.writeEvent(slot, e);
   }
@@ -70,6 +83,7 @@ export class SourceWriter {
   /** Recounts events of every session this pass touched. */
   finish(): void {
     for (const slot of this.slots.values()) this.store.stmt(Q.countEvents).run(slot.id);
+    this.vocab.flush();
   }
 
   /**
@@ -148,6 +162,10 @@ export class SourceWriter {
       text = cap(e.text, MAX_TEXT, 0.1);
     }
     text = this.r(text);
+    this.vocab.add(e.kind, text);
+    const failed = e.result !== undefined &&
+      (e.result.isError === true || (e.result.exit !== undefined && e.result.exit !== 0));
+    const flags = eventFlags(e.kind, text, failed);
     const tool = e.tool?.name ?? null;
     const callId = e.kind === "tool_call" ? e.tool?.id ?? null : e.result?.callId ?? null;
     let data: string | null = null;
@@ -169,6 +187,7 @@ export class SourceWriter {
     if (existing) {
       eventId = existing.id;
       st.stmt(Q.updateEvent).run(e.kind, text, time, tool, callId, data, eventId);
+      st.stmt(Q.setEventFlags).run(flags, eventId);
       st.stmt(Q.deleteDerived).run(eventId);
       st.stmt(Q.deleteDerivedFiles).run(eventId);
     } else {
@@ -183,6 +202,7 @@ export class SourceWriter {
         callId,
         data,
       ) as { id: number }).id;
+      if (flags) st.stmt(Q.setEventFlags).run(flags, eventId);
       this.events++;
     }
     if (e.kind === "tool_call" && e.tool) this.derivedCall(sid, eventId, e, callId);

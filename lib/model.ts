@@ -137,6 +137,20 @@ export type SkipReason =
   | "empty"
   | "unsupported";
 
+/**
+ * What a change in a store's format affects (the categories of a drift report,
+ * docs/registry/README.md "Reporting drift"):
+ * - `discovery`: finding and opening the sessions (moved folders, new file
+ *   names, a database whose tables or required columns are not the ones read);
+ * - `session_metadata`: session-level facts (id, project, title, parent, model,
+ *   a new session field or column);
+ * - `roles`: who speaks (a message role or speaker kind not known);
+ * - `content`: what was said and done (a record, item, block or part type not
+ *   known, a message-level column);
+ * - `timestamps`: time fields and their units.
+ */
+export type DriftKind = "discovery" | "session_metadata" | "roles" | "content" | "timestamps";
+
 /** The runtime world a parser sees; parsers never read the process environment directly. */
 export interface Env {
   /** The user's home directory. */
@@ -178,6 +192,31 @@ export interface ParseCtx {
   readonly since: number;
   /** Records a skipped record; counted per source and shown by `deja sources`. */
   skip(reason: SkipReason, where: string, detail?: string): void;
+  /**
+   * Notes that the store shows something this parser does not know (a field, a
+   * column, a role) *without* skipping anything; counted per source and shown
+   * by `deja drift`. A skip of reason `unknown_record` is noted as `content`
+   * drift and one of `unknown_schema` as `discovery` drift without this call;
+   * call it first, with the same `where`, to file such a skip under another
+   * kind.
+   *
+   * @param where `<path>@<byte offset>` for a JSONL line (`deja drift` re-reads
+   *   that one line as the sample), else any locator (`<path>: <table>.<column>`).
+   * @param detail what is unknown, the same text for the same change in every
+   *   store (`record type foo`, `field bar on session_meta`): notes are grouped
+   *   by it.
+   * @param sample the smallest JSON value that shows it, when `where` is not a
+   *   JSONL line (a column's schema row); it is redacted and cut down before it
+   *   is kept.
+   */
+  drift?(kind: DriftKind, where: string, detail: string, sample?: unknown): void;
+  /**
+   * Reports the harness version the store says wrote what is read next
+   * (Claude Code's `version` on records, Codex's `session_meta.cli_version`,
+   * an opencode `session.version`, a Crush store's `schema <goose version>`).
+   * Drift noted afterwards carries it; the last one is kept per source.
+   */
+  version?(version: string): void;
   /** Append sources: set to the byte just after the last complete line consumed. */
   endOffset?: number;
   /** State to hand to the next pass (JSON-serialisable). */

@@ -1,9 +1,11 @@
 /**
- * The {@link ParseCtx} the indexer hands a parser, with per-source skip counts.
+ * The {@link ParseCtx} the indexer hands a parser, with per-source skip counts
+ * and drift notes.
  *
  * @module
  */
-import type { Env, ParseCtx, SkipReason } from "./model.ts";
+import type { DriftKind, Env, ParseCtx, SkipReason } from "./model.ts";
+import { pasteable } from "./drift/sample.ts";
 
 /** Skip counts of one source: reason -> count, plus a few example locations. */
 export interface SkipSummary {
@@ -12,6 +14,39 @@ export interface SkipSummary {
   examples: string[];
 }
 
+/** One thing a parser did not know, first seen at `where` (kept in `sources.drift`). */
+export interface DriftNote {
+  kind: DriftKind;
+  /** `<path>@<byte offset>` of a JSONL line, or the parser's own locator. */
+  where: string;
+  /** What is unknown (`record type foo`); the same change has the same detail in every store. */
+  detail: string;
+  /** Times seen in this source. */
+  count: number;
+  /** Harness version the store named before it was first seen. */
+  version?: string;
+  /** The parser's sample, redacted and cut down (JSON text; see `lib/drift/sample.ts`). */
+  sample?: string;
+}
+
+/** Drift of one source: kind -> count, distinct notes, and the harness version the store named. */
+export interface DriftSummary {
+  counts: Partial<Record<DriftKind, number>>;
+  /** At most {@link MAX_DRIFT_NOTES} distinct (kind, detail) notes, in the order first seen. */
+  notes: DriftNote[];
+  /** The last harness version the store named (see {@link ParseCtx.version}). */
+  version?: string;
+}
+
+/** Distinct drift notes kept per source. */
+export const MAX_DRIFT_NOTES = 8;
+
+/** Skip reasons that are drift by themselves, and the kind they are filed under. */
+const SKIP_DRIFT: Partial<Record<SkipReason, DriftKind>> = {
+  unknown_record: "content",
+  unknown_schema: "discovery",
+};
+
 /** A parse context for one source. */
 export class SourceCtx implements ParseCtx {
   endOffset?: number;
@@ -19,6 +54,11 @@ export class SourceCtx implements ParseCtx {
   endWatermark?: number;
   readonly counts: Partial<Record<SkipReason, number>> = {};
   readonly examples: string[] = [];
+  readonly driftCounts: Partial<Record<DriftKind, number>> = {};
+  readonly driftNotes: DriftNote[] = [];
+  /** The last harness version the store named in this pass. */
+  harnessVersion?: string;
+  private lastDriftWhere?: string;
 
   constructor(
     readonly env: Env,
@@ -32,6 +72,29 @@ export class SourceCtx implements ParseCtx {
     if (this.examples.length < 5) {
       this.examples.push(`${reason} at ${where}${detail ? `: ${detail}` : ""}`);
     }
+    const kind = SKIP_DRIFT[reason];
+    if (kind && where !== this.lastDriftWhere) {
+      this.drift(kind, where, detail ?? reason.replace("_", " "));
+    }
+  }
+
+  drift(kind: DriftKind, where: string, detail: string, sample?: unknown): void {
+    this.driftCounts[kind] = (this.driftCounts[kind] ?? 0) + 1;
+    this.lastDriftWhere = where;
+    const same = this.driftNotes.find((n) => n.kind === kind && n.detail === detail);
+    if (same) {
+      same.count++;
+      return;
+    }
+    if (this.driftNotes.length >= MAX_DRIFT_NOTES) return;
+    const note: DriftNote = { kind, where, detail, count: 1 };
+    if (this.harnessVersion) note.version = this.harnessVersion;
+    if (sample !== undefined) note.sample = pasteable(sample, this.env.home);
+    this.driftNotes.push(note);
+  }
+
+  version(version: string): void {
+    if (version) this.harnessVersion = version;
   }
 
   /** Total records skipped. */
@@ -42,4 +105,36 @@ export class SourceCtx implements ParseCtx {
   summary(): SkipSummary {
     return { counts: { ...this.counts }, examples: [...this.examples] };
   }
+
+  /** What this pass noted as drift. */
+  drifted(): DriftSummary {
+    const out: DriftSummary = {
+      counts: { ...this.driftCounts },
+      notes: this.driftNotes.map((n) => ({ ...n })),
+    };
+    if (this.harnessVersion) out.version = this.harnessVersion;
+    return out;
+  }
+}
+
+/**
+ * Folds the drift of a resumed pass (`next`) into what earlier passes of the
+ * same append source kept (`prev`): counts add up, notes with the same kind
+ * and detail merge (the earlier location and sample stay), the newer version
+ * wins.
+ */
+export function mergeDrift(prev: DriftSummary | undefined, next: DriftSummary): DriftSummary {
+  if (!prev) return next;
+  const counts = { ...prev.counts };
+  for (const [k, v] of Object.entries(next.counts)) {
+    counts[k as DriftKind] = (counts[k as DriftKind] ?? 0) + (v ?? 0);
+  }
+  const notes = prev.notes.map((n) => ({ ...n }));
+  for (const n of next.notes) {
+    const same = notes.find((o) => o.kind === n.kind && o.detail === n.detail);
+    if (same) same.count += n.count;
+    else if (notes.length < MAX_DRIFT_NOTES) notes.push({ ...n });
+  }
+  const version = next.version ?? prev.version;
+  return version ? { counts, notes, version } : { counts, notes };
 }

@@ -1,50 +1,126 @@
 /**
- * Query text -> FTS5 match expression.
+ * Query text -> terms, and terms -> FTS5 match expressions.
  *
  * Words are ANDed; `"quoted phrases"` must be contiguous; a word with inner
  * punctuation (`zebrafinch-claude`, `src/app.ts`) is a phrase of its parts, the
  * way the tokenizer split them when indexing. FTS5 operators typed by a person
- * (`AND`, `NEAR`, `*`, `:`) are treated as text, never as syntax.
+ * (`AND`, `NEAR`, `*`, `:`) are treated as text, never as syntax. Stop words
+ * (`the`, `how`, `did`, ...) are dropped unless the query is only stop words.
+ * Time words (`yesterday`, `last week`, `3 days ago`, `in march`) are taken out
+ * of the terms and returned as a window that ranks, never filters.
  *
  * @module
  */
+import { tokens } from "./search/tokenize.ts";
+import { type TimeHint, timeHint } from "./search/timewords.ts";
+
+export { tokens };
+export type { TimeHint };
+
+/** One term of a query. */
+export interface QueryTerm {
+  /** Tokens that must appear contiguously (one token: a word). */
+  tokens: string[];
+  /** Typed in double quotes. */
+  quoted: boolean;
+}
 
 /** A parsed query. */
 export interface ParsedQuery {
   /** Each term is a list of tokens that must appear contiguously (a one-token term is a word). */
   terms: string[][];
+  /** The same terms with how they were typed. */
+  parts: QueryTerm[];
+  /** Stop words left out. */
+  dropped: string[];
+  /** The window the time words named, when there were any. */
+  time?: TimeHint;
 }
 
-const TOKEN = /[\p{L}\p{N}_]+/gu;
+/**
+ * Words that carry no topic in a search: articles, pronouns, auxiliaries,
+ * question words, prepositions. `not`, `no` and `without` are kept (they matter
+ * in error text).
+ */
+export const STOP_WORDS: ReadonlySet<string> = new Set(
+  (
+    "a an the and or but if then so than that this these those there here it its it's " +
+    "i me my mine we us our ours you your yours he him his she her they them their " +
+    "is are was were be been being am do does did done doing have has had having " +
+    "will would shall should can could may might must " +
+    "of to in on at by for with about from into onto over under as per via " +
+    "what which who whom whose how why when where " +
+    "some any all each every other such own same just also too very really " +
+    "again once ever still already please thanks thank hi hello hey ok okay " +
+    "s t d ll m re ve let lets let's"
+  ).split(" "),
+);
 
-/** Splits text into index tokens (letters, digits and underscore runs), lower-cased. */
-export function tokens(text: string): string[] {
-  return (text.toLowerCase().match(TOKEN) ?? []);
-}
-
-/** Parses `q` into terms. An empty or punctuation-only query has no terms. */
-export function parseQuery(q: string): ParsedQuery {
-  const terms: string[][] = [];
-  const re = /"([^"]*)"?|(\S+)/g;
+/**
+ * Parses `q` into terms. An empty or punctuation-only query has no terms.
+ *
+ * @param now epoch ms the time words are read against (default: now).
+ */
+export function parseQuery(q: string, now = Date.now()): ParsedQuery {
+  const parts: QueryTerm[] = [];
+  // Time words are read outside quoted phrases only.
+  const pieces: Array<{ text: string; quoted: boolean }> = [];
+  const re = /"([^"]*)"?|([^"]+)/g;
+  let time: TimeHint | undefined;
   for (const m of q.matchAll(re)) {
-    const toks = tokens(m[1] ?? m[2] ?? "");
-    if (toks.length) terms.push(toks);
+    if (m[1] !== undefined) pieces.push({ text: m[1], quoted: true });
+    else {
+      const t = timeHint(m[2], now);
+      if (t.hint && !time) time = t.hint;
+      pieces.push({ text: t.rest, quoted: false });
+    }
   }
-  return { terms };
+  for (const p of pieces) {
+    if (p.quoted) {
+      const toks = tokens(p.text);
+      if (toks.length) parts.push({ tokens: toks, quoted: true });
+      continue;
+    }
+    for (const word of p.text.split(/\s+/)) {
+      const toks = tokens(word);
+      if (toks.length) parts.push({ tokens: toks, quoted: false });
+    }
+  }
+  const isStop = (t: QueryTerm) =>
+    !t.quoted && t.tokens.length === 1 && STOP_WORDS.has(t.tokens[0]);
+  let kept = parts.filter((t) => !isStop(t));
+  if (!kept.length) kept = parts;
+  const dropped = parts.filter((t) => !kept.includes(t)).map((t) => t.tokens[0]);
+  // The same word twice is one term.
+  const seen = new Set<string>();
+  kept = kept.filter((t) => {
+    const k = `${t.quoted}:${t.tokens.join(" ")}`;
+    if (seen.has(k)) return false;
+    seen.add(k);
+    return true;
+  });
+  return { terms: kept.map((t) => t.tokens), parts: kept, dropped, ...(time ? { time } : {}) };
 }
 
-function quote(tok: string): string {
+/** `tok` as an FTS5 string (double quotes doubled). */
+export function quote(tok: string): string {
   return `"${tok.replaceAll('"', '""')}"`;
 }
 
 /** The FTS5 expression requiring every term (in one event). */
-export function ftsAll(p: ParsedQuery): string {
+export function ftsAll(p: { terms: string[][] }): string {
   return p.terms.map((t) => quote(t.join(" "))).join(" AND ");
 }
 
 /** The FTS5 expression for one term. */
 export function ftsTerm(t: string[]): string {
   return quote(t.join(" "));
+}
+
+/** The FTS5 expression matching any of `alternatives` (each a token list: a word or phrase). */
+export function ftsAny(alternatives: string[][]): string {
+  const parts = alternatives.map(ftsTerm);
+  return parts.length === 1 ? parts[0] : `(${parts.join(" OR ")})`;
 }
 
 /**

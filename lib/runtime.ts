@@ -8,6 +8,8 @@
  */
 import process from "node:process";
 import os from "node:os";
+import { existsSync } from "node:fs";
+import { dirname, join } from "node:path";
 import type { Env } from "./model.ts";
 
 /** Builds an {@link Env} from a plain map (tests) or from the process. */
@@ -124,4 +126,25 @@ export function rss(): number {
 /** The current user's numeric id, or -1 where the platform has none. */
 export function uid(): number {
   return typeof process.getuid === "function" ? process.getuid() : -1;
+}
+
+/**
+ * The argv that starts this deja again: the compiled binary itself, or the
+ * interpreter plus the entry script when run from source (`deno run -A
+ * main.ts`, `bun main.ts`). `deja install` records it in the launcher.
+ */
+export function selfCommand(): string[] {
+  const exe = process.execPath;
+  const base = exe.split(/[\\/]/).pop() ?? "";
+  const script = process.argv[1] ?? "";
+  if (
+    /^(deno|bun|node)(\.exe)?$/i.test(base) && script.startsWith("/") &&
+    !script.startsWith("/$bunfs")
+  ) {
+    if (!/^deno/i.test(base)) return [exe, script];
+    // The project's own deno.json, not one in whatever directory a hook runs in.
+    const config = join(dirname(script), "deno.json");
+    return [exe, "run", "-A", ...(existsSync(config) ? ["--config", config] : []), script];
+  }
+  return [exe];
 }

@@ -9,7 +9,7 @@
  */
 
 /** Current schema version (stored in `PRAGMA user_version`). */
-export const SCHEMA_VERSION = 1;
+export const SCHEMA_VERSION = 3;
 
 /** Pragmas applied to every connection to the index. */
 export const PRAGMAS = [
@@ -129,6 +129,57 @@ export const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (source, kind)
   );
   `,
+  // 1 -> 2: what each source's parser did not know (`deja drift`).
+  `
+  ALTER TABLE sources ADD COLUMN drift TEXT;  -- JSON {counts, notes, version} (lib/parse_ctx.ts DriftSummary)
+  `,
+  // 2 -> 3: search (lib/search/): literal tokens in events_fts (word forms are a tier of their
+  // own, not folded into every match), the vocabulary of distinct tokens with a trigram index
+  // (substrings, close spellings), per-event signals (conclusion, gave up, pasted dump, error).
+  `
+  DROP TRIGGER events_ai;
+  DROP TRIGGER events_ad;
+  DROP TRIGGER events_au;
+  DROP TABLE events_fts;
+  CREATE VIRTUAL TABLE events_fts USING fts5(
+    text, content = 'events', content_rowid = 'id',
+    tokenize = 'unicode61 remove_diacritics 2'
+  );
+  INSERT INTO events_fts(events_fts) VALUES ('rebuild');
+  CREATE TRIGGER events_ai AFTER INSERT ON events BEGIN
+    INSERT INTO events_fts(rowid, text) VALUES (new.id, new.text);
+  END;
+  CREATE TRIGGER events_ad AFTER DELETE ON events BEGIN
+    INSERT INTO events_fts(events_fts, rowid, text) VALUES ('delete', old.id, old.text);
+  END;
+  CREATE TRIGGER events_au AFTER UPDATE OF text ON events BEGIN
+    INSERT INTO events_fts(events_fts, rowid, text) VALUES ('delete', old.id, old.text);
+    INSERT INTO events_fts(rowid, text) VALUES (new.id, new.text);
+  END;
+  -- term -> doc (events holding it), cnt (occurrences): always what events_fts holds.
+  CREATE VIRTUAL TABLE events_vocab USING fts5vocab(events_fts, 'row');
+
+  ALTER TABLE events ADD COLUMN flags INTEGER NOT NULL DEFAULT 0;  -- lib/search/signals.ts bits
+  CREATE INDEX events_flags ON events(session_id, seq) WHERE flags != 0;
+
+  -- Distinct tokens written to the index (a superset of events_vocab: ingest adds, forget prunes).
+  CREATE TABLE vocab (
+    id   INTEGER PRIMARY KEY,
+    term TEXT NOT NULL UNIQUE
+  );
+  CREATE INDEX vocab_len ON vocab(length(term));
+  CREATE VIRTUAL TABLE vocab_tri USING fts5(
+    term, content = 'vocab', content_rowid = 'id', tokenize = 'trigram'
+  );
+  CREATE TRIGGER vocab_ai AFTER INSERT ON vocab BEGIN
+    INSERT INTO vocab_tri(rowid, term) VALUES (new.id, new.term);
+  END;
+  CREATE TRIGGER vocab_ad AFTER DELETE ON vocab BEGIN
+    INSERT INTO vocab_tri(vocab_tri, rowid, term) VALUES ('delete', old.id, old.term);
+  END;
+  INSERT OR IGNORE INTO vocab(term)
+    SELECT term FROM events_vocab WHERE length(term) BETWEEN 2 AND 48 AND term GLOB '*[^0-9]*';
+  `,
 ];
 
 /** Named queries. Parameters are positional (`?`) in the order each comment gives. */
@@ -182,15 +233,16 @@ export const Q = {
     `UPDATE sessions SET events = (SELECT COUNT(*) FROM events WHERE session_id = sessions.id) WHERE id = ?`,
   // path
   sourceByPath: `SELECT * FROM sources WHERE path = ?`,
-  // path, harness, kind, size, mtime, companions, offset, head_hash, state, watermark, hash, sessions, events, skipped, error, indexed_at
+  // path, harness, kind, size, mtime, companions, offset, head_hash, state, watermark, hash, sessions, events, skipped, error, indexed_at, drift
   upsertSource:
-    `INSERT INTO sources (path, harness, kind, size, mtime, companions, offset, head_hash, state, watermark, hash, sessions, events, skipped, error, indexed_at)
-    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+    `INSERT INTO sources (path, harness, kind, size, mtime, companions, offset, head_hash, state, watermark, hash, sessions, events, skipped, error, indexed_at, drift)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
     ON CONFLICT(path) DO UPDATE SET harness = excluded.harness, kind = excluded.kind, size = excluded.size,
       mtime = excluded.mtime, companions = excluded.companions, offset = excluded.offset,
       head_hash = excluded.head_hash, state = excluded.state, watermark = excluded.watermark,
       hash = excluded.hash, sessions = excluded.sessions, events = excluded.events,
-      skipped = excluded.skipped, error = excluded.error, indexed_at = excluded.indexed_at`,
+      skipped = excluded.skipped, error = excluded.error, indexed_at = excluded.indexed_at,
+      drift = excluded.drift`,
   // error, indexed_at, path
   sourceError: `UPDATE sources SET error = ?, indexed_at = ? WHERE path = ?`,
   // source path
@@ -202,6 +254,9 @@ export const Q = {
   // source
   clearRedactions: `DELETE FROM redactions WHERE source = ?`,
   allSources: `SELECT * FROM sources ORDER BY harness, path`,
+  // harness or NULL: the sources `deja drift` reads
+  driftSources: `SELECT path, harness, skipped, drift FROM sources
+    WHERE (? IS NULL OR harness = ?) ORDER BY harness, path`,
   redactionsByHarness: `SELECT s.harness AS harness, r.kind AS kind, SUM(r.count) AS count
     FROM redactions r JOIN sources s ON s.path = r.source GROUP BY s.harness, r.kind`,
   projects: `SELECT DISTINCT project FROM sessions WHERE project IS NOT NULL`,
@@ -236,4 +291,85 @@ export const Q = {
   stats:
     `SELECT (SELECT COUNT(*) FROM sessions) AS sessions, (SELECT COUNT(*) FROM events) AS events,
     (SELECT COUNT(*) FROM sources) AS sources`,
+
+  // --- work memory (lib/memory: ctx, blame, restore, fix, how, last) ---
+  // session row id
+  sessionById: `SELECT * FROM sessions WHERE id = ?`,
+  // session id: commands in session order, with their event's seq
+  commandsInOrder: `SELECT c.event_id AS event_id, c.call_id AS call_id, c.command AS command,
+      c.exit AS exit, c.is_error AS is_error, c.time AS time, e.seq AS seq
+    FROM commands c JOIN events e ON e.id = c.event_id WHERE c.session_id = ? ORDER BY e.seq`,
+  // session id: file touches in session order, with their event's seq
+  filesInOrder: `SELECT f.id AS id, f.event_id AS event_id, f.session_id AS session_id,
+      f.call_id AS call_id, f.path AS path, f.op AS op, f.old AS old, f.new AS new,
+      f.failed AS failed, COALESCE(f.time, e.time) AS time, e.seq AS seq
+    FROM files f JOIN events e ON e.id = f.event_id WHERE f.session_id = ? ORDER BY e.seq, f.id`,
+  // LIKE pattern on the path with '/' separators (escaped with \), exact path: touches of a file
+  fileTouches: `SELECT f.id AS id, f.event_id AS event_id, f.session_id AS session_id,
+      f.call_id AS call_id, f.path AS path, f.op AS op, f.old AS old, f.new AS new,
+      f.failed AS failed, COALESCE(f.time, e.time) AS time, e.seq AS seq
+    FROM files f JOIN events e ON e.id = f.event_id
+    WHERE replace(f.path, char(92), '/') LIKE ? ESCAPE '\\' OR f.path = ?`,
+  // session id, first seq, last seq: a window of a session's events
+  eventsBetween: `SELECT * FROM events WHERE session_id = ? AND seq BETWEEN ? AND ? ORDER BY seq`,
+  // MATCH expression: tool results holding the words (fix)
+  resultsMatching: `SELECT e.id AS id, e.session_id AS session_id, e.seq AS seq,
+      e.call_id AS call_id, e.text AS text
+    FROM events_fts JOIN events e ON e.id = events_fts.rowid
+    WHERE events_fts MATCH ? AND e.kind = 'tool_result' LIMIT 5000`,
+  // words (JSON array, lower case), project LIKE pattern or NULL (twice): command runs (how)
+  commandRuns: `SELECT c.command AS command, c.exit AS exit, c.is_error AS is_error,
+      COALESCE(c.time, s.updated, s.started) AS time, c.session_id AS session_id
+    FROM commands c JOIN sessions s ON s.id = c.session_id
+    WHERE NOT EXISTS (SELECT 1 FROM json_each(?) w WHERE instr(lower(c.command), w.value) = 0)
+      AND (? IS NULL OR s.project LIKE ? ESCAPE '\\')`,
+  // harnesses (JSON array) or NULL (twice), project LIKE pattern or NULL (twice), limit
+  lastSessions: `SELECT * FROM sessions WHERE parent IS NULL
+      AND (? IS NULL OR harness IN (SELECT value FROM json_each(?)))
+      AND (? IS NULL OR project LIKE ? ESCAPE '\\')
+    ORDER BY COALESCE(updated, started, 0) DESC, harness, native_id LIMIT ?`,
+
+  // --- search (lib/search/) ---
+  // term: events holding it (0 rows when none)
+  termDocs: `SELECT doc FROM events_vocab WHERE term = ?`,
+  // an upper bound of the number of events (for IDF)
+  eventCount: `SELECT COALESCE(MAX(id), 0) AS n FROM events`,
+  // term
+  insertVocab: `INSERT OR IGNORE INTO vocab(term) VALUES (?)`,
+  // term
+  deleteVocab: `DELETE FROM vocab WHERE term = ?`,
+  // trigram MATCH expression (a quoted substring of 3+ characters): terms containing it
+  vocabContaining: `SELECT term FROM vocab_tri WHERE vocab_tri MATCH ? LIMIT 2000`,
+  // low, high: terms in [low, high) (a prefix range)
+  vocabRange: `SELECT term FROM vocab WHERE term >= ? AND term < ? LIMIT 500`,
+  // min length, max length, first character, second character: close-spelling candidates
+  vocabNear: `SELECT term FROM vocab WHERE length(term) BETWEEN ? AND ?
+    AND (substr(term, 1, 1) = ? OR substr(term, 2, 1) = ?)`,
+  vocabSize: `SELECT COUNT(*) AS n FROM vocab`,
+  // flags, event id
+  setEventFlags: `UPDATE events SET flags = ? WHERE id = ?`,
+  // MATCH expression, [filters appended by lib/search/retrieve.ts]
+  searchRows: `SELECT e.id AS event_id, e.session_id AS session_id, e.seq AS seq, e.kind AS kind,
+      e.time AS time, e.flags AS flags, bm25(events_fts) AS bm25
+    FROM events_fts JOIN events e ON e.id = events_fts.rowid
+    JOIN sessions s ON s.id = e.session_id
+    WHERE events_fts MATCH ?`,
+  // [filters appended by lib/search/regex.ts]: events a regular expression is tested on
+  scanRows: `SELECT e.id AS event_id, e.session_id AS session_id, e.seq AS seq, e.kind AS kind,
+      e.time AS time, e.flags AS flags, e.text AS text
+    FROM events e JOIN sessions s ON s.id = e.session_id WHERE 1 = 1`,
+  // session ids (JSON array): the last conclusion and the last giving-up per session
+  sessionSignals: `SELECT session_id, MAX(CASE WHEN flags & 1 THEN seq END) AS concluded,
+      MAX(CASE WHEN flags & 2 THEN seq END) AS gave_up
+    FROM events WHERE flags != 0 AND session_id IN (SELECT value FROM json_each(?))
+    GROUP BY session_id`,
+  // event ids (JSON array)
+  eventTexts: `SELECT id, text FROM events WHERE id IN (SELECT value FROM json_each(?))`,
+  // session ids (JSON array): sessions and their subagents' ids
+  withChildren: `SELECT c.id AS id FROM sessions p JOIN sessions c
+      ON c.harness = p.harness AND (c.id = p.id OR c.parent = p.native_id)
+    WHERE p.id IN (SELECT value FROM json_each(?))`,
+  sessionProjects: `SELECT id, project FROM sessions WHERE project IS NOT NULL`,
+  // session ids (JSON array): every event text (forget collects their words)
+  textsOfSessions: `SELECT text FROM events WHERE session_id IN (SELECT value FROM json_each(?))`,
 } as const;

@@ -1,18 +1,39 @@
 /**
- * Search: FTS5 over events, hits grouped by session (a subagent's hits are
- * filed under its parent), best BM25 first.
+ * Search: a fallback ladder over FTS5, hits grouped by session (a subagent's
+ * hits are filed under its parent), ranked (lib/search/rank.ts).
  *
- * Tiers, named in the result so a person knows how literal the match was:
- * `exact` (every term in one event), then `session` (every term somewhere in
- * the same session).
+ * Tiers, tried in order until one finds something, and named in the result
+ * so a person knows how literal the match was:
+ * - `exact`: every term as typed, in one event (`session`: only spread over a
+ *   session's events, no single event holds them all);
+ * - `substring`: a word inside a longer indexed token (`code` -> `opencode`);
+ * - `stemmed`: word forms and developer synonyms (`failing` -> `fails`,
+ *   `db` -> `database`);
+ * - `close`: close spellings of words the index does not hold;
+ * - `error`: a pasted error matched by its signature;
+ * - `relevance`: nothing matched — the sessions holding most of the query's
+ *   words, by IDF weight (lib/search/relevance.ts);
+ * - `regex` for `--re`; `none` when nothing was found at all.
+ * Time words in the query rank, never filter; sessions of excluded projects
+ * are left out, those of throwaway projects rank at half weight (or are left
+ * out with `hideThrowaway`).
  *
  * @module
  */
 import type { Store } from "./store.ts";
+import type { Env } from "./model.ts";
 import { Q } from "./schema.ts";
-import { ftsAll, ftsTerm, parseQuery } from "./query.ts";
+import { ftsAny, parseQuery, type TimeHint } from "./query.ts";
+import { type Filters, matchRows, spreadMatch } from "./search/retrieve.ts";
+import { expand, type LiteralTier, TermStats } from "./search/expand.ts";
+import { scoreRows, scoreSpread, type SessionScore, sessionMultiplier } from "./search/rank.ts";
+import { relevance } from "./search/relevance.ts";
+import { errorTier } from "./search/errortier.ts";
+import { compilePattern, regexScan, regexSnippet } from "./search/regex.ts";
+import { snippet } from "./search/snippet.ts";
+import { hiddenSessions, SessionCache } from "./search/sessions.ts";
 
-/** Filters of a search. */
+/** Options of a search. */
 export interface SearchOptions {
   /** Only sessions of these harnesses (any of them). */
   harness?: string[];
@@ -22,7 +43,39 @@ export interface SearchOptions {
   since?: number;
   /** Sessions returned at most (default 10). */
   limit?: number;
+  /** Only events of these kinds (`user`, `assistant`, `tool_call`, `tool_result`, `summary`). */
+  kinds?: string[];
+  /** Only these session row ids (`--session`: a session and its subagents). */
+  sessionIds?: number[];
+  /** The query is a regular expression (`--re`), tested on every event's text. */
+  regex?: boolean;
+  /**
+   * Leave out sessions of throwaway projects (temp dirs, eval sandboxes), as
+   * the CLI does unless `--junk`. When false (the default) they are kept and
+   * rank at half weight.
+   */
+  hideThrowaway?: boolean;
+  /** Project patterns to leave out (lib/search/junk.ts; the CLI passes the exclusions file's). */
+  exclude?: string[];
+  /** For `$TMPDIR` when judging throwaway projects. */
+  env?: Env;
+  /** Snippets per session (default 3). */
+  snippets?: number;
+  /** Epoch ms "now" for recency and time words (tests). */
+  now?: number;
 }
+
+/** How literal the match was (see the module doc). */
+export type Tier =
+  | "exact"
+  | "session"
+  | "substring"
+  | "stemmed"
+  | "close"
+  | "error"
+  | "relevance"
+  | "regex"
+  | "none";
 
 /** One session in the results. */
 export interface SessionHit {
@@ -35,15 +88,16 @@ export interface SessionHit {
   started: number | null;
   updated: number | null;
   parent: string | null;
-  /**
-   * Relevance, higher is better: minus the BM25 of the best matching event
-   * (FTS5 reports BM25 negated), plus half the log of the number of matching
-   * events, so a session is not ranked up by its length alone. Results are
-   * sorted by it.
-   */
+  /** Relevance, higher is better; only comparable within one result. Results are sorted by it. */
   score: number;
-  /** Matching events in the session (and its subagents). */
+  /** Matching events in the session (and its subagents) that were read. */
   hits: number;
+  /** The session's last word is giving up (ranked lower). */
+  gaveUp: boolean;
+  /** A throwaway project (ranked at half weight; left out with `hideThrowaway`). */
+  throwaway: boolean;
+  /** No single event holds every term; they are spread over the session. */
+  spread: boolean;
   /** Best matching events, at most 3. Snippet text marks matches with \x01 ... \x02. */
   snippets: Array<
     {
@@ -60,137 +114,238 @@ export interface SessionHit {
 /** What a search returns. */
 export interface SearchResult {
   query: string;
-  tier: "exact" | "session" | "none";
+  tier: Tier;
   results: SessionHit[];
+  /** Sessions found before the limit. */
+  total: number;
+  /** True for `relevance` and `none`: nothing matched the query as a whole. */
+  nothingMatched: boolean;
+  /** Words widened at this tier: what each stands for (`timout` -> `timeout`). */
+  changes: Array<{ from: string; to: string[] }>;
+  /** Stop words left out of the query. */
+  dropped: string[];
+  /** The window named by time words in the query (ranks, never filters). */
+  time?: TimeHint;
+  /** Matching sessions of throwaway or excluded projects left out (counted only when nothing else matched). */
+  hidden: number;
 }
 
-interface Row {
-  event_id: number;
-  session_id: number;
-  seq: number;
-  kind: string;
-  time: number | null;
-  tool: string | null;
-  score: number;
-}
-
-interface SessRow {
-  id: number;
-  harness: string;
-  native_id: string;
-  project: string | null;
-  title: string | null;
-  started: number | null;
-  updated: number | null;
-  parent: string | null;
-}
-
+/** Event-level matches below this many sessions also try the session-level AND. */
+const SPREAD_MIN = 10;
+/** Matching events read per expression. */
 const MAX_ROWS = 5000;
 
-function filtered(store: Store, match: string, o: SearchOptions): Row[] {
-  let sql = Q.searchEvents;
-  const args: Array<string | number> = [match];
-  if (o.harness?.length) {
-    sql += ` AND s.harness IN (${o.harness.map(() => "?").join(", ")})`;
-    args.push(...o.harness);
-  }
-  if (o.project) {
-    sql += " AND s.project LIKE ? ESCAPE '\\'";
-    args.push(`%${o.project.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
-  }
-  if (o.since !== undefined) {
-    sql += " AND COALESCE(e.time, s.updated, 0) >= ?";
-    args.push(o.since);
-  }
-  sql += ` ORDER BY bm25(events_fts) LIMIT ${MAX_ROWS}`;
-  return store.stmt(sql).all(...args) as unknown as Row[];
-}
+const LITERAL: LiteralTier[] = ["exact", "substring", "stemmed", "close"];
 
 /**
  * Searches the index.
  *
  * @returns sessions best first; `tier` "none" with no results when nothing matched.
+ * @throws {DejaError} (exit 2) when `regex` is set and the query is not a valid pattern.
  */
 export function search(store: Store, query: string, o: SearchOptions = {}): SearchResult {
   const limit = o.limit ?? 10;
-  const parsed = parseQuery(query);
-  if (!parsed.terms.length) return { query, tier: "none", results: [] };
-  let rows = filtered(store, ftsAll(parsed), o);
-  let tier: SearchResult["tier"] = "exact";
-  if (!rows.length && parsed.terms.length > 1) {
-    // Every term somewhere in the same session, not necessarily in one event.
-    const perTerm = parsed.terms.map((t) => filtered(store, ftsTerm(t), o));
-    const sessionsWithAll = perTerm
-      .map((rs) => new Set(rs.map((r) => r.session_id)))
-      .reduce((a, b) => new Set([...a].filter((x) => b.has(x))));
-    rows = perTerm.flat().filter((r) => sessionsWithAll.has(r.session_id));
-    tier = "session";
+  const now = o.now ?? Date.now();
+  const parsed = parseQuery(query, now);
+  const base: SearchResult = {
+    query,
+    tier: "none",
+    results: [],
+    total: 0,
+    nothingMatched: true,
+    changes: [],
+    dropped: parsed.dropped,
+    ...(parsed.time ? { time: parsed.time } : {}),
+    hidden: 0,
+  };
+  const cache = new SessionCache(store);
+  const hide = hiddenSessions(store, o.exclude ?? [], Boolean(o.hideThrowaway), o.env);
+  const f: Filters = {
+    harness: o.harness,
+    project: o.project,
+    since: o.since,
+    kinds: o.kinds,
+    sessionIds: o.sessionIds,
+    hideSessionIds: hide,
+  };
+  const rootOf = (id: number) => cache.root(id);
+
+  if (o.regex) {
+    const re = compilePattern(query.trim());
+    const scores = regexScan(store, re, f, rootOf);
+    const out = finish(store, cache, scores, "regex", o, now, parsed.time, limit);
+    for (const hit of out) {
+      const texts = eventTexts(store, hit.snippets.map((s) => s.eventId));
+      for (const s of hit.snippets) s.text = regexSnippet(texts.get(s.eventId) ?? "", re);
+    }
+    return { ...base, tier: out.length ? "regex" : "none", results: out, total: scores.size, nothingMatched: !out.length };
   }
-  if (!rows.length) return { query, tier: "none", results: [] };
-  const results = group(store, rows, limit);
-  // Snippets cost far more than ranking: make them only for the events shown.
-  const any = parsed.terms.map(ftsTerm).join(" OR ");
-  for (const r of results) {
-    for (const s of r.snippets) {
-      const row = store.stmt(Q.snippet).get(any, s.eventId) as { snip: string } | undefined;
-      s.text = row?.snip ?? "";
+  if (!parsed.parts.length) return base;
+
+  const stats = new TermStats(store);
+  let scores = new Map<number, SessionScore>();
+  let tier: Tier = "none";
+  let alts: string[][][] = [];
+  let changes: SearchResult["changes"] = [];
+  for (const t of LITERAL) {
+    const ex = expand(stats, parsed.parts, t);
+    if (!ex) continue;
+    scores = literalMatch(store, stats, ex.alts, f, rootOf);
+    if (scores.size) {
+      tier = t;
+      alts = ex.alts;
+      changes = ex.changes;
+      break;
     }
   }
-  return { query, tier, results };
+  if (!scores.size) {
+    const er = errorTier(stats, query, f, rootOf);
+    if (er.scores.size) {
+      scores = er.scores;
+      tier = "error";
+      alts = er.words.map((w) => [[w]]);
+    }
+  }
+  if (!scores.size && !parsed.parts.some((p) => p.quoted)) {
+    const words = [...new Set(parsed.parts.flatMap((p) => p.tokens))];
+    const rel = relevance(stats, words, f, rootOf);
+    if (rel.scores.size) {
+      scores = rel.scores;
+      tier = "relevance";
+      alts = rel.alts;
+    }
+  }
+  if (tier === "exact" && [...scores.values()].every((s) => s.spread)) tier = "session";
+  const results = finish(store, cache, scores, tier, o, now, parsed.time, limit);
+  const texts = eventTexts(store, results.flatMap((r) => r.snippets.map((s) => s.eventId)));
+  for (const r of results) {
+    for (const s of r.snippets) s.text = snippet(texts.get(s.eventId) ?? "", alts);
+  }
+  let hidden = 0;
+  if (!results.length && hide.length) {
+    const all = parsed.parts.map((p) => ftsAny([p.tokens]));
+    hidden = new Set(
+      matchRows(store, all.join(" AND "), { ...f, hideSessionIds: undefined, sessionIds: hide }, 500)
+        .map((r) => r.session_id),
+    ).size;
+  }
+  return {
+    ...base,
+    tier,
+    results,
+    total: scores.size,
+    nothingMatched: tier === "relevance" || tier === "none",
+    changes,
+    hidden,
+  };
 }
 
-function group(store: Store, rows: Row[], limit: number): SessionHit[] {
-  const ids = [...new Set(rows.map((r) => r.session_id))];
-  const sess = new Map<number, SessRow>();
-  for (const s of store.stmt(Q.sessionsByIds).all(JSON.stringify(ids)) as unknown as SessRow[]) {
-    sess.set(s.id, s);
-  }
-  // File a subagent's hits under its parent when the parent is indexed.
-  const rootOf = new Map<number, SessRow>();
-  for (const s of sess.values()) {
-    let root = s;
-    if (s.parent) {
-      const p = store.stmt(Q.sessionByKey).get(s.harness, s.parent) as SessRow | undefined;
-      if (p) root = p;
-    }
-    rootOf.set(s.id, root);
-  }
-  const groups = new Map<number, SessionHit>();
-  for (const r of rows) {
-    const s = sess.get(r.session_id);
-    const root = rootOf.get(r.session_id);
-    if (!s || !root) continue;
-    let g = groups.get(root.id);
-    if (!g) {
-      g = {
-        rowid: root.id,
-        harness: root.harness,
-        id: root.native_id,
-        project: root.project,
-        title: root.title,
-        started: root.started,
-        updated: root.updated,
-        parent: root.parent,
-        score: r.score,
-        hits: 0,
-        snippets: [],
-      };
-      groups.set(root.id, g);
-    }
-    g.hits++;
-    g.score = Math.min(g.score, r.score);
-    if (g.snippets.length < 3) {
-      g.snippets.push({
-        eventId: r.event_id,
-        kind: r.kind,
-        seq: r.seq,
-        time: r.time,
-        text: "",
-        session: s.native_id,
-      });
+/** Event-level AND, and when it finds few sessions, the session-level AND beside it. */
+function literalMatch(
+  store: Store,
+  stats: TermStats,
+  alts: string[][][],
+  f: Filters,
+  rootOf: (id: number) => number,
+): Map<number, SessionScore> {
+  const exprs = alts.map(ftsAny);
+  const rows = matchRows(store, exprs.join(" AND "), f, MAX_ROWS);
+  const scores = scoreRows(rows, rootOf);
+  if (alts.length > 1 && scores.size < SPREAD_MIN) {
+    const weights = alts.map((a) => a.reduce((s, toks) => s + stats.docs(toks[0]), 0));
+    const sp = spreadMatch(store, exprs, weights, f);
+    for (const [sid, perTerm] of sp.sessions) {
+      const root = rootOf(sid);
+      if (scores.has(root)) continue;
+      scores.set(root, scoreSpread(perTerm, root));
     }
   }
-  for (const g of groups.values()) g.score = -g.score + Math.log1p(g.hits) * 0.5;
-  const ranked = [...groups.values()].sort((a, b) => b.score - a.score);
-  return ranked.slice(0, limit);
+  return scores;
+}
+
+/** Applies session multipliers, sorts, caps, and builds the hits (snippet texts filled later). */
+function finish(
+  store: Store,
+  cache: SessionCache,
+  scores: Map<number, SessionScore>,
+  tier: Tier,
+  o: SearchOptions,
+  now: number,
+  time: TimeHint | undefined,
+  limit: number,
+): SessionHit[] {
+  if (!scores.size) return [];
+  const ids = [...scores.keys()];
+  cache.load(ids);
+  const signals = new Map<number, { concluded: number | null; gave_up: number | null }>();
+  for (
+    const r of store.stmt(Q.sessionSignals).all(JSON.stringify(ids)) as Array<
+      { session_id: number; concluded: number | null; gave_up: number | null }
+    >
+  ) signals.set(r.session_id, r);
+  const literal = tier !== "relevance";
+  const ranked = [...scores.values()].map((s) => {
+    const row = cache.get(s.sessionId)!;
+    const sig = signals.get(s.sessionId);
+    const gaveUp = sig?.gave_up != null && (sig.concluded == null || sig.gave_up > sig.concluded);
+    const throwaway = cache.throwaway(s.sessionId, o.env);
+    const m = sessionMultiplier(
+      { harness: row.harness, started: row.started, updated: row.updated, gaveUp, throwaway },
+      now,
+      time,
+    );
+    return { s, row, gaveUp, throwaway, score: s.score * m, note: literal && row.harness === "deja" };
+  });
+  ranked.sort((a, b) =>
+    Number(b.note) - Number(a.note) || b.score - a.score ||
+    (b.row.updated ?? 0) - (a.row.updated ?? 0) || a.row.id - b.row.id
+  );
+  const per = o.snippets ?? 3;
+  return ranked.slice(0, limit).map(({ s, row, gaveUp, throwaway, score }) => ({
+    rowid: row.id,
+    harness: row.harness,
+    id: row.native_id,
+    project: row.project,
+    title: row.title,
+    started: row.started,
+    updated: row.updated,
+    parent: row.parent,
+    score,
+    hits: new Set(s.events.map((e) => e.row.event_id)).size,
+    gaveUp,
+    throwaway,
+    spread: s.spread,
+    snippets: pickSnippets(s, per).map((e) => ({
+      eventId: e.row.event_id,
+      kind: e.row.kind,
+      seq: e.row.seq,
+      time: e.row.time,
+      text: "",
+      session: cache.get(e.row.session_id)?.native_id ?? row.native_id,
+    })),
+  }));
+}
+
+/** The best `n` distinct events, best first. */
+function pickSnippets(s: SessionScore, n: number) {
+  const seen = new Set<number>();
+  const out = [];
+  for (const e of s.events) {
+    if (seen.has(e.row.event_id)) continue;
+    seen.add(e.row.event_id);
+    out.push(e);
+    if (out.length >= n) break;
+  }
+  return out;
+}
+
+function eventTexts(store: Store, ids: number[]): Map<number, string> {
+  const out = new Map<number, string>();
+  if (!ids.length) return out;
+  for (
+    const r of store.stmt(Q.eventTexts).all(JSON.stringify(ids)) as Array<
+      { id: number; text: string }
+    >
+  ) out.set(r.id, r.text);
+  return out;
 }

@@ -46,6 +46,7 @@ export function messageEvents(m: Obj, ctx: MapCtx): { events: Event[]; model?: s
     if (text && !text.startsWith(SESSION_CONTEXT)) {
       events.push({ kind: "user", text, time, key: `m:${id}` });
     }
+    events.push(...responseParts(m.content, time));
     return { events };
   }
   if (type === "gemini" || type === "model") {
@@ -59,11 +60,40 @@ export function messageEvents(m: Obj, ctx: MapCtx): { events: Event[]; model?: s
       }
       events.push(...toolEvents(call, `${id}:${i}`, time, ctx));
     });
+    // A resumed chat's `$set` snapshot holds API parts instead of `toolCalls` (farm, 0.61.0).
+    if (!arr(m.toolCalls).length) {
+      arr(m.content).forEach((p, i) => {
+        const fc = obj(obj(p)?.functionCall);
+        if (fc) events.push(...toolEvents(fc, `${id}:p${i}`, time, ctx));
+      });
+    }
     return { events, model: str(m.model) };
   }
   if (type && UI_TYPES.has(type)) return { events };
   ctx.skip("unknown_record", ctx.where, `message type ${JSON.stringify(m.type)}`);
   return { events };
+}
+
+/**
+ * Tool results carried as `functionResponse` parts of a user message: the
+ * resumed chat's snapshot keeps them only there (observed in a farm run of
+ * 0.61.0, `--resume latest`: the `$set.messages` list is rewritten in API
+ * form, each response twice). Keyed by call id like the results of
+ * `toolCalls`, so a copy replaces the other.
+ */
+function responseParts(content: unknown, time: number | undefined): Event[] {
+  const out: Event[] = [];
+  for (const p of arr(content)) {
+    const fr = obj(obj(p)?.functionResponse);
+    const callId = str(fr?.id);
+    if (!fr || !callId) continue;
+    const res = resultOf([p]);
+    let text = stripFraming(res.text ?? "");
+    let exit: number | undefined;
+    if (str(fr.name) === SHELL) ({ text, exit } = shellOutput(text));
+    out.push(toolResultEvent(callId, text, time, exit, res.isError));
+  }
+  return out;
 }
 
 /** Text of a content value: a string, one part, or a list of parts (thought parts dropped). */

@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { parsers } from "../parsers/mod.ts";
 import { fixtureRun, loadRegistry } from "./_registry.ts";
 import { REPO } from "./_fixture.ts";
+import { checkInstallFacts } from "../lib/install/facts.ts";
 
 const entries = loadRegistry();
 
@@ -63,6 +64,40 @@ Deno.test("every registry entry has the documented fields", () => {
     for (const p of e.store_paths) {
       assert(!/\/home\/|\/Users\//.test(p), `${e.id}: store path ${p} must use ~ or variables`);
     }
+  }
+});
+
+Deno.test("every install field has the documented shape and target names are unique", () => {
+  const names = new Map<string, string>();
+  for (const e of entries) {
+    const raw = e as unknown as Record<string, unknown>;
+    const problems = checkInstallFacts(e.id, raw.install);
+    assertEquals(problems, [], `${e.id}: fix registry.json (docs/registry/README.md, 'install')`);
+    const inst = raw.install as
+      | { target: string; aliases?: string[]; auto?: { target: string } }
+      | undefined;
+    if (inst) {
+      assertEquals(e.capabilities.mcp, true, `${e.id}: has install facts, so capabilities.mcp`);
+      if (inst.auto) assertEquals(e.capabilities.auto, true, `${e.id}: capabilities.auto`);
+    }
+    for (const n of [inst?.target, ...(inst?.aliases ?? []), inst?.auto?.target]) {
+      if (!n) continue;
+      assert(!names.has(n), `target '${n}' of ${e.id} is also ${names.get(n)}'s`);
+      names.set(n, e.id);
+    }
+    const hc = raw.handoff_command;
+    if (hc !== undefined) {
+      assert(
+        typeof hc === "string" && /(^|\s)\{prompt\}(\s|$)/.test(hc),
+        `${e.id}: handoff_command must be a command with {prompt} as one word`,
+      );
+      assertEquals(e.capabilities.handoff, "exec", `${e.id}: handoff_command needs handoff "exec"`);
+    }
+    const resume = e.capabilities.resume;
+    assert(
+      resume === null || (typeof resume === "string" && /(^|\s|=)\{id\}(\s|$)/.test(resume)),
+      `${e.id}: capabilities.resume must be null or a command with {id}`,
+    );
   }
 });
 

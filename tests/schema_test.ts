@@ -3,7 +3,8 @@ import { mkdtempSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { tmpdir } from "node:os";
 import { DejaError, Store } from "../lib/store.ts";
-import { Q, SCHEMA_VERSION } from "../lib/schema.ts";
+import { MIGRATIONS, Q, SCHEMA_VERSION } from "../lib/schema.ts";
+import { DatabaseSync } from "node:sqlite";
 
 function fresh(): Store {
   return Store.open(join(mkdtempSync(join(tmpdir(), "deja-schema-")), "index.db"), {
@@ -57,4 +58,25 @@ Deno.test("a missing index is an error unless asked to create it", () => {
   const path = join(mkdtempSync(join(tmpdir(), "deja-schema-")), "none.db");
   const err = assertThrows(() => Store.open(path), DejaError) as DejaError;
   assert(err.hint?.includes("deja index"));
+});
+
+Deno.test("opening a schema 1 index appends the drift column and keeps its rows", () => {
+  const path = join(mkdtempSync(join(tmpdir(), "deja-schema-")), "index.db");
+  const old = new DatabaseSync(path);
+  old.exec(MIGRATIONS[0]);
+  old.exec("PRAGMA user_version = 1");
+  old.exec("INSERT INTO sources (path, harness, kind) VALUES ('/s.jsonl', 'claude', 'append')");
+  old.close();
+  const s = Store.open(path);
+  const cols = (s.db.prepare("SELECT name FROM pragma_table_info('sources')").all() as Array<
+    { name: string }
+  >).map((r) => r.name);
+  assert(cols.includes("drift"), cols.join(", "));
+  const row = s.db.prepare("SELECT harness, drift FROM sources").get() as Record<string, unknown>;
+  assertEquals({ ...row }, { harness: "claude", drift: null });
+  assertEquals(
+    (s.db.prepare("PRAGMA user_version").get() as { user_version: number }).user_version,
+    SCHEMA_VERSION,
+  );
+  s.close();
 });

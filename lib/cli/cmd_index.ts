@@ -56,12 +56,13 @@ export const indexCmd: Command = {
     for (const h of res.harnesses) {
       if (a.values.quiet && !h.errors.length) continue;
       const skipped = Object.entries(h.skipped).map(([k, v]) => `${v} ${k}`).join(", ");
+      const drift = Object.values(h.drift).reduce((n, v) => n + (v ?? 0), 0);
       lines.push(
         `${c.bold(h.harness.padEnd(10))} ${String(h.found).padStart(4)} stores, ${
           String(h.read).padStart(4)
         } read, ${String(h.sessions).padStart(5)} sessions, ${String(h.events).padStart(7)} events${
           skipped ? c.yellow(`, skipped: ${skipped}`) : ""
-        }`,
+        }${drift ? c.yellow(`, ${drift} unknown to deja (see 'deja drift')`) : ""}`,
       );
       for (const e of h.errors.slice(0, 5)) lines.push(c.red(`           error: ${e}`));
       if (h.errors.length > 5) lines.push(c.red(`           … ${h.errors.length - 5} more errors`));

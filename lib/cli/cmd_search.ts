@@ -4,15 +4,27 @@ import { colors, fmtTime, intOpt, isoTime, oneLine, opt, printJson, tildify } fr
 import type { IO } from "../runtime.ts";
 import { DejaError, indexPath, Store } from "../store.ts";
 import { search, type SearchResult } from "../search.ts";
-import { shortRef } from "../sessions.ts";
+import { resolveSession, shortRef } from "../sessions.ts";
 import { parseSince } from "../query.ts";
+import { Q } from "../schema.ts";
+import { excludePatterns } from "../search/junk.ts";
+import { sanitizeForTerminal } from "../redact.ts";
 import { parsers } from "../../parsers/mod.ts";
+
+const ROLES: Record<string, string[]> = {
+  user: ["user"],
+  assistant: ["assistant"],
+  tool: ["tool_call", "tool_result"],
+  tool_call: ["tool_call"],
+  tool_result: ["tool_result"],
+  summary: ["summary"],
+};
 
 export const searchCmd: Command = {
   name: "search",
   summary: 'Search past sessions: words are ANDed, "quoted phrases" must be contiguous.',
-  usage:
-    "search <query...> [--harness <id>] [--project <text>] [--since <30d|date>] [--limit N] [--json]",
+  usage: "search <query...> [--harness <id>] [--project <text>] [--since <30d|date>] " +
+    "[--role <kind>] [--session <id>] [--re] [--junk] [--limit N] [--json]",
   options: {
     harness: {
       type: "string",
@@ -30,19 +42,35 @@ export const searchCmd: Command = {
       value: "<30d|date>",
       description: "only events this recent (m h d w y, or a date)",
     },
+    role: {
+      type: "string",
+      value: "<kind>",
+      description: "only user, assistant, tool (tool_call, tool_result) or summary events",
+      multiple: true,
+    },
+    session: {
+      type: "string",
+      value: "<id>",
+      description: "search inside one session (an id prefix) and its subagents",
+    },
+    re: { type: "boolean", description: "the query is a regular expression ((?i) ignores case)" },
+    junk: {
+      type: "boolean",
+      description: "include sessions of throwaway projects (temp dirs, eval sandboxes)",
+    },
     limit: { type: "string", value: "<n>", description: "sessions to show (default 10)" },
     json: { type: "boolean", description: "print results as JSON (docs/json-output.md)" },
   },
   run: (a, io) => Promise.resolve(runSearch(a, io)),
 };
 
-/** Exit codes like grep: 0 found, 1 nothing, 2 error. */
+/** Exit codes like grep: 0 found, 1 nothing matched (nearest sessions may still print), 2 error. */
 export function runSearch(a: Args, io: IO): number {
-  const query = a.positionals.join(" ").trim();
-  if (!query) throw new DejaError("no query given", 'try: deja "what you remember"', 2);
+  const query = a.values.re ? a.positionals.join(" ") : a.positionals.join(" ").trim();
+  if (!query.trim()) throw new DejaError("no query given", 'try: deja "what you remember"', 2);
   const harness = a.values.harness as string[] | undefined;
   for (const h of harness ?? []) {
-    if (!parsers.some((p) => p.id === h)) {
+    if (!parsers.some((p) => p.id === h) && h !== "deja") {
       throw new DejaError(`unknown harness '${h}'`, "'deja sources' lists them", 2);
     }
   }
@@ -51,63 +79,139 @@ export function runSearch(a: Args, io: IO): number {
   if (sinceText !== undefined && since === undefined) {
     throw new DejaError(`--since takes 30d, 12h, 2w or a date, not '${sinceText}'`, undefined, 2);
   }
+  const kinds: string[] = [];
+  for (const r of (a.values.role as string[] | undefined) ?? []) {
+    const k = ROLES[r.replace("-", "_")];
+    if (!k) {
+      throw new DejaError(`unknown role '${r}'`, `roles: ${Object.keys(ROLES).join(", ")}`, 2);
+    }
+    kinds.push(...k);
+  }
   const limit = intOpt(a, "limit", 10);
   const store = Store.open(indexPath(io.env));
   let res: SearchResult;
   const refs = new Map<string, string>();
   try {
-    res = search(store, query, { harness, project: opt(a, "project"), since, limit });
+    let sessionIds: number[] | undefined;
+    const sess = opt(a, "session");
+    if (sess !== undefined) {
+      const s = resolveSession(store, sess);
+      sessionIds = (store.stmt(Q.withChildren).all(JSON.stringify([s.id])) as Array<
+        { id: number }
+      >).map((r) => r.id);
+    }
+    res = search(store, query, {
+      harness,
+      project: opt(a, "project"),
+      since,
+      limit,
+      kinds: kinds.length ? kinds : undefined,
+      sessionIds,
+      regex: Boolean(a.values.re),
+      hideThrowaway: !a.values.junk,
+      exclude: excludePatterns(io.env),
+      env: io.env,
+      snippets: sessionIds ? 10 : 3,
+    });
     for (const r of res.results) refs.set(`${r.harness}:${r.id}`, shortRef(store, r.harness, r.id));
   } finally {
     store.close();
   }
   const ref = (r: { harness: string; id: string }) => refs.get(`${r.harness}:${r.id}`) ?? r.id;
+  const found = res.results.length > 0 && !res.nothingMatched;
   if (a.values.json) {
-    printJson(io, {
-      query: res.query,
-      tier: res.tier,
-      results: res.results.map((r) => ({
-        harness: r.harness,
-        id: r.id,
-        short_id: ref(r),
-        project: r.project,
-        title: r.title,
-        started: isoTime(r.started),
-        updated: isoTime(r.updated),
-        score: Number(r.score.toFixed(4)),
-        hits: r.hits,
-        snippets: r.snippets.map((s) => ({
-          kind: s.kind,
-          seq: s.seq,
-          time: isoTime(s.time),
-          session: s.session,
-          text: s.text.replaceAll("\x01", "").replaceAll("\x02", ""),
-        })),
-      })),
-    });
-    return res.results.length ? 0 : 1;
+    printJson(io, jsonOf(res, ref));
+    return found ? 0 : 1;
   }
   const c = colors(io);
+  const note = narration(res);
   if (!res.results.length) {
-    io.err(`deja: nothing matched "${query}"\n`);
+    io.err(`deja: nothing matched "${sanitizeForTerminal(query)}"\n`);
+    if (note) io.err(`${note}\n`);
+    if (res.hidden) {
+      io.err(
+        `hint: ${res.hidden} session${
+          res.hidden === 1 ? "" : "s"
+        } of throwaway or excluded projects matched; --junk shows the throwaway ones\n`,
+      );
+    }
     return 1;
   }
+  if (note) io.err(`${c.on ? "\x1b[2m" : ""}${note}${c.on ? "\x1b[0m" : ""}\n`);
   const out: string[] = [];
-  if (res.tier === "session") {
-    out.push(c.dim("(no single event holds every word; these sessions hold them between them)"));
-  }
   for (const r of res.results) {
+    const marks = [
+      r.gaveUp ? c.yellow("gave up") : "",
+      r.throwaway ? c.yellow("throwaway") : "",
+    ].filter(Boolean).join(" ");
     out.push(
       `${c.cyan(ref(r))}  ${c.bold(r.harness)}  ${fmtTime(r.updated ?? r.started)}  ${
-        tildify(r.project, io.env.home)
-      }  ${c.dim(`${r.hits} hit${r.hits === 1 ? "" : "s"}`)}`,
+        sanitizeForTerminal(tildify(r.project, io.env.home))
+      }  ${c.dim(`${r.hits} hit${r.hits === 1 ? "" : "s"}`)}${marks ? `  ${marks}` : ""}`,
     );
-    if (r.title) out.push(`  ${oneLine(r.title, 100)}`);
+    if (r.title) out.push(`  ${sanitizeForTerminal(oneLine(r.title, 100))}`);
     for (const s of r.snippets) {
-      out.push(`    ${c.dim(s.kind.padEnd(11))} ${c.marks(oneLine(s.text, 160))}`);
+      out.push(`    ${c.dim(s.kind.padEnd(11))} ${c.marks(oneLine(s.text, 200))}`);
     }
+  }
+  if (res.total > res.results.length) {
+    out.push(c.dim(`showing ${res.results.length} of ${res.total}: --limit shows more`));
   }
   out.push(c.dim(`deja show <id> for a whole session`));
   io.out(out.join("\n") + "\n");
-  return 0;
+  return found ? 0 : 1;
+}
+
+/** The short line that says how literal the match was (empty for an exact match). */
+export function narration(res: SearchResult): string {
+  const ch = res.changes.map((x) => `${x.from} → ${x.to.slice(0, 4).join(", ")}`).join("; ");
+  const time = res.time ? ` (ranked by time: "${res.time.words}")` : "";
+  const line = {
+    exact: time ? `exact match${time}` : "",
+    session: `no single event holds every word; these sessions hold them between them${time}`,
+    substring: `no exact match; inside longer words: ${ch}${time}`,
+    stemmed: `no exact match; word forms: ${ch}${time}`,
+    close: `no exact match; close spellings: ${ch}${time}`,
+    error: `matched by error signature${time}`,
+    relevance: `nothing matched exactly; the nearest sessions by relevance${time}`,
+    regex: "",
+    none: "",
+  }[res.tier];
+  return sanitizeForTerminal(line);
+}
+
+function jsonOf(res: SearchResult, ref: (r: { harness: string; id: string }) => string) {
+  return {
+    query: res.query,
+    tier: res.tier,
+    nothing_matched: res.nothingMatched,
+    total: res.total,
+    changes: res.changes,
+    dropped: res.dropped,
+    time: res.time
+      ? { from: isoTime(res.time.from), to: isoTime(res.time.to), words: res.time.words }
+      : null,
+    hidden: res.hidden,
+    results: res.results.map((r) => ({
+      harness: r.harness,
+      id: r.id,
+      short_id: ref(r),
+      project: r.project,
+      title: r.title,
+      started: isoTime(r.started),
+      updated: isoTime(r.updated),
+      score: Number(r.score.toFixed(4)),
+      hits: r.hits,
+      gave_up: r.gaveUp,
+      throwaway: r.throwaway,
+      spread: r.spread,
+      snippets: r.snippets.map((s) => ({
+        kind: s.kind,
+        seq: s.seq,
+        time: isoTime(s.time),
+        session: s.session,
+        text: s.text.replaceAll("\x01", "").replaceAll("\x02", ""),
+      })),
+    })),
+  };
 }

@@ -118,7 +118,15 @@ export function intOpt(a: Args, name: string, def: number): number {
 
 /** Writes `value` as pretty JSON on stdout (the one `--json` helper). */
 export function printJson(io: IO, value: unknown): void {
-  io.out(JSON.stringify(value, null, 2) + "\n");
+  // JSON already escapes control characters; bidi controls, invisible characters and C1
+  // controls are escaped too (same value once parsed), so the raw text is safe on a terminal.
+  io.out(
+    JSON.stringify(value, null, 2).replace(
+      // deno-lint-ignore no-control-regex
+      /[\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c\u00ad\u200b\u2060-\u2064\ufeff\u180e\x7f-\x9f]/g,
+      (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
+    ) + "\n",
+  );
 }
 
 /** Colour helpers: no-ops unless stdout is a terminal and NO_COLOR is unset. */
@@ -135,8 +143,8 @@ export function colors(io: IO) {
     cyan: wrap("36"),
     /** Turns the \x01...\x02 match marks of a snippet into highlight (or plain text). */
     marks(s: string): string {
-      const clean = sanitizeForTerminal(s.replaceAll("\x01", "\u0091").replaceAll("\x02", "\u0092"))
-        .replaceAll("\u0091", "\x01").replaceAll("\u0092", "\x02");
+      const clean = sanitizeForTerminal(s.replaceAll("\x01", "\ue000").replaceAll("\x02", "\ue001"))
+        .replaceAll("\ue000", "\x01").replaceAll("\ue001", "\x02");
       return on
         ? clean.replaceAll("\x01", "\x1b[1;33m").replaceAll("\x02", "\x1b[0m")
         : clean.replaceAll("\x01", "").replaceAll("\x02", "");

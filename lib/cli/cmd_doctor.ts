@@ -1,0 +1,104 @@
+/** `deja doctor`: is each target wired, does what it runs exist, is the index fresh. */
+import type { Command } from "./common.ts";
+import { colors, fmtTime, isoTime, printJson, tildify } from "./common.ts";
+import { selfCommand } from "../runtime.ts";
+import { wirables } from "../install/facts.ts";
+import { indexStatus, type TargetStatus, targetStatus, type WireState } from "../install/doctor.ts";
+import { launcherPath, launcherTarget, targetExists } from "../install/launcher.ts";
+import { existsSync } from "node:fs";
+
+const WORDS: Record<WireState, string> = {
+  wired: "wired",
+  not_wired: "not wired",
+  stale_path: "stale path",
+  broken_config: "broken config",
+};
+
+export const doctorCmd: Command = {
+  name: "doctor",
+  summary:
+    "Check the wiring of every target (wired, not wired, stale path, broken config) and the index.",
+  usage: "doctor [--json]",
+  maxPositionals: 0,
+  options: {
+    json: { type: "boolean", description: "print the report as JSON (docs/json-output.md)" },
+  },
+  run(a, io) {
+    const env = io.env;
+    const targets: TargetStatus[] = wirables().flatMap((w) => [
+      targetStatus(env, { name: w.facts.target, harness: w, auto: false }),
+      ...(w.facts.auto
+        ? [targetStatus(env, { name: w.facts.auto.target, harness: w, auto: true })]
+        : []),
+    ]);
+    const lpath = launcherPath(env);
+    const ltarget = launcherTarget(lpath);
+    const launcher = {
+      path: lpath,
+      exists: existsSync(lpath),
+      target: ltarget,
+      target_exists: ltarget ? targetExists(ltarget) : false,
+    };
+    const index = indexStatus(env);
+    if (a.values.json) {
+      printJson(io, {
+        binary: selfCommand(),
+        launcher,
+        targets,
+        index: {
+          path: index.path,
+          exists: index.exists,
+          last_index: isoTime(index.lastIndex),
+          sources: index.sources,
+          changed: index.changed,
+          fresh: index.fresh,
+          error: index.error ?? null,
+        },
+      });
+      return Promise.resolve(0);
+    }
+    const c = colors(io);
+    const paint = (s: WireState, width = 13) =>
+      (s === "wired" ? c.green : s === "not_wired" ? c.dim : c.red)(WORDS[s].padEnd(width));
+    const home = env.home;
+    const lines: string[] = [];
+    for (const t of targets) {
+      lines.push(
+        `${c.bold(t.target.padEnd(12))} ${paint(t.state, 0)}${
+          t.detected ? "" : c.dim("  (harness not found here)")
+        }`,
+      );
+      for (const p of t.parts) {
+        lines.push(
+          `  ${p.kind.padEnd(8)} ${paint(p.state)} ${tildify(p.path, home)}${
+            p.detail ? c.dim(`  ${p.detail}`) : ""
+          }`,
+        );
+      }
+    }
+    lines.push(
+      `${c.bold("launcher".padEnd(12))} ${
+        !launcher.exists
+          ? c.dim("not written yet")
+          : launcher.target_exists
+          ? c.green("ok")
+          : c.red("stale path")
+      }  ${tildify(lpath, home)}${ltarget ? ` -> ${ltarget.join(" ")}` : ""}`,
+    );
+    if (launcher.exists && !launcher.target_exists) {
+      lines.push(c.dim("  deja moved: run 'deja install' again from where it is now"));
+    }
+    const idx = !index.exists
+      ? c.yellow("no index yet: run 'deja index'")
+      : index.error
+      ? c.red(`unreadable: ${index.error}`)
+      : `${index.fresh ? c.green("fresh") : c.yellow("stale")}  last indexed ${
+        fmtTime(index.lastIndex)
+      }, ${index.sources} stores, ${index.changed} changed since${
+        index.fresh ? "" : c.dim("  (run 'deja index')")
+      }`;
+    lines.push(`${c.bold("index".padEnd(12))} ${idx}`);
+    io.out(lines.join("\n") + "\n");
+    return Promise.resolve(0);
+  },
+};

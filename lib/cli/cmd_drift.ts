@@ -1,0 +1,114 @@
+/**
+ * `deja drift`: what the harnesses' stores hold that deja does not know, per
+ * harness, each change with the smallest redacted record that shows it, as a
+ * Markdown section ready to paste into a drift report.
+ */
+import type { Args, Command } from "./common.ts";
+import { colors, printJson, tildify } from "./common.ts";
+import type { IO } from "../runtime.ts";
+import { DejaError, indexPath, Store } from "../store.ts";
+import { sanitizeForTerminal } from "../redact.ts";
+import { type DriftChange, driftReport, type HarnessDrift } from "../drift/report.ts";
+import { parsers } from "../../parsers/mod.ts";
+import denoJson from "../../deno.json" with { type: "json" };
+
+export const driftCmd: Command = {
+  name: "drift",
+  summary: "Show what the stores hold that deja does not know, with a redacted sample to report.",
+  usage: "drift [--harness <id>] [--json]",
+  maxPositionals: 0,
+  options: {
+    harness: {
+      type: "string",
+      value: "<id>",
+      description: "only this harness (repeatable)",
+      multiple: true,
+    },
+    json: { type: "boolean", description: "print as JSON (docs/json-output.md)" },
+  },
+  run: runDrift,
+};
+
+async function runDrift(a: Args, io: IO): Promise<number> {
+  const only = a.values.harness as string[] | undefined;
+  for (const h of only ?? []) {
+    if (!parsers.some((p) => p.id === h)) {
+      throw new DejaError(`unknown harness '${h}'`, "'deja sources' lists them", 2);
+    }
+  }
+  const store = Store.open(indexPath(io.env));
+  let report;
+  try {
+    report = await driftReport(store, { harnesses: only, home: io.env.home });
+  } finally {
+    store.close();
+  }
+  if (a.values.json) {
+    printJson(io, {
+      index: indexPath(io.env),
+      deja: denoJson.version,
+      platform: io.env.platform,
+      ...report,
+    });
+    return 0;
+  }
+  const c = colors(io);
+  const lines: string[] = [];
+  const scope = only?.length ? ` for ${only.join(", ")}` : "";
+  if (report.harnesses.length === 0) {
+    lines.push(`no drift seen${scope} in ${plural(report.checked, "indexed store")}`);
+  } else {
+    const n = report.harnesses.reduce((k, h) => k + h.changes.length, 0);
+    lines.push(c.dim(
+      `${plural(n, "change")} in ${
+        plural(report.harnesses.length, "harness", "harnesses")
+      }${scope} ` +
+        `(${
+          plural(report.checked, "indexed store")
+        }); each section is ready to paste into a drift report`,
+    ));
+    for (const h of report.harnesses) lines.push("", ...section(h, io, c));
+  }
+  if (report.unchecked > 0) {
+    lines.push(
+      "",
+      c.yellow(
+        `${plural(report.unchecked, "store")} with unknown records were indexed before deja kept ` +
+          `drift notes: run 'deja index --rebuild' to check them`,
+      ),
+    );
+  }
+  io.out(lines.join("\n") + "\n");
+  return 0;
+}
+
+function section(h: HarnessDrift, io: IO, c: ReturnType<typeof colors>): string[] {
+  const clean = (s: string) => sanitizeForTerminal(s);
+  const version = h.versions.length ? ` ${h.versions.map(clean).join(", ")}` : "";
+  const out = [c.bold(`## ${h.harness}${version} · ${io.env.platform} · deja ${denoJson.version}`)];
+  for (const ch of h.changes) out.push(...change(ch, io, c));
+  return out;
+}
+
+function change(ch: DriftChange, io: IO, c: ReturnType<typeof colors>): string[] {
+  const clean = (s: string) => sanitizeForTerminal(s);
+  const seen = `seen ${plural(ch.count, "time")} in ${plural(ch.stores, "store")}`;
+  const inside = ch.where.startsWith(`${ch.store}: `) ? ch.where.slice(ch.store.length + 2) : "";
+  const at = ch.offset !== null ? `, byte ${ch.offset}` : inside ? `, ${clean(inside)}` : "";
+  const out = [
+    `- ${c.yellow(ch.kind.replace("_", " "))}: ${clean(ch.detail)} (${seen})`,
+    `  store: ${clean(tildify(ch.store, io.env.home))}${at}${
+      ch.version ? ` (version ${clean(ch.version)})` : ""
+    }`,
+  ];
+  if (ch.sample !== null) {
+    out.push("  ```json", `  ${clean(ch.sample)}`, "  ```");
+  } else {
+    out.push(c.dim(`  no sample: ${ch.sample_problem ?? "none kept"}`));
+  }
+  return out;
+}
+
+function plural(n: number, one: string, many = `${one}s`): string {
+  return `${n} ${n === 1 ? one : many}`;
+}

@@ -1,0 +1,67 @@
+/** `deja how <tool>`: the real invocations run here, most widely used first. */
+import type { Args, Command } from "./common.ts";
+import { colors, fmtTime, intOpt, isoTime, oneLine, opt, printJson } from "./common.ts";
+import type { IO } from "../runtime.ts";
+import { DejaError } from "../store.ts";
+import { sanitizeForTerminal } from "../redact.ts";
+import { howRuns } from "../memory/how.ts";
+import { withStore } from "./_memory.ts";
+
+export const howCmd: Command = {
+  name: "how",
+  summary: "The real commands run here that hold every word given, by number of sessions.",
+  usage: "how <tool words...> [--project <text>] [--limit N] [--json]",
+  options: {
+    project: {
+      type: "string",
+      value: "<text>",
+      description: "only projects whose path contains this",
+    },
+    limit: { type: "string", value: "<n>", description: "commands to show (default 8)" },
+    json: { type: "boolean", description: "print the commands as JSON (docs/json-output.md)" },
+  },
+  run: (a, io) => Promise.resolve(runHow(a, io)),
+};
+
+function runHow(a: Args, io: IO): number {
+  const what = a.positionals.join(" ").trim();
+  if (!what) throw new DejaError("how to run what? give a tool name", "deja how docker build");
+  const limit = intOpt(a, "limit", 8);
+  return withStore(io, (store) => {
+    const r = howRuns(store, what, { project: opt(a, "project"), limit });
+    if (a.values.json) {
+      printJson(io, {
+        words: r.words,
+        total: r.total,
+        commands: r.commands.map((c) => ({ ...c, last: isoTime(c.last) })),
+      });
+      return r.commands.length ? 0 : 1;
+    }
+    if (!r.commands.length) {
+      io.err(`deja: no command run here holds ${r.words.map((w) => `'${w}'`).join(" and ")}\n`);
+      return 1;
+    }
+    const c = colors(io);
+    const out: string[] = [];
+    for (const h of r.commands) {
+      const mix = [
+        h.ok && `${h.ok} ok`,
+        h.failed && c.red(`${h.failed} failed`),
+        h.unknown && `${h.unknown} not recorded`,
+      ].filter(Boolean).join(", ");
+      out.push(
+        c.bold(oneLine(sanitizeForTerminal(h.command), 160)),
+        c.dim(
+          `  ran ${h.runs} time${h.runs === 1 ? "" : "s"} in ${h.sessions} session${
+            h.sessions === 1 ? "" : "s"
+          }, last ${fmtTime(h.last)}; exit: `,
+        ) + mix,
+      );
+    }
+    if (r.total > r.commands.length) {
+      out.push(c.dim(`… ${r.total - r.commands.length} more (--limit)`));
+    }
+    io.out(out.join("\n") + "\n");
+    return 0;
+  });
+}

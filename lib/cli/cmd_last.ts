@@ -1,0 +1,55 @@
+/** `deja last [n]`: the most recent sessions. */
+import type { Args, Command } from "./common.ts";
+import { colors, fmtTime, oneLine, opt, printJson, tildify } from "./common.ts";
+import type { IO } from "../runtime.ts";
+import { DejaError } from "../store.ts";
+import { sanitizeForTerminal } from "../redact.ts";
+import { shortRef } from "../sessions.ts";
+import { lastSessions } from "../memory/last.ts";
+import { FILTER_OPTIONS, harnessOpt, sessionJson, withStore } from "./_memory.ts";
+
+export const lastCmd: Command = {
+  name: "last",
+  summary: "The most recent sessions (default 10), newest first.",
+  usage: "last [n] [--harness <id>] [--project <text>] [--json]",
+  maxPositionals: 1,
+  options: {
+    ...FILTER_OPTIONS,
+    json: { type: "boolean", description: "print the sessions as JSON (docs/json-output.md)" },
+  },
+  run: (a, io) => Promise.resolve(runLast(a, io)),
+};
+
+function runLast(a: Args, io: IO): number {
+  const nText = a.positionals[0];
+  const n = nText === undefined ? 10 : Number(nText);
+  if (!Number.isInteger(n) || n <= 0) {
+    throw new DejaError(`last takes a positive whole number, not '${nText}'`, "deja last 20");
+  }
+  const harness = harnessOpt(a);
+  return withStore(io, (store) => {
+    const rows = lastSessions(store, { limit: n, harness, project: opt(a, "project") });
+    if (a.values.json) {
+      printJson(io, {
+        sessions: rows.map((s) => ({ ...sessionJson(store, s), model: s.model, events: s.events })),
+      });
+      return rows.length ? 0 : 1;
+    }
+    if (!rows.length) {
+      io.err("deja: no session in the index matches\n");
+      return 1;
+    }
+    const c = colors(io);
+    const out: string[] = [];
+    for (const s of rows) {
+      out.push(
+        `${c.cyan(shortRef(store, s.harness, s.native_id))}  ${c.bold(s.harness)}  ${
+          fmtTime(s.updated ?? s.started)
+        }  ${tildify(s.project, io.env.home)}  ${c.dim(`${s.events} events`)}`,
+      );
+      if (s.title) out.push(`  ${oneLine(sanitizeForTerminal(s.title), 100)}`);
+    }
+    io.out(out.join("\n") + "\n");
+    return 0;
+  });
+}

@@ -1,0 +1,201 @@
+/**
+ * `deja doctor`: for each install target, whether it is wired, and whether
+ * the index is fresh.
+ *
+ * Part states: `wired` (deja's entry is there and what it runs exists),
+ * `not_wired` (no deja entry, or a file deja did not write in its place),
+ * `stale_path` (deja's entry runs a program that is gone, or the launcher
+ * points at a moved binary), `broken_config` (the config is not valid JSON).
+ * A target's state is the worst of its parts (broken, then stale, then not
+ * wired). The plain target reports the MCP server, skill and command; the
+ * `-auto` target its hooks.
+ *
+ * @module
+ */
+import { existsSync, readFileSync, statSync } from "node:fs";
+import type { Env } from "../model.ts";
+import { detected, type TargetRef } from "./facts.ts";
+import { expandPath } from "./template.ts";
+import { BrokenConfig, readJsonDoc, realTarget } from "./files.ts";
+import { commandProgram, findHooks, getMcp, isDejaServer } from "./edits.ts";
+import { launcherPath, launcherTarget, targetExists } from "./launcher.ts";
+import type { PartKind } from "./wire.ts";
+import { indexPath, Store } from "../store.ts";
+import { Q } from "../schema.ts";
+
+/** State of one part or target. */
+export type WireState = "wired" | "not_wired" | "stale_path" | "broken_config";
+
+/** One part of a target. */
+export interface PartStatus {
+  kind: PartKind;
+  path: string;
+  state: WireState;
+  detail?: string;
+}
+
+/** One target as doctor sees it. */
+export interface TargetStatus {
+  target: string;
+  harness: string;
+  auto: boolean;
+  /** The harness looks installed on this machine (a detect path exists). */
+  detected: boolean;
+  state: WireState;
+  parts: PartStatus[];
+}
+
+/** The index as doctor sees it. */
+export interface IndexStatus {
+  path: string;
+  exists: boolean;
+  /** Epoch ms of the last `deja index`, or null. */
+  lastIndex: number | null;
+  /** Stores in the index. */
+  sources: number;
+  /** Indexed stores whose size or mtime changed since they were read (or that are gone). */
+  changed: number;
+  /** The index exists, opens, and no indexed store changed since. */
+  fresh: boolean;
+  error?: string;
+}
+
+const RANK: Record<WireState, number> = { wired: 0, not_wired: 1, stale_path: 2, broken_config: 3 };
+
+/** Whether the program a config runs is there: the launcher and the binary it names, or a plain path. */
+function liveness(env: Env, prog: string): { ok: boolean; detail?: string } {
+  if (!prog.includes("/") && !prog.includes("\\")) return { ok: true };
+  if (prog === launcherPath(env) || prog.endsWith("/deja-launcher")) {
+    const t = launcherTarget(prog);
+    if (!t) return { ok: false, detail: `launcher ${prog} is missing` };
+    if (!targetExists(t)) return { ok: false, detail: `deja is no longer at ${t[0]}` };
+    return { ok: true };
+  }
+  return existsSync(prog) ? { ok: true } : { ok: false, detail: `${prog} does not exist` };
+}
+
+function ownedPart(env: Env, kind: PartKind, tpl: string): PartStatus {
+  const path = expandPath(env, tpl);
+  if (!existsSync(path)) return { kind, path, state: "not_wired" };
+  try {
+    if (readFileSync(realTarget(path), "utf8").includes("deja:managed")) {
+      return { kind, path, state: "wired" };
+    }
+  } catch { /* unreadable */ }
+  return { kind, path, state: "not_wired", detail: "a file deja did not write is there" };
+}
+
+/** The wiring state of one target. Reads configs; writes nothing. */
+export function targetStatus(env: Env, ref: TargetRef): TargetStatus {
+  const f = ref.harness.facts;
+  const parts: PartStatus[] = [];
+  if (!ref.auto) {
+    const path = expandPath(env, f.mcp.file);
+    parts.push(jsonPart(path, "mcp", (o) => {
+      const e = getMcp(o, f.mcp.key);
+      if (!e || !isDejaServer(e)) return { state: "not_wired" };
+      const c = e.command;
+      const prog = typeof c === "string" ? c : Array.isArray(c) ? String(c[0]) : "";
+      const l = liveness(env, prog);
+      return l.ok ? { state: "wired" } : { state: "stale_path", detail: l.detail };
+    }));
+    if (f.skill) parts.push(ownedPart(env, "skill", f.skill.file));
+    if (f.command) parts.push(ownedPart(env, "command", f.command.file));
+  } else if (f.auto) {
+    const auto = f.auto;
+    parts.push(jsonPart(expandPath(env, auto.file), "hooks", (o) => {
+      const missing: string[] = [];
+      const stale: string[] = [];
+      for (const spec of auto.hooks) {
+        const found = findHooks(o, spec.event, auto.style).filter((h) => h.sub === spec.args[0]);
+        if (!found.length) missing.push(`${spec.event} ${spec.args[0]}`);
+        for (const h of found) {
+          const l = liveness(env, commandProgram(h.command));
+          if (!l.ok) stale.push(l.detail ?? h.command);
+        }
+      }
+      if (stale.length) return { state: "stale_path", detail: [...new Set(stale)].join("; ") };
+      if (missing.length === auto.hooks.length) return { state: "not_wired" };
+      if (missing.length) return { state: "not_wired", detail: `missing: ${missing.join(", ")}` };
+      return { state: "wired" };
+    }));
+  }
+  const state = parts.reduce<WireState>((w, p) => (RANK[p.state] > RANK[w] ? p.state : w), "wired");
+  return {
+    target: ref.name,
+    harness: ref.harness.harness,
+    auto: ref.auto,
+    detected: detected(env, ref.harness),
+    state,
+    parts,
+  };
+}
+
+function jsonPart(
+  path: string,
+  kind: PartKind,
+  judge: (o: Record<string, unknown>) => { state: WireState; detail?: string },
+): PartStatus {
+  try {
+    return { kind, path, ...judge(readJsonDoc(path).value) };
+  } catch (e) {
+    if (e instanceof BrokenConfig) return { kind, path, state: "broken_config", detail: e.reason };
+    throw e;
+  }
+}
+
+interface SourceStamp {
+  path: string;
+  kind: string;
+  size: number | null;
+  mtime: number | null;
+  companions: string | null;
+}
+
+function stamp(path: string): [number, number] {
+  try {
+    const st = statSync(path);
+    return [st.size, Math.floor(st.mtimeMs)];
+  } catch {
+    return [0, 0];
+  }
+}
+
+/** The index: present, openable, when last indexed, and how many indexed stores changed since. */
+export function indexStatus(env: Env): IndexStatus {
+  const path = indexPath(env);
+  const out: IndexStatus = {
+    path,
+    exists: existsSync(path),
+    lastIndex: null,
+    sources: 0,
+    changed: 0,
+    fresh: false,
+  };
+  if (!out.exists) return out;
+  let store: Store | undefined;
+  try {
+    store = Store.open(path);
+    const meta = store.stmt(Q.getMeta).get("last_index") as { value: string } | undefined;
+    if (meta) out.lastIndex = Number(JSON.parse(meta.value).at) || null;
+    const rows = store.stmt(Q.allSources).all() as unknown as SourceStamp[];
+    out.sources = rows.length;
+    for (const r of rows) {
+      const [size, mtime] = stamp(r.path);
+      let moved = size !== r.size || mtime !== r.mtime;
+      if (!moved && r.kind === "sqlite" && r.companions) {
+        const was = JSON.parse(r.companions) as Array<[number, number]>;
+        if (was.length === 1) {
+          moved = JSON.stringify(stamp(`${r.path}-wal`)) !== JSON.stringify(was[0]);
+        }
+      }
+      if (moved) out.changed++;
+    }
+    out.fresh = out.changed === 0 && out.lastIndex !== null;
+  } catch (e) {
+    out.error = (e as Error).message;
+  } finally {
+    store?.close();
+  }
+  return out;
+}

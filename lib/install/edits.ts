@@ -1,0 +1,224 @@
+/**
+ * Pure edits of a parsed config object: deja's MCP server entry and deja's
+ * hook entries, added, updated in place, found and removed. Everything else in
+ * the object (unknown keys, the user's own servers and hooks) is left as it
+ * was, in its order.
+ *
+ * A hook entry is deja's when its command names deja (the launcher
+ * `deja-launcher` or a `deja` binary) followed by a `hook-*` subcommand; so a
+ * wiring written for an older path is replaced, not duplicated.
+ *
+ * @module
+ */
+import type { HookSpec } from "./facts.ts";
+import { shQuote } from "../shell.ts";
+
+/** An edit that met a value of the wrong type where deja has to write (`"mcp": []`). */
+export class ShapeError extends Error {}
+
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
+
+/** The shell command a hook runs: the quoted launcher, then the deja arguments. */
+export function hookCommand(launcher: string, args: string[]): string {
+  return [launcher, ...args].map(shQuote).join(" ");
+}
+
+/** The `hook-*` subcommand a deja hook command runs, or undefined when the command is not deja's. */
+export function dejaSubcommand(command: unknown): string | undefined {
+  if (typeof command !== "string") return undefined;
+  const m = /(?:^|[/\s'"])deja(?:-launcher)?['"]?\s+(hook-[a-z-]+)(?=\s|$)/.exec(command);
+  return m?.[1];
+}
+
+/** The first word of a shell command, unquoted (the program a hook or server runs). */
+export function commandProgram(command: string): string {
+  const m = /^\s*(?:'((?:[^']|'\\'')*)'|"([^"]*)"|(\S+))/.exec(command);
+  if (!m) return "";
+  return m[1] !== undefined ? m[1].replaceAll(`'\\''`, "'") : m[2] ?? m[3] ?? "";
+}
+
+/** The object at `key` in `o`, created when missing. @throws {ShapeError} when something else is there. */
+function childObj(o: Obj, key: string, where: string): Obj {
+  const v = o[key];
+  if (v === undefined) return (o[key] = {}) as Obj;
+  if (!isObj(v)) throw new ShapeError(`${where}${key} is not an object`);
+  return v;
+}
+
+/**
+ * Sets deja's MCP server at `key` (e.g. `["mcpServers", "deja"]`) to `entry`,
+ * keeping any extra fields the user added to it (`disabled`, `env`).
+ *
+ * @throws {ShapeError} when a parent on the key path is not an object.
+ */
+export function setMcp(o: Obj, key: string[], entry: Obj): void {
+  let at = o;
+  for (const k of key.slice(0, -1)) at = childObj(at, k, "");
+  const last = key[key.length - 1];
+  const old = at[last];
+  at[last] = isObj(old) ? { ...old, ...entry } : entry;
+}
+
+/** deja's MCP server entry at `key`, or undefined. */
+export function getMcp(o: Obj, key: string[]): Obj | undefined {
+  let at: unknown = o;
+  for (const k of key) at = isObj(at) ? at[k] : undefined;
+  return isObj(at) ? at : undefined;
+}
+
+/** True when an MCP entry runs deja (the launcher or a `deja` binary). */
+export function isDejaServer(entry: Obj | undefined): boolean {
+  const c = entry?.command;
+  const prog = typeof c === "string" ? c : Array.isArray(c) && typeof c[0] === "string" ? c[0] : "";
+  return /(^|[/\\])deja(-launcher)?(\.exe)?$/.test(prog);
+}
+
+/** Removes deja's MCP entry (only when it runs deja); drops a parent it left empty. Returns true when removed. */
+export function removeMcp(o: Obj, key: string[]): boolean {
+  const parents: Obj[] = [o];
+  for (const k of key.slice(0, -1)) {
+    const next = parents[parents.length - 1][k];
+    if (!isObj(next)) return false;
+    parents.push(next);
+  }
+  const last = key[key.length - 1];
+  const holder = parents[parents.length - 1];
+  if (!isDejaServer(isObj(holder[last]) ? holder[last] as Obj : undefined)) return false;
+  delete holder[last];
+  for (let i = parents.length - 1; i > 0; i--) {
+    if (Object.keys(parents[i]).length) break;
+    delete parents[i - 1][key[i - 1]];
+  }
+  return true;
+}
+
+/** Event keys of a hooks map that mean `event` (Crush accepts `pre_tool_use`, `pretooluse`). */
+function sameEvent(hooks: Obj, event: string): string[] {
+  const norm = (s: string) => s.toLowerCase().replaceAll("_", "");
+  return Object.keys(hooks).filter((k) => norm(k) === norm(event));
+}
+
+function eventList(hooks: Obj, key: string): unknown[] {
+  const v = hooks[key];
+  if (v === undefined) return (hooks[key] = []) as unknown[];
+  if (!Array.isArray(v)) throw new ShapeError(`hooks.${key} is not a list`);
+  return v;
+}
+
+/** The hook items of one event entry: the entry itself (flat) or its `hooks` list (nested). */
+function items(entry: unknown, style: "flat" | "nested"): Obj[] {
+  if (!isObj(entry)) return [];
+  if (style === "flat") return [entry];
+  return Array.isArray(entry.hooks) ? entry.hooks.filter(isObj) : [];
+}
+
+/**
+ * Adds or updates deja's hook for each spec. An existing deja entry for the
+ * same subcommand is updated where it stands (extra fields kept); duplicates
+ * of it are removed; a missing one is appended.
+ *
+ * @param style `flat` (`{matcher, command, timeout}`, Crush) or `nested`
+ *   (`{matcher, hooks: [{type, command, timeout}]}`, Claude Code).
+ * @throws {ShapeError} when `hooks` or an event's value has the wrong type.
+ */
+export function setHooks(
+  o: Obj,
+  specs: HookSpec[],
+  launcher: string,
+  style: "flat" | "nested",
+): void {
+  const hooks = childObj(o, "hooks", "");
+  for (const spec of specs) {
+    const command = hookCommand(launcher, spec.args);
+    const item: Obj = style === "flat"
+      ? { ...(spec.matcher ? { matcher: spec.matcher } : {}), command, timeout: spec.timeout }
+      : { type: "command", command, timeout: spec.timeout };
+    const entry: Obj = style === "flat"
+      ? item
+      : { ...(spec.matcher ? { matcher: spec.matcher } : {}), hooks: [item] };
+    const keys = sameEvent(hooks, spec.event);
+    if (!keys.includes(spec.event)) keys.unshift(spec.event);
+    let placed = false;
+    for (const k of keys) {
+      const list = eventList(hooks, k);
+      for (let i = 0; i < list.length; i++) {
+        const mine = items(list[i], style).filter((h) =>
+          dejaSubcommand(h.command) === spec.args[0]
+        );
+        if (!mine.length) continue;
+        const e = list[i] as Obj;
+        const others = items(e, style).filter((h) => !mine.includes(h));
+        if (!placed && (style === "flat" || others.length === 0)) {
+          list[i] = style === "flat"
+            ? { ...e, ...item }
+            : { ...e, ...entry, hooks: [{ ...mine[0], ...item }] };
+          if (style === "flat" && !spec.matcher) delete (list[i] as Obj).matcher;
+          if (style === "nested" && !spec.matcher) delete (list[i] as Obj).matcher;
+          placed = true;
+        } else if (style === "flat") {
+          list.splice(i--, 1);
+        } else {
+          e.hooks = others;
+        }
+      }
+    }
+    if (!placed) eventList(hooks, spec.event).push(entry);
+    for (const k of keys) {
+      if (Array.isArray(hooks[k]) && !(hooks[k] as unknown[]).length) delete hooks[k];
+    }
+  }
+}
+
+/** deja's hook items for `event` (any spelling), with the matcher of their entry. */
+export function findHooks(
+  o: Obj,
+  event: string,
+  style: "flat" | "nested",
+): Array<{ matcher?: string; command: string; sub: string }> {
+  const hooks = isObj(o.hooks) ? o.hooks : {};
+  const out: Array<{ matcher?: string; command: string; sub: string }> = [];
+  for (const k of sameEvent(hooks, event)) {
+    const list = hooks[k];
+    if (!Array.isArray(list)) continue;
+    for (const e of list) {
+      for (const h of items(e, style)) {
+        const sub = dejaSubcommand(h.command);
+        if (!sub) continue;
+        const matcher = isObj(e) && typeof e.matcher === "string" ? e.matcher : undefined;
+        out.push({ matcher, command: h.command as string, sub });
+      }
+    }
+  }
+  return out;
+}
+
+/**
+ * Removes every deja hook item (any `hook-*` subcommand, any event); entries,
+ * event lists and a `hooks` map left empty by the removal go too. Returns the
+ * number of items removed.
+ */
+export function removeHooks(o: Obj, style: "flat" | "nested"): number {
+  if (!isObj(o.hooks)) return 0;
+  const hooks = o.hooks;
+  let n = 0;
+  for (const k of Object.keys(hooks)) {
+    const list = hooks[k];
+    if (!Array.isArray(list)) continue;
+    let here = 0;
+    const kept = list.flatMap((e) => {
+      const all = items(e, style);
+      const mine = all.filter((h) => dejaSubcommand(h.command));
+      if (!mine.length) return [e];
+      here += mine.length;
+      if (style === "flat" || mine.length === all.length) return [];
+      return [{ ...(e as Obj), hooks: all.filter((h) => !mine.includes(h)) }];
+    });
+    if (!here) continue;
+    n += here;
+    if (kept.length) hooks[k] = kept;
+    else delete hooks[k];
+  }
+  if (n && !Object.keys(hooks).length) delete o.hooks;
+  return n;
+}

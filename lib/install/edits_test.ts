@@ -1,0 +1,178 @@
+import { assert, assertEquals, assertThrows } from "../../tests/_assert.ts";
+import {
+  commandProgram,
+  dejaSubcommand,
+  findHooks,
+  removeHooks,
+  removeMcp,
+  setHooks,
+  setMcp,
+  ShapeError,
+} from "./edits.ts";
+import type { HookSpec } from "./facts.ts";
+
+const L = "/d/bin/deja-launcher";
+const crushSpec: HookSpec[] = [{
+  event: "PreToolUse",
+  matcher: "^(bash|edit|write|multiedit)$",
+  args: ["hook-tool", "--crush"],
+  timeout: 10,
+}];
+const claudeSpecs: HookSpec[] = [
+  { event: "SessionStart", args: ["hook-context"], timeout: 10 },
+  { event: "PreToolUse", matcher: "Bash|Edit|Write|MultiEdit", args: ["hook-tool"], timeout: 10 },
+  { event: "PostToolUse", matcher: "Bash", args: ["hook-tool-after"], timeout: 10 },
+];
+
+Deno.test("dejaSubcommand tells hook-tool from hook-tool-after and ignores other programs", () => {
+  assertEquals(dejaSubcommand("/x/deja-launcher hook-tool --crush"), "hook-tool");
+  assertEquals(dejaSubcommand("'/a b/deja-launcher' hook-tool-after"), "hook-tool-after");
+  assertEquals(dejaSubcommand("/usr/local/bin/deja hook-context"), "hook-context");
+  assertEquals(dejaSubcommand("./mine.sh hook-tool"), undefined);
+  assertEquals(dejaSubcommand("notdeja hook-tool"), undefined);
+  assertEquals(dejaSubcommand(42), undefined);
+});
+
+Deno.test("commandProgram unquotes the first word of a shell command", () => {
+  assertEquals(
+    commandProgram("'/a b/it'\\''s/deja-launcher' hook-tool"),
+    "/a b/it's/deja-launcher",
+  );
+  assertEquals(commandProgram("/x/deja hook-tool"), "/x/deja");
+  assertEquals(commandProgram(`"/q q/deja" mcp`), "/q q/deja");
+});
+
+Deno.test("setHooks flat adds one entry beside the user's and is a no-op the second time", () => {
+  const o: Record<string, unknown> = {
+    hooks: { PreToolUse: [{ matcher: "^bash$", command: "./mine.sh" }] },
+    other: 1,
+  };
+  setHooks(o, crushSpec, L, "flat");
+  const once = JSON.stringify(o);
+  setHooks(o, crushSpec, L, "flat");
+  assertEquals(JSON.stringify(o), once);
+  assertEquals(o.hooks, {
+    PreToolUse: [
+      { matcher: "^bash$", command: "./mine.sh" },
+      { matcher: "^(bash|edit|write|multiedit)$", command: `${L} hook-tool --crush`, timeout: 10 },
+    ],
+  });
+  assertEquals(o.other, 1);
+});
+
+Deno.test("setHooks replaces a deja entry written for an old path in place, keeping extra fields", () => {
+  const o: Record<string, unknown> = {
+    hooks: {
+      PreToolUse: [
+        { matcher: "x", command: "/old/deja hook-tool --crush", timeout: 3, note: "mine" },
+        { command: "./mine.sh" },
+        { command: "/older/deja-launcher hook-tool --crush" },
+      ],
+    },
+  };
+  setHooks(o, crushSpec, L, "flat");
+  const list = (o.hooks as Record<string, unknown[]>).PreToolUse;
+  assertEquals(list.length, 2, "the duplicate deja entry is gone");
+  assertEquals(list[0], {
+    matcher: "^(bash|edit|write|multiedit)$",
+    command: `${L} hook-tool --crush`,
+    timeout: 10,
+    note: "mine",
+  });
+  assertEquals(list[1], { command: "./mine.sh" });
+});
+
+Deno.test("setHooks flat finds deja's entry under Crush's other event spellings", () => {
+  const o: Record<string, unknown> = {
+    hooks: { pre_tool_use: [{ command: "/old/deja hook-tool --crush" }, { command: "./x" }] },
+  };
+  setHooks(o, crushSpec, L, "flat");
+  const h = o.hooks as Record<string, unknown[]>;
+  assertEquals(h.pre_tool_use, [{
+    command: `${L} hook-tool --crush`,
+    matcher: "^(bash|edit|write|multiedit)$",
+    timeout: 10,
+  }, { command: "./x" }]);
+  assertEquals(h.PreToolUse, undefined, "no second entry under the canonical name");
+});
+
+Deno.test("setHooks nested writes Claude Code's matcher groups and keeps a user's group intact", () => {
+  const user = { matcher: "Bash", hooks: [{ type: "command", command: "./lint.sh" }] };
+  const o: Record<string, unknown> = { hooks: { PreToolUse: [user] }, model: "opus" };
+  setHooks(o, claudeSpecs, L, "nested");
+  setHooks(o, claudeSpecs, L, "nested");
+  const h = o.hooks as Record<string, unknown[]>;
+  assertEquals(h.SessionStart, [{
+    hooks: [{ type: "command", command: `${L} hook-context`, timeout: 10 }],
+  }]);
+  assertEquals(h.PreToolUse, [
+    user,
+    {
+      matcher: "Bash|Edit|Write|MultiEdit",
+      hooks: [{ type: "command", command: `${L} hook-tool`, timeout: 10 }],
+    },
+  ]);
+  assertEquals(findHooks(o, "PostToolUse", "nested"), [
+    { matcher: "Bash", command: `${L} hook-tool-after`, sub: "hook-tool-after" },
+  ]);
+});
+
+Deno.test("setHooks nested takes deja's item out of a group it shares with the user's", () => {
+  const o: Record<string, unknown> = {
+    hooks: {
+      PreToolUse: [{
+        matcher: "Bash",
+        hooks: [{ type: "command", command: "./lint.sh" }, {
+          type: "command",
+          command: "/o/deja hook-tool",
+        }],
+      }],
+    },
+  };
+  setHooks(o, [claudeSpecs[1]], L, "nested");
+  const list = (o.hooks as Record<string, Array<Record<string, unknown>>>).PreToolUse;
+  assertEquals(list[0].hooks, [{ type: "command", command: "./lint.sh" }]);
+  assertEquals(list.length, 2);
+  assertEquals((list[1].hooks as Array<Record<string, unknown>>)[0].command, `${L} hook-tool`);
+});
+
+Deno.test("removeHooks takes only deja's items and prunes what it emptied", () => {
+  const o: Record<string, unknown> = {};
+  setHooks(o, claudeSpecs, L, "nested");
+  (o.hooks as Record<string, unknown[]>).PreToolUse.unshift({ hooks: [{ command: "./mine" }] });
+  assertEquals(removeHooks(o, "nested"), 3);
+  assertEquals(o, { hooks: { PreToolUse: [{ hooks: [{ command: "./mine" }] }] } });
+  const only: Record<string, unknown> = { a: 1 };
+  setHooks(only, crushSpec, L, "flat");
+  assertEquals(removeHooks(only, "flat"), 1);
+  assertEquals(only, { a: 1 }, "a hooks map deja emptied goes");
+  assertEquals(removeHooks({ hooks: { X: [] } }, "flat"), 0);
+});
+
+Deno.test("setMcp keeps the user's servers and extra fields of deja's; removeMcp removes only deja's", () => {
+  const o: Record<string, unknown> = {
+    mcp: { other: { command: "x" }, deja: { command: "/old/deja", disabled: true } },
+  };
+  setMcp(o, ["mcp", "deja"], { type: "stdio", command: L, args: ["mcp"] });
+  assertEquals(o.mcp, {
+    other: { command: "x" },
+    deja: { command: L, disabled: true, type: "stdio", args: ["mcp"] },
+  });
+  assert(removeMcp(o, ["mcp", "deja"]));
+  assertEquals(o.mcp, { other: { command: "x" } });
+  const foreign = { mcpServers: { deja: { command: "/usr/bin/python3" } } };
+  assert(
+    !removeMcp(foreign, ["mcpServers", "deja"]),
+    "a 'deja' server that runs something else stays",
+  );
+  const alone: Record<string, unknown> = { k: 1 };
+  setMcp(alone, ["mcpServers", "deja"], { command: L });
+  removeMcp(alone, ["mcpServers", "deja"]);
+  assertEquals(alone, { k: 1 }, "the mcpServers map deja created and emptied goes");
+});
+
+Deno.test("edits refuse a value of the wrong type where deja has to write", () => {
+  assertThrows(() => setMcp({ mcp: [] }, ["mcp", "deja"], { command: L }), ShapeError);
+  assertThrows(() => setHooks({ hooks: "no" }, crushSpec, L, "flat"), ShapeError);
+  assertThrows(() => setHooks({ hooks: { PreToolUse: {} } }, crushSpec, L, "flat"), ShapeError);
+});

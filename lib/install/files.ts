@@ -1,0 +1,171 @@
+/**
+ * Safe edits of other programs' files: JSON configs read whole and refused
+ * when invalid, one backup before the first change, atomic writes (a temp
+ * file in the same directory, then rename), the live file's mode kept, new
+ * files 0600, symlinked configs written at their target.
+ *
+ * @module
+ */
+import {
+  chmodSync,
+  closeSync,
+  copyFileSync,
+  existsSync,
+  fsyncSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  realpathSync,
+  renameSync,
+  rmdirSync,
+  rmSync,
+  statSync,
+  writeSync,
+} from "node:fs";
+import { basename, dirname, join } from "node:path";
+
+/** A config file that exists but is not a JSON object: deja refuses to touch it. */
+export class BrokenConfig extends Error {
+  constructor(readonly path: string, readonly reason: string) {
+    super(`${path} is not valid JSON (${reason})`);
+  }
+}
+
+/** A JSON config as read. */
+export interface JsonDoc {
+  /** The path as configured. */
+  path: string;
+  /** Where writes go: the symlink's target when the path is a symlink. */
+  real: string;
+  exists: boolean;
+  /** The parsed top-level object ({} for a missing file). */
+  value: Record<string, unknown>;
+}
+
+/** What a write did. */
+export type FileAction = "created" | "updated" | "unchanged" | "removed" | "absent";
+
+/** Follows a symlink to where the file really is (the path itself when it is not one). */
+export function realTarget(path: string): string {
+  try {
+    if (lstatSync(path).isSymbolicLink()) return realpathSync(path);
+  } catch { /* missing */ }
+  return path;
+}
+
+/**
+ * Reads a JSON config whose top level must be an object. A missing file
+ * reads as `{}`; an empty file as `{}` too.
+ *
+ * @throws {BrokenConfig} when the file cannot be read or does not hold a JSON object.
+ */
+export function readJsonDoc(path: string): JsonDoc {
+  const real = realTarget(path);
+  if (!existsSync(real)) return { path, real, exists: false, value: {} };
+  let text: string;
+  try {
+    text = readFileSync(real, "utf8");
+  } catch (e) {
+    throw new BrokenConfig(path, (e as { code?: string }).code ?? String(e));
+  }
+  if (text.trim() === "") return { path, real, exists: true, value: {} };
+  let v: unknown;
+  try {
+    v = JSON.parse(text);
+  } catch (e) {
+    throw new BrokenConfig(path, (e as Error).message);
+  }
+  if (typeof v !== "object" || v === null || Array.isArray(v)) {
+    throw new BrokenConfig(path, "the top level is not an object");
+  }
+  return { path, real, exists: true, value: v as Record<string, unknown> };
+}
+
+/** The JSON text deja writes: two-space indent, trailing newline (what Claude Code and Crush write). */
+export function formatJson(v: unknown): string {
+  return JSON.stringify(v, null, 2) + "\n";
+}
+
+/**
+ * Writes `next` into the doc's file when it differs from what was read
+ * (compared as values, so a file already holding the same data is never
+ * rewritten). An object left empty by a removal deletes the file (with no
+ * backup: it held only what deja had added).
+ */
+export function saveJsonDoc(doc: JsonDoc, next: Record<string, unknown>): FileAction {
+  if (JSON.stringify(doc.value) === JSON.stringify(next)) {
+    return doc.exists ? "unchanged" : "absent";
+  }
+  if (doc.exists && Object.keys(next).length === 0) {
+    // Nothing but deja's own entries was left: no backup of them is kept.
+    rmSync(doc.real, { force: true });
+    return "removed";
+  }
+  return writeAtomic(doc.real, formatJson(next));
+}
+
+/**
+ * Writes `text` to `path` atomically unless it already holds exactly that.
+ * Creates missing directories (0700); keeps an existing file's mode; a new
+ * file gets `mode` (0600).
+ */
+export function writeIfChanged(path: string, text: string, mode = 0o600): FileAction {
+  const real = realTarget(path);
+  if (existsSync(real)) {
+    try {
+      if (readFileSync(real, "utf8") === text) return "unchanged";
+    } catch { /* unreadable: rewrite it */ }
+  }
+  return writeAtomic(real, text, mode);
+}
+
+/** Keeps one copy of a file's bytes as `<file>.deja.bak` (0600) before deja first changes it. */
+export function backupOnce(path: string): void {
+  const bak = `${path}.deja.bak`;
+  if (!existsSync(path) || existsSync(bak)) return;
+  copyFileSync(path, bak);
+  chmodSync(bak, 0o600);
+}
+
+function writeAtomic(path: string, text: string, newMode = 0o600): FileAction {
+  const existed = existsSync(path);
+  const mode = existed ? statSync(path).mode & 0o7777 : newMode;
+  if (existed) backupOnce(path);
+  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  const tmp = join(
+    dirname(path),
+    `.${basename(path)}.deja-${crypto.randomUUID().slice(0, 8)}.tmp`,
+  );
+  const fd = openSync(tmp, "wx", 0o600);
+  try {
+    writeSync(fd, text);
+    fsyncSync(fd);
+  } catch (e) {
+    closeSync(fd);
+    rmSync(tmp, { force: true });
+    throw e;
+  }
+  closeSync(fd);
+  try {
+    chmodSync(tmp, mode);
+    renameSync(tmp, path);
+  } catch (e) {
+    rmSync(tmp, { force: true });
+    throw e;
+  }
+  return existed ? "updated" : "created";
+}
+
+/** Removes `path` when it exists; then `dir` when it is a real, empty directory. */
+export function removeFile(path: string, dir?: string): FileAction {
+  const real = realTarget(path);
+  if (!existsSync(real)) return "absent";
+  rmSync(real, { force: true });
+  if (dir) {
+    try {
+      if (lstatSync(dir).isDirectory()) rmdirSync(dir);
+    } catch { /* not empty, or gone */ }
+  }
+  return "removed";
+}

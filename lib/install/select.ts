@@ -1,0 +1,67 @@
+/**
+ * Which targets a `deja install` / `deja uninstall` command line means.
+ *
+ * @module
+ */
+import type { Env } from "../model.ts";
+import { DejaError } from "../store.ts";
+import { detected, findTarget, targetNames, type TargetRef, wirables } from "./facts.ts";
+
+/** How targets were asked for. */
+export interface Selection {
+  names: string[];
+  /** Every detected harness (install: plain targets; uninstall: everything deja can wire). */
+  all?: boolean;
+  /** Every detected harness at its deepest target (`-auto` where there is one). */
+  auto?: boolean;
+}
+
+/**
+ * The targets to act on, without duplicates; an `-auto` target makes its plain
+ * sibling redundant on install (it writes the same files and more).
+ *
+ * @throws {DejaError} (exit 2) naming an unknown target, or when none was given;
+ *   (exit 1) when `--all`/`--auto` finds no harness on this machine.
+ */
+export function selectTargets(env: Env, sel: Selection, install: boolean): TargetRef[] {
+  const hint = `targets: ${targetNames().join(", ")}`;
+  if (!sel.names.length && !sel.all && !sel.auto) {
+    throw new DejaError("which target? name one or more, or give --all or --auto", hint, 2);
+  }
+  const out: TargetRef[] = [];
+  for (const n of sel.names) {
+    const t = findTarget(n);
+    if (!t) throw new DejaError(`unknown target '${n}'`, hint, 2);
+    out.push(t);
+  }
+  if (sel.all || sel.auto) {
+    const pool = install ? wirables().filter((w) => detected(env, w)) : wirables();
+    if (!pool.length) {
+      throw new DejaError(
+        "no harness deja can wire was found on this machine",
+        `name a target to wire it anyway (${hint})`,
+        1,
+      );
+    }
+    for (const w of pool) {
+      const deep = install && sel.auto && w.facts.auto;
+      out.push({
+        name: deep ? w.facts.auto!.target : w.facts.target,
+        harness: w,
+        auto: Boolean(deep),
+      });
+    }
+  }
+  const seen = new Set<string>();
+  return out.filter((t) => {
+    if (seen.has(t.name)) return false;
+    seen.add(t.name);
+    if (install && !t.auto) {
+      return !out.some((o) => o.auto && o.harness.harness === t.harness.harness);
+    }
+    if (!install && t.auto) {
+      return !out.some((o) => !o.auto && o.harness.harness === t.harness.harness);
+    }
+    return true;
+  });
+}

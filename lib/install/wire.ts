@@ -1,0 +1,204 @@
+/**
+ * `deja install` / `deja uninstall` for one target: plans every edit first
+ * (reading and checking every config the target touches), and writes only
+ * when the whole plan holds; a config that is not valid JSON, or has a value
+ * of the wrong type where deja writes, refuses the target and nothing of it
+ * is touched.
+ *
+ * What a target writes: the plain target (`crush`, `claude-code`) the MCP
+ * server, the skill and the `/deja` command; the `-auto` target all of that
+ * plus the hooks. Uninstalling a plain target removes everything deja wrote
+ * for that harness; uninstalling an `-auto` target only the hooks.
+ *
+ * @module
+ */
+import { dirname } from "node:path";
+import { existsSync, readFileSync } from "node:fs";
+import type { Env } from "../model.ts";
+import type { OwnedFile, TargetRef } from "./facts.ts";
+import { expandPath } from "./template.ts";
+import {
+  BrokenConfig,
+  type FileAction,
+  type JsonDoc,
+  readJsonDoc,
+  realTarget,
+  removeFile,
+  saveJsonDoc,
+  writeIfChanged,
+} from "./files.ts";
+import { removeHooks, removeMcp, setHooks, setMcp, ShapeError } from "./edits.ts";
+import { TEXTS } from "./texts.ts";
+
+/** The parts of a target. */
+export type PartKind = "mcp" | "skill" | "command" | "hooks";
+
+/** One thing install or uninstall did (or found already done). */
+export interface Change {
+  target: string;
+  kind: PartKind | "launcher";
+  /** Absolute path of the file. */
+  path: string;
+  /** `kept`: a file deja did not write is in the way and was left alone. */
+  action: FileAction | "kept";
+  note?: string;
+}
+
+/** What happened to one target. */
+export interface TargetOutcome {
+  target: string;
+  harness: string;
+  changes: Change[];
+  /** Why nothing was done, when the target was refused. */
+  refused?: string;
+}
+
+/** What a wiring run needs. */
+export interface WireCtx {
+  env: Env;
+  /** The program configs run: the launcher (or the binary on Windows). */
+  launcher: string;
+  /** Replace a skill or command file deja did not write. */
+  force?: boolean;
+}
+
+type Obj = Record<string, unknown>;
+interface JsonEdit {
+  kind: PartKind;
+  path: string;
+  apply(o: Obj): void;
+}
+
+/** Text that marks a file as deja's (see texts.ts). */
+const MARK = "deja:managed";
+
+/** Replaces every `{launcher}` string inside `v` (objects and arrays too). */
+function withLauncher(v: unknown, launcher: string): unknown {
+  if (v === "{launcher}") return launcher;
+  if (Array.isArray(v)) return v.map((x) => withLauncher(x, launcher));
+  if (typeof v === "object" && v !== null) {
+    return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, withLauncher(x, launcher)]));
+  }
+  return v;
+}
+
+function jsonEdits(ctx: WireCtx, ref: TargetRef, install: boolean): JsonEdit[] {
+  const f = ref.harness.facts;
+  const out: JsonEdit[] = [];
+  const mcpPath = expandPath(ctx.env, f.mcp.file);
+  const auto = f.auto;
+  if (install) {
+    const entry = withLauncher(f.mcp.entry, ctx.launcher) as Obj;
+    out.push({ kind: "mcp", path: mcpPath, apply: (o) => setMcp(o, f.mcp.key, entry) });
+    if (ref.auto && auto) {
+      out.push({
+        kind: "hooks",
+        path: expandPath(ctx.env, auto.file),
+        apply: (o) => setHooks(o, auto.hooks, ctx.launcher, auto.style),
+      });
+    }
+    return out;
+  }
+  if (!ref.auto) {
+    out.push({
+      kind: "mcp",
+      path: mcpPath,
+      apply: (o) => void removeMcp(o, f.mcp.key),
+    });
+  }
+  if (auto) {
+    out.push({
+      kind: "hooks",
+      path: expandPath(ctx.env, auto.file),
+      apply: (o) => void removeHooks(o, auto.style),
+    });
+  }
+  return out;
+}
+
+function ownedFiles(ref: TargetRef): Array<{ kind: PartKind; file: OwnedFile }> {
+  const f = ref.harness.facts;
+  return [
+    ...(f.skill ? [{ kind: "skill" as const, file: f.skill }] : []),
+    ...(f.command ? [{ kind: "command" as const, file: f.command }] : []),
+  ];
+}
+
+function isMine(path: string): boolean {
+  try {
+    return readFileSync(realTarget(path), "utf8").includes(MARK);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Installs (`install` true) or uninstalls one target.
+ *
+ * Never throws for a broken config: the outcome carries `refused` and no
+ * file of the target was written.
+ */
+export function wireTarget(ctx: WireCtx, ref: TargetRef, install: boolean): TargetOutcome {
+  const outcome: TargetOutcome = { target: ref.name, harness: ref.harness.harness, changes: [] };
+  const edits = jsonEdits(ctx, ref, install);
+  // 1. Read every JSON file and apply the edits to copies; refuse on any problem.
+  const docs = new Map<string, { doc: JsonDoc; next: Obj }>();
+  const changed: Array<{ edit: JsonEdit; did: boolean }> = [];
+  try {
+    for (const e of edits) {
+      if (!docs.has(e.path)) {
+        const doc = readJsonDoc(e.path);
+        docs.set(e.path, { doc, next: structuredClone(doc.value) });
+      }
+      const d = docs.get(e.path)!;
+      const before = JSON.stringify(d.next);
+      e.apply(d.next);
+      changed.push({ edit: e, did: JSON.stringify(d.next) !== before });
+    }
+  } catch (err) {
+    if (err instanceof BrokenConfig) {
+      outcome.refused = err.message;
+      return outcome;
+    }
+    if (err instanceof ShapeError) {
+      const path = edits[changed.length]?.path ?? "";
+      outcome.refused =
+        `${path}: ${err.message}; fix it, then run this again (nothing was changed)`;
+      return outcome;
+    }
+    throw err;
+  }
+  // 2. Write each file once.
+  const fileAction = new Map<string, FileAction>();
+  for (const [path, d] of docs) fileAction.set(path, saveJsonDoc(d.doc, d.next));
+  for (const { edit, did } of changed) {
+    const exists = docs.get(edit.path)!.doc.exists;
+    const action: FileAction = !did
+      ? install ? (exists ? "unchanged" : "absent") : "absent"
+      : install
+      ? (exists ? "updated" : "created")
+      : "removed";
+    outcome.changes.push({ target: ref.name, kind: edit.kind, path: edit.path, action });
+  }
+  // 3. The files deja owns whole.
+  if (!install && ref.auto) return outcome;
+  for (const { kind, file } of ownedFiles(ref)) {
+    const path = expandPath(ctx.env, file.file);
+    const c: Change = { target: ref.name, kind, path, action: "unchanged" };
+    if (install) {
+      if (existsSync(path) && !isMine(path) && !ctx.force) {
+        c.action = "kept";
+        c.note = "not written by deja; --force replaces it";
+      } else {
+        c.action = writeIfChanged(path, TEXTS[file.text]);
+      }
+    } else if (existsSync(path) && !isMine(path)) {
+      c.action = "kept";
+      c.note = "not written by deja";
+    } else {
+      c.action = removeFile(path, kind === "skill" ? dirname(path) : undefined);
+    }
+    outcome.changes.push(c);
+  }
+  return outcome;
+}

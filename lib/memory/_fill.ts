@@ -1,0 +1,117 @@
+/**
+ * Fitting a digest into a byte budget: two text sections (problem, outcome)
+ * capped at a fifth of the budget each, then list sections filled round-robin
+ * in rank order, then any bytes left over returned to the clipped texts.
+ *
+ * @module
+ */
+import { byteLength, clipBytes } from "./_text.ts";
+
+/** One line of a list section. */
+export interface ListItem {
+  /** The Markdown line (no trailing newline). */
+  line: string;
+  /** Display position (ascending). */
+  order: number;
+  /** Priority when the budget is short (higher is kept first). */
+  rank: number;
+}
+
+/** A list section. */
+export interface ListSection {
+  title: string;
+  items: ListItem[];
+}
+
+/** Input of {@link fillLists}. */
+export interface FillInput {
+  /** Upper bound in UTF-8 bytes. */
+  budget: number;
+  /** Always printed first. */
+  head: string;
+  problem: string | null;
+  outcome: string | null;
+  lists: ListSection[];
+}
+
+const MORE_RESERVE = 28;
+
+/**
+ * Lays out the digest within `budget` bytes.
+ *
+ * @returns the Markdown and whether anything was clipped or left out.
+ */
+export function fillLists(input: FillInput): { markdown: string; truncated: boolean } {
+  const { budget, head, problem, outcome, lists } = input;
+  const textCap = Math.max(160, Math.floor(budget * 0.2));
+  let p = problem === null ? null : clipText(problem, textCap);
+  let o = outcome === null ? null : clipText(outcome, textCap);
+  const chosen: ListItem[][] = lists.map(() => []);
+  const assemble = () => {
+    const parts = [head];
+    if (p) parts.push(`## Problem\n\n${p}`);
+    lists.forEach((l, i) => {
+      if (!chosen[i].length) return;
+      const lines = [...chosen[i]].sort((a, b) => a.order - b.order).map((x) => x.line);
+      const left = l.items.length - chosen[i].length;
+      if (left > 0) lines.push(`- … ${left} more`);
+      parts.push(`## ${l.title}\n\n${lines.join("\n")}`);
+    });
+    if (o) parts.push(`## Outcome\n\n${o}`);
+    return parts.join("\n\n") + "\n";
+  };
+  const nonEmpty = lists.filter((l) => l.items.length).length;
+  let remaining = budget - byteLength(assemble()) - MORE_RESERVE * nonEmpty;
+  const queues = lists.map((l) => [...l.items].sort((a, b) => b.rank - a.rank));
+  const stopped = lists.map((l) => l.items.length === 0);
+  for (let progress = true; progress;) {
+    progress = false;
+    queues.forEach((q, i) => {
+      if (stopped[i]) return;
+      const item = q[chosen[i].length];
+      if (!item) {
+        stopped[i] = true;
+        return;
+      }
+      const heading = chosen[i].length ? 0 : byteLength(`\n\n## ${lists[i].title}\n\n`);
+      const cost = byteLength(item.line) + 1 + heading;
+      if (cost > remaining) {
+        stopped[i] = true;
+        return;
+      }
+      chosen[i].push(item);
+      remaining -= cost;
+      progress = true;
+    });
+  }
+  // Bytes the lists did not need go back to clipped problem and outcome texts.
+  const spare = budget - byteLength(assemble());
+  const clipped = [p !== problem, o !== outcome].filter(Boolean).length;
+  if (clipped && spare > 8) {
+    const extra = Math.floor(spare / clipped) - 4;
+    if (problem !== null && p !== problem) p = clipText(problem, byteLength(p!) + extra);
+    if (outcome !== null && o !== outcome) o = clipText(outcome, byteLength(o!) + extra);
+  }
+  const truncated = p !== problem || o !== outcome ||
+    lists.some((l, i) => chosen[i].length < l.items.length);
+  return { markdown: assemble(), truncated };
+}
+
+/**
+ * `s` cut to `max` bytes ({@link clipBytes}) with a code fence it leaves open
+ * closed again, so the sections after it do not render as code.
+ */
+export function clipText(s: string, max: number): string {
+  const open = (t: string) => (t.match(/^\s*(?:```|~~~)/gm) ?? []).length % 2 === 1;
+  const c = clipBytes(s, max);
+  if (!open(c)) return c;
+  return clipBytes(s, Math.max(0, max - 4)) + "\n```";
+}
+
+/** `s` as Markdown inline code, with a longer fence when it holds backticks. */
+export function inlineCode(s: string): string {
+  const runs = s.match(/`+/g) ?? [];
+  const n = runs.reduce((m, r) => Math.max(m, r.length), 0) + 1;
+  const fence = "`".repeat(n);
+  return n > 1 ? `${fence} ${s} ${fence}` : `${fence}${s}${fence}`;
+}

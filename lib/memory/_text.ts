@@ -1,0 +1,148 @@
+/**
+ * Text helpers shared by the work-memory modules: byte-bounded clipping,
+ * sentence splitting, the "this concludes something" markers, path display.
+ *
+ * @module
+ */
+import { isAbsolute, relative } from "node:path";
+
+const enc = new TextEncoder();
+
+/** UTF-8 length of `s` in bytes. */
+export function byteLength(s: string): number {
+  return enc.encode(s).length;
+}
+
+/**
+ * `s` cut to at most `max` UTF-8 bytes (an ellipsis included), never inside a
+ * character. Returns `s` itself when it fits.
+ */
+export function clipBytes(s: string, max: number): string {
+  if (byteLength(s) <= max) return s;
+  if (max < 4) return "";
+  let lo = 0;
+  let hi = s.length;
+  // Largest prefix (in UTF-16 units) whose bytes plus "…" (3 bytes) fit.
+  while (lo < hi) {
+    const mid = Math.ceil((lo + hi) / 2);
+    if (byteLength(s.slice(0, mid)) + 3 <= max) lo = mid;
+    else hi = mid - 1;
+  }
+  let cut = s.slice(0, lo);
+  if (/[\uD800-\uDBFF]$/.test(cut)) cut = cut.slice(0, -1);
+  return cut.trimEnd() + "…";
+}
+
+/** One line of text (white space collapsed), cut to `n` characters with an ellipsis. */
+export function oneLine(s: string, n: number): string {
+  const t = s.replace(/\s+/g, " ").trim();
+  return t.length > n ? t.slice(0, n - 1).trimEnd() + "…" : t;
+}
+
+/**
+ * Words that mark an assistant sentence as concluding something: a cause
+ * found, a fix made, a choice taken. Matched case-insensitively on word
+ * boundaries.
+ */
+export const DECISION_MARKERS: readonly string[] = [
+  "root cause",
+  "fixed by",
+  "the fix",
+  "fixed",
+  "fixes",
+  "decided",
+  "decide to",
+  "because",
+  "instead",
+  "rather than",
+  "turns out",
+  "turned out",
+  "the problem",
+  "the issue",
+  "the culprit",
+  "the reason",
+  "caused by",
+  "causing",
+  "due to",
+  "which means",
+  "which explains",
+  "works now",
+  "now passes",
+  "went with",
+  "chose",
+  "resolved",
+  "the solution",
+];
+
+const DECISION_RE = new RegExp(
+  `\\b(?:${DECISION_MARKERS.map((m) => m.replace(/ /g, "\\s+")).join("|")})\\b`,
+  "i",
+);
+
+/** A plan or a question, not a conclusion: "Let me check …", "Let's see if it is resolved". */
+const NOT_CONCLUDING = /^(?:now,?\s+|ok(?:ay)?,?\s+|great!?\s+)?(?:let me|let's|let us)\b|\?$/i;
+
+/**
+ * True when `sentence` holds one of the {@link DECISION_MARKERS} and is not a
+ * plan ("Let me …") or a question.
+ */
+export function concludes(sentence: string): boolean {
+  return DECISION_RE.test(sentence) && !NOT_CONCLUDING.test(sentence.trim());
+}
+
+/**
+ * Splits prose into sentences: fenced code blocks and indented code are
+ * dropped, list markers and heading marks removed, then each line is split
+ * after `.`, `!` or `?` followed by white space. Sentences keep their order.
+ */
+export function sentences(text: string): string[] {
+  const out: string[] = [];
+  let fenced = false;
+  for (const raw of text.split(/\r?\n/)) {
+    if (/^\s*(```|~~~)/.test(raw)) {
+      fenced = !fenced;
+      continue;
+    }
+    if (fenced || /^( {4}|\t)/.test(raw)) continue;
+    const line = raw.replace(/^\s*(?:[-*+]|\d+[.)]|#{1,6}|>)\s+/, "").trim();
+    if (!line) continue;
+    for (const s of line.split(/(?<=[.!?])\s+(?=\S)/)) {
+      const t = s.trim();
+      if (t) out.push(t);
+    }
+  }
+  return out;
+}
+
+/**
+ * The gist of an assistant turn in at most `n` characters: its first
+ * concluding sentence when it has one, else its opening.
+ */
+export function gist(text: string, n = 240): string {
+  const ss = sentences(text);
+  const c = ss.find(concludes);
+  return oneLine(c ?? (ss.length ? ss.join(" ") : text), n);
+}
+
+/**
+ * `path` for display: relative to `project` when inside it, else with the
+ * home directory as `~` when `home` is given, else as stored.
+ */
+export function displayPath(path: string, project?: string | null, home?: string): string {
+  if (project && isAbsolute(project) && isAbsolute(path)) {
+    const rel = relative(project, path);
+    if (rel && !rel.startsWith("..") && !isAbsolute(rel)) return rel;
+  }
+  if (home && (path === home || path.startsWith(home + "/"))) return "~" + path.slice(home.length);
+  return path;
+}
+
+/** `YYYY-MM-DD HH:MM` in the runtime's local zone, or `-`. */
+export function localTime(ms: number | null | undefined): string {
+  if (!ms) return "-";
+  const d = new Date(ms);
+  const p = (n: number) => String(n).padStart(2, "0");
+  return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())} ${p(d.getHours())}:${
+    p(d.getMinutes())
+  }`;
+}

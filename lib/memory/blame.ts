@@ -1,0 +1,201 @@
+/**
+ * `blame`: the sessions that read, edited or wrote a file, newest first, each
+ * with the reasoning around its changes.
+ *
+ * Line rule (`path:line`): the file as it is now is read (when it exists and
+ * is under 8 MiB) and line N taken, trimmed. A line with fewer than four
+ * non-space characters identifies nothing and gives no preference. Otherwise a
+ * session whose recorded spans hold that text ranks first: `wrote` when the
+ * new side of one of its edits or the content of one of its writes contains
+ * it (the session put the line there), `replaced` when only the old side of
+ * an edit does (the session changed the code around it). Failed edits count
+ * for neither. Within each group, newest first.
+ *
+ * @module
+ */
+import { readFileSync, statSync } from "node:fs";
+import type { Store } from "../store.ts";
+import { Q } from "../schema.ts";
+import type { EventRow, SessionRow } from "../sessions.ts";
+import { type FileTouch, findTouches, type PathMatch } from "./paths.ts";
+import { gist } from "./_text.ts";
+
+/** Options of {@link blame}. */
+export interface BlameOptions {
+  /** Directory a relative path resolves against. */
+  cwd: string;
+  /** 1-based line of the file as it is now (see the module's line rule). */
+  line?: number;
+  /** Only sessions of these harnesses. */
+  harness?: string[];
+  /** Only sessions whose project contains this text. */
+  project?: string;
+  /** Sessions returned at most (default 10). */
+  limit?: number;
+  /** Reads the current file (tests); default: the file system, undefined when unreadable. */
+  readFile?: (path: string) => string | undefined;
+}
+
+/** One change a session made to the file, with the assistant text around it. */
+export interface BlameChange {
+  op: "edit" | "write";
+  /** Path as recorded. */
+  path: string;
+  /** Epoch ms, when known. */
+  time: number | null;
+  /** Position of the call in its session. */
+  seq: number;
+  /** Gist of the assistant turn just before the call (null when a user turn came between). */
+  before: string | null;
+  /** Gist of the assistant turn just after the call. */
+  after: string | null;
+}
+
+/** One session that touched the file. */
+export interface BlameSession {
+  session: SessionRow;
+  /** Recorded paths that matched (one unless several checkouts or spellings). */
+  paths: string[];
+  reads: number;
+  edits: number;
+  writes: number;
+  /** Edits and writes whose call failed (nothing changed). */
+  failed: number;
+  /** Epoch ms of the latest touch. */
+  last: number | null;
+  /** How its spans relate to the requested line; null without a line or a match. */
+  line: "wrote" | "replaced" | null;
+  /** Successful edits and writes, in session order. */
+  changes: BlameChange[];
+}
+
+/** What {@link blame} returns. */
+export interface BlameResult {
+  /** The path made absolute. */
+  target: string;
+  match: PathMatch | null;
+  /** The requested line: its current text (null when unusable) and why it was not used. */
+  line?: { number: number; text: string | null; note?: string };
+  sessions: BlameSession[];
+  /** Sessions that touched the file before filters and the limit. */
+  total: number;
+}
+
+/** Reads the file as it is now, or undefined (missing, unreadable, over 8 MiB). */
+function readCurrent(path: string): string | undefined {
+  try {
+    if (statSync(path).size > 8 << 20) return undefined;
+    return readFileSync(path, "utf8");
+  } catch {
+    return undefined;
+  }
+}
+
+function lineInfo(target: string, n: number, read: (p: string) => string | undefined) {
+  const body = read(target);
+  if (body === undefined) return { number: n, text: null, note: "the file is not readable here" };
+  const lines = body.split(/\r?\n/);
+  if (n < 1 || n > lines.length) {
+    return { number: n, text: null, note: `the file has ${lines.length} lines` };
+  }
+  const text = lines[n - 1].trim();
+  if (text.replace(/\s/g, "").length < 4) {
+    return { number: n, text: null, note: "the line is too short to identify" };
+  }
+  return { number: n, text };
+}
+
+/**
+ * Sessions that touched the file `typed` names (matching: {@link findTouches}).
+ */
+export function blame(store: Store, typed: string, opts: BlameOptions): BlameResult {
+  const m = findTouches(store, typed, opts.cwd);
+  const line = opts.line === undefined
+    ? undefined
+    : lineInfo(m.target, opts.line, opts.readFile ?? readCurrent);
+  const bySession = new Map<number, FileTouch[]>();
+  for (const t of m.touches) {
+    const list = bySession.get(t.sessionId) ?? [];
+    list.push(t);
+    bySession.set(t.sessionId, list);
+  }
+  const rows = store.stmt(Q.sessionsByIds).all(
+    JSON.stringify([...bySession.keys()]),
+  ) as unknown as SessionRow[];
+  const entries: BlameSession[] = [];
+  for (const s of rows) {
+    if (opts.harness?.length && !opts.harness.includes(s.harness)) continue;
+    if (opts.project && !(s.project ?? "").includes(opts.project)) continue;
+    entries.push(entry(s, bySession.get(s.id)!, line?.text ?? null));
+  }
+  const rank = (e: BlameSession) => (e.line === "wrote" ? 2 : e.line === "replaced" ? 1 : 0);
+  entries.sort((a, b) =>
+    rank(b) - rank(a) || (b.last ?? 0) - (a.last ?? 0) || b.session.id - a.session.id
+  );
+  // The text around each change is read only for the sessions returned.
+  const shown = entries.slice(0, opts.limit ?? 10);
+  for (const e of shown) {
+    for (const c of e.changes) Object.assign(c, around(store, e.session.id, c.seq));
+  }
+  return {
+    target: m.target,
+    match: m.match,
+    ...(line ? { line } : {}),
+    sessions: shown,
+    total: bySession.size,
+  };
+}
+
+function entry(s: SessionRow, touches: FileTouch[], text: string | null): BlameSession {
+  const e: BlameSession = {
+    session: s,
+    paths: [...new Set(touches.map((t) => t.path))],
+    reads: 0,
+    edits: 0,
+    writes: 0,
+    failed: 0,
+    last: null,
+    line: null,
+    changes: [],
+  };
+  const ordered = [...touches].sort((a, b) => a.seq - b.seq || a.id - b.id);
+  for (const t of ordered) {
+    e.last = Math.max(e.last ?? 0, t.time ?? s.updated ?? 0) || null;
+    if (t.op === "read") {
+      e.reads++;
+      continue;
+    }
+    if (t.failed) {
+      e.failed++;
+      continue;
+    }
+    if (t.op === "edit") e.edits++;
+    else e.writes++;
+    if (text && (t.new ?? "").includes(text)) e.line = "wrote";
+    else if (text && e.line === null && t.op === "edit" && (t.old ?? "").includes(text)) {
+      e.line = "replaced";
+    }
+    e.changes.push({ op: t.op, path: t.path, time: t.time, seq: t.seq, before: null, after: null });
+  }
+  return e;
+}
+
+/** Gists of the nearest assistant turns before and after a call, within its user turn. */
+function around(store: Store, sid: number, seq: number) {
+  const win = store.stmt(Q.eventsBetween).all(sid, seq - 40, seq + 40) as unknown as EventRow[];
+  let before: string | null = null;
+  let after: string | null = null;
+  for (const e of win) {
+    if (e.seq < seq) {
+      if (e.kind === "user") before = null;
+      else if (e.kind === "assistant" && e.text.trim()) before = gist(e.text);
+    } else if (e.seq > seq) {
+      if (e.kind === "user") break;
+      if (e.kind === "assistant" && e.text.trim()) {
+        after = gist(e.text);
+        break;
+      }
+    }
+  }
+  return { before, after };
+}

@@ -1,0 +1,119 @@
+import { assert, assertEquals } from "../../tests/_assert.ts";
+import { indexSessions, type SessionSpec } from "../../tests/_memory.ts";
+import { blame } from "./blame.ts";
+
+const A: SessionSpec = {
+  id: "aaaa0001-0000-4000-8000-000000000001",
+  cwd: "/w/app",
+  start: "2026-10-01T10:00:00Z",
+  turns: [
+    { user: "Start the answer module" },
+    { say: "Decided to start with a constant because the config is not loaded yet." },
+    { write: "/w/app/src/a.ts", content: "// answer module\nconst answer = 42;\n" },
+  ],
+};
+const B: SessionSpec = {
+  id: "bbbb0002-0000-4000-8000-000000000002",
+  cwd: "/w/app",
+  start: "2026-10-05T10:00:00Z",
+  turns: [
+    { user: "The answer is wrong in production" },
+    { read: "/w/app/src/a.ts" },
+    { say: "The fix is to compute the answer instead of hardcoding it." },
+    { edit: "/w/app/src/a.ts", old: "const answer = 42;", new: "const answer = compute();" },
+    { edit: "/w/app/src/a.ts", old: "nothing here", new: "x", fail: true },
+    { say: "Fixed by computing the value at start-up." },
+  ],
+};
+const C: SessionSpec = {
+  id: "cccc0003-0000-4000-8000-000000000003",
+  cwd: "/w/app",
+  start: "2026-10-09T10:00:00Z",
+  turns: [{ user: "What does a.ts export?" }, { read: "/w/app/src/a.ts" }],
+};
+const D: SessionSpec = {
+  id: "dddd0004-0000-4000-8000-000000000004",
+  cwd: "/x/other",
+  start: "2026-10-03T10:00:00Z",
+  turns: [
+    { user: "Tidy the other a.ts" },
+    { edit: "/x/other/src/a.ts", old: "let b = 1;", new: "const b = 1;" },
+  ],
+};
+
+const current = "// answer module\nconst answer = compute();\n}\n";
+
+Deno.test("blame lists the sessions that touched a file, newest first, with the reasoning around edits", async () => {
+  const ix = await indexSessions([A, B, C, D]);
+  try {
+    const r = blame(ix.store, "/w/app/src/a.ts", { cwd: "/" });
+    assertEquals(r.match, "exact");
+    assertEquals(r.total, 3);
+    assertEquals(r.sessions.map((s) => s.session.native_id), [C.id, B.id, A.id]);
+    const b = r.sessions[1];
+    assertEquals([b.reads, b.edits, b.writes, b.failed], [1, 1, 0, 1]);
+    assertEquals(b.changes.length, 1);
+    assertEquals(b.changes[0].before, "The fix is to compute the answer instead of hardcoding it.");
+    assertEquals(b.changes[0].after, "Fixed by computing the value at start-up.");
+    assertEquals(r.sessions[2].changes[0].op, "write");
+    assertEquals(r.sessions[2].changes[0].before?.startsWith("Decided to start"), true);
+    assertEquals(r.sessions[0].changes, []);
+  } finally {
+    ix.cleanup();
+  }
+});
+
+Deno.test("blame with a line ranks the session whose span holds the line's current text first", async () => {
+  const ix = await indexSessions([A, B, C, D]);
+  try {
+    const read = (p: string) => (p === "/w/app/src/a.ts" ? current : undefined);
+    const l2 = blame(ix.store, "src/a.ts", { cwd: "/w/app", line: 2, readFile: read });
+    assertEquals(l2.line, { number: 2, text: "const answer = compute();" });
+    assertEquals(l2.sessions[0].session.native_id, B.id);
+    assertEquals(l2.sessions[0].line, "wrote");
+    // Line 1 was written by the oldest session: it now comes first.
+    const l1 = blame(ix.store, "src/a.ts", { cwd: "/w/app", line: 1, readFile: read });
+    assertEquals(l1.sessions[0].session.native_id, A.id);
+    assertEquals(l1.sessions[0].line, "wrote");
+    assertEquals(l1.sessions.slice(1).map((s) => s.line), [null, null]);
+    // A brace identifies nothing; a missing file gives no preference either.
+    const l3 = blame(ix.store, "src/a.ts", { cwd: "/w/app", line: 3, readFile: read });
+    assertEquals(l3.line?.text, null);
+    assertEquals(l3.sessions[0].session.native_id, C.id);
+    const gone = blame(ix.store, "src/a.ts", { cwd: "/w/app", line: 2, readFile: () => undefined });
+    assertEquals(gone.line?.note, "the file is not readable here");
+  } finally {
+    ix.cleanup();
+  }
+});
+
+Deno.test("blame matches a path suffix from another checkout, then a bare file name", async () => {
+  const ix = await indexSessions([A, B, C, D]);
+  try {
+    const suffix = blame(ix.store, "src/a.ts", { cwd: "/elsewhere" });
+    assertEquals(suffix.match, "suffix");
+    assertEquals(suffix.total, 4);
+    const other = blame(ix.store, "/x/other/src/a.ts", { cwd: "/" });
+    assertEquals(other.match, "exact");
+    assertEquals(other.sessions.map((s) => s.session.native_id), [D.id]);
+    const base = blame(ix.store, "a.ts", { cwd: "/nowhere" });
+    assertEquals(base.match, "basename");
+    const none = blame(ix.store, "b.ts", { cwd: "/" });
+    assertEquals([none.match, none.sessions.length], [null, 0]);
+  } finally {
+    ix.cleanup();
+  }
+});
+
+Deno.test("blame filters by project and harness and honours the limit", async () => {
+  const ix = await indexSessions([A, B, C, D]);
+  try {
+    const r = blame(ix.store, "src/a.ts", { cwd: "/elsewhere", project: "/x/", limit: 5 });
+    assertEquals(r.sessions.map((s) => s.session.native_id), [D.id]);
+    assertEquals(blame(ix.store, "src/a.ts", { cwd: "/q", limit: 2 }).sessions.length, 2);
+    assertEquals(blame(ix.store, "src/a.ts", { cwd: "/q", harness: ["codex"] }).sessions, []);
+    assert(blame(ix.store, "src/a.ts", { cwd: "/q", harness: ["claude"] }).sessions.length > 0);
+  } finally {
+    ix.cleanup();
+  }
+});

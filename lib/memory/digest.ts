@@ -1,0 +1,226 @@
+/**
+ * The digest of one session: what was asked, what was concluded, what ran,
+ * what changed, how it ended — as Markdown within a byte budget, ready to
+ * paste into a prompt, and as data. `deja ctx`, the MCP `context` mode, the
+ * session-start hook and `handoff` all build on {@link sessionDigest}.
+ *
+ * @module
+ */
+import type { Store } from "../store.ts";
+import { DejaError } from "../store.ts";
+import { Q } from "../schema.ts";
+import type { EventRow, SessionRow } from "../sessions.ts";
+import { tokens } from "../query.ts";
+import {
+  byteLength,
+  clipBytes,
+  concludes,
+  displayPath,
+  localTime,
+  oneLine,
+  sentences,
+} from "./_text.ts";
+import { fillLists, inlineCode, type ListItem } from "./_fill.ts";
+
+/** Default budget of `deja ctx` and the MCP `context` mode: 8 KiB. */
+export const CTX_BUDGET = 8 * 1024;
+
+/** Options of {@link sessionDigest}. */
+export interface DigestOptions {
+  /** Words of the question the digest answers: decisions holding them are kept first. */
+  query?: string;
+  /** Upper bound of `markdown` in UTF-8 bytes (default {@link CTX_BUDGET}; at least 256). */
+  budgetBytes?: number;
+  /** Home directory, shown as `~` in paths outside the project. */
+  home?: string;
+}
+
+/** A command of the session, identical runs folded together. */
+export interface DigestCommand {
+  /** The shell command as recorded. */
+  command: string;
+  /** How many times it ran. */
+  runs: number;
+  /** How many of those runs failed (non-zero exit or an error result). */
+  failures: number;
+  /** Exit status of the last run (null when the store does not say). */
+  exit: number | null;
+  /** True when the last run failed. */
+  failed: boolean;
+  /** Epoch ms of the last run, when known. */
+  time: number | null;
+}
+
+/** A file the session changed (failed edits and writes left out). */
+export interface DigestFile {
+  /** Path as recorded. */
+  path: string;
+  edits: number;
+  writes: number;
+}
+
+/** What {@link sessionDigest} returns; the lists are complete, `markdown` is bounded. */
+export interface Digest {
+  /** The Markdown digest, at most `budgetBytes` UTF-8 bytes. */
+  markdown: string;
+  /** UTF-8 length of `markdown`. */
+  bytes: number;
+  /** True when something was shortened or left out to meet the budget. */
+  truncated: boolean;
+  session: SessionRow;
+  /** The first substantial user turn. */
+  problem: string | null;
+  /** Assistant sentences that conclude something, in session order. */
+  decisions: string[];
+  commands: DigestCommand[];
+  files: DigestFile[];
+  /** The last substantial assistant turn. */
+  outcome: string | null;
+}
+
+/**
+ * Builds the digest of the session with index row id `sessionRowId`.
+ *
+ * @throws {DejaError} (exit 1) when no session has that row id.
+ */
+export function sessionDigest(
+  store: Store,
+  sessionRowId: number,
+  opts: DigestOptions = {},
+): Digest {
+  const session = store.stmt(Q.sessionById).get(sessionRowId) as SessionRow | undefined;
+  if (!session) throw new DejaError(`no session with row id ${sessionRowId}`, undefined, 1);
+  const budget = Math.max(256, opts.budgetBytes ?? CTX_BUDGET);
+  const events = store.stmt(Q.eventsOfSession).all(sessionRowId) as unknown as EventRow[];
+  const speech = (kind: string, min: number) =>
+    events.filter((e) => e.kind === kind && e.text.trim().length >= min && !/^\s*</.test(e.text));
+  const users = speech("user", 20);
+  const problem = (users[0] ?? events.find((e) => e.kind === "user"))?.text.trim() ?? null;
+  const says = speech("assistant", 40);
+  const outcome = (says[says.length - 1] ?? events.findLast((e) => e.kind === "assistant"))?.text
+    .trim() ?? null;
+  const decisions = findDecisions(events);
+  const commands = foldCommands(store, sessionRowId);
+  const files = changedFiles(store, sessionRowId);
+
+  const head = header(session, opts.home);
+  const q = new Set(tokens(opts.query ?? ""));
+  const score = (s: string) => tokens(s).filter((t) => q.has(t)).length;
+  const decisionItems: ListItem[] = decisions.map((d, i) => ({
+    line: `- ${oneLine(d, 300)}`,
+    order: i,
+    rank: score(d) * 1000 + i, // query words first, then later (final) conclusions
+  }));
+  const commandItems: ListItem[] = commands.map((c, i) => ({
+    line: `- ${inlineCode(oneLine(c.command, 160))} → ${status(c)}`,
+    order: i,
+    rank: (c.failures ? 1_000_000 : 0) + i,
+  }));
+  const fileItems: ListItem[] = files.map((f, i) => ({
+    line: `- ${displayPath(f.path, session.project, opts.home)} (${counts(f)})`,
+    order: i,
+    rank: -i,
+  }));
+  const filled = fillLists({
+    budget,
+    head,
+    problem,
+    outcome,
+    lists: [
+      { title: "Decisions", items: decisionItems },
+      { title: "Commands", items: commandItems },
+      { title: "Files changed", items: fileItems },
+    ],
+  });
+  let markdown = filled.markdown;
+  let truncated = filled.truncated;
+  if (byteLength(markdown) > budget) {
+    markdown = clipBytes(markdown, budget);
+    truncated = true;
+  }
+  return {
+    markdown,
+    bytes: byteLength(markdown),
+    truncated,
+    session,
+    problem,
+    decisions,
+    commands,
+    files,
+    outcome,
+  };
+}
+
+function header(s: SessionRow, home?: string): string {
+  const project = s.project ? displayPath(s.project, null, home) : "-";
+  const when = `${localTime(s.started)} → ${localTime(s.updated ?? s.started)}`;
+  const lines = [`# deja context: ${s.harness} · ${project} · ${s.native_id} · ${when}`];
+  if (s.title) lines.push("", `**${oneLine(s.title, 200)}**`);
+  return lines.join("\n");
+}
+
+function status(c: DigestCommand): string {
+  const last = c.exit !== null ? `exit ${c.exit}` : c.failed ? "error" : "ok";
+  const runs = c.runs > 1 ? ` (${c.runs} runs${c.failures ? `, ${c.failures} failed` : ""})` : "";
+  return (c.failed ? `**${last} ✗**` : last) + runs;
+}
+
+function counts(f: DigestFile): string {
+  const p: string[] = [];
+  if (f.edits) p.push(`${f.edits} edit${f.edits === 1 ? "" : "s"}`);
+  if (f.writes) p.push(`${f.writes} write${f.writes === 1 ? "" : "s"}`);
+  return p.join(", ");
+}
+
+/** Concluding assistant sentences, deduplicated, in order. */
+function findDecisions(events: EventRow[]): string[] {
+  const seen = new Set<string>();
+  const out: string[] = [];
+  for (const e of events) {
+    if (e.kind !== "assistant") continue;
+    for (const s of sentences(e.text)) {
+      if (s.length < 15 || s.length > 600 || !concludes(s)) continue;
+      const key = s.toLowerCase().replace(/\W+/g, " ").trim();
+      if (seen.has(key)) continue;
+      seen.add(key);
+      out.push(s);
+    }
+  }
+  return out;
+}
+
+/** The session's commands in order of first run, identical commands folded. */
+function foldCommands(store: Store, sid: number): DigestCommand[] {
+  const rows = store.stmt(Q.commandsInOrder).all(sid) as Array<Record<string, unknown>>;
+  const byKey = new Map<string, DigestCommand>();
+  for (const r of rows) {
+    const command = String(r.command).trim();
+    const key = command.replace(/\s+/g, " ");
+    const exit = (r.exit as number | null) ?? null;
+    const failed = r.is_error === 1 || (exit !== null && exit !== 0);
+    const c = byKey.get(key) ??
+      { command, runs: 0, failures: 0, exit: null, failed: false, time: null };
+    c.runs++;
+    if (failed) c.failures++;
+    c.exit = exit;
+    c.failed = failed;
+    c.time = (r.time as number | null) ?? c.time;
+    byKey.set(key, c);
+  }
+  return [...byKey.values()];
+}
+
+/** Files edited or written (not failed), in order of first change. */
+function changedFiles(store: Store, sid: number): DigestFile[] {
+  const rows = store.stmt(Q.filesInOrder).all(sid) as Array<Record<string, unknown>>;
+  const byPath = new Map<string, DigestFile>();
+  for (const r of rows) {
+    if (r.op === "read" || r.failed === 1) continue;
+    const path = String(r.path);
+    const f = byPath.get(path) ?? { path, edits: 0, writes: 0 };
+    if (r.op === "edit") f.edits++;
+    else f.writes++;
+    byPath.set(path, f);
+  }
+  return [...byPath.values()];
+}

@@ -1,0 +1,150 @@
+import { assert, assertEquals, assertStringIncludes } from "../../tests/_assert.ts";
+import { indexSessions, rowId, type SessionSpec } from "../../tests/_memory.ts";
+import { sessionDigest } from "./digest.ts";
+import { pickSession } from "./pick.ts";
+import { byteLength } from "./_text.ts";
+import { DejaError } from "../store.ts";
+
+const LOGIN: SessionSpec = {
+  id: "a1a1a1a1-0000-4000-8000-000000000001",
+  cwd: "/w/app",
+  start: "2026-11-01T10:00:00Z",
+  turns: [
+    { user: "hi" },
+    { user: "The login test fails one run in three on CI; please find out why." },
+    { say: "Let me run the test first." },
+    { bash: "npm test -- login.spec.ts", out: "1 failing: session expired", exit: 1 },
+    { read: "/w/app/src/session.ts" },
+    {
+      say: "The root cause is the session cookie expiring during slow runs. " +
+        "I will freeze the clock instead of sleeping.",
+    },
+    { edit: "/w/app/src/session.ts", old: "const ttl = 5;", new: "const ttl = clock.ttl();" },
+    { edit: "/w/app/src/missing.ts", old: "x", new: "y", fail: true },
+    { write: "/w/app/test/clock.ts", content: "export const clock = frozen();\n" },
+    { bash: "npm test -- login.spec.ts", out: "1 passing", exit: 0 },
+    { bash: "npm test -- login.spec.ts", out: "1 passing", exit: 0 },
+    { say: "Fixed: the login test now passes because the clock is frozen in tests." },
+  ],
+};
+
+Deno.test("sessionDigest gives problem, decisions, commands, files and outcome of a session", async () => {
+  const ix = await indexSessions([LOGIN]);
+  try {
+    const d = sessionDigest(ix.store, rowId(ix.store, LOGIN.id), {});
+    assertEquals(d.problem, "The login test fails one run in three on CI; please find out why.");
+    assertEquals(
+      d.outcome,
+      "Fixed: the login test now passes because the clock is frozen in tests.",
+    );
+    assertEquals(d.decisions, [
+      "The root cause is the session cookie expiring during slow runs.",
+      "I will freeze the clock instead of sleeping.",
+      "Fixed: the login test now passes because the clock is frozen in tests.",
+    ]);
+    assertEquals(d.commands.length, 1);
+    assertEquals(d.commands[0].runs, 3);
+    assertEquals(d.commands[0].failures, 1);
+    assertEquals(d.commands[0].failed, false);
+    assertEquals(d.files, [
+      { path: "/w/app/src/session.ts", edits: 1, writes: 0 },
+      { path: "/w/app/test/clock.ts", edits: 0, writes: 1 },
+    ]);
+    const md = d.markdown;
+    assertStringIncludes(md, `# deja context: claude · /w/app · ${LOGIN.id}`);
+    assertStringIncludes(md, "## Problem");
+    assertStringIncludes(md, "`npm test -- login.spec.ts` → ok (3 runs, 1 failed)");
+    assertStringIncludes(md, "- src/session.ts (1 edit)");
+    assert(!md.includes("missing.ts"), "a failed edit is not a changed file");
+    assert(!md.includes("Let me run"), "a plan is not a decision");
+    assertEquals(d.truncated, false);
+    assertEquals(d.bytes, byteLength(md));
+  } finally {
+    ix.cleanup();
+  }
+});
+
+Deno.test("sessionDigest stays within the budget and marks a failing last run", async () => {
+  const long: SessionSpec = {
+    id: "b2b2b2b2-0000-4000-8000-000000000002",
+    cwd: "/w/big",
+    start: "2026-11-02T10:00:00Z",
+    turns: [
+      { user: "Port the build to esbuild. " + "Context line é ü. ".repeat(400) },
+      ...Array.from({ length: 60 }, (_, i) => ({ bash: `make step-${i}`, out: "ok", exit: 0 })),
+      { bash: "make release", out: "make: *** [release] Error 2", exit: 2 },
+      ...Array.from({ length: 40 }, (_, i) => ({
+        say: `Decided to split module ${i} because the bundle was too large.`,
+      })),
+      ...Array.from({ length: 30 }, (_, i) => ({ write: `/w/big/src/m${i}.ts`, content: "x" })),
+      { say: "```\nunclosed fence in the outcome " + "and more words ".repeat(300) },
+    ],
+  };
+  const ix = await indexSessions([long]);
+  try {
+    for (const budget of [256, 2048, 8192]) {
+      const d = sessionDigest(ix.store, rowId(ix.store, long.id), { budgetBytes: budget });
+      assert(d.bytes <= budget, `${d.bytes} bytes over a budget of ${budget}`);
+      assert(d.truncated, `budget ${budget} should truncate`);
+    }
+    const d = sessionDigest(ix.store, rowId(ix.store, long.id), { budgetBytes: 2048 });
+    assertStringIncludes(d.markdown, "`make release` → **exit 2 ✗**");
+    assertStringIncludes(d.markdown, "more");
+    assertEquals(d.commands.length, 61);
+    assertEquals(d.decisions.length, 40);
+    // The clipped outcome opens a fence: it is closed again.
+    assertEquals((d.markdown.match(/^```/gm) ?? []).length % 2, 0);
+  } finally {
+    ix.cleanup();
+  }
+});
+
+Deno.test("sessionDigest keeps decisions holding the query words first when the budget is short", async () => {
+  const s: SessionSpec = {
+    id: "c3c3c3c3-0000-4000-8000-000000000003",
+    cwd: "/w/q",
+    start: "2026-11-03T10:00:00Z",
+    turns: [
+      { user: "Why is the cache slow and the queue stuck?" },
+      { say: "The cache was slow because the eviction ran on every read." },
+      ...Array.from({ length: 30 }, (_, i) => ({
+        say: `Decided to rename helper number ${i} because naming was unclear.`,
+      })),
+    ],
+  };
+  const ix = await indexSessions([s]);
+  try {
+    const d = sessionDigest(ix.store, rowId(ix.store, s.id), {
+      query: "cache eviction",
+      budgetBytes: 700,
+    });
+    assertStringIncludes(d.markdown, "eviction ran on every read");
+    const without = sessionDigest(ix.store, rowId(ix.store, s.id), { budgetBytes: 700 });
+    assert(
+      !without.markdown.includes("eviction ran"),
+      "without a query the latest conclusions win",
+    );
+  } finally {
+    ix.cleanup();
+  }
+});
+
+Deno.test("pickSession takes an id prefix, else the top search result, else null", async () => {
+  const ix = await indexSessions([LOGIN]);
+  try {
+    assertEquals(pickSession(ix.store, "a1a1a1a1")?.via, "id");
+    const byWords = pickSession(ix.store, "login cookie");
+    assertEquals(byWords?.via, "search");
+    assertEquals(byWords?.session.native_id, LOGIN.id);
+    assertEquals(pickSession(ix.store, "zzzz-nothing-like-this"), null);
+    let threw = false;
+    try {
+      sessionDigest(ix.store, 999_999);
+    } catch (e) {
+      threw = e instanceof DejaError && e.exitCode === 1;
+    }
+    assert(threw, "an unknown row id is exit 1");
+  } finally {
+    ix.cleanup();
+  }
+});

@@ -1,0 +1,236 @@
+/**
+ * `fix`: what ran after the same error before, in sessions where it did not
+ * come back.
+ *
+ * Method: the error lines of the pasted text become signatures
+ * (signature.ts). Tool results holding them are found through the full-text
+ * index and checked line by line; a hit counts when its call is a command
+ * that failed (non-zero exit, or an error result). In each such session the
+ * last failing occurrence is taken; when no later result holds the error
+ * again and a command ran after it, that command is the candidate fix (with
+ * the files changed in between and the commands after it). Candidates are
+ * ranked by the number of sessions, then by how often they succeeded, then by
+ * recency.
+ *
+ * @module
+ */
+import type { Store } from "../store.ts";
+import { Q } from "../schema.ts";
+import type { SessionRow } from "../sessions.ts";
+import { tokens } from "../query.ts";
+import { core, errorSignatures, lineSignatures, sameError } from "./signature.ts";
+
+/** One time a candidate followed the error. */
+export interface FixExample {
+  harness: string;
+  /** Native id of the session. */
+  session: string;
+  sessionRowId: number;
+  /** Epoch ms of the command that followed, when known. */
+  time: number | null;
+  /** The command that failed with the error. */
+  failed: string;
+  /** Commands run after the error, the candidate first (at most 3). */
+  then: string[];
+  /** Files edited or written between the failure and the candidate. */
+  edited: string[];
+}
+
+/** A command that followed the error where the error did not come back. */
+export interface FixCandidate {
+  /** The command, white space collapsed. */
+  command: string;
+  /** Sessions where it followed the error and the error did not recur. */
+  sessions: number;
+  /** How many of those runs exited 0 (or reported no error). */
+  succeeded: number;
+  /** True when it is the failing command run again (after `edited` changed). */
+  retry: boolean;
+  /** Epoch ms of the latest time it followed the error. */
+  last: number | null;
+  /** Up to 3 examples, newest first. */
+  examples: FixExample[];
+}
+
+/** The answer of {@link findFixes}. */
+export interface FixResult {
+  /**
+   * `found`: candidates below; `no_fix`: the error was seen but came back or
+   * nothing ran after it; `unseen`: no failing command's output held it;
+   * `not_error`: the text has no line that reports an error.
+   */
+  status: "found" | "no_fix" | "unseen" | "not_error";
+  /** One sentence saying the answer, negative answers included. */
+  message: string;
+  /** Signatures looked for (one per error line). */
+  signatures: string[];
+  /** Sessions where a failing command's output held the error. */
+  seen: number;
+  /** Best first, at most `limit`. */
+  fixes: FixCandidate[];
+}
+
+interface Hit {
+  sessionId: number;
+  seq: number;
+  callId: string | null;
+}
+
+interface Cmd {
+  command: string;
+  seq: number;
+  callId: string | null;
+  failed: boolean;
+  time: number | null;
+}
+
+const norm = (s: string) => s.replace(/\s+/g, " ").trim();
+
+/** Tool results whose output holds one of `sigs` (FTS narrows, lines decide). */
+function hits(store: Store, sigs: string[]): Hit[] {
+  const out = new Map<number, Hit>();
+  for (const sig of sigs) {
+    const words = [...new Set(tokens(core(sig)))].filter((w) => w.length > 2)
+      .sort((a, b) => b.length - a.length);
+    for (const n of [4, 2]) {
+      const pick = words.slice(0, n);
+      if (!pick.length) break;
+      const match = pick.map((w) => `"${w}"`).join(" AND ");
+      const rows = store.stmt(Q.resultsMatching).all(match) as Array<Record<string, unknown>>;
+      let found = false;
+      for (const r of rows) {
+        if (!lineSignatures(String(r.text)).some((l) => sameError(l, sig))) continue;
+        found = true;
+        const id = Number(r.id);
+        out.set(id, {
+          sessionId: Number(r.session_id),
+          seq: Number(r.seq),
+          callId: (r.call_id as string | null) ?? null,
+        });
+      }
+      if (found || pick.length === words.length) break;
+    }
+  }
+  return [...out.values()];
+}
+
+function commandsOf(store: Store, sid: number): Cmd[] {
+  return (store.stmt(Q.commandsInOrder).all(sid) as Array<Record<string, unknown>>).map((r) => ({
+    command: String(r.command),
+    seq: Number(r.seq),
+    callId: (r.call_id as string | null) ?? null,
+    failed: r.is_error === 1 || (r.exit !== null && r.exit !== 0),
+    time: (r.time as number | null) ?? null,
+  }));
+}
+
+/**
+ * Looks up what followed the error in `errorText` (see the module's method).
+ *
+ * @param limit candidates returned at most (default 3).
+ */
+export function findFixes(
+  store: Store,
+  errorText: string,
+  opts: { limit?: number } = {},
+): FixResult {
+  const signatures = errorSignatures(errorText);
+  if (!signatures.length) {
+    return {
+      status: "not_error",
+      message: "no line of that text reports an error (nothing like 'error', 'not found', " +
+        "'failed', 'denied' with a specific message)",
+      signatures,
+      seen: 0,
+      fixes: [],
+    };
+  }
+  const bySession = new Map<number, Hit[]>();
+  for (const h of hits(store, signatures)) {
+    bySession.set(h.sessionId, [...(bySession.get(h.sessionId) ?? []), h]);
+  }
+  const found = new Map<string, FixCandidate>();
+  let seen = 0;
+  const sessions = new Map<number, SessionRow>();
+  const ids = JSON.stringify([...bySession.keys()]);
+  for (const s of store.stmt(Q.sessionsByIds).all(ids) as unknown as SessionRow[]) {
+    sessions.set(s.id, s);
+  }
+  for (const [sid, list] of bySession) {
+    const cmds = commandsOf(store, sid);
+    const failing = list.filter((h) =>
+      h.callId !== null && cmds.some((c) => c.callId === h.callId && c.failed)
+    ).sort((a, b) => a.seq - b.seq);
+    if (!failing.length) continue;
+    seen++;
+    const last = failing[failing.length - 1];
+    if (list.some((h) => h.seq > last.seq)) continue; // the error came back
+    const failedCmd = cmds.find((c) => c.callId === last.callId)!;
+    const later = cmds.filter((c) => c.seq > last.seq);
+    if (!later.length) continue;
+    const next = later[0];
+    const s = sessions.get(sid)!;
+    const key = norm(next.command);
+    const c = found.get(key) ?? {
+      command: key,
+      sessions: 0,
+      succeeded: 0,
+      retry: key === norm(failedCmd.command),
+      last: null,
+      examples: [],
+    };
+    c.sessions++;
+    if (!next.failed) c.succeeded++;
+    c.last = Math.max(c.last ?? 0, next.time ?? s.updated ?? 0) || null;
+    c.examples.push({
+      harness: s.harness,
+      session: s.native_id,
+      sessionRowId: s.id,
+      time: next.time,
+      failed: failedCmd.command,
+      then: later.slice(0, 3).map((x) => x.command),
+      edited: editedBetween(store, sid, last.seq, next.seq),
+    });
+    found.set(key, c);
+  }
+  const fixes = [...found.values()].sort((a, b) =>
+    b.sessions - a.sessions || b.succeeded - a.succeeded || (b.last ?? 0) - (a.last ?? 0)
+  ).slice(0, opts.limit ?? 3);
+  for (const f of fixes) {
+    f.examples = f.examples.sort((a, b) => (b.time ?? 0) - (a.time ?? 0)).slice(0, 3);
+  }
+  const plural = (n: number) => `${n} session${n === 1 ? "" : "s"}`;
+  if (fixes.length) {
+    return {
+      status: "found",
+      message: `seen in ${plural(seen)}; what ran next where it did not come back:`,
+      signatures,
+      seen,
+      fixes,
+    };
+  }
+  return seen
+    ? {
+      status: "no_fix",
+      message: `seen in ${plural(seen)}, but nothing that followed fixed it ` +
+        "(the error came back, or nothing ran after it)",
+      signatures,
+      seen,
+      fixes,
+    }
+    : {
+      status: "unseen",
+      message: "that error was never seen: no failing command's output holds it",
+      signatures,
+      seen,
+      fixes,
+    };
+}
+
+function editedBetween(store: Store, sid: number, from: number, to: number): string[] {
+  const rows = store.stmt(Q.filesInOrder).all(sid) as Array<Record<string, unknown>>;
+  const paths = rows.filter((r) =>
+    r.op !== "read" && r.failed !== 1 && Number(r.seq) > from && Number(r.seq) < to
+  ).map((r) => String(r.path));
+  return [...new Set(paths)];
+}

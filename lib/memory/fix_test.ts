@@ -1,0 +1,131 @@
+import { assertEquals } from "../../tests/_assert.ts";
+import { indexSessions, type SessionSpec } from "../../tests/_memory.ts";
+import { findFixes } from "./fix.ts";
+import { errorSignatures, sameError, signature } from "./signature.ts";
+
+const LODASH = "Error: Cannot find module 'lodash'\nRequire stack:\n- /w/app/index.js";
+
+const fixed = (id: string, day: string, cwd: string): SessionSpec => ({
+  id,
+  cwd,
+  start: `2026-08-${day}T10:00:00Z`,
+  turns: [
+    { user: "build it" },
+    { bash: "npm run build", out: LODASH.replace("/w/app", cwd), exit: 1 },
+    { bash: "npm   install lodash", out: "added 1 package", exit: 0 },
+    { bash: "npm run build", out: "built in 0.4s", exit: 0 },
+  ],
+});
+const CAME_BACK: SessionSpec = {
+  id: "13130003-0000-4000-8000-000000000003",
+  cwd: "/w/three",
+  start: "2026-08-05T10:00:00Z",
+  turns: [
+    { bash: "npm run build", out: LODASH, exit: 1 },
+    { bash: "npm ci", out: "ok", exit: 0 },
+    { bash: "npm run build", out: LODASH, exit: 1 },
+    { bash: "npm dedupe", out: "ok", exit: 0 },
+  ],
+};
+const OTHER: SessionSpec = {
+  id: "14140004-0000-4000-8000-000000000004",
+  cwd: "/w/four",
+  start: "2026-08-06T10:00:00Z",
+  turns: [
+    { bash: "npm run build", out: "Error: Cannot find module 'react'", exit: 1 },
+    { bash: "npm install react", out: "ok", exit: 0 },
+    { bash: "tsc", out: "TypeError: x.map is not a function at line 12", exit: 2 },
+    { edit: "/w/four/src/x.ts", old: "x.map", new: "[...x].map" },
+    { bash: "tsc", out: "TypeError: x.map is not a function at line 14", exit: 2 },
+  ],
+};
+const SESSIONS = [
+  fixed("11110001-0000-4000-8000-000000000001", "01", "/w/one"),
+  fixed("12120002-0000-4000-8000-000000000002", "03", "/home/u/two"),
+  CAME_BACK,
+  OTHER,
+];
+
+Deno.test("signature strips paths, file names, numbers, hex and quote marks", () => {
+  assertEquals(
+    signature(`Error: ENOENT: no such file or directory, open '/w/app/src/x.ts' (0x1f, 3f9a2b7c)`),
+    "error enoent no such file or directory open",
+  );
+  assertEquals(
+    signature(`"kustomize": executable file not found in $PATH`),
+    "kustomize executable file not found in path",
+  );
+  assertEquals(
+    signature("cat: missing.txt: No such file or directory"),
+    "cat no such file or directory",
+  );
+  assertEquals(errorSignatures("Exit code 1\nall good\nError: Cannot find module 'lodash'"), [
+    "error cannot find module lodash",
+  ]);
+  assertEquals(sameError("cannot find module lodash", "error cannot find module lodash"), true);
+  assertEquals(sameError("cannot find", "error cannot find module lodash"), false);
+  // A pasted "Error:" prefix the tool's own output lacks still matches.
+  assertEquals(sameError("the frobnicator exploded at start", "error frobnicator exploded at"), true);
+  assertEquals(sameError("frobnicator exploded", "error frobnicator exploded"), false);
+});
+
+Deno.test("findFixes ranks what ran next by sessions where the error did not come back", async () => {
+  const ix = await indexSessions(SESSIONS);
+  try {
+    const r = findFixes(ix.store, LODASH);
+    assertEquals(r.status, "found");
+    assertEquals(r.seen, 3);
+    // Where it came back (npm ci), only what ran after its last occurrence counts.
+    assertEquals(r.fixes.map((x) => x.command), ["npm install lodash", "npm dedupe"]);
+    assertEquals(findFixes(ix.store, LODASH, { limit: 1 }).fixes.length, 1);
+    const f = r.fixes[0];
+    assertEquals([f.command, f.sessions, f.succeeded, f.retry], [
+      "npm install lodash",
+      2,
+      2,
+      false,
+    ]);
+    assertEquals(f.examples[0].session, "12120002-0000-4000-8000-000000000002");
+    assertEquals(f.examples[0].then, ["npm   install lodash", "npm run build"]);
+    assertEquals(f.examples[0].failed, "npm run build");
+  } finally {
+    ix.cleanup();
+  }
+});
+
+Deno.test("findFixes answers plainly when the error was never seen, came back, or is no error", async () => {
+  const ix = await indexSessions(SESSIONS);
+  try {
+    const unseen = findFixes(ix.store, "Error: Cannot find module 'left-pad'");
+    assertEquals([unseen.status, unseen.seen, unseen.fixes.length], ["unseen", 0, 0]);
+    assertEquals(unseen.message.startsWith("that error was never seen"), true);
+    const back = findFixes(ix.store, "TypeError: x.map is not a function");
+    assertEquals([back.status, back.seen], ["no_fix", 1]);
+    assertEquals(back.message.includes("nothing that followed fixed it"), true);
+    assertEquals(findFixes(ix.store, "all went well today").status, "not_error");
+  } finally {
+    ix.cleanup();
+  }
+});
+
+Deno.test("findFixes records a retry and the files edited before it", async () => {
+  const retry: SessionSpec = {
+    id: "15150005-0000-4000-8000-000000000005",
+    cwd: "/w/five",
+    start: "2026-08-07T10:00:00Z",
+    turns: [
+      { bash: "go vet ./...", out: "undefined: parseConfig", exit: 1 },
+      { edit: "/w/five/config.go", old: "func parseCfg", new: "func parseConfig" },
+      { bash: "go vet ./...", out: "", exit: 0 },
+    ],
+  };
+  const ix = await indexSessions([retry]);
+  try {
+    const r = findFixes(ix.store, "./main.go:12:3: undefined: parseConfig");
+    assertEquals(r.status, "found");
+    assertEquals(r.fixes[0].retry, true);
+    assertEquals(r.fixes[0].examples[0].edited, ["/w/five/config.go"]);
+  } finally {
+    ix.cleanup();
+  }
+});

@@ -1,0 +1,95 @@
+/**
+ * `how`: the real invocations of a tool run on this machine, most widely
+ * used first — the commands holding every word of the question, folded by
+ * their text (white space collapsed), ranked by the number of sessions that
+ * ran them, then by runs, then by recency.
+ *
+ * @module
+ */
+import type { Store } from "../store.ts";
+import { Q } from "../schema.ts";
+
+/** One distinct command. */
+export interface HowCommand {
+  /** The command, white space collapsed. */
+  command: string;
+  /** Distinct sessions that ran it. */
+  sessions: number;
+  /** Times it ran. */
+  runs: number;
+  /** Epoch ms of the latest run (the session's time when the run has none). */
+  last: number | null;
+  /** Runs that exited 0. */
+  ok: number;
+  /** Runs that failed (non-zero exit or an error result). */
+  failed: number;
+  /** Runs whose exit status the store does not record. */
+  unknown: number;
+  /** Exit status of the latest run (null when unknown). */
+  lastExit: number | null;
+}
+
+/** Options of {@link howRuns}. */
+export interface HowOptions {
+  /** Only sessions whose project contains this text. */
+  project?: string;
+  /** Commands returned at most (default 8). */
+  limit?: number;
+}
+
+/** What {@link howRuns} returns. */
+export interface HowResult {
+  /** The words every command holds (lower case). */
+  words: string[];
+  commands: HowCommand[];
+  /** Distinct commands that matched, before the limit. */
+  total: number;
+}
+
+/**
+ * Commands holding every word of `what` (case-insensitive substrings; words
+ * are split on white space).
+ */
+export function howRuns(store: Store, what: string, opts: HowOptions = {}): HowResult {
+  const words = [...new Set(what.toLowerCase().split(/\s+/).filter(Boolean))];
+  if (!words.length) return { words, commands: [], total: 0 };
+  const like = opts.project ? `%${opts.project.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : null;
+  const rows = store.stmt(Q.commandRuns).all(JSON.stringify(words), like, like) as Array<
+    Record<string, unknown>
+  >;
+  const byKey = new Map<string, HowCommand & { ids: Set<number>; lastAt: number }>();
+  for (const r of rows) {
+    const command = String(r.command).replace(/\s+/g, " ").trim();
+    const c = byKey.get(command) ?? {
+      command,
+      sessions: 0,
+      runs: 0,
+      last: null,
+      ok: 0,
+      failed: 0,
+      unknown: 0,
+      lastExit: null,
+      ids: new Set<number>(),
+      lastAt: -1,
+    };
+    const exit = (r.exit as number | null) ?? null;
+    const time = (r.time as number | null) ?? null;
+    c.runs++;
+    c.ids.add(Number(r.session_id));
+    if (r.is_error === 1 || (exit !== null && exit !== 0)) c.failed++;
+    else if (exit === 0) c.ok++;
+    else c.unknown++;
+    if ((time ?? 0) >= c.lastAt) {
+      c.lastAt = time ?? 0;
+      c.last = time;
+      c.lastExit = exit;
+    }
+    byKey.set(command, c);
+  }
+  const all = [...byKey.values()].map(({ ids, lastAt: _, ...c }) => ({ ...c, sessions: ids.size }));
+  all.sort((a, b) =>
+    b.sessions - a.sessions || b.runs - a.runs || (b.last ?? 0) - (a.last ?? 0) ||
+    (a.command < b.command ? -1 : 1)
+  );
+  return { words, commands: all.slice(0, opts.limit ?? 8), total: all.length };
+}

@@ -1,0 +1,59 @@
+import { assertEquals } from "../../tests/_assert.ts";
+import { indexSessions, type SessionSpec } from "../../tests/_memory.ts";
+import { howRuns } from "./how.ts";
+
+const s = (id: string, cwd: string, day: string, turns: SessionSpec["turns"]): SessionSpec => ({
+  id,
+  cwd,
+  start: `2026-07-${day}T10:00:00Z`,
+  turns,
+});
+
+const SESSIONS = [
+  s("21210001-0000-4000-8000-000000000001", "/w/web", "01", [
+    { bash: "docker build -t web .", out: "ok", exit: 0 },
+    { bash: "docker build -t web .", out: "no space left", exit: 1 },
+    { bash: "docker compose up -d", out: "ok", exit: 0 },
+  ]),
+  s("22220002-0000-4000-8000-000000000002", "/w/api", "02", [
+    { bash: "docker  build -t web .", out: "ok", exit: 0 },
+    { bash: "docker build -t api --no-cache .", out: "ok", exit: 0 },
+  ]),
+  s("23230003-0000-4000-8000-000000000003", "/w/api", "03", [
+    { bash: "git status", out: "clean", exit: 0 },
+    { bash: "Docker BUILD -t api --no-cache .", out: "ok", exit: 0 },
+  ]),
+];
+
+Deno.test("howRuns ranks commands holding every word by sessions, with runs, last run and exit mix", async () => {
+  const ix = await indexSessions(SESSIONS);
+  try {
+    const r = howRuns(ix.store, "docker build");
+    assertEquals(r.words, ["docker", "build"]);
+    assertEquals(r.total, 3);
+    const [web, upper, api] = r.commands;
+    assertEquals([web.command, web.sessions, web.runs, web.failed], [
+      "docker build -t web .",
+      2,
+      3,
+      1,
+    ]);
+    // Claude records no exit for a success: it counts as not recorded, not as ok.
+    assertEquals([web.ok, web.unknown], [0, 2]);
+    assertEquals(web.last, Date.parse("2026-07-02T10:01:00Z"));
+    // One session each: the more recent first; case is kept, so the spellings stay apart.
+    assertEquals([upper.command, api.command], [
+      "Docker BUILD -t api --no-cache .",
+      "docker build -t api --no-cache .",
+    ]);
+    assertEquals(howRuns(ix.store, "docker", { limit: 1 }).commands.length, 1);
+    assertEquals(
+      howRuns(ix.store, "docker build", { project: "/w/api" }).commands.map((c) => c.sessions),
+      [1, 1, 1],
+    );
+    assertEquals(howRuns(ix.store, "kubectl").commands, []);
+    assertEquals(howRuns(ix.store, "   ").total, 0);
+  } finally {
+    ix.cleanup();
+  }
+});

@@ -1,0 +1,65 @@
+import { assertEquals } from "../../tests/_assert.ts";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { indexSessions, type SessionSpec } from "../../tests/_memory.ts";
+import { runIndex } from "../indexer.ts";
+import { indexPath, Store } from "../store.ts";
+import { parsers } from "../../parsers/mod.ts";
+import { lastSessions } from "./last.ts";
+
+const at = (id: string, cwd: string, day: string): SessionSpec => ({
+  id,
+  cwd,
+  start: `2026-06-${day}T10:00:00Z`,
+  turns: [{ user: `work on ${cwd}` }],
+});
+
+Deno.test("lastSessions lists newest first, filters, and leaves subagents under their parent", async () => {
+  const ix = await indexSessions([
+    at("31310001-0000-4000-8000-000000000001", "/w/a", "01"),
+    at("32320002-0000-4000-8000-000000000002", "/w/b", "03"),
+    at("33330003-0000-4000-8000-000000000003", "/w/a", "02"),
+  ]);
+  try {
+    // A subagent of the newest session, written later than everything else.
+    const dir = join(
+      ix.root,
+      "claude",
+      "-w-b",
+      "32320002-0000-4000-8000-000000000002",
+      "subagents",
+    );
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(
+      join(dir, "agent-a9a9a9a9a9a9a9a9.jsonl"),
+      JSON.stringify({
+        isSidechain: true,
+        sessionId: "32320002-0000-4000-8000-000000000002",
+        agentId: "a9a9a9a9a9a9a9a9",
+        cwd: "/w/b",
+        uuid: "s1",
+        timestamp: "2026-06-09T10:00:00Z",
+        type: "user",
+        message: { role: "user", content: "look around" },
+      }) + "\n",
+    );
+    ix.store.close();
+    await runIndex(ix.env, parsers, { only: ["claude"] });
+    const store = Store.open(indexPath(ix.env));
+    try {
+      const ids = (o = {}) => lastSessions(store, o).map((s) => s.native_id.slice(0, 4));
+      const kids = store.db.prepare("SELECT COUNT(*) AS n FROM sessions WHERE parent IS NOT NULL")
+        .get() as { n: number };
+      assertEquals(kids.n, 1);
+      assertEquals(ids(), ["3232", "3333", "3131"]);
+      assertEquals(ids({ limit: 2 }), ["3232", "3333"]);
+      assertEquals(ids({ project: "/w/a" }), ["3333", "3131"]);
+      assertEquals(ids({ harness: ["codex"] }), []);
+      assertEquals(ids({ harness: ["codex", "claude"] }).length, 3);
+    } finally {
+      store.close();
+    }
+  } finally {
+    ix.cleanup();
+  }
+});

@@ -1,0 +1,126 @@
+/**
+ * Durable notes (`deja remember`): one JSON line each in `notes.jsonl` beside
+ * the index (`parsers/deja.ts` reads them back), indexed at once so a note is
+ * searchable as soon as it is written.
+ *
+ * @module
+ */
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync, writeSync } from "node:fs";
+import { dirname, isAbsolute, resolve } from "node:path";
+import type { Env } from "../model.ts";
+import { DejaError } from "../store.ts";
+import { redact } from "../redact.ts";
+import { runIndex } from "../indexer.ts";
+import { parsers } from "../../parsers/mod.ts";
+import { localDay, noteSessionId, notesPath } from "../../parsers/deja.ts";
+import { expandHome } from "../../parsers/_roots.ts";
+
+/** One line of notes.jsonl. Fields are only ever added. */
+export interface Note {
+  /** When it was written, ISO 8601 (UTC). */
+  ts: string;
+  /** Absolute project directory, or the name given with `--project`. */
+  project: string;
+  /** The note, secrets redacted. */
+  text: string;
+  /** Tags without `#`. */
+  tags: string[];
+}
+
+/** Options of {@link appendNote} and {@link remember}. */
+export interface NoteOptions {
+  /** Directory the note is about, or a name (default: `cwd`). */
+  project?: string;
+  tags?: string[];
+  /** Working directory: the default project, and what relative project paths resolve against. */
+  cwd: string;
+  /** Epoch ms to stamp the note with (default: now). */
+  now?: number;
+}
+
+/** What {@link appendNote} wrote. */
+export interface Appended {
+  note: Note;
+  /** The notes file. */
+  path: string;
+  /** Id of the session the note is filed under (`deja-<day>-<hash>`). */
+  session: string;
+}
+
+/**
+ * The project a note is filed under: `cwd` when none is given; a value that
+ * looks like a path (`/`, `~`, `.`, or a separator in it) made absolute; a
+ * bare name kept as written.
+ */
+export function noteProject(env: Env, project: string | undefined, cwd: string): string {
+  const p = project?.trim();
+  if (!p) return cwd;
+  if (isAbsolute(p) || /^[~.]/.test(p) || /[\\/]/.test(p)) {
+    return p.startsWith("~") ? expandHome(env, p) : resolve(cwd, p);
+  }
+  return p;
+}
+
+/**
+ * Appends a note to the notes file (created 0600 in a 0700 directory).
+ *
+ * @throws {DejaError} (exit 2) when the text is empty or the file cannot be written.
+ */
+export function appendNote(env: Env, text: string, opts: NoteOptions): Appended {
+  const body = redact(text.trim(), {});
+  if (!body) throw new DejaError("nothing to remember: the note is empty", 'deja remember "text"');
+  const now = opts.now ?? Date.now();
+  const note: Note = {
+    ts: new Date(now).toISOString(),
+    project: noteProject(env, opts.project, opts.cwd),
+    text: body,
+    tags: (opts.tags ?? []).map((t) => redact(t.trim().replace(/^#/, ""), {})).filter(Boolean),
+  };
+  const path = notesPath(env);
+  try {
+    mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+    const fresh = !existsSync(path);
+    const fd = openSync(path, "a", 0o600);
+    try {
+      writeSync(fd, JSON.stringify(note) + "\n");
+    } finally {
+      closeSync(fd);
+    }
+    if (fresh) chmodSync(path, 0o600);
+  } catch (e) {
+    const code = (e as { code?: string }).code ?? (e as Error).message;
+    throw new DejaError(
+      `cannot write ${path}: ${code}`,
+      "set DEJA_HOME to a directory you can write",
+    );
+  }
+  return { note, path, session: noteSessionId(note.project, localDay(now, env.get("TZ"))) };
+}
+
+/** What {@link remember} did. */
+export interface Remembered extends Appended {
+  /** True when the note is in the index now. */
+  indexed: boolean;
+  /** Why it is not (another index run held the lock, ...). */
+  error?: string;
+}
+
+/**
+ * Appends a note and indexes the notes file at once (only the `deja`
+ * harness, waiting up to `waitMs` for another writer). A note that could not
+ * be indexed stays in the file and is indexed by the next `deja index`.
+ *
+ * @throws {DejaError} as {@link appendNote}.
+ */
+export async function remember(env: Env, text: string, opts: NoteOptions & { waitMs?: number }) {
+  const out: Remembered = { ...appendNote(env, text, opts), indexed: false };
+  try {
+    const res = await runIndex(env, parsers, { only: ["deja"], waitMs: opts.waitMs ?? 3000 });
+    const errors = res.harnesses.flatMap((h) => h.errors);
+    out.indexed = errors.length === 0;
+    if (errors.length) out.error = errors.join("; ");
+  } catch (e) {
+    out.error = (e as Error).message;
+  }
+  return out;
+}

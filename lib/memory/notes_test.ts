@@ -1,0 +1,103 @@
+import { assert, assertEquals, assertThrows } from "../../tests/_assert.ts";
+import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { tmpdir } from "node:os";
+import { testEnv } from "../../tests/_fixture.ts";
+import { appendNote, noteProject, remember } from "./notes.ts";
+import { localDay, noteSessionId, notesPath } from "../../parsers/deja.ts";
+import { acquireWriterLock, dataDir, DejaError, indexPath, Store } from "../store.ts";
+import { search } from "../search.ts";
+
+function home() {
+  const root = mkdtempSync(join(tmpdir(), "deja-notes-"));
+  const env = testEnv(join(root, "home"), { DEJA_HOME: join(root, "deja"), TZ: "UTC" });
+  return { root, env, cleanup: () => rmSync(root, { recursive: true, force: true }) };
+}
+
+Deno.test("appendNote writes one redacted JSON line to a private notes file", () => {
+  const h = home();
+  try {
+    const a = appendNote(h.env, "  deploy key is sk-ant-abcdefghijklmnopqrstuvwx, rotate it ", {
+      cwd: "/w/app",
+      tags: ["#ops", "secrets", " "],
+      now: Date.parse("2026-11-29T08:00:00Z"),
+    });
+    assertEquals(a.path, join(h.root, "deja", "notes.jsonl"));
+    assertEquals(a.path, notesPath(h.env));
+    assertEquals(statSync(a.path).mode & 0o777, 0o600);
+    assertEquals(statSync(dataDir(h.env)).mode & 0o777, 0o700);
+    const line = JSON.parse(readFileSync(a.path, "utf8").trim());
+    assertEquals(line, {
+      ts: "2026-11-29T08:00:00.000Z",
+      project: "/w/app",
+      text: "deploy key is [redacted:anthropic_key], rotate it",
+      tags: ["ops", "secrets"],
+    });
+    assertEquals(a.session, noteSessionId("/w/app", "2026-11-29"));
+    assertThrows(() => appendNote(h.env, "   ", { cwd: "/" }), DejaError);
+  } finally {
+    h.cleanup();
+  }
+});
+
+Deno.test("noteProject keeps a name, resolves a path, and defaults to the working directory", () => {
+  const env = testEnv("/home/u");
+  assertEquals(noteProject(env, undefined, "/w/app"), "/w/app");
+  assertEquals(noteProject(env, "ops", "/w/app"), "ops");
+  assertEquals(noteProject(env, "../lib", "/w/app"), "/w/lib");
+  assertEquals(noteProject(env, "~/src/x", "/w/app"), "/home/u/src/x");
+  assertEquals(localDay(Date.parse("2026-11-28T23:30:00Z"), "Asia/Tokyo"), "2026-11-29");
+  assertEquals(localDay(Date.parse("2026-11-28T23:30:00Z"), "UTC"), "2026-11-28");
+});
+
+Deno.test("remember indexes the note at once, one session per project and day", async () => {
+  const h = home();
+  try {
+    const t = Date.parse("2026-11-29T08:00:00Z");
+    const one = await remember(h.env, "flaky login test: freeze the clock", {
+      cwd: "/w/app",
+      tags: ["tests"],
+      now: t,
+    });
+    assertEquals([one.indexed, one.error], [true, undefined]);
+    const two = await remember(h.env, "staging needs the VPN", { cwd: "/w/app", now: t + 3600e3 });
+    const other = await remember(h.env, "ops note", { cwd: "/w/app", project: "ops", now: t });
+    assertEquals(two.session, one.session);
+    assert(other.session !== one.session);
+    const store = Store.open(indexPath(h.env));
+    try {
+      const hit = search(store, "freeze clock");
+      assertEquals(hit.results[0]?.harness, "deja");
+      assertEquals(hit.results[0]?.id, one.session);
+      assertEquals(search(store, "tests").results[0]?.id, one.session);
+      const s = store.db.prepare(
+        "SELECT events, started, updated, title FROM sessions WHERE native_id = ?",
+      )
+        .get(one.session) as Record<string, unknown>;
+      assertEquals(s, {
+        events: 2,
+        started: t,
+        updated: t + 3600e3,
+        title: "Notes: app, 2026-11-29",
+      });
+    } finally {
+      store.close();
+    }
+  } finally {
+    h.cleanup();
+  }
+});
+
+Deno.test("remember keeps the note when another index run holds the lock", async () => {
+  const h = home();
+  const lock = acquireWriterLock(dataDir(h.env), 0);
+  try {
+    const r = await remember(h.env, "written while busy", { cwd: "/w", waitMs: 0 });
+    assertEquals(r.indexed, false);
+    assert(r.error?.includes("busy"));
+    assert(readFileSync(r.path, "utf8").includes("written while busy"));
+  } finally {
+    lock.release();
+    h.cleanup();
+  }
+});

@@ -1,0 +1,127 @@
+/**
+ * Which recorded file touches (the `files` table) a path a person typed
+ * means: shared by `blame` and `restore`.
+ *
+ * Rule: the typed path is made absolute against the working directory; the
+ * touches whose stored path ends with the most trailing path components of
+ * it win. All components equal is an `exact` match; two or more a `suffix`
+ * match (`apps/web/app.ts` typed in another checkout, or a store written on
+ * another machine); only the file name a `basename` match. Backslashes count
+ * as separators, so Windows paths recorded by a harness match too.
+ *
+ * @module
+ */
+import { isAbsolute, resolve } from "node:path";
+import type { Store } from "../store.ts";
+import { Q } from "../schema.ts";
+
+/** How literally the touches matched the typed path. */
+export type PathMatch = "exact" | "suffix" | "basename";
+
+/** One row of the `files` table with its event's position. */
+export interface FileTouch {
+  /** Row id in `files`. */
+  id: number;
+  /** Index row id of the session (`sessions.id`). */
+  sessionId: number;
+  eventId: number;
+  callId: string | null;
+  /** The path as the harness recorded it (absolute where it could be resolved). */
+  path: string;
+  op: "read" | "edit" | "write";
+  /** Edit: the replaced text. */
+  old: string | null;
+  /** Edit: the replacement; write: the content written. */
+  new: string | null;
+  /** The call's result was an error: nothing changed. */
+  failed: boolean;
+  /** Epoch ms, when known. */
+  time: number | null;
+  /** Position of the call in its session. */
+  seq: number;
+}
+
+/** Result of {@link findTouches}. */
+export interface TouchMatch {
+  /** The typed path made absolute (against `cwd`). */
+  target: string;
+  /** Null when nothing matched. */
+  match: PathMatch | null;
+  /** Matching touches, newest first (time, then position). */
+  touches: FileTouch[];
+}
+
+const WIN_ABS = /^[A-Za-z]:[\\/]/;
+
+/** Splits a path into components on `/` and `\`. */
+function parts(p: string): string[] {
+  return p.replace(/\\/g, "/").split("/").filter((x) => x !== "" && x !== ".");
+}
+
+/** `typed` made absolute against `cwd` (a Windows drive path is already absolute). */
+export function absoluteTarget(typed: string, cwd: string): string {
+  const t = typed.trim();
+  if (WIN_ABS.test(t) || isAbsolute(t)) return t.replace(/[\\/]+$/, "") || t;
+  return resolve(cwd, t);
+}
+
+/** Number of equal trailing components of two component lists. */
+function commonTail(a: string[], b: string[]): number {
+  let n = 0;
+  while (n < a.length && n < b.length && a[a.length - 1 - n] === b[b.length - 1 - n]) n++;
+  return n;
+}
+
+/**
+ * The touches of the file `typed` names (see the module rule).
+ *
+ * @param typed a path as a person typed it: absolute, relative to `cwd`, or a
+ *   bare file name.
+ * @param cwd the directory relative paths resolve against.
+ */
+export function findTouches(store: Store, typed: string, cwd: string): TouchMatch {
+  const target = absoluteTarget(typed, cwd);
+  const want = parts(target);
+  const base = want[want.length - 1];
+  if (!base) return { target, match: null, touches: [] };
+  const like = "%/" + base.replace(/[\\%_]/g, (c) => `\\${c}`);
+  const rows = store.stmt(Q.fileTouches).all(like, base) as Array<Record<string, unknown>>;
+  // Score: components in common from the end; a whole-path match outranks any suffix.
+  let best = 0;
+  const scored: Array<[number, FileTouch]> = [];
+  for (const r of rows) {
+    const got = parts(String(r.path));
+    let n = commonTail(got, want);
+    if (n === 0) continue; // LIKE ignores case; components must match exactly
+    if (n === want.length && got.length === want.length) n = Infinity;
+    best = Math.max(best, n);
+    scored.push([n, toTouch(r)]);
+  }
+  const touches = scored.filter(([n]) => n === best).map(([, t]) => t);
+  touches.sort((a, b) => (b.time ?? 0) - (a.time ?? 0) || b.seq - a.seq || b.id - a.id);
+  const match: PathMatch | null = !touches.length
+    ? null
+    : best === Infinity
+    ? "exact"
+    : best >= 2
+    ? "suffix"
+    : "basename";
+  return { target, match, touches };
+}
+
+/** A `files` row (as {@link Q.fileTouches} or {@link Q.filesInOrder} select it) as a touch. */
+export function toTouch(r: Record<string, unknown>): FileTouch {
+  return {
+    id: Number(r.id),
+    sessionId: Number(r.session_id),
+    eventId: Number(r.event_id),
+    callId: (r.call_id as string | null) ?? null,
+    path: String(r.path),
+    op: r.op as FileTouch["op"],
+    old: (r.old as string | null) ?? null,
+    new: (r.new as string | null) ?? null,
+    failed: r.failed === 1,
+    time: (r.time as number | null) ?? null,
+    seq: Number(r.seq),
+  };
+}

@@ -1,0 +1,82 @@
+import { assert, assertEquals, assertThrows } from "../../tests/_assert.ts";
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { indexSessions, type SessionSpec } from "../../tests/_memory.ts";
+import { listSpans, writeSpan } from "./restore.ts";
+import { DejaError } from "../store.ts";
+
+const OLD: SessionSpec = {
+  id: "eeee0001-0000-4000-8000-000000000001",
+  cwd: "/w/lib",
+  start: "2026-09-01T10:00:00Z",
+  turns: [
+    { user: "write the parser" },
+    { write: "/w/lib/parse.ts", content: "export function parse() {\n  return 1;\n}\n" },
+    { edit: "/w/lib/parse.ts", old: "  return 1;\n", new: "  return 2;\n" },
+  ],
+};
+const NEW: SessionSpec = {
+  id: "ffff0002-0000-4000-8000-000000000002",
+  cwd: "/w/lib",
+  start: "2026-09-03T10:00:00Z",
+  turns: [
+    { user: "refactor the parser" },
+    { edit: "/w/lib/parse.ts", old: "  return 2;\n", new: "  return three();\n" },
+    { edit: "/w/lib/parse.ts", old: "does not exist", new: "x", fail: true },
+    { edit: "/w/lib/parse.ts", old: "", new: "// header\n" },
+    {
+      multi: "/w/lib/parse.ts",
+      edits: [{ old: "export function parse()", new: "export function parseAll()" }, {
+        old: "  return 2;\n",
+        new: "  return 4;\n",
+      }],
+    },
+    { write: "/w/lib/other.ts", content: "unrelated" },
+  ],
+};
+
+Deno.test("listSpans gives replaced and written spans newest first, without failed, empty or repeated ones", async () => {
+  const ix = await indexSessions([OLD, NEW]);
+  try {
+    const r = listSpans(ix.store, "/w/lib/parse.ts", { cwd: "/" });
+    assertEquals(r.match, "exact");
+    assertEquals(r.spans.map((s) => [s.n, s.op, s.text]), [
+      // Within one MultiEdit call the later edit is the newer one.
+      [1, "edit", "  return 2;\n"],
+      [2, "edit", "export function parse()"],
+      [3, "edit", "  return 1;\n"],
+      [4, "write", "export function parse() {\n  return 1;\n}\n"],
+    ]);
+    assertEquals(r.spans[0].session, NEW.id);
+    assertEquals(r.spans[3].lines, 3);
+    assertEquals(r.spans[3].bytes, 40);
+    assertEquals(r.spans.some((s) => s.redacted || s.cut), false);
+    assertEquals(listSpans(ix.store, "parse.ts", { cwd: "/else" }).match, "basename");
+    assertEquals(listSpans(ix.store, "nothing.ts", { cwd: "/" }).spans, []);
+  } finally {
+    ix.cleanup();
+  }
+});
+
+Deno.test("writeSpan refuses an existing file and the span's own file without force", async () => {
+  const ix = await indexSessions([OLD]);
+  try {
+    const span = listSpans(ix.store, "/w/lib/parse.ts", { cwd: "/" }).spans[0];
+    const out = join(ix.root, "restored.ts");
+    assertEquals(writeSpan(span, "restored.ts", { cwd: ix.root }), out);
+    assertEquals(readFileSync(out, "utf8"), "  return 1;\n");
+    writeFileSync(out, "mine");
+    const exists = assertThrows(() => writeSpan(span, out, { cwd: "/" }), DejaError) as DejaError;
+    assert(exists.message.endsWith("exists") && exists.hint?.includes("--force"));
+    assertEquals(readFileSync(out, "utf8"), "mine");
+    // The file the span came from (and the path typed) are refused even when absent.
+    const own = assertThrows(() => writeSpan(span, "/w/lib/parse.ts", { cwd: "/" }), DejaError);
+    assert(own.message.includes("is the file span 1 came from"));
+    const typed = join(ix.root, "typed.ts");
+    assertThrows(() => writeSpan(span, typed, { cwd: "/", guard: [typed] }), DejaError);
+    writeSpan(span, out, { cwd: "/", force: true });
+    assertEquals(readFileSync(out, "utf8"), "  return 1;\n");
+  } finally {
+    ix.cleanup();
+  }
+});

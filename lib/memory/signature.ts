@@ -1,0 +1,109 @@
+/**
+ * Error signatures: an error line with what changes from run to run taken
+ * out, so the same error seen in another checkout, on another day, with
+ * another process id still matches.
+ *
+ * Normalisation (in this order): quote characters become spaces (the quoted
+ * word stays: `'lodash'` in "cannot find module 'lodash'" is what makes the
+ * error specific); paths (anything with a `/` or `\` in it, `~/…`, `C:\…`) and
+ * file names (`name.ext`) are removed; hex (`0x1f`, hashes of 7+ hex digits
+ * with a digit in them, uuids) and numbers are removed; the rest is lower
+ * case letters, one space between words.
+ *
+ * @module
+ */
+
+/** Words that mark a line as reporting an error. */
+const ERROR_WORDS =
+  /\b(?:error|errors|err|fail|failed|failure|fatal|panic|exception|traceback|denied|refused|cannot|can't|could not|couldn't|unable|not found|no such|unknown|undefined|invalid|missing|unexpected|expected|timed out|timeout|segmentation|abort(?:ed)?|conflict|rejected|forbidden|unauthorized|not recognized|is not|does not|did not)\b/i;
+
+/** Signatures too common to mean anything on their own. */
+const GENERIC = new Set([
+  "error",
+  "exit code",
+  "error exit code",
+  "command failed",
+  "failed",
+  "fatal error",
+  "traceback most recent call last",
+  "process exited with code",
+  "command exited with code",
+  "exit status",
+  "error exit status",
+]);
+
+/**
+ * The signature of one line (see the module's normalisation).
+ *
+ * @example signature(`"kustomize": executable file not found in $PATH`) ===
+ *   "kustomize executable file not found in path"
+ */
+export function signature(line: string): string {
+  return line
+    .replace(/["'`\u2018\u2019\u201c\u201d]/g, " ")
+    .replace(/(?:[A-Za-z]:)?[^\s/\\]*[/\\][^\s]*/g, " ")
+    .replace(/~[^\s]*/g, " ")
+    .replace(/\b[\w@+-]+\.[A-Za-z][A-Za-z0-9]{0,5}\b/g, " ")
+    .replace(/\b0x[0-9a-f]+\b/gi, " ")
+    .replace(/\b(?=[0-9a-f-]*\d)[0-9a-f]{7,}(?:-[0-9a-f]{4,})*\b/gi, " ")
+    .replace(/\d+/g, " ")
+    .toLowerCase()
+    .replace(/[^\p{L}]+/gu, " ")
+    .trim();
+}
+
+/** True when a signature is long and specific enough to look for. */
+export function usable(sig: string): boolean {
+  return sig.split(" ").length >= 2 && !GENERIC.has(sig);
+}
+
+/**
+ * The signatures of the lines of `text` that report an error (at most
+ * `max`, deduplicated, in order).
+ */
+export function errorSignatures(text: string, max = 5): string[] {
+  const out: string[] = [];
+  for (const line of text.split(/\r?\n/)) {
+    if (!ERROR_WORDS.test(line)) continue;
+    const sig = signature(line);
+    if (!usable(sig) || out.includes(sig)) continue;
+    out.push(sig);
+    if (out.length >= max) break;
+  }
+  return out;
+}
+
+/** The usable signatures of every line of a command's output (one per line). */
+export function lineSignatures(text: string): string[] {
+  const out = new Set<string>();
+  for (const line of text.split(/\r?\n/)) {
+    const sig = signature(line);
+    if (usable(sig)) out.add(sig);
+  }
+  return [...out];
+}
+
+const LEAD =
+  /^(?:(?:error|err|fatal|panic|exception|warning|failed|failure|uncaught|unhandled)\s+)+/;
+
+/**
+ * The signature without leading words that only say "error" (`error`,
+ * `fatal`, `uncaught exception`…), when at least three words remain; else
+ * the signature itself. A pasted line often carries such a prefix that the
+ * tool's own output lacks, or the other way round.
+ */
+export function core(sig: string): string {
+  const c = sig.replace(LEAD, "");
+  return c !== sig && c.split(" ").length >= 3 ? c : sig;
+}
+
+/**
+ * True when an output line's signature and the error's signature are the
+ * same error: the output holds the error (or its {@link core}), or the error
+ * holds an output line of at least three words.
+ */
+export function sameError(outputSig: string, errorSig: string): boolean {
+  const o = ` ${outputSig} `;
+  if (o.includes(` ${errorSig} `) || o.includes(` ${core(errorSig)} `)) return true;
+  return ` ${errorSig} `.includes(o) && outputSig.split(" ").length >= 3;
+}

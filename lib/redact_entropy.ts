@@ -1,0 +1,117 @@
+/**
+ * High-entropy values: a random-looking run of base64 / base64url characters
+ * that is the value of an assignment (`key = <run>`, `"key": "<run>"`, 20+
+ * characters) or alone on its line (28+ characters), with no provider prefix
+ * to recognise it by.
+ *
+ * What survives (look-alikes): hex digests and UUIDs (hex only), paths (a run
+ * with `/`-separated words), identifiers (no digits, or too few of each
+ * character class), base64 data (a run over 128 characters, a line inside a
+ * block of such lines, or after `base64,`), and anything under the entropy
+ * floor (Shannon entropy of the run's characters below 3.6 bits each, 4.0 for
+ * runs of 32 or more).
+ *
+ * @module
+ */
+
+const MAX_RUN = 128;
+
+function isRunChar(c: number): boolean {
+  return (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 43 ||
+    c === 47 || c === 61 || c === 95 || c === 45;
+}
+
+/** Shannon entropy of `s` in bits per character. */
+export function entropy(s: string): number {
+  const counts = new Map<number, number>();
+  for (let i = 0; i < s.length; i++) counts.set(s.charCodeAt(i), (counts.get(s.charCodeAt(i)) ?? 0) + 1);
+  let h = 0;
+  for (const n of counts.values()) {
+    const p = n / s.length;
+    h -= p * Math.log2(p);
+  }
+  return h;
+}
+
+/** True when `run` looks like a random secret rather than a hash, path, identifier or data. */
+export function looksRandom(run: string): boolean {
+  const core = run.replace(/=+$/, "");
+  if (core.length < 20 || core.length > MAX_RUN) return false;
+  if (/^[0-9a-f-]+$/i.test(core)) return false;
+  if (/[a-z]{2,}\/[a-z]{2,}/i.test(core) && /\//.test(core)) return false;
+  let digits = 0, upper = 0, lower = 0;
+  for (let i = 0; i < core.length; i++) {
+    const c = core.charCodeAt(i);
+    if (c >= 48 && c <= 57) digits++;
+    else if (c >= 65 && c <= 90) upper++;
+    else if (c >= 97 && c <= 122) lower++;
+  }
+  if (digits < 2 || upper < 2 || lower < 2) return false;
+  return entropy(core) >= (core.length >= 32 ? 4.0 : 3.6);
+}
+
+/** A high-entropy value found in a text: [start, end) offsets. */
+export interface Span {
+  start: number;
+  end: number;
+}
+
+/**
+ * The high-entropy values of `text` (see the module doc), in order. A
+ * character loop: it runs over every text written to the index.
+ */
+export function entropySpans(text: string): Span[] {
+  const out: Span[] = [];
+  const n = text.length;
+  let start = -1;
+  for (let i = 0; i <= n; i++) {
+    const c = i < n ? text.charCodeAt(i) : 32;
+    if (isRunChar(c)) {
+      if (start < 0) start = i;
+      continue;
+    }
+    if (start < 0) continue;
+    const len = i - start;
+    if (len >= 20 && len <= MAX_RUN + 4) {
+      const s = start;
+      start = -1;
+      const run = text.slice(s, i);
+      if ((isAssignmentValue(text, s) || (len >= 28 && aloneOnLine(text, s, i))) && looksRandom(run)) {
+        out.push({ start: s, end: i });
+      }
+    }
+    start = -1;
+  }
+  return out;
+}
+
+/** The run at `s` follows `<word>["']? [:=] ["']?`. */
+function isAssignmentValue(text: string, s: number): boolean {
+  let j = s - 1;
+  if (text[j] === '"' || text[j] === "'") j--;
+  while (j >= 0 && (text[j] === " " || text[j] === "\t")) j--;
+  if (text[j] !== "=" && text[j] !== ":") return false;
+  if (text.slice(Math.max(0, j - 7), j) === "base64,") return false;
+  j--;
+  if (text[j] === '"' || text[j] === "'") j--;
+  while (j >= 0 && text[j] === " ") j--;
+  // A word (key) must end here: letters, digits, _ . -
+  const end = j + 1;
+  while (j >= 0 && /[A-Za-z0-9_.-]/.test(text[j])) j--;
+  return end - (j + 1) >= 2;
+}
+
+/** The run [s, e) is all of its line but quotes and blanks, and no neighbour line is another run. */
+function aloneOnLine(text: string, s: number, e: number): boolean {
+  const ls = text.lastIndexOf("\n", s - 1) + 1;
+  let le = text.indexOf("\n", e);
+  if (le < 0) le = text.length;
+  const trimmed = (x: string) => x.trim().replace(/^["'`]|["'`,;]$/g, "").trim();
+  if (trimmed(text.slice(ls, s)) !== "" || trimmed(text.slice(e, le)) !== "") return false;
+  // A line inside a block of long runs is data (wrapped base64), not a secret.
+  const prevEnd = ls - 1;
+  const prev = prevEnd > 0 ? text.slice(text.lastIndexOf("\n", prevEnd - 1) + 1, prevEnd) : "";
+  const next = le < text.length ? text.slice(le + 1, (text.indexOf("\n", le + 1) + 1 || text.length + 1) - 1) : "";
+  const block = (line: string) => /^\s*[A-Za-z0-9+/=_-]{28,}\s*$/.test(line);
+  return !block(prev) && !block(next);
+}

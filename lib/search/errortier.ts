@@ -1,0 +1,94 @@
+/**
+ * The `error` tier: a pasted error message, matched by its signature — the
+ * error line with what changes from run to run (paths, numbers, hex, quotes)
+ * taken out (lib/memory/signature.ts) — against the events of the history.
+ * An event matches when it holds at least 60 % of the signature's words,
+ * weighted by how rare each word is. Counts as a match.
+ *
+ * @module
+ */
+import { ftsAny, STOP_WORDS } from "../query.ts";
+import { Q } from "../schema.ts";
+import { signature } from "../memory/signature.ts";
+import { type Filters, matchRows, type Row } from "./retrieve.ts";
+import { combine, type ScoredEvent, type SessionScore } from "./rank.ts";
+import type { TermStats } from "./expand.ts";
+import { ERROR } from "./signals.ts";
+import { tokens } from "./tokenize.ts";
+
+/** Share of the signature's IDF weight an event must hold. */
+export const MIN_COVER = 0.6;
+
+const KIND: Record<string, number> = { tool_result: 1, user: 0.9, assistant: 0.8, summary: 0.8 };
+
+/** The signature words of an error-shaped query (empty when it does not look like one). */
+export function errorWords(query: string): string[] {
+  const words = new Set<string>();
+  for (const line of query.split(/\r?\n/).slice(0, 40)) {
+    if (!ERROR_LINE.test(line)) continue;
+    for (const w of tokens(signature(line))) if (w.length > 1 && !STOP_WORDS.has(w)) words.add(w);
+    if (words.size >= 24) break;
+  }
+  return words.size >= 2 ? [...words] : [];
+}
+
+/** A line that reports an error: an error class, an errno name, or the usual words. */
+export const ERROR_LINE =
+  /\b(?:\w*(?:Error|Exception|Failure)\b|E[A-Z]{3,}\b|error|errors|fail(?:ed|ure|s)?|fatal|panic(?:ked)?|traceback|denied|refused|cannot|can't|could not|couldn't|unable|not found|no such|undefined|invalid|missing|unexpected|timed out|timeout|segmentation fault|abort(?:ed)?|exit (?:code|status))\b/i;
+
+/**
+ * Sessions holding the error of `query`.
+ *
+ * @returns scores per session (filed under `rootOf`), and the words matched.
+ */
+export function errorTier(
+  stats: TermStats,
+  query: string,
+  f: Filters,
+  rootOf: (id: number) => number,
+): { scores: Map<number, SessionScore>; words: string[] } {
+  const empty = { scores: new Map<number, SessionScore>(), words: [] };
+  const words = errorWords(query).filter((w) => stats.docs(w) > 0);
+  if (words.length < 2) return empty;
+  const n = Math.max(1, (stats.store.stmt(Q.eventCount).get() as { n: number }).n);
+  const idf = new Map(words.map((w) => [w, Math.log(1 + n / (stats.docs(w) + 0.5))]));
+  const total = [...idf.values()].reduce((a, b) => a + b, 0);
+  const rarest = [...words].sort((a, b) => stats.docs(a) - stats.docs(b)).slice(0, 6);
+  const rows = matchRows(stats.store, ftsAny(rarest.map((w) => [w])), f, 300);
+  if (!rows.length) return empty;
+  const texts = new Map<number, string>();
+  for (
+    const r of stats.store.stmt(Q.eventTexts).all(JSON.stringify(rows.map((r) => r.event_id))) as
+      Array<{ id: number; text: string }>
+  ) texts.set(r.id, r.text);
+  const bySession = new Map<number, ScoredEvent[]>();
+  for (const r of rows) {
+    const have = new Set(tokens((texts.get(r.event_id) ?? "").slice(0, 32_000)));
+    let got = 0;
+    let held = 0;
+    for (const w of words) {
+      if (have.has(w)) {
+        got += idf.get(w)!;
+        held++;
+      }
+    }
+    const cover = got / total;
+    if (cover < MIN_COVER || held < 2) continue;
+    const sc = 10 * cover * cover * (KIND[r.kind] ?? 0.8) * (r.flags & ERROR ? 1.2 : 1);
+    const sid = rootOf(r.session_id);
+    let l = bySession.get(sid);
+    if (!l) bySession.set(sid, l = []);
+    l.push({ row: r as Row, score: sc });
+  }
+  const scores = new Map<number, SessionScore>();
+  for (const [sid, evs] of bySession) {
+    evs.sort((a, b) => b.score - a.score);
+    scores.set(sid, {
+      sessionId: sid,
+      score: combine(evs.slice(0, 3).map((e) => e.score)),
+      events: evs,
+      spread: false,
+    });
+  }
+  return { scores, words };
+}

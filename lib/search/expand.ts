@@ -1,0 +1,127 @@
+/**
+ * What each term may match at each tier of the fallback ladder:
+ * - `exact`: the term as typed;
+ * - `substring`: tokens of the index vocabulary that contain the word
+ *   (`code` -> `opencode`, `vscode`), for words of 3+ characters;
+ * - `stemmed`: word forms (same Porter stem: `failing` -> `fails`, `failed`)
+ *   and the reviewed developer synonyms (`db` -> `database`);
+ * - `close`: for a word the index does not hold (4+ letters), tokens one edit
+ *   away (two for words of 8+), beside the word forms of the other terms.
+ *
+ * A tier is declined (null) when it cannot match: a term with nothing to
+ * match, no term widened beyond the previous tier, or more than half of the
+ * terms only matched by widening (a query of words the history does not hold
+ * should say "nothing matched", not stretch every word).
+ *
+ * @module
+ */
+import { stemmer } from "stemmer";
+import type { QueryTerm } from "../query.ts";
+import type { Store } from "../store.ts";
+import { byUse, containing, docs, near, withPrefix } from "./vocab.ts";
+import { synonymsOf } from "./synonyms.ts";
+
+/** The literal tiers, in ladder order. */
+export type LiteralTier = "exact" | "substring" | "stemmed" | "close";
+
+/** The alternatives of every term at one tier. */
+export interface Expansion {
+  /** Per term: what it may match (each alternative a token list: a word, or a phrase). */
+  alts: string[][][];
+  /** Per widened term: the word as typed and what it stands for at this tier. */
+  changes: Array<{ from: string; to: string[] }>;
+}
+
+/** Most alternatives one term expands to. */
+export const MAX_ALTS = 12;
+
+/** Remembers document counts within one search. */
+export class TermStats {
+  private cache = new Map<string, number>();
+  constructor(readonly store: Store) {}
+
+  /** Events holding `token`. */
+  docs(token: string): number {
+    let n = this.cache.get(token);
+    if (n === undefined) this.cache.set(token, n = docs(this.store, token));
+    return n;
+  }
+
+  /** True when every token of the term occurs somewhere. */
+  present(tokens: string[]): boolean {
+    return tokens.every((t) => this.docs(t) > 0);
+  }
+}
+
+const normStem = (s: string) => s.replace(/y$/, "i");
+
+/** Words of the vocabulary with the same stem as `word` (itself included when indexed). */
+export function wordForms(stats: TermStats, word: string): string[] {
+  if (/^\d+$/.test(word) || word.length < 3) return stats.docs(word) ? [word] : [];
+  const s = normStem(stemmer(word));
+  const cands = new Set<string>([word, s, s + "e", s + "s"]);
+  const prefixes = [s];
+  if (s.endsWith("i")) prefixes.push(s.slice(0, -1) + "y");
+  for (const p of prefixes) {
+    if (p.length < 3) continue;
+    for (const w of withPrefix(stats.store, p)) if (w.length <= p.length + 7) cands.add(w);
+  }
+  const same = [...cands].filter((w) => w === word || normStem(stemmer(w)) === s);
+  return byUse(stats.store, same, MAX_ALTS);
+}
+
+function formsAndSynonyms(stats: TermStats, word: string): string[] {
+  const out = new Set(wordForms(stats, word));
+  const syn = new Set<string>(synonymsOf(word));
+  for (const f of out) for (const x of synonymsOf(f)) syn.add(x);
+  for (const x of syn) {
+    if (out.size >= MAX_ALTS) break;
+    for (const f of wordForms(stats, x)) out.add(f);
+    if (stats.docs(x)) out.add(x);
+  }
+  return [...out].slice(0, MAX_ALTS);
+}
+
+/**
+ * The alternatives of `terms` at `tier`, or null when the tier is declined.
+ */
+export function expand(stats: TermStats, terms: QueryTerm[], tier: LiteralTier): Expansion | null {
+  const alts: string[][][] = [];
+  const changes: Expansion["changes"] = [];
+  let widenedOnly = 0;
+  for (const t of terms) {
+    const literal = stats.present(t.tokens);
+    const word = !t.quoted && t.tokens.length === 1 ? t.tokens[0] : undefined;
+    let list: string[] = [];
+    if (tier === "exact" || !word) {
+      if (literal) list = [word ?? ""];
+    } else if (tier === "substring") {
+      list = [...(literal ? [word] : []), ...containing(stats.store, word, MAX_ALTS)];
+    } else if (tier === "stemmed") {
+      list = formsAndSynonyms(stats, word);
+    } else if (literal) {
+      list = formsAndSynonyms(stats, word);
+    } else if (word.length >= 4 && !/\d/.test(word)) {
+      list = near(stats.store, word, word.length >= 8 ? 2 : 1, 8);
+    }
+    if (!word) {
+      if (!literal) return null;
+      alts.push([t.tokens]);
+      continue;
+    }
+    list = [...new Set(list)].slice(0, MAX_ALTS);
+    if (!list.length) return null;
+    const others = list.filter((w) => w !== word);
+    if (others.length) changes.push({ from: word, to: others });
+    if (!literal) widenedOnly++;
+    alts.push(list.map((w) => [w]));
+  }
+  if (tier !== "exact" && !changes.length) return null;
+  if (terms.length > 1 && widenedOnly > Math.ceil(terms.length / 2)) return null;
+  if (
+    tier === "close" && !changes.some((c) => !c.to.includes(c.from) && stats.docs(c.from) === 0)
+  ) {
+    return null;
+  }
+  return { alts, changes };
+}

@@ -1,0 +1,123 @@
+/**
+ * Ranking: BM25 of the matched events, weighted by who wrote them and what
+ * they say, summed per session with falling weights (so a long session is not
+ * ranked up by its length), then multiplied by session-level signals.
+ *
+ * Event weight: user turns ×1.3 (what a person typed), assistant ×1.0,
+ * summaries ×1.1, tool calls ×0.8, tool output ×0.6; a conclusion ("root
+ * cause", "fixed by", "decided") ×1.5; a pasted dump in a user turn ×0.5.
+ * Session score: best event + 0.3 × second + 0.15 × third. A session whose
+ * terms are spread over several events (no event holds all) scores the sum of
+ * each term's best event × 0.7.
+ * Session multipliers: a note (harness `deja`) ×2, a session that gave up
+ * (its last word is giving up, after any conclusion) ×0.6, a throwaway
+ * project (shown only on request) ×0.5, recency `1 / (1 + 0.1·log2(1 + age
+ * in days))` (×0.77 a week old, ×0.54 a year old), and time words in the
+ * query (×1.5 inside the window, falling outside it).
+ *
+ * @module
+ */
+import { CONCLUSION, PASTE } from "./signals.ts";
+import type { Row } from "./retrieve.ts";
+import { timeFit, type TimeHint } from "./timewords.ts";
+
+const KIND_WEIGHT: Record<string, number> = {
+  user: 1.3,
+  assistant: 1.0,
+  summary: 1.1,
+  tool_call: 0.8,
+  tool_result: 0.6,
+};
+
+/** The weight of one event (see the module doc). */
+export function eventWeight(kind: string, flags: number): number {
+  let w = KIND_WEIGHT[kind] ?? 1;
+  if (flags & CONCLUSION) w *= 1.5;
+  if (kind === "user" && flags & PASTE) w *= 0.5;
+  return w;
+}
+
+/** A matched event with its weighted score (higher is better). */
+export interface ScoredEvent {
+  row: Row;
+  score: number;
+}
+
+/** A session's matches before session-level multipliers. */
+export interface SessionScore {
+  /** Row id of the session the hits are filed under (a subagent's parent). */
+  sessionId: number;
+  score: number;
+  /** Its matched events, best first. */
+  events: ScoredEvent[];
+  /** No single event holds every term. */
+  spread: boolean;
+}
+
+/** Best event + 0.3 × second + 0.15 × third. */
+export function combine(scores: number[]): number {
+  const s = [...scores].sort((a, b) => b - a);
+  return (s[0] ?? 0) + 0.3 * (s[1] ?? 0) + 0.15 * (s[2] ?? 0);
+}
+
+/**
+ * Scores event-level matches: each row already holds every term.
+ *
+ * @param rootOf maps a session row id to the id its hits are filed under.
+ */
+export function scoreRows(rows: Row[], rootOf: (id: number) => number): Map<number, SessionScore> {
+  const out = new Map<number, SessionScore>();
+  for (const r of rows) {
+    const sid = rootOf(r.session_id);
+    let s = out.get(sid);
+    if (!s) out.set(sid, s = { sessionId: sid, score: 0, events: [], spread: false });
+    s.events.push({ row: r, score: -r.bm25 * eventWeight(r.kind, r.flags) });
+  }
+  for (const s of out.values()) {
+    s.events.sort((a, b) => b.score - a.score);
+    s.score = combine(s.events.slice(0, 3).map((e) => e.score));
+  }
+  return out;
+}
+
+/** Scores session-level matches: per term, the rows of one session that hold it. */
+export function scoreSpread(perTerm: Row[][], sessionId: number): SessionScore {
+  const events: ScoredEvent[] = [];
+  let sum = 0;
+  for (const rows of perTerm) {
+    let best = 0;
+    for (const r of rows) {
+      const sc = -r.bm25 * eventWeight(r.kind, r.flags);
+      events.push({ row: r, score: sc });
+      if (sc > best) best = sc;
+    }
+    sum += best;
+  }
+  events.sort((a, b) => b.score - a.score);
+  return { sessionId, score: 0.7 * sum, events, spread: true };
+}
+
+/** What session-level multipliers read about a session. */
+export interface SessionFacts {
+  harness: string;
+  started: number | null;
+  updated: number | null;
+  /** Its last giving-up comes after its last conclusion. */
+  gaveUp: boolean;
+  throwaway: boolean;
+}
+
+/** The product of the session-level multipliers (see the module doc). */
+export function sessionMultiplier(f: SessionFacts, now: number, time?: TimeHint): number {
+  let m = 1;
+  if (f.harness === "deja") m *= 2;
+  if (f.gaveUp) m *= 0.6;
+  if (f.throwaway) m *= 0.5;
+  const last = f.updated ?? f.started;
+  if (last) {
+    const days = Math.max(0, (now - last) / 86400e3);
+    m *= 1 / (1 + 0.1 * Math.log2(1 + days));
+  }
+  if (time) m *= timeFit(time, f.started ?? last ?? 0, last ?? f.started ?? 0);
+  return m;
+}

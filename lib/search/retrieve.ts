@@ -1,0 +1,131 @@
+/**
+ * FTS5 retrieval under a search's filters: the matching events of a MATCH
+ * expression with their BM25, and the session-level AND (every term somewhere
+ * in one session, not necessarily in one event).
+ *
+ * @module
+ */
+import { Q } from "../schema.ts";
+import type { Store } from "../store.ts";
+
+/** Filters every tier applies (in SQL, before ranking). */
+export interface Filters {
+  /** Harness ids (any of them). */
+  harness?: string[];
+  /** Substring of the project path. */
+  project?: string;
+  /** Epoch ms: only events at or after (an event without a time counts as its session's). */
+  since?: number;
+  /** Event kinds (any of them). */
+  kinds?: string[];
+  /** Session row ids (a session and its subagents). */
+  sessionIds?: number[];
+  /** Session row ids left out (throwaway and excluded projects). */
+  hideSessionIds?: number[];
+}
+
+/** One matching event. */
+export interface Row {
+  event_id: number;
+  session_id: number;
+  seq: number;
+  kind: string;
+  time: number | null;
+  flags: number;
+  /** FTS5 BM25: lower (more negative) is better. */
+  bm25: number;
+}
+
+/** The SQL appended to a query over `e` (events) and `s` (sessions), and its arguments. */
+export function filterSql(f: Filters): { sql: string; args: Array<string | number> } {
+  let sql = "";
+  const args: Array<string | number> = [];
+  if (f.harness?.length) {
+    sql += ` AND s.harness IN (${f.harness.map(() => "?").join(", ")})`;
+    args.push(...f.harness);
+  }
+  if (f.project) {
+    sql += " AND s.project LIKE ? ESCAPE '\\'";
+    args.push(`%${f.project.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+  }
+  if (f.since !== undefined) {
+    sql += " AND COALESCE(e.time, s.updated, 0) >= ?";
+    args.push(f.since);
+  }
+  if (f.kinds?.length) {
+    sql += ` AND e.kind IN (${f.kinds.map(() => "?").join(", ")})`;
+    args.push(...f.kinds);
+  }
+  if (f.sessionIds) {
+    sql += " AND e.session_id IN (SELECT value FROM json_each(?))";
+    args.push(JSON.stringify(f.sessionIds));
+  }
+  if (f.hideSessionIds?.length) {
+    sql += " AND e.session_id NOT IN (SELECT value FROM json_each(?))";
+    args.push(JSON.stringify(f.hideSessionIds));
+  }
+  return { sql, args };
+}
+
+/**
+ * Events matching `match`, best BM25 first, at most `limit`.
+ *
+ * @param within only these session row ids (the session-level AND narrows with it).
+ */
+export function matchRows(
+  store: Store,
+  match: string,
+  f: Filters,
+  limit: number,
+  within?: Iterable<number>,
+): Row[] {
+  const { sql, args } = filterSql(f);
+  let extra = "";
+  const more: Array<string | number> = [];
+  if (within) {
+    extra = " AND e.session_id IN (SELECT value FROM json_each(?))";
+    more.push(JSON.stringify([...within]));
+  }
+  const q = `${Q.searchRows}${sql}${extra} ORDER BY bm25(events_fts) LIMIT ${Math.floor(limit)}`;
+  return store.stmt(q).all(match, ...args, ...more) as unknown as Row[];
+}
+
+/** Rows of events matching every expression of `exprs` somewhere in one session. */
+export interface SpreadMatch {
+  /** Per session row id: per expression, its matching rows (best first). */
+  sessions: Map<number, Row[][]>;
+}
+
+/**
+ * The session-level AND: sessions holding a match of every expression, each
+ * in any of its events. Expressions are tried rarest first (`weights`: a
+ * smaller number is rarer), each narrowing the sessions of the previous ones.
+ */
+export function spreadMatch(
+  store: Store,
+  exprs: string[],
+  weights: number[],
+  f: Filters,
+  perTermLimit = 4000,
+): SpreadMatch {
+  const order = exprs.map((_, i) => i).sort((a, b) => weights[a] - weights[b]);
+  let cand: Set<number> | undefined;
+  const byTerm = new Map<number, Map<number, Row[]>>();
+  for (const i of order) {
+    const rows = matchRows(store, exprs[i], f, perTermLimit, cand);
+    const here = new Map<number, Row[]>();
+    for (const r of rows) {
+      let list = here.get(r.session_id);
+      if (!list) here.set(r.session_id, list = []);
+      list.push(r);
+    }
+    byTerm.set(i, here);
+    cand = new Set([...here.keys()].filter((s) => !cand || cand.has(s)));
+    if (!cand.size) return { sessions: new Map() };
+  }
+  const sessions = new Map<number, Row[][]>();
+  for (const sid of cand ?? []) {
+    sessions.set(sid, exprs.map((_, i) => byTerm.get(i)!.get(sid) ?? []));
+  }
+  return { sessions };
+}

@@ -1,0 +1,98 @@
+/**
+ * Session rows a search needs: loaded once per search, with the parent a
+ * subagent's hits are filed under, and which sessions are hidden by default
+ * (throwaway and excluded projects).
+ *
+ * @module
+ */
+import { Q } from "../schema.ts";
+import type { Store } from "../store.ts";
+import type { Env } from "../model.ts";
+import { isThrowaway, projectMatcher } from "./junk.ts";
+
+/** The columns of a session row a search reads. */
+export interface SessRow {
+  id: number;
+  harness: string;
+  native_id: string;
+  project: string | null;
+  title: string | null;
+  started: number | null;
+  updated: number | null;
+  parent: string | null;
+}
+
+/** Session rows by id, and each one's root (its parent when the parent is indexed). */
+export class SessionCache {
+  private rows = new Map<number, SessRow>();
+  private roots = new Map<number, number>();
+  private junk = new Map<number, boolean>();
+
+  constructor(private store: Store) {}
+
+  /** Loads the rows of `ids` not loaded yet (one query). */
+  load(ids: number[]): void {
+    const missing = ids.filter((i) => !this.rows.has(i));
+    if (!missing.length) return;
+    for (
+      const s of this.store.stmt(Q.sessionsByIds).all(JSON.stringify(missing)) as unknown as
+        SessRow[]
+    ) this.rows.set(s.id, s);
+  }
+
+  /** The row of session `id` (loaded on demand). */
+  get(id: number): SessRow | undefined {
+    if (!this.rows.has(id)) this.load([id]);
+    return this.rows.get(id);
+  }
+
+  /** The id `id`'s hits are filed under: its parent's when the parent is indexed. */
+  root(id: number): number {
+    let r = this.roots.get(id);
+    if (r !== undefined) return r;
+    r = id;
+    const s = this.get(id);
+    if (s?.parent) {
+      const p = this.store.stmt(Q.sessionByKey).get(s.harness, s.parent) as SessRow | undefined;
+      if (p) {
+        this.rows.set(p.id, p);
+        r = p.id;
+      }
+    }
+    this.roots.set(id, r);
+    return r;
+  }
+
+  /** The session's project looks throwaway. */
+  throwaway(id: number, env?: Env): boolean {
+    let j = this.junk.get(id);
+    if (j === undefined) this.junk.set(id, j = isThrowaway(this.get(id)?.project, env));
+    return j;
+  }
+}
+
+/**
+ * Row ids of the sessions a search leaves out: those of projects matching
+ * `exclude`, and, when `throwaway` is set, those of throwaway projects.
+ */
+export function hiddenSessions(
+  store: Store,
+  exclude: string[],
+  throwaway: boolean,
+  env?: Env,
+): number[] {
+  const excluded = projectMatcher(exclude);
+  const verdict = new Map<string, boolean>();
+  const out: number[] = [];
+  for (
+    const r of store.stmt(Q.sessionProjects).all() as Array<{ id: number; project: string }>
+  ) {
+    let v = verdict.get(r.project);
+    if (v === undefined) {
+      v = excluded(r.project) || (throwaway && isThrowaway(r.project, env));
+      verdict.set(r.project, v);
+    }
+    if (v) out.push(r.id);
+  }
+  return out;
+}

@@ -1,0 +1,160 @@
+/**
+ * The index vocabulary: the distinct tokens written to events_fts, kept in the
+ * `vocab` table with a trigram index (`vocab_tri`) so the fallback tiers can
+ * find the tokens that contain a word (`code` -> `opencode`), share its stem,
+ * or are spelt close to it, without scanning the text.
+ *
+ * Kept consistent under incremental indexing: {@link VocabWriter} adds the
+ * tokens of every text ingest writes (after redaction), in the same
+ * transaction; `deja forget` deletes the tokens no remaining event holds
+ * ({@link pruneVocab}). A token of a replaced event may linger until then; the
+ * tiers check every candidate against `events_vocab` (FTS5's own view of
+ * events_fts), so a lingering token is never a match.
+ *
+ * @module
+ */
+import { Q } from "../schema.ts";
+import type { Store } from "../store.ts";
+import { VocabCollector } from "./tokenize.ts";
+
+/** Tokens this process wrote to `vocab` (or found there), per store. */
+const collectors = new WeakMap<Store, VocabCollector>();
+
+/**
+ * How much of one tool result feeds the vocabulary, in characters: its head.
+ * The whole text is indexed for search; only the vocabulary (substring and
+ * spelling tiers) skips the rest of long outputs, which are mostly data.
+ */
+export const VOCAB_RESULT_HEAD = 4096;
+
+/** Collects the tokens of one source pass; {@link flush} writes the new ones. */
+export class VocabWriter {
+  private c: VocabCollector;
+
+  constructor(private store: Store) {
+    let c = collectors.get(store);
+    if (!c) collectors.set(store, c = new VocabCollector());
+    this.c = c;
+  }
+
+  /** Adds the tokens of an event's text (tool results: the head only). */
+  add(kind: string, text: string): void {
+    this.c.add(
+      kind === "tool_result" && text.length > VOCAB_RESULT_HEAD
+        ? text.slice(0, VOCAB_RESULT_HEAD)
+        : text,
+    );
+  }
+
+  /** Inserts the tokens new to this process. Call inside the source's transaction. */
+  flush(): void {
+    const ins = this.store.stmt(Q.insertVocab);
+    for (const t of this.c.take()) ins.run(t);
+  }
+}
+
+/** Forgets what this process believes is in `vocab` (after a rollback or a prune). */
+export function resetVocabCache(store: Store): void {
+  collectors.delete(store);
+}
+
+/**
+ * Deletes from `vocab` each of `terms` that no event holds any more.
+ *
+ * @returns how many were deleted.
+ */
+export function pruneVocab(store: Store, terms: Iterable<string>): number {
+  let n = 0;
+  for (const t of terms) {
+    if (docs(store, t) === 0) {
+      store.stmt(Q.deleteVocab).run(t);
+      n++;
+    }
+  }
+  resetVocabCache(store);
+  return n;
+}
+
+/** Events holding `term` (an index token), from FTS5's own vocabulary. */
+export function docs(store: Store, term: string): number {
+  const r = store.stmt(Q.termDocs).get(term) as { doc: number } | undefined;
+  return r?.doc ?? 0;
+}
+
+/** Tokens of the vocabulary that contain `part` (3+ characters), at most `max`, most used first. */
+export function containing(store: Store, part: string, max: number): string[] {
+  if (part.length < 3) return [];
+  const rows = store.stmt(Q.vocabContaining).all(`"${part.replaceAll('"', '""')}"`) as Array<
+    { term: string }
+  >;
+  const terms = rows.map((r) => r.term).filter((t) => t !== part && t.includes(part));
+  return byUse(store, terms.slice(0, 300), max);
+}
+
+/** Tokens of the vocabulary that start with `prefix`. */
+export function withPrefix(store: Store, prefix: string): string[] {
+  const rows = store.stmt(Q.vocabRange).all(prefix, prefix + "\uffff") as Array<{ term: string }>;
+  return rows.map((r) => r.term);
+}
+
+/**
+ * Tokens within `maxDist` edits (Damerau-Levenshtein: insert, delete, replace,
+ * swap two neighbours) of `word` that share its first or second letter, at
+ * most `max`, closest and then most used first.
+ */
+export function near(store: Store, word: string, maxDist: number, max: number): string[] {
+  const rows = store.stmt(Q.vocabNear).all(
+    word.length - maxDist,
+    word.length + maxDist,
+    word[0],
+    word[1] ?? word[0],
+  ) as Array<{ term: string }>;
+  const found: Array<[string, number]> = [];
+  for (const { term } of rows) {
+    if (term === word) continue;
+    const d = distance(word, term, maxDist);
+    if (d <= maxDist) found.push([term, d]);
+  }
+  found.sort((a, b) => a[1] - b[1]);
+  const best = found.length ? found[0][1] : 0;
+  // Only the closest ring: one edit away beats two.
+  return byUse(store, found.filter((f) => f[1] === best).map((f) => f[0]), max);
+}
+
+/** `terms` that some event holds, most used first, at most `max`. */
+export function byUse(store: Store, terms: string[], max: number): string[] {
+  return terms
+    .map((t) => [t, docs(store, t)] as const)
+    .filter(([, d]) => d > 0)
+    .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+    .slice(0, max)
+    .map(([t]) => t);
+}
+
+/**
+ * Damerau-Levenshtein distance (optimal string alignment) of `a` and `b`, or
+ * `limit + 1` as soon as it is known to exceed `limit`.
+ */
+export function distance(a: string, b: string, limit: number): number {
+  if (Math.abs(a.length - b.length) > limit) return limit + 1;
+  const n = b.length;
+  let prev2 = new Array<number>(n + 1).fill(0);
+  let prev = Array.from({ length: n + 1 }, (_, j) => j);
+  let cur = new Array<number>(n + 1).fill(0);
+  for (let i = 1; i <= a.length; i++) {
+    cur[0] = i;
+    let rowMin = cur[0];
+    for (let j = 1; j <= n; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let v = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) {
+        v = Math.min(v, prev2[j - 2] + 1);
+      }
+      cur[j] = v;
+      if (v < rowMin) rowMin = v;
+    }
+    if (rowMin > limit) return limit + 1;
+    [prev2, prev, cur] = [prev, cur, prev2];
+  }
+  return prev[n];
+}

@@ -1,0 +1,54 @@
+/**
+ * Commands as argv, never as shell text: quoting for display and for the one
+ * place a harness insists on a shell string (hook commands), command
+ * templates from registry.json split into argv, and running a command with
+ * the terminal handed over.
+ *
+ * @module
+ */
+import { spawnSync } from "node:child_process";
+import { DejaError } from "./store.ts";
+
+/** `s` quoted for a POSIX shell (bare when it needs no quoting). */
+export function shQuote(s: string): string {
+  return /^[A-Za-z0-9_./:=@%+,-]+$/.test(s) ? s : `'${s.replaceAll("'", `'\\''`)}'`;
+}
+
+/**
+ * A registry command template (`crush --session {id}`) as argv: split on
+ * white space, then each `{name}` replaced by its value inside its own word,
+ * so a value never becomes more than one argument.
+ */
+export function templateArgv(tpl: string, values: Record<string, string>): string[] {
+  return tpl.trim().split(/\s+/).map((w) =>
+    w.replace(/\{([a-z_]+)\}/g, (m, k: string) => (k in values ? values[k] : m))
+  );
+}
+
+/** An argv as one line a person can paste into a POSIX shell, with `cd` first when `cwd` is given. */
+export function displayCommand(argv: string[], cwd?: string | null): string {
+  const cmd = argv.map(shQuote).join(" ");
+  return cwd ? `cd ${shQuote(cwd)} && ${cmd}` : cmd;
+}
+
+/**
+ * Runs `argv` in `cwd` with this process's terminal (stdin, stdout, stderr
+ * inherited), without a shell; returns its exit code (1 when a signal ended it).
+ *
+ * @throws {DejaError} (exit 2) when the program is not installed or not on PATH.
+ */
+export function runInherit(argv: string[], cwd: string): number {
+  const r = spawnSync(argv[0], argv.slice(1), { cwd, stdio: "inherit" });
+  if (r.error) {
+    const code = (r.error as { code?: string }).code;
+    if (code === "ENOENT") {
+      throw new DejaError(
+        `'${argv[0]}' is not installed or not on PATH`,
+        `the command was: ${displayCommand(argv, cwd)}`,
+        2,
+      );
+    }
+    throw new DejaError(`could not run ${argv[0]}: ${r.error.message}`, undefined, 2);
+  }
+  return r.status ?? 1;
+}

@@ -1,0 +1,155 @@
+/**
+ * Test support for the work-memory modules: hand-written Claude Code stores
+ * (the real record shapes: `Bash` results starting `Exit code N`, `Edit`,
+ * `MultiEdit`, `Write`, `Read`) indexed through runIndex into a temporary
+ * index.
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { tmpdir } from "node:os";
+import type { Env } from "../lib/model.ts";
+import { runIndex } from "../lib/indexer.ts";
+import { indexPath, Store } from "../lib/store.ts";
+import { parsers } from "../parsers/mod.ts";
+import { testEnv } from "./_fixture.ts";
+
+/** One step of a hand-written session. */
+export type Turn =
+  | { user: string }
+  | { say: string }
+  | { bash: string; out: string; exit?: number }
+  | { edit: string; old: string; new: string; fail?: boolean }
+  | { multi: string; edits: Array<{ old: string; new: string }> }
+  | { write: string; content: string; fail?: boolean }
+  | { read: string };
+
+/** A hand-written session. */
+export interface SessionSpec {
+  id: string;
+  cwd: string;
+  /** ISO time of the first turn; each turn is one minute later. */
+  start: string;
+  turns: Turn[];
+}
+
+/** Claude Code JSONL lines for one session. */
+export function claudeLines(s: SessionSpec): string[] {
+  const lines: string[] = [];
+  let t = Date.parse(s.start);
+  let n = 0;
+  const base = () => ({
+    sessionId: s.id,
+    cwd: s.cwd,
+    uuid: `${s.id}-${n}`,
+    timestamp: new Date(t).toISOString(),
+  });
+  const call = (name: string, input: unknown) => {
+    const id = `toolu_${s.id.slice(0, 8)}_${n}`;
+    lines.push(JSON.stringify({
+      ...base(),
+      type: "assistant",
+      message: {
+        id: `msg_${n}`,
+        role: "assistant",
+        content: [{ type: "tool_use", id, name, input }],
+      },
+    }));
+    return id;
+  };
+  const result = (id: string, content: string, isError: boolean) => {
+    lines.push(JSON.stringify({
+      ...base(),
+      type: "user",
+      message: {
+        role: "user",
+        content: [{ type: "tool_result", tool_use_id: id, content, is_error: isError }],
+      },
+    }));
+  };
+  for (const turn of s.turns) {
+    n++;
+    t += 60_000;
+    if ("user" in turn) {
+      lines.push(
+        JSON.stringify({ ...base(), type: "user", message: { role: "user", content: turn.user } }),
+      );
+    } else if ("say" in turn) {
+      lines.push(JSON.stringify({
+        ...base(),
+        type: "assistant",
+        message: { id: `msg_${n}`, role: "assistant", content: [{ type: "text", text: turn.say }] },
+      }));
+    } else if ("bash" in turn) {
+      const id = call("Bash", { command: turn.bash });
+      const failed = (turn.exit ?? 0) !== 0;
+      result(id, failed ? `Exit code ${turn.exit}\n${turn.out}` : turn.out, failed);
+    } else if ("edit" in turn) {
+      const id = call("Edit", { file_path: turn.edit, old_string: turn.old, new_string: turn.new });
+      result(id, turn.fail ? "String to replace not found in file." : "ok", Boolean(turn.fail));
+    } else if ("multi" in turn) {
+      const edits = turn.edits.map((e) => ({ old_string: e.old, new_string: e.new }));
+      result(call("MultiEdit", { file_path: turn.multi, edits }), "ok", false);
+    } else if ("write" in turn) {
+      const id = call("Write", { file_path: turn.write, content: turn.content });
+      result(id, turn.fail ? "EACCES" : "File created", Boolean(turn.fail));
+    } else {
+      result(call("Read", { file_path: turn.read }), "1\tcontent", false);
+    }
+  }
+  return lines;
+}
+
+/** A temporary index built from hand-written sessions. */
+export interface MemoryIndex {
+  env: Env;
+  /** The temp directory (a place to write files). */
+  root: string;
+  store: Store;
+  cleanup(): void;
+}
+
+/**
+ * Writes the sessions as a Claude Code store and indexes it (the `deja`
+ * notes harness too, when `notes` lines are given).
+ */
+export async function indexSessions(
+  sessions: SessionSpec[],
+  notes: string[] = [],
+): Promise<MemoryIndex> {
+  const root = mkdtempSync(join(tmpdir(), "deja-mem-"));
+  const claudeRoot = join(root, "claude");
+  for (const s of sessions) {
+    const dir = join(claudeRoot, s.cwd.replace(/[^A-Za-z0-9]/g, "-"));
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, `${s.id}.jsonl`), claudeLines(s).join("\n") + "\n");
+  }
+  const notesDir = join(root, "notes");
+  mkdirSync(notesDir, { recursive: true });
+  if (notes.length) writeFileSync(join(notesDir, "notes.jsonl"), notes.join("\n") + "\n");
+  const env = testEnv(join(root, "home"), {
+    DEJA_HOME: join(root, "deja"),
+    DEJA_CLAUDE_ROOT: claudeRoot,
+    DEJA_DEJA_ROOT: notesDir,
+    TZ: "UTC",
+  });
+  await runIndex(env, parsers, { only: ["claude", "deja"] });
+  const store = Store.open(indexPath(env));
+  return {
+    env,
+    root,
+    store,
+    cleanup() {
+      store.close();
+      rmSync(root, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The index row id of a session by native id. */
+export function rowId(store: Store, nativeId: string): number {
+  const r = store.db.prepare("SELECT id FROM sessions WHERE native_id = ?").get(nativeId) as
+    | { id: number }
+    | undefined;
+  if (!r) throw new Error(`session ${nativeId} is not indexed`);
+  return r.id;
+}

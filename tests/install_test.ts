@@ -1,0 +1,425 @@
+/**
+ * `deja install` / `uninstall` / `doctor` against a temporary HOME: the files
+ * written, byte-for-byte idempotence, the user's entries kept, refusals that
+ * touch nothing, backups, modes, symlinks, and doctor's four states.
+ */
+import { assert, assertEquals, assertStringIncludes, assertThrows } from "./_assert.ts";
+import {
+  chmodSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
+import { dirname, join, relative } from "node:path";
+import { tmpdir } from "node:os";
+import { spawnSync } from "node:child_process";
+import { testEnv } from "./_fixture.ts";
+import type { Env } from "../lib/model.ts";
+import { findTarget, type TargetRef } from "../lib/install/facts.ts";
+import { installTargets, uninstallTargets } from "../lib/install/run.ts";
+import { indexStatus, targetStatus } from "../lib/install/doctor.ts";
+import { selectTargets } from "../lib/install/select.ts";
+import { launcherPath } from "../lib/install/launcher.ts";
+import { DejaError, Store } from "../lib/store.ts";
+import { Q } from "../lib/schema.ts";
+
+interface World {
+  root: string;
+  home: string;
+  env: Env;
+  /** A stand-in deja binary the launcher points at. */
+  self: string[];
+  launcher: string;
+}
+
+function world(vars: Record<string, string> = {}): World {
+  const root = mkdtempSync(join(tmpdir(), "deja-install-"));
+  const home = join(root, "home");
+  mkdirSync(home);
+  const bin = join(root, "bin", "deja");
+  mkdirSync(dirname(bin));
+  writeFileSync(bin, '#!/bin/sh\necho "fake deja $*"\n', { mode: 0o755 });
+  const env = testEnv(home, { DEJA_HOME: join(root, "deja"), ...vars });
+  return { root, home, env, self: [bin], launcher: launcherPath(env) };
+}
+
+const t = (name: string): TargetRef => {
+  const r = findTarget(name);
+  assert(r, `no target ${name}`);
+  return r;
+};
+
+function write(path: string, text: string, mode = 0o644): void {
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, text, { mode });
+  chmodSync(path, mode);
+}
+
+const json = (path: string) => JSON.parse(readFileSync(path, "utf8"));
+
+/** Every file under `dir`: relative path -> bytes, mode and mtime. */
+function snapshot(dir: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  const walk = (d: string) => {
+    for (const e of readdirSync(d, { withFileTypes: true })) {
+      const p = join(d, e.name);
+      if (e.isDirectory()) walk(p);
+      else {
+        const st = lstatSync(p);
+        out[relative(dir, p)] = `${st.mode.toString(8)} ${st.mtimeMs} ${
+          e.isSymbolicLink() ? "link" : readFileSync(p, "base64")
+        }`;
+      }
+    }
+  };
+  walk(dir);
+  return out;
+}
+
+Deno.test("install crush-auto writes the MCP server under 'mcp', the hook, skill and command where Crush reads them", () => {
+  const w = world();
+  const r = installTargets(w.env, w.self, [t("crush-auto")]);
+  assertEquals(r.outcomes[0].refused, undefined);
+  const cfg = json(join(w.home, ".config/crush/crush.json"));
+  assertEquals(cfg, {
+    mcp: { deja: { type: "stdio", command: w.launcher, args: ["mcp"] } },
+    hooks: {
+      PreToolUse: [{
+        matcher: "^(bash|edit|write|multiedit)$",
+        command: `${w.launcher} hook-tool --crush`,
+        timeout: 10,
+      }],
+    },
+  });
+  assertEquals(cfg.mcpServers, undefined);
+  const skill = readFileSync(join(w.home, ".agents/skills/deja-history/SKILL.md"), "utf8");
+  assert(skill.startsWith("---\nname: deja-history\ndescription: "), skill.slice(0, 80));
+  const cmd = readFileSync(join(w.home, ".config/crush/commands/deja.md"), "utf8");
+  assert(!cmd.startsWith("---"), "Crush sends front matter to the model: the command has none");
+  assertStringIncludes(cmd, "$QUERY");
+  assertEquals(
+    readFileSync(w.launcher, "utf8").split("\n")[4],
+    `# target: ${JSON.stringify(w.self)}`,
+  );
+});
+
+Deno.test("install claude-auto writes mcpServers.deja in ~/.claude.json and the four hooks in settings.json", () => {
+  const w = world();
+  installTargets(w.env, w.self, [t("claude-auto")]);
+  assertEquals(json(join(w.home, ".claude.json")), {
+    mcpServers: { deja: { type: "stdio", command: w.launcher, args: ["mcp"] } },
+  });
+  const hooks = json(join(w.home, ".claude/settings.json")).hooks;
+  const one = (sub: string) => [{ type: "command", command: `${w.launcher} ${sub}`, timeout: 10 }];
+  assertEquals(hooks, {
+    SessionStart: [{ hooks: one("hook-context") }],
+    UserPromptSubmit: [{ hooks: one("hook-prompt") }],
+    PreToolUse: [{ matcher: "Bash|Edit|Write|MultiEdit", hooks: one("hook-tool") }],
+    PostToolUse: [{ matcher: "Bash", hooks: one("hook-tool-after") }],
+  });
+  assert(existsSync(join(w.home, ".claude/skills/deja-history/SKILL.md")));
+  const cmd = readFileSync(join(w.home, ".claude/commands/deja.md"), "utf8");
+  assert(cmd.startsWith("---\ndescription: "), "Claude Code reads front matter");
+  assertStringIncludes(cmd, "$ARGUMENTS");
+});
+
+Deno.test("a second install changes no byte and no mtime, and every action says unchanged", () => {
+  const w = world();
+  write(join(w.home, ".claude.json"), JSON.stringify({ numStartups: 3, projects: { "/p": {} } }));
+  const targets = [t("crush-auto"), t("claude-auto")];
+  installTargets(w.env, w.self, targets);
+  const before = snapshot(w.root);
+  const r = installTargets(w.env, w.self, targets);
+  assertEquals(snapshot(w.root), before);
+  const actions = r.outcomes.flatMap((o) => o.changes.map((c) => c.action));
+  assertEquals(actions.length, 8);
+  assert(actions.every((a) => a === "unchanged"), actions.join(","));
+  assertEquals(r.launcher.action, "unchanged");
+});
+
+Deno.test("install keeps unknown keys, their order, and the user's own servers and hooks", () => {
+  const w = world();
+  const claude = {
+    numStartups: 12,
+    projects: { "/w/app": { allowedTools: ["Bash"], history: [] } },
+    mcpServers: { github: { type: "stdio", command: "gh-mcp", args: [] } },
+    zLast: { big: 9007199254740991 },
+  };
+  const settings = {
+    permissions: { allow: ["Bash(ls:*)"] },
+    hooks: {
+      PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "./guard.sh" }] }],
+    },
+  };
+  const crush = {
+    $schema: "https://charm.land/crush.json",
+    options: { debug: true },
+    mcp: { fs: { type: "stdio", command: "fs-mcp" } },
+    hooks: { PreToolUse: [{ matcher: "^bash$", command: "./mine.sh", timeout: 5 }] },
+  };
+  write(join(w.home, ".claude.json"), JSON.stringify(claude, null, 2));
+  write(join(w.home, ".claude/settings.json"), JSON.stringify(settings));
+  write(join(w.home, ".config/crush/crush.json"), JSON.stringify(crush));
+  installTargets(w.env, w.self, [t("claude-auto"), t("crush-auto")]);
+  const c = json(join(w.home, ".claude.json"));
+  assertEquals(Object.keys(c), ["numStartups", "projects", "mcpServers", "zLast"]);
+  assertEquals(c.projects, claude.projects);
+  assertEquals(c.mcpServers.github, claude.mcpServers.github);
+  assertEquals(c.zLast, claude.zLast);
+  const s = json(join(w.home, ".claude/settings.json"));
+  assertEquals(s.permissions, settings.permissions);
+  assertEquals(s.hooks.PreToolUse[0], settings.hooks.PreToolUse[0]);
+  assertEquals(s.hooks.PreToolUse.length, 2);
+  const k = json(join(w.home, ".config/crush/crush.json"));
+  assertEquals(k.options, crush.options);
+  assertEquals(k.mcp.fs, crush.mcp.fs);
+  assertEquals(k.hooks.PreToolUse[0], crush.hooks.PreToolUse[0]);
+});
+
+Deno.test("install backs a config up once, before its first change, and never overwrites the backup", () => {
+  const w = world();
+  const path = join(w.home, ".config/crush/crush.json");
+  const original = '{"options": {"debug": true}}\n';
+  write(path, original);
+  installTargets(w.env, w.self, [t("crush")]);
+  assertEquals(readFileSync(`${path}.deja.bak`, "utf8"), original);
+  assertEquals(statSync(`${path}.deja.bak`).mode & 0o777, 0o600);
+  uninstallTargets(w.env, [t("crush")]);
+  installTargets(w.env, w.self, [t("crush-auto")]);
+  assertEquals(readFileSync(`${path}.deja.bak`, "utf8"), original, "the first backup is kept");
+  const fresh = world();
+  installTargets(fresh.env, fresh.self, [t("crush")]);
+  assert(
+    !existsSync(join(fresh.home, ".config/crush/crush.json.deja.bak")),
+    "a file deja creates needs no backup",
+  );
+});
+
+Deno.test("install keeps an existing config's mode, makes new files 0600 and the launcher 0700", () => {
+  const w = world();
+  write(join(w.home, ".claude.json"), "{}", 0o644);
+  installTargets(w.env, w.self, [t("claude-auto")]);
+  assertEquals(statSync(join(w.home, ".claude.json")).mode & 0o777, 0o644);
+  assertEquals(statSync(join(w.home, ".claude/settings.json")).mode & 0o777, 0o600);
+  assertEquals(statSync(join(w.home, ".claude/commands/deja.md")).mode & 0o777, 0o600);
+  assertEquals(statSync(w.launcher).mode & 0o777, 0o700);
+  const leftovers = readdirSync(w.home).filter((n) => n.endsWith(".tmp"));
+  assertEquals(leftovers, [], "no temp file is left behind");
+});
+
+Deno.test("install writes a symlinked config at its target and leaves the link in place", () => {
+  const w = world();
+  const real = join(w.root, "dotfiles", "crush.json");
+  write(real, '{"options": {}}');
+  mkdirSync(join(w.home, ".config/crush"), { recursive: true });
+  symlinkSync(real, join(w.home, ".config/crush/crush.json"));
+  installTargets(w.env, w.self, [t("crush")]);
+  assert(lstatSync(join(w.home, ".config/crush/crush.json")).isSymbolicLink());
+  assertEquals(json(real).mcp.deja.command, w.launcher);
+});
+
+Deno.test("install refuses a config that is not valid JSON and touches nothing of that target", () => {
+  const w = world();
+  const path = join(w.home, ".config/crush/crush.json");
+  write(path, '{"mcp": {,}\n');
+  const before = snapshot(w.home);
+  const r = installTargets(w.env, w.self, [t("crush-auto"), t("claude-code")]);
+  const crush = r.outcomes[0];
+  assert(crush.refused, "crush-auto is refused");
+  assertStringIncludes(crush.refused, path);
+  assertStringIncludes(crush.refused, "not valid JSON");
+  assertEquals(crush.changes, []);
+  assertEquals(readFileSync(path, "utf8"), '{"mcp": {,}\n');
+  assert(!existsSync(join(w.home, ".agents/skills/deja-history/SKILL.md")), "no skill written");
+  assert(!existsSync(`${path}.deja.bak`));
+  assertEquals(r.outcomes[1].refused, undefined, "the other target still runs");
+  assert(existsSync(join(w.home, ".claude.json")));
+  for (const [k, v] of Object.entries(before)) assertEquals(snapshot(w.home)[k], v, k);
+});
+
+Deno.test("install refuses a config whose mcp key holds something other than an object", () => {
+  const w = world();
+  const path = join(w.home, ".config/crush/crush.json");
+  write(path, '{"mcp": ["not", "a", "map"]}');
+  const r = installTargets(w.env, w.self, [t("crush")]);
+  assertStringIncludes(r.outcomes[0].refused ?? "", "mcp is not an object");
+  assertEquals(readFileSync(path, "utf8"), '{"mcp": ["not", "a", "map"]}');
+});
+
+Deno.test("uninstall removes only what deja added and leaves the user's entries as they were", () => {
+  const w = world();
+  const claude = { numStartups: 1, mcpServers: { github: { command: "gh" } } };
+  const settings = { hooks: { Stop: [{ hooks: [{ type: "command", command: "./bye.sh" }] }] } };
+  const crush = {
+    hooks: { PreToolUse: [{ command: "./mine.sh" }] },
+    mcp: { fs: { command: "f" } },
+  };
+  write(join(w.home, ".claude.json"), JSON.stringify(claude));
+  write(join(w.home, ".claude/settings.json"), JSON.stringify(settings));
+  write(join(w.home, ".config/crush/crush.json"), JSON.stringify(crush));
+  installTargets(w.env, w.self, [t("claude-auto"), t("crush-auto")]);
+  const r = uninstallTargets(w.env, [t("claude-code"), t("crush")]);
+  assert(r.outcomes.every((o) => !o.refused));
+  assertEquals(json(join(w.home, ".claude.json")), claude);
+  assertEquals(json(join(w.home, ".claude/settings.json")), settings);
+  assertEquals(json(join(w.home, ".config/crush/crush.json")), crush);
+  assert(
+    !existsSync(join(w.home, ".agents/skills/deja-history")),
+    "the skill directory deja made goes",
+  );
+  assert(!existsSync(join(w.home, ".claude/commands/deja.md")));
+  assert(!existsSync(w.launcher), "nothing uses the launcher any more");
+  const again = uninstallTargets(w.env, [t("claude-code"), t("crush")]);
+  assert(again.outcomes.flatMap((o) => o.changes).every((c) => c.action === "absent"));
+});
+
+Deno.test("uninstall never creates a config that did not exist", () => {
+  const w = world();
+  uninstallTargets(w.env, [t("claude-code"), t("crush")]);
+  assertEquals(readdirSync(w.home), []);
+});
+
+Deno.test("uninstall of an -auto target removes the hooks and keeps the MCP server and skill", () => {
+  const w = world();
+  installTargets(w.env, w.self, [t("crush-auto")]);
+  uninstallTargets(w.env, [t("crush-auto")]);
+  const cfg = json(join(w.home, ".config/crush/crush.json"));
+  assertEquals(cfg.hooks, undefined);
+  assertEquals(cfg.mcp.deja.command, w.launcher);
+  assert(existsSync(join(w.home, ".agents/skills/deja-history/SKILL.md")));
+  assert(existsSync(w.launcher), "the MCP server still runs the launcher");
+});
+
+Deno.test("a skill or command file deja did not write is kept by install and uninstall, replaced with --force", () => {
+  const w = world();
+  const skill = join(w.home, ".claude/skills/deja-history/SKILL.md");
+  write(skill, "my own notes\n");
+  const r = installTargets(w.env, w.self, [t("claude-code")]);
+  const c = r.outcomes[0].changes.find((x) => x.kind === "skill");
+  assertEquals(c?.action, "kept");
+  assertEquals(readFileSync(skill, "utf8"), "my own notes\n");
+  uninstallTargets(w.env, [t("claude-code")]);
+  assertEquals(readFileSync(skill, "utf8"), "my own notes\n");
+  installTargets(w.env, w.self, [t("claude-code")], { force: true });
+  assertStringIncludes(readFileSync(skill, "utf8"), "deja:managed");
+});
+
+Deno.test("config locations follow CRUSH_GLOBAL_CONFIG, XDG_CONFIG_HOME, CRUSH_SKILLS_DIR and CLAUDE_CONFIG_DIR", () => {
+  const w = world();
+  const vars = {
+    CRUSH_GLOBAL_CONFIG: join(w.root, "crushcfg"),
+    XDG_CONFIG_HOME: join(w.root, "xdg"),
+    CRUSH_SKILLS_DIR: join(w.root, "skills"),
+    CLAUDE_CONFIG_DIR: join(w.root, "claude"),
+  };
+  const env = testEnv(w.home, { DEJA_HOME: join(w.root, "deja"), ...vars });
+  installTargets(env, w.self, [t("crush-auto"), t("claude-auto")]);
+  for (
+    const p of [
+      "crushcfg/crush.json",
+      "xdg/crush/commands/deja.md",
+      "skills/deja-history/SKILL.md",
+      "claude/.claude.json",
+      "claude/settings.json",
+      "claude/skills/deja-history/SKILL.md",
+      "claude/commands/deja.md",
+    ]
+  ) assert(existsSync(join(w.root, p)), `${p} is written`);
+  assertEquals(readdirSync(w.home), [], "nothing lands in the default places");
+});
+
+Deno.test("doctor reports wired, not wired, stale path and broken config", () => {
+  const w = world();
+  const st = (name: string) => targetStatus(w.env, t(name));
+  assertEquals(st("crush").state, "not_wired");
+  installTargets(w.env, w.self, [t("crush-auto"), t("claude-code")]);
+  assertEquals(st("crush").state, "wired");
+  assertEquals(st("crush-auto").state, "wired");
+  assertEquals(st("claude-code").state, "wired");
+  assertEquals(st("claude-auto").state, "not_wired");
+  rmSync(w.self[0]);
+  const stale = st("crush-auto");
+  assertEquals(stale.state, "stale_path");
+  assertStringIncludes(stale.parts[0].detail ?? "", w.self[0]);
+  assertEquals(st("crush").parts.find((p) => p.kind === "mcp")?.state, "stale_path");
+  const moved = join(w.root, "moved", "deja");
+  write(moved, "#!/bin/sh\n", 0o755);
+  installTargets(w.env, [moved], [t("crush")]);
+  assertEquals(st("crush").state, "wired", "re-installing from the new place repairs it");
+  write(join(w.home, ".config/crush/crush.json"), "{oops");
+  assertEquals(st("crush").state, "broken_config");
+  assertEquals(st("crush-auto").parts[0].state, "broken_config");
+  rmSync(join(w.home, ".claude/commands/deja.md"));
+  const partial = st("claude-code");
+  assertEquals(partial.state, "not_wired");
+  assertEquals(partial.parts.map((p) => p.state), ["wired", "wired", "not_wired"]);
+});
+
+Deno.test("doctor calls the index fresh until a store it read changes", () => {
+  const w = world();
+  assertEquals(indexStatus(w.env).exists, false);
+  const store = Store.open(join(w.root, "deja", "index.db"), { create: true });
+  const src = join(w.root, "s.jsonl");
+  writeFileSync(src, "{}\n");
+  const st = statSync(src);
+  store.stmt(Q.setMeta).run("last_index", JSON.stringify({ at: Date.now() }));
+  store.db.prepare(
+    "INSERT INTO sources (path, harness, kind, size, mtime) VALUES (?, 'claude', 'append', ?, ?)",
+  ).run(src, st.size, Math.floor(st.mtimeMs));
+  store.close();
+  const fresh = indexStatus(w.env);
+  assertEquals([fresh.fresh, fresh.sources, fresh.changed], [true, 1, 0]);
+  writeFileSync(src, "{}\n{}\n");
+  const stale = indexStatus(w.env);
+  assertEquals([stale.fresh, stale.changed], [false, 1]);
+});
+
+Deno.test("--all wires the harnesses found here, --auto their -auto targets; unknown targets are named", () => {
+  const w = world();
+  assertThrows(() => selectTargets(w.env, { names: [], all: true }, true), DejaError);
+  mkdirSync(join(w.home, ".config/crush"), { recursive: true });
+  assertEquals(selectTargets(w.env, { names: [], all: true }, true).map((r) => r.name), ["crush"]);
+  assertEquals(selectTargets(w.env, { names: [], auto: true }, true).map((r) => r.name), [
+    "crush-auto",
+  ]);
+  assertEquals(
+    selectTargets(w.env, { names: ["crush", "crush-auto", "claude"] }, true).map((r) => r.name),
+    ["crush-auto", "claude-code"],
+  );
+  assertEquals(
+    selectTargets(w.env, { names: [], all: true }, false).map((r) => r.name),
+    ["claude-code", "crush"],
+  );
+  const e = assertThrows(() => selectTargets(w.env, { names: ["cursor-x"] }, true), DejaError);
+  assertStringIncludes((e as DejaError).hint ?? "", "crush-auto");
+  assertThrows(() => selectTargets(w.env, { names: [] }, true), DejaError);
+});
+
+Deno.test("the launcher runs the recorded deja, and exits 0 silently when it is gone", () => {
+  const w = world();
+  installTargets(w.env, w.self, [t("crush")]);
+  const env = { PATH: "/usr/bin:/bin", HOME: w.home };
+  const ok = spawnSync("sh", ["-c", `${w.launcher} hook-tool --crush`], { env, encoding: "utf8" });
+  assertEquals([ok.status, ok.stdout], [0, "fake deja hook-tool --crush\n"]);
+  rmSync(w.self[0]);
+  const gone = spawnSync("sh", ["-c", `${w.launcher} hook-tool --crush`], {
+    env,
+    encoding: "utf8",
+    input: '{"event":"PreToolUse"}',
+  });
+  assertEquals([gone.status, gone.stdout, gone.stderr], [0, "", ""]);
+  const moved = join(w.root, "elsewhere", "deja");
+  write(moved, '#!/bin/sh\necho "moved deja $*"\n', 0o755);
+  const viaVar = spawnSync("sh", ["-c", `${w.launcher} mcp`], {
+    env: { ...env, DEJA_BIN: moved },
+    encoding: "utf8",
+  });
+  assertEquals(viaVar.stdout, "moved deja mcp\n", "DEJA_BIN is the second place it looks");
+});

@@ -1,0 +1,175 @@
+/** The work-memory commands run in-process: text and --json, exit codes, refusals. */
+import { assert, assertEquals, assertStringIncludes } from "./_assert.ts";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { main } from "../main.ts";
+import type { IO } from "../lib/runtime.ts";
+import type { Env } from "../lib/model.ts";
+import { indexSessions, type MemoryIndex, type SessionSpec } from "./_memory.ts";
+import { splitLine } from "../lib/cli/cmd_blame.ts";
+
+const S: SessionSpec = {
+  id: "51510001-0000-4000-8000-000000000001",
+  cwd: "/w/svc",
+  start: "2026-11-10T10:00:00Z",
+  turns: [
+    { user: "The service crashes at start with a missing module error." },
+    { bash: "node server.js", out: "Error: Cannot find module 'express'", exit: 1 },
+    { bash: "npm install express", out: "added 60 packages", exit: 0 },
+    { say: "The root cause was a missing dependency; fixed by installing express." },
+    { edit: "/w/svc/server.js", old: "const port = 80;\x1b[31m", new: "const port = env.PORT;" },
+    { edit: "/w/svc/server.js", old: "listen(port)", new: "listen(port, host)" },
+    { bash: "node server.js", out: "listening", exit: 0 },
+  ],
+};
+
+function run(
+  ix: MemoryIndex,
+  args: string[],
+  opts: { tty?: boolean; stdin?: string; cwd?: string } = {},
+) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const io: IO = {
+    args,
+    env: ix.env as Env,
+    cwd: opts.cwd ?? ix.root,
+    out: (t) => out.push(t),
+    err: (t) => err.push(t),
+    isTTY: Boolean(opts.tty),
+    errTTY: false,
+    readStdin: () => Promise.resolve(opts.stdin ?? ""),
+  };
+  return main(io).then((code) => ({ code, out: out.join(""), err: err.join("") }));
+}
+
+Deno.test("ctx prints a digest, --json its parts, exit 1 when nothing matches", async () => {
+  const ix = await indexSessions([S]);
+  try {
+    const t = await run(ix, ["ctx", "missing", "module"]);
+    assertEquals(t.code, 0);
+    assert(t.out.startsWith(`# deja context: claude · /w/svc · ${S.id}`), t.out);
+    assertStringIncludes(t.out, "fixed by installing express");
+    const j = await run(ix, ["ctx", "51510001", "--json", "--budget", "300"]);
+    const d = JSON.parse(j.out);
+    assertEquals([d.via, d.session.id, d.budget], ["id", S.id, 300]);
+    assert(d.bytes <= 300 && d.truncated === true);
+    assertEquals(d.commands[0].failures, 1);
+    const none = await run(ix, ["ctx", "zzqqxx"]);
+    assertEquals(none.code, 1);
+    assertStringIncludes(none.err, "nothing matched");
+    assertEquals((await run(ix, ["ctx"])).code, 2);
+  } finally {
+    ix.cleanup();
+  }
+});
+
+Deno.test("blame reads path:line, prints sessions, and exits 1 for an untouched file", async () => {
+  const ix = await indexSessions([S]);
+  try {
+    assertEquals(splitLine("src/a.ts:12", "/"), { path: "src/a.ts", line: 12 });
+    assertEquals(splitLine("C:\\x\\a.ts", "/"), { path: "C:\\x\\a.ts" });
+    const t = await run(ix, ["blame", "/w/svc/server.js:3"]);
+    assertEquals(t.code, 0);
+    assertStringIncludes(t.out, "line 3: no preference (the file is not readable here)");
+    assertStringIncludes(t.out, "2 edits");
+    const j = JSON.parse((await run(ix, ["blame", "server.js", "--json"], { cwd: "/w/svc" })).out);
+    assertEquals([j.match, j.total, j.sessions[0].edits], ["exact", 1, 2]);
+    assertEquals(
+      j.sessions[0].changes[0].before,
+      "The root cause was a missing dependency; fixed by installing express.",
+    );
+    assertEquals((await run(ix, ["blame", "nothing.js"])).code, 1);
+    assertEquals((await run(ix, ["blame", "x", "--harness", "nope"])).code, 2);
+  } finally {
+    ix.cleanup();
+  }
+});
+
+Deno.test("restore lists, prints exactly into a pipe, and never overwrites without --force", async () => {
+  const ix = await indexSessions([S]);
+  try {
+    const list = await run(ix, ["restore", "/w/svc/server.js"]);
+    assertEquals(list.code, 0);
+    assertStringIncludes(list.out, "2 spans, newest first");
+    const pipe = await run(ix, ["restore", "/w/svc/server.js", "--span", "2"]);
+    assertEquals(pipe.out, "const port = 80;\x1b[31m");
+    const tty = await run(ix, ["restore", "/w/svc/server.js", "--span", "2"], { tty: true });
+    assertEquals(tty.out, "const port = 80;");
+    const target = join(ix.root, "old.js");
+    writeFileSync(target, "keep me");
+    const refused = await run(ix, ["restore", "/w/svc/server.js", "--span", "1", "-o", "old.js"]);
+    assertEquals(refused.code, 2);
+    assertStringIncludes(refused.err, "exists");
+    assertStringIncludes(refused.err, "hint: ");
+    assertEquals(readFileSync(target, "utf8"), "keep me");
+    const forced = await run(ix, [
+      "restore",
+      "/w/svc/server.js",
+      "--span",
+      "1",
+      "-o",
+      "old.js",
+      "--force",
+    ]);
+    assertEquals(forced.code, 0);
+    assertEquals(readFileSync(target, "utf8"), "listen(port)");
+    const which = await run(ix, ["restore", "/w/svc/server.js", "-o", "new.js"]);
+    assertEquals(which.code, 2);
+    assertEquals(existsSync(join(ix.root, "new.js")), false);
+    assertEquals((await run(ix, ["restore", "/w/svc/server.js", "--span", "9"])).code, 2);
+    const j = JSON.parse((await run(ix, ["restore", "/w/svc/server.js", "--json"])).out);
+    assertEquals(j.spans.map((s: { n: number }) => s.n), [1, 2]);
+    assertEquals(j.spans[0].text, undefined);
+  } finally {
+    ix.cleanup();
+  }
+});
+
+Deno.test("fix reads stdin for '-', answers found with exit 0 and never seen with exit 1", async () => {
+  const ix = await indexSessions([S]);
+  try {
+    const found = await run(ix, ["fix", "-"], { stdin: "Error: Cannot find module 'express'\n" });
+    assertEquals(found.code, 0);
+    assertStringIncludes(found.out, "npm install express");
+    const never = await run(ix, ["fix", "Error: Cannot find module 'koa'"]);
+    assertEquals(never.code, 1);
+    assertStringIncludes(never.out, "that error was never seen");
+    const j = JSON.parse((await run(ix, ["fix", "just words", "--json"])).out);
+    assertEquals(j.status, "not_error");
+    assertEquals((await run(ix, ["fix", "-"], { stdin: "" })).code, 2);
+  } finally {
+    ix.cleanup();
+  }
+});
+
+Deno.test("how, last and remember print text and JSON", async () => {
+  const ix = await indexSessions([S]);
+  try {
+    const how = await run(ix, ["how", "node", "server"]);
+    assertStringIncludes(how.out, "node server.js");
+    assertStringIncludes(how.out, "ran 2 times in 1 session");
+    assertEquals((await run(ix, ["how", "kubectl"])).code, 1);
+    const rem = await run(ix, [
+      "remember",
+      "port comes from env.PORT",
+      "--tag",
+      "config",
+      "--project",
+      "svc",
+    ]);
+    assertEquals(rem.code, 0);
+    assertStringIncludes(rem.out, "Remembered under svc (deja-");
+    const last = JSON.parse((await run(ix, ["last", "5", "--json"])).out);
+    assertEquals(last.sessions.map((s: { harness: string }) => s.harness), ["deja", "claude"]);
+    const onlyClaude = await run(ix, ["last", "--harness", "claude"]);
+    assertStringIncludes(onlyClaude.out, "51510001");
+    assertEquals((await run(ix, ["last", "0"])).code, 2);
+    const help = await run(ix, ["--help"]);
+    for (const c of ["ctx", "blame", "restore", "fix", "how", "remember", "last"]) {
+      assertStringIncludes(help.out, `  ${c} `);
+    }
+  } finally {
+    ix.cleanup();
+  }
+});

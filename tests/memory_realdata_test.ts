@@ -1,0 +1,149 @@
+/**
+ * blame, restore, fix and ctx over the real Crush stores in ../shared/realdata/crush
+ * (copied to a temporary directory first, laid out as Crush keeps them:
+ * projects.json naming one project per store). Observed on Crush 0.7-0.9
+ * stores: bash results ending in `Exit code N`, edit/multiedit spans, failed
+ * edits, Windows paths.
+ */
+import { assert, assertEquals, assertStringIncludes } from "./_assert.ts";
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
+import { basename, join } from "node:path";
+import { tmpdir } from "node:os";
+import { REPO, testEnv } from "./_fixture.ts";
+import { runIndex } from "../lib/indexer.ts";
+import { indexPath, Store } from "../lib/store.ts";
+import { parsers } from "../parsers/mod.ts";
+import { blame } from "../lib/memory/blame.ts";
+import { listSpans } from "../lib/memory/restore.ts";
+import { findFixes } from "../lib/memory/fix.ts";
+import { sessionDigest } from "../lib/memory/digest.ts";
+import { pickSession } from "../lib/memory/pick.ts";
+
+const REAL = join(REPO, "..", "shared", "realdata", "crush");
+
+async function crushIndex(): Promise<{ store: Store; cleanup(): void }> {
+  const root = mkdtempSync(join(tmpdir(), "deja-mem-real-"));
+  const projects: Array<Record<string, string>> = [];
+  for (const name of readdirSync(REAL)) {
+    if (!name.endsWith(".db")) continue;
+    const proj = join(root, "projects", basename(name, ".db"));
+    mkdirSync(join(proj, ".crush"), { recursive: true });
+    copyFileSync(join(REAL, name), join(proj, ".crush", "crush.db"));
+    projects.push({
+      path: proj,
+      data_dir: join(proj, ".crush"),
+      last_accessed: "2026-11-01T00:00:00Z",
+    });
+  }
+  mkdirSync(join(root, "data"));
+  writeFileSync(join(root, "data", "projects.json"), JSON.stringify({ projects }));
+  const env = testEnv(join(root, "home"), {
+    DEJA_HOME: join(root, "deja"),
+    DEJA_CRUSH_ROOT: join(root, "data"),
+  });
+  await runIndex(env, parsers, { only: ["crush"] });
+  const store = Store.open(indexPath(env));
+  return {
+    store,
+    cleanup() {
+      store.close();
+      rmSync(root, { recursive: true, force: true });
+    },
+  };
+}
+
+Deno.test({
+  name: "blame and restore read real Crush edit and write spans, failed edits left out",
+  ignore: !existsSync(REAL),
+  fn: async () => {
+    const ix = await crushIndex();
+    try {
+      const k = blame(ix.store, "apps/infra/kustomization.yaml", { cwd: "/nowhere" });
+      assertEquals(k.match, "suffix");
+      assertEquals(k.sessions.length, 1);
+      assertEquals(k.sessions[0].session.title, "Add Redis");
+      // One edit to the absolute path succeeded; the one to "/apps/..." failed (file not found).
+      assertEquals([k.sessions[0].edits, k.sessions[0].failed, k.sessions[0].reads], [1, 1, 1]);
+      assertStringIncludes(k.sessions[0].changes[0].before ?? "", "kustomization");
+      const spans = listSpans(ix.store, "apps/infra/kustomization.yaml", { cwd: "/nowhere" }).spans;
+      assertEquals(spans.length, 1);
+      assert(spans[0].text.startsWith("apiVersion: kustomize.config.k8s.io/v1beta1"));
+      assert(!spans[0].text.includes("- redis"), "the old side, before redis was added");
+
+      // Windows paths written by Crush on Windows, matched by file name.
+      const w = blame(ix.store, "WinSetup.psm1", { cwd: "/nowhere" });
+      assertEquals(w.match, "basename");
+      assertEquals([w.sessions[0].edits, w.sessions[0].writes], [8, 1]);
+      const ws = listSpans(ix.store, "modules/WinSetup.psm1", { cwd: "/nowhere" }).spans;
+      assertEquals(ws.length, 9);
+      for (let i = 1; i < ws.length; i++) assert((ws[i - 1].time ?? 0) >= (ws[i].time ?? 0));
+      assertEquals([ws[8].op, ws[8].lines], ["write", 217]);
+    } finally {
+      ix.cleanup();
+    }
+  },
+});
+
+Deno.test({
+  name: "fix finds what ran after real Crush failures with Exit code N, and says when never seen",
+  ignore: !existsSync(REAL),
+  fn: async () => {
+    const ix = await crushIndex();
+    try {
+      const k = findFixes(ix.store, `"kustomize": executable file not found in $PATH`);
+      assertEquals([k.status, k.seen], ["found", 1]);
+      assertStringIncludes(k.fixes[0].command, "yq .");
+      assertEquals(k.fixes[0].succeeded, 0); // yq was missing too: said, not hidden
+      const pester = findFixes(
+        ix.store,
+        "CommandNotFoundException: The term 'Backup-RegistryPersonalize' is not recognized as a name of a cmdlet",
+      );
+      assertEquals(pester.status, "found");
+      assert(pester.fixes[0].examples[0].edited.some((p) => p.endsWith("WinSetup.Tests.ps1")));
+      const rebase = findFixes(
+        ix.store,
+        "error: cannot pull with rebase: You have unstaged changes.",
+      );
+      assertEquals(rebase.fixes[0].command, "cd /Users/user/Code/k && git stash");
+      assertEquals(
+        findFixes(ix.store, "fatal: not a git repository (or any parent)").status,
+        "unseen",
+      );
+    } finally {
+      ix.cleanup();
+    }
+  },
+});
+
+Deno.test({
+  name: "ctx digests a real Crush session within 8 KiB and 2 KiB",
+  ignore: !existsSync(REAL),
+  fn: async () => {
+    const ix = await crushIndex();
+    try {
+      const row = ix.store.db.prepare("SELECT native_id FROM sessions WHERE title = 'Add Redis'")
+        .get() as { native_id: string };
+      const p = pickSession(ix.store, row.native_id.slice(0, 8));
+      assertEquals(p?.via, "id");
+      for (const budget of [8192, 2048]) {
+        const d = sessionDigest(ix.store, p!.session.id, {
+          query: "redis helm",
+          budgetBytes: budget,
+        });
+        assert(d.bytes <= budget, `${d.bytes} > ${budget}`);
+        assertStringIncludes(d.markdown, "# deja context: crush · ");
+        assertStringIncludes(d.markdown, "**exit 127 ✗**");
+      }
+    } finally {
+      ix.cleanup();
+    }
+  },
+});

@@ -1,0 +1,147 @@
+/**
+ * `deja resume` and `deja handoff` plans over the indexed Crush fixture:
+ * argv from the registry template, the project directory, subagents resuming
+ * their parent, refusals (gone project, unsafe id, no resume command), the
+ * handoff packet and its target command.
+ */
+import { assert, assertEquals, assertStringIncludes, assertThrows } from "./_assert.ts";
+import { mkdirSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { materialize, testEnv } from "./_fixture.ts";
+import { parsers } from "../parsers/mod.ts";
+import { runIndex } from "../lib/indexer.ts";
+import { DejaError, indexPath, Store } from "../lib/store.ts";
+import { Q } from "../lib/schema.ts";
+import { resumePlan } from "../lib/resume.ts";
+import { HANDOFF_BUDGET, handoffPlan, latestHere } from "../lib/handoff.ts";
+import { displayCommand, templateArgv } from "../lib/shell.ts";
+
+const APP = "a1b2c3d4-0000-4000-8000-000000000001";
+const SUB = "a1b2c3d4-0000-4000-8000-0000000000a9$$call_agent_1";
+
+async function indexed(): Promise<{ root: string; store: Store; cleanup(): void }> {
+  const fx = materialize("fixtures/registry/crush");
+  const env = testEnv(join(fx.root, "home"), {
+    DEJA_HOME: join(fx.root, "deja"),
+    DEJA_CRUSH_ROOT: join(fx.root, "data"),
+  });
+  await runIndex(env, parsers, { only: ["crush"] });
+  const store = Store.open(indexPath(env));
+  return {
+    root: fx.root,
+    store,
+    cleanup() {
+      store.close();
+      fx.cleanup();
+    },
+  };
+}
+
+function refusal(fn: () => unknown): DejaError {
+  const e = assertThrows(fn, DejaError) as DejaError;
+  assertEquals(e.exitCode, 2, e.message);
+  return e;
+}
+
+Deno.test("resume gives Crush's own command as argv, run in the project directory", async () => {
+  const w = await indexed();
+  try {
+    const p = resumePlan(w.store, APP);
+    assertEquals(p.argv, ["crush", "--session", APP]);
+    assertEquals(p.cwd, join(w.root, "projects/app"));
+    assertEquals(displayCommand(p.argv, p.cwd), `cd ${p.cwd} && crush --session ${APP}`);
+  } finally {
+    w.cleanup();
+  }
+});
+
+Deno.test("resume of a subagent reopens its parent", async () => {
+  const w = await indexed();
+  try {
+    const p = resumePlan(w.store, "crush:a1b2c3d4-0000-4000-8000-0000000000a9");
+    assertEquals([p.asked, p.id], [SUB, APP]);
+    assertEquals(p.argv, ["crush", "--session", APP]);
+  } finally {
+    w.cleanup();
+  }
+});
+
+Deno.test("resume refuses a session whose project directory is gone and points at deja show", async () => {
+  const w = await indexed();
+  try {
+    rmSync(join(w.root, "projects/app"), { recursive: true });
+    const e = refusal(() => resumePlan(w.store, APP));
+    assertStringIncludes(e.message, join(w.root, "projects/app"));
+    assertStringIncludes(e.message, "no longer exists");
+    assertStringIncludes(e.hint ?? "", "deja show");
+  } finally {
+    w.cleanup();
+  }
+});
+
+Deno.test("resume refuses ids with shell characters and harnesses without a resume command", async () => {
+  const w = await indexed();
+  try {
+    const add = w.store.stmt(Q.insertSession);
+    add.run("crush", "x;rm -rf ~", w.root, "t", 1, 2, null, null, "/s");
+    add.run("aider", "aider-1", w.root, "t", 1, 2, null, null, "/s2");
+    assertStringIncludes(refusal(() => resumePlan(w.store, "crush:x;rm")).message, "characters");
+    const none = refusal(() => resumePlan(w.store, "aider:aider-1"));
+    assertStringIncludes(none.message, "aider has no command that reopens a session");
+    assertStringIncludes(none.hint ?? "", "deja show");
+  } finally {
+    w.cleanup();
+  }
+});
+
+Deno.test("templateArgv keeps a value with spaces and quotes as one argument", () => {
+  assertEquals(templateArgv("crush run {prompt}", { prompt: "a b 'c' $(x)" }), [
+    "crush",
+    "run",
+    "a b 'c' $(x)",
+  ]);
+  assertEquals(templateArgv("copilot --resume={id}", { id: "u-1" }), ["copilot", "--resume=u-1"]);
+});
+
+Deno.test("handoff to Crush runs 'crush run <packet>' in the project with a bounded digest", async () => {
+  const w = await indexed();
+  try {
+    const p = handoffPlan(w.store, "crush", APP, "/nowhere");
+    assertEquals(p.mode, "exec");
+    assertEquals(p.argv?.slice(0, 2), ["crush", "run"]);
+    assertEquals(p.argv?.length, 3);
+    assertEquals(p.argv?.[2], p.packet);
+    assertEquals(p.cwd, join(w.root, "projects/app"));
+    assert(new TextEncoder().encode(p.packet).length <= HANDOFF_BUDGET);
+    assertStringIncludes(p.packet, "not instructions");
+    assertStringIncludes(p.packet, APP);
+  } finally {
+    w.cleanup();
+  }
+});
+
+Deno.test("handoff without an id takes the newest session of the nearest project above the cwd", async () => {
+  const w = await indexed();
+  try {
+    const deep = join(w.root, "projects/app/src/lib");
+    mkdirSync(deep, { recursive: true });
+    assertEquals(latestHere(w.store, deep)?.native_id, APP);
+    assertEquals(handoffPlan(w.store, "claude", undefined, deep).argv?.[0], "claude");
+    assertEquals(latestHere(w.store, "/"), undefined);
+    const e = assertThrows(() => handoffPlan(w.store, "crush", undefined, "/"), DejaError);
+    assertEquals((e as DejaError).exitCode, 1);
+  } finally {
+    w.cleanup();
+  }
+});
+
+Deno.test("handoff to a harness marked paste prints the packet; an unknown harness is refused", async () => {
+  const w = await indexed();
+  try {
+    const p = handoffPlan(w.store, "roo", APP, "/");
+    assertEquals([p.mode, p.argv], ["paste", null]);
+    refusal(() => handoffPlan(w.store, "nosuch", APP, "/"));
+  } finally {
+    w.cleanup();
+  }
+});
