@@ -10,6 +10,8 @@ import { type Command, helpFor, parse } from "./lib/cli/common.ts";
 import { DejaError } from "./lib/store.ts";
 import { indexCmd } from "./lib/cli/cmd_index.ts";
 import { searchCmd } from "./lib/cli/cmd_search.ts";
+import { forgetCmd } from "./lib/cli/cmd_forget.ts";
+import { statsCmd } from "./lib/cli/cmd_stats.ts";
 import { showCmd } from "./lib/cli/cmd_show.ts";
 import { sourcesCmd } from "./lib/cli/cmd_sources.ts";
 import { demoCmd } from "./lib/cli/cmd_demo.ts";
@@ -24,8 +26,14 @@ import { lastCmd } from "./lib/cli/cmd_last.ts";
 import { installCmd } from "./lib/cli/cmd_install.ts";
 import { uninstallCmd } from "./lib/cli/cmd_uninstall.ts";
 import { doctorCmd } from "./lib/cli/cmd_doctor.ts";
+import { mcpCmd } from "./lib/cli/cmd_mcp.ts";
 import { resumeCmd } from "./lib/cli/cmd_resume.ts";
 import { handoffCmd } from "./lib/cli/cmd_handoff.ts";
+import { hookContextCmd } from "./lib/cli/cmd_hook_context.ts";
+import { hookPromptCmd } from "./lib/cli/cmd_hook_prompt.ts";
+import { hookToolCmd } from "./lib/cli/cmd_hook_tool.ts";
+import { hookToolAfterCmd } from "./lib/cli/cmd_hook_tool_after.ts";
+import { HOOK_NAMES, runHookArgs } from "./lib/hooks/main.ts";
 import denoJson from "./deno.json" with { type: "json" };
 
 /** The command table: help and dispatch both come from it. */
@@ -43,11 +51,18 @@ export const COMMANDS: readonly Command[] = [
   handoffCmd,
   indexCmd,
   sourcesCmd,
+  statsCmd,
+  forgetCmd,
   driftCmd,
   installCmd,
   uninstallCmd,
   doctorCmd,
+  mcpCmd,
   demoCmd,
+  hookContextCmd,
+  hookPromptCmd,
+  hookToolCmd,
+  hookToolAfterCmd,
 ];
 
 function usage(): string {
@@ -74,6 +89,10 @@ export async function main(io: IO): Promise<number> {
   if (first === "--version" || first === "-V") {
     io.out(`deja ${denoJson.version}\n`);
     return 0;
+  }
+  // A hook exits 0 whatever its arguments: a harness must never see it fail.
+  if (HOOK_NAMES.has(first) && !rest.includes("--help") && !rest.includes("-h")) {
+    return await runHookArgs(io);
   }
   let cmd = COMMANDS.find((c) => c.name === first);
   let argv = rest;

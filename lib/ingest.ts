@@ -13,6 +13,7 @@ import { renderCall } from "./render.ts";
 import { VocabWriter } from "./search/vocab.ts";
 import { eventFlags } from "./search/signals.ts";
 import { gateOf } from "./forget/gate.ts";
+import { stripFrames } from "./frame.ts";
 
 /** Cap on speech and summary text stored per event: 64 KiB of characters. */
 export const MAX_TEXT = 64 * 1024;
@@ -157,9 +158,10 @@ export class SourceWriter {
       text = e.text || renderCall(e.tool);
       text = cap(text, MAX_TEXT);
     } else if (e.kind === "tool_result") {
-      text = cap(e.text, MAX_RESULT);
+      text = cap(stripFrames(e.text), MAX_RESULT);
     } else {
-      text = cap(e.text, MAX_TEXT, 0.1);
+      // deja's own recall, echoed back by a harness, is not new history (lib/frame.ts).
+      text = cap(stripFrames(e.text), MAX_TEXT, 0.1);
     }
     text = this.r(text);
     this.vocab.add(e.kind, text);

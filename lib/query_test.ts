@@ -31,3 +31,19 @@ Deno.test("parseSince reads relative spans and dates", () => {
   assertEquals(parseSince("2026-11-01", now), Date.parse("2026-11-01"));
   assertEquals(parseSince("soon", now), undefined);
 });
+
+Deno.test("parseQuery drops stop words, keeps them when the query is only stop words", () => {
+  const p = parseQuery("how did we fix the flaky login");
+  assertEquals(p.terms, [["fix"], ["flaky"], ["login"]]);
+  assertEquals(p.dropped, ["how", "did", "we", "the"]);
+  assertEquals(parseQuery("what is it").terms, [["what"], ["is"], ["it"]]);
+  assertEquals(parseQuery(`"the fix"`).terms, [["the", "fix"]]);
+});
+
+Deno.test("parseQuery takes time words out of the terms as a window", () => {
+  const now = Date.parse("2026-11-18T15:00:00Z");
+  const p = parseQuery("deploy broke yesterday", now);
+  assertEquals(p.terms, [["deploy"], ["broke"]]);
+  assertEquals(p.time?.words, "yesterday");
+  assertEquals(parseQuery('"yesterday" deploy', now).time, undefined);
+});

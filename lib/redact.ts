@@ -9,6 +9,10 @@
 import { PREFILTER, RULES } from "./redact_rules.ts";
 import { entropySpans } from "./redact_entropy.ts";
 
+/** Shapes known by their own form (no key word, no capture group): provider tokens and the like. */
+const SPECIFIC = RULES.filter((r) => !r.re.includes("(?<v>") && r.kind !== "private_key");
+const COMBINED_SPECIFIC = new RegExp(SPECIFIC.map((r) => `(?:${r.re})`).join("|"), "g");
+
 const COMBINED = new RegExp(
   RULES.map((r, i) => `(?<r${i}>${r.re.replaceAll("(?<v>", `(?<v${i}>`)})`).join("|"),
   "g",
@@ -52,6 +56,24 @@ export function redact(text: string, counts: RedactionCounts): string {
         const kind = RULES[i].kind;
         const v = groups[`v${i}`];
         if (kind === "assignment" && v && !acceptAssignment(match, v)) return match;
+        if (kind === "assignment" && v) {
+          // A value with a known shape is named by its shape (AWS_ACCESS_KEY_ID=AKIA…: aws_key).
+          const inner: RedactionCounts = {};
+          const named = v.replace(COMBINED_SPECIFIC, (m) => {
+            for (const r of SPECIFIC) {
+              if (new RegExp(`^(?:${r.re})$`).test(m)) {
+                inner[r.kind] = (inner[r.kind] ?? 0) + 1;
+                return `[redacted:${r.kind}]`;
+              }
+            }
+            return m;
+          });
+          if (Object.keys(inner).length) {
+            for (const [k, n] of Object.entries(inner)) counts[k] = (counts[k] ?? 0) + n;
+            const at = match.lastIndexOf(v);
+            return `${match.slice(0, at)}${named}${match.slice(at + v.length)}`;
+          }
+        }
         counts[kind] = (counts[kind] ?? 0) + 1;
         if (v !== undefined) {
           const at = match.lastIndexOf(v);
@@ -94,8 +116,11 @@ export function redactDeep(value: unknown, counts: RedactionCounts): unknown {
  */
 export function sanitizeForTerminal(text: string): string {
   return text
-    // deno-lint-ignore no-control-regex
-    .replace(/\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]|\x9b[0-9;?]*[ -/]*[@-~]|\x9d[^\x07\x9c]*(?:\x07|\x9c)/g, "")
+    .replace(
+      // deno-lint-ignore no-control-regex
+      /\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]|\x9b[0-9;?]*[ -/]*[@-~]|\x9d[^\x07\x9c]*(?:\x07|\x9c)/g,
+      "",
+    )
     .replace(/\r\n?/g, "\n")
     .replace(
       // deno-lint-ignore no-control-regex

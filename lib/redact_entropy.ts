@@ -4,10 +4,11 @@
  * characters) or alone on its line (28+ characters), with no provider prefix
  * to recognise it by.
  *
- * What survives (look-alikes): hex digests and UUIDs (hex only), paths (a run
- * with `/`-separated words), identifiers (no digits, or too few of each
- * character class), base64 data (a run over 128 characters, a line inside a
- * block of such lines, or after `base64,`), and anything under the entropy
+ * What survives (look-alikes): hex digests and UUIDs (hex only), integrity
+ * hashes (`sha512-…`, Go's `h1:…`), paths (a run with `/`-separated words),
+ * identifiers (no digits, or too few of each character class), base64 data (a
+ * run over 128 characters, a line inside a block of such lines, or after
+ * `base64,`), and anything under the entropy
  * floor (Shannon entropy of the run's characters below 3.6 bits each, 4.0 for
  * runs of 32 or more).
  *
@@ -24,7 +25,9 @@ function isRunChar(c: number): boolean {
 /** Shannon entropy of `s` in bits per character. */
 export function entropy(s: string): number {
   const counts = new Map<number, number>();
-  for (let i = 0; i < s.length; i++) counts.set(s.charCodeAt(i), (counts.get(s.charCodeAt(i)) ?? 0) + 1);
+  for (let i = 0; i < s.length; i++) {
+    counts.set(s.charCodeAt(i), (counts.get(s.charCodeAt(i)) ?? 0) + 1);
+  }
   let h = 0;
   for (const n of counts.values()) {
     const p = n / s.length;
@@ -37,6 +40,8 @@ export function entropy(s: string): number {
 export function looksRandom(run: string): boolean {
   const core = run.replace(/=+$/, "");
   if (core.length < 20 || core.length > MAX_RUN) return false;
+  // Subresource-integrity and Go module sums are hashes, published with the code.
+  if (/^(?:sha1|sha256|sha384|sha512)-/.test(core)) return false;
   if (/^[0-9a-f-]+$/i.test(core)) return false;
   if (/[a-z]{2,}\/[a-z]{2,}/i.test(core) && /\//.test(core)) return false;
   let digits = 0, upper = 0, lower = 0;
@@ -76,7 +81,9 @@ export function entropySpans(text: string): Span[] {
       const s = start;
       start = -1;
       const run = text.slice(s, i);
-      if ((isAssignmentValue(text, s) || (len >= 28 && aloneOnLine(text, s, i))) && looksRandom(run)) {
+      if (
+        (isAssignmentValue(text, s) || (len >= 28 && aloneOnLine(text, s, i))) && looksRandom(run)
+      ) {
         out.push({ start: s, end: i });
       }
     }
@@ -92,6 +99,7 @@ function isAssignmentValue(text: string, s: number): boolean {
   while (j >= 0 && (text[j] === " " || text[j] === "\t")) j--;
   if (text[j] !== "=" && text[j] !== ":") return false;
   if (text.slice(Math.max(0, j - 7), j) === "base64,") return false;
+  if (text[j] === ":" && text.slice(Math.max(0, j - 2), j) === "h1") return false;
   j--;
   if (text[j] === '"' || text[j] === "'") j--;
   while (j >= 0 && text[j] === " ") j--;
@@ -111,7 +119,9 @@ function aloneOnLine(text: string, s: number, e: number): boolean {
   // A line inside a block of long runs is data (wrapped base64), not a secret.
   const prevEnd = ls - 1;
   const prev = prevEnd > 0 ? text.slice(text.lastIndexOf("\n", prevEnd - 1) + 1, prevEnd) : "";
-  const next = le < text.length ? text.slice(le + 1, (text.indexOf("\n", le + 1) + 1 || text.length + 1) - 1) : "";
+  const next = le < text.length
+    ? text.slice(le + 1, (text.indexOf("\n", le + 1) + 1 || text.length + 1) - 1)
+    : "";
   const block = (line: string) => /^\s*[A-Za-z0-9+/=_-]{28,}\s*$/.test(line);
   return !block(prev) && !block(next);
 }

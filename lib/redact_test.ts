@@ -124,3 +124,114 @@ Deno.test("redactDeep redacts strings inside parser state", () => {
 Deno.test("sanitizeForTerminal turns carriage returns into newlines", () => {
   assertEquals(sanitizeForTerminal("a\r\nb\rc"), "a\nb\nc");
 });
+
+// --- The corpus: every secret shape caught, every look-alike untouched -----------------
+// Secrets are assembled from pieces so no real-looking token sits in the source whole.
+const R40 = "wJalrXUtnFEMI" + "/K7MDENG/bPxRfiCY" + "EXAMPLEKEY";
+const CORPUS_SECRETS: Array<[kind: string, text: string, secret: string]> = [
+  ["aws_secret", `aws_secret_access_key = ${R40}`, R40],
+  ["aws_secret", `"SecretAccessKey": "${R40}"`, R40],
+  [
+    "aws_key",
+    "export AWS_ACCESS_KEY_ID=" + "ASIA" + "Y3FDSNDKFKSIDJSW",
+    "ASIA" + "Y3FDSNDKFKSIDJSW",
+  ],
+  [
+    "gitlab_token",
+    "CI token " + "glrt-" + "aB3dE5fG7hI9jK1lM3nO",
+    "glrt-" + "aB3dE5fG7hI9jK1lM3nO",
+  ],
+  [
+    "stripe_key",
+    "whsec_" + "test_" + "Abc123Def456Ghi789Jkl",
+    "whsec_" + "test_" + "Abc123Def456Ghi789Jkl",
+  ],
+  [
+    "slack_webhook",
+    "post to https://hooks.slack.com/services/" + "T0000/B0000/XXXXXXXXXXXXXXXXXXXX",
+    "T0000/B0000/XXXXXXXXXXXXXXXXXXXX",
+  ],
+  [
+    "google_oauth_token",
+    "token ya29." + "a0AfH6SMBx1-Qz9Yp2kLmNoPqRsTuV",
+    "ya29." + "a0AfH6SMBx1-Qz9Yp2kLmNoPqRsTuV",
+  ],
+  [
+    "bearer_token",
+    "curl -H 'Authorization: Basic " + "dXNlcjpwYXNzd29yZDEyMzQ1" + "'",
+    "dXNlcjpwYXNzd29yZDEyMzQ1",
+  ],
+  [
+    "bearer_token",
+    "Authorization: token " + "0123456789abcdef0123456789abcdef01234567",
+    "0123456789abcdef0123456789abcdef01234567",
+  ],
+  ["assignment", "Passwort: Geheim2026Sommer", "Geheim2026Sommer"],
+  ["assignment", "mot de passe = Soleil2026Lune", "Soleil2026Lune"],
+  ["assignment", "contraseña: Clave2026Segura", "Clave2026Segura"],
+  ["assignment", "senha=Segredo2026Forte", "Segredo2026Forte"],
+  ["assignment", "hasło: Tajne2026Bardzo", "Tajne2026Bardzo"],
+  ["assignment", "токен: abc123def456ghi", "abc123def456ghi"],
+  ["assignment", "密码：mima2026abc", "mima2026abc"],
+  ["assignment", "パスワード: himitsu2026x", "himitsu2026x"],
+  ["assignment", "비밀번호=bimil2026pw", "bimil2026pw"],
+  ["assignment", "private_key: 'MIIEvQIBADANBgkqhkiG9w0B'", "MIIEvQIBADANBgkqhkiG9w0B"],
+  [
+    "private_key",
+    "-----BEGIN PGP PRIVATE KEY BLOCK-----\nlQOYBF\n-----END PGP PRIVATE KEY BLOCK-----",
+    "lQOYBF",
+  ],
+  ["entropy", "SESSION_SIGNING = Zx8Qp2Lm9Vt4Rk7Wn3Bc6Hd1", "Zx8Qp2Lm9Vt4Rk7Wn3Bc6Hd1"],
+  [
+    "entropy",
+    "here it is:\n  Q7mZp3Xk9Lw2Vr8Tn4Ys6Bd1Hc5Jf0Ga\nthanks",
+    "Q7mZp3Xk9Lw2Vr8Tn4Ys6Bd1Hc5Jf0Ga",
+  ],
+];
+for (const [kind, text, secret] of CORPUS_SECRETS) {
+  Deno.test(`redact catches ${kind} in ${JSON.stringify(text.slice(0, 28))}`, () => {
+    const c: Record<string, number> = {};
+    const out = redact(text, c);
+    assertEquals(out.includes(secret), false, out);
+    assertStringIncludes(out, `[redacted:${kind}]`);
+    assertEquals(c[kind] >= 1, true, JSON.stringify(c));
+  });
+}
+
+const CORPUS_LOOKALIKES = [
+  "md5 d41d8cd98f00b204e9800998ecf8427e and sha1 da39a3ee5e6b4b0d3255bfef95601890afd80709",
+  "image: ghcr.io/acme/app@sha256:2c26b46b68ffc68ff99b453c1d30413413422d706483bfa0f98a5e886266e7ae",
+  "request id 6f1c2a3b-4d5e-4f60-8a7b-9c0d1e2f3a4b failed",
+  "ERROR 550e8400-e29b-41d4-a716-446655440000",
+  "open /Users/dev/Projects/acme-web/src/components/CheckoutSummary.tsx",
+  "C:\\Users\\dev\\AppData\\Local\\Programs\\Microsoft VS Code\\Code.exe",
+  "see https://github.com/denoland/deno/blob/main/cli/tools/registry/mod.rs#L120",
+  '"integrity": "sha512-GNWcUTRBgIRJD5zj+Tq0fKOJ5XZajIiBroOF0yvj2bSU1WvNdYS/dn9UxwsujGW4JX06dnHyjV2y9rRaybH0iQ=="',
+  "golang.org/x/text v0.3.7 h1:olpwvP2KacW1ZWvsR7uQhoyTYvKAupfQrRGBFM352Gk=",
+  '<img src="data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAABAAAAAQCAYAAAAf8/9hAAAAAXNSR0IArs4c6QAAADhlWElmTU0AKgAAAAgAAYdpAAQAAAABAAAAGgAAAAAAAqACAAQAAAABAAAAEKADAAQAAAABAAAAEAAAAAA0VXHyAAAA">',
+  "-----BEGIN CERTIFICATE-----\nMIIDdzCCAl+gAwIBAgIEAgAAuTANBgkqhkiG9w0BAQUFADBaMQswCQYDVQQGEwJJ\nRTESMBAGA1UEChMJQmFsdGltb3JlMRMwEQYDVQQLEwpDeWJlclRydXN0MSIwIAYD\nVQQDExlCYWx0aW1vcmUgQ3liZXJUcnVzdCBSb290MB4XDTAwMDUxMjE4NDYwMFoX\n-----END CERTIFICATE-----",
+  "const resolveUserProfileSettingsForAccount = makeHandler();",
+  "token_count: 12345, max_tokens: 4096, tokenizer: cl100k_base",
+  "version 2.1.300 (build 20261101.3) on node v20.20.2",
+  "git log a1b2c3d..e4f5a6b --oneline",
+  "the password field must be at least 12 characters",
+  "set PASSWORD_MIN_LENGTH to 12 and keep it",
+  "Bearer tokens are checked by the middleware",
+  "task-runner disk-usage risk-score ask-before-run",
+  "export PATH=/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin",
+  "CamelCaseIdentifierWithoutAnyDigitsInItAtAll = true",
+];
+for (const text of CORPUS_LOOKALIKES) {
+  Deno.test(`redact leaves the look-alike ${JSON.stringify(text.slice(0, 36))} whole`, () => {
+    const c: Record<string, number> = {};
+    assertEquals(redact(text, c), text);
+    assertEquals(c, {});
+  });
+}
+
+Deno.test("sanitizeForTerminal strips C1 controls and invisible characters, keeping newlines and tabs", () => {
+  assertEquals(
+    sanitizeForTerminal("a\u009b31mb\u200bc\u00add\ufeffe\u2060f\udb40\udc41g\th\ni"),
+    "abcdefg\th\ni",
+  );
+});

@@ -8,7 +8,7 @@
  */
 import process from "node:process";
 import os from "node:os";
-import { existsSync } from "node:fs";
+import { existsSync, fstatSync, read, writeSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { Env } from "./model.ts";
 
@@ -43,8 +43,12 @@ export interface IO {
   isTTY: boolean;
   /** True when stderr is a terminal (progress goes there). */
   errTTY: boolean;
-  /** Reads at most `maxBytes` of stdin within `timeoutMs` milliseconds; '' on timeout or TTY. */
-  readStdin(maxBytes: number, timeoutMs: number): Promise<string>;
+  /**
+   * Reads at most `maxBytes` of stdin within `timeoutMs` milliseconds; what
+   * arrived by then ('' on a TTY). With `done`, stops as soon as `done(text so
+   * far)` is true (a harness may keep stdin open after its event).
+   */
+  readStdin(maxBytes: number, timeoutMs: number, done?: (text: string) => boolean): Promise<string>;
 }
 
 /** The real process as an {@link IO}. */
@@ -72,15 +76,21 @@ export function processIO(): IO {
     },
     isTTY: Boolean(process.stdout.isTTY),
     errTTY: Boolean(process.stderr.isTTY),
-    readStdin(maxBytes: number, timeoutMs: number): Promise<string> {
+    readStdin(
+      maxBytes: number,
+      timeoutMs: number,
+      done?: (text: string) => boolean,
+    ): Promise<string> {
       if (process.stdin.isTTY) return Promise.resolve("");
       return new Promise((resolve) => {
         const chunks: Uint8Array[] = [];
+        const dec = new TextDecoder();
+        let seen = "";
         let size = 0;
-        let done = false;
+        let over = false;
         const finish = () => {
-          if (done) return;
-          done = true;
+          if (over) return;
+          over = true;
           clearTimeout(timer);
           process.stdin.pause();
           process.stdin.removeAllListeners("data");
@@ -97,7 +107,11 @@ export function processIO(): IO {
         process.stdin.on("data", (c: Uint8Array) => {
           chunks.push(c);
           size += c.length;
-          if (size >= maxBytes) finish();
+          if (size >= maxBytes) return finish();
+          if (done) {
+            seen += dec.decode(c, { stream: true });
+            if (done(seen)) finish();
+          }
         });
         process.stdin.on("end", finish);
         process.stdin.on("error", finish);
@@ -116,6 +130,142 @@ export function exit(code: number, graceMs = 10_000): void {
   process.exitCode = code;
   const t = setTimeout(() => process.exit(code), graceMs);
   (t as { unref?: () => void }).unref?.();
+}
+
+/** Writes all of `text` to file descriptor `fd`, synchronously; a closed pipe ends it quietly. */
+function writeAll(fd: number, text: string): void {
+  const buf = new TextEncoder().encode(text);
+  let at = 0;
+  let again = 0;
+  while (at < buf.length) {
+    try {
+      at += writeSync(fd, buf, at, buf.length - at);
+    } catch (e) {
+      // A non-blocking pipe that is full: retry a little, then give up.
+      if ((e as { code?: string }).code === "EAGAIN" && again++ < 1000) continue;
+      return;
+    }
+  }
+}
+
+/**
+ * Reads stdin through `fs.read` on descriptor 0 (no stream objects): at most
+ * `maxBytes`, within `timeoutMs` milliseconds, stopping early when `done`
+ * says so; '' when stdin is a terminal.
+ */
+function readFd0(
+  maxBytes: number,
+  timeoutMs: number,
+  done?: (text: string) => boolean,
+): Promise<string> {
+  try {
+    if (fstatSync(0).isCharacterDevice()) return Promise.resolve("");
+  } catch {
+    return Promise.resolve("");
+  }
+  return new Promise((resolve) => {
+    const chunks: Uint8Array[] = [];
+    const dec = new TextDecoder();
+    let seen = "";
+    let size = 0;
+    let over = false;
+    const finish = () => {
+      if (over) return;
+      over = true;
+      clearTimeout(timer);
+      const out = new Uint8Array(Math.min(size, maxBytes));
+      let at = 0;
+      for (const c of chunks) {
+        const n = Math.min(c.length, out.length - at);
+        out.set(c.subarray(0, n), at);
+        at += n;
+      }
+      resolve(new TextDecoder().decode(out));
+    };
+    const timer = setTimeout(finish, timeoutMs);
+    const next = () => {
+      const buf = new Uint8Array(64 * 1024);
+      read(0, buf, 0, buf.length, null, (err, n) => {
+        if (over) return;
+        if (err || !n) return finish();
+        const c = buf.subarray(0, n);
+        chunks.push(c);
+        size += n;
+        if (size >= maxBytes) return finish();
+        if (done) {
+          seen += dec.decode(c, { stream: true });
+          if (done(seen)) return finish();
+        }
+        next();
+      });
+    };
+    next();
+  });
+}
+
+/**
+ * A light {@link IO} for a hook process, which runs before every tool call of
+ * an agent: standard streams through file descriptors (`fs.read` on 0,
+ * `fs.writeSync` on 1 and 2) instead of the `process.std*` stream objects,
+ * which cost a Bun binary tens of milliseconds to set up. Output is written
+ * synchronously, so {@link exitNow} may follow at once.
+ */
+export function hookIO(): IO {
+  return {
+    args: process.argv.slice(2),
+    env: processEnv(),
+    cwd: process.cwd(),
+    out: (text: string) => writeAll(1, text),
+    err: (text: string) => writeAll(2, text),
+    isTTY: false,
+    errTTY: false,
+    readStdin: readFd0,
+  };
+}
+
+/** Ends the process with `code` now (after {@link hookIO}'s synchronous writes). */
+export function exitNow(code: number): never {
+  process.exit(code);
+}
+
+/**
+ * Ends the process with `code` as soon as what was written to stdout is
+ * handed to the OS (for small outputs such as a hook's: a stdin a harness
+ * keeps open must not keep the process alive).
+ */
+export function exitWhenFlushed(code: number): void {
+  process.exitCode = code;
+  try {
+    process.stdout.write("", () => process.exit(code));
+  } catch {
+    process.exit(code);
+  }
+}
+
+/**
+ * A hard deadline: after `ms` milliseconds the process exits with `code`,
+ * whatever it was doing between two turns of the event loop (a synchronous
+ * call in progress runs to its end first). Returns a function that cancels it.
+ */
+export function deadline(ms: number, code: number): () => void {
+  const t = setTimeout(() => process.exit(code), ms);
+  (t as { unref?: () => void }).unref?.();
+  return () => clearTimeout(t);
+}
+
+/**
+ * Standard input as byte chunks until it ends (`deja mcp` reads its requests
+ * from it); empty at once when stdin is closed.
+ */
+export async function* stdinChunks(): AsyncGenerator<Uint8Array> {
+  for await (const c of process.stdin as AsyncIterable<Uint8Array | string>) {
+    yield typeof c === "string" ? new TextEncoder().encode(c) : c;
+  }
+}
+
+/** True when standard input is a terminal. */
+export function stdinIsTTY(): boolean {
+  return Boolean(process.stdin.isTTY);
 }
 
 /** Resident set size of this process in bytes. */

@@ -354,6 +354,12 @@ export const Q = {
     FROM events_fts JOIN events e ON e.id = events_fts.rowid
     JOIN sessions s ON s.id = e.session_id
     WHERE events_fts MATCH ?`,
+  // MATCH expression (LIMIT replaced by lib/search/retrieve.ts): the best events, ranked in FTS5 first
+  topRows: `SELECT e.id AS event_id, e.session_id AS session_id, e.seq AS seq, e.kind AS kind,
+      e.time AS time, e.flags AS flags, m.bm25 AS bm25
+    FROM (SELECT rowid, bm25(events_fts) AS bm25 FROM events_fts WHERE events_fts MATCH ?
+      ORDER BY bm25(events_fts) LIMIT ?) m
+    JOIN events e ON e.id = m.rowid`,
   // [filters appended by lib/search/regex.ts]: events a regular expression is tested on
   scanRows: `SELECT e.id AS event_id, e.session_id AS session_id, e.seq AS seq, e.kind AS kind,
       e.time AS time, e.flags AS flags, e.text AS text
@@ -370,6 +376,42 @@ export const Q = {
       ON c.harness = p.harness AND (c.id = p.id OR c.parent = p.native_id)
     WHERE p.id IN (SELECT value FROM json_each(?))`,
   sessionProjects: `SELECT id, project FROM sessions WHERE project IS NOT NULL`,
+  // average events per top-level session (session-level BM25's average length)
+  avgSessionEvents: `SELECT COALESCE(AVG(events), 0) AS n FROM sessions WHERE parent IS NULL`,
+  // MATCH expression, [filters appended by lib/search/sessionrank.ts]: who holds a term
+  termEvents: `SELECT e.id AS event_id, e.session_id AS session_id, e.kind AS kind, e.flags AS flags
+    FROM events_fts JOIN events e ON e.id = events_fts.rowid
+    JOIN sessions s ON s.id = e.session_id
+    WHERE events_fts MATCH ?`,
+  // id LIKE prefix or NULL (twice), harness or NULL (twice), project LIKE or NULL (twice),
+  // epoch ms or NULL (twice): the sessions `deja forget` selectors pick
+  forgetCandidates: `SELECT * FROM sessions
+    WHERE (? IS NULL OR native_id LIKE ? ESCAPE '\\') AND (? IS NULL OR harness = ?)
+      AND (? IS NULL OR project LIKE ? ESCAPE '\\')
+      AND (? IS NULL OR COALESCE(updated, started, 0) < ?)`,
+  // session ids (JSON array): their subagents, at any depth
+  childrenOfMany: `WITH RECURSIVE k(id) AS (
+      SELECT c.id FROM sessions p JOIN sessions c ON c.harness = p.harness AND c.parent = p.native_id
+        WHERE p.id IN (SELECT value FROM json_each(?))
+      UNION SELECT c.id FROM k JOIN sessions p ON p.id = k.id
+        JOIN sessions c ON c.harness = p.harness AND c.parent = p.native_id)
+    SELECT * FROM sessions WHERE id IN (SELECT id FROM k)`,
+  // session ids (JSON array)
+  deleteSessions: `DELETE FROM sessions WHERE id IN (SELECT value FROM json_each(?))`,
+  // sessions, events, path
+  setSourceTotals: `UPDATE sources SET sessions = ?, events = ? WHERE path = ?`,
+  // path: the next index reads the store again from its start
+  forgetSource: `DELETE FROM sources WHERE path = ?`,
+  // deja stats
+  statsByHarness: `SELECT harness, COUNT(*) AS sessions, SUM(events) AS events,
+      MIN(COALESCE(started, updated)) AS first, MAX(COALESCE(updated, started)) AS last
+    FROM sessions GROUP BY harness ORDER BY sessions DESC`,
+  topProjects: `SELECT project, COUNT(*) AS sessions FROM sessions
+    WHERE project IS NOT NULL AND parent IS NULL GROUP BY project ORDER BY sessions DESC LIMIT 10`,
+  redactionsBySource:
+    `SELECT r.source AS source, COALESCE(s.harness, '') AS harness, r.kind AS kind,
+      r.count AS count FROM redactions r LEFT JOIN sources s ON s.path = r.source
+    ORDER BY r.count DESC, r.source, r.kind`,
   // session ids (JSON array): every event text (forget collects their words)
   textsOfSessions: `SELECT text FROM events WHERE session_id IN (SELECT value FROM json_each(?))`,
 } as const;

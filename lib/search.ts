@@ -24,14 +24,19 @@ import type { Store } from "./store.ts";
 import type { Env } from "./model.ts";
 import { Q } from "./schema.ts";
 import { ftsAny, parseQuery, type TimeHint } from "./query.ts";
-import { type Filters, matchRows, spreadMatch } from "./search/retrieve.ts";
-import { expand, type LiteralTier, TermStats } from "./search/expand.ts";
-import { scoreRows, scoreSpread, type SessionScore, sessionMultiplier } from "./search/rank.ts";
-import { relevance } from "./search/relevance.ts";
-import { errorTier } from "./search/errortier.ts";
+import { type Filters, matchRows } from "./search/retrieve.ts";
 import { compilePattern, regexScan, regexSnippet } from "./search/regex.ts";
 import { snippet } from "./search/snippet.ts";
 import { hiddenSessions, SessionCache } from "./search/sessions.ts";
+import { rescore } from "./search/sessionrank.ts";
+import { TermStats } from "./search/expand.ts";
+import {
+  type Ablation,
+  sessionMultiplier,
+  type SessionScore,
+  withAblation,
+} from "./search/rank.ts";
+import { ladder } from "./search/ladder.ts";
 
 /** Options of a search. */
 export interface SearchOptions {
@@ -63,6 +68,8 @@ export interface SearchOptions {
   snippets?: number;
   /** Epoch ms "now" for recency and time words (tests). */
   now?: number;
+  /** Ranking changes switched off, to measure them (benchmarks only; lib/search/rank.ts ABLATE). */
+  ablate?: Ablation[];
 }
 
 /** How literal the match was (see the module doc). */
@@ -130,13 +137,6 @@ export interface SearchResult {
   hidden: number;
 }
 
-/** Event-level matches below this many sessions also try the session-level AND. */
-const SPREAD_MIN = 10;
-/** Matching events read per expression. */
-const MAX_ROWS = 5000;
-
-const LITERAL: LiteralTier[] = ["exact", "substring", "stemmed", "close"];
-
 /**
  * Searches the index.
  *
@@ -144,6 +144,10 @@ const LITERAL: LiteralTier[] = ["exact", "substring", "stemmed", "close"];
  * @throws {DejaError} (exit 2) when `regex` is set and the query is not a valid pattern.
  */
 export function search(store: Store, query: string, o: SearchOptions = {}): SearchResult {
+  return withAblation(o.ablate, () => run(store, query, o));
+}
+
+function run(store: Store, query: string, o: SearchOptions): SearchResult {
   const limit = o.limit ?? 10;
   const now = o.now ?? Date.now();
   const parsed = parseQuery(query, now);
@@ -178,45 +182,28 @@ export function search(store: Store, query: string, o: SearchOptions = {}): Sear
       const texts = eventTexts(store, hit.snippets.map((s) => s.eventId));
       for (const s of hit.snippets) s.text = regexSnippet(texts.get(s.eventId) ?? "", re);
     }
-    return { ...base, tier: out.length ? "regex" : "none", results: out, total: scores.size, nothingMatched: !out.length };
+    return {
+      ...base,
+      tier: out.length ? "regex" : "none",
+      results: out,
+      total: scores.size,
+      nothingMatched: !out.length,
+    };
   }
   if (!parsed.parts.length) return base;
 
   const stats = new TermStats(store);
-  let scores = new Map<number, SessionScore>();
-  let tier: Tier = "none";
-  let alts: string[][][] = [];
-  let changes: SearchResult["changes"] = [];
-  for (const t of LITERAL) {
-    const ex = expand(stats, parsed.parts, t);
-    if (!ex) continue;
-    scores = literalMatch(store, stats, ex.alts, f, rootOf);
-    if (scores.size) {
-      tier = t;
-      alts = ex.alts;
-      changes = ex.changes;
-      break;
-    }
-  }
-  if (!scores.size) {
-    const er = errorTier(stats, query, f, rootOf);
-    if (er.scores.size) {
-      scores = er.scores;
-      tier = "error";
-      alts = er.words.map((w) => [[w]]);
-    }
-  }
-  if (!scores.size && !parsed.parts.some((p) => p.quoted)) {
-    const words = [...new Set(parsed.parts.flatMap((p) => p.tokens))];
-    const rel = relevance(stats, words, f, rootOf);
-    if (rel.scores.size) {
-      scores = rel.scores;
-      tier = "relevance";
-      alts = rel.alts;
-    }
-  }
-  if (tier === "exact" && [...scores.values()].every((s) => s.spread)) tier = "session";
+  const lad = ladder(stats, parsed, query, f, rootOf);
+  const { scores, alts, changes } = lad;
+  let tier: Tier = lad.tier;
+  if (tier !== "error" && tier !== "none") rescore(stats, cache, scores, alts, f);
   const results = finish(store, cache, scores, tier, o, now, parsed.time, limit);
+  if (lad.strict) {
+    // A long query ranked by relevance: it matched exactly when its best session holds every term.
+    const top = results[0] ? scores.get(results[0].rowid) : undefined;
+    if (top && lad.strict.has(top.sessionId)) tier = top.spread ? "session" : "exact";
+  }
+  if (tier === "exact" && results.length && results.every((r) => r.spread)) tier = "session";
   const texts = eventTexts(store, results.flatMap((r) => r.snippets.map((s) => s.eventId)));
   for (const r of results) {
     for (const s of r.snippets) s.text = snippet(texts.get(s.eventId) ?? "", alts);
@@ -225,7 +212,12 @@ export function search(store: Store, query: string, o: SearchOptions = {}): Sear
   if (!results.length && hide.length) {
     const all = parsed.parts.map((p) => ftsAny([p.tokens]));
     hidden = new Set(
-      matchRows(store, all.join(" AND "), { ...f, hideSessionIds: undefined, sessionIds: hide }, 500)
+      matchRows(
+        store,
+        all.join(" AND "),
+        { ...f, hideSessionIds: undefined, sessionIds: hide },
+        500,
+      )
         .map((r) => r.session_id),
     ).size;
   }
@@ -238,29 +230,6 @@ export function search(store: Store, query: string, o: SearchOptions = {}): Sear
     changes,
     hidden,
   };
-}
-
-/** Event-level AND, and when it finds few sessions, the session-level AND beside it. */
-function literalMatch(
-  store: Store,
-  stats: TermStats,
-  alts: string[][][],
-  f: Filters,
-  rootOf: (id: number) => number,
-): Map<number, SessionScore> {
-  const exprs = alts.map(ftsAny);
-  const rows = matchRows(store, exprs.join(" AND "), f, MAX_ROWS);
-  const scores = scoreRows(rows, rootOf);
-  if (alts.length > 1 && scores.size < SPREAD_MIN) {
-    const weights = alts.map((a) => a.reduce((s, toks) => s + stats.docs(toks[0]), 0));
-    const sp = spreadMatch(store, exprs, weights, f);
-    for (const [sid, perTerm] of sp.sessions) {
-      const root = rootOf(sid);
-      if (scores.has(root)) continue;
-      scores.set(root, scoreSpread(perTerm, root));
-    }
-  }
-  return scores;
 }
 
 /** Applies session multipliers, sorts, caps, and builds the hits (snippet texts filled later). */
@@ -294,7 +263,14 @@ function finish(
       now,
       time,
     );
-    return { s, row, gaveUp, throwaway, score: s.score * m, note: literal && row.harness === "deja" };
+    return {
+      s,
+      row,
+      gaveUp,
+      throwaway,
+      score: s.score * m,
+      note: literal && row.harness === "deja",
+    };
   });
   ranked.sort((a, b) =>
     Number(b.note) - Number(a.note) || b.score - a.score ||

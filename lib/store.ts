@@ -44,39 +44,56 @@ export class Store {
 
   /**
    * Opens (creating when `create`) the index at `path`, applying pragmas and
-   * migrations.
+   * migrations. `:memory:` opens a private in-memory index (a scratch store).
+   *
+   * With `readOnly` the file is opened read-only, never migrated and never
+   * created, and a busy index is waited on for `busyMs` milliseconds (default
+   * 5000) — what a hook needs: it reads an index another process writes.
    *
    * @throws {DejaError} when the index is missing and `create` is false, when it
-   *   was written by a newer deja, or when it is not a SQLite file.
+   *   was written by a newer deja (or, read-only, by an older one), or when it is
+   *   not a SQLite file.
    */
-  static open(path: string, opts: { create?: boolean; readOnly?: boolean } = {}): Store {
-    let fresh = false;
-    try {
-      statSync(path);
-    } catch (e) {
-      const code = (e as { code?: string }).code;
-      if (code !== "ENOENT") {
-        throw new DejaError(
-          `cannot read the index ${path}: ${code ?? (e as Error).message}`,
-          undefined,
-          2,
-        );
+  static open(
+    path: string,
+    opts: { create?: boolean; readOnly?: boolean; busyMs?: number } = {},
+  ): Store {
+    const memory = path === ":memory:";
+    let fresh = memory;
+    if (!memory) {
+      try {
+        statSync(path);
+      } catch (e) {
+        const code = (e as { code?: string }).code;
+        if (code !== "ENOENT") {
+          throw new DejaError(
+            `cannot read the index ${path}: ${code ?? (e as Error).message}`,
+            undefined,
+            2,
+          );
+        }
+        fresh = true;
       }
-      fresh = true;
     }
-    if (fresh && !opts.create) {
+    if (fresh && !memory && (!opts.create || opts.readOnly)) {
       throw new DejaError(`no index at ${path}`, "run 'deja index' first", 2);
     }
-    if (fresh) makeDataDir(join(path, ".."));
+    if (fresh && !memory) makeDataDir(join(path, ".."));
+    const busy = Math.max(0, Math.floor(opts.busyMs ?? 5000));
     let db: DatabaseSync;
     try {
       db = new DatabaseSync(
         path,
-        { timeout: 5000 } as ConstructorParameters<typeof DatabaseSync>[1],
+        { timeout: busy, ...(opts.readOnly ? { readOnly: true } : {}) } as ConstructorParameters<
+          typeof DatabaseSync
+        >[1],
       );
-      if (fresh) chmodSync(path, 0o600);
-      db.exec("PRAGMA busy_timeout = 5000");
-      for (const p of PRAGMAS) db.exec(p);
+      if (fresh && !memory) chmodSync(path, 0o600);
+      db.exec(`PRAGMA busy_timeout = ${busy}`);
+      for (const p of PRAGMAS) {
+        if (opts.readOnly && /journal_mode/.test(p)) continue; // a write; the indexer set it
+        db.exec(p);
+      }
     } catch (e) {
       throw new DejaError(
         `cannot open the index ${path}: ${(e as Error).message}`,
@@ -84,11 +101,16 @@ export class Store {
       );
     }
     const store = new Store(db, path);
-    store.migrate();
+    try {
+      store.migrate(Boolean(opts.readOnly));
+    } catch (e) {
+      store.close();
+      throw e;
+    }
     return store;
   }
 
-  private migrate(): void {
+  private migrate(readOnly: boolean): void {
     let version: number;
     try {
       version = (this.db.prepare("PRAGMA user_version").get() as { user_version: number })
@@ -103,6 +125,12 @@ export class Store {
       throw new DejaError(
         `the index was written by a newer deja (schema ${version}, this one knows ${SCHEMA_VERSION})`,
         "upgrade deja, or run 'deja index --rebuild'",
+      );
+    }
+    if (readOnly && version < SCHEMA_VERSION) {
+      throw new DejaError(
+        `the index was written by an older deja (schema ${version}, this one knows ${SCHEMA_VERSION})`,
+        "run 'deja index' to upgrade it",
       );
     }
     for (let v = version; v < SCHEMA_VERSION; v++) {

@@ -15,6 +15,7 @@ import { isAbsolute, join } from "node:path";
 import type { EditSpan, Event, ParseCtx, ToolCallInfo, ToolResultInfo } from "../lib/model.ts";
 import { arr, decodeArgs, num, type Obj, obj, str } from "./_util.ts";
 import { isZstd, unzstd } from "./_zstd.ts";
+import { stripFrames } from "../lib/frame.ts";
 
 /** Part types that carry nothing to index (dropped silently). */
 const IGNORED = new Set(["reasoning", "binary", "image_url", "finish", "_meta"]);
@@ -242,7 +243,9 @@ export function messageEvents(msg: MessageRow, env: PartsEnv): Event[] {
     } else if (type === "tool_result") {
       const callId = str(d.tool_call_id);
       if (callId && env.dropped.has(callId)) continue;
-      const body = stripCwd(text(d.content));
+      // A PreToolUse hook's context is appended after the `<cwd>` trailer (deja's own
+      // frame, charmbracelet/crush internal/agent/hooked_tool.go): strip it first.
+      const body = stripCwd(stripFrames(text(d.content)));
       const result: ToolResultInfo = { callId, isError: d.is_error === true };
       const name = (callId && env.calls.get(callId)) || text(d.name);
       if (name === "bash") {

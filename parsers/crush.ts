@@ -217,16 +217,9 @@ export const crush: Parser = {
         : undefined;
       const since = hasUpdated && ctx.since > 0 ? ctx.since : 0;
       const sessions = db.prepare(
-        `SELECT id, ${pick(s, "parent_session_id")}, ${pick(s, "title")}, ${
-          pick(s, "created_at")
-        }, ${pick(s, "updated_at")}, ${pick(s, "summary_message_id")} FROM sessions` +
-          (since ? " WHERE updated_at >= ?" : "") + " ORDER BY rowid",
+        sessionsSql(s) + (since ? " WHERE updated_at >= ?" : "") + " ORDER BY rowid",
       ).all(...(since ? [since] : [])) as unknown as SessionRow[];
-      const msgs = db.prepare(
-        `SELECT rowid AS rid, id, role, CAST(parts AS BLOB) AS parts, ${pick(m, "model")}, ${
-          pick(m, "created_at")
-        }, ${pick(m, "is_summary_message")} FROM messages WHERE session_id = ? ORDER BY rowid`,
-      );
+      const msgs = db.prepare(messagesSql(m));
       for (const row of sessions) {
         if (typeof row.id !== "string" || row.id.startsWith("title-")) continue;
         const raw = msgs.all(row.id) as unknown as RawMessage[];
@@ -239,6 +232,46 @@ export const crush: Parser = {
     }
   },
 };
+
+/** SELECT of the session columns the parser reads (missing ones as NULL). */
+function sessionsSql(s: Set<string>): string {
+  return `SELECT id, ${pick(s, "parent_session_id")}, ${pick(s, "title")}, ${
+    pick(s, "created_at")
+  }, ${pick(s, "updated_at")}, ${pick(s, "summary_message_id")} FROM sessions`;
+}
+
+/** SELECT of one session's messages in row order (missing columns as NULL). */
+function messagesSql(m: Set<string>): string {
+  return `SELECT rowid AS rid, id, role, CAST(parts AS BLOB) AS parts, ${pick(m, "model")}, ${
+    pick(m, "created_at")
+  }, ${pick(m, "is_summary_message")} FROM messages WHERE session_id = ? ORDER BY rowid`;
+}
+
+/**
+ * One session of an open Crush store, read the way {@link crush} reads it
+ * (for the Crush hook, which follows a live session by its id). Undefined when
+ * the store has no such session, the id is a `title-` session, or the schema
+ * is not one the parser knows.
+ *
+ * @param project the project directory the store belongs to (tool paths are joined to it).
+ */
+export function readCrushSession(
+  db: DatabaseSync,
+  id: string,
+  path: string,
+  project: string | undefined,
+  skip: ParseCtx["skip"],
+): Session | undefined {
+  if (id.startsWith("title-")) return undefined;
+  const schema = readSchema(db);
+  if (typeof schema === "string") return undefined;
+  const row = db.prepare(sessionsSql(schema.s) + " WHERE id = ?").get(id) as unknown as
+    | SessionRow
+    | undefined;
+  if (!row || typeof row.id !== "string") return undefined;
+  const raw = db.prepare(messagesSql(schema.m)).all(id) as unknown as RawMessage[];
+  return readSession(row, raw, path, project, skip);
+}
 
 /** `<project>` for a store at `<project>/.crush/crush.db` when discovery gave no hint. */
 function projectOf(dbPath: string): string | undefined {

@@ -62,8 +62,10 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  * `model` -> assistant (thoughts dropped); `info`/`error`/`warning` dropped;
  * `toolCalls[]` -> tool_call + tool_result (`run_shell_command` -> command,
  * exit from `Exit Code: N`; `replace`/`edit` -> edits; `write_file` -> writes;
- * `read_file` -> paths). Times are ISO strings -> epoch ms; a message without
- * one gets the session start. Title from `summary`.
+ * `read_file` -> paths; a resumed chat's `$set` snapshot carries the calls as
+ * `functionCall` parts and the results as `functionResponse` parts, mapped the
+ * same way, first copy of a result kept). Times are ISO strings -> epoch ms;
+ * a message without one gets the session start. Title from `summary`.
  */
 export const gemini: Parser = {
   id: ID,
@@ -160,6 +162,8 @@ async function* parse(source: SourceRef, ctx: ParseCtx): AsyncGenerator<Session>
   const events: Event[] = [];
   let model: string | undefined;
   let times = started === undefined ? [] : [started];
+  // A result also carried as a functionResponse part later on keeps its first copy.
+  const answered = new Set<string>();
   for (const m of conv.messages) {
     const r = messageEvents(m, {
       project,
@@ -167,7 +171,13 @@ async function* parse(source: SourceRef, ctx: ParseCtx): AsyncGenerator<Session>
       skip: ctx.skip.bind(ctx),
       where: source.path,
     });
-    events.push(...r.events);
+    for (const e of r.events) {
+      if (e.kind === "tool_result" && e.key) {
+        if (answered.has(e.key)) continue;
+        answered.add(e.key);
+      }
+      events.push(e);
+    }
     if (r.model) model = r.model;
   }
   if (!events.length) return;

@@ -664,3 +664,62 @@ Deno.test({
     }
   },
 });
+
+Deno.test("a resumed chat keeps its tool calls and results when the $set snapshot holds API parts", async () => {
+  // Regression, Gemini CLI 0.61.0 `--resume latest` (farm run): the CLI rewrites the whole
+  // history as `$set.messages` with functionCall/functionResponse parts and no `toolCalls`,
+  // each response twice; deja used to lose every tool call of the first turn.
+  const out =
+    "<untrusted_context>\nOutput: ls: cannot access 'missing.txt'\nExit Code: 2\n</untrusted_context>";
+  const call = { id: "c1", name: "run_shell_command", args: { command: "ls missing.txt" } };
+  const response = {
+    functionResponse: { id: "c1", name: "run_shell_command", response: { output: out } },
+  };
+  const t = tree({
+    [CHAT]: jsonl(
+      META,
+      { $set: { sessionId: S } },
+      {
+        $set: {
+          messages: [
+            {
+              id: "u1",
+              timestamp: "2026-11-01T10:00:01.000Z",
+              type: "user",
+              content: [{ text: "run it" }],
+            },
+            {
+              id: "g1",
+              timestamp: "2026-11-01T10:00:02.000Z",
+              type: "gemini",
+              content: [{ text: "Running." }, { functionCall: call }],
+            },
+            {
+              id: "g1_response",
+              timestamp: "2026-11-01T10:00:02.000Z",
+              type: "user",
+              content: [response],
+            },
+            { id: "u2", timestamp: "2026-11-01T10:00:03.000Z", type: "user", content: [response] },
+          ],
+        },
+      },
+      {
+        id: "u3",
+        timestamp: "2026-11-01T10:00:04.000Z",
+        type: "user",
+        content: [{ text: "and now?" }],
+      },
+    ),
+  });
+  try {
+    const { sessions } = await parseFile(t.root, CHAT);
+    assert.equal(kinds(sessions[0]), "user,assistant,tool_call,tool_result,user");
+    const ev = sessions[0].events;
+    assert.equal(ev[2].tool?.command, "ls missing.txt");
+    assert.deepEqual(ev[3].result, { callId: "c1", exit: 2 });
+    assert.equal(ev[3].text, "ls: cannot access 'missing.txt'\nExit Code: 2");
+  } finally {
+    t.cleanup();
+  }
+});

@@ -61,9 +61,10 @@ const ID = "qwen";
  *   `custom_title` -> title, `parent_session` -> parent, `slash_command`
  *   invocations -> user; every other subtype (`ui_telemetry`,
  *   `attribution_snapshot`, ...) is bookkeeping and ignored.
- * - Records marked `isSidechain` with an `agentId` (subagent rounds, from the
- *   source's field list; not yet seen in a store) become their own session
- *   `<sessionId>/<agentId>` with `parent` = the session.
+ * - Records marked `isSidechain` with an `agentId` (subagent rounds, written to
+ *   `projects/<slug>/subagents/<session>/agent-<type>-<call>.jsonl`; farm run,
+ *   0.24.4) become their own session `<sessionId>/<agentId>` with `parent` =
+ *   the session.
  * A record written twice (same `uuid`) replaces its first copy: event keys
  * derive from the uuid and the call id. Times: ISO strings -> epoch ms.
  * Project: the records' `cwd`.
@@ -77,8 +78,12 @@ function qwenRoot(env: DiscoverCtx["env"]): string {
 async function discover({ env, problem }: DiscoverCtx): Promise<Discovery> {
   const projects = join(qwenRoot(env), "projects");
   const files = await listFiles(projects, {
-    match: (p, n) => n.endsWith(".jsonl") && basename(dirname(p)) === "chats",
-    maxDepth: 2,
+    // Subagent rounds: projects/<slug>/subagents/<parent session>/agent-<type>-<call>.jsonl
+    // (farm run of Qwen Code 0.24.4); their records carry isSidechain and agentId.
+    match: (p, n) =>
+      n.endsWith(".jsonl") &&
+      (basename(dirname(p)) === "chats" || basename(dirname(dirname(p))) === "subagents"),
+    maxDepth: 3,
     onError: problem,
   });
   return {

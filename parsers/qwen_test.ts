@@ -383,3 +383,32 @@ Deno.test({
     assertEquals(of(s, "user").length, 1);
   },
 });
+
+Deno.test("a subagent's rounds are found and filed under the parent when they sit in subagents/<session>/", async () => {
+  // Regression, Qwen Code 0.24.4 (farm run): the `agent` tool's rounds are written to
+  // projects/<slug>/subagents/<parent session>/agent-<type>-<call>.jsonl, which discovery missed.
+  const sub = `projects/-work-proj/subagents/${SID}/agent-general-purpose-call_1.jsonl`;
+  const side = {
+    isSidechain: true,
+    agentId: "general-purpose-call_1",
+    agentName: "general-purpose",
+  };
+  const t = tree({
+    [CHAT]: jsonl(user("parent turn")),
+    [sub]: jsonl(user("helper prompt", side), model([{ text: "helper answer" }], side)),
+    [`projects/-work-proj/subagents/${SID}/agent-general-purpose-call_1.meta.json`]: "{}\n",
+  });
+  try {
+    const run = await runParser(qwen, testEnv("/nowhere", { DEJA_QWEN_ROOT: t.root }));
+    assertEquals(
+      run.discovery.sources.map((s) => s.path.slice(t.root.length + 1)).sort(),
+      [CHAT, sub].sort(),
+    );
+    const child = run.sessions.find((s) => s.parent === SID);
+    assert(child, "no session filed under the parent");
+    assertEquals(child.id, `${SID}/general-purpose-call_1`);
+    assertEquals(of(child, "assistant").map((e) => e.text), ["helper answer"]);
+  } finally {
+    t.cleanup();
+  }
+});

@@ -24,7 +24,9 @@ export function binary(): string {
   const [cmd, ...pre] = bunCommand();
   const r = spawnSync(
     cmd,
-    [...pre, "build", "--compile", join(REPO, "main.ts"), "--outfile", out],
+    // bin.ts: hooks on a fast path that loads only their modules (--splitting keeps the
+    // rest in chunks loaded on demand).
+    [...pre, "build", "--compile", "--splitting", join(REPO, "bin.ts"), "--outfile", out],
     {
       cwd: REPO,
       encoding: "utf8",

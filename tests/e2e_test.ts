@@ -6,8 +6,10 @@
  * { "stores": "fixtures" | "none",
  *   "steps": [ { "args": ["index"], "exit": 0,
  *                "stdout": "file with the expected output",  (optional)
+ *                "stdin": "file in the case folder fed to stdin",  (optional)
  *                "stderr_has": ["text"], "stdout_has": ["text"],
- *                "json": { "dotted.path": value } } ] }
+ *                "json": { "dotted.path": value },
+ *                "stdout_empty": true } ] }
  * ```
  *
  * Expected output files match line by line; `[..]` inside a line matches any
@@ -29,11 +31,14 @@ import { binary, runBinary } from "./_binary.ts";
 
 interface Step {
   args: string[];
+  stdin?: string;
   exit: number;
   stdout?: string;
   stdout_has?: string[];
   stderr_has?: string[];
   json?: Record<string, unknown>;
+  /** The binary printed nothing at all. */
+  stdout_empty?: boolean;
 }
 
 /** True when `actual` matches the expected text with `[..]` and `...` wildcards. */
@@ -95,7 +100,10 @@ for (const name of readdirSync(caseRoot).sort()) {
         const args = step.args.map((x) =>
           x.replace(/\{\{(\w+):(\d+)\}\}/, (_m, f, n) => String(dig(lastJson, `results.${n}.${f}`)))
         );
-        const r = runBinary(args, env, cwd);
+        const input = step.stdin
+          ? readFileSync(join(caseRoot, name, step.stdin), "utf8")
+          : undefined;
+        const r = runBinary(args, env, cwd, input);
         const where = `${name} step ${i} (deja ${
           args.join(" ")
         })\nstdout:\n${r.stdout}\nstderr:\n${r.stderr}`;
@@ -104,6 +112,7 @@ for (const name of readdirSync(caseRoot).sort()) {
           const want = readFileSync(join(caseRoot, name, step.stdout), "utf8");
           assert(matchesExpected(r.stdout, want), `stdout differs from ${step.stdout} in ${where}`);
         }
+        if (step.stdout_empty) assertEquals(r.stdout, "", `stdout of ${where}`);
         for (const t of step.stdout_has ?? []) {
           assert(r.stdout.includes(t), `stdout lacks '${t}' in ${where}`);
         }

@@ -10,6 +10,7 @@ import { parsers } from "../parsers/mod.ts";
 import { fixtureRun, loadRegistry } from "./_registry.ts";
 import { REPO } from "./_fixture.ts";
 import { checkInstallFacts } from "../lib/install/facts.ts";
+import { readBlock, VERIFIED_BY } from "./farm/_verified.ts";
 
 const entries = loadRegistry();
 
@@ -123,6 +124,41 @@ Deno.test("every reference page's Last verified date equals the registry's", () 
       ]
     ) {
       assert(page.includes(h), `docs/registry/${e.id}.md lacks the section '${h}'`);
+    }
+  }
+});
+
+Deno.test("every entry says how it was verified, and a farm entry's page names the same version and date", () => {
+  for (const e of entries) {
+    const raw = e as unknown as Record<string, unknown>;
+    const by = raw.verified_by as string;
+    const version = raw.verified_version;
+    assert(
+      (VERIFIED_BY as readonly string[]).includes(by),
+      `${e.id}: verified_by must be one of ${VERIFIED_BY.join(", ")} (docs/registry/README.md)`,
+    );
+    assert(
+      version === null || (typeof version === "string" && version !== ""),
+      `${e.id}: verified_version must be a version string or null`,
+    );
+    const page = readFileSync(join(REPO, "docs/registry", `${e.id}.md`), "utf8");
+    const block = readBlock(page);
+    if (by === "farm") {
+      assert(version, `${e.id}: a farm verification names the version that ran`);
+      assert(
+        block,
+        `docs/registry/${e.id}.md has no generated farm part: run 'deno task verify:record <report.json>'`,
+      );
+      assertEquals(
+        block,
+        { version, date: e.last_verified },
+        `docs/registry/${e.id}.md and registry.json disagree: rerun 'deno task verify:record' (never edit by hand)`,
+      );
+    } else {
+      assert(
+        !block,
+        `docs/registry/${e.id}.md has a farm part but registry.json says ${by}: rerun 'deno task verify:record'`,
+      );
     }
   }
 });

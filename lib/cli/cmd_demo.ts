@@ -74,7 +74,11 @@ export const demoCmd: Command = {
       }
       const query = a.positionals.length ? a.positionals : ["failing", "tests"];
       if (!a.values.json) io.out(`\n$ deja ${query.join(" ")}\n`);
-      const code = runSearch({ values: { json: a.values.json }, positionals: query }, sub);
+      // The sample projects live in a temp dir: shown, not hidden as throwaway.
+      const code = runSearch(
+        { values: { json: a.values.json, junk: true }, positionals: query },
+        sub,
+      );
       if (!a.values.json) {
         io.out(`\nOn your own history: deja index, then deja "<words you remember>".\n`);
       }

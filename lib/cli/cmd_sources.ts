@@ -5,6 +5,7 @@ import { colors, printJson, tildify } from "./common.ts";
 import { parsers } from "../../parsers/mod.ts";
 import { indexPath, Store } from "../store.ts";
 import { Q } from "../schema.ts";
+import { describeVerification, type Verification, verification } from "../verified.ts";
 
 interface SourceRow {
   path: string;
@@ -35,6 +36,8 @@ export interface HarnessSources {
   /** The most recent error of any of its stores, with the store path. */
   last_error: string | null;
   errors: number;
+  /** The harness version its format was verified on, how and when (registry.json). */
+  verified: Verification;
 }
 
 export const sourcesCmd: Command = {
@@ -97,6 +100,7 @@ export const sourcesCmd: Command = {
           ? `${errs[0].path}: ${errs[0].error}`
           : null,
         errors: errs.length + problems.length,
+        verified: verification(p.id),
       });
     }
     if (a.values.json) {
@@ -113,6 +117,7 @@ export const sourcesCmd: Command = {
           String(h.stores).padStart(4)
         } stores  ${String(h.sessions).padStart(6)} sessions  ${fmtBytes(h.bytes).padStart(9)}`,
       );
+      lines.push(c.dim(`           verified: ${describeVerification(h.verified)}`));
       for (const r of h.roots) {
         lines.push(
           c.dim(`           ${r.exists ? "found  " : "absent "} ${tildify(r.path, io.env.home)}`),
@@ -120,6 +125,8 @@ export const sourcesCmd: Command = {
       }
       const sk = Object.entries(h.skipped).map(([k, v]) => `${v} ${k}`).join(", ");
       if (sk) lines.push(c.yellow(`           skipped: ${sk}`));
+      const red = Object.entries(h.redacted).map(([k, v]) => `${v} ${k}`).join(", ");
+      if (red) lines.push(c.dim(`           redacted: ${red}`));
       if (h.last_error) lines.push(c.red(`           last error (${h.errors}): ${h.last_error}`));
     }
     io.out(lines.join("\n") + "\n");

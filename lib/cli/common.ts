@@ -122,7 +122,6 @@ export function printJson(io: IO, value: unknown): void {
   // controls are escaped too (same value once parsed), so the raw text is safe on a terminal.
   io.out(
     JSON.stringify(value, null, 2).replace(
-      // deno-lint-ignore no-control-regex
       /[\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c\u00ad\u200b\u2060-\u2064\ufeff\u180e\x7f-\x9f]/g,
       (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
     ) + "\n",

@@ -20,6 +20,8 @@ export interface Tombstone {
   title: string | null;
   /** Store path the session was read from (re-read on `--unforget`). */
   source: string | null;
+  /** Native id of the parent session, for a subagent forgotten with its parent. */
+  parent?: string;
   /** Epoch ms of the forget. */
   at: number;
   /** The selector that forgot it (`--session 1a2b`, `--project acme`, `--before 2026-01-01`). */

@@ -65,7 +65,10 @@ Deno.test("signature strips paths, file names, numbers, hex and quote marks", ()
   assertEquals(sameError("cannot find module lodash", "error cannot find module lodash"), true);
   assertEquals(sameError("cannot find", "error cannot find module lodash"), false);
   // A pasted "Error:" prefix the tool's own output lacks still matches.
-  assertEquals(sameError("the frobnicator exploded at start", "error frobnicator exploded at"), true);
+  assertEquals(
+    sameError("the frobnicator exploded at start", "error frobnicator exploded at"),
+    true,
+  );
   assertEquals(sameError("frobnicator exploded", "error frobnicator exploded"), false);
 });
 

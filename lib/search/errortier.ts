@@ -32,9 +32,28 @@ export function errorWords(query: string): string[] {
   return words.size >= 2 ? [...words] : [];
 }
 
-/** A line that reports an error: an error class, an errno name, or the usual words. */
-export const ERROR_LINE =
-  /\b(?:\w*(?:Error|Exception|Failure)\b|E[A-Z]{3,}\b|error|errors|fail(?:ed|ure|s)?|fatal|panic(?:ked)?|traceback|denied|refused|cannot|can't|could not|couldn't|unable|not found|no such|undefined|invalid|missing|unexpected|timed out|timeout|segmentation fault|abort(?:ed)?|exit (?:code|status))\b/i;
+/**
+ * A line that reports an error, as a program prints it (a question that
+ * mentions an error is not one): an error or exception class, an errno name,
+ * a CamelCase name and a colon (`UniqueViolation: …`), `error:` / `error[`,
+ * `panic:`, `fatal:`, a traceback, `FAILED`, an exit
+ * status, or the usual wording of a failure message.
+ */
+export const ERROR_LINE = new RegExp(
+  [
+    String.raw`\b[A-Za-z][A-Za-z0-9_.]*(?:Error|Exception|Failure|Fault)\b`,
+    String.raw`\bE[A-Z]{3,}\b`,
+    String.raw`\b(?:[A-Z][a-z0-9]+){2,}:\s`,
+    String
+      .raw`\b(?:[Ee]rror|ERROR|[Ww]arning|[Ff]atal|FATAL|[Pp]anic|[Ff]ailed|FAIL(?:ED)?)(?:\[\w+\])?:`,
+    String.raw`\bTraceback \(most recent call last\)`,
+    String.raw`\bexit (?:code|status) -?\d+`,
+    String
+      .raw`\b(?:[Cc]annot|[Cc]an't|[Cc]ould not|[Uu]nable to) (?:find|read|open|resolve|connect|load|access|allocate|invoke)\b`,
+    String
+      .raw`\b(?:[Nn]o such file|not found|is not defined|does not exist|[Pp]ermission denied|[Cc]onnection refused|[Ss]egmentation fault|out of memory|timed out)\b`,
+  ].join("|"),
+);
 
 /**
  * Sessions holding the error of `query`.
@@ -58,8 +77,9 @@ export function errorTier(
   if (!rows.length) return empty;
   const texts = new Map<number, string>();
   for (
-    const r of stats.store.stmt(Q.eventTexts).all(JSON.stringify(rows.map((r) => r.event_id))) as
-      Array<{ id: number; text: string }>
+    const r of stats.store.stmt(Q.eventTexts).all(
+      JSON.stringify(rows.map((r) => r.event_id)),
+    ) as Array<{ id: number; text: string }>
   ) texts.set(r.id, r.text);
   const bySession = new Map<number, ScoredEvent[]>();
   for (const r of rows) {

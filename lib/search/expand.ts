@@ -9,9 +9,10 @@
  *   away (two for words of 8+), beside the word forms of the other terms.
  *
  * A tier is declined (null) when it cannot match: a term with nothing to
- * match, no term widened beyond the previous tier, or more than half of the
- * terms only matched by widening (a query of words the history does not hold
- * should say "nothing matched", not stretch every word).
+ * match, no term widened beyond the previous tier, or (substring and close
+ * tiers) more than half of the terms only matched by widening (a query of
+ * words the history does not hold should say "nothing matched", not stretch
+ * every word).
  *
  * @module
  */
@@ -117,7 +118,10 @@ export function expand(stats: TermStats, terms: QueryTerm[], tier: LiteralTier):
     alts.push(list.map((w) => [w]));
   }
   if (tier !== "exact" && !changes.length) return null;
-  if (terms.length > 1 && widenedOnly > Math.ceil(terms.length / 2)) return null;
+  // Word forms are the same words; a substring or a close spelling is a guess.
+  if (tier !== "stemmed" && terms.length > 1 && widenedOnly > Math.ceil(terms.length / 2)) {
+    return null;
+  }
   if (
     tier === "close" && !changes.some((c) => !c.to.includes(c.from) && stats.docs(c.from) === 0)
   ) {

@@ -19,8 +19,10 @@ import { eventWeight, type ScoredEvent, type SessionScore } from "./rank.ts";
 import { type TermStats, wordForms } from "./expand.ts";
 import { synonymsOf } from "./synonyms.ts";
 
-/** Rows read per word. */
+/** Rows read per common word. */
 const PER_TERM = 800;
+/** A word in at most this share of events is read whole. */
+const RARE = 0.05;
 
 /** What the relevance tier found. */
 export interface RelevanceResult {
@@ -66,7 +68,9 @@ export function relevance(
   const eventTerms = new Map<number, Set<number>>();
   const eventOf = new Map<number, ScoredEvent>();
   terms.forEach((t, ti) => {
-    const rows = matchRows(store, ftsAny(t.alts.map((a) => [a])), f, PER_TERM);
+    // A rare word: every event holding it; a common one: its best events only.
+    const limit = t.df / n <= RARE ? 20_000 : PER_TERM;
+    const rows = matchRows(store, ftsAny(t.alts.map((a) => [a])), f, limit);
     for (const r of rows) {
       const sid = rootOf(r.session_id);
       const sc: ScoredEvent = { row: r, score: -r.bm25 * eventWeight(r.kind, r.flags) };
@@ -112,5 +116,9 @@ export function relevance(
       spread: true,
     });
   }
-  return { scores, alts: terms.map((t) => t.alts.map((a) => [a])), words: terms.map((t) => t.word) };
+  return {
+    scores,
+    alts: terms.map((t) => t.alts.map((a) => [a])),
+    words: terms.map((t) => t.word),
+  };
 }

@@ -20,6 +20,8 @@ export interface SessRow {
   started: number | null;
   updated: number | null;
   parent: string | null;
+  /** Events in the session. */
+  events: number;
 }
 
 /** Session rows by id, and each one's root (its parent when the parent is indexed). */
@@ -35,8 +37,9 @@ export class SessionCache {
     const missing = ids.filter((i) => !this.rows.has(i));
     if (!missing.length) return;
     for (
-      const s of this.store.stmt(Q.sessionsByIds).all(JSON.stringify(missing)) as unknown as
-        SessRow[]
+      const s of this.store.stmt(Q.sessionsByIds).all(
+        JSON.stringify(missing),
+      ) as unknown as SessRow[]
     ) this.rows.set(s.id, s);
   }
 
@@ -44,6 +47,22 @@ export class SessionCache {
   get(id: number): SessRow | undefined {
     if (!this.rows.has(id)) this.load([id]);
     return this.rows.get(id);
+  }
+
+  /** Events of session `id` and of the subagents filed under it (after {@link root} saw them). */
+  eventsUnder(id: number): number {
+    let n = this.get(id)?.events ?? 0;
+    for (const [child, root] of this.roots) {
+      if (root === id && child !== id) n += this.get(child)?.events ?? 0;
+    }
+    return n;
+  }
+
+  /** Ids filed under `id` (itself and the subagents {@link root} mapped to it). */
+  members(id: number): number[] {
+    const out = [id];
+    for (const [child, root] of this.roots) if (root === id && child !== id) out.push(child);
+    return out;
   }
 
   /** The id `id`'s hits are filed under: its parent's when the parent is indexed. */

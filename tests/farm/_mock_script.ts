@@ -94,7 +94,8 @@ export function writeContent(m: Markers): string {
 export function prompts(s: Scenario): { main: string; followup: string; subagent: string } {
   const m = markers(s.id);
   return {
-    main: `Farm task farmtask${s.id}: run ${SHELL_CMD}, then ${FAIL_CMD}, then change '${EDIT_OLD}'` +
+    main:
+      `Farm task farmtask${s.id}: run ${SHELL_CMD}, then ${FAIL_CMD}, then change '${EDIT_OLD}'` +
       ` to 'hello ${m.edit}' in ${EDIT_FILE}, then create ${WRITE_FILE}.`,
     followup: `Farm follow-up farmfollow${s.id}: which file did you change?`,
     subagent: `Farm helper farmsub${s.id}: run echo ${m.subagent} and report back.`,
@@ -126,7 +127,9 @@ const SUMMARY_RE =
 /** Decides the reply to a request seen as `v`, for scenario `s` in `project`. */
 export function decide(s: Scenario, v: View, project: string): Reply {
   const m = markers(s.id);
-  if (v.jsonSchema) return { kind: "text", text: JSON.stringify(fillSchema(v.jsonSchema)), turn: "json" };
+  if (v.jsonSchema) {
+    return { kind: "text", text: JSON.stringify(fillSchema(v.jsonSchema)), turn: "json" };
+  }
   const tags = [`farmsub${s.id}`, `farmfollow${s.id}`, `farmtask${s.id}`];
   let at = -1;
   for (let i = v.userTexts.length - 1; i >= 0 && at < 0; i--) {
@@ -153,7 +156,11 @@ export function decide(s: Scenario, v: View, project: string): Reply {
     : prompt.includes(tags[1])
     ? []
     : mainPlan(s, v.tools, project);
-  const turn = prompt.includes(tags[0]) ? "subagent" : prompt.includes(tags[1]) ? "followup" : "main";
+  const turn = prompt.includes(tags[0])
+    ? "subagent"
+    : prompt.includes(tags[1])
+    ? "followup"
+    : "main";
   const step = plan[n];
   if (step) return { kind: "tool", ...step, turn };
   const text = turn === "subagent"
@@ -189,7 +196,13 @@ export function mainPlan(s: Scenario, tools: Tool[], project: string): Call[] {
       const args = editArgs(edit, readme, EDIT_FILE, change, whole, project);
       out.push({ tool: edit, args, text: "Editing README.md." });
     } else if (step === "write" && write) {
-      const args = writeArgs(write, `${project}/${WRITE_FILE}`, WRITE_FILE, writeContent(m), project);
+      const args = writeArgs(
+        write,
+        `${project}/${WRITE_FILE}`,
+        WRITE_FILE,
+        writeContent(m),
+        project,
+      );
       out.push({ tool: write, args, text: `Writing ${WRITE_FILE}.` });
     } else if (step === "subagent" && agent) {
       const args = agentArgs(agent, prompts(s).subagent, s.agentType, project);
@@ -202,5 +215,7 @@ export function mainPlan(s: Scenario, tools: Tool[], project: string): Call[] {
 function subPlan(s: Scenario, tools: Tool[], project: string): Call[] {
   const shell = pick(tools, "shell");
   const cmd = `echo ${markers(s.id).subagent}`;
-  return shell ? [{ tool: shell, args: shellArgs(shell, cmd, project), text: `Running ${cmd}.` }] : [];
+  return shell
+    ? [{ tool: shell, args: shellArgs(shell, cmd, project), text: `Running ${cmd}.` }]
+    : [];
 }

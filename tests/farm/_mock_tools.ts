@@ -59,6 +59,8 @@ const EXACT: Record<Role, string[]> = {
     "search_replace",
     "apply_patch",
     "editFile",
+    "MultiEdit",
+    "multi_edit",
   ],
   write: [
     "Write",
@@ -70,6 +72,7 @@ const EXACT: Record<Role, string[]> = {
     "file_write",
     "create",
     "Create",
+    "save-file",
   ],
   agent: [
     "Task",
@@ -87,7 +90,7 @@ const FUZZY: Record<Role, [RegExp, RegExp]> = {
   shell: [/bash|shell|command|terminal|exec/i, /output|kill|background|status|stdin|list|read/i],
   read: [/^read|read_?file|view/i, /many|multiple|notebook|image|mcp|resource|media|url|web/i],
   edit: [/edit|replace|patch/i, /notebook|multi|todo|memory|image/i],
-  write: [/write|create_file/i, /todo|memory|notebook|stdin|agent/i],
+  write: [/write|create_file|save/i, /todo|memory|notebook|stdin|agent|process/i],
   agent: [/agent/i, /list|status|output|kill|cancel|result|wait|send|resume|close/i],
 };
 
@@ -139,6 +142,7 @@ export function isPatch(t: Tool): boolean {
 
 const PATH_KEYS = [
   "file_path",
+  "filepath",
   "path",
   "filePath",
   "absolute_path",
@@ -148,7 +152,7 @@ const PATH_KEYS = [
 ];
 const OLD_KEYS = ["old_string", "oldString", "old_str", "old_text", "oldText", "search", "old"];
 const NEW_KEYS = ["new_string", "newString", "new_str", "new_text", "newText", "replace", "new"];
-const CONTENT_KEYS = ["content", "file_text", "text", "contents", "data"];
+const CONTENT_KEYS = ["content", "file_text", "file_content", "text", "contents", "data"];
 
 /** Fills the required properties the call has not set with harmless values. */
 export function fillRequired(s: Schema, args: Record<string, unknown>, cwd: string) {
@@ -158,8 +162,9 @@ export function fillRequired(s: Schema, args: Record<string, unknown>, cwd: stri
     const ps = p[k] ?? {};
     const t = typeOf(ps);
     if (ps.enum?.length) args[k] = ps.enum[0];
-    else if (t === "number" || t === "integer") args[k] = /timeout/i.test(k) ? 60000 : 0;
-    else if (t === "boolean") args[k] = /approv|confirm|safe|^wait$/i.test(k);
+    else if (t === "number" || t === "integer") {
+      args[k] = /second/i.test(k) ? 60 : /timeout/i.test(k) ? 60000 : 0;
+    } else if (t === "boolean") args[k] = /approv|confirm|safe|^wait$/i.test(k);
     else if (t === "array") args[k] = [];
     else if (t === "object") args[k] = {};
     else if (/dir|cwd|workdir|working/i.test(k)) args[k] = cwd;
@@ -189,7 +194,9 @@ export function readArgs(t: Tool, path: string, cwd: string): Record<string, unk
 /** A Codex-style patch: one update or one added file. */
 export function patchText(file: string, change: { old: string; new: string } | string): string {
   const body = typeof change === "string"
-    ? `*** Add File: ${file}\n${change.replace(/\n$/, "").split("\n").map((l) => `+${l}`).join("\n")}`
+    ? `*** Add File: ${file}\n${
+      change.replace(/\n$/, "").split("\n").map((l) => `+${l}`).join("\n")
+    }`
     : `*** Update File: ${file}\n@@\n-${change.old}\n+${change.new}`;
   return `*** Begin Patch\n${body}\n*** End Patch\n`;
 }

@@ -61,8 +61,8 @@ export interface FarmHarness {
   main(ctx: FarmCtx, prompt: string): string[];
   /** A second prompt in the same session (resume/continue), or why there is none. */
   followup?: ((ctx: FarmCtx, prompt: string) => string[]) | { none: string };
-  /** Compaction of the session, where the harness can be asked non-interactively. */
-  compact?: (ctx: FarmCtx) => string[];
+  /** Compaction of the session, where the harness can be asked non-interactively, or why not. */
+  compact?: ((ctx: FarmCtx) => string[]) | { none: string };
   /** The store records exit codes of shell commands (default true); false: only an error flag. */
   exitCodes?: boolean;
   /** How the README edit reaches the store: an edit span (default) or a whole-file write. */

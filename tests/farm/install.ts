@@ -77,10 +77,26 @@ export function ensureInstalled(
   );
   const out = `${r.stdout ?? ""}${r.stderr ?? ""}`;
   writeFileSync(join(prefix, "install.log"), out);
-  if (r.status === 0 && complete()) return { ok: true, prefix, cached: false, ms: performance.now() - t0 };
-  const why = r.error ? String(r.error.message) : out.trim().split("\n").slice(-4).join(" | ");
+  if (r.status === 0 && complete()) {
+    return { ok: true, prefix, cached: false, ms: performance.now() - t0 };
+  }
+  const why = r.error ? String(r.error.message) : npmReason(out);
   rmSync(join(prefix, "node_modules"), { recursive: true, force: true });
-  return { ok: false, prefix, cached: false, ms: performance.now() - t0, error: why || `npm exited ${r.status}` };
+  return {
+    ok: false,
+    prefix,
+    cached: false,
+    ms: performance.now() - t0,
+    error: why || `npm exited ${r.status}`,
+  };
+}
+
+/** The line of npm's output that says why an install failed. */
+export function npmReason(out: string): string {
+  const lines = out.split("\n").map((l) => l.replace(/^npm (error|ERR!)\s*/, "").trim())
+    .filter((l) => l && !/^at /.test(l));
+  return lines.findLast((l) => /\bError: /.test(l)) ?? lines.find((l) => /^code /.test(l)) ??
+    lines.slice(-2).join(" | ");
 }
 
 /** The bin directory of a Node.js build installed from npm (`node-<os>-<arch>@<version>`). */

@@ -15,16 +15,31 @@
  * @module
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { Buffer } from "node:buffer";
 import { appendFileSync, mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import process from "node:process";
 import { parseArgs } from "node:util";
-import { ALL_STEPS, decide, type Reply, type Scenario, SHELL_CMD, type Step, type View } from "./_mock_script.ts";
+import {
+  ALL_STEPS,
+  decide,
+  type Reply,
+  type Scenario,
+  SHELL_CMD,
+  type Step,
+  type View,
+} from "./_mock_script.ts";
 import * as wire from "./_mock_wire.ts";
+import * as openai from "./_mock_wire_openai.ts";
 
 /** Options of {@link startMock}. */
 export interface MockOptions {
   scenario: Scenario;
+  /**
+   * Plays instead of the scenario for the requests it answers (undefined: the
+   * scenario answers). A test's own script, e.g. `tests/farm/roundtrip.ts`.
+   */
+  play?: (v: View) => Reply | undefined;
   /** Absolute project directory the calls name. */
   project: string;
   /** JSONL file every request is appended to. */
@@ -62,7 +77,14 @@ export interface Mock {
 }
 
 const SECRET_HEADERS = ["authorization", "x-api-key", "x-goog-api-key", "api-key", "cookie"];
-const MODELS = ["mock-model", "gpt-5.5", "gpt-4.1", "gpt-4o", "claude-sonnet-4-5", "gemini-2.5-flash"];
+const MODELS = [
+  "mock-model",
+  "gpt-5.5",
+  "gpt-4.1",
+  "gpt-4o",
+  "claude-sonnet-4-5",
+  "gemini-2.5-flash",
+];
 
 type Obj = Record<string, unknown>;
 
@@ -81,37 +103,56 @@ function route(method: string, path: string): string {
 }
 
 /** Answers one model request; returns the payload and the reply for the log. */
-function answer(r: string, path: string, body: Obj, o: MockOptions): [wire.Payload, Reply | undefined] {
-  const play = (v: View) => decide(o.scenario, v, o.project);
+function answer(
+  r: string,
+  path: string,
+  body: Obj,
+  o: MockOptions,
+): [wire.Payload, Reply | undefined] {
+  const play = (v: View) => o.play?.(v) ?? decide(o.scenario, v, o.project);
   if (r === "anthropic") {
     const rep = play(wire.anthropicView(body));
     return [wire.anthropicReply(body, rep), rep];
   }
   if (r === "chat") {
-    const rep = play(wire.chatView(body));
-    return [wire.chatReply(body, rep), rep];
+    const rep = play(openai.chatView(body));
+    return [openai.chatReply(body, rep), rep];
   }
   if (r === "responses") {
-    const rep = play(wire.responsesView(body));
+    const rep = play(openai.responsesView(body));
     const cmd = rep.kind === "tool" ? String(Object.values(rep.args)[0] ?? SHELL_CMD) : SHELL_CMD;
-    return [wire.responsesReply(body, rep, cmd), rep];
+    return [openai.responsesReply(body, rep, cmd), rep];
   }
   if (r === "gemini") {
     const rep = play(wire.geminiView(body));
     return [wire.geminiReply(rep, /:stream/.test(path)), rep];
   }
   if (/get-models$/.test(path)) {
-    return [{ json: { default_model: "mock-model", models: [{ name: "mock-model" }], feature_flags: {}, languages: [] } }, undefined];
+    const model = {
+      name: "mock-model",
+      suggested_prefix_char_count: 4000,
+      suggested_suffix_char_count: 4000,
+    };
+    return [{
+      json: { default_model: "mock-model", models: [model], feature_flags: {}, languages: [] },
+    }, undefined];
   }
   if (/list-remote-tools$/.test(path)) return [{ json: { tools: [] } }, undefined];
-  const rep = play(/prompt-enhancer$/.test(path) ? { ...wire.augmentView(body), tools: [] } : wire.augmentView(body));
+  const rep = play(
+    /prompt-enhancer$/.test(path)
+      ? { ...wire.augmentView(body), tools: [] }
+      : wire.augmentView(body),
+  );
   return [wire.augmentReply(rep), rep];
 }
 
 function send(res: ServerResponse, p: wire.Payload, code = 200): void {
   if ("json" in p) {
     const s = JSON.stringify(p.json);
-    res.writeHead(code, { "content-type": "application/json", "content-length": Buffer.byteLength(s) });
+    res.writeHead(code, {
+      "content-type": "application/json",
+      "content-length": Buffer.byteLength(s),
+    });
     res.end(s);
   } else if ("sse" in p) {
     res.writeHead(code, { "content-type": "text/event-stream", "cache-control": "no-cache" });
@@ -142,12 +183,22 @@ export function startMock(o: MockOptions): Promise<Mock> {
   };
   server.on("connect", (req: IncomingMessage, socket: { destroy(): void }) => {
     served++;
-    log({ t: new Date().toISOString(), method: "CONNECT", path: req.url ?? "", route: "outbound", headers: headersOf(req), body: null });
+    log({
+      t: new Date().toISOString(),
+      method: "CONNECT",
+      path: req.url ?? "",
+      route: "outbound",
+      headers: headersOf(req),
+      body: null,
+    });
     // Dropped like an unreachable network: some harnesses treat an HTTP refusal as fatal.
     socket.destroy();
   });
   // A client that resets its connection must not bring the mock down.
-  server.on("connection", (sock: { on(e: string, f: () => void): void }) => sock.on("error", () => {}));
+  server.on(
+    "connection",
+    (sock: { on(e: string, f: () => void): void }) => sock.on("error", () => {}),
+  );
   server.on("clientError", (_e: Error, sock: { destroy(): void }) => sock.destroy());
   server.on("request", (req: IncomingMessage, res: ServerResponse) => {
     req.on("error", () => {});
@@ -173,9 +224,17 @@ export function startMock(o: MockOptions): Promise<Mock> {
       const url = new URL(target, "http://127.0.0.1");
       const path = url.pathname;
       // A proxy-style request line naming this mock is served; one naming any other host is not.
-      const local = target.startsWith("/") || /^(127\.0\.0\.1|localhost|\[::1\])$/.test(url.hostname);
+      const local = target.startsWith("/") ||
+        /^(127\.0\.0\.1|localhost|\[::1\])$/.test(url.hostname);
       let r = local ? route(method, path) : "outbound";
-      const entry: LoggedRequest = { t: new Date().toISOString(), method, path: req.url ?? "", route: r, headers: headersOf(req), body };
+      const entry: LoggedRequest = {
+        t: new Date().toISOString(),
+        method,
+        path: req.url ?? "",
+        route: r,
+        headers: headersOf(req),
+        body,
+      };
       try {
         if (served > maxRequests) {
           r = entry.route = "limit";
@@ -186,14 +245,23 @@ export function startMock(o: MockOptions): Promise<Mock> {
         } else if (r === "models") {
           const id = path.match(/\/models\/([^/]+)$/)?.[1];
           send(res, {
-            json: id
-              ? { id, object: "model", owned_by: "farm", name: `models/${id}` }
-              : { object: "list", data: MODELS.map((m) => ({ id: m, object: "model", owned_by: "farm" })), models: MODELS.map((m) => ({ name: `models/${m}`, supportedGenerationMethods: ["generateContent"] })) },
+            json: id ? { id, object: "model", owned_by: "farm", name: `models/${id}` } : {
+              object: "list",
+              data: MODELS.map((m) => ({ id: m, object: "model", owned_by: "farm" })),
+              models: MODELS.map((m) => ({
+                name: `models/${m}`,
+                supportedGenerationMethods: ["generateContent"],
+              })),
+            },
           });
         } else if (r === "count") send(res, { json: { input_tokens: 100, totalTokens: 100 } });
         else if (r === "health") send(res, { json: { ok: true } });
         else if (r === "unknown") {
-          send(res, { json: /augment/i.test(req.headers["user-agent"] ?? "") ? {} : { error: { message: `mock: no route for ${method} ${path}` } } }, /augment/i.test(req.headers["user-agent"] ?? "") ? 200 : 404);
+          send(res, {
+            json: /augment/i.test(req.headers["user-agent"] ?? "")
+              ? {}
+              : { error: { message: `mock: no route for ${method} ${path}` } },
+          }, /augment/i.test(req.headers["user-agent"] ?? "") ? 200 : 404);
         } else {
           const [payload, rep] = answer(r, path, body, o);
           send(res, payload);
@@ -261,7 +329,11 @@ if (import.meta.main) {
     },
   });
   const mock = await startMock({
-    scenario: { id: values.id!, steps: values.steps!.split(",") as Step[], agentType: values["agent-type"] },
+    scenario: {
+      id: values.id!,
+      steps: values.steps!.split(",") as Step[],
+      agentType: values["agent-type"],
+    },
     project: values.project!,
     log: values.log!,
     port: Number(values.port),

@@ -64,7 +64,11 @@ export function ctxOf(job: Job, mockUrl: string): FarmCtx {
 }
 
 /** The environment of the harness: nothing from the caller's but PATH and locale. */
-export function runEnv(job: Job, ctx: FarmCtx, extra: Record<string, string>): Record<string, string> {
+export function runEnv(
+  job: Job,
+  ctx: FarmCtx,
+  extra: Record<string, string>,
+): Record<string, string> {
   const h = ctx.home;
   return {
     PATH: [join(job.pkgDir, "node_modules", ".bin"), ...job.pathPrefix, job.basePath].join(":"),
@@ -102,11 +106,22 @@ export function makeProject(dir: string): void {
 }
 
 /** Runs `argv` in `cwd`, killing its whole process group after `timeoutS` seconds. */
-function runOne(argv: string[], cwd: string, env: Record<string, string>, timeoutS: number, out: string) {
+function runOne(
+  argv: string[],
+  cwd: string,
+  env: Record<string, string>,
+  timeoutS: number,
+  out: string,
+) {
   const t0 = performance.now();
   return new Promise<Omit<StepRun, "step" | "argv">>((resolve) => {
     const chunks: string[] = [];
-    const child = spawn(argv[0], argv.slice(1), { cwd, env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(argv[0], argv.slice(1), {
+      cwd,
+      env,
+      detached: true,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     const keep = (c: Uint8Array) => chunks.push(new TextDecoder().decode(c));
     child.stdout?.on("data", keep);
     child.stderr?.on("data", keep);
@@ -121,7 +136,13 @@ function runOne(argv: string[], cwd: string, env: Record<string, string>, timeou
       clearTimeout(timer);
       const text = chunks.join("");
       writeFileSync(out, text);
-      resolve({ exit, ...(signal ? { signal } : {}), timedOut, ms: performance.now() - t0, tail: text.slice(-2000) });
+      resolve({
+        exit,
+        ...(signal ? { signal } : {}),
+        timedOut,
+        ms: performance.now() - t0,
+        tail: text.slice(-2000),
+      });
     };
     child.on("error", (e) => {
       chunks.push(`spawn failed: ${e.message}`);
@@ -159,7 +180,7 @@ export async function play(job: Job, h: FarmHarness): Promise<Played> {
   const plan: Array<[StepRun["step"], string[] | string]> = [["main", h.main(ctx, p.main)]];
   if (typeof h.followup === "function") plan.push(["followup", h.followup(ctx, p.followup)]);
   else if (h.followup) plan.push(["followup", h.followup.none]);
-  if (h.compact) plan.push(["compact", h.compact(ctx)]);
+  if (typeof h.compact === "function") plan.push(["compact", h.compact(ctx)]);
   const runs: StepRun[] = [];
   const notRun: Record<string, string> = {};
   for (const [step, argv] of plan) {

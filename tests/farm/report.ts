@@ -71,7 +71,9 @@ export function printTable(r: FarmReport): string {
   }
   const w = rows[0].map((_, i) => Math.max(...rows.map((r) => (i === 5 ? 0 : r[i].length))));
   const line = (r: string[]) =>
-    r.map((c, i) => (i === 5 ? c : i === 3 || i === 4 ? c.padStart(w[i]) : c.padEnd(w[i]))).join("  ").trimEnd();
+    r.map((c, i) => (i === 5 ? c : i === 3 || i === 4 ? c.padStart(w[i]) : c.padEnd(w[i]))).join(
+      "  ",
+    ).trimEnd();
   const n = (s: string) => r.harnesses.filter((h) => h.status === s).length;
   return [
     ...rows.map(line),

@@ -35,17 +35,35 @@ const HERE = dirname(new URL(import.meta.url).pathname);
 export function sandboxPrefix(): { prefix: string[]; kind: string } | { none: string } {
   const inner = ["sh", "-c", 'ip link set lo up && exec "$@"', "sh"];
   for (const flags of [[], ["--user", "--map-root-user"]]) {
-    const prefix = ["unshare", ...flags, "--net", "--pid", "--fork", "--mount-proc", "--", ...inner];
-    const r = spawnSync(prefix[0], [...prefix.slice(1), "true"], { stdio: "ignore", timeout: 20_000 });
-    if (r.status === 0) return { prefix, kind: flags.length ? "user+net+pid namespaces" : "net+pid namespaces" };
+    const prefix = [
+      "unshare",
+      ...flags,
+      "--net",
+      "--pid",
+      "--fork",
+      "--mount-proc",
+      "--",
+      ...inner,
+    ];
+    const r = spawnSync(prefix[0], [...prefix.slice(1), "true"], {
+      stdio: "ignore",
+      timeout: 20_000,
+    });
+    if (r.status === 0) {
+      return { prefix, kind: flags.length ? "user+net+pid namespaces" : "net+pid namespaces" };
+    }
   }
-  return { none: "no network namespace could be made (unshare --net): the run could leave 127.0.0.1" };
+  return {
+    none: "no network namespace could be made (unshare --net): the run could leave 127.0.0.1",
+  };
 }
 
 /** How this runtime runs a TS file. */
 function scriptArgv(file: string, args: string[]): string[] {
   const bun = (process.versions as Record<string, string>).bun;
-  return bun ? [process.execPath, file, ...args] : [process.execPath, "run", "-A", "--quiet", file, ...args];
+  return bun
+    ? [process.execPath, file, ...args]
+    : [process.execPath, "run", "-A", "--quiet", file, ...args];
 }
 
 /** Runs one harness end to end. */
@@ -73,7 +91,11 @@ async function runHarness(
     skipped_records: {},
     notes: h.notes ?? null,
   };
-  const finish = (r: Partial<HarnessResult>) => ({ ...base, ...r, seconds: round((performance.now() - t0) / 1000) });
+  const finish = (r: Partial<HarnessResult>) => ({
+    ...base,
+    ...r,
+    seconds: round((performance.now() - t0) / 1000),
+  });
   if ("none" in sandbox) return finish({ reason: sandbox.none });
   const pathPrefix: string[] = [];
   if (h.node) {
@@ -108,18 +130,33 @@ async function runHarness(
   try {
     played = JSON.parse(readFileSync(join(dir, "play.json"), "utf8"));
   } catch {
-    const text = `${p.stdout ?? ""}${p.stderr ?? ""}`.replace(/\x1b\[[0-9;]*m/g, "");
+    const text = `${p.stdout ?? ""}${p.stderr ?? ""}`; // NO_COLOR: no escapes to strip
     const why = text.trim().split("\n").slice(-3).join(" | ");
-    return finish({ status: "failed", reason: `the sandboxed run did not finish: ${why || p.error?.message}`, dir });
+    return finish({
+      status: "failed",
+      reason: `the sandboxed run did not finish: ${why || p.error?.message}`,
+      dir,
+    });
   }
   let log = [] as ReturnType<typeof readLog>;
   try {
     log = readLog(readFileSync(join(dir, "requests.jsonl"), "utf8"));
   } catch { /* no request at all */ }
   const lc = logChecks(log);
-  const runs = played.runs.map((r) => ({ step: r.step, exit: r.exit, seconds: round(r.ms / 1000), timed_out: r.timedOut }));
+  const runs = played.runs.map((r) => ({
+    step: r.step,
+    exit: r.exit,
+    seconds: round(r.ms / 1000),
+    timed_out: r.timedOut,
+  }));
   const mainRun = played.runs[0];
-  const exited = { name: "exit", ok: mainRun?.exit === 0, detail: mainRun ? `exit ${mainRun.exit ?? mainRun.signal}${mainRun.timedOut ? " (timed out)" : ""}` : "did not run" };
+  const exited = {
+    name: "exit",
+    ok: mainRun?.exit === 0,
+    detail: mainRun
+      ? `exit ${mainRun.exit ?? mainRun.signal}${mainRun.timedOut ? " (timed out)" : ""}`
+      : "did not run",
+  };
   const common = { requests: log.length, outbound: lc.outbound, runs, dir };
   if (!lc.checks[0].ok && lc.outbound.length) {
     return finish({
@@ -130,7 +167,11 @@ async function runHarness(
     });
   }
   if (!h.parser) {
-    return finish({ ...common, checks: [...lc.checks, exited], reason: `deja has no parser for ${h.display} yet (it wrote ~/${h.store})` });
+    return finish({
+      ...common,
+      checks: [...lc.checks, exited],
+      reason: `deja has no parser for ${h.display} yet (it wrote ~/${h.store})`,
+    });
   }
   const sc = await storeChecks(h, job.scenario, dir, played, log);
   const checks = [...lc.checks, exited, ...sc.checks];
@@ -140,7 +181,11 @@ async function runHarness(
     checks,
     skipped_records: sc.facts.skipped,
     status: bad ? "failed" : "passed",
-    reason: bad ? `${bad.name}: ${bad.detail}${bad.name === "exit" && mainRun ? ` — ${lastLine(mainRun.tail)}` : ""}` : "",
+    reason: bad
+      ? `${bad.name}: ${bad.detail}${
+        bad.name === "exit" && mainRun ? ` — ${lastLine(mainRun.tail)}` : ""
+      }`
+      : "",
   });
   if (!bad && !keep) {
     rmSync(dir, { recursive: true, force: true });
@@ -169,26 +214,46 @@ if (import.meta.main) {
     },
   });
   if (values.list) {
-    for (const h of HARNESSES) console.log(`${h.name.padEnd(10)} ${h.pkg}@${h.version}${h.parser ? "" : "  (no parser)"}`);
+    for (const h of HARNESSES) {
+      console.log(`${h.name.padEnd(10)} ${h.pkg}@${h.version}${h.parser ? "" : "  (no parser)"}`);
+    }
     process.exit(0);
   }
-  const names = positionals.length ? positionals : values.ci ? CI_SUBSET : HARNESSES.map((h) => h.name);
+  const names = positionals.length
+    ? positionals
+    : values.ci
+    ? CI_SUBSET
+    : HARNESSES.map((h) => h.name);
   const unknown = names.filter((n) => !HARNESSES.some((h) => h.name === n));
   if (unknown.length) {
-    console.error(`farm: unknown harness ${unknown.join(", ")}; known: ${HARNESSES.map((h) => h.name).join(" ")}`);
+    console.error(
+      `farm: unknown harness ${unknown.join(", ")}; known: ${
+        HARNESSES.map((h) => h.name).join(" ")
+      }`,
+    );
     process.exit(2);
   }
   const started = new Date();
   const sandbox = sandboxPrefix();
   const cache = farmCache(process.env);
   mkdirSync(cache, { recursive: true });
-  console.error(`farm: ${names.length} harnesses; cache ${cache}; sandbox: ${"none" in sandbox ? sandbox.none : sandbox.kind}`);
+  console.error(
+    `farm: ${names.length} harnesses; cache ${cache}; sandbox: ${
+      "none" in sandbox ? sandbox.none : sandbox.kind
+    }`,
+  );
   const results: HarnessResult[] = [];
   for (const n of names) {
     const h = HARNESSES.find((x) => x.name === n)!;
     console.error(`farm: ${h.name} (${h.pkg}@${h.version}) ...`);
     const r = await runHarness(h, sandbox, cache, !!values.keep);
-    console.error(`farm: ${h.name} ${r.status} in ${r.seconds} s${r.reason ? `: ${r.reason}` : ""}`);
+    // In CI only a package that cannot be installed may be skipped; anything else fails.
+    if (values.ci && r.status === "skipped" && !r.reason.startsWith("cannot install")) {
+      r.status = "failed";
+    }
+    console.error(
+      `farm: ${h.name} ${r.status} in ${r.seconds} s${r.reason ? `: ${r.reason}` : ""}`,
+    );
     results.push(r);
   }
   const report: FarmReport = {

@@ -16,7 +16,15 @@ import { parsers } from "../../parsers/mod.ts";
 import type { FarmHarness } from "./harness.ts";
 import type { LoggedRequest } from "./mock_model.ts";
 import type { Played } from "./play.ts";
-import { EDIT_FILE, EDIT_OLD, FAIL_CMD, FAIL_EXIT, markers, type Scenario, WRITE_FILE } from "./_mock_script.ts";
+import {
+  EDIT_FILE,
+  EDIT_OLD,
+  FAIL_CMD,
+  FAIL_EXIT,
+  markers,
+  type Scenario,
+  WRITE_FILE,
+} from "./_mock_script.ts";
 
 /** One check of a run. */
 export interface Check {
@@ -44,7 +52,8 @@ export function logChecks(log: LoggedRequest[]): { checks: Check[]; outbound: st
     checks: [{
       name: "mock",
       ok: main.length > 0,
-      detail: `${model.length} model requests (${main.length} in the task turn), ${log.length} in all`,
+      detail:
+        `${model.length} model requests (${main.length} in the task turn), ${log.length} in all`,
     }],
     outbound,
   };
@@ -73,35 +82,57 @@ export async function storeChecks(
   const project = realpathSync(join(dir, "project"));
   const store = Store.open(indexPath(env));
   try {
-    const q = (sql: string, ...a: Array<string | number>) => store.db.prepare(sql).all(...a) as Row[];
+    const q = (sql: string, ...a: Array<string | number>) =>
+      store.db.prepare(sql).all(...a) as Row[];
     const checks: Check[] = [];
     const hit = search(store, m.answer, { harness: [h.parser!] }).results[0];
     const mainId = hit?.snippets[0]?.session ?? "";
-    const main = q("SELECT * FROM sessions WHERE harness = ? AND native_id = ?", h.parser!, mainId)[0];
+    const main =
+      q("SELECT * FROM sessions WHERE harness = ? AND native_id = ?", h.parser!, mainId)[0];
     checks.push({
       name: "marker",
       ok: !!main,
       detail: main
-        ? `found in session ${mainId.slice(0, 12)} (${facts.sessions} sessions, ${facts.events} events)`
+        ? `found in session ${
+          mainId.slice(0, 12)
+        } (${facts.sessions} sessions, ${facts.events} events)`
         : `'${m.answer}' not found (${facts.sessions} sessions, ${facts.events} events${
           facts.errors.length ? `; ${facts.errors[0]}` : ""
         })`,
     });
     if (main) {
       const ok = main.project === project;
-      checks.push({ name: "project", ok, detail: ok ? "cwd recorded" : `project is ${main.project}` });
+      checks.push({
+        name: "project",
+        ok,
+        detail: ok ? "cwd recorded" : `project is ${main.project}`,
+      });
     }
     const mine = `session_id IN (SELECT id FROM sessions WHERE harness = '${h.parser}')`;
     const fails = q(`SELECT * FROM commands WHERE ${mine} AND command LIKE ?`, `%${FAIL_CMD}%`);
     const withExit = fails.find((c) => c.exit === FAIL_EXIT);
-    const flagged = fails.find((c) => c.is_error === 1 || (typeof c.exit === "number" && c.exit !== 0));
+    const flagged = fails.find((c) =>
+      c.is_error === 1 || (typeof c.exit === "number" && c.exit !== 0)
+    );
     checks.push(
-      !s.steps.includes("fail") ? { name: "failed command", ok: null, detail: "not in the scenario" } : h.exitCodes === false
-        ? { name: "failed command", ok: !!flagged, detail: flagged ? "recorded as an error (the store keeps no exit code)" : `${fails.length} '${FAIL_CMD}' commands, none failed` }
+      !s.steps.includes("fail")
+        ? { name: "failed command", ok: null, detail: "not in the scenario" }
+        : h.exitCodes === false
+        ? {
+          name: "failed command",
+          ok: !!flagged,
+          detail: flagged
+            ? "recorded as an error (the store keeps no exit code)"
+            : `${fails.length} '${FAIL_CMD}' commands, none failed`,
+        }
         : {
           name: "failed command",
           ok: !!withExit,
-          detail: withExit ? `exit ${FAIL_EXIT} recorded` : fails.length ? `'${FAIL_CMD}' recorded with exit ${fails.map((c) => c.exit).join("/")}` : `'${FAIL_CMD}' not recorded`,
+          detail: withExit
+            ? `exit ${FAIL_EXIT} recorded`
+            : fails.length
+            ? `'${FAIL_CMD}' recorded with exit ${fails.map((c) => c.exit).join("/")}`
+            : `'${FAIL_CMD}' not recorded`,
         },
     );
     const readme = join(project, EDIT_FILE);
@@ -109,29 +140,64 @@ export async function storeChecks(
     if (s.steps.includes("edit")) {
       const want = `hello ${m.edit}`;
       const span = files.find((f) =>
-        f.path === readme && f.op === "edit" && String(f.old).includes(EDIT_OLD) && String(f.new).includes(want)
+        f.path === readme && f.op === "edit" && String(f.old).includes(EDIT_OLD) &&
+        String(f.new).includes(want)
       );
-      const whole = files.find((f) => f.path === readme && f.op === "write" && String(f.new).includes(want));
+      const whole = files.find((f) =>
+        f.path === readme && f.op === "write" && String(f.new).includes(want)
+      );
       const ok = h.editVia === "write" ? !!(span ?? whole) : !!span;
       checks.push({
         name: "edit",
         ok,
-        detail: span ? "replaced span recorded" : whole ? "recorded as a whole-file write" : `${files.filter((f) => f.path === readme).length} rows for ${EDIT_FILE}, no '${EDIT_OLD}' -> '${want}' span`,
+        detail: span
+          ? "replaced span recorded"
+          : whole
+          ? "recorded as a whole-file write"
+          : `${
+            files.filter((f) => f.path === readme).length
+          } rows for ${EDIT_FILE}, no '${EDIT_OLD}' -> '${want}' span`,
       });
     }
     if (s.steps.includes("write")) {
-      const w = files.find((f) => f.path === join(project, WRITE_FILE) && f.op === "write" && String(f.new).includes(m.write));
-      checks.push({ name: "write", ok: !!w, detail: w ? "written lines recorded" : `no write of ${WRITE_FILE} with '${m.write}'` });
+      const w = files.find((f) =>
+        f.path === join(project, WRITE_FILE) && f.op === "write" && String(f.new).includes(m.write)
+      );
+      checks.push({
+        name: "write",
+        ok: !!w,
+        detail: w ? "written lines recorded" : `no write of ${WRITE_FILE} with '${m.write}'`,
+      });
     }
     checks.push(followupCheck(h, store, mainId, m.followup, played));
     if (s.steps.includes("subagent")) checks.push(subagentCheck(h, q, mainId, m.subagent, log));
-    if (h.compact) {
-      const sum = q(`SELECT s.native_id AS sid FROM events e JOIN sessions s ON s.id = e.session_id WHERE s.harness = ? AND e.kind = 'summary' AND e.text LIKE ?`, h.parser!, `%${m.summary}%`);
+    else {checks.push({
+        name: "subagent",
+        ok: null,
+        detail: "the farm does not start its subagents",
+      });}
+    if (typeof h.compact !== "function") {
+      const why = h.compact?.none ?? "no compaction command without a terminal is known";
+      checks.push({ name: "summary", ok: null, detail: why });
+    } else {
+      const sum = q(
+        `SELECT s.native_id AS sid FROM events e JOIN sessions s ON s.id = e.session_id WHERE s.harness = ? AND e.kind = 'summary' AND e.text LIKE ?`,
+        h.parser!,
+        `%${m.summary}%`,
+      );
       const served = log.some((r) => r.reply?.turn === "compact");
       checks.push({
         name: "summary",
         ok: sum.length > 0,
-        detail: sum.length ? `summary event in ${sum[0].sid === mainId ? "the same session" : `session ${String(sum[0].sid).slice(0, 12)}`}` : served ? "the mock served a summary; no summary event indexed" : "the harness asked for no summary",
+        detail: sum.length
+          ? `summary event in ${
+            sum[0].sid === mainId
+              ? "the same session"
+              : `session ${String(sum[0].sid).slice(0, 12)}`
+          }`
+          : served
+          ? "the mock served a summary; no summary event indexed"
+          : "the harness asked for no summary",
       });
     }
     return { checks, facts };
@@ -140,16 +206,28 @@ export async function storeChecks(
   }
 }
 
-function followupCheck(h: FarmHarness, store: Store, mainId: string, word: string, played: Played): Check {
+function followupCheck(
+  h: FarmHarness,
+  store: Store,
+  mainId: string,
+  word: string,
+  played: Played,
+): Check {
   if (!h.followup) return { name: "second turn", ok: null, detail: "no resume command known" };
   if ("none" in h.followup) return { name: "second turn", ok: null, detail: h.followup.none };
-  if (played.notRun.followup) return { name: "second turn", ok: false, detail: played.notRun.followup };
+  if (played.notRun.followup) {
+    return { name: "second turn", ok: false, detail: played.notRun.followup };
+  }
   const hit = search(store, word, { harness: [h.parser!] }).results[0];
   const where = hit?.snippets[0]?.session;
   return {
     name: "second turn",
     ok: !!where && where === mainId,
-    detail: !where ? `'${word}' not found` : where === mainId ? "same session" : `landed in session ${where.slice(0, 12)}, not ${mainId.slice(0, 12)}`,
+    detail: !where
+      ? `'${word}' not found`
+      : where === mainId
+      ? "same session"
+      : `landed in session ${where.slice(0, 12)}, not ${mainId.slice(0, 12)}`,
   };
 }
 
@@ -178,7 +256,9 @@ function subagentCheck(
       : !asked
       ? "the subagent never reached the mock (no agent tool, or the harness did not start it)"
       : withWord
-      ? `subagent session ${String(withWord.sid).slice(0, 12)} has parent ${withWord.parent ?? "none"}`
+      ? `subagent session ${String(withWord.sid).slice(0, 12)} has parent ${
+        withWord.parent ?? "none"
+      }`
       : `${kids.length} child sessions; no session but the parent holds '${word}'`,
   };
 }

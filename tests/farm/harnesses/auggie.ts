@@ -1,9 +1,10 @@
-/** Auggie: talks only to an Augment backend; the mock plays one. deja has no parser for it yet. */
+/** Auggie: talks only to an Augment backend; the mock plays one. */
 import { type FarmHarness, QUIET_ENV } from "../harness.ts";
 
 export const auggie: FarmHarness = {
   name: "auggie",
   display: "Auggie",
+  parser: "auggie",
   pkg: "@augmentcode/auggie",
   version: "0.36.0",
   api: "augment",
@@ -21,5 +22,6 @@ export const auggie: FarmHarness = {
   }),
   main: (ctx, prompt) => [ctx.bin("auggie"), "--print", prompt],
   followup: (ctx, prompt) => [ctx.bin("auggie"), "--print", "--continue", prompt],
-  notes: "no LLM base URL: AUGMENT_SESSION_AUTH points its tenant URL at the mock (get-models, chat-stream).",
+  notes:
+    "no LLM base URL: AUGMENT_SESSION_AUTH points its tenant URL at the mock (get-models, chat-stream).",
 };

@@ -33,6 +33,9 @@ export const cline: FarmHarness = {
     },
   }),
   main: (ctx, prompt) => [ctx.bin("cline"), "--auto-approve", "true", prompt],
-  followup: { none: "resuming a task ('cline --id <id>') needs a terminal: it exits with 'interactive mode requires a TTY'" },
+  followup: {
+    none:
+      "resuming a task ('cline --id <id>') needs a terminal: it exits with 'interactive mode requires a TTY'",
+  },
   notes: "starts a hub daemon that outlives it; the farm's PID namespace ends it.",
 };

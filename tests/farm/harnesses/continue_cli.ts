@@ -1,9 +1,10 @@
-/** Continue CLI (`cn`): an openai model in config.yaml; `cn -p --auto`. deja has no parser for it yet. */
+/** Continue CLI (`cn`): an openai model in config.yaml; `cn -p --auto`. */
 import { type FarmHarness, QUIET_ENV } from "../harness.ts";
 
 export const continueCli: FarmHarness = {
   name: "continue",
   display: "Continue CLI",
+  parser: "continue",
   pkg: "@continuedev/cli",
   version: "1.5.47",
   api: "chat",
@@ -28,7 +29,10 @@ export const continueCli: FarmHarness = {
       ].join("\n"),
     },
   }),
-  main: (ctx, prompt) => [ctx.bin("cn"), "-p", "--auto", "--config", `${ctx.home}/.continue/config.yaml`, prompt],
+  main: (
+    ctx,
+    prompt,
+  ) => [ctx.bin("cn"), "-p", "--auto", "--config", `${ctx.home}/.continue/config.yaml`, prompt],
   followup: (ctx, prompt) => [
     ctx.bin("cn"),
     "-p",

@@ -24,7 +24,12 @@ export const crush: FarmHarness = {
             type: "openai-compat",
             base_url: `${ctx.mockUrl}/v1`,
             api_key: "sk-farm-mock",
-            models: [{ id: "mock-model", name: "Farm mock", context_window: 128000, default_max_tokens: 4096 }],
+            models: [{
+              id: "mock-model",
+              name: "Farm mock",
+              context_window: 128000,
+              default_max_tokens: 4096,
+            }],
           },
         },
         models: {

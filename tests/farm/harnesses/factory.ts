@@ -27,6 +27,11 @@ export const factory: FarmHarness = {
       }),
     },
   }),
-  main: (ctx, prompt) => [ctx.bin("droid"), "exec", "--skip-permissions-unsafe", "-m", "custom:mock-model", prompt],
-  followup: { none: "'droid exec -s <id>' fetches the session from Factory's servers before it resumes" },
+  main: (
+    ctx,
+    prompt,
+  ) => [ctx.bin("droid"), "exec", "--skip-permissions-unsafe", "-m", "custom:mock-model", prompt],
+  followup: {
+    none: "'droid exec -s <id>' fetches the session from Factory's servers before it resumes",
+  },
 };

@@ -9,7 +9,12 @@ export function geminiSettings(auth: string): string {
     security: { auth: { selectedType: auth }, folderTrust: { enabled: false } },
     privacy: { usageStatisticsEnabled: false },
     telemetry: { enabled: false },
-    general: { disableAutoUpdate: true, disableUpdateNag: true, enableAutoUpdate: false, enableAutoUpdateNotification: false },
+    general: {
+      disableAutoUpdate: true,
+      disableUpdateNag: true,
+      enableAutoUpdate: false,
+      enableAutoUpdateNotification: false,
+    },
   });
 }
 
@@ -33,4 +38,8 @@ export const gemini: FarmHarness = {
   }),
   main: (ctx, prompt) => [ctx.bin("gemini"), "-p", prompt, ...FLAGS],
   followup: (ctx, prompt) => [ctx.bin("gemini"), "-p", prompt, "--resume", "latest", ...FLAGS],
+  compact: {
+    none:
+      "`-p /compress --resume latest` compresses, but the chat file keeps no trace of it (0.61.0)",
+  },
 };

@@ -27,5 +27,8 @@ export const kilo: FarmHarness = {
     files: { [`${ctx.home}/.config/kilo/kilo.json`]: opencodeConfig(ctx) },
   }),
   main: (ctx, prompt) => [ctx.bin("kilo"), "run", "-m", "farm/mock-model", prompt],
-  followup: (ctx, prompt) => [ctx.bin("kilo"), "run", "--continue", "-m", "farm/mock-model", prompt],
+  followup: (
+    ctx,
+    prompt,
+  ) => [ctx.bin("kilo"), "run", "--continue", "-m", "farm/mock-model", prompt],
 };

@@ -37,5 +37,6 @@ export const omp: FarmHarness = {
   followup: (ctx, prompt) => [ctx.bin("omp"), ...FLAGS, "--continue", prompt],
   // Its edit tool takes a hashline patch language the mock does not write: the edit is a whole-file write.
   editVia: "write",
-  notes: "needs bun >= 1.3.14: bun@1.4.5 from npm is on PATH; README edited through its write tool.",
+  notes:
+    "needs bun >= 1.3.14: bun@1.4.5 from npm is on PATH; README edited through its write tool.",
 };

@@ -38,7 +38,13 @@ export const openclaw: FarmHarness = {
       }),
     },
   }),
-  main: (ctx, prompt) => [ctx.bin("openclaw"), "agent", "--local", "--model", "farm/mock-model", "-m", prompt],
+  main: (
+    ctx,
+    prompt,
+  ) => [ctx.bin("openclaw"), "agent", "--local", "--model", "farm/mock-model", "-m", prompt],
   // No session flag: `agent --local` keeps using the agent's main session.
-  followup: (ctx, prompt) => [ctx.bin("openclaw"), "agent", "--local", "--model", "farm/mock-model", "-m", prompt],
+  followup: (
+    ctx,
+    prompt,
+  ) => [ctx.bin("openclaw"), "agent", "--local", "--model", "farm/mock-model", "-m", prompt],
 };

@@ -26,7 +26,10 @@ export const pi: FarmHarness = {
       }),
     },
   }),
-  main: (ctx, prompt) => [ctx.bin("pi"), "-p", "--provider", "farm", "--model", "mock-model", prompt],
+  main: (
+    ctx,
+    prompt,
+  ) => [ctx.bin("pi"), "-p", "--provider", "farm", "--model", "mock-model", prompt],
   followup: (ctx, prompt) => [
     ctx.bin("pi"),
     "-p",

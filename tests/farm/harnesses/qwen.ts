@@ -24,4 +24,8 @@ export const qwen: FarmHarness = {
   }),
   main: (ctx, prompt) => [ctx.bin("qwen"), ...FLAGS, prompt],
   followup: (ctx, prompt) => [ctx.bin("qwen"), ...FLAGS, "--continue", prompt],
+  compact: {
+    none:
+      "`--continue /compress` declines: 'Compression was not beneficial for this history size' (0.24.4)",
+  },
 };

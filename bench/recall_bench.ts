@@ -1,0 +1,128 @@
+/**
+ * `deno task bench:recall [--targets 120] [--distractors 300] [--per-kind 30]
+ * [--seed 11] [--no-binary] [--misses] [--ablate] [--json <file>]`: the labelled search
+ * benchmark. Generates a history in Claude Code format (bench/gen_recall.ts),
+ * indexes it with the production indexer, runs the labelled queries
+ * (bench/recall_queries.ts) in-process the way the CLI does, and prints hit@1,
+ * recall@5 and MRR@10 per query kind, the share of negative queries answered
+ * "nothing matched", and latency: in-process p50/p95 and, unless
+ * `--no-binary`, the compiled binary as a cold process (p50 over up to 5
+ * queries of each kind). `--ablate` adds hit@1 with each ranking change
+ * switched off alone. Asserts nothing; tests/recall_test.ts holds the floor.
+ *
+ * @module
+ */
+import { parseArgs } from "node:util";
+import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { join } from "node:path";
+import process from "node:process";
+import { generateHistory } from "./gen_recall.ts";
+import { makeQueries } from "./recall_queries.ts";
+import { figures, hitHeader, hitRow, runQueries, table } from "./recall_eval.ts";
+import { ABLATE, type Ablation } from "../lib/search/rank.ts";
+import { REPO } from "../tests/_fixture.ts";
+import { runIndex } from "../lib/indexer.ts";
+import { makeEnv } from "../lib/runtime.ts";
+import { indexPath, Store } from "../lib/store.ts";
+import { parsers } from "../parsers/mod.ts";
+
+const { values } = parseArgs({
+  options: {
+    targets: { type: "string", default: "120" },
+    distractors: { type: "string", default: "300" },
+    "per-kind": { type: "string", default: "30" },
+    seed: { type: "string", default: "11" },
+    "no-binary": { type: "boolean", default: false },
+    misses: { type: "boolean", default: false },
+    ablate: { type: "boolean", default: false },
+    json: { type: "string" },
+  },
+});
+const targets = Number(values.targets);
+const seed = Number(values.seed);
+const work = join(REPO, ".bench", `recall-${seed}-${targets}-${values.distractors}`);
+rmSync(work, { recursive: true, force: true });
+mkdirSync(work, { recursive: true });
+const t0 = performance.now();
+const h = generateHistory(join(work, "claude"), {
+  targets,
+  distractors: Number(values.distractors),
+  seed,
+});
+const queries = makeQueries(h, Number(values["per-kind"]), seed + 1);
+const vars = {
+  HOME: join(work, "home"),
+  DEJA_HOME: join(work, "deja"),
+  DEJA_CLAUDE_ROOT: join(work, "claude", "projects"),
+  NO_COLOR: "1",
+};
+const env = makeEnv(vars);
+await runIndex(env, parsers, { only: ["claude"] });
+console.log(
+  `history: ${h.files} sessions (${h.cases.length} with planted work), ${
+    (h.bytes / 1e6).toFixed(1)
+  } MB, indexed in ${((performance.now() - t0) / 1000).toFixed(1)} s; ${queries.length} queries`,
+);
+const store = Store.open(indexPath(env));
+runQueries(store, queries.slice(0, 10), h.now); // warm the page cache and the JIT
+const outcomes = runQueries(store, queries, h.now);
+const ablations: string[] = [];
+if (values.ablate) {
+  // Each ranking change switched off alone: the difference is what it adds.
+  const full = figures(outcomes);
+  ablations.push(hitHeader(full), hitRow("all ranking changes", full));
+  for (const name of Object.keys(ABLATE) as Ablation[]) {
+    ablations.push(hitRow(`without ${name}`, figures(runQueries(store, queries, h.now, [name]))));
+  }
+}
+store.close();
+
+let cold: Map<string, number> | undefined;
+const bin = join(REPO, "dist/deja-bun");
+if (!values["no-binary"]) {
+  if (!existsSync(bin)) spawnSync("deno", ["task", "compile:bun"], { cwd: REPO, stdio: "inherit" });
+  if (existsSync(bin)) {
+    cold = new Map();
+    const all: number[] = [];
+    for (const kind of new Set(queries.map((q) => q.kind))) {
+      const times: number[] = [];
+      for (const q of queries.filter((x) => x.kind === kind).slice(0, 5)) {
+        const t = performance.now();
+        spawnSync(bin, ["search", "--json", "--", q.query], {
+          env: { ...process.env, ...vars },
+          encoding: "utf8",
+        });
+        times.push(performance.now() - t);
+      }
+      times.sort((a, b) => a - b);
+      cold.set(kind, times[Math.floor(times.length / 2)]);
+      all.push(...times);
+    }
+    all.sort((a, b) => a - b);
+    cold.set("overall", all[Math.floor(all.length / 2)]);
+  }
+}
+const rows = figures(outcomes);
+console.log(table(rows, cold));
+if (ablations.length) console.log("\n" + ablations.join("\n"));
+if (values.misses) {
+  for (const o of outcomes) {
+    const neg = !o.q.relevant.length;
+    if (neg ? o.nothingMatched : o.rank === 1) continue;
+    const kinds = o.top.slice(0, 3).map((id) => `${id.slice(0, 8)}:${h.sessions.get(id)}`).join(
+      " ",
+    );
+    console.log(
+      `miss ${o.q.kind.padEnd(9)} rank=${o.rank} tier=${o.tier} ${
+        JSON.stringify(o.q.query)
+      } -> ${kinds}`,
+    );
+  }
+}
+if (values.json) {
+  writeFileSync(
+    values.json,
+    JSON.stringify({ rows, cold: cold ? Object.fromEntries(cold) : null }, null, 2),
+  );
+}

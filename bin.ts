@@ -1,0 +1,21 @@
+/**
+ * The compiled binary's entry point (`deno compile`, `bun build --compile
+ * --splitting`): the hooks, which run before every tool call of an agent,
+ * take a fast path that loads only the hook modules; everything else goes
+ * through main.ts and its command table.
+ *
+ * @module
+ */
+import process from "node:process";
+
+const HOOKS = ["hook-context", "hook-prompt", "hook-tool", "hook-tool-after"];
+const argv = process.argv.slice(2);
+
+if (HOOKS.includes(argv[0] ?? "") && !argv.includes("--help") && !argv.includes("-h")) {
+  const { hookProcess } = await import("./lib/hooks/main.ts");
+  await hookProcess();
+} else {
+  const { main } = await import("./main.ts");
+  const { exit, processIO } = await import("./lib/runtime.ts");
+  exit(await main(processIO()));
+}

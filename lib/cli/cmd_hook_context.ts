@@ -1,0 +1,19 @@
+/**
+ * `deja hook-context`: a hook a harness runs (lib/hooks/run.ts). Reads the
+ * harness's JSON event on stdin, prints a bounded block in its envelope or
+ * nothing, and exits 0 whatever happens.
+ *
+ * @module
+ */
+import type { Command } from "./common.ts";
+import { runHookArgs } from "../hooks/main.ts";
+
+/** The `hook-context` command. */
+export const hookContextCmd: Command = {
+  name: "hook-context",
+  summary:
+    "hook: session start (Claude Code SessionStart): where the last session in this project left off",
+  usage: "hook-context < event.json",
+  options: {},
+  run: (_args, io) => runHookArgs({ ...io, args: ["hook-context"] }),
+};

@@ -1,0 +1,18 @@
+/**
+ * `deja hook-prompt`: a hook a harness runs (lib/hooks/run.ts). Reads the
+ * harness's JSON event on stdin, prints a bounded block in its envelope or
+ * nothing, and exits 0 whatever happens.
+ *
+ * @module
+ */
+import type { Command } from "./common.ts";
+import { runHookArgs } from "../hooks/main.ts";
+
+/** The `hook-prompt` command. */
+export const hookPromptCmd: Command = {
+  name: "hook-prompt",
+  summary: "hook: per user prompt (UserPromptSubmit): past sessions about what was asked",
+  usage: "hook-prompt < event.json",
+  options: {},
+  run: (_args, io) => runHookArgs({ ...io, args: ["hook-prompt"] }),
+};

@@ -1,0 +1,26 @@
+/**
+ * `deja hook-tool [--crush]`: a hook a harness runs before a shell or edit
+ * tool call (lib/hooks/run.ts); with `--crush`, Crush's only hook, carrying
+ * everything (lib/hooks/crush.ts). Reads the JSON event on stdin, prints a
+ * bounded block in the harness's envelope or nothing, and exits 0 whatever
+ * happens.
+ *
+ * @module
+ */
+import type { Command } from "./common.ts";
+import { runHookArgs } from "../hooks/main.ts";
+
+/** The `hook-tool` command. */
+export const hookToolCmd: Command = {
+  name: "hook-tool",
+  summary: "hook: before a shell or edit call (PreToolUse): what this command or file already has",
+  usage: "hook-tool [--crush] < event.json",
+  options: {
+    crush: {
+      type: "boolean",
+      description: "Crush's envelope, and everything Crush's one hook carries",
+    },
+  },
+  run: (args, io) =>
+    runHookArgs({ ...io, args: ["hook-tool", ...(args.values.crush ? ["--crush"] : [])] }),
+};

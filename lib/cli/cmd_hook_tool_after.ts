@@ -1,0 +1,19 @@
+/**
+ * `deja hook-tool-after`: a hook a harness runs (lib/hooks/run.ts). Reads the
+ * harness's JSON event on stdin, prints a bounded block in its envelope or
+ * nothing, and exits 0 whatever happens.
+ *
+ * @module
+ */
+import type { Command } from "./common.ts";
+import { runHookArgs } from "../hooks/main.ts";
+
+/** The `hook-tool-after` command. */
+export const hookToolAfterCmd: Command = {
+  name: "hook-tool-after",
+  summary:
+    "hook: after a failed shell command (PostToolUse/PostToolUseFailure): what fixed that error before",
+  usage: "hook-tool-after < event.json",
+  options: {},
+  run: (_args, io) => runHookArgs({ ...io, args: ["hook-tool-after"] }),
+};

@@ -1,0 +1,198 @@
+/**
+ * `deja forget`: removes sessions from the index and keeps a tombstone for
+ * each (lib/forget/tombstones.ts) so that no later `deja index` brings them
+ * back; `--unforget` lifts a tombstone and re-reads the session's store.
+ *
+ * Selectors combine (a session must match all given): `session` an id prefix
+ * (`harness:prefix` too), `project` a substring of the project path, `before`
+ * a time the session's last activity is older than. A forgotten session's
+ * subagents are forgotten with it. Removal deletes the rows (events, commands,
+ * file spans, their FTS entries), prunes the words only they held from the
+ * vocabulary, merges the FTS index (so the deleted words leave its segments)
+ * with `secure_delete` on, and checkpoints the WAL.
+ *
+ * @module
+ */
+import { Q } from "../schema.ts";
+import { DejaError, type Store } from "../store.ts";
+import type { SessionRow } from "../sessions.ts";
+import { VocabCollector } from "../search/tokenize.ts";
+import { pruneVocab } from "../search/vocab.ts";
+import {
+  keyOf,
+  readTombstones,
+  type Tombstone,
+  tombstoneFile,
+  writeTombstones,
+} from "./tombstones.ts";
+
+/** What to forget. */
+export interface ForgetSelector {
+  /** Id prefix, optionally `harness:prefix`. */
+  session?: string;
+  /** Substring of the project path. */
+  project?: string;
+  /** Epoch ms: sessions whose last activity is older. */
+  before?: number;
+  /** Forget every session an id prefix matches (else several matches are an error). */
+  allMatches?: boolean;
+}
+
+/** The sessions a selector picked (with their subagents). */
+export interface ForgetPlan {
+  sessions: SessionRow[];
+  /** Events they hold. */
+  events: number;
+}
+
+/** What a forget removed. */
+export interface ForgetOutcome {
+  sessions: number;
+  events: number;
+  /** Vocabulary words no remaining event held. */
+  wordsPruned: number;
+}
+
+/**
+ * The sessions `sel` picks.
+ *
+ * @throws {DejaError} (exit 2) with no selector, or when an id prefix matches
+ *   several sessions and `allMatches` is not set (the hint lists them).
+ */
+export function planForget(store: Store, sel: ForgetSelector): ForgetPlan {
+  if (sel.session === undefined && sel.project === undefined && sel.before === undefined) {
+    throw new DejaError(
+      "forget needs --session, --project or --before",
+      "deja forget --session <id> --dry-run shows what would go",
+      2,
+    );
+  }
+  let harness: string | null = null;
+  let prefix: string | null = null;
+  if (sel.session !== undefined) {
+    const m = /^([a-z][a-z0-9_]*):(.+)$/.exec(sel.session);
+    harness = m ? m[1] : null;
+    prefix = (m ? m[2] : sel.session).replace(/[\\%_]/g, (c) => `\\${c}`) + "%";
+  }
+  const project = sel.project === undefined
+    ? null
+    : `%${sel.project.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  const picked = store.stmt(Q.forgetCandidates).all(
+    prefix,
+    prefix,
+    harness,
+    harness,
+    project,
+    project,
+    sel.before ?? null,
+    sel.before ?? null,
+  ) as unknown as SessionRow[];
+  if (sel.session !== undefined && !sel.allMatches) {
+    const top = picked.filter((s) => !s.parent || !picked.some((p) => p.native_id === s.parent));
+    if (top.length > 1) {
+      throw new DejaError(
+        `'${sel.session}' matches ${top.length} sessions`,
+        `add --all-matches to forget them all, or be more specific: ${
+          top.slice(0, 5).map((s) => `${s.harness}:${s.native_id}`).join(", ")
+        }`,
+        2,
+      );
+    }
+  }
+  const byId = new Map(picked.map((s) => [s.id, s]));
+  for (
+    const c of store.stmt(Q.childrenOfMany).all(
+      JSON.stringify(picked.map((s) => s.id)),
+    ) as unknown as SessionRow[]
+  ) byId.set(c.id, c);
+  const sessions = [...byId.values()].sort((a, b) => (a.updated ?? 0) - (b.updated ?? 0));
+  return { sessions, events: sessions.reduce((n, s) => n + s.events, 0) };
+}
+
+/**
+ * Writes the tombstones of `plan`, then removes its sessions from the index.
+ * Call with the writer lock held.
+ */
+export function applyForget(
+  store: Store,
+  plan: ForgetPlan,
+  reason: string,
+  now = Date.now(),
+): ForgetOutcome {
+  if (!plan.sessions.length) return { sessions: 0, events: 0, wordsPruned: 0 };
+  const file = tombstoneFile(store.path);
+  const list = readTombstones(file);
+  const have = new Set(list.map((t) => t.key));
+  for (const s of plan.sessions) {
+    const key = keyOf(s.harness, s.native_id);
+    if (have.has(key)) continue;
+    list.push({
+      key,
+      harness: s.harness,
+      id: s.native_id,
+      project: s.project,
+      title: s.title,
+      source: s.source,
+      ...(s.parent ? { parent: s.parent } : {}),
+      at: now,
+      reason,
+    });
+  }
+  // The tombstones first: if removal fails, running forget again finishes it.
+  writeTombstones(file, list);
+  const ids = JSON.stringify(plan.sessions.map((s) => s.id));
+  const words = new VocabCollector();
+  for (const r of store.stmt(Q.textsOfSessions).iterate(ids)) {
+    words.add((r as { text: string }).text);
+  }
+  const sources = new Set(plan.sessions.map((s) => s.source));
+  store.db.exec("PRAGMA secure_delete = ON");
+  let pruned = 0;
+  store.tx(() => {
+    store.stmt(Q.deleteSessions).run(ids);
+    pruned = pruneVocab(store, words.take());
+    for (const src of sources) {
+      const t = store.stmt(Q.sourceTotals).get(src) as { sessions: number; events: number };
+      store.stmt(Q.setSourceTotals).run(t.sessions, t.events, src);
+    }
+  });
+  // Merge the FTS segments so the deleted words leave them, and keep no old page in the WAL.
+  store.db.exec("INSERT INTO events_fts(events_fts) VALUES ('optimize')");
+  store.db.exec("INSERT INTO vocab_tri(vocab_tri) VALUES ('optimize')");
+  store.db.exec("PRAGMA wal_checkpoint(TRUNCATE)");
+  return { sessions: plan.sessions.length, events: plan.events, wordsPruned: pruned };
+}
+
+/**
+ * Lifts the tombstone `key` (`harness:id`, or an id that names one
+ * tombstone) and marks its store to be read again whole by the next index.
+ *
+ * @returns the lifted tombstone.
+ * @throws {DejaError} exit 1 when no tombstone matches; exit 2 when several do.
+ */
+export function unforget(store: Store | undefined, indexPath: string, key: string): Tombstone {
+  const file = tombstoneFile(indexPath);
+  const list = readTombstones(file);
+  let hits = list.filter((t) => t.key === key);
+  if (!hits.length) hits = list.filter((t) => t.id === key || t.id.startsWith(key));
+  if (!hits.length) {
+    throw new DejaError(
+      `no forgotten session matches '${key}'`,
+      "deja forget --list shows them",
+      1,
+    );
+  }
+  if (hits.length > 1) {
+    throw new DejaError(
+      `'${key}' matches ${hits.length} forgotten sessions`,
+      `give the whole key: ${hits.slice(0, 5).map((t) => t.key).join(", ")}`,
+      2,
+    );
+  }
+  const t = hits[0];
+  // Its subagents were forgotten with it and come back with it.
+  const keep = list.filter((x) => x !== t && !(x.harness === t.harness && x.parent === t.id));
+  writeTombstones(file, keep);
+  if (store && t.source) store.stmt(Q.forgetSource).run(t.source);
+  return t;
+}

@@ -1,0 +1,116 @@
+/**
+ * What the hook builders share: the project a hook runs in, the agent's own
+ * session as the index knows it, text made safe for a model's context, dates,
+ * and fitting parts into a byte budget.
+ *
+ * @module
+ */
+import { dirname } from "node:path";
+import type { Store } from "../store.ts";
+import { Q } from "../schema.ts";
+import type { SessionRow } from "../sessions.ts";
+import { byteLength } from "../memory/_text.ts";
+
+/** What a builder says, and the keys that mark it as said (see state.ts). */
+export interface Said {
+  text: string;
+  keys: string[];
+}
+
+/** The agent session a hook runs for, as far as the index knows it. */
+export interface Current {
+  /** The harness's session id from the event (may be absent). */
+  id?: string;
+  /** Index row ids of that session and its subagents (empty when not indexed). */
+  rows: Set<number>;
+}
+
+/** `%`/`_`/`\` escaped for a LIKE pattern with `ESCAPE '\'`. */
+export function likeEscape(s: string): string {
+  return s.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+/**
+ * The index's rows for the agent session `id` (any harness: a session id is a
+ * UUID or the like) and its subagents.
+ */
+export function currentSession(store: Store, id: string | undefined): Current {
+  const rows = new Set<number>();
+  if (id) {
+    const found =
+      (store.stmt(Q.sessionsByPrefix).all(likeEscape(id), null, null) as unknown as SessionRow[])
+        .filter((s) => s.native_id === id);
+    if (found.length) {
+      const all = store.stmt(Q.withChildren).all(JSON.stringify(found.map((s) => s.id)));
+      for (const r of all as Array<{ id: number }>) rows.add(r.id);
+    }
+  }
+  return { id, rows };
+}
+
+/**
+ * The nearest directory from `dir` upwards that is the project of some
+ * indexed session, with the newest top-level sessions of that project (at
+ * most `n`); undefined when no ancestor has sessions.
+ */
+export function projectSessions(
+  store: Store,
+  dir: string,
+  n: number,
+): { project: string; sessions: SessionRow[] } | undefined {
+  for (let d = dir, i = 0; i < 64; d = dirname(d), i++) {
+    const rows = store.stmt(Q.lastSessions).all(
+      null,
+      null,
+      likeEscape(d),
+      likeEscape(d),
+      n,
+    ) as unknown as SessionRow[];
+    const exact = rows.filter((r) => r.project === d);
+    if (exact.length) return { project: d, sessions: exact };
+    if (dirname(d) === d) break;
+  }
+  return undefined;
+}
+
+/** Text from a transcript made fit for a model's context: control characters and match marks out. */
+export function clean(s: string): string {
+  // deno-lint-ignore no-control-regex
+  return s.replace(/\x1b\[[0-9;?]*[ -/]*[@-~]/g, "").replace(/[\x00-\x08\x0b-\x1f\x7f]/g, "");
+}
+
+/**
+ * `YYYY-MM-DD` (UTC), or `?`. UTC on purpose: a hook runs before every tool
+ * call, and the first local-time conversion loads the time zone data (some
+ * milliseconds); a day is precise enough for "last ran on".
+ */
+export function day(ms: number | null | undefined): string {
+  if (!ms) return "?";
+  return new Date(ms).toISOString().slice(0, 10);
+}
+
+/** The first 8 characters of a session id (what `deja ctx` and `deja show` accept as a prefix). */
+export function shortId(id: string): string {
+  return id.length > 12 ? id.slice(0, 8) : id;
+}
+
+/** `n` and the noun, plural when `n` is not 1. */
+export function plural(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? "" : "s"}`;
+}
+
+/**
+ * Joins lines while they fit in `budget` UTF-8 bytes (newlines counted);
+ * the first line that does not fit ends the block.
+ */
+export function fitLines(lines: string[], budget: number): string {
+  const out: string[] = [];
+  let used = 0;
+  for (const l of lines) {
+    const n = byteLength(l) + (out.length ? 1 : 0);
+    if (used + n > budget) break;
+    out.push(l);
+    used += n;
+  }
+  return out.join("\n");
+}

@@ -1,0 +1,100 @@
+/**
+ * The live Crush session a `hook-tool --crush` call runs in, read from that
+ * project's crush.db (read-only, parsers/_sqlite.ts) the way the Crush parser
+ * reads it: the newest message the person sent, the newest finished command
+ * and whether it failed, the newest summary. Crush has only PreToolUse, so
+ * this is how the hook learns what happened since its last call.
+ *
+ * Which crush.db: the registry entry (`projects.json`) whose project is the
+ * project directory or the nearest one above the working directory, else the
+ * nearest `.crush/crush.db` from the working directory upwards.
+ *
+ * @module
+ */
+import { existsSync, readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import type { Env, Session } from "../model.ts";
+import { openStore } from "../../parsers/_sqlite.ts";
+import { crushRoot, readCrushSession } from "../../parsers/crush.ts";
+import { absPath } from "../../parsers/_crush_parts.ts";
+
+/** What the hook needs to know about the live session. */
+export interface LiveSession {
+  session: Session;
+  /** The store it was read from. */
+  db: string;
+  /** True for a subagent (task) session: the person did not write its prompt. */
+  subagent: boolean;
+  /** The newest user message: its message id and text. */
+  user?: { id: string; text: string };
+  /** The newest command whose result is in, when it failed. */
+  failure?: { callId: string; command: string; output: string };
+  /** Message id of the newest summary. */
+  summary?: string;
+}
+
+function underOrAt(dir: string, root: string): boolean {
+  return dir === root || dir.startsWith(root.endsWith("/") ? root : root + "/");
+}
+
+/** The crush.db of the project `projectDir` (or the one `cwd` is in), or undefined. */
+export function findCrushDb(env: Env, projectDir: string, cwd: string): string | undefined {
+  try {
+    const reg = JSON.parse(readFileSync(join(crushRoot(env), "projects.json"), "utf8")) as {
+      projects?: Array<{ path?: unknown; data_dir?: unknown }>;
+    };
+    let best: { path: string; db: string } | undefined;
+    for (const p of reg.projects ?? []) {
+      if (typeof p.path !== "string" || !p.path) continue;
+      if (!underOrAt(projectDir, p.path) && !underOrAt(cwd, p.path)) continue;
+      const dd = typeof p.data_dir === "string" && p.data_dir ? p.data_dir : ".crush";
+      const db = join(absPath(p.path, dd), "crush.db");
+      if (existsSync(db) && (!best || p.path.length > best.path.length)) {
+        best = { path: p.path, db };
+      }
+    }
+    if (best) return best.db;
+  } catch { /* no registry: look for the folder */ }
+  for (const start of [projectDir, cwd]) {
+    for (let d = start, i = 0; i < 64; d = dirname(d), i++) {
+      const db = join(d, ".crush", "crush.db");
+      if (existsSync(db)) return db;
+      if (dirname(d) === d) break;
+    }
+  }
+  return undefined;
+}
+
+/** Reads session `id` of the store at `db` (undefined when the store or the session is missing). */
+export function readLive(
+  env: Env,
+  db: string,
+  id: string,
+  project: string,
+): LiveSession | undefined {
+  const h = openStore(db, env);
+  let session: Session | undefined;
+  try {
+    session = readCrushSession(h.db, id, db, project, () => {});
+  } finally {
+    h.close();
+  }
+  if (!session) return undefined;
+  const live: LiveSession = { session, db, subagent: Boolean(session.parent) };
+  const commands = new Map<string, string>();
+  for (const e of session.events) {
+    const msg = e.key?.split("#")[0] ?? "";
+    if (e.kind === "user") live.user = { id: msg, text: e.text };
+    else if (e.kind === "summary") live.summary = msg;
+    else if (e.kind === "tool_call" && e.tool?.command && e.tool.id) {
+      commands.set(e.tool.id, e.tool.command);
+    } else if (e.kind === "tool_result" && e.result?.callId && commands.has(e.result.callId)) {
+      const failed = e.result.isError === true ||
+        (e.result.exit !== undefined && e.result.exit !== 0);
+      live.failure = failed
+        ? { callId: e.result.callId, command: commands.get(e.result.callId)!, output: e.text }
+        : undefined;
+    }
+  }
+  return live;
+}

@@ -1,0 +1,111 @@
+/**
+ * A harness's hook event, read from stdin: size- and time-capped, and ended as
+ * soon as a complete JSON value has arrived (Codex and others keep stdin open
+ * after writing their event). Anything that is not one JSON object is no
+ * event at all.
+ *
+ * @module
+ */
+import type { IO } from "../runtime.ts";
+
+/** Most bytes of stdin read (a PostToolUse event carries the tool's output). */
+export const STDIN_MAX = 2 * 1024 * 1024;
+/** Longest wait for the event, in milliseconds. */
+export const STDIN_WAIT_MS = 500;
+
+/** A decoded event: the JSON object the harness sent. */
+export type HookEvent = Record<string, unknown>;
+
+/**
+ * True when `text` holds a complete JSON object or array (strings and escapes
+ * respected), or when it cannot become one (its first non-blank character
+ * opens no object or array): either way, reading more would not help.
+ */
+export function jsonDone(text: string): boolean {
+  let depth = 0;
+  let inString = false;
+  let started = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (!started) {
+      if (c === " " || c === "\n" || c === "\r" || c === "\t" || c === "\ufeff") continue;
+      if (c !== "{" && c !== "[") return true;
+      started = true;
+    }
+    if (inString) {
+      if (c === "\\") i++;
+      else if (c === '"') inString = false;
+      continue;
+    }
+    if (c === '"') inString = true;
+    else if (c === "{" || c === "[") depth++;
+    else if (c === "}" || c === "]") {
+      depth--;
+      if (depth === 0) return true;
+    }
+  }
+  return false;
+}
+
+/**
+ * The first JSON value of `text` when it is an object (trailing bytes after it
+ * are ignored), else undefined.
+ */
+export function parseEvent(text: string): HookEvent | undefined {
+  const t = text.replace(/^\ufeff/, "").trim();
+  if (!t.startsWith("{")) return undefined;
+  let value: unknown;
+  try {
+    value = JSON.parse(t);
+  } catch {
+    // Tolerate trailing junk: cut at the end of the first complete value.
+    let depth = 0;
+    let inString = false;
+    let end = -1;
+    for (let i = 0; i < t.length && end < 0; i++) {
+      const c = t[i];
+      if (inString) {
+        if (c === "\\") i++;
+        else if (c === '"') inString = false;
+      } else if (c === '"') inString = true;
+      else if (c === "{" || c === "[") depth++;
+      else if ((c === "}" || c === "]") && --depth === 0) end = i + 1;
+    }
+    if (end < 0) return undefined;
+    try {
+      value = JSON.parse(t.slice(0, end));
+    } catch {
+      return undefined;
+    }
+  }
+  return value && typeof value === "object" && !Array.isArray(value)
+    ? value as HookEvent
+    : undefined;
+}
+
+/** Reads and decodes the event on stdin; undefined for garbage, nothing, or a timeout. */
+export async function readEvent(io: IO): Promise<HookEvent | undefined> {
+  const text = await io.readStdin(STDIN_MAX, STDIN_WAIT_MS, jsonDone);
+  return parseEvent(text);
+}
+
+/** A string field of an object, or undefined (empty strings count as absent). */
+export function str(o: unknown, key: string): string | undefined {
+  if (!o || typeof o !== "object") return undefined;
+  const v = (o as Record<string, unknown>)[key];
+  return typeof v === "string" && v !== "" ? v : undefined;
+}
+
+/** An object field of an object (a JSON string holding an object is decoded), or undefined. */
+export function objField(o: unknown, key: string): Record<string, unknown> | undefined {
+  if (!o || typeof o !== "object") return undefined;
+  let v = (o as Record<string, unknown>)[key];
+  if (typeof v === "string") {
+    try {
+      v = JSON.parse(v);
+    } catch {
+      return undefined;
+    }
+  }
+  return v && typeof v === "object" && !Array.isArray(v) ? v as Record<string, unknown> : undefined;
+}

@@ -1,0 +1,51 @@
+import { assert, assertEquals } from "../../tests/_assert.ts";
+import type { IO } from "../runtime.ts";
+import { jsonDone, objField, parseEvent, readEvent, str } from "./input.ts";
+
+Deno.test("jsonDone is true once a complete object arrived, strings and escapes respected", () => {
+  assert(!jsonDone(""));
+  assert(!jsonDone("  {"));
+  assert(!jsonDone('{"a":"}'));
+  assert(!jsonDone('{"a":"\\"}"'));
+  assert(jsonDone('{"a":"\\"}"}'));
+  assert(jsonDone('{"a":{"b":[1,2]}}\n'));
+  assert(jsonDone('{"a":1} trailing'));
+});
+
+Deno.test("jsonDone gives up at once on text that cannot become an object", () => {
+  assert(jsonDone("garbage"));
+  assert(jsonDone("  42"));
+  assert(jsonDone("\u0000\u0001"));
+});
+
+Deno.test("parseEvent accepts one object, tolerates trailing bytes, refuses the rest", () => {
+  assertEquals(parseEvent('{"a":1}'), { a: 1 });
+  assertEquals(parseEvent('\ufeff {"a":"}"} junk {'), { a: "}" });
+  assertEquals(parseEvent("[1,2]"), undefined);
+  assertEquals(parseEvent("null"), undefined);
+  assertEquals(parseEvent('{"a":'), undefined);
+  assertEquals(parseEvent("not json"), undefined);
+  assertEquals(parseEvent(""), undefined);
+});
+
+Deno.test("readEvent asks stdin to stop at the end of the JSON value", async () => {
+  let asked: ((t: string) => boolean) | undefined;
+  const io = {
+    readStdin(_max: number, _ms: number, done?: (t: string) => boolean) {
+      asked = done;
+      return Promise.resolve('{"session_id":"s"}');
+    },
+  } as unknown as IO;
+  assertEquals(await readEvent(io), { session_id: "s" });
+  assert(asked !== undefined && asked('{"x":1}'));
+});
+
+Deno.test("str and objField read fields; a JSON string holding an object is decoded", () => {
+  assertEquals(str({ a: "x", b: "", c: 1 }, "a"), "x");
+  assertEquals(str({ b: "" }, "b"), undefined);
+  assertEquals(str({ c: 1 }, "c"), undefined);
+  assertEquals(objField({ t: { command: "ls" } }, "t"), { command: "ls" });
+  assertEquals(objField({ t: '{"command":"ls"}' }, "t"), { command: "ls" });
+  assertEquals(objField({ t: "[1]" }, "t"), undefined);
+  assertEquals(objField({ t: "nope" }, "t"), undefined);
+});

@@ -1,0 +1,184 @@
+/**
+ * Point-of-action recall: before a shell command, what earlier runs of the
+ * same command in this project went through; before an edit, which earlier
+ * sessions changed the same file and why; after a failure, what ran next the
+ * last times that error came up and did not bring it back. One short block
+ * each (the caller frames and bounds it), or null when there is nothing worth
+ * saying.
+ *
+ * Worth saying: a command when an earlier run failed or the turn after its
+ * last run concluded something; a file when an earlier session changed it
+ * (same path, or the same trailing path inside this project); a failure when
+ * a candidate fix succeeded at least once outside the agent's own session.
+ *
+ * @module
+ */
+import type { Store } from "../store.ts";
+import { Q } from "../schema.ts";
+import type { EventRow } from "../sessions.ts";
+import { blame } from "../memory/blame.ts";
+import { findFixes } from "../memory/fix.ts";
+import { concludes, displayPath, oneLine, sentences } from "../memory/_text.ts";
+import { fnv64 } from "./state.ts";
+import {
+  clean,
+  type Current,
+  day,
+  fitLines,
+  likeEscape,
+  plural,
+  projectSessions,
+  type Said,
+  shortId,
+} from "./_util.ts";
+
+/** Commands that only look around: never worth a note. */
+const LOOKING = new Set(
+  ("ls ll la cat less more head tail pwd echo printf which whereis type file stat wc du df " +
+    "find fd tree ps top env printenv whoami id date true false clear history man grep rg ag " +
+    "sed awk jq sort uniq cut tr diff basename dirname realpath readlink sleep cd").split(" "),
+);
+const GIT_LOOKING = new Set(
+  ("status diff log show branch remote blame reflog describe rev-parse ls-files ls-tree " +
+    "shortlog grep config").split(" "),
+);
+
+/** A shell command as compared across sessions: white space collapsed, a leading `cd <dir> &&` dropped. */
+export function normalCommand(command: string): string {
+  let c = command.replace(/\s+/g, " ").trim();
+  for (let i = 0; i < 3; i++) {
+    const m = /^cd\s+(?:"[^"]*"|'[^']*'|[^\s;&|]+)\s*(?:&&|;)\s*(.+)$/.exec(c);
+    if (!m) break;
+    c = m[1];
+  }
+  return c;
+}
+
+/** True for commands that only inspect (ls, cat, git status…): no note for those. */
+export function onlyLooks(command: string): boolean {
+  const words = normalCommand(command).split(" ");
+  const first = (words[0] ?? "").replace(/^.*\//, "");
+  if (!first || LOOKING.has(first)) return true;
+  if (first === "git") {
+    return GIT_LOOKING.has(words.find((w, i) => i > 0 && !w.startsWith("-")) ?? "");
+  }
+  return false;
+}
+
+/** The first concluding sentence of the assistant turn after event `seq` (before the next user turn). */
+function concludedAfter(store: Store, sid: number, seq: number): string | null {
+  const win = store.stmt(Q.eventsBetween).all(sid, seq + 1, seq + 40) as unknown as EventRow[];
+  for (const e of win) {
+    if (e.kind === "user") break;
+    if (e.kind !== "assistant" || !e.text.trim()) continue;
+    const s = sentences(e.text).find(concludes);
+    if (s) return oneLine(clean(s), 200);
+  }
+  return null;
+}
+
+/** What earlier runs of `command` in the project of `dir` went through. */
+export function commandNote(
+  store: Store,
+  command: string,
+  dir: string,
+  current: Current,
+): Said | null {
+  const norm = normalCommand(command);
+  if (!norm || norm.length > 2000 || onlyLooks(norm)) return null;
+  const project = projectSessions(store, dir, 1)?.project;
+  if (!project) return null;
+  const words = [...new Set(norm.toLowerCase().split(" ").filter(Boolean))].slice(0, 12);
+  const like = likeEscape(project) + "%";
+  const rows = (store.stmt(Q.commandRuns).all(JSON.stringify(words), like, like) as Array<
+    {
+      command: string;
+      exit: number | null;
+      is_error: number;
+      time: number | null;
+      session_id: number;
+    }
+  >).filter((r) => !current.rows.has(r.session_id) && normalCommand(r.command) === norm);
+  if (!rows.length) return null;
+  rows.sort((a, b) => (a.time ?? 0) - (b.time ?? 0));
+  const sessions = new Set(rows.map((r) => r.session_id));
+  const failed = rows.filter((r) => r.is_error === 1 || (r.exit !== null && r.exit !== 0)).length;
+  const last = rows[rows.length - 1];
+  const runs = store.stmt(Q.commandsInOrder).all(last.session_id) as Array<
+    { command: string; seq: number }
+  >;
+  const lastRun = runs.filter((r) => normalCommand(r.command) === norm).at(-1);
+  const after = lastRun ? concludedAfter(store, last.session_id, lastRun.seq) : null;
+  if (!failed && !after) return null;
+  const status = last.exit !== null ? `exit ${last.exit}` : last.is_error ? "failed" : "ok";
+  const fails = failed ? `; ${failed} of ${plural(rows.length, "run")} failed` : "";
+  const text = `\`${oneLine(norm, 120)}\` ran in ${plural(sessions.size, "earlier session")} ` +
+    `here, last ${day(last.time)} (${status})${fails}.` + (after ? ` After it: ${after}` : "");
+  return { text, keys: [`cmd:${fnv64(norm)}`] };
+}
+
+/** Which earlier sessions changed the file `path` names, and the reason given around the newest change. */
+export function fileNote(
+  store: Store,
+  path: string,
+  dir: string,
+  current: Current,
+  home?: string,
+): Said | null {
+  const b = blame(store, path, { cwd: dir, limit: 12 });
+  if (b.match !== "exact" && b.match !== "suffix") return null;
+  const project = projectSessions(store, dir, 1)?.project;
+  const changed = b.sessions.filter((s) =>
+    !current.rows.has(s.session.id) && s.session.native_id !== current.id &&
+    s.edits + s.writes > 0 &&
+    (b.match === "exact" || (!!project && (s.session.project ?? "").startsWith(project)))
+  );
+  if (!changed.length) return null;
+  const newest = changed[0];
+  const change = newest.changes.at(-1);
+  const why = change?.before ?? change?.after ?? null;
+  const shown = displayPath(b.target, project, home);
+  const text =
+    `\`${oneLine(shown, 120)}\` was changed in ${plural(changed.length, "earlier session")}` +
+    ` (last ${day(newest.last)}, ${newest.session.harness} ${shortId(newest.session.native_id)}).` +
+    (why ? ` Then: ${clean(why)}` : "") + ` (deja blame ${oneLine(shown, 80)} for more)`;
+  return { text, keys: [`file:${b.target}`] };
+}
+
+/** What ran next the last times the error in `output` came up, where it did not come back. */
+export function fixNote(
+  store: Store,
+  output: string,
+  current: Current,
+  seen: Set<string>,
+  budget: number,
+): Said | null {
+  const text = output.length > 16_384
+    ? output.slice(0, 2048) + "\n" + output.slice(-14_000)
+    : output;
+  const res = findFixes(store, text, { limit: 4 });
+  if (res.status !== "found") return null;
+  const key = `fix:${fnv64(res.signatures.join("|"))}`;
+  if (seen.has(key)) return null;
+  const fixes = res.fixes.filter((f) =>
+    f.succeeded > 0 && f.examples.some((e) => !current.rows.has(e.sessionRowId))
+  ).slice(0, 2);
+  if (!fixes.length) return null;
+  const lines = [
+    `This error came up before (${
+      plural(res.seen, "session")
+    }). What ran next and did not bring it back:`,
+  ];
+  for (const f of fixes) {
+    const ex = f.examples[0];
+    const after = ex ? `; after \`${oneLine(normalCommand(ex.failed), 80)}\` failed` : "";
+    lines.push(
+      `- \`${oneLine(f.command, 160)}\` (${
+        plural(f.sessions, "session")
+      }, succeeded ${f.succeeded}/` +
+        `${f.sessions}, last ${day(f.last)}${after})`,
+    );
+  }
+  const body = fitLines(lines, budget);
+  return body.includes("\n") ? { text: clean(body), keys: [key] } : null;
+}

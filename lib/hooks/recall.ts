@@ -1,0 +1,226 @@
+/**
+ * The two recall blocks: where the last session in this project left off
+ * (session start), and past sessions about what the person just asked (per
+ * prompt). Each returns the block's text (unframed) and the keys that mark it
+ * as said, or null when there is nothing worth saying.
+ *
+ * Prompt rule: the prompt's words the index holds are weighed by rarity
+ * (idf = ln(events / events holding the word), half as much again for words
+ * of identifiers such as `REDIS_URL`); stop words and filler ("cannot",
+ * "still") never count. A word with idf ≥ 2 (1.5 for an identifier's) is
+ * informative. With at least two informative words, or one weighing 3 or
+ * more, the weightiest four, then three, then two are searched in this
+ * project until one search matches literally (tiers exact, session,
+ * substring, stemmed, error). At most two sessions are shown, never the
+ * agent's own and never one already recalled in this agent session.
+ *
+ * @module
+ */
+import type { Store } from "../store.ts";
+import { Q } from "../schema.ts";
+import { search, type SearchResult } from "../search.ts";
+import { STOP_WORDS, tokens } from "../query.ts";
+import { sessionDigest } from "../memory/digest.ts";
+import { byteLength, gist, oneLine } from "../memory/_text.ts";
+import { stripFrames } from "../frame.ts";
+import type { SessionRow } from "../sessions.ts";
+import {
+  clean,
+  type Current,
+  day,
+  fitLines,
+  projectSessions,
+  type Said,
+  shortId,
+} from "./_util.ts";
+
+/** Tiers whose results match the words as written (or their forms). */
+const LITERAL = new Set(["exact", "session", "substring", "stemmed", "error"]);
+/** Words looked up per prompt at most. */
+const MAX_WORDS = 40;
+
+/** Notes kept with `deja remember` for the project (newest first), as list lines within `budget` bytes. */
+function notesLines(store: Store, notes: SessionRow[], budget: number): string {
+  const lines = ["Notes kept for this project (deja remember):"];
+  for (const s of notes.slice(0, 3)) {
+    const evs = store.stmt(Q.eventsOfSession).all(s.id) as Array<{ kind: string; text: string }>;
+    for (const e of evs.filter((e) => e.kind === "user").reverse()) {
+      lines.push(`- ${oneLine(clean(e.text), 200)}`);
+    }
+  }
+  const text = fitLines(lines, budget);
+  return text.includes("\n") ? text : "";
+}
+
+/**
+ * The digest of the newest other session of the project `dir` is in (or of
+ * `current` itself with `self`, after a compaction), within `budget` bytes,
+ * after the project's newest notes (`deja remember`, at most a fifth of the
+ * budget).
+ */
+export function contextBlock(
+  store: Store,
+  dir: string,
+  current: Current,
+  seen: Set<string>,
+  budget: number,
+  opts: { self?: boolean; home?: string } = {},
+): Said | null {
+  let target: SessionRow | undefined;
+  let lead: string;
+  let notes = "";
+  if (opts.self && current.rows.size) {
+    target = store.stmt(Q.sessionById).get(Math.min(...current.rows)) as SessionRow | undefined;
+    lead = "This session before it was compacted (commands, files, decisions):";
+  } else {
+    const found = projectSessions(store, dir, 12);
+    const list = found?.sessions ?? [];
+    // The newest other session only: a second start in one agent session (resume, clear)
+    // gets nothing rather than an older session.
+    target = list.find((s) =>
+      s.harness !== "deja" && !current.rows.has(s.id) && s.native_id !== current.id
+    );
+    notes = notesLines(store, list.filter((s) => s.harness === "deja"), Math.floor(budget / 5));
+    lead = "";
+  }
+  if (!target || seen.has(`ctx:${target.id}`)) {
+    return notes && !seen.has(`notes:${dir}`) ? { text: notes, keys: [`notes:${dir}`] } : null;
+  }
+  if (!lead) {
+    lead = `Where the last session in this project left off (whole digest: deja ctx ${
+      shortId(target.native_id)
+    }):`;
+  }
+  const head = notes ? `${notes}\n\n${lead}` : lead;
+  const room = budget - byteLength(head) - 1;
+  if (room < 256) return null;
+  const d = sessionDigest(store, target.id, { budgetBytes: room, home: opts.home });
+  if (!d.problem && !d.decisions.length && !d.commands.length && !d.files.length) return null;
+  return {
+    text: `${head}\n${clean(d.markdown)}`,
+    keys: [`ctx:${target.id}`, ...(notes ? [`notes:${dir}`] : [])],
+  };
+}
+
+/**
+ * Words that say little about a topic however rare a corpus makes them
+ * (prompts are full of them: "cannot", "wrong", "still").
+ */
+const FILLER = new Set(
+  ("able actually add added again also anything bad because best better broken call called " +
+    "cannot cant " +
+    "change changes check could didnt doesnt done dont else error errors everything fail failed " +
+    "failing fails fine first fix fixed " +
+    "get gets getting give going good got help idea instead issue just know last like look " +
+    "looks make maybe mean means might need needs new next now old one please pretty probably " +
+    "problem right run runs same see seem seems should show something still sure tell thing " +
+    "things think time times today tried try trying use used using want wants way why work " +
+    "working works would wrong yesterday yet").split(" "),
+);
+
+/** The index tokens of the prompt's identifier-like words (`REDIS_URL`, `chex-mix-timer`, `v1.2`, `fooBar`). */
+function technical(prompt: string): Set<string> {
+  const out = new Set<string>();
+  for (const raw of prompt.split(/\s+/)) {
+    const w = raw.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, "");
+    if (/[_./\\-]|\d|\p{Ll}\p{Lu}|^\p{Lu}{2,}/u.test(w)) { for (const t of tokens(w)) out.add(t); }
+  }
+  return out;
+}
+
+/**
+ * The prompt's words the index holds, most telling first: `idf` = ln(events /
+ * events holding the word), `weight` = idf, half as much again for a word of
+ * an identifier. Stop words and {@link FILLER} are left out.
+ */
+export function promptWords(
+  store: Store,
+  prompt: string,
+): Array<{ word: string; idf: number; weight: number; technical: boolean }> {
+  const n = Math.max(1, (store.stmt(Q.eventCount).get() as { n: number }).n);
+  const tech = technical(prompt);
+  const words = [...new Set(tokens(prompt))]
+    .filter((w) => w.length >= 3 && !STOP_WORDS.has(w) && !FILLER.has(w) && !/^\d{1,3}$/.test(w))
+    .slice(0, MAX_WORDS);
+  const out = [];
+  for (const word of words) {
+    const r = store.stmt(Q.termDocs).get(word) as { doc: number } | undefined;
+    const df = r?.doc ?? 0;
+    if (df <= 0) continue;
+    const idf = Math.log(n / df);
+    const t = tech.has(word);
+    out.push({ word, idf, weight: t ? idf * 1.5 : idf, technical: t });
+  }
+  return out.sort((a, b) => b.weight - a.weight || (a.word < b.word ? -1 : 1));
+}
+
+/** The prompt without deja's frames, harness wrappers and slash commands. */
+export function promptText(prompt: string): string {
+  const t = stripFrames(prompt)
+    .replace(/<(hook_context|system-reminder)>[\s\S]*?<\/\1>/g, "")
+    .trim();
+  return /^\/[\w:-]+\s*$/.test(t) ? "" : t;
+}
+
+/**
+ * Past sessions of this project about `prompt`, within `budget` bytes (see
+ * the module's prompt rule).
+ */
+export function promptBlock(
+  store: Store,
+  prompt: string,
+  dir: string,
+  current: Current,
+  seen: Set<string>,
+  budget: number,
+): Said | null {
+  const text = promptText(prompt);
+  if (text.length < 8) return null;
+  const words = promptWords(store, text).filter((w) => w.idf >= (w.technical ? 1.5 : 2));
+  if (!(words.length >= 2 || (words[0]?.weight ?? 0) >= 3)) return null;
+  const project = projectSessions(store, dir, 1)?.project;
+  if (!project) return null;
+  const fresh = (r: SearchResult["results"][number]) =>
+    !current.rows.has(r.rowid) && r.id !== current.id && r.parent !== current.id &&
+    !seen.has(`recall:${r.rowid}`);
+  let hits: SearchResult["results"] = [];
+  let query = "";
+  for (const k of [4, 3, 2]) {
+    const q = words.slice(0, k).map((w) => w.word).join(" ");
+    if (q === query) continue;
+    query = q;
+    const res = search(store, q, { project, limit: 6, snippets: 2 });
+    if (!LITERAL.has(res.tier)) continue;
+    hits = res.results.filter((r) => (r.project ?? "").startsWith(project) && fresh(r))
+      .slice(0, 2);
+    if (hits.length) break;
+  }
+  if (!hits.length) return null;
+  const lines = [`Past sessions in this project on "${query}" (deja ctx <id> for a digest):`];
+  for (const h of hits) {
+    const title = h.title ? oneLine(clean(h.title), 90) : "(untitled)";
+    lines.push(`- ${title} (${h.harness}, ${day(h.updated ?? h.started)}, id ${shortId(h.id)})`);
+    for (const s of h.snippets) {
+      const t = oneLine(clean(s.text.replace(/[\x01\x02]/g, "")), 220);
+      if (t) lines.push(`  > ${t}`);
+    }
+    const c = conclusion(store, h.rowid);
+    if (c) lines.push(`  concluded: ${c}`);
+  }
+  const body = fitLines(lines, budget);
+  if (body.split("\n").length < 2) return null;
+  const shown = hits.filter((h) => body.includes(`id ${shortId(h.id)})`));
+  return { text: body, keys: shown.map((h) => `recall:${h.rowid}`) };
+}
+
+/** The gist of the session's last concluding assistant turn, or null. */
+function conclusion(store: Store, sessionRowId: number): string | null {
+  const sig = store.stmt(Q.sessionSignals).get(JSON.stringify([sessionRowId])) as
+    | { concluded: number | null }
+    | undefined;
+  if (sig?.concluded == null) return null;
+  const rows = store.stmt(Q.eventsBetween).all(sessionRowId, sig.concluded, sig.concluded) as Array<
+    { text: string }
+  >;
+  return rows[0] ? gist(clean(rows[0].text), 200) : null;
+}

@@ -1,0 +1,255 @@
+/**
+ * Running one hook: read the harness's event, open the index read-only, build
+ * what is worth saying, drop what this agent session was already told, frame
+ * it, bound it, and print it in the harness's envelope. Whatever happens —
+ * no index, a damaged one, garbage on stdin, a missing store, an internal
+ * error, the time budget spent — the hook prints nothing and returns 0: a
+ * hook never stops the agent (Crush blocks the tool on exit 2).
+ *
+ * | hook              | event (Claude Code)            | says                                   | budget |
+ * | ----------------- | ------------------------------ | -------------------------------------- | ------ |
+ * | `hook-context`    | SessionStart                   | where the project's last session ended | 2 KiB  |
+ * | `hook-prompt`     | UserPromptSubmit               | past sessions about the prompt         | 1.5 KiB|
+ * | `hook-tool`       | PreToolUse (shell, edit tools) | what this command or file already has  | 512 B  |
+ * | `hook-tool-after` | PostToolUse(Failure) (shell)   | what fixed the command's error before  | 512 B  |
+ * | `hook-tool --crush` | Crush PreToolUse             | all of the above (see crush.ts)        | 4 KiB  |
+ *
+ * Budgets are UTF-8 bytes of the framed text (lib/frame.ts), before JSON
+ * escaping. Envelopes: Claude Code's
+ * `{"hookSpecificOutput":{"hookEventName":E,"additionalContext":T}}`;
+ * Crush's flat `{"version":1,"context":T}`, with no decision field (in Crush
+ * an "allow" pre-approves the call and skips the permission prompt).
+ *
+ * @module
+ */
+import type { IO } from "../runtime.ts";
+import { dataDir, indexPath, Store } from "../store.ts";
+import { byteLength } from "../memory/_text.ts";
+import { frame, FRAME_BYTES } from "../frame.ts";
+import { type HookEvent, objField, readEvent, str } from "./input.ts";
+import { type HookState, loadState, saveState, statePath } from "./state.ts";
+import { type Current, currentSession, type Said } from "./_util.ts";
+import type { Part } from "./crush.ts";
+
+/** The hook commands. */
+export type HookName = "hook-context" | "hook-prompt" | "hook-tool" | "hook-tool-after";
+
+/** Budgets of the framed text in UTF-8 bytes. */
+export const BUDGET = { context: 2048, prompt: 1536, tool: 512, crush: 4096 } as const;
+
+/** Default time budget of a hook in milliseconds (`DEJA_HOOK_DEADLINE_MS` overrides). */
+export const DEADLINE_MS = 4000;
+
+const EVENT: Record<HookName, string> = {
+  "hook-context": "SessionStart",
+  "hook-prompt": "UserPromptSubmit",
+  "hook-tool": "PreToolUse",
+  "hook-tool-after": "PostToolUse",
+};
+
+/** What a hook run needs besides its event. */
+interface Ctx {
+  io: IO;
+  event: HookEvent;
+  store: Store;
+  current: Current;
+  state: HookState;
+  seen: Set<string>;
+  /** Where the agent works: the project directory the harness names, else the event's cwd. */
+  dir: string;
+  cwd: string;
+}
+
+function shell(tool: string): boolean {
+  return /^(bash|shell|run_shell_command|execute_command)$/i.test(tool);
+}
+
+function editor(tool: string): boolean {
+  return /^(edit|write|multiedit|multi_edit|notebookedit|str_replace_editor|create)$/i.test(tool);
+}
+
+/** The tool's command and file from the event (Crush also sets them in the environment). */
+function toolInput(c: Ctx): { tool: string; command?: string; file?: string } {
+  const e = c.event;
+  const input = objField(e, "tool_input") ?? {};
+  const tool = str(e, "tool_name") ?? c.io.env.get("CRUSH_TOOL_NAME") ?? "";
+  return {
+    tool,
+    command: str(input, "command") ?? c.io.env.get("CRUSH_TOOL_INPUT_COMMAND"),
+    file: str(input, "file_path") ?? str(input, "notebook_path") ?? str(input, "path") ??
+      c.io.env.get("CRUSH_TOOL_INPUT_FILE_PATH"),
+  };
+}
+
+/** What the shell tool call's failure said, or undefined when it did not fail. */
+export function failureText(e: HookEvent): string | undefined {
+  const error = str(e, "error");
+  if (str(e, "hook_event_name") === "PostToolUseFailure" || (error && !e.tool_response)) {
+    return error;
+  }
+  const r = objField(e, "tool_response");
+  if (!r) return undefined;
+  const out = [str(r, "stderr"), str(r, "stdout"), str(r, "output"), str(r, "error")]
+    .filter(Boolean).join("\n");
+  const code = [r.exit_code, r.exitCode, r.returncode, r.returnCode].find((v) =>
+    typeof v === "number"
+  ) as number | undefined;
+  const failed = (code !== undefined && code !== 0) || r.is_error === true ||
+    r.isError === true || /^Exit code [1-9]\d*\b/.test(out.trim()) ||
+    /(?:^|\n)Exit code [1-9]\d*\s*$/.test(out);
+  return failed && out ? out : undefined;
+}
+
+/**
+ * The parts a hook has to say, in priority order. The builders are loaded
+ * per hook (a compiled binary then reads only the code that hook needs).
+ */
+async function parts(name: HookName, crush: boolean, c: Ctx): Promise<Part[]> {
+  const body = (b: number) => b - FRAME_BYTES;
+  const home = c.io.env.home;
+  if (name === "hook-context" || name === "hook-prompt") {
+    const { contextBlock, promptBlock } = await import("./recall.ts");
+    if (name === "hook-context") {
+      const self = str(c.event, "source") === "compact";
+      const b = body(BUDGET.context);
+      return [{
+        said: contextBlock(c.store, c.dir, c.current, c.seen, b, { self, home }),
+        budget: b,
+      }];
+    }
+    const p = c.event.prompt;
+    const prompt = typeof p === "string"
+      ? p
+      : Array.isArray(p)
+      ? p.map((x) => str(x, "text") ?? "").join("\n")
+      : "";
+    const b = body(BUDGET.prompt);
+    return [{ said: promptBlock(c.store, prompt, c.dir, c.current, c.seen, b), budget: b }];
+  }
+  const { commandNote, fileNote, fixNote } = await import("./point.ts");
+  const t = toolInput(c);
+  if (name === "hook-tool-after") {
+    const text = shell(t.tool) ? failureText(c.event) : undefined;
+    const b = body(BUDGET.tool);
+    return text ? [{ said: fixNote(c.store, text, c.current, c.seen, b), budget: b }] : [];
+  }
+  const out: Part[] = [];
+  if (crush) {
+    // Loaded only for Crush: it reads crush.db through the parser's modules.
+    const { crushParts } = await import("./crush.ts");
+    out.push(
+      ...await crushParts(
+        c.store,
+        c.io.env,
+        {
+          project: c.dir,
+          cwd: c.cwd,
+          id: c.current.id,
+          home,
+        },
+        c.current,
+        c.state,
+        c.seen,
+      ),
+    );
+  }
+  const b = body(BUDGET.tool);
+  if (shell(t.tool) && t.command) {
+    out.push({ said: commandNote(c.store, t.command, c.dir, c.current), budget: b });
+  } else if (editor(t.tool) && t.file) {
+    out.push({ said: fileNote(c.store, t.file, c.cwd, c.current, home), budget: b });
+  }
+  return out;
+}
+
+/**
+ * Fits the parts into `budget` framed bytes in order: a part already said
+ * (all its keys seen) is dropped; one that does not fit waits for a later
+ * call (its cursor is not moved). Returns the framed text ("" for silence).
+ */
+export function assemble(
+  list: Part[],
+  state: HookState,
+  seen: Set<string>,
+  budget: number,
+): string {
+  const bodies: Array<{ text: string; order: number }> = [];
+  let used = FRAME_BYTES;
+  for (const p of list) {
+    const s: Said | null = p.said;
+    if (!s || !s.text.trim() || (s.keys.length > 0 && s.keys.every((k) => seen.has(k)))) {
+      p.advance?.(state);
+      continue;
+    }
+    const text = s.text.trim();
+    const n = byteLength(text) + (bodies.length ? 2 : 0);
+    if (byteLength(text) > p.budget || used + n > budget) continue;
+    bodies.push({ text, order: p.order ?? 5 });
+    used += n;
+    for (const k of s.keys) {
+      seen.add(k);
+      state.seen.push(k);
+    }
+    p.advance?.(state);
+  }
+  bodies.sort((a, b) => a.order - b.order);
+  return frame(bodies.map((b) => b.text).join("\n\n"));
+}
+
+/** The JSON line a harness reads: Claude Code's nested envelope or Crush's flat one. */
+export function envelope(text: string, crush: boolean, event: string): string {
+  return JSON.stringify(
+    crush
+      ? { version: 1, context: text }
+      : { hookSpecificOutput: { hookEventName: event, additionalContext: text } },
+  ) + "\n";
+}
+
+/**
+ * Runs hook `name` with `io`: prints the envelope (or nothing) and returns 0,
+ * always. `DEJA_DEBUG=1` reports a swallowed error on stderr.
+ */
+export async function runHook(name: HookName, opts: { crush?: boolean }, io: IO): Promise<number> {
+  const started = Date.now();
+  const limit = Number(io.env.get("DEJA_HOOK_DEADLINE_MS") ?? DEADLINE_MS) || DEADLINE_MS;
+  const crush = Boolean(opts.crush) && name === "hook-tool";
+  let store: Store | undefined;
+  try {
+    const event = await readEvent(io);
+    if (!event || Date.now() - started > limit) return 0;
+    store = Store.open(indexPath(io.env), { readOnly: true, busyMs: 250 });
+    const env = io.env;
+    const cwd = str(event, "cwd") ?? env.get("CRUSH_CWD") ?? io.cwd;
+    const dir = (crush ? env.get("CRUSH_PROJECT_DIR") : env.get("CLAUDE_PROJECT_DIR")) ?? cwd;
+    const id = str(event, "session_id") ?? (crush ? env.get("CRUSH_SESSION_ID") : undefined);
+    const file = id ? statePath(dataDir(env), id) : undefined;
+    const state = file ? loadState(file) : { v: 1 as const, seen: [] };
+    const seen = new Set(state.seen);
+    const c: Ctx = { io, event, store, current: currentSession(store, id), state, seen, dir, cwd };
+    const list = await parts(name, crush, c);
+    const budget = crush
+      ? BUDGET.crush
+      : BUDGET[name.replace(/^hook-/, "").replace("-after", "") as "context" | "prompt" | "tool"];
+    const before = JSON.stringify(state);
+    const text = assemble(list, state, seen, budget);
+    if (Date.now() - started > limit) return 0;
+    if (file && JSON.stringify(state) !== before) saveState(file, state);
+    if (text) io.out(envelope(text, crush, hookEventName(name, event)));
+  } catch (e) {
+    if (io.env.get("DEJA_DEBUG")) io.err(`deja ${name}: ${(e as Error)?.stack ?? e}\n`);
+  } finally {
+    try {
+      store?.close();
+    } catch { /* nothing to do */ }
+  }
+  return 0;
+}
+
+/** The event name the envelope echoes (Claude Code checks it matches the event it fired). */
+function hookEventName(name: HookName, e: HookEvent): string {
+  const got = str(e, "hook_event_name");
+  if (name === "hook-tool-after" && (got === "PostToolUse" || got === "PostToolUseFailure")) {
+    return got;
+  }
+  return EVENT[name];
+}

@@ -1,0 +1,76 @@
+/**
+ * Byte budgets for tool answers: blocks kept in order while they fit, the
+ * recalled text cleaned for a model to read, and the frame around it.
+ *
+ * @module
+ */
+import { frame, FRAME_BYTES, neutralise } from "../frame.ts";
+import { sanitizeForTerminal } from "../redact.ts";
+import { byteLength, clipBytes } from "../memory/_text.ts";
+
+export { byteLength, clipBytes };
+
+/**
+ * Text from a transcript made safe to show a model: escape sequences,
+ * invisible and bidi characters removed, frame tags neutralised, white space
+ * collapsed to one line of at most `n` characters.
+ */
+export function clean(text: string, n: number): string {
+  const t = neutralise(sanitizeForTerminal(text.replaceAll("\x01", "").replaceAll("\x02", "")))
+    .replace(/\s+/g, " ").trim();
+  return t.length > n ? t.slice(0, n - 1).trimEnd() + "…" : t;
+}
+
+/** `path` with the home directory shown as `~`; `-` when there is none. */
+export function tilde(path: string | null, home: string): string {
+  if (!path) return "-";
+  return home && (path === home || path.startsWith(home + "/"))
+    ? "~" + path.slice(home.length)
+    : path;
+}
+
+/** What {@link fitBlocks} kept. */
+export interface Fitted {
+  /** The text, within the budget. */
+  text: string;
+  /** Blocks kept whole or, for the first, cut. */
+  shown: number;
+}
+
+/**
+ * `head`, then as many of `blocks` as fit in order, then `tail(shown)`, joined
+ * by newlines, within `budget` UTF-8 bytes. A first block too large to fit
+ * is cut rather than dropped, so an answer never holds a head alone.
+ */
+export function fitBlocks(
+  head: string,
+  blocks: string[],
+  tail: (shown: number) => string,
+  budget: number,
+): Fitted {
+  const nl = (parts: string[]) => parts.filter((p) => p !== "").join("\n");
+  let kept: string[] = [];
+  for (const b of blocks) {
+    if (byteLength(nl([head, ...kept, b, tail(kept.length + 1)])) > budget) break;
+    kept.push(b);
+  }
+  if (!kept.length && blocks.length) {
+    const room = budget - byteLength(nl([head, tail(1)])) - 1;
+    if (room > 64) kept = [clipBytes(blocks[0], room)];
+  }
+  const text = nl([head, ...kept, tail(kept.length)]);
+  return { text: clipBytes(text, budget), shown: kept.length };
+}
+
+/**
+ * `body` in deja's recall frame, the whole within `budget` bytes: the body is
+ * cut to what the frame leaves room for.
+ */
+export function framed(body: string, budget: number): string {
+  return frame(clipBytes(neutralise(body), budget - FRAME_BYTES));
+}
+
+/** Bytes a body may take when the framed answer must stay within `budget`. */
+export function bodyBudget(budget: number): number {
+  return budget - FRAME_BYTES;
+}

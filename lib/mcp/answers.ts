@@ -1,0 +1,185 @@
+/**
+ * The answers of the `context`, `blame`, `fix` and `how` modes as text for a
+ * model: what the work-memory library found (lib/memory), cleaned, framed as
+ * data from past sessions, and cut to a byte budget (frame included). A
+ * negative answer is one unframed sentence.
+ *
+ * @module
+ */
+import { existsSync } from "node:fs";
+import { resolve } from "node:path";
+import type { Store } from "../store.ts";
+import { shortRef } from "../sessions.ts";
+import { sanitizeForTerminal } from "../redact.ts";
+import { CTX_BUDGET, sessionDigest } from "../memory/digest.ts";
+import { pickSession } from "../memory/pick.ts";
+import { blame, type BlameSession } from "../memory/blame.ts";
+import { findFixes } from "../memory/fix.ts";
+import { howRuns } from "../memory/how.ts";
+import { localTime } from "../memory/_text.ts";
+import { bodyBudget, byteLength, clean, fitBlocks, framed, tilde } from "./_fit.ts";
+
+/** Largest `context` answer in bytes, frame included: 8 KiB. */
+export const CONTEXT_BUDGET = CTX_BUDGET;
+/** Largest `blame` answer in bytes, frame included: 8 KiB. */
+export const BLAME_BUDGET = 8 * 1024;
+/** Largest `fix` and `how` answers in bytes, frame included: 4 KiB. */
+export const SMALL_BUDGET = 4 * 1024;
+
+/** Filters a call may carry. */
+export interface Filters {
+  harness?: string[];
+  project?: string;
+  limit?: number;
+}
+
+const day = (ms: number | null | undefined) => localTime(ms).slice(0, 10);
+const plural = (n: number, w: string) => `${n} ${w}${n === 1 ? "" : "s"}`;
+
+/** The digest of the session `query` names (an id prefix, else the best search hit). */
+export function contextText(store: Store, query: string, f: Filters, home: string): string {
+  const picked = pickSession(store, query, { harness: f.harness, project: f.project });
+  if (!picked) return `No past session matches "${clean(query, 200)}". Try mode recall first.`;
+  const ref = shortRef(store, picked.session.harness, picked.session.native_id);
+  const head = `session ${ref}${picked.via === "search" ? ` (best match for the words)` : ""}`;
+  const d = sessionDigest(store, picked.session.id, {
+    query: picked.via === "search" ? query : undefined,
+    budgetBytes: bodyBudget(CONTEXT_BUDGET) - byteLength(head) - 1,
+    home,
+  });
+  return framed(`${head}\n${sanitizeForTerminal(d.markdown)}`, CONTEXT_BUDGET);
+}
+
+/** Sessions that touched `typed` (a path, optionally `path:line`), newest first. */
+export function blameText(
+  store: Store,
+  typed: string,
+  f: Filters,
+  cwd: string,
+  home: string,
+): string {
+  // A trailing :N is a line number unless the whole text names an existing file.
+  const t = typed.trim();
+  const m = existsSync(resolve(cwd, t)) ? null : /^(.+):(\d+)$/.exec(t);
+  const path = m ? m[1] : t;
+  const r = blame(store, path, {
+    cwd,
+    line: m ? Number(m[2]) : undefined,
+    harness: f.harness,
+    project: f.project,
+    limit: f.limit ?? 10,
+  });
+  if (!r.sessions.length) {
+    return `No past session read or changed ${clean(tilde(r.target, home), 300)}.`;
+  }
+  const head = [
+    `blame ${clean(tilde(r.target, home), 300)}: ${r.match} match, ${
+      plural(r.total, "session")
+    }, newest first`,
+  ];
+  if (r.line) {
+    head.push(
+      r.line.text === null
+        ? `line ${r.line.number}: not used (${r.line.note})`
+        : `line ${r.line.number}: ${clean(r.line.text, 160)}`,
+    );
+  }
+  const blocks = r.sessions.map((s) => blameBlock(store, s, home));
+  const tail = (shown: number) =>
+    r.total > shown
+      ? `${r.total - shown} more: narrow with project or harness; mode context with an id reads one`
+      : "";
+  return framed(
+    fitBlocks(head.join("\n"), blocks, tail, bodyBudget(BLAME_BUDGET)).text,
+    BLAME_BUDGET,
+  );
+}
+
+function blameBlock(store: Store, s: BlameSession, home: string): string {
+  const counts = [
+    s.edits && plural(s.edits, "edit"),
+    s.writes && plural(s.writes, "write"),
+    s.reads && plural(s.reads, "read"),
+    s.failed && `${s.failed} failed`,
+  ].filter(Boolean).join(", ");
+  const line = s.line === "wrote"
+    ? " · wrote the line"
+    : s.line === "replaced"
+    ? " · replaced the line"
+    : "";
+  const out = [
+    `- ${shortRef(store, s.session.harness, s.session.native_id)} · ${s.session.harness} · ${
+      day(s.last ?? s.session.updated)
+    } · ${clean(tilde(s.session.project, home), 120)} · ${counts}${line}`,
+  ];
+  if (s.session.title) out.push(`  ${clean(s.session.title, 120)}`);
+  let prev: { before: string | null; after: string | null } | undefined;
+  for (const c of s.changes.filter((x) => x.before || x.after).slice(-3)) {
+    out.push(`  ${c.op} ${localTime(c.time)}`);
+    if (c.before && c.before !== prev?.before) out.push(`    before: ${clean(c.before, 240)}`);
+    if (c.after && c.after !== prev?.after) out.push(`    after: ${clean(c.after, 240)}`);
+    prev = c;
+  }
+  return out.join("\n");
+}
+
+/** What ran after the same error before, where it did not come back. */
+export function fixText(store: Store, error: string, f: Filters): string {
+  const r = findFixes(store, error, { limit: f.limit ?? 3 });
+  if (r.status !== "found") {
+    const looked = r.signatures.length
+      ? ` Looked for: ${clean(r.signatures.join(" | "), 400)}.`
+      : "";
+    return `${r.message[0].toUpperCase()}${r.message.slice(1)}.${looked}`;
+  }
+  const blocks = r.fixes.map((x, i) => {
+    const lines = [
+      `${i + 1}. ${clean(x.command, 300)}`,
+      `   ${plural(x.sessions, "session")}, succeeded ${x.succeeded}/${x.sessions}, last ${
+        day(x.last)
+      }${x.retry ? ", the failing command run again" : ""}`,
+    ];
+    for (const e of x.examples) {
+      const edited = e.edited.length ? `; edited ${clean(e.edited.join(", "), 200)}` : "";
+      lines.push(
+        `   after ${clean(e.failed, 120)} failed in ${
+          shortRef(store, e.harness, e.session)
+        } (${e.harness})${edited}`,
+      );
+    }
+    return lines.join("\n");
+  });
+  return framed(
+    fitBlocks(`fix: ${r.message}`, blocks, () => "", bodyBudget(SMALL_BUDGET)).text,
+    SMALL_BUDGET,
+  );
+}
+
+/** The real invocations of a command run here, most widely used first. */
+export function howText(store: Store, what: string, f: Filters): string {
+  const r = howRuns(store, what, { project: f.project, limit: f.limit ?? 8 });
+  if (!r.commands.length) {
+    return `No command run here holds ${r.words.map((w) => `'${clean(w, 80)}'`).join(" and ")}.`;
+  }
+  const blocks = r.commands.map((c) => {
+    const mix = [
+      c.ok && `${c.ok} ok`,
+      c.failed && `${c.failed} failed`,
+      c.unknown && `${c.unknown} not recorded`,
+    ].filter(Boolean).join(", ");
+    return `- ${clean(c.command, 300)}\n  ran ${plural(c.runs, "time")} in ${
+      plural(c.sessions, "session")
+    }, last ${day(c.last)}; exit: ${mix}`;
+  });
+  const tail = (shown: number) => r.total > shown ? `${r.total - shown} more: a larger limit` : "";
+  return framed(
+    fitBlocks(
+      `how: commands run here holding ${r.words.join(" ")}`,
+      blocks,
+      tail,
+      bodyBudget(SMALL_BUDGET),
+    )
+      .text,
+    SMALL_BUDGET,
+  );
+}

@@ -1,0 +1,177 @@
+/**
+ * A call of the `deja` tool: its arguments checked, the mode run against the
+ * current index, the answer as one text block.
+ *
+ * Argument problems (no or an unknown mode, the mode's argument missing, an
+ * unknown harness, a bad limit) and library errors come back as results with
+ * `isError: true`, so the model can correct its call; they never end the
+ * server. The index is opened read-only for each call, so a `deja index`
+ * running beside the server is seen at the next call; without an index the
+ * answer is one line telling the user to run `deja index` (the server never
+ * builds one). `remember` appends to the notes file and indexes it, as
+ * `deja remember` does.
+ *
+ * @module
+ */
+import { existsSync } from "node:fs";
+import type { Env } from "../model.ts";
+import { DejaError, indexPath, Store } from "../store.ts";
+import { appendNote, remember } from "../memory/notes.ts";
+import { parsers } from "../../parsers/mod.ts";
+import type { ToolResult } from "./protocol.ts";
+import { MAX_LIMIT, type Mode, MODES, NEEDS } from "./tool.ts";
+import { recallText } from "./recall.ts";
+import { blameText, contextText, type Filters, fixText, howText } from "./answers.ts";
+import { clean } from "./_fit.ts";
+
+/** What a call needs from the process: environment, working directory, a log. */
+export interface CallContext {
+  env: Env;
+  /** Directory relative paths resolve against; a note's default project. */
+  cwd: string;
+  /** Unexpected failures are written here (stderr). */
+  log(text: string): void;
+  /** Epoch ms "now" (tests). */
+  now?: number;
+}
+
+/** A text answer. */
+export function answer(text: string): ToolResult {
+  return { content: [{ type: "text", text }] };
+}
+
+/** An error answer the model can act on. */
+export function failure(text: string): ToolResult {
+  return { content: [{ type: "text", text }], isError: true };
+}
+
+/** A problem with the call's arguments. */
+class ArgError extends Error {}
+
+/** The one-line answer when there is no index to read. */
+export const NO_INDEX =
+  "deja has no index yet: ask the user to run `deja index` in a terminal (it reads the session " +
+  "stores of the coding agents on this machine), then call again.";
+
+/** Runs one call of the `deja` tool with `args` (see the module doc). */
+export async function callDeja(
+  args: Record<string, unknown>,
+  ctx: CallContext,
+): Promise<ToolResult> {
+  try {
+    const mode = modeOf(args.mode);
+    const input = inputOf(args, mode);
+    const f = filtersOf(args);
+    if (mode === "remember") return await rememberNote(input, args, ctx);
+    return withIndex(ctx, (store) => {
+      switch (mode) {
+        case "recall":
+          return answer(recallText(store, input, { ...f, env: ctx.env, now: ctx.now }).text);
+        case "context":
+          return answer(contextText(store, input, f, ctx.env.home));
+        case "blame":
+          return answer(blameText(store, input, f, ctx.cwd, ctx.env.home));
+        case "fix":
+          return answer(fixText(store, input, f));
+        case "how":
+          return answer(howText(store, input, f));
+      }
+    });
+  } catch (e) {
+    if (e instanceof ArgError) return failure(e.message);
+    if (e instanceof DejaError) return failure(e.message + (e.hint ? ` (${e.hint})` : ""));
+    ctx.log(`deja mcp: ${(e as Error)?.stack ?? e}\n`);
+    return failure(`deja failed: ${(e as Error)?.message ?? e}`);
+  }
+}
+
+function modeOf(v: unknown): Mode {
+  const list = MODES.join(", ");
+  if (v === undefined || v === null || v === "") {
+    throw new ArgError(`mode is required: one of ${list}`);
+  }
+  const m = String(v).trim().toLowerCase();
+  if (!(MODES as readonly string[]).includes(m)) {
+    throw new ArgError(`unknown mode '${clean(String(v), 40)}': use one of ${list}`);
+  }
+  return m as Mode;
+}
+
+function str(v: unknown): string | undefined {
+  return typeof v === "string" && v.trim() ? v : undefined;
+}
+
+/** The mode's main argument; `query` stands in for any of them. */
+function inputOf(args: Record<string, unknown>, mode: Mode): string {
+  const need = NEEDS[mode];
+  const v = str(args[need.field]) ?? str(args.query);
+  if (v === undefined) throw new ArgError(`mode ${mode} needs ${need.field}: ${need.what}`);
+  return v;
+}
+
+function filtersOf(args: Record<string, unknown>): Filters {
+  const f: Filters = {};
+  const h = args.harness;
+  if (h !== undefined && h !== null && h !== "") {
+    const list = (Array.isArray(h) ? h : String(h).split(",")).map((x) => String(x).trim())
+      .filter(Boolean);
+    const ids = parsers.map((p) => p.id);
+    for (const x of list) {
+      if (!ids.includes(x) && x !== "deja") {
+        throw new ArgError(`unknown harness '${clean(x, 40)}': one of ${ids.join(", ")}`);
+      }
+    }
+    if (list.length) f.harness = list;
+  }
+  const p = str(args.project);
+  if (p) f.project = p.trim();
+  if (args.limit !== undefined && args.limit !== null && args.limit !== "") {
+    const n = Number(args.limit);
+    if (!Number.isInteger(n) || n < 1) {
+      throw new ArgError(`limit takes a whole number from 1 to ${MAX_LIMIT}`);
+    }
+    f.limit = Math.min(n, MAX_LIMIT);
+  }
+  return f;
+}
+
+function withIndex(ctx: CallContext, fn: (store: Store) => ToolResult): ToolResult {
+  let store: Store;
+  try {
+    store = Store.open(indexPath(ctx.env), { readOnly: true, busyMs: 3000 });
+  } catch (e) {
+    if (e instanceof DejaError && /^no index/.test(e.message)) return answer(NO_INDEX);
+    throw e;
+  }
+  try {
+    return fn(store);
+  } finally {
+    store.close();
+  }
+}
+
+async function rememberNote(
+  text: string,
+  args: Record<string, unknown>,
+  ctx: CallContext,
+): Promise<ToolResult> {
+  const t = args.tags;
+  const tags = (Array.isArray(t) ? t.map(String) : typeof t === "string" ? t.split(/[,\s]+/) : [])
+    .filter((x) => x.trim());
+  const opts = { project: str(args.project), tags, cwd: ctx.cwd, now: ctx.now };
+  if (!existsSync(indexPath(ctx.env))) {
+    const a = appendNote(ctx.env, text, opts);
+    return answer(
+      `Saved under ${a.note.project} in ${a.path}; it becomes searchable once the user runs ` +
+        "`deja index`.",
+    );
+  }
+  const r = await remember(ctx.env, text, opts);
+  return answer(
+    r.indexed
+      ? `Remembered under ${r.note.project} (${r.session}), in ${r.path}; searches find it now.`
+      : `Saved under ${r.note.project} in ${r.path}; not indexed yet (${
+        r.error ?? "unknown reason"
+      }): the next \`deja index\` picks it up.`,
+  );
+}

@@ -1,0 +1,121 @@
+/**
+ * The fallback ladder: exact -> substring -> word forms -> close spellings ->
+ * pasted error -> relevance, stopping at the first tier that finds anything.
+ *
+ * A long query (five or more words once stop words are gone, or a question of
+ * three or more) is not widened word by word — one word the session lacks
+ * would lose it, and widening six words finds any marathon session. It is
+ * ranked by relevance beside its exact matches instead; it counts as exact
+ * when its best session holds every word (search.ts decides after ranking).
+ * A pasted error is never long: it goes down the ladder to the error tier.
+ *
+ * @module
+ */
+import type { ParsedQuery } from "../query.ts";
+import { ftsAny } from "../query.ts";
+import type { Tier } from "../search.ts";
+import { type Filters, matchRows, spreadMatch } from "./retrieve.ts";
+import { expand, type LiteralTier, type TermStats } from "./expand.ts";
+import { ABLATE, scoreRows, scoreSpread, type SessionScore } from "./rank.ts";
+import { relevance } from "./relevance.ts";
+import { ERROR_LINE, errorTier } from "./errortier.ts";
+
+/** Event-level matches below this many sessions also try the session-level AND. */
+const SPREAD_MIN = 10;
+/** Matching events read per expression. */
+const MAX_ROWS = 5000;
+
+const LITERAL: LiteralTier[] = ["exact", "substring", "stemmed", "close"];
+const QUESTION =
+  /^\s*(?:how|what|why|when|where|which|who|whose|did|do|does|is|are|was|were|can|could|should|have|has)\b|\?\s*$/i;
+
+/** What the ladder found. */
+export interface LadderResult {
+  tier: Tier;
+  scores: Map<number, SessionScore>;
+  /** Per term, what it matched (for ranking and snippets). */
+  alts: string[][][];
+  changes: Array<{ from: string; to: string[] }>;
+  /** A long query: the sessions that hold every term (exact or session tier). */
+  strict?: Set<number>;
+}
+
+/** True for a query ranked by relevance beside its exact matches (see the module doc). */
+export function isLong(query: string, parsed: ParsedQuery): boolean {
+  if (ABLATE.long || ERROR_LINE.test(query)) return false;
+  const words = parsed.parts.filter((p) => !p.quoted).length;
+  return words >= 5 || (words >= 3 && QUESTION.test(query));
+}
+
+/** Runs the ladder for `parsed` under filters `f`. */
+export function ladder(
+  stats: TermStats,
+  parsed: ParsedQuery,
+  query: string,
+  f: Filters,
+  rootOf: (id: number) => number,
+): LadderResult {
+  const none: LadderResult = { tier: "none", scores: new Map(), alts: [], changes: [] };
+  if (!parsed.parts.length) return none;
+  const long = isLong(query, parsed);
+  for (const t of long ? ["exact" as const] : LITERAL) {
+    const ex = expand(stats, parsed.parts, t);
+    if (!ex) continue;
+    const scores = literalMatch(stats, ex.alts, f, rootOf);
+    if (!scores.size) continue;
+    if (long) {
+      // Ranked with the relevance tier below; remembered as the exact matches.
+      const rel = relevanceOf(stats, parsed, f, rootOf);
+      for (const [id, s] of scores) rel.scores.set(id, s);
+      return {
+        tier: "relevance",
+        scores: rel.scores,
+        alts: rel.alts.length ? rel.alts : ex.alts,
+        changes: [],
+        strict: new Set(scores.keys()),
+      };
+    }
+    return { tier: t, scores, alts: ex.alts, changes: ex.changes };
+  }
+  const er = errorTier(stats, query, f, rootOf);
+  if (er.scores.size) {
+    return { tier: "error", scores: er.scores, alts: er.words.map((w) => [[w]]), changes: [] };
+  }
+  if (parsed.parts.some((p) => p.quoted)) return none;
+  const rel = relevanceOf(stats, parsed, f, rootOf);
+  return rel.scores.size
+    ? { tier: "relevance", scores: rel.scores, alts: rel.alts, changes: [] }
+    : none;
+}
+
+function relevanceOf(
+  stats: TermStats,
+  parsed: ParsedQuery,
+  f: Filters,
+  rootOf: (id: number) => number,
+) {
+  const words = [...new Set(parsed.parts.filter((p) => !p.quoted).flatMap((p) => p.tokens))];
+  return relevance(stats, words, f, rootOf);
+}
+
+/** Event-level AND, and when it finds few sessions, the session-level AND beside it. */
+function literalMatch(
+  stats: TermStats,
+  alts: string[][][],
+  f: Filters,
+  rootOf: (id: number) => number,
+): Map<number, SessionScore> {
+  const exprs = alts.map(ftsAny);
+  const rows = matchRows(stats.store, exprs.join(" AND "), f, MAX_ROWS);
+  const scores = scoreRows(rows, rootOf);
+  if (alts.length > 1 && scores.size < SPREAD_MIN && !ABLATE.spread) {
+    const weights = alts.map((a) => a.reduce((s, toks) => s + stats.docs(toks[0]), 0));
+    const sp = spreadMatch(stats.store, exprs, weights, f);
+    for (const [sid, perTerm] of sp.sessions) {
+      const root = rootOf(sid);
+      if (scores.has(root)) continue;
+      scores.set(root, scoreSpread(perTerm, root));
+    }
+  }
+  return scores;
+}

@@ -1,0 +1,116 @@
+/**
+ * The second stage of ranking: BM25 at the level of sessions, over the best
+ * candidates of the first stage. A session is a document whose term
+ * frequencies are its matching events, each weighted by who wrote it and
+ * what it says (lib/search/rank.ts `eventWeight`), and whose length is its
+ * number of events (turns, calls, results) — so a session that is *about*
+ * the words (mentions them in several turns of a short conversation)
+ * outranks a marathon that names them once each among hundreds of turns, and
+ * a long session is not lifted by its length. (Length in characters was
+ * measured too, and ranked worse: a marathon is many short turns.)
+ *
+ * `score = Σ_terms idf · wtf·(k1+1) / (wtf + k1·(1 − b + b·len/avglen))`
+ * with k1 = 1.2, b = 0.75, times `1 + 0.5·share²`, where `share` is the
+ * largest part of the query's IDF weight one event of the session holds (so
+ * ×1.5 when one event holds every term: proximity).
+ *
+ * @module
+ */
+import { ftsAny } from "../query.ts";
+import { Q } from "../schema.ts";
+import type { Store } from "../store.ts";
+import { type Filters, filterSql } from "./retrieve.ts";
+import { ABLATE, eventWeight, type SessionScore } from "./rank.ts";
+import type { SessionCache } from "./sessions.ts";
+import type { TermStats } from "./expand.ts";
+
+const K1 = 1.2;
+const B = 0.75;
+/** First-stage candidates re-scored. */
+export const RESCORE = 100;
+/** A term in more than this share of events is not counted per session (its IDF is near 0). */
+const COMMON = 0.2;
+/** Bonus when one event holds every term. */
+const TOGETHER = 1.5;
+
+/**
+ * Re-scores the best {@link RESCORE} of `scores` in place (their `score`
+ * becomes the session-level BM25); the rest keep a score below every
+ * re-scored one.
+ *
+ * @param alts per term, its alternatives (token lists).
+ */
+export function rescore(
+  stats: TermStats,
+  cache: SessionCache,
+  scores: Map<number, SessionScore>,
+  alts: string[][][],
+  f: Filters,
+): void {
+  if (!scores.size || !alts.length || ABLATE.rescore) return;
+  const store: Store = stats.store;
+  const ranked = [...scores.values()].sort((a, b) => b.score - a.score);
+  const top = ranked.slice(0, RESCORE);
+  const n = Math.max(1, (store.stmt(Q.eventCount).get() as { n: number }).n);
+  const avg = Math.max(1, (store.stmt(Q.avgSessionEvents).get() as { n: number }).n);
+  const ids = new Set<number>();
+  for (const s of top) for (const m of cache.members(s.sessionId)) ids.add(m);
+  const rootOf = (id: number) => cache.root(id);
+  // Weighted term frequency per root session, per term; per event, the terms it holds.
+  const wtf = alts.map(() => new Map<number, number>());
+  const held = new Map<number, { root: number; mask: number }>();
+  const note = (eventId: number, root: number, ti: number) => {
+    const h = held.get(eventId);
+    if (h) h.mask |= 1 << ti;
+    else held.set(eventId, { root, mask: 1 << ti });
+  };
+  const idf: number[] = [];
+  alts.forEach((a, ti) => {
+    const df = Math.max(...a.map((toks) => Math.min(...toks.map((t) => stats.docs(t)))));
+    idf.push(Math.log(1 + (n - df + 0.5) / (df + 0.5)));
+    if (df / n > COMMON || ti >= 30) {
+      // Too common to count everywhere: the first stage's rows stand in.
+      for (const s of top) {
+        wtf[ti].set(
+          s.sessionId,
+          s.events.reduce((x, e) => x + eventWeight(e.row.kind, e.row.flags), 0),
+        );
+        for (const e of s.events) note(e.row.event_id, s.sessionId, ti);
+      }
+      return;
+    }
+    const { sql, args } = filterSql({ ...f, sessionIds: [...ids] });
+    const rows = store.stmt(`${Q.termEvents}${sql}`).all(ftsAny(a), ...args) as Array<
+      { event_id: number; session_id: number; kind: string; flags: number }
+    >;
+    for (const r of rows) {
+      const root = rootOf(r.session_id);
+      wtf[ti].set(root, (wtf[ti].get(root) ?? 0) + eventWeight(r.kind, r.flags));
+      note(r.event_id, root, ti);
+    }
+  });
+  // Per session: the largest share of the query's IDF weight one event holds.
+  const totalIdf = idf.reduce((a, b) => a + b, 0) || 1;
+  const together = new Map<number, number>();
+  for (const { root, mask } of held.values()) {
+    let w = 0;
+    for (let ti = 0; ti < idf.length && ti < 30; ti++) if (mask & (1 << ti)) w += idf[ti];
+    if (w / totalIdf > (together.get(root) ?? 0)) together.set(root, w / totalIdf);
+  }
+  let floor = Infinity;
+  for (const s of top) {
+    const len = Math.max(1, cache.eventsUnder(s.sessionId));
+    let sc = 0;
+    alts.forEach((_, ti) => {
+      const tf = wtf[ti].get(s.sessionId) ?? 0;
+      if (tf > 0) sc += idf[ti] * (tf * (K1 + 1)) / (tf + K1 * (1 - B + B * len / avg));
+    });
+    const share = ABLATE.proximity ? 0 : s.spread ? (together.get(s.sessionId) ?? 0) : 1;
+    s.score = sc * (1 + (TOGETHER - 1) * share * share);
+    if (s.score < floor) floor = s.score;
+  }
+  // The rest stay behind, in their first-stage order.
+  const rest = ranked.slice(RESCORE);
+  const max = rest.length ? rest[0].score : 0;
+  for (const s of rest) s.score = max > 0 ? (floor * 0.99 * s.score) / max : 0;
+}

@@ -1,0 +1,33 @@
+import { assert, assertEquals } from "../../tests/_assert.ts";
+import { timeFit, timeHint } from "./timewords.ts";
+
+const NOW = new Date(2026, 10, 18, 15, 0).getTime(); // a Wednesday, local time
+const DAY = 86400e3;
+
+Deno.test("timeHint reads yesterday, last week, N days ago and month names, and removes them", () => {
+  const y = timeHint("deploy broke yesterday", NOW);
+  assertEquals(y.rest.trim(), "deploy broke");
+  assertEquals(y.hint!.to - y.hint!.from, DAY);
+  assert(y.hint!.to <= NOW && y.hint!.to > NOW - DAY);
+  const w = timeHint("the flaky test last week", NOW)!.hint!;
+  assert(w.from < NOW - 7 * DAY && w.to < NOW);
+  const ago = timeHint("cache fix 3 days ago", NOW)!.hint!;
+  assert(ago.from < NOW - 3 * DAY && ago.to > NOW - 3 * DAY);
+  const m = timeHint("what we did in march", NOW)!.hint!;
+  assertEquals(new Date(m.from).getMonth(), 2);
+  assertEquals(new Date(m.from).getFullYear(), 2026);
+  const future = timeHint("the december release", NOW)!.hint!;
+  assertEquals(new Date(future.from).getFullYear(), 2025, "a month not yet come is last year's");
+});
+
+Deno.test("timeHint leaves may the verb alone and finds nothing in plain words", () => {
+  assertEquals(timeHint("it may fail", NOW).hint, undefined);
+  assertEquals(timeHint("in may the build", NOW).hint !== undefined, true);
+  assertEquals(timeHint("refactor the parser", NOW).hint, undefined);
+});
+
+Deno.test("timeFit is highest inside the window and falls with the distance", () => {
+  const h = { from: NOW - 2 * DAY, to: NOW - DAY, words: "yesterday" };
+  assertEquals(timeFit(h, NOW - 1.5 * DAY, NOW - 1.4 * DAY), 1.5);
+  assert(timeFit(h, NOW - 10 * DAY, NOW - 9 * DAY) > timeFit(h, NOW - 60 * DAY, NOW - 59 * DAY));
+});

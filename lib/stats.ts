@@ -1,0 +1,80 @@
+/**
+ * `deja stats`: what the index holds — sessions and events per harness, the
+ * busiest projects, secrets redacted per kind (per harness and per store),
+ * the vocabulary, forgotten sessions and hidden projects — and its size.
+ *
+ * @module
+ */
+import { existsSync, statSync } from "node:fs";
+import type { Env } from "./model.ts";
+import { Q, SCHEMA_VERSION } from "./schema.ts";
+import type { Store } from "./store.ts";
+import { readTombstones, tombstoneFile } from "./forget/tombstones.ts";
+import { excludePatterns, isThrowaway, projectMatcher } from "./search/junk.ts";
+
+/** The figures of `deja stats --json` (docs/json-output.md). */
+export interface IndexStats {
+  index: string;
+  /** Bytes of the index file and its WAL. */
+  bytes: number;
+  schema: number;
+  sessions: number;
+  events: number;
+  sources: number;
+  /** Distinct words in the vocabulary (substring and spelling tiers). */
+  words: number;
+  harnesses: Array<
+    { harness: string; sessions: number; events: number; first: number | null; last: number | null }
+  >;
+  /** The ten projects with the most sessions. */
+  projects: Array<{ project: string; sessions: number }>;
+  /** Secrets redacted, by kind, over every store. */
+  redacted: Record<string, number>;
+  /** Per store and kind. */
+  redactions: Array<{ source: string; harness: string; kind: string; count: number }>;
+  /** Sessions forgotten (tombstones kept in the data dir). */
+  forgotten: number;
+  /** Sessions of throwaway projects (hidden by search unless --junk). */
+  throwaway: number;
+  /** Sessions of excluded projects still in the index (hidden by search). */
+  excluded: number;
+  /** Exclusion patterns in force. */
+  excludePatterns: number;
+}
+
+/** Reads the figures of the index at `path`. */
+export function indexStats(store: Store, path: string, env: Env): IndexStats {
+  const t = store.stats();
+  const bytes = ["", "-wal"].reduce(
+    (n, s) => n + (existsSync(path + s) ? statSync(path + s).size : 0),
+    0,
+  );
+  const patterns = excludePatterns(env);
+  const excluded = projectMatcher(patterns);
+  let throwaway = 0;
+  let hidden = 0;
+  for (const r of store.stmt(Q.sessionProjects).all() as Array<{ project: string }>) {
+    if (excluded(r.project)) hidden++;
+    else if (isThrowaway(r.project, env)) throwaway++;
+  }
+  const redactions = store.stmt(Q.redactionsBySource).all() as IndexStats["redactions"];
+  const redacted: Record<string, number> = {};
+  for (const r of redactions) redacted[r.kind] = (redacted[r.kind] ?? 0) + r.count;
+  return {
+    index: path,
+    bytes,
+    schema: SCHEMA_VERSION,
+    sessions: t.sessions,
+    events: t.events,
+    sources: t.sources,
+    words: (store.stmt(Q.vocabSize).get() as { n: number }).n,
+    harnesses: store.stmt(Q.statsByHarness).all() as IndexStats["harnesses"],
+    projects: store.stmt(Q.topProjects).all() as IndexStats["projects"],
+    redacted,
+    redactions,
+    forgotten: readTombstones(tombstoneFile(path)).length,
+    throwaway,
+    excluded: hidden,
+    excludePatterns: patterns.length,
+  };
+}

@@ -1,0 +1,103 @@
+/**
+ * Test support for the Crush hook: copies of the real Crush stores in
+ * ../shared/realdata/crush laid out as Crush keeps them (projects.json naming
+ * one project per store) and indexed, and a live session that grows inside
+ * one of them, copied message by message from a real session under a new id.
+ */
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, writeFileSync } from "node:fs";
+import { DatabaseSync } from "node:sqlite";
+import { basename, join } from "node:path";
+import { tmpdir } from "node:os";
+import { REPO, testEnv } from "./_fixture.ts";
+import { runIndex } from "../lib/indexer.ts";
+import { parsers } from "../parsers/mod.ts";
+import type { Env } from "../lib/model.ts";
+import { makeEnv } from "../lib/runtime.ts";
+
+export const REAL = join(REPO, "..", "shared", "realdata", "crush");
+/** The real "Add Redis" session (k3s store) the live session is copied from. */
+export const REDIS = "093f9963-97b6-4279-9bea-ded429193b34";
+/** Its subagent (an agent-tool session). */
+export const SUB = "call_e5a890454e8c4a71b5efd553";
+/** The summary message of the real "Flux Kustomization" session. */
+export const SUMMARY_MSG = "62ff4016-7eb7-43d8-a175-fe6e6cdd6877";
+export const LIVE = "live-0000-redis";
+
+export interface World {
+  env: Env;
+  project: string;
+  db: DatabaseSync;
+  root: string;
+}
+
+/** The indexed copies; `env` points the hooks at them, CRUSH_PROJECT_DIR at the k3s project. */
+export async function world(): Promise<World> {
+  const root = mkdtempSync(join(tmpdir(), "deja-hook-crush-"));
+  const projects: Array<Record<string, string>> = [];
+  for (const name of readdirSync(REAL).sort()) {
+    if (!name.endsWith(".db")) continue;
+    const proj = join(root, "projects", basename(name, ".db"));
+    mkdirSync(join(proj, ".crush"), { recursive: true });
+    copyFileSync(join(REAL, name), join(proj, ".crush", "crush.db"));
+    projects.push({
+      path: proj,
+      data_dir: join(proj, ".crush"),
+      last_accessed: "2026-11-01T00:00:00Z",
+    });
+  }
+  mkdirSync(join(root, "data"));
+  writeFileSync(join(root, "data", "projects.json"), JSON.stringify({ projects }));
+  const vars = { DEJA_HOME: join(root, "deja"), DEJA_CRUSH_ROOT: join(root, "data") };
+  await runIndex(testEnv(join(root, "home"), vars), parsers, { only: ["crush"] });
+  const project = join(root, "projects", "k3s-subagent-summary-0627");
+  const env = makeEnv(
+    { HOME: join(root, "home"), ...vars, CRUSH_PROJECT_DIR: project },
+    join(root, "home"),
+  );
+  const db = new DatabaseSync(join(project, ".crush", "crush.db"));
+  return { env, project, db, root };
+}
+
+function cols(db: DatabaseSync, table: string): string[] {
+  return (db.prepare(`SELECT name FROM pragma_table_info(?)`).all(table) as Array<{ name: string }>)
+    .map((r) => r.name);
+}
+
+/** Starts the live session: a copy of the session row of `from` under `LIVE`. */
+export function startLive(db: DatabaseSync, from: string): void {
+  const c = cols(db, "sessions");
+  const pick = c.map((n) =>
+    n === "id"
+      ? "?"
+      : n === "summary_message_id" || n === "parent_session_id"
+      ? "NULL"
+      : n === "message_count"
+      ? "0"
+      : n
+  );
+  db.prepare(
+    `INSERT INTO sessions (${c.join(",")}) SELECT ${pick.join(",")} FROM sessions WHERE id = ?`,
+  )
+    .run(LIVE, from);
+}
+
+/** Copies the messages of `from` with rowids in (after, upto] into the live session. */
+export function reveal(db: DatabaseSync, from: string, after: number, upto: number): void {
+  const c = cols(db, "messages");
+  const pick = c.map((n) => n === "id" ? "'L-' || id" : n === "session_id" ? "?" : n);
+  db.prepare(
+    `INSERT INTO messages (${c.join(",")}) SELECT ${pick.join(",")} FROM messages
+     WHERE session_id = ? AND rowid > ? AND rowid <= ? ORDER BY rowid`,
+  ).run(LIVE, from, after, upto);
+}
+
+/** Adds a message to the live session (parts as Crush writes them), one second after the last. */
+export function addMessage(db: DatabaseSync, id: string, role: string, parts: unknown[]): void {
+  const t =
+    (db.prepare("SELECT MAX(created_at) AS t FROM messages WHERE session_id = ?").get(LIVE) as {
+      t: number;
+    }).t + 1;
+  db.prepare(
+    "INSERT INTO messages (id, session_id, role, parts, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)",
+  ).run(id, LIVE, role, JSON.stringify(parts), t, t);
+}

@@ -1,0 +1,100 @@
+/**
+ * Test support for search: sessions written as JSON documents and indexed by
+ * the real indexer through a small parser (`mem`), so ingest, redaction, the
+ * vocabulary and the forget gate all run as they do for a harness.
+ */
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { tmpdir } from "node:os";
+import type { Env, Event, Parser, Session, SourceRef } from "../lib/model.ts";
+import { runIndex } from "../lib/indexer.ts";
+import { indexPath, Store } from "../lib/store.ts";
+import { listFiles } from "../parsers/_fs.ts";
+import { testEnv } from "./_fixture.ts";
+
+/** A session to write: events as `[kind, text]` pairs (or whole events). */
+export interface MemSession {
+  id: string;
+  harness?: string;
+  project?: string;
+  parent?: string;
+  /** Epoch ms of the first event (default 2026-11-01); events follow a minute apart. */
+  at?: number;
+  events: Array<[Event["kind"], string] | Event>;
+}
+
+/** Reads `<root>/*.json`, one session per file. */
+export function memParser(root: string, id = "mem"): Parser {
+  return {
+    id,
+    async discover() {
+      const files = await listFiles(root, { match: (_p, n) => n.endsWith(".json") });
+      return {
+        roots: [root],
+        sources: files.map((path): SourceRef => ({ harness: id, path, kind: "document" })),
+      };
+    },
+    async *parse(src: SourceRef): AsyncGenerator<Session> {
+      const s = JSON.parse(readFileSync(src.path, "utf8")) as Session;
+      yield { ...s, path: src.path };
+    },
+  };
+}
+
+/** A temporary index holding `sessions`, and a way to add more and re-index. */
+export async function memIndex(sessions: MemSession[], vars: Record<string, string> = {}) {
+  const dir = mkdtempSync(join(tmpdir(), "deja-search-"));
+  const root = join(dir, "store");
+  mkdirSync(root);
+  const env: Env = testEnv(join(dir, "home"), { DEJA_HOME: join(dir, "deja"), ...vars });
+  const parsers = [memParser(root), memParser(root, "deja")];
+  const write = (list: MemSession[]) => {
+    for (const m of list) {
+      const harness = m.harness ?? "mem";
+      const at = m.at ?? Date.parse("2026-11-01T10:00:00Z");
+      const events = m.events.map((e, i): Event =>
+        Array.isArray(e) ? { kind: e[0], text: e[1], time: at + i * 60e3 } : e
+      );
+      const s: Session = {
+        harness,
+        id: m.id,
+        project: m.project ?? "/home/dev/work/app",
+        ...(m.parent ? { parent: m.parent } : {}),
+        started: at,
+        updated: at + events.length * 60e3,
+        path: "",
+        events,
+      };
+      // One parser per harness reads its own files: `deja` sessions are notes.
+      writeFileSync(join(root, `${harness}--${m.id}.json`), JSON.stringify(s));
+    }
+  };
+  const index = async () => {
+    await runIndex(env, [
+      { ...parsers[0], discover: filtered(parsers[0], "mem--") },
+      { ...parsers[1], discover: filtered(parsers[1], "deja--") },
+    ]);
+  };
+  write(sessions);
+  await index();
+  return {
+    dir,
+    env,
+    root,
+    open: () => Store.open(indexPath(env)),
+    /** Writes more (or changed) sessions and runs the indexer again. */
+    async add(more: MemSession[]) {
+      write(more);
+      await index();
+    },
+    reindex: index,
+    cleanup: () => rmSync(dir, { recursive: true, force: true }),
+  };
+}
+
+function filtered(p: Parser, prefix: string): Parser["discover"] {
+  return async (ctx) => {
+    const d = await p.discover(ctx);
+    return { ...d, sources: d.sources.filter((s) => s.path.split("/").pop()!.startsWith(prefix)) };
+  };
+}

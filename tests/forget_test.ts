@@ -1,0 +1,158 @@
+/** `deja forget`: tombstones outside the index keep forgotten sessions out of every later index. */
+import { assert, assertEquals, assertThrows } from "./_assert.ts";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { search } from "../lib/search.ts";
+import { runIndex } from "../lib/indexer.ts";
+import { applyForget, planForget, unforget } from "../lib/forget/forget.ts";
+import { readTombstones, tombstoneFile } from "../lib/forget/tombstones.ts";
+import { DejaError, indexPath } from "../lib/store.ts";
+import { memIndex, memParser, type MemSession } from "./_search_fixture.ts";
+
+const NOV = Date.parse("2026-11-01T10:00:00Z");
+const HISTORY: MemSession[] = [
+  {
+    id: "aa11-secret",
+    project: "/home/dev/clients/acme",
+    at: NOV,
+    events: [["user", "acme zanzibarite pricing"]],
+  },
+  {
+    id: "aa11-sub",
+    parent: "aa11-secret",
+    project: "/home/dev/clients/acme",
+    at: NOV,
+    events: [["assistant", "zanzibarite subagent notes"]],
+  },
+  {
+    id: "aa22-other",
+    project: "/home/dev/work/app",
+    at: NOV - 40 * 86400e3,
+    events: [["user", "old pricing page"]],
+  },
+  {
+    id: "bb33-keep",
+    project: "/home/dev/work/app",
+    at: NOV,
+    events: [["user", "new pricing page"]],
+  },
+];
+
+Deno.test("forget removes a session and its subagents, and no later index brings them back", async () => {
+  const ix = await memIndex(HISTORY);
+  try {
+    let s = ix.open();
+    const plan = planForget(s, { session: "aa11-se" });
+    assertEquals(plan.sessions.map((x) => x.native_id).sort(), ["aa11-secret", "aa11-sub"]);
+    const out = applyForget(s, plan, "--session aa11-se");
+    assertEquals(out.sessions, 2);
+    assert(out.wordsPruned >= 1, "the words only they held leave the vocabulary");
+    assertEquals(search(s, "zanzibarite").results.length, 0);
+    assertEquals(search(s, "zanzibar").tier, "none", "no substring of a forgotten word is left");
+    s.close();
+    for (const suffix of ["", "-wal"]) {
+      const f = indexPath(ix.env) + suffix;
+      if (existsSync(f)) {
+        assert(
+          !readFileSync(f).includes("zanzibarite"),
+          `the forgotten word is still in index.db${suffix}`,
+        );
+      }
+    }
+    // The tombstones live in the data directory, beside (not inside) the index.
+    const file = tombstoneFile(indexPath(ix.env));
+    assertEquals(dirname(file), dirname(indexPath(ix.env)));
+    assertEquals(readTombstones(file).map((t) => t.key).sort(), [
+      "mem:aa11-secret",
+      "mem:aa11-sub",
+    ]);
+    // The store changes and is read again; then a rebuild reads everything again.
+    await ix.add([{
+      ...HISTORY[0],
+      events: [...HISTORY[0].events, ["user", "zanzibarite again"]],
+    }]);
+    await runIndex(ix.env, [memParser(ix.root)], { rebuild: true });
+    s = ix.open();
+    assertEquals(search(s, "zanzibarite").results.length, 0);
+    assertEquals(search(s, "pricing").results.map((r) => r.id).sort(), ["aa22-other", "bb33-keep"]);
+    s.close();
+  } finally {
+    ix.cleanup();
+  }
+});
+
+Deno.test("forget --dry-run lists and changes nothing; selectors combine", async () => {
+  const ix = await memIndex(HISTORY);
+  try {
+    const s = ix.open();
+    const plan = planForget(s, { project: "work/app", before: NOV - 86400e3 });
+    assertEquals(plan.sessions.map((x) => x.native_id), ["aa22-other"]);
+    assertEquals(search(s, "pricing").results.length, 3);
+    assert(!existsSync(tombstoneFile(indexPath(ix.env))), "a plan writes no tombstone");
+    assertThrows(() => planForget(s, {}), DejaError);
+    s.close();
+  } finally {
+    ix.cleanup();
+  }
+});
+
+Deno.test("forget refuses an id prefix that matches several sessions unless told to take them all", async () => {
+  const ix = await memIndex(HISTORY);
+  try {
+    const s = ix.open();
+    const e = assertThrows(() => planForget(s, { session: "aa" }), DejaError) as DejaError;
+    assert(e.hint?.includes("--all-matches"));
+    assertEquals(planForget(s, { session: "aa", allMatches: true }).sessions.length, 3);
+    s.close();
+  } finally {
+    ix.cleanup();
+  }
+});
+
+Deno.test("unforget lifts the tombstone and the next index reads the session again", async () => {
+  const ix = await memIndex(HISTORY);
+  try {
+    let s = ix.open();
+    applyForget(s, planForget(s, { session: "aa11-secret" }), "--session aa11-secret");
+    const t = unforget(s, indexPath(ix.env), "mem:aa11-secret");
+    assertEquals(t.id, "aa11-secret");
+    s.close();
+    assertEquals(readTombstones(tombstoneFile(indexPath(ix.env))), []);
+    await ix.reindex();
+    s = ix.open();
+    assertEquals(search(s, "zanzibarite").results[0]?.id, "aa11-secret");
+    s.close();
+    assertThrows(() => unforget(undefined, indexPath(ix.env), "nothing-like-it"), DejaError);
+  } finally {
+    ix.cleanup();
+  }
+});
+
+Deno.test("excluded projects are never indexed, from the exclude file or DEJA_EXCLUDE_PROJECTS", async () => {
+  const ix = await memIndex(HISTORY, { DEJA_EXCLUDE_PROJECTS: "clients/acme" });
+  try {
+    const s = ix.open();
+    const n = s.db.prepare("SELECT COUNT(*) AS n FROM sessions WHERE project LIKE '%acme%'")
+      .get() as {
+        n: number;
+      };
+    assertEquals(n.n, 0);
+    assertEquals(search(s, "pricing").results.length, 2);
+    s.close();
+  } finally {
+    ix.cleanup();
+  }
+  const ix2 = await memIndex([]);
+  try {
+    const file = join(ix2.env.home, ".config", "deja", "exclude");
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, "# client work stays out\n*/clients/*\n");
+    await ix2.add(HISTORY);
+    const s = ix2.open();
+    assertEquals(search(s, "zanzibarite").results.length, 0);
+    assertEquals(search(s, "pricing").results.length, 2);
+    s.close();
+  } finally {
+    ix2.cleanup();
+  }
+});

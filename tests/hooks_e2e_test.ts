@@ -1,0 +1,171 @@
+/**
+ * The hooks as a harness runs them: the compiled binary (bin.ts, bun
+ * --splitting) fed events on stdin. Exit 0 and silence on a damaged or
+ * missing index, a stdin the harness keeps open, a spent time budget; the
+ * Crush hook over a copy of a real Crush store, its fix pair after a failed
+ * `Exit code N` command, once.
+ */
+import { assert, assertEquals, assertStringIncludes } from "./_assert.ts";
+import { spawn } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { DatabaseSync } from "node:sqlite";
+import { join } from "node:path";
+import { tmpdir } from "node:os";
+import process from "node:process";
+import { binary, runBinary } from "./_binary.ts";
+import { SCHEMA_VERSION } from "../lib/schema.ts";
+import { LIVE, REDIS, reveal, startLive, world } from "./_crush_live.ts";
+
+interface Timed {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  ms: number;
+}
+
+/**
+ * Runs the binary with `input` written to stdin, which is then kept open for
+ * `holdMs` (as some harnesses do) unless the process ends first.
+ */
+function runHeld(args: string[], env: Record<string, string>, input: string, holdMs: number) {
+  return new Promise<Timed>((resolve) => {
+    const t = performance.now();
+    const child = spawn(binary(), args, {
+      env: { PATH: process.env.PATH ?? "/usr/bin:/bin", ...env },
+      stdio: ["pipe", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (c) => stdout += c);
+    child.stderr.on("data", (c) => stderr += c);
+    if (input) child.stdin.write(input);
+    const hold = setTimeout(() => child.stdin.end(), holdMs);
+    child.on("close", (code) => {
+      clearTimeout(hold);
+      resolve({ code, stdout, stderr, ms: performance.now() - t });
+    });
+  });
+}
+
+const EVENT = JSON.stringify({
+  session_id: "held-1",
+  cwd: "/w/app",
+  hook_event_name: "PreToolUse",
+  tool_name: "Bash",
+  tool_input: { command: "npm test" },
+});
+
+Deno.test("a hook answers and exits while the harness keeps stdin open", async () => {
+  const w = await world();
+  try {
+    const ev = JSON.stringify({ session_id: "held-1", cwd: w.project, source: "startup" });
+    const env = { HOME: w.env.home, DEJA_HOME: w.env.get("DEJA_HOME")! };
+    const r = await runHeld(["hook-context"], env, ev, 10_000);
+    assertEquals(r.code, 0);
+    assertStringIncludes(r.stdout, '"hookEventName":"SessionStart"');
+    assert(r.ms < 5000, `took ${r.ms.toFixed(0)} ms with stdin still open`);
+    // Nothing ever arrives: silence after the read budget, not after the harness gives up.
+    const q = await runHeld(["hook-tool"], env, "", 10_000);
+    assertEquals([q.code, q.stdout], [0, ""]);
+    assert(q.ms < 5000, `took ${q.ms.toFixed(0)} ms waiting for an event that never came`);
+    // Half an event, then nothing.
+    const h = await runHeld(["hook-tool"], env, EVENT.slice(0, 40), 10_000);
+    assertEquals([h.code, h.stdout], [0, ""]);
+  } finally {
+    w.db.close();
+    rmSync(w.root, { recursive: true, force: true });
+  }
+});
+
+Deno.test("the binary's hooks exit 0 in silence with no index, a damaged one, or a broken one", () => {
+  const root = mkdtempSync(join(tmpdir(), "deja-hook-bin-"));
+  try {
+    const homes: Record<string, string> = {};
+    homes.none = join(root, "none");
+    homes.garbage = join(root, "garbage");
+    mkdirSync(homes.garbage);
+    writeFileSync(join(homes.garbage, "index.db"), "SQLite format 3\u0000" + "x".repeat(5000));
+    homes.directory = join(root, "directory");
+    mkdirSync(join(homes.directory, "index.db"), { recursive: true });
+    // A SQLite file that claims the current schema but has no tables: every query throws.
+    homes.tables = join(root, "tables");
+    mkdirSync(homes.tables);
+    const db = new DatabaseSync(join(homes.tables, "index.db"));
+    db.exec(`PRAGMA user_version = ${SCHEMA_VERSION}`);
+    db.close();
+    const events: Array<[string[], string]> = [
+      [["hook-context"], JSON.stringify({ session_id: "s", cwd: "/w/app" })],
+      [
+        ["hook-prompt"],
+        JSON.stringify({ session_id: "s", cwd: "/w/app", prompt: "redis reconnect" }),
+      ],
+      [["hook-tool"], EVENT],
+      [["hook-tool", "--crush"], EVENT],
+      [
+        ["hook-tool-after"],
+        JSON.stringify({
+          session_id: "s",
+          cwd: "/w/app",
+          hook_event_name: "PostToolUseFailure",
+          tool_name: "Bash",
+          error: "Exit code 1\nError: connect ECONNREFUSED",
+        }),
+      ],
+    ];
+    for (const [what, home] of Object.entries(homes)) {
+      for (const [args, input] of events) {
+        const r = runBinary(args, { HOME: root, DEJA_HOME: home }, root, input);
+        assertEquals([r.code, r.stdout, r.stderr], [0, "", ""], `${what}: ${args.join(" ")}`);
+      }
+    }
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+});
+
+Deno.test("the binary's hard deadline ends a hook in silence", async () => {
+  const root = mkdtempSync(join(tmpdir(), "deja-hook-dl-"));
+  try {
+    const env = { HOME: root, DEJA_HOME: join(root, "d"), DEJA_HOOK_DEADLINE_MS: "1" };
+    const r = await runHeld(["hook-tool"], env, "", 10_000);
+    assertEquals([r.code, r.stdout], [0, ""]);
+    assert(r.ms < 3000, `took ${r.ms.toFixed(0)} ms`);
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+});
+
+Deno.test("the binary's Crush hook gives the fix pair after a failed command, once", async () => {
+  const w = await world();
+  try {
+    startLive(w.db, REDIS);
+    reveal(w.db, REDIS, 0, 192); // up to `git pull --rebase` failing with Exit code 128
+    const env: Record<string, string> = {
+      HOME: w.env.home,
+      DEJA_HOME: w.env.get("DEJA_HOME")!,
+      DEJA_CRUSH_ROOT: w.env.get("DEJA_CRUSH_ROOT")!,
+      CRUSH_SESSION_ID: LIVE,
+      CRUSH_PROJECT_DIR: w.project,
+      CRUSH_CWD: w.project,
+      CRUSH_TOOL_INPUT_COMMAND: "cd /Users/user/Code/k && git stash",
+    };
+    const ev = JSON.stringify({
+      event: "PreToolUse",
+      session_id: LIVE,
+      cwd: w.project,
+      tool_name: "bash",
+      tool_input: { command: "cd /Users/user/Code/k && git stash" },
+    });
+    const r = runBinary(["hook-tool", "--crush"], env, w.project, ev);
+    assertEquals(r.code, 0, r.stderr);
+    const v = JSON.parse(r.stdout);
+    assertEquals(Object.keys(v).sort(), ["context", "version"]);
+    assertStringIncludes(v.context, "This error came up before");
+    assertStringIncludes(v.context, "git stash");
+    const again = runBinary(["hook-tool", "--crush"], env, w.project, ev);
+    assertEquals([again.code, again.stdout], [0, ""]);
+  } finally {
+    w.db.close();
+    rmSync(w.root, { recursive: true, force: true });
+  }
+});

@@ -1,0 +1,387 @@
+/**
+ * The hooks run in-process over hand-written Claude Code sessions: each
+ * hook's envelope and budget, the silence cases, dedupe within one agent
+ * session, and exit 0 whatever happens.
+ */
+import { assert, assertEquals, assertStringIncludes } from "./_assert.ts";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { tmpdir } from "node:os";
+import { main } from "../main.ts";
+import type { IO } from "../lib/runtime.ts";
+import { makeEnv } from "../lib/runtime.ts";
+import type { Env } from "../lib/model.ts";
+import { FRAME_OPEN, FRAME_PREAMBLE } from "../lib/frame.ts";
+import { BUDGET } from "../lib/hooks/run.ts";
+import { indexSessions, type MemoryIndex, type SessionSpec } from "./_memory.ts";
+
+const WS: SessionSpec = {
+  id: "a1a10001-0000-4000-8000-000000000001",
+  cwd: "/w/app",
+  start: "2026-10-01T10:00:00Z",
+  turns: [
+    { user: "Fix the flaky websocket reconnect test in ws_client, it says ECONNREFUSED." },
+    {
+      bash: "npm test",
+      out: "ws_client reconnect\nError: connect ECONNREFUSED 127.0.0.1:6379 (redis)",
+      exit: 1,
+    },
+    { bash: "docker compose up -d redis", out: "Container redis Started", exit: 0 },
+    { bash: "npm test", out: "42 passing", exit: 0 },
+    {
+      say: "The root cause was redis not running for the ws_client reconnect test; " +
+        "fixed by starting it with docker compose before the tests.",
+    },
+    { edit: "/w/app/src/ws_client.ts", old: "retry(0)", new: "retry(backoff)" },
+    { say: "Changed the reconnect backoff in ws_client so the flaky retry waits." },
+  ],
+};
+
+const METRICS: SessionSpec = {
+  id: "b2b20002-0000-4000-8000-000000000002",
+  cwd: "/w/app",
+  start: "2026-10-05T10:00:00Z",
+  turns: [
+    { user: "Add the metrics endpoint for prometheus scraping to the server." },
+    { bash: "npm run build", out: "built in 2s", exit: 0 },
+    { say: "Decided to expose /metrics through prom-client; the build passes." },
+    { write: "/w/app/src/metrics.ts", content: "export const metrics = 1;\n" },
+  ],
+};
+
+const OTHER: SessionSpec = {
+  id: "c3c30003-0000-4000-8000-000000000003",
+  cwd: "/w/other",
+  start: "2026-10-06T10:00:00Z",
+  turns: [
+    { user: "Investigate the websocket reconnect ECONNREFUSED in ws_client over here." },
+    { say: "The root cause was a firewall rule blocking the websocket port." },
+  ],
+};
+
+interface Ran {
+  code: number;
+  out: string;
+  err: string;
+}
+
+function io(env: Env, args: string[], stdin: string | (() => Promise<string>), cwd = "/"): {
+  io: IO;
+  out: string[];
+  err: string[];
+} {
+  const out: string[] = [];
+  const err: string[] = [];
+  return {
+    out,
+    err,
+    io: {
+      args,
+      env,
+      cwd,
+      out: (t) => out.push(t),
+      err: (t) => err.push(t),
+      isTTY: false,
+      errTTY: false,
+      readStdin: () => typeof stdin === "string" ? Promise.resolve(stdin) : stdin(),
+    },
+  };
+}
+
+async function hook(env: Env, args: string[], event: unknown, cwd = "/"): Promise<Ran> {
+  const x = io(env, args, typeof event === "string" ? event : JSON.stringify(event), cwd);
+  const code = await main(x.io);
+  return { code, out: x.out.join(""), err: x.err.join("") };
+}
+
+/** The context a Claude envelope carries, checking its shape and event name. */
+function claude(r: Ran, event: string): string {
+  assertEquals(r.code, 0);
+  const v = JSON.parse(r.out);
+  assertEquals(Object.keys(v), ["hookSpecificOutput"]);
+  assertEquals(v.hookSpecificOutput.hookEventName, event);
+  const t = v.hookSpecificOutput.additionalContext as string;
+  assert(t.startsWith(`${FRAME_OPEN}\n${FRAME_PREAMBLE}\n`), t);
+  assert(t.endsWith("</deja-recall>"), t);
+  return t;
+}
+
+const bytes = (s: string) => new TextEncoder().encode(s).length;
+
+async function withIndex(fn: (ix: MemoryIndex) => Promise<void>) {
+  const ix = await indexSessions([WS, METRICS, OTHER]);
+  try {
+    await fn(ix);
+  } finally {
+    ix.cleanup();
+  }
+}
+
+Deno.test("hook-context gives the project's last session once per agent session, within 2 KiB", () =>
+  withIndex(async (ix) => {
+    const ev = { session_id: "agent-1", cwd: "/w/app/src", source: "startup" };
+    const t = claude(await hook(ix.env, ["hook-context"], ev), "SessionStart");
+    assert(bytes(t) <= BUDGET.context, `${bytes(t)} bytes`);
+    assertStringIncludes(t, `# deja context: claude · /w/app · ${METRICS.id}`);
+    assertStringIncludes(t, "prom-client");
+    // Resumed or cleared within the same agent session: nothing again.
+    assertEquals((await hook(ix.env, ["hook-context"], { ...ev, source: "resume" })).out, "");
+    // Another agent session hears it again.
+    const again = await hook(ix.env, ["hook-context"], { ...ev, session_id: "agent-2" });
+    assertStringIncludes(claude(again, "SessionStart"), METRICS.id);
+  }));
+
+Deno.test("hook-context never digests the agent's own session", () =>
+  withIndex(async (ix) => {
+    const ev = { session_id: METRICS.id, cwd: "/w/app" };
+    const t = claude(await hook(ix.env, ["hook-context"], ev), "SessionStart");
+    assertStringIncludes(t, WS.id);
+    assert(!t.includes(METRICS.id));
+  }));
+
+Deno.test("hook-context is silent in a project without sessions", () =>
+  withIndex(async (ix) => {
+    const r = await hook(ix.env, ["hook-context"], { session_id: "s", cwd: "/w/none" });
+    assertEquals([r.code, r.out], [0, ""]);
+  }));
+
+Deno.test("hook-prompt recalls this project's session on the prompt's topic, once", () =>
+  withIndex(async (ix) => {
+    const ev = {
+      session_id: "agent-p",
+      cwd: "/w/app",
+      hook_event_name: "UserPromptSubmit",
+      prompt: "the ws_client reconnect test is flaky again with ECONNREFUSED",
+    };
+    const t = claude(await hook(ix.env, ["hook-prompt"], ev), "UserPromptSubmit");
+    assert(bytes(t) <= BUDGET.prompt, `${bytes(t)} bytes`);
+    assertStringIncludes(t, `id ${WS.id.slice(0, 8)}`);
+    assert(!t.includes(OTHER.id.slice(0, 8)), "another project's session stays out");
+    assertStringIncludes(t, "concluded:");
+    assertEquals((await hook(ix.env, ["hook-prompt"], ev)).out, "", "repeated prompt: silence");
+  }));
+
+Deno.test("hook-prompt is silent for chit-chat, slash commands and unknown words", () =>
+  withIndex(async (ix) => {
+    for (const prompt of ["hello, how are you today?", "/clear", "zqxv wubbalubba frobnik"]) {
+      const r = await hook(ix.env, ["hook-prompt"], { session_id: "q", cwd: "/w/app", prompt });
+      assertEquals([r.code, r.out], [0, ""], prompt);
+    }
+  }));
+
+Deno.test("hook-prompt reads a prompt given as text parts and ignores deja's own frames", () =>
+  withIndex(async (ix) => {
+    const prompt = [{ type: "text", text: "prometheus metrics endpoint scraping" }];
+    const t = claude(
+      await hook(ix.env, ["hook-prompt"], { session_id: "parts", cwd: "/w/app", prompt }),
+      "UserPromptSubmit",
+    );
+    assertStringIncludes(t, METRICS.id.slice(0, 8));
+    const framed = `<deja-recall>\n${FRAME_PREAMBLE}\nprometheus metrics scraping\n</deja-recall>`;
+    const r = await hook(ix.env, ["hook-prompt"], {
+      session_id: "fr",
+      cwd: "/w/app",
+      prompt: framed,
+    });
+    assertEquals(r.out, "", "a prompt that is only deja's own recall asks nothing");
+  }));
+
+Deno.test("hook-tool notes a command that failed before, once, within 512 bytes", () =>
+  withIndex(async (ix) => {
+    const ev = {
+      session_id: "agent-t",
+      cwd: "/w/app",
+      hook_event_name: "PreToolUse",
+      tool_name: "Bash",
+      tool_input: { command: "npm  test" },
+    };
+    const t = claude(await hook(ix.env, ["hook-tool"], ev), "PreToolUse");
+    assert(bytes(t) <= BUDGET.tool, `${bytes(t)} bytes`);
+    assertStringIncludes(t, "`npm test` ran in 1 earlier session here");
+    assertStringIncludes(t, "1 of 2 runs failed");
+    assertEquals((await hook(ix.env, ["hook-tool"], ev)).out, "", "said once per agent session");
+  }));
+
+Deno.test("hook-tool notes a file an earlier session changed, and why", () =>
+  withIndex(async (ix) => {
+    const ev = {
+      session_id: "agent-f",
+      cwd: "/w/app",
+      tool_name: "Edit",
+      tool_input: { file_path: "/w/app/src/ws_client.ts", old_string: "a", new_string: "b" },
+    };
+    const t = claude(await hook(ix.env, ["hook-tool"], ev), "PreToolUse");
+    assert(bytes(t) <= BUDGET.tool, `${bytes(t)} bytes`);
+    assertStringIncludes(t, "`src/ws_client.ts` was changed in 1 earlier session");
+    assertStringIncludes(t, WS.id.slice(0, 8));
+  }));
+
+Deno.test("hook-tool is silent for looking around, unknown tools and unknown files", () =>
+  withIndex(async (ix) => {
+    const cases = [
+      { tool_name: "Bash", tool_input: { command: "ls -la" } },
+      { tool_name: "Bash", tool_input: { command: "cd /w/app && git status" } },
+      { tool_name: "Bash", tool_input: { command: "make deploy" } },
+      { tool_name: "Read", tool_input: { file_path: "/w/app/src/ws_client.ts" } },
+      { tool_name: "Write", tool_input: { file_path: "/w/app/src/new.ts", content: "x" } },
+      { tool_name: "Bash", tool_input: "not an object" },
+    ];
+    for (const c of cases) {
+      const r = await hook(ix.env, ["hook-tool"], { session_id: "z", cwd: "/w/app", ...c });
+      assertEquals([r.code, r.out], [0, ""], JSON.stringify(c));
+    }
+  }));
+
+Deno.test("hook-tool-after gives what fixed the error before, echoing the event name", () =>
+  withIndex(async (ix) => {
+    const failure = {
+      session_id: "agent-a",
+      cwd: "/w/app",
+      hook_event_name: "PostToolUseFailure",
+      tool_name: "Bash",
+      tool_input: { command: "npm test" },
+      error: "Exit code 1\nError: connect ECONNREFUSED 127.0.0.1:6379",
+    };
+    const t = claude(await hook(ix.env, ["hook-tool-after"], failure), "PostToolUseFailure");
+    assert(bytes(t) <= BUDGET.tool, `${bytes(t)} bytes`);
+    assertStringIncludes(t, "`docker compose up -d redis`");
+    assertEquals((await hook(ix.env, ["hook-tool-after"], failure)).out, "", "once");
+    // An older Claude Code: PostToolUse with the exit status in the response.
+    const post = {
+      session_id: "agent-b",
+      cwd: "/w/app",
+      hook_event_name: "PostToolUse",
+      tool_name: "Bash",
+      tool_input: { command: "npm test" },
+      tool_response: {
+        stdout: "",
+        stderr: "Error: connect ECONNREFUSED 127.0.0.1:6379",
+        exit_code: 1,
+      },
+    };
+    assertStringIncludes(
+      claude(await hook(ix.env, ["hook-tool-after"], post), "PostToolUse"),
+      "docker compose up -d redis",
+    );
+  }));
+
+Deno.test("hook-tool-after is silent after a command that succeeded or a tool that is no shell", () =>
+  withIndex(async (ix) => {
+    const ok = {
+      session_id: "agent-c",
+      cwd: "/w/app",
+      hook_event_name: "PostToolUse",
+      tool_name: "Bash",
+      tool_input: { command: "npm test" },
+      tool_response: { stdout: "Error: connect ECONNREFUSED (expected in this test)", stderr: "" },
+    };
+    assertEquals((await hook(ix.env, ["hook-tool-after"], ok)).out, "");
+    const edit = { ...ok, tool_name: "Edit", hook_event_name: "PostToolUseFailure", error: "x" };
+    assertEquals((await hook(ix.env, ["hook-tool-after"], edit)).out, "");
+  }));
+
+Deno.test("hook-tool --crush answers in Crush's flat envelope with no decision field", () =>
+  withIndex(async (ix) => {
+    const ev = {
+      event: "PreToolUse",
+      session_id: "crush-1",
+      cwd: "/w/app",
+      tool_name: "bash",
+      tool_input: { command: "npm test" },
+    };
+    const r = await hook(ix.env, ["hook-tool", "--crush"], ev);
+    assertEquals(r.code, 0);
+    const v = JSON.parse(r.out);
+    assertEquals(Object.keys(v).sort(), ["context", "version"]);
+    assertEquals(v.version, 1);
+    assert(bytes(v.context) <= BUDGET.crush, `${bytes(v.context)} bytes`);
+    // First call of the session: the project's last session, and the command's history.
+    assertStringIncludes(v.context, METRICS.id);
+    assertStringIncludes(v.context, "`npm test` ran in 1 earlier session");
+    assertEquals(v.context.split(FRAME_OPEN).length, 2, "one frame");
+    assertEquals((await hook(ix.env, ["hook-tool", "--crush"], ev)).out, "", "nothing twice");
+  }));
+
+Deno.test("every hook is silent and exits 0 on garbage, empty or truncated stdin", () =>
+  withIndex(async (ix) => {
+    for (const name of ["hook-context", "hook-prompt", "hook-tool", "hook-tool-after"]) {
+      for (const input of ["", "garbage", "[1,2]", '{"session_id": "s", "cwd": "/w/ap', "\u0000"]) {
+        const r = await hook(ix.env, [name, "--crush", "--bogus", "extra"], input);
+        assertEquals([r.code, r.out, r.err], [0, "", ""], `${name} ${JSON.stringify(input)}`);
+      }
+    }
+  }));
+
+Deno.test("every hook is silent and exits 0 without an index, or with a corrupt one", async () => {
+  const root = mkdtempSync(join(tmpdir(), "deja-hooks-noidx-"));
+  try {
+    const none = makeEnv({ HOME: root, DEJA_HOME: join(root, "none") }, root);
+    mkdirSync(join(root, "bad"));
+    writeFileSync(join(root, "bad", "index.db"), "this is not a database at all".repeat(100));
+    const bad = makeEnv({ HOME: root, DEJA_HOME: join(root, "bad") }, root);
+    mkdirSync(join(root, "dir", "index.db"), { recursive: true });
+    const dir = makeEnv({ HOME: root, DEJA_HOME: join(root, "dir") }, root);
+    const ev = {
+      session_id: "s",
+      cwd: "/w/app",
+      prompt: "websocket reconnect ECONNREFUSED",
+      tool_name: "Bash",
+      tool_input: { command: "npm test" },
+      error: "Error: connect ECONNREFUSED",
+    };
+    for (const env of [none, bad, dir]) {
+      for (const name of ["hook-context", "hook-prompt", "hook-tool", "hook-tool-after"]) {
+        const r = await hook(env, [name], ev);
+        assertEquals([r.code, r.out, r.err], [0, "", ""], `${name} ${env.get("DEJA_HOME")}`);
+      }
+    }
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+});
+
+Deno.test("a hook exits 0 with nothing printed when something inside it throws", () =>
+  withIndex(async (ix) => {
+    const ev = JSON.stringify({ session_id: "s", cwd: "/w/app", source: "startup" });
+    // The environment blows up after the event was read: an internal error.
+    const throwing: Env = {
+      home: ix.env.home,
+      platform: ix.env.platform,
+      get(name: string) {
+        if (name === "DEJA_HOME") throw new Error("forced");
+        return ix.env.get(name);
+      },
+    };
+    const a = io(throwing, ["hook-context"], ev);
+    assertEquals(await main(a.io), 0);
+    assertEquals(a.out.join(""), "");
+    // Writing the answer fails.
+    const b = io(ix.env, ["hook-context"], ev);
+    b.io.out = () => {
+      throw new Error("EPIPE");
+    };
+    assertEquals(await main(b.io), 0);
+  }));
+
+Deno.test("a hook past its time budget says nothing", () =>
+  withIndex(async (ix) => {
+    const env = makeEnv({
+      HOME: ix.env.home,
+      DEJA_HOME: ix.env.get("DEJA_HOME"),
+      DEJA_HOOK_DEADLINE_MS: "1",
+    }, ix.env.home);
+    const slow = () =>
+      new Promise<string>((r) =>
+        setTimeout(() => r(JSON.stringify({ session_id: "late", cwd: "/w/app" })), 20)
+      );
+    const x = io(env, ["hook-context"], slow);
+    assertEquals(await main(x.io), 0);
+    assertEquals(x.out.join(""), "");
+  }));
+
+Deno.test("hook help is still available from the command table", () =>
+  withIndex(async (ix) => {
+    const r = await hook(ix.env, ["hook-tool", "--help"], "");
+    assertEquals(r.code, 0);
+    assertStringIncludes(r.out, "hook-tool [--crush]");
+  }));
