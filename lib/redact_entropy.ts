@@ -17,9 +17,10 @@
 
 const MAX_RUN = 128;
 
-function isRunChar(c: number): boolean {
-  return (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 43 ||
-    c === 47 || c === 61 || c === 95 || c === 45;
+/** ASCII characters of a base64 / base64url run (letters, digits, + / = _ -). */
+const RUN = new Uint8Array(128);
+for (const c of "+/=_-0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz") {
+  RUN[c.charCodeAt(0)] = 1;
 }
 
 /** Shannon entropy of `s` in bits per character. */
@@ -71,7 +72,7 @@ export function entropySpans(text: string): Span[] {
   let start = -1;
   for (let i = 0; i <= n; i++) {
     const c = i < n ? text.charCodeAt(i) : 32;
-    if (isRunChar(c)) {
+    if (c < 128 && RUN[c]) {
       if (start < 0) start = i;
       continue;
     }

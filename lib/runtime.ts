@@ -229,20 +229,6 @@ export function exitNow(code: number): never {
 }
 
 /**
- * Ends the process with `code` as soon as what was written to stdout is
- * handed to the OS (for small outputs such as a hook's: a stdin a harness
- * keeps open must not keep the process alive).
- */
-export function exitWhenFlushed(code: number): void {
-  process.exitCode = code;
-  try {
-    process.stdout.write("", () => process.exit(code));
-  } catch {
-    process.exit(code);
-  }
-}
-
-/**
  * A hard deadline: after `ms` milliseconds the process exits with `code`,
  * whatever it was doing between two turns of the event loop (a synchronous
  * call in progress runs to its end first). Returns a function that cancels it.

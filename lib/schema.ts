@@ -323,6 +323,16 @@ export const Q = {
     FROM commands c JOIN sessions s ON s.id = c.session_id
     WHERE NOT EXISTS (SELECT 1 FROM json_each(?) w WHERE instr(lower(c.command), w.value) = 0)
       AND (? IS NULL OR s.project LIKE ? ESCAPE '\\')`,
+  // exact path: successful edits and writes of that file, without their spans (hooks)
+  fileChangesAt: `SELECT f.session_id AS session_id, f.op AS op,
+      COALESCE(f.time, e.time) AS time, e.seq AS seq
+    FROM files f JOIN events e ON e.id = f.event_id
+    WHERE f.path = ? AND f.op <> 'read' AND f.failed = 0`,
+  // text the command holds (case-sensitive), project LIKE pattern: runs of one command (hooks)
+  commandsHolding: `SELECT c.command AS command, c.exit AS exit, c.is_error AS is_error,
+      COALESCE(c.time, s.updated, s.started) AS time, c.session_id AS session_id
+    FROM commands c JOIN sessions s ON s.id = c.session_id
+    WHERE instr(c.command, ?) > 0 AND s.project LIKE ? ESCAPE '\\'`,
   // harnesses (JSON array) or NULL (twice), project LIKE pattern or NULL (twice), limit
   lastSessions: `SELECT * FROM sessions WHERE parent IS NULL
       AND (? IS NULL OR harness IN (SELECT value FROM json_each(?)))

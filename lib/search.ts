@@ -22,7 +22,6 @@
  */
 import type { Store } from "./store.ts";
 import type { Env } from "./model.ts";
-import { Q } from "./schema.ts";
 import { ftsAny, parseQuery, type TimeHint } from "./query.ts";
 import { type Filters, matchRows } from "./search/retrieve.ts";
 import { compilePattern, regexScan, regexSnippet } from "./search/regex.ts";
@@ -30,12 +29,8 @@ import { snippet } from "./search/snippet.ts";
 import { hiddenSessions, SessionCache } from "./search/sessions.ts";
 import { rescore } from "./search/sessionrank.ts";
 import { TermStats } from "./search/expand.ts";
-import {
-  type Ablation,
-  sessionMultiplier,
-  type SessionScore,
-  withAblation,
-} from "./search/rank.ts";
+import { type Ablation, withAblation } from "./search/rank.ts";
+import { eventTexts, finish } from "./search/results.ts";
 import { ladder } from "./search/ladder.ts";
 
 /** Options of a search. */
@@ -230,98 +225,4 @@ function run(store: Store, query: string, o: SearchOptions): SearchResult {
     changes,
     hidden,
   };
-}
-
-/** Applies session multipliers, sorts, caps, and builds the hits (snippet texts filled later). */
-function finish(
-  store: Store,
-  cache: SessionCache,
-  scores: Map<number, SessionScore>,
-  tier: Tier,
-  o: SearchOptions,
-  now: number,
-  time: TimeHint | undefined,
-  limit: number,
-): SessionHit[] {
-  if (!scores.size) return [];
-  const ids = [...scores.keys()];
-  cache.load(ids);
-  const signals = new Map<number, { concluded: number | null; gave_up: number | null }>();
-  for (
-    const r of store.stmt(Q.sessionSignals).all(JSON.stringify(ids)) as Array<
-      { session_id: number; concluded: number | null; gave_up: number | null }
-    >
-  ) signals.set(r.session_id, r);
-  const literal = tier !== "relevance";
-  const ranked = [...scores.values()].map((s) => {
-    const row = cache.get(s.sessionId)!;
-    const sig = signals.get(s.sessionId);
-    const gaveUp = sig?.gave_up != null && (sig.concluded == null || sig.gave_up > sig.concluded);
-    const throwaway = cache.throwaway(s.sessionId, o.env);
-    const m = sessionMultiplier(
-      { harness: row.harness, started: row.started, updated: row.updated, gaveUp, throwaway },
-      now,
-      time,
-    );
-    return {
-      s,
-      row,
-      gaveUp,
-      throwaway,
-      score: s.score * m,
-      note: literal && row.harness === "deja",
-    };
-  });
-  ranked.sort((a, b) =>
-    Number(b.note) - Number(a.note) || b.score - a.score ||
-    (b.row.updated ?? 0) - (a.row.updated ?? 0) || a.row.id - b.row.id
-  );
-  const per = o.snippets ?? 3;
-  return ranked.slice(0, limit).map(({ s, row, gaveUp, throwaway, score }) => ({
-    rowid: row.id,
-    harness: row.harness,
-    id: row.native_id,
-    project: row.project,
-    title: row.title,
-    started: row.started,
-    updated: row.updated,
-    parent: row.parent,
-    score,
-    hits: new Set(s.events.map((e) => e.row.event_id)).size,
-    gaveUp,
-    throwaway,
-    spread: s.spread,
-    snippets: pickSnippets(s, per).map((e) => ({
-      eventId: e.row.event_id,
-      kind: e.row.kind,
-      seq: e.row.seq,
-      time: e.row.time,
-      text: "",
-      session: cache.get(e.row.session_id)?.native_id ?? row.native_id,
-    })),
-  }));
-}
-
-/** The best `n` distinct events, best first. */
-function pickSnippets(s: SessionScore, n: number) {
-  const seen = new Set<number>();
-  const out = [];
-  for (const e of s.events) {
-    if (seen.has(e.row.event_id)) continue;
-    seen.add(e.row.event_id);
-    out.push(e);
-    if (out.length >= n) break;
-  }
-  return out;
-}
-
-function eventTexts(store: Store, ids: number[]): Map<number, string> {
-  const out = new Map<number, string>();
-  if (!ids.length) return out;
-  for (
-    const r of store.stmt(Q.eventTexts).all(JSON.stringify(ids)) as Array<
-      { id: number; text: string }
-    >
-  ) out.set(r.id, r.text);
-  return out;
 }

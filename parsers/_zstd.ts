@@ -13,9 +13,24 @@
  * skips skippable frames, and decompresses each complete frame on its own.
  * An incomplete last frame (a writer mid-append) is reported, not decoded.
  *
+ * `node:zlib` is loaded on the first frame, not with this module: a Bun binary
+ * spends several milliseconds setting it up, and the Crush hook, which runs
+ * before every tool call, imports this module but rarely meets a frame.
+ *
  * @module
  */
-import { zstdDecompressSync } from "node:zlib";
+import process from "node:process";
+
+type Zlib = { zstdDecompressSync(b: Uint8Array): Uint8Array };
+let zlib: Zlib | undefined;
+
+/** `node:zlib`'s zstdDecompressSync, loaded on first use. */
+function zstdDecompressSync(b: Uint8Array): Uint8Array {
+  zlib ??= (process as unknown as { getBuiltinModule(id: string): Zlib }).getBuiltinModule(
+    "node:zlib",
+  );
+  return zlib.zstdDecompressSync(b);
+}
 
 /** The first four bytes of a zstd frame (0xFD2FB528 little-endian). */
 export const ZSTD_MAGIC: readonly number[] = [0x28, 0xb5, 0x2f, 0xfd];

@@ -43,26 +43,22 @@
  */
 import { basename, dirname, join } from "node:path";
 import type { DatabaseSync } from "node:sqlite";
-import type { Env, ParseCtx, Parser, Session, SourceRef } from "../lib/model.ts";
+import type { Parser, SourceRef } from "../lib/model.ts";
 import { isDir, readJsonFile, statOrNull } from "./_fs.ts";
-import { rootFrom } from "./_roots.ts";
-import { columns, noteUnknownColumns, openStore, StoreError, tables } from "./_sqlite.ts";
-import { toMillis } from "./_time.ts";
+import { noteUnknownColumns, openStore, StoreError, tables } from "./_sqlite.ts";
 import { arr, obj, str } from "./_util.ts";
+import { absPath } from "./_crush_parts.ts";
 import {
-  absPath,
-  decodeParts,
-  messageEvents,
-  type MessageRow,
-  stripThink,
-} from "./_crush_parts.ts";
+  crushRoot,
+  messagesSql,
+  type RawMessage,
+  readSchema,
+  readSession,
+  type SessionRow,
+  sessionsSql,
+} from "./_crush_store.ts";
 
-/** Directory holding `projects.json`. */
-export function crushRoot(env: Env): string {
-  const vars: Array<[string, string]> = [["CRUSH_GLOBAL_DATA", ""], ["XDG_DATA_HOME", "crush"]];
-  if (env.platform === "win32") vars.push(["LOCALAPPDATA", "crush"]);
-  return rootFrom(env, "crush", vars, "~/.local/share/crush");
-}
+export { crushRoot, readCrushSession } from "./_crush_store.ts";
 
 /**
  * Columns known per table (schema generations 20250627, 20250812, 20260127 in
@@ -111,48 +107,6 @@ function schemaGeneration(db: DatabaseSync): string | undefined {
   } catch {
     return undefined;
   }
-}
-
-/** Which optional columns this store has. */
-interface Schema {
-  s: Set<string>;
-  m: Set<string>;
-}
-
-function readSchema(db: DatabaseSync): Schema | string {
-  const t = tables(db);
-  if (!t.has("sessions") || !t.has("messages")) return "no sessions/messages tables";
-  const s = columns(db, "sessions");
-  const m = columns(db, "messages");
-  if (!s.has("id")) return "sessions.id missing";
-  for (const c of ["id", "session_id", "role", "parts"]) {
-    if (!m.has(c)) return `messages.${c} missing`;
-  }
-  return { s, m };
-}
-
-/** `col` when the table has it, else `NULL AS col`. */
-function pick(have: Set<string>, col: string): string {
-  return have.has(col) ? col : `NULL AS ${col}`;
-}
-
-interface SessionRow {
-  id: string;
-  parent_session_id: string | null;
-  title: string | null;
-  created_at: unknown;
-  updated_at: unknown;
-  summary_message_id: string | null;
-}
-
-interface RawMessage {
-  rid: number;
-  id: string;
-  role: string;
-  parts: unknown;
-  model: string | null;
-  created_at: unknown;
-  is_summary_message: number | null;
 }
 
 /** The Crush parser. */
@@ -233,109 +187,8 @@ export const crush: Parser = {
   },
 };
 
-/** SELECT of the session columns the parser reads (missing ones as NULL). */
-function sessionsSql(s: Set<string>): string {
-  return `SELECT id, ${pick(s, "parent_session_id")}, ${pick(s, "title")}, ${
-    pick(s, "created_at")
-  }, ${pick(s, "updated_at")}, ${pick(s, "summary_message_id")} FROM sessions`;
-}
-
-/** SELECT of one session's messages in row order (missing columns as NULL). */
-function messagesSql(m: Set<string>): string {
-  return `SELECT rowid AS rid, id, role, CAST(parts AS BLOB) AS parts, ${pick(m, "model")}, ${
-    pick(m, "created_at")
-  }, ${pick(m, "is_summary_message")} FROM messages WHERE session_id = ? ORDER BY rowid`;
-}
-
-/**
- * One session of an open Crush store, read the way {@link crush} reads it
- * (for the Crush hook, which follows a live session by its id). Undefined when
- * the store has no such session, the id is a `title-` session, or the schema
- * is not one the parser knows.
- *
- * @param project the project directory the store belongs to (tool paths are joined to it).
- */
-export function readCrushSession(
-  db: DatabaseSync,
-  id: string,
-  path: string,
-  project: string | undefined,
-  skip: ParseCtx["skip"],
-): Session | undefined {
-  if (id.startsWith("title-")) return undefined;
-  const schema = readSchema(db);
-  if (typeof schema === "string") return undefined;
-  const row = db.prepare(sessionsSql(schema.s) + " WHERE id = ?").get(id) as unknown as
-    | SessionRow
-    | undefined;
-  if (!row || typeof row.id !== "string") return undefined;
-  const raw = db.prepare(messagesSql(schema.m)).all(id) as unknown as RawMessage[];
-  return readSession(row, raw, path, project, skip);
-}
-
 /** `<project>` for a store at `<project>/.crush/crush.db` when discovery gave no hint. */
 function projectOf(dbPath: string): string | undefined {
   const dataDir = dirname(dbPath);
   return basename(dataDir) === ".crush" ? dirname(dataDir) : undefined;
-}
-
-function readSession(
-  row: SessionRow,
-  raw: RawMessage[],
-  path: string,
-  project: string | undefined,
-  skip: ParseCtx["skip"],
-): Session {
-  const rows: MessageRow[] = [];
-  for (const r of raw) {
-    const parts = decodeParts(r.parts, r.id, skip);
-    if (!parts) continue;
-    rows.push({
-      id: r.id,
-      role: r.role,
-      time: toMillis(r.created_at),
-      model: str(r.model),
-      summary: r.is_summary_message === 1 ||
-        (!!row.summary_message_id && r.id === row.summary_message_id),
-      parts,
-    });
-  }
-  // Crush lists messages by created_at; rowid breaks ties (same second).
-  rows.sort((a, b) => (a.time ?? 0) - (b.time ?? 0));
-  const calls = new Map<string, string>();
-  const dropped = new Set<string>();
-  for (const r of rows) {
-    if (!["user", "assistant", "tool", "system"].includes(r.role)) {
-      skip("unknown_record", r.id, `role ${r.role}`);
-      r.parts = [];
-      continue;
-    }
-    for (const [i, p] of r.parts.entries()) {
-      if (p.type !== "tool_call") continue;
-      const d = obj(p.data) ?? {};
-      const id = str(d.id);
-      const name = str(d.name);
-      if (name && id) calls.set(id, name);
-      if (!name) {
-        skip("bad_shape", `${r.id}#${i}`, "tool_call without a name (streamed fragment)");
-        if (id) dropped.add(id);
-      }
-    }
-  }
-  const env = { project, calls, dropped, skip };
-  const events = rows.flatMap((r) => messageEvents(r, env));
-  const model = rows.filter((r) => r.role === "assistant" && r.model).at(-1)?.model;
-  const title = typeof row.title === "string" ? stripThink(row.title).replace(/\s+/g, " ") : "";
-  return {
-    harness: "crush",
-    id: row.id,
-    project,
-    title: title || undefined,
-    started: toMillis(row.created_at),
-    updated: toMillis(row.updated_at),
-    model,
-    parent: str(row.parent_session_id),
-    path,
-    events,
-  };
 }

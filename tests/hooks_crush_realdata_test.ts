@@ -10,7 +10,7 @@
  * each once, one tool call late.
  */
 import { assert, assertEquals, assertStringIncludes } from "./_assert.ts";
-import { rmSync } from "node:fs";
+import { existsSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { main } from "../main.ts";
 import type { Env } from "../lib/model.ts";
@@ -20,6 +20,7 @@ import { BUDGET } from "../lib/hooks/run.ts";
 import {
   addMessage,
   LIVE,
+  REAL,
   REDIS,
   reveal,
   startLive,
@@ -64,7 +65,11 @@ async function call(
   return v.context as string;
 }
 
-Deno.test("the Crush hook follows a live session: digest, recall, fix pair, packet — each once, one call late", async () => {
+Deno.test({
+  name:
+    "the Crush hook follows a live session: digest, recall, fix pair, packet — each once, one call late",
+  ignore: !existsSync(REAL),
+}, async () => {
   const w = await world();
   try {
     startLive(w.db, REDIS);
@@ -132,7 +137,10 @@ Deno.test("the Crush hook follows a live session: digest, recall, fix pair, pack
   }
 });
 
-Deno.test("the Crush hook gives a subagent no digest and no recall (the parent had them)", async () => {
+Deno.test({
+  name: "the Crush hook gives a subagent no digest and no recall (the parent had them)",
+  ignore: !existsSync(REAL),
+}, async () => {
   const w = await world();
   try {
     const r = await call(w, SUB, "bash", { command: "ls" });
@@ -144,7 +152,10 @@ Deno.test("the Crush hook gives a subagent no digest and no recall (the parent h
   }
 });
 
-Deno.test("the Crush hook notes a file earlier sessions wrote, from tool_input or the environment", async () => {
+Deno.test({
+  name: "the Crush hook notes a file earlier sessions wrote, from tool_input or the environment",
+  ignore: !existsSync(REAL),
+}, async () => {
   const w = await world();
   try {
     const file = "/Users/user/Code/k/apps/media/radarr/image-repository.yaml";
@@ -172,7 +183,28 @@ Deno.test("the Crush hook notes a file earlier sessions wrote, from tool_input o
   }
 });
 
-Deno.test("the Crush hook still answers when the project has no crush.db (the index alone)", async () => {
+Deno.test({
+  name: "the Crush hook still answers from the index when crush.db is damaged",
+  ignore: !existsSync(REAL),
+}, async () => {
+  const w = await world();
+  try {
+    w.db.close();
+    writeFileSync(
+      join(w.project, ".crush", "crush.db"),
+      "SQLite format 3\u0000" + "garbage".repeat(999),
+    );
+    const r = await call(w, "damaged-store", "bash", { command: "ls" });
+    assertStringIncludes(r, "Where the last session in this project left off");
+  } finally {
+    rmSync(w.root, { recursive: true, force: true });
+  }
+});
+
+Deno.test({
+  name: "the Crush hook still answers when the project has no crush.db (the index alone)",
+  ignore: !existsSync(REAL),
+}, async () => {
   const w = await world();
   try {
     const env = makeEnv({

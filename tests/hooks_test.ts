@@ -12,7 +12,7 @@ import type { IO } from "../lib/runtime.ts";
 import { makeEnv } from "../lib/runtime.ts";
 import type { Env } from "../lib/model.ts";
 import { FRAME_OPEN, FRAME_PREAMBLE } from "../lib/frame.ts";
-import { BUDGET } from "../lib/hooks/run.ts";
+import { assemble, BUDGET } from "../lib/hooks/run.ts";
 import { indexSessions, type MemoryIndex, type SessionSpec } from "./_memory.ts";
 
 const WS: SessionSpec = {
@@ -302,6 +302,20 @@ Deno.test("hook-tool --crush answers in Crush's flat envelope with no decision f
     assertEquals((await hook(ix.env, ["hook-tool", "--crush"], ev)).out, "", "nothing twice");
   }));
 
+Deno.test("hook-tool --crush without a session id gives no digest (it could not give it once)", () =>
+  withIndex(async (ix) => {
+    const ev = {
+      event: "PreToolUse",
+      cwd: "/w/app",
+      tool_name: "bash",
+      tool_input: { command: "ls" },
+    };
+    for (let i = 0; i < 2; i++) {
+      const r = await hook(ix.env, ["hook-tool", "--crush"], ev);
+      assertEquals([r.code, r.out], [0, ""]);
+    }
+  }));
+
 Deno.test("every hook is silent and exits 0 on garbage, empty or truncated stdin", () =>
   withIndex(async (ix) => {
     for (const name of ["hook-context", "hook-prompt", "hook-tool", "hook-tool-after"]) {
@@ -385,3 +399,96 @@ Deno.test("hook help is still available from the command table", () =>
     assertEquals(r.code, 0);
     assertStringIncludes(r.out, "hook-tool [--crush]");
   }));
+
+Deno.test("every hook stays within its budget when the history is large", async () => {
+  const long = (w: string, n: number) => Array.from({ length: n }, (_, i) => `${w}${i}`).join(" ");
+  const cmd = `make build-${"x".repeat(600)}`;
+  const big: SessionSpec = {
+    id: "d4d40004-0000-4000-8000-000000000004",
+    cwd: "/w/big",
+    start: "2026-09-01T10:00:00Z",
+    turns: [
+      { user: `The zorblax pipeline breaks in quuxfeed again. ${long("context", 800)}` },
+      ...Array.from({ length: 60 }, (_, i) => ({
+        bash: `${cmd} --step ${i}`,
+        out: `zorblax quuxfeed step ${i}\nError: zorblax quuxfeed exploded at stage ${i}`,
+        exit: 1,
+      })),
+      { bash: cmd, out: "Error: zorblax quuxfeed exploded at stage 9", exit: 1 },
+      ...Array.from({ length: 6 }, (_, i) => ({
+        bash: `fixup-quuxfeed --variant ${i} ${"y".repeat(300)}`,
+        out: "ok",
+        exit: 0,
+      })),
+      {
+        say: `The root cause was the zorblax quuxfeed cache; fixed by clearing it. ${
+          long("because", 400)
+        }`,
+      },
+      { edit: "/w/big/src/zorblax.ts", old: "a".repeat(3000), new: "b".repeat(3000) },
+      { say: `Decided to keep the quuxfeed cache off. ${long("detail", 300)}` },
+    ],
+  };
+  const others: SessionSpec[] = Array.from({ length: 3 }, (_, k) => ({
+    ...big,
+    id: `d4d40004-0000-4000-8000-00000000001${k}`,
+    start: `2026-09-0${k + 2}T10:00:00Z`,
+  }));
+  const ix = await indexSessions([big, ...others]);
+  try {
+    const base = { session_id: "budget", cwd: "/w/big" };
+    const runs: Array<[string, string, number, Record<string, unknown>]> = [
+      ["hook-context", "SessionStart", BUDGET.context, { source: "startup" }],
+      ["hook-prompt", "UserPromptSubmit", BUDGET.prompt, {
+        prompt: `zorblax quuxfeed pipeline ${long("detail", 50)}`,
+      }],
+      ["hook-tool", "PreToolUse", BUDGET.tool, { tool_name: "Bash", tool_input: { command: cmd } }],
+      ["hook-tool", "PreToolUse", BUDGET.tool, {
+        tool_name: "Edit",
+        tool_input: { file_path: "/w/big/src/zorblax.ts" },
+      }],
+      ["hook-tool-after", "PostToolUseFailure", BUDGET.tool, {
+        hook_event_name: "PostToolUseFailure",
+        tool_name: "Bash",
+        error: "Exit code 1\nError: zorblax quuxfeed exploded at stage 3",
+      }],
+    ];
+    for (const [name, event, budget, extra] of runs) {
+      const t = claude(await hook(ix.env, [name], { ...base, ...extra }), event);
+      assert(bytes(t) <= budget, `${name}: ${bytes(t)} > ${budget} bytes`);
+    }
+    const crush = await hook(ix.env, ["hook-tool", "--crush"], {
+      ...base,
+      session_id: "budget-crush",
+      tool_name: "bash",
+      tool_input: { command: cmd },
+    });
+    const v = JSON.parse(crush.out);
+    assert(bytes(v.context) <= BUDGET.crush, `crush: ${bytes(v.context)} bytes`);
+  } finally {
+    ix.cleanup();
+  }
+});
+
+Deno.test("assemble cuts a part to its own budget, defers what does not fit, drops what was said", () => {
+  const state = { v: 1 as const, seen: ["old"] };
+  const seen = new Set(state.seen);
+  let advanced = 0;
+  const out = assemble(
+    [
+      { said: { text: "é".repeat(400), keys: ["a"] }, budget: 100, advance: () => advanced++ },
+      { said: { text: "said before", keys: ["old"] }, budget: 100, advance: () => advanced++ },
+      { said: { text: "x".repeat(300), keys: ["big"] }, budget: 400, advance: () => advanced++ },
+      { said: null, budget: 100, advance: () => advanced++ },
+    ],
+    state,
+    seen,
+    300,
+  );
+  assert(bytes(out) <= 300, `${bytes(out)} bytes`);
+  assertStringIncludes(out, "é…");
+  assert(!out.includes("said before"));
+  assert(!out.includes("xxx"), "the big part waits");
+  assertEquals(state.seen, ["old", "a"]);
+  assertEquals(advanced, 3, "said, already said and nothing-to-say advance; the deferred one not");
+});

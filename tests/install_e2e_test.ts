@@ -85,7 +85,7 @@ Deno.test("e2e: install, idempotence, doctor, and every hook silent with exit 0 
   assertEquals(doc.launcher.target, [app]);
 
   const hooks = hookCommands(home);
-  assertEquals(hooks.length, 6, "the user's Crush hook and five of deja's");
+  assertEquals(hooks.length, 7, "the user's Crush hook and six of deja's");
   const moved = join(work, "moved", "deja");
   mkdirSync(dirname(moved));
   renameSync(app, moved);

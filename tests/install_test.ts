@@ -110,7 +110,7 @@ Deno.test("install crush-auto writes the MCP server under 'mcp', the hook, skill
   );
 });
 
-Deno.test("install claude-auto writes mcpServers.deja in ~/.claude.json and the four hooks in settings.json", () => {
+Deno.test("install claude-auto writes mcpServers.deja in ~/.claude.json and the five hooks in settings.json", () => {
   const w = world();
   installTargets(w.env, w.self, [t("claude-auto")]);
   assertEquals(json(join(w.home, ".claude.json")), {
@@ -123,6 +123,7 @@ Deno.test("install claude-auto writes mcpServers.deja in ~/.claude.json and the 
     UserPromptSubmit: [{ hooks: one("hook-prompt") }],
     PreToolUse: [{ matcher: "Bash|Edit|Write|MultiEdit", hooks: one("hook-tool") }],
     PostToolUse: [{ matcher: "Bash", hooks: one("hook-tool-after") }],
+    PostToolUseFailure: [{ matcher: "Bash", hooks: one("hook-tool-after") }],
   });
   assert(existsSync(join(w.home, ".claude/skills/deja-history/SKILL.md")));
   const cmd = readFileSync(join(w.home, ".claude/commands/deja.md"), "utf8");

@@ -184,3 +184,42 @@ Deno.test("search --re tests a regular expression on every event", () =>
     assertEquals(r.results.map((x) => x.id).sort(), ["s-deploy", "s-k8s"]);
     assert(r.results.every((x) => x.snippets[0].text.includes("\x01")));
   }));
+
+Deno.test("the vocabulary and event signals follow incremental indexing when a store changes", async () => {
+  const ix = await memIndex(HISTORY);
+  try {
+    await ix.add([{
+      id: "s-new",
+      events: [["user", "the frobnicatorx daemon stalls"], {
+        kind: "assistant",
+        text: "looking",
+        key: "m1",
+      }],
+    }]);
+    let s = ix.open();
+    assertEquals(
+      search(s, "nicatorx").tier,
+      "substring",
+      "a word of a new session is a substring candidate",
+    );
+    const flags = () =>
+      (s.db.prepare("SELECT flags FROM events WHERE key = 'm1'").get() as { flags: number }).flags;
+    assertEquals(flags(), 0);
+    s.close();
+    // The same event, now a conclusion: its signal follows the new text.
+    await ix.add([{
+      id: "s-new",
+      events: [["user", "the frobnicatorx daemon stalls"], {
+        kind: "assistant",
+        text: "The root cause was a full pipe.",
+        key: "m1",
+      }],
+    }]);
+    s = ix.open();
+    assertEquals(flags() & 1, 1);
+    assertEquals(search(s, "looking frobnicatorx").tier !== "exact", true, "the old text is gone");
+    s.close();
+  } finally {
+    ix.cleanup();
+  }
+});

@@ -65,7 +65,11 @@ export async function crushParts(
   let live: LiveSession | undefined;
   if (where.id) {
     const db = findCrushDb(env, where.project, where.cwd);
-    if (db) live = readLive(env, db, where.id, where.project);
+    try {
+      if (db) live = readLive(env, db, where.id, where.project);
+    } catch {
+      // A locked, damaged or foreign store: what the index knows is still worth saying.
+    }
   }
   const c = state.crush;
   if (live?.failure && live.failure.callId !== c?.fail) {
@@ -97,7 +101,7 @@ export async function crushParts(
       order: 2,
     });
   }
-  if (!c) {
+  if (!c && where.id) { // without a session id it could not be said only once
     parts.push({
       said: contextBlock(store, where.project, current, seen, CRUSH_ITEM.digest, {
         home: where.home,

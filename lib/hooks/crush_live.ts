@@ -15,7 +15,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { Env, Session } from "../model.ts";
 import { openStore } from "../../parsers/_sqlite.ts";
-import { crushRoot, readCrushSession } from "../../parsers/crush.ts";
+import { crushRoot, readCrushSession } from "../../parsers/_crush_store.ts";
 import { absPath } from "../../parsers/_crush_parts.ts";
 
 /** What the hook needs to know about the live session. */

@@ -7,18 +7,18 @@
  * saying.
  *
  * Worth saying: a command when an earlier run failed or the turn after its
- * last run concluded something; a file when an earlier session changed it
- * (same path, or the same trailing path inside this project); a failure when
+ * last run concluded something; a file when an earlier session changed the
+ * same absolute path; a failure when
  * a candidate fix succeeded at least once outside the agent's own session.
  *
  * @module
  */
 import type { Store } from "../store.ts";
 import { Q } from "../schema.ts";
-import type { EventRow } from "../sessions.ts";
-import { blame } from "../memory/blame.ts";
+import type { EventRow, SessionRow } from "../sessions.ts";
+import { absoluteTarget } from "../memory/paths.ts";
 import { findFixes } from "../memory/fix.ts";
-import { concludes, displayPath, oneLine, sentences } from "../memory/_text.ts";
+import { concludes, displayPath, gist, oneLine, sentences } from "../memory/_text.ts";
 import { fnv64 } from "./state.ts";
 import {
   clean,
@@ -88,9 +88,10 @@ export function commandNote(
   if (!norm || norm.length > 2000 || onlyLooks(norm)) return null;
   const project = projectSessions(store, dir, 1)?.project;
   if (!project) return null;
-  const words = [...new Set(norm.toLowerCase().split(" ").filter(Boolean))].slice(0, 12);
+  // The command's longest word narrows the scan (one instr per row); the text decides.
+  const longest = norm.split(" ").reduce((a, b) => (b.length > a.length ? b : a), "");
   const like = likeEscape(project) + "%";
-  const rows = (store.stmt(Q.commandRuns).all(JSON.stringify(words), like, like) as Array<
+  const rows = (store.stmt(Q.commandsHolding).all(longest, like) as Array<
     {
       command: string;
       exit: number | null;
@@ -117,7 +118,27 @@ export function commandNote(
   return { text, keys: [`cmd:${fnv64(norm)}`] };
 }
 
-/** Which earlier sessions changed the file `path` names, and the reason given around the newest change. */
+/** The gist of the assistant turn just before event `seq` (within its user turn), else just after. */
+function reasonAround(store: Store, sid: number, seq: number): string | null {
+  const win = store.stmt(Q.eventsBetween).all(sid, seq - 40, seq + 40) as unknown as EventRow[];
+  let before: string | null = null;
+  for (const e of win) {
+    if (e.seq < seq) {
+      if (e.kind === "user") before = null;
+      else if (e.kind === "assistant" && e.text.trim()) before = e.text;
+    } else if (e.seq > seq) {
+      if (before || e.kind === "user") break;
+      if (e.kind === "assistant" && e.text.trim()) return gist(clean(e.text));
+    }
+  }
+  return before ? gist(clean(before)) : null;
+}
+
+/**
+ * Which earlier sessions changed the file `path` names (the same absolute
+ * path: an indexed lookup, so a common file name costs nothing), and the
+ * reason given around the newest change.
+ */
 export function fileNote(
   store: Store,
   path: string,
@@ -125,24 +146,25 @@ export function fileNote(
   current: Current,
   home?: string,
 ): Said | null {
-  const b = blame(store, path, { cwd: dir, limit: 12 });
-  if (b.match !== "exact" && b.match !== "suffix") return null;
+  const target = absoluteTarget(path, dir);
+  const changes = (store.stmt(Q.fileChangesAt).all(target) as Array<
+    { session_id: number; time: number | null; seq: number }
+  >).filter((t) => !current.rows.has(t.session_id));
+  if (!changes.length) return null;
+  const ids = [...new Set(changes.map((t) => t.session_id))];
+  const rows = store.stmt(Q.sessionsByIds).all(JSON.stringify(ids)) as unknown as SessionRow[];
+  const ok = new Map(rows.filter((s) => s.native_id !== current.id).map((s) => [s.id, s]));
+  const newest = changes.filter((t) => ok.has(t.session_id))
+    .sort((a, b) => (b.time ?? 0) - (a.time ?? 0) || b.seq - a.seq)[0];
+  if (!newest) return null;
+  const s = ok.get(newest.session_id)!;
+  const why = reasonAround(store, s.id, newest.seq);
   const project = projectSessions(store, dir, 1)?.project;
-  const changed = b.sessions.filter((s) =>
-    !current.rows.has(s.session.id) && s.session.native_id !== current.id &&
-    s.edits + s.writes > 0 &&
-    (b.match === "exact" || (!!project && (s.session.project ?? "").startsWith(project)))
-  );
-  if (!changed.length) return null;
-  const newest = changed[0];
-  const change = newest.changes.at(-1);
-  const why = change?.before ?? change?.after ?? null;
-  const shown = displayPath(b.target, project, home);
-  const text =
-    `\`${oneLine(shown, 120)}\` was changed in ${plural(changed.length, "earlier session")}` +
-    ` (last ${day(newest.last)}, ${newest.session.harness} ${shortId(newest.session.native_id)}).` +
-    (why ? ` Then: ${clean(why)}` : "") + ` (deja blame ${oneLine(shown, 80)} for more)`;
-  return { text, keys: [`file:${b.target}`] };
+  const shown = displayPath(target, project, home);
+  const text = `\`${oneLine(shown, 120)}\` was changed in ${plural(ok.size, "earlier session")}` +
+    ` (last ${day(newest.time ?? s.updated)}, ${s.harness} ${shortId(s.native_id)}).` +
+    (why ? ` Then: ${why}` : "") + ` (deja blame ${oneLine(shown, 80)} for more)`;
+  return { text, keys: [`file:${target}`] };
 }
 
 /** What ran next the last times the error in `output` came up, where it did not come back. */

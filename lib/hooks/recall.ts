@@ -9,9 +9,8 @@
  * of identifiers such as `REDIS_URL`); stop words and filler ("cannot",
  * "still") never count. A word with idf ≥ 2 (1.5 for an identifier's) is
  * informative. With at least two informative words, or one weighing 3 or
- * more, the weightiest four, then three, then two are searched in this
- * project until one search matches literally (tiers exact, session,
- * substring, stemmed, error). At most two sessions are shown, never the
+ * more, the two weightiest are searched in this project, and only a literal
+ * match counts (tiers exact, session, substring, stemmed, error). At most two sessions are shown, never the
  * agent's own and never one already recalled in this agent session.
  *
  * @module
@@ -183,25 +182,20 @@ export function promptBlock(
   const fresh = (r: SearchResult["results"][number]) =>
     !current.rows.has(r.rowid) && r.id !== current.id && r.parent !== current.id &&
     !seen.has(`recall:${r.rowid}`);
-  let hits: SearchResult["results"] = [];
-  let query = "";
-  for (const k of [4, 3, 2]) {
-    const q = words.slice(0, k).map((w) => w.word).join(" ");
-    if (q === query) continue;
-    query = q;
-    const res = search(store, q, { project, limit: 6, snippets: 2 });
-    if (!LITERAL.has(res.tier)) continue;
-    hits = res.results.filter((r) => (r.project ?? "").startsWith(project) && fresh(r))
-      .slice(0, 2);
-    if (hits.length) break;
-  }
+  // The two weightiest words: more words only narrow the literal match, and every word
+  // added costs the search a pass over the sessions that hold it.
+  const query = words.slice(0, 2).map((w) => w.word).join(" ");
+  const res = search(store, query, { project, limit: 6, snippets: 2 });
+  const hits = LITERAL.has(res.tier)
+    ? res.results.filter((r) => (r.project ?? "").startsWith(project) && fresh(r)).slice(0, 2)
+    : [];
   if (!hits.length) return null;
   const lines = [`Past sessions in this project on "${query}" (deja ctx <id> for a digest):`];
   for (const h of hits) {
     const title = h.title ? oneLine(clean(h.title), 90) : "(untitled)";
     lines.push(`- ${title} (${h.harness}, ${day(h.updated ?? h.started)}, id ${shortId(h.id)})`);
     for (const s of h.snippets) {
-      const t = oneLine(clean(s.text.replace(/[\x01\x02]/g, "")), 220);
+      const t = oneLine(clean(s.text), 220); // clean() drops the \x01/\x02 match marks
       if (t) lines.push(`  > ${t}`);
     }
     const c = conclusion(store, h.rowid);

@@ -24,7 +24,7 @@
  */
 import type { IO } from "../runtime.ts";
 import { dataDir, indexPath, Store } from "../store.ts";
-import { byteLength } from "../memory/_text.ts";
+import { byteLength, clipBytes } from "../memory/_text.ts";
 import { frame, FRAME_BYTES } from "../frame.ts";
 import { type HookEvent, objField, readEvent, str } from "./input.ts";
 import { type HookState, loadState, saveState, statePath } from "./state.ts";
@@ -164,8 +164,9 @@ async function parts(name: HookName, crush: boolean, c: Ctx): Promise<Part[]> {
 
 /**
  * Fits the parts into `budget` framed bytes in order: a part already said
- * (all its keys seen) is dropped; one that does not fit waits for a later
- * call (its cursor is not moved). Returns the framed text ("" for silence).
+ * (all its keys seen) is dropped; a part longer than its own budget is cut
+ * to it; one that does not fit in what is left waits for a later call (its
+ * cursor is not moved). Returns the framed text ("" for silence).
  */
 export function assemble(
   list: Part[],
@@ -181,9 +182,9 @@ export function assemble(
       p.advance?.(state);
       continue;
     }
-    const text = s.text.trim();
+    const text = clipBytes(s.text.trim(), p.budget);
     const n = byteLength(text) + (bodies.length ? 2 : 0);
-    if (byteLength(text) > p.budget || used + n > budget) continue;
+    if (used + n > budget) continue;
     bodies.push({ text, order: p.order ?? 5 });
     used += n;
     for (const k of s.keys) {

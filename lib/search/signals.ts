@@ -14,7 +14,7 @@ export const CONCLUSION = 1;
 export const GAVE_UP = 2;
 /** A user turn that is a pasted dump (log, stack trace, file) rather than words typed. */
 export const PASTE = 4;
-/** A tool result that failed, or any text that reports an error. */
+/** A tool result that failed (the harness said so), or a user turn that reports an error. */
 export const ERROR = 8;
 
 const CONCLUSION_RE =
@@ -42,8 +42,8 @@ export function eventFlags(kind: string, text: string, failed = false): number {
   } else if (kind === "user") {
     if (isPaste(text)) f |= PASTE;
     if (text.length < 20_000 && ERROR_RE.test(text)) f |= ERROR;
-  } else if (kind === "tool_result") {
-    if (failed || ERROR_RE.test(text.length > 2000 ? text.slice(0, 2000) : text)) f |= ERROR;
+  } else if (kind === "tool_result" && failed) {
+    f |= ERROR;
   }
   return f;
 }

@@ -44,18 +44,23 @@ export function tokenSpans(text: string): TokenSpan[] {
 /** Longest token kept in the vocabulary (longer ones are hashes, base64 and the like). */
 export const MAX_VOCAB_TOKEN = 48;
 
+/** ASCII character classes: 0 separator, 1 digit, 2 letter. */
+const CLASS = new Uint8Array(128);
+for (let c = 48; c <= 57; c++) CLASS[c] = 1;
+for (let c = 65; c <= 90; c++) CLASS[c] = CLASS[c + 32] = 2;
+
 /**
  * Collects the vocabulary tokens of texts: every index token of 2 to
  * {@link MAX_VOCAB_TOKEN} characters that is not only digits. It runs over
  * every text written to the index, so ASCII text takes a character loop that
- * hashes each token as it goes and makes a string only for a token it has not
- * seen (about twice as fast as a regular expression and a Set); other text
- * takes the exact path of {@link tokens}.
+ * hashes each token as it goes and makes a string only for a token whose hash
+ * it has not seen (several times faster than a regular expression and a Set);
+ * other text takes the exact path of {@link tokens}.
  */
 export class VocabCollector {
-  /** Token hash -> a token with that hash already collected. */
-  private seen = new Map<number, string>();
-  private all = new Set<string>();
+  /** Open-addressing set of the 32-bit hashes of the tokens collected (0 = empty slot). */
+  private table = new Uint32Array(1 << 16);
+  private used = 0;
   /** Tokens collected since the last {@link take}. */
   private fresh: string[] = [];
 
@@ -63,49 +68,64 @@ export class VocabCollector {
   add(text: string): void {
     if (NON_ASCII.test(text)) {
       for (const t of tokens(text)) {
-        if (t.length >= 2 && t.length <= MAX_VOCAB_TOKEN && !/^\d+$/.test(t)) this.note(t);
+        if (t.length < 2 || t.length > MAX_VOCAB_TOKEN || /^\d+$/.test(t)) continue;
+        let h = 0x811c9dc5;
+        for (let i = 0; i < t.length; i++) h = Math.imul(h ^ t.charCodeAt(i), 0x01000193);
+        if (this.insertHash(h)) this.fresh.push(t);
       }
       return;
     }
-    const low = text.toLowerCase();
-    const n = low.length;
+    const n = text.length;
     let start = -1;
     let h = 0;
     let digits = true;
     for (let i = 0; i <= n; i++) {
-      const c = i < n ? low.charCodeAt(i) : 32;
-      const isDigit = c >= 48 && c <= 57;
-      if (isDigit || (c >= 97 && c <= 122)) {
+      const c = i < n ? text.charCodeAt(i) | 0 : 32;
+      const k = CLASS[c]; // ASCII only here: 0 separator, 1 digit, 2 letter
+      if (k) {
         if (start < 0) {
           start = i;
           h = 0x811c9dc5;
           digits = true;
         }
-        if (!isDigit) digits = false;
-        h = Math.imul(h ^ c, 0x01000193);
+        if (k === 2) digits = false;
+        h = Math.imul(h ^ (c | 32), 0x01000193);
       } else if (start >= 0) {
         const len = i - start;
-        if (len >= 2 && len <= MAX_VOCAB_TOKEN && !digits) {
-          const prev = this.seen.get(h);
-          let same = prev !== undefined && prev.length === len;
-          for (let k = 0; same && k < len; k++) {
-            same = prev!.charCodeAt(k) === low.charCodeAt(start + k);
-          }
-          if (!same) {
-            const w = low.slice(start, i);
-            if (prev === undefined) this.seen.set(h, w);
-            this.note(w);
-          }
+        if (len >= 2 && len <= MAX_VOCAB_TOKEN && !digits && this.insertHash(h)) {
+          this.fresh.push(text.slice(start, i).toLowerCase());
         }
         start = -1;
       }
     }
   }
 
-  private note(t: string): void {
-    if (this.all.has(t)) return;
-    this.all.add(t);
-    this.fresh.push(t);
+  /**
+   * Records hash `h`; false when it was there. (Two tokens with the same 32-bit
+   * hash are rare; the second is then not collected: it stays searchable, only
+   * not a candidate of the substring and spelling tiers.)
+   */
+  private insertHash(h: number): boolean {
+    const key = (h >>> 0) || 1;
+    let mask = this.table.length - 1;
+    let i = key & mask;
+    while (this.table[i] !== 0) {
+      if (this.table[i] === key) return false;
+      i = (i + 1) & mask;
+    }
+    this.table[i] = key;
+    if (++this.used * 2 > this.table.length) {
+      const old = this.table;
+      this.table = new Uint32Array(old.length * 2);
+      mask = this.table.length - 1;
+      for (const v of old) {
+        if (!v) continue;
+        let j = v & mask;
+        while (this.table[j] !== 0) j = (j + 1) & mask;
+        this.table[j] = v;
+      }
+    }
+    return true;
   }
 
   /** The tokens collected since the last call. */

@@ -23,9 +23,11 @@ const collectors = new WeakMap<Store, VocabCollector>();
 /**
  * How much of one tool result feeds the vocabulary, in characters: its head.
  * The whole text is indexed for search; only the vocabulary (substring and
- * spelling tiers) skips the rest of long outputs, which are mostly data.
+ * spelling tiers) skips the rest of long outputs, which are mostly data. (The
+ * vocabulary is the largest cost it adds to indexing: 1 KiB heads keep it
+ * near a tenth; whole outputs cost about a seventh.)
  */
-export const VOCAB_RESULT_HEAD = 4096;
+export const VOCAB_RESULT_HEAD = 1024;
 
 /** Collects the tokens of one source pass; {@link flush} writes the new ones. */
 export class VocabWriter {

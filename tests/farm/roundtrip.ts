@@ -1,16 +1,19 @@
 /**
  * The deja round trip through Claude Code, as a script for the farm's mock
- * model (`startMock({ play })`): a seeded Claude Code store holding one
- * distinctive decision, the prompt of the run, and the mock's side of the
- * conversation — on the tagged prompt it calls the `deja` MCP tool
- * (`mcp__deja__deja`, mode recall) and, once the tool result is back, ends
- * the turn with the answer marker. Every other request (titles, probes) is
- * left to the farm scenario.
+ * model (`startMock({ play })`): a seeded Claude Code store, the prompt of
+ * the run, and the mock's side of the conversation. On the tagged prompt the
+ * mock runs the seeded check script through Bash (it is missing here, so it
+ * fails: PreToolUse and PostToolUseFailure fire), loads the deferred deja MCP
+ * tool through `ToolSearch` where Claude Code defers it, calls it
+ * (`mcp__deja__deja`, mode recall) and, once the result is back, answers with
+ * the marker. Every other request (titles, probes) is left to the farm
+ * scenario.
  *
- * The seed: one session in the project (a failed `npm ls libfoo`, then the
- * decision) and filler sessions in another project, so that the prompt's
- * words are rare enough in the index for `deja hook-prompt` to speak (its
- * rule wants an idf of 2 or more; see lib/hooks/recall.ts).
+ * The seed: one session in the project — the check script missing, restored
+ * with git, failing again on the zebra-sock crash, then the decision — and
+ * filler sessions in another project, so that the prompt's words are rare
+ * enough in the index for `deja hook-prompt` to speak (its rule wants an idf
+ * of 2 or more; see lib/hooks/recall.ts).
  *
  * @module
  */
@@ -32,7 +35,7 @@ export function missing(cmd: string): string {
   return `/bin/bash: line 1: ${cmd}: No such file or directory`;
 }
 /** The native id of the seeded session. */
-export const SEED_ID = "7a1e5c00-0000-4000-8000-0000000d3ja1";
+export const SEED_ID = "7a1e5c00-0000-4000-8000-00000000dea1";
 
 /** The prompt tag and the answer marker of run `id` (lowercase letters and digits). */
 export function tags(id: string): { tag: string; answer: string } {

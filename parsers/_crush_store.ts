@@ -1,0 +1,174 @@
+/**
+ * Private helpers of the Crush parser ({@link ../parsers/crush.ts}): where the
+ * registry lives, which optional columns a store has, and reading sessions
+ * out of an open store — also used by the Crush hook (lib/hooks/crush_live.ts),
+ * which follows one live session by its id. Synchronous and free of
+ * `node:fs/promises`, so the hook loads no more than it needs.
+ *
+ * @module
+ */
+import type { DatabaseSync } from "node:sqlite";
+import type { Env, ParseCtx, Session } from "../lib/model.ts";
+import { rootFrom } from "./_roots.ts";
+import { columns, tables } from "./_sqlite.ts";
+import { toMillis } from "./_time.ts";
+import { obj, str } from "./_util.ts";
+import { decodeParts, messageEvents, type MessageRow, stripThink } from "./_crush_parts.ts";
+
+/** Directory holding `projects.json`. */
+export function crushRoot(env: Env): string {
+  const vars: Array<[string, string]> = [["CRUSH_GLOBAL_DATA", ""], ["XDG_DATA_HOME", "crush"]];
+  if (env.platform === "win32") vars.push(["LOCALAPPDATA", "crush"]);
+  return rootFrom(env, "crush", vars, "~/.local/share/crush");
+}
+
+/** Which optional columns this store has. */
+export interface Schema {
+  s: Set<string>;
+  m: Set<string>;
+}
+
+/** The optional columns of an open store, or why it is not a Crush store (a sentence). */
+export function readSchema(db: DatabaseSync): Schema | string {
+  const t = tables(db);
+  if (!t.has("sessions") || !t.has("messages")) return "no sessions/messages tables";
+  const s = columns(db, "sessions");
+  const m = columns(db, "messages");
+  if (!s.has("id")) return "sessions.id missing";
+  for (const c of ["id", "session_id", "role", "parts"]) {
+    if (!m.has(c)) return `messages.${c} missing`;
+  }
+  return { s, m };
+}
+
+/** `col` when the table has it, else `NULL AS col`. */
+function pick(have: Set<string>, col: string): string {
+  return have.has(col) ? col : `NULL AS ${col}`;
+}
+
+/** A `sessions` row as {@link sessionsSql} selects it. */
+export interface SessionRow {
+  id: string;
+  parent_session_id: string | null;
+  title: string | null;
+  created_at: unknown;
+  updated_at: unknown;
+  summary_message_id: string | null;
+}
+
+/** A `messages` row as {@link messagesSql} selects it (`parts` as a BLOB). */
+export interface RawMessage {
+  rid: number;
+  id: string;
+  role: string;
+  parts: unknown;
+  model: string | null;
+  created_at: unknown;
+  is_summary_message: number | null;
+}
+
+/** SELECT of the session columns the parser reads (missing ones as NULL). */
+export function sessionsSql(s: Set<string>): string {
+  return `SELECT id, ${pick(s, "parent_session_id")}, ${pick(s, "title")}, ${
+    pick(s, "created_at")
+  }, ${pick(s, "updated_at")}, ${pick(s, "summary_message_id")} FROM sessions`;
+}
+
+/** SELECT of one session's messages in row order (missing columns as NULL). */
+export function messagesSql(m: Set<string>): string {
+  return `SELECT rowid AS rid, id, role, CAST(parts AS BLOB) AS parts, ${pick(m, "model")}, ${
+    pick(m, "created_at")
+  }, ${pick(m, "is_summary_message")} FROM messages WHERE session_id = ? ORDER BY rowid`;
+}
+
+/**
+ * One session of an open Crush store, read the way {@link crush} reads it
+ * (for the Crush hook, which follows a live session by its id). Undefined when
+ * the store has no such session, the id is a `title-` session, or the schema
+ * is not one the parser knows.
+ *
+ * @param project the project directory the store belongs to (tool paths are joined to it).
+ */
+export function readCrushSession(
+  db: DatabaseSync,
+  id: string,
+  path: string,
+  project: string | undefined,
+  skip: ParseCtx["skip"],
+): Session | undefined {
+  if (id.startsWith("title-")) return undefined;
+  const schema = readSchema(db);
+  if (typeof schema === "string") return undefined;
+  const row = db.prepare(sessionsSql(schema.s) + " WHERE id = ?").get(id) as unknown as
+    | SessionRow
+    | undefined;
+  if (!row || typeof row.id !== "string") return undefined;
+  const raw = db.prepare(messagesSql(schema.m)).all(id) as unknown as RawMessage[];
+  return readSession(row, raw, path, project, skip);
+}
+
+/**
+ * One session from its row and its message rows: parts decoded, messages in
+ * Crush's order (created_at, rowid breaking ties), tool results matched to
+ * their calls, streamed fragments counted on `skip` and left out.
+ */
+export function readSession(
+  row: SessionRow,
+  raw: RawMessage[],
+  path: string,
+  project: string | undefined,
+  skip: ParseCtx["skip"],
+): Session {
+  const rows: MessageRow[] = [];
+  for (const r of raw) {
+    const parts = decodeParts(r.parts, r.id, skip);
+    if (!parts) continue;
+    rows.push({
+      id: r.id,
+      role: r.role,
+      time: toMillis(r.created_at),
+      model: str(r.model),
+      summary: r.is_summary_message === 1 ||
+        (!!row.summary_message_id && r.id === row.summary_message_id),
+      parts,
+    });
+  }
+  // Crush lists messages by created_at; rowid breaks ties (same second).
+  rows.sort((a, b) => (a.time ?? 0) - (b.time ?? 0));
+  const calls = new Map<string, string>();
+  const dropped = new Set<string>();
+  for (const r of rows) {
+    if (!["user", "assistant", "tool", "system"].includes(r.role)) {
+      skip("unknown_record", r.id, `role ${r.role}`);
+      r.parts = [];
+      continue;
+    }
+    for (const [i, p] of r.parts.entries()) {
+      if (p.type !== "tool_call") continue;
+      const d = obj(p.data) ?? {};
+      const id = str(d.id);
+      const name = str(d.name);
+      if (name && id) calls.set(id, name);
+      if (!name) {
+        skip("bad_shape", `${r.id}#${i}`, "tool_call without a name (streamed fragment)");
+        if (id) dropped.add(id);
+      }
+    }
+  }
+  const env = { project, calls, dropped, skip };
+  const events = rows.flatMap((r) => messageEvents(r, env));
+  const model = rows.filter((r) => r.role === "assistant" && r.model).at(-1)?.model;
+  const title = typeof row.title === "string" ? stripThink(row.title).replace(/\s+/g, " ") : "";
+  return {
+    harness: "crush",
+    id: row.id,
+    project,
+    title: title || undefined,
+    started: toMillis(row.created_at),
+    updated: toMillis(row.updated_at),
+    model,
+    parent: str(row.parent_session_id),
+    path,
+    events,
+  };
+}
