@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { Event, Session } from "./model.ts";
+import type { EditSpan, Event, Session } from "./model.ts";
 import { Q } from "./schema.ts";
 import type { Store } from "./store.ts";
 import { redact, type RedactionCounts } from "./redact.ts";
@@ -227,18 +227,7 @@ export class SourceWriter {
     for (const p of t.paths ?? []) {
       st.stmt(Q.insertFile).run(eventId, sid, callId, p, "read", null, null, time);
     }
-    for (const ed of t.edits ?? []) {
-      st.stmt(Q.insertFile).run(
-        eventId,
-        sid,
-        callId,
-        ed.path,
-        "edit",
-        this.r(cap(ed.old, MAX_SPAN), false),
-        this.r(cap(ed.new, MAX_SPAN), false),
-        time,
-      );
-    }
+    for (const ed of t.edits ?? []) this.insertEdit(eventId, sid, callId, ed, time);
     for (const w of t.writes ?? []) {
       st.stmt(Q.insertFile).run(
         eventId,
@@ -264,18 +253,27 @@ export class SourceWriter {
   private derivedResult(sid: number, eventId: number, e: Event, callId: string | null): void {
     const r = e.result!;
     if (callId) this.applyResult(sid, callId, r.exit, r.isError);
-    for (const ed of r.edits ?? []) {
-      this.store.stmt(Q.insertFile).run(
-        eventId,
-        sid,
-        callId,
-        ed.path,
-        "edit",
-        this.r(cap(ed.old, MAX_SPAN), false),
-        this.r(cap(ed.new, MAX_SPAN), false),
-        e.time ?? null,
-      );
-    }
+    for (const ed of r.edits ?? []) this.insertEdit(eventId, sid, callId, ed, e.time ?? null);
+  }
+
+  /** One replaced span, from a call's arguments or a result's metadata. */
+  private insertEdit(
+    eventId: number,
+    sid: number,
+    callId: string | null,
+    ed: EditSpan,
+    time: number | null,
+  ): void {
+    this.store.stmt(Q.insertFile).run(
+      eventId,
+      sid,
+      callId,
+      ed.path,
+      "edit",
+      this.r(cap(ed.old, MAX_SPAN), false),
+      this.r(cap(ed.new, MAX_SPAN), false),
+      time,
+    );
   }
 
   private applyResult(sid: number, callId: string, exit?: number, isError?: boolean): void {

@@ -76,47 +76,7 @@ export function processIO(): IO {
     },
     isTTY: Boolean(process.stdout.isTTY),
     errTTY: Boolean(process.stderr.isTTY),
-    readStdin(
-      maxBytes: number,
-      timeoutMs: number,
-      done?: (text: string) => boolean,
-    ): Promise<string> {
-      if (process.stdin.isTTY) return Promise.resolve("");
-      return new Promise((resolve) => {
-        const chunks: Uint8Array[] = [];
-        const dec = new TextDecoder();
-        let seen = "";
-        let size = 0;
-        let over = false;
-        const finish = () => {
-          if (over) return;
-          over = true;
-          clearTimeout(timer);
-          process.stdin.pause();
-          process.stdin.removeAllListeners("data");
-          const buf = new Uint8Array(Math.min(size, maxBytes));
-          let at = 0;
-          for (const c of chunks) {
-            const n = Math.min(c.length, buf.length - at);
-            buf.set(c.subarray(0, n), at);
-            at += n;
-          }
-          resolve(new TextDecoder().decode(buf));
-        };
-        const timer = setTimeout(finish, timeoutMs);
-        process.stdin.on("data", (c: Uint8Array) => {
-          chunks.push(c);
-          size += c.length;
-          if (size >= maxBytes) return finish();
-          if (done) {
-            seen += dec.decode(c, { stream: true });
-            if (done(seen)) finish();
-          }
-        });
-        process.stdin.on("end", finish);
-        process.stdin.on("error", finish);
-      });
-    },
+    readStdin: readFd0,
   };
 }
 

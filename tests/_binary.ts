@@ -1,9 +1,9 @@
 /**
-import process from "node:process";
  * Builds the single binary once per test process with `bun build --compile`
  * (the `deno compile` release build cannot download its runtime here). Bun
  * comes from PATH, else from npm through npx.
  */
+import process from "node:process";
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync } from "node:fs";
 import { join } from "node:path";

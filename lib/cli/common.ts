@@ -151,15 +151,8 @@ export function colors(io: IO) {
   };
 }
 
-/** `YYYY-MM-DD HH:MM` in local time, or `-`. */
-export function fmtTime(ms: number | null | undefined): string {
-  if (!ms) return "-";
-  const d = new Date(ms);
-  const p = (n: number) => String(n).padStart(2, "0");
-  return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())} ${p(d.getHours())}:${
-    p(d.getMinutes())
-  }`;
-}
+/** `YYYY-MM-DD HH:MM` in local time, or `-` (the same formatter the digests use). */
+export { localTime as fmtTime } from "../memory/_text.ts";
 
 /** ISO 8601 for JSON output, or null. */
 export function isoTime(ms: number | null | undefined): string | null {

@@ -8,21 +8,14 @@
 import { Q } from "../schema.ts";
 import type { Store } from "../store.ts";
 import type { Env } from "../model.ts";
+import type { SessionRow } from "../sessions.ts";
 import { isThrowaway, projectMatcher } from "./junk.ts";
 
 /** The columns of a session row a search reads. */
-export interface SessRow {
-  id: number;
-  harness: string;
-  native_id: string;
-  project: string | null;
-  title: string | null;
-  started: number | null;
-  updated: number | null;
-  parent: string | null;
-  /** Events in the session. */
-  events: number;
-}
+export type SessRow = Pick<
+  SessionRow,
+  "id" | "harness" | "native_id" | "project" | "title" | "started" | "updated" | "parent" | "events"
+>;
 
 /** Session rows by id, and each one's root (its parent when the parent is indexed). */
 export class SessionCache {
