@@ -48,7 +48,10 @@ function isDir(p: string | null): p is string {
   }
 }
 
-/** The newest top-level session whose project is `cwd` or the nearest ancestor that has one. */
+/**
+ * The newest top-level session of work (not a `deja remember` note, and more
+ * than one event) whose project is `cwd` or the nearest ancestor that has one.
+ */
 export function latestHere(store: Store, cwd: string): SessionRow | undefined {
   const like = (p: string) => p.replace(/[\\%_]/g, (c) => `\\${c}`);
   for (let d = cwd;; d = dirname(d)) {
@@ -57,9 +60,10 @@ export function latestHere(store: Store, cwd: string): SessionRow | undefined {
       null,
       like(d),
       like(d),
-      1,
+      50,
     ) as unknown as SessionRow[];
-    if (rows[0]) return rows[0];
+    const work = rows.find((r) => r.harness !== "deja" && r.events > 1);
+    if (work) return work;
     if (dirname(d) === d) return undefined;
   }
 }

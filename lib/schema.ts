@@ -385,7 +385,7 @@ export const Q = {
   withChildren: `SELECT c.id AS id FROM sessions p JOIN sessions c
       ON c.harness = p.harness AND (c.id = p.id OR c.parent = p.native_id)
     WHERE p.id IN (SELECT value FROM json_each(?))`,
-  sessionProjects: `SELECT id, project FROM sessions WHERE project IS NOT NULL`,
+  sessionProjects: `SELECT id, harness, project FROM sessions WHERE project IS NOT NULL`,
   // average events per top-level session (session-level BM25's average length)
   avgSessionEvents: `SELECT COALESCE(AVG(events), 0) AS n FROM sessions WHERE parent IS NULL`,
   // MATCH expression, [filters appended by lib/search/sessionrank.ts]: who holds a term

@@ -55,6 +55,8 @@ export interface SearchOptions {
    * rank at half weight.
    */
   hideThrowaway?: boolean;
+  /** The directory the person works in: its project is never hidden as throwaway. */
+  here?: string;
   /** Project patterns to leave out (lib/search/junk.ts; the CLI passes the exclusions file's). */
   exclude?: string[];
   /** For `$TMPDIR` when judging throwaway projects. */
@@ -158,7 +160,13 @@ function run(store: Store, query: string, o: SearchOptions): SearchResult {
     hidden: 0,
   };
   const cache = new SessionCache(store);
-  const hide = hiddenSessions(store, o.exclude ?? [], Boolean(o.hideThrowaway), o.env);
+  const hide = hiddenSessions(
+    store,
+    o.exclude ?? [],
+    Boolean(o.hideThrowaway) && !o.project,
+    o.env,
+    o.here,
+  );
   const f: Filters = {
     harness: o.harness,
     project: o.project,

@@ -8,9 +8,10 @@
  * after the last complete line.
  *
  * Mapping:
- * - One session per project per local calendar day: id
- *   `deja-<YYYY-MM-DD>-<first 8 hex of sha1(project)>`, stable however many
- *   notes the day gets. The day is read in the zone named by `TZ` when the
+ * - One session per project per local calendar day: id `<h>-<YYYY-MM-DD>`,
+ *   `h` = the first 10 hex of sha1(project, newline, day), stable however
+ *   many notes the day gets. The hash leads so that a short prefix of the id
+ *   (what `deja show` takes) tells notes apart. The day is read in the zone named by `TZ` when the
  *   runtime knows it, else in the runtime's own zone.
  * - project = the record's `project` (an absolute directory, or the name given
  *   to `--project`); a record without one is filed under `notes`.
@@ -79,7 +80,8 @@ export function localDay(ms: number, tz?: string): string {
 
 /** The session id notes of `project` written on local day `day` are filed under. */
 export function noteSessionId(project: string, day: string): string {
-  return `deja-${day}-${createHash("sha1").update(project).digest("hex").slice(0, 8)}`;
+  const h = createHash("sha1").update(`${project}\n${day}`).digest("hex").slice(0, 10);
+  return `${h}-${day}`;
 }
 
 /** The text a note is indexed as: its text, then its tags as `#tag` words. */

@@ -1,5 +1,5 @@
 /** The work-memory commands run in-process: text and --json, exit codes, refusals. */
-import { assert, assertEquals, assertStringIncludes } from "./_assert.ts";
+import { assert, assertEquals, assertMatch, assertStringIncludes } from "./_assert.ts";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { main } from "../main.ts";
@@ -159,7 +159,9 @@ Deno.test("how, last and remember print text and JSON", async () => {
       "svc",
     ]);
     assertEquals(rem.code, 0);
-    assertStringIncludes(rem.out, "Remembered under svc (deja-");
+    assertStringIncludes(rem.out, "Remembered under svc (");
+    // The note's session id leads with its hash, so a short prefix tells notes apart.
+    assertMatch(rem.out, /\([0-9a-f]{10}-\d{4}-\d{2}-\d{2}\)/);
     const last = JSON.parse((await run(ix, ["last", "5", "--json"])).out);
     assertEquals(last.sessions.map((s: { harness: string }) => s.harness), ["deja", "claude"]);
     const onlyClaude = await run(ix, ["last", "--harness", "claude"]);

@@ -53,19 +53,34 @@ export const indexCmd: Command = {
     if (a.values.quiet && !failed) return 0;
     const c = colors(io);
     const lines: string[] = [];
+    let absent = 0;
     for (const h of res.harnesses) {
       if (a.values.quiet && !h.errors.length) continue;
+      // A harness with no store on this machine is one line at the end, not a row of zeros.
+      if (!h.found && !h.errors.length) {
+        absent++;
+        continue;
+      }
       const skipped = Object.entries(h.skipped).map(([k, v]) => `${v} ${k}`).join(", ");
       const drift = Object.values(h.drift).reduce((n, v) => n + (v ?? 0), 0);
       lines.push(
-        `${c.bold(h.harness.padEnd(10))} ${String(h.found).padStart(4)} stores, ${
+        `${c.bold(h.harness.padEnd(13))} ${String(h.found).padStart(4)} stores, ${
           String(h.read).padStart(4)
         } read, ${String(h.sessions).padStart(5)} sessions, ${String(h.events).padStart(7)} events${
           skipped ? c.yellow(`, skipped: ${skipped}`) : ""
         }${drift ? c.yellow(`, ${drift} unknown to deja (see 'deja drift')`) : ""}`,
       );
-      for (const e of h.errors.slice(0, 5)) lines.push(c.red(`           error: ${e}`));
-      if (h.errors.length > 5) lines.push(c.red(`           … ${h.errors.length - 5} more errors`));
+      for (const e of h.errors.slice(0, 5)) lines.push(c.red(`              error: ${e}`));
+      if (h.errors.length > 5) {
+        lines.push(c.red(`              … ${h.errors.length - 5} more errors`));
+      }
+    }
+    if (absent) {
+      lines.push(
+        c.dim(
+          `${absent} other harnesses have no store here ('deja sources' lists where deja looked)`,
+        ),
+      );
     }
     lines.push(c.dim(`indexed in ${(res.ms / 1000).toFixed(2)} s -> ${indexPath(io.env)}`));
     io.out(lines.join("\n") + "\n");

@@ -109,6 +109,7 @@ export function runSearch(a: Args, io: IO): number {
       sessionIds,
       regex: Boolean(a.values.re),
       hideThrowaway: !a.values.junk,
+      here: io.cwd,
       exclude: excludePatterns(io.env),
       env: io.env,
       snippets: sessionIds ? 10 : 3,

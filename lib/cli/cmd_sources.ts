@@ -113,21 +113,25 @@ export const sourcesCmd: Command = {
     for (const h of out) {
       const found = h.stores > 0;
       lines.push(
-        `${(found ? c.bold : c.dim)(h.harness.padEnd(10))} ${
+        `${(found ? c.bold : c.dim)(h.harness.padEnd(13))} ${
           String(h.stores).padStart(4)
         } stores  ${String(h.sessions).padStart(6)} sessions  ${fmtBytes(h.bytes).padStart(9)}`,
       );
-      lines.push(c.dim(`           verified: ${describeVerification(h.verified)}`));
+      lines.push(c.dim(`              verified: ${describeVerification(h.verified)}`));
       for (const r of h.roots) {
         lines.push(
-          c.dim(`           ${r.exists ? "found  " : "absent "} ${tildify(r.path, io.env.home)}`),
+          c.dim(
+            `              ${r.exists ? "found  " : "absent "} ${tildify(r.path, io.env.home)}`,
+          ),
         );
       }
       const sk = Object.entries(h.skipped).map(([k, v]) => `${v} ${k}`).join(", ");
-      if (sk) lines.push(c.yellow(`           skipped: ${sk}`));
+      if (sk) lines.push(c.yellow(`              skipped: ${sk}`));
       const red = Object.entries(h.redacted).map(([k, v]) => `${v} ${k}`).join(", ");
-      if (red) lines.push(c.dim(`           redacted: ${red}`));
-      if (h.last_error) lines.push(c.red(`           last error (${h.errors}): ${h.last_error}`));
+      if (red) lines.push(c.dim(`              redacted: ${red}`));
+      if (h.last_error) {
+        lines.push(c.red(`              last error (${h.errors}): ${h.last_error}`));
+      }
     }
     io.out(lines.join("\n") + "\n");
     return 0;

@@ -66,7 +66,9 @@ export async function callDeja(
     return withIndex(ctx, (store) => {
       switch (mode) {
         case "recall":
-          return answer(recallText(store, input, { ...f, env: ctx.env, now: ctx.now }).text);
+          return answer(
+            recallText(store, input, { ...f, env: ctx.env, now: ctx.now, cwd: ctx.cwd }).text,
+          );
         case "context":
           return answer(contextText(store, input, f, ctx.env.home));
         case "blame":

@@ -157,7 +157,7 @@ Deno.test("remember appends a note, says where, and recall finds it at once", as
     assertEquals(r.isError, undefined);
     const where = /in (\S+notes\.jsonl);/.exec(text(r))?.[1];
     assert(where && existsSync(where), text(r));
-    assertStringIncludes(text(r), "Remembered under /w/svc (deja-");
+    assertStringIncludes(text(r), "Remembered under /w/svc (");
     const line = JSON.parse(readFileSync(where, "utf8").trim().split("\n").pop()!);
     assertEquals([line.text, line.project, line.tags], [
       "Deploys need the zebrafish flag set",

@@ -53,6 +53,8 @@ export interface RecallOptions {
   budget?: number;
   /** Epoch ms "now" (tests). */
   now?: number;
+  /** The directory the agent works in (its project is never hidden as throwaway). */
+  cwd?: string;
 }
 
 /** A recall answer and what it holds. */
@@ -83,6 +85,7 @@ export function recallText(store: Store, query: string, o: RecallOptions): Recal
     project: o.project,
     limit,
     hideThrowaway: true,
+    here: o.cwd,
     exclude: excludePatterns(o.env),
     env: o.env,
     ...(o.now ? { now: o.now } : {}),

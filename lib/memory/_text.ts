@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { isAbsolute, relative } from "node:path";
+import { dirname, isAbsolute, relative } from "node:path";
 
 const enc = new TextEncoder();
 
@@ -129,7 +129,9 @@ export function gist(text: string, n = 240): string {
  * home directory as `~` when `home` is given, else as stored.
  */
 export function displayPath(path: string, project?: string | null, home?: string): string {
-  if (project && isAbsolute(project) && isAbsolute(path)) {
+  // Relative to the project, unless the "project" is a filesystem root (a note
+  // filed under "/"), where a relative path would read as a different one.
+  if (project && isAbsolute(project) && isAbsolute(path) && dirname(project) !== project) {
     const rel = relative(project, path);
     if (rel && !rel.startsWith("..") && !isAbsolute(rel)) return rel;
   }

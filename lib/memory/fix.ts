@@ -8,7 +8,8 @@
  * that failed (non-zero exit, or an error result). In each such session the
  * last failing occurrence is taken; when no later result holds the error
  * again and a command ran after it, that command is the candidate fix (with
- * the files changed in between and the commands after it). Candidates are
+ * the files changed in between and the commands after it). A candidate that
+ * failed every time it ran is dropped (it fixed nothing). Candidates are
  * ranked by the number of sessions, then by how often they succeeded, then by
  * recency.
  *
@@ -193,7 +194,8 @@ export function findFixes(
     });
     found.set(key, c);
   }
-  const fixes = [...found.values()].sort((a, b) =>
+  // A next command that itself failed every time it followed the error fixed nothing.
+  const fixes = [...found.values()].filter((c) => c.succeeded > 0).sort((a, b) =>
     b.sessions - a.sessions || b.succeeded - a.succeeded || (b.last ?? 0) - (a.last ?? 0)
   ).slice(0, opts.limit ?? 3);
   for (const f of fixes) {

@@ -43,7 +43,7 @@ export interface Appended {
   note: Note;
   /** The notes file. */
   path: string;
-  /** Id of the session the note is filed under (`deja-<day>-<hash>`). */
+  /** Id of the session the note is filed under (`<hash>-<day>`). */
   session: string;
 }
 

@@ -71,6 +71,9 @@ export function projectMatcher(
 
 const TEMP_ROOTS =
   /^(?:\/tmp\/|\/var\/tmp\/|\/private\/tmp\/|\/private\/var\/folders\/|\/var\/folders\/|\/dev\/shm\/|[a-z]:[\\/](?:windows[\\/])?temp[\\/]|[a-z]:[\\/]users[\\/][^\\/]+[\\/]appdata[\\/]local[\\/]temp[\\/])/i;
+/** Segments that mark a sandbox wherever they are (random suffixes, test runners). */
+const SANDBOX_SEGMENT =
+  /[\\/](?:tmp[._-][a-z0-9]{6,}|pytest-of-[^\\/]+|pytest-\d+|sandbox[-_][0-9a-z]{6,}|(?:eval|bench|swe|task|trial|run)[-_][0-9a-f]{6,}[^\\/]*|worktree-[0-9a-f]{6,})(?:[\\/]|$)/i;
 const TEMP_SEGMENT =
   /[\\/](?:tmp[._-]?[a-z0-9]{6,}|tmp|temp|pytest-of-[^\\/]+|pytest-\d+|\.tmp[^\\/]*|sandbox[-_][0-9a-z]{6,}|(?:eval|bench|swe|task|trial|run)[-_][0-9a-f]{6,}[^\\/]*|worktree-[0-9a-f]{6,})(?:[\\/]|$)/i;
 
@@ -82,6 +85,13 @@ const TEMP_SEGMENT =
  */
 export function isThrowaway(project: string | null | undefined, env?: Env): boolean {
   if (!project) return false;
+  // A project inside the home directory is one the person chose, even under
+  // ~/tmp or in a home that itself sits in a temp dir: only sandbox-looking
+  // segments (random suffixes, test runners) make it throwaway there.
+  const home = env?.home;
+  if (home && home.length > 1 && (project + "/").startsWith(home.replace(/\/?$/, "/"))) {
+    return SANDBOX_SEGMENT.test(project.slice(home.length));
+  }
   if (TEMP_ROOTS.test(project + "/") || TEMP_SEGMENT.test(project)) return true;
   const tmpdir = env?.get("TMPDIR");
   return Boolean(

@@ -32,3 +32,11 @@ Deno.test("projectMatcher takes substrings case-insensitively and whole-path glo
   assertEquals(m(null), false);
   assertEquals(projectMatcher([])("/anything"), false);
 });
+
+Deno.test("isThrowaway keeps a project inside the home directory, even when home sits in /tmp", () => {
+  const env = makeEnv({ HOME: "/tmp/try/home" }, "/tmp/try/home");
+  assertEquals(isThrowaway("/tmp/try/home/work/app", env), false);
+  assertEquals(isThrowaway("/tmp/try/home/tmp/scratch", env), false);
+  assertEquals(isThrowaway("/tmp/try/home/work/pytest-of-me/pytest-3/t0", env), true);
+  assertEquals(isThrowaway("/tmp/elsewhere/app", env), true);
+});

@@ -85,23 +85,34 @@ export class SessionCache {
 
 /**
  * Row ids of the sessions a search leaves out: those of projects matching
- * `exclude`, and, when `throwaway` is set, those of throwaway projects.
+ * `exclude`, and, when `throwaway` is set, those of throwaway projects —
+ * except notes (`deja remember`) and the project the person is in (`here`,
+ * a directory: the project equals it or holds it).
  */
 export function hiddenSessions(
   store: Store,
   exclude: string[],
   throwaway: boolean,
   env?: Env,
+  here?: string,
 ): number[] {
   const excluded = projectMatcher(exclude);
   const verdict = new Map<string, boolean>();
   const out: number[] = [];
+  const isHere = (p: string) => Boolean(here) && (here === p || here!.startsWith(p + "/"));
   for (
-    const r of store.stmt(Q.sessionProjects).all() as Array<{ id: number; project: string }>
+    const r of store.stmt(Q.sessionProjects).all() as Array<
+      { id: number; harness: string; project: string }
+    >
   ) {
+    if (excluded(r.project)) {
+      out.push(r.id);
+      continue;
+    }
+    if (!throwaway || r.harness === "deja") continue;
     let v = verdict.get(r.project);
     if (v === undefined) {
-      v = excluded(r.project) || (throwaway && isThrowaway(r.project, env));
+      v = !isHere(r.project) && isThrowaway(r.project, env);
       verdict.set(r.project, v);
     }
     if (v) out.push(r.id);

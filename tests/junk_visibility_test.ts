@@ -1,0 +1,67 @@
+/** Which throwaway sessions a search still shows: notes, the project one is in, a named project. */
+import { assertEquals } from "./_assert.ts";
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { tmpdir } from "node:os";
+import { testEnv } from "./_fixture.ts";
+import { runIndex } from "../lib/indexer.ts";
+import { indexPath, Store } from "../lib/store.ts";
+import { search } from "../lib/search.ts";
+import { hiddenSessions } from "../lib/search/sessions.ts";
+import { parsers } from "../parsers/mod.ts";
+
+function setup() {
+  const dir = mkdtempSync(join(tmpdir(), "deja-vis-"));
+  const proj = join(dir, "projects", "-x");
+  mkdirSync(proj, { recursive: true });
+  const sid = "abababab-0000-4000-8000-000000000001";
+  const rec = {
+    type: "user",
+    sessionId: sid,
+    uuid: "u1",
+    cwd: "/tmp/scratch-app",
+    timestamp: "2026-11-01T10:00:00Z",
+    message: { role: "user", content: "the quasarwidget keeps crashing" },
+  };
+  writeFileSync(join(proj, `${sid}.jsonl`), JSON.stringify(rec) + "\n");
+  const env = testEnv(join(dir, "home"), {
+    DEJA_HOME: join(dir, "deja"),
+    DEJA_CLAUDE_ROOT: join(dir, "projects"),
+  });
+  return { env };
+}
+
+Deno.test("a throwaway project is hidden by default but shown when one works in it or names it", async () => {
+  const { env } = setup();
+  await runIndex(env, parsers.filter((p) => p.id === "claude"));
+  const s = Store.open(indexPath(env));
+  try {
+    const base = { hideThrowaway: true, env };
+    assertEquals(search(s, "quasarwidget", base).results.length, 0);
+    assertEquals(
+      search(s, "quasarwidget", { ...base, here: "/tmp/scratch-app/src" }).results.length,
+      1,
+    );
+    assertEquals(search(s, "quasarwidget", { ...base, project: "scratch-app" }).results.length, 1);
+    assertEquals(search(s, "quasarwidget", { env }).results.length, 1);
+  } finally {
+    s.close();
+  }
+});
+
+Deno.test("notes are never hidden as throwaway, whatever their project", () => {
+  const { env } = setup();
+  const s = Store.open(indexPath(env), { create: true });
+  try {
+    s.db.prepare(
+      "INSERT INTO sessions (harness, native_id, project, source) VALUES ('deja', 'n1', '/tmp/x', 'notes'), ('claude', 'c1', '/tmp/x', 'f')",
+    ).run();
+    const hidden = hiddenSessions(s, [], true, env);
+    const ids = s.db.prepare("SELECT id, harness FROM sessions").all() as Array<
+      { id: number; harness: string }
+    >;
+    assertEquals(ids.filter((r) => hidden.includes(r.id)).map((r) => r.harness), ["claude"]);
+  } finally {
+    s.close();
+  }
+});
