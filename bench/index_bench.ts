@@ -133,6 +133,19 @@ if (!existsSync(bin)) {
   if (b.status !== 0) console.error("could not build dist/deja-bun; skipping cold-process figures");
 }
 if (existsSync(bin)) {
+  // The release artefact indexing the same corpus into an index of its own.
+  const binHome = join(work, `deja-bin-${mb}mb`);
+  rmSync(binHome, { recursive: true, force: true });
+  const saved = env.DEJA_HOME;
+  env.DEJA_HOME = binHome;
+  const bi = child([bin, "index", "--harness", "claude", "--quiet"]);
+  env.DEJA_HOME = saved;
+  push("index (compiled binary), wall", `${(bi.ms / 1000).toFixed(2)} s`);
+  push(
+    "index throughput (compiled binary)",
+    `${(corpusBytes / 1e6 / (bi.ms / 1000)).toFixed(1)} MB/s`,
+  );
+  if (bi.rssKb) push("index peak RSS (compiled binary)", `${(bi.rssKb / 1024).toFixed(0)} MB`);
   for (const [label, q] of queries) {
     const times: number[] = [];
     for (let i = 0; i < Math.min(runs, 15); i++) {
