@@ -211,8 +211,10 @@ function run(store: Store, query: string, o: SearchOptions): SearchResult {
   for (const r of results) {
     for (const s of r.snippets) s.text = snippet(texts.get(s.eventId) ?? "", alts);
   }
+  // Sessions left out that hold every word: said when the shown results are less
+  // literal than those (or there are none), so a hidden exact hit is not silent.
   let hidden = 0;
-  if (!results.length && hide.length) {
+  if ((!results.length || tier !== "exact") && hide.length) {
     const all = parsed.parts.map((p) => ftsAny([p.tokens]));
     hidden = new Set(
       matchRows(

@@ -65,3 +65,31 @@ Deno.test("notes are never hidden as throwaway, whatever their project", () => {
     s.close();
   }
 });
+
+Deno.test("a search whose exact hits are all hidden says how many, even when weaker hits show", async () => {
+  const { env } = setup();
+  const home = env.home;
+  const sid = "cdcdcdcd-0000-4000-8000-000000000002";
+  const rec = {
+    type: "user",
+    sessionId: sid,
+    uuid: "u2",
+    cwd: join(home, "work", "app"),
+    timestamp: "2026-11-02T10:00:00Z",
+    message: { role: "user", content: "ship the quasarwidgetsuite release" },
+  };
+  writeFileSync(
+    join(env.get("DEJA_CLAUDE_ROOT")!, "-x", `${sid}.jsonl`),
+    JSON.stringify(rec) + "\n",
+  );
+  await runIndex(env, parsers.filter((p) => p.id === "claude"));
+  const s = Store.open(indexPath(env));
+  try {
+    const r = search(s, "quasarwidget", { hideThrowaway: true, env });
+    assertEquals(r.results.map((x) => x.id), [sid]);
+    assertEquals(r.tier === "exact", false);
+    assertEquals(r.hidden, 1);
+  } finally {
+    s.close();
+  }
+});

@@ -139,6 +139,13 @@ export function runSearch(a: Args, io: IO): number {
     return 1;
   }
   if (note) io.err(`${c.on ? "\x1b[2m" : ""}${note}${c.on ? "\x1b[0m" : ""}\n`);
+  if (res.hidden) {
+    io.err(
+      `hint: ${res.hidden} session${
+        res.hidden === 1 ? "" : "s"
+      } of throwaway or excluded projects hold every word; --junk shows the throwaway ones\n`,
+    );
+  }
   const out: string[] = [];
   for (const r of res.results) {
     const marks = [
