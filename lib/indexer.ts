@@ -14,9 +14,6 @@
  *
  * @module
  */
-import { createHash } from "node:crypto";
-import { createReadStream } from "node:fs";
-import { open } from "node:fs/promises";
 import type { DiscoverCtx, DriftKind, Env, Parser, SkipReason, SourceRef } from "./model.ts";
 import { type DriftSummary, mergeDrift, SourceCtx } from "./parse_ctx.ts";
 import { Q } from "./schema.ts";
@@ -25,7 +22,15 @@ import { SourceWriter, type WriteMode } from "./ingest.ts";
 import { redactDeep } from "./redact.ts";
 import { makeGate, setGate } from "./forget/gate.ts";
 import { resetVocabCache } from "./search/vocab.ts";
-import { statOrNull } from "../parsers/_fs.ts";
+import {
+  fileHash,
+  parseDrift,
+  parseSkips,
+  safeHeadHash,
+  saveSource,
+  type SourceRow,
+  stamp,
+} from "./source_state.ts";
 
 /** Per-harness result of one run. */
 export interface HarnessSummary {
@@ -69,22 +74,6 @@ export interface IndexResult {
   harnesses: HarnessSummary[];
   /** Wall time in milliseconds. */
   ms: number;
-}
-
-interface SourceRow {
-  path: string;
-  kind: string;
-  size: number;
-  mtime: number;
-  companions: string | null;
-  offset: number;
-  head_hash: string | null;
-  state: string | null;
-  watermark: number;
-  hash: string | null;
-  skipped: string | null;
-  error: string | null;
-  drift: string | null;
 }
 
 /**
@@ -214,39 +203,6 @@ interface SourceOutcome {
   error?: string;
 }
 
-async function stamp(path: string): Promise<[number, number]> {
-  const st = await statOrNull(path);
-  return st ? [st.size, Math.floor(st.mtimeMs)] : [0, 0];
-}
-
-/** Hash of the first 1 KiB and the 4 KiB before `offset`: detects a rewritten prefix cheaply. */
-async function headHash(path: string, offset: number): Promise<string> {
-  const h = createHash("sha1");
-  const fh = await open(path, "r");
-  try {
-    const a = new Uint8Array(Math.min(1024, offset));
-    await fh.read(a, 0, a.length, 0);
-    const bStart = Math.max(0, offset - 4096);
-    const b = new Uint8Array(offset - bStart);
-    await fh.read(b, 0, b.length, bStart);
-    h.update(a);
-    h.update(b);
-  } finally {
-    await fh.close();
-  }
-  return `${offset}:${h.digest("hex")}`;
-}
-
-function fileHash(path: string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const h = createHash("sha256");
-    createReadStream(path).on("data", (c) => h.update(c)).on("error", reject).on(
-      "end",
-      () => resolve(h.digest("hex")),
-    );
-  });
-}
-
 async function indexSource(
   store: Store,
   env: Env,
@@ -372,70 +328,6 @@ async function indexSource(
     const out = recordError(store, src, prev, (e as Error).message ?? String(e));
     return { ...out, read: true, skipped: ctx.counts };
   }
-}
-
-async function safeHeadHash(path: string, offset: number): Promise<string | null> {
-  try {
-    return await headHash(path, offset);
-  } catch {
-    return null;
-  }
-}
-
-function parseSkips(json: string | null): Partial<Record<SkipReason, number>> {
-  if (!json) return {};
-  try {
-    return (JSON.parse(json) as { counts?: Partial<Record<SkipReason, number>> }).counts ?? {};
-  } catch {
-    return {};
-  }
-}
-
-/** A stored drift summary; undefined when absent or unreadable. */
-function parseDrift(json: string | null): DriftSummary | undefined {
-  if (!json) return undefined;
-  try {
-    const d = JSON.parse(json) as DriftSummary;
-    return d && typeof d === "object" && Array.isArray(d.notes) ? d : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-function saveSource(
-  store: Store,
-  src: SourceRef,
-  size: number,
-  mtime: number,
-  comps: string,
-  offset: number,
-  headHashValue: string | null,
-  state: string | null,
-  watermark: number,
-  hash: string | null,
-  skipped: { counts: Partial<Record<SkipReason, number>>; examples: string[] },
-  drift: string | null,
-): void {
-  const totals = store.stmt(Q.sourceTotals).get(src.path) as { sessions: number; events: number };
-  store.stmt(Q.upsertSource).run(
-    src.path,
-    src.harness,
-    src.kind,
-    size,
-    mtime,
-    comps,
-    offset,
-    headHashValue,
-    state,
-    watermark,
-    hash,
-    totals.sessions,
-    totals.events,
-    JSON.stringify(skipped),
-    null,
-    Date.now(),
-    drift,
-  );
 }
 
 function recordError(

@@ -1,0 +1,135 @@
+/**
+ * What the index remembers about each store between runs (the `sources`
+ * table) and the cheap checks that tell whether a store changed: size and
+ * mtime, a hash of a JSONL file's head and of the 4 KiB before the resume
+ * offset, and a document's sha256.
+ *
+ * @module
+ */
+import { createHash } from "node:crypto";
+import { createReadStream } from "node:fs";
+import { open } from "node:fs/promises";
+import type { SkipReason, SourceRef } from "./model.ts";
+import type { DriftSummary } from "./parse_ctx.ts";
+import { Q } from "./schema.ts";
+import type { Store } from "./store.ts";
+import { statOrNull } from "../parsers/_fs.ts";
+
+/** A row of the `sources` table. */
+export interface SourceRow {
+  path: string;
+  kind: string;
+  size: number;
+  mtime: number;
+  companions: string | null;
+  offset: number;
+  head_hash: string | null;
+  state: string | null;
+  watermark: number;
+  hash: string | null;
+  skipped: string | null;
+  error: string | null;
+  drift: string | null;
+}
+
+/** `[size in bytes, mtime in ms]`, or `[0, 0]` for a missing file. */
+export async function stamp(path: string): Promise<[number, number]> {
+  const st = await statOrNull(path);
+  return st ? [st.size, Math.floor(st.mtimeMs)] : [0, 0];
+}
+
+/** Hash of the first 1 KiB and the 4 KiB before `offset`: detects a rewritten prefix cheaply. */
+async function headHash(path: string, offset: number): Promise<string> {
+  const h = createHash("sha1");
+  const fh = await open(path, "r");
+  try {
+    const a = new Uint8Array(Math.min(1024, offset));
+    await fh.read(a, 0, a.length, 0);
+    const bStart = Math.max(0, offset - 4096);
+    const b = new Uint8Array(offset - bStart);
+    await fh.read(b, 0, b.length, bStart);
+    h.update(a);
+    h.update(b);
+  } finally {
+    await fh.close();
+  }
+  return `${offset}:${h.digest("hex")}`;
+}
+
+/** sha256 of a whole file, streamed. */
+export function fileHash(path: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const h = createHash("sha256");
+    createReadStream(path).on("data", (c) => h.update(c)).on("error", reject).on(
+      "end",
+      () => resolve(h.digest("hex")),
+    );
+  });
+}
+
+/** {@link headHash}, or null when the file cannot be read. */
+export async function safeHeadHash(path: string, offset: number): Promise<string | null> {
+  try {
+    return await headHash(path, offset);
+  } catch {
+    return null;
+  }
+}
+
+/** The skip counts of a stored `skipped` JSON; {} when absent or unreadable. */
+export function parseSkips(json: string | null): Partial<Record<SkipReason, number>> {
+  if (!json) return {};
+  try {
+    return (JSON.parse(json) as { counts?: Partial<Record<SkipReason, number>> }).counts ?? {};
+  } catch {
+    return {};
+  }
+}
+
+/** A stored drift summary; undefined when absent or unreadable. */
+export function parseDrift(json: string | null): DriftSummary | undefined {
+  if (!json) return undefined;
+  try {
+    const d = JSON.parse(json) as DriftSummary;
+    return d && typeof d === "object" && Array.isArray(d.notes) ? d : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Writes a source's row after a good pass (its session and event totals recounted). */
+export function saveSource(
+  store: Store,
+  src: SourceRef,
+  size: number,
+  mtime: number,
+  comps: string,
+  offset: number,
+  headHashValue: string | null,
+  state: string | null,
+  watermark: number,
+  hash: string | null,
+  skipped: { counts: Partial<Record<SkipReason, number>>; examples: string[] },
+  drift: string | null,
+): void {
+  const totals = store.stmt(Q.sourceTotals).get(src.path) as { sessions: number; events: number };
+  store.stmt(Q.upsertSource).run(
+    src.path,
+    src.harness,
+    src.kind,
+    size,
+    mtime,
+    comps,
+    offset,
+    headHashValue,
+    state,
+    watermark,
+    hash,
+    totals.sessions,
+    totals.events,
+    JSON.stringify(skipped),
+    null,
+    Date.now(),
+    drift,
+  );
+}
