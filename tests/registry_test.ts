@@ -188,3 +188,13 @@ for (const e of entries) {
     }
   });
 }
+
+Deno.test("docs/registry/README.md lists every harness of the registry", () => {
+  const page = readFileSync(join(REPO, "docs/registry/README.md"), "utf8");
+  for (const e of entries) {
+    assert(
+      page.includes(`[${e.id}.md](${e.id}.md)`),
+      `docs/registry/README.md has no row for ${e.id}: add one`,
+    );
+  }
+});
