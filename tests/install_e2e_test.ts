@@ -97,11 +97,14 @@ Deno.test("e2e: install, idempotence, doctor, and every hook silent with exit 0 
     tool_name: "bash",
     tool_input: { command: "go test ./..." },
   });
+  // The event comes from a file: a hook that exits without reading stdin (as this one
+  // must, with the binary gone) would otherwise race the writer into EPIPE.
+  const eventFile = join(work, "event.json");
+  writeFileSync(eventFile, event);
   for (const cmd of hooks.filter((h) => h.includes("deja-launcher"))) {
-    const r = spawnSync("sh", ["-c", cmd], {
+    const r = spawnSync("sh", ["-c", `${cmd} < "${eventFile}"`], {
       cwd: work,
       env: { PATH: SYS_PATH, HOME: home },
-      input: event,
       encoding: "utf8",
       timeout: 10_000,
     });
