@@ -30,7 +30,7 @@
  */
 import type { DatabaseSync } from "node:sqlite";
 import type { Event, ParseCtx, Session } from "../lib/model.ts";
-import { columns, openStore, StoreError, tables } from "./_sqlite.ts";
+import { columns, openOrCountEmpty, tables } from "./_sqlite.ts";
 import { toMillis } from "./_time.ts";
 import { arr, decodeArgs, type Obj, obj, str } from "./_util.ts";
 import { newSession, spanTimes } from "./_session_meta.ts";
@@ -64,17 +64,8 @@ export async function* readCherryDb(
   path: string,
   ctx: ParseCtx,
 ): AsyncGenerator<Session> {
-  let handle;
-  try {
-    handle = openStore(path, ctx.env);
-  } catch (e) {
-    if (e instanceof StoreError && e.reason === "empty") {
-      ctx.skip("empty", path);
-      ctx.endWatermark = ctx.since;
-      return;
-    }
-    throw e;
-  }
+  const handle = openOrCountEmpty(path, ctx);
+  if (!handle) return;
   try {
     const db = handle.db;
     const missing = Object.entries(NEED).flatMap(([t, cols]) => {

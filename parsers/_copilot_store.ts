@@ -34,7 +34,7 @@
 import { readdir } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import type { Event, ParseCtx, Session, SourceRef } from "../lib/model.ts";
-import { columns, openStore, StoreError, tables } from "./_sqlite.ts";
+import { columns, openOrCountEmpty, tables } from "./_sqlite.ts";
 import { isRegularFile, readText } from "./_fs.ts";
 import { toMillis } from "./_time.ts";
 import { arr, blockText, obj, str } from "./_util.ts";
@@ -65,13 +65,8 @@ export async function* readSessionStore(
   ctx: ParseCtx,
 ): AsyncGenerator<Session> {
   ctx.endWatermark = ctx.since;
-  let handle;
-  try {
-    handle = openStore(source.path, ctx.env);
-  } catch (e) {
-    if (e instanceof StoreError && e.reason === "empty") return ctx.skip("empty", source.path);
-    throw e;
-  }
+  const handle = openOrCountEmpty(source.path, ctx);
+  if (!handle) return;
   let found: Map<string, { row: Row; events: Event[]; changed: number }>;
   try {
     const db = handle.db;

@@ -30,8 +30,7 @@
 import { dirname, join } from "node:path";
 import type { DatabaseSync } from "node:sqlite";
 import type { Env, Event, ParseCtx, Session } from "../lib/model.ts";
-import { openStore, tables } from "./_sqlite.ts";
-import { openOrCountEmpty } from "./_store_open.ts";
+import { openOrCountEmpty, openStore, tables } from "./_sqlite.ts";
 import { jsonColumn } from "./_json_doc.ts";
 import { toMillis } from "./_time.ts";
 import { arr, type Obj, obj, str } from "./_util.ts";

@@ -23,8 +23,7 @@
  */
 import type { DatabaseSync } from "node:sqlite";
 import type { Event, ParseCtx, Session, SourceRef, ToolCallInfo } from "../lib/model.ts";
-import { columns, tables } from "./_sqlite.ts";
-import { colOrNull, openOrCountEmpty } from "./_store.ts";
+import { colOrNull, columns, openOrCountEmpty, tables } from "./_sqlite.ts";
 import { newSession } from "./_session_meta.ts";
 import { describeTool, type ToolKind } from "./_tool_args.ts";
 import { toMillis } from "./_time.ts";

@@ -28,8 +28,7 @@
  */
 import type { DatabaseSync } from "node:sqlite";
 import type { ParseCtx, Session, SourceRef } from "../lib/model.ts";
-import { columns, tables } from "./_sqlite.ts";
-import { colOrNull as col, openOrCountEmpty } from "./_store.ts";
+import { colOrNull as col, columns, openOrCountEmpty, tables } from "./_sqlite.ts";
 import { isZstd, unzstd } from "./_zstd.ts";
 import { toMillis } from "./_time.ts";
 import { num, str } from "./_util.ts";

@@ -221,3 +221,29 @@ export function noteUnknownColumns(
   }
   return unknown.map((c) => c.name);
 }
+
+/**
+ * Opens `path` read-only through {@link openStore} the way every SQLite parser
+ * wants it: a missing or 0-byte store is counted as `empty` (the watermark
+ * kept) and gives undefined; any other {@link StoreError} (`locked`,
+ * `corrupt`, `unreadable`) is thrown so the indexer reports the source.
+ *
+ * @throws {StoreError} `locked`, `corrupt` or `unreadable`.
+ */
+export function openOrCountEmpty(path: string, ctx: ParseCtx): StoreHandle | undefined {
+  try {
+    return openStore(path, ctx.env);
+  } catch (e) {
+    if (e instanceof StoreError && e.reason === "empty") {
+      ctx.skip("empty", path, e.message);
+      ctx.endWatermark = ctx.since;
+      return undefined;
+    }
+    throw e;
+  }
+}
+
+/** `col` when `have` lists it, else `NULL AS col` (optional columns of older schemas). */
+export function colOrNull(have: ReadonlySet<string>, col: string): string {
+  return have.has(col) ? col : `NULL AS ${col}`;
+}

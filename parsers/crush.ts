@@ -45,7 +45,7 @@ import { basename, dirname, join } from "node:path";
 import type { DatabaseSync } from "node:sqlite";
 import type { Parser, SourceRef } from "../lib/model.ts";
 import { isDir, readJsonFile, statOrNull } from "./_fs.ts";
-import { noteUnknownColumns, openStore, StoreError, tables } from "./_sqlite.ts";
+import { noteUnknownColumns, openOrCountEmpty, tables } from "./_sqlite.ts";
 import { arr, obj, str } from "./_util.ts";
 import { absPath } from "./_crush_parts.ts";
 import {
@@ -139,17 +139,8 @@ export const crush: Parser = {
   },
 
   async *parse(source, ctx) {
-    let store;
-    try {
-      store = openStore(source.path, ctx.env);
-    } catch (e) {
-      if (e instanceof StoreError && e.reason === "empty") {
-        ctx.skip("empty", source.path, e.message);
-        ctx.endWatermark = ctx.since;
-        return;
-      }
-      throw e;
-    }
+    const store = openOrCountEmpty(source.path, ctx);
+    if (!store) return;
     try {
       const db = store.db;
       const generation = schemaGeneration(db);

@@ -50,8 +50,7 @@ import type {
 import { listFiles, statOrNull } from "./_fs.ts";
 import { readJsonl } from "./_jsonl.ts";
 import { rootFrom } from "./_roots.ts";
-import { columns, openStore, tables } from "./_sqlite.ts";
-import { colOrNull, openOrCountEmpty } from "./_store.ts";
+import { colOrNull, columns, openOrCountEmpty, openStore, tables } from "./_sqlite.ts";
 import { toMillis } from "./_time.ts";
 import { decodeArgs, obj, str } from "./_util.ts";
 import { gooseEvents, type GooseMessage } from "./_goose_content.ts";

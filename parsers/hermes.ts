@@ -45,8 +45,7 @@ import type {
 } from "../lib/model.ts";
 import { listFiles, readText, statOrNull } from "./_fs.ts";
 import { rootFrom } from "./_roots.ts";
-import { columns, tables } from "./_sqlite.ts";
-import { colOrNull, openOrCountEmpty } from "./_store.ts";
+import { colOrNull, columns, openOrCountEmpty, tables } from "./_sqlite.ts";
 import { toMillis } from "./_time.ts";
 import { str } from "./_util.ts";
 import { hermesEvents, type HermesRow } from "./_hermes_rows.ts";

@@ -45,8 +45,7 @@ import type {
 } from "../lib/model.ts";
 import { statOrNull } from "./_fs.ts";
 import { rootFrom } from "./_roots.ts";
-import { columns } from "./_sqlite.ts";
-import { colOrNull, openOrCountEmpty } from "./_store.ts";
+import { colOrNull, columns, openOrCountEmpty } from "./_sqlite.ts";
 import { toMillis } from "./_time.ts";
 import { arr, type Obj, obj, str } from "./_util.ts";
 import { unzstd } from "./_zstd.ts";
