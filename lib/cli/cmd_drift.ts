@@ -6,11 +6,11 @@
 import type { Args, Command } from "./common.ts";
 import { colors, printJson, tildify } from "./common.ts";
 import type { IO } from "../runtime.ts";
-import { DejaError, indexPath, Store } from "../store.ts";
+import { indexPath, Store } from "../store.ts";
 import { sanitizeForTerminal } from "../redact.ts";
 import { type DriftChange, driftReport, type HarnessDrift } from "../drift/report.ts";
-import { parsers } from "../../parsers/mod.ts";
 import denoJson from "../../deno.json" with { type: "json" };
+import { harnessOpt } from "./_memory.ts";
 
 export const driftCmd: Command = {
   name: "drift",
@@ -30,12 +30,7 @@ export const driftCmd: Command = {
 };
 
 async function runDrift(a: Args, io: IO): Promise<number> {
-  const only = a.values.harness as string[] | undefined;
-  for (const h of only ?? []) {
-    if (!parsers.some((p) => p.id === h)) {
-      throw new DejaError(`unknown harness '${h}'`, "'deja sources' lists them", 2);
-    }
-  }
+  const only = harnessOpt(a);
   const store = Store.open(indexPath(io.env));
   let report;
   try {

@@ -4,6 +4,7 @@ import { colors, intOpt, printJson } from "./common.ts";
 import { runIndex } from "../indexer.ts";
 import { parsers } from "../../parsers/mod.ts";
 import { indexPath } from "../store.ts";
+import { harnessOpt } from "./_memory.ts";
 
 export const indexCmd: Command = {
   name: "index",
@@ -27,15 +28,7 @@ export const indexCmd: Command = {
     json: { type: "boolean", description: "print the summary as JSON" },
   },
   async run(a, io) {
-    const only = a.values.harness as string[] | undefined;
-    if (only) {
-      for (const h of only) {
-        if (!parsers.some((p) => p.id === h)) {
-          io.err(`deja: unknown harness '${h}'\nhint: 'deja sources' lists them\n`);
-          return 2;
-        }
-      }
-    }
+    const only = harnessOpt(a);
     const waitMs = a.values.wait === undefined ? 0 : intOpt(a, "wait", 1) * 1000;
     const tty = io.errTTY && !a.values.quiet && !a.values.json;
     const res = await runIndex(io.env, parsers, {

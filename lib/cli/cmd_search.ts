@@ -9,7 +9,7 @@ import { parseSince } from "../query.ts";
 import { Q } from "../schema.ts";
 import { excludePatterns } from "../search/junk.ts";
 import { sanitizeForTerminal } from "../redact.ts";
-import { parsers } from "../../parsers/mod.ts";
+import { FILTER_OPTIONS, harnessOpt } from "./_memory.ts";
 
 const ROLES: Record<string, string[]> = {
   user: ["user"],
@@ -26,17 +26,7 @@ export const searchCmd: Command = {
   usage: "search <query...> [--harness <id>] [--project <text>] [--since <30d|date>] " +
     "[--role <kind>] [--session <id>] [--re] [--junk] [--limit N] [--json]",
   options: {
-    harness: {
-      type: "string",
-      value: "<id>",
-      description: "only sessions of this harness (repeatable)",
-      multiple: true,
-    },
-    project: {
-      type: "string",
-      value: "<text>",
-      description: "only projects whose path contains this",
-    },
+    ...FILTER_OPTIONS,
     since: {
       type: "string",
       value: "<30d|date>",
@@ -68,12 +58,7 @@ export const searchCmd: Command = {
 export function runSearch(a: Args, io: IO): number {
   const query = a.values.re ? a.positionals.join(" ") : a.positionals.join(" ").trim();
   if (!query.trim()) throw new DejaError("no query given", 'try: deja "what you remember"', 2);
-  const harness = a.values.harness as string[] | undefined;
-  for (const h of harness ?? []) {
-    if (!parsers.some((p) => p.id === h) && h !== "deja") {
-      throw new DejaError(`unknown harness '${h}'`, "'deja sources' lists them", 2);
-    }
-  }
+  const harness = harnessOpt(a);
   const sinceText = opt(a, "since");
   const since = sinceText === undefined ? undefined : parseSince(sinceText);
   if (sinceText !== undefined && since === undefined) {
