@@ -8,7 +8,7 @@
  *
  * @module
  */
-import { basename, dirname, join } from "node:path";
+import { basename, join } from "node:path";
 import type {
   Env,
   Event,
@@ -18,10 +18,11 @@ import type {
   SourceRef,
   ToolCallInfo,
 } from "../lib/model.ts";
-import { headRecords, readJsonl, readLines } from "./_jsonl.ts";
-import { statOrNull, walk } from "./_fs.ts";
+import { headRecords, readJsonl } from "./_jsonl.ts";
+import { walk } from "./_fs.ts";
 import { toMillis } from "./_time.ts";
 import { blockText, num, type Obj, obj, str } from "./_util.ts";
+import { titleFor } from "./_codex_titles.ts";
 import {
   customToolCall,
   envContextCwd,
@@ -412,48 +413,4 @@ function metaId(p: Obj): string | undefined {
 function dropTime(ev: Event): Event {
   const { time: _t, ...rest } = ev;
   return rest;
-}
-
-/** Titles from `session_index.jsonl`, cached by the file's size and mtime. */
-const titleCache = new Map<string, { stamp: string; names: Map<string, string> }>();
-
-async function titleFor(source: SourceRef, id: string): Promise<string | undefined> {
-  const index = source.hint?.index ?? indexBeside(source.path);
-  if (!index) return undefined;
-  const st = await statOrNull(index);
-  if (!st?.isFile()) return undefined;
-  const stamp = `${st.size}:${st.mtimeMs}`;
-  let hit = titleCache.get(index);
-  if (hit?.stamp !== stamp) {
-    hit = { stamp, names: new Map() };
-    const dec = new TextDecoder();
-    try {
-      for await (const line of readLines(index, 0, 1 << 20)) {
-        try {
-          const o = obj(JSON.parse(dec.decode(line.bytes)));
-          const [k, v] = [str(o?.id), str(o?.thread_name)?.trim()];
-          if (k && v) hit.names.set(k, v);
-        } catch { /* a torn or foreign line */ }
-      }
-    } catch {
-      return undefined;
-    }
-    titleCache.set(index, hit);
-  }
-  return hit.names.get(id);
-}
-
-/** `<home>/session_index.jsonl` for a rollout under `sessions/` or `archived_sessions/`. */
-function indexBeside(path: string): string | undefined {
-  let dir = dirname(path);
-  for (let i = 0; i < 6; i++) {
-    const name = basename(dir);
-    if (name === "sessions" || name === "archived_sessions") {
-      return join(dirname(dir), "session_index.jsonl");
-    }
-    const up = dirname(dir);
-    if (up === dir) break;
-    dir = up;
-  }
-  return undefined;
 }
