@@ -37,7 +37,11 @@ export interface EventRow {
 
 /**
  * Finds the one session whose native id starts with `prefix` (optionally
- * `harness:prefix`).
+ * `harness:prefix`). An exact id wins; so does the one top-level session
+ * when every other match is one of its own subagents (Claude Code files a
+ * subagent as `<parent id>/agent-…`, so a parent's short id is also a prefix
+ * of its subagents'). Every command that takes a session id resolves it
+ * here (show, resume, handoff, ctx, `--session`, MCP).
  *
  * @throws {DejaError} exit 1 when none matches; exit 2 when several do (the
  *   hint lists them).
@@ -61,11 +65,36 @@ export function resolveSession(store: Store, ref: string): SessionRow {
   if (!rows.length) {
     throw new DejaError(`no session matches '${ref}'`, "search first: deja <words>", 1);
   }
-  if (rows.length > 1) {
-    const list = rows.slice(0, 5).map((r) => `${r.harness}:${r.native_id}`).join(", ");
-    throw new DejaError(`'${ref}' matches ${rows.length} sessions`, `be more specific: ${list}`, 2);
+  if (rows.length === 1) return rows[0];
+  const root = parentOfAll(rows);
+  if (root) return root;
+  const list = rows.slice(0, 5).map((r) => `${r.harness}:${r.native_id}`).join(", ");
+  throw new DejaError(`'${ref}' matches ${rows.length} sessions`, `be more specific: ${list}`, 2);
+}
+
+/** Rows a prefix query returns at most (Q.sessionsByPrefix); a full page may hide more. */
+const PREFIX_PAGE = 20;
+
+/**
+ * The one top-level row of `rows` when all the others are its subagents (at
+ * any depth, through rows of the same list), else undefined.
+ */
+function parentOfAll(rows: SessionRow[]): SessionRow | undefined {
+  const roots = rows.filter((r) => r.parent === null);
+  if (roots.length !== 1 || rows.length >= PREFIX_PAGE) return undefined;
+  const root = roots[0];
+  const under = new Set([root.native_id]);
+  for (let grew = true; grew;) {
+    grew = false;
+    for (const r of rows) {
+      if (r.harness !== root.harness || under.has(r.native_id)) continue;
+      if (r.parent !== null && under.has(r.parent)) {
+        under.add(r.native_id);
+        grew = true;
+      }
+    }
   }
-  return rows[0];
+  return rows.every((r) => r.harness === root.harness && under.has(r.native_id)) ? root : undefined;
 }
 
 /**

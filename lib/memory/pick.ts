@@ -27,7 +27,6 @@ const ID_LIKE = /^(?:[a-z][a-z0-9_]*:\S+|[0-9a-f][0-9a-f-]{5,}|(?:deja|aider)-\S
  * as an id prefix ({@link resolveSession}); when no session has that prefix,
  * or several do and the word does not look like an id, `arg` is searched and
  * the best result (a parent session when the hit is in a subagent) is taken.
- * A prefix shared by one session and its own subagents means that session.
  * `filters` go to {@link search} as they are (harness, project, exclusions…).
  *
  * @returns null when neither finds a session.
@@ -45,11 +44,7 @@ export function pickSession(
       return { session: resolveSession(store, a), via: "id" };
     } catch (e) {
       if (!(e instanceof DejaError)) throw e;
-      if (e.exitCode !== 1) {
-        const root = parentOfAll(store, a);
-        if (root) return { session: root, via: "id" };
-        if (ID_LIKE.test(a)) throw e;
-      }
+      if (e.exitCode !== 1 && ID_LIKE.test(a)) throw e;
     }
   }
   const res = search(store, a, { ...filters, limit: 1 });
@@ -57,19 +52,4 @@ export function pickSession(
   if (!top) return null;
   const session = store.stmt(Q.sessionById).get(top.rowid) as SessionRow | undefined;
   return session ? { session, via: "search", tier: res.tier } : null;
-}
-
-/** The one session a prefix matches together with its subagents only, or undefined. */
-function parentOfAll(store: Store, prefix: string): SessionRow | undefined {
-  const m = /^([a-z][a-z0-9_]*):(.+)$/.exec(prefix);
-  const h = m ? m[1] : null;
-  const like = (m ? m[2] : prefix).replace(/[\\%_]/g, (c) => `\\${c}`) + "%";
-  const rows = store.stmt(Q.sessionsByPrefix).all(like, h, h) as unknown as SessionRow[];
-  const roots = rows.filter((r) => r.parent === null);
-  if (roots.length !== 1 || rows.length >= 20) return undefined;
-  const root = roots[0];
-  const all = rows.every((r) =>
-    r === root || (r.harness === root.harness && r.parent === root.native_id)
-  );
-  return all ? root : undefined;
 }

@@ -1,0 +1,53 @@
+import { assertEquals, assertThrows } from "../tests/_assert.ts";
+import { join } from "node:path";
+import { materialize, REPO, testEnv } from "../tests/_fixture.ts";
+import { runIndex } from "./indexer.ts";
+import { parsers } from "../parsers/mod.ts";
+import { DejaError, indexPath, Store } from "./store.ts";
+import { resolveSession, shortRef } from "./sessions.ts";
+
+const PARENT = "0b5e2a10-1d2c-4e6f-8a9b-111111111111";
+
+async function claudeIndex<T>(fn: (store: Store) => T | Promise<T>): Promise<T> {
+  const fx = materialize(join(REPO, "fixtures/registry/claude"));
+  try {
+    const env = testEnv(join(fx.root, "home"), {
+      DEJA_HOME: join(fx.root, "deja"),
+      DEJA_CLAUDE_ROOT: join(fx.root, "projects"),
+    });
+    await runIndex(env, parsers, { only: ["claude"] });
+    const store = Store.open(indexPath(env));
+    try {
+      return await fn(store);
+    } finally {
+      store.close();
+    }
+  } finally {
+    fx.cleanup();
+  }
+}
+
+// Regression: Claude Code subagent ids start with their parent's id
+// (`<parent>/agent-…`), so `show`/`resume 0b5e2a10` said "matches 4 sessions".
+Deno.test("resolveSession takes the parent when a prefix also matches its own subagents", () =>
+  claudeIndex((store) => {
+    const kids = store.db.prepare(
+      "SELECT native_id FROM sessions WHERE native_id LIKE '0b5e2a10%' AND parent IS NOT NULL",
+    ).all() as Array<{ native_id: string }>;
+    assertEquals(kids.length >= 2, true);
+    assertEquals(resolveSession(store, "0b5e2a10").native_id, PARENT);
+    assertEquals(resolveSession(store, "claude:0b5e2a10").native_id, PARENT);
+    assertEquals(shortRef(store, "claude", PARENT), "0b5e2a10");
+    // Each subagent still has a reference that finds it again.
+    for (const k of kids) {
+      const ref = shortRef(store, "claude", k.native_id);
+      assertEquals(resolveSession(store, ref).native_id, k.native_id);
+    }
+  }));
+
+Deno.test("resolveSession still refuses a prefix several subagents share without their parent", () =>
+  claudeIndex((store) => {
+    const e = assertThrows(() => resolveSession(store, `${PARENT}/agent-a`), DejaError);
+    assertEquals((e as DejaError).exitCode, 2);
+    assertThrows(() => resolveSession(store, "zzzz"), DejaError);
+  }));
