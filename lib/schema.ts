@@ -182,6 +182,13 @@ export const MIGRATIONS: readonly string[] = [
   `,
 ];
 
+/**
+ * A session row `s` that stands on its own: no parent, or a parent that is not
+ * indexed (its subagent is then listed as a session, not filed under nothing).
+ */
+const TOP_LEVEL = `(s.parent IS NULL OR NOT EXISTS (SELECT 1 FROM sessions p
+    WHERE p.harness = s.harness AND p.native_id = s.parent))`;
+
 /** Named queries. Parameters are positional (`?`) in the order each comment gives. */
 export const Q = {
   // harness, native_id
@@ -334,10 +341,14 @@ export const Q = {
     FROM commands c JOIN sessions s ON s.id = c.session_id
     WHERE instr(c.command, ?) > 0 AND s.project LIKE ? ESCAPE '\\'`,
   // harnesses (JSON array) or NULL (twice), project LIKE pattern or NULL (twice), limit
-  lastSessions: `SELECT * FROM sessions WHERE parent IS NULL
+  // A session is listed on its own when it has no parent or its parent is not indexed
+  // (a subagent whose parent's store is gone or was never read).
+  lastSessions: `SELECT * FROM sessions s WHERE ${TOP_LEVEL}
       AND (? IS NULL OR harness IN (SELECT value FROM json_each(?)))
       AND (? IS NULL OR project LIKE ? ESCAPE '\\')
     ORDER BY COALESCE(updated, started, 0) DESC, harness, native_id LIMIT ?`,
+  // session id: its user turns in order (the first prompt describes a session without a title)
+  userTurns: `SELECT text FROM events WHERE session_id = ? AND kind = 'user' ORDER BY seq LIMIT ?`,
 
   // --- search (lib/search/) ---
   // term: events holding it (0 rows when none)
@@ -416,8 +427,8 @@ export const Q = {
   statsByHarness: `SELECT harness, COUNT(*) AS sessions, SUM(events) AS events,
       MIN(COALESCE(started, updated)) AS first, MAX(COALESCE(updated, started)) AS last
     FROM sessions GROUP BY harness ORDER BY sessions DESC`,
-  topProjects: `SELECT project, COUNT(*) AS sessions FROM sessions
-    WHERE project IS NOT NULL AND parent IS NULL GROUP BY project ORDER BY sessions DESC LIMIT 10`,
+  topProjects: `SELECT project, COUNT(*) AS sessions FROM sessions s
+    WHERE project IS NOT NULL AND ${TOP_LEVEL} GROUP BY project ORDER BY sessions DESC LIMIT 10`,
   redactionsBySource:
     `SELECT r.source AS source, COALESCE(s.harness, '') AS harness, r.kind AS kind,
       r.count AS count FROM redactions r LEFT JOIN sources s ON s.path = r.source

@@ -31,7 +31,12 @@ function runLast(a: Args, io: IO): number {
     const rows = lastSessions(store, { limit: n, harness, project: opt(a, "project") });
     if (a.values.json) {
       printJson(io, {
-        sessions: rows.map((s) => ({ ...sessionJson(store, s), model: s.model, events: s.events })),
+        sessions: rows.map((s) => ({
+          ...sessionJson(store, s),
+          model: s.model,
+          events: s.events,
+          description: s.description,
+        })),
       });
       return rows.length ? 0 : 1;
     }
@@ -47,7 +52,7 @@ function runLast(a: Args, io: IO): number {
           fmtTime(s.updated ?? s.started)
         }  ${tildify(s.project, io.env.home)}  ${c.dim(`${s.events} events`)}`,
       );
-      if (s.title) out.push(`  ${oneLine(sanitizeForTerminal(s.title), 100)}`);
+      if (s.description) out.push(`  ${oneLine(sanitizeForTerminal(s.description), 100)}`);
     }
     io.out(out.join("\n") + "\n");
     return 0;

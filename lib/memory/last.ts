@@ -1,13 +1,16 @@
 /**
  * `last`: the most recent sessions, newest first (updated time, else started;
- * ties by harness then id). Subagent sessions are left out: they are filed
- * under their parent, which `deja show` lists them with.
+ * ties by harness then id), each with a one-line description. Subagent
+ * sessions are left out when their parent is indexed (they are filed under
+ * it, and `deja show` lists them with it); a subagent whose parent is not
+ * indexed is listed as a session of its own.
  *
  * @module
  */
 import type { Store } from "../store.ts";
 import { Q } from "../schema.ts";
 import type { SessionRow } from "../sessions.ts";
+import { oneLine } from "./_text.ts";
 
 /** Options of {@link lastSessions}. */
 export interface LastOptions {
@@ -19,9 +22,47 @@ export interface LastOptions {
   project?: string;
 }
 
+/** A session `last` lists: its row and what it was about. */
+export interface LastSession extends SessionRow {
+  /** The title, else the first prompt a person typed; one line, at most {@link DESCRIPTION_CHARS}. */
+  description: string | null;
+}
+
+/** Longest description in characters. */
+export const DESCRIPTION_CHARS = 200;
+
 /** The most recent sessions (see the module). */
-export function lastSessions(store: Store, opts: LastOptions = {}): SessionRow[] {
+export function lastSessions(store: Store, opts: LastOptions = {}): LastSession[] {
   const h = opts.harness?.length ? JSON.stringify(opts.harness) : null;
   const p = opts.project ? `%${opts.project.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : null;
-  return store.stmt(Q.lastSessions).all(h, h, p, p, opts.limit ?? 10) as unknown as SessionRow[];
+  const rows = store.stmt(Q.lastSessions).all(
+    h,
+    h,
+    p,
+    p,
+    opts.limit ?? 10,
+  ) as unknown as SessionRow[];
+  return rows.map((s) => ({ ...s, description: describeSession(store, s) }));
+}
+
+/** User turns read at most when looking for the first typed prompt. */
+const TURNS = 8;
+
+/**
+ * What session `s` was about in one line: its title when it has one, else its
+ * first user turn that reads as typed (not markup such as `<command-name>`,
+ * not a bare slash command such as `/model`), else its first user turn at
+ * all; null when it has neither a title nor a user turn.
+ */
+export function describeSession(
+  store: Store,
+  s: Pick<SessionRow, "id" | "title">,
+): string | null {
+  const title = s.title?.trim();
+  if (title) return oneLine(title, DESCRIPTION_CHARS);
+  const turns = (store.stmt(Q.userTurns).all(s.id, TURNS) as Array<{ text: string }>)
+    .map((t) => t.text.trim()).filter(Boolean);
+  const typed = turns.find((t) => !t.startsWith("<") && !/^\/[\w:-]+$/.test(t));
+  const first = typed ?? turns[0];
+  return first ? oneLine(first, DESCRIPTION_CHARS) : null;
 }

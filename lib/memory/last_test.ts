@@ -63,3 +63,59 @@ Deno.test("lastSessions lists newest first, filters, and leaves subagents under 
     ix.cleanup();
   }
 });
+
+// Regression (real stores, 2026-12): a Codex Desktop rollout whose `session_meta`
+// names a parent thread, a Gemini subagent chat and a Claude aside subagent were
+// counted by `stats` but never listed by `last`, because their parents were not
+// indexed.
+Deno.test("lastSessions lists a subagent whose parent is not indexed as a session of its own", async () => {
+  const ix = await indexSessions([at("41410001-0000-4000-8000-000000000001", "/w/a", "01")]);
+  try {
+    const dir = join(
+      ix.root,
+      "claude",
+      "-w-c",
+      "42420002-0000-4000-8000-00000000dead",
+      "subagents",
+    );
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(
+      join(dir, "agent-aside_question-b9b9b9b9b9b9b9b9.jsonl"),
+      JSON.stringify({
+        isSidechain: true,
+        sessionId: "42420002-0000-4000-8000-00000000dead",
+        agentId: "aside_question-b9b9b9b9b9b9b9b9",
+        cwd: "/w/c",
+        uuid: "s1",
+        timestamp: "2026-06-05T10:00:00Z",
+        type: "user",
+        message: { role: "user", content: "/model" },
+      }) + "\n" + JSON.stringify({
+        isSidechain: true,
+        sessionId: "42420002-0000-4000-8000-00000000dead",
+        agentId: "aside_question-b9b9b9b9b9b9b9b9",
+        cwd: "/w/c",
+        uuid: "s2",
+        timestamp: "2026-06-05T10:01:00Z",
+        type: "user",
+        message: { role: "user", content: "  Why does the\n  build   fail on arm64?  " },
+      }) + "\n",
+    );
+    ix.store.close();
+    await runIndex(ix.env, parsers, { only: ["claude"] });
+    const store = Store.open(indexPath(ix.env));
+    try {
+      const rows = lastSessions(store);
+      assertEquals(rows.map((s) => s.native_id.slice(0, 4)), ["4242", "4141"]);
+      // A description on every row: the title, else the first prompt a person typed, on one line.
+      assertEquals(rows.map((s) => s.description), [
+        "Why does the build fail on arm64?",
+        "work on /w/a",
+      ]);
+    } finally {
+      store.close();
+    }
+  } finally {
+    ix.cleanup();
+  }
+});
