@@ -20,7 +20,7 @@ import { Q } from "./schema.ts";
 import { acquireWriterLock, dataDir, indexPath, removeIndex, Store } from "./store.ts";
 import { SourceWriter, type WriteMode } from "./ingest.ts";
 import { redactDeep } from "./redact.ts";
-import { makeGate, setGate } from "./forget/gate.ts";
+import { dropExcluded, makeGate, setGate } from "./forget/gate.ts";
 import { resetVocabCache } from "./search/vocab.ts";
 import {
   fileHash,
@@ -72,6 +72,8 @@ export interface IndexOptions {
 /** Result of one run. */
 export interface IndexResult {
   harnesses: HarnessSummary[];
+  /** Sessions removed because their project is excluded (added to the exclude list since). */
+  excluded: number;
   /** Wall time in milliseconds. */
   ms: number;
 }
@@ -99,8 +101,10 @@ export async function runIndex(
       store = Store.open(path, { create: true });
     }
     try {
-      // Forgotten sessions and excluded projects are left out of every source read.
+      // Forgotten sessions and excluded projects are left out of every source read,
+      // and sessions of a project excluded since the last run leave the index now.
       setGate(store, makeGate(env, path));
+      const excluded = dropExcluded(store, env);
       const out: HarnessSummary[] = [];
       const seen = new Set<string>();
       const selected = parsers.filter((p) => !opts.only || opts.only.includes(p.id));
@@ -112,7 +116,7 @@ export async function runIndex(
         "last_index",
         JSON.stringify({ at: Date.now(), harnesses: out.map((h) => ({ ...h })) }),
       );
-      return { harnesses: out, ms: performance.now() - t0 };
+      return { harnesses: out, excluded, ms: performance.now() - t0 };
     } finally {
       store.close();
     }

@@ -267,6 +267,8 @@ export const Q = {
   redactionsByHarness: `SELECT s.harness AS harness, r.kind AS kind, SUM(r.count) AS count
     FROM redactions r JOIN sources s ON s.path = r.source GROUP BY s.harness, r.kind`,
   projects: `SELECT DISTINCT project FROM sessions WHERE project IS NOT NULL`,
+  // projects (JSON array): their sessions (an exclusion taking effect)
+  sessionsOfProjects: `SELECT * FROM sessions WHERE project IN (SELECT value FROM json_each(?))`,
   // native id prefix (LIKE pattern), harness or NULL
   sessionsByPrefix:
     `SELECT * FROM sessions WHERE native_id LIKE ? ESCAPE '\\' AND (? IS NULL OR harness = ?)

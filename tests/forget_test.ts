@@ -156,3 +156,33 @@ Deno.test("excluded projects are never indexed, from the exclude file or DEJA_EX
     ix2.cleanup();
   }
 });
+
+// Regression (2026-12): a project added to the exclude list after it was indexed
+// stayed in `last`, `show` and `how` until `deja index --rebuild`.
+Deno.test("an incremental index drops the sessions of a project excluded after they were indexed", async () => {
+  const ix = await memIndex(HISTORY);
+  try {
+    let s = ix.open();
+    assertEquals(search(s, "zanzibarite").results.length, 1);
+    s.close();
+    const file = join(ix.env.home, ".config", "deja", "exclude");
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, "clients/acme\n");
+    await ix.reindex();
+    s = ix.open();
+    const left = s.db.prepare("SELECT native_id FROM sessions ORDER BY native_id").all() as Array<
+      { native_id: string }
+    >;
+    assertEquals(left.map((r) => r.native_id), ["aa22-other", "bb33-keep"]);
+    assertEquals(search(s, "zanzibarite", { exclude: [] }).results.length, 0);
+    s.close();
+    for (const suffix of ["", "-wal"]) {
+      const f = indexPath(ix.env) + suffix;
+      if (existsSync(f)) assert(!readFileSync(f).includes("zanzibarite"), `left in index.db${suffix}`);
+    }
+    // Excluding is not forgetting: no tombstone is written.
+    assertEquals(readTombstones(tombstoneFile(indexPath(ix.env))).length, 0);
+  } finally {
+    ix.cleanup();
+  }
+});

@@ -40,7 +40,12 @@ export const indexCmd: Command = {
     if (tty) io.err("\r\x1b[2K");
     const failed = res.harnesses.some((h) => h.errors.length);
     if (a.values.json) {
-      printJson(io, { index: indexPath(io.env), ms: Math.round(res.ms), harnesses: res.harnesses });
+      printJson(io, {
+        index: indexPath(io.env),
+        ms: Math.round(res.ms),
+        harnesses: res.harnesses,
+        excluded: res.excluded,
+      });
       return 0;
     }
     if (a.values.quiet && !failed) return 0;
@@ -73,6 +78,11 @@ export const indexCmd: Command = {
         c.dim(
           `${absent} other harnesses have no store here ('deja sources' lists where deja looked)`,
         ),
+      );
+    }
+    if (res.excluded) {
+      lines.push(
+        `${res.excluded} session${res.excluded === 1 ? "" : "s"} of excluded projects removed`,
       );
     }
     lines.push(c.dim(`indexed in ${(res.ms / 1000).toFixed(2)} s -> ${indexPath(io.env)}`));

@@ -140,12 +140,25 @@ export function applyForget(
   }
   // The tombstones first: if removal fails, running forget again finishes it.
   writeTombstones(file, list);
-  const ids = JSON.stringify(plan.sessions.map((s) => s.id));
+  return removeSessions(store, plan.sessions);
+}
+
+/**
+ * Removes `sessions` from the index, leaving no trace of their text: the rows
+ * (events, commands, file spans, their FTS entries), the words only they held
+ * in the vocabulary, the FTS segments merged with `secure_delete` on, the WAL
+ * checkpointed. Writes no tombstone (see {@link applyForget}). Call with the
+ * writer lock held.
+ */
+export function removeSessions(store: Store, sessions: SessionRow[]): ForgetOutcome {
+  const events = sessions.reduce((n, s) => n + s.events, 0);
+  if (!sessions.length) return { sessions: 0, events: 0, wordsPruned: 0 };
+  const ids = JSON.stringify(sessions.map((s) => s.id));
   const words = new VocabCollector();
   for (const r of store.stmt(Q.textsOfSessions).iterate(ids)) {
     words.add((r as { text: string }).text);
   }
-  const sources = new Set(plan.sessions.map((s) => s.source));
+  const sources = new Set(sessions.map((s) => s.source));
   store.db.exec("PRAGMA secure_delete = ON");
   let pruned = 0;
   store.tx(() => {
@@ -160,7 +173,7 @@ export function applyForget(
   store.db.exec("INSERT INTO events_fts(events_fts) VALUES ('optimize')");
   store.db.exec("INSERT INTO vocab_tri(vocab_tri) VALUES ('optimize')");
   store.db.exec("PRAGMA wal_checkpoint(TRUNCATE)");
-  return { sessions: plan.sessions.length, events: plan.events, wordsPruned: pruned };
+  return { sessions: sessions.length, events, wordsPruned: pruned };
 }
 
 /**

@@ -2,13 +2,19 @@
  * The ingest gate: which sessions `deja index` leaves out — forgotten ones
  * (tombstones, and their subagents) and those of excluded projects. The
  * indexer sets a gate on the store it writes ({@link setGate}); every
- * SourceWriter consults it before writing a session.
+ * SourceWriter consults it before writing a session. An exclusion also takes
+ * effect on what is already indexed: every index run first drops the sessions
+ * of excluded projects ({@link dropExcluded}), so a project added to the
+ * exclude list leaves every command at the next `deja index`.
  *
  * @module
  */
 import type { Env, Session } from "../model.ts";
 import type { Store } from "../store.ts";
+import { Q } from "../schema.ts";
+import type { SessionRow } from "../sessions.ts";
 import { excludePatterns, projectMatcher } from "../search/junk.ts";
+import { removeSessions } from "./forget.ts";
 import { keyOf, readTombstones, tombstoneFile } from "./tombstones.ts";
 
 /** Decides per session chunk; counts what it left out. */
@@ -53,4 +59,31 @@ export function setGate(store: Store, gate: Gate): void {
 /** The gate set on `store`, if any. */
 export function gateOf(store: Store): Gate | undefined {
   return gates.get(store);
+}
+
+/**
+ * Removes from the index the sessions of projects the exclusion patterns of
+ * `env` match, and their subagents, the way `deja forget` removes (no text
+ * left behind) but without tombstones: the patterns themselves keep them out.
+ * Call with the writer lock held.
+ *
+ * @returns the number of sessions removed.
+ */
+export function dropExcluded(store: Store, env: Env): number {
+  const excluded = projectMatcher(excludePatterns(env));
+  const projects = (store.stmt(Q.projects).all() as Array<{ project: string }>)
+    .map((r) => r.project).filter((p) => excluded(p));
+  if (!projects.length) return 0;
+  const byId = new Map<number, SessionRow>();
+  for (
+    const s of store.stmt(Q.sessionsOfProjects).all(
+      JSON.stringify(projects),
+    ) as unknown as SessionRow[]
+  ) byId.set(s.id, s);
+  for (
+    const c of store.stmt(Q.childrenOfMany).all(
+      JSON.stringify([...byId.keys()]),
+    ) as unknown as SessionRow[]
+  ) byId.set(c.id, c);
+  return removeSessions(store, [...byId.values()]).sessions;
 }
