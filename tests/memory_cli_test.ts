@@ -175,3 +175,47 @@ Deno.test("how, last and remember print text and JSON", async () => {
     ix.cleanup();
   }
 });
+
+// Regression (2026-12): throwaway projects were hidden by search only; ctx, last,
+// blame, restore and how still showed them. One rule now, with one --junk and one hint.
+Deno.test("every memory command hides throwaway projects unless --junk, and says so", async () => {
+  const SCRATCH: SessionSpec = {
+    id: "71710001-0000-4000-8000-000000000001",
+    cwd: "/tmp/tmp.Qz81kPw3/app",
+    start: "2026-11-12T10:00:00Z",
+    turns: [
+      { user: "Trying the zeppelinctl deploy in a scratch checkout." },
+      { bash: "zeppelinctl deploy --dry-run", out: "ok", exit: 0 },
+      { edit: "/tmp/tmp.Qz81kPw3/app/zeppelin.toml", old: "replicas = 1", new: "replicas = 3" },
+      { say: "Done: the zeppelin config now asks for three replicas." },
+    ],
+  };
+  const ix = await indexSessions([S, SCRATCH]);
+  try {
+    const hint = "hint: 1 session of throwaway or excluded projects left out; --junk shows";
+    const cases: Array<{ args: string[]; shows: string }> = [
+      { args: ["last"], shows: "71710001" },
+      { args: ["ctx", "zeppelinctl", "deploy"], shows: "zeppelinctl" },
+      { args: ["blame", "/tmp/tmp.Qz81kPw3/app/zeppelin.toml"], shows: "71710001" },
+      { args: ["restore", "/tmp/tmp.Qz81kPw3/app/zeppelin.toml"], shows: "replicas" },
+      { args: ["how", "zeppelinctl"], shows: "zeppelinctl deploy" },
+    ];
+    for (const c of cases) {
+      const hidden = await run(ix, c.args);
+      assert(!hidden.out.includes(c.shows), `${c.args[0]} showed a throwaway session`);
+      assertStringIncludes(hidden.err, hint, c.args[0]);
+      const shown = await run(ix, [...c.args, "--junk"]);
+      assertEquals(shown.code, 0, `${c.args[0]} --junk: ${shown.err}`);
+      assertStringIncludes(shown.out, c.shows, `${c.args[0]} --junk`);
+      assert(!shown.err.includes("hint: 1 session"), `${c.args[0]} --junk still hints`);
+    }
+    // The session the person is in is never throwaway to them; an id always shows its session.
+    const here = await run(ix, ["last"], { cwd: "/tmp/tmp.Qz81kPw3/app" });
+    assertStringIncludes(here.out, "71710001");
+    assertStringIncludes((await run(ix, ["ctx", "71710001"])).out, "zeppelin");
+    const j = JSON.parse((await run(ix, ["last", "--json"])).out);
+    assertEquals(j.hidden, 1);
+  } finally {
+    ix.cleanup();
+  }
+});

@@ -1,7 +1,7 @@
 /**
  * What the work-memory commands (ctx, blame, restore, fix, how, last) share:
- * the harness filter option, opening the index for one command, and the JSON
- * shape of a session.
+ * the harness filter option, the `--junk` option and its hint, opening the
+ * index for one command, and the JSON shape of a session.
  *
  * @module
  */
@@ -10,6 +10,7 @@ import { isoTime } from "./common.ts";
 import type { IO } from "../runtime.ts";
 import { DejaError, indexPath, Store } from "../store.ts";
 import { type SessionRow, shortRef } from "../sessions.ts";
+import { defaultHidden } from "../search/sessions.ts";
 import { parsers } from "../../parsers/mod.ts";
 
 /** `--harness` (repeatable) and `--project`, as search spells them. */
@@ -26,6 +27,40 @@ export const FILTER_OPTIONS: Record<string, OptionSpec> = {
     description: "only projects whose path contains this",
   },
 };
+
+/**
+ * `--junk`: what every command that lists sessions or their work takes to show
+ * throwaway projects too (the rule: `defaultHidden` in lib/search/sessions.ts).
+ */
+export const JUNK_OPTION: Record<string, OptionSpec> = {
+  junk: {
+    type: "boolean",
+    description: "include sessions of throwaway projects (temp dirs, eval sandboxes)",
+  },
+};
+
+/** The row ids a command leaves out by default, for its `--junk` and `--project` options. */
+export function hiddenFor(store: Store, a: Args, io: IO): Set<number> {
+  return defaultHidden(store, {
+    env: io.env,
+    junk: Boolean(a.values.junk),
+    here: io.cwd,
+    project: a.values.project as string | undefined,
+  });
+}
+
+/**
+ * The hint every command prints on stderr when `n` sessions of throwaway or
+ * excluded projects were left out of what it shows (nothing when `n` is 0).
+ */
+export function hiddenHint(io: IO, n: number): void {
+  if (!n) return;
+  io.err(
+    `hint: ${n} session${
+      n === 1 ? "" : "s"
+    } of throwaway or excluded projects left out; --junk shows the throwaway ones\n`,
+  );
+}
 
 /** The `--harness` values, each checked against the parser list. @throws {DejaError} */
 export function harnessOpt(a: Args): string[] | undefined {

@@ -8,16 +8,25 @@ import { DejaError } from "../store.ts";
 import { sanitizeForTerminal } from "../redact.ts";
 import { shortRef } from "../sessions.ts";
 import { blame, type BlameSession } from "../memory/blame.ts";
-import { FILTER_OPTIONS, harnessOpt, sessionJson, withStore } from "./_memory.ts";
+import {
+  FILTER_OPTIONS,
+  harnessOpt,
+  hiddenFor,
+  hiddenHint,
+  JUNK_OPTION,
+  sessionJson,
+  withStore,
+} from "./_memory.ts";
 
 export const blameCmd: Command = {
   name: "blame",
   summary:
     "Sessions that read, edited or wrote a file (newest first), with the reasoning around each edit.",
-  usage: "blame <path>[:line] [--harness <id>] [--project <text>] [--limit N] [--json]",
+  usage: "blame <path>[:line] [--harness <id>] [--project <text>] [--junk] [--limit N] [--json]",
   maxPositionals: 1,
   options: {
     ...FILTER_OPTIONS,
+    ...JUNK_OPTION,
     limit: { type: "string", value: "<n>", description: "sessions to show (default 10)" },
     json: { type: "boolean", description: "print the sessions as JSON (docs/json-output.md)" },
   },
@@ -41,13 +50,21 @@ function runBlame(a: Args, io: IO): number {
   const harness = harnessOpt(a);
   const limit = intOpt(a, "limit", 10);
   return withStore(io, (store) => {
-    const r = blame(store, path, { cwd: io.cwd, line, harness, project: opt(a, "project"), limit });
+    const r = blame(store, path, {
+      cwd: io.cwd,
+      line,
+      harness,
+      project: opt(a, "project"),
+      limit,
+      hidden: hiddenFor(store, a, io),
+    });
     if (a.values.json) {
       printJson(io, {
         target: r.target,
         match: r.match,
         line: r.line ?? null,
         total: r.total,
+        hidden: r.hidden,
         sessions: r.sessions.map((s) => ({
           ...sessionJson(store, s.session),
           last: isoTime(s.last),
@@ -64,6 +81,7 @@ function runBlame(a: Args, io: IO): number {
     }
     if (!r.sessions.length) {
       io.err(`deja: no session touched ${tildify(r.target, io.env.home)}\n`);
+      hiddenHint(io, r.hidden);
       return 1;
     }
     const c = colors(io);
@@ -83,6 +101,7 @@ function runBlame(a: Args, io: IO): number {
     }
     for (const s of r.sessions) out.push(...sessionLines(s, store, io, c));
     io.out(out.join("\n") + "\n");
+    hiddenHint(io, r.hidden);
     return 0;
   });
 }

@@ -6,15 +6,24 @@ import { DejaError } from "../store.ts";
 import { sanitizeForTerminal } from "../redact.ts";
 import { CTX_BUDGET, sessionDigest } from "../memory/digest.ts";
 import { pickSession } from "../memory/pick.ts";
-import { FILTER_OPTIONS, harnessOpt, sessionJson, withStore } from "./_memory.ts";
+import {
+  FILTER_OPTIONS,
+  harnessOpt,
+  hiddenHint,
+  JUNK_OPTION,
+  sessionJson,
+  withStore,
+} from "./_memory.ts";
+import { searchHiding } from "../search/sessions.ts";
 
 export const ctxCmd: Command = {
   name: "ctx",
   summary: "A Markdown digest of the best matching session (or of an id), ready for a prompt.",
   usage:
-    "ctx <query... | id-prefix> [--budget <bytes>] [--harness <id>] [--project <text>] [--json]",
+    "ctx <query... | id-prefix> [--budget <bytes>] [--harness <id>] [--project <text>] [--junk] [--json]",
   options: {
     ...FILTER_OPTIONS,
+    ...JUNK_OPTION,
     budget: {
       type: "string",
       value: "<bytes>",
@@ -33,10 +42,20 @@ function runCtx(a: Args, io: IO): number {
   const harness = harnessOpt(a);
   const budget = intOpt(a, "budget", CTX_BUDGET);
   return withStore(io, (store) => {
-    const picked = pickSession(store, arg, { harness, project: opt(a, "project") });
+    // A search hides what search hides (the one rule, lib/search/sessions.ts); an id is shown.
+    const missed = { hidden: 0 };
+    const picked = pickSession(store, arg, {
+      harness,
+      project: opt(a, "project"),
+      ...searchHiding({ env: io.env, junk: Boolean(a.values.junk), here: io.cwd }),
+    }, missed);
     if (!picked) {
-      if (a.values.json) printJson(io, { query: arg, via: null, session: null });
-      else io.err(`deja: nothing matched "${arg}"\n`);
+      if (a.values.json) {
+        printJson(io, { query: arg, via: null, session: null, hidden: missed.hidden });
+      } else {
+        io.err(`deja: nothing matched "${arg}"\n`);
+        hiddenHint(io, missed.hidden);
+      }
       return 1;
     }
     const d = sessionDigest(store, picked.session.id, {

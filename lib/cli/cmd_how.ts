@@ -5,18 +5,19 @@ import type { IO } from "../runtime.ts";
 import { DejaError } from "../store.ts";
 import { sanitizeForTerminal } from "../redact.ts";
 import { howRuns } from "../memory/how.ts";
-import { withStore } from "./_memory.ts";
+import { hiddenFor, hiddenHint, JUNK_OPTION, withStore } from "./_memory.ts";
 
 export const howCmd: Command = {
   name: "how",
   summary: "The real commands run here that hold every word given, by number of sessions.",
-  usage: "how <tool words...> [--project <text>] [--limit N] [--json]",
+  usage: "how <tool words...> [--project <text>] [--junk] [--limit N] [--json]",
   options: {
     project: {
       type: "string",
       value: "<text>",
       description: "only projects whose path contains this",
     },
+    ...JUNK_OPTION,
     limit: { type: "string", value: "<n>", description: "commands to show (default 8)" },
     json: { type: "boolean", description: "print the commands as JSON (docs/json-output.md)" },
   },
@@ -28,17 +29,23 @@ function runHow(a: Args, io: IO): number {
   if (!what) throw new DejaError("how to run what? give a tool name", "deja how docker build");
   const limit = intOpt(a, "limit", 8);
   return withStore(io, (store) => {
-    const r = howRuns(store, what, { project: opt(a, "project"), limit });
+    const r = howRuns(store, what, {
+      project: opt(a, "project"),
+      limit,
+      hidden: hiddenFor(store, a, io),
+    });
     if (a.values.json) {
       printJson(io, {
         words: r.words,
         total: r.total,
+        hidden: r.hidden,
         commands: r.commands.map((c) => ({ ...c, last: isoTime(c.last) })),
       });
       return r.commands.length ? 0 : 1;
     }
     if (!r.commands.length) {
       io.err(`deja: no command run here holds ${r.words.map((w) => `'${w}'`).join(" and ")}\n`);
+      hiddenHint(io, r.hidden);
       return 1;
     }
     const c = colors(io);
@@ -62,6 +69,7 @@ function runHow(a: Args, io: IO): number {
       out.push(c.dim(`… ${r.total - r.commands.length} more (--limit)`));
     }
     io.out(out.join("\n") + "\n");
+    hiddenHint(io, r.hidden);
     return 0;
   });
 }

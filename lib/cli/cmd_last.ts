@@ -6,15 +6,24 @@ import { DejaError } from "../store.ts";
 import { sanitizeForTerminal } from "../redact.ts";
 import { shortRef } from "../sessions.ts";
 import { lastSessions } from "../memory/last.ts";
-import { FILTER_OPTIONS, harnessOpt, sessionJson, withStore } from "./_memory.ts";
+import {
+  FILTER_OPTIONS,
+  harnessOpt,
+  hiddenFor,
+  hiddenHint,
+  JUNK_OPTION,
+  sessionJson,
+  withStore,
+} from "./_memory.ts";
 
 export const lastCmd: Command = {
   name: "last",
   summary: "The most recent sessions (default 10), newest first.",
-  usage: "last [n] [--harness <id>] [--project <text>] [--json]",
+  usage: "last [n] [--harness <id>] [--project <text>] [--junk] [--json]",
   maxPositionals: 1,
   options: {
     ...FILTER_OPTIONS,
+    ...JUNK_OPTION,
     json: { type: "boolean", description: "print the sessions as JSON (docs/json-output.md)" },
   },
   run: (a, io) => Promise.resolve(runLast(a, io)),
@@ -28,7 +37,12 @@ function runLast(a: Args, io: IO): number {
   }
   const harness = harnessOpt(a);
   return withStore(io, (store) => {
-    const rows = lastSessions(store, { limit: n, harness, project: opt(a, "project") });
+    const { sessions: rows, hidden } = lastSessions(store, {
+      limit: n,
+      harness,
+      project: opt(a, "project"),
+      hidden: hiddenFor(store, a, io),
+    });
     if (a.values.json) {
       printJson(io, {
         sessions: rows.map((s) => ({
@@ -37,11 +51,13 @@ function runLast(a: Args, io: IO): number {
           events: s.events,
           description: s.description,
         })),
+        hidden,
       });
       return rows.length ? 0 : 1;
     }
     if (!rows.length) {
       io.err("deja: no session in the index matches\n");
+      hiddenHint(io, hidden);
       return 1;
     }
     const c = colors(io);
@@ -55,6 +71,7 @@ function runLast(a: Args, io: IO): number {
       if (s.description) out.push(`  ${oneLine(sanitizeForTerminal(s.description), 100)}`);
     }
     io.out(out.join("\n") + "\n");
+    hiddenHint(io, hidden);
     return 0;
   });
 }

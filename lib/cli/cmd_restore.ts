@@ -6,16 +6,24 @@ import { DejaError } from "../store.ts";
 import { sanitizeForTerminal } from "../redact.ts";
 import { shortRef } from "../sessions.ts";
 import { listSpans, type RestoreSpan, writeSpan } from "../memory/restore.ts";
-import { FILTER_OPTIONS, harnessOpt, withStore } from "./_memory.ts";
+import {
+  FILTER_OPTIONS,
+  harnessOpt,
+  hiddenFor,
+  hiddenHint,
+  JUNK_OPTION,
+  withStore,
+} from "./_memory.ts";
 
 export const restoreCmd: Command = {
   name: "restore",
   summary: "List the spans agents replaced in a file (newest first); print or write one back.",
   usage:
-    "restore <path> [--span N] [-o <file>] [--force] [--harness <id>] [--project <text>] [--json]",
+    "restore <path> [--span N] [-o <file>] [--force] [--harness <id>] [--project <text>] [--junk] [--json]",
   maxPositionals: 1,
   options: {
     ...FILTER_OPTIONS,
+    ...JUNK_OPTION,
     span: { type: "string", value: "<n>", description: "print span n (as listed) exactly" },
     out: {
       type: "string",
@@ -56,11 +64,18 @@ function runRestore(a: Args, io: IO): number {
   const want = a.values.span === undefined ? undefined : intOpt(a, "span", 1);
   const out = opt(a, "out");
   return withStore(io, (store) => {
-    const r = listSpans(store, path, { cwd: io.cwd, harness, project: opt(a, "project") });
+    const r = listSpans(store, path, {
+      cwd: io.cwd,
+      harness,
+      project: opt(a, "project"),
+      hidden: hiddenFor(store, a, io),
+    });
+    hiddenHint(io, r.hidden);
     const ref = (s: RestoreSpan) => shortRef(store, s.harness, s.session);
     if (!r.spans.length) {
-      if (a.values.json) printJson(io, { target: r.target, match: r.match, spans: [] });
-      else io.err(`deja: no agent replaced text in ${tildify(r.target, io.env.home)}\n`);
+      if (a.values.json) {
+        printJson(io, { target: r.target, match: r.match, spans: [], hidden: r.hidden });
+      } else io.err(`deja: no agent replaced text in ${tildify(r.target, io.env.home)}\n`);
       return 1;
     }
     if (want === undefined && out === undefined) {
@@ -68,6 +83,7 @@ function runRestore(a: Args, io: IO): number {
         printJson(io, {
           target: r.target,
           match: r.match,
+          hidden: r.hidden,
           spans: r.spans.map((s) => spanJson(s, ref(s), false)),
         });
       } else {

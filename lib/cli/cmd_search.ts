@@ -7,9 +7,9 @@ import { search, type SearchResult } from "../search.ts";
 import { resolveSession, shortRef } from "../sessions.ts";
 import { parseSince } from "../query.ts";
 import { Q } from "../schema.ts";
-import { excludePatterns } from "../search/junk.ts";
+import { searchHiding } from "../search/sessions.ts";
 import { sanitizeForTerminal } from "../redact.ts";
-import { FILTER_OPTIONS, harnessOpt } from "./_memory.ts";
+import { FILTER_OPTIONS, harnessOpt, hiddenHint, JUNK_OPTION } from "./_memory.ts";
 
 const ROLES: Record<string, string[]> = {
   user: ["user"],
@@ -44,10 +44,7 @@ export const searchCmd: Command = {
       description: "search inside one session (an id prefix) and its subagents",
     },
     re: { type: "boolean", description: "the query is a regular expression ((?i) ignores case)" },
-    junk: {
-      type: "boolean",
-      description: "include sessions of throwaway projects (temp dirs, eval sandboxes)",
-    },
+    ...JUNK_OPTION,
     limit: { type: "string", value: "<n>", description: "sessions to show (default 10)" },
     json: { type: "boolean", description: "print results as JSON (docs/json-output.md)" },
   },
@@ -93,10 +90,7 @@ export function runSearch(a: Args, io: IO): number {
       kinds: kinds.length ? kinds : undefined,
       sessionIds,
       regex: Boolean(a.values.re),
-      hideThrowaway: !a.values.junk,
-      here: io.cwd,
-      exclude: excludePatterns(io.env),
-      env: io.env,
+      ...searchHiding({ env: io.env, junk: Boolean(a.values.junk), here: io.cwd }),
       snippets: sessionIds ? 10 : 3,
     });
     for (const r of res.results) refs.set(`${r.harness}:${r.id}`, shortRef(store, r.harness, r.id));
@@ -114,23 +108,11 @@ export function runSearch(a: Args, io: IO): number {
   if (!res.results.length) {
     io.err(`deja: nothing matched "${sanitizeForTerminal(query)}"\n`);
     if (note) io.err(`${note}\n`);
-    if (res.hidden) {
-      io.err(
-        `hint: ${res.hidden} session${
-          res.hidden === 1 ? "" : "s"
-        } of throwaway or excluded projects matched; --junk shows the throwaway ones\n`,
-      );
-    }
+    hiddenHint(io, res.hidden);
     return 1;
   }
   if (note) io.err(`${c.on ? "\x1b[2m" : ""}${note}${c.on ? "\x1b[0m" : ""}\n`);
-  if (res.hidden) {
-    io.err(
-      `hint: ${res.hidden} session${
-        res.hidden === 1 ? "" : "s"
-      } of throwaway or excluded projects hold every word; --junk shows the throwaway ones\n`,
-    );
-  }
+  hiddenHint(io, res.hidden);
   const out: string[] = [];
   for (const r of res.results) {
     const marks = [

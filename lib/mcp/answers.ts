@@ -13,6 +13,7 @@ import { shortRef } from "../sessions.ts";
 import { sanitizeForTerminal } from "../redact.ts";
 import { CTX_BUDGET, sessionDigest } from "../memory/digest.ts";
 import { pickSession } from "../memory/pick.ts";
+import { defaultHidden, type HideOptions, searchHiding } from "../search/sessions.ts";
 import { blame, type BlameSession } from "../memory/blame.ts";
 import { findFixes } from "../memory/fix.ts";
 import { howRuns } from "../memory/how.ts";
@@ -31,6 +32,8 @@ export interface Filters {
   harness?: string[];
   project?: string;
   limit?: number;
+  /** What to leave out (the commands' rule: `defaultHidden`, lib/search/sessions.ts). */
+  hide?: HideOptions;
 }
 
 const day = (ms: number | null | undefined) => localTime(ms).slice(0, 10);
@@ -38,7 +41,11 @@ const plural = (n: number, w: string) => `${n} ${w}${n === 1 ? "" : "s"}`;
 
 /** The digest of the session `query` names (an id prefix, else the best search hit). */
 export function contextText(store: Store, query: string, f: Filters, home: string): string {
-  const picked = pickSession(store, query, { harness: f.harness, project: f.project });
+  const picked = pickSession(store, query, {
+    harness: f.harness,
+    project: f.project,
+    ...(f.hide ? searchHiding(f.hide) : {}),
+  });
   if (!picked) return `No past session matches "${clean(query, 200)}". Try mode recall first.`;
   const ref = shortRef(store, picked.session.harness, picked.session.native_id);
   const head = `session ${ref}${picked.via === "search" ? ` (best match for the words)` : ""}`;
@@ -68,6 +75,7 @@ export function blameText(
     harness: f.harness,
     project: f.project,
     limit: f.limit ?? 10,
+    hidden: f.hide && defaultHidden(store, f.hide),
   });
   if (!r.sessions.length) {
     return `No past session read or changed ${clean(tilde(r.target, home), 300)}.`;
@@ -157,7 +165,11 @@ export function fixText(store: Store, error: string, f: Filters): string {
 
 /** The real invocations of a command run here, most widely used first. */
 export function howText(store: Store, what: string, f: Filters): string {
-  const r = howRuns(store, what, { project: f.project, limit: f.limit ?? 8 });
+  const r = howRuns(store, what, {
+    project: f.project,
+    limit: f.limit ?? 8,
+    hidden: f.hide && defaultHidden(store, f.hide),
+  });
   if (!r.commands.length) {
     return `No command run here holds ${r.words.map((w) => `'${clean(w, 80)}'`).join(" and ")}.`;
   }

@@ -61,7 +61,9 @@ export async function callDeja(
   try {
     const mode = modeOf(args.mode);
     const input = inputOf(args, mode);
-    const f = filtersOf(args);
+    // Throwaway and excluded projects are left out as the CLI leaves them out without --junk.
+    const f: Filters = filtersOf(args);
+    f.hide = { env: ctx.env, here: ctx.cwd, project: f.project };
     if (mode === "remember") return await rememberNote(input, args, ctx);
     return withIndex(ctx, (store) => {
       switch (mode) {

@@ -29,7 +29,7 @@ import type { Store } from "../store.ts";
 import type { Env } from "../model.ts";
 import { search, type SearchResult, type SessionHit } from "../search.ts";
 import { shortRef } from "../sessions.ts";
-import { excludePatterns } from "../search/junk.ts";
+import { searchHiding } from "../search/sessions.ts";
 import { tokens } from "../query.ts";
 import { sessionDigest } from "../memory/digest.ts";
 import { localTime } from "../memory/_text.ts";
@@ -84,10 +84,7 @@ export function recallText(store: Store, query: string, o: RecallOptions): Recal
     harness: o.harness,
     project: o.project,
     limit,
-    hideThrowaway: true,
-    here: o.cwd,
-    exclude: excludePatterns(o.env),
-    env: o.env,
+    ...searchHiding({ env: o.env, here: o.cwd }),
     ...(o.now ? { now: o.now } : {}),
   });
   const q = clean(query, 200);

@@ -32,6 +32,8 @@ export interface BlameOptions {
   project?: string;
   /** Sessions returned at most (default 10). */
   limit?: number;
+  /** Row ids left out (the commands' rule: `defaultHidden`, lib/search/sessions.ts). */
+  hidden?: Set<number>;
   /** Reads the current file (tests); default: the file system, undefined when unreadable. */
   readFile?: (path: string) => string | undefined;
 }
@@ -79,6 +81,8 @@ export interface BlameResult {
   sessions: BlameSession[];
   /** Sessions that touched the file before filters and the limit. */
   total: number;
+  /** Sessions that touched it and were left out as `hidden`. */
+  hidden: number;
 }
 
 /** Reads the file as it is now, or undefined (missing, unreadable, over 8 MiB). */
@@ -123,7 +127,12 @@ export function blame(store: Store, typed: string, opts: BlameOptions): BlameRes
     JSON.stringify([...bySession.keys()]),
   ) as unknown as SessionRow[];
   const entries: BlameSession[] = [];
+  let hidden = 0;
   for (const s of rows) {
+    if (opts.hidden?.has(s.id)) {
+      hidden++;
+      continue;
+    }
     if (opts.harness?.length && !opts.harness.includes(s.harness)) continue;
     if (opts.project && !(s.project ?? "").includes(opts.project)) continue;
     entries.push(entry(s, bySession.get(s.id)!, line?.text ?? null));
@@ -143,6 +152,7 @@ export function blame(store: Store, typed: string, opts: BlameOptions): BlameRes
     ...(line ? { line } : {}),
     sessions: shown,
     total: bySession.size,
+    hidden,
   };
 }
 

@@ -35,6 +35,8 @@ export interface HowOptions {
   project?: string;
   /** Commands returned at most (default 8). */
   limit?: number;
+  /** Row ids left out (the commands' rule: `defaultHidden`, lib/search/sessions.ts). */
+  hidden?: Set<number>;
 }
 
 /** What {@link howRuns} returns. */
@@ -44,6 +46,8 @@ export interface HowResult {
   commands: HowCommand[];
   /** Distinct commands that matched, before the limit. */
   total: number;
+  /** Sessions that ran a matching command and were left out as `hidden`. */
+  hidden: number;
 }
 
 /**
@@ -52,13 +56,18 @@ export interface HowResult {
  */
 export function howRuns(store: Store, what: string, opts: HowOptions = {}): HowResult {
   const words = [...new Set(what.toLowerCase().split(/\s+/).filter(Boolean))];
-  if (!words.length) return { words, commands: [], total: 0 };
+  if (!words.length) return { words, commands: [], total: 0, hidden: 0 };
   const like = opts.project ? `%${opts.project.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : null;
   const rows = store.stmt(Q.commandRuns).all(JSON.stringify(words), like, like) as Array<
     Record<string, unknown>
   >;
   const byKey = new Map<string, HowCommand & { ids: Set<number>; lastAt: number }>();
+  const hidden = new Set<number>();
   for (const r of rows) {
+    if (opts.hidden?.has(Number(r.session_id))) {
+      hidden.add(Number(r.session_id));
+      continue;
+    }
     const command = String(r.command).replace(/\s+/g, " ").trim();
     const c = byKey.get(command) ?? {
       command,
@@ -91,5 +100,10 @@ export function howRuns(store: Store, what: string, opts: HowOptions = {}): HowR
     b.sessions - a.sessions || b.runs - a.runs || (b.last ?? 0) - (a.last ?? 0) ||
     (a.command < b.command ? -1 : 1)
   );
-  return { words, commands: all.slice(0, opts.limit ?? 8), total: all.length };
+  return {
+    words,
+    commands: all.slice(0, opts.limit ?? 8),
+    total: all.length,
+    hidden: hidden.size,
+  };
 }

@@ -20,6 +20,15 @@ export interface LastOptions {
   harness?: string[];
   /** Only projects whose path contains this text. */
   project?: string;
+  /** Row ids left out (the commands' rule: `defaultHidden`, lib/search/sessions.ts). */
+  hidden?: Set<number>;
+}
+
+/** What {@link lastSessions} returns. */
+export interface LastResult {
+  sessions: LastSession[];
+  /** Sessions `hidden` left out that would have been listed. */
+  hidden: number;
 }
 
 /** A session `last` lists: its row and what it was about. */
@@ -32,17 +41,22 @@ export interface LastSession extends SessionRow {
 export const DESCRIPTION_CHARS = 200;
 
 /** The most recent sessions (see the module). */
-export function lastSessions(store: Store, opts: LastOptions = {}): LastSession[] {
+export function lastSessions(store: Store, opts: LastOptions = {}): LastResult {
   const h = opts.harness?.length ? JSON.stringify(opts.harness) : null;
   const p = opts.project ? `%${opts.project.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : null;
-  const rows = store.stmt(Q.lastSessions).all(
-    h,
-    h,
-    p,
-    p,
-    opts.limit ?? 10,
-  ) as unknown as SessionRow[];
-  return rows.map((s) => ({ ...s, description: describeSession(store, s) }));
+  const limit = opts.limit ?? 10;
+  const sessions: LastSession[] = [];
+  let hidden = 0;
+  // No SQL limit when some are hidden: read on until `limit` are kept.
+  const rows = store.stmt(Q.lastSessions).iterate(h, h, p, p, opts.hidden?.size ? -1 : limit);
+  for (const r of rows) {
+    const s = r as unknown as SessionRow;
+    if (opts.hidden?.has(s.id)) hidden++;
+    else sessions.push({ ...s, description: null });
+    if (sessions.length >= limit) break;
+  }
+  for (const s of sessions) s.description = describeSession(store, s);
+  return { sessions, hidden };
 }
 
 /** User turns read at most when looking for the first typed prompt. */

@@ -47,7 +47,7 @@ Deno.test("lastSessions lists newest first, filters, and leaves subagents under 
     await runIndex(ix.env, parsers, { only: ["claude"] });
     const store = Store.open(indexPath(ix.env));
     try {
-      const ids = (o = {}) => lastSessions(store, o).map((s) => s.native_id.slice(0, 4));
+      const ids = (o = {}) => lastSessions(store, o).sessions.map((s) => s.native_id.slice(0, 4));
       const kids = store.db.prepare("SELECT COUNT(*) AS n FROM sessions WHERE parent IS NOT NULL")
         .get() as { n: number };
       assertEquals(kids.n, 1);
@@ -105,7 +105,7 @@ Deno.test("lastSessions lists a subagent whose parent is not indexed as a sessio
     await runIndex(ix.env, parsers, { only: ["claude"] });
     const store = Store.open(indexPath(ix.env));
     try {
-      const rows = lastSessions(store);
+      const rows = lastSessions(store).sessions;
       assertEquals(rows.map((s) => s.native_id.slice(0, 4)), ["4242", "4141"]);
       // A description on every row: the title, else the first prompt a person typed, on one line.
       assertEquals(rows.map((s) => s.description), [

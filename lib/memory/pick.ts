@@ -27,8 +27,12 @@ const ID_LIKE = /^(?:[a-z][a-z0-9_]*:\S+|[0-9a-f][0-9a-f-]{5,}|(?:deja|aider)-\S
  * as an id prefix ({@link resolveSession}); when no session has that prefix,
  * or several do and the word does not look like an id, `arg` is searched and
  * the best result (a parent session when the hit is in a subagent) is taken.
- * `filters` go to {@link search} as they are (harness, project, exclusions…).
+ * `filters` go to {@link search} as they are (harness, project, the hiding
+ * rule: `hideThrowaway`, `exclude`, `here`, `env`); a session named by its id
+ * is picked whatever they say.
  *
+ * @param missed on a miss, gets how many sessions the search left out as
+ *   hidden although they matched (for the `--junk` hint).
  * @returns null when neither finds a session.
  * @throws {DejaError} (exit 2) when an id-like argument matches several sessions.
  */
@@ -36,6 +40,7 @@ export function pickSession(
   store: Store,
   arg: string,
   filters: Omit<SearchOptions, "limit"> = {},
+  missed?: { hidden: number },
 ): Picked | null {
   const a = arg.trim();
   if (!a) return null;
@@ -49,7 +54,10 @@ export function pickSession(
   }
   const res = search(store, a, { ...filters, limit: 1 });
   const top = res.results[0];
-  if (!top) return null;
-  const session = store.stmt(Q.sessionById).get(top.rowid) as SessionRow | undefined;
-  return session ? { session, via: "search", tier: res.tier } : null;
+  const session = top
+    ? store.stmt(Q.sessionById).get(top.rowid) as SessionRow | undefined
+    : undefined;
+  if (session) return { session, via: "search", tier: res.tier };
+  if (missed) missed.hidden = res.hidden;
+  return null;
 }

@@ -53,6 +53,8 @@ export interface RestoreList {
   target: string;
   match: PathMatch | null;
   spans: RestoreSpan[];
+  /** Sessions with spans of the file that were left out as `hidden`. */
+  hidden: number;
 }
 
 const enc = new TextEncoder();
@@ -61,7 +63,13 @@ const enc = new TextEncoder();
 export function listSpans(
   store: Store,
   typed: string,
-  opts: { cwd: string; harness?: string[]; project?: string },
+  opts: {
+    cwd: string;
+    harness?: string[];
+    project?: string;
+    /** Row ids left out (the commands' rule: `defaultHidden`, lib/search/sessions.ts). */
+    hidden?: Set<number>;
+  },
 ): RestoreList {
   const m = findTouches(store, typed, opts.cwd);
   const ids = [...new Set(m.touches.map((t) => t.sessionId))];
@@ -71,10 +79,15 @@ export function listSpans(
   }
   const seen = new Set<string>();
   const spans: RestoreSpan[] = [];
+  const hidden = new Set<number>();
   for (const t of m.touches) {
     if (t.failed || t.op === "read") continue;
     const s = sessions.get(t.sessionId);
     if (!s) continue;
+    if (opts.hidden?.has(s.id)) {
+      hidden.add(s.id);
+      continue;
+    }
     if (opts.harness?.length && !opts.harness.includes(s.harness)) continue;
     if (opts.project && !(s.project ?? "").includes(opts.project)) continue;
     const text = (t.op === "edit" ? t.old : t.new) ?? "";
@@ -98,7 +111,7 @@ export function listSpans(
       seq: t.seq,
     });
   }
-  return { target: m.target, match: m.match, spans };
+  return { target: m.target, match: m.match, spans, hidden: hidden.size };
 }
 
 function same(a: string, b: string): boolean {

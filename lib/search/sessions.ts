@@ -9,7 +9,7 @@ import { Q } from "../schema.ts";
 import type { Store } from "../store.ts";
 import type { Env } from "../model.ts";
 import type { SessionRow } from "../sessions.ts";
-import { isThrowaway, projectMatcher } from "./junk.ts";
+import { excludePatterns, isThrowaway, projectMatcher } from "./junk.ts";
 
 /** The columns of a session row a search reads. */
 export type SessRow = Pick<
@@ -118,4 +118,39 @@ export function hiddenSessions(
     if (v) out.push(r.id);
   }
   return out;
+}
+
+/** Options of {@link defaultHidden}. */
+export interface HideOptions {
+  /** The environment: exclusion patterns, home and TMPDIR. */
+  env: Env;
+  /** `--junk`: show throwaway projects too (excluded ones stay hidden). */
+  junk?: boolean;
+  /** The directory the person is in: its project is never throwaway to them. */
+  here?: string;
+  /** A `--project` filter: naming a project shows it, throwaway or not. */
+  project?: string;
+}
+
+/**
+ * The search options that apply {@link defaultHidden}'s rule inside a search
+ * (`search()` calls {@link hiddenSessions} with them).
+ */
+export function searchHiding(
+  o: HideOptions,
+): { hideThrowaway: boolean; exclude: string[]; here?: string; env: Env } {
+  return { hideThrowaway: !o.junk, exclude: excludePatterns(o.env), here: o.here, env: o.env };
+}
+
+/**
+ * The one rule every command that lists sessions or what they did applies
+ * (search, ctx, last, blame, restore, how; the MCP modes): row ids of the
+ * sessions of excluded projects, and of throwaway projects unless `junk` or a
+ * `project` filter is given (notes and the project the person is in are
+ * kept). A session someone names by id is shown whatever this says.
+ */
+export function defaultHidden(store: Store, o: HideOptions): Set<number> {
+  return new Set(
+    hiddenSessions(store, excludePatterns(o.env), !o.junk && !o.project, o.env, o.here),
+  );
 }
