@@ -121,6 +121,13 @@ export interface SourceRef {
   companions?: string[];
   /** Facts discovery already knows (a Crush project directory, a Gemini project id). */
   hint?: Record<string, string>;
+  /**
+   * Other paths the same sessions live under at other times (a Codex rollout
+   * and its compressed `.zst` form). When this source is read whole, what the
+   * index holds from those paths is dropped first: the sessions are read
+   * again from here instead of being added to.
+   */
+  supersedes?: string[];
 }
 
 /** Closed set of reasons a record or file is skipped. Shown by `deja sources`. */

@@ -19,7 +19,8 @@ import type {
   ToolCallInfo,
 } from "../lib/model.ts";
 import { headRecords, readJsonl } from "./_jsonl.ts";
-import { walk } from "./_fs.ts";
+import { listFiles } from "./_fs.ts";
+import { zstdJsonl, type ZstRecord } from "./_jsonl_zst.ts";
 import { toMillis } from "./_time.ts";
 import { blockText, num, type Obj, obj, str } from "./_util.ts";
 import { titleFor } from "./_codex_titles.ts";
@@ -130,12 +131,17 @@ export interface RolloutDialect {
 /**
  * A rollout parser: discovery finds `sessions/YYYY/MM/DD/rollout-*.jsonl` and
  * the flat `archived_sessions/` under `home(env)`, each an append source with
- * the title index beside; parsing reads them with `dialect`.
+ * the title index beside, and their compressed form `rollout-*.jsonl.zst`
+ * (a document source). Codex reads the plain file when both exist, and so
+ * does this: the `.zst` sibling of a plain file is not listed. Each names the
+ * other as `supersedes`: when one replaces the other on disk (compressed
+ * after a week, decompressed again to append a turn) the session is read
+ * again from the new file, not added to.
  */
 export function rolloutParser(dialect: RolloutDialect, home: (env: Env) => string): Parser {
   const harness = dialect.harness;
   const match = (_p: string, name: string) =>
-    name.startsWith("rollout-") && name.endsWith(".jsonl");
+    name.startsWith("rollout-") && (name.endsWith(".jsonl") || name.endsWith(ZST));
   return {
     id: harness,
     async discover(ctx) {
@@ -144,14 +150,34 @@ export function rolloutParser(dialect: RolloutDialect, home: (env: Env) => strin
       const sources: SourceRef[] = [];
       for (const [dir, maxDepth] of [["sessions", 6], ["archived_sessions", 0]] as const) {
         const opts = { match, maxDepth, onError: ctx.problem };
-        for await (const path of walk(join(root, dir), opts)) {
-          sources.push({ harness, path, kind: "append", hint });
+        const paths = await listFiles(join(root, dir), opts);
+        const plain = new Set(paths.filter((p) => !p.endsWith(ZST)));
+        for (const path of paths) {
+          const zst = path.endsWith(ZST);
+          const other = zst ? path.slice(0, -ZST.length) : path + ZST;
+          if (zst && plain.has(other)) continue;
+          const kind = zst ? "document" : "append";
+          sources.push({ harness, path, kind, hint, supersedes: [other] });
         }
       }
       return { roots: [root], sources };
     },
     parse: (source, ctx) => readRollout(source, ctx, dialect),
   };
+}
+
+/** The suffix of a compressed rollout (codex-rs `rollout/src/compression.rs`). */
+const ZST = ".zst";
+
+/** Records of a rollout: the compressed form whole, the plain one from `ctx.offset`. */
+async function* rolloutRecords(path: string, ctx: ParseCtx): AsyncGenerator<ZstRecord> {
+  if (path.endsWith(ZST)) {
+    yield* zstdJsonl(path, ctx);
+    return;
+  }
+  for await (const line of readJsonl(path, ctx)) {
+    yield { value: line.value, where: `${path}@${line.start}` };
+  }
 }
 
 /** Reads one rollout from `ctx.offset` and yields its session (one per file). */
@@ -172,11 +198,14 @@ async function* readRollout(
     ctx,
   );
   let records = 0;
-  for await (const line of readJsonl(path, ctx)) {
+  for await (const { value, where } of rolloutRecords(path, ctx)) {
     records++;
-    r.record(line.value, `${path}@${line.start}`);
+    r.record(value, where);
   }
-  if (records === 0 && ctx.offset === 0) ctx.skip("empty", path, "no records");
+  // (`zstdJsonl` reports an empty compressed file itself.)
+  if (records === 0 && ctx.offset === 0 && !path.endsWith(ZST)) {
+    ctx.skip("empty", path, "no records");
+  }
   ctx.endState = st;
   const events = r.events.filter((e) => !e.fallback || !st.roled).map((e) => e.ev);
   if (events.length === 0) return;
@@ -205,7 +234,7 @@ async function recoverHead(path: string, st: RolloutState, dialect: RolloutDiale
 
 /** The id a file name gives: the uuid before `.jsonl`, else the stem without `rollout-`. */
 function fileId(path: string): string {
-  const name = basename(path);
+  const name = basename(path).replace(/\.zst$/, "");
   const m = /([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.jsonl$/i.exec(name);
   return m ? m[1] : name.replace(/^rollout-/, "").replace(/\.jsonl$/, "");
 }
