@@ -123,7 +123,7 @@ export class SourceWriter {
     }
     const id = row.id as number;
     if (!slot) {
-      if (this.mode === "sessions") {
+      if (this.mode === "sessions" || c.whole) {
         st.stmt(Q.deleteSessionEvents).run(id);
         slot = { id, nextSeq: 0, fresh: new Set() };
       } else {

@@ -100,6 +100,13 @@ export interface Session {
   /** The store file this session was read from. */
   path: string;
   events: Event[];
+  /**
+   * True when this chunk starts the whole session again (read from the
+   * beginning of its store): events the index already holds for it are
+   * replaced, not appended to. A resumed read sets it when the store took back
+   * what an earlier pass indexed (a Codex rollback).
+   */
+  whole?: boolean;
 }
 
 /** How a source changes, which decides how it is re-read. */

@@ -6,7 +6,7 @@
  */
 import type { Parser } from "../lib/model.ts";
 import { rootFrom } from "./_roots.ts";
-import { rolloutParser } from "./_codex_reader.ts";
+import { rolloutParser } from "./_codex_rollout.ts";
 
 /**
  * Codex CLI (`codex`) — rollout JSONL, kind "append".
