@@ -112,6 +112,8 @@ export interface RolloutDialect {
   event?(r: RolloutReader, p: Obj, time: number | undefined): boolean;
   /** Reads an outer record type Codex does not write; true when it is the dialect's. */
   record?(r: RolloutReader, type: string, p: Obj, time: number | undefined, where: string): boolean;
+  /** True: `history.jsonl` beside the rollouts is read for threads whose rollout is gone. */
+  history?: boolean;
   /** The dedupe key of an event about to be kept (see `lib/merge.ts`). */
   key?(r: RolloutReader, ev: Event): string | undefined;
 }

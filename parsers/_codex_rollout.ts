@@ -8,7 +8,8 @@
 import { join } from "node:path";
 import type { Env, ParseCtx, Parser, Session, SourceRef } from "../lib/model.ts";
 import { headRecords, readJsonl } from "./_jsonl.ts";
-import { listFiles } from "./_fs.ts";
+import { isRegularFile, listFiles } from "./_fs.ts";
+import { historySessions } from "./_prompt_history.ts";
 import { zstdJsonl, type ZstRecord } from "./_jsonl_zst.ts";
 import { obj } from "./_util.ts";
 import { titleFor } from "./_codex_titles.ts";
@@ -46,10 +47,38 @@ export function rolloutParser(dialect: RolloutDialect, home: (env: Env) => strin
           sources.push({ harness, path, kind, hint, supersedes: [other] });
         }
       }
+      if (dialect.history) {
+        const path = join(root, "history.jsonl");
+        if (await isRegularFile(path)) {
+          sources.push({ harness, path, kind: "append", hint: { history: root } });
+        }
+      }
       return { roots: [root], sources };
     },
-    parse: (source, ctx) => readRollout(source, ctx, dialect),
+    parse: (source, ctx) =>
+      source.hint?.history
+        ? readHistory(source, ctx, harness, source.hint.history)
+        : readRollout(source, ctx, dialect),
   };
+}
+
+/**
+ * `history.jsonl` `{session_id, ts (seconds), text}` (realdata/codex): the prompts of
+ * threads with no rollout file under `root` (the file names carry the thread id).
+ */
+async function* readHistory(
+  source: SourceRef,
+  ctx: ParseCtx,
+  harness: string,
+  root: string,
+): AsyncGenerator<Session> {
+  const ids = new Set<string>();
+  for (const dir of ["sessions", "archived_sessions"]) {
+    const opts = { match: (_p: string, n: string) => n.startsWith("rollout-"), maxDepth: 6 };
+    for (const p of await listFiles(join(root, dir), opts)) ids.add(fileId(p));
+  }
+  const fields = { id: "session_id", time: "ts", text: "text" };
+  yield* historySessions(harness, source.path, ctx, fields, (id) => ids.has(id));
 }
 
 /** The suffix of a compressed rollout (codex-rs `rollout/src/compression.rs`). */
