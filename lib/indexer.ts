@@ -133,15 +133,19 @@ function dropVanished(store: Store, harnesses: string[], seen: Set<string>): voi
         { path: string }
       >;
       for (const { path } of rows) {
-        if (seen.has(path)) continue;
-        for (const s of store.stmt(Q.sessionsOfSource).all(path) as Array<{ id: number }>) {
-          store.stmt(Q.deleteSession).run(s.id);
-        }
-        store.db.prepare("DELETE FROM sources WHERE path = ?").run(path);
-        store.stmt(Q.clearRedactions).run(path);
+        if (!seen.has(path)) dropSource(store, path);
       }
     }
   });
+}
+
+/** Removes what the index holds from one store path: its sessions, its row, its redaction counts. */
+function dropSource(store: Store, path: string): void {
+  for (const s of store.stmt(Q.sessionsOfSource).all(path) as Array<{ id: number }>) {
+    store.stmt(Q.deleteSession).run(s.id);
+  }
+  store.db.prepare("DELETE FROM sources WHERE path = ?").run(path);
+  store.stmt(Q.clearRedactions).run(path);
 }
 
 async function indexHarness(
@@ -286,6 +290,8 @@ async function indexSource(
   }
   let writer: SourceWriter;
   try {
+    // Read whole: the same sessions indexed under another of their paths go first.
+    if (mode !== "append") { for (const other of src.supersedes ?? []) dropSource(store, other); }
     writer = new SourceWriter(store, src.path, mode);
     for await (const chunk of parser.parse(src, ctx)) writer.write(chunk);
     writer.finish();

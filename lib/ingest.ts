@@ -73,12 +73,26 @@ export class SourceWriter {
   write(chunk: Session): void {
     const k = `${chunk.harness}\u0000${chunk.id}`;
     if (this.leftOut.has(k)) return;
-    if (!this.slots.has(k) && gateOf(this.store)?.check(chunk)) {
+    if (!this.slots.has(k) && (gateOf(this.store)?.check(chunk) || this.staleCopy(chunk))) {
       this.leftOut.add(k);
       return;
     }
     const slot = this.slot(chunk);
     for (const e of chunk.events) this.writeEvent(slot, e);
+  }
+
+  /**
+   * True when `c` is a whole copy of a session the index holds from another
+   * store that was updated later (opencode channel builds keep the same session
+   * in `opencode.db` and `opencode-<channel>.db`): the newer copy stays.
+   */
+  private staleCopy(c: Session): boolean {
+    if (!c.whole || c.updated === undefined) return false;
+    const row = this.store.stmt(Q.sessionByKey).get(c.harness, c.id) as
+      | { source: string; updated: number | null }
+      | undefined;
+    return !!row && row.source !== this.source && typeof row.updated === "number" &&
+      row.updated > c.updated;
   }
 
   /** Recounts events of every session this pass touched. */
@@ -123,7 +137,7 @@ export class SourceWriter {
     }
     const id = row.id as number;
     if (!slot) {
-      if (this.mode === "sessions") {
+      if (this.mode === "sessions" || c.whole) {
         st.stmt(Q.deleteSessionEvents).run(id);
         slot = { id, nextSeq: 0, fresh: new Set() };
       } else {

@@ -1,8 +1,9 @@
 /**
  * Folds the session chunks a parser yields into whole sessions, the way the
  * indexer stores them: chunks of one id are concatenated in order, an event
- * whose `key` was seen before replaces the earlier one in place, and metadata
- * merges (non-empty fields win, `started` min, `updated` max).
+ * whose `key` was seen before replaces the earlier one in place, a `whole`
+ * chunk starts the session's events again, and metadata merges (non-empty
+ * fields win, `started` min, `updated` max).
  *
  * @module
  */
@@ -34,10 +35,12 @@ export function mergeChunks(chunks: Iterable<Session>): Session[] {
     const id = `${c.harness}\u0000${c.id}`;
     let slot = byId.get(id);
     if (!slot) {
-      slot = { s: { ...c, events: [] }, keys: new Map() };
+      const { whole: _whole, ...rest } = c; // an instruction to the store, not session data
+      slot = { s: { ...rest, events: [] }, keys: new Map() };
       byId.set(id, slot);
     } else {
       mergeMeta(slot.s, c);
+      if (c.whole) [slot.s.events, slot.keys] = [[], new Map()];
     }
     for (const e of c.events) appendEvent(slot.s.events, slot.keys, e);
   }

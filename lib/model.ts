@@ -100,6 +100,13 @@ export interface Session {
   /** The store file this session was read from. */
   path: string;
   events: Event[];
+  /**
+   * True when this chunk starts the whole session again (read from the
+   * beginning of its store): events the index already holds for it are
+   * replaced, not appended to. A resumed read sets it when the store took back
+   * what an earlier pass indexed (a Codex rollback).
+   */
+  whole?: boolean;
 }
 
 /** How a source changes, which decides how it is re-read. */
@@ -121,6 +128,13 @@ export interface SourceRef {
   companions?: string[];
   /** Facts discovery already knows (a Crush project directory, a Gemini project id). */
   hint?: Record<string, string>;
+  /**
+   * Other paths the same sessions live under at other times (a Codex rollout
+   * and its compressed `.zst` form). When this source is read whole, what the
+   * index holds from those paths is dropped first: the sessions are read
+   * again from here instead of being added to.
+   */
+  supersedes?: string[];
 }
 
 /** Closed set of reasons a record or file is skipped. Shown by `deja sources`. */

@@ -150,8 +150,8 @@ export interface FamilyDialect {
 
 /**
  * A Claude-family parser: discovery takes every `*.jsonl` under `root(env)`
- * (sessions and subagent runs, each an append source), parsing reads them
- * with `dialect`.
+ * (sessions and subagent runs, each an append source), following links to
+ * project folders, parsing reads them with `dialect`.
  */
 export function familyParser(dialect: FamilyDialect, root: (env: Env) => string): Parser {
   const match = (_p: string, name: string) => name.endsWith(".jsonl");
@@ -160,7 +160,9 @@ export function familyParser(dialect: FamilyDialect, root: (env: Env) => string)
     async discover({ env, problem }) {
       const dir = root(env);
       const sources: SourceRef[] = [];
-      for await (const path of walk(dir, { match, maxDepth: 6, onError: problem })) {
+      // A project folder may be a link (moved to another disk, shared between machines).
+      const opts = { match, maxDepth: 6, onError: problem, followDirLinks: true };
+      for await (const path of walk(dir, opts)) {
         sources.push({ harness: dialect.harness, path, kind: "append" });
       }
       return { roots: [dir], sources };

@@ -8,21 +8,10 @@
  *
  * @module
  */
-import { basename, join } from "node:path";
-import type {
-  Env,
-  Event,
-  ParseCtx,
-  Parser,
-  Session,
-  SourceRef,
-  ToolCallInfo,
-} from "../lib/model.ts";
-import { headRecords, readJsonl } from "./_jsonl.ts";
-import { walk } from "./_fs.ts";
+import { basename } from "node:path";
+import type { Event, ParseCtx, ToolCallInfo } from "../lib/model.ts";
 import { toMillis } from "./_time.ts";
 import { blockText, num, type Obj, obj, str } from "./_util.ts";
-import { titleFor } from "./_codex_titles.ts";
 import {
   customToolCall,
   envContextCwd,
@@ -123,89 +112,15 @@ export interface RolloutDialect {
   event?(r: RolloutReader, p: Obj, time: number | undefined): boolean;
   /** Reads an outer record type Codex does not write; true when it is the dialect's. */
   record?(r: RolloutReader, type: string, p: Obj, time: number | undefined, where: string): boolean;
+  /** True: `history.jsonl` beside the rollouts is read for threads whose rollout is gone. */
+  history?: boolean;
   /** The dedupe key of an event about to be kept (see `lib/merge.ts`). */
   key?(r: RolloutReader, ev: Event): string | undefined;
 }
 
-/**
- * A rollout parser: discovery finds `sessions/YYYY/MM/DD/rollout-*.jsonl` and
- * the flat `archived_sessions/` under `home(env)`, each an append source with
- * the title index beside; parsing reads them with `dialect`.
- */
-export function rolloutParser(dialect: RolloutDialect, home: (env: Env) => string): Parser {
-  const harness = dialect.harness;
-  const match = (_p: string, name: string) =>
-    name.startsWith("rollout-") && name.endsWith(".jsonl");
-  return {
-    id: harness,
-    async discover(ctx) {
-      const root = home(ctx.env);
-      const hint = { index: join(root, "session_index.jsonl") };
-      const sources: SourceRef[] = [];
-      for (const [dir, maxDepth] of [["sessions", 6], ["archived_sessions", 0]] as const) {
-        const opts = { match, maxDepth, onError: ctx.problem };
-        for await (const path of walk(join(root, dir), opts)) {
-          sources.push({ harness, path, kind: "append", hint });
-        }
-      }
-      return { roots: [root], sources };
-    },
-    parse: (source, ctx) => readRollout(source, ctx, dialect),
-  };
-}
-
-/** Reads one rollout from `ctx.offset` and yields its session (one per file). */
-async function* readRollout(
-  source: SourceRef,
-  ctx: ParseCtx,
-  dialect: RolloutDialect,
-): AsyncGenerator<Session> {
-  const path = source.path;
-  const prior = obj(ctx.state) as RolloutState | undefined;
-  const st: RolloutState = prior ? { ...prior } : {};
-  if (!prior && ctx.offset > 0) await recoverHead(path, st, dialect);
-  const r = new RolloutReader(
-    path,
-    st,
-    dialect,
-    (reason, where, detail) => ctx.skip(reason, where, detail),
-    ctx,
-  );
-  let records = 0;
-  for await (const line of readJsonl(path, ctx)) {
-    records++;
-    r.record(line.value, `${path}@${line.start}`);
-  }
-  if (records === 0 && ctx.offset === 0) ctx.skip("empty", path, "no records");
-  ctx.endState = st;
-  const events = r.events.filter((e) => !e.fallback || !st.roled).map((e) => e.ev);
-  if (events.length === 0) return;
-  const title = await titleFor(source, st.id ?? fileId(path));
-  yield {
-    harness: dialect.harness,
-    id: st.id ?? fileId(path),
-    ...(st.cwd ? { project: st.cwd } : {}),
-    ...(title ? { title } : {}),
-    ...(st.started !== undefined ? { started: st.started } : {}),
-    ...(r.updated !== undefined ? { updated: r.updated } : {}),
-    ...(st.model ? { model: st.model } : {}),
-    ...(st.parent ? { parent: st.parent } : {}),
-    path,
-    events,
-  };
-}
-
-/** Rebuilds the state from the first records when a resumed pass has none saved. */
-async function recoverHead(path: string, st: RolloutState, dialect: RolloutDialect) {
-  const r = new RolloutReader(path, st, dialect, () => {});
-  for (const v of await headRecords(path, 64)) r.record(v, path);
-  st.inherited = false;
-  delete st.ext;
-}
-
 /** The id a file name gives: the uuid before `.jsonl`, else the stem without `rollout-`. */
-function fileId(path: string): string {
-  const name = basename(path);
+export function fileId(path: string): string {
+  const name = basename(path).replace(/\.zst$/, "");
   const m = /([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.jsonl$/i.exec(name);
   return m ? m[1] : name.replace(/^rollout-/, "").replace(/\.jsonl$/, "");
 }
@@ -214,6 +129,8 @@ function fileId(path: string): string {
 export class RolloutReader {
   readonly events: { ev: Event; fallback: boolean }[] = [];
   updated?: number;
+  /** A rollback took back more turns than this pass read (a resumed pass: some were indexed before). */
+  overran = false;
   private readonly keys = new Set<string>();
   constructor(
     private readonly path: string,
@@ -327,6 +244,7 @@ export class RolloutReader {
     const start = t === "task_started" || t === "turn_started";
     if (start && this.st.inherited && this.ownTurn(p)) this.st.inherited = false;
     if (this.st.inherited) return;
+    if (t === "thread_rolled_back") return this.rollback(num(p.num_turns) ?? 0);
     if (this.dialect.event?.(this, p, time) || start) return;
     const text = typeof p.message === "string" ? p.message.trim() : "";
     if (!text) return;
@@ -337,6 +255,31 @@ export class RolloutReader {
     }
     // Every other event_msg (token_count, task_complete, item_completed, error, ...) is the
     // UI event stream: it repeats items or carries nothing to index.
+  }
+
+  /** Indexes of this pass's events that open a user turn (the speech that will be kept). */
+  private turnStarts(): number[] {
+    const out: number[] = [];
+    this.events.forEach((e, i) => {
+      if (e.ev.kind === "user" && (!this.st.roled || !e.fallback)) out.push(i);
+    });
+    return out;
+  }
+
+  /**
+   * `thread_rolled_back {num_turns}`: the last `n` user turns are taken back,
+   * as codex-rs drops them from the thread's history (`drop_last_n_user_turns`:
+   * cut at the n-th user message from the end; with more than there are, at the
+   * first, keeping what came before it). The turns that were taken back are
+   * dropped here too.
+   */
+  private rollback(n: number): void {
+    if (n <= 0) return;
+    const starts = this.turnStarts();
+    if (n > starts.length) this.overran = true;
+    if (starts.length === 0) return;
+    const cut = starts[Math.max(0, starts.length - n)];
+    for (const e of this.events.splice(cut)) if (e.ev.key) this.keys.delete(e.ev.key);
   }
 
   /** True when a turn began at or after this thread's creation (not a copied parent turn). */

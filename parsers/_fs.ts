@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { lstat, readdir, readFile, stat } from "node:fs/promises";
+import { lstat, readdir, readFile, realpath, stat } from "node:fs/promises";
 import { join } from "node:path";
 import type { Stats } from "node:fs";
 
@@ -19,6 +19,11 @@ export interface WalkOptions {
   skipDirs?: ReadonlySet<string>;
   /** Called for a directory that could not be read (EACCES and the like). */
   onError?(path: string, error: Error): void;
+  /**
+   * Also enters links to directories (never links to files). Each real
+   * directory is entered once, so a link back up the tree is not a loop.
+   */
+  followDirLinks?: boolean;
 }
 
 /**
@@ -27,7 +32,13 @@ export interface WalkOptions {
  */
 export async function* walk(root: string, opts: WalkOptions): AsyncGenerator<string> {
   const maxDepth = opts.maxDepth ?? 8;
+  const entered = new Set<string>();
   async function* visit(dir: string, depth: number): AsyncGenerator<string> {
+    if (opts.followDirLinks) {
+      const real = await realpath(dir).catch(() => dir);
+      if (entered.has(real)) return;
+      entered.add(real);
+    }
     let entries;
     try {
       entries = await readdir(dir, { withFileTypes: true });
@@ -39,7 +50,9 @@ export async function* walk(root: string, opts: WalkOptions): AsyncGenerator<str
     entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     for (const ent of entries) {
       const p = join(dir, ent.name);
-      if (ent.isDirectory()) {
+      const dirLink = opts.followDirLinks && ent.isSymbolicLink() &&
+        ((await statOrNull(p))?.isDirectory() ?? false);
+      if (ent.isDirectory() || dirLink) {
         if (depth < maxDepth && !opts.skipDirs?.has(ent.name)) yield* visit(p, depth + 1);
       } else if (ent.isFile() && opts.match(p, ent.name)) {
         yield p;

@@ -213,21 +213,25 @@ export async function* readOpencodeDb(
         }
         messages.push({ id: msgId, data, time: toMillis(m.time_created), parts });
       }
-      yield buildSession(
-        harness,
-        path,
-        {
-          id,
-          directory: text(row.directory),
-          title: text(row.title),
-          parentId: text(row.parent_id),
-          created: toMillis(row.time_created),
-          updated: toMillis(row.time_updated),
-          model: modelOf(row.model),
-        },
-        messages,
-        ctx,
-      );
+      // Whole: of two channel databases holding the session, the copy updated last stays.
+      yield {
+        ...buildSession(
+          harness,
+          path,
+          {
+            id,
+            directory: text(row.directory),
+            title: text(row.title),
+            parentId: text(row.parent_id),
+            created: toMillis(row.time_created),
+            updated: toMillis(row.time_updated),
+            model: modelOf(row.model),
+          },
+          messages,
+          ctx,
+        ),
+        whole: true,
+      };
     }
     ctx.endWatermark = watermark;
   } finally {

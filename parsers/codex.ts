@@ -6,7 +6,7 @@
  */
 import type { Parser } from "../lib/model.ts";
 import { rootFrom } from "./_roots.ts";
-import { rolloutParser } from "./_codex_reader.ts";
+import { rolloutParser } from "./_codex_rollout.ts";
 
 /**
  * Codex CLI (`codex`) — rollout JSONL, kind "append".
@@ -16,8 +16,11 @@ import { rolloutParser } from "./_codex_reader.ts";
  * realdata/codex, Codex Desktop/VS Code 0.116–0.121, and realdata/farm/codex, Codex 0.171.0).
  * One file per thread; each line `{timestamp (ISO, ms), type, payload}`. Titles come from
  * `session_index.jsonl` `{id, thread_name, updated_at}` beside them (last line per id wins)
- * when that file exists. `history.jsonl` (prompt history, `ts` in seconds) is not read: its
- * prompts repeat the rollouts'. The `*.sqlite` files are Codex state, not transcripts.
+ * when that file exists. `history.jsonl` (prompt history `{session_id, ts (s), text}`) is read
+ * for the threads that have no rollout file (deleted, pruned, another machine's): their
+ * prompts become a session of user events with the thread's id; the prompts of threads
+ * with a rollout repeat it and are left out (`_prompt_history.ts`). The `*.sqlite` files
+ * are Codex state, not transcripts.
  *
  * Mapping (formats-anchor §3.2, confirmed on the real files unless noted):
  * - id: the first `session_meta`'s `payload.id` (thread id) when a string; `session_id` when
@@ -37,6 +40,6 @@ import { rolloutParser } from "./_codex_reader.ts";
  *   without an envelope) read the same way (other readers' fixtures, via the search tool).
  */
 export const codex: Parser = rolloutParser(
-  { harness: "codex" },
+  { harness: "codex", history: true },
   (env) => rootFrom(env, "codex", [["CODEX_HOME", ""]], "~/.codex"),
 );

@@ -82,7 +82,7 @@ Deno.test("fixture run matches expected.json when the registry fixture is parsed
   assertEquals(await fixtureRun(entry, codex), want);
 });
 
-Deno.test("discover finds sessions/ and archived_sessions/ rollouts but not history.jsonl", async () => {
+Deno.test("discover finds sessions/ and archived_sessions/ rollouts and the prompt history", async () => {
   const fx = materialize(FIXTURE);
   try {
     const d = await codex.discover({
@@ -90,8 +90,13 @@ Deno.test("discover finds sessions/ and archived_sessions/ rollouts but not hist
       knownProjects: [],
     });
     assertEquals(d.roots, [fx.root]);
-    assertEquals(d.sources.length, 5);
-    assert(d.sources.every((s) => s.kind === "append" && /\/rollout-[^/]+\.jsonl$/.test(s.path)));
+    assertEquals(d.sources.length, 6);
+    const rollouts = d.sources.filter((s) => !s.hint?.history);
+    assertEquals(rollouts.length, 5);
+    assert(rollouts.every((s) => s.kind === "append" && /\/rollout-[^/]+\.jsonl$/.test(s.path)));
+    assertEquals(d.sources.filter((s) => s.hint?.history).map((s) => s.path), [
+      join(fx.root, "history.jsonl"),
+    ]);
     assert(d.sources.some((s) => s.path.endsWith(E_FILE)));
   } finally {
     fx.cleanup();

@@ -30,20 +30,17 @@
  *
  * @module
  */
-import { readFile } from "node:fs/promises";
 import { basename, dirname } from "node:path";
 import type { DiscoverCtx, Discovery, ParseCtx, Parser, Session, SourceRef } from "../lib/model.ts";
 import { listFiles, statOrNull } from "./_fs.ts";
 import { headRecords, readJsonl } from "./_jsonl.ts";
 import { rootFrom } from "./_roots.ts";
 import { num, type Obj, obj, str } from "./_util.ts";
-import { unzstd } from "./_zstd.ts";
+import { zstdJsonl } from "./_jsonl_zst.ts";
 import { DshFolder } from "./_deepseek_events.ts";
 
 const ID = "deepseek";
 const LOG = /^session(?:\.v(\d+))?\.jsonl(\.zstd)?$/;
-/** Cap on a compressed log read whole (bytes on disk). */
-const MAX_ZSTD_BYTES = 256 << 20;
 
 async function discover({ env, problem }: DiscoverCtx): Promise<Discovery> {
   const root = rootFrom(env, ID, [["DSH_HOME", "sessions"]], "~/.dsh/sessions");
@@ -73,50 +70,6 @@ interface Rec {
   where: string;
 }
 
-/** Records of a compressed log, decoding every complete frame. */
-async function* zstdRecords(path: string, ctx: ParseCtx): AsyncGenerator<Rec> {
-  const size = (await statOrNull(path))?.size ?? 0;
-  if (size === 0) {
-    ctx.skip("empty", path);
-    return;
-  }
-  if (size > MAX_ZSTD_BYTES) {
-    ctx.skip("oversized", path, `${size} bytes compressed, over the ${MAX_ZSTD_BYTES}-byte cap`);
-    return;
-  }
-  const z = unzstd(new Uint8Array(await readFile(path)), { lenient: true });
-  if (z.bad) ctx.skip("corrupt", `${path}@${z.bad.at}`, z.bad.message);
-  if (z.torn !== undefined) {
-    ctx.skip(
-      "malformed_json",
-      `${path}@${z.torn}`,
-      "unterminated zstd frame, left for the next run",
-    );
-  }
-  const decoder = new TextDecoder("utf-8", { fatal: true });
-  let start = 0;
-  while (start < z.data.length) {
-    let nl = z.data.indexOf(10, start);
-    if (nl < 0) nl = z.data.length;
-    const where = `${path}: line at byte ${start} of the decompressed log`;
-    const bytes = z.data.subarray(start, nl);
-    start = nl + 1;
-    let text: string;
-    try {
-      text = decoder.decode(bytes).trim();
-    } catch {
-      ctx.skip("invalid_utf8", where);
-      continue;
-    }
-    if (!text) continue;
-    try {
-      yield { value: JSON.parse(text), where };
-    } catch {
-      ctx.skip("malformed_json", where);
-    }
-  }
-}
-
 /** Records of a plain log from `ctx.offset`. */
 async function* plainRecords(path: string, ctx: ParseCtx): AsyncGenerator<Rec> {
   let any = false;
@@ -136,7 +89,7 @@ function headerOf(rec: Obj): Obj {
 
 async function* parse(source: SourceRef, ctx: ParseCtx): AsyncGenerator<Session> {
   const zstd = source.path.endsWith(".zstd");
-  const records = zstd ? zstdRecords(source.path, ctx) : plainRecords(source.path, ctx);
+  const records = zstd ? zstdJsonl(source.path, ctx) : plainRecords(source.path, ctx);
   let header: Obj | undefined;
   if (!zstd && ctx.offset > 0) {
     const head = obj((await headRecords(source.path, 1))[0]);

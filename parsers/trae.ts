@@ -7,7 +7,8 @@ import type { Event, Parser } from "../lib/model.ts";
 import { rootFrom } from "./_roots.ts";
 import { arr, type Obj, obj, str } from "./_util.ts";
 import { fnv1a } from "./_claude_records.ts";
-import { type RolloutDialect, rolloutParser, type RolloutReader } from "./_codex_reader.ts";
+import type { RolloutDialect, RolloutReader } from "./_codex_reader.ts";
+import { rolloutParser } from "./_codex_rollout.ts";
 
 /** A prompt already kept, for the dedupe of its mirror. */
 interface Prompt {

@@ -1,0 +1,76 @@
+/**
+ * Records of a zstd-compressed JSONL file, read whole: every complete frame is
+ * decoded (`_zstd.ts`: node:zlib alone stops after the first frame), then the
+ * lines are parsed. Shared by the stores that compress their logs (DeepSeek
+ * Harness `session.jsonl.zstd`, Codex `rollout-*.jsonl.zst`).
+ *
+ * A compressed file is a `document` source: it is re-read whole when it
+ * changes, so there is no byte offset to resume from.
+ *
+ * @module
+ */
+import { readFile } from "node:fs/promises";
+import type { ParseCtx } from "../lib/model.ts";
+import { statOrNull } from "./_fs.ts";
+import { unzstd } from "./_zstd.ts";
+
+/** Cap on a compressed log read whole (bytes on disk): 256 MiB. */
+export const MAX_ZSTD_BYTES = 256 << 20;
+
+/** One record of a compressed log. */
+export interface ZstRecord {
+  value: unknown;
+  /** `<path>: line at byte <n> of the decompressed log` (for skips and drift). */
+  where: string;
+}
+
+/**
+ * Yields the JSON records of the compressed JSONL file `path`. An empty file,
+ * one over {@link MAX_ZSTD_BYTES}, a bad frame (what came before it is kept), an
+ * unterminated last frame, and lines that are not UTF-8 or not JSON are
+ * reported through `ctx.skip`; blank lines are skipped silently.
+ *
+ * @throws the file-system error when the file cannot be read.
+ */
+export async function* zstdJsonl(path: string, ctx: ParseCtx): AsyncGenerator<ZstRecord> {
+  const size = (await statOrNull(path))?.size ?? 0;
+  if (size === 0) {
+    ctx.skip("empty", path);
+    return;
+  }
+  if (size > MAX_ZSTD_BYTES) {
+    ctx.skip("oversized", path, `${size} bytes compressed, over the ${MAX_ZSTD_BYTES}-byte cap`);
+    return;
+  }
+  const z = unzstd(new Uint8Array(await readFile(path)), { lenient: true });
+  if (z.bad) ctx.skip("corrupt", `${path}@${z.bad.at}`, z.bad.message);
+  if (z.torn !== undefined) {
+    ctx.skip(
+      "malformed_json",
+      `${path}@${z.torn}`,
+      "unterminated zstd frame, left for the next run",
+    );
+  }
+  const decoder = new TextDecoder("utf-8", { fatal: true });
+  let start = 0;
+  while (start < z.data.length) {
+    let nl = z.data.indexOf(10, start);
+    if (nl < 0) nl = z.data.length;
+    const where = `${path}: line at byte ${start} of the decompressed log`;
+    const bytes = z.data.subarray(start, nl);
+    start = nl + 1;
+    let text: string;
+    try {
+      text = decoder.decode(bytes).trim();
+    } catch {
+      ctx.skip("invalid_utf8", where);
+      continue;
+    }
+    if (!text) continue;
+    try {
+      yield { value: JSON.parse(text), where };
+    } catch {
+      ctx.skip("malformed_json", where);
+    }
+  }
+}

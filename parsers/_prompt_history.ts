@@ -1,0 +1,68 @@
+/**
+ * Prompt histories: the JSONL files where a harness keeps every prompt typed,
+ * apart from its transcripts (Codex `history.jsonl` `{session_id, ts (s), text}`;
+ * Claude Code `history.jsonl` `{display, timestamp (ms), project, sessionId}`).
+ * A prompt whose session has a transcript repeats it and is not read again; the
+ * prompts of a session whose transcript is gone (deleted, pruned, another
+ * machine's) become that session, made of `user` events, so they stay
+ * searchable.
+ *
+ * @module
+ */
+import type { Event, ParseCtx, Session } from "../lib/model.ts";
+import { readJsonl } from "./_jsonl.ts";
+import { toMillis } from "./_time.ts";
+import { obj, str } from "./_util.ts";
+
+/** Which fields of a history line hold what. */
+export interface HistoryFields {
+  /** The session id field. */
+  id: string;
+  /** The time field (seconds or ms; `toMillis` decides). */
+  time: string;
+  /** The prompt text field. */
+  text: string;
+  /** The project directory field, when the harness writes one. */
+  project?: string;
+}
+
+/**
+ * Reads `path` from `ctx.offset` and yields one chunk per session id that
+ * `hasTranscript` does not claim, in first-seen order. Lines without an id
+ * or text are skipped as `bad_shape`.
+ */
+export async function* historySessions(
+  harness: string,
+  path: string,
+  ctx: ParseCtx,
+  fields: HistoryFields,
+  hasTranscript: (id: string) => boolean,
+): AsyncGenerator<Session> {
+  const byId = new Map<string, Session>();
+  for await (const line of readJsonl(path, ctx)) {
+    const rec = obj(line.value);
+    const id = rec ? str(rec[fields.id]) : undefined;
+    const text = rec ? str(rec[fields.text])?.trim() : undefined;
+    if (!rec || !id || !text) {
+      ctx.skip("bad_shape", `${path}@${line.start}`, "history line without a session id or text");
+      continue;
+    }
+    if (hasTranscript(id)) continue;
+    const time = toMillis(rec[fields.time]);
+    let s = byId.get(id);
+    if (!s) {
+      s = { harness, id, path, events: [] };
+      byId.set(id, s);
+    }
+    const project = fields.project ? str(rec[fields.project]) : undefined;
+    if (project && !s.project) s.project = project;
+    const ev: Event = { kind: "user", text };
+    if (time !== undefined) {
+      ev.time = time;
+      if (s.started === undefined || time < s.started) s.started = time;
+      if (s.updated === undefined || time > s.updated) s.updated = time;
+    }
+    s.events.push(ev);
+  }
+  yield* byId.values();
+}
