@@ -12,6 +12,7 @@ import { FILTER_OPTIONS, harnessOpt, sessionJson, withStore } from "./_memory.ts
 
 export const blameCmd: Command = {
   name: "blame",
+  refresh: true,
   summary:
     "Sessions that read, edited or wrote a file (newest first), with the reasoning around each edit.",
   usage: "blame <path>[:line] [--harness <id>] [--project <text>] [--limit N] [--json]",

@@ -10,6 +10,7 @@ import { FILTER_OPTIONS, harnessOpt, sessionJson, withStore } from "./_memory.ts
 
 export const ctxCmd: Command = {
   name: "ctx",
+  refresh: true,
   summary: "A Markdown digest of the best matching session (or of an id), ready for a prompt.",
   usage:
     "ctx <query... | id-prefix> [--budget <bytes>] [--harness <id>] [--project <text>] [--json]",

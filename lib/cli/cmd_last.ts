@@ -10,6 +10,7 @@ import { FILTER_OPTIONS, harnessOpt, sessionJson, withStore } from "./_memory.ts
 
 export const lastCmd: Command = {
   name: "last",
+  refresh: true,
   summary: "The most recent sessions (default 10), newest first.",
   usage: "last [n] [--harness <id>] [--project <text>] [--json]",
   maxPositionals: 1,

@@ -10,6 +10,7 @@ import { FILTER_OPTIONS, harnessOpt, withStore } from "./_memory.ts";
 
 export const restoreCmd: Command = {
   name: "restore",
+  refresh: true,
   summary: "List the spans agents replaced in a file (newest first); print or write one back.",
   usage:
     "restore <path> [--span N] [-o <file>] [--force] [--harness <id>] [--project <text>] [--json]",
