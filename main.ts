@@ -34,6 +34,7 @@ import { hookPromptCmd } from "./lib/cli/cmd_hook_prompt.ts";
 import { hookToolCmd } from "./lib/cli/cmd_hook_tool.ts";
 import { hookToolAfterCmd } from "./lib/cli/cmd_hook_tool_after.ts";
 import { HOOK_NAMES, runHookArgs } from "./lib/hooks/main.ts";
+import { refreshFor } from "./lib/cli/_refresh.ts";
 import denoJson from "./deno.json" with { type: "json" };
 
 /** The command table: help and dispatch both come from it. */
@@ -106,6 +107,7 @@ export async function main(io: IO): Promise<number> {
       io.out(helpFor(cmd));
       return 0;
     }
+    if (cmd.refresh) await refreshFor(io, args);
     return await cmd.run(args, io);
   } catch (e) {
     if (e instanceof DejaError) {

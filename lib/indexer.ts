@@ -22,6 +22,7 @@ import { SourceWriter, type WriteMode } from "./ingest.ts";
 import { redactDeep } from "./redact.ts";
 import { dropExcluded, makeGate, setGate } from "./forget/gate.ts";
 import { resetVocabCache } from "./search/vocab.ts";
+import { FRESH_KEY, type FreshMap, harnessDirs, parseFreshMap, stampDirs } from "./fresh/map.ts";
 import {
   fileHash,
   parseDrift,
@@ -67,6 +68,13 @@ export interface IndexOptions {
   waitMs?: number;
   /** Progress line for a terminal. */
   progress?(line: string): void;
+  /**
+   * A `performance.now()` time after which no further store is read (freshen
+   * on use); the stores left are counted in {@link IndexResult.pending}.
+   */
+  deadline?: number;
+  /** Stores with more bytes than this to read are left for a full run (counted as pending). */
+  inlineMaxBytes?: number;
 }
 
 /** Result of one run. */
@@ -76,6 +84,8 @@ export interface IndexResult {
   excluded: number;
   /** Wall time in milliseconds. */
   ms: number;
+  /** Stores that changed but were left unread (deadline or size, see {@link IndexOptions}). */
+  pending: number;
 }
 
 /**
@@ -108,15 +118,23 @@ export async function runIndex(
       const out: HarnessSummary[] = [];
       const seen = new Set<string>();
       const selected = parsers.filter((p) => !opts.only || opts.only.includes(p.id));
+      const fresh = parseFreshMap(
+        (store.stmt(Q.getMeta).get(FRESH_KEY) as { value: string } | undefined)?.value,
+      );
+      const run: RunState = { pending: 0, fresh };
       for (const parser of selected) {
-        out.push(await indexHarness(store, env, parser, opts, seen));
+        out.push(await indexHarness(store, env, parser, opts, seen, run));
       }
       if (opts.rebuild) dropVanished(store, selected.map((p) => p.id), seen);
-      store.stmt(Q.setMeta).run(
-        "last_index",
-        JSON.stringify({ at: Date.now(), harnesses: out.map((h) => ({ ...h })) }),
-      );
-      return { harnesses: out, excluded, ms: performance.now() - t0 };
+      store.stmt(Q.setMeta).run(FRESH_KEY, JSON.stringify(fresh));
+      // A refresh on use is not a full pass: the last full run's record stays.
+      if (opts.deadline === undefined && opts.inlineMaxBytes === undefined) {
+        store.stmt(Q.setMeta).run(
+          "last_index",
+          JSON.stringify({ at: Date.now(), harnesses: out.map((h) => ({ ...h })) }),
+        );
+      }
+      return { harnesses: out, excluded, ms: performance.now() - t0, pending: run.pending };
     } finally {
       store.close();
     }
@@ -148,12 +166,21 @@ function dropSource(store: Store, path: string): void {
   store.stmt(Q.clearRedactions).run(path);
 }
 
+/** What one run carries across harnesses. */
+interface RunState {
+  /** Changed stores left unread. */
+  pending: number;
+  /** The freshness map, updated per harness discovered. */
+  fresh: FreshMap;
+}
+
 async function indexHarness(
   store: Store,
   env: Env,
   parser: Parser,
   opts: IndexOptions,
   seen: Set<string>,
+  run: RunState,
 ): Promise<HarnessSummary> {
   const sum: HarnessSummary = {
     harness: parser.id,
@@ -173,6 +200,7 @@ async function indexHarness(
     problem: (path, e) => sum.errors.push(`${path}: ${e.message}`),
   };
   let sources: SourceRef[];
+  const discoveredAt = Date.now();
   try {
     const d = await parser.discover(dctx);
     sum.roots = d.roots;
@@ -181,13 +209,19 @@ async function indexHarness(
     sum.errors.push(`discovery: ${(e as Error).message}`);
     return sum;
   }
+  rememberLayout(run.fresh, parser.id, sum.roots, sources, discoveredAt);
   sum.found = sources.length;
   let n = 0;
   for (const src of sources) {
     n++;
     opts.progress?.(`${parser.id} ${n}/${sources.length}`);
     seen.add(src.path);
-    const r = await indexSource(store, env, parser, src, Boolean(opts.rebuild));
+    if (opts.deadline !== undefined && performance.now() > opts.deadline) {
+      if (await changedSince(store, src)) run.pending++;
+      continue;
+    }
+    const r = await indexSource(store, env, parser, src, Boolean(opts.rebuild), opts);
+    if (r.pending) run.pending++;
     if (r.read) sum.read++;
     sum.sessions += r.sessions;
     sum.events += r.events;
@@ -202,7 +236,37 @@ async function indexHarness(
   return sum;
 }
 
+/**
+ * Records where `harness`'s stores live for the freshness check. A directory
+ * changed since discovery began is stamped unknown (-2), so a store created
+ * while discovery ran is looked for again by the next check.
+ */
+function rememberLayout(
+  fresh: FreshMap,
+  harness: string,
+  roots: string[],
+  sources: SourceRef[],
+  discoveredAt: number,
+): void {
+  const dirs = stampDirs(harnessDirs(roots, sources));
+  for (const [d, m] of Object.entries(dirs)) if (m >= discoveredAt - 1) dirs[d] = -2;
+  fresh.dirs[harness] = dirs;
+  const comps: Record<string, string[]> = {};
+  for (const s of sources) if (s.companions?.length) comps[s.path] = s.companions;
+  fresh.companions[harness] = comps;
+}
+
+/** True when `src`'s stamp differs from what the index recorded (it is unread, not fresh). */
+async function changedSince(store: Store, src: SourceRef): Promise<boolean> {
+  const prev = store.stmt(Q.sourceByPath).get(src.path) as SourceRow | undefined;
+  if (!prev) return true;
+  const [size, mtime] = await stamp(src.path);
+  return prev.size !== size || prev.mtime !== mtime;
+}
+
 interface SourceOutcome {
+  /** Changed, but left for a full run (too large for an inline refresh). */
+  pending?: boolean;
   read: boolean;
   sessions: number;
   events: number;
@@ -217,6 +281,7 @@ async function indexSource(
   parser: Parser,
   src: SourceRef,
   rebuild: boolean,
+  opts: IndexOptions = {},
 ): Promise<SourceOutcome> {
   const none: SourceOutcome = { read: false, sessions: 0, events: 0, skipped: {} };
   const [size, mtime] = await stamp(src.path);
@@ -228,6 +293,12 @@ async function indexSource(
   const unchanged = prev && prev.kind === src.kind && prev.size === size && prev.mtime === mtime &&
     (prev.companions ?? "[]") === comps && !prev.error;
   if (unchanged) return none;
+  if (opts.inlineMaxBytes !== undefined) {
+    const grown = prev && prev.kind === "append" && src.kind === "append" && size >= prev.offset
+      ? size - prev.offset
+      : size;
+    if (grown > opts.inlineMaxBytes) return { ...none, pending: true };
+  }
 
   let offset = 0;
   let state: unknown = undefined;

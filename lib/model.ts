@@ -173,6 +173,8 @@ export interface Env {
   platform: string;
   /** Reads an environment variable; empty strings read as undefined. */
   get(name: string): string | undefined;
+  /** Every variable, to hand to a child process (absent: the process's own). */
+  vars?(): Record<string, string | undefined>;
 }
 
 /** What discovery found for one harness. */

@@ -8,7 +8,8 @@
  */
 import process from "node:process";
 import os from "node:os";
-import { existsSync, fstatSync, read, writeSync } from "node:fs";
+import { closeSync, existsSync, fstatSync, openSync, read, writeSync } from "node:fs";
+import { spawn } from "node:child_process";
 import { dirname, join } from "node:path";
 import type { Env } from "./model.ts";
 
@@ -22,6 +23,7 @@ export function makeEnv(vars: Record<string, string | undefined>, home?: string)
       const v = vars[name];
       return v === undefined || v === "" ? undefined : v;
     },
+    vars: () => ({ ...vars, HOME: h }),
   };
 }
 
@@ -49,6 +51,8 @@ export interface IO {
    * far)` is true (a harness may keep stdin open after its event).
    */
   readStdin(maxBytes: number, timeoutMs: number, done?: (text: string) => boolean): Promise<string>;
+  /** How fresh the index was made before the command ran (set by main.ts; added to `--json`). */
+  freshness?: object;
 }
 
 /** The real process as an {@link IO}. */
@@ -243,4 +247,55 @@ export function selfCommand(): string[] {
     return [exe, "run", "-A", ...(existsSync(config) ? ["--config", config] : []), script];
   }
   return [exe];
+}
+
+/**
+ * Starts `argv` detached from this process (its own session, stdin closed,
+ * stdout and stderr appended to `logPath`), with exactly the variables of
+ * `env`, and returns its pid (undefined when it could not start). The child
+ * outlives this process; this process does not wait for it.
+ */
+export function spawnDetached(argv: string[], env: Env, logPath: string): number | undefined {
+  let fd: number | undefined;
+  try {
+    fd = openSync(logPath, "a", 0o600);
+    const child = spawn(argv[0], argv.slice(1), {
+      detached: true,
+      stdio: ["ignore", fd, fd],
+      env: Object.fromEntries(
+        Object.entries(env.vars?.() ?? process.env).filter(([, v]) => v !== undefined),
+      ) as Record<string, string>,
+    });
+    child.on("error", () => {});
+    child.unref();
+    return child.pid;
+  } catch {
+    return undefined;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
+/** True when a process with `pid` exists (and may be signalled by this user). */
+export function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as { code?: string }).code === "EPERM";
+  }
+}
+
+/** This process's id. */
+export function ownPid(): number {
+  return process.pid;
+}
+
+/** A promise that resolves on the first SIGINT or SIGTERM (Ctrl-C, a service stop). */
+export function untilSignal(): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => resolve();
+    process.once("SIGINT", done);
+    process.once("SIGTERM", done);
+  });
 }

@@ -189,7 +189,7 @@ export class Store {
  *
  * @throws {DejaError} naming the directory and the reason when it cannot be made.
  */
-function makeDataDir(dir: string): void {
+export function makeDataDir(dir: string): void {
   try {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
   } catch (e) {

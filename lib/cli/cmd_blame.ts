@@ -20,6 +20,7 @@ import {
 
 export const blameCmd: Command = {
   name: "blame",
+  refresh: true,
   summary:
     "Sessions that read, edited or wrote a file (newest first), with the reasoning around each edit.",
   usage: "blame <path>[:line] [--harness <id>] [--project <text>] [--junk] [--limit N] [--json]",

@@ -18,6 +18,7 @@ import { searchHiding } from "../search/sessions.ts";
 
 export const ctxCmd: Command = {
   name: "ctx",
+  refresh: true,
   summary: "A Markdown digest of the best matching session (or of an id), ready for a prompt.",
   usage:
     "ctx <query... | id-prefix> [--budget <bytes>] [--harness <id>] [--project <text>] [--junk] [--json]",

@@ -13,6 +13,7 @@ const STDIN_MAX = 1 << 20;
 
 export const fixCmd: Command = {
   name: "fix",
+  refresh: true,
   summary: "What ran after the same error before, in sessions where it did not come back.",
   usage: 'fix "<error text>" | fix - (reads stdin) [--limit N] [--json]',
   options: {

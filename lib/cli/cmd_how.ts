@@ -9,6 +9,7 @@ import { hiddenFor, hiddenHint, JUNK_OPTION, withStore } from "./_memory.ts";
 
 export const howCmd: Command = {
   name: "how",
+  refresh: true,
   summary: "The real commands run here that hold every word given, by number of sessions.",
   usage: "how <tool words...> [--project <text>] [--junk] [--limit N] [--json]",
   options: {

@@ -1,15 +1,22 @@
 /** `deja index`: read every harness's stores into the index. */
-import type { Command } from "./common.ts";
+import type { Args, Command } from "./common.ts";
+import type { IO } from "../runtime.ts";
 import { colors, intOpt, printJson } from "./common.ts";
 import { runIndex } from "../indexer.ts";
 import { parsers } from "../../parsers/mod.ts";
 import { indexPath } from "../store.ts";
 import { harnessOpt } from "./_memory.ts";
+import { ownPid, untilSignal } from "../runtime.ts";
+import { endBackground, runningBackground } from "../fresh/background.ts";
+import { watchIndex } from "../fresh/watch.ts";
+import { rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { dataDir, makeDataDir } from "../store.ts";
 
 export const indexCmd: Command = {
   name: "index",
   summary: "Read the session stores of every harness into the index (only what changed).",
-  usage: "index [--rebuild] [--quiet] [--harness <id>] [--json]",
+  usage: "index [--rebuild] [--quiet] [--harness <id>] [--json] | index --watch",
   maxPositionals: 0,
   options: {
     rebuild: { type: "boolean", description: "start a new index from scratch" },
@@ -26,10 +33,59 @@ export const indexCmd: Command = {
       description: "wait this long for another running index",
     },
     json: { type: "boolean", description: "print the summary as JSON" },
+    watch: {
+      type: "boolean",
+      description: "keep running: follow the stores and index what changes within seconds",
+    },
+    interval: {
+      type: "string",
+      value: "<seconds>",
+      description: "with --watch: poll this often besides notifications (default 5)",
+    },
+    background: {
+      type: "boolean",
+      description: "(internal) the detached run freshen-on-use starts; clears its sentinel",
+    },
   },
   async run(a, io) {
+    if (a.values.watch) return await watchRun(a, io);
+    if (!a.values.background) return await indexRun(a, io);
+    try {
+      return await indexRun(a, io);
+    } finally {
+      endBackground(io.env, ownPid());
+    }
+  },
+};
+
+/** `deja index --watch`: until Ctrl-C or a service stop; a pid file tells doctor it runs. */
+async function watchRun(a: Args, io: IO): Promise<number> {
+  const pollMs = a.values.interval === undefined ? 5000 : intOpt(a, "interval", 5) * 1000;
+  const pidFile = join(dataDir(io.env), "watch.pid");
+  const quiet = Boolean(a.values.quiet);
+  if (!quiet) io.err(`deja: watching the stores (Ctrl-C stops) -> ${indexPath(io.env)}\n`);
+  makeDataDir(dataDir(io.env));
+  const stop = untilSignal();
+  try {
+    await watchIndex(io.env, parsers, {
+      pollMs,
+      stop,
+      onReady: () => writeFileSync(pidFile, `${ownPid()} ${Date.now()}\n`, { mode: 0o600 }),
+      onRun: quiet ? undefined : (line) => io.err(`${new Date().toISOString()} ${line}\n`),
+    });
+  } finally {
+    rmSync(pidFile, { force: true });
+  }
+  return 0;
+}
+
+async function indexRun(a: Args, io: IO): Promise<number> {
+  {
     const only = harnessOpt(a);
-    const waitMs = a.values.wait === undefined ? 0 : intOpt(a, "wait", 1) * 1000;
+    // A background run deja started itself is waited for, not reported as "busy".
+    const waitMs = a.values.wait === undefined
+      ? (!a.values.background && runningBackground(io.env) ? 300_000 : 0)
+      : intOpt(a, "wait", 1) * 1000;
     const tty = io.errTTY && !a.values.quiet && !a.values.json;
     const res = await runIndex(io.env, parsers, {
       rebuild: Boolean(a.values.rebuild),
@@ -88,5 +144,5 @@ export const indexCmd: Command = {
     lines.push(c.dim(`indexed in ${(res.ms / 1000).toFixed(2)} s -> ${indexPath(io.env)}`));
     io.out(lines.join("\n") + "\n");
     return 0;
-  },
-};
+  }
+}

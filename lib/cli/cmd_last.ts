@@ -18,6 +18,7 @@ import {
 
 export const lastCmd: Command = {
   name: "last",
+  refresh: true,
   summary: "The most recent sessions (default 10), newest first.",
   usage: "last [n] [--harness <id>] [--project <text>] [--junk] [--json]",
   maxPositionals: 1,

@@ -17,6 +17,7 @@ import {
 
 export const restoreCmd: Command = {
   name: "restore",
+  refresh: true,
   summary: "List the spans agents replaced in a file (newest first); print or write one back.",
   usage:
     "restore <path> [--span N] [-o <file>] [--force] [--harness <id>] [--project <text>] [--junk] [--json]",

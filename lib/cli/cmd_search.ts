@@ -22,6 +22,7 @@ const ROLES: Record<string, string[]> = {
 
 export const searchCmd: Command = {
   name: "search",
+  refresh: true,
   summary: 'Search past sessions: words are ANDed, "quoted phrases" must be contiguous.',
   usage: "search <query...> [--harness <id>] [--project <text>] [--since <30d|date>] " +
     "[--role <kind>] [--session <id>] [--re] [--junk] [--limit N] [--json]",

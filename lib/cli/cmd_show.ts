@@ -9,6 +9,7 @@ import { sanitizeForTerminal } from "../redact.ts";
 
 export const showCmd: Command = {
   name: "show",
+  refresh: true,
   summary: "Print one session: what was said, the commands run with their exit status, the edits.",
   usage: "show <id-prefix | harness:id-prefix> [--json]",
   maxPositionals: 1,

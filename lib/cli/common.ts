@@ -36,6 +36,11 @@ export interface Command {
   options: Record<string, OptionSpec>;
   /** How many positional arguments it takes at most (unlimited when absent). */
   maxPositionals?: number;
+  /**
+   * Reads the index: freshen it on use first (lib/fresh/freshen.ts), unless
+   * `--no-refresh` or `DEJA_NO_REFRESH` says not to.
+   */
+  refresh?: boolean;
   run(args: Args, io: IO): Promise<number>;
 }
 
@@ -43,6 +48,19 @@ export interface Command {
 export const COMMON: Record<string, OptionSpec> = {
   help: { type: "boolean", short: "h", description: "show this help" },
 };
+
+/** Options of every command that reads the index ({@link Command.refresh}). */
+export const REFRESH: Record<string, OptionSpec> = {
+  "no-refresh": {
+    type: "boolean",
+    description: "answer from the index as it is (no check of the stores; also DEJA_NO_REFRESH=1)",
+  },
+};
+
+/** Every option `cmd` accepts. */
+function optionsOf(cmd: Command): Record<string, OptionSpec> {
+  return { ...cmd.options, ...(cmd.refresh ? REFRESH : {}), ...COMMON };
+}
 
 /**
  * Parses argv for `cmd`.
@@ -54,7 +72,7 @@ export function parse(cmd: Command, argv: string[]): Args {
     string,
     { type: "string" | "boolean"; short?: string; multiple?: boolean }
   > = {};
-  for (const [k, v] of Object.entries({ ...COMMON, ...cmd.options })) {
+  for (const [k, v] of Object.entries(optionsOf(cmd))) {
     options[k] = {
       type: v.type,
       ...(v.short ? { short: v.short } : {}),
@@ -92,7 +110,7 @@ export function parse(cmd: Command, argv: string[]): Args {
 /** Help text for a command, from its table entry. */
 export function helpFor(cmd: Command): string {
   const lines = [`deja ${cmd.usage}`, "", cmd.summary, "", "Options:"];
-  for (const [k, v] of Object.entries({ ...cmd.options, ...COMMON })) {
+  for (const [k, v] of Object.entries(optionsOf(cmd))) {
     const flag = `${v.short ? `-${v.short}, ` : "    "}--${k}${v.value ? ` ${v.value}` : ""}`;
     lines.push(`  ${flag.padEnd(28)} ${v.description}`);
   }
@@ -118,6 +136,10 @@ export function intOpt(a: Args, name: string, def: number): number {
 
 /** Writes `value` as pretty JSON on stdout (the one `--json` helper). */
 export function printJson(io: IO, value: unknown): void {
+  // A command that freshened the index first says how fresh its answer is.
+  if (io.freshness && value && typeof value === "object" && !Array.isArray(value)) {
+    value = { ...value, freshness: io.freshness };
+  }
   // JSON already escapes control characters; bidi controls, invisible characters and C1
   // controls are escaped too (same value once parsed), so the raw text is safe on a terminal.
   io.out(

@@ -22,8 +22,10 @@
  *
  * @module
  */
+import { existsSync } from "node:fs";
 import type { IO } from "../runtime.ts";
 import { dataDir, indexPath, Store } from "../store.ts";
+import { kickIfStale, lastIndexAt } from "../fresh/background.ts";
 import { byteLength, clipBytes } from "../memory/_text.ts";
 import { frame, FRAME_BYTES } from "../frame.ts";
 import { type HookEvent, objField, readEvent, str } from "./input.ts";
@@ -239,6 +241,11 @@ export async function runHook(name: HookName, opts: { crush?: boolean }, io: IO)
   } catch (e) {
     if (io.env.get("DEJA_DEBUG")) io.err(`deja ${name}: ${(e as Error)?.stack ?? e}\n`);
   } finally {
+    // After the answer: a missing or stale index is rebuilt in the background, never waited on.
+    try {
+      if (store) kickIfStale(io.env, lastIndexAt(store.db));
+      else if (!existsSync(indexPath(io.env))) kickIfStale(io.env, undefined);
+    } catch { /* never in the agent's way */ }
     try {
       store?.close();
     } catch { /* nothing to do */ }

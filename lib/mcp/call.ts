@@ -23,6 +23,7 @@ import { MAX_LIMIT, type Mode, MODES, NEEDS } from "./tool.ts";
 import { recallText } from "./recall.ts";
 import { blameText, contextText, type Filters, fixText, howText } from "./answers.ts";
 import { clean } from "./_fit.ts";
+import { freshen, refreshOff } from "../fresh/freshen.ts";
 
 /** What a call needs from the process: environment, working directory, a log. */
 export interface CallContext {
@@ -48,6 +49,14 @@ export function failure(text: string): ToolResult {
 /** A problem with the call's arguments. */
 class ArgError extends Error {}
 
+/** Inline freshen budget of one tool call in milliseconds (the rest goes to a background run). */
+export const MCP_BUDGET_MS = 400;
+
+/** The answer while the first index is being built in the background. */
+export const BUILDING =
+  "deja is building its index for the first time (in the background, started just now): call " +
+  "again in a minute.";
+
 /** The one-line answer when there is no index to read. */
 export const NO_INDEX =
   "deja has no index yet: ask the user to run `deja index` in a terminal (it reads the session " +
@@ -65,7 +74,16 @@ export async function callDeja(
     const f: Filters = filtersOf(args);
     f.hide = { env: ctx.env, here: ctx.cwd, project: f.project };
     if (mode === "remember") return await rememberNote(input, args, ctx);
-    return withIndex(ctx, (store) => {
+    const fresh = refreshOff(ctx.env)
+      ? undefined
+      : await freshen(ctx.env, parsers, { budgetMs: MCP_BUDGET_MS });
+    if (fresh?.state === "no_index" && fresh.background) return answer(BUILDING);
+    const note = fresh?.state === "catching_up"
+      ? `\n\n(deja's index is catching up: ${fresh.pending} changed ${
+        fresh.pending === 1 ? "store is" : "stores are"
+      } being read in the background; the newest work may be missing — ask again shortly.)`
+      : "";
+    const res = withIndex(ctx, (store) => {
       switch (mode) {
         case "recall":
           return answer(
@@ -81,6 +99,8 @@ export async function callDeja(
           return answer(howText(store, input, f));
       }
     });
+    if (note && !res.isError && res.content[0]) res.content[0].text += note;
+    return res;
   } catch (e) {
     if (e instanceof ArgError) return failure(e.message);
     if (e instanceof DejaError) return failure(e.message + (e.hint ? ` (${e.hint})` : ""));

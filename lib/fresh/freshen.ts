@@ -1,0 +1,150 @@
+/**
+ * Freshen on use: before a command reads the index, what changed in the
+ * stores since the last run is read in, within a small time budget; what does
+ * not fit (a rewritten or huge store, a first run, a busy writer) is left to a
+ * detached background `deja index`, and the caller is told how far behind the
+ * index is so it can say so.
+ *
+ * `DEJA_NO_REFRESH=1` (or a command's `--no-refresh`) turns it off.
+ * `DEJA_REFRESH_BUDGET_MS` sets the inline budget (default
+ * {@link DEFAULT_BUDGET_MS}; 0 sends every change to the background).
+ *
+ * @module
+ */
+import { existsSync } from "node:fs";
+import type { Env, Parser } from "../model.ts";
+import { DejaError, indexPath, Store } from "../store.ts";
+import { runIndex } from "../indexer.ts";
+import { checkStaleness, isFresh } from "./check.ts";
+import { runningBackground, startBackground } from "./background.ts";
+export { refreshOff } from "./background.ts";
+
+/** Inline budget of a CLI command in milliseconds. */
+export const DEFAULT_BUDGET_MS = 1500;
+/** A store with more bytes than this to read is left to the background run. */
+export const INLINE_MAX_BYTES = 8 * 1024 * 1024;
+
+/** What the freshness step did, for the caller's note (and `--json`). */
+export interface Freshness {
+  /**
+   * `fresh`: nothing had changed; `refreshed`: changes were read in now;
+   * `catching_up`: some changes are left to a background run (or another
+   * writer holds the index); `no_index`: there is no index yet (a background
+   * run builds it); `off`: the check was turned off.
+   */
+  state: "fresh" | "refreshed" | "catching_up" | "no_index" | "off";
+  /** Stores read in now. */
+  read: number;
+  /** Changed stores not yet in the index. */
+  pending: number;
+  /** Milliseconds since the oldest change not yet in the index (0 when none). */
+  behind_ms: number;
+  /** True when a background run is going (started now or before). */
+  background: boolean;
+  /** Milliseconds this step took. */
+  ms: number;
+}
+
+/** Options of {@link freshen}. */
+export interface FreshenOptions {
+  /** Inline budget in ms (default: `DEJA_REFRESH_BUDGET_MS`, else {@link DEFAULT_BUDGET_MS}). */
+  budgetMs?: number;
+  /** Start a background run for what is left (default true). */
+  background?: boolean;
+  now?: number;
+}
+
+/** Brings the index up to date as far as the budget allows (see the module doc). */
+export async function freshen(
+  env: Env,
+  parsers: readonly Parser[],
+  opts: FreshenOptions = {},
+): Promise<Freshness> {
+  const t0 = performance.now();
+  const now = opts.now ?? Date.now();
+  const out = (f: Omit<Freshness, "ms">): Freshness => ({ ...f, ms: performance.now() - t0 });
+  const bgOk = opts.background ?? true;
+  const path = indexPath(env);
+  if (!existsSync(path)) {
+    const pid = bgOk ? startBackground(env) : undefined;
+    return out({ state: "no_index", read: 0, pending: 0, behind_ms: 0, background: Boolean(pid) });
+  }
+  let stale;
+  try {
+    const store = Store.open(path, { readOnly: true, busyMs: 200 });
+    try {
+      stale = checkStaleness(store);
+    } finally {
+      store.close();
+    }
+  } catch {
+    // An index this step cannot read is the command's to report, not this step's.
+    return out({ state: "fresh", read: 0, pending: 0, behind_ms: 0, background: false });
+  }
+  const bgRunning = Boolean(runningBackground(env, now));
+  if (isFresh(stale)) {
+    return out({ state: "fresh", read: 0, pending: 0, behind_ms: 0, background: bgRunning });
+  }
+  const oldest = stale.changed.reduce((m, c) => Math.min(m, c.mtime), now);
+  const behind = Math.max(0, now - oldest);
+  const budget = opts.budgetMs ?? budgetOf(env);
+  const harnesses = [...new Set([...stale.changed.map((c) => c.harness), ...stale.discover])];
+  let pending = stale.changed.length;
+  let read = 0;
+  let inline = false;
+  if (budget > 0 && !bgRunning) {
+    try {
+      const res = await runIndex(env, parsers, {
+        only: harnesses,
+        deadline: performance.now() + budget,
+        inlineMaxBytes: INLINE_MAX_BYTES,
+      });
+      pending = res.pending;
+      read = res.harnesses.reduce((n, h) => n + h.read, 0);
+      inline = true;
+    } catch (e) {
+      // Another writer holds the index: it is catching up already.
+      if (!(e instanceof DejaError)) throw e;
+    }
+  }
+  if (inline && !pending) {
+    return out({ state: "refreshed", read, pending: 0, behind_ms: 0, background: false });
+  }
+  const pid = bgOk ? startBackground(env) : undefined;
+  return out({
+    state: "catching_up",
+    read,
+    pending: Math.max(pending, 1),
+    behind_ms: behind,
+    background: Boolean(pid) || bgRunning,
+  });
+}
+
+function budgetOf(env: Env): number {
+  const v = Number(env.get("DEJA_REFRESH_BUDGET_MS"));
+  return Number.isFinite(v) && v >= 0 && env.get("DEJA_REFRESH_BUDGET_MS") !== undefined
+    ? v
+    : DEFAULT_BUDGET_MS;
+}
+
+/** The one line a person is told on stderr, or '' when there is nothing to say. */
+export function freshnessNote(f: Freshness): string {
+  if (f.state === "no_index") {
+    return f.background ? "deja: no index yet: building it in the background now (first run)" : "";
+  }
+  if (f.state !== "catching_up") return "";
+  return `deja: the index is catching up: ${f.pending} changed ${
+    f.pending === 1 ? "store" : "stores"
+  } (${ago(f.behind_ms)} behind) ${
+    f.background ? "being read in the background" : "not read yet"
+  }; results may miss the newest work`;
+}
+
+function ago(ms: number): string {
+  const s = Math.round(ms / 1000);
+  if (s < 90) return `${s} s`;
+  const m = Math.round(s / 60);
+  if (m < 90) return `${m} min`;
+  const h = Math.round(m / 60);
+  return h < 48 ? `${h} h` : `${Math.round(h / 24)} d`;
+}

@@ -1,0 +1,78 @@
+/**
+ * What a later freshness check needs to know without running discovery: per
+ * harness, the directories whose contents hold its stores (with their mtimes
+ * at the last index run), and per source the companion files (a `-wal`, a
+ * sidecar) whose stamps the index keeps. Written by every `deja index` run to
+ * the `meta` table under {@link FRESH_KEY}.
+ *
+ * A new store appears as a new entry in one of these directories, which
+ * changes that directory's mtime; a new directory changes its parent's. So a
+ * stat of these directories tells whether discovery could find anything new.
+ *
+ * @module
+ */
+import { statSync } from "node:fs";
+import { dirname } from "node:path";
+import type { SourceRef } from "../model.ts";
+
+/** The `meta` key the map is kept under. */
+export const FRESH_KEY = "fresh_map";
+
+/** How many directory levels above a store are watched (a root stops the walk earlier). */
+const MAX_LEVELS = 6;
+
+/** The freshness map (JSON in `meta`). */
+export interface FreshMap {
+  /** harness id -> directory -> mtime in epoch ms (-1: did not exist). */
+  dirs: Record<string, Record<string, number>>;
+  /** harness id -> source path -> its companion paths, in the order the index stamps them. */
+  companions: Record<string, Record<string, string[]>>;
+}
+
+/** Epoch-ms mtime of `path`, -1 when it cannot be read. */
+export function mtimeOf(path: string): number {
+  try {
+    return Math.floor(statSync(path).mtimeMs);
+  } catch {
+    return -1;
+  }
+}
+
+/**
+ * The directories to watch for one harness: its roots and every directory
+ * between a root and each of its stores (at most {@link MAX_LEVELS} above a
+ * store when no root contains it).
+ */
+export function harnessDirs(roots: readonly string[], sources: readonly SourceRef[]): string[] {
+  const out = new Set<string>(roots);
+  const rootSet = new Set(roots);
+  for (const s of sources) {
+    let d = dirname(s.path);
+    for (let i = 0; i < MAX_LEVELS && !out.has(d); i++) {
+      out.add(d);
+      if (rootSet.has(d)) break;
+      const up = dirname(d);
+      if (up === d) break;
+      d = up;
+    }
+  }
+  return [...out];
+}
+
+/** Stamps `dirs` now. */
+export function stampDirs(dirs: readonly string[]): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const d of dirs) out[d] = mtimeOf(d);
+  return out;
+}
+
+/** Parses the stored map; an absent or damaged one is empty (the next index run writes it). */
+export function parseFreshMap(json: string | undefined | null): FreshMap {
+  if (!json) return { dirs: {}, companions: {} };
+  try {
+    const v = JSON.parse(json) as Partial<FreshMap>;
+    return { dirs: v.dirs ?? {}, companions: v.companions ?? {} };
+  } catch {
+    return { dirs: {}, companions: {} };
+  }
+}

@@ -1,0 +1,249 @@
+/**
+ * Freshen on use (issue: "always fresh"): a session written after the last
+ * index run is found by the next search, the MCP tool and, after the
+ * background run, by hooks; work too large for the budget goes to one
+ * detached background run; a crashed run does not block the next; concurrent
+ * writers leave a consistent index; `index --watch` follows appends.
+ */
+import { assert, assertEquals, assertStringIncludes } from "./_assert.ts";
+import { appendFileSync, existsSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { spawn, spawnSync } from "node:child_process";
+import { join } from "node:path";
+import { tmpdir } from "node:os";
+import process from "node:process";
+import { DatabaseSync } from "node:sqlite";
+import { main } from "../main.ts";
+import type { IO } from "../lib/runtime.ts";
+import { REPO, testEnv } from "./_fixture.ts";
+import { runningBackground, sentinelPath, startBackground } from "../lib/fresh/background.ts";
+import { callDeja } from "../lib/mcp/call.ts";
+
+const SELF = JSON.stringify([
+  process.execPath,
+  "run",
+  "-A",
+  "--config",
+  join(REPO, "deno.json"),
+  join(REPO, "main.ts"),
+]);
+const SID = "21111111-2222-4333-8444-555555555555";
+
+function line(i: number, text: string, sid = SID): string {
+  return JSON.stringify({
+    type: i % 2 ? "assistant" : "user",
+    sessionId: sid,
+    uuid: `${sid}-${i}`,
+    cwd: "/w/app",
+    timestamp: `2026-11-01T10:00:${String(i % 60).padStart(2, "0")}Z`,
+    message: i % 2
+      ? { id: `m${i}`, role: "assistant", content: [{ type: "text", text }] }
+      : { role: "user", content: text },
+  }) + "\n";
+}
+
+/** A Claude store with one session, indexed; its env vars (all in one temp dir). */
+async function world(extra: Record<string, string> = {}) {
+  const dir = mkdtempSync(join(tmpdir(), "deja-fresh-"));
+  const proj = join(dir, "claude", "-w-app");
+  mkdirSync(proj, { recursive: true });
+  const file = join(proj, `${SID}.jsonl`);
+  writeFileSync(file, line(0, "the parser crashes on unicode input") + line(1, "Fixed it."));
+  const vars: Record<string, string> = {
+    HOME: join(dir, "home"),
+    XDG_CONFIG_HOME: join(dir, "config"),
+    XDG_DATA_HOME: join(dir, "data"),
+    XDG_CACHE_HOME: join(dir, "cache"),
+    DEJA_HOME: join(dir, "deja"),
+    DEJA_CLAUDE_ROOT: join(dir, "claude"),
+    DEJA_SELF: SELF,
+    ...extra,
+  };
+  const r = await run(["index", "--quiet"], vars);
+  assertEquals(r.code, 0, r.err);
+  return { dir, proj, file, vars };
+}
+
+async function run(args: string[], vars: Record<string, string>, stdin = "") {
+  const out: string[] = [];
+  const err: string[] = [];
+  const io: IO = {
+    args,
+    env: testEnv(vars.HOME, vars),
+    cwd: "/",
+    out: (t) => out.push(t),
+    err: (t) => err.push(t),
+    isTTY: false,
+    errTTY: false,
+    readStdin: () => Promise.resolve(stdin),
+  };
+  const code = await main(io);
+  return { code, out: out.join(""), err: err.join("") };
+}
+
+async function until(ok: () => boolean | Promise<boolean>, ms: number): Promise<boolean> {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    if (await ok()) return true;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return ok();
+}
+
+Deno.test("search finds a turn appended after the last index run, without 'deja index'", async () => {
+  const w = await world();
+  appendFileSync(w.file, line(2, "zanzibarquux marker appended later"));
+  const off = await run(["zanzibarquux", "--no-refresh"], w.vars);
+  assertEquals(off.code, 1, "--no-refresh answers from the index as it is");
+  const offEnv = await run(["zanzibarquux"], { ...w.vars, DEJA_NO_REFRESH: "1" });
+  assertEquals(offEnv.code, 1, "DEJA_NO_REFRESH=1 too");
+  const r = await run(["zanzibarquux", "--json"], w.vars);
+  assertEquals(r.code, 0, r.err);
+  assertEquals(JSON.parse(r.out).freshness.state, "refreshed");
+  assertEquals(r.err, "", "nothing to say when the refresh kept up");
+  const again = await run(["zanzibarquux", "--json"], w.vars);
+  assertEquals(JSON.parse(again.out).freshness.state, "fresh");
+});
+
+Deno.test("a new session file and a new project directory are found by the next command", async () => {
+  const w = await world();
+  const sid2 = "31111111-2222-4333-8444-555555555555";
+  writeFileSync(join(w.proj, `${sid2}.jsonl`), line(0, "quokkaflux in a new session", sid2));
+  const sid3 = "41111111-2222-4333-8444-555555555555";
+  const other = join(w.dir, "claude", "-w-other");
+  mkdirSync(other);
+  writeFileSync(join(other, `${sid3}.jsonl`), line(0, "wombatgrid in a new project", sid3));
+  assertEquals((await run(["quokkaflux"], w.vars)).code, 0);
+  assertEquals((await run(["wombatgrid"], w.vars)).code, 0);
+  const last = await run(["last", "--json"], w.vars);
+  assertStringIncludes(last.out, sid3.slice(0, 8));
+});
+
+Deno.test("work over the budget goes to one background run and the answer says it is catching up", async () => {
+  const w = await world({ DEJA_REFRESH_BUDGET_MS: "0" });
+  appendFileSync(w.file, line(2, "okapimesh appended later"));
+  const r = await run(["okapimesh", "--json"], w.vars);
+  assertEquals(r.code, 1, "not read inline");
+  const f = JSON.parse(r.out).freshness;
+  assertEquals([f.state, f.pending, f.background], ["catching_up", 1, true]);
+  assertStringIncludes(r.err, "catching up");
+  // One background run at a time: a second start finds the first.
+  const env = testEnv(w.vars.HOME, w.vars);
+  const first = runningBackground(env)?.pid;
+  assert(first, "a background run is recorded");
+  assertEquals(startBackground(env), first);
+  assert(
+    await until(async () => (await run(["okapimesh", "--no-refresh"], w.vars)).code === 0, 30_000),
+    "the background run indexed the change",
+  );
+  assert(await until(() => !existsSync(sentinelPath(env)), 10_000), "its sentinel is removed");
+});
+
+Deno.test("a crashed background run (sentinel left behind) does not block the next one", async () => {
+  const w = await world({ DEJA_REFRESH_BUDGET_MS: "0" });
+  const env = testEnv(w.vars.HOME, w.vars);
+  const dead = spawnSync("true").pid!; // exited already: its pid names no process now
+  writeFileSync(sentinelPath(env), `${dead} ${Date.now()}\n`);
+  assertEquals(runningBackground(env), null, "a dead pid is no running run");
+  appendFileSync(w.file, line(2, "capybaradrift appended later"));
+  const r = await run(["capybaradrift", "--json"], w.vars);
+  assertEquals(JSON.parse(r.out).freshness.background, true);
+  assert(
+    await until(
+      async () => (await run(["capybaradrift", "--no-refresh"], w.vars)).code === 0,
+      30_000,
+    ),
+    "a new background run took over",
+  );
+});
+
+Deno.test("the MCP tool finds a turn appended after the last index run within one call", async () => {
+  const w = await world();
+  appendFileSync(w.file, line(2, "pangolinrift appended later"));
+  const env = testEnv(w.vars.HOME, w.vars);
+  const r = await callDeja({ mode: "recall", query: "pangolinrift" }, { env, cwd: "/", log() {} });
+  assertStringIncludes(r.content[0].text, "pangolinrift");
+});
+
+Deno.test("a hook answers at once from a stale index and starts the background run", async () => {
+  const w = await world();
+  const env = testEnv(w.vars.HOME, w.vars);
+  // The last full run was long ago.
+  const db = new DatabaseSync(join(w.vars.DEJA_HOME, "index.db"));
+  db.prepare("UPDATE meta SET value = ? WHERE key = 'last_index'").run(
+    JSON.stringify({ at: Date.now() - 3_600_000, harnesses: [] }),
+  );
+  db.close();
+  appendFileSync(w.file, line(2, "axolotlbeam appended later"));
+  const t0 = performance.now();
+  const event = JSON.stringify({
+    hook_event_name: "UserPromptSubmit",
+    session_id: "s1",
+    cwd: "/w/app",
+    prompt: "what about the parser",
+  });
+  const h = await run(["hook-prompt"], w.vars, event);
+  assertEquals(h.code, 0);
+  assert(performance.now() - t0 < 5000, "the hook did not wait on indexing");
+  assert(runningBackground(env), "the hook started a background run");
+  assert(
+    await until(
+      async () => (await run(["axolotlbeam", "--no-refresh"], w.vars)).code === 0,
+      30_000,
+    ),
+    "the background run the hook started indexed the change",
+  );
+});
+
+Deno.test("two concurrent index runs and a refreshing search leave a consistent index", async () => {
+  const w = await world();
+  for (let i = 2; i < 40; i++) appendFileSync(w.file, line(i, `concurrent turn ${i} ibexwave`));
+  const deno = [process.execPath, "run", "-A", "--config", join(REPO, "deno.json")];
+  const env = { PATH: process.env.PATH ?? "", ...w.vars };
+  const spawnIndex = () =>
+    new Promise<number>((resolve) => {
+      const p = spawn(deno[0], [...deno.slice(1), join(REPO, "main.ts"), "index", "--wait", "60"], {
+        env,
+        stdio: "ignore",
+      });
+      p.on("exit", (c) => resolve(c ?? 2));
+    });
+  const [a, b, s] = await Promise.all([spawnIndex(), spawnIndex(), run(["ibexwave"], w.vars)]);
+  assertEquals([a, b], [0, 0], "the second writer waited for the first");
+  assert(s.code === 0 || s.code === 1, s.err);
+  const db = new DatabaseSync(join(w.vars.DEJA_HOME, "index.db"), { readOnly: true });
+  assertEquals(db.prepare("PRAGMA integrity_check").get(), { integrity_check: "ok" });
+  const n = db.prepare("SELECT COUNT(*) AS n FROM events").get() as { n: number };
+  db.close();
+  assertEquals(n.n, 40, "every turn once");
+});
+
+Deno.test("index --watch makes an appended turn searchable within seconds and stops on SIGTERM", async () => {
+  const w = await world();
+  const deno = [process.execPath, "run", "-A", "--config", join(REPO, "deno.json")];
+  const p = spawn(
+    deno[0],
+    [...deno.slice(1), join(REPO, "main.ts"), "index", "--watch", "--interval", "1", "--quiet"],
+    { env: { PATH: process.env.PATH ?? "", ...w.vars }, stdio: "ignore" },
+  );
+  const exited = new Promise<string>((r) => p.on("exit", (c, sig) => r(`${c} ${sig}`)));
+  try {
+    const pidFile = join(w.vars.DEJA_HOME, "watch.pid");
+    assert(await until(() => existsSync(pidFile), 20_000), "the watcher started");
+    appendFileSync(w.file, line(2, "narwhalpulse appended while watched"));
+    const t0 = Date.now();
+    assert(
+      await until(
+        async () => (await run(["narwhalpulse", "--no-refresh"], w.vars)).code === 0,
+        15_000,
+      ),
+      "the watcher indexed the append",
+    );
+    assert(Date.now() - t0 < 15_000);
+  } finally {
+    p.kill("SIGTERM");
+  }
+  // (Deno's child_process reports a signal even when the child handled it and exited 0,
+  // so the clean stop is proven by what only a clean stop does: its pid file is removed.)
+  await exited;
+  assert(!existsSync(join(w.vars.DEJA_HOME, "watch.pid")), "it stopped cleanly");
+});
