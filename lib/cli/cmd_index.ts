@@ -97,9 +97,9 @@ export const indexCmd: Command = {
     const written = res.harnesses.reduce((n, h) => n + h.sessions, 0);
     lines.push(
       read || failed
-        ? `${written} session${written === 1 ? "" : "s"} written; the index holds ${
-          total.sessions
-        } sessions, ${total.events} events`
+        ? `${written} session${
+          written === 1 ? "" : "s"
+        } written; the index holds ${total.sessions} sessions, ${total.events} events`
         : `up to date (${total.sessions} sessions, ${total.events} events)`,
     );
     lines.push(c.dim(`indexed in ${(res.ms / 1000).toFixed(2)} s -> ${indexPath(io.env)}`));

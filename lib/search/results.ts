@@ -103,7 +103,7 @@ export function fillSnippets(
     const seen = new Set<string>();
     hit.snippets = hit.snippets.filter((s) => {
       s.text = make(texts.get(s.eventId) ?? "");
-      const key = s.text.replace(/[\x01\x02]/g, "").replace(/\s+/g, " ").trim();
+      const key = s.text.replaceAll("\x01", "").replaceAll("\x02", "").replace(/\s+/g, " ").trim();
       if (seen.has(key)) return false;
       seen.add(key);
       return true;
