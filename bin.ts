@@ -2,16 +2,20 @@
  * The compiled binary's entry point (`deno compile`, `bun build --compile
  * --splitting`): the hooks, which run before every tool call of an agent,
  * take a fast path that loads only the hook modules; everything else goes
- * through main.ts and its command table.
+ * through main.ts and its command table. `--version` (which the launcher asks a
+ * `deja` on PATH) answers at once too, from lib/version.ts like main.ts.
  *
  * @module
  */
 import process from "node:process";
+import { asksVersion, VERSION_LINE } from "./lib/version.ts";
 
 const HOOKS = ["hook-context", "hook-prompt", "hook-tool", "hook-tool-after"];
 const argv = process.argv.slice(2);
 
-if (HOOKS.includes(argv[0] ?? "") && !argv.includes("--help") && !argv.includes("-h")) {
+if (asksVersion(argv)) {
+  process.stdout.write(VERSION_LINE);
+} else if (HOOKS.includes(argv[0] ?? "") && !argv.includes("--help") && !argv.includes("-h")) {
   const { hookProcess } = await import("./lib/hooks/main.ts");
   await hookProcess();
 } else {

@@ -8,6 +8,7 @@
 import { exit, type IO, processIO } from "./lib/runtime.ts";
 import { type Command, helpFor, parse } from "./lib/cli/common.ts";
 import { DejaError } from "./lib/store.ts";
+import { sanitizeForTerminal } from "./lib/redact.ts";
 import { indexCmd } from "./lib/cli/cmd_index.ts";
 import { searchCmd } from "./lib/cli/cmd_search.ts";
 import { forgetCmd } from "./lib/cli/cmd_forget.ts";
@@ -35,7 +36,8 @@ import { hookToolCmd } from "./lib/cli/cmd_hook_tool.ts";
 import { hookToolAfterCmd } from "./lib/cli/cmd_hook_tool_after.ts";
 import { HOOK_NAMES, runHookArgs } from "./lib/hooks/main.ts";
 import { refreshFor } from "./lib/cli/_refresh.ts";
-import denoJson from "./deno.json" with { type: "json" };
+import { asksVersion, VERSION, VERSION_LINE } from "./lib/version.ts";
+import { suggestCommand } from "./lib/cli/suggest.ts";
 
 /** The command table: help and dispatch both come from it. */
 export const COMMANDS: readonly Command[] = [
@@ -68,7 +70,7 @@ export const COMMANDS: readonly Command[] = [
 
 function usage(): string {
   const lines = [
-    `deja ${denoJson.version}: search what your coding agents already did`,
+    `deja ${VERSION}: search what your coding agents already did`,
     "",
     "Usage: deja <query...>            search past sessions (same as 'deja search')",
     "       deja <command> [options]",
@@ -76,19 +78,24 @@ function usage(): string {
     "Commands:",
   ];
   for (const c of COMMANDS) lines.push(`  ${c.name.padEnd(10)} ${c.summary}`);
-  lines.push("", "Run 'deja <command> --help' for a command's options.");
+  lines.push(
+    `  ${"version".padEnd(10)} Print deja's version (also --version, -V).`,
+    "",
+    "Run 'deja help <command>' or 'deja <command> --help' for a command's options.",
+  );
   return lines.join("\n") + "\n";
 }
 
 /** Runs deja with `io` and returns the exit code (0 found/ok, 1 nothing found, 2 error). */
 export async function main(io: IO): Promise<number> {
   const [first, ...rest] = io.args;
-  if (first === undefined || first === "--help" || first === "-h" || first === "help") {
+  if (first === undefined || first === "--help" || first === "-h") {
     io.out(usage());
     return first === undefined ? 2 : 0;
   }
-  if (first === "--version" || first === "-V") {
-    io.out(`deja ${denoJson.version}\n`);
+  if (first === "help") return help(io, rest);
+  if (asksVersion(io.args)) {
+    io.out(VERSION_LINE);
     return 0;
   }
   // A hook exits 0 whatever its arguments: a harness must never see it fail.
@@ -97,10 +104,25 @@ export async function main(io: IO): Promise<number> {
   }
   let cmd = COMMANDS.find((c) => c.name === first);
   let argv = rest;
+  // A bare 'deja <words>' is a search, also when the first word looks like a mistyped
+  // command; only when that search finds nothing does the note say which command it resembles.
+  let near: string | undefined;
   if (!cmd) {
     cmd = searchCmd;
     argv = io.args;
+    near = suggestCommand(first, TYPED_NAMES);
   }
+  const code = await runCommand(cmd, argv, io);
+  if (near && code !== 0) {
+    io.err(
+      `deja: '${sanitizeForTerminal(first)}' is not a command; did you mean '${near}'?\n` +
+        `hint: the words were searched for; 'deja ${near} --help' shows that command\n`,
+    );
+  }
+  return code;
+}
+
+async function runCommand(cmd: Command, argv: string[], io: IO): Promise<number> {
   try {
     const args = parse(cmd, argv);
     if (args.values.help) {
@@ -117,6 +139,37 @@ export async function main(io: IO): Promise<number> {
     io.err(`deja: ${(e as Error)?.stack ?? e}\n`);
     return 2;
   }
+}
+
+/** Command names a person types (hooks are for harnesses, `search` is the default). */
+const TYPED_NAMES = [
+  ...COMMANDS.map((c) => c.name).filter((n) => !HOOK_NAMES.has(n) && n !== "search"),
+  "help",
+  "version",
+];
+
+/** `deja help [command]`: the general help, or one command's help from the table. */
+function help(io: IO, rest: string[]): number {
+  if (!rest.length) {
+    io.out(usage());
+    return 0;
+  }
+  const cmd = COMMANDS.find((c) => c.name === rest[0]);
+  if (cmd && rest.length === 1) {
+    io.out(helpFor(cmd));
+    return 0;
+  }
+  if (rest[0] === "version" && rest.length === 1) {
+    io.out("deja version | --version | -V\n\nPrint deja's version.\n");
+    return 0;
+  }
+  const near = suggestCommand(rest[0], TYPED_NAMES);
+  io.err(
+    `deja: no command '${sanitizeForTerminal(rest.join(" "))}'${
+      near ? `; did you mean '${near}'?` : ""
+    }\nhint: 'deja help' lists the commands\n`,
+  );
+  return 2;
 }
 
 if (import.meta.main) {

@@ -30,7 +30,7 @@ import { hiddenSessions, SessionCache } from "./search/sessions.ts";
 import { rescore } from "./search/sessionrank.ts";
 import { TermStats } from "./search/expand.ts";
 import { type Ablation, withAblation } from "./search/rank.ts";
-import { eventTexts, finish } from "./search/results.ts";
+import { fillSnippets, finish } from "./search/results.ts";
 import { ladder } from "./search/ladder.ts";
 
 /** Options of a search. */
@@ -181,10 +181,7 @@ function run(store: Store, query: string, o: SearchOptions): SearchResult {
     const re = compilePattern(query.trim());
     const scores = regexScan(store, re, f, rootOf);
     const out = finish(store, cache, scores, "regex", o, now, parsed.time, limit);
-    for (const hit of out) {
-      const texts = eventTexts(store, hit.snippets.map((s) => s.eventId));
-      for (const s of hit.snippets) s.text = regexSnippet(texts.get(s.eventId) ?? "", re);
-    }
+    fillSnippets(store, out, o.snippets ?? 3, (t) => regexSnippet(t, re));
     return {
       ...base,
       tier: out.length ? "regex" : "none",
@@ -207,10 +204,7 @@ function run(store: Store, query: string, o: SearchOptions): SearchResult {
     if (top && lad.strict.has(top.sessionId)) tier = top.spread ? "session" : "exact";
   }
   if (tier === "exact" && results.length && results.every((r) => r.spread)) tier = "session";
-  const texts = eventTexts(store, results.flatMap((r) => r.snippets.map((s) => s.eventId)));
-  for (const r of results) {
-    for (const s of r.snippets) s.text = snippet(texts.get(s.eventId) ?? "", alts);
-  }
+  fillSnippets(store, results, o.snippets ?? 3, (t) => snippet(t, alts));
   // Sessions left out that hold every word: said when the shown results are less
   // literal than those (or there are none), so a hidden exact hit is not silent.
   let hidden = 0;

@@ -107,7 +107,7 @@ Deno.test("stats reports the secrets redacted per kind; sources lists them per h
   const text = fakeIO(["stats"], vars);
   assertEquals(await main(text.io), 0);
   assertStringIncludes(text.out.join(""), "1 github_token");
-  const src = fakeIO(["sources"], vars);
+  const src = fakeIO(["sources", "--verbose"], vars);
   await main(src.io);
   assertStringIncludes(src.out.join(""), "redacted: 1 github_token");
 });

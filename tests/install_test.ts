@@ -226,23 +226,22 @@ Deno.test("install writes a symlinked config at its target and leaves the link i
   assertEquals(json(real).mcp.deja.command, w.launcher);
 });
 
-Deno.test("install refuses a config that is not valid JSON and touches nothing of that target", () => {
+Deno.test("install refuses a config that is not valid JSON, names line:column, and writes nothing at all", () => {
   const w = world();
   const path = join(w.home, ".config/crush/crush.json");
   write(path, '{"mcp": {,}\n');
-  const before = snapshot(w.home);
-  const r = installTargets(w.env, w.self, [t("crush-auto"), t("claude-code")]);
-  const crush = r.outcomes[0];
+  const before = snapshot(w.root);
+  const r = installTargets(w.env, w.self, [t("claude-code"), t("crush-auto")]);
+  assert(r.aborted, "the run is stopped before any write");
+  const crush = r.outcomes[1];
   assert(crush.refused, "crush-auto is refused");
-  assertStringIncludes(crush.refused, path);
-  assertStringIncludes(crush.refused, "not valid JSON");
+  assertStringIncludes(crush.refused, `${path}:1:10: not valid JSON`);
   assertEquals(crush.changes, []);
-  assertEquals(readFileSync(path, "utf8"), '{"mcp": {,}\n');
-  assert(!existsSync(join(w.home, ".agents/skills/deja-history/SKILL.md")), "no skill written");
-  assert(!existsSync(`${path}.deja.bak`));
-  assertEquals(r.outcomes[1].refused, undefined, "the other target still runs");
-  assert(existsSync(join(w.home, ".claude.json")));
-  for (const [k, v] of Object.entries(before)) assertEquals(snapshot(w.home)[k], v, k);
+  assertEquals(r.outcomes[0].refused, undefined, "the other target is not blamed");
+  assertEquals(r.outcomes[0].changes, [], "nor written (it was checked first)");
+  assert(!existsSync(w.launcher), "no launcher written");
+  assert(!existsSync(join(w.home, ".claude.json")));
+  assertEquals(snapshot(w.root), before, "not one file under the root changed");
 });
 
 Deno.test("install refuses a config whose mcp key holds something other than an object", () => {

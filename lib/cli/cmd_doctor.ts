@@ -1,4 +1,8 @@
-/** `deja doctor`: is each target wired, does what it runs exist, is the index fresh. */
+/**
+ * `deja doctor`: is each target wired, does what it runs exist, is the index fresh.
+ * Exit 0 when nothing it reports is broken; 1 when something is (a broken config, a stale
+ * path, a launcher whose deja is gone, an unreadable index); not wired and stale are no fault.
+ */
 import type { Command } from "./common.ts";
 import { colors, fmtTime, isoTime, printJson, tildify } from "./common.ts";
 import { selfCommand } from "../runtime.ts";
@@ -40,6 +44,16 @@ export const doctorCmd: Command = {
       target_exists: ltarget ? targetExists(ltarget) : false,
     };
     const index = indexStatus(env);
+    const problems = [
+      ...targets.filter((t) => t.state === "broken_config" || t.state === "stale_path")
+        .map((t) => `${t.target} (${WORDS[t.state]})`),
+      ...(launcher.exists && !launcher.target_exists ? ["launcher (stale path)"] : []),
+      ...(index.exists && index.error ? ["index (unreadable)"] : []),
+    ];
+    const code = problems.length ? 1 : 0;
+    if (problems.length) {
+      io.err(`deja: doctor found ${problems.length} problem(s): ${problems.join(", ")}\n`);
+    }
     if (a.values.json) {
       printJson(io, {
         binary: selfCommand(),
@@ -55,7 +69,7 @@ export const doctorCmd: Command = {
           error: index.error ?? null,
         },
       });
-      return Promise.resolve(0);
+      return Promise.resolve(code);
     }
     const c = colors(io);
     const paint = (s: WireState, width = 13) =>
@@ -99,6 +113,6 @@ export const doctorCmd: Command = {
       }`;
     lines.push(`${c.bold("index".padEnd(12))} ${idx}`);
     io.out(lines.join("\n") + "\n");
-    return Promise.resolve(0);
+    return Promise.resolve(code);
   },
 };

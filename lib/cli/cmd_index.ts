@@ -4,7 +4,8 @@ import type { IO } from "../runtime.ts";
 import { colors, intOpt, printJson } from "./common.ts";
 import { runIndex } from "../indexer.ts";
 import { parsers } from "../../parsers/mod.ts";
-import { indexPath } from "../store.ts";
+import { indexPath, Store } from "../store.ts";
+import { Q } from "../schema.ts";
 import { harnessOpt } from "./_memory.ts";
 import { ownPid, untilSignal } from "../runtime.ts";
 import { endBackground, runningBackground } from "../fresh/background.ts";
@@ -108,6 +109,7 @@ async function indexRun(a: Args, io: IO): Promise<number> {
     const c = colors(io);
     const lines: string[] = [];
     let absent = 0;
+    let unchanged = 0;
     for (const h of res.harnesses) {
       if (a.values.quiet && !h.errors.length) continue;
       // A harness with no store on this machine is one line at the end, not a row of zeros.
@@ -117,6 +119,12 @@ async function indexRun(a: Args, io: IO): Promise<number> {
       }
       const skipped = Object.entries(h.skipped).map(([k, v]) => `${v} ${k}`).join(", ");
       const drift = Object.values(h.drift).reduce((n, v) => n + (v ?? 0), 0);
+      // Nothing read and nothing wrong: counted in the closing line, not a row of zeros that
+      // looks like an empty index.
+      if (!h.read && !h.errors.length && !skipped && !drift) {
+        unchanged++;
+        continue;
+      }
       lines.push(
         `${c.bold(h.harness.padEnd(13))} ${String(h.found).padStart(4)} stores, ${
           String(h.read).padStart(4)
@@ -128,6 +136,16 @@ async function indexRun(a: Args, io: IO): Promise<number> {
       if (h.errors.length > 5) {
         lines.push(c.red(`              … ${h.errors.length - 5} more errors`));
       }
+    }
+    if (a.values.quiet) {
+      io.out(lines.join("\n") + "\n");
+      return 0;
+    }
+    const read = res.harnesses.reduce((n, h) => n + h.read, 0);
+    if (unchanged && (read || failed)) {
+      lines.push(
+        `${unchanged} harness${unchanged === 1 ? "" : "es"} up to date (no store changed)`,
+      );
     }
     if (absent) {
       lines.push(
@@ -141,8 +159,27 @@ async function indexRun(a: Args, io: IO): Promise<number> {
         `${res.excluded} session${res.excluded === 1 ? "" : "s"} of excluded projects removed`,
       );
     }
+    const total = indexTotals(io.env);
+    const written = res.harnesses.reduce((n, h) => n + h.sessions, 0);
+    lines.push(
+      read || failed
+        ? `${written} session${
+          written === 1 ? "" : "s"
+        } written; the index holds ${total.sessions} sessions, ${total.events} events`
+        : `up to date (${total.sessions} sessions, ${total.events} events)`,
+    );
     lines.push(c.dim(`indexed in ${(res.ms / 1000).toFixed(2)} s -> ${indexPath(io.env)}`));
     io.out(lines.join("\n") + "\n");
     return 0;
+  }
+}
+
+/** Sessions and events the index holds after a run. */
+function indexTotals(env: Parameters<typeof indexPath>[0]): { sessions: number; events: number } {
+  const store = Store.open(indexPath(env));
+  try {
+    return store.stmt(Q.stats).get() as { sessions: number; events: number };
+  } finally {
+    store.close();
   }
 }

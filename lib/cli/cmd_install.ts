@@ -41,10 +41,12 @@ export function runWire(a: Args, io: IO, install: boolean): number {
   const refused = report.outcomes.filter((o) => o.refused);
   for (const o of refused) {
     io.err(
-      `deja: ${o.target} refused: ${o.refused}\nhint: nothing of ${o.target} was changed; ` +
-        "fix or move that file, then run this again\n",
+      `deja: ${o.target} refused: ${o.refused}\nhint: ${
+        report.aborted ? "nothing was written" : `nothing of ${o.target} was changed`
+      }; fix or move that file, then run this again\n`,
     );
   }
+  if (report.aborted && !a.values.json) return 2;
   if (a.values.json) {
     printJson(io, toJson(report));
     return refused.length ? 2 : 0;

@@ -43,9 +43,16 @@ export interface HarnessSources {
 export const sourcesCmd: Command = {
   name: "sources",
   summary: "List every harness: the roots looked at, stores found, sessions, bytes, skips, errors.",
-  usage: "sources [--json]",
+  usage: "sources [--verbose] [--json]",
   maxPositionals: 0,
-  options: { json: { type: "boolean", description: "print as JSON (docs/json-output.md)" } },
+  options: {
+    verbose: {
+      type: "boolean",
+      short: "v",
+      description: "every root looked at, skips, redactions and verification per harness",
+    },
+    json: { type: "boolean", description: "print as JSON with every detail (docs/json-output.md)" },
+  },
   async run(a, io) {
     const path = indexPath(io.env);
     const store = existsSync(path) ? Store.open(path) : undefined;
@@ -112,11 +119,19 @@ export const sourcesCmd: Command = {
     if (!existsSync(path)) lines.push(c.yellow("no index yet: run 'deja index'"));
     for (const h of out) {
       const found = h.stores > 0;
+      // One line per harness: a harness that looks in every known project (senpi) has a root
+      // per project, listed only with --verbose.
       lines.push(
         `${(found ? c.bold : c.dim)(h.harness.padEnd(13))} ${
           String(h.stores).padStart(4)
-        } stores  ${String(h.sessions).padStart(6)} sessions  ${fmtBytes(h.bytes).padStart(9)}`,
+        } stores  ${String(h.sessions).padStart(6)} sessions  ${fmtBytes(h.bytes).padStart(9)}  ${
+          c.dim(rootSummary(h.roots, io.env.home))
+        }`,
       );
+      if (h.last_error) {
+        lines.push(c.red(`              last error (${h.errors}): ${h.last_error}`));
+      }
+      if (!a.values.verbose) continue;
       lines.push(c.dim(`              verified: ${describeVerification(h.verified)}`));
       for (const r of h.roots) {
         lines.push(
@@ -129,14 +144,29 @@ export const sourcesCmd: Command = {
       if (sk) lines.push(c.yellow(`              skipped: ${sk}`));
       const red = Object.entries(h.redacted).map(([k, v]) => `${v} ${k}`).join(", ");
       if (red) lines.push(c.dim(`              redacted: ${red}`));
-      if (h.last_error) {
-        lines.push(c.red(`              last error (${h.errors}): ${h.last_error}`));
-      }
+    }
+    if (!a.values.verbose) {
+      lines.push(c.dim("deja sources --verbose: every root, skips, redactions, verified versions"));
     }
     io.out(lines.join("\n") + "\n");
     return 0;
   },
 };
+
+/** The roots of a harness in a few words: the one found (or looked at), and how many more. */
+function rootSummary(roots: Array<{ path: string; exists: boolean }>, home: string): string {
+  const found = roots.filter((r) => r.exists);
+  if (!roots.length) return "";
+  if (!found.length) {
+    return roots.length === 1
+      ? `absent ${tildify(roots[0].path, home)}`
+      : `none of ${roots.length} roots found`;
+  }
+  const more = roots.length - 1;
+  return `${tildify(found[0].path, home)}${
+    more ? ` (+${more} more root${more === 1 ? "" : "s"})` : ""
+  }`;
+}
 
 function fmtBytes(n: number): string {
   if (n < 1024) return `${n} B`;

@@ -139,7 +139,10 @@ function jsonPart(
   try {
     return { kind, path, ...judge(readJsonDoc(path).value) };
   } catch (e) {
-    if (e instanceof BrokenConfig) return { kind, path, state: "broken_config", detail: e.reason };
+    if (e instanceof BrokenConfig) {
+      const at = e.at ? `line ${e.at.line}, column ${e.at.column}: ` : "";
+      return { kind, path, state: "broken_config", detail: at + e.reason };
+    }
     throw e;
   }
 }

@@ -24,11 +24,23 @@ import {
   writeSync,
 } from "node:fs";
 import { basename, dirname, join } from "node:path";
+import { jsonErrorAt } from "./json_where.ts";
 
-/** A config file that exists but is not a JSON object: deja refuses to touch it. */
+/**
+ * A config file that exists but is not a JSON object: deja refuses to touch it.
+ * `at` is where the JSON stops being valid (the message reads `<path>:<line>:<column>: …`).
+ */
 export class BrokenConfig extends Error {
-  constructor(readonly path: string, readonly reason: string) {
-    super(`${path} is not valid JSON (${reason})`);
+  constructor(
+    readonly path: string,
+    readonly reason: string,
+    readonly at?: { line: number; column: number },
+  ) {
+    super(
+      at
+        ? `${path}:${at.line}:${at.column}: not valid JSON (${reason})`
+        : `${path} is not valid JSON (${reason})`,
+    );
   }
 }
 
@@ -74,7 +86,9 @@ export function readJsonDoc(path: string): JsonDoc {
   try {
     v = JSON.parse(text);
   } catch (e) {
-    throw new BrokenConfig(path, (e as Error).message);
+    const at = jsonErrorAt(text) ?? undefined;
+    const reason = (e as Error).message.split("\n")[0];
+    throw new BrokenConfig(path, reason, at);
   }
   if (typeof v !== "object" || v === null || Array.isArray(v)) {
     throw new BrokenConfig(path, "the top level is not an object");
@@ -132,7 +146,7 @@ function writeAtomic(path: string, text: string, newMode = 0o600): FileAction {
   const existed = existsSync(path);
   const mode = existed ? statSync(path).mode & 0o7777 : newMode;
   if (existed) backupOnce(path);
-  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  noteMadeDirs(dirname(path), mkdirSync(dirname(path), { recursive: true, mode: 0o700 }));
   const tmp = join(
     dirname(path),
     `.${basename(path)}.deja-${crypto.randomUUID().slice(0, 8)}.tmp`,
@@ -155,6 +169,31 @@ function writeAtomic(path: string, text: string, newMode = 0o600): FileAction {
     throw e;
   }
   return existed ? "updated" : "created";
+}
+
+/** Directories made by writes inside {@link recordingDirs}, outermost first. */
+let madeDirs: string[] | undefined;
+
+function noteMadeDirs(dir: string, first: string | undefined): void {
+  if (!madeDirs || !first) return;
+  const chain: string[] = [];
+  for (let d = dir; d.length >= first.length; d = dirname(d)) {
+    chain.unshift(d);
+    if (d === first || dirname(d) === d) break;
+  }
+  madeDirs.push(...chain);
+}
+
+/** Runs `fn` and returns, beside its result, every directory its writes created. */
+export function recordingDirs<T>(fn: () => T): { result: T; dirs: string[] } {
+  const outer = madeDirs;
+  madeDirs = [];
+  try {
+    const result = fn();
+    return { result, dirs: madeDirs };
+  } finally {
+    madeDirs = outer;
+  }
 }
 
 /** Removes `path` when it exists; then `dir` when it is a real, empty directory. */

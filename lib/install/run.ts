@@ -1,19 +1,24 @@
 /**
- * One `deja install` or `deja uninstall` run over several targets: the
- * launcher first (so no config ever names a launcher that is not there), then
- * each target on its own; a refused target does not stop the others.
+ * One `deja install` or `deja uninstall` run over several targets. Install
+ * first checks every config of every target (nothing is written when one is
+ * broken), then writes the launcher (so no config ever names a launcher that
+ * is not there), then each target. Install records the directories it made
+ * (`<data>/install-dirs.json`); uninstall removes those once they are empty,
+ * and the `.deja.bak` backup of a config that holds nothing of deja's any more.
  *
  * @module
  */
-import { dirname } from "node:path";
+import { existsSync, mkdirSync, readFileSync, rmdirSync, rmSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import type { Env } from "../model.ts";
 import type { TargetRef } from "./facts.ts";
 import { wirables } from "./facts.ts";
 import type { FileAction } from "./files.ts";
-import { removeFile } from "./files.ts";
+import { realTarget, recordingDirs, removeFile, writeIfChanged } from "./files.ts";
 import { launcherPath, writeLauncher } from "./launcher.ts";
-import { type TargetOutcome, wireTarget } from "./wire.ts";
+import { planTarget, type TargetOutcome, wireTarget } from "./wire.ts";
 import { targetStatus } from "./doctor.ts";
+import { dataDir } from "../store.ts";
 
 /** What a run did. */
 export interface WireReport {
@@ -25,11 +30,15 @@ export interface WireReport {
     target: string[];
   };
   outcomes: TargetOutcome[];
+  /** True when a refused target stopped the whole install: nothing was written. */
+  aborted?: boolean;
 }
 
 /**
  * Installs `refs`. `self` is the argv that starts this deja (runtime.ts
- * `selfCommand()`); it is recorded in the launcher.
+ * `selfCommand()`); it is recorded in the launcher. When any target's config
+ * cannot be read or edited, nothing at all is written and every refused
+ * target says why (`aborted`).
  */
 export function installTargets(
   env: Env,
@@ -39,17 +48,38 @@ export function installTargets(
 ): WireReport {
   const windows = env.platform === "win32";
   const path = windows ? self[0] : launcherPath(env);
-  const action: FileAction = windows ? "unchanged" : writeLauncher(env, self);
-  const outcomes = refs.map((r) => wireTarget({ env, launcher: path, force: opts.force }, r, true));
-  return { launcher: { path, action, target: self }, outcomes };
+  const ctx = { env, launcher: path, force: opts.force };
+  const refusals = refs.map((r) => {
+    const plan = planTarget(ctx, r, true);
+    return "refused" in plan ? plan.refused : undefined;
+  });
+  if (refusals.some(Boolean)) {
+    return {
+      launcher: { path, action: "unchanged", target: self },
+      outcomes: refs.map((r, i) => ({
+        target: r.name,
+        harness: r.harness.harness,
+        changes: [],
+        ...(refusals[i] ? { refused: refusals[i] } : {}),
+      })),
+      aborted: true,
+    };
+  }
+  const { result, dirs } = recordingDirs(() => {
+    const action: FileAction = windows ? "unchanged" : writeLauncher(env, self);
+    return { action, outcomes: refs.map((r) => wireTarget(ctx, r, true)) };
+  });
+  if (dirs.length) saveMadeDirs(env, [...readMadeDirs(env), ...dirs]);
+  return { launcher: { path, action: result.action, target: self }, outcomes: result.outcomes };
 }
 
 /**
  * Uninstalls `refs`; the launcher goes too once no target is wired any more.
+ * Hooks removed by a plain target are reported under its `-auto` target.
  */
 export function uninstallTargets(env: Env, refs: TargetRef[]): WireReport {
   const path = launcherPath(env);
-  const outcomes = refs.map((r) => wireTarget({ env, launcher: path }, r, false));
+  const outcomes = refs.flatMap((r) => splitAuto(r, wireTarget({ env, launcher: path }, r, false)));
   const still = wirables().some((w) =>
     [false, true].some((auto) => {
       const st = targetStatus(env, { name: "", harness: w, auto });
@@ -59,5 +89,87 @@ export function uninstallTargets(env: Env, refs: TargetRef[]): WireReport {
     })
   );
   const action: FileAction = still ? "unchanged" : removeFile(path, dirname(path));
+  dropBackups(env, outcomes);
+  removeMadeDirs(env);
   return { launcher: { path, action, target: [] }, outcomes };
+}
+
+/** A plain target's hook changes as an outcome of its `-auto` target (which installed them). */
+function splitAuto(ref: TargetRef, o: TargetOutcome): TargetOutcome[] {
+  const auto = ref.harness.facts.auto;
+  if (ref.auto || !auto || o.refused) return [o];
+  const hooks = o.changes.filter((c) => c.kind === "hooks");
+  if (!hooks.length) return [o];
+  return [
+    { ...o, changes: o.changes.filter((c) => c.kind !== "hooks") },
+    { ...o, target: auto.target, changes: hooks.map((c) => ({ ...c, target: auto.target })) },
+  ];
+}
+
+/**
+ * For every config no part of deja is wired in any more: its `.deja.bak` goes,
+ * and when the config now holds the same data as the backup (or was removed),
+ * the backup's bytes are put back first, so the user's formatting returns too.
+ */
+function dropBackups(env: Env, outcomes: TargetOutcome[]): void {
+  const live = new Set(
+    wirables().flatMap((w) =>
+      [false, true].flatMap((auto) =>
+        targetStatus(env, { name: "", harness: w, auto }).parts
+          .filter((p) => p.state !== "not_wired").map((p) => realTarget(p.path))
+      )
+    ),
+  );
+  for (const c of outcomes.flatMap((o) => o.changes)) {
+    if (c.kind !== "mcp" && c.kind !== "hooks") continue;
+    const real = realTarget(c.path);
+    const bak = `${real}.deja.bak`;
+    if (live.has(real) || !existsSync(bak)) continue;
+    const original = readFileSync(bak, "utf8");
+    if (!existsSync(real) || sameJson(readFileSync(real, "utf8"), original)) {
+      writeIfChanged(real, original);
+    }
+    rmSync(bak, { force: true });
+  }
+}
+
+function sameJson(a: string, b: string): boolean {
+  try {
+    return JSON.stringify(JSON.parse(a || "{}")) === JSON.stringify(JSON.parse(b || "{}"));
+  } catch {
+    return false;
+  }
+}
+
+function madeDirsFile(env: Env): string {
+  return join(dataDir(env), "install-dirs.json");
+}
+
+function readMadeDirs(env: Env): string[] {
+  try {
+    const v = JSON.parse(readFileSync(madeDirsFile(env), "utf8"));
+    return Array.isArray(v) ? v.filter((x) => typeof x === "string") : [];
+  } catch {
+    return [];
+  }
+}
+
+function saveMadeDirs(env: Env, dirs: string[]): void {
+  const file = madeDirsFile(env);
+  const keep = [...new Set(dirs)].filter((d) => d !== dataDir(env));
+  if (!keep.length) return void rmSync(file, { force: true });
+  mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+  writeFileSync(file, JSON.stringify(keep, null, 2) + "\n", { mode: 0o600 });
+}
+
+/** Removes the directories install made that are empty now, deepest first. */
+function removeMadeDirs(env: Env): void {
+  const dirs = readMadeDirs(env);
+  if (!dirs.length) return;
+  for (const d of [...dirs].sort((a, b) => b.length - a.length)) {
+    try {
+      rmdirSync(d);
+    } catch { /* not empty, or gone */ }
+  }
+  saveMadeDirs(env, dirs.filter((d) => existsSync(d)));
 }

@@ -132,16 +132,22 @@ function isMine(path: string): boolean {
   }
 }
 
+interface Plan {
+  docs: Map<string, { doc: JsonDoc; next: Obj }>;
+  changed: Array<{ edit: JsonEdit; did: boolean }>;
+}
+
 /**
- * Installs (`install` true) or uninstalls one target.
- *
- * Never throws for a broken config: the outcome carries `refused` and no
- * file of the target was written.
+ * Reads every JSON config `ref` touches and applies its edits to copies;
+ * writes nothing. A config that is not valid JSON (named `path:line:column`)
+ * or has a value of the wrong type where deja writes gives `refused`.
  */
-export function wireTarget(ctx: WireCtx, ref: TargetRef, install: boolean): TargetOutcome {
-  const outcome: TargetOutcome = { target: ref.name, harness: ref.harness.harness, changes: [] };
+export function planTarget(
+  ctx: WireCtx,
+  ref: TargetRef,
+  install: boolean,
+): Plan | { refused: string } {
   const edits = jsonEdits(ctx, ref, install);
-  // 1. Read every JSON file and apply the edits to copies; refuse on any problem.
   const docs = new Map<string, { doc: JsonDoc; next: Obj }>();
   const changed: Array<{ edit: JsonEdit; did: boolean }> = [];
   try {
@@ -156,18 +162,30 @@ export function wireTarget(ctx: WireCtx, ref: TargetRef, install: boolean): Targ
       changed.push({ edit: e, did: JSON.stringify(d.next) !== before });
     }
   } catch (err) {
-    if (err instanceof BrokenConfig) {
-      outcome.refused = err.message;
-      return outcome;
-    }
+    if (err instanceof BrokenConfig) return { refused: err.message };
     if (err instanceof ShapeError) {
       const path = edits[changed.length]?.path ?? "";
-      outcome.refused =
-        `${path}: ${err.message}; fix it, then run this again (nothing was changed)`;
-      return outcome;
+      return {
+        refused: `${path}: ${err.message}; fix it, then run this again (nothing was changed)`,
+      };
     }
     throw err;
   }
+  return { docs, changed };
+}
+
+/**
+ * Installs (`install` true) or uninstalls one target.
+ *
+ * Never throws for a broken config: the outcome carries `refused` and no
+ * file of the target was written.
+ */
+export function wireTarget(ctx: WireCtx, ref: TargetRef, install: boolean): TargetOutcome {
+  const outcome: TargetOutcome = { target: ref.name, harness: ref.harness.harness, changes: [] };
+  // 1. Read every JSON file and apply the edits to copies; refuse on any problem.
+  const plan = planTarget(ctx, ref, install);
+  if ("refused" in plan) return { ...outcome, refused: plan.refused };
+  const { docs, changed } = plan;
   // 2. Write each file once.
   const fileAction = new Map<string, FileAction>();
   for (const [path, d] of docs) fileAction.set(path, saveJsonDoc(d.doc, d.next));

@@ -56,7 +56,8 @@ export function finish(
     Number(b.note) - Number(a.note) || b.score - a.score ||
     (b.row.updated ?? 0) - (a.row.updated ?? 0) || a.row.id - b.row.id
   );
-  const per = o.snippets ?? 3;
+  // Candidates beyond the number shown: identical texts are dropped once filled (fillSnippets).
+  const per = (o.snippets ?? 3) * SPARE;
   return ranked.slice(0, limit).map(({ s, row, gaveUp, throwaway, score }) => ({
     rowid: row.id,
     harness: row.harness,
@@ -80,6 +81,34 @@ export function finish(
       session: cache.get(e.row.session_id)?.native_id ?? row.native_id,
     })),
   }));
+}
+
+/** How many candidate events per snippet shown, so duplicates can be dropped. */
+const SPARE = 4;
+
+/**
+ * Fills the snippet texts of `hits` with `make(eventText, eventId)`, then keeps
+ * at most `n` per hit, dropping a snippet whose text (marks and spacing aside)
+ * an earlier one of the same hit already shows: the same line from three
+ * events is shown once.
+ */
+export function fillSnippets(
+  store: Store,
+  hits: SessionHit[],
+  n: number,
+  make: (text: string) => string,
+): void {
+  const texts = eventTexts(store, hits.flatMap((r) => r.snippets.map((s) => s.eventId)));
+  for (const hit of hits) {
+    const seen = new Set<string>();
+    hit.snippets = hit.snippets.filter((s) => {
+      s.text = make(texts.get(s.eventId) ?? "");
+      const key = s.text.replaceAll("\x01", "").replaceAll("\x02", "").replace(/\s+/g, " ").trim();
+      if (seen.has(key)) return false;
+      seen.add(key);
+      return true;
+    }).slice(0, n);
+  }
 }
 
 /** The best `n` distinct events, best first. */

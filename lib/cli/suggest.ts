@@ -1,0 +1,33 @@
+/**
+ * Did-you-mean for a mistyped command. A bare `deja <words>` is a search, so a
+ * first word close to a command name is still searched for; the caller only
+ * adds a note on stderr. Close means one edit (a transposition counts as one),
+ * or two for names of six letters or more; a three-letter name needs the typo
+ * to be longer or a transposition, so everyday words (`fox`, `now`) stay quiet.
+ *
+ * @module
+ */
+import { distance } from "../search/vocab.ts";
+
+/**
+ * The command name `word` looks like a typo of, or undefined.
+ *
+ * @example suggestCommand("showw", ["show", "last"]) === "show"
+ */
+export function suggestCommand(word: string, names: readonly string[]): string | undefined {
+  const w = word.toLowerCase();
+  if (w.length < 3 || !/^[a-z-]+$/.test(w) || names.includes(w)) return undefined;
+  let best: { name: string; d: number } | undefined;
+  for (const name of names) {
+    const d = distance(w, name, 2);
+    const close = d === 1
+      ? name.length >= 4 || w.length > name.length || sameLetters(w, name)
+      : d === 2 && name.length >= 6 && w.length >= 5;
+    if (close && (!best || d < best.d)) best = { name, d };
+  }
+  return best?.name;
+}
+
+function sameLetters(a: string, b: string): boolean {
+  return [...a].sort().join("") === [...b].sort().join("");
+}

@@ -1,0 +1,19 @@
+/**
+ * deja's version: the one in deno.json, imported as JSON so it is compiled
+ * into the binary (`deno compile`, `bun build --compile`) with no file read
+ * at run time.
+ *
+ * @module
+ */
+import denoJson from "../deno.json" with { type: "json" };
+
+/** deja's version, e.g. `0.1.0` (deno.json `version`). */
+export const VERSION: string = denoJson.version;
+
+/** The line `deja --version` prints (the launcher checks for `deja <digit>`). */
+export const VERSION_LINE = `deja ${VERSION}\n`;
+
+/** True for the arguments that ask for the version alone: `version`, `--version`, `-V`. */
+export function asksVersion(argv: readonly string[]): boolean {
+  return argv.length === 1 && ["version", "--version", "-V"].includes(argv[0]);
+}

@@ -1,0 +1,200 @@
+/**
+ * Papercuts that read as bugs (issue 10, item 10): version and help, a mistyped
+ * command, demo's flags and progress, repeated snippet lines, sources per
+ * harness, a no-op index, install/uninstall/doctor edges. Each test failed
+ * before its fix.
+ */
+import { assert, assertEquals, assertStringIncludes } from "./_assert.ts";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  writeFileSync,
+} from "node:fs";
+import { dirname, join } from "node:path";
+import { tmpdir } from "node:os";
+import { main } from "../main.ts";
+import type { IO } from "../lib/runtime.ts";
+import { testEnv } from "./_fixture.ts";
+import denoJson from "../deno.json" with { type: "json" };
+
+function run(args: string[], vars: Record<string, string> = {}) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const home = vars.HOME ?? mkdtempSync(join(tmpdir(), "deja-pc-home-"));
+  const io: IO = {
+    args,
+    env: testEnv(home, {
+      DEJA_HOME: join(home, ".deja-data"),
+      XDG_CONFIG_HOME: join(home, ".config"),
+      ...vars,
+    }),
+    cwd: "/",
+    out: (t) => out.push(t),
+    err: (t) => err.push(t),
+    isTTY: false,
+    errTTY: false,
+    readStdin: () => Promise.resolve(""),
+  };
+  return main(io).then((code) => ({ code, out: out.join(""), err: err.join("") }));
+}
+
+/** A Claude store with one session that says the same line three times. */
+function world(): Record<string, string> {
+  const dir = mkdtempSync(join(tmpdir(), "deja-pc-"));
+  const proj = join(dir, "claude", "-w-app");
+  mkdirSync(proj, { recursive: true });
+  const base = {
+    sessionId: "11111111-2222-4333-8444-555555555555",
+    cwd: "/w/app",
+    timestamp: "2026-11-01T10:00:00Z",
+  };
+  const say = (i: number, text: string) => ({
+    ...base,
+    type: i % 2 ? "assistant" : "user",
+    uuid: `e${i}`,
+    message: i % 2
+      ? { id: `m${i}`, role: "assistant", content: [{ type: "text", text }] }
+      : { role: "user", content: text },
+  });
+  const lines = [
+    say(0, "the flaky widget test fails again"),
+    say(1, "the flaky widget test fails again"),
+    say(2, "the flaky widget test fails again"),
+    say(3, "Pinned the clock; the flaky widget test passes now, no lost runs."),
+  ];
+  writeFileSync(
+    join(proj, `${base.sessionId}.jsonl`),
+    lines.map((l) => JSON.stringify(l)).join("\n") + "\n",
+  );
+  return {
+    HOME: join(dir, "home"),
+    DEJA_HOME: join(dir, "deja"),
+    DEJA_CLAUDE_ROOT: join(dir, "claude"),
+  };
+}
+
+Deno.test("version, --version and -V print deno.json's version instead of searching", async () => {
+  for (const a of ["version", "--version", "-V"]) {
+    const r = await run([a]);
+    assertEquals(r.code, 0, a);
+    assertEquals(r.out, `deja ${denoJson.version}\n`, a);
+  }
+});
+
+Deno.test("help <command> and <command> --help print that command's own help", async () => {
+  const h = await run(["help", "search"]);
+  assertEquals(h.code, 0);
+  assert(h.out.startsWith("deja search <query...>"), h.out.slice(0, 60));
+  assertStringIncludes(h.out, "--limit");
+  const f = await run(["sources", "--help"]);
+  assert(f.out.startsWith("deja sources"), f.out.slice(0, 60));
+  const bad = await run(["help", "shwo"]);
+  assertEquals(bad.code, 2);
+  assertStringIncludes(bad.err, "did you mean 'show'?");
+});
+
+Deno.test("a mistyped command is still searched, and says which command it resembles when nothing matched", async () => {
+  const vars = world();
+  await run(["index", "--quiet"], vars);
+  const miss = await run(["showw", "11111111"], vars);
+  assertEquals(miss.code, 1);
+  assertStringIncludes(miss.err, "deja: 'showw' is not a command; did you mean 'show'?");
+  const hit = await run(["lost", "widget"], vars);
+  assertEquals(hit.code, 0);
+  assertEquals(
+    hit.err.includes("not a command"),
+    false,
+    "a search that found something says nothing",
+  );
+  const word = await run(["flaky", "widget"], vars);
+  assertEquals(word.code, 0);
+  assertEquals(word.err.includes("not a command"), false);
+});
+
+Deno.test("search shows a line said three times once per hit", async () => {
+  const vars = world();
+  await run(["index", "--quiet"], vars);
+  const r = await run(["flaky", "widget", "--json"], vars);
+  const texts: string[] = JSON.parse(r.out).results[0].snippets.map((s: { text: string }) =>
+    s.text
+  );
+  assertEquals(new Set(texts).size, texts.length, texts.join(" | "));
+  assert(texts.some((t) => t.includes("Pinned the clock")), "the distinct line fills the slot");
+});
+
+Deno.test("a no-op index says up to date with the index's totals, not rows of zeros", async () => {
+  const vars = world();
+  const first = await run(["index"], vars);
+  assertStringIncludes(first.out, "1 session written; the index holds 1 sessions");
+  const again = await run(["index"], vars);
+  assertEquals(again.code, 0);
+  assertStringIncludes(again.out, "up to date (1 sessions, 4 events)");
+  assertEquals(again.out.includes("0 read"), false, again.out);
+});
+
+Deno.test("sources prints one line per harness; roots and details with --verbose", async () => {
+  const vars = world();
+  await run(["index", "--quiet"], vars);
+  const plain = await run(["sources"], vars);
+  const claude = plain.out.split("\n").filter((l) =>
+    l.startsWith("claude ") || l.startsWith("   ")
+  );
+  assertEquals(claude.length, 1, plain.out.slice(0, 400));
+  assertEquals(plain.out.includes("verified:"), false);
+  const verbose = await run(["sources", "--verbose"], vars);
+  assertStringIncludes(verbose.out, "verified:");
+  assertStringIncludes(verbose.out, "found   ");
+});
+
+Deno.test("demo accepts --limit, which its output advertises, and says what it does on stderr first", async () => {
+  const r = await run(["demo", "--limit", "1", "test"]);
+  assertEquals(r.code, 0, r.err);
+  assert(r.err.startsWith("deja demo: "), r.err);
+  assertEquals((r.out.match(/^\S+ {2}\S+ {2}\d{4}-/gm) ?? []).length, 1, r.out);
+});
+
+Deno.test("install with a broken config exits 2 naming file:line:column and writes nothing", async () => {
+  const home = mkdtempSync(join(tmpdir(), "deja-pc-home-"));
+  const cfg = join(home, ".config", "crush", "crush.json");
+  mkdirSync(dirname(cfg), { recursive: true });
+  writeFileSync(cfg, '{\n  "mcp": {,}\n}\n');
+  const before = readdirSync(home, { recursive: true }).sort();
+  const r = await run(["install", "claude-code", "crush"], { HOME: home });
+  assertEquals(r.code, 2);
+  assertStringIncludes(r.err, `${cfg}:2:11: not valid JSON`);
+  assertEquals(readdirSync(home, { recursive: true }).sort(), before, "nothing written");
+  const doc = await run(["doctor"], { HOME: home });
+  assertEquals(doc.code, 1, "doctor reports the broken config and exits 1");
+  assertStringIncludes(doc.err, "crush (broken config)");
+});
+
+Deno.test("uninstall leaves no directory, backup or launcher install made, and files hooks under -auto", async () => {
+  const home = mkdtempSync(join(tmpdir(), "deja-pc-home-"));
+  const cfg = join(home, ".config", "crush", "crush.json");
+  mkdirSync(dirname(cfg), { recursive: true });
+  const original = '{"options": {"debug": true}}\n';
+  writeFileSync(cfg, original);
+  const vars = { HOME: home };
+  const ins = await run(["install", "crush-auto", "claude-auto"], vars);
+  assertEquals(ins.code, 0, ins.err);
+  assert(existsSync(`${cfg}.deja.bak`));
+  assertEquals((await run(["doctor"], vars)).code, 0, "all wired: nothing broken");
+  const un = await run(["uninstall", "--all", "--json"], vars);
+  assertEquals(un.code, 0, un.err);
+  const targets = JSON.parse(un.out).targets as Array<
+    { target: string; changes: Array<{ kind: string; action: string }> }
+  >;
+  const hooksOf = (n: string) =>
+    targets.filter((t) => t.target === n).flatMap((t) => t.changes).filter((c) =>
+      c.kind === "hooks"
+    );
+  assertEquals(hooksOf("crush").length, 0, "no hooks under the plain target");
+  assertEquals(hooksOf("crush-auto").map((c) => c.action), ["removed"]);
+  assertEquals(readFileSync(cfg, "utf8"), original, "the user's bytes are back");
+  const left = readdirSync(home, { recursive: true }).map(String)
+    .filter((p) => !p.startsWith(".deja-data")).sort();
+  assertEquals(left, [".config", ".config/crush", ".config/crush/crush.json"]);
+});
