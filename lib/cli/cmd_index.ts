@@ -1,7 +1,7 @@
 /** `deja index`: read every harness's stores into the index. */
 import type { Command } from "./common.ts";
 import { colors, intOpt, printJson } from "./common.ts";
-import { runIndex } from "../indexer.ts";
+import { type HarnessSummary, runIndex } from "../indexer.ts";
 import { parsers } from "../../parsers/mod.ts";
 import { indexPath } from "../store.ts";
 import { harnessOpt } from "./_memory.ts";
@@ -39,9 +39,19 @@ export const indexCmd: Command = {
     });
     if (tty) io.err("\r\x1b[2K");
     const failed = res.harnesses.some((h) => h.errors.length);
+    // Exit 2 when stores failed and none was indexed; some failing beside good ones is reported.
+    const code = allFailed(res.harnesses) ? 2 : 0;
+    if (res.movedAside) {
+      io.err(`deja: the index was damaged; moved it to ${res.movedAside} and started a new one\n`);
+    }
     if (a.values.json) {
-      printJson(io, { index: indexPath(io.env), ms: Math.round(res.ms), harnesses: res.harnesses });
-      return 0;
+      printJson(io, {
+        index: indexPath(io.env),
+        ms: Math.round(res.ms),
+        harnesses: res.harnesses,
+        ...(res.movedAside ? { moved_aside: res.movedAside } : {}),
+      });
+      return code;
     }
     if (a.values.quiet && !failed) return 0;
     const c = colors(io);
@@ -77,6 +87,19 @@ export const indexCmd: Command = {
     }
     lines.push(c.dim(`indexed in ${(res.ms / 1000).toFixed(2)} s -> ${indexPath(io.env)}`));
     io.out(lines.join("\n") + "\n");
-    return 0;
+    if (code) io.err("deja: every store deja found failed to index (errors above)\n");
+    return code;
   },
 };
+
+/**
+ * True when something failed and nothing was indexed: every store found
+ * failed (or discovery failed and found none). Stores left unchanged since the
+ * last run count as indexed.
+ */
+export function allFailed(hs: readonly HarnessSummary[]): boolean {
+  const errors = hs.reduce((n, h) => n + h.errors.length, 0);
+  const failed = hs.reduce((n, h) => n + h.failed, 0);
+  const found = hs.reduce((n, h) => n + h.found, 0);
+  return errors > 0 && failed === found;
+}
