@@ -1,5 +1,5 @@
 /**
- * The guard for hermetic tests: a slice of the suite (install, index, hooks, MCP, the compiled
+ * The guard for hermetic tests: a slice of the suite (install, index, hooks, the compiled
  * binary's end-to-end cases) runs in a child `deno test` whose every location variable
  * (HOME under /tmp, the XDG directories, CRUSH_GLOBAL_CONFIG, CLAUDE_CONFIG_DIR, CODEX_HOME,
  * DEJA_HOME, each DEJA_<ID>_ROOT, ...: tests/_env.ts LOCATION_VARS) points into a sentinel
@@ -31,8 +31,6 @@ const SLICE = [
   "tests/e2e_test.ts",
   "tests/hooks_test.ts",
   "tests/indexer_test.ts",
-  "tests/index_damage_test.ts",
-  "tests/mcp_e2e_test.ts",
 ];
 
 /** Every file and directory under `dir` with its size, mode and content hash. */
