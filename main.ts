@@ -7,7 +7,7 @@
  */
 import { exit, type IO, processIO } from "./lib/runtime.ts";
 import { type Command, helpFor, parse } from "./lib/cli/common.ts";
-import { DejaError } from "./lib/store.ts";
+import { asIndexError, DejaError, indexPath } from "./lib/store.ts";
 import { sanitizeForTerminal } from "./lib/redact.ts";
 import { indexCmd } from "./lib/cli/cmd_index.ts";
 import { searchCmd } from "./lib/cli/cmd_search.ts";
@@ -131,7 +131,10 @@ async function runCommand(cmd: Command, argv: string[], io: IO): Promise<number>
     }
     if (cmd.refresh) await refreshFor(io, args);
     return await cmd.run(args, io);
-  } catch (e) {
+  } catch (caught) {
+    // Commands open no SQLite file but the index (harness stores are read by `index`, which
+    // reports their damage per store): a corruption error here means the index is damaged.
+    const e = asIndexError(caught, indexPath(io.env));
     if (e instanceof DejaError) {
       io.err(`deja: ${e.message}\n${e.hint ? `hint: ${e.hint}\n` : ""}`);
       return e.exitCode;

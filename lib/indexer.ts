@@ -17,7 +17,18 @@
 import type { DiscoverCtx, DriftKind, Env, Parser, SkipReason, SourceRef } from "./model.ts";
 import { type DriftSummary, mergeDrift, SourceCtx } from "./parse_ctx.ts";
 import { Q } from "./schema.ts";
-import { acquireWriterLock, dataDir, indexPath, removeIndex, Store } from "./store.ts";
+import { existsSync } from "node:fs";
+import {
+  acquireWriterLock,
+  asIndexError,
+  checkIndex,
+  dataDir,
+  IndexDamaged,
+  indexPath,
+  isCorruption,
+  moveIndexAside,
+  Store,
+} from "./store.ts";
 import { SourceWriter, type WriteMode } from "./ingest.ts";
 import { redactDeep } from "./redact.ts";
 import { dropExcluded, makeGate, setGate } from "./forget/gate.ts";
@@ -50,8 +61,10 @@ export interface HarnessSummary {
   skipped: Partial<Record<SkipReason, number>>;
   /** Drift noted this run, by kind (`deja drift` shows it). */
   drift: Partial<Record<DriftKind, number>>;
-  /** `path: message` for each store that could not be read. */
+  /** `path: message` for each store that could not be read (and each discovery problem). */
   errors: string[];
+  /** Stores that could not be read this run. */
+  failed: number;
 }
 
 /** Options of {@link runIndex}. */
@@ -86,12 +99,21 @@ export interface IndexResult {
   ms: number;
   /** Stores that changed but were left unread (deadline or size, see {@link IndexOptions}). */
   pending: number;
+  /** Where a rebuild moved a damaged index (absent when nothing was moved). */
+  movedAside?: string;
 }
 
 /**
  * Runs one index pass.
  *
- * @throws {DejaError} when the index is busy or cannot be opened.
+ * A damaged index file stops a plain run with {@link IndexDamaged} (one line,
+ * naming the file). A rebuild repairs it: the file is checked first
+ * (`quick_check`), and when it is damaged, or cannot be opened, or damage shows
+ * during the pass, it is moved aside to `index.db.corrupt-<time>` and a new
+ * one is started; notes and tombstones live beside it and are kept.
+ *
+ * @throws {DejaError} when the index is busy, damaged (without `rebuild`) or
+ *   cannot be opened.
  */
 export async function runIndex(
   env: Env,
@@ -102,44 +124,75 @@ export async function runIndex(
   const lock = acquireWriterLock(dataDir(env), opts.waitMs ?? 0);
   try {
     const path = indexPath(env);
-    let store: Store;
+    let movedAside: string | undefined;
+    const aside = () => (movedAside = moveIndexAside(path));
+    if (opts.rebuild && existsSync(path) && checkIndex(path) !== null) aside();
+    let pass: Pass;
     try {
-      store = Store.open(path, { create: true });
+      pass = await onePass(env, path, parsers, opts, Boolean(opts.rebuild) && aside);
     } catch (e) {
-      if (!opts.rebuild) throw e;
-      removeIndex(path);
-      store = Store.open(path, { create: true });
+      // Damage quick_check cannot see (an FTS5 segment) shows only when a page is read.
+      if (!(opts.rebuild && e instanceof IndexDamaged && !movedAside)) throw e;
+      aside();
+      pass = await onePass(env, path, parsers, opts, false);
     }
-    try {
-      // Forgotten sessions and excluded projects are left out of every source read,
-      // and sessions of a project excluded since the last run leave the index now.
-      setGate(store, makeGate(env, path));
-      const excluded = dropExcluded(store, env);
-      const out: HarnessSummary[] = [];
-      const seen = new Set<string>();
-      const selected = parsers.filter((p) => !opts.only || opts.only.includes(p.id));
-      const fresh = parseFreshMap(
-        (store.stmt(Q.getMeta).get(FRESH_KEY) as { value: string } | undefined)?.value,
-      );
-      const run: RunState = { pending: 0, fresh };
-      for (const parser of selected) {
-        out.push(await indexHarness(store, env, parser, opts, seen, run));
-      }
-      if (opts.rebuild) dropVanished(store, selected.map((p) => p.id), seen);
-      store.stmt(Q.setMeta).run(FRESH_KEY, JSON.stringify(fresh));
-      // A refresh on use is not a full pass: the last full run's record stays.
-      if (opts.deadline === undefined && opts.inlineMaxBytes === undefined) {
-        store.stmt(Q.setMeta).run(
-          "last_index",
-          JSON.stringify({ at: Date.now(), harnesses: out.map((h) => ({ ...h })) }),
-        );
-      }
-      return { harnesses: out, excluded, ms: performance.now() - t0, pending: run.pending };
-    } finally {
-      store.close();
-    }
+    return { ...pass, ms: performance.now() - t0, ...(movedAside ? { movedAside } : {}) };
   } finally {
     lock.release();
+  }
+}
+
+/** What one pass over the harnesses yields. */
+type Pass = Pick<IndexResult, "harnesses" | "excluded" | "pending">;
+
+/** Opens (creating) the index and indexes every selected harness into it. */
+async function onePass(
+  env: Env,
+  path: string,
+  parsers: readonly Parser[],
+  opts: IndexOptions,
+  aside: false | (() => void),
+): Promise<Pass> {
+  let store: Store;
+  try {
+    store = Store.open(path, { create: true });
+  } catch (e) {
+    // A rebuild starts over from an index it cannot open (damaged, newer schema), keeping the file.
+    if (!aside || !existsSync(path)) throw e;
+    aside();
+    store = Store.open(path, { create: true });
+  }
+  try {
+    // Forgotten sessions and excluded projects are left out of every source read,
+    // and sessions of a project excluded since the last run leave the index now.
+    setGate(store, makeGate(env, path));
+    const excluded = dropExcluded(store, env);
+    const out: HarnessSummary[] = [];
+    const seen = new Set<string>();
+    const selected = parsers.filter((p) => !opts.only || opts.only.includes(p.id));
+    const fresh = parseFreshMap(
+      (store.stmt(Q.getMeta).get(FRESH_KEY) as { value: string } | undefined)?.value,
+    );
+    const run: RunState = { pending: 0, fresh };
+    for (const parser of selected) {
+      out.push(await indexHarness(store, env, parser, opts, seen, run));
+    }
+    if (opts.rebuild) dropVanished(store, selected.map((p) => p.id), seen);
+    store.stmt(Q.setMeta).run(FRESH_KEY, JSON.stringify(fresh));
+    // A refresh on use is not a full pass: the last full run's record stays.
+    if (opts.deadline === undefined && opts.inlineMaxBytes === undefined) {
+      store.stmt(Q.setMeta).run(
+        "last_index",
+        JSON.stringify({ at: Date.now(), harnesses: out.map((h) => ({ ...h })) }),
+      );
+    }
+    return { harnesses: out, excluded, pending: run.pending };
+  } catch (e) {
+    // Harness stores are read inside indexSource, which reports their damage per source;
+    // a corruption error that gets here came from the index.
+    throw asIndexError(e, path);
+  } finally {
+    store.close();
   }
 }
 
@@ -192,6 +245,7 @@ async function indexHarness(
     skipped: {},
     drift: {},
     errors: [],
+    failed: 0,
   };
   const known = (store.stmt(Q.projects).all() as Array<{ project: string }>).map((r) => r.project);
   const dctx: DiscoverCtx = {
@@ -231,7 +285,10 @@ async function indexHarness(
     for (const [k, v] of Object.entries(r.drift ?? {})) {
       sum.drift[k as DriftKind] = (sum.drift[k as DriftKind] ?? 0) + (v ?? 0);
     }
-    if (r.error) sum.errors.push(`${src.path}: ${r.error}`);
+    if (r.error) {
+      sum.failed++;
+      sum.errors.push(`${src.path}: ${r.error}`);
+    }
   }
   return sum;
 }
@@ -357,14 +414,23 @@ async function indexSource(
   try {
     store.db.exec("BEGIN IMMEDIATE");
   } catch (e) {
+    if (isCorruption(e)) throw asIndexError(e, store.path);
     return { ...none, error: `index busy: ${(e as Error).message}` };
   }
   let writer: SourceWriter;
+  // Whether an error came from the harness store (the parser) or from the index (the writer).
+  let parsing = false;
   try {
     // Read whole: the same sessions indexed under another of their paths go first.
     if (mode !== "append") { for (const other of src.supersedes ?? []) dropSource(store, other); }
     writer = new SourceWriter(store, src.path, mode);
-    for await (const chunk of parser.parse(src, ctx)) writer.write(chunk);
+    parsing = true;
+    for await (const chunk of parser.parse(src, ctx)) {
+      parsing = false;
+      writer.write(chunk);
+      parsing = true;
+    }
+    parsing = false;
     writer.finish();
     if (mode !== "append") store.stmt(Q.clearRedactions).run(src.path);
     for (const [kind, count] of Object.entries(writer.redactions)) {
@@ -406,6 +472,7 @@ async function indexSource(
       store.db.exec("ROLLBACK");
     } catch { /* nothing open */ }
     resetVocabCache(store);
+    if (!parsing && isCorruption(e)) throw asIndexError(e, store.path);
     const out = recordError(store, src, prev, (e as Error).message ?? String(e));
     return { ...out, read: true, skipped: ctx.counts };
   }

@@ -8,8 +8,8 @@
  * @module
  */
 import { DatabaseSync, type StatementSync } from "node:sqlite";
-import { chmodSync, existsSync, mkdirSync, rmSync, statSync } from "node:fs";
-import { join } from "node:path";
+import { chmodSync, existsSync, mkdirSync, renameSync, rmSync, statSync } from "node:fs";
+import { dirname, join } from "node:path";
 import type { Env } from "./model.ts";
 import { MIGRATIONS, PRAGMAS, Q, SCHEMA_VERSION } from "./schema.ts";
 import { expandHome } from "../parsers/_roots.ts";
@@ -31,6 +31,88 @@ export class DejaError extends Error {
   constructor(message: string, readonly hint?: string, readonly exitCode = 2) {
     super(message);
   }
+}
+
+/** The hint every "index is damaged" message carries. */
+export const REBUILD_HINT =
+  "run 'deja index --rebuild' to start a new one (notes and forgotten sessions are kept)";
+
+/**
+ * The index file itself is damaged (SQLite says corrupt, malformed, or not a
+ * database). Commands report it in one line naming the file; `deja index
+ * --rebuild` moves the file aside and starts a new one.
+ */
+export class IndexDamaged extends DejaError {
+  constructor(readonly path: string, reason: string) {
+    super(`the index ${path} is damaged (${reason})`, REBUILD_HINT, 2);
+  }
+}
+
+/**
+ * True when `e` is SQLite saying a database file is damaged: SQLITE_CORRUPT
+ * (11, with its extended codes such as 267 for FTS5) or SQLITE_NOTADB (26),
+ * or their messages where a runtime gives no code.
+ */
+export function isCorruption(e: unknown): boolean {
+  if (e instanceof IndexDamaged) return true;
+  const x = e as { errcode?: unknown; errstr?: unknown; message?: unknown } | null;
+  if (typeof x?.errcode === "number" && [11, 26].includes(x.errcode & 0xff)) return true;
+  const text = `${x?.errstr ?? ""} ${x?.message ?? ""}`;
+  return /database disk image is malformed|file is not a database|malformed database schema/i
+    .test(text);
+}
+
+/**
+ * `e` as an {@link IndexDamaged} for the index at `path` when it is a
+ * corruption error; otherwise `e` unchanged. Use it only where the error came
+ * from the index's own connection.
+ */
+export function asIndexError(e: unknown, path: string): unknown {
+  if (e instanceof IndexDamaged || !isCorruption(e)) return e;
+  const x = e as { errstr?: string; message?: string };
+  // One short printable reason: a damaged schema may quote garbage bytes.
+  const reason = String(x.errstr ?? x.message ?? e).replace(/[^\x20-\x7e]/g, "?").slice(0, 80);
+  return new IndexDamaged(path, reason);
+}
+
+/**
+ * Checks the index file at `path` with SQLite's `quick_check` (reads every
+ * page once, so it costs about as much as reading the file: run it when a
+ * rebuild is asked for, not on every query). Returns null when it is sound,
+ * else the first problem found.
+ */
+export function checkIndex(path: string): string | null {
+  let db: DatabaseSync | undefined;
+  try {
+    db = new DatabaseSync(
+      path,
+      { readOnly: true } as ConstructorParameters<typeof DatabaseSync>[1],
+    );
+    const row = db.prepare("PRAGMA quick_check(1)").get() as { quick_check?: string } | undefined;
+    const verdict = String(row?.quick_check ?? "no answer");
+    return verdict === "ok" ? null : verdict.replace(/\s+/g, " ").slice(0, 120);
+  } catch (e) {
+    return String((e as { errstr?: string }).errstr ?? (e as Error).message ?? e);
+  } finally {
+    try {
+      db?.close();
+    } catch { /* nothing open */ }
+  }
+}
+
+/**
+ * Moves the index at `path` (and its `-wal`) aside to
+ * `<path>.corrupt-<yyyymmddThhmmss>` so nothing in it is lost, and removes its
+ * `-shm`. Returns the new path.
+ */
+export function moveIndexAside(path: string, now = new Date()): string {
+  const stamp = now.toISOString().replace(/[-:]/g, "").replace(/\..*$/, "");
+  let to = `${path}.corrupt-${stamp}`;
+  for (let n = 2; existsSync(to); n++) to = `${path}.corrupt-${stamp}-${n}`;
+  renameSync(path, to);
+  if (existsSync(path + "-wal")) renameSync(path + "-wal", to + "-wal");
+  rmSync(path + "-shm", { force: true });
+  return to;
 }
 
 /** An open index with its prepared statements. */
@@ -88,13 +170,14 @@ export class Store {
           typeof DatabaseSync
         >[1],
       );
-      if (fresh && !memory) chmodSync(path, 0o600);
+      if (!memory && !opts.readOnly) makePrivate(path);
       db.exec(`PRAGMA busy_timeout = ${busy}`);
       for (const p of PRAGMAS) {
         if (opts.readOnly && /journal_mode/.test(p)) continue; // a write; the indexer set it
         db.exec(p);
       }
     } catch (e) {
+      if (isCorruption(e)) throw asIndexError(e, path);
       throw new DejaError(
         `cannot open the index ${path}: ${(e as Error).message}`,
         "run 'deja index --rebuild' to start a new one",
@@ -116,6 +199,7 @@ export class Store {
       version = (this.db.prepare("PRAGMA user_version").get() as { user_version: number })
         .user_version;
     } catch (e) {
+      if (isCorruption(e)) throw asIndexError(e, this.path);
       throw new DejaError(
         `the index ${this.path} is unreadable: ${(e as Error).message}`,
         "run 'deja index --rebuild' to start a new one",
@@ -200,6 +284,22 @@ export function makeDataDir(dir: string): void {
       2,
     );
   }
+}
+
+/**
+ * Sets the index directory to 0700 and the index, its `-wal` and `-shm` to
+ * 0600, whatever they were (a directory made by someone else at 0777, a file
+ * copied in at 0644). Called each time the index is opened for writing; a file
+ * deja may not change (another owner) is left as it is.
+ */
+function makePrivate(path: string): void {
+  const set = (p: string, mode: number) => {
+    try {
+      if ((statSync(p).mode & 0o777) !== mode) chmodSync(p, mode);
+    } catch { /* absent, or not ours to change */ }
+  };
+  set(dirname(path), 0o700);
+  for (const suffix of ["", "-wal", "-shm"]) set(path + suffix, 0o600);
 }
 
 /** Removes the index files (for `deja index --rebuild`). */

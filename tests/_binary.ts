@@ -9,6 +9,7 @@ import { existsSync, mkdtempSync } from "node:fs";
 import { join } from "node:path";
 import { tmpdir } from "node:os";
 import { REPO } from "./_fixture.ts";
+import { onlyEnv } from "./_env.ts";
 
 let built: string | undefined;
 
@@ -17,9 +18,14 @@ function bunCommand(): string[] {
   return probe.status === 0 ? ["bun"] : ["npx", "-y", "bun@1.4.5"];
 }
 
-/** Path of the compiled deja binary (built on first call). @throws when the build fails. */
+/**
+ * Path of the compiled deja binary (built on first call; `DEJA_TEST_BINARY` names one built
+ * already). @throws when the build fails.
+ */
 export function binary(): string {
   if (built && existsSync(built)) return built;
+  const given = process.env.DEJA_TEST_BINARY;
+  if (given && existsSync(given)) return (built = given);
   const out = join(mkdtempSync(join(tmpdir(), "deja-bin-")), "deja");
   const [cmd, ...pre] = bunCommand();
   const r = spawnSync(
@@ -46,16 +52,16 @@ export interface Run {
   stderr: string;
 }
 
-/** Runs the binary with `args` in `cwd` with exactly `env` (plus PATH). */
+/** Runs the binary with `args` in `cwd` with exactly `env` (plus PATH), nothing inherited. */
 export function runBinary(
   args: string[],
   env: Record<string, string>,
   cwd: string,
   input?: string,
 ): Run {
-  const r = spawnSync(binary(), args, {
+  const [cmd, ...rest] = onlyEnv([binary(), ...args], env);
+  const r = spawnSync(cmd, rest, {
     cwd,
-    env: { PATH: process.env.PATH ?? "/usr/bin:/bin", ...env },
     encoding: "utf8",
     input,
     timeout: 60_000,

@@ -18,6 +18,7 @@ import { tmpdir } from "node:os";
 import process from "node:process";
 import { DatabaseSync } from "node:sqlite";
 import { testEnv } from "./_fixture.ts";
+import { exactly } from "./_env.ts";
 import { runIndex } from "../lib/indexer.ts";
 import { indexPath, Store } from "../lib/store.ts";
 import { search } from "../lib/search.ts";
@@ -221,13 +222,14 @@ Deno.test({
     chmodSync(join(base, "deja"), 0o777);
     const run = (args: string[]) =>
       uid() === 0
-        ? spawnSync("setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", bin, ...args], {
-          env: { PATH: process.env.PATH ?? "", ...env },
-          encoding: "utf8",
-          cwd: base,
-        })
-        : spawnSync(bin, args, {
-          env: { PATH: process.env.PATH ?? "", ...env },
+        ? spawnSync(
+          ...exactly(
+            ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", bin, ...args],
+            env,
+          ),
+          { encoding: "utf8", cwd: base },
+        )
+        : spawnSync(...exactly([bin, ...args], env), {
           encoding: "utf8",
           cwd: base,
         });

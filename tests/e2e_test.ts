@@ -21,10 +21,10 @@
 import { assert, assertEquals } from "./_assert.ts";
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { spawnSync } from "node:child_process";
-import process from "node:process";
 import { join } from "node:path";
 import { tmpdir } from "node:os";
 import { materialize, REPO } from "./_fixture.ts";
+import { exactly } from "./_env.ts";
 import { loadRegistry } from "./_registry.ts";
 import { overrideVar } from "../parsers/_roots.ts";
 import { binary, runBinary } from "./_binary.ts";
@@ -166,9 +166,11 @@ Deno.test("the binary writes all of a large output into a slow pipe", () => {
   const direct = runBinary(["show", sid, "--json"], env, work);
   assertEquals(direct.code, 0);
   assert(direct.stdout.length > 200_000, `show printed only ${direct.stdout.length} bytes`);
-  const slow = spawnSync("sh", ["-c", `"${binary()}" show ${sid} --json | (sleep 1; wc -c)`], {
-    env: { PATH: process.env.PATH ?? "", ...env },
-    encoding: "utf8",
-  });
+  const slow = spawnSync(
+    ...exactly(["sh", "-c", `"${binary()}" show ${sid} --json | (sleep 1; wc -c)`], env),
+    {
+      encoding: "utf8",
+    },
+  );
   assertEquals(Number(slow.stdout.trim()), new TextEncoder().encode(direct.stdout).length);
 });

@@ -11,8 +11,8 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:
 import { DatabaseSync } from "node:sqlite";
 import { join } from "node:path";
 import { tmpdir } from "node:os";
-import process from "node:process";
 import { binary, runBinary } from "./_binary.ts";
+import { exactly } from "./_env.ts";
 import { SCHEMA_VERSION } from "../lib/schema.ts";
 import { LIVE, REAL, REDIS, reveal, startLive, world } from "./_crush_live.ts";
 import { indexSessions } from "./_memory.ts";
@@ -31,8 +31,7 @@ interface Timed {
 function runHeld(args: string[], env: Record<string, string>, input: string, holdMs: number) {
   return new Promise<Timed>((resolve) => {
     const t = performance.now();
-    const child = spawn(binary(), args, {
-      env: { PATH: process.env.PATH ?? "/usr/bin:/bin", ...env },
+    const child = spawn(...exactly([binary(), ...args], env), {
       stdio: ["pipe", "pipe", "pipe"],
     });
     let stdout = "";

@@ -20,12 +20,16 @@ import { spawnSync } from "node:child_process";
 import { dirname, join, relative } from "node:path";
 import { tmpdir } from "node:os";
 import { binary, type Run } from "./_binary.ts";
+import { exactly } from "./_env.ts";
 import { materialize } from "./_fixture.ts";
 
 const SYS_PATH = "/usr/bin:/bin";
 
 function run(bin: string, args: string[], env: Record<string, string>, cwd: string): Run {
-  const r = spawnSync(bin, args, { cwd, env: { PATH: SYS_PATH, ...env }, encoding: "utf8" });
+  const r = spawnSync(...exactly([bin, ...args], { PATH: SYS_PATH, ...env }), {
+    cwd,
+    encoding: "utf8",
+  });
   return { code: r.status ?? -1, stdout: r.stdout ?? "", stderr: r.stderr ?? "" };
 }
 
@@ -102,16 +106,20 @@ Deno.test("e2e: install, idempotence, doctor, and every hook silent with exit 0 
   const eventFile = join(work, "event.json");
   writeFileSync(eventFile, event);
   for (const cmd of hooks.filter((h) => h.includes("deja-launcher"))) {
-    const r = spawnSync("sh", ["-c", `${cmd} < "${eventFile}"`], {
-      cwd: work,
-      env: { PATH: SYS_PATH, HOME: home },
-      encoding: "utf8",
-      timeout: 10_000,
-    });
+    const r = spawnSync(
+      ...exactly(["sh", "-c", `${cmd} < "${eventFile}"`], { PATH: SYS_PATH, HOME: home }),
+      {
+        cwd: work,
+        encoding: "utf8",
+        timeout: 10_000,
+      },
+    );
     assertEquals([r.status, r.stdout], [0, ""], `${cmd}: ${r.stderr}`);
   }
   const mcp = JSON.parse(readFileSync(join(home, ".claude.json"), "utf8")).mcpServers.deja;
-  const server = spawnSync(mcp.command, mcp.args, { env: { PATH: SYS_PATH }, encoding: "utf8" });
+  const server = spawnSync(...exactly([mcp.command, ...mcp.args], { PATH: SYS_PATH, HOME: home }), {
+    encoding: "utf8",
+  });
   assertEquals([server.status, server.stdout], [0, ""]);
 
   const stale = JSON.parse(run(moved, ["doctor", "--json"], env, work).stdout);
@@ -121,10 +129,15 @@ Deno.test("e2e: install, idempotence, doctor, and every hook silent with exit 0 
   assertStringIncludes(rewire.stdout, "updated");
   const ok = JSON.parse(run(moved, ["doctor", "--json"], env, work).stdout);
   assertEquals(ok.targets.every((t: { state: string }) => t.state === "wired"), true);
-  const version = spawnSync("sh", ["-c", `${hooks.at(-1)!.split(" ")[0]} --version`], {
-    env: { PATH: SYS_PATH },
-    encoding: "utf8",
-  });
+  const version = spawnSync(
+    ...exactly(["sh", "-c", `${hooks.at(-1)!.split(" ")[0]} --version`], {
+      PATH: SYS_PATH,
+      HOME: home,
+    }),
+    {
+      encoding: "utf8",
+    },
+  );
   assertStringIncludes(
     version.stdout,
     "deja ",

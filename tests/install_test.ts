@@ -21,6 +21,7 @@ import { dirname, join, relative } from "node:path";
 import { tmpdir } from "node:os";
 import { spawnSync } from "node:child_process";
 import { testEnv } from "./_fixture.ts";
+import { exactly } from "./_env.ts";
 import type { Env } from "../lib/model.ts";
 import { findTarget, type TargetRef } from "../lib/install/facts.ts";
 import { installTargets, uninstallTargets } from "../lib/install/run.ts";
@@ -406,20 +407,23 @@ Deno.test("the launcher runs the recorded deja, and exits 0 silently when it is 
   const w = world();
   installTargets(w.env, w.self, [t("crush")]);
   const env = { PATH: "/usr/bin:/bin", HOME: w.home };
-  const ok = spawnSync("sh", ["-c", `${w.launcher} hook-tool --crush`], { env, encoding: "utf8" });
+  const ok = spawnSync(...exactly(["sh", "-c", `${w.launcher} hook-tool --crush`], env), {
+    encoding: "utf8",
+  });
   assertEquals([ok.status, ok.stdout], [0, "fake deja hook-tool --crush\n"]);
   rmSync(w.self[0]);
-  const gone = spawnSync("sh", ["-c", `${w.launcher} hook-tool --crush`], {
-    env,
+  const gone = spawnSync(...exactly(["sh", "-c", `${w.launcher} hook-tool --crush`], env), {
     encoding: "utf8",
     input: '{"event":"PreToolUse"}',
   });
   assertEquals([gone.status, gone.stdout, gone.stderr], [0, "", ""]);
   const moved = join(w.root, "elsewhere", "deja");
   write(moved, '#!/bin/sh\necho "moved deja $*"\n', 0o755);
-  const viaVar = spawnSync("sh", ["-c", `${w.launcher} mcp`], {
-    env: { ...env, DEJA_BIN: moved },
-    encoding: "utf8",
-  });
+  const viaVar = spawnSync(
+    ...exactly(["sh", "-c", `${w.launcher} mcp`], { ...env, DEJA_BIN: moved }),
+    {
+      encoding: "utf8",
+    },
+  );
   assertEquals(viaVar.stdout, "moved deja mcp\n", "DEJA_BIN is the second place it looks");
 });

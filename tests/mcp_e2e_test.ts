@@ -7,7 +7,6 @@ import { assert, assertEquals, assertStringIncludes } from "./_assert.ts";
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { tmpdir } from "node:os";
-import process from "node:process";
 import type { ChildProcess } from "node:child_process";
 import { Client } from "@modelcontextprotocol/sdk/client";
 // The SDK's "./*" export points types at "<path>.js.d.ts"; name the declarations directly.
@@ -16,6 +15,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 // @ts-types="@modelcontextprotocol/sdk/types"
 import { LATEST_PROTOCOL_VERSION } from "@modelcontextprotocol/sdk/types.js";
 import { materialize } from "./_fixture.ts";
+import { exactly } from "./_env.ts";
 import { loadRegistry } from "./_registry.ts";
 import { overrideVar } from "../parsers/_roots.ts";
 import { binary, runBinary } from "./_binary.ts";
@@ -54,10 +54,11 @@ function world(indexed = true): World {
 }
 
 async function connect(w: World) {
+  // Through `env -i`: the transport's `env` would be added to this process's environment.
+  const [command, args] = exactly([binary(), "mcp"], w.env);
   const transport = new StdioClientTransport({
-    command: binary(),
-    args: ["mcp"],
-    env: { PATH: process.env.PATH ?? "/usr/bin:/bin", ...w.env },
+    command,
+    args,
     cwd: w.cwd,
     stderr: "pipe",
   });

@@ -2,7 +2,7 @@
 import type { Args, Command } from "./common.ts";
 import type { IO } from "../runtime.ts";
 import { colors, intOpt, printJson } from "./common.ts";
-import { runIndex } from "../indexer.ts";
+import { type HarnessSummary, runIndex } from "../indexer.ts";
 import { parsers } from "../../parsers/mod.ts";
 import { indexPath, Store } from "../store.ts";
 import { Q } from "../schema.ts";
@@ -81,97 +81,102 @@ async function watchRun(a: Args, io: IO): Promise<number> {
 }
 
 async function indexRun(a: Args, io: IO): Promise<number> {
-  {
-    const only = harnessOpt(a);
-    // A background run deja started itself is waited for, not reported as "busy".
-    const waitMs = a.values.wait === undefined
-      ? (!a.values.background && runningBackground(io.env) ? 300_000 : 0)
-      : intOpt(a, "wait", 1) * 1000;
-    const tty = io.errTTY && !a.values.quiet && !a.values.json;
-    const res = await runIndex(io.env, parsers, {
-      rebuild: Boolean(a.values.rebuild),
-      only,
-      waitMs,
-      progress: tty ? (line) => io.err(`\r\x1b[2Kindexing ${line}`) : undefined,
-    });
-    if (tty) io.err("\r\x1b[2K");
-    const failed = res.harnesses.some((h) => h.errors.length);
-    if (a.values.json) {
-      printJson(io, {
-        index: indexPath(io.env),
-        ms: Math.round(res.ms),
-        harnesses: res.harnesses,
-        excluded: res.excluded,
-      });
-      return 0;
-    }
-    if (a.values.quiet && !failed) return 0;
-    const c = colors(io);
-    const lines: string[] = [];
-    let absent = 0;
-    let unchanged = 0;
-    for (const h of res.harnesses) {
-      if (a.values.quiet && !h.errors.length) continue;
-      // A harness with no store on this machine is one line at the end, not a row of zeros.
-      if (!h.found && !h.errors.length) {
-        absent++;
-        continue;
-      }
-      const skipped = Object.entries(h.skipped).map(([k, v]) => `${v} ${k}`).join(", ");
-      const drift = Object.values(h.drift).reduce((n, v) => n + (v ?? 0), 0);
-      // Nothing read and nothing wrong: counted in the closing line, not a row of zeros that
-      // looks like an empty index.
-      if (!h.read && !h.errors.length && !skipped && !drift) {
-        unchanged++;
-        continue;
-      }
-      lines.push(
-        `${c.bold(h.harness.padEnd(13))} ${String(h.found).padStart(4)} stores, ${
-          String(h.read).padStart(4)
-        } read, ${String(h.sessions).padStart(5)} sessions, ${String(h.events).padStart(7)} events${
-          skipped ? c.yellow(`, skipped: ${skipped}`) : ""
-        }${drift ? c.yellow(`, ${drift} unknown to deja (see 'deja drift')`) : ""}`,
-      );
-      for (const e of h.errors.slice(0, 5)) lines.push(c.red(`              error: ${e}`));
-      if (h.errors.length > 5) {
-        lines.push(c.red(`              … ${h.errors.length - 5} more errors`));
-      }
-    }
-    if (a.values.quiet) {
-      io.out(lines.join("\n") + "\n");
-      return 0;
-    }
-    const read = res.harnesses.reduce((n, h) => n + h.read, 0);
-    if (unchanged && (read || failed)) {
-      lines.push(
-        `${unchanged} harness${unchanged === 1 ? "" : "es"} up to date (no store changed)`,
-      );
-    }
-    if (absent) {
-      lines.push(
-        c.dim(
-          `${absent} other harnesses have no store here ('deja sources' lists where deja looked)`,
-        ),
-      );
-    }
-    if (res.excluded) {
-      lines.push(
-        `${res.excluded} session${res.excluded === 1 ? "" : "s"} of excluded projects removed`,
-      );
-    }
-    const total = indexTotals(io.env);
-    const written = res.harnesses.reduce((n, h) => n + h.sessions, 0);
-    lines.push(
-      read || failed
-        ? `${written} session${
-          written === 1 ? "" : "s"
-        } written; the index holds ${total.sessions} sessions, ${total.events} events`
-        : `up to date (${total.sessions} sessions, ${total.events} events)`,
-    );
-    lines.push(c.dim(`indexed in ${(res.ms / 1000).toFixed(2)} s -> ${indexPath(io.env)}`));
-    io.out(lines.join("\n") + "\n");
-    return 0;
+  const only = harnessOpt(a);
+  // A background run deja started itself is waited for, not reported as "busy".
+  const waitMs = a.values.wait === undefined
+    ? (!a.values.background && runningBackground(io.env) ? 300_000 : 0)
+    : intOpt(a, "wait", 1) * 1000;
+  const tty = io.errTTY && !a.values.quiet && !a.values.json;
+  const res = await runIndex(io.env, parsers, {
+    rebuild: Boolean(a.values.rebuild),
+    only,
+    waitMs,
+    progress: tty ? (line) => io.err(`\r\x1b[2Kindexing ${line}`) : undefined,
+  });
+  if (tty) io.err("\r\x1b[2K");
+  const failed = res.harnesses.some((h) => h.errors.length);
+  // Exit 2 when stores failed and none was indexed; some failing beside good ones is reported.
+  const code = allFailed(res.harnesses) ? 2 : 0;
+  if (res.movedAside) {
+    io.err(`deja: the index was damaged; moved it to ${res.movedAside} and started a new one\n`);
   }
+  if (a.values.json) {
+    printJson(io, {
+      index: indexPath(io.env),
+      ms: Math.round(res.ms),
+      harnesses: res.harnesses,
+      excluded: res.excluded,
+      ...(res.movedAside ? { moved_aside: res.movedAside } : {}),
+    });
+    return code;
+  }
+  if (a.values.quiet && !failed) return 0;
+  const c = colors(io);
+  const lines: string[] = [];
+  let absent = 0;
+  let unchanged = 0;
+  for (const h of res.harnesses) {
+    if (a.values.quiet && !h.errors.length) continue;
+    // A harness with no store on this machine is one line at the end, not a row of zeros.
+    if (!h.found && !h.errors.length) {
+      absent++;
+      continue;
+    }
+    const skipped = Object.entries(h.skipped).map(([k, v]) => `${v} ${k}`).join(", ");
+    const drift = Object.values(h.drift).reduce((n, v) => n + (v ?? 0), 0);
+    // Nothing read and nothing wrong: counted in the closing line, not a row of zeros that
+    // looks like an empty index.
+    if (!h.read && !h.errors.length && !skipped && !drift) {
+      unchanged++;
+      continue;
+    }
+    lines.push(
+      `${c.bold(h.harness.padEnd(13))} ${String(h.found).padStart(4)} stores, ${
+        String(h.read).padStart(4)
+      } read, ${String(h.sessions).padStart(5)} sessions, ${String(h.events).padStart(7)} events${
+        skipped ? c.yellow(`, skipped: ${skipped}`) : ""
+      }${drift ? c.yellow(`, ${drift} unknown to deja (see 'deja drift')`) : ""}`,
+    );
+    for (const e of h.errors.slice(0, 5)) lines.push(c.red(`              error: ${e}`));
+    if (h.errors.length > 5) {
+      lines.push(c.red(`              … ${h.errors.length - 5} more errors`));
+    }
+  }
+  if (a.values.quiet) {
+    io.out(lines.join("\n") + "\n");
+    return code;
+  }
+  const read = res.harnesses.reduce((n, h) => n + h.read, 0);
+  if (unchanged && (read || failed)) {
+    lines.push(
+      `${unchanged} harness${unchanged === 1 ? "" : "es"} up to date (no store changed)`,
+    );
+  }
+  if (absent) {
+    lines.push(
+      c.dim(
+        `${absent} other harnesses have no store here ('deja sources' lists where deja looked)`,
+      ),
+    );
+  }
+  if (res.excluded) {
+    lines.push(
+      `${res.excluded} session${res.excluded === 1 ? "" : "s"} of excluded projects removed`,
+    );
+  }
+  const total = indexTotals(io.env);
+  const written = res.harnesses.reduce((n, h) => n + h.sessions, 0);
+  lines.push(
+    read || failed
+      ? `${written} session${
+        written === 1 ? "" : "s"
+      } written; the index holds ${total.sessions} sessions, ${total.events} events`
+      : `up to date (${total.sessions} sessions, ${total.events} events)`,
+  );
+  lines.push(c.dim(`indexed in ${(res.ms / 1000).toFixed(2)} s -> ${indexPath(io.env)}`));
+  io.out(lines.join("\n") + "\n");
+  if (code) io.err("deja: every store deja found failed to index (errors above)\n");
+  return code;
 }
 
 /** Sessions and events the index holds after a run. */
@@ -182,4 +187,16 @@ function indexTotals(env: Parameters<typeof indexPath>[0]): { sessions: number; 
   } finally {
     store.close();
   }
+}
+
+/**
+ * True when something failed and nothing was indexed: every store found
+ * failed (or discovery failed and found none). Stores left unchanged since the
+ * last run count as indexed.
+ */
+export function allFailed(hs: readonly HarnessSummary[]): boolean {
+  const errors = hs.reduce((n, h) => n + h.errors.length, 0);
+  const failed = hs.reduce((n, h) => n + h.failed, 0);
+  const found = hs.reduce((n, h) => n + h.found, 0);
+  return errors > 0 && failed === found;
 }

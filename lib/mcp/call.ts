@@ -15,7 +15,7 @@
  */
 import { existsSync } from "node:fs";
 import type { Env } from "../model.ts";
-import { DejaError, indexPath, Store } from "../store.ts";
+import { asIndexError, DejaError, indexPath, Store } from "../store.ts";
 import { appendNote, remember } from "../memory/notes.ts";
 import { parsers } from "../../parsers/mod.ts";
 import type { ToolResult } from "./protocol.ts";
@@ -101,7 +101,8 @@ export async function callDeja(
     });
     if (note && !res.isError && res.content[0]) res.content[0].text += note;
     return res;
-  } catch (e) {
+  } catch (caught) {
+    const e = asIndexError(caught, indexPath(ctx.env)); // only the index is a database here
     if (e instanceof ArgError) return failure(e.message);
     if (e instanceof DejaError) return failure(e.message + (e.hint ? ` (${e.hint})` : ""));
     ctx.log(`deja mcp: ${(e as Error)?.stack ?? e}\n`);

@@ -15,6 +15,7 @@ import process from "node:process";
 import type { FarmCtx, FarmHarness } from "./harness.ts";
 import { HARNESSES } from "./harnesses/mod.ts";
 import { startMock } from "./mock_model.ts";
+import { exactly } from "../_env.ts";
 import { prompts, README_TEXT, type Scenario } from "./_mock_script.ts";
 
 /** What run.ts hands to play.ts. */
@@ -116,9 +117,8 @@ function runOne(
   const t0 = performance.now();
   return new Promise<Omit<StepRun, "step" | "argv">>((resolve) => {
     const chunks: string[] = [];
-    const child = spawn(argv[0], argv.slice(1), {
+    const child = spawn(...exactly(argv, env), {
       cwd,
-      env,
       detached: true,
       stdio: ["ignore", "pipe", "pipe"],
     });

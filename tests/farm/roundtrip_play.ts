@@ -16,6 +16,7 @@ import process from "node:process";
 import { claude } from "./harnesses/claude.ts";
 import { ctxOf, type Job, runEnv } from "./play.ts";
 import { startMock } from "./mock_model.ts";
+import { exactly } from "../_env.ts";
 import { prompt, roundTrip } from "./roundtrip.ts";
 
 /** What the caller hands over (a farm Job: `dir`, `pkgDir`, `basePath`, `scenario.id`). */
@@ -43,9 +44,8 @@ function runBounded(argv: string[], cwd: string, env: Record<string, string>, ti
   const t0 = performance.now();
   return new Promise<Omit<RoundTripPlayed, "mockUrl" | "argv">>((resolve) => {
     const chunks: string[] = [];
-    const child = spawn(argv[0], argv.slice(1), {
+    const child = spawn(...exactly(argv, env), {
       cwd,
-      env,
       detached: true,
       stdio: ["ignore", "pipe", "pipe"],
     });

@@ -1,0 +1,247 @@
+/**
+ * A damaged index.db (bytes flipped in its pages, as a disk or a copy gone wrong leaves it):
+ * commands name it in one line with the rebuild hint and exit 2, hooks stay silent, the MCP tool
+ * answers with an error text, and `deja index --rebuild` moves it aside and starts a new one that
+ * keeps notes and forgotten sessions. Also the modes deja sets on an index it opens for writing,
+ * and the exit status of an index run where every store failed.
+ */
+import { assert, assertEquals, assertStringIncludes } from "./_assert.ts";
+import {
+  chmodSync,
+  copyFileSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
+import { DatabaseSync } from "node:sqlite";
+import { join } from "node:path";
+import { tmpdir } from "node:os";
+import { main } from "../main.ts";
+import type { IO } from "../lib/runtime.ts";
+import { checkIndex } from "../lib/store.ts";
+import { callDeja } from "../lib/mcp/call.ts";
+import { claudeLines, type SessionSpec } from "./_memory.ts";
+import { testEnv } from "./_fixture.ts";
+
+function run(args: string[], vars: Record<string, string>, stdin = "") {
+  const out: string[] = [];
+  const err: string[] = [];
+  const io: IO = {
+    args,
+    env: testEnv(vars.HOME, vars),
+    cwd: "/w/app",
+    out: (t) => out.push(t),
+    err: (t) => err.push(t),
+    isTTY: false,
+    errTTY: false,
+    readStdin: () => Promise.resolve(stdin),
+  };
+  return main(io).then((code) => ({ code, out: out.join(""), err: err.join("") }));
+}
+
+const SESSIONS: SessionSpec[] = ["a", "b", "c"].map((k, i) => ({
+  id: `${k.repeat(8)}-2222-4333-8444-555555555555`,
+  cwd: "/w/app",
+  start: `2026-11-0${i + 1}T10:00:00Z`,
+  turns: Array.from({ length: 40 }, (_, n) => (
+    n % 2
+      ? { say: `parser answer ${k} ${n} ` + "tokenizer unicode handling ".repeat(20) }
+      : { bash: `cargo test parser_${k}_${n}`, out: "test result: ok ".repeat(30) }
+  )),
+}));
+
+/** A temporary world with three Claude sessions indexed, a note remembered, one session forgotten. */
+async function world() {
+  const dir = mkdtempSync(join(tmpdir(), "deja-damage-"));
+  const proj = join(dir, "claude", "-w-app");
+  mkdirSync(proj, { recursive: true });
+  for (const s of SESSIONS) {
+    writeFileSync(join(proj, `${s.id}.jsonl`), claudeLines(s).join("\n") + "\n");
+  }
+  const vars = {
+    HOME: join(dir, "home"),
+    DEJA_HOME: join(dir, "deja"),
+    DEJA_CLAUDE_ROOT: join(dir, "claude"),
+    TZ: "UTC",
+  };
+  assertEquals((await run(["index", "--quiet"], vars)).code, 0);
+  assertEquals((await run(["remember", "the zanzibar flag fixed the build"], vars)).code, 0);
+  const forgot = await run(["forget", "--session", "cccccccc"], vars);
+  assertEquals(forgot.code, 0, forgot.err);
+  const db = join(vars.DEJA_HOME, "index.db");
+  return { dir, vars, db, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/**
+ * Flips bytes in every page of `db` outside the schema table: the page-type byte and 24 more
+ * (seeded, so always the same).
+ */
+function flipDataPages(db: string): void {
+  const c = new DatabaseSync(db);
+  c.exec("PRAGMA wal_checkpoint(TRUNCATE)");
+  const size = (c.prepare("PRAGMA page_size").get() as { page_size: number }).page_size;
+  const schema = new Set(
+    (c.prepare("SELECT pageno FROM dbstat WHERE name = 'sqlite_schema'").all() as Array<
+      { pageno: number }
+    >).map((r) => r.pageno),
+  );
+  c.close();
+  const bytes = readFileSync(db);
+  let seed = 7;
+  for (let page = 1; page * size < bytes.length; page++) {
+    if (schema.has(page + 1)) continue;
+    bytes[page * size] ^= 0xff; // the b-tree page type: any read of the page sees it
+    for (let k = 0; k < 24; k++) {
+      seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+      bytes[page * size + (seed % size)] ^= 0xff;
+    }
+  }
+  writeFileSync(db, bytes);
+}
+
+function assertOneLine(r: { code: number; out: string; err: string }, db: string, what: string) {
+  assertEquals(r.code, 2, `${what}: ${r.err}`);
+  const lines = r.err.trimEnd().split("\n");
+  assertEquals(lines.length, 2, `${what}: one line and a hint, got:\n${r.err}`);
+  assertStringIncludes(lines[0], `deja: the index ${db} is damaged`);
+  assertStringIncludes(lines[1], "deja index --rebuild");
+  assert(!/\n\s+at /.test(r.err), `${what}: no stack trace`);
+}
+
+Deno.test("a damaged index is named in one line with the rebuild hint by search, last, stats, ctx, show and index", async () => {
+  const w = await world();
+  try {
+    flipDataPages(w.db);
+    assert(checkIndex(w.db) !== null, "quick_check sees the damage");
+    for (
+      const args of [
+        ["search", "parser"],
+        ["parser", "tokenizer"],
+        ["last"],
+        ["stats"],
+        ["ctx", "parser"],
+        ["show", "aaaaaaaa"],
+        ["index"],
+      ]
+    ) {
+      assertOneLine(await run(args, w.vars), w.db, args.join(" "));
+    }
+  } finally {
+    w.cleanup();
+  }
+});
+
+Deno.test("a damaged schema or a file that is no database is named the same way", async () => {
+  const w = await world();
+  try {
+    const good = readFileSync(w.db);
+    const bytes = Uint8Array.from(good);
+    for (let i = 200; i < 4096; i += 7) bytes[i] ^= 0x5a; // page 1: the schema table
+    writeFileSync(w.db, bytes);
+    assertOneLine(await run(["search", "parser"], w.vars), w.db, "damaged schema");
+    writeFileSync(w.db, new TextEncoder().encode("not sqlite at all ".repeat(300)));
+    assertOneLine(await run(["last"], w.vars), w.db, "not a database");
+    assertOneLine(await run(["index"], w.vars), w.db, "index on not a database");
+  } finally {
+    w.cleanup();
+  }
+});
+
+Deno.test("hooks stay silent and the MCP tool answers an error text on a damaged index", async () => {
+  const w = await world();
+  try {
+    flipDataPages(w.db);
+    const event = JSON.stringify({ session_id: "s1", cwd: "/w/app", prompt: "parser tokenizer" });
+    for (const hook of ["hook-context", "hook-prompt", "hook-tool", "hook-tool-after"]) {
+      const r = await run([hook], w.vars, event);
+      assertEquals([r.code, r.out, r.err], [0, "", ""], hook);
+    }
+    const logged: string[] = [];
+    const res = await callDeja({ mode: "recall", query: "parser tokenizer" }, {
+      env: testEnv(w.vars.HOME, w.vars),
+      cwd: "/w/app",
+      log: (t) => logged.push(t),
+    });
+    assertEquals(res.isError, true);
+    assertStringIncludes(res.content[0].text, `the index ${w.db} is damaged`);
+    assertStringIncludes(res.content[0].text, "deja index --rebuild");
+    assertEquals(logged, [], "no stack trace logged");
+  } finally {
+    w.cleanup();
+  }
+});
+
+Deno.test("index --rebuild moves a damaged index aside and starts a new one keeping notes and forgotten sessions", async () => {
+  const w = await world();
+  try {
+    flipDataPages(w.db);
+    const damaged = readFileSync(w.db);
+    const r = await run(["index", "--rebuild"], w.vars);
+    assertEquals(r.code, 0, r.err);
+    assertStringIncludes(r.err, "moved it to");
+    const aside = readdirSync(w.vars.DEJA_HOME).filter((f) =>
+      /^index\.db\.corrupt-\d{8}T\d{6}$/.test(f)
+    );
+    assertEquals(aside.length, 1, readdirSync(w.vars.DEJA_HOME).join(" "));
+    assertEquals(readFileSync(join(w.vars.DEJA_HOME, aside[0])), damaged, "kept byte for byte");
+    assertEquals(checkIndex(w.db), null, "the new index is sound");
+    const found = await run(["search", "--json", "parser", "tokenizer"], w.vars);
+    assertEquals(found.code, 0, found.err);
+    const ids = (JSON.parse(found.out).results as Array<{ id: string }>).map((x) => x.id);
+    assert(ids.some((id) => id.startsWith("aaaaaaaa")), ids.join(" "));
+    assert(!ids.some((id) => id.startsWith("cccccccc")), "the forgotten session stays forgotten");
+    const note = await run(["search", "zanzibar"], w.vars);
+    assertEquals(note.code, 0, note.err);
+    assertStringIncludes(note.out, "zanzibar");
+  } finally {
+    w.cleanup();
+  }
+});
+
+Deno.test("the index directory and file get 0700 and 0600 each time the index is written, whatever they were", async () => {
+  const w = await world();
+  try {
+    chmodSync(w.vars.DEJA_HOME, 0o777);
+    chmodSync(w.db, 0o644);
+    assertEquals((await run(["index", "--quiet"], w.vars)).code, 0);
+    assertEquals(statSync(w.vars.DEJA_HOME).mode & 0o777, 0o700);
+    assertEquals(statSync(w.db).mode & 0o777, 0o600);
+    // A copied-in index (0644) in a fresh directory made by someone else (0777).
+    const other = join(w.dir, "other");
+    mkdirSync(other, { mode: 0o777 });
+    chmodSync(other, 0o777);
+    copyFileSync(w.db, join(other, "index.db"));
+    chmodSync(join(other, "index.db"), 0o644);
+    assertEquals((await run(["index", "--quiet"], { ...w.vars, DEJA_HOME: other })).code, 0);
+    assertEquals(statSync(other).mode & 0o777, 0o700);
+    assertEquals(statSync(join(other, "index.db")).mode & 0o777, 0o600);
+  } finally {
+    w.cleanup();
+  }
+});
+
+Deno.test("index exits 2 and says so when every store failed, and 0 with the errors when some did", async () => {
+  const w = await world();
+  try {
+    // A harness store that is no database: its own error, never the index's.
+    const oc = join(w.dir, "opencode");
+    mkdirSync(oc);
+    writeFileSync(join(oc, "opencode.db"), "hello, not sqlite\n".repeat(100));
+    const vars = { ...w.vars, DEJA_OPENCODE_ROOT: oc, DEJA_HOME: join(w.dir, "fresh") };
+    const some = await run(["index", "--harness", "claude", "--harness", "opencode"], vars);
+    assertEquals(some.code, 0, some.err);
+    assertStringIncludes(some.out, `error: ${join(oc, "opencode.db")}: file is not a database`);
+    assertEquals(some.err.includes("damaged"), false, some.err);
+    const none = await run(["index", "--harness", "opencode"], vars);
+    assertEquals(none.code, 2, none.out);
+    assertStringIncludes(none.err, "every store deja found failed to index");
+    assertEquals(none.err.includes("damaged"), false, none.err);
+    assertEquals((await run(["index", "--harness", "opencode", "--json"], vars)).code, 2);
+  } finally {
+    w.cleanup();
+  }
+});
