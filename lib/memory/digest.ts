@@ -21,6 +21,7 @@ import {
   sentences,
 } from "./_text.ts";
 import { fillLists, inlineCode, type ListItem } from "./_fill.ts";
+import { type Outcome, outcomeLabel, outcomeOf } from "./outcome.ts";
 
 /** Default budget of `deja ctx` and the MCP `context` mode: 8 KiB. */
 export const CTX_BUDGET = 8 * 1024;
@@ -41,12 +42,14 @@ export interface DigestCommand {
   command: string;
   /** How many times it ran. */
   runs: number;
-  /** How many of those runs failed (non-zero exit or an error result). */
+  /** How many of those runs failed (outcome.ts: exit status, error result, or output). */
   failures: number;
   /** Exit status of the last run (null when the store does not say). */
   exit: number | null;
   /** True when the last run failed. */
   failed: boolean;
+  /** The last run's outcome: `unknown` when neither the store nor the output says. */
+  outcome: Outcome;
   /** Epoch ms of the last run, when known. */
   time: number | null;
 }
@@ -160,7 +163,7 @@ function header(s: SessionRow, home?: string): string {
 }
 
 function status(c: DigestCommand): string {
-  const last = c.exit !== null ? `exit ${c.exit}` : c.failed ? "error" : "ok";
+  const last = outcomeLabel({ exit: c.exit, isError: c.failed });
   const runs = c.runs > 1 ? ` (${c.runs} runs${c.failures ? `, ${c.failures} failed` : ""})` : "";
   return (c.failed ? `**${last} ✗**` : last) + runs;
 }
@@ -197,13 +200,19 @@ function foldCommands(store: Store, sid: number): DigestCommand[] {
     const command = String(r.command).trim();
     const key = command.replace(/\s+/g, " ");
     const exit = (r.exit as number | null) ?? null;
-    const failed = r.is_error === 1 || (exit !== null && exit !== 0);
+    const outcome = outcomeOf({
+      exit,
+      isError: Number(r.is_error),
+      output: (r.output as string | null) ?? null,
+    });
+    const failed = outcome === "failed";
     const c = byKey.get(key) ??
-      { command, runs: 0, failures: 0, exit: null, failed: false, time: null };
+      { command, runs: 0, failures: 0, exit: null, failed: false, outcome, time: null };
     c.runs++;
     if (failed) c.failures++;
     c.exit = exit;
     c.failed = failed;
+    c.outcome = outcome;
     c.time = (r.time as number | null) ?? c.time;
     byKey.set(key, c);
   }
