@@ -34,8 +34,8 @@ export interface RunFacts {
  * `errors.ts`) are deliberately not enough.
  */
 const FAILURE_LINES: readonly RegExp[] = [
-  // error: … / fatal: … / cc1: error: … / ./x.c:3:5: error: … / npm ERR! / error[E0425]: …
-  /^(?:[^\s:]+:(?:\d+:){0,2}\s*)?(?:error|fatal|panic)(?:\[[\w-]+\])?:\s*\S/i,
+  // error: … / fatal: … / ./x.c:3:5: error: … / error[E0425]: … / Error from server (NotFound): …
+  /^(?:[^\s:]+:(?:\d+:){0,2}\s*)?(?:error|fatal|panic)\b[^:]{0,40}:\s*\S/i,
   /^npm ERR!/,
   // TypeError: … / ParserError: … / ModuleNotFoundError: … / RuntimeException: …
   /^(?:[\w.$]+\.)?[A-Z]\w*(?:Error|Exception):\s*\S/,
