@@ -190,6 +190,14 @@ const TOP_LEVEL = `(s.parent IS NULL OR NOT EXISTS (SELECT 1 FROM sessions p
     WHERE p.harness = s.harness AND p.native_id = s.parent))`;
 
 /** Named queries. Parameters are positional (`?`) in the order each comment gives. */
+/**
+ * The output of command `c` when the store records no status for it (NULL
+ * otherwise): its tool result's text, for lib/memory/outcome.ts to judge.
+ */
+const OUTPUT_IF_UNKNOWN = `CASE WHEN c.exit IS NULL AND c.is_error = 0 AND c.call_id IS NOT NULL
+      THEN (SELECT r.text FROM events r WHERE r.session_id = c.session_id
+        AND r.call_id = c.call_id AND r.kind = 'tool_result' ORDER BY r.seq LIMIT 1) END`;
+
 export const Q = {
   // harness, native_id
   sessionByKey: `SELECT * FROM sessions WHERE harness = ? AND native_id = ?`,
@@ -304,9 +312,10 @@ export const Q = {
   // --- work memory (lib/memory: ctx, blame, restore, fix, how, last) ---
   // session row id
   sessionById: `SELECT * FROM sessions WHERE id = ?`,
-  // session id: commands in session order, with their event's seq
+  // session id: commands in session order, with their event's seq (and output: OUTPUT_IF_UNKNOWN)
   commandsInOrder: `SELECT c.event_id AS event_id, c.call_id AS call_id, c.command AS command,
-      c.exit AS exit, c.is_error AS is_error, c.time AS time, e.seq AS seq
+      c.exit AS exit, c.is_error AS is_error, c.time AS time, e.seq AS seq,
+      ${OUTPUT_IF_UNKNOWN} AS output
     FROM commands c JOIN events e ON e.id = c.event_id WHERE c.session_id = ? ORDER BY e.seq`,
   // session id: file touches in session order, with their event's seq
   filesInOrder: `SELECT f.id AS id, f.event_id AS event_id, f.session_id AS session_id,
@@ -328,7 +337,8 @@ export const Q = {
     WHERE events_fts MATCH ? AND e.kind = 'tool_result' LIMIT 5000`,
   // words (JSON array, lower case), project LIKE pattern or NULL (twice): command runs (how)
   commandRuns: `SELECT c.command AS command, c.exit AS exit, c.is_error AS is_error,
-      COALESCE(c.time, s.updated, s.started) AS time, c.session_id AS session_id
+      COALESCE(c.time, s.updated, s.started) AS time, c.session_id AS session_id,
+      ${OUTPUT_IF_UNKNOWN} AS output
     FROM commands c JOIN sessions s ON s.id = c.session_id
     WHERE NOT EXISTS (SELECT 1 FROM json_each(?) w WHERE instr(lower(c.command), w.value) = 0)
       AND (? IS NULL OR s.project LIKE ? ESCAPE '\\')`,
@@ -339,7 +349,8 @@ export const Q = {
     WHERE f.path = ? AND f.op <> 'read' AND f.failed = 0`,
   // text the command holds (case-sensitive), project LIKE pattern: runs of one command (hooks)
   commandsHolding: `SELECT c.command AS command, c.exit AS exit, c.is_error AS is_error,
-      COALESCE(c.time, s.updated, s.started) AS time, c.session_id AS session_id
+      COALESCE(c.time, s.updated, s.started) AS time, c.session_id AS session_id,
+      ${OUTPUT_IF_UNKNOWN} AS output
     FROM commands c JOIN sessions s ON s.id = c.session_id
     WHERE instr(c.command, ?) > 0 AND s.project LIKE ? ESCAPE '\\'`,
   // harnesses (JSON array) or NULL (twice), project LIKE pattern or NULL (twice), limit

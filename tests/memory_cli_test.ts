@@ -126,6 +126,34 @@ Deno.test("restore lists, prints exactly into a pipe, and never overwrites witho
   }
 });
 
+Deno.test("restore labels a write span as not restorable and refuses to write it out", async () => {
+  const w: SessionSpec = {
+    id: "abab0009-0000-4000-8000-000000000009",
+    cwd: "/w/cfg",
+    start: "2026-10-09T10:00:00Z",
+    turns: [{ write: "/w/cfg/app.toml", content: "port = 8080\n" }],
+  };
+  const ix = await indexSessions([w]);
+  try {
+    const list = await run(ix, ["restore", "/w/cfg/app.toml"]);
+    assertEquals(list.code, 0);
+    assertStringIncludes(list.out, "write");
+    assertStringIncludes(list.out, "previous content unknown, not restorable");
+    const out = await run(ix, ["restore", "/w/cfg/app.toml", "-o", "app.toml.old"]);
+    assertEquals(out.code, 2);
+    assertStringIncludes(out.err, "span 1 is not restorable");
+    assertStringIncludes(out.err, "hint: ");
+    assertEquals(existsSync(join(ix.root, "app.toml.old")), false);
+    const printed = await run(ix, ["restore", "/w/cfg/app.toml", "--span", "1"]);
+    assertEquals(printed.out, "port = 8080\n");
+    assertStringIncludes(printed.err, "not what it held before");
+    const j = JSON.parse((await run(ix, ["restore", "/w/cfg/app.toml", "--json"])).out);
+    assertEquals([j.spans[0].op, j.spans[0].restorable], ["write", false]);
+  } finally {
+    ix.cleanup();
+  }
+});
+
 Deno.test("fix reads stdin for '-', answers found with exit 0 and never seen with exit 1", async () => {
   const ix = await indexSessions([S]);
   try {

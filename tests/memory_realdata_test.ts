@@ -85,7 +85,7 @@ Deno.test({
       const ws = listSpans(ix.store, "modules/WinSetup.psm1", { cwd: "/nowhere" }).spans;
       assertEquals(ws.length, 9);
       for (let i = 1; i < ws.length; i++) assert((ws[i - 1].time ?? 0) >= (ws[i].time ?? 0));
-      assertEquals([ws[8].op, ws[8].lines], ["write", 217]);
+      assertEquals([ws[8].op, ws[8].lines, ws[8].restorable], ["write", 217, false]);
     } finally {
       ix.cleanup();
     }
@@ -141,6 +141,62 @@ Deno.test({
         assertStringIncludes(d.markdown, "# deja context: crush · ");
         assertStringIncludes(d.markdown, "**exit 127 ✗**");
       }
+    } finally {
+      ix.cleanup();
+    }
+  },
+});
+
+// Crush writes `Exit code N` only when a command fails; PowerShell 7 on Windows colours its
+// errors. Before: "never seen" for coloured errors in runs with no status, "nothing fixed it"
+// when the command right after failed and an edit plus a passing re-run fixed it.
+Deno.test({
+  name: "fix and ctx judge real Crush runs with no exit status from their output",
+  ignore: !existsSync(REAL),
+  fn: async () => {
+    const ix = await crushIndex();
+    try {
+      const parser = findFixes(
+        ix.store,
+        "ParserError: Variable reference is not valid. ':' was not followed by a valid variable name character.",
+      );
+      assert(parser.seen >= 1, parser.message);
+      const pester = findFixes(
+        ix.store,
+        "RuntimeException: '-BeTrue' is not a valid Should operator.",
+      );
+      assertEquals(pester.status, "found");
+      const f = pester.fixes[0];
+      assert(f.retry && f.command.includes("Invoke-Pester"), f.command);
+      assert(f.examples[0].edited.some((p) => p.endsWith("WinSetup.Tests.ps1")));
+      const row = ix.store.db.prepare(
+        "SELECT s.id FROM sessions s JOIN commands c ON c.session_id = s.id " +
+          "WHERE c.command LIKE '%lint.ps1%' LIMIT 1",
+      ).get() as { id: number };
+      const d = sessionDigest(ix.store, row.id);
+      assert(!d.markdown.includes("→ ok"), "no run without a status is called ok");
+      const lint = d.commands.find((c) => c.command.includes("lint.ps1"))!;
+      assertEquals([lint.exit, lint.outcome], [null, "failed"]);
+      assertStringIncludes(d.markdown, "lint.ps1'\"` → **failed ✗**");
+    } finally {
+      ix.cleanup();
+    }
+  },
+});
+
+Deno.test({
+  name: "ctx's outcome of a real Crush session ends on the user's report that the command failed",
+  ignore: !existsSync(REAL),
+  fn: async () => {
+    const ix = await crushIndex();
+    try {
+      // The assistant suggested `kubectl logs … --previous`; the user pasted what it printed.
+      const row = ix.store.db.prepare(
+        "SELECT session_id AS id FROM events WHERE kind = 'user' AND text LIKE 'I tried:%'",
+      ).get() as { id: number };
+      const d = sessionDigest(ix.store, row.id);
+      assert(d.outcome?.startsWith("The user's last message reports a problem"), d.outcome ?? "");
+      assertStringIncludes(d.outcome!, "Error from server (BadRequest)");
     } finally {
       ix.cleanup();
     }

@@ -45,6 +45,7 @@ function spanJson(s: RestoreSpan, ref: string, withText: boolean) {
   return {
     n: s.n,
     op: s.op,
+    restorable: s.restorable,
     path: s.path,
     lines: s.lines,
     bytes: s.bytes,
@@ -109,6 +110,11 @@ function runRestore(a: Args, io: IO): number {
     if (span.redacted) {
       io.err(`deja: span ${n} passed through redaction: [redacted:…] stands where a secret was\n`);
     }
+    if (!span.restorable && out === undefined) {
+      io.err(
+        `deja: span ${n} is what a write put in the file, not what it held before (unknown)\n`,
+      );
+    }
     if (out !== undefined) {
       const written = writeSpan(span, out, {
         cwd: io.cwd,
@@ -138,7 +144,11 @@ function listing(
     c.dim(`  ${match} match, ${spans.length} span${spans.length === 1 ? "" : "s"}, newest first`),
   ];
   for (const s of spans) {
-    const flags = [s.redacted && "redacted", s.cut && "cut"].filter(Boolean).join(", ");
+    const flags = [
+      !s.restorable && "previous content unknown, not restorable",
+      s.redacted && "redacted",
+      s.cut && "cut",
+    ].filter(Boolean).join(", ");
     const where = s.path === target && match === "exact" ? "" : `  ${tildify(s.path, io.env.home)}`;
     lines.push(
       `${String(s.n).padStart(3)}  ${fmtTime(s.time)}  ${s.op.padEnd(5)}  ${

@@ -17,6 +17,7 @@ import type { Env, Session } from "../model.ts";
 import { openStore } from "../../parsers/_sqlite.ts";
 import { crushRoot, readCrushSession } from "../../parsers/_crush_store.ts";
 import { absPath } from "../../parsers/_crush_parts.ts";
+import { runFailed } from "../memory/outcome.ts";
 
 /** What the hook needs to know about the live session. */
 export interface LiveSession {
@@ -89,8 +90,11 @@ export function readLive(
     else if (e.kind === "tool_call" && e.tool?.command && e.tool.id) {
       commands.set(e.tool.id, e.tool.command);
     } else if (e.kind === "tool_result" && e.result?.callId && commands.has(e.result.callId)) {
-      const failed = e.result.isError === true ||
-        (e.result.exit !== undefined && e.result.exit !== 0);
+      const failed = runFailed({
+        exit: e.result.exit ?? null,
+        isError: e.result.isError === true,
+        output: e.text,
+      });
       live.failure = failed
         ? { callId: e.result.callId, command: commands.get(e.result.callId)!, output: e.text }
         : undefined;

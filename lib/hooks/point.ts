@@ -18,6 +18,7 @@ import { Q } from "../schema.ts";
 import type { EventRow, SessionRow } from "../sessions.ts";
 import { absoluteTarget } from "../memory/paths.ts";
 import { findFixes } from "../memory/fix.ts";
+import { outcomeLabel, runFailed } from "../memory/outcome.ts";
 import { concludes, displayPath, gist, oneLine, sentences } from "../memory/_text.ts";
 import { fnv64 } from "./state.ts";
 import {
@@ -98,12 +99,18 @@ export function commandNote(
       is_error: number;
       time: number | null;
       session_id: number;
+      output: string | null;
     }
   >).filter((r) => !current.rows.has(r.session_id) && normalCommand(r.command) === norm);
   if (!rows.length) return null;
   rows.sort((a, b) => (a.time ?? 0) - (b.time ?? 0));
   const sessions = new Set(rows.map((r) => r.session_id));
-  const failed = rows.filter((r) => r.is_error === 1 || (r.exit !== null && r.exit !== 0)).length;
+  const facts = (r: (typeof rows)[number]) => ({
+    exit: r.exit,
+    isError: r.is_error,
+    output: r.output,
+  });
+  const failed = rows.filter((r) => runFailed(facts(r))).length;
   const last = rows[rows.length - 1];
   const runs = store.stmt(Q.commandsInOrder).all(last.session_id) as Array<
     { command: string; seq: number }
@@ -111,7 +118,7 @@ export function commandNote(
   const lastRun = runs.filter((r) => normalCommand(r.command) === norm).at(-1);
   const after = lastRun ? concludedAfter(store, last.session_id, lastRun.seq) : null;
   if (!failed && !after) return null;
-  const status = last.exit !== null ? `exit ${last.exit}` : last.is_error ? "failed" : "ok";
+  const status = outcomeLabel(facts(last));
   const fails = failed ? `; ${failed} of ${plural(rows.length, "run")} failed` : "";
   const text = `\`${oneLine(norm, 120)}\` ran in ${plural(sessions.size, "earlier session")} ` +
     `here, last ${day(last.time)} (${status})${fails}.` + (after ? ` After it: ${after}` : "");

@@ -32,6 +32,7 @@ import { type HookEvent, objField, readEvent, str } from "./input.ts";
 import { type HookState, loadState, saveState, statePath } from "./state.ts";
 import { type Current, currentSession, type Said } from "./_util.ts";
 import type { Part } from "./crush.ts";
+import { runFailed } from "../memory/outcome.ts";
 
 /** The hook commands. */
 export type HookName = "hook-context" | "hook-prompt" | "hook-tool" | "hook-tool-after";
@@ -96,9 +97,11 @@ export function failureText(e: HookEvent): string | undefined {
   const code = [r.exit_code, r.exitCode, r.returncode, r.returnCode].find((v) =>
     typeof v === "number"
   ) as number | undefined;
-  const failed = (code !== undefined && code !== 0) || r.is_error === true ||
-    r.isError === true || /^Exit code [1-9]\d*\b/.test(out.trim()) ||
-    /(?:^|\n)Exit code [1-9]\d*\s*$/.test(out);
+  const failed = runFailed({
+    exit: code ?? null,
+    isError: r.is_error === true || r.isError === true,
+    output: out,
+  });
   return failed && out ? out : undefined;
 }
 

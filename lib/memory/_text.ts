@@ -5,6 +5,7 @@
  * @module
  */
 import { dirname, isAbsolute, relative } from "node:path";
+import { failureLine } from "./outcome.ts";
 
 const enc = new TextEncoder();
 
@@ -82,12 +83,29 @@ const DECISION_RE = new RegExp(
 /** A plan or a question, not a conclusion: "Let me check …", "Let's see if it is resolved". */
 const NOT_CONCLUDING = /^(?:now,?\s+|ok(?:ay)?,?\s+|great!?\s+)?(?:let me|let's|let us)\b|\?$/i;
 
+/** A lead-in to what follows ("Try this instead:"), not a sentence of its own. */
+const FRAGMENT = /[:,;–—-]\s*$/;
+
 /**
- * True when `sentence` holds one of the {@link DECISION_MARKERS} and is not a
- * plan ("Let me …") or a question.
+ * True when `sentence` holds one of the {@link DECISION_MARKERS} and is a
+ * complete sentence: not a plan ("Let me …"), a question, or a lead-in ending
+ * in ':' that only introduces a list.
  */
 export function concludes(sentence: string): boolean {
-  return DECISION_RE.test(sentence) && !NOT_CONCLUDING.test(sentence.trim());
+  const s = sentence.trim();
+  return DECISION_RE.test(s) && !NOT_CONCLUDING.test(s) && !FRAGMENT.test(s);
+}
+
+const NOT_WORKING =
+  /\b(?:(?:does|did|do|is|was|are)(?:n't|n’t| not) (?:work|help|fix|change|solve|run|build|compile|pass|load|start)|not working|no longer works?|still (?:fails?|failing|broken|not|doesn't|does not|the same|get|getting|see|seeing|happens|wrong|crash(?:es|ing)|there)|same (?:error|problem|issue|result|thing)|(?:fails|failed|failing|broken|crash(?:es|ed|ing)|conflicts? with|wrong|nothing happen(?:s|ed)?))\b/i;
+
+/**
+ * True when a user's message reports that something is not working: "does
+ * not work", "still fails", "same error", "conflicts with …", or a pasted
+ * line that reports a failure (outcome.ts {@link failureLine}).
+ */
+export function reportsProblem(text: string): boolean {
+  return NOT_WORKING.test(text) || failureLine(text) !== null;
 }
 
 /**

@@ -18,9 +18,11 @@ import {
   displayPath,
   localTime,
   oneLine,
+  reportsProblem,
   sentences,
 } from "./_text.ts";
 import { fillLists, inlineCode, type ListItem } from "./_fill.ts";
+import { failureLine, type Outcome, outcomeLabel, outcomeOf } from "./outcome.ts";
 
 /** Default budget of `deja ctx` and the MCP `context` mode: 8 KiB. */
 export const CTX_BUDGET = 8 * 1024;
@@ -41,12 +43,14 @@ export interface DigestCommand {
   command: string;
   /** How many times it ran. */
   runs: number;
-  /** How many of those runs failed (non-zero exit or an error result). */
+  /** How many of those runs failed (outcome.ts: exit status, error result, or output). */
   failures: number;
   /** Exit status of the last run (null when the store does not say). */
   exit: number | null;
   /** True when the last run failed. */
   failed: boolean;
+  /** The last run's outcome: `unknown` when neither the store nor the output says. */
+  outcome: Outcome;
   /** Epoch ms of the last run, when known. */
   time: number | null;
 }
@@ -74,7 +78,11 @@ export interface Digest {
   decisions: string[];
   commands: DigestCommand[];
   files: DigestFile[];
-  /** The last substantial assistant turn. */
+  /**
+   * The last substantial assistant turn; led by the user's last message when
+   * that one reports a problem ("does not work", a pasted error) and is not
+   * the opening problem itself.
+   */
   outcome: string | null;
 }
 
@@ -95,10 +103,9 @@ export function sessionDigest(
   const speech = (kind: string, min: number) =>
     events.filter((e) => e.kind === kind && e.text.trim().length >= min && !/^\s*</.test(e.text));
   const users = speech("user", 20);
-  const problem = (users[0] ?? events.find((e) => e.kind === "user"))?.text.trim() ?? null;
-  const says = speech("assistant", 40);
-  const outcome = (says[says.length - 1] ?? events.findLast((e) => e.kind === "assistant"))?.text
-    .trim() ?? null;
+  const first = users[0] ?? events.find((e) => e.kind === "user");
+  const problem = first?.text.trim() ?? null;
+  const outcome = findOutcome(events, first);
   const decisions = findDecisions(events);
   const commands = foldCommands(store, sessionRowId);
   const files = changedFiles(store, sessionRowId);
@@ -160,7 +167,7 @@ function header(s: SessionRow, home?: string): string {
 }
 
 function status(c: DigestCommand): string {
-  const last = c.exit !== null ? `exit ${c.exit}` : c.failed ? "error" : "ok";
+  const last = outcomeLabel({ exit: c.exit, isError: c.failed });
   const runs = c.runs > 1 ? ` (${c.runs} runs${c.failures ? `, ${c.failures} failed` : ""})` : "";
   return (c.failed ? `**${last} ✗**` : last) + runs;
 }
@@ -170,6 +177,24 @@ function counts(f: DigestFile): string {
   if (f.edits) p.push(`${f.edits} edit${f.edits === 1 ? "" : "s"}`);
   if (f.writes) p.push(`${f.writes} write${f.writes === 1 ? "" : "s"}`);
   return p.join(", ");
+}
+
+/** How the session ended (see {@link Digest.outcome}). */
+function findOutcome(events: EventRow[], first: EventRow | undefined): string | null {
+  const lastReply = (after: number) => {
+    const says = events.filter((e) => e.kind === "assistant" && e.seq > after && e.text.trim());
+    return (says.findLast((e) => e.text.trim().length >= 40 && !/^\s*</.test(e.text)) ??
+      says.at(-1))?.text.trim() ?? null;
+  };
+  const reply = lastReply(-Infinity);
+  const last = events.findLast((e) => e.kind === "user" && e.text.trim() && !/^\s*</.test(e.text));
+  if (!last || last === first || !reportsProblem(last.text)) return reply;
+  const quote = oneLine(last.text, 300);
+  const line = failureLine(last.text);
+  const said = `The user's last message reports a problem: “${quote}”` +
+    (line && !quote.includes(oneLine(line, 300)) ? `, with: ${oneLine(line, 200)}` : "");
+  const answer = lastReply(last.seq);
+  return answer ? `${said}\n\nThe last reply: ${answer}` : `${said} (no reply followed)`;
 }
 
 /** Concluding assistant sentences, deduplicated, in order. */
@@ -197,13 +222,19 @@ function foldCommands(store: Store, sid: number): DigestCommand[] {
     const command = String(r.command).trim();
     const key = command.replace(/\s+/g, " ");
     const exit = (r.exit as number | null) ?? null;
-    const failed = r.is_error === 1 || (exit !== null && exit !== 0);
+    const outcome = outcomeOf({
+      exit,
+      isError: Number(r.is_error),
+      output: (r.output as string | null) ?? null,
+    });
+    const failed = outcome === "failed";
     const c = byKey.get(key) ??
-      { command, runs: 0, failures: 0, exit: null, failed: false, time: null };
+      { command, runs: 0, failures: 0, exit: null, failed: false, outcome, time: null };
     c.runs++;
     if (failed) c.failures++;
     c.exit = exit;
     c.failed = failed;
+    c.outcome = outcome;
     c.time = (r.time as number | null) ?? c.time;
     byKey.set(key, c);
   }

@@ -53,7 +53,9 @@ Deno.test("sessionDigest gives problem, decisions, commands, files and outcome o
     const md = d.markdown;
     assertStringIncludes(md, `# deja context: claude · /w/app · ${LOGIN.id}`);
     assertStringIncludes(md, "## Problem");
-    assertStringIncludes(md, "`npm test -- login.spec.ts` → ok (3 runs, 1 failed)");
+    // Claude Code records no exit status for a run that went well: unknown, not "ok".
+    assertStringIncludes(md, "`npm test -- login.spec.ts` → exit unknown (3 runs, 1 failed)");
+    assertEquals(d.commands[0].outcome, "unknown");
     assertStringIncludes(md, "- src/session.ts (1 edit)");
     assert(!md.includes("missing.ts"), "a failed edit is not a changed file");
     assert(!md.includes("Let me run"), "a plan is not a decision");
@@ -144,6 +146,78 @@ Deno.test("pickSession takes an id prefix, else the top search result, else null
       threw = e instanceof DejaError && e.exitCode === 1;
     }
     assert(threw, "an unknown row id is exit 1");
+  } finally {
+    ix.cleanup();
+  }
+});
+
+Deno.test("sessionDigest never says ok without a status, and says failed when the output does", async () => {
+  const s: SessionSpec = {
+    id: "d4d4d4d4-0000-4000-8000-000000000004",
+    cwd: "/w/deploy",
+    start: "2026-11-04T10:00:00Z",
+    turns: [
+      { user: "Deploy the staging stack please, then check it." },
+      { bash: "kubectl apply -f stack.yaml", out: "deployment.apps/web configured" },
+      {
+        bash: "kubectl rollout status deploy/web",
+        out: 'error: deployment "web" exceeded its progress deadline',
+      },
+    ],
+  };
+  const ix = await indexSessions([s]);
+  try {
+    const d = sessionDigest(ix.store, rowId(ix.store, s.id), {});
+    assertStringIncludes(d.markdown, "`kubectl apply -f stack.yaml` → exit unknown");
+    assertStringIncludes(d.markdown, "`kubectl rollout status deploy/web` → **failed ✗**");
+    assert(!d.markdown.includes("→ ok"), d.markdown);
+    assertEquals(d.commands.map((c) => [c.outcome, c.failed, c.failures]), [
+      ["unknown", false, 0],
+      ["failed", true, 1],
+    ]);
+  } finally {
+    ix.cleanup();
+  }
+});
+
+// Observed on a real Claude Code 2.1.68 session: the user's last word was "does not work",
+// and "Try this instead:" (a lead-in to a list) was kept as a decision.
+Deno.test("sessionDigest's outcome leads with the user's last message when it reports a problem; no lead-ins as decisions", async () => {
+  const s: SessionSpec = {
+    id: "e5e5e5e5-0000-4000-8000-000000000005",
+    cwd: "/w/keys",
+    start: "2026-11-05T10:00:00Z",
+    turns: [
+      { user: "How do I move the side panel to the bottom of the screen?" },
+      { say: "Drag the panel to the bottom area instead of the sidebar." },
+      { user: "it does not work" },
+      { say: "Try this instead:\n\n1. Open the Command Palette\n2. Type View: Move Panel" },
+    ],
+  };
+  const ok: SessionSpec = {
+    id: "f6f6f6f6-0000-4000-8000-000000000006",
+    cwd: "/w/keys",
+    start: "2026-11-06T10:00:00Z",
+    turns: [
+      { user: "The build fails with a missing module, please fix it." },
+      { say: "Fixed: the import path was wrong because the module moved." },
+      { user: "thanks, now commit it" },
+      { say: "Committed the fix as a single commit on main." },
+    ],
+  };
+  const ix = await indexSessions([s, ok]);
+  try {
+    const d = sessionDigest(ix.store, rowId(ix.store, s.id), {});
+    assert(
+      d.outcome?.startsWith("The user's last message reports a problem: “it does not work”"),
+      String(d.outcome),
+    );
+    assertStringIncludes(d.outcome!, "The last reply: Try this instead:");
+    assertStringIncludes(d.markdown, "## Outcome\n\nThe user's last message reports a problem");
+    assertEquals(d.decisions, ["Drag the panel to the bottom area instead of the sidebar."]);
+    // The opening problem is not "the last message reporting a problem"; a plain last word is not either.
+    const o = sessionDigest(ix.store, rowId(ix.store, ok.id), {});
+    assertEquals(o.outcome, "Committed the fix as a single commit on main.");
   } finally {
     ix.cleanup();
   }

@@ -4,14 +4,17 @@
  *
  * Method: the error lines of the pasted text become signatures
  * (signature.ts). Tool results holding them are found through the full-text
- * index and checked line by line; a hit counts when its call is a command
- * that failed (non-zero exit, or an error result). In each such session the
- * last failing occurrence is taken; when no later result holds the error
- * again and a command ran after it, that command is the candidate fix (with
- * the files changed in between and the commands after it). A candidate that
- * failed every time it ran is dropped (it fixed nothing). Candidates are
- * ranked by the number of sessions, then by how often they succeeded, then by
- * recency.
+ * index and checked line by line (terminal colour codes ignored); a hit
+ * counts when its call is a command that did not succeed: it failed
+ * (outcome.ts), or the store records no status for it — its output holding an
+ * error line is the evidence then (Crush and Claude Code record no status for
+ * a run that went well). In each such session the last failing occurrence is
+ * taken; when no later result holds the error again and a command ran after
+ * it, the candidate fix is the next command, or, when that one failed too, the
+ * first later run of the failing command that did not fail (a re-run after an
+ * edit: the files changed in between are the fix). A candidate that failed
+ * every time it ran is dropped (it fixed nothing). Candidates are ranked by
+ * the number of sessions, then by how often they succeeded, then by recency.
  *
  * @module
  */
@@ -20,6 +23,7 @@ import { Q } from "../schema.ts";
 import type { SessionRow } from "../sessions.ts";
 import { tokens } from "../query.ts";
 import { core, errorSignatures, lineSignatures, sameError } from "./signature.ts";
+import { type Outcome, outcomeOf } from "./outcome.ts";
 
 /** One time a candidate followed the error. */
 export interface FixExample {
@@ -43,7 +47,7 @@ export interface FixCandidate {
   command: string;
   /** Sessions where it followed the error and the error did not recur. */
   sessions: number;
-  /** How many of those runs exited 0 (or reported no error). */
+  /** How many of those runs did not fail (outcome.ts: exit 0, or no status and no failure in the output). */
   succeeded: number;
   /** True when it is the failing command run again (after `edited` changed). */
   retry: boolean;
@@ -81,11 +85,27 @@ interface Cmd {
   command: string;
   seq: number;
   callId: string | null;
+  outcome: Outcome;
   failed: boolean;
   time: number | null;
 }
 
 const norm = (s: string) => s.replace(/\s+/g, " ").trim();
+
+/**
+ * Word sets to narrow the search with, most specific first: the four longest
+ * words, the two longest, then the other pairs of the four (a word glued to a
+ * colour code in the stored output, `\x1b[31;1mParserError`, is no token of
+ * its own there).
+ */
+function narrowings(words: string[]): string[][] {
+  const top = words.slice(0, 4);
+  const out = [top, top.slice(0, 2)];
+  for (let i = 0; i < top.length; i++) {
+    for (let j = i + 1; j < top.length; j++) if (i + j > 1) out.push([top[i], top[j]]);
+  }
+  return out.filter((p, k) => p.length && (k === 0 || p.length < top.length));
+}
 
 /** Tool results whose output holds one of `sigs` (FTS narrows, lines decide). */
 function hits(store: Store, sigs: string[]): Hit[] {
@@ -93,9 +113,7 @@ function hits(store: Store, sigs: string[]): Hit[] {
   for (const sig of sigs) {
     const words = [...new Set(tokens(core(sig)))].filter((w) => w.length > 2)
       .sort((a, b) => b.length - a.length);
-    for (const n of [4, 2]) {
-      const pick = words.slice(0, n);
-      if (!pick.length) break;
+    for (const pick of narrowings(words)) {
       const match = pick.map((w) => `"${w}"`).join(" AND ");
       const rows = store.stmt(Q.resultsMatching).all(match) as Array<Record<string, unknown>>;
       let found = false;
@@ -109,20 +127,28 @@ function hits(store: Store, sigs: string[]): Hit[] {
           callId: (r.call_id as string | null) ?? null,
         });
       }
-      if (found || pick.length === words.length) break;
+      if (found) break;
     }
   }
   return [...out.values()];
 }
 
 function commandsOf(store: Store, sid: number): Cmd[] {
-  return (store.stmt(Q.commandsInOrder).all(sid) as Array<Record<string, unknown>>).map((r) => ({
-    command: String(r.command),
-    seq: Number(r.seq),
-    callId: (r.call_id as string | null) ?? null,
-    failed: r.is_error === 1 || (r.exit !== null && r.exit !== 0),
-    time: (r.time as number | null) ?? null,
-  }));
+  return (store.stmt(Q.commandsInOrder).all(sid) as Array<Record<string, unknown>>).map((r) => {
+    const outcome = outcomeOf({
+      exit: (r.exit as number | null) ?? null,
+      isError: Number(r.is_error),
+      output: (r.output as string | null) ?? null,
+    });
+    return {
+      command: String(r.command),
+      seq: Number(r.seq),
+      callId: (r.call_id as string | null) ?? null,
+      outcome,
+      failed: outcome === "failed",
+      time: (r.time as number | null) ?? null,
+    };
+  });
 }
 
 /**
@@ -160,7 +186,7 @@ export function findFixes(
   for (const [sid, list] of bySession) {
     const cmds = commandsOf(store, sid);
     const failing = list.filter((h) =>
-      h.callId !== null && cmds.some((c) => c.callId === h.callId && c.failed)
+      h.callId !== null && cmds.some((c) => c.callId === h.callId && c.outcome !== "ok")
     ).sort((a, b) => a.seq - b.seq);
     if (!failing.length) continue;
     seen++;
@@ -169,14 +195,18 @@ export function findFixes(
     const failedCmd = cmds.find((c) => c.callId === last.callId)!;
     const later = cmds.filter((c) => c.seq > last.seq);
     if (!later.length) continue;
-    const next = later[0];
+    // The next command; when it failed too, a later passing re-run of the failing one.
+    const again = norm(failedCmd.command);
+    const next = later[0].failed
+      ? later.find((c) => !c.failed && norm(c.command) === again) ?? later[0]
+      : later[0];
     const s = sessions.get(sid)!;
     const key = norm(next.command);
     const c = found.get(key) ?? {
       command: key,
       sessions: 0,
       succeeded: 0,
-      retry: key === norm(failedCmd.command),
+      retry: key === again,
       last: null,
       examples: [],
     };
@@ -189,7 +219,7 @@ export function findFixes(
       sessionRowId: s.id,
       time: next.time,
       failed: failedCmd.command,
-      then: later.slice(0, 3).map((x) => x.command),
+      then: later.slice(later.indexOf(next), later.indexOf(next) + 3).map((x) => x.command),
       edited: editedBetween(store, sid, last.seq, next.seq),
     });
     found.set(key, c);
@@ -215,7 +245,7 @@ export function findFixes(
     ? {
       status: "no_fix",
       message: `seen in ${plural(seen)}, but nothing that followed fixed it ` +
-        "(the error came back, or nothing ran after it)",
+        "(the error came back, what ran next failed too, or nothing ran after it)",
       signatures,
       seen,
       fixes,

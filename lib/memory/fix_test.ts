@@ -132,3 +132,56 @@ Deno.test("findFixes records a retry and the files edited before it", async () =
     ix.cleanup();
   }
 });
+
+// Claude Code (like Crush) records no exit status for a run that went well, and
+// none for a tool that prints an error yet exits 0: the output has to say.
+Deno.test("findFixes sees an error in a command whose store records no exit status", async () => {
+  const s: SessionSpec = {
+    id: "16160006-0000-4000-8000-000000000006",
+    cwd: "/w/six",
+    start: "2026-08-08T10:00:00Z",
+    turns: [
+      { bash: "make", out: "src/a.c:3:5: error: unknown type name 'frob_t'" },
+      { edit: "/w/six/src/a.c", old: "frob_t x;", new: "int x;" },
+      { bash: "make", out: "cc -o app src/a.c" },
+    ],
+  };
+  const ix = await indexSessions([s]);
+  try {
+    const r = findFixes(ix.store, "a.c:3:5: error: unknown type name 'frob_t'");
+    assertEquals([r.status, r.seen], ["found", 1]);
+    assertEquals([r.fixes[0].command, r.fixes[0].retry], ["make", true]);
+    assertEquals(r.fixes[0].examples[0].edited, ["/w/six/src/a.c"]);
+  } finally {
+    ix.cleanup();
+  }
+});
+
+Deno.test("findFixes takes a passing re-run after an edit when what ran right after failed too", async () => {
+  const s: SessionSpec = {
+    id: "17170007-0000-4000-8000-000000000007",
+    cwd: "/w/seven",
+    start: "2026-08-09T10:00:00Z",
+    turns: [
+      {
+        bash: "pytest",
+        out: "E   ImportError: cannot import name 'parse_row' from 'app'",
+        exit: 1,
+      },
+      { bash: "python -c 'import app'", out: "SyntaxError: invalid syntax", exit: 1 },
+      { edit: "/w/seven/app.py", old: "def parse_rw(", new: "def parse_row(" },
+      { bash: "pytest", out: "3 passed in 0.02s" },
+    ],
+  };
+  const ix = await indexSessions([s]);
+  try {
+    const r = findFixes(ix.store, "ImportError: cannot import name 'parse_row' from 'app'");
+    assertEquals(r.status, "found");
+    const f = r.fixes[0];
+    assertEquals([f.command, f.retry, f.succeeded], ["pytest", true, 1]);
+    assertEquals(f.examples[0].edited, ["/w/seven/app.py"]);
+    assertEquals(f.examples[0].then, ["pytest"]);
+  } finally {
+    ix.cleanup();
+  }
+});

@@ -8,6 +8,7 @@
  */
 import type { Store } from "../store.ts";
 import { Q } from "../schema.ts";
+import { outcomeOf } from "./outcome.ts";
 
 /** One distinct command. */
 export interface HowCommand {
@@ -21,9 +22,9 @@ export interface HowCommand {
   last: number | null;
   /** Runs that exited 0. */
   ok: number;
-  /** Runs that failed (non-zero exit or an error result). */
+  /** Runs that failed: non-zero exit, an error result, or output reporting a failure (outcome.ts). */
   failed: number;
-  /** Runs whose exit status the store does not record. */
+  /** Runs whose exit status the store does not record and whose output reports no failure. */
   unknown: number;
   /** Exit status of the latest run (null when unknown). */
   lastExit: number | null;
@@ -85,9 +86,12 @@ export function howRuns(store: Store, what: string, opts: HowOptions = {}): HowR
     const time = (r.time as number | null) ?? null;
     c.runs++;
     c.ids.add(Number(r.session_id));
-    if (r.is_error === 1 || (exit !== null && exit !== 0)) c.failed++;
-    else if (exit === 0) c.ok++;
-    else c.unknown++;
+    const outcome = outcomeOf({
+      exit,
+      isError: Number(r.is_error),
+      output: (r.output as string | null) ?? null,
+    });
+    c[outcome]++; // the three outcomes are the three counts
     if ((time ?? 0) >= c.lastAt) {
       c.lastAt = time ?? 0;
       c.last = time;

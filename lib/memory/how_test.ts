@@ -57,3 +57,21 @@ Deno.test("howRuns ranks commands holding every word by sessions, with runs, las
     ix.cleanup();
   }
 });
+
+Deno.test("howRuns counts a run with no recorded status as failed when its output reports a failure", async () => {
+  const ix = await indexSessions([
+    s("24240004-0000-4000-8000-000000000004", "/w/k", "04", [
+      {
+        bash: "helm upgrade web ./chart",
+        out: "Error: UPGRADE FAILED: another operation is in progress",
+      },
+      { bash: "helm upgrade web ./chart", out: 'Release "web" has been upgraded.' },
+    ]),
+  ]);
+  try {
+    const [h] = howRuns(ix.store, "helm upgrade").commands;
+    assertEquals([h.runs, h.ok, h.failed, h.unknown], [2, 0, 1, 1]);
+  } finally {
+    ix.cleanup();
+  }
+});

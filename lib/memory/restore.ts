@@ -8,6 +8,12 @@
  * back; the same text recorded twice for the same path is listed once, at its
  * newest place. Spans are numbered from 1, newest first.
  *
+ * Only an edit's span is restorable: it is the text the file held before. A
+ * write's span is the content the agent put in the file; what the file held
+ * before it is unknown, so such a span is listed (`restorable: false`) for
+ * reference and {@link writeSpan} refuses to write it out as if it were the
+ * original.
+ *
  * @module
  */
 import { existsSync, realpathSync, writeFileSync } from "node:fs";
@@ -24,6 +30,11 @@ export interface RestoreSpan {
   n: number;
   /** `edit`: text an edit replaced; `write`: content a write put in the file. */
   op: "edit" | "write";
+  /**
+   * True when `text` is what the file held before (an edit's old side); false
+   * for a write, whose previous content is unknown.
+   */
+  restorable: boolean;
   /** Path as recorded. */
   path: string;
   /** The span's text, exactly as indexed. */
@@ -98,6 +109,7 @@ export function listSpans(
     spans.push({
       n: spans.length + 1,
       op: t.op,
+      restorable: t.op === "edit",
       path: t.path,
       text,
       lines: text.split("\n").length - (text.endsWith("\n") ? 1 : 0),
@@ -130,8 +142,10 @@ function same(a: string, b: string): boolean {
  *   `out` itself when it exists: the file the span came from and the target
  *   the person typed.
  * @returns the absolute path written.
- * @throws {DejaError} (exit 2) when `out` is the file the span came from, or
- *   exists, and `force` is not set; or when the write fails.
+ * @throws {DejaError} (exit 2) when the span is not restorable (a write: the
+ *   file's previous content is unknown), `force` or not; when `out` is the
+ *   file the span came from, or exists, and `force` is not set; or when the
+ *   write fails.
  */
 export function writeSpan(
   span: RestoreSpan,
@@ -139,6 +153,13 @@ export function writeSpan(
   opts: { cwd: string; force?: boolean; guard?: string[] },
 ): string {
   const path = resolve(opts.cwd, out);
+  if (!span.restorable) {
+    throw new DejaError(
+      `span ${span.n} is not restorable: it is the content a write put in the file; ` +
+        "what the file held before that write is unknown",
+      "only 'edit' spans hold the text a file had before; --span N without -o prints this one",
+    );
+  }
   if (!opts.force) {
     for (const g of [span.path, ...(opts.guard ?? [])]) {
       if (same(path, g)) {

@@ -80,3 +80,19 @@ Deno.test("writeSpan refuses an existing file and the span's own file without fo
     ix.cleanup();
   }
 });
+
+Deno.test("a write's span is listed as not restorable and writeSpan refuses it, force or not", async () => {
+  const ix = await indexSessions([OLD]);
+  try {
+    const spans = listSpans(ix.store, "/w/lib/parse.ts", { cwd: "/" }).spans;
+    assertEquals(spans.map((s) => [s.op, s.restorable]), [["edit", true], ["write", false]]);
+    const out = join(ix.root, "old.ts");
+    for (const force of [false, true]) {
+      const e = assertThrows(() => writeSpan(spans[1], out, { cwd: "/", force }), DejaError);
+      assert(e.message.includes("span 2 is not restorable"), e.message);
+    }
+    assertThrows(() => readFileSync(out, "utf8"));
+  } finally {
+    ix.cleanup();
+  }
+});

@@ -3,7 +3,7 @@
  * out, so the same error seen in another checkout, on another day, with
  * another process id still matches.
  *
- * Normalisation (in this order): quote characters become spaces (the quoted
+ * Normalisation (in this order): terminal colour codes are removed; quote characters become spaces (the quoted
  * word stays: `'lodash'` in "cannot find module 'lodash'" is what makes the
  * error specific); paths (anything with a `/` or `\` in it, `~/…`, `C:\…`) and
  * file names (`name.ext`) are removed; hex (`0x1f`, hashes of 7+ hex digits
@@ -12,6 +12,7 @@
  *
  * @module
  */
+import { sanitizeForTerminal } from "../redact.ts";
 
 /** Words that mark a line as reporting an error. */
 const ERROR_WORDS =
@@ -39,7 +40,7 @@ const GENERIC = new Set([
  *   "kustomize executable file not found in path"
  */
 export function signature(line: string): string {
-  return line
+  return sanitizeForTerminal(line)
     .replace(/["'`\u2018\u2019\u201c\u201d]/g, " ")
     .replace(/(?:[A-Za-z]:)?[^\s/\\]*[/\\][^\s]*/g, " ")
     .replace(/~[^\s]*/g, " ")

@@ -1,0 +1,100 @@
+/**
+ * Did a command fail? One judgement for `fix`, `how`, the digests (`ctx`,
+ * the session-start hook, the Crush packet) and the hooks' earlier-run hints.
+ *
+ * The store's word comes first: a recorded exit status decides (0 is `ok`,
+ * anything else `failed`), and a result the harness marked as an error is
+ * `failed`. When the store records neither — Crush writes an `Exit code N`
+ * trailer only on failure, Claude Code's Bash results carry no status when
+ * they succeed — the output decides: a line that reports a failure the way
+ * shells and tools print one makes it `failed`, otherwise it is `unknown`
+ * (never `ok`: the agent must not be told a failed command succeeded).
+ *
+ * @module
+ */
+import { sanitizeForTerminal } from "../redact.ts";
+
+/** What is known of one run of a command. */
+export type Outcome = "ok" | "failed" | "unknown";
+
+/** The facts about one run, as the index keeps them. */
+export interface RunFacts {
+  /** Exit status when the store records one, else null. */
+  exit: number | null;
+  /** The harness marked the result as an error (`commands.is_error`, 0/1 or boolean). */
+  isError: boolean | number;
+  /** The result's text, when there is one (only read when the above do not decide). */
+  output?: string | null;
+}
+
+/**
+ * Lines that report a failure, matched on one line with terminal colour codes
+ * removed. Each is a shape commands print when they fail; words that also
+ * appear in successful output ("0 failed", "error handling", a file named
+ * `errors.ts`) are deliberately not enough.
+ */
+const FAILURE_LINES: readonly RegExp[] = [
+  // error: … / fatal: … / ./x.c:3:5: error: … / error[E0425]: … / Error from server (NotFound): …
+  /^(?:[^\s:]+:(?:\d+:){0,2}\s*)?(?:error|fatal|panic)\b[^:]{0,40}:\s*\S/i,
+  /^npm ERR!/,
+  // TypeError: … / ParserError: … / ModuleNotFoundError: … / RuntimeException: …
+  /^(?:[\w.$]+\.)?[A-Z]\w*(?:Error|Exception):\s*\S/,
+  /^Traceback \(most recent call last\)/,
+  /^Uncaught \w*(?:Error|Exception)\b/,
+  /\bNo such file or directory\b/,
+  /\bcommand not found\b/,
+  /\bexecutable file not found\b/,
+  /\bis not recognized as (?:an internal or external command|(?:the )?name of a cmdlet|a name of a cmdlet)/i,
+  /\bPermission denied\b/,
+  /^Segmentation fault\b/,
+  /^\+ FullyQualifiedErrorId\s*:/, // Windows PowerShell error record
+  /^make(?:\[\d+\])?: \*\*\* /,
+  // pytest / go test / jest summaries
+  /^FAILED\b|^--- FAIL\b|^FAIL\b|\b[1-9]\d* (?:failed|failing)\b|\bFailed: [1-9]\d*\b|\bTests?:\s+[1-9]\d* failed\b/,
+  // non-zero status written into the output by the tool or the harness
+  /^(?:Error: )?Exit code [1-9]\d*\b|^exit status [1-9]\d*\b|\b(?:exited|exit) with (?:code|status) [1-9]\d*\b|^\[Process exited with code [1-9]\d*\]/i,
+];
+
+/** Largest part of an output read for failure lines: its head and its tail, 64 KiB each. */
+const SCAN = 64 * 1024;
+
+/**
+ * The first line of `output` that reports a failure (colour codes removed,
+ * trimmed), or null when none does.
+ *
+ * @example failureLine("x\ncat: a.txt: No such file or directory") ===
+ *   "cat: a.txt: No such file or directory"
+ */
+export function failureLine(output: string | null | undefined): string | null {
+  if (!output) return null;
+  const text = output.length > 2 * SCAN
+    ? output.slice(0, SCAN) + "\n" + output.slice(-SCAN)
+    : output;
+  for (const raw of sanitizeForTerminal(text).split("\n")) {
+    const line = raw.trim();
+    if (line && FAILURE_LINES.some((re) => re.test(line))) return line;
+  }
+  return null;
+}
+
+/** The outcome of one run (see the module's rules). */
+export function outcomeOf(r: RunFacts): Outcome {
+  if (r.exit !== null && r.exit !== undefined) return r.exit === 0 ? "ok" : "failed";
+  if (r.isError === true || r.isError === 1) return "failed";
+  return failureLine(r.output) !== null ? "failed" : "unknown";
+}
+
+/** True when the run failed ({@link outcomeOf} says `failed`). */
+export function runFailed(r: RunFacts): boolean {
+  return outcomeOf(r) === "failed";
+}
+
+/**
+ * A short status for people and agents: `exit N` when the exit status is
+ * recorded, `failed` when the run failed without one, `exit unknown`
+ * otherwise.
+ */
+export function outcomeLabel(r: RunFacts): string {
+  if (r.exit !== null && r.exit !== undefined) return `exit ${r.exit}`;
+  return outcomeOf(r) === "failed" ? "failed" : "exit unknown";
+}

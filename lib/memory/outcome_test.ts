@@ -1,0 +1,60 @@
+import { assertEquals } from "../../tests/_assert.ts";
+import { failureLine, outcomeLabel, outcomeOf } from "./outcome.ts";
+
+Deno.test("failureLine finds the line that reports a failure, colour codes removed", () => {
+  const cases: Array<[string, string | null]> = [
+    ["x\ncat: a.txt: No such file or directory", "cat: a.txt: No such file or directory"],
+    ["bash: kustomize: command not found", "bash: kustomize: command not found"],
+    ["src/a.c:3:5: error: unknown type name 'x'", "src/a.c:3:5: error: unknown type name 'x'"],
+    ["fatal: not a git repository", "fatal: not a git repository"],
+    ["error[E0425]: cannot find value `x`", "error[E0425]: cannot find value `x`"],
+    [
+      'Error from server (NotFound): pods "web" not found',
+      'Error from server (NotFound): pods "web" not found',
+    ],
+    ["Traceback (most recent call last):\n  File", "Traceback (most recent call last):"],
+    // Crush on Windows: PowerShell 7 output with colour codes.
+    [
+      "\x1b[31;1mParserError: \x1b[31;1mVariable reference is not valid.\x1b[0m",
+      "ParserError: Variable reference is not valid.",
+    ],
+    [
+      "The term 'x' is not recognized as a name of a cmdlet, function",
+      "The term 'x' is not recognized as a name of a cmdlet, function",
+    ],
+    [
+      "   | The term 'x' is not recognized as a name of a cmdlet",
+      "| The term 'x' is not recognized as a name of a cmdlet",
+    ],
+    [
+      "FAILED tests/test_a.py::test_b - assert 1 == 2",
+      "FAILED tests/test_a.py::test_b - assert 1 == 2",
+    ],
+    ["Tests: 2 failed, 5 passed", "Tests: 2 failed, 5 passed"],
+    ["out\nExit code 3", "Exit code 3"],
+    // Success that mentions failure words is not a failure.
+    ["Passed: 4 Failed: 0 Skipped: 0", null],
+    ["5 passed, 0 failed", null],
+    ["lib/errors.ts\nlib/error_handling.md", null],
+    ['{"level":"error","msg":"retrying"}', null],
+    ["Exit code 0", null],
+    ["", null],
+  ];
+  for (const [text, want] of cases) assertEquals(failureLine(text), want, text);
+});
+
+Deno.test("outcomeOf trusts a recorded status first, then the output; never ok without a status", () => {
+  assertEquals(outcomeOf({ exit: 0, isError: 0, output: "error: ignored" }), "ok");
+  assertEquals(outcomeOf({ exit: 2, isError: 0 }), "failed");
+  assertEquals(outcomeOf({ exit: null, isError: 1 }), "failed");
+  assertEquals(
+    outcomeOf({ exit: null, isError: false, output: "npm ERR! missing script" }),
+    "failed",
+  );
+  assertEquals(outcomeOf({ exit: null, isError: 0, output: "built in 0.4s" }), "unknown");
+  assertEquals(outcomeOf({ exit: null, isError: 0, output: null }), "unknown");
+  assertEquals(outcomeLabel({ exit: 0, isError: 0 }), "exit 0");
+  assertEquals(outcomeLabel({ exit: 127, isError: 1 }), "exit 127");
+  assertEquals(outcomeLabel({ exit: null, isError: 0, output: "fatal: bad revision" }), "failed");
+  assertEquals(outcomeLabel({ exit: null, isError: 0, output: "done" }), "exit unknown");
+});
