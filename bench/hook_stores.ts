@@ -58,9 +58,11 @@ function once(args: string[], cmd = bin): number {
 function report(name: string, ms: number[]): void {
   ms.sort((a, b) => a - b);
   const p50 = ms[Math.floor(ms.length / 2)];
-  console.log(`${name.padEnd(46)} p50 ${p50.toFixed(0).padStart(6)} ms  max ${
-    ms[ms.length - 1].toFixed(0).padStart(6)
-  } ms`);
+  console.log(
+    `${name.padEnd(46)} p50 ${p50.toFixed(0).padStart(6)} ms  max ${
+      ms[ms.length - 1].toFixed(0).padStart(6)
+    } ms`,
+  );
 }
 
 // A live WAL store: the writer keeps its connection (and so -wal and -shm) open.
@@ -71,13 +73,19 @@ reveal(w.db, REDIS, 0, 1e9);
 w.db.exec("CREATE TABLE IF NOT EXISTS bench_pad (b BLOB)");
 const pad = w.db.prepare("INSERT INTO bench_pad VALUES (randomblob(1048576))");
 for (let i = 0; i < mb; i++) pad.run();
-report(`hook-tool --crush, WAL store (${mb} MB -wal)`, [...Array(runs)].map(() => once(["hook-tool", "--crush"])));
+report(
+  `hook-tool --crush, WAL store (${mb} MB -wal)`,
+  [...Array(runs)].map(() => once(["hook-tool", "--crush"])),
+);
 
 // Locked: an exclusive transaction held by another connection of this process.
 w.db.exec("PRAGMA locking_mode = EXCLUSIVE");
 w.db.exec("BEGIN EXCLUSIVE");
 w.db.exec("INSERT INTO bench_pad VALUES (x'00')");
-report("hook-tool --crush, store locked", [...Array(runs)].map(() => once(["hook-tool", "--crush"])));
+report(
+  "hook-tool --crush, store locked",
+  [...Array(runs)].map(() => once(["hook-tool", "--crush"])),
+);
 w.db.exec("ROLLBACK");
 w.db.close();
 

@@ -22,6 +22,7 @@ import { SourceWriter, type WriteMode } from "./ingest.ts";
 import { redactDeep } from "./redact.ts";
 import { makeGate, setGate } from "./forget/gate.ts";
 import { resetVocabCache } from "./search/vocab.ts";
+import { sweepCopies } from "../parsers/_sqlite.ts";
 import {
   fileHash,
   parseDrift,
@@ -88,6 +89,7 @@ export async function runIndex(
 ): Promise<IndexResult> {
   const t0 = performance.now();
   const lock = acquireWriterLock(dataDir(env), opts.waitMs ?? 0);
+  sweepCopies(); // store copies a killed run left behind
   try {
     const path = indexPath(env);
     let store: Store;

@@ -244,3 +244,18 @@ export function selfCommand(): string[] {
   }
   return [exe];
 }
+
+/** True when a process with id `pid` exists (signal 0 probes without sending anything). */
+export function pidAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as { code?: string }).code === "EPERM";
+  }
+}
+
+/** This process's id. */
+export function pid(): number {
+  return process.pid;
+}

@@ -30,7 +30,7 @@
  *
  * @module
  */
-import { readFile } from "node:fs/promises";
+import { readBytes } from "../lib/fsread.ts";
 import { basename, dirname } from "node:path";
 import type { DiscoverCtx, Discovery, ParseCtx, Parser, Session, SourceRef } from "../lib/model.ts";
 import { listFiles, statOrNull } from "./_fs.ts";
@@ -84,7 +84,7 @@ async function* zstdRecords(path: string, ctx: ParseCtx): AsyncGenerator<Rec> {
     ctx.skip("oversized", path, `${size} bytes compressed, over the ${MAX_ZSTD_BYTES}-byte cap`);
     return;
   }
-  const z = unzstd(new Uint8Array(await readFile(path)), { lenient: true });
+  const z = unzstd(await readBytes(path, MAX_ZSTD_BYTES), { lenient: true });
   if (z.bad) ctx.skip("corrupt", `${path}@${z.bad.at}`, z.bad.message);
   if (z.torn !== undefined) {
     ctx.skip(
