@@ -33,7 +33,7 @@ import { hookContextCmd } from "./lib/cli/cmd_hook_context.ts";
 import { hookPromptCmd } from "./lib/cli/cmd_hook_prompt.ts";
 import { hookToolCmd } from "./lib/cli/cmd_hook_tool.ts";
 import { hookToolAfterCmd } from "./lib/cli/cmd_hook_tool_after.ts";
-import { HOOK_NAMES, runHookArgs } from "./lib/hooks/main.ts";
+import { HOOK_NAMES, hookProcess, runHookArgs } from "./lib/hooks/main.ts";
 import denoJson from "./deno.json" with { type: "json" };
 
 /** The command table: help and dispatch both come from it. */
@@ -118,5 +118,13 @@ export async function main(io: IO): Promise<number> {
 }
 
 if (import.meta.main) {
-  exit(await main(processIO()));
+  const io = processIO();
+  const [first, ...rest] = io.args;
+  if (HOOK_NAMES.has(first) && !rest.includes("--help") && !rest.includes("-h")) {
+    // Run from source (`deno run main.ts hook-…`, as a launcher may record it): the same
+    // process as the binary's fast path — light IO, one hard deadline, exit 0 at once.
+    await hookProcess();
+  } else {
+    exit(await main(io));
+  }
 }

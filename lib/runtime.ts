@@ -46,9 +46,15 @@ export interface IO {
   /**
    * Reads at most `maxBytes` of stdin within `timeoutMs` milliseconds; what
    * arrived by then ('' on a TTY). With `done`, stops as soon as `done(text so
-   * far)` is true (a harness may keep stdin open after its event).
+   * far)` is true (a harness may keep stdin open after its event); with
+   * `idleMs`, also when nothing has come for that long.
    */
-  readStdin(maxBytes: number, timeoutMs: number, done?: (text: string) => boolean): Promise<string>;
+  readStdin(
+    maxBytes: number,
+    timeoutMs: number,
+    done?: (text: string) => boolean,
+    idleMs?: number,
+  ): Promise<string>;
 }
 
 /** The real process as an {@link IO}. */
@@ -111,12 +117,13 @@ function writeAll(fd: number, text: string): void {
 /**
  * Reads stdin through `fs.read` on descriptor 0 (no stream objects): at most
  * `maxBytes`, within `timeoutMs` milliseconds, stopping early when `done`
- * says so; '' when stdin is a terminal.
+ * says so or nothing has come for `idleMs`; '' when stdin is a terminal.
  */
 function readFd0(
   maxBytes: number,
   timeoutMs: number,
   done?: (text: string) => boolean,
+  idleMs?: number,
 ): Promise<string> {
   try {
     if (fstatSync(0).isCharacterDevice()) return Promise.resolve("");
@@ -133,6 +140,7 @@ function readFd0(
       if (over) return;
       over = true;
       clearTimeout(timer);
+      clearTimeout(quiet);
       const out = new Uint8Array(Math.min(size, maxBytes));
       let at = 0;
       for (const c of chunks) {
@@ -143,12 +151,20 @@ function readFd0(
       resolve(new TextDecoder().decode(out));
     };
     const timer = setTimeout(finish, timeoutMs);
+    let quiet: ReturnType<typeof setTimeout> | undefined;
+    const waitIdle = () => {
+      if (idleMs === undefined) return;
+      clearTimeout(quiet);
+      quiet = setTimeout(finish, idleMs);
+    };
+    waitIdle();
     const next = () => {
       const buf = new Uint8Array(64 * 1024);
       read(0, buf, 0, buf.length, null, (err, n) => {
         if (over) return;
         if (err || !n) return finish();
         const c = buf.subarray(0, n);
+        waitIdle();
         chunks.push(c);
         size += n;
         if (size >= maxBytes) return finish();
