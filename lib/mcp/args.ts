@@ -30,7 +30,9 @@ const TEXT: Record<string, number> = {
 };
 
 function kind(v: unknown): string {
-  return v === null ? "null" : Array.isArray(v) ? "an array" : `a ${typeof v}`;
+  if (v === null) return "null";
+  if (Array.isArray(v)) return "an array";
+  return typeof v === "object" ? "an object" : `a ${typeof v}`;
 }
 
 /** The first problem with `args`, as a sentence for the model; undefined when they are fine. */
@@ -71,7 +73,7 @@ export function argProblem(args: Record<string, unknown>): string | undefined {
       : NaN;
     if (!Number.isInteger(n) || n < 1 || n > MAX_LIMIT) {
       const got = typeof l === "number" || typeof l === "string" ? String(l).slice(0, 40) : kind(l);
-      return `limit must be a whole number from 1 to ${MAX_LIMIT} (got ${got})`;
+      return `limit takes a whole number from 1 to ${MAX_LIMIT} (got ${got})`;
     }
   }
   return undefined;
