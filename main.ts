@@ -34,7 +34,7 @@ import { hookContextCmd } from "./lib/cli/cmd_hook_context.ts";
 import { hookPromptCmd } from "./lib/cli/cmd_hook_prompt.ts";
 import { hookToolCmd } from "./lib/cli/cmd_hook_tool.ts";
 import { hookToolAfterCmd } from "./lib/cli/cmd_hook_tool_after.ts";
-import { HOOK_NAMES, runHookArgs } from "./lib/hooks/main.ts";
+import { HOOK_NAMES, hookProcess, runHookArgs } from "./lib/hooks/main.ts";
 import { refreshFor } from "./lib/cli/_refresh.ts";
 import { asksVersion, VERSION, VERSION_LINE } from "./lib/version.ts";
 import { suggestCommand } from "./lib/cli/suggest.ts";
@@ -176,5 +176,13 @@ function help(io: IO, rest: string[]): number {
 }
 
 if (import.meta.main) {
-  exit(await main(processIO()));
+  const io = processIO();
+  const [first, ...rest] = io.args;
+  if (HOOK_NAMES.has(first) && !rest.includes("--help") && !rest.includes("-h")) {
+    // Run from source (`deno run main.ts hook-…`, as a launcher may record it): the same
+    // process as the binary's fast path — light IO, one hard deadline, exit 0 at once.
+    await hookProcess();
+  } else {
+    exit(await main(io));
+  }
 }

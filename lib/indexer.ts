@@ -34,6 +34,7 @@ import { redactDeep } from "./redact.ts";
 import { dropExcluded, makeGate, setGate } from "./forget/gate.ts";
 import { resetVocabCache } from "./search/vocab.ts";
 import { FRESH_KEY, type FreshMap, harnessDirs, parseFreshMap, stampDirs } from "./fresh/map.ts";
+import { sweepCopies } from "../parsers/_sqlite.ts";
 import {
   fileHash,
   parseDrift,
@@ -122,6 +123,7 @@ export async function runIndex(
 ): Promise<IndexResult> {
   const t0 = performance.now();
   const lock = acquireWriterLock(dataDir(env), opts.waitMs ?? 0);
+  sweepCopies(); // store copies a killed run left behind
   try {
     const path = indexPath(env);
     let movedAside: string | undefined;

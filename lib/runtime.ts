@@ -48,9 +48,15 @@ export interface IO {
   /**
    * Reads at most `maxBytes` of stdin within `timeoutMs` milliseconds; what
    * arrived by then ('' on a TTY). With `done`, stops as soon as `done(text so
-   * far)` is true (a harness may keep stdin open after its event).
+   * far)` is true (a harness may keep stdin open after its event); with
+   * `idleMs`, also when nothing has come for that long.
    */
-  readStdin(maxBytes: number, timeoutMs: number, done?: (text: string) => boolean): Promise<string>;
+  readStdin(
+    maxBytes: number,
+    timeoutMs: number,
+    done?: (text: string) => boolean,
+    idleMs?: number,
+  ): Promise<string>;
   /** How fresh the index was made before the command ran (set by main.ts; added to `--json`). */
   freshness?: object;
 }
@@ -115,12 +121,13 @@ function writeAll(fd: number, text: string): void {
 /**
  * Reads stdin through `fs.read` on descriptor 0 (no stream objects): at most
  * `maxBytes`, within `timeoutMs` milliseconds, stopping early when `done`
- * says so; '' when stdin is a terminal.
+ * says so or nothing has come for `idleMs`; '' when stdin is a terminal.
  */
 function readFd0(
   maxBytes: number,
   timeoutMs: number,
   done?: (text: string) => boolean,
+  idleMs?: number,
 ): Promise<string> {
   try {
     if (fstatSync(0).isCharacterDevice()) return Promise.resolve("");
@@ -137,6 +144,7 @@ function readFd0(
       if (over) return;
       over = true;
       clearTimeout(timer);
+      clearTimeout(quiet);
       const out = new Uint8Array(Math.min(size, maxBytes));
       let at = 0;
       for (const c of chunks) {
@@ -147,12 +155,20 @@ function readFd0(
       resolve(new TextDecoder().decode(out));
     };
     const timer = setTimeout(finish, timeoutMs);
+    let quiet: ReturnType<typeof setTimeout> | undefined;
+    const waitIdle = () => {
+      if (idleMs === undefined) return;
+      clearTimeout(quiet);
+      quiet = setTimeout(finish, idleMs);
+    };
+    waitIdle();
     const next = () => {
       const buf = new Uint8Array(64 * 1024);
       read(0, buf, 0, buf.length, null, (err, n) => {
         if (over) return;
         if (err || !n) return finish();
         const c = buf.subarray(0, n);
+        waitIdle();
         chunks.push(c);
         size += n;
         if (size >= maxBytes) return finish();
@@ -276,8 +292,8 @@ export function spawnDetached(argv: string[], env: Env, logPath: string): number
   }
 }
 
-/** True when a process with `pid` exists (and may be signalled by this user). */
-export function processAlive(pid: number): boolean {
+/** True when a process with id `pid` exists (signal 0 probes without sending anything). */
+export function pidAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
@@ -287,7 +303,7 @@ export function processAlive(pid: number): boolean {
 }
 
 /** This process's id. */
-export function ownPid(): number {
+export function pid(): number {
   return process.pid;
 }
 

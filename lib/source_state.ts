@@ -7,8 +7,7 @@
  * @module
  */
 import { createHash } from "node:crypto";
-import { createReadStream } from "node:fs";
-import { open } from "node:fs/promises";
+import { openRegular } from "./fsread.ts";
 import type { SkipReason, SourceRef } from "./model.ts";
 import type { DriftSummary } from "./parse_ctx.ts";
 import { Q } from "./schema.ts";
@@ -41,7 +40,7 @@ export async function stamp(path: string): Promise<[number, number]> {
 /** Hash of the first 1 KiB and the 4 KiB before `offset`: detects a rewritten prefix cheaply. */
 async function headHash(path: string, offset: number): Promise<string> {
   const h = createHash("sha1");
-  const fh = await open(path, "r");
+  const fh = await openRegular(path);
   try {
     const a = new Uint8Array(Math.min(1024, offset));
     await fh.read(a, 0, a.length, 0);
@@ -56,15 +55,22 @@ async function headHash(path: string, offset: number): Promise<string> {
   return `${offset}:${h.digest("hex")}`;
 }
 
-/** sha256 of a whole file, streamed. */
-export function fileHash(path: string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const h = createHash("sha256");
-    createReadStream(path).on("data", (c) => h.update(c)).on("error", reject).on(
-      "end",
-      () => resolve(h.digest("hex")),
-    );
-  });
+/** sha256 of a whole regular file, read in 1 MiB steps (lib/fsread.ts refuses anything else). */
+export async function fileHash(path: string): Promise<string> {
+  const h = createHash("sha256");
+  const fh = await openRegular(path);
+  try {
+    const buf = new Uint8Array(1 << 20);
+    for (let pos = 0;;) {
+      const { bytesRead } = await fh.read(buf, 0, buf.length, pos);
+      if (bytesRead === 0) break;
+      h.update(buf.subarray(0, bytesRead));
+      pos += bytesRead;
+    }
+  } finally {
+    await fh.close();
+  }
+  return h.digest("hex");
 }
 
 /** {@link headHash}, or null when the file cannot be read. */

@@ -5,9 +5,10 @@
  *
  * @module
  */
-import { lstat, readdir, readFile, realpath, stat } from "node:fs/promises";
+import { lstat, readdir, realpath, stat } from "node:fs/promises";
 import { join } from "node:path";
 import type { Stats } from "node:fs";
+import { readBytes } from "../lib/fsread.ts";
 
 /** Options for {@link walk}. */
 export interface WalkOptions {
@@ -94,18 +95,14 @@ export async function isDir(path: string): Promise<boolean> {
 
 /**
  * Reads a whole small file as UTF-8 text, refusing anything over `maxBytes`
- * (default 64 MiB) so a huge document cannot exhaust memory.
+ * (default 64 MiB, counted as read, not as `stat` says) so a huge document
+ * cannot exhaust memory, and anything but a regular file (lib/fsread.ts).
  *
- * @throws Error with `code` `"EFBIG"` when the file is larger than `maxBytes`.
+ * @throws Error with `code` `"EFBIG"` when the file is larger than `maxBytes`;
+ *   `NotRegularFileError` (`ENOTREG`) for a FIFO, device or socket.
  */
 export async function readText(path: string, maxBytes = 64 << 20): Promise<string> {
-  const st = await stat(path);
-  if (st.size > maxBytes) {
-    throw Object.assign(new Error(`${path} is ${st.size} bytes, over the ${maxBytes}-byte cap`), {
-      code: "EFBIG",
-    });
-  }
-  return new TextDecoder("utf-8", { fatal: false }).decode(await readFile(path));
+  return new TextDecoder("utf-8", { fatal: false }).decode(await readBytes(path, maxBytes));
 }
 
 /** Reads and parses a small JSON file; undefined when missing or invalid. */

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { readFile, stat } from "node:fs/promises";
+import { readBytes } from "../lib/fsread.ts";
 import type { ParseCtx } from "../lib/model.ts";
 import { type Obj, obj } from "./_util.ts";
 
@@ -15,8 +15,9 @@ const utf8 = new TextDecoder("utf-8", { fatal: true });
 
 /**
  * Reads and parses a whole JSON document. A missing file, an empty file,
- * invalid UTF-8, an oversized file or invalid JSON is counted and gives
- * undefined.
+ * invalid UTF-8, an oversized file, invalid JSON or something that is not a
+ * regular file (a FIFO, a link to a device: lib/fsread.ts) is counted and
+ * gives undefined.
  */
 export async function readJsonDocument(
   path: string,
@@ -25,14 +26,10 @@ export async function readJsonDocument(
 ): Promise<unknown> {
   let bytes: Uint8Array;
   try {
-    const st = await stat(path);
-    if (st.size > MAX_DOC) {
-      ctx.skip("oversized", where, `${st.size} bytes`);
-      return undefined;
-    }
-    bytes = await readFile(path);
+    bytes = await readBytes(path, MAX_DOC);
   } catch (e) {
-    ctx.skip("unreadable", where, (e as Error).message);
+    const big = (e as { code?: string }).code === "EFBIG";
+    ctx.skip(big ? "oversized" : "unreadable", where, (e as Error).message);
     return undefined;
   }
   let text: string;

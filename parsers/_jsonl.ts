@@ -10,7 +10,7 @@
  *
  * @module
  */
-import { open } from "node:fs/promises";
+import { openRegular } from "../lib/fsread.ts";
 import type { ParseCtx } from "../lib/model.ts";
 
 const CHUNK = 256 * 1024;
@@ -35,14 +35,15 @@ export interface RawLine {
  * Yields the lines of `path` from byte `start` on.
  *
  * @param maxLine cap on one line in bytes (default {@link MAX_LINE_BYTES}).
- * @throws the file-system error when the file cannot be opened.
+ * @throws the file-system error when the file cannot be opened;
+ *   `NotRegularFileError` for a FIFO, device or socket (lib/fsread.ts).
  */
 export async function* readLines(
   path: string,
   start = 0,
   maxLine = MAX_LINE_BYTES,
 ): AsyncGenerator<RawLine> {
-  const fh = await open(path, "r");
+  const fh = await openRegular(path);
   try {
     const chunk = new Uint8Array(CHUNK);
     let parts: Uint8Array[] = [];

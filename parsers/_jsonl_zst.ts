@@ -9,7 +9,7 @@
  *
  * @module
  */
-import { readFile } from "node:fs/promises";
+import { readBytes } from "../lib/fsread.ts";
 import type { ParseCtx } from "../lib/model.ts";
 import { statOrNull } from "./_fs.ts";
 import { unzstd } from "./_zstd.ts";
@@ -42,7 +42,7 @@ export async function* zstdJsonl(path: string, ctx: ParseCtx): AsyncGenerator<Zs
     ctx.skip("oversized", path, `${size} bytes compressed, over the ${MAX_ZSTD_BYTES}-byte cap`);
     return;
   }
-  const z = unzstd(new Uint8Array(await readFile(path)), { lenient: true });
+  const z = unzstd(await readBytes(path, MAX_ZSTD_BYTES), { lenient: true });
   if (z.bad) ctx.skip("corrupt", `${path}@${z.bad.at}`, z.bad.message);
   if (z.torn !== undefined) {
     ctx.skip(

@@ -2,16 +2,30 @@
  * Opening a harness's SQLite store without ever writing to it.
  *
  * - A missing or empty (0-byte) file is never opened: SQLite would create it.
- * - The store is opened read-only with a busy timeout (`DEJA_SQLITE_TIMEOUT_MS`,
- *   default 3000 ms), so a harness mid-write delays us briefly and a store held
- *   locked is reported, not waited on forever.
- * - A WAL-mode store cannot be read in place without touching the files beside
- *   it: even a read-only connection creates the `-shm` file when it is missing
- *   and writes its read marks into it. So a WAL-mode store is copied (db and
- *   `-wal`, not `-shm`) to a private temporary directory and the copy is read:
- *   rows that live only in the WAL are still seen and nothing next to the
- *   store changes. Only a store over `DEJA_SQLITE_COPY_MAX` bytes (default
- *   4 GiB) is read in place, read-only.
+ *   Anything but a regular file (a FIFO, a link to a device) is refused
+ *   (lib/fsread.ts) before a byte is read.
+ * - The store is opened read-only with a busy timeout (`busyMs`, else
+ *   `DEJA_SQLITE_TIMEOUT_MS`, default 3000 ms), so a harness mid-write delays
+ *   us briefly and a store held locked is reported, not waited on forever. The
+ *   hooks pass a short one.
+ * - A WAL-mode store is read in place whenever that writes nothing. Checked on
+ *   Deno 2.9 and Bun 1.4 (node:sqlite, SQLite 3.5x): a plain read-only open
+ *   creates `-wal` and `-shm` when they are missing, so:
+ *   - no `-wal` beside it (the harness closed it cleanly, everything is in the
+ *     main file): opened `immutable=1` — no locks, no `-wal`/`-shm`. A writer
+ *     that starts meanwhile writes to a new `-wal`, which this read does not
+ *     see (the next index does);
+ *   - `-wal` and `-shm` both there (the harness is running, or was killed):
+ *     opened `mode=ro&readonly_shm=1` — the `-shm` is opened read-only and
+ *     SQLite builds its wal-index in private memory, so rows that live only in
+ *     the WAL are read and the files beside the store are not written;
+ *   - `-wal` without `-shm` (a crash, or a writer in exclusive locking mode):
+ *     nothing in place would leave the directory untouched, so the db and its
+ *     `-wal` are copied to deja's own temp dir (`$TMPDIR/deja-<uid>/store-<pid>-*`)
+ *     and the copy is read. `copy: false` (the hooks) refuses instead. Copies
+ *     left by a killed run are removed by the next run ({@link sweepCopies}).
+ *     A store over `DEJA_SQLITE_COPY_MAX` bytes (default 4 GiB) is read in
+ *     place read-only, which may create the `-shm`.
  * - A rollback-journal store is read in place: its readers only take shared
  *   locks, which write nothing.
  *
@@ -19,17 +33,20 @@
  */
 import { DatabaseSync } from "node:sqlite";
 import {
-  closeSync,
   copyFileSync,
+  existsSync,
+  mkdirSync,
   mkdtempSync,
-  openSync,
-  readSync,
+  readdirSync,
   rmSync,
   statSync,
 } from "node:fs";
-import { basename, dirname, join } from "node:path";
+import { basename, join } from "node:path";
 import { tmpdir } from "node:os";
+import { pathToFileURL } from "node:url";
 import type { DriftKind, Env, ParseCtx } from "../lib/model.ts";
+import { kindOf, NotRegularFileError, readHeadSync } from "../lib/fsread.ts";
+import { pid, pidAlive, uid } from "../lib/runtime.ts";
 
 /** A read-only handle; call `close()` when done (removes any private copy). */
 export interface StoreHandle {
@@ -37,6 +54,14 @@ export interface StoreHandle {
   /** True when a private copy is being read. */
   snapshot: boolean;
   close(): void;
+}
+
+/** How {@link openStore} may open a store. */
+export interface OpenOptions {
+  /** Busy timeout in milliseconds (default `DEJA_SQLITE_TIMEOUT_MS`, else 3000). */
+  busyMs?: number;
+  /** False: never copy a WAL store (the hooks); one that needs a copy is `unreadable`. */
+  copy?: boolean;
 }
 
 /** Why a store could not be opened. */
@@ -51,23 +76,9 @@ export class StoreError extends Error {
 }
 
 function walMode(path: string): boolean {
-  const fd = openSync(path, "r");
-  try {
-    const head = new Uint8Array(20);
-    const n = readSync(fd, head, 0, 20, 0);
-    // Bytes 18 and 19 of the header are the read/write format versions: 2 = WAL.
-    return n === 20 && head[18] === 2;
-  } finally {
-    closeSync(fd);
-  }
-}
-
-function writable(path: string): boolean {
-  try {
-    return (statSync(path).mode & 0o222) !== 0;
-  } catch {
-    return false;
-  }
+  const head = readHeadSync(path, 20);
+  // Bytes 18 and 19 of the header are the read/write format versions: 2 = WAL.
+  return head.length === 20 && head[18] === 2;
 }
 
 /** Classifies a node:sqlite error. */
@@ -80,75 +91,167 @@ export function classify(e: unknown): "locked" | "corrupt" | "unreadable" {
   return "unreadable";
 }
 
+/** deja's own directory for private store copies. */
+export function copiesDir(): string {
+  return join(tmpdir(), `deja-${uid()}`);
+}
+
 /**
- * Opens `path` read-only.
- *
- * @throws {StoreError} `empty` for a missing or 0-byte file; `corrupt`,
- *   `locked` or `unreadable` when SQLite refuses it.
+ * Removes the store copies of runs that are gone (a `deja index` or hook
+ * killed before it could clean up): every `store-<pid>-*` in
+ * {@link copiesDir} whose process no longer exists. Returns how many.
  */
-export function openStore(path: string, env: Env): StoreHandle {
+export function sweepCopies(): number {
+  let n = 0;
+  let names: string[] = [];
+  try {
+    names = readdirSync(copiesDir());
+  } catch {
+    return 0;
+  }
+  for (const name of names) {
+    const m = /^store-(\d+)-/.exec(name);
+    if (!m || Number(m[1]) === pid() || pidAlive(Number(m[1]))) continue;
+    rmSync(join(copiesDir(), name), { recursive: true, force: true });
+    n++;
+  }
+  return n;
+}
+
+let swept = false;
+
+/** Copies `path` and its `-wal` into a fresh private directory; returns the copy's path. */
+function copyStore(path: string): { target: string; dir: string } {
+  if (!swept) {
+    swept = true;
+    sweepCopies();
+  }
+  mkdirSync(copiesDir(), { recursive: true, mode: 0o700 });
+  const dir = mkdtempSync(join(copiesDir(), `store-${pid()}-`));
+  const target = join(dir, basename(path));
+  try {
+    copyFileSync(path, target);
+    copyFileSync(`${path}-wal`, `${target}-wal`);
+  } catch (e) {
+    rmSync(dir, { recursive: true, force: true });
+    throw e;
+  }
+  return { target, dir };
+}
+
+function sizeOf(path: string): number {
+  try {
+    return statSync(path).size;
+  } catch {
+    return 0;
+  }
+}
+
+type Plan = { kind: "plain" } | { kind: "uri"; query: string } | { kind: "copy" };
+
+/** How to open a store that passed the regular-file check (see the module doc). */
+function plan(path: string, size: number, env: Env): Plan {
+  if (!walMode(path)) return { kind: "plain" };
+  if (!existsSync(`${path}-wal`)) return { kind: "uri", query: "mode=ro&immutable=1" };
+  if (existsSync(`${path}-shm`)) return { kind: "uri", query: "mode=ro&readonly_shm=1" };
+  const copyMax = Number(env.get("DEJA_SQLITE_COPY_MAX") ?? 4 * 2 ** 30);
+  return size + sizeOf(`${path}-wal`) > copyMax ? { kind: "plain" } : { kind: "copy" };
+}
+
+function connect(target: string, query: string | undefined, busyMs: number): DatabaseSync {
+  const name = query ? `${pathToFileURL(target).href}?${query}` : target;
+  const db = new DatabaseSync(
+    name,
+    { readOnly: true, timeout: busyMs } as ConstructorParameters<typeof DatabaseSync>[1],
+  );
+  try {
+    // node:sqlite in Deno 2.9 ignores the constructor's timeout: set it as a pragma.
+    db.exec(`PRAGMA busy_timeout = ${Math.max(0, Math.floor(busyMs))}`);
+    // Touch the schema now so a corrupt or locked file fails here, not mid-parse.
+    db.prepare("SELECT count(*) FROM sqlite_master").get();
+  } catch (e) {
+    db.close();
+    throw e;
+  }
+  return db;
+}
+
+/**
+ * Opens `path` read-only (see the module doc for WAL stores).
+ *
+ * @throws {StoreError} `empty` for a missing or 0-byte file; `unreadable` for
+ *   something that is not a regular file, or a store that would need a copy
+ *   when `opts.copy` is false; `corrupt`, `locked` or `unreadable` when SQLite
+ *   refuses it.
+ */
+export function openStore(path: string, env: Env, opts: OpenOptions = {}): StoreHandle {
   let size = 0;
   try {
-    size = statSync(path).size;
-  } catch {
+    const st = statSync(path);
+    if (!st.isFile()) throw new NotRegularFileError(path, kindOf(st));
+    size = st.size;
+  } catch (e) {
+    if (e instanceof NotRegularFileError) throw new StoreError(e.message, "unreadable");
     throw new StoreError(`${path} does not exist`, "empty");
   }
   if (size === 0) throw new StoreError(`${path} is empty (0 bytes)`, "empty");
-  const timeout = Number(env.get("DEJA_SQLITE_TIMEOUT_MS") ?? 3000);
-  let target = path;
-  let tmp: string | undefined;
+  const busyMs = opts.busyMs ?? Number(env.get("DEJA_SQLITE_TIMEOUT_MS") ?? 3000);
+  let how: Plan;
   try {
-    const copyMax = Number(env.get("DEJA_SQLITE_COPY_MAX") ?? 4 * 2 ** 30);
-    if (walMode(path)) {
-      let walSize = 0;
-      try {
-        walSize = statSync(`${path}-wal`).size;
-      } catch { /* no -wal */ }
-      const inPlace = size + walSize > copyMax && writable(dirname(path));
-      if (!inPlace) {
-        tmp = mkdtempSync(join(tmpdir(), "deja-store-"));
-        target = join(tmp, basename(path));
-        copyFileSync(path, target);
-        try {
-          copyFileSync(`${path}-wal`, `${target}-wal`);
-        } catch { /* no -wal: nothing beyond the main file */ }
-      }
-    }
+    how = plan(path, size, env);
   } catch (e) {
-    if (tmp) rmSync(tmp, { recursive: true, force: true });
     throw new StoreError(`${path}: ${(e as Error).message}`, "unreadable");
   }
-  const cleanup = () => {
-    if (tmp) rmSync(tmp, { recursive: true, force: true });
-  };
+  if (how.kind === "uri") {
+    try {
+      const db = connect(path, how.query, busyMs);
+      return { db, snapshot: false, close: () => closeQuietly(db) };
+    } catch (e) {
+      if (classify(e) !== "unreadable") {
+        throw new StoreError(`${path}: ${(e as Error).message}`, classify(e));
+      }
+      how = { kind: "copy" }; // an -shm SQLite cannot use read-only (an old crash): read a copy
+    }
+  }
+  if (how.kind === "plain") {
+    try {
+      const db = connect(path, undefined, busyMs);
+      return { db, snapshot: false, close: () => closeQuietly(db) };
+    } catch (e) {
+      throw new StoreError(`${path}: ${(e as Error).message}`, classify(e));
+    }
+  }
+  if (opts.copy === false) {
+    throw new StoreError(`${path}: a WAL store that can only be read from a copy`, "unreadable");
+  }
+  let copy: { target: string; dir: string };
+  try {
+    copy = copyStore(path);
+  } catch (e) {
+    throw new StoreError(`${path}: ${(e as Error).message}`, "unreadable");
+  }
+  const cleanup = () => rmSync(copy.dir, { recursive: true, force: true });
   let db: DatabaseSync;
   try {
-    db = tmp
-      ? new DatabaseSync(target, { timeout } as ConstructorParameters<typeof DatabaseSync>[1])
-      : new DatabaseSync(
-        target,
-        { readOnly: true, timeout } as ConstructorParameters<
-          typeof DatabaseSync
-        >[1],
-      );
-    // node:sqlite in Deno 2.9 ignores the constructor's timeout: set it as a pragma.
-    db.exec(`PRAGMA busy_timeout = ${Math.max(0, Math.floor(timeout))}`);
-    // Touch the schema now so a corrupt or locked file fails here, not mid-parse.
-    db.prepare("SELECT count(*) FROM sqlite_master").get();
+    db = connect(copy.target, undefined, busyMs);
   } catch (e) {
     cleanup();
     throw new StoreError(`${path}: ${(e as Error).message}`, classify(e));
   }
   return {
     db,
-    snapshot: tmp !== undefined,
+    snapshot: true,
     close() {
-      try {
-        db.close();
-      } catch { /* already closed */ }
+      closeQuietly(db);
       cleanup();
     },
   };
+}
+
+function closeQuietly(db: DatabaseSync): void {
+  try {
+    db.close();
+  } catch { /* already closed */ }
 }
 
 /** Column names of `table` (empty when the table is missing). */

@@ -32,7 +32,7 @@
  *
  * @module
  */
-import { readFile } from "node:fs/promises";
+import { readBytes } from "../lib/fsread.ts";
 import { basename, dirname, join, sep } from "node:path";
 import type {
   DiscoverCtx,
@@ -187,7 +187,7 @@ async function* parseFrames(source: SourceRef, ctx: ParseCtx): AsyncGenerator<Se
     return;
   }
   const replay = replayFrames(
-    new Uint8Array(await readFile(source.path)),
+    await readBytes(source.path, MAX_FRAMES_BYTES),
     source.path,
     ctx.skip.bind(ctx),
   );

@@ -7,7 +7,7 @@ import { parsers } from "../../parsers/mod.ts";
 import { indexPath, Store } from "../store.ts";
 import { Q } from "../schema.ts";
 import { harnessOpt } from "./_memory.ts";
-import { ownPid, untilSignal } from "../runtime.ts";
+import { pid, untilSignal } from "../runtime.ts";
 import { endBackground, runningBackground } from "../fresh/background.ts";
 import { watchIndex } from "../fresh/watch.ts";
 import { rmSync, writeFileSync } from "node:fs";
@@ -54,7 +54,7 @@ export const indexCmd: Command = {
     try {
       return await indexRun(a, io);
     } finally {
-      endBackground(io.env, ownPid());
+      endBackground(io.env, pid());
     }
   },
 };
@@ -71,7 +71,7 @@ async function watchRun(a: Args, io: IO): Promise<number> {
     await watchIndex(io.env, parsers, {
       pollMs,
       stop,
-      onReady: () => writeFileSync(pidFile, `${ownPid()} ${Date.now()}\n`, { mode: 0o600 }),
+      onReady: () => writeFileSync(pidFile, `${pid()} ${Date.now()}\n`, { mode: 0o600 }),
       onRun: quiet ? undefined : (line) => io.err(`${new Date().toISOString()} ${line}\n`),
     });
   } finally {

@@ -9,7 +9,7 @@
  *
  * @module
  */
-import { open } from "node:fs/promises";
+import { openRegular } from "../fsread.ts";
 import { redactDeep } from "../redact.ts";
 
 /** How far a sample is cut down. */
@@ -80,9 +80,12 @@ export async function recordAt(
 ): Promise<RecordAt> {
   let fh;
   try {
-    fh = await open(path, "r");
+    fh = await openRegular(path);
   } catch (e) {
-    return { problem: `cannot open the store: ${(e as { code?: string }).code ?? e}` };
+    const code = (e as { code?: string }).code;
+    return {
+      problem: `cannot open the store: ${code === "ENOTREG" ? (e as Error).message : code ?? e}`,
+    };
   }
   try {
     // Read in 64 KiB steps until the newline, so a short line costs one small read.

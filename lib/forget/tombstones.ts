@@ -7,8 +7,9 @@
  *
  * @module
  */
-import { chmodSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, renameSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
+import { readTextSync } from "../fsread.ts";
 
 /** One forgotten session. */
 export interface Tombstone {
@@ -37,7 +38,7 @@ export function tombstoneFile(indexPath: string): string {
 export function readTombstones(file: string): Tombstone[] {
   let text: string;
   try {
-    text = readFileSync(file, "utf8");
+    text = readTextSync(file);
   } catch {
     return [];
   }

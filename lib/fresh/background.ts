@@ -10,7 +10,7 @@
 import { readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import type { Env } from "../model.ts";
-import { processAlive, selfCommand, spawnDetached } from "../runtime.ts";
+import { pidAlive, selfCommand, spawnDetached } from "../runtime.ts";
 import { dataDir, makeDataDir } from "../store.ts";
 
 /** A sentinel older than this is stale whatever its pid says (pids are reused). */
@@ -27,7 +27,7 @@ export function runningBackground(env: Env, now = Date.now()): { pid: number; at
     const [pid, at] = readFileSync(sentinelPath(env), "utf8").trim().split(/\s+/).map(Number);
     if (!at || now - at > STALE_MS) return null;
     // pid 0: another process claimed the sentinel and is starting the run.
-    if (pid === 0 ? now - at > 10_000 : !processAlive(pid)) return null;
+    if (pid === 0 ? now - at > 10_000 : !pidAlive(pid)) return null;
     return { pid, at };
   } catch {
     return null;

@@ -11,13 +11,17 @@
  *
  * @module
  */
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { Env, Session } from "../model.ts";
 import { openStore } from "../../parsers/_sqlite.ts";
 import { crushRoot, readCrushSession } from "../../parsers/_crush_store.ts";
 import { absPath } from "../../parsers/_crush_parts.ts";
 import { runFailed } from "../memory/outcome.ts";
+import { readTextSync } from "../fsread.ts";
+
+/** Busy timeout of the hook's read of a live crush.db, in milliseconds: a locked store costs no more. */
+export const HOOK_BUSY_MS = 100;
 
 /** What the hook needs to know about the live session. */
 export interface LiveSession {
@@ -41,7 +45,7 @@ function underOrAt(dir: string, root: string): boolean {
 /** The crush.db of the project `projectDir` (or the one `cwd` is in), or undefined. */
 export function findCrushDb(env: Env, projectDir: string, cwd: string): string | undefined {
   try {
-    const reg = JSON.parse(readFileSync(join(crushRoot(env), "projects.json"), "utf8")) as {
+    const reg = JSON.parse(readTextSync(join(crushRoot(env), "projects.json"))) as {
       projects?: Array<{ path?: unknown; data_dir?: unknown }>;
     };
     let best: { path: string; db: string } | undefined;
@@ -73,7 +77,8 @@ export function readLive(
   id: string,
   project: string,
 ): LiveSession | undefined {
-  const h = openStore(db, env);
+  // The hook path: a short busy timeout, and never a copy (the index answers instead).
+  const h = openStore(db, env, { busyMs: HOOK_BUSY_MS, copy: false });
   let session: Session | undefined;
   try {
     session = readCrushSession(h.db, id, db, project, () => {});

@@ -12,6 +12,12 @@ import type { IO } from "../runtime.ts";
 export const STDIN_MAX = 2 * 1024 * 1024;
 /** Longest wait for the event, in milliseconds. */
 export const STDIN_WAIT_MS = 500;
+/**
+ * Reading ends once nothing has come for this long, in milliseconds (a
+ * harness writes its event at once; one that keeps stdin open and silent
+ * costs no more than this).
+ */
+export const STDIN_IDLE_MS = 200;
 
 /** A decoded event: the JSON object the harness sent. */
 export type HookEvent = Record<string, unknown>;
@@ -85,7 +91,7 @@ export function parseEvent(text: string): HookEvent | undefined {
 
 /** Reads and decodes the event on stdin; undefined for garbage, nothing, or a timeout. */
 export async function readEvent(io: IO): Promise<HookEvent | undefined> {
-  const text = await io.readStdin(STDIN_MAX, STDIN_WAIT_MS, jsonDone);
+  const text = await io.readStdin(STDIN_MAX, STDIN_WAIT_MS, jsonDone, STDIN_IDLE_MS);
   return parseEvent(text);
 }
 

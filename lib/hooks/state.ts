@@ -13,13 +13,13 @@ import {
   chmodSync,
   mkdirSync,
   readdirSync,
-  readFileSync,
   renameSync,
   rmSync,
   statSync,
   writeFileSync,
 } from "node:fs";
 import { join } from "node:path";
+import { readTextSync } from "../fsread.ts";
 
 /** Keys remembered per agent session. */
 export const MAX_KEYS = 400;
@@ -66,7 +66,7 @@ export function statePath(dir: string, sessionId: string): string {
 /** The session's state, or a fresh one when there is none or it is unreadable. */
 export function loadState(path: string): HookState {
   try {
-    const v = JSON.parse(readFileSync(path, "utf8")) as Partial<HookState>;
+    const v = JSON.parse(readTextSync(path)) as Partial<HookState>;
     if (v && v.v === 1 && Array.isArray(v.seen)) {
       return {
         v: 1,

@@ -12,7 +12,7 @@
  *
  * @module
  */
-import { existsSync, readFileSync, statSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import type { Env } from "../model.ts";
 import { detected, type TargetRef } from "./facts.ts";
 import { expandPath } from "./template.ts";
@@ -22,6 +22,7 @@ import { launcherPath, launcherTarget, targetExists } from "./launcher.ts";
 import type { PartKind } from "./wire.ts";
 import { indexPath, Store } from "../store.ts";
 import { Q } from "../schema.ts";
+import { readTextSync } from "../fsread.ts";
 
 /** State of one part or target. */
 export type WireState = "wired" | "not_wired" | "stale_path" | "broken_config";
@@ -78,7 +79,7 @@ function ownedPart(env: Env, kind: PartKind, tpl: string): PartStatus {
   const path = expandPath(env, tpl);
   if (!existsSync(path)) return { kind, path, state: "not_wired" };
   try {
-    if (readFileSync(realTarget(path), "utf8").includes("deja:managed")) {
+    if (readTextSync(realTarget(path)).includes("deja:managed")) {
       return { kind, path, state: "wired" };
     }
   } catch { /* unreadable */ }

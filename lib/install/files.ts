@@ -15,7 +15,6 @@ import {
   lstatSync,
   mkdirSync,
   openSync,
-  readFileSync,
   realpathSync,
   renameSync,
   rmdirSync,
@@ -25,6 +24,7 @@ import {
 } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { jsonErrorAt } from "./json_where.ts";
+import { readTextSync } from "../fsread.ts";
 
 /**
  * A config file that exists but is not a JSON object: deja refuses to touch it.
@@ -77,7 +77,7 @@ export function readJsonDoc(path: string): JsonDoc {
   if (!existsSync(real)) return { path, real, exists: false, value: {} };
   let text: string;
   try {
-    text = readFileSync(real, "utf8");
+    text = readTextSync(real);
   } catch (e) {
     throw new BrokenConfig(path, (e as { code?: string }).code ?? String(e));
   }
@@ -128,7 +128,7 @@ export function writeIfChanged(path: string, text: string, mode = 0o600): FileAc
   const real = realTarget(path);
   if (existsSync(real)) {
     try {
-      if (readFileSync(real, "utf8") === text) return "unchanged";
+      if (readTextSync(real) === text) return "unchanged";
     } catch { /* unreadable: rewrite it */ }
   }
   return writeAtomic(real, text, mode);

@@ -12,12 +12,13 @@
  *
  * @module
  */
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import type { Env } from "../model.ts";
 import { dataDir } from "../store.ts";
 import { type FileAction, writeIfChanged } from "./files.ts";
 import { shQuote } from "../shell.ts";
+import { readTextSync } from "../fsread.ts";
 
 /** Where the launcher lives for `env`. */
 export function launcherPath(env: Env): string {
@@ -59,7 +60,7 @@ export function writeLauncher(env: Env, self: string[]): FileAction {
 export function launcherTarget(path: string): string[] | null {
   if (!existsSync(path)) return null;
   try {
-    const m = /^# target: (\[.*\])$/m.exec(readFileSync(path, "utf8"));
+    const m = /^# target: (\[.*\])$/m.exec(readTextSync(path));
     const v = m ? JSON.parse(m[1]) : null;
     return Array.isArray(v) && v.every((x) => typeof x === "string") ? v : null;
   } catch {

@@ -13,7 +13,7 @@
  * @module
  */
 import { dirname } from "node:path";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import type { Env } from "../model.ts";
 import type { OwnedFile, TargetRef } from "./facts.ts";
 import { expandPath } from "./template.ts";
@@ -29,6 +29,7 @@ import {
 } from "./files.ts";
 import { removeHooks, removeMcp, setHooks, setMcp, ShapeError } from "./edits.ts";
 import { TEXTS } from "./texts.ts";
+import { readTextSync } from "../fsread.ts";
 
 /** The parts of a target. */
 export type PartKind = "mcp" | "skill" | "command" | "hooks";
@@ -126,7 +127,7 @@ function ownedFiles(ref: TargetRef): Array<{ kind: PartKind; file: OwnedFile }> 
 
 function isMine(path: string): boolean {
   try {
-    return readFileSync(realTarget(path), "utf8").includes(MARK);
+    return readTextSync(realTarget(path)).includes(MARK);
   } catch {
     return false;
   }

@@ -2,8 +2,9 @@
  * A call of the `deja` tool: its arguments checked, the mode run against the
  * current index, the answer as one text block.
  *
- * Argument problems (no or an unknown mode, the mode's argument missing, an
- * unknown harness, a bad limit) and library errors come back as results with
+ * Argument problems (an argument of the wrong type or length, lib/mcp/args.ts;
+ * no or an unknown mode, the mode's argument missing, an unknown harness, a
+ * limit out of range) and library errors come back as results with
  * `isError: true`, so the model can correct its call; they never end the
  * server. The index is opened read-only for each call, so a `deja index`
  * running beside the server is seen at the next call; without an index the
@@ -24,6 +25,7 @@ import { recallText } from "./recall.ts";
 import { blameText, contextText, type Filters, fixText, howText } from "./answers.ts";
 import { clean } from "./_fit.ts";
 import { freshen, refreshOff } from "../fresh/freshen.ts";
+import { argProblem, errorArg } from "./args.ts";
 
 /** What a call needs from the process: environment, working directory, a log. */
 export interface CallContext {
@@ -68,6 +70,8 @@ export async function callDeja(
   ctx: CallContext,
 ): Promise<ToolResult> {
   try {
+    const bad = argProblem(args);
+    if (bad) return failure(bad);
     const mode = modeOf(args.mode);
     const input = inputOf(args, mode);
     // Throwaway and excluded projects are left out as the CLI leaves them out without --junk.
@@ -131,7 +135,7 @@ function inputOf(args: Record<string, unknown>, mode: Mode): string {
   const need = NEEDS[mode];
   const v = str(args[need.field]) ?? str(args.query);
   if (v === undefined) throw new ArgError(`mode ${mode} needs ${need.field}: ${need.what}`);
-  return v;
+  return need.field === "error" ? errorArg(v) : v;
 }
 
 function filtersOf(args: Record<string, unknown>): Filters {

@@ -13,12 +13,12 @@
  *
  * @module
  */
-import { readFileSync, statSync } from "node:fs";
 import type { Store } from "../store.ts";
 import { Q } from "../schema.ts";
 import type { EventRow, SessionRow } from "../sessions.ts";
 import { type FileTouch, findTouches, type PathMatch } from "./paths.ts";
 import { gist } from "./_text.ts";
+import { readTextSync } from "../fsread.ts";
 
 /** Options of {@link blame}. */
 export interface BlameOptions {
@@ -88,8 +88,7 @@ export interface BlameResult {
 /** Reads the file as it is now, or undefined (missing, unreadable, over 8 MiB). */
 function readCurrent(path: string): string | undefined {
   try {
-    if (statSync(path).size > 8 << 20) return undefined;
-    return readFileSync(path, "utf8");
+    return readTextSync(path);
   } catch {
     return undefined;
   }

@@ -12,10 +12,10 @@
  *
  * @module
  */
-import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Env } from "../model.ts";
 import { expandHome } from "../../parsers/_roots.ts";
+import { readTextSync } from "../fsread.ts";
 
 /** Path of the exclusions file. */
 export function excludeFile(env: Env): string {
@@ -26,7 +26,7 @@ export function excludeFile(env: Env): string {
 export function excludePatterns(env: Env): string[] {
   const out: string[] = [];
   try {
-    for (const line of readFileSync(excludeFile(env), "utf8").split(/\r?\n/)) {
+    for (const line of readTextSync(excludeFile(env)).split(/\r?\n/)) {
       const t = line.replace(/#.*$/, "").trim();
       if (t) out.push(t);
     }

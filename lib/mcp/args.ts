@@ -1,0 +1,85 @@
+/**
+ * The `deja` tool's arguments checked against its schema before anything
+ * runs: each argument has the type the schema gives it, `limit` is in range,
+ * and no text argument is longer than the tool needs. A problem comes back as
+ * one sentence naming the argument and what it accepts (sent to the model as
+ * an error result, lib/mcp/call.ts); unknown arguments are ignored.
+ *
+ * Lengths, in UTF-16 code units (JavaScript string length): `query`, `path`,
+ * `what`, `project` and `harness` at most {@link MAX_QUERY}; `text` (a note)
+ * at most {@link MAX_NOTE}; longer is an error, never cut silently. `error`
+ * (a pasted error, often long) is the exception: {@link errorArg} keeps its
+ * first {@link MAX_QUERY} characters, where the error line is.
+ *
+ * @module
+ */
+import { MAX_LIMIT } from "./tool.ts";
+
+/** Longest `query`, `path`, `what`, `project` or `harness`, and what is kept of `error`. */
+export const MAX_QUERY = 2000;
+/** Longest note (`text` of mode remember). */
+export const MAX_NOTE = 8000;
+
+const TEXT: Record<string, number> = {
+  mode: 40,
+  query: MAX_QUERY,
+  path: MAX_QUERY,
+  what: MAX_QUERY,
+  project: MAX_QUERY,
+  text: MAX_NOTE,
+};
+
+function kind(v: unknown): string {
+  if (v === null) return "null";
+  if (Array.isArray(v)) return "an array";
+  return typeof v === "object" ? "an object" : `a ${typeof v}`;
+}
+
+/** The first problem with `args`, as a sentence for the model; undefined when they are fine. */
+export function argProblem(args: Record<string, unknown>): string | undefined {
+  for (const [name, max] of Object.entries(TEXT)) {
+    const v = args[name];
+    if (v === undefined || v === null) continue;
+    if (typeof v !== "string") return `${name} must be a string, not ${kind(v)}`;
+    if (v.length > max) {
+      return `${name} is ${v.length} characters long: at most ${max} are accepted`;
+    }
+  }
+  const e = args.error;
+  if (e !== undefined && e !== null && typeof e !== "string") {
+    return `error must be a string, not ${kind(e)}`;
+  }
+  const h = args.harness;
+  if (h !== undefined && h !== null) {
+    const list = Array.isArray(h) ? h : [h];
+    if (!list.every((x) => typeof x === "string")) {
+      return "harness must be a harness id or a list of them (strings)";
+    }
+    if (list.join(",").length > MAX_QUERY) return `harness is over ${MAX_QUERY} characters long`;
+  }
+  const t = args.tags;
+  if (t !== undefined && t !== null) {
+    if (!Array.isArray(t) || !t.every((x) => typeof x === "string")) {
+      return "tags must be a list of strings";
+    }
+    if (t.join(",").length > MAX_QUERY) return `tags are over ${MAX_QUERY} characters long`;
+  }
+  const l = args.limit;
+  if (l !== undefined && l !== null && l !== "") {
+    const n = typeof l === "number"
+      ? l
+      : typeof l === "string" && /^\s*\d+\s*$/.test(l)
+      ? Number(l)
+      : NaN;
+    if (!Number.isInteger(n) || n < 1 || n > MAX_LIMIT) {
+      const got = typeof l === "number" || typeof l === "string" ? String(l).slice(0, 40) : kind(l);
+      return `limit takes a whole number from 1 to ${MAX_LIMIT} (got ${got})`;
+    }
+  }
+  return undefined;
+}
+
+/** The `error` argument as used: its first {@link MAX_QUERY} characters. */
+export function errorArg(v: string): string {
+  return v.length > MAX_QUERY ? v.slice(0, MAX_QUERY) : v;
+}

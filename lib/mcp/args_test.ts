@@ -1,0 +1,65 @@
+import { assertEquals, assertStringIncludes } from "../../tests/_assert.ts";
+import { mkdtempSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { tmpdir } from "node:os";
+import { testEnv } from "../../tests/_fixture.ts";
+import { callDeja } from "./call.ts";
+import { argProblem, errorArg, MAX_QUERY } from "./args.ts";
+
+Deno.test("a tool call with an out-of-range or ill-typed argument is an error naming it and what it takes", async () => {
+  const home = mkdtempSync(join(tmpdir(), "deja-mcp-args-"));
+  try {
+    const ctx = { env: testEnv(home, { DEJA_HOME: join(home, "deja") }), cwd: home, log() {} };
+    const cases: Array<[Record<string, unknown>, string]> = [
+      [
+        { mode: "recall", query: "x", limit: 1e9 },
+        "limit takes a whole number from 1 to 20 (got 1000000000)",
+      ],
+      [
+        { mode: "recall", query: "x", limit: 0 },
+        "limit takes a whole number from 1 to 20 (got 0)",
+      ],
+      [
+        { mode: "recall", query: "x", limit: 2.5 },
+        "limit takes a whole number from 1 to 20 (got 2.5)",
+      ],
+      [
+        { mode: "recall", query: "x", limit: {} },
+        "limit takes a whole number from 1 to 20 (got an object)",
+      ],
+      [{ mode: "recall", query: "x", project: {} }, "project must be a string, not an object"],
+      [{ mode: "recall", query: 42 }, "query must be a string, not a number"],
+      [
+        { mode: "recall", query: "x", harness: [1] },
+        "harness must be a harness id or a list of them (strings)",
+      ],
+      [{ mode: ["recall"] }, "mode must be a string, not an array"],
+      [{ mode: "remember", text: "note", tags: "a" }, "tags must be a list of strings"],
+      [
+        { mode: "recall", query: "q".repeat(9_000_000) },
+        "query is 9000000 characters long: at most 2000 are accepted",
+      ],
+    ];
+    for (const [args, want] of cases) {
+      const t = performance.now();
+      const r = await callDeja(args, ctx);
+      assertEquals(r.isError, true, JSON.stringify(args).slice(0, 80));
+      assertEquals(r.content[0].text, want);
+      // A refused call does no work: no search over 9 MB of query.
+      if (performance.now() - t > 2000) throw new Error(`slow refusal: ${want}`);
+    }
+    assertStringIncludes(
+      (await callDeja({ mode: "recall", query: "x", limit: "5" }, ctx)).content[0].text,
+      "deja index",
+    );
+  } finally {
+    rmSync(home, { recursive: true, force: true });
+  }
+});
+
+Deno.test("a pasted error is cut to its first 2,000 characters, not refused", () => {
+  const long = "Error: boom\n" + "x".repeat(5000);
+  assertEquals(argProblem({ mode: "fix", error: long }), undefined);
+  assertEquals(errorArg(long).length, MAX_QUERY);
+  assertEquals(errorArg("short"), "short");
+});
