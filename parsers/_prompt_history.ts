@@ -24,6 +24,8 @@ export interface HistoryFields {
   text: string;
   /** The project directory field, when the harness writes one. */
   project?: string;
+  /** Rewrites a line's prompt text (e.g. puts pasted text back in place of its mark). */
+  expand?(rec: Record<string, unknown>, text: string): string;
 }
 
 /**
@@ -56,7 +58,7 @@ export async function* historySessions(
     }
     const project = fields.project ? str(rec[fields.project]) : undefined;
     if (project && !s.project) s.project = project;
-    const ev: Event = { kind: "user", text };
+    const ev: Event = { kind: "user", text: fields.expand ? fields.expand(rec, text) : text };
     if (time !== undefined) {
       ev.time = time;
       if (s.started === undefined || time < s.started) s.started = time;

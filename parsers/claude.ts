@@ -10,8 +10,13 @@
  *   `acompact-<hex>`; public files, Claude Code 2.1.68–2.1.88);
  * - `<encoded-cwd>/agent-<agentId>.jsonl` — the older subagent layout beside
  *   the sessions (public file, Claude Code 2.1.1).
- * `~/.claude/history.jsonl` (prompt history) lives outside `projects/` and is
- * not read.
+ * `history.jsonl` beside `projects/` (prompt history `{display, pastedContents,
+ * timestamp (ms), project, sessionId}`; realdata win-history.jsonl) is read
+ * when the root is a folder named `projects`: the prompts of sessions with no
+ * transcript under the root become a session of user events (pasted text
+ * kept inline is put back in place of its `[Pasted text #n ...]` mark);
+ * prompts of sessions that have a transcript are not read twice
+ * (`_prompt_history.ts`).
  *
  * Records: one JSON object per line with `type`. `user` / `assistant` lines
  * carry `message` (Anthropic Messages shape), `uuid`, `sessionId`, `cwd`,
@@ -47,14 +52,56 @@
  *
  * @module
  */
-import type { Parser } from "../lib/model.ts";
+import { basename, dirname, join } from "node:path";
+import type { Env, Parser } from "../lib/model.ts";
 import { rootFrom } from "./_roots.ts";
 import { claudeRecord, familyParser } from "./_claude_family.ts";
+import { isRegularFile, listFiles } from "./_fs.ts";
+import { historySessions } from "./_prompt_history.ts";
+import { type Obj, obj, str } from "./_util.ts";
 
 export { BOOKKEEPING, CHUNK_EVENTS } from "./_claude_family.ts";
 
-/** The Claude Code parser: Claude's records read as they are. */
-export const claude: Parser = familyParser(
-  { harness: "claude", read: claudeRecord },
-  (env) => rootFrom(env, "claude", [["CLAUDE_CONFIG_DIR", "projects"]], "~/.claude/projects"),
-);
+const root = (env: Env) =>
+  rootFrom(env, "claude", [["CLAUDE_CONFIG_DIR", "projects"]], "~/.claude/projects");
+const family = familyParser({ harness: "claude", read: claudeRecord }, root);
+
+/** The Claude Code parser: Claude's records read as they are, and the prompt history. */
+export const claude: Parser = {
+  id: "claude",
+  async discover(ctx) {
+    const d = await family.discover(ctx);
+    const dir = root(ctx.env);
+    const path = join(dirname(dir), "history.jsonl");
+    if (basename(dir) === "projects" && await isRegularFile(path)) {
+      d.sources.push({ harness: "claude", path, kind: "append", hint: { history: dir } });
+    }
+    return d;
+  },
+  async *parse(source, ctx) {
+    const projects = source.hint?.history;
+    if (!projects) return yield* family.parse(source, ctx);
+    const ids = new Set<string>();
+    const match = (_p: string, n: string) => n.endsWith(".jsonl");
+    for (const p of await listFiles(projects, { match, maxDepth: 6, followDirLinks: true })) {
+      ids.add(basename(p, ".jsonl"));
+    }
+    const fields = {
+      id: "sessionId",
+      time: "timestamp",
+      text: "display",
+      project: "project",
+      expand: pasted,
+    };
+    yield* historySessions("claude", source.path, ctx, fields, (id) => ids.has(id));
+  },
+};
+
+/** `[Pasted text #n +k lines]` replaced by `pastedContents[n].content` when kept inline. */
+function pasted(rec: Obj, text: string): string {
+  const parts = obj(rec.pastedContents);
+  if (!parts) return text;
+  return text.replace(/\[Pasted text #(\d+)[^\]]*\]/g, (m, n: string) => {
+    return str(obj(parts[n])?.content) ?? m;
+  });
+}

@@ -19,6 +19,7 @@ import { readJsonl } from "./_jsonl.ts";
 import { rootFrom } from "./_roots.ts";
 import { arr, obj, str } from "./_util.ts";
 import { contextEvents, type KimiCtx, WireReader, type WireState } from "./_kimi_records.ts";
+import { isKimiCode, kimiCodeSources, readKimiCode } from "./_kimi_code.ts";
 
 const ID = "kimi";
 
@@ -52,6 +53,11 @@ const SUB = /^context_sub_(\d+)\.jsonl$/;
  *   folder no longer matches its redacted path). Relative tool paths resolve
  *   against it.
  *
+ * Kimi Code's newer layout under `${KIMI_CODE_HOME:-~/.kimi-code}`
+ * (`sessions/<workspace>/<session id>/agents/<agent>/wire.jsonl`, one
+ * source per agent) is read by `_kimi_code.ts`. `DEJA_KIMI_ROOT` replaces
+ * both homes: both layouts are looked for under it.
+ *
  * Records and mapping: `_kimi_records.ts`. Times: wire `timestamp` is epoch
  * seconds with a fraction -> epoch ms; context events have no time.
  */
@@ -59,6 +65,11 @@ export const kimi: Parser = { id: ID, discover, parse };
 
 function kimiRoot(env: DiscoverCtx["env"]): string {
   return rootFrom(env, ID, [["KIMI_SHARE_DIR", ""]], "~/.kimi");
+}
+
+/** Kimi Code's home; `DEJA_KIMI_ROOT` redirects both layouts to one folder. */
+function kimiCodeRoot(env: DiscoverCtx["env"]): string {
+  return rootFrom(env, ID, [["KIMI_CODE_HOME", ""]], "~/.kimi-code");
 }
 
 async function discover({ env, problem }: DiscoverCtx): Promise<Discovery> {
@@ -82,7 +93,10 @@ async function discover({ env, problem }: DiscoverCtx): Promise<Discovery> {
       : dirname(dir) === sessions && !(await hasFolder(join(dir, basename(path, ".jsonl"))));
     if (keep) sources.push({ harness: ID, path, kind: "append", hint: { root } });
   }
-  return { roots: [sessions], sources };
+  const code = kimiCodeRoot(env);
+  sources.push(...await kimiCodeSources(ID, code, problem));
+  const codeSessions = join(code, "sessions");
+  return { roots: codeSessions === sessions ? [sessions] : [sessions, codeSessions], sources };
 }
 
 /** True when a legacy `<id>.jsonl` has been superseded by its `<id>/` folder. */
@@ -124,6 +138,10 @@ function place(source: SourceRef): Place | undefined {
 }
 
 async function* parse(source: SourceRef, ctx: ParseCtx): AsyncGenerator<Session> {
+  if (isKimiCode(source)) {
+    yield* readKimiCode(ID, source, ctx);
+    return;
+  }
   const at = place(source);
   if (!at) {
     ctx.skip("unsupported", source.path, "not a Kimi CLI session file");

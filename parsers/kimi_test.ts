@@ -85,14 +85,19 @@ Deno.test("discovery takes one source per session folder when wire.jsonl and con
   }
 });
 
-Deno.test("discovery reads KIMI_SHARE_DIR when DEJA_KIMI_ROOT is unset", async () => {
+Deno.test("discovery reads KIMI_SHARE_DIR and KIMI_CODE_HOME when DEJA_KIMI_ROOT is unset", async () => {
   const share = await kimi.discover({
-    env: testEnv("/h", { KIMI_SHARE_DIR: "/data/kimi" }),
+    env: testEnv("/h", { KIMI_SHARE_DIR: "/data/kimi", KIMI_CODE_HOME: "/data/kc" }),
     knownProjects: [],
   });
-  assertEquals(share.roots, ["/data/kimi/sessions"]);
+  assertEquals(share.roots, ["/data/kimi/sessions", "/data/kc/sessions"]);
   const dflt = await kimi.discover({ env: testEnv("/h"), knownProjects: [] });
-  assertEquals(dflt.roots, ["/h/.kimi/sessions"]);
+  assertEquals(dflt.roots, ["/h/.kimi/sessions", "/h/.kimi-code/sessions"]);
+  const one = await kimi.discover({
+    env: testEnv("/h", { DEJA_KIMI_ROOT: "/r" }),
+    knownProjects: [],
+  });
+  assertEquals(one.roots, ["/r/sessions"]);
 });
 
 Deno.test("context.jsonl parsed directly yields nothing when its folder has a wire.jsonl", async () => {
