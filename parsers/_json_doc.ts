@@ -8,15 +8,19 @@
 import { readFile, stat } from "node:fs/promises";
 import type { ParseCtx } from "../lib/model.ts";
 import { type Obj, obj } from "./_util.ts";
+import { salvageJson } from "./_json_salvage.ts";
 
 /** Cap on one document: 256 MiB. */
 const MAX_DOC = 256 << 20;
 const utf8 = new TextDecoder("utf-8", { fatal: true });
+const lossy = new TextDecoder("utf-8");
 
 /**
- * Reads and parses a whole JSON document. A missing file, an empty file,
- * invalid UTF-8, an oversized file or invalid JSON is counted and gives
- * undefined.
+ * Reads and parses a whole JSON document. A missing file, an empty file or an
+ * oversized file is counted and gives undefined. Invalid UTF-8 is counted and
+ * read with replacement characters; a document that does not parse whole is
+ * read record by record ({@link salvageDocument}), so one damaged record
+ * costs only itself.
  */
 export async function readJsonDocument(
   path: string,
@@ -39,14 +43,27 @@ export async function readJsonDocument(
   try {
     text = utf8.decode(bytes);
   } catch {
-    ctx.skip("invalid_utf8", where);
-    return undefined;
+    ctx.skip("invalid_utf8", where, "kept with replacement characters");
+    text = lossy.decode(bytes);
   }
   if (text.trim() === "") {
     ctx.skip("empty", where);
     return undefined;
   }
-  return parseJson(text.replace(/^\uFEFF/, ""), where, ctx);
+  return salvageDocument(text.replace(/^\uFEFF/, ""), where, ctx);
+}
+
+/**
+ * Parses a whole JSON document's text; when it does not parse, reads it
+ * record by record (`_json_salvage.ts`): each damaged record is counted as
+ * `malformed_json` and the rest is kept. Undefined when nothing is readable.
+ */
+export function salvageDocument(text: string, where: string, ctx: ParseCtx): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return salvageJson(text, where, ctx);
+  }
 }
 
 /** {@link readJsonDocument}, then the value must be an object (else counted `bad_shape`). */
