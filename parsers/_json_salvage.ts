@@ -17,6 +17,7 @@
 import type { ParseCtx } from "../lib/model.ts";
 
 /** Raw control characters JSON forbids inside strings (tab, line breaks excepted). */
+// deno-lint-ignore no-control-regex
 const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f]/;
 const CONTROLS = new RegExp(CONTROL.source, "g");
 
