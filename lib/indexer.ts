@@ -51,6 +51,8 @@ export interface HarnessSummary {
   drift: Partial<Record<DriftKind, number>>;
   /** `path: message` for each store that could not be read. */
   errors: string[];
+  /** Discovery reported a problem, so stores may be missing from `found`. */
+  discoveryFailed?: boolean;
 }
 
 /** Options of {@link runIndex}. */
@@ -107,7 +109,10 @@ export async function runIndex(
       for (const parser of selected) {
         out.push(await indexHarness(store, env, parser, opts, seen));
       }
-      if (opts.rebuild) dropVanished(store, selected.map((p) => p.id), seen);
+      // A harness whose discovery reported a problem (a damaged registry, an unreadable
+      // directory) may have missed stores that still exist: its indexed sources are kept.
+      const complete = out.filter((h) => !h.discoveryFailed).map((h) => h.harness);
+      if (opts.rebuild) dropVanished(store, complete, seen);
       store.stmt(Q.setMeta).run(
         "last_index",
         JSON.stringify({ at: Date.now(), harnesses: out.map((h) => ({ ...h })) }),
@@ -121,7 +126,10 @@ export async function runIndex(
   }
 }
 
-/** After a rebuild: sessions and source rows of stores that no longer exist are removed. */
+/**
+ * After a rebuild: sessions and source rows of stores that no longer exist are
+ * removed, for the harnesses given (those whose discovery was complete).
+ */
 function dropVanished(store: Store, harnesses: string[], seen: Set<string>): void {
   store.tx(() => {
     for (const h of harnesses) {
@@ -162,7 +170,10 @@ async function indexHarness(
   const dctx: DiscoverCtx = {
     env,
     knownProjects: known,
-    problem: (path, e) => sum.errors.push(`${path}: ${e.message}`),
+    problem: (path, e) => {
+      sum.errors.push(`${path}: ${e.message}`);
+      sum.discoveryFailed = true;
+    },
   };
   let sources: SourceRef[];
   try {
@@ -171,6 +182,7 @@ async function indexHarness(
     sources = d.sources;
   } catch (e) {
     sum.errors.push(`discovery: ${(e as Error).message}`);
+    sum.discoveryFailed = true;
     return sum;
   }
   sum.found = sources.length;

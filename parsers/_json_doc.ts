@@ -58,7 +58,11 @@ export async function readJsonDocument(
  * record by record (`_json_salvage.ts`): each damaged record is counted as
  * `malformed_json` and the rest is kept. Undefined when nothing is readable.
  */
-export function salvageDocument(text: string, where: string, ctx: ParseCtx): unknown {
+export function salvageDocument(
+  text: string,
+  where: string,
+  ctx: Pick<ParseCtx, "skip">,
+): unknown {
   try {
     return JSON.parse(text);
   } catch {
@@ -107,4 +111,38 @@ function objectOrSkip(v: unknown, where: string, ctx: ParseCtx): Obj | undefined
   const o = obj(v);
   if (!o) ctx.skip("bad_shape", where, "not a JSON object");
   return o;
+}
+
+/**
+ * Reads a harness's registry or companion index (Crush's `projects.json`)
+ * for discovery. A missing file is normal and gives undefined; an unreadable
+ * or damaged one is reported through `problem` (the indexer lists it as an
+ * error of the harness and keeps the stores it found before), and what can
+ * still be read of it is returned ({@link salvageDocument}).
+ */
+export async function readRegistryJson(
+  path: string,
+  problem: ((path: string, error: Error) => void) | undefined,
+  maxBytes = 8 << 20,
+): Promise<unknown> {
+  let text: string;
+  try {
+    const st = await stat(path);
+    if (!st.isFile() || st.size > maxBytes) {
+      problem?.(path, new Error(`not a regular file of at most ${maxBytes} bytes`));
+      return undefined;
+    }
+    text = lossy.decode(await readFile(path));
+  } catch (e) {
+    if ((e as { code?: string }).code !== "ENOENT") problem?.(path, e as Error);
+    return undefined;
+  }
+  const damaged: string[] = [];
+  const value = salvageDocument(text.replace(/^\uFEFF/, ""), path, {
+    skip: (_reason, where, detail) => damaged.push(`${where}${detail ? `: ${detail}` : ""}`),
+  });
+  if (damaged.length) {
+    problem?.(path, new Error(`damaged JSON, read what was intact (${damaged[0]})`));
+  }
+  return value;
 }

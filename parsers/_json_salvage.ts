@@ -31,7 +31,7 @@ const WORK_FACTOR = 16;
  * `malformed_json` at `<where>#<member>[<index>]`; an element kept after its
  * raw control characters were replaced is counted with that said.
  */
-export function salvageJson(text: string, where: string, ctx: ParseCtx): unknown {
+export function salvageJson(text: string, where: string, ctx: Pick<ParseCtx, "skip">): unknown {
   const s = new Scanner(text, where, ctx);
   const start = s.skipWs(0);
   const c = text[start];
@@ -51,7 +51,7 @@ class Scanner {
   constructor(
     readonly text: string,
     readonly where: string,
-    readonly ctx: ParseCtx,
+    readonly ctx: Pick<ParseCtx, "skip">,
   ) {
     this.budget = WORK_FACTOR * (text.length + 1024);
   }
