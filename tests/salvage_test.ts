@@ -1,16 +1,19 @@
 /**
- * Damaged documents lose only the damaged record (issue 14, item 2): one bad
+ * Damaged stores lose only the damaged record (issue 14, item 2): one bad
  * byte in a Gemini CLI chat or a Cline task file used to drop the whole
- * session.
+ * session, and one damaged key in a forked Codex rollout's `task_started`
+ * dropped the whole fork, and a damaged aider session header its session.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Parser, SourceRef } from "../lib/model.ts";
 import { gemini } from "../parsers/gemini.ts";
 import { cline } from "../parsers/cline.ts";
-import { parseOne, testEnv } from "./_fixture.ts";
-import { assertEquals } from "./_assert.ts";
+import { codex } from "../parsers/codex.ts";
+import { aider } from "../parsers/aider.ts";
+import { parseOne, REPO, testEnv } from "./_fixture.ts";
+import { assert, assertEquals } from "./_assert.ts";
 
 async function parseText(parser: Parser, rel: string, text: string) {
   const dir = mkdtempSync(join(tmpdir(), "deja-salvage-"));
@@ -76,4 +79,48 @@ Deno.test("cline keeps the other messages of a task file when one message is dam
   const r = await parseText(cline, "tasks/1795000000000/api_conversation_history.json", text);
   assertEquals(r.texts.map((t) => t.replace(/\s+/g, " ").trim()), ["said alpha", "said charlie"]);
   assertEquals(r.counts.malformed_json, 1);
+});
+
+const FORK = join(
+  REPO,
+  "fixtures/registry/codex/archived_sessions",
+  "rollout-2026-07-31T12-05-00-019fb7a2-60e0-7e11-8e11-0000000000e1.jsonl",
+);
+
+for (
+  const [what, hurt] of [
+    ["its type key", (l: string) => l.replace('"type":"task_started"', '"tyqe":"task_started"')],
+    ["the whole line", (l: string) => l.slice(0, 40)],
+  ] as const
+) {
+  Deno.test(`codex keeps a fork's own turns when ${what} of its task_started is damaged`, async () => {
+    const lines = readFileSync(FORK, "utf8").split("\n");
+    const own = lines.findIndex((l) => l.includes("task_started") && l.includes("000000000003"));
+    lines[own] = hurt(lines[own]);
+    const r = await parseText(codex, "archived_sessions/rollout-x.jsonl", lines.join("\n"));
+    assert(
+      r.texts.includes("Find every caller of greet() and report file:line."),
+      r.texts.join("|"),
+    );
+    assert(!r.texts.includes("Inherited summary that belongs to the parent."));
+  });
+}
+
+Deno.test("aider keeps a session whose header line has a damaged byte", async () => {
+  const text = [
+    "# aider chxt started at 2026-11-20 09:15:00",
+    "",
+    "#### first question alpha",
+    "",
+    "answer alpha",
+    "",
+    "# aider chat started at 2026-11-21 10:00:00",
+    "",
+    "#### second question bravo",
+    "",
+  ].join("\n");
+  const r = await parseText(aider, ".aider.chat.history.md", text);
+  assertEquals(r.sessions.length, 2);
+  assert(r.texts.includes("first question alpha"), r.texts.join("|"));
+  assertEquals(r.counts.bad_shape, 1);
 });
