@@ -2,7 +2,7 @@
  * The fuzz suite's engine: one generated store per format kind (JSONL, JSON
  * document, Markdown, SQLite, zstd), each record carrying a marker `FZ<n>Q`,
  * damaged by a seeded mutation (tests/_mutate.ts) and parsed in a child
- * process under a time limit. A record is intact when the mutation left its
+ * process (one per kind) under a time limit. A record is intact when the mutation left its
  * bytes alone; for the kinds in {@link ASSERTED} every intact record must
  * still come out of the parse.
  */
@@ -263,6 +263,9 @@ export function runFuzz(seed: number, perKind: number, timeoutMs = 20_000): Fuzz
   const root = mkdtempSync(join(tmpdir(), "deja-fuzz-"));
   try {
     for (const [kind, gen] of Object.entries(GEN)) {
+      // One child process per kind: a hang costs that batch, never the run.
+      const batch: Array<{ store: Store; mut: ReturnType<typeof mutate>; tag: string }> = [];
+      const args: string[] = [];
       for (let k = 0; k < perKind; k++) {
         const s = seed * 1000 + k;
         const rand = rng(s);
@@ -270,44 +273,37 @@ export function runFuzz(seed: number, perKind: number, timeoutMs = 20_000): Fuzz
         const list = MUTATIONS[kind];
         const m = list[k % list.length];
         const mut = mutate(store.bytes, m, rand, store.minAt);
-        const dir = join(root, `${kind}-${k}`);
-        const path = join(dir, store.rel);
+        const path = join(root, `${kind}-${k}`, store.rel);
         mkdirSync(dirname(path), { recursive: true });
         writeFileSync(path, mut.bytes);
-        fig.stores++;
-        const r = spawnSync(
-          Deno.execPath(),
-          [
-            "run",
-            "-A",
-            "--quiet",
-            join(REPO, "tests/_fuzz_worker.ts"),
-            store.parser,
-            path,
-            store.kind,
-          ],
-          {
-            timeout: timeoutMs,
-            encoding: "utf8",
-            env: { ...Deno.env.toObject(), HOME: dir, DEJA_HOME: dir },
-          },
-        );
-        const tag = `${kind}/${m} seed ${s}`;
-        if (r.error || r.signal) {
-          fig.hangs++;
-          fig.failures.push(`${tag}: no answer in ${timeoutMs} ms`);
-          continue;
+        batch.push({ store, mut, tag: `${kind}/${m} seed ${s}` });
+        args.push(store.parser, path, store.kind);
+      }
+      fig.stores += batch.length;
+      const r = spawnSync(
+        Deno.execPath(),
+        ["run", "-A", "--quiet", join(REPO, "tests/_fuzz_worker.ts"), ...args],
+        {
+          timeout: timeoutMs * batch.length,
+          encoding: "utf8",
+          maxBuffer: 64 << 20,
+          env: { ...Deno.env.toObject(), HOME: root, DEJA_HOME: root },
+        },
+      );
+      const lines = String(r.stdout ?? "").trim().split("\n").filter((l) => l.startsWith("{"));
+      batch.forEach(({ store, mut, tag }, i) => {
+        if (i >= lines.length) {
+          const hung = r.error || r.signal;
+          if (hung) fig.hangs++;
+          else fig.crashes++;
+          if (i === lines.length) {
+            fig.failures.push(
+              `${tag}: ${hung ? "no answer in time" : String(r.stderr).split("\n")[0]}`,
+            );
+          }
+          return;
         }
-        if (r.status !== 0) {
-          fig.crashes++;
-          fig.failures.push(`${tag}: exit ${r.status}: ${String(r.stderr).split("\n")[0]}`);
-          continue;
-        }
-        const out = JSON.parse(String(r.stdout).trim().split("\n").pop()!) as {
-          found: string[];
-          hwm: number;
-          error?: string;
-        };
+        const out = JSON.parse(lines[i]) as { found: string[]; hwm: number; error?: string };
         fig.peakKiB = Math.max(fig.peakKiB, out.hwm);
         if (out.error) fig.unreadable++;
         const found = new Set(out.found);
@@ -321,7 +317,7 @@ export function runFuzz(seed: number, perKind: number, timeoutMs = 20_000): Fuzz
           fig.lost[kind] = (fig.lost[kind] ?? 0) + 1;
           if (fig.failures.length < 20) fig.failures.push(`${tag}: ${rec.marker} lost`);
         }
-      }
+      });
     }
   } finally {
     rmSync(root, { recursive: true, force: true });
