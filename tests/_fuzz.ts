@@ -192,7 +192,7 @@ const GEN: Record<string, (n: number, base: number) => Store> = {
           type: "user/message",
           seq: i,
           time: T0 + i,
-          data: { content: [{ type: "text", text: `ask ${m}` }] },
+          data: { content: [{ type: "text", text: `ask ${m}` }], source: { kind: "user" } },
         })
       ),
     ];
