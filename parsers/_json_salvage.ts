@@ -133,10 +133,10 @@ class Scanner {
 
   /**
    * Reads the array at `open` element by element; an element must start like
-   * the first one and be followed by a comma or `]`. After a damaged element the
-   * next one is the first later `{`/`[` that follows a comma, sits where the
-   * elements sit (the same column in a pretty-printed document) and parses
-   * with a comma or `]` after it. Returns the elements and where reading
+   * the first one. After a damaged element (or separator) the next one is the
+   * first later `{`/`[` that is no member value or first element of a nested
+   * list, sits where the elements sit (the same column in a pretty-printed
+   * document) and parses with a comma or `]` after it. Returns the elements and where reading
    * stopped (after the `]`, or the text's end).
    */
   array(open: number, name: string): { value: unknown[]; end: number } {
@@ -150,10 +150,18 @@ class Scanner {
       if (t[i] === "]") return { value: out, end: i + 1 };
       const got = t[i] === kind ? this.value(i, `${this.where}#${name}[${index}]`) : undefined;
       const after = got ? this.skipWs(got.end) : -1;
-      if (got && (t[after] === "," || t[after] === "]" || after >= t.length)) {
+      if (got) {
         out.push(got.value);
         index++;
-        i = t[after] === "," ? this.skipWs(after + 1) : after;
+        if (t[after] === "," || t[after] === "]" || after >= t.length) {
+          i = t[after] === "," ? this.skipWs(after + 1) : after;
+          continue;
+        }
+        // The element is whole but what follows it is not a separator.
+        this.ctx.skip("malformed_json", `${this.where}#${name}[${index}]`, "damaged separator");
+        const next = this.resync(after, kind, col);
+        if (next.end) return { value: out, end: next.at };
+        i = next.at;
         continue;
       }
       this.ctx.skip("malformed_json", `${this.where}#${name}[${index}]`, "damaged record skipped");
@@ -181,7 +189,7 @@ class Scanner {
         continue;
       }
       if (ch !== kind) continue;
-      if (col >= 0 ? this.column(j) !== col : t[this.prevNonWs(j)] !== ",") continue;
+      if (col >= 0 ? this.column(j) !== col : ":[".includes(t[this.prevNonWs(j)])) continue;
       const end = this.scanEnd(j);
       if (end < 0) continue;
       const after = t[this.skipWs(end)];

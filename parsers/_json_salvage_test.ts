@@ -70,3 +70,10 @@ Deno.test("salvage gives undefined and counts once when nothing is readable", ()
   assertEquals(salvage("not json at all"), { value: undefined, lost: 1 });
   assertEquals(salvage('{"history": [{"message": {"role": "us').lost, 1);
 });
+
+Deno.test("salvage keeps both neighbours when the comma between two records is damaged", () => {
+  const text = JSON.stringify(chat.messages).replace("}]},{", "}]}${");
+  const { value, lost } = salvage(text);
+  assertEquals((value as Array<{ id: string }>).map((m) => m.id), ["m1", "m2", "m3", "m4"]);
+  assertEquals(lost, 1);
+});
