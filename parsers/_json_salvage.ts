@@ -181,6 +181,8 @@ class Scanner {
   /** Where the next intact element starts after damage, or the array's end. */
   private resync(from: number, kind: string, col: number): { at: number; end?: boolean } {
     const t = this.text;
+    // Records are objects (or lists); a list of scalars is not resynchronised.
+    if (kind !== "{" && kind !== "[") return { at: t.length, end: true };
     for (let j = from; j < t.length && this.budget > 0; j++) {
       const ch = t[j];
       if (ch === "]" && col > 0) {
@@ -215,6 +217,7 @@ class Scanner {
     const t = this.text;
     const out: Record<string, unknown> = {};
     let any = false;
+    let damaged = false;
     let i = this.skipWs(open + 1);
     const col = this.column(i);
     while (i < t.length && t[i] !== "}" && this.budget > 0) {
@@ -222,6 +225,7 @@ class Scanner {
       const colon = key ? this.skipWs(key.end) : -1;
       if (!key || typeof key.value !== "string" || t[colon] !== ":") {
         this.ctx.skip("malformed_json", this.where, "damaged member skipped");
+        damaged = true;
         const next = this.nextMember(i + 1, col);
         if (next < 0) break;
         i = next;
@@ -241,6 +245,7 @@ class Scanner {
         i = this.skipWs(arr.end);
       } else {
         this.ctx.skip("malformed_json", `${this.where}#${name}`, "damaged member skipped");
+        damaged = true;
         const next = this.nextMember(v, col);
         if (next < 0) break;
         i = next;
@@ -248,7 +253,9 @@ class Scanner {
       }
       if (t[i] === ",") i = this.skipWs(i + 1);
     }
-    return any ? out : (this.ctx.skip("malformed_json", this.where, "nothing readable"), undefined);
+    if (any) return out;
+    if (t.length && !damaged) this.ctx.skip("malformed_json", this.where, "nothing readable");
+    return undefined;
   }
 
   /** The next `"` at column `col` (a member of the same object), or -1. */
