@@ -8,6 +8,7 @@
 import { exit, type IO, processIO } from "./lib/runtime.ts";
 import { type Command, helpFor, parse } from "./lib/cli/common.ts";
 import { DejaError } from "./lib/store.ts";
+import { humanIO } from "./lib/cli/output.ts";
 import { indexCmd } from "./lib/cli/cmd_index.ts";
 import { searchCmd } from "./lib/cli/cmd_search.ts";
 import { forgetCmd } from "./lib/cli/cmd_forget.ts";
@@ -94,6 +95,8 @@ export async function main(io: IO): Promise<number> {
   if (HOOK_NAMES.has(first) && !rest.includes("--help") && !rest.includes("-h")) {
     return await runHookArgs(io);
   }
+  // Human output is cleaned in one place (lib/cli/output.ts); a protocol (MCP) writes raw.
+  if (!COMMANDS.find((c) => c.name === first)?.protocol) io = humanIO(io);
   let cmd = COMMANDS.find((c) => c.name === first);
   let argv = rest;
   if (!cmd) {

@@ -107,24 +107,5 @@ export function redactDeep(value: unknown, counts: RedactionCounts): unknown {
   return value;
 }
 
-/**
- * Makes transcript text safe to print on a terminal: removes escape sequences
- * (CSI, OSC, and single-character ESC commands), C0 and C1 control characters
- * except newline and tab (carriage returns become newlines), bidi overrides,
- * isolates and marks, and invisible characters (soft hyphen, zero-width space,
- * word joiner and invisible operators, BOM, the Unicode tag block).
- */
-export function sanitizeForTerminal(text: string): string {
-  return text
-    .replace(
-      // deno-lint-ignore no-control-regex
-      /\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]|\x9b[0-9;?]*[ -/]*[@-~]|\x9d[^\x07\x9c]*(?:\x07|\x9c)/g,
-      "",
-    )
-    .replace(/\r\n?/g, "\n")
-    .replace(
-      // deno-lint-ignore no-control-regex
-      /[\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c\u00ad\u200b\u2060-\u2064\ufeff\u180e\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]|\udb40[\udc00-\udc7f]/g,
-      "",
-    );
-}
+/** Terminal sanitising lives in lib/terminal.ts (no dependencies, for the hooks); re-exported here. */
+export { sanitizeForTerminal } from "./terminal.ts";

@@ -121,8 +121,8 @@ Deno.test("redactDeep redacts strings inside parser state", () => {
   });
 });
 
-Deno.test("sanitizeForTerminal turns carriage returns into newlines", () => {
-  assertEquals(sanitizeForTerminal("a\r\nb\rc"), "a\nb\nc");
+Deno.test("sanitizeForTerminal turns a lone carriage return into a newline and keeps CRLF", () => {
+  assertEquals(sanitizeForTerminal("a\r\nb\rc"), "a\r\nb\nc");
 });
 
 // --- The corpus: every secret shape caught, every look-alike untouched -----------------

@@ -5,6 +5,7 @@ import { runIndex } from "../indexer.ts";
 import { parsers } from "../../parsers/mod.ts";
 import { indexPath } from "../store.ts";
 import { harnessOpt } from "./_memory.ts";
+import { CR, csi } from "./output.ts";
 
 export const indexCmd: Command = {
   name: "index",
@@ -35,9 +36,9 @@ export const indexCmd: Command = {
       rebuild: Boolean(a.values.rebuild),
       only,
       waitMs,
-      progress: tty ? (line) => io.err(`\r\x1b[2Kindexing ${line}`) : undefined,
+      progress: tty ? (line) => io.err(`${CR}${csi("2K")}indexing ${line}`) : undefined,
     });
-    if (tty) io.err("\r\x1b[2K");
+    if (tty) io.err(`${CR}${csi("2K")}`);
     const failed = res.harnesses.some((h) => h.errors.length);
     if (a.values.json) {
       printJson(io, { index: indexPath(io.env), ms: Math.round(res.ms), harnesses: res.harnesses });

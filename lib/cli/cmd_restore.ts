@@ -103,7 +103,7 @@ function runRestore(a: Args, io: IO): number {
       return 0;
     }
     if (a.values.json) printJson(io, spanJson(span, ref(span), true));
-    else io.out(io.isTTY ? sanitizeForTerminal(span.text) : span.text);
+    else io.out(span.text);
     return 0;
   });
 }

@@ -123,7 +123,7 @@ export function runSearch(a: Args, io: IO): number {
     }
     return 1;
   }
-  if (note) io.err(`${c.on ? "\x1b[2m" : ""}${note}${c.on ? "\x1b[0m" : ""}\n`);
+  if (note) io.err(`${c.dim(note)}\n`);
   if (res.hidden) {
     io.err(
       `hint: ${res.hidden} session${
