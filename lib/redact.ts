@@ -8,6 +8,7 @@
  */
 import { PREFILTER, RULES } from "./redact_rules.ts";
 import { entropySpans } from "./redact_entropy.ts";
+import { isPlaceholder, isPlaceholderBlock } from "./redact_placeholder.ts";
 
 /** Shapes known by their own form (no key word, no capture group): provider tokens and the like. */
 const SPECIFIC = RULES.filter((r) => !r.re.includes("(?<v>") && r.kind !== "private_key");
@@ -28,6 +29,12 @@ function acceptAssignment(match: string, v: string): boolean {
   const before = match[match.lastIndexOf(v) - 1];
   if (before === '"' || before === "'") return true;
   return v.length >= 20 || (/\d/.test(v) && /\p{L}/u.test(v));
+}
+
+/** A .env value is a secret unless it is a number, a boolean or too short to be one. */
+function acceptDotenv(v: string): boolean {
+  const u = v.replace(/^["']|["']$/g, "");
+  return u.length >= 4 && !/^(?:\d+|true|false|yes|no|on|off)$/i.test(u);
 }
 
 /** Counts per secret kind. */
@@ -55,7 +62,12 @@ export function redact(text: string, counts: RedactionCounts): string {
         if (groups[`r${i}`] === undefined) continue;
         const kind = RULES[i].kind;
         const v = groups[`v${i}`];
-        if (kind === "assignment" && v && !acceptAssignment(match, v)) return match;
+        if (v !== undefined && isPlaceholder(v)) return match;
+        if (kind === "private_key" && isPlaceholderBlock(match)) return match;
+        const line = RULES[i].line === true;
+        if (kind === "assignment" && v && !(line ? acceptDotenv(v) : acceptAssignment(match, v))) {
+          return match;
+        }
         if (kind === "assignment" && v) {
           // A value with a known shape is named by its shape (AWS_ACCESS_KEY_ID=AKIA…: aws_key).
           const inner: RedactionCounts = {};
