@@ -76,7 +76,7 @@ export function isPlaceholder(value: string): boolean {
  */
 export function isPlaceholderBlock(block: string): boolean {
   const body = block.replace(/-----(?:BEGIN|END)[A-Z0-9 ]*-----/g, "")
-    .replace(/\\[nr]/g, " ").trim();
+    .replace(/\\+[nrt]?/g, " ").trim();
   if (!body) return true;
   if (/^(?:[.…*xX\s]+|<[^>]*>|\[[^\]]*\])$/.test(body)) return true;
   return /\b(?:your|here|placeholder|example|redacted)\b/i.test(body) && body.length < 80;

@@ -73,10 +73,12 @@ const ENV_WORDS = [
   "[Ss]ecret",
   "TOKEN",
   "[Tt]oken",
-  "KEY",
-  "[Kk]ey",
-  "AUTH",
-  "[Aa]uth",
+  "(?<![A-Za-z])KEY(?![A-Z])",
+  "(?<![A-Za-z])[Kk]ey(?![a-z])",
+  "APIKEY",
+  "[Aa]pi[Kk]ey",
+  "AUTH(?!OR)",
+  "[Aa]uth(?!or)",
   "SALT",
   "[Ss]alt",
   "CREDENTIAL",
@@ -143,12 +145,14 @@ export const RULES: Rule[] = [
   },
   {
     // A line of a .env file (or of a shell script) whose name says secret: the whole rest
-    // of the line is the value, quoted or not; a lone "\n" (JSON-escaped text) ends a line too.
+    // of the line is the value, quoted or not; a lone "\n" (JSON-escaped text) ends a line
+    // too; a line number in front (`cat -n`, a read tool's `12→`) is allowed.
     kind: "assignment",
     line: true,
-    re: String.raw`(?<=^|\n|\\n)[ \t]*(?:export[ \t]+)?[A-Za-z0-9_.-]*?(?:${
+    re: String
+      .raw`(?<=^|\n|\\n)(?:[ \t]*\d+(?:\t|→|:|\|)[ \t]?)?(?:export[ \t]+)?[A-Za-z0-9_]*?(?:${
       ENV_WORDS.join("|")
-    })[A-Za-z0-9_.-]*[ \t]*=[ \t]*["']?(?<v>(?<=")[^"\\\n]+(?=")|(?<=')[^'\\\n]+(?=')|(?<=[=\s])[^\s"'\\\x60()]+)["']?(?=[ \t]*(?:#[^\n]*)?(?:\r?\n|\\+[rn]|$))`,
+    })[A-Za-z0-9_]*=["']?(?<v>(?!=)(?<=")[^"\\\n]+(?=")|(?<=')[^'\\\n]+(?=')|(?<=[=\s])[^\s"'\\\x60(){}<>]+)["']?(?=[ \t]*(?:#[^\n]*)?(?:\r?\n|\\+[rn]|$))`,
   },
   {
     // A key word, possibly inside a longer name (DB_PASSWORD, secret_key, PGPASSWORD),
