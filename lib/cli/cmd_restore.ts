@@ -16,7 +16,11 @@ export const restoreCmd: Command = {
   maxPositionals: 1,
   options: {
     ...FILTER_OPTIONS,
-    span: { type: "string", value: "<n>", description: "print span n (as listed) exactly" },
+    span: {
+      type: "string",
+      value: "<n>",
+      description: "print span n (as listed; controls removed, -o writes it byte for byte)",
+    },
     out: {
       type: "string",
       short: "o",
