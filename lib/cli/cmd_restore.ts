@@ -3,7 +3,6 @@ import type { Args, Command } from "./common.ts";
 import { colors, fmtTime, intOpt, isoTime, oneLine, opt, printJson, tildify } from "./common.ts";
 import type { IO } from "../runtime.ts";
 import { DejaError } from "../store.ts";
-import { sanitizeForTerminal } from "../redact.ts";
 import { shortRef } from "../sessions.ts";
 import { listSpans, type RestoreSpan, writeSpan } from "../memory/restore.ts";
 import { FILTER_OPTIONS, harnessOpt, withStore } from "./_memory.ts";
@@ -135,7 +134,7 @@ function listing(
       }`,
     );
     const first = s.text.split("\n").find((l) => l.trim()) ?? "";
-    lines.push(c.dim(`       │ ${oneLine(sanitizeForTerminal(first), 90)}`));
+    lines.push(c.dim(`       │ ${oneLine(first, 90)}`));
   }
   lines.push(c.dim(`deja restore <path> --span N prints one; add -o <file> to write it`));
   return lines.join("\n") + "\n";
