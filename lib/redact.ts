@@ -62,11 +62,17 @@ export function redact(text: string, counts: RedactionCounts): string {
         if (groups[`r${i}`] === undefined) continue;
         const kind = RULES[i].kind;
         const v = groups[`v${i}`];
-        if (v !== undefined && isPlaceholder(v)) return match;
-        if (kind === "private_key" && isPlaceholderBlock(match)) return match;
         const line = RULES[i].line === true;
-        if (kind === "assignment" && v && !(line ? acceptDotenv(v) : acceptAssignment(match, v))) {
-          return match;
+        if (
+          (v !== undefined && isPlaceholder(v)) ||
+          (kind === "private_key" && isPlaceholderBlock(match)) ||
+          (kind === "assignment" && v && !(line ? acceptDotenv(v) : acceptAssignment(match, v)))
+        ) {
+          // Not a secret; what the rule read before the value may still hold one
+          // (`curl -H 'Authorization: Bearer …' -u $U:$P`): it is scanned again on its own.
+          if (v === undefined) return match;
+          const at = match.lastIndexOf(v);
+          return at > 0 ? redact(match.slice(0, at), counts) + match.slice(at) : match;
         }
         if (kind === "assignment" && v) {
           // A value with a known shape is named by its shape (AWS_ACCESS_KEY_ID=AKIA…: aws_key).

@@ -167,7 +167,7 @@ export const RULES: Rule[] = [
     // curl/wget/httpie `-u user:password`.
     kind: "cli_password",
     re: String
-      .raw`\s(?:-u|--user|--http-user)(?<=\b(?:curl|wget|http|https|xh)\b[^\n]*?\s(?:-u|--user|--http-user))(?:\s+|=)["']?[^\s:"'$]+:(?<v>[^\s"'@]{3,})`,
+      .raw`\b(?:curl|wget|http|https|xh)\b[^\n]{0,400}?\s(?:-u|--user|--http-user)(?:\s+|=)["']?[^\s:"'$]+:(?<v>[^\s"'@]{3,})`,
   },
   {
     kind: "cli_password",
@@ -177,7 +177,7 @@ export const RULES: Rule[] = [
   {
     kind: "cli_password",
     re: String
-      .raw`\s-p(?<=\b(?:mysql|mysqldump|mariadb|mysqladmin)\b[^\n]*?\s-p)(?<v>[^\s"'\x60]{4,})`,
+      .raw`\b(?:mysql|mysqldump|mariadb|mysqladmin)\b[^\n]{0,400}?\s-p(?<v>[^\s"'\x60]{4,})`,
   },
 ];
 
