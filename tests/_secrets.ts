@@ -129,6 +129,15 @@ export const PLANTED: Planted[] = [
   },
 ];
 
+/** A random value with no known shape, alone on its line (the entropy rule). */
+export const LONE = "Q7mZp3Xk9Lw2" + "Vr8Tn4Ys6Bd1Hc5Jf0Ga";
+PLANTED.push({
+  name: "random value alone on a line",
+  text: `the new signing value is:\n  ${LONE}\nkeep it safe`,
+  core: LONE,
+  keep: "the signing value is read from SIGNING_VALUE at start",
+});
+
 /** Pieces of the .env kind that must all be gone, not only the first. */
 export const ENV_CORES = [
   "Pg-Sekr1t-Word",
