@@ -82,6 +82,11 @@ async function withPlanted(fn: (ix: MemoryIndex, cwd: string) => Promise<void>) 
       JSON.stringify({ type: "custom-title", customTitle: `redis ${EVIL}`, sessionId: ID }) + "\n",
     );
     await runIndex(ix.env, parsers, { only: ["claude"] });
+    // A harness root whose name carries the sequences (`sources` prints roots).
+    const evilRoot = join(ix.root, `codex${EVIL.replaceAll("/", "")}`);
+    mkdirSync(evilRoot);
+    const base = ix.env;
+    ix.env = { ...base, get: (n: string) => n === "DEJA_CODEX_ROOT" ? evilRoot : base.get(n) };
     await fn(ix, cwd);
   } finally {
     ix.cleanup();
@@ -122,6 +127,8 @@ Deno.test("every human command prints history without escape sequences, C1, bidi
     assert(show.out.includes("the websocket reconnect fails ]0;pwned") === false, show.out);
     assert(show.out.includes("(/deja-recall)"), show.out);
     assert(show.out.includes("with ECONNREFUSED"), show.out);
+    const sources = await run(ix, ["sources"], true, cwd);
+    assert(sources.out.includes("codex(deja-recall)"), sources.out);
   }));
 
 Deno.test("deja's own colours survive the writer on a TTY", () =>
