@@ -32,6 +32,7 @@ import { TermStats } from "./search/expand.ts";
 import { type Ablation, withAblation } from "./search/rank.ts";
 import { fillSnippets, finish } from "./search/results.ts";
 import { ladder } from "./search/ladder.ts";
+import { liftPrompts, typedPrompts } from "./search/prompt.ts";
 
 /** Options of a search. */
 export interface SearchOptions {
@@ -197,6 +198,9 @@ function run(store: Store, query: string, o: SearchOptions): SearchResult {
   const { scores, alts, changes } = lad;
   let tier: Tier = lad.tier;
   if (tier !== "error" && tier !== "none") rescore(stats, cache, scores, alts, f);
+  const prompts = typedPrompts(store, query, f, rootOf);
+  liftPrompts(scores, prompts);
+  if (prompts.size && (tier === "relevance" || tier === "none")) tier = "exact";
   const results = finish(store, cache, scores, tier, o, now, parsed.time, limit);
   if (lad.strict) {
     // A long query ranked by relevance: it matched exactly when its best session holds every term.

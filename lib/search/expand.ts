@@ -31,6 +31,11 @@ export interface Expansion {
   alts: string[][][];
   /** Per widened term: the word as typed and what it stands for at this tier. */
   changes: Array<{ from: string; to: string[] }>;
+  /**
+   * Most words are guesses (several close spellings at once): only an event
+   * holding a guess of every word together matches.
+   */
+  together?: boolean;
 }
 
 /** Most alternatives one term expands to. */
@@ -118,14 +123,20 @@ export function expand(stats: TermStats, terms: QueryTerm[], tier: LiteralTier):
     alts.push(list.map((w) => [w]));
   }
   if (tier !== "exact" && !changes.length) return null;
-  // Word forms are the same words; a substring or a close spelling is a guess.
+  // Word forms are the same words; a substring or a close spelling is a guess. Several
+  // close spellings at once are kept when each misspelt word is long enough to guess
+  // (5+ letters) and, in the ladder, the guesses meet in one event.
+  let together = false;
   if (tier !== "stemmed" && terms.length > 1 && widenedOnly > Math.ceil(terms.length / 2)) {
-    return null;
+    const guessable = tier === "close" && terms.length <= 4 &&
+      terms.every((t) => stats.present(t.tokens) || (t.tokens[0]?.length ?? 0) >= 5);
+    if (!guessable) return null;
+    together = true;
   }
   if (
     tier === "close" && !changes.some((c) => !c.to.includes(c.from) && stats.docs(c.from) === 0)
   ) {
     return null;
   }
-  return { alts, changes };
+  return together ? { alts, changes, together } : { alts, changes };
 }
