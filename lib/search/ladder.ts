@@ -60,7 +60,7 @@ export function ladder(
   const long = isLong(query, parsed);
   // A quoted phrase matches contiguously or not at all, at every tier.
   let held: Set<number> | undefined | null = null;
-  const phrases = () => held === null ? (held = withPhrases(stats, parsed, f, rootOf)) : held;
+  const phrases = () => held === null ? (held = withPhrases(stats, query, parsed, f, rootOf)) : held;
   for (const t of long ? ["exact" as const] : LITERAL) {
     const ex = expand(stats, parsed.parts, t);
     if (!ex) continue;
@@ -106,17 +106,25 @@ function relevanceOf(
 }
 
 /**
+ * Quotes typed as phrase syntax: one line, a quoted span standing alone
+ * between spaces (a pasted traceback's `File "/srv/app/main.py", line 7`
+ * quotes what changes from run to run, and is matched by its signature).
+ */
+const TYPED_QUOTES = /^[^\n]*(?:^|\s)"[^"\n]+"(?:\s|$)[^\n]*$/;
+
+/**
  * The sessions (filed under their root) holding every quoted phrase of the
- * query, or undefined when it has none.
+ * query, or undefined when it has none typed as phrases.
  */
 function withPhrases(
   stats: TermStats,
+  query: string,
   parsed: ParsedQuery,
   f: Filters,
   rootOf: (id: number) => number,
 ): Set<number> | undefined {
   const quoted = parsed.parts.filter((p) => p.quoted);
-  if (!quoted.length) return undefined;
+  if (!quoted.length || !TYPED_QUOTES.test(query)) return undefined;
   const exprs = quoted.map((p) => ftsTerm(p.tokens));
   const weights = quoted.map((p) => Math.min(...p.tokens.map((t) => stats.docs(t))));
   const sp = spreadMatch(stats.store, exprs, weights, f, 20_000);
