@@ -38,6 +38,13 @@ const HISTORY: MemSession[] = [
       ["assistant", "Created the directory; the file opens now."],
     ],
   },
+  {
+    id: "s-leak",
+    events: [
+      ["user", "the checkout service leaks memory overnight"],
+      ["assistant", "An unbounded cache; I capped it."],
+    ],
+  },
   ...[1, 2, 3].map((i): MemSession => ({
     id: `s-prompt-${i}`,
     events: [
@@ -92,4 +99,12 @@ Deno.test("a query equal to a typed prompt ranks the sessions of that prompt fir
     const top = r.results.slice(0, 3).map((x) => x.id).sort();
     assertEquals(top, ["s-prompt-1", "s-prompt-2", "s-prompt-3"]);
     assert(!r.nothingMatched);
+  }));
+
+Deno.test("a question in other words finds its session through related words, as nothing matched", () =>
+  withHistory((s) => {
+    const r = search(s, "why does the purchase flow eat all the ram");
+    assertEquals(r.results[0]?.id, "s-leak");
+    assertEquals(r.tier, "relevance");
+    assert(r.nothingMatched);
   }));
