@@ -108,3 +108,27 @@ Deno.test("a question in other words finds its session through related words, as
     assertEquals(r.tier, "relevance");
     assert(r.nothingMatched);
   }));
+
+Deno.test("search finds a path fragment cut mid-token at the substring tier", async () => {
+  const ix = await memIndex([
+    {
+      id: "s-path",
+      events: [
+        ["user", "the token refresh is flaky"],
+        ["tool_call", "cat src/checkout/refreshSessionToken.ts"],
+        ["assistant", "The refresh races the logout."],
+      ],
+    },
+    { id: "s-else", events: [["user", "checkout totals are wrong"], ["assistant", "Rounding."]] },
+  ]);
+  const s = ix.open();
+  try {
+    for (const q of ["kout/refreshSess", "checkout/refreshSess", "src/check"]) {
+      const r = search(s, q);
+      assertEquals([r.tier, r.results[0]?.id], ["substring", "s-path"], q);
+    }
+  } finally {
+    s.close();
+    ix.cleanup();
+  }
+});

@@ -89,6 +89,33 @@ function formsAndSynonyms(stats: TermStats, word: string): string[] {
 }
 
 /**
+ * A fragment of a path or identifier cut mid-token (`kout/refreshSess`): the
+ * token phrases it may be part of — its first token the end of an indexed
+ * token, its last the start of one, the tokens between as typed — at most
+ * {@link MAX_ALTS}, most used first; empty when none.
+ */
+export function fragmentOf(stats: TermStats, toks: string[]): string[][] {
+  const first = toks[0];
+  const last = toks[toks.length - 1];
+  if (!toks.slice(1, -1).every((m) => stats.docs(m) > 0)) return [];
+  const ends = (stats.docs(first) ? [first] : []).concat(
+    first.length >= 3 ? containing(stats.store, first, 50).filter((w) => w.endsWith(first)) : [],
+  );
+  const starts = (stats.docs(last) ? [last] : []).concat(
+    last.length >= 2 ? byUse(stats.store, withPrefix(stats.store, last), MAX_ALTS) : [],
+  );
+  const out: string[][] = [];
+  for (const a of ends.slice(0, MAX_ALTS)) {
+    for (const b of starts) {
+      if (out.length >= MAX_ALTS) break;
+      if (a === first && b === last) continue;
+      out.push([a, ...toks.slice(1, -1), b]);
+    }
+  }
+  return out;
+}
+
+/**
  * The alternatives of `terms` at `tier`, or null when the tier is declined.
  */
 export function expand(stats: TermStats, terms: QueryTerm[], tier: LiteralTier): Expansion | null {
@@ -111,8 +138,13 @@ export function expand(stats: TermStats, terms: QueryTerm[], tier: LiteralTier):
       list = near(stats.store, word, word.length >= 8 ? 2 : 1, 8);
     }
     if (!word) {
-      if (!literal) return null;
-      alts.push([t.tokens]);
+      const frag = !literal && tier === "substring" && !t.quoted ? fragmentOf(stats, t.tokens) : [];
+      if (!literal && !frag.length) return null;
+      if (frag.length) {
+        changes.push({ from: t.tokens.join(" "), to: frag.map((f) => f.join(" ")) });
+        widenedOnly++;
+      }
+      alts.push(frag.length ? frag : [t.tokens]);
       continue;
     }
     list = [...new Set(list)].slice(0, MAX_ALTS);

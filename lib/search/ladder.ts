@@ -60,7 +60,8 @@ export function ladder(
   const long = isLong(query, parsed);
   // A quoted phrase matches contiguously or not at all, at every tier.
   let held: Set<number> | undefined | null = null;
-  const phrases = () => held === null ? (held = withPhrases(stats, query, parsed, f, rootOf)) : held;
+  const phrases = () =>
+    held === null ? (held = withPhrases(stats, query, parsed, f, rootOf)) : held;
   for (const t of long ? ["exact" as const] : LITERAL) {
     const ex = expand(stats, parsed.parts, t);
     if (!ex) continue;
@@ -70,7 +71,7 @@ export function ladder(
       // Ranked with the relevance tier below; remembered as the exact matches.
       const rel = relevanceOf(stats, parsed, f, rootOf);
       const ph = phrases();
-      if (ph) for (const id of rel.scores.keys()) if (!ph.has(id)) rel.scores.delete(id);
+      if (ph) { for (const id of rel.scores.keys()) if (!ph.has(id)) rel.scores.delete(id); }
       for (const [id, s] of scores) rel.scores.set(id, s);
       return {
         tier: "relevance",
@@ -84,7 +85,7 @@ export function ladder(
   }
   const er = errorTier(stats, query, f, rootOf);
   const ph = phrases();
-  if (ph) for (const id of er.scores.keys()) if (!ph.has(id)) er.scores.delete(id);
+  if (ph) { for (const id of er.scores.keys()) if (!ph.has(id)) er.scores.delete(id); }
   if (er.scores.size) {
     return { tier: "error", scores: er.scores, alts: er.words.map((w) => [[w]]), changes: [] };
   }
