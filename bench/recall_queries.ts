@@ -9,7 +9,10 @@
  * apart: near misses (nearmiss), the history's own words in a combination no
  * session was about (a component with a symptom it never had) — long sessions
  * that name both in passing hold them, so "nothing matched" is not always
- * the right answer there.
+ * the right answer there. Also reported apart, and left out of the overall
+ * row: paraphrases (the problem in other words, at most two words shared with
+ * the session; bench/recall_world.ts), a tuning set (`paradev`) and a
+ * held-out set (`paraphrase`) that nothing was tuned against.
  *
  * The generator's token sets are used only to keep a query honest (a typo is
  * not a real token, a word-forms query is not literally in any session).

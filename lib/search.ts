@@ -14,6 +14,9 @@
  * - `relevance`: nothing matched — the sessions holding most of the query's
  *   words, by IDF weight (lib/search/relevance.ts);
  * - `regex` for `--re`; `none` when nothing was found at all.
+ * A quoted phrase matches contiguously at every tier or not at all. A query
+ * equal (or nearly) to a prompt a person typed ranks those sessions first
+ * (lib/search/prompt.ts), whatever the tier.
  * Time words in the query rank, never filter; sessions of excluded projects
  * are left out, those of throwaway projects rank at half weight (or are left
  * out with `hideThrowaway`).
