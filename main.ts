@@ -7,7 +7,8 @@
  */
 import { exit, type IO, processIO } from "./lib/runtime.ts";
 import { type Command, helpFor, parse } from "./lib/cli/common.ts";
-import { asIndexError, DejaError, indexPath } from "./lib/store.ts";
+import { asIndexError, DejaError, indexPath, Store } from "./lib/store.ts";
+import { docs } from "./lib/search/vocab.ts";
 import { humanIO } from "./lib/cli/output.ts";
 import { indexCmd } from "./lib/cli/cmd_index.ts";
 import { searchCmd } from "./lib/cli/cmd_search.ts";
@@ -107,7 +108,8 @@ export async function main(io: IO): Promise<number> {
   let cmd = COMMANDS.find((c) => c.name === first);
   let argv = rest;
   // A bare 'deja <words>' is a search, also when the first word looks like a mistyped
-  // command; only when that search finds nothing does the note say which command it resembles.
+  // command; after the search (not after a usage error), the note says which command it
+  // resembles unless the word is one the history itself holds ('docker' is no 'doctor').
   let near: string | undefined;
   if (!cmd) {
     cmd = searchCmd;
@@ -115,13 +117,27 @@ export async function main(io: IO): Promise<number> {
     near = suggestCommand(first, TYPED_NAMES);
   }
   const code = await runCommand(cmd, argv, io);
-  if (near && code !== 0) {
+  if (near && code !== 2 && !inHistory(io, first)) {
     io.err(
       `deja: '${first}' is not a command; did you mean '${near}'?\n` +
         `hint: the words were searched for; 'deja ${near} --help' shows that command\n`,
     );
   }
   return code;
+}
+
+/** True when `word` is a token of the indexed history (false without a readable index). */
+function inHistory(io: IO, word: string): boolean {
+  try {
+    const store = Store.open(indexPath(io.env), { readOnly: true, busyMs: 200 });
+    try {
+      return docs(store, word.toLowerCase()) > 0;
+    } finally {
+      store.close();
+    }
+  } catch {
+    return false;
+  }
 }
 
 async function runCommand(cmd: Command, argv: string[], io: IO): Promise<number> {

@@ -12,7 +12,7 @@
  *
  * @module
  */
-import { existsSync, statSync } from "node:fs";
+import { existsSync } from "node:fs";
 import type { Env } from "../model.ts";
 import { detected, type TargetRef } from "./facts.ts";
 import { expandPath } from "./template.ts";
@@ -20,7 +20,8 @@ import { BrokenConfig, readJsonDoc, realTarget } from "./files.ts";
 import { commandProgram, findHooks, getMcp, isDejaServer } from "./edits.ts";
 import { launcherPath, launcherTarget, targetExists } from "./launcher.ts";
 import type { PartKind } from "./wire.ts";
-import { indexPath, Store } from "../store.ts";
+import { checkIndex, indexPath, Store } from "../store.ts";
+import { checkStaleness } from "../fresh/check.ts";
 import { Q } from "../schema.ts";
 import { readTextSync } from "../fsread.ts";
 
@@ -150,23 +151,6 @@ function jsonPart(
   }
 }
 
-interface SourceStamp {
-  path: string;
-  kind: string;
-  size: number | null;
-  mtime: number | null;
-  companions: string | null;
-}
-
-function stamp(path: string): [number, number] {
-  try {
-    const st = statSync(path);
-    return [st.size, Math.floor(st.mtimeMs)];
-  } catch {
-    return [0, 0];
-  }
-}
-
 /** The index: present, openable, when last indexed, and how many indexed stores changed since. */
 export function indexStatus(env: Env): IndexStatus {
   const path = indexPath(env);
@@ -192,24 +176,21 @@ export function indexStatus(env: Env): IndexStatus {
         if (errors.length) out.harnessErrors.push(`${h.harness}: ${errors[0]}`);
       }
     }
-    const rows = store.stmt(Q.allSources).all() as unknown as SourceStamp[];
-    out.sources = rows.length;
-    for (const r of rows) {
-      const [size, mtime] = stamp(r.path);
-      let moved = size !== r.size || mtime !== r.mtime;
-      if (!moved && r.kind === "sqlite" && r.companions) {
-        const was = JSON.parse(r.companions) as Array<[number, number]>;
-        if (was.length === 1) {
-          moved = JSON.stringify(stamp(`${r.path}-wal`)) !== JSON.stringify(was[0]);
-        }
-      }
-      if (moved) out.changed++;
-    }
+    // The same stat pass every reading command runs first (lib/fresh/check.ts).
+    const stale = checkStaleness(store);
+    out.sources = (store.db.prepare("SELECT COUNT(*) AS n FROM sources").get() as { n: number }).n;
+    out.changed = stale.changed.length + stale.discover.length;
     out.fresh = out.changed === 0 && out.lastIndex !== null;
   } catch (e) {
     out.error = (e as Error).message;
   } finally {
     store?.close();
+  }
+  // Damage in pages no query has read yet shows only to a full read: doctor is where a
+  // person asks for one (it costs about a read of the file).
+  if (!out.error) {
+    const damage = checkIndex(path);
+    if (damage) out.error = `damaged (${damage}): run 'deja index --rebuild'`;
   }
   return out;
 }
