@@ -15,7 +15,7 @@ import { hookArgs, hookOptions } from "./_hook_options.ts";
 export const hookToolCmd: Command = {
   name: "hook-tool",
   summary: "hook: before a shell or edit call (PreToolUse): what this command or file already has",
-  usage: "hook-tool [--crush | --harness ID] < event.json",
+  usage: "hook-tool [--crush] [--harness ID] < event.json",
   options: hookOptions,
   run: (args, io) => runHookArgs({ ...io, args: ["hook-tool", ...hookArgs(args)] }),
 };
