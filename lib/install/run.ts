@@ -84,7 +84,8 @@ export function uninstallTargets(env: Env, refs: TargetRef[]): WireReport {
     [false, true].some((auto) => {
       const st = targetStatus(env, { name: "", harness: w, auto });
       return st.parts.some((p) =>
-        p.kind !== "skill" && p.kind !== "command" && p.state !== "not_wired"
+        p.kind !== "skill" && p.kind !== "command" && p.kind !== "file" &&
+        p.state !== "not_wired"
       );
     })
   );
