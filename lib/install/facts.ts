@@ -162,7 +162,9 @@ export function checkInstallFacts(id: string, v: unknown): string[] {
     if (!Array.isArray(mcp.key) || mcp.key.length < 2 || !mcp.key.every(isStr)) {
       out.push(`${id}: install.mcp.key must be a key path of at least two names`);
     }
-    if (!isObj(mcp.entry) || !Object.values(mcp.entry).some((x) => x === "{launcher}")) {
+    const runs = (x: unknown): boolean =>
+      x === "{launcher}" || (Array.isArray(x) && x[0] === "{launcher}");
+    if (!isObj(mcp.entry) || !Object.values(mcp.entry).some(runs)) {
       out.push(`${id}: install.mcp.entry must be an object with a "{launcher}" value`);
     }
   }
