@@ -270,3 +270,26 @@ Deno.test("every plain target of the registry installs into an empty HOME and un
     rmSync(w.root, { recursive: true, force: true });
   }
 });
+
+Deno.test("the launcher records a non-default DEJA_HOME for harnesses that filter the environment", () => {
+  const w = world();
+  try {
+    writeFileSync(w.self[0], '#!/bin/sh\necho "home=$DEJA_HOME args=$*"\n', { mode: 0o755 });
+    installTargets(w.env, w.self, [t("codex")]);
+    const launcher = launcherPath(w.env);
+    const bare = new Deno.Command("/bin/sh", {
+      args: [launcher, "mcp"],
+      clearEnv: true,
+      env: { PATH: "/usr/bin:/bin" },
+    }).outputSync();
+    assertEquals(new TextDecoder().decode(bare.stdout), `home=${join(w.root, "deja")} args=mcp\n`);
+    const given = new Deno.Command("/bin/sh", {
+      args: [launcher, "mcp"],
+      clearEnv: true,
+      env: { PATH: "/usr/bin:/bin", DEJA_HOME: "/elsewhere" },
+    }).outputSync();
+    assertEquals(new TextDecoder().decode(given.stdout), "home=/elsewhere args=mcp\n");
+  } finally {
+    rmSync(w.root, { recursive: true, force: true });
+  }
+});
