@@ -14,7 +14,7 @@ import type { Env } from "../lib/model.ts";
 import { findTarget, type TargetRef } from "../lib/install/facts.ts";
 import { installTargets, uninstallTargets } from "../lib/install/run.ts";
 import { targetStatus } from "../lib/install/doctor.ts";
-import { launcherPath } from "../lib/install/launcher.ts";
+import { inPackageCache, launcherPath } from "../lib/install/launcher.ts";
 import { parseConfig } from "../lib/install/formats.ts";
 import { dialectFor } from "../lib/hooks/dialect.ts";
 
@@ -292,4 +292,11 @@ Deno.test("the launcher records a non-default DEJA_HOME for harnesses that filte
   } finally {
     rmSync(w.root, { recursive: true, force: true });
   }
+});
+
+Deno.test("a deja inside a package manager's cache is recognised (install warns about it)", () => {
+  assert(inPackageCache("/root/.npm/_npx/7a40be/node_modules/.bin/deja"));
+  assert(inPackageCache("/home/u/.bun/install/cache/deja@1/bin/deja"));
+  assert(!inPackageCache("/usr/local/bin/deja"));
+  assert(!inPackageCache("/home/u/.local/bin/deja"));
 });

@@ -127,7 +127,7 @@ export function targetStatus(env: Env, ref: TargetRef): TargetStatus {
       if (stale.length) return { state: "stale_path", detail: [...new Set(stale)].join("; ") };
       if (missing.length === auto.hooks.length) return { state: "not_wired" };
       if (missing.length) return { state: "not_wired", detail: `missing: ${missing.join(", ")}` };
-      return { state: "wired" };
+      return auto.note ? { state: "wired", detail: auto.note } : { state: "wired" };
     }));
   }
   const state = parts.reduce<WireState>((w, p) => (RANK[p.state] > RANK[w] ? p.state : w), "wired");

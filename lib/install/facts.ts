@@ -81,6 +81,8 @@ export interface InstallFacts {
     hooks?: HookSpec[];
     /** Plugin or extension files the `-auto` target writes (opencode, pi). */
     files?: OwnedFile[];
+    /** What the person still has to do once the hooks are written (Codex: approve them once). */
+    note?: string;
   };
 }
 

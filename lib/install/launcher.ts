@@ -84,3 +84,13 @@ export function targetExists(self: string[]): boolean {
   return self.length > 0 && existsSync(self[0]) &&
     self.slice(1).filter((a) => a.startsWith("/")).every((f) => existsSync(f));
 }
+
+/**
+ * True when `path` lies in a package manager's cache (npx, npm, bunx, pnpm
+ * dlx, deno's cache), which may be cleared at any time: a launcher that
+ * records such a path breaks later, so install warns.
+ */
+export function inPackageCache(path: string): boolean {
+  return /[/\\](_npx|\.npm|_cacache|\.bun[/\\]install[/\\]cache|pnpm[/\\](store|dlx)|\.cache[/\\]deno|dlx-[^/\\]*)[/\\]/
+    .test(path);
+}
