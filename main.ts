@@ -35,7 +35,14 @@ import { hookContextCmd } from "./lib/cli/cmd_hook_context.ts";
 import { hookPromptCmd } from "./lib/cli/cmd_hook_prompt.ts";
 import { hookToolCmd } from "./lib/cli/cmd_hook_tool.ts";
 import { hookToolAfterCmd } from "./lib/cli/cmd_hook_tool_after.ts";
-import { HOOK_NAMES, hookProcess, runHookArgs } from "./lib/hooks/main.ts";
+import {
+  HOOK_NAMES,
+  hookProcess,
+  runHookArgs,
+  unknownHook,
+  unknownHookMessage,
+} from "./lib/hooks/main.ts";
+import { hookPrecompactCmd } from "./lib/cli/cmd_hook_precompact.ts";
 import { refreshFor } from "./lib/cli/_refresh.ts";
 import { asksVersion, VERSION, VERSION_LINE } from "./lib/version.ts";
 import { suggestCommand } from "./lib/cli/suggest.ts";
@@ -67,6 +74,7 @@ export const COMMANDS: readonly Command[] = [
   hookPromptCmd,
   hookToolCmd,
   hookToolAfterCmd,
+  hookPrecompactCmd,
 ];
 
 function usage(): string {
@@ -102,6 +110,10 @@ export async function main(io: IO): Promise<number> {
   // A hook exits 0 whatever its arguments: a harness must never see it fail.
   if (HOOK_NAMES.has(first) && !rest.includes("--help") && !rest.includes("-h")) {
     return await runHookArgs(io);
+  }
+  if (unknownHook(first)) {
+    io.err(unknownHookMessage(first));
+    return 2;
   }
   // Human output is cleaned in one place (lib/cli/output.ts); a protocol (MCP) writes raw.
   if (!COMMANDS.find((c) => c.name === first)?.protocol) io = humanIO(io);
@@ -200,6 +212,9 @@ if (import.meta.main) {
     // Run from source (`deno run main.ts hook-…`, as a launcher may record it): the same
     // process as the binary's fast path — light IO, one hard deadline, exit 0 at once.
     await hookProcess();
+  } else if (unknownHook(first)) {
+    io.err(unknownHookMessage(first));
+    exit(2);
   } else {
     exit(await main(io));
   }
