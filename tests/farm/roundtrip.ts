@@ -104,7 +104,9 @@ export function seedStore(project: string, now: number, marker?: string): Record
     result("toolu_seed3", "Exit code 1\nlibfoo@2.4.0: zebra-sock crash on start", true),
     text(
       "assistant",
-      `${DECISION}${marker ? ` Ticket ${marker}.` : ""} Version 2.4 crashes on start; 2.3 does not.`,
+      `${DECISION}${
+        marker ? ` Ticket ${marker}.` : ""
+      } Version 2.4 crashes on start; 2.3 does not.`,
     ),
   ]);
   const topics = ["parser tables", "logging format", "docker image", "cache layout", "ci matrix"];

@@ -224,7 +224,9 @@ if (import.meta.main) {
     process.exit(0);
   }
   // --wiring: only the wiring check; --ci: the store check of CI_SUBSET, then the wiring of WIRING_CI.
-  const names = values.wiring ? [] : positionals.length
+  const names = values.wiring
+    ? []
+    : positionals.length
     ? positionals
     : values.ci
     ? CI_SUBSET

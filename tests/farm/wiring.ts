@@ -32,26 +32,27 @@ export interface WiringSpec {
   extraArgs?: string[];
   /** …at this index of its argv (default 1: right after the program). */
   argsAt?: number;
-  /** Why the harness is not checked for hooks, where it has no `-auto` target. */
-  noAuto?: string;
 }
 
 /** The harnesses the wiring check knows, by farm name. */
 export const WIRING: Record<string, WiringSpec> = {
   claude: { plain: "claude-code", auto: "claude-auto" },
   // `codex exec` runs no hook the user has not approved; the flag stands in for `/hooks`.
-  codex: { plain: "codex", auto: "codex-auto", extraArgs: ["--dangerously-bypass-hook-trust"], argsAt: 2 },
+  codex: {
+    plain: "codex",
+    auto: "codex-auto",
+    extraArgs: ["--dangerously-bypass-hook-trust"],
+    argsAt: 2,
+  },
   gemini: { plain: "gemini", auto: "gemini-auto" },
-  opencode: { plain: "opencode", auto: "opencode-auto" },
+  opencode: { plain: "opencode" },
   qwen: { plain: "qwen", auto: "qwen-auto" },
-  copilot: { plain: "copilot", auto: "copilot-auto" },
-  kilo: { plain: "kilocode", auto: "kilocode-auto" },
-  cline: { plain: "cline", auto: "cline-auto" },
-  pi: { plain: "pi", auto: "pi-auto" },
-  omp: { plain: "omp", auto: "omp-auto" },
-  continue: { plain: "continue" },
-  factory: { plain: "factory", auto: "factory-auto" },
-  auggie: { plain: "auggie", auto: "auggie-auto" },
+  copilot: { plain: "copilot" },
+  kilo: { plain: "kilocode" },
+  cline: { plain: "cline" },
+  omp: { plain: "omp" },
+  factory: { plain: "factory" },
+  auggie: { plain: "auggie" },
 };
 
 /** The farm harnesses whose wiring the CI subset checks. */
@@ -76,6 +77,31 @@ function searchCall(t: Tool): Call {
   return { tool: t, args: fillRequired(t.schema, { [key]: value }, "/"), text: "Loading deja." };
 }
 
+/** The name Claude Code and Qwen Code give deja's tool, the one a bridge call names. */
+const BRIDGED = "mcp__deja__deja";
+
+/**
+ * The recall: the deja tool itself where the request offers it, else through
+ * the harness's bridge for deferred tools (Qwen's `tool_call {name, arguments}`).
+ */
+function dejaCall(v: View): Call {
+  const args = { ...RECALL_ARGS };
+  const direct = v.tools.find((t) => isDejaTool(t.name));
+  if (direct) return { tool: direct, args, text: "Asking deja." };
+  const bridge = v.tools.find((t) => t.name === "tool_call");
+  if (bridge) {
+    return { tool: bridge, args: { name: BRIDGED, arguments: args }, text: "Asking deja." };
+  }
+  return { tool: { name: BRIDGED, kind: "function", schema: {} }, args, text: "Asking deja." };
+}
+
+/** True when the mock's reply `r` called deja (directly or through a bridge). */
+function callsDeja(r: LoggedRequest["reply"]): boolean {
+  const a = r?.args as Obj | undefined;
+  return isDejaTool(String(r?.tool ?? "")) ||
+    (r?.tool === "tool_call" && isDejaTool(String(a?.name ?? "")));
+}
+
 /**
  * The mock's side of run `id`: on the tagged turn, the search call where the
  * first request offers no deja tool but a search tool, then the deja recall,
@@ -93,12 +119,7 @@ export function wiringPlay(id: string): (v: View) => Reply | undefined {
       if (search && !v.tools.some((t) => isDejaTool(t.name))) {
         steps.push(() => searchCall(search));
       }
-      steps.push((w) => ({
-        tool: w.tools.find((t) => isDejaTool(t.name)) ??
-          { name: "mcp__deja__deja", kind: "function", schema: {} },
-        args: { ...RECALL_ARGS },
-        text: "Asking deja.",
-      }));
+      steps.push(dejaCall);
     }
     const done = v.resultsAfter.slice(at).reduce((a, b) => a + b, 0);
     const step = steps[done];
@@ -120,7 +141,7 @@ function strings(v: unknown, out: string[] = []): string[] {
 /** True when `v` is a tool result in any of the mock's protocols. */
 function isResult(v: Obj): boolean {
   return v.type === "tool_result" || v.role === "tool" || v.role === "function" ||
-    /_call_output$/.test(String(v.type ?? "")) || "functionResponse" in v;
+    /(_call_output|^tool_search_output)$/.test(String(v.type ?? "")) || "functionResponse" in v;
 }
 
 /** The texts of a request body split into tool results and everything else. */
@@ -141,7 +162,12 @@ export function split(body: unknown): { results: string; rest: string } {
 
 /** The tool names a request body offers (any protocol; namespaced tools included). */
 export function offered(body: unknown): string[] {
-  const tools = (body as Obj)?.tools;
+  const b = body as Obj;
+  // Tools a Responses client-side tool search loaded are in its output item (Codex).
+  const loaded = Array.isArray(b?.input)
+    ? (b.input as Obj[]).filter((it) => it?.type === "tool_search_output").map((it) => it.tools)
+    : [];
+  const tools = [b?.tools, ...loaded];
   const out: string[] = [];
   const walk = (v: unknown, ns: string) => {
     if (Array.isArray(v)) return v.forEach((x) => walk(x, ns));
@@ -162,11 +188,16 @@ export function offered(body: unknown): string[] {
 export function wiringChecks(log: LoggedRequest[], id: string, auto: boolean): Check[] {
   const m = marker(id);
   const main = log.filter((r) => r.reply?.turn === "main");
-  const callAt = main.findIndex((r) => isDejaTool(String(r.reply?.tool ?? "")));
+  const callAt = main.findIndex((r) => callsDeja(r.reply));
   const names = main.map((r) => offered(r.body));
   const direct = names[0]?.find(isDejaTool);
-  const later = names.flat().find(isDejaTool);
-  const searched = main.find((r) => r.reply?.tool && !isDejaTool(r.reply.tool))?.reply?.tool;
+  const searchAt = main.findIndex((r) => r.reply?.tool && !callsDeja(r.reply));
+  const searched = main[searchAt]?.reply?.tool;
+  // Loaded into the tool list, or named in the search's result (a bridge such as Qwen's tool_call).
+  const found = searchAt >= 0 && main[searchAt + 1]
+    ? split(main[searchAt + 1].body).results.match(/\b(mcp_+)?deja[-_.]+deja\b/)?.[0]
+    : undefined;
+  const later = names.flat().find(isDejaTool) ?? found;
   const checks: Check[] = [{
     name: "mcp offered",
     ok: main.length ? Boolean(later) : false,
@@ -186,7 +217,7 @@ export function wiringChecks(log: LoggedRequest[], id: string, auto: boolean): C
     detail: callAt < 0
       ? "the deja tool was never called"
       : res.includes(m)
-      ? `the marker came back in the ${main[callAt].reply?.tool} result`
+      ? `the marker came back in the result of ${main[callAt].reply?.tool}`
       : `no marker in the tool results after the call: ${res.slice(0, 200)}`,
   });
   const first = main[0] ? split(main[0].body).rest : "";

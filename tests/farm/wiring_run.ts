@@ -63,7 +63,9 @@ export function runWiring(
   if (!spec) return finish({ reason: "the wiring check does not know this harness" });
   if ("none" in sandbox) return finish({ reason: sandbox.none });
   const where = runsBase(cache);
-  if (!where) return finish({ reason: "the farm cache and the checkout are under a temp directory" });
+  if (!where) {
+    return finish({ reason: "the farm cache and the checkout are under a temp directory" });
+  }
   const pathPrefix: string[] = [];
   if (h.node) {
     const n = nodeSpec(h.node);
