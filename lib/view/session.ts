@@ -121,18 +121,11 @@ function transcript(ctx: ViewCtx, s: SessionRow, rootId: string, depth: number):
 }
 
 function subagent(ctx: ViewCtx, c: SessionRow, rootId: string, depth: number): Html {
-  return htm`
-    <details class="sub-agent"
-      id="${c.native_id}"><summary>subagent · ${
-    c.title || c.native_id
-  } · ${c.events} events · <a href="${
-    sessionHref(
-      ctx,
-      c.harness,
-      c.native_id,
-    )
-  }">open alone</a></summary>${transcript(ctx, c, rootId, depth + 1)}</details>
-  `;
+  const open = sessionHref(ctx, c.harness, c.native_id);
+  const title = describeSession(ctx.store, c) ?? c.native_id;
+  return htm`<details class="sub-agent" id="${c.native_id}"><summary>subagent · ${title} · ${c.events} events · <a href="${open}">open alone</a></summary>${
+    transcript(ctx, c, rootId, depth + 1)
+  }</details>`;
 }
 
 interface Extras {
@@ -187,11 +180,7 @@ function callBody(e: EventRow, x: Extras): Html {
     );
   }
   for (const t of x.touches) {
-    const failed = t.failed
-      ? htm`
-        <span class="st st-failed">failed</span>
-      `
-      : "";
+    const failed = t.failed ? htm` <span class="st st-failed">failed</span>` : "";
     if (t.op === "edit") {
       parts.push(
         htm`<div class="path">edit ${t.path}${failed}</div>${diff(t.old ?? "", t.new ?? "")}`,
@@ -234,16 +223,8 @@ function output(text: string, seq?: number): Html {
     seq === undefined ? "" : ` · #${seq}`
   }`;
   const long = lines > 12 || text.length > 1200;
-  return htm`
-    <details${
-    long ? "" : htm`
-      open
-    `
-  }>
-      <summary>${label}</summary>
-      <pre>${text}</pre>
-      </details>
-  `;
+  const open = long ? "" : htm` open`;
+  return htm`<details${open}><summary>${label}</summary><pre>${text}</pre></details>`;
 }
 
 /** Text shown whole when short, else its head with the rest behind a fold. */
