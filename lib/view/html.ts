@@ -68,6 +68,7 @@ export function htm(strings: TemplateStringsArray, ...values: Part[]): Html {
 export function marked(snippet: string): Html {
   let out = "";
   let open = false;
+  // deno-lint-ignore no-control-regex
   for (const part of snippet.split(/([\x01\x02])/)) {
     if (part === "\x01") {
       if (!open) out += "<mark>";
