@@ -11,6 +11,7 @@ import { describeSession, lastSessions } from "../memory/last.ts";
 import { defaultHidden, searchHiding } from "../search/sessions.ts";
 import { search } from "../search.ts";
 import { narration } from "../cli/cmd_search.ts";
+import { oneLine } from "../cli/common.ts";
 import { htm, type Html, marked } from "./html.ts";
 import {
   badge,
@@ -32,6 +33,9 @@ export interface ListFilters {
   /** Show throwaway projects too. */
   junk: boolean;
 }
+
+/** Longest session description in the list and in search results (characters). */
+const TITLE_CHARS = 110;
 
 /** Sessions listed at most on one page. */
 export const LIST_LIMIT = 300;
@@ -114,8 +118,7 @@ export function sessionTable(ctx: ViewCtx, f: ListFilters): Html {
       <tr>
         <td>${badge(s.harness)}</td>
         <td><a href="${sessionHref(ctx, s.harness, s.native_id)}">${
-      s.description ??
-        "(untitled)"
+      oneLine(s.description ?? "(untitled)", TITLE_CHARS)
     }</a></td>
         <td class="proj">${
       s.project
@@ -190,7 +193,10 @@ export function searchResults(ctx: ViewCtx, query: string, f: ListFilters): Html
       sessionHref(ctx, r.harness, r.id, undefined) +
       (best ? anchorHash(r.id, best) : "")
     }">${
-      describeSession(ctx.store, { id: r.rowid, title: r.title }) ?? "(untitled)"
+      oneLine(
+        describeSession(ctx.store, { id: r.rowid, title: r.title }) ?? "(untitled)",
+        TITLE_CHARS,
+      )
     }</a></div><div class="sub">${r.project ? shortPath(ctx, r.project) : "-"} · ${
       when(r.updated ?? r.started)
     } · ${r.hits} ${r.hits === 1 ? "hit" : "hits"}${
