@@ -268,3 +268,36 @@ Deno.test("view activity page draws its charts as inline SVG and counts failed c
   const css = await get(f.srv, `${f.base}/app.css`);
   assertStringIncludes(String(css.headers["content-type"]), "text/css");
 });
+
+Deno.test("view shows a session written after it started, freshened the way the CLI freshens", async () => {
+  await using f = await fixture();
+  await f.srv.close();
+  const { memParser } = await import("./_search_fixture.ts");
+  const { writeFileSync } = await import("node:fs");
+  const { join } = await import("node:path");
+  const srv = await startView({
+    env: f.idx.env,
+    parsers: [memParser(f.idx.root)],
+    token: "t".repeat(32),
+    freshenEveryMs: 0,
+  });
+  try {
+    assert(!(await get(srv, `/${srv.token}/`)).body.includes("brand new session"));
+    const at = Date.now();
+    writeFileSync(
+      join(f.idx.root, "mem--fresh.json"),
+      JSON.stringify({
+        harness: "mem",
+        id: "fresh",
+        project: "/home/dev/other",
+        started: at,
+        updated: at,
+        path: "",
+        events: [{ kind: "user", text: "a brand new session", time: at }],
+      }),
+    );
+    assertStringIncludes((await get(srv, `/${srv.token}/`)).body, "a brand new session");
+  } finally {
+    await srv.close();
+  }
+});

@@ -41,6 +41,8 @@ export interface ViewOptions {
   parsers?: readonly Parser[];
   /** Fixed "now" for tests (epoch ms). */
   now?: () => number;
+  /** Least time between two freshens in ms (default {@link FRESHEN_EVERY_MS}). */
+  freshenEveryMs?: number;
   /** A fixed token (tests); default 24 random bytes, base64url. */
   token?: string;
 }
@@ -84,7 +86,10 @@ export async function startView(o: ViewOptions): Promise<ViewServer> {
   let port = 0;
   let lastFresh = 0;
   const freshenMaybe = async () => {
-    if (!o.parsers?.length || refreshOff(o.env) || now() - lastFresh < FRESHEN_EVERY_MS) return;
+    if (
+      !o.parsers?.length || refreshOff(o.env) ||
+      now() - lastFresh < (o.freshenEveryMs ?? FRESHEN_EVERY_MS)
+    ) return;
     lastFresh = now();
     await freshen(o.env, o.parsers);
   };
