@@ -7,6 +7,7 @@ import type { Command } from "./common.ts";
 import { colors, fmtTime, isoTime, printJson, tildify } from "./common.ts";
 import { selfCommand } from "../runtime.ts";
 import { wirables } from "../install/facts.ts";
+import { watchStatus } from "../fresh/service.ts";
 import { indexStatus, type TargetStatus, targetStatus, type WireState } from "../install/doctor.ts";
 import { launcherPath, launcherTarget, targetExists } from "../install/launcher.ts";
 import { existsSync } from "node:fs";
@@ -44,6 +45,7 @@ export const doctorCmd: Command = {
       target_exists: ltarget ? targetExists(ltarget) : false,
     };
     const index = indexStatus(env);
+    const watch = watchStatus(env);
     const problems = [
       ...targets.filter((t) => t.state === "broken_config" || t.state === "stale_path")
         .map((t) => `${t.target} (${WORDS[t.state]})`),
@@ -69,6 +71,7 @@ export const doctorCmd: Command = {
           error: index.error ?? null,
           harness_errors: index.harnessErrors,
         },
+        watch: { running: watch.pid !== null, pid: watch.pid, service: watch.service },
       });
       return Promise.resolve(code);
     }
@@ -114,6 +117,13 @@ export const doctorCmd: Command = {
       }`;
     lines.push(`${c.bold("index".padEnd(12))} ${idx}`);
     for (const e of index.harnessErrors) lines.push(c.red(`${"".padEnd(12)} error: ${e}`));
+    lines.push(
+      `${c.bold("watch".padEnd(12))} ${
+        watch.pid !== null ? c.green(`running (pid ${watch.pid})`) : c.dim(
+          "not running (commands freshen the index on use; 'deja index --watch' follows it)",
+        )
+      }${watch.service ? `  service ${tildify(watch.service, home)}` : ""}`,
+    );
     io.out(lines.join("\n") + "\n");
     return Promise.resolve(code);
   },
