@@ -31,6 +31,7 @@ import { doctorCmd } from "./lib/cli/cmd_doctor.ts";
 import { mcpCmd } from "./lib/cli/cmd_mcp.ts";
 import { resumeCmd } from "./lib/cli/cmd_resume.ts";
 import { handoffCmd } from "./lib/cli/cmd_handoff.ts";
+import { viewCmd } from "./lib/cli/cmd_view.ts";
 import { hookContextCmd } from "./lib/cli/cmd_hook_context.ts";
 import { hookPromptCmd } from "./lib/cli/cmd_hook_prompt.ts";
 import { hookToolCmd } from "./lib/cli/cmd_hook_tool.ts";
@@ -60,6 +61,7 @@ export const COMMANDS: readonly Command[] = [
   rememberCmd,
   resumeCmd,
   handoffCmd,
+  viewCmd,
   indexCmd,
   sourcesCmd,
   statsCmd,
