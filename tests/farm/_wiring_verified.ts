@@ -72,7 +72,8 @@ export function wiringBlock(g: WiringGreen): string {
     hooks;
   const out: string[] = [];
   let line = "";
-  for (const w of text.split(" ")) {
+  // A code span is never broken (deno fmt keeps one on a single line).
+  for (const w of text.match(/(?:`[^`]*`|[^\s`])+/g) ?? []) {
     if (line && line.length + 1 + w.length > 100) {
       out.push(line);
       line = "  " + w;
@@ -115,7 +116,7 @@ export function setWiring(text: string, id: string, v: WiringVerified): string {
     date: v.date,
     mcp: v.mcp,
     hooks: v.hooks,
-  }).replace(/,"/g, ', "').replace(/":/g, '": ');
+  }).replace(/,"/g, ', "').replace(/":/g, '": ').replace(/^\{/, "{ ").replace(/\}$/, " }");
   const at = m.index + m[0].length;
   const line = `\n${m[1]}"wiring_verified": ${value},`;
   const old = /^\n[ \t]+"wiring_verified": \{[^\n]*\},/.exec(text.slice(at));
