@@ -130,7 +130,10 @@ export function checkName(name: string): void {
 export function parseTarget(target: string): { host: string; port?: number } {
   const m = /^([^\s:@/]+@)?([^\s:@/]+|\[[0-9a-fA-F:]+\])(?::(\d+))?$/.exec(target);
   if (!m || target.startsWith("-")) {
-    throw new DejaError(`'${target}' is not an SSH target`, "write it as user@host or user@host:port");
+    throw new DejaError(
+      `'${target}' is not an SSH target`,
+      "write it as user@host or user@host:port",
+    );
   }
   const port = m[3] === undefined ? undefined : Number(m[3]);
   if (port !== undefined && (port < 1 || port > 65535)) {

@@ -19,7 +19,7 @@ export interface Label {
 
 /** The local form of a remote absolute path: mapped, else `<origin>:<path>`; other text unchanged. */
 export function mapPath(label: Label, path: string): string {
-  if (!path.startsWith("/")) return path;
+  if (!path.startsWith("/")) return /^[A-Za-z]:[\\/]/.test(path) ? `${label.origin}:${path}` : path;
   for (const m of label.pathMaps) {
     if (path === m.remote) return m.local;
     if (path.startsWith(`${m.remote}/`)) return m.local + path.slice(m.remote.length);

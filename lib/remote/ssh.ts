@@ -47,7 +47,9 @@ export interface Probe {
   rsync: boolean;
   sqlite3: boolean;
   /** The remote's `deja sources --json`, when deja is installed there and answered. */
-  dejaSources?: { harnesses?: Array<{ harness: string; roots?: Array<{ path: string; exists: boolean }> }> };
+  dejaSources?: {
+    harnesses?: Array<{ harness: string; roots?: Array<{ path: string; exists: boolean }> }>;
+  };
 }
 
 /** The shell script the probe runs on the remote (POSIX sh; reads only). */
@@ -107,7 +109,11 @@ export function probe(env: Env, r: Remote): Probe {
 }
 
 /** The error for a failed ssh run: not installed, unreachable, refused, or a remote failure. */
-export function sshFailure(c: Captured, program: string, r: Pick<Remote, "host" | "port">): DejaError {
+export function sshFailure(
+  c: Captured,
+  program: string,
+  r: Pick<Remote, "host" | "port">,
+): DejaError {
   const last = c.stderr.trim().split("\n").filter(Boolean).pop() ?? "";
   if (c.error === "ENOENT") {
     return new DejaError(

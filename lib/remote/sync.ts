@@ -18,7 +18,7 @@
  *
  * @module
  */
-import { existsSync, mkdirSync, openSync, readSync, closeSync } from "node:fs";
+import { closeSync, existsSync, mkdirSync, openSync, readSync } from "node:fs";
 import { join } from "node:path";
 import type { Env, Parser } from "../model.ts";
 import { runCapture } from "../shell.ts";
@@ -50,9 +50,21 @@ export interface SyncResult {
 const PARTIAL_OK = new Set([23, 24]);
 
 /** Syncs `r` and records the outcome in remotes.json. Never throws for a failed transfer. */
-export async function syncRemote(env: Env, r: Remote, parsers: readonly Parser[]): Promise<SyncResult> {
+export async function syncRemote(
+  env: Env,
+  r: Remote,
+  parsers: readonly Parser[],
+): Promise<SyncResult> {
   const t0 = performance.now();
-  const out: SyncResult = { remote: r.name, ok: false, bytes: 0, files: 0, roots: [], discovery: "registry", ms: 0 };
+  const out: SyncResult = {
+    remote: r.name,
+    ok: false,
+    bytes: 0,
+    files: 0,
+    roots: [],
+    discovery: "registry",
+    ms: 0,
+  };
   try {
     const p = probe(env, r);
     const { roots, discovery } = await remoteRoots(p, parsers);
@@ -61,7 +73,14 @@ export async function syncRemote(env: Env, r: Remote, parsers: readonly Parser[]
     const mirror = mirrorDir(env, r.name);
     mkdirSync(mirror, { recursive: true, mode: 0o700 });
     updateRemote(env, r.name, (x) => {
-      x.sync = { ...(x.sync ?? { at: 0 }), complete: false, home: p.home, vars: p.vars, roots, discovery };
+      x.sync = {
+        ...(x.sync ?? { at: 0 }),
+        complete: false,
+        home: p.home,
+        vars: p.vars,
+        roots,
+        discovery,
+      };
     });
     if (roots.length) {
       const changed = transfer(env, r, roots, mirror, out);
@@ -76,6 +95,11 @@ export async function syncRemote(env: Env, r: Remote, parsers: readonly Parser[]
         }
       }
     }
+    // Only the roots the remote has are kept (rsync skipped the others).
+    out.roots = roots.filter((root) => existsSync(join(mirror, root)));
+    updateRemote(env, r.name, (x) => {
+      if (x.sync) x.sync.roots = out.roots;
+    });
     out.ok = true;
   } catch (e) {
     out.error = (e as Error).message;
@@ -134,7 +158,10 @@ function transfer(
     const argv = [...common, ...extra, ...sources, `${mirror}/`];
     const c = runCapture(argv, { env: childEnv(env), timeoutMs: 6 * 3600_000 });
     if (c.error === "ENOENT") {
-      throw new DejaError("rsync is not installed or not on PATH", "install rsync (e.g. 'sudo apt-get install rsync')");
+      throw new DejaError(
+        "rsync is not installed or not on PATH",
+        "install rsync (e.g. 'sudo apt-get install rsync')",
+      );
     }
     if (c.code === 255 || (c.code === 12 && /connection|ssh/i.test(c.stderr))) {
       throw sshFailure(c, "ssh", r);

@@ -1,0 +1,24 @@
+#!/bin/sh
+# A stand-in for ssh in tests: takes ssh's options, then runs the remote command here, with
+# HOME set to $FAKE_REMOTE_HOME (the "remote" machine's home). Host "down" fails the way an
+# unreachable host does (exit 255); $FAKE_REMOTE_NO_RSYNC hides rsync from the remote's PATH.
+while [ $# -gt 0 ]; do
+  case "$1" in
+    -p | -o | -i | -l | -F) shift 2 ;;
+    -*) shift ;;
+    *) break ;;
+  esac
+done
+host=$1
+shift
+if [ "$host" = "down" ]; then
+  echo "ssh: connect to host down port 22: Connection refused" >&2
+  exit 255
+fi
+if [ -n "$FAKE_REMOTE_NO_RSYNC" ]; then
+  mkdir -p "$FAKE_REMOTE_HOME/.nobin" && PATH="$FAKE_REMOTE_HOME/.nobin:/nonexistent"
+  ln -sf "$(command -v sh)" "$FAKE_REMOTE_HOME/.nobin/sh"
+  for t in uname printf; do p=$(command -v $t) && ln -sf "$p" "$FAKE_REMOTE_HOME/.nobin/$t"; done
+fi
+cd "$FAKE_REMOTE_HOME" || exit 255
+exec env -i HOME="$FAKE_REMOTE_HOME" PATH="$PATH" sh -c "$*"
