@@ -459,6 +459,8 @@ export const Q = {
   setOriginOfSource: `UPDATE sessions SET origin = ? WHERE source = ?`,
   // origin: session row ids of one machine's sessions
   sessionsOfOrigin: `SELECT id FROM sessions WHERE origin = ?`,
+  // origin or NULL (this machine): row ids of every session from elsewhere
+  sessionsNotOfOrigin: `SELECT id FROM sessions WHERE origin IS NOT ?`,
   // path LIKE pattern (escaped with \\): source rows under a mirror directory
   sourcesUnder: `SELECT path FROM sources WHERE path LIKE ? ESCAPE '\\'`,
   // sessions and last update per origin (local: NULL)

@@ -21,6 +21,8 @@ export interface SessionRow {
   parent: string | null;
   source: string;
   events: number;
+  /** The remote it was read from (`deja remote`); null for this machine's. */
+  origin?: string | null;
 }
 
 /** A row of the events table. */

@@ -131,11 +131,13 @@ async function indexRun(a: Args, io: IO): Promise<number> {
       continue;
     }
     lines.push(
-      `${c.bold((h.origin ? `${h.harness}@${h.origin}` : h.harness).padEnd(13))} ${String(h.found).padStart(4)} stores, ${
-        String(h.read).padStart(4)
-      } read, ${String(h.sessions).padStart(5)} sessions, ${String(h.events).padStart(7)} events${
-        skipped ? c.yellow(`, skipped: ${skipped}`) : ""
-      }${drift ? c.yellow(`, ${drift} unknown to deja (see 'deja drift')`) : ""}`,
+      `${c.bold((h.origin ? `${h.harness}@${h.origin}` : h.harness).padEnd(13))} ${
+        String(h.found).padStart(4)
+      } stores, ${String(h.read).padStart(4)} read, ${String(h.sessions).padStart(5)} sessions, ${
+        String(h.events).padStart(7)
+      } events${skipped ? c.yellow(`, skipped: ${skipped}`) : ""}${
+        drift ? c.yellow(`, ${drift} unknown to deja (see 'deja drift')`) : ""
+      }`,
     );
     for (const e of h.errors.slice(0, 5)) lines.push(c.red(`              error: ${e}`));
     if (h.errors.length > 5) {

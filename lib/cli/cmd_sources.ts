@@ -167,4 +167,3 @@ function rootSummary(roots: Array<{ path: string; exists: boolean }>, home: stri
     more ? ` (+${more} more root${more === 1 ? "" : "s"})` : ""
   }`;
 }
-
