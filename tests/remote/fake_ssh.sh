@@ -1,7 +1,8 @@
 #!/bin/sh
 # A stand-in for ssh in tests: takes ssh's options, then runs the remote command here, with
 # HOME set to $FAKE_REMOTE_HOME (the "remote" machine's home). Host "down" fails the way an
-# unreachable host does (exit 255); $FAKE_REMOTE_NO_RSYNC hides rsync from the remote's PATH.
+# unreachable host does (exit 255); $FAKE_REMOTE_NO_RSYNC hides rsync from the remote's PATH;
+# $FAKE_REMOTE_CUT=<bytes> breaks the connection of an rsync after that many bytes.
 while [ $# -gt 0 ]; do
   case "$1" in
     -p | -o | -i | -l | -F) shift 2 ;;
@@ -21,4 +22,8 @@ if [ -n "$FAKE_REMOTE_NO_RSYNC" ]; then
   for t in uname printf; do p=$(command -v $t) && ln -sf "$p" "$FAKE_REMOTE_HOME/.nobin/$t"; done
 fi
 cd "$FAKE_REMOTE_HOME" || exit 255
+if [ -n "$FAKE_REMOTE_CUT" ] && [ "${1#rsync}" != "$1" ]; then
+  env -i HOME="$FAKE_REMOTE_HOME" PATH="$PATH" sh -c "$*" | head -c "$FAKE_REMOTE_CUT"
+  exit 255
+fi
 exec env -i HOME="$FAKE_REMOTE_HOME" PATH="$PATH" sh -c "$*"
