@@ -3,7 +3,15 @@
  * options taken, the command run here with that home), real rsync in between. No network.
  */
 import { assert, assertEquals, assertMatch, assertStringIncludes } from "./_assert.ts";
-import { appendFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import {
+  appendFileSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { spawnSync } from "node:child_process";
@@ -43,7 +51,10 @@ interface World {
   root: string;
   remoteHome: string;
   env: Env;
-  run(args: string[], extra?: Record<string, string>): Promise<{ code: number; out: string; err: string }>;
+  run(
+    args: string[],
+    extra?: Record<string, string>,
+  ): Promise<{ code: number; out: string; err: string }>;
   json(args: string[], extra?: Record<string, string>): Promise<Record<string, unknown>>;
   cleanup(): void;
 }
@@ -117,7 +128,8 @@ Deno.test("remote targets and path maps are read the way ssh and a person write 
 });
 
 Deno.test({
-  name: "remote sync mirrors a remote's stores and its sessions come back labelled with their machine",
+  name:
+    "remote sync mirrors a remote's stores and its sessions come back labelled with their machine",
   ignore: !HAVE_RSYNC,
   async fn() {
     const w = world();
@@ -126,7 +138,14 @@ Deno.test({
       writeClaude(w.remoteHome, OTHER);
       // The same native id on this machine: ids must not collide.
       writeClaude(join(w.root, "home"), SVC);
-      const add = await w.run(["remote", "add", "devbox", "me@devbox:2222", "--path-map", "/w/svc=/home/me/svc"]);
+      const add = await w.run([
+        "remote",
+        "add",
+        "devbox",
+        "me@devbox:2222",
+        "--path-map",
+        "/w/svc=/home/me/svc",
+      ]);
       assertEquals(add.code, 0, add.err);
       const sync = await w.json(["remote", "sync"]);
       const r0 = (sync.remotes as Array<Record<string, unknown>>)[0];
@@ -145,7 +164,8 @@ Deno.test({
       const other = (await w.json(["search", "flibbertigibbet"])).results as Hit[];
       assertEquals(other[0].project, "devbox:/srv/other");
       // --from picks one machine.
-      const fromRemote = (await w.json(["search", "gizmotron", "--from", "devbox"])).results as Hit[];
+      const fromRemote = (await w.json(["search", "gizmotron", "--from", "devbox"]))
+        .results as Hit[];
       assertEquals(fromRemote.map((h) => h.origin), ["devbox"]);
       const fromLocal = (await w.json(["search", "gizmotron", "--from", "local"])).results as Hit[];
       assertEquals(fromLocal.map((h) => h.origin), [null]);
@@ -181,11 +201,15 @@ Deno.test({
     try {
       const big: SessionSpec = {
         ...SVC,
-        turns: Array.from({ length: 400 }, (_, i) => ({ say: `step ${i} ${"lorem ipsum ".repeat(40)}` })),
+        turns: Array.from(
+          { length: 400 },
+          (_, i) => ({ say: `step ${i} ${"lorem ipsum ".repeat(40)}` }),
+        ),
       };
       const file = writeClaude(w.remoteHome, big);
       await w.run(["remote", "add", "devbox", "devbox"]);
-      const first = ((await w.json(["remote", "sync"])).remotes as Array<Record<string, number>>)[0];
+      const first =
+        ((await w.json(["remote", "sync"])).remotes as Array<Record<string, number>>)[0];
       const none = ((await w.json(["remote", "sync"])).remotes as Array<Record<string, number>>)[0];
       assertEquals(none.files, 0);
       appendFileSync(
@@ -201,7 +225,10 @@ Deno.test({
       );
       const tail = ((await w.json(["remote", "sync"])).remotes as Array<Record<string, number>>)[0];
       assertEquals(tail.files, 1);
-      assert(tail.bytes < first.bytes / 10, `appended sync received ${tail.bytes} of ${first.bytes} bytes`);
+      assert(
+        tail.bytes < first.bytes / 10,
+        `appended sync received ${tail.bytes} of ${first.bytes} bytes`,
+      );
       console.log(
         `remote sync figures: first ${first.bytes} B in ${first.ms} ms; no change ${none.bytes} B in ${none.ms} ms; ` +
           `one appended line ${tail.bytes} B in ${tail.ms} ms`,
@@ -226,7 +253,10 @@ Deno.test({
       // A large new store, cut off mid-transfer.
       const more: SessionSpec = {
         ...OTHER,
-        turns: Array.from({ length: 300 }, (_, i) => ({ say: `wibblequark ${i} ${"x".repeat(900)}` })),
+        turns: Array.from(
+          { length: 300 },
+          (_, i) => ({ say: `wibblequark ${i} ${"x".repeat(900)}` }),
+        ),
       };
       writeClaude(w.remoteHome, more);
       const cut = await w.run(["remote", "sync"], { FAKE_REMOTE_CUT: "20000" });
@@ -236,7 +266,10 @@ Deno.test({
       // The index leaves the incomplete mirror unread; what it had stays.
       await w.run(["index", "-q"]);
       assertEquals(((await w.json(["search", "gizmotron", "--junk"])).results as Hit[]).length, 1);
-      assertEquals(((await w.json(["search", "wibblequark", "--junk"])).results as Hit[]).length, 0);
+      assertEquals(
+        ((await w.json(["search", "wibblequark", "--junk"])).results as Hit[]).length,
+        0,
+      );
       // Next sync resumes and completes.
       assertEquals((await w.run(["remote", "sync"])).code, 0);
       const got = (await w.json(["search", "wibblequark", "--junk"])).results as Hit[];
@@ -261,7 +294,8 @@ Deno.test({
 });
 
 Deno.test({
-  name: "a remote's SQLite store is copied with its WAL, checked, and indexed; --purge removes it all",
+  name:
+    "a remote's SQLite store is copied with its WAL, checked, and indexed; --purge removes it all",
   ignore: !HAVE_RSYNC,
   async fn() {
     const w = world();

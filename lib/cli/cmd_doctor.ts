@@ -123,7 +123,9 @@ export const doctorCmd: Command = {
     for (const r of remotes) {
       const lag = r.lag_ms === null
         ? c.yellow("never synced: run 'deja remote sync'")
-        : `last sync ${fmtTime(r.last_sync)} (${Math.round(r.lag_ms / 60_000)} min ago), ${r.sessions} sessions`;
+        : `last sync ${fmtTime(r.last_sync)} (${
+          Math.round(r.lag_ms / 60_000)
+        } min ago), ${r.sessions} sessions`;
       lines.push(`${c.bold(`remote ${r.name}`.padEnd(12))} ${lag}`);
       if (r.last_error) lines.push(`  ${c.red("last error:")} ${r.last_error}`);
     }

@@ -25,6 +25,11 @@ export function sshArgv(env: Env, r: Pick<Remote, "port">): string[] {
     "BatchMode=yes",
     "-o",
     `ConnectTimeout=${CONNECT_TIMEOUT_S}`,
+    // A connection that stalls mid-transfer ends within a minute instead of hanging the sync.
+    "-o",
+    "ServerAliveInterval=15",
+    "-o",
+    "ServerAliveCountMax=4",
   ];
 }
 

@@ -17,13 +17,19 @@ if [ "$host" = "down" ]; then
   exit 255
 fi
 if [ -n "$FAKE_REMOTE_NO_RSYNC" ]; then
-  mkdir -p "$FAKE_REMOTE_HOME/.nobin" && PATH="$FAKE_REMOTE_HOME/.nobin:/nonexistent"
+  mkdir -p "$FAKE_REMOTE_HOME/.nobin" && rpath="$FAKE_REMOTE_HOME/.nobin"
   ln -sf "$(command -v sh)" "$FAKE_REMOTE_HOME/.nobin/sh"
   for t in uname printf; do p=$(command -v $t) && ln -sf "$p" "$FAKE_REMOTE_HOME/.nobin/$t"; done
 fi
+rpath=${rpath:-$PATH}
 cd "$FAKE_REMOTE_HOME" || exit 255
 if [ -n "$FAKE_REMOTE_CUT" ] && [ "${1#rsync}" != "$1" ]; then
-  env -i HOME="$FAKE_REMOTE_HOME" PATH="$PATH" sh -c "$*" | head -c "$FAKE_REMOTE_CUT"
+  fifo=$(mktemp -u) && mkfifo "$fifo" || exit 255
+  env -i HOME="$FAKE_REMOTE_HOME" PATH="$rpath" sh -c "$*" <&0 >"$fifo" &
+  sender=$!
+  head -c "$FAKE_REMOTE_CUT" <"$fifo"
+  kill "$sender" 2>/dev/null
+  rm -f "$fifo"
   exit 255
 fi
-exec env -i HOME="$FAKE_REMOTE_HOME" PATH="$PATH" sh -c "$*"
+exec env -i HOME="$FAKE_REMOTE_HOME" PATH="$rpath" sh -c "$*"
