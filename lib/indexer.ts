@@ -70,6 +70,8 @@ export interface HarnessSummary {
   failed: number;
   /** The remote whose mirror was read (absent: this machine's stores). */
   origin?: string;
+  /** Discovery reported a problem, so stores may be missing from `found`. */
+  discoveryFailed?: boolean;
 }
 
 /** Options of {@link runIndex}. */
@@ -132,7 +134,7 @@ export async function runIndex(
 ): Promise<IndexResult> {
   const t0 = performance.now();
   const lock = acquireWriterLock(dataDir(env), opts.waitMs ?? 0);
-  sweepCopies(); // store copies a killed run left behind
+  sweepCopies(env); // store copies a killed run left behind
   try {
     const path = indexPath(env);
     let movedAside: string | undefined;
@@ -200,7 +202,10 @@ async function onePass(
     // A mirror not read this pass (mid-sync, or a refresh on use) keeps what it had.
     const kept = (path: string) =>
       mirrors.some((m) => (!reading || !m.readable) && path.startsWith(m.dir + "/"));
-    if (opts.rebuild) dropVanished(store, selected.map((p) => p.id), seen, kept);
+    // A harness whose discovery reported a problem (a damaged registry, an unreadable
+    // directory) may have missed stores that still exist: its indexed sources are kept.
+    const complete = out.filter((h) => !h.origin && !h.discoveryFailed).map((h) => h.harness);
+    if (opts.rebuild) dropVanished(store, complete, seen, kept);
     store.stmt(Q.setMeta).run(FRESH_KEY, JSON.stringify(fresh));
     // A refresh on use is not a full pass: the last full run's record stays.
     if (opts.deadline === undefined && opts.inlineMaxBytes === undefined) {
@@ -219,7 +224,11 @@ async function onePass(
   }
 }
 
-/** After a rebuild: sessions and source rows of stores that no longer exist are removed. */
+/**
+ * After a rebuild: sessions and source rows of stores that no longer exist are
+ * removed, for the harnesses given (those whose discovery was complete), except
+ * what `kept` says stays (a remote's mirror not read this pass).
+ */
 function dropVanished(
   store: Store,
   harnesses: string[],
@@ -284,7 +293,10 @@ async function indexHarness(
   const dctx: DiscoverCtx = {
     env,
     knownProjects: known,
-    problem: (path, e) => sum.errors.push(`${path}: ${e.message}`),
+    problem: (path, e) => {
+      sum.errors.push(`${path}: ${e.message}`);
+      sum.discoveryFailed = true;
+    },
   };
   let sources: SourceRef[];
   const discoveredAt = Date.now();
@@ -294,6 +306,7 @@ async function indexHarness(
     sources = d.sources;
   } catch (e) {
     sum.errors.push(`discovery: ${(e as Error).message}`);
+    sum.discoveryFailed = true;
     return sum;
   }
   if (!label) rememberLayout(run.fresh, parser.id, sum.roots, sources, discoveredAt);

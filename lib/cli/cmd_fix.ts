@@ -3,7 +3,6 @@ import type { Args, Command } from "./common.ts";
 import { colors, fmtTime, intOpt, isoTime, oneLine, printJson, tildify } from "./common.ts";
 import type { IO } from "../runtime.ts";
 import { DejaError } from "../store.ts";
-import { sanitizeForTerminal } from "../redact.ts";
 import { shortRef } from "../sessions.ts";
 import { findFixes } from "../memory/fix.ts";
 import { withStore } from "./_memory.ts";
@@ -67,7 +66,7 @@ async function runFix(a: Args, io: IO): Promise<number> {
       if (r.signatures.length) io.out(c.dim(`looked for: ${r.signatures.join(" | ")}\n`));
       return 1;
     }
-    const clean = (s: string, n: number) => oneLine(sanitizeForTerminal(s), n);
+    const clean = (s: string, n: number) => oneLine(s, n);
     const out = [r.message];
     for (const f of r.fixes) {
       out.push(

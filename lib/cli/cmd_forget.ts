@@ -7,7 +7,6 @@ import { acquireWriterLock, dataDir, DejaError, indexPath, Store } from "../stor
 import { parseSince } from "../query.ts";
 import { applyForget, planForget, unforget } from "../forget/forget.ts";
 import { readTombstones, tombstoneFile } from "../forget/tombstones.ts";
-import { sanitizeForTerminal } from "../redact.ts";
 import { runIndex } from "../indexer.ts";
 import { parsers } from "../../parsers/mod.ts";
 
@@ -57,11 +56,11 @@ async function runForget(a: Args, io: IO): Promise<number> {
     }
     for (const t of list) {
       io.out(
-        `${c.cyan(t.key)}  ${fmtTime(t.at)}  ${
-          sanitizeForTerminal(tildify(t.project, io.env.home))
-        }  ${c.dim(sanitizeForTerminal(t.reason))}\n`,
+        `${c.cyan(t.key)}  ${fmtTime(t.at)}  ${tildify(t.project, io.env.home)}  ${
+          c.dim(t.reason)
+        }\n`,
       );
-      if (t.title) io.out(`  ${sanitizeForTerminal(oneLine(t.title, 100))}\n`);
+      if (t.title) io.out(`  ${oneLine(t.title, 100)}\n`);
     }
     return 0;
   }
@@ -133,8 +132,8 @@ async function runForget(a: Args, io: IO): Promise<number> {
       }
       const lines = plan.sessions.map((s) =>
         `  ${c.cyan(`${s.harness}:${s.native_id}`)}  ${fmtTime(s.updated ?? s.started)}  ${
-          sanitizeForTerminal(tildify(s.project, io.env.home))
-        }${s.title ? `  ${sanitizeForTerminal(oneLine(s.title, 60))}` : ""}`
+          tildify(s.project, io.env.home)
+        }${s.title ? `  ${oneLine(s.title, 60)}` : ""}`
       );
       const n = plan.sessions.length;
       const head = dry

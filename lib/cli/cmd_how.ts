@@ -3,7 +3,6 @@ import type { Args, Command } from "./common.ts";
 import { colors, fmtTime, intOpt, isoTime, oneLine, opt, printJson } from "./common.ts";
 import type { IO } from "../runtime.ts";
 import { DejaError } from "../store.ts";
-import { sanitizeForTerminal } from "../redact.ts";
 import { howRuns } from "../memory/how.ts";
 import { hiddenFor, hiddenHint, JUNK_OPTION, withStore } from "./_memory.ts";
 
@@ -58,7 +57,7 @@ function runHow(a: Args, io: IO): number {
         h.unknown && `${h.unknown} not recorded`,
       ].filter(Boolean).join(", ");
       out.push(
-        c.bold(oneLine(sanitizeForTerminal(h.command), 160)),
+        c.bold(oneLine(h.command, 160)),
         c.dim(
           `  ran ${h.runs} time${h.runs === 1 ? "" : "s"} in ${h.sessions} session${
             h.sessions === 1 ? "" : "s"

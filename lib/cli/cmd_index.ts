@@ -13,6 +13,7 @@ import { watchIndex } from "../fresh/watch.ts";
 import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { dataDir, makeDataDir } from "../store.ts";
+import { CR, csi } from "./output.ts";
 
 export const indexCmd: Command = {
   name: "index",
@@ -91,9 +92,9 @@ async function indexRun(a: Args, io: IO): Promise<number> {
     rebuild: Boolean(a.values.rebuild),
     only,
     waitMs,
-    progress: tty ? (line) => io.err(`\r\x1b[2Kindexing ${line}`) : undefined,
+    progress: tty ? (line) => io.err(`${CR}${csi("2K")}indexing ${line}`) : undefined,
   });
-  if (tty) io.err("\r\x1b[2K");
+  if (tty) io.err(`${CR}${csi("2K")}`);
   const failed = res.harnesses.some((h) => h.errors.length);
   // Exit 2 when stores failed and none was indexed; some failing beside good ones is reported.
   const code = allFailed(res.harnesses) ? 2 : 0;

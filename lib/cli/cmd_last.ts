@@ -3,7 +3,6 @@ import type { Args, Command } from "./common.ts";
 import { colors, fmtTime, oneLine, opt, printJson, tildify } from "./common.ts";
 import type { IO } from "../runtime.ts";
 import { DejaError } from "../store.ts";
-import { sanitizeForTerminal } from "../redact.ts";
 import { shortRef } from "../sessions.ts";
 import { lastSessions } from "../memory/last.ts";
 import {
@@ -69,7 +68,7 @@ function runLast(a: Args, io: IO): number {
           fmtTime(s.updated ?? s.started)
         }  ${tildify(s.project, io.env.home)}  ${c.dim(`${s.events} events`)}`,
       );
-      if (s.description) out.push(`  ${oneLine(sanitizeForTerminal(s.description), 100)}`);
+      if (s.description) out.push(`  ${oneLine(s.description, 100)}`);
     }
     io.out(out.join("\n") + "\n");
     hiddenHint(io, hidden);

@@ -112,12 +112,12 @@ export function runSearch(a: Args, io: IO): number {
   const c = colors(io);
   const note = narration(res);
   if (!res.results.length) {
-    io.err(`deja: nothing matched "${sanitizeForTerminal(query)}"\n`);
+    io.err(`deja: nothing matched "${query}"\n`);
     if (note) io.err(`${note}\n`);
     hiddenHint(io, res.hidden);
     return 1;
   }
-  if (note) io.err(`${c.on ? "\x1b[2m" : ""}${note}${c.on ? "\x1b[0m" : ""}\n`);
+  if (note) io.err(`${c.dim(note)}\n`);
   hiddenHint(io, res.hidden);
   const out: string[] = [];
   for (const r of res.results) {
@@ -127,10 +127,10 @@ export function runSearch(a: Args, io: IO): number {
     ].filter(Boolean).join(" ");
     out.push(
       `${c.cyan(ref(r))}  ${c.bold(r.harness)}  ${fmtTime(r.updated ?? r.started)}  ${
-        sanitizeForTerminal(tildify(r.project, io.env.home))
+        tildify(r.project, io.env.home)
       }  ${c.dim(`${r.hits} hit${r.hits === 1 ? "" : "s"}`)}${marks ? `  ${marks}` : ""}`,
     );
-    if (r.title) out.push(`  ${sanitizeForTerminal(oneLine(r.title, 100))}`);
+    if (r.title) out.push(`  ${oneLine(r.title, 100)}`);
     for (const s of r.snippets) {
       out.push(`    ${c.dim(s.kind.padEnd(11))} ${c.marks(oneLine(s.text, 200))}`);
     }
@@ -158,7 +158,7 @@ export function narration(res: SearchResult): string {
     regex: "",
     none: "",
   }[res.tier];
-  return sanitizeForTerminal(line);
+  return line;
 }
 
 function jsonOf(res: SearchResult, ref: (r: { harness: string; id: string }) => string) {

@@ -5,7 +5,6 @@ import type { IO } from "../runtime.ts";
 import { DejaError, indexPath, Store } from "../store.ts";
 import { type EventRow, resolveSession, type SessionRow, shortRef } from "../sessions.ts";
 import { Q } from "../schema.ts";
-import { sanitizeForTerminal } from "../redact.ts";
 
 export const showCmd: Command = {
   name: "show",
@@ -91,7 +90,7 @@ function runShow(a: Args, io: IO): number {
     }
     out.push("");
     for (const e of events) {
-      const text = sanitizeForTerminal(full ? e.text : clip(e.text, e.kind));
+      const text = full ? e.text : clip(e.text, e.kind);
       const label = e.kind === "tool_call" || e.kind === "tool_result"
         ? `${e.kind} ${e.tool ?? ""}`.trim()
         : e.kind;

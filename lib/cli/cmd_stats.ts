@@ -3,7 +3,6 @@ import type { Command } from "./common.ts";
 import { colors, fmtTime, isoTime, printJson, tildify } from "./common.ts";
 import { indexPath, Store } from "../store.ts";
 import { indexStats } from "../stats.ts";
-import { sanitizeForTerminal } from "../redact.ts";
 
 export const statsCmd: Command = {
   name: "stats",
@@ -51,9 +50,7 @@ export const statsCmd: Command = {
     if (st.projects.length) out.push(c.bold("projects"));
     for (const p of st.projects) {
       out.push(
-        `  ${String(p.sessions).padStart(6)}  ${
-          sanitizeForTerminal(tildify(p.project, io.env.home))
-        }`,
+        `  ${String(p.sessions).padStart(6)}  ${tildify(p.project, io.env.home)}`,
       );
     }
     const kinds = Object.entries(st.redacted).sort((x, y) => y[1] - x[1]);
