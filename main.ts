@@ -32,6 +32,7 @@ import { remoteCmd } from "./lib/cli/cmd_remote.ts";
 import { mcpCmd } from "./lib/cli/cmd_mcp.ts";
 import { resumeCmd } from "./lib/cli/cmd_resume.ts";
 import { handoffCmd } from "./lib/cli/cmd_handoff.ts";
+import { viewCmd } from "./lib/cli/cmd_view.ts";
 import { hookContextCmd } from "./lib/cli/cmd_hook_context.ts";
 import { hookPromptCmd } from "./lib/cli/cmd_hook_prompt.ts";
 import { hookToolCmd } from "./lib/cli/cmd_hook_tool.ts";
@@ -61,6 +62,7 @@ export const COMMANDS: readonly Command[] = [
   rememberCmd,
   resumeCmd,
   handoffCmd,
+  viewCmd,
   indexCmd,
   sourcesCmd,
   remoteCmd,
