@@ -8,7 +8,6 @@ import { resolveSession, shortRef } from "../sessions.ts";
 import { parseSince } from "../query.ts";
 import { Q } from "../schema.ts";
 import { searchHiding } from "../search/sessions.ts";
-import { sanitizeForTerminal } from "../redact.ts";
 import { FILTER_OPTIONS, fromOpt, harnessOpt, hiddenHint, JUNK_OPTION } from "./_memory.ts";
 
 const ROLES: Record<string, string[]> = {
