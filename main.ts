@@ -5,9 +5,10 @@
  *
  * @module
  */
-import { exit, type IO, processIO } from "./lib/runtime.ts";
+import { exit, type IO, processIO } from "./core/runtime.ts";
 import { type Command, helpFor, parse } from "./lib/cli/common.ts";
-import { asIndexError, DejaError, indexPath } from "./lib/store.ts";
+import { asIndexError, indexPath } from "./lib/store.ts";
+import { DejaError } from "./core/errors.ts";
 import { sanitizeForTerminal } from "./lib/redact.ts";
 import { indexCmd } from "./lib/cli/cmd_index.ts";
 import { searchCmd } from "./lib/cli/cmd_search.ts";

@@ -15,10 +15,10 @@
 import { dirname } from "node:path";
 import { statSync } from "node:fs";
 import type { Store } from "./store.ts";
-import { DejaError } from "./store.ts";
+import { DejaError } from "../core/errors.ts";
 import { Q } from "./schema.ts";
 import { resolveSession, type SessionRow } from "./sessions.ts";
-import { harnessFacts, harnessIds } from "./registry.ts";
+import { harnessFacts, harnessIds } from "../core/registry.ts";
 import { templateArgv } from "./shell.ts";
 import { sessionDigest } from "./memory/digest.ts";
 

@@ -14,7 +14,7 @@
  *
  * @module
  */
-import type { DiscoverCtx, DriftKind, Env, Parser, SkipReason, SourceRef } from "./model.ts";
+import type { DiscoverCtx, DriftKind, Env, Parser, SkipReason, SourceRef } from "../core/model.ts";
 import { type DriftSummary, mergeDrift, SourceCtx } from "./parse_ctx.ts";
 import { Q } from "./schema.ts";
 import { existsSync } from "node:fs";
@@ -22,19 +22,19 @@ import {
   acquireWriterLock,
   asIndexError,
   checkIndex,
-  dataDir,
   IndexDamaged,
   indexPath,
   isCorruption,
   moveIndexAside,
   Store,
 } from "./store.ts";
+import { dataDir } from "../core/paths.ts";
 import { SourceWriter, type WriteMode } from "./ingest.ts";
 import { redactDeep } from "./redact.ts";
 import { dropExcluded, makeGate, setGate } from "./forget/gate.ts";
 import { resetVocabCache } from "./search/vocab.ts";
 import { FRESH_KEY, type FreshMap, harnessDirs, parseFreshMap, stampDirs } from "./fresh/map.ts";
-import { sweepCopies } from "../parsers/_sqlite.ts";
+import { sweepCopies } from "../core/sqlite_read.ts";
 import {
   fileHash,
   parseDrift,

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { DriftKind, Env, ParseCtx, SkipReason } from "./model.ts";
+import type { DriftKind, Env, ParseCtx, SkipReason } from "../core/model.ts";
 import { pasteable } from "./drift/sample.ts";
 
 /** Skip counts of one source: reason -> count, plus a few example locations. */

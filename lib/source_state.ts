@@ -7,12 +7,12 @@
  * @module
  */
 import { createHash } from "node:crypto";
-import { openRegular } from "./fsread.ts";
-import type { SkipReason, SourceRef } from "./model.ts";
+import { openRegular } from "../core/fsread.ts";
+import type { SkipReason, SourceRef } from "../core/model.ts";
 import type { DriftSummary } from "./parse_ctx.ts";
 import { Q } from "./schema.ts";
 import type { Store } from "./store.ts";
-import { statOrNull } from "../parsers/_fs.ts";
+import { statOrNull } from "../core/fs.ts";
 
 /** A row of the `sources` table. */
 export interface SourceRow {

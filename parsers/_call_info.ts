@@ -6,7 +6,7 @@
  *
  * @module
  */
-import type { ParseCtx, Session, SourceRef, ToolCallInfo } from "../lib/model.ts";
+import type { ParseCtx, Session, SourceRef, ToolCallInfo } from "../core/model.ts";
 import { decodeArgs, obj, str } from "./_util.ts";
 import { describeTool, type ToolKind } from "./_tool_args.ts";
 import { functionCall } from "./_codex_tools.ts";

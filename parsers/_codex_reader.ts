@@ -9,20 +9,20 @@
  * @module
  */
 import { basename } from "node:path";
-import type { Event, ParseCtx, ToolCallInfo } from "../lib/model.ts";
+import type { Event, ParseCtx, ToolCallInfo } from "../core/model.ts";
 import { toMillis } from "./_time.ts";
 import { blockText, num, type Obj, obj, str } from "./_util.ts";
 import {
   customToolCall,
   envContextCwd,
   functionCall,
-  isAbsAny,
   isInjectedUserMessage,
   localShellCall,
   readOutput,
   resultInfo,
   uuid7Millis,
 } from "./_codex_tools.ts";
+import { isAbsoluteAny } from "../core/paths.ts";
 
 /** Response-item payload types that carry nothing to index (reasoning is dropped on purpose). */
 const QUIET_ITEMS = new Set([
@@ -209,7 +209,7 @@ export class RolloutReader {
   }
 
   private noteCwd(cwd: string | undefined): void {
-    if (!this.st.cwd && cwd && isAbsAny(cwd)) this.st.cwd = cwd;
+    if (!this.st.cwd && cwd && isAbsoluteAny(cwd)) this.st.cwd = cwd;
   }
 
   private meta(p: Obj, time: number | undefined, where: string): void {

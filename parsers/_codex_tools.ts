@@ -23,18 +23,10 @@
  * @module
  */
 import { posix, win32 } from "node:path";
-import type { ToolCallInfo, ToolResultInfo } from "../lib/model.ts";
+import type { ToolCallInfo, ToolResultInfo } from "../core/model.ts";
 import { arr, decodeArgs, num, type Obj, obj, str } from "./_util.ts";
 import { parsePatch } from "./_patch.ts";
-
-/** True for an absolute POSIX path, a Windows drive path (`C:\`, `c:/`) or a UNC path. */
-export function isAbsAny(p: string): boolean {
-  return p.startsWith("/") || /^[A-Za-z]:[\\/]/.test(p) || p.startsWith("\\\\");
-}
-
-function isWinPath(p: string): boolean {
-  return /^[A-Za-z]:[\\/]/.test(p) || p.startsWith("\\\\");
-}
+import { isAbsoluteAny, isWindowsAbsolute } from "../core/paths.ts";
 
 /**
  * Resolves `p` against `base` with the path rules of the machine that wrote
@@ -42,9 +34,9 @@ function isWinPath(p: string): boolean {
  * yields absolute paths. A relative `p` with no absolute base is returned as is.
  */
 export function resolveIn(base: string | undefined, p: string): string {
-  if (isAbsAny(p)) return isWinPath(p) ? win32.normalize(p) : posix.normalize(p);
-  if (!base || !isAbsAny(base)) return p;
-  return isWinPath(base) ? win32.join(base, p) : posix.join(base, p);
+  if (isAbsoluteAny(p)) return isWindowsAbsolute(p) ? win32.normalize(p) : posix.normalize(p);
+  if (!base || !isAbsoluteAny(base)) return p;
+  return isWindowsAbsolute(base) ? win32.join(base, p) : posix.join(base, p);
 }
 
 /**
@@ -90,7 +82,7 @@ export function isInjectedUserMessage(payload: Obj, parts: string[]): boolean {
 export function envContextCwd(text: string): string | undefined {
   const m = /<environment_context>[\s\S]*?<cwd>([^<]+)<\/cwd>/.exec(text);
   const cwd = m?.[1].trim();
-  return cwd && isAbsAny(cwd) ? cwd : undefined;
+  return cwd && isAbsoluteAny(cwd) ? cwd : undefined;
 }
 
 /** Epoch ms embedded in a UUIDv7 (thread and turn ids of current Codex), else undefined. */
@@ -184,7 +176,7 @@ export function functionCall(
   const args = obj(input);
   const info: ToolCallInfo = { name, input };
   const workdir = str(args?.workdir) ?? str(args?.working_directory);
-  const base = workdir && isAbsAny(workdir) ? workdir : cwd;
+  const base = workdir && isAbsoluteAny(workdir) ? workdir : cwd;
   if (SHELL_TOOLS.has(name) || moreShells?.has(name)) {
     const command = commandOf(args?.cmd ?? args?.command);
     const patch = command && /^\s*(apply_patch|applypatch)\b/.test(command)

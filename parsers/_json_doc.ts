@@ -5,8 +5,8 @@
  *
  * @module
  */
-import { readBytes } from "../lib/fsread.ts";
-import type { ParseCtx } from "../lib/model.ts";
+import { readBytes } from "../core/fsread.ts";
+import type { ParseCtx } from "../core/model.ts";
 import { type Obj, obj } from "./_util.ts";
 
 /** Cap on one document: 256 MiB. */

@@ -10,8 +10,8 @@
  *
  * @module
  */
-import { openRegular } from "../lib/fsread.ts";
-import type { ParseCtx } from "../lib/model.ts";
+import { openRegular } from "../core/fsread.ts";
+import type { ParseCtx } from "../core/model.ts";
 
 const CHUNK = 256 * 1024;
 /** Default cap on one line: 32 MiB. */

@@ -9,7 +9,7 @@
  *
  * @module
  */
-import type { EditSpan, ToolCallInfo } from "../lib/model.ts";
+import type { EditSpan, ToolCallInfo } from "../core/model.ts";
 import { arr, type Obj, obj, str } from "./_util.ts";
 import { commandOf, resolveIn } from "./_codex_tools.ts";
 

@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { CHUNK_EVENTS, claude } from "./claude.ts";
 import { SourceCtx } from "../lib/parse_ctx.ts";
-import type { Event, Session, SourceRef } from "../lib/model.ts";
+import type { Event, Session, SourceRef } from "../core/model.ts";
 import {
   materialize,
   normalize,

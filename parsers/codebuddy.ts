@@ -5,8 +5,8 @@
  *
  * @module
  */
-import type { Parser } from "../lib/model.ts";
-import { rootFrom } from "./_roots.ts";
+import type { Parser } from "../core/model.ts";
+import { rootFrom } from "../core/paths.ts";
 import { arr, blockText, decodeArgs, num, type Obj, obj, str } from "./_util.ts";
 import { cleanUserText, decodeProjectDir } from "./_claude_records.ts";
 import {

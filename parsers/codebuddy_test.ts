@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { codebuddy } from "./codebuddy.ts";
 import { parseOne, testEnv } from "../tests/_fixture.ts";
 import { fixtureRun, loadRegistry } from "../tests/_registry.ts";
-import type { Event, Session, SourceRef } from "../lib/model.ts";
+import type { Event, Session, SourceRef } from "../core/model.ts";
 
 const SID = "7e1d0c2b-1111-4222-8333-444455556666";
 const T = 1791450000000;

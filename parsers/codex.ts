@@ -4,8 +4,8 @@
  *
  * @module
  */
-import type { Parser } from "../lib/model.ts";
-import { rootFrom } from "./_roots.ts";
+import type { Parser } from "../core/model.ts";
+import { rootFrom } from "../core/paths.ts";
 import { rolloutParser } from "./_codex_rollout.ts";
 
 /**

@@ -13,7 +13,7 @@ import { join } from "node:path";
 import { factory } from "./factory.ts";
 import { parseOne, REPO, runParser, testEnv } from "../tests/_fixture.ts";
 import { fixtureRun, loadRegistry } from "../tests/_registry.ts";
-import type { Event, Session, SourceRef } from "../lib/model.ts";
+import type { Event, Session, SourceRef } from "../core/model.ts";
 
 const FARM = join(REPO, "../shared/realdata/farm/factory/home/.factory/sessions");
 const SID = "9a8b7c6d-0000-4000-8000-00000000f001";

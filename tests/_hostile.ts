@@ -15,7 +15,7 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Parser, Session, SourceRef } from "../lib/model.ts";
+import type { Parser, Session, SourceRef } from "../core/model.ts";
 import { parseOne, testEnv } from "./_fixture.ts";
 import { assert, assertEquals } from "./_assert.ts";
 

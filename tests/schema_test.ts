@@ -2,7 +2,8 @@ import { assert, assertEquals, assertThrows } from "./_assert.ts";
 import { mkdtempSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { tmpdir } from "node:os";
-import { DejaError, Store } from "../lib/store.ts";
+import { Store } from "../lib/store.ts";
+import { DejaError } from "../core/errors.ts";
 import { MIGRATIONS, Q, SCHEMA_VERSION } from "../lib/schema.ts";
 import { DatabaseSync } from "node:sqlite";
 

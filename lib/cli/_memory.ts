@@ -7,8 +7,9 @@
  */
 import type { Args, OptionSpec } from "./common.ts";
 import { isoTime } from "./common.ts";
-import type { IO } from "../runtime.ts";
-import { DejaError, indexPath, Store } from "../store.ts";
+import type { IO } from "../../core/runtime.ts";
+import { indexPath, Store } from "../store.ts";
+import { DejaError } from "../../core/errors.ts";
 import { type SessionRow, shortRef } from "../sessions.ts";
 import { defaultHidden } from "../search/sessions.ts";
 import { parsers } from "../../parsers/mod.ts";

@@ -5,7 +5,7 @@
  */
 import type { Command } from "./common.ts";
 import { colors, fmtTime, isoTime, printJson, tildify } from "./common.ts";
-import { selfCommand } from "../runtime.ts";
+import { selfCommand } from "../../core/runtime.ts";
 import { wirables } from "../install/facts.ts";
 import { indexStatus, type TargetStatus, targetStatus, type WireState } from "../install/doctor.ts";
 import { launcherPath, launcherTarget, targetExists } from "../install/launcher.ts";

@@ -5,7 +5,7 @@
  */
 import type { Args, Command } from "./common.ts";
 import { colors, printJson, tildify } from "./common.ts";
-import type { IO } from "../runtime.ts";
+import type { IO } from "../../core/runtime.ts";
 import { indexPath, Store } from "../store.ts";
 import { sanitizeForTerminal } from "../redact.ts";
 import { type DriftChange, driftReport, type HarnessDrift } from "../drift/report.ts";

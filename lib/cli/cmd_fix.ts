@@ -1,8 +1,8 @@
 /** `deja fix "<error text>"`: what ran after the same error before, where it did not come back. */
 import type { Args, Command } from "./common.ts";
 import { colors, fmtTime, intOpt, isoTime, oneLine, printJson, tildify } from "./common.ts";
-import type { IO } from "../runtime.ts";
-import { DejaError } from "../store.ts";
+import type { IO } from "../../core/runtime.ts";
+import { DejaError } from "../../core/errors.ts";
 import { sanitizeForTerminal } from "../redact.ts";
 import { shortRef } from "../sessions.ts";
 import { findFixes } from "../memory/fix.ts";

@@ -2,8 +2,10 @@
 import { existsSync } from "node:fs";
 import type { Args, Command } from "./common.ts";
 import { colors, fmtTime, isoTime, oneLine, opt, printJson, tildify } from "./common.ts";
-import type { IO } from "../runtime.ts";
-import { acquireWriterLock, dataDir, DejaError, indexPath, Store } from "../store.ts";
+import type { IO } from "../../core/runtime.ts";
+import { acquireWriterLock, indexPath, Store } from "../store.ts";
+import { dataDir } from "../../core/paths.ts";
+import { DejaError } from "../../core/errors.ts";
 import { parseSince } from "../query.ts";
 import { applyForget, planForget, unforget } from "../forget/forget.ts";
 import { readTombstones, tombstoneFile } from "../forget/tombstones.ts";

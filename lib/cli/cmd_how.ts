@@ -1,8 +1,8 @@
 /** `deja how <tool>`: the real invocations run here, most widely used first. */
 import type { Args, Command } from "./common.ts";
 import { colors, fmtTime, intOpt, isoTime, oneLine, opt, printJson } from "./common.ts";
-import type { IO } from "../runtime.ts";
-import { DejaError } from "../store.ts";
+import type { IO } from "../../core/runtime.ts";
+import { DejaError } from "../../core/errors.ts";
 import { sanitizeForTerminal } from "../redact.ts";
 import { howRuns } from "../memory/how.ts";
 import { hiddenFor, hiddenHint, JUNK_OPTION, withStore } from "./_memory.ts";

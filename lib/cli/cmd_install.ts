@@ -5,8 +5,8 @@
  */
 import type { Args, Command } from "./common.ts";
 import { colors, printJson, tildify } from "./common.ts";
-import type { IO } from "../runtime.ts";
-import { selfCommand } from "../runtime.ts";
+import type { IO } from "../../core/runtime.ts";
+import { selfCommand } from "../../core/runtime.ts";
 import { selectTargets } from "../install/select.ts";
 import { installTargets, uninstallTargets, type WireReport } from "../install/run.ts";
 import { targetNames } from "../install/facts.ts";

@@ -1,8 +1,8 @@
 /** `deja last [n]`: the most recent sessions. */
 import type { Args, Command } from "./common.ts";
 import { colors, fmtTime, oneLine, opt, printJson, tildify } from "./common.ts";
-import type { IO } from "../runtime.ts";
-import { DejaError } from "../store.ts";
+import type { IO } from "../../core/runtime.ts";
+import { DejaError } from "../../core/errors.ts";
 import { sanitizeForTerminal } from "../redact.ts";
 import { shortRef } from "../sessions.ts";
 import { lastSessions } from "../memory/last.ts";

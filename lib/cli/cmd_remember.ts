@@ -1,8 +1,8 @@
 /** `deja remember "text"`: a durable note, searchable at once. */
 import type { Args, Command } from "./common.ts";
 import { opt, printJson, tildify } from "./common.ts";
-import type { IO } from "../runtime.ts";
-import { DejaError } from "../store.ts";
+import type { IO } from "../../core/runtime.ts";
+import { DejaError } from "../../core/errors.ts";
 import { remember } from "../memory/notes.ts";
 
 export const rememberCmd: Command = {

@@ -1,8 +1,8 @@
 /** `deja restore <path>`: the spans agents replaced in a file, and one of them back. */
 import type { Args, Command } from "./common.ts";
 import { colors, fmtTime, intOpt, isoTime, oneLine, opt, printJson, tildify } from "./common.ts";
-import type { IO } from "../runtime.ts";
-import { DejaError } from "../store.ts";
+import type { IO } from "../../core/runtime.ts";
+import { DejaError } from "../../core/errors.ts";
 import { sanitizeForTerminal } from "../redact.ts";
 import { shortRef } from "../sessions.ts";
 import { listSpans, type RestoreSpan, writeSpan } from "../memory/restore.ts";

@@ -1,8 +1,9 @@
 /** `deja <query>` / `deja search <query>`: find the sessions where that work happened. */
 import type { Args, Command } from "./common.ts";
 import { colors, fmtTime, intOpt, isoTime, oneLine, opt, printJson, tildify } from "./common.ts";
-import type { IO } from "../runtime.ts";
-import { DejaError, indexPath, Store } from "../store.ts";
+import type { IO } from "../../core/runtime.ts";
+import { indexPath, Store } from "../store.ts";
+import { DejaError } from "../../core/errors.ts";
 import { search, type SearchResult } from "../search.ts";
 import { resolveSession, shortRef } from "../sessions.ts";
 import { parseSince } from "../query.ts";

@@ -1,8 +1,9 @@
 /** `deja show <id-prefix>`: one whole session, event by event. */
 import type { Args, Command } from "./common.ts";
 import { colors, fmtTime, isoTime, oneLine, printJson, tildify } from "./common.ts";
-import type { IO } from "../runtime.ts";
-import { DejaError, indexPath, Store } from "../store.ts";
+import type { IO } from "../../core/runtime.ts";
+import { indexPath, Store } from "../store.ts";
+import { DejaError } from "../../core/errors.ts";
 import { type EventRow, resolveSession, type SessionRow, shortRef } from "../sessions.ts";
 import { Q } from "../schema.ts";
 import { sanitizeForTerminal } from "../redact.ts";

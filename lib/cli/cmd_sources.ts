@@ -5,7 +5,7 @@ import { colors, printJson, tildify } from "./common.ts";
 import { parsers } from "../../parsers/mod.ts";
 import { indexPath, Store } from "../store.ts";
 import { Q } from "../schema.ts";
-import { describeVerification, type Verification, verification } from "../verified.ts";
+import { describeVerification, type Verification, verification } from "../../core/verified.ts";
 
 interface SourceRow {
   path: string;

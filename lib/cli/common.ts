@@ -6,8 +6,8 @@
  * @module
  */
 import { parseArgs } from "node:util";
-import type { IO } from "../runtime.ts";
-import { DejaError } from "../store.ts";
+import type { IO } from "../../core/runtime.ts";
+import { DejaError } from "../../core/errors.ts";
 import { sanitizeForTerminal } from "../redact.ts";
 
 /** One option of a command. */

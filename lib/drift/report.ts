@@ -9,7 +9,7 @@
  *
  * @module
  */
-import type { DriftKind } from "../model.ts";
+import type { DriftKind } from "../../core/model.ts";
 import type { DriftNote, DriftSummary } from "../parse_ctx.ts";
 import { Q } from "../schema.ts";
 import type { Store } from "../store.ts";

@@ -14,7 +14,8 @@
  * @module
  */
 import { Q } from "../schema.ts";
-import { DejaError, type Store } from "../store.ts";
+import { type Store } from "../store.ts";
+import { DejaError } from "../../core/errors.ts";
 import type { SessionRow } from "../sessions.ts";
 import { VocabCollector } from "../search/tokenize.ts";
 import { pruneVocab } from "../search/vocab.ts";

@@ -9,7 +9,7 @@
  *
  * @module
  */
-import type { Env, Session } from "../model.ts";
+import type { Env, Session } from "../../core/model.ts";
 import type { Store } from "../store.ts";
 import { Q } from "../schema.ts";
 import type { SessionRow } from "../sessions.ts";

@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { deadline, exitNow, hookIO, type IO } from "../runtime.ts";
+import { deadline, exitNow, hookIO, type IO } from "../../core/runtime.ts";
 import { DEADLINE_MS, type HookName, runHook } from "./run.ts";
 
 /** The hook command names. */

@@ -8,7 +8,7 @@
  *
  * @module
  */
-import type { Session } from "../model.ts";
+import type { Session } from "../../core/model.ts";
 import { Store } from "../store.ts";
 import { Q } from "../schema.ts";
 import { SourceWriter } from "../ingest.ts";

@@ -21,7 +21,7 @@ import { search, type SearchResult } from "../search.ts";
 import { STOP_WORDS, tokens } from "../query.ts";
 import { sessionDigest } from "../memory/digest.ts";
 import { byteLength, gist, oneLine } from "../memory/_text.ts";
-import { stripFrames } from "../frame.ts";
+import { stripFrames } from "../../core/frame.ts";
 import type { SessionRow } from "../sessions.ts";
 import {
   clean,

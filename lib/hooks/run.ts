@@ -23,11 +23,12 @@
  * @module
  */
 import { existsSync } from "node:fs";
-import type { IO } from "../runtime.ts";
-import { dataDir, indexPath, Store } from "../store.ts";
+import type { IO } from "../../core/runtime.ts";
+import { indexPath, Store } from "../store.ts";
+import { dataDir } from "../../core/paths.ts";
 import { kickIfStale, lastIndexAt } from "../fresh/background.ts";
 import { byteLength, clipBytes } from "../memory/_text.ts";
-import { frame, FRAME_BYTES } from "../frame.ts";
+import { frame, FRAME_BYTES } from "../../core/frame.ts";
 import { type HookEvent, objField, readEvent, str } from "./input.ts";
 import { type HookState, loadState, saveState, statePath } from "./state.ts";
 import { type Current, currentSession, type Said } from "./_util.ts";

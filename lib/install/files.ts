@@ -24,7 +24,7 @@ import {
 } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { jsonErrorAt } from "./json_where.ts";
-import { readTextSync } from "../fsread.ts";
+import { readTextSync } from "../../core/fsread.ts";
 
 /**
  * A config file that exists but is not a JSON object: deja refuses to touch it.

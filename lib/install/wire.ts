@@ -14,7 +14,7 @@
  */
 import { dirname } from "node:path";
 import { existsSync } from "node:fs";
-import type { Env } from "../model.ts";
+import type { Env } from "../../core/model.ts";
 import type { OwnedFile, TargetRef } from "./facts.ts";
 import { expandPath } from "./template.ts";
 import {
@@ -29,7 +29,7 @@ import {
 } from "./files.ts";
 import { removeHooks, removeMcp, setHooks, setMcp, ShapeError } from "./edits.ts";
 import { TEXTS } from "./texts.ts";
-import { readTextSync } from "../fsread.ts";
+import { readTextSync } from "../../core/fsread.ts";
 
 /** The parts of a target. */
 export type PartKind = "mcp" | "skill" | "command" | "hooks";

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { frame, FRAME_BYTES, neutralise } from "../frame.ts";
+import { frame, FRAME_BYTES, neutralise } from "../../core/frame.ts";
 import { sanitizeForTerminal } from "../redact.ts";
 import { byteLength, clipBytes } from "../memory/_text.ts";
 

@@ -26,7 +26,7 @@
  * @module
  */
 import type { Store } from "../store.ts";
-import type { Env } from "../model.ts";
+import type { Env } from "../../core/model.ts";
 import { search, type SearchResult, type SessionHit } from "../search.ts";
 import { shortRef } from "../sessions.ts";
 import { searchHiding } from "../search/sessions.ts";

@@ -18,7 +18,7 @@ import { Q } from "../schema.ts";
 import type { EventRow, SessionRow } from "../sessions.ts";
 import { type FileTouch, findTouches, type PathMatch } from "./paths.ts";
 import { gist } from "./_text.ts";
-import { readTextSync } from "../fsread.ts";
+import { readTextSync } from "../../core/fsread.ts";
 
 /** Options of {@link blame}. */
 export interface BlameOptions {

@@ -7,7 +7,7 @@
  * @module
  */
 import type { Store } from "../store.ts";
-import { DejaError } from "../store.ts";
+import { DejaError } from "../../core/errors.ts";
 import { Q } from "../schema.ts";
 import type { EventRow, SessionRow } from "../sessions.ts";
 import { tokens } from "../query.ts";

@@ -5,7 +5,7 @@
  * @module
  */
 import type { Store } from "../store.ts";
-import { DejaError } from "../store.ts";
+import { DejaError } from "../../core/errors.ts";
 import { Q } from "../schema.ts";
 import { resolveSession, type SessionRow } from "../sessions.ts";
 import { search, type SearchOptions } from "../search.ts";

@@ -19,7 +19,7 @@
 import { existsSync, realpathSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 import type { Store } from "../store.ts";
-import { DejaError } from "../store.ts";
+import { DejaError } from "../../core/errors.ts";
 import { Q } from "../schema.ts";
 import type { SessionRow } from "../sessions.ts";
 import { findTouches, type PathMatch } from "./paths.ts";

@@ -7,7 +7,7 @@
  */
 import { Q } from "../schema.ts";
 import type { Store } from "../store.ts";
-import type { Env } from "../model.ts";
+import type { Env } from "../../core/model.ts";
 import type { SessionRow } from "../sessions.ts";
 import { excludePatterns, isThrowaway, projectMatcher } from "./junk.ts";
 

@@ -44,9 +44,9 @@ import {
 import { basename, join } from "node:path";
 import { tmpdir } from "node:os";
 import { pathToFileURL } from "node:url";
-import type { DriftKind, Env, ParseCtx } from "../lib/model.ts";
-import { kindOf, NotRegularFileError, readHeadSync } from "../lib/fsread.ts";
-import { pid, pidAlive, uid } from "../lib/runtime.ts";
+import type { DriftKind, Env, ParseCtx } from "./model.ts";
+import { kindOf, NotRegularFileError, readHeadSync } from "./fsread.ts";
+import { pid, pidAlive, uid } from "./runtime.ts";
 
 /** A read-only handle; call `close()` when done (removes any private copy). */
 export interface StoreHandle {

@@ -8,7 +8,7 @@
 import { lstat, readdir, realpath, stat } from "node:fs/promises";
 import { join } from "node:path";
 import type { Stats } from "node:fs";
-import { readBytes } from "../lib/fsread.ts";
+import { readBytes } from "./fsread.ts";
 
 /** Options for {@link walk}. */
 export interface WalkOptions {
