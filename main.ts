@@ -36,7 +36,7 @@ import { hookPromptCmd } from "./lib/cli/cmd_hook_prompt.ts";
 import { hookToolCmd } from "./lib/cli/cmd_hook_tool.ts";
 import { hookToolAfterCmd } from "./lib/cli/cmd_hook_tool_after.ts";
 import { HOOK_NAMES, hookProcess, runHookArgs } from "./lib/hooks/main.ts";
-import { refreshFor } from "./lib/cli/_refresh.ts";
+import { refreshFor } from "./lib/cli/refresh.ts";
 import { asksVersion, VERSION, VERSION_LINE } from "./lib/version.ts";
 import { suggestCommand } from "./lib/cli/suggest.ts";
 

@@ -174,7 +174,7 @@ export function colors(io: IO) {
 }
 
 /** `YYYY-MM-DD HH:MM` in local time, or `-` (the same formatter the digests use). */
-export { localTime as fmtTime } from "../memory/_text.ts";
+export { localTime as fmtTime } from "../memory/text.ts";
 
 /** ISO 8601 for JSON output, or null. */
 export function isoTime(ms: number | null | undefined): string | null {

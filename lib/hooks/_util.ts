@@ -9,7 +9,7 @@ import { dirname } from "node:path";
 import type { Store } from "../store.ts";
 import { Q } from "../schema.ts";
 import type { SessionRow } from "../sessions.ts";
-import { byteLength } from "../memory/_text.ts";
+import { byteLength } from "../memory/text.ts";
 
 /** What a builder says, and the keys that mark it as said (see state.ts). */
 export interface Said {

@@ -19,7 +19,7 @@ import type { EventRow, SessionRow } from "../sessions.ts";
 import { absoluteTarget } from "../memory/paths.ts";
 import { findFixes } from "../memory/fix.ts";
 import { outcomeLabel, runFailed } from "../memory/outcome.ts";
-import { concludes, displayPath, gist, oneLine, sentences } from "../memory/_text.ts";
+import { concludes, displayPath, gist, oneLine, sentences } from "../memory/text.ts";
 import { fnv64 } from "./state.ts";
 import {
   clean,

@@ -20,7 +20,7 @@ import { Q } from "../schema.ts";
 import { search, type SearchResult } from "../search.ts";
 import { STOP_WORDS, tokens } from "../query.ts";
 import { sessionDigest } from "../memory/digest.ts";
-import { byteLength, gist, oneLine } from "../memory/_text.ts";
+import { byteLength, gist, oneLine } from "../memory/text.ts";
 import { stripFrames } from "../../core/frame.ts";
 import type { SessionRow } from "../sessions.ts";
 import {

@@ -6,7 +6,7 @@
  */
 import { frame, FRAME_BYTES, neutralise } from "../../core/frame.ts";
 import { sanitizeForTerminal } from "../redact.ts";
-import { byteLength, clipBytes } from "../memory/_text.ts";
+import { byteLength, clipBytes } from "../memory/text.ts";
 
 export { byteLength, clipBytes };
 

@@ -32,7 +32,7 @@ import { shortRef } from "../sessions.ts";
 import { searchHiding } from "../search/sessions.ts";
 import { tokens } from "../query.ts";
 import { sessionDigest } from "../memory/digest.ts";
-import { localTime } from "../memory/_text.ts";
+import { localTime } from "../memory/text.ts";
 import { bodyBudget, clean, fitBlocks, framed, tilde } from "./_fit.ts";
 
 /** Largest recall answer in UTF-8 bytes, frame included: 4 KiB. */

@@ -17,7 +17,7 @@ import type { Store } from "../store.ts";
 import { Q } from "../schema.ts";
 import type { EventRow, SessionRow } from "../sessions.ts";
 import { type FileTouch, findTouches, type PathMatch } from "./paths.ts";
-import { gist } from "./_text.ts";
+import { gist } from "./text.ts";
 import { readTextSync } from "../../core/fsread.ts";
 
 /** Options of {@link blame}. */

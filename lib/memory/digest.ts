@@ -20,7 +20,7 @@ import {
   oneLine,
   reportsProblem,
   sentences,
-} from "./_text.ts";
+} from "./text.ts";
 import { fillLists, inlineCode, type ListItem } from "./_fill.ts";
 import { failureLine, type Outcome, outcomeLabel, outcomeOf } from "./outcome.ts";
 

@@ -10,7 +10,7 @@
 import type { Store } from "../store.ts";
 import { Q } from "../schema.ts";
 import type { SessionRow } from "../sessions.ts";
-import { oneLine } from "./_text.ts";
+import { oneLine } from "./text.ts";
 
 /** Options of {@link lastSessions}. */
 export interface LastOptions {
