@@ -8,6 +8,9 @@
  * @module
  */
 
+import { type NoParams, query } from "./sql.ts";
+import type { EventRow, SessionRow, SourceRow } from "./rows.ts";
+
 /** Current schema version (stored in `PRAGMA user_version`). */
 export const SCHEMA_VERSION = 3;
 
@@ -268,21 +271,30 @@ export const Q = {
     ON CONFLICT(source, kind) DO UPDATE SET count = count + excluded.count`,
   // source
   clearRedactions: `DELETE FROM redactions WHERE source = ?`,
-  allSources: `SELECT * FROM sources ORDER BY harness, path`,
-  // harness or NULL: the sources `deja drift` reads
-  driftSources: `SELECT path, harness, skipped, drift FROM sources
+  allSources: query<NoParams, SourceRow>(`SELECT * FROM sources ORDER BY harness, path`),
+  /** The sources `deja drift` reads, of one harness or (null) all. */
+  driftSources: query<
+    { harness: string | null },
+    Pick<SourceRow, "path" | "harness" | "skipped" | "drift">
+  >(
+    `SELECT path, harness, skipped, drift FROM sources
     WHERE (? IS NULL OR harness = ?) ORDER BY harness, path`,
+    ["harness", "harness"],
+  ),
   redactionsByHarness: `SELECT s.harness AS harness, r.kind AS kind, SUM(r.count) AS count
     FROM redactions r JOIN sources s ON s.path = r.source GROUP BY s.harness, r.kind`,
   projects: `SELECT DISTINCT project FROM sessions WHERE project IS NOT NULL`,
   // projects (JSON array): their sessions (an exclusion taking effect)
   sessionsOfProjects: `SELECT * FROM sessions WHERE project IN (SELECT value FROM json_each(?))`,
-  // native id prefix (LIKE pattern), harness or NULL
-  sessionsByPrefix:
+  sessionsByPrefix: query<{ like: string; harness: string | null }, SessionRow>(
     `SELECT * FROM sessions WHERE native_id LIKE ? ESCAPE '\\' AND (? IS NULL OR harness = ?)
     ORDER BY updated DESC LIMIT 20`,
-  // session id
-  eventsOfSession: `SELECT * FROM events WHERE session_id = ? ORDER BY seq`,
+    ["like", "harness", "harness"], // like: a native id prefix as a LIKE pattern
+  ),
+  eventsOfSession: query<{ session: number }, EventRow>(
+    `SELECT * FROM events WHERE session_id = ? ORDER BY seq`,
+    ["session"],
+  ),
   // session id
   commandsOfSession: `SELECT * FROM commands WHERE session_id = ?`,
   // session id
@@ -298,8 +310,10 @@ export const Q = {
   // MATCH expression, event id: the snippet of one matching event (computed only for shown events)
   snippet: `SELECT snippet(events_fts, 0, char(1), char(2), '…', 16) AS snip FROM events_fts
     WHERE events_fts MATCH ? AND rowid = CAST(? AS INTEGER)`,
-  // ids (JSON array)
-  sessionsByIds: `SELECT * FROM sessions WHERE id IN (SELECT value FROM json_each(?))`,
+  sessionsByIds: query<{ ids: string }, SessionRow>(
+    `SELECT * FROM sessions WHERE id IN (SELECT value FROM json_each(?))`,
+    ["ids"], // a JSON array of session row ids
+  ),
   // key
   getMeta: `SELECT value FROM meta WHERE key = ?`,
   // key, value
@@ -328,8 +342,11 @@ export const Q = {
       f.failed AS failed, COALESCE(f.time, e.time) AS time, e.seq AS seq
     FROM files f JOIN events e ON e.id = f.event_id
     WHERE replace(f.path, char(92), '/') LIKE ? ESCAPE '\\' OR f.path = ?`,
-  // session id, first seq, last seq: a window of a session's events
-  eventsBetween: `SELECT * FROM events WHERE session_id = ? AND seq BETWEEN ? AND ? ORDER BY seq`,
+  /** A window of a session's events, `from` and `to` seq included. */
+  eventsBetween: query<{ session: number; from: number; to: number }, EventRow>(
+    `SELECT * FROM events WHERE session_id = ? AND seq BETWEEN ? AND ? ORDER BY seq`,
+    ["session", "from", "to"],
+  ),
   // MATCH expression: tool results holding the words (fix)
   resultsMatching: `SELECT e.id AS id, e.session_id AS session_id, e.seq AS seq,
       e.call_id AS call_id, e.text AS text

@@ -15,9 +15,9 @@ function fresh(): Store {
 
 Deno.test("every named query prepares against a fresh schema", () => {
   const s = fresh();
-  for (const [name, sql] of Object.entries(Q)) {
+  for (const [name, q] of Object.entries(Q)) {
     try {
-      s.db.prepare(sql);
+      s.db.prepare(typeof q === "string" ? q : q.sql);
     } catch (e) {
       throw new Error(`query ${name} does not prepare: ${(e as Error).message}`);
     }

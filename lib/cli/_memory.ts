@@ -10,7 +10,8 @@ import { isoTime } from "./common.ts";
 import type { IO } from "../../core/runtime.ts";
 import { indexPath, Store } from "../store.ts";
 import { DejaError } from "../../core/errors.ts";
-import { type SessionRow, shortRef } from "../sessions.ts";
+import { shortRef } from "../sessions.ts";
+import { type SessionRow } from "../rows.ts";
 import { defaultHidden } from "../search/sessions.ts";
 import { parsers } from "../../parsers/mod.ts";
 

@@ -4,7 +4,8 @@ import { colors, fmtTime, isoTime, oneLine, printJson, tildify } from "./common.
 import type { IO } from "../../core/runtime.ts";
 import { indexPath, Store } from "../store.ts";
 import { DejaError } from "../../core/errors.ts";
-import { type EventRow, resolveSession, type SessionRow, shortRef } from "../sessions.ts";
+import { resolveSession, shortRef } from "../sessions.ts";
+import type { SessionRow } from "../rows.ts";
 import { Q } from "../schema.ts";
 import { sanitizeForTerminal } from "../redact.ts";
 
@@ -27,7 +28,7 @@ function runShow(a: Args, io: IO): number {
   const store = Store.open(indexPath(io.env));
   try {
     const s = resolveSession(store, ref);
-    const events = store.stmt(Q.eventsOfSession).all(s.id) as unknown as EventRow[];
+    const events = Q.eventsOfSession.all(store, { session: s.id });
     const commands = new Map<number, { exit: number | null; is_error: number }>();
     for (const c of store.stmt(Q.commandsOfSession).all(s.id) as Array<Record<string, number>>) {
       commands.set(c.event_id, { exit: c.exit ?? null, is_error: c.is_error });

@@ -7,18 +7,6 @@ import { indexPath, Store } from "../store.ts";
 import { Q } from "../schema.ts";
 import { describeVerification, type Verification, verification } from "../../core/verified.ts";
 
-interface SourceRow {
-  path: string;
-  harness: string;
-  kind: string;
-  size: number;
-  sessions: number;
-  events: number;
-  skipped: string | null;
-  error: string | null;
-  indexed_at: number | null;
-}
-
 /** One harness as `deja sources --json` prints it. */
 export interface HarnessSources {
   harness: string;
@@ -56,7 +44,7 @@ export const sourcesCmd: Command = {
   async run(a, io) {
     const path = indexPath(io.env);
     const store = existsSync(path) ? Store.open(path) : undefined;
-    const rows = (store?.stmt(Q.allSources).all() ?? []) as unknown as SourceRow[];
+    const rows = store ? Q.allSources.all(store, {}) : [];
     const red = (store?.stmt(Q.redactionsByHarness).all() ?? []) as Array<
       { harness: string; kind: string; count: number }
     >;
@@ -96,7 +84,7 @@ export const sourcesCmd: Command = {
         indexed: mine.length,
         sessions: mine.reduce((n, r) => n + r.sessions, 0),
         events: mine.reduce((n, r) => n + r.events, 0),
-        bytes: mine.reduce((n, r) => n + Math.max(0, r.size), 0),
+        bytes: mine.reduce((n, r) => n + Math.max(0, r.size ?? 0), 0),
         skipped,
         redacted: Object.fromEntries(
           red.filter((x) => x.harness === p.id).map((x) => [x.kind, x.count]),

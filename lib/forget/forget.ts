@@ -16,7 +16,7 @@
 import { Q } from "../schema.ts";
 import { type Store } from "../store.ts";
 import { DejaError } from "../../core/errors.ts";
-import type { SessionRow } from "../sessions.ts";
+import type { SessionRow } from "../rows.ts";
 import { VocabCollector } from "../search/tokenize.ts";
 import { pruneVocab } from "../search/vocab.ts";
 import {

@@ -12,7 +12,7 @@
 import type { Env, Session } from "../../core/model.ts";
 import type { Store } from "../store.ts";
 import { Q } from "../schema.ts";
-import type { SessionRow } from "../sessions.ts";
+import type { SessionRow } from "../rows.ts";
 import { excludePatterns, projectMatcher } from "../search/junk.ts";
 import { removeSessions } from "./forget.ts";
 import { keyOf, readTombstones, tombstoneFile } from "./tombstones.ts";

@@ -8,7 +8,7 @@
 import { dirname } from "node:path";
 import type { Store } from "../store.ts";
 import { Q } from "../schema.ts";
-import type { SessionRow } from "../sessions.ts";
+import type { SessionRow } from "../rows.ts";
 import { byteLength } from "../memory/text.ts";
 
 /** What a builder says, and the keys that mark it as said (see state.ts). */
@@ -37,9 +37,8 @@ export function likeEscape(s: string): string {
 export function currentSession(store: Store, id: string | undefined): Current {
   const rows = new Set<number>();
   if (id) {
-    const found =
-      (store.stmt(Q.sessionsByPrefix).all(likeEscape(id), null, null) as unknown as SessionRow[])
-        .filter((s) => s.native_id === id);
+    const found = Q.sessionsByPrefix.all(store, { like: likeEscape(id), harness: null })
+      .filter((s) => s.native_id === id);
     if (found.length) {
       const all = store.stmt(Q.withChildren).all(JSON.stringify(found.map((s) => s.id)));
       for (const r of all as Array<{ id: number }>) rows.add(r.id);

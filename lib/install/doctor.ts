@@ -148,14 +148,6 @@ function jsonPart(
   }
 }
 
-interface SourceStamp {
-  path: string;
-  kind: string;
-  size: number | null;
-  mtime: number | null;
-  companions: string | null;
-}
-
 function stamp(path: string): [number, number] {
   try {
     const st = statSync(path);
@@ -182,7 +174,7 @@ export function indexStatus(env: Env): IndexStatus {
     store = Store.open(path);
     const meta = store.stmt(Q.getMeta).get("last_index") as { value: string } | undefined;
     if (meta) out.lastIndex = Number(JSON.parse(meta.value).at) || null;
-    const rows = store.stmt(Q.allSources).all() as unknown as SourceStamp[];
+    const rows = Q.allSources.all(store, {});
     out.sources = rows.length;
     for (const r of rows) {
       const [size, mtime] = stamp(r.path);

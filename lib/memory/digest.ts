@@ -9,7 +9,7 @@
 import type { Store } from "../store.ts";
 import { DejaError } from "../../core/errors.ts";
 import { Q } from "../schema.ts";
-import type { EventRow, SessionRow } from "../sessions.ts";
+import type { EventRow, SessionRow } from "../rows.ts";
 import { tokens } from "../query.ts";
 import {
   byteLength,
@@ -99,7 +99,7 @@ export function sessionDigest(
   const session = store.stmt(Q.sessionById).get(sessionRowId) as SessionRow | undefined;
   if (!session) throw new DejaError(`no session with row id ${sessionRowId}`, undefined, 1);
   const budget = Math.max(256, opts.budgetBytes ?? CTX_BUDGET);
-  const events = store.stmt(Q.eventsOfSession).all(sessionRowId) as unknown as EventRow[];
+  const events = Q.eventsOfSession.all(store, { session: sessionRowId });
   const speech = (kind: string, min: number) =>
     events.filter((e) => e.kind === kind && e.text.trim().length >= min && !/^\s*</.test(e.text));
   const users = speech("user", 20);

@@ -9,7 +9,7 @@
  */
 import type { Store } from "../store.ts";
 import { Q } from "../schema.ts";
-import type { SessionRow } from "../sessions.ts";
+import type { SessionRow } from "../rows.ts";
 import { oneLine } from "./text.ts";
 
 /** Options of {@link lastSessions}. */
