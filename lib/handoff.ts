@@ -56,13 +56,7 @@ function isDir(p: string | null): p is string {
 export function latestHere(store: Store, cwd: string): SessionRow | undefined {
   const like = (p: string) => p.replace(/[\\%_]/g, (c) => `\\${c}`);
   for (let d = cwd;; d = dirname(d)) {
-    const rows = store.stmt(Q.lastSessions).all(
-      null,
-      null,
-      like(d),
-      like(d),
-      50,
-    ) as unknown as SessionRow[];
+    const rows = Q.lastSessions.all(store, { harnesses: null, project: like(d), limit: 50 });
     const work = rows.find((r) => r.harness !== "deja" && r.events > 1);
     if (work) return work;
     if (dirname(d) === d) return undefined;

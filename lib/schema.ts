@@ -271,6 +271,14 @@ export const Q = {
     ON CONFLICT(source, kind) DO UPDATE SET count = count + excluded.count`,
   // source
   clearRedactions: `DELETE FROM redactions WHERE source = ?`,
+  /** What the freshness check stats of every known store. */
+  staleCheckSources: query<
+    NoParams,
+    Pick<
+      SourceRow,
+      "path" | "harness" | "kind" | "size" | "mtime" | "companions" | "offset" | "error"
+    >
+  >(`SELECT path, harness, kind, size, mtime, companions, offset, error FROM sources`),
   allSources: query<NoParams, SourceRow>(`SELECT * FROM sources ORDER BY harness, path`),
   /** The sources `deja drift` reads, of one harness or (null) all. */
   driftSources: query<
@@ -284,8 +292,11 @@ export const Q = {
   redactionsByHarness: `SELECT s.harness AS harness, r.kind AS kind, SUM(r.count) AS count
     FROM redactions r JOIN sources s ON s.path = r.source GROUP BY s.harness, r.kind`,
   projects: `SELECT DISTINCT project FROM sessions WHERE project IS NOT NULL`,
-  // projects (JSON array): their sessions (an exclusion taking effect)
-  sessionsOfProjects: `SELECT * FROM sessions WHERE project IN (SELECT value FROM json_each(?))`,
+  /** The sessions of `projects` (a JSON array): an exclusion taking effect. */
+  sessionsOfProjects: query<{ projects: string }, SessionRow>(
+    `SELECT * FROM sessions WHERE project IN (SELECT value FROM json_each(?))`,
+    ["projects"],
+  ),
   sessionsByPrefix: query<{ like: string; harness: string | null }, SessionRow>(
     `SELECT * FROM sessions WHERE native_id LIKE ? ESCAPE '\\' AND (? IS NULL OR harness = ?)
     ORDER BY updated DESC LIMIT 20`,
@@ -299,8 +310,10 @@ export const Q = {
   commandsOfSession: `SELECT * FROM commands WHERE session_id = ?`,
   // session id
   filesOfSession: `SELECT * FROM files WHERE session_id = ?`,
-  // harness, native id
-  childrenOf: `SELECT * FROM sessions WHERE harness = ? AND parent = ? ORDER BY started`,
+  childrenOf: query<{ harness: string; parent: string }, SessionRow>(
+    `SELECT * FROM sessions WHERE harness = ? AND parent = ? ORDER BY started`,
+    ["harness", "parent"], // parent: the parent's native id
+  ),
   // MATCH expression, [filters appended by search.ts]
   searchEvents: `SELECT e.id AS event_id, e.session_id AS session_id, e.seq AS seq, e.kind AS kind,
       e.time AS time, e.tool AS tool, bm25(events_fts) AS score
@@ -373,10 +386,17 @@ export const Q = {
   // harnesses (JSON array) or NULL (twice), project LIKE pattern or NULL (twice), limit
   // A session is listed on its own when it has no parent or its parent is not indexed
   // (a subagent whose parent's store is gone or was never read).
-  lastSessions: `SELECT * FROM sessions s WHERE ${TOP_LEVEL}
+  // harnesses: a JSON array or null for all; project: a LIKE pattern or null; limit: -1 for none
+  lastSessions: query<
+    { harnesses: string | null; project: string | null; limit: number },
+    SessionRow
+  >(
+    `SELECT * FROM sessions s WHERE ${TOP_LEVEL}
       AND (? IS NULL OR harness IN (SELECT value FROM json_each(?)))
       AND (? IS NULL OR project LIKE ? ESCAPE '\\')
     ORDER BY COALESCE(updated, started, 0) DESC, harness, native_id LIMIT ?`,
+    ["harnesses", "harnesses", "project", "project", "limit"],
+  ),
   // session id: its user turns in order (the first prompt describes a session without a title)
   userTurns: `SELECT text FROM events WHERE session_id = ? AND kind = 'user' ORDER BY seq LIMIT ?`,
 
@@ -434,19 +454,32 @@ export const Q = {
     FROM events_fts JOIN events e ON e.id = events_fts.rowid
     JOIN sessions s ON s.id = e.session_id
     WHERE events_fts MATCH ?`,
-  // id LIKE prefix or NULL (twice), harness or NULL (twice), project LIKE or NULL (twice),
-  // epoch ms or NULL (twice): the sessions `deja forget` selectors pick
-  forgetCandidates: `SELECT * FROM sessions
+  /** The sessions `deja forget` selectors pick; each selector null for any (LIKE patterns, epoch ms). */
+  forgetCandidates: query<
+    {
+      prefix: string | null;
+      harness: string | null;
+      project: string | null;
+      before: number | null;
+    },
+    SessionRow
+  >(
+    `SELECT * FROM sessions
     WHERE (? IS NULL OR native_id LIKE ? ESCAPE '\\') AND (? IS NULL OR harness = ?)
       AND (? IS NULL OR project LIKE ? ESCAPE '\\')
       AND (? IS NULL OR COALESCE(updated, started, 0) < ?)`,
-  // session ids (JSON array): their subagents, at any depth
-  childrenOfMany: `WITH RECURSIVE k(id) AS (
+    ["prefix", "prefix", "harness", "harness", "project", "project", "before", "before"],
+  ),
+  /** The subagents, at any depth, of sessions `ids` (a JSON array of row ids). */
+  childrenOfMany: query<{ ids: string }, SessionRow>(
+    `WITH RECURSIVE k(id) AS (
       SELECT c.id FROM sessions p JOIN sessions c ON c.harness = p.harness AND c.parent = p.native_id
         WHERE p.id IN (SELECT value FROM json_each(?))
       UNION SELECT c.id FROM k JOIN sessions p ON p.id = k.id
         JOIN sessions c ON c.harness = p.harness AND c.parent = p.native_id)
     SELECT * FROM sessions WHERE id IN (SELECT id FROM k)`,
+    ["ids"],
+  ),
   // session ids (JSON array)
   deleteSessions: `DELETE FROM sessions WHERE id IN (SELECT value FROM json_each(?))`,
   // sessions, events, path

@@ -36,6 +36,8 @@ export interface Query<P extends Params, R> {
   all(db: Prepares, p: P): R[];
   /** The first row, or undefined. */
   get(db: Prepares, p: P): R | undefined;
+  /** The rows one at a time. */
+  iterate(db: Prepares, p: P): IterableIterator<R>;
   /** Runs a statement that returns no rows. */
   run(db: Prepares, p: P): { changes: number | bigint; lastInsertRowid: number | bigint };
 }
@@ -59,6 +61,7 @@ export function query<P extends Params = NoParams, R = never>(
     params,
     all: (db, p) => db.stmt(sql).all(...args(p)) as R[],
     get: (db, p) => db.stmt(sql).get(...args(p)) as R | undefined,
+    iterate: (db, p) => db.stmt(sql).iterate(...args(p)) as IterableIterator<R>,
     run: (db, p) => db.stmt(sql).run(...args(p)),
   };
 }

@@ -5,7 +5,6 @@ import type { IO } from "../../core/runtime.ts";
 import { indexPath, Store } from "../store.ts";
 import { DejaError } from "../../core/errors.ts";
 import { resolveSession, shortRef } from "../sessions.ts";
-import type { SessionRow } from "../rows.ts";
 import { Q } from "../schema.ts";
 import { sanitizeForTerminal } from "../redact.ts";
 
@@ -34,10 +33,7 @@ function runShow(a: Args, io: IO): number {
       commands.set(c.event_id, { exit: c.exit ?? null, is_error: c.is_error });
     }
     const files = store.stmt(Q.filesOfSession).all(s.id) as Array<Record<string, unknown>>;
-    const children = store.stmt(Q.childrenOf).all(
-      s.harness,
-      s.native_id,
-    ) as unknown as SessionRow[];
+    const children = Q.childrenOf.all(store, { harness: s.harness, parent: s.native_id });
     if (a.values.json) {
       printJson(io, {
         harness: s.harness,

@@ -58,13 +58,7 @@ export function projectSessions(
   n: number,
 ): { project: string; sessions: SessionRow[] } | undefined {
   for (let d = dir, i = 0; i < 64; d = dirname(d), i++) {
-    const rows = store.stmt(Q.lastSessions).all(
-      null,
-      null,
-      likeEscape(d),
-      likeEscape(d),
-      n,
-    ) as unknown as SessionRow[];
+    const rows = Q.lastSessions.all(store, { harnesses: null, project: likeEscape(d), limit: n });
     const exact = rows.filter((r) => r.project === d);
     if (exact.length) return { project: d, sessions: exact };
     if (dirname(d) === d) break;

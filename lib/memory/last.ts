@@ -48,9 +48,12 @@ export function lastSessions(store: Store, opts: LastOptions = {}): LastResult {
   const sessions: LastSession[] = [];
   let hidden = 0;
   // No SQL limit when some are hidden: read on until `limit` are kept.
-  const rows = store.stmt(Q.lastSessions).iterate(h, h, p, p, opts.hidden?.size ? -1 : limit);
-  for (const r of rows) {
-    const s = r as unknown as SessionRow;
+  const rows = Q.lastSessions.iterate(store, {
+    harnesses: h,
+    project: p,
+    limit: opts.hidden?.size ? -1 : limit,
+  });
+  for (const s of rows) {
     if (opts.hidden?.has(s.id)) hidden++;
     else sessions.push({ ...s, description: null });
     if (sessions.length >= limit) break;
