@@ -249,10 +249,11 @@ export const Q = {
   // session id
   countEvents:
     `UPDATE sessions SET events = (SELECT COUNT(*) FROM events WHERE session_id = sessions.id) WHERE id = ?`,
-  // path
-  sourceByPath: `SELECT * FROM sources WHERE path = ?`,
-  // path, harness, kind, size, mtime, companions, offset, head_hash, state, watermark, hash, sessions, events, skipped, error, indexed_at, drift
-  upsertSource:
+  sourceByPath: query<{ path: string }, SourceRow>(`SELECT * FROM sources WHERE path = ?`, [
+    "path",
+  ]),
+  /** A source's whole row written (inserted or replaced). */
+  upsertSource: query<SourceRow>(
     `INSERT INTO sources (path, harness, kind, size, mtime, companions, offset, head_hash, state, watermark, hash, sessions, events, skipped, error, indexed_at, drift)
     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
     ON CONFLICT(path) DO UPDATE SET harness = excluded.harness, kind = excluded.kind, size = excluded.size,
@@ -261,11 +262,19 @@ export const Q = {
       hash = excluded.hash, sessions = excluded.sessions, events = excluded.events,
       skipped = excluded.skipped, error = excluded.error, indexed_at = excluded.indexed_at,
       drift = excluded.drift`,
+    [
+      ...["path", "harness", "kind", "size", "mtime", "companions", "offset", "head_hash"] as const,
+      ...["state", "watermark", "hash", "sessions", "events", "skipped", "error"] as const,
+      ...["indexed_at", "drift"] as const,
+    ],
+  ),
   // error, indexed_at, path
   sourceError: `UPDATE sources SET error = ?, indexed_at = ? WHERE path = ?`,
-  // source path
-  sourceTotals:
+  /** The session and event totals of the sessions read from `source` (a source path). */
+  sourceTotals: query<{ source: string }, Pick<SourceRow, "sessions" | "events">>(
     `SELECT COUNT(*) AS sessions, COALESCE(SUM(events), 0) AS events FROM sessions WHERE source = ?`,
+    ["source"],
+  ),
   // source, kind, count
   addRedactions: `INSERT INTO redactions (source, kind, count) VALUES (?, ?, ?)
     ON CONFLICT(source, kind) DO UPDATE SET count = count + excluded.count`,

@@ -20,14 +20,14 @@ export interface Prepares {
   stmt(sql: string): StatementSync;
 }
 
-/** Named parameters of a query. */
-export type Params = Record<string, SQLInputValue>;
+/** Named parameters of a query: an object (or interface) of SQLite values. */
+export type Params<P = Record<string, SQLInputValue>> = { [K in keyof P]: SQLInputValue };
 
 /** No parameters. */
 export type NoParams = Record<string, never>;
 
 /** A query with its SQL, parameter names (one per `?`, in order) and row type. */
-export interface Query<P extends Params, R> {
+export interface Query<P extends Params<P>, R> {
   /** The SQL text (prepared against a fresh schema by tests/schema_test.ts). */
   readonly sql: string;
   /** Parameter names in the order of the `?` marks (a name may repeat). */
@@ -47,7 +47,7 @@ export interface Query<P extends Params, R> {
  *
  * @throws {Error} when the number of names differs from the number of `?` marks.
  */
-export function query<P extends Params = NoParams, R = never>(
+export function query<P extends Params<P> = NoParams, R = never>(
   sql: string,
   params: readonly (keyof P & string)[] = [],
 ): Query<P, R> {

@@ -160,7 +160,7 @@ export function removeSessions(store: Store, sessions: SessionRow[]): ForgetOutc
     store.stmt(Q.deleteSessions).run(ids);
     pruned = pruneVocab(store, words.take());
     for (const src of sources) {
-      const t = store.stmt(Q.sourceTotals).get(src) as { sessions: number; events: number };
+      const t = Q.sourceTotals.get(store, { source: src })!;
       store.stmt(Q.setSourceTotals).run(t.sessions, t.events, src);
     }
   });
