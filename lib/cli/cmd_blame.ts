@@ -2,7 +2,8 @@
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import type { Args, Command } from "./common.ts";
-import { colors, fmtTime, intOpt, isoTime, oneLine, opt, printJson, tildify } from "./common.ts";
+import { colors, fmtTime, intOpt, isoTime, opt, printJson } from "./common.ts";
+import { oneLine, tilde } from "../../core/text.ts";
 import type { IO } from "../../core/runtime.ts";
 import { DejaError } from "../../core/errors.ts";
 import { sanitizeForTerminal } from "../redact.ts";
@@ -81,14 +82,14 @@ function runBlame(a: Args, io: IO): number {
       return r.sessions.length ? 0 : 1;
     }
     if (!r.sessions.length) {
-      io.err(`deja: no session touched ${tildify(r.target, io.env.home)}\n`);
+      io.err(`deja: no session touched ${tilde(r.target, io.env.home)}\n`);
       hiddenHint(io, r.hidden);
       return 1;
     }
     const c = colors(io);
     const clean = (s: string) => sanitizeForTerminal(s);
     const out: string[] = [
-      c.bold(r.match === "exact" ? tildify(r.target, io.env.home) : path) +
+      c.bold(r.match === "exact" ? tilde(r.target, io.env.home) : path) +
       c.dim(`  ${r.match} match, ${r.total} session${r.total === 1 ? "" : "s"}`),
     ];
     if (r.line) {
@@ -124,7 +125,7 @@ function sessionLines(
     "",
     `${c.cyan(shortRef(store, s.session.harness, s.session.native_id))}  ${
       c.bold(s.session.harness)
-    }  ${fmtTime(s.last ?? s.session.updated)}  ${tildify(s.session.project, io.env.home)}  ${
+    }  ${fmtTime(s.last ?? s.session.updated)}  ${tilde(s.session.project, io.env.home)}  ${
       c.dim(counts)
     }${mark}`,
   ];

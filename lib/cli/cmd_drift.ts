@@ -4,7 +4,8 @@
  * Markdown section ready to paste into a drift report.
  */
 import type { Args, Command } from "./common.ts";
-import { colors, printJson, tildify } from "./common.ts";
+import { plural, tilde } from "../../core/text.ts";
+import { colors, printJson } from "./common.ts";
 import type { IO } from "../../core/runtime.ts";
 import { indexPath, Store } from "../store.ts";
 import { sanitizeForTerminal } from "../redact.ts";
@@ -92,7 +93,7 @@ function change(ch: DriftChange, io: IO, c: ReturnType<typeof colors>): string[]
   const at = ch.offset !== null ? `, byte ${ch.offset}` : inside ? `, ${clean(inside)}` : "";
   const out = [
     `- ${c.yellow(ch.kind.replace("_", " "))}: ${clean(ch.detail)} (${seen})`,
-    `  store: ${clean(tildify(ch.store, io.env.home))}${at}${
+    `  store: ${clean(tilde(ch.store, io.env.home))}${at}${
       ch.version ? ` (version ${clean(ch.version)})` : ""
     }`,
   ];
@@ -102,8 +103,4 @@ function change(ch: DriftChange, io: IO, c: ReturnType<typeof colors>): string[]
     out.push(c.dim(`  no sample: ${ch.sample_problem ?? "none kept"}`));
   }
   return out;
-}
-
-function plural(n: number, one: string, many = `${one}s`): string {
-  return `${n} ${n === 1 ? one : many}`;
 }

@@ -1,6 +1,7 @@
 /** `deja fix "<error text>"`: what ran after the same error before, where it did not come back. */
 import type { Args, Command } from "./common.ts";
-import { colors, fmtTime, intOpt, isoTime, oneLine, printJson, tildify } from "./common.ts";
+import { colors, fmtTime, intOpt, isoTime, printJson } from "./common.ts";
+import { oneLine, tilde } from "../../core/text.ts";
 import type { IO } from "../../core/runtime.ts";
 import { DejaError } from "../../core/errors.ts";
 import { sanitizeForTerminal } from "../redact.ts";
@@ -88,7 +89,7 @@ async function runFix(a: Args, io: IO): Promise<number> {
           } ${e.harness}`,
         );
         if (e.edited.length) {
-          out.push(`      edited ${e.edited.map((p) => tildify(p, io.env.home)).join(", ")}`);
+          out.push(`      edited ${e.edited.map((p) => tilde(p, io.env.home)).join(", ")}`);
         }
       }
     }

@@ -1,7 +1,8 @@
 /** `deja forget`: remove sessions from the index for good (tombstones keep them out). */
 import { existsSync } from "node:fs";
 import type { Args, Command } from "./common.ts";
-import { colors, fmtTime, isoTime, oneLine, opt, printJson, tildify } from "./common.ts";
+import { colors, fmtTime, isoTime, opt, printJson } from "./common.ts";
+import { oneLine, tilde } from "../../core/text.ts";
 import type { IO } from "../../core/runtime.ts";
 import { acquireWriterLock, indexPath, Store } from "../store.ts";
 import { dataDir } from "../../core/paths.ts";
@@ -60,7 +61,7 @@ async function runForget(a: Args, io: IO): Promise<number> {
     for (const t of list) {
       io.out(
         `${c.cyan(t.key)}  ${fmtTime(t.at)}  ${
-          sanitizeForTerminal(tildify(t.project, io.env.home))
+          sanitizeForTerminal(tilde(t.project, io.env.home))
         }  ${c.dim(sanitizeForTerminal(t.reason))}\n`,
       );
       if (t.title) io.out(`  ${sanitizeForTerminal(oneLine(t.title, 100))}\n`);
@@ -135,7 +136,7 @@ async function runForget(a: Args, io: IO): Promise<number> {
       }
       const lines = plan.sessions.map((s) =>
         `  ${c.cyan(`${s.harness}:${s.native_id}`)}  ${fmtTime(s.updated ?? s.started)}  ${
-          sanitizeForTerminal(tildify(s.project, io.env.home))
+          sanitizeForTerminal(tilde(s.project, io.env.home))
         }${s.title ? `  ${sanitizeForTerminal(oneLine(s.title, 60))}` : ""}`
       );
       const n = plan.sessions.length;

@@ -1,6 +1,7 @@
 /** `deja how <tool>`: the real invocations run here, most widely used first. */
 import type { Args, Command } from "./common.ts";
-import { colors, fmtTime, intOpt, isoTime, oneLine, opt, printJson } from "./common.ts";
+import { colors, fmtTime, intOpt, isoTime, opt, printJson } from "./common.ts";
+import { oneLine } from "../../core/text.ts";
 import type { IO } from "../../core/runtime.ts";
 import { DejaError } from "../../core/errors.ts";
 import { sanitizeForTerminal } from "../redact.ts";

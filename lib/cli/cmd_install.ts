@@ -4,7 +4,8 @@
  * lib/install/; `deja uninstall` shares this file's runner.
  */
 import type { Args, Command } from "./common.ts";
-import { colors, printJson, tildify } from "./common.ts";
+import { colors, printJson } from "./common.ts";
+import { tilde } from "../../core/text.ts";
 import type { IO } from "../../core/runtime.ts";
 import { selfCommand } from "../../core/runtime.ts";
 import { selectTargets } from "../install/select.ts";
@@ -89,7 +90,7 @@ function render(io: IO, r: WireReport, install: boolean): string {
     if (o.refused) continue; // said on stderr
     for (const ch of o.changes) {
       lines.push(
-        `${paint(ch.action)} ${o.target.padEnd(12)} ${ch.kind.padEnd(8)} ${tildify(ch.path, home)}${
+        `${paint(ch.action)} ${o.target.padEnd(12)} ${ch.kind.padEnd(8)} ${tilde(ch.path, home)}${
           ch.note ? c.dim(` (${ch.note})`) : ""
         }`,
       );
@@ -98,7 +99,7 @@ function render(io: IO, r: WireReport, install: boolean): string {
   if (install || r.launcher.action !== "unchanged") {
     lines.push(
       `${paint(r.launcher.action)} ${"launcher".padEnd(12)} ${"".padEnd(8)} ${
-        tildify(r.launcher.path, home)
+        tilde(r.launcher.path, home)
       }${install ? c.dim(` -> ${r.launcher.target.join(" ")}`) : ""}`,
     );
   }

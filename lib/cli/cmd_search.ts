@@ -1,6 +1,7 @@
 /** `deja <query>` / `deja search <query>`: find the sessions where that work happened. */
 import type { Args, Command } from "./common.ts";
-import { colors, fmtTime, intOpt, isoTime, oneLine, opt, printJson, tildify } from "./common.ts";
+import { colors, fmtTime, intOpt, isoTime, opt, printJson } from "./common.ts";
+import { oneLine, tilde } from "../../core/text.ts";
 import type { IO } from "../../core/runtime.ts";
 import { indexPath, Store } from "../store.ts";
 import { DejaError } from "../../core/errors.ts";
@@ -123,7 +124,7 @@ export function runSearch(a: Args, io: IO): number {
     ].filter(Boolean).join(" ");
     out.push(
       `${c.cyan(ref(r))}  ${c.bold(r.harness)}  ${fmtTime(r.updated ?? r.started)}  ${
-        sanitizeForTerminal(tildify(r.project, io.env.home))
+        sanitizeForTerminal(tilde(r.project, io.env.home))
       }  ${c.dim(`${r.hits} hit${r.hits === 1 ? "" : "s"}`)}${marks ? `  ${marks}` : ""}`,
     );
     if (r.title) out.push(`  ${sanitizeForTerminal(oneLine(r.title, 100))}`);

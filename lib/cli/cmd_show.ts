@@ -1,6 +1,7 @@
 /** `deja show <id-prefix>`: one whole session, event by event. */
 import type { Args, Command } from "./common.ts";
-import { colors, fmtTime, isoTime, oneLine, printJson, tildify } from "./common.ts";
+import { colors, fmtTime, isoTime, printJson } from "./common.ts";
+import { oneLine, tilde } from "../../core/text.ts";
 import type { IO } from "../../core/runtime.ts";
 import { indexPath, Store } from "../store.ts";
 import { DejaError } from "../../core/errors.ts";
@@ -74,9 +75,9 @@ function runShow(a: Args, io: IO): number {
     const out: string[] = [
       `${c.bold(s.title ? oneLine(s.title, 100) : "(untitled)")}`,
       `${c.cyan(shortRef(store, s.harness, s.native_id))} ${s.harness}  ${
-        tildify(s.project, io.env.home)
+        tilde(s.project, io.env.home)
       }  ${fmtTime(s.started)} → ${fmtTime(s.updated)}${s.model ? `  ${s.model}` : ""}`,
-      c.dim(`id ${s.native_id}  source ${tildify(s.source, io.env.home)}`),
+      c.dim(`id ${s.native_id}  source ${tilde(s.source, io.env.home)}`),
     ];
     if (s.parent) out.push(c.dim(`subagent of ${s.parent}`));
     if (children.length) {

@@ -1,7 +1,8 @@
 /** `deja sources`: every harness deja reads, where it looked, and what it found. */
 import { existsSync } from "node:fs";
 import type { Command } from "./common.ts";
-import { colors, printJson, tildify } from "./common.ts";
+import { colors, printJson } from "./common.ts";
+import { tilde } from "../../core/text.ts";
 import { parsers } from "../../parsers/mod.ts";
 import { indexPath, Store } from "../store.ts";
 import { Q } from "../schema.ts";
@@ -124,7 +125,7 @@ export const sourcesCmd: Command = {
       for (const r of h.roots) {
         lines.push(
           c.dim(
-            `              ${r.exists ? "found  " : "absent "} ${tildify(r.path, io.env.home)}`,
+            `              ${r.exists ? "found  " : "absent "} ${tilde(r.path, io.env.home)}`,
           ),
         );
       }
@@ -147,11 +148,11 @@ function rootSummary(roots: Array<{ path: string; exists: boolean }>, home: stri
   if (!roots.length) return "";
   if (!found.length) {
     return roots.length === 1
-      ? `absent ${tildify(roots[0].path, home)}`
+      ? `absent ${tilde(roots[0].path, home)}`
       : `none of ${roots.length} roots found`;
   }
   const more = roots.length - 1;
-  return `${tildify(found[0].path, home)}${
+  return `${tilde(found[0].path, home)}${
     more ? ` (+${more} more root${more === 1 ? "" : "s"})` : ""
   }`;
 }

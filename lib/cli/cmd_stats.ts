@@ -1,6 +1,7 @@
 /** `deja stats`: what the index holds, and the secrets it redacted. */
 import type { Command } from "./common.ts";
-import { colors, fmtTime, isoTime, printJson, tildify } from "./common.ts";
+import { colors, fmtTime, isoTime, printJson } from "./common.ts";
+import { tilde } from "../../core/text.ts";
 import { indexPath, Store } from "../store.ts";
 import { indexStats } from "../stats.ts";
 import { sanitizeForTerminal } from "../redact.ts";
@@ -36,7 +37,7 @@ export const statsCmd: Command = {
     const c = colors(io);
     const mb = (st.bytes / (1 << 20)).toFixed(1);
     const out = [
-      `${c.bold("index")}      ${tildify(st.index, io.env.home)}  ${mb} MiB, schema ${st.schema}`,
+      `${c.bold("index")}      ${tilde(st.index, io.env.home)}  ${mb} MiB, schema ${st.schema}`,
       `${
         c.bold("totals")
       }     ${st.sessions} sessions, ${st.events} events, ${st.sources} stores, ${st.words} words`,
@@ -52,7 +53,7 @@ export const statsCmd: Command = {
     for (const p of st.projects) {
       out.push(
         `  ${String(p.sessions).padStart(6)}  ${
-          sanitizeForTerminal(tildify(p.project, io.env.home))
+          sanitizeForTerminal(tilde(p.project, io.env.home))
         }`,
       );
     }

@@ -180,17 +180,3 @@ export { localTime as fmtTime } from "../memory/text.ts";
 export function isoTime(ms: number | null | undefined): string | null {
   return ms ? new Date(ms).toISOString() : null;
 }
-
-/** The path with the home directory shown as `~`. */
-export function tildify(path: string | null | undefined, home: string): string {
-  if (!path) return "-";
-  return home && (path === home || path.startsWith(home + "/"))
-    ? "~" + path.slice(home.length)
-    : path;
-}
-
-/** One line of text, trimmed to `n` characters. */
-export function oneLine(s: string, n: number): string {
-  const t = s.replace(/\s+/g, " ").trim();
-  return t.length > n ? t.slice(0, n - 1) + "…" : t;
-}

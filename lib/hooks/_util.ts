@@ -9,7 +9,7 @@ import { dirname } from "node:path";
 import type { Store } from "../store.ts";
 import { Q } from "../schema.ts";
 import type { SessionRow } from "../rows.ts";
-import { byteLength } from "../memory/text.ts";
+import { byteLength } from "../../core/text.ts";
 
 /** What a builder says, and the keys that mark it as said (see state.ts). */
 export interface Said {
@@ -85,11 +85,6 @@ export function day(ms: number | null | undefined): string {
 /** The first 8 characters of a session id (what `deja ctx` and `deja show` accept as a prefix). */
 export function shortId(id: string): string {
   return id.length > 12 ? id.slice(0, 8) : id;
-}
-
-/** `n` and the noun, plural when `n` is not 1. */
-export function plural(n: number, noun: string): string {
-  return `${n} ${noun}${n === 1 ? "" : "s"}`;
 }
 
 /**

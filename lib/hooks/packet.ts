@@ -13,7 +13,7 @@ import { Store } from "../store.ts";
 import { Q } from "../schema.ts";
 import { SourceWriter } from "../ingest.ts";
 import { sessionDigest } from "../memory/digest.ts";
-import { byteLength } from "../memory/text.ts";
+import { byteLength } from "../../core/text.ts";
 import { clean, type Said } from "./_util.ts";
 
 const LEAD = "The conversation was summarised. What this session did so far, in full:";

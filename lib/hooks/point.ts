@@ -18,7 +18,8 @@ import { Q } from "../schema.ts";
 import { absoluteTarget } from "../memory/paths.ts";
 import { findFixes } from "../memory/fix.ts";
 import { outcomeLabel, runFailed } from "../memory/outcome.ts";
-import { concludes, displayPath, gist, oneLine, sentences } from "../memory/text.ts";
+import { concludes, displayPath, gist, sentences } from "../memory/text.ts";
+import { oneLine, plural } from "../../core/text.ts";
 import { fnv64 } from "./state.ts";
 import {
   clean,
@@ -26,7 +27,6 @@ import {
   day,
   fitLines,
   likeEscape,
-  plural,
   projectSessions,
   type Said,
   shortId,

@@ -20,7 +20,8 @@ import { Q } from "../schema.ts";
 import { search, type SearchResult } from "../search.ts";
 import { STOP_WORDS, tokens } from "../query.ts";
 import { sessionDigest } from "../memory/digest.ts";
-import { byteLength, gist, oneLine } from "../memory/text.ts";
+import { gist } from "../memory/text.ts";
+import { byteLength, oneLine } from "../../core/text.ts";
 import { stripFrames } from "../../core/frame.ts";
 import type { SessionRow } from "../rows.ts";
 import {

@@ -27,7 +27,7 @@ import type { IO } from "../../core/runtime.ts";
 import { indexPath, Store } from "../store.ts";
 import { dataDir } from "../../core/paths.ts";
 import { kickIfStale, lastIndexAt } from "../fresh/background.ts";
-import { byteLength, clipBytes } from "../memory/text.ts";
+import { byteLength, clipBytes } from "../../core/text.ts";
 import { frame, FRAME_BYTES } from "../../core/frame.ts";
 import { type HookEvent, objField, readEvent, str } from "./input.ts";
 import { type HookState, loadState, saveState, statePath } from "./state.ts";

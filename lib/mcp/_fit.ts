@@ -6,9 +6,7 @@
  */
 import { frame, FRAME_BYTES, neutralise } from "../../core/frame.ts";
 import { sanitizeForTerminal } from "../redact.ts";
-import { byteLength, clipBytes } from "../memory/text.ts";
-
-export { byteLength, clipBytes };
+import { byteLength, clipBytes } from "../../core/text.ts";
 
 /**
  * Text from a transcript made safe to show a model: escape sequences,
@@ -19,14 +17,6 @@ export function clean(text: string, n: number): string {
   const t = neutralise(sanitizeForTerminal(text.replaceAll("\x01", "").replaceAll("\x02", "")))
     .replace(/\s+/g, " ").trim();
   return t.length > n ? t.slice(0, n - 1).trimEnd() + "…" : t;
-}
-
-/** `path` with the home directory shown as `~`; `-` when there is none. */
-export function tilde(path: string | null, home: string): string {
-  if (!path) return "-";
-  return home && (path === home || path.startsWith(home + "/"))
-    ? "~" + path.slice(home.length)
-    : path;
 }
 
 /** What {@link fitBlocks} kept. */

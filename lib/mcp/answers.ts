@@ -18,7 +18,8 @@ import { blame, type BlameSession } from "../memory/blame.ts";
 import { findFixes } from "../memory/fix.ts";
 import { howRuns } from "../memory/how.ts";
 import { localTime } from "../memory/text.ts";
-import { bodyBudget, byteLength, clean, fitBlocks, framed, tilde } from "./_fit.ts";
+import { bodyBudget, clean, fitBlocks, framed } from "./_fit.ts";
+import { byteLength, tilde } from "../../core/text.ts";
 
 /** Largest `context` answer in bytes, frame included: 8 KiB. */
 export const CONTEXT_BUDGET = CTX_BUDGET;

@@ -11,16 +11,8 @@ import { DejaError } from "../../core/errors.ts";
 import { Q } from "../schema.ts";
 import type { EventRow, SessionRow } from "../rows.ts";
 import { tokens } from "../query.ts";
-import {
-  byteLength,
-  clipBytes,
-  concludes,
-  displayPath,
-  localTime,
-  oneLine,
-  reportsProblem,
-  sentences,
-} from "./text.ts";
+import { concludes, displayPath, localTime, reportsProblem, sentences } from "./text.ts";
+import { byteLength, clipBytes, oneLine } from "../../core/text.ts";
 import { fillLists, inlineCode, type ListItem } from "./_fill.ts";
 import { failureLine, type Outcome, outcomeLabel, outcomeOf } from "./outcome.ts";
 

@@ -2,7 +2,7 @@ import { assert, assertEquals, assertStringIncludes } from "../../tests/_assert.
 import { indexSessions, rowId, type SessionSpec } from "../../tests/_memory.ts";
 import { sessionDigest } from "./digest.ts";
 import { pickSession } from "./pick.ts";
-import { byteLength } from "./text.ts";
+import { byteLength } from "../../core/text.ts";
 import { DejaError } from "../../core/errors.ts";
 
 const LOGIN: SessionSpec = {

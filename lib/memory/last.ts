@@ -10,7 +10,7 @@
 import type { Store } from "../store.ts";
 import { Q } from "../schema.ts";
 import type { SessionRow } from "../rows.ts";
-import { oneLine } from "./text.ts";
+import { oneLine } from "../../core/text.ts";
 
 /** Options of {@link lastSessions}. */
 export interface LastOptions {
