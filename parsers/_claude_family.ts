@@ -33,7 +33,7 @@ import {
   toolResultEvent,
   type ToolVocabulary,
   userText,
-} from "./_claude_records.ts";
+} from "./_message_blocks.ts";
 
 /** Events held before a chunk is yielded. */
 export const CHUNK_EVENTS = 256;

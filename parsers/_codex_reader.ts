@@ -4,7 +4,7 @@
  * a {@link RolloutDialect}; with the empty dialect this is exactly Codex.
  *
  * Format facts (record types, fork copies, titles) are documented in
- * `parsers/codex.ts`; tool records in `_codex_tools.ts`.
+ * `parsers/codex.ts`; tool records in `_responses_items.ts`.
  *
  * @module
  */
@@ -21,7 +21,7 @@ import {
   readOutput,
   resultInfo,
   uuid7Millis,
-} from "./_codex_tools.ts";
+} from "./_responses_items.ts";
 import { isAbsoluteAny } from "../core/paths.ts";
 
 /** Response-item payload types that carry nothing to index (reasoning is dropped on purpose). */

@@ -29,7 +29,7 @@ import { toMillis } from "./_time.ts";
 import { arr, decodeArgs, num, type Obj, obj, str } from "./_util.ts";
 import { describeTool, type ToolKind } from "./_tool_args.ts";
 import { parsePatch } from "./_patch.ts";
-import { resolveIn } from "./_codex_tools.ts";
+import { resolveIn } from "./_responses_items.ts";
 
 /** One `messages` row as read. */
 export interface HermesRow {

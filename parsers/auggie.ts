@@ -56,7 +56,7 @@ import { toMillis } from "./_time.ts";
 import { arr, num, type Obj, obj, str } from "./_util.ts";
 import { newSession, spanTimes } from "./_session_meta.ts";
 import { callInfo, type CallKind } from "./_call_info.ts";
-import { resolveIn } from "./_codex_tools.ts";
+import { resolveIn } from "./_responses_items.ts";
 
 const ID = "auggie";
 

@@ -54,7 +54,7 @@ import { toMillis } from "./_time.ts";
 import { arr, blockText, type Obj, obj, str } from "./_util.ts";
 import { newSession, spanTimes } from "./_session_meta.ts";
 import { callInfo, type CallKind } from "./_call_info.ts";
-import { hasToolResult, toolResultEvent } from "./_claude_records.ts";
+import { hasToolResult, toolResultEvent } from "./_message_blocks.ts";
 
 const ID = "codewhale";
 /** Files beside the sessions that are not sessions. */

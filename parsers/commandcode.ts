@@ -60,8 +60,8 @@ import {
   toolCallInfo,
   toolResultEvent,
   type ToolVocabulary,
-} from "./_claude_records.ts";
-import { commandOf } from "./_codex_tools.ts";
+} from "./_message_blocks.ts";
+import { commandOf } from "./_responses_items.ts";
 import { newSession, spanTimes } from "./_session_meta.ts";
 
 const ID = "commandcode";

@@ -10,7 +10,7 @@ import { readJsonFile } from "../core/fs.ts";
 import { headRecords } from "./_jsonl.ts";
 import { rootFrom } from "../core/paths.ts";
 import { type Obj, obj, str } from "./_util.ts";
-import type { ToolVocabulary } from "./_claude_records.ts";
+import type { ToolVocabulary } from "./_message_blocks.ts";
 import {
   claudeRecord,
   type FamilyDialect,

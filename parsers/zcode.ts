@@ -47,7 +47,7 @@ import {
   hasToolResult,
   toolResultEvent,
   userText,
-} from "./_claude_records.ts";
+} from "./_message_blocks.ts";
 import { readOpencodeDb } from "./_opencode_db.ts";
 
 const ID = "zcode";

@@ -1,8 +1,10 @@
 /**
- * Claude Code record content -> deja events: user text cleaning, assistant
- * blocks, tool calls, tool results. Shared by the Claude family of parsers
- * (`claude.ts`, and through `_claude_family.ts` the harnesses whose records
- * are adapted to Claude's); see `claude.ts` for where each fact was observed.
+ * Message content blocks in the Anthropic Messages shape (`text`, `thinking`,
+ * `tool_use`, `tool_result`) -> deja events: user text cleaning, assistant
+ * blocks, tool calls, tool results. Claude Code writes its records this way,
+ * and so do the harnesses of `_claude_family.ts` and others that store
+ * Anthropic-shaped messages (Cursor, Copilot Chat, Grok, Kimi, task agents);
+ * see `claude.ts` for where each fact was observed.
  *
  * @module
  */
