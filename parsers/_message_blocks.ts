@@ -3,7 +3,7 @@
  * `tool_use`, `tool_result`) -> deja events: user text cleaning, assistant
  * blocks, tool calls, tool results. Claude Code writes its records this way,
  * and so do the harnesses of `_claude_family.ts` and others that store
- * Anthropic-shaped messages (Cursor, Copilot Chat, Grok, Kimi, task agents);
+ * Anthropic-shaped messages (Factory, Trae, CodeBuddy, Command Code, ...);
  * see `claude.ts` for where each fact was observed.
  *
  * @module

@@ -2,7 +2,7 @@
  * Items in the OpenAI Responses shape (`function_call`, `custom_tool_call`,
  * `local_shell_call`, `function_call_output`) mapped onto deja tool calls and
  * results, as Codex CLI writes them in its rollouts and the harnesses built on
- * the same items reuse them (Copilot, Antigravity, Muse, ...), plus the small
+ * the same items reuse them (Copilot, Auggie, Hermes, Command Code, ...), plus the small
  * value rules those readers need (injected preambles, paths that
  * may be Windows paths, UUIDv7 times).
  *
