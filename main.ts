@@ -9,7 +9,7 @@ import { exit, type IO, processIO } from "./core/runtime.ts";
 import { type Command, helpFor, parse } from "./lib/cli/common.ts";
 import { asIndexError, indexPath } from "./lib/store.ts";
 import { DejaError } from "./core/errors.ts";
-import { sanitizeForTerminal } from "./lib/redact.ts";
+import { humanIO } from "./lib/cli/output.ts";
 import { indexCmd } from "./lib/cli/cmd_index.ts";
 import { searchCmd } from "./lib/cli/cmd_search.ts";
 import { forgetCmd } from "./lib/cli/cmd_forget.ts";
@@ -103,6 +103,8 @@ export async function main(io: IO): Promise<number> {
   if (HOOK_NAMES.has(first) && !rest.includes("--help") && !rest.includes("-h")) {
     return await runHookArgs(io);
   }
+  // Human output is cleaned in one place (lib/cli/output.ts); a protocol (MCP) writes raw.
+  if (!COMMANDS.find((c) => c.name === first)?.protocol) io = humanIO(io);
   let cmd = COMMANDS.find((c) => c.name === first);
   let argv = rest;
   // A bare 'deja <words>' is a search, also when the first word looks like a mistyped
@@ -116,7 +118,7 @@ export async function main(io: IO): Promise<number> {
   const code = await runCommand(cmd, argv, io);
   if (near && code !== 0) {
     io.err(
-      `deja: '${sanitizeForTerminal(first)}' is not a command; did you mean '${near}'?\n` +
+      `deja: '${first}' is not a command; did you mean '${near}'?\n` +
         `hint: the words were searched for; 'deja ${near} --help' shows that command\n`,
     );
   }
@@ -169,7 +171,7 @@ function help(io: IO, rest: string[]): number {
   }
   const near = suggestCommand(rest[0], TYPED_NAMES);
   io.err(
-    `deja: no command '${sanitizeForTerminal(rest.join(" "))}'${
+    `deja: no command '${rest.join(" ")}'${
       near ? `; did you mean '${near}'?` : ""
     }\nhint: 'deja help' lists the commands\n`,
   );

@@ -11,13 +11,18 @@
  *
  * Any frame tag inside the recalled text (any case, white space, slashes,
  * HTML-escaped `<`, `/` and `>`) is neutralised to `(deja-recall)` or
- * `(/deja-recall)`, so a transcript cannot close the frame early. Frame bytes
+ * `(/deja-recall)`, so a transcript cannot close the frame early; escape
+ * sequences, controls, bidi and invisible characters are removed
+ * (lib/terminal.ts), so a model is handed no text that reads differently
+ * than it shows. Frame bytes
  * count against every budget; empty text is not framed. {@link stripFrames}
  * removes deja's own frames from text read back from a store (a harness that
  * appends hook output to a tool result keeps it there).
  *
  * @module
  */
+
+import { sanitizeForTerminal } from "./terminal.ts";
 
 /** Opening tag. */
 export const FRAME_OPEN = "<deja-recall>";
@@ -41,11 +46,20 @@ export function neutralise(text: string): string {
 }
 
 /**
- * `text` framed as data from past sessions, tags inside neutralised; "" when
- * `text` is empty or only white space.
+ * Recalled text made fit for an agent to read, framed or not (a handoff
+ * packet): controls, escape sequences, bidi and invisible characters removed,
+ * frame tags neutralised.
+ */
+export function cleanForAgent(text: string): string {
+  return neutralise(sanitizeForTerminal(text));
+}
+
+/**
+ * `text` framed as data from past sessions, tags inside neutralised and
+ * controls removed; "" when `text` is empty or only white space.
  */
 export function frame(text: string): string {
-  const body = neutralise(text).trim();
+  const body = cleanForAgent(text).trim();
   if (!body) return "";
   return `${FRAME_OPEN}\n${FRAME_PREAMBLE}\n${body}\n${FRAME_CLOSE}`;
 }

@@ -12,6 +12,7 @@
  *
  * @module
  */
+import { cleanForAgent } from "../core/frame.ts";
 import { dirname } from "node:path";
 import { statSync } from "node:fs";
 import type { Store } from "./store.ts";
@@ -109,7 +110,7 @@ export function handoffPlan(
   ].join("\n");
   const budget = HANDOFF_BUDGET - new TextEncoder().encode(preamble).length;
   const digest = sessionDigest(store, from.id, { budgetBytes: budget, home });
-  const packet = preamble + digest.markdown;
+  const packet = preamble + cleanForAgent(digest.markdown);
   const exec = facts.handoff === "exec" && facts.handoffCommand !== null;
   return {
     from,

@@ -66,6 +66,8 @@ export interface HarnessSummary {
   errors: string[];
   /** Stores that could not be read this run. */
   failed: number;
+  /** Discovery reported a problem, so stores may be missing from `found`. */
+  discoveryFailed?: boolean;
 }
 
 /** Options of {@link runIndex}. */
@@ -179,7 +181,10 @@ async function onePass(
     for (const parser of selected) {
       out.push(await indexHarness(store, env, parser, opts, seen, run));
     }
-    if (opts.rebuild) dropVanished(store, selected.map((p) => p.id), seen);
+    // A harness whose discovery reported a problem (a damaged registry, an unreadable
+    // directory) may have missed stores that still exist: its indexed sources are kept.
+    const complete = out.filter((h) => !h.discoveryFailed).map((h) => h.harness);
+    if (opts.rebuild) dropVanished(store, complete, seen);
     store.stmt(Q.setMeta).run(FRESH_KEY, JSON.stringify(fresh));
     // A refresh on use is not a full pass: the last full run's record stays.
     if (opts.deadline === undefined && opts.inlineMaxBytes === undefined) {
@@ -198,7 +203,10 @@ async function onePass(
   }
 }
 
-/** After a rebuild: sessions and source rows of stores that no longer exist are removed. */
+/**
+ * After a rebuild: sessions and source rows of stores that no longer exist are
+ * removed, for the harnesses given (those whose discovery was complete).
+ */
 function dropVanished(store: Store, harnesses: string[], seen: Set<string>): void {
   store.tx(() => {
     for (const h of harnesses) {
@@ -253,7 +261,10 @@ async function indexHarness(
   const dctx: DiscoverCtx = {
     env,
     knownProjects: known,
-    problem: (path, e) => sum.errors.push(`${path}: ${e.message}`),
+    problem: (path, e) => {
+      sum.errors.push(`${path}: ${e.message}`);
+      sum.discoveryFailed = true;
+    },
   };
   let sources: SourceRef[];
   const discoveredAt = Date.now();
@@ -263,6 +274,7 @@ async function indexHarness(
     sources = d.sources;
   } catch (e) {
     sum.errors.push(`discovery: ${(e as Error).message}`);
+    sum.discoveryFailed = true;
     return sum;
   }
   rememberLayout(run.fresh, parser.id, sum.roots, sources, discoveredAt);

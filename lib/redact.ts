@@ -8,6 +8,7 @@
  */
 import { PREFILTER, RULES } from "./redact_rules.ts";
 import { entropySpans } from "./redact_entropy.ts";
+import { isPlaceholder, isPlaceholderBlock } from "./redact_placeholder.ts";
 
 /** Shapes known by their own form (no key word, no capture group): provider tokens and the like. */
 const SPECIFIC = RULES.filter((r) => !r.re.includes("(?<v>") && r.kind !== "private_key");
@@ -28,6 +29,12 @@ function acceptAssignment(match: string, v: string): boolean {
   const before = match[match.lastIndexOf(v) - 1];
   if (before === '"' || before === "'") return true;
   return v.length >= 20 || (/\d/.test(v) && /\p{L}/u.test(v));
+}
+
+/** A .env value is a secret unless it is a number, a boolean or too short to be one. */
+function acceptDotenv(v: string): boolean {
+  const u = v.replace(/^["']|["']$/g, "");
+  return u.length >= 4 && !/^(?:\d+|true|false|yes|no|on|off)$/i.test(u);
 }
 
 /** Counts per secret kind. */
@@ -55,7 +62,18 @@ export function redact(text: string, counts: RedactionCounts): string {
         if (groups[`r${i}`] === undefined) continue;
         const kind = RULES[i].kind;
         const v = groups[`v${i}`];
-        if (kind === "assignment" && v && !acceptAssignment(match, v)) return match;
+        const line = RULES[i].line === true;
+        if (
+          (v !== undefined && isPlaceholder(v)) ||
+          (kind === "private_key" && isPlaceholderBlock(match)) ||
+          (kind === "assignment" && v && !(line ? acceptDotenv(v) : acceptAssignment(match, v)))
+        ) {
+          // Not a secret; what the rule read before the value may still hold one
+          // (`curl -H 'Authorization: Bearer …' -u $U:$P`): it is scanned again on its own.
+          if (v === undefined) return match;
+          const at = match.lastIndexOf(v);
+          return at > 0 ? redact(match.slice(0, at), counts) + match.slice(at) : match;
+        }
         if (kind === "assignment" && v) {
           // A value with a known shape is named by its shape (AWS_ACCESS_KEY_ID=AKIA…: aws_key).
           const inner: RedactionCounts = {};
@@ -107,24 +125,5 @@ export function redactDeep(value: unknown, counts: RedactionCounts): unknown {
   return value;
 }
 
-/**
- * Makes transcript text safe to print on a terminal: removes escape sequences
- * (CSI, OSC, and single-character ESC commands), C0 and C1 control characters
- * except newline and tab (carriage returns become newlines), bidi overrides,
- * isolates and marks, and invisible characters (soft hyphen, zero-width space,
- * word joiner and invisible operators, BOM, the Unicode tag block).
- */
-export function sanitizeForTerminal(text: string): string {
-  return text
-    .replace(
-      // deno-lint-ignore no-control-regex
-      /\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]|\x9b[0-9;?]*[ -/]*[@-~]|\x9d[^\x07\x9c]*(?:\x07|\x9c)/g,
-      "",
-    )
-    .replace(/\r\n?/g, "\n")
-    .replace(
-      // deno-lint-ignore no-control-regex
-      /[\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c\u00ad\u200b\u2060-\u2064\ufeff\u180e\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]|\udb40[\udc00-\udc7f]/g,
-      "",
-    );
-}
+/** Terminal sanitising lives in lib/terminal.ts (no dependencies, for the hooks); re-exported here. */
+export { sanitizeForTerminal } from "../core/terminal.ts";

@@ -77,6 +77,8 @@ export function entropySpans(text: string): Span[] {
       continue;
     }
     if (start < 0) continue;
+    // In JSON-escaped text a run may start with the letter of an escape (`\nQ7mZ…`).
+    if (start > 0 && text.charCodeAt(start - 1) === 92 && /[nrt]/.test(text[start])) start++;
     const len = i - start;
     if (len >= 20 && len <= MAX_RUN + 4) {
       const s = start;
@@ -112,10 +114,14 @@ function isAssignmentValue(text: string, s: number): boolean {
 
 /** The run [s, e) is all of its line but quotes and blanks, and no neighbour line is another run. */
 function aloneOnLine(text: string, s: number, e: number): boolean {
-  const ls = text.lastIndexOf("\n", s - 1) + 1;
+  // A line ends at a newline, or at a `\n` escape in JSON-escaped text.
+  const esc = text.lastIndexOf("\\n", s - 1);
+  const ls = Math.max(text.lastIndexOf("\n", s - 1) + 1, esc < 0 ? 0 : esc + 2);
   let le = text.indexOf("\n", e);
   if (le < 0) le = text.length;
-  const trimmed = (x: string) => x.trim().replace(/^["'`]|["'`,;]$/g, "").trim();
+  const escEnd = text.indexOf("\\n", e);
+  if (escEnd >= 0 && escEnd < le) le = escEnd;
+  const trimmed = (x: string) => x.trim().replace(/^[\\"'`]+|[\\"'`,;]+$/g, "").trim();
   if (trimmed(text.slice(ls, s)) !== "" || trimmed(text.slice(e, le)) !== "") return false;
   // A line inside a block of long runs is data (wrapped base64), not a secret.
   const prevEnd = ls - 1;

@@ -1,5 +1,6 @@
 import { assertEquals, assertStringIncludes } from "../tests/_assert.ts";
 import { redact, redactDeep, sanitizeForTerminal } from "./redact.ts";
+import { ENV_CORES, PLANTED } from "../tests/_secrets.ts";
 
 // Secret shapes: each must be caught. Built from pieces so no real-looking
 // token sits in the source as one string.
@@ -121,8 +122,8 @@ Deno.test("redactDeep redacts strings inside parser state", () => {
   });
 });
 
-Deno.test("sanitizeForTerminal turns carriage returns into newlines", () => {
-  assertEquals(sanitizeForTerminal("a\r\nb\rc"), "a\nb\nc");
+Deno.test("sanitizeForTerminal turns a lone carriage return into a newline and keeps CRLF", () => {
+  assertEquals(sanitizeForTerminal("a\r\nb\rc"), "a\r\nb\nc");
 });
 
 // --- The corpus: every secret shape caught, every look-alike untouched -----------------
@@ -234,4 +235,87 @@ Deno.test("sanitizeForTerminal strips C1 controls and invisible characters, keep
     sanitizeForTerminal("a\u009b31mb\u200bc\u00add\ufeffe\u2060f\udb40\udc41g\th\ni"),
     "abcdefg\th\ni",
   );
+});
+
+// --- Issue 14 item 6 kinds and issue 10 item 9 placeholders ---------------------------
+// Each planted kind (tests/_secrets.ts) is caught as written, JSON-escaped once (a tool's
+// arguments) and twice (a JSON file written by a tool); its placeholder stays as written.
+const forms: Array<[string, (s: string) => string]> = [
+  ["as written", (s) => s],
+  ["JSON-escaped", (s) => JSON.stringify({ content: s })],
+  ["JSON-escaped twice", (s) => JSON.stringify({ content: JSON.stringify({ file: s }) })],
+];
+for (const p of PLANTED) {
+  for (const [how, f] of forms) {
+    Deno.test(`redact catches a ${p.name} ${how}`, () => {
+      const c: Record<string, number> = {};
+      const out = redact(f(p.text), c);
+      const cores = p.name === ".env file" ? ENV_CORES : [p.core];
+      for (const core of cores) assertEquals(out.includes(core), false, out);
+      assertStringIncludes(out, "[redacted:");
+    });
+    Deno.test(`redact keeps the ${p.name} placeholder ${how}`, () => {
+      const c: Record<string, number> = {};
+      assertEquals(redact(f(p.keep), c), f(p.keep));
+      assertEquals(c, {});
+    });
+  }
+}
+
+Deno.test("redact names the new provider shapes by kind", () => {
+  const hex = "0a1b2c3d4e5f6a7b" + "8c9d0e1f2a3b4c5d";
+  const cases: Array<[string, string]> = [
+    [`key SK${hex} ok`, "twilio_key"],
+    [`token shpca_${hex} ok`, "shopify_token"],
+    [`token shppa_${hex} ok`, "shopify_token"],
+    ["AccountKey=" + "c3RvcmFnZWtleQ".repeat(4) + "==;", "azure_storage_key"],
+    ["pypi-AgEIcHlwaS5vcmc" + "Ab1Cd2Ef3Gh4".repeat(5), "pypi_token"],
+    ["curl --user ci:Tr0ub4dor-3 https://x.example", "cli_password"],
+    [
+      "PuTTY-User-Key-File-3: ssh-ed25519\nPrivate-Lines: 1\nAAAAIEx9\nPrivate-MAC: 0a1b",
+      "private_key",
+    ],
+  ];
+  for (const [text, kind] of cases) {
+    const c: Record<string, number> = {};
+    redact(text, c);
+    assertEquals(c[kind], 1, `${text}: ${JSON.stringify(c)}`);
+  }
+});
+
+Deno.test("redact leaves variable references and placeholders after key words as written", () => {
+  for (
+    const text of [
+      "$aws_access_key_id = $env.AWS_ACCESS_KEY_ID",
+      `"apiKey": "YOUR_API_KEY"`,
+      `private_key = "your-private-key"`,
+      `export OPENAI_API_KEY="\${OPENAI_API_KEY}"`,
+      "token: ${{ secrets.GITHUB_TOKEN }}",
+      `api_key = os.environ["OPENAI_API_KEY"]`,
+      "PRIVATE_KEY=process.env.PRIVATE_KEY",
+      `"password": "<password>"`,
+      "DB_PASSWORD=changeme",
+      "SECRET_KEY=%SECRET_KEY%",
+      "client_secret: xxxxxxxxxxxxxxxx",
+      `"token": "…"`,
+      "curl -u user:password https://example.com",
+      "curl -u $USER:$TOKEN https://example.com",
+      "docker run -u 1000:1000 app",
+      "KEY_SIZE=2048\nTOKEN_TTL=3600\nAUTH_ENABLED=true",
+      "-----BEGIN PRIVATE KEY-----\n...\n-----END PRIVATE KEY-----",
+      "-----BEGIN RSA PRIVATE KEY-----\n<your key here>\n-----END RSA PRIVATE KEY-----",
+    ]
+  ) {
+    const c: Record<string, number> = {};
+    assertEquals(redact(text, c), text, text);
+  }
+});
+
+Deno.test("redact still catches a real value beside a rejected placeholder", () => {
+  const out = redact(
+    "curl -u $U:$P -H 'Authorization: Bearer abcdef0123456789abcdef' https://x.example",
+    {},
+  );
+  assertStringIncludes(out, "[redacted:bearer_token]");
+  assertStringIncludes(out, "-u $U:$P");
 });

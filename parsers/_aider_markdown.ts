@@ -139,6 +139,29 @@ export function isHeader(line: string): boolean {
   return HEADER.test(line);
 }
 
+const HEADER_TEXT = "# aider chat started at ";
+const STAMP = /(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})\s*$/;
+
+/**
+ * True for a session header with a byte or two damaged (a flipped byte, an
+ * invalid UTF-8 sequence read as U+FFFD): its first 24 characters differ from
+ * `# aider chat started at ` in at most two places, or it is a `#` line
+ * ending in the header's time stamp. Such a line still starts a session.
+ */
+export function isDamagedHeader(line: string): boolean {
+  if (isHeader(line)) return false;
+  let diff = 0;
+  for (let i = 0; i < HEADER_TEXT.length; i++) if (line[i] !== HEADER_TEXT[i]) diff++;
+  if (diff <= 2 && line.length <= HEADER_TEXT.length + 24) return true;
+  return line.startsWith("#") && line.length <= HEADER_TEXT.length + 24 && STAMP.test(line);
+}
+
+/** The time of a damaged header, when its time stamp survived ({@link headerMillis}). */
+export function damagedHeaderMillis(line: string, tz?: string): number | undefined {
+  const m = STAMP.exec(line);
+  return m ? headerMillis(`${HEADER_TEXT}${m[0].trim()}`, tz) : undefined;
+}
+
 /**
  * Reads a session header's wall-clock time as local time and returns epoch
  * ms. The zone is `tz` (an IANA name, from the `TZ` variable) when it is one

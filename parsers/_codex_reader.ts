@@ -166,6 +166,7 @@ export class RolloutReader {
       case "session_meta":
         return this.meta(payload, time, where);
       case "turn_context":
+        this.endCopyAt(payload);
         if (this.st.inherited) return;
         this.st.model = str(payload.model) ?? this.st.model;
         return this.noteCwd(str(payload.cwd));
@@ -243,6 +244,7 @@ export class RolloutReader {
     const t = str(p.type);
     const start = t === "task_started" || t === "turn_started";
     if (start && this.st.inherited && this.ownTurn(p)) this.st.inherited = false;
+    if (!start) this.endCopyAt(p);
     if (this.st.inherited) return;
     if (t === "thread_rolled_back") return this.rollback(num(p.num_turns) ?? 0);
     if (this.dialect.event?.(this, p, time) || start) return;
@@ -282,11 +284,25 @@ export class RolloutReader {
     for (const e of this.events.splice(cut)) if (e.ev.key) this.keys.delete(e.ev.key);
   }
 
-  /** True when a turn began at or after this thread's creation (not a copied parent turn). */
-  private ownTurn(p: Obj): boolean {
+  /**
+   * Ends a fork's copied history at a record naming a turn of this thread
+   * (`turn_context`, or an `event_msg` whose type key was damaged), when that
+   * turn's start is known: a damaged `task_started` must not cost the fork.
+   */
+  private endCopyAt(p: Obj): void {
+    if (this.st.inherited && p.turn_id !== undefined && this.ownTurn(p, true)) {
+      this.st.inherited = false;
+    }
+  }
+
+  /**
+   * True when a turn began at or after this thread's creation (not a copied
+   * parent turn); an unknown start counts as own unless `strict`.
+   */
+  private ownTurn(p: Obj, strict = false): boolean {
     const created = this.st.created;
     const started = toMillis(num(p.started_at)) ?? uuid7Millis(p.turn_id);
-    if (created === undefined || started === undefined) return true;
+    if (created === undefined || started === undefined) return !strict;
     return started >= Math.floor(created / 1000) * 1000;
   }
 

@@ -8,16 +8,20 @@
 import { readBytes } from "../core/fsread.ts";
 import type { ParseCtx } from "../core/model.ts";
 import { type Obj, obj } from "./_util.ts";
+import { salvageJson } from "./_json_salvage.ts";
 
 /** Cap on one document: 256 MiB. */
 const MAX_DOC = 256 << 20;
 const utf8 = new TextDecoder("utf-8", { fatal: true });
+const lossy = new TextDecoder("utf-8");
 
 /**
- * Reads and parses a whole JSON document. A missing file, an empty file,
- * invalid UTF-8, an oversized file, invalid JSON or something that is not a
- * regular file (a FIFO, a link to a device: lib/fsread.ts) is counted and
- * gives undefined.
+ * Reads and parses a whole JSON document. A missing file, an empty file, an
+ * oversized file or something that is not a regular file (a FIFO, a link to a
+ * device: lib/fsread.ts) is counted and gives undefined. Invalid UTF-8 is
+ * counted and read with replacement characters; a document that does not
+ * parse whole is read record by record ({@link salvageDocument}), so one
+ * damaged record costs only itself.
  */
 export async function readJsonDocument(
   path: string,
@@ -36,14 +40,31 @@ export async function readJsonDocument(
   try {
     text = utf8.decode(bytes);
   } catch {
-    ctx.skip("invalid_utf8", where);
-    return undefined;
+    ctx.skip("invalid_utf8", where, "kept with replacement characters");
+    text = lossy.decode(bytes);
   }
   if (text.trim() === "") {
     ctx.skip("empty", where);
     return undefined;
   }
-  return parseJson(text.replace(/^\uFEFF/, ""), where, ctx);
+  return salvageDocument(text.replace(/^\uFEFF/, ""), where, ctx);
+}
+
+/**
+ * Parses a whole JSON document's text; when it does not parse, reads it
+ * record by record (`_json_salvage.ts`): each damaged record is counted as
+ * `malformed_json` and the rest is kept. Undefined when nothing is readable.
+ */
+export function salvageDocument(
+  text: string,
+  where: string,
+  ctx: Pick<ParseCtx, "skip">,
+): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return salvageJson(text, where, ctx);
+  }
 }
 
 /** {@link readJsonDocument}, then the value must be an object (else counted `bad_shape`). */
@@ -87,4 +108,34 @@ function objectOrSkip(v: unknown, where: string, ctx: ParseCtx): Obj | undefined
   const o = obj(v);
   if (!o) ctx.skip("bad_shape", where, "not a JSON object");
   return o;
+}
+
+/**
+ * Reads a harness's registry or companion index (Crush's `projects.json`)
+ * for discovery. A missing file is normal and gives undefined; an unreadable
+ * or damaged one is reported through `problem` (the indexer lists it as an
+ * error of the harness and keeps the stores it found before), and what can
+ * still be read of it is returned ({@link salvageDocument}).
+ */
+export async function readRegistryJson(
+  path: string,
+  problem: ((path: string, error: Error) => void) | undefined,
+  maxBytes = 8 << 20,
+): Promise<unknown> {
+  let text: string;
+  try {
+    // Regular files only, never more than maxBytes read (lib/fsread.ts).
+    text = lossy.decode(await readBytes(path, maxBytes));
+  } catch (e) {
+    if ((e as { code?: string }).code !== "ENOENT") problem?.(path, e as Error);
+    return undefined;
+  }
+  const damaged: string[] = [];
+  const value = salvageDocument(text.replace(/^\uFEFF/, ""), path, {
+    skip: (_reason, where, detail) => damaged.push(`${where}${detail ? `: ${detail}` : ""}`),
+  });
+  if (damaged.length) {
+    problem?.(path, new Error(`damaged JSON, read what was intact (${damaged[0]})`));
+  }
+  return value;
 }

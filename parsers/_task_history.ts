@@ -152,10 +152,15 @@ export async function taskSession(
   ctx: ParseCtx,
   id = basename(dirname(file)),
 ): Promise<Session | undefined> {
-  const doc = await readJsonDocument(file, file, ctx);
+  let damaged = 0;
+  const doc = await readJsonDocument(file, file, {
+    ...ctx,
+    skip: (r, w, d) => (damaged++, ctx.skip(r, w, d)),
+  });
   if (doc === undefined) return undefined;
   const messages = historyMessages(doc, file, ctx);
-  if (!messages) return undefined;
+  // A salvaged file whose every message was damaged has nothing left to index.
+  if (!messages || (!messages.length && damaged)) return undefined;
   return buildTaskSession(harness, id, file, messages, meta, ctx);
 }
 

@@ -19,7 +19,9 @@ import { readLines } from "./_jsonl.ts";
 import { expandHome, rootFrom } from "../core/paths.ts";
 import {
   bannerModel,
+  damagedHeaderMillis,
   headerMillis,
+  isDamagedHeader,
   isHeader,
   isReplaceEnd,
   isSearchHead,
@@ -45,7 +47,8 @@ const NAME = ".aider.chat.history.md";
  * - `# aider chat started at YYYY-MM-DD HH:MM:SS` starts a session. The time
  *   is the writing machine's local wall-clock time (`datetime.now()`); it is
  *   read in the zone named by `TZ`, else the runtime's zone. Text before the
- *   first header is counted as `unknown_record`.
+ *   first header is counted as `unknown_record`. A header with a byte or two
+ *   damaged still starts a session (counted `bad_shape`).
  * - `#### <line>` is typed input; consecutive lines join into one user event
  *   (`#### <blank>` alone is an empty input and is dropped).
  * - `> <line>` is aider's own output. The block before the session's first
@@ -206,11 +209,14 @@ async function* parse(source: SourceRef, ctx: ParseCtx): AsyncGenerator<Session>
     line = line.replace(/\r$/, "");
     if (lineNo === 1) line = line.replace(/^\uFEFF/, "");
 
-    if (isHeader(line)) {
+    const damaged = isDamagedHeader(line);
+    if (isHeader(line) || damaged) {
       const done = close();
       if (done) yield done;
       ordinal++;
-      session = { ordinal, started: headerMillis(line, tz), events: [], prompted: false };
+      if (damaged) ctx.skip("bad_shape", where, "damaged session header, session kept");
+      const started = damaged ? damagedHeaderMillis(line, tz) : headerMillis(line, tz);
+      session = { ordinal, started, events: [], prompted: false };
       fence = undefined;
       inBlock = false;
       continue;

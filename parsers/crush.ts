@@ -5,7 +5,9 @@
  * - Registry `${DEJA_CRUSH_ROOT:-${CRUSH_GLOBAL_DATA:-${XDG_DATA_HOME:-~/.local/share}/crush}}/projects.json`
  *   (`%LOCALAPPDATA%\crush` on Windows), `{"projects":[{path, data_dir,
  *   last_accessed}]}` (charmbracelet/crush `internal/projects/projects.go`;
- *   realdata/crush/projects.json). A missing registry means no sources.
+ *   realdata/crush/projects.json). A missing registry means no sources; a
+ *   damaged one is a discovery problem (the indexer keeps the stores found
+ *   before) and its intact entries are still followed.
  * - Store `<data_dir>/crush.db` (WAL mode, so `-wal` beside it); `data_dir` is
  *   followed as written, absolute or relative to the project `path`, and
  *   defaults to `<path>/.crush`. An entry whose project directory is gone is
@@ -44,10 +46,10 @@
 import { basename, dirname, join } from "node:path";
 import type { DatabaseSync } from "node:sqlite";
 import type { Parser, SourceRef } from "../core/model.ts";
-import { isDir, readJsonFile, statOrNull } from "../core/fs.ts";
+import { isDir, statOrNull } from "../core/fs.ts";
+import { readRegistryJson } from "./_json_doc.ts";
 import { noteUnknownColumns, openOrCountEmpty, tables } from "../core/sqlite_read.ts";
 import { arr, obj, str } from "./_util.ts";
-
 import {
   crushRoot,
   messagesSql,
@@ -114,9 +116,9 @@ function schemaGeneration(db: DatabaseSync): string | undefined {
 export const crush: Parser = {
   id: "crush",
 
-  async discover({ env }) {
+  async discover({ env, problem }) {
     const root = crushRoot(env);
-    const list = obj(await readJsonFile(join(root, "projects.json")));
+    const list = obj(await readRegistryJson(join(root, "projects.json"), problem));
     const sources: SourceRef[] = [];
     const seen = new Set<string>();
     for (const e of arr(list?.projects)) {

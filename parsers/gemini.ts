@@ -17,6 +17,7 @@ import type {
 } from "../core/model.ts";
 import { isRegularFile, listFiles, readJsonFile, readText } from "../core/fs.ts";
 import { headRecords, readJsonl } from "./_jsonl.ts";
+import { salvageDocument } from "./_json_doc.ts";
 import { rootFrom } from "../core/paths.ts";
 import { toMillis } from "./_time.ts";
 import { arr, type Obj, obj, str } from "./_util.ts";
@@ -216,14 +217,14 @@ async function readWhole(path: string, ctx: ParseCtx): Promise<Conversation | un
     ctx.skip("empty", path);
     return undefined;
   }
-  let doc: unknown;
-  try {
-    doc = JSON.parse(text.replace(/^\uFEFF/, ""));
-  } catch {
-    ctx.skip("malformed_json", path);
-    return undefined;
-  }
+  // A damaged chat is read message by message; only what is damaged is lost.
+  const doc = salvageDocument(text.replace(/^\uFEFF/, ""), path, ctx);
+  if (doc === undefined) return undefined;
   const o = obj(doc);
+  if (o && !str(o.sessionId) && arr(o.messages).length && (o.startTime || o.projectHash)) {
+    // A chat whose sessionId line was damaged keeps the file's name as its id.
+    o.sessionId = basename(path, ".json");
+  }
   if (!o || !str(o.sessionId)) {
     // logs.json (an array) and checkpoints ({clientHistory, toolCall}) are known non-chats.
     if (Array.isArray(doc) || (o && ("clientHistory" in o || "toolCall" in o))) return undefined;

@@ -235,7 +235,8 @@ Deno.test("parse counts a truncated or non-UTF-8 history file and yields nothing
     const b = await parseOne(roo, src(bad), testEnv(dir));
     assertEquals([a.sessions.length, b.sessions.length], [0, 0]);
     assertEquals(a.ctx.counts, { malformed_json: 1 });
-    assertEquals(b.ctx.counts, { invalid_utf8: 1 });
+    // read with a replacement character, which then is no JSON member
+    assertEquals(b.ctx.counts, { invalid_utf8: 1, malformed_json: 1 });
   });
 });
 

@@ -86,16 +86,19 @@ Deno.test("blame reads path:line, prints sessions, and exits 1 for an untouched 
   }
 });
 
-Deno.test("restore lists, prints exactly into a pipe, and never overwrites without --force", async () => {
+Deno.test("restore lists, prints cleaned text (TTY and pipe), writes exact bytes with -o, and never overwrites without --force", async () => {
   const ix = await indexSessions([S]);
   try {
     const list = await run(ix, ["restore", "/w/svc/server.js"]);
     assertEquals(list.code, 0);
     assertStringIncludes(list.out, "2 spans, newest first");
     const pipe = await run(ix, ["restore", "/w/svc/server.js", "--span", "2"]);
-    assertEquals(pipe.out, "const port = 80;\x1b[31m");
+    assertEquals(pipe.out, "const port = 80;");
     const tty = await run(ix, ["restore", "/w/svc/server.js", "--span", "2"], { tty: true });
     assertEquals(tty.out, "const port = 80;");
+    const exact = await run(ix, ["restore", "/w/svc/server.js", "--span", "2", "-o", "exact.js"]);
+    assertEquals(exact.code, 0);
+    assertEquals(readFileSync(join(ix.root, "exact.js"), "utf8"), "const port = 80;\x1b[31m");
     const target = join(ix.root, "old.js");
     writeFileSync(target, "keep me");
     const refused = await run(ix, ["restore", "/w/svc/server.js", "--span", "1", "-o", "old.js"]);

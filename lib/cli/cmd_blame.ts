@@ -6,7 +6,6 @@ import { colors, fmtTime, intOpt, isoTime, opt, printJson } from "./common.ts";
 import { oneLine, tilde } from "../../core/text.ts";
 import type { IO } from "../../core/runtime.ts";
 import { DejaError } from "../../core/errors.ts";
-import { sanitizeForTerminal } from "../redact.ts";
 import { shortRef } from "../sessions.ts";
 import { blame, type BlameSession } from "../memory/blame.ts";
 import {
@@ -87,7 +86,6 @@ function runBlame(a: Args, io: IO): number {
       return 1;
     }
     const c = colors(io);
-    const clean = (s: string) => sanitizeForTerminal(s);
     const out: string[] = [
       c.bold(r.match === "exact" ? tilde(r.target, io.env.home) : path) +
       c.dim(`  ${r.match} match, ${r.total} session${r.total === 1 ? "" : "s"}`),
@@ -97,7 +95,7 @@ function runBlame(a: Args, io: IO): number {
         c.dim(
           r.line.text === null
             ? `line ${r.line.number}: no preference (${r.line.note})`
-            : `line ${r.line.number}: ${oneLine(clean(r.line.text), 100)}`,
+            : `line ${r.line.number}: ${oneLine(r.line.text, 100)}`,
         ),
       );
     }
@@ -129,7 +127,7 @@ function sessionLines(
       c.dim(counts)
     }${mark}`,
   ];
-  if (s.session.title) lines.push(`  ${oneLine(sanitizeForTerminal(s.session.title), 100)}`);
+  if (s.session.title) lines.push(`  ${oneLine(s.session.title, 100)}`);
   // The newest three changes; a gist already printed for the change before is not repeated.
   const said = s.changes.filter((x) => x.before || x.after);
   const shown = said.slice(-3);
@@ -137,10 +135,10 @@ function sessionLines(
   for (const ch of shown) {
     lines.push(`    ${c.dim(`${ch.op.padEnd(5)} ${fmtTime(ch.time)}`)}`);
     if (ch.before && ch.before !== prev?.before) {
-      lines.push(`      before: ${sanitizeForTerminal(ch.before)}`);
+      lines.push(`      before: ${ch.before}`);
     }
     if (ch.after && ch.after !== prev?.after) {
-      lines.push(`      after:  ${sanitizeForTerminal(ch.after)}`);
+      lines.push(`      after:  ${ch.after}`);
     }
     prev = ch;
   }

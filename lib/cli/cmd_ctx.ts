@@ -3,7 +3,6 @@ import type { Args, Command } from "./common.ts";
 import { intOpt, isoTime, opt, printJson } from "./common.ts";
 import type { IO } from "../../core/runtime.ts";
 import { DejaError } from "../../core/errors.ts";
-import { sanitizeForTerminal } from "../redact.ts";
 import { CTX_BUDGET, sessionDigest } from "../memory/digest.ts";
 import { pickSession } from "../memory/pick.ts";
 import {
@@ -82,7 +81,7 @@ function runCtx(a: Args, io: IO): number {
       });
       return 0;
     }
-    io.out(sanitizeForTerminal(d.markdown));
+    io.out(d.markdown);
     return 0;
   });
 }

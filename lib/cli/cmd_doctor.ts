@@ -68,6 +68,7 @@ export const doctorCmd: Command = {
           changed: index.changed,
           fresh: index.fresh,
           error: index.error ?? null,
+          harness_errors: index.harnessErrors,
         },
       });
       return Promise.resolve(code);
@@ -113,6 +114,7 @@ export const doctorCmd: Command = {
         index.fresh ? "" : c.dim("  (run 'deja index')")
       }`;
     lines.push(`${c.bold("index".padEnd(12))} ${idx}`);
+    for (const e of index.harnessErrors) lines.push(c.red(`${"".padEnd(12)} error: ${e}`));
     io.out(lines.join("\n") + "\n");
     return Promise.resolve(code);
   },

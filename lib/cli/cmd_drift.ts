@@ -8,7 +8,6 @@ import { plural, tilde } from "../../core/text.ts";
 import { colors, printJson } from "./common.ts";
 import type { IO } from "../../core/runtime.ts";
 import { indexPath, Store } from "../store.ts";
-import { sanitizeForTerminal } from "../redact.ts";
 import { type DriftChange, driftReport, type HarnessDrift } from "../drift/report.ts";
 import denoJson from "../../deno.json" with { type: "json" };
 import { harnessOpt } from "./_memory.ts";
@@ -79,26 +78,22 @@ async function runDrift(a: Args, io: IO): Promise<number> {
 }
 
 function section(h: HarnessDrift, io: IO, c: ReturnType<typeof colors>): string[] {
-  const clean = (s: string) => sanitizeForTerminal(s);
-  const version = h.versions.length ? ` ${h.versions.map(clean).join(", ")}` : "";
+  const version = h.versions.length ? ` ${h.versions.join(", ")}` : "";
   const out = [c.bold(`## ${h.harness}${version} · ${io.env.platform} · deja ${denoJson.version}`)];
   for (const ch of h.changes) out.push(...change(ch, io, c));
   return out;
 }
 
 function change(ch: DriftChange, io: IO, c: ReturnType<typeof colors>): string[] {
-  const clean = (s: string) => sanitizeForTerminal(s);
   const seen = `seen ${plural(ch.count, "time")} in ${plural(ch.stores, "store")}`;
   const inside = ch.where.startsWith(`${ch.store}: `) ? ch.where.slice(ch.store.length + 2) : "";
-  const at = ch.offset !== null ? `, byte ${ch.offset}` : inside ? `, ${clean(inside)}` : "";
+  const at = ch.offset !== null ? `, byte ${ch.offset}` : inside ? `, ${inside}` : "";
   const out = [
-    `- ${c.yellow(ch.kind.replace("_", " "))}: ${clean(ch.detail)} (${seen})`,
-    `  store: ${clean(tilde(ch.store, io.env.home))}${at}${
-      ch.version ? ` (version ${clean(ch.version)})` : ""
-    }`,
+    `- ${c.yellow(ch.kind.replace("_", " "))}: ${ch.detail} (${seen})`,
+    `  store: ${tilde(ch.store, io.env.home)}${at}${ch.version ? ` (version ${ch.version})` : ""}`,
   ];
   if (ch.sample !== null) {
-    out.push("  ```json", `  ${clean(ch.sample)}`, "  ```");
+    out.push("  ```json", `  ${ch.sample}`, "  ```");
   } else {
     out.push(c.dim(`  no sample: ${ch.sample_problem ?? "none kept"}`));
   }

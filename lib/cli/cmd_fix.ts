@@ -4,7 +4,6 @@ import { colors, fmtTime, intOpt, isoTime, printJson } from "./common.ts";
 import { oneLine, tilde } from "../../core/text.ts";
 import type { IO } from "../../core/runtime.ts";
 import { DejaError } from "../../core/errors.ts";
-import { sanitizeForTerminal } from "../redact.ts";
 import { shortRef } from "../sessions.ts";
 import { findFixes } from "../memory/fix.ts";
 import { withStore } from "./_memory.ts";
@@ -68,7 +67,7 @@ async function runFix(a: Args, io: IO): Promise<number> {
       if (r.signatures.length) io.out(c.dim(`looked for: ${r.signatures.join(" | ")}\n`));
       return 1;
     }
-    const clean = (s: string, n: number) => oneLine(sanitizeForTerminal(s), n);
+    const clean = (s: string, n: number) => oneLine(s, n);
     const out = [r.message];
     for (const f of r.fixes) {
       out.push(

@@ -10,7 +10,6 @@ import { DejaError } from "../../core/errors.ts";
 import { parseSince } from "../query.ts";
 import { applyForget, planForget, unforget } from "../forget/forget.ts";
 import { readTombstones, tombstoneFile } from "../forget/tombstones.ts";
-import { sanitizeForTerminal } from "../redact.ts";
 import { runIndex } from "../indexer.ts";
 import { parsers } from "../../parsers/mod.ts";
 
@@ -60,11 +59,11 @@ async function runForget(a: Args, io: IO): Promise<number> {
     }
     for (const t of list) {
       io.out(
-        `${c.cyan(t.key)}  ${fmtTime(t.at)}  ${
-          sanitizeForTerminal(tilde(t.project, io.env.home))
-        }  ${c.dim(sanitizeForTerminal(t.reason))}\n`,
+        `${c.cyan(t.key)}  ${fmtTime(t.at)}  ${tilde(t.project, io.env.home)}  ${
+          c.dim(t.reason)
+        }\n`,
       );
-      if (t.title) io.out(`  ${sanitizeForTerminal(oneLine(t.title, 100))}\n`);
+      if (t.title) io.out(`  ${oneLine(t.title, 100)}\n`);
     }
     return 0;
   }
@@ -136,8 +135,8 @@ async function runForget(a: Args, io: IO): Promise<number> {
       }
       const lines = plan.sessions.map((s) =>
         `  ${c.cyan(`${s.harness}:${s.native_id}`)}  ${fmtTime(s.updated ?? s.started)}  ${
-          sanitizeForTerminal(tilde(s.project, io.env.home))
-        }${s.title ? `  ${sanitizeForTerminal(oneLine(s.title, 60))}` : ""}`
+          tilde(s.project, io.env.home)
+        }${s.title ? `  ${oneLine(s.title, 60)}` : ""}`
       );
       const n = plan.sessions.length;
       const head = dry

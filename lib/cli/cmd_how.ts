@@ -4,7 +4,6 @@ import { colors, fmtTime, intOpt, isoTime, opt, printJson } from "./common.ts";
 import { oneLine } from "../../core/text.ts";
 import type { IO } from "../../core/runtime.ts";
 import { DejaError } from "../../core/errors.ts";
-import { sanitizeForTerminal } from "../redact.ts";
 import { howRuns } from "../memory/how.ts";
 import { hiddenFor, hiddenHint, JUNK_OPTION, withStore } from "./_memory.ts";
 
@@ -59,7 +58,7 @@ function runHow(a: Args, io: IO): number {
         h.unknown && `${h.unknown} not recorded`,
       ].filter(Boolean).join(", ");
       out.push(
-        c.bold(oneLine(sanitizeForTerminal(h.command), 160)),
+        c.bold(oneLine(h.command, 160)),
         c.dim(
           `  ran ${h.runs} time${h.runs === 1 ? "" : "s"} in ${h.sessions} session${
             h.sessions === 1 ? "" : "s"

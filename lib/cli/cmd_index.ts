@@ -4,7 +4,7 @@ import type { IO } from "../../core/runtime.ts";
 import { colors, intOpt, printJson } from "./common.ts";
 import { type HarnessSummary, runIndex } from "../indexer.ts";
 import { parsers } from "../../parsers/mod.ts";
-import { indexPath, Store } from "../store.ts";
+import { indexPath, makeDataDir, Store } from "../store.ts";
 import { Q } from "../schema.ts";
 import { harnessOpt } from "./_memory.ts";
 import { pid, untilSignal } from "../../core/runtime.ts";
@@ -12,8 +12,8 @@ import { endBackground, runningBackground } from "../fresh/background.ts";
 import { watchIndex } from "../fresh/watch.ts";
 import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { makeDataDir } from "../store.ts";
 import { dataDir } from "../../core/paths.ts";
+import { CR, csi } from "./output.ts";
 
 export const indexCmd: Command = {
   name: "index",
@@ -92,9 +92,9 @@ async function indexRun(a: Args, io: IO): Promise<number> {
     rebuild: Boolean(a.values.rebuild),
     only,
     waitMs,
-    progress: tty ? (line) => io.err(`\r\x1b[2Kindexing ${line}`) : undefined,
+    progress: tty ? (line) => io.err(`${CR}${csi("2K")}indexing ${line}`) : undefined,
   });
-  if (tty) io.err("\r\x1b[2K");
+  if (tty) io.err(`${CR}${csi("2K")}`);
   const failed = res.harnesses.some((h) => h.errors.length);
   // Exit 2 when stores failed and none was indexed; some failing beside good ones is reported.
   const code = allFailed(res.harnesses) ? 2 : 0;

@@ -4,7 +4,6 @@ import { colors, fmtTime, opt, printJson } from "./common.ts";
 import { oneLine, tilde } from "../../core/text.ts";
 import type { IO } from "../../core/runtime.ts";
 import { DejaError } from "../../core/errors.ts";
-import { sanitizeForTerminal } from "../redact.ts";
 import { shortRef } from "../sessions.ts";
 import { lastSessions } from "../memory/last.ts";
 import {
@@ -70,7 +69,7 @@ function runLast(a: Args, io: IO): number {
           fmtTime(s.updated ?? s.started)
         }  ${tilde(s.project, io.env.home)}  ${c.dim(`${s.events} events`)}`,
       );
-      if (s.description) out.push(`  ${oneLine(sanitizeForTerminal(s.description), 100)}`);
+      if (s.description) out.push(`  ${oneLine(s.description, 100)}`);
     }
     io.out(out.join("\n") + "\n");
     hiddenHint(io, hidden);

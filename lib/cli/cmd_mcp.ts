@@ -10,6 +10,7 @@ export const mcpCmd: Command = {
   usage: "mcp",
   options: {},
   maxPositionals: 0,
+  protocol: true,
   async run(_a, io) {
     if (stdinIsTTY()) {
       io.err(

@@ -4,7 +4,6 @@ import { colors, fmtTime, intOpt, isoTime, opt, printJson } from "./common.ts";
 import { oneLine, tilde } from "../../core/text.ts";
 import type { IO } from "../../core/runtime.ts";
 import { DejaError } from "../../core/errors.ts";
-import { sanitizeForTerminal } from "../redact.ts";
 import { shortRef } from "../sessions.ts";
 import { listSpans, type RestoreSpan, writeSpan } from "../memory/restore.ts";
 import {
@@ -26,7 +25,11 @@ export const restoreCmd: Command = {
   options: {
     ...FILTER_OPTIONS,
     ...JUNK_OPTION,
-    span: { type: "string", value: "<n>", description: "print span n (as listed) exactly" },
+    span: {
+      type: "string",
+      value: "<n>",
+      description: "print span n (as listed; controls removed, -o writes it byte for byte)",
+    },
     out: {
       type: "string",
       short: "o",
@@ -127,7 +130,7 @@ function runRestore(a: Args, io: IO): number {
       return 0;
     }
     if (a.values.json) printJson(io, spanJson(span, ref(span), true));
-    else io.out(io.isTTY ? sanitizeForTerminal(span.text) : span.text);
+    else io.out(span.text);
     return 0;
   });
 }
@@ -159,7 +162,7 @@ function listing(
       }`,
     );
     const first = s.text.split("\n").find((l) => l.trim()) ?? "";
-    lines.push(c.dim(`       │ ${oneLine(sanitizeForTerminal(first), 90)}`));
+    lines.push(c.dim(`       │ ${oneLine(first, 90)}`));
   }
   lines.push(c.dim(`deja restore <path> --span N prints one; add -o <file> to write it`));
   return lines.join("\n") + "\n";

@@ -10,7 +10,6 @@ import { resolveSession, shortRef } from "../sessions.ts";
 import { parseSince } from "../query.ts";
 import { Q } from "../schema.ts";
 import { searchHiding } from "../search/sessions.ts";
-import { sanitizeForTerminal } from "../redact.ts";
 import { FILTER_OPTIONS, harnessOpt, hiddenHint, JUNK_OPTION } from "./_memory.ts";
 
 const ROLES: Record<string, string[]> = {
@@ -109,12 +108,12 @@ export function runSearch(a: Args, io: IO): number {
   const c = colors(io);
   const note = narration(res);
   if (!res.results.length) {
-    io.err(`deja: nothing matched "${sanitizeForTerminal(query)}"\n`);
+    io.err(`deja: nothing matched "${query}"\n`);
     if (note) io.err(`${note}\n`);
     hiddenHint(io, res.hidden);
     return 1;
   }
-  if (note) io.err(`${c.on ? "\x1b[2m" : ""}${note}${c.on ? "\x1b[0m" : ""}\n`);
+  if (note) io.err(`${c.dim(note)}\n`);
   hiddenHint(io, res.hidden);
   const out: string[] = [];
   for (const r of res.results) {
@@ -124,10 +123,10 @@ export function runSearch(a: Args, io: IO): number {
     ].filter(Boolean).join(" ");
     out.push(
       `${c.cyan(ref(r))}  ${c.bold(r.harness)}  ${fmtTime(r.updated ?? r.started)}  ${
-        sanitizeForTerminal(tilde(r.project, io.env.home))
+        tilde(r.project, io.env.home)
       }  ${c.dim(`${r.hits} hit${r.hits === 1 ? "" : "s"}`)}${marks ? `  ${marks}` : ""}`,
     );
-    if (r.title) out.push(`  ${sanitizeForTerminal(oneLine(r.title, 100))}`);
+    if (r.title) out.push(`  ${oneLine(r.title, 100)}`);
     for (const s of r.snippets) {
       out.push(`    ${c.dim(s.kind.padEnd(11))} ${c.marks(oneLine(s.text, 200))}`);
     }
@@ -155,7 +154,7 @@ export function narration(res: SearchResult): string {
     regex: "",
     none: "",
   }[res.tier];
-  return sanitizeForTerminal(line);
+  return line;
 }
 
 function jsonOf(res: SearchResult, ref: (r: { harness: string; id: string }) => string) {

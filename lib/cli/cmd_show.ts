@@ -7,7 +7,6 @@ import { indexPath, Store } from "../store.ts";
 import { DejaError } from "../../core/errors.ts";
 import { resolveSession, shortRef } from "../sessions.ts";
 import { Q } from "../schema.ts";
-import { sanitizeForTerminal } from "../redact.ts";
 
 export const showCmd: Command = {
   name: "show",
@@ -89,7 +88,7 @@ function runShow(a: Args, io: IO): number {
     }
     out.push("");
     for (const e of events) {
-      const text = sanitizeForTerminal(full ? e.text : clip(e.text, e.kind));
+      const text = full ? e.text : clip(e.text, e.kind);
       const label = e.kind === "tool_call" || e.kind === "tool_result"
         ? `${e.kind} ${e.tool ?? ""}`.trim()
         : e.kind;

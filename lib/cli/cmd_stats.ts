@@ -4,7 +4,6 @@ import { colors, fmtTime, isoTime, printJson } from "./common.ts";
 import { tilde } from "../../core/text.ts";
 import { indexPath, Store } from "../store.ts";
 import { indexStats } from "../stats.ts";
-import { sanitizeForTerminal } from "../redact.ts";
 
 export const statsCmd: Command = {
   name: "stats",
@@ -52,9 +51,7 @@ export const statsCmd: Command = {
     if (st.projects.length) out.push(c.bold("projects"));
     for (const p of st.projects) {
       out.push(
-        `  ${String(p.sessions).padStart(6)}  ${
-          sanitizeForTerminal(tilde(p.project, io.env.home))
-        }`,
+        `  ${String(p.sessions).padStart(6)}  ${tilde(p.project, io.env.home)}`,
       );
     }
     const kinds = Object.entries(st.redacted).sort((x, y) => y[1] - x[1]);

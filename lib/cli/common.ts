@@ -8,7 +8,8 @@
 import { parseArgs } from "node:util";
 import type { IO } from "../../core/runtime.ts";
 import { DejaError } from "../../core/errors.ts";
-import { sanitizeForTerminal } from "../redact.ts";
+import { UNSAFE_CHARS } from "../../core/terminal.ts";
+import { csi, writeJson } from "./output.ts";
 
 /** One option of a command. */
 export interface OptionSpec {
@@ -41,6 +42,8 @@ export interface Command {
    * `--no-refresh` or `DEJA_NO_REFRESH` says not to.
    */
   refresh?: boolean;
+  /** It speaks a machine protocol on stdout (MCP): written raw, not through the human writer. */
+  protocol?: boolean;
   run(args: Args, io: IO): Promise<number>;
 }
 
@@ -140,20 +143,26 @@ export function printJson(io: IO, value: unknown): void {
   if (io.freshness && value && typeof value === "object" && !Array.isArray(value)) {
     value = { ...value, freshness: io.freshness };
   }
-  // JSON already escapes control characters; bidi controls, invisible characters and C1
-  // controls are escaped too (same value once parsed), so the raw text is safe on a terminal.
-  io.out(
+  // JSON already escapes C0 controls; what else a terminal or a reader would act on (C1, DEL,
+  // bidi and invisible characters) is escaped too: the same value once parsed, and written
+  // raw, past the human writer (lib/cli/output.ts), so the JSON stays exact.
+  writeJson(
+    io,
     JSON.stringify(value, null, 2).replace(
-      /[\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c\u00ad\u200b\u2060-\u2064\ufeff\u180e\x7f-\x9f]/g,
-      (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
+      UNSAFE_CHARS,
+      (c) => c.split("").map((u) => `\\u${u.charCodeAt(0).toString(16).padStart(4, "0")}`).join(""),
     ) + "\n",
   );
 }
 
-/** Colour helpers: no-ops unless stdout is a terminal and NO_COLOR is unset. */
+/**
+ * Colour helpers: no-ops unless stdout is a terminal and NO_COLOR is unset.
+ * They write deja's own markers (lib/cli/output.ts), which the human writer
+ * turns into escape sequences after cleaning the text.
+ */
 export function colors(io: IO) {
   const on = io.isTTY && io.env.get("NO_COLOR") === undefined && io.env.get("TERM") !== "dumb";
-  const wrap = (code: string) => (s: string) => (on ? `\x1b[${code}m${s}\x1b[0m` : s);
+  const wrap = (code: string) => (s: string) => (on ? `${csi(`${code}m`)}${s}${csi("0m")}` : s);
   return {
     on,
     bold: wrap("1"),
@@ -164,11 +173,9 @@ export function colors(io: IO) {
     cyan: wrap("36"),
     /** Turns the \x01...\x02 match marks of a snippet into highlight (or plain text). */
     marks(s: string): string {
-      const clean = sanitizeForTerminal(s.replaceAll("\x01", "\ue000").replaceAll("\x02", "\ue001"))
-        .replaceAll("\ue000", "\x01").replaceAll("\ue001", "\x02");
       return on
-        ? clean.replaceAll("\x01", "\x1b[1;33m").replaceAll("\x02", "\x1b[0m")
-        : clean.replaceAll("\x01", "").replaceAll("\x02", "");
+        ? s.replaceAll("\x01", csi("1;33m")).replaceAll("\x02", csi("0m"))
+        : s.replaceAll("\x01", "").replaceAll("\x02", "");
     },
   };
 }

@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { sanitizeForTerminal } from "../../core/terminal.ts";
 import { dirname } from "node:path";
 import type { Store } from "../store.ts";
 import { Q } from "../schema.ts";
@@ -68,8 +69,7 @@ export function projectSessions(
 
 /** Text from a transcript made fit for a model's context: control characters and match marks out. */
 export function clean(s: string): string {
-  // deno-lint-ignore no-control-regex
-  return s.replace(/\x1b\[[0-9;?]*[ -/]*[@-~]/g, "").replace(/[\x00-\x08\x0b-\x1f\x7f]/g, "");
+  return sanitizeForTerminal(s);
 }
 
 /**

@@ -58,6 +58,8 @@ export interface IndexStatus {
   changed: number;
   /** The index exists, opens, and no indexed store changed since. */
   fresh: boolean;
+  /** `harness: error` of each harness the last `deja index` could not read whole (a damaged registry). */
+  harnessErrors: string[];
   error?: string;
 }
 
@@ -167,13 +169,21 @@ export function indexStatus(env: Env): IndexStatus {
     sources: 0,
     changed: 0,
     fresh: false,
+    harnessErrors: [],
   };
   if (!out.exists) return out;
   let store: Store | undefined;
   try {
     store = Store.open(path);
     const meta = store.stmt(Q.getMeta).get("last_index") as { value: string } | undefined;
-    if (meta) out.lastIndex = Number(JSON.parse(meta.value).at) || null;
+    if (meta) {
+      const last = JSON.parse(meta.value) as { at?: unknown; harnesses?: unknown };
+      out.lastIndex = Number(last.at) || null;
+      for (const h of Array.isArray(last.harnesses) ? last.harnesses : []) {
+        const errors = Array.isArray(h?.errors) ? h.errors : [];
+        if (errors.length) out.harnessErrors.push(`${h.harness}: ${errors[0]}`);
+      }
+    }
     const rows = Q.allSources.all(store, {});
     out.sources = rows.length;
     for (const r of rows) {

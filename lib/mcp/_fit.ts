@@ -4,8 +4,7 @@
  *
  * @module
  */
-import { frame, FRAME_BYTES, neutralise } from "../../core/frame.ts";
-import { sanitizeForTerminal } from "../redact.ts";
+import { cleanForAgent, frame, FRAME_BYTES, neutralise } from "../../core/frame.ts";
 import { byteLength, clipBytes } from "../../core/text.ts";
 
 /**
@@ -14,8 +13,7 @@ import { byteLength, clipBytes } from "../../core/text.ts";
  * collapsed to one line of at most `n` characters.
  */
 export function clean(text: string, n: number): string {
-  const t = neutralise(sanitizeForTerminal(text.replaceAll("\x01", "").replaceAll("\x02", "")))
-    .replace(/\s+/g, " ").trim();
+  const t = cleanForAgent(text).replace(/\s+/g, " ").trim();
   return t.length > n ? t.slice(0, n - 1).trimEnd() + "…" : t;
 }
 

@@ -10,7 +10,6 @@ import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import type { Store } from "../store.ts";
 import { shortRef } from "../sessions.ts";
-import { sanitizeForTerminal } from "../redact.ts";
 import { CTX_BUDGET, sessionDigest } from "../memory/digest.ts";
 import { pickSession } from "../memory/pick.ts";
 import { defaultHidden, type HideOptions, searchHiding } from "../search/sessions.ts";
@@ -55,7 +54,7 @@ export function contextText(store: Store, query: string, f: Filters, home: strin
     budgetBytes: bodyBudget(CONTEXT_BUDGET) - byteLength(head) - 1,
     home,
   });
-  return framed(`${head}\n${sanitizeForTerminal(d.markdown)}`, CONTEXT_BUDGET);
+  return framed(`${head}\n${d.markdown}`, CONTEXT_BUDGET);
 }
 
 /** Sessions that touched `typed` (a path, optionally `path:line`), newest first. */

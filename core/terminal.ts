@@ -1,0 +1,35 @@
+/**
+ * Text made safe to print on a terminal or hand to a model: escape sequences
+ * and the characters a terminal or a reader would act on instead of showing.
+ * No dependencies (the hooks' fast path imports it through core/frame.ts).
+ *
+ * @module
+ */
+
+/** Escape sequences: CSI, OSC (ended by BEL or ST), single-character ESC commands, C1 CSI and OSC. */
+const SEQUENCES =
+  // deno-lint-ignore no-control-regex
+  /\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]|\x9b[0-9;?]*[ -/]*[@-~]|\x9d[^\x07\x9c]*(?:\x07|\x9c)/g;
+
+/**
+ * Characters removed on their own: C0 controls but tab and newline (a lone
+ * carriage return is handled before), ESC, DEL, C1 controls, bidi overrides,
+ * embeddings, isolates and marks, invisible characters (soft hyphen,
+ * zero-width space, word joiner and invisible operators, BOM, Mongolian vowel
+ * separator) and the Unicode tag block.
+ */
+export const UNSAFE_CHARS =
+  // deno-lint-ignore no-control-regex
+  /[\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c\u00ad\u200b\u2060-\u2064\ufeff\u180e\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]|\udb40[\udc00-\udc7f]/g;
+
+/**
+ * Makes transcript text safe to print on a terminal: removes escape sequences
+ * (CSI, OSC, and single-character ESC commands) and {@link UNSAFE_CHARS}; a
+ * lone carriage return becomes a newline (`\r\n` stays: it shows as one line
+ * break and keeps a CRLF file's bytes).
+ *
+ * @example sanitizeForTerminal("a\x1b]0;title\x07b\u202ec") === "abc"
+ */
+export function sanitizeForTerminal(text: string): string {
+  return text.replace(SEQUENCES, "").replace(/\r(?!\n)/g, "\n").replace(UNSAFE_CHARS, "");
+}
