@@ -174,7 +174,7 @@ export class SourceWriter {
     } else if (e.kind === "tool_result") {
       text = cap(stripFrames(e.text), MAX_RESULT);
     } else {
-      // deja's own recall, echoed back by a harness, is not new history (lib/frame.ts).
+      // deja's own recall, echoed back by a harness, is not new history (core/frame.ts).
       text = cap(stripFrames(e.text), MAX_TEXT, 0.1);
     }
     text = this.r(text);

@@ -38,7 +38,7 @@ async function headHash(path: string, offset: number): Promise<string> {
   return `${offset}:${h.digest("hex")}`;
 }
 
-/** sha256 of a whole regular file, read in 1 MiB steps (lib/fsread.ts refuses anything else). */
+/** sha256 of a whole regular file, read in 1 MiB steps (core/fsread.ts refuses anything else). */
 export async function fileHash(path: string): Promise<string> {
   const h = createHash("sha256");
   const fh = await openRegular(path);

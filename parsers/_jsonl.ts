@@ -36,7 +36,7 @@ export interface RawLine {
  *
  * @param maxLine cap on one line in bytes (default {@link MAX_LINE_BYTES}).
  * @throws the file-system error when the file cannot be opened;
- *   `NotRegularFileError` for a FIFO, device or socket (lib/fsread.ts).
+ *   `NotRegularFileError` for a FIFO, device or socket (core/fsread.ts).
  */
 export async function* readLines(
   path: string,

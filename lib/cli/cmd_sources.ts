@@ -6,7 +6,7 @@ import { tilde } from "../../core/text.ts";
 import { parsers } from "../../parsers/mod.ts";
 import { indexPath, Store } from "../store.ts";
 import { Q } from "../schema.ts";
-import { describeVerification, type Verification, verification } from "../../core/verified.ts";
+import { describeVerification, type Verification, verification } from "../../core/registry.ts";
 
 /** One harness as `deja sources --json` prints it. */
 export interface HarnessSources {

@@ -14,7 +14,7 @@
  * | `hook-tool-after` | PostToolUse(Failure) (shell)   | what fixed the command's error before  | 512 B  |
  * | `hook-tool --crush` | Crush PreToolUse             | all of the above (see crush.ts)        | 4 KiB  |
  *
- * Budgets are UTF-8 bytes of the framed text (lib/frame.ts), before JSON
+ * Budgets are UTF-8 bytes of the framed text (core/frame.ts), before JSON
  * escaping. Envelopes: Claude Code's
  * `{"hookSpecificOutput":{"hookEventName":E,"additionalContext":T}}`;
  * Crush's flat `{"version":1,"context":T}`, with no decision field (in Crush
