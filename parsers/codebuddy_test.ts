@@ -255,9 +255,9 @@ Deno.test("the project is decoded from the directory name when no item carries a
   assertEquals(sessions[0].project, "/home/x/app");
 });
 
-Deno.test("an empty file yields no session and no skip", async () => {
+Deno.test("an empty file yields no session and is counted empty once", async () => {
   const { sessions, ctx } = await parseRecords([]);
-  assertEquals([sessions, ctx.skipped], [[], 0]);
+  assertEquals([sessions, ctx.counts], [[], { empty: 1 }]);
 });
 
 Deno.test("a truncated last line is left for the next run and read once an append completes it", async () => {

@@ -202,9 +202,9 @@ Deno.test("todo_state and agent_turn_outcome are ignored without counting", asyn
   assertEquals([ctx.skipped, texts(sessions[0], "user")], [0, ["hi"]]);
 });
 
-Deno.test("an empty file yields no session and no skip", async () => {
+Deno.test("an empty file yields no session and is counted empty once", async () => {
   const { sessions, ctx } = await parseRecords([]);
-  assertEquals([sessions, ctx.skipped], [[], 0]);
+  assertEquals([sessions, ctx.counts], [[], { empty: 1 }]);
 });
 
 Deno.test("a truncated last line is left for the next run and read once an append completes it", async () => {
