@@ -63,7 +63,10 @@ function pct(xs: number[], p: number): number {
   return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
 }
 
-/** Figures per kind, then the overall row over every kind with relevant sessions. */
+/** The paraphrase kinds (questions in other words), left out of the overall row. */
+export const PARAPHRASE = (k: string): boolean => k === "paradev" || k === "paraphrase";
+
+/** Figures per kind, then the overall row over every other kind with relevant sessions. */
 export function figures(outcomes: QueryOutcome[]): KindFigures[] {
   const row = (kind: KindFigures["kind"], os: QueryOutcome[]): KindFigures => {
     const pos = os.filter((o) => o.q.relevant.length);
@@ -83,7 +86,8 @@ export function figures(outcomes: QueryOutcome[]): KindFigures[] {
     };
   };
   const out = KINDS.map((k) => row(k, outcomes.filter((o) => o.q.kind === k))).filter((r) => r.n);
-  out.push(row("overall", outcomes.filter((o) => o.q.relevant.length)));
+  // Overall stays comparable with runs before the paraphrase kinds, reported apart.
+  out.push(row("overall", outcomes.filter((o) => o.q.relevant.length && !PARAPHRASE(o.q.kind))));
   return out;
 }
 

@@ -9,7 +9,10 @@
  * apart: near misses (nearmiss), the history's own words in a combination no
  * session was about (a component with a symptom it never had) — long sessions
  * that name both in passing hold them, so "nothing matched" is not always
- * the right answer there.
+ * the right answer there. Also reported apart, and left out of the overall
+ * row: paraphrases (the problem in other words, at most two words shared with
+ * the session; bench/recall_world.ts), a tuning set (`paradev`) and a
+ * held-out set (`paraphrase`) that nothing was tuned against.
  *
  * The generator's token sets are used only to keep a query honest (a typo is
  * not a real token, a word-forms query is not literally in any session).
@@ -18,7 +21,15 @@
  */
 import { rng } from "./gen_claude.ts";
 import type { Case, History } from "./gen_recall.ts";
-import { ABSENT, COMPONENTS, FORMS, SYMPTOMS } from "./recall_world.ts";
+import {
+  ABSENT,
+  COMPONENT_ALIASES,
+  COMPONENTS,
+  FORMS,
+  SYMPTOM_PARAPHRASES,
+  SYMPTOMS,
+} from "./recall_world.ts";
+import { STOP_WORDS } from "../lib/query.ts";
 
 /** The kinds of query the benchmark reports. */
 export const KINDS = [
@@ -28,6 +39,8 @@ export const KINDS = [
   "typo",
   "substring",
   "question",
+  "paradev",
+  "paraphrase",
   "error",
   "negative",
   "nearmiss",
@@ -169,6 +182,25 @@ export function makeQueries(h: History, perKind: number, seed: number): Labelled
       near++;
       break;
     }
+  }
+  // Made last, so the queries of the other kinds stay those of earlier runs.
+  // Paraphrases: the problem in other words, sharing at most two words with the session
+  // (`paradev` tunes, `paraphrase` is held out; bench/recall_world.ts).
+  for (const [kind, v] of [["paradev", 0], ["paraphrase", 1]] as const) {
+    add(kind, (c) => {
+      const alias = COMPONENT_ALIASES[c.component.noun][v];
+      const says = SYMPTOM_PARAPHRASES[c.symptom.word][v];
+      const mine = h.tokensOf.get(c.session)!;
+      const forms = [
+        `why does the ${alias} ${says.replace(/^(?:gets|shows|keeps) /, "")}?`,
+        `${alias}: ${says}`,
+        `how did we deal with the ${alias} when ${says}`,
+      ];
+      const ok = forms.filter((q) =>
+        toks(q).filter((t) => !STOP_WORDS.has(t) && mine.has(t)).length <= 2
+      );
+      return ok.length ? pick(ok) : null;
+    });
   }
   return out;
 }

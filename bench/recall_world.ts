@@ -301,3 +301,65 @@ export const ABSENT = [
   "clojure leiningen uberjar manifest",
   "nix flake lock update hash mismatch",
 ];
+
+/**
+ * How people describe a component without its name: two ways each, in words
+ * the sessions do not use. The first is the tuning set (`paradev`), the second
+ * is held out (`paraphrase`): written before any measurement, never tuned against.
+ */
+export const COMPONENT_ALIASES: Record<string, [string, string]> = {
+  checkout: ["purchase flow", "order placement step"],
+  login: ["sign-in screen", "place where people authenticate"],
+  webhook: ["card processor callback", "callback the payment provider hits"],
+  indexer: ["full-text crawler", "thing that builds the lookup catalogue"],
+  resizer: ["picture scaling step", "photo shrinking code"],
+  email: ["outgoing mail sender", "mailer"],
+  billing: ["monthly charge run", "scheduled subscription charging"],
+  middleware: ["request guard that checks credentials", "permission layer in front of routes"],
+  profile: ["account details backend", "user info service"],
+  notification: ["push alert backlog", "alerts fan-out"],
+  exporter: ["spreadsheet download feature", "csv export"],
+  limiter: ["request throttling", "thing that caps callers"],
+  flags: ["toggle system", "switches for turning features on"],
+  session: ["logged-in state storage", "where sign-in state is kept"],
+  upload: ["file intake endpoint", "attachment receiving code"],
+  gateway: ["api front door", "query federation layer"],
+  metrics: ["telemetry flow", "stats collection"],
+  pdf: ["printable document generator", "document printing"],
+  daemon: ["background replication process", "mirroring process"],
+  invoice: ["bill creation", "code that produces bills"],
+  cart: ["basket", "items people put aside before buying"],
+  dashboard: ["back-office panel", "staff console"],
+  websocket: ["realtime socket endpoint", "live push connection"],
+  audit: ["trail of who changed what", "compliance history"],
+  geocoding: ["address to coordinates lookup", "map location lookup"],
+  thumbnail: ["preview image store", "small previews"],
+  onboarding: ["first-run setup flow", "signup walkthrough"],
+  translation: ["i18n strings loading", "localization files"],
+  backup: ["nightly snapshot copy", "data archival task"],
+  recommendation: ["suggestions engine", "you-might-also-like ranking"],
+};
+
+/** How people describe a symptom in other words (keyed by its `word`): tuning, held out. */
+export const SYMPTOM_PARAPHRASES: Record<string, [string, string]> = {
+  "502": ["bad gateway responses", "the proxy says upstream is down"],
+  timeout: ["gets sluggish and gives up when traffic is high", "requests hang forever at peak"],
+  leak: ["ram keeps growing until it gets killed", "gets oom-killed every morning"],
+  deadlock: ["schema changes get stuck waiting on each other", "alter table freezes everything"],
+  twice: ["people get billed two times", "double billing on purchases"],
+  drops: ["things vanish from the queue without a trace", "some events never arrive"],
+  stale: ["shows outdated info", "old values keep showing after edits"],
+  crashes: ["dies immediately when launched", "won't boot"],
+  hangs: ["never exits when we terminate it", "stuck when terminating"],
+  logout: ["people get signed off for no reason", "sessions expire unexpectedly"],
+  blank: ["shows nothing but white", "empty white window"],
+  rejects: ["good credentials are refused", "correct jwt gets a 401"],
+  corrupts: ["attachments come out damaged", "files are garbled after sending"],
+  timezone: ["dates shift by a few hours", "hours are off for people abroad"],
+  duplicate: ["people get the same mail repeatedly", "inbox flooded with copies"],
+  cpu: ["processor pegged", "fans spin up and the box is pegged"],
+  nightly: ["overnight ci goes red", "the scheduled build breaks every night"],
+  totals: ["sums don't add up", "amounts are incorrect"],
+  retry: ["keeps trying endlessly", "never stops reattempting"],
+  disk: ["storage fills up", "runs out of space on the volume"],
+};

@@ -91,9 +91,9 @@ export function classify(e: unknown): "locked" | "corrupt" | "unreadable" {
   return "unreadable";
 }
 
-/** deja's own directory for private store copies. */
-export function copiesDir(): string {
-  return join(tmpdir(), `deja-${uid()}`);
+/** deja's own directory for private store copies (under `env`'s TMPDIR when it names one). */
+export function copiesDir(env?: Env): string {
+  return join(env?.get("TMPDIR") ?? tmpdir(), `deja-${uid()}`);
 }
 
 /**
@@ -101,18 +101,19 @@ export function copiesDir(): string {
  * killed before it could clean up): every `store-<pid>-*` in
  * {@link copiesDir} whose process no longer exists. Returns how many.
  */
-export function sweepCopies(): number {
+export function sweepCopies(env?: Env): number {
   let n = 0;
   let names: string[] = [];
+  const dir = copiesDir(env);
   try {
-    names = readdirSync(copiesDir());
+    names = readdirSync(dir);
   } catch {
     return 0;
   }
   for (const name of names) {
     const m = /^store-(\d+)-/.exec(name);
     if (!m || Number(m[1]) === pid() || pidAlive(Number(m[1]))) continue;
-    rmSync(join(copiesDir(), name), { recursive: true, force: true });
+    rmSync(join(dir, name), { recursive: true, force: true });
     n++;
   }
   return n;
@@ -121,13 +122,13 @@ export function sweepCopies(): number {
 let swept = false;
 
 /** Copies `path` and its `-wal` into a fresh private directory; returns the copy's path. */
-function copyStore(path: string): { target: string; dir: string } {
+function copyStore(path: string, env: Env): { target: string; dir: string } {
   if (!swept) {
     swept = true;
-    sweepCopies();
+    sweepCopies(env);
   }
-  mkdirSync(copiesDir(), { recursive: true, mode: 0o700 });
-  const dir = mkdtempSync(join(copiesDir(), `store-${pid()}-`));
+  mkdirSync(copiesDir(env), { recursive: true, mode: 0o700 });
+  const dir = mkdtempSync(join(copiesDir(env), `store-${pid()}-`));
   const target = join(dir, basename(path));
   try {
     copyFileSync(path, target);
@@ -226,7 +227,7 @@ export function openStore(path: string, env: Env, opts: OpenOptions = {}): Store
   }
   let copy: { target: string; dir: string };
   try {
-    copy = copyStore(path);
+    copy = copyStore(path, env);
   } catch (e) {
     throw new StoreError(`${path}: ${(e as Error).message}`, "unreadable");
   }

@@ -12,16 +12,18 @@ import { DatabaseSync } from "node:sqlite";
 import { copiesDir, openStore, StoreError, sweepCopies } from "./sqlite_read.ts";
 import { makeEnv } from "./runtime.ts";
 
-/** A private TMPDIR for the test (copies go under it), restored afterwards. */
+/**
+ * A private TMPDIR for the test (copies go under it), named in the `env` the
+ * code under test gets — never set in the process environment, which the
+ * parallel test workers share.
+ */
 function withTmp(fn: (dir: string) => void): void {
   const dir = mkdtempSync(join(tmpdir(), "deja-wal-"));
-  const before = Deno.env.get("TMPDIR");
-  Deno.env.set("TMPDIR", dir);
+  env = makeEnv({ HOME: "/nonexistent", TMPDIR: dir });
   try {
     fn(dir);
   } finally {
-    if (before === undefined) Deno.env.delete("TMPDIR");
-    else Deno.env.set("TMPDIR", before);
+    env = makeEnv({ HOME: "/nonexistent" });
     rmSync(dir, { recursive: true, force: true });
   }
 }
@@ -40,7 +42,7 @@ function snapshot(dir: string): string {
   return readdirSync(dir).sort().map((n) => `${n}:${statSync(join(dir, n)).size}`).join(" ");
 }
 
-const env = makeEnv({ HOME: "/nonexistent" });
+let env = makeEnv({ HOME: "/nonexistent" });
 const count = (db: DatabaseSync) =>
   (db.prepare("SELECT count(*) AS n FROM t").get() as { n: number }).n;
 
@@ -87,19 +89,19 @@ Deno.test("a -wal without -shm is read from a private copy, removed on close; th
     const h = openStore(crashed, env);
     assertEquals(h.snapshot, true);
     assertEquals(count(h.db), 3);
-    assertEquals(readdirSync(copiesDir()).length, 1);
+    assertEquals(readdirSync(copiesDir(env)).length, 1);
     h.close();
-    assertEquals(readdirSync(copiesDir()), []);
+    assertEquals(readdirSync(copiesDir(env)), []);
     assertEquals(snapshot(join(dir, "crashed")), before);
   });
 });
 
 Deno.test("copies left by a run that is gone are swept; a live run's are kept", () => {
   withTmp(() => {
-    mkdirSync(join(copiesDir(), "store-999999999-abc"), { recursive: true });
-    mkdirSync(join(copiesDir(), `store-${Deno.pid}-def`));
-    assertEquals(sweepCopies(), 1);
-    assertEquals(readdirSync(copiesDir()), [`store-${Deno.pid}-def`]);
+    mkdirSync(join(copiesDir(env), "store-999999999-abc"), { recursive: true });
+    mkdirSync(join(copiesDir(env), `store-${Deno.pid}-def`));
+    assertEquals(sweepCopies(env), 1);
+    assertEquals(readdirSync(copiesDir(env)), [`store-${Deno.pid}-def`]);
   });
 });
 

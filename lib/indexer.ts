@@ -125,7 +125,7 @@ export async function runIndex(
 ): Promise<IndexResult> {
   const t0 = performance.now();
   const lock = acquireWriterLock(dataDir(env), opts.waitMs ?? 0);
-  sweepCopies(); // store copies a killed run left behind
+  sweepCopies(env); // store copies a killed run left behind
   try {
     const path = indexPath(env);
     let movedAside: string | undefined;

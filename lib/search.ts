@@ -14,6 +14,9 @@
  * - `relevance`: nothing matched — the sessions holding most of the query's
  *   words, by IDF weight (lib/search/relevance.ts);
  * - `regex` for `--re`; `none` when nothing was found at all.
+ * A quoted phrase matches contiguously at every tier or not at all. A query
+ * equal (or nearly) to a prompt a person typed ranks those sessions first
+ * (lib/search/prompt.ts), whatever the tier.
  * Time words in the query rank, never filter; sessions of excluded projects
  * are left out, those of throwaway projects rank at half weight (or are left
  * out with `hideThrowaway`).
@@ -32,6 +35,7 @@ import { TermStats } from "./search/expand.ts";
 import { type Ablation, withAblation } from "./search/rank.ts";
 import { fillSnippets, finish } from "./search/results.ts";
 import { ladder } from "./search/ladder.ts";
+import { liftPrompts, typedPrompts } from "./search/prompt.ts";
 
 /** Options of a search. */
 export interface SearchOptions {
@@ -197,6 +201,9 @@ function run(store: Store, query: string, o: SearchOptions): SearchResult {
   const { scores, alts, changes } = lad;
   let tier: Tier = lad.tier;
   if (tier !== "error" && tier !== "none") rescore(stats, cache, scores, alts, f);
+  const prompts = typedPrompts(store, query, f, rootOf);
+  liftPrompts(scores, prompts);
+  if (prompts.size && (tier === "relevance" || tier === "none")) tier = "exact";
   const results = finish(store, cache, scores, tier, o, now, parsed.time, limit);
   if (lad.strict) {
     // A long query ranked by relevance: it matched exactly when its best session holds every term.

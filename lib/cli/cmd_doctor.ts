@@ -8,6 +8,7 @@ import { colors, fmtTime, isoTime, printJson } from "./common.ts";
 import { tilde } from "../../core/text.ts";
 import { selfCommand } from "../../core/runtime.ts";
 import { wirables } from "../install/facts.ts";
+import { watchStatus } from "../fresh/service.ts";
 import { indexStatus, type TargetStatus, targetStatus, type WireState } from "../install/doctor.ts";
 import { launcherPath, launcherTarget, targetExists } from "../install/launcher.ts";
 import { existsSync } from "node:fs";
@@ -45,6 +46,7 @@ export const doctorCmd: Command = {
       target_exists: ltarget ? targetExists(ltarget) : false,
     };
     const index = indexStatus(env);
+    const watch = watchStatus(env);
     const problems = [
       ...targets.filter((t) => t.state === "broken_config" || t.state === "stale_path")
         .map((t) => `${t.target} (${WORDS[t.state]})`),
@@ -70,6 +72,7 @@ export const doctorCmd: Command = {
           error: index.error ?? null,
           harness_errors: index.harnessErrors,
         },
+        watch: { running: watch.pid !== null, pid: watch.pid, service: watch.service },
       });
       return Promise.resolve(code);
     }
@@ -78,7 +81,10 @@ export const doctorCmd: Command = {
       (s === "wired" ? c.green : s === "not_wired" ? c.dim : c.red)(WORDS[s].padEnd(width));
     const home = env.home;
     const lines: string[] = [];
+    // A harness not on this machine with nothing of deja's wired: one line for all of them.
+    const absent = targets.filter((t) => !t.detected && t.state === "not_wired");
     for (const t of targets) {
+      if (absent.includes(t)) continue;
       lines.push(
         `${c.bold(t.target.padEnd(12))} ${paint(t.state, 0)}${
           t.detected ? "" : c.dim("  (harness not found here)")
@@ -91,6 +97,14 @@ export const doctorCmd: Command = {
           }`,
         );
       }
+    }
+    if (absent.length) {
+      lines.push(
+        c.dim(
+          `not found here, not wired: ${absent.map((t) => t.target).join(", ")}` +
+            " ('deja sources --wiring' shows what each would get)",
+        ),
+      );
     }
     lines.push(
       `${c.bold("launcher".padEnd(12))} ${
@@ -115,6 +129,13 @@ export const doctorCmd: Command = {
       }`;
     lines.push(`${c.bold("index".padEnd(12))} ${idx}`);
     for (const e of index.harnessErrors) lines.push(c.red(`${"".padEnd(12)} error: ${e}`));
+    lines.push(
+      `${c.bold("watch".padEnd(12))} ${
+        watch.pid !== null ? c.green(`running (pid ${watch.pid})`) : c.dim(
+          "not running (commands freshen the index on use; 'deja index --watch' follows it)",
+        )
+      }${watch.service ? `  service ${tilde(watch.service, home)}` : ""}`,
+    );
     io.out(lines.join("\n") + "\n");
     return Promise.resolve(code);
   },

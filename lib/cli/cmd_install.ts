@@ -8,26 +8,82 @@ import { colors, printJson } from "./common.ts";
 import { tilde } from "../../core/text.ts";
 import type { IO } from "../../core/runtime.ts";
 import { selfCommand } from "../../core/runtime.ts";
+import { inPackageCache, launcherPath, writeLauncher } from "../install/launcher.ts";
 import { selectTargets } from "../install/select.ts";
 import { installTargets, uninstallTargets, type WireReport } from "../install/run.ts";
-import { targetNames } from "../install/facts.ts";
+import { findTarget, targetNames } from "../install/facts.ts";
 import { existsSync } from "node:fs";
 import { indexPath } from "../store.ts";
+import { runIndex } from "../indexer.ts";
+import { parsers } from "../../parsers/mod.ts";
+import { CR, csi } from "./output.ts";
+import { enableHint, servicePath, writeService } from "../fresh/service.ts";
 
 const TARGETS = () => targetNames().join(", ");
 
 export const installCmd: Command = {
   name: "install",
   summary: "Wire deja into your coding agents: MCP server, skill, /deja command, hooks (-auto).",
-  usage: "install <target>... | --all | --auto [--force] [--json]",
+  usage: "install <target>... | --all | --auto [--force] [--no-index] [--watch-service] [--json]",
   options: {
+    "no-index": {
+      type: "boolean",
+      description: "do not build the first index now (when there is none)",
+    },
+    "watch-service": {
+      type: "boolean",
+      description:
+        "also write a user service that runs 'deja index --watch' (never enabled by deja)",
+    },
     all: { type: "boolean", description: "every harness found on this machine (plain targets)" },
     auto: { type: "boolean", description: "every harness found, with automatic recall (-auto)" },
     force: { type: "boolean", description: "replace a skill or command file deja did not write" },
     json: { type: "boolean", description: "print what was done as JSON (docs/json-output.md)" },
   },
-  run: (a, io) => Promise.resolve(runWire(a, io, true)),
+  async run(a, io) {
+    const service = Boolean(a.values["watch-service"]);
+    // `--watch-service` alone writes the service (and the launcher it runs), no harness target.
+    const onlyService = service && !a.positionals.length && !a.values.all && !a.values.auto;
+    const code = onlyService ? 0 : runWire(a, io, true);
+    if (code !== 0) return code;
+    if (service) serviceStep(io);
+    if (!a.values["no-index"] && !a.values.json && !existsSync(indexPath(io.env))) {
+      await firstIndex(io);
+    }
+    return 0;
+  },
 };
+
+/** Writes the watch service file and says how to turn it on (deja never enables it). */
+function serviceStep(io: IO): void {
+  writeLauncher(io.env, selfCommand());
+  const action = writeService(io.env, launcherPath(io.env));
+  const path = servicePath(io.env);
+  if (!action || !path) {
+    io.err("deja: no user service on this platform; run 'deja index --watch' yourself\n");
+    return;
+  }
+  io.out(`${action.padEnd(9)} ${"watch".padEnd(12)} service  ${tilde(path, io.env.home)}\n`);
+  io.out(`turn it on with: ${enableHint(io.env)}\n`);
+}
+
+/** The first index, right after install, so recall has something to recall. */
+async function firstIndex(io: IO): Promise<void> {
+  const tty = io.errTTY;
+  io.err("building the first index (deja index; --no-index skips this)\n");
+  const res = await runIndex(io.env, parsers, {
+    waitMs: 60_000,
+    progress: tty ? (line) => io.err(`${CR}${csi("2K")}indexing ${line}`) : undefined,
+  });
+  if (tty) io.err(`${CR}${csi("2K")}`);
+  const sessions = res.harnesses.reduce((n, h) => n + h.sessions, 0);
+  const harnesses = res.harnesses.filter((h) => h.sessions).length;
+  io.err(
+    `indexed ${sessions} session${sessions === 1 ? "" : "s"} of ${harnesses} harness${
+      harnesses === 1 ? "" : "es"
+    } in ${(res.ms / 1000).toFixed(1)} s\n`,
+  );
+}
 
 /** Runs install (`install` true) or uninstall for parsed arguments; exit 2 when a target was refused. */
 export function runWire(a: Args, io: IO, install: boolean): number {
@@ -111,8 +167,22 @@ function render(io: IO, r: WireReport, install: boolean): string {
       lines.push("unchanged: nothing of deja's was there");
     }
   }
-  if (install && !existsSync(indexPath(io.env))) {
-    lines.push(c.dim("next: run 'deja index' so there is something to recall"));
+  if (install && !r.aborted) {
+    const cached = r.launcher.target.find((x) => inPackageCache(x));
+    if (cached) {
+      lines.push(
+        c.yellow(
+          `warning: deja runs from a package manager's cache (${tilde(cached, io.env.home)})`,
+        ),
+        c.dim(
+          "  the cache may be cleared; install deja at a stable path and run 'deja install' from there",
+        ),
+      );
+    }
+    for (const o of r.outcomes) {
+      const note = findTarget(o.target)?.auto ? findTarget(o.target)?.harness.facts.auto?.note : "";
+      if (note) lines.push(`note: ${note}`);
+    }
   }
   if (install) {
     lines.push(c.dim(`check it any time: deja doctor   (targets: ${TARGETS()})`));

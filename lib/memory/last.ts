@@ -22,6 +22,8 @@ export interface LastOptions {
   project?: string;
   /** Row ids left out (the commands' rule: `defaultHidden`, lib/search/sessions.ts). */
   hidden?: Set<number>;
+  /** Epoch ms: only sessions updated (else started) at or after. */
+  since?: number;
 }
 
 /** What {@link lastSessions} returns. */
@@ -54,6 +56,8 @@ export function lastSessions(store: Store, opts: LastOptions = {}): LastResult {
     limit: opts.hidden?.size ? -1 : limit,
   });
   for (const s of rows) {
+    // Rows come newest first: the first one older than `since` ends the list.
+    if (opts.since !== undefined && (s.updated ?? s.started ?? 0) < opts.since) break;
     if (opts.hidden?.has(s.id)) hidden++;
     else sessions.push({ ...s, description: null });
     if (sessions.length >= limit) break;

@@ -31,6 +31,11 @@ export interface Expansion {
   alts: string[][][];
   /** Per widened term: the word as typed and what it stands for at this tier. */
   changes: Array<{ from: string; to: string[] }>;
+  /**
+   * Most words are guesses (several close spellings at once): only an event
+   * holding a guess of every word together matches.
+   */
+  together?: boolean;
 }
 
 /** Most alternatives one term expands to. */
@@ -84,6 +89,33 @@ function formsAndSynonyms(stats: TermStats, word: string): string[] {
 }
 
 /**
+ * A fragment of a path or identifier cut mid-token (`kout/refreshSess`): the
+ * token phrases it may be part of — its first token the end of an indexed
+ * token, its last the start of one, the tokens between as typed — at most
+ * {@link MAX_ALTS}, most used first; empty when none.
+ */
+export function fragmentOf(stats: TermStats, toks: string[]): string[][] {
+  const first = toks[0];
+  const last = toks[toks.length - 1];
+  if (!toks.slice(1, -1).every((m) => stats.docs(m) > 0)) return [];
+  const ends = (stats.docs(first) ? [first] : []).concat(
+    first.length >= 3 ? containing(stats.store, first, 50).filter((w) => w.endsWith(first)) : [],
+  );
+  const starts = (stats.docs(last) ? [last] : []).concat(
+    last.length >= 2 ? byUse(stats.store, withPrefix(stats.store, last), MAX_ALTS) : [],
+  );
+  const out: string[][] = [];
+  for (const a of ends.slice(0, MAX_ALTS)) {
+    for (const b of starts) {
+      if (out.length >= MAX_ALTS) break;
+      if (a === first && b === last) continue;
+      out.push([a, ...toks.slice(1, -1), b]);
+    }
+  }
+  return out;
+}
+
+/**
  * The alternatives of `terms` at `tier`, or null when the tier is declined.
  */
 export function expand(stats: TermStats, terms: QueryTerm[], tier: LiteralTier): Expansion | null {
@@ -106,8 +138,13 @@ export function expand(stats: TermStats, terms: QueryTerm[], tier: LiteralTier):
       list = near(stats.store, word, word.length >= 8 ? 2 : 1, 8);
     }
     if (!word) {
-      if (!literal) return null;
-      alts.push([t.tokens]);
+      const frag = !literal && tier === "substring" && !t.quoted ? fragmentOf(stats, t.tokens) : [];
+      if (!literal && !frag.length) return null;
+      if (frag.length) {
+        changes.push({ from: t.tokens.join(" "), to: frag.map((f) => f.join(" ")) });
+        widenedOnly++;
+      }
+      alts.push(frag.length ? frag : [t.tokens]);
       continue;
     }
     list = [...new Set(list)].slice(0, MAX_ALTS);
@@ -118,14 +155,20 @@ export function expand(stats: TermStats, terms: QueryTerm[], tier: LiteralTier):
     alts.push(list.map((w) => [w]));
   }
   if (tier !== "exact" && !changes.length) return null;
-  // Word forms are the same words; a substring or a close spelling is a guess.
+  // Word forms are the same words; a substring or a close spelling is a guess. Several
+  // close spellings at once are kept when each misspelt word is long enough to guess
+  // (5+ letters) and, in the ladder, the guesses meet in one event.
+  let together = false;
   if (tier !== "stemmed" && terms.length > 1 && widenedOnly > Math.ceil(terms.length / 2)) {
-    return null;
+    const guessable = tier === "close" && terms.length <= 4 &&
+      terms.every((t) => stats.present(t.tokens) || (t.tokens[0]?.length ?? 0) >= 5);
+    if (!guessable) return null;
+    together = true;
   }
   if (
     tier === "close" && !changes.some((c) => !c.to.includes(c.from) && stats.docs(c.from) === 0)
   ) {
     return null;
   }
-  return { alts, changes };
+  return together ? { alts, changes, together } : { alts, changes };
 }

@@ -12,7 +12,7 @@
  * @module
  */
 import type { ParsedQuery } from "../query.ts";
-import { ftsAny } from "../query.ts";
+import { ftsAny, ftsTerm } from "../query.ts";
 import type { Tier } from "../search.ts";
 import { type Filters, matchRows, spreadMatch } from "./retrieve.ts";
 import { expand, type LiteralTier, type TermStats } from "./expand.ts";
@@ -58,14 +58,20 @@ export function ladder(
   const none: LadderResult = { tier: "none", scores: new Map(), alts: [], changes: [] };
   if (!parsed.parts.length) return none;
   const long = isLong(query, parsed);
+  // A quoted phrase matches contiguously or not at all, at every tier.
+  let held: Set<number> | undefined | null = null;
+  const phrases = () =>
+    held === null ? (held = withPhrases(stats, query, parsed, f, rootOf)) : held;
   for (const t of long ? ["exact" as const] : LITERAL) {
     const ex = expand(stats, parsed.parts, t);
     if (!ex) continue;
-    const scores = literalMatch(stats, ex.alts, f, rootOf);
+    const scores = literalMatch(stats, ex.alts, f, rootOf, ex.together);
     if (!scores.size) continue;
     if (long) {
       // Ranked with the relevance tier below; remembered as the exact matches.
       const rel = relevanceOf(stats, parsed, f, rootOf);
+      const ph = phrases();
+      if (ph) { for (const id of rel.scores.keys()) if (!ph.has(id)) rel.scores.delete(id); }
       for (const [id, s] of scores) rel.scores.set(id, s);
       return {
         tier: "relevance",
@@ -78,6 +84,8 @@ export function ladder(
     return { tier: t, scores, alts: ex.alts, changes: ex.changes };
   }
   const er = errorTier(stats, query, f, rootOf);
+  const ph = phrases();
+  if (ph) { for (const id of er.scores.keys()) if (!ph.has(id)) er.scores.delete(id); }
   if (er.scores.size) {
     return { tier: "error", scores: er.scores, alts: er.words.map((w) => [[w]]), changes: [] };
   }
@@ -98,17 +106,47 @@ function relevanceOf(
   return relevance(stats, words, f, rootOf);
 }
 
-/** Event-level AND, and when it finds few sessions, the session-level AND beside it. */
+/**
+ * Quotes typed as phrase syntax: one line, a quoted span standing alone
+ * between spaces (a pasted traceback's `File "/srv/app/main.py", line 7`
+ * quotes what changes from run to run, and is matched by its signature).
+ */
+const TYPED_QUOTES = /^[^\n]*(?:^|\s)"[^"\n]+"(?:\s|$)[^\n]*$/;
+
+/**
+ * The sessions (filed under their root) holding every quoted phrase of the
+ * query, or undefined when it has none typed as phrases.
+ */
+function withPhrases(
+  stats: TermStats,
+  query: string,
+  parsed: ParsedQuery,
+  f: Filters,
+  rootOf: (id: number) => number,
+): Set<number> | undefined {
+  const quoted = parsed.parts.filter((p) => p.quoted);
+  if (!quoted.length || !TYPED_QUOTES.test(query)) return undefined;
+  const exprs = quoted.map((p) => ftsTerm(p.tokens));
+  const weights = quoted.map((p) => Math.min(...p.tokens.map((t) => stats.docs(t))));
+  const sp = spreadMatch(stats.store, exprs, weights, f, 20_000);
+  return new Set([...sp.sessions.keys()].map(rootOf));
+}
+
+/**
+ * Event-level AND, and when it finds few sessions, the session-level AND
+ * beside it (not for `together`: several guessed words must meet in one event).
+ */
 function literalMatch(
   stats: TermStats,
   alts: string[][][],
   f: Filters,
   rootOf: (id: number) => number,
+  together = false,
 ): Map<number, SessionScore> {
   const exprs = alts.map(ftsAny);
   const rows = matchRows(stats.store, exprs.join(" AND "), f, MAX_ROWS);
   const scores = scoreRows(rows, rootOf);
-  if (alts.length > 1 && scores.size < SPREAD_MIN && !ABLATE.spread) {
+  if (alts.length > 1 && scores.size < SPREAD_MIN && !ABLATE.spread && !together) {
     const weights = alts.map((a) => a.reduce((s, toks) => s + stats.docs(toks[0]), 0));
     const sp = spreadMatch(stats.store, exprs, weights, f);
     for (const [sid, perTerm] of sp.sessions) {

@@ -51,6 +51,8 @@ export const ABLATE = {
   long: false,
   /** No session-level AND: only events holding every term match. */
   spread: false,
+  /** The relevance tier does not widen with related words (lib/search/related.ts). */
+  related: false,
 };
 /** A name of {@link ABLATE}. */
 export type Ablation = keyof typeof ABLATE;

@@ -1,7 +1,8 @@
 /**
  * The last tier, `relevance`: nothing matched every term, so sessions are
  * ranked by how much of the query they hold — the IDF-weighted share of its
- * informative words (with their word forms and synonyms) — and the result says
+ * informative words (with their word forms, synonyms and related words,
+ * lib/search/related.ts) — and the result says
  * "nothing matched exactly". A natural-language question usually lands here.
  *
  * A session must hold at least two of the query's words, or, when the query
@@ -15,8 +16,9 @@ import { Q } from "../schema.ts";
 import { ftsAny } from "../query.ts";
 import type { Store } from "../store.ts";
 import { type Filters, matchRows } from "./retrieve.ts";
-import { eventWeight, type ScoredEvent, type SessionScore } from "./rank.ts";
-import { type TermStats, wordForms } from "./expand.ts";
+import { ABLATE, eventWeight, type ScoredEvent, type SessionScore } from "./rank.ts";
+import { MAX_ALTS, type TermStats, wordForms } from "./expand.ts";
+import { relatedTo } from "./related.ts";
 import { synonymsOf } from "./synonyms.ts";
 
 /** Rows read per common word. */
@@ -53,6 +55,15 @@ export function relevance(
   let terms = [...new Set(words)].map((w) => {
     const alts = new Set(wordForms(stats, w));
     for (const s of synonymsOf(w)) if (stats.docs(s)) alts.add(s);
+    // A word the history never wrote stands for its related words. (Widening the words
+    // it holds too, or every word of a query holding one it never wrote, lifted the
+    // paraphrase questions further but cost the plain questions of bench:recall hits.)
+    if (!alts.size && !ABLATE.related) {
+      for (const r of relatedTo(w)) {
+        if (alts.size >= MAX_ALTS) break;
+        for (const f of wordForms(stats, r).slice(0, 3)) alts.add(f);
+      }
+    }
     const df = Math.max(0, ...[...alts].map((a) => stats.docs(a)));
     return { word: w, alts: [...alts], df, idf: idf(n, df) };
   }).filter((t) => t.alts.length > 0);
