@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { EditSpan, Event, Session } from "./model.ts";
+import type { EditSpan, Event, Session } from "../core/model.ts";
 import { Q } from "./schema.ts";
 import type { Store } from "./store.ts";
 import { redact, type RedactionCounts } from "./redact.ts";
@@ -13,7 +13,7 @@ import { renderCall } from "./render.ts";
 import { VocabWriter } from "./search/vocab.ts";
 import { eventFlags } from "./search/signals.ts";
 import { gateOf } from "./forget/gate.ts";
-import { stripFrames } from "./frame.ts";
+import { stripFrames } from "../core/frame.ts";
 
 /** Cap on speech and summary text stored per event: 64 KiB of characters. */
 export const MAX_TEXT = 64 * 1024;
@@ -174,7 +174,7 @@ export class SourceWriter {
     } else if (e.kind === "tool_result") {
       text = cap(stripFrames(e.text), MAX_RESULT);
     } else {
-      // deja's own recall, echoed back by a harness, is not new history (lib/frame.ts).
+      // deja's own recall, echoed back by a harness, is not new history (core/frame.ts).
       text = cap(stripFrames(e.text), MAX_TEXT, 0.1);
     }
     text = this.r(text);

@@ -12,9 +12,17 @@
  * @module
  */
 import { basename, dirname } from "node:path";
-import type { Env, Event, ParseCtx, Parser, Session, SkipReason, SourceRef } from "../lib/model.ts";
+import type {
+  Env,
+  Event,
+  ParseCtx,
+  Parser,
+  Session,
+  SkipReason,
+  SourceRef,
+} from "../core/model.ts";
 import { readJsonl } from "./_jsonl.ts";
-import { walk } from "./_fs.ts";
+import { walk } from "../core/fs.ts";
 import { toMillis } from "./_time.ts";
 import { arr, type Obj, obj, str } from "./_util.ts";
 import {
@@ -25,7 +33,7 @@ import {
   toolResultEvent,
   type ToolVocabulary,
   userText,
-} from "./_claude_records.ts";
+} from "./_message_blocks.ts";
 
 /** Events held before a chunk is yielded. */
 export const CHUNK_EVENTS = 256;

@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { CHUNK_EVENTS, claude } from "./claude.ts";
 import { SourceCtx } from "../lib/parse_ctx.ts";
-import type { Event, Session, SourceRef } from "../lib/model.ts";
+import type { Event, Session, SourceRef } from "../core/model.ts";
 import {
   materialize,
   normalize,
@@ -298,12 +298,12 @@ Deno.test("model comes from message.model and skips <synthetic> when an API erro
 
 // ---- hostile set ----
 
-Deno.test("empty file yields nothing and counts nothing", async () => {
+Deno.test("an empty file yields nothing and is counted empty once", async () => {
   const st = store({ "-t/empty.jsonl": [] });
   try {
     const { sessions, ctx } = await parseOne(claude, src(join(st.root, "-t/empty.jsonl")), st.env);
     assertEquals(sessions, []);
-    assertEquals(ctx.skipped, 0);
+    assertEquals(ctx.counts, { empty: 1 });
     assertEquals(ctx.endOffset, 0);
   } finally {
     st.cleanup();

@@ -6,10 +6,10 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { tmpdir } from "node:os";
-import type { Env, Event, Parser, Session, SourceRef } from "../lib/model.ts";
+import type { Env, Event, Parser, Session, SourceRef } from "../core/model.ts";
 import { runIndex } from "../lib/indexer.ts";
 import { indexPath, Store } from "../lib/store.ts";
-import { listFiles } from "../parsers/_fs.ts";
+import { listFiles } from "../core/fs.ts";
 import { testEnv } from "./_fixture.ts";
 
 /** A session to write: events as `[kind, text]` pairs (or whole events). */

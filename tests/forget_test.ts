@@ -6,7 +6,8 @@ import { search } from "../lib/search.ts";
 import { runIndex } from "../lib/indexer.ts";
 import { applyForget, planForget, unforget } from "../lib/forget/forget.ts";
 import { readTombstones, tombstoneFile } from "../lib/forget/tombstones.ts";
-import { DejaError, indexPath } from "../lib/store.ts";
+import { indexPath } from "../lib/store.ts";
+import { DejaError } from "../core/errors.ts";
 import { memIndex, memParser, type MemSession } from "./_search_fixture.ts";
 
 const NOV = Date.parse("2026-11-01T10:00:00Z");

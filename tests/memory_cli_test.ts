@@ -3,8 +3,8 @@ import { assert, assertEquals, assertMatch, assertStringIncludes } from "./_asse
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { main } from "../main.ts";
-import type { IO } from "../lib/runtime.ts";
-import type { Env } from "../lib/model.ts";
+import type { IO } from "../core/runtime.ts";
+import type { Env } from "../core/model.ts";
 import { indexSessions, type MemoryIndex, type SessionSpec } from "./_memory.ts";
 import { splitLine } from "../lib/cli/cmd_blame.ts";
 

@@ -1,8 +1,9 @@
 /** `deja how <tool>`: the real invocations run here, most widely used first. */
 import type { Args, Command } from "./common.ts";
-import { colors, fmtTime, intOpt, isoTime, oneLine, opt, printJson } from "./common.ts";
-import type { IO } from "../runtime.ts";
-import { DejaError } from "../store.ts";
+import { colors, fmtTime, intOpt, isoTime, opt, printJson } from "./common.ts";
+import { oneLine } from "../../core/text.ts";
+import type { IO } from "../../core/runtime.ts";
+import { DejaError } from "../../core/errors.ts";
 import { howRuns } from "../memory/how.ts";
 import { hiddenFor, hiddenHint, JUNK_OPTION, withStore } from "./_memory.ts";
 

@@ -1,8 +1,10 @@
 /** `deja <query>` / `deja search <query>`: find the sessions where that work happened. */
 import type { Args, Command } from "./common.ts";
-import { colors, fmtTime, intOpt, isoTime, oneLine, opt, printJson, tildify } from "./common.ts";
-import type { IO } from "../runtime.ts";
-import { DejaError, indexPath, Store } from "../store.ts";
+import { colors, fmtTime, intOpt, isoTime, opt, printJson } from "./common.ts";
+import { oneLine, tilde } from "../../core/text.ts";
+import type { IO } from "../../core/runtime.ts";
+import { indexPath, Store } from "../store.ts";
+import { DejaError } from "../../core/errors.ts";
 import { search, type SearchResult } from "../search.ts";
 import { resolveSession, shortRef } from "../sessions.ts";
 import { parseSince } from "../query.ts";
@@ -126,7 +128,7 @@ export function runSearch(a: Args, io: IO): number {
     ].filter(Boolean).join(" ");
     out.push(
       `${c.cyan(ref(r))}  ${c.bold(r.harness)}  ${fmtTime(r.updated ?? r.started)}  ${
-        tildify(r.project, io.env.home)
+        tilde(r.project, io.env.home)
       }  ${c.dim(`${r.hits} hit${r.hits === 1 ? "" : "s"}`)}${marks ? `  ${marks}` : ""}`,
     );
     if (r.title) out.push(`  ${oneLine(r.title, 100)}`);

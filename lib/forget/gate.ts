@@ -9,10 +9,10 @@
  *
  * @module
  */
-import type { Env, Session } from "../model.ts";
+import type { Env, Session } from "../../core/model.ts";
 import type { Store } from "../store.ts";
 import { Q } from "../schema.ts";
-import type { SessionRow } from "../sessions.ts";
+import type { SessionRow } from "../rows.ts";
 import { excludePatterns, projectMatcher } from "../search/junk.ts";
 import { removeSessions } from "./forget.ts";
 import { keyOf, readTombstones, tombstoneFile } from "./tombstones.ts";
@@ -76,14 +76,10 @@ export function dropExcluded(store: Store, env: Env): number {
   if (!projects.length) return 0;
   const byId = new Map<number, SessionRow>();
   for (
-    const s of store.stmt(Q.sessionsOfProjects).all(
-      JSON.stringify(projects),
-    ) as unknown as SessionRow[]
+    const s of Q.sessionsOfProjects.all(store, { projects: JSON.stringify(projects) })
   ) byId.set(s.id, s);
   for (
-    const c of store.stmt(Q.childrenOfMany).all(
-      JSON.stringify([...byId.keys()]),
-    ) as unknown as SessionRow[]
+    const c of Q.childrenOfMany.all(store, { ids: JSON.stringify([...byId.keys()]) })
   ) byId.set(c.id, c);
   return removeSessions(store, [...byId.values()]).sessions;
 }

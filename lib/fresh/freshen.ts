@@ -12,8 +12,9 @@
  * @module
  */
 import { existsSync } from "node:fs";
-import type { Env, Parser } from "../model.ts";
-import { DejaError, indexPath, Store } from "../store.ts";
+import type { Env, Parser } from "../../core/model.ts";
+import { indexPath, Store } from "../store.ts";
+import { DejaError } from "../../core/errors.ts";
 import { runIndex } from "../indexer.ts";
 import { checkStaleness, isFresh } from "./check.ts";
 import { runningBackground, startBackground } from "./background.ts";

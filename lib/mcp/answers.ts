@@ -16,8 +16,9 @@ import { defaultHidden, type HideOptions, searchHiding } from "../search/session
 import { blame, type BlameSession } from "../memory/blame.ts";
 import { findFixes } from "../memory/fix.ts";
 import { howRuns } from "../memory/how.ts";
-import { localTime } from "../memory/_text.ts";
-import { bodyBudget, byteLength, clean, fitBlocks, framed, tilde } from "./_fit.ts";
+import { localTime } from "../memory/text.ts";
+import { bodyBudget, clean, fitBlocks, framed } from "./_fit.ts";
+import { byteLength, tilde } from "../../core/text.ts";
 
 /** Largest `context` answer in bytes, frame included: 8 KiB. */
 export const CONTEXT_BUDGET = CTX_BUDGET;

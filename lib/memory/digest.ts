@@ -7,20 +7,12 @@
  * @module
  */
 import type { Store } from "../store.ts";
-import { DejaError } from "../store.ts";
+import { DejaError } from "../../core/errors.ts";
 import { Q } from "../schema.ts";
-import type { EventRow, SessionRow } from "../sessions.ts";
+import type { EventRow, SessionRow } from "../rows.ts";
 import { tokens } from "../query.ts";
-import {
-  byteLength,
-  clipBytes,
-  concludes,
-  displayPath,
-  localTime,
-  oneLine,
-  reportsProblem,
-  sentences,
-} from "./_text.ts";
+import { concludes, displayPath, localTime, reportsProblem, sentences } from "./text.ts";
+import { byteLength, clipBytes, oneLine } from "../../core/text.ts";
 import { fillLists, inlineCode, type ListItem } from "./_fill.ts";
 import { failureLine, type Outcome, outcomeLabel, outcomeOf } from "./outcome.ts";
 
@@ -99,7 +91,7 @@ export function sessionDigest(
   const session = store.stmt(Q.sessionById).get(sessionRowId) as SessionRow | undefined;
   if (!session) throw new DejaError(`no session with row id ${sessionRowId}`, undefined, 1);
   const budget = Math.max(256, opts.budgetBytes ?? CTX_BUDGET);
-  const events = store.stmt(Q.eventsOfSession).all(sessionRowId) as unknown as EventRow[];
+  const events = Q.eventsOfSession.all(store, { session: sessionRowId });
   const speech = (kind: string, min: number) =>
     events.filter((e) => e.kind === kind && e.text.trim().length >= min && !/^\s*</.test(e.text));
   const users = speech("user", 20);

@@ -1,5 +1,5 @@
 import { assertEquals } from "../../tests/_assert.ts";
-import { displayPath } from "./_text.ts";
+import { displayPath } from "./text.ts";
 
 Deno.test("displayPath shows a path relative to its project, or under ~", () => {
   assertEquals(displayPath("/w/app/src/a.ts", "/w/app"), "src/a.ts");

@@ -1,0 +1,53 @@
+/**
+ * Text helpers, one definition each: UTF-8 byte length and byte-bounded
+ * clipping, one line of text, a counted noun, a path with the home directory
+ * as `~`.
+ *
+ * @module
+ */
+
+const enc = new TextEncoder();
+
+/** UTF-8 length of `s` in bytes. */
+export function byteLength(s: string): number {
+  return enc.encode(s).length;
+}
+
+/**
+ * `s` cut to at most `max` UTF-8 bytes (an ellipsis included), never inside a
+ * character. Returns `s` itself when it fits.
+ */
+export function clipBytes(s: string, max: number): string {
+  if (byteLength(s) <= max) return s;
+  if (max < 4) return "";
+  let lo = 0;
+  let hi = s.length;
+  // Largest prefix (in UTF-16 units) whose bytes plus "…" (3 bytes) fit.
+  while (lo < hi) {
+    const mid = Math.ceil((lo + hi) / 2);
+    if (byteLength(s.slice(0, mid)) + 3 <= max) lo = mid;
+    else hi = mid - 1;
+  }
+  let cut = s.slice(0, lo);
+  if (/[\uD800-\uDBFF]$/.test(cut)) cut = cut.slice(0, -1);
+  return cut.trimEnd() + "…";
+}
+
+/** One line of text (white space collapsed), cut to `n` characters with an ellipsis. */
+export function oneLine(s: string, n: number): string {
+  const t = s.replace(/\s+/g, " ").trim();
+  return t.length > n ? t.slice(0, n - 1).trimEnd() + "…" : t;
+}
+
+/** `n` and the noun, plural (`many`, else the noun and `s`) when `n` is not 1: `3 sessions`. */
+export function plural(n: number, one: string, many = `${one}s`): string {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
+/** `path` with the home directory shown as `~`; `-` when there is none. */
+export function tilde(path: string | null | undefined, home: string): string {
+  if (!path) return "-";
+  return home && (path === home || path.startsWith(home + "/"))
+    ? "~" + path.slice(home.length)
+    : path;
+}
