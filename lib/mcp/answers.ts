@@ -16,6 +16,7 @@ import { defaultHidden, type HideOptions, searchHiding } from "../search/session
 import { blame, type BlameSession } from "../memory/blame.ts";
 import { findFixes } from "../memory/fix.ts";
 import { howRuns } from "../memory/how.ts";
+import { outcomeMix } from "../memory/outcome.ts";
 import { localTime } from "../memory/_text.ts";
 import { bodyBudget, byteLength, clean, fitBlocks, framed, tilde } from "./_fit.ts";
 
@@ -173,14 +174,10 @@ export function howText(store: Store, what: string, f: Filters): string {
     return `No command run here holds ${r.words.map((w) => `'${clean(w, 80)}'`).join(" and ")}.`;
   }
   const blocks = r.commands.map((c) => {
-    const mix = [
-      c.ok && `${c.ok} ok`,
-      c.failed && `${c.failed} failed`,
-      c.unknown && `${c.unknown} not recorded`,
-    ].filter(Boolean).join(", ");
+    const mix = outcomeMix(c);
     return `- ${clean(c.command, 300)}\n  ran ${plural(c.runs, "time")} in ${
       plural(c.sessions, "session")
-    }, last ${day(c.last)}; exit: ${mix}`;
+    }, last ${day(c.last)}; runs: ${mix}`;
   });
   const tail = (shown: number) => r.total > shown ? `${r.total - shown} more: a larger limit` : "";
   return framed(
