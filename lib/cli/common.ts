@@ -196,8 +196,5 @@ export function tildify(path: string | null | undefined, home: string): string {
     : path;
 }
 
-/** One line of text, trimmed to `n` characters. */
-export function oneLine(s: string, n: number): string {
-  const t = s.replace(/\s+/g, " ").trim();
-  return t.length > n ? t.slice(0, n - 1) + "…" : t;
-}
+/** One line of text, cleaned then cut to `n` characters (one rule: lib/memory/_text.ts). */
+export { oneLine } from "../memory/_text.ts";

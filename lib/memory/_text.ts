@@ -6,6 +6,7 @@
  */
 import { dirname, isAbsolute, relative } from "node:path";
 import { failureLine } from "./outcome.ts";
+import { sanitizeForTerminal } from "../terminal.ts";
 
 const enc = new TextEncoder();
 
@@ -34,10 +35,18 @@ export function clipBytes(s: string, max: number): string {
   return cut.trimEnd() + "…";
 }
 
-/** One line of text (white space collapsed), cut to `n` characters with an ellipsis. */
+/**
+ * One line of text, cut to `n` characters with an ellipsis: escape sequences
+ * and unsafe characters removed *first* (lib/terminal.ts; a cut made before
+ * would leave half a sequence such as `8;;http://…` to show), then white
+ * space collapsed, then the cut (never inside a surrogate pair).
+ */
 export function oneLine(s: string, n: number): string {
-  const t = s.replace(/\s+/g, " ").trim();
-  return t.length > n ? t.slice(0, n - 1).trimEnd() + "…" : t;
+  const t = sanitizeForTerminal(s).replace(/\s+/g, " ").trim();
+  if (t.length <= n) return t;
+  let cut = t.slice(0, n - 1);
+  if (/[\uD800-\uDBFF]$/.test(cut)) cut = cut.slice(0, -1);
+  return cut.trimEnd() + "…";
 }
 
 /**
