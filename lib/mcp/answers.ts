@@ -14,6 +14,7 @@ import { CTX_BUDGET, sessionDigest } from "../memory/digest.ts";
 import { pickSession } from "../memory/pick.ts";
 import { defaultHidden, type HideOptions, searchHiding } from "../search/sessions.ts";
 import { blame, type BlameSession } from "../memory/blame.ts";
+import { describeSession } from "../memory/last.ts";
 import { findFixes } from "../memory/fix.ts";
 import { howRuns } from "../memory/how.ts";
 import { outcomeMix } from "../memory/outcome.ts";
@@ -120,7 +121,8 @@ function blameBlock(store: Store, s: BlameSession, home: string): string {
       day(s.last ?? s.session.updated)
     } · ${clean(tilde(s.session.project, home), 120)} · ${counts}${line}`,
   ];
-  if (s.session.title) out.push(`  ${clean(s.session.title, 120)}`);
+  const name = describeSession(store, s.session);
+  if (name) out.push(`  ${clean(name, 120)}`);
   let prev: { before: string | null; after: string | null } | undefined;
   for (const c of s.changes.filter((x) => x.before || x.after).slice(-3)) {
     out.push(`  ${c.op} ${localTime(c.time)}`);
