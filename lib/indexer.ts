@@ -33,6 +33,7 @@ import { SourceWriter, type WriteMode } from "./ingest.ts";
 import { redactDeep } from "./redact.ts";
 import { dropExcluded, makeGate, setGate } from "./forget/gate.ts";
 import { releaseExcluded } from "./forget/exclusions.ts";
+import { NORMALIZE_PROJECTS_SQL } from "./project_path.ts";
 import { resetVocabCache } from "./search/vocab.ts";
 import { FRESH_KEY, type FreshMap, harnessDirs, parseFreshMap, stampDirs } from "./fresh/map.ts";
 import { sweepCopies } from "../parsers/_sqlite.ts";
@@ -173,6 +174,8 @@ async function onePass(
     setGate(store, makeGate(env, path));
     // Stores whose sessions a pattern since removed had dropped are read again whole.
     releaseExcluded(store, env);
+    // Projects indexed before the path rule (lib/project_path.ts) are brought in line.
+    store.db.exec(NORMALIZE_PROJECTS_SQL);
     const excluded = dropExcluded(store, env);
     const out: HarnessSummary[] = [];
     const seen = new Set<string>();

@@ -14,6 +14,7 @@ import { VocabWriter } from "./search/vocab.ts";
 import { eventFlags } from "./search/signals.ts";
 import { gateOf } from "./forget/gate.ts";
 import { recordExcluded } from "./forget/exclusions.ts";
+import { normalizeProject } from "./project_path.ts";
 import { stripFrames } from "./frame.ts";
 
 /** Cap on speech and summary text stored per event: 64 KiB of characters. */
@@ -72,6 +73,7 @@ export class SourceWriter {
 
   /** Writes one session chunk. */
   write(chunk: Session): void {
+    if (chunk.project) chunk = { ...chunk, project: normalizeProject(chunk.project) };
     const k = `${chunk.harness}\u0000${chunk.id}`;
     if (this.leftOut.has(k)) return;
     if (
