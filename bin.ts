@@ -9,13 +9,13 @@
  */
 import process from "node:process";
 import { asksVersion, VERSION_LINE } from "./lib/version.ts";
+import { HOOK_NAMES } from "./lib/hooks/table.ts";
 
-const HOOKS = ["hook-context", "hook-prompt", "hook-tool", "hook-tool-after"];
 const argv = process.argv.slice(2);
 
 if (asksVersion(argv)) {
   process.stdout.write(VERSION_LINE);
-} else if (HOOKS.includes(argv[0] ?? "") && !argv.includes("--help") && !argv.includes("-h")) {
+} else if (HOOK_NAMES.has(argv[0] ?? "") && !argv.includes("--help") && !argv.includes("-h")) {
   const { hookProcess } = await import("./lib/hooks/main.ts");
   await hookProcess();
 } else {

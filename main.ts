@@ -7,7 +7,8 @@
  */
 import { exit, type IO, processIO } from "./lib/runtime.ts";
 import { type Command, helpFor, parse } from "./lib/cli/common.ts";
-import { asIndexError, DejaError, indexPath } from "./lib/store.ts";
+import { asIndexError, DejaError, indexPath, Store } from "./lib/store.ts";
+import { docs } from "./lib/search/vocab.ts";
 import { humanIO } from "./lib/cli/output.ts";
 import { indexCmd } from "./lib/cli/cmd_index.ts";
 import { searchCmd } from "./lib/cli/cmd_search.ts";
@@ -30,11 +31,19 @@ import { doctorCmd } from "./lib/cli/cmd_doctor.ts";
 import { mcpCmd } from "./lib/cli/cmd_mcp.ts";
 import { resumeCmd } from "./lib/cli/cmd_resume.ts";
 import { handoffCmd } from "./lib/cli/cmd_handoff.ts";
+import { viewCmd } from "./lib/cli/cmd_view.ts";
 import { hookContextCmd } from "./lib/cli/cmd_hook_context.ts";
 import { hookPromptCmd } from "./lib/cli/cmd_hook_prompt.ts";
 import { hookToolCmd } from "./lib/cli/cmd_hook_tool.ts";
 import { hookToolAfterCmd } from "./lib/cli/cmd_hook_tool_after.ts";
-import { HOOK_NAMES, hookProcess, runHookArgs } from "./lib/hooks/main.ts";
+import {
+  HOOK_NAMES,
+  hookProcess,
+  runHookArgs,
+  unknownHook,
+  unknownHookMessage,
+} from "./lib/hooks/main.ts";
+import { hookPrecompactCmd } from "./lib/cli/cmd_hook_precompact.ts";
 import { refreshFor } from "./lib/cli/_refresh.ts";
 import { asksVersion, VERSION, VERSION_LINE } from "./lib/version.ts";
 import { suggestCommand } from "./lib/cli/suggest.ts";
@@ -52,6 +61,7 @@ export const COMMANDS: readonly Command[] = [
   rememberCmd,
   resumeCmd,
   handoffCmd,
+  viewCmd,
   indexCmd,
   sourcesCmd,
   statsCmd,
@@ -66,6 +76,7 @@ export const COMMANDS: readonly Command[] = [
   hookPromptCmd,
   hookToolCmd,
   hookToolAfterCmd,
+  hookPrecompactCmd,
 ];
 
 function usage(): string {
@@ -102,12 +113,17 @@ export async function main(io: IO): Promise<number> {
   if (HOOK_NAMES.has(first) && !rest.includes("--help") && !rest.includes("-h")) {
     return await runHookArgs(io);
   }
+  if (unknownHook(first)) {
+    io.err(unknownHookMessage(first));
+    return 2;
+  }
   // Human output is cleaned in one place (lib/cli/output.ts); a protocol (MCP) writes raw.
   if (!COMMANDS.find((c) => c.name === first)?.protocol) io = humanIO(io);
   let cmd = COMMANDS.find((c) => c.name === first);
   let argv = rest;
   // A bare 'deja <words>' is a search, also when the first word looks like a mistyped
-  // command; only when that search finds nothing does the note say which command it resembles.
+  // command; after the search (not after a usage error), the note says which command it
+  // resembles unless the word is one the history itself holds ('docker' is no 'doctor').
   let near: string | undefined;
   if (!cmd) {
     cmd = searchCmd;
@@ -115,13 +131,27 @@ export async function main(io: IO): Promise<number> {
     near = suggestCommand(first, TYPED_NAMES);
   }
   const code = await runCommand(cmd, argv, io);
-  if (near && code !== 0) {
+  if (near && code !== 2 && !inHistory(io, first)) {
     io.err(
       `deja: '${first}' is not a command; did you mean '${near}'?\n` +
         `hint: the words were searched for; 'deja ${near} --help' shows that command\n`,
     );
   }
   return code;
+}
+
+/** True when `word` is a token of the indexed history (false without a readable index). */
+function inHistory(io: IO, word: string): boolean {
+  try {
+    const store = Store.open(indexPath(io.env), { readOnly: true, busyMs: 200 });
+    try {
+      return docs(store, word.toLowerCase()) > 0;
+    } finally {
+      store.close();
+    }
+  } catch {
+    return false;
+  }
 }
 
 async function runCommand(cmd: Command, argv: string[], io: IO): Promise<number> {
@@ -184,6 +214,9 @@ if (import.meta.main) {
     // Run from source (`deno run main.ts hook-…`, as a launcher may record it): the same
     // process as the binary's fast path — light IO, one hard deadline, exit 0 at once.
     await hookProcess();
+  } else if (unknownHook(first)) {
+    io.err(unknownHookMessage(first));
+    exit(2);
   } else {
     exit(await main(io));
   }

@@ -14,7 +14,15 @@
  * @module
  */
 import { parseArgs } from "node:util";
-import { appendFileSync, existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import {
+  appendFileSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { spawn, spawnSync } from "node:child_process";
 import { join } from "node:path";
 import process from "node:process";
@@ -29,6 +37,7 @@ const { values } = parseArgs({
     mb: { type: "string", default: "100" },
     runs: { type: "string", default: "20" },
     "idle-s": { type: "string", default: "60" },
+    stores: { type: "string", default: "2500" },
   },
 });
 const mb = Number(values.mb);
@@ -168,3 +177,47 @@ console.log(
   }% of a core)`,
 );
 w.kill("SIGTERM");
+
+// Many small stores: the stat pass and a search with nothing changed.
+const many = Number(values.stores);
+const manyRoot = join(work, `claude-many-${many}`);
+if (!existsSync(join(manyRoot, "done"))) {
+  rmSync(manyRoot, { recursive: true, force: true });
+  for (let i = 0; i < many; i++) {
+    const dir = join(manyRoot, "projects", `-w-p${i % 50}`);
+    mkdirSync(dir, { recursive: true });
+    const sid = `${String(i).padStart(8, "0")}-0000-4000-8000-000000000000`;
+    writeFileSync(
+      join(dir, `${sid}.jsonl`),
+      JSON.stringify({
+        ...first,
+        sessionId: sid,
+        uuid: `m${i}`,
+        message: { role: "user", content: `store ${i} manymarker` },
+      }) + "\n",
+    );
+  }
+  writeFileSync(join(manyRoot, "done"), "");
+}
+const manyHome = join(work, `deja-many-${many}`);
+rmSync(manyHome, { recursive: true, force: true });
+const manyEnv = { ...env, DEJA_HOME: manyHome, DEJA_CLAUDE_ROOT: join(manyRoot, "projects") };
+spawnSync(bin, ["index", "--quiet"], { env: manyEnv });
+const ms = Store.open(join(manyHome, "index.db"), { readOnly: true });
+const manyStat: number[] = [];
+for (let i = 0; i < runs; i++) manyStat.push(checkStaleness(ms).ms);
+ms.close();
+console.log(`stat pass over ${many} stores (in-process): ${fmt(manyStat)}`);
+const manySearch: number[] = [];
+const manyNo: number[] = [];
+for (let i = 0; i < runs; i++) {
+  let t0 = performance.now();
+  spawnSync(bin, ["manymarker", "--limit", "1"], { env: manyEnv });
+  manySearch.push(performance.now() - t0);
+  t0 = performance.now();
+  spawnSync(bin, ["manymarker", "--limit", "1", "--no-refresh"], { env: manyEnv });
+  manyNo.push(performance.now() - t0);
+}
+console.log(
+  `search over ${many} stores, nothing changed: ${fmt(manySearch)}; --no-refresh: ${fmt(manyNo)}`,
+);

@@ -315,3 +315,31 @@ export function untilSignal(): Promise<void> {
     process.once("SIGTERM", done);
   });
 }
+
+/**
+ * Opens `url` in the person's browser without waiting for it: `$BROWSER`
+ * when set, else the platform's opener (`open` on macOS, `start` on
+ * Windows, `xdg-open` elsewhere). Returns false when none could be started.
+ */
+export function openBrowser(url: string, env: Env): Promise<boolean> {
+  const browser = env.get("BROWSER");
+  const argv = browser
+    ? [browser, url]
+    : process.platform === "darwin"
+    ? ["open", url]
+    : process.platform === "win32"
+    ? ["cmd", "/c", "start", "", url]
+    : ["xdg-open", url];
+  return new Promise((resolve) => {
+    try {
+      const child = spawn(argv[0], argv.slice(1), { detached: true, stdio: "ignore" });
+      child.once("error", () => resolve(false));
+      child.once("spawn", () => {
+        child.unref();
+        resolve(true);
+      });
+    } catch {
+      resolve(false);
+    }
+  });
+}

@@ -451,4 +451,19 @@ export const Q = {
     ORDER BY r.count DESC, r.source, r.kind`,
   // session ids (JSON array): every event text (forget collects their words)
   textsOfSessions: `SELECT text FROM events WHERE session_id IN (SELECT value FROM json_each(?))`,
+
+  // --- deja view (lib/view/) ---
+  // top-level sessions: when and where (the list's filters, the activity charts)
+  viewSessionTimes: `SELECT id, harness, project, COALESCE(started, updated) AS time FROM sessions s
+    WHERE ${TOP_LEVEL}`,
+  // project: files its sessions touched, most touched first
+  viewProjectFiles: `SELECT f.path AS path, COUNT(*) AS n, SUM(f.op = 'read') AS reads,
+      SUM(f.op = 'edit') AS edits, SUM(f.op = 'write') AS writes,
+      COUNT(DISTINCT f.session_id) AS sessions
+    FROM files f JOIN sessions s ON s.id = f.session_id WHERE s.project = ?
+    GROUP BY f.path ORDER BY n DESC, f.path LIMIT 25`,
+  // limit: the latest command runs, for the failed-commands chart (output as in commandsInOrder)
+  viewRecentCommands: `SELECT c.command AS command, c.exit AS exit, c.is_error AS is_error,
+      ${OUTPUT_IF_UNKNOWN} AS output
+    FROM commands c ORDER BY c.time DESC LIMIT ?`,
 } as const;

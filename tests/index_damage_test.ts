@@ -245,3 +245,25 @@ Deno.test("index exits 2 and says so when every store failed, and 0 with the err
     w.cleanup();
   }
 });
+
+Deno.test("doctor finds damage no query has read yet, names it and exits 1", async () => {
+  const w = await world();
+  try {
+    // One page at the end of the file: the kind of damage a plain run never reads.
+    const c = new DatabaseSync(w.db);
+    c.exec("PRAGMA wal_checkpoint(TRUNCATE)");
+    const size = (c.prepare("PRAGMA page_size").get() as { page_size: number }).page_size;
+    c.close();
+    const bytes = readFileSync(w.db);
+    const last = bytes.length - size;
+    for (let k = 0; k < size; k += 7) bytes[last + k] ^= 0x5a;
+    writeFileSync(w.db, bytes);
+    assert(checkIndex(w.db) !== null, "quick_check sees the damage");
+    const r = await run(["doctor", "--json"], { ...w.vars, DEJA_NO_REFRESH: "1" });
+    assertEquals(r.code, 1, r.err);
+    assertStringIncludes(JSON.parse(r.out).index.error, "damaged");
+    assertStringIncludes(JSON.parse(r.out).index.error, "deja index --rebuild");
+  } finally {
+    w.cleanup();
+  }
+});

@@ -23,7 +23,7 @@ import { spawnSync } from "node:child_process";
 import { testEnv } from "./_fixture.ts";
 import { exactly } from "./_env.ts";
 import type { Env } from "../lib/model.ts";
-import { findTarget, type TargetRef } from "../lib/install/facts.ts";
+import { findTarget, type TargetRef, wirables } from "../lib/install/facts.ts";
 import { installTargets, uninstallTargets } from "../lib/install/run.ts";
 import { indexStatus, targetStatus } from "../lib/install/doctor.ts";
 import { selectTargets } from "../lib/install/select.ts";
@@ -394,9 +394,10 @@ Deno.test("--all wires the harnesses found here, --auto their -auto targets; unk
     selectTargets(w.env, { names: ["crush", "crush-auto", "claude"] }, true).map((r) => r.name),
     ["crush-auto", "claude-code"],
   );
+  // Uninstall --all covers every plain target of the registry, found here or not.
   assertEquals(
     selectTargets(w.env, { names: [], all: true }, false).map((r) => r.name),
-    ["claude-code", "crush"],
+    wirables().map((x) => x.facts.target),
   );
   const e = assertThrows(() => selectTargets(w.env, { names: ["cursor-x"] }, true), DejaError);
   assertStringIncludes((e as DejaError).hint ?? "", "crush-auto");

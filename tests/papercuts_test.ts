@@ -96,19 +96,28 @@ Deno.test("help <command> and <command> --help print that command's own help", a
   assertStringIncludes(bad.err, "did you mean 'show'?");
 });
 
-Deno.test("a mistyped command is still searched, and says which command it resembles when nothing matched", async () => {
+Deno.test("a mistyped command is still searched, and says which command it resembles unless the history holds the word", async () => {
   const vars = world();
   await run(["index", "--quiet"], vars);
   const miss = await run(["showw", "11111111"], vars);
   assertEquals(miss.code, 1);
   assertStringIncludes(miss.err, "deja: 'showw' is not a command; did you mean 'show'?");
+  // A close spelling found something, but 'flaky' was typed as 'flaxy': 'indx' is no word of
+  // the history, so the note comes after the results too.
+  const fuzzy = await run(["indx", "flaxy"], vars);
+  assertStringIncludes(fuzzy.err, "did you mean 'index'?");
+  // 'lost' is a word of the history (close to 'last'): a real search, no note.
   const hit = await run(["lost", "widget"], vars);
   assertEquals(hit.code, 0);
   assertEquals(
     hit.err.includes("not a command"),
     false,
-    "a search that found something says nothing",
+    "a word of the history is searched without a note",
   );
+  // A usage error is about the option, not the command name.
+  const usage = await run(["showw", "--limit", "0"], vars);
+  assertEquals(usage.code, 2);
+  assertEquals(usage.err.includes("not a command"), false, usage.err);
   const word = await run(["flaky", "widget"], vars);
   assertEquals(word.code, 0);
   assertEquals(word.err.includes("not a command"), false);

@@ -80,7 +80,10 @@ export const doctorCmd: Command = {
       (s === "wired" ? c.green : s === "not_wired" ? c.dim : c.red)(WORDS[s].padEnd(width));
     const home = env.home;
     const lines: string[] = [];
+    // A harness not on this machine with nothing of deja's wired: one line for all of them.
+    const absent = targets.filter((t) => !t.detected && t.state === "not_wired");
     for (const t of targets) {
+      if (absent.includes(t)) continue;
       lines.push(
         `${c.bold(t.target.padEnd(12))} ${paint(t.state, 0)}${
           t.detected ? "" : c.dim("  (harness not found here)")
@@ -93,6 +96,14 @@ export const doctorCmd: Command = {
           }`,
         );
       }
+    }
+    if (absent.length) {
+      lines.push(
+        c.dim(
+          `not found here, not wired: ${absent.map((t) => t.target).join(", ")}` +
+            " ('deja sources --wiring' shows what each would get)",
+        ),
+      );
     }
     lines.push(
       `${c.bold("launcher".padEnd(12))} ${

@@ -9,18 +9,13 @@
  */
 import type { Command } from "./common.ts";
 import { runHookArgs } from "../hooks/main.ts";
+import { hookArgs, hookOptions } from "./_hook_options.ts";
 
 /** The `hook-tool` command. */
 export const hookToolCmd: Command = {
   name: "hook-tool",
   summary: "hook: before a shell or edit call (PreToolUse): what this command or file already has",
-  usage: "hook-tool [--crush] < event.json",
-  options: {
-    crush: {
-      type: "boolean",
-      description: "Crush's envelope, and everything Crush's one hook carries",
-    },
-  },
-  run: (args, io) =>
-    runHookArgs({ ...io, args: ["hook-tool", ...(args.values.crush ? ["--crush"] : [])] }),
+  usage: "hook-tool [--crush] [--harness ID] < event.json",
+  options: hookOptions,
+  run: (args, io) => runHookArgs({ ...io, args: ["hook-tool", ...hookArgs(args)] }),
 };

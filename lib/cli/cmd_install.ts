@@ -7,9 +7,10 @@ import type { Args, Command } from "./common.ts";
 import { colors, printJson, tildify } from "./common.ts";
 import type { IO } from "../runtime.ts";
 import { selfCommand } from "../runtime.ts";
+import { inPackageCache } from "../install/launcher.ts";
 import { selectTargets } from "../install/select.ts";
 import { installTargets, uninstallTargets, type WireReport } from "../install/run.ts";
-import { targetNames } from "../install/facts.ts";
+import { findTarget, targetNames } from "../install/facts.ts";
 import { existsSync } from "node:fs";
 import { indexPath } from "../store.ts";
 import { runIndex } from "../indexer.ts";
@@ -164,6 +165,23 @@ function render(io: IO, r: WireReport, install: boolean): string {
       lines.push("unchanged: everything was already in place");
     } else if (!install && all.every((x) => x === "absent" || x === "unchanged")) {
       lines.push("unchanged: nothing of deja's was there");
+    }
+  }
+  if (install && !r.aborted) {
+    const cached = r.launcher.target.find((x) => inPackageCache(x));
+    if (cached) {
+      lines.push(
+        c.yellow(
+          `warning: deja runs from a package manager's cache (${tildify(cached, io.env.home)})`,
+        ),
+        c.dim(
+          "  the cache may be cleared; install deja at a stable path and run 'deja install' from there",
+        ),
+      );
+    }
+    for (const o of r.outcomes) {
+      const note = findTarget(o.target)?.auto ? findTarget(o.target)?.harness.facts.auto?.note : "";
+      if (note) lines.push(`note: ${note}`);
     }
   }
   if (install) {

@@ -6,6 +6,21 @@ import { parsers } from "../../parsers/mod.ts";
 import { indexPath, Store } from "../store.ts";
 import { Q } from "../schema.ts";
 import { describeVerification, type Verification, verification } from "../verified.ts";
+import { wiringMatrix } from "../install/matrix.ts";
+
+/** The wiring matrix for a terminal: one block per harness. */
+function wiringText(): string {
+  return wiringMatrix().map((r) => {
+    const lines = [
+      `${r.display_name}: deja install ${r.target}${r.auto_target ? ` | ${r.auto_target}` : ""}`,
+      `  mcp      ${r.mcp ? `${r.mcp.file} (${r.mcp.key})` : "-"}`,
+      `  skill    ${r.skill ?? "-"}`,
+      `  command  ${r.command ?? "-"}`,
+      `  hooks    ${r.hooks.length ? `${r.hooks.join(", ")} [${r.envelope}]` : "-"}`,
+    ];
+    return lines.join("\n") + "\n";
+  }).join("\n");
+}
 
 interface SourceRow {
   path: string;
@@ -43,7 +58,7 @@ export interface HarnessSources {
 export const sourcesCmd: Command = {
   name: "sources",
   summary: "List every harness: the roots looked at, stores found, sessions, bytes, skips, errors.",
-  usage: "sources [--verbose] [--json]",
+  usage: "sources [--verbose] [--wiring] [--json]",
   maxPositionals: 0,
   options: {
     verbose: {
@@ -51,9 +66,19 @@ export const sourcesCmd: Command = {
       short: "v",
       description: "every root looked at, skips, redactions and verification per harness",
     },
+    wiring: {
+      type: "boolean",
+      description:
+        "what 'deja install' writes per harness: MCP, skill, command, hooks (docs/wiring.md)",
+    },
     json: { type: "boolean", description: "print as JSON with every detail (docs/json-output.md)" },
   },
   async run(a, io) {
+    if (a.values.wiring) {
+      if (a.values.json) printJson(io, wiringMatrix());
+      else io.out(wiringText());
+      return 0;
+    }
     const path = indexPath(io.env);
     const store = existsSync(path) ? Store.open(path) : undefined;
     const rows = (store?.stmt(Q.allSources).all() ?? []) as unknown as SourceRow[];

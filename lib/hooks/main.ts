@@ -1,28 +1,39 @@
 /**
  * The hooks as a process: what `deja hook-*` runs, both from the command
  * table (main.ts) and from the compiled binary's fast path (bin.ts), which
- * loads only the hook modules. Any argument is accepted (only `--crush`
- * means something) and the exit status is 0 whatever happens; a hard
- * deadline ends the process silently if the hook overruns its time budget.
+ * loads only the hook modules. Any argument is accepted (`--harness <id>` and
+ * `--crush` choose the dialect, dialect.ts) and the exit status is 0 whatever
+ * happens; a hard deadline ends the process silently if the hook overruns its
+ * time budget. A `hook-*` name the table does not know is no hook: it is an
+ * error (exit 2), not a search.
  *
  * @module
  */
 import { deadline, exitNow, hookIO, type IO } from "../runtime.ts";
-import { DEADLINE_MS, type HookName, runHook } from "./run.ts";
+import { DEADLINE_MS, runHook } from "./run.ts";
+import { HOOK_NAMES, type HookName, HOOKS } from "./table.ts";
 
-/** The hook command names. */
-export const HOOK_NAMES: ReadonlySet<string> = new Set<HookName>([
-  "hook-context",
-  "hook-prompt",
-  "hook-tool",
-  "hook-tool-after",
-]);
+export { HOOK_NAMES } from "./table.ts";
 
-/** Runs the hook `io.args` names (`hook-tool --crush` …); returns 0. */
+/** True when `name` looks like a hook command but the hook table has no such hook. */
+export function unknownHook(name: string | undefined): boolean {
+  return typeof name === "string" && name.startsWith("hook-") && !HOOK_NAMES.has(name);
+}
+
+/** The message for an unknown `hook-*` name (stderr; the caller exits 2). */
+export function unknownHookMessage(name: string): string {
+  return `deja: unknown hook '${name.replace(/[^\x20-\x7e]/g, "?")}'\n` +
+    `hint: the hooks are ${HOOKS.map((h) => h.name).join(", ")}\n`;
+}
+
+/** Runs the hook `io.args` names (`hook-tool --harness crush` …); 0, or 2 for an unknown hook. */
 export async function runHookArgs(io: IO): Promise<number> {
   const [name, ...rest] = io.args;
-  if (!HOOK_NAMES.has(name)) return 0;
-  return await runHook(name as HookName, { crush: rest.includes("--crush") }, io);
+  if (!HOOK_NAMES.has(name)) {
+    io.err(unknownHookMessage(String(name)));
+    return 2;
+  }
+  return await runHook(name as HookName, rest, io);
 }
 
 /**
@@ -36,7 +47,7 @@ export async function hookProcess(): Promise<void> {
     io = hookIO();
     const ms = Number(io.env.get("DEJA_HOOK_DEADLINE_MS") ?? DEADLINE_MS) || DEADLINE_MS;
     deadline(ms + 250, 0);
-    await runHookArgs(io);
+    await runHook(io.args[0] as HookName, io.args.slice(1), io);
   } catch { /* a hook never fails */ }
   exitNow(0);
 }

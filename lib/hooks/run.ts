@@ -12,13 +12,15 @@
  * | `hook-prompt`     | UserPromptSubmit               | past sessions about the prompt         | 1.5 KiB|
  * | `hook-tool`       | PreToolUse (shell, edit tools) | what this command or file already has  | 512 B  |
  * | `hook-tool-after` | PostToolUse(Failure) (shell)   | what fixed the command's error before  | 512 B  |
- * | `hook-tool --crush` | Crush PreToolUse             | all of the above (see crush.ts)        | 4 KiB  |
+ * | `hook-precompact` | PreCompact                     | what this session did                  | 2 KiB  |
  *
- * Budgets are UTF-8 bytes of the framed text (lib/frame.ts), before JSON
- * escaping. Envelopes: Claude Code's
- * `{"hookSpecificOutput":{"hookEventName":E,"additionalContext":T}}`;
- * Crush's flat `{"version":1,"context":T}`, with no decision field (in Crush
- * an "allow" pre-approves the call and skips the permission prompt).
+ * The names, events and budgets are the table of table.ts; how each harness
+ * wants the answer is its dialect (dialect.ts, registry.json
+ * `hook_dialects`). A dialect with `all_in_tool` (Crush, whose one hook is
+ * PreToolUse) makes `hook-tool` carry everything, within 4 KiB. Budgets are
+ * UTF-8 bytes of the framed text (lib/frame.ts), before JSON escaping.
+ * Crush's flat envelope has no decision field (in Crush an "allow"
+ * pre-approves the call and skips the permission prompt).
  *
  * @module
  */
@@ -33,26 +35,27 @@ import { type HookState, loadState, saveState, statePath } from "./state.ts";
 import { type Current, currentSession, type Said } from "./_util.ts";
 import type { Part } from "./crush.ts";
 import { runFailed } from "../memory/outcome.ts";
+import { ALL_IN_ONE_BUDGET, type HookName, hookRow } from "./table.ts";
+import { type Dialect, dialectFor, envelope, placeOf } from "./dialect.ts";
 
-/** The hook commands. */
-export type HookName = "hook-context" | "hook-prompt" | "hook-tool" | "hook-tool-after";
+export type { HookName } from "./table.ts";
 
-/** Budgets of the framed text in UTF-8 bytes. */
-export const BUDGET = { context: 2048, prompt: 1536, tool: 512, crush: 4096 } as const;
+/** Budgets of the framed text in UTF-8 bytes (from the hook table, table.ts). */
+export const BUDGET = {
+  context: hookRow("hook-context")!.budget,
+  prompt: hookRow("hook-prompt")!.budget,
+  tool: hookRow("hook-tool")!.budget,
+  precompact: hookRow("hook-precompact")!.budget,
+  crush: ALL_IN_ONE_BUDGET,
+} as const;
 
 /** Default time budget of a hook in milliseconds (`DEJA_HOOK_DEADLINE_MS` overrides). */
 export const DEADLINE_MS = 4000;
 
-const EVENT: Record<HookName, string> = {
-  "hook-context": "SessionStart",
-  "hook-prompt": "UserPromptSubmit",
-  "hook-tool": "PreToolUse",
-  "hook-tool-after": "PostToolUse",
-};
-
 /** What a hook run needs besides its event. */
 interface Ctx {
   io: IO;
+  dialect: Dialect;
   event: HookEvent;
   store: Store;
   current: Current;
@@ -63,24 +66,55 @@ interface Ctx {
   cwd: string;
 }
 
-function shell(tool: string): boolean {
-  return /^(bash|shell|run_shell_command|execute_command)$/i.test(tool);
+/**
+ * Shell tools as harnesses name them: Claude Code `Bash`, Crush `bash`, Gemini CLI and
+ * Qwen Code `run_shell_command`, Codex `shell`/`exec_command`/`local_shell`, Cursor
+ * `run_terminal_cmd`, Cline `execute_command`, Command Code `SHELL`.
+ */
+export function isShellTool(tool: string): boolean {
+  return /^(bash|shell|run_shell_command|execute_command|exec_command|local_shell|run_terminal_cmd|terminal)$/i
+    .test(tool);
 }
 
-function editor(tool: string): boolean {
-  return /^(edit|write|multiedit|multi_edit|notebookedit|str_replace_editor|create)$/i.test(tool);
+/**
+ * Edit tools as harnesses name them: Claude Code `Edit`/`Write`/`MultiEdit`, Gemini CLI
+ * `write_file`/`replace`, Codex `apply_patch`, Cursor `edit_file`, Cline `write_to_file`/
+ * `replace_in_file`, opencode `edit`/`write`/`patch`.
+ */
+export function isEditTool(tool: string): boolean {
+  return /^(edit|write|multiedit|multi_edit|notebookedit|str_replace_editor|str_replace_based_edit_tool|create|write_file|replace|edit_file|apply_patch|patch|write_to_file|replace_in_file)$/i
+    .test(tool);
+}
+
+/** The first file an `apply_patch` body names (`*** Update File: path`, Add, Delete). */
+export function patchFile(body: string | undefined): string | undefined {
+  return body ? /^\*\*\* (?:Update|Add|Delete) File: (.+)$/m.exec(body)?.[1]?.trim() : undefined;
 }
 
 /** The tool's command and file from the event (Crush also sets them in the environment). */
 function toolInput(c: Ctx): { tool: string; command?: string; file?: string } {
   const e = c.event;
+  const raw = e.tool_input;
   const input = objField(e, "tool_input") ?? {};
   const tool = str(e, "tool_name") ?? c.io.env.get("CRUSH_TOOL_NAME") ?? "";
+  const cmd = input.command;
+  const command = typeof cmd === "string"
+    ? cmd
+    : Array.isArray(cmd) && cmd.every((x) => typeof x === "string")
+    ? (cmd.length === 3 && /^(ba|z)?sh$/.test(cmd[0]) && cmd[1] === "-lc" ? cmd[2] : cmd.join(" "))
+    : c.io.env.get("CRUSH_TOOL_INPUT_COMMAND");
+  const patch = /^(apply_)?patch$/i.test(tool)
+    ? patchFile(
+      str(input, "input") ?? str(input, "patch") ?? str(input, "command") ??
+        (typeof raw === "string" ? raw : undefined),
+    )
+    : undefined;
   return {
     tool,
-    command: str(input, "command") ?? c.io.env.get("CRUSH_TOOL_INPUT_COMMAND"),
-    file: str(input, "file_path") ?? str(input, "notebook_path") ?? str(input, "path") ??
-      c.io.env.get("CRUSH_TOOL_INPUT_FILE_PATH"),
+    command: patch ? undefined : command,
+    file: patch ?? str(input, "file_path") ?? str(input, "notebook_path") ??
+      str(input, "absolute_path") ?? str(input, "path") ??
+      str(input, "target_file") ?? c.io.env.get("CRUSH_TOOL_INPUT_FILE_PATH"),
   };
 }
 
@@ -109,14 +143,15 @@ export function failureText(e: HookEvent): string | undefined {
  * The parts a hook has to say, in priority order. The builders are loaded
  * per hook (a compiled binary then reads only the code that hook needs).
  */
-async function parts(name: HookName, crush: boolean, c: Ctx): Promise<Part[]> {
+async function parts(name: HookName, c: Ctx): Promise<Part[]> {
   const body = (b: number) => b - FRAME_BYTES;
   const home = c.io.env.home;
-  if (name === "hook-context" || name === "hook-prompt") {
+  if (name === "hook-context" || name === "hook-prompt" || name === "hook-precompact") {
     const { contextBlock, promptBlock } = await import("./recall.ts");
-    if (name === "hook-context") {
-      const self = str(c.event, "source") === "compact";
-      const b = body(BUDGET.context);
+    if (name !== "hook-prompt") {
+      // Before a compaction, and at the start that follows one, the session's own work is news.
+      const self = name === "hook-precompact" || str(c.event, "source") === "compact";
+      const b = body(name === "hook-precompact" ? BUDGET.precompact : BUDGET.context);
       return [{
         said: contextBlock(c.store, c.dir, c.current, c.seen, b, { self, home }),
         budget: b,
@@ -134,12 +169,12 @@ async function parts(name: HookName, crush: boolean, c: Ctx): Promise<Part[]> {
   const { commandNote, fileNote, fixNote } = await import("./point.ts");
   const t = toolInput(c);
   if (name === "hook-tool-after") {
-    const text = shell(t.tool) ? failureText(c.event) : undefined;
+    const text = isShellTool(t.tool) ? failureText(c.event) : undefined;
     const b = body(BUDGET.tool);
     return text ? [{ said: fixNote(c.store, text, c.current, c.seen, b), budget: b }] : [];
   }
   const out: Part[] = [];
-  if (crush) {
+  if (c.dialect.allInTool) {
     // Loaded only for Crush: it reads crush.db through the parser's modules.
     const { crushParts } = await import("./crush.ts");
     out.push(
@@ -159,9 +194,9 @@ async function parts(name: HookName, crush: boolean, c: Ctx): Promise<Part[]> {
     );
   }
   const b = body(BUDGET.tool);
-  if (shell(t.tool) && t.command) {
+  if (isShellTool(t.tool) && t.command) {
     out.push({ said: commandNote(c.store, t.command, c.dir, c.current), budget: b });
-  } else if (editor(t.tool) && t.file) {
+  } else if (isEditTool(t.tool) && t.file) {
     out.push({ said: fileNote(c.store, t.file, c.cwd, c.current, home), budget: b });
   }
   return out;
@@ -202,45 +237,36 @@ export function assemble(
   return frame(bodies.map((b) => b.text).join("\n\n"));
 }
 
-/** The JSON line a harness reads: Claude Code's nested envelope or Crush's flat one. */
-export function envelope(text: string, crush: boolean, event: string): string {
-  return JSON.stringify(
-    crush
-      ? { version: 1, context: text }
-      : { hookSpecificOutput: { hookEventName: event, additionalContext: text } },
-  ) + "\n";
-}
-
 /**
  * Runs hook `name` with `io`: prints the envelope (or nothing) and returns 0,
  * always. `DEJA_DEBUG=1` reports a swallowed error on stderr.
  */
-export async function runHook(name: HookName, opts: { crush?: boolean }, io: IO): Promise<number> {
+export async function runHook(name: HookName, args: string[], io: IO): Promise<number> {
   const started = Date.now();
   const limit = Number(io.env.get("DEJA_HOOK_DEADLINE_MS") ?? DEADLINE_MS) || DEADLINE_MS;
-  const crush = Boolean(opts.crush) && name === "hook-tool";
+  const dialect = dialectFor(args);
+  const allInOne = dialect.allInTool && name === "hook-tool";
   let store: Store | undefined;
   try {
-    const event = await readEvent(io);
-    if (!event || Date.now() - started > limit) return 0;
+    // No event at all (pi's extension runs the session-start hook with empty stdin) is an
+    // event with nothing in it: the dialect's variables and the process's cwd place it.
+    const event = await readEvent(io) ?? {};
+    if (Date.now() - started > limit) return 0;
     store = Store.open(indexPath(io.env), { readOnly: true, busyMs: 250 });
     const env = io.env;
-    const cwd = str(event, "cwd") ?? env.get("CRUSH_CWD") ?? io.cwd;
-    const dir = (crush ? env.get("CRUSH_PROJECT_DIR") : env.get("CLAUDE_PROJECT_DIR")) ?? cwd;
-    const id = str(event, "session_id") ?? (crush ? env.get("CRUSH_SESSION_ID") : undefined);
+    const { cwd, dir, id } = placeOf(dialect, event, env, io.cwd);
     const file = id ? statePath(dataDir(env), id) : undefined;
     const state = file ? loadState(file) : { v: 1 as const, seen: [] };
     const seen = new Set(state.seen);
-    const c: Ctx = { io, event, store, current: currentSession(store, id), state, seen, dir, cwd };
-    const list = await parts(name, crush, c);
-    const budget = crush
-      ? BUDGET.crush
-      : BUDGET[name.replace(/^hook-/, "").replace("-after", "") as "context" | "prompt" | "tool"];
+    const current = currentSession(store, id);
+    const c: Ctx = { io, dialect, event, store, current, state, seen, dir, cwd };
+    const list = await parts(name, c);
+    const budget = allInOne ? BUDGET.crush : hookRow(name)!.budget;
     const before = JSON.stringify(state);
     const text = assemble(list, state, seen, budget);
     if (Date.now() - started > limit) return 0;
     if (file && JSON.stringify(state) !== before) saveState(file, state);
-    if (text) io.out(envelope(text, crush, hookEventName(name, event)));
+    if (text) io.out(envelope(dialect, text, hookEventName(name, event)));
   } catch (e) {
     if (io.env.get("DEJA_DEBUG")) io.err(`deja ${name}: ${(e as Error)?.stack ?? e}\n`);
   } finally {
@@ -262,5 +288,5 @@ function hookEventName(name: HookName, e: HookEvent): string {
   if (name === "hook-tool-after" && (got === "PostToolUse" || got === "PostToolUseFailure")) {
     return got;
   }
-  return EVENT[name];
+  return hookRow(name)!.event;
 }

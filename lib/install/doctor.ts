@@ -5,22 +5,24 @@
  * Part states: `wired` (deja's entry is there and what it runs exists),
  * `not_wired` (no deja entry, or a file deja did not write in its place),
  * `stale_path` (deja's entry runs a program that is gone, or the launcher
- * points at a moved binary), `broken_config` (the config is not valid JSON).
+ * points at a moved binary), `broken_config` (the config does not parse).
  * A target's state is the worst of its parts (broken, then stale, then not
  * wired). The plain target reports the MCP server, skill and command; the
  * `-auto` target its hooks.
  *
  * @module
  */
-import { existsSync, statSync } from "node:fs";
+import { existsSync } from "node:fs";
 import type { Env } from "../model.ts";
 import { detected, type TargetRef } from "./facts.ts";
 import { expandPath } from "./template.ts";
 import { BrokenConfig, readJsonDoc, realTarget } from "./files.ts";
-import { commandProgram, findHooks, getMcp, isDejaServer } from "./edits.ts";
+import { commandProgram, findHooks, getMcp, isDejaServer, serverProgram } from "./edits.ts";
+import type { ConfigFormat } from "./formats.ts";
 import { launcherPath, launcherTarget, targetExists } from "./launcher.ts";
 import type { PartKind } from "./wire.ts";
-import { indexPath, Store } from "../store.ts";
+import { checkIndex, indexPath, Store } from "../store.ts";
+import { checkStaleness } from "../fresh/check.ts";
 import { Q } from "../schema.ts";
 import { readTextSync } from "../fsread.ts";
 
@@ -93,20 +95,26 @@ export function targetStatus(env: Env, ref: TargetRef): TargetStatus {
   const f = ref.harness.facts;
   const parts: PartStatus[] = [];
   if (!ref.auto) {
-    const path = expandPath(env, f.mcp.file);
-    parts.push(jsonPart(path, "mcp", (o) => {
-      const e = getMcp(o, f.mcp.key);
-      if (!e || !isDejaServer(e)) return { state: "not_wired" };
-      const c = e.command;
-      const prog = typeof c === "string" ? c : Array.isArray(c) ? String(c[0]) : "";
-      const l = liveness(env, prog);
-      return l.ok ? { state: "wired" } : { state: "stale_path", detail: l.detail };
-    }));
+    const mcp = f.mcp;
+    if (mcp) {
+      const path = expandPath(env, mcp.file);
+      parts.push(jsonPart(path, mcp.format, "mcp", (o) => {
+        const e = getMcp(o, mcp.key);
+        if (!e || !isDejaServer(e)) return { state: "not_wired" };
+        const l = liveness(env, serverProgram(e));
+        return l.ok ? { state: "wired" } : { state: "stale_path", detail: l.detail };
+      }));
+    }
     if (f.skill) parts.push(ownedPart(env, "skill", f.skill.file));
     if (f.command) parts.push(ownedPart(env, "command", f.command.file));
+    for (const x of f.files ?? []) parts.push(ownedPart(env, "file", x.file));
   } else if (f.auto) {
     const auto = f.auto;
-    parts.push(jsonPart(expandPath(env, auto.file), "hooks", (o) => {
+    for (const x of auto.files ?? []) parts.push(ownedPart(env, "hooks", x.file));
+  }
+  if (ref.auto && f.auto?.file && f.auto.hooks && f.auto.style) {
+    const auto = { ...f.auto, file: f.auto.file, hooks: f.auto.hooks, style: f.auto.style };
+    parts.push(jsonPart(expandPath(env, auto.file), auto.format, "hooks", (o) => {
       const missing: string[] = [];
       const stale: string[] = [];
       for (const spec of auto.hooks) {
@@ -120,7 +128,7 @@ export function targetStatus(env: Env, ref: TargetRef): TargetStatus {
       if (stale.length) return { state: "stale_path", detail: [...new Set(stale)].join("; ") };
       if (missing.length === auto.hooks.length) return { state: "not_wired" };
       if (missing.length) return { state: "not_wired", detail: `missing: ${missing.join(", ")}` };
-      return { state: "wired" };
+      return auto.note ? { state: "wired", detail: auto.note } : { state: "wired" };
     }));
   }
   const state = parts.reduce<WireState>((w, p) => (RANK[p.state] > RANK[w] ? p.state : w), "wired");
@@ -136,34 +144,18 @@ export function targetStatus(env: Env, ref: TargetRef): TargetStatus {
 
 function jsonPart(
   path: string,
+  format: ConfigFormat | undefined,
   kind: PartKind,
   judge: (o: Record<string, unknown>) => { state: WireState; detail?: string },
 ): PartStatus {
   try {
-    return { kind, path, ...judge(readJsonDoc(path).value) };
+    return { kind, path, ...judge(readJsonDoc(path, format).value) };
   } catch (e) {
     if (e instanceof BrokenConfig) {
       const at = e.at ? `line ${e.at.line}, column ${e.at.column}: ` : "";
       return { kind, path, state: "broken_config", detail: at + e.reason };
     }
     throw e;
-  }
-}
-
-interface SourceStamp {
-  path: string;
-  kind: string;
-  size: number | null;
-  mtime: number | null;
-  companions: string | null;
-}
-
-function stamp(path: string): [number, number] {
-  try {
-    const st = statSync(path);
-    return [st.size, Math.floor(st.mtimeMs)];
-  } catch {
-    return [0, 0];
   }
 }
 
@@ -192,24 +184,21 @@ export function indexStatus(env: Env): IndexStatus {
         if (errors.length) out.harnessErrors.push(`${h.harness}: ${errors[0]}`);
       }
     }
-    const rows = store.stmt(Q.allSources).all() as unknown as SourceStamp[];
-    out.sources = rows.length;
-    for (const r of rows) {
-      const [size, mtime] = stamp(r.path);
-      let moved = size !== r.size || mtime !== r.mtime;
-      if (!moved && r.kind === "sqlite" && r.companions) {
-        const was = JSON.parse(r.companions) as Array<[number, number]>;
-        if (was.length === 1) {
-          moved = JSON.stringify(stamp(`${r.path}-wal`)) !== JSON.stringify(was[0]);
-        }
-      }
-      if (moved) out.changed++;
-    }
+    // The same stat pass every reading command runs first (lib/fresh/check.ts).
+    const stale = checkStaleness(store);
+    out.sources = (store.db.prepare("SELECT COUNT(*) AS n FROM sources").get() as { n: number }).n;
+    out.changed = stale.changed.length + stale.discover.length;
     out.fresh = out.changed === 0 && out.lastIndex !== null;
   } catch (e) {
     out.error = (e as Error).message;
   } finally {
     store?.close();
+  }
+  // Damage in pages no query has read yet shows only to a full read: doctor is where a
+  // person asks for one (it costs about a read of the file).
+  if (!out.error) {
+    const damage = checkIndex(path);
+    if (damage) out.error = `damaged (${damage}): run 'deja index --rebuild'`;
   }
   return out;
 }

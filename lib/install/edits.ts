@@ -67,11 +67,21 @@ export function getMcp(o: Obj, key: string[]): Obj | undefined {
   return isObj(at) ? at : undefined;
 }
 
+/**
+ * The program an MCP server entry runs: `command` as a string (most harnesses),
+ * `command[0]` (opencode, Kilo), `cmd` (Goose) or `command.path` (older Zed).
+ */
+export function serverProgram(entry: Obj): string {
+  const c = entry.command ?? entry.cmd;
+  if (typeof c === "string") return c;
+  if (Array.isArray(c) && typeof c[0] === "string") return c[0];
+  if (isObj(c) && typeof c.path === "string") return c.path;
+  return "";
+}
+
 /** True when an MCP entry runs deja (the launcher or a `deja` binary). */
 export function isDejaServer(entry: Obj | undefined): boolean {
-  const c = entry?.command;
-  const prog = typeof c === "string" ? c : Array.isArray(c) && typeof c[0] === "string" ? c[0] : "";
-  return /(^|[/\\])deja(-launcher)?(\.exe)?$/.test(prog);
+  return entry !== undefined && /(^|[/\\])deja(-launcher)?(\.exe)?$/.test(serverProgram(entry));
 }
 
 /** Removes deja's MCP entry (only when it runs deja); drops a parent it left empty. Returns true when removed. */
@@ -221,4 +231,26 @@ export function removeHooks(o: Obj, style: "flat" | "nested"): number {
   }
   if (n && !Object.keys(hooks).length) delete o.hooks;
   return n;
+}
+
+/** Sets each top-level value of `base` that `o` lacks (deep, objects merged; nothing overwritten). */
+export function setBase(o: Obj, base: Obj | undefined): void {
+  for (const [k, v] of Object.entries(base ?? {})) {
+    if (o[k] === undefined) o[k] = structuredClone(v);
+    else if (isObj(o[k]) && isObj(v)) setBase(o[k] as Obj, v);
+  }
+}
+
+/**
+ * Takes the values of `base` out of `o` again, once no hook is left in `o`:
+ * only values still equal to what install set go, and objects left empty too.
+ */
+export function dropBase(o: Obj, base: Obj | undefined): void {
+  if (!base || (isObj(o.hooks) && Object.keys(o.hooks).length)) return;
+  for (const [k, v] of Object.entries(base)) {
+    if (isObj(o[k]) && isObj(v)) {
+      dropBase(o[k] as Obj, v);
+      if (!Object.keys(o[k] as Obj).length) delete o[k];
+    } else if (JSON.stringify(o[k]) === JSON.stringify(v)) delete o[k];
+  }
 }

@@ -14,6 +14,8 @@ import type { Env } from "../model.ts";
 import { expandPath, TemplateError } from "./template.ts";
 import { existsSync } from "node:fs";
 import { TEXTS } from "./texts.ts";
+import type { ConfigFormat } from "./formats.ts";
+import { HOOK_NAMES } from "../hooks/table.ts";
 
 /** One hook deja adds for an `-auto` target. */
 export interface HookSpec {
@@ -23,11 +25,15 @@ export interface HookSpec {
   matcher?: string;
   /** deja arguments after the launcher (`["hook-tool", "--crush"]`). */
   args: string[];
-  /** Seconds the harness waits before giving up on the hook (both Crush and Claude Code read seconds). */
+  /** How long the harness waits for the hook, in the unit of `auto.timeout_unit` (seconds by default). */
   timeout: number;
 }
 
-/** A file deja owns whole (a skill or a slash command), with the id of its text in texts.ts. */
+/**
+ * A file deja owns whole (a skill, a slash command, a plugin), with the id of
+ * its text in texts.ts; `{launcher}` in the text becomes the launcher path and
+ * `{launcher_json}` that path as a JSON string.
+ */
 export interface OwnedFile {
   file: string;
   text: string;
@@ -41,9 +47,12 @@ export interface InstallFacts {
   aliases?: string[];
   /** Path templates; the harness counts as present when any exists. */
   detect: string[];
-  mcp: {
-    /** The JSON config file holding MCP servers. */
+  /** Absent for a harness without MCP (pi). */
+  mcp?: {
+    /** The config file holding MCP servers. */
     file: string;
+    /** `json`, `jsonc`, `toml` or `yaml`; by default what the file name says (formats.ts). */
+    format?: ConfigFormat;
     /** Key path of deja's server object in that file (`["mcp", "deja"]`). */
     key: string[];
     /** The server object; `{launcher}` strings are replaced by the launcher path. */
@@ -51,14 +60,29 @@ export interface InstallFacts {
   };
   skill?: OwnedFile;
   command?: OwnedFile;
+  /** More files deja owns on the plain target (guidance files, instructions). */
+  files?: OwnedFile[];
   /** The `-auto` target: hooks that recall without being asked. */
   auto?: {
     target: string;
-    /** The JSON file holding the top-level `hooks` map. */
-    file: string;
-    /** `flat`: `{matcher, command, timeout}` per entry (Crush); `nested`: `{matcher, hooks: [{type, command, timeout}]}` (Claude Code). */
-    style: "flat" | "nested";
-    hooks: HookSpec[];
+    /** The config file holding the top-level `hooks` map (absent when the hooks live in `files`). */
+    file?: string;
+    format?: ConfigFormat;
+    /** `flat`: `{matcher, command, timeout}` per entry (Crush, Cursor); `nested`: `{matcher, hooks: [{type, command, timeout}]}` (Claude Code). */
+    style?: "flat" | "nested";
+    /** `s` (default) or `ms` (Gemini CLI, Qwen Code). */
+    timeout_unit?: "s" | "ms";
+    /**
+     * Top-level values the hooks need (Cursor's `{"version": 1}`, Gemini CLI's
+     * `hooksConfig.enabled`): set when missing, removed again by uninstall once no
+     * hook is left beside them.
+     */
+    base?: Record<string, unknown>;
+    hooks?: HookSpec[];
+    /** Plugin or extension files the `-auto` target writes (opencode, pi). */
+    files?: OwnedFile[];
+    /** What the person still has to do once the hooks are written (Codex: approve them once). */
+    note?: string;
   };
 }
 
@@ -104,6 +128,12 @@ function checkOwned(where: string, v: unknown, out: string[]): void {
   }
 }
 
+function checkFiles(where: string, v: unknown, out: string[]): void {
+  if (v === undefined) return;
+  if (!Array.isArray(v)) return void out.push(`${where} must be a list of {file, text}`);
+  v.forEach((f, i) => checkOwned(`${where}[${i}]`, f, out));
+}
+
 /**
  * Problems with one entry's `install` field (empty when it is well formed
  * or absent). Used by the registry test; each line says what to fix.
@@ -124,31 +154,51 @@ export function checkInstallFacts(id: string, v: unknown): string[] {
   if (!Array.isArray(v.detect) || !v.detect.length) out.push(`${id}: install.detect is empty`);
   else v.detect.forEach((d, i) => checkTemplate(`${id}: install.detect[${i}]`, d, out));
   const mcp = v.mcp;
-  if (!isObj(mcp)) out.push(`${id}: install.mcp must be {file, key, entry}`);
-  else {
+  const formats = ["json", "jsonc", "toml", "yaml"];
+  if (mcp !== undefined && !isObj(mcp)) out.push(`${id}: install.mcp must be {file, key, entry}`);
+  else if (isObj(mcp)) {
+    if (mcp.format !== undefined && !formats.includes(String(mcp.format))) {
+      out.push(`${id}: install.mcp.format must be one of ${formats}`);
+    }
     checkTemplate(`${id}: install.mcp.file`, mcp.file, out);
     if (!Array.isArray(mcp.key) || mcp.key.length < 2 || !mcp.key.every(isStr)) {
       out.push(`${id}: install.mcp.key must be a key path of at least two names`);
     }
-    if (!isObj(mcp.entry) || !Object.values(mcp.entry).some((x) => x === "{launcher}")) {
+    const runs = (x: unknown): boolean =>
+      x === "{launcher}" || (Array.isArray(x) && x[0] === "{launcher}");
+    if (!isObj(mcp.entry) || !Object.values(mcp.entry).some(runs)) {
       out.push(`${id}: install.mcp.entry must be an object with a "{launcher}" value`);
     }
   }
   checkOwned(`${id}: install.skill`, v.skill, out);
   checkOwned(`${id}: install.command`, v.command, out);
+  checkFiles(`${id}: install.files`, v.files, out);
   const auto = v.auto;
   if (auto !== undefined) {
     if (!isObj(auto)) return [...out, `${id}: install.auto must be an object`];
     if (!isStr(auto.target) || !name.test(auto.target)) {
       out.push(`${id}: install.auto.target must match ${name}`);
     }
-    checkTemplate(`${id}: install.auto.file`, auto.file, out);
-    if (auto.style !== "flat" && auto.style !== "nested") {
-      out.push(`${id}: install.auto.style must be "flat" or "nested"`);
+    checkFiles(`${id}: install.auto.files`, auto.files, out);
+    if (
+      auto.timeout_unit !== undefined && auto.timeout_unit !== "s" && auto.timeout_unit !== "ms"
+    ) {
+      out.push(`${id}: install.auto.timeout_unit must be "s" or "ms"`);
     }
-    if (!Array.isArray(auto.hooks) || !auto.hooks.length) {
+    if (auto.base !== undefined && !isObj(auto.base)) {
+      out.push(`${id}: install.auto.base must be an object`);
+    }
+    if (auto.file === undefined) {
+      if (!Array.isArray(auto.files) || !auto.files.length) {
+        out.push(`${id}: install.auto needs a hooks file or plugin files`);
+      }
+    } else if (!Array.isArray(auto.hooks) || !auto.hooks.length) {
       out.push(`${id}: install.auto.hooks is empty`);
     } else {
+      checkTemplate(`${id}: install.auto.file`, auto.file, out);
+      if (auto.style !== "flat" && auto.style !== "nested") {
+        out.push(`${id}: install.auto.style must be "flat" or "nested"`);
+      }
       auto.hooks.forEach((h, i) => {
         const w = `${id}: install.auto.hooks[${i}]`;
         if (!isObj(h)) return void out.push(`${w} must be an object`);
@@ -156,11 +206,11 @@ export function checkInstallFacts(id: string, v: unknown): string[] {
         if (h.matcher !== undefined && !isStr(h.matcher)) out.push(`${w}.matcher must be a string`);
         if (!Array.isArray(h.args) || !h.args.length || !h.args.every(isStr)) {
           out.push(`${w}.args must be deja arguments`);
-        } else if (!/^hook-/.test(h.args[0] as string)) {
-          out.push(`${w}.args must start with a hook command (hook-...)`);
+        } else if (!HOOK_NAMES.has(h.args[0] as string)) {
+          out.push(`${w}.args must start with a hook of lib/hooks/table.ts (${[...HOOK_NAMES]})`);
         }
         if (typeof h.timeout !== "number" || !Number.isInteger(h.timeout) || h.timeout < 1) {
-          out.push(`${w}.timeout must be a whole number of seconds >= 1`);
+          out.push(`${w}.timeout must be a whole number >= 1 (in timeout_unit)`);
         }
       });
     }

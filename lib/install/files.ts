@@ -23,31 +23,44 @@ import {
   writeSync,
 } from "node:fs";
 import { basename, dirname, join } from "node:path";
-import { jsonErrorAt } from "./json_where.ts";
 import { readTextSync } from "../fsread.ts";
+import { type ConfigFormat, FormatError, formatOf, parseConfig, renderConfig } from "./formats.ts";
+
+const LABEL: Record<ConfigFormat, string> = {
+  json: "JSON",
+  jsonc: "JSON",
+  toml: "TOML",
+  yaml: "YAML",
+};
 
 /**
- * A config file that exists but is not a JSON object: deja refuses to touch it.
- * `at` is where the JSON stops being valid (the message reads `<path>:<line>:<column>: …`).
+ * A config file that exists but does not hold an object in its format: deja
+ * refuses to touch it. `at` is where the text stops being valid (the message
+ * reads `<path>:<line>:<column>: …`).
  */
 export class BrokenConfig extends Error {
   constructor(
     readonly path: string,
     readonly reason: string,
     readonly at?: { line: number; column: number },
+    format: ConfigFormat = "json",
   ) {
     super(
       at
-        ? `${path}:${at.line}:${at.column}: not valid JSON (${reason})`
-        : `${path} is not valid JSON (${reason})`,
+        ? `${path}:${at.line}:${at.column}: not valid ${LABEL[format]} (${reason})`
+        : `${path} is not valid ${LABEL[format]} (${reason})`,
     );
   }
 }
 
-/** A JSON config as read. */
+/** A config as read. */
 export interface JsonDoc {
   /** The path as configured. */
   path: string;
+  /** How the file is written and edited (formats.ts). */
+  format: ConfigFormat;
+  /** The text as read ("" for a missing file). */
+  text: string;
   /** Where writes go: the symlink's target when the path is a symlink. */
   real: string;
   exists: boolean;
@@ -67,33 +80,31 @@ export function realTarget(path: string): string {
 }
 
 /**
- * Reads a JSON config whose top level must be an object. A missing file
- * reads as `{}`; an empty file as `{}` too.
+ * Reads a config whose top level must be an object, in `format` (by default
+ * the one its name says, formats.ts). A missing or empty file reads as `{}`.
  *
- * @throws {BrokenConfig} when the file cannot be read or does not hold a JSON object.
+ * @throws {BrokenConfig} when the file cannot be read or does not hold an object.
  */
-export function readJsonDoc(path: string): JsonDoc {
+export function readJsonDoc(path: string, format: ConfigFormat = formatOf(path)): JsonDoc {
   const real = realTarget(path);
-  if (!existsSync(real)) return { path, real, exists: false, value: {} };
+  if (!existsSync(real)) return { path, real, format, text: "", exists: false, value: {} };
   let text: string;
   try {
     text = readTextSync(real);
   } catch (e) {
-    throw new BrokenConfig(path, (e as { code?: string }).code ?? String(e));
+    throw new BrokenConfig(path, (e as { code?: string }).code ?? String(e), undefined, format);
   }
-  if (text.trim() === "") return { path, real, exists: true, value: {} };
   let v: unknown;
   try {
-    v = JSON.parse(text);
+    v = parseConfig(text, format);
   } catch (e) {
-    const at = jsonErrorAt(text) ?? undefined;
-    const reason = (e as Error).message.split("\n")[0];
-    throw new BrokenConfig(path, reason, at);
+    if (!(e instanceof FormatError)) throw e;
+    throw new BrokenConfig(path, e.reason, e.at, format);
   }
   if (typeof v !== "object" || v === null || Array.isArray(v)) {
-    throw new BrokenConfig(path, "the top level is not an object");
+    throw new BrokenConfig(path, "the top level is not an object", undefined, format);
   }
-  return { path, real, exists: true, value: v as Record<string, unknown> };
+  return { path, real, format, text, exists: true, value: v as Record<string, unknown> };
 }
 
 /** The JSON text deja writes: two-space indent, trailing newline (what Claude Code and Crush write). */
@@ -116,7 +127,7 @@ export function saveJsonDoc(doc: JsonDoc, next: Record<string, unknown>): FileAc
     rmSync(doc.real, { force: true });
     return "removed";
   }
-  return writeAtomic(doc.real, formatJson(next));
+  return writeAtomic(doc.real, renderConfig(doc.format, doc.text, doc.value, next));
 }
 
 /**

@@ -27,9 +27,12 @@ export function launcherPath(env: Env): string {
 
 /**
  * The launcher script for `self`, the argv that starts this deja (the binary,
- * or an interpreter plus its script when run from source).
+ * or an interpreter plus its script when run from source). `dejaHome`, when
+ * given, is exported as `DEJA_HOME` unless the caller already set one: Codex
+ * starts MCP servers with a filtered environment, so a non-default data
+ * directory must live in the launcher.
  */
-export function launcherScript(self: string[]): string {
+export function launcherScript(self: string[], dejaHome?: string): string {
   const [prog, ...rest] = self;
   const files = rest.filter((a) => a.startsWith("/"));
   const test = [prog, ...files].map((f, i) => `[ ${i ? "-f" : "-x"} ${shQuote(f)} ]`).join(" && ");
@@ -39,6 +42,9 @@ export function launcherScript(self: string[]): string {
     "# Hooks and the MCP server of your coding agents start deja through this file.",
     "# When no deja is found it exits 0 and prints nothing: a hook never stops the agent.",
     `# target: ${JSON.stringify(self)}`,
+    ...(dejaHome
+      ? [`if [ -z "$DEJA_HOME" ]; then DEJA_HOME=${shQuote(dejaHome)}; export DEJA_HOME; fi`]
+      : []),
     `if ${test}; then exec ${self.map(shQuote).join(" ")} "$@"; fi`,
     `if [ -n "$DEJA_BIN" ] && [ -x "$DEJA_BIN" ]; then exec "$DEJA_BIN" "$@"; fi`,
     `d=$(command -v deja 2>/dev/null) || d=`,
@@ -48,9 +54,14 @@ export function launcherScript(self: string[]): string {
   ].join("\n");
 }
 
+/** The data directory to record in the launcher: `DEJA_HOME` when it is set, else none. */
+export function recordedHome(env: Env): string | undefined {
+  return env.get("DEJA_HOME") ? dataDir(env) : undefined;
+}
+
 /** Writes (or rewrites) the launcher for `self`; mode 0700. */
 export function writeLauncher(env: Env, self: string[]): FileAction {
-  return writeIfChanged(launcherPath(env), launcherScript(self), 0o700);
+  return writeIfChanged(launcherPath(env), launcherScript(self, recordedHome(env)), 0o700);
 }
 
 /**
@@ -72,4 +83,14 @@ export function launcherTarget(path: string): string[] | null {
 export function targetExists(self: string[]): boolean {
   return self.length > 0 && existsSync(self[0]) &&
     self.slice(1).filter((a) => a.startsWith("/")).every((f) => existsSync(f));
+}
+
+/**
+ * True when `path` lies in a package manager's cache (npx, npm, bunx, pnpm
+ * dlx, deno's cache), which may be cleared at any time: a launcher that
+ * records such a path breaks later, so install warns.
+ */
+export function inPackageCache(path: string): boolean {
+  return /[/\\](_npx|\.npm|_cacache|\.bun[/\\]install[/\\]cache|pnpm[/\\](store|dlx)|\.cache[/\\]deno|dlx-[^/\\]*)[/\\]/
+    .test(path);
 }

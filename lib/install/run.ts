@@ -19,6 +19,7 @@ import { launcherPath, writeLauncher } from "./launcher.ts";
 import { planTarget, type TargetOutcome, wireTarget } from "./wire.ts";
 import { targetStatus } from "./doctor.ts";
 import { dataDir } from "../store.ts";
+import { formatOf, parseConfig } from "./formats.ts";
 
 /** What a run did. */
 export interface WireReport {
@@ -84,7 +85,8 @@ export function uninstallTargets(env: Env, refs: TargetRef[]): WireReport {
     [false, true].some((auto) => {
       const st = targetStatus(env, { name: "", harness: w, auto });
       return st.parts.some((p) =>
-        p.kind !== "skill" && p.kind !== "command" && p.state !== "not_wired"
+        p.kind !== "skill" && p.kind !== "command" && p.kind !== "file" &&
+        p.state !== "not_wired"
       );
     })
   );
@@ -126,16 +128,18 @@ function dropBackups(env: Env, outcomes: TargetOutcome[]): void {
     const bak = `${real}.deja.bak`;
     if (live.has(real) || !existsSync(bak)) continue;
     const original = readFileSync(bak, "utf8");
-    if (!existsSync(real) || sameJson(readFileSync(real, "utf8"), original)) {
+    if (!existsSync(real) || sameData(real, readFileSync(real, "utf8"), original)) {
       writeIfChanged(real, original);
     }
     rmSync(bak, { force: true });
   }
 }
 
-function sameJson(a: string, b: string): boolean {
+/** True when two texts of the config at `path` hold the same data (read in the file's format). */
+function sameData(path: string, a: string, b: string): boolean {
   try {
-    return JSON.stringify(JSON.parse(a || "{}")) === JSON.stringify(JSON.parse(b || "{}"));
+    const f = formatOf(path) === "json" ? "jsonc" : formatOf(path);
+    return JSON.stringify(parseConfig(a, f)) === JSON.stringify(parseConfig(b, f));
   } catch {
     return false;
   }

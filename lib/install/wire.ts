@@ -27,12 +27,22 @@ import {
   saveJsonDoc,
   writeIfChanged,
 } from "./files.ts";
-import { removeHooks, removeMcp, setHooks, setMcp, ShapeError } from "./edits.ts";
+import {
+  dropBase,
+  removeHooks,
+  removeMcp,
+  setBase,
+  setHooks,
+  setMcp,
+  ShapeError,
+} from "./edits.ts";
+import type { ConfigFormat } from "./formats.ts";
 import { TEXTS } from "./texts.ts";
 import { readTextSync } from "../fsread.ts";
 
 /** The parts of a target. */
-export type PartKind = "mcp" | "skill" | "command" | "hooks";
+/** `file`: another file deja owns (guidance, instructions); plugin files count as `hooks`. */
+export type PartKind = "mcp" | "skill" | "command" | "file" | "hooks";
 
 /** One thing install or uninstall did (or found already done). */
 export interface Change {
@@ -67,6 +77,7 @@ type Obj = Record<string, unknown>;
 interface JsonEdit {
   kind: PartKind;
   path: string;
+  format?: ConfigFormat;
   apply(o: Obj): void;
 }
 
@@ -86,43 +97,56 @@ function withLauncher(v: unknown, launcher: string): unknown {
 function jsonEdits(ctx: WireCtx, ref: TargetRef, install: boolean): JsonEdit[] {
   const f = ref.harness.facts;
   const out: JsonEdit[] = [];
-  const mcpPath = expandPath(ctx.env, f.mcp.file);
+  const mcp = f.mcp;
   const auto = f.auto;
-  if (install) {
-    const entry = withLauncher(f.mcp.entry, ctx.launcher) as Obj;
-    out.push({ kind: "mcp", path: mcpPath, apply: (o) => setMcp(o, f.mcp.key, entry) });
-    if (ref.auto && auto) {
-      out.push({
-        kind: "hooks",
-        path: expandPath(ctx.env, auto.file),
-        apply: (o) => setHooks(o, auto.hooks, ctx.launcher, auto.style),
-      });
-    }
-    return out;
-  }
-  if (!ref.auto) {
+  const hooks = auto?.file && auto.hooks && auto.style
+    ? { ...auto, file: auto.file, hooks: auto.hooks, style: auto.style }
+    : undefined;
+  if (mcp && (install || !ref.auto)) {
+    const entry = withLauncher(mcp.entry, ctx.launcher) as Obj;
     out.push({
       kind: "mcp",
-      path: mcpPath,
-      apply: (o) => void removeMcp(o, f.mcp.key),
+      path: expandPath(ctx.env, mcp.file),
+      format: mcp.format,
+      apply: install ? (o) => setMcp(o, mcp.key, entry) : (o) => void removeMcp(o, mcp.key),
     });
   }
-  if (auto) {
+  if (hooks && (ref.auto || !install)) {
     out.push({
       kind: "hooks",
-      path: expandPath(ctx.env, auto.file),
-      apply: (o) => void removeHooks(o, auto.style),
+      path: expandPath(ctx.env, hooks.file),
+      format: hooks.format,
+      apply: install
+        ? (o) => {
+          setHooks(o, hooks.hooks, ctx.launcher, hooks.style);
+          setBase(o, hooks.base);
+        }
+        : (o) => {
+          removeHooks(o, hooks.style);
+          dropBase(o, hooks.base);
+        },
     });
   }
   return out;
 }
 
-function ownedFiles(ref: TargetRef): Array<{ kind: PartKind; file: OwnedFile }> {
+/** The files deja owns whole that `ref` writes (install) or that go with it (uninstall). */
+function ownedFiles(ref: TargetRef, install: boolean): Array<{ kind: PartKind; file: OwnedFile }> {
   const f = ref.harness.facts;
-  return [
+  const plain = [
     ...(f.skill ? [{ kind: "skill" as const, file: f.skill }] : []),
     ...(f.command ? [{ kind: "command" as const, file: f.command }] : []),
+    ...(f.files ?? []).map((file) => ({ kind: "file" as const, file })),
   ];
+  const plugin = (f.auto?.files ?? []).map((file) => ({ kind: "hooks" as const, file }));
+  if (install) return ref.auto ? [...plain, ...plugin] : plain;
+  return ref.auto ? plugin : [...plain, ...plugin];
+}
+
+/** The text of an owned file with the launcher filled in. */
+function ownedText(file: OwnedFile, launcher: string): string {
+  return TEXTS[file.text].replaceAll("{launcher_json}", JSON.stringify(launcher))
+    .replaceAll("{launcher}", launcher);
 }
 
 function isMine(path: string): boolean {
@@ -154,7 +178,7 @@ export function planTarget(
   try {
     for (const e of edits) {
       if (!docs.has(e.path)) {
-        const doc = readJsonDoc(e.path);
+        const doc = readJsonDoc(e.path, e.format);
         docs.set(e.path, { doc, next: structuredClone(doc.value) });
       }
       const d = docs.get(e.path)!;
@@ -200,8 +224,7 @@ export function wireTarget(ctx: WireCtx, ref: TargetRef, install: boolean): Targ
     outcome.changes.push({ target: ref.name, kind: edit.kind, path: edit.path, action });
   }
   // 3. The files deja owns whole.
-  if (!install && ref.auto) return outcome;
-  for (const { kind, file } of ownedFiles(ref)) {
+  for (const { kind, file } of ownedFiles(ref, install)) {
     const path = expandPath(ctx.env, file.file);
     const c: Change = { target: ref.name, kind, path, action: "unchanged" };
     if (install) {
@@ -209,13 +232,13 @@ export function wireTarget(ctx: WireCtx, ref: TargetRef, install: boolean): Targ
         c.action = "kept";
         c.note = "not written by deja; --force replaces it";
       } else {
-        c.action = writeIfChanged(path, TEXTS[file.text]);
+        c.action = writeIfChanged(path, ownedText(file, ctx.launcher));
       }
     } else if (existsSync(path) && !isMine(path)) {
       c.action = "kept";
       c.note = "not written by deja";
     } else {
-      c.action = removeFile(path, kind === "skill" ? dirname(path) : undefined);
+      c.action = removeFile(path, kind === "skill" || kind === "hooks" ? dirname(path) : undefined);
     }
     outcome.changes.push(c);
   }

@@ -22,6 +22,8 @@ export interface LastOptions {
   project?: string;
   /** Row ids left out (the commands' rule: `defaultHidden`, lib/search/sessions.ts). */
   hidden?: Set<number>;
+  /** Epoch ms: only sessions updated (else started) at or after. */
+  since?: number;
 }
 
 /** What {@link lastSessions} returns. */
@@ -51,6 +53,8 @@ export function lastSessions(store: Store, opts: LastOptions = {}): LastResult {
   const rows = store.stmt(Q.lastSessions).iterate(h, h, p, p, opts.hidden?.size ? -1 : limit);
   for (const r of rows) {
     const s = r as unknown as SessionRow;
+    // Rows come newest first: the first one older than `since` ends the list.
+    if (opts.since !== undefined && (s.updated ?? s.started ?? 0) < opts.since) break;
     if (opts.hidden?.has(s.id)) hidden++;
     else sessions.push({ ...s, description: null });
     if (sessions.length >= limit) break;

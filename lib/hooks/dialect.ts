@@ -1,0 +1,141 @@
+/**
+ * Hook dialects: how each harness wants a hook's answer and where the hook
+ * finds the project directory and the agent's session id. The data is
+ * registry.json's `hook_dialects` (one row per harness id); install writes
+ * `deja hook-* --harness <id>` so a hook knows whose event it reads. Without
+ * `--harness` a hook speaks Claude Code's dialect (wirings written before the
+ * table existed keep working); `--crush` still means `--harness crush`.
+ *
+ * @module
+ */
+import registry from "../../registry.json" with { type: "json" };
+import type { Env } from "../model.ts";
+import { type HookEvent, str } from "./input.ts";
+
+/** The answer's shape on stdout. */
+export type Envelope = "nested" | "flat" | "cursor" | "text";
+
+/** One harness's hook dialect. */
+export interface Dialect {
+  /** The harness id (a registry id). */
+  id: string;
+  /**
+   * `nested`: `{"hookSpecificOutput":{"hookEventName":E,"additionalContext":T}}` (Claude Code,
+   * Codex, Gemini CLI, Qwen Code); `flat`: `{"version":1,"context":T}` (Crush);
+   * `cursor`: `{"additional_context":T}`; `text`: the framed text alone (plugins and extensions).
+   */
+  envelope: Envelope;
+  /** Variables naming the project directory, first set wins; else the event's `cwd`. */
+  projectEnv: string[];
+  /** Variables naming the session id when the event has no `session_id`. */
+  sessionEnv: string[];
+  /** Variables naming the working directory when the event has no `cwd`. */
+  cwdEnv: string[];
+  /** The one PreToolUse hook also carries session-start and prompt recall (Crush). */
+  allInTool: boolean;
+}
+
+const ENVELOPES: ReadonlySet<string> = new Set(["nested", "flat", "cursor", "text"]);
+const strs = (v: unknown): string[] =>
+  Array.isArray(v) ? v.filter((x): x is string => typeof x === "string") : [];
+
+/** Every dialect row of registry.json, by harness id. */
+export function dialects(): Map<string, Dialect> {
+  const raw = (registry as { hook_dialects?: Record<string, unknown> }).hook_dialects ?? {};
+  const out = new Map<string, Dialect>();
+  for (const [id, v] of Object.entries(raw)) {
+    if (id.startsWith("$") || !v || typeof v !== "object") continue;
+    const o = v as Record<string, unknown>;
+    out.set(id, {
+      id,
+      envelope: ENVELOPES.has(String(o.envelope)) ? o.envelope as Envelope : "nested",
+      projectEnv: strs(o.project_env),
+      sessionEnv: strs(o.session_env),
+      cwdEnv: strs(o.cwd_env),
+      allInTool: o.all_in_tool === true,
+    });
+  }
+  return out;
+}
+
+/**
+ * Problems with the `hook_dialects` table (empty when well formed): used by
+ * the registry test, each line says what to fix.
+ */
+export function checkDialects(raw: unknown, ids: ReadonlySet<string>): string[] {
+  if (!raw || typeof raw !== "object") return ["hook_dialects must be an object"];
+  const out: string[] = [];
+  for (const [id, v] of Object.entries(raw)) {
+    if (id.startsWith("$")) continue;
+    if (!ids.has(id)) out.push(`hook_dialects.${id}: no harness has this id`);
+    const o = (v ?? {}) as Record<string, unknown>;
+    if (!ENVELOPES.has(String(o.envelope))) {
+      out.push(`hook_dialects.${id}.envelope must be one of ${[...ENVELOPES].join(", ")}`);
+    }
+    for (const k of ["project_env", "session_env", "cwd_env"]) {
+      if (!Array.isArray(o[k]) || strs(o[k]).length !== (o[k] as unknown[]).length) {
+        out.push(`hook_dialects.${id}.${k} must be a list of variable names`);
+      }
+    }
+  }
+  return out;
+}
+
+/**
+ * The dialect a hook's arguments ask for: `--harness <id>` (or `--harness=<id>`),
+ * `--crush`, else Claude Code's. An id without a row speaks Claude Code's
+ * dialect under its own id.
+ */
+export function dialectFor(args: string[]): Dialect {
+  let id = "claude";
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    if (a === "--crush") id = "crush";
+    else if (a === "--harness" && args[i + 1]) id = args[++i];
+    else if (a.startsWith("--harness=")) id = a.slice("--harness=".length);
+  }
+  const all = dialects();
+  return all.get(id) ?? { ...all.get("claude")!, id };
+}
+
+function firstSet(env: Env, names: string[]): string | undefined {
+  for (const n of names) {
+    const v = env.get(n);
+    if (v) return v;
+  }
+  return undefined;
+}
+
+/** Where a hook runs, read the dialect's way. */
+export interface HookPlace {
+  /** The event's cwd, else the dialect's cwd variable, else the process's. */
+  cwd: string;
+  /** The project directory the harness names, else `cwd`. */
+  dir: string;
+  /** The agent's session id, when the harness gives one. */
+  id?: string;
+}
+
+/** The working directory, project directory and session id of one hook event. */
+export function placeOf(d: Dialect, event: HookEvent, env: Env, processCwd: string): HookPlace {
+  const cwd = str(event, "cwd") ?? firstSet(env, d.cwdEnv) ?? processCwd;
+  const dir = firstSet(env, d.projectEnv) ?? cwd;
+  const id = str(event, "session_id") ?? str(event, "sessionId") ?? firstSet(env, d.sessionEnv);
+  return { cwd, dir, id };
+}
+
+/** The line a harness reads for framed `text` answering `event` (Claude Code's spelling). */
+export function envelope(d: Dialect, text: string, event: string): string {
+  switch (d.envelope) {
+    case "flat":
+      return JSON.stringify({ version: 1, context: text }) + "\n";
+    case "cursor":
+      return JSON.stringify({ additional_context: text }) + "\n";
+    case "text":
+      return text.endsWith("\n") ? text : text + "\n";
+    default:
+      return JSON.stringify({
+        hookSpecificOutput: { hookEventName: event, additionalContext: text },
+      }) + "\n";
+  }
+}

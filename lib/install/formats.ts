@@ -1,0 +1,153 @@
+/**
+ * Config files in the formats harnesses keep them: JSON (rewritten whole,
+ * two-space indent, as Claude Code and Crush write it), and JSONC, TOML and
+ * YAML edited in place with maintained libraries (jsonc-parser, toml-patch,
+ * yaml), so the user's comments, order and formatting survive and only the
+ * values deja changes are touched. Every format reads into a plain object
+ * that edits.ts changes; writing computes the difference and applies just it.
+ *
+ * @module
+ */
+import * as jsonc from "jsonc-parser";
+import * as YAML from "yaml";
+import {
+  parse as tomlParse,
+  patch as tomlPatch,
+  stringify as tomlStringify,
+} from "@decimalturn/toml-patch";
+import { jsonErrorAt } from "./json_where.ts";
+
+/** A config file format deja can edit. */
+export type ConfigFormat = "json" | "jsonc" | "toml" | "yaml";
+
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
+
+/** A text that is not valid in its format: why, and where (1-based line and column). */
+export class FormatError extends Error {
+  constructor(readonly reason: string, readonly at?: { line: number; column: number }) {
+    super(reason);
+  }
+}
+
+/** The format of `path` by its name (`.toml`, `.yaml`/`.yml`, `.jsonc`; anything else JSON). */
+export function formatOf(path: string): ConfigFormat {
+  if (/\.toml$/i.test(path)) return "toml";
+  if (/\.ya?ml$/i.test(path)) return "yaml";
+  if (/\.jsonc$/i.test(path)) return "jsonc";
+  return "json";
+}
+
+function lineCol(text: string, offset: number): { line: number; column: number } {
+  const before = text.slice(0, offset).split("\n");
+  return { line: before.length, column: before[before.length - 1].length + 1 };
+}
+
+/**
+ * The top-level value of `text` in `format` (an empty text reads as `{}`).
+ *
+ * @throws {FormatError} when the text is not valid in its format.
+ */
+export function parseConfig(text: string, format: ConfigFormat): unknown {
+  if (text.trim() === "") return {};
+  switch (format) {
+    case "json":
+      try {
+        return JSON.parse(text);
+      } catch (e) {
+        throw new FormatError((e as Error).message.split("\n")[0], jsonErrorAt(text) ?? undefined);
+      }
+    case "jsonc": {
+      const errors: jsonc.ParseError[] = [];
+      const v = jsonc.parse(text, errors, { allowTrailingComma: true, disallowComments: false });
+      if (errors.length) {
+        const e = errors[0];
+        throw new FormatError(jsonc.printParseErrorCode(e.error), lineCol(text, e.offset));
+      }
+      return v;
+    }
+    case "toml":
+      try {
+        return tomlParse(text);
+      } catch (e) {
+        const x = e as { message?: string; line?: number; column?: number };
+        const reason = String(x.message ?? e).split("\n")[0];
+        const at = typeof x.line === "number"
+          ? { line: x.line, column: (x.column ?? 0) + 1 }
+          : undefined;
+        throw new FormatError(reason, at);
+      }
+    case "yaml": {
+      const doc = YAML.parseDocument(text);
+      if (doc.errors.length) {
+        const e = doc.errors[0];
+        const p = e.linePos?.[0];
+        throw new FormatError(
+          e.message.split("\n")[0],
+          p ? { line: p.line, column: p.col } : undefined,
+        );
+      }
+      return doc.toJS() ?? {};
+    }
+  }
+}
+
+/** One change between two values: the key path and the new value (undefined: removed). */
+export interface Change {
+  path: string[];
+  value: unknown;
+}
+
+/** The changes that turn object `a` into object `b`; objects are compared key by key, anything else whole. */
+export function diff(a: Obj, b: Obj, path: string[] = []): Change[] {
+  const out: Change[] = [];
+  for (const k of Object.keys(a)) if (!(k in b)) out.push({ path: [...path, k], value: undefined });
+  for (const [k, v] of Object.entries(b)) {
+    const old = a[k];
+    if (JSON.stringify(old) === JSON.stringify(v)) continue;
+    if (isObj(old) && isObj(v)) out.push(...diff(old, v, [...path, k]));
+    else out.push({ path: [...path, k], value: v });
+  }
+  return out;
+}
+
+/** The indent a JSONC text uses (its first indented line), for the lines deja adds. */
+function jsoncIndent(text: string): jsonc.FormattingOptions {
+  const m = /\n([ \t]+)\S/.exec(text);
+  const eol = text.includes("\r\n") ? "\r\n" : "\n";
+  if (m && m[1].startsWith("\t")) return { insertSpaces: false, tabSize: 1, eol };
+  return { insertSpaces: true, tabSize: m ? m[1].length : 2, eol };
+}
+
+/**
+ * The text of a config that held `text` (parsing to `before`) and must now
+ * hold `next`: JSON is written whole; JSONC, TOML and YAML get only the
+ * changed values, everything else kept byte for byte.
+ */
+export function renderConfig(format: ConfigFormat, text: string, before: Obj, next: Obj): string {
+  const fresh = text.trim() === "";
+  switch (format) {
+    case "json":
+      return JSON.stringify(next, null, 2) + "\n";
+    case "jsonc": {
+      if (fresh) return JSON.stringify(next, null, 2) + "\n";
+      const formattingOptions = jsoncIndent(text);
+      let out = text;
+      for (const c of diff(before, next)) {
+        out = jsonc.applyEdits(out, jsonc.modify(out, c.path, c.value, { formattingOptions }));
+      }
+      return out;
+    }
+    case "toml":
+      return fresh ? tomlStringify(next) : tomlPatch(text, next);
+    case "yaml": {
+      if (fresh) return YAML.stringify(next);
+      const doc = YAML.parseDocument(text);
+      for (const c of diff(before, next)) {
+        if (c.value === undefined) doc.deleteIn(c.path);
+        else doc.setIn(c.path, doc.createNode(c.value));
+      }
+      return doc.toString();
+    }
+  }
+}

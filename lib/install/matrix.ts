@@ -1,0 +1,82 @@
+/**
+ * The wiring matrix: for every harness registry.json gives install facts,
+ * which parts `deja install` writes (MCP server, skill, `/deja` command,
+ * hooks or plugin) and where, generated from the registry only. `deja sources
+ * --wiring` prints it; docs/wiring.md is this table, checked by a test.
+ *
+ * @module
+ */
+import { wirables } from "./facts.ts";
+import { dialects } from "../hooks/dialect.ts";
+
+/** One harness's row. */
+export interface WiringRow {
+  harness: string;
+  display_name: string;
+  /** The plain target and the `-auto` target (null when the harness fires no events deja uses). */
+  target: string;
+  auto_target: string | null;
+  /** Config file of the MCP server entry and its key path, or null (no MCP, pi). */
+  mcp: { file: string; key: string } | null;
+  skill: string | null;
+  command: string | null;
+  /** Hook events deja wires (in the harness's spelling), or the plugin files. */
+  hooks: string[];
+  /** How hook answers are shaped (hook_dialects), null without hooks. */
+  envelope: string | null;
+}
+
+/** Every wirable harness's row, in registry order. */
+export function wiringMatrix(): WiringRow[] {
+  const d = dialects();
+  return wirables().map((w) => {
+    const f = w.facts;
+    const hooks = [
+      ...(f.auto?.hooks ?? []).map((h) => `${h.event}${h.matcher ? `(${h.matcher})` : ""}`),
+      ...(f.auto?.files ?? []).map((x) => `plugin ${x.file}`),
+    ];
+    const auto = Boolean(f.auto);
+    const dialect = auto
+      ? f.auto?.hooks?.[0]?.args.includes("--crush")
+        ? d.get("crush")
+        : d.get(f.auto?.hooks?.[0]?.args[2] ?? "claude")
+      : undefined;
+    return {
+      harness: w.harness,
+      display_name: w.displayName,
+      target: f.target,
+      auto_target: f.auto?.target ?? null,
+      mcp: f.mcp ? { file: f.mcp.file, key: f.mcp.key.join(".") } : null,
+      skill: f.skill?.file ?? null,
+      command: f.command?.file ?? null,
+      hooks,
+      envelope: auto ? dialect?.envelope ?? "nested" : null,
+    };
+  });
+}
+
+const cell = (s: string | null) => s ? `\`${s.replaceAll("|", "\\|")}\`` : "—";
+
+/** The matrix as a Markdown table (docs/wiring.md). */
+export function wiringMarkdown(): string {
+  const rows = wiringMatrix();
+  const head = [
+    "<!-- generated from registry.json by 'deno task wiring'; do not edit by hand -->",
+    "",
+    "# Wiring matrix",
+    "",
+    "What `deja install <target>` writes for each harness, and what `<target>-auto` adds (hooks or a",
+    "plugin that recall without being asked). Paths are registry templates (`~`, `${VAR:-default}`).",
+    "",
+    "| harness | targets | MCP server | skill | command | hooks (-auto) | answer |",
+    "| --- | --- | --- | --- | --- | --- | --- |",
+  ];
+  const body = rows.map((r) =>
+    `| ${r.display_name} | \`${r.target}\`${r.auto_target ? `, \`${r.auto_target}\`` : ""} | ${
+      r.mcp ? `${cell(r.mcp.file)} ${cell(r.mcp.key)}` : "—"
+    } | ${cell(r.skill)} | ${cell(r.command)} | ${
+      r.hooks.length ? r.hooks.map((h) => cell(h)).join(", ") : "—"
+    } | ${r.envelope ?? "—"} |`
+  );
+  return [...head, ...body, ""].join("\n");
+}

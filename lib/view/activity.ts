@@ -1,0 +1,179 @@
+/**
+ * The activity page (`/stats`): what the index holds in figures, sessions per
+ * day as a heat map, sessions per harness and per project week by week, the
+ * commands that failed most (lib/memory/outcome.ts decides what failed), and
+ * the secrets redacted by kind (lib/stats.ts).
+ *
+ * @module
+ */
+import { Q } from "../schema.ts";
+import { indexStats } from "../stats.ts";
+import { outcomeOf } from "../memory/outcome.ts";
+import { oneLine } from "../cli/common.ts";
+import { defaultHidden } from "../search/sessions.ts";
+import { htm, type Html } from "./html.ts";
+import { HUES, page, short, shortPath, type ViewCtx } from "./layout.ts";
+import { dayKey, heatMap, lastWeeks, type Series, stackedBars, weekKey } from "./charts.ts";
+
+/** Weeks shown by the bar charts. */
+const WEEKS = 26;
+/** Latest command runs read for the failed-commands chart. */
+const COMMANDS_READ = 20_000;
+
+interface Row {
+  id: number;
+  harness: string;
+  project: string | null;
+  time: number | null;
+}
+
+/** The activity page. */
+export function activityPage(ctx: ViewCtx, junk: boolean): string {
+  const hidden = defaultHidden(ctx.store, { env: ctx.env, junk });
+  const rows = (ctx.store.stmt(Q.viewSessionTimes).all() as unknown as Row[])
+    .filter((r) => r.time && !hidden.has(r.id));
+  const perDay = new Map<string, number>();
+  for (const r of rows) perDay.set(dayKey(r.time!), (perDay.get(dayKey(r.time!)) ?? 0) + 1);
+  const latest = Math.max(0, ...rows.map((r) => r.time!));
+  // Charts end today, or at the last session when none is recent.
+  const end = latest && latest < ctx.now - WEEKS * 7 * 86_400_000 ? latest : ctx.now;
+  const weeks = lastWeeks(end, WEEKS);
+  const st = indexStats(ctx.store, ctx.store.path, ctx.env);
+  const redacted = Object.values(st.redacted).reduce((a, b) => a + b, 0);
+  const cards = [
+    [short(rows.length), "sessions"],
+    [short(st.events), "events"],
+    [String(new Set(rows.map((r) => r.harness)).size), "harnesses"],
+    [String(new Set(rows.map((r) => r.project).filter(Boolean)).size), "projects"],
+    [short(redacted), "secrets redacted"],
+  ].map(([n, l]) =>
+    htm`
+      <div class="card">
+        <div class="n">${n}</div>
+        <div class="l">${l}</div>
+      </div>
+    `
+  );
+  const body = htm`
+    <h1>Activity</h1>
+    <form class="filters" method="get"
+      action="${ctx.base}/stats"><label class="mut"><input type="checkbox" name="junk" value="1"${
+    junk
+      ? htm`
+          checked
+        `
+      : ""
+  }> throwaway projects</label></form>
+    <div class="cards">${cards}</div>
+    <h2>Sessions per day</h2>${heatMap(perDay, end)}
+    <h2>Sessions per harness, week by week</h2>${
+    stackedBars(
+      weeks.map((w) => w.slice(5)),
+      byWeek(rows, weeks, (r) => r.harness, 9, (_k, i) => HUES[i]),
+      "sessions per harness per week",
+    )
+  }
+    <h2>Sessions per project, week by week</h2>${
+    stackedBars(
+      weeks.map((w) => w.slice(5)),
+      byWeek(
+        rows,
+        weeks,
+        (r) => r.project ? shortPath(ctx, r.project) : "(none)",
+        6,
+        (_k, i) => HUES[i % HUES.length],
+      ),
+      "sessions per project per week",
+    )
+  }
+    <h2>Commands that failed most</h2>${failedCommands(ctx)}
+    <h2>Secrets redacted, by kind</h2>${
+    bars(
+      Object.entries(st.redacted).sort((a, b) => b[1] - a[1]).map(([k, n]) => [htm`${k}`, n]),
+    )
+  }
+  `;
+  return page(ctx, { title: "Activity", nav: "stats", body });
+}
+
+/** Sessions per week per key; the `top` keys with most sessions, the rest as "other". */
+function byWeek(
+  rows: Row[],
+  weeks: string[],
+  keyOf: (r: Row) => string,
+  top: number,
+  color: (key: string, i: number) => string,
+): Series[] {
+  const index = new Map(weeks.map((w, i) => [w, i]));
+  const counts = new Map<string, number[]>();
+  for (const r of rows) {
+    const i = index.get(weekKey(r.time!));
+    if (i === undefined) continue;
+    const k = keyOf(r);
+    const v = counts.get(k) ?? new Array(weeks.length).fill(0);
+    v[i]++;
+    counts.set(k, v);
+  }
+  const sum = (v: number[]) => v.reduce((a, b) => a + b, 0);
+  const sorted = [...counts].sort((a, b) => sum(b[1]) - sum(a[1]));
+  const out: Series[] = sorted.slice(0, top).map(([name, values], i) => ({
+    name,
+    values,
+    color: color(name, i),
+  }));
+  const rest = sorted.slice(top);
+  if (rest.length) {
+    out.push({
+      name: `${rest.length} more`,
+      color: "#adb5bd",
+      values: weeks.map((_, i) => rest.reduce((a, [, v]) => a + v[i], 0)),
+    });
+  }
+  return out;
+}
+
+function failedCommands(ctx: ViewCtx): Html {
+  const counts = new Map<string, number>();
+  for (
+    const c of ctx.store.stmt(Q.viewRecentCommands).all(COMMANDS_READ) as Array<
+      Record<string, unknown>
+    >
+  ) {
+    const failed = outcomeOf({
+      exit: (c.exit as number | null) ?? null,
+      isError: c.is_error as number,
+      output: c.output as string | null,
+    }) === "failed";
+    if (!failed) continue;
+    const key = oneLine(String(c.command), 90);
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+  }
+  const top = [...counts].sort((a, b) => b[1] - a[1]).slice(0, 12);
+  return bars(top.map(([k, n]) => [htm`<code>${k}</code>`, n]));
+}
+
+/** A table of labels with a bar and a count each. */
+function bars(items: Array<[Html, number]>): Html {
+  if (!items.length) return htm`<p class="sub">None.</p>`;
+  const max = Math.max(...items.map((i) => i[1]));
+  // An SVG bar carries its own width (the page's policy allows no inline style).
+  return htm`<table>${
+    items.map(([label, n]) =>
+      htm`
+        <tr>
+          <td>${label}</td>
+          <td class="num">${n}</td>
+          <td class="barcell">
+            <svg width="100%" height="10" preserveAspectRatio="none" viewBox="0 0 100 10">
+              <rect width="${
+        Math.max(1, (n / max) * 100).toFixed(
+          1,
+        )
+      }" height="10" rx="2" fill="#4c6ef5" />
+            </svg>
+          </td>
+        </tr>
+      `
+    )
+  }</table>`;
+}

@@ -1,0 +1,119 @@
+/**
+ * The page shell of `deja view` (header, navigation, the search box) and the
+ * small pieces every page shares: harness badges, times, paths, links.
+ *
+ * @module
+ */
+import type { Env } from "../model.ts";
+import type { Store } from "../store.ts";
+import { fmtTime, tildify } from "../cli/common.ts";
+import { htm, type Html, type Part } from "./html.ts";
+
+/** What a page is rendered with. */
+export interface ViewCtx {
+  /** The token path every link starts with (`/<token>`). */
+  base: string;
+  store: Store;
+  env: Env;
+  /** Epoch ms "now" (tests pass a fixed one). */
+  now: number;
+}
+
+/** Which navigation entry is the current page. */
+export type NavItem = "sessions" | "search" | "projects" | "stats" | "";
+
+/** A whole page: the shell around `body`. */
+export function page(
+  ctx: ViewCtx,
+  o: { title: string; nav: NavItem; body: Part; query?: string },
+): string {
+  const b = ctx.base;
+  const item = (key: NavItem, href: string, label: string) =>
+    htm`<a href="${b}${href}" class="${o.nav === key ? "on" : ""}">${label}</a>`;
+  return "<!doctype html>\n" + htm`
+    <html lang="en">
+      <head>
+        <meta charset="utf-8">
+        <meta name="viewport" content="width=device-width,initial-scale=1">
+        <meta name="referrer" content="no-referrer">
+        <title>${o.title} · deja</title>
+        <link rel="icon" href="data:,">
+        <link rel="stylesheet" href="${b}/app.css">
+      </head>
+      <body data-base="${b}">
+        <header><a class="brand" href="${b}/">deja</a><nav>${
+    item(
+      "sessions",
+      "/",
+      "Sessions",
+    )
+  }${item("projects", "/projects", "Projects")}${item("stats", "/stats", "Activity")}</nav>
+    <input type="search" id="q" name="q" placeholder="Search every session…" autocomplete="off"
+    value="${o.query ?? ""}" aria-label="Search"></header>
+        <main>${o.body}</main>
+        <script src="${b}/app.js"></script>
+      </body>
+    </html>
+  `.value;
+}
+
+/** A harness badge, coloured by a stable hash of its id. */
+export function badge(harness: string): Html {
+  return htm`<span class="badge h${harnessHue(harness)}">${harness}</span>`;
+}
+
+/** One of ten colour classes for a harness id (the same id always gets the same one). */
+export function harnessHue(harness: string): number {
+  let h = 7;
+  for (const c of harness) h = (h * 31 + c.charCodeAt(0)) >>> 0;
+  return h % 10;
+}
+
+/** The fill colour of class `h<n>` for SVG charts (charts cannot use the CSS classes' text). */
+export const HUES = [
+  "#4c6ef5",
+  "#37b24d",
+  "#f03e3e",
+  "#f59f00",
+  "#7950f2",
+  "#15aabf",
+  "#fd7e14",
+  "#be4bdb",
+  "#868e96",
+  "#1c7ed6",
+];
+
+/** `YYYY-MM-DD HH:MM` local time, or `-`. */
+export function when(ms: number | null | undefined): string {
+  return fmtTime(ms ?? null);
+}
+
+/** A path with the home directory as `~`. */
+export function shortPath(ctx: ViewCtx, path: string | null | undefined): string {
+  return tildify(path, ctx.env.home);
+}
+
+/** The link to a session's page (at event `seq` when given). */
+export function sessionHref(
+  ctx: ViewCtx,
+  harness: string,
+  id: string,
+  seq?: number,
+): string {
+  const q = `h=${encodeURIComponent(harness)}&id=${encodeURIComponent(id)}`;
+  return `${ctx.base}/session?${q}${seq === undefined ? "" : `#e${seq}`}`;
+}
+
+/** The link to a project's page. */
+export function projectHref(ctx: ViewCtx, project: string): string {
+  return `${ctx.base}/project?p=${encodeURIComponent(project)}`;
+}
+
+/** A byte or event count in short form (`1.2k`). */
+export function short(n: number): string {
+  return n >= 10_000
+    ? `${Math.round(n / 1000)}k`
+    : n >= 1000
+    ? `${(n / 1000).toFixed(1)}k`
+    : `${n}`;
+}

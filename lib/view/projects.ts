@@ -1,0 +1,188 @@
+/**
+ * The projects page (`/projects`), one project's page (`/project?p=`: its
+ * sessions, the files agents touched most), and `deja blame` for one file
+ * (`/blame?path=&p=`: lib/memory/blame.ts, the sessions that changed it).
+ *
+ * @module
+ */
+import { Q } from "../schema.ts";
+import { blame } from "../memory/blame.ts";
+import { defaultHidden } from "../search/sessions.ts";
+import { htm } from "./html.ts";
+import { sessionTable } from "./list.ts";
+import { badge, page, projectHref, sessionHref, shortPath, type ViewCtx, when } from "./layout.ts";
+
+interface ProjectRow {
+  project: string;
+  sessions: number;
+  last: number;
+  harnesses: Set<string>;
+}
+
+/** Every project with sessions, most recently active first. */
+export function projectsPage(ctx: ViewCtx, junk: boolean): string {
+  const hidden = defaultHidden(ctx.store, { env: ctx.env, junk });
+  const by = new Map<string, ProjectRow>();
+  for (const r of ctx.store.stmt(Q.viewSessionTimes).all() as Array<Record<string, unknown>>) {
+    const p = r.project as string | null;
+    if (!p || hidden.has(r.id as number)) continue;
+    const row = by.get(p) ?? { project: p, sessions: 0, last: 0, harnesses: new Set() };
+    row.sessions++;
+    row.last = Math.max(row.last, (r.time as number | null) ?? 0);
+    row.harnesses.add(r.harness as string);
+    by.set(p, row);
+  }
+  const rows = [...by.values()].sort((a, b) => b.last - a.last).map((r) =>
+    htm`
+      <tr>
+        <td><a href="${projectHref(ctx, r.project)}">${shortPath(ctx, r.project)}</a></td>
+        <td>${
+      [...r.harnesses].sort().map((h) =>
+        htm`
+            ${badge(h)}
+          `
+      )
+    }</td>
+        <td class="when">${when(r.last)}</td>
+        <td class="num">${r.sessions}</td>
+      </tr>
+    `
+  );
+  return page(ctx, {
+    title: "Projects",
+    nav: "projects",
+    body: htm`
+      <h1>Projects</h1><form class="filters" method="get"
+        action="${ctx.base}/projects"><label class="mut"><input type="checkbox" name="junk" value="1"${
+      junk
+        ? htm`
+            checked
+          `
+        : ""
+    }> throwaway projects</label></form>${
+      rows.length
+        ? htm`
+            <table>
+              <thead>
+                <tr>
+                  <th>project</th>
+                  <th>harnesses</th>
+                  <th>last active</th>
+                  <th class="num">sessions</th>
+                </tr>
+              </thead>
+              <tbody>${rows}</tbody>
+            </table>
+          `
+        : htm`<div class="empty">No projects yet.</div>`
+    }
+    `,
+  });
+}
+
+/** One project: its sessions and the files its sessions touched most. */
+export function projectPage(ctx: ViewCtx, project: string): string {
+  const files = ctx.store.stmt(Q.viewProjectFiles).all(project) as Array<Record<string, number>>;
+  const fileRows = files.map((f) =>
+    htm`
+      <tr>
+        <td class="path"><a href="${ctx.base}/blame?p=${
+      encodeURIComponent(
+        project,
+      )
+    }&path=${encodeURIComponent(String(f.path))}">${shortPath(ctx, String(f.path))}</a></td>
+        <td class="num">${f.edits}</td>
+        <td class="num">${f.writes}</td>
+        <td class="num">${f.reads}</td>
+        <td class="num">${f.sessions}</td>
+      </tr>
+    `
+  );
+  return page(ctx, {
+    title: shortPath(ctx, project),
+    nav: "projects",
+    body: htm`<h1>${shortPath(ctx, project)}</h1>
+<h2>Files agents touched most</h2>${
+      files.length
+        ? htm`
+          <table>
+            <thead>
+              <tr>
+                <th>file (blame)</th>
+                <th class="num">edits</th>
+                <th class="num">writes</th>
+                <th class="num">reads</th>
+                <th class="num">sessions</th>
+              </tr>
+            </thead>
+            <tbody>${fileRows}</tbody>
+          </table>
+        `
+        : htm`<p class="sub">No file touches recorded.</p>`
+    }
+<h2>Sessions</h2>${sessionTable(ctx, { project, junk: true })}`,
+  });
+}
+
+/** `deja blame` for one file of a project: the sessions that changed it, newest first. */
+export function blamePage(ctx: ViewCtx, path: string, project: string): string {
+  const res = blame(ctx.store, path, {
+    cwd: project || "/",
+    limit: 50,
+    hidden: defaultHidden(ctx.store, { env: ctx.env, project: project || undefined }),
+  });
+  const items = res.sessions.map((b) =>
+    htm`
+      <div
+        class="hit"><div>${badge(b.session.harness)} <a class="title" href="${
+      sessionHref(
+        ctx,
+        b.session.harness,
+        b.session.native_id,
+      )
+    }">${b.session.title || b.session.native_id}</a></div><div class="sub">${
+      when(
+        b.last,
+      )
+    } · ${b.edits} edits · ${b.writes} writes · ${b.reads} reads${
+      b.failed ? ` · ${b.failed} failed` : ""
+    }</div>${
+      b.changes.slice(0, 6).map((c) =>
+        htm`
+              <div
+                class="snip"><a href="${
+          sessionHref(
+            ctx,
+            b.session.harness,
+            b.session.native_id,
+            c.seq,
+          )
+        }"><span class="badge">${c.op}</span> ${when(c.time)}</a>${
+          c.before
+            ? htm`
+                    — ${c.before}
+                  `
+            : ""
+        }</div>
+            `
+      )
+    }</div>
+    `
+  );
+  return page(ctx, {
+    title: `blame ${shortPath(ctx, path)}`,
+    nav: "projects",
+    body: htm`
+      <h1 class="path">${shortPath(ctx, res.target)}</h1><p
+        class="sub">${res.total} ${res.total === 1 ? "session" : "sessions"} touched this file${
+      res.hidden ? ` (${res.hidden} hidden)` : ""
+    }${
+      project
+        ? htm`
+            · <a href="${projectHref(ctx, project)}">back to the project</a>
+          `
+        : ""
+    }</p>${items.length ? items : htm`<div class="empty">No session changed this file.</div>`}
+    `,
+  });
+}

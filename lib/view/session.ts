@@ -1,0 +1,243 @@
+/**
+ * A session's page (`/session?h=<harness>&id=<native id>`): the transcript as
+ * turns — user and assistant text, tool calls with their arguments and their
+ * results, commands with their outcome (lib/memory/outcome.ts), edits as
+ * diffs, written files, subagents nested where they started, compaction
+ * summaries marked — with copy buttons for `deja resume` and `deja ctx`.
+ *
+ * @module
+ */
+import { Q } from "../schema.ts";
+import type { EventRow, SessionRow } from "../sessions.ts";
+import { shortRef } from "../sessions.ts";
+import { describeSession } from "../memory/last.ts";
+import { outcomeLabel, outcomeOf, type RunFacts } from "../memory/outcome.ts";
+import { htm, type Html, type Part } from "./html.ts";
+import { lineDiff } from "./diff.ts";
+import { eventAnchor } from "./list.ts";
+import { badge, page, projectHref, sessionHref, shortPath, type ViewCtx, when } from "./layout.ts";
+
+type CommandFacts = RunFacts & { command: string };
+type Touch = { path: string; op: string; old: string | null; new: string | null; failed: number };
+
+/** Lines of text shown before the rest is folded away. */
+const FOLD_LINES = 30;
+/** Characters shown before the rest is folded away. */
+const FOLD_CHARS = 3000;
+/** Subagents nested at most this deep. */
+const MAX_DEPTH = 4;
+
+/** The session page, or null when no session has that harness and id. */
+export function sessionPage(ctx: ViewCtx, harness: string, id: string): string | null {
+  const s = ctx.store.stmt(Q.sessionByKey).get(harness, id) as SessionRow | undefined;
+  if (!s) return null;
+  const ref = `${s.harness}:${shortRef(ctx.store, s.harness, s.native_id)}`;
+  const parent = s.parent
+    ? ctx.store.stmt(Q.sessionByKey).get(s.harness, s.parent) as SessionRow | undefined
+    : undefined;
+  const head = htm`
+    <h1>${describeSession(ctx.store, s) ?? "(untitled)"}</h1>
+    <div
+      class="sub">${badge(s.harness)} ${
+    s.project ? htm`<a href="${projectHref(ctx, s.project)}">${shortPath(ctx, s.project)}</a>` : "-"
+  } · ${when(s.started)} → ${when(s.updated)} · ${s.events} ${s.events === 1 ? "event" : "events"}${
+    s.model ? ` · ${s.model}` : ""
+  }</div>
+    <div class="sub">id ${s.native_id} · ${shortPath(ctx, s.source)}${
+    parent
+      ? htm`
+        · subagent of <a href="${
+        sessionHref(
+          ctx,
+          parent.harness,
+          parent.native_id,
+        )
+      }">${parent.title || parent.native_id}</a>
+      `
+      : ""
+  }</div>
+    <div>${copy(`deja resume ${ref}`)}${copy(`deja ctx ${ref}`)}</div>
+  `;
+  return page(ctx, {
+    title: s.title || s.native_id,
+    nav: "",
+    body: htm`${head}${transcript(ctx, s, s.native_id, 0)}`,
+  });
+}
+
+function copy(command: string): Html {
+  return htm`
+    <span
+      class="copy"><code>${command}</code><button type="button" data-copy="${command}">copy</button></span>
+  `;
+}
+
+/** A session's events (and its subagents, nested where they started). */
+function transcript(ctx: ViewCtx, s: SessionRow, rootId: string, depth: number): Html {
+  const st = ctx.store;
+  const events = st.stmt(Q.eventsOfSession).all(s.id) as unknown as EventRow[];
+  const commands = new Map<number, CommandFacts>();
+  for (const c of st.stmt(Q.commandsInOrder).all(s.id) as Array<Record<string, unknown>>) {
+    commands.set(c.event_id as number, {
+      command: c.command as string,
+      exit: (c.exit as number | null) ?? null,
+      isError: c.is_error as number,
+      output: c.output as string | null,
+    });
+  }
+  const touches = new Map<number, Touch[]>();
+  for (const f of st.stmt(Q.filesInOrder).all(s.id) as Array<Record<string, unknown>>) {
+    const list = touches.get(f.event_id as number) ?? [];
+    list.push(f as unknown as Touch);
+    touches.set(f.event_id as number, list);
+  }
+  const results = new Map<string, EventRow>();
+  for (const e of events) {
+    if (e.kind === "tool_result" && e.call_id && !results.has(e.call_id)) {
+      results.set(e.call_id, e);
+    }
+  }
+  const calls = new Set(events.filter((e) => e.kind === "tool_call").map((e) => e.call_id));
+  const children = depth < MAX_DEPTH
+    ? st.stmt(Q.childrenOf).all(s.harness, s.native_id) as unknown as SessionRow[]
+    : [];
+  const out: Part[] = [];
+  let k = 0;
+  const anchor = (seq: number) => eventAnchor(rootId, s.native_id, seq);
+  for (const e of events) {
+    while (k < children.length && (children[k].started ?? Infinity) <= (e.time ?? -Infinity)) {
+      out.push(subagent(ctx, children[k++], rootId, depth));
+    }
+    if (e.kind === "tool_result" && e.call_id && calls.has(e.call_id)) continue; // shown with its call
+    out.push(eventBlock(e, anchor(e.seq), {
+      command: commands.get(e.id),
+      touches: touches.get(e.id) ?? [],
+      result: e.call_id && e.kind === "tool_call" ? results.get(e.call_id) : undefined,
+    }));
+  }
+  while (k < children.length) out.push(subagent(ctx, children[k++], rootId, depth));
+  if (!events.length) out.push(htm`<div class="empty">This session has no events.</div>`);
+  return htm`${out}`;
+}
+
+function subagent(ctx: ViewCtx, c: SessionRow, rootId: string, depth: number): Html {
+  const open = sessionHref(ctx, c.harness, c.native_id);
+  const title = describeSession(ctx.store, c) ?? c.native_id;
+  return htm`<details class="sub-agent" id="${c.native_id}"><summary>subagent · ${title} · ${c.events} events · <a href="${open}">open alone</a></summary>${
+    transcript(ctx, c, rootId, depth + 1)
+  }</details>`;
+}
+
+interface Extras {
+  command?: CommandFacts;
+  touches: Touch[];
+  result?: EventRow;
+}
+
+const LABEL: Record<string, string> = {
+  user: "user",
+  assistant: "assistant",
+  summary: "compaction summary",
+};
+
+function eventBlock(e: EventRow, anchor: string, x: Extras): Html {
+  const head = (label: Part) =>
+    htm`
+      <div
+        class="head">${label}<span>${when(e.time)}</span><a class="seq" href="#${
+      encodeURIComponent(
+        anchor,
+      )
+    }">#${e.seq}</a></div>
+    `;
+  if (e.kind === "user" || e.kind === "assistant" || e.kind === "summary") {
+    const label = e.kind === "summary"
+      ? htm`<span class="badge h3">${LABEL[e.kind]}</span>`
+      : htm`<b>${LABEL[e.kind]}</b>`;
+    return htm`<div class="ev ${e.kind}" id="${anchor}">${head(label)}${
+      folded(e.text, "txt")
+    }</div>`;
+  }
+  if (e.kind === "tool_result") {
+    return htm`<div class="ev tool" id="${anchor}">${head(htm`<b>result</b> ${e.tool ?? ""}`)}${
+      output(e.text)
+    }</div>`;
+  }
+  return htm`<div class="ev tool" id="${anchor}">${head(htm`<b>${e.tool ?? "tool"}</b>`)}${
+    callBody(e, x)
+  }${x.result ? output(x.result.text, x.result.seq) : ""}</div>`;
+}
+
+function callBody(e: EventRow, x: Extras): Html {
+  const parts: Part[] = [];
+  if (x.command) {
+    const facts = { ...x.command, output: x.command.output ?? x.result?.text ?? null };
+    const outcome = outcomeOf(facts);
+    parts.push(
+      htm`<pre class="cmd">$ ${x.command.command}</pre><span class="st st-${outcome}">${
+        outcome === "ok" ? "✓ " : outcome === "failed" ? "✗ " : "? "
+      }${outcomeLabel(facts)}</span>`,
+    );
+  }
+  for (const t of x.touches) {
+    const failed = t.failed ? htm` <span class="st st-failed">failed</span>` : "";
+    if (t.op === "edit") {
+      parts.push(
+        htm`<div class="path">edit ${t.path}${failed}</div>${diff(t.old ?? "", t.new ?? "")}`,
+      );
+    } else if (t.op === "write") {
+      parts.push(
+        htm`<div class="path">wrote ${t.path}${failed}</div>${folded(t.new ?? "", "pre")}`,
+      );
+    } else parts.push(htm`<div class="path">read ${t.path}</div>`);
+  }
+  if (!parts.length) {
+    const args = pretty(e.data) ?? e.text;
+    parts.push(folded(args, "pre"));
+  }
+  return htm`${parts}`;
+}
+
+function pretty(data: string | null): string | null {
+  if (!data) return null;
+  try {
+    const v = JSON.parse(data);
+    return typeof v === "string" ? v : JSON.stringify(v, null, 2);
+  } catch {
+    return data;
+  }
+}
+
+function diff(before: string, after: string): Html {
+  const rows = lineDiff(before, after).map((l) => {
+    const cls = l.op === "+" ? "a" : l.op === "-" ? "d" : "c";
+    return htm`<div class="${cls}">${l.op === "…" ? `… ${l.text}` : `${l.op} ${l.text}`}</div>`;
+  });
+  return htm`<pre class="diff">${rows}</pre>`;
+}
+
+function output(text: string, seq?: number): Html {
+  if (!text.trim()) return htm``;
+  const lines = text.split("\n").length;
+  const label = `output · ${lines} ${lines === 1 ? "line" : "lines"}${
+    seq === undefined ? "" : ` · #${seq}`
+  }`;
+  const long = lines > 12 || text.length > 1200;
+  const open = long ? "" : htm` open`;
+  return htm`<details${open}><summary>${label}</summary><pre>${text}</pre></details>`;
+}
+
+/** Text shown whole when short, else its head with the rest behind a fold. */
+function folded(text: string, kind: "txt" | "pre"): Html {
+  const lines = text.split("\n");
+  let head = text;
+  if (lines.length > FOLD_LINES) head = lines.slice(0, FOLD_LINES).join("\n");
+  if (head.length > FOLD_CHARS) head = head.slice(0, FOLD_CHARS);
+  const rest = text.slice(head.length);
+  const body = (t: string) => kind === "pre" ? htm`<pre>${t}</pre>` : htm`<p class="txt">${t}</p>`;
+  if (!rest) return body(text);
+  const more = rest.split("\n").length;
+  return htm`${body(head)}<details><summary>${more} more ${
+    more === 1 ? "line" : "lines"
+  }</summary>${body(rest)}</details>`;
+}

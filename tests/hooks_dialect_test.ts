@@ -1,0 +1,154 @@
+/**
+ * Hook dialects as data (registry.json `hook_dialects`, lib/hooks/dialect.ts):
+ * each harness's envelope, where the project and session come from, the
+ * session-start hook speaking with empty stdin (pi's extension runs it so),
+ * hook-precompact, edit tools by other harnesses' names, and an unknown
+ * `hook-*` name being an error rather than a search.
+ */
+import { assert, assertEquals, assertStringIncludes } from "./_assert.ts";
+import { main } from "../main.ts";
+import type { IO } from "../lib/runtime.ts";
+import type { Env } from "../lib/model.ts";
+import { indexSessions, type SessionSpec } from "./_memory.ts";
+import { checkDialects, dialectFor, dialects, envelope } from "../lib/hooks/dialect.ts";
+import { HOOKS } from "../lib/hooks/table.ts";
+import { patchFile } from "../lib/hooks/run.ts";
+import registry from "../registry.json" with { type: "json" };
+import { COMMANDS } from "../main.ts";
+
+const DONE: SessionSpec = {
+  id: "d4d40004-0000-4000-8000-000000000004",
+  cwd: "/w/shop",
+  start: "2026-10-07T10:00:00Z",
+  turns: [
+    { user: "Make the checkout total include the marigold discount code." },
+    { bash: "npm test", out: "checkout: 12 passing", exit: 0 },
+    { edit: "/w/shop/src/checkout.ts", old: "total(0)", new: "total(discount)" },
+    { say: "The marigold discount now applies in checkout; tests pass." },
+  ],
+};
+
+async function run(env: Env, args: string[], stdin: string, cwd = "/") {
+  const out: string[] = [];
+  const err: string[] = [];
+  const io: IO = {
+    args,
+    env,
+    cwd,
+    out: (t) => out.push(t),
+    err: (t) => err.push(t),
+    isTTY: false,
+    errTTY: false,
+    readStdin: () => Promise.resolve(stdin),
+  };
+  const code = await main(io);
+  return { code, out: out.join(""), err: err.join("") };
+}
+
+async function withIndex(fn: (env: Env) => Promise<void>) {
+  const ix = await indexSessions([DONE]);
+  try {
+    await fn(ix.env);
+  } finally {
+    ix.cleanup();
+  }
+}
+
+Deno.test("the dialect table is well formed and names only registry harnesses", () => {
+  const ids = new Set(registry.harnesses.map((h) => h.id));
+  assertEquals(checkDialects(registry.hook_dialects, ids), []);
+  assert(dialects().size >= 5);
+  assertEquals(dialectFor([]).envelope, "nested");
+  assertEquals(dialectFor(["--crush"]).envelope, "flat");
+  assertEquals(dialectFor(["--harness", "pi"]).envelope, "text");
+  assertEquals(dialectFor(["--harness=cursor"]).envelope, "cursor");
+  assertEquals(dialectFor(["--harness", "nosuch"]).envelope, "nested");
+});
+
+Deno.test("checkDialects names an unknown envelope and an unknown harness", () => {
+  const bad = { zz: { envelope: "xml", project_env: [], session_env: [], cwd_env: "x" } };
+  const p = checkDialects(bad, new Set(["claude"]));
+  assertEquals(p.length, 3, p.join("\n"));
+});
+
+Deno.test("each envelope kind wraps the text the way its harness reads it", () => {
+  const t = "<deja>hi</deja>";
+  const all = dialects();
+  assertEquals(JSON.parse(envelope(all.get("claude")!, t, "SessionStart")), {
+    hookSpecificOutput: { hookEventName: "SessionStart", additionalContext: t },
+  });
+  assertEquals(JSON.parse(envelope(all.get("crush")!, t, "PreToolUse")), {
+    version: 1,
+    context: t,
+  });
+  assertEquals(JSON.parse(envelope(all.get("cursor")!, t, "SessionStart")), {
+    additional_context: t,
+  });
+  assertEquals(envelope(all.get("pi")!, t, "SessionStart"), t + "\n");
+});
+
+Deno.test("hook-context speaks plain text with empty stdin for pi, placed by the process cwd", () =>
+  withIndex(async (env) => {
+    const r = await run(env, ["hook-context", "--harness", "pi"], "", "/w/shop");
+    assertEquals(r.code, 0);
+    assertStringIncludes(r.out, DONE.id);
+    assertStringIncludes(r.out, "marigold");
+    assert(!r.out.trimStart().startsWith("{"), "plain text, no JSON envelope");
+  }));
+
+Deno.test("hook-context takes the project from the dialect's variable (Gemini CLI)", () =>
+  withIndex(async (env) => {
+    const e = { ...env, get: (k: string) => k === "GEMINI_PROJECT_DIR" ? "/w/shop" : env.get(k) };
+    const ev = JSON.stringify({ session_id: "g1", cwd: "/elsewhere" });
+    const r = await run(e as Env, ["hook-context", "--harness", "gemini"], ev);
+    const v = JSON.parse(r.out);
+    assertEquals(v.hookSpecificOutput.hookEventName, "SessionStart");
+    assertStringIncludes(v.hookSpecificOutput.additionalContext, DONE.id);
+  }));
+
+Deno.test("hook-precompact tells the agent's own session before compaction", () =>
+  withIndex(async (env) => {
+    const ev = JSON.stringify({ session_id: DONE.id, cwd: "/w/shop", trigger: "auto" });
+    const r = await run(env, ["hook-precompact", "--harness", "codex"], ev);
+    assertEquals(r.code, 0);
+    const v = JSON.parse(r.out);
+    assertEquals(v.hookSpecificOutput.hookEventName, "PreCompact");
+    assertStringIncludes(v.hookSpecificOutput.additionalContext, "marigold");
+  }));
+
+Deno.test("hook-tool knows Codex apply_patch and Gemini CLI write_file as edits of a file", () =>
+  withIndex(async (env) => {
+    const body =
+      "*** Begin Patch\n*** Update File: /w/shop/src/checkout.ts\n@@\n-a\n+b\n*** End Patch";
+    assertEquals(patchFile(body), "/w/shop/src/checkout.ts");
+    const codex = {
+      session_id: "c1",
+      cwd: "/w/shop",
+      tool_name: "apply_patch",
+      tool_input: { command: body },
+    };
+    const r = await run(env, ["hook-tool", "--harness", "codex"], JSON.stringify(codex));
+    assertStringIncludes(JSON.parse(r.out).hookSpecificOutput.additionalContext, "checkout.ts");
+    const gem = {
+      session_id: "g2",
+      cwd: "/w/shop",
+      tool_name: "write_file",
+      tool_input: { file_path: "/w/shop/src/checkout.ts", content: "x" },
+    };
+    const g = await run(env, ["hook-tool", "--harness", "gemini"], JSON.stringify(gem));
+    assertStringIncludes(JSON.parse(g.out).hookSpecificOutput.additionalContext, "checkout.ts");
+  }));
+
+Deno.test("an unknown hook-* name is an error (exit 2), not a search", () =>
+  withIndex(async (env) => {
+    const r = await run(env, ["hook-sessionstart"], "{}");
+    assertEquals(r.code, 2);
+    assertEquals(r.out, "");
+    assertStringIncludes(r.err, "unknown hook 'hook-sessionstart'");
+    assertStringIncludes(r.err, "hook-precompact");
+  }));
+
+Deno.test("every hook of the table is a command of the command table", () => {
+  const names = new Set(COMMANDS.map((c) => c.name));
+  for (const h of HOOKS) assert(names.has(h.name), h.name);
+});

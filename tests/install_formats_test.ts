@@ -1,0 +1,302 @@
+/**
+ * `deja install` into configs kept in TOML (Codex), JSONC (opencode, Gemini
+ * CLI), YAML (Goose) and Cursor's versioned hooks file: deja's entry added
+ * with the user's comments, other servers and odd formatting kept byte for
+ * byte, a second install changing nothing, uninstall giving back the
+ * original bytes, and a config that does not parse refused with line:column.
+ */
+import { assert, assertEquals, assertStringIncludes } from "./_assert.ts";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { tmpdir } from "node:os";
+import { testEnv } from "./_fixture.ts";
+import type { Env } from "../lib/model.ts";
+import { findTarget, type TargetRef } from "../lib/install/facts.ts";
+import { installTargets, uninstallTargets } from "../lib/install/run.ts";
+import { targetStatus } from "../lib/install/doctor.ts";
+import { inPackageCache, launcherPath } from "../lib/install/launcher.ts";
+import { parseConfig } from "../lib/install/formats.ts";
+import { dialectFor } from "../lib/hooks/dialect.ts";
+
+interface World {
+  root: string;
+  home: string;
+  env: Env;
+  self: string[];
+}
+
+function world(): World {
+  const root = mkdtempSync(join(tmpdir(), "deja-install-fmt-"));
+  const home = join(root, "home");
+  mkdirSync(home);
+  const bin = join(root, "bin", "deja");
+  mkdirSync(dirname(bin));
+  writeFileSync(bin, "#!/bin/sh\n", { mode: 0o755 });
+  // CODEX_HOME and XDG_CONFIG_HOME are unset: their defaults under this HOME are used.
+  return { root, home, env: testEnv(home, { DEJA_HOME: join(root, "deja") }), self: [bin] };
+}
+
+const t = (name: string): TargetRef => {
+  const r = findTarget(name);
+  assert(r, `no target ${name}`);
+  return r;
+};
+
+function write(path: string, text: string): void {
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, text);
+}
+
+const read = (p: string) => readFileSync(p, "utf8");
+
+/** Installs `target` twice and uninstalls it, checking the config at `path` each time. */
+function roundTrip(w: World, target: string, path: string, original: string) {
+  write(path, original);
+  const first = installTargets(w.env, w.self, [t(target)]);
+  assert(!first.aborted, JSON.stringify(first.outcomes));
+  const after = read(path);
+  const again = installTargets(w.env, w.self, [t(target)]);
+  assertEquals(read(path), after, "a second install changes no byte");
+  assert(again.outcomes[0].changes.every((c) => c.action !== "updated"));
+  assertEquals(read(`${path}.deja.bak`), original, "one backup of the original bytes");
+  uninstallTargets(w.env, [t(target)]);
+  assertEquals(read(path), original, "uninstall gives back the original bytes");
+  assert(!existsSync(`${path}.deja.bak`));
+  return after;
+}
+
+Deno.test("codex: [mcp_servers.deja] joins a commented config.toml; comments and servers kept", () => {
+  const w = world();
+  try {
+    const path = join(w.home, ".codex", "config.toml");
+    const original = `# my codex setup
+model = "gpt-5.5"   # the fast one
+approval_policy = "on-request"
+
+[mcp_servers.github]
+command = "gh-mcp"
+args = ["--stdio"]  # keep this
+
+[projects."/home/u/work"]
+trust_level = "trusted"
+`;
+    const after = roundTrip(w, "codex", path, original);
+    for (const line of original.split("\n")) assertStringIncludes(after, line);
+    const v = parseConfig(after, "toml") as Record<string, Record<string, unknown>>;
+    assertEquals(v.mcp_servers.deja, { command: launcherPath(w.env), args: ["mcp"] });
+    assertEquals(v.mcp_servers.github, { command: "gh-mcp", args: ["--stdio"] });
+  } finally {
+    rmSync(w.root, { recursive: true, force: true });
+  }
+});
+
+Deno.test("codex-auto writes hooks.json in Claude's nested shape with --harness codex", () => {
+  const w = world();
+  try {
+    installTargets(w.env, w.self, [t("codex-auto")]);
+    const hooks = JSON.parse(read(join(w.home, ".codex", "hooks.json"))).hooks;
+    assertEquals(Object.keys(hooks), [
+      "SessionStart",
+      "UserPromptSubmit",
+      "PreToolUse",
+      "PostToolUse",
+      "PreCompact",
+    ]);
+    const cmd = hooks.PreToolUse[0].hooks[0].command as string;
+    assertStringIncludes(cmd, "hook-tool --harness codex");
+    assertEquals(hooks.PreToolUse[0].matcher, "Bash|apply_patch");
+    assertEquals(targetStatus(w.env, t("codex-auto")).state, "wired");
+    assertEquals(dialectFor(cmd.split(" ").slice(2)).id, "codex");
+    uninstallTargets(w.env, [t("codex")]);
+    assert(!existsSync(join(w.home, ".codex", "hooks.json")), "a file deja created goes");
+    assert(!existsSync(join(w.home, ".codex", "config.toml")));
+  } finally {
+    rmSync(w.root, { recursive: true, force: true });
+  }
+});
+
+Deno.test("opencode: mcp.deja joins a JSONC config with comments, tabs and a trailing comma", () => {
+  const w = world();
+  try {
+    const path = join(w.home, ".config", "opencode", "opencode.json");
+    const original = `{
+\t// my model
+\t"$schema": "https://opencode.ai/config.json",
+\t"model": "anthropic/claude", /* inline */
+\t"mcp": {
+\t\t"other": { "type": "remote", "url": "http://127.0.0.1:9" },
+\t},
+}
+`;
+    const after = roundTrip(w, "opencode", path, original);
+    assertStringIncludes(after, "// my model");
+    assertStringIncludes(after, "/* inline */");
+    const v = parseConfig(after, "jsonc") as { mcp: Record<string, unknown> };
+    assertEquals(v.mcp.deja, {
+      type: "local",
+      command: [launcherPath(w.env), "mcp"],
+      enabled: true,
+    });
+    assert(v.mcp.other);
+  } finally {
+    rmSync(w.root, { recursive: true, force: true });
+  }
+});
+
+Deno.test("gemini-auto: hooks in milliseconds and hooksConfig, both gone after uninstall", () => {
+  const w = world();
+  try {
+    const path = join(w.home, ".gemini", "settings.json");
+    const original = `{
+  // Gemini reads comments here
+  "theme": "Dracula",
+  "mcpServers": { "fs": { "command": "fs-mcp" } }
+}
+`;
+    write(path, original);
+    installTargets(w.env, w.self, [t("gemini-auto")]);
+    const v = parseConfig(read(path), "jsonc") as Record<string, Record<string, unknown>>;
+    assertEquals(v.hooksConfig, { enabled: true });
+    const start = (v.hooks.SessionStart as Array<{ hooks: Array<{ timeout: number }> }>)[0];
+    assertEquals(start.hooks[0].timeout, 10000);
+    assert(v.hooks.BeforeAgent && v.hooks.AfterTool && v.hooks.PreCompress);
+    assertStringIncludes(read(path), "// Gemini reads comments here");
+    uninstallTargets(w.env, [t("gemini")]);
+    assertEquals(read(path), original);
+  } finally {
+    rmSync(w.root, { recursive: true, force: true });
+  }
+});
+
+Deno.test("goose: extensions.deja joins a commented config.yaml", () => {
+  const w = world();
+  try {
+    const path = join(w.home, ".config", "goose", "config.yaml");
+    const original = `# goose settings
+GOOSE_PROVIDER: openai   # provider
+extensions:
+  developer:
+    enabled: true
+    name: developer
+    type: builtin
+`;
+    const after = roundTrip(w, "goose", path, original);
+    assertStringIncludes(after, "# goose settings");
+    // yaml keeps the comment; it writes one space before it.
+    assertStringIncludes(after, "GOOSE_PROVIDER: openai # provider");
+    const v = parseConfig(after, "yaml") as { extensions: Record<string, Record<string, unknown>> };
+    assertEquals(v.extensions.deja.cmd, launcherPath(w.env));
+    assertEquals(v.extensions.developer.type, "builtin");
+    assertEquals(targetStatus(w.env, t("goose")).state, "not_wired");
+  } finally {
+    rmSync(w.root, { recursive: true, force: true });
+  }
+});
+
+Deno.test("cursor-auto: hooks.json gets version 1 and a flat sessionStart entry", () => {
+  const w = world();
+  try {
+    installTargets(w.env, w.self, [t("cursor-auto")]);
+    const v = JSON.parse(read(join(w.home, ".cursor", "hooks.json")));
+    assertEquals(v.version, 1);
+    assertStringIncludes(v.hooks.sessionStart[0].command, "hook-context --harness cursor");
+    uninstallTargets(w.env, [t("cursor-auto")]);
+    assert(!existsSync(join(w.home, ".cursor", "hooks.json")));
+  } finally {
+    rmSync(w.root, { recursive: true, force: true });
+  }
+});
+
+Deno.test("a config that does not parse is refused with line:column and left untouched", () => {
+  const cases: Array<[string, string, string, RegExp]> = [
+    [
+      "codex",
+      ".codex/config.toml",
+      'model = "x"\n[mcp_servers\n',
+      /config\.toml:2:\d+: not valid TOML/,
+    ],
+    [
+      "goose",
+      ".config/goose/config.yaml",
+      "a: [1, 2\nb: c\n",
+      /config\.yaml:\d+:\d+: not valid YAML/,
+    ],
+    [
+      "opencode",
+      ".config/opencode/opencode.json",
+      '{\n  "mcp": {,\n}\n',
+      /opencode\.json:2:\d+: not valid JSON/,
+    ],
+  ];
+  for (const [target, rel, text, re] of cases) {
+    const w = world();
+    try {
+      const path = join(w.home, rel);
+      write(path, text);
+      const r = installTargets(w.env, w.self, [t(target)]);
+      assert(r.aborted, target);
+      assert(re.test(r.outcomes[0].refused ?? ""), `${target}: ${r.outcomes[0].refused}`);
+      assertEquals(read(path), text);
+      assert(!existsSync(`${path}.deja.bak`));
+      assertEquals(targetStatus(w.env, t(target)).state, "broken_config");
+    } finally {
+      rmSync(w.root, { recursive: true, force: true });
+    }
+  }
+});
+
+Deno.test("every plain target of the registry installs into an empty HOME and uninstalls to nothing", () => {
+  const w = world();
+  try {
+    const names = ["codex", "gemini", "qwen", "opencode", "copilot", "cursor", "cline", "kilocode"]
+      .concat(["omp", "goose", "amp", "antigravity", "kimi", "openclaw", "hermes", "zed"])
+      .concat(["vscode", "kiro", "commandcode", "grok", "roo", "factory", "auggie"]);
+    const refs = names.map(t);
+    const r = installTargets(w.env, w.self, refs);
+    assert(!r.aborted, JSON.stringify(r.outcomes.filter((o) => o.refused)));
+    for (const ref of refs) assertEquals(targetStatus(w.env, ref).state, "wired", ref.name);
+    uninstallTargets(w.env, refs);
+    const left: string[] = [];
+    const walk = (d: string) => {
+      for (const e of Deno.readDirSync(d)) {
+        const p = join(d, e.name);
+        if (e.isDirectory) walk(p);
+        else left.push(p);
+      }
+    };
+    walk(w.home);
+    assertEquals(left, []);
+  } finally {
+    rmSync(w.root, { recursive: true, force: true });
+  }
+});
+
+Deno.test("the launcher records a non-default DEJA_HOME for harnesses that filter the environment", () => {
+  const w = world();
+  try {
+    writeFileSync(w.self[0], '#!/bin/sh\necho "home=$DEJA_HOME args=$*"\n', { mode: 0o755 });
+    installTargets(w.env, w.self, [t("codex")]);
+    const launcher = launcherPath(w.env);
+    const bare = new Deno.Command("/bin/sh", {
+      args: [launcher, "mcp"],
+      clearEnv: true,
+      env: { PATH: "/usr/bin:/bin" },
+    }).outputSync();
+    assertEquals(new TextDecoder().decode(bare.stdout), `home=${join(w.root, "deja")} args=mcp\n`);
+    const given = new Deno.Command("/bin/sh", {
+      args: [launcher, "mcp"],
+      clearEnv: true,
+      env: { PATH: "/usr/bin:/bin", DEJA_HOME: "/elsewhere" },
+    }).outputSync();
+    assertEquals(new TextDecoder().decode(given.stdout), "home=/elsewhere args=mcp\n");
+  } finally {
+    rmSync(w.root, { recursive: true, force: true });
+  }
+});
+
+Deno.test("a deja inside a package manager's cache is recognised (install warns about it)", () => {
+  assert(inPackageCache("/root/.npm/_npx/7a40be/node_modules/.bin/deja"));
+  assert(inPackageCache("/home/u/.bun/install/cache/deja@1/bin/deja"));
+  assert(!inPackageCache("/usr/local/bin/deja"));
+  assert(!inPackageCache("/home/u/.local/bin/deja"));
+});

@@ -1,0 +1,303 @@
+/**
+ * `deja view` in-process: the server on a fixture index, reached over real
+ * HTTP. Who may ask (token, Host, method), what every page shows, and that
+ * hostile transcript text is shown as text, never as markup.
+ */
+import { assert, assertEquals, assertStringIncludes } from "./_assert.ts";
+import { request } from "node:http";
+import { networkInterfaces } from "node:os";
+import { memIndex } from "./_search_fixture.ts";
+import { startView, type ViewServer } from "../lib/view/server.ts";
+import { search } from "../lib/search.ts";
+
+const HOSTILE = `<script>alert("pwned")</script><img src=x onerror=alert(1)>`;
+const AT = Date.parse("2026-11-01T10:00:00Z");
+
+/** A GET (or another method) with full control of the headers, as a browser or an attacker sends. */
+function get(
+  srv: ViewServer,
+  path: string,
+  o: { host?: string; method?: string; headers?: Record<string, string> } = {},
+): Promise<{ status: number; headers: Record<string, unknown>; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request({
+      host: "127.0.0.1",
+      port: srv.port,
+      path,
+      method: o.method ?? "GET",
+      headers: { host: o.host ?? `127.0.0.1:${srv.port}`, ...o.headers },
+    }, (res) => {
+      let body = "";
+      res.setEncoding("utf8");
+      res.on("data", (c) => body += c);
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+    });
+    req.on("error", reject);
+    req.end();
+  });
+}
+
+async function fixture() {
+  const idx = await memIndex([
+    {
+      id: "sess-hostile",
+      project: `/home/dev/<b>evil</b>`,
+      at: AT,
+      events: [
+        ["user", `fix the flaky websocket test ${HOSTILE}`],
+        ["assistant", `Looking at it. ${HOSTILE}`],
+        {
+          kind: "tool_call",
+          text: "",
+          tool: { name: "Bash", id: "c1", command: "npm test -- --grep websocket" },
+          time: AT + 120e3,
+        },
+        {
+          kind: "tool_result",
+          text: "1 failing\n  websocket reconnects",
+          result: { callId: "c1", exit: 1 },
+          time: AT + 180e3,
+        },
+        {
+          kind: "tool_call",
+          text: "",
+          tool: { name: "Bash", id: "c2", command: "ls build" },
+          time: AT + 200e3,
+        },
+        { kind: "tool_result", text: "out.js", result: { callId: "c2" }, time: AT + 210e3 },
+        {
+          kind: "tool_call",
+          text: "",
+          tool: {
+            name: "Edit",
+            id: "c3",
+            edits: [{
+              path: "/home/dev/app/src/ws.ts",
+              old: "const retries = 1;\nconnect();",
+              new: "const retries = 5;\nconnect();",
+            }],
+          },
+          time: AT + 240e3,
+        },
+        { kind: "tool_result", text: "ok", result: { callId: "c3" }, time: AT + 250e3 },
+        ["summary", "Compacted: the websocket test retries now."],
+      ],
+    },
+    {
+      id: "agent-1",
+      parent: "sess-hostile",
+      project: `/home/dev/<b>evil</b>`,
+      at: AT + 60e3,
+      events: [["user", "subagent looks up the websocket retry setting"]],
+    },
+    {
+      id: "sess-other",
+      project: "/home/dev/other",
+      at: AT - 86_400_000,
+      events: [["user", "rename the websocket helper"], ["assistant", "Renamed."]],
+    },
+  ]);
+  const srv = await startView({ env: idx.env, token: "k".repeat(32), now: () => AT + 3_600_000 });
+  return {
+    idx,
+    srv,
+    base: `/${srv.token}`,
+    async [Symbol.asyncDispose]() {
+      await srv.close();
+      idx.cleanup();
+    },
+  };
+}
+
+Deno.test("view refuses a request without the token, or with another one", async () => {
+  await using f = await fixture();
+  for (const path of ["/", "/app.css", `/${"k".repeat(31)}/`, `/${"k".repeat(33)}/`, "/stats"]) {
+    const r = await get(f.srv, path);
+    assertEquals(r.status, 403, path);
+    assert(!r.body.includes("sess-hostile"), path);
+  }
+  assertEquals((await get(f.srv, `${f.base}/`)).status, 200);
+  assert(f.srv.url.startsWith(`http://127.0.0.1:${f.srv.port}/${f.srv.token}/`));
+});
+
+Deno.test("view refuses a foreign Host header (DNS rebinding) and accepts its own names", async () => {
+  await using f = await fixture();
+  for (const host of ["evil.example", `evil.example:${f.srv.port}`, "127.0.0.1", "localhost:1"]) {
+    assertEquals((await get(f.srv, `${f.base}/`, { host })).status, 403, host);
+  }
+  assertEquals((await get(f.srv, `${f.base}/`, { host: `localhost:${f.srv.port}` })).status, 200);
+});
+
+Deno.test("view is read-only, sends no CORS header and a strict content policy", async () => {
+  await using f = await fixture();
+  for (const method of ["POST", "PUT", "DELETE", "OPTIONS"]) {
+    assertEquals((await get(f.srv, `${f.base}/`, { method })).status, 405, method);
+  }
+  const r = await get(f.srv, `${f.base}/`, { headers: { origin: "http://evil.example" } });
+  assertEquals(r.status, 200);
+  assert(!Object.keys(r.headers).some((k) => k.startsWith("access-control-")));
+  assertStringIncludes(String(r.headers["content-security-policy"]), "script-src 'self'");
+  assertEquals(r.headers["x-content-type-options"], "nosniff");
+});
+
+Deno.test("view listens on 127.0.0.1 only", async () => {
+  await using f = await fixture();
+  const other = Object.values(networkInterfaces()).flat()
+    .find((i) => i && i.family === "IPv4" && !i.internal)?.address;
+  if (!other) {
+    console.log("no non-loopback IPv4 address here: only the bound address is checked");
+  } else {
+    const err = await new Promise<string>((resolve) => {
+      const req = request({ host: other, port: f.srv.port, path: `${f.base}/`, timeout: 2000 });
+      req.on("response", () => resolve("answered"));
+      req.on("error", (e: { code?: string }) => resolve(e.code ?? "error"));
+      req.on("timeout", () => {
+        req.destroy();
+        resolve("timeout");
+      });
+      req.end();
+    });
+    assert(err !== "answered", `answered on ${other}`);
+  }
+  assertStringIncludes(f.srv.url, "//127.0.0.1:");
+});
+
+Deno.test("view escapes transcript text on every page", async () => {
+  await using f = await fixture();
+  const pages = [
+    "/",
+    "/search?q=websocket",
+    "/api/search?q=pwned",
+    "/session?h=mem&id=sess-hostile",
+    "/projects",
+    `/project?p=${encodeURIComponent("/home/dev/<b>evil</b>")}`,
+    "/stats",
+  ];
+  for (const p of pages) {
+    const r = await get(f.srv, f.base + p);
+    assertEquals(r.status, 200, p);
+    assert(!r.body.includes("<script>alert"), `raw script on ${p}`);
+    assert(!r.body.includes("<img src=x"), `raw img on ${p}`);
+    assert(!r.body.includes("<b>evil"), `raw project markup on ${p}`);
+  }
+  const s = await get(f.srv, `${f.base}/session?h=mem&id=sess-hostile`);
+  assertStringIncludes(s.body, "&lt;script&gt;alert(&quot;pwned&quot;)&lt;/script&gt;");
+  // The only scripts on a page are the server's own.
+  assertEquals([...s.body.matchAll(/<script/g)].length, 1);
+});
+
+Deno.test("view list shows sessions with harness, project, date and size; filters by harness and time", async () => {
+  await using f = await fixture();
+  const r = await get(f.srv, `${f.base}/`);
+  assertStringIncludes(r.body, "fix the flaky websocket test");
+  assertStringIncludes(r.body, "rename the websocket helper");
+  assertStringIncludes(r.body, "/home/dev/other");
+  assertStringIncludes(r.body, "session?h=mem&amp;id=sess-hostile");
+  // The subagent is filed under its parent, not listed alone.
+  assert(!r.body.includes("subagent looks up"));
+  const recent = await get(f.srv, `${f.base}/?days=1`);
+  assert(!recent.body.includes("rename the websocket helper"));
+  assertStringIncludes(recent.body, "fix the flaky websocket test");
+  const none = await get(f.srv, `${f.base}/?harness=deja`);
+  assertStringIncludes(none.body, "No sessions here");
+});
+
+Deno.test("view search answers with the CLI's search: same order, marked snippets, links to the hit", async () => {
+  await using f = await fixture();
+  const r = await get(f.srv, `${f.base}/api/search?q=websocket`);
+  assertStringIncludes(r.body, "<mark>websocket</mark>");
+  const store = f.idx.open();
+  const cli = search(store, "websocket", { now: AT + 3_600_000, hideThrowaway: true });
+  store.close();
+  const order = [...r.body.matchAll(/class="title" href="[^"]*id=([^"&#]+)/g)].map((m) =>
+    decodeURIComponent(m[1])
+  );
+  assertEquals(order, cli.results.map((x) => x.id));
+  // A snippet links to its event on the session's page; a subagent's hit to its place inside.
+  assert(/id=sess-hostile#e\d/.test(r.body));
+  assertStringIncludes(r.body, `#${encodeURIComponent("agent-1/e0")}`);
+  assertStringIncludes(r.body, "tier exact");
+});
+
+Deno.test("view session page: turns, commands with their outcome, diffs, subagents, summaries, copy buttons", async () => {
+  await using f = await fixture();
+  const r = await get(f.srv, `${f.base}/session?h=mem&id=sess-hostile`);
+  const b = r.body;
+  assertStringIncludes(b, 'class="ev user" id="e0"');
+  assertStringIncludes(b, 'class="ev assistant"');
+  assertStringIncludes(b, "$ npm test -- --grep websocket");
+  assertStringIncludes(b, '<span class="st st-failed">✗ exit 1</span>');
+  // No exit status and nothing failing in the output: unknown, never "ok".
+  assertStringIncludes(b, '<span class="st st-unknown">? exit unknown</span>');
+  assertStringIncludes(b, '<div class="d">- const retries = 1;</div>');
+  assertStringIncludes(b, '<div class="a">+ const retries = 5;</div>');
+  assertStringIncludes(b, "compaction summary");
+  assertStringIncludes(b, 'class="sub-agent" id="agent-1"');
+  assertStringIncludes(b, 'id="agent-1/e0"');
+  assertStringIncludes(b, 'data-copy="deja resume mem:');
+  assertStringIncludes(b, 'data-copy="deja ctx mem:');
+  // The subagent sits where it started: after the first turn, before the first command.
+  assert(b.indexOf("subagent looks up") < b.indexOf("$ npm test"));
+  assert(b.indexOf("subagent looks up") > b.indexOf("fix the flaky"));
+  assertEquals((await get(f.srv, `${f.base}/session?h=mem&id=nope`)).status, 404);
+});
+
+Deno.test("view project page lists its sessions and touched files; blame lists who changed a file", async () => {
+  await using f = await fixture();
+  const p = encodeURIComponent("/home/dev/<b>evil</b>");
+  const r = await get(f.srv, `${f.base}/project?p=${p}`);
+  assertStringIncludes(r.body, "/home/dev/app/src/ws.ts");
+  assertStringIncludes(r.body, "fix the flaky websocket test");
+  const all = await get(f.srv, `${f.base}/projects`);
+  assertStringIncludes(all.body, "/home/dev/other");
+  const bl = await get(
+    f.srv,
+    `${f.base}/blame?p=${p}&path=${encodeURIComponent("/home/dev/app/src/ws.ts")}`,
+  );
+  assertStringIncludes(bl.body, "1 session touched this file");
+  assertStringIncludes(bl.body, "id=sess-hostile#e6");
+});
+
+Deno.test("view activity page draws its charts as inline SVG and counts failed commands", async () => {
+  await using f = await fixture();
+  const r = await get(f.srv, `${f.base}/stats`);
+  assertStringIncludes(r.body, '<svg class="chart heat"');
+  assertStringIncludes(r.body, "2026-11-01: 1 session");
+  assertStringIncludes(r.body, "<code>npm test -- --grep websocket</code>");
+  assert(!r.body.includes("<code>ls build</code>"), "an unknown outcome is not a failure");
+  const css = await get(f.srv, `${f.base}/app.css`);
+  assertStringIncludes(String(css.headers["content-type"]), "text/css");
+});
+
+Deno.test("view shows a session written after it started, freshened the way the CLI freshens", async () => {
+  await using f = await fixture();
+  await f.srv.close();
+  const { memParser } = await import("./_search_fixture.ts");
+  const { writeFileSync } = await import("node:fs");
+  const { join } = await import("node:path");
+  const srv = await startView({
+    env: f.idx.env,
+    parsers: [memParser(f.idx.root)],
+    token: "t".repeat(32),
+    freshenEveryMs: 0,
+  });
+  try {
+    assert(!(await get(srv, `/${srv.token}/`)).body.includes("brand new session"));
+    const at = Date.now();
+    writeFileSync(
+      join(f.idx.root, "mem--fresh.json"),
+      JSON.stringify({
+        harness: "mem",
+        id: "fresh",
+        project: "/home/dev/other",
+        started: at,
+        updated: at,
+        path: "",
+        events: [{ kind: "user", text: "a brand new session", time: at }],
+      }),
+    );
+    assertStringIncludes((await get(srv, `/${srv.token}/`)).body, "a brand new session");
+  } finally {
+    await srv.close();
+  }
+});

@@ -1,0 +1,23 @@
+/** docs/wiring.md is the wiring matrix generated from registry.json, never typed by hand. */
+import { assertEquals } from "./_assert.ts";
+import { readFileSync } from "node:fs";
+import { wiringMarkdown, wiringMatrix } from "../lib/install/matrix.ts";
+
+Deno.test("docs/wiring.md equals the matrix generated from registry.json", () => {
+  const doc = readFileSync(new URL("../docs/wiring.md", import.meta.url), "utf8");
+  assertEquals(doc, wiringMarkdown(), "run 'deno task wiring' to regenerate docs/wiring.md");
+});
+
+Deno.test("the matrix has a row per install target, hooks and envelopes for -auto ones", () => {
+  const rows = wiringMatrix();
+  const codex = rows.find((r) => r.harness === "codex")!;
+  assertEquals([codex.auto_target, codex.envelope, codex.mcp?.key], [
+    "codex-auto",
+    "nested",
+    "mcp_servers.deja",
+  ]);
+  const crush = rows.find((r) => r.harness === "crush")!;
+  assertEquals(crush.envelope, "flat");
+  const zed = rows.find((r) => r.harness === "zed")!;
+  assertEquals([zed.auto_target, zed.hooks, zed.envelope], [null, [], null]);
+});
