@@ -126,7 +126,7 @@ export function runSearch(a: Args, io: IO): number {
     );
     if (r.title) out.push(`  ${oneLine(r.title, 100)}`);
     for (const s of r.snippets) {
-      out.push(`    ${c.dim(s.kind.padEnd(11))} ${c.marks(oneLine(s.text, 200))}`);
+      out.push(`    ${c.dim(s.kind.padEnd(11))} ${c.marks(oneLine(s.text, 200, { marks: true }))}`);
     }
   }
   if (res.total > res.results.length) {

@@ -40,9 +40,13 @@ export function clipBytes(s: string, max: number): string {
  * and unsafe characters removed *first* (lib/terminal.ts; a cut made before
  * would leave half a sequence such as `8;;http://…` to show), then white
  * space collapsed, then the cut (never inside a surrogate pair).
+ * `marks` keeps the search snippet's match marks (`\x01`, `\x02`).
  */
-export function oneLine(s: string, n: number): string {
-  const t = sanitizeForTerminal(s).replace(/\s+/g, " ").trim();
+export function oneLine(s: string, n: number, opts: { marks?: boolean } = {}): string {
+  // The search snippet's match marks (\x01 … \x02, lib/search/snippet.ts) survive when asked.
+  const keep = opts.marks ? s.replaceAll("\x01", "\ue0f1").replaceAll("\x02", "\ue0f2") : s;
+  let t = sanitizeForTerminal(keep).replace(/\s+/g, " ").trim();
+  if (opts.marks) t = t.replaceAll("\ue0f1", "\x01").replaceAll("\ue0f2", "\x02");
   if (t.length <= n) return t;
   let cut = t.slice(0, n - 1);
   if (/[\uD800-\uDBFF]$/.test(cut)) cut = cut.slice(0, -1);
