@@ -270,3 +270,23 @@ Deno.test("show, ctx and blame name an untitled session by its first typed promp
     ix.cleanup();
   }
 });
+
+// Regressions (2027-01, a new user on real stores): `deja: nothing matched ""Repeated 529 Overloaded""`
+// doubled the quotes of a quoted phrase; `deja index --interval 5` without --watch was accepted.
+Deno.test("a quoted query is named once-quoted, and --interval without --watch is refused", async () => {
+  const ix = await indexSessions([S]);
+  try {
+    const s = await run(ix, ["search", '"zzqq overloaded"', "--no-refresh"]);
+    assertEquals(s.code, 1);
+    assertStringIncludes(s.err, 'nothing matched "zzqq overloaded"\n');
+    const plain = await run(ix, ["search", "zzqq", "--no-refresh"]);
+    assertStringIncludes(plain.err, 'nothing matched "zzqq"\n');
+    const c = await run(ix, ["ctx", '"zzqq overloaded"', "--no-refresh"]);
+    assertStringIncludes(c.err, 'nothing matched "zzqq overloaded"\n');
+    const i = await run(ix, ["index", "--interval", "5"]);
+    assertEquals(i.code, 2);
+    assertStringIncludes(i.err, "--interval applies only to --watch");
+  } finally {
+    ix.cleanup();
+  }
+});

@@ -1,6 +1,16 @@
 /** `deja <query>` / `deja search <query>`: find the sessions where that work happened. */
 import type { Args, Command } from "./common.ts";
-import { colors, fmtTime, intOpt, isoTime, oneLine, opt, printJson, tildify } from "./common.ts";
+import {
+  colors,
+  fmtTime,
+  intOpt,
+  isoTime,
+  oneLine,
+  opt,
+  printJson,
+  quoteShown,
+  tildify,
+} from "./common.ts";
 import type { IO } from "../runtime.ts";
 import { DejaError, indexPath, Store } from "../store.ts";
 import { search, type SearchResult } from "../search.ts";
@@ -106,7 +116,7 @@ export function runSearch(a: Args, io: IO): number {
   const c = colors(io);
   const note = narration(res);
   if (!res.results.length) {
-    io.err(`deja: nothing matched "${query}"\n`);
+    io.err(`deja: nothing matched ${quoteShown(query)}\n`);
     if (note) io.err(`${note}\n`);
     hiddenHint(io, res.hidden);
     return 1;

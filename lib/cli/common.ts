@@ -198,3 +198,11 @@ export function tildify(path: string | null | undefined, home: string): string {
 
 /** One line of text, cleaned then cut to `n` characters (one rule: lib/memory/_text.ts). */
 export { oneLine } from "../memory/_text.ts";
+
+/**
+ * `text` as a message names it: in double quotes, unless it already starts
+ * and ends with them (a quoted phrase typed as such), so quotes never double.
+ */
+export function quoteShown(text: string): string {
+  return /^".*"$/s.test(text) ? text : `"${text}"`;
+}
