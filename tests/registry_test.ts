@@ -11,6 +11,7 @@ import { fixtureRun, loadRegistry } from "./_registry.ts";
 import { REPO } from "./_fixture.ts";
 import { checkInstallFacts } from "../lib/install/facts.ts";
 import { readBlock, VERIFIED_BY } from "./farm/_verified.ts";
+import { readWiringBlock } from "./farm/_wiring_verified.ts";
 
 const entries = loadRegistry();
 
@@ -195,6 +196,30 @@ Deno.test("docs/registry/README.md lists every harness of the registry", () => {
     assert(
       page.includes(`[${e.id}.md](${e.id}.md)`),
       `docs/registry/README.md has no row for ${e.id}: add one`,
+    );
+  }
+});
+
+Deno.test("an entry's wiring_verified and its page's generated wiring part agree", () => {
+  for (const e of entries) {
+    const w = (e as unknown as Record<string, unknown>).wiring_verified as
+      | Record<string, unknown>
+      | undefined;
+    const page = readFileSync(join(REPO, "docs/registry", `${e.id}.md`), "utf8");
+    const block = readWiringBlock(page);
+    if (!w) {
+      assert(!block, `docs/registry/${e.id}.md has a wiring part but registry.json has none`);
+      continue;
+    }
+    assert(typeof w.mcp === "boolean", `${e.id}: wiring_verified.mcp is true or false`);
+    assert(
+      w.hooks === null || typeof w.hooks === "boolean",
+      `${e.id}: wiring_verified.hooks is true, false or null`,
+    );
+    assertEquals(
+      block,
+      { version: w.version, date: w.date },
+      `docs/registry/${e.id}.md and registry.json disagree on the wiring run: rerun 'deno task verify:record'`,
     );
   }
 });

@@ -21,9 +21,14 @@ export type Schema = {
 /** One tool the harness offered. */
 export interface Tool {
   name: string;
-  /** `function`: JSON arguments; `custom`: free text (Codex's apply_patch); `local_shell`: argv. */
-  kind: "function" | "custom" | "local_shell";
+  /**
+   * `function`: JSON arguments; `custom`: free text (Codex's apply_patch); `local_shell`: argv;
+   * `tool_search`: the Responses API's client-side search over deferred tools (Codex).
+   */
+  kind: "function" | "custom" | "local_shell" | "tool_search";
   schema: Schema;
+  /** For a function inside a Responses `namespace` tool: `name` is `<namespace>__<inner>`. */
+  namespace?: { namespace: string; inner: string };
 }
 
 /** The roles a scenario needs a tool for. */

@@ -99,20 +99,39 @@ export function chatReply(b: Obj, r: Reply): Payload {
 /** Reads a Responses request. */
 export function responsesView(b: Obj): View {
   const tools: Tool[] = [];
-  for (const t of arr(b.tools)) {
+  const input = typeof b.input === "string"
+    ? [{ type: "message", role: "user", content: b.input }]
+    : arr(b.input);
+  // Deferred tools a client-side tool search loaded come back in its output item (Codex).
+  const loaded = input.filter((it) => it.type === "tool_search_output").flatMap((it) =>
+    arr(it.tools)
+  );
+  for (const t of [...arr(b.tools), ...loaded]) {
     if (t.type === "function") {
       tools.push({ name: str(t.name), kind: "function", schema: (t.parameters ?? {}) as Schema });
     } else if (t.type === "custom") tools.push({ name: str(t.name), kind: "custom", schema: {} });
     else if (t.type === "local_shell") {
       tools.push({ name: "local_shell", kind: "local_shell", schema: {} });
+    } else if (t.type === "tool_search") {
+      tools.push({
+        name: "tool_search",
+        kind: "tool_search",
+        schema: (t.parameters ?? {}) as Schema,
+      });
+    } else if (t.type === "namespace") {
+      for (const f of arr(t.tools)) {
+        tools.push({
+          name: `${str(t.name)}__${str(f.name)}`,
+          kind: "function",
+          schema: (f.parameters ?? {}) as Schema,
+          namespace: { namespace: str(t.name), inner: str(f.name) },
+        });
+      }
     }
   }
   const items: Array<{ user?: string; result?: boolean }> = [];
-  const input = typeof b.input === "string"
-    ? [{ type: "message", role: "user", content: b.input }]
-    : arr(b.input);
   for (const it of input) {
-    if (/_call_output$/.test(str(it.type))) items.push({ result: true });
+    if (/(_call_output|^tool_search_output)$/.test(str(it.type))) items.push({ result: true });
     else if ((it.type === "message" || !it.type) && it.role === "user") {
       const t = textOf(it.content);
       if (t) items.push({ user: t });
@@ -154,13 +173,24 @@ export function responsesReply(b: Obj, r: Reply, shellCmd: string): Payload {
         call_id,
         action,
       });
+    } else if (r.tool.kind === "tool_search") {
+      items.push({
+        type: "tool_search_call",
+        id: rid("tsc_"),
+        status: "completed",
+        call_id,
+        execution: "client",
+        arguments: r.args,
+      });
     } else {
+      const ns = r.tool.namespace;
       items.push({
         type: "function_call",
         id: rid("fc_"),
         status: "completed",
         call_id,
-        name: r.tool.name,
+        name: ns?.inner ?? r.tool.name,
+        ...(ns ? { namespace: ns.namespace } : {}),
         arguments: JSON.stringify(r.args),
       });
     }

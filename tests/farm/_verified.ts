@@ -36,7 +36,7 @@ export function greens(report: FarmReport): Green[] {
   if (report?.version !== 1 || !Array.isArray(report.harnesses)) {
     throw new Error("not a farm report (deno task farm --report <file>)");
   }
-  return report.harnesses.filter((h) => h.status === "passed" && h.parser).map((h) => ({
+  return report.harnesses.filter((h) => h.status === "passed" && h.parser && !h.mode).map((h) => ({
     id: h.parser!,
     display: h.display,
     package: h.package,

@@ -106,8 +106,8 @@ export function makeProject(dir: string): void {
   git("-c", "user.email=farm@example.invalid", "-c", "user.name=farm", "commit", "-qm", "init");
 }
 
-/** Runs `argv` in `cwd`, killing its whole process group after `timeoutS` seconds. */
-function runOne(
+/** Runs `argv` in `cwd`, killing its whole process group after `timeoutS` seconds; output to `out`. */
+export function runOne(
   argv: string[],
   cwd: string,
   env: Record<string, string>,

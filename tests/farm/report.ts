@@ -36,6 +36,11 @@ export interface HarnessResult {
   notes: string | null;
   /** The run directory, kept when the run failed or --keep was given. */
   dir?: string;
+  /**
+   * What was checked: the store the harness wrote (absent), or `wiring`: what
+   * `deja install` wrote reached the model (tests/farm/wiring.ts).
+   */
+  mode?: "wiring";
 }
 
 /** A whole farm run. */
@@ -61,7 +66,7 @@ export function printTable(r: FarmReport): string {
   for (const h of r.harnesses) {
     const applied = h.checks.filter((c) => c.ok !== null);
     rows.push([
-      h.name,
+      h.mode ? `${h.name} (${h.mode})` : h.name,
       h.version,
       h.status,
       h.seconds.toFixed(1),

@@ -80,9 +80,10 @@ const text = (role: string, t: string) => ({ role, content: [{ type: "text", tex
 
 /**
  * The seeded store: path relative to `~/.claude/projects` -> JSONL text.
- * `project` must be the real path Claude Code will run in; `now` is epoch ms.
+ * `project` must be the real path Claude Code will run in; `now` is epoch ms;
+ * `marker`, when given, is written into the decision (the wiring check's).
  */
-export function seedStore(project: string, now: number): Record<string, string> {
+export function seedStore(project: string, now: number, marker?: string): Record<string, string> {
   const day = 86_400_000;
   const out: Record<string, string> = {};
   const bash = (id: string, command: string) => ({
@@ -101,7 +102,12 @@ export function seedStore(project: string, now: number): Record<string, string> 
     result("toolu_seed2", "", false),
     bash("toolu_seed3", CHECK_CMD),
     result("toolu_seed3", "Exit code 1\nlibfoo@2.4.0: zebra-sock crash on start", true),
-    text("assistant", `${DECISION} Version 2.4 crashes on start; 2.3 does not.`),
+    text(
+      "assistant",
+      `${DECISION}${
+        marker ? ` Ticket ${marker}.` : ""
+      } Version 2.4 crashes on start; 2.3 does not.`,
+    ),
   ]);
   const topics = ["parser tables", "logging format", "docker image", "cache layout", "ci matrix"];
   topics.forEach((topic, i) => {

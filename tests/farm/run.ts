@@ -26,6 +26,9 @@ import { ensureInstalled, farmCache, nodeSpec } from "./install.ts";
 import type { Job, Played } from "./play.ts";
 import { readLog } from "./mock_model.ts";
 import { logChecks, storeChecks } from "./verify.ts";
+import { WIRING, WIRING_CI } from "./wiring.ts";
+import { runWiring } from "./wiring_run.ts";
+import { binary } from "../_binary.ts";
 import { type FarmReport, type HarnessResult, printTable } from "./report.ts";
 import denoJson from "../../deno.json" with { type: "json" };
 
@@ -211,6 +214,7 @@ if (import.meta.main) {
       report: { type: "string" },
       keep: { type: "boolean" },
       list: { type: "boolean" },
+      wiring: { type: "boolean" },
     },
   });
   if (values.list) {
@@ -219,12 +223,20 @@ if (import.meta.main) {
     }
     process.exit(0);
   }
-  const names = positionals.length
+  // --wiring: only the wiring check; --ci: the store check of CI_SUBSET, then the wiring of WIRING_CI.
+  const names = values.wiring
+    ? []
+    : positionals.length
     ? positionals
     : values.ci
     ? CI_SUBSET
     : HARNESSES.map((h) => h.name);
-  const unknown = names.filter((n) => !HARNESSES.some((h) => h.name === n));
+  const wiring = values.wiring
+    ? (positionals.length ? positionals : values.ci ? WIRING_CI : Object.keys(WIRING))
+    : values.ci && !positionals.length
+    ? WIRING_CI
+    : [];
+  const unknown = [...names, ...wiring].filter((n) => !HARNESSES.some((h) => h.name === n));
   if (unknown.length) {
     console.error(
       `farm: unknown harness ${unknown.join(", ")}; known: ${
@@ -238,7 +250,7 @@ if (import.meta.main) {
   const cache = farmCache(process.env);
   mkdirSync(cache, { recursive: true });
   console.error(
-    `farm: ${names.length} harnesses; cache ${cache}; sandbox: ${
+    `farm: ${names.length} harnesses, ${wiring.length} wiring checks; cache ${cache}; sandbox: ${
       "none" in sandbox ? sandbox.none : sandbox.kind
     }`,
   );
@@ -253,6 +265,20 @@ if (import.meta.main) {
     }
     console.error(
       `farm: ${h.name} ${r.status} in ${r.seconds} s${r.reason ? `: ${r.reason}` : ""}`,
+    );
+    results.push(r);
+  }
+  let deja: string | undefined;
+  for (const n of wiring) {
+    const h = HARNESSES.find((x) => x.name === n)!;
+    console.error(`farm: ${h.name} wiring (${h.pkg}@${h.version}) ...`);
+    deja ??= binary();
+    const r = runWiring(h, sandbox, cache, !!values.keep, deja);
+    if (values.ci && r.status === "skipped" && !r.reason.startsWith("cannot install")) {
+      r.status = "failed";
+    }
+    console.error(
+      `farm: ${h.name} wiring ${r.status} in ${r.seconds} s${r.reason ? `: ${r.reason}` : ""}`,
     );
     results.push(r);
   }

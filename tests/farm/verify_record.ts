@@ -5,7 +5,8 @@
  * `verified_by: "farm"` and `last_verified` (the run's date), and its page
  * docs/registry/<id>.md gets the generated part of its Verified section and
  * the same "Last verified" date. Harnesses that failed or were skipped are
- * left as they were. Exit 0 when something was recorded, 1 when nothing
+ * left as they were. Wiring rows (`deno task farm --wiring`) whose MCP round
+ * trip held write `wiring_verified` and the page's wiring part instead. Exit 0 when something was recorded, 1 when nothing
  * passed, 2 on an error.
  *
  * @module
@@ -16,6 +17,7 @@ import process from "node:process";
 import { REPO } from "../_fixture.ts";
 import type { FarmReport } from "./report.ts";
 import { greens, setFields, updatePage } from "./_verified.ts";
+import { setWiring, updateWiringPage, wiringGreens } from "./_wiring_verified.ts";
 
 /** What {@link record} did. */
 export interface Recorded {
@@ -41,8 +43,18 @@ export function record(repo: string, report: FarmReport): Recorded {
     pages.set(page, updatePage(readFileSync(page, "utf8"), g));
     out.recorded.push(`${g.id} ${g.version} ${g.date}`);
   }
+  for (const g of wiringGreens(report)) {
+    reg = setWiring(reg, g.id, g);
+    const page = join(repo, "docs/registry", `${g.id}.md`);
+    pages.set(page, updateWiringPage(pages.get(page) ?? readFileSync(page, "utf8"), g));
+    out.recorded.push(`${g.id} wiring ${g.version} ${g.date} mcp${g.hooks ? "+hooks" : ""}`);
+  }
   for (const h of report.harnesses) {
-    if (h.status !== "passed") {
+    if (h.mode === "wiring") {
+      if (!out.recorded.some((l) => l.startsWith(`${h.parser} wiring `))) {
+        out.untouched.push(`${h.name} wiring: ${h.status}${h.reason ? ` (${h.reason})` : ""}`);
+      }
+    } else if (h.status !== "passed") {
       out.untouched.push(`${h.name}: ${h.status}${h.reason ? ` (${h.reason})` : ""}`);
     } else if (!h.parser) out.untouched.push(`${h.name}: no parser`);
   }

@@ -1,0 +1,127 @@
+/**
+ * The wiring check's mock script and log checks (wiring.ts) on synthetic
+ * requests, and its recording (`_wiring_verified.ts`): the search detour, the
+ * bridge call, what counts as a tool result, and the registry/page edits.
+ */
+import { assert, assertEquals } from "../_assert.ts";
+import type { View } from "./_mock_script.ts";
+import type { Tool } from "./_mock_tools.ts";
+import type { LoggedRequest } from "./mock_model.ts";
+import { prompt } from "./roundtrip.ts";
+import { isDejaTool, marker, offered, split, wiringChecks, wiringPlay } from "./wiring.ts";
+import { readWiringBlock, setWiring, updateWiringPage } from "./_wiring_verified.ts";
+
+const tool = (name: string, kind: Tool["kind"] = "function"): Tool => ({ name, kind, schema: {} });
+const view = (tools: Tool[], n: number): View => ({
+  tools,
+  userTexts: [prompt("abc123")],
+  resultsAfter: [n],
+  system: "",
+});
+
+Deno.test("every harness's name for deja's tool is recognised, and nothing else", () => {
+  for (const n of ["mcp__deja__deja", "mcp_deja_deja", "deja_deja", "deja-deja", "deja__deja"]) {
+    assert(isDejaTool(n), n);
+  }
+  for (const n of ["deja", "mcp__other__deja", "tool_search"]) assert(!isDejaTool(n), n);
+});
+
+Deno.test("wiring play searches for a deferred deja tool, calls it through a bridge, then answers", () => {
+  const play = wiringPlay("abc123");
+  const tools = [tool("run_shell_command"), tool("tool_search"), tool("tool_call")];
+  const steps = [0, 1, 2].map((n) => play(view(tools, n)));
+  assertEquals(steps.map((r) => r?.kind === "tool" ? r.tool.name : r?.kind), [
+    "tool_search",
+    "tool_call",
+    "text",
+  ]);
+  const call = steps[1];
+  assert(call?.kind === "tool");
+  assertEquals(call.args.name, "mcp__deja__deja");
+});
+
+Deno.test("wiring play calls an offered deja tool at once", () => {
+  const r = wiringPlay("abc123")(view([tool("tool_search"), tool("deja_deja")], 0));
+  assert(r?.kind === "tool");
+  assertEquals(r.tool.name, "deja_deja");
+});
+
+Deno.test("tool results are told apart from the rest in every protocol", () => {
+  const body = {
+    messages: [
+      { role: "user", content: "hello" },
+      { role: "tool", content: "chat result" },
+      { role: "user", content: [{ type: "tool_result", content: "anthropic result" }] },
+    ],
+    input: [{ type: "function_call_output", output: "responses result" }],
+    contents: [{ parts: [{ functionResponse: { response: { output: "gemini result" } } }] }],
+  };
+  const s = split(body);
+  for (const r of ["chat", "anthropic", "responses", "gemini"]) {
+    assert(s.results.includes(`${r} result`), r);
+    assert(!s.rest.includes(`${r} result`), r);
+  }
+  assert(s.rest.includes("hello"));
+});
+
+Deno.test("offered names Responses namespaces and tools a tool search loaded", () => {
+  const body = {
+    tools: [{ type: "function", name: "exec_command" }, { functionDeclarations: [{ name: "g" }] }],
+    input: [{
+      type: "tool_search_output",
+      tools: [{
+        type: "namespace",
+        name: "mcp__deja",
+        tools: [{ type: "function", name: "deja" }],
+      }],
+    }],
+  };
+  assertEquals(offered(body), ["exec_command", "g", "mcp__deja__deja"]);
+});
+
+function req(body: unknown, reply: LoggedRequest["reply"]): LoggedRequest {
+  return { t: "", method: "POST", path: "/", route: "chat", headers: {}, body, reply };
+}
+
+Deno.test("wiring checks: offered, answered with the marker, hook text before any tool call", () => {
+  const m = marker("abc123");
+  const tools = [{ function: { name: "deja_deja" } }];
+  const log = [
+    req({ tools, messages: [{ role: "system", content: `recall ${m}` }] }, {
+      turn: "main",
+      tool: "deja_deja",
+      args: {},
+    }),
+    req({ tools, messages: [{ role: "tool", content: `found ${m}` }] }, {
+      turn: "main",
+      text: "ok",
+    }),
+  ];
+  assertEquals(wiringChecks(log, "abc123", true).map((c) => c.ok), [true, true, true]);
+  // The marker only in the system prompt (a hook), not in the tool's result: not answered.
+  const noAnswer = [log[0], req({ tools, messages: [] }, { turn: "main", text: "ok" })];
+  assertEquals(wiringChecks(noAnswer, "abc123", false).map((c) => c.ok), [true, false, null]);
+});
+
+Deno.test("wiring_verified goes after verified_by and is replaced in place; the page part is read back", () => {
+  const reg = '{\n  "harnesses": [\n    {\n      "id": "x",\n      "verified_by": "farm",\n' +
+    '      "last": 1\n    }\n  ]\n}\n';
+  const v = { version: "1.2.3", date: "2026-12-01", mcp: true, hooks: null };
+  const once = setWiring(reg, "x", v);
+  assertEquals(JSON.parse(once).harnesses[0].wiring_verified, v);
+  const twice = setWiring(once, "x", { ...v, hooks: true });
+  assertEquals(JSON.parse(twice).harnesses[0].wiring_verified.hooks, true);
+  assertEquals(twice.split("wiring_verified").length, 2);
+  const g = {
+    ...v,
+    id: "x",
+    display: "X",
+    package: "x-cli",
+    farmName: "x",
+    installed: "deja install x",
+    offered: "deja_deja in the first tool list",
+  };
+  const page = updateWiringPage("# X\n\n## Verified\n\n- notes\n", g);
+  assertEquals(readWiringBlock(page), { version: "1.2.3", date: "2026-12-01" });
+  assertEquals(updateWiringPage(page, g), page);
+});
