@@ -6,6 +6,8 @@
  * @module
  */
 
+import { sanitizeForTerminal } from "./terminal.ts";
+
 const enc = new TextEncoder();
 
 /** UTF-8 length of `s` in bytes. */
@@ -33,10 +35,21 @@ export function clipBytes(s: string, max: number): string {
   return cut.trimEnd() + "…";
 }
 
-/** One line of text (white space collapsed), cut to `n` characters with an ellipsis. */
-export function oneLine(s: string, n: number): string {
-  const t = s.replace(/\s+/g, " ").trim();
-  return t.length > n ? t.slice(0, n - 1).trimEnd() + "…" : t;
+/**
+ * One line of text, cut to `n` characters with an ellipsis: escape sequences
+ * and unsafe characters removed *first* (core/terminal.ts; a cut made before
+ * would leave half a sequence such as `8;;http://…` to show), then white
+ * space collapsed, then the cut (never inside a surrogate pair).
+ * `marks` keeps the search snippet's match marks (`\x01`, `\x02`).
+ */
+export function oneLine(s: string, n: number, opts: { marks?: boolean } = {}): string {
+  const keep = opts.marks ? s.replaceAll("\x01", "\ue0f1").replaceAll("\x02", "\ue0f2") : s;
+  let t = sanitizeForTerminal(keep).replace(/\s+/g, " ").trim();
+  if (opts.marks) t = t.replaceAll("\ue0f1", "\x01").replaceAll("\ue0f2", "\x02");
+  if (t.length <= n) return t;
+  let cut = t.slice(0, n - 1);
+  if (/[\uD800-\uDBFF]$/.test(cut)) cut = cut.slice(0, -1);
+  return cut.trimEnd() + "…";
 }
 
 /** `n` and the noun, plural (`many`, else the noun and `s`) when `n` is not 1: `3 sessions`. */

@@ -32,6 +32,8 @@ import { dataDir } from "../core/paths.ts";
 import { SourceWriter, type WriteMode } from "./ingest.ts";
 import { redactDeep } from "./redact.ts";
 import { dropExcluded, makeGate, setGate } from "./forget/gate.ts";
+import { releaseExcluded } from "./forget/exclusions.ts";
+import { NORMALIZE_PROJECTS_SQL } from "./project_path.ts";
 import { resetVocabCache } from "./search/vocab.ts";
 import { FRESH_KEY, type FreshMap, harnessDirs, parseFreshMap, stampDirs } from "./fresh/map.ts";
 import { sweepCopies } from "../core/sqlite_read.ts";
@@ -179,6 +181,10 @@ async function onePass(
     // Forgotten sessions and excluded projects are left out of every source read,
     // and sessions of a project excluded since the last run leave the index now.
     setGate(store, makeGate(env, path));
+    // Stores whose sessions a pattern since removed had dropped are read again whole.
+    releaseExcluded(store, env);
+    // Projects indexed before the path rule (lib/project_path.ts) are brought in line.
+    store.db.exec(NORMALIZE_PROJECTS_SQL);
     const excluded = dropExcluded(store, env);
     const out: HarnessSummary[] = [];
     const seen = new Set<string>();

@@ -13,6 +13,8 @@ import { renderCall } from "./render.ts";
 import { VocabWriter } from "./search/vocab.ts";
 import { eventFlags } from "./search/signals.ts";
 import { gateOf } from "./forget/gate.ts";
+import { recordExcluded } from "./forget/exclusions.ts";
+import { normalizeProject } from "./project_path.ts";
 import { stripFrames } from "../core/frame.ts";
 
 /** Cap on speech and summary text stored per event: 64 KiB of characters. */
@@ -71,9 +73,12 @@ export class SourceWriter {
 
   /** Writes one session chunk. */
   write(chunk: Session): void {
+    if (chunk.project) chunk = { ...chunk, project: normalizeProject(chunk.project) };
     const k = `${chunk.harness}\u0000${chunk.id}`;
     if (this.leftOut.has(k)) return;
-    if (!this.slots.has(k) && (gateOf(this.store)?.check(chunk) || this.staleCopy(chunk))) {
+    if (
+      !this.slots.has(k) && (gateOf(this.store)?.check(chunk, this.source) || this.staleCopy(chunk))
+    ) {
       this.leftOut.add(k);
       return;
     }
@@ -97,6 +102,9 @@ export class SourceWriter {
 
   /** Recounts events of every session this pass touched. */
   finish(): void {
+    // In the same transaction as the stamp: the stores an exclusion left sessions out of.
+    const gate = gateOf(this.store);
+    if (gate) recordExcluded(this.store, gate.excludedBy);
     for (const slot of this.slots.values()) this.store.stmt(Q.countEvents).run(slot.id);
     this.vocab.flush();
   }

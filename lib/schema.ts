@@ -500,6 +500,9 @@ export const Q = {
   setSourceTotals: `UPDATE sources SET sessions = ?, events = ? WHERE path = ?`,
   // path: the next index reads the store again from its start
   forgetSource: `DELETE FROM sources WHERE path = ?`,
+  // path: the stamp is reset so the next index (and freshen's stat pass) reads the store again whole
+  resetSourceStamp: `UPDATE sources SET size = -1, mtime = -1, offset = 0, head_hash = NULL,
+    state = NULL, watermark = 0, hash = NULL, error = NULL WHERE path = ?`,
   // deja stats
   statsByHarness: `SELECT harness, COUNT(*) AS sessions, SUM(events) AS events,
       MIN(COALESCE(started, updated)) AS first, MAX(COALESCE(updated, started)) AS last

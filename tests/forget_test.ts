@@ -189,3 +189,20 @@ Deno.test("an incremental index drops the sessions of a project excluded after t
     ix.cleanup();
   }
 });
+
+// Regression (2027-01, real Crush store): `deja forget --unforget crush:556ff46e` said "no forgotten
+// session matches" although the help documents the `harness:id` form; a bare prefix worked.
+Deno.test("unforget takes a harness:id-prefix key as well as a bare prefix", async () => {
+  const ix = await memIndex(HISTORY);
+  try {
+    const s = ix.open();
+    applyForget(s, planForget(s, { session: "aa11-secret" }), "--session aa11-secret");
+    applyForget(s, planForget(s, { session: "bb33" }), "--session bb33");
+    assertEquals(unforget(s, indexPath(ix.env), "mem:aa11").id, "aa11-secret");
+    assertEquals(unforget(s, indexPath(ix.env), "bb3").id, "bb33-keep");
+    assertThrows(() => unforget(s, indexPath(ix.env), "other:aa11"), DejaError);
+    s.close();
+  } finally {
+    ix.cleanup();
+  }
+});

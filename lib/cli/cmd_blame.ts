@@ -8,6 +8,7 @@ import type { IO } from "../../core/runtime.ts";
 import { DejaError } from "../../core/errors.ts";
 import { shortRef } from "../sessions.ts";
 import { blame, type BlameSession } from "../memory/blame.ts";
+import { describeSession } from "../memory/last.ts";
 import {
   FILTER_OPTIONS,
   harnessOpt,
@@ -127,7 +128,8 @@ function sessionLines(
       c.dim(counts)
     }${mark}`,
   ];
-  if (s.session.title) lines.push(`  ${oneLine(s.session.title, 100)}`);
+  const name = describeSession(store, s.session);
+  if (name) lines.push(`  ${oneLine(name, 100)}`);
   // The newest three changes; a gist already printed for the change before is not repeated.
   const said = s.changes.filter((x) => x.before || x.after);
   const shown = said.slice(-3);

@@ -2,6 +2,7 @@
 import type { Args, Command } from "./common.ts";
 import type { IO } from "../../core/runtime.ts";
 import { colors, intOpt, printJson } from "./common.ts";
+import { DejaError } from "../../core/errors.ts";
 import { type HarnessSummary, runIndex } from "../indexer.ts";
 import { parsers } from "../../parsers/mod.ts";
 import { indexPath, makeDataDir, Store } from "../store.ts";
@@ -51,6 +52,9 @@ export const indexCmd: Command = {
   },
   async run(a, io) {
     if (a.values.watch) return await watchRun(a, io);
+    if (a.values.interval !== undefined) {
+      throw new DejaError("--interval applies only to --watch", "deja index --watch --interval 5");
+    }
     if (!a.values.background) return await indexRun(a, io);
     try {
       return await indexRun(a, io);

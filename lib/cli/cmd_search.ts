@@ -1,6 +1,6 @@
 /** `deja <query>` / `deja search <query>`: find the sessions where that work happened. */
 import type { Args, Command } from "./common.ts";
-import { colors, fmtTime, intOpt, isoTime, opt, printJson } from "./common.ts";
+import { colors, fmtTime, intOpt, isoTime, opt, printJson, quoteShown } from "./common.ts";
 import { oneLine, tilde } from "../../core/text.ts";
 import type { IO } from "../../core/runtime.ts";
 import { indexPath, Store } from "../store.ts";
@@ -113,7 +113,7 @@ export function runSearch(a: Args, io: IO): number {
   const c = colors(io);
   const note = narration(res);
   if (!res.results.length) {
-    io.err(`deja: nothing matched "${query}"\n`);
+    io.err(`deja: nothing matched ${quoteShown(query)}\n`);
     if (note) io.err(`${note}\n`);
     hiddenHint(io, res.hidden);
     return 1;
@@ -133,7 +133,7 @@ export function runSearch(a: Args, io: IO): number {
     );
     if (r.title) out.push(`  ${oneLine(r.title, 100)}`);
     for (const s of r.snippets) {
-      out.push(`    ${c.dim(s.kind.padEnd(11))} ${c.marks(oneLine(s.text, 200))}`);
+      out.push(`    ${c.dim(s.kind.padEnd(11))} ${c.marks(oneLine(s.text, 200, { marks: true }))}`);
     }
   }
   if (res.total > res.results.length) {

@@ -7,6 +7,7 @@ import { indexPath, Store } from "../store.ts";
 import { DejaError } from "../../core/errors.ts";
 import { resolveSession, shortRef } from "../sessions.ts";
 import { Q } from "../schema.ts";
+import { describeSession } from "../memory/last.ts";
 
 export const showCmd: Command = {
   name: "show",
@@ -41,6 +42,7 @@ function runShow(a: Args, io: IO): number {
         origin: s.origin ?? null,
         project: s.project,
         title: s.title,
+        description: describeSession(store, s),
         started: isoTime(s.started),
         updated: isoTime(s.updated),
         model: s.model,
@@ -73,7 +75,7 @@ function runShow(a: Args, io: IO): number {
     const c = colors(io);
     const full = Boolean(a.values.full);
     const out: string[] = [
-      `${c.bold(s.title ? oneLine(s.title, 100) : "(untitled)")}`,
+      `${c.bold(oneLine(describeSession(store, s) ?? "(no title, no prompt)", 100))}`,
       `${c.cyan(shortRef(store, s.harness, s.native_id))} ${s.harness}  ${
         tilde(s.project, io.env.home)
       }  ${fmtTime(s.started)} → ${fmtTime(s.updated)}${s.model ? `  ${s.model}` : ""}`,

@@ -195,3 +195,11 @@ export function fmtBytes(n: number): string {
   if (n < 1 << 30) return `${(n / (1 << 20)).toFixed(1)} MiB`;
   return `${(n / (1 << 30)).toFixed(2)} GiB`;
 }
+
+/**
+ * `text` as a message names it: in double quotes, unless it already starts
+ * and ends with them (a quoted phrase typed as such), so quotes never double.
+ */
+export function quoteShown(text: string): string {
+  return /^".*"$/s.test(text) ? text : `"${text}"`;
+}

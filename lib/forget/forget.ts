@@ -182,7 +182,13 @@ export function unforget(store: Store | undefined, indexPath: string, key: strin
   const file = tombstoneFile(indexPath);
   const list = readTombstones(file);
   let hits = list.filter((t) => t.key === key);
-  if (!hits.length) hits = list.filter((t) => t.id === key || t.id.startsWith(key));
+  // `harness:id-prefix` (the form `deja forget --list` prints and the help documents), or a bare prefix.
+  if (!hits.length) hits = list.filter((t) => t.key.startsWith(key) || t.id.startsWith(key));
+  // A session and its subagents match one prefix: the session is meant (they come back with it).
+  const roots = hits.filter((t) =>
+    !t.parent || !hits.some((h) => h.harness === t.harness && h.id === t.parent)
+  );
+  if (roots.length === 1) hits = roots;
   if (!hits.length) {
     throw new DejaError(
       `no forgotten session matches '${key}'`,

@@ -20,6 +20,7 @@ import { Q } from "../schema.ts";
 import { search, type SearchResult } from "../search.ts";
 import { STOP_WORDS, tokens } from "../query.ts";
 import { sessionDigest } from "../memory/digest.ts";
+import { describeSession } from "../memory/last.ts";
 import { gist } from "../memory/text.ts";
 import { byteLength, oneLine } from "../../core/text.ts";
 import { stripFrames } from "../../core/frame.ts";
@@ -193,7 +194,9 @@ export function promptBlock(
   if (!hits.length) return null;
   const lines = [`Past sessions in this project on "${query}" (deja ctx <id> for a digest):`];
   for (const h of hits) {
-    const title = h.title ? oneLine(clean(h.title), 90) : "(untitled)";
+    const row = store.stmt(Q.sessionByKey).get(h.harness, h.id) as SessionRow | undefined;
+    const name = h.title || (row && describeSession(store, row));
+    const title = name ? oneLine(clean(name), 90) : "(untitled)";
     lines.push(`- ${title} (${h.harness}, ${day(h.updated ?? h.started)}, id ${shortId(h.id)})`);
     for (const s of h.snippets) {
       const t = oneLine(clean(s.text), 220); // clean() drops the \x01/\x02 match marks
