@@ -179,7 +179,8 @@ export default {
 `;
 
 /** `deja-aider.md`: the read-only file aider's `read:` gets (aider has no MCP and no hooks). */
-const AIDER_GUIDANCE = `<!-- deja:managed: written by 'deja install', removed by 'deja uninstall' -->
+const AIDER_GUIDANCE =
+  `<!-- deja:managed: written by 'deja install', removed by 'deja uninstall' -->
 
 # deja: memory of past agent sessions
 
