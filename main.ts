@@ -28,6 +28,7 @@ import { lastCmd } from "./lib/cli/cmd_last.ts";
 import { installCmd } from "./lib/cli/cmd_install.ts";
 import { uninstallCmd } from "./lib/cli/cmd_uninstall.ts";
 import { doctorCmd } from "./lib/cli/cmd_doctor.ts";
+import { remoteCmd } from "./lib/cli/cmd_remote.ts";
 import { mcpCmd } from "./lib/cli/cmd_mcp.ts";
 import { resumeCmd } from "./lib/cli/cmd_resume.ts";
 import { handoffCmd } from "./lib/cli/cmd_handoff.ts";
@@ -64,6 +65,7 @@ export const COMMANDS: readonly Command[] = [
   viewCmd,
   indexCmd,
   sourcesCmd,
+  remoteCmd,
   statsCmd,
   forgetCmd,
   driftCmd,

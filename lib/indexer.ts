@@ -35,6 +35,8 @@ import { dropExcluded, makeGate, setGate } from "./forget/gate.ts";
 import { resetVocabCache } from "./search/vocab.ts";
 import { FRESH_KEY, type FreshMap, harnessDirs, parseFreshMap, stampDirs } from "./fresh/map.ts";
 import { sweepCopies } from "../parsers/_sqlite.ts";
+import { type Label, labelSession } from "./remote/label.ts";
+import { type MirrorPass, mirrorPasses } from "./remote/passes.ts";
 import {
   fileHash,
   parseDrift,
@@ -66,6 +68,8 @@ export interface HarnessSummary {
   errors: string[];
   /** Stores that could not be read this run. */
   failed: number;
+  /** The remote whose mirror was read (absent: this machine's stores). */
+  origin?: string;
   /** Discovery reported a problem, so stores may be missing from `found`. */
   discoveryFailed?: boolean;
 }
@@ -91,6 +95,11 @@ export interface IndexOptions {
   deadline?: number;
   /** Stores with more bytes than this to read are left for a full run (counted as pending). */
   inlineMaxBytes?: number;
+  /**
+   * Read the mirrors of remotes (`deja remote sync`) too; default: on a full
+   * run (no `deadline`, no `inlineMaxBytes`), off on a refresh on use.
+   */
+  remotes?: boolean;
 }
 
 /** Result of one run. */
@@ -181,10 +190,22 @@ async function onePass(
     for (const parser of selected) {
       out.push(await indexHarness(store, env, parser, opts, seen, run));
     }
+    const full = opts.deadline === undefined && opts.inlineMaxBytes === undefined;
+    const reading = opts.remotes ?? full;
+    const mirrors: MirrorPass[] = mirrorPasses(env);
+    for (const m of mirrors) {
+      if (!reading || !m.readable) continue;
+      for (const parser of selected) {
+        out.push(await indexHarness(store, m.env, parser, opts, seen, run, m.label));
+      }
+    }
+    // A mirror not read this pass (mid-sync, or a refresh on use) keeps what it had.
+    const kept = (path: string) =>
+      mirrors.some((m) => (!reading || !m.readable) && path.startsWith(m.dir + "/"));
     // A harness whose discovery reported a problem (a damaged registry, an unreadable
     // directory) may have missed stores that still exist: its indexed sources are kept.
-    const complete = out.filter((h) => !h.discoveryFailed).map((h) => h.harness);
-    if (opts.rebuild) dropVanished(store, complete, seen);
+    const complete = out.filter((h) => !h.origin && !h.discoveryFailed).map((h) => h.harness);
+    if (opts.rebuild) dropVanished(store, complete, seen, kept);
     store.stmt(Q.setMeta).run(FRESH_KEY, JSON.stringify(fresh));
     // A refresh on use is not a full pass: the last full run's record stays.
     if (opts.deadline === undefined && opts.inlineMaxBytes === undefined) {
@@ -205,16 +226,22 @@ async function onePass(
 
 /**
  * After a rebuild: sessions and source rows of stores that no longer exist are
- * removed, for the harnesses given (those whose discovery was complete).
+ * removed, for the harnesses given (those whose discovery was complete), except
+ * what `kept` says stays (a remote's mirror not read this pass).
  */
-function dropVanished(store: Store, harnesses: string[], seen: Set<string>): void {
+function dropVanished(
+  store: Store,
+  harnesses: string[],
+  seen: Set<string>,
+  kept: (path: string) => boolean,
+): void {
   store.tx(() => {
     for (const h of harnesses) {
       const rows = store.db.prepare("SELECT path FROM sources WHERE harness = ?").all(h) as Array<
         { path: string }
       >;
       for (const { path } of rows) {
-        if (!seen.has(path)) dropSource(store, path);
+        if (!seen.has(path) && !kept(path)) dropSource(store, path);
       }
     }
   });
@@ -244,6 +271,7 @@ async function indexHarness(
   opts: IndexOptions,
   seen: Set<string>,
   run: RunState,
+  label?: Label,
 ): Promise<HarnessSummary> {
   const sum: HarnessSummary = {
     harness: parser.id,
@@ -256,8 +284,12 @@ async function indexHarness(
     drift: {},
     errors: [],
     failed: 0,
+    ...(label ? { origin: label.origin } : {}),
   };
-  const known = (store.stmt(Q.projects).all() as Array<{ project: string }>).map((r) => r.project);
+  // Projects of this machine name directories here; a remote's are not looked for on it.
+  const known = label
+    ? []
+    : (store.stmt(Q.projects).all() as Array<{ project: string }>).map((r) => r.project);
   const dctx: DiscoverCtx = {
     env,
     knownProjects: known,
@@ -277,7 +309,7 @@ async function indexHarness(
     sum.discoveryFailed = true;
     return sum;
   }
-  rememberLayout(run.fresh, parser.id, sum.roots, sources, discoveredAt);
+  if (!label) rememberLayout(run.fresh, parser.id, sum.roots, sources, discoveredAt);
   sum.found = sources.length;
   let n = 0;
   for (const src of sources) {
@@ -288,7 +320,7 @@ async function indexHarness(
       if (await changedSince(store, src)) run.pending++;
       continue;
     }
-    const r = await indexSource(store, env, parser, src, Boolean(opts.rebuild), opts);
+    const r = await indexSource(store, env, parser, src, Boolean(opts.rebuild), opts, label);
     if (r.pending) run.pending++;
     if (r.read) sum.read++;
     sum.sessions += r.sessions;
@@ -353,6 +385,7 @@ async function indexSource(
   src: SourceRef,
   rebuild: boolean,
   opts: IndexOptions = {},
+  label?: Label,
 ): Promise<SourceOutcome> {
   const none: SourceOutcome = { read: false, sessions: 0, events: 0, skipped: {} };
   const [size, mtime] = await stamp(src.path);
@@ -441,11 +474,12 @@ async function indexSource(
     parsing = true;
     for await (const chunk of parser.parse(src, ctx)) {
       parsing = false;
-      writer.write(chunk);
+      writer.write(label ? labelSession(label, chunk) : chunk);
       parsing = true;
     }
     parsing = false;
     writer.finish();
+    if (label) store.stmt(Q.setOriginOfSource).run(label.origin, src.path);
     if (mode !== "append") store.stmt(Q.clearRedactions).run(src.path);
     for (const [kind, count] of Object.entries(writer.redactions)) {
       store.stmt(Q.addRedactions).run(src.path, kind, count);

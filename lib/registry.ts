@@ -39,3 +39,17 @@ export function harnessFacts(id: string): HarnessFacts | undefined {
 export function harnessIds(): string[] {
   return (registry as { harnesses: Array<{ id: string }> }).harnesses.map((h) => h.id);
 }
+
+/**
+ * Every environment variable registry.json's `store_paths` name (`CLAUDE_CONFIG_DIR`,
+ * `XDG_DATA_HOME`, `DEJA_CLAUDE_ROOT`, ...): what places a harness's stores on a machine.
+ */
+export function storeVariables(): string[] {
+  const names = new Set<string>(["XDG_DATA_HOME", "XDG_CONFIG_HOME", "DEJA_HOME"]);
+  for (const h of (registry as { harnesses: Array<{ store_paths?: string[] }> }).harnesses) {
+    for (const p of h.store_paths ?? []) {
+      for (const m of p.matchAll(/\$\{([A-Z_][A-Z0-9_]*)/g)) names.add(m[1]);
+    }
+  }
+  return [...names].sort();
+}

@@ -9,7 +9,7 @@
  */
 
 /** Current schema version (stored in `PRAGMA user_version`). */
-export const SCHEMA_VERSION = 3;
+export const SCHEMA_VERSION = 4;
 
 /** Pragmas applied to every connection to the index. */
 export const PRAGMAS = [
@@ -179,6 +179,11 @@ export const MIGRATIONS: readonly string[] = [
   END;
   INSERT OR IGNORE INTO vocab(term)
     SELECT term FROM events_vocab WHERE length(term) BETWEEN 2 AND 48 AND term GLOB '*[^0-9]*';
+  `,
+  // 3 -> 4: remote sources (lib/remote/): the machine a session was read from (NULL: this one).
+  `
+  ALTER TABLE sessions ADD COLUMN origin TEXT;
+  CREATE INDEX sessions_origin ON sessions(origin) WHERE origin IS NOT NULL;
   `,
 ];
 
@@ -463,4 +468,17 @@ export const Q = {
   viewRecentCommands: `SELECT c.command AS command, c.exit AS exit, c.is_error AS is_error,
       ${OUTPUT_IF_UNKNOWN} AS output
     FROM commands c ORDER BY c.time DESC LIMIT ?`,
+
+  // --- remote sources (lib/remote/) ---
+  // origin, source path: the sessions of a store read from a remote's mirror
+  setOriginOfSource: `UPDATE sessions SET origin = ? WHERE source = ?`,
+  // origin: session row ids of one machine's sessions
+  sessionsOfOrigin: `SELECT id FROM sessions WHERE origin = ?`,
+  // origin or NULL (this machine): row ids of every session from elsewhere
+  sessionsNotOfOrigin: `SELECT id FROM sessions WHERE origin IS NOT ?`,
+  // path LIKE pattern (escaped with \\): source rows under a mirror directory
+  sourcesUnder: `SELECT path FROM sources WHERE path LIKE ? ESCAPE '\\'`,
+  // sessions and last update per origin (local: NULL)
+  originTotals: `SELECT origin, COUNT(*) AS sessions, MAX(COALESCE(updated, started)) AS last
+    FROM sessions GROUP BY origin ORDER BY origin`,
 } as const;

@@ -29,7 +29,7 @@ import { ftsAny, parseQuery, type TimeHint } from "./query.ts";
 import { type Filters, matchRows } from "./search/retrieve.ts";
 import { compilePattern, regexScan, regexSnippet } from "./search/regex.ts";
 import { snippet } from "./search/snippet.ts";
-import { hiddenSessions, SessionCache } from "./search/sessions.ts";
+import { hiddenSessions, originHidden, type OriginRule, SessionCache } from "./search/sessions.ts";
 import { rescore } from "./search/sessionrank.ts";
 import { TermStats } from "./search/expand.ts";
 import { type Ablation, withAblation } from "./search/rank.ts";
@@ -63,6 +63,8 @@ export interface SearchOptions {
   here?: string;
   /** Project patterns to leave out (lib/search/junk.ts; the CLI passes the exclusions file's). */
   exclude?: string[];
+  /** Which machines' sessions to show (`--from`, the remotes' `--no-auto` policy). */
+  origins?: OriginRule;
   /** For `$TMPDIR` when judging throwaway projects. */
   env?: Env;
   /** Snippets per session (default 3). */
@@ -96,6 +98,8 @@ export interface SessionHit {
   started: number | null;
   updated: number | null;
   parent: string | null;
+  /** The remote it was read from (`deja remote`); null for this machine's. */
+  origin: string | null;
   /** Relevance, higher is better; only comparable within one result. Results are sorted by it. */
   score: number;
   /** Matching events in the session (and its subagents) that were read. */
@@ -171,6 +175,7 @@ function run(store: Store, query: string, o: SearchOptions): SearchResult {
     o.env,
     o.here,
   );
+  if (o.origins && o.env) hide.push(...originHidden(store, o.env, o.origins));
   const f: Filters = {
     harness: o.harness,
     project: o.project,

@@ -7,6 +7,7 @@
 import type { Store } from "./store.ts";
 import { DejaError } from "./store.ts";
 import { Q } from "./schema.ts";
+import { harnessIds } from "./registry.ts";
 
 /** A row of the sessions table. */
 export interface SessionRow {
@@ -21,6 +22,8 @@ export interface SessionRow {
   parent: string | null;
   source: string;
   events: number;
+  /** The remote it was read from (`deja remote`); null for this machine's. */
+  origin?: string | null;
 }
 
 /** A row of the events table. */
@@ -50,7 +53,8 @@ export function resolveSession(store: Store, ref: string): SessionRow {
   let harness: string | null = null;
   let prefix = ref;
   const m = /^([a-z][a-z0-9_]*):(.+)$/.exec(ref);
-  if (m) {
+  // `<harness>:<id>`; a remote's sessions are `<remote>:<id>` (lib/remote/label.ts), a prefix.
+  if (m && harnessIds().includes(m[1])) {
     harness = m[1];
     prefix = m[2];
   }

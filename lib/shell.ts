@@ -52,3 +52,40 @@ export function runInherit(argv: string[], cwd: string): number {
   }
   return r.status ?? 1;
 }
+
+/** What {@link runCapture} returns. */
+export interface Captured {
+  /** Exit code; null when a signal or the timeout ended it. */
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  /** Set when the program could not be started (`ENOENT`: not installed). */
+  error?: string;
+}
+
+/**
+ * Runs `argv` without a shell, its output captured (stdin closed unless `input`).
+ * Never throws: a program that cannot start comes back with `error` set.
+ *
+ * @param opts.timeoutMs kills it after this many milliseconds (default: none).
+ * @param opts.env the child's environment (default: this process's).
+ */
+export function runCapture(
+  argv: string[],
+  opts: { env?: Record<string, string | undefined>; timeoutMs?: number; input?: string } = {},
+): Captured {
+  const r = spawnSync(argv[0], argv.slice(1), {
+    encoding: "utf8",
+    maxBuffer: 256 << 20,
+    ...(opts.env ? { env: opts.env as Record<string, string> } : {}),
+    ...(opts.timeoutMs ? { timeout: opts.timeoutMs } : {}),
+    input: opts.input ?? "",
+  });
+  const error = r.error ? ((r.error as { code?: string }).code ?? r.error.message) : undefined;
+  return {
+    code: r.status,
+    stdout: r.stdout ?? "",
+    stderr: r.stderr ?? "",
+    ...(error ? { error } : {}),
+  };
+}

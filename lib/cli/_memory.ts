@@ -12,6 +12,7 @@ import { DejaError, indexPath, Store } from "../store.ts";
 import { type SessionRow, shortRef } from "../sessions.ts";
 import { defaultHidden } from "../search/sessions.ts";
 import { parsers } from "../../parsers/mod.ts";
+import { loadRemotes } from "../remote/config.ts";
 
 /** `--harness` (repeatable) and `--project`, as search spells them. */
 export const FILTER_OPTIONS: Record<string, OptionSpec> = {
@@ -25,6 +26,11 @@ export const FILTER_OPTIONS: Record<string, OptionSpec> = {
     type: "string",
     value: "<text>",
     description: "only projects whose path contains this",
+  },
+  from: {
+    type: "string",
+    value: "<name|local>",
+    description: "only sessions of this machine ('local') or of this remote ('deja remote list')",
   },
 };
 
@@ -46,7 +52,26 @@ export function hiddenFor(store: Store, a: Args, io: IO): Set<number> {
     junk: Boolean(a.values.junk),
     here: io.cwd,
     project: a.values.project as string | undefined,
+    from: fromOpt(a, io),
   });
+}
+
+/** The `--from` value, checked against the remotes. @throws {DejaError} naming them */
+export function fromOpt(a: Args, io: IO): string | undefined {
+  const v = a.values.from;
+  if (typeof v !== "string") return undefined;
+  if (v === "local") return v;
+  const all = loadRemotes(io.env);
+  if (!all.some((r) => r.name === v)) {
+    throw new DejaError(
+      `--from '${v}' is not 'local' or a remote`,
+      all.length
+        ? `the remotes are: ${all.map((r) => r.name).join(", ")}`
+        : "'deja remote add' adds one",
+      2,
+    );
+  }
+  return v;
 }
 
 /**
@@ -89,6 +114,7 @@ export function sessionJson(store: Store, s: SessionRow) {
     harness: s.harness,
     id: s.native_id,
     short_id: shortRef(store, s.harness, s.native_id),
+    origin: s.origin ?? null,
     project: s.project,
     title: s.title,
     started: isoTime(s.started),

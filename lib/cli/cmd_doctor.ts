@@ -5,6 +5,7 @@
  */
 import type { Command } from "./common.ts";
 import { colors, fmtTime, isoTime, printJson, tildify } from "./common.ts";
+import { type RemoteStatus, remoteStatus } from "../remote/status.ts";
 import { selfCommand } from "../runtime.ts";
 import { wirables } from "../install/facts.ts";
 import { watchStatus } from "../fresh/service.ts";
@@ -52,6 +53,12 @@ export const doctorCmd: Command = {
       ...(launcher.exists && !launcher.target_exists ? ["launcher (stale path)"] : []),
       ...(index.exists && index.error ? ["index (unreadable)"] : []),
     ];
+    let remotes: RemoteStatus[] = [];
+    try {
+      remotes = remoteStatus(env);
+    } catch (e) {
+      problems.push(`remotes (${(e as Error).message})`);
+    }
     const code = problems.length ? 1 : 0;
     if (problems.length) {
       io.err(`deja: doctor found ${problems.length} problem(s): ${problems.join(", ")}\n`);
@@ -72,6 +79,7 @@ export const doctorCmd: Command = {
           harness_errors: index.harnessErrors,
         },
         watch: { running: watch.pid !== null, pid: watch.pid, service: watch.service },
+        remotes,
       });
       return Promise.resolve(code);
     }
@@ -135,6 +143,15 @@ export const doctorCmd: Command = {
         )
       }${watch.service ? `  service ${tildify(watch.service, home)}` : ""}`,
     );
+    for (const r of remotes) {
+      const lag = r.lag_ms === null
+        ? c.yellow("never synced: run 'deja remote sync'")
+        : `last sync ${fmtTime(r.last_sync)} (${
+          Math.round(r.lag_ms / 60_000)
+        } min ago), ${r.sessions} sessions`;
+      lines.push(`${c.bold(`remote ${r.name}`.padEnd(12))} ${lag}`);
+      if (r.last_error) lines.push(`  ${c.red("last error:")} ${r.last_error}`);
+    }
     io.out(lines.join("\n") + "\n");
     return Promise.resolve(code);
   },

@@ -120,7 +120,7 @@ async function indexRun(a: Args, io: IO): Promise<number> {
     if (a.values.quiet && !h.errors.length) continue;
     // A harness with no store on this machine is one line at the end, not a row of zeros.
     if (!h.found && !h.errors.length) {
-      absent++;
+      if (!h.origin) absent++;
       continue;
     }
     const skipped = Object.entries(h.skipped).map(([k, v]) => `${v} ${k}`).join(", ");
@@ -132,11 +132,13 @@ async function indexRun(a: Args, io: IO): Promise<number> {
       continue;
     }
     lines.push(
-      `${c.bold(h.harness.padEnd(13))} ${String(h.found).padStart(4)} stores, ${
-        String(h.read).padStart(4)
-      } read, ${String(h.sessions).padStart(5)} sessions, ${String(h.events).padStart(7)} events${
-        skipped ? c.yellow(`, skipped: ${skipped}`) : ""
-      }${drift ? c.yellow(`, ${drift} unknown to deja (see 'deja drift')`) : ""}`,
+      `${c.bold((h.origin ? `${h.harness}@${h.origin}` : h.harness).padEnd(13))} ${
+        String(h.found).padStart(4)
+      } stores, ${String(h.read).padStart(4)} read, ${String(h.sessions).padStart(5)} sessions, ${
+        String(h.events).padStart(7)
+      } events${skipped ? c.yellow(`, skipped: ${skipped}`) : ""}${
+        drift ? c.yellow(`, ${drift} unknown to deja (see 'deja drift')`) : ""
+      }`,
     );
     for (const e of h.errors.slice(0, 5)) lines.push(c.red(`              error: ${e}`));
     if (h.errors.length > 5) {

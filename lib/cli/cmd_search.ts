@@ -8,7 +8,7 @@ import { resolveSession, shortRef } from "../sessions.ts";
 import { parseSince } from "../query.ts";
 import { Q } from "../schema.ts";
 import { searchHiding } from "../search/sessions.ts";
-import { FILTER_OPTIONS, harnessOpt, hiddenHint, JUNK_OPTION } from "./_memory.ts";
+import { FILTER_OPTIONS, fromOpt, harnessOpt, hiddenHint, JUNK_OPTION } from "./_memory.ts";
 
 const ROLES: Record<string, string[]> = {
   user: ["user"],
@@ -90,7 +90,12 @@ export function runSearch(a: Args, io: IO): number {
       kinds: kinds.length ? kinds : undefined,
       sessionIds,
       regex: Boolean(a.values.re),
-      ...searchHiding({ env: io.env, junk: Boolean(a.values.junk), here: io.cwd }),
+      ...searchHiding({
+        env: io.env,
+        junk: Boolean(a.values.junk),
+        here: io.cwd,
+        from: fromOpt(a, io),
+      }),
       snippets: sessionIds ? 10 : 3,
     });
     for (const r of res.results) refs.set(`${r.harness}:${r.id}`, shortRef(store, r.harness, r.id));
@@ -171,6 +176,7 @@ function jsonOf(res: SearchResult, ref: (r: { harness: string; id: string }) => 
       harness: r.harness,
       id: r.id,
       short_id: ref(r),
+      origin: r.origin,
       project: r.project,
       title: r.title,
       started: isoTime(r.started),

@@ -39,6 +39,7 @@ function runShow(a: Args, io: IO): number {
       printJson(io, {
         harness: s.harness,
         id: s.native_id,
+        origin: s.origin ?? null,
         project: s.project,
         title: s.title,
         started: isoTime(s.started),

@@ -1,7 +1,7 @@
 /** `deja sources`: every harness deja reads, where it looked, and what it found. */
 import { existsSync } from "node:fs";
 import type { Command } from "./common.ts";
-import { colors, printJson, tildify } from "./common.ts";
+import { colors, fmtBytes, printJson, tildify } from "./common.ts";
 import { parsers } from "../../parsers/mod.ts";
 import { indexPath, Store } from "../store.ts";
 import { Q } from "../schema.ts";
@@ -191,11 +191,4 @@ function rootSummary(roots: Array<{ path: string; exists: boolean }>, home: stri
   return `${tildify(found[0].path, home)}${
     more ? ` (+${more} more root${more === 1 ? "" : "s"})` : ""
   }`;
-}
-
-function fmtBytes(n: number): string {
-  if (n < 1024) return `${n} B`;
-  if (n < 1 << 20) return `${(n / 1024).toFixed(1)} KiB`;
-  if (n < 1 << 30) return `${(n / (1 << 20)).toFixed(1)} MiB`;
-  return `${(n / (1 << 30)).toFixed(2)} GiB`;
 }

@@ -196,6 +196,14 @@ export function tildify(path: string | null | undefined, home: string): string {
     : path;
 }
 
+/** A byte count for people: `512 B`, `3.4 KiB`, `1.2 MiB`, `2.05 GiB`. */
+export function fmtBytes(n: number): string {
+  if (n < 1024) return `${n} B`;
+  if (n < 1 << 20) return `${(n / 1024).toFixed(1)} KiB`;
+  if (n < 1 << 30) return `${(n / (1 << 20)).toFixed(1)} MiB`;
+  return `${(n / (1 << 30)).toFixed(2)} GiB`;
+}
+
 /** One line of text, trimmed to `n` characters. */
 export function oneLine(s: string, n: number): string {
   const t = s.replace(/\s+/g, " ").trim();

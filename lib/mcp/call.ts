@@ -76,7 +76,7 @@ export async function callDeja(
     const input = inputOf(args, mode);
     // Throwaway and excluded projects are left out as the CLI leaves them out without --junk.
     const f: Filters = filtersOf(args);
-    f.hide = { env: ctx.env, here: ctx.cwd, project: f.project };
+    f.hide = { env: ctx.env, here: ctx.cwd, project: f.project, auto: true };
     if (mode === "remember") return await rememberNote(input, args, ctx);
     const fresh = refreshOff(ctx.env)
       ? undefined

@@ -84,7 +84,7 @@ export function recallText(store: Store, query: string, o: RecallOptions): Recal
     harness: o.harness,
     project: o.project,
     limit,
-    ...searchHiding({ env: o.env, here: o.cwd }),
+    ...searchHiding({ env: o.env, here: o.cwd, auto: true }),
     ...(o.now ? { now: o.now } : {}),
   });
   const q = clean(query, 200);

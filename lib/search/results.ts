@@ -67,6 +67,7 @@ export function finish(
     started: row.started,
     updated: row.updated,
     parent: row.parent,
+    origin: row.origin ?? null,
     score,
     hits: new Set(s.events.map((e) => e.row.event_id)).size,
     gaveUp,

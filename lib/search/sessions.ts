@@ -10,11 +10,21 @@ import type { Store } from "../store.ts";
 import type { Env } from "../model.ts";
 import type { SessionRow } from "../sessions.ts";
 import { excludePatterns, isThrowaway, projectMatcher } from "./junk.ts";
+import { loadRemotes } from "../remote/config.ts";
 
 /** The columns of a session row a search reads. */
 export type SessRow = Pick<
   SessionRow,
-  "id" | "harness" | "native_id" | "project" | "title" | "started" | "updated" | "parent" | "events"
+  | "id"
+  | "harness"
+  | "native_id"
+  | "project"
+  | "title"
+  | "started"
+  | "updated"
+  | "parent"
+  | "events"
+  | "origin"
 >;
 
 /** Session rows by id, and each one's root (its parent when the parent is indexed). */
@@ -130,6 +140,10 @@ export interface HideOptions {
   here?: string;
   /** A `--project` filter: naming a project shows it, throwaway or not. */
   project?: string;
+  /** `--from`: only sessions of this machine (`local`) or of this remote. */
+  from?: string;
+  /** Answering a hook or an agent (MCP): remotes whose policy is `--no-auto` are left out. */
+  auto?: boolean;
 }
 
 /**
@@ -138,8 +152,42 @@ export interface HideOptions {
  */
 export function searchHiding(
   o: HideOptions,
-): { hideThrowaway: boolean; exclude: string[]; here?: string; env: Env } {
-  return { hideThrowaway: !o.junk, exclude: excludePatterns(o.env), here: o.here, env: o.env };
+): { hideThrowaway: boolean; exclude: string[]; here?: string; env: Env; origins: OriginRule } {
+  return {
+    hideThrowaway: !o.junk,
+    exclude: excludePatterns(o.env),
+    here: o.here,
+    env: o.env,
+    origins: { from: o.from, auto: o.auto },
+  };
+}
+
+/** Which machines' sessions to show (see {@link HideOptions}). */
+export interface OriginRule {
+  from?: string;
+  auto?: boolean;
+}
+
+/**
+ * Row ids of sessions `rule` leaves out: those not from `rule.from` (`local`
+ * or a remote's name), and with `rule.auto` those of remotes whose policy is
+ * `--no-auto` (lib/remote/config.ts).
+ */
+export function originHidden(store: Store, env: Env, rule: OriginRule): number[] {
+  const ids = (origin: string | null, q: string) =>
+    (store.stmt(q).all(origin) as Array<{ id: number }>).map((r) => r.id);
+  const out: number[] = [];
+  if (rule.from) {
+    out.push(...ids(rule.from === "local" ? null : rule.from, Q.sessionsNotOfOrigin));
+  }
+  if (rule.auto) {
+    let quiet: string[] = [];
+    try {
+      quiet = loadRemotes(env).filter((r) => r.noAuto).map((r) => r.name);
+    } catch { /* a broken remotes file: no policy to apply */ }
+    for (const name of quiet) out.push(...ids(name, Q.sessionsOfOrigin));
+  }
+  return out;
 }
 
 /**
@@ -150,7 +198,8 @@ export function searchHiding(
  * kept). A session someone names by id is shown whatever this says.
  */
 export function defaultHidden(store: Store, o: HideOptions): Set<number> {
-  return new Set(
-    hiddenSessions(store, excludePatterns(o.env), !o.junk && !o.project, o.env, o.here),
-  );
+  return new Set([
+    ...hiddenSessions(store, excludePatterns(o.env), !o.junk && !o.project, o.env, o.here),
+    ...originHidden(store, o.env, o),
+  ]);
 }

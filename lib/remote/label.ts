@@ -1,0 +1,75 @@
+/**
+ * Sessions read from a remote's mirror, labelled with their machine: ids
+ * prefixed `<name>:` (so they never collide with a local session or another
+ * machine's), projects and file paths mapped by the remote's `--path-map`, or
+ * kept as `<name>:/path` where no map applies (so `blame`, `restore` and the
+ * hooks never mistake a remote file for a local one).
+ *
+ * @module
+ */
+import type { Event, Session } from "../model.ts";
+import type { PathMap } from "./config.ts";
+
+/** How one remote's sessions are labelled. */
+export interface Label {
+  /** The remote's name (the session's `origin`). */
+  origin: string;
+  pathMaps: readonly PathMap[];
+}
+
+/** The local form of a remote absolute path: mapped, else `<origin>:<path>`; other text unchanged. */
+export function mapPath(label: Label, path: string): string {
+  if (!path.startsWith("/")) return /^[A-Za-z]:[\\/]/.test(path) ? `${label.origin}:${path}` : path;
+  for (const m of label.pathMaps) {
+    if (path === m.remote) return m.local;
+    if (path.startsWith(`${m.remote}/`)) return m.local + path.slice(m.remote.length);
+  }
+  return `${label.origin}:${path}`;
+}
+
+/** The id a remote session is indexed under (`<origin>:<native id>`). */
+export function remoteId(label: Label, id: string): string {
+  return `${label.origin}:${id}`;
+}
+
+/** A session chunk of a remote, labelled (a new object; the parser's is left as it was). */
+export function labelSession(label: Label, s: Session): Session {
+  return {
+    ...s,
+    id: remoteId(label, s.id),
+    ...(s.parent ? { parent: remoteId(label, s.parent) } : {}),
+    ...(s.project ? { project: mapPath(label, s.project) } : {}),
+    events: s.events.map((e) => labelEvent(label, e)),
+  };
+}
+
+function labelEvent(label: Label, e: Event): Event {
+  const t = e.tool;
+  const r = e.result;
+  if (!t && !r?.edits) return e;
+  const span = <T extends { path: string }>(x: T): T => ({ ...x, path: mapPath(label, x.path) });
+  return {
+    ...e,
+    ...(t
+      ? {
+        tool: {
+          ...t,
+          ...(t.paths ? { paths: t.paths.map((p) => mapPath(label, p)) } : {}),
+          ...(t.edits ? { edits: t.edits.map(span) } : {}),
+          ...(t.writes ? { writes: t.writes.map(span) } : {}),
+        },
+      }
+      : {}),
+    ...(r?.edits ? { result: { ...r, edits: r.edits.map(span) } } : {}),
+  };
+}
+
+/**
+ * A session's origin from its indexed id: the remote's name, or null for a
+ * local session. `names` are the configured remotes (an id holding a colon is
+ * not remote unless its prefix names one).
+ */
+export function originOf(id: string, names: ReadonlySet<string>): string | null {
+  const i = id.indexOf(":");
+  return i > 0 && names.has(id.slice(0, i)) ? id.slice(0, i) : null;
+}

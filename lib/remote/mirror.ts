@@ -1,0 +1,77 @@
+/**
+ * Where a remote's stores are and where their copies live: the roots to
+ * mirror (the remote's own `deja sources --json`, else every parser's roots
+ * resolved with the remote's home and variables), and the world the parsers
+ * see when they read a mirror (the remote's home and variables, each absolute
+ * path moved under the mirror directory).
+ *
+ * @module
+ */
+import { join } from "node:path";
+import type { Env, Parser } from "../model.ts";
+import type { Remote, SyncState } from "./config.ts";
+import { mirrorDir } from "./config.ts";
+import type { Probe } from "./ssh.ts";
+
+/** An {@link Env} of another machine: its home, platform and variables, nothing of this process. */
+export function foreignEnv(home: string, platform: string, vars: Record<string, string>): Env {
+  return {
+    home,
+    platform,
+    get: (name) => (vars[name] === "" ? undefined : vars[name]),
+    vars: () => ({ ...vars, HOME: home }),
+  };
+}
+
+/** The env parsers read a mirror with: remote paths re-rooted under `mirror`. */
+export function mirrorEnv(mirror: string, state: Pick<SyncState, "home" | "vars">): Env {
+  const under = (p: string) => (p.startsWith("/") ? join(mirror, p) : p);
+  const vars: Record<string, string> = {};
+  for (const [k, v] of Object.entries(state.vars ?? {})) vars[k] = under(v);
+  return foreignEnv(under(state.home ?? "/"), "linux", vars);
+}
+
+/** The env of `r`'s mirror in deja's data dir. */
+export function remoteMirrorEnv(env: Env, r: Remote): Env {
+  return mirrorEnv(mirrorDir(env, r.name), r.sync ?? {});
+}
+
+/**
+ * The remote absolute paths to mirror, outermost only (a root inside another is
+ * copied with it) and sorted. With the remote's deja, the roots it says exist;
+ * otherwise every parser's roots for the remote's home and variables (those that
+ * do not exist there are skipped by rsync).
+ */
+export async function remoteRoots(p: Probe, parsers: readonly Parser[]): Promise<{
+  roots: string[];
+  discovery: "deja" | "registry";
+}> {
+  let roots: string[] = [];
+  let discovery: "deja" | "registry" = "registry";
+  const hs = p.dejaSources?.harnesses;
+  if (Array.isArray(hs) && hs.length) {
+    discovery = "deja";
+    for (const h of hs) for (const r of h.roots ?? []) if (r.exists) roots.push(r.path);
+  } else {
+    const env = foreignEnv(p.home, p.platform, p.vars);
+    for (const parser of parsers) {
+      try {
+        const d = await parser.discover({ env, knownProjects: [] });
+        roots.push(...d.roots);
+      } catch { /* a root this parser cannot name is not mirrored */ }
+    }
+  }
+  roots = [...new Set(roots.filter((r) => r.startsWith("/") && !r.includes("\n")))].sort();
+  return { roots: outermost(roots), discovery };
+}
+
+/** Drops every path inside another one of `sorted`. */
+export function outermost(sorted: string[]): string[] {
+  const out: string[] = [];
+  for (const r of sorted) {
+    const prev = out[out.length - 1];
+    if (prev && (r === prev || r.startsWith(prev.endsWith("/") ? prev : `${prev}/`))) continue;
+    out.push(r);
+  }
+  return out;
+}

@@ -1,0 +1,137 @@
+/**
+ * Talking to a remote through the user's own ssh: the command (`ssh` on PATH,
+ * or the one `DEJA_SSH` names, split on white space), the probe that learns
+ * where the remote keeps its stores, and the errors with hints when ssh or
+ * rsync fail. deja passes no credentials; ssh's config, keys and agent do.
+ *
+ * @module
+ */
+import type { Env } from "../model.ts";
+import { type Captured, runCapture, shQuote } from "../shell.ts";
+import { DejaError } from "../store.ts";
+import { storeVariables } from "../registry.ts";
+import type { Remote } from "./config.ts";
+
+/** Seconds ssh waits for a connection before giving up. */
+export const CONNECT_TIMEOUT_S = 15;
+
+/** The ssh argv deja runs for `r` (without the command): `DEJA_SSH` or `ssh`, port, batch mode. */
+export function sshArgv(env: Env, r: Pick<Remote, "port">): string[] {
+  const base = (env.get("DEJA_SSH") ?? "ssh").trim().split(/\s+/);
+  return [
+    ...base,
+    ...(r.port ? ["-p", String(r.port)] : []),
+    "-o",
+    "BatchMode=yes",
+    "-o",
+    `ConnectTimeout=${CONNECT_TIMEOUT_S}`,
+    // A connection that stalls mid-transfer ends within a minute instead of hanging the sync.
+    "-o",
+    "ServerAliveInterval=15",
+    "-o",
+    "ServerAliveCountMax=4",
+  ];
+}
+
+/** The same command as one string for `rsync -e`. */
+export function rsyncShell(env: Env, r: Pick<Remote, "port">): string {
+  return sshArgv(env, r).map(shQuote).join(" ");
+}
+
+/** The environment deja's children run with (the process's own, as the IO's env has it). */
+export function childEnv(env: Env): Record<string, string | undefined> | undefined {
+  return env.vars?.();
+}
+
+/** What the probe learned about a remote. */
+export interface Probe {
+  home: string;
+  platform: string;
+  /** Store-placing variables set on the remote. */
+  vars: Record<string, string>;
+  rsync: boolean;
+  sqlite3: boolean;
+  /** The remote's `deja sources --json`, when deja is installed there and answered. */
+  dejaSources?: {
+    harnesses?: Array<{ harness: string; roots?: Array<{ path: string; exists: boolean }> }>;
+  };
+}
+
+/** The shell script the probe runs on the remote (POSIX sh; reads only). */
+export function probeScript(): string {
+  const vars = storeVariables().join(" ");
+  return [
+    `printf 'home\\t%s\\n' "$HOME"`,
+    `printf 'uname\\t%s\\n' "$(uname -s 2>/dev/null)"`,
+    `for v in ${vars}; do eval "x=\\\${$v-}"; [ -n "$x" ] && printf 'var\\t%s\\t%s\\n' "$v" "$x"; done`,
+    `command -v rsync >/dev/null 2>&1 && echo 'rsync\tyes'`,
+    `command -v sqlite3 >/dev/null 2>&1 && echo 'sqlite3\tyes'`,
+    `if command -v deja >/dev/null 2>&1; then echo 'deja-sources'; deja sources --json 2>/dev/null; fi`,
+    "exit 0",
+  ].join("\n");
+}
+
+/** Parses the probe's output. @throws {DejaError} when it is not the probe's. */
+export function parseProbe(out: string, host: string): Probe {
+  const p: Probe = { home: "", platform: "linux", vars: {}, rsync: false, sqlite3: false };
+  const lines = out.split("\n");
+  for (let i = 0; i < lines.length; i++) {
+    const [k, a, b] = lines[i].split("\t");
+    if (k === "home") p.home = a ?? "";
+    else if (k === "uname") p.platform = /darwin/i.test(a ?? "") ? "darwin" : "linux";
+    else if (k === "var" && a && b !== undefined) p.vars[a] = b;
+    else if (k === "rsync") p.rsync = true;
+    else if (k === "sqlite3") p.sqlite3 = true;
+    else if (k === "deja-sources") {
+      try {
+        p.dejaSources = JSON.parse(lines.slice(i + 1).join("\n"));
+      } catch { /* an old or broken deja: the registry's defaults are used */ }
+      break;
+    }
+  }
+  if (!p.home.startsWith("/")) {
+    throw new DejaError(
+      `${host} did not say where its home directory is`,
+      `run 'ssh ${host} echo \\$HOME' to see what the remote shell prints`,
+    );
+  }
+  return p;
+}
+
+/** Runs the probe on `r`. @throws {DejaError} when ssh fails, with a hint. */
+export function probe(env: Env, r: Remote): Probe {
+  const argv = [...sshArgv(env, r), r.host, `sh -c ${shQuote(probeScript())}`];
+  const c = runCapture(argv, { env: childEnv(env), timeoutMs: 120_000 });
+  if (c.error || c.code !== 0) throw sshFailure(c, argv[0], r);
+  const p = parseProbe(c.stdout, r.host);
+  if (!p.rsync) {
+    throw new DejaError(
+      `${r.host} has no rsync`,
+      `install rsync on ${r.host} (e.g. 'sudo apt-get install rsync'); deja copies stores with it`,
+    );
+  }
+  return p;
+}
+
+/** The error for a failed ssh run: not installed, unreachable, refused, or a remote failure. */
+export function sshFailure(
+  c: Captured,
+  program: string,
+  r: Pick<Remote, "host" | "port">,
+): DejaError {
+  const last = c.stderr.trim().split("\n").filter(Boolean).pop() ?? "";
+  if (c.error === "ENOENT") {
+    return new DejaError(
+      `'${program}' is not installed or not on PATH`,
+      "install OpenSSH's client, or set DEJA_SSH to the ssh command to use",
+    );
+  }
+  if (c.code === null) {
+    return new DejaError(`${r.host} did not answer in time`, "check the host is up and reachable");
+  }
+  const target = `${r.port ? `-p ${r.port} ` : ""}${r.host}`;
+  return new DejaError(
+    `could not reach ${r.host}${last ? `: ${last}` : ` (ssh exit ${c.code})`}`,
+    `check that 'ssh ${target} true' works without a prompt (deja uses your ssh config, keys and agent)`,
+  );
+}

@@ -1,0 +1,77 @@
+/**
+ * Each remote's state for `deja remote list` and `deja doctor`: target, path
+ * maps, policy, last sync, lag, last error, and its sessions in the index.
+ *
+ * @module
+ */
+import { existsSync } from "node:fs";
+import type { Env } from "../model.ts";
+import { indexPath, Store } from "../store.ts";
+import { Q } from "../schema.ts";
+import { loadRemotes, type PathMap } from "./config.ts";
+
+/** One remote as `deja remote list --json` and `deja doctor --json` print it. */
+export interface RemoteStatus {
+  name: string;
+  host: string;
+  port: number | null;
+  path_maps: PathMap[];
+  /** Hooks and MCP leave it out. */
+  no_auto: boolean;
+  /** Epoch ms of the last sync that completed, or null. */
+  last_sync: number | null;
+  /** Milliseconds since then, or null. */
+  lag_ms: number | null;
+  /** The last sync's error, or null when it succeeded. */
+  last_error: string | null;
+  /** Bytes received and wall time (ms) of the last sync. */
+  last_bytes: number | null;
+  last_ms: number | null;
+  /** How its stores were found: `deja` (its own `deja sources`) or `registry`. */
+  discovery: string | null;
+  /** Store roots mirrored (remote paths). */
+  roots: string[];
+  /** Sessions the index holds from it. */
+  sessions: number;
+}
+
+/** Every remote's status (`now` in epoch ms for the lag). */
+export function remoteStatus(env: Env, now = Date.now()): RemoteStatus[] {
+  const remotes = loadRemotes(env);
+  const counts = new Map<string, number>();
+  const path = indexPath(env);
+  if (remotes.length && existsSync(path)) {
+    try {
+      const store = Store.open(path);
+      try {
+        for (
+          const r of store.stmt(Q.originTotals).all() as Array<
+            { origin: string | null; sessions: number }
+          >
+        ) {
+          if (r.origin) counts.set(r.origin, r.sessions);
+        }
+      } finally {
+        store.close();
+      }
+    } catch { /* an index that cannot be read: counts stay 0, doctor says why elsewhere */ }
+  }
+  return remotes.map((r) => {
+    const s = r.sync;
+    return {
+      name: r.name,
+      host: r.host,
+      port: r.port ?? null,
+      path_maps: r.pathMaps ?? [],
+      no_auto: Boolean(r.noAuto),
+      last_sync: s?.okAt ?? null,
+      lag_ms: s?.okAt ? Math.max(0, now - s.okAt) : null,
+      last_error: s?.error ?? null,
+      last_bytes: s?.bytes ?? null,
+      last_ms: s?.ms ?? null,
+      discovery: s?.discovery ?? null,
+      roots: s?.roots ?? [],
+      sessions: counts.get(r.name) ?? 0,
+    };
+  });
+}

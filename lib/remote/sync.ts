@@ -1,0 +1,226 @@
+/**
+ * `deja remote sync`: one remote's stores copied into its mirror with rsync
+ * over the user's ssh, incrementally and never read half-written.
+ *
+ * - Appended JSONL moves only its tail: a first pass over `*.jsonl` uses
+ *   `--append-verify` (the tail is sent, then the whole file's checksum is
+ *   compared; a file rewritten rather than appended is sent again whole).
+ * - Everything else (and any JSONL the first pass could not append to) goes by
+ *   rsync's delta transfer: a file is written beside its copy and renamed into
+ *   place, so no file is ever seen half-written; interrupted large files are
+ *   kept in a partial directory outside the mirror and resumed next time.
+ * - SQLite stores are copied with their `-wal` and `-shm` in the same run and
+ *   checked (`quick_check`) afterwards; a copy caught mid-write is fetched
+ *   again once, else the sync fails and says so.
+ * - From the first byte until the check passes the mirror is marked incomplete
+ *   and `deja index` leaves it unread: what was indexed before stays
+ *   searchable, and the next sync resumes.
+ *
+ * @module
+ */
+import { closeSync, existsSync, mkdirSync, openSync, readSync } from "node:fs";
+import { join } from "node:path";
+import type { Env, Parser } from "../model.ts";
+import { runCapture } from "../shell.ts";
+import { DejaError } from "../store.ts";
+import { openStore } from "../../parsers/_sqlite.ts";
+import { mirrorDir, type Remote, type SyncState, updateRemote } from "./config.ts";
+import { childEnv, probe, rsyncShell, sshFailure } from "./ssh.ts";
+import { remoteRoots } from "./mirror.ts";
+
+/** What one sync did. */
+export interface SyncResult {
+  remote: string;
+  ok: boolean;
+  /** Bytes rsync received (file data and protocol). */
+  bytes: number;
+  /** Files that changed in the mirror. */
+  files: number;
+  /** Roots mirrored (remote absolute paths). */
+  roots: string[];
+  discovery: "deja" | "registry";
+  ms: number;
+  error?: string;
+  hint?: string;
+  /** Something rsync could not copy (a file it may not read); the rest was copied. */
+  warning?: string;
+}
+
+/** rsync exit codes that leave every copied file whole: 23 some files unreadable, 24 some vanished. */
+const PARTIAL_OK = new Set([23, 24]);
+
+/** Syncs `r` and records the outcome in remotes.json. Never throws for a failed transfer. */
+export async function syncRemote(
+  env: Env,
+  r: Remote,
+  parsers: readonly Parser[],
+): Promise<SyncResult> {
+  const t0 = performance.now();
+  const out: SyncResult = {
+    remote: r.name,
+    ok: false,
+    bytes: 0,
+    files: 0,
+    roots: [],
+    discovery: "registry",
+    ms: 0,
+  };
+  try {
+    const p = probe(env, r);
+    const { roots, discovery } = await remoteRoots(p, parsers);
+    out.roots = roots;
+    out.discovery = discovery;
+    const mirror = mirrorDir(env, r.name);
+    mkdirSync(mirror, { recursive: true, mode: 0o700 });
+    updateRemote(env, r.name, (x) => {
+      x.sync = {
+        ...(x.sync ?? { at: 0 }),
+        complete: false,
+        home: p.home,
+        vars: p.vars,
+        roots,
+        discovery,
+      };
+    });
+    if (roots.length) {
+      const changed = transfer(env, r, roots, mirror, out);
+      if (badCopies(env, mirror, changed).length) {
+        const again = transfer(env, r, roots, mirror, out, false);
+        const bad = badCopies(env, mirror, [...changed, ...again]);
+        if (bad.length) {
+          throw new DejaError(
+            `the copy of ${bad[0]} is not a consistent database (it was being written)`,
+            "run 'deja remote sync' again; the previous copy stays searchable meanwhile",
+          );
+        }
+      }
+    }
+    // Only the roots the remote has are kept (rsync skipped the others).
+    out.roots = roots.filter((root) => existsSync(join(mirror, root)));
+    updateRemote(env, r.name, (x) => {
+      if (x.sync) x.sync.roots = out.roots;
+    });
+    out.ok = true;
+  } catch (e) {
+    out.error = (e as Error).message;
+    if (e instanceof DejaError && e.hint) out.hint = e.hint;
+  }
+  out.ms = Math.round(performance.now() - t0);
+  updateRemote(env, r.name, (x) => {
+    const prev: SyncState = x.sync ?? { at: 0, complete: false };
+    x.sync = {
+      ...prev,
+      at: Date.now(),
+      bytes: out.bytes,
+      files: out.files,
+      ms: out.ms,
+      complete: out.ok ? true : prev.complete,
+      ...(out.ok ? { okAt: Date.now() } : {}),
+    };
+    if (out.ok && !out.warning) delete x.sync.error;
+    else x.sync.error = out.error ?? out.warning;
+  });
+  return out;
+}
+
+/**
+ * The two rsync passes; returns the mirror-relative paths that changed.
+ * @throws {DejaError} when rsync cannot run or the transfer fails.
+ */
+function transfer(
+  env: Env,
+  r: Remote,
+  roots: string[],
+  mirror: string,
+  out: SyncResult,
+  appendPass = true,
+): string[] {
+  const partial = join(mirror, "..", `.${r.name}.partial`);
+  const sources = roots.map((root, i) => (i === 0 ? `${r.host}:${root}` : `:${root}`));
+  const common = [
+    "rsync",
+    "-a",
+    "--relative",
+    "--ignore-missing-args",
+    "--stats",
+    "--out-format=>%n",
+    "-e",
+    rsyncShell(env, r),
+  ];
+  const passes = [
+    ...(appendPass
+      ? [["--append-verify", "-m", "--include=*/", "--include=*.jsonl", "--exclude=*"]]
+      : []),
+    [`--partial-dir=${partial}`],
+  ];
+  const changed: string[] = [];
+  for (const extra of passes) {
+    const argv = [...common, ...extra, ...sources, `${mirror}/`];
+    const c = runCapture(argv, { env: childEnv(env), timeoutMs: 6 * 3600_000 });
+    if (c.error === "ENOENT") {
+      throw new DejaError(
+        "rsync is not installed or not on PATH",
+        "install rsync (e.g. 'sudo apt-get install rsync')",
+      );
+    }
+    if (c.code === 255 || (c.code === 12 && /connection|ssh/i.test(c.stderr))) {
+      throw sshFailure(c, "ssh", r);
+    }
+    if (c.code !== 0 && !(c.code !== null && PARTIAL_OK.has(c.code))) {
+      const last = c.stderr.trim().split("\n").filter(Boolean).pop() ?? `exit ${c.code}`;
+      throw new DejaError(
+        `rsync from ${r.host} failed: ${last}`,
+        "run 'deja remote sync' again: it resumes where this one stopped; the previous copy stays searchable",
+      );
+    }
+    if (c.code !== 0) out.warning = c.stderr.trim().split("\n").filter(Boolean).pop();
+    const got = /Total bytes received: ([\d,.]+)/.exec(c.stdout);
+    if (got) out.bytes += Number(got[1].replace(/[,.]/g, ""));
+    for (const line of c.stdout.split("\n")) {
+      if (line.startsWith(">") && !line.endsWith("/")) changed.push(line.slice(1));
+    }
+  }
+  out.files += new Set(changed).size;
+  return changed;
+}
+
+/** SQLite files among `changed` (a `-wal`/`-shm` stands for its database) whose copy fails `quick_check`. */
+function badCopies(env: Env, mirror: string, changed: string[]): string[] {
+  const dbs = new Set<string>();
+  for (const rel of changed) {
+    const base = rel.replace(/-(wal|shm|journal)$/, "");
+    const path = join(mirror, base);
+    if (existsSync(path) && isSqlite(path)) dbs.add(path);
+  }
+  const bad: string[] = [];
+  for (const path of dbs) {
+    try {
+      const h = openStore(path, env);
+      try {
+        const row = h.db.prepare("PRAGMA quick_check").get() as Record<string, unknown>;
+        if (Object.values(row ?? {})[0] !== "ok") bad.push(path.slice(mirror.length));
+      } finally {
+        h.close();
+      }
+    } catch {
+      bad.push(path.slice(mirror.length));
+    }
+  }
+  return bad;
+}
+
+/** True when `path` starts with SQLite's file header. */
+function isSqlite(path: string): boolean {
+  try {
+    const fd = openSync(path, "r");
+    try {
+      const b = new Uint8Array(16);
+      return readSync(fd, b, 0, 16, 0) === 16 &&
+        new TextDecoder().decode(b) === "SQLite format 3\0";
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    return false;
+  }
+}

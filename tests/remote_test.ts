@@ -1,0 +1,330 @@
+/**
+ * `deja remote`: a "remote" machine played by a temp home and tests/remote/fake_ssh.sh (ssh's
+ * options taken, the command run here with that home), real rsync in between. No network.
+ */
+import { assert, assertEquals, assertMatch, assertStringIncludes } from "./_assert.ts";
+import {
+  appendFileSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { spawnSync } from "node:child_process";
+import { main } from "../main.ts";
+import type { IO } from "../lib/runtime.ts";
+import type { Env } from "../lib/model.ts";
+import { claudeLines, type SessionSpec } from "./_memory.ts";
+import { materialize, REPO, testEnv } from "./_fixture.ts";
+import { mapPath } from "../lib/remote/label.ts";
+import { parseTarget } from "../lib/remote/config.ts";
+import { loadRemotes } from "../lib/remote/config.ts";
+import { indexPath, Store } from "../lib/store.ts";
+import { defaultHidden } from "../lib/search/sessions.ts";
+
+const HAVE_RSYNC = spawnSync("rsync", ["--version"]).status === 0;
+const FAKE_SSH = join(REPO, "tests", "remote", "fake_ssh.sh");
+
+const SVC: SessionSpec = {
+  id: "7e570001-0000-4000-8000-000000000001",
+  cwd: "/w/svc",
+  start: "2026-11-10T10:00:00Z",
+  turns: [
+    { user: "The gizmotron service crashes at start." },
+    { bash: "node server.js", out: "Error: Cannot find module 'express'", exit: 1 },
+    { edit: "/w/svc/server.js", old: "const port = 80;", new: "const port = env.PORT;" },
+    { say: "Fixed the gizmotron port." },
+  ],
+};
+const OTHER: SessionSpec = {
+  id: "7e570002-0000-4000-8000-000000000002",
+  cwd: "/srv/other",
+  start: "2026-11-11T10:00:00Z",
+  turns: [{ user: "Unmapped flibbertigibbet project." }, { say: "ok" }],
+};
+
+interface World {
+  root: string;
+  remoteHome: string;
+  env: Env;
+  run(
+    args: string[],
+    extra?: Record<string, string>,
+  ): Promise<{ code: number; out: string; err: string }>;
+  json(args: string[], extra?: Record<string, string>): Promise<Record<string, unknown>>;
+  cleanup(): void;
+}
+
+function writeClaude(home: string, s: SessionSpec): string {
+  const dir = join(home, ".claude", "projects", s.cwd.replace(/[^A-Za-z0-9]/g, "-"));
+  mkdirSync(dir, { recursive: true });
+  const f = join(dir, `${s.id}.jsonl`);
+  writeFileSync(f, claudeLines(s).join("\n") + "\n");
+  return f;
+}
+
+function world(): World {
+  const root = mkdtempSync(join(tmpdir(), "deja-remote-"));
+  const remoteHome = join(root, "remote");
+  mkdirSync(remoteHome, { recursive: true });
+  const vars: Record<string, string> = {
+    DEJA_HOME: join(root, "deja"),
+    XDG_DATA_HOME: join(root, "home", ".local", "share"),
+    XDG_CONFIG_HOME: join(root, "home", ".config"),
+    DEJA_SSH: FAKE_SSH,
+    FAKE_REMOTE_HOME: remoteHome,
+    DEJA_NO_REFRESH: "1",
+    TZ: "UTC",
+  };
+  const home = join(root, "home");
+  mkdirSync(home, { recursive: true });
+  const envWith = (extra: Record<string, string> = {}) => testEnv(home, { ...vars, ...extra });
+  const run = async (args: string[], extra: Record<string, string> = {}) => {
+    const out: string[] = [];
+    const err: string[] = [];
+    const io: IO = {
+      args,
+      env: envWith(extra),
+      cwd: root,
+      out: (t) => out.push(t),
+      err: (t) => err.push(t),
+      isTTY: false,
+      errTTY: false,
+      readStdin: () => Promise.resolve(""),
+    };
+    const code = await main(io);
+    return { code, out: out.join(""), err: err.join("") };
+  };
+  return {
+    root,
+    remoteHome,
+    env: envWith(),
+    run,
+    async json(args, extra) {
+      const r = await run([...args, "--json"], extra);
+      assert(r.code === 0 || r.code === 1, `deja ${args.join(" ")}: ${r.code} ${r.err}`);
+      if (!r.out) throw new Error(`deja ${args.join(" ")}: exit ${r.code}, no output; ${r.err}`);
+      return JSON.parse(r.out);
+    },
+    cleanup: () => rmSync(root, { recursive: true, force: true }),
+  };
+}
+
+type Hit = { id: string; origin: string | null; project: string };
+
+Deno.test("remote targets and path maps are read the way ssh and a person write them", () => {
+  assertEquals(parseTarget("me@devbox:2222"), { host: "me@devbox", port: 2222 });
+  assertEquals(parseTarget("devbox"), { host: "devbox" });
+  const label = { origin: "devbox", pathMaps: [{ remote: "/w/svc", local: "/home/me/svc" }] };
+  assertEquals(mapPath(label, "/w/svc/a.ts"), "/home/me/svc/a.ts");
+  assertEquals(mapPath(label, "/w/svc"), "/home/me/svc");
+  assertEquals(mapPath(label, "/w/svcx/a.ts"), "devbox:/w/svcx/a.ts");
+  assertEquals(mapPath(label, "C:\\src\\a.ts"), "devbox:C:\\src\\a.ts");
+  assertEquals(mapPath(label, "relative/a.ts"), "relative/a.ts");
+});
+
+Deno.test({
+  name:
+    "remote sync mirrors a remote's stores and its sessions come back labelled with their machine",
+  ignore: !HAVE_RSYNC,
+  async fn() {
+    const w = world();
+    try {
+      writeClaude(w.remoteHome, SVC);
+      writeClaude(w.remoteHome, OTHER);
+      // The same native id on this machine: ids must not collide.
+      writeClaude(join(w.root, "home"), SVC);
+      const add = await w.run([
+        "remote",
+        "add",
+        "devbox",
+        "me@devbox:2222",
+        "--path-map",
+        "/w/svc=/home/me/svc",
+      ]);
+      assertEquals(add.code, 0, add.err);
+      const sync = await w.json(["remote", "sync"]);
+      const r0 = (sync.remotes as Array<Record<string, unknown>>)[0];
+      assertEquals(r0.ok, true, String(r0.error));
+      assertEquals(r0.discovery, "registry");
+      assert((r0.files as number) >= 2);
+      const res = await w.json(["search", "gizmotron"]);
+      const hits = res.results as Hit[];
+      const remote = hits.find((h) => h.origin === "devbox");
+      const local = hits.find((h) => h.origin === null);
+      assert(remote && local, JSON.stringify(hits));
+      assertEquals(remote.id, `devbox:${SVC.id}`);
+      assertEquals(local.id, SVC.id);
+      assertEquals(remote.project, "/home/me/svc");
+      // An unmapped project keeps its machine in its path.
+      const other = (await w.json(["search", "flibbertigibbet"])).results as Hit[];
+      assertEquals(other[0].project, "devbox:/srv/other");
+      // --from picks one machine.
+      const fromRemote = (await w.json(["search", "gizmotron", "--from", "devbox"]))
+        .results as Hit[];
+      assertEquals(fromRemote.map((h) => h.origin), ["devbox"]);
+      const fromLocal = (await w.json(["search", "gizmotron", "--from", "local"])).results as Hit[];
+      assertEquals(fromLocal.map((h) => h.origin), [null]);
+      const bad = await w.run(["search", "gizmotron", "--from", "nowhere"]);
+      assertEquals(bad.code, 2);
+      assertStringIncludes(bad.err, "the remotes are: devbox");
+      // blame on the local clone finds the change made on the remote.
+      const blame = await w.run(["blame", "/home/me/svc/server.js", "--json", "--junk"]);
+      assertStringIncludes(blame.out, `devbox:${SVC.id}`);
+      // show and last say where a session came from.
+      const show = await w.json(["show", `devbox:${SVC.id.slice(0, 8)}`]);
+      assertEquals(show.origin, "devbox");
+      const last = await w.json(["last", "--from", "devbox", "--junk"]);
+      assertMatch(JSON.stringify(last), /"origin": ?"devbox"/);
+      // list and doctor report the sync.
+      const list = (await w.json(["remote", "list"])).remotes as Array<Record<string, unknown>>;
+      assertEquals(list[0].sessions, 2);
+      assertEquals(list[0].last_error, null);
+      assert((list[0].roots as string[]).some((r) => r.endsWith("/.claude/projects")));
+      const doc = await w.run(["doctor", "--json"]);
+      assertEquals(JSON.parse(doc.out).remotes[0].name, "devbox");
+    } finally {
+      w.cleanup();
+    }
+  },
+});
+
+Deno.test({
+  name: "a second sync moves only what changed: nothing, or an appended session's tail",
+  ignore: !HAVE_RSYNC,
+  async fn() {
+    const w = world();
+    try {
+      const big: SessionSpec = {
+        ...SVC,
+        turns: Array.from(
+          { length: 400 },
+          (_, i) => ({ say: `step ${i} ${"lorem ipsum ".repeat(40)}` }),
+        ),
+      };
+      const file = writeClaude(w.remoteHome, big);
+      await w.run(["remote", "add", "devbox", "devbox"]);
+      const first =
+        ((await w.json(["remote", "sync"])).remotes as Array<Record<string, number>>)[0];
+      const none = ((await w.json(["remote", "sync"])).remotes as Array<Record<string, number>>)[0];
+      assertEquals(none.files, 0);
+      appendFileSync(
+        file,
+        JSON.stringify({
+          type: "user",
+          sessionId: big.id,
+          uuid: "7e57ffff-0000-4000-8000-00000000ffff",
+          timestamp: "2026-11-12T10:00:00Z",
+          cwd: big.cwd,
+          message: { role: "user", content: "quuxwidget appended later" },
+        }) + "\n",
+      );
+      const tail = ((await w.json(["remote", "sync"])).remotes as Array<Record<string, number>>)[0];
+      assertEquals(tail.files, 1);
+      assert(
+        tail.bytes < first.bytes / 10,
+        `appended sync received ${tail.bytes} of ${first.bytes} bytes`,
+      );
+      console.log(
+        `remote sync figures: first ${first.bytes} B in ${first.ms} ms; no change ${none.bytes} B in ${none.ms} ms; ` +
+          `one appended line ${tail.bytes} B in ${tail.ms} ms`,
+      );
+      const hits = (await w.json(["search", "quuxwidget", "--junk"])).results as Hit[];
+      assertEquals(hits[0]?.id, `devbox:${big.id}`);
+    } finally {
+      w.cleanup();
+    }
+  },
+});
+
+Deno.test({
+  name: "a failed sync says why, keeps the previous mirror searchable, and the next one completes",
+  ignore: !HAVE_RSYNC,
+  async fn() {
+    const w = world();
+    try {
+      writeClaude(w.remoteHome, SVC);
+      await w.run(["remote", "add", "devbox", "devbox"]);
+      assertEquals((await w.run(["remote", "sync"])).code, 0);
+      // A large new store, cut off mid-transfer.
+      const more: SessionSpec = {
+        ...OTHER,
+        turns: Array.from(
+          { length: 300 },
+          (_, i) => ({ say: `wibblequark ${i} ${"x".repeat(900)}` }),
+        ),
+      };
+      writeClaude(w.remoteHome, more);
+      const cut = await w.run(["remote", "sync"], { FAKE_REMOTE_CUT: "20000" });
+      assertEquals(cut.code, 2, cut.out);
+      assertStringIncludes(cut.err, "hint:");
+      assertEquals(loadRemotes(w.env)[0].sync?.complete, false);
+      // The index leaves the incomplete mirror unread; what it had stays.
+      await w.run(["index", "-q"]);
+      assertEquals(((await w.json(["search", "gizmotron", "--junk"])).results as Hit[]).length, 1);
+      assertEquals(
+        ((await w.json(["search", "wibblequark", "--junk"])).results as Hit[]).length,
+        0,
+      );
+      // Next sync resumes and completes.
+      assertEquals((await w.run(["remote", "sync"])).code, 0);
+      const got = (await w.json(["search", "wibblequark", "--junk"])).results as Hit[];
+      assertEquals(got[0]?.id, `devbox:${OTHER.id}`);
+      // A host that is down: a clear error, a hint, the sessions still there.
+      await w.run(["remote", "add", "gone", "down"]);
+      const down = await w.run(["remote", "sync", "gone"]);
+      assertEquals(down.code, 2);
+      assertStringIncludes(down.err, "could not reach down");
+      assertStringIncludes(down.err, "hint:");
+      const list = (await w.json(["remote", "list"])).remotes as Array<Record<string, unknown>>;
+      assertMatch(String(list.find((r) => r.name === "gone")?.last_error), /could not reach/);
+      // A remote without rsync.
+      const norsync = await w.run(["remote", "sync", "devbox"], { FAKE_REMOTE_NO_RSYNC: "1" });
+      assertEquals(norsync.code, 2);
+      assertStringIncludes(norsync.err, "has no rsync");
+      assertEquals(((await w.json(["search", "gizmotron", "--junk"])).results as Hit[]).length, 1);
+    } finally {
+      w.cleanup();
+    }
+  },
+});
+
+Deno.test({
+  name:
+    "a remote's SQLite store is copied with its WAL, checked, and indexed; --purge removes it all",
+  ignore: !HAVE_RSYNC,
+  async fn() {
+    const w = world();
+    const fx = materialize(join(REPO, "fixtures", "registry", "opencode"));
+    try {
+      const dest = join(w.remoteHome, ".local", "share", "opencode");
+      mkdirSync(dest, { recursive: true });
+      cpSync(join(fx.root, "opencode.db"), join(dest, "opencode.db"));
+      await w.run(["remote", "add", "devbox", "devbox"]);
+      const s = await w.json(["remote", "sync"]);
+      assertEquals((s.remotes as Array<{ ok: boolean }>)[0].ok, true);
+      const store = Store.open(indexPath(w.env));
+      const n = store.db.prepare(
+        "SELECT COUNT(*) AS n FROM sessions WHERE harness = 'opencode' AND origin = 'devbox'",
+      ).get() as { n: number };
+      // The MCP and hooks leave a --no-auto remote out; the CLI still shows it.
+      assertEquals((await w.run(["remote", "policy", "devbox", "--no-auto"])).code, 0);
+      const hidden = defaultHidden(store, { env: w.env, junk: true, auto: true });
+      const shown = defaultHidden(store, { env: w.env, junk: true });
+      store.close();
+      assert(n.n > 0, "no opencode session from the remote");
+      assertEquals(hidden.size - shown.size, n.n);
+      const rm = await w.json(["remote", "remove", "devbox", "--purge"]);
+      assertEquals(rm.sessions, n.n);
+      assert(!existsSync(join(w.root, "deja", "remotes", "devbox")));
+      assertEquals(loadRemotes(w.env), []);
+    } finally {
+      fx.cleanup();
+      w.cleanup();
+    }
+  },
+});
