@@ -13,10 +13,11 @@
  */
 import { existsSync, statSync } from "node:fs";
 import type { Store } from "./store.ts";
-import { DejaError } from "./store.ts";
+import { DejaError } from "../core/errors.ts";
 import { Q } from "./schema.ts";
-import { resolveSession, type SessionRow, shortRef } from "./sessions.ts";
-import { harnessFacts } from "./registry.ts";
+import { resolveSession, shortRef } from "./sessions.ts";
+import { type SessionRow } from "./rows.ts";
+import { harnessFacts } from "../core/registry.ts";
 import { templateArgv } from "./shell.ts";
 
 /** Session ids deja passes to a command: no shell metacharacters, no leading dash. */

@@ -1,7 +1,8 @@
 /** `deja resume <id-prefix> [--exec]`: the harness's own command that reopens a session. */
 import type { Command } from "./common.ts";
 import { printJson } from "./common.ts";
-import { DejaError, indexPath, Store } from "../store.ts";
+import { indexPath, Store } from "../store.ts";
+import { DejaError } from "../../core/errors.ts";
 import { resumePlan } from "../resume.ts";
 import { displayCommand, runInherit } from "../shell.ts";
 

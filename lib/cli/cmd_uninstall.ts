@@ -1,6 +1,6 @@
 /** `deja uninstall <target>… | --all`: remove what 'deja install' added, and nothing else. */
 import type { Command } from "./common.ts";
-import { tildify } from "./common.ts";
+import { tilde } from "../../core/text.ts";
 import { runWire } from "./cmd_install.ts";
 import { removeService, servicePath } from "../fresh/service.ts";
 
@@ -24,7 +24,7 @@ export const uninstallCmd: Command = {
     const code = onlyService ? 0 : runWire(a, io, false);
     if (service && removeService(io.env) && !a.values.json) {
       io.out(
-        `removed   ${"watch".padEnd(12)} service  ${tildify(servicePath(io.env)!, io.env.home)}\n`,
+        `removed   ${"watch".padEnd(12)} service  ${tilde(servicePath(io.env)!, io.env.home)}\n`,
       );
       io.out("(a running watcher stops at its next restart: systemctl --user stop deja-watch)\n");
     }
