@@ -11,9 +11,12 @@
  * and each such run is counted as one `corrupt` skip. Indexes are rebuilt on
  * the copy, so a damaged index costs no row.
  *
- * Limits: a store over `DEJA_SQLITE_SALVAGE_MAX` bytes (default 512 MiB) is
- * not copied (the query's error stands); rowids beyond ±2^53 are not
- * searched; a `WITHOUT ROWID` table is copied whole or skipped whole; virtual
+ * Limits: a store cut short whose header still counts the lost pages is
+ * refused by SQLite at open (node:sqlite runs in defensive mode, so
+ * `writable_schema` cannot lift that) and stays a `corrupt` source error; a
+ * store over `DEJA_SQLITE_SALVAGE_MAX` bytes (default 512 MiB) is not copied
+ * (the query's error stands); rowids beyond ±2^53 are not searched; a
+ * `WITHOUT ROWID` table is copied whole or skipped whole; virtual
  * tables (FTS) are left out. Nothing is ever written to the store.
  *
  * @module
