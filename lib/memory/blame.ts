@@ -19,6 +19,7 @@ import type { EventRow, SessionRow } from "../sessions.ts";
 import { type FileTouch, findTouches, type PathMatch } from "./paths.ts";
 import { gist } from "./_text.ts";
 import { readTextSync } from "../fsread.ts";
+import { countsAsHidden } from "../search/sessions.ts";
 
 /** Options of {@link blame}. */
 export interface BlameOptions {
@@ -129,7 +130,7 @@ export function blame(store: Store, typed: string, opts: BlameOptions): BlameRes
   let hidden = 0;
   for (const s of rows) {
     if (opts.hidden?.has(s.id)) {
-      hidden++;
+      if (countsAsHidden(opts.hidden, s.id)) hidden++;
       continue;
     }
     if (opts.harness?.length && !opts.harness.includes(s.harness)) continue;
