@@ -201,8 +201,9 @@ export function defaultHidden(store: Store, o: HideOptions): HiddenSessions {
   const out = new HiddenSessions(
     hiddenSessions(store, excludePatterns(o.env), !o.junk && !o.project, o.env, o.here),
   );
+  // A session --from or a policy leaves out stays out with --junk too: never counted.
   for (const id of originHidden(store, o.env, o)) {
-    if (!out.has(id)) out.silent.add(id);
+    out.silent.add(id);
     out.add(id);
   }
   return out;
