@@ -37,6 +37,7 @@ import { FRESH_KEY, type FreshMap, harnessDirs, parseFreshMap, stampDirs } from 
 import { sweepCopies } from "../parsers/_sqlite.ts";
 import { type Label, labelSession } from "./remote/label.ts";
 import { type MirrorPass, mirrorPasses } from "./remote/passes.ts";
+import { rebaser } from "./remote/mirror.ts";
 import {
   fileHash,
   parseDrift,
@@ -293,6 +294,7 @@ async function indexHarness(
   const dctx: DiscoverCtx = {
     env,
     knownProjects: known,
+    ...(label?.mirror ? { rebase: rebaser(label.mirror) } : {}),
     problem: (path, e) => {
       sum.errors.push(`${path}: ${e.message}`);
       sum.discoveryFailed = true;

@@ -15,6 +15,8 @@ export interface Label {
   /** The remote's name (the session's `origin`). */
   origin: string;
   pathMaps: readonly PathMap[];
+  /** The mirror directory: the remote's absolute path `p` is at `<mirror>/p` here. */
+  mirror?: string;
 }
 
 /** The local form of a remote absolute path: mapped, else `<origin>:<path>`; other text unchanged. */

@@ -26,7 +26,7 @@ import { DejaError } from "../store.ts";
 import { openStore } from "../../parsers/_sqlite.ts";
 import { mirrorDir, type Remote, type SyncState, updateRemote } from "./config.ts";
 import { childEnv, probe, rsyncShell, sshFailure } from "./ssh.ts";
-import { remoteRoots } from "./mirror.ts";
+import { mirrorWants, remoteRoots } from "./mirror.ts";
 
 /** What one sync did. */
 export interface SyncResult {
@@ -84,8 +84,13 @@ export async function syncRemote(
     });
     if (roots.length) {
       const changed = transfer(env, r, roots, mirror, out);
+      // Then what discovery reads outside the roots (a registry's stores, a companion file),
+      // now that the registries are here to say where those are.
+      const wants = await mirrorWants(mirror, { home: p.home, vars: p.vars }, roots, parsers);
+      if (wants.length) changed.push(...transfer(env, r, wants, mirror, out));
+      const all = [...roots, ...wants];
       if (badCopies(env, mirror, changed).length) {
-        const again = transfer(env, r, roots, mirror, out, false);
+        const again = transfer(env, r, all, mirror, out, false);
         const bad = badCopies(env, mirror, [...changed, ...again]);
         if (bad.length) {
           throw new DejaError(
