@@ -83,11 +83,15 @@ export async function syncRemote(
       };
     });
     if (roots.length) {
-      const changed = transfer(env, r, roots, mirror, out);
-      // Then what discovery reads outside the roots (a registry's stores, a companion file),
-      // now that the registries are here to say where those are.
-      const wants = await mirrorWants(mirror, { home: p.home, vars: p.vars }, roots, parsers);
-      if (wants.length) changed.push(...transfer(env, r, wants, mirror, out));
+      // What discovery reads outside the roots (a registry's stores, a companion file) is
+      // known from the registries the mirror holds: those of the last sync go with the roots;
+      // ones the new registries name besides follow in a second transfer.
+      const state = { home: p.home, vars: p.vars };
+      const known = await mirrorWants(mirror, state, roots, parsers);
+      const changed = transfer(env, r, [...roots, ...known], mirror, out);
+      const wants = await mirrorWants(mirror, state, roots, parsers);
+      const more = wants.filter((x) => !known.includes(x));
+      if (more.length) changed.push(...transfer(env, r, more, mirror, out));
       const all = [...roots, ...wants];
       if (badCopies(env, mirror, changed).length) {
         const again = transfer(env, r, all, mirror, out, false);
