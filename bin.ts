@@ -20,6 +20,6 @@ if (asksVersion(argv)) {
   await hookProcess();
 } else {
   const { main } = await import("./main.ts");
-  const { exit, processIO } = await import("./lib/runtime.ts");
+  const { exit, processIO } = await import("./core/runtime.ts");
   exit(await main(processIO()));
 }

@@ -5,9 +5,10 @@
  *
  * @module
  */
-import { exit, type IO, processIO } from "./lib/runtime.ts";
+import { exit, type IO, processIO } from "./core/runtime.ts";
 import { type Command, helpFor, parse } from "./lib/cli/common.ts";
-import { asIndexError, DejaError, indexPath, Store } from "./lib/store.ts";
+import { asIndexError, indexPath, Store } from "./lib/store.ts";
+import { DejaError } from "./core/errors.ts";
 import { docs } from "./lib/search/vocab.ts";
 import { humanIO } from "./lib/cli/output.ts";
 import { indexCmd } from "./lib/cli/cmd_index.ts";
@@ -45,7 +46,7 @@ import {
   unknownHookMessage,
 } from "./lib/hooks/main.ts";
 import { hookPrecompactCmd } from "./lib/cli/cmd_hook_precompact.ts";
-import { refreshFor } from "./lib/cli/_refresh.ts";
+import { refreshFor } from "./lib/cli/refresh.ts";
 import { asksVersion, VERSION, VERSION_LINE } from "./lib/version.ts";
 import { suggestCommand } from "./lib/cli/suggest.ts";
 

@@ -118,7 +118,7 @@ for (const [label, q] of queries) {
 // In-process no-op index (the indexer alone, without process start-up).
 {
   const { runIndex } = await import("../lib/indexer.ts");
-  const { makeEnv } = await import("../lib/runtime.ts");
+  const { makeEnv } = await import("../core/runtime.ts");
   const { parsers } = await import("../parsers/mod.ts");
   const t = performance.now();
   await runIndex(makeEnv(env), parsers, { only: ["claude"] });

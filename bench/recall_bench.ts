@@ -23,7 +23,7 @@ import { figures, hitHeader, hitRow, runQueries, table } from "./recall_eval.ts"
 import { ABLATE, type Ablation } from "../lib/search/rank.ts";
 import { REPO } from "../tests/_fixture.ts";
 import { runIndex } from "../lib/indexer.ts";
-import { makeEnv } from "../lib/runtime.ts";
+import { makeEnv } from "../core/runtime.ts";
 import { indexPath, Store } from "../lib/store.ts";
 import { parsers } from "../parsers/mod.ts";
 

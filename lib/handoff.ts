@@ -12,14 +12,15 @@
  *
  * @module
  */
-import { cleanForAgent } from "./frame.ts";
+import { cleanForAgent } from "../core/frame.ts";
 import { dirname } from "node:path";
 import { statSync } from "node:fs";
 import type { Store } from "./store.ts";
-import { DejaError } from "./store.ts";
+import { DejaError } from "../core/errors.ts";
 import { Q } from "./schema.ts";
-import { resolveSession, type SessionRow } from "./sessions.ts";
-import { harnessFacts, harnessIds } from "./registry.ts";
+import { resolveSession } from "./sessions.ts";
+import { type SessionRow } from "./rows.ts";
+import { harnessFacts, harnessIds } from "../core/registry.ts";
 import { templateArgv } from "./shell.ts";
 import { sessionDigest } from "./memory/digest.ts";
 
@@ -56,13 +57,7 @@ function isDir(p: string | null): p is string {
 export function latestHere(store: Store, cwd: string): SessionRow | undefined {
   const like = (p: string) => p.replace(/[\\%_]/g, (c) => `\\${c}`);
   for (let d = cwd;; d = dirname(d)) {
-    const rows = store.stmt(Q.lastSessions).all(
-      null,
-      null,
-      like(d),
-      like(d),
-      50,
-    ) as unknown as SessionRow[];
+    const rows = Q.lastSessions.all(store, { harnesses: null, project: like(d), limit: 50 });
     const work = rows.find((r) => r.harness !== "deja" && r.events > 1);
     if (work) return work;
     if (dirname(d) === d) return undefined;

@@ -14,7 +14,7 @@
  *
  * @module
  */
-import type { DiscoverCtx, DriftKind, Env, Parser, SkipReason, SourceRef } from "./model.ts";
+import type { DiscoverCtx, DriftKind, Env, Parser, SkipReason, SourceRef } from "../core/model.ts";
 import { type DriftSummary, mergeDrift, SourceCtx } from "./parse_ctx.ts";
 import { Q } from "./schema.ts";
 import { existsSync } from "node:fs";
@@ -22,19 +22,21 @@ import {
   acquireWriterLock,
   asIndexError,
   checkIndex,
-  dataDir,
   IndexDamaged,
   indexPath,
   isCorruption,
   moveIndexAside,
   Store,
 } from "./store.ts";
+import { dataDir } from "../core/paths.ts";
 import { SourceWriter, type WriteMode } from "./ingest.ts";
 import { redactDeep } from "./redact.ts";
 import { dropExcluded, makeGate, setGate } from "./forget/gate.ts";
+import { releaseExcluded } from "./forget/exclusions.ts";
+import { NORMALIZE_PROJECTS_SQL } from "./project_path.ts";
 import { resetVocabCache } from "./search/vocab.ts";
 import { FRESH_KEY, type FreshMap, harnessDirs, parseFreshMap, stampDirs } from "./fresh/map.ts";
-import { sweepCopies } from "../parsers/_sqlite.ts";
+import { sweepCopies } from "../core/sqlite_read.ts";
 import { type Label, labelSession } from "./remote/label.ts";
 import { type MirrorPass, mirrorPasses } from "./remote/passes.ts";
 import { rebaser } from "./remote/mirror.ts";
@@ -44,9 +46,9 @@ import {
   parseSkips,
   safeHeadHash,
   saveSource,
-  type SourceRow,
   stamp,
 } from "./source_state.ts";
+import { type SourceRow } from "./rows.ts";
 
 /** Per-harness result of one run. */
 export interface HarnessSummary {
@@ -180,6 +182,10 @@ async function onePass(
     // Forgotten sessions and excluded projects are left out of every source read,
     // and sessions of a project excluded since the last run leave the index now.
     setGate(store, makeGate(env, path));
+    // Stores whose sessions a pattern since removed had dropped are read again whole.
+    releaseExcluded(store, env);
+    // Projects indexed before the path rule (lib/project_path.ts) are brought in line.
+    store.db.exec(NORMALIZE_PROJECTS_SQL);
     const excluded = dropExcluded(store, env);
     const out: HarnessSummary[] = [];
     const seen = new Set<string>();
@@ -363,7 +369,7 @@ function rememberLayout(
 
 /** True when `src`'s stamp differs from what the index recorded (it is unread, not fresh). */
 async function changedSince(store: Store, src: SourceRef): Promise<boolean> {
-  const prev = store.stmt(Q.sourceByPath).get(src.path) as SourceRow | undefined;
+  const prev = Q.sourceByPath.get(store, { path: src.path });
   if (!prev) return true;
   const [size, mtime] = await stamp(src.path);
   return prev.size !== size || prev.mtime !== mtime;
@@ -393,9 +399,7 @@ async function indexSource(
   const [size, mtime] = await stamp(src.path);
   const comps = JSON.stringify(await Promise.all((src.companions ?? []).map(stamp)));
   // A rebuild reads the source as if for the first time, replacing what it had.
-  const prev = rebuild
-    ? undefined
-    : store.stmt(Q.sourceByPath).get(src.path) as SourceRow | undefined;
+  const prev = rebuild ? undefined : Q.sourceByPath.get(store, { path: src.path });
   const unchanged = prev && prev.kind === src.kind && prev.size === size && prev.mtime === mtime &&
     (prev.companions ?? "[]") === comps && !prev.error;
   if (unchanged) return none;
@@ -416,23 +420,18 @@ async function indexSource(
   if (src.kind === "append" && prev && prev.kind === "append" && prev.offset > 0) {
     if (size >= prev.offset && prev.head_hash === await safeHeadHash(src.path, prev.offset)) {
       if (size === prev.offset) {
-        saveSource(
-          store,
-          src,
+        saveSource(store, src, {
           size,
           mtime,
-          comps,
-          prev.offset,
-          prev.head_hash,
-          prev.state,
-          0,
-          null,
-          {
-            counts: parseSkips(prev.skipped),
-            examples: [],
-          },
-          prev.drift,
-        );
+          companions: comps,
+          offset: prev.offset,
+          headHash: prev.head_hash,
+          state: prev.state,
+          watermark: 0,
+          hash: null,
+          skipped: { counts: parseSkips(prev.skipped), examples: [] },
+          drift: prev.drift,
+        });
         return none;
       }
       offset = prev.offset;
@@ -448,10 +447,18 @@ async function indexSource(
       return recordError(store, src, prev, (e as Error).message);
     }
     if (prev && prev.hash === hash && !prev.error) {
-      saveSource(store, src, size, mtime, comps, 0, null, null, 0, hash, {
-        counts: parseSkips(prev.skipped),
-        examples: [],
-      }, prev.drift);
+      saveSource(store, src, {
+        size,
+        mtime,
+        companions: comps,
+        offset: 0,
+        headHash: null,
+        state: null,
+        watermark: 0,
+        hash,
+        skipped: { counts: parseSkips(prev.skipped), examples: [] },
+        drift: prev.drift,
+      });
       return none;
     }
   } else if (src.kind === "sqlite" && !rebuild) {
@@ -495,20 +502,18 @@ async function indexSource(
     const hh = src.kind === "append" && endOffset > 0
       ? await safeHeadHash(src.path, endOffset)
       : null;
-    saveSource(
-      store,
-      src,
+    saveSource(store, src, {
       size,
       mtime,
-      comps,
-      endOffset,
-      hh,
-      ctx.endState === undefined ? null : JSON.stringify(redactDeep(ctx.endState, {})),
-      ctx.endWatermark ?? since,
+      companions: comps,
+      offset: endOffset,
+      headHash: hh,
+      state: ctx.endState === undefined ? null : JSON.stringify(redactDeep(ctx.endState, {})),
+      watermark: ctx.endWatermark ?? since,
       hash,
-      { counts, examples: ctx.examples },
-      JSON.stringify(drift),
-    );
+      skipped: { counts, examples: ctx.examples },
+      drift: JSON.stringify(drift),
+    });
     store.db.exec("COMMIT");
     return {
       read: true,
@@ -541,25 +546,25 @@ function recordError(
     if (prev) {
       store.stmt(Q.sourceError).run(message, Date.now(), src.path);
     } else {
-      store.stmt(Q.upsertSource).run(
-        src.path,
-        src.harness,
-        src.kind,
-        -1,
-        -1,
-        "[]",
-        0,
-        null,
-        null,
-        0,
-        null,
-        0,
-        0,
-        null,
-        message,
-        Date.now(),
-        null,
-      );
+      Q.upsertSource.run(store, {
+        path: src.path,
+        harness: src.harness,
+        kind: src.kind,
+        size: -1,
+        mtime: -1,
+        companions: "[]",
+        offset: 0,
+        head_hash: null,
+        state: null,
+        watermark: 0,
+        hash: null,
+        sessions: 0,
+        events: 0,
+        skipped: null,
+        error: message,
+        indexed_at: Date.now(),
+        drift: null,
+      });
     }
   } catch { /* the index itself is failing; the summary still says why */ }
   return { read: false, sessions: 0, events: 0, skipped: {}, error: message };

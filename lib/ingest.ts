@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { EditSpan, Event, Session } from "./model.ts";
+import type { EditSpan, Event, Session } from "../core/model.ts";
 import { Q } from "./schema.ts";
 import type { Store } from "./store.ts";
 import { redact, type RedactionCounts } from "./redact.ts";
@@ -13,7 +13,9 @@ import { renderCall } from "./render.ts";
 import { VocabWriter } from "./search/vocab.ts";
 import { eventFlags } from "./search/signals.ts";
 import { gateOf } from "./forget/gate.ts";
-import { stripFrames } from "./frame.ts";
+import { recordExcluded } from "./forget/exclusions.ts";
+import { normalizeProject } from "./project_path.ts";
+import { stripFrames } from "../core/frame.ts";
 
 /** Cap on speech and summary text stored per event: 64 KiB of characters. */
 export const MAX_TEXT = 64 * 1024;
@@ -71,9 +73,12 @@ export class SourceWriter {
 
   /** Writes one session chunk. */
   write(chunk: Session): void {
+    if (chunk.project) chunk = { ...chunk, project: normalizeProject(chunk.project) };
     const k = `${chunk.harness}\u0000${chunk.id}`;
     if (this.leftOut.has(k)) return;
-    if (!this.slots.has(k) && (gateOf(this.store)?.check(chunk) || this.staleCopy(chunk))) {
+    if (
+      !this.slots.has(k) && (gateOf(this.store)?.check(chunk, this.source) || this.staleCopy(chunk))
+    ) {
       this.leftOut.add(k);
       return;
     }
@@ -97,6 +102,9 @@ export class SourceWriter {
 
   /** Recounts events of every session this pass touched. */
   finish(): void {
+    // In the same transaction as the stamp: the stores an exclusion left sessions out of.
+    const gate = gateOf(this.store);
+    if (gate) recordExcluded(this.store, gate.excludedBy);
     for (const slot of this.slots.values()) this.store.stmt(Q.countEvents).run(slot.id);
     this.vocab.flush();
   }
@@ -174,7 +182,7 @@ export class SourceWriter {
     } else if (e.kind === "tool_result") {
       text = cap(stripFrames(e.text), MAX_RESULT);
     } else {
-      // deja's own recall, echoed back by a harness, is not new history (lib/frame.ts).
+      // deja's own recall, echoed back by a harness, is not new history (core/frame.ts).
       text = cap(stripFrames(e.text), MAX_TEXT, 0.1);
     }
     text = this.r(text);

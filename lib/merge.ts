@@ -7,7 +7,7 @@
  *
  * @module
  */
-import type { Event, Session } from "./model.ts";
+import type { Event, Session } from "../core/model.ts";
 
 /** Merges `chunk`'s metadata into `into` (mutates `into`). */
 export function mergeMeta(into: Session, chunk: Session): void {

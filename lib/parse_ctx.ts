@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { DriftKind, Env, ParseCtx, SkipReason } from "./model.ts";
+import type { DriftKind, Env, ParseCtx, SkipReason } from "../core/model.ts";
 import { pasteable } from "./drift/sample.ts";
 
 /** Skip counts of one source: reason -> count, plus a few example locations. */
@@ -67,7 +67,14 @@ export class SourceCtx implements ParseCtx {
     readonly since = 0,
   ) {}
 
+  private emptyAt = new Set<string>();
+
   skip(reason: SkipReason, where: string, detail?: string): void {
+    // A file is empty once, however many readers of it notice (records may each be empty).
+    if (reason === "empty") {
+      if (this.emptyAt.has(where)) return;
+      this.emptyAt.add(where);
+    }
     this.counts[reason] = (this.counts[reason] ?? 0) + 1;
     if (this.examples.length < 5) {
       this.examples.push(`${reason} at ${where}${detail ? `: ${detail}` : ""}`);

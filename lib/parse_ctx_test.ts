@@ -1,5 +1,5 @@
 import { assertEquals, assertStringIncludes } from "../tests/_assert.ts";
-import { makeEnv } from "./runtime.ts";
+import { makeEnv } from "../core/runtime.ts";
 import { MAX_DRIFT_NOTES, mergeDrift, SourceCtx } from "./parse_ctx.ts";
 
 const env = makeEnv({ HOME: "/home/ann" }, "/home/ann");

@@ -125,5 +125,5 @@ export function redactDeep(value: unknown, counts: RedactionCounts): unknown {
   return value;
 }
 
-/** Terminal sanitising lives in lib/terminal.ts (no dependencies, for the hooks); re-exported here. */
-export { sanitizeForTerminal } from "./terminal.ts";
+/** Terminal sanitising lives in core/terminal.ts (no dependencies, for the hooks); re-exported here. */
+export { sanitizeForTerminal } from "../core/terminal.ts";

@@ -3,7 +3,7 @@
  *
  * @module
  */
-import type { ToolCallInfo } from "./model.ts";
+import type { ToolCallInfo } from "../core/model.ts";
 
 /**
  * One searchable text for a tool call: `$ <command>` for a shell call, the

@@ -14,12 +14,13 @@
  */
 import { existsSync, statSync } from "node:fs";
 import type { Store } from "./store.ts";
-import { DejaError } from "./store.ts";
+import { DejaError } from "../core/errors.ts";
 import { Q } from "./schema.ts";
-import { resolveSession, type SessionRow, shortRef } from "./sessions.ts";
-import { harnessFacts } from "./registry.ts";
+import { resolveSession, shortRef } from "./sessions.ts";
+import { type SessionRow } from "./rows.ts";
+import { harnessFacts } from "../core/registry.ts";
 import { templateArgv } from "./shell.ts";
-import type { Env } from "./model.ts";
+import type { Env } from "../core/model.ts";
 import { remoteResume } from "./remote/resume.ts";
 
 /** Session ids deja passes to a command: no shell metacharacters, no leading dash. */

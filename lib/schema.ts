@@ -8,6 +8,9 @@
  * @module
  */
 
+import { type NoParams, query } from "./sql.ts";
+import type { EventRow, SessionRow, SourceRow } from "./rows.ts";
+
 /** Current schema version (stored in `PRAGMA user_version`). */
 export const SCHEMA_VERSION = 4;
 
@@ -251,10 +254,11 @@ export const Q = {
   // session id
   countEvents:
     `UPDATE sessions SET events = (SELECT COUNT(*) FROM events WHERE session_id = sessions.id) WHERE id = ?`,
-  // path
-  sourceByPath: `SELECT * FROM sources WHERE path = ?`,
-  // path, harness, kind, size, mtime, companions, offset, head_hash, state, watermark, hash, sessions, events, skipped, error, indexed_at, drift
-  upsertSource:
+  sourceByPath: query<{ path: string }, SourceRow>(`SELECT * FROM sources WHERE path = ?`, [
+    "path",
+  ]),
+  /** A source's whole row written (inserted or replaced). */
+  upsertSource: query<SourceRow>(
     `INSERT INTO sources (path, harness, kind, size, mtime, companions, offset, head_hash, state, watermark, hash, sessions, events, skipped, error, indexed_at, drift)
     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
     ON CONFLICT(path) DO UPDATE SET harness = excluded.harness, kind = excluded.kind, size = excluded.size,
@@ -263,37 +267,67 @@ export const Q = {
       hash = excluded.hash, sessions = excluded.sessions, events = excluded.events,
       skipped = excluded.skipped, error = excluded.error, indexed_at = excluded.indexed_at,
       drift = excluded.drift`,
+    [
+      ...["path", "harness", "kind", "size", "mtime", "companions", "offset", "head_hash"] as const,
+      ...["state", "watermark", "hash", "sessions", "events", "skipped", "error"] as const,
+      ...["indexed_at", "drift"] as const,
+    ],
+  ),
   // error, indexed_at, path
   sourceError: `UPDATE sources SET error = ?, indexed_at = ? WHERE path = ?`,
-  // source path
-  sourceTotals:
+  /** The session and event totals of the sessions read from `source` (a source path). */
+  sourceTotals: query<{ source: string }, Pick<SourceRow, "sessions" | "events">>(
     `SELECT COUNT(*) AS sessions, COALESCE(SUM(events), 0) AS events FROM sessions WHERE source = ?`,
+    ["source"],
+  ),
   // source, kind, count
   addRedactions: `INSERT INTO redactions (source, kind, count) VALUES (?, ?, ?)
     ON CONFLICT(source, kind) DO UPDATE SET count = count + excluded.count`,
   // source
   clearRedactions: `DELETE FROM redactions WHERE source = ?`,
-  allSources: `SELECT * FROM sources ORDER BY harness, path`,
-  // harness or NULL: the sources `deja drift` reads
-  driftSources: `SELECT path, harness, skipped, drift FROM sources
+  /** What the freshness check stats of every known store. */
+  staleCheckSources: query<
+    NoParams,
+    Pick<
+      SourceRow,
+      "path" | "harness" | "kind" | "size" | "mtime" | "companions" | "offset" | "error"
+    >
+  >(`SELECT path, harness, kind, size, mtime, companions, offset, error FROM sources`),
+  allSources: query<NoParams, SourceRow>(`SELECT * FROM sources ORDER BY harness, path`),
+  /** The sources `deja drift` reads, of one harness or (null) all. */
+  driftSources: query<
+    { harness: string | null },
+    Pick<SourceRow, "path" | "harness" | "skipped" | "drift">
+  >(
+    `SELECT path, harness, skipped, drift FROM sources
     WHERE (? IS NULL OR harness = ?) ORDER BY harness, path`,
+    ["harness", "harness"],
+  ),
   redactionsByHarness: `SELECT s.harness AS harness, r.kind AS kind, SUM(r.count) AS count
     FROM redactions r JOIN sources s ON s.path = r.source GROUP BY s.harness, r.kind`,
   projects: `SELECT DISTINCT project FROM sessions WHERE project IS NOT NULL`,
-  // projects (JSON array): their sessions (an exclusion taking effect)
-  sessionsOfProjects: `SELECT * FROM sessions WHERE project IN (SELECT value FROM json_each(?))`,
-  // native id prefix (LIKE pattern), harness or NULL
-  sessionsByPrefix:
+  /** The sessions of `projects` (a JSON array): an exclusion taking effect. */
+  sessionsOfProjects: query<{ projects: string }, SessionRow>(
+    `SELECT * FROM sessions WHERE project IN (SELECT value FROM json_each(?))`,
+    ["projects"],
+  ),
+  sessionsByPrefix: query<{ like: string; harness: string | null }, SessionRow>(
     `SELECT * FROM sessions WHERE native_id LIKE ? ESCAPE '\\' AND (? IS NULL OR harness = ?)
     ORDER BY updated DESC LIMIT 20`,
-  // session id
-  eventsOfSession: `SELECT * FROM events WHERE session_id = ? ORDER BY seq`,
+    ["like", "harness", "harness"], // like: a native id prefix as a LIKE pattern
+  ),
+  eventsOfSession: query<{ session: number }, EventRow>(
+    `SELECT * FROM events WHERE session_id = ? ORDER BY seq`,
+    ["session"],
+  ),
   // session id
   commandsOfSession: `SELECT * FROM commands WHERE session_id = ?`,
   // session id
   filesOfSession: `SELECT * FROM files WHERE session_id = ?`,
-  // harness, native id
-  childrenOf: `SELECT * FROM sessions WHERE harness = ? AND parent = ? ORDER BY started`,
+  childrenOf: query<{ harness: string; parent: string }, SessionRow>(
+    `SELECT * FROM sessions WHERE harness = ? AND parent = ? ORDER BY started`,
+    ["harness", "parent"], // parent: the parent's native id
+  ),
   // MATCH expression, [filters appended by search.ts]
   searchEvents: `SELECT e.id AS event_id, e.session_id AS session_id, e.seq AS seq, e.kind AS kind,
       e.time AS time, e.tool AS tool, bm25(events_fts) AS score
@@ -303,8 +337,10 @@ export const Q = {
   // MATCH expression, event id: the snippet of one matching event (computed only for shown events)
   snippet: `SELECT snippet(events_fts, 0, char(1), char(2), '…', 16) AS snip FROM events_fts
     WHERE events_fts MATCH ? AND rowid = CAST(? AS INTEGER)`,
-  // ids (JSON array)
-  sessionsByIds: `SELECT * FROM sessions WHERE id IN (SELECT value FROM json_each(?))`,
+  sessionsByIds: query<{ ids: string }, SessionRow>(
+    `SELECT * FROM sessions WHERE id IN (SELECT value FROM json_each(?))`,
+    ["ids"], // a JSON array of session row ids
+  ),
   // key
   getMeta: `SELECT value FROM meta WHERE key = ?`,
   // key, value
@@ -333,8 +369,11 @@ export const Q = {
       f.failed AS failed, COALESCE(f.time, e.time) AS time, e.seq AS seq
     FROM files f JOIN events e ON e.id = f.event_id
     WHERE replace(f.path, char(92), '/') LIKE ? ESCAPE '\\' OR f.path = ?`,
-  // session id, first seq, last seq: a window of a session's events
-  eventsBetween: `SELECT * FROM events WHERE session_id = ? AND seq BETWEEN ? AND ? ORDER BY seq`,
+  /** A window of a session's events, `from` and `to` seq included. */
+  eventsBetween: query<{ session: number; from: number; to: number }, EventRow>(
+    `SELECT * FROM events WHERE session_id = ? AND seq BETWEEN ? AND ? ORDER BY seq`,
+    ["session", "from", "to"],
+  ),
   // MATCH expression: tool results holding the words (fix)
   resultsMatching: `SELECT e.id AS id, e.session_id AS session_id, e.seq AS seq,
       e.call_id AS call_id, e.text AS text
@@ -361,10 +400,17 @@ export const Q = {
   // harnesses (JSON array) or NULL (twice), project LIKE pattern or NULL (twice), limit
   // A session is listed on its own when it has no parent or its parent is not indexed
   // (a subagent whose parent's store is gone or was never read).
-  lastSessions: `SELECT * FROM sessions s WHERE ${TOP_LEVEL}
+  // harnesses: a JSON array or null for all; project: a LIKE pattern or null; limit: -1 for none
+  lastSessions: query<
+    { harnesses: string | null; project: string | null; limit: number },
+    SessionRow
+  >(
+    `SELECT * FROM sessions s WHERE ${TOP_LEVEL}
       AND (? IS NULL OR harness IN (SELECT value FROM json_each(?)))
       AND (? IS NULL OR project LIKE ? ESCAPE '\\')
     ORDER BY COALESCE(updated, started, 0) DESC, harness, native_id LIMIT ?`,
+    ["harnesses", "harnesses", "project", "project", "limit"],
+  ),
   // session id: its user turns in order (the first prompt describes a session without a title)
   userTurns: `SELECT text FROM events WHERE session_id = ? AND kind = 'user' ORDER BY seq LIMIT ?`,
 
@@ -422,25 +468,41 @@ export const Q = {
     FROM events_fts JOIN events e ON e.id = events_fts.rowid
     JOIN sessions s ON s.id = e.session_id
     WHERE events_fts MATCH ?`,
-  // id LIKE prefix or NULL (twice), harness or NULL (twice), project LIKE or NULL (twice),
-  // epoch ms or NULL (twice): the sessions `deja forget` selectors pick
-  forgetCandidates: `SELECT * FROM sessions
+  /** The sessions `deja forget` selectors pick; each selector null for any (LIKE patterns, epoch ms). */
+  forgetCandidates: query<
+    {
+      prefix: string | null;
+      harness: string | null;
+      project: string | null;
+      before: number | null;
+    },
+    SessionRow
+  >(
+    `SELECT * FROM sessions
     WHERE (? IS NULL OR native_id LIKE ? ESCAPE '\\') AND (? IS NULL OR harness = ?)
       AND (? IS NULL OR project LIKE ? ESCAPE '\\')
       AND (? IS NULL OR COALESCE(updated, started, 0) < ?)`,
-  // session ids (JSON array): their subagents, at any depth
-  childrenOfMany: `WITH RECURSIVE k(id) AS (
+    ["prefix", "prefix", "harness", "harness", "project", "project", "before", "before"],
+  ),
+  /** The subagents, at any depth, of sessions `ids` (a JSON array of row ids). */
+  childrenOfMany: query<{ ids: string }, SessionRow>(
+    `WITH RECURSIVE k(id) AS (
       SELECT c.id FROM sessions p JOIN sessions c ON c.harness = p.harness AND c.parent = p.native_id
         WHERE p.id IN (SELECT value FROM json_each(?))
       UNION SELECT c.id FROM k JOIN sessions p ON p.id = k.id
         JOIN sessions c ON c.harness = p.harness AND c.parent = p.native_id)
     SELECT * FROM sessions WHERE id IN (SELECT id FROM k)`,
+    ["ids"],
+  ),
   // session ids (JSON array)
   deleteSessions: `DELETE FROM sessions WHERE id IN (SELECT value FROM json_each(?))`,
   // sessions, events, path
   setSourceTotals: `UPDATE sources SET sessions = ?, events = ? WHERE path = ?`,
   // path: the next index reads the store again from its start
   forgetSource: `DELETE FROM sources WHERE path = ?`,
+  // path: the stamp is reset so the next index (and freshen's stat pass) reads the store again whole
+  resetSourceStamp: `UPDATE sources SET size = -1, mtime = -1, offset = 0, head_hash = NULL,
+    state = NULL, watermark = 0, hash = NULL, error = NULL WHERE path = ?`,
   // deja stats
   statsByHarness: `SELECT harness, COUNT(*) AS sessions, SUM(events) AS events,
       MIN(COALESCE(started, updated)) AS first, MAX(COALESCE(updated, started)) AS last

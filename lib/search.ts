@@ -24,7 +24,7 @@
  * @module
  */
 import type { Store } from "./store.ts";
-import type { Env } from "./model.ts";
+import type { Env } from "../core/model.ts";
 import { ftsAny, parseQuery, type TimeHint } from "./query.ts";
 import { type Filters, matchRows } from "./search/retrieve.ts";
 import { compilePattern, regexScan, regexSnippet } from "./search/regex.ts";

@@ -5,38 +5,10 @@
  * @module
  */
 import type { Store } from "./store.ts";
-import { DejaError } from "./store.ts";
+import { DejaError } from "../core/errors.ts";
 import { Q } from "./schema.ts";
-import { harnessIds } from "./registry.ts";
-
-/** A row of the sessions table. */
-export interface SessionRow {
-  id: number;
-  harness: string;
-  native_id: string;
-  project: string | null;
-  title: string | null;
-  started: number | null;
-  updated: number | null;
-  model: string | null;
-  parent: string | null;
-  source: string;
-  events: number;
-  /** The remote it was read from (`deja remote`); null for this machine's. */
-  origin?: string | null;
-}
-
-/** A row of the events table. */
-export interface EventRow {
-  id: number;
-  seq: number;
-  kind: string;
-  text: string;
-  time: number | null;
-  tool: string | null;
-  call_id: string | null;
-  data: string | null;
-}
+import { harnessIds } from "../core/registry.ts";
+import type { SessionRow } from "./rows.ts";
 
 /**
  * Finds the one session whose native id starts with `prefix` (optionally
@@ -59,11 +31,7 @@ export function resolveSession(store: Store, ref: string): SessionRow {
     prefix = m[2];
   }
   const like = prefix.replace(/[\\%_]/g, (c) => `\\${c}`) + "%";
-  const rows = store.stmt(Q.sessionsByPrefix).all(
-    like,
-    harness,
-    harness,
-  ) as unknown as SessionRow[];
+  const rows = Q.sessionsByPrefix.all(store, { like, harness });
   const exact = rows.filter((r) => r.native_id === prefix);
   if (exact.length === 1) return exact[0];
   if (!rows.length) {

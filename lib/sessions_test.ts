@@ -3,7 +3,8 @@ import { join } from "node:path";
 import { materialize, REPO, testEnv } from "../tests/_fixture.ts";
 import { runIndex } from "./indexer.ts";
 import { parsers } from "../parsers/mod.ts";
-import { DejaError, indexPath, Store } from "./store.ts";
+import { indexPath, Store } from "./store.ts";
+import { DejaError } from "../core/errors.ts";
 import { resolveSession, shortRef } from "./sessions.ts";
 
 const PARENT = "0b5e2a10-1d2c-4e6f-8a9b-111111111111";

@@ -7,7 +7,7 @@
  * @module
  */
 import { spawnSync } from "node:child_process";
-import { DejaError } from "./store.ts";
+import { DejaError } from "../core/errors.ts";
 
 /** `s` quoted for a POSIX shell (bare when it needs no quoting). */
 export function shQuote(s: string): string {

@@ -7,29 +7,12 @@
  * @module
  */
 import { createHash } from "node:crypto";
-import { openRegular } from "./fsread.ts";
-import type { SkipReason, SourceRef } from "./model.ts";
+import { openRegular } from "../core/fsread.ts";
+import type { SkipReason, SourceRef } from "../core/model.ts";
 import type { DriftSummary } from "./parse_ctx.ts";
 import { Q } from "./schema.ts";
 import type { Store } from "./store.ts";
-import { statOrNull } from "../parsers/_fs.ts";
-
-/** A row of the `sources` table. */
-export interface SourceRow {
-  path: string;
-  kind: string;
-  size: number;
-  mtime: number;
-  companions: string | null;
-  offset: number;
-  head_hash: string | null;
-  state: string | null;
-  watermark: number;
-  hash: string | null;
-  skipped: string | null;
-  error: string | null;
-  drift: string | null;
-}
+import { statOrNull } from "../core/fs.ts";
 
 /** `[size in bytes, mtime in ms]`, or `[0, 0]` for a missing file. */
 export async function stamp(path: string): Promise<[number, number]> {
@@ -55,7 +38,7 @@ async function headHash(path: string, offset: number): Promise<string> {
   return `${offset}:${h.digest("hex")}`;
 }
 
-/** sha256 of a whole regular file, read in 1 MiB steps (lib/fsread.ts refuses anything else). */
+/** sha256 of a whole regular file, read in 1 MiB steps (core/fsread.ts refuses anything else). */
 export async function fileHash(path: string): Promise<string> {
   const h = createHash("sha256");
   const fh = await openRegular(path);
@@ -103,39 +86,50 @@ export function parseDrift(json: string | null): DriftSummary | undefined {
   }
 }
 
+/** What a good pass over a source leaves for the next run (see {@link saveSource}). */
+export interface SourcePass {
+  /** The store's size in bytes when read. */
+  size: number;
+  /** Its mtime, epoch ms. */
+  mtime: number;
+  /** JSON `[[size, mtime], ...]` of its companions (`-wal` and the like). */
+  companions: string;
+  /** Bytes read (append sources; 0 for others). */
+  offset: number;
+  /** Hash of the head bytes, to tell an append from a rewrite; null when none. */
+  headHash: string | null;
+  /** The parser's resume state as JSON; null when none. */
+  state: string | null;
+  /** SQLite stores: the highest `updated` seen. */
+  watermark: number;
+  /** Documents: the content hash; null for others. */
+  hash: string | null;
+  /** Records skipped, counted by reason, with a few examples. */
+  skipped: { counts: Partial<Record<SkipReason, number>>; examples: string[] };
+  /** The drift summary as JSON; null when none. */
+  drift: string | null;
+}
+
 /** Writes a source's row after a good pass (its session and event totals recounted). */
-export function saveSource(
-  store: Store,
-  src: SourceRef,
-  size: number,
-  mtime: number,
-  comps: string,
-  offset: number,
-  headHashValue: string | null,
-  state: string | null,
-  watermark: number,
-  hash: string | null,
-  skipped: { counts: Partial<Record<SkipReason, number>>; examples: string[] },
-  drift: string | null,
-): void {
-  const totals = store.stmt(Q.sourceTotals).get(src.path) as { sessions: number; events: number };
-  store.stmt(Q.upsertSource).run(
-    src.path,
-    src.harness,
-    src.kind,
-    size,
-    mtime,
-    comps,
-    offset,
-    headHashValue,
-    state,
-    watermark,
-    hash,
-    totals.sessions,
-    totals.events,
-    JSON.stringify(skipped),
-    null,
-    Date.now(),
-    drift,
-  );
+export function saveSource(store: Store, src: SourceRef, pass: SourcePass): void {
+  const totals = Q.sourceTotals.get(store, { source: src.path })!;
+  Q.upsertSource.run(store, {
+    path: src.path,
+    harness: src.harness,
+    kind: src.kind,
+    size: pass.size,
+    mtime: pass.mtime,
+    companions: pass.companions,
+    offset: pass.offset,
+    head_hash: pass.headHash,
+    state: pass.state,
+    watermark: pass.watermark,
+    hash: pass.hash,
+    sessions: totals.sessions,
+    events: totals.events,
+    skipped: JSON.stringify(pass.skipped),
+    error: null,
+    indexed_at: Date.now(),
+    drift: pass.drift,
+  });
 }

@@ -6,7 +6,7 @@
  * @module
  */
 import { existsSync, statSync } from "node:fs";
-import type { Env } from "./model.ts";
+import type { Env } from "../core/model.ts";
 import { Q, SCHEMA_VERSION } from "./schema.ts";
 import type { Store } from "./store.ts";
 import { readTombstones, tombstoneFile } from "./forget/tombstones.ts";

@@ -10,27 +10,14 @@
 import { DatabaseSync, type StatementSync } from "node:sqlite";
 import { chmodSync, existsSync, mkdirSync, renameSync, rmSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
-import type { Env } from "./model.ts";
+import type { Env } from "../core/model.ts";
 import { MIGRATIONS, PRAGMAS, Q, SCHEMA_VERSION } from "./schema.ts";
-import { expandHome } from "../parsers/_roots.ts";
-
-/** The deja data directory for `env`. */
-export function dataDir(env: Env): string {
-  const d = env.get("DEJA_HOME");
-  if (d) return expandHome(env, d);
-  return join(expandHome(env, env.get("XDG_DATA_HOME") ?? "~/.local/share"), "deja");
-}
+import { dataDir } from "../core/paths.ts";
+import { DejaError } from "../core/errors.ts";
 
 /** Path of the index file. */
 export function indexPath(env: Env): string {
   return join(dataDir(env), "index.db");
-}
-
-/** An error a command reports with a hint. */
-export class DejaError extends Error {
-  constructor(message: string, readonly hint?: string, readonly exitCode = 2) {
-    super(message);
-  }
 }
 
 /** The hint every "index is damaged" message carries. */

@@ -6,7 +6,7 @@
  * @module
  */
 import { isAbsolute, resolve } from "node:path";
-import type { EditSpan } from "../lib/model.ts";
+import type { EditSpan } from "../core/model.ts";
 
 /** `<<<<<<< SEARCH`, `=======`, `>>>>>>> REPLACE` (aider's `editblock_coder.py`; 5-9 marker characters accepted). */
 const HEAD = /^<{5,9} SEARCH>?\s*$/;

@@ -10,11 +10,11 @@
  *
  * @module
  */
-import type { Event, ToolCallInfo } from "../lib/model.ts";
+import type { Event, ToolCallInfo } from "../core/model.ts";
 import { toMillis } from "./_time.ts";
 import { arr, type Obj, obj, str } from "./_util.ts";
 import { parsePatch } from "./_patch.ts";
-import { isAbsAny } from "./_codex_tools.ts";
+import { isAbsoluteAny, isWindowsDrivePath } from "../core/paths.ts";
 
 /** Step types of MODEL steps that are the agent speaking. */
 const SPEECH = new Set(["PLANNER_RESPONSE", ""]);
@@ -90,7 +90,7 @@ export class StepReader {
   }
 
   private notePath(p: string | undefined): void {
-    if (p && isAbsAny(p)) this.paths.push(p);
+    if (p && isAbsoluteAny(p)) this.paths.push(p);
   }
 
   /** PLANNER_RESPONSE (or an untyped MODEL step): speech, plus its `tool_calls` (later reader). */
@@ -106,7 +106,7 @@ export class StepReader {
       const command = str(args.CommandLine)?.trim();
       if (name === "run_command" && command) tool.command = command;
       const cwd = str(args.Cwd);
-      if (name === "run_command" && cwd && isAbsAny(cwd) && !this.cwd) this.cwd = cwd;
+      if (name === "run_command" && cwd && isAbsoluteAny(cwd) && !this.cwd) this.cwd = cwd;
       const p = PATH_ARGS.map((k) => str(args[k])).find((v) => v !== undefined);
       if (p) {
         const path = fileUriPath(p) ?? p;
@@ -230,7 +230,7 @@ function changedPath(text: string): string | undefined {
   if (!m) return undefined;
   const v = m[1].trim();
   const p = fileUriPath(v) ?? v;
-  return isAbsAny(p) ? p : undefined;
+  return isAbsoluteAny(p) ? p : undefined;
 }
 
 /** The spans of a `[diff_block_start]` ... `[diff_block_end]` unified diff (later reader). */
@@ -261,7 +261,7 @@ export function fileUriPath(v: string): string | undefined {
   try {
     p = decodeURIComponent(p);
   } catch { /* keep it raw */ }
-  if (/^\/[A-Za-z]:[\\/]/.test(p)) p = p.slice(1);
+  if (p.startsWith("/") && isWindowsDrivePath(p.slice(1))) p = p.slice(1);
   return p || undefined;
 }
 

@@ -6,10 +6,10 @@
  *
  * @module
  */
-import type { ParseCtx, Session, SourceRef, ToolCallInfo } from "../lib/model.ts";
+import type { ParseCtx, Session, SourceRef, ToolCallInfo } from "../core/model.ts";
 import { decodeArgs, obj, str } from "./_util.ts";
 import { describeTool, type ToolKind } from "./_tool_args.ts";
-import { functionCall } from "./_codex_tools.ts";
+import { functionCall } from "./_responses_items.ts";
 
 /** What a tool does: a {@link ToolKind}, or `patch` for an `*** Begin Patch` envelope. */
 export type CallKind = ToolKind | "patch";

@@ -29,8 +29,8 @@
  * @module
  */
 import type { DatabaseSync } from "node:sqlite";
-import type { Event, ParseCtx, Session } from "../lib/model.ts";
-import { columns, openOrCountEmpty, tables } from "./_sqlite.ts";
+import type { Event, ParseCtx, Session } from "../core/model.ts";
+import { columns, openOrCountEmpty, tables } from "../core/sqlite_read.ts";
 import { toMillis } from "./_time.ts";
 import { arr, decodeArgs, type Obj, obj, str } from "./_util.ts";
 import { newSession, spanTimes } from "./_session_meta.ts";

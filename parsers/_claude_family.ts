@@ -12,9 +12,17 @@
  * @module
  */
 import { basename, dirname } from "node:path";
-import type { Env, Event, ParseCtx, Parser, Session, SkipReason, SourceRef } from "../lib/model.ts";
+import type {
+  Env,
+  Event,
+  ParseCtx,
+  Parser,
+  Session,
+  SkipReason,
+  SourceRef,
+} from "../core/model.ts";
 import { readJsonl } from "./_jsonl.ts";
-import { walk } from "./_fs.ts";
+import { walk } from "../core/fs.ts";
 import { toMillis } from "./_time.ts";
 import { arr, type Obj, obj, str } from "./_util.ts";
 import {
@@ -25,7 +33,7 @@ import {
   toolResultEvent,
   type ToolVocabulary,
   userText,
-} from "./_claude_records.ts";
+} from "./_message_blocks.ts";
 
 /** Events held before a chunk is yielded. */
 export const CHUNK_EVENTS = 256;
@@ -91,6 +99,21 @@ export interface FamilyState {
   /** Session key that last received events, and its parent. */
   cur?: string;
   curParent?: string;
+  /** Sidechains found to be cache warm-ups ({@link isWarmup}): their records are left out. */
+  warmup?: string[];
+}
+
+/**
+ * True when `r` opens a cache warm-up sidechain: Claude Code itself starts a
+ * sidechain whose first (root) prompt is exactly `Warmup` to warm the prompt
+ * cache before the person types anything (observed on 2.1.1, real store: a
+ * legacy `agent-<hex>.jsonl` answered by a `<synthetic>` API error). It is
+ * not work, so it is not indexed: it would show as a session in `last` and
+ * become "where the last session left off".
+ */
+function isWarmup(r: Obj, events: Event[]): boolean {
+  return r.parentUuid === null && events.length === 1 && events[0].kind === "user" &&
+    events[0].text.trim() === "Warmup";
 }
 
 /** Facts read from a source path. */
@@ -358,6 +381,10 @@ async function* readFamily(
     const rt = route(r, st, f);
     if (!rt) {
       ctx.skip("bad_shape", where, "no session id");
+      continue;
+    }
+    if (rt.parent && (st.warmup?.includes(rt.id) || isWarmup(r, events))) {
+      if (!st.warmup?.includes(rt.id)) st.warmup = [...(st.warmup ?? []).slice(-15), rt.id];
       continue;
     }
     const s = chunkFor(rt);

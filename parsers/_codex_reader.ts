@@ -4,25 +4,25 @@
  * a {@link RolloutDialect}; with the empty dialect this is exactly Codex.
  *
  * Format facts (record types, fork copies, titles) are documented in
- * `parsers/codex.ts`; tool records in `_codex_tools.ts`.
+ * `parsers/codex.ts`; tool records in `_responses_items.ts`.
  *
  * @module
  */
 import { basename } from "node:path";
-import type { Event, ParseCtx, ToolCallInfo } from "../lib/model.ts";
+import type { Event, ParseCtx, ToolCallInfo } from "../core/model.ts";
 import { toMillis } from "./_time.ts";
 import { blockText, num, type Obj, obj, str } from "./_util.ts";
 import {
   customToolCall,
   envContextCwd,
   functionCall,
-  isAbsAny,
   isInjectedUserMessage,
   localShellCall,
   readOutput,
   resultInfo,
   uuid7Millis,
-} from "./_codex_tools.ts";
+} from "./_responses_items.ts";
+import { isAbsoluteAny } from "../core/paths.ts";
 
 /** Response-item payload types that carry nothing to index (reasoning is dropped on purpose). */
 const QUIET_ITEMS = new Set([
@@ -210,7 +210,7 @@ export class RolloutReader {
   }
 
   private noteCwd(cwd: string | undefined): void {
-    if (!this.st.cwd && cwd && isAbsAny(cwd)) this.st.cwd = cwd;
+    if (!this.st.cwd && cwd && isAbsoluteAny(cwd)) this.st.cwd = cwd;
   }
 
   private meta(p: Obj, time: number | undefined, where: string): void {

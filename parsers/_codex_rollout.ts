@@ -6,9 +6,9 @@
  * @module
  */
 import { join } from "node:path";
-import type { Env, ParseCtx, Parser, Session, SourceRef } from "../lib/model.ts";
+import type { Env, ParseCtx, Parser, Session, SourceRef } from "../core/model.ts";
 import { headRecords, readJsonl } from "./_jsonl.ts";
-import { isRegularFile, listFiles } from "./_fs.ts";
+import { isRegularFile, listFiles } from "../core/fs.ts";
 import { historySessions } from "./_prompt_history.ts";
 import { zstdJsonl, type ZstRecord } from "./_jsonl_zst.ts";
 import { obj } from "./_util.ts";

@@ -7,9 +7,9 @@
  * @module
  */
 import { basename, dirname, join } from "node:path";
-import type { SourceRef } from "../lib/model.ts";
+import type { SourceRef } from "../core/model.ts";
 import { readLines } from "./_jsonl.ts";
-import { statOrNull } from "./_fs.ts";
+import { statOrNull } from "../core/fs.ts";
 import { obj, str } from "./_util.ts";
 
 /** Titles from `session_index.jsonl`, cached by the file's size and mtime. */

@@ -26,7 +26,7 @@
  *
  * @module
  */
-import type { Event, ParseCtx } from "../lib/model.ts";
+import type { Event, ParseCtx } from "../core/model.ts";
 import { toMillis } from "./_time.ts";
 import { arr, blockText, type Obj, obj, str } from "./_util.ts";
 import { callInfo, type CallKind } from "./_call_info.ts";

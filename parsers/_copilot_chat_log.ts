@@ -34,11 +34,12 @@
  *
  * @module
  */
-import type { EditSpan, Event, ParseCtx, ToolCallInfo, WriteSpan } from "../lib/model.ts";
+import type { EditSpan, Event, ParseCtx, ToolCallInfo, WriteSpan } from "../core/model.ts";
 import { arr, decodeArgs, num, type Obj, obj, str } from "./_util.ts";
-import { absPath } from "./_claude_records.ts";
+
 import { toMillis } from "./_time.ts";
 import { parsePatch } from "./_patch.ts";
+import { absolutePath } from "../core/paths.ts";
 
 /** Applies one mutation-log entry to `state`; returns the new state. Bad entries are counted. */
 export function applyEntry(state: unknown, entry: unknown, where: string, ctx: ParseCtx): unknown {
@@ -263,7 +264,7 @@ function describe(
   tsd: Obj | undefined,
   project: string | undefined,
 ): void {
-  const abs = (p: string) => absPath(p, project);
+  const abs = (p: string) => absolutePath(p, project);
   const file = str(i.filePath) ?? str(i.path);
   switch (name) {
     case "run_in_terminal":

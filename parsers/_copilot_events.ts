@@ -12,10 +12,10 @@
  *
  * @module
  */
-import type { Event, ToolCallInfo, ToolResultInfo } from "../lib/model.ts";
+import type { Event, ToolCallInfo, ToolResultInfo } from "../core/model.ts";
 import { toMillis } from "./_time.ts";
 import { arr, decodeArgs, num, type Obj, obj, str } from "./_util.ts";
-import { commandOf, functionCall, resolveIn } from "./_codex_tools.ts";
+import { commandOf, functionCall, resolveIn } from "./_responses_items.ts";
 
 /**
  * Event-type families the CLI writes that carry nothing deja indexes (usage,

@@ -33,9 +33,9 @@
  */
 import { readdir } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
-import type { Event, ParseCtx, Session, SourceRef } from "../lib/model.ts";
-import { columns, openOrCountEmpty, tables } from "./_sqlite.ts";
-import { isRegularFile, readText } from "./_fs.ts";
+import type { Event, ParseCtx, Session, SourceRef } from "../core/model.ts";
+import { columns, openOrCountEmpty, tables } from "../core/sqlite_read.ts";
+import { isRegularFile, readText } from "../core/fs.ts";
 import { toMillis } from "./_time.ts";
 import { arr, blockText, obj, str } from "./_util.ts";
 import { at, max, min, stripShellTrailer, toolCall } from "./_copilot_events.ts";

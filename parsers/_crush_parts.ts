@@ -11,11 +11,11 @@
  *
  * @module
  */
-import { isAbsolute, join } from "node:path";
-import type { EditSpan, Event, ParseCtx, ToolCallInfo, ToolResultInfo } from "../lib/model.ts";
+import type { EditSpan, Event, ParseCtx, ToolCallInfo, ToolResultInfo } from "../core/model.ts";
 import { arr, decodeArgs, num, type Obj, obj, str } from "./_util.ts";
 import { isZstd, unzstd } from "./_zstd.ts";
-import { stripFrames } from "../lib/frame.ts";
+import { stripFrames } from "../core/frame.ts";
+import { absolutePath } from "../core/paths.ts";
 
 /** Part types that carry nothing to index (dropped silently). */
 const IGNORED = new Set(["reasoning", "binary", "image_url", "finish", "_meta"]);
@@ -122,14 +122,6 @@ export function exitCode(text: string): number | undefined {
   return m ? Number(m[1]) : undefined;
 }
 
-const WIN_ABS = /^(?:[A-Za-z]:[\\/]|\\\\)/;
-
-/** `p` made absolute against the project (Windows drive paths count as absolute). */
-export function absPath(project: string | undefined, p: string): string {
-  if (isAbsolute(p) || WIN_ABS.test(p) || !project) return p;
-  return join(project, p);
-}
-
 /**
  * The span `lsp_replace_symbol` replaced, from its result metadata
  * `{file_path, old_content, new_content}`: the lines the result text names
@@ -145,7 +137,7 @@ export function symbolEdit(
   if (!file || typeof meta.old_content !== "string" || typeof meta.new_content !== "string") {
     return undefined;
   }
-  const path = absPath(project, file);
+  const path = absolutePath(file, project);
   const a = meta.old_content.split("\n");
   const b = meta.new_content.split("\n");
   const m = /\blines (\d+)-(\d+)\b/.exec(text);
@@ -178,12 +170,12 @@ function describe(tool: ToolCallInfo, a: Obj, project: string | undefined): void
       tool.command = str(a.command);
       break;
     case "view":
-      if (file) tool.paths = [absPath(project, file)];
+      if (file) tool.paths = [absolutePath(file, project)];
       break;
     case "edit":
       if (file) {
         tool.edits = [{
-          path: absPath(project, file),
+          path: absolutePath(file, project),
           old: text(a.old_string),
           new: text(a.new_string),
         }];
@@ -191,7 +183,7 @@ function describe(tool: ToolCallInfo, a: Obj, project: string | undefined): void
       break;
     case "multiedit":
       if (file) {
-        const path = absPath(project, file);
+        const path = absolutePath(file, project);
         tool.edits = arr(a.edits).flatMap((e) => {
           const o = obj(e);
           return o ? [{ path, old: text(o.old_string), new: text(o.new_string) }] : [];
@@ -199,12 +191,12 @@ function describe(tool: ToolCallInfo, a: Obj, project: string | undefined): void
       }
       break;
     case "write":
-      if (file) tool.writes = [{ path: absPath(project, file), content: text(a.content) }];
+      if (file) tool.writes = [{ path: absolutePath(file, project), content: text(a.content) }];
       break;
     case "lsp_replace_symbol":
       // replace / add_before / add_after write `replacement`; delete writes nothing.
       if (file && (str(a.action) ?? "replace") !== "delete") {
-        tool.writes = [{ path: absPath(project, file), content: text(a.replacement) }];
+        tool.writes = [{ path: absolutePath(file, project), content: text(a.replacement) }];
       }
       break;
   }

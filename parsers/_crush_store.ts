@@ -8,9 +8,9 @@
  * @module
  */
 import type { DatabaseSync } from "node:sqlite";
-import type { Env, ParseCtx, Session } from "../lib/model.ts";
-import { rootFrom } from "./_roots.ts";
-import { columns, tables } from "./_sqlite.ts";
+import type { Env, ParseCtx, Session } from "../core/model.ts";
+import { rootFrom } from "../core/paths.ts";
+import { columns, tables } from "../core/sqlite_read.ts";
 import { toMillis } from "./_time.ts";
 import { obj, str } from "./_util.ts";
 import { decodeParts, messageEvents, type MessageRow, stripThink } from "./_crush_parts.ts";

@@ -25,10 +25,10 @@
  *
  * @module
  */
-import type { EditSpan, Event, ParseCtx, ToolCallInfo } from "../lib/model.ts";
+import type { EditSpan, Event, ParseCtx, ToolCallInfo } from "../core/model.ts";
 import { arr, decodeArgs, num, type Obj, obj, str } from "./_util.ts";
 import { toMillis } from "./_time.ts";
-import { absPath } from "./_claude_records.ts";
+import { absolutePath } from "../core/paths.ts";
 
 /** The epoch-ms time a bubble records, if any. */
 export function bubbleTime(b: Obj): number | undefined {
@@ -88,7 +88,7 @@ function toolEvents(tf: Obj, time: number | undefined, project: string | undefin
 
 /** Sets `command`, `paths`, `edits` from a Cursor tool's arguments (and edit_file's result diff). */
 function describe(info: ToolCallInfo, a: Obj, result: Obj | undefined, project?: string): void {
-  const abs = (p: string) => absPath(p, project);
+  const abs = (p: string) => absolutePath(p, project);
   const file = str(a.target_file) ?? str(a.file_path) ?? str(a.path) ??
     str(a.relativeWorkspacePath);
   switch (info.name) {

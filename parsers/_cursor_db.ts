@@ -29,8 +29,8 @@
  */
 import { dirname, join } from "node:path";
 import type { DatabaseSync } from "node:sqlite";
-import type { Env, Event, ParseCtx, Session } from "../lib/model.ts";
-import { openOrCountEmpty, openStore, tables } from "./_sqlite.ts";
+import type { Env, Event, ParseCtx, Session } from "../core/model.ts";
+import { openOrCountEmpty, openStore, tables } from "../core/sqlite_read.ts";
 import { jsonColumn } from "./_json_doc.ts";
 import { toMillis } from "./_time.ts";
 import { arr, type Obj, obj, str } from "./_util.ts";

@@ -30,7 +30,7 @@
  *
  * @module
  */
-import type { Event, ParseCtx, ToolCallInfo, ToolResultInfo } from "../lib/model.ts";
+import type { Event, ParseCtx, ToolCallInfo, ToolResultInfo } from "../core/model.ts";
 import { arr, decodeArgs, num, type Obj, obj, str } from "./_util.ts";
 import { describeTool, type ToolKind } from "./_tool_args.ts";
 

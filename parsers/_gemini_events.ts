@@ -9,10 +9,10 @@
  *
  * @module
  */
-import { posix, win32 } from "node:path";
-import type { EditSpan, Event, SkipReason, ToolCallInfo, WriteSpan } from "../lib/model.ts";
+import type { EditSpan, Event, SkipReason, ToolCallInfo, WriteSpan } from "../core/model.ts";
 import { toMillis } from "./_time.ts";
 import { arr, decodeArgs, type Obj, obj, str } from "./_util.ts";
+import { absolutePath } from "../core/paths.ts";
 
 /** Context the mapping needs: where relative paths resolve, and how to count skips. */
 export interface MapCtx {
@@ -183,34 +183,23 @@ export function toolMeaning(
     case "replace":
     case "edit": {
       if (!file || typeof a.old_string !== "string" || typeof a.new_string !== "string") return {};
-      const edit: EditSpan = { path: absPath(file, project), old: a.old_string, new: a.new_string };
+      const edit: EditSpan = {
+        path: absolutePath(file, project),
+        old: a.old_string,
+        new: a.new_string,
+      };
       return { edits: [edit] };
     }
     case "write_file": {
       if (!file || typeof a.content !== "string") return {};
-      const write: WriteSpan = { path: absPath(file, project), content: a.content };
+      const write: WriteSpan = { path: absolutePath(file, project), content: a.content };
       return { writes: [write] };
     }
     case "read_file":
-      return file ? { paths: [absPath(file, project)] } : {};
+      return file ? { paths: [absolutePath(file, project)] } : {};
     default:
       return {};
   }
-}
-
-/**
- * Makes a tool path absolute against the project directory. POSIX and
- * Windows paths are both recognised (Gemini CLI on Windows writes `C:\...`);
- * a relative path stays as written when the project is unknown.
- */
-export function absPath(p: string, project?: string): string {
-  if (posix.isAbsolute(p) || win32.isAbsolute(p)) return p;
-  if (!project) return p;
-  return isWindowsPath(project) ? win32.join(project, p) : posix.join(project, p);
-}
-
-function isWindowsPath(p: string): boolean {
-  return /^[A-Za-z]:[\\/]/.test(p) || p.startsWith("\\\\");
 }
 
 /** The text of a `result` part list: each `functionResponse.response.output` (or `.error`), and text parts. */

@@ -26,7 +26,7 @@
  *
  * @module
  */
-import type { Event, ParseCtx, ToolCallInfo, ToolResultInfo } from "../lib/model.ts";
+import type { Event, ParseCtx, ToolCallInfo, ToolResultInfo } from "../core/model.ts";
 import { arr, blockText, decodeArgs, type Obj, obj, str } from "./_util.ts";
 import { describeTool, type ToolKind } from "./_tool_args.ts";
 

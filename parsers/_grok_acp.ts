@@ -12,11 +12,12 @@
  *
  * @module
  */
-import type { EditSpan, Event, ToolCallInfo, WriteSpan } from "../lib/model.ts";
+import type { EditSpan, Event, ToolCallInfo, WriteSpan } from "../core/model.ts";
 import { toMillis } from "./_time.ts";
 import { blockText, decodeArgs, type Obj, obj, str } from "./_util.ts";
-import { absPath } from "./_claude_records.ts";
+
 import { describeTool, type ToolKind } from "./_tool_args.ts";
+import { absolutePath } from "../core/paths.ts";
 
 /** ACP update kinds that carry nothing to index (ACP v1 schema; `turn_completed` from Grok Build). */
 const BOOKKEEPING: ReadonlySet<string> = new Set([
@@ -256,7 +257,7 @@ function toolContent(
       const t = contentText(o.content);
       if (t !== "") texts.push(t);
     } else if (o?.type === "diff" && str(o.path)) {
-      const path = absPath(str(o.path)!, cwd);
+      const path = absolutePath(str(o.path)!, cwd);
       const newText = typeof o.newText === "string" ? o.newText : "";
       if (typeof o.oldText === "string") edits.push({ path, old: o.oldText, new: newText });
       else writes.push({ path, content: newText });

@@ -22,8 +22,8 @@
  * @module
  */
 import type { DatabaseSync } from "node:sqlite";
-import type { Event, ParseCtx, Session, SourceRef, ToolCallInfo } from "../lib/model.ts";
-import { colOrNull, columns, openOrCountEmpty, tables } from "./_sqlite.ts";
+import type { Event, ParseCtx, Session, SourceRef, ToolCallInfo } from "../core/model.ts";
+import { colOrNull, columns, openOrCountEmpty, tables } from "../core/sqlite_read.ts";
 import { newSession } from "./_session_meta.ts";
 import { describeTool, type ToolKind } from "./_tool_args.ts";
 import { toMillis } from "./_time.ts";

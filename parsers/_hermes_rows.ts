@@ -24,12 +24,12 @@
  *
  * @module
  */
-import type { Event, ParseCtx, ToolCallInfo, ToolResultInfo } from "../lib/model.ts";
+import type { Event, ParseCtx, ToolCallInfo, ToolResultInfo } from "../core/model.ts";
 import { toMillis } from "./_time.ts";
 import { arr, decodeArgs, num, type Obj, obj, str } from "./_util.ts";
 import { describeTool, type ToolKind } from "./_tool_args.ts";
 import { parsePatch } from "./_patch.ts";
-import { resolveIn } from "./_codex_tools.ts";
+import { resolveIn } from "./_responses_items.ts";
 
 /** One `messages` row as read. */
 export interface HermesRow {

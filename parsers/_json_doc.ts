@@ -5,8 +5,8 @@
  *
  * @module
  */
-import { readBytes } from "../lib/fsread.ts";
-import type { ParseCtx } from "../lib/model.ts";
+import { readBytes } from "../core/fsread.ts";
+import type { ParseCtx } from "../core/model.ts";
 import { type Obj, obj } from "./_util.ts";
 import { salvageJson } from "./_json_salvage.ts";
 
@@ -18,7 +18,7 @@ const lossy = new TextDecoder("utf-8");
 /**
  * Reads and parses a whole JSON document. A missing file, an empty file, an
  * oversized file or something that is not a regular file (a FIFO, a link to a
- * device: lib/fsread.ts) is counted and gives undefined. Invalid UTF-8 is
+ * device: core/fsread.ts) is counted and gives undefined. Invalid UTF-8 is
  * counted and read with replacement characters; a document that does not
  * parse whole is read record by record ({@link salvageDocument}), so one
  * damaged record costs only itself.
@@ -124,7 +124,7 @@ export async function readRegistryJson(
 ): Promise<unknown> {
   let text: string;
   try {
-    // Regular files only, never more than maxBytes read (lib/fsread.ts).
+    // Regular files only, never more than maxBytes read (core/fsread.ts).
     text = lossy.decode(await readBytes(path, maxBytes));
   } catch (e) {
     if ((e as { code?: string }).code !== "ENOENT") problem?.(path, e as Error);

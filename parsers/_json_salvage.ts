@@ -14,7 +14,7 @@
  *
  * @module
  */
-import type { ParseCtx } from "../lib/model.ts";
+import type { ParseCtx } from "../core/model.ts";
 
 /** Raw control characters JSON forbids inside strings (tab, line breaks excepted). */
 // deno-lint-ignore no-control-regex

@@ -10,8 +10,8 @@
  *
  * @module
  */
-import { openRegular } from "../lib/fsread.ts";
-import type { ParseCtx } from "../lib/model.ts";
+import { openRegular } from "../core/fsread.ts";
+import type { ParseCtx } from "../core/model.ts";
 
 const CHUNK = 256 * 1024;
 /** Default cap on one line: 32 MiB. */
@@ -36,7 +36,7 @@ export interface RawLine {
  *
  * @param maxLine cap on one line in bytes (default {@link MAX_LINE_BYTES}).
  * @throws the file-system error when the file cannot be opened;
- *   `NotRegularFileError` for a FIFO, device or socket (lib/fsread.ts).
+ *   `NotRegularFileError` for a FIFO, device or socket (core/fsread.ts).
  */
 export async function* readLines(
   path: string,
@@ -129,7 +129,8 @@ export interface JsonLine {
  * skips through `ctx.skip` and setting `ctx.endOffset` to the byte after the
  * last record it consumed (an unparseable unterminated tail is not consumed).
  * A UTF-8 BOM and surrounding white space are ignored; blank lines are skipped
- * silently.
+ * silently. A file with nothing but white space, read from its start, is
+ * counted `empty` once.
  */
 export async function* readJsonl(
   path: string,
@@ -137,8 +138,10 @@ export async function* readJsonl(
   maxLine = MAX_LINE_BYTES,
 ): AsyncGenerator<JsonLine> {
   ctx.endOffset = ctx.offset;
+  let seen = false;
   for await (const line of readLines(path, ctx.offset, maxLine)) {
     const where = `${path}@${line.start}`;
+    seen ||= line.oversized || line.bytes.some((b) => b > 0x20);
     if (line.oversized) {
       ctx.skip("oversized", where, `line over ${maxLine} bytes`);
       ctx.endOffset = line.end;
@@ -173,6 +176,8 @@ export async function* readJsonl(
     ctx.endOffset = line.end;
     yield { value, start: line.start, end: line.end };
   }
+  // One meaning everywhere: a store with nothing but white space, read from its start, is `empty`.
+  if (!seen && ctx.offset === 0) ctx.skip("empty", path, "no records");
 }
 
 /** Reads the first `n` JSON records of a file from byte 0 (header re-reads on resume). */

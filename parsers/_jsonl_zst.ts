@@ -9,9 +9,9 @@
  *
  * @module
  */
-import { readBytes } from "../lib/fsread.ts";
-import type { ParseCtx } from "../lib/model.ts";
-import { statOrNull } from "./_fs.ts";
+import { readBytes } from "../core/fsread.ts";
+import type { ParseCtx } from "../core/model.ts";
+import { statOrNull } from "../core/fs.ts";
 import { unzstd } from "./_zstd.ts";
 
 /** Cap on a compressed log read whole (bytes on disk): 256 MiB. */

@@ -16,8 +16,8 @@
  * @module
  */
 import { basename, dirname, join } from "node:path";
-import type { Event, ParseCtx, Session, SourceRef } from "../lib/model.ts";
-import { listFiles, readJsonFile, readText } from "./_fs.ts";
+import type { Event, ParseCtx, Session, SourceRef } from "../core/model.ts";
+import { listFiles, readJsonFile, readText } from "../core/fs.ts";
 import { readJsonl } from "./_jsonl.ts";
 import { toMillis } from "./_time.ts";
 import { blockText, decodeArgs, type Obj, obj, str } from "./_util.ts";

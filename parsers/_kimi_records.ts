@@ -9,10 +9,11 @@
  *
  * @module
  */
-import type { EditSpan, Event, SkipReason, ToolCallInfo } from "../lib/model.ts";
+import type { EditSpan, Event, SkipReason, ToolCallInfo } from "../core/model.ts";
 import { toMillis } from "./_time.ts";
 import { arr, decodeArgs, type Obj, obj, str } from "./_util.ts";
-import { absPath, toolResultEvent } from "./_gemini_events.ts";
+import { toolResultEvent } from "./_gemini_events.ts";
+import { absolutePath } from "../core/paths.ts";
 
 /** How a mapper reports what it skips. */
 export interface KimiCtx {
@@ -35,7 +36,7 @@ export function kimiTool(name: string, id: string, input: unknown, project?: str
   const a = obj(input);
   if (!a) return tool;
   const path = str(a.path);
-  const abs = (p: string) => absPath(p, project);
+  const abs = (p: string) => absolutePath(p, project);
   switch (name) {
     case "Shell":
     case "Bash":

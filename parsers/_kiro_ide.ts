@@ -23,12 +23,13 @@
  * @module
  */
 import { basename, dirname, join } from "node:path";
-import type { Event, EventKind, ParseCtx, Session, SourceRef } from "../lib/model.ts";
+import type { Event, EventKind, ParseCtx, Session, SourceRef } from "../core/model.ts";
 import { readJsonl } from "./_jsonl.ts";
-import { readJsonFile, readText } from "./_fs.ts";
+import { readJsonFile, readText } from "../core/fs.ts";
 import { toMillis } from "./_time.ts";
 import { arr, blockText, type Obj, obj, str } from "./_util.ts";
 import { newSession, spanTimes } from "./_session_meta.ts";
+import { isWindowsDrivePath } from "../core/paths.ts";
 
 const IDE_KINDS: Record<string, EventKind> = {
   user: "user",
@@ -85,7 +86,7 @@ export function decodeWorkspace(name: string): string | undefined {
     const bytes = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
     const p = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
     if ([...p].some((c) => c.charCodeAt(0) < 0x20)) return undefined;
-    return p.startsWith("/") || /^[A-Za-z]:[\\/]/.test(p) ? p : undefined;
+    return p.startsWith("/") || isWindowsDrivePath(p) ? p : undefined;
   } catch {
     return undefined;
   }

@@ -15,7 +15,7 @@
  *
  * @module
  */
-import type { Event, ToolCallInfo } from "../lib/model.ts";
+import type { Event, ToolCallInfo } from "../core/model.ts";
 import { arr, num, type Obj, obj, str } from "./_util.ts";
 import { describeTool, type ToolKind } from "./_tool_args.ts";
 

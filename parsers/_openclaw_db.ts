@@ -27,8 +27,8 @@
  * @module
  */
 import type { DatabaseSync } from "node:sqlite";
-import type { ParseCtx, Session, SourceRef } from "../lib/model.ts";
-import { colOrNull as col, columns, openOrCountEmpty, tables } from "./_sqlite.ts";
+import type { ParseCtx, Session, SourceRef } from "../core/model.ts";
+import { colOrNull as col, columns, openOrCountEmpty, tables } from "../core/sqlite_read.ts";
 import { isZstd, unzstd } from "./_zstd.ts";
 import { toMillis } from "./_time.ts";
 import { num, str } from "./_util.ts";

@@ -26,9 +26,9 @@
 import type { DatabaseSync } from "node:sqlite";
 import { readdir } from "node:fs/promises";
 import { isAbsolute, join } from "node:path";
-import type { Env, ParseCtx, Session } from "../lib/model.ts";
-import { isRegularFile } from "./_fs.ts";
-import { columns, noteUnknownColumns, openOrCountEmpty, tables } from "./_sqlite.ts";
+import type { Env, ParseCtx, Session } from "../core/model.ts";
+import { isRegularFile } from "../core/fs.ts";
+import { columns, noteUnknownColumns, openOrCountEmpty, tables } from "../core/sqlite_read.ts";
 import { jsonColumn } from "./_json_doc.ts";
 import { toMillis } from "./_time.ts";
 import { obj, str } from "./_util.ts";

@@ -23,11 +23,12 @@
  *
  * @module
  */
-import { isAbsolute, join } from "node:path";
-import type { EditSpan, Event, ParseCtx, Session, ToolCallInfo, WriteSpan } from "../lib/model.ts";
+import { isAbsolute } from "node:path";
+import type { EditSpan, Event, ParseCtx, Session, ToolCallInfo, WriteSpan } from "../core/model.ts";
 import { arr, decodeArgs, num, type Obj, obj, str } from "./_util.ts";
 import { toMillis } from "./_time.ts";
 import { parsePatch } from "./_patch.ts";
+import { absolutePath } from "../core/paths.ts";
 
 /** One part record: its id, decoded `data`, and the row's creation time if the store has one. */
 export interface OcPart {
@@ -191,7 +192,7 @@ function toolEvents(
 /** Sets `command`, `paths`, `edits`, `writes` from the input of opencode's built-in tools. */
 function describe(tool: ToolCallInfo, input: Obj | undefined, cwd: string | undefined): void {
   if (!input) return;
-  const abs = (p: string) => (isAbsolute(p) || !cwd ? p : join(cwd, p));
+  const abs = (p: string) => absolutePath(p, cwd);
   const filePath = str(input.filePath);
   switch (tool.name) {
     case "bash":

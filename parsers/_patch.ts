@@ -19,8 +19,8 @@
  *
  * @module
  */
-import { isAbsolute, join } from "node:path";
-import type { EditSpan, WriteSpan } from "../lib/model.ts";
+import type { EditSpan, WriteSpan } from "../core/model.ts";
+import { absolutePath } from "../core/paths.ts";
 
 /** What a patch did, file by file. */
 export interface PatchEffect {
@@ -41,7 +41,7 @@ export interface PatchEffect {
  */
 export function parsePatch(text: string, cwd?: string): PatchEffect {
   const fx: PatchEffect = { paths: [], edits: [], writes: [], deleted: [] };
-  const resolvePath = (p: string) => (cwd && !isAbsolute(p) ? join(cwd, p) : p);
+  const resolvePath = (p: string) => absolutePath(p, cwd);
   const seen = new Set<string>();
   const note = (p: string) => {
     if (!seen.has(p)) {

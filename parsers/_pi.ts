@@ -19,9 +19,9 @@
  */
 import { readdir } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
-import type { DiscoverCtx, Env, ParseCtx, Parser, Session, SourceRef } from "../lib/model.ts";
+import type { DiscoverCtx, Env, ParseCtx, Parser, Session, SourceRef } from "../core/model.ts";
 import { headRecords, readJsonl } from "./_jsonl.ts";
-import { statOrNull, walk } from "./_fs.ts";
+import { statOrNull, walk } from "../core/fs.ts";
 import { obj } from "./_util.ts";
 import { applyHeader, type PiMeta, PiReader } from "./_pi_events.ts";
 

@@ -19,7 +19,7 @@
  *
  * @module
  */
-import type { Event, SkipReason } from "../lib/model.ts";
+import type { Event, SkipReason } from "../core/model.ts";
 import { toMillis } from "./_time.ts";
 import { arr, blockText, num, type Obj, obj, str } from "./_util.ts";
 import { piToolCall, piToolResult } from "./_pi_tools.ts";

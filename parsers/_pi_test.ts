@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { pi } from "./pi.ts";
 import { omp } from "./omp.ts";
 import { parseOne, testEnv } from "../tests/_fixture.ts";
-import type { Event, Session, SourceRef } from "../lib/model.ts";
+import type { Event, Session, SourceRef } from "../core/model.ts";
 
 export const ID = "0190aaaa-0000-7000-8000-000000000001";
 const env = testEnv("/nonexistent-home");

@@ -24,7 +24,7 @@
  *
  * @module
  */
-import type { EditSpan, ToolCallInfo, ToolResultInfo } from "../lib/model.ts";
+import type { EditSpan, ToolCallInfo, ToolResultInfo } from "../core/model.ts";
 import { arr, blockText, num, type Obj, obj, str } from "./_util.ts";
 import { describeTool, type ToolKind } from "./_tool_args.ts";
 import { parsePatch } from "./_patch.ts";

@@ -9,7 +9,7 @@
  *
  * @module
  */
-import type { Event, ParseCtx, Session } from "../lib/model.ts";
+import type { Event, ParseCtx, Session } from "../core/model.ts";
 import { readJsonl } from "./_jsonl.ts";
 import { toMillis } from "./_time.ts";
 import { obj, str } from "./_util.ts";

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { Event, Session } from "../lib/model.ts";
+import type { Event, Session } from "../core/model.ts";
 
 /** Optional session metadata; `undefined` and empty strings are left out. */
 export interface SessionMeta {

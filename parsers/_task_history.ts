@@ -23,8 +23,8 @@
  */
 import { stat } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
-import type { ParseCtx, Session } from "../lib/model.ts";
-import { listFiles, readJsonFile } from "./_fs.ts";
+import type { ParseCtx, Session } from "../core/model.ts";
+import { listFiles, readJsonFile } from "../core/fs.ts";
 import { toMillis } from "./_time.ts";
 import { arr, type Obj, obj, str } from "./_util.ts";
 import { taskEvents } from "./_task_events.ts";

@@ -24,10 +24,11 @@
  *
  * @module
  */
-import type { EditSpan, ToolCallInfo, WriteSpan } from "../lib/model.ts";
+import type { EditSpan, ToolCallInfo, WriteSpan } from "../core/model.ts";
 import { arr, type Obj, obj, str } from "./_util.ts";
-import { absPath } from "./_claude_records.ts";
+
 import { parsePatch } from "./_patch.ts";
+import { absolutePath } from "../core/paths.ts";
 
 /** Tools whose input is the agent talking to the user: shown as assistant prose, not as calls. */
 export const SPEECH_TOOLS: Readonly<Record<string, string>> = {
@@ -80,7 +81,7 @@ export function taskToolInfo(
   if (id) info.id = id;
   if (input !== undefined) info.input = input;
   const i = obj(input) ?? {};
-  const abs = (p: string) => absPath(p, cwd);
+  const abs = (p: string) => absolutePath(p, cwd);
   const file = str(i.absolutePath) ?? str(i.path) ?? str(i.file_path) ?? str(i.filePath);
   switch (name) {
     case "execute_command":

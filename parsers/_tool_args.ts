@@ -9,9 +9,9 @@
  *
  * @module
  */
-import type { EditSpan, ToolCallInfo } from "../lib/model.ts";
+import type { EditSpan, ToolCallInfo } from "../core/model.ts";
 import { arr, type Obj, obj, str } from "./_util.ts";
-import { commandOf, resolveIn } from "./_codex_tools.ts";
+import { commandOf, resolveIn } from "./_responses_items.ts";
 
 /** What a tool does, as far as deja is concerned. */
 export type ToolKind = "shell" | "read" | "write" | "edit" | "move" | "paths";

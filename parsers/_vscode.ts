@@ -20,9 +20,9 @@
  */
 import { readdir } from "node:fs/promises";
 import { join, win32 } from "node:path";
-import type { Env } from "../lib/model.ts";
-import { expandHome, overrideVar, xdgConfig } from "./_roots.ts";
-import { readJsonFile, readText } from "./_fs.ts";
+import type { Env } from "../core/model.ts";
+import { expandHome, isWindowsDrivePath, overrideVar, xdgConfig } from "../core/paths.ts";
+import { readJsonFile, readText } from "../core/fs.ts";
 import { obj, str } from "./_util.ts";
 
 /** Editors that share the VS Code storage layout, by their data-folder name. */
@@ -133,7 +133,7 @@ export async function workspaceFolder(dir: string): Promise<string | undefined> 
  */
 export function uriToPath(uri: string): string | undefined {
   if (uri.startsWith("/")) return uri;
-  if (/^[A-Za-z]:[\\/]/.test(uri)) return uri;
+  if (isWindowsDrivePath(uri)) return uri;
   let u: URL;
   try {
     u = new URL(uri);

@@ -36,9 +36,10 @@
  * @module
  */
 import { basename, dirname, isAbsolute, join } from "node:path";
-import type { Event, ParseCtx, ToolCallInfo, ToolResultInfo } from "../lib/model.ts";
+import type { Event, ParseCtx, ToolCallInfo, ToolResultInfo } from "../core/model.ts";
 import { arr, type Obj, obj, str } from "./_util.ts";
 import { describeTool, type ToolKind } from "./_tool_args.ts";
+import { isWindowsDrivePath } from "../core/paths.ts";
 
 const KINDS: Record<string, ToolKind> = {
   terminal: "shell",
@@ -57,7 +58,7 @@ const KINDS: Record<string, ToolKind> = {
 
 /** A worktree-relative tool path made absolute against the thread's folders. */
 export function zedPath(p: string, folders: readonly string[]): string {
-  if (isAbsolute(p) || /^[A-Za-z]:[\\/]/.test(p) || folders.length === 0) return p;
+  if (isAbsolute(p) || isWindowsDrivePath(p) || folders.length === 0) return p;
   for (const f of folders) {
     const name = basename(f);
     if (p === name || p.startsWith(`${name}/`) || p.startsWith(`${name}\\`)) {

@@ -13,10 +13,10 @@ import type {
   Parser,
   Session,
   SourceRef,
-} from "../lib/model.ts";
-import { isRegularFile } from "./_fs.ts";
+} from "../core/model.ts";
+import { isRegularFile } from "../core/fs.ts";
 import { readLines } from "./_jsonl.ts";
-import { expandHome, rootFrom } from "./_roots.ts";
+import { expandHome, rootFrom } from "../core/paths.ts";
 import {
   bannerModel,
   damagedHeaderMillis,

@@ -46,10 +46,10 @@ import type {
   Parser,
   Session,
   SourceRef,
-} from "../lib/model.ts";
-import { isDir, listFiles } from "./_fs.ts";
+} from "../core/model.ts";
+import { isDir, listFiles } from "../core/fs.ts";
 import { readJsonDocument } from "./_json_doc.ts";
-import { expandHome, overrideVar, xdgData } from "./_roots.ts";
+import { expandHome, overrideVar, xdgData } from "../core/paths.ts";
 import { toMillis } from "./_time.ts";
 import { arr, blockText, num, type Obj, obj, str } from "./_util.ts";
 import { newSession, spanTimes } from "./_session_meta.ts";

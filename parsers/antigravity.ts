@@ -5,13 +5,19 @@
  */
 import { readdir } from "node:fs/promises";
 import { basename, dirname, join, posix, win32 } from "node:path";
-import type { DiscoverCtx, Discovery, ParseCtx, Parser, Session, SourceRef } from "../lib/model.ts";
+import type {
+  DiscoverCtx,
+  Discovery,
+  ParseCtx,
+  Parser,
+  Session,
+  SourceRef,
+} from "../core/model.ts";
 import { readJsonl } from "./_jsonl.ts";
-import { isDir, readJsonFile, statOrNull, walk } from "./_fs.ts";
-import { expandHome, overrideVar } from "./_roots.ts";
+import { isDir, readJsonFile, statOrNull, walk } from "../core/fs.ts";
+import { expandHome, isAbsoluteAny, overrideVar } from "../core/paths.ts";
 import { arr, obj, str } from "./_util.ts";
 import { fileUriPath, StepReader } from "./_antigravity_steps.ts";
-import { isAbsAny } from "./_codex_tools.ts";
 
 const ID = "antigravity";
 const TRANSCRIPT = join(".system_generated", "logs", "transcript.jsonl");
@@ -138,7 +144,7 @@ async function fromPaths(paths: string[]): Promise<string | undefined> {
   let common: string[] | undefined;
   let windows = false;
   for (const p of paths) {
-    if (!isAbsAny(p)) continue;
+    if (!isAbsoluteAny(p)) continue;
     windows ||= !p.startsWith("/");
     const parts = p.replaceAll("\\", "/").split("/").slice(0, -1);
     if (!common) {

@@ -1,7 +1,7 @@
 import { appendFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import type { Event, Session, SourceRef } from "../lib/model.ts";
+import type { Event, Session, SourceRef } from "../core/model.ts";
 import { assert, assertEquals } from "../tests/_assert.ts";
 import { parseOne, testEnv } from "../tests/_fixture.ts";
 import { antigravity } from "./antigravity.ts";

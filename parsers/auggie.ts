@@ -48,15 +48,15 @@ import type {
   Session,
   SourceRef,
   ToolCallInfo,
-} from "../lib/model.ts";
-import { listFiles } from "./_fs.ts";
+} from "../core/model.ts";
+import { listFiles } from "../core/fs.ts";
 import { readJsonDocument } from "./_json_doc.ts";
-import { rootFrom } from "./_roots.ts";
+import { rootFrom } from "../core/paths.ts";
 import { toMillis } from "./_time.ts";
 import { arr, num, type Obj, obj, str } from "./_util.ts";
 import { newSession, spanTimes } from "./_session_meta.ts";
 import { callInfo, type CallKind } from "./_call_info.ts";
-import { resolveIn } from "./_codex_tools.ts";
+import { resolveIn } from "./_responses_items.ts";
 
 const ID = "auggie";
 

@@ -5,7 +5,7 @@ import { auggie } from "./auggie.ts";
 import { REPO, runParser, testEnv } from "../tests/_fixture.ts";
 import { fixtureRun, loadRegistry } from "../tests/_registry.ts";
 import { documentHostileTests, parseDocument } from "../tests/_hostile.ts";
-import type { Event, Session } from "../lib/model.ts";
+import type { Event, Session } from "../core/model.ts";
 
 const FARM = join(REPO, "../shared/realdata/farm/auggie/home/.augment/sessions");
 

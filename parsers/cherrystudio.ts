@@ -29,9 +29,9 @@
  * @module
  */
 import { join } from "node:path";
-import type { DiscoverCtx, Discovery, Event, Parser, SourceRef } from "../lib/model.ts";
-import { isDir, isRegularFile, walk } from "./_fs.ts";
-import { expandHome, overrideVar, xdgConfig } from "./_roots.ts";
+import type { DiscoverCtx, Discovery, Event, Parser, SourceRef } from "../core/model.ts";
+import { isDir, isRegularFile, walk } from "../core/fs.ts";
+import { expandHome, overrideVar, xdgConfig } from "../core/paths.ts";
 import { type Obj, obj, str } from "./_util.ts";
 import {
   claudeRecord,

@@ -7,7 +7,7 @@ import { cherrystudio } from "./cherrystudio.ts";
 import { materialize, parseOne, runParser, testEnv } from "../tests/_fixture.ts";
 import { fixtureRun, loadRegistry } from "../tests/_registry.ts";
 import { jsonlHostileTests } from "../tests/_hostile.ts";
-import type { SourceRef } from "../lib/model.ts";
+import type { SourceRef } from "../core/model.ts";
 
 const env = testEnv("/nonexistent-home");
 const SID = "c5000000-0000-4000-8000-0000000000aa";

@@ -53,10 +53,10 @@
  * @module
  */
 import { basename, dirname, join } from "node:path";
-import type { Env, Parser } from "../lib/model.ts";
-import { rootFrom } from "./_roots.ts";
+import type { Env, Parser } from "../core/model.ts";
+import { rootFrom } from "../core/paths.ts";
 import { claudeRecord, familyParser } from "./_claude_family.ts";
-import { isRegularFile, listFiles } from "./_fs.ts";
+import { isRegularFile, listFiles } from "../core/fs.ts";
 import { historySessions } from "./_prompt_history.ts";
 import { type Obj, obj, str } from "./_util.ts";
 

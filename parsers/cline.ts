@@ -4,9 +4,16 @@
  * @module
  */
 import { basename, dirname, join } from "node:path";
-import type { DiscoverCtx, Discovery, ParseCtx, Parser, Session, SourceRef } from "../lib/model.ts";
-import { listFiles } from "./_fs.ts";
-import { expandHome } from "./_roots.ts";
+import type {
+  DiscoverCtx,
+  Discovery,
+  ParseCtx,
+  Parser,
+  Session,
+  SourceRef,
+} from "../core/model.ts";
+import { listFiles } from "../core/fs.ts";
+import { expandHome } from "../core/paths.ts";
 import { toMillis } from "./_time.ts";
 import { arr, obj, str } from "./_util.ts";
 import { extensionStorageDirs, rootsOrOverride } from "./_vscode.ts";

@@ -5,10 +5,10 @@
  *
  * @module
  */
-import type { Parser } from "../lib/model.ts";
-import { rootFrom } from "./_roots.ts";
+import type { Parser } from "../core/model.ts";
+import { rootFrom } from "../core/paths.ts";
 import { arr, blockText, decodeArgs, num, type Obj, obj, str } from "./_util.ts";
-import { cleanUserText, decodeProjectDir } from "./_claude_records.ts";
+import { cleanUserText, decodeProjectDir } from "./_message_blocks.ts";
 import {
   claudeRecord,
   type FamilyDialect,

@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { codebuddy } from "./codebuddy.ts";
 import { parseOne, testEnv } from "../tests/_fixture.ts";
 import { fixtureRun, loadRegistry } from "../tests/_registry.ts";
-import type { Event, Session, SourceRef } from "../lib/model.ts";
+import type { Event, Session, SourceRef } from "../core/model.ts";
 
 const SID = "7e1d0c2b-1111-4222-8333-444455556666";
 const T = 1791450000000;
@@ -255,9 +255,9 @@ Deno.test("the project is decoded from the directory name when no item carries a
   assertEquals(sessions[0].project, "/home/x/app");
 });
 
-Deno.test("an empty file yields no session and no skip", async () => {
+Deno.test("an empty file yields no session and is counted empty once", async () => {
   const { sessions, ctx } = await parseRecords([]);
-  assertEquals([sessions, ctx.skipped], [[], 0]);
+  assertEquals([sessions, ctx.counts], [[], { empty: 1 }]);
 });
 
 Deno.test("a truncated last line is left for the next run and read once an append completes it", async () => {

@@ -46,15 +46,15 @@ import type {
   Parser,
   Session,
   SourceRef,
-} from "../lib/model.ts";
-import { isDir, listFiles } from "./_fs.ts";
+} from "../core/model.ts";
+import { isDir, listFiles } from "../core/fs.ts";
 import { readJsonDocument } from "./_json_doc.ts";
-import { expandHome, overrideVar } from "./_roots.ts";
+import { expandHome, overrideVar } from "../core/paths.ts";
 import { toMillis } from "./_time.ts";
 import { arr, blockText, type Obj, obj, str } from "./_util.ts";
 import { newSession, spanTimes } from "./_session_meta.ts";
 import { callInfo, type CallKind } from "./_call_info.ts";
-import { hasToolResult, toolResultEvent } from "./_claude_records.ts";
+import { hasToolResult, toolResultEvent } from "./_message_blocks.ts";
 
 const ID = "codewhale";
 /** Files beside the sessions that are not sessions. */

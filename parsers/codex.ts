@@ -4,8 +4,8 @@
  *
  * @module
  */
-import type { Parser } from "../lib/model.ts";
-import { rootFrom } from "./_roots.ts";
+import type { Parser } from "../core/model.ts";
+import { rootFrom } from "../core/paths.ts";
 import { rolloutParser } from "./_codex_rollout.ts";
 
 /**
@@ -35,7 +35,7 @@ import { rolloutParser } from "./_codex_rollout.ts";
  * - Roled `response_item` messages are the speech; `event_msg` user/agent messages only count
  *   when the file has no roled message. developer/system roles and injected user-role
  *   preambles (`<environment_context>`, AGENTS.md, ...) are dropped. Reasoning is dropped.
- * - Tools: see `_codex_tools.ts`. `compacted.payload.message` -> summary.
+ * - Tools: see `_responses_items.ts`. `compacted.payload.message` -> summary.
  * - Bare 2025 records (`{id, timestamp, instructions}` header, `{record_type:"state"}`, items
  *   without an envelope) read the same way (other readers' fixtures, via the search tool).
  */

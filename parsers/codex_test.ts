@@ -16,7 +16,7 @@ import { codex } from "./codex.ts";
 import { materialize, parseOne, REPO, runParser, testEnv } from "../tests/_fixture.ts";
 import { fixtureRun, loadRegistry } from "../tests/_registry.ts";
 import { mergeChunks } from "../lib/merge.ts";
-import type { Event, Session, SourceRef } from "../lib/model.ts";
+import type { Event, Session, SourceRef } from "../core/model.ts";
 
 const FIXTURE = join(REPO, "fixtures/registry/codex");
 const A = "019fb79d-cd00-7a11-8a11-0000000000a1";

@@ -48,21 +48,20 @@ import type {
   Session,
   SourceRef,
   ToolCallInfo,
-} from "../lib/model.ts";
+} from "../core/model.ts";
 import { headRecords, readJsonl } from "./_jsonl.ts";
-import { walk } from "./_fs.ts";
-import { rootFrom } from "./_roots.ts";
+import { walk } from "../core/fs.ts";
+import { absolutePath, rootFrom } from "../core/paths.ts";
 import { toMillis } from "./_time.ts";
 import { arr, blockText, type Obj, obj, str } from "./_util.ts";
 import {
-  absPath,
   assistantEvents,
   hasToolResult,
   toolCallInfo,
   toolResultEvent,
   type ToolVocabulary,
-} from "./_claude_records.ts";
-import { commandOf } from "./_codex_tools.ts";
+} from "./_message_blocks.ts";
+import { commandOf } from "./_responses_items.ts";
 import { newSession, spanTimes } from "./_session_meta.ts";
 
 const ID = "commandcode";
@@ -220,7 +219,7 @@ function addExtras(tool: ToolCallInfo, cwd: string | undefined): void {
   if (tool.command && args.length) tool.command = `${tool.command} ${commandOf(args)}`;
   const listed = arr(i.paths).filter((p): p is string => typeof p === "string" && !GLOB_RE.test(p));
   if (TOOLS.read.has(tool.name) && listed.length) {
-    tool.paths = [...(tool.paths ?? []), ...listed.map((p) => absPath(p, cwd))];
+    tool.paths = [...(tool.paths ?? []), ...listed.map((p) => absolutePath(p, cwd))];
   }
 }
 

@@ -34,10 +34,17 @@
  * @module
  */
 import { basename, dirname, join } from "node:path";
-import type { DiscoverCtx, Discovery, ParseCtx, Parser, Session, SourceRef } from "../lib/model.ts";
-import { listFiles, readJsonFile, statOrNull } from "./_fs.ts";
+import type {
+  DiscoverCtx,
+  Discovery,
+  ParseCtx,
+  Parser,
+  Session,
+  SourceRef,
+} from "../core/model.ts";
+import { listFiles, readJsonFile, statOrNull } from "../core/fs.ts";
 import { readJsonDocument } from "./_json_doc.ts";
-import { rootFrom } from "./_roots.ts";
+import { rootFrom } from "../core/paths.ts";
 import { toMillis } from "./_time.ts";
 import { arr, obj, str } from "./_util.ts";
 import { newSession } from "./_session_meta.ts";

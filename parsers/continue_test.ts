@@ -16,7 +16,7 @@ import { workspacePath } from "./_continue_history.ts";
 import { parseOne, REPO, runParser, testEnv } from "../tests/_fixture.ts";
 import { fixtureRun, loadRegistry } from "../tests/_registry.ts";
 import { documentHostileTests, parseDocument } from "../tests/_hostile.ts";
-import type { Event, Session } from "../lib/model.ts";
+import type { Event, Session } from "../core/model.ts";
 
 const env = testEnv("/nonexistent-home");
 const FARM = join(REPO, "../shared/realdata/farm/continue/home/.continue/sessions");

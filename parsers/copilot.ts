@@ -4,10 +4,17 @@
  * @module
  */
 import { basename, dirname, join } from "node:path";
-import type { DiscoverCtx, Discovery, ParseCtx, Parser, Session, SourceRef } from "../lib/model.ts";
+import type {
+  DiscoverCtx,
+  Discovery,
+  ParseCtx,
+  Parser,
+  Session,
+  SourceRef,
+} from "../core/model.ts";
 import { headRecords, readJsonl } from "./_jsonl.ts";
-import { isRegularFile, readText, walk } from "./_fs.ts";
-import { rootFrom } from "./_roots.ts";
+import { isRegularFile, readText, walk } from "../core/fs.ts";
+import { rootFrom } from "../core/paths.ts";
 import { toMillis } from "./_time.ts";
 import { obj } from "./_util.ts";
 import { type CopilotState, EventReader, max, min } from "./_copilot_events.ts";

@@ -4,8 +4,15 @@
  * @module
  */
 import { basename, join } from "node:path";
-import type { DiscoverCtx, Discovery, ParseCtx, Parser, Session, SourceRef } from "../lib/model.ts";
-import { listFiles, statOrNull } from "./_fs.ts";
+import type {
+  DiscoverCtx,
+  Discovery,
+  ParseCtx,
+  Parser,
+  Session,
+  SourceRef,
+} from "../core/model.ts";
+import { listFiles, statOrNull } from "../core/fs.ts";
 import { readJsonl } from "./_jsonl.ts";
 import { obj, str } from "./_util.ts";
 import { toMillis } from "./_time.ts";

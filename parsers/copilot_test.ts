@@ -10,7 +10,7 @@ import {
 import { DatabaseSync } from "node:sqlite";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import type { Event, Session, SourceRef } from "../lib/model.ts";
+import type { Event, Session, SourceRef } from "../core/model.ts";
 import { mergeChunks } from "../lib/merge.ts";
 import { assert, assertEquals, assertStringIncludes } from "../tests/_assert.ts";
 import { parseOne, REPO, runParser, testEnv } from "../tests/_fixture.ts";

@@ -45,12 +45,11 @@
  */
 import { basename, dirname, join } from "node:path";
 import type { DatabaseSync } from "node:sqlite";
-import type { Parser, SourceRef } from "../lib/model.ts";
-import { isDir, statOrNull } from "./_fs.ts";
+import type { Parser, SourceRef } from "../core/model.ts";
+import { isDir, statOrNull } from "../core/fs.ts";
 import { readRegistryJson } from "./_json_doc.ts";
-import { noteUnknownColumns, openOrCountEmpty, tables } from "./_sqlite.ts";
+import { noteUnknownColumns, openOrCountEmpty, tables } from "../core/sqlite_read.ts";
 import { arr, obj, str } from "./_util.ts";
-import { absPath } from "./_crush_parts.ts";
 import {
   crushRoot,
   messagesSql,
@@ -60,6 +59,7 @@ import {
   type SessionRow,
   sessionsSql,
 } from "./_crush_store.ts";
+import { absolutePath } from "../core/paths.ts";
 
 export { crushRoot, readCrushSession } from "./_crush_store.ts";
 
@@ -128,7 +128,7 @@ export const crush: Parser = {
       const project = str(p?.path);
       if (!project) continue;
       const dd = str(p?.data_dir);
-      const db = here(join(dd ? absPath(project, dd) : join(project, ".crush"), "crush.db"));
+      const db = here(join(dd ? absolutePath(dd, project) : join(project, ".crush"), "crush.db"));
       wants.push(db, `${db}-wal`, `${db}-shm`);
       if (!(await isDir(here(project)))) continue; // project deleted: normal
       if (seen.has(db) || !(await statOrNull(db))?.isFile()) continue;

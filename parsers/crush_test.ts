@@ -4,10 +4,10 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync
 import { join } from "node:path";
 import { tmpdir } from "node:os";
 import { zstdCompressSync } from "node:zlib";
-import type { Event, Session, SourceRef } from "../lib/model.ts";
+import type { Event, Session, SourceRef } from "../core/model.ts";
 import { crush } from "./crush.ts";
 import { exitCode, stripCwd, stripThink, symbolEdit } from "./_crush_parts.ts";
-import { StoreError } from "./_sqlite.ts";
+import { StoreError } from "../core/sqlite_read.ts";
 import { parseOne, REPO, runParser, testEnv } from "../tests/_fixture.ts";
 import { fixtureRun, loadRegistry } from "../tests/_registry.ts";
 

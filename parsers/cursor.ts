@@ -14,12 +14,12 @@ import type {
   Session,
   SourceRef,
   ToolCallInfo,
-} from "../lib/model.ts";
-import { isRegularFile, listFiles } from "./_fs.ts";
+} from "../core/model.ts";
+import { isRegularFile, listFiles } from "../core/fs.ts";
 import { readJsonl } from "./_jsonl.ts";
-import { expandHome } from "./_roots.ts";
+import { absolutePath, expandHome } from "../core/paths.ts";
 import { arr, type Obj, obj, str } from "./_util.ts";
-import { absPath } from "./_claude_records.ts";
+
 import { appUserDir, rootsOrOverride } from "./_vscode.ts";
 import { readCursorDb } from "./_cursor_db.ts";
 
@@ -139,7 +139,7 @@ function cliTool(o: Obj, project: string | undefined): ToolCallInfo {
   if (o.input !== undefined) info.input = o.input;
   const i = obj(o.input) ?? {};
   const file = str(i.path) ?? str(i.file_path);
-  const abs = (p: string) => absPath(p, project);
+  const abs = (p: string) => absolutePath(p, project);
   if (name === "Shell" && str(i.command)) info.command = str(i.command);
   else if ((name === "Read" || name === "Delete") && file) info.paths = [abs(file)];
   else if (name === "Write" && file) {

@@ -12,11 +12,11 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Env, Event, Session, SourceRef } from "../lib/model.ts";
+import type { Env, Event, Session, SourceRef } from "../core/model.ts";
 import { assert, assertEquals, assertRejects } from "../tests/_assert.ts";
 import { materialize, parseOne, REPO, runParser, testEnv } from "../tests/_fixture.ts";
 import { fixtureRun, loadRegistry } from "../tests/_registry.ts";
-import { StoreError } from "./_sqlite.ts";
+import { StoreError } from "../core/sqlite_read.ts";
 import { appUserDir, uriToPath } from "./_vscode.ts";
 import { cursor, decodeProject } from "./cursor.ts";
 

@@ -31,10 +31,17 @@
  * @module
  */
 import { basename, dirname } from "node:path";
-import type { DiscoverCtx, Discovery, ParseCtx, Parser, Session, SourceRef } from "../lib/model.ts";
-import { listFiles, statOrNull } from "./_fs.ts";
+import type {
+  DiscoverCtx,
+  Discovery,
+  ParseCtx,
+  Parser,
+  Session,
+  SourceRef,
+} from "../core/model.ts";
+import { listFiles, statOrNull } from "../core/fs.ts";
 import { headRecords, readJsonl } from "./_jsonl.ts";
-import { rootFrom } from "./_roots.ts";
+import { rootFrom } from "../core/paths.ts";
 import { num, type Obj, obj, str } from "./_util.ts";
 import { zstdJsonl } from "./_jsonl_zst.ts";
 import { DshFolder } from "./_deepseek_events.ts";

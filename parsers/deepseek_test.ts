@@ -10,7 +10,7 @@ import {
 import { join } from "node:path";
 import { tmpdir } from "node:os";
 import { constants, zstdCompressSync } from "node:zlib";
-import type { Event, Session, SourceRef } from "../lib/model.ts";
+import type { Event, Session, SourceRef } from "../core/model.ts";
 import { mergeChunks } from "../lib/merge.ts";
 import { deepseek } from "./deepseek.ts";
 import { isZstd, unzstd } from "./_zstd.ts";

@@ -35,11 +35,11 @@ import type {
   Parser,
   Session,
   SourceRef,
-} from "../lib/model.ts";
-import { dataDir } from "../lib/store.ts";
-import { isRegularFile } from "./_fs.ts";
+} from "../core/model.ts";
+import { dataDir } from "../core/paths.ts";
+import { isRegularFile } from "../core/fs.ts";
 import { readJsonl } from "./_jsonl.ts";
-import { expandHome, overrideVar } from "./_roots.ts";
+import { expandHome, overrideVar } from "../core/paths.ts";
 import { toMillis } from "./_time.ts";
 import { arr, obj, str } from "./_util.ts";
 

@@ -5,12 +5,12 @@
  *
  * @module
  */
-import type { Event, Parser } from "../lib/model.ts";
-import { readJsonFile } from "./_fs.ts";
+import type { Event, Parser } from "../core/model.ts";
+import { readJsonFile } from "../core/fs.ts";
 import { headRecords } from "./_jsonl.ts";
-import { rootFrom } from "./_roots.ts";
+import { rootFrom } from "../core/paths.ts";
 import { type Obj, obj, str } from "./_util.ts";
-import type { ToolVocabulary } from "./_claude_records.ts";
+import type { ToolVocabulary } from "./_message_blocks.ts";
 import {
   claudeRecord,
   type FamilyDialect,

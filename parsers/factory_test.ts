@@ -13,7 +13,7 @@ import { join } from "node:path";
 import { factory } from "./factory.ts";
 import { parseOne, REPO, runParser, testEnv } from "../tests/_fixture.ts";
 import { fixtureRun, loadRegistry } from "../tests/_registry.ts";
-import type { Event, Session, SourceRef } from "../lib/model.ts";
+import type { Event, Session, SourceRef } from "../core/model.ts";
 
 const FARM = join(REPO, "../shared/realdata/farm/factory/home/.factory/sessions");
 const SID = "9a8b7c6d-0000-4000-8000-00000000f001";
@@ -202,9 +202,9 @@ Deno.test("todo_state and agent_turn_outcome are ignored without counting", asyn
   assertEquals([ctx.skipped, texts(sessions[0], "user")], [0, ["hi"]]);
 });
 
-Deno.test("an empty file yields no session and no skip", async () => {
+Deno.test("an empty file yields no session and is counted empty once", async () => {
   const { sessions, ctx } = await parseRecords([]);
-  assertEquals([sessions, ctx.skipped], [[], 0]);
+  assertEquals([sessions, ctx.counts], [[], { empty: 1 }]);
 });
 
 Deno.test("a truncated last line is left for the next run and read once an append completes it", async () => {

@@ -14,11 +14,11 @@ import type {
   Parser,
   Session,
   SourceRef,
-} from "../lib/model.ts";
-import { isRegularFile, listFiles, readJsonFile, readText } from "./_fs.ts";
+} from "../core/model.ts";
+import { isRegularFile, listFiles, readJsonFile, readText } from "../core/fs.ts";
 import { headRecords, readJsonl } from "./_jsonl.ts";
 import { salvageDocument } from "./_json_doc.ts";
-import { rootFrom } from "./_roots.ts";
+import { rootFrom } from "../core/paths.ts";
 import { toMillis } from "./_time.ts";
 import { arr, type Obj, obj, str } from "./_util.ts";
 import { messageEvents } from "./_gemini_events.ts";

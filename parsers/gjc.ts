@@ -14,8 +14,8 @@
  * @module
  */
 import { join } from "node:path";
-import type { Parser } from "../lib/model.ts";
-import { overrideVar, rootFrom, xdgData } from "./_roots.ts";
+import type { Parser } from "../core/model.ts";
+import { overrideVar, rootFrom, xdgData } from "../core/paths.ts";
 import { piJsonlParser } from "./_pi.ts";
 
 /** The gajae-code parser. */

@@ -46,11 +46,11 @@ import type {
   Parser,
   Session,
   SourceRef,
-} from "../lib/model.ts";
-import { listFiles, statOrNull } from "./_fs.ts";
+} from "../core/model.ts";
+import { listFiles, statOrNull } from "../core/fs.ts";
 import { readJsonl } from "./_jsonl.ts";
-import { rootFrom } from "./_roots.ts";
-import { colOrNull, columns, openOrCountEmpty, openStore, tables } from "./_sqlite.ts";
+import { rootFrom } from "../core/paths.ts";
+import { colOrNull, columns, openOrCountEmpty, openStore, tables } from "../core/sqlite_read.ts";
 import { toMillis } from "./_time.ts";
 import { decodeArgs, obj, str } from "./_util.ts";
 import { gooseEvents, type GooseMessage } from "./_goose_content.ts";

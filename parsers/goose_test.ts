@@ -3,7 +3,7 @@ import { DatabaseSync } from "node:sqlite";
 import { appendFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { tmpdir } from "node:os";
-import type { Event, Session, SourceRef } from "../lib/model.ts";
+import type { Event, Session, SourceRef } from "../core/model.ts";
 import { goose, gooseRoot } from "./goose.ts";
 import { materialize, parseOne, REPO, testEnv } from "../tests/_fixture.ts";
 

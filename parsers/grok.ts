@@ -43,10 +43,10 @@ import type {
   Parser,
   Session,
   SourceRef,
-} from "../lib/model.ts";
+} from "../core/model.ts";
 import { readJsonl } from "./_jsonl.ts";
-import { isRegularFile, readJsonFile, readText, walk } from "./_fs.ts";
-import { expandHome, overrideVar, rootFrom } from "./_roots.ts";
+import { isRegularFile, readJsonFile, readText, walk } from "../core/fs.ts";
+import { expandHome, isWindowsDrivePath, overrideVar, rootFrom } from "../core/paths.ts";
 import { toMillis } from "./_time.ts";
 import { type Obj, obj, str } from "./_util.ts";
 import { AcpReader, type AcpState } from "./_grok_acp.ts";
@@ -126,7 +126,7 @@ async function groupCwd(group: string): Promise<string | undefined> {
   } catch {
     return undefined;
   }
-  return name.startsWith("/") || /^[A-Za-z]:[\\/]/.test(name) ? name : undefined;
+  return name.startsWith("/") || isWindowsDrivePath(name) ? name : undefined;
 }
 
 async function* parseUpdates(source: SourceRef, ctx: ParseCtx): AsyncGenerator<Session> {

@@ -13,9 +13,9 @@ import {
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
-import type { Event, Session, SourceRef } from "../lib/model.ts";
+import type { Event, Session, SourceRef } from "../core/model.ts";
 import { parseOne, REPO, runParser, testEnv } from "../tests/_fixture.ts";
-import { StoreError } from "./_sqlite.ts";
+import { StoreError } from "../core/sqlite_read.ts";
 import { grok } from "./grok.ts";
 
 /** Writes `files` (relative path -> text) under a new temp dir. */

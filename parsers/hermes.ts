@@ -42,10 +42,10 @@ import type {
   Parser,
   Session,
   SourceRef,
-} from "../lib/model.ts";
-import { listFiles, readText, statOrNull } from "./_fs.ts";
-import { rootFrom } from "./_roots.ts";
-import { colOrNull, columns, openOrCountEmpty, tables } from "./_sqlite.ts";
+} from "../core/model.ts";
+import { listFiles, readText, statOrNull } from "../core/fs.ts";
+import { rootFrom } from "../core/paths.ts";
+import { colOrNull, columns, openOrCountEmpty, tables } from "../core/sqlite_read.ts";
 import { toMillis } from "./_time.ts";
 import { str } from "./_util.ts";
 import { hermesEvents, type HermesRow } from "./_hermes_rows.ts";

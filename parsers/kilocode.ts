@@ -4,8 +4,15 @@
  * @module
  */
 import { dirname, join } from "node:path";
-import type { DiscoverCtx, Discovery, ParseCtx, Parser, Session, SourceRef } from "../lib/model.ts";
-import { xdgData } from "./_roots.ts";
+import type {
+  DiscoverCtx,
+  Discovery,
+  ParseCtx,
+  Parser,
+  Session,
+  SourceRef,
+} from "../core/model.ts";
+import { xdgData } from "../core/paths.ts";
 import { extensionStorageDirs, rootsOrOverride } from "./_vscode.ts";
 import { opencodeDatabases, readOpencodeDb } from "./_opencode_db.ts";
 import { historyItemMeta, taskFiles, taskMetadataModel, taskSession } from "./_task_history.ts";

@@ -1,11 +1,11 @@
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Session, SourceRef } from "../lib/model.ts";
+import type { Session, SourceRef } from "../core/model.ts";
 import { assert, assertEquals, assertRejects } from "../tests/_assert.ts";
 import { materialize, parseOne, REPO, runParser, testEnv } from "../tests/_fixture.ts";
 import { fixtureRun, loadRegistry } from "../tests/_registry.ts";
-import { StoreError } from "./_sqlite.ts";
+import { StoreError } from "../core/sqlite_read.ts";
 import { kilocode } from "./kilocode.ts";
 
 const FIXTURE = join(REPO, "fixtures/registry/kilocode");

@@ -13,10 +13,10 @@ import type {
   Parser,
   Session,
   SourceRef,
-} from "../lib/model.ts";
-import { isRegularFile, listFiles, readJsonFile } from "./_fs.ts";
+} from "../core/model.ts";
+import { isRegularFile, listFiles, readJsonFile } from "../core/fs.ts";
 import { readJsonl } from "./_jsonl.ts";
-import { rootFrom } from "./_roots.ts";
+import { rootFrom } from "../core/paths.ts";
 import { arr, obj, str } from "./_util.ts";
 import { contextEvents, type KimiCtx, WireReader, type WireState } from "./_kimi_records.ts";
 import { isKimiCode, kimiCodeSources, readKimiCode } from "./_kimi_code.ts";

@@ -3,7 +3,7 @@ import { kimi } from "./kimi.ts";
 import { assert, assertEquals } from "../tests/_assert.ts";
 import { materialize, runParser, testEnv } from "../tests/_fixture.ts";
 import { jsonlHostileTests } from "../tests/_hostile.ts";
-import type { Parser } from "../lib/model.ts";
+import type { Parser } from "../core/model.ts";
 
 const FIXTURE = join(import.meta.dirname!, "../fixtures/registry/kimi");
 const SID = "session_9a1c0000-0000-4000-8000-00000000c0de";

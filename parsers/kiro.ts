@@ -41,10 +41,10 @@ import type {
   Parser,
   Session,
   SourceRef,
-} from "../lib/model.ts";
+} from "../core/model.ts";
 import { readJsonl } from "./_jsonl.ts";
-import { readJsonFile, walk } from "./_fs.ts";
-import { expandHome, overrideVar, rootFrom, xdgConfig } from "./_roots.ts";
+import { readJsonFile, walk } from "../core/fs.ts";
+import { expandHome, overrideVar, rootFrom, xdgConfig } from "../core/paths.ts";
 import { toMillis } from "./_time.ts";
 import { arr, type Obj, obj, str } from "./_util.ts";
 import { kiroToolCall, kiroToolResult } from "./_kiro_tools.ts";

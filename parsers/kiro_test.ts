@@ -10,7 +10,7 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import type { Env, Event, Session, SourceRef } from "../lib/model.ts";
+import type { Env, Event, Session, SourceRef } from "../core/model.ts";
 import { parseOne, REPO, runParser, testEnv } from "../tests/_fixture.ts";
 import { kiro, kiroUserDir } from "./kiro.ts";
 import { decodeWorkspace } from "./_kiro_ide.ts";

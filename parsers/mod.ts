@@ -7,7 +7,7 @@
  *
  * @module
  */
-import type { Parser } from "../lib/model.ts";
+import type { Parser } from "../core/model.ts";
 import { claude } from "./claude.ts";
 import { codex } from "./codex.ts";
 import { gemini } from "./gemini.ts";

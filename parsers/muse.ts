@@ -5,13 +5,12 @@
  * @module
  */
 import { join, relative, sep } from "node:path";
-import type { Event, ParseCtx, Parser, Session, SourceRef, ToolCallInfo } from "../lib/model.ts";
+import type { Event, ParseCtx, Parser, Session, SourceRef, ToolCallInfo } from "../core/model.ts";
 import { headRecords, readJsonl } from "./_jsonl.ts";
-import { walk } from "./_fs.ts";
-import { rootFrom, xdgData } from "./_roots.ts";
+import { walk } from "../core/fs.ts";
+import { absolutePath, rootFrom, xdgData } from "../core/paths.ts";
 import { toMillis } from "./_time.ts";
 import { arr, decodeArgs, num, type Obj, obj, str } from "./_util.ts";
-import { absPath } from "./_claude_records.ts";
 
 /** Events held before a chunk is yielded. */
 const CHUNK_EVENTS = 256;
@@ -84,7 +83,7 @@ function toolCall(call: Obj, base: string | undefined): ToolCallInfo {
   if (id) info.id = id;
   const a = obj(input) ?? {};
   const path = str(a.path) ?? str(a.file_path);
-  const abs = path ? absPath(path, base) : undefined;
+  const abs = path ? absolutePath(path, base) : undefined;
   if (name === "bash") {
     const cmd = str(a.command);
     if (cmd) info.command = cmd;

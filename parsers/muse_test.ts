@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { muse } from "./muse.ts";
 import { parseOne, testEnv } from "../tests/_fixture.ts";
 import { fixtureRun, loadRegistry } from "../tests/_registry.ts";
-import type { Event, Session, SourceRef } from "../lib/model.ts";
+import type { Event, Session, SourceRef } from "../core/model.ts";
 
 const SID = "01a2b3c4-0000-7000-8000-0000000000d1";
 const T0 = 1791450000123456; // µs

@@ -24,8 +24,8 @@
  * @module
  */
 import { join } from "node:path";
-import type { Env, Parser } from "../lib/model.ts";
-import { expandHome, overrideVar, xdgData } from "./_roots.ts";
+import type { Env, Parser } from "../core/model.ts";
+import { expandHome, overrideVar, xdgData } from "../core/paths.ts";
 import { eachSubdir, piJsonlParser } from "./_pi.ts";
 
 async function ompRoots(env: Env): Promise<string[]> {

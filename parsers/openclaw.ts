@@ -25,9 +25,9 @@
  * @module
  */
 import { join } from "node:path";
-import type { DiscoverCtx, Discovery, Parser, SourceRef } from "../lib/model.ts";
-import { isRegularFile, walk } from "./_fs.ts";
-import { rootFrom } from "./_roots.ts";
+import type { DiscoverCtx, Discovery, Parser, SourceRef } from "../core/model.ts";
+import { isRegularFile, walk } from "../core/fs.ts";
+import { rootFrom } from "../core/paths.ts";
 import { eachSubdir, parsePiJsonl } from "./_pi.ts";
 import { parseAgentDb } from "./_openclaw_db.ts";
 

@@ -16,7 +16,7 @@ import { zstdCompressSync } from "node:zlib";
 import { openclaw } from "./openclaw.ts";
 import { materialize, parseOne, REPO, runParser, testEnv } from "../tests/_fixture.ts";
 import { fixtureRun, loadRegistry } from "../tests/_registry.ts";
-import type { Event, Session, SourceRef } from "../lib/model.ts";
+import type { Event, Session, SourceRef } from "../core/model.ts";
 
 const FIXTURE = join(REPO, "fixtures/registry/openclaw");
 const env = testEnv("/nonexistent-home");

@@ -12,10 +12,10 @@ import type {
   Parser,
   Session,
   SourceRef,
-} from "../lib/model.ts";
-import { listFiles } from "./_fs.ts";
-import { rootFrom } from "./_roots.ts";
-import { openStore } from "./_sqlite.ts";
+} from "../core/model.ts";
+import { listFiles } from "../core/fs.ts";
+import { rootFrom } from "../core/paths.ts";
+import { openStore } from "../core/sqlite_read.ts";
 import { toMillis } from "./_time.ts";
 import { obj, str } from "./_util.ts";
 import { opencodeDatabases, readOpencodeDb } from "./_opencode_db.ts";

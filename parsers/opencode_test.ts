@@ -11,11 +11,11 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Env, Event, Session, SourceRef } from "../lib/model.ts";
+import type { Env, Event, Session, SourceRef } from "../core/model.ts";
 import { assert, assertEquals, assertRejects, assertStringIncludes } from "../tests/_assert.ts";
 import { materialize, parseOne, REPO, runParser, testEnv } from "../tests/_fixture.ts";
 import { fixtureRun, loadRegistry } from "../tests/_registry.ts";
-import { StoreError } from "./_sqlite.ts";
+import { StoreError } from "../core/sqlite_read.ts";
 import { readOpencodeDb } from "./_opencode_db.ts";
 import { opencode } from "./opencode.ts";
 

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { pi } from "./pi.ts";
 import { REPO, runParser, testEnv } from "../tests/_fixture.ts";
 import { fixtureRun, loadRegistry } from "../tests/_registry.ts";
-import type { Event, Session } from "../lib/model.ts";
+import type { Event, Session } from "../core/model.ts";
 
 const FIXTURE = join(REPO, "fixtures/registry/pi");
 const texts = (s: Session, kind: Event["kind"]) =>

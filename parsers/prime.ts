@@ -16,8 +16,8 @@
  * @module
  */
 import { dirname, join } from "node:path";
-import type { Parser } from "../lib/model.ts";
-import { rootFrom } from "./_roots.ts";
+import type { Parser } from "../core/model.ts";
+import { rootFrom } from "../core/paths.ts";
 import { piJsonlParser } from "./_pi.ts";
 
 const CHILD = /[\\/]session-artifacts[\\/]([^\\/]+)[\\/]sub-[^\\/]+[\\/][^\\/]+\.jsonl$/;

@@ -13,14 +13,13 @@ import type {
   Session,
   SourceRef,
   ToolCallInfo,
-} from "../lib/model.ts";
-import { listFiles } from "./_fs.ts";
+} from "../core/model.ts";
+import { listFiles } from "../core/fs.ts";
 import { readJsonl } from "./_jsonl.ts";
-import { rootFrom } from "./_roots.ts";
+import { absolutePath, rootFrom } from "../core/paths.ts";
 import { toMillis } from "./_time.ts";
 import { arr, decodeArgs, num, type Obj, obj, str } from "./_util.ts";
 import {
-  absPath,
   partsText,
   resultOf,
   SHELL,
@@ -197,7 +196,7 @@ function callEvent(call: Obj, fallbackId: string, time?: number, cwd?: string): 
   const tool: ToolCallInfo = { name, id, input, ...toolMeaning(name, args, cwd) };
   if (name === "read_many_files" && args) {
     const paths = arr(args.paths).flatMap((p) =>
-      typeof p === "string" && p ? [absPath(p, cwd)] : []
+      typeof p === "string" && p ? [absolutePath(p, cwd)] : []
     );
     if (paths.length) tool.paths = paths;
   }

@@ -32,7 +32,7 @@
  *
  * @module
  */
-import { readBytes } from "../lib/fsread.ts";
+import { readBytes } from "../core/fsread.ts";
 import { basename, dirname, join, sep } from "node:path";
 import type {
   DiscoverCtx,
@@ -43,10 +43,10 @@ import type {
   Parser,
   Session,
   SourceRef,
-} from "../lib/model.ts";
-import { listFiles, readJsonFile, readText, statOrNull } from "./_fs.ts";
+} from "../core/model.ts";
+import { listFiles, readJsonFile, readText, statOrNull } from "../core/fs.ts";
 import { readJsonl } from "./_jsonl.ts";
-import { expandHome, rootFrom } from "./_roots.ts";
+import { expandHome, rootFrom } from "../core/paths.ts";
 import { toMillis } from "./_time.ts";
 import { type Obj, obj, str } from "./_util.ts";
 import { messageEvents, replayFrames } from "./_reasonix_store.ts";

@@ -3,7 +3,7 @@ import { appendFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "n
 import { dirname, join } from "node:path";
 import { tmpdir } from "node:os";
 import { zstdCompressSync } from "node:zlib";
-import type { Event, Session, SourceRef } from "../lib/model.ts";
+import type { Event, Session, SourceRef } from "../core/model.ts";
 import { reasonix, reasonixRoot, tomlStateDir } from "./reasonix.ts";
 import { materialize, parseOne, REPO, testEnv } from "../tests/_fixture.ts";
 

@@ -4,8 +4,15 @@
  * @module
  */
 import { dirname } from "node:path";
-import type { DiscoverCtx, Discovery, ParseCtx, Parser, Session, SourceRef } from "../lib/model.ts";
-import { expandHome, overrideVar } from "./_roots.ts";
+import type {
+  DiscoverCtx,
+  Discovery,
+  ParseCtx,
+  Parser,
+  Session,
+  SourceRef,
+} from "../core/model.ts";
+import { expandHome, overrideVar } from "../core/paths.ts";
 import { extensionStorageDirs, rootsOrOverride, userSettingValues } from "./_vscode.ts";
 import { historyItemMeta, taskFiles, taskMetadataModel, taskSession } from "./_task_history.ts";
 

@@ -18,8 +18,8 @@
  * @module
  */
 import { join } from "node:path";
-import type { Parser } from "../lib/model.ts";
-import { rootFrom } from "./_roots.ts";
+import type { Parser } from "../core/model.ts";
+import { rootFrom } from "../core/paths.ts";
 import { piJsonlParser } from "./_pi.ts";
 
 /** The Senpi parser. */

@@ -3,10 +3,10 @@
  *
  * @module
  */
-import type { Event, Parser } from "../lib/model.ts";
-import { rootFrom } from "./_roots.ts";
+import type { Event, Parser } from "../core/model.ts";
+import { rootFrom } from "../core/paths.ts";
 import { arr, type Obj, obj, str } from "./_util.ts";
-import { fnv1a } from "./_claude_records.ts";
+import { fnv1a } from "./_message_blocks.ts";
 import type { RolloutDialect, RolloutReader } from "./_codex_reader.ts";
 import { rolloutParser } from "./_codex_rollout.ts";
 

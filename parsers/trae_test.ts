@@ -14,7 +14,7 @@ import { trae } from "./trae.ts";
 import { parseOne, REPO, runParser, testEnv } from "../tests/_fixture.ts";
 import { fixtureRun, loadRegistry } from "../tests/_registry.ts";
 import { mergeChunks } from "../lib/merge.ts";
-import type { Event, Session, SourceRef } from "../lib/model.ts";
+import type { Event, Session, SourceRef } from "../core/model.ts";
 
 const FARM_CODEX = join(REPO, "../shared/realdata/farm/codex/home/.codex");
 const SID = "019fc0a1-2b00-7c11-8d22-0000000000b1";

@@ -34,10 +34,10 @@ import type {
   Parser,
   Session,
   SourceRef,
-} from "../lib/model.ts";
+} from "../core/model.ts";
 import { readJsonl } from "./_jsonl.ts";
-import { isRegularFile, listFiles } from "./_fs.ts";
-import { rootFrom } from "./_roots.ts";
+import { isRegularFile, listFiles } from "../core/fs.ts";
+import { rootFrom } from "../core/paths.ts";
 import { toMillis } from "./_time.ts";
 import { arr, type Obj, obj, str } from "./_util.ts";
 import { newSession, spanTimes } from "./_session_meta.ts";
@@ -47,7 +47,7 @@ import {
   hasToolResult,
   toolResultEvent,
   userText,
-} from "./_claude_records.ts";
+} from "./_message_blocks.ts";
 import { readOpencodeDb } from "./_opencode_db.ts";
 
 const ID = "zcode";

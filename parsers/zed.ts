@@ -42,10 +42,10 @@ import type {
   Parser,
   Session,
   SourceRef,
-} from "../lib/model.ts";
-import { statOrNull } from "./_fs.ts";
-import { rootFrom } from "./_roots.ts";
-import { colOrNull, columns, openOrCountEmpty } from "./_sqlite.ts";
+} from "../core/model.ts";
+import { statOrNull } from "../core/fs.ts";
+import { rootFrom } from "../core/paths.ts";
+import { colOrNull, columns, openOrCountEmpty } from "../core/sqlite_read.ts";
 import { toMillis } from "./_time.ts";
 import { arr, type Obj, obj, str } from "./_util.ts";
 import { unzstd } from "./_zstd.ts";

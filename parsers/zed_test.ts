@@ -4,10 +4,10 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { tmpdir } from "node:os";
 import { zstdCompressSync } from "node:zlib";
-import type { Event, Session, SourceRef } from "../lib/model.ts";
+import type { Event, Session, SourceRef } from "../core/model.ts";
 import { zed, zedRoot } from "./zed.ts";
 import { resultText, terminalOutput, zedPath } from "./_zed_thread.ts";
-import { StoreError } from "./_sqlite.ts";
+import { StoreError } from "../core/sqlite_read.ts";
 import { parseOne, testEnv } from "../tests/_fixture.ts";
 
 // ---- helpers -----------------------------------------------------------------

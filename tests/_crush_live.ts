@@ -11,8 +11,8 @@ import { tmpdir } from "node:os";
 import { REPO, testEnv } from "./_fixture.ts";
 import { runIndex } from "../lib/indexer.ts";
 import { parsers } from "../parsers/mod.ts";
-import type { Env } from "../lib/model.ts";
-import { makeEnv } from "../lib/runtime.ts";
+import type { Env } from "../core/model.ts";
+import { makeEnv } from "../core/runtime.ts";
 
 export const REAL = join(REPO, "..", "shared", "realdata", "crush");
 /** The real "Add Redis" session (k3s store) the live session is copied from. */

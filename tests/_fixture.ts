@@ -12,10 +12,10 @@ import { DatabaseSync } from "node:sqlite";
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { tmpdir } from "node:os";
-import { makeEnv } from "../lib/runtime.ts";
+import { makeEnv } from "../core/runtime.ts";
 import { SourceCtx } from "../lib/parse_ctx.ts";
 import { mergeChunks } from "../lib/merge.ts";
-import type { Discovery, Env, Parser, Session, SourceRef } from "../lib/model.ts";
+import type { Discovery, Env, Parser, Session, SourceRef } from "../core/model.ts";
 
 export const REPO = join(dirname(new URL(import.meta.url).pathname), "..");
 

@@ -8,7 +8,7 @@
 import { readFileSync } from "node:fs";
 import { parsers } from "../parsers/mod.ts";
 import { SourceCtx } from "../lib/parse_ctx.ts";
-import type { SourceRef } from "../lib/model.ts";
+import type { SourceRef } from "../core/model.ts";
 import { testEnv } from "./_fixture.ts";
 
 for (let i = 0; i + 2 < Deno.args.length; i += 3) {

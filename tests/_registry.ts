@@ -1,9 +1,9 @@
 /** Registry loading and the fixture run shared by the registry test and the golden task. */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { Parser } from "../lib/model.ts";
+import type { Parser } from "../core/model.ts";
 import { materialize, normalize, REPO, runParser, testEnv } from "./_fixture.ts";
-import { overrideVar } from "../parsers/_roots.ts";
+import { overrideVar } from "../core/paths.ts";
 
 export interface RegistryEntry {
   id: string;

@@ -11,8 +11,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { spawnSync } from "node:child_process";
 import { main } from "../main.ts";
-import type { IO } from "../lib/runtime.ts";
-import type { Env } from "../lib/model.ts";
+import type { IO } from "../core/runtime.ts";
+import type { Env } from "../core/model.ts";
 import { claudeLines, type SessionSpec } from "./_memory.ts";
 import { REPO, testEnv } from "./_fixture.ts";
 

@@ -6,10 +6,10 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { tmpdir } from "node:os";
-import type { Env, Event, Parser, Session, SourceRef } from "../lib/model.ts";
+import type { Env, Event, Parser, Session, SourceRef } from "../core/model.ts";
 import { runIndex } from "../lib/indexer.ts";
 import { indexPath, Store } from "../lib/store.ts";
-import { listFiles } from "../parsers/_fs.ts";
+import { listFiles } from "../core/fs.ts";
 import { testEnv } from "./_fixture.ts";
 
 /** A session to write: events as `[kind, text]` pairs (or whole events). */
@@ -69,11 +69,12 @@ export async function memIndex(sessions: MemSession[], vars: Record<string, stri
       writeFileSync(join(root, `${harness}--${m.id}.json`), JSON.stringify(s));
     }
   };
+  const both: Parser[] = [
+    { ...parsers[0], discover: filtered(parsers[0], "mem--") },
+    { ...parsers[1], discover: filtered(parsers[1], "deja--") },
+  ];
   const index = async () => {
-    await runIndex(env, [
-      { ...parsers[0], discover: filtered(parsers[0], "mem--") },
-      { ...parsers[1], discover: filtered(parsers[1], "deja--") },
-    ]);
+    await runIndex(env, both);
   };
   write(sessions);
   await index();
@@ -88,6 +89,8 @@ export async function memIndex(sessions: MemSession[], vars: Record<string, stri
       await index();
     },
     reindex: index,
+    /** The parsers the index was built with (for freshen). */
+    parsers: both,
     cleanup: () => rmSync(dir, { recursive: true, force: true }),
   };
 }

@@ -23,7 +23,7 @@ import { runIndex } from "../lib/indexer.ts";
 import { indexPath, Store } from "../lib/store.ts";
 import { search } from "../lib/search.ts";
 import { parsers } from "../parsers/mod.ts";
-import { uid } from "../lib/runtime.ts";
+import { uid } from "../core/runtime.ts";
 import { binary, runBinary } from "./_binary.ts";
 
 const claude = parsers.filter((p) => p.id === "claude");

@@ -4,7 +4,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { tmpdir } from "node:os";
 import { main } from "../main.ts";
-import type { IO } from "../lib/runtime.ts";
+import type { IO } from "../core/runtime.ts";
 import { testEnv } from "./_fixture.ts";
 
 function fakeIO(args: string[], vars: Record<string, string>, tty: boolean) {

@@ -9,7 +9,7 @@ import { appendFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "n
 import { join } from "node:path";
 import { tmpdir } from "node:os";
 import { main } from "../main.ts";
-import type { IO } from "../lib/runtime.ts";
+import type { IO } from "../core/runtime.ts";
 import type { DriftChange, HarnessDrift } from "../lib/drift/report.ts";
 import { SAMPLE_LIMITS } from "../lib/drift/sample.ts";
 import { testEnv } from "./_fixture.ts";

@@ -26,7 +26,7 @@ import { tmpdir } from "node:os";
 import { materialize, REPO } from "./_fixture.ts";
 import { exactly } from "./_env.ts";
 import { loadRegistry } from "./_registry.ts";
-import { overrideVar } from "../parsers/_roots.ts";
+import { overrideVar } from "../core/paths.ts";
 import { binary, runBinary } from "./_binary.ts";
 
 interface Step {

@@ -6,7 +6,8 @@ import { search } from "../lib/search.ts";
 import { runIndex } from "../lib/indexer.ts";
 import { applyForget, planForget, unforget } from "../lib/forget/forget.ts";
 import { readTombstones, tombstoneFile } from "../lib/forget/tombstones.ts";
-import { DejaError, indexPath } from "../lib/store.ts";
+import { indexPath } from "../lib/store.ts";
+import { DejaError } from "../core/errors.ts";
 import { memIndex, memParser, type MemSession } from "./_search_fixture.ts";
 
 const NOV = Date.parse("2026-11-01T10:00:00Z");
@@ -184,6 +185,23 @@ Deno.test("an incremental index drops the sessions of a project excluded after t
     }
     // Excluding is not forgetting: no tombstone is written.
     assertEquals(readTombstones(tombstoneFile(indexPath(ix.env))).length, 0);
+  } finally {
+    ix.cleanup();
+  }
+});
+
+// Regression (2027-01, real Crush store): `deja forget --unforget crush:556ff46e` said "no forgotten
+// session matches" although the help documents the `harness:id` form; a bare prefix worked.
+Deno.test("unforget takes a harness:id-prefix key as well as a bare prefix", async () => {
+  const ix = await memIndex(HISTORY);
+  try {
+    const s = ix.open();
+    applyForget(s, planForget(s, { session: "aa11-secret" }), "--session aa11-secret");
+    applyForget(s, planForget(s, { session: "bb33" }), "--session bb33");
+    assertEquals(unforget(s, indexPath(ix.env), "mem:aa11").id, "aa11-secret");
+    assertEquals(unforget(s, indexPath(ix.env), "bb3").id, "bb33-keep");
+    assertThrows(() => unforget(s, indexPath(ix.env), "other:aa11"), DejaError);
+    s.close();
   } finally {
     ix.cleanup();
   }

@@ -13,7 +13,7 @@ import { tmpdir } from "node:os";
 import process from "node:process";
 import { DatabaseSync } from "node:sqlite";
 import { main } from "../main.ts";
-import type { IO } from "../lib/runtime.ts";
+import type { IO } from "../core/runtime.ts";
 import { REPO, testEnv } from "./_fixture.ts";
 import { runningBackground, sentinelPath, startBackground } from "../lib/fresh/background.ts";
 import { callDeja } from "../lib/mcp/call.ts";

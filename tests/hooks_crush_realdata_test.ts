@@ -13,9 +13,9 @@ import { assert, assertEquals, assertStringIncludes } from "./_assert.ts";
 import { existsSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { main } from "../main.ts";
-import type { Env } from "../lib/model.ts";
-import { makeEnv } from "../lib/runtime.ts";
-import { frame, FRAME_OPEN } from "../lib/frame.ts";
+import type { Env } from "../core/model.ts";
+import { makeEnv } from "../core/runtime.ts";
+import { frame, FRAME_OPEN } from "../core/frame.ts";
 import { BUDGET } from "../lib/hooks/run.ts";
 import {
   addMessage,

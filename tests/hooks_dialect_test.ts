@@ -6,15 +6,14 @@
  * `hook-*` name being an error rather than a search.
  */
 import { assert, assertEquals, assertStringIncludes } from "./_assert.ts";
-import { main } from "../main.ts";
-import type { IO } from "../lib/runtime.ts";
-import type { Env } from "../lib/model.ts";
+import { COMMANDS, main } from "../main.ts";
+import type { IO } from "../core/runtime.ts";
+import type { Env } from "../core/model.ts";
 import { indexSessions, type SessionSpec } from "./_memory.ts";
 import { checkDialects, dialectFor, dialects, envelope } from "../lib/hooks/dialect.ts";
 import { HOOKS } from "../lib/hooks/table.ts";
 import { patchFile } from "../lib/hooks/run.ts";
 import registry from "../registry.json" with { type: "json" };
-import { COMMANDS } from "../main.ts";
 
 const DONE: SessionSpec = {
   id: "d4d40004-0000-4000-8000-000000000004",

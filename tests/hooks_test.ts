@@ -8,10 +8,10 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { tmpdir } from "node:os";
 import { main } from "../main.ts";
-import type { IO } from "../lib/runtime.ts";
-import { makeEnv } from "../lib/runtime.ts";
-import type { Env } from "../lib/model.ts";
-import { FRAME_OPEN, FRAME_PREAMBLE } from "../lib/frame.ts";
+import type { IO } from "../core/runtime.ts";
+import { makeEnv } from "../core/runtime.ts";
+import type { Env } from "../core/model.ts";
+import { FRAME_OPEN, FRAME_PREAMBLE } from "../core/frame.ts";
 import { assemble, BUDGET } from "../lib/hooks/run.ts";
 import { indexSessions, type MemoryIndex, type SessionSpec } from "./_memory.ts";
 

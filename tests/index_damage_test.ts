@@ -21,7 +21,7 @@ import { DatabaseSync } from "node:sqlite";
 import { join } from "node:path";
 import { tmpdir } from "node:os";
 import { main } from "../main.ts";
-import type { IO } from "../lib/runtime.ts";
+import type { IO } from "../core/runtime.ts";
 import { checkIndex } from "../lib/store.ts";
 import { callDeja } from "../lib/mcp/call.ts";
 import { claudeLines, type SessionSpec } from "./_memory.ts";

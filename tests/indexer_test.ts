@@ -9,12 +9,13 @@ import {
 } from "node:fs";
 import { join } from "node:path";
 import { tmpdir } from "node:os";
-import type { Event, ParseCtx, Parser, Session, SourceRef } from "../lib/model.ts";
+import type { Event, ParseCtx, Parser, Session, SourceRef } from "../core/model.ts";
 import { runIndex } from "../lib/indexer.ts";
-import { acquireWriterLock, DejaError, indexPath, Store } from "../lib/store.ts";
+import { acquireWriterLock, indexPath, Store } from "../lib/store.ts";
+import { DejaError } from "../core/errors.ts";
 import { search } from "../lib/search.ts";
 import { readJsonl } from "../parsers/_jsonl.ts";
-import { listFiles } from "../parsers/_fs.ts";
+import { listFiles } from "../core/fs.ts";
 import { testEnv } from "./_fixture.ts";
 
 /**

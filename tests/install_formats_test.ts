@@ -10,7 +10,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { dirname, join } from "node:path";
 import { tmpdir } from "node:os";
 import { testEnv } from "./_fixture.ts";
-import type { Env } from "../lib/model.ts";
+import type { Env } from "../core/model.ts";
 import { findTarget, type TargetRef } from "../lib/install/facts.ts";
 import { installTargets, uninstallTargets } from "../lib/install/run.ts";
 import { targetStatus } from "../lib/install/doctor.ts";

@@ -22,13 +22,14 @@ import { tmpdir } from "node:os";
 import { spawnSync } from "node:child_process";
 import { testEnv } from "./_fixture.ts";
 import { exactly } from "./_env.ts";
-import type { Env } from "../lib/model.ts";
+import type { Env } from "../core/model.ts";
 import { findTarget, type TargetRef, wirables } from "../lib/install/facts.ts";
 import { installTargets, uninstallTargets } from "../lib/install/run.ts";
 import { indexStatus, targetStatus } from "../lib/install/doctor.ts";
 import { selectTargets } from "../lib/install/select.ts";
 import { launcherPath } from "../lib/install/launcher.ts";
-import { DejaError, Store } from "../lib/store.ts";
+import { Store } from "../lib/store.ts";
+import { DejaError } from "../core/errors.ts";
 import { Q } from "../lib/schema.ts";
 
 interface World {

@@ -17,10 +17,10 @@ import { LATEST_PROTOCOL_VERSION } from "@modelcontextprotocol/sdk/types.js";
 import { materialize } from "./_fixture.ts";
 import { exactly } from "./_env.ts";
 import { loadRegistry } from "./_registry.ts";
-import { overrideVar } from "../parsers/_roots.ts";
+import { overrideVar } from "../core/paths.ts";
 import { binary, runBinary } from "./_binary.ts";
 import { PROTOCOL_VERSIONS } from "../lib/mcp/protocol.ts";
-import { FRAME_OPEN, FRAME_PREAMBLE } from "../lib/frame.ts";
+import { FRAME_OPEN, FRAME_PREAMBLE } from "../core/frame.ts";
 
 interface World {
   env: Record<string, string>;

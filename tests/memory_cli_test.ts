@@ -3,8 +3,8 @@ import { assert, assertEquals, assertMatch, assertStringIncludes } from "./_asse
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { main } from "../main.ts";
-import type { IO } from "../lib/runtime.ts";
-import type { Env } from "../lib/model.ts";
+import type { IO } from "../core/runtime.ts";
+import type { Env } from "../core/model.ts";
 import { indexSessions, type MemoryIndex, type SessionSpec } from "./_memory.ts";
 import { splitLine } from "../lib/cli/cmd_blame.ts";
 
@@ -246,6 +246,46 @@ Deno.test("every memory command hides throwaway projects unless --junk, and says
     assertStringIncludes((await run(ix, ["ctx", "71710001"])).out, "zeppelin");
     const j = JSON.parse((await run(ix, ["last", "--json"])).out);
     assertEquals(j.hidden, 1);
+  } finally {
+    ix.cleanup();
+  }
+});
+
+// Regression (2027-01, real stores): `show` said "(untitled)" where `last` showed the first prompt.
+Deno.test("show, ctx and blame name an untitled session by its first typed prompt, as last does", async () => {
+  const ix = await indexSessions([S]);
+  try {
+    const want = "The service crashes at start with a missing module error.";
+    const last = await run(ix, ["last", "--no-refresh"]);
+    assertStringIncludes(last.out, want);
+    const show = await run(ix, ["show", "51510001", "--no-refresh"]);
+    assert(show.out.startsWith(want), show.out);
+    assert(!show.out.includes("(untitled)"));
+    assertEquals(JSON.parse((await run(ix, ["show", "51510001", "--json"])).out).description, want);
+    const ctx = await run(ix, ["ctx", "51510001", "--no-refresh"]);
+    assertStringIncludes(ctx.out, `**${want}**`);
+    const blame = await run(ix, ["blame", "/w/svc/server.js", "--no-refresh"]);
+    assertStringIncludes(blame.out, want);
+  } finally {
+    ix.cleanup();
+  }
+});
+
+// Regressions (2027-01, a new user on real stores): `deja: nothing matched ""Repeated 529 Overloaded""`
+// doubled the quotes of a quoted phrase; `deja index --interval 5` without --watch was accepted.
+Deno.test("a quoted query is named once-quoted, and --interval without --watch is refused", async () => {
+  const ix = await indexSessions([S]);
+  try {
+    const s = await run(ix, ["search", '"zzqq overloaded"', "--no-refresh"]);
+    assertEquals(s.code, 1);
+    assertStringIncludes(s.err, 'nothing matched "zzqq overloaded"\n');
+    const plain = await run(ix, ["search", "zzqq", "--no-refresh"]);
+    assertStringIncludes(plain.err, 'nothing matched "zzqq"\n');
+    const c = await run(ix, ["ctx", '"zzqq overloaded"', "--no-refresh"]);
+    assertStringIncludes(c.err, 'nothing matched "zzqq overloaded"\n');
+    const i = await run(ix, ["index", "--interval", "5"]);
+    assertEquals(i.code, 2);
+    assertStringIncludes(i.err, "--interval applies only to --watch");
   } finally {
     ix.cleanup();
   }

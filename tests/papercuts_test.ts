@@ -16,7 +16,7 @@ import {
 import { dirname, join } from "node:path";
 import { tmpdir } from "node:os";
 import { main } from "../main.ts";
-import type { IO } from "../lib/runtime.ts";
+import type { IO } from "../core/runtime.ts";
 import { testEnv } from "./_fixture.ts";
 import denoJson from "../deno.json" with { type: "json" };
 

@@ -10,8 +10,8 @@ import { join } from "node:path";
 import { tmpdir } from "node:os";
 import process from "node:process";
 import { main } from "../main.ts";
-import type { IO } from "../lib/runtime.ts";
-import { makeEnv } from "../lib/runtime.ts";
+import type { IO } from "../core/runtime.ts";
+import { makeEnv } from "../core/runtime.ts";
 import { REMOTE_SYNC, serviceFiles } from "../lib/fresh/service.ts";
 
 function vars(dir: string): Record<string, string> {

@@ -7,7 +7,7 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Parser, SourceRef } from "../lib/model.ts";
+import type { Parser, SourceRef } from "../core/model.ts";
 import { gemini } from "../parsers/gemini.ts";
 import { cline } from "../parsers/cline.ts";
 import { codex } from "../parsers/codex.ts";

@@ -2,7 +2,8 @@ import { assert, assertEquals, assertThrows } from "./_assert.ts";
 import { mkdtempSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { tmpdir } from "node:os";
-import { DejaError, Store } from "../lib/store.ts";
+import { Store } from "../lib/store.ts";
+import { DejaError } from "../core/errors.ts";
 import { MIGRATIONS, Q, SCHEMA_VERSION } from "../lib/schema.ts";
 import { DatabaseSync } from "node:sqlite";
 
@@ -14,9 +15,9 @@ function fresh(): Store {
 
 Deno.test("every named query prepares against a fresh schema", () => {
   const s = fresh();
-  for (const [name, sql] of Object.entries(Q)) {
+  for (const [name, q] of Object.entries(Q)) {
     try {
-      s.db.prepare(sql);
+      s.db.prepare(typeof q === "string" ? q : q.sql);
     } catch (e) {
       throw new Error(`query ${name} does not prepare: ${(e as Error).message}`);
     }

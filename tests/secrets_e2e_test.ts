@@ -9,8 +9,8 @@
 import { assert, assertEquals } from "./_assert.ts";
 import { existsSync, readFileSync } from "node:fs";
 import { main } from "../main.ts";
-import type { IO } from "../lib/runtime.ts";
-import type { Env } from "../lib/model.ts";
+import type { IO } from "../core/runtime.ts";
+import type { Env } from "../core/model.ts";
 import { indexPath } from "../lib/store.ts";
 import { indexSessions, type SessionSpec, type Turn } from "./_memory.ts";
 import { ENV_CORES, PLANTED } from "./_secrets.ts";

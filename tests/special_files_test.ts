@@ -1,7 +1,7 @@
 /**
  * Special files where a harness keeps a small companion file or a store: a
  * FIFO (no writer) and a symlink to /dev/zero (stat size 0, endless bytes).
- * Before lib/fsread.ts, a FIFO made `deja index` block forever holding the
+ * Before core/fsread.ts, a FIFO made `deja index` block forever holding the
  * writer lock, and /dev/zero was read whole (2–4 GB RSS) — issue 14, item 1.
  *
  * Each case runs `deja index --harness <id> --json` from source in a

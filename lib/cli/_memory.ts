@@ -7,9 +7,11 @@
  */
 import type { Args, OptionSpec } from "./common.ts";
 import { isoTime } from "./common.ts";
-import type { IO } from "../runtime.ts";
-import { DejaError, indexPath, Store } from "../store.ts";
-import { type SessionRow, shortRef } from "../sessions.ts";
+import type { IO } from "../../core/runtime.ts";
+import { indexPath, Store } from "../store.ts";
+import { DejaError } from "../../core/errors.ts";
+import { shortRef } from "../sessions.ts";
+import { type SessionRow } from "../rows.ts";
 import { defaultHidden } from "../search/sessions.ts";
 import { parsers } from "../../parsers/mod.ts";
 import { loadRemotes } from "../remote/config.ts";

@@ -2,11 +2,13 @@
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import type { Args, Command } from "./common.ts";
-import { colors, fmtTime, intOpt, isoTime, oneLine, opt, printJson, tildify } from "./common.ts";
-import type { IO } from "../runtime.ts";
-import { DejaError } from "../store.ts";
+import { colors, fmtTime, intOpt, isoTime, opt, printJson } from "./common.ts";
+import { oneLine, tilde } from "../../core/text.ts";
+import type { IO } from "../../core/runtime.ts";
+import { DejaError } from "../../core/errors.ts";
 import { shortRef } from "../sessions.ts";
 import { blame, type BlameSession } from "../memory/blame.ts";
+import { describeSession } from "../memory/last.ts";
 import {
   FILTER_OPTIONS,
   harnessOpt,
@@ -80,13 +82,13 @@ function runBlame(a: Args, io: IO): number {
       return r.sessions.length ? 0 : 1;
     }
     if (!r.sessions.length) {
-      io.err(`deja: no session touched ${tildify(r.target, io.env.home)}\n`);
+      io.err(`deja: no session touched ${tilde(r.target, io.env.home)}\n`);
       hiddenHint(io, r.hidden);
       return 1;
     }
     const c = colors(io);
     const out: string[] = [
-      c.bold(r.match === "exact" ? tildify(r.target, io.env.home) : path) +
+      c.bold(r.match === "exact" ? tilde(r.target, io.env.home) : path) +
       c.dim(`  ${r.match} match, ${r.total} session${r.total === 1 ? "" : "s"}`),
     ];
     if (r.line) {
@@ -122,11 +124,12 @@ function sessionLines(
     "",
     `${c.cyan(shortRef(store, s.session.harness, s.session.native_id))}  ${
       c.bold(s.session.harness)
-    }  ${fmtTime(s.last ?? s.session.updated)}  ${tildify(s.session.project, io.env.home)}  ${
+    }  ${fmtTime(s.last ?? s.session.updated)}  ${tilde(s.session.project, io.env.home)}  ${
       c.dim(counts)
     }${mark}`,
   ];
-  if (s.session.title) lines.push(`  ${oneLine(s.session.title, 100)}`);
+  const name = describeSession(store, s.session);
+  if (name) lines.push(`  ${oneLine(name, 100)}`);
   // The newest three changes; a gist already printed for the change before is not repeated.
   const said = s.changes.filter((x) => x.before || x.after);
   const shown = said.slice(-3);

@@ -1,8 +1,8 @@
 /** `deja ctx <query | id-prefix>`: a Markdown digest of the best session, to paste into a prompt. */
 import type { Args, Command } from "./common.ts";
-import { intOpt, isoTime, opt, printJson } from "./common.ts";
-import type { IO } from "../runtime.ts";
-import { DejaError } from "../store.ts";
+import { intOpt, isoTime, opt, printJson, quoteShown } from "./common.ts";
+import type { IO } from "../../core/runtime.ts";
+import { DejaError } from "../../core/errors.ts";
 import { CTX_BUDGET, sessionDigest } from "../memory/digest.ts";
 import { pickSession } from "../memory/pick.ts";
 import {
@@ -53,7 +53,7 @@ function runCtx(a: Args, io: IO): number {
       if (a.values.json) {
         printJson(io, { query: arg, via: null, session: null, hidden: missed.hidden });
       } else {
-        io.err(`deja: nothing matched "${arg}"\n`);
+        io.err(`deja: nothing matched ${quoteShown(arg)}\n`);
         hiddenHint(io, missed.hidden);
       }
       return 1;

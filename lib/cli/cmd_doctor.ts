@@ -4,9 +4,10 @@
  * path, a launcher whose deja is gone, an unreadable index); not wired and stale are no fault.
  */
 import type { Command } from "./common.ts";
-import { colors, fmtTime, isoTime, printJson, tildify } from "./common.ts";
+import { colors, fmtTime, isoTime, printJson } from "./common.ts";
+import { tilde } from "../../core/text.ts";
 import { type RemoteStatus, remoteStatus } from "../remote/status.ts";
-import { selfCommand } from "../runtime.ts";
+import { selfCommand } from "../../core/runtime.ts";
 import { wirables } from "../install/facts.ts";
 import { watchStatus } from "../fresh/service.ts";
 import { indexStatus, type TargetStatus, targetStatus, type WireState } from "../install/doctor.ts";
@@ -99,7 +100,7 @@ export const doctorCmd: Command = {
       );
       for (const p of t.parts) {
         lines.push(
-          `  ${p.kind.padEnd(8)} ${paint(p.state)} ${tildify(p.path, home)}${
+          `  ${p.kind.padEnd(8)} ${paint(p.state)} ${tilde(p.path, home)}${
             p.detail ? c.dim(`  ${p.detail}`) : ""
           }`,
         );
@@ -120,7 +121,7 @@ export const doctorCmd: Command = {
           : launcher.target_exists
           ? c.green("ok")
           : c.red("stale path")
-      }  ${tildify(lpath, home)}${ltarget ? ` -> ${ltarget.join(" ")}` : ""}`,
+      }  ${tilde(lpath, home)}${ltarget ? ` -> ${ltarget.join(" ")}` : ""}`,
     );
     if (launcher.exists && !launcher.target_exists) {
       lines.push(c.dim("  deja moved: run 'deja install' again from where it is now"));
@@ -141,7 +142,7 @@ export const doctorCmd: Command = {
         watch.pid !== null ? c.green(`running (pid ${watch.pid})`) : c.dim(
           "not running (commands freshen the index on use; 'deja index --watch' follows it)",
         )
-      }${watch.service ? `  service ${tildify(watch.service, home)}` : ""}`,
+      }${watch.service ? `  service ${tilde(watch.service, home)}` : ""}`,
     );
     for (const r of remotes) {
       const lag = r.lag_ms === null

@@ -4,8 +4,9 @@
  * Markdown section ready to paste into a drift report.
  */
 import type { Args, Command } from "./common.ts";
-import { colors, printJson, tildify } from "./common.ts";
-import type { IO } from "../runtime.ts";
+import { plural, tilde } from "../../core/text.ts";
+import { colors, printJson } from "./common.ts";
+import type { IO } from "../../core/runtime.ts";
 import { indexPath, Store } from "../store.ts";
 import { type DriftChange, driftReport, type HarnessDrift } from "../drift/report.ts";
 import denoJson from "../../deno.json" with { type: "json" };
@@ -89,9 +90,7 @@ function change(ch: DriftChange, io: IO, c: ReturnType<typeof colors>): string[]
   const at = ch.offset !== null ? `, byte ${ch.offset}` : inside ? `, ${inside}` : "";
   const out = [
     `- ${c.yellow(ch.kind.replace("_", " "))}: ${ch.detail} (${seen})`,
-    `  store: ${tildify(ch.store, io.env.home)}${at}${
-      ch.version ? ` (version ${ch.version})` : ""
-    }`,
+    `  store: ${tilde(ch.store, io.env.home)}${at}${ch.version ? ` (version ${ch.version})` : ""}`,
   ];
   if (ch.sample !== null) {
     out.push("  ```json", `  ${ch.sample}`, "  ```");
@@ -99,8 +98,4 @@ function change(ch: DriftChange, io: IO, c: ReturnType<typeof colors>): string[]
     out.push(c.dim(`  no sample: ${ch.sample_problem ?? "none kept"}`));
   }
   return out;
-}
-
-function plural(n: number, one: string, many = `${one}s`): string {
-  return `${n} ${n === 1 ? one : many}`;
 }

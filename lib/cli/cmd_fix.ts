@@ -1,8 +1,9 @@
 /** `deja fix "<error text>"`: what ran after the same error before, where it did not come back. */
 import type { Args, Command } from "./common.ts";
-import { colors, fmtTime, intOpt, isoTime, oneLine, printJson, tildify } from "./common.ts";
-import type { IO } from "../runtime.ts";
-import { DejaError } from "../store.ts";
+import { colors, fmtTime, intOpt, isoTime, printJson } from "./common.ts";
+import { oneLine, tilde } from "../../core/text.ts";
+import type { IO } from "../../core/runtime.ts";
+import { DejaError } from "../../core/errors.ts";
 import { shortRef } from "../sessions.ts";
 import { findFixes } from "../memory/fix.ts";
 import { withStore } from "./_memory.ts";
@@ -87,7 +88,7 @@ async function runFix(a: Args, io: IO): Promise<number> {
           } ${e.harness}`,
         );
         if (e.edited.length) {
-          out.push(`      edited ${e.edited.map((p) => tildify(p, io.env.home)).join(", ")}`);
+          out.push(`      edited ${e.edited.map((p) => tilde(p, io.env.home)).join(", ")}`);
         }
       }
     }

@@ -1,9 +1,12 @@
 /** `deja forget`: remove sessions from the index for good (tombstones keep them out). */
 import { existsSync } from "node:fs";
 import type { Args, Command } from "./common.ts";
-import { colors, fmtTime, isoTime, oneLine, opt, printJson, tildify } from "./common.ts";
-import type { IO } from "../runtime.ts";
-import { acquireWriterLock, dataDir, DejaError, indexPath, Store } from "../store.ts";
+import { colors, fmtTime, isoTime, opt, printJson } from "./common.ts";
+import { oneLine, tilde } from "../../core/text.ts";
+import type { IO } from "../../core/runtime.ts";
+import { acquireWriterLock, indexPath, Store } from "../store.ts";
+import { dataDir } from "../../core/paths.ts";
+import { DejaError } from "../../core/errors.ts";
 import { parseSince } from "../query.ts";
 import { applyForget, planForget, unforget } from "../forget/forget.ts";
 import { readTombstones, tombstoneFile } from "../forget/tombstones.ts";
@@ -56,7 +59,7 @@ async function runForget(a: Args, io: IO): Promise<number> {
     }
     for (const t of list) {
       io.out(
-        `${c.cyan(t.key)}  ${fmtTime(t.at)}  ${tildify(t.project, io.env.home)}  ${
+        `${c.cyan(t.key)}  ${fmtTime(t.at)}  ${tilde(t.project, io.env.home)}  ${
           c.dim(t.reason)
         }\n`,
       );
@@ -132,7 +135,7 @@ async function runForget(a: Args, io: IO): Promise<number> {
       }
       const lines = plan.sessions.map((s) =>
         `  ${c.cyan(`${s.harness}:${s.native_id}`)}  ${fmtTime(s.updated ?? s.started)}  ${
-          tildify(s.project, io.env.home)
+          tilde(s.project, io.env.home)
         }${s.title ? `  ${oneLine(s.title, 60)}` : ""}`
       );
       const n = plan.sessions.length;

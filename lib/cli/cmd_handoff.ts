@@ -1,9 +1,10 @@
 /** `deja handoff --to <harness> [id-prefix]`: start another harness with this session's context. */
 import type { Command } from "./common.ts";
 import { opt, printJson } from "./common.ts";
-import { DejaError, indexPath, Store } from "../store.ts";
+import { indexPath, Store } from "../store.ts";
+import { DejaError } from "../../core/errors.ts";
 import { handoffPlan } from "../handoff.ts";
-import { harnessFacts } from "../registry.ts";
+import { harnessFacts } from "../../core/registry.ts";
 import { findTarget } from "../install/facts.ts";
 import { displayCommand, runInherit } from "../shell.ts";
 

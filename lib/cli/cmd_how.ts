@@ -1,9 +1,11 @@
 /** `deja how <tool>`: the real invocations run here, most widely used first. */
 import type { Args, Command } from "./common.ts";
-import { colors, fmtTime, intOpt, isoTime, oneLine, opt, printJson } from "./common.ts";
-import type { IO } from "../runtime.ts";
-import { DejaError } from "../store.ts";
+import { colors, fmtTime, intOpt, isoTime, opt, printJson } from "./common.ts";
+import { oneLine } from "../../core/text.ts";
+import type { IO } from "../../core/runtime.ts";
+import { DejaError } from "../../core/errors.ts";
 import { howRuns } from "../memory/how.ts";
+import { outcomeMix } from "../memory/outcome.ts";
 import { hiddenFor, hiddenHint, JUNK_OPTION, withStore } from "./_memory.ts";
 
 export const howCmd: Command = {
@@ -51,17 +53,13 @@ function runHow(a: Args, io: IO): number {
     const c = colors(io);
     const out: string[] = [];
     for (const h of r.commands) {
-      const mix = [
-        h.ok && `${h.ok} ok`,
-        h.failed && c.red(`${h.failed} failed`),
-        h.unknown && `${h.unknown} not recorded`,
-      ].filter(Boolean).join(", ");
+      const mix = outcomeMix(h, (t, o) => o === "failed" ? c.red(t) : t);
       out.push(
         c.bold(oneLine(h.command, 160)),
         c.dim(
           `  ran ${h.runs} time${h.runs === 1 ? "" : "s"} in ${h.sessions} session${
             h.sessions === 1 ? "" : "s"
-          }, last ${fmtTime(h.last)}; exit: `,
+          }, last ${fmtTime(h.last)}; runs: `,
         ) + mix,
       );
     }

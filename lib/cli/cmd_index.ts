@@ -1,18 +1,19 @@
 /** `deja index`: read every harness's stores into the index. */
 import type { Args, Command } from "./common.ts";
-import type { IO } from "../runtime.ts";
+import type { IO } from "../../core/runtime.ts";
 import { colors, intOpt, printJson } from "./common.ts";
+import { DejaError } from "../../core/errors.ts";
 import { type HarnessSummary, runIndex } from "../indexer.ts";
 import { parsers } from "../../parsers/mod.ts";
-import { indexPath, Store } from "../store.ts";
+import { indexPath, makeDataDir, Store } from "../store.ts";
 import { Q } from "../schema.ts";
 import { harnessOpt } from "./_memory.ts";
-import { pid, untilSignal } from "../runtime.ts";
+import { pid, untilSignal } from "../../core/runtime.ts";
 import { endBackground, runningBackground } from "../fresh/background.ts";
 import { watchIndex } from "../fresh/watch.ts";
 import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { dataDir, makeDataDir } from "../store.ts";
+import { dataDir } from "../../core/paths.ts";
 import { CR, csi } from "./output.ts";
 
 export const indexCmd: Command = {
@@ -51,6 +52,9 @@ export const indexCmd: Command = {
   },
   async run(a, io) {
     if (a.values.watch) return await watchRun(a, io);
+    if (a.values.interval !== undefined) {
+      throw new DejaError("--interval applies only to --watch", "deja index --watch --interval 5");
+    }
     if (!a.values.background) return await indexRun(a, io);
     try {
       return await indexRun(a, io);

@@ -4,10 +4,11 @@
  * lib/install/; `deja uninstall` shares this file's runner.
  */
 import type { Args, Command } from "./common.ts";
-import { colors, printJson, tildify } from "./common.ts";
-import type { IO } from "../runtime.ts";
-import { selfCommand } from "../runtime.ts";
-import { inPackageCache } from "../install/launcher.ts";
+import { colors, printJson } from "./common.ts";
+import { tilde } from "../../core/text.ts";
+import type { IO } from "../../core/runtime.ts";
+import { selfCommand } from "../../core/runtime.ts";
+import { inPackageCache, launcherPath, writeLauncher } from "../install/launcher.ts";
 import { selectTargets } from "../install/select.ts";
 import { installTargets, uninstallTargets, type WireReport } from "../install/run.ts";
 import { findTarget, targetNames } from "../install/facts.ts";
@@ -16,7 +17,6 @@ import { indexPath } from "../store.ts";
 import { runIndex } from "../indexer.ts";
 import { parsers } from "../../parsers/mod.ts";
 import { CR, csi } from "./output.ts";
-import { launcherPath, writeLauncher } from "../install/launcher.ts";
 import {
   enableHint,
   REMOTE_SYNC,
@@ -91,7 +91,7 @@ function serviceStep(io: IO, spec: ServiceSpec): void {
   }
   const kind = spec.everyS ? "timer" : "service";
   io.out(
-    `${action.padEnd(9)} ${spec.name.padEnd(12)} ${kind.padEnd(8)} ${tildify(path, io.env.home)}\n`,
+    `${action.padEnd(9)} ${spec.name.padEnd(12)} ${kind.padEnd(8)} ${tilde(path, io.env.home)}\n`,
   );
   io.out(`turn it on with: ${enableHint(io.env, spec)}\n`);
 }
@@ -175,7 +175,7 @@ function render(io: IO, r: WireReport, install: boolean): string {
     if (o.refused) continue; // said on stderr
     for (const ch of o.changes) {
       lines.push(
-        `${paint(ch.action)} ${o.target.padEnd(12)} ${ch.kind.padEnd(8)} ${tildify(ch.path, home)}${
+        `${paint(ch.action)} ${o.target.padEnd(12)} ${ch.kind.padEnd(8)} ${tilde(ch.path, home)}${
           ch.note ? c.dim(` (${ch.note})`) : ""
         }`,
       );
@@ -184,7 +184,7 @@ function render(io: IO, r: WireReport, install: boolean): string {
   if (install || r.launcher.action !== "unchanged") {
     lines.push(
       `${paint(r.launcher.action)} ${"launcher".padEnd(12)} ${"".padEnd(8)} ${
-        tildify(r.launcher.path, home)
+        tilde(r.launcher.path, home)
       }${install ? c.dim(` -> ${r.launcher.target.join(" ")}`) : ""}`,
     );
   }
@@ -201,7 +201,7 @@ function render(io: IO, r: WireReport, install: boolean): string {
     if (cached) {
       lines.push(
         c.yellow(
-          `warning: deja runs from a package manager's cache (${tildify(cached, io.env.home)})`,
+          `warning: deja runs from a package manager's cache (${tilde(cached, io.env.home)})`,
         ),
         c.dim(
           "  the cache may be cleared; install deja at a stable path and run 'deja install' from there",

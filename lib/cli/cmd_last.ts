@@ -1,8 +1,9 @@
 /** `deja last [n]`: the most recent sessions. */
 import type { Args, Command } from "./common.ts";
-import { colors, fmtTime, oneLine, opt, printJson, tildify } from "./common.ts";
-import type { IO } from "../runtime.ts";
-import { DejaError } from "../store.ts";
+import { colors, fmtTime, opt, printJson } from "./common.ts";
+import { oneLine, tilde } from "../../core/text.ts";
+import type { IO } from "../../core/runtime.ts";
+import { DejaError } from "../../core/errors.ts";
 import { shortRef } from "../sessions.ts";
 import { lastSessions } from "../memory/last.ts";
 import {
@@ -66,7 +67,7 @@ function runLast(a: Args, io: IO): number {
       out.push(
         `${c.cyan(shortRef(store, s.harness, s.native_id))}  ${c.bold(s.harness)}  ${
           fmtTime(s.updated ?? s.started)
-        }  ${tildify(s.project, io.env.home)}  ${c.dim(`${s.events} events`)}`,
+        }  ${tilde(s.project, io.env.home)}  ${c.dim(`${s.events} events`)}`,
       );
       if (s.description) out.push(`  ${oneLine(s.description, 100)}`);
     }

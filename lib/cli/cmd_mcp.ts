@@ -1,6 +1,6 @@
 /** `deja mcp`: the MCP server a harness starts (stdio JSON-RPC; docs/mcp.md). */
 import type { Command } from "./common.ts";
-import { stdinChunks, stdinIsTTY } from "../runtime.ts";
+import { stdinChunks, stdinIsTTY } from "../../core/runtime.ts";
 import { dejaHandlers, serve } from "../mcp/mod.ts";
 import denoJson from "../../deno.json" with { type: "json" };
 

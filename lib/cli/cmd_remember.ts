@@ -1,8 +1,9 @@
 /** `deja remember "text"`: a durable note, searchable at once. */
 import type { Args, Command } from "./common.ts";
-import { opt, printJson, tildify } from "./common.ts";
-import type { IO } from "../runtime.ts";
-import { DejaError } from "../store.ts";
+import { opt, printJson } from "./common.ts";
+import { tilde } from "../../core/text.ts";
+import type { IO } from "../../core/runtime.ts";
+import { DejaError } from "../../core/errors.ts";
 import { remember } from "../memory/notes.ts";
 
 export const rememberCmd: Command = {
@@ -39,7 +40,7 @@ async function runRemember(a: Args, io: IO): Promise<number> {
     });
     return 0;
   }
-  io.out(`Remembered under ${tildify(r.note.project, io.env.home)} (${r.session}).\n`);
+  io.out(`Remembered under ${tilde(r.note.project, io.env.home)} (${r.session}).\n`);
   if (!r.indexed) {
     io.err(
       `deja: saved to ${r.path}, not indexed yet: ${r.error ?? "unknown reason"}\n` +

@@ -4,9 +4,11 @@
  */
 import { existsSync, rmSync } from "node:fs";
 import type { Args, Command } from "./common.ts";
-import type { IO } from "../runtime.ts";
+import type { IO } from "../../core/runtime.ts";
 import { colors, fmtBytes, printJson } from "./common.ts";
-import { acquireWriterLock, dataDir, DejaError, indexPath, Store } from "../store.ts";
+import { acquireWriterLock, indexPath, Store } from "../store.ts";
+import { DejaError } from "../../core/errors.ts";
+import { dataDir } from "../../core/paths.ts";
 import { Q } from "../schema.ts";
 import { parsers } from "../../parsers/mod.ts";
 import { runIndex } from "../indexer.ts";

@@ -1,8 +1,9 @@
 /** `deja restore <path>`: the spans agents replaced in a file, and one of them back. */
 import type { Args, Command } from "./common.ts";
-import { colors, fmtTime, intOpt, isoTime, oneLine, opt, printJson, tildify } from "./common.ts";
-import type { IO } from "../runtime.ts";
-import { DejaError } from "../store.ts";
+import { colors, fmtTime, intOpt, isoTime, opt, printJson } from "./common.ts";
+import { oneLine, tilde } from "../../core/text.ts";
+import type { IO } from "../../core/runtime.ts";
+import { DejaError } from "../../core/errors.ts";
 import { shortRef } from "../sessions.ts";
 import { listSpans, type RestoreSpan, writeSpan } from "../memory/restore.ts";
 import {
@@ -80,7 +81,7 @@ function runRestore(a: Args, io: IO): number {
     if (!r.spans.length) {
       if (a.values.json) {
         printJson(io, { target: r.target, match: r.match, spans: [], hidden: r.hidden });
-      } else io.err(`deja: no agent replaced text in ${tildify(r.target, io.env.home)}\n`);
+      } else io.err(`deja: no agent replaced text in ${tilde(r.target, io.env.home)}\n`);
       return 1;
     }
     if (want === undefined && out === undefined) {
@@ -125,7 +126,7 @@ function runRestore(a: Args, io: IO): number {
         guard: [r.target],
       });
       if (a.values.json) printJson(io, { written, span: spanJson(span, ref(span), false) });
-      else io.out(`wrote span ${n} (${span.lines} lines) to ${tildify(written, io.env.home)}\n`);
+      else io.out(`wrote span ${n} (${span.lines} lines) to ${tilde(written, io.env.home)}\n`);
       return 0;
     }
     if (a.values.json) printJson(io, spanJson(span, ref(span), true));
@@ -143,7 +144,7 @@ function listing(
 ): string {
   const c = colors(io);
   const lines = [
-    c.bold(tildify(target, io.env.home)) +
+    c.bold(tilde(target, io.env.home)) +
     c.dim(`  ${match} match, ${spans.length} span${spans.length === 1 ? "" : "s"}, newest first`),
   ];
   for (const s of spans) {
@@ -152,7 +153,7 @@ function listing(
       s.redacted && "redacted",
       s.cut && "cut",
     ].filter(Boolean).join(", ");
-    const where = s.path === target && match === "exact" ? "" : `  ${tildify(s.path, io.env.home)}`;
+    const where = s.path === target && match === "exact" ? "" : `  ${tilde(s.path, io.env.home)}`;
     lines.push(
       `${String(s.n).padStart(3)}  ${fmtTime(s.time)}  ${s.op.padEnd(5)}  ${
         String(s.lines).padStart(4)

@@ -1,9 +1,10 @@
 /** `deja resume <id-prefix> [--exec]`: the harness's own command that reopens a session. */
 import type { Command } from "./common.ts";
 import { printJson } from "./common.ts";
-import { DejaError, indexPath, Store } from "../store.ts";
+import { indexPath, Store } from "../store.ts";
+import { DejaError } from "../../core/errors.ts";
 import { type ResumePlan, resumePlan } from "../resume.ts";
-import type { IO } from "../runtime.ts";
+import type { IO } from "../../core/runtime.ts";
 import { displayCommand, runInherit } from "../shell.ts";
 
 export const resumeCmd: Command = {

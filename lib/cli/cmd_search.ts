@@ -1,8 +1,10 @@
 /** `deja <query>` / `deja search <query>`: find the sessions where that work happened. */
 import type { Args, Command } from "./common.ts";
-import { colors, fmtTime, intOpt, isoTime, oneLine, opt, printJson, tildify } from "./common.ts";
-import type { IO } from "../runtime.ts";
-import { DejaError, indexPath, Store } from "../store.ts";
+import { colors, fmtTime, intOpt, isoTime, opt, printJson, quoteShown } from "./common.ts";
+import { oneLine, tilde } from "../../core/text.ts";
+import type { IO } from "../../core/runtime.ts";
+import { indexPath, Store } from "../store.ts";
+import { DejaError } from "../../core/errors.ts";
 import { search, type SearchResult } from "../search.ts";
 import { resolveSession, shortRef } from "../sessions.ts";
 import { parseSince } from "../query.ts";
@@ -111,7 +113,7 @@ export function runSearch(a: Args, io: IO): number {
   const c = colors(io);
   const note = narration(res);
   if (!res.results.length) {
-    io.err(`deja: nothing matched "${query}"\n`);
+    io.err(`deja: nothing matched ${quoteShown(query)}\n`);
     if (note) io.err(`${note}\n`);
     hiddenHint(io, res.hidden);
     return 1;
@@ -126,12 +128,12 @@ export function runSearch(a: Args, io: IO): number {
     ].filter(Boolean).join(" ");
     out.push(
       `${c.cyan(ref(r))}  ${c.bold(r.harness)}  ${fmtTime(r.updated ?? r.started)}  ${
-        tildify(r.project, io.env.home)
+        tilde(r.project, io.env.home)
       }  ${c.dim(`${r.hits} hit${r.hits === 1 ? "" : "s"}`)}${marks ? `  ${marks}` : ""}`,
     );
     if (r.title) out.push(`  ${oneLine(r.title, 100)}`);
     for (const s of r.snippets) {
-      out.push(`    ${c.dim(s.kind.padEnd(11))} ${c.marks(oneLine(s.text, 200))}`);
+      out.push(`    ${c.dim(s.kind.padEnd(11))} ${c.marks(oneLine(s.text, 200, { marks: true }))}`);
     }
   }
   if (res.total > res.results.length) {

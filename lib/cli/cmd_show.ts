@@ -1,10 +1,13 @@
 /** `deja show <id-prefix>`: one whole session, event by event. */
 import type { Args, Command } from "./common.ts";
-import { colors, fmtTime, isoTime, oneLine, printJson, tildify } from "./common.ts";
-import type { IO } from "../runtime.ts";
-import { DejaError, indexPath, Store } from "../store.ts";
-import { type EventRow, resolveSession, type SessionRow, shortRef } from "../sessions.ts";
+import { colors, fmtTime, isoTime, printJson } from "./common.ts";
+import { oneLine, tilde } from "../../core/text.ts";
+import type { IO } from "../../core/runtime.ts";
+import { indexPath, Store } from "../store.ts";
+import { DejaError } from "../../core/errors.ts";
+import { resolveSession, shortRef } from "../sessions.ts";
 import { Q } from "../schema.ts";
+import { describeSession } from "../memory/last.ts";
 
 export const showCmd: Command = {
   name: "show",
@@ -25,16 +28,13 @@ function runShow(a: Args, io: IO): number {
   const store = Store.open(indexPath(io.env));
   try {
     const s = resolveSession(store, ref);
-    const events = store.stmt(Q.eventsOfSession).all(s.id) as unknown as EventRow[];
+    const events = Q.eventsOfSession.all(store, { session: s.id });
     const commands = new Map<number, { exit: number | null; is_error: number }>();
     for (const c of store.stmt(Q.commandsOfSession).all(s.id) as Array<Record<string, number>>) {
       commands.set(c.event_id, { exit: c.exit ?? null, is_error: c.is_error });
     }
     const files = store.stmt(Q.filesOfSession).all(s.id) as Array<Record<string, unknown>>;
-    const children = store.stmt(Q.childrenOf).all(
-      s.harness,
-      s.native_id,
-    ) as unknown as SessionRow[];
+    const children = Q.childrenOf.all(store, { harness: s.harness, parent: s.native_id });
     if (a.values.json) {
       printJson(io, {
         harness: s.harness,
@@ -42,6 +42,7 @@ function runShow(a: Args, io: IO): number {
         origin: s.origin ?? null,
         project: s.project,
         title: s.title,
+        description: describeSession(store, s),
         started: isoTime(s.started),
         updated: isoTime(s.updated),
         model: s.model,
@@ -74,11 +75,11 @@ function runShow(a: Args, io: IO): number {
     const c = colors(io);
     const full = Boolean(a.values.full);
     const out: string[] = [
-      `${c.bold(s.title ? oneLine(s.title, 100) : "(untitled)")}`,
+      `${c.bold(oneLine(describeSession(store, s) ?? "(no title, no prompt)", 100))}`,
       `${c.cyan(shortRef(store, s.harness, s.native_id))} ${s.harness}  ${
-        tildify(s.project, io.env.home)
+        tilde(s.project, io.env.home)
       }  ${fmtTime(s.started)} → ${fmtTime(s.updated)}${s.model ? `  ${s.model}` : ""}`,
-      c.dim(`id ${s.native_id}  source ${tildify(s.source, io.env.home)}`),
+      c.dim(`id ${s.native_id}  source ${tilde(s.source, io.env.home)}`),
     ];
     if (s.parent) out.push(c.dim(`subagent of ${s.parent}`));
     if (children.length) {

@@ -1,11 +1,12 @@
 /** `deja sources`: every harness deja reads, where it looked, and what it found. */
 import { existsSync } from "node:fs";
 import type { Command } from "./common.ts";
-import { colors, fmtBytes, printJson, tildify } from "./common.ts";
+import { colors, fmtBytes, printJson } from "./common.ts";
+import { tilde } from "../../core/text.ts";
 import { parsers } from "../../parsers/mod.ts";
 import { indexPath, Store } from "../store.ts";
 import { Q } from "../schema.ts";
-import { describeVerification, type Verification, verification } from "../verified.ts";
+import { describeVerification, type Verification, verification } from "../../core/registry.ts";
 import { wiringMatrix } from "../install/matrix.ts";
 
 /** The wiring matrix for a terminal: one block per harness. */
@@ -20,18 +21,6 @@ function wiringText(): string {
     ];
     return lines.join("\n") + "\n";
   }).join("\n");
-}
-
-interface SourceRow {
-  path: string;
-  harness: string;
-  kind: string;
-  size: number;
-  sessions: number;
-  events: number;
-  skipped: string | null;
-  error: string | null;
-  indexed_at: number | null;
 }
 
 /** One harness as `deja sources --json` prints it. */
@@ -81,7 +70,7 @@ export const sourcesCmd: Command = {
     }
     const path = indexPath(io.env);
     const store = existsSync(path) ? Store.open(path) : undefined;
-    const rows = (store?.stmt(Q.allSources).all() ?? []) as unknown as SourceRow[];
+    const rows = store ? Q.allSources.all(store, {}) : [];
     const red = (store?.stmt(Q.redactionsByHarness).all() ?? []) as Array<
       { harness: string; kind: string; count: number }
     >;
@@ -121,7 +110,7 @@ export const sourcesCmd: Command = {
         indexed: mine.length,
         sessions: mine.reduce((n, r) => n + r.sessions, 0),
         events: mine.reduce((n, r) => n + r.events, 0),
-        bytes: mine.reduce((n, r) => n + Math.max(0, r.size), 0),
+        bytes: mine.reduce((n, r) => n + Math.max(0, r.size ?? 0), 0),
         skipped,
         redacted: Object.fromEntries(
           red.filter((x) => x.harness === p.id).map((x) => [x.kind, x.count]),
@@ -161,7 +150,7 @@ export const sourcesCmd: Command = {
       for (const r of h.roots) {
         lines.push(
           c.dim(
-            `              ${r.exists ? "found  " : "absent "} ${tildify(r.path, io.env.home)}`,
+            `              ${r.exists ? "found  " : "absent "} ${tilde(r.path, io.env.home)}`,
           ),
         );
       }
@@ -184,11 +173,11 @@ function rootSummary(roots: Array<{ path: string; exists: boolean }>, home: stri
   if (!roots.length) return "";
   if (!found.length) {
     return roots.length === 1
-      ? `absent ${tildify(roots[0].path, home)}`
+      ? `absent ${tilde(roots[0].path, home)}`
       : `none of ${roots.length} roots found`;
   }
   const more = roots.length - 1;
-  return `${tildify(found[0].path, home)}${
+  return `${tilde(found[0].path, home)}${
     more ? ` (+${more} more root${more === 1 ? "" : "s"})` : ""
   }`;
 }

@@ -1,6 +1,7 @@
 /** `deja stats`: what the index holds, and the secrets it redacted. */
 import type { Command } from "./common.ts";
-import { colors, fmtTime, isoTime, printJson, tildify } from "./common.ts";
+import { colors, fmtTime, isoTime, printJson } from "./common.ts";
+import { tilde } from "../../core/text.ts";
 import { indexPath, Store } from "../store.ts";
 import { indexStats } from "../stats.ts";
 
@@ -35,7 +36,7 @@ export const statsCmd: Command = {
     const c = colors(io);
     const mb = (st.bytes / (1 << 20)).toFixed(1);
     const out = [
-      `${c.bold("index")}      ${tildify(st.index, io.env.home)}  ${mb} MiB, schema ${st.schema}`,
+      `${c.bold("index")}      ${tilde(st.index, io.env.home)}  ${mb} MiB, schema ${st.schema}`,
       `${
         c.bold("totals")
       }     ${st.sessions} sessions, ${st.events} events, ${st.sources} stores, ${st.words} words`,
@@ -50,7 +51,7 @@ export const statsCmd: Command = {
     if (st.projects.length) out.push(c.bold("projects"));
     for (const p of st.projects) {
       out.push(
-        `  ${String(p.sessions).padStart(6)}  ${tildify(p.project, io.env.home)}`,
+        `  ${String(p.sessions).padStart(6)}  ${tilde(p.project, io.env.home)}`,
       );
     }
     const kinds = Object.entries(st.redacted).sort((x, y) => y[1] - x[1]);

@@ -1,6 +1,6 @@
 /** `deja uninstall <target>… | --all`: remove what 'deja install' added, and nothing else. */
 import type { Command } from "./common.ts";
-import { tildify } from "./common.ts";
+import { tilde } from "../../core/text.ts";
 import { runWire, serviceArgs } from "./cmd_install.ts";
 import { REMOTE_SYNC, removeService, servicePath, stopHint, WATCH } from "../fresh/service.ts";
 
@@ -29,7 +29,7 @@ export const uninstallCmd: Command = {
     for (const spec of remove) {
       const path = servicePath(io.env, spec);
       if (!removeService(io.env, spec) || a.values.json || !path) continue;
-      io.out(`removed   ${spec.name.padEnd(12)} service  ${tildify(path, io.env.home)}\n`);
+      io.out(`removed   ${spec.name.padEnd(12)} service  ${tilde(path, io.env.home)}\n`);
       io.out(`(if it runs, it stops with: ${stopHint(io.env, spec)})\n`);
     }
     return Promise.resolve(code);

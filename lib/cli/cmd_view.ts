@@ -5,8 +5,8 @@
  */
 import type { Command } from "./common.ts";
 import { intOpt } from "./common.ts";
-import { openBrowser, untilSignal } from "../runtime.ts";
-import { DejaError } from "../store.ts";
+import { openBrowser, untilSignal } from "../../core/runtime.ts";
+import { DejaError } from "../../core/errors.ts";
 import { startView } from "../view/server.ts";
 import { parsers } from "../../parsers/mod.ts";
 

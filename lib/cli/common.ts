@@ -6,9 +6,9 @@
  * @module
  */
 import { parseArgs } from "node:util";
-import type { IO } from "../runtime.ts";
-import { DejaError } from "../store.ts";
-import { UNSAFE_CHARS } from "../terminal.ts";
+import type { IO } from "../../core/runtime.ts";
+import { DejaError } from "../../core/errors.ts";
+import { UNSAFE_CHARS } from "../../core/terminal.ts";
 import { csi, writeJson } from "./output.ts";
 
 /** One option of a command. */
@@ -181,19 +181,11 @@ export function colors(io: IO) {
 }
 
 /** `YYYY-MM-DD HH:MM` in local time, or `-` (the same formatter the digests use). */
-export { localTime as fmtTime } from "../memory/_text.ts";
+export { localTime as fmtTime } from "../memory/text.ts";
 
 /** ISO 8601 for JSON output, or null. */
 export function isoTime(ms: number | null | undefined): string | null {
   return ms ? new Date(ms).toISOString() : null;
-}
-
-/** The path with the home directory shown as `~`. */
-export function tildify(path: string | null | undefined, home: string): string {
-  if (!path) return "-";
-  return home && (path === home || path.startsWith(home + "/"))
-    ? "~" + path.slice(home.length)
-    : path;
 }
 
 /** A byte count for people: `512 B`, `3.4 KiB`, `1.2 MiB`, `2.05 GiB`. */
@@ -204,8 +196,10 @@ export function fmtBytes(n: number): string {
   return `${(n / (1 << 30)).toFixed(2)} GiB`;
 }
 
-/** One line of text, trimmed to `n` characters. */
-export function oneLine(s: string, n: number): string {
-  const t = s.replace(/\s+/g, " ").trim();
-  return t.length > n ? t.slice(0, n - 1) + "…" : t;
+/**
+ * `text` as a message names it: in double quotes, unless it already starts
+ * and ends with them (a quoted phrase typed as such), so quotes never double.
+ */
+export function quoteShown(text: string): string {
+  return /^".*"$/s.test(text) ? text : `"${text}"`;
 }

@@ -11,9 +11,9 @@
  *
  * @module
  */
-import type { IO } from "../runtime.ts";
-import { sanitizeForTerminal } from "../terminal.ts";
-import { neutralise } from "../frame.ts";
+import type { IO } from "../../core/runtime.ts";
+import { sanitizeForTerminal } from "../../core/terminal.ts";
+import { neutralise } from "../../core/frame.ts";
 
 const NONCE = crypto.randomUUID().replaceAll("-", "").slice(0, 12);
 const MARK = new RegExp(`\ue000${NONCE}([0-9;]*[A-Za-z]|cr)\ue001`, "g");

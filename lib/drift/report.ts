@@ -9,11 +9,12 @@
  *
  * @module
  */
-import type { DriftKind } from "../model.ts";
+import type { DriftKind } from "../../core/model.ts";
 import type { DriftNote, DriftSummary } from "../parse_ctx.ts";
 import { Q } from "../schema.ts";
 import type { Store } from "../store.ts";
 import { jsonlWhere, MAX_RECORD_BYTES, pasteable, recordAt } from "./sample.ts";
+import type { SourceRow } from "../rows.ts";
 
 /** The kinds in the order a report lists them. */
 export const DRIFT_KINDS: readonly DriftKind[] = [
@@ -80,13 +81,6 @@ export interface DriftOptions {
   candidates?: number;
 }
 
-interface Row {
-  path: string;
-  harness: string;
-  skipped: string | null;
-  drift: string | null;
-}
-
 interface Group {
   harness: string;
   kind: DriftKind;
@@ -101,9 +95,9 @@ interface Group {
  * @throws only what the store throws (an unreadable index).
  */
 export async function driftReport(store: Store, opts: DriftOptions = {}): Promise<DriftReport> {
-  const rows: Row[] = [];
+  const rows: Array<Pick<SourceRow, "path" | "harness" | "skipped" | "drift">> = [];
   for (const h of opts.harnesses?.length ? opts.harnesses : [null]) {
-    rows.push(...(store.stmt(Q.driftSources).all(h, h) as unknown as Row[]));
+    rows.push(...Q.driftSources.all(store, { harness: h }));
   }
   const groups = new Map<string, Group>();
   const storesOf = new Map<string, Set<string>>();

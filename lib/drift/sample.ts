@@ -9,7 +9,7 @@
  *
  * @module
  */
-import { openRegular } from "../fsread.ts";
+import { openRegular } from "../../core/fsread.ts";
 import { redactDeep } from "../redact.ts";
 
 /** How far a sample is cut down. */

@@ -14,8 +14,9 @@
  * @module
  */
 import { Q } from "../schema.ts";
-import { DejaError, type Store } from "../store.ts";
-import type { SessionRow } from "../sessions.ts";
+import { type Store } from "../store.ts";
+import { DejaError } from "../../core/errors.ts";
+import type { SessionRow } from "../rows.ts";
 import { VocabCollector } from "../search/tokenize.ts";
 import { pruneVocab } from "../search/vocab.ts";
 import {
@@ -77,16 +78,12 @@ export function planForget(store: Store, sel: ForgetSelector): ForgetPlan {
   const project = sel.project === undefined
     ? null
     : `%${sel.project.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-  const picked = store.stmt(Q.forgetCandidates).all(
-    prefix,
+  const picked = Q.forgetCandidates.all(store, {
     prefix,
     harness,
-    harness,
     project,
-    project,
-    sel.before ?? null,
-    sel.before ?? null,
-  ) as unknown as SessionRow[];
+    before: sel.before ?? null,
+  });
   if (sel.session !== undefined && !sel.allMatches) {
     const top = picked.filter((s) => !s.parent || !picked.some((p) => p.native_id === s.parent));
     if (top.length > 1) {
@@ -101,9 +98,7 @@ export function planForget(store: Store, sel: ForgetSelector): ForgetPlan {
   }
   const byId = new Map(picked.map((s) => [s.id, s]));
   for (
-    const c of store.stmt(Q.childrenOfMany).all(
-      JSON.stringify(picked.map((s) => s.id)),
-    ) as unknown as SessionRow[]
+    const c of Q.childrenOfMany.all(store, { ids: JSON.stringify(picked.map((s) => s.id)) })
   ) byId.set(c.id, c);
   const sessions = [...byId.values()].sort((a, b) => (a.updated ?? 0) - (b.updated ?? 0));
   return { sessions, events: sessions.reduce((n, s) => n + s.events, 0) };
@@ -165,7 +160,7 @@ export function removeSessions(store: Store, sessions: SessionRow[]): ForgetOutc
     store.stmt(Q.deleteSessions).run(ids);
     pruned = pruneVocab(store, words.take());
     for (const src of sources) {
-      const t = store.stmt(Q.sourceTotals).get(src) as { sessions: number; events: number };
+      const t = Q.sourceTotals.get(store, { source: src })!;
       store.stmt(Q.setSourceTotals).run(t.sessions, t.events, src);
     }
   });
@@ -187,7 +182,13 @@ export function unforget(store: Store | undefined, indexPath: string, key: strin
   const file = tombstoneFile(indexPath);
   const list = readTombstones(file);
   let hits = list.filter((t) => t.key === key);
-  if (!hits.length) hits = list.filter((t) => t.id === key || t.id.startsWith(key));
+  // `harness:id-prefix` (the form `deja forget --list` prints and the help documents), or a bare prefix.
+  if (!hits.length) hits = list.filter((t) => t.key.startsWith(key) || t.id.startsWith(key));
+  // A session and its subagents match one prefix: the session is meant (they come back with it).
+  const roots = hits.filter((t) =>
+    !t.parent || !hits.some((h) => h.harness === t.harness && h.id === t.parent)
+  );
+  if (roots.length === 1) hits = roots;
   if (!hits.length) {
     throw new DejaError(
       `no forgotten session matches '${key}'`,

@@ -5,34 +5,52 @@
  * SourceWriter consults it before writing a session. An exclusion also takes
  * effect on what is already indexed: every index run first drops the sessions
  * of excluded projects ({@link dropExcluded}), so a project added to the
- * exclude list leaves every command at the next `deja index`.
+ * exclude list leaves every command at the next `deja index`. Both record
+ * which stores each pattern dropped sessions from, so removing the pattern
+ * brings them back at the next run (see ./exclusions.ts).
  *
  * @module
  */
-import type { Env, Session } from "../model.ts";
+import type { Env, Session } from "../../core/model.ts";
 import type { Store } from "../store.ts";
 import { Q } from "../schema.ts";
-import type { SessionRow } from "../sessions.ts";
+import type { SessionRow } from "../rows.ts";
 import { excludePatterns, projectMatcher } from "../search/junk.ts";
 import { removeSessions } from "./forget.ts";
+import { type ExcludedBy, recordExcluded } from "./exclusions.ts";
 import { keyOf, readTombstones, tombstoneFile } from "./tombstones.ts";
 
 /** Decides per session chunk; counts what it left out. */
 export interface Gate {
-  /** Why `s` is left out, or null to write it. */
-  check(s: Pick<Session, "harness" | "id" | "parent" | "project">): "forgotten" | "excluded" | null;
+  /** Why `s` (read from the store at `source`) is left out, or null to write it. */
+  check(
+    s: Pick<Session, "harness" | "id" | "parent" | "project">,
+    source?: string,
+  ): "forgotten" | "excluded" | null;
   /** Sessions (chunks) left out this run, by reason. */
   counts: { forgotten: number; excluded: number };
+  /**
+   * Exclusion patterns -> stores they left sessions out of, not yet recorded
+   * in the index ({@link recordExcluded} empties it).
+   */
+  excludedBy: ExcludedBy;
+}
+
+/** One matcher per pattern, so what was dropped can be recorded per pattern. */
+function patternMatchers(env: Env): Array<[string, (p: string | null | undefined) => boolean]> {
+  return excludePatterns(env).map((p) => [p, projectMatcher([p])]);
 }
 
 /** The gate for `env` and the index at `indexPath`: tombstones and exclusion patterns. */
 export function makeGate(env: Env, indexPath: string): Gate {
   const dead = new Set(readTombstones(tombstoneFile(indexPath)).map((t) => t.key));
-  const excluded = projectMatcher(excludePatterns(env));
+  const matchers = patternMatchers(env);
   const counts = { forgotten: 0, excluded: 0 };
+  const excludedBy: ExcludedBy = new Map();
   return {
     counts,
-    check(s) {
+    excludedBy,
+    check(s, source) {
       if (
         dead.size &&
         (dead.has(keyOf(s.harness, s.id)) || (s.parent && dead.has(keyOf(s.harness, s.parent))))
@@ -40,8 +58,12 @@ export function makeGate(env: Env, indexPath: string): Gate {
         counts.forgotten++;
         return "forgotten";
       }
-      if (excluded(s.project)) {
+      const by = matchers.filter(([, m]) => m(s.project)).map(([p]) => p);
+      if (by.length) {
         counts.excluded++;
+        if (source) {
+          for (const p of by) excludedBy.set(p, (excludedBy.get(p) ?? new Set()).add(source));
+        }
         return "excluded";
       }
       return null;
@@ -70,20 +92,31 @@ export function gateOf(store: Store): Gate | undefined {
  * @returns the number of sessions removed.
  */
 export function dropExcluded(store: Store, env: Env): number {
-  const excluded = projectMatcher(excludePatterns(env));
+  const matchers = patternMatchers(env);
   const projects = (store.stmt(Q.projects).all() as Array<{ project: string }>)
-    .map((r) => r.project).filter((p) => excluded(p));
+    .map((r) => r.project).filter((p) => matchers.some(([, m]) => m(p)));
   if (!projects.length) return 0;
   const byId = new Map<number, SessionRow>();
   for (
-    const s of store.stmt(Q.sessionsOfProjects).all(
-      JSON.stringify(projects),
-    ) as unknown as SessionRow[]
+    const s of Q.sessionsOfProjects.all(store, { projects: JSON.stringify(projects) })
   ) byId.set(s.id, s);
   for (
-    const c of store.stmt(Q.childrenOfMany).all(
-      JSON.stringify([...byId.keys()]),
-    ) as unknown as SessionRow[]
+    const c of Q.childrenOfMany.all(store, { ids: JSON.stringify([...byId.keys()]) })
   ) byId.set(c.id, c);
-  return removeSessions(store, [...byId.values()]).sessions;
+  const sessions = [...byId.values()];
+  // Which pattern dropped what, so lifting the pattern brings the stores back. A
+  // subagent whose own project no pattern matches went with its parent: it is
+  // recorded under every pattern that dropped something now (re-reading more is harmless).
+  const found: ExcludedBy = new Map();
+  const add = (p: string, src: string) => found.set(p, (found.get(p) ?? new Set()).add(src));
+  const orphans: string[] = [];
+  for (const s of sessions) {
+    const by = matchers.filter(([, m]) => m(s.project)).map(([p]) => p);
+    if (by.length) by.forEach((p) => add(p, s.source));
+    else orphans.push(s.source);
+  }
+  for (const p of [...found.keys()]) orphans.forEach((src) => add(p, src));
+  const n = removeSessions(store, sessions).sessions;
+  recordExcluded(store, found);
+  return n;
 }

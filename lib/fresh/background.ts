@@ -9,9 +9,10 @@
  */
 import { readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
-import type { Env } from "../model.ts";
-import { pidAlive, selfCommand, spawnDetached } from "../runtime.ts";
-import { dataDir, makeDataDir } from "../store.ts";
+import type { Env } from "../../core/model.ts";
+import { pidAlive, selfCommand, spawnDetached } from "../../core/runtime.ts";
+import { makeDataDir } from "../store.ts";
+import { dataDir } from "../../core/paths.ts";
 
 /** A sentinel older than this is stale whatever its pid says (pids are reused). */
 export const STALE_MS = 30 * 60_000;

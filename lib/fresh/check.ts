@@ -8,6 +8,7 @@
 import { statSync } from "node:fs";
 import type { Store } from "../store.ts";
 import { FRESH_KEY, mtimeOf, parseFreshMap } from "./map.ts";
+import { Q } from "../schema.ts";
 
 /** One store whose stamp differs from the index's. */
 export interface ChangedSource {
@@ -31,17 +32,6 @@ export interface Staleness {
   ms: number;
 }
 
-interface Row {
-  path: string;
-  harness: string;
-  kind: string;
-  size: number;
-  mtime: number;
-  companions: string | null;
-  offset: number;
-  error: string | null;
-}
-
 /** Stats every known store and watched directory of `store` (see the module doc). */
 export function checkStaleness(store: Store): Staleness {
   const t0 = performance.now();
@@ -54,9 +44,7 @@ export function checkStaleness(store: Store): Staleness {
   try {
     lastIndex = Number(JSON.parse(meta("last_index") ?? "{}").at) || 0;
   } catch { /* unknown */ }
-  const rows = store.db.prepare(
-    "SELECT path, harness, kind, size, mtime, companions, offset, error FROM sources",
-  ).all() as unknown as Row[];
+  const rows = Q.staleCheckSources.all(store, {});
   const changed: ChangedSource[] = [];
   for (const r of rows) {
     if (r.error) continue; // retried by a full run, not on every search

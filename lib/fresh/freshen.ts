@@ -12,10 +12,12 @@
  * @module
  */
 import { existsSync } from "node:fs";
-import type { Env, Parser } from "../model.ts";
-import { DejaError, indexPath, Store } from "../store.ts";
+import type { Env, Parser } from "../../core/model.ts";
+import { indexPath, Store } from "../store.ts";
+import { DejaError } from "../../core/errors.ts";
 import { runIndex } from "../indexer.ts";
 import { checkStaleness, isFresh } from "./check.ts";
+import { releasedSources } from "../forget/exclusions.ts";
 import { runningBackground, startBackground } from "./background.ts";
 export { refreshOff } from "./background.ts";
 
@@ -70,10 +72,13 @@ export async function freshen(
     return out({ state: "no_index", read: 0, pending: 0, behind_ms: 0, background: Boolean(pid) });
   }
   let stale;
+  // Stores an exclusion since lifted had dropped sessions from: read again now.
+  let released: string[] = [];
   try {
     const store = Store.open(path, { readOnly: true, busyMs: 200 });
     try {
       stale = checkStaleness(store);
+      released = releasedSources(store, env).map((r) => r.harness);
     } finally {
       store.close();
     }
@@ -82,14 +87,16 @@ export async function freshen(
     return out({ state: "fresh", read: 0, pending: 0, behind_ms: 0, background: false });
   }
   const bgRunning = Boolean(runningBackground(env, now));
-  if (isFresh(stale)) {
+  if (isFresh(stale) && !released.length) {
     return out({ state: "fresh", read: 0, pending: 0, behind_ms: 0, background: bgRunning });
   }
   const oldest = stale.changed.reduce((m, c) => Math.min(m, c.mtime), now);
   const behind = Math.max(0, now - oldest);
   const budget = opts.budgetMs ?? budgetOf(env);
-  const harnesses = [...new Set([...stale.changed.map((c) => c.harness), ...stale.discover])];
-  let pending = stale.changed.length;
+  const harnesses = [
+    ...new Set([...stale.changed.map((c) => c.harness), ...stale.discover, ...released]),
+  ];
+  let pending = stale.changed.length + released.length;
   let read = 0;
   let inline = false;
   if (budget > 0 && !bgRunning) {

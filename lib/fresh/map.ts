@@ -13,7 +13,7 @@
  */
 import { statSync } from "node:fs";
 import { dirname } from "node:path";
-import type { SourceRef } from "../model.ts";
+import type { SourceRef } from "../../core/model.ts";
 
 /** The `meta` key the map is kept under. */
 export const FRESH_KEY = "fresh_map";

@@ -22,12 +22,11 @@
  */
 import { existsSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import type { Env } from "../model.ts";
-import { pidAlive } from "../runtime.ts";
-import { dataDir } from "../store.ts";
-import { expandHome } from "../../parsers/_roots.ts";
+import type { Env } from "../../core/model.ts";
+import { pidAlive } from "../../core/runtime.ts";
+import { dataDir, expandHome } from "../../core/paths.ts";
 import { type FileAction, writeIfChanged } from "../install/files.ts";
-import { readTextSync } from "../fsread.ts";
+import { readTextSync } from "../../core/fsread.ts";
 
 /** One user service deja can write. */
 export interface ServiceSpec {

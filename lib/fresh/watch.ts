@@ -10,7 +10,7 @@
  * @module
  */
 import { type FSWatcher, watch } from "node:fs";
-import type { Env, Parser } from "../model.ts";
+import type { Env, Parser } from "../../core/model.ts";
 import { indexPath, Store } from "../store.ts";
 import { runIndex } from "../indexer.ts";
 import { checkStaleness, isFresh } from "./check.ts";

@@ -5,12 +5,12 @@
  *
  * @module
  */
-import { sanitizeForTerminal } from "../terminal.ts";
+import { sanitizeForTerminal } from "../../core/terminal.ts";
 import { dirname } from "node:path";
 import type { Store } from "../store.ts";
 import { Q } from "../schema.ts";
-import type { SessionRow } from "../sessions.ts";
-import { byteLength } from "../memory/_text.ts";
+import type { SessionRow } from "../rows.ts";
+import { byteLength } from "../../core/text.ts";
 
 /** What a builder says, and the keys that mark it as said (see state.ts). */
 export interface Said {
@@ -52,9 +52,8 @@ export function currentSession(
 ): Current {
   const rows = new Set<number>();
   if (id) {
-    const found =
-      (store.stmt(Q.sessionsByPrefix).all(likeEscape(id), null, null) as unknown as SessionRow[])
-        .filter((s) => s.native_id === id);
+    const found = Q.sessionsByPrefix.all(store, { like: likeEscape(id), harness: null })
+      .filter((s) => s.native_id === id);
     if (found.length) {
       const all = store.stmt(Q.withChildren).all(JSON.stringify(found.map((s) => s.id)));
       for (const r of all as Array<{ id: number }>) rows.add(r.id);
@@ -74,13 +73,7 @@ export function projectSessions(
   n: number,
 ): { project: string; sessions: SessionRow[] } | undefined {
   for (let d = dir, i = 0; i < 64; d = dirname(d), i++) {
-    const rows = store.stmt(Q.lastSessions).all(
-      null,
-      null,
-      likeEscape(d),
-      likeEscape(d),
-      n,
-    ) as unknown as SessionRow[];
+    const rows = Q.lastSessions.all(store, { harnesses: null, project: likeEscape(d), limit: n });
     const exact = rows.filter((r) => r.project === d);
     if (exact.length) return { project: d, sessions: exact };
     if (dirname(d) === d) break;
@@ -106,11 +99,6 @@ export function day(ms: number | null | undefined): string {
 /** The first 8 characters of a session id (what `deja ctx` and `deja show` accept as a prefix). */
 export function shortId(id: string): string {
   return id.length > 12 ? id.slice(0, 8) : id;
-}
-
-/** `n` and the noun, plural when `n` is not 1. */
-export function plural(n: number, noun: string): string {
-  return `${n} ${noun}${n === 1 ? "" : "s"}`;
 }
 
 /**

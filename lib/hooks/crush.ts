@@ -26,7 +26,7 @@
  *
  * @module
  */
-import type { Env } from "../model.ts";
+import type { Env } from "../../core/model.ts";
 import type { Store } from "../store.ts";
 import type { CrushCursor, HookState } from "./state.ts";
 import { type Current, type Said } from "./_util.ts";

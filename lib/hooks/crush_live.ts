@@ -1,6 +1,6 @@
 /**
  * The live Crush session a `hook-tool --crush` call runs in, read from that
- * project's crush.db (read-only, parsers/_sqlite.ts) the way the Crush parser
+ * project's crush.db (read-only, core/sqlite_read.ts) the way the Crush parser
  * reads it: the newest message the person sent, the newest finished command
  * and whether it failed, the newest summary. Crush has only PreToolUse, so
  * this is how the hook learns what happened since its last call.
@@ -13,12 +13,13 @@
  */
 import { existsSync } from "node:fs";
 import { dirname, join } from "node:path";
-import type { Env, Session } from "../model.ts";
-import { openStore } from "../../parsers/_sqlite.ts";
-import { crushRoot, readCrushSession } from "../../parsers/_crush_store.ts";
-import { absPath } from "../../parsers/_crush_parts.ts";
+import type { Env, Session } from "../../core/model.ts";
+import { openStore } from "../../core/sqlite_read.ts";
+import { crushRoot, readCrushSession } from "../../parsers/crush.ts";
+
 import { runFailed } from "../memory/outcome.ts";
-import { readTextSync } from "../fsread.ts";
+import { readTextSync } from "../../core/fsread.ts";
+import { absolutePath } from "../../core/paths.ts";
 
 /** Busy timeout of the hook's read of a live crush.db, in milliseconds: a locked store costs no more. */
 export const HOOK_BUSY_MS = 100;
@@ -53,7 +54,7 @@ export function findCrushDb(env: Env, projectDir: string, cwd: string): string |
       if (typeof p.path !== "string" || !p.path) continue;
       if (!underOrAt(projectDir, p.path) && !underOrAt(cwd, p.path)) continue;
       const dd = typeof p.data_dir === "string" && p.data_dir ? p.data_dir : ".crush";
-      const db = join(absPath(p.path, dd), "crush.db");
+      const db = join(absolutePath(dd, p.path), "crush.db");
       if (existsSync(db) && (!best || p.path.length > best.path.length)) {
         best = { path: p.path, db };
       }

@@ -9,7 +9,7 @@
  * @module
  */
 import registry from "../../registry.json" with { type: "json" };
-import type { Env } from "../model.ts";
+import type { Env } from "../../core/model.ts";
 import { type HookEvent, str } from "./input.ts";
 
 /** The answer's shape on stdout. */

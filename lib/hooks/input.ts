@@ -6,7 +6,7 @@
  *
  * @module
  */
-import type { IO } from "../runtime.ts";
+import type { IO } from "../../core/runtime.ts";
 
 /** Most bytes of stdin read (a PostToolUse event carries the tool's output). */
 export const STDIN_MAX = 2 * 1024 * 1024;

@@ -1,5 +1,5 @@
 import { assert, assertEquals } from "../../tests/_assert.ts";
-import type { IO } from "../runtime.ts";
+import type { IO } from "../../core/runtime.ts";
 import { jsonDone, objField, parseEvent, readEvent, str } from "./input.ts";
 
 Deno.test("jsonDone is true once a complete object arrived, strings and escapes respected", () => {

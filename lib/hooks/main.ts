@@ -9,7 +9,7 @@
  *
  * @module
  */
-import { deadline, exitNow, hookIO, type IO } from "../runtime.ts";
+import { deadline, exitNow, hookIO, type IO } from "../../core/runtime.ts";
 import { DEADLINE_MS, runHook } from "./run.ts";
 import { HOOK_NAMES, type HookName, HOOKS } from "./table.ts";
 

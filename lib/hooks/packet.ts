@@ -8,12 +8,12 @@
  *
  * @module
  */
-import type { Session } from "../model.ts";
+import type { Session } from "../../core/model.ts";
 import { Store } from "../store.ts";
 import { Q } from "../schema.ts";
 import { SourceWriter } from "../ingest.ts";
 import { sessionDigest } from "../memory/digest.ts";
-import { byteLength } from "../memory/_text.ts";
+import { byteLength } from "../../core/text.ts";
 import { clean, type Said } from "./_util.ts";
 
 const LEAD = "The conversation was summarised. What this session did so far, in full:";

@@ -15,11 +15,11 @@
  */
 import type { Store } from "../store.ts";
 import { Q } from "../schema.ts";
-import type { EventRow, SessionRow } from "../sessions.ts";
 import { absoluteTarget } from "../memory/paths.ts";
 import { findFixes } from "../memory/fix.ts";
 import { outcomeLabel, runFailed } from "../memory/outcome.ts";
-import { concludes, displayPath, gist, oneLine, sentences } from "../memory/_text.ts";
+import { concludes, displayPath, gist, sentences } from "../memory/text.ts";
+import { oneLine, plural } from "../../core/text.ts";
 import { fnv64 } from "./state.ts";
 import {
   citable,
@@ -28,7 +28,6 @@ import {
   day,
   fitLines,
   likeEscape,
-  plural,
   projectSessions,
   type Said,
   shortId,
@@ -69,7 +68,7 @@ export function onlyLooks(command: string): boolean {
 
 /** The first concluding sentence of the assistant turn after event `seq` (before the next user turn). */
 function concludedAfter(store: Store, sid: number, seq: number): string | null {
-  const win = store.stmt(Q.eventsBetween).all(sid, seq + 1, seq + 40) as unknown as EventRow[];
+  const win = Q.eventsBetween.all(store, { session: sid, from: seq + 1, to: seq + 40 });
   for (const e of win) {
     if (e.kind === "user") break;
     if (e.kind !== "assistant" || !e.text.trim()) continue;
@@ -128,7 +127,7 @@ export function commandNote(
 
 /** The gist of the assistant turn just before event `seq` (within its user turn), else just after. */
 function reasonAround(store: Store, sid: number, seq: number): string | null {
-  const win = store.stmt(Q.eventsBetween).all(sid, seq - 40, seq + 40) as unknown as EventRow[];
+  const win = Q.eventsBetween.all(store, { session: sid, from: seq - 40, to: seq + 40 });
   let before: string | null = null;
   for (const e of win) {
     if (e.seq < seq) {
@@ -160,7 +159,7 @@ export function fileNote(
   >).filter((t) => citable(current, t.session_id));
   if (!changes.length) return null;
   const ids = [...new Set(changes.map((t) => t.session_id))];
-  const rows = store.stmt(Q.sessionsByIds).all(JSON.stringify(ids)) as unknown as SessionRow[];
+  const rows = Q.sessionsByIds.all(store, { ids: JSON.stringify(ids) });
   const ok = new Map(rows.filter((s) => s.native_id !== current.id).map((s) => [s.id, s]));
   const newest = changes.filter((t) => ok.has(t.session_id))
     .sort((a, b) => (b.time ?? 0) - (a.time ?? 0) || b.seq - a.seq)[0];

@@ -20,9 +20,11 @@ import { Q } from "../schema.ts";
 import { search, type SearchResult } from "../search.ts";
 import { STOP_WORDS, tokens } from "../query.ts";
 import { sessionDigest } from "../memory/digest.ts";
-import { byteLength, gist, oneLine } from "../memory/_text.ts";
-import { stripFrames } from "../frame.ts";
-import type { SessionRow } from "../sessions.ts";
+import { describeSession } from "../memory/last.ts";
+import { gist } from "../memory/text.ts";
+import { byteLength, oneLine } from "../../core/text.ts";
+import { stripFrames } from "../../core/frame.ts";
+import type { SessionRow } from "../rows.ts";
 import {
   citable,
   clean,
@@ -43,7 +45,7 @@ const MAX_WORDS = 40;
 function notesLines(store: Store, notes: SessionRow[], budget: number): string {
   const lines = ["Notes kept for this project (deja remember):"];
   for (const s of notes.slice(0, 3)) {
-    const evs = store.stmt(Q.eventsOfSession).all(s.id) as Array<{ kind: string; text: string }>;
+    const evs = Q.eventsOfSession.all(store, { session: s.id });
     for (const e of evs.filter((e) => e.kind === "user").reverse()) {
       lines.push(`- ${oneLine(clean(e.text), 200)}`);
     }
@@ -194,7 +196,9 @@ export function promptBlock(
   if (!hits.length) return null;
   const lines = [`Past sessions in this project on "${query}" (deja ctx <id> for a digest):`];
   for (const h of hits) {
-    const title = h.title ? oneLine(clean(h.title), 90) : "(untitled)";
+    const row = store.stmt(Q.sessionByKey).get(h.harness, h.id) as SessionRow | undefined;
+    const name = h.title || (row && describeSession(store, row));
+    const title = name ? oneLine(clean(name), 90) : "(untitled)";
     lines.push(`- ${title} (${h.harness}, ${day(h.updated ?? h.started)}, id ${shortId(h.id)})`);
     for (const s of h.snippets) {
       const t = oneLine(clean(s.text), 220); // clean() drops the \x01/\x02 match marks
@@ -215,8 +219,10 @@ function conclusion(store: Store, sessionRowId: number): string | null {
     | { concluded: number | null }
     | undefined;
   if (sig?.concluded == null) return null;
-  const rows = store.stmt(Q.eventsBetween).all(sessionRowId, sig.concluded, sig.concluded) as Array<
-    { text: string }
-  >;
+  const rows = Q.eventsBetween.all(store, {
+    session: sessionRowId,
+    from: sig.concluded,
+    to: sig.concluded,
+  });
   return rows[0] ? gist(clean(rows[0].text), 200) : null;
 }

@@ -18,18 +18,19 @@
  * wants the answer is its dialect (dialect.ts, registry.json
  * `hook_dialects`). A dialect with `all_in_tool` (Crush, whose one hook is
  * PreToolUse) makes `hook-tool` carry everything, within 4 KiB. Budgets are
- * UTF-8 bytes of the framed text (lib/frame.ts), before JSON escaping.
+ * UTF-8 bytes of the framed text (core/frame.ts), before JSON escaping.
  * Crush's flat envelope has no decision field (in Crush an "allow"
  * pre-approves the call and skips the permission prompt).
  *
  * @module
  */
 import { existsSync } from "node:fs";
-import type { IO } from "../runtime.ts";
-import { dataDir, indexPath, Store } from "../store.ts";
+import type { IO } from "../../core/runtime.ts";
+import { indexPath, Store } from "../store.ts";
+import { dataDir } from "../../core/paths.ts";
 import { kickIfStale, lastIndexAt } from "../fresh/background.ts";
-import { byteLength, clipBytes } from "../memory/_text.ts";
-import { frame, FRAME_BYTES } from "../frame.ts";
+import { byteLength, clipBytes } from "../../core/text.ts";
+import { frame, FRAME_BYTES } from "../../core/frame.ts";
 import { type HookEvent, objField, readEvent, str } from "./input.ts";
 import { type HookState, loadState, saveState, statePath } from "./state.ts";
 import { type Current, currentSession, type Said } from "./_util.ts";

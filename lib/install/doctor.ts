@@ -13,7 +13,7 @@
  * @module
  */
 import { existsSync } from "node:fs";
-import type { Env } from "../model.ts";
+import type { Env } from "../../core/model.ts";
 import { detected, type TargetRef } from "./facts.ts";
 import { expandPath } from "./template.ts";
 import { BrokenConfig, readJsonDoc, realTarget } from "./files.ts";
@@ -24,7 +24,7 @@ import type { PartKind } from "./wire.ts";
 import { checkIndex, indexPath, Store } from "../store.ts";
 import { checkStaleness } from "../fresh/check.ts";
 import { Q } from "../schema.ts";
-import { readTextSync } from "../fsread.ts";
+import { readTextSync } from "../../core/fsread.ts";
 
 /** State of one part or target. */
 export type WireState = "wired" | "not_wired" | "stale_path" | "broken_config";

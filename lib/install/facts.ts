@@ -10,7 +10,7 @@
  * @module
  */
 import registry from "../../registry.json" with { type: "json" };
-import type { Env } from "../model.ts";
+import type { Env } from "../../core/model.ts";
 import { expandPath, TemplateError } from "./template.ts";
 import { existsSync } from "node:fs";
 import { TEXTS } from "./texts.ts";

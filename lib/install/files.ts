@@ -23,7 +23,7 @@ import {
   writeSync,
 } from "node:fs";
 import { basename, dirname, join } from "node:path";
-import { readTextSync } from "../fsread.ts";
+import { readTextSync } from "../../core/fsread.ts";
 import { type ConfigFormat, FormatError, formatOf, parseConfig, renderConfig } from "./formats.ts";
 
 const LABEL: Record<ConfigFormat, string> = {

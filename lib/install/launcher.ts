@@ -14,11 +14,11 @@
  */
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import type { Env } from "../model.ts";
-import { dataDir } from "../store.ts";
+import type { Env } from "../../core/model.ts";
+import { dataDir } from "../../core/paths.ts";
 import { type FileAction, writeIfChanged } from "./files.ts";
 import { shQuote } from "../shell.ts";
-import { readTextSync } from "../fsread.ts";
+import { readTextSync } from "../../core/fsread.ts";
 
 /** Where the launcher lives for `env`. */
 export function launcherPath(env: Env): string {

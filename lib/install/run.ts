@@ -10,7 +10,7 @@
  */
 import { existsSync, mkdirSync, readFileSync, rmdirSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import type { Env } from "../model.ts";
+import type { Env } from "../../core/model.ts";
 import type { TargetRef } from "./facts.ts";
 import { wirables } from "./facts.ts";
 import type { FileAction } from "./files.ts";
@@ -18,7 +18,7 @@ import { realTarget, recordingDirs, removeFile, writeIfChanged } from "./files.t
 import { launcherPath, writeLauncher } from "./launcher.ts";
 import { planTarget, type TargetOutcome, wireTarget } from "./wire.ts";
 import { targetStatus } from "./doctor.ts";
-import { dataDir } from "../store.ts";
+import { dataDir } from "../../core/paths.ts";
 import { formatOf, parseConfig } from "./formats.ts";
 
 /** What a run did. */

@@ -3,8 +3,8 @@
  *
  * @module
  */
-import type { Env } from "../model.ts";
-import { DejaError } from "../store.ts";
+import type { Env } from "../../core/model.ts";
+import { DejaError } from "../../core/errors.ts";
 import { detected, findTarget, targetNames, type TargetRef, wirables } from "./facts.ts";
 
 /** How targets were asked for. */

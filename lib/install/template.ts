@@ -5,8 +5,8 @@
  *
  * @module
  */
-import type { Env } from "../model.ts";
-import { expandHome } from "../../parsers/_roots.ts";
+import type { Env } from "../../core/model.ts";
+import { expandHome } from "../../core/paths.ts";
 
 /** Thrown for a template that is not well formed (an unclosed `${`). */
 export class TemplateError extends Error {}

@@ -1,5 +1,5 @@
 import { assertEquals, assertThrows } from "../../tests/_assert.ts";
-import { makeEnv } from "../runtime.ts";
+import { makeEnv } from "../../core/runtime.ts";
 import { expandPath, expandVars, TemplateError, templateVars } from "./template.ts";
 
 const env = (vars: Record<string, string>) => makeEnv(vars, "/home/u");

@@ -14,7 +14,7 @@
  */
 import { dirname } from "node:path";
 import { existsSync } from "node:fs";
-import type { Env } from "../model.ts";
+import type { Env } from "../../core/model.ts";
 import type { OwnedFile, TargetRef } from "./facts.ts";
 import { expandPath } from "./template.ts";
 import {
@@ -38,7 +38,7 @@ import {
 } from "./edits.ts";
 import type { ConfigFormat } from "./formats.ts";
 import { TEXTS } from "./texts.ts";
-import { readTextSync } from "../fsread.ts";
+import { readTextSync } from "../../core/fsread.ts";
 
 /** The parts of a target. */
 /** `file`: another file deja owns (guidance, instructions); plugin files count as `hooks`. */

@@ -4,10 +4,8 @@
  *
  * @module
  */
-import { cleanForAgent, frame, FRAME_BYTES, neutralise } from "../frame.ts";
-import { byteLength, clipBytes } from "../memory/_text.ts";
-
-export { byteLength, clipBytes };
+import { cleanForAgent, frame, FRAME_BYTES, neutralise } from "../../core/frame.ts";
+import { byteLength, clipBytes } from "../../core/text.ts";
 
 /**
  * Text from a transcript made safe to show a model: escape sequences,
@@ -17,14 +15,6 @@ export { byteLength, clipBytes };
 export function clean(text: string, n: number): string {
   const t = cleanForAgent(text).replace(/\s+/g, " ").trim();
   return t.length > n ? t.slice(0, n - 1).trimEnd() + "…" : t;
-}
-
-/** `path` with the home directory shown as `~`; `-` when there is none. */
-export function tilde(path: string | null, home: string): string {
-  if (!path) return "-";
-  return home && (path === home || path.startsWith(home + "/"))
-    ? "~" + path.slice(home.length)
-    : path;
 }
 
 /** What {@link fitBlocks} kept. */

@@ -14,10 +14,13 @@ import { CTX_BUDGET, sessionDigest } from "../memory/digest.ts";
 import { pickSession } from "../memory/pick.ts";
 import { defaultHidden, type HideOptions, searchHiding } from "../search/sessions.ts";
 import { blame, type BlameSession } from "../memory/blame.ts";
+import { describeSession } from "../memory/last.ts";
 import { findFixes } from "../memory/fix.ts";
 import { howRuns } from "../memory/how.ts";
-import { localTime } from "../memory/_text.ts";
-import { bodyBudget, byteLength, clean, fitBlocks, framed, tilde } from "./_fit.ts";
+import { outcomeMix } from "../memory/outcome.ts";
+import { localTime } from "../memory/text.ts";
+import { bodyBudget, clean, fitBlocks, framed } from "./_fit.ts";
+import { byteLength, tilde } from "../../core/text.ts";
 
 /** Largest `context` answer in bytes, frame included: 8 KiB. */
 export const CONTEXT_BUDGET = CTX_BUDGET;
@@ -119,7 +122,8 @@ function blameBlock(store: Store, s: BlameSession, home: string): string {
       day(s.last ?? s.session.updated)
     } · ${clean(tilde(s.session.project, home), 120)} · ${counts}${line}`,
   ];
-  if (s.session.title) out.push(`  ${clean(s.session.title, 120)}`);
+  const name = describeSession(store, s.session);
+  if (name) out.push(`  ${clean(name, 120)}`);
   let prev: { before: string | null; after: string | null } | undefined;
   for (const c of s.changes.filter((x) => x.before || x.after).slice(-3)) {
     out.push(`  ${c.op} ${localTime(c.time)}`);
@@ -176,14 +180,10 @@ export function howText(store: Store, what: string, f: Filters): string {
     return `No command run here holds ${r.words.map((w) => `'${clean(w, 80)}'`).join(" and ")}.`;
   }
   const blocks = r.commands.map((c) => {
-    const mix = [
-      c.ok && `${c.ok} ok`,
-      c.failed && `${c.failed} failed`,
-      c.unknown && `${c.unknown} not recorded`,
-    ].filter(Boolean).join(", ");
+    const mix = outcomeMix(c);
     return `- ${clean(c.command, 300)}\n  ran ${plural(c.runs, "time")} in ${
       plural(c.sessions, "session")
-    }, last ${day(c.last)}; exit: ${mix}`;
+    }, last ${day(c.last)}; runs: ${mix}`;
   });
   const tail = (shown: number) => r.total > shown ? `${r.total - shown} more: a larger limit` : "";
   return framed(

@@ -15,8 +15,9 @@
  * @module
  */
 import { existsSync } from "node:fs";
-import type { Env } from "../model.ts";
-import { asIndexError, DejaError, indexPath, Store } from "../store.ts";
+import type { Env } from "../../core/model.ts";
+import { asIndexError, indexPath, Store } from "../store.ts";
+import { DejaError } from "../../core/errors.ts";
 import { appendNote, remember } from "../memory/notes.ts";
 import { parsers } from "../../parsers/mod.ts";
 import type { ToolResult } from "./protocol.ts";

@@ -5,7 +5,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { tmpdir } from "node:os";
 import { callDeja, NO_INDEX } from "./call.ts";
-import { FRAME_CLOSE, FRAME_OPEN, FRAME_PREAMBLE } from "../frame.ts";
+import { FRAME_CLOSE, FRAME_OPEN, FRAME_PREAMBLE } from "../../core/frame.ts";
 import type { ToolResult } from "./protocol.ts";
 
 const S: SessionSpec = {

@@ -26,14 +26,15 @@
  * @module
  */
 import type { Store } from "../store.ts";
-import type { Env } from "../model.ts";
+import type { Env } from "../../core/model.ts";
 import { search, type SearchResult, type SessionHit } from "../search.ts";
 import { shortRef } from "../sessions.ts";
 import { searchHiding } from "../search/sessions.ts";
 import { tokens } from "../query.ts";
 import { sessionDigest } from "../memory/digest.ts";
-import { localTime } from "../memory/_text.ts";
-import { bodyBudget, clean, fitBlocks, framed, tilde } from "./_fit.ts";
+import { localTime } from "../memory/text.ts";
+import { bodyBudget, clean, fitBlocks, framed } from "./_fit.ts";
+import { tilde } from "../../core/text.ts";
 
 /** Largest recall answer in UTF-8 bytes, frame included: 4 KiB. */
 export const RECALL_BUDGET = 4096;

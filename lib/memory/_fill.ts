@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { byteLength, clipBytes } from "./_text.ts";
+import { byteLength, clipBytes } from "../../core/text.ts";
 
 /** One line of a list section. */
 export interface ListItem {

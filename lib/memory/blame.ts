@@ -15,10 +15,10 @@
  */
 import type { Store } from "../store.ts";
 import { Q } from "../schema.ts";
-import type { EventRow, SessionRow } from "../sessions.ts";
+import type { SessionRow } from "../rows.ts";
 import { type FileTouch, findTouches, type PathMatch } from "./paths.ts";
-import { gist } from "./_text.ts";
-import { readTextSync } from "../fsread.ts";
+import { gist } from "./text.ts";
+import { readTextSync } from "../../core/fsread.ts";
 import { countsAsHidden } from "../search/sessions.ts";
 
 /** Options of {@link blame}. */
@@ -123,9 +123,7 @@ export function blame(store: Store, typed: string, opts: BlameOptions): BlameRes
     list.push(t);
     bySession.set(t.sessionId, list);
   }
-  const rows = store.stmt(Q.sessionsByIds).all(
-    JSON.stringify([...bySession.keys()]),
-  ) as unknown as SessionRow[];
+  const rows = Q.sessionsByIds.all(store, { ids: JSON.stringify([...bySession.keys()]) });
   const entries: BlameSession[] = [];
   let hidden = 0;
   for (const s of rows) {
@@ -192,7 +190,7 @@ function entry(s: SessionRow, touches: FileTouch[], text: string | null): BlameS
 
 /** Gists of the nearest assistant turns before and after a call, within its user turn. */
 function around(store: Store, sid: number, seq: number) {
-  const win = store.stmt(Q.eventsBetween).all(sid, seq - 40, seq + 40) as unknown as EventRow[];
+  const win = Q.eventsBetween.all(store, { session: sid, from: seq - 40, to: seq + 40 });
   let before: string | null = null;
   let after: string | null = null;
   for (const e of win) {

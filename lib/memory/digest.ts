@@ -7,21 +7,14 @@
  * @module
  */
 import type { Store } from "../store.ts";
-import { DejaError } from "../store.ts";
+import { DejaError } from "../../core/errors.ts";
 import { Q } from "../schema.ts";
-import type { EventRow, SessionRow } from "../sessions.ts";
+import type { EventRow, SessionRow } from "../rows.ts";
 import { tokens } from "../query.ts";
-import {
-  byteLength,
-  clipBytes,
-  concludes,
-  displayPath,
-  localTime,
-  oneLine,
-  reportsProblem,
-  sentences,
-} from "./_text.ts";
+import { concludes, displayPath, localTime, reportsProblem, sentences } from "./text.ts";
+import { byteLength, clipBytes, oneLine } from "../../core/text.ts";
 import { fillLists, inlineCode, type ListItem } from "./_fill.ts";
+import { describeSession } from "./last.ts";
 import { failureLine, type Outcome, outcomeLabel, outcomeOf } from "./outcome.ts";
 
 /** Default budget of `deja ctx` and the MCP `context` mode: 8 KiB. */
@@ -99,7 +92,7 @@ export function sessionDigest(
   const session = store.stmt(Q.sessionById).get(sessionRowId) as SessionRow | undefined;
   if (!session) throw new DejaError(`no session with row id ${sessionRowId}`, undefined, 1);
   const budget = Math.max(256, opts.budgetBytes ?? CTX_BUDGET);
-  const events = store.stmt(Q.eventsOfSession).all(sessionRowId) as unknown as EventRow[];
+  const events = Q.eventsOfSession.all(store, { session: sessionRowId });
   const speech = (kind: string, min: number) =>
     events.filter((e) => e.kind === kind && e.text.trim().length >= min && !/^\s*</.test(e.text));
   const users = speech("user", 20);
@@ -110,7 +103,7 @@ export function sessionDigest(
   const commands = foldCommands(store, sessionRowId);
   const files = changedFiles(store, sessionRowId);
 
-  const head = header(session, opts.home);
+  const head = header(session, describeSession(store, session), opts.home);
   const q = new Set(tokens(opts.query ?? ""));
   const score = (s: string) => tokens(s).filter((t) => q.has(t)).length;
   const decisionItems: ListItem[] = decisions.map((d, i) => ({
@@ -158,11 +151,11 @@ export function sessionDigest(
   };
 }
 
-function header(s: SessionRow, home?: string): string {
+function header(s: SessionRow, name: string | null, home?: string): string {
   const project = s.project ? displayPath(s.project, null, home) : "-";
   const when = `${localTime(s.started)} → ${localTime(s.updated ?? s.started)}`;
   const lines = [`# deja context: ${s.harness} · ${project} · ${s.native_id} · ${when}`];
-  if (s.title) lines.push("", `**${oneLine(s.title, 200)}**`);
+  if (name) lines.push("", `**${oneLine(name, 200)}**`);
   return lines.join("\n");
 }
 

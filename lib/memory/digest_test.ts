@@ -2,8 +2,8 @@ import { assert, assertEquals, assertStringIncludes } from "../../tests/_assert.
 import { indexSessions, rowId, type SessionSpec } from "../../tests/_memory.ts";
 import { sessionDigest } from "./digest.ts";
 import { pickSession } from "./pick.ts";
-import { byteLength } from "./_text.ts";
-import { DejaError } from "../store.ts";
+import { byteLength } from "../../core/text.ts";
+import { DejaError } from "../../core/errors.ts";
 
 const LOGIN: SessionSpec = {
   id: "a1a1a1a1-0000-4000-8000-000000000001",

@@ -20,7 +20,7 @@
  */
 import type { Store } from "../store.ts";
 import { Q } from "../schema.ts";
-import type { SessionRow } from "../sessions.ts";
+import type { SessionRow } from "../rows.ts";
 import { tokens } from "../query.ts";
 import { core, errorSignatures, lineSignatures, sameError } from "./signature.ts";
 import { type Outcome, outcomeOf } from "./outcome.ts";
@@ -182,7 +182,7 @@ export function findFixes(
   let seen = 0;
   const sessions = new Map<number, SessionRow>();
   const ids = JSON.stringify([...bySession.keys()]);
-  for (const s of store.stmt(Q.sessionsByIds).all(ids) as unknown as SessionRow[]) {
+  for (const s of Q.sessionsByIds.all(store, { ids })) {
     sessions.set(s.id, s);
   }
   for (const [sid, list] of bySession) {

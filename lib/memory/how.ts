@@ -1,14 +1,17 @@
 /**
  * `how`: the real invocations of a tool run on this machine, most widely
- * used first — the commands holding every word of the question, folded by
- * their text (white space collapsed), ranked by the number of sessions that
- * ran them, then by runs, then by recency.
+ * used first — the commands holding every word of the question as whole
+ * tokens (the index's tokens, lib/search/tokenize.ts: `git` is not found in
+ * `.github`), a `"quoted phrase"` as contiguous tokens; folded by their text
+ * (white space collapsed), ranked by the number of sessions that ran them,
+ * then by runs, then by recency.
  *
  * @module
  */
 import type { Store } from "../store.ts";
 import { Q } from "../schema.ts";
 import { outcomeOf } from "./outcome.ts";
+import { tokens } from "../search/tokenize.ts";
 import { countsAsHidden } from "../search/sessions.ts";
 
 /** One distinct command. */
@@ -43,7 +46,7 @@ export interface HowOptions {
 
 /** What {@link howRuns} returns. */
 export interface HowResult {
-  /** The words every command holds (lower case). */
+  /** The words every command holds (folded tokens; a phrase or a word of several tokens as `a b`). */
   words: string[];
   commands: HowCommand[];
   /** Distinct commands that matched, before the limit. */
@@ -53,16 +56,49 @@ export interface HowResult {
 }
 
 /**
- * Commands holding every word of `what` (case-insensitive substrings; words
- * are split on white space).
+ * The terms of a `how` question: each a list of tokens that must appear
+ * contiguously — a word typed alone (`git`, `foo-bar` as `foo bar`) or a
+ * phrase in double quotes (`"git log"`).
+ */
+export function howTerms(what: string): string[][] {
+  const out: string[][] = [];
+  const seen = new Set<string>();
+  const add = (t: string[]) => {
+    if (t.length && !seen.has(t.join(" "))) (seen.add(t.join(" ")), out.push(t));
+  };
+  for (const m of what.matchAll(/"([^"]*)"?|([^"]+)/g)) {
+    if (m[1] !== undefined) add(tokens(m[1]));
+    else for (const w of m[2].split(/\s+/)) add(tokens(w));
+  }
+  return out;
+}
+
+/** True when `toks` holds `term` as contiguous tokens. */
+function holds(toks: string[], term: string[]): boolean {
+  for (let i = 0; i + term.length <= toks.length; i++) {
+    if (term.every((t, j) => toks[i + j] === t)) return true;
+  }
+  return false;
+}
+
+/**
+ * Commands holding every term of `what` as whole tokens ({@link howTerms}).
  */
 export function howRuns(store: Store, what: string, opts: HowOptions = {}): HowResult {
-  const words = [...new Set(what.toLowerCase().split(/\s+/).filter(Boolean))];
-  if (!words.length) return { words, commands: [], total: 0, hidden: 0 };
+  const terms = howTerms(what);
+  const words = terms.map((t) => t.join(" "));
+  if (!terms.length) return { words, commands: [], total: 0, hidden: 0 };
   const like = opts.project ? `%${opts.project.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : null;
-  const rows = store.stmt(Q.commandRuns).all(JSON.stringify(words), like, like) as Array<
+  // SQL narrows by substring (cheap; ASCII tokens only, as SQLite's lower() folds only
+  // those); the token rule is applied below.
+  // deno-lint-ignore no-control-regex
+  const subs = [...new Set(terms.flat())].filter((t) => /^[\x00-\x7f]+$/.test(t));
+  const rows = (store.stmt(Q.commandRuns).all(JSON.stringify(subs), like, like) as Array<
     Record<string, unknown>
-  >;
+  >).filter((r) => {
+    const toks = tokens(String(r.command));
+    return terms.every((t) => holds(toks, t));
+  });
   const byKey = new Map<string, HowCommand & { ids: Set<number>; lastAt: number }>();
   const hidden = new Set<number>();
   for (const r of rows) {

@@ -75,3 +75,26 @@ Deno.test("howRuns counts a run with no recorded status as failed when its outpu
     ix.cleanup();
   }
 });
+
+// Regression (2027-01, real stores): `deja how git` listed `mkdir -p ~/.dotfiles/.github`, and
+// `deja how git log` ranked first a command holding neither word as a word (`GITHUB_TOKEN … gh auth login`).
+Deno.test("howRuns matches whole tokens, and a quoted phrase as contiguous words", async () => {
+  const ix = await indexSessions([
+    s("25250005-0000-4000-8000-000000000005", "/w/d", "05", [
+      { bash: "mkdir -p ~/.dotfiles/.github", out: "", exit: 0 },
+      { bash: "GITHUB_TOKEN=x gh auth login --with-catalog", out: "", exit: 0 },
+      { bash: "git log --oneline", out: "abc", exit: 0 },
+      { bash: "git --no-pager log -3", out: "abc", exit: 0 },
+    ]),
+  ]);
+  try {
+    const cmds = (q: string) => howRuns(ix.store, q).commands.map((c) => c.command).sort();
+    assertEquals(cmds("git"), ["git --no-pager log -3", "git log --oneline"]);
+    assertEquals(cmds("git log"), ["git --no-pager log -3", "git log --oneline"]);
+    assertEquals(cmds('"git log"'), ["git log --oneline"]);
+    assertEquals(howRuns(ix.store, '"git log"').words, ["git log"]);
+    assertEquals(cmds("GIT"), cmds("git"), "case-insensitive still");
+  } finally {
+    ix.cleanup();
+  }
+});

@@ -9,8 +9,8 @@
  */
 import type { Store } from "../store.ts";
 import { Q } from "../schema.ts";
-import type { SessionRow } from "../sessions.ts";
-import { oneLine } from "./_text.ts";
+import type { SessionRow } from "../rows.ts";
+import { oneLine } from "../../core/text.ts";
 import { countsAsHidden } from "../search/sessions.ts";
 
 /** Options of {@link lastSessions}. */
@@ -51,9 +51,12 @@ export function lastSessions(store: Store, opts: LastOptions = {}): LastResult {
   const sessions: LastSession[] = [];
   let hidden = 0;
   // No SQL limit when some are hidden: read on until `limit` are kept.
-  const rows = store.stmt(Q.lastSessions).iterate(h, h, p, p, opts.hidden?.size ? -1 : limit);
-  for (const r of rows) {
-    const s = r as unknown as SessionRow;
+  const rows = Q.lastSessions.iterate(store, {
+    harnesses: h,
+    project: p,
+    limit: opts.hidden?.size ? -1 : limit,
+  });
+  for (const s of rows) {
     // Rows come newest first: the first one older than `since` ends the list.
     if (opts.since !== undefined && (s.updated ?? s.started ?? 0) < opts.since) break;
     if (opts.hidden?.has(s.id)) hidden += countsAsHidden(opts.hidden, s.id) ? 1 : 0;

@@ -119,3 +119,21 @@ Deno.test("lastSessions lists a subagent whose parent is not indexed as a sessio
     ix.cleanup();
   }
 });
+
+// Regression (2027-01): `last` cut a description before removing escape sequences, so an OSC-8
+// link cut mid-sequence left `8;;http://evil.ex…` visible.
+Deno.test("lastSessions cleans a description before cutting it", async () => {
+  const link = `\x1b]8;;http://evil.example/${"x".repeat(300)}\x07click\x1b]8;;\x07`;
+  const ix = await indexSessions([{
+    id: "34340004-0000-4000-8000-000000000004",
+    cwd: "/w/c",
+    start: "2026-06-04T10:00:00Z",
+    turns: [{ user: `${"word ".repeat(30)}${link} after` }],
+  }]);
+  try {
+    const [s] = lastSessions(ix.store).sessions;
+    assertEquals(s.description, `${"word ".repeat(30)}click after`);
+  } finally {
+    ix.cleanup();
+  }
+});

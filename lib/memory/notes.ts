@@ -7,13 +7,13 @@
  */
 import { chmodSync, closeSync, existsSync, mkdirSync, openSync, writeSync } from "node:fs";
 import { dirname, isAbsolute, resolve } from "node:path";
-import type { Env } from "../model.ts";
-import { DejaError } from "../store.ts";
+import type { Env } from "../../core/model.ts";
+import { DejaError } from "../../core/errors.ts";
 import { redact } from "../redact.ts";
 import { runIndex } from "../indexer.ts";
 import { parsers } from "../../parsers/mod.ts";
 import { localDay, noteSessionId, notesPath } from "../../parsers/deja.ts";
-import { expandHome } from "../../parsers/_roots.ts";
+import { expandHome } from "../../core/paths.ts";
 
 /** One line of notes.jsonl. Fields are only ever added. */
 export interface Note {

@@ -5,7 +5,9 @@ import { tmpdir } from "node:os";
 import { testEnv } from "../../tests/_fixture.ts";
 import { appendNote, noteProject, remember } from "./notes.ts";
 import { localDay, noteSessionId, notesPath } from "../../parsers/deja.ts";
-import { acquireWriterLock, dataDir, DejaError, indexPath, Store } from "../store.ts";
+import { acquireWriterLock, indexPath, Store } from "../store.ts";
+import { dataDir } from "../../core/paths.ts";
+import { DejaError } from "../../core/errors.ts";
 import { search } from "../search.ts";
 
 function home() {

@@ -98,3 +98,17 @@ export function outcomeLabel(r: RunFacts): string {
   if (r.exit !== null && r.exit !== undefined) return `exit ${r.exit}`;
   return outcomeOf(r) === "failed" ? "failed" : "exit unknown";
 }
+
+/**
+ * How a command's runs went, for people and agents: `2 ok`, `1 failed, 1 exit
+ * unknown` (counts of {@link outcomeOf}; zero counts left out).
+ *
+ * @param wrap styles one part (colour on a terminal), given its outcome.
+ */
+export function outcomeMix(
+  n: Record<Outcome, number>,
+  wrap: (text: string, o: Outcome) => string = (t) => t,
+): string {
+  return ([["ok", "ok"], ["failed", "failed"], ["unknown", "exit unknown"]] as const)
+    .filter(([o]) => n[o] > 0).map(([o, label]) => wrap(`${n[o]} ${label}`, o)).join(", ");
+}

@@ -1,5 +1,5 @@
 import { assertEquals } from "../../tests/_assert.ts";
-import { failureLine, outcomeLabel, outcomeOf } from "./outcome.ts";
+import { failureLine, outcomeLabel, outcomeMix, outcomeOf } from "./outcome.ts";
 
 Deno.test("failureLine finds the line that reports a failure, colour codes removed", () => {
   const cases: Array<[string, string | null]> = [
@@ -57,4 +57,14 @@ Deno.test("outcomeOf trusts a recorded status first, then the output; never ok w
   assertEquals(outcomeLabel({ exit: 127, isError: 1 }), "exit 127");
   assertEquals(outcomeLabel({ exit: null, isError: 0, output: "fatal: bad revision" }), "failed");
   assertEquals(outcomeLabel({ exit: null, isError: 0, output: "done" }), "exit unknown");
+});
+
+// Regression (2027-01): `how` printed `exit: 1 not recorded`, `exit: 2 ok`, which read like exit codes.
+Deno.test("outcomeMix names the outcomes of runs, never as exit codes", () => {
+  assertEquals(outcomeMix({ ok: 2, failed: 0, unknown: 0 }), "2 ok");
+  assertEquals(outcomeMix({ ok: 0, failed: 1, unknown: 1 }), "1 failed, 1 exit unknown");
+  assertEquals(
+    outcomeMix({ ok: 1, failed: 1, unknown: 0 }, (t, o) => o === "failed" ? `!${t}` : t),
+    "1 ok, !1 failed",
+  );
 });

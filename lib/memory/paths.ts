@@ -14,6 +14,7 @@
 import { isAbsolute, resolve } from "node:path";
 import type { Store } from "../store.ts";
 import { Q } from "../schema.ts";
+import { isWindowsDrivePath } from "../../core/paths.ts";
 
 /** How literally the touches matched the typed path. */
 export type PathMatch = "exact" | "suffix" | "basename";
@@ -51,8 +52,6 @@ export interface TouchMatch {
   touches: FileTouch[];
 }
 
-const WIN_ABS = /^[A-Za-z]:[\\/]/;
-
 /** Splits a path into components on `/` and `\`. */
 function parts(p: string): string[] {
   return p.replace(/\\/g, "/").split("/").filter((x) => x !== "" && x !== ".");
@@ -61,7 +60,7 @@ function parts(p: string): string[] {
 /** `typed` made absolute against `cwd` (a Windows drive path is already absolute). */
 export function absoluteTarget(typed: string, cwd: string): string {
   const t = typed.trim();
-  if (WIN_ABS.test(t) || isAbsolute(t)) return t.replace(/[\\/]+$/, "") || t;
+  if (isWindowsDrivePath(t) || isAbsolute(t)) return t.replace(/[\\/]+$/, "") || t;
   return resolve(cwd, t);
 }
 

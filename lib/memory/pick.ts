@@ -5,9 +5,10 @@
  * @module
  */
 import type { Store } from "../store.ts";
-import { DejaError } from "../store.ts";
+import { DejaError } from "../../core/errors.ts";
 import { Q } from "../schema.ts";
-import { resolveSession, type SessionRow } from "../sessions.ts";
+import { resolveSession } from "../sessions.ts";
+import { type SessionRow } from "../rows.ts";
 import { search, type SearchOptions } from "../search.ts";
 
 /** The session an argument picked, and how. */

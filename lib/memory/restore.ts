@@ -19,9 +19,9 @@
 import { existsSync, realpathSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 import type { Store } from "../store.ts";
-import { DejaError } from "../store.ts";
+import { DejaError } from "../../core/errors.ts";
 import { Q } from "../schema.ts";
-import type { SessionRow } from "../sessions.ts";
+import type { SessionRow } from "../rows.ts";
 import { findTouches, type PathMatch } from "./paths.ts";
 import { countsAsHidden } from "../search/sessions.ts";
 
@@ -86,7 +86,7 @@ export function listSpans(
   const m = findTouches(store, typed, opts.cwd);
   const ids = [...new Set(m.touches.map((t) => t.sessionId))];
   const sessions = new Map<number, SessionRow>();
-  for (const s of store.stmt(Q.sessionsByIds).all(JSON.stringify(ids)) as unknown as SessionRow[]) {
+  for (const s of Q.sessionsByIds.all(store, { ids: JSON.stringify(ids) })) {
     sessions.set(s.id, s);
   }
   const seen = new Set<string>();

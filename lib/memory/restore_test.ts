@@ -3,7 +3,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { indexSessions, type SessionSpec } from "../../tests/_memory.ts";
 import { listSpans, writeSpan } from "./restore.ts";
-import { DejaError } from "../store.ts";
+import { DejaError } from "../../core/errors.ts";
 
 const OLD: SessionSpec = {
   id: "eeee0001-0000-4000-8000-000000000001",

@@ -8,8 +8,9 @@
  */
 import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { Env } from "../model.ts";
-import { dataDir, DejaError } from "../store.ts";
+import type { Env } from "../../core/model.ts";
+import { DejaError } from "../../core/errors.ts";
+import { dataDir } from "../../core/paths.ts";
 
 /** One `--path-map remote=local` pair: a remote directory and the local one it is cloned as. */
 export interface PathMap {

@@ -7,7 +7,7 @@
  *
  * @module
  */
-import type { Event, Session } from "../model.ts";
+import type { Event, Session } from "../../core/model.ts";
 import type { PathMap } from "./config.ts";
 
 /** How one remote's sessions are labelled. */

@@ -8,7 +8,7 @@
  * @module
  */
 import { join } from "node:path";
-import type { Env, Parser } from "../model.ts";
+import type { Env, Parser } from "../../core/model.ts";
 import type { Remote, SyncState } from "./config.ts";
 import { mirrorDir } from "./config.ts";
 import type { Probe } from "./ssh.ts";

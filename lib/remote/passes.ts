@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { Env } from "../model.ts";
+import type { Env } from "../../core/model.ts";
 import { loadRemotes, mirrorDir } from "./config.ts";
 import type { Label } from "./label.ts";
 import { remoteMirrorEnv } from "./mirror.ts";

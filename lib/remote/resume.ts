@@ -8,8 +8,8 @@
  *
  * @module
  */
-import type { Env } from "../model.ts";
-import { DejaError } from "../store.ts";
+import type { Env } from "../../core/model.ts";
+import { DejaError } from "../../core/errors.ts";
 import { displayCommand } from "../shell.ts";
 import { loadRemotes } from "./config.ts";
 import { type Label, nativeId, unmapPath } from "./label.ts";

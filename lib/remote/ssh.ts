@@ -6,10 +6,10 @@
  *
  * @module
  */
-import type { Env } from "../model.ts";
+import type { Env } from "../../core/model.ts";
 import { type Captured, runCapture, shQuote } from "../shell.ts";
-import { DejaError } from "../store.ts";
-import { storeVariables } from "../registry.ts";
+import { DejaError } from "../../core/errors.ts";
+import { storeVariables } from "../../core/registry.ts";
 import type { Remote } from "./config.ts";
 
 /** Seconds ssh waits for a connection before giving up. */

@@ -5,7 +5,7 @@
  * @module
  */
 import { existsSync } from "node:fs";
-import type { Env } from "../model.ts";
+import type { Env } from "../../core/model.ts";
 import { indexPath, Store } from "../store.ts";
 import { Q } from "../schema.ts";
 import { loadRemotes, type PathMap } from "./config.ts";

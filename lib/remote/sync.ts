@@ -20,10 +20,10 @@
  */
 import { closeSync, existsSync, mkdirSync, openSync, readSync } from "node:fs";
 import { join } from "node:path";
-import type { Env, Parser } from "../model.ts";
+import type { Env, Parser } from "../../core/model.ts";
 import { runCapture } from "../shell.ts";
-import { DejaError } from "../store.ts";
-import { openStore } from "../../parsers/_sqlite.ts";
+import { DejaError } from "../../core/errors.ts";
+import { openStore } from "../../core/sqlite_read.ts";
 import { mirrorDir, type Remote, type SyncState, updateRemote } from "./config.ts";
 import { childEnv, probe, rsyncShell, sshFailure } from "./ssh.ts";
 import { mirrorWants, remoteRoots } from "./mirror.ts";

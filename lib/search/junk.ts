@@ -13,9 +13,9 @@
  * @module
  */
 import { join } from "node:path";
-import type { Env } from "../model.ts";
-import { expandHome } from "../../parsers/_roots.ts";
-import { readTextSync } from "../fsread.ts";
+import type { Env } from "../../core/model.ts";
+import { expandHome } from "../../core/paths.ts";
+import { readTextSync } from "../../core/fsread.ts";
 
 /** Path of the exclusions file. */
 export function excludeFile(env: Env): string {

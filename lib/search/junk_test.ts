@@ -1,6 +1,6 @@
 import { assertEquals } from "../../tests/_assert.ts";
 import { isThrowaway, projectMatcher } from "./junk.ts";
-import { makeEnv } from "../runtime.ts";
+import { makeEnv } from "../../core/runtime.ts";
 
 Deno.test("isThrowaway recognises temp dirs and eval sandboxes, not real projects", () => {
   for (

@@ -8,7 +8,7 @@
  */
 import { Q } from "../schema.ts";
 import type { Store } from "../store.ts";
-import { DejaError } from "../store.ts";
+import { DejaError } from "../../core/errors.ts";
 import { type Filters, filterSql, type Row } from "./retrieve.ts";
 import { eventWeight, type ScoredEvent, type SessionScore } from "./rank.ts";
 

@@ -7,8 +7,8 @@
  */
 import { Q } from "../schema.ts";
 import type { Store } from "../store.ts";
-import type { Env } from "../model.ts";
-import type { SessionRow } from "../sessions.ts";
+import type { Env } from "../../core/model.ts";
+import type { SessionRow } from "../rows.ts";
 import { excludePatterns, isThrowaway, projectMatcher } from "./junk.ts";
 import { loadRemotes } from "../remote/config.ts";
 
@@ -40,9 +40,7 @@ export class SessionCache {
     const missing = ids.filter((i) => !this.rows.has(i));
     if (!missing.length) return;
     for (
-      const s of this.store.stmt(Q.sessionsByIds).all(
-        JSON.stringify(missing),
-      ) as unknown as SessRow[]
+      const s of Q.sessionsByIds.all(this.store, { ids: JSON.stringify(missing) })
     ) this.rows.set(s.id, s);
   }
 

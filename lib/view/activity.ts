@@ -9,7 +9,7 @@
 import { Q } from "../schema.ts";
 import { indexStats } from "../stats.ts";
 import { outcomeOf } from "../memory/outcome.ts";
-import { oneLine } from "../cli/common.ts";
+import { oneLine } from "../../core/text.ts";
 import { defaultHidden } from "../search/sessions.ts";
 import { htm, type Html } from "./html.ts";
 import { HUES, page, short, shortPath, type ViewCtx } from "./layout.ts";

@@ -4,9 +4,10 @@
  *
  * @module
  */
-import type { Env } from "../model.ts";
+import type { Env } from "../../core/model.ts";
 import type { Store } from "../store.ts";
-import { fmtTime, tildify } from "../cli/common.ts";
+import { fmtTime } from "../cli/common.ts";
+import { tilde } from "../../core/text.ts";
 import { htm, type Html, type Part } from "./html.ts";
 
 /** What a page is rendered with. */
@@ -90,7 +91,7 @@ export function when(ms: number | null | undefined): string {
 
 /** A path with the home directory as `~`. */
 export function shortPath(ctx: ViewCtx, path: string | null | undefined): string {
-  return tildify(path, ctx.env.home);
+  return tilde(path, ctx.env.home);
 }
 
 /** The link to a session's page (at event `seq` when given). */

@@ -11,7 +11,7 @@ import { describeSession, lastSessions } from "../memory/last.ts";
 import { defaultHidden, searchHiding } from "../search/sessions.ts";
 import { search } from "../search.ts";
 import { narration } from "../cli/cmd_search.ts";
-import { oneLine } from "../cli/common.ts";
+import { oneLine } from "../../core/text.ts";
 import { htm, type Html, marked } from "./html.ts";
 import {
   badge,

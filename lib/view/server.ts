@@ -18,7 +18,7 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { randomBytes, timingSafeEqual } from "node:crypto";
-import type { Env, Parser } from "../model.ts";
+import type { Env, Parser } from "../../core/model.ts";
 import { indexPath, Store } from "../store.ts";
 import { freshen, refreshOff } from "../fresh/freshen.ts";
 import { CSS, JS } from "./assets.ts";

@@ -8,7 +8,7 @@
  * @module
  */
 import { Q } from "../schema.ts";
-import type { EventRow, SessionRow } from "../sessions.ts";
+import type { EventRow, SessionRow } from "../rows.ts";
 import { shortRef } from "../sessions.ts";
 import { describeSession } from "../memory/last.ts";
 import { outcomeLabel, outcomeOf, type RunFacts } from "../memory/outcome.ts";
@@ -75,7 +75,7 @@ function copy(command: string): Html {
 /** A session's events (and its subagents, nested where they started). */
 function transcript(ctx: ViewCtx, s: SessionRow, rootId: string, depth: number): Html {
   const st = ctx.store;
-  const events = st.stmt(Q.eventsOfSession).all(s.id) as unknown as EventRow[];
+  const events = Q.eventsOfSession.all(st, { session: s.id });
   const commands = new Map<number, CommandFacts>();
   for (const c of st.stmt(Q.commandsInOrder).all(s.id) as Array<Record<string, unknown>>) {
     commands.set(c.event_id as number, {
@@ -99,7 +99,7 @@ function transcript(ctx: ViewCtx, s: SessionRow, rootId: string, depth: number):
   }
   const calls = new Set(events.filter((e) => e.kind === "tool_call").map((e) => e.call_id));
   const children = depth < MAX_DEPTH
-    ? st.stmt(Q.childrenOf).all(s.harness, s.native_id) as unknown as SessionRow[]
+    ? Q.childrenOf.all(st, { harness: s.harness, parent: s.native_id })
     : [];
   const out: Part[] = [];
   let k = 0;

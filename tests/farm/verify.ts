@@ -8,7 +8,7 @@
  */
 import { realpathSync } from "node:fs";
 import { join } from "node:path";
-import { makeEnv } from "../../lib/runtime.ts";
+import { makeEnv } from "../../core/runtime.ts";
 import { runIndex } from "../../lib/indexer.ts";
 import { indexPath, Store } from "../../lib/store.ts";
 import { search } from "../../lib/search.ts";

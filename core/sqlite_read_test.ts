@@ -9,8 +9,8 @@ import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } f
 import { join } from "node:path";
 import { tmpdir } from "node:os";
 import { DatabaseSync } from "node:sqlite";
-import { copiesDir, openStore, StoreError, sweepCopies } from "./_sqlite.ts";
-import { makeEnv } from "../lib/runtime.ts";
+import { copiesDir, openStore, StoreError, sweepCopies } from "./sqlite_read.ts";
+import { makeEnv } from "./runtime.ts";
 
 /**
  * A private TMPDIR for the test (copies go under it), named in the `env` the

@@ -1,5 +1,5 @@
 import { assertEquals } from "../tests/_assert.ts";
-import { describeVerification, verification } from "./verified.ts";
+import { describeVerification, verification } from "./registry.ts";
 
 Deno.test("verification reads version, method and date from registry.json when the entry has them", () => {
   const v = verification("claude");

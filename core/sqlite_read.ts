@@ -3,7 +3,7 @@
  *
  * - A missing or empty (0-byte) file is never opened: SQLite would create it.
  *   Anything but a regular file (a FIFO, a link to a device) is refused
- *   (lib/fsread.ts) before a byte is read.
+ *   (core/fsread.ts) before a byte is read.
  * - The store is opened read-only with a busy timeout (`busyMs`, else
  *   `DEJA_SQLITE_TIMEOUT_MS`, default 3000 ms), so a harness mid-write delays
  *   us briefly and a store held locked is reported, not waited on forever. The
@@ -44,9 +44,9 @@ import {
 import { basename, join } from "node:path";
 import { tmpdir } from "node:os";
 import { pathToFileURL } from "node:url";
-import type { DriftKind, Env, ParseCtx } from "../lib/model.ts";
-import { kindOf, NotRegularFileError, readHeadSync } from "../lib/fsread.ts";
-import { pid, pidAlive, uid } from "../lib/runtime.ts";
+import type { DriftKind, Env, ParseCtx } from "./model.ts";
+import { kindOf, NotRegularFileError, readHeadSync } from "./fsread.ts";
+import { pid, pidAlive, uid } from "./runtime.ts";
 
 /** A read-only handle; call `close()` when done (removes any private copy). */
 export interface StoreHandle {

@@ -8,7 +8,7 @@
 import { lstat, readdir, realpath, stat } from "node:fs/promises";
 import { join } from "node:path";
 import type { Stats } from "node:fs";
-import { readBytes } from "../lib/fsread.ts";
+import { readBytes } from "./fsread.ts";
 
 /** Options for {@link walk}. */
 export interface WalkOptions {
@@ -96,7 +96,7 @@ export async function isDir(path: string): Promise<boolean> {
 /**
  * Reads a whole small file as UTF-8 text, refusing anything over `maxBytes`
  * (default 64 MiB, counted as read, not as `stat` says) so a huge document
- * cannot exhaust memory, and anything but a regular file (lib/fsread.ts).
+ * cannot exhaust memory, and anything but a regular file (core/fsread.ts).
  *
  * @throws Error with `code` `"EFBIG"` when the file is larger than `maxBytes`;
  *   `NotRegularFileError` (`ENOTREG`) for a FIFO, device or socket.

@@ -4,10 +4,10 @@ import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { tmpdir } from "node:os";
 import { NotRegularFileError, readBytes, readBytesSync, readHeadSync } from "./fsread.ts";
-import { openStore, StoreError } from "../parsers/_sqlite.ts";
+import { openStore, StoreError } from "./sqlite_read.ts";
 import { readJsonDocument } from "../parsers/_json_doc.ts";
 import { readJsonl } from "../parsers/_jsonl.ts";
-import { SourceCtx } from "./parse_ctx.ts";
+import { SourceCtx } from "../lib/parse_ctx.ts";
 import { makeEnv } from "./runtime.ts";
 
 function specials(): { dir: string; fifo: string; zero: string; file: string } {

@@ -1,7 +1,7 @@
 /**
  * Text made safe to print on a terminal or hand to a model: escape sequences
  * and the characters a terminal or a reader would act on instead of showing.
- * No dependencies (the hooks' fast path imports it through lib/frame.ts).
+ * No dependencies (the hooks' fast path imports it through core/frame.ts).
  *
  * @module
  */

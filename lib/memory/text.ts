@@ -1,44 +1,12 @@
 /**
- * Text helpers shared by the work-memory modules: byte-bounded clipping,
+ * Text helpers of the work-memory modules (general ones are in core/text.ts):
  * sentence splitting, the "this concludes something" markers, path display.
  *
  * @module
  */
 import { dirname, isAbsolute, relative } from "node:path";
 import { failureLine } from "./outcome.ts";
-
-const enc = new TextEncoder();
-
-/** UTF-8 length of `s` in bytes. */
-export function byteLength(s: string): number {
-  return enc.encode(s).length;
-}
-
-/**
- * `s` cut to at most `max` UTF-8 bytes (an ellipsis included), never inside a
- * character. Returns `s` itself when it fits.
- */
-export function clipBytes(s: string, max: number): string {
-  if (byteLength(s) <= max) return s;
-  if (max < 4) return "";
-  let lo = 0;
-  let hi = s.length;
-  // Largest prefix (in UTF-16 units) whose bytes plus "…" (3 bytes) fit.
-  while (lo < hi) {
-    const mid = Math.ceil((lo + hi) / 2);
-    if (byteLength(s.slice(0, mid)) + 3 <= max) lo = mid;
-    else hi = mid - 1;
-  }
-  let cut = s.slice(0, lo);
-  if (/[\uD800-\uDBFF]$/.test(cut)) cut = cut.slice(0, -1);
-  return cut.trimEnd() + "…";
-}
-
-/** One line of text (white space collapsed), cut to `n` characters with an ellipsis. */
-export function oneLine(s: string, n: number): string {
-  const t = s.replace(/\s+/g, " ").trim();
-  return t.length > n ? t.slice(0, n - 1).trimEnd() + "…" : t;
-}
+import { oneLine } from "../../core/text.ts";
 
 /**
  * Words that mark an assistant sentence as concluding something: a cause

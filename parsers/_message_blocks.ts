@@ -1,14 +1,16 @@
 /**
- * Claude Code record content -> deja events: user text cleaning, assistant
- * blocks, tool calls, tool results. Shared by the Claude family of parsers
- * (`claude.ts`, and through `_claude_family.ts` the harnesses whose records
- * are adapted to Claude's); see `claude.ts` for where each fact was observed.
+ * Message content blocks in the Anthropic Messages shape (`text`, `thinking`,
+ * `tool_use`, `tool_result`) -> deja events: user text cleaning, assistant
+ * blocks, tool calls, tool results. Claude Code writes its records this way,
+ * and so do the harnesses of `_claude_family.ts` and others that store
+ * Anthropic-shaped messages (Factory, Trae, CodeBuddy, Command Code, ...);
+ * see `claude.ts` for where each fact was observed.
  *
  * @module
  */
-import { isAbsolute, join, win32 } from "node:path";
-import type { EditSpan, Event, ToolCallInfo, WriteSpan } from "../lib/model.ts";
+import type { EditSpan, Event, ToolCallInfo, WriteSpan } from "../core/model.ts";
 import { arr, blockText, type Obj, obj, str } from "./_util.ts";
+import { absolutePath } from "../core/paths.ts";
 
 /** Tags whose whole element is harness-injected and never what a person typed. */
 const NOISE_TAGS = [
@@ -159,7 +161,7 @@ export function toolCallInfo(
   if (id) info.id = id;
   if (input !== undefined) info.input = input;
   const i = obj(input) ?? {};
-  const abs = (p: string) => absPath(p, cwd);
+  const abs = (p: string) => absolutePath(p, cwd);
   const filePath = str(i.file_path) ?? str(i.notebook_path);
   const pick = (o: Obj, keys: readonly string[]) => o[keys.find((k) => k in o) ?? keys[0]];
   const spanOf = (o: Obj) => span(abs(filePath!), pick(o, vocab.old), pick(o, vocab.new));
@@ -230,17 +232,6 @@ function span(path: string, oldS: unknown, newS: unknown): EditSpan {
     old: typeof oldS === "string" ? oldS : "",
     new: typeof newS === "string" ? newS : "",
   };
-}
-
-/** True for `C:\x`, `C:/x` and `\\server\share` paths. */
-export function isWindowsPath(p: string): boolean {
-  return /^[A-Za-z]:[\\/]/.test(p) || p.startsWith("\\\\");
-}
-
-/** `p` made absolute against `cwd` when it is relative and a cwd is known. */
-export function absPath(p: string, cwd: string | undefined): string {
-  if (isAbsolute(p) || isWindowsPath(p) || !cwd) return p;
-  return isWindowsPath(cwd) ? win32.join(cwd, p) : join(cwd, p);
 }
 
 /** FNV-1a (32-bit) of a string's UTF-16 units, as 8 hex digits: a text block's identity. */

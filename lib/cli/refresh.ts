@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { IO } from "../runtime.ts";
+import type { IO } from "../../core/runtime.ts";
 import type { Args } from "./common.ts";
 import { parsers } from "../../parsers/mod.ts";
 import { freshen, freshnessNote, refreshOff } from "../fresh/freshen.ts";

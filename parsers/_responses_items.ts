@@ -1,6 +1,9 @@
 /**
- * Codex CLI tool records mapped onto deja tool calls and results, plus the
- * small value rules the rollout reader needs (injected preambles, paths that
+ * Items in the OpenAI Responses shape (`function_call`, `custom_tool_call`,
+ * `local_shell_call`, `function_call_output`) mapped onto deja tool calls and
+ * results, as Codex CLI writes them in its rollouts and the harnesses built on
+ * the same items reuse them (Copilot, Auggie, Hermes, Command Code, ...), plus the small
+ * value rules those readers need (injected preambles, paths that
  * may be Windows paths, UUIDv7 times).
  *
  * Format facts, with where each was checked:
@@ -23,18 +26,10 @@
  * @module
  */
 import { posix, win32 } from "node:path";
-import type { ToolCallInfo, ToolResultInfo } from "../lib/model.ts";
+import type { ToolCallInfo, ToolResultInfo } from "../core/model.ts";
 import { arr, decodeArgs, num, type Obj, obj, str } from "./_util.ts";
 import { parsePatch } from "./_patch.ts";
-
-/** True for an absolute POSIX path, a Windows drive path (`C:\`, `c:/`) or a UNC path. */
-export function isAbsAny(p: string): boolean {
-  return p.startsWith("/") || /^[A-Za-z]:[\\/]/.test(p) || p.startsWith("\\\\");
-}
-
-function isWinPath(p: string): boolean {
-  return /^[A-Za-z]:[\\/]/.test(p) || p.startsWith("\\\\");
-}
+import { isAbsoluteAny, isWindowsAbsolute } from "../core/paths.ts";
 
 /**
  * Resolves `p` against `base` with the path rules of the machine that wrote
@@ -42,9 +37,9 @@ function isWinPath(p: string): boolean {
  * yields absolute paths. A relative `p` with no absolute base is returned as is.
  */
 export function resolveIn(base: string | undefined, p: string): string {
-  if (isAbsAny(p)) return isWinPath(p) ? win32.normalize(p) : posix.normalize(p);
-  if (!base || !isAbsAny(base)) return p;
-  return isWinPath(base) ? win32.join(base, p) : posix.join(base, p);
+  if (isAbsoluteAny(p)) return isWindowsAbsolute(p) ? win32.normalize(p) : posix.normalize(p);
+  if (!base || !isAbsoluteAny(base)) return p;
+  return isWindowsAbsolute(base) ? win32.join(base, p) : posix.join(base, p);
 }
 
 /**
@@ -90,7 +85,7 @@ export function isInjectedUserMessage(payload: Obj, parts: string[]): boolean {
 export function envContextCwd(text: string): string | undefined {
   const m = /<environment_context>[\s\S]*?<cwd>([^<]+)<\/cwd>/.exec(text);
   const cwd = m?.[1].trim();
-  return cwd && isAbsAny(cwd) ? cwd : undefined;
+  return cwd && isAbsoluteAny(cwd) ? cwd : undefined;
 }
 
 /** Epoch ms embedded in a UUIDv7 (thread and turn ids of current Codex), else undefined. */
@@ -184,7 +179,7 @@ export function functionCall(
   const args = obj(input);
   const info: ToolCallInfo = { name, input };
   const workdir = str(args?.workdir) ?? str(args?.working_directory);
-  const base = workdir && isAbsAny(workdir) ? workdir : cwd;
+  const base = workdir && isAbsoluteAny(workdir) ? workdir : cwd;
   if (SHELL_TOOLS.has(name) || moreShells?.has(name)) {
     const command = commandOf(args?.cmd ?? args?.command);
     const patch = command && /^\s*(apply_patch|applypatch)\b/.test(command)

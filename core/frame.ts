@@ -13,7 +13,7 @@
  * HTML-escaped `<`, `/` and `>`) is neutralised to `(deja-recall)` or
  * `(/deja-recall)`, so a transcript cannot close the frame early; escape
  * sequences, controls, bidi and invisible characters are removed
- * (lib/terminal.ts), so a model is handed no text that reads differently
+ * (core/terminal.ts), so a model is handed no text that reads differently
  * than it shows. Frame bytes
  * count against every budget; empty text is not framed. {@link stripFrames}
  * removes deja's own frames from text read back from a store (a harness that

@@ -1,0 +1,13 @@
+/**
+ * The error a command reports to a person: a message, an optional `hint:` line
+ * when the fix is known, and the exit code (2 unless said otherwise).
+ *
+ * @module
+ */
+
+/** An error a command reports with a hint. */
+export class DejaError extends Error {
+  constructor(message: string, readonly hint?: string, readonly exitCode = 2) {
+    super(message);
+  }
+}

@@ -1,0 +1,66 @@
+/**
+ * Text helpers, one definition each: UTF-8 byte length and byte-bounded
+ * clipping, one line of text, a counted noun, a path with the home directory
+ * as `~`.
+ *
+ * @module
+ */
+
+import { sanitizeForTerminal } from "./terminal.ts";
+
+const enc = new TextEncoder();
+
+/** UTF-8 length of `s` in bytes. */
+export function byteLength(s: string): number {
+  return enc.encode(s).length;
+}
+
+/**
+ * `s` cut to at most `max` UTF-8 bytes (an ellipsis included), never inside a
+ * character. Returns `s` itself when it fits.
+ */
+export function clipBytes(s: string, max: number): string {
+  if (byteLength(s) <= max) return s;
+  if (max < 4) return "";
+  let lo = 0;
+  let hi = s.length;
+  // Largest prefix (in UTF-16 units) whose bytes plus "…" (3 bytes) fit.
+  while (lo < hi) {
+    const mid = Math.ceil((lo + hi) / 2);
+    if (byteLength(s.slice(0, mid)) + 3 <= max) lo = mid;
+    else hi = mid - 1;
+  }
+  let cut = s.slice(0, lo);
+  if (/[\uD800-\uDBFF]$/.test(cut)) cut = cut.slice(0, -1);
+  return cut.trimEnd() + "…";
+}
+
+/**
+ * One line of text, cut to `n` characters with an ellipsis: escape sequences
+ * and unsafe characters removed *first* (core/terminal.ts; a cut made before
+ * would leave half a sequence such as `8;;http://…` to show), then white
+ * space collapsed, then the cut (never inside a surrogate pair).
+ * `marks` keeps the search snippet's match marks (`\x01`, `\x02`).
+ */
+export function oneLine(s: string, n: number, opts: { marks?: boolean } = {}): string {
+  const keep = opts.marks ? s.replaceAll("\x01", "\ue0f1").replaceAll("\x02", "\ue0f2") : s;
+  let t = sanitizeForTerminal(keep).replace(/\s+/g, " ").trim();
+  if (opts.marks) t = t.replaceAll("\ue0f1", "\x01").replaceAll("\ue0f2", "\x02");
+  if (t.length <= n) return t;
+  let cut = t.slice(0, n - 1);
+  if (/[\uD800-\uDBFF]$/.test(cut)) cut = cut.slice(0, -1);
+  return cut.trimEnd() + "…";
+}
+
+/** `n` and the noun, plural (`many`, else the noun and `s`) when `n` is not 1: `3 sessions`. */
+export function plural(n: number, one: string, many = `${one}s`): string {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
+/** `path` with the home directory shown as `~`; `-` when there is none. */
+export function tilde(path: string | null | undefined, home: string): string {
+  if (!path) return "-";
+  return home && (path === home || path.startsWith(home + "/"))
+    ? "~" + path.slice(home.length)
+    : path;
+}

@@ -1,0 +1,50 @@
+import { assertEquals } from "../tests/_assert.ts";
+import { indexSessions } from "../tests/_memory.ts";
+import { normalizeProject } from "./project_path.ts";
+import { Q } from "./schema.ts";
+import { lastSessions } from "./memory/last.ts";
+import { runIndex } from "./indexer.ts";
+import { parsers } from "../parsers/mod.ts";
+
+Deno.test("normalizeProject upper-cases a Windows drive letter and keeps everything else", () => {
+  assertEquals(normalizeProject("c:\\Users\\x\\proj"), "C:\\Users\\x\\proj");
+  assertEquals(normalizeProject("d:/src/app"), "D:/src/app");
+  assertEquals(normalizeProject("C:\\Users\\x"), "C:\\Users\\x");
+  assertEquals(normalizeProject("/home/c:/x"), "/home/c:/x");
+  assertEquals(normalizeProject("ab:\\x"), "ab:\\x");
+});
+
+// Regression (2027-01, real Claude Code stores): the VS Code extension wrote `c:\Users\…` and the
+// CLI `C:\Users\…` for one folder, and stats, last and --project counted two projects.
+Deno.test("sessions of one Windows folder written with either drive-letter case are one project", async () => {
+  const ix = await indexSessions([
+    {
+      id: "61610001-0000-4000-8000-000000000001",
+      cwd: "c:\\Users\\x\\proj",
+      start: "2026-06-01T10:00:00Z",
+      turns: [{ user: "one" }],
+    },
+    {
+      id: "62620002-0000-4000-8000-000000000002",
+      cwd: "C:\\Users\\x\\proj",
+      start: "2026-06-02T10:00:00Z",
+      turns: [{ user: "two" }],
+    },
+  ]);
+  try {
+    const projects = (ix.store.stmt(Q.projects).all() as Array<{ project: string }>).map((r) =>
+      r.project
+    );
+    assertEquals(projects, ["C:\\Users\\x\\proj"]);
+    assertEquals(lastSessions(ix.store, { project: "C:\\Users\\x\\proj" }).sessions.length, 2);
+    // An index written before the rule: the next run brings its rows in line.
+    ix.store.db.exec("UPDATE sessions SET project = 'c:\\Users\\x\\proj'");
+    await runIndex(ix.env, parsers);
+    assertEquals(
+      (ix.store.stmt(Q.projects).all() as Array<{ project: string }>).map((r) => r.project),
+      ["C:\\Users\\x\\proj"],
+    );
+  } finally {
+    ix.cleanup();
+  }
+});

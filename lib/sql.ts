@@ -1,0 +1,67 @@
+/**
+ * Typed queries, in the style of generated query files: each query declares
+ * its SQL, the names of its parameters in the order of the `?` marks, and the
+ * type of its rows, together. Call sites pass a params object and get typed
+ * rows back; the one cast from SQLite's row objects lives here.
+ *
+ * ```ts
+ * const byId = query<{ id: number }, { title: string | null }>(
+ *   "SELECT title FROM sessions WHERE id = ?", ["id"]);
+ * byId.get(store, { id: 1 })?.title;
+ * ```
+ *
+ * @module
+ */
+import type { SQLInputValue, StatementSync } from "node:sqlite";
+
+/** What runs a query: a store (its cached prepared statements) or anything with `stmt`. */
+export interface Prepares {
+  /** A prepared statement for `sql`. */
+  stmt(sql: string): StatementSync;
+}
+
+/** Named parameters of a query: an object (or interface) of SQLite values. */
+export type Params<P = Record<string, SQLInputValue>> = { [K in keyof P]: SQLInputValue };
+
+/** No parameters. */
+export type NoParams = Record<string, never>;
+
+/** A query with its SQL, parameter names (one per `?`, in order) and row type. */
+export interface Query<P extends Params<P>, R> {
+  /** The SQL text (prepared against a fresh schema by tests/schema_test.ts). */
+  readonly sql: string;
+  /** Parameter names in the order of the `?` marks (a name may repeat). */
+  readonly params: readonly (keyof P & string)[];
+  /** Every row. */
+  all(db: Prepares, p: P): R[];
+  /** The first row, or undefined. */
+  get(db: Prepares, p: P): R | undefined;
+  /** The rows one at a time. */
+  iterate(db: Prepares, p: P): IterableIterator<R>;
+  /** Runs a statement that returns no rows. */
+  run(db: Prepares, p: P): { changes: number | bigint; lastInsertRowid: number | bigint };
+}
+
+/**
+ * Declares a query. `params` names each `?` of `sql` in order.
+ *
+ * @throws {Error} when the number of names differs from the number of `?` marks.
+ */
+export function query<P extends Params<P> = NoParams, R = never>(
+  sql: string,
+  params: readonly (keyof P & string)[] = [],
+): Query<P, R> {
+  const marks = sql.replace(/'(?:[^']|'')*'/g, "''").split("?").length - 1;
+  if (marks !== params.length) {
+    throw new Error(`query has ${marks} parameters but ${params.length} names: ${sql}`);
+  }
+  const args = (p: P) => params.map((k) => p[k]);
+  return {
+    sql,
+    params,
+    all: (db, p) => db.stmt(sql).all(...args(p)) as R[],
+    get: (db, p) => db.stmt(sql).get(...args(p)) as R | undefined,
+    iterate: (db, p) => db.stmt(sql).iterate(...args(p)) as IterableIterator<R>,
+    run: (db, p) => db.stmt(sql).run(...args(p)),
+  };
+}

@@ -1,0 +1,151 @@
+/**
+ * The hostile-input table run by EVERY parser: each registry harness's fixture
+ * is laid out, discovery finds its stores, and one store of each format
+ * (JSONL, JSON document, SQLite, Markdown) is replaced by a hostile version. The
+ * agreed meanings (docs/registry/README.md "Hostile input"):
+ *
+ * - empty (no bytes): no session, skip reason `empty` counted once;
+ * - invalid UTF-8 at the start of a JSONL store: `invalid_utf8` counted, the
+ *   rest still read;
+ * - an unknown first record in a JSONL store: counted (never dropped
+ *   silently), the rest still read;
+ * - a truncated or corrupt JSON document: counted (`malformed_json` or
+ *   `invalid_utf8`) or salvaged, never thrown;
+ * - a corrupt or truncated SQLite store: a `StoreError` with reason `corrupt`
+ *   (the indexer records it as the source's error and keeps what it had).
+ *
+ * The per-format details (truncated tails left for the next pass, oversized
+ * lines and documents) are in tests/_hostile.ts.
+ */
+import { readFileSync, statSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type { Session, SourceRef } from "../core/model.ts";
+import { StoreError } from "../core/sqlite_read.ts";
+import { overrideVar } from "../core/paths.ts";
+import { parsers } from "../parsers/mod.ts";
+import { loadRegistry, type RegistryEntry } from "./_registry.ts";
+import { materialize, parseOne, testEnv } from "./_fixture.ts";
+import { assert, assertEquals } from "./_assert.ts";
+
+/** The format of a store, as the table knows it. */
+type Format = "jsonl" | "json" | "sqlite" | "markdown" | "zstd";
+
+function formatOf(s: SourceRef): Format {
+  if (s.kind === "sqlite") return "sqlite";
+  if (s.path.endsWith(".zst")) return "zstd";
+  if (s.path.endsWith(".md")) return "markdown";
+  return s.kind === "append" || s.path.endsWith(".jsonl") ? "jsonl" : "json";
+}
+type Outcome = { sessions: Session[]; counts: Record<string, number> } | { error: unknown };
+
+/** Stores whose meaning differs on purpose, with why. */
+const EXCEPT: Record<string, string> = {
+  // A Hermes JSON config naming a remote session database is `unsupported` whatever it holds.
+  "hermes json": "remote",
+  // A Cursor agent transcript is also a session from the global database's metadata.
+  "cursor jsonl": "metadata",
+};
+
+const enc = new TextEncoder();
+const join2 = (a: Uint8Array, b: Uint8Array) => {
+  const x = new Uint8Array(a.length + b.length);
+  x.set(a);
+  x.set(b, a.length);
+  return x;
+};
+const garbage = (n: number) => Uint8Array.from({ length: n }, (_, i) => (i * 7919 + 13) % 251);
+
+/** The hostile versions of a store of each kind, by case name. */
+const CASES: Record<string, { kinds: Format[]; make(b: Uint8Array): Uint8Array }> = {
+  empty: { kinds: ["jsonl", "json", "sqlite", "markdown"], make: () => new Uint8Array() },
+  invalid_utf8: {
+    kinds: ["jsonl"],
+    make: (b) => join2(new Uint8Array([0xff, 0xfe, 0xff, 0x0a]), b),
+  },
+  unknown_first: {
+    kinds: ["jsonl"],
+    make: (b) => join2(enc.encode('{"type":"future-header","v":9}\n'), b),
+  },
+  truncated: { kinds: ["json", "sqlite"], make: (b) => b.slice(0, Math.ceil(b.length / 2)) },
+  corrupt: { kinds: ["json", "sqlite"], make: (b) => garbage(Math.max(4096, b.length)) },
+};
+
+/**
+ * Parses `entry`'s first store of format `kind` as it is and after `make`
+ * rewrote it; undefined when the fixture has no such store.
+ */
+async function hostile(
+  entry: RegistryEntry,
+  kind: Format,
+  make: (b: Uint8Array) => Uint8Array,
+): Promise<{ base: Outcome; o: Outcome } | undefined> {
+  const parser = parsers.find((p) => p.id === entry.id)!;
+  const fx = materialize(entry.fixtureDir);
+  try {
+    const rel = entry.fixture_root.replace(`fixtures/registry/${entry.id}`, "").replace(/^\//, "");
+    const env = testEnv(join(fx.root, "__home__"), {
+      [overrideVar(entry.id)]: join(fx.root, rel),
+      TZ: "UTC",
+    });
+    const d = await parser.discover({ env, knownProjects: [join(fx.root, "known-project")] });
+    const src = d.sources.find((s) => {
+      if (formatOf(s) !== kind) return false;
+      try {
+        return statSync(s.path).isFile();
+      } catch {
+        return false;
+      }
+    });
+    if (!src) return undefined;
+    const run = async (): Promise<Outcome> => {
+      try {
+        const { sessions, ctx } = await parseOne(parser, src, env);
+        return { sessions, counts: ctx.counts as Record<string, number> };
+      } catch (error) {
+        return { error };
+      }
+    };
+    const base = await run();
+    writeFileSync(src.path, make(readFileSync(src.path)));
+    return { base, o: await run() };
+  } finally {
+    fx.cleanup();
+  }
+}
+
+function check(id: string, kind: Format, name: string, base: Outcome, o: Outcome): void {
+  const at = `${id} ${kind} ${name}`;
+  if (kind === "sqlite" && name !== "empty") {
+    assert("error" in o, `${at}: a damaged database is a source error`);
+    const e = o.error;
+    assert(e instanceof StoreError && e.reason === "corrupt", `${at}: ${e}`);
+    return;
+  }
+  assert(!("error" in o), `${at} threw: ${"error" in o ? o.error : ""}`);
+  if (!("sessions" in o)) return;
+  const c = o.counts;
+  const b = "counts" in base ? base.counts : {};
+  const total = (x: Record<string, number>) => Object.values(x).reduce((n, v) => n + v, 0);
+  if (name === "empty") {
+    if (EXCEPT[`${id} ${kind}`] !== "metadata") assertEquals(o.sessions.length, 0, at);
+    if (EXCEPT[`${id} ${kind}`] !== "remote") assertEquals(c.empty, 1, at);
+  } else if (name === "invalid_utf8") {
+    assertEquals(c.invalid_utf8 ?? 0, (b.invalid_utf8 ?? 0) + 1, at);
+  } else if (name === "unknown_first") {
+    assert(total(c) > total(b), `${at}: the unknown record is counted`);
+  } else if (EXCEPT[`${id} ${kind}`] !== "remote") {
+    const counted = (c.malformed_json ?? 0) + (c.invalid_utf8 ?? 0) + (c.unknown_record ?? 0);
+    assert(counted > 0 || o.sessions.length > 0, `${at}: counted or salvaged`);
+  }
+}
+
+for (const entry of loadRegistry()) {
+  Deno.test(`${entry.id} meets the hostile-input table (empty, invalid UTF-8, unknown first record, truncated, corrupt)`, async () => {
+    for (const [name, c] of Object.entries(CASES)) {
+      for (const kind of c.kinds) {
+        const r = await hostile(entry, kind, c.make);
+        if (r) check(entry.id, kind, name, r.base, r.o);
+      }
+    }
+  });
+}
