@@ -29,7 +29,8 @@ export const uninstallCmd: Command = {
     for (const spec of remove) {
       const path = servicePath(io.env, spec);
       if (!removeService(io.env, spec) || a.values.json || !path) continue;
-      io.out(`removed   ${spec.name.padEnd(12)} service  ${tilde(path, io.env.home)}\n`);
+      const kind = spec.everyS ? "timer" : "service";
+      io.out(`removed   ${spec.name.padEnd(12)} ${kind.padEnd(8)} ${tilde(path, io.env.home)}\n`);
       io.out(`(if it runs, it stops with: ${stopHint(io.env, spec)})\n`);
     }
     return Promise.resolve(code);
