@@ -39,6 +39,7 @@ import { FRESH_KEY, type FreshMap, harnessDirs, parseFreshMap, stampDirs } from 
 import { sweepCopies } from "../core/sqlite_read.ts";
 import { type Label, labelSession } from "./remote/label.ts";
 import { type MirrorPass, mirrorPasses } from "./remote/passes.ts";
+import { rebaser } from "./remote/mirror.ts";
 import {
   fileHash,
   parseDrift,
@@ -299,6 +300,7 @@ async function indexHarness(
   const dctx: DiscoverCtx = {
     env,
     knownProjects: known,
+    ...(label?.mirror ? { rebase: rebaser(label.mirror) } : {}),
     problem: (path, e) => {
       sum.errors.push(`${path}: ${e.message}`);
       sum.discoveryFailed = true;
