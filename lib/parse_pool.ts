@@ -1,0 +1,125 @@
+/**
+ * Parsing beside writing: the indexer hands a large source to one parse worker
+ * thread (lib/parse_worker.ts) and writes its session chunks as they arrive, so
+ * reading, JSON parsing and normalising run on one core while SQLite inserts
+ * on the other. One worker per run, one source at a time; chunks flow through
+ * a bounded window (MAX_IN_FLIGHT in lib/parse_job.ts), so memory stays bounded however
+ * large the store. Where no worker can start (a runtime or build without
+ * worker support, an environment that cannot cross a thread), sources are
+ * parsed in process as before.
+ *
+ * `DEJA_PARSE_WORKER=0` turns the worker off, `=1` uses it for every source
+ * (tests); by default sources of {@link WORKER_MIN_BYTES} or more use it.
+ *
+ * @module
+ */
+import { Worker } from "node:worker_threads";
+import type { Env, Parser, Session, SourceRef } from "../core/model.ts";
+import type { SourceCtx } from "./parse_ctx.ts";
+import { absorb, type ParseEnd, type ParseJob } from "./parse_job.ts";
+
+/** Sources smaller than this (bytes) are parsed in process: a thread hop costs more than it saves. */
+export const WORKER_MIN_BYTES = 256 * 1024;
+
+type Msg =
+  | { type: "chunk"; chunk: Session }
+  | { type: "done"; end: ParseEnd }
+  | { type: "error"; message: string };
+
+/** A lazily started parse worker, shared by the sources of one index run. */
+export class ParsePool {
+  private worker?: Worker;
+  private failed = false;
+
+  constructor(private env: Env) {}
+
+  /**
+   * The chunks of `src` as `parser` yields them, parsed in the worker when it
+   * pays and one can run, else in process; either way `ctx` ends as the
+   * parser left it. A parser's error is thrown from the iteration.
+   */
+  parse(parser: Parser, src: SourceRef, ctx: SourceCtx, size: number): AsyncIterable<Session> {
+    const mode = this.env.get("DEJA_PARSE_WORKER");
+    const vars = this.env.vars?.();
+    const wanted = mode === "1" || (mode !== "0" && size >= WORKER_MIN_BYTES);
+    const worker = wanted && vars ? this.start() : undefined;
+    if (!worker || !vars) return parser.parse(src, ctx);
+    const job: ParseJob = {
+      parser: parser.id,
+      src,
+      offset: ctx.offset,
+      state: ctx.state,
+      since: ctx.since,
+      vars,
+      home: this.env.home,
+    };
+    // A writer that stops early leaves the worker mid-source: it is stopped, the next starts anew.
+    return stream(worker, job, ctx, () => {
+      worker.terminate();
+      if (this.worker === worker) this.worker = undefined;
+    });
+  }
+
+  /** Stops the worker (call once the run is over). */
+  close(): void {
+    this.worker?.terminate();
+    this.worker = undefined;
+  }
+
+  private start(): Worker | undefined {
+    if (this.worker || this.failed) return this.worker;
+    try {
+      this.worker = new Worker(new URL("./parse_worker.ts", import.meta.url));
+      this.worker.unref();
+    } catch {
+      this.failed = true;
+    }
+    return this.worker;
+  }
+}
+
+/** Messages of one job as an async iteration, acknowledging each chunk taken. */
+async function* stream(
+  worker: Worker,
+  job: ParseJob,
+  ctx: SourceCtx,
+  abandon: () => void,
+): AsyncGenerator<Session> {
+  let finished = false;
+  const queue: Msg[] = [];
+  let wake: (() => void) | undefined;
+  const push = (m: Msg) => {
+    queue.push(m);
+    const w = wake;
+    wake = undefined;
+    w?.();
+  };
+  const onMessage = (m: Msg) => push(m);
+  const onError = (e: Error) => push({ type: "error", message: e.message });
+  const onExit = () => push({ type: "error", message: "parse worker stopped" });
+  worker.on("message", onMessage);
+  worker.on("error", onError);
+  worker.on("exit", onExit);
+  worker.ref();
+  try {
+    worker.postMessage({ type: "parse", job });
+    for (;;) {
+      while (!queue.length) await new Promise<void>((r) => (wake = r));
+      const m = queue.shift()!;
+      if (m.type === "error") throw new Error(m.message);
+      if (m.type === "done") {
+        absorb(ctx, m.end);
+        finished = true;
+        return;
+      }
+      worker.postMessage({ type: "ack" });
+      yield m.chunk;
+    }
+  } finally {
+    worker.off("message", onMessage);
+    worker.off("error", onError);
+    worker.off("exit", onExit);
+    worker.unref();
+    if (!finished) abandon();
+  }
+}
