@@ -24,7 +24,20 @@ export const WORKER_MIN_BYTES = 256 * 1024;
 type Msg =
   | { type: "chunk"; chunk: Session }
   | { type: "done"; end: ParseEnd }
-  | { type: "error"; message: string };
+  | { type: "error"; message: string }
+  /** The worker itself failed (its module did not load, it crashed). */
+  | { type: "broken"; message: string };
+
+/**
+ * Where the worker's module is: beside this one from source (Deno, Bun), and
+ * under the bundle's root as `lib/parse_worker.js` in a `bun build --compile`
+ * binary, whose compile:bun task names it as a second entry point.
+ */
+function workerUrl(): URL {
+  const here = import.meta.url;
+  const m = /^(.*(?:\$bunfs|~BUN)\/root\/)/.exec(here);
+  return m ? new URL("lib/parse_worker.js", m[1]) : new URL("./parse_worker.ts", here);
+}
 
 /** A lazily started parse worker, shared by the sources of one index run. */
 export class ParsePool {
@@ -54,9 +67,16 @@ export class ParsePool {
       home: this.env.home,
     };
     // A writer that stops early leaves the worker mid-source: it is stopped, the next starts anew.
-    return stream(worker, job, ctx, () => {
-      worker.terminate();
-      if (this.worker === worker) this.worker = undefined;
+    return stream(worker, job, ctx, {
+      abandon: () => {
+        worker.terminate();
+        if (this.worker === worker) this.worker = undefined;
+      },
+      // A worker that cannot run at all: this source and the rest are parsed in process.
+      fallback: () => {
+        this.failed = true;
+        return parser.parse(src, ctx);
+      },
     });
   }
 
@@ -69,7 +89,7 @@ export class ParsePool {
   private start(): Worker | undefined {
     if (this.worker || this.failed) return this.worker;
     try {
-      this.worker = new Worker(new URL("./parse_worker.ts", import.meta.url));
+      this.worker = new Worker(workerUrl());
       this.worker.unref();
     } catch {
       this.failed = true;
@@ -83,9 +103,10 @@ async function* stream(
   worker: Worker,
   job: ParseJob,
   ctx: SourceCtx,
-  abandon: () => void,
+  on: { abandon(): void; fallback(): AsyncIterable<Session> },
 ): AsyncGenerator<Session> {
   let finished = false;
+  let taken = 0;
   const queue: Msg[] = [];
   let wake: (() => void) | undefined;
   const push = (m: Msg) => {
@@ -95,8 +116,8 @@ async function* stream(
     w?.();
   };
   const onMessage = (m: Msg) => push(m);
-  const onError = (e: Error) => push({ type: "error", message: e.message });
-  const onExit = () => push({ type: "error", message: "parse worker stopped" });
+  const onError = (e: Error) => push({ type: "broken", message: e?.message ?? String(e) });
+  const onExit = () => push({ type: "broken", message: "parse worker stopped" });
   worker.on("message", onMessage);
   worker.on("error", onError);
   worker.on("exit", onExit);
@@ -106,13 +127,20 @@ async function* stream(
     for (;;) {
       while (!queue.length) await new Promise<void>((r) => (wake = r));
       const m = queue.shift()!;
-      if (m.type === "error") throw new Error(m.message);
+      if (m.type === "broken" && taken === 0) {
+        on.abandon();
+        finished = true;
+        yield* on.fallback();
+        return;
+      }
+      if (m.type === "error" || m.type === "broken") throw new Error(m.message);
       if (m.type === "done") {
         absorb(ctx, m.end);
         finished = true;
         return;
       }
       worker.postMessage({ type: "ack" });
+      taken++;
       yield m.chunk;
     }
   } finally {
@@ -120,6 +148,6 @@ async function* stream(
     worker.off("error", onError);
     worker.off("exit", onExit);
     worker.unref();
-    if (!finished) abandon();
+    if (!finished) on.abandon();
   }
 }
