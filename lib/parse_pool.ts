@@ -16,6 +16,7 @@
 import { Worker } from "node:worker_threads";
 import type { Env, Parser, Session, SourceRef } from "../core/model.ts";
 import type { SourceCtx } from "./parse_ctx.ts";
+import { parserFor } from "../parsers/mod.ts";
 import { absorb, type ParseEnd, type ParseJob } from "./parse_job.ts";
 
 /** Sources smaller than this (bytes) are parsed in process: a thread hop costs more than it saves. */
@@ -54,7 +55,9 @@ export class ParsePool {
   parse(parser: Parser, src: SourceRef, ctx: SourceCtx, size: number): AsyncIterable<Session> {
     const mode = this.env.get("DEJA_PARSE_WORKER");
     const vars = this.env.vars?.();
-    const wanted = mode === "1" || (mode !== "0" && size >= WORKER_MIN_BYTES);
+    // The worker knows the registered parsers only (a test's own parser stays in process).
+    const wanted = (mode === "1" || (mode !== "0" && size >= WORKER_MIN_BYTES)) &&
+      parserFor(parser.id) === parser;
     const worker = wanted && vars ? this.start() : undefined;
     if (!worker || !vars) return parser.parse(src, ctx);
     const job: ParseJob = {
