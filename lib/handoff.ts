@@ -88,8 +88,15 @@ export function handoffPlan(
   home?: string,
 ): HandoffPlan {
   const facts = harnessFacts(to);
-  if (!facts) {
-    throw new DejaError(`unknown harness '${to}'`, `harnesses: ${harnessIds().join(", ")}`, 2);
+  if (!facts || to === "deja") {
+    const startable = harnessIds().filter((h) => h !== "deja");
+    throw new DejaError(
+      to === "deja"
+        ? "deja is not a harness you can start: hand the session to a coding agent"
+        : `unknown harness '${to}'`,
+      `harnesses: ${startable.join(", ")}`,
+      2,
+    );
   }
   const picked = ref ? resolveSession(store, ref) : latestHere(store, cwd);
   if (!picked) {

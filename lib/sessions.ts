@@ -35,7 +35,15 @@ export function resolveSession(store: Store, ref: string): SessionRow {
   const exact = rows.filter((r) => r.native_id === prefix);
   if (exact.length === 1) return exact[0];
   if (!rows.length) {
-    throw new DejaError(`no session matches '${ref}'`, "search first: deja <words>", 1);
+    // `nosuch:01a2`: say that the part before the colon names neither a harness nor a machine.
+    const remote = m && !harness &&
+      store.db.prepare("SELECT 1 FROM sessions WHERE origin = ? LIMIT 1").get(m[1]) !== undefined;
+    const hint = m && !harness && !remote
+      ? `'${m[1]}' is neither a harness nor a remote (harnesses: ${
+        harnessIds().join(", ")
+      }; remotes: deja remote list)`
+      : "search first: deja <words>";
+    throw new DejaError(`no session matches '${ref}'`, hint, 1);
   }
   if (rows.length === 1) return rows[0];
   const root = parentOfAll(rows);

@@ -14,6 +14,27 @@ export function shQuote(s: string): string {
   return /^[A-Za-z0-9_./:=@%+,-]+$/.test(s) ? s : `'${s.replaceAll("'", `'\\''`)}'`;
 }
 
+/** Characters a terminal acts on or hides (controls, C1, bidi, invisible). */
+const UNSEEN = /[\x00-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]/;
+
+/**
+ * `s` quoted for a person to read and paste (bash, zsh): {@link shQuote},
+ * except that a value holding characters the terminal writer would strip is
+ * ANSI-C quoted (`$'…'`, each such character spelled `\xHH` or `\uHHHH`), so
+ * the printed command names exactly the real path.
+ */
+export function shQuoteShown(s: string): string {
+  if (!UNSEEN.test(s)) return shQuote(s);
+  return `$'${
+    s.replace(/[\\']/g, (c) => `\\${c}`).replace(new RegExp(UNSEEN.source, "g"), (c) => {
+      const n = c.charCodeAt(0);
+      return n < 0x80
+        ? `\\x${n.toString(16).padStart(2, "0")}`
+        : `\\u${n.toString(16).padStart(4, "0")}`;
+    })
+  }'`;
+}
+
 /**
  * A registry command template (`crush --session {id}`) as argv: split on
  * white space, then each `{name}` replaced by its value inside its own word,
@@ -27,8 +48,8 @@ export function templateArgv(tpl: string, values: Record<string, string>): strin
 
 /** An argv as one line a person can paste into a POSIX shell, with `cd` first when `cwd` is given. */
 export function displayCommand(argv: string[], cwd?: string | null): string {
-  const cmd = argv.map(shQuote).join(" ");
-  return cwd ? `cd ${shQuote(cwd)} && ${cmd}` : cmd;
+  const cmd = argv.map(shQuoteShown).join(" ");
+  return cwd ? `cd ${shQuoteShown(cwd)} && ${cmd}` : cmd;
 }
 
 /**

@@ -6,64 +6,14 @@
  * original bytes, and a config that does not parse refused with line:column.
  */
 import { assert, assertEquals, assertStringIncludes } from "./_assert.ts";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
-import { tmpdir } from "node:os";
-import { testEnv } from "./_fixture.ts";
-import type { Env } from "../core/model.ts";
-import { findTarget, type TargetRef } from "../lib/install/facts.ts";
+import { read, roundTrip, t, world, write } from "./_install_world.ts";
+import { existsSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { installTargets, uninstallTargets } from "../lib/install/run.ts";
 import { targetStatus } from "../lib/install/doctor.ts";
 import { inPackageCache, launcherPath } from "../lib/install/launcher.ts";
 import { parseConfig } from "../lib/install/formats.ts";
 import { dialectFor } from "../lib/hooks/dialect.ts";
-
-interface World {
-  root: string;
-  home: string;
-  env: Env;
-  self: string[];
-}
-
-function world(): World {
-  const root = mkdtempSync(join(tmpdir(), "deja-install-fmt-"));
-  const home = join(root, "home");
-  mkdirSync(home);
-  const bin = join(root, "bin", "deja");
-  mkdirSync(dirname(bin));
-  writeFileSync(bin, "#!/bin/sh\n", { mode: 0o755 });
-  // CODEX_HOME and XDG_CONFIG_HOME are unset: their defaults under this HOME are used.
-  return { root, home, env: testEnv(home, { DEJA_HOME: join(root, "deja") }), self: [bin] };
-}
-
-const t = (name: string): TargetRef => {
-  const r = findTarget(name);
-  assert(r, `no target ${name}`);
-  return r;
-};
-
-function write(path: string, text: string): void {
-  mkdirSync(dirname(path), { recursive: true });
-  writeFileSync(path, text);
-}
-
-const read = (p: string) => readFileSync(p, "utf8");
-
-/** Installs `target` twice and uninstalls it, checking the config at `path` each time. */
-function roundTrip(w: World, target: string, path: string, original: string) {
-  write(path, original);
-  const first = installTargets(w.env, w.self, [t(target)]);
-  assert(!first.aborted, JSON.stringify(first.outcomes));
-  const after = read(path);
-  const again = installTargets(w.env, w.self, [t(target)]);
-  assertEquals(read(path), after, "a second install changes no byte");
-  assert(again.outcomes[0].changes.every((c) => c.action !== "updated"));
-  assertEquals(read(`${path}.deja.bak`), original, "one backup of the original bytes");
-  uninstallTargets(w.env, [t(target)]);
-  assertEquals(read(path), original, "uninstall gives back the original bytes");
-  assert(!existsSync(`${path}.deja.bak`));
-  return after;
-}
 
 Deno.test("codex: [mcp_servers.deja] joins a commented config.toml; comments and servers kept", () => {
   const w = world();

@@ -71,7 +71,10 @@ Deno.test("blame reads path:line, prints sessions, and exits 1 for an untouched 
     assertEquals(splitLine("C:\\x\\a.ts", "/"), { path: "C:\\x\\a.ts" });
     const t = await run(ix, ["blame", "/w/svc/server.js:3"]);
     assertEquals(t.code, 0);
-    assertStringIncludes(t.out, "line 3: no preference (the file is not readable here)");
+    assertStringIncludes(
+      t.out,
+      "line 3: cannot tell which session wrote it (the file is not readable here); every session",
+    );
     assertStringIncludes(t.out, "2 edits");
     const j = JSON.parse((await run(ix, ["blame", "server.js", "--json"], { cwd: "/w/svc" })).out);
     assertEquals([j.match, j.total, j.sessions[0].edits], ["exact", 1, 2]);
@@ -120,7 +123,10 @@ Deno.test("restore lists, prints cleaned text (TTY and pipe), writes exact bytes
     const which = await run(ix, ["restore", "/w/svc/server.js", "-o", "new.js"]);
     assertEquals(which.code, 2);
     assertEquals(existsSync(join(ix.root, "new.js")), false);
-    assertEquals((await run(ix, ["restore", "/w/svc/server.js", "--span", "9"])).code, 2);
+    // From another directory, by base name: the message names the path that matched.
+    const nine = await run(ix, ["restore", "server.js", "--span", "9"], { cwd: "/elsewhere" });
+    assertEquals(nine.code, 2);
+    assertStringIncludes(nine.err, "no span 9: /w/svc/server.js has 2 spans");
     const j = JSON.parse((await run(ix, ["restore", "/w/svc/server.js", "--json"])).out);
     assertEquals(j.spans.map((s: { n: number }) => s.n), [1, 2]);
     assertEquals(j.spans[0].text, undefined);

@@ -76,10 +76,12 @@ Deno.test("every install field has the documented shape and target names are uni
     const problems = checkInstallFacts(e.id, raw.install);
     assertEquals(problems, [], `${e.id}: fix registry.json (docs/registry/README.md, 'install')`);
     const inst = raw.install as
-      | { target: string; aliases?: string[]; auto?: { target: string } }
+      | { target: string; aliases?: string[]; auto?: { target: string }; mcp?: unknown }
       | undefined;
     if (inst) {
-      assertEquals(e.capabilities.mcp, true, `${e.id}: has install facts, so capabilities.mcp`);
+      if (inst.mcp) {
+        assertEquals(e.capabilities.mcp, true, `${e.id}: has an MCP entry, so capabilities.mcp`);
+      }
       if (inst.auto) assertEquals(e.capabilities.auto, true, `${e.id}: capabilities.auto`);
     }
     for (const n of [inst?.target, ...(inst?.aliases ?? []), inst?.auto?.target]) {

@@ -16,6 +16,8 @@ import { Q } from "../lib/schema.ts";
 import { resumePlan } from "../lib/resume.ts";
 import { HANDOFF_BUDGET, handoffPlan, latestHere } from "../lib/handoff.ts";
 import { displayCommand, templateArgv } from "../lib/shell.ts";
+import { resolveSession } from "../lib/sessions.ts";
+import { spawnSync } from "node:child_process";
 
 const APP = "a1b2c3d4-0000-4000-8000-000000000001";
 const SUB = "a1b2c3d4-0000-4000-8000-0000000000a9$$call_agent_1";
@@ -142,7 +144,37 @@ Deno.test("handoff to a harness marked paste prints the packet; an unknown harne
     const p = handoffPlan(w.store, "roo", APP, "/");
     assertEquals([p.mode, p.argv], ["paste", null]);
     refusal(() => handoffPlan(w.store, "nosuch", APP, "/"));
+    // deja reads harnesses; it is not one a session can be handed to.
+    assertStringIncludes(
+      refusal(() => handoffPlan(w.store, "deja", APP, "/")).message,
+      "not a harness you can start",
+    );
   } finally {
     w.cleanup();
   }
+});
+
+Deno.test("a session ref whose prefix names neither a harness nor a remote says so", async () => {
+  const w = await indexed();
+  try {
+    const e = assertThrows(() => resolveSession(w.store, "nosuch:01a2"), DejaError) as DejaError;
+    assertEquals(e.exitCode, 1);
+    assertStringIncludes(e.hint ?? "", "'nosuch' is neither a harness nor a remote");
+    const plain = assertThrows(() => resolveSession(w.store, "ffffffff"), DejaError) as DejaError;
+    assertStringIncludes(plain.hint ?? "", "search first");
+  } finally {
+    w.cleanup();
+  }
+});
+
+Deno.test("a command shown to a person spells out characters the terminal would strip", () => {
+  const dir = "/tmp/evil\x1b]0;x\x07dir\u202e'q";
+  const line = displayCommand(["claude", "--resume", "abc"], dir);
+  assert(!/[\x00-\x1f\u202e]/.test(line), line);
+  // bash reads the quoted path back as the real one.
+  const quoted = line.slice("cd ".length, line.indexOf(" && "));
+  const r = spawnSync("bash", ["-c", `printf %s ${quoted}`], { encoding: "utf8" });
+  assertEquals(r.stdout, dir);
+  // Plain paths keep plain POSIX quoting (sh has no $'…').
+  assertEquals(displayCommand(["x"], "/w/my app"), "cd '/w/my app' && x");
 });

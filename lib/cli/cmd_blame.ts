@@ -95,7 +95,8 @@ function runBlame(a: Args, io: IO): number {
       out.push(
         c.dim(
           r.line.text === null
-            ? `line ${r.line.number}: no preference (${r.line.note})`
+            ? `line ${r.line.number}: cannot tell which session wrote it (${r.line.note}); ` +
+              "every session that touched the file is listed"
             : `line ${r.line.number}: ${oneLine(r.line.text, 100)}`,
         ),
       );

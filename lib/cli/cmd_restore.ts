@@ -107,7 +107,9 @@ function runRestore(a: Args, io: IO): number {
     const span = r.spans[n - 1];
     if (!span) {
       throw new DejaError(
-        `no span ${n}: ${r.target} has ${r.spans.length}`,
+        `no span ${n}: ${r.spans[0]?.path ?? r.target} has ${r.spans.length} span${
+          r.spans.length === 1 ? "" : "s"
+        }`,
         `deja restore ${path} lists them`,
       );
     }

@@ -17,7 +17,14 @@ import type { Env } from "../../core/model.ts";
 import { detected, type TargetRef } from "./facts.ts";
 import { expandPath } from "./template.ts";
 import { BrokenConfig, readJsonDoc, realTarget } from "./files.ts";
-import { commandProgram, findHooks, getMcp, isDejaServer, serverProgram } from "./edits.ts";
+import {
+  commandProgram,
+  findHooks,
+  getMcp,
+  hasListItem,
+  isDejaServer,
+  serverProgram,
+} from "./edits.ts";
 import type { ConfigFormat } from "./formats.ts";
 import { launcherPath, launcherTarget, targetExists } from "./launcher.ts";
 import type { PartKind } from "./wire.ts";
@@ -108,6 +115,13 @@ export function targetStatus(env: Env, ref: TargetRef): TargetStatus {
     if (f.skill) parts.push(ownedPart(env, "skill", f.skill.file));
     if (f.command) parts.push(ownedPart(env, "command", f.command.file));
     for (const x of f.files ?? []) parts.push(ownedPart(env, "file", x.file));
+    const read = f.read;
+    if (read) {
+      const item = expandPath(env, read.item);
+      parts.push(jsonPart(expandPath(env, read.file), read.format, "file", (o) => ({
+        state: hasListItem(o, read.key, item) ? "wired" : "not_wired",
+      })));
+    }
   } else if (f.auto) {
     const auto = f.auto;
     for (const x of auto.files ?? []) parts.push(ownedPart(env, "hooks", x.file));

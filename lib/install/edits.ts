@@ -47,24 +47,87 @@ function childObj(o: Obj, key: string, where: string): Obj {
 }
 
 /**
- * Sets deja's MCP server at `key` (e.g. `["mcpServers", "deja"]`) to `entry`,
- * keeping any extra fields the user added to it (`disabled`, `env`).
+ * A key-path segment that names one item of a list by a field: `[name=deja]`
+ * is the item of the list whose `name` is `deja` (Continue's `mcpServers:`
+ * list). Any other segment is an object key.
+ */
+export function listSelector(seg: string): { field: string; value: string } | undefined {
+  const m = /^\[([A-Za-z_][\w-]*)=(.+)\]$/.exec(seg);
+  return m ? { field: m[1], value: m[2] } : undefined;
+}
+
+/** The index of the item `sel` names in `list`, or -1. */
+function itemIndex(list: unknown[], sel: { field: string; value: string }): number {
+  return list.findIndex((x) => isObj(x) && x[sel.field] === sel.value);
+}
+
+/**
+ * The holder of the last key-path segment: walks `key` but its last segment,
+ * creating missing objects (and the list a `[field=value]` segment selects
+ * from) when `create`. Returns undefined when something on the path is missing.
  *
- * @throws {ShapeError} when a parent on the key path is not an object.
+ * @throws {ShapeError} (with `create`) when a value on the path has the wrong type.
+ */
+function walk(o: Obj, key: string[], create: boolean): Obj | unknown[] | undefined {
+  let at: Obj | unknown[] = o;
+  key.slice(0, -1).forEach((k, i) => {
+    if (at === undefined) return;
+    if (Array.isArray(at)) {
+      const sel = listSelector(k);
+      const idx = sel ? itemIndex(at, sel) : -1;
+      if (idx < 0) {
+        if (!create || !sel) return void (at = undefined as never);
+        at.push({ [sel.field]: sel.value });
+        at = at[at.length - 1] as Obj;
+      } else at = at[idx] as Obj;
+      return;
+    }
+    const next = key[i + 1];
+    const wantList = listSelector(next) !== undefined;
+    const v: unknown = at[k];
+    if (v === undefined) {
+      if (!create) return void (at = undefined as never);
+      at = (at[k] = wantList ? [] : {}) as Obj | unknown[];
+    } else if (wantList ? Array.isArray(v) : isObj(v)) at = v as Obj | unknown[];
+    else if (create) throw new ShapeError(`${k} is not ${wantList ? "a list" : "an object"}`);
+    else at = undefined as never;
+  });
+  return at;
+}
+
+/**
+ * Sets deja's MCP server at `key` (e.g. `["mcpServers", "deja"]`, or
+ * `["mcpServers", "[name=deja]"]` for a list of servers) to `entry`, keeping
+ * any extra fields the user added to it (`disabled`, `env`).
+ *
+ * @throws {ShapeError} when a parent on the key path has the wrong type.
  */
 export function setMcp(o: Obj, key: string[], entry: Obj): void {
-  let at = o;
-  for (const k of key.slice(0, -1)) at = childObj(at, k, "");
+  const holder = walk(o, key, true)!;
   const last = key[key.length - 1];
-  const old = at[last];
-  at[last] = isObj(old) ? { ...old, ...entry } : entry;
+  if (Array.isArray(holder)) {
+    const sel = listSelector(last)!;
+    const idx = itemIndex(holder, sel);
+    const item = { [sel.field]: sel.value, ...entry };
+    if (idx < 0) holder.push(item);
+    else holder[idx] = { ...(holder[idx] as Obj), ...item };
+    return;
+  }
+  const old = holder[last];
+  holder[last] = isObj(old) ? { ...old, ...entry } : entry;
 }
 
 /** deja's MCP server entry at `key`, or undefined. */
 export function getMcp(o: Obj, key: string[]): Obj | undefined {
-  let at: unknown = o;
-  for (const k of key) at = isObj(at) ? at[k] : undefined;
-  return isObj(at) ? at : undefined;
+  const holder = walk(o, key, false);
+  const last = key[key.length - 1];
+  if (Array.isArray(holder)) {
+    const sel = listSelector(last);
+    const idx = sel ? itemIndex(holder, sel) : -1;
+    return idx < 0 ? undefined : holder[idx] as Obj;
+  }
+  const v = holder?.[last];
+  return isObj(v) ? v : undefined;
 }
 
 /**
@@ -84,23 +147,65 @@ export function isDejaServer(entry: Obj | undefined): boolean {
   return entry !== undefined && /(^|[/\\])deja(-launcher)?(\.exe)?$/.test(serverProgram(entry));
 }
 
-/** Removes deja's MCP entry (only when it runs deja); drops a parent it left empty. Returns true when removed. */
+/**
+ * Removes deja's MCP entry (only when it runs deja); drops a parent (object or
+ * list) it left empty. Returns true when removed.
+ */
 export function removeMcp(o: Obj, key: string[]): boolean {
-  const parents: Obj[] = [o];
-  for (const k of key.slice(0, -1)) {
-    const next = parents[parents.length - 1][k];
-    if (!isObj(next)) return false;
-    parents.push(next);
-  }
+  if (!isDejaServer(getMcp(o, key))) return false;
+  const holder = walk(o, key, false)!;
   const last = key[key.length - 1];
-  const holder = parents[parents.length - 1];
-  if (!isDejaServer(isObj(holder[last]) ? holder[last] as Obj : undefined)) return false;
-  delete holder[last];
-  for (let i = parents.length - 1; i > 0; i--) {
-    if (Object.keys(parents[i]).length) break;
-    delete parents[i - 1][key[i - 1]];
+  if (Array.isArray(holder)) holder.splice(itemIndex(holder, listSelector(last)!), 1);
+  else delete holder[last];
+  // Drop the containers left empty, innermost first.
+  for (let n = key.length - 1; n > 0; n--) {
+    const parent = walk(o, key.slice(0, n), false);
+    const k = key[n - 1];
+    if (parent === undefined || Array.isArray(parent)) break;
+    const v = parent[k];
+    const empty = Array.isArray(v) ? v.length === 0 : isObj(v) && Object.keys(v).length === 0;
+    if (!empty) break;
+    delete parent[k];
   }
   return true;
+}
+
+/**
+ * Adds `item` to the list at `key` (aider's `read:`), turning a single string
+ * there into a list; leaves it when already there.
+ *
+ * @throws {ShapeError} when the value at `key` is neither a list nor a string.
+ */
+export function addListItem(o: Obj, key: string[], item: string): void {
+  const holder = walk(o, key, true) as Obj;
+  const last = key[key.length - 1];
+  const v = holder[last];
+  if (v === undefined) holder[last] = [item];
+  else if (typeof v === "string") holder[last] = v === item ? v : [v, item];
+  else if (Array.isArray(v)) {
+    if (!v.includes(item)) v.push(item);
+  } else throw new ShapeError(`${last} is not a list`);
+}
+
+/** Removes `item` from the list at `key`; drops the key when the list is left empty. */
+export function removeListItem(o: Obj, key: string[], item: string): boolean {
+  const holder = walk(o, key, false);
+  if (!holder || Array.isArray(holder)) return false;
+  const last = key[key.length - 1];
+  const v = holder[last];
+  if (v === item) return delete holder[last];
+  if (!Array.isArray(v) || !v.includes(item)) return false;
+  v.splice(v.indexOf(item), 1);
+  if (!v.length) delete holder[last];
+  return true;
+}
+
+/** True when the list (or single string) at `key` holds `item`. */
+export function hasListItem(o: Obj, key: string[], item: string): boolean {
+  const holder = walk(o, key, false);
+  if (!holder || Array.isArray(holder)) return false;
+  const v = holder[key[key.length - 1]];
+  return v === item || (Array.isArray(v) && v.includes(item));
 }
 
 /** Event keys of a hooks map that mean `event` (Crush accepts `pre_tool_use`, `pretooluse`). */

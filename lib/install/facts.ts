@@ -62,6 +62,18 @@ export interface InstallFacts {
   command?: OwnedFile;
   /** More files deja owns on the plain target (guidance files, instructions). */
   files?: OwnedFile[];
+  /**
+   * A list in a config that gets the path of one of deja's files (aider's
+   * `read:` in `.aider.conf.yml`); a single string there becomes a list.
+   */
+  read?: {
+    file: string;
+    format?: ConfigFormat;
+    /** Key path of the list (`["read"]`). */
+    key: string[];
+    /** Path template of the file the list names (one of `files`). */
+    item: string;
+  };
   /** The `-auto` target: hooks that recall without being asked. */
   auto?: {
     target: string;
@@ -173,6 +185,17 @@ export function checkInstallFacts(id: string, v: unknown): string[] {
   checkOwned(`${id}: install.skill`, v.skill, out);
   checkOwned(`${id}: install.command`, v.command, out);
   checkFiles(`${id}: install.files`, v.files, out);
+  const read = v.read;
+  if (read !== undefined) {
+    if (!isObj(read)) out.push(`${id}: install.read must be {file, key, item}`);
+    else {
+      checkTemplate(`${id}: install.read.file`, read.file, out);
+      checkTemplate(`${id}: install.read.item`, read.item, out);
+      if (!Array.isArray(read.key) || !read.key.length || !read.key.every(isStr)) {
+        out.push(`${id}: install.read.key must be a key path`);
+      }
+    }
+  }
   const auto = v.auto;
   if (auto !== undefined) {
     if (!isObj(auto)) return [...out, `${id}: install.auto must be an object`];

@@ -92,21 +92,58 @@ export function parseConfig(text: string, format: ConfigFormat): unknown {
   }
 }
 
-/** One change between two values: the key path and the new value (undefined: removed). */
+/** One change between two values: the key path (list items by index) and the new value (undefined: removed). */
 export interface Change {
-  path: string[];
+  path: Array<string | number>;
   value: unknown;
+  /** The value is a new list item (appended at that index). */
+  insert?: boolean;
 }
 
-/** The changes that turn object `a` into object `b`; objects are compared key by key, anything else whole. */
-export function diff(a: Obj, b: Obj, path: string[] = []): Change[] {
+const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+
+/**
+ * The changes that turn list `a` into list `b` item by item when `b` is `a`
+ * with items appended, one item removed, or items changed in place; undefined
+ * for anything else (the list is then replaced whole).
+ */
+function listDiff(a: unknown[], b: unknown[], path: Array<string | number>): Change[] | undefined {
+  if (b.length > a.length && a.every((x, i) => same(x, b[i]))) {
+    return b.slice(a.length).map((v, i) => ({
+      path: [...path, a.length + i],
+      value: v,
+      insert: true,
+    }));
+  }
+  if (b.length === a.length - 1) {
+    const gone = a.findIndex((x, i) => !same(x, b[i]));
+    if (a.slice(gone + 1).every((x, i) => same(x, b[gone + i]))) {
+      return [{ path: [...path, gone], value: undefined }];
+    }
+  }
+  if (b.length !== a.length) return undefined;
+  return a.flatMap((x, i) => {
+    const y = b[i];
+    if (same(x, y)) return [];
+    if (isObj(x) && isObj(y)) return diff(x, y, [...path, i]);
+    return [{ path: [...path, i], value: y }];
+  });
+}
+
+/**
+ * The changes that turn object `a` into object `b`; objects are compared key
+ * by key, lists item by item where they can be (listDiff), anything else whole.
+ */
+export function diff(a: Obj, b: Obj, path: Array<string | number> = []): Change[] {
   const out: Change[] = [];
   for (const k of Object.keys(a)) if (!(k in b)) out.push({ path: [...path, k], value: undefined });
   for (const [k, v] of Object.entries(b)) {
     const old = a[k];
-    if (JSON.stringify(old) === JSON.stringify(v)) continue;
+    if (same(old, v)) continue;
     if (isObj(old) && isObj(v)) out.push(...diff(old, v, [...path, k]));
-    else out.push({ path: [...path, k], value: v });
+    else if (Array.isArray(old) && Array.isArray(v)) {
+      out.push(...(listDiff(old, v, [...path, k]) ?? [{ path: [...path, k], value: v }]));
+    } else out.push({ path: [...path, k], value: v });
   }
   return out;
 }
@@ -134,7 +171,11 @@ export function renderConfig(format: ConfigFormat, text: string, before: Obj, ne
       const formattingOptions = jsoncIndent(text);
       let out = text;
       for (const c of diff(before, next)) {
-        out = jsonc.applyEdits(out, jsonc.modify(out, c.path, c.value, { formattingOptions }));
+        const isArrayInsertion = c.insert === true;
+        out = jsonc.applyEdits(
+          out,
+          jsonc.modify(out, c.path, c.value, { formattingOptions, isArrayInsertion }),
+        );
       }
       return out;
     }

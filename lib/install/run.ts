@@ -123,7 +123,7 @@ function dropBackups(env: Env, outcomes: TargetOutcome[]): void {
     ),
   );
   for (const c of outcomes.flatMap((o) => o.changes)) {
-    if (c.kind !== "mcp" && c.kind !== "hooks") continue;
+    if (c.kind === "skill" || c.kind === "command") continue;
     const real = realTarget(c.path);
     const bak = `${real}.deja.bak`;
     if (live.has(real) || !existsSync(bak)) continue;

@@ -28,8 +28,10 @@ import {
   writeIfChanged,
 } from "./files.ts";
 import {
+  addListItem,
   dropBase,
   removeHooks,
+  removeListItem,
   removeMcp,
   setBase,
   setHooks,
@@ -109,6 +111,18 @@ function jsonEdits(ctx: WireCtx, ref: TargetRef, install: boolean): JsonEdit[] {
       path: expandPath(ctx.env, mcp.file),
       format: mcp.format,
       apply: install ? (o) => setMcp(o, mcp.key, entry) : (o) => void removeMcp(o, mcp.key),
+    });
+  }
+  const read = f.read;
+  if (read && (install || !ref.auto)) {
+    const item = expandPath(ctx.env, read.item);
+    out.push({
+      kind: "file",
+      path: expandPath(ctx.env, read.file),
+      format: read.format,
+      apply: install
+        ? (o) => addListItem(o, read.key, item)
+        : (o) => void removeListItem(o, read.key, item),
     });
   }
   if (hooks && (ref.auto || !install)) {

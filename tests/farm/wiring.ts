@@ -45,7 +45,7 @@ export const WIRING: Record<string, WiringSpec> = {
     argsAt: 2,
   },
   gemini: { plain: "gemini", auto: "gemini-auto" },
-  opencode: { plain: "opencode" },
+  opencode: { plain: "opencode", auto: "opencode-auto" },
   qwen: { plain: "qwen", auto: "qwen-auto" },
   copilot: { plain: "copilot" },
   kilo: { plain: "kilocode" },
@@ -53,6 +53,9 @@ export const WIRING: Record<string, WiringSpec> = {
   omp: { plain: "omp" },
   factory: { plain: "factory" },
   auggie: { plain: "auggie" },
+  // pi reads no MCP config: the plain target's extension registers a tool named `deja`.
+  pi: { plain: "pi", auto: "pi-auto" },
+  continue: { plain: "continue" },
 };
 
 /** The farm harnesses whose wiring the CI subset checks. */
@@ -60,7 +63,7 @@ export const WIRING_CI = ["codex", "gemini", "opencode"];
 
 /** True when `name` is deja's MCP tool as some harness names it (`mcp__deja__deja`, `deja-deja`, ...). */
 export function isDejaTool(name: string): boolean {
-  return /^(mcp_+)?deja[-_.]+deja$/.test(name);
+  return /^(mcp_+)?deja[-_.]+deja$/.test(name) || name === "deja";
 }
 
 /** A harness's tool that loads deferred tools (Claude's `ToolSearch`, `tool_search`). */

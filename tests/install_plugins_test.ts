@@ -1,0 +1,172 @@
+/**
+ * `deja install` for the harnesses wired through a list or through code:
+ * Continue (deja's server one item of the `mcpServers:` list, found by name),
+ * aider (`read:` in `.aider.conf.yml` names deja's guidance file), pi (a `deja`
+ * tool extension; `pi-auto` a recall extension) and `opencode-auto` (a server
+ * plugin). Each: the user's content kept, a second install changing no byte,
+ * uninstall giving back the original, a broken config refused.
+ */
+import { assert, assertEquals, assertStringIncludes } from "./_assert.ts";
+import { existsSync, readdirSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { read, roundTrip, t, world, write } from "./_install_world.ts";
+import { installTargets, uninstallTargets } from "../lib/install/run.ts";
+import { launcherPath } from "../lib/install/launcher.ts";
+import { parseConfig } from "../lib/install/formats.ts";
+
+type Obj = Record<string, unknown>;
+
+Deno.test("continue: deja is one item of the mcpServers list; other items and comments kept", () => {
+  const w = world();
+  try {
+    const path = join(w.home, ".continue", "config.yaml");
+    const original = `name: mine # my assistant
+version: 1.0.0
+schema: v1
+mcpServers:
+  # the search server
+  - name: search
+    command: search-mcp
+    args: [--stdio]
+models:
+  - name: local
+    provider: ollama
+`;
+    const after = roundTrip(w, "continue", path, original);
+    assertStringIncludes(after, "# the search server");
+    assertStringIncludes(after, "name: mine # my assistant");
+    const v = parseConfig(after, "yaml") as { mcpServers: Obj[] };
+    assertEquals(v.mcpServers.length, 2);
+    assertEquals(v.mcpServers[0], { name: "search", command: "search-mcp", args: ["--stdio"] });
+    assertEquals(v.mcpServers[1], {
+      name: "deja",
+      command: launcherPath(w.env),
+      args: ["mcp"],
+    });
+  } finally {
+    rmSync(w.root, { recursive: true, force: true });
+  }
+});
+
+Deno.test("continue: an existing deja item is updated in place, not added twice", () => {
+  const w = world();
+  try {
+    const path = join(w.home, ".continue", "config.yaml");
+    write(
+      path,
+      `mcpServers:\n  - name: deja\n    command: /old/deja\n    args: [mcp]\n    env: {A: "1"}\n`,
+    );
+    installTargets(w.env, w.self, [t("continue")]);
+    const v = parseConfig(read(path), "yaml") as { mcpServers: Obj[] };
+    assertEquals(v.mcpServers, [{
+      name: "deja",
+      command: launcherPath(w.env),
+      args: ["mcp"],
+      env: { A: "1" },
+    }]);
+    uninstallTargets(w.env, [t("continue")]);
+    assertStringIncludes(read(path), "/old/deja", "uninstall gives back the original bytes");
+  } finally {
+    rmSync(w.root, { recursive: true, force: true });
+  }
+});
+
+Deno.test("continue: mcpServers that is not a list is refused and left untouched", () => {
+  const w = world();
+  try {
+    const path = join(w.home, ".continue", "config.yaml");
+    const text = `mcpServers:\n  deja: {command: x}\n`;
+    write(path, text);
+    const r = installTargets(w.env, w.self, [t("continue")]);
+    assert(r.outcomes[0].refused, "refused");
+    assertStringIncludes(r.outcomes[0].refused!, "not a list");
+    assertEquals(read(path), text);
+    write(path, "mcpServers: [\n");
+    const broken = installTargets(w.env, w.self, [t("continue")]);
+    assertStringIncludes(broken.outcomes[0].refused ?? "", "not valid YAML");
+  } finally {
+    rmSync(w.root, { recursive: true, force: true });
+  }
+});
+
+Deno.test("aider: read: gets deja's guidance file; a single string becomes a list and comes back", () => {
+  const w = world();
+  try {
+    const path = join(w.home, ".aider.conf.yml");
+    const guide = join(w.home, ".config", "deja", "aider.md");
+    write(path, `# aider settings\nmodel: sonnet\nread: CONVENTIONS.md # always\n`);
+    installTargets(w.env, w.self, [t("aider")]);
+    const after = read(path);
+    assertStringIncludes(after, "# aider settings");
+    assertEquals((parseConfig(after, "yaml") as Obj).read, ["CONVENTIONS.md", guide]);
+    assertStringIncludes(read(guide), "deja blame <file>");
+    uninstallTargets(w.env, [t("aider")]);
+    assertEquals((parseConfig(read(path), "yaml") as Obj).read, ["CONVENTIONS.md"]);
+    assert(!existsSync(guide), "uninstall removed the guidance file");
+  } finally {
+    rmSync(w.root, { recursive: true, force: true });
+  }
+});
+
+Deno.test("aider: a list keeps its items; a read: that is a map is refused", () => {
+  const w = world();
+  try {
+    const path = join(w.home, ".aider.conf.yml");
+    const guide = join(w.home, ".config", "deja", "aider.md");
+    const after = roundTrip(w, "aider", path, `read:\n  - A.md\n  - B.md\n`);
+    assertEquals((parseConfig(after, "yaml") as Obj).read, ["A.md", "B.md", guide]);
+    write(path, `read:\n  a: b\n`);
+    const r = installTargets(w.env, w.self, [t("aider")]);
+    assertStringIncludes(r.outcomes[0].refused ?? "", "read is not a list");
+    assert(!existsSync(guide), "nothing of a refused target is written");
+  } finally {
+    rmSync(w.root, { recursive: true, force: true });
+  }
+});
+
+Deno.test("pi: a deja tool extension and the skill; pi-auto adds the recall extension; uninstall leaves nothing", () => {
+  const w = world();
+  try {
+    const ext = join(w.home, ".pi", "agent", "extensions");
+    installTargets(w.env, w.self, [t("pi-auto")]);
+    const tool = read(join(ext, "deja.js"));
+    assertStringIncludes(tool, `const LAUNCHER = ${JSON.stringify(launcherPath(w.env))};`);
+    assertStringIncludes(tool, 'name: "deja"');
+    const auto = read(join(ext, "deja-auto.js"));
+    assertStringIncludes(auto, '"before_agent_start"');
+    assertStringIncludes(auto, '"hook-prompt", "--harness", "pi"');
+    assert(existsSync(join(w.home, ".pi", "agent", "skills", "deja-history", "SKILL.md")));
+    const again = installTargets(w.env, w.self, [t("pi-auto")]);
+    assert(again.outcomes[0].changes.every((c) => c.action === "unchanged"), "idempotent");
+    uninstallTargets(w.env, [t("pi-auto")]);
+    assert(!existsSync(join(ext, "deja-auto.js")));
+    assert(existsSync(join(ext, "deja.js")), "the plain target stays");
+    uninstallTargets(w.env, [t("pi")]);
+    assertEquals(existsSync(ext) ? readdirSync(ext) : [], []);
+  } finally {
+    rmSync(w.root, { recursive: true, force: true });
+  }
+});
+
+Deno.test("opencode-auto writes a server plugin (default export with id and server()) beside the MCP entry", async () => {
+  const w = world();
+  try {
+    installTargets(w.env, w.self, [t("opencode-auto")]);
+    const file = join(w.home, ".config", "opencode", "plugins", "deja.js");
+    const mod = await import(`file://${file}`);
+    assertEquals(mod.default.id, "deja");
+    assertEquals(typeof mod.default.server, "function");
+    // The launcher is a script that prints nothing: the hooks answer nothing, and never throw.
+    const hooks = await mod.default.server({ directory: w.root });
+    const out = { system: ["base"] };
+    await hooks["chat.message"]({ sessionID: "s" }, { parts: [{ type: "text", text: "hi" }] });
+    await hooks["experimental.chat.system.transform"]({ sessionID: "s" }, out);
+    assertEquals(out.system, ["base"]);
+    const cfg = parseConfig(read(join(w.home, ".config", "opencode", "opencode.json")), "jsonc");
+    assert((cfg as { mcp: Obj }).mcp.deja, "the MCP entry too");
+    uninstallTargets(w.env, [t("opencode-auto")]);
+    assert(!existsSync(file));
+  } finally {
+    rmSync(w.root, { recursive: true, force: true });
+  }
+});
