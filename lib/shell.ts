@@ -15,6 +15,7 @@ export function shQuote(s: string): string {
 }
 
 /** Characters a terminal acts on or hides (controls, C1, bidi, invisible). */
+// deno-lint-ignore no-control-regex
 const UNSEEN = /[\x00-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]/;
 
 /**

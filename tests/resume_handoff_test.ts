@@ -170,6 +170,7 @@ Deno.test("a session ref whose prefix names neither a harness nor a remote says 
 Deno.test("a command shown to a person spells out characters the terminal would strip", () => {
   const dir = "/tmp/evil\x1b]0;x\x07dir\u202e'q";
   const line = displayCommand(["claude", "--resume", "abc"], dir);
+  // deno-lint-ignore no-control-regex
   assert(!/[\x00-\x1f\u202e]/.test(line), line);
   // bash reads the quoted path back as the real one.
   const quoted = line.slice("cd ".length, line.indexOf(" && "));
