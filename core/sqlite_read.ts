@@ -47,6 +47,7 @@ import { pathToFileURL } from "node:url";
 import type { DriftKind, Env, ParseCtx } from "./model.ts";
 import { kindOf, NotRegularFileError, readHeadSync } from "./fsread.ts";
 import { pid, pidAlive, uid } from "./runtime.ts";
+import { salvaging } from "./sqlite_salvage.ts";
 
 /** A read-only handle; call `close()` when done (removes any private copy). */
 export interface StoreHandle {
@@ -331,12 +332,23 @@ export function noteUnknownColumns(
  * wants it: a missing or 0-byte store is counted as `empty` (the watermark
  * kept) and gives undefined; any other {@link StoreError} (`locked`,
  * `corrupt`, `unreadable`) is thrown so the indexer reports the source.
+ * A store whose pages turn out damaged mid-read yields the rows still
+ * readable, the rest counted as `corrupt` skips (core/sqlite_salvage.ts).
  *
  * @throws {StoreError} `locked`, `corrupt` or `unreadable`.
  */
 export function openOrCountEmpty(path: string, ctx: ParseCtx): StoreHandle | undefined {
   try {
-    return openStore(path, ctx.env);
+    const h = openStore(path, ctx.env);
+    const s = salvaging(h.db, path, ctx);
+    return {
+      db: s.db,
+      snapshot: h.snapshot,
+      close() {
+        h.close();
+        s.copy()?.close();
+      },
+    };
   } catch (e) {
     if (e instanceof StoreError && e.reason === "empty") {
       ctx.skip("empty", path, e.message);

@@ -26,7 +26,8 @@ export interface ZstRecord {
 
 /**
  * Yields the JSON records of the compressed JSONL file `path`. An empty file,
- * one over {@link MAX_ZSTD_BYTES}, a bad frame (what came before it is kept), an
+ * one over {@link MAX_ZSTD_BYTES}, a damaged frame (the frames before it and
+ * from the next frame magic after it are kept, each damaged stretch counted), an
  * unterminated last frame, and lines that are not UTF-8 or not JSON are
  * reported through `ctx.skip`; blank lines are skipped silently.
  *
@@ -43,7 +44,7 @@ export async function* zstdJsonl(path: string, ctx: ParseCtx): AsyncGenerator<Zs
     return;
   }
   const z = unzstd(await readBytes(path, MAX_ZSTD_BYTES), { lenient: true });
-  if (z.bad) ctx.skip("corrupt", `${path}@${z.bad.at}`, z.bad.message);
+  for (const d of z.damaged ?? []) ctx.skip("corrupt", `${path}@${d.at}`, d.message);
   if (z.torn !== undefined) {
     ctx.skip(
       "malformed_json",

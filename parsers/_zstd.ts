@@ -48,8 +48,13 @@ export interface ZstdResult {
   frames: number;
   /** Byte offset of an incomplete trailing frame, when the input ends mid-frame. */
   torn?: number;
-  /** With `lenient`: the frame that could not be read (decoding stopped there). */
+  /** With `lenient`: the first frame that could not be read. */
   bad?: { at: number; message: string };
+  /**
+   * With `lenient`: every stretch that could not be read; decoding went on at
+   * the next frame magic after each.
+   */
+  damaged?: Array<{ at: number; message: string }>;
 }
 
 const u32 = (b: Uint8Array, at: number) =>
@@ -97,8 +102,10 @@ function frameEnd(b: Uint8Array, start: number): { end: number; skippable: boole
  * Decompresses every complete zstd frame of `bytes` (one frame or many
  * concatenated) and joins their output.
  *
- * @param opts.lenient stop at a bad frame and report it in `bad` (keeping
- *   what the frames before it held) instead of throwing.
+ * @param opts.lenient instead of throwing at a bad frame, report it in
+ *   `damaged` and go on at the next frame magic after it (frames before and
+ *   after the damage are kept); a frame cut short with a frame after it is
+ *   damage too, not a torn tail.
  * @throws Error when a frame is malformed or fails to decompress (the message
  *   names the byte offset), unless `lenient`; an incomplete last frame is
  *   never an error (`torn`).
@@ -108,18 +115,35 @@ export function unzstd(bytes: Uint8Array, opts: { lenient?: boolean } = {}): Zst
   let size = 0;
   let frames = 0;
   let at = 0;
+  const damaged: Array<{ at: number; message: string }> = [];
+  const done = (torn?: number): ZstdResult => {
+    const r: ZstdResult = { data: join(parts, size), frames };
+    if (torn !== undefined) r.torn = torn;
+    if (damaged.length) [r.bad, r.damaged] = [damaged[0], damaged];
+    return r;
+  };
   while (at < bytes.length) {
     let out: Uint8Array | undefined;
     let end: number;
     try {
       const f = frameEnd(bytes, at);
-      if (f === -1) return { data: join(parts, size), frames, torn: at };
+      if (f === -1) {
+        // Cut short: the writer's last append, unless a later frame shows it was damage.
+        const next = opts.lenient ? nextMagic(bytes, at + 1) : -1;
+        if (next < 0) return done(at);
+        throw new Error("frame cut short before a later frame");
+      }
       end = f.end;
       if (!f.skippable) out = new Uint8Array(zstdDecompressSync(bytes.subarray(at, f.end)));
     } catch (e) {
       const message = `zstd frame at byte ${at}: ${(e as Error).message}`;
       if (!opts.lenient) throw new Error(message);
-      return { data: join(parts, size), frames, bad: { at, message } };
+      damaged.push({ at, message });
+      // Resynchronise at the next frame magic after the damage.
+      const next = nextMagic(bytes, at + 1);
+      if (next < 0) return done();
+      at = next;
+      continue;
     }
     if (out) {
       parts.push(out);
@@ -128,7 +152,18 @@ export function unzstd(bytes: Uint8Array, opts: { lenient?: boolean } = {}): Zst
     }
     at = end;
   }
-  return { data: join(parts, size), frames };
+  return done();
+}
+
+/** Offset of the next zstd or skippable frame magic at or after `from`, or -1. */
+function nextMagic(b: Uint8Array, from: number): number {
+  for (let i = from; i + 4 <= b.length; i++) {
+    const z = b[i] === 0x28 && b[i + 1] === 0xb5 && b[i + 2] === 0x2f && b[i + 3] === 0xfd;
+    const skip = (b[i] & 0xf0) === 0x50 && b[i + 1] === 0x2a && b[i + 2] === 0x4d &&
+      b[i + 3] === 0x18;
+    if (z || skip) return i;
+  }
+  return -1;
 }
 
 function join(parts: Uint8Array[], size: number): Uint8Array {

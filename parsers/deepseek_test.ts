@@ -355,7 +355,7 @@ Deno.test("a zstd-framed log (header frame, then one frame per flush) parses lik
   }
 });
 
-Deno.test("a torn last frame is left for the next read and a corrupt frame stops decoding, both counted", async () => {
+Deno.test("a torn last frame is left for the next read and damage between frames is passed over, both counted", async () => {
   const t = temp();
   try {
     const head = frame(header() + "\n");
@@ -370,7 +370,9 @@ Deno.test("a torn last frame is left for the next read and a corrupt frame stops
     assertEquals(texts((await parse(path)).sessions[0]), ["user:first", "user:second"]);
     writeFileSync(path, cat(head, body, new Uint8Array([9, 9, 9, 9, 9]), tail));
     const bad = await parse(path);
-    assertEquals([texts(bad.sessions[0]), bad.ctx.counts], [["user:first"], { corrupt: 1 }]);
+    assertEquals([texts(bad.sessions[0]), bad.ctx.counts], [["user:first", "user:second"], {
+      corrupt: 1,
+    }]);
     writeFileSync(path, "");
     assertEquals((await parse(path)).ctx.counts, { empty: 1 });
   } finally {
@@ -464,4 +466,18 @@ Deno.test("the registry fixture parses through discovery without errors", async 
   const run = await runParser(deepseek, testEnv("/nohome", { DEJA_DEEPSEEK_ROOT: root }));
   assertEquals(run.errors, {});
   assertEquals(run.sessions.length, 4);
+});
+
+Deno.test("unzstd, when lenient, goes on at the next frame after a damaged or cut-short frame", () => {
+  const [a, b, c] = [frame("a\n"), frame("b\n"), frame("c\n")];
+  // A flipped byte inside b's compressed data and b cut short in the middle of the file.
+  const flipped = b.slice();
+  flipped[flipped.length - 3] ^= 0xff;
+  const junk = new Uint8Array([1, 2, 3, 4, 5, 6]);
+  for (const mid of [junk, b.subarray(0, b.length - 2), cat(junk, flipped)]) {
+    const r = unzstd(cat(a, mid, c), { lenient: true });
+    const text = new TextDecoder().decode(r.data);
+    assert(text.startsWith("a\n") && text.endsWith("c\n"), JSON.stringify(text));
+    assert((r.damaged?.length ?? 0) >= 1);
+  }
 });

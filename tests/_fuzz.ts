@@ -28,7 +28,8 @@ interface Store {
   rel: string;
   kind: "append" | "document" | "sqlite";
   bytes: Uint8Array;
-  records: Array<{ marker: string; start: number; end: number }>;
+  /** `needs`: other byte spans the record cannot be read without (a SQLite row's session row). */
+  records: Array<{ marker: string; start: number; end: number; needs?: Array<[number, number]> }>;
   /** Mutations start at or after this byte (a header the format cannot do without). */
   minAt: number;
 }
@@ -47,7 +48,7 @@ function spans(head: string, pieces: string[], sep: string, tail: string, marker
   return { text: head + pieces.join(sep) + tail, records };
 }
 
-const GEN: Record<string, (n: number, base: number) => Store> = {
+export const GEN: Record<string, (n: number, base: number) => Store> = {
   jsonl(n, base) {
     const meta = JSON.stringify({
       timestamp: new Date(T0).toISOString(),
@@ -153,29 +154,36 @@ const GEN: Record<string, (n: number, base: number) => Store> = {
         "utf8",
       );
       db.exec(sql.replaceAll("@ROOT@", dir));
+      const sid = `fzsession-${base}`;
       db.exec(
-        "INSERT INTO sessions (id, title, updated_at, created_at) VALUES ('fz', 'fz', 1772355600, 1772355600)",
+        `INSERT INTO sessions (id, title, updated_at, created_at) VALUES ('${sid}', 'fztitle-${base}', 1772355600, 1772355600)`,
       );
       const ins = db.prepare(
-        "INSERT INTO messages (id, session_id, role, parts, created_at, updated_at) VALUES (?, 'fz', 'user', ?, ?, ?)",
+        "INSERT INTO messages (id, session_id, role, parts, created_at, updated_at) VALUES (?, ?, 'user', ?, ?, ?)",
       );
       const markers = Array.from({ length: n }, (_, i) => `FZ${base + i}Q`);
-      markers.forEach((m, i) =>
-        ins.run(
-          `fz-${i}`,
-          JSON.stringify([{ type: "text", data: { text: `ask ${m} ${"pad ".repeat(60)}` } }]),
-          1772355600 + i,
-          1772355600 + i,
-        )
+      const parts = markers.map((m) =>
+        JSON.stringify([{ type: "text", data: { text: `ask ${m} ${"pad ".repeat(60)}` } }])
+      );
+      markers.forEach((_m, i) =>
+        ins.run(`fzmsg-${base}-${i}`, sid, parts[i], 1772355600 + i, 1772355600 + i)
       );
       db.close();
       const bytes = new Uint8Array(readFileSync(path));
+      // A row's cell: its header just before the first value, through the last value after parts.
+      const at = (t: string) => new TextDecoder("latin1").decode(bytes).indexOf(t);
+      const cell = `${sid}fztitle-${base}`;
+      const session: [number, number] = [at(cell) - 12, at(cell) + cell.length + 12];
+      const records = markers.map((marker, i) => {
+        const start = at(`fzmsg-${base}-${i}${sid}user`) - 12;
+        return { marker, start, end: at(parts[i]) + parts[i].length + 20, needs: [session] };
+      });
       return {
         parser: "crush",
         rel: "p/.crush/crush.db",
         kind: "sqlite",
         bytes,
-        records: locate(bytes, markers),
+        records,
         minAt: 4096,
       };
     } finally {
@@ -196,29 +204,34 @@ const GEN: Record<string, (n: number, base: number) => Store> = {
         })
       ),
     ];
-    const bytes = new Uint8Array(zstdCompressSync(enc.encode(lines.join("\n") + "\n")));
+    // One frame per appended line, as DeepSeek Harness writes its log.
+    const frames = lines.map((l) => new Uint8Array(zstdCompressSync(enc.encode(l + "\n"))));
+    const bytes = new Uint8Array(frames.reduce((n, f) => n + f.length, 0));
+    const ends: number[] = [];
+    frames.reduce((at, f) => {
+      bytes.set(f, at);
+      ends.push(at + f.length);
+      return at + f.length;
+    }, 0);
+    const head: [number, number] = [0, ends[0]];
     return {
       parser: "deepseek",
       rel: `--w--/${id}/session.jsonl.zstd`,
       kind: "document",
       bytes,
-      records: [],
+      records: markers.map((marker, i) => ({
+        marker,
+        start: ends[i],
+        end: ends[i + 1],
+        needs: [head],
+      })),
       minAt: 4,
     };
   },
 };
 
-/** Markers found verbatim in a binary store: their spans (SQLite cells are text). */
-function locate(bytes: Uint8Array, markers: string[]) {
-  const text = new TextDecoder("latin1").decode(bytes);
-  return markers.flatMap((marker) => {
-    const start = text.indexOf(marker);
-    return start < 0 ? [] : [{ marker, start, end: start + marker.length }];
-  });
-}
-
 /** Format kinds whose intact records must all be read (the others are measured only). */
-export const ASSERTED = new Set(["jsonl", "json_doc", "json_array", "markdown"]);
+export const ASSERTED = new Set(["jsonl", "json_doc", "json_array", "markdown", "zstd"]);
 
 const MUTATIONS: Record<string, readonly Mutation[]> = {
   jsonl: TEXT_MUTATIONS,
@@ -308,13 +321,19 @@ export function runFuzz(seed: number, perKind: number, timeoutMs = 20_000): Fuzz
         if (out.error) fig.unreadable++;
         const found = new Set(out.found);
         if (kind === "zstd") fig.zstdRead = [fig.zstdRead[0] + found.size, fig.zstdRead[1] + 8];
+        const clear = (start: number, end: number) =>
+          end <= mut.from || start >= Math.max(mut.to, mut.from + 1);
         const intact = store.records.filter((rec) =>
-          rec.end <= mut.from || rec.start >= Math.max(mut.to, mut.from + 1)
+          clear(rec.start, rec.end) && (rec.needs ?? []).every(([a, b]) => clear(a, b))
         );
-        fig.intact[kind] = (fig.intact[kind] ?? 0) + intact.length;
+        // SQLite refuses a store cut short whose header still counts the lost pages
+        // (core/sqlite_salvage.ts): reported whole, measured apart.
+        const refused = kind === "sqlite" && !!out.error;
+        const as = refused ? "sqlite_refused" : kind;
+        fig.intact[as] = (fig.intact[as] ?? 0) + intact.length;
         for (const rec of intact) {
           if (found.has(rec.marker)) continue;
-          fig.lost[kind] = (fig.lost[kind] ?? 0) + 1;
+          fig.lost[as] = (fig.lost[as] ?? 0) + 1;
           if (fig.failures.length < 20) fig.failures.push(`${tag}: ${rec.marker} lost`);
         }
       });

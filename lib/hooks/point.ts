@@ -22,6 +22,7 @@ import { concludes, displayPath, gist, sentences } from "../memory/text.ts";
 import { oneLine, plural } from "../../core/text.ts";
 import { fnv64 } from "./state.ts";
 import {
+  citable,
   type Current,
   day,
   fitLines,
@@ -92,7 +93,7 @@ export function commandNote(
   const longest = norm.split(" ").reduce((a, b) => (b.length > a.length ? b : a), "");
   const like = likeEscape(project) + "%";
   const rows = Q.commandsHolding.all(store, { text: longest, project: like }).filter((r) =>
-    !current.rows.has(r.session_id) && normalCommand(r.command) === norm
+    citable(current, r.session_id) && normalCommand(r.command) === norm
   );
   if (!rows.length) return null;
   rows.sort((a, b) => (a.time ?? 0) - (b.time ?? 0));
@@ -145,7 +146,7 @@ export function fileNote(
 ): Said | null {
   const target = absoluteTarget(path, dir);
   const changes = Q.fileChangesAt.all(store, { path: target }).filter((t) =>
-    !current.rows.has(t.session_id)
+    citable(current, t.session_id)
   );
   if (!changes.length) return null;
   const ids = [...new Set(changes.map((t) => t.session_id))];
@@ -175,12 +176,12 @@ export function fixNote(
   const text = output.length > 16_384
     ? output.slice(0, 2048) + "\n" + output.slice(-14_000)
     : output;
-  const res = findFixes(store, text, { limit: 4 });
+  const res = findFixes(store, text, { limit: 4, hidden: current.hidden });
   if (res.status !== "found") return null;
   const key = `fix:${fnv64(res.signatures.join("|"))}`;
   if (seen.has(key)) return null;
   const fixes = res.fixes.filter((f) =>
-    f.succeeded > 0 && f.examples.some((e) => !current.rows.has(e.sessionRowId))
+    f.succeeded > 0 && f.examples.some((e) => citable(current, e.sessionRowId))
   ).slice(0, 2);
   if (!fixes.length) return null;
   const lines = [

@@ -1,0 +1,231 @@
+/**
+ * Reading what is still readable out of a SQLite store with damaged pages.
+ *
+ * A parser queries its store through the handle {@link openOrCountEmpty}
+ * (core/sqlite_read.ts) gives it. That handle's `db` is {@link salvaging}: the
+ * store itself until a query fails on corruption ("database disk image is
+ * malformed"). Then, once, every table is copied row by row into a private
+ * in-memory database ({@link recover}) and that query, and every later one,
+ * runs on the copy. A table is read in rowid windows: a window that fails is
+ * halved around the damage until only the rowids no read can reach are left,
+ * and each such run is counted as one `corrupt` skip. Indexes are rebuilt on
+ * the copy, so a damaged index costs no row.
+ *
+ * Limits: a store cut short whose header still counts the lost pages is
+ * refused by SQLite at open (node:sqlite runs in defensive mode, so
+ * `writable_schema` cannot lift that) and stays a `corrupt` source error; a
+ * store over `DEJA_SQLITE_SALVAGE_MAX` bytes (default 512 MiB) is not copied
+ * (the query's error stands); rowids beyond ±2^53 are not searched; a
+ * `WITHOUT ROWID` table is copied whole or skipped whole; virtual
+ * tables (FTS) are left out. Nothing is ever written to the store.
+ *
+ * @module
+ */
+import { DatabaseSync, type StatementSync } from "node:sqlite";
+import { statSync } from "node:fs";
+import type { Env, ParseCtx } from "./model.ts";
+
+/** Queries one table may spend on bisecting around damage. */
+const BUDGET = 4000;
+const EDGE = 2 ** 53;
+
+/** True when `e` is SQLite reporting a damaged file. */
+export function isCorrupt(e: unknown): boolean {
+  const msg = String((e as Error)?.message ?? e).toLowerCase();
+  return msg.includes("malformed") || msg.includes("corrupt") || msg.includes("not a database");
+}
+
+const q = (id: string) => `"${id.replaceAll('"', '""')}"`;
+
+interface Master {
+  type: string;
+  name: string;
+  sql: string | null;
+}
+
+/** Copies the readable rows of one rowid table; returns the unreadable rowid runs. */
+function copyTable(src: DatabaseSync, mem: DatabaseSync, table: string): Array<[number, number]> {
+  const cols = (src.prepare(`SELECT name FROM pragma_table_info(?)`).all(table) as Array<
+    { name: string }
+  >).map((c) => c.name);
+  const list = cols.map(q).join(", ");
+  const read = src.prepare(
+    `SELECT rowid AS __deja_rid, ${list} FROM ${
+      q(table)
+    } WHERE rowid BETWEEN ? AND ? ORDER BY rowid`,
+  );
+  // One rowid by equality: a range scan steps onto the next row (maybe a damaged page) to end.
+  const one = src.prepare(`SELECT rowid AS __deja_rid, ${list} FROM ${q(table)} WHERE rowid = ?`);
+  const put = mem.prepare(
+    `INSERT OR IGNORE INTO ${q(table)} (rowid, ${list}) VALUES (?${", ?".repeat(cols.length)})`,
+  );
+  let lo = -EDGE, hi = EDGE;
+  try {
+    const b = src.prepare(`SELECT min(rowid) AS a, max(rowid) AS b FROM ${q(table)}`).get() as {
+      a: number | null;
+      b: number | null;
+    };
+    if (b.a === null || b.b === null) return [];
+    [lo, hi] = [b.a, b.b];
+  } catch { /* an edge page is damaged: search the whole range */ }
+  const bad: Array<[number, number]> = [];
+  const mark = (a: number, b: number) => {
+    const last = bad.at(-1);
+    if (last && last[1] + 1 >= a) last[1] = Math.max(last[1], b);
+    else bad.push([a, b]);
+  };
+  let spent = 0;
+  const stack: Array<[number, number]> = [[lo, hi]];
+  while (stack.length) {
+    const [a, b] = stack.pop()!;
+    if (a > b) continue;
+    if (++spent > BUDGET) {
+      mark(a, b);
+      continue;
+    }
+    let rows: Array<Record<string, unknown>>;
+    try {
+      // Whole windows: an iterator stops at a damaged page without an error (node:sqlite).
+      rows = (a === b ? one.all(a) : read.all(a, b)) as Array<Record<string, unknown>>;
+    } catch (e) {
+      if (!isCorrupt(e)) throw e;
+      if (a === b) mark(a, b);
+      else {
+        const mid = Math.floor(a / 2 + b / 2);
+        // Depth first, low half on top: runs are marked in rowid order.
+        stack.push([mid + 1, b], [a, mid]);
+      }
+      continue;
+    }
+    for (const row of rows) put.run(Number(row.__deja_rid), ...cols.map((c) => row[c] as never));
+  }
+  return bad;
+}
+
+/**
+ * Copies every readable row of `src` into a new in-memory database (see the
+ * module doc), counting each unreadable run of rows as a `corrupt` skip.
+ *
+ * @throws the SQLite error when even the schema cannot be read.
+ */
+export function recover(
+  src: DatabaseSync,
+  path: string,
+  ctx: Pick<ParseCtx, "skip">,
+): DatabaseSync {
+  const master = src.prepare(`SELECT type, name, sql FROM sqlite_master`)
+    .all() as unknown as Master[];
+  const mem = new DatabaseSync(":memory:");
+  const made: string[] = [];
+  for (const m of master) {
+    if (m.type !== "table" || !m.sql || m.name.startsWith("sqlite_")) continue;
+    if (/^\s*create\s+virtual/i.test(m.sql)) continue;
+    try {
+      mem.exec(m.sql);
+      made.push(m.name);
+    } catch { /* a shape the copy cannot take: left out */ }
+  }
+  mem.exec("BEGIN");
+  for (const table of made) {
+    const sql = master.find((m) => m.name === table)?.sql ?? "";
+    if (/without\s+rowid/i.test(sql)) {
+      try {
+        const rows = src.prepare(`SELECT * FROM ${q(table)}`).all() as Array<
+          Record<string, unknown>
+        >;
+        const cols = Object.keys(rows[0] ?? {});
+        if (cols.length) {
+          const put = mem.prepare(
+            `INSERT OR IGNORE INTO ${q(table)} (${cols.map(q).join(", ")}) VALUES (?${
+              ", ?".repeat(cols.length - 1)
+            })`,
+          );
+          for (const r of rows) put.run(...cols.map((c) => r[c] as never));
+        }
+      } catch (e) {
+        if (!isCorrupt(e)) throw e;
+        ctx.skip("corrupt", `${path}: ${table}`, "a damaged table without rowids, left out");
+      }
+      continue;
+    }
+    for (const [a, b] of copyTable(src, mem, table)) {
+      const where = a === b ? `rowid ${a}` : `rowids ${a}..${b}`;
+      ctx.skip("corrupt", `${path}: ${table} ${where}`, "damaged page, rows unreadable");
+    }
+  }
+  mem.exec("COMMIT");
+  for (const m of master) {
+    if ((m.type === "index" || m.type === "view") && m.sql) {
+      try {
+        mem.exec(m.sql);
+      } catch { /* a query that needs it still runs, only slower */ }
+    }
+  }
+  return mem;
+}
+
+/** A database that may switch to its salvaged copy; `copy()` is that copy once made. */
+export interface Salvaging {
+  db: DatabaseSync;
+  copy(): DatabaseSync | undefined;
+}
+
+/**
+ * Wraps an open store so that the first query failing on corruption switches
+ * every query, that one included, to a copy of what is still readable (see
+ * the module doc). Only `prepare(...).all/get` are guarded, the calls parsers
+ * make; anything else goes to whichever database is current.
+ */
+export function salvaging(
+  db: DatabaseSync,
+  path: string,
+  ctx: Pick<ParseCtx, "skip"> & { env: Env },
+): Salvaging {
+  let current = db;
+  let tried = false;
+  const max = Number(ctx.env.get("DEJA_SQLITE_SALVAGE_MAX") ?? 512 * 2 ** 20);
+  const switchOver = (e: unknown) => {
+    if (tried || !isCorrupt(e)) throw e;
+    tried = true;
+    let size = Infinity;
+    try {
+      size = statSync(path).size;
+    } catch { /* gone: keep the error */ }
+    if (size > max) throw e;
+    current = recover(db, path, ctx);
+  };
+  const prepare = (sql: string): StatementSync => {
+    const cache = new Map<DatabaseSync, StatementSync>();
+    const on = () => {
+      let s = cache.get(current);
+      if (!s) cache.set(current, s = current.prepare(sql));
+      return s;
+    };
+    const call = (m: "all" | "get", args: unknown[]) => {
+      try {
+        return (on()[m] as (...a: unknown[]) => unknown)(...args);
+      } catch (e) {
+        if (current !== db) throw e;
+        switchOver(e);
+        return (on()[m] as (...a: unknown[]) => unknown)(...args);
+      }
+    };
+    return new Proxy(on(), {
+      get(_t, k) {
+        if (k === "all" || k === "get") return (...a: unknown[]) => call(k, a);
+        const s = on() as unknown as Record<PropertyKey, unknown>;
+        const v = s[k];
+        return typeof v === "function" ? v.bind(s) : v;
+      },
+    });
+  };
+  const proxy = new Proxy(db, {
+    get(_t, k) {
+      if (k === "prepare") return prepare;
+      const d = current as unknown as Record<PropertyKey, unknown>;
+      const v = d[k];
+      return typeof v === "function" ? v.bind(d) : v;
+    },
+  });
+  return { db: proxy, copy: () => (current === db ? undefined : current) };
+}
