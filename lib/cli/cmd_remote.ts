@@ -155,17 +155,15 @@ function purge(io: IO, name: string): number {
       const store = Store.open(path);
       try {
         store.tx(() => {
-          const ids = (store.stmt(Q.sessionsOfOrigin).all(name) as Array<{ id: number }>).map((r) =>
-            r.id
-          );
+          const ids = Q.sessionsOfOrigin.all(store, { origin: name }).map((r) => r.id);
           n = ids.length;
-          store.stmt(Q.deleteSessions).run(JSON.stringify(ids));
+          Q.deleteSessions.run(store, { ids: JSON.stringify(ids) });
           const like = `${dir.replace(/[\\%_]/g, (c) => `\\${c}`)}/%`;
           for (
-            const { path: p } of store.stmt(Q.sourcesUnder).all(like) as Array<{ path: string }>
+            const { path } of Q.sourcesUnder.all(store, { like })
           ) {
-            store.stmt(Q.forgetSource).run(p);
-            store.stmt(Q.clearRedactions).run(p);
+            Q.forgetSource.run(store, { path });
+            Q.clearRedactions.run(store, { source: path });
           }
         });
       } finally {
