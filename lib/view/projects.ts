@@ -81,7 +81,11 @@ export function projectsPage(ctx: ViewCtx, junk: boolean): string {
 }
 
 /** One project: its sessions and the files its sessions touched most. */
-export function projectPage(ctx: ViewCtx, project: string): string {
+export function projectPage(ctx: ViewCtx, project: string): string | undefined {
+  const known = ctx.store.db.prepare("SELECT 1 FROM sessions WHERE project = ? LIMIT 1").get(
+    project,
+  );
+  if (!known) return undefined;
   const files = Q.viewProjectFiles.all(ctx.store, { project });
   const fileRows = files.map((f) =>
     htm`
