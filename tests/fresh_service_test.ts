@@ -78,6 +78,10 @@ Deno.test("install --watch-service writes a systemd user unit running the launch
   const u = await run(["uninstall", "--watch-service"], w.vars);
   assertEquals(u.code, 0, u.err);
   assert(!existsSync(unit), "removed");
+  assert(
+    !existsSync(join(w.vars.XDG_CONFIG_HOME, "systemd")),
+    "the directories install made went too",
+  );
 });
 
 Deno.test("the launchd agent is a plist with the launcher and DEJA_HOME escaped", () => {

@@ -65,7 +65,9 @@ Deno.test("continue: an existing deja item is updated in place, not added twice"
       env: { A: "1" },
     }]);
     uninstallTargets(w.env, [t("continue")]);
-    assertStringIncludes(read(path), "/old/deja", "uninstall gives back the original bytes");
+    // The old item was deja's own: no backup of it was made, and none is restored.
+    assert(!existsSync(path) || !read(path).includes("/old/deja"), "deja's entry is gone");
+    assert(!existsSync(`${path}.deja.bak`));
   } finally {
     rmSync(w.root, { recursive: true, force: true });
   }
@@ -140,8 +142,7 @@ Deno.test("pi: a deja tool extension and the skill; pi-auto adds the recall exte
     assert(again.outcomes[0].changes.every((c) => c.action === "unchanged"), "idempotent");
     uninstallTargets(w.env, [t("pi-auto")]);
     assert(!existsSync(join(ext, "deja-auto.js")));
-    assert(existsSync(join(ext, "deja.js")), "the plain target stays");
-    uninstallTargets(w.env, [t("pi")]);
+    assert(!existsSync(join(ext, "deja.js")), "pi-auto is pi plus hooks: both go");
     assertEquals(existsSync(ext) ? readdirSync(ext) : [], []);
   } finally {
     rmSync(w.root, { recursive: true, force: true });

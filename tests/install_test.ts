@@ -288,15 +288,13 @@ Deno.test("uninstall never creates a config that did not exist", () => {
   assertEquals(readdirSync(w.home), []);
 });
 
-Deno.test("uninstall of an -auto target removes the hooks and keeps the MCP server and skill", () => {
+Deno.test("uninstall of an -auto target removes all its install added: hooks, MCP server, skill", () => {
   const w = world();
   installTargets(w.env, w.self, [t("crush-auto")]);
   uninstallTargets(w.env, [t("crush-auto")]);
-  const cfg = json(join(w.home, ".config/crush/crush.json"));
-  assertEquals(cfg.hooks, undefined);
-  assertEquals(cfg.mcp.deja.command, w.launcher);
-  assert(existsSync(join(w.home, ".agents/skills/deja-history/SKILL.md")));
-  assert(existsSync(w.launcher), "the MCP server still runs the launcher");
+  assert(!existsSync(join(w.home, ".config/crush/crush.json")), "deja's own file went");
+  assert(!existsSync(join(w.home, ".agents/skills/deja-history/SKILL.md")));
+  assert(!existsSync(w.launcher), "nothing runs the launcher any more");
 });
 
 Deno.test("a skill or command file deja did not write is kept by install and uninstall, replaced with --force", () => {

@@ -25,7 +25,12 @@ import { join } from "node:path";
 import type { Env } from "../../core/model.ts";
 import { pidAlive } from "../../core/runtime.ts";
 import { dataDir, expandHome } from "../../core/paths.ts";
-import { type FileAction, writeIfChanged } from "../install/files.ts";
+import {
+  type FileAction,
+  keepingMadeDirs,
+  removeMadeDirs,
+  writeIfChanged,
+} from "../install/files.ts";
 import { readTextSync } from "../../core/fsread.ts";
 
 /** One user service deja can write. */
@@ -191,7 +196,7 @@ export function writeService(
 ): FileAction | null {
   const files = serviceFiles(env, launcher, spec);
   if (!files.length) return null;
-  const acts = files.map((f) => writeIfChanged(f.path, f.text, 0o644));
+  const acts = keepingMadeDirs(env, () => files.map((f) => writeIfChanged(f.path, f.text, 0o644)));
   return acts.includes("created") ? "created" : acts.includes("updated") ? "updated" : "unchanged";
 }
 
@@ -203,6 +208,7 @@ export function removeService(env: Env, spec: ServiceSpec = WATCH): boolean {
     rmSync(f.path, { force: true });
     any = true;
   }
+  removeMadeDirs(env);
   return any;
 }
 

@@ -14,7 +14,7 @@
  */
 import { existsSync } from "node:fs";
 import type { Env } from "../../core/model.ts";
-import { detected, type TargetRef } from "./facts.ts";
+import { detected, mcpFile, type TargetRef } from "./facts.ts";
 import { expandPath } from "./template.ts";
 import { BrokenConfig, readJsonDoc, realTarget } from "./files.ts";
 import {
@@ -104,7 +104,7 @@ export function targetStatus(env: Env, ref: TargetRef): TargetStatus {
   if (!ref.auto) {
     const mcp = f.mcp;
     if (mcp) {
-      const path = expandPath(env, mcp.file);
+      const path = mcpFile(env, mcp);
       parts.push(jsonPart(path, mcp.format, "mcp", (o) => {
         const e = getMcp(o, mcp.key);
         if (!e || !isDejaServer(e)) return { state: "not_wired" };

@@ -11,6 +11,7 @@
  */
 import registry from "../../registry.json" with { type: "json" };
 import type { Env } from "../../core/model.ts";
+import { dirname } from "node:path";
 import { expandPath, TemplateError } from "./template.ts";
 import { existsSync } from "node:fs";
 import { TEXTS } from "./texts.ts";
@@ -49,8 +50,13 @@ export interface InstallFacts {
   detect: string[];
   /** Absent for a harness without MCP (pi). */
   mcp?: {
-    /** The config file holding MCP servers. */
+    /** The config file holding MCP servers (created when no file of `also` exists). */
     file: string;
+    /**
+     * Other files the harness reads its MCP servers from (opencode's
+     * `opencode.jsonc`, kimi-cli's `~/.kimi/mcp.json`); see {@link mcpFile}.
+     */
+    also?: string[];
     /** `json`, `jsonc`, `toml` or `yaml`; by default what the file name says (formats.ts). */
     format?: ConfigFormat;
     /** Key path of deja's server object in that file (`["mcp", "deja"]`). */
@@ -173,6 +179,11 @@ export function checkInstallFacts(id: string, v: unknown): string[] {
       out.push(`${id}: install.mcp.format must be one of ${formats}`);
     }
     checkTemplate(`${id}: install.mcp.file`, mcp.file, out);
+    if (mcp.also !== undefined && !Array.isArray(mcp.also)) {
+      out.push(`${id}: install.mcp.also must be a list of path templates`);
+    } else {(mcp.also ?? []).forEach((a, i) =>
+        checkTemplate(`${id}: install.mcp.also[${i}]`, a, out)
+      );}
     if (!Array.isArray(mcp.key) || mcp.key.length < 2 || !mcp.key.every(isStr)) {
       out.push(`${id}: install.mcp.key must be a key path of at least two names`);
     }
@@ -288,4 +299,15 @@ export function findTarget(name: string): TargetRef | undefined {
 /** True when any of the harness's detect paths exists. */
 export function detected(env: Env, w: Wirable): boolean {
   return w.facts.detect.some((d) => existsSync(expandPath(env, d)));
+}
+
+/**
+ * The config file deja edits for a harness's MCP server: of `file` and its
+ * `also` names, the first that exists (the user's file, whatever its name);
+ * when none does, the first whose directory exists (the harness that is
+ * installed, for kimi-cli and Kimi Code); else `file`, which is created.
+ */
+export function mcpFile(env: Env, mcp: { file: string; also?: string[] }): string {
+  const all = [mcp.file, ...(mcp.also ?? [])].map((f) => expandPath(env, f));
+  return all.find((p) => existsSync(p)) ?? all.find((p) => existsSync(dirname(p))) ?? all[0];
 }

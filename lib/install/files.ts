@@ -15,15 +15,19 @@ import {
   lstatSync,
   mkdirSync,
   openSync,
+  readFileSync,
   realpathSync,
   renameSync,
   rmdirSync,
   rmSync,
   statSync,
+  writeFileSync,
   writeSync,
 } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { readTextSync } from "../../core/fsread.ts";
+import type { Env } from "../../core/model.ts";
+import { dataDir } from "../../core/paths.ts";
 import { type ConfigFormat, FormatError, formatOf, parseConfig, renderConfig } from "./formats.ts";
 
 const LABEL: Record<ConfigFormat, string> = {
@@ -116,9 +120,15 @@ export function formatJson(v: unknown): string {
  * Writes `next` into the doc's file when it differs from what was read
  * (compared as values, so a file already holding the same data is never
  * rewritten). An object left empty by a removal deletes the file (with no
- * backup: it held only what deja had added).
+ * backup: it held only what deja had added). `backup` false: the file as
+ * read is not the user's own text (it holds deja's entries already), so no
+ * `.deja.bak` is made of it.
  */
-export function saveJsonDoc(doc: JsonDoc, next: Record<string, unknown>): FileAction {
+export function saveJsonDoc(
+  doc: JsonDoc,
+  next: Record<string, unknown>,
+  backup = true,
+): FileAction {
   if (JSON.stringify(doc.value) === JSON.stringify(next)) {
     return doc.exists ? "unchanged" : "absent";
   }
@@ -127,7 +137,7 @@ export function saveJsonDoc(doc: JsonDoc, next: Record<string, unknown>): FileAc
     rmSync(doc.real, { force: true });
     return "removed";
   }
-  return writeAtomic(doc.real, renderConfig(doc.format, doc.text, doc.value, next));
+  return writeAtomic(doc.real, renderConfig(doc.format, doc.text, doc.value, next), 0o600, backup);
 }
 
 /**
@@ -153,10 +163,10 @@ export function backupOnce(path: string): void {
   chmodSync(bak, 0o600);
 }
 
-function writeAtomic(path: string, text: string, newMode = 0o600): FileAction {
+function writeAtomic(path: string, text: string, newMode = 0o600, backup = true): FileAction {
   const existed = existsSync(path);
   const mode = existed ? statSync(path).mode & 0o7777 : newMode;
-  if (existed) backupOnce(path);
+  if (existed && backup) backupOnce(path);
   noteMadeDirs(dirname(path), mkdirSync(dirname(path), { recursive: true, mode: 0o700 }));
   const tmp = join(
     dirname(path),
@@ -218,4 +228,48 @@ export function removeFile(path: string, dir?: string): FileAction {
     } catch { /* not empty, or gone */ }
   }
   return "removed";
+}
+
+/**
+ * Runs `fn` and adds every directory its writes created to
+ * `<data>/install-dirs.json`, so that {@link removeMadeDirs} can take them
+ * away again once they are empty.
+ */
+export function keepingMadeDirs<T>(env: Env, fn: () => T): T {
+  const { result, dirs } = recordingDirs(fn);
+  if (dirs.length) saveMadeDirs(env, [...readMadeDirs(env), ...dirs]);
+  return result;
+}
+
+function madeDirsFile(env: Env): string {
+  return join(dataDir(env), "install-dirs.json");
+}
+
+function readMadeDirs(env: Env): string[] {
+  try {
+    const v = JSON.parse(readFileSync(madeDirsFile(env), "utf8"));
+    return Array.isArray(v) ? v.filter((x) => typeof x === "string") : [];
+  } catch {
+    return [];
+  }
+}
+
+function saveMadeDirs(env: Env, dirs: string[]): void {
+  const file = madeDirsFile(env);
+  const keep = [...new Set(dirs)].filter((d) => d !== dataDir(env));
+  if (!keep.length) return void rmSync(file, { force: true });
+  mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+  writeFileSync(file, JSON.stringify(keep, null, 2) + "\n", { mode: 0o600 });
+}
+
+/** Removes the directories install made that are empty now, deepest first. */
+export function removeMadeDirs(env: Env): void {
+  const dirs = readMadeDirs(env);
+  if (!dirs.length) return;
+  for (const d of [...dirs].sort((a, b) => b.length - a.length)) {
+    try {
+      rmdirSync(d);
+    } catch { /* not empty, or gone */ }
+  }
+  saveMadeDirs(env, dirs.filter((d) => existsSync(d)));
 }

@@ -44,6 +44,22 @@ function lineCol(text: string, offset: number): { line: number; column: number }
 }
 
 /**
+ * A parser's message as one clean line: without the position it repeats (the
+ * caller reports it as `path:line:column`), the quoted source or the caret
+ * line; the last such line holds the reason for TOML, the first for YAML.
+ */
+export function oneLineReason(message: string): string {
+  const lines = message.split("\n").map((l) =>
+    l.replace(/^Error parsing TOML \(\d+, \d+\):?/, "")
+      .replace(/ at line \d+, column \d+:?$/, "").trim()
+  );
+  const first = lines[0];
+  if (first) return first;
+  const last = lines.filter(Boolean).at(-1);
+  return last && !/^\^|\^$/.test(last) ? last : "the text does not parse";
+}
+
+/**
  * The top-level value of `text` in `format` (an empty text reads as `{}`).
  *
  * @throws {FormatError} when the text is not valid in its format.
@@ -62,7 +78,8 @@ export function parseConfig(text: string, format: ConfigFormat): unknown {
       const v = jsonc.parse(text, errors, { allowTrailingComma: true, disallowComments: false });
       if (errors.length) {
         const e = errors[0];
-        throw new FormatError(jsonc.printParseErrorCode(e.error), lineCol(text, e.offset));
+        const code = jsonc.printParseErrorCode(e.error).replace(/([a-z])([A-Z])/g, "$1 $2");
+        throw new FormatError(code.toLowerCase(), lineCol(text, e.offset));
       }
       return v;
     }
@@ -71,7 +88,7 @@ export function parseConfig(text: string, format: ConfigFormat): unknown {
         return tomlParse(text);
       } catch (e) {
         const x = e as { message?: string; line?: number; column?: number };
-        const reason = String(x.message ?? e).split("\n")[0];
+        const reason = oneLineReason(String(x.message ?? e));
         const at = typeof x.line === "number"
           ? { line: x.line, column: (x.column ?? 0) + 1 }
           : undefined;
@@ -83,7 +100,7 @@ export function parseConfig(text: string, format: ConfigFormat): unknown {
         const e = doc.errors[0];
         const p = e.linePos?.[0];
         throw new FormatError(
-          e.message.split("\n")[0],
+          oneLineReason(e.message),
           p ? { line: p.line, column: p.col } : undefined,
         );
       }

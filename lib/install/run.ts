@@ -8,17 +8,22 @@
  *
  * @module
  */
-import { existsSync, mkdirSync, readFileSync, rmdirSync, rmSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { existsSync, readFileSync, rmSync } from "node:fs";
+import { dirname } from "node:path";
 import type { Env } from "../../core/model.ts";
 import type { TargetRef } from "./facts.ts";
 import { wirables } from "./facts.ts";
 import type { FileAction } from "./files.ts";
-import { realTarget, recordingDirs, removeFile, writeIfChanged } from "./files.ts";
+import {
+  keepingMadeDirs,
+  realTarget,
+  removeFile,
+  removeMadeDirs,
+  writeIfChanged,
+} from "./files.ts";
 import { launcherPath, writeLauncher } from "./launcher.ts";
-import { planTarget, type TargetOutcome, wireTarget } from "./wire.ts";
+import { holdsDeja, planTarget, type TargetOutcome, wireTarget } from "./wire.ts";
 import { targetStatus } from "./doctor.ts";
-import { dataDir } from "../../core/paths.ts";
 import { formatOf, parseConfig } from "./formats.ts";
 
 /** What a run did. */
@@ -66,11 +71,10 @@ export function installTargets(
       aborted: true,
     };
   }
-  const { result, dirs } = recordingDirs(() => {
+  const result = keepingMadeDirs(env, () => {
     const action: FileAction = windows ? "unchanged" : writeLauncher(env, self);
     return { action, outcomes: refs.map((r) => wireTarget(ctx, r, true)) };
   });
-  if (dirs.length) saveMadeDirs(env, [...readMadeDirs(env), ...dirs]);
   return { launcher: { path, action: result.action, target: self }, outcomes: result.outcomes };
 }
 
@@ -111,7 +115,8 @@ function splitAuto(ref: TargetRef, o: TargetOutcome): TargetOutcome[] {
 /**
  * For every config no part of deja is wired in any more: its `.deja.bak` goes,
  * and when the config now holds the same data as the backup (or was removed),
- * the backup's bytes are put back first, so the user's formatting returns too.
+ * the backup's bytes are put back first, so the user's formatting returns too
+ * (never a backup that holds deja's own entries: an older deja made those).
  */
 function dropBackups(env: Env, outcomes: TargetOutcome[]): void {
   const live = new Set(
@@ -128,10 +133,22 @@ function dropBackups(env: Env, outcomes: TargetOutcome[]): void {
     const bak = `${real}.deja.bak`;
     if (live.has(real) || !existsSync(bak)) continue;
     const original = readFileSync(bak, "utf8");
-    if (!existsSync(real) || sameData(real, readFileSync(real, "utf8"), original)) {
+    const mine = heldByDeja(env, real, original);
+    if (!mine && (!existsSync(real) || sameData(real, readFileSync(real, "utf8"), original))) {
       writeIfChanged(real, original);
     }
     rmSync(bak, { force: true });
+  }
+}
+
+/** True when `text` (a backup of the config at `path`) holds deja's own entries (an old deja made it). */
+function heldByDeja(env: Env, path: string, text: string): boolean {
+  try {
+    const v = parseConfig(text, formatOf(path) === "json" ? "jsonc" : formatOf(path));
+    return typeof v === "object" && v !== null &&
+      holdsDeja(env, path, v as Record<string, unknown>);
+  } catch {
+    return false;
   }
 }
 
@@ -143,37 +160,4 @@ function sameData(path: string, a: string, b: string): boolean {
   } catch {
     return false;
   }
-}
-
-function madeDirsFile(env: Env): string {
-  return join(dataDir(env), "install-dirs.json");
-}
-
-function readMadeDirs(env: Env): string[] {
-  try {
-    const v = JSON.parse(readFileSync(madeDirsFile(env), "utf8"));
-    return Array.isArray(v) ? v.filter((x) => typeof x === "string") : [];
-  } catch {
-    return [];
-  }
-}
-
-function saveMadeDirs(env: Env, dirs: string[]): void {
-  const file = madeDirsFile(env);
-  const keep = [...new Set(dirs)].filter((d) => d !== dataDir(env));
-  if (!keep.length) return void rmSync(file, { force: true });
-  mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
-  writeFileSync(file, JSON.stringify(keep, null, 2) + "\n", { mode: 0o600 });
-}
-
-/** Removes the directories install made that are empty now, deepest first. */
-function removeMadeDirs(env: Env): void {
-  const dirs = readMadeDirs(env);
-  if (!dirs.length) return;
-  for (const d of [...dirs].sort((a, b) => b.length - a.length)) {
-    try {
-      rmdirSync(d);
-    } catch { /* not empty, or gone */ }
-  }
-  saveMadeDirs(env, dirs.filter((d) => existsSync(d)));
 }

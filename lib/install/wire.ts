@@ -7,15 +7,17 @@
  *
  * What a target writes: the plain target (`crush`, `claude-code`) the MCP
  * server, the skill and the `/deja` command; the `-auto` target all of that
- * plus the hooks. Uninstalling a plain target removes everything deja wrote
- * for that harness; uninstalling an `-auto` target only the hooks.
+ * plus the hooks. Uninstalling either removes everything deja wrote for that
+ * harness (an `-auto` target is its plain target plus hooks, so its uninstall
+ * takes back all that its install added). A `.deja.bak` is only ever made of
+ * a config that holds none of deja's entries: the user's own bytes.
  *
  * @module
  */
 import { dirname } from "node:path";
 import { existsSync } from "node:fs";
 import type { Env } from "../../core/model.ts";
-import type { OwnedFile, TargetRef } from "./facts.ts";
+import { mcpFile, type OwnedFile, type TargetRef, wirables } from "./facts.ts";
 import { expandPath } from "./template.ts";
 import {
   BrokenConfig,
@@ -104,17 +106,17 @@ function jsonEdits(ctx: WireCtx, ref: TargetRef, install: boolean): JsonEdit[] {
   const hooks = auto?.file && auto.hooks && auto.style
     ? { ...auto, file: auto.file, hooks: auto.hooks, style: auto.style }
     : undefined;
-  if (mcp && (install || !ref.auto)) {
+  if (mcp) {
     const entry = withLauncher(mcp.entry, ctx.launcher) as Obj;
     out.push({
       kind: "mcp",
-      path: expandPath(ctx.env, mcp.file),
+      path: mcpFile(ctx.env, mcp),
       format: mcp.format,
       apply: install ? (o) => setMcp(o, mcp.key, entry) : (o) => void removeMcp(o, mcp.key),
     });
   }
   const read = f.read;
-  if (read && (install || !ref.auto)) {
+  if (read) {
     const item = expandPath(ctx.env, read.item);
     out.push({
       kind: "file",
@@ -144,6 +146,23 @@ function jsonEdits(ctx: WireCtx, ref: TargetRef, install: boolean): JsonEdit[] {
   return out;
 }
 
+/**
+ * True when `value`, the content of the config at `path`, holds any of deja's
+ * entries (an MCP server, a list item, hooks) of any harness: such a text is
+ * not the user's own and must never become, or be restored from, a backup.
+ */
+export function holdsDeja(env: Env, path: string, value: Obj): boolean {
+  const ctx = { env, launcher: "" };
+  const real = realTarget(path);
+  const copy = structuredClone(value);
+  for (const w of wirables()) {
+    for (const e of jsonEdits(ctx, { name: "", harness: w, auto: false }, false)) {
+      if (realTarget(e.path) === real) e.apply(copy);
+    }
+  }
+  return JSON.stringify(copy) !== JSON.stringify(value);
+}
+
 /** The files deja owns whole that `ref` writes (install) or that go with it (uninstall). */
 function ownedFiles(ref: TargetRef, install: boolean): Array<{ kind: PartKind; file: OwnedFile }> {
   const f = ref.harness.facts;
@@ -153,8 +172,7 @@ function ownedFiles(ref: TargetRef, install: boolean): Array<{ kind: PartKind; f
     ...(f.files ?? []).map((file) => ({ kind: "file" as const, file })),
   ];
   const plugin = (f.auto?.files ?? []).map((file) => ({ kind: "hooks" as const, file }));
-  if (install) return ref.auto ? [...plain, ...plugin] : plain;
-  return ref.auto ? plugin : [...plain, ...plugin];
+  return install && !ref.auto ? plain : [...plain, ...plugin];
 }
 
 /** The text of an owned file with the launcher filled in. */
@@ -227,7 +245,9 @@ export function wireTarget(ctx: WireCtx, ref: TargetRef, install: boolean): Targ
   const { docs, changed } = plan;
   // 2. Write each file once.
   const fileAction = new Map<string, FileAction>();
-  for (const [path, d] of docs) fileAction.set(path, saveJsonDoc(d.doc, d.next));
+  for (const [path, d] of docs) {
+    fileAction.set(path, saveJsonDoc(d.doc, d.next, !holdsDeja(ctx.env, path, d.doc.value)));
+  }
   for (const { edit, did } of changed) {
     const exists = docs.get(edit.path)!.doc.exists;
     const action: FileAction = !did

@@ -1,0 +1,158 @@
+/**
+ * `deja install` and `deja uninstall` as a new user meets them: an `-auto`
+ * target undone in any order leaves nothing of deja's (no entry, no backup of
+ * deja's own file, no file deja created), uninstall of `<h>-auto` takes back
+ * all its install added, the config file the user already has is the one
+ * edited, parse errors read as one clean line, and detection sees the places
+ * discovery reads.
+ */
+import { assert, assertEquals } from "./_assert.ts";
+import { read, t, world, write } from "./_install_world.ts";
+import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { installTargets, uninstallTargets } from "../lib/install/run.ts";
+import { targetStatus } from "../lib/install/doctor.ts";
+import { detected, wirables } from "../lib/install/facts.ts";
+import { readJsonDoc } from "../lib/install/files.ts";
+
+/** Every file under `dir` (relative paths). */
+function files(dir: string, base = dir): string[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir).flatMap((n) => {
+    const p = join(dir, n);
+    return statSync(p).isDirectory() ? files(p, base) : [p.slice(base.length + 1)];
+  });
+}
+
+const autos = wirables().filter((w) => w.facts.auto).map((w) => w.facts);
+
+Deno.test("install <h>-auto, uninstall <h>-auto, uninstall <h>: nothing of deja's is left, for every harness", () => {
+  for (const f of autos) {
+    const w = world();
+    try {
+      installTargets(w.env, w.self, [t(f.auto!.target)]);
+      uninstallTargets(w.env, [t(f.auto!.target)]);
+      uninstallTargets(w.env, [t(f.target)]);
+      assertEquals(files(w.home), [], f.target);
+    } finally {
+      rmSync(w.root, { recursive: true, force: true });
+    }
+  }
+});
+
+Deno.test("crush: plain then auto install, undone in either order, gives back the user's bytes and no backup", () => {
+  for (const order of [["crush-auto", "crush"], ["crush", "crush-auto"]]) {
+    const w = world();
+    try {
+      const path = join(w.home, ".config", "crush", "crush.json");
+      const original = '{\n  "options": { "debug": true }\n}\n';
+      write(path, original);
+      installTargets(w.env, w.self, [t("crush")]);
+      installTargets(w.env, w.self, [t("crush-auto")]);
+      for (const name of order) uninstallTargets(w.env, [t(name)]);
+      assertEquals(read(path), original, order.join(","));
+      assert(!existsSync(`${path}.deja.bak`), "no backup left");
+    } finally {
+      rmSync(w.root, { recursive: true, force: true });
+    }
+  }
+});
+
+Deno.test("a backup of deja's own file (made by an older deja) is never restored", () => {
+  const w = world();
+  try {
+    installTargets(w.env, w.self, [t("crush-auto")]);
+    const path = join(w.home, ".config", "crush", "crush.json");
+    write(`${path}.deja.bak`, read(path));
+    uninstallTargets(w.env, [t("crush")]);
+    assert(!existsSync(path), "deja's file went");
+    assert(!existsSync(`${path}.deja.bak`), "and the bad backup too");
+  } finally {
+    rmSync(w.root, { recursive: true, force: true });
+  }
+});
+
+Deno.test("uninstall <h>-auto removes everything install <h>-auto added, under the same labels", () => {
+  for (const f of autos) {
+    const w = world();
+    try {
+      const inst = installTargets(w.env, w.self, [t(f.auto!.target)]);
+      const added = inst.outcomes.flatMap((o) => o.changes)
+        .filter((c) => c.action === "created" || c.action === "updated")
+        .map((c) => `${c.target} ${c.kind}`).sort();
+      const un = uninstallTargets(w.env, [t(f.auto!.target)]);
+      const removed = un.outcomes.flatMap((o) => o.changes)
+        .filter((c) => c.action === "removed").map((c) => `${c.target} ${c.kind}`).sort();
+      assertEquals([...new Set(removed)], [...new Set(added)], f.target);
+      assertEquals(targetStatus(w.env, t(f.target)).state, "not_wired", f.target);
+    } finally {
+      rmSync(w.root, { recursive: true, force: true });
+    }
+  }
+});
+
+Deno.test("opencode: the user's opencode.jsonc is edited, no opencode.json is made beside it", () => {
+  const w = world();
+  try {
+    const dir = join(w.home, ".config", "opencode");
+    const jsonc = join(dir, "opencode.jsonc");
+    const original = '{\n  // mine\n  "theme": "dark",\n}\n';
+    write(jsonc, original);
+    const r = installTargets(w.env, w.self, [t("opencode")]);
+    assert(!existsSync(join(dir, "opencode.json")), "no second config");
+    assert(read(jsonc).includes('"deja"'), read(jsonc));
+    assertEquals(r.outcomes[0].changes.find((c) => c.kind === "mcp")?.path, jsonc);
+    assertEquals(targetStatus(w.env, t("opencode")).state, "wired");
+    uninstallTargets(w.env, [t("opencode")]);
+    assertEquals(read(jsonc), original);
+  } finally {
+    rmSync(w.root, { recursive: true, force: true });
+  }
+});
+
+Deno.test("kimi: with only kimi-cli's ~/.kimi, its ~/.kimi/mcp.json is wired", () => {
+  const w = world();
+  try {
+    mkdirSync(join(w.home, ".kimi"));
+    installTargets(w.env, w.self, [t("kimi")]);
+    assert(existsSync(join(w.home, ".kimi", "mcp.json")));
+    assert(!existsSync(join(w.home, ".kimi-code")));
+    assertEquals(targetStatus(w.env, t("kimi")).state, "wired");
+  } finally {
+    rmSync(w.root, { recursive: true, force: true });
+  }
+});
+
+Deno.test("cursor counts as present when only its ~/.config/Cursor store is there", () => {
+  const w = world();
+  try {
+    mkdirSync(join(w.home, ".config", "Cursor"), { recursive: true });
+    const cursor = wirables().find((x) => x.facts.target === "cursor")!;
+    assert(detected(w.env, cursor));
+  } finally {
+    rmSync(w.root, { recursive: true, force: true });
+  }
+});
+
+Deno.test("a config that does not parse is named with a clean one-line reason", () => {
+  const w = world();
+  try {
+    const cases: Array<[string, string]> = [
+      [join(w.home, "c.toml"), "a = 1\nb =\n"],
+      [join(w.home, "c.yaml"), "a:\n  b: 1\n c: 2\n"],
+      [join(w.home, "c.jsonc"), '{"a": }'],
+    ];
+    for (const [p, text] of cases) {
+      write(p, text);
+      let msg = "";
+      try {
+        readJsonDoc(p);
+      } catch (e) {
+        msg = (e as Error).message;
+      }
+      assert(/^\S+:\d+:\d+: not valid \w+ \([^()\n]*[^:()\s]\)$/.test(msg), msg);
+    }
+  } finally {
+    rmSync(w.root, { recursive: true, force: true });
+  }
+});
