@@ -73,7 +73,7 @@ export const claude: Parser = {
     const d = await family.discover(ctx);
     const dir = root(ctx.env);
     const path = join(dirname(dir), "history.jsonl");
-    if (basename(dir) === "projects" && await isRegularFile(path)) {
+    if (basename(dir) === "projects" && await isRegularFile(path, ctx.problem)) {
       d.sources.push({ harness: "claude", path, kind: "append", hint: { history: dir } });
     }
     return d;

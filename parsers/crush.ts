@@ -46,7 +46,7 @@
 import { basename, dirname, join } from "node:path";
 import type { DatabaseSync } from "node:sqlite";
 import type { Parser, SourceRef } from "../core/model.ts";
-import { isDir, statOrNull } from "../core/fs.ts";
+import { isDir, statRegular } from "../core/fs.ts";
 import { readRegistryJson } from "./_json_doc.ts";
 import { noteUnknownColumns, openOrCountEmpty, tables } from "../core/sqlite_read.ts";
 import { arr, obj, str } from "./_util.ts";
@@ -128,7 +128,7 @@ export const crush: Parser = {
       const dd = str(p?.data_dir);
       const dataDir = dd ? absolutePath(dd, project) : join(project, ".crush");
       const db = join(dataDir, "crush.db");
-      if (seen.has(db) || !(await statOrNull(db))?.isFile()) continue;
+      if (seen.has(db) || !(await statRegular(db, problem))) continue;
       seen.add(db);
       sources.push({
         harness: "crush",
