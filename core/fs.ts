@@ -8,7 +8,7 @@
  */
 import { lstat, readdir, realpath, stat } from "node:fs/promises";
 import { join } from "node:path";
-import type { Dirent, Stats } from "node:fs";
+import type { Stats } from "node:fs";
 import { kindOf, NotRegularFileError, readBytes } from "./fsread.ts";
 import type { ParseCtx } from "./model.ts";
 
@@ -38,7 +38,7 @@ function reportUnlessMissing(path: string, e: unknown, report?: Unreadable): voi
 }
 
 /** A FIFO, socket or device (what `open` may block on or read without end). */
-function isSpecial(st: Stats | Dirent): boolean {
+function isSpecial(st: Stats): boolean {
   return st.isFIFO() || st.isSocket() || st.isCharacterDevice() || st.isBlockDevice();
 }
 
@@ -93,8 +93,9 @@ export async function* walk(root: string, opts: WalkOptions): AsyncGenerator<str
         if (depth < maxDepth && !opts.skipDirs?.has(ent.name)) yield* visit(p, depth + 1);
       } else if (ent.isFile()) {
         if (opts.match(p, ent.name)) yield p;
-      } else if ((isSpecial(ent) || ent.isSymbolicLink()) && opts.match(p, ent.name)) {
-        const st = isSpecial(ent) ? ent : await statOrNull(p);
+      } else if (opts.match(p, ent.name)) {
+        // A FIFO, socket, device or a link to one (a directory entry does not always say which).
+        const st = await statOrNull(p);
         if (st && isSpecial(st)) opts.onError?.(p, new NotRegularFileError(p, kindOf(st)));
       }
     }
