@@ -182,6 +182,13 @@ export interface Discovery {
   /** Directories or files looked at (shown by `deja sources`), whether or not they exist. */
   roots: string[];
   sources: SourceRef[];
+  /**
+   * Files outside `roots` this discovery reads or looks for (a companion beside
+   * a root, the stores a registry file names), whether or not they exist, as
+   * {@link DiscoverCtx.rebase} places them: a remote's mirror copies them too
+   * (lib/remote/sync.ts), since it copies the roots only.
+   */
+  wants?: string[];
 }
 
 /** Given to `discover`. */
@@ -195,6 +202,13 @@ export interface DiscoverCtx {
    * `walk`'s `onError`.
    */
   problem?(path: string, error: Error): void;
+  /**
+   * Where an absolute path read from a store (a project a registry file names)
+   * is on this machine: a remote's mirror re-roots the remote's paths under
+   * itself (lib/remote/mirror.ts), so a mirror never leads to a local store.
+   * Absent: the path as written.
+   */
+  rebase?(path: string): string;
 }
 
 /** Where a parse resumes, and where it tells the indexer it got to. */

@@ -30,6 +30,7 @@ import {
 } from "./store.ts";
 import { dataDir } from "../core/paths.ts";
 import { SourceWriter, type WriteMode } from "./ingest.ts";
+import { ParsePool } from "./parse_pool.ts";
 import { redactDeep } from "./redact.ts";
 import { dropExcluded, makeGate, setGate } from "./forget/gate.ts";
 import { releaseExcluded } from "./forget/exclusions.ts";
@@ -39,6 +40,7 @@ import { FRESH_KEY, type FreshMap, harnessDirs, parseFreshMap, stampDirs } from 
 import { sweepCopies } from "../core/sqlite_read.ts";
 import { type Label, labelSession } from "./remote/label.ts";
 import { type MirrorPass, mirrorPasses } from "./remote/passes.ts";
+import { rebaser } from "./remote/mirror.ts";
 import {
   fileHash,
   parseDrift,
@@ -177,6 +179,7 @@ async function onePass(
     aside();
     store = Store.open(path, { create: true });
   }
+  const pool = new ParsePool(env);
   try {
     // Forgotten sessions and excluded projects are left out of every source read,
     // and sessions of a project excluded since the last run leave the index now.
@@ -192,7 +195,7 @@ async function onePass(
     const fresh = parseFreshMap(
       (store.stmt(Q.getMeta).get(FRESH_KEY) as { value: string } | undefined)?.value,
     );
-    const run: RunState = { pending: 0, fresh };
+    const run: RunState = { pending: 0, fresh, pool };
     for (const parser of selected) {
       out.push(await indexHarness(store, env, parser, opts, seen, run));
     }
@@ -226,6 +229,7 @@ async function onePass(
     // a corruption error that gets here came from the index.
     throw asIndexError(e, path);
   } finally {
+    pool.close();
     store.close();
   }
 }
@@ -268,6 +272,8 @@ interface RunState {
   pending: number;
   /** The freshness map, updated per harness discovered. */
   fresh: FreshMap;
+  /** Where large sources are parsed while the previous chunks are written. */
+  pool: ParsePool;
 }
 
 async function indexHarness(
@@ -299,6 +305,7 @@ async function indexHarness(
   const dctx: DiscoverCtx = {
     env,
     knownProjects: known,
+    ...(label?.mirror ? { rebase: rebaser(label.mirror) } : {}),
     problem: (path, e) => {
       sum.errors.push(`${path}: ${e.message}`);
       sum.discoveryFailed = true;
@@ -326,7 +333,10 @@ async function indexHarness(
       if (await changedSince(store, src)) run.pending++;
       continue;
     }
-    const r = await indexSource(store, env, parser, src, Boolean(opts.rebuild), opts, label);
+    const r = await indexSource(store, env, parser, src, Boolean(opts.rebuild), {
+      ...opts,
+      pool: run.pool,
+    }, label);
     if (r.pending) run.pending++;
     if (r.read) sum.read++;
     sum.sessions += r.sessions;
@@ -390,7 +400,7 @@ async function indexSource(
   parser: Parser,
   src: SourceRef,
   rebuild: boolean,
-  opts: IndexOptions = {},
+  opts: IndexOptions & { pool?: ParsePool } = {},
   label?: Label,
 ): Promise<SourceOutcome> {
   const none: SourceOutcome = { read: false, sessions: 0, events: 0, skipped: {} };
@@ -479,7 +489,10 @@ async function indexSource(
     if (mode !== "append") { for (const other of src.supersedes ?? []) dropSource(store, other); }
     writer = new SourceWriter(store, src.path, mode);
     parsing = true;
-    for await (const chunk of parser.parse(src, ctx)) {
+    const chunks = opts.pool
+      ? opts.pool.parse(parser, src, ctx, size - offset)
+      : parser.parse(src, ctx);
+    for await (const chunk of chunks) {
       parsing = false;
       writer.write(label ? labelSession(label, chunk) : chunk);
       parsing = true;

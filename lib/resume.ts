@@ -7,7 +7,8 @@
  * passes through a shell. A subagent resumes its parent. The command runs in
  * the session's project directory: Crush, Claude Code, Gemini CLI and
  * opencode look sessions up from there (Crush only in `<project>/.crush`), so
- * a project directory that no longer exists is refused.
+ * a project directory that no longer exists is refused. A session from a
+ * remote (`deja remote`) reopens on that machine, over ssh (lib/remote/resume.ts).
  *
  * @module
  */
@@ -19,6 +20,8 @@ import { resolveSession, shortRef } from "./sessions.ts";
 import { type SessionRow } from "./rows.ts";
 import { harnessFacts } from "../core/registry.ts";
 import { templateArgv } from "./shell.ts";
+import type { Env } from "../core/model.ts";
+import { remoteResume } from "./remote/resume.ts";
 
 /** Session ids deja passes to a command: no shell metacharacters, no leading dash. */
 export const SAFE_ID = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
@@ -33,6 +36,10 @@ export interface ResumePlan {
   /** Directory to run in, or null when the store does not say. */
   cwd: string | null;
   argv: string[];
+  /** The machine the session ran on (a remote's name), null for this one. */
+  origin: string | null;
+  /** For a remote's session: its host, its project there, and the clone here (`argv` is ssh's). */
+  remote?: { host: string; port: number | null; cwd: string | null; clone: string | null };
 }
 
 /** The parent session of a subagent (the row when indexed, else a stand-in with the same project). */
@@ -60,7 +67,7 @@ function isDir(p: string): boolean {
  *   when the harness has no resume command, when the id has unsafe characters,
  *   or when the project directory is gone.
  */
-export function resumePlan(store: Store, ref: string): ResumePlan {
+export function resumePlan(store: Store, ref: string, env?: Env): ResumePlan {
   const asked = resolveSession(store, ref);
   const s = topSession(store, asked);
   const facts = harnessFacts(s.harness);
@@ -72,13 +79,23 @@ export function resumePlan(store: Store, ref: string): ResumePlan {
       2,
     );
   }
-  if (!SAFE_ID.test(s.native_id)) {
-    throw new DejaError(
-      `the session id '${s.native_id}' has characters deja will not pass to a command`,
-      show,
-      2,
-    );
+  if (s.origin && env) {
+    const safe = (id: string) => {
+      if (!SAFE_ID.test(id)) throw unsafe(id, show);
+      return templateArgv(facts.resume!, { id });
+    };
+    const r = remoteResume(env, { ...s, origin: s.origin, id: s.native_id }, safe, isDir);
+    return {
+      harness: s.harness,
+      asked: asked.native_id.slice(s.origin.length + 1),
+      id: r.id,
+      cwd: null,
+      argv: r.argv,
+      origin: r.origin,
+      remote: { host: r.host, port: r.port, cwd: r.remoteCwd, clone: r.clone },
+    };
   }
+  if (!SAFE_ID.test(s.native_id)) throw unsafe(s.native_id, show);
   if (s.project && !isDir(s.project)) {
     throw new DejaError(
       `the project directory ${s.project} no longer exists, and ${facts.displayName} looks for ` +
@@ -93,5 +110,14 @@ export function resumePlan(store: Store, ref: string): ResumePlan {
     id: s.native_id,
     cwd: s.project && existsSync(s.project) ? s.project : null,
     argv: templateArgv(facts.resume, { id: s.native_id }),
+    origin: null,
   };
+}
+
+function unsafe(id: string, show: string): DejaError {
+  return new DejaError(
+    `the session id '${id}' has characters deja will not pass to a command`,
+    show,
+    2,
+  );
 }

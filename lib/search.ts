@@ -65,6 +65,8 @@ export interface SearchOptions {
   exclude?: string[];
   /** Which machines' sessions to show (`--from`, the remotes' `--no-auto` policy). */
   origins?: OriginRule;
+  /** Session row ids left out as asked (a hook's policy set): never counted in `hidden`. */
+  leaveOut?: Iterable<number>;
   /** For `$TMPDIR` when judging throwaway projects. */
   env?: Env;
   /** Snippets per session (default 3). */
@@ -168,14 +170,18 @@ function run(store: Store, query: string, o: SearchOptions): SearchResult {
     hidden: 0,
   };
   const cache = new SessionCache(store);
-  const hide = hiddenSessions(
+  // Throwaway and excluded projects are counted in `hidden` (the `--junk` hint); sessions of
+  // another machine than `--from` asked for, or of a `--no-auto` remote, are left out silently.
+  const junk = hiddenSessions(
     store,
     o.exclude ?? [],
     Boolean(o.hideThrowaway) && !o.project,
     o.env,
     o.here,
   );
-  if (o.origins && o.env) hide.push(...originHidden(store, o.env, o.origins));
+  const silent = [...(o.leaveOut ?? [])];
+  if (o.origins && o.env) silent.push(...originHidden(store, o.env, o.origins));
+  const hide = [...junk, ...silent];
   const f: Filters = {
     harness: o.harness,
     project: o.project,
@@ -220,13 +226,13 @@ function run(store: Store, query: string, o: SearchOptions): SearchResult {
   // Sessions left out that hold every word: said when the shown results are less
   // literal than those (or there are none), so a hidden exact hit is not silent.
   let hidden = 0;
-  if ((!results.length || tier !== "exact") && hide.length) {
+  if ((!results.length || tier !== "exact") && junk.length) {
     const all = parsed.parts.map((p) => ftsAny([p.tokens]));
     hidden = new Set(
       matchRows(
         store,
         all.join(" AND "),
-        { ...f, hideSessionIds: undefined, sessionIds: hide },
+        { ...f, hideSessionIds: silent.length ? silent : undefined, sessionIds: junk },
         500,
       )
         .map((r) => r.session_id),

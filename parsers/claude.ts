@@ -73,10 +73,11 @@ export const claude: Parser = {
     const d = await family.discover(ctx);
     const dir = root(ctx.env);
     const path = join(dirname(dir), "history.jsonl");
-    if (basename(dir) === "projects" && await isRegularFile(path, ctx.problem)) {
+    if (basename(dir) !== "projects") return d;
+    if (await isRegularFile(path, ctx.problem)) {
       d.sources.push({ harness: "claude", path, kind: "append", hint: { history: dir } });
     }
-    return d;
+    return { ...d, wants: [...(d.wants ?? []), path] };
   },
   async *parse(source, ctx) {
     const projects = source.hint?.history;

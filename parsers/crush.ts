@@ -116,18 +116,21 @@ function schemaGeneration(db: DatabaseSync): string | undefined {
 export const crush: Parser = {
   id: "crush",
 
-  async discover({ env, problem }) {
+  async discover({ env, problem, rebase }) {
     const root = crushRoot(env);
+    const here = rebase ?? ((p: string) => p);
     const list = obj(await readRegistryJson(join(root, "projects.json"), problem));
     const sources: SourceRef[] = [];
+    const wants: string[] = [];
     const seen = new Set<string>();
     for (const e of arr(list?.projects)) {
       const p = obj(e);
       const project = str(p?.path);
-      if (!project || !(await isDir(project))) continue; // project deleted: normal
+      if (!project) continue;
       const dd = str(p?.data_dir);
-      const dataDir = dd ? absolutePath(dd, project) : join(project, ".crush");
-      const db = join(dataDir, "crush.db");
+      const db = here(join(dd ? absolutePath(dd, project) : join(project, ".crush"), "crush.db"));
+      wants.push(db, `${db}-wal`, `${db}-shm`);
+      if (!(await isDir(here(project)))) continue; // project deleted: normal
       if (seen.has(db) || !(await statRegular(db, problem))) continue;
       seen.add(db);
       sources.push({
@@ -138,7 +141,7 @@ export const crush: Parser = {
         hint: { project },
       });
     }
-    return { roots: [root], sources };
+    return { roots: [root], sources, wants };
   },
 
   async *parse(source, ctx) {

@@ -3,118 +3,15 @@
  * options taken, the command run here with that home), real rsync in between. No network.
  */
 import { assert, assertEquals, assertMatch, assertStringIncludes } from "./_assert.ts";
-import {
-  appendFileSync,
-  cpSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  rmSync,
-  writeFileSync,
-} from "node:fs";
-import { tmpdir } from "node:os";
+import { appendFileSync, cpSync, existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { spawnSync } from "node:child_process";
-import { main } from "../main.ts";
-import type { IO } from "../core/runtime.ts";
-import type { Env } from "../core/model.ts";
-import { claudeLines, type SessionSpec } from "./_memory.ts";
-import { materialize, REPO, testEnv } from "./_fixture.ts";
+import type { SessionSpec } from "./_memory.ts";
+import { materialize, REPO } from "./_fixture.ts";
 import { mapPath } from "../lib/remote/label.ts";
-import { parseTarget } from "../lib/remote/config.ts";
-import { loadRemotes } from "../lib/remote/config.ts";
+import { loadRemotes, parseTarget } from "../lib/remote/config.ts";
 import { indexPath, Store } from "../lib/store.ts";
 import { defaultHidden } from "../lib/search/sessions.ts";
-
-const HAVE_RSYNC = spawnSync("rsync", ["--version"]).status === 0;
-const FAKE_SSH = join(REPO, "tests", "remote", "fake_ssh.sh");
-
-const SVC: SessionSpec = {
-  id: "7e570001-0000-4000-8000-000000000001",
-  cwd: "/w/svc",
-  start: "2026-11-10T10:00:00Z",
-  turns: [
-    { user: "The gizmotron service crashes at start." },
-    { bash: "node server.js", out: "Error: Cannot find module 'express'", exit: 1 },
-    { edit: "/w/svc/server.js", old: "const port = 80;", new: "const port = env.PORT;" },
-    { say: "Fixed the gizmotron port." },
-  ],
-};
-const OTHER: SessionSpec = {
-  id: "7e570002-0000-4000-8000-000000000002",
-  cwd: "/srv/other",
-  start: "2026-11-11T10:00:00Z",
-  turns: [{ user: "Unmapped flibbertigibbet project." }, { say: "ok" }],
-};
-
-interface World {
-  root: string;
-  remoteHome: string;
-  env: Env;
-  run(
-    args: string[],
-    extra?: Record<string, string>,
-  ): Promise<{ code: number; out: string; err: string }>;
-  json(args: string[], extra?: Record<string, string>): Promise<Record<string, unknown>>;
-  cleanup(): void;
-}
-
-function writeClaude(home: string, s: SessionSpec): string {
-  const dir = join(home, ".claude", "projects", s.cwd.replace(/[^A-Za-z0-9]/g, "-"));
-  mkdirSync(dir, { recursive: true });
-  const f = join(dir, `${s.id}.jsonl`);
-  writeFileSync(f, claudeLines(s).join("\n") + "\n");
-  return f;
-}
-
-function world(): World {
-  const root = mkdtempSync(join(tmpdir(), "deja-remote-"));
-  const remoteHome = join(root, "remote");
-  mkdirSync(remoteHome, { recursive: true });
-  const vars: Record<string, string> = {
-    DEJA_HOME: join(root, "deja"),
-    XDG_DATA_HOME: join(root, "home", ".local", "share"),
-    XDG_CONFIG_HOME: join(root, "home", ".config"),
-    DEJA_SSH: FAKE_SSH,
-    FAKE_REMOTE_HOME: remoteHome,
-    DEJA_NO_REFRESH: "1",
-    TZ: "UTC",
-  };
-  const home = join(root, "home");
-  mkdirSync(home, { recursive: true });
-  const envWith = (extra: Record<string, string> = {}) => testEnv(home, { ...vars, ...extra });
-  const run = async (args: string[], extra: Record<string, string> = {}) => {
-    const out: string[] = [];
-    const err: string[] = [];
-    const io: IO = {
-      args,
-      env: envWith(extra),
-      cwd: root,
-      out: (t) => out.push(t),
-      err: (t) => err.push(t),
-      isTTY: false,
-      errTTY: false,
-      readStdin: () => Promise.resolve(""),
-    };
-    const code = await main(io);
-    return { code, out: out.join(""), err: err.join("") };
-  };
-  return {
-    root,
-    remoteHome,
-    env: envWith(),
-    run,
-    async json(args, extra) {
-      const r = await run([...args, "--json"], extra);
-      assert(r.code === 0 || r.code === 1, `deja ${args.join(" ")}: ${r.code} ${r.err}`);
-      if (!r.out) throw new Error(`deja ${args.join(" ")}: exit ${r.code}, no output; ${r.err}`);
-      return JSON.parse(r.out);
-    },
-    cleanup: () => rmSync(root, { recursive: true, force: true }),
-  };
-}
-
-type Hit = { id: string; origin: string | null; project: string };
+import { HAVE_RSYNC, type Hit, OTHER, SVC, world, writeClaude } from "./_remote.ts";
 
 Deno.test("remote targets and path maps are read the way ssh and a person write them", () => {
   assertEquals(parseTarget("me@devbox:2222"), { host: "me@devbox", port: 2222 });

@@ -17,14 +17,22 @@ import { indexPath } from "../store.ts";
 import { runIndex } from "../indexer.ts";
 import { parsers } from "../../parsers/mod.ts";
 import { CR, csi } from "./output.ts";
-import { enableHint, servicePath, writeService } from "../fresh/service.ts";
+import {
+  enableHint,
+  REMOTE_SYNC,
+  servicePath,
+  type ServiceSpec,
+  WATCH,
+  writeService,
+} from "../fresh/service.ts";
 
 const TARGETS = () => targetNames().join(", ");
 
 export const installCmd: Command = {
   name: "install",
   summary: "Wire deja into your coding agents: MCP server, skill, /deja command, hooks (-auto).",
-  usage: "install <target>... | --all | --auto [--force] [--no-index] [--watch-service] [--json]",
+  usage: "install <target>... | --all | --auto [--force] [--no-index] [--watch-service] [--json]" +
+    " | install remote-sync",
   options: {
     "no-index": {
       type: "boolean",
@@ -40,13 +48,15 @@ export const installCmd: Command = {
     force: { type: "boolean", description: "replace a skill or command file deja did not write" },
     json: { type: "boolean", description: "print what was done as JSON (docs/json-output.md)" },
   },
-  async run(a, io) {
-    const service = Boolean(a.values["watch-service"]);
-    // `--watch-service` alone writes the service (and the launcher it runs), no harness target.
-    const onlyService = service && !a.positionals.length && !a.values.all && !a.values.auto;
+  async run(a0, io) {
+    const { a, services } = serviceArgs(a0);
+    // Services alone write the service files (and the launcher they run), no harness target.
+    const onlyService = services.length > 0 && !a.positionals.length && !a.values.all &&
+      !a.values.auto;
     const code = onlyService ? 0 : runWire(a, io, true);
     if (code !== 0) return code;
-    if (service) serviceStep(io);
+    for (const spec of services) serviceStep(io, spec);
+    if (onlyService && !services.includes(WATCH)) return 0;
     if (!a.values["no-index"] && !a.values.json && !existsSync(indexPath(io.env))) {
       await firstIndex(io);
     }
@@ -54,17 +64,36 @@ export const installCmd: Command = {
   },
 };
 
-/** Writes the watch service file and says how to turn it on (deja never enables it). */
-function serviceStep(io: IO): void {
+/**
+ * The user services a command line asks for: `--watch-service`, and the
+ * `remote-sync` target (taken out of the harness targets).
+ */
+export function serviceArgs(a: Args): { a: Args; services: ServiceSpec[] } {
+  const services: ServiceSpec[] = [];
+  if (a.values["watch-service"]) services.push(WATCH);
+  if (a.positionals.includes(REMOTE_SYNC.name)) services.push(REMOTE_SYNC);
+  return {
+    a: { ...a, positionals: a.positionals.filter((p) => p !== REMOTE_SYNC.name) },
+    services,
+  };
+}
+
+/** Writes a user service's files and says how to turn it on (deja never enables it). */
+function serviceStep(io: IO, spec: ServiceSpec): void {
   writeLauncher(io.env, selfCommand());
-  const action = writeService(io.env, launcherPath(io.env));
-  const path = servicePath(io.env);
+  const action = writeService(io.env, launcherPath(io.env), spec);
+  const path = servicePath(io.env, spec);
   if (!action || !path) {
-    io.err("deja: no user service on this platform; run 'deja index --watch' yourself\n");
+    io.err(
+      `deja: no user service on this platform; run 'deja ${spec.args.join(" ")}' yourself\n`,
+    );
     return;
   }
-  io.out(`${action.padEnd(9)} ${"watch".padEnd(12)} service  ${tilde(path, io.env.home)}\n`);
-  io.out(`turn it on with: ${enableHint(io.env)}\n`);
+  const kind = spec.everyS ? "timer" : "service";
+  io.out(
+    `${action.padEnd(9)} ${spec.name.padEnd(12)} ${kind.padEnd(8)} ${tilde(path, io.env.home)}\n`,
+  );
+  io.out(`turn it on with: ${enableHint(io.env, spec)}\n`);
 }
 
 /** The first index, right after install, so recall has something to recall. */

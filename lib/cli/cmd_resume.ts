@@ -3,7 +3,8 @@ import type { Command } from "./common.ts";
 import { printJson } from "./common.ts";
 import { indexPath, Store } from "../store.ts";
 import { DejaError } from "../../core/errors.ts";
-import { resumePlan } from "../resume.ts";
+import { type ResumePlan, resumePlan } from "../resume.ts";
+import type { IO } from "../../core/runtime.ts";
 import { displayCommand, runInherit } from "../shell.ts";
 
 export const resumeCmd: Command = {
@@ -26,22 +27,43 @@ export const resumeCmd: Command = {
     const store = Store.open(indexPath(io.env));
     let plan;
     try {
-      plan = resumePlan(store, ref);
+      plan = resumePlan(store, ref, io.env);
     } finally {
       store.close();
     }
     const line = displayCommand(plan.argv, plan.cwd);
     if (a.values.json) {
-      printJson(io, { ...plan, command: line });
+      const { remote, ...rest } = plan;
+      printJson(io, {
+        ...rest,
+        command: line,
+        host: remote?.host ?? null,
+        remote_cwd: remote?.cwd ?? null,
+        clone: remote?.clone ?? null,
+      });
       return Promise.resolve(0);
     }
     if (!a.values.exec) {
       if (plan.id !== plan.asked) {
         io.err(`deja: ${plan.asked} is a subagent; resuming its parent\n`);
       }
+      if (plan.remote) remoteNote(io, plan, plan.remote);
       io.out(line + "\n");
       return Promise.resolve(0);
     }
     return Promise.resolve(runInherit(plan.argv, plan.cwd ?? io.cwd));
   },
 };
+
+/** Where a remote's session reopens, and the clone here when there is one (stderr). */
+function remoteNote(io: IO, p: ResumePlan, r: NonNullable<ResumePlan["remote"]>): void {
+  io.err(`deja: this session ran on ${p.origin} (${r.host}); resume it there:\n`);
+  if (r.clone) {
+    io.err(
+      `hint: its project is cloned here (${r.clone}), but the session itself stays on ${p.origin}; ` +
+        `'deja handoff --to <harness> ${p.origin}:${
+          p.id.slice(0, 8)
+        }' carries the work over here\n`,
+    );
+  }
+}

@@ -1,15 +1,18 @@
 /** `deja uninstall <target>… | --all`: remove what 'deja install' added, and nothing else. */
 import type { Command } from "./common.ts";
 import { tilde } from "../../core/text.ts";
-import { runWire } from "./cmd_install.ts";
-import { removeService, servicePath } from "../fresh/service.ts";
+import { runWire, serviceArgs } from "./cmd_install.ts";
+import { REMOTE_SYNC, removeService, servicePath, stopHint, WATCH } from "../fresh/service.ts";
 
 export const uninstallCmd: Command = {
   name: "uninstall",
   summary: "Remove what 'deja install' added (and nothing else) from the harnesses' configs.",
-  usage: "uninstall <target>... | --all | --watch-service [--json]",
+  usage: "uninstall <target>... | --all | --watch-service | remote-sync [--json]",
   options: {
-    all: { type: "boolean", description: "every target deja can wire (and the watch service)" },
+    all: {
+      type: "boolean",
+      description: "every target deja can wire (and the watch and remote-sync services)",
+    },
     auto: { type: "boolean", description: "same as --all" },
     "watch-service": {
       type: "boolean",
@@ -17,16 +20,18 @@ export const uninstallCmd: Command = {
     },
     json: { type: "boolean", description: "print what was done as JSON (docs/json-output.md)" },
   },
-  run(a, io) {
-    const service = Boolean(a.values["watch-service"]) || Boolean(a.values.all);
-    const onlyService = Boolean(a.values["watch-service"]) && !a.positionals.length &&
-      !a.values.all && !a.values.auto;
+  run(a0, io) {
+    const { a, services } = serviceArgs(a0);
+    const onlyService = services.length > 0 && !a.positionals.length && !a.values.all &&
+      !a.values.auto;
     const code = onlyService ? 0 : runWire(a, io, false);
-    if (service && removeService(io.env) && !a.values.json) {
-      io.out(
-        `removed   ${"watch".padEnd(12)} service  ${tilde(servicePath(io.env)!, io.env.home)}\n`,
-      );
-      io.out("(a running watcher stops at its next restart: systemctl --user stop deja-watch)\n");
+    const remove = a.values.all ? [WATCH, REMOTE_SYNC] : services;
+    for (const spec of remove) {
+      const path = servicePath(io.env, spec);
+      if (!removeService(io.env, spec) || a.values.json || !path) continue;
+      const kind = spec.everyS ? "timer" : "service";
+      io.out(`removed   ${spec.name.padEnd(12)} ${kind.padEnd(8)} ${tilde(path, io.env.home)}\n`);
+      io.out(`(if it runs, it stops with: ${stopHint(io.env, spec)})\n`);
     }
     return Promise.resolve(code);
   },

@@ -1,10 +1,18 @@
 /**
- * The user service that keeps `deja index --watch` running: a systemd user
- * unit on Linux (`${XDG_CONFIG_HOME:-~/.config}/systemd/user/deja-watch.service`),
- * a launchd agent on macOS (`~/Library/LaunchAgents/dev.deja.watch.plist`).
- * deja writes the file and says how to turn it on; it never enables or starts
- * a service itself (that is the user's word to give). The service runs the
- * launcher (lib/install/launcher.ts), so it survives a moved binary the same
+ * The user services deja writes, never enables: each is a {@link ServiceSpec}.
+ *
+ * - `watch` keeps `deja index --watch` running: a systemd user unit
+ *   (`${XDG_CONFIG_HOME:-~/.config}/systemd/user/deja-watch.service`) on Linux,
+ *   a launchd agent with KeepAlive (`~/Library/LaunchAgents/dev.deja.watch.plist`)
+ *   on macOS (`deja install --watch-service`).
+ * - `remote-sync` runs `deja remote sync` periodically: a oneshot
+ *   `deja-remote-sync.service` with its `deja-remote-sync.timer` on Linux, a
+ *   launchd agent with StartInterval (`dev.deja.remote-sync.plist`) on macOS
+ *   (`deja install remote-sync`).
+ *
+ * deja writes the files and says how to turn them on; it never enables or
+ * starts a service itself (that is the user's word to give). Services run the
+ * launcher (lib/install/launcher.ts), so they survive a moved binary the same
  * way hooks do.
  *
  * Whether a watcher runs is told by `<data>/watch.pid`, which `index --watch`
@@ -20,83 +28,182 @@ import { dataDir, expandHome } from "../../core/paths.ts";
 import { type FileAction, writeIfChanged } from "../install/files.ts";
 import { readTextSync } from "../../core/fsread.ts";
 
-/** The service file for this platform, or null where deja writes none (Windows). */
-export function servicePath(env: Env): string | null {
-  if (env.platform === "darwin") {
-    return join(env.home, "Library", "LaunchAgents", "dev.deja.watch.plist");
-  }
-  if (env.platform === "win32") return null;
-  const config = expandHome(env, env.get("XDG_CONFIG_HOME") ?? "~/.config");
-  return join(config, "systemd", "user", "deja-watch.service");
+/** One user service deja can write. */
+export interface ServiceSpec {
+  /** The name `install`/`uninstall` print, and the service's file names (`deja-<name>`). */
+  name: string;
+  /** The deja arguments it runs (after the launcher). */
+  args: string[];
+  /** One line for systemd's Description. */
+  description: string;
+  /** How it is written: `install` comment line. */
+  by: string;
+  /** Seconds between runs for a periodic service; absent for one kept running. */
+  everyS?: number;
 }
 
-/** The service file's text, running `launcher index --watch --quiet`. */
-export function serviceText(env: Env, launcher: string): string {
-  const home = env.get("DEJA_HOME");
+/** `deja index --watch`, kept running. */
+export const WATCH: ServiceSpec = {
+  name: "watch",
+  args: ["index", "--watch", "--quiet"],
+  description: "deja: keep the index of coding-agent history fresh",
+  by: "deja install --watch-service",
+};
+
+/** `deja remote sync` every 15 minutes. */
+export const REMOTE_SYNC: ServiceSpec = {
+  name: "remote-sync",
+  args: ["remote", "sync"],
+  description: "deja: copy other machines' coding-agent history (deja remote sync)",
+  by: "deja install remote-sync",
+  everyS: 900,
+};
+
+/** One file of a service: where, and its text. */
+export interface ServiceFile {
+  path: string;
+  text: string;
+}
+
+function systemdDir(env: Env): string {
+  return join(expandHome(env, env.get("XDG_CONFIG_HOME") ?? "~/.config"), "systemd", "user");
+}
+
+/**
+ * The service's main file for this platform (the `.timer` of a periodic one on
+ * Linux), or null where deja writes none (Windows).
+ */
+export function servicePath(env: Env, spec: ServiceSpec = WATCH): string | null {
   if (env.platform === "darwin") {
-    const args = [launcher, "index", "--watch", "--quiet"]
-      .map((a) => `    <string>${xml(a)}</string>`).join("\n");
-    const envXml = home
-      ? `  <key>EnvironmentVariables</key>\n  <dict><key>DEJA_HOME</key><string>${
-        xml(home)
-      }</string></dict>\n`
-      : "";
-    return [
-      '<?xml version="1.0" encoding="UTF-8"?>',
-      '<!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" ' +
-      '"http://www.apple.com/DTDs/PropertyList-1.0.dtd">',
-      '<plist version="1.0">',
-      "<dict>",
-      "  <key>Label</key><string>dev.deja.watch</string>",
-      "  <key>ProgramArguments</key>",
-      "  <array>",
-      args,
-      "  </array>",
-      envXml + "  <key>RunAtLoad</key><true/>",
-      "  <key>KeepAlive</key><true/>",
-      "  <key>ProcessType</key><string>Background</string>",
-      "</dict>",
-      "</plist>",
-      "",
-    ].join("\n");
+    return join(env.home, "Library", "LaunchAgents", `dev.deja.${spec.name}.plist`);
   }
+  if (env.platform === "win32") return null;
+  return join(systemdDir(env), `deja-${spec.name}.${spec.everyS ? "timer" : "service"}`);
+}
+
+/** Every file of the service for this platform ([] on Windows). */
+export function serviceFiles(env: Env, launcher: string, spec: ServiceSpec = WATCH): ServiceFile[] {
+  const main = servicePath(env, spec);
+  if (!main) return [];
+  if (env.platform === "darwin") return [{ path: main, text: plist(env, launcher, spec) }];
+  const unit = join(systemdDir(env), `deja-${spec.name}.service`);
+  const files = [{ path: unit, text: unitText(env, launcher, spec) }];
+  if (spec.everyS) files.push({ path: main, text: timerText(spec) });
+  return files;
+}
+
+/** The main file's text (the launchd agent, or the systemd unit that runs deja). */
+export function serviceText(env: Env, launcher: string, spec: ServiceSpec = WATCH): string {
+  return serviceFiles(env, launcher, spec)[0]?.text ?? "";
+}
+
+function plist(env: Env, launcher: string, spec: ServiceSpec): string {
+  const home = env.get("DEJA_HOME");
+  const args = [launcher, ...spec.args].map((a) => `    <string>${xml(a)}</string>`).join("\n");
+  const envXml = home
+    ? `  <key>EnvironmentVariables</key>\n  <dict><key>DEJA_HOME</key><string>${
+      xml(home)
+    }</string></dict>\n`
+    : "";
+  const when = spec.everyS
+    ? [`  <key>StartInterval</key><integer>${spec.everyS}</integer>`]
+    : ["  <key>KeepAlive</key><true/>"];
   return [
-    "# Written by 'deja install --watch-service': keeps deja's index fresh.",
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    '<!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" ' +
+    '"http://www.apple.com/DTDs/PropertyList-1.0.dtd">',
+    '<plist version="1.0">',
+    "<dict>",
+    `  <key>Label</key><string>dev.deja.${spec.name}</string>`,
+    "  <key>ProgramArguments</key>",
+    "  <array>",
+    args,
+    "  </array>",
+    envXml + "  <key>RunAtLoad</key><true/>",
+    ...when,
+    "  <key>ProcessType</key><string>Background</string>",
+    "</dict>",
+    "</plist>",
+    "",
+  ].join("\n");
+}
+
+function unitText(env: Env, launcher: string, spec: ServiceSpec): string {
+  const home = env.get("DEJA_HOME");
+  return [
+    `# Written by '${spec.by}'.`,
     "[Unit]",
-    "Description=deja: keep the index of coding-agent history fresh",
+    `Description=${spec.description}`,
     "",
     "[Service]",
-    `ExecStart=${systemdQuote(launcher)} index --watch --quiet`,
+    ...(spec.everyS ? ["Type=oneshot"] : []),
+    `ExecStart=${[launcher, ...spec.args].map(systemdQuote).join(" ")}`,
     ...(home ? [`Environment=${systemdQuote(`DEJA_HOME=${home}`)}`] : []),
-    "Restart=on-failure",
-    "RestartSec=30",
+    ...(spec.everyS ? [] : ["Restart=on-failure", "RestartSec=30"]),
     "Nice=10",
+    ...(spec.everyS ? [] : ["", "[Install]", "WantedBy=default.target"]),
+    "",
+  ].join("\n");
+}
+
+function timerText(spec: ServiceSpec): string {
+  const min = Math.max(1, Math.round((spec.everyS ?? 900) / 60));
+  return [
+    `# Written by '${spec.by}': runs deja-${spec.name}.service every ${min} minutes.`,
+    "[Unit]",
+    `Description=${spec.description}, every ${min} minutes`,
+    "",
+    "[Timer]",
+    "OnBootSec=5min",
+    `OnUnitActiveSec=${min}min`,
+    "RandomizedDelaySec=60",
     "",
     "[Install]",
-    "WantedBy=default.target",
+    "WantedBy=timers.target",
     "",
   ].join("\n");
 }
 
 /** The command that turns the written service on (printed, never run). */
-export function enableHint(env: Env): string {
+export function enableHint(env: Env, spec: ServiceSpec = WATCH): string {
+  if (env.platform === "darwin") {
+    return `launchctl load -w ~/Library/LaunchAgents/dev.deja.${spec.name}.plist`;
+  }
+  const unit = `deja-${spec.name}.${spec.everyS ? "timer" : "service"}`;
+  return `systemctl --user daemon-reload && systemctl --user enable --now ${unit}`;
+}
+
+/** The command that stops a running service (printed after uninstall). */
+export function stopHint(env: Env, spec: ServiceSpec = WATCH): string {
   return env.platform === "darwin"
-    ? "launchctl load -w ~/Library/LaunchAgents/dev.deja.watch.plist"
-    : "systemctl --user daemon-reload && systemctl --user enable --now deja-watch.service";
+    ? `launchctl unload ~/Library/LaunchAgents/dev.deja.${spec.name}.plist`
+    : `systemctl --user disable --now deja-${spec.name}.${spec.everyS ? "timer" : "service"}`;
 }
 
-/** Writes the service file (mode 0644); null where the platform has none. */
-export function writeService(env: Env, launcher: string): FileAction | null {
-  const path = servicePath(env);
-  return path ? writeIfChanged(path, serviceText(env, launcher), 0o644) : null;
+/**
+ * Writes the service's files (mode 0644): `created` when one was new,
+ * `updated` when one changed, else `unchanged`; null where the platform has none.
+ */
+export function writeService(
+  env: Env,
+  launcher: string,
+  spec: ServiceSpec = WATCH,
+): FileAction | null {
+  const files = serviceFiles(env, launcher, spec);
+  if (!files.length) return null;
+  const acts = files.map((f) => writeIfChanged(f.path, f.text, 0o644));
+  return acts.includes("created") ? "created" : acts.includes("updated") ? "updated" : "unchanged";
 }
 
-/** Removes the service file deja wrote; true when there was one. */
-export function removeService(env: Env): boolean {
-  const path = servicePath(env);
-  if (!path || !existsSync(path)) return false;
-  rmSync(path, { force: true });
-  return true;
+/** Removes the service's files deja wrote; true when there was one. */
+export function removeService(env: Env, spec: ServiceSpec = WATCH): boolean {
+  let any = false;
+  for (const f of serviceFiles(env, "", spec)) {
+    if (!existsSync(f.path)) continue;
+    rmSync(f.path, { force: true });
+    any = true;
+  }
+  return any;
 }
 
 /** Whether a watcher runs and whether the service file is there. */

@@ -24,6 +24,16 @@ export interface Current {
   id?: string;
   /** Index row ids of that session and its subagents (empty when not indexed). */
   rows: Set<number>;
+  /**
+   * Row ids the hook never speaks of: sessions of remotes whose policy is
+   * `--no-auto` (`originHidden` in lib/search/sessions.ts, the rule MCP applies too).
+   */
+  hidden: Set<number>;
+}
+
+/** True when session row `id` is neither the agent's own nor left out by policy: a hook may cite it. */
+export function citable(current: Current, id: number): boolean {
+  return !current.rows.has(id) && !current.hidden.has(id);
 }
 
 /** `%`/`_`/`\` escaped for a LIKE pattern with `ESCAPE '\'`. */
@@ -35,7 +45,11 @@ export function likeEscape(s: string): string {
  * The index's rows for the agent session `id` (any harness: a session id is a
  * UUID or the like) and its subagents.
  */
-export function currentSession(store: Store, id: string | undefined): Current {
+export function currentSession(
+  store: Store,
+  id: string | undefined,
+  hidden: Set<number> = new Set(),
+): Current {
   const rows = new Set<number>();
   if (id) {
     const found = Q.sessionsByPrefix.all(store, { like: likeEscape(id), harness: null })
@@ -45,7 +59,7 @@ export function currentSession(store: Store, id: string | undefined): Current {
       for (const r of all as Array<{ id: number }>) rows.add(r.id);
     }
   }
-  return { id, rows };
+  return { id, rows, hidden };
 }
 
 /**

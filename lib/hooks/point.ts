@@ -22,6 +22,7 @@ import { concludes, displayPath, gist, sentences } from "../memory/text.ts";
 import { oneLine, plural } from "../../core/text.ts";
 import { fnv64 } from "./state.ts";
 import {
+  citable,
   clean,
   type Current,
   day,
@@ -100,7 +101,7 @@ export function commandNote(
       session_id: number;
       output: string | null;
     }
-  >).filter((r) => !current.rows.has(r.session_id) && normalCommand(r.command) === norm);
+  >).filter((r) => citable(current, r.session_id) && normalCommand(r.command) === norm);
   if (!rows.length) return null;
   rows.sort((a, b) => (a.time ?? 0) - (b.time ?? 0));
   const sessions = new Set(rows.map((r) => r.session_id));
@@ -155,7 +156,7 @@ export function fileNote(
   const target = absoluteTarget(path, dir);
   const changes = (store.stmt(Q.fileChangesAt).all(target) as Array<
     { session_id: number; time: number | null; seq: number }
-  >).filter((t) => !current.rows.has(t.session_id));
+  >).filter((t) => citable(current, t.session_id));
   if (!changes.length) return null;
   const ids = [...new Set(changes.map((t) => t.session_id))];
   const rows = Q.sessionsByIds.all(store, { ids: JSON.stringify(ids) });
@@ -184,12 +185,12 @@ export function fixNote(
   const text = output.length > 16_384
     ? output.slice(0, 2048) + "\n" + output.slice(-14_000)
     : output;
-  const res = findFixes(store, text, { limit: 4 });
+  const res = findFixes(store, text, { limit: 4, hidden: current.hidden });
   if (res.status !== "found") return null;
   const key = `fix:${fnv64(res.signatures.join("|"))}`;
   if (seen.has(key)) return null;
   const fixes = res.fixes.filter((f) =>
-    f.succeeded > 0 && f.examples.some((e) => !current.rows.has(e.sessionRowId))
+    f.succeeded > 0 && f.examples.some((e) => citable(current, e.sessionRowId))
   ).slice(0, 2);
   if (!fixes.length) return null;
   const lines = [

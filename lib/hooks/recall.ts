@@ -26,6 +26,7 @@ import { byteLength, oneLine } from "../../core/text.ts";
 import { stripFrames } from "../../core/frame.ts";
 import type { SessionRow } from "../rows.ts";
 import {
+  citable,
   clean,
   type Current,
   day,
@@ -79,9 +80,10 @@ export function contextBlock(
     // The newest other session only: a second start in one agent session (resume, clear)
     // gets nothing rather than an older session.
     target = list.find((s) =>
-      s.harness !== "deja" && !current.rows.has(s.id) && s.native_id !== current.id
+      s.harness !== "deja" && citable(current, s.id) && s.native_id !== current.id
     );
-    notes = notesLines(store, list.filter((s) => s.harness === "deja"), Math.floor(budget / 5));
+    const kept = list.filter((s) => s.harness === "deja" && !current.hidden.has(s.id));
+    notes = notesLines(store, kept, Math.floor(budget / 5));
     lead = "";
   }
   if (!target || seen.has(`ctx:${target.id}`)) {
@@ -182,12 +184,12 @@ export function promptBlock(
   const project = projectSessions(store, dir, 1)?.project;
   if (!project) return null;
   const fresh = (r: SearchResult["results"][number]) =>
-    !current.rows.has(r.rowid) && r.id !== current.id && r.parent !== current.id &&
+    citable(current, r.rowid) && r.id !== current.id && r.parent !== current.id &&
     !seen.has(`recall:${r.rowid}`);
   // The two weightiest words: more words only narrow the literal match, and every word
   // added costs the search a pass over the sessions that hold it.
   const query = words.slice(0, 2).map((w) => w.word).join(" ");
-  const res = search(store, query, { project, limit: 6, snippets: 2 });
+  const res = search(store, query, { project, limit: 6, snippets: 2, leaveOut: current.hidden });
   const hits = LITERAL.has(res.tier)
     ? res.results.filter((r) => (r.project ?? "").startsWith(project) && fresh(r)).slice(0, 2)
     : [];

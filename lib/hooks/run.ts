@@ -38,6 +38,7 @@ import type { Part } from "./crush.ts";
 import { runFailed } from "../memory/outcome.ts";
 import { ALL_IN_ONE_BUDGET, type HookName, hookRow } from "./table.ts";
 import { type Dialect, dialectFor, envelope, placeOf } from "./dialect.ts";
+import { originHidden } from "../search/sessions.ts";
 
 export type { HookName } from "./table.ts";
 
@@ -259,7 +260,8 @@ export async function runHook(name: HookName, args: string[], io: IO): Promise<n
     const file = id ? statePath(dataDir(env), id) : undefined;
     const state = file ? loadState(file) : { v: 1 as const, seen: [] };
     const seen = new Set(state.seen);
-    const current = currentSession(store, id);
+    // Remotes whose policy is --no-auto are left out of every hook answer (as of MCP's).
+    const current = currentSession(store, id, new Set(originHidden(store, env, { auto: true })));
     const c: Ctx = { io, dialect, event, store, current, state, seen, dir, cwd };
     const list = await parts(name, c);
     const budget = allInOne ? BUDGET.crush : hookRow(name)!.budget;

@@ -136,7 +136,10 @@ function blameBlock(store: Store, s: BlameSession, home: string): string {
 
 /** What ran after the same error before, where it did not come back. */
 export function fixText(store: Store, error: string, f: Filters): string {
-  const r = findFixes(store, error, { limit: f.limit ?? 3 });
+  const r = findFixes(store, error, {
+    limit: f.limit ?? 3,
+    hidden: f.hide && defaultHidden(store, f.hide),
+  });
   if (r.status !== "found") {
     const looked = r.signatures.length
       ? ` Looked for: ${clean(r.signatures.join(" | "), 400)}.`

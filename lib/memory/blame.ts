@@ -19,6 +19,7 @@ import type { SessionRow } from "../rows.ts";
 import { type FileTouch, findTouches, type PathMatch } from "./paths.ts";
 import { gist } from "./text.ts";
 import { readTextSync } from "../../core/fsread.ts";
+import { countsAsHidden } from "../search/sessions.ts";
 
 /** Options of {@link blame}. */
 export interface BlameOptions {
@@ -127,7 +128,7 @@ export function blame(store: Store, typed: string, opts: BlameOptions): BlameRes
   let hidden = 0;
   for (const s of rows) {
     if (opts.hidden?.has(s.id)) {
-      hidden++;
+      if (countsAsHidden(opts.hidden, s.id)) hidden++;
       continue;
     }
     if (opts.harness?.length && !opts.harness.includes(s.harness)) continue;

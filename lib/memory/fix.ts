@@ -155,11 +155,12 @@ function commandsOf(store: Store, sid: number): Cmd[] {
  * Looks up what followed the error in `errorText` (see the module's method).
  *
  * @param limit candidates returned at most (default 3).
+ * @param hidden session row ids left out (a hook's policy: remotes under `--no-auto`).
  */
 export function findFixes(
   store: Store,
   errorText: string,
-  opts: { limit?: number } = {},
+  opts: { limit?: number; hidden?: ReadonlySet<number> } = {},
 ): FixResult {
   const signatures = errorSignatures(errorText);
   if (!signatures.length) {
@@ -174,6 +175,7 @@ export function findFixes(
   }
   const bySession = new Map<number, Hit[]>();
   for (const h of hits(store, signatures)) {
+    if (opts.hidden?.has(h.sessionId)) continue;
     bySession.set(h.sessionId, [...(bySession.get(h.sessionId) ?? []), h]);
   }
   const found = new Map<string, FixCandidate>();

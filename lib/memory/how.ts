@@ -12,6 +12,7 @@ import type { Store } from "../store.ts";
 import { Q } from "../schema.ts";
 import { outcomeOf } from "./outcome.ts";
 import { tokens } from "../search/tokenize.ts";
+import { countsAsHidden } from "../search/sessions.ts";
 
 /** One distinct command. */
 export interface HowCommand {
@@ -102,7 +103,7 @@ export function howRuns(store: Store, what: string, opts: HowOptions = {}): HowR
   const hidden = new Set<number>();
   for (const r of rows) {
     if (opts.hidden?.has(Number(r.session_id))) {
-      hidden.add(Number(r.session_id));
+      if (countsAsHidden(opts.hidden, Number(r.session_id))) hidden.add(Number(r.session_id));
       continue;
     }
     const command = String(r.command).replace(/\s+/g, " ").trim();

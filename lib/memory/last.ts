@@ -11,6 +11,7 @@ import type { Store } from "../store.ts";
 import { Q } from "../schema.ts";
 import type { SessionRow } from "../rows.ts";
 import { oneLine } from "../../core/text.ts";
+import { countsAsHidden } from "../search/sessions.ts";
 
 /** Options of {@link lastSessions}. */
 export interface LastOptions {
@@ -58,7 +59,7 @@ export function lastSessions(store: Store, opts: LastOptions = {}): LastResult {
   for (const s of rows) {
     // Rows come newest first: the first one older than `since` ends the list.
     if (opts.since !== undefined && (s.updated ?? s.started ?? 0) < opts.since) break;
-    if (opts.hidden?.has(s.id)) hidden++;
+    if (opts.hidden?.has(s.id)) hidden += countsAsHidden(opts.hidden, s.id) ? 1 : 0;
     else sessions.push({ ...s, description: null });
     if (sessions.length >= limit) break;
   }

@@ -23,6 +23,7 @@ import { DejaError } from "../../core/errors.ts";
 import { Q } from "../schema.ts";
 import type { SessionRow } from "../rows.ts";
 import { findTouches, type PathMatch } from "./paths.ts";
+import { countsAsHidden } from "../search/sessions.ts";
 
 /** One restorable span. */
 export interface RestoreSpan {
@@ -96,7 +97,7 @@ export function listSpans(
     const s = sessions.get(t.sessionId);
     if (!s) continue;
     if (opts.hidden?.has(s.id)) {
-      hidden.add(s.id);
+      if (countsAsHidden(opts.hidden, s.id)) hidden.add(s.id);
       continue;
     }
     if (opts.harness?.length && !opts.harness.includes(s.harness)) continue;

@@ -15,6 +15,8 @@ export interface Label {
   /** The remote's name (the session's `origin`). */
   origin: string;
   pathMaps: readonly PathMap[];
+  /** The mirror directory: the remote's absolute path `p` is at `<mirror>/p` here. */
+  mirror?: string;
 }
 
 /** The local form of a remote absolute path: mapped, else `<origin>:<path>`; other text unchanged. */
@@ -72,4 +74,23 @@ function labelEvent(label: Label, e: Event): Event {
 export function originOf(id: string, names: ReadonlySet<string>): string | null {
   const i = id.indexOf(":");
   return i > 0 && names.has(id.slice(0, i)) ? id.slice(0, i) : null;
+}
+
+/**
+ * The remote path a labelled path stands for: `<origin>:/path` unprefixed, a
+ * mapped local path mapped back (the inverse of {@link mapPath}); any other
+ * text unchanged.
+ */
+export function unmapPath(label: Label, path: string): string {
+  if (path.startsWith(`${label.origin}:`)) return path.slice(label.origin.length + 1);
+  for (const m of label.pathMaps) {
+    if (path === m.local) return m.remote;
+    if (path.startsWith(`${m.local}/`)) return m.remote + path.slice(m.local.length);
+  }
+  return path;
+}
+
+/** A remote session's native id (the harness's own) from its indexed id. */
+export function nativeId(label: Label, id: string): string {
+  return id.startsWith(`${label.origin}:`) ? id.slice(label.origin.length + 1) : id;
 }

@@ -23,9 +23,14 @@ export function foreignEnv(home: string, platform: string, vars: Record<string, 
   };
 }
 
+/** A remote absolute path -> where its copy is in `mirror` (other text unchanged). */
+export function rebaser(mirror: string): (path: string) => string {
+  return (p) => (p.startsWith("/") && !p.startsWith(`${mirror}/`) ? join(mirror, p) : p);
+}
+
 /** The env parsers read a mirror with: remote paths re-rooted under `mirror`. */
 export function mirrorEnv(mirror: string, state: Pick<SyncState, "home" | "vars">): Env {
-  const under = (p: string) => (p.startsWith("/") ? join(mirror, p) : p);
+  const under = rebaser(mirror);
   const vars: Record<string, string> = {};
   for (const [k, v] of Object.entries(state.vars ?? {})) vars[k] = under(v);
   return foreignEnv(under(state.home ?? "/"), "linux", vars);
@@ -74,4 +79,32 @@ export function outermost(sorted: string[]): string[] {
     out.push(r);
   }
   return out;
+}
+
+/**
+ * The remote files outside `roots` that discovery reads or looks for
+ * (Discovery.wants: Claude Code's `history.jsonl` beside `projects/`, the
+ * `crush.db` of each project Crush's `projects.json` names), found by running
+ * every parser's discovery over the mirror as it is; sorted remote paths.
+ */
+export async function mirrorWants(
+  mirror: string,
+  state: Pick<SyncState, "home" | "vars">,
+  roots: readonly string[],
+  parsers: readonly Parser[],
+): Promise<string[]> {
+  const env = mirrorEnv(mirror, state);
+  const out = new Set<string>();
+  const inRoot = (p: string) => roots.some((r) => p === r || p.startsWith(`${r}/`));
+  for (const parser of parsers) {
+    try {
+      const d = await parser.discover({ env, knownProjects: [], rebase: rebaser(mirror) });
+      for (const w of d.wants ?? []) {
+        if (!w.startsWith(`${mirror}/`)) continue; // only what the mirror stands for
+        const remote = w.slice(mirror.length);
+        if (!inRoot(remote) && !remote.includes("\n")) out.add(remote);
+      }
+    } catch { /* a discovery that fails over the mirror asks for nothing more */ }
+  }
+  return [...out].sort();
 }

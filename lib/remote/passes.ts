@@ -31,7 +31,7 @@ export function mirrorPasses(env: Env): MirrorPass[] {
   return remotes.map((r) => ({
     dir: mirrorDir(env, r.name),
     env: remoteMirrorEnv(env, r),
-    label: { origin: r.name, pathMaps: r.pathMaps ?? [] },
+    label: { origin: r.name, pathMaps: r.pathMaps ?? [], mirror: mirrorDir(env, r.name) },
     readable: Boolean(r.sync?.complete && r.sync.home),
   }));
 }

@@ -26,7 +26,7 @@ import { DejaError } from "../../core/errors.ts";
 import { openStore } from "../../core/sqlite_read.ts";
 import { mirrorDir, type Remote, type SyncState, updateRemote } from "./config.ts";
 import { childEnv, probe, rsyncShell, sshFailure } from "./ssh.ts";
-import { remoteRoots } from "./mirror.ts";
+import { mirrorWants, remoteRoots } from "./mirror.ts";
 
 /** What one sync did. */
 export interface SyncResult {
@@ -83,9 +83,18 @@ export async function syncRemote(
       };
     });
     if (roots.length) {
-      const changed = transfer(env, r, roots, mirror, out);
+      // What discovery reads outside the roots (a registry's stores, a companion file) is
+      // known from the registries the mirror holds: those of the last sync go with the roots;
+      // ones the new registries name besides follow in a second transfer.
+      const state = { home: p.home, vars: p.vars };
+      const known = await mirrorWants(mirror, state, roots, parsers);
+      const changed = transfer(env, r, [...roots, ...known], mirror, out);
+      const wants = await mirrorWants(mirror, state, roots, parsers);
+      const more = wants.filter((x) => !known.includes(x));
+      if (more.length) changed.push(...transfer(env, r, more, mirror, out));
+      const all = [...roots, ...wants];
       if (badCopies(env, mirror, changed).length) {
-        const again = transfer(env, r, roots, mirror, out, false);
+        const again = transfer(env, r, all, mirror, out, false);
         const bad = badCopies(env, mirror, [...changed, ...again]);
         if (bad.length) {
           throw new DejaError(

@@ -195,9 +195,34 @@ export function originHidden(store: Store, env: Env, rule: OriginRule): number[]
  * `project` filter is given (notes and the project the person is in are
  * kept). A session someone names by id is shown whatever this says.
  */
-export function defaultHidden(store: Store, o: HideOptions): Set<number> {
-  return new Set([
-    ...hiddenSessions(store, excludePatterns(o.env), !o.junk && !o.project, o.env, o.here),
-    ...originHidden(store, o.env, o),
-  ]);
+export function defaultHidden(store: Store, o: HideOptions): HiddenSessions {
+  const out = new HiddenSessions(
+    hiddenSessions(store, excludePatterns(o.env), !o.junk && !o.project, o.env, o.here),
+  );
+  // A session --from or a policy leaves out stays out with --junk too: never counted.
+  for (const id of originHidden(store, o.env, o)) {
+    out.silent.add(id);
+    out.add(id);
+  }
+  return out;
+}
+
+/**
+ * The row ids {@link defaultHidden} leaves out, and among them the `silent`
+ * ones: left out because the person asked (`--from`) or a remote's policy
+ * says so (`--no-auto`). Only the others — throwaway and excluded projects —
+ * are counted in the "left out; --junk shows them" hint.
+ */
+export class HiddenSessions extends Set<number> {
+  /** Ids left out by a filter the person gave or a policy: never counted in the hint. */
+  readonly silent = new Set<number>();
+}
+
+/**
+ * True when session row `id` is left out by `hidden` and counts towards the
+ * hint about throwaway or excluded projects (see {@link HiddenSessions}).
+ */
+export function countsAsHidden(hidden: ReadonlySet<number> | undefined, id: number): boolean {
+  if (!hidden?.has(id)) return false;
+  return !(hidden instanceof HiddenSessions && hidden.silent.has(id));
 }

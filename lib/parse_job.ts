@@ -1,0 +1,60 @@
+/**
+ * What the indexer and its parse worker (lib/parse_worker.ts) exchange: the
+ * job that names one source, and what the parse context ended with.
+ *
+ * @module
+ */
+import type { DriftKind, SkipReason, SourceRef } from "../core/model.ts";
+import type { DriftSummary, SourceCtx } from "./parse_ctx.ts";
+
+/** Session chunks the worker may post before the writer has taken them. */
+export const MAX_IN_FLIGHT = 4;
+
+/** One source to parse. Plain data: it crosses a thread boundary. */
+export interface ParseJob {
+  /** Parser id (parsers/mod.ts). */
+  parser: string;
+  src: SourceRef;
+  offset: number;
+  state: unknown;
+  since: number;
+  /** The environment's variables and home ({@link Env} is rebuilt from them). */
+  vars: Record<string, string | undefined>;
+  home: string;
+}
+
+/** What a parse context recorded, as plain data. */
+export interface ParseEnd {
+  endOffset?: number;
+  endState?: unknown;
+  endWatermark?: number;
+  counts: Partial<Record<SkipReason, number>>;
+  examples: string[];
+  driftCounts: Partial<Record<DriftKind, number>>;
+  drift: DriftSummary;
+}
+
+/** The end of `ctx`'s pass as plain data. */
+export function snapshot(ctx: SourceCtx): ParseEnd {
+  return {
+    endOffset: ctx.endOffset,
+    endState: ctx.endState,
+    endWatermark: ctx.endWatermark,
+    counts: { ...ctx.counts },
+    examples: [...ctx.examples],
+    driftCounts: { ...ctx.driftCounts },
+    drift: ctx.drifted(),
+  };
+}
+
+/** Folds a worker's {@link ParseEnd} into the writer's own context for the same source. */
+export function absorb(ctx: SourceCtx, end: ParseEnd): void {
+  ctx.endOffset = end.endOffset;
+  ctx.endState = end.endState;
+  ctx.endWatermark = end.endWatermark;
+  Object.assign(ctx.counts, end.counts);
+  ctx.examples.push(...end.examples);
+  Object.assign(ctx.driftCounts, end.driftCounts);
+  ctx.driftNotes.push(...end.drift.notes);
+  if (end.drift.version) ctx.harnessVersion = end.drift.version;
+}

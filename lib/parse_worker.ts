@@ -1,0 +1,48 @@
+/**
+ * The parse worker's entry point (lib/parse_pool.ts starts it): reads one
+ * source at a time with its harness's parser and posts the session chunks back
+ * to the writer, at most {@link MAX_IN_FLIGHT} unacknowledged at once, so a
+ * large store never piles up in memory while the writer is busy.
+ *
+ * Messages in: `{type: "parse", job: ParseJob}`, `{type: "ack"}`.
+ * Messages out: `{type: "chunk", chunk}`, `{type: "done", end: ParseEnd}`,
+ * `{type: "error", message}`.
+ *
+ * @module
+ */
+import { parentPort } from "node:worker_threads";
+import { parserFor } from "../parsers/mod.ts";
+import { makeEnv } from "../core/runtime.ts";
+import { SourceCtx } from "./parse_ctx.ts";
+import { MAX_IN_FLIGHT, type ParseJob, snapshot } from "./parse_job.ts";
+
+let credit = MAX_IN_FLIGHT;
+let wake: (() => void) | undefined;
+
+async function run(job: ParseJob): Promise<void> {
+  const port = parentPort!;
+  const parser = parserFor(job.parser);
+  if (!parser) throw new Error(`no parser '${job.parser}'`);
+  const ctx = new SourceCtx(makeEnv(job.vars, job.home), job.offset, job.state, job.since);
+  for await (const chunk of parser.parse(job.src, ctx)) {
+    while (credit <= 0) await new Promise<void>((r) => (wake = r));
+    credit--;
+    port.postMessage({ type: "chunk", chunk });
+  }
+  port.postMessage({ type: "done", end: snapshot(ctx) });
+}
+
+parentPort?.on("message", (m: { type: string; job?: ParseJob }) => {
+  if (m.type === "ack") {
+    credit++;
+    const w = wake;
+    wake = undefined;
+    w?.();
+    return;
+  }
+  if (m.type !== "parse" || !m.job) return;
+  credit = MAX_IN_FLIGHT;
+  run(m.job).catch((e) =>
+    parentPort!.postMessage({ type: "error", message: (e as Error)?.message ?? String(e) })
+  );
+});

@@ -1,0 +1,59 @@
+import { assert, assertEquals } from "./_assert.ts";
+import { cpSync, mkdtempSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { tmpdir } from "node:os";
+import { runIndex } from "../lib/indexer.ts";
+import { indexPath, Store } from "../lib/store.ts";
+import { parsers } from "../parsers/mod.ts";
+import { REPO, testEnv } from "./_fixture.ts";
+
+/** Every row the index holds for the indexed sessions, ids and paths left out. */
+function dump(home: string, root: string): unknown {
+  const store = Store.open(indexPath(testEnv(home, { DEJA_HOME: join(home, "deja") })));
+  try {
+    const q = (sql: string) =>
+      JSON.parse(JSON.stringify(store.db.prepare(sql).all()).replaceAll(root, "<root>"));
+    return {
+      sessions: q(
+        "SELECT harness, native_id, project, title, started, updated, model, parent, events FROM sessions ORDER BY harness, native_id",
+      ),
+      events: q(
+        "SELECT s.native_id, e.seq, e.kind, e.text, e.time, e.key, e.tool, e.call_id, e.data, e.flags FROM events e JOIN sessions s ON s.id = e.session_id ORDER BY s.native_id, e.seq",
+      ),
+      commands: q("SELECT command, exit, is_error FROM commands ORDER BY command"),
+      files: q("SELECT path, op, old, new, failed FROM files ORDER BY path, op, id"),
+      sources: q(
+        "SELECT path, kind, size, offset, state, skipped, drift, error FROM sources ORDER BY path",
+      ),
+    };
+  } finally {
+    store.close();
+  }
+}
+
+async function indexWith(worker: string, fixtureRoot: string): Promise<unknown> {
+  const home = mkdtempSync(join(tmpdir(), "deja-worker-"));
+  try {
+    const root = join(home, "claude");
+    cpSync(fixtureRoot, root, { recursive: true });
+    const env = testEnv(home, {
+      DEJA_HOME: join(home, "deja"),
+      XDG_DATA_HOME: join(home, "xdg"),
+      DEJA_CLAUDE_ROOT: join(root, "projects"),
+      DEJA_PARSE_WORKER: worker,
+    });
+    const r = await runIndex(env, parsers, { only: ["claude"] });
+    assert(r.harnesses[0].read > 0, "the fixture stores were read");
+    assertEquals(r.harnesses[0].errors, []);
+    return dump(home, root);
+  } finally {
+    rmSync(home, { recursive: true, force: true });
+  }
+}
+
+Deno.test("index writes the same rows when sources are parsed in the worker thread as in process", async () => {
+  const fixture = join(REPO, "fixtures/registry/claude");
+  const inProcess = await indexWith("0", fixture);
+  const inWorker = await indexWith("1", fixture);
+  assertEquals(inWorker, inProcess);
+});
