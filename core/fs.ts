@@ -37,6 +37,11 @@ function reportUnlessMissing(path: string, e: unknown, report?: Unreadable): voi
   if (code !== "ENOENT" && code !== "ENOTDIR") report?.(path, e as Error);
 }
 
+/** A discovery problem as one line: `path: message`, the path once when the message names it. */
+export function problemLine(path: string, e: Error): string {
+  return e.message.startsWith(path) ? e.message : `${path}: ${e.message}`;
+}
+
 /** A FIFO, socket or device (what `open` may block on or read without end). */
 function isSpecial(st: Stats): boolean {
   return st.isFIFO() || st.isSocket() || st.isCharacterDevice() || st.isBlockDevice();
