@@ -125,8 +125,9 @@ export async function main(io: IO): Promise<number> {
   let cmd = COMMANDS.find((c) => c.name === first);
   let argv = rest;
   // A bare 'deja <words>' is a search, also when the first word looks like a mistyped
-  // command; after the search (not after a usage error), the note says which command it
-  // resembles unless the word is one the history itself holds ('docker' is no 'doctor').
+  // command; after the search (or its usage error: `deja indx --rebuild`), the note says which
+  // command it resembles unless the word is one the history itself holds ('docker' is no
+  // 'doctor').
   let near: string | undefined;
   if (!cmd) {
     cmd = searchCmd;
@@ -134,7 +135,7 @@ export async function main(io: IO): Promise<number> {
     near = suggestCommand(first, TYPED_NAMES);
   }
   const code = await runCommand(cmd, argv, io);
-  if (near && code !== 2 && !inHistory(io, first)) {
+  if (near && !inHistory(io, first)) {
     io.err(
       `deja: '${first}' is not a command; did you mean '${near}'?\n` +
         `hint: the words were searched for; 'deja ${near} --help' shows that command\n`,

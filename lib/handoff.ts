@@ -67,7 +67,7 @@ export function latestHere(store: Store, cwd: string): SessionRow | undefined {
 function top(store: Store, s: SessionRow): SessionRow {
   let cur = s;
   for (let i = 0; i < 8 && cur.parent; i++) {
-    const p = store.stmt(Q.sessionByKey).get(cur.harness, cur.parent) as SessionRow | undefined;
+    const p = Q.sessionByKey.get(store, { harness: cur.harness, native_id: cur.parent });
     if (!p) break;
     cur = p;
   }

@@ -32,16 +32,14 @@ Deno.test("sessions of one Windows folder written with either drive-letter case 
     },
   ]);
   try {
-    const projects = (ix.store.stmt(Q.projects).all() as Array<{ project: string }>).map((r) =>
-      r.project
-    );
+    const projects = Q.projects.all(ix.store, {}).map((r) => r.project);
     assertEquals(projects, ["C:\\Users\\x\\proj"]);
     assertEquals(lastSessions(ix.store, { project: "C:\\Users\\x\\proj" }).sessions.length, 2);
     // An index written before the rule: the next run brings its rows in line.
     ix.store.db.exec("UPDATE sessions SET project = 'c:\\Users\\x\\proj'");
     await runIndex(ix.env, parsers);
     assertEquals(
-      (ix.store.stmt(Q.projects).all() as Array<{ project: string }>).map((r) => r.project),
+      Q.projects.all(ix.store, {}).map((r) => r.project),
       ["C:\\Users\\x\\proj"],
     );
   } finally {

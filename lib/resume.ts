@@ -46,7 +46,7 @@ export interface ResumePlan {
 function topSession(store: Store, s: SessionRow): SessionRow {
   let cur = s;
   for (let i = 0; i < 8 && cur.parent; i++) {
-    const p = store.stmt(Q.sessionByKey).get(cur.harness, cur.parent) as SessionRow | undefined;
+    const p = Q.sessionByKey.get(store, { harness: cur.harness, native_id: cur.parent });
     cur = p ?? { ...cur, native_id: cur.parent, parent: null };
   }
   return cur;

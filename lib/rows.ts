@@ -64,3 +64,73 @@ export interface SourceRow {
   /** JSON `{counts, notes, version}` (lib/parse_ctx.ts DriftSummary). */
   drift: string | null;
 }
+
+/** A row of the commands table: one shell command a session ran. */
+export interface CommandRow {
+  event_id: number;
+  session_id: number;
+  call_id: string | null;
+  command: string;
+  /** Null when the store does not say. */
+  exit: number | null;
+  /** 1 when the store marked the result an error, else 0. */
+  is_error: number;
+  /** Epoch ms. */
+  time: number | null;
+}
+
+/** A row of the files table: one read, edit or write of a file. */
+export interface FileRow {
+  id: number;
+  event_id: number;
+  session_id: number;
+  call_id: string | null;
+  path: string;
+  /** `read` | `edit` | `write`. */
+  op: string;
+  /** Edit: the replaced span. */
+  old: string | null;
+  /** Edit: the replacement; write: the content. */
+  new: string | null;
+  /** 1 when the call's result was an error (nothing changed), else 0. */
+  failed: number;
+  /** Epoch ms. */
+  time: number | null;
+}
+
+/** A file touch with its event's position in the session (time falls back to the event's). */
+export type FileAtRow = FileRow & { seq: number };
+
+/**
+ * A command run as the work-memory queries select it: its outcome, and its
+ * tool result's text when the store recorded no status (lib/memory/outcome.ts judges it).
+ */
+export interface CommandRunRow {
+  command: string;
+  exit: number | null;
+  is_error: number;
+  /** Epoch ms. */
+  time: number | null;
+  session_id: number;
+  output: string | null;
+}
+
+/** A command of one session in order, with its event's position. */
+export type CommandAtRow = Omit<CommandRunRow, "session_id"> & {
+  event_id: number;
+  call_id: string | null;
+  seq: number;
+};
+
+/** One event a search retrieves (lib/search/). */
+export interface MatchRow {
+  event_id: number;
+  session_id: number;
+  seq: number;
+  kind: string;
+  /** Epoch ms. */
+  time: number | null;
+  flags: number;
+  /** FTS5 BM25: lower (more negative) is better. */
+  bm25: number;
+}

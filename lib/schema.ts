@@ -9,7 +9,17 @@
  */
 
 import { type NoParams, query } from "./sql.ts";
-import type { EventRow, SessionRow, SourceRow } from "./rows.ts";
+import type {
+  CommandAtRow,
+  CommandRow,
+  CommandRunRow,
+  EventRow,
+  FileAtRow,
+  FileRow,
+  MatchRow,
+  SessionRow,
+  SourceRow,
+} from "./rows.ts";
 
 /** Current schema version (stored in `PRAGMA user_version`). */
 export const SCHEMA_VERSION = 4;
@@ -197,7 +207,6 @@ export const MIGRATIONS: readonly string[] = [
 const TOP_LEVEL = `(s.parent IS NULL OR NOT EXISTS (SELECT 1 FROM sessions p
     WHERE p.harness = s.harness AND p.native_id = s.parent))`;
 
-/** Named queries. Parameters are positional (`?`) in the order each comment gives. */
 /**
  * The output of command `c` when the store records no status for it (NULL
  * otherwise): its tool result's text, for lib/memory/outcome.ts to judge.
@@ -206,9 +215,34 @@ const OUTPUT_IF_UNKNOWN = `CASE WHEN c.exit IS NULL AND c.is_error = 0 AND c.cal
       THEN (SELECT r.text FROM events r WHERE r.session_id = c.session_id
         AND r.call_id = c.call_id AND r.kind = 'tool_result' ORDER BY r.seq LIMIT 1) END`;
 
+/** The columns of a file touch with its event's position ({@link FileAtRow}). */
+const FILE_AT = `f.id AS id, f.event_id AS event_id, f.session_id AS session_id,
+      f.call_id AS call_id, f.path AS path, f.op AS op, f.old AS old, f.new AS new,
+      f.failed AS failed, COALESCE(f.time, e.time) AS time, e.seq AS seq`;
+
+/** The columns of a command run ({@link CommandRunRow}) over `c` (commands) and `s` (sessions). */
+const COMMAND_RUN = `c.command AS command, c.exit AS exit, c.is_error AS is_error,
+      COALESCE(c.time, s.updated, s.started) AS time, c.session_id AS session_id,
+      ${OUTPUT_IF_UNKNOWN} AS output`;
+
+/** A count, a sum or an average. */
+type N = { n: number };
+/** One row id. */
+type Id = { id: number };
+/** One term of the vocabulary. */
+type Term = { term: string };
+
+/**
+ * Named queries: SQL, named parameters (one per `?`, in order) and row type
+ * together (lib/sql.ts). The plain strings left are bound positionally by
+ * lib/ingest.ts and lib/indexer.ts alone, in the order each comment gives.
+ */
 export const Q = {
-  // harness, native_id
-  sessionByKey: `SELECT * FROM sessions WHERE harness = ? AND native_id = ?`,
+  /** One session by its harness and native id. */
+  sessionByKey: query<{ harness: string; native_id: string }, SessionRow>(
+    `SELECT * FROM sessions WHERE harness = ? AND native_id = ?`,
+    ["harness", "native_id"],
+  ),
   // harness, native_id, project, title, started, updated, model, parent, source
   insertSession:
     `INSERT INTO sessions (harness, native_id, project, title, started, updated, model, parent, source)
@@ -283,8 +317,10 @@ export const Q = {
   // source, kind, count
   addRedactions: `INSERT INTO redactions (source, kind, count) VALUES (?, ?, ?)
     ON CONFLICT(source, kind) DO UPDATE SET count = count + excluded.count`,
-  // source
-  clearRedactions: `DELETE FROM redactions WHERE source = ?`,
+  /** Forgets what was redacted in `source` (a store path). */
+  clearRedactions: query<{ source: string }>(`DELETE FROM redactions WHERE source = ?`, [
+    "source",
+  ]),
   /** What the freshness check stats of every known store. */
   staleCheckSources: query<
     NoParams,
@@ -303,9 +339,15 @@ export const Q = {
     WHERE (? IS NULL OR harness = ?) ORDER BY harness, path`,
     ["harness", "harness"],
   ),
-  redactionsByHarness: `SELECT s.harness AS harness, r.kind AS kind, SUM(r.count) AS count
+  /** Redaction counts per harness and kind. */
+  redactionsByHarness: query<NoParams, { harness: string; kind: string; count: number }>(
+    `SELECT s.harness AS harness, r.kind AS kind, SUM(r.count) AS count
     FROM redactions r JOIN sources s ON s.path = r.source GROUP BY s.harness, r.kind`,
-  projects: `SELECT DISTINCT project FROM sessions WHERE project IS NOT NULL`,
+  ),
+  /** Every project the index knows. */
+  projects: query<NoParams, { project: string }>(
+    `SELECT DISTINCT project FROM sessions WHERE project IS NOT NULL`,
+  ),
   /** The sessions of `projects` (a JSON array): an exclusion taking effect. */
   sessionsOfProjects: query<{ projects: string }, SessionRow>(
     `SELECT * FROM sessions WHERE project IN (SELECT value FROM json_each(?))`,
@@ -320,84 +362,104 @@ export const Q = {
     `SELECT * FROM events WHERE session_id = ? ORDER BY seq`,
     ["session"],
   ),
-  // session id
-  commandsOfSession: `SELECT * FROM commands WHERE session_id = ?`,
-  // session id
-  filesOfSession: `SELECT * FROM files WHERE session_id = ?`,
+  /** The commands of one session (row id). */
+  commandsOfSession: query<{ session: number }, CommandRow>(
+    `SELECT * FROM commands WHERE session_id = ?`,
+    ["session"],
+  ),
+  /** The file touches of one session (row id). */
+  filesOfSession: query<{ session: number }, FileRow>(
+    `SELECT * FROM files WHERE session_id = ?`,
+    ["session"],
+  ),
   childrenOf: query<{ harness: string; parent: string }, SessionRow>(
     `SELECT * FROM sessions WHERE harness = ? AND parent = ? ORDER BY started`,
     ["harness", "parent"], // parent: the parent's native id
   ),
-  // MATCH expression, [filters appended by search.ts]
-  searchEvents: `SELECT e.id AS event_id, e.session_id AS session_id, e.seq AS seq, e.kind AS kind,
-      e.time AS time, e.tool AS tool, bm25(events_fts) AS score
-    FROM events_fts JOIN events e ON e.id = events_fts.rowid
-    JOIN sessions s ON s.id = e.session_id
-    WHERE events_fts MATCH ?`,
-  // MATCH expression, event id: the snippet of one matching event (computed only for shown events)
-  snippet: `SELECT snippet(events_fts, 0, char(1), char(2), '…', 16) AS snip FROM events_fts
-    WHERE events_fts MATCH ? AND rowid = CAST(? AS INTEGER)`,
   sessionsByIds: query<{ ids: string }, SessionRow>(
     `SELECT * FROM sessions WHERE id IN (SELECT value FROM json_each(?))`,
     ["ids"], // a JSON array of session row ids
   ),
-  // key
-  getMeta: `SELECT value FROM meta WHERE key = ?`,
-  // key, value
-  setMeta:
+  /** A value of the meta table. */
+  getMeta: query<{ key: string }, { value: string }>(`SELECT value FROM meta WHERE key = ?`, [
+    "key",
+  ]),
+  /** Writes a value of the meta table. */
+  setMeta: query<{ key: string; value: string }>(
     `INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value`,
-  stats:
+    ["key", "value"],
+  ),
+  /** Totals of the index. */
+  stats: query<NoParams, { sessions: number; events: number; sources: number }>(
     `SELECT (SELECT COUNT(*) FROM sessions) AS sessions, (SELECT COUNT(*) FROM events) AS events,
     (SELECT COUNT(*) FROM sources) AS sources`,
+  ),
 
   // --- work memory (lib/memory: ctx, blame, restore, fix, how, last) ---
-  // session row id
-  sessionById: `SELECT * FROM sessions WHERE id = ?`,
-  // session id: commands in session order, with their event's seq (and output: OUTPUT_IF_UNKNOWN)
-  commandsInOrder: `SELECT c.event_id AS event_id, c.call_id AS call_id, c.command AS command,
+  sessionById: query<Id, SessionRow>(`SELECT * FROM sessions WHERE id = ?`, ["id"]),
+  /** The commands of session `session` in order, with their event's seq (and output: OUTPUT_IF_UNKNOWN). */
+  commandsInOrder: query<{ session: number }, CommandAtRow>(
+    `SELECT c.event_id AS event_id, c.call_id AS call_id, c.command AS command,
       c.exit AS exit, c.is_error AS is_error, c.time AS time, e.seq AS seq,
       ${OUTPUT_IF_UNKNOWN} AS output
     FROM commands c JOIN events e ON e.id = c.event_id WHERE c.session_id = ? ORDER BY e.seq`,
-  // session id: file touches in session order, with their event's seq
-  filesInOrder: `SELECT f.id AS id, f.event_id AS event_id, f.session_id AS session_id,
-      f.call_id AS call_id, f.path AS path, f.op AS op, f.old AS old, f.new AS new,
-      f.failed AS failed, COALESCE(f.time, e.time) AS time, e.seq AS seq
+    ["session"],
+  ),
+  /** The file touches of session `session` in order, with their event's seq. */
+  filesInOrder: query<{ session: number }, FileAtRow>(
+    `SELECT ${FILE_AT}
     FROM files f JOIN events e ON e.id = f.event_id WHERE f.session_id = ? ORDER BY e.seq, f.id`,
-  // LIKE pattern on the path with '/' separators (escaped with \), exact path: touches of a file
-  fileTouches: `SELECT f.id AS id, f.event_id AS event_id, f.session_id AS session_id,
-      f.call_id AS call_id, f.path AS path, f.op AS op, f.old AS old, f.new AS new,
-      f.failed AS failed, COALESCE(f.time, e.time) AS time, e.seq AS seq
+    ["session"],
+  ),
+  /** Touches of a file: `like` on the path with '/' separators (escaped with \), or the exact `path`. */
+  fileTouches: query<{ like: string; path: string }, FileAtRow>(
+    `SELECT ${FILE_AT}
     FROM files f JOIN events e ON e.id = f.event_id
     WHERE replace(f.path, char(92), '/') LIKE ? ESCAPE '\\' OR f.path = ?`,
+    ["like", "path"],
+  ),
   /** A window of a session's events, `from` and `to` seq included. */
   eventsBetween: query<{ session: number; from: number; to: number }, EventRow>(
     `SELECT * FROM events WHERE session_id = ? AND seq BETWEEN ? AND ? ORDER BY seq`,
     ["session", "from", "to"],
   ),
-  // MATCH expression: tool results holding the words (fix)
-  resultsMatching: `SELECT e.id AS id, e.session_id AS session_id, e.seq AS seq,
+  /** Tool results holding the words of `match` (an FTS5 MATCH expression; fix). */
+  resultsMatching: query<
+    { match: string },
+    { id: number; session_id: number; seq: number; call_id: string | null; text: string }
+  >(
+    `SELECT e.id AS id, e.session_id AS session_id, e.seq AS seq,
       e.call_id AS call_id, e.text AS text
     FROM events_fts JOIN events e ON e.id = events_fts.rowid
     WHERE events_fts MATCH ? AND e.kind = 'tool_result' LIMIT 5000`,
-  // words (JSON array, lower case), project LIKE pattern or NULL (twice): command runs (how)
-  commandRuns: `SELECT c.command AS command, c.exit AS exit, c.is_error AS is_error,
-      COALESCE(c.time, s.updated, s.started) AS time, c.session_id AS session_id,
-      ${OUTPUT_IF_UNKNOWN} AS output
+    ["match"],
+  ),
+  /** Command runs holding every word (a JSON array, lower case), in a project (LIKE pattern or null; how). */
+  commandRuns: query<{ words: string; project: string | null }, CommandRunRow>(
+    `SELECT ${COMMAND_RUN}
     FROM commands c JOIN sessions s ON s.id = c.session_id
     WHERE NOT EXISTS (SELECT 1 FROM json_each(?) w WHERE instr(lower(c.command), w.value) = 0)
       AND (? IS NULL OR s.project LIKE ? ESCAPE '\\')`,
-  // exact path: successful edits and writes of that file, without their spans (hooks)
-  fileChangesAt: `SELECT f.session_id AS session_id, f.op AS op,
+    ["words", "project", "project"],
+  ),
+  /** Successful edits and writes of the file at exactly `path`, without their spans (hooks). */
+  fileChangesAt: query<
+    { path: string },
+    { session_id: number; op: string; time: number | null; seq: number }
+  >(
+    `SELECT f.session_id AS session_id, f.op AS op,
       COALESCE(f.time, e.time) AS time, e.seq AS seq
     FROM files f JOIN events e ON e.id = f.event_id
     WHERE f.path = ? AND f.op <> 'read' AND f.failed = 0`,
-  // text the command holds (case-sensitive), project LIKE pattern: runs of one command (hooks)
-  commandsHolding: `SELECT c.command AS command, c.exit AS exit, c.is_error AS is_error,
-      COALESCE(c.time, s.updated, s.started) AS time, c.session_id AS session_id,
-      ${OUTPUT_IF_UNKNOWN} AS output
+    ["path"],
+  ),
+  /** Runs of commands holding `text` (case-sensitive) in a project (a LIKE pattern; hooks). */
+  commandsHolding: query<{ text: string; project: string }, CommandRunRow>(
+    `SELECT ${COMMAND_RUN}
     FROM commands c JOIN sessions s ON s.id = c.session_id
     WHERE instr(c.command, ?) > 0 AND s.project LIKE ? ESCAPE '\\'`,
-  // harnesses (JSON array) or NULL (twice), project LIKE pattern or NULL (twice), limit
+    ["text", "project"],
+  ),
   // A session is listed on its own when it has no parent or its parent is not indexed
   // (a subagent whose parent's store is gone or was never read).
   // harnesses: a JSON array or null for all; project: a LIKE pattern or null; limit: -1 for none
@@ -411,63 +473,104 @@ export const Q = {
     ORDER BY COALESCE(updated, started, 0) DESC, harness, native_id LIMIT ?`,
     ["harnesses", "harnesses", "project", "project", "limit"],
   ),
-  // session id: its user turns in order (the first prompt describes a session without a title)
-  userTurns: `SELECT text FROM events WHERE session_id = ? AND kind = 'user' ORDER BY seq LIMIT ?`,
+  /** A session's first `limit` user turns (the first prompt describes a session without a title). */
+  userTurns: query<{ session: number; limit: number }, { text: string }>(
+    `SELECT text FROM events WHERE session_id = ? AND kind = 'user' ORDER BY seq LIMIT ?`,
+    ["session", "limit"],
+  ),
 
   // --- search (lib/search/) ---
-  // term: events holding it (0 rows when none)
-  termDocs: `SELECT doc FROM events_vocab WHERE term = ?`,
-  // an upper bound of the number of events (for IDF)
-  eventCount: `SELECT COALESCE(MAX(id), 0) AS n FROM events`,
-  // term
-  insertVocab: `INSERT OR IGNORE INTO vocab(term) VALUES (?)`,
-  // term
-  deleteVocab: `DELETE FROM vocab WHERE term = ?`,
-  // trigram MATCH expression (a quoted substring of 3+ characters): terms containing it
-  vocabContaining: `SELECT term FROM vocab_tri WHERE vocab_tri MATCH ? LIMIT 2000`,
-  // low, high: terms in [low, high) (a prefix range)
-  vocabRange: `SELECT term FROM vocab WHERE term >= ? AND term < ? LIMIT 500`,
-  // min length, max length, first character, second character: close-spelling candidates
-  vocabNear: `SELECT term FROM vocab WHERE length(term) BETWEEN ? AND ?
+  /** The number of events holding `term` (no row when none). */
+  termDocs: query<Term, { doc: number }>(`SELECT doc FROM events_vocab WHERE term = ?`, ["term"]),
+  /** An upper bound of the number of events (for IDF). */
+  eventCount: query<NoParams, N>(`SELECT COALESCE(MAX(id), 0) AS n FROM events`),
+  insertVocab: query<Term>(`INSERT OR IGNORE INTO vocab(term) VALUES (?)`, ["term"]),
+  deleteVocab: query<Term>(`DELETE FROM vocab WHERE term = ?`, ["term"]),
+  /** Terms containing `match` (a trigram MATCH expression: a quoted substring of 3+ characters). */
+  vocabContaining: query<{ match: string }, Term>(
+    `SELECT term FROM vocab_tri WHERE vocab_tri MATCH ? LIMIT 2000`,
+    ["match"],
+  ),
+  /** Terms in [low, high) (a prefix range). */
+  vocabRange: query<{ low: string; high: string }, Term>(
+    `SELECT term FROM vocab WHERE term >= ? AND term < ? LIMIT 500`,
+    ["low", "high"],
+  ),
+  /** Close-spelling candidates: length in [min, max], first or second character as given. */
+  vocabNear: query<{ min: number; max: number; first: string; second: string }, Term>(
+    `SELECT term FROM vocab WHERE length(term) BETWEEN ? AND ?
     AND (substr(term, 1, 1) = ? OR substr(term, 2, 1) = ?)`,
-  vocabSize: `SELECT COUNT(*) AS n FROM vocab`,
+    ["min", "max", "first", "second"],
+  ),
+  vocabSize: query<NoParams, N>(`SELECT COUNT(*) AS n FROM vocab`),
   // flags, event id
   setEventFlags: `UPDATE events SET flags = ? WHERE id = ?`,
-  // MATCH expression, [filters appended by lib/search/retrieve.ts]
-  searchRows: `SELECT e.id AS event_id, e.session_id AS session_id, e.seq AS seq, e.kind AS kind,
+  /** Events matching `match` (FTS5), with filters appended by lib/search/retrieve.ts (`extend`). */
+  searchRows: query<{ match: string }, MatchRow>(
+    `SELECT e.id AS event_id, e.session_id AS session_id, e.seq AS seq, e.kind AS kind,
       e.time AS time, e.flags AS flags, bm25(events_fts) AS bm25
     FROM events_fts JOIN events e ON e.id = events_fts.rowid
     JOIN sessions s ON s.id = e.session_id
     WHERE events_fts MATCH ?`,
-  // MATCH expression (LIMIT replaced by lib/search/retrieve.ts): the best events, ranked in FTS5 first
-  topRows: `SELECT e.id AS event_id, e.session_id AS session_id, e.seq AS seq, e.kind AS kind,
+    ["match"],
+  ),
+  /** The best `limit` events matching `match`, ranked in FTS5 first (lib/search/retrieve.ts). */
+  topRows: query<{ match: string; limit: number }, MatchRow>(
+    `SELECT e.id AS event_id, e.session_id AS session_id, e.seq AS seq, e.kind AS kind,
       e.time AS time, e.flags AS flags, m.bm25 AS bm25
     FROM (SELECT rowid, bm25(events_fts) AS bm25 FROM events_fts WHERE events_fts MATCH ?
       ORDER BY bm25(events_fts) LIMIT ?) m
     JOIN events e ON e.id = m.rowid`,
-  // [filters appended by lib/search/regex.ts]: events a regular expression is tested on
-  scanRows: `SELECT e.id AS event_id, e.session_id AS session_id, e.seq AS seq, e.kind AS kind,
+    ["match", "limit"],
+  ),
+  /** Events a regular expression is tested on; filters appended by lib/search/regex.ts. */
+  scanRows: query<NoParams, Omit<MatchRow, "bm25"> & { text: string }>(
+    `SELECT e.id AS event_id, e.session_id AS session_id, e.seq AS seq, e.kind AS kind,
       e.time AS time, e.flags AS flags, e.text AS text
     FROM events e JOIN sessions s ON s.id = e.session_id WHERE 1 = 1`,
-  // session ids (JSON array): the last conclusion and the last giving-up per session
-  sessionSignals: `SELECT session_id, MAX(CASE WHEN flags & 1 THEN seq END) AS concluded,
+  ),
+  /** The last conclusion and the last giving-up (seq) per session of `ids` (a JSON array). */
+  sessionSignals: query<
+    { ids: string },
+    { session_id: number; concluded: number | null; gave_up: number | null }
+  >(
+    `SELECT session_id, MAX(CASE WHEN flags & 1 THEN seq END) AS concluded,
       MAX(CASE WHEN flags & 2 THEN seq END) AS gave_up
     FROM events WHERE flags != 0 AND session_id IN (SELECT value FROM json_each(?))
     GROUP BY session_id`,
-  // event ids (JSON array)
-  eventTexts: `SELECT id, text FROM events WHERE id IN (SELECT value FROM json_each(?))`,
-  // session ids (JSON array): sessions and their subagents' ids
-  withChildren: `SELECT c.id AS id FROM sessions p JOIN sessions c
+    ["ids"],
+  ),
+  /** The texts of events `ids` (a JSON array). */
+  eventTexts: query<{ ids: string }, { id: number; text: string }>(
+    `SELECT id, text FROM events WHERE id IN (SELECT value FROM json_each(?))`,
+    ["ids"],
+  ),
+  /** Sessions `ids` (a JSON array) and their subagents' row ids. */
+  withChildren: query<{ ids: string }, Id>(
+    `SELECT c.id AS id FROM sessions p JOIN sessions c
       ON c.harness = p.harness AND (c.id = p.id OR c.parent = p.native_id)
     WHERE p.id IN (SELECT value FROM json_each(?))`,
-  sessionProjects: `SELECT id, harness, project FROM sessions WHERE project IS NOT NULL`,
-  // average events per top-level session (session-level BM25's average length)
-  avgSessionEvents: `SELECT COALESCE(AVG(events), 0) AS n FROM sessions WHERE parent IS NULL`,
-  // MATCH expression, [filters appended by lib/search/sessionrank.ts]: who holds a term
-  termEvents: `SELECT e.id AS event_id, e.session_id AS session_id, e.kind AS kind, e.flags AS flags
+    ["ids"],
+  ),
+  /** Every session with a project. */
+  sessionProjects: query<NoParams, { id: number; harness: string; project: string }>(
+    `SELECT id, harness, project FROM sessions WHERE project IS NOT NULL`,
+  ),
+  /** Average events per top-level session (session-level BM25's average length). */
+  avgSessionEvents: query<NoParams, N>(
+    `SELECT COALESCE(AVG(events), 0) AS n FROM sessions WHERE parent IS NULL`,
+  ),
+  /** Who holds a term: events matching `match`, filters appended by lib/search/sessionrank.ts. */
+  termEvents: query<
+    { match: string },
+    { event_id: number; session_id: number; kind: string; flags: number }
+  >(
+    `SELECT e.id AS event_id, e.session_id AS session_id, e.kind AS kind, e.flags AS flags
     FROM events_fts JOIN events e ON e.id = events_fts.rowid
     JOIN sessions s ON s.id = e.session_id
     WHERE events_fts MATCH ?`,
+    ["match"],
+  ),
   /** The sessions `deja forget` selectors pick; each selector null for any (LIKE patterns, epoch ms). */
   forgetCandidates: query<
     {
@@ -494,53 +597,108 @@ export const Q = {
     SELECT * FROM sessions WHERE id IN (SELECT id FROM k)`,
     ["ids"],
   ),
-  // session ids (JSON array)
-  deleteSessions: `DELETE FROM sessions WHERE id IN (SELECT value FROM json_each(?))`,
-  // sessions, events, path
-  setSourceTotals: `UPDATE sources SET sessions = ?, events = ? WHERE path = ?`,
-  // path: the next index reads the store again from its start
-  forgetSource: `DELETE FROM sources WHERE path = ?`,
-  // path: the stamp is reset so the next index (and freshen's stat pass) reads the store again whole
-  resetSourceStamp: `UPDATE sources SET size = -1, mtime = -1, offset = 0, head_hash = NULL,
+  /** Deletes sessions `ids` (a JSON array of row ids). */
+  deleteSessions: query<{ ids: string }>(
+    `DELETE FROM sessions WHERE id IN (SELECT value FROM json_each(?))`,
+    ["ids"],
+  ),
+  /** Sets a source's session and event totals. */
+  setSourceTotals: query<Pick<SourceRow, "sessions" | "events" | "path">>(
+    `UPDATE sources SET sessions = ?, events = ? WHERE path = ?`,
+    ["sessions", "events", "path"],
+  ),
+  /** Forgets a source: the next index reads the store again from its start. */
+  forgetSource: query<{ path: string }>(`DELETE FROM sources WHERE path = ?`, ["path"]),
+  /** Resets a source's stamp so the next index (and freshen's stat pass) reads the store again whole. */
+  resetSourceStamp: query<{ path: string }>(
+    `UPDATE sources SET size = -1, mtime = -1, offset = 0, head_hash = NULL,
     state = NULL, watermark = 0, hash = NULL, error = NULL WHERE path = ?`,
-  // deja stats
-  statsByHarness: `SELECT harness, COUNT(*) AS sessions, SUM(events) AS events,
+    ["path"],
+  ),
+  /** Sessions, events and first and last activity (epoch ms) per harness (`deja stats`). */
+  statsByHarness: query<
+    NoParams,
+    { harness: string; sessions: number; events: number; first: number | null; last: number | null }
+  >(
+    `SELECT harness, COUNT(*) AS sessions, SUM(events) AS events,
       MIN(COALESCE(started, updated)) AS first, MAX(COALESCE(updated, started)) AS last
     FROM sessions GROUP BY harness ORDER BY sessions DESC`,
-  topProjects: `SELECT project, COUNT(*) AS sessions FROM sessions s
+  ),
+  /** The ten projects with the most top-level sessions. */
+  topProjects: query<NoParams, { project: string; sessions: number }>(
+    `SELECT project, COUNT(*) AS sessions FROM sessions s
     WHERE project IS NOT NULL AND ${TOP_LEVEL} GROUP BY project ORDER BY sessions DESC LIMIT 10`,
-  redactionsBySource:
+  ),
+  /** Redaction counts per source and kind, most first. */
+  redactionsBySource: query<
+    NoParams,
+    { source: string; harness: string; kind: string; count: number }
+  >(
     `SELECT r.source AS source, COALESCE(s.harness, '') AS harness, r.kind AS kind,
       r.count AS count FROM redactions r LEFT JOIN sources s ON s.path = r.source
     ORDER BY r.count DESC, r.source, r.kind`,
-  // session ids (JSON array): every event text (forget collects their words)
-  textsOfSessions: `SELECT text FROM events WHERE session_id IN (SELECT value FROM json_each(?))`,
+  ),
+  /** Every event text of sessions `ids` (a JSON array; forget collects their words). */
+  textsOfSessions: query<{ ids: string }, { text: string }>(
+    `SELECT text FROM events WHERE session_id IN (SELECT value FROM json_each(?))`,
+    ["ids"],
+  ),
 
   // --- deja view (lib/view/) ---
-  // top-level sessions: when and where (the list's filters, the activity charts)
-  viewSessionTimes: `SELECT id, harness, project, COALESCE(started, updated) AS time FROM sessions s
+  /** Top-level sessions: when (epoch ms) and where (the list's filters, the activity charts). */
+  viewSessionTimes: query<
+    NoParams,
+    { id: number; harness: string; project: string | null; time: number | null }
+  >(
+    `SELECT id, harness, project, COALESCE(started, updated) AS time FROM sessions s
     WHERE ${TOP_LEVEL}`,
-  // project: files its sessions touched, most touched first
-  viewProjectFiles: `SELECT f.path AS path, COUNT(*) AS n, SUM(f.op = 'read') AS reads,
+  ),
+  /** Files the sessions of `project` touched, most touched first. */
+  viewProjectFiles: query<
+    { project: string },
+    { path: string; n: number; reads: number; edits: number; writes: number; sessions: number }
+  >(
+    `SELECT f.path AS path, COUNT(*) AS n, SUM(f.op = 'read') AS reads,
       SUM(f.op = 'edit') AS edits, SUM(f.op = 'write') AS writes,
       COUNT(DISTINCT f.session_id) AS sessions
     FROM files f JOIN sessions s ON s.id = f.session_id WHERE s.project = ?
     GROUP BY f.path ORDER BY n DESC, f.path LIMIT 25`,
-  // limit: the latest command runs, for the failed-commands chart (output as in commandsInOrder)
-  viewRecentCommands: `SELECT c.command AS command, c.exit AS exit, c.is_error AS is_error,
+    ["project"],
+  ),
+  /** The latest `limit` command runs, for the failed-commands chart (output as in commandsInOrder). */
+  viewRecentCommands: query<
+    { limit: number },
+    { command: string; exit: number | null; is_error: number; output: string | null }
+  >(
+    `SELECT c.command AS command, c.exit AS exit, c.is_error AS is_error,
       ${OUTPUT_IF_UNKNOWN} AS output
     FROM commands c ORDER BY c.time DESC LIMIT ?`,
+    ["limit"],
+  ),
 
   // --- remote sources (lib/remote/) ---
   // origin, source path: the sessions of a store read from a remote's mirror
   setOriginOfSource: `UPDATE sessions SET origin = ? WHERE source = ?`,
-  // origin: session row ids of one machine's sessions
-  sessionsOfOrigin: `SELECT id FROM sessions WHERE origin = ?`,
-  // origin or NULL (this machine): row ids of every session from elsewhere
-  sessionsNotOfOrigin: `SELECT id FROM sessions WHERE origin IS NOT ?`,
-  // path LIKE pattern (escaped with \\): source rows under a mirror directory
-  sourcesUnder: `SELECT path FROM sources WHERE path LIKE ? ESCAPE '\\'`,
-  // sessions and last update per origin (local: NULL)
-  originTotals: `SELECT origin, COUNT(*) AS sessions, MAX(COALESCE(updated, started)) AS last
+  /** Row ids of one machine's sessions. */
+  sessionsOfOrigin: query<{ origin: string }, Id>(`SELECT id FROM sessions WHERE origin = ?`, [
+    "origin",
+  ]),
+  /** Row ids of every session not from `origin` (null: this machine). */
+  sessionsNotOfOrigin: query<{ origin: string | null }, Id>(
+    `SELECT id FROM sessions WHERE origin IS NOT ?`,
+    ["origin"],
+  ),
+  /** Source rows under a mirror directory (`like`: a path LIKE pattern escaped with \). */
+  sourcesUnder: query<{ like: string }, { path: string }>(
+    `SELECT path FROM sources WHERE path LIKE ? ESCAPE '\\'`,
+    ["like"],
+  ),
+  /** Sessions and last update (epoch ms) per origin (local: null). */
+  originTotals: query<
+    NoParams,
+    { origin: string | null; sessions: number; last: number | null }
+  >(
+    `SELECT origin, COUNT(*) AS sessions, MAX(COALESCE(updated, started)) AS last
     FROM sessions GROUP BY origin ORDER BY origin`,
+  ),
 } as const;

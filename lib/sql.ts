@@ -40,6 +40,19 @@ export interface Query<P extends Params<P>, R> {
   iterate(db: Prepares, p: P): IterableIterator<R>;
   /** Runs a statement that returns no rows. */
   run(db: Prepares, p: P): { changes: number | bigint; lastInsertRowid: number | bigint };
+  /**
+   * This query with `tail` appended: filters built at run time (search), the
+   * one place SQL text is assembled. `args` bind the `?` marks of `tail`, after
+   * the query's own parameters.
+   *
+   * @throws {Error} when the number of `args` differs from the `?` marks of `tail`.
+   */
+  extend(tail: string, args: readonly SQLInputValue[]): Query<P, R>;
+}
+
+/** The number of `?` marks of `sql` outside string literals. */
+function marks(sql: string): number {
+  return sql.replace(/'(?:[^']|'')*'/g, "''").split("?").length - 1;
 }
 
 /**
@@ -51,11 +64,19 @@ export function query<P extends Params<P> = NoParams, R = never>(
   sql: string,
   params: readonly (keyof P & string)[] = [],
 ): Query<P, R> {
-  const marks = sql.replace(/'(?:[^']|'')*'/g, "''").split("?").length - 1;
-  if (marks !== params.length) {
-    throw new Error(`query has ${marks} parameters but ${params.length} names: ${sql}`);
+  const n = marks(sql);
+  if (n !== params.length) {
+    throw new Error(`query has ${n} parameters but ${params.length} names: ${sql}`);
   }
-  const args = (p: P) => params.map((k) => p[k]);
+  return make(sql, params, []);
+}
+
+function make<P extends Params<P>, R>(
+  sql: string,
+  params: readonly (keyof P & string)[],
+  extra: readonly SQLInputValue[],
+): Query<P, R> {
+  const args = (p: P) => [...params.map((k) => p[k]), ...extra];
   return {
     sql,
     params,
@@ -63,5 +84,12 @@ export function query<P extends Params<P> = NoParams, R = never>(
     get: (db, p) => db.stmt(sql).get(...args(p)) as R | undefined,
     iterate: (db, p) => db.stmt(sql).iterate(...args(p)) as IterableIterator<R>,
     run: (db, p) => db.stmt(sql).run(...args(p)),
+    extend(tail, more) {
+      const n = marks(tail);
+      if (n !== more.length) {
+        throw new Error(`query tail has ${n} parameters but ${more.length} arguments: ${tail}`);
+      }
+      return make<P, R>(sql + tail, params, [...extra, ...more]);
+    },
   };
 }

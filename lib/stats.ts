@@ -53,11 +53,11 @@ export function indexStats(store: Store, path: string, env: Env): IndexStats {
   const excluded = projectMatcher(patterns);
   let throwaway = 0;
   let hidden = 0;
-  for (const r of store.stmt(Q.sessionProjects).all() as Array<{ project: string }>) {
+  for (const r of Q.sessionProjects.all(store, {})) {
     if (excluded(r.project)) hidden++;
     else if (isThrowaway(r.project, env)) throwaway++;
   }
-  const redactions = store.stmt(Q.redactionsBySource).all() as IndexStats["redactions"];
+  const redactions = Q.redactionsBySource.all(store, {});
   const redacted: Record<string, number> = {};
   for (const r of redactions) redacted[r.kind] = (redacted[r.kind] ?? 0) + r.count;
   return {
@@ -67,9 +67,9 @@ export function indexStats(store: Store, path: string, env: Env): IndexStats {
     sessions: t.sessions,
     events: t.events,
     sources: t.sources,
-    words: (store.stmt(Q.vocabSize).get() as { n: number }).n,
-    harnesses: store.stmt(Q.statsByHarness).all() as IndexStats["harnesses"],
-    projects: store.stmt(Q.topProjects).all() as IndexStats["projects"],
+    words: Q.vocabSize.get(store, {})!.n,
+    harnesses: Q.statsByHarness.all(store, {}),
+    projects: Q.topProjects.all(store, {}),
     redacted,
     redactions,
     forgotten: readTombstones(tombstoneFile(path)).length,

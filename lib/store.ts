@@ -217,8 +217,14 @@ export class Store {
     }
   }
 
-  /** A cached prepared statement for SQL text (use the named queries in schema.ts). */
-  stmt(sql: string): StatementSync {
+  /**
+   * A cached prepared statement for SQL text or a named query of schema.ts
+   * (prefer the query's own `all`/`get`/`run`, which take a params object; a
+   * query object is accepted here for lib/ingest.ts and lib/indexer.ts, which
+   * still bind positionally).
+   */
+  stmt(q: string | { readonly sql: string }): StatementSync {
+    const sql = typeof q === "string" ? q : q.sql;
     let s = this.cache.get(sql);
     if (!s) {
       s = this.db.prepare(sql);
@@ -244,7 +250,7 @@ export class Store {
 
   /** Counts for `deja sources` and `deja stats`. */
   stats(): { sessions: number; events: number; sources: number } {
-    return this.stmt(Q.stats).get() as { sessions: number; events: number; sources: number };
+    return Q.stats.get(this, {})!;
   }
 
   close(): void {

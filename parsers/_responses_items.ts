@@ -21,7 +21,8 @@
  *   then `Output:` (exec_command, farm 0.171.0), or `Exit code: N`, `Wall time`,
  *   `Output:` (shell_command and apply_patch, realdata 0.119 and farm 0.171.0).
  *   Older builds wrote a JSON string `{"output", "metadata": {"exit_code"}}`
- *   (formats-anchor §3.2 and other readers' fixtures; no real file here has it).
+ *   (docs/registry/codex.md, Mapping and Verified: from notes and other readers'
+ *   fixtures; no real file here has it).
  *
  * @module
  */

@@ -2,7 +2,7 @@
  * Claude Code transcripts.
  *
  * Store: `${DEJA_CLAUDE_ROOT:-${CLAUDE_CONFIG_DIR:-~/.claude}/projects}`, every
- * `*.jsonl` below it (formats-anchor §3.1; observed in realdata/farm/claude,
+ * `*.jsonl` below it (docs/registry/claude.md; observed in realdata/farm/claude,
  * Claude Code 2.1.332):
  * - `<encoded-cwd>/<sessionId>.jsonl` — one session, append-only JSONL;
  * - `<encoded-cwd>/<sessionId>/subagents/agent-<agentId>.jsonl` — a subagent

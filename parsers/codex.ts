@@ -22,7 +22,7 @@ import { rolloutParser } from "./_codex_rollout.ts";
  * with a rollout repeat it and are left out (`_prompt_history.ts`). The `*.sqlite` files
  * are Codex state, not transcripts.
  *
- * Mapping (formats-anchor §3.2, confirmed on the real files unless noted):
+ * Mapping (docs/registry/codex.md; confirmed on the real files unless noted):
  * - id: the first `session_meta`'s `payload.id` (thread id) when a string; `session_id` when
  *   `id` is absent (legacy); else the uuid ending the file name. cwd -> project; model from the
  *   latest `turn_context.model`.

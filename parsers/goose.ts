@@ -3,7 +3,7 @@
  *
  * Layout, under the data dir `${DEJA_GOOSE_ROOT}`, else `$GOOSE_PATH_ROOT/data`,
  * else `%APPDATA%\Block\goose\data` (Windows), else
- * `${XDG_DATA_HOME:-~/.local/share}/goose` (formats-anchor §3.10):
+ * `${XDG_DATA_HOME:-~/.local/share}/goose` (docs/registry/goose.md, Store and files):
  * - `sessions/sessions.db` (+ `-wal`): Goose 1.10 and later. Tables
  *   `sessions(id, name, description, user_set_name, session_type,
  *   working_dir, created_at, updated_at, ...)` and `messages(id, session_id,

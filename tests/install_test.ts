@@ -371,7 +371,7 @@ Deno.test("doctor calls the index fresh until a store it read changes", () => {
   const src = join(w.root, "s.jsonl");
   writeFileSync(src, "{}\n");
   const st = statSync(src);
-  store.stmt(Q.setMeta).run("last_index", JSON.stringify({ at: Date.now() }));
+  Q.setMeta.run(store, { key: "last_index", value: JSON.stringify({ at: Date.now() }) });
   store.db.prepare(
     "INSERT INTO sources (path, harness, kind, size, mtime) VALUES (?, 'claude', 'append', ?, ?)",
   ).run(src, st.size, Math.floor(st.mtimeMs));

@@ -114,10 +114,14 @@ Deno.test("a mistyped command is still searched, and says which command it resem
     false,
     "a word of the history is searched without a note",
   );
-  // A usage error is about the option, not the command name.
-  const usage = await run(["showw", "--limit", "0"], vars);
+  // A mistyped command with that command's option: the usage error, and which command it was.
+  const usage = await run(["indx", "--rebuild"], vars);
   assertEquals(usage.code, 2);
-  assertEquals(usage.err.includes("not a command"), false, usage.err);
+  assertStringIncludes(usage.err, "did you mean 'index'?");
+  // A word of the history with a bad option: only the usage error.
+  const known = await run(["lost", "--limit", "0"], vars);
+  assertEquals(known.code, 2);
+  assertEquals(known.err.includes("not a command"), false, known.err);
   const word = await run(["flaky", "widget"], vars);
   assertEquals(word.code, 0);
   assertEquals(word.err.includes("not a command"), false);

@@ -215,6 +215,10 @@ Deno.test({
       store.close();
       assert(n.n > 0, "no opencode session from the remote");
       assertEquals(hidden.size - shown.size, n.n);
+      // Removed without --purge: its sessions stay, and stay a --from filter; --purge later
+      // still clears them and the mirror.
+      assertEquals((await w.run(["remote", "remove", "devbox"])).code, 0);
+      assertEquals((await w.run(["last", "--from", "devbox", "--no-refresh"])).code, 0);
       const rm = await w.json(["remote", "remove", "devbox", "--purge"]);
       assertEquals(rm.sessions, n.n);
       assert(!existsSync(join(w.root, "deja", "remotes", "devbox")));

@@ -250,6 +250,8 @@ Deno.test("view project page lists its sessions and touched files; blame lists w
   assertStringIncludes(r.body, "fix the flaky websocket test");
   const all = await get(f.srv, `${f.base}/projects`);
   assertStringIncludes(all.body, "/home/dev/other");
+  // A project the index does not hold is not found, like a session.
+  assertEquals((await get(f.srv, `${f.base}/project?p=%2Fnowhere`)).status, 404);
   const bl = await get(
     f.srv,
     `${f.base}/blame?p=${p}&path=${encodeURIComponent("/home/dev/app/src/ws.ts")}`,

@@ -64,7 +64,8 @@ export function fromOpt(a: Args, io: IO): string | undefined {
   if (typeof v !== "string") return undefined;
   if (v === "local") return v;
   const all = loadRemotes(io.env);
-  if (!all.some((r) => r.name === v)) {
+  // A removed remote's sessions stay in the index (until `remote remove --purge`): still a filter.
+  if (!all.some((r) => r.name === v) && !indexedOrigin(io, v)) {
     throw new DejaError(
       `--from '${v}' is not 'local' or a remote`,
       all.length
@@ -74,6 +75,21 @@ export function fromOpt(a: Args, io: IO): string | undefined {
     );
   }
   return v;
+}
+
+/** True when the index holds sessions from the machine `origin` (false without an index). */
+export function indexedOrigin(io: IO, origin: string): boolean {
+  try {
+    const store = Store.open(indexPath(io.env), { readOnly: true, busyMs: 500 });
+    try {
+      return store.db.prepare("SELECT 1 FROM sessions WHERE origin = ? LIMIT 1").get(origin) !==
+        undefined;
+    } finally {
+      store.close();
+    }
+  } catch {
+    return false;
+  }
 }
 
 /**

@@ -67,12 +67,11 @@ async function runFix(a: Args, io: IO): Promise<number> {
       if (r.signatures.length) io.out(c.dim(`looked for: ${r.signatures.join(" | ")}\n`));
       return 1;
     }
-    const clean = (s: string, n: number) => oneLine(s, n);
     const out = [r.message];
     for (const f of r.fixes) {
       out.push(
         "",
-        `  ${c.bold(clean(f.command, 140))}`,
+        `  ${c.bold(oneLine(f.command, 140))}`,
         c.dim(
           `    ${f.sessions} session${
             f.sessions === 1 ? "" : "s"
@@ -83,7 +82,7 @@ async function runFix(a: Args, io: IO): Promise<number> {
       );
       for (const e of f.examples) {
         out.push(
-          `    after ${c.red(clean(e.failed, 80))} failed in ${
+          `    after ${c.red(oneLine(e.failed, 80))} failed in ${
             c.cyan(ref(e.harness, e.session))
           } ${e.harness}`,
         );

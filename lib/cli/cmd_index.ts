@@ -6,7 +6,6 @@ import { DejaError } from "../../core/errors.ts";
 import { type HarnessSummary, runIndex } from "../indexer.ts";
 import { parsers } from "../../parsers/mod.ts";
 import { indexPath, makeDataDir, Store } from "../store.ts";
-import { Q } from "../schema.ts";
 import { harnessOpt } from "./_memory.ts";
 import { pid, untilSignal } from "../../core/runtime.ts";
 import { endBackground, runningBackground } from "../fresh/background.ts";
@@ -190,7 +189,8 @@ async function indexRun(a: Args, io: IO): Promise<number> {
 function indexTotals(env: Parameters<typeof indexPath>[0]): { sessions: number; events: number } {
   const store = Store.open(indexPath(env));
   try {
-    return store.stmt(Q.stats).get() as { sessions: number; events: number };
+    const { sessions, events } = store.stats();
+    return { sessions, events };
   } finally {
     store.close();
   }

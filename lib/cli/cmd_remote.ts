@@ -25,6 +25,7 @@ import {
 } from "../remote/config.ts";
 import { syncRemote, type SyncResult } from "../remote/sync.ts";
 import { remoteStatus } from "../remote/status.ts";
+import { indexedOrigin } from "./_memory.ts";
 
 const USAGE = "remote add <name> <user@host>[:port] [--path-map remote=local]… | remote list | " +
   "remote remove <name> [--purge] | remote sync [name…] | remote policy <name> --no-auto|--auto";
@@ -124,7 +125,11 @@ function list(a: Args, io: IO): number {
 function remove(a: Args, rest: string[], io: IO): number {
   const [name] = rest;
   const all = loadRemotes(io.env);
-  if (!name || !all.some((r) => r.name === name)) throw unknownRemote(name ?? "", all);
+  const configured = Boolean(name) && all.some((r) => r.name === name);
+  // A remote removed earlier without --purge: --purge still clears what it left behind.
+  const leftBehind = Boolean(name) && !configured && Boolean(a.values.purge) &&
+    (existsSync(mirrorDir(io.env, name)) || indexedOrigin(io, name));
+  if (!configured && !leftBehind) throw unknownRemote(name ?? "", all);
   let sessions = 0;
   if (a.values.purge) sessions = purge(io, name);
   saveRemotes(io.env, all.filter((r) => r.name !== name));
@@ -150,17 +155,15 @@ function purge(io: IO, name: string): number {
       const store = Store.open(path);
       try {
         store.tx(() => {
-          const ids = (store.stmt(Q.sessionsOfOrigin).all(name) as Array<{ id: number }>).map((r) =>
-            r.id
-          );
+          const ids = Q.sessionsOfOrigin.all(store, { origin: name }).map((r) => r.id);
           n = ids.length;
-          store.stmt(Q.deleteSessions).run(JSON.stringify(ids));
+          Q.deleteSessions.run(store, { ids: JSON.stringify(ids) });
           const like = `${dir.replace(/[\\%_]/g, (c) => `\\${c}`)}/%`;
           for (
-            const { path: p } of store.stmt(Q.sourcesUnder).all(like) as Array<{ path: string }>
+            const { path } of Q.sourcesUnder.all(store, { like })
           ) {
-            store.stmt(Q.forgetSource).run(p);
-            store.stmt(Q.clearRedactions).run(p);
+            Q.forgetSource.run(store, { path });
+            Q.clearRedactions.run(store, { source: path });
           }
         });
       } finally {

@@ -80,9 +80,7 @@ export function runSearch(a: Args, io: IO): number {
     const sess = opt(a, "session");
     if (sess !== undefined) {
       const s = resolveSession(store, sess);
-      sessionIds = (store.stmt(Q.withChildren).all(JSON.stringify([s.id])) as Array<
-        { id: number }
-      >).map((r) => r.id);
+      sessionIds = Q.withChildren.all(store, { ids: JSON.stringify([s.id]) }).map((r) => r.id);
     }
     res = search(store, query, {
       harness,

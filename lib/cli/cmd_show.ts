@@ -1,4 +1,11 @@
-/** `deja show <id-prefix>`: one whole session, event by event. */
+/**
+ * `deja show <id-prefix>`: one whole session, event by event.
+ *
+ * Parse ({@link parseShow}) → run ({@link showSession}: reads the index,
+ * returns data) → render ({@link showJson}, {@link showText}).
+ *
+ * @module
+ */
 import type { Args, Command } from "./common.ts";
 import { colors, fmtTime, isoTime, printJson } from "./common.ts";
 import { oneLine, tilde } from "../../core/text.ts";
@@ -7,6 +14,7 @@ import { indexPath, Store } from "../store.ts";
 import { DejaError } from "../../core/errors.ts";
 import { resolveSession, shortRef } from "../sessions.ts";
 import { Q } from "../schema.ts";
+import type { EventRow, FileRow, SessionRow } from "../rows.ts";
 import { describeSession } from "../memory/last.ts";
 
 export const showCmd: Command = {
@@ -22,95 +30,151 @@ export const showCmd: Command = {
   run: (a, io) => Promise.resolve(runShow(a, io)),
 };
 
-function runShow(a: Args, io: IO): number {
+/** What `deja show` was asked. */
+export interface ShowArgs {
+  /** A session id or its first characters, optionally `harness:`-prefixed. */
+  ref: string;
+  json: boolean;
+  /** Do not shorten long texts. */
+  full: boolean;
+}
+
+/** One session as `deja show` shows it. */
+export interface ShowData {
+  session: SessionRow;
+  /** The title, or else the first typed prompt. */
+  description: string | null;
+  /** The shortest unambiguous reference of the session. */
+  ref: string;
+  events: EventRow[];
+  /** Per event row id: the outcome of the command it ran. */
+  commands: Map<number, { exit: number | null; is_error: number }>;
+  files: FileRow[];
+  /** Subagents: native id and shortest reference. */
+  subagents: Array<{ id: string; ref: string }>;
+}
+
+/**
+ * Reads `deja show`'s arguments.
+ *
+ * @throws {DejaError} exit 2 when no session is named.
+ */
+export function parseShow(a: Args): ShowArgs {
   const ref = a.positionals[0];
   if (!ref) throw new DejaError("which session? give an id or its first characters", undefined, 2);
+  return { ref, json: Boolean(a.values.json), full: Boolean(a.values.full) };
+}
+
+/**
+ * The session `ref` names, with its events, command outcomes, file touches
+ * and subagents.
+ *
+ * @throws {DejaError} exit 1 when no session matches, 2 when several do (lib/sessions.ts).
+ */
+export function showSession(store: Store, ref: string): ShowData {
+  const s = resolveSession(store, ref);
+  const commands = new Map<number, { exit: number | null; is_error: number }>();
+  for (const c of Q.commandsOfSession.all(store, { session: s.id })) {
+    commands.set(c.event_id, { exit: c.exit ?? null, is_error: c.is_error });
+  }
+  return {
+    session: s,
+    description: describeSession(store, s),
+    ref: shortRef(store, s.harness, s.native_id),
+    events: Q.eventsOfSession.all(store, { session: s.id }),
+    commands,
+    files: Q.filesOfSession.all(store, { session: s.id }),
+    subagents: Q.childrenOf.all(store, { harness: s.harness, parent: s.native_id })
+      .map((c) => ({ id: c.native_id, ref: shortRef(store, c.harness, c.native_id) })),
+  };
+}
+
+/** The `--json` document (docs/json-output.md, `show`). */
+export function showJson(d: ShowData): Record<string, unknown> {
+  const s = d.session;
+  return {
+    harness: s.harness,
+    id: s.native_id,
+    origin: s.origin ?? null,
+    project: s.project,
+    title: s.title,
+    description: d.description,
+    started: isoTime(s.started),
+    updated: isoTime(s.updated),
+    model: s.model,
+    parent: s.parent,
+    source: s.source,
+    subagents: d.subagents.map((c) => c.id),
+    events: d.events.map((e) => {
+      const cmd = d.commands.get(e.id);
+      return {
+        seq: e.seq,
+        kind: e.kind,
+        time: isoTime(e.time),
+        text: e.text,
+        tool: e.tool,
+        call_id: e.call_id,
+        ...(cmd ? { exit: cmd.exit, is_error: cmd.is_error === 1 } : {}),
+      };
+    }),
+    files: d.files.map((f) => ({
+      path: f.path,
+      op: f.op,
+      old: f.old,
+      new: f.new,
+      failed: f.failed === 1,
+      call_id: f.call_id,
+    })),
+  };
+}
+
+/** The session as text for a reader (colour when `io` is a terminal). */
+export function showText(d: ShowData, io: Pick<IO, "isTTY" | "env">, full: boolean): string {
+  const s = d.session;
+  const c = colors(io);
+  const out: string[] = [
+    `${c.bold(oneLine(d.description ?? "(no title, no prompt)", 100))}`,
+    `${c.cyan(d.ref)} ${s.harness}  ${tilde(s.project, io.env.home)}  ${fmtTime(s.started)} → ${
+      fmtTime(s.updated)
+    }${s.model ? `  ${s.model}` : ""}`,
+    c.dim(`id ${s.native_id}  source ${tilde(s.source, io.env.home)}`),
+  ];
+  if (s.parent) out.push(c.dim(`subagent of ${s.parent}`));
+  if (d.subagents.length) {
+    out.push(c.dim(`subagents: ${d.subagents.map((x) => x.ref).join(", ")}`));
+  }
+  out.push("");
+  for (const e of d.events) {
+    const text = full ? e.text : clip(e.text, e.kind);
+    const label = e.kind === "tool_call" || e.kind === "tool_result"
+      ? `${e.kind} ${e.tool ?? ""}`.trim()
+      : e.kind;
+    const cmd = d.commands.get(e.id);
+    const status = cmd
+      ? cmd.exit !== null
+        ? cmd.exit === 0 ? c.green(" exit 0") : c.red(` exit ${cmd.exit}`)
+        : cmd.is_error
+        ? c.red(" failed")
+        : ""
+      : "";
+    out.push(`${c.dim(fmtTime(e.time))} ${c.bold(label)}${status}`);
+    out.push(text.split("\n").map((l) => `  ${l}`).join("\n"));
+  }
+  return out.join("\n") + "\n";
+}
+
+function runShow(a: Args, io: IO): number {
+  const args = parseShow(a);
   const store = Store.open(indexPath(io.env));
+  let d: ShowData;
   try {
-    const s = resolveSession(store, ref);
-    const events = Q.eventsOfSession.all(store, { session: s.id });
-    const commands = new Map<number, { exit: number | null; is_error: number }>();
-    for (const c of store.stmt(Q.commandsOfSession).all(s.id) as Array<Record<string, number>>) {
-      commands.set(c.event_id, { exit: c.exit ?? null, is_error: c.is_error });
-    }
-    const files = store.stmt(Q.filesOfSession).all(s.id) as Array<Record<string, unknown>>;
-    const children = Q.childrenOf.all(store, { harness: s.harness, parent: s.native_id });
-    if (a.values.json) {
-      printJson(io, {
-        harness: s.harness,
-        id: s.native_id,
-        origin: s.origin ?? null,
-        project: s.project,
-        title: s.title,
-        description: describeSession(store, s),
-        started: isoTime(s.started),
-        updated: isoTime(s.updated),
-        model: s.model,
-        parent: s.parent,
-        source: s.source,
-        subagents: children.map((c) => c.native_id),
-        events: events.map((e) => {
-          const cmd = commands.get(e.id);
-          return {
-            seq: e.seq,
-            kind: e.kind,
-            time: isoTime(e.time),
-            text: e.text,
-            tool: e.tool,
-            call_id: e.call_id,
-            ...(cmd ? { exit: cmd.exit, is_error: cmd.is_error === 1 } : {}),
-          };
-        }),
-        files: files.map((f) => ({
-          path: f.path,
-          op: f.op,
-          old: f.old,
-          new: f.new,
-          failed: f.failed === 1,
-          call_id: f.call_id,
-        })),
-      });
-      return 0;
-    }
-    const c = colors(io);
-    const full = Boolean(a.values.full);
-    const out: string[] = [
-      `${c.bold(oneLine(describeSession(store, s) ?? "(no title, no prompt)", 100))}`,
-      `${c.cyan(shortRef(store, s.harness, s.native_id))} ${s.harness}  ${
-        tilde(s.project, io.env.home)
-      }  ${fmtTime(s.started)} → ${fmtTime(s.updated)}${s.model ? `  ${s.model}` : ""}`,
-      c.dim(`id ${s.native_id}  source ${tilde(s.source, io.env.home)}`),
-    ];
-    if (s.parent) out.push(c.dim(`subagent of ${s.parent}`));
-    if (children.length) {
-      out.push(
-        c.dim(
-          `subagents: ${children.map((x) => shortRef(store, x.harness, x.native_id)).join(", ")}`,
-        ),
-      );
-    }
-    out.push("");
-    for (const e of events) {
-      const text = full ? e.text : clip(e.text, e.kind);
-      const label = e.kind === "tool_call" || e.kind === "tool_result"
-        ? `${e.kind} ${e.tool ?? ""}`.trim()
-        : e.kind;
-      const cmd = commands.get(e.id);
-      const status = cmd
-        ? cmd.exit !== null
-          ? cmd.exit === 0 ? c.green(" exit 0") : c.red(` exit ${cmd.exit}`)
-          : cmd.is_error
-          ? c.red(" failed")
-          : ""
-        : "";
-      out.push(`${c.dim(fmtTime(e.time))} ${c.bold(label)}${status}`);
-      out.push(text.split("\n").map((l) => `  ${l}`).join("\n"));
-    }
-    io.out(out.join("\n") + "\n");
-    return 0;
+    d = showSession(store, args.ref);
   } finally {
     store.close();
   }
+  if (args.json) printJson(io, showJson(d));
+  else io.out(showText(d, io, args.full));
+  return 0;
 }
 
 function clip(text: string, kind: string): string {

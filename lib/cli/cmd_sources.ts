@@ -72,12 +72,8 @@ export const sourcesCmd: Command = {
     const path = indexPath(io.env);
     const store = existsSync(path) ? Store.open(path) : undefined;
     const rows = store ? Q.allSources.all(store, {}) : [];
-    const red = (store?.stmt(Q.redactionsByHarness).all() ?? []) as Array<
-      { harness: string; kind: string; count: number }
-    >;
-    const known = ((store?.stmt(Q.projects).all() ?? []) as Array<{ project: string }>).map((r) =>
-      r.project
-    );
+    const red = store ? Q.redactionsByHarness.all(store, {}) : [];
+    const known = (store ? Q.projects.all(store, {}) : []).map((r) => r.project);
     store?.close();
     const out: HarnessSources[] = [];
     for (const p of parsers) {

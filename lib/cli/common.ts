@@ -160,7 +160,7 @@ export function printJson(io: IO, value: unknown): void {
  * They write deja's own markers (lib/cli/output.ts), which the human writer
  * turns into escape sequences after cleaning the text.
  */
-export function colors(io: IO) {
+export function colors(io: Pick<IO, "isTTY" | "env">) {
   const on = io.isTTY && io.env.get("NO_COLOR") === undefined && io.env.get("TERM") !== "dumb";
   const wrap = (code: string) => (s: string) => (on ? `${csi(`${code}m`)}${s}${csi("0m")}` : s);
   return {

@@ -22,7 +22,7 @@ export const EXCLUDED_KEY = "excluded_sources";
 export type ExcludedBy = Map<string, Set<string>>;
 
 function readRecord(store: Store): Record<string, string[]> {
-  const raw = (store.stmt(Q.getMeta).get(EXCLUDED_KEY) as { value: string } | undefined)?.value;
+  const raw = Q.getMeta.get(store, { key: EXCLUDED_KEY })?.value;
   try {
     const v = raw ? JSON.parse(raw) : {};
     return v && typeof v === "object" && !Array.isArray(v) ? v : {};
@@ -32,7 +32,7 @@ function readRecord(store: Store): Record<string, string[]> {
 }
 
 function writeRecord(store: Store, rec: Record<string, string[]>): void {
-  store.stmt(Q.setMeta).run(EXCLUDED_KEY, JSON.stringify(rec));
+  Q.setMeta.run(store, { key: EXCLUDED_KEY, value: JSON.stringify(rec) });
 }
 
 /**
@@ -89,7 +89,7 @@ export function releaseExcluded(store: Store, env: Env): Released[] {
   const lifted = Object.keys(rec).filter((p) => !now.has(p));
   if (!lifted.length) return released;
   store.tx(() => {
-    for (const r of released) store.stmt(Q.resetSourceStamp).run(r.path);
+    for (const r of released) Q.resetSourceStamp.run(store, { path: r.path });
     for (const p of lifted) delete rec[p];
     writeRecord(store, rec);
   });

@@ -150,18 +150,16 @@ export function removeSessions(store: Store, sessions: SessionRow[]): ForgetOutc
   if (!sessions.length) return { sessions: 0, events: 0, wordsPruned: 0 };
   const ids = JSON.stringify(sessions.map((s) => s.id));
   const words = new VocabCollector();
-  for (const r of store.stmt(Q.textsOfSessions).iterate(ids)) {
-    words.add((r as { text: string }).text);
-  }
+  for (const r of Q.textsOfSessions.iterate(store, { ids })) words.add(r.text);
   const sources = new Set(sessions.map((s) => s.source));
   store.db.exec("PRAGMA secure_delete = ON");
   let pruned = 0;
   store.tx(() => {
-    store.stmt(Q.deleteSessions).run(ids);
+    Q.deleteSessions.run(store, { ids });
     pruned = pruneVocab(store, words.take());
     for (const src of sources) {
       const t = Q.sourceTotals.get(store, { source: src })!;
-      store.stmt(Q.setSourceTotals).run(t.sessions, t.events, src);
+      Q.setSourceTotals.run(store, { sessions: t.sessions, events: t.events, path: src });
     }
   });
   // Merge the FTS segments so the deleted words leave them, and keep no old page in the WAL.
@@ -207,6 +205,6 @@ export function unforget(store: Store | undefined, indexPath: string, key: strin
   // Its subagents were forgotten with it and come back with it.
   const keep = list.filter((x) => x !== t && !(x.harness === t.harness && x.parent === t.id));
   writeTombstones(file, keep);
-  if (store && t.source) store.stmt(Q.forgetSource).run(t.source);
+  if (store && t.source) Q.forgetSource.run(store, { path: t.source });
   return t;
 }

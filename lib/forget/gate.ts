@@ -93,7 +93,7 @@ export function gateOf(store: Store): Gate | undefined {
  */
 export function dropExcluded(store: Store, env: Env): number {
   const matchers = patternMatchers(env);
-  const projects = (store.stmt(Q.projects).all() as Array<{ project: string }>)
+  const projects = Q.projects.all(store, {})
     .map((r) => r.project).filter((p) => matchers.some(([, m]) => m(p)));
   if (!projects.length) return 0;
   const byId = new Map<number, SessionRow>();

@@ -12,7 +12,7 @@
  * @module
  */
 import { statSync } from "node:fs";
-import { dirname } from "node:path";
+import { dirname, sep } from "node:path";
 import type { SourceRef } from "../../core/model.ts";
 
 /** The `meta` key the map is kept under. */
@@ -39,18 +39,24 @@ export function mtimeOf(path: string): number {
 }
 
 /**
- * The directories to watch for one harness: its roots and every directory
- * between a root and each of its stores (at most {@link MAX_LEVELS} above a
- * store when no root contains it).
+ * The directories to watch for one harness: its roots, and every directory
+ * between a root and each store under it. A store outside every root (a
+ * project's own `.crush/crush.db`, aider's history in a project) adds only
+ * its own directory: walking up from there would reach busy places such as
+ * `/tmp` or the home directory, whose mtime changes all the time.
  */
 export function harnessDirs(roots: readonly string[], sources: readonly SourceRef[]): string[] {
   const out = new Set<string>(roots);
-  const rootSet = new Set(roots);
+  const inside = (d: string) =>
+    roots.some((r) => d === r || d.startsWith(r.endsWith(sep) ? r : r + sep));
   for (const s of sources) {
     let d = dirname(s.path);
-    for (let i = 0; i < MAX_LEVELS && !out.has(d); i++) {
+    if (!inside(d)) {
       out.add(d);
-      if (rootSet.has(d)) break;
+      continue;
+    }
+    for (let i = 0; i < MAX_LEVELS && !out.has(d) && inside(d); i++) {
+      out.add(d);
       const up = dirname(d);
       if (up === d) break;
       d = up;

@@ -55,8 +55,8 @@ export function currentSession(
     const found = Q.sessionsByPrefix.all(store, { like: likeEscape(id), harness: null })
       .filter((s) => s.native_id === id);
     if (found.length) {
-      const all = store.stmt(Q.withChildren).all(JSON.stringify(found.map((s) => s.id)));
-      for (const r of all as Array<{ id: number }>) rows.add(r.id);
+      const all = Q.withChildren.all(store, { ids: JSON.stringify(found.map((s) => s.id)) });
+      for (const r of all) rows.add(r.id);
     }
   }
   return { id, rows, hidden };
@@ -81,8 +81,11 @@ export function projectSessions(
   return undefined;
 }
 
-/** Text from a transcript made fit for a model's context: control characters and match marks out. */
-export function clean(s: string): string {
+/**
+ * Transcript text with escape sequences, control characters and search match
+ * marks (\x01/\x02) taken out, for a hook's answer to a model.
+ */
+export function stripControls(s: string): string {
   return sanitizeForTerminal(s);
 }
 

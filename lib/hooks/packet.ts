@@ -14,7 +14,7 @@ import { Q } from "../schema.ts";
 import { SourceWriter } from "../ingest.ts";
 import { sessionDigest } from "../memory/digest.ts";
 import { byteLength } from "../../core/text.ts";
-import { clean, type Said } from "./_util.ts";
+import { type Said, stripControls } from "./_util.ts";
 
 const LEAD = "The conversation was summarised. What this session did so far, in full:";
 
@@ -34,13 +34,11 @@ export function packetBlock(
       w.write(session);
       w.finish();
     });
-    const row = mem.stmt(Q.sessionByKey).get(session.harness, session.id) as
-      | { id: number }
-      | undefined;
+    const row = Q.sessionByKey.get(mem, { harness: session.harness, native_id: session.id });
     if (!row) return null;
     const d = sessionDigest(mem, row.id, { budgetBytes: room, home });
     if (!d.decisions.length && !d.commands.length && !d.files.length) return null;
-    return { text: `${LEAD}\n${clean(d.markdown)}`, keys: [`packet:${summaryId}`] };
+    return { text: `${LEAD}\n${stripControls(d.markdown)}`, keys: [`packet:${summaryId}`] };
   } finally {
     mem.close();
   }

@@ -23,7 +23,6 @@ import { oneLine, plural } from "../../core/text.ts";
 import { fnv64 } from "./state.ts";
 import {
   citable,
-  clean,
   type Current,
   day,
   fitLines,
@@ -31,6 +30,7 @@ import {
   projectSessions,
   type Said,
   shortId,
+  stripControls,
 } from "./_util.ts";
 
 /** Commands that only look around: never worth a note. */
@@ -73,7 +73,7 @@ function concludedAfter(store: Store, sid: number, seq: number): string | null {
     if (e.kind === "user") break;
     if (e.kind !== "assistant" || !e.text.trim()) continue;
     const s = sentences(e.text).find(concludes);
-    if (s) return oneLine(clean(s), 200);
+    if (s) return oneLine(stripControls(s), 200);
   }
   return null;
 }
@@ -92,16 +92,9 @@ export function commandNote(
   // The command's longest word narrows the scan (one instr per row); the text decides.
   const longest = norm.split(" ").reduce((a, b) => (b.length > a.length ? b : a), "");
   const like = likeEscape(project) + "%";
-  const rows = (store.stmt(Q.commandsHolding).all(longest, like) as Array<
-    {
-      command: string;
-      exit: number | null;
-      is_error: number;
-      time: number | null;
-      session_id: number;
-      output: string | null;
-    }
-  >).filter((r) => citable(current, r.session_id) && normalCommand(r.command) === norm);
+  const rows = Q.commandsHolding.all(store, { text: longest, project: like }).filter((r) =>
+    citable(current, r.session_id) && normalCommand(r.command) === norm
+  );
   if (!rows.length) return null;
   rows.sort((a, b) => (a.time ?? 0) - (b.time ?? 0));
   const sessions = new Set(rows.map((r) => r.session_id));
@@ -112,9 +105,7 @@ export function commandNote(
   });
   const failed = rows.filter((r) => runFailed(facts(r))).length;
   const last = rows[rows.length - 1];
-  const runs = store.stmt(Q.commandsInOrder).all(last.session_id) as Array<
-    { command: string; seq: number }
-  >;
+  const runs = Q.commandsInOrder.all(store, { session: last.session_id });
   const lastRun = runs.filter((r) => normalCommand(r.command) === norm).at(-1);
   const after = lastRun ? concludedAfter(store, last.session_id, lastRun.seq) : null;
   if (!failed && !after) return null;
@@ -135,10 +126,10 @@ function reasonAround(store: Store, sid: number, seq: number): string | null {
       else if (e.kind === "assistant" && e.text.trim()) before = e.text;
     } else if (e.seq > seq) {
       if (before || e.kind === "user") break;
-      if (e.kind === "assistant" && e.text.trim()) return gist(clean(e.text));
+      if (e.kind === "assistant" && e.text.trim()) return gist(stripControls(e.text));
     }
   }
-  return before ? gist(clean(before)) : null;
+  return before ? gist(stripControls(before)) : null;
 }
 
 /**
@@ -154,9 +145,9 @@ export function fileNote(
   home?: string,
 ): Said | null {
   const target = absoluteTarget(path, dir);
-  const changes = (store.stmt(Q.fileChangesAt).all(target) as Array<
-    { session_id: number; time: number | null; seq: number }
-  >).filter((t) => citable(current, t.session_id));
+  const changes = Q.fileChangesAt.all(store, { path: target }).filter((t) =>
+    citable(current, t.session_id)
+  );
   if (!changes.length) return null;
   const ids = [...new Set(changes.map((t) => t.session_id))];
   const rows = Q.sessionsByIds.all(store, { ids: JSON.stringify(ids) });
@@ -209,5 +200,5 @@ export function fixNote(
     );
   }
   const body = fitLines(lines, budget);
-  return body.includes("\n") ? { text: clean(body), keys: [key] } : null;
+  return body.includes("\n") ? { text: stripControls(body), keys: [key] } : null;
 }

@@ -27,13 +27,13 @@ import { stripFrames } from "../../core/frame.ts";
 import type { SessionRow } from "../rows.ts";
 import {
   citable,
-  clean,
   type Current,
   day,
   fitLines,
   projectSessions,
   type Said,
   shortId,
+  stripControls,
 } from "./_util.ts";
 
 /** Tiers whose results match the words as written (or their forms). */
@@ -47,7 +47,7 @@ function notesLines(store: Store, notes: SessionRow[], budget: number): string {
   for (const s of notes.slice(0, 3)) {
     const evs = Q.eventsOfSession.all(store, { session: s.id });
     for (const e of evs.filter((e) => e.kind === "user").reverse()) {
-      lines.push(`- ${oneLine(clean(e.text), 200)}`);
+      lines.push(`- ${oneLine(stripControls(e.text), 200)}`);
     }
   }
   const text = fitLines(lines, budget);
@@ -72,7 +72,7 @@ export function contextBlock(
   let lead: string;
   let notes = "";
   if (opts.self && current.rows.size) {
-    target = store.stmt(Q.sessionById).get(Math.min(...current.rows)) as SessionRow | undefined;
+    target = Q.sessionById.get(store, { id: Math.min(...current.rows) });
     lead = "This session before it was compacted (commands, files, decisions):";
   } else {
     const found = projectSessions(store, dir, 12);
@@ -100,7 +100,7 @@ export function contextBlock(
   const d = sessionDigest(store, target.id, { budgetBytes: room, home: opts.home });
   if (!d.problem && !d.decisions.length && !d.commands.length && !d.files.length) return null;
   return {
-    text: `${head}\n${clean(d.markdown)}`,
+    text: `${head}\n${stripControls(d.markdown)}`,
     keys: [`ctx:${target.id}`, ...(notes ? [`notes:${dir}`] : [])],
   };
 }
@@ -140,14 +140,14 @@ export function promptWords(
   store: Store,
   prompt: string,
 ): Array<{ word: string; idf: number; weight: number; technical: boolean }> {
-  const n = Math.max(1, (store.stmt(Q.eventCount).get() as { n: number }).n);
+  const n = Math.max(1, Q.eventCount.get(store, {})!.n);
   const tech = technical(prompt);
   const words = [...new Set(tokens(prompt))]
     .filter((w) => w.length >= 3 && !STOP_WORDS.has(w) && !FILLER.has(w) && !/^\d{1,3}$/.test(w))
     .slice(0, MAX_WORDS);
   const out = [];
   for (const word of words) {
-    const r = store.stmt(Q.termDocs).get(word) as { doc: number } | undefined;
+    const r = Q.termDocs.get(store, { term: word });
     const df = r?.doc ?? 0;
     if (df <= 0) continue;
     const idf = Math.log(n / df);
@@ -196,12 +196,12 @@ export function promptBlock(
   if (!hits.length) return null;
   const lines = [`Past sessions in this project on "${query}" (deja ctx <id> for a digest):`];
   for (const h of hits) {
-    const row = store.stmt(Q.sessionByKey).get(h.harness, h.id) as SessionRow | undefined;
+    const row = Q.sessionByKey.get(store, { harness: h.harness, native_id: h.id });
     const name = h.title || (row && describeSession(store, row));
-    const title = name ? oneLine(clean(name), 90) : "(untitled)";
+    const title = name ? oneLine(stripControls(name), 90) : "(untitled)";
     lines.push(`- ${title} (${h.harness}, ${day(h.updated ?? h.started)}, id ${shortId(h.id)})`);
     for (const s of h.snippets) {
-      const t = oneLine(clean(s.text), 220); // clean() drops the \x01/\x02 match marks
+      const t = oneLine(stripControls(s.text), 220); // stripControls() drops the \x01/\x02 match marks
       if (t) lines.push(`  > ${t}`);
     }
     const c = conclusion(store, h.rowid);
@@ -215,14 +215,12 @@ export function promptBlock(
 
 /** The gist of the session's last concluding assistant turn, or null. */
 function conclusion(store: Store, sessionRowId: number): string | null {
-  const sig = store.stmt(Q.sessionSignals).get(JSON.stringify([sessionRowId])) as
-    | { concluded: number | null }
-    | undefined;
+  const sig = Q.sessionSignals.get(store, { ids: JSON.stringify([sessionRowId]) });
   if (sig?.concluded == null) return null;
   const rows = Q.eventsBetween.all(store, {
     session: sessionRowId,
     from: sig.concluded,
     to: sig.concluded,
   });
-  return rows[0] ? gist(clean(rows[0].text), 200) : null;
+  return rows[0] ? gist(stripControls(rows[0].text), 200) : null;
 }

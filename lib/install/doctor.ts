@@ -189,7 +189,7 @@ export function indexStatus(env: Env): IndexStatus {
   let store: Store | undefined;
   try {
     store = Store.open(path);
-    const meta = store.stmt(Q.getMeta).get("last_index") as { value: string } | undefined;
+    const meta = Q.getMeta.get(store, { key: "last_index" });
     if (meta) {
       const last = JSON.parse(meta.value) as { at?: unknown; harnesses?: unknown };
       out.lastIndex = Number(last.at) || null;

@@ -8,11 +8,11 @@ import { cleanForAgent, frame, FRAME_BYTES, neutralise } from "../../core/frame.
 import { byteLength, clipBytes } from "../../core/text.ts";
 
 /**
- * Text from a transcript made safe to show a model: escape sequences,
- * invisible and bidi characters removed, frame tags neutralised, white space
- * collapsed to one line of at most `n` characters.
+ * Transcript text as one line for a model, at most `n` characters (cut with
+ * `…`): escape sequences, invisible and bidi characters removed, frame tags
+ * neutralised, white space collapsed.
  */
-export function clean(text: string, n: number): string {
+export function oneLineForAgent(text: string, n: number): string {
   const t = cleanForAgent(text).replace(/\s+/g, " ").trim();
   return t.length > n ? t.slice(0, n - 1).trimEnd() + "…" : t;
 }

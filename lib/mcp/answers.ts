@@ -19,7 +19,7 @@ import { findFixes } from "../memory/fix.ts";
 import { howRuns } from "../memory/how.ts";
 import { outcomeMix } from "../memory/outcome.ts";
 import { localTime } from "../memory/text.ts";
-import { bodyBudget, clean, fitBlocks, framed } from "./_fit.ts";
+import { bodyBudget, fitBlocks, framed, oneLineForAgent } from "./_fit.ts";
 import { byteLength, tilde } from "../../core/text.ts";
 
 /** Largest `context` answer in bytes, frame included: 8 KiB. */
@@ -48,7 +48,9 @@ export function contextText(store: Store, query: string, f: Filters, home: strin
     project: f.project,
     ...(f.hide ? searchHiding(f.hide) : {}),
   });
-  if (!picked) return `No past session matches "${clean(query, 200)}". Try mode recall first.`;
+  if (!picked) {
+    return `No past session matches "${oneLineForAgent(query, 200)}". Try mode recall first.`;
+  }
   const ref = shortRef(store, picked.session.harness, picked.session.native_id);
   const head = `session ${ref}${picked.via === "search" ? ` (best match for the words)` : ""}`;
   const d = sessionDigest(store, picked.session.id, {
@@ -80,10 +82,10 @@ export function blameText(
     hidden: f.hide && defaultHidden(store, f.hide),
   });
   if (!r.sessions.length) {
-    return `No past session read or changed ${clean(tilde(r.target, home), 300)}.`;
+    return `No past session read or changed ${oneLineForAgent(tilde(r.target, home), 300)}.`;
   }
   const head = [
-    `blame ${clean(tilde(r.target, home), 300)}: ${r.match} match, ${
+    `blame ${oneLineForAgent(tilde(r.target, home), 300)}: ${r.match} match, ${
       plural(r.total, "session")
     }, newest first`,
   ];
@@ -91,7 +93,7 @@ export function blameText(
     head.push(
       r.line.text === null
         ? `line ${r.line.number}: not used (${r.line.note})`
-        : `line ${r.line.number}: ${clean(r.line.text, 160)}`,
+        : `line ${r.line.number}: ${oneLineForAgent(r.line.text, 160)}`,
     );
   }
   const blocks = r.sessions.map((s) => blameBlock(store, s, home));
@@ -120,15 +122,17 @@ function blameBlock(store: Store, s: BlameSession, home: string): string {
   const out = [
     `- ${shortRef(store, s.session.harness, s.session.native_id)} · ${s.session.harness} · ${
       day(s.last ?? s.session.updated)
-    } · ${clean(tilde(s.session.project, home), 120)} · ${counts}${line}`,
+    } · ${oneLineForAgent(tilde(s.session.project, home), 120)} · ${counts}${line}`,
   ];
   const name = describeSession(store, s.session);
-  if (name) out.push(`  ${clean(name, 120)}`);
+  if (name) out.push(`  ${oneLineForAgent(name, 120)}`);
   let prev: { before: string | null; after: string | null } | undefined;
   for (const c of s.changes.filter((x) => x.before || x.after).slice(-3)) {
     out.push(`  ${c.op} ${localTime(c.time)}`);
-    if (c.before && c.before !== prev?.before) out.push(`    before: ${clean(c.before, 240)}`);
-    if (c.after && c.after !== prev?.after) out.push(`    after: ${clean(c.after, 240)}`);
+    if (c.before && c.before !== prev?.before) {
+      out.push(`    before: ${oneLineForAgent(c.before, 240)}`);
+    }
+    if (c.after && c.after !== prev?.after) out.push(`    after: ${oneLineForAgent(c.after, 240)}`);
     prev = c;
   }
   return out.join("\n");
@@ -142,21 +146,21 @@ export function fixText(store: Store, error: string, f: Filters): string {
   });
   if (r.status !== "found") {
     const looked = r.signatures.length
-      ? ` Looked for: ${clean(r.signatures.join(" | "), 400)}.`
+      ? ` Looked for: ${oneLineForAgent(r.signatures.join(" | "), 400)}.`
       : "";
     return `${r.message[0].toUpperCase()}${r.message.slice(1)}.${looked}`;
   }
   const blocks = r.fixes.map((x, i) => {
     const lines = [
-      `${i + 1}. ${clean(x.command, 300)}`,
+      `${i + 1}. ${oneLineForAgent(x.command, 300)}`,
       `   ${plural(x.sessions, "session")}, succeeded ${x.succeeded}/${x.sessions}, last ${
         day(x.last)
       }${x.retry ? ", the failing command run again" : ""}`,
     ];
     for (const e of x.examples) {
-      const edited = e.edited.length ? `; edited ${clean(e.edited.join(", "), 200)}` : "";
+      const edited = e.edited.length ? `; edited ${oneLineForAgent(e.edited.join(", "), 200)}` : "";
       lines.push(
-        `   after ${clean(e.failed, 120)} failed in ${
+        `   after ${oneLineForAgent(e.failed, 120)} failed in ${
           shortRef(store, e.harness, e.session)
         } (${e.harness})${edited}`,
       );
@@ -177,11 +181,13 @@ export function howText(store: Store, what: string, f: Filters): string {
     hidden: f.hide && defaultHidden(store, f.hide),
   });
   if (!r.commands.length) {
-    return `No command run here holds ${r.words.map((w) => `'${clean(w, 80)}'`).join(" and ")}.`;
+    return `No command run here holds ${
+      r.words.map((w) => `'${oneLineForAgent(w, 80)}'`).join(" and ")
+    }.`;
   }
   const blocks = r.commands.map((c) => {
     const mix = outcomeMix(c);
-    return `- ${clean(c.command, 300)}\n  ran ${plural(c.runs, "time")} in ${
+    return `- ${oneLineForAgent(c.command, 300)}\n  ran ${plural(c.runs, "time")} in ${
       plural(c.sessions, "session")
     }, last ${day(c.last)}; runs: ${mix}`;
   });

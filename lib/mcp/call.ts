@@ -24,7 +24,7 @@ import type { ToolResult } from "./protocol.ts";
 import { MAX_LIMIT, type Mode, MODES, NEEDS } from "./tool.ts";
 import { recallText } from "./recall.ts";
 import { blameText, contextText, type Filters, fixText, howText } from "./answers.ts";
-import { clean } from "./_fit.ts";
+import { oneLineForAgent } from "./_fit.ts";
 import { freshen, refreshOff } from "../fresh/freshen.ts";
 import { argProblem, errorArg } from "./args.ts";
 
@@ -122,7 +122,7 @@ function modeOf(v: unknown): Mode {
   }
   const m = String(v).trim().toLowerCase();
   if (!(MODES as readonly string[]).includes(m)) {
-    throw new ArgError(`unknown mode '${clean(String(v), 40)}': use one of ${list}`);
+    throw new ArgError(`unknown mode '${oneLineForAgent(String(v), 40)}': use one of ${list}`);
   }
   return m as Mode;
 }
@@ -148,7 +148,7 @@ function filtersOf(args: Record<string, unknown>): Filters {
     const ids = parsers.map((p) => p.id);
     for (const x of list) {
       if (!ids.includes(x) && x !== "deja") {
-        throw new ArgError(`unknown harness '${clean(x, 40)}': one of ${ids.join(", ")}`);
+        throw new ArgError(`unknown harness '${oneLineForAgent(x, 40)}': one of ${ids.join(", ")}`);
       }
     }
     if (list.length) f.harness = list;

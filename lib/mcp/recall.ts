@@ -33,7 +33,7 @@ import { searchHiding } from "../search/sessions.ts";
 import { tokens } from "../query.ts";
 import { sessionDigest } from "../memory/digest.ts";
 import { localTime } from "../memory/text.ts";
-import { bodyBudget, clean, fitBlocks, framed } from "./_fit.ts";
+import { bodyBudget, fitBlocks, framed, oneLineForAgent } from "./_fit.ts";
 import { tilde } from "../../core/text.ts";
 
 /** Largest recall answer in UTF-8 bytes, frame included: 4 KiB. */
@@ -88,7 +88,7 @@ export function recallText(store: Store, query: string, o: RecallOptions): Recal
     ...searchHiding({ env: o.env, here: o.cwd, auto: true }),
     ...(o.now ? { now: o.now } : {}),
   });
-  const q = clean(query, 200);
+  const q = oneLineForAgent(query, 200);
   if (!res.results.length) {
     const hidden = res.hidden ? ` (${res.hidden} in throwaway or excluded projects)` : "";
     return {
@@ -128,7 +128,7 @@ function tierNote(res: SearchResult): string {
     error: "; matched by error signature",
     relevance: "; nothing matched every word, nearest by shared words",
   };
-  return clean(notes[res.tier] ?? "", 300);
+  return oneLineForAgent(notes[res.tier] ?? "", 300);
 }
 
 function hitBlock(
@@ -138,17 +138,17 @@ function hitBlock(
   query: string,
   home: string,
 ): string {
-  const project = clean(tilde(r.project, home), 120);
+  const project = oneLineForAgent(tilde(r.project, home), 120);
   const marks = [r.gaveUp ? "gave up" : "", r.parent ? "subagent" : ""].filter(Boolean);
   const lines = [
     `${i + 1}. ${r.harness} · ${project} · ${shortRef(store, r.harness, r.id)} · ${
       localTime(r.updated ?? r.started).slice(0, 10)
     } · ${r.hits} match${r.hits === 1 ? "" : "es"}${marks.length ? ` · ${marks.join(", ")}` : ""}`,
   ];
-  if (r.title) lines.push(`   ${clean(r.title, 120)}`);
+  if (r.title) lines.push(`   ${oneLineForAgent(r.title, 120)}`);
   const seen = new Set<string>();
   for (const s of r.snippets) {
-    const line = `   - ${KIND[s.kind] ?? s.kind}: ${clean(s.text, 200)}`;
+    const line = `   - ${KIND[s.kind] ?? s.kind}: ${oneLineForAgent(s.text, 200)}`;
     if (!seen.has(line)) lines.push(line); // a turn repeated in the store is shown once
     seen.add(line);
   }
@@ -171,5 +171,5 @@ function conclusions(store: Store, rowid: number, query: string): string[] {
     .sort((a, b) => b.score - a.score || b.i - a.i)
     .slice(0, 3)
     .sort((a, b) => a.i - b.i);
-  return ["   concluded:", ...ranked.map((x) => `   - ${clean(x.d, 240)}`)];
+  return ["   concluded:", ...ranked.map((x) => `   - ${oneLineForAgent(x.d, 240)}`)];
 }

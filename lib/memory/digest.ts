@@ -89,7 +89,7 @@ export function sessionDigest(
   sessionRowId: number,
   opts: DigestOptions = {},
 ): Digest {
-  const session = store.stmt(Q.sessionById).get(sessionRowId) as SessionRow | undefined;
+  const session = Q.sessionById.get(store, { id: sessionRowId });
   if (!session) throw new DejaError(`no session with row id ${sessionRowId}`, undefined, 1);
   const budget = Math.max(256, opts.budgetBytes ?? CTX_BUDGET);
   const events = Q.eventsOfSession.all(store, { session: sessionRowId });
@@ -209,17 +209,13 @@ function findDecisions(events: EventRow[]): string[] {
 
 /** The session's commands in order of first run, identical commands folded. */
 function foldCommands(store: Store, sid: number): DigestCommand[] {
-  const rows = store.stmt(Q.commandsInOrder).all(sid) as Array<Record<string, unknown>>;
+  const rows = Q.commandsInOrder.all(store, { session: sid });
   const byKey = new Map<string, DigestCommand>();
   for (const r of rows) {
     const command = String(r.command).trim();
     const key = command.replace(/\s+/g, " ");
-    const exit = (r.exit as number | null) ?? null;
-    const outcome = outcomeOf({
-      exit,
-      isError: Number(r.is_error),
-      output: (r.output as string | null) ?? null,
-    });
+    const exit = r.exit ?? null;
+    const outcome = outcomeOf({ exit, isError: Number(r.is_error), output: r.output ?? null });
     const failed = outcome === "failed";
     const c = byKey.get(key) ??
       { command, runs: 0, failures: 0, exit: null, failed: false, outcome, time: null };
@@ -228,7 +224,7 @@ function foldCommands(store: Store, sid: number): DigestCommand[] {
     c.exit = exit;
     c.failed = failed;
     c.outcome = outcome;
-    c.time = (r.time as number | null) ?? c.time;
+    c.time = r.time ?? c.time;
     byKey.set(key, c);
   }
   return [...byKey.values()];
@@ -236,7 +232,7 @@ function foldCommands(store: Store, sid: number): DigestCommand[] {
 
 /** Files edited or written (not failed), in order of first change. */
 function changedFiles(store: Store, sid: number): DigestFile[] {
-  const rows = store.stmt(Q.filesInOrder).all(sid) as Array<Record<string, unknown>>;
+  const rows = Q.filesInOrder.all(store, { session: sid });
   const byPath = new Map<string, DigestFile>();
   for (const r of rows) {
     if (r.op === "read" || r.failed === 1) continue;

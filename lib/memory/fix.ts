@@ -115,17 +115,12 @@ function hits(store: Store, sigs: string[]): Hit[] {
       .sort((a, b) => b.length - a.length);
     for (const pick of narrowings(words)) {
       const match = pick.map((w) => `"${w}"`).join(" AND ");
-      const rows = store.stmt(Q.resultsMatching).all(match) as Array<Record<string, unknown>>;
+      const rows = Q.resultsMatching.all(store, { match });
       let found = false;
       for (const r of rows) {
-        if (!lineSignatures(String(r.text)).some((l) => sameError(l, sig))) continue;
+        if (!lineSignatures(r.text).some((l) => sameError(l, sig))) continue;
         found = true;
-        const id = Number(r.id);
-        out.set(id, {
-          sessionId: Number(r.session_id),
-          seq: Number(r.seq),
-          callId: (r.call_id as string | null) ?? null,
-        });
+        out.set(r.id, { sessionId: r.session_id, seq: r.seq, callId: r.call_id ?? null });
       }
       if (found) break;
     }
@@ -134,19 +129,19 @@ function hits(store: Store, sigs: string[]): Hit[] {
 }
 
 function commandsOf(store: Store, sid: number): Cmd[] {
-  return (store.stmt(Q.commandsInOrder).all(sid) as Array<Record<string, unknown>>).map((r) => {
+  return Q.commandsInOrder.all(store, { session: sid }).map((r) => {
     const outcome = outcomeOf({
-      exit: (r.exit as number | null) ?? null,
+      exit: r.exit ?? null,
       isError: Number(r.is_error),
-      output: (r.output as string | null) ?? null,
+      output: r.output ?? null,
     });
     return {
       command: String(r.command),
-      seq: Number(r.seq),
-      callId: (r.call_id as string | null) ?? null,
+      seq: r.seq,
+      callId: r.call_id ?? null,
       outcome,
       failed: outcome === "failed",
-      time: (r.time as number | null) ?? null,
+      time: r.time ?? null,
     };
   });
 }
@@ -262,9 +257,8 @@ export function findFixes(
 }
 
 function editedBetween(store: Store, sid: number, from: number, to: number): string[] {
-  const rows = store.stmt(Q.filesInOrder).all(sid) as Array<Record<string, unknown>>;
-  const paths = rows.filter((r) =>
-    r.op !== "read" && r.failed !== 1 && Number(r.seq) > from && Number(r.seq) < to
-  ).map((r) => String(r.path));
+  const rows = Q.filesInOrder.all(store, { session: sid });
+  const paths = rows.filter((r) => r.op !== "read" && r.failed !== 1 && r.seq > from && r.seq < to)
+    .map((r) => r.path);
   return [...new Set(paths)];
 }

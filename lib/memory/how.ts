@@ -93,12 +93,12 @@ export function howRuns(store: Store, what: string, opts: HowOptions = {}): HowR
   // those); the token rule is applied below.
   // deno-lint-ignore no-control-regex
   const subs = [...new Set(terms.flat())].filter((t) => /^[\x00-\x7f]+$/.test(t));
-  const rows = (store.stmt(Q.commandRuns).all(JSON.stringify(subs), like, like) as Array<
-    Record<string, unknown>
-  >).filter((r) => {
-    const toks = tokens(String(r.command));
-    return terms.every((t) => holds(toks, t));
-  });
+  const rows = Q.commandRuns.all(store, { words: JSON.stringify(subs), project: like }).filter(
+    (r) => {
+      const toks = tokens(String(r.command));
+      return terms.every((t) => holds(toks, t));
+    },
+  );
   const byKey = new Map<string, HowCommand & { ids: Set<number>; lastAt: number }>();
   const hidden = new Set<number>();
   for (const r of rows) {

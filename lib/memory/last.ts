@@ -82,7 +82,7 @@ export function describeSession(
 ): string | null {
   const title = s.title?.trim();
   if (title) return oneLine(title, DESCRIPTION_CHARS);
-  const turns = (store.stmt(Q.userTurns).all(s.id, TURNS) as Array<{ text: string }>)
+  const turns = Q.userTurns.all(store, { session: s.id, limit: TURNS })
     .map((t) => t.text.trim()).filter(Boolean);
   const typed = turns.find((t) => !t.startsWith("<") && !/^\/[\w:-]+$/.test(t));
   const first = typed ?? turns[0];

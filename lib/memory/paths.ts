@@ -14,6 +14,7 @@
 import { isAbsolute, resolve } from "node:path";
 import type { Store } from "../store.ts";
 import { Q } from "../schema.ts";
+import type { FileAtRow } from "../rows.ts";
 import { isWindowsDrivePath } from "../../core/paths.ts";
 
 /** How literally the touches matched the typed path. */
@@ -84,7 +85,7 @@ export function findTouches(store: Store, typed: string, cwd: string): TouchMatc
   const base = want[want.length - 1];
   if (!base) return { target, match: null, touches: [] };
   const like = "%/" + base.replace(/[\\%_]/g, (c) => `\\${c}`);
-  const rows = store.stmt(Q.fileTouches).all(like, base) as Array<Record<string, unknown>>;
+  const rows = Q.fileTouches.all(store, { like, path: base });
   // Score: components in common from the end; a whole-path match outranks any suffix.
   let best = 0;
   const scored: Array<[number, FileTouch]> = [];
@@ -109,18 +110,18 @@ export function findTouches(store: Store, typed: string, cwd: string): TouchMatc
 }
 
 /** A `files` row (as {@link Q.fileTouches} or {@link Q.filesInOrder} select it) as a touch. */
-export function toTouch(r: Record<string, unknown>): FileTouch {
+export function toTouch(r: FileAtRow): FileTouch {
   return {
-    id: Number(r.id),
-    sessionId: Number(r.session_id),
-    eventId: Number(r.event_id),
-    callId: (r.call_id as string | null) ?? null,
-    path: String(r.path),
+    id: r.id,
+    sessionId: r.session_id,
+    eventId: r.event_id,
+    callId: r.call_id ?? null,
+    path: r.path,
     op: r.op as FileTouch["op"],
-    old: (r.old as string | null) ?? null,
-    new: (r.new as string | null) ?? null,
+    old: r.old ?? null,
+    new: r.new ?? null,
     failed: r.failed === 1,
-    time: (r.time as number | null) ?? null,
-    seq: Number(r.seq),
+    time: r.time ?? null,
+    seq: r.seq,
   };
 }

@@ -55,9 +55,7 @@ export function pickSession(
   }
   const res = search(store, a, { ...filters, limit: 1 });
   const top = res.results[0];
-  const session = top
-    ? store.stmt(Q.sessionById).get(top.rowid) as SessionRow | undefined
-    : undefined;
+  const session = top ? Q.sessionById.get(store, { id: top.rowid }) : undefined;
   if (session) return { session, via: "search", tier: res.tier };
   if (missed) missed.hidden = res.hidden;
   return null;

@@ -21,6 +21,10 @@ export interface Label {
 
 /** The local form of a remote absolute path: mapped, else `<origin>:<path>`; other text unchanged. */
 export function mapPath(label: Label, path: string): string {
+  // A path a parser made from where it found the store (aider's project is the directory of
+  // its history file) points into the mirror: it stands for the same path on the remote.
+  const m0 = label.mirror?.replace(/\/+$/, "");
+  if (m0 && path.startsWith(`${m0}/`)) path = path.slice(m0.length);
   if (!path.startsWith("/")) return /^[A-Za-z]:[\\/]/.test(path) ? `${label.origin}:${path}` : path;
   for (const m of label.pathMaps) {
     if (path === m.remote) return m.local;

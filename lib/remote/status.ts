@@ -45,9 +45,7 @@ export function remoteStatus(env: Env, now = Date.now()): RemoteStatus[] {
       const store = Store.open(path);
       try {
         for (
-          const r of store.stmt(Q.originTotals).all() as Array<
-            { origin: string | null; sessions: number }
-          >
+          const r of Q.originTotals.all(store, {})
         ) {
           if (r.origin) counts.set(r.origin, r.sessions);
         }

@@ -69,7 +69,7 @@ export function errorTier(
   const empty = { scores: new Map<number, SessionScore>(), words: [] };
   const words = errorWords(query).filter((w) => stats.docs(w) > 0);
   if (words.length < 2) return empty;
-  const n = Math.max(1, (stats.store.stmt(Q.eventCount).get() as { n: number }).n);
+  const n = Math.max(1, Q.eventCount.get(stats.store, {})!.n);
   const idf = new Map(words.map((w) => [w, Math.log(1 + n / (stats.docs(w) + 0.5))]));
   const total = [...idf.values()].reduce((a, b) => a + b, 0);
   const rarest = [...words].sort((a, b) => stats.docs(a) - stats.docs(b)).slice(0, 6);
@@ -77,9 +77,9 @@ export function errorTier(
   if (!rows.length) return empty;
   const texts = new Map<number, string>();
   for (
-    const r of stats.store.stmt(Q.eventTexts).all(
-      JSON.stringify(rows.map((r) => r.event_id)),
-    ) as Array<{ id: number; text: string }>
+    const r of Q.eventTexts.all(stats.store, {
+      ids: JSON.stringify(rows.map((r) => r.event_id)),
+    })
   ) texts.set(r.id, r.text);
   const bySession = new Map<number, ScoredEvent[]>();
   for (const r of rows) {

@@ -45,9 +45,7 @@ export function typedPrompts(
   if (!rows.length) return out;
   const texts = new Map<number, string>();
   for (
-    const r of store.stmt(Q.eventTexts).all(JSON.stringify(rows.map((r) => r.event_id))) as Array<
-      { id: number; text: string }
-    >
+    const r of Q.eventTexts.all(store, { ids: JSON.stringify(rows.map((r) => r.event_id)) })
   ) texts.set(r.id, r.text);
   const most = toks.length + slack(toks.length);
   for (const r of rows) {

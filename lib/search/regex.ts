@@ -9,7 +9,7 @@
 import { Q } from "../schema.ts";
 import type { Store } from "../store.ts";
 import { DejaError } from "../../core/errors.ts";
-import { type Filters, filterSql, type Row } from "./retrieve.ts";
+import { type Filters, filterSql } from "./retrieve.ts";
 import { eventWeight, type ScoredEvent, type SessionScore } from "./rank.ts";
 
 /**
@@ -44,15 +44,21 @@ export function regexScan(
 ): Map<number, SessionScore> {
   const { sql, args } = filterSql(f);
   const out = new Map<number, SessionScore>();
-  const stmt = store.stmt(`${Q.scanRows}${sql}`);
-  for (const raw of stmt.iterate(...args)) {
-    const r = raw as unknown as Row & { text: string };
+  for (const r of Q.scanRows.extend(sql, args).iterate(store, {})) {
     if (!re.test(r.text)) continue;
     const sid = rootOf(r.session_id);
     let s = out.get(sid);
     if (!s) out.set(sid, s = { sessionId: sid, score: 0, events: [], spread: false });
     const ev: ScoredEvent = {
-      row: { ...r, bm25: 0, text: undefined } as unknown as Row,
+      row: {
+        event_id: r.event_id,
+        session_id: r.session_id,
+        seq: r.seq,
+        kind: r.kind,
+        time: r.time,
+        flags: r.flags,
+        bm25: 0,
+      },
       score: eventWeight(r.kind, r.flags),
     };
     s.events.push(ev);

@@ -51,7 +51,7 @@ export function relevance(
   rootOf: (id: number) => number,
 ): RelevanceResult {
   const store: Store = stats.store;
-  const n = Math.max(1, (store.stmt(Q.eventCount).get() as { n: number }).n);
+  const n = Math.max(1, Q.eventCount.get(store, {})!.n);
   let terms = [...new Set(words)].map((w) => {
     const alts = new Set(wordForms(stats, w));
     for (const s of synonymsOf(w)) if (stats.docs(s)) alts.add(s);

@@ -28,9 +28,7 @@ export function finish(
   cache.load(ids);
   const signals = new Map<number, { concluded: number | null; gave_up: number | null }>();
   for (
-    const r of store.stmt(Q.sessionSignals).all(JSON.stringify(ids)) as Array<
-      { session_id: number; concluded: number | null; gave_up: number | null }
-    >
+    const r of Q.sessionSignals.all(store, { ids: JSON.stringify(ids) })
   ) signals.set(r.session_id, r);
   const literal = tier !== "relevance";
   const ranked = [...scores.values()].map((s) => {
@@ -130,9 +128,7 @@ export function eventTexts(store: Store, ids: number[]): Map<number, string> {
   const out = new Map<number, string>();
   if (!ids.length) return out;
   for (
-    const r of store.stmt(Q.eventTexts).all(JSON.stringify(ids)) as Array<
-      { id: number; text: string }
-    >
+    const r of Q.eventTexts.all(store, { ids: JSON.stringify(ids) })
   ) out.set(r.id, r.text);
   return out;
 }

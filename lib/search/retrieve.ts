@@ -7,6 +7,7 @@
  */
 import { Q } from "../schema.ts";
 import type { Store } from "../store.ts";
+import type { MatchRow } from "../rows.ts";
 
 /** Filters every tier applies (in SQL, before ranking). */
 export interface Filters {
@@ -24,17 +25,8 @@ export interface Filters {
   hideSessionIds?: number[];
 }
 
-/** One matching event. */
-export interface Row {
-  event_id: number;
-  session_id: number;
-  seq: number;
-  kind: string;
-  time: number | null;
-  flags: number;
-  /** FTS5 BM25: lower (more negative) is better. */
-  bm25: number;
-}
+/** One matching event (lib/rows.ts). */
+export type Row = MatchRow;
 
 /** The SQL appended to a query over `e` (events) and `s` (sessions), and its arguments. */
 export function filterSql(f: Filters): { sql: string; args: Array<string | number> } {
@@ -88,11 +80,8 @@ export function matchRows(
     const hide = f.hideSessionIds?.length
       ? " WHERE e.session_id NOT IN (SELECT value FROM json_each(?))"
       : "";
-    const q = `${Q.topRows.replace("LIMIT ?", `LIMIT ${Math.floor(limit)}`)}${hide}`;
-    return store.stmt(q).all(
-      match,
-      ...(hide ? [JSON.stringify(f.hideSessionIds)] : []),
-    ) as unknown as Row[];
+    return Q.topRows.extend(hide, hide ? [JSON.stringify(f.hideSessionIds)] : [])
+      .all(store, { match, limit: Math.floor(limit) });
   }
   const { sql, args } = filterSql(f);
   let extra = "";
@@ -101,8 +90,10 @@ export function matchRows(
     extra = " AND e.session_id IN (SELECT value FROM json_each(?))";
     more.push(JSON.stringify([...within]));
   }
-  const q = `${Q.searchRows}${sql}${extra} ORDER BY bm25(events_fts) LIMIT ${Math.floor(limit)}`;
-  return store.stmt(q).all(match, ...args, ...more) as unknown as Row[];
+  return Q.searchRows.extend(
+    `${sql}${extra} ORDER BY bm25(events_fts) LIMIT ${Math.floor(limit)}`,
+    [...args, ...more],
+  ).all(store, { match });
 }
 
 /** Rows of events matching every expression of `exprs` somewhere in one session. */

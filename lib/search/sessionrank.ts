@@ -51,8 +51,8 @@ export function rescore(
   const store: Store = stats.store;
   const ranked = [...scores.values()].sort((a, b) => b.score - a.score);
   const top = ranked.slice(0, RESCORE);
-  const n = Math.max(1, (store.stmt(Q.eventCount).get() as { n: number }).n);
-  const avg = Math.max(1, (store.stmt(Q.avgSessionEvents).get() as { n: number }).n);
+  const n = Math.max(1, Q.eventCount.get(store, {})!.n);
+  const avg = Math.max(1, Q.avgSessionEvents.get(store, {})!.n);
   const ids = new Set<number>();
   for (const s of top) for (const m of cache.members(s.sessionId)) ids.add(m);
   const rootOf = (id: number) => cache.root(id);
@@ -80,9 +80,7 @@ export function rescore(
       return;
     }
     const { sql, args } = filterSql({ ...f, sessionIds: [...ids] });
-    const rows = store.stmt(`${Q.termEvents}${sql}`).all(ftsAny(a), ...args) as Array<
-      { event_id: number; session_id: number; kind: string; flags: number }
-    >;
+    const rows = Q.termEvents.extend(sql, args).all(store, { match: ftsAny(a) });
     for (const r of rows) {
       const root = rootOf(r.session_id);
       wtf[ti].set(root, (wtf[ti].get(root) ?? 0) + eventWeight(r.kind, r.flags));

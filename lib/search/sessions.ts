@@ -73,7 +73,7 @@ export class SessionCache {
     r = id;
     const s = this.get(id);
     if (s?.parent) {
-      const p = this.store.stmt(Q.sessionByKey).get(s.harness, s.parent) as SessRow | undefined;
+      const p = Q.sessionByKey.get(this.store, { harness: s.harness, native_id: s.parent });
       if (p) {
         this.rows.set(p.id, p);
         r = p.id;
@@ -109,9 +109,7 @@ export function hiddenSessions(
   const out: number[] = [];
   const isHere = (p: string) => Boolean(here) && (here === p || here!.startsWith(p + "/"));
   for (
-    const r of store.stmt(Q.sessionProjects).all() as Array<
-      { id: number; harness: string; project: string }
-    >
+    const r of Q.sessionProjects.all(store, {})
   ) {
     if (excluded(r.project)) {
       out.push(r.id);
@@ -172,18 +170,19 @@ export interface OriginRule {
  * `--no-auto` (lib/remote/config.ts).
  */
 export function originHidden(store: Store, env: Env, rule: OriginRule): number[] {
-  const ids = (origin: string | null, q: string) =>
-    (store.stmt(q).all(origin) as Array<{ id: number }>).map((r) => r.id);
   const out: number[] = [];
   if (rule.from) {
-    out.push(...ids(rule.from === "local" ? null : rule.from, Q.sessionsNotOfOrigin));
+    const origin = rule.from === "local" ? null : rule.from;
+    out.push(...Q.sessionsNotOfOrigin.all(store, { origin }).map((r) => r.id));
   }
   if (rule.auto) {
     let quiet: string[] = [];
     try {
       quiet = loadRemotes(env).filter((r) => r.noAuto).map((r) => r.name);
     } catch { /* a broken remotes file: no policy to apply */ }
-    for (const name of quiet) out.push(...ids(name, Q.sessionsOfOrigin));
+    for (const origin of quiet) {
+      out.push(...Q.sessionsOfOrigin.all(store, { origin }).map((r) => r.id));
+    }
   }
   return out;
 }

@@ -50,8 +50,7 @@ export class VocabWriter {
 
   /** Inserts the tokens new to this process. Call inside the source's transaction. */
   flush(): void {
-    const ins = this.store.stmt(Q.insertVocab);
-    for (const t of this.c.take()) ins.run(t);
+    for (const term of this.c.take()) Q.insertVocab.run(this.store, { term });
   }
 }
 
@@ -69,7 +68,7 @@ export function pruneVocab(store: Store, terms: Iterable<string>): number {
   let n = 0;
   for (const t of terms) {
     if (docs(store, t) === 0) {
-      store.stmt(Q.deleteVocab).run(t);
+      Q.deleteVocab.run(store, { term: t });
       n++;
     }
   }
@@ -79,23 +78,21 @@ export function pruneVocab(store: Store, terms: Iterable<string>): number {
 
 /** Events holding `term` (an index token), from FTS5's own vocabulary. */
 export function docs(store: Store, term: string): number {
-  const r = store.stmt(Q.termDocs).get(term) as { doc: number } | undefined;
+  const r = Q.termDocs.get(store, { term });
   return r?.doc ?? 0;
 }
 
 /** Tokens of the vocabulary that contain `part` (3+ characters), at most `max`, most used first. */
 export function containing(store: Store, part: string, max: number): string[] {
   if (part.length < 3) return [];
-  const rows = store.stmt(Q.vocabContaining).all(`"${part.replaceAll('"', '""')}"`) as Array<
-    { term: string }
-  >;
+  const rows = Q.vocabContaining.all(store, { match: `"${part.replaceAll('"', '""')}"` });
   const terms = rows.map((r) => r.term).filter((t) => t !== part && t.includes(part));
   return byUse(store, terms.slice(0, 300), max);
 }
 
 /** Tokens of the vocabulary that start with `prefix`. */
 export function withPrefix(store: Store, prefix: string): string[] {
-  const rows = store.stmt(Q.vocabRange).all(prefix, prefix + "\uffff") as Array<{ term: string }>;
+  const rows = Q.vocabRange.all(store, { low: prefix, high: prefix + "\uffff" });
   return rows.map((r) => r.term);
 }
 
@@ -105,12 +102,12 @@ export function withPrefix(store: Store, prefix: string): string[] {
  * most `max`, closest and then most used first.
  */
 export function near(store: Store, word: string, maxDist: number, max: number): string[] {
-  const rows = store.stmt(Q.vocabNear).all(
-    word.length - maxDist,
-    word.length + maxDist,
-    word[0],
-    word[1] ?? word[0],
-  ) as Array<{ term: string }>;
+  const rows = Q.vocabNear.all(store, {
+    min: word.length - maxDist,
+    max: word.length + maxDist,
+    first: word[0],
+    second: word[1] ?? word[0],
+  });
   const found: Array<[string, number]> = [];
   for (const { term } of rows) {
     if (term === word) continue;

@@ -30,7 +30,7 @@ interface Row {
 /** The activity page. */
 export function activityPage(ctx: ViewCtx, junk: boolean): string {
   const hidden = defaultHidden(ctx.store, { env: ctx.env, junk });
-  const rows = (ctx.store.stmt(Q.viewSessionTimes).all() as unknown as Row[])
+  const rows = Q.viewSessionTimes.all(ctx.store, {})
     .filter((r) => r.time && !hidden.has(r.id));
   const perDay = new Map<string, number>();
   for (const r of rows) perDay.set(dayKey(r.time!), (perDay.get(dayKey(r.time!)) ?? 0) + 1);
@@ -135,14 +135,12 @@ function byWeek(
 function failedCommands(ctx: ViewCtx): Html {
   const counts = new Map<string, number>();
   for (
-    const c of ctx.store.stmt(Q.viewRecentCommands).all(COMMANDS_READ) as Array<
-      Record<string, unknown>
-    >
+    const c of Q.viewRecentCommands.all(ctx.store, { limit: COMMANDS_READ })
   ) {
     const failed = outcomeOf({
-      exit: (c.exit as number | null) ?? null,
-      isError: c.is_error as number,
-      output: c.output as string | null,
+      exit: c.exit ?? null,
+      isError: c.is_error,
+      output: c.output,
     }) === "failed";
     if (!failed) continue;
     const key = oneLine(String(c.command), 90);

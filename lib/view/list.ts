@@ -59,7 +59,7 @@ const DAYS: Array<[number, string]> = [[1, "last day"], [7, "last week"], [30, "
 function filterForm(ctx: ViewCtx, f: ListFilters, query = ""): Html {
   const harnesses = new Map<string, number>();
   const projects = new Map<string, number>();
-  for (const r of ctx.store.stmt(Q.viewSessionTimes).all() as Array<Record<string, string>>) {
+  for (const r of Q.viewSessionTimes.all(ctx.store, {})) {
     harnesses.set(r.harness, (harnesses.get(r.harness) ?? 0) + 1);
     if (r.project) projects.set(r.project, (projects.get(r.project) ?? 0) + 1);
   }

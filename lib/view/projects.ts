@@ -23,13 +23,13 @@ interface ProjectRow {
 export function projectsPage(ctx: ViewCtx, junk: boolean): string {
   const hidden = defaultHidden(ctx.store, { env: ctx.env, junk });
   const by = new Map<string, ProjectRow>();
-  for (const r of ctx.store.stmt(Q.viewSessionTimes).all() as Array<Record<string, unknown>>) {
-    const p = r.project as string | null;
-    if (!p || hidden.has(r.id as number)) continue;
+  for (const r of Q.viewSessionTimes.all(ctx.store, {})) {
+    const p = r.project;
+    if (!p || hidden.has(r.id)) continue;
     const row = by.get(p) ?? { project: p, sessions: 0, last: 0, harnesses: new Set() };
     row.sessions++;
-    row.last = Math.max(row.last, (r.time as number | null) ?? 0);
-    row.harnesses.add(r.harness as string);
+    row.last = Math.max(row.last, r.time ?? 0);
+    row.harnesses.add(r.harness);
     by.set(p, row);
   }
   const rows = [...by.values()].sort((a, b) => b.last - a.last).map((r) =>
@@ -81,8 +81,12 @@ export function projectsPage(ctx: ViewCtx, junk: boolean): string {
 }
 
 /** One project: its sessions and the files its sessions touched most. */
-export function projectPage(ctx: ViewCtx, project: string): string {
-  const files = ctx.store.stmt(Q.viewProjectFiles).all(project) as Array<Record<string, number>>;
+export function projectPage(ctx: ViewCtx, project: string): string | undefined {
+  const known = ctx.store.db.prepare("SELECT 1 FROM sessions WHERE project = ? LIMIT 1").get(
+    project,
+  );
+  if (!known) return undefined;
+  const files = Q.viewProjectFiles.all(ctx.store, { project });
   const fileRows = files.map((f) =>
     htm`
       <tr>

@@ -215,8 +215,10 @@ function route_(ctx: ViewCtx, route: string, q: URLSearchParams): Reply {
     }
     case "/projects":
       return ok(projectsPage(ctx, junk));
-    case "/project":
-      return ok(projectPage(ctx, q.get("p") ?? ""));
+    case "/project": {
+      const body = projectPage(ctx, q.get("p") ?? "");
+      return body ? ok(body) : fail(404, "no such project in the index");
+    }
     case "/blame":
       return ok(blamePage(ctx, q.get("path") ?? "", q.get("p") ?? ""));
     default:

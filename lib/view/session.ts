@@ -8,7 +8,7 @@
  * @module
  */
 import { Q } from "../schema.ts";
-import type { EventRow, SessionRow } from "../rows.ts";
+import type { EventRow, FileAtRow, SessionRow } from "../rows.ts";
 import { shortRef } from "../sessions.ts";
 import { describeSession } from "../memory/last.ts";
 import { outcomeLabel, outcomeOf, type RunFacts } from "../memory/outcome.ts";
@@ -18,7 +18,7 @@ import { eventAnchor } from "./list.ts";
 import { badge, page, projectHref, sessionHref, shortPath, type ViewCtx, when } from "./layout.ts";
 
 type CommandFacts = RunFacts & { command: string };
-type Touch = { path: string; op: string; old: string | null; new: string | null; failed: number };
+type Touch = Pick<FileAtRow, "path" | "op" | "old" | "new" | "failed">;
 
 /** Lines of text shown before the rest is folded away. */
 const FOLD_LINES = 30;
@@ -29,11 +29,11 @@ const MAX_DEPTH = 4;
 
 /** The session page, or null when no session has that harness and id. */
 export function sessionPage(ctx: ViewCtx, harness: string, id: string): string | null {
-  const s = ctx.store.stmt(Q.sessionByKey).get(harness, id) as SessionRow | undefined;
+  const s = Q.sessionByKey.get(ctx.store, { harness, native_id: id });
   if (!s) return null;
   const ref = `${s.harness}:${shortRef(ctx.store, s.harness, s.native_id)}`;
   const parent = s.parent
-    ? ctx.store.stmt(Q.sessionByKey).get(s.harness, s.parent) as SessionRow | undefined
+    ? Q.sessionByKey.get(ctx.store, { harness: s.harness, native_id: s.parent })
     : undefined;
   const head = htm`
     <h1>${describeSession(ctx.store, s) ?? "(untitled)"}</h1>
@@ -77,19 +77,19 @@ function transcript(ctx: ViewCtx, s: SessionRow, rootId: string, depth: number):
   const st = ctx.store;
   const events = Q.eventsOfSession.all(st, { session: s.id });
   const commands = new Map<number, CommandFacts>();
-  for (const c of st.stmt(Q.commandsInOrder).all(s.id) as Array<Record<string, unknown>>) {
-    commands.set(c.event_id as number, {
-      command: c.command as string,
-      exit: (c.exit as number | null) ?? null,
-      isError: c.is_error as number,
-      output: c.output as string | null,
+  for (const c of Q.commandsInOrder.all(st, { session: s.id })) {
+    commands.set(c.event_id, {
+      command: c.command,
+      exit: c.exit ?? null,
+      isError: c.is_error,
+      output: c.output,
     });
   }
   const touches = new Map<number, Touch[]>();
-  for (const f of st.stmt(Q.filesInOrder).all(s.id) as Array<Record<string, unknown>>) {
-    const list = touches.get(f.event_id as number) ?? [];
-    list.push(f as unknown as Touch);
-    touches.set(f.event_id as number, list);
+  for (const f of Q.filesInOrder.all(st, { session: s.id })) {
+    const list = touches.get(f.event_id) ?? [];
+    list.push(f);
+    touches.set(f.event_id, list);
   }
   const results = new Map<string, EventRow>();
   for (const e of events) {

@@ -1,0 +1,88 @@
+import { assert, assertEquals, assertRejects, assertStringIncludes } from "../../tests/_assert.ts";
+import { indexSessions } from "../../tests/_memory.ts";
+import { captureIO } from "../../tests/_cli_io.ts";
+import { DejaError } from "../../core/errors.ts";
+import { csi } from "./output.ts";
+import { parseShow, showCmd, showSession } from "./cmd_show.ts";
+
+const ID = "5e55a000-1111-4222-8333-444455556666";
+
+async function fixture() {
+  return await indexSessions([{
+    id: ID,
+    cwd: "/w/app",
+    start: "2026-11-01T10:00:00Z",
+    turns: [
+      { user: "make the tests pass" },
+      { bash: "npm test", out: "1 failing", exit: 1 },
+      { edit: "/w/app/src/a.ts", old: "x = 1", new: "x = 2" },
+      { say: "Changed x to 2; the tests pass now." },
+    ],
+  }]);
+}
+
+Deno.test("show parses its session reference and refuses none with exit 2", () => {
+  assertEquals(parseShow({ values: { full: true }, positionals: ["5e55"] }), {
+    ref: "5e55",
+    json: false,
+    full: true,
+  });
+  try {
+    parseShow({ values: {}, positionals: [] });
+    throw new Error("expected a DejaError");
+  } catch (e) {
+    assert(e instanceof DejaError && e.exitCode === 2);
+  }
+});
+
+Deno.test("show's run returns the session's events, command outcomes and edits as data", async () => {
+  const ix = await fixture();
+  try {
+    const d = showSession(ix.store, "5e55");
+    assertEquals(d.session.native_id, ID);
+    assertEquals(d.description, "make the tests pass");
+    assertEquals([...d.commands.values()].map((c) => c.exit), [1]);
+    assertEquals(d.files.map((f) => [f.op, f.path]), [["edit", "/w/app/src/a.ts"]]);
+    assert(d.events.some((e) => e.kind === "assistant" && e.text.includes("x to 2")));
+  } finally {
+    ix.cleanup();
+  }
+});
+
+Deno.test("show prints colour on a terminal, plain text to a pipe, and JSON with --json", async () => {
+  const ix = await fixture();
+  try {
+    const tty = captureIO(ix.env, true);
+    assertEquals(await showCmd.run({ values: {}, positionals: ["5e55"] }, tty.io), 0);
+    assertStringIncludes(tty.out(), csi("31m") + " exit 1"); // red: the command failed
+    assertStringIncludes(tty.out(), "exit 1");
+
+    const pipe = captureIO(ix.env, false);
+    assertEquals(await showCmd.run({ values: {}, positionals: ["5e55"] }, pipe.io), 0);
+    assert(!pipe.out().includes(csi("0m")), "no colour in a pipe");
+    assertStringIncludes(pipe.out(), "make the tests pass");
+    assertStringIncludes(pipe.out(), "tool_call Bash exit 1");
+
+    const json = captureIO(ix.env, false);
+    assertEquals(await showCmd.run({ values: { json: true }, positionals: ["5e55"] }, json.io), 0);
+    const doc = JSON.parse(json.out());
+    assertEquals(doc.id, ID);
+    assertEquals(doc.files[0].op, "edit");
+    assertEquals(doc.events.find((e: { exit?: number }) => e.exit !== undefined).exit, 1);
+  } finally {
+    ix.cleanup();
+  }
+});
+
+Deno.test("show of an unknown session is an error with exit 1", async () => {
+  const ix = await fixture();
+  try {
+    const e = await assertRejects(
+      () => showCmd.run({ values: {}, positionals: ["ffff"] }, captureIO(ix.env, false).io),
+      DejaError,
+    );
+    assertEquals((e as DejaError).exitCode, 1);
+  } finally {
+    ix.cleanup();
+  }
+});
