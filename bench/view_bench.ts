@@ -90,7 +90,10 @@ try {
   const load = async (href: string) => {
     await page.goto(href, { waitUntil: "load" });
     return await page.evaluate(() => {
-      const n = performance.getEntriesByType("navigation")[0] as PerformanceNavigationTiming;
+      const n = performance.getEntriesByType("navigation")[0] as unknown as {
+        loadEventEnd: number;
+        startTime: number;
+      };
       return n.loadEventEnd - n.startTime;
     });
   };
