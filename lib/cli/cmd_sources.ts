@@ -12,6 +12,7 @@ import type { IO } from "../../core/runtime.ts";
 import type { Env } from "../../core/model.ts";
 import { colors, fmtBytes, printJson } from "./common.ts";
 import { tilde } from "../../core/text.ts";
+import { problemLine } from "../../core/fs.ts";
 import { parsers } from "../../parsers/mod.ts";
 import { indexPath, Store } from "../store.ts";
 import { Q } from "../schema.ts";
@@ -119,7 +120,7 @@ export async function sourcesData(env: Env): Promise<SourcesData> {
       const d = await p.discover({
         env,
         knownProjects: known,
-        problem: (path, e) => problems.push(`${path}: ${e.message}`),
+        problem: (path, e) => problems.push(problemLine(path, e)),
       });
       roots = d.roots;
       stores = d.sources.length;
