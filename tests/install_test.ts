@@ -417,10 +417,14 @@ Deno.test("the launcher runs the recorded deja, and exits 0 silently when it is 
   });
   assertEquals([ok.status, ok.stdout], [0, "fake deja hook-tool --crush\n"]);
   rmSync(w.self[0]);
-  const gone = spawnSync(...exactly(["sh", "-c", `${w.launcher} hook-tool --crush`], env), {
-    encoding: "utf8",
-    input: '{"event":"PreToolUse"}',
-  });
+  // The event comes from a file: a hook that exits without reading must not race a pipe
+  // writer into EPIPE (which leaves spawnSync with no status at all).
+  const event = join(w.root, "event.json");
+  write(event, '{"event":"PreToolUse"}');
+  const gone = spawnSync(
+    ...exactly(["sh", "-c", `${w.launcher} hook-tool --crush < '${event}'`], env),
+    { encoding: "utf8" },
+  );
   assertEquals([gone.status, gone.stdout, gone.stderr], [0, "", ""]);
   const moved = join(w.root, "elsewhere", "deja");
   write(moved, '#!/bin/sh\necho "moved deja $*"\n', 0o755);
