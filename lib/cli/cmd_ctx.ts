@@ -1,5 +1,5 @@
 /** `deja ctx <query | id-prefix>`: a Markdown digest of the best session, to paste into a prompt. */
-import type { Args, Command } from "./common.ts";
+import type { Args, CommandSpec } from "./common.ts";
 import { intOpt, isoTime, opt, printJson, quoteShown } from "./common.ts";
 import type { IO } from "../../core/runtime.ts";
 import { DejaError } from "../../core/errors.ts";
@@ -15,10 +15,8 @@ import {
 } from "./_memory.ts";
 import { searchHiding } from "../search/sessions.ts";
 
-export const ctxCmd: Command = {
-  name: "ctx",
+export const ctxCmd: CommandSpec = {
   refresh: true,
-  summary: "A Markdown digest of the best matching session (or of an id), ready for a prompt.",
   usage:
     "ctx <query... | id-prefix> [--budget <bytes>] [--harness <id>] [--project <text>] [--junk] [--json]",
   options: {

@@ -1,6 +1,6 @@
 /** `deja sources`: every harness deja reads, where it looked, and what it found. */
 import { existsSync } from "node:fs";
-import type { Command } from "./common.ts";
+import type { CommandSpec } from "./common.ts";
 import { colors, fmtBytes, printJson } from "./common.ts";
 import { tilde } from "../../core/text.ts";
 import { parsers } from "../../parsers/mod.ts";
@@ -44,9 +44,7 @@ export interface HarnessSources {
   verified: Verification;
 }
 
-export const sourcesCmd: Command = {
-  name: "sources",
-  summary: "List every harness: the roots looked at, stores found, sessions, bytes, skips, errors.",
+export const sourcesCmd: CommandSpec = {
   usage: "sources [--verbose] [--wiring] [--json]",
   maxPositionals: 0,
   options: {

@@ -1,13 +1,11 @@
 /** `deja stats`: what the index holds, and the secrets it redacted. */
-import type { Command } from "./common.ts";
+import type { CommandSpec } from "./common.ts";
 import { colors, fmtTime, isoTime, printJson } from "./common.ts";
 import { tilde } from "../../core/text.ts";
 import { indexPath, Store } from "../store.ts";
 import { indexStats } from "../stats.ts";
 
-export const statsCmd: Command = {
-  name: "stats",
-  summary: "What the index holds: sessions per harness, projects, secrets redacted per kind, size.",
+export const statsCmd: CommandSpec = {
   usage: "stats [--json]",
   maxPositionals: 0,
   options: { json: { type: "boolean", description: "print as JSON (docs/json-output.md)" } },

@@ -3,16 +3,14 @@
  * browser, served by deja itself on 127.0.0.1 (lib/view/server.ts) until
  * Ctrl-C.
  */
-import type { Command } from "./common.ts";
+import type { CommandSpec } from "./common.ts";
 import { intOpt } from "./common.ts";
 import { openBrowser, untilSignal } from "../../core/runtime.ts";
 import { DejaError } from "../../core/errors.ts";
 import { startView } from "../view/server.ts";
 import { parsers } from "../../parsers/mod.ts";
 
-export const viewCmd: Command = {
-  name: "view",
-  summary: "Browse, search and read your agents' history in the browser (local, private).",
+export const viewCmd: CommandSpec = {
   usage: "view [--port N] [--no-open]",
   maxPositionals: 0,
   options: {
