@@ -6,81 +6,16 @@
  * @module
  */
 import { exit, type IO, processIO } from "./core/runtime.ts";
-import { type Command, helpFor, parse } from "./lib/cli/common.ts";
-import { asIndexError, indexPath, Store } from "./lib/store.ts";
+import { type Command, type CommandEntry, helpFor, loadCommand, parse } from "./lib/cli/common.ts";
 import { DejaError } from "./core/errors.ts";
-import { docs } from "./lib/search/vocab.ts";
 import { humanIO } from "./lib/cli/output.ts";
-import { indexCmd } from "./lib/cli/cmd_index.ts";
-import { searchCmd } from "./lib/cli/cmd_search.ts";
-import { forgetCmd } from "./lib/cli/cmd_forget.ts";
-import { statsCmd } from "./lib/cli/cmd_stats.ts";
-import { showCmd } from "./lib/cli/cmd_show.ts";
-import { sourcesCmd } from "./lib/cli/cmd_sources.ts";
-import { demoCmd } from "./lib/cli/cmd_demo.ts";
-import { driftCmd } from "./lib/cli/cmd_drift.ts";
-import { ctxCmd } from "./lib/cli/cmd_ctx.ts";
-import { blameCmd } from "./lib/cli/cmd_blame.ts";
-import { restoreCmd } from "./lib/cli/cmd_restore.ts";
-import { fixCmd } from "./lib/cli/cmd_fix.ts";
-import { howCmd } from "./lib/cli/cmd_how.ts";
-import { rememberCmd } from "./lib/cli/cmd_remember.ts";
-import { lastCmd } from "./lib/cli/cmd_last.ts";
-import { installCmd } from "./lib/cli/cmd_install.ts";
-import { uninstallCmd } from "./lib/cli/cmd_uninstall.ts";
-import { doctorCmd } from "./lib/cli/cmd_doctor.ts";
-import { remoteCmd } from "./lib/cli/cmd_remote.ts";
-import { mcpCmd } from "./lib/cli/cmd_mcp.ts";
-import { resumeCmd } from "./lib/cli/cmd_resume.ts";
-import { handoffCmd } from "./lib/cli/cmd_handoff.ts";
-import { viewCmd } from "./lib/cli/cmd_view.ts";
-import { hookContextCmd } from "./lib/cli/cmd_hook_context.ts";
-import { hookPromptCmd } from "./lib/cli/cmd_hook_prompt.ts";
-import { hookToolCmd } from "./lib/cli/cmd_hook_tool.ts";
-import { hookToolAfterCmd } from "./lib/cli/cmd_hook_tool_after.ts";
-import {
-  HOOK_NAMES,
-  hookProcess,
-  runHookArgs,
-  unknownHook,
-  unknownHookMessage,
-} from "./lib/hooks/main.ts";
-import { hookPrecompactCmd } from "./lib/cli/cmd_hook_precompact.ts";
-import { refreshFor } from "./lib/cli/refresh.ts";
+import { COMMANDS } from "./lib/cli/table.ts";
+import { HOOK_NAMES, unknownHook, unknownHookMessage } from "./lib/hooks/table.ts";
 import { asksVersion, VERSION, VERSION_LINE } from "./lib/version.ts";
-import { suggestCommand } from "./lib/cli/suggest.ts";
 
-/** The command table: help and dispatch both come from it. */
-export const COMMANDS: readonly Command[] = [
-  searchCmd,
-  showCmd,
-  lastCmd,
-  ctxCmd,
-  blameCmd,
-  restoreCmd,
-  fixCmd,
-  howCmd,
-  rememberCmd,
-  resumeCmd,
-  handoffCmd,
-  viewCmd,
-  indexCmd,
-  sourcesCmd,
-  remoteCmd,
-  statsCmd,
-  forgetCmd,
-  driftCmd,
-  installCmd,
-  uninstallCmd,
-  doctorCmd,
-  mcpCmd,
-  demoCmd,
-  hookContextCmd,
-  hookPromptCmd,
-  hookToolCmd,
-  hookToolAfterCmd,
-  hookPrecompactCmd,
-];
+// Only what every run needs is imported above; the index, the hooks and each
+// command's module are imported when a run needs them (start-up time: issue 18).
+export { COMMANDS };
 
 function usage(): string {
   const lines = [
@@ -114,6 +49,7 @@ export async function main(io: IO): Promise<number> {
   }
   // A hook exits 0 whatever its arguments: a harness must never see it fail.
   if (HOOK_NAMES.has(first) && !rest.includes("--help") && !rest.includes("-h")) {
+    const { runHookArgs } = await import("./lib/hooks/main.ts");
     return await runHookArgs(io);
   }
   if (unknownHook(first)) {
@@ -121,21 +57,21 @@ export async function main(io: IO): Promise<number> {
     return 2;
   }
   // Human output is cleaned in one place (lib/cli/output.ts); a protocol (MCP) writes raw.
-  if (!COMMANDS.find((c) => c.name === first)?.protocol) io = humanIO(io);
-  let cmd = COMMANDS.find((c) => c.name === first);
+  let entry = COMMANDS.find((c) => c.name === first);
+  if (!entry?.protocol) io = humanIO(io);
   let argv = rest;
   // A bare 'deja <words>' is a search, also when the first word looks like a mistyped
   // command; after the search (or its usage error: `deja indx --rebuild`), the note says which
   // command it resembles unless the word is one the history itself holds ('docker' is no
   // 'doctor').
   let near: string | undefined;
-  if (!cmd) {
-    cmd = searchCmd;
+  if (!entry) {
+    entry = SEARCH;
     argv = io.args;
-    near = suggestCommand(first, TYPED_NAMES);
+    near = (await import("./lib/cli/suggest.ts")).suggestCommand(first, TYPED_NAMES);
   }
-  const code = await runCommand(cmd, argv, io);
-  if (near && !inHistory(io, first)) {
+  const code = await runCommand(entry, argv, io);
+  if (near && !(await inHistory(io, first))) {
     io.err(
       `deja: '${first}' is not a command; did you mean '${near}'?\n` +
         `hint: the words were searched for; 'deja ${near} --help' shows that command\n`,
@@ -145,8 +81,10 @@ export async function main(io: IO): Promise<number> {
 }
 
 /** True when `word` is a token of the indexed history (false without a readable index). */
-function inHistory(io: IO, word: string): boolean {
+async function inHistory(io: IO, word: string): Promise<boolean> {
   try {
+    const { indexPath, Store } = await import("./lib/store.ts");
+    const { docs } = await import("./lib/search/vocab.ts");
     const store = Store.open(indexPath(io.env), { readOnly: true, busyMs: 200 });
     try {
       return docs(store, word.toLowerCase()) > 0;
@@ -158,18 +96,20 @@ function inHistory(io: IO, word: string): boolean {
   }
 }
 
-async function runCommand(cmd: Command, argv: string[], io: IO): Promise<number> {
+async function runCommand(entry: CommandEntry, argv: string[], io: IO): Promise<number> {
   try {
+    const cmd: Command = await loadCommand(entry);
     const args = parse(cmd, argv);
     if (args.values.help) {
       io.out(helpFor(cmd));
       return 0;
     }
-    if (cmd.refresh) await refreshFor(io, args);
+    if (cmd.refresh) await (await import("./lib/cli/refresh.ts")).refreshFor(io, args);
     return await cmd.run(args, io);
   } catch (caught) {
     // Commands open no SQLite file but the index (harness stores are read by `index`, which
     // reports their damage per store): a corruption error here means the index is damaged.
+    const { asIndexError, indexPath } = await import("./lib/store.ts");
     const e = asIndexError(caught, indexPath(io.env));
     if (e instanceof DejaError) {
       io.err(`deja: ${e.message}\n${e.hint ? `hint: ${e.hint}\n` : ""}`);
@@ -180,6 +120,9 @@ async function runCommand(cmd: Command, argv: string[], io: IO): Promise<number>
   }
 }
 
+/** The default command: `deja <words>` searches. */
+const SEARCH = COMMANDS.find((c) => c.name === "search")!;
+
 /** Command names a person types (hooks are for harnesses, `search` is the default). */
 const TYPED_NAMES = [
   ...COMMANDS.map((c) => c.name).filter((n) => !HOOK_NAMES.has(n) && n !== "search"),
@@ -188,21 +131,21 @@ const TYPED_NAMES = [
 ];
 
 /** `deja help [command]`: the general help, or one command's help from the table. */
-function help(io: IO, rest: string[]): number {
+async function help(io: IO, rest: string[]): Promise<number> {
   if (!rest.length) {
     io.out(usage());
     return 0;
   }
-  const cmd = COMMANDS.find((c) => c.name === rest[0]);
-  if (cmd && rest.length === 1) {
-    io.out(helpFor(cmd));
+  const entry = COMMANDS.find((c) => c.name === rest[0]);
+  if (entry && rest.length === 1) {
+    io.out(helpFor(await loadCommand(entry)));
     return 0;
   }
   if (rest[0] === "version" && rest.length === 1) {
     io.out("deja version | --version | -V\n\nPrint deja's version.\n");
     return 0;
   }
-  const near = suggestCommand(rest[0], TYPED_NAMES);
+  const near = (await import("./lib/cli/suggest.ts")).suggestCommand(rest[0], TYPED_NAMES);
   io.err(
     `deja: no command '${rest.join(" ")}'${
       near ? `; did you mean '${near}'?` : ""
@@ -217,7 +160,7 @@ if (import.meta.main) {
   if (HOOK_NAMES.has(first) && !rest.includes("--help") && !rest.includes("-h")) {
     // Run from source (`deno run main.ts hook-…`, as a launcher may record it): the same
     // process as the binary's fast path — light IO, one hard deadline, exit 0 at once.
-    await hookProcess();
+    await (await import("./lib/hooks/main.ts")).hookProcess();
   } else if (unknownHook(first)) {
     io.err(unknownHookMessage(first));
     exit(2);

@@ -331,7 +331,7 @@ async function indexHarness(
     opts.progress?.(`${parser.id} ${n}/${sources.length}`);
     seen.add(src.path);
     if (opts.deadline !== undefined && performance.now() > opts.deadline) {
-      if (await changedSince(store, src)) run.pending++;
+      if (changedSince(store, src)) run.pending++;
       continue;
     }
     const r = await indexSource(store, env, parser, src, Boolean(opts.rebuild), {
@@ -377,10 +377,10 @@ function rememberLayout(
 }
 
 /** True when `src`'s stamp differs from what the index recorded (it is unread, not fresh). */
-async function changedSince(store: Store, src: SourceRef): Promise<boolean> {
+function changedSince(store: Store, src: SourceRef): boolean {
   const prev = Q.sourceByPath.get(store, { path: src.path });
   if (!prev) return true;
-  const [size, mtime] = await stamp(src.path);
+  const [size, mtime] = stamp(src.path);
   return prev.size !== size || prev.mtime !== mtime;
 }
 
@@ -405,8 +405,8 @@ async function indexSource(
   label?: Label,
 ): Promise<SourceOutcome> {
   const none: SourceOutcome = { read: false, sessions: 0, events: 0, skipped: {} };
-  const [size, mtime] = await stamp(src.path);
-  const comps = JSON.stringify(await Promise.all((src.companions ?? []).map(stamp)));
+  const [size, mtime] = stamp(src.path);
+  const comps = JSON.stringify((src.companions ?? []).map(stamp));
   // A rebuild reads the source as if for the first time, replacing what it had.
   const prev = rebuild ? undefined : Q.sourceByPath.get(store, { path: src.path });
   const unchanged = prev && prev.kind === src.kind && prev.size === size && prev.mtime === mtime &&

@@ -12,12 +12,20 @@ import type { SkipReason, SourceRef } from "../core/model.ts";
 import type { DriftSummary } from "./parse_ctx.ts";
 import { Q } from "./schema.ts";
 import type { Store } from "./store.ts";
-import { statOrNull } from "../core/fs.ts";
+import { statSync } from "node:fs";
 
-/** `[size in bytes, mtime in ms]`, or `[0, 0]` for a missing file. */
-export async function stamp(path: string): Promise<[number, number]> {
-  const st = await statOrNull(path);
-  return st ? [st.size, Math.floor(st.mtimeMs)] : [0, 0];
+/**
+ * `[size in bytes, mtime in ms]`, or `[0, 0]` for a missing file. Synchronous: the
+ * no-op pass stats thousands of stores one after another, and an awaited stat costs
+ * about three times a synchronous one (issue 18).
+ */
+export function stamp(path: string): [number, number] {
+  try {
+    const st = statSync(path);
+    return [st.size, Math.floor(st.mtimeMs)];
+  } catch {
+    return [0, 0];
+  }
 }
 
 /** Hash of the first 1 KiB and the 4 KiB before `offset`: detects a rewritten prefix cheaply. */

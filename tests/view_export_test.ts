@@ -77,7 +77,7 @@ async function fixture() {
 
 async function run(env: Env, argv: string[]) {
   const c = captureIO(env, false, ["view", ...argv]);
-  const code = await viewCmd.run(parse(viewCmd, argv), c.io);
+  const code = await viewCmd.run(parse({ ...viewCmd, name: "view", summary: "" }, argv), c.io);
   return { code, out: c.out(), err: c.err() };
 }
 

@@ -1,7 +1,7 @@
 /** `deja blame <path>[:line]`: the sessions that read, edited or wrote a file, and why. */
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
-import type { Args, Command } from "./common.ts";
+import type { Args, CommandSpec } from "./common.ts";
 import { colors, fmtTime, intOpt, isoTime, opt, printJson } from "./common.ts";
 import { oneLine, tilde } from "../../core/text.ts";
 import type { IO } from "../../core/runtime.ts";
@@ -19,11 +19,8 @@ import {
   withStore,
 } from "./_memory.ts";
 
-export const blameCmd: Command = {
-  name: "blame",
+export const blameCmd: CommandSpec = {
   refresh: true,
-  summary:
-    "Sessions that read, edited or wrote a file (newest first), with the reasoning around each edit.",
   usage: "blame <path>[:line] [--harness <id>] [--project <text>] [--junk] [--limit N] [--json]",
   maxPositionals: 1,
   options: {

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import type { Args, Command } from "./common.ts";
+import type { Args, CommandSpec } from "./common.ts";
 import { intOpt, isoTime, printJson, quoteShown } from "./common.ts";
 import type { IO } from "../../core/runtime.ts";
 import { DejaError } from "../../core/errors.ts";
@@ -25,10 +25,8 @@ import {
 } from "./_memory.ts";
 import { searchHiding } from "../search/sessions.ts";
 
-export const ctxCmd: Command = {
-  name: "ctx",
+export const ctxCmd: CommandSpec = {
   refresh: true,
-  summary: "A Markdown digest of the best matching session (or of an id), ready for a prompt.",
   usage:
     "ctx <query... | id-prefix> [--budget <bytes>] [--harness <id>] [--project <text>] [--junk] [--json]",
   options: {

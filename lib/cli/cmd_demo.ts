@@ -8,7 +8,7 @@ import { DatabaseSync } from "node:sqlite";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { tmpdir } from "node:os";
-import type { Command } from "./common.ts";
+import type { CommandSpec } from "./common.ts";
 import { makeEnv } from "../../core/runtime.ts";
 import { FIXTURES } from "../demo_data.gen.ts";
 import registry from "../../registry.json" with { type: "json" };
@@ -48,9 +48,7 @@ export function fixtureVars(root: string): Record<string, string> {
   return vars;
 }
 
-export const demoCmd: Command = {
-  name: "demo",
-  summary: "Index the bundled sample stores into a temporary index and search them.",
+export const demoCmd: CommandSpec = {
   usage: "demo [query...] [search options] [--keep]",
   // Every search option works here: the search below advertises them ("--limit shows more").
   options: {

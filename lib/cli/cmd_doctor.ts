@@ -3,7 +3,7 @@
  * Exit 0 when nothing it reports is broken; 1 when something is (a broken config, a stale
  * path, a launcher whose deja is gone, an unreadable index); not wired and stale are no fault.
  */
-import type { Command } from "./common.ts";
+import type { CommandSpec } from "./common.ts";
 import { colors, fmtTime, isoTime, printJson } from "./common.ts";
 import { tilde } from "../../core/text.ts";
 import { type RemoteStatus, remoteStatus } from "../remote/status.ts";
@@ -21,10 +21,7 @@ const WORDS: Record<WireState, string> = {
   broken_config: "broken config",
 };
 
-export const doctorCmd: Command = {
-  name: "doctor",
-  summary:
-    "Check the wiring of every target (wired, not wired, stale path, broken config) and the index.",
+export const doctorCmd: CommandSpec = {
   usage: "doctor [--json]",
   maxPositionals: 0,
   options: {

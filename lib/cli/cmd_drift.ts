@@ -3,7 +3,7 @@
  * harness, each change with the smallest redacted record that shows it, as a
  * Markdown section ready to paste into a drift report.
  */
-import type { Args, Command } from "./common.ts";
+import type { Args, CommandSpec } from "./common.ts";
 import { plural, tilde } from "../../core/text.ts";
 import { colors, printJson } from "./common.ts";
 import type { IO } from "../../core/runtime.ts";
@@ -12,9 +12,7 @@ import { type DriftChange, driftReport, type HarnessDrift } from "../drift/repor
 import denoJson from "../../deno.json" with { type: "json" };
 import { harnessOpt } from "./_memory.ts";
 
-export const driftCmd: Command = {
-  name: "drift",
-  summary: "Show what the stores hold that deja does not know, with a redacted sample to report.",
+export const driftCmd: CommandSpec = {
   usage: "drift [--harness <id>] [--json]",
   maxPositionals: 0,
   options: {

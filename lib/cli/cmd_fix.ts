@@ -1,5 +1,5 @@
 /** `deja fix "<error text>"`: what ran after the same error before, where it did not come back. */
-import type { Args, Command } from "./common.ts";
+import type { Args, CommandSpec } from "./common.ts";
 import { colors, fmtTime, intOpt, isoTime, printJson } from "./common.ts";
 import { oneLine, tilde } from "../../core/text.ts";
 import type { IO } from "../../core/runtime.ts";
@@ -11,10 +11,8 @@ import { withStore } from "./_memory.ts";
 /** Largest error text read from stdin: 1 MiB. */
 const STDIN_MAX = 1 << 20;
 
-export const fixCmd: Command = {
-  name: "fix",
+export const fixCmd: CommandSpec = {
   refresh: true,
-  summary: "What ran after the same error before, in sessions where it did not come back.",
   usage: 'fix "<error text>" | fix - (reads stdin) [--limit N] [--json]',
   options: {
     limit: { type: "string", value: "<n>", description: "commands to show (default 3)" },

@@ -8,7 +8,7 @@
  * @module
  */
 import { existsSync } from "node:fs";
-import type { Args, Command } from "./common.ts";
+import type { Args, CommandSpec } from "./common.ts";
 import { colors, fmtTime, isoTime, opt, printJson } from "./common.ts";
 import { oneLine, tilde } from "../../core/text.ts";
 import type { IO } from "../../core/runtime.ts";
@@ -29,9 +29,7 @@ import { readTombstones, type Tombstone, tombstoneFile } from "../forget/tombsto
 import { runIndex } from "../indexer.ts";
 import { parsers } from "../../parsers/mod.ts";
 
-export const forgetCmd: Command = {
-  name: "forget",
-  summary: "Remove sessions from the index for good; a later index does not bring them back.",
+export const forgetCmd: CommandSpec = {
   usage: "forget (--session <id> | --project <text> | --before <date|30d>)... [--dry-run] " +
     "[--all-matches] | --list | --unforget <harness:id> [--json]",
   maxPositionals: 0,

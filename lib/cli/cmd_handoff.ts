@@ -1,5 +1,5 @@
 /** `deja handoff --to <harness> [id-prefix]`: start another harness with this session's context. */
-import type { Command } from "./common.ts";
+import type { CommandSpec } from "./common.ts";
 import { opt, printJson } from "./common.ts";
 import { indexPath, Store } from "../store.ts";
 import { DejaError } from "../../core/errors.ts";
@@ -8,10 +8,7 @@ import { harnessFacts } from "../../core/registry.ts";
 import { findTarget } from "../install/facts.ts";
 import { displayCommand, runInherit } from "../shell.ts";
 
-export const handoffCmd: Command = {
-  name: "handoff",
-  summary:
-    "Start another harness with a session's digest as its first prompt (or print it to paste).",
+export const handoffCmd: CommandSpec = {
   usage: "handoff --to <harness> [id-prefix] [--print] [--json]",
   maxPositionals: 1,
   options: {

@@ -5,15 +5,12 @@
  *
  * @module
  */
-import type { Command } from "./common.ts";
+import type { CommandSpec } from "./common.ts";
 import { runHookArgs } from "../hooks/main.ts";
 import { hookArgs, hookOptions } from "./_hook_options.ts";
 
 /** The `hook-context` command. */
-export const hookContextCmd: Command = {
-  name: "hook-context",
-  summary:
-    "hook: session start (Claude Code SessionStart): where the last session in this project left off",
+export const hookContextCmd: CommandSpec = {
   usage: "hook-context [--harness ID] < event.json",
   options: hookOptions,
   run: (args, io) => runHookArgs({ ...io, args: ["hook-context", ...hookArgs(args)] }),

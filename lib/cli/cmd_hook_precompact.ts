@@ -7,14 +7,12 @@
  *
  * @module
  */
-import type { Command } from "./common.ts";
+import type { CommandSpec } from "./common.ts";
 import { runHookArgs } from "../hooks/main.ts";
 import { hookArgs, hookOptions } from "./_hook_options.ts";
 
 /** The `hook-precompact` command. */
-export const hookPrecompactCmd: Command = {
-  name: "hook-precompact",
-  summary: "hook: before compaction (PreCompact): what this session did, so it survives",
+export const hookPrecompactCmd: CommandSpec = {
   usage: "hook-precompact [--harness ID] < event.json",
   options: hookOptions,
   run: (args, io) => runHookArgs({ ...io, args: ["hook-precompact", ...hookArgs(args)] }),

@@ -5,14 +5,12 @@
  *
  * @module
  */
-import type { Command } from "./common.ts";
+import type { CommandSpec } from "./common.ts";
 import { runHookArgs } from "../hooks/main.ts";
 import { hookArgs, hookOptions } from "./_hook_options.ts";
 
 /** The `hook-prompt` command. */
-export const hookPromptCmd: Command = {
-  name: "hook-prompt",
-  summary: "hook: per user prompt (UserPromptSubmit): past sessions about what was asked",
+export const hookPromptCmd: CommandSpec = {
   usage: "hook-prompt [--harness ID] < event.json",
   options: hookOptions,
   run: (args, io) => runHookArgs({ ...io, args: ["hook-prompt", ...hookArgs(args)] }),

@@ -7,14 +7,12 @@
  *
  * @module
  */
-import type { Command } from "./common.ts";
+import type { CommandSpec } from "./common.ts";
 import { runHookArgs } from "../hooks/main.ts";
 import { hookArgs, hookOptions } from "./_hook_options.ts";
 
 /** The `hook-tool` command. */
-export const hookToolCmd: Command = {
-  name: "hook-tool",
-  summary: "hook: before a shell or edit call (PreToolUse): what this command or file already has",
+export const hookToolCmd: CommandSpec = {
   usage: "hook-tool [--crush] [--harness ID] < event.json",
   options: hookOptions,
   run: (args, io) => runHookArgs({ ...io, args: ["hook-tool", ...hookArgs(args)] }),

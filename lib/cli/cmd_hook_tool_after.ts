@@ -5,15 +5,12 @@
  *
  * @module
  */
-import type { Command } from "./common.ts";
+import type { CommandSpec } from "./common.ts";
 import { runHookArgs } from "../hooks/main.ts";
 import { hookArgs, hookOptions } from "./_hook_options.ts";
 
 /** The `hook-tool-after` command. */
-export const hookToolAfterCmd: Command = {
-  name: "hook-tool-after",
-  summary:
-    "hook: after a failed shell command (PostToolUse/PostToolUseFailure): what fixed that error before",
+export const hookToolAfterCmd: CommandSpec = {
   usage: "hook-tool-after [--harness ID] < event.json",
   options: hookOptions,
   run: (args, io) => runHookArgs({ ...io, args: ["hook-tool-after", ...hookArgs(args)] }),

@@ -1,5 +1,5 @@
 /** `deja how <tool>`: the real invocations run here, most widely used first. */
-import type { Args, Command } from "./common.ts";
+import type { Args, CommandSpec } from "./common.ts";
 import { colors, fmtTime, intOpt, isoTime, opt, printJson } from "./common.ts";
 import { oneLine } from "../../core/text.ts";
 import type { IO } from "../../core/runtime.ts";
@@ -8,10 +8,8 @@ import { howRuns } from "../memory/how.ts";
 import { outcomeMix } from "../memory/outcome.ts";
 import { hiddenFor, hiddenHint, JUNK_OPTION, withStore } from "./_memory.ts";
 
-export const howCmd: Command = {
-  name: "how",
+export const howCmd: CommandSpec = {
   refresh: true,
-  summary: "The real commands run here that hold every word given, by number of sessions.",
   usage: "how <tool words...> [--project <text>] [--junk] [--limit N] [--json]",
   options: {
     project: {

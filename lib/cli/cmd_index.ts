@@ -1,5 +1,5 @@
 /** `deja index`: read every harness's stores into the index. */
-import type { Args, Command } from "./common.ts";
+import type { Args, CommandSpec } from "./common.ts";
 import type { IO } from "../../core/runtime.ts";
 import { colors, intOpt, printJson } from "./common.ts";
 import { DejaError } from "../../core/errors.ts";
@@ -15,9 +15,7 @@ import { join } from "node:path";
 import { dataDir } from "../../core/paths.ts";
 import { CR, csi } from "./output.ts";
 
-export const indexCmd: Command = {
-  name: "index",
-  summary: "Read the session stores of every harness into the index (only what changed).",
+export const indexCmd: CommandSpec = {
   usage: "index [--rebuild] [--quiet] [--harness <id>] [--json] | index --watch",
   maxPositionals: 0,
   options: {

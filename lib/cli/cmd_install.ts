@@ -3,7 +3,7 @@
  * configs (MCP server, skill, `/deja` command, hooks). The work is in
  * lib/install/; `deja uninstall` shares this file's runner.
  */
-import type { Args, Command } from "./common.ts";
+import type { Args, CommandSpec } from "./common.ts";
 import { colors, printJson } from "./common.ts";
 import { tilde } from "../../core/text.ts";
 import type { IO } from "../../core/runtime.ts";
@@ -28,9 +28,7 @@ import {
 
 const TARGETS = () => targetNames().join(", ");
 
-export const installCmd: Command = {
-  name: "install",
-  summary: "Wire deja into your coding agents: MCP server, skill, /deja command, hooks (-auto).",
+export const installCmd: CommandSpec = {
   usage: "install <target>... | --all | --auto [--force] [--no-index] [--watch-service] [--json]" +
     " | install remote-sync",
   options: {

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { Args, Command } from "./common.ts";
+import type { Args, CommandSpec } from "./common.ts";
 import { colors, fmtTime, printJson } from "./common.ts";
 import { oneLine, tilde } from "../../core/text.ts";
 import type { IO } from "../../core/runtime.ts";
@@ -24,10 +24,8 @@ import {
   withStore,
 } from "./_memory.ts";
 
-export const lastCmd: Command = {
-  name: "last",
+export const lastCmd: CommandSpec = {
   refresh: true,
-  summary: "The most recent sessions (default 10), newest first.",
   usage: "last [n] [--harness <id>] [--project <text>] [--junk] [--json]",
   maxPositionals: 1,
   options: {

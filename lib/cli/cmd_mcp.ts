@@ -1,16 +1,13 @@
 /** `deja mcp`: the MCP server a harness starts (stdio JSON-RPC; docs/mcp.md). */
-import type { Command } from "./common.ts";
+import type { CommandSpec } from "./common.ts";
 import { stdinChunks, stdinIsTTY } from "../../core/runtime.ts";
 import { dejaHandlers, serve } from "../mcp/mod.ts";
 import denoJson from "../../deno.json" with { type: "json" };
 
-export const mcpCmd: Command = {
-  name: "mcp",
-  summary: "Serve the deja tool to a coding agent over stdio (MCP); harnesses start it.",
+export const mcpCmd: CommandSpec = {
   usage: "mcp",
   options: {},
   maxPositionals: 0,
-  protocol: true,
   async run(_a, io) {
     if (stdinIsTTY()) {
       io.err(

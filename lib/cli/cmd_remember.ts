@@ -1,14 +1,12 @@
 /** `deja remember "text"`: a durable note, searchable at once. */
-import type { Args, Command } from "./common.ts";
+import type { Args, CommandSpec } from "./common.ts";
 import { opt, printJson } from "./common.ts";
 import { tilde } from "../../core/text.ts";
 import type { IO } from "../../core/runtime.ts";
 import { DejaError } from "../../core/errors.ts";
 import { remember } from "../memory/notes.ts";
 
-export const rememberCmd: Command = {
-  name: "remember",
-  summary: "Keep a durable note (a decision, a gotcha) and index it so searches find it.",
+export const rememberCmd: CommandSpec = {
   usage: 'remember "text" [--project <dir|name>] [--tag <t>]... [--json]',
   options: {
     project: {

@@ -3,7 +3,7 @@
  * `add`, `list`, `remove [--purge]`, `sync [name…]`, `policy <name> --no-auto|--auto`.
  */
 import { existsSync, rmSync } from "node:fs";
-import type { Args, Command } from "./common.ts";
+import type { Args, CommandSpec } from "./common.ts";
 import type { IO } from "../../core/runtime.ts";
 import { colors, fmtBytes, printJson } from "./common.ts";
 import { acquireWriterLock, indexPath, Store } from "../store.ts";
@@ -30,9 +30,7 @@ import { indexedOrigin } from "./_memory.ts";
 const USAGE = "remote add <name> <user@host>[:port] [--path-map remote=local]… | remote list | " +
   "remote remove <name> [--purge] | remote sync [name…] | remote policy <name> --no-auto|--auto";
 
-export const remoteCmd: Command = {
-  name: "remote",
-  summary: "Other machines' history: add a remote (ssh), sync its stores (rsync), list, remove.",
+export const remoteCmd: CommandSpec = {
   usage: USAGE,
   options: {
     "path-map": {

@@ -1,5 +1,5 @@
 /** `deja restore <path>`: the spans agents replaced in a file, and one of them back. */
-import type { Args, Command } from "./common.ts";
+import type { Args, CommandSpec } from "./common.ts";
 import { colors, fmtTime, intOpt, isoTime, opt, printJson } from "./common.ts";
 import { oneLine, tilde } from "../../core/text.ts";
 import type { IO } from "../../core/runtime.ts";
@@ -15,10 +15,8 @@ import {
   withStore,
 } from "./_memory.ts";
 
-export const restoreCmd: Command = {
-  name: "restore",
+export const restoreCmd: CommandSpec = {
   refresh: true,
-  summary: "List the spans agents replaced in a file (newest first); print or write one back.",
   usage:
     "restore <path> [--span N] [-o <file>] [--force] [--harness <id>] [--project <text>] [--junk] [--json]",
   maxPositionals: 1,

@@ -1,5 +1,5 @@
 /** `deja resume <id-prefix> [--exec]`: the harness's own command that reopens a session. */
-import type { Command } from "./common.ts";
+import type { CommandSpec } from "./common.ts";
 import { printJson } from "./common.ts";
 import { indexPath, Store } from "../store.ts";
 import { DejaError } from "../../core/errors.ts";
@@ -7,9 +7,7 @@ import { type ResumePlan, resumePlan } from "../resume.ts";
 import type { IO } from "../../core/runtime.ts";
 import { displayCommand, runInherit } from "../shell.ts";
 
-export const resumeCmd: Command = {
-  name: "resume",
-  summary: "Print (or run) the harness's own command that reopens a session, in its project.",
+export const resumeCmd: CommandSpec = {
   usage: "resume <id-prefix | harness:id-prefix> [--exec] [--json]",
   maxPositionals: 1,
   options: {

@@ -1,5 +1,5 @@
 /** `deja <query>` / `deja search <query>`: find the sessions where that work happened. */
-import type { Args, Command } from "./common.ts";
+import type { Args, CommandSpec } from "./common.ts";
 import { colors, fmtTime, intOpt, isoTime, opt, printJson, quoteShown } from "./common.ts";
 import { oneLine, tilde } from "../../core/text.ts";
 import type { IO } from "../../core/runtime.ts";
@@ -21,10 +21,8 @@ const ROLES: Record<string, string[]> = {
   summary: ["summary"],
 };
 
-export const searchCmd: Command = {
-  name: "search",
+export const searchCmd: CommandSpec = {
   refresh: true,
-  summary: 'Search past sessions: words are ANDed, "quoted phrases" must be contiguous.',
   usage: "search <query...> [--harness <id>] [--project <text>] [--since <30d|date>] " +
     "[--role <kind>] [--session <id>] [--re] [--junk] [--limit N] [--json]",
   options: {

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import type { Args, Command } from "./common.ts";
+import type { Args, CommandSpec } from "./common.ts";
 import { colors, fmtTime, isoTime, printJson } from "./common.ts";
 import { oneLine, tilde } from "../../core/text.ts";
 import type { IO } from "../../core/runtime.ts";
@@ -17,10 +17,8 @@ import { Q } from "../schema.ts";
 import type { EventRow, FileRow, SessionRow } from "../rows.ts";
 import { describeSession } from "../memory/last.ts";
 
-export const showCmd: Command = {
-  name: "show",
+export const showCmd: CommandSpec = {
   refresh: true,
-  summary: "Print one session: what was said, the commands run with their exit status, the edits.",
   usage: "show <id-prefix | harness:id-prefix> [--json]",
   maxPositionals: 1,
   options: {

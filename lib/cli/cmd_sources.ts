@@ -7,7 +7,7 @@
  * @module
  */
 import { existsSync } from "node:fs";
-import type { Args, Command } from "./common.ts";
+import type { Args, CommandSpec } from "./common.ts";
 import type { IO } from "../../core/runtime.ts";
 import type { Env } from "../../core/model.ts";
 import { colors, fmtBytes, printJson } from "./common.ts";
@@ -54,9 +54,7 @@ export interface HarnessSources {
   verified: Verification;
 }
 
-export const sourcesCmd: Command = {
-  name: "sources",
-  summary: "List every harness: the roots looked at, stores found, sessions, bytes, skips, errors.",
+export const sourcesCmd: CommandSpec = {
   usage: "sources [--verbose] [--wiring] [--json]",
   maxPositionals: 0,
   options: {

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { Args, Command } from "./common.ts";
+import type { Args, CommandSpec } from "./common.ts";
 import type { IO } from "../../core/runtime.ts";
 import type { Env } from "../../core/model.ts";
 import { colors, fmtTime, isoTime, printJson } from "./common.ts";
@@ -13,9 +13,7 @@ import { tilde } from "../../core/text.ts";
 import { indexPath, Store } from "../store.ts";
 import { type IndexStats, indexStats } from "../stats.ts";
 
-export const statsCmd: Command = {
-  name: "stats",
-  summary: "What the index holds: sessions per harness, projects, secrets redacted per kind, size.",
+export const statsCmd: CommandSpec = {
   usage: "stats [--json]",
   maxPositionals: 0,
   options: { json: { type: "boolean", description: "print as JSON (docs/json-output.md)" } },

@@ -1,12 +1,10 @@
 /** `deja uninstall <target>… | --all`: remove what 'deja install' added, and nothing else. */
-import type { Command } from "./common.ts";
+import type { CommandSpec } from "./common.ts";
 import { tilde } from "../../core/text.ts";
 import { runWire, serviceArgs } from "./cmd_install.ts";
 import { REMOTE_SYNC, removeService, servicePath, stopHint, WATCH } from "../fresh/service.ts";
 
-export const uninstallCmd: Command = {
-  name: "uninstall",
-  summary: "Remove what 'deja install' added (and nothing else) from the harnesses' configs.",
+export const uninstallCmd: CommandSpec = {
   usage: "uninstall <target>... | --all | --watch-service | remote-sync [--json]",
   options: {
     all: {

@@ -6,7 +6,7 @@
  * (lib/view/export.ts).
  */
 import { resolve } from "node:path";
-import type { Args, Command } from "./common.ts";
+import type { Args, CommandSpec } from "./common.ts";
 import { intOpt, opt, printJson } from "./common.ts";
 import type { IO } from "../../core/runtime.ts";
 import { withStore } from "./_memory.ts";
@@ -20,9 +20,7 @@ import { DejaError } from "../../core/errors.ts";
 import { startView } from "../view/server.ts";
 import { parsers } from "../../parsers/mod.ts";
 
-export const viewCmd: Command = {
-  name: "view",
-  summary: "Browse, search and read your agents' history in the browser (local, private).",
+export const viewCmd: CommandSpec = {
   usage: "view [--port N] [--no-open] | view --out DIR (--project <text> | <session>) [--force]",
   maxPositionals: 1,
   options: {

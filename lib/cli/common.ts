@@ -27,11 +27,12 @@ export interface Args {
   positionals: string[];
 }
 
-/** One CLI command: `main.ts` keeps the table, help is generated from it. */
-export interface Command {
-  name: string;
-  /** One line for the command list. */
-  summary: string;
+/**
+ * What a command's module exports: its options and its run function. Its name and
+ * summary live in the command table (lib/cli/table.ts), which loads the module only
+ * when the command runs or its help is asked for.
+ */
+export interface CommandSpec {
   /** Usage line after `deja `. */
   usage: string;
   options: Record<string, OptionSpec>;
@@ -42,9 +43,27 @@ export interface Command {
    * `--no-refresh` or `DEJA_NO_REFRESH` says not to.
    */
   refresh?: boolean;
+  run(args: Args, io: IO): Promise<number>;
+}
+
+/** One entry of the command table: what `deja help` lists, and how to load the rest. */
+export interface CommandEntry {
+  name: string;
+  /** One line for the command list. */
+  summary: string;
   /** It speaks a machine protocol on stdout (MCP): written raw, not through the human writer. */
   protocol?: boolean;
-  run(args: Args, io: IO): Promise<number>;
+  /** Imports the command's module (only the command that runs is loaded). */
+  lazy(): Promise<CommandSpec>;
+}
+
+/** A loaded command: its table entry and its module's spec. */
+export type Command = Omit<CommandEntry, "lazy"> & CommandSpec;
+
+/** Loads `entry`'s module and joins it with the entry. */
+export async function loadCommand(entry: CommandEntry): Promise<Command> {
+  const { lazy: _, ...head } = entry;
+  return { ...head, ...await entry.lazy() };
 }
 
 /** Options every command accepts. */

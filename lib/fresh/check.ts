@@ -9,6 +9,7 @@ import { statSync } from "node:fs";
 import type { Store } from "../store.ts";
 import { FRESH_KEY, mtimeOf, parseFreshMap } from "./map.ts";
 import { Q } from "../schema.ts";
+import { stamp } from "../source_state.ts";
 
 /** One store whose stamp differs from the index's. */
 export interface ChangedSource {
@@ -63,7 +64,7 @@ export function checkStaleness(store: Store): Staleness {
     let moved = size !== r.size || mtime !== r.mtime;
     const comps = map.companions[r.harness]?.[r.path];
     if (!moved && comps?.length) {
-      const now = JSON.stringify(comps.map(stampOf));
+      const now = JSON.stringify(comps.map(stamp));
       moved = now !== (r.companions ?? "[]");
     }
     if (!moved) continue;
@@ -80,15 +81,6 @@ export function checkStaleness(store: Store): Staleness {
     }
   }
   return { changed, discover, lastIndex, ms: performance.now() - t0 };
-}
-
-function stampOf(path: string): [number, number] {
-  try {
-    const st = statSync(path);
-    return [st.size, Math.floor(st.mtimeMs)];
-  } catch {
-    return [0, 0];
-  }
 }
 
 /** True when nothing changed. */

@@ -11,20 +11,9 @@
  */
 import { deadline, exitNow, hookIO, type IO } from "../../core/runtime.ts";
 import { DEADLINE_MS, runHook } from "./run.ts";
-import { HOOK_NAMES, type HookName, HOOKS } from "./table.ts";
+import { HOOK_NAMES, type HookName, unknownHookMessage } from "./table.ts";
 
-export { HOOK_NAMES } from "./table.ts";
-
-/** True when `name` looks like a hook command but the hook table has no such hook. */
-export function unknownHook(name: string | undefined): boolean {
-  return typeof name === "string" && name.startsWith("hook-") && !HOOK_NAMES.has(name);
-}
-
-/** The message for an unknown `hook-*` name (stderr; the caller exits 2). */
-export function unknownHookMessage(name: string): string {
-  return `deja: unknown hook '${name.replace(/[^\x20-\x7e]/g, "?")}'\n` +
-    `hint: the hooks are ${HOOKS.map((h) => h.name).join(", ")}\n`;
-}
+export { HOOK_NAMES, unknownHook, unknownHookMessage } from "./table.ts";
 
 /** Runs the hook `io.args` names (`hook-tool --harness crush` …); 0, or 2 for an unknown hook. */
 export async function runHookArgs(io: IO): Promise<number> {

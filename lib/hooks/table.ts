@@ -75,3 +75,14 @@ export function hookRow(name: string): HookRow | undefined {
 
 /** Budget of the one hook that carries everything (Crush's PreToolUse), UTF-8 bytes. */
 export const ALL_IN_ONE_BUDGET = 4096;
+
+/** True when `name` looks like a hook command but the hook table has no such hook. */
+export function unknownHook(name: string | undefined): boolean {
+  return typeof name === "string" && name.startsWith("hook-") && !HOOK_NAMES.has(name);
+}
+
+/** The message for an unknown `hook-*` name (stderr; the caller exits 2). */
+export function unknownHookMessage(name: string): string {
+  return `deja: unknown hook '${name.replace(/[^\x20-\x7e]/g, "?")}'\n` +
+    `hint: the hooks are ${HOOKS.map((h) => h.name).join(", ")}\n`;
+}
