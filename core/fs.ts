@@ -1,14 +1,51 @@
 /**
  * File-system helpers for discovery: a bounded walk that takes regular files
  * only (never FIFOs, sockets or links, where an `open` could hang) and reports
- * unreadable directories instead of throwing.
+ * unreadable directories, and special files where a store would be, instead
+ * of throwing or passing over them in silence.
  *
  * @module
  */
 import { lstat, readdir, realpath, stat } from "node:fs/promises";
 import { join } from "node:path";
 import type { Stats } from "node:fs";
-import { readBytes } from "./fsread.ts";
+import { kindOf, NotRegularFileError, readBytes } from "./fsread.ts";
+import type { ParseCtx } from "./model.ts";
+
+/**
+ * Where a file that exists but cannot be read is reported: a discovery's
+ * `problem`, or {@link skipUnreadable} of the source that needed it.
+ */
+export type Unreadable = (path: string, error: Error) => void;
+
+/**
+ * An {@link Unreadable} that counts the file as a skip of `ctx`'s source:
+ * `oversized` when it is over its cap, else `unreadable`, with the reason.
+ */
+export function skipUnreadable(ctx: Pick<ParseCtx, "skip">): Unreadable {
+  return (path, e) =>
+    ctx.skip(
+      (e as { code?: string }).code === "EFBIG" ? "oversized" : "unreadable",
+      path,
+      e.message,
+    );
+}
+
+/** Hands `e` to `report` unless it only says the file is not there (ENOENT, ENOTDIR). */
+function reportUnlessMissing(path: string, e: unknown, report?: Unreadable): void {
+  const code = (e as { code?: string }).code;
+  if (code !== "ENOENT" && code !== "ENOTDIR") report?.(path, e as Error);
+}
+
+/** A discovery problem as one line: `path: message`, the path once when the message names it. */
+export function problemLine(path: string, e: Error): string {
+  return e.message.startsWith(path) ? e.message : `${path}: ${e.message}`;
+}
+
+/** A FIFO, socket or device (what `open` may block on or read without end). */
+function isSpecial(st: Stats): boolean {
+  return st.isFIFO() || st.isSocket() || st.isCharacterDevice() || st.isBlockDevice();
+}
 
 /** Options for {@link walk}. */
 export interface WalkOptions {
@@ -18,7 +55,11 @@ export interface WalkOptions {
   maxDepth?: number;
   /** Directory names never entered. */
   skipDirs?: ReadonlySet<string>;
-  /** Called for a directory that could not be read (EACCES and the like). */
+  /**
+   * Called for a directory that could not be read (EACCES and the like), and
+   * for a matching name that is a FIFO, socket or device (or a link to one),
+   * with a {@link NotRegularFileError}: it is never opened nor yielded.
+   */
   onError?(path: string, error: Error): void;
   /**
    * Also enters links to directories (never links to files). Each real
@@ -55,8 +96,12 @@ export async function* walk(root: string, opts: WalkOptions): AsyncGenerator<str
         ((await statOrNull(p))?.isDirectory() ?? false);
       if (ent.isDirectory() || dirLink) {
         if (depth < maxDepth && !opts.skipDirs?.has(ent.name)) yield* visit(p, depth + 1);
-      } else if (ent.isFile() && opts.match(p, ent.name)) {
-        yield p;
+      } else if (ent.isFile()) {
+        if (opts.match(p, ent.name)) yield p;
+      } else if (opts.match(p, ent.name)) {
+        // A FIFO, socket, device or a link to one (a directory entry does not always say which).
+        const st = await statOrNull(p);
+        if (st && isSpecial(st)) opts.onError?.(p, new NotRegularFileError(p, kindOf(st)));
       }
     }
   }
@@ -79,13 +124,34 @@ export async function statOrNull(path: string): Promise<Stats | undefined> {
   }
 }
 
-/** True when `path` is a regular file (not a link to one). */
-export async function isRegularFile(path: string): Promise<boolean> {
+/**
+ * True when `path` is a regular file (not a link to one). When it is a FIFO,
+ * socket or device instead (or a link to one) and `report` is given, that is
+ * reported with a {@link NotRegularFileError} (pass a discovery's `problem`).
+ */
+export async function isRegularFile(path: string, report?: Unreadable): Promise<boolean> {
+  let st: Stats;
   try {
-    return (await lstat(path)).isFile();
+    st = await lstat(path);
   } catch {
     return false;
   }
+  if (st.isFile()) return true;
+  if (report && st.isSymbolicLink()) st = (await statOrNull(path)) ?? st;
+  if (report && isSpecial(st)) report(path, new NotRegularFileError(path, kindOf(st)));
+  return false;
+}
+
+/**
+ * `stat` of `path` (links followed) when it is a regular file, else undefined;
+ * a FIFO, socket or device there is handed to `report` when given (pass a
+ * discovery's `problem`), with a {@link NotRegularFileError}.
+ */
+export async function statRegular(path: string, report?: Unreadable): Promise<Stats | undefined> {
+  const st = await statOrNull(path);
+  if (st?.isFile()) return st;
+  if (st && report && isSpecial(st)) report(path, new NotRegularFileError(path, kindOf(st)));
+  return undefined;
 }
 
 /** True when `path` is a directory. */
@@ -105,11 +171,44 @@ export async function readText(path: string, maxBytes = 64 << 20): Promise<strin
   return new TextDecoder("utf-8", { fatal: false }).decode(await readBytes(path, maxBytes));
 }
 
-/** Reads and parses a small JSON file; undefined when missing or invalid. */
-export async function readJsonFile(path: string, maxBytes = 8 << 20): Promise<unknown> {
+/**
+ * Reads and parses a small JSON file; undefined when missing or invalid. A
+ * file that exists but cannot be read (a FIFO or device, EACCES, over
+ * `maxBytes`) is also undefined, and is handed to `report` when given.
+ */
+export async function readJsonFile(
+  path: string,
+  maxBytes = 8 << 20,
+  report?: Unreadable,
+): Promise<unknown> {
+  let text: string;
   try {
-    return JSON.parse(await readText(path, maxBytes));
+    text = await readText(path, maxBytes);
+  } catch (e) {
+    reportUnlessMissing(path, e, report);
+    return undefined;
+  }
+  try {
+    return JSON.parse(text);
   } catch {
+    return undefined;
+  }
+}
+
+/**
+ * {@link readText}, or undefined when the file cannot be read: a missing file
+ * silently, anything else (a FIFO or device, EACCES, over `maxBytes`) handed
+ * to `report` when given. For companion files a source can do without.
+ */
+export async function readTextOrNone(
+  path: string,
+  maxBytes: number,
+  report?: Unreadable,
+): Promise<string | undefined> {
+  try {
+    return await readText(path, maxBytes);
+  } catch (e) {
+    reportUnlessMissing(path, e, report);
     return undefined;
   }
 }

@@ -33,8 +33,13 @@ export class NotRegularFileError extends Error {
   }
 }
 
-/** What a non-regular file is, for messages. */
-export function kindOf(st: Stats): string {
+/** What a non-regular file is, for messages (from a `stat` or a directory entry). */
+export function kindOf(
+  st: Pick<
+    Stats,
+    "isFIFO" | "isSocket" | "isCharacterDevice" | "isBlockDevice" | "isDirectory"
+  >,
+): string {
   return st.isFIFO()
     ? "FIFO"
     : st.isSocket()

@@ -328,6 +328,32 @@ export function noteUnknownColumns(
 }
 
 /**
+ * {@link openStore}, with the damaged-page salvage of core/sqlite_salvage.ts:
+ * the handle's queries yield the rows still readable, and each unreadable run
+ * of rows is a `corrupt` skip given to `ctx.skip`. Every read of a store goes
+ * through here (or {@link openOrCountEmpty}), also a discovery's look at a
+ * store (pass a `skip` that ignores: the source's own parse counts them).
+ *
+ * @throws {StoreError} like {@link openStore}.
+ */
+export function openSalvaged(
+  path: string,
+  ctx: Pick<ParseCtx, "skip" | "env">,
+  opts: OpenOptions = {},
+): StoreHandle {
+  const h = openStore(path, ctx.env, opts);
+  const s = salvaging(h.db, path, ctx);
+  return {
+    db: s.db,
+    snapshot: h.snapshot,
+    close() {
+      h.close();
+      s.copy()?.close();
+    },
+  };
+}
+
+/**
  * Opens `path` read-only through {@link openStore} the way every SQLite parser
  * wants it: a missing or 0-byte store is counted as `empty` (the watermark
  * kept) and gives undefined; any other {@link StoreError} (`locked`,
@@ -339,16 +365,7 @@ export function noteUnknownColumns(
  */
 export function openOrCountEmpty(path: string, ctx: ParseCtx): StoreHandle | undefined {
   try {
-    const h = openStore(path, ctx.env);
-    const s = salvaging(h.db, path, ctx);
-    return {
-      db: s.db,
-      snapshot: h.snapshot,
-      close() {
-        h.close();
-        s.copy()?.close();
-      },
-    };
+    return openSalvaged(path, ctx);
   } catch (e) {
     if (e instanceof StoreError && e.reason === "empty") {
       ctx.skip("empty", path, e.message);

@@ -38,6 +38,7 @@ import { NORMALIZE_PROJECTS_SQL } from "./project_path.ts";
 import { resetVocabCache } from "./search/vocab.ts";
 import { FRESH_KEY, type FreshMap, harnessDirs, parseFreshMap, stampDirs } from "./fresh/map.ts";
 import { sweepCopies } from "../core/sqlite_read.ts";
+import { problemLine } from "../core/fs.ts";
 import { type Label, labelSession } from "./remote/label.ts";
 import { type MirrorPass, mirrorPasses } from "./remote/passes.ts";
 import { rebaser } from "./remote/mirror.ts";
@@ -307,7 +308,7 @@ async function indexHarness(
     knownProjects: known,
     ...(label?.mirror ? { rebase: rebaser(label.mirror) } : {}),
     problem: (path, e) => {
-      sum.errors.push(`${path}: ${e.message}`);
+      sum.errors.push(problemLine(path, e));
       sum.discoveryFailed = true;
     },
   };

@@ -49,7 +49,7 @@ export function rolloutParser(dialect: RolloutDialect, home: (env: Env) => strin
       }
       if (dialect.history) {
         const path = join(root, "history.jsonl");
-        if (await isRegularFile(path)) {
+        if (await isRegularFile(path, ctx.problem)) {
           sources.push({ harness, path, kind: "append", hint: { history: root } });
         }
       }

@@ -29,8 +29,9 @@
  */
 import { dirname, join } from "node:path";
 import type { DatabaseSync } from "node:sqlite";
-import type { Env, Event, ParseCtx, Session } from "../core/model.ts";
-import { openOrCountEmpty, openStore, tables } from "../core/sqlite_read.ts";
+import type { Event, ParseCtx, Session } from "../core/model.ts";
+import { skipUnreadable } from "../core/fs.ts";
+import { openOrCountEmpty, openSalvaged, tables } from "../core/sqlite_read.ts";
 import { jsonColumn } from "./_json_doc.ts";
 import { toMillis } from "./_time.ts";
 import { arr, type Obj, obj, str } from "./_util.ts";
@@ -78,7 +79,7 @@ export async function* readCursorDb(
       const updated = toMillis(c.lastUpdatedAt) ?? toMillis(c.createdAt) ?? 0;
       if (updated < ctx.since) continue;
       if (updated > watermark) watermark = updated;
-      workspaces ??= await composerFolders(dirname(dirname(path)), ctx.env);
+      workspaces ??= await composerFolders(dirname(dirname(path)), ctx);
       const s = composerSession(harness, path, db, cid, c, workspaces.get(cid), ctx);
       s.parent = parents.get(cid);
       if (s.parent === undefined) delete s.parent;
@@ -188,15 +189,17 @@ function withTime(e: Event, time: number | undefined): Event {
 /**
  * composerId -> project folder, from every workspace DB under `userDir`. A
  * workspace DB that cannot be read contributes nothing (the global store is
- * still indexed, without that project).
+ * still indexed, without that project); one with damaged pages gives what is
+ * still readable, and a `workspace.json` that is a special file or unreadable
+ * is counted `unreadable` — both skips of the global store being read.
  */
-async function composerFolders(userDir: string, env: Env): Promise<Map<string, string>> {
+async function composerFolders(userDir: string, ctx: ParseCtx): Promise<Map<string, string>> {
   const out = new Map<string, string>();
-  for (const ws of await workspaceDirs(userDir)) {
+  for (const ws of await workspaceDirs(userDir, undefined, skipUnreadable(ctx))) {
     if (!ws.folder) continue;
     let handle;
     try {
-      handle = openStore(join(ws.dir, "state.vscdb"), env);
+      handle = openSalvaged(join(ws.dir, "state.vscdb"), ctx);
       const row = handle.db.prepare(
         "SELECT value FROM ItemTable WHERE key = 'composer.composerData'",
       )

@@ -17,7 +17,7 @@
  */
 import { basename, dirname, join } from "node:path";
 import type { Event, ParseCtx, Session, SourceRef } from "../core/model.ts";
-import { listFiles, readJsonFile, readText } from "../core/fs.ts";
+import { listFiles, readJsonFile, readText, skipUnreadable } from "../core/fs.ts";
 import { readJsonl } from "./_jsonl.ts";
 import { toMillis } from "./_time.ts";
 import { blockText, decodeArgs, type Obj, obj, str } from "./_util.ts";
@@ -87,7 +87,9 @@ export async function* readKimiCode(
   }
   const sessionDir = dirname(dirname(dirname(source.path)));
   const home = source.hint?.code ?? dirname(dirname(dirname(sessionDir)));
-  const state = obj(await readJsonFile(join(sessionDir, "state.json")));
+  const state = obj(
+    await readJsonFile(join(sessionDir, "state.json"), undefined, skipUnreadable(ctx)),
+  );
   const agents = obj(state?.agents);
   const isMain = place.agent === "main" || obj(agents?.[place.agent])?.type === "main";
   const parentAgent = str(obj(agents?.[place.agent])?.parentAgentId);

@@ -27,7 +27,7 @@ import type { DatabaseSync } from "node:sqlite";
 import { readdir } from "node:fs/promises";
 import { isAbsolute, join } from "node:path";
 import type { Env, ParseCtx, Session } from "../core/model.ts";
-import { isRegularFile } from "../core/fs.ts";
+import { isRegularFile, type Unreadable } from "../core/fs.ts";
 import { columns, noteUnknownColumns, openOrCountEmpty, tables } from "../core/sqlite_read.ts";
 import { jsonColumn } from "./_json_doc.ts";
 import { toMillis } from "./_time.ts";
@@ -114,19 +114,21 @@ function noteFormat(db: DatabaseSync, path: string, session: Set<string>, ctx: P
  * builds' `<app>-<channel>.db`, sorted; or only the file the variable
  * `envVar` names (absolute, or relative to `root`), when set. opencode uses
  * `opencode` / `OPENCODE_DB` (its `storage/db.ts`); the Kilo CLI `kilo` /
- * `KILO_DB` (formats-new §5).
+ * `KILO_DB` (formats-new §5). One of those names that is a FIFO, socket or
+ * device is handed to `problem`.
  */
 export async function opencodeDatabases(
   env: Env,
   root: string,
   app: string,
   envVar: string,
+  problem?: Unreadable,
 ): Promise<string[]> {
   const named = env.get(envVar);
   if (named) {
     if (named === ":memory:") return [];
     const path = isAbsolute(named) ? named : join(root, named);
-    return (await isRegularFile(path)) ? [path] : [];
+    return (await isRegularFile(path, problem)) ? [path] : [];
   }
   let names: string[];
   try {
@@ -137,7 +139,9 @@ export async function opencodeDatabases(
   const pattern = new RegExp(`^${app}(-[A-Za-z0-9._-]+)?\\.db$`);
   const out: string[] = [];
   for (const name of names.sort()) {
-    if (pattern.test(name) && (await isRegularFile(join(root, name)))) out.push(join(root, name));
+    if (pattern.test(name) && (await isRegularFile(join(root, name), problem))) {
+      out.push(join(root, name));
+    }
   }
   return out;
 }

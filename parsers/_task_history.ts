@@ -24,7 +24,7 @@
 import { stat } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import type { ParseCtx, Session } from "../core/model.ts";
-import { listFiles, readJsonFile } from "../core/fs.ts";
+import { listFiles, readJsonFile, type Unreadable } from "../core/fs.ts";
 import { toMillis } from "./_time.ts";
 import { arr, type Obj, obj, str } from "./_util.ts";
 import { taskEvents } from "./_task_events.ts";
@@ -78,8 +78,8 @@ export function titleOf(task: unknown): string | undefined {
 }
 
 /** Metadata from a task directory's `history_item.json` (Roo, Kilo); empty when absent. */
-export async function historyItemMeta(taskDir: string): Promise<TaskMeta> {
-  const h = obj(await readJsonFile(join(taskDir, "history_item.json")));
+export async function historyItemMeta(taskDir: string, report?: Unreadable): Promise<TaskMeta> {
+  const h = obj(await readJsonFile(join(taskDir, "history_item.json"), undefined, report));
   if (!h) return {};
   return {
     title: str(h.title) ?? titleOf(h.task),
@@ -90,8 +90,11 @@ export async function historyItemMeta(taskDir: string): Promise<TaskMeta> {
 }
 
 /** The model a task's `task_metadata.json` names first (`model_usage[].model_id`). */
-export async function taskMetadataModel(taskDir: string): Promise<string | undefined> {
-  const m = obj(await readJsonFile(join(taskDir, "task_metadata.json")));
+export async function taskMetadataModel(
+  taskDir: string,
+  report?: Unreadable,
+): Promise<string | undefined> {
+  const m = obj(await readJsonFile(join(taskDir, "task_metadata.json"), undefined, report));
   for (const u of arr(m?.model_usage)) {
     const id = str(obj(u)?.model_id);
     if (id) return id;
@@ -203,7 +206,10 @@ export async function buildTaskSession(
   return session;
 }
 
-/** Reads a small JSON object file (a manifest); undefined when missing or not an object. */
-export async function readObject(path: string): Promise<Obj | undefined> {
-  return obj(await readJsonFile(path, 16 << 20));
+/**
+ * Reads a small JSON object file (a manifest); undefined when missing or not
+ * an object. One that exists but cannot be read goes to `report`.
+ */
+export async function readObject(path: string, report?: Unreadable): Promise<Obj | undefined> {
+  return obj(await readJsonFile(path, 16 << 20, report));
 }

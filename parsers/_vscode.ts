@@ -22,7 +22,7 @@ import { readdir } from "node:fs/promises";
 import { join, win32 } from "node:path";
 import type { Env } from "../core/model.ts";
 import { expandHome, isWindowsDrivePath, overrideVar, xdgConfig } from "../core/paths.ts";
-import { readJsonFile, readText } from "../core/fs.ts";
+import { readJsonFile, readText, type Unreadable } from "../core/fs.ts";
 import { obj, str } from "./_util.ts";
 
 /** Editors that share the VS Code storage layout, by their data-folder name. */
@@ -82,11 +82,14 @@ export interface WorkspaceDir {
 
 /**
  * Lists `<userDir>/workspaceStorage/*` with the folder each names. A missing
- * directory yields nothing; an unreadable one is reported through `onError`.
+ * directory yields nothing; an unreadable one is reported through `onError`,
+ * and a `workspace.json` that exists but cannot be read (a FIFO, EACCES)
+ * through `unreadable` (default: `onError`).
  */
 export async function workspaceDirs(
   userDir: string,
-  onError?: (path: string, error: Error) => void,
+  onError?: Unreadable,
+  unreadable: Unreadable | undefined = onError,
 ): Promise<WorkspaceDir[]> {
   const base = join(userDir, "workspaceStorage");
   let names: string[];
@@ -103,7 +106,7 @@ export async function workspaceDirs(
   const out: WorkspaceDir[] = [];
   for (const hash of names) {
     const dir = join(base, hash);
-    out.push({ dir, hash, folder: await workspaceFolder(dir) });
+    out.push({ dir, hash, folder: await workspaceFolder(dir, unreadable) });
   }
   return out;
 }
@@ -112,9 +115,13 @@ export async function workspaceDirs(
  * The project directory a `workspaceStorage/<hash>` stands for, read from its
  * `workspace.json`: `folder` is a folder URI; `workspace` (a `.code-workspace`
  * file URI, or an object with `configPath`) gives the directory holding it.
+ * A `workspace.json` that exists but cannot be read goes to `report`.
  */
-export async function workspaceFolder(dir: string): Promise<string | undefined> {
-  const ws = obj(await readJsonFile(join(dir, "workspace.json"), 1 << 20));
+export async function workspaceFolder(
+  dir: string,
+  report?: Unreadable,
+): Promise<string | undefined> {
+  const ws = obj(await readJsonFile(join(dir, "workspace.json"), 1 << 20, report));
   if (!ws) return undefined;
   const folder = str(ws.folder);
   if (folder) return uriToPath(folder);

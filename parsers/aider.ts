@@ -77,7 +77,7 @@ const NAME = ".aider.chat.history.md";
  */
 export const aider: Parser = { id: ID, discover, parse };
 
-async function discover({ env, knownProjects }: DiscoverCtx): Promise<Discovery> {
+async function discover({ env, knownProjects, problem }: DiscoverCtx): Promise<Discovery> {
   const primary = [join(rootFrom(env, ID, [], "~"), NAME)];
   const named = env.get("AIDER_CHAT_HISTORY_FILE");
   if (named) primary.push(expandHome(env, named));
@@ -87,7 +87,7 @@ async function discover({ env, knownProjects }: DiscoverCtx): Promise<Discovery>
   const roots = [...new Set(primary.map((p) => resolve(p)))];
   const sources: SourceRef[] = [];
   for (const path of new Set([...roots, ...projectFiles.map((p) => resolve(p))])) {
-    if (await isRegularFile(path)) sources.push({ harness: ID, path, kind: "document" });
+    if (await isRegularFile(path, problem)) sources.push({ harness: ID, path, kind: "document" });
   }
   // Roots shown by `deja sources`: the fixed places, and the project files that exist.
   for (const s of sources) if (!roots.includes(s.path)) roots.push(s.path);

@@ -118,7 +118,7 @@ async function discover({ env, problem }: DiscoverCtx): Promise<Discovery> {
   }
   let dbs = 0;
   for (const path of [join(app, "cherrystudio.sqlite"), join(app, "Data", "cherrystudio.sqlite")]) {
-    if (!(await isRegularFile(path))) continue;
+    if (!(await isRegularFile(path, problem))) continue;
     sources.push({ harness: ID, path, kind: "sqlite", companions: [`${path}-wal`] });
     dbs++;
   }

@@ -74,7 +74,7 @@ export const claude: Parser = {
     const dir = root(ctx.env);
     const path = join(dirname(dir), "history.jsonl");
     if (basename(dir) !== "projects") return d;
-    if (await isRegularFile(path)) {
+    if (await isRegularFile(path, ctx.problem)) {
       d.sources.push({ harness: "claude", path, kind: "append", hint: { history: dir } });
     }
     return { ...d, wants: [...(d.wants ?? []), path] };

@@ -12,7 +12,7 @@ import type {
   Session,
   SourceRef,
 } from "../core/model.ts";
-import { listFiles } from "../core/fs.ts";
+import { listFiles, skipUnreadable } from "../core/fs.ts";
 import { expandHome } from "../core/paths.ts";
 import { toMillis } from "./_time.ts";
 import { arr, obj, str } from "./_util.ts";
@@ -112,7 +112,7 @@ async function discover({ env, problem }: DiscoverCtx): Promise<Discovery> {
 
 async function* task(source: SourceRef, ctx: ParseCtx): AsyncGenerator<Session> {
   const meta = hintToMeta(source.hint);
-  meta.model ??= await taskMetadataModel(dirname(source.path));
+  meta.model ??= await taskMetadataModel(dirname(source.path), skipUnreadable(ctx));
   const s = await taskSession(ID, source.path, meta, ctx);
   if (s) yield s;
 }
@@ -126,7 +126,9 @@ async function* cliSession(source: SourceRef, ctx: ParseCtx): AsyncGenerator<Ses
     return;
   }
   const stem = basename(source.path).slice(0, -MESSAGES_SUFFIX.length);
-  const manifest = await readObject(join(dirname(source.path), `${stem}.json`)) ?? {};
+  const manifest =
+    await readObject(join(dirname(source.path), `${stem}.json`), skipUnreadable(ctx)) ??
+      {};
   let id = str(doc.sessionId) ?? str(manifest.session_id) ?? stem;
   let parent = str(manifest.parent_session_id);
   const agent = str(doc.agent);

@@ -13,7 +13,13 @@ import type {
   SourceRef,
 } from "../core/model.ts";
 import { headRecords, readJsonl } from "./_jsonl.ts";
-import { isRegularFile, readText, walk } from "../core/fs.ts";
+import {
+  isRegularFile,
+  readTextOrNone,
+  skipUnreadable,
+  type Unreadable,
+  walk,
+} from "../core/fs.ts";
 import { rootFrom } from "../core/paths.ts";
 import { toMillis } from "./_time.ts";
 import { obj } from "./_util.ts";
@@ -68,7 +74,7 @@ export const copilot: Parser = {
       }
     }
     const db = join(root, STORE_DB);
-    if (await isRegularFile(db)) {
+    if (await isRegularFile(db, ctx.problem)) {
       sources.push({ harness: ID, path: db, kind: "sqlite", companions: [`${db}-wal`], hint });
     }
     return { roots: [root], sources };
@@ -97,7 +103,7 @@ async function* parseEvents(source: SourceRef, ctx: ParseCtx): AsyncGenerator<Se
   if (records === 0 && ctx.offset === 0) ctx.skip("empty", path, "no records");
   ctx.endState = st;
   if (reader.byAgent.size === 0) return;
-  const ws = await readWorkspace(join(dirname(path), "workspace.yaml"));
+  const ws = await readWorkspace(join(dirname(path), "workspace.yaml"), skipUnreadable(ctx));
   const id = st.id ?? ws.id ?? basename(dirname(path));
   const project = st.cwd ?? ws.cwd;
   const started = min(st.started, reader.earliest, toMillis(ws.created_at));
@@ -124,16 +130,15 @@ async function* parseEvents(source: SourceRef, ctx: ParseCtx): AsyncGenerator<Se
  * Reads the flat top-level `key: value` lines of a `workspace.yaml` (what the
  * CLI writes: scalars only). Quoted values are unquoted; a `|` or `>` block
  * scalar takes the indented lines after it. Nested keys, lists and comments
- * are ignored. A missing or unreadable file gives `{}`.
+ * are ignored. A missing or unreadable file gives `{}`; one that exists but
+ * cannot be read (a FIFO, EACCES, over 1 MiB) is also handed to `report`.
  */
-export async function readWorkspace(path: string): Promise<Record<string, string>> {
-  let text: string;
-  try {
-    text = await readText(path, 1 << 20);
-  } catch {
-    return {};
-  }
-  return parseFlatYaml(text);
+export async function readWorkspace(
+  path: string,
+  report?: Unreadable,
+): Promise<Record<string, string>> {
+  const text = await readTextOrNone(path, 1 << 20, report);
+  return text === undefined ? {} : parseFlatYaml(text);
 }
 
 /** The flat `key: value` subset of YAML; see {@link readWorkspace}. */

@@ -46,7 +46,7 @@
 import { basename, dirname, join } from "node:path";
 import type { DatabaseSync } from "node:sqlite";
 import type { Parser, SourceRef } from "../core/model.ts";
-import { isDir, statOrNull } from "../core/fs.ts";
+import { isDir, statRegular } from "../core/fs.ts";
 import { readRegistryJson } from "./_json_doc.ts";
 import { noteUnknownColumns, openOrCountEmpty, tables } from "../core/sqlite_read.ts";
 import { arr, obj, str } from "./_util.ts";
@@ -131,7 +131,7 @@ export const crush: Parser = {
       const db = here(join(dd ? absolutePath(dd, project) : join(project, ".crush"), "crush.db"));
       wants.push(db, `${db}-wal`, `${db}-shm`);
       if (!(await isDir(here(project)))) continue; // project deleted: normal
-      if (seen.has(db) || !(await statOrNull(db))?.isFile()) continue;
+      if (seen.has(db) || !(await statRegular(db, problem))) continue;
       seen.add(db);
       sources.push({
         harness: "crush",

@@ -64,7 +64,7 @@ async function discover({ env, problem }: DiscoverCtx): Promise<Discovery> {
   const sources: SourceRef[] = [];
   for (const root of roots) {
     const db = join(root, "globalStorage", "state.vscdb");
-    if (await isRegularFile(db)) {
+    if (await isRegularFile(db, problem)) {
       sources.push({ harness: ID, path: db, kind: "sqlite", companions: [`${db}-wal`] });
     }
     const files = await listFiles(join(root, "projects"), {

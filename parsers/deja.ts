@@ -93,10 +93,10 @@ export function noteText(text: string, tags: readonly string[]): string {
 /** The notes parser. */
 export const deja: Parser = { id: ID, discover, parse };
 
-async function discover({ env }: DiscoverCtx): Promise<Discovery> {
+async function discover({ env, problem }: DiscoverCtx): Promise<Discovery> {
   const path = notesPath(env);
   const sources: SourceRef[] = [];
-  if (await isRegularFile(path)) sources.push({ harness: ID, path, kind: "append" });
+  if (await isRegularFile(path, problem)) sources.push({ harness: ID, path, kind: "append" });
   return { roots: [path], sources };
 }
 

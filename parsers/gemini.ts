@@ -15,7 +15,15 @@ import type {
   Session,
   SourceRef,
 } from "../core/model.ts";
-import { isRegularFile, listFiles, readJsonFile, readText } from "../core/fs.ts";
+import {
+  isRegularFile,
+  listFiles,
+  readJsonFile,
+  readText,
+  readTextOrNone,
+  skipUnreadable,
+  type Unreadable,
+} from "../core/fs.ts";
 import { headRecords, readJsonl } from "./_jsonl.ts";
 import { salvageDocument } from "./_json_doc.ts";
 import { rootFrom } from "../core/paths.ts";
@@ -157,7 +165,7 @@ async function* parse(source: SourceRef, ctx: ParseCtx): AsyncGenerator<Session>
   }
   const loc = locate(source);
   const project = loc
-    ? await projectFor(loc.root, loc.projectId, str(conv.meta.projectHash))
+    ? await projectFor(loc.root, loc.projectId, str(conv.meta.projectHash), skipUnreadable(ctx))
     : undefined;
   const started = toMillis(conv.meta.startTime);
   const events: Event[] = [];
@@ -319,8 +327,11 @@ async function projectFor(
   root: string,
   projectId: string,
   projectHash?: string,
+  report?: Unreadable,
 ): Promise<string | undefined> {
-  const map = obj(obj(await readJsonFile(join(root, "projects.json")))?.projects);
+  const map = obj(
+    obj(await readJsonFile(join(root, "projects.json"), undefined, report))?.projects,
+  );
   if (map) {
     for (const [path, id] of Object.entries(map)) if (id === projectId) return path;
     for (const path of Object.keys(map)) {
@@ -328,9 +339,10 @@ async function projectFor(
       if (h === projectId || h === projectHash) return path;
     }
   }
-  try {
-    const marker = (await readText(join(root, "tmp", projectId, ".project_root"), 64 << 10)).trim();
-    if (marker) return marker;
-  } catch { /* no marker file */ }
-  return undefined;
+  const marker = await readTextOrNone(
+    join(root, "tmp", projectId, ".project_root"),
+    64 << 10,
+    report,
+  );
+  return marker?.trim() || undefined;
 }

@@ -47,10 +47,10 @@ import type {
   Session,
   SourceRef,
 } from "../core/model.ts";
-import { listFiles, statOrNull } from "../core/fs.ts";
+import { listFiles, statRegular } from "../core/fs.ts";
 import { readJsonl } from "./_jsonl.ts";
 import { rootFrom } from "../core/paths.ts";
-import { colOrNull, columns, openOrCountEmpty, openStore, tables } from "../core/sqlite_read.ts";
+import { colOrNull, columns, openOrCountEmpty, openSalvaged, tables } from "../core/sqlite_read.ts";
 import { toMillis } from "./_time.ts";
 import { decodeArgs, obj, str } from "./_util.ts";
 import { gooseEvents, type GooseMessage } from "./_goose_content.ts";
@@ -71,7 +71,7 @@ async function discover({ env, problem }: DiscoverCtx): Promise<Discovery> {
   const db = join(dir, "sessions.db");
   const sources: SourceRef[] = [];
   const known = new Set<string>();
-  if ((await statOrNull(db))?.isFile()) {
+  if (await statRegular(db, problem)) {
     sources.push({ harness: ID, path: db, kind: "sqlite", companions: [`${db}-wal`] });
     for (const id of sessionIds(db, env)) known.add(id);
   }
@@ -90,7 +90,7 @@ async function discover({ env, problem }: DiscoverCtx): Promise<Discovery> {
 function sessionIds(path: string, env: Env): string[] {
   let handle;
   try {
-    handle = openStore(path, env);
+    handle = openSalvaged(path, { env, skip: () => {} });
     return (handle.db.prepare("SELECT id FROM sessions").all() as Array<{ id: unknown }>)
       .flatMap((r) => (typeof r.id === "string" ? [r.id] : []));
   } catch {

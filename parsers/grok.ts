@@ -85,7 +85,7 @@ async function discover({ env, problem }: DiscoverCtx): Promise<Discovery> {
       companions: [join(dirname(path), "summary.json")],
     });
   }
-  if (await isRegularFile(db)) {
+  if (await isRegularFile(db, problem)) {
     out.push({ harness: ID, path: db, kind: "sqlite", companions: [`${db}-wal`] });
   }
   return { roots: [sessions, db], sources: out };

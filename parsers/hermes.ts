@@ -43,7 +43,7 @@ import type {
   Session,
   SourceRef,
 } from "../core/model.ts";
-import { listFiles, readText, statOrNull } from "../core/fs.ts";
+import { listFiles, readText, statRegular } from "../core/fs.ts";
 import { rootFrom } from "../core/paths.ts";
 import { colOrNull, columns, openOrCountEmpty, tables } from "../core/sqlite_read.ts";
 import { toMillis } from "./_time.ts";
@@ -79,8 +79,8 @@ async function discover({ env, problem }: DiscoverCtx): Promise<Discovery> {
   });
   const sources: SourceRef[] = [];
   for (const path of [join(root, "state.db"), join(root, "config.yaml"), ...profiles]) {
-    const st = await statOrNull(path);
-    if (!st?.isFile() || st.size === 0) continue;
+    const st = await statRegular(path, problem);
+    if (!st || st.size === 0) continue;
     if (basename(path) === "state.db") {
       sources.push({ harness: ID, path, kind: "sqlite", companions: [`${path}-wal`] });
       continue;

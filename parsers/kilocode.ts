@@ -15,6 +15,7 @@ import type {
 import { xdgData } from "../core/paths.ts";
 import { extensionStorageDirs, rootsOrOverride } from "./_vscode.ts";
 import { opencodeDatabases, readOpencodeDb } from "./_opencode_db.ts";
+import { skipUnreadable } from "../core/fs.ts";
 import { historyItemMeta, taskFiles, taskMetadataModel, taskSession } from "./_task_history.ts";
 
 const ID = "kilocode";
@@ -58,7 +59,7 @@ async function discover({ env, problem }: DiscoverCtx): Promise<Discovery> {
   const sources: SourceRef[] = [];
   const dbRoots = env.get("DEJA_KILOCODE_ROOT") ? roots : [dataDir];
   for (const root of dbRoots) {
-    for (const path of await opencodeDatabases(env, root, "kilo", "KILO_DB")) {
+    for (const path of await opencodeDatabases(env, root, "kilo", "KILO_DB", problem)) {
       sources.push({ harness: ID, path, kind: "sqlite", companions: [`${path}-wal`] });
     }
   }
@@ -72,8 +73,8 @@ async function discover({ env, problem }: DiscoverCtx): Promise<Discovery> {
 
 async function* task(source: SourceRef, ctx: ParseCtx): AsyncGenerator<Session> {
   const dir = dirname(source.path);
-  const meta = await historyItemMeta(dir);
-  meta.model ??= await taskMetadataModel(dir);
+  const meta = await historyItemMeta(dir, skipUnreadable(ctx));
+  meta.model ??= await taskMetadataModel(dir, skipUnreadable(ctx));
   const s = await taskSession(ID, source.path, meta, ctx);
   if (s) yield s;
 }

@@ -14,7 +14,13 @@ import type {
   Session,
   SourceRef,
 } from "../core/model.ts";
-import { isRegularFile, listFiles, readJsonFile } from "../core/fs.ts";
+import {
+  isRegularFile,
+  listFiles,
+  readJsonFile,
+  skipUnreadable,
+  type Unreadable,
+} from "../core/fs.ts";
 import { readJsonl } from "./_jsonl.ts";
 import { rootFrom } from "../core/paths.ts";
 import { arr, obj, str } from "./_util.ts";
@@ -151,7 +157,7 @@ async function* parse(source: SourceRef, ctx: ParseCtx): AsyncGenerator<Session>
   if (at.file === "context" && basename(source.path) === "context.jsonl") {
     if (await isRegularFile(join(dirname(source.path), "wire.jsonl"))) return;
   }
-  const project = await projectOf(at);
+  const project = await projectOf(at, skipUnreadable(ctx));
   const kctx: KimiCtx = { project, skip: (r, w, d) => ctx.skip(r, w, d) };
   const sub = typeof at.file === "number";
   const session: Session = {
@@ -159,7 +165,7 @@ async function* parse(source: SourceRef, ctx: ParseCtx): AsyncGenerator<Session>
     id: sub ? `${at.sessionId}/sub_${at.file}` : at.sessionId,
     project,
     parent: sub ? at.sessionId : undefined,
-    title: sub ? undefined : await titleOf(source, at),
+    title: sub ? undefined : await titleOf(source, at, skipUnreadable(ctx)),
     path: source.path,
     events: [],
   };
@@ -197,8 +203,8 @@ async function* parse(source: SourceRef, ctx: ParseCtx): AsyncGenerator<Session>
 }
 
 /** The work directory of a session folder (see the parser's doc). */
-async function projectOf(at: Place): Promise<string | undefined> {
-  const meta = obj(await readJsonFile(join(at.root, "kimi.json")));
+async function projectOf(at: Place, report: Unreadable): Promise<string | undefined> {
+  const meta = obj(await readJsonFile(join(at.root, "kimi.json"), undefined, report));
   for (const wd of arr(meta?.work_dirs)) {
     const path = str(obj(wd)?.path);
     if (path && createHash("md5").update(path, "utf8").digest("hex") === at.workDirKey) return path;
@@ -207,9 +213,13 @@ async function projectOf(at: Place): Promise<string | undefined> {
 }
 
 /** A title the person set (`state.json` `custom_title`, newer builds). */
-async function titleOf(source: SourceRef, at: Place): Promise<string | undefined> {
+async function titleOf(
+  source: SourceRef,
+  at: Place,
+  report: Unreadable,
+): Promise<string | undefined> {
   const dir = at.file === "context" && basename(source.path) !== "context.jsonl"
     ? join(dirname(source.path), at.sessionId)
     : dirname(source.path);
-  return str(obj(await readJsonFile(join(dir, "state.json")))?.custom_title);
+  return str(obj(await readJsonFile(join(dir, "state.json"), undefined, report))?.custom_title);
 }

@@ -40,7 +40,7 @@ async function discover(ctx: DiscoverCtx): Promise<Discovery> {
   const match = (_p: string, name: string) => name.endsWith(".jsonl") && !CHECKPOINT.test(name);
   for (const agent of await eachSubdir(join(state, "agents"))) {
     const db = join(agent, "agent", "openclaw-agent.sqlite");
-    if (await isRegularFile(db)) {
+    if (await isRegularFile(db, ctx.problem)) {
       sources.push({ harness: "openclaw", path: db, kind: "sqlite", companions: [`${db}-wal`] });
     }
     const opts = { match, maxDepth: 0, onError: ctx.problem };

@@ -15,7 +15,7 @@ import type {
 } from "../core/model.ts";
 import { listFiles } from "../core/fs.ts";
 import { rootFrom } from "../core/paths.ts";
-import { openStore } from "../core/sqlite_read.ts";
+import { openSalvaged } from "../core/sqlite_read.ts";
 import { toMillis } from "./_time.ts";
 import { obj, str } from "./_util.ts";
 import { opencodeDatabases, readOpencodeDb } from "./_opencode_db.ts";
@@ -68,7 +68,7 @@ export const opencode: Parser = {
 async function discover({ env, problem }: DiscoverCtx): Promise<Discovery> {
   const root = rootFrom(env, ID, [["XDG_DATA_HOME", "opencode"]], "~/.local/share/opencode");
   const legacyDir = join(root, "storage", "session");
-  const dbs = await opencodeDatabases(env, root, ID, "OPENCODE_DB");
+  const dbs = await opencodeDatabases(env, root, ID, "OPENCODE_DB", problem);
   const sources: SourceRef[] = dbs.map((path) => ({
     harness: ID,
     path,
@@ -101,7 +101,7 @@ function sessionIdsIn(dbs: string[], env: Env): Set<string> {
   for (const path of dbs) {
     let handle;
     try {
-      handle = openStore(path, env);
+      handle = openSalvaged(path, { env, skip: () => {} });
       for (const r of handle.db.prepare("SELECT id FROM session").all() as Array<{ id: unknown }>) {
         if (typeof r.id === "string") ids.add(r.id);
       }

@@ -14,6 +14,7 @@ import type {
 } from "../core/model.ts";
 import { expandHome, overrideVar } from "../core/paths.ts";
 import { extensionStorageDirs, rootsOrOverride, userSettingValues } from "./_vscode.ts";
+import { skipUnreadable } from "../core/fs.ts";
 import { historyItemMeta, taskFiles, taskMetadataModel, taskSession } from "./_task_history.ts";
 
 const ID = "roo";
@@ -51,8 +52,8 @@ export const roo: Parser = {
   discover,
   async *parse(source: SourceRef, ctx: ParseCtx): AsyncGenerator<Session> {
     const dir = dirname(source.path);
-    const meta = await historyItemMeta(dir);
-    meta.model ??= await taskMetadataModel(dir);
+    const meta = await historyItemMeta(dir, skipUnreadable(ctx));
+    meta.model ??= await taskMetadataModel(dir, skipUnreadable(ctx));
     const s = await taskSession(ID, source.path, meta, ctx);
     if (s) yield s;
   },

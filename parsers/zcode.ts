@@ -60,7 +60,7 @@ async function discover({ env, problem }: DiscoverCtx): Promise<Discovery> {
   const sources: SourceRef[] = (await listFiles(projects, { match, maxDepth: 1, onError: problem }))
     .map((path) => ({ harness: ID, path, kind: "append" as const }));
   const db = join(dbDir, "db.sqlite");
-  if (await isRegularFile(db)) {
+  if (await isRegularFile(db, problem)) {
     sources.push({ harness: ID, path: db, kind: "sqlite", companions: [`${db}-wal`] });
   }
   return { roots: [projects, dbDir], sources };

@@ -43,7 +43,7 @@ import type {
   Session,
   SourceRef,
 } from "../core/model.ts";
-import { statOrNull } from "../core/fs.ts";
+import { statRegular } from "../core/fs.ts";
 import { rootFrom } from "../core/paths.ts";
 import { colOrNull, columns, openOrCountEmpty } from "../core/sqlite_read.ts";
 import { toMillis } from "./_time.ts";
@@ -67,10 +67,10 @@ export function zedRoot(env: Env): string {
   );
 }
 
-async function discover({ env }: DiscoverCtx): Promise<Discovery> {
+async function discover({ env, problem }: DiscoverCtx): Promise<Discovery> {
   const root = zedRoot(env);
   const db = join(root, "threads", "threads.db");
-  const sources: SourceRef[] = (await statOrNull(db))?.isFile()
+  const sources: SourceRef[] = (await statRegular(db, problem))
     ? [{ harness: ID, path: db, kind: "sqlite", companions: [`${db}-wal`] }]
     : [];
   return { roots: [root], sources };

@@ -12,15 +12,31 @@
  * - a truncated or corrupt JSON document: counted (`malformed_json` or
  *   `invalid_utf8`) or salvaged, never thrown;
  * - a corrupt or truncated SQLite store: a `StoreError` with reason `corrupt`
- *   (the indexer records it as the source's error and keeps what it had).
+ *   (the indexer records it as the source's error and keeps what it had);
+ * - oversized: a JSON document over its cap (a sparse 300 MiB file) is counted
+ *   `oversized` without being read whole, and a JSONL line over the line cap
+ *   is counted `oversized` while the records before it are still read;
+ * - locked: a SQLite store another process holds in an exclusive transaction
+ *   is a source error that classifies as `locked` after the busy timeout;
+ * - zstd: a compressed JSONL store cut mid-frame keeps the complete frames
+ *   and counts the cut (never thrown).
  *
  * The per-format details (truncated tails left for the next pass, oversized
  * lines and documents) are in tests/_hostile.ts.
  */
-import { readFileSync, statSync, writeFileSync } from "node:fs";
+import {
+  closeSync,
+  openSync,
+  readFileSync,
+  statSync,
+  truncateSync,
+  writeFileSync,
+  writeSync,
+} from "node:fs";
+import { DatabaseSync } from "node:sqlite";
 import { join } from "node:path";
 import type { Session, SourceRef } from "../core/model.ts";
-import { StoreError } from "../core/sqlite_read.ts";
+import { classify, StoreError } from "../core/sqlite_read.ts";
 import { overrideVar } from "../core/paths.ts";
 import { parsers } from "../parsers/mod.ts";
 import { loadRegistry, type RegistryEntry } from "./_registry.ts";
@@ -55,8 +71,24 @@ const join2 = (a: Uint8Array, b: Uint8Array) => {
 };
 const garbage = (n: number) => Uint8Array.from({ length: n }, (_, i) => (i * 7919 + 13) % 251);
 
+/** Over any document cap deja applies (64 MiB at most); sparse, so no disk is used. */
+const HUGE = 300 * 2 ** 20;
+/** Over the JSONL line cap (parsers/_jsonl.ts MAX_LINE_BYTES, 32 MiB). */
+const LONG_LINE = 33 * 2 ** 20;
+
+/**
+ * A hostile case: `make` rewrites the store's bytes, or `apply` changes the
+ * store at `path` in place and returns what undoes it after the parse (a lock
+ * to release).
+ */
+interface Case {
+  kinds: Format[];
+  make?(b: Uint8Array): Uint8Array;
+  apply?(path: string, kind: Format): (() => void) | void;
+}
+
 /** The hostile versions of a store of each kind, by case name. */
-const CASES: Record<string, { kinds: Format[]; make(b: Uint8Array): Uint8Array }> = {
+const CASES: Record<string, Case> = {
   empty: { kinds: ["jsonl", "json", "sqlite", "markdown"], make: () => new Uint8Array() },
   invalid_utf8: {
     kinds: ["jsonl"],
@@ -68,6 +100,31 @@ const CASES: Record<string, { kinds: Format[]; make(b: Uint8Array): Uint8Array }
   },
   truncated: { kinds: ["json", "sqlite"], make: (b) => b.slice(0, Math.ceil(b.length / 2)) },
   corrupt: { kinds: ["json", "sqlite"], make: (b) => garbage(Math.max(4096, b.length)) },
+  oversized: {
+    kinds: ["json", "jsonl"],
+    apply(path, kind) {
+      if (kind === "json") return truncateSync(path, HUGE);
+      // One line of NUL bytes over the cap after the store's own lines, then a newline.
+      const fd = openSync(path, "r+");
+      try {
+        writeSync(fd, new Uint8Array([10]), 0, 1, statSync(path).size + LONG_LINE);
+      } finally {
+        closeSync(fd);
+      }
+    },
+  },
+  locked: {
+    kinds: ["sqlite"],
+    apply(path) {
+      const db = new DatabaseSync(path);
+      db.exec("BEGIN EXCLUSIVE");
+      return () => {
+        db.exec("ROLLBACK");
+        db.close();
+      };
+    },
+  },
+  zstd: { kinds: ["zstd"], make: (b) => b.slice(0, Math.max(1, b.length - 7)) },
 };
 
 /**
@@ -77,7 +134,7 @@ const CASES: Record<string, { kinds: Format[]; make(b: Uint8Array): Uint8Array }
 async function hostile(
   entry: RegistryEntry,
   kind: Format,
-  make: (b: Uint8Array) => Uint8Array,
+  c: Case,
 ): Promise<{ base: Outcome; o: Outcome } | undefined> {
   const parser = parsers.find((p) => p.id === entry.id)!;
   const fx = materialize(entry.fixtureDir);
@@ -86,6 +143,7 @@ async function hostile(
     const env = testEnv(join(fx.root, "__home__"), {
       [overrideVar(entry.id)]: join(fx.root, rel),
       TZ: "UTC",
+      DEJA_SQLITE_TIMEOUT_MS: "50",
     });
     const d = await parser.discover({ env, knownProjects: [join(fx.root, "known-project")] });
     const src = d.sources.find((s) => {
@@ -106,8 +164,13 @@ async function hostile(
       }
     };
     const base = await run();
-    writeFileSync(src.path, make(readFileSync(src.path)));
-    return { base, o: await run() };
+    if (c.make) writeFileSync(src.path, c.make(readFileSync(src.path)));
+    const undo = c.apply?.(src.path, kind);
+    try {
+      return { base, o: await run() };
+    } finally {
+      undo?.();
+    }
   } finally {
     fx.cleanup();
   }
@@ -115,6 +178,11 @@ async function hostile(
 
 function check(id: string, kind: Format, name: string, base: Outcome, o: Outcome): void {
   const at = `${id} ${kind} ${name}`;
+  if (name === "locked") {
+    assert("error" in o, `${at}: a locked database is a source error`);
+    assertEquals(classify(o.error), "locked", `${at}: ${o.error}`);
+    return;
+  }
   if (kind === "sqlite" && name !== "empty") {
     assert("error" in o, `${at}: a damaged database is a source error`);
     const e = o.error;
@@ -131,6 +199,15 @@ function check(id: string, kind: Format, name: string, base: Outcome, o: Outcome
     if (EXCEPT[`${id} ${kind}`] !== "remote") assertEquals(c.empty, 1, at);
   } else if (name === "invalid_utf8") {
     assertEquals(c.invalid_utf8 ?? 0, (b.invalid_utf8 ?? 0) + 1, at);
+  } else if (name === "oversized" && EXCEPT[`${id} ${kind}`] !== "remote") {
+    assert((c.oversized ?? 0) > (b.oversized ?? 0), `${at}: counted oversized`);
+    if (kind === "jsonl" && "sessions" in base) {
+      assertEquals(o.sessions.length, base.sessions.length, `${at}: the lines before are read`);
+    }
+  } else if (name === "oversized") {
+    // A Hermes remote config is `unsupported` whatever it holds (EXCEPT).
+  } else if (name === "zstd") {
+    assert(total(c) > total(b), `${at}: the cut frame is counted`);
   } else if (name === "unknown_first") {
     assert(total(c) > total(b), `${at}: the unknown record is counted`);
   } else if (EXCEPT[`${id} ${kind}`] !== "remote") {
@@ -140,10 +217,10 @@ function check(id: string, kind: Format, name: string, base: Outcome, o: Outcome
 }
 
 for (const entry of loadRegistry()) {
-  Deno.test(`${entry.id} meets the hostile-input table (empty, invalid UTF-8, unknown first record, truncated, corrupt)`, async () => {
+  Deno.test(`${entry.id} meets the hostile-input table (empty, invalid UTF-8, unknown first record, truncated, corrupt, oversized, locked, zstd)`, async () => {
     for (const [name, c] of Object.entries(CASES)) {
       for (const kind of c.kinds) {
-        const r = await hostile(entry, kind, c.make);
+        const r = await hostile(entry, kind, c);
         if (r) check(entry.id, kind, name, r.base, r.o);
       }
     }

@@ -3,6 +3,7 @@ import { existsSync } from "node:fs";
 import type { Command } from "./common.ts";
 import { colors, fmtBytes, printJson } from "./common.ts";
 import { tilde } from "../../core/text.ts";
+import { problemLine } from "../../core/fs.ts";
 import { parsers } from "../../parsers/mod.ts";
 import { indexPath, Store } from "../store.ts";
 import { Q } from "../schema.ts";
@@ -83,7 +84,7 @@ export const sourcesCmd: Command = {
         const d = await p.discover({
           env: io.env,
           knownProjects: known,
-          problem: (path, e) => problems.push(`${path}: ${e.message}`),
+          problem: (path, e) => problems.push(problemLine(path, e)),
         });
         roots = d.roots;
         stores = d.sources.length;
