@@ -78,18 +78,13 @@ function isSearch(name: string): boolean {
 type Call = { tool: Tool; args: Record<string, unknown>; text: string };
 
 /**
- * The deja tool's name in a harness's list of deferred tools (Factory's
- * "Deferred tools:" reminder, Claude Code's `<available-deferred-tools>`).
+ * The deja tool's name in a harness's list of deferred tools, one name a line
+ * (Claude Code's "…before calling them:" list, Factory's "Deferred tools:").
  */
 export function deferredName(v: View): string | undefined {
   for (const text of [v.system, ...v.userTexts]) {
-    for (const m of text.matchAll(/Deferred tools:|<available-deferred-tools>/gi)) {
-      const lines = text.slice(m.index + m[0].length).split("\n").map((l) => l.trim());
-      const list = lines.slice(lines[0] ? 0 : 1);
-      const end = list.findIndex((l) => !l || l.startsWith("<"));
-      const name = list.slice(0, end < 0 ? undefined : end).find(isDejaTool);
-      if (name) return name;
-    }
+    const name = text.match(/^[ \t]*((mcp_+)?deja[-_.]+deja)[ \t]*$/m)?.[1];
+    if (name) return name;
   }
   return undefined;
 }

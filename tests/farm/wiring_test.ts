@@ -80,6 +80,10 @@ Deno.test("wiring play selects the name Factory's deferred list gives, else sear
   const r = wiringPlay("abc123")(listed);
   assert(r?.kind === "tool");
   assertEquals(r.args.query, "select:deja___deja");
+  const claude = "load tool schemas before calling them:\nCronCreate\nmcp__deja__deja\n\nAgents:";
+  const c = wiringPlay("abc123")({ ...view(tools, 0), system: claude });
+  assert(c?.kind === "tool");
+  assertEquals(c.args.query, "select:mcp__deja__deja");
   // Not listed yet (its MCP server connects late): one look around, then a keyword search.
   const play = wiringPlay("abc123");
   const names = [0, 1].map((n) => play(view(tools, n))).map((x) =>
