@@ -134,16 +134,22 @@ function dejaCall(v: View): Call {
   return { tool: { name: deferredName(v) ?? BRIDGED, kind: "function", schema: {} }, args, text };
 }
 
-/** One step that only looks around (MCP servers that connect late show up from the next request). */
+/**
+ * One step that only waits a second (`sleep 1` in the shell, else a read of
+ * README.md): MCP servers that connect late show up in a later request.
+ */
 function lookCall(v: View, project: string): Call | undefined {
+  const shell = pick(v.tools, "shell");
+  if (shell) return { tool: shell, args: shellArgs(shell, "sleep 1", project), text: "Waiting." };
   const read = pick(v.tools, "read");
   if (read) {
     return { tool: read, args: readArgs(read, `${project}/README.md`, project), text: "Looking." };
   }
-  const shell = pick(v.tools, "shell");
-  if (shell) return { tool: shell, args: shellArgs(shell, "ls", project), text: "Looking." };
   return undefined;
 }
+
+/** Look-around steps before the mock gives up waiting for deja to show up. */
+const MAX_LOOKS = 5;
 
 /** True when the mock's reply `r` called deja (directly, through a bridge or a route). */
 function callsDeja(r: LoggedRequest["reply"]): boolean {
@@ -158,8 +164,9 @@ type Kind = "look" | "search" | "deja";
 /**
  * The mock's side of run `id` in `project`: on the tagged turn, the deja
  * recall as soon as the request offers it (a tool or omp's route); else a
- * search where the harness has a deferred-tool search, or one look-around step
- * first where deja is not visible yet; then an answer. Undefined (the farm
+ * search where the harness has a deferred-tool search (after one wait where its
+ * deferred list does not name deja yet), or up to five waits for a harness
+ * without a search until deja shows up; then an answer. Undefined (the farm
  * scenario answers) for other requests.
  */
 export function wiringPlay(id: string, project = "/"): (v: View) => Reply | undefined {
@@ -176,13 +183,14 @@ export function wiringPlay(id: string, project = "/"): (v: View) => Reply | unde
     const search = searchTool(v.tools);
     const visible = v.tools.some((t) => isDejaTool(t.name)) ||
       (routeOf(v.system) && v.tools.some((t) => t.name === "write"));
-    const look = before.includes("look") ? undefined : lookCall(v, project);
+    const looks = before.filter((k) => k === "look").length;
+    const look = lookCall(v, project);
     let kind: Kind = "deja";
     if (visible) kind = "deja";
     else if (search && !before.includes("search")) {
       // Claude Code's deferred list names deja at once; Factory's only once its MCP server is up.
-      kind = search.name !== "ToolSearch" || deferredName(v) || !look ? "search" : "look";
-    } else if (!search && look) kind = "look";
+      kind = search.name !== "ToolSearch" || deferredName(v) || looks || !look ? "search" : "look";
+    } else if (!search && look && looks < MAX_LOOKS) kind = "look";
     taken[done] = kind;
     const call = kind === "look" && look
       ? look

@@ -58,7 +58,7 @@ Deno.test("wiring play looks around once, then writes to omp's route when its MC
   const tools = [tool("read"), tool("bash"), tool("write")];
   const first = play(view(tools, 0));
   assert(first?.kind === "tool");
-  assertEquals(first.tool.name, "read");
+  assertEquals([first.tool.name, first.args.command], ["bash", "sleep 1"]);
   const routed = {
     ...view(tools, 1),
     system: '## MCP Tool Routes\n- "deja" → `xd://mcp__deja_deja`',
@@ -72,7 +72,7 @@ Deno.test("wiring play looks around once, then writes to omp's route when its MC
 });
 
 Deno.test("wiring play selects the name Factory's deferred list gives, else searches by keyword", () => {
-  const tools = [tool("Read"), tool("ToolSearch")];
+  const tools = [tool("Bash"), tool("ToolSearch")];
   const listed = {
     ...view(tools, 0),
     userTexts: ["Deferred tools:\nWebSearch\ndeja___deja\n", prompt("abc123")],
@@ -89,7 +89,7 @@ Deno.test("wiring play selects the name Factory's deferred list gives, else sear
   const names = [0, 1].map((n) => play(view(tools, n))).map((x) =>
     x?.kind === "tool" && x.tool.name
   );
-  assertEquals(names, ["Read", "ToolSearch"]);
+  assertEquals(names, ["Bash", "ToolSearch"]);
   const search = play(view(tools, 1));
   assert(search?.kind === "tool");
   assertEquals(search.args.query, "deja");
