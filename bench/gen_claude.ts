@@ -17,7 +17,7 @@
  *
  * @module
  */
-import { mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
 /** A small deterministic PRNG (mulberry32). */
@@ -260,4 +260,33 @@ export function generate(out: string, mb: number, seed = 7): { files: number; by
     files++;
   }
   return { files, bytes };
+}
+
+/**
+ * The corpus of `mb` megabytes under `work` (`<work>/claude-v2-<mb>mb`),
+ * generated when missing (or when `fresh`), with its size in bytes.
+ */
+export function ensureCorpus(
+  work: string,
+  mb: number,
+  fresh = false,
+): { dir: string; bytes: number } {
+  const dir = join(work, `claude-v2-${mb}mb`);
+  if (fresh) rmSync(dir, { recursive: true, force: true });
+  if (!existsSync(join(dir, "done"))) {
+    rmSync(dir, { recursive: true, force: true });
+    const t = performance.now();
+    const g = generate(dir, mb);
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, "done"), JSON.stringify(g));
+    console.log(
+      `generated ${g.files} files, ${(g.bytes / 1e6).toFixed(1)} MB in ${
+        ((performance.now() - t) / 1000).toFixed(1)
+      } s`,
+    );
+  }
+  return {
+    dir,
+    bytes: (JSON.parse(readFileSync(join(dir, "done"), "utf8")) as { bytes: number }).bytes,
+  };
 }

@@ -11,11 +11,11 @@
  * @module
  */
 import { parseArgs } from "node:util";
-import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, rmSync, statSync } from "node:fs";
 import { spawnSync } from "node:child_process";
 import { join } from "node:path";
 import process from "node:process";
-import { COMMON_WORDS, generate, RARE_TOKEN } from "./gen_claude.ts";
+import { COMMON_WORDS, ensureCorpus, RARE_TOKEN } from "./gen_claude.ts";
 import { REPO } from "../tests/_fixture.ts";
 
 const { values } = parseArgs({
@@ -28,22 +28,7 @@ const { values } = parseArgs({
 const mb = Number(values.mb);
 const runs = Number(values.runs);
 const work = join(REPO, ".bench");
-const corpus = join(work, `claude-v2-${mb}mb`);
-if (values.fresh) rmSync(corpus, { recursive: true, force: true });
-if (!existsSync(join(corpus, "done"))) {
-  rmSync(corpus, { recursive: true, force: true });
-  const t = performance.now();
-  const g = generate(corpus, mb);
-  mkdirSync(corpus, { recursive: true });
-  writeFileSync(join(corpus, "done"), JSON.stringify(g));
-  console.log(
-    `generated ${g.files} files, ${(g.bytes / 1e6).toFixed(1)} MB in ${
-      ((performance.now() - t) / 1000).toFixed(1)
-    } s`,
-  );
-}
-const corpusBytes =
-  (JSON.parse(readFileSync(join(corpus, "done"), "utf8")) as { bytes: number }).bytes;
+const { dir: corpus, bytes: corpusBytes } = ensureCorpus(work, mb, values.fresh);
 const home = join(work, "home");
 const dejaHome = join(work, `deja-${mb}mb`);
 rmSync(dejaHome, { recursive: true, force: true });

@@ -288,10 +288,15 @@ Deno.test("uninstall never creates a config that did not exist", () => {
   assertEquals(readdirSync(w.home), []);
 });
 
-Deno.test("uninstall of an -auto target removes all its install added: hooks, MCP server, skill", () => {
+Deno.test("uninstall of an -auto target turns recall off and keeps the plain wiring; the plain target then takes the rest", () => {
   const w = world();
   installTargets(w.env, w.self, [t("crush-auto")]);
   uninstallTargets(w.env, [t("crush-auto")]);
+  const cfg = readFileSync(join(w.home, ".config/crush/crush.json"), "utf8");
+  assertStringIncludes(cfg, '"deja"');
+  assert(!cfg.includes("PreToolUse"), cfg);
+  assert(existsSync(join(w.home, ".agents/skills/deja-history/SKILL.md")), "the skill stays");
+  uninstallTargets(w.env, [t("crush")]);
   assert(!existsSync(join(w.home, ".config/crush/crush.json")), "deja's own file went");
   assert(!existsSync(join(w.home, ".agents/skills/deja-history/SKILL.md")));
   assert(!existsSync(w.launcher), "nothing runs the launcher any more");

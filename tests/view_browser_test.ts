@@ -20,19 +20,8 @@ import { parsers } from "../parsers/mod.ts";
 import { indexPath, Store } from "../lib/store.ts";
 import { startView } from "../lib/view/server.ts";
 import { REPO, testEnv } from "./_fixture.ts";
+import { CHROMIUM, CHROMIUM_FLAGS as FLAGS } from "./_browser.ts";
 
-const CHROMIUM = "/usr/bin/chromium";
-/** The flags this machine's Chromium needs headless as root with no network. */
-const FLAGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-];
 const present = existsSync(CHROMIUM);
 if (!present) {
   console.log(

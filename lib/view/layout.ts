@@ -18,6 +18,8 @@ export interface ViewCtx {
   env: Env;
   /** Epoch ms "now" (tests pass a fixed one). */
   now: number;
+  /** Pages written as files (`deja view --out`): no search box, no navigation to pages not written. */
+  static?: boolean;
 }
 
 /** Which navigation entry is the current page. */
@@ -42,15 +44,15 @@ export function page(
         <link rel="stylesheet" href="${b}/app.css">
       </head>
       <body data-base="${b}">
-        <header><a class="brand" href="${b}/">deja</a><nav>${
-    item(
-      "sessions",
-      "/",
-      "Sessions",
-    )
-  }${item("projects", "/projects", "Projects")}${item("stats", "/stats", "Activity")}</nav>
+        <header><a class="brand" href="${b}/">deja</a>${
+    ctx.static
+      ? htm`<span class="mut">exported ${when(ctx.now)}</span>`
+      : htm`<nav>${item("sessions", "/", "Sessions")}${item("projects", "/projects", "Projects")}${
+        item("stats", "/stats", "Activity")
+      }</nav>
     <input type="search" id="q" name="q" placeholder="Search every session…" autocomplete="off"
-    value="${o.query ?? ""}" aria-label="Search"></header>
+    value="${o.query ?? ""}" aria-label="Search">`
+  }</header>
         <main>${o.body}</main>
         <script src="${b}/app.js"></script>
       </body>

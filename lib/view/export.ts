@@ -1,0 +1,223 @@
+/**
+ * `deja view --out DIR`: the pages of one project or one session written as
+ * static files to share — no server, no key. The pages are the ones the server
+ * renders (rendered with a placeholder base), then every link between them is
+ * made a relative file link (`session-….html#e12`), links to pages not
+ * written lose their target, and the stylesheet and script are written beside
+ * them. Secrets redaction (lib/redact.ts) runs again over every text and
+ * attribute value written: the index was redacted when it was built, and a
+ * rule added since then still masks what it knows; the masks are counted.
+ *
+ * @module
+ */
+import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { createHash } from "node:crypto";
+import type { Env } from "../../core/model.ts";
+import { DejaError } from "../../core/errors.ts";
+import type { SessionRow } from "../rows.ts";
+import { Q } from "../schema.ts";
+import type { Store } from "../store.ts";
+import { redact, type RedactionCounts } from "../redact.ts";
+import { CSS, JS } from "./assets.ts";
+import { esc } from "./html.ts";
+import type { ViewCtx } from "./layout.ts";
+import { sessionPage } from "./session.ts";
+import { blamePage, projectPage } from "./projects.ts";
+
+/** What to export: every session of a project, or one session (with its subagents). */
+export type ExportTarget = { project: string } | { session: SessionRow };
+
+/** Options of {@link exportView}. */
+export interface ExportOptions {
+  store: Store;
+  env: Env;
+  /** The directory to write; made when missing. */
+  out: string;
+  target: ExportTarget;
+  /** Write into a directory that already holds files (overwriting same-named ones). */
+  force?: boolean;
+  /** Epoch ms "now". */
+  now: number;
+}
+
+/** What {@link exportView} wrote. */
+export interface ExportResult {
+  out: string;
+  /** The page to open first. */
+  index: string;
+  /** Every file written, relative to `out`, in the order written. */
+  files: string[];
+  pages: number;
+  /** Secrets masked while writing, per kind. */
+  redacted: RedactionCounts;
+  /** Their sum. */
+  masked: number;
+}
+
+/** The base links are rendered with; it never reaches a file (every link is rewritten). */
+const BASE = "/deja-export";
+
+/** One page to write: the link key the pages use for it, its file, its content. */
+interface Planned {
+  key: string;
+  file: string;
+  render: () => string | null;
+}
+
+/**
+ * Writes the pages of `o.target` to `o.out`.
+ *
+ * @throws {DejaError} exit 2 when `o.out` is a file, or a directory holding
+ *   files and `o.force` is not set.
+ */
+export function exportView(o: ExportOptions): ExportResult {
+  checkOut(o.out, o.force === true);
+  const ctx: ViewCtx = { base: BASE, store: o.store, env: o.env, now: o.now, static: true };
+  const plan = "project" in o.target
+    ? projectPlan(ctx, o.target.project)
+    : sessionPlan(ctx, o.target.session);
+  const files = new Map(plan.map((p) => [p.key, p.file]));
+  const counts: RedactionCounts = {};
+  mkdirSync(o.out, { recursive: true });
+  const written: string[] = [];
+  for (const p of plan) {
+    const html = p.render();
+    if (html === null) continue;
+    writeFileSync(join(o.out, p.file), rewrite(html, files, counts));
+    written.push(p.file);
+  }
+  writeFileSync(join(o.out, "app.css"), CSS);
+  writeFileSync(join(o.out, "app.js"), JS);
+  return {
+    out: o.out,
+    index: join(o.out, "index.html"),
+    files: [...written, "app.css", "app.js"],
+    pages: written.length,
+    redacted: counts,
+    masked: Object.values(counts).reduce((a, b) => a + b, 0),
+  };
+}
+
+function checkOut(out: string, force: boolean): void {
+  if (!existsSync(out)) return;
+  if (!statSync(out).isDirectory()) {
+    throw new DejaError(`${out} is a file, not a directory`, "name a new or empty directory", 2);
+  }
+  if (!force && readdirSync(out).length) {
+    throw new DejaError(
+      `${out} is not empty`,
+      "name a new or empty directory, or add --force to write over same-named files",
+      2,
+    );
+  }
+}
+
+/** The link key of a route and its query (parameters sorted), as the pages link it. */
+function keyOf(route: string, params: Record<string, string> | URLSearchParams): string {
+  const q = new URLSearchParams(params);
+  q.sort();
+  const s = q.toString();
+  return s ? `${route}?${s}` : route;
+}
+
+function hashName(prefix: string, ...parts: string[]): string {
+  const h = createHash("sha256").update(parts.join("\0")).digest("hex").slice(0, 12);
+  return `${prefix}-${h}.html`;
+}
+
+function sessionKey(s: SessionRow): string {
+  return keyOf("/session", { h: s.harness, id: s.native_id });
+}
+
+function sessionEntries(ctx: ViewCtx, sessions: SessionRow[], rootFile?: string): Planned[] {
+  const all = new Map<number, SessionRow>(sessions.map((s) => [s.id, s]));
+  const ids = JSON.stringify([...all.keys()]);
+  for (const c of Q.childrenOfMany.all(ctx.store, { ids })) all.set(c.id, c);
+  return [...all.values()].map((s, i) => ({
+    key: sessionKey(s),
+    file: i === 0 && rootFile ? rootFile : hashName("session", s.harness, s.native_id),
+    render: () => sessionPage(ctx, s.harness, s.native_id),
+  }));
+}
+
+function sessionPlan(ctx: ViewCtx, s: SessionRow): Planned[] {
+  return sessionEntries(ctx, [s], "index.html");
+}
+
+function projectPlan(ctx: ViewCtx, project: string): Planned[] {
+  const sessions = ctx.store.db.prepare("SELECT * FROM sessions WHERE project = ? ORDER BY id")
+    .all(project) as unknown as SessionRow[];
+  const blames = Q.viewProjectFiles.all(ctx.store, { project }).map((f): Planned => ({
+    key: keyOf("/blame", { p: project, path: String(f.path) }),
+    file: hashName("blame", project, String(f.path)),
+    render: () => blamePage(ctx, String(f.path), project),
+  }));
+  return [
+    {
+      key: keyOf("/project", { p: project }),
+      file: "index.html",
+      render: () => projectPage(ctx, project) ?? null,
+    },
+    ...sessionEntries(ctx, sessions),
+    ...blames,
+  ];
+}
+
+const UNESC: Record<string, string> = {
+  "&amp;": "&",
+  "&lt;": "<",
+  "&gt;": ">",
+  "&quot;": '"',
+  "&#39;": "'",
+};
+
+function unesc(text: string): string {
+  return text.replace(/&(?:amp|lt|gt|quot|#39);/g, (e) => UNESC[e]);
+}
+
+/** Redacts escaped text (unescaped first, so a secret in quotes is seen as it was written). */
+function redactEscaped(text: string, counts: RedactionCounts): string {
+  const plain = unesc(text);
+  const masked = redact(plain, counts);
+  return masked === plain ? text : esc(masked);
+}
+
+/**
+ * A page made ready to be a file: links into the pages written become
+ * relative file links, other links to the server lose their target, and every
+ * text and attribute value is redacted again. The markup is deja's own
+ * (lib/view/html.ts escapes `& < > " '` in every value), so a `<` or `>`
+ * only ever delimits a tag and a `"` only ever delimits an attribute value.
+ */
+export function rewrite(html: string, files: Map<string, string>, counts: RedactionCounts): string {
+  return html.split(/(<[^>]*>)/).map((part, i) => {
+    if (i % 2 === 0) return redactEscaped(part, counts);
+    return part.replace(/(\s)([a-zA-Z-]+)="([^"]*)"/g, (_m, sp, name, value) => {
+      if (name === "href" || name === "src" || name === "action" || name === "data-base") {
+        const target = localTarget(unesc(value), files);
+        if (target === undefined) return `${sp}${name}="${value}"`;
+        return target === null ? "" : `${sp}${name}="${esc(target)}"`;
+      }
+      return `${sp}${name}="${redactEscaped(value, counts)}"`;
+    });
+  }).join("");
+}
+
+/**
+ * Where a link to the server points among the written files: a relative file
+ * link, null when the page is not written, undefined when the link is not to
+ * the server (`#e12`, `data:`).
+ */
+function localTarget(url: string, files: Map<string, string>): string | null | undefined {
+  if (url !== BASE && !url.startsWith(BASE + "/")) return undefined;
+  if (url === BASE) return ".";
+  const rest = url.slice(BASE.length);
+  const hashAt = rest.indexOf("#");
+  const hash = hashAt < 0 ? "" : rest.slice(hashAt);
+  const u = new URL(hashAt < 0 ? rest : rest.slice(0, hashAt), "http://x");
+  if (u.pathname === "/" && !u.search) return "index.html";
+  if (u.pathname === "/app.css" || u.pathname === "/app.js") return u.pathname.slice(1);
+  const file = files.get(keyOf(u.pathname, u.searchParams));
+  return file === undefined ? null : file + hash;
+}

@@ -1,0 +1,199 @@
+/**
+ * `deja view --out DIR`: one project's or one session's pages written as
+ * static files. They open without a server (every link relative, to a file
+ * that was written, no key anywhere), hostile text stays text, secrets the
+ * index still holds are masked and counted, and a non-empty directory is
+ * refused without --force.
+ */
+import { assert, assertEquals, assertStringIncludes } from "./_assert.ts";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { memIndex } from "./_search_fixture.ts";
+import { captureIO } from "./_cli_io.ts";
+import { viewCmd } from "../lib/cli/cmd_view.ts";
+import { parse } from "../lib/cli/common.ts";
+import { DejaError } from "../core/errors.ts";
+import type { Env } from "../core/model.ts";
+
+const HOSTILE = `<script>alert("pwned")</script><img src=x onerror=alert(1)>`;
+const AT = Date.parse("2026-11-01T10:00:00Z");
+/** Shaped like a GitHub token; planted in the index after indexing, as an older index might hold it. */
+const TOKEN = "ghp_" + "Zq4Xw8Lm2Nv6Bc1Df5Gh9Jk3Pr7St0Uy2Wa4E";
+const PASSWORD = "Tr0ub4dor-Horse-77";
+
+async function fixture() {
+  const idx = await memIndex([
+    {
+      id: "sess-main",
+      project: "/home/dev/app",
+      at: AT,
+      events: [
+        ["user", `fix the flaky websocket test ${HOSTILE}`],
+        ["assistant", "Looking at it."],
+        {
+          kind: "tool_call",
+          text: "",
+          tool: {
+            name: "Edit",
+            id: "c1",
+            edits: [{ path: "/home/dev/app/src/ws.ts", old: "retries = 1", new: "retries = 5" }],
+          },
+          time: AT + 120e3,
+        },
+        { kind: "tool_result", text: "ok", result: { callId: "c1" }, time: AT + 130e3 },
+      ],
+    },
+    {
+      id: "agent-1",
+      parent: "sess-main",
+      project: "/home/dev/app",
+      at: AT + 60e3,
+      events: [["user", "subagent reads the websocket retry setting"]],
+    },
+    {
+      id: "sess-second",
+      project: "/home/dev/app",
+      at: AT + 86_400_000,
+      events: [["user", "the websocket test again"], ["assistant", "Done."]],
+    },
+    {
+      id: "sess-elsewhere",
+      project: "/home/dev/other-secret-project",
+      at: AT,
+      events: [["user", "unrelated private work"]],
+    },
+  ], { DEJA_NO_REFRESH: "1" });
+  // The index was redacted when built; these reach it the way an index built before a rule would.
+  const st = idx.open();
+  st.db.prepare(
+    `UPDATE events SET text = text || ' token ${TOKEN}' WHERE kind = 'assistant'
+      AND session_id = (SELECT id FROM sessions WHERE native_id = 'sess-main')`,
+  ).run();
+  st.db.prepare(`UPDATE sessions SET title = ? WHERE native_id = 'sess-main'`)
+    .run(`deploy with password="${PASSWORD}"`);
+  st.close();
+  return idx;
+}
+
+async function run(env: Env, argv: string[]) {
+  const c = captureIO(env, false, ["view", ...argv]);
+  const code = await viewCmd.run(parse(viewCmd, argv), c.io);
+  return { code, out: c.out(), err: c.err() };
+}
+
+/** Every link of every written page: relative, to a file that exists. */
+function checkLinks(dir: string): void {
+  for (const f of readdirSync(dir).filter((n) => n.endsWith(".html"))) {
+    const html = readFileSync(join(dir, f), "utf8");
+    assert(!html.includes("deja-export"), `${f}: the placeholder base is left`);
+    for (const [, attr, url] of html.matchAll(/\s(href|src|action)="([^"]*)"/g)) {
+      if (url.startsWith("#") || url.startsWith("data:")) continue;
+      assert(!/^[a-z]+:|^\/|^\.\./i.test(url), `${f}: ${attr}="${url}" is not a relative link`);
+      const file = url.split("#")[0];
+      assert(existsSync(join(dir, file)), `${f}: ${attr}="${url}" points to no written file`);
+    }
+  }
+}
+
+Deno.test("view --out --project writes the project's pages as linked static files", async () => {
+  const idx = await fixture();
+  try {
+    const out = join(idx.dir, "share");
+    const r = await run(idx.env, ["--out", out, "--project", "dev/app", "--json"]);
+    assertEquals(r.code, 0, r.err);
+    const res = JSON.parse(r.out);
+    const files = readdirSync(out);
+    for (const f of ["index.html", "app.css", "app.js"]) assert(files.includes(f), f);
+    // The project page, three sessions (the subagent too) and the blame page of ws.ts.
+    assertEquals(res.pages, 5);
+    assertEquals(files.filter((f) => f.startsWith("session-")).length, 3);
+    assertEquals(files.filter((f) => f.startsWith("blame-")).length, 1);
+    checkLinks(out);
+    const all = files.filter((f) => f.endsWith(".html")).map((f) =>
+      readFileSync(join(out, f), "utf8")
+    ).join("\n");
+    // Only this project: the other project's session is neither written nor named.
+    assert(!all.includes("other-secret-project"));
+    assert(!all.includes("unrelated private work"));
+    // Hostile transcript text is text.
+    assert(!all.includes("<script>alert"));
+    assert(!all.includes("<img src=x"));
+    assertStringIncludes(all, "&lt;script&gt;alert(&quot;pwned&quot;)&lt;/script&gt;");
+    // No search box (it needs the server) and no navigation to pages not written.
+    assert(!all.includes('type="search"'));
+    // The index page links the sessions; a session page links back to the project.
+    const index = readFileSync(join(out, "index.html"), "utf8");
+    assertStringIncludes(index, 'href="session-');
+    assertStringIncludes(index, 'href="blame-');
+    assertStringIncludes(index, 'href="app.css"');
+    assertStringIncludes(index, 'src="app.js"');
+  } finally {
+    idx.cleanup();
+  }
+});
+
+Deno.test("view --out masks a secret the index still holds, and says how many it masked", async () => {
+  const idx = await fixture();
+  try {
+    const out = join(idx.dir, "one");
+    const r = await run(idx.env, ["--out", out, "sess-main"]);
+    assertEquals(r.code, 0, r.err);
+    const all = readdirSync(out).filter((f) => f.endsWith(".html")).map((f) =>
+      readFileSync(join(out, f), "utf8")
+    ).join("\n");
+    assert(!all.includes(TOKEN), "the token is written");
+    assert(!all.includes(PASSWORD), "the password is written");
+    assertStringIncludes(all, "[redacted:github_token]");
+    assertStringIncludes(all, "websocket"); // the rest of the text stays
+    assertStringIncludes(r.out, "masked ");
+    assertStringIncludes(r.out, "github_token");
+    const j = await run(idx.env, ["--out", join(idx.dir, "two"), "sess-main", "--json"]);
+    const res = JSON.parse(j.out);
+    assert(res.redacted.github_token >= 1, j.out);
+    assert(res.redacted.assignment >= 1, j.out);
+    assertEquals(
+      res.masked,
+      Object.values(res.redacted as Record<string, number>).reduce((a, b) => a + b, 0),
+    );
+    // One session: it is the index page, its subagent beside it; nothing of the project else.
+    assertEquals(res.pages, 2);
+    assertStringIncludes(readFileSync(join(out, "index.html"), "utf8"), "flaky websocket");
+    assert(!all.includes("the websocket test again"));
+    checkLinks(out);
+  } finally {
+    idx.cleanup();
+  }
+});
+
+Deno.test("view --out refuses a directory that holds files unless --force", async () => {
+  const idx = await fixture();
+  try {
+    const out = join(idx.dir, "busy");
+    mkdirSync(out);
+    writeFileSync(join(out, "notes.txt"), "mine");
+    let err: unknown;
+    try {
+      await run(idx.env, ["--out", out, "sess-main"]);
+    } catch (e) {
+      err = e;
+    }
+    assert(err instanceof DejaError && err.exitCode === 2, String(err));
+    assertStringIncludes((err as Error).message, "not empty");
+    assert(!existsSync(join(out, "index.html")));
+    assertEquals((await run(idx.env, ["--out", out, "sess-main", "--force"])).code, 0);
+    assert(existsSync(join(out, "index.html")));
+    assertEquals(readFileSync(join(out, "notes.txt"), "utf8"), "mine");
+    // --out needs a project or a session; --project without --out is a usage error.
+    for (const argv of [["--out", join(idx.dir, "x")], ["--project", "app"]]) {
+      let e2: unknown;
+      try {
+        await run(idx.env, argv);
+      } catch (e) {
+        e2 = e;
+      }
+      assert(e2 instanceof DejaError && e2.exitCode === 2, argv.join(" "));
+    }
+  } finally {
+    idx.cleanup();
+  }
+});
