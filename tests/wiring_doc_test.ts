@@ -1,7 +1,13 @@
 /** docs/wiring.md is the wiring matrix generated from registry.json, never typed by hand. */
-import { assertEquals } from "./_assert.ts";
+import { assert, assertEquals } from "./_assert.ts";
 import { readFileSync } from "node:fs";
 import { wiringMarkdown, wiringMatrix } from "../lib/install/matrix.ts";
+import { wiringText } from "../lib/cli/cmd_sources.ts";
+
+Deno.test("docs/wiring.md names the other config file names a harness reads", () => {
+  assert(wiringMarkdown().includes("(or `~/.kimi/mcp.json`)"));
+  assert(wiringText().includes("~/.kimi-code/mcp.json or ~/.kimi/mcp.json (mcpServers.deja)"));
+});
 
 Deno.test("docs/wiring.md equals the matrix generated from registry.json", () => {
   const doc = readFileSync(new URL("../docs/wiring.md", import.meta.url), "utf8");
@@ -18,6 +24,9 @@ Deno.test("the matrix has a row per install target, hooks and envelopes for -aut
   ]);
   const crush = rows.find((r) => r.harness === "crush")!;
   assertEquals(crush.envelope, "flat");
+  const kimi = rows.find((r) => r.harness === "kimi")!;
+  assertEquals(kimi.mcp?.also, ["~/.kimi/mcp.json"]);
+  assertEquals(codex.mcp?.also, []);
   const zed = rows.find((r) => r.harness === "zed")!;
   assertEquals([zed.auto_target, zed.hooks, zed.envelope], [null, [], null]);
 });

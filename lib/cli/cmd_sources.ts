@@ -20,11 +20,11 @@ import { describeVerification, type Verification, verification } from "../../cor
 import { wiringMatrix } from "../install/matrix.ts";
 
 /** The wiring matrix for a terminal: one block per harness. */
-function wiringText(): string {
+export function wiringText(): string {
   return wiringMatrix().map((r) => {
     const lines = [
       `${r.display_name}: deja install ${r.target}${r.auto_target ? ` | ${r.auto_target}` : ""}`,
-      `  mcp      ${r.mcp ? `${r.mcp.file} (${r.mcp.key})` : "-"}`,
+      `  mcp      ${r.mcp ? `${[r.mcp.file, ...r.mcp.also].join(" or ")} (${r.mcp.key})` : "-"}`,
       `  skill    ${r.skill ?? "-"}`,
       `  command  ${r.command ?? "-"}`,
       `  hooks    ${r.hooks.length ? `${r.hooks.join(", ")} [${r.envelope}]` : "-"}`,

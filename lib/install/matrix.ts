@@ -16,8 +16,11 @@ export interface WiringRow {
   /** The plain target and the `-auto` target (null when the harness fires no events deja uses). */
   target: string;
   auto_target: string | null;
-  /** Config file of the MCP server entry and its key path, or null (no MCP, pi). */
-  mcp: { file: string; key: string } | null;
+  /**
+   * Config file of the MCP server entry and its key path, or null (no MCP, pi);
+   * `also`: other names of that file, used instead when one of them exists.
+   */
+  mcp: { file: string; key: string; also: string[] } | null;
   skill: string | null;
   command: string | null;
   /** Hook events deja wires (in the harness's spelling), or the plugin files. */
@@ -46,7 +49,7 @@ export function wiringMatrix(): WiringRow[] {
       display_name: w.displayName,
       target: f.target,
       auto_target: f.auto?.target ?? null,
-      mcp: f.mcp ? { file: f.mcp.file, key: f.mcp.key.join(".") } : null,
+      mcp: f.mcp ? { file: f.mcp.file, key: f.mcp.key.join("."), also: f.mcp.also ?? [] } : null,
       skill: f.skill?.file ?? null,
       command: f.command?.file ?? null,
       hooks,
@@ -57,6 +60,8 @@ export function wiringMatrix(): WiringRow[] {
 
 const cell = (s: string | null) => s ? `\`${s.replaceAll("|", "\\|")}\`` : "—";
 
+const also = (files: string[]) => files.length ? ` (or ${files.map(cell).join(", ")})` : "";
+
 /** The matrix as a Markdown table (docs/wiring.md). */
 export function wiringMarkdown(): string {
   const rows = wiringMatrix();
@@ -66,14 +71,16 @@ export function wiringMarkdown(): string {
     "# Wiring matrix",
     "",
     "What `deja install <target>` writes for each harness, and what `<target>-auto` adds (hooks or a",
-    "plugin that recall without being asked). Paths are registry templates (`~`, `${VAR:-default}`).",
+    "plugin that recall without being asked). Paths are registry templates (`~`, `${VAR:-default}`);",
+    "where the harness reads its config under another name too, the first of those that exists is",
+    'edited instead ("or …").',
     "",
     "| harness | targets | MCP server | skill | command | hooks (-auto) | answer |",
     "| --- | --- | --- | --- | --- | --- | --- |",
   ];
   const body = rows.map((r) =>
     `| ${r.display_name} | \`${r.target}\`${r.auto_target ? `, \`${r.auto_target}\`` : ""} | ${
-      r.mcp ? `${cell(r.mcp.file)} ${cell(r.mcp.key)}` : "—"
+      r.mcp ? `${cell(r.mcp.file)} ${cell(r.mcp.key)}${also(r.mcp.also)}` : "—"
     } | ${cell(r.skill)} | ${cell(r.command)} | ${
       r.hooks.length ? r.hooks.map((h) => cell(h)).join(", ") : "—"
     } | ${r.envelope ?? "—"} |`

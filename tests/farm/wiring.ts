@@ -13,7 +13,7 @@
  * @module
  */
 import type { Reply, View } from "./_mock_script.ts";
-import { fillRequired, keyOf, type Tool } from "./_mock_tools.ts";
+import { fillRequired, keyOf, pick, readArgs, shellArgs, type Tool } from "./_mock_tools.ts";
 import type { LoggedRequest } from "./mock_model.ts";
 import type { Check } from "./verify.ts";
 import { RECALL_ARGS, tags } from "./roundtrip.ts";
@@ -68,16 +68,46 @@ export function isDejaTool(name: string): boolean {
 
 /** A harness's tool that loads deferred tools (Claude's `ToolSearch`, `tool_search`). */
 function searchTool(tools: Tool[]): Tool | undefined {
-  return tools.find((t) => /^tool_?search$/i.test(t.name));
+  return tools.find((t) => isSearch(t.name));
+}
+
+function isSearch(name: string): boolean {
+  return /^tool_?search$/i.test(name);
 }
 
 type Call = { tool: Tool; args: Record<string, unknown>; text: string };
 
-/** The search call that loads the deja tool, in the search tool's own argument shape. */
-function searchCall(t: Tool): Call {
+/**
+ * The deja tool's name in a harness's list of deferred tools, one name a line
+ * (Claude Code's "…before calling them:" list, Factory's "Deferred tools:").
+ */
+export function deferredName(v: View): string | undefined {
+  for (const text of [v.system, ...v.userTexts]) {
+    const name = text.match(/^[ \t]*((mcp_+)?deja[-_.]+deja)[ \t]*$/m)?.[1];
+    if (name) return name;
+  }
+  return undefined;
+}
+
+/**
+ * The search call that loads the deja tool, in the search tool's own argument
+ * shape: `select:<name>` where the deferred list names deja's tool, else a
+ * keyword search (Factory names it `deja___deja` and lists it only once its
+ * MCP server has connected).
+ */
+function searchCall(t: Tool, v: View): Call {
   const key = keyOf(t.schema, ["query", "q", "search", "names", "name"]) ?? "query";
-  const value = t.name === "ToolSearch" ? "select:mcp__deja__deja" : "deja";
+  const listed = deferredName(v);
+  const value = t.name === "ToolSearch" && listed ? `select:${listed}` : "deja";
   return { tool: t, args: fillRequired(t.schema, { [key]: value }, "/"), text: "Loading deja." };
+}
+
+/**
+ * Oh My Pi's route to an MCP tool: its system prompt says to write the JSON
+ * arguments to `xd://mcp__deja_deja` with its `write` tool.
+ */
+export function routeOf(text: string): string | undefined {
+  return text.match(/xd:\/\/(mcp_+)?deja[-_.]+deja\b/)?.[0];
 }
 
 /** The name Claude Code and Qwen Code give deja's tool, the one a bridge call names. */
@@ -85,49 +115,89 @@ const BRIDGED = "mcp__deja__deja";
 
 /**
  * The recall: the deja tool itself where the request offers it, else through
- * the harness's bridge for deferred tools (Qwen's `tool_call {name, arguments}`).
+ * the harness's bridge for deferred tools (Qwen's `tool_call {name, arguments}`)
+ * or route (omp's `write` to `xd://…`).
  */
 function dejaCall(v: View): Call {
   const args = { ...RECALL_ARGS };
+  const text = "Asking deja.";
   const direct = v.tools.find((t) => isDejaTool(t.name));
-  if (direct) return { tool: direct, args, text: "Asking deja." };
-  const bridge = v.tools.find((t) => t.name === "tool_call");
-  if (bridge) {
-    return { tool: bridge, args: { name: BRIDGED, arguments: args }, text: "Asking deja." };
+  if (direct) return { tool: direct, args, text };
+  const route = routeOf(v.system);
+  const write = v.tools.find((t) => t.name === "write");
+  if (route && write) {
+    const content = JSON.stringify(args);
+    return { tool: write, args: fillRequired(write.schema, { path: route, content }, "/"), text };
   }
-  return { tool: { name: BRIDGED, kind: "function", schema: {} }, args, text: "Asking deja." };
-}
-
-/** True when the mock's reply `r` called deja (directly or through a bridge). */
-function callsDeja(r: LoggedRequest["reply"]): boolean {
-  const a = r?.args as Obj | undefined;
-  return isDejaTool(String(r?.tool ?? "")) ||
-    (r?.tool === "tool_call" && isDejaTool(String(a?.name ?? "")));
+  const bridge = v.tools.find((t) => t.name === "tool_call");
+  if (bridge) return { tool: bridge, args: { name: BRIDGED, arguments: args }, text };
+  return { tool: { name: deferredName(v) ?? BRIDGED, kind: "function", schema: {} }, args, text };
 }
 
 /**
- * The mock's side of run `id`: on the tagged turn, the search call where the
- * first request offers no deja tool but a search tool, then the deja recall,
- * then an answer. Undefined (the farm scenario answers) for other requests.
+ * One step that only waits a second (`sleep 1` in the shell, else a read of
+ * README.md): MCP servers that connect late show up in a later request.
  */
-export function wiringPlay(id: string): (v: View) => Reply | undefined {
+function lookCall(v: View, project: string): Call | undefined {
+  const shell = pick(v.tools, "shell");
+  if (shell) return { tool: shell, args: shellArgs(shell, "sleep 1", project), text: "Waiting." };
+  const read = pick(v.tools, "read");
+  if (read) {
+    return { tool: read, args: readArgs(read, `${project}/README.md`, project), text: "Looking." };
+  }
+  return undefined;
+}
+
+/** Look-around steps before the mock gives up waiting for deja to show up. */
+const MAX_LOOKS = 5;
+
+/** True when the mock's reply `r` called deja (directly, through a bridge or a route). */
+function callsDeja(r: LoggedRequest["reply"]): boolean {
+  const a = r?.args as Obj | undefined;
+  return isDejaTool(String(r?.tool ?? "")) ||
+    (r?.tool === "tool_call" && isDejaTool(String(a?.name ?? ""))) ||
+    Boolean(routeOf(String(a?.path ?? "")));
+}
+
+type Kind = "look" | "search" | "deja";
+
+/**
+ * The mock's side of run `id` in `project`: on the tagged turn, the deja
+ * recall as soon as the request offers it (a tool or omp's route); else a
+ * search where the harness has a deferred-tool search (after one wait where its
+ * deferred list does not name deja yet), or up to five waits for a harness
+ * without a search until deja shows up; then an answer. Undefined (the farm
+ * scenario answers) for other requests.
+ */
+export function wiringPlay(id: string, project = "/"): (v: View) => Reply | undefined {
   const { tag, answer } = tags(id);
-  let steps: Array<(v: View) => Call> | undefined;
+  const taken: Kind[] = [];
   return (v) => {
     const at = v.userTexts.findLastIndex((t) => t.includes(tag));
     if (at < 0 || !v.tools.length) return undefined;
-    if (!steps) {
-      const search = searchTool(v.tools);
-      steps = [];
-      if (search && !v.tools.some((t) => isDejaTool(t.name))) {
-        steps.push(() => searchCall(search));
-      }
-      steps.push(dejaCall);
-    }
     const done = v.resultsAfter.slice(at).reduce((a, b) => a + b, 0);
-    const step = steps[done];
-    if (step) return { kind: "tool", ...step(v), turn: "main" };
-    return { kind: "text", text: `Recalled; marker ${answer}.`, turn: "main" };
+    const before = taken.slice(0, done);
+    if (before.includes("deja")) {
+      return { kind: "text", text: `Recalled; marker ${answer}.`, turn: "main" };
+    }
+    const search = searchTool(v.tools);
+    const visible = v.tools.some((t) => isDejaTool(t.name)) ||
+      (routeOf(v.system) && v.tools.some((t) => t.name === "write"));
+    const looks = before.filter((k) => k === "look").length;
+    const look = lookCall(v, project);
+    let kind: Kind = "deja";
+    if (visible) kind = "deja";
+    else if (search && !before.includes("search")) {
+      // Claude Code's deferred list names deja at once; Factory's only once its MCP server is up.
+      kind = search.name !== "ToolSearch" || deferredName(v) || looks || !look ? "search" : "look";
+    } else if (!search && look && looks < MAX_LOOKS) kind = "look";
+    taken[done] = kind;
+    const call = kind === "look" && look
+      ? look
+      : kind === "search" && search
+      ? searchCall(search, v)
+      : dejaCall(v);
+    return { kind: "tool", ...call, turn: "main" };
   };
 }
 
@@ -144,6 +214,7 @@ function strings(v: unknown, out: string[] = []): string[] {
 /** True when `v` is a tool result in any of the mock's protocols. */
 function isResult(v: Obj): boolean {
   return v.type === "tool_result" || v.role === "tool" || v.role === "function" ||
+    "tool_result_node" in v ||
     /(_call_output|^tool_search_output)$/.test(String(v.type ?? "")) || "functionResponse" in v;
 }
 
@@ -170,7 +241,8 @@ export function offered(body: unknown): string[] {
   const loaded = Array.isArray(b?.input)
     ? (b.input as Obj[]).filter((it) => it?.type === "tool_search_output").map((it) => it.tools)
     : [];
-  const tools = [b?.tools, ...loaded];
+  // Augment (auggie) sends `tool_definitions`.
+  const tools = [b?.tools, b?.tool_definitions, ...loaded];
   const out: string[] = [];
   const walk = (v: unknown, ns: string) => {
     if (Array.isArray(v)) return v.forEach((x) => walk(x, ns));
@@ -194,23 +266,29 @@ export function wiringChecks(log: LoggedRequest[], id: string, auto: boolean): C
   const callAt = main.findIndex((r) => callsDeja(r.reply));
   const names = main.map((r) => offered(r.body));
   const direct = names[0]?.find(isDejaTool);
-  const searchAt = main.findIndex((r) => r.reply?.tool && !callsDeja(r.reply));
+  const searchAt = main.findIndex((r) => isSearch(String(r.reply?.tool ?? "")));
   const searched = main[searchAt]?.reply?.tool;
   // Loaded into the tool list, or named in the search's result (a bridge such as Qwen's tool_call).
   const found = searchAt >= 0 && main[searchAt + 1]
     ? split(main[searchAt + 1].body).results.match(/\b(mcp_+)?deja[-_.]+deja\b/)?.[0]
     : undefined;
-  const later = names.flat().find(isDejaTool) ?? found;
+  // omp: a route in the system prompt, to be written to with its write tool.
+  const routes = main.map((r) => routeOf(split(r.body).rest));
+  const routeAt = routes.findIndex(Boolean);
+  const route = routeAt >= 0
+    ? `the route ${routes[routeAt]} in the system prompt of request ${routeAt + 1} of the turn`
+    : undefined;
+  const tool = names.flat().find(isDejaTool) ?? found;
   const checks: Check[] = [{
     name: "mcp offered",
-    ok: main.length ? Boolean(later) : false,
+    ok: main.length ? Boolean(tool ?? route) : false,
     detail: !main.length
       ? "no model request of the tagged turn"
       : direct
       ? `${direct} in the first tool list`
-      : later
-      ? `${later} after ${searched ?? "a later request"}`
-      : `no deja tool among ${names[0]?.length ?? 0} tools`,
+      : tool
+      ? `${tool} after ${searched ?? "a later request"}`
+      : route ?? `no deja tool among ${names[0]?.length ?? 0} tools`,
   }];
   const after = callAt >= 0 ? main[callAt + 1] ?? log[log.indexOf(main[callAt]) + 1] : undefined;
   const res = after ? split(after.body).results : "";

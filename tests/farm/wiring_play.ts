@@ -46,7 +46,7 @@ export async function playWiring(job: WiringJob): Promise<WiringPlayed> {
   const project = realpathSync(join(job.dir, "project"));
   const mock = await startMock({
     scenario: { id: job.scenario.id, steps: [] },
-    play: wiringPlay(job.scenario.id),
+    play: wiringPlay(job.scenario.id, project),
     project,
     log: join(job.dir, "requests.jsonl"),
     maxRequests: 200,

@@ -53,6 +53,48 @@ Deno.test("wiring play calls an offered deja tool at once", () => {
   assertEquals(r.tool.name, "deja_deja");
 });
 
+Deno.test("wiring play looks around once, then writes to omp's route when its MCP server shows up", () => {
+  const play = wiringPlay("abc123", "/p");
+  const tools = [tool("read"), tool("bash"), tool("write")];
+  const first = play(view(tools, 0));
+  assert(first?.kind === "tool");
+  assertEquals([first.tool.name, first.args.command], ["bash", "sleep 1"]);
+  const routed = {
+    ...view(tools, 1),
+    system: '## MCP Tool Routes\n- "deja" → `xd://mcp__deja_deja`',
+  };
+  const call = play(routed);
+  assert(call?.kind === "tool");
+  assertEquals(call.tool.name, "write");
+  assertEquals(call.args.path, "xd://mcp__deja_deja");
+  assertEquals(JSON.parse(String(call.args.content)).mode, "recall");
+  assertEquals(play({ ...routed, resultsAfter: [2] })?.kind, "text");
+});
+
+Deno.test("wiring play selects the name Factory's deferred list gives, else searches by keyword", () => {
+  const tools = [tool("Bash"), tool("ToolSearch")];
+  const listed = {
+    ...view(tools, 0),
+    userTexts: ["Deferred tools:\nWebSearch\ndeja___deja\n", prompt("abc123")],
+  };
+  const r = wiringPlay("abc123")(listed);
+  assert(r?.kind === "tool");
+  assertEquals(r.args.query, "select:deja___deja");
+  const claude = "load tool schemas before calling them:\nCronCreate\nmcp__deja__deja\n\nAgents:";
+  const c = wiringPlay("abc123")({ ...view(tools, 0), system: claude });
+  assert(c?.kind === "tool");
+  assertEquals(c.args.query, "select:mcp__deja__deja");
+  // Not listed yet (its MCP server connects late): one look around, then a keyword search.
+  const play = wiringPlay("abc123");
+  const names = [0, 1].map((n) => play(view(tools, n))).map((x) =>
+    x?.kind === "tool" && x.tool.name
+  );
+  assertEquals(names, ["Bash", "ToolSearch"]);
+  const search = play(view(tools, 1));
+  assert(search?.kind === "tool");
+  assertEquals(search.args.query, "deja");
+});
+
 Deno.test("tool results are told apart from the rest in every protocol", () => {
   const body = {
     messages: [
@@ -62,9 +104,10 @@ Deno.test("tool results are told apart from the rest in every protocol", () => {
     ],
     input: [{ type: "function_call_output", output: "responses result" }],
     contents: [{ parts: [{ functionResponse: { response: { output: "gemini result" } } }] }],
+    nodes: [{ type: 1, tool_result_node: { content: "augment result" } }],
   };
   const s = split(body);
-  for (const r of ["chat", "anthropic", "responses", "gemini"]) {
+  for (const r of ["chat", "anthropic", "responses", "gemini", "augment"]) {
     assert(s.results.includes(`${r} result`), r);
     assert(!s.rest.includes(`${r} result`), r);
   }
@@ -74,6 +117,7 @@ Deno.test("tool results are told apart from the rest in every protocol", () => {
 Deno.test("offered names Responses namespaces and tools a tool search loaded", () => {
   const body = {
     tools: [{ type: "function", name: "exec_command" }, { functionDeclarations: [{ name: "g" }] }],
+    tool_definitions: [{ name: "deja_deja", input_schema_json: "{}" }],
     input: [{
       type: "tool_search_output",
       tools: [{
@@ -83,7 +127,7 @@ Deno.test("offered names Responses namespaces and tools a tool search loaded", (
       }],
     }],
   };
-  assertEquals(offered(body), ["exec_command", "g", "mcp__deja__deja"]);
+  assertEquals(offered(body), ["exec_command", "g", "deja_deja", "mcp__deja__deja"]);
 });
 
 function req(body: unknown, reply: LoggedRequest["reply"]): LoggedRequest {
@@ -108,6 +152,27 @@ Deno.test("wiring checks: offered, answered with the marker, hook text before an
   // The marker only in the system prompt (a hook), not in the tool's result: not answered.
   const noAnswer = [log[0], req({ tools, messages: [] }, { turn: "main", text: "ok" })];
   assertEquals(wiringChecks(noAnswer, "abc123", false).map((c) => c.ok), [true, false, null]);
+});
+
+Deno.test("wiring checks: omp's route counts as offered and a write to it as the call", () => {
+  const m = marker("abc123");
+  const tools = [{ function: { name: "write" } }];
+  const system = { role: "system", content: '- "deja" → `xd://mcp__deja_deja`' };
+  const log = [
+    req({ tools, messages: [] }, { turn: "main", tool: "read", args: {} }),
+    req({ tools, messages: [system] }, {
+      turn: "main",
+      tool: "write",
+      args: { path: "xd://mcp__deja_deja", content: "{}" },
+    }),
+    req({ tools, messages: [system, { role: "tool", content: `found ${m}` }] }, {
+      turn: "main",
+      text: "ok",
+    }),
+  ];
+  const checks = wiringChecks(log, "abc123", false);
+  assertEquals(checks.map((c) => c.ok), [true, true, null]);
+  assert(checks[0].detail.includes("xd://mcp__deja_deja"), checks[0].detail);
 });
 
 Deno.test("wiring_verified goes after verified_by and is replaced in place; the page part is read back", () => {
