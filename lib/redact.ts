@@ -55,6 +55,8 @@ function acceptAssignment(match: string, v: string): boolean {
   if (!/[\p{L}\p{N}]/u.test(v) || /^(.)\1*$/.test(v)) return false;
   const before = match[match.lastIndexOf(v) - 1];
   const quoted = before === '"' || before === "'";
+  // A template (`"postgres://u:${random_password.db.result}@h"`) names its secret elsewhere.
+  if (/\$\{|\{\{|#\{/.test(v)) return false;
   if (/\s/.test(v)) return acceptPhrase(v, quoted);
   if (quoted) return true;
   return v.length >= 20 || (/\d/.test(v) && /\p{L}/u.test(v));

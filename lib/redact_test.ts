@@ -349,6 +349,7 @@ Deno.test("redact leaves messages and code after a password key word alone", () 
       "password = get_password(user)",
       "password = None if x else y",
       "  password: !vault |",
+      `secret_data = "postgres://app:\${random_password.db.result}@localhost/app"`,
     ]
   ) {
     const c: Record<string, number> = {};
