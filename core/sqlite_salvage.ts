@@ -116,6 +116,9 @@ export function recover(
   const master = src.prepare(`SELECT type, name, sql FROM sqlite_master`)
     .all() as unknown as Master[];
   const mem = new DatabaseSync(":memory:");
+  // Rows are copied table by table in whatever order, some of them lost: a foreign key must not
+  // refuse a child whose parent comes later (or was on the damaged page).
+  mem.exec("PRAGMA foreign_keys = OFF");
   const made: string[] = [];
   for (const m of master) {
     if (m.type !== "table" || !m.sql || m.name.startsWith("sqlite_")) continue;

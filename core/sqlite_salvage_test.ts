@@ -104,3 +104,42 @@ Deno.test("a store with a damaged index page loses no row", () => {
     assertEquals(n, 100);
   });
 });
+
+Deno.test("a damaged store whose child table comes before its parent is still copied (foreign keys off in the copy)", () => {
+  const dir = mkdtempSync(join(tmpdir(), "deja-salvage-fk-"));
+  try {
+    // opencode's shape: `part` references `message`, and sqlite_master lists `part` first.
+    const path = join(dir, "fk.db");
+    const db = new DatabaseSync(path);
+    db.exec("PRAGMA foreign_keys = OFF");
+    db.exec(
+      "CREATE TABLE part (id INTEGER PRIMARY KEY, mid INTEGER REFERENCES message(id), body TEXT)",
+    );
+    db.exec("CREATE TABLE message (id INTEGER PRIMARY KEY, body TEXT)");
+    db.exec("CREATE INDEX part_mid ON part(mid)");
+    const m = db.prepare("INSERT INTO message (id, body) VALUES (?, ?)");
+    const p = db.prepare("INSERT INTO part (mid, body) VALUES (?, ?)");
+    for (let i = 1; i <= 50; i++) {
+      m.run(i, `M${i}X`);
+      p.run(i, `P${i}X ${"pad ".repeat(60)}`);
+    }
+    db.close();
+    const probe = new DatabaseSync(path, { readOnly: true });
+    const root = (probe.prepare("SELECT rootpage AS r FROM sqlite_master WHERE name = 'part_mid'")
+      .get() as { r: number }).r;
+    probe.close();
+    const bytes = new Uint8Array(readFileSync(path));
+    bytes.fill(0xa5, (root - 1) * PAGE, (root - 1) * PAGE + 12);
+    writeFileSync(path, bytes);
+    const ctx = new SourceCtx(env);
+    const h = openOrCountEmpty(path, ctx)!;
+    const n = (h.db.prepare("SELECT count(*) AS n FROM part WHERE mid = ?").get(7) as {
+      n: number;
+    }).n;
+    const all = (h.db.prepare("SELECT count(*) AS n FROM part").get() as { n: number }).n;
+    h.close();
+    assertEquals([n, all], [1, 50]);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

@@ -72,18 +72,37 @@ Deno.test("a backup of deja's own file (made by an older deja) is never restored
   }
 });
 
-Deno.test("uninstall <h>-auto removes everything install <h>-auto added, under the same labels", () => {
+Deno.test("install <h>-auto reports each part under the target that owns it, and uninstalling each target takes back exactly its parts", () => {
   for (const f of autos) {
     const w = world();
     try {
       const inst = installTargets(w.env, w.self, [t(f.auto!.target)]);
-      const added = inst.outcomes.flatMap((o) => o.changes)
-        .filter((c) => c.action === "created" || c.action === "updated")
-        .map((c) => `${c.target} ${c.kind}`).sort();
-      const un = uninstallTargets(w.env, [t(f.auto!.target)]);
-      const removed = un.outcomes.flatMap((o) => o.changes)
-        .filter((c) => c.action === "removed").map((c) => `${c.target} ${c.kind}`).sort();
-      assertEquals([...new Set(removed)], [...new Set(added)], f.target);
+      const added = (target: string) =>
+        inst.outcomes.flatMap((o) => o.changes)
+          .filter((c) => c.target === target && (c.action === "created" || c.action === "updated"))
+          .map((c) => c.kind).sort();
+      assert(added(f.auto!.target).every((k) => k === "hooks"), `${f.target}: hooks only`);
+      assert(!added(f.target).includes("hooks"), `${f.target}: no hooks`);
+      // Turning automatic recall off leaves the plain wiring.
+      const off = uninstallTargets(w.env, [t(f.auto!.target)]);
+      const removed = (r: typeof off) =>
+        r.outcomes.flatMap((o) => o.changes).filter((c) => c.action === "removed")
+          .map((c) => `${c.target} ${c.kind}`).sort();
+      assertEquals(
+        [...new Set(removed(off))],
+        [...new Set(added(f.auto!.target).map((k) => `${f.auto!.target} ${k}`))],
+        f.target,
+      );
+      assertEquals(targetStatus(w.env, t(f.auto!.target)).state, "not_wired", f.target);
+      if (added(f.target).length) {
+        assertEquals(targetStatus(w.env, t(f.target)).state, "wired", f.target);
+      }
+      const gone = uninstallTargets(w.env, [t(f.target)]);
+      assertEquals(
+        [...new Set(removed(gone))],
+        [...new Set(added(f.target).map((k) => `${f.target} ${k}`))],
+        f.target,
+      );
       assertEquals(targetStatus(w.env, t(f.target)).state, "not_wired", f.target);
     } finally {
       rmSync(w.root, { recursive: true, force: true });

@@ -141,8 +141,9 @@ Deno.test("pi: a deja tool extension and the skill; pi-auto adds the recall exte
     const again = installTargets(w.env, w.self, [t("pi-auto")]);
     assert(again.outcomes[0].changes.every((c) => c.action === "unchanged"), "idempotent");
     uninstallTargets(w.env, [t("pi-auto")]);
-    assert(!existsSync(join(ext, "deja-auto.js")));
-    assert(!existsSync(join(ext, "deja.js")), "pi-auto is pi plus hooks: both go");
+    assert(!existsSync(join(ext, "deja-auto.js")), "automatic recall off");
+    assert(existsSync(join(ext, "deja.js")), "the deja tool stays with the plain target");
+    uninstallTargets(w.env, [t("pi")]);
     assertEquals(existsSync(ext) ? readdirSync(ext) : [], []);
   } finally {
     rmSync(w.root, { recursive: true, force: true });
@@ -167,6 +168,7 @@ Deno.test("opencode-auto writes a server plugin (default export with id and serv
     assert((cfg as { mcp: Obj }).mcp.deja, "the MCP entry too");
     uninstallTargets(w.env, [t("opencode-auto")]);
     assert(!existsSync(file));
+    uninstallTargets(w.env, [t("opencode")]);
   } finally {
     rmSync(w.root, { recursive: true, force: true });
   }

@@ -288,10 +288,15 @@ Deno.test("uninstall never creates a config that did not exist", () => {
   assertEquals(readdirSync(w.home), []);
 });
 
-Deno.test("uninstall of an -auto target removes all its install added: hooks, MCP server, skill", () => {
+Deno.test("uninstall of an -auto target turns recall off and keeps the plain wiring; the plain target then takes the rest", () => {
   const w = world();
   installTargets(w.env, w.self, [t("crush-auto")]);
   uninstallTargets(w.env, [t("crush-auto")]);
+  const cfg = readFileSync(join(w.home, ".config/crush/crush.json"), "utf8");
+  assertStringIncludes(cfg, '"deja"');
+  assert(!cfg.includes("PreToolUse"), cfg);
+  assert(existsSync(join(w.home, ".agents/skills/deja-history/SKILL.md")), "the skill stays");
+  uninstallTargets(w.env, [t("crush")]);
   assert(!existsSync(join(w.home, ".config/crush/crush.json")), "deja's own file went");
   assert(!existsSync(join(w.home, ".agents/skills/deja-history/SKILL.md")));
   assert(!existsSync(w.launcher), "nothing runs the launcher any more");
@@ -412,10 +417,14 @@ Deno.test("the launcher runs the recorded deja, and exits 0 silently when it is 
   });
   assertEquals([ok.status, ok.stdout], [0, "fake deja hook-tool --crush\n"]);
   rmSync(w.self[0]);
-  const gone = spawnSync(...exactly(["sh", "-c", `${w.launcher} hook-tool --crush`], env), {
-    encoding: "utf8",
-    input: '{"event":"PreToolUse"}',
-  });
+  // The event comes from a file: a hook that exits without reading must not race a pipe
+  // writer into EPIPE (which leaves spawnSync with no status at all).
+  const event = join(w.root, "event.json");
+  write(event, '{"event":"PreToolUse"}');
+  const gone = spawnSync(
+    ...exactly(["sh", "-c", `${w.launcher} hook-tool --crush < '${event}'`], env),
+    { encoding: "utf8" },
+  );
   assertEquals([gone.status, gone.stdout, gone.stderr], [0, "", ""]);
   const moved = join(w.root, "elsewhere", "deja");
   write(moved, '#!/bin/sh\necho "moved deja $*"\n', 0o755);

@@ -10,6 +10,7 @@ import { indexPath, Store } from "../lib/store.ts";
 import { indexStatus } from "../lib/install/doctor.ts";
 import { crush } from "../parsers/crush.ts";
 import { materialize, REPO, testEnv } from "./_fixture.ts";
+import { main } from "../main.ts";
 import { assert, assertEquals } from "./_assert.ts";
 
 function crushSessions(env: ReturnType<typeof testEnv>): number {
@@ -42,6 +43,24 @@ Deno.test("a damaged projects.json is a Crush error and a rebuild keeps the Crus
     assert(errors.some((e) => e.startsWith(registry)), errors.join("; "));
     assertEquals(crushSessions(env), before);
     assert(indexStatus(env).harnessErrors.some((e) => e.startsWith("crush: ")));
+    // doctor counts what the last run could not read as something broken: exit 1.
+    const err: string[] = [];
+    const code = await main({
+      args: ["doctor"],
+      env: testEnv(fx.root, {
+        DEJA_CRUSH_ROOT: join(fx.root, "data"),
+        DEJA_HOME: join(fx.root, "deja"),
+        DEJA_NO_REFRESH: "1",
+      }),
+      cwd: "/",
+      out: () => {},
+      err: (t) => err.push(t),
+      isTTY: false,
+      errTTY: false,
+      readStdin: () => Promise.resolve(""),
+    });
+    assertEquals(code, 1, err.join(""));
+    assert(err.join("").includes("harness error"), err.join(""));
   } finally {
     fx.cleanup();
   }

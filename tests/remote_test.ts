@@ -3,8 +3,17 @@
  * options taken, the command run here with that home), real rsync in between. No network.
  */
 import { assert, assertEquals, assertMatch, assertStringIncludes } from "./_assert.ts";
-import { appendFileSync, cpSync, existsSync, mkdirSync } from "node:fs";
-import { join } from "node:path";
+import {
+  appendFileSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
+import { dirname, join } from "node:path";
 import type { SessionSpec } from "./_memory.ts";
 import { materialize, REPO } from "./_fixture.ts";
 import { mapPath } from "../lib/remote/label.ts";
@@ -33,6 +42,16 @@ Deno.test({
     try {
       writeClaude(w.remoteHome, SVC);
       writeClaude(w.remoteHome, OTHER);
+      // Credentials and settings beside the sessions: never copied to this machine.
+      const secrets = [
+        join(w.remoteHome, ".claude", ".credentials.json"),
+        join(w.remoteHome, ".claude", "settings.json"),
+        join(w.remoteHome, ".claude", "projects", "auth.json"),
+      ];
+      for (const f of secrets) {
+        mkdirSync(dirname(f), { recursive: true });
+        writeFileSync(f, '{"api_key": "sk-remote-SECRET"}');
+      }
       // The same native id on this machine: ids must not collide.
       writeClaude(join(w.root, "home"), SVC);
       const add = await w.run([
@@ -48,6 +67,13 @@ Deno.test({
       const r0 = (sync.remotes as Array<Record<string, unknown>>)[0];
       assertEquals(r0.ok, true, String(r0.error));
       assertEquals(r0.discovery, "registry");
+      const mirror = join(w.root, "deja", "remotes", "devbox");
+      const files = (readdirSync(mirror, { recursive: true }) as string[])
+        .map((f) => join(mirror, f)).filter((f) => statSync(f).isFile());
+      assert(files.length > 0, "the mirror holds the stores");
+      for (const f of files) {
+        assert(!readFileSync(f, "utf8").includes("sk-remote-SECRET"), `copied: ${f}`);
+      }
       assert((r0.files as number) >= 2);
       const res = await w.json(["search", "gizmotron"]);
       const hits = res.results as Hit[];

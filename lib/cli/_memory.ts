@@ -47,6 +47,42 @@ export const JUNK_OPTION: Record<string, OptionSpec> = {
   },
 };
 
+/** The session filter a work-memory command was given (`--harness`, `--project`, `--from`, `--junk`). */
+export interface SessionFilter {
+  /** Checked against the parser list. */
+  harness?: string[];
+  project?: string;
+  /** As typed; checked against the remotes when the filter is applied ({@link hiddenOf}). */
+  from?: string;
+  junk: boolean;
+}
+
+/** Reads the filter options. @throws {DejaError} exit 2 on an unknown harness */
+export function parseFilter(a: Args): SessionFilter {
+  return {
+    harness: harnessOpt(a),
+    project: a.values.project as string | undefined,
+    from: typeof a.values.from === "string" ? a.values.from : undefined,
+    junk: Boolean(a.values.junk),
+  };
+}
+
+/**
+ * The row ids a command leaves out by default, for the filter's `junk`,
+ * `project` and `from`.
+ *
+ * @throws {DejaError} exit 2 when `from` is neither 'local' nor a remote
+ */
+export function hiddenOf(store: Store, f: SessionFilter, io: Pick<IO, "env" | "cwd">): Set<number> {
+  return defaultHidden(store, {
+    env: io.env,
+    junk: f.junk,
+    here: io.cwd,
+    project: f.project,
+    from: f.from === undefined ? undefined : checkFrom(f.from, io),
+  });
+}
+
 /** The row ids a command leaves out by default, for its `--junk` and `--project` options. */
 export function hiddenFor(store: Store, a: Args, io: IO): Set<number> {
   return defaultHidden(store, {
@@ -61,7 +97,11 @@ export function hiddenFor(store: Store, a: Args, io: IO): Set<number> {
 /** The `--from` value, checked against the remotes. @throws {DejaError} naming them */
 export function fromOpt(a: Args, io: IO): string | undefined {
   const v = a.values.from;
-  if (typeof v !== "string") return undefined;
+  return typeof v === "string" ? checkFrom(v, io) : undefined;
+}
+
+/** `v` when it is 'local', a remote, or an origin the index holds. @throws {DejaError} naming the remotes */
+function checkFrom(v: string, io: Pick<IO, "env">): string {
   if (v === "local") return v;
   const all = loadRemotes(io.env);
   // A removed remote's sessions stay in the index (until `remote remove --purge`): still a filter.
@@ -78,7 +118,7 @@ export function fromOpt(a: Args, io: IO): string | undefined {
 }
 
 /** True when the index holds sessions from the machine `origin` (false without an index). */
-export function indexedOrigin(io: IO, origin: string): boolean {
+export function indexedOrigin(io: Pick<IO, "env">, origin: string): boolean {
   try {
     const store = Store.open(indexPath(io.env), { readOnly: true, busyMs: 500 });
     try {
@@ -128,10 +168,15 @@ export function withStore<T>(io: IO, fn: (store: Store) => T): T {
 
 /** A session as the memory commands print it in JSON (docs/json-output.md). */
 export function sessionJson(store: Store, s: SessionRow) {
+  return sessionJsonOf(s, shortRef(store, s.harness, s.native_id));
+}
+
+/** {@link sessionJson} with the short reference already found (for renderers without the index). */
+export function sessionJsonOf(s: SessionRow, shortId: string) {
   return {
     harness: s.harness,
     id: s.native_id,
-    short_id: shortRef(store, s.harness, s.native_id),
+    short_id: shortId,
     origin: s.origin ?? null,
     project: s.project,
     title: s.title,

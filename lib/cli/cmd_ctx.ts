@@ -1,16 +1,26 @@
-/** `deja ctx <query | id-prefix>`: a Markdown digest of the best session, to paste into a prompt. */
+/**
+ * `deja ctx <query | id-prefix>`: a Markdown digest of the best session, to paste into a prompt.
+ *
+ * Parse ({@link parseCtx}) → run ({@link ctxData}) → render ({@link ctxJson}; the text is the
+ * digest's Markdown).
+ *
+ * @module
+ */
 import type { Args, Command } from "./common.ts";
-import { intOpt, isoTime, opt, printJson, quoteShown } from "./common.ts";
+import { intOpt, isoTime, printJson, quoteShown } from "./common.ts";
 import type { IO } from "../../core/runtime.ts";
 import { DejaError } from "../../core/errors.ts";
-import { CTX_BUDGET, sessionDigest } from "../memory/digest.ts";
-import { pickSession } from "../memory/pick.ts";
+import { CTX_BUDGET, type Digest, sessionDigest } from "../memory/digest.ts";
+import { type Picked, pickSession } from "../memory/pick.ts";
+import type { Store } from "../store.ts";
+import { shortRef } from "../sessions.ts";
 import {
   FILTER_OPTIONS,
-  harnessOpt,
   hiddenHint,
   JUNK_OPTION,
-  sessionJson,
+  parseFilter,
+  type SessionFilter,
+  sessionJsonOf,
   withStore,
 } from "./_memory.ts";
 import { searchHiding } from "../search/sessions.ts";
@@ -34,54 +44,89 @@ export const ctxCmd: Command = {
   run: (a, io) => Promise.resolve(runCtx(a, io)),
 };
 
-function runCtx(a: Args, io: IO): number {
-  const arg = a.positionals.join(" ").trim();
-  if (!arg) {
+/** What `deja ctx` was asked. */
+export interface CtxArgs {
+  /** A search query or a session id prefix. */
+  query: string;
+  filter: SessionFilter;
+  /** Largest digest in bytes. */
+  budget: number;
+  json: boolean;
+}
+
+/** The session `deja ctx` picked and its digest, or what was hidden when none was. */
+export type CtxData =
+  | { query: string; picked: null; hidden: number }
+  | { query: string; picked: Picked; digest: Digest; ref: string; budget: number };
+
+/**
+ * Reads `deja ctx`'s arguments.
+ *
+ * @throws {DejaError} when no query is given, a harness is unknown or the budget is not a number.
+ */
+export function parseCtx(a: Args): CtxArgs {
+  const query = a.positionals.join(" ").trim();
+  if (!query) {
     throw new DejaError("no query or session id given", 'try: deja ctx "what you remember"');
   }
-  const harness = harnessOpt(a);
-  const budget = intOpt(a, "budget", CTX_BUDGET);
-  return withStore(io, (store) => {
-    // A search hides what search hides (the one rule, lib/search/sessions.ts); an id is shown.
-    const missed = { hidden: 0 };
-    const picked = pickSession(store, arg, {
-      harness,
-      project: opt(a, "project"),
-      ...searchHiding({ env: io.env, junk: Boolean(a.values.junk), here: io.cwd }),
-    }, missed);
-    if (!picked) {
-      if (a.values.json) {
-        printJson(io, { query: arg, via: null, session: null, hidden: missed.hidden });
-      } else {
-        io.err(`deja: nothing matched ${quoteShown(arg)}\n`);
-        hiddenHint(io, missed.hidden);
-      }
-      return 1;
-    }
-    const d = sessionDigest(store, picked.session.id, {
-      query: picked.via === "search" ? arg : undefined,
-      budgetBytes: budget,
-      home: io.env.home,
-    });
-    if (a.values.json) {
-      printJson(io, {
-        query: arg,
-        via: picked.via,
-        tier: picked.tier ?? null,
-        session: sessionJson(store, d.session),
-        budget: Math.max(256, budget),
-        bytes: d.bytes,
-        truncated: d.truncated,
-        markdown: d.markdown,
-        problem: d.problem,
-        decisions: d.decisions,
-        commands: d.commands.map((c) => ({ ...c, time: isoTime(c.time) })),
-        files: d.files,
-        outcome: d.outcome,
-      });
-      return 0;
-    }
-    io.out(d.markdown);
-    return 0;
+  const filter = parseFilter(a);
+  return { query, filter, budget: intOpt(a, "budget", CTX_BUDGET), json: Boolean(a.values.json) };
+}
+
+/** Picks the session the query names (an id, else the best hit) and digests it. */
+export function ctxData(store: Store, args: CtxArgs, io: Pick<IO, "env" | "cwd">): CtxData {
+  // A search hides what search hides (the one rule, lib/search/sessions.ts); an id is shown.
+  const missed = { hidden: 0 };
+  const picked = pickSession(store, args.query, {
+    harness: args.filter.harness,
+    project: args.filter.project,
+    ...searchHiding({ env: io.env, junk: args.filter.junk, here: io.cwd }),
+  }, missed);
+  if (!picked) return { query: args.query, picked: null, hidden: missed.hidden };
+  const digest = sessionDigest(store, picked.session.id, {
+    query: picked.via === "search" ? args.query : undefined,
+    budgetBytes: args.budget,
+    home: io.env.home,
   });
+  const s = digest.session;
+  return {
+    query: args.query,
+    picked,
+    digest,
+    ref: shortRef(store, s.harness, s.native_id),
+    budget: args.budget,
+  };
+}
+
+/** The `--json` document (docs/json-output.md, `ctx`). */
+export function ctxJson(d: CtxData): Record<string, unknown> {
+  if (!d.picked) return { query: d.query, via: null, session: null, hidden: d.hidden };
+  const g = d.digest;
+  return {
+    query: d.query,
+    via: d.picked.via,
+    tier: d.picked.tier ?? null,
+    session: sessionJsonOf(g.session, d.ref),
+    budget: Math.max(256, d.budget),
+    bytes: g.bytes,
+    truncated: g.truncated,
+    markdown: g.markdown,
+    problem: g.problem,
+    decisions: g.decisions,
+    commands: g.commands.map((c) => ({ ...c, time: isoTime(c.time) })),
+    files: g.files,
+    outcome: g.outcome,
+  };
+}
+
+function runCtx(a: Args, io: IO): number {
+  const args = parseCtx(a);
+  const d = withStore(io, (store) => ctxData(store, args, io));
+  if (args.json) printJson(io, ctxJson(d));
+  else if (d.picked) io.out(d.digest.markdown);
+  else {
+    io.err(`deja: nothing matched ${quoteShown(args.query)}\n`);
+    hiddenHint(io, d.hidden);
+  }
+  return d.picked ? 0 : 1;
 }

@@ -53,6 +53,10 @@ export const doctorCmd: Command = {
         .map((t) => `${t.target} (${WORDS[t.state]})`),
       ...(launcher.exists && !launcher.target_exists ? ["launcher (stale path)"] : []),
       ...(index.exists && index.error ? ["index (unreadable)"] : []),
+      // What the last index run could not read (a damaged registry, a FIFO where a store was).
+      ...(index.harnessErrors.length
+        ? [`${index.harnessErrors.length} harness error(s) in the last index run`]
+        : []),
     ];
     let remotes: RemoteStatus[] = [];
     try {

@@ -1,4 +1,12 @@
-/** `deja forget`: remove sessions from the index for good (tombstones keep them out). */
+/**
+ * `deja forget`: remove sessions from the index for good (tombstones keep them out).
+ *
+ * Parse ({@link parseForget}) → run ({@link forgottenSessions},
+ * {@link unforgetSession}, {@link forgetSessions}) → render
+ * ({@link forgottenText}, {@link forgetJson}, {@link forgetText}).
+ *
+ * @module
+ */
 import { existsSync } from "node:fs";
 import type { Args, Command } from "./common.ts";
 import { colors, fmtTime, isoTime, opt, printJson } from "./common.ts";
@@ -8,8 +16,16 @@ import { acquireWriterLock, indexPath, Store } from "../store.ts";
 import { dataDir } from "../../core/paths.ts";
 import { DejaError } from "../../core/errors.ts";
 import { parseSince } from "../query.ts";
-import { applyForget, planForget, unforget } from "../forget/forget.ts";
-import { readTombstones, tombstoneFile } from "../forget/tombstones.ts";
+import {
+  applyForget,
+  type ForgetOutcome,
+  type ForgetPlan,
+  type ForgetSelector,
+  planForget,
+  unforget,
+} from "../forget/forget.ts";
+import type { Env } from "../../core/model.ts";
+import { readTombstones, type Tombstone, tombstoneFile } from "../forget/tombstones.ts";
 import { runIndex } from "../indexer.ts";
 import { parsers } from "../../parsers/mod.ts";
 
@@ -44,51 +60,37 @@ export const forgetCmd: Command = {
   run: (a, io) => runForget(a, io),
 };
 
-async function runForget(a: Args, io: IO): Promise<number> {
-  const path = indexPath(io.env);
-  const c = colors(io);
-  if (a.values.list) {
-    const list = readTombstones(tombstoneFile(path));
-    if (a.values.json) {
-      printJson(io, { tombstones: list.map((t) => ({ ...t, at: isoTime(t.at) })) });
-      return 0;
-    }
-    if (!list.length) {
-      io.out("no forgotten sessions\n");
-      return 0;
-    }
-    for (const t of list) {
-      io.out(
-        `${c.cyan(t.key)}  ${fmtTime(t.at)}  ${tilde(t.project, io.env.home)}  ${
-          c.dim(t.reason)
-        }\n`,
-      );
-      if (t.title) io.out(`  ${oneLine(t.title, 100)}\n`);
-    }
-    return 0;
-  }
+/** What `deja forget` was asked: list the tombstones, lift one, or forget a selection. */
+export type ForgetArgs =
+  | { mode: "list"; json: boolean }
+  | { mode: "unforget"; key: string; json: boolean }
+  | {
+    mode: "forget";
+    sel: ForgetSelector;
+    /** The selection as typed, kept in each tombstone. */
+    reason: string;
+    dry: boolean;
+    json: boolean;
+  };
+
+/** What a forget (or its dry run) found and removed. */
+export interface ForgetData {
+  dry: boolean;
+  plan: ForgetPlan;
+  /** What was removed; undefined on a dry run or when nothing matched. */
+  out?: ForgetOutcome;
+}
+
+/**
+ * Reads `deja forget`'s arguments.
+ *
+ * @throws {DejaError} exit 2 when `--before` is neither a date nor a span.
+ */
+export function parseForget(a: Args): ForgetArgs {
+  const json = Boolean(a.values.json);
+  if (a.values.list) return { mode: "list", json };
   const key = opt(a, "unforget");
-  if (key !== undefined) {
-    const lock = acquireWriterLock(dataDir(io.env), 0);
-    let t;
-    try {
-      const store = existsSync(path) ? Store.open(path) : undefined;
-      try {
-        t = unforget(store, path, key);
-      } finally {
-        store?.close();
-      }
-    } finally {
-      lock.release();
-    }
-    // Read its store again now, so the session is back at once.
-    if (parsers.some((p) => p.id === t.harness)) {
-      await runIndex(io.env, parsers, { only: [t.harness] });
-    }
-    if (a.values.json) printJson(io, { unforgotten: { ...t, at: isoTime(t.at) } });
-    else io.out(`${c.cyan(t.key)} is back in the index\n`);
-    return 0;
-  }
+  if (key !== undefined) return { mode: "unforget", key, json };
   const beforeText = opt(a, "before");
   const before = beforeText === undefined ? undefined : parseSince(beforeText);
   if (beforeText !== undefined && before === undefined) {
@@ -105,50 +107,132 @@ async function runForget(a: Args, io: IO): Promise<number> {
     sel.project !== undefined ? `--project ${sel.project}` : "",
     beforeText !== undefined ? `--before ${beforeText}` : "",
   ].filter(Boolean).join(" ");
-  const dry = Boolean(a.values["dry-run"]);
-  const lock = dry ? undefined : acquireWriterLock(dataDir(io.env), 0);
+  return { mode: "forget", sel, reason, dry: Boolean(a.values["dry-run"]), json };
+}
+
+/** The forgotten sessions (tombstones) of the index at `env`. */
+export function forgottenSessions(env: Env): Tombstone[] {
+  return readTombstones(tombstoneFile(indexPath(env)));
+}
+
+/**
+ * Lifts the tombstone `key` and reads that harness's stores again, so the
+ * session is back at once.
+ *
+ * @throws {DejaError} when no tombstone has that key (lib/forget/forget.ts).
+ */
+export async function unforgetSession(env: Env, key: string): Promise<Tombstone> {
+  const path = indexPath(env);
+  const lock = acquireWriterLock(dataDir(env), 0);
+  let t;
   try {
-    const store = Store.open(path);
+    const store = existsSync(path) ? Store.open(path) : undefined;
     try {
-      const plan = planForget(store, sel);
-      const out = dry || !plan.sessions.length ? undefined : applyForget(store, plan, reason);
-      if (a.values.json) {
-        printJson(io, {
-          dry_run: dry,
-          sessions: plan.sessions.map((s) => ({
-            harness: s.harness,
-            id: s.native_id,
-            project: s.project,
-            title: s.title,
-            updated: isoTime(s.updated),
-            parent: s.parent,
-          })),
-          events: plan.events,
-          forgotten: out?.sessions ?? 0,
-          words_pruned: out?.wordsPruned ?? 0,
-        });
-        return plan.sessions.length ? 0 : 1;
-      }
-      if (!plan.sessions.length) {
-        io.err(`deja: no session matches ${reason}\n`);
-        return 1;
-      }
-      const lines = plan.sessions.map((s) =>
-        `  ${c.cyan(`${s.harness}:${s.native_id}`)}  ${fmtTime(s.updated ?? s.started)}  ${
-          tilde(s.project, io.env.home)
-        }${s.title ? `  ${oneLine(s.title, 60)}` : ""}`
-      );
-      const n = plan.sessions.length;
-      const head = dry
-        ? `would forget ${n} session${n === 1 ? "" : "s"} (${plan.events} events):`
-        : `forgot ${n} session${n === 1 ? "" : "s"} (${plan.events} events):`;
-      io.out([head, ...lines].join("\n") + "\n");
-      if (!dry) io.out(c.dim("they stay out of the index; deja forget --list shows them\n"));
-      return 0;
+      t = unforget(store, path, key);
+    } finally {
+      store?.close();
+    }
+  } finally {
+    lock.release();
+  }
+  if (parsers.some((p) => p.id === t.harness)) {
+    await runIndex(env, parsers, { only: [t.harness] });
+  }
+  return t;
+}
+
+/**
+ * Forgets the sessions `sel` picks (under the writer lock), or only plans it
+ * when `dry`.
+ */
+export function forgetSessions(
+  env: Env,
+  opts: { sel: ForgetSelector; reason: string; dry: boolean },
+): ForgetData {
+  const lock = opts.dry ? undefined : acquireWriterLock(dataDir(env), 0);
+  try {
+    const store = Store.open(indexPath(env));
+    try {
+      const plan = planForget(store, opts.sel);
+      const out = opts.dry || !plan.sessions.length
+        ? undefined
+        : applyForget(store, plan, opts.reason);
+      return { dry: opts.dry, plan, out };
     } finally {
       store.close();
     }
   } finally {
     lock?.release();
   }
+}
+
+/** The tombstones as text (colour on a terminal). */
+export function forgottenText(list: Tombstone[], io: Pick<IO, "isTTY" | "env">): string {
+  if (!list.length) return "no forgotten sessions\n";
+  const c = colors(io);
+  let out = "";
+  for (const t of list) {
+    out += `${c.cyan(t.key)}  ${fmtTime(t.at)}  ${tilde(t.project, io.env.home)}  ${
+      c.dim(t.reason)
+    }\n`;
+    if (t.title) out += `  ${oneLine(t.title, 100)}\n`;
+  }
+  return out;
+}
+
+/** The `--json` document of a forget (docs/json-output.md, `forget`). */
+export function forgetJson(d: ForgetData): Record<string, unknown> {
+  return {
+    dry_run: d.dry,
+    sessions: d.plan.sessions.map((s) => ({
+      harness: s.harness,
+      id: s.native_id,
+      project: s.project,
+      title: s.title,
+      updated: isoTime(s.updated),
+      parent: s.parent,
+    })),
+    events: d.plan.events,
+    forgotten: d.out?.sessions ?? 0,
+    words_pruned: d.out?.wordsPruned ?? 0,
+  };
+}
+
+/** What was (or would be) forgotten, as text; empty when nothing matched. */
+export function forgetText(d: ForgetData, io: Pick<IO, "isTTY" | "env">): string {
+  if (!d.plan.sessions.length) return "";
+  const c = colors(io);
+  const lines = d.plan.sessions.map((s) =>
+    `  ${c.cyan(`${s.harness}:${s.native_id}`)}  ${fmtTime(s.updated ?? s.started)}  ${
+      tilde(s.project, io.env.home)
+    }${s.title ? `  ${oneLine(s.title, 60)}` : ""}`
+  );
+  const n = d.plan.sessions.length;
+  const head = d.dry
+    ? `would forget ${n} session${n === 1 ? "" : "s"} (${d.plan.events} events):`
+    : `forgot ${n} session${n === 1 ? "" : "s"} (${d.plan.events} events):`;
+  return [head, ...lines].join("\n") + "\n" +
+    (d.dry ? "" : c.dim("they stay out of the index; deja forget --list shows them\n"));
+}
+
+async function runForget(a: Args, io: IO): Promise<number> {
+  const args = parseForget(a);
+  if (args.mode === "list") {
+    const list = forgottenSessions(io.env);
+    if (args.json) printJson(io, { tombstones: list.map((t) => ({ ...t, at: isoTime(t.at) })) });
+    else io.out(forgottenText(list, io));
+    return 0;
+  }
+  if (args.mode === "unforget") {
+    const t = await unforgetSession(io.env, args.key);
+    if (args.json) printJson(io, { unforgotten: { ...t, at: isoTime(t.at) } });
+    else io.out(`${colors(io).cyan(t.key)} is back in the index\n`);
+    return 0;
+  }
+  const d = forgetSessions(io.env, args);
+  const found = d.plan.sessions.length > 0;
+  if (args.json) printJson(io, forgetJson(d));
+  else if (found) io.out(forgetText(d, io));
+  else io.err(`deja: no session matches ${args.reason}\n`);
+  return found ? 0 : 1;
 }

@@ -1,18 +1,26 @@
-/** `deja last [n]`: the most recent sessions. */
+/**
+ * `deja last [n]`: the most recent sessions.
+ *
+ * Parse ({@link parseLast}) → run ({@link lastData}) → render ({@link lastJson}, {@link lastText}).
+ *
+ * @module
+ */
 import type { Args, Command } from "./common.ts";
-import { colors, fmtTime, opt, printJson } from "./common.ts";
+import { colors, fmtTime, printJson } from "./common.ts";
 import { oneLine, tilde } from "../../core/text.ts";
 import type { IO } from "../../core/runtime.ts";
 import { DejaError } from "../../core/errors.ts";
 import { shortRef } from "../sessions.ts";
-import { lastSessions } from "../memory/last.ts";
+import { type LastSession, lastSessions } from "../memory/last.ts";
+import type { Store } from "../store.ts";
 import {
   FILTER_OPTIONS,
-  harnessOpt,
-  hiddenFor,
   hiddenHint,
+  hiddenOf,
   JUNK_OPTION,
-  sessionJson,
+  parseFilter,
+  type SessionFilter,
+  sessionJsonOf,
   withStore,
 } from "./_memory.ts";
 
@@ -30,49 +38,90 @@ export const lastCmd: Command = {
   run: (a, io) => Promise.resolve(runLast(a, io)),
 };
 
-function runLast(a: Args, io: IO): number {
+/** What `deja last` was asked. */
+export interface LastArgs {
+  /** How many sessions, newest first. */
+  n: number;
+  filter: SessionFilter;
+  json: boolean;
+}
+
+/** The sessions `deja last` lists, each with its shortest reference. */
+export interface LastData {
+  sessions: Array<LastSession & { ref: string }>;
+  /** Sessions of throwaway or excluded projects left out. */
+  hidden: number;
+}
+
+/**
+ * Reads `deja last`'s arguments.
+ *
+ * @throws {DejaError} when `n` is not a positive whole number or a harness is unknown.
+ */
+export function parseLast(a: Args): LastArgs {
   const nText = a.positionals[0];
   const n = nText === undefined ? 10 : Number(nText);
   if (!Number.isInteger(n) || n <= 0) {
     throw new DejaError(`last takes a positive whole number, not '${nText}'`, "deja last 20");
   }
-  const harness = harnessOpt(a);
-  return withStore(io, (store) => {
-    const { sessions: rows, hidden } = lastSessions(store, {
-      limit: n,
-      harness,
-      project: opt(a, "project"),
-      hidden: hiddenFor(store, a, io),
-    });
-    if (a.values.json) {
-      printJson(io, {
-        sessions: rows.map((s) => ({
-          ...sessionJson(store, s),
-          model: s.model,
-          events: s.events,
-          description: s.description,
-        })),
-        hidden,
-      });
-      return rows.length ? 0 : 1;
-    }
-    if (!rows.length) {
-      io.err("deja: no session in the index matches\n");
-      hiddenHint(io, hidden);
-      return 1;
-    }
-    const c = colors(io);
-    const out: string[] = [];
-    for (const s of rows) {
-      out.push(
-        `${c.cyan(shortRef(store, s.harness, s.native_id))}  ${c.bold(s.harness)}  ${
-          fmtTime(s.updated ?? s.started)
-        }  ${tilde(s.project, io.env.home)}  ${c.dim(`${s.events} events`)}`,
-      );
-      if (s.description) out.push(`  ${oneLine(s.description, 100)}`);
-    }
-    io.out(out.join("\n") + "\n");
-    hiddenHint(io, hidden);
-    return 0;
+  return { n, filter: parseFilter(a), json: Boolean(a.values.json) };
+}
+
+/** The `n` most recent sessions the filter lets through. */
+export function lastData(store: Store, args: LastArgs, io: Pick<IO, "env" | "cwd">): LastData {
+  const { sessions, hidden } = lastSessions(store, {
+    limit: args.n,
+    harness: args.filter.harness,
+    project: args.filter.project,
+    hidden: hiddenOf(store, args.filter, io),
   });
+  return {
+    sessions: sessions.map((s) => ({ ...s, ref: shortRef(store, s.harness, s.native_id) })),
+    hidden,
+  };
+}
+
+/** The `--json` document (docs/json-output.md, `last`). */
+export function lastJson(d: LastData): Record<string, unknown> {
+  return {
+    sessions: d.sessions.map(({ ref, ...s }) => ({
+      ...sessionJsonOf(s, ref),
+      model: s.model,
+      events: s.events,
+      description: s.description,
+    })),
+    hidden: d.hidden,
+  };
+}
+
+/** The sessions as text, two lines each (colour on a terminal). */
+export function lastText(d: LastData, io: Pick<IO, "isTTY" | "env">): string {
+  const c = colors(io);
+  const out: string[] = [];
+  for (const s of d.sessions) {
+    out.push(
+      `${c.cyan(s.ref)}  ${c.bold(s.harness)}  ${fmtTime(s.updated ?? s.started)}  ${
+        tilde(s.project, io.env.home)
+      }  ${c.dim(`${s.events} events`)}`,
+    );
+    if (s.description) out.push(`  ${oneLine(s.description, 100)}`);
+  }
+  return out.join("\n") + "\n";
+}
+
+function runLast(a: Args, io: IO): number {
+  const args = parseLast(a);
+  const d = withStore(io, (store) => lastData(store, args, io));
+  if (args.json) {
+    printJson(io, lastJson(d));
+    return d.sessions.length ? 0 : 1;
+  }
+  if (!d.sessions.length) {
+    io.err("deja: no session in the index matches\n");
+    hiddenHint(io, d.hidden);
+    return 1;
+  }
+  io.out(lastText(d, io));
+  hiddenHint(io, d.hidden);
+  return 0;
 }

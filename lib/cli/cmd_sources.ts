@@ -1,6 +1,15 @@
-/** `deja sources`: every harness deja reads, where it looked, and what it found. */
+/**
+ * `deja sources`: every harness deja reads, where it looked, and what it found.
+ *
+ * Parse ({@link parseSources}) → run ({@link sourcesData}) → render
+ * ({@link sourcesText}; `--json` prints the data as it is).
+ *
+ * @module
+ */
 import { existsSync } from "node:fs";
-import type { Command } from "./common.ts";
+import type { Args, Command } from "./common.ts";
+import type { IO } from "../../core/runtime.ts";
+import type { Env } from "../../core/model.ts";
 import { colors, fmtBytes, printJson } from "./common.ts";
 import { tilde } from "../../core/text.ts";
 import { problemLine } from "../../core/fs.ts";
@@ -63,106 +72,147 @@ export const sourcesCmd: Command = {
     },
     json: { type: "boolean", description: "print as JSON with every detail (docs/json-output.md)" },
   },
-  async run(a, io) {
-    if (a.values.wiring) {
-      if (a.values.json) printJson(io, wiringMatrix());
-      else io.out(wiringText());
-      return 0;
-    }
-    const path = indexPath(io.env);
-    const store = existsSync(path) ? Store.open(path) : undefined;
-    const rows = store ? Q.allSources.all(store, {}) : [];
-    const red = store ? Q.redactionsByHarness.all(store, {}) : [];
-    const known = (store ? Q.projects.all(store, {}) : []).map((r) => r.project);
-    store?.close();
-    const out: HarnessSources[] = [];
-    for (const p of parsers) {
-      let roots: string[] = [];
-      let stores = 0;
-      const problems: string[] = [];
-      try {
-        const d = await p.discover({
-          env: io.env,
-          knownProjects: known,
-          problem: (path, e) => problems.push(problemLine(path, e)),
-        });
-        roots = d.roots;
-        stores = d.sources.length;
-      } catch { /* reported through the index errors */ }
-      const mine = rows.filter((r) => r.harness === p.id);
-      const skipped: Record<string, number> = {};
-      for (const r of mine) {
-        const counts = r.skipped
-          ? (JSON.parse(r.skipped).counts ?? {}) as Record<string, number>
-          : {};
-        for (const [k, v] of Object.entries(counts)) skipped[k] = (skipped[k] ?? 0) + v;
-      }
-      const errs = mine.filter((r) => r.error).sort((x, y) =>
-        (y.indexed_at ?? 0) - (x.indexed_at ?? 0)
-      );
-      out.push({
-        harness: p.id,
-        roots: roots.map((r) => ({ path: r, exists: existsSync(r) })),
-        stores,
-        indexed: mine.length,
-        sessions: mine.reduce((n, r) => n + r.sessions, 0),
-        events: mine.reduce((n, r) => n + r.events, 0),
-        bytes: mine.reduce((n, r) => n + Math.max(0, r.size ?? 0), 0),
-        skipped,
-        redacted: Object.fromEntries(
-          red.filter((x) => x.harness === p.id).map((x) => [x.kind, x.count]),
-        ),
-        last_error: problems.length
-          ? problems[0]
-          : errs.length
-          ? `${errs[0].path}: ${errs[0].error}`
-          : null,
-        errors: errs.length + problems.length,
-        verified: verification(p.id),
-      });
-    }
-    if (a.values.json) {
-      printJson(io, { index: existsSync(path) ? path : null, harnesses: out });
-      return 0;
-    }
-    const c = colors(io);
-    const lines: string[] = [];
-    if (!existsSync(path)) lines.push(c.yellow("no index yet: run 'deja index'"));
-    for (const h of out) {
-      const found = h.stores > 0;
-      // One line per harness: a harness that looks in every known project (senpi) has a root
-      // per project, listed only with --verbose.
-      lines.push(
-        `${(found ? c.bold : c.dim)(h.harness.padEnd(13))} ${
-          String(h.stores).padStart(4)
-        } stores  ${String(h.sessions).padStart(6)} sessions  ${fmtBytes(h.bytes).padStart(9)}  ${
-          c.dim(rootSummary(h.roots, io.env.home))
-        }`,
-      );
-      if (h.last_error) {
-        lines.push(c.red(`              last error (${h.errors}): ${h.last_error}`));
-      }
-      if (!a.values.verbose) continue;
-      lines.push(c.dim(`              verified: ${describeVerification(h.verified)}`));
-      for (const r of h.roots) {
-        lines.push(
-          c.dim(
-            `              ${r.exists ? "found  " : "absent "} ${tilde(r.path, io.env.home)}`,
-          ),
-        );
-      }
-      const sk = Object.entries(h.skipped).map(([k, v]) => `${v} ${k}`).join(", ");
-      if (sk) lines.push(c.yellow(`              skipped: ${sk}`));
-      const red = Object.entries(h.redacted).map(([k, v]) => `${v} ${k}`).join(", ");
-      if (red) lines.push(c.dim(`              redacted: ${red}`));
-    }
-    if (!a.values.verbose) {
-      lines.push(c.dim("deja sources --verbose: every root, skips, redactions, verified versions"));
-    }
-    io.out(lines.join("\n") + "\n");
-    return 0;
-  },
+  run: (a, io) => runSources(a, io),
 };
+
+/** What `deja sources` was asked. */
+export interface SourcesArgs {
+  /** Every root, skip, redaction and verification per harness. */
+  verbose: boolean;
+  /** The wiring matrix instead of the stores. */
+  wiring: boolean;
+  json: boolean;
+}
+
+/** Every harness as `deja sources` shows it. */
+export interface SourcesData {
+  /** The index file, or null when there is none yet. */
+  index: string | null;
+  harnesses: HarnessSources[];
+}
+
+/** Reads `deja sources`' arguments. */
+export function parseSources(a: Args): SourcesArgs {
+  return {
+    verbose: Boolean(a.values.verbose),
+    wiring: Boolean(a.values.wiring),
+    json: Boolean(a.values.json),
+  };
+}
+
+/**
+ * Per harness: the roots discovery looks at now, the stores it finds, and
+ * what the index (when there is one) holds of them.
+ */
+export async function sourcesData(env: Env): Promise<SourcesData> {
+  const path = indexPath(env);
+  const store = existsSync(path) ? Store.open(path) : undefined;
+  const rows = store ? Q.allSources.all(store, {}) : [];
+  const red = store ? Q.redactionsByHarness.all(store, {}) : [];
+  const known = (store ? Q.projects.all(store, {}) : []).map((r) => r.project);
+  store?.close();
+  const out: HarnessSources[] = [];
+  for (const p of parsers) {
+    let roots: string[] = [];
+    let stores = 0;
+    const problems: string[] = [];
+    try {
+      const d = await p.discover({
+        env,
+        knownProjects: known,
+        problem: (path, e) => problems.push(problemLine(path, e)),
+      });
+      roots = d.roots;
+      stores = d.sources.length;
+    } catch { /* reported through the index errors */ }
+    const mine = rows.filter((r) => r.harness === p.id);
+    const skipped: Record<string, number> = {};
+    for (const r of mine) {
+      const counts = r.skipped
+        ? (JSON.parse(r.skipped).counts ?? {}) as Record<string, number>
+        : {};
+      for (const [k, v] of Object.entries(counts)) skipped[k] = (skipped[k] ?? 0) + v;
+    }
+    const errs = mine.filter((r) => r.error).sort((x, y) =>
+      (y.indexed_at ?? 0) - (x.indexed_at ?? 0)
+    );
+    out.push({
+      harness: p.id,
+      roots: roots.map((r) => ({ path: r, exists: existsSync(r) })),
+      stores,
+      indexed: mine.length,
+      sessions: mine.reduce((n, r) => n + r.sessions, 0),
+      events: mine.reduce((n, r) => n + r.events, 0),
+      bytes: mine.reduce((n, r) => n + Math.max(0, r.size ?? 0), 0),
+      skipped,
+      redacted: Object.fromEntries(
+        red.filter((x) => x.harness === p.id).map((x) => [x.kind, x.count]),
+      ),
+      last_error: problems.length
+        ? problems[0]
+        : errs.length
+        ? `${errs[0].path}: ${errs[0].error}`
+        : null,
+      errors: errs.length + problems.length,
+      verified: verification(p.id),
+    });
+  }
+  return { index: existsSync(path) ? path : null, harnesses: out };
+}
+
+/** The harnesses as text: one line each, more with `verbose` (colour on a terminal). */
+export function sourcesText(
+  d: SourcesData,
+  io: Pick<IO, "isTTY" | "env">,
+  verbose: boolean,
+): string {
+  const c = colors(io);
+  const lines: string[] = [];
+  if (d.index === null) lines.push(c.yellow("no index yet: run 'deja index'"));
+  for (const h of d.harnesses) {
+    const found = h.stores > 0;
+    // One line per harness: a harness that looks in every known project (senpi) has a root
+    // per project, listed only with --verbose.
+    lines.push(
+      `${(found ? c.bold : c.dim)(h.harness.padEnd(13))} ${String(h.stores).padStart(4)} stores  ${
+        String(h.sessions).padStart(6)
+      } sessions  ${fmtBytes(h.bytes).padStart(9)}  ${c.dim(rootSummary(h.roots, io.env.home))}`,
+    );
+    if (h.last_error) {
+      lines.push(c.red(`              last error (${h.errors}): ${h.last_error}`));
+    }
+    if (!verbose) continue;
+    lines.push(c.dim(`              verified: ${describeVerification(h.verified)}`));
+    for (const r of h.roots) {
+      lines.push(
+        c.dim(
+          `              ${r.exists ? "found  " : "absent "} ${tilde(r.path, io.env.home)}`,
+        ),
+      );
+    }
+    const sk = Object.entries(h.skipped).map(([k, v]) => `${v} ${k}`).join(", ");
+    if (sk) lines.push(c.yellow(`              skipped: ${sk}`));
+    const red = Object.entries(h.redacted).map(([k, v]) => `${v} ${k}`).join(", ");
+    if (red) lines.push(c.dim(`              redacted: ${red}`));
+  }
+  if (!verbose) {
+    lines.push(c.dim("deja sources --verbose: every root, skips, redactions, verified versions"));
+  }
+  return lines.join("\n") + "\n";
+}
+
+async function runSources(a: Args, io: IO): Promise<number> {
+  const args = parseSources(a);
+  if (args.wiring) {
+    if (args.json) printJson(io, wiringMatrix());
+    else io.out(wiringText());
+    return 0;
+  }
+  const d = await sourcesData(io.env);
+  if (args.json) printJson(io, d);
+  else io.out(sourcesText(d, io, args.verbose));
+  return 0;
+}
 
 /** The roots of a harness in a few words: the one found (or looked at), and how many more. */
 function rootSummary(roots: Array<{ path: string; exists: boolean }>, home: string): string {

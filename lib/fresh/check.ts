@@ -52,6 +52,9 @@ export function checkStaleness(store: Store): Staleness {
     let mtime: number;
     try {
       const st = statSync(r.path);
+      // A FIFO or device where the store was: no index run can read it (discovery reports it),
+      // so it is no change to catch up with.
+      if (!st.isFile() && !st.isDirectory()) continue;
       size = st.size;
       mtime = Math.floor(st.mtimeMs);
     } catch {

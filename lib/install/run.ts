@@ -73,18 +73,18 @@ export function installTargets(
   }
   const result = keepingMadeDirs(env, () => {
     const action: FileAction = windows ? "unchanged" : writeLauncher(env, self);
-    return { action, outcomes: refs.map((r) => wireTarget(ctx, r, true)) };
+    return { action, outcomes: refs.flatMap((r) => splitByOwner(wireTarget(ctx, r, true))) };
   });
   return { launcher: { path, action: result.action, target: self }, outcomes: result.outcomes };
 }
 
 /**
  * Uninstalls `refs`; the launcher goes too once no target is wired any more.
- * Hooks removed by a plain target are reported under its `-auto` target.
+ * Every change is reported under the target that owns it (hooks under `-auto`).
  */
 export function uninstallTargets(env: Env, refs: TargetRef[]): WireReport {
   const path = launcherPath(env);
-  const outcomes = refs.flatMap((r) => splitAuto(r, wireTarget({ env, launcher: path }, r, false)));
+  const outcomes = refs.flatMap((r) => splitByOwner(wireTarget({ env, launcher: path }, r, false)));
   const still = wirables().some((w) =>
     [false, true].some((auto) => {
       const st = targetStatus(env, { name: "", harness: w, auto });
@@ -100,16 +100,16 @@ export function uninstallTargets(env: Env, refs: TargetRef[]): WireReport {
   return { launcher: { path, action, target: [] }, outcomes };
 }
 
-/** A plain target's hook changes as an outcome of its `-auto` target (which installed them). */
-function splitAuto(ref: TargetRef, o: TargetOutcome): TargetOutcome[] {
-  const auto = ref.harness.facts.auto;
-  if (ref.auto || !auto || o.refused) return [o];
-  const hooks = o.changes.filter((c) => c.kind === "hooks");
-  if (!hooks.length) return [o];
-  return [
-    { ...o, changes: o.changes.filter((c) => c.kind !== "hooks") },
-    { ...o, target: auto.target, changes: hooks.map((c) => ({ ...c, target: auto.target })) },
-  ];
+/**
+ * One outcome per target that owns a change (lib/install/wire.ts `owner`): the
+ * hooks under `-auto`, the MCP server, skill and command under the plain
+ * target, whichever of the two was named.
+ */
+function splitByOwner(o: TargetOutcome): TargetOutcome[] {
+  if (o.refused) return [o];
+  const owners = [...new Set(o.changes.map((c) => c.target))];
+  if (owners.length <= 1) return [{ ...o, target: owners[0] ?? o.target }];
+  return owners.map((t) => ({ ...o, target: t, changes: o.changes.filter((c) => c.target === t) }));
 }
 
 /**

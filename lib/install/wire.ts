@@ -7,10 +7,13 @@
  *
  * What a target writes: the plain target (`crush`, `claude-code`) the MCP
  * server, the skill and the `/deja` command; the `-auto` target all of that
- * plus the hooks. Uninstalling either removes everything deja wrote for that
- * harness (an `-auto` target is its plain target plus hooks, so its uninstall
- * takes back all that its install added). A `.deja.bak` is only ever made of
- * a config that holds none of deja's entries: the user's own bytes.
+ * plus the hooks. Every change is reported under the target that owns it: the
+ * MCP server, skill and command under the plain target, the hooks under
+ * `-auto`. Uninstalling the plain target removes everything deja wrote for the
+ * harness; uninstalling `-auto` turns automatic recall off (the hooks and
+ * plugin files), leaving the plain wiring as it was. A `.deja.bak` is only
+ * ever made of a config that holds none of deja's entries: the user's own
+ * bytes.
  *
  * @module
  */
@@ -106,7 +109,9 @@ function jsonEdits(ctx: WireCtx, ref: TargetRef, install: boolean): JsonEdit[] {
   const hooks = auto?.file && auto.hooks && auto.style
     ? { ...auto, file: auto.file, hooks: auto.hooks, style: auto.style }
     : undefined;
-  if (mcp) {
+  // `uninstall <h>-auto` takes back the hooks only (see the module doc).
+  const hooksOnly = !install && ref.auto;
+  if (mcp && !hooksOnly) {
     const entry = withLauncher(mcp.entry, ctx.launcher) as Obj;
     out.push({
       kind: "mcp",
@@ -116,7 +121,7 @@ function jsonEdits(ctx: WireCtx, ref: TargetRef, install: boolean): JsonEdit[] {
     });
   }
   const read = f.read;
-  if (read) {
+  if (read && !hooksOnly) {
     const item = expandPath(ctx.env, read.item);
     out.push({
       kind: "file",
@@ -172,7 +177,18 @@ function ownedFiles(ref: TargetRef, install: boolean): Array<{ kind: PartKind; f
     ...(f.files ?? []).map((file) => ({ kind: "file" as const, file })),
   ];
   const plugin = (f.auto?.files ?? []).map((file) => ({ kind: "hooks" as const, file }));
+  if (!install && ref.auto) return plugin; // `uninstall <h>-auto`: automatic recall only
   return install && !ref.auto ? plain : [...plain, ...plugin];
+}
+
+/**
+ * The target a change is reported under: hooks under the `-auto` target, the
+ * rest (MCP server, skill, command, files) under the plain one.
+ */
+function owner(ref: TargetRef, kind: PartKind): string {
+  const auto = ref.harness.facts.auto?.target;
+  if (kind === "hooks") return auto ?? ref.name;
+  return ref.auto ? ref.harness.facts.target : ref.name;
 }
 
 /** The text of an owned file with the launcher filled in. */
@@ -255,12 +271,17 @@ export function wireTarget(ctx: WireCtx, ref: TargetRef, install: boolean): Targ
       : install
       ? (exists ? "updated" : "created")
       : "removed";
-    outcome.changes.push({ target: ref.name, kind: edit.kind, path: edit.path, action });
+    outcome.changes.push({
+      target: owner(ref, edit.kind),
+      kind: edit.kind,
+      path: edit.path,
+      action,
+    });
   }
   // 3. The files deja owns whole.
   for (const { kind, file } of ownedFiles(ref, install)) {
     const path = expandPath(ctx.env, file.file);
-    const c: Change = { target: ref.name, kind, path, action: "unchanged" };
+    const c: Change = { target: owner(ref, kind), kind, path, action: "unchanged" };
     if (install) {
       if (existsSync(path) && !isMine(path) && !ctx.force) {
         c.action = "kept";

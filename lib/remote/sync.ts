@@ -46,6 +46,34 @@ export interface SyncResult {
   warning?: string;
 }
 
+/**
+ * Files under a harness's root that hold credentials or settings, never sessions (rsync
+ * patterns): Codex `auth.json`, Crush's `crush.json` provider keys, Gemini's OAuth and Claude's
+ * credential files, keys, `.env` files, and the harnesses' config files.
+ */
+export const NEVER_MIRROR = [
+  "auth.json",
+  "*credentials*",
+  "oauth_creds.json",
+  "google_accounts.json",
+  "crush.json",
+  "config.toml",
+  "config.json",
+  "config.yaml",
+  "config.yml",
+  "settings.json",
+  "settings.local.json",
+  "mcp.json",
+  ".env",
+  ".env.*",
+  "*.pem",
+  "*.key",
+  "id_rsa*",
+  "id_ed25519*",
+  "*token*",
+  "*secret*",
+];
+
 /** rsync exit codes that leave every copied file whole: 23 some files unreadable, 24 some vanished. */
 const PARTIAL_OK = new Set([23, 24]);
 
@@ -153,6 +181,9 @@ function transfer(
     "--ignore-missing-args",
     "--stats",
     "--out-format=>%n",
+    // A harness keeps its credentials and config beside its sessions: none of it is history,
+    // and none of it may land on this machine.
+    ...NEVER_MIRROR.map((p) => `--exclude=${p}`),
     "-e",
     rsyncShell(env, r),
   ];

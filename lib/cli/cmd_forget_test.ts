@@ -1,0 +1,98 @@
+import { assert, assertEquals, assertStringIncludes } from "../../tests/_assert.ts";
+import { indexSessions } from "../../tests/_memory.ts";
+import { captureIO } from "../../tests/_cli_io.ts";
+import { DejaError } from "../../core/errors.ts";
+import { csi } from "./output.ts";
+import {
+  forgetCmd,
+  forgetSessions,
+  forgottenSessions,
+  parseForget,
+  unforgetSession,
+} from "./cmd_forget.ts";
+
+const KEEP = "f0a90000-1111-4222-8333-444455556666";
+const GONE = "f0b90000-1111-4222-8333-444455556666";
+
+function fixture() {
+  return indexSessions([
+    { id: KEEP, cwd: "/w/app", start: "2026-11-01T10:00:00Z", turns: [{ user: "keep me" }] },
+    { id: GONE, cwd: "/w/secret", start: "2026-11-02T10:00:00Z", turns: [{ user: "drop me" }] },
+  ]);
+}
+
+Deno.test("forget parses a selection, --list and --unforget, and refuses a bad --before", () => {
+  assertEquals(parseForget({ values: { list: true }, positionals: [] }), {
+    mode: "list",
+    json: false,
+  });
+  assertEquals(parseForget({ values: { unforget: "claude:ab" }, positionals: [] }), {
+    mode: "unforget",
+    key: "claude:ab",
+    json: false,
+  });
+  const f = parseForget({ values: { project: "secret", "dry-run": true }, positionals: [] });
+  assert(f.mode === "forget");
+  assertEquals([f.reason, f.dry, f.sel.project], ["--project secret", true, "secret"]);
+  try {
+    parseForget({ values: { before: "someday" }, positionals: [] });
+    throw new Error("expected a DejaError");
+  } catch (e) {
+    assert(e instanceof DejaError && e.exitCode === 2);
+  }
+});
+
+Deno.test("forget's run plans on a dry run, removes otherwise, and unforget brings it back", async () => {
+  const ix = await fixture();
+  ix.store.close(); // the commands open the index themselves
+  try {
+    const sel = { session: "f0b9", allMatches: false };
+    const dry = forgetSessions(ix.env, { sel, reason: "--session f0b9", dry: true });
+    assertEquals(dry.plan.sessions.map((s) => s.native_id), [GONE]);
+    assertEquals(dry.out, undefined);
+    const done = forgetSessions(ix.env, { sel, reason: "--session f0b9", dry: false });
+    assertEquals(done.out?.sessions, 1);
+    assertEquals(forgottenSessions(ix.env).map((t) => t.key), [`claude:${GONE}`]);
+    const t = await unforgetSession(ix.env, `claude:${GONE}`);
+    assertEquals(t.key, `claude:${GONE}`);
+    assertEquals(forgottenSessions(ix.env), []);
+  } finally {
+    ix.cleanup();
+  }
+});
+
+Deno.test("forget prints colour on a terminal, plain text to a pipe, and JSON with --json", async () => {
+  const ix = await fixture();
+  ix.store.close();
+  try {
+    const json = captureIO(ix.env, false);
+    const dry = { project: "secret", "dry-run": true, json: true };
+    assertEquals(await forgetCmd.run({ values: dry, positionals: [] }, json.io), 0);
+    const doc = JSON.parse(json.out());
+    assertEquals([doc.dry_run, doc.sessions[0].id, doc.forgotten], [true, GONE, 0]);
+
+    const tty = captureIO(ix.env, true);
+    assertEquals(
+      await forgetCmd.run({ values: { project: "secret" }, positionals: [] }, tty.io),
+      0,
+    );
+    assertStringIncludes(tty.out(), csi("36m") + `claude:${GONE}`);
+    assertStringIncludes(tty.out(), "forgot 1 session (1 events):");
+
+    const pipe = captureIO(ix.env, false);
+    assertEquals(await forgetCmd.run({ values: { list: true }, positionals: [] }, pipe.io), 0);
+    assert(!pipe.out().includes(csi("0m")), "no colour in a pipe");
+    assertStringIncludes(pipe.out(), `claude:${GONE}`);
+    assertStringIncludes(pipe.out(), "--project secret");
+
+    const none = captureIO(ix.env, false);
+    assertEquals(
+      await forgetCmd.run({ values: { project: "nowhere" }, positionals: [] }, none.io),
+      1,
+    );
+    assertEquals(none.out(), "");
+    assertStringIncludes(none.err(), "no session matches --project nowhere");
+  } finally {
+    ix.cleanup();
+  }
+});

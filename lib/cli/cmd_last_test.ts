@@ -1,0 +1,66 @@
+import { assert, assertEquals, assertStringIncludes, assertThrows } from "../../tests/_assert.ts";
+import { indexSessions } from "../../tests/_memory.ts";
+import { captureIO } from "../../tests/_cli_io.ts";
+import { DejaError } from "../../core/errors.ts";
+import { csi } from "./output.ts";
+import { lastCmd, lastData, parseLast } from "./cmd_last.ts";
+
+const OLD = "1a500000-1111-4222-8333-444455556666";
+const NEW = "1a5b0000-1111-4222-8333-444455556666";
+
+function fixture() {
+  return indexSessions([
+    { id: OLD, cwd: "/w/app", start: "2026-11-01T10:00:00Z", turns: [{ user: "older work" }] },
+    { id: NEW, cwd: "/w/lib", start: "2026-11-02T10:00:00Z", turns: [{ user: "newer work" }] },
+  ]);
+}
+
+Deno.test("last parses its count, defaults to 10, and refuses a non-number or unknown harness", () => {
+  const d = parseLast({ values: {}, positionals: [] });
+  assertEquals([d.n, d.json, d.filter.junk], [10, false, false]);
+  assertEquals(parseLast({ values: { project: "app" }, positionals: ["3"] }).filter.project, "app");
+  assertThrows(() => parseLast({ values: {}, positionals: ["0"] }), DejaError);
+  assertThrows(() => parseLast({ values: { harness: ["nope"] }, positionals: [] }), DejaError);
+});
+
+Deno.test("last's run returns the newest sessions first, each with its short reference", async () => {
+  const ix = await fixture();
+  try {
+    const io = captureIO(ix.env, false).io;
+    const d = lastData(ix.store, parseLast({ values: {}, positionals: [] }), io);
+    assertEquals(d.sessions.map((s) => s.native_id), [NEW, OLD]);
+    assertEquals(d.sessions[0].description, "newer work");
+    assert(NEW.startsWith(d.sessions[0].ref));
+    const one = lastData(ix.store, parseLast({ values: { project: "app" }, positionals: [] }), io);
+    assertEquals(one.sessions.map((s) => s.native_id), [OLD]);
+  } finally {
+    ix.cleanup();
+  }
+});
+
+Deno.test("last prints colour on a terminal, plain text to a pipe, and JSON with --json", async () => {
+  const ix = await fixture();
+  try {
+    const tty = captureIO(ix.env, true);
+    assertEquals(await lastCmd.run({ values: {}, positionals: ["1"] }, tty.io), 0);
+    assertStringIncludes(tty.out(), csi("1m") + "claude");
+    assert(!tty.out().includes("older work"));
+
+    const pipe = captureIO(ix.env, false);
+    assertEquals(await lastCmd.run({ values: {}, positionals: [] }, pipe.io), 0);
+    assert(!pipe.out().includes(csi("0m")), "no colour in a pipe");
+    assertStringIncludes(pipe.out(), "  newer work\n");
+
+    const json = captureIO(ix.env, false);
+    assertEquals(await lastCmd.run({ values: { json: true }, positionals: [] }, json.io), 0);
+    const doc = JSON.parse(json.out());
+    assertEquals(doc.sessions.map((s: { id: string }) => s.id), [NEW, OLD]);
+    assertEquals(Object.keys(doc.sessions[0]).slice(-3), ["model", "events", "description"]);
+
+    const none = captureIO(ix.env, false);
+    assertEquals(await lastCmd.run({ values: { project: "zzz" }, positionals: [] }, none.io), 1);
+    assertStringIncludes(none.err(), "no session in the index matches");
+  } finally {
+    ix.cleanup();
+  }
+});

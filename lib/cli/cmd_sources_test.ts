@@ -1,0 +1,77 @@
+import { assert, assertEquals, assertStringIncludes } from "../../tests/_assert.ts";
+import { indexSessions } from "../../tests/_memory.ts";
+import { captureIO } from "../../tests/_cli_io.ts";
+import { testEnv } from "../../tests/_fixture.ts";
+import { csi } from "./output.ts";
+import { parseSources, sourcesCmd, sourcesData } from "./cmd_sources.ts";
+
+const ID = "50bce000-1111-4222-8333-444455556666";
+
+function fixture() {
+  return indexSessions([{
+    id: ID,
+    cwd: "/w/app",
+    start: "2026-11-01T10:00:00Z",
+    turns: [{ user: "list the stores" }, { say: "Done." }],
+  }]);
+}
+
+Deno.test("sources parses its three switches", () => {
+  assertEquals(parseSources({ values: { verbose: true }, positionals: [] }), {
+    verbose: true,
+    wiring: false,
+    json: false,
+  });
+});
+
+Deno.test("sources' run counts the indexed stores and sessions per harness", async () => {
+  const ix = await fixture();
+  try {
+    const d = await sourcesData(ix.env);
+    assert(d.index !== null);
+    const claude = d.harnesses.find((h) => h.harness === "claude")!;
+    assertEquals([claude.stores, claude.indexed, claude.sessions], [1, 1, 1]);
+    assert(claude.roots.some((r) => r.exists));
+  } finally {
+    ix.cleanup();
+  }
+});
+
+Deno.test("sources' run says there is no index when none was built", async () => {
+  const d = await sourcesData(testEnv("/nonexistent-home", { DEJA_HOME: "/nonexistent-deja" }));
+  assertEquals(d.index, null);
+  assertEquals(d.harnesses.find((h) => h.harness === "claude")!.sessions, 0);
+});
+
+Deno.test("sources prints colour on a terminal, plain text to a pipe, and JSON with --json", async () => {
+  const ix = await fixture();
+  try {
+    const tty = captureIO(ix.env, true);
+    assertEquals(await sourcesCmd.run({ values: {}, positionals: [] }, tty.io), 0);
+    assertStringIncludes(tty.out(), csi("1m") + "claude");
+
+    const pipe = captureIO(ix.env, false);
+    assertEquals(await sourcesCmd.run({ values: { verbose: true }, positionals: [] }, pipe.io), 0);
+    assert(!pipe.out().includes(csi("0m")), "no colour in a pipe");
+    assert(/^claude\s+1 stores\s+1 sessions/m.test(pipe.out()), pipe.out());
+    assertStringIncludes(pipe.out(), "verified: ");
+
+    const json = captureIO(ix.env, false);
+    assertEquals(await sourcesCmd.run({ values: { json: true }, positionals: [] }, json.io), 0);
+    const doc = JSON.parse(json.out());
+    assertEquals(Object.keys(doc), ["index", "harnesses"]);
+    assertEquals(
+      doc.harnesses.find((h: { harness: string }) => h.harness === "claude").sessions,
+      1,
+    );
+
+    const wiring = captureIO(ix.env, false);
+    assertEquals(
+      await sourcesCmd.run({ values: { wiring: true, json: true }, positionals: [] }, wiring.io),
+      0,
+    );
+    assert(Array.isArray(JSON.parse(wiring.out())));
+  } finally {
+    ix.cleanup();
+  }
+});
