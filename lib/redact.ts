@@ -8,16 +8,43 @@
  */
 import { PREFILTER, RULES } from "./redact_rules.ts";
 import { entropySpans } from "./redact_entropy.ts";
-import { isPlaceholder, isPlaceholderBlock } from "./redact_placeholder.ts";
+import { isExampleToken, isPlaceholder, isPlaceholderBlock } from "./redact_placeholder.ts";
 
 /** Shapes known by their own form (no key word, no capture group): provider tokens and the like. */
 const SPECIFIC = RULES.filter((r) => !r.re.includes("(?<v>") && r.kind !== "private_key");
 const COMBINED_SPECIFIC = new RegExp(SPECIFIC.map((r) => `(?:${r.re})`).join("|"), "g");
 
+/** Each rule's named groups (`v`, and `q`/`qc` of a quoted value) get the rule's number. */
 const COMBINED = new RegExp(
-  RULES.map((r, i) => `(?<r${i}>${r.re.replaceAll("(?<v>", `(?<v${i}>`)})`).join("|"),
+  RULES.map((r, i) =>
+    `(?<r${i}>${
+      r.re.replace(/\(\?<([a-z]+)>/g, `(?<$1${i}>`).replace(/\\k<([a-z]+)>/g, `\\k<$1${i}>`)
+    })`
+  ).join("|"),
   "g",
 );
+
+/** Words that make a several-word value a message or code rather than a passphrase. */
+const NOT_PASSPHRASE =
+  /^(?:please|enter|must|should|cannot|can't|invalid|incorrect|wrong|required|forgot|reset|characters?|if|else|and|or|not|await|new|return|lambda|function|none|null|true|false)$/i;
+
+/** Words of prose: an unquoted value holding one is a sentence (`Token: the one I sent`). */
+const PROSE =
+  /^(?:the|a|an|is|are|was|be|from|with|to|of|for|in|on|at|by|it|this|that|your|my|our|see|use|set|same|as)$/i;
+
+/**
+ * Whether a value of several words is a passphrase rather than a message or code: at
+ * most eight words, no sentence end, none of the message or code words above (nor,
+ * unquoted, of the prose words).
+ */
+function acceptPhrase(v: string, quoted: boolean): boolean {
+  const words = v.trim().split(/\s+/);
+  if (words.length > 8 || /[.!?:]$/.test(v.trim()) || v.trim().length < 8) return false;
+  return !words.some((w) =>
+    NOT_PASSPHRASE.test(w) || (!quoted && PROSE.test(w)) ||
+    /(?:password|passwd|token|secret)/i.test(w)
+  );
+}
 
 /**
  * Whether an assignment's value looks like a secret rather than code or a
@@ -27,7 +54,11 @@ const COMBINED = new RegExp(
 function acceptAssignment(match: string, v: string): boolean {
   if (!/[\p{L}\p{N}]/u.test(v) || /^(.)\1*$/.test(v)) return false;
   const before = match[match.lastIndexOf(v) - 1];
-  if (before === '"' || before === "'") return true;
+  const quoted = before === '"' || before === "'";
+  // A template (`"postgres://u:${random_password.db.result}@h"`) names its secret elsewhere.
+  if (/\$\{|\{\{|#\{/.test(v)) return false;
+  if (/\s/.test(v)) return acceptPhrase(v, quoted);
+  if (quoted) return true;
   return v.length >= 20 || (/\d/.test(v) && /\p{L}/u.test(v));
 }
 
@@ -66,13 +97,17 @@ export function redact(text: string, counts: RedactionCounts): string {
         if (
           (v !== undefined && isPlaceholder(v)) ||
           (kind === "private_key" && isPlaceholderBlock(match)) ||
+          (RULES[i].examples === true && isExampleToken(match)) ||
           (kind === "assignment" && v && !(line ? acceptDotenv(v) : acceptAssignment(match, v)))
         ) {
           // Not a secret; what the rule read before the value may still hold one
-          // (`curl -H 'Authorization: Bearer …' -u $U:$P`): it is scanned again on its own.
+          // (`curl -H 'Authorization: Bearer …' -u $U:$P`), and a rejected message may
+          // hold a token: each is scanned again on its own.
           if (v === undefined) return match;
           const at = match.lastIndexOf(v);
-          return at > 0 ? redact(match.slice(0, at), counts) + match.slice(at) : match;
+          return at > 0
+            ? redact(match.slice(0, at), counts) + redact(match.slice(at), counts)
+            : match;
         }
         if (kind === "assignment" && v) {
           // A value with a known shape is named by its shape (AWS_ACCESS_KEY_ID=AKIA…: aws_key).
@@ -95,6 +130,10 @@ export function redact(text: string, counts: RedactionCounts): string {
         counts[kind] = (counts[kind] ?? 0) + 1;
         if (v !== undefined) {
           const at = match.lastIndexOf(v);
+          if (RULES[i].around) {
+            const [pre, post] = [match.slice(0, at), match.slice(at + v.length)];
+            return `${redact(pre, counts)}[redacted:${kind}]${redact(post, counts)}`;
+          }
           return `${match.slice(0, at)}[redacted:${kind}]${match.slice(at + v.length)}`;
         }
         return `[redacted:${kind}]`;

@@ -81,3 +81,14 @@ export function isPlaceholderBlock(block: string): boolean {
   if (/^(?:[.…*xX\s]+|<[^>]*>|\[[^\]]*\])$/.test(body)) return true;
   return /\b(?:your|here|placeholder|example|redacted)\b/i.test(body) && body.length < 80;
 }
+
+/**
+ * True when a provider token is written the way the provider's documentation
+ * writes a placeholder: with `EXAMPLE` in it (AWS: `AKIAIOSFODNN7EXAMPLE`) or
+ * one character repeated after its four-character prefix (`AKIAXXXXXXXXXXXXXXXX`).
+ *
+ * @example isExampleToken("AKIAXXXXXXXXXXXXXXXX") === true
+ */
+export function isExampleToken(token: string): boolean {
+  return token.includes("EXAMPLE") || /^.{4}(.)\1+$/.test(token);
+}

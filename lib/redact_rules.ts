@@ -15,7 +15,36 @@ export interface Rule {
   re: string;
   /** A whole line names a secret (.env): any value but a number or a boolean is one. */
   line?: boolean;
+  /**
+   * The provider's documentation writes placeholders of this shape with `EXAMPLE` in them
+   * or one repeated character after the prefix (AWS: `AKIAIOSFODNN7EXAMPLE`,
+   * `AKIAXXXXXXXXXXXXXXXX`); such a match is kept.
+   */
+  examples?: boolean;
+  /** The text the rule reads beside its value (an AWS key id) is redacted on its own too. */
+  around?: boolean;
 }
+
+/**
+ * A quoted value, its quotes JSON-escaped any number of times (`"…"`, `\"…\"`, `\\\"…`):
+ * the value runs to the closing quote written with the same escaping, so an escaped
+ * quote inside it (`\"`, `\\\"`) does not end it; an escaped line break (`\n`) or a
+ * real one does (then the rule does not match). Named groups here are renamed per rule
+ * by lib/redact.ts, so the pattern may be used in several rules.
+ */
+const QUOTED = String
+  .raw`(?<!\\)(?<q>\\*)(?<qc>["'])(?<v>(?:(?!\k<qc>)[^\\\n]|\\+(?![nr\\])(?!\k<qc>)[^\\\n]|(?!\k<q>\k<qc>)\\+\k<qc>){1,200}?)\k<q>\k<qc>`;
+
+/** A 40-character AWS secret access key (base64 alphabet, not all hex: git SHAs stay). */
+const AWS_SECRET_40 = String
+  .raw`(?<![A-Za-z0-9/+=])(?![0-9a-fA-F]{40}(?![A-Za-z0-9/+=]))[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=])`;
+
+/** An AWS access key id (also at the start of a JSON-escaped line, after `\\n`). */
+const AWS_KEY_ID = String
+  .raw`(?:(?<=\\[nrt])|(?<![A-Za-z0-9]))(?:AKIA|ASIA|AGPA|AIDA|AROA|ANPA)[0-9A-Z]{16}\b`;
+
+/** Up to 40 characters on the same line (a real or an escaped line break ends it). */
+const NEAR = String.raw`(?:(?!\\+[nr])[^\n]){0,40}?`;
 
 /** Words that name a secret, in the languages people write (lower or capitalised, or upper case). */
 const KEY_WORDS = [
@@ -87,6 +116,14 @@ const ENV_WORDS = [
   "[Pp]rivate",
 ];
 
+/** A name holding a key word (DB_PASSWORD, secret_key, PGPASSWORD), its closing quote allowed. */
+const KEY_NAME = String.raw`(?:[A-Za-z0-9]+[_.-]?)??(?:${
+  KEY_WORDS.join("|")
+})(?:[_.-][A-Za-z0-9]+)*(?:\\*["'])?`;
+
+/** One word of an unquoted multi-word value (no quotes, brackets, escapes or code marks). */
+const WORD = String.raw`[^\s"'\x60\\(){}\[\]<>]+`;
+
 /** The rules, tried in this order at each position. */
 export const RULES: Rule[] = [
   {
@@ -98,6 +135,12 @@ export const RULES: Rule[] = [
     // PuTTY's own key file: the private lines run to the MAC line.
     kind: "private_key",
     re: String.raw`PuTTY-User-Key-File-\d+:[\s\S]*?(?:Private-MAC: *[0-9a-fA-F]+|$)`,
+  },
+  {
+    // A Sentry DSN's key (and a legacy DSN's secret after it): https://<32 hex>@o1.ingest.sentry.io/2.
+    kind: "sentry_dsn",
+    re: String
+      .raw`\bhttps?://(?<v>[0-9a-f]{32}(?::[0-9a-f]{32})?)@(?:[A-Za-z0-9-]+\.)*[A-Za-z0-9-]*sentry[A-Za-z0-9-]*\.[A-Za-z]`,
   },
   {
     kind: "url_credentials",
@@ -114,7 +157,24 @@ export const RULES: Rule[] = [
     kind: "azure_storage_key",
     re: String.raw`\b(?:Account|SharedAccess)Key=(?<v>[A-Za-z0-9+/]{20,}={0,2})`,
   },
-  { kind: "aws_key", re: String.raw`\b(?:AKIA|ASIA|AGPA|AIDA|AROA|ANPA)[0-9A-Z]{16}\b` },
+  {
+    // The console's and credentials.csv's label: `Secret access key: <v>`, on the next line too.
+    kind: "aws_secret",
+    re: String
+      .raw`(?<![A-Za-z0-9])(?:[Ss]ecret[ _-]?[Aa]ccess[ _-]?[Kk]ey|SECRET[ _-]?ACCESS[ _-]?KEY)(?:\\*["'])?[ \t]*[:=]?(?:\s|\\+[nrt])*(?:\\*["'])?(?<v>${AWS_SECRET_40})`,
+  },
+  {
+    // A secret beside its key id on one line: prose, credentials.csv (`AKIA…,<v>`), a table.
+    kind: "aws_secret",
+    around: true,
+    re: String.raw`${AWS_KEY_ID}${NEAR}(?<v>${AWS_SECRET_40})`,
+  },
+  {
+    kind: "aws_secret",
+    around: true,
+    re: String.raw`(?<v>${AWS_SECRET_40})${NEAR}${AWS_KEY_ID}`,
+  },
+  { kind: "aws_key", examples: true, re: AWS_KEY_ID },
   {
     kind: "github_token",
     re: String.raw`\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{22,})`,
@@ -126,7 +186,7 @@ export const RULES: Rule[] = [
   { kind: "groq_key", re: String.raw`\bgsk_[A-Za-z0-9]{20,}` },
   { kind: "xai_key", re: String.raw`\bxai-[A-Za-z0-9]{20,}` },
   { kind: "huggingface_token", re: String.raw`\bhf_[A-Za-z0-9]{30,}` },
-  { kind: "npm_token", re: String.raw`\bnpm_[A-Za-z0-9]{36}\b` },
+  { kind: "npm_token", re: String.raw`\bnpm_[A-Za-z0-9]{36,}\b` },
   { kind: "pypi_token", re: String.raw`\bpypi-AgE[A-Za-z0-9_-]{50,}` },
   { kind: "twilio_key", re: String.raw`\bSK[0-9a-fA-F]{32}\b` },
   { kind: "shopify_token", re: String.raw`\bshp(?:at|ss|ca|pa)_[0-9a-fA-F]{32}\b` },
@@ -155,13 +215,26 @@ export const RULES: Rule[] = [
     })[A-Za-z0-9_]*=["']?(?<v>(?!=)(?<=")[^"\\\n]+(?=")|(?<=')[^'\\\n]+(?=')|(?<=[=\s])[^\s"'\\\x60(){}<>]+)["']?(?=[ \t]*(?:#[^\n]*)?(?:\r?\n|\\+[rn]|$))`,
   },
   {
+    // A key word's quoted value, whole: spaces in it (a passphrase), escaped quotes too.
+    kind: "assignment",
+    re: String
+      .raw`(?:(?<=\\[nrt])|(?<![A-Za-z0-9\\]))${KEY_NAME}\s*[:=：]\s*${QUOTED}`,
+  },
+  {
+    // YAML or ini: a key word starting a line, then an unquoted value of several words
+    // running to the end of the line (a comment after " #" is not part of it). `=` needs a
+    // space before it: `PGPASSWORD=pw psql` is a shell command, its value one word.
+    kind: "assignment",
+    re: String
+      .raw`(?<=^|\n|\\n)[ \t]*(?:- )?${KEY_NAME}(?:[ \t]*[:：][ \t]+|[ \t]+=[ \t]*)(?<v>(?![!|>&*%@])${WORD}(?:[ \t]+(?!#)${WORD})+)(?=[ \t]*(?:[ \t]#[^\n\\]*)?(?:\r?\n|\\+[rn]|\\*["']|$))`,
+  },
+  {
     // A key word, possibly inside a longer name (DB_PASSWORD, secret_key, PGPASSWORD),
     // then = or : (also the full-width ：), then the value (see acceptAssignment). Quotes may
     // be JSON-escaped (\"password\": \"…\"); a PEM block is left to the private_key rule.
     kind: "assignment",
-    re: String.raw`(?:(?<=\\[nrt])|(?<![A-Za-z0-9\\]))(?:[A-Za-z0-9]+[_.-]?)??(?:${
-      KEY_WORDS.join("|")
-    })(?:[_.-][A-Za-z0-9]+)*(?:\\*["'])?\s*[:=：]\s*(?:\\*["'])?(?<v>(?!-----BEGIN)[^\s"'\x60,;()\[\]{}<>\\]{6,})(?=[\s"'\x60,;)\]}>\\]|$)`,
+    re: String
+      .raw`(?:(?<=\\[nrt])|(?<![A-Za-z0-9\\]))${KEY_NAME}\s*[:=：]\s*(?:\\*["'])?(?<v>(?!-----BEGIN)[^\s"'\x60,;()\[\]{}<>\\]{6,})(?=[\s"'\x60,;)\]}>\\]|$)`,
   },
   {
     // curl/wget/httpie `-u user:password`.
@@ -170,14 +243,25 @@ export const RULES: Rule[] = [
       .raw`\b(?:curl|wget|http|https|xh)\b[^\n]{0,400}?\s(?:-u|--user|--http-user)(?:\s+|=)["']?[^\s:"'$]+:(?<v>[^\s"'@]{3,})`,
   },
   {
+    // `--password "two words"`, `--password='…'`: the quoted value whole.
+    kind: "cli_password",
+    re: String
+      .raw`(?<![A-Za-z0-9-])--(?:password|passwd|token|api-key|secret)(?:=|\s+)${QUOTED}`,
+  },
+  {
     kind: "cli_password",
     re: String
       .raw`(?<![A-Za-z0-9-])--(?:password|passwd|token|api-key|secret)(?:=|\s+)(?<v>[^\s"'\x60]{4,})`,
   },
   {
     kind: "cli_password",
+    re: String.raw`\b(?:mysql|mysqldump|mariadb|mysqladmin)\b[^\n]{0,400}?\s-p${QUOTED}`,
+  },
+  {
+    // mysql's `-p<password>` and sshpass's `-p <password>`.
+    kind: "cli_password",
     re: String
-      .raw`\b(?:mysql|mysqldump|mariadb|mysqladmin)\b[^\n]{0,400}?\s-p(?<v>[^\s"'\x60]{4,})`,
+      .raw`(?:\b(?:mysql|mysqldump|mariadb|mysqladmin)\b[^\n]{0,400}?\s-p|\bsshpass[ \t]+-p[ \t]*)(?<v>[^\s"'\x60]{4,})`,
   },
 ];
 
@@ -187,4 +271,4 @@ export const RULES: Rule[] = [
  * expression is skipped. Case-sensitive on purpose: it lists the spellings.
  */
 export const PREFILTER =
-  /-----BEGIN|PuTTY-User|AccountKey=|AccessKey=|pypi-AgE|SK[0-9a-fA-F]|shp(?:at|ss|ca|pa)_|AUTH|[Aa]uth|SALT|[Ss]alt|CREDENTIAL|[Cc]redential|PRIVATE|[Pp]rivate|curl|wget|http|xh |:\/\/|AKIA|ASIA|AGPA|AIDA|AROA|ANPA|gh[pousr]_|github_pat_|gl(?:pat|dt|rt|ptt|cbt)-|_live_|_test_|sk-|gsk_|xai-|hf_|npm_|xox[abprse]-|AIza|ya29\.|eyJ|[Bb]earer|BEARER|[Bb]asic|BASIC|[Pp]ass|PASS|[Pp]wd|PWD|[Kk]ennwort|[Pp]asswort|[Mm]ot|[Cc]ontrase|[Ss]enha|[Hh]as|[Ww]achtwoord|senord|ifre|[Пп]ароль|[Тт]окен|[Сс]екрет|密码|密碼|口令|令牌|密钥|パスワード|トークン|비밀번호|토큰|[Ss]ecret|SECRET|[Tt]oken|TOKEN|[Kk]ey|KEY|SecretAccessKey|--pass|--token|--api-key|--secret|mysql|mariadb/;
+  /-----BEGIN|PuTTY-User|AccountKey=|AccessKey=|pypi-AgE|SK[0-9a-fA-F]|shp(?:at|ss|ca|pa)_|AUTH|[Aa]uth|SALT|[Ss]alt|CREDENTIAL|[Cc]redential|PRIVATE|[Pp]rivate|curl|wget|http|xh |:\/\/|AKIA|ASIA|AGPA|AIDA|AROA|ANPA|gh[pousr]_|github_pat_|gl(?:pat|dt|rt|ptt|cbt)-|_live_|_test_|sk-|gsk_|xai-|hf_|npm_|xox[abprse]-|AIza|ya29\.|eyJ|[Bb]earer|BEARER|[Bb]asic|BASIC|[Pp]ass|PASS|[Pp]wd|PWD|[Kk]ennwort|[Pp]asswort|[Mm]ot|[Cc]ontrase|[Ss]enha|[Hh]as|[Ww]achtwoord|senord|ifre|[Пп]ароль|[Тт]окен|[Сс]екрет|密码|密碼|口令|令牌|密钥|パスワード|トークン|비밀번호|토큰|[Ss]ecret|SECRET|[Tt]oken|TOKEN|[Kk]ey|KEY|SecretAccessKey|--pass|--token|--api-key|--secret|mysql|mariadb|sshpass/;

@@ -5,7 +5,7 @@ import { ENV_CORES, PLANTED } from "../tests/_secrets.ts";
 // Secret shapes: each must be caught. Built from pieces so no real-looking
 // token sits in the source as one string.
 const SECRETS: Array<[string, string]> = [
-  ["aws_key", "AKIA" + "IOSFODNN7EXAMPLE"],
+  ["aws_key", "AKIA" + "IOSFODNN7Q2WB4XZ"],
   ["github_token", "ghp_" + "a".repeat(36)],
   ["github_token", "github_pat_" + "11ABCDEFG".repeat(4)],
   ["gitlab_token", "glpat-" + "x1Y2z3".repeat(4)],
@@ -318,4 +318,73 @@ Deno.test("redact still catches a real value beside a rejected placeholder", () 
   );
   assertStringIncludes(out, "[redacted:bearer_token]");
   assertStringIncludes(out, "-u $U:$P");
+});
+
+// --- Multi-word passwords, AWS secret keys beside their id, Sentry DSNs -----------------
+Deno.test("redact takes a quoted or line-long password whole, not its first word", () => {
+  const phrase = "correct horse " + "battery staple";
+  const cases: Array<[string, string]> = [
+    [`{"password": "${phrase}"}`, `{"password": "[redacted:assignment]"}`],
+    [`DB_PASSWORD="${phrase}" && run`, `DB_PASSWORD="[redacted:assignment]" && run`],
+    [`password: ${phrase}`, "password: [redacted:assignment]"],
+    [`password = ${phrase} # prod`, "password = [redacted:assignment] # prod"],
+    [
+      `"password": "my \\"quoted\\" pass", "user": "bob"`,
+      `"password": "[redacted:assignment]", "user": "bob"`,
+    ],
+    [`mysql --password="my secret pass" db`, `mysql --password="[redacted:cli_password]" db`],
+    [`--password "hunter two words"`, `--password "[redacted:cli_password]"`],
+    [`mysql -u root -p"two words here" db`, `mysql -u root -p"[redacted:cli_password]" db`],
+    ["sshpass -p Hunter2pass ssh host", "sshpass -p [redacted:cli_password] ssh host"],
+  ];
+  for (const [input, want] of cases) assertEquals(redact(input, {}), want, input);
+});
+
+Deno.test("redact leaves messages and code after a password key word alone", () => {
+  for (
+    const text of [
+      "password: must be at least 12 characters",
+      `"password": "Please enter a password."`,
+      "Token: the one from the vault",
+      "password = get_password(user)",
+      "password = None if x else y",
+      "  password: !vault |",
+      `secret_data = "postgres://app:\${random_password.db.result}@localhost/app"`,
+    ]
+  ) {
+    const c: Record<string, number> = {};
+    assertEquals(redact(text, c), text, text);
+  }
+});
+
+Deno.test("redact catches an AWS secret key beside its key id or label, and keeps hashes", () => {
+  const id = "AKIA" + "IOSFODNN7Q2WB4XZ";
+  const sk = "wJalrXUtnFEMI" + "/K7MDENG/bPxRfiCY" + "zQ8Lk3mN9p";
+  const cases: Array<[string, string]> = [
+    [
+      `my aws key is ${id} and secret ${sk}`,
+      "my aws key is [redacted:aws_key] and secret [redacted:aws_secret]",
+    ],
+    [`Secret access key: ${sk}`, "Secret access key: [redacted:aws_secret]"],
+    [`${id},${sk}`, "[redacted:aws_key],[redacted:aws_secret]"],
+    [`${sk} ${id}`, "[redacted:aws_secret] [redacted:aws_key]"],
+  ];
+  for (const [input, want] of cases) assertEquals(redact(input, {}), want, input);
+  for (
+    const text of [
+      "AKIAXXXXXXXXXXXXXXXX at commit 9fceb02d0ae598e95dc970b74767f19372d61af8",
+      "AKIA" + "IOSFODNN7EXAMPLE",
+      "AKIA" + "0".repeat(16),
+      "checksum aB3dE5fG7hI9jK1lM3nO5pQ7rS9tU1vW3xY5zA7b in the log",
+    ]
+  ) {
+    const c: Record<string, number> = {};
+    assertEquals(redact(text, c), text, text);
+  }
+});
+
+Deno.test("redact catches a Sentry DSN's key and long npm tokens", () => {
+  const dsn = "https://" + "3f9a1c7e5b2d4f60" + "8a9b1c2d3e4f5a6b" + "@o123.ingest.sentry.io/456";
+  assertEquals(redact(dsn, {}), "https://[redacted:sentry_dsn]@o123.ingest.sentry.io/456");
+  assertEquals(redact(`token npm_${"a1B2".repeat(10)} ok`, {}), "token [redacted:npm_token] ok");
 });

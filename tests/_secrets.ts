@@ -145,3 +145,73 @@ export const ENV_CORES = [
   "kettle-meadow-lantern",
   "wk9Lm2Xr7Tv0",
 ];
+
+// --- Issue: multi-word passwords, AWS secret keys beside their id, rarer kinds ----------
+const AKID = "AKIA" + "Z7QK4M2WPX" + "5RT3NB";
+const AWS_40 = "wJalrXUtnFEMI" + "/K7MDENG/bPxRfiCY" + "zQ8Lk3mN9p";
+const AWS_40B = "Xq3Vt8Lm2Rk" + "+Pz6Wn9Bc4Hd1Jf5Gs7" + "Ya0Ue2Ti4O";
+const AWS_40C = "Mn4Bv7Cx1Za" + "9Lk2Jh5Gf8Dd3Ss6Aa0" + "Qw/Er+Ty1U";
+const SENTRY_KEY = "3f9a1c7e5b2d4f60" + "8a9b1c2d3e4f5a6b";
+const NPM = "npm_" + "Qz8Lm2Xr7Tv0Wy3Zb6Nc" + "9Hf1Kp4Sg5Ue8Ai0Ol3D";
+PLANTED.push(
+  {
+    name: "multi-word json password",
+    text: `{"username": "admin", "password": "correct horse battery staple"}`,
+    core: "horse battery staple",
+    keep: `{"username": "admin", "password": "your password here"}`,
+  },
+  {
+    name: "multi-word quoted env password",
+    text: `DB_PASSWORD="violet anchor mellow quarry"`,
+    core: "anchor mellow quarry",
+    keep: `DB_PASSWORD="\${DB_PASSWORD}"`,
+  },
+  {
+    name: "multi-word yaml password",
+    text: "database:\n  user: app\n  password: tidal fennel orbit crane\n  host: db",
+    core: "fennel orbit crane",
+    keep: "  password: <your password>",
+  },
+  {
+    name: "mysql quoted password flag",
+    text: `mysql -u root --password="amber socket willow" shop`,
+    core: "socket willow",
+    keep: `mysql -u root --password="$MYSQL_PWD" shop`,
+  },
+  {
+    name: "quoted password flag",
+    text: `app login --user bob --password "hunter two words"`,
+    core: "hunter two words",
+    keep: `app login --user bob --password "$APP_PASSWORD"`,
+  },
+  {
+    name: "aws secret key in prose",
+    text: `my aws key is ${AKID} and secret ${AWS_40} ok?`,
+    core: AWS_40,
+    keep: "the key id looks like AKIAXXXXXXXXXXXXXXXX in the docs",
+  },
+  {
+    name: "aws console secret access key",
+    text: `Access key ID: ${AKID}\nSecret access key: ${AWS_40B}`,
+    core: AWS_40B,
+    keep: "Secret access key: shown only once, download the csv",
+  },
+  {
+    name: "aws credentials csv",
+    text: `Access key ID,Secret access key\n${AKID},${AWS_40C}\n`,
+    core: AWS_40C,
+    keep: "AKIAIOSFODNN7EXAMPLE,<secret access key>",
+  },
+  {
+    name: "sentry dsn",
+    text: `Sentry.init({ dsn: "https://${SENTRY_KEY}@o123.ingest.sentry.io/456" });`,
+    core: SENTRY_KEY,
+    keep: `dsn: "https://examplePublicKey@o0.ingest.sentry.io/0"`,
+  },
+  {
+    name: "npm token of 40 characters",
+    text: `publish with ${NPM} from the vault`,
+    core: NPM,
+    keep: "set NPM_TOKEN to an npm_ automation token",
+  },
+);
