@@ -11,8 +11,11 @@ export interface CapturedIO {
   err(): string;
 }
 
-/** An IO over `env` that is a terminal (`tty`) or a pipe, capturing what is written. */
-export function captureIO(env: Env, tty: boolean, args: string[] = []): CapturedIO {
+/**
+ * An IO over `env` that is a terminal (`tty`) or a pipe, capturing what is
+ * written; `stdin` is what the command reads (a hook's event).
+ */
+export function captureIO(env: Env, tty: boolean, args: string[] = [], stdin = ""): CapturedIO {
   const out: string[] = [];
   const err: string[] = [];
   const io: IO = {
@@ -23,7 +26,19 @@ export function captureIO(env: Env, tty: boolean, args: string[] = []): Captured
     err: (t) => err.push(t),
     isTTY: tty,
     errTTY: tty,
-    readStdin: () => Promise.resolve(""),
+    readStdin: () => Promise.resolve(stdin),
   };
   return { io, out: () => out.join(""), err: () => err.join("") };
+}
+
+/** Runs deja's `main` in-process with `args` over `env`: exit code and what it wrote. */
+export async function runMain(
+  env: Env,
+  args: string[],
+  stdin = "",
+): Promise<{ code: number; out: string; err: string }> {
+  const { main } = await import("../main.ts");
+  const c = captureIO(env, false, args, stdin);
+  const code = await main(c.io);
+  return { code, out: c.out(), err: c.err() };
 }

@@ -9,10 +9,9 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 
 import { join } from "node:path";
 import { tmpdir } from "node:os";
 import process from "node:process";
-import { main } from "../main.ts";
-import type { IO } from "../core/runtime.ts";
 import { makeEnv } from "../core/runtime.ts";
 import { serviceText, watchStatus } from "../lib/fresh/service.ts";
+import { runMain } from "./_cli_io.ts";
 
 function world() {
   const dir = mkdtempSync(join(tmpdir(), "deja-svc-"));
@@ -45,21 +44,8 @@ function world() {
   return { dir, vars };
 }
 
-async function run(args: string[], vars: Record<string, string>) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const io: IO = {
-    args,
-    env: makeEnv(vars, vars.HOME),
-    cwd: "/",
-    out: (t) => out.push(t),
-    err: (t) => err.push(t),
-    isTTY: false,
-    errTTY: false,
-    readStdin: () => Promise.resolve(""),
-  };
-  const code = await main(io);
-  return { code, out: out.join(""), err: err.join("") };
+function run(args: string[], vars: Record<string, string>) {
+  return runMain(makeEnv(vars, vars.HOME), args);
 }
 
 Deno.test("install --watch-service writes a systemd user unit running the launcher, and uninstall removes it", async () => {

@@ -12,9 +12,8 @@ import { join } from "node:path";
 import { tmpdir } from "node:os";
 import process from "node:process";
 import { DatabaseSync } from "node:sqlite";
-import { main } from "../main.ts";
-import type { IO } from "../core/runtime.ts";
 import { REPO, testEnv } from "./_fixture.ts";
+import { runMain } from "./_cli_io.ts";
 import { runningBackground, sentinelPath, startBackground } from "../lib/fresh/background.ts";
 import { callDeja } from "../lib/mcp/call.ts";
 
@@ -63,21 +62,8 @@ async function world(extra: Record<string, string> = {}) {
   return { dir, proj, file, vars };
 }
 
-async function run(args: string[], vars: Record<string, string>, stdin = "") {
-  const out: string[] = [];
-  const err: string[] = [];
-  const io: IO = {
-    args,
-    env: testEnv(vars.HOME, vars),
-    cwd: "/",
-    out: (t) => out.push(t),
-    err: (t) => err.push(t),
-    isTTY: false,
-    errTTY: false,
-    readStdin: () => Promise.resolve(stdin),
-  };
-  const code = await main(io);
-  return { code, out: out.join(""), err: err.join("") };
+function run(args: string[], vars: Record<string, string>, stdin = "") {
+  return runMain(testEnv(vars.HOME, vars), args, stdin);
 }
 
 async function until(ok: () => boolean | Promise<boolean>, ms: number): Promise<boolean> {
