@@ -83,6 +83,19 @@ export type RedactionCounts = Record<string, number>;
  * @example redact("key sk-ant-abcdefghijklmnopqrstuv", {}) === "key [redacted:anthropic_key]"
  */
 export function redact(text: string, counts: RedactionCounts): string {
+  // A marker of an earlier pass (`[redacted:sentry_dsn]`) is no secret and no part of one:
+  // shielded while the rules run, so a second pass (an export, a newer rule) changes and
+  // counts nothing it already masked.
+  if (!text.includes("[redacted:")) return redactText(text, counts);
+  const shielded = text.replace(/\[redacted:([a-z0-9_]+)\]/g, `${SHIELD[0]}$1${SHIELD[1]}`);
+  return redactText(shielded, counts).replace(SHIELDED, "[redacted:$1]");
+}
+
+/** Private-use characters around a shielded marker (no rule matches them). */
+const SHIELD = ["\ue000", "\ue001"] as const;
+const SHIELDED = /\ue000([a-z0-9_]+)\ue001/g;
+
+function redactText(text: string, counts: RedactionCounts): string {
   if (text.length < 8) return text;
   let out = text;
   if (PREFILTER.test(text)) {
@@ -95,7 +108,7 @@ export function redact(text: string, counts: RedactionCounts): string {
         const v = groups[`v${i}`];
         const line = RULES[i].line === true;
         if (
-          (v !== undefined && isPlaceholder(v)) ||
+          (v !== undefined && (isPlaceholder(v) || v.includes(SHIELD[0]))) ||
           (kind === "private_key" && isPlaceholderBlock(match)) ||
           (RULES[i].examples === true && isExampleToken(match)) ||
           (kind === "assignment" && v && !(line ? acceptDotenv(v) : acceptAssignment(match, v)))

@@ -1,4 +1,4 @@
-import { assertEquals, assertStringIncludes } from "../tests/_assert.ts";
+import { assert, assertEquals, assertStringIncludes } from "../tests/_assert.ts";
 import { redact, redactDeep, sanitizeForTerminal } from "./redact.ts";
 import { ENV_CORES, PLANTED } from "../tests/_secrets.ts";
 
@@ -387,4 +387,16 @@ Deno.test("redact catches a Sentry DSN's key and long npm tokens", () => {
   const dsn = "https://" + "3f9a1c7e5b2d4f60" + "8a9b1c2d3e4f5a6b" + "@o123.ingest.sentry.io/456";
   assertEquals(redact(dsn, {}), "https://[redacted:sentry_dsn]@o123.ingest.sentry.io/456");
   assertEquals(redact(`token npm_${"a1B2".repeat(10)} ok`, {}), "token [redacted:npm_token] ok");
+});
+
+Deno.test("a second pass changes and counts nothing an earlier pass masked", () => {
+  const first: Record<string, number> = {};
+  const once = redact(
+    'dsn https://0123456789abcdef0123456789abcdef@o123.ingest.sentry.io/456 and password="hunter2 x"',
+    first,
+  );
+  assert(once.includes("[redacted:sentry_dsn]"), once);
+  const second: Record<string, number> = {};
+  assertEquals(redact(once, second), once);
+  assertEquals(second, {});
 });
