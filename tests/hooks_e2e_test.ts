@@ -126,7 +126,14 @@ Deno.test("the binary's hooks exit 0 in silence with no index, a damaged one, or
     ];
     for (const [what, home] of Object.entries(homes)) {
       for (const [args, input] of events) {
-        const r = runBinary(args, { HOME: root, DEJA_HOME: home }, root, input);
+        // DEJA_NO_REFRESH: with no index a hook starts a background `deja index` (tested in
+        // tests/fresh_test.ts); here it would still be writing when the test cleans up.
+        const r = runBinary(
+          args,
+          { HOME: root, DEJA_HOME: home, DEJA_NO_REFRESH: "1" },
+          root,
+          input,
+        );
         assertEquals([r.code, r.stdout, r.stderr], [0, "", ""], `${what}: ${args.join(" ")}`);
       }
     }

@@ -4,10 +4,10 @@
  * every registry fixture; and raw lines the SDK would never send.
  */
 import { assert, assertEquals, assertStringIncludes } from "./_assert.ts";
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { tmpdir } from "node:os";
-import type { ChildProcess } from "node:child_process";
+import { type ChildProcess, spawnSync } from "node:child_process";
 import { Client } from "@modelcontextprotocol/sdk/client";
 // The SDK's "./*" export points types at "<path>.js.d.ts"; name the declarations directly.
 // @ts-types="@modelcontextprotocol/sdk/client/stdio"
@@ -39,7 +39,13 @@ function world(indexed = true): World {
     NO_COLOR: "1",
     TZ: "UTC",
   };
-  const cleanups = [() => rmSync(work, { recursive: true, force: true })];
+  const cleanups = [() => {
+    // A call without an index starts a background `deja index` here: let it finish (it removes
+    // its sentinel when done) before the directories go.
+    const sentinel = join(work, "deja", "index.bg");
+    for (let i = 0; i < 300 && existsSync(sentinel); i++) spawnSync("sleep", ["0.1"]);
+    rmSync(work, { recursive: true, force: true });
+  }];
   for (const e of loadRegistry()) {
     const fx = materialize(e.fixtureDir);
     cleanups.push(fx.cleanup);
