@@ -683,6 +683,11 @@ export const Q = {
   sessionsOfOrigin: query<{ origin: string }, Id>(`SELECT id FROM sessions WHERE origin = ?`, [
     "origin",
   ]),
+  /** Whether the index holds any session from the machine `origin` (a row, or none). */
+  anyOfOrigin: query<{ origin: string }, { one: number }>(
+    `SELECT 1 AS one FROM sessions WHERE origin = ? LIMIT 1`,
+    ["origin"],
+  ),
   /** Row ids of every session not from `origin` (null: this machine). */
   sessionsNotOfOrigin: query<{ origin: string | null }, Id>(
     `SELECT id FROM sessions WHERE origin IS NOT ?`,

@@ -37,7 +37,7 @@ export function resolveSession(store: Store, ref: string): SessionRow {
   if (!rows.length) {
     // `nosuch:01a2`: say that the part before the colon names neither a harness nor a machine.
     const remote = m && !harness &&
-      store.db.prepare("SELECT 1 FROM sessions WHERE origin = ? LIMIT 1").get(m[1]) !== undefined;
+      Q.anyOfOrigin.get(store, { origin: m[1] }) !== undefined;
     const hint = m && !harness && !remote
       ? `'${m[1]}' is neither a harness nor a remote (harnesses: ${
         harnessIds().join(", ")

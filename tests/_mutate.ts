@@ -4,17 +4,8 @@
  * original it damaged, so the records outside that span are known intact.
  */
 
-/** A small seeded PRNG (mulberry32): the same seed gives the same stores. */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** The seeded PRNG the bench corpora use (mulberry32): the same seed gives the same stores. */
+export { rng } from "../bench/gen_claude.ts";
 
 /** A mutation's result: the new bytes and the damaged span `[from, to)` of the original. */
 export interface Mutated {

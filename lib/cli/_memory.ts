@@ -9,6 +9,7 @@ import type { Args, OptionSpec } from "./common.ts";
 import { isoTime } from "./common.ts";
 import type { IO } from "../../core/runtime.ts";
 import { indexPath, Store } from "../store.ts";
+import { Q } from "../schema.ts";
 import { DejaError } from "../../core/errors.ts";
 import { shortRef } from "../sessions.ts";
 import { type SessionRow } from "../rows.ts";
@@ -122,8 +123,7 @@ export function indexedOrigin(io: Pick<IO, "env">, origin: string): boolean {
   try {
     const store = Store.open(indexPath(io.env), { readOnly: true, busyMs: 500 });
     try {
-      return store.db.prepare("SELECT 1 FROM sessions WHERE origin = ? LIMIT 1").get(origin) !==
-        undefined;
+      return Q.anyOfOrigin.get(store, { origin }) !== undefined;
     } finally {
       store.close();
     }

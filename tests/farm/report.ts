@@ -88,3 +88,27 @@ export function printTable(r: FarmReport): string {
     } skipped) in ${r.seconds.toFixed(1)} s`,
   ].join("\n");
 }
+
+/** A harness's result before anything ran: skipped, nothing counted (each run fills it in). */
+export function blankResult(
+  h: { name: string; display: string; parser?: string; pkg: string; version: string },
+  notes: string | null,
+): HarnessResult {
+  return {
+    name: h.name,
+    display: h.display,
+    parser: h.parser ?? null,
+    package: h.pkg,
+    version: h.version,
+    status: "skipped",
+    reason: "",
+    seconds: 0,
+    install: null,
+    requests: 0,
+    outbound: [],
+    checks: [],
+    runs: [],
+    skipped_records: {},
+    notes,
+  };
+}

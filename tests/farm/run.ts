@@ -29,7 +29,7 @@ import { logChecks, storeChecks } from "./verify.ts";
 import { WIRING, WIRING_CI } from "./wiring.ts";
 import { runWiring } from "./wiring_run.ts";
 import { binary } from "../_binary.ts";
-import { type FarmReport, type HarnessResult, printTable } from "./report.ts";
+import { blankResult, type FarmReport, type HarnessResult, printTable } from "./report.ts";
 import denoJson from "../../deno.json" with { type: "json" };
 
 const HERE = dirname(new URL(import.meta.url).pathname);
@@ -77,23 +77,7 @@ async function runHarness(
   keep: boolean,
 ): Promise<HarnessResult> {
   const t0 = performance.now();
-  const base: HarnessResult = {
-    name: h.name,
-    display: h.display,
-    parser: h.parser ?? null,
-    package: h.pkg,
-    version: h.version,
-    status: "skipped",
-    reason: "",
-    seconds: 0,
-    install: null,
-    requests: 0,
-    outbound: [],
-    checks: [],
-    runs: [],
-    skipped_records: {},
-    notes: h.notes ?? null,
-  };
+  const base = blankResult(h, h.notes ?? null);
   const finish = (r: Partial<HarnessResult>) => ({
     ...base,
     ...r,

@@ -14,7 +14,7 @@ import process from "node:process";
 import type { FarmHarness } from "./harness.ts";
 import { ensureInstalled, nodeSpec } from "./install.ts";
 import { readLog } from "./mock_model.ts";
-import type { HarnessResult } from "./report.ts";
+import { blankResult, type HarnessResult } from "./report.ts";
 import { WIRING, wiringChecks } from "./wiring.ts";
 import type { WiringJob, WiringPlayed } from "./wiring_play.ts";
 import { isThrowaway } from "../../lib/search/junk.ts";
@@ -38,21 +38,10 @@ export function runWiring(
   const t0 = performance.now();
   const spec = WIRING[h.name];
   const base: HarnessResult = {
-    name: h.name,
-    display: h.display,
-    parser: h.parser ?? null,
-    package: h.pkg,
-    version: h.version,
-    status: "skipped",
-    reason: "",
-    seconds: 0,
-    install: null,
-    requests: 0,
-    outbound: [],
-    checks: [],
-    runs: [],
-    skipped_records: {},
-    notes: spec ? `deja install ${[spec.plain, spec.auto].filter(Boolean).join(" ")}` : null,
+    ...blankResult(
+      h,
+      spec ? `deja install ${[spec.plain, spec.auto].filter(Boolean).join(" ")}` : null,
+    ),
     mode: "wiring",
   };
   const finish = (r: Partial<HarnessResult>) => ({
