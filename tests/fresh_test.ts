@@ -14,6 +14,7 @@ import process from "node:process";
 import { DatabaseSync } from "node:sqlite";
 import { REPO, testEnv } from "./_fixture.ts";
 import { runMain } from "./_cli_io.ts";
+import { exactly } from "./_env.ts";
 import { runningBackground, sentinelPath, startBackground } from "../lib/fresh/background.ts";
 import { callDeja } from "../lib/mcp/call.ts";
 
@@ -184,13 +185,15 @@ Deno.test("two concurrent index runs and a refreshing search leave a consistent 
   const w = await world();
   for (let i = 2; i < 40; i++) appendFileSync(w.file, line(i, `concurrent turn ${i} ibexwave`));
   const deno = [process.execPath, "run", "-A", "--config", join(REPO, "deno.json")];
-  const env = { PATH: process.env.PATH ?? "", ...w.vars };
   const spawnIndex = () =>
     new Promise<number>((resolve) => {
-      const p = spawn(deno[0], [...deno.slice(1), join(REPO, "main.ts"), "index", "--wait", "60"], {
-        env,
-        stdio: "ignore",
-      });
+      // Through `env -i`: under Deno a child's `env` is added to this process's environment.
+      const p = spawn(
+        ...exactly([...deno, join(REPO, "main.ts"), "index", "--wait", "60"], w.vars),
+        {
+          stdio: "ignore",
+        },
+      );
       p.on("exit", (c) => resolve(c ?? 2));
     });
   const [a, b, s] = await Promise.all([spawnIndex(), spawnIndex(), run(["ibexwave"], w.vars)]);
@@ -207,9 +210,11 @@ Deno.test("index --watch makes an appended turn searchable within seconds and st
   const w = await world();
   const deno = [process.execPath, "run", "-A", "--config", join(REPO, "deno.json")];
   const p = spawn(
-    deno[0],
-    [...deno.slice(1), join(REPO, "main.ts"), "index", "--watch", "--interval", "1", "--quiet"],
-    { env: { PATH: process.env.PATH ?? "", ...w.vars }, stdio: "ignore" },
+    ...exactly(
+      [...deno, join(REPO, "main.ts"), "index", "--watch", "--interval", "1", "--quiet"],
+      w.vars,
+    ),
+    { stdio: "ignore" },
   );
   const exited = new Promise<string>((r) => p.on("exit", (c, sig) => r(`${c} ${sig}`)));
   try {
