@@ -5,7 +5,7 @@
  */
 import process from "node:process";
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { tmpdir } from "node:os";
 import { REPO } from "./_fixture.ts";
@@ -26,7 +26,10 @@ export function binary(): string {
   if (built && existsSync(built)) return built;
   const given = process.env.DEJA_TEST_BINARY;
   if (given && existsSync(given)) return (built = given);
-  const out = join(mkdtempSync(join(tmpdir(), "deja-bin-")), "deja");
+  const dir = mkdtempSync(join(tmpdir(), "deja-bin-"));
+  // ~100 MB per test process: removed when the process ends (it was left behind before).
+  globalThis.addEventListener("unload", () => rmSync(dir, { recursive: true, force: true }));
+  const out = join(dir, "deja");
   const [cmd, ...pre] = bunCommand();
   const r = spawnSync(
     cmd,
