@@ -9,6 +9,7 @@ import { colors, fmtBytes, printJson } from "./common.ts";
 import { acquireWriterLock, indexPath, Store } from "../store.ts";
 import { DejaError } from "../../core/errors.ts";
 import { dataDir } from "../../core/paths.ts";
+import { duration } from "../../core/text.ts";
 import { Q } from "../schema.ts";
 import { parsers } from "../../parsers/mod.ts";
 import { runIndex } from "../indexer.ts";
@@ -107,7 +108,7 @@ function list(a: Args, io: IO): number {
   }
   const c = colors(io);
   for (const r of rows) {
-    const last = r.last_sync ? `synced ${ago(r.lag_ms ?? 0)} ago` : "never synced";
+    const last = r.last_sync ? `synced ${duration(r.lag_ms ?? 0)} ago` : "never synced";
     io.out(
       `${c.bold(r.name.padEnd(12))} ${r.host}${
         r.port ? `:${r.port}` : ""
@@ -235,12 +236,4 @@ function policy(a: Args, rest: string[], io: IO): number {
   if (a.values.json) printJson(io, { remote: r.name, no_auto: Boolean(r.noAuto) });
   else io.out(`${name}: ${r.noAuto ? "hooks and MCP leave it out" : "hooks and MCP include it"}\n`);
   return 0;
-}
-
-function ago(ms: number): string {
-  const s = Math.round(ms / 1000);
-  if (s < 120) return `${s} s`;
-  if (s < 7200) return `${Math.round(s / 60)} min`;
-  if (s < 172800) return `${Math.round(s / 3600)} h`;
-  return `${Math.round(s / 86400)} d`;
 }

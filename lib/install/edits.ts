@@ -12,12 +12,10 @@
  */
 import type { HookSpec } from "./facts.ts";
 import { shQuote } from "../shell.ts";
+import { isObj, type Obj } from "../../core/values.ts";
 
 /** An edit that met a value of the wrong type where deja has to write (`"mcp": []`). */
 export class ShapeError extends Error {}
-
-type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
 
 /** The shell command a hook runs: the quoted launcher, then the deja arguments. */
 export function hookCommand(launcher: string, args: string[]): string {

@@ -17,6 +17,7 @@ import { existsSync } from "node:fs";
 import { TEXTS } from "./texts.ts";
 import type { ConfigFormat } from "./formats.ts";
 import { HOOK_NAMES } from "../hooks/table.ts";
+import { isObj } from "../../core/values.ts";
 
 /** One hook deja adds for an `-auto` target. */
 export interface HookSpec {
@@ -120,8 +121,6 @@ export interface TargetRef {
 }
 
 const isStr = (v: unknown): v is string => typeof v === "string" && v !== "";
-const isObj = (v: unknown): v is Record<string, unknown> =>
-  typeof v === "object" && v !== null && !Array.isArray(v);
 
 function checkTemplate(where: string, v: unknown, out: string[]): void {
   if (!isStr(v)) {

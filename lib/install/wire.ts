@@ -46,6 +46,7 @@ import {
 import type { ConfigFormat } from "./formats.ts";
 import { TEXTS } from "./texts.ts";
 import { readTextSync } from "../../core/fsread.ts";
+import type { Obj } from "../../core/values.ts";
 
 /** The parts of a target. */
 /** `file`: another file deja owns (guidance, instructions); plugin files count as `hooks`. */
@@ -80,7 +81,6 @@ export interface WireCtx {
   force?: boolean;
 }
 
-type Obj = Record<string, unknown>;
 interface JsonEdit {
   kind: PartKind;
   path: string;

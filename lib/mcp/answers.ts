@@ -20,7 +20,7 @@ import { howRuns } from "../memory/how.ts";
 import { outcomeMix } from "../memory/outcome.ts";
 import { localTime } from "../memory/text.ts";
 import { bodyBudget, fitBlocks, framed, oneLineForAgent } from "./_fit.ts";
-import { byteLength, tilde } from "../../core/text.ts";
+import { byteLength, plural, tilde } from "../../core/text.ts";
 
 /** Largest `context` answer in bytes, frame included: 8 KiB. */
 export const CONTEXT_BUDGET = CTX_BUDGET;
@@ -39,7 +39,6 @@ export interface Filters {
 }
 
 const day = (ms: number | null | undefined) => localTime(ms).slice(0, 10);
-const plural = (n: number, w: string) => `${n} ${w}${n === 1 ? "" : "s"}`;
 
 /** The digest of the session `query` names (an id prefix, else the best search hit). */
 export function contextText(store: Store, query: string, f: Filters, home: string): string {
