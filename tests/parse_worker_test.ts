@@ -1,11 +1,11 @@
 import { assert, assertEquals } from "./_assert.ts";
-import { cpSync, mkdtempSync, rmSync } from "node:fs";
+import { cpSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { tmpdir } from "node:os";
 import { runIndex } from "../lib/indexer.ts";
 import { indexPath, Store } from "../lib/store.ts";
 import { parsers } from "../parsers/mod.ts";
 import { REPO, testEnv } from "./_fixture.ts";
+import { tempDir } from "./_tmp.ts";
 
 /** Every row the index holds for the indexed sessions, ids and paths left out. */
 function dump(home: string, root: string): unknown {
@@ -32,7 +32,7 @@ function dump(home: string, root: string): unknown {
 }
 
 async function indexWith(worker: string, fixtureRoot: string): Promise<unknown> {
-  const home = mkdtempSync(join(tmpdir(), "deja-worker-"));
+  const home = tempDir("deja-worker-");
   try {
     const root = join(home, "claude");
     cpSync(fixtureRoot, root, { recursive: true });
