@@ -8,7 +8,7 @@
 import { assert, assertEquals, assertStringIncludes } from "./_assert.ts";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { HAVE_RSYNC, OTHER, SVC, world, writeClaude } from "./_remote.ts";
+import { FAKE_SSH, HAVE_RSYNC, OTHER, SVC, world, writeClaude } from "./_remote.ts";
 
 /** Syncs a remote holding SVC and OTHER, its /w/svc mapped to `<root>/clone/svc` here. */
 async function synced() {
@@ -98,9 +98,10 @@ Deno.test({
     try {
       const r = await w.run(["resume", `devbox:${OTHER.id.slice(0, 8)}`]);
       assertEquals(r.code, 0, r.err);
+      // The world's ssh is the one DEJA_SSH names (a stand-in): resume uses it too.
       assertEquals(
         r.out,
-        `ssh -t -p 2222 me@devbox 'cd /srv/other && claude --resume ${OTHER.id}'\n`,
+        `${FAKE_SSH} -t -p 2222 me@devbox 'cd /srv/other && claude --resume ${OTHER.id}'\n`,
       );
       assertStringIncludes(r.err, "this session ran on devbox (me@devbox)");
       // A mapped project: its remote path is given back.
@@ -110,7 +111,7 @@ Deno.test({
       assertEquals(j.remote_cwd, "/w/svc");
       assertEquals(j.clone, null, "no clone on this machine yet");
       assertEquals(j.argv, [
-        "ssh",
+        FAKE_SSH,
         "-t",
         "-p",
         "2222",
@@ -121,7 +122,7 @@ Deno.test({
       mkdirSync(clone, { recursive: true });
       const c = await w.run(["resume", `devbox:${SVC.id.slice(0, 8)}`]);
       assertEquals(c.code, 0, c.err);
-      assertStringIncludes(c.out, "ssh -t -p 2222 me@devbox");
+      assertStringIncludes(c.out, `${FAKE_SSH} -t -p 2222 me@devbox`);
       assertStringIncludes(c.err, `cloned here (${clone})`);
       assertStringIncludes(c.err, "deja handoff");
       assertEquals((await w.json(["resume", `devbox:${SVC.id}`])).clone, clone);
