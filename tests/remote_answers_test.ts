@@ -8,6 +8,7 @@
 import { assert, assertEquals, assertStringIncludes } from "./_assert.ts";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
+import type { SourcesData } from "../lib/cli/cmd_sources.ts";
 import { FAKE_SSH, HAVE_RSYNC, OTHER, SVC, world, writeClaude } from "./_remote.ts";
 
 /** Syncs a remote holding SVC and OTHER, its /w/svc mapped to `<root>/clone/svc` here. */
@@ -126,6 +127,29 @@ Deno.test({
       assertStringIncludes(c.err, `cloned here (${clone})`);
       assertStringIncludes(c.err, "deja handoff");
       assertEquals((await w.json(["resume", `devbox:${SVC.id}`])).clone, clone);
+    } finally {
+      w.cleanup();
+    }
+  },
+});
+
+Deno.test({
+  name: "sources counts a remote's stores under the remote, not under this machine's harness",
+  ignore: !HAVE_RSYNC,
+  async fn() {
+    const { w } = await synced();
+    try {
+      assertEquals((await w.run(["index"])).code, 0);
+      const j = await w.json(["sources"]) as unknown as SourcesData;
+      const claude = j.harnesses.find((h) => h.harness === "claude")!;
+      assertEquals([claude.indexed, claude.sessions], [1, 1], "only the local session");
+      assertEquals(j.remotes.length, 1);
+      assertEquals(j.remotes[0].remote, "devbox");
+      assertEquals(j.remotes[0].sessions, 2);
+      assertEquals(j.remotes[0].harnesses.map((h) => h.harness), ["claude"]);
+      const text = (await w.run(["sources"])).out;
+      assert(/^devbox \(remote\)\s+2 stores\s+2 sessions/m.test(text), text);
+      assert(/^claude\s+1 stores\s+1 sessions/m.test(text), text);
     } finally {
       w.cleanup();
     }
