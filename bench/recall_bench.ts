@@ -8,7 +8,10 @@
  * "nothing matched", and latency: in-process p50/p95 and, unless
  * `--no-binary`, the compiled binary as a cold process (p50 and p95 over up
  * to `--cold` queries of each kind; every kind, the blind ones included). `--ablate` adds hit@1 with each ranking change
- * switched off alone. Asserts nothing; tests/recall_test.ts holds the floor.
+ * switched off alone. With `DEJA_EMBED_URL` (and `DEJA_EMBED_MODEL`) naming an
+ * embeddings endpoint, a second table gives the figures with the optional
+ * rerank (lib/embeddings/); without it nothing is sent anywhere. Asserts
+ * nothing; tests/recall_test.ts holds the floor.
  *
  * @module
  */
@@ -23,12 +26,17 @@ import {
   figures,
   hitHeader,
   hitRow,
+  type KindFigures,
   MUST_FIND_NOTHING,
   pct,
+  type QueryOutcome,
   runQueries,
   table,
 } from "./recall_eval.ts";
 import { ABLATE, type Ablation } from "../lib/search/rank.ts";
+import { search } from "../lib/search.ts";
+import { embedPass } from "../lib/embeddings/pass.ts";
+import { CANDIDATES, rerank } from "../lib/embeddings/rerank.ts";
 import { REPO } from "../tests/_fixture.ts";
 import { runIndex } from "../lib/indexer.ts";
 import { makeEnv } from "../core/runtime.ts";
@@ -85,6 +93,7 @@ if (values.ablate) {
     ablations.push(hitRow(`without ${name}`, figures(runQueries(store, queries, h.now, [name]))));
   }
 }
+const embedded = await withEmbeddings(store);
 store.close();
 
 let cold: Map<string, number[]> | undefined;
@@ -116,6 +125,9 @@ if (!values["no-binary"]) {
 const rows = figures(outcomes);
 console.log(table(rows, cold));
 if (ablations.length) console.log("\n" + ablations.join("\n"));
+if (embedded) {
+  console.log(`\nwith embeddings from ${process.env.DEJA_EMBED_URL}:\n${table(embedded)}`);
+}
 if (values.misses) {
   for (const o of outcomes) {
     const neg = !o.q.relevant.length;
@@ -143,4 +155,37 @@ if (values.json) {
       2,
     ),
   );
+}
+
+/**
+ * Figures with the optional embeddings rerank (lib/embeddings/), only when
+ * `DEJA_EMBED_URL` names an endpoint: every session embedded first, then each
+ * query reranked the way `deja search` does.
+ */
+async function withEmbeddings(store: Store): Promise<KindFigures[] | null> {
+  const url = process.env.DEJA_EMBED_URL;
+  if (!url) return null;
+  const eenv = makeEnv({
+    ...vars,
+    DEJA_EMBED_URL: url,
+    DEJA_EMBED_MODEL: process.env.DEJA_EMBED_MODEL,
+    DEJA_EMBED_API_KEY: process.env.DEJA_EMBED_API_KEY,
+  });
+  const p = await embedPass(eenv, { maxSessions: Infinity, budgetMs: Infinity });
+  if (p?.error) {
+    console.log(`embeddings: ${p.error.message}`);
+    return null;
+  }
+  const out: QueryOutcome[] = [];
+  for (const q of queries) {
+    const opts = { limit: 10, hideThrowaway: true, now: h.now };
+    const t = performance.now();
+    const wide = search(store, q.query, { ...opts, limit: CANDIDATES });
+    const res = (await rerank(store, eenv, wide, opts)).result;
+    const ms = performance.now() - t;
+    const top = res.results.map((r) => r.id);
+    const i = top.findIndex((id) => q.relevant.includes(id));
+    out.push({ q, tier: res.tier, nothingMatched: res.nothingMatched, rank: i + 1, top, ms });
+  }
+  return figures(out);
 }
