@@ -13,7 +13,7 @@ import type { Env } from "../../core/model.ts";
 import { type HookEvent, str } from "./input.ts";
 
 /** The answer's shape on stdout. */
-export type Envelope = "nested" | "flat" | "cursor" | "cline" | "text";
+export type Envelope = "nested" | "flat" | "cursor" | "text";
 
 /** One harness's hook dialect. */
 export interface Dialect {
@@ -22,9 +22,7 @@ export interface Dialect {
   /**
    * `nested`: `{"hookSpecificOutput":{"hookEventName":E,"additionalContext":T}}` (Claude Code,
    * Codex, Gemini CLI, Qwen Code); `flat`: `{"version":1,"context":T}` (Crush);
-   * `cursor`: `{"additional_context":T}`; `cline`: `{"contextModification":T}` (Cline's hook
-   * scripts, read by Cline CLI 3.0 as context added to the turn); `text`: the framed text alone
-   * (plugins and extensions).
+   * `cursor`: `{"additional_context":T}`; `text`: the framed text alone (plugins and extensions).
    */
   envelope: Envelope;
   /** Variables naming the project directory, first set wins; else the event's `cwd`. */
@@ -37,7 +35,7 @@ export interface Dialect {
   allInTool: boolean;
 }
 
-const ENVELOPES: ReadonlySet<string> = new Set(["nested", "flat", "cursor", "cline", "text"]);
+const ENVELOPES: ReadonlySet<string> = new Set(["nested", "flat", "cursor", "text"]);
 const strs = (v: unknown): string[] =>
   Array.isArray(v) ? v.filter((x): x is string => typeof x === "string") : [];
 
@@ -120,13 +118,9 @@ export interface HookPlace {
 
 /** The working directory, project directory and session id of one hook event. */
 export function placeOf(d: Dialect, event: HookEvent, env: Env, processCwd: string): HookPlace {
-  // Cline names the workspace in `workspaceRoots` and the session `taskId` (Cline CLI 3.0).
-  const roots = event.workspaceRoots;
-  const root = Array.isArray(roots) && typeof roots[0] === "string" ? roots[0] : undefined;
-  const cwd = str(event, "cwd") ?? root ?? firstSet(env, d.cwdEnv) ?? processCwd;
+  const cwd = str(event, "cwd") ?? firstSet(env, d.cwdEnv) ?? processCwd;
   const dir = firstSet(env, d.projectEnv) ?? cwd;
-  const id = str(event, "session_id") ?? str(event, "sessionId") ?? str(event, "taskId") ??
-    firstSet(env, d.sessionEnv);
+  const id = str(event, "session_id") ?? str(event, "sessionId") ?? firstSet(env, d.sessionEnv);
   return { cwd, dir, id };
 }
 
@@ -137,8 +131,6 @@ export function envelope(d: Dialect, text: string, event: string): string {
       return JSON.stringify({ version: 1, context: text }) + "\n";
     case "cursor":
       return JSON.stringify({ additional_context: text }) + "\n";
-    case "cline":
-      return JSON.stringify({ contextModification: text }) + "\n";
     case "text":
       return text.endsWith("\n") ? text : text + "\n";
     default:

@@ -159,8 +159,7 @@ async function parts(name: HookName, c: Ctx): Promise<Part[]> {
         budget: b,
       }];
     }
-    // Cline CLI 3.0 nests the prompt: `{"userPromptSubmit": {"prompt": …}}`.
-    const p = c.event.prompt ?? objField(c.event, "userPromptSubmit")?.prompt;
+    const p = c.event.prompt;
     const prompt = typeof p === "string"
       ? p
       : Array.isArray(p)

@@ -106,6 +106,12 @@ export interface InstallFacts {
     files?: OwnedFile[];
     /** What the person still has to do once the hooks are written (Codex: approve them once). */
     note?: string;
+    /**
+     * The config where the harness pins the hooks the user approved (Codex's
+     * `[hooks.state]` in config.toml, codex_trust.ts): doctor warns while deja's
+     * hooks have no pin there.
+     */
+    trust_file?: string;
   };
 }
 
@@ -226,6 +232,9 @@ export function checkInstallFacts(id: string, v: unknown): string[] {
       auto.timeout_unit !== undefined && auto.timeout_unit !== "s" && auto.timeout_unit !== "ms"
     ) {
       out.push(`${id}: install.auto.timeout_unit must be "s" or "ms"`);
+    }
+    if (auto.trust_file !== undefined) {
+      checkTemplate(`${id}: install.auto.trust_file`, auto.trust_file, out);
     }
     if (auto.base !== undefined && !isObj(auto.base)) {
       out.push(`${id}: install.auto.base must be an object`);

@@ -191,13 +191,9 @@ function owner(ref: TargetRef, kind: PartKind): string {
   return ref.auto ? ref.harness.facts.target : ref.name;
 }
 
-/** `s` quoted for sh: in single quotes, each `'` written as `'\''`. */
-const shQuote = (s: string) => `'${s.replaceAll("'", "'\\''")}'`;
-
-/** The text of an owned file with the launcher filled in (as is, as a JSON string, quoted for sh). */
+/** The text of an owned file with the launcher filled in. */
 function ownedText(file: OwnedFile, launcher: string): string {
   return TEXTS[file.text].replaceAll("{launcher_json}", JSON.stringify(launcher))
-    .replaceAll("{launcher_sh}", shQuote(launcher))
     .replaceAll("{launcher}", launcher);
 }
 
