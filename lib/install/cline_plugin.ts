@@ -9,7 +9,9 @@
  * bundled code, confirmed by a farm run.
  *
  * The plugin runs the launcher like pi's extension does (plugins.ts `RUN`):
- * bounded, and any failure gives no text.
+ * bounded, and any failure gives no text. Cline gives a plugin 4 s to load
+ * (`CLINE_PLUGIN_IMPORT_TIMEOUT_MS`) and a hook 3 s (no setting): the two
+ * recalls run at once, each cut at 2.5 s, so a slow one loses its own text only.
  *
  * @module
  */
@@ -47,12 +49,13 @@ export default {
         const sid = String(snap.conversationId ?? snap.runId ?? snap.agentId ?? "");
         const cwd = root ?? process.cwd();
         const input = JSON.stringify({ cwd, session_id: sid, prompt: lastUserText(snap.messages) });
-        const parts = [];
-        if (!seen.has(sid)) {
-          seen.add(sid);
-          parts.push(await run(["hook-context", "--harness", "cline"], input, 5000));
-        }
-        parts.push(await run(["hook-prompt", "--harness", "cline"], input, 5000));
+        const first = !seen.has(sid);
+        seen.add(sid);
+        // Both at once: a run waits for this hook before its first model request.
+        const parts = await Promise.all([
+          first ? run(["hook-context", "--harness", "cline"], input, 2500) : "",
+          run(["hook-prompt", "--harness", "cline"], input, 2500),
+        ]);
         const text = parts.map((p) => p.trim()).filter(Boolean).join("\\n\\n");
         return text ? { appendContext: text } : undefined;
       } catch {
