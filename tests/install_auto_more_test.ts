@@ -89,8 +89,8 @@ Deno.test("cline-auto: a user's own plugin of the same name is kept", () => {
     const file = join(w.home, ".cline", "plugins", "deja", "index.js");
     write(file, "export default {};\n");
     const r = installTargets(w.env, w.self, [t("cline-auto")]);
-    const c = r.outcomes[0].changes.find((x) => x.path === file);
-    assertEquals(c?.action, "kept");
+    const c = r.outcomes.flatMap((o) => o.changes).find((x) => x.kind === "hooks");
+    assertEquals([c?.action, c?.note], ["kept", "not written by deja; --force replaces it"]);
     assertEquals(read(file), "export default {};\n");
   } finally {
     rmSync(w.root, { recursive: true, force: true });
