@@ -80,14 +80,24 @@ export interface InstallFacts {
     /** Path template of the file the list names (one of `files`). */
     item: string;
   };
+  /**
+   * Why the harness has no `-auto` target (no way found to bring hook text to
+   * the model, or none deja could confirm): `deja install <target>-auto`
+   * answers with it and names the plain target instead.
+   */
+  no_auto?: string;
   /** The `-auto` target: hooks that recall without being asked. */
   auto?: {
     target: string;
     /** The config file holding the top-level `hooks` map (absent when the hooks live in `files`). */
     file?: string;
     format?: ConfigFormat;
-    /** `flat`: `{matcher, command, timeout}` per entry (Crush, Cursor); `nested`: `{matcher, hooks: [{type, command, timeout}]}` (Claude Code). */
-    style?: "flat" | "nested";
+    /**
+     * `flat`: `{matcher, command, timeout}` per entry (Crush, Cursor); `nested`:
+     * `{matcher, hooks: [{type, command, timeout}]}` (Claude Code); `list`: one
+     * top-level `hooks` list of `{event, matcher, command, timeout}` (Kimi Code's `[[hooks]]`).
+     */
+    style?: "flat" | "nested" | "list";
     /** `s` (default) or `ms` (Gemini CLI, Qwen Code). */
     timeout_unit?: "s" | "ms";
     /**
@@ -207,6 +217,9 @@ export function checkInstallFacts(id: string, v: unknown): string[] {
       }
     }
   }
+  if (v.no_auto !== undefined && (!isStr(v.no_auto) || v.auto !== undefined)) {
+    out.push(`${id}: install.no_auto must be a sentence, and only where there is no install.auto`);
+  }
   const auto = v.auto;
   if (auto !== undefined) {
     if (!isObj(auto)) return [...out, `${id}: install.auto must be an object`];
@@ -230,8 +243,8 @@ export function checkInstallFacts(id: string, v: unknown): string[] {
       out.push(`${id}: install.auto.hooks is empty`);
     } else {
       checkTemplate(`${id}: install.auto.file`, auto.file, out);
-      if (auto.style !== "flat" && auto.style !== "nested") {
-        out.push(`${id}: install.auto.style must be "flat" or "nested"`);
+      if (auto.style !== "flat" && auto.style !== "nested" && auto.style !== "list") {
+        out.push(`${id}: install.auto.style must be "flat", "nested" or "list"`);
       }
       auto.hooks.forEach((h, i) => {
         const w = `${id}: install.auto.hooks[${i}]`;
@@ -294,6 +307,19 @@ export function findTarget(name: string): TargetRef | undefined {
     }
   }
   return undefined;
+}
+
+/**
+ * The harness whose `-auto` target `name` would be but that has none
+ * (`no_auto`), with the reason; undefined for any other name.
+ */
+export function missingAuto(name: string): { harness: Wirable; why: string } | undefined {
+  const m = /^(.+)-auto$/.exec(name);
+  if (!m) return undefined;
+  const w = wirables().find((x) =>
+    x.facts.no_auto && (x.facts.target === m[1] || x.facts.aliases?.includes(m[1]))
+  );
+  return w ? { harness: w, why: w.facts.no_auto! } : undefined;
 }
 
 /** True when any of the harness's detect paths exists. */

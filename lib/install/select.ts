@@ -5,7 +5,14 @@
  */
 import type { Env } from "../../core/model.ts";
 import { DejaError } from "../../core/errors.ts";
-import { detected, findTarget, targetNames, type TargetRef, wirables } from "./facts.ts";
+import {
+  detected,
+  findTarget,
+  missingAuto,
+  targetNames,
+  type TargetRef,
+  wirables,
+} from "./facts.ts";
 
 /** How targets were asked for. */
 export interface Selection {
@@ -31,6 +38,15 @@ export function selectTargets(env: Env, sel: Selection, install: boolean): Targe
   const out: TargetRef[] = [];
   for (const n of sel.names) {
     const t = findTarget(n);
+    const none = t ? undefined : missingAuto(n);
+    if (none) {
+      const plain = none.harness.facts.target;
+      throw new DejaError(
+        `'${n}': ${none.harness.displayName} gets no automatic recall from deja: ${none.why}`,
+        `use 'deja install ${plain}' (the deja MCP server, which the agent asks itself)`,
+        2,
+      );
+    }
     if (!t) throw new DejaError(`unknown target '${n}'`, hint, 2);
     out.push(t);
   }
