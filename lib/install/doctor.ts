@@ -135,7 +135,9 @@ export function targetStatus(env: Env, ref: TargetRef): TargetStatus {
       for (const spec of auto.hooks) {
         const found = (auto.style === "list"
           ? findListHooks(o, spec.event)
-          : findHooks(o, spec.event, auto.style)).filter((h) => h.sub === spec.args[0]);
+          : findHooks(o, spec.event, auto.style)).filter((h) =>
+            h.sub === spec.args[0]
+          );
         if (!found.length) missing.push(`${spec.event} ${spec.args[0]}`);
         for (const h of found) {
           const l = liveness(env, commandProgram(h.command));

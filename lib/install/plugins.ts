@@ -104,7 +104,8 @@ export default function (pi) {
  * last session here left off (first prompt only) and past sessions about the
  * prompt, as one hidden message. `harness` is the dialect the hooks speak.
  */
-const piAuto = (harness: string) => `${MARK}
+const piAuto = (harness: string) =>
+  `${MARK}
 // deja's recall hooks for ${harness}: session start and every prompt.
 ${RUN}
 const seen = new Set();
@@ -140,7 +141,8 @@ export default function (pi) {
  * loader's `{plugin,plugins}/*.{ts,js}` glob and "must default export an
  * object with server()" check, read from the kilo 7.7.7 binary).
  */
-const opencodePlugin = (harness: string) => `${MARK}
+const opencodePlugin = (harness: string) =>
+  `${MARK}
 // deja's recall for ${harness}: session start and every prompt, in the system prompt.
 ${RUN}
 const context = new Map();

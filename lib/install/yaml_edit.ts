@@ -231,7 +231,11 @@ function spliceOne(text: string, c: YamlChange): string | undefined {
  * placed or the result does not read back as `expected` (the caller then
  * renders the document whole).
  */
-export function spliceYaml(text: string, changes: YamlChange[], expected: unknown): string | undefined {
+export function spliceYaml(
+  text: string,
+  changes: YamlChange[],
+  expected: unknown,
+): string | undefined {
   let out = text;
   for (const c of changes) {
     const next = spliceOne(out, c);
