@@ -101,20 +101,14 @@ Deno.test("view --out writes a project's pages; the same line to a terminal and 
 
     for (const tty of [true, false]) {
       const dir = join(ix.root, `out-${tty}`);
-      const c = captureIO(
-        { ...ix.env, get: (k) => k === "DEJA_NO_REFRESH" ? "1" : ix.env.get(k) },
-        tty,
-      );
+      const c = captureIO(noRefresh(ix.env), tty);
       assertEquals(await viewCmd.run(args(["41e4"], { out: dir }), c.io), 0);
       assert(
         c.out().startsWith(`deja view: wrote 1 page to ${dir}; open ${dir}/index.html\n`),
         c.out(),
       );
     }
-    const json = captureIO(
-      { ...ix.env, get: (k) => k === "DEJA_NO_REFRESH" ? "1" : ix.env.get(k) },
-      false,
-    );
+    const json = captureIO(noRefresh(ix.env), false);
     const dir = join(ix.root, "json");
     assertEquals(await viewCmd.run(args(["41e4"], { out: dir, json: true }), json.io), 0);
     const doc = JSON.parse(json.out());
