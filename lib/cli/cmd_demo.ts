@@ -150,7 +150,7 @@ export async function runDemo(args: DemoArgs, io: IO, base = tmpdir()): Promise<
       await indexCmd.run({ values: { quiet: true }, positionals: [] }, sub);
     }
     if (!args.json) io.out(demoQueryLine(args.query));
-    const code = runSearch({ values: args.search, positionals: args.query }, sub);
+    const code = await runSearch({ values: args.search, positionals: args.query }, sub);
     if (!args.json) io.out(DEMO_OUTRO);
     if (args.keep) io.err(`kept ${world.root} (DEJA_HOME=${join(world.root, "deja")})\n`);
     return code;
