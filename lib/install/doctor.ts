@@ -33,6 +33,7 @@ import { checkIndex, indexPath, Store } from "../store.ts";
 import { checkStaleness } from "../fresh/check.ts";
 import { Q } from "../schema.ts";
 import { readTextSync } from "../../core/fsread.ts";
+import { findListHooks } from "./list_hooks.ts";
 
 /** State of one part or target. */
 export type WireState = "wired" | "not_wired" | "stale_path" | "broken_config";
@@ -135,7 +136,11 @@ export function targetStatus(env: Env, ref: TargetRef): TargetStatus {
       const missing: string[] = [];
       const stale: string[] = [];
       for (const spec of auto.hooks) {
-        const found = findHooks(o, spec.event, auto.style).filter((h) => h.sub === spec.args[0]);
+        const found = (auto.style === "list"
+          ? findListHooks(o, spec.event)
+          : findHooks(o, spec.event, auto.style)).filter((h) =>
+            h.sub === spec.args[0]
+          );
         if (!found.length) missing.push(`${spec.event} ${spec.args[0]}`);
         for (const h of found) {
           const l = liveness(env, commandProgram(h.command));

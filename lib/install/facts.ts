@@ -92,8 +92,12 @@ export interface InstallFacts {
     /** The config file holding the top-level `hooks` map (absent when the hooks live in `files`). */
     file?: string;
     format?: ConfigFormat;
-    /** `flat`: `{matcher, command, timeout}` per entry (Crush, Cursor); `nested`: `{matcher, hooks: [{type, command, timeout}]}` (Claude Code). */
-    style?: "flat" | "nested";
+    /**
+     * `flat`: `{matcher, command, timeout}` per entry (Crush, Cursor); `nested`:
+     * `{matcher, hooks: [{type, command, timeout}]}` (Claude Code); `list`: one
+     * top-level `hooks` list of `{event, matcher, command, timeout}` (Kimi Code's `[[hooks]]`).
+     */
+    style?: "flat" | "nested" | "list";
     /** `s` (default) or `ms` (Gemini CLI, Qwen Code). */
     timeout_unit?: "s" | "ms";
     /**
@@ -246,8 +250,8 @@ export function checkInstallFacts(id: string, v: unknown): string[] {
       out.push(`${id}: install.auto.hooks is empty`);
     } else {
       checkTemplate(`${id}: install.auto.file`, auto.file, out);
-      if (auto.style !== "flat" && auto.style !== "nested") {
-        out.push(`${id}: install.auto.style must be "flat" or "nested"`);
+      if (auto.style !== "flat" && auto.style !== "nested" && auto.style !== "list") {
+        out.push(`${id}: install.auto.style must be "flat", "nested" or "list"`);
       }
       auto.hooks.forEach((h, i) => {
         const w = `${id}: install.auto.hooks[${i}]`;

@@ -43,7 +43,7 @@ export function selectTargets(env: Env, sel: Selection, install: boolean): Targe
     if (none) {
       const plain = none.harness.facts.target;
       throw new DejaError(
-        `no target '${n}': ${none.reason}`,
+        `'${n}': ${none.harness.displayName} gets no automatic recall from deja: ${none.reason}`,
         `use 'deja install ${plain}': ${
           none.harness.facts.skill ? "deja's MCP server and skill let" : "deja's MCP server lets"
         } the agent ask deja itself`,

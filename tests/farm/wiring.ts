@@ -48,9 +48,9 @@ export const WIRING: Record<string, WiringSpec> = {
   opencode: { plain: "opencode", auto: "opencode-auto" },
   qwen: { plain: "qwen", auto: "qwen-auto" },
   copilot: { plain: "copilot" },
-  kilo: { plain: "kilocode" },
+  kilo: { plain: "kilocode", auto: "kilocode-auto" },
   cline: { plain: "cline", auto: "cline-auto" },
-  omp: { plain: "omp" },
+  omp: { plain: "omp", auto: "omp-auto" },
   factory: { plain: "factory", auto: "factory-auto" },
   auggie: { plain: "auggie" },
   // pi reads no MCP config: the plain target's extension registers a tool named `deja`.
