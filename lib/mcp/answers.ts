@@ -61,7 +61,7 @@ export function contextText(store: Store, query: string, f: Filters, home: strin
 }
 
 /** Sessions that touched `typed` (a path, optionally `path:line`), newest first. */
-export function blameText(
+export function blameAnswer(
   store: Store,
   typed: string,
   f: Filters,
@@ -138,7 +138,7 @@ function blameBlock(store: Store, s: BlameSession, home: string): string {
 }
 
 /** What ran after the same error before, where it did not come back. */
-export function fixText(store: Store, error: string, f: Filters): string {
+export function fixAnswer(store: Store, error: string, f: Filters): string {
   const r = findFixes(store, error, {
     limit: f.limit ?? 3,
     hidden: f.hide && defaultHidden(store, f.hide),
@@ -173,7 +173,7 @@ export function fixText(store: Store, error: string, f: Filters): string {
 }
 
 /** The real invocations of a command run here, most widely used first. */
-export function howText(store: Store, what: string, f: Filters): string {
+export function howAnswer(store: Store, what: string, f: Filters): string {
   const r = howRuns(store, what, {
     project: f.project,
     limit: f.limit ?? 8,
