@@ -68,7 +68,8 @@ export const OPENCLAW_MANIFEST = JSON.stringify(
   {
     id: "deja",
     name: "deja",
-    description: "deja:managed: written by 'deja install openclaw-auto', removed by 'deja uninstall'",
+    description:
+      "deja:managed: written by 'deja install openclaw-auto', removed by 'deja uninstall'",
     configSchema: { type: "object", additionalProperties: false, properties: {} },
   },
   null,

@@ -21,8 +21,7 @@ export function chatView(b: Obj): View {
     if (msg.role === "system" || msg.role === "developer") system += textOf(msg.content) + "\n";
     else if (msg.role === "tool" || msg.role === "function") {
       items.push({ result: true, text: textOf(msg.content) });
-    }
-    else if (msg.role === "user") {
+    } else if (msg.role === "user") {
       for (const c of arr(msg.content)) {
         if (/tool.?result/.test(str(c.type))) items.push({ result: true });
       }
