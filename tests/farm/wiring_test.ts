@@ -203,6 +203,11 @@ Deno.test("wiring_verified goes after verified_by and is replaced in place; the 
   const twice = setWiring(once, "x", { ...v, hooks: true });
   assertEquals(JSON.parse(twice).harnesses[0].wiring_verified.hooks, true);
   assertEquals(twice.split("wiring_verified").length, 2);
+  // A long version breaks the value over lines as deno fmt would; a later run replaces it whole.
+  const long = setWiring(twice, "x", { ...v, version: "2026.9.6-beta.1234567890" });
+  assert(long.split("\n").every((l) => l.length <= 100), long);
+  assertEquals(JSON.parse(setWiring(long, "x", v)).harnesses[0].wiring_verified, v);
+  assertEquals(setWiring(long, "x", v).split("wiring_verified").length, 2);
   const g = {
     ...v,
     id: "x",
