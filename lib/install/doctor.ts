@@ -129,6 +129,18 @@ export function targetStatus(env: Env, ref: TargetRef): TargetStatus {
   } else if (f.auto) {
     const auto = f.auto;
     for (const x of auto.files ?? []) parts.push(ownedPart(env, "hooks", x.file));
+    const grant = auto.grant;
+    if (grant) {
+      const at = grant.key.join(".");
+      parts.push(jsonPart(expandPath(env, grant.file), grant.format, "hooks", (o) => {
+        const v = grant.key.reduce<unknown>(
+          (x, k) => (x && typeof x === "object" ? (x as Record<string, unknown>)[k] : undefined),
+          o,
+        );
+        if (v === grant.value) return { state: "wired" };
+        return { state: "not_wired", detail: `${at} is not ${JSON.stringify(grant.value)}` };
+      }));
+    }
   }
   if (ref.auto && f.auto?.file && f.auto.hooks && f.auto.style) {
     const auto = { ...f.auto, file: f.auto.file, hooks: f.auto.hooks, style: f.auto.style };

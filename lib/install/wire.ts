@@ -35,10 +35,12 @@ import {
 import {
   addListItem,
   dropBase,
+  removeGrant,
   removeHooks,
   removeListItem,
   removeMcp,
   setBase,
+  setGrant,
   setHooks,
   setMcp,
   ShapeError,
@@ -149,6 +151,17 @@ function jsonEdits(ctx: WireCtx, ref: TargetRef, install: boolean): JsonEdit[] {
           else removeHooks(o, hooks.style);
           dropBase(o, hooks.base);
         },
+    });
+  }
+  const grant = auto?.grant;
+  if (grant && (ref.auto || !install)) {
+    out.push({
+      kind: "hooks",
+      path: expandPath(ctx.env, grant.file),
+      format: grant.format,
+      apply: install
+        ? (o) => setGrant(o, grant.key, grant.value)
+        : (o) => void removeGrant(o, grant.key, grant.value),
     });
   }
   return out;
