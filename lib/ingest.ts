@@ -161,7 +161,7 @@ export class SourceWriter {
     let existing: { id: number } | undefined;
     if (e.key !== null) {
       if (!slot.fresh || slot.fresh.has(e.key)) {
-        existing = Q.eventByKey.get(st, { session: sid, key: e.key });
+        existing = Q.eventByKey.get(st, { session: sid, key: e.key, long: e.longKey ?? e.key });
       }
       slot.fresh?.add(e.key);
     }

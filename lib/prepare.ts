@@ -43,6 +43,26 @@ export function cap(text: string, max: number, tailShare = 0.25): string {
   return `${text.slice(0, head)}\n… [${cut} characters cut] …\n${text.slice(text.length - tail)}`;
 }
 
+/**
+ * The form of a parser's dedupe key stored in `events.key`: the key itself
+ * when short (16 characters or fewer, not starting with `~`), else `~` and a
+ * 64-bit digest in base 36 (about 15 characters; Claude Code's keys are ~80).
+ * Two keys of one session share a digest with odds near 2^-64 per pair.
+ * Indexes written before digests keep their long keys; lookups try both forms.
+ */
+export function storedKey(key: string): string {
+  if (key.length <= 16 && key[0] !== "~") return key;
+  let a = 0x811c9dc5;
+  let b = 0x9747b28c;
+  for (let i = 0; i < key.length; i++) {
+    const c = key.charCodeAt(i);
+    a = Math.imul(a ^ c, 0x01000193);
+    b = Math.imul(b ^ c, 0x5bd1e995);
+    b ^= b >>> 15;
+  }
+  return `~${(a >>> 0).toString(36)}.${(b >>> 0).toString(36)}`;
+}
+
 /** A file touch of a call or result, its spans redacted and capped. */
 export interface PreparedFile {
   path: string;
@@ -57,7 +77,10 @@ export interface PreparedEvent {
   /** Rendered, capped and redacted. */
   text: string;
   time: number | null;
+  /** The parser's dedupe key as stored ({@link storedKey}). */
   key: string | null;
+  /** The parser's key itself when it differs from {@link key} (an older index stored it whole). */
+  longKey?: string;
   tool: string | null;
   callId: string | null;
   /** JSON: a call's decoded input (redacted; null when over {@link MAX_DATA}), a result's status. */
@@ -136,12 +159,13 @@ function prepareEvent(
     kind: e.kind,
     text,
     time: e.time ?? null,
-    key: e.key ?? null,
+    key: e.key === undefined ? null : storedKey(e.key),
     tool: e.tool?.name ?? null,
     callId: e.kind === "tool_call" ? e.tool?.id ?? null : e.result?.callId ?? null,
     data: null,
     flags: eventFlags(e.kind, text, failed),
   };
+  if (e.key !== undefined && out.key !== e.key) out.longKey = e.key;
   const files: PreparedFile[] = [];
   const edit = (ed: EditSpan): PreparedFile => ({
     path: ed.path,

@@ -26,6 +26,7 @@ export const SCHEMA_VERSION = 4;
 
 /** Pragmas applied to every connection to the index. */
 export const PRAGMAS = [
+  "PRAGMA page_size = 8192",
   "PRAGMA journal_mode = WAL",
   "PRAGMA synchronous = NORMAL",
   "PRAGMA foreign_keys = ON",
@@ -272,10 +273,10 @@ export const Q = {
     `SELECT COALESCE(MAX(seq), -1) AS seq FROM events WHERE session_id = ?`,
     ["session"],
   ),
-  /** The event of session `session` with parser key `key`. */
-  eventByKey: query<{ session: number; key: string }, Id>(
-    `SELECT id FROM events WHERE session_id = ? AND key = ?`,
-    ["session", "key"],
+  /** The event of session `session` with stored key `key` or, written before digests, `long`. */
+  eventByKey: query<{ session: number; key: string; long: string }, Id>(
+    `SELECT id FROM events WHERE session_id = ? AND key IN (?, ?) LIMIT 1`,
+    ["session", "key", "long"],
   ),
   /** A new event row; returns its id (events_fts follows by trigger). */
   insertEvent: query<
