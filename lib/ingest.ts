@@ -47,6 +47,8 @@ export class SourceWriter {
   readonly redactions: RedactionCounts = {};
   sessions = 0;
   events = 0;
+  /** The first event inserted since events_fts last caught up (Q.ftsFrom), if any. */
+  private ftsPending?: number;
 
   constructor(private store: Store, readonly source: string, readonly mode: WriteMode) {
     this.vocab = new VocabWriter(store);
@@ -92,8 +94,20 @@ export class SourceWriter {
     // In the same transaction as the stamp: the stores an exclusion left sessions out of.
     const gate = gateOf(this.store);
     if (gate) recordExcluded(this.store, gate.excludedBy);
+    this.indexText();
     for (const slot of this.slots.values()) Q.countEvents.run(this.store, { id: slot.id });
     this.vocab.flush();
+  }
+
+  /**
+   * Indexes the text of the events inserted since the last call. Runs before
+   * any event is updated or deleted (their triggers take the old text out of
+   * events_fts, so it must be there) and when the pass ends.
+   */
+  private indexText(): void {
+    if (this.ftsPending === undefined) return;
+    Q.ftsFrom.run(this.store, { from: this.ftsPending });
+    this.ftsPending = undefined;
   }
 
   private slot(c: PreparedChunk): Slot {
@@ -121,6 +135,7 @@ export class SourceWriter {
     const id = row.id;
     if (!slot) {
       if (this.mode === "sessions" || c.whole) {
+        this.indexText();
         Q.deleteSessionEvents.run(st, { session: id });
         slot = { id, nextSeq: 0, fresh: new Set() };
       } else {
@@ -168,6 +183,7 @@ export class SourceWriter {
     let eventId: number;
     if (existing) {
       eventId = existing.id;
+      this.indexText();
       Q.updateEvent.run(st, { ...row, id: eventId });
       Q.deleteDerived.run(st, { event: eventId });
       Q.deleteDerivedFiles.run(st, { event: eventId });
@@ -178,6 +194,7 @@ export class SourceWriter {
         seq: slot.nextSeq++,
         key: e.key,
       })!.id;
+      this.ftsPending ??= eventId;
       this.events++;
     }
     if (e.kind === "tool_call") this.derivedCall(sid, eventId, e);
