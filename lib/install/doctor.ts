@@ -29,7 +29,7 @@ import type { ConfigFormat } from "./formats.ts";
 import { unapprovedHooks } from "./codex_trust.ts";
 import { launcherPath, launcherTarget, targetExists } from "./launcher.ts";
 import type { PartKind } from "./wire.ts";
-import { checkIndex, indexPath, Store } from "../store.ts";
+import { asIndexError, checkIndex, IndexDamaged, indexPath, Store } from "../store.ts";
 import { checkStaleness } from "../fresh/check.ts";
 import { Q } from "../schema.ts";
 import { readTextSync } from "../../core/fsread.ts";
@@ -247,7 +247,9 @@ export function indexStatus(env: Env): IndexStatus {
     out.changed = stale.changed.length + stale.discover.length;
     out.fresh = out.changed === 0 && out.lastIndex !== null;
   } catch (e) {
-    out.error = (e as Error).message;
+    // Damage a read of the stat pass ran into reads as damage, with the way out.
+    const err = asIndexError(e, path);
+    out.error = err instanceof IndexDamaged ? `${err.message}: ${err.hint}` : (e as Error).message;
   } finally {
     store?.close();
   }
