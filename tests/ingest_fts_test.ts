@@ -1,7 +1,7 @@
 import { assert, assertEquals } from "./_assert.ts";
-import { mkdtempSync, rmSync } from "node:fs";
+import { rmSync } from "node:fs";
+import { tempDir } from "./_tmp.ts";
 import { join } from "node:path";
-import { tmpdir } from "node:os";
 import { DatabaseSync } from "node:sqlite";
 import type { Session } from "../core/model.ts";
 import { Store } from "../lib/store.ts";
@@ -64,7 +64,7 @@ Deno.test("long parser keys are stored as a short digest, short keys as they are
 });
 
 Deno.test("a schema 4 index upgrades, keeps its search results, and its whole parser keys still match", () => {
-  const dir = mkdtempSync(join(tmpdir(), "deja-mig5-"));
+  const dir = tempDir("deja-mig5-");
   try {
     const path = join(dir, "index.db");
     const old = new DatabaseSync(path);
@@ -101,7 +101,7 @@ Deno.test("a schema 4 index upgrades, keeps its search results, and its whole pa
 });
 
 Deno.test("a new index uses 8 KiB pages", () => {
-  const dir = mkdtempSync(join(tmpdir(), "deja-page-"));
+  const dir = tempDir("deja-page-");
   try {
     const store = Store.open(join(dir, "index.db"), { create: true });
     try {
