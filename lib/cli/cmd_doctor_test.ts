@@ -63,7 +63,10 @@ Deno.test("doctor exits 1 naming a broken config on stderr, and refuses an extra
     write(join(w.home, ".config/crush/crush.json"), "{ broken");
     const r = await runMain(w.env, ["doctor"]);
     assertEquals(r.code, 1);
-    assertStringIncludes(r.err, "deja: doctor found 2 problem(s): crush (broken config), crush-auto");
+    assertStringIncludes(
+      r.err,
+      "deja: doctor found 2 problem(s): crush (broken config), crush-auto",
+    );
     assert(/^crush +broken config$/m.test(r.out), r.out);
     const extra = await runMain(w.env, ["doctor", "now"]);
     assertEquals(extra.code, 2);
