@@ -326,11 +326,17 @@ export function renderHook(o: HookOptions, r: HookResult): string {
 export async function runHook(name: HookName, args: string[], io: IO): Promise<number> {
   const o = parseHook(name, args);
   const r = await hookAnswer(o, io);
-  const out = renderHook(o, r);
-  if (out) io.out(out);
-  if (r.error !== undefined && io.env.get("DEJA_DEBUG")) {
-    io.err(`deja ${name}: ${(r.error as Error)?.stack ?? r.error}\n`);
+  try {
+    const out = renderHook(o, r);
+    if (out) io.out(out);
+  } catch (e) {
+    r.error ??= e; // a closed pipe, a harness gone: never a failure
   }
+  try {
+    if (r.error !== undefined && io.env.get("DEJA_DEBUG")) {
+      io.err(`deja ${name}: ${(r.error as Error)?.stack ?? r.error}\n`);
+    }
+  } catch { /* nothing to do */ }
   // After the answer: a missing or stale index is rebuilt in the background, never waited on.
   try {
     if (r.kick) kickIfStale(io.env, r.kick.lastIndex);
