@@ -4,7 +4,12 @@
  * `billed` -> `charges`, `basket` -> `cart`). Looser than the synonyms of
  * lib/search/synonyms.ts — a related word is a hint, not the same word — so
  * only the `relevance` tier reads them (nothing matched as typed), where a
- * question in other words lands; the literal tiers never widen with them.
+ * question in other words lands, and at a weight below the words as typed
+ * ({@link associated}); the literal tiers never widen with them.
+ *
+ * Two sources: the groups below with the technical thesaurus
+ * (lib/search/thesaurus.ts), and the associations learned from the history
+ * itself at index time (lib/search/assoc.ts).
  *
  * Rules for a group: the first word is the one a session writes; the others
  * are everyday words people use for it in a coding conversation. Words are
@@ -14,6 +19,10 @@
  * @module
  */
 import { stemmer } from "stemmer";
+import { THESAURUS } from "./thesaurus.ts";
+import { ABLATE } from "./rank.ts";
+import { MAX_ALTS, type TermStats, wordForms } from "./expand.ts";
+import { learnedFor } from "./assoc.ts";
 
 /** Groups: the session's word first, then plain words for it. */
 export const RELATED_GROUPS: readonly (readonly string[])[] = [
@@ -81,7 +90,7 @@ export const RELATED_GROUPS: readonly (readonly string[])[] = [
 
 const stem = (w: string) => stemmer(w);
 const byKey = new Map<string, Set<string>>();
-for (const g of RELATED_GROUPS) {
+for (const g of [...RELATED_GROUPS, ...THESAURUS]) {
   for (const w of g) {
     for (const k of new Set([w, stem(w)])) {
       let s = byKey.get(k);
@@ -96,4 +105,36 @@ export function relatedTo(word: string): string[] {
   const out = new Set([...(byKey.get(word) ?? []), ...(byKey.get(stem(word)) ?? [])]);
   out.delete(word);
   return [...out];
+}
+
+/** Weights (tuning). */
+export const TUNE = { thesaurus: 0.5, learned: 0.2, alone: 1.6, gate: 0.7 };
+/** Weight of a thesaurus word beside a word the history holds as typed. */
+export const THESAURUS_WEIGHT = 0.5;
+/** Weight of a word the history associates with the query's word (lib/search/assoc.ts). */
+export const LEARNED_WEIGHT = 0.35;
+/** A word the history never wrote: its related words stand for it at this multiple (at most 1). */
+export const ALONE = 1.6;
+
+/**
+ * The related words of `word` the history holds, each with its weight, left
+ * out those in `have` (the word's own forms): thesaurus words and their
+ * forms, then the history's own associations, at most {@link MAX_ALTS}.
+ */
+export function associated(stats: TermStats, word: string, have: Set<string>): Map<string, number> {
+  const out = new Map<string, number>();
+  if (ABLATE.related || (have.size && ABLATE.widen)) return out;
+  const add = (w: string, weight: number) => {
+    if (out.size >= MAX_ALTS || have.has(w) || (out.get(w) ?? 0) >= weight) return;
+    out.set(w, weight);
+  };
+  for (const r of relatedTo(word)) {
+    for (const f of wordForms(stats, r).slice(0, 3)) add(f, TUNE.thesaurus);
+  }
+  if (!ABLATE.learned) {
+    for (const src of [word, ...have]) {
+      for (const [w, s] of learnedFor(stats.store, src)) add(w, TUNE.learned * s);
+    }
+  }
+  return out;
 }
