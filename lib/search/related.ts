@@ -13,12 +13,11 @@
  *
  * Rules for a group: the first word is the one a session writes; the others
  * are everyday words people use for it in a coding conversation. Words are
- * index tokens (lower case, letters and digits), matched by their stem too
+ * index tokens (lower case, letters and digits), matched by their inflections too
  * (`billed`, `billing` -> `bill`).
  *
  * @module
  */
-import { stemmer } from "stemmer";
 import { THESAURUS } from "./thesaurus.ts";
 import { ABLATE } from "./rank.ts";
 import { MAX_ALTS, type TermStats, wordForms } from "./expand.ts";
@@ -88,33 +87,64 @@ export const RELATED_GROUPS: readonly (readonly string[])[] = [
   ["recommendation", "suggestions", "suggest"],
 ];
 
-const stem = (w: string) => stemmer(w);
 const byKey = new Map<string, Set<string>>();
 for (const g of [...RELATED_GROUPS, ...THESAURUS]) {
   for (const w of g) {
-    for (const k of new Set([w, stem(w)])) {
-      let s = byKey.get(k);
-      if (!s) byKey.set(k, s = new Set());
-      for (const x of g) if (x !== w) s.add(x);
-    }
+    let s = byKey.get(w);
+    if (!s) byKey.set(w, s = new Set());
+    for (const x of g) if (x !== w) s.add(x);
   }
 }
 
-/** Words related to `word` or to its stem (empty when none). */
+/**
+ * `word` and the words it may be an inflection of (`billed` -> `bill`,
+ * `responses` -> `response`, `logging` -> `log`): endings taken off, never a
+ * stem (Porter's `responses` and `responsive` are one stem, and unrelated).
+ */
+export function inflections(word: string): string[] {
+  const out = new Set([word]);
+  const undouble = (w: string) => (/([b-df-hj-np-tv-z])\1$/.test(w) ? w.slice(0, -1) : w);
+  const add = (w: string) => {
+    if (w.length >= 3) out.add(w), out.add(undouble(w)), out.add(w + "e");
+  };
+  if (word.endsWith("ies")) out.add(word.slice(0, -3) + "y");
+  if (word.endsWith("es")) add(word.slice(0, -2));
+  if (word.endsWith("s") && !word.endsWith("ss")) out.add(word.slice(0, -1));
+  if (word.endsWith("ed")) add(word.slice(0, -2)), out.add(word.slice(0, -1));
+  if (word.endsWith("ing")) add(word.slice(0, -3));
+  if (word.endsWith("ly")) out.add(word.slice(0, -2));
+  return [...out];
+}
+
+/** Words related to `word` or to a word it is an inflection of (empty when none). */
 export function relatedTo(word: string): string[] {
-  const out = new Set([...(byKey.get(word) ?? []), ...(byKey.get(stem(word)) ?? [])]);
+  const out = new Set<string>();
+  for (const k of inflections(word)) for (const x of byKey.get(k) ?? []) out.add(x);
   out.delete(word);
   return [...out];
 }
 
-/** Weights (tuning). */
-export const TUNE = { thesaurus: 0.5, learned: 0.2, alone: 1.6, gate: 0.7 };
-/** Weight of a thesaurus word beside a word the history holds as typed. */
-export const THESAURUS_WEIGHT = 0.5;
-/** Weight of a word the history associates with the query's word (lib/search/assoc.ts). */
-export const LEARNED_WEIGHT = 0.35;
-/** A word the history never wrote: its related words stand for it at this multiple (at most 1). */
-export const ALONE = 1.6;
+/**
+ * Weights of the relevance tier's related words, measured on the `paradev`
+ * queries of `deno task bench:recall` (the held-out kinds were not tuned on).
+ */
+export const RELATED = {
+  /** A thesaurus word beside a word the history holds as typed. */
+  thesaurus: 0.5,
+  /** A word the history associates with the query's word, times its NPMI (lib/search/assoc.ts). */
+  learned: 0.2,
+  /** A word the history never wrote: its related words stand for it at this multiple (at most 1). */
+  alone: 1.6,
+  /**
+   * Words the history holds are widened only when no session holds this
+   * share of the query's IDF weight as typed.
+   */
+  gate: 0.7,
+  /** Per query word an event holds beside the first, in the first stage (×1 + this). */
+  cooc: 0.2,
+  /** A related word a second query word also relates to counts at this multiple there. */
+  shared: 0.5,
+};
 
 /**
  * The related words of `word` the history holds, each with its weight, left
@@ -129,11 +159,11 @@ export function associated(stats: TermStats, word: string, have: Set<string>): M
     out.set(w, weight);
   };
   for (const r of relatedTo(word)) {
-    for (const f of wordForms(stats, r).slice(0, 3)) add(f, TUNE.thesaurus);
+    for (const f of wordForms(stats, r).slice(0, 3)) add(f, RELATED.thesaurus);
   }
   if (!ABLATE.learned) {
     for (const src of [word, ...have]) {
-      for (const [w, s] of learnedFor(stats.store, src)) add(w, TUNE.learned * s);
+      for (const [w, s] of learnedFor(stats.store, src)) add(w, RELATED.learned * s);
     }
   }
   return out;

@@ -18,7 +18,7 @@ import type { Store } from "../store.ts";
 import { type Filters, matchRows, type Row } from "./retrieve.ts";
 import { eventWeight, type ScoredEvent, type SessionScore } from "./rank.ts";
 import { type TermStats, wordForms } from "./expand.ts";
-import { associated, TUNE } from "./related.ts";
+import { associated, RELATED } from "./related.ts";
 import { synonymsOf } from "./synonyms.ts";
 
 /** Rows read per common word. */
@@ -121,13 +121,20 @@ export function relevance(
     for (const ti of m.keys()) c += terms[ti].idf;
     cover = Math.max(cover, c / totalIdf);
   }
-  const widen = cover < TUNE.gate;
+  const widen = cover < RELATED.gate;
+  // A related word stands for one query word only (`ram`, `growing` and `killed` all
+  // relate to `memory`: one mention of it is not three words of the question).
+  const claimed = new Set(terms.flatMap((t) => t.alts));
   terms.forEach((t, ti) => {
     if (t.literal && !widen) return t.extra.clear();
     if (t.literal) t.extra = associated(stats, t.word, new Set(t.alts));
+    for (const [a, w] of t.extra) {
+      if (claimed.has(a)) t.extra.set(a, w * RELATED.shared);
+      else claimed.add(a);
+    }
     const byWeight = new Map<number, string[]>();
     for (const [a, wt] of t.extra) {
-      const w = t.literal ? wt : Math.min(1, wt * TUNE.alone);
+      const w = t.literal ? wt : Math.min(1, wt * RELATED.alone);
       byWeight.set(w, [...(byWeight.get(w) ?? []), a]);
     }
     for (const [w, as] of byWeight) {
@@ -151,7 +158,7 @@ export function relevance(
     const seen = new Set<number>();
     for (const ev of m.values()) {
       const held = eventTerms.get(ev.row.event_id)?.size ?? 1;
-      cooc = Math.max(cooc, 1 + 0.2 * (held - 1));
+      cooc = Math.max(cooc, 1 + RELATED.cooc * (held - 1));
       if (!seen.has(ev.row.event_id)) {
         seen.add(ev.row.event_id);
         events.push(eventOf.get(ev.row.event_id) ?? ev);
