@@ -80,6 +80,11 @@ export interface InstallFacts {
     /** Path template of the file the list names (one of `files`). */
     item: string;
   };
+  /**
+   * Why the harness gets no `-auto` target although it has hooks (their output
+   * reaches no model): `deja install <target>-auto` says so instead of "unknown target".
+   */
+  no_auto?: string;
   /** The `-auto` target: hooks that recall without being asked. */
   auto?: {
     target: string;
@@ -101,6 +106,12 @@ export interface InstallFacts {
     files?: OwnedFile[];
     /** What the person still has to do once the hooks are written (Codex: approve them once). */
     note?: string;
+    /**
+     * The config where the harness pins the hooks the user approved (Codex's
+     * `[hooks.state]` in config.toml, codex_trust.ts): doctor warns while deja's
+     * hooks have no pin there.
+     */
+    trust_file?: string;
   };
 }
 
@@ -207,6 +218,9 @@ export function checkInstallFacts(id: string, v: unknown): string[] {
       }
     }
   }
+  if (v.no_auto !== undefined && (!isStr(v.no_auto) || v.auto !== undefined)) {
+    out.push(`${id}: install.no_auto must be a sentence, and only where there is no install.auto`);
+  }
   const auto = v.auto;
   if (auto !== undefined) {
     if (!isObj(auto)) return [...out, `${id}: install.auto must be an object`];
@@ -218,6 +232,9 @@ export function checkInstallFacts(id: string, v: unknown): string[] {
       auto.timeout_unit !== undefined && auto.timeout_unit !== "s" && auto.timeout_unit !== "ms"
     ) {
       out.push(`${id}: install.auto.timeout_unit must be "s" or "ms"`);
+    }
+    if (auto.trust_file !== undefined) {
+      checkTemplate(`${id}: install.auto.trust_file`, auto.trust_file, out);
     }
     if (auto.base !== undefined && !isObj(auto.base)) {
       out.push(`${id}: install.auto.base must be an object`);
@@ -292,6 +309,18 @@ export function findTarget(name: string): TargetRef | undefined {
     if (w.facts.auto && name === w.facts.auto.target) {
       return { name: w.facts.auto.target, harness: w, auto: true };
     }
+  }
+  return undefined;
+}
+
+/**
+ * Why `name` (`<target>-auto`) is no target, for a harness whose hooks bring
+ * no text to the model (`no_auto`); undefined for any other name.
+ */
+export function noAutoReason(name: string): { harness: Wirable; reason: string } | undefined {
+  for (const w of wirables()) {
+    const names = [w.facts.target, ...(w.facts.aliases ?? [])].map((n) => `${n}-auto`);
+    if (w.facts.no_auto && names.includes(name)) return { harness: w, reason: w.facts.no_auto };
   }
   return undefined;
 }

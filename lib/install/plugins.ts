@@ -14,13 +14,13 @@
  */
 
 /** The mark `deja uninstall` looks for (same words as texts.ts's MANAGED_MARK). */
-const MARK = "// deja:managed: written by 'deja install', removed by 'deja uninstall'";
+export const MARK = "// deja:managed: written by 'deja install', removed by 'deja uninstall'";
 
 /**
  * `run(args, input, ms)`: runs the launcher with `args`, `input` on stdin,
  * and resolves its stdout, or "" on any failure; killed after `ms`.
  */
-const RUN = `import { spawn } from "node:child_process";
+export const RUN = `import { spawn } from "node:child_process";
 
 const LAUNCHER = {launcher_json};
 

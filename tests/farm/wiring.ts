@@ -49,9 +49,9 @@ export const WIRING: Record<string, WiringSpec> = {
   qwen: { plain: "qwen", auto: "qwen-auto" },
   copilot: { plain: "copilot" },
   kilo: { plain: "kilocode" },
-  cline: { plain: "cline" },
+  cline: { plain: "cline", auto: "cline-auto" },
   omp: { plain: "omp" },
-  factory: { plain: "factory" },
+  factory: { plain: "factory", auto: "factory-auto" },
   auggie: { plain: "auggie" },
   // pi reads no MCP config: the plain target's extension registers a tool named `deja`.
   pi: { plain: "pi", auto: "pi-auto" },
