@@ -144,6 +144,8 @@ export const RELATED = {
   cooc: 0.2,
   /** A related word a second query word also relates to counts at this multiple there. */
   shared: 0.5,
+  /** Best events read per query word for its related words. */
+  rows: 200,
 };
 
 /**

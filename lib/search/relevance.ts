@@ -138,7 +138,7 @@ export function relevance(
       byWeight.set(w, [...(byWeight.get(w) ?? []), a]);
     }
     for (const [w, as] of byWeight) {
-      take(ti, matchRows(store, ftsAny(as.map((a) => [a])), f, PER_TERM), w);
+      take(ti, matchRows(store, ftsAny(as.map((a) => [a])), f, RELATED.rows), w);
     }
   });
 
