@@ -2,6 +2,14 @@ import { assert, assertEquals } from "../../tests/_assert.ts";
 import { learnAssociations, MIN_SESSIONS } from "./assoc.ts";
 import { buildAssociations, learnedFor } from "./assoc.ts";
 import { memIndex, type MemSession } from "../../tests/_search_fixture.ts";
+import { Q } from "../schema.ts";
+import type { Store } from "../store.ts";
+import { removeSessions } from "../forget/forget.ts";
+
+const ids = (s: Store, native: string[]) =>
+  native.map((n) =>
+    (s.db.prepare("SELECT id FROM sessions WHERE native_id = ?").get(n) as { id: number }).id
+  );
 
 /** 60 sessions: `ledger` with `invoice` in 4, a junk pair in 2, chatter everywhere. */
 function corpus(): Map<number, string[]> {
@@ -45,6 +53,12 @@ Deno.test("index builds the association table after a full run and skips an unch
     assert(learnedFor(s, "ledger").some(([w]) => w === "invoice"));
     assertEquals(buildAssociations(s).built, false, "nothing changed: no rebuild");
     assertEquals(buildAssociations(s, true).built, true);
+    // Forgetting the sessions that taught a pair takes the pair with them.
+    const taught = Q.sessionsByIds.all(s, {
+      ids: JSON.stringify(ids(s, ["s0", "s1", "s2", "s3"])),
+    });
+    removeSessions(s, taught);
+    assertEquals(learnedFor(s, "ledger"), []);
   } finally {
     s.close();
     ix.cleanup();
