@@ -36,6 +36,7 @@ import { dropExcluded, makeGate, setGate } from "./forget/gate.ts";
 import { releaseExcluded } from "./forget/exclusions.ts";
 import { NORMALIZE_PROJECTS_SQL } from "./project_path.ts";
 import { resetVocabCache } from "./search/vocab.ts";
+import { buildAssociations } from "./search/assoc.ts";
 import { FRESH_KEY, type FreshMap, harnessDirs, parseFreshMap, stampDirs } from "./fresh/map.ts";
 import { sweepCopies } from "../core/sqlite_read.ts";
 import { problemLine } from "../core/fs.ts";
@@ -214,6 +215,8 @@ async function onePass(
     // directory) may have missed stores that still exist: its indexed sources are kept.
     const complete = out.filter((h) => !h.origin && !h.discoveryFailed).map((h) => h.harness);
     if (opts.rebuild) dropVanished(store, complete, seen, kept);
+    // Words the history uses together, for questions in other words (lib/search/assoc.ts).
+    if (full) buildAssociations(store);
     Q.setMeta.run(store, { key: FRESH_KEY, value: JSON.stringify(fresh) });
     // A refresh on use is not a full pass: the last full run's record stays.
     if (opts.deadline === undefined && opts.inlineMaxBytes === undefined) {
