@@ -8,6 +8,10 @@
  * (dist/deja-bun, built with `deno task compile:bun` when missing). When
  * DEJA_REF_BIN names the reference Go binary, it is timed on the same corpus.
  *
+ * `--scale` runs the scale run instead (bench/scale_bench.ts: a ~1 GB corpus
+ * plus one 2 GB session with a 200 MB line, generated in a temporary directory
+ * and removed at the end; `--mb` then sizes the corpus, default 1000).
+ *
  * @module
  */
 import { parseArgs } from "node:util";
@@ -23,8 +27,21 @@ const { values } = parseArgs({
     mb: { type: "string", default: "100" },
     runs: { type: "string", default: "20" },
     fresh: { type: "boolean", default: false },
+    scale: { type: "boolean", default: false },
+    "big-mb": { type: "string", default: "2000" },
+    "line-mb": { type: "string", default: "200" },
   },
 });
+if (values.scale) {
+  const { scaleRun } = await import("./scale_bench.ts");
+  scaleRun({
+    mb: process.argv.some((a) => a.startsWith("--mb")) ? Number(values.mb) : 1000,
+    bigMb: Number(values["big-mb"]),
+    lineMb: Number(values["line-mb"]),
+    runs: Math.min(Number(values.runs), 15),
+  });
+  process.exit(0);
+}
 const mb = Number(values.mb);
 const runs = Number(values.runs);
 const work = join(REPO, ".bench");
