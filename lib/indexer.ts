@@ -36,7 +36,14 @@ import { dropExcluded, makeGate, setGate } from "./forget/gate.ts";
 import { releaseExcluded } from "./forget/exclusions.ts";
 import { NORMALIZE_PROJECTS_SQL } from "./project_path.ts";
 import { resetVocabCache } from "./search/vocab.ts";
-import { FRESH_KEY, type FreshMap, harnessDirs, parseFreshMap, stampDirs } from "./fresh/map.ts";
+import {
+  FRESH_KEY,
+  type FreshMap,
+  harnessDirs,
+  parseFreshMap,
+  placesStamp,
+  stampDirs,
+} from "./fresh/map.ts";
 import { sweepCopies } from "../core/sqlite_read.ts";
 import { problemLine } from "../core/fs.ts";
 import { type Label, labelSession } from "./remote/label.ts";
@@ -323,7 +330,10 @@ async function indexHarness(
     sum.discoveryFailed = true;
     return sum;
   }
-  if (!label) rememberLayout(run.fresh, parser.id, sum.roots, sources, discoveredAt);
+  if (!label) {
+    rememberLayout(run.fresh, parser.id, sum.roots, sources, discoveredAt);
+    (run.fresh.places ??= {})[parser.id] = placesStamp(env);
+  }
   sum.found = sources.length;
   let n = 0;
   for (const src of sources) {

@@ -77,7 +77,7 @@ export async function freshen(
   try {
     const store = Store.open(path, { readOnly: true, busyMs: 200 });
     try {
-      stale = checkStaleness(store);
+      stale = checkStaleness(store, { env });
       released = releasedSources(store, env).map((r) => r.harness);
     } finally {
       store.close();
