@@ -8,7 +8,8 @@
 import { assert, assertEquals, assertStringIncludes } from "./_assert.ts";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { HAVE_RSYNC, OTHER, SVC, world, writeClaude } from "./_remote.ts";
+import type { SourcesData } from "../lib/cli/cmd_sources.ts";
+import { FAKE_SSH, HAVE_RSYNC, OTHER, SVC, world, writeClaude } from "./_remote.ts";
 
 /** Syncs a remote holding SVC and OTHER, its /w/svc mapped to `<root>/clone/svc` here. */
 async function synced() {
@@ -98,9 +99,10 @@ Deno.test({
     try {
       const r = await w.run(["resume", `devbox:${OTHER.id.slice(0, 8)}`]);
       assertEquals(r.code, 0, r.err);
+      // The world's ssh is the one DEJA_SSH names (a stand-in): resume uses it too.
       assertEquals(
         r.out,
-        `ssh -t -p 2222 me@devbox 'cd /srv/other && claude --resume ${OTHER.id}'\n`,
+        `${FAKE_SSH} -t -p 2222 me@devbox 'cd /srv/other && claude --resume ${OTHER.id}'\n`,
       );
       assertStringIncludes(r.err, "this session ran on devbox (me@devbox)");
       // A mapped project: its remote path is given back.
@@ -110,7 +112,7 @@ Deno.test({
       assertEquals(j.remote_cwd, "/w/svc");
       assertEquals(j.clone, null, "no clone on this machine yet");
       assertEquals(j.argv, [
-        "ssh",
+        FAKE_SSH,
         "-t",
         "-p",
         "2222",
@@ -121,10 +123,33 @@ Deno.test({
       mkdirSync(clone, { recursive: true });
       const c = await w.run(["resume", `devbox:${SVC.id.slice(0, 8)}`]);
       assertEquals(c.code, 0, c.err);
-      assertStringIncludes(c.out, "ssh -t -p 2222 me@devbox");
+      assertStringIncludes(c.out, `${FAKE_SSH} -t -p 2222 me@devbox`);
       assertStringIncludes(c.err, `cloned here (${clone})`);
       assertStringIncludes(c.err, "deja handoff");
       assertEquals((await w.json(["resume", `devbox:${SVC.id}`])).clone, clone);
+    } finally {
+      w.cleanup();
+    }
+  },
+});
+
+Deno.test({
+  name: "sources counts a remote's stores under the remote, not under this machine's harness",
+  ignore: !HAVE_RSYNC,
+  async fn() {
+    const { w } = await synced();
+    try {
+      assertEquals((await w.run(["index"])).code, 0);
+      const j = await w.json(["sources"]) as unknown as SourcesData;
+      const claude = j.harnesses.find((h) => h.harness === "claude")!;
+      assertEquals([claude.indexed, claude.sessions], [1, 1], "only the local session");
+      assertEquals(j.remotes.length, 1);
+      assertEquals(j.remotes[0].remote, "devbox");
+      assertEquals(j.remotes[0].sessions, 2);
+      assertEquals(j.remotes[0].harnesses.map((h) => h.harness), ["claude"]);
+      const text = (await w.run(["sources"])).out;
+      assert(/^devbox \(remote\)\s+2 stores\s+2 sessions/m.test(text), text);
+      assert(/^claude\s+1 stores\s+1 sessions/m.test(text), text);
     } finally {
       w.cleanup();
     }

@@ -7,6 +7,7 @@
  * @module
  */
 import { existsSync } from "node:fs";
+import { join, sep } from "node:path";
 import type { Args, CommandSpec } from "./common.ts";
 import type { IO } from "../../core/runtime.ts";
 import type { Env } from "../../core/model.ts";
@@ -18,6 +19,7 @@ import { indexPath, Store } from "../store.ts";
 import { Q } from "../schema.ts";
 import { describeVerification, type Verification, verification } from "../../core/registry.ts";
 import { wiringMatrix } from "../install/matrix.ts";
+import { dataDir } from "../../core/paths.ts";
 
 /** The wiring matrix for a terminal: one block per harness. */
 export function wiringText(): string {
@@ -82,11 +84,24 @@ export interface SourcesArgs {
   json: boolean;
 }
 
+/** What the index holds of one remote machine's mirror (`deja remote`), per harness. */
+export interface RemoteSources {
+  /** The remote's name (its sessions' origin). */
+  remote: string;
+  harnesses: Array<{ harness: string; indexed: number; sessions: number; bytes: number }>;
+  indexed: number;
+  sessions: number;
+  bytes: number;
+}
+
 /** Every harness as `deja sources` shows it. */
 export interface SourcesData {
   /** The index file, or null when there is none yet. */
   index: string | null;
+  /** This machine's stores, per harness. */
   harnesses: HarnessSources[];
+  /** Stores read from remote machines' mirrors, per remote (not counted in `harnesses`). */
+  remotes: RemoteSources[];
 }
 
 /** Reads `deja sources`' arguments. */
@@ -105,7 +120,10 @@ export function parseSources(a: Args): SourcesArgs {
 export async function sourcesData(env: Env): Promise<SourcesData> {
   const path = indexPath(env);
   const store = existsSync(path) ? Store.open(path) : undefined;
-  const rows = store ? Q.allSources.all(store, {}) : [];
+  const all = store ? Q.allSources.all(store, {}) : [];
+  // A remote's stores are read from its mirror under deja's data dir: counted per remote.
+  const mirrors = join(dataDir(env), "remotes") + sep;
+  const rows = all.filter((r) => !r.path.startsWith(mirrors));
   const red = store ? Q.redactionsByHarness.all(store, {}) : [];
   const known = (store ? Q.projects.all(store, {}) : []).map((r) => r.project);
   store?.close();
@@ -155,7 +173,31 @@ export async function sourcesData(env: Env): Promise<SourcesData> {
       verified: verification(p.id),
     });
   }
-  return { index: existsSync(path) ? path : null, harnesses: out };
+  return {
+    index: existsSync(path) ? path : null,
+    harnesses: out,
+    remotes: remoteSources(all.filter((r) => r.path.startsWith(mirrors)), mirrors),
+  };
+}
+
+/** The mirrored stores grouped by remote (the path's first part under the mirrors dir). */
+function remoteSources(
+  rows: Array<{ path: string; harness: string; sessions: number; size: number | null }>,
+  mirrors: string,
+): RemoteSources[] {
+  const by = new Map<string, RemoteSources>();
+  for (const r of rows) {
+    const name = r.path.slice(mirrors.length).split(sep)[0];
+    const rem = by.get(name) ??
+      { remote: name, harnesses: [], indexed: 0, sessions: 0, bytes: 0 };
+    by.set(name, rem);
+    let h = rem.harnesses.find((x) => x.harness === r.harness);
+    if (!h) rem.harnesses.push(h = { harness: r.harness, indexed: 0, sessions: 0, bytes: 0 });
+    const bytes = Math.max(0, r.size ?? 0);
+    h.indexed++, h.sessions += r.sessions, h.bytes += bytes;
+    rem.indexed++, rem.sessions += r.sessions, rem.bytes += bytes;
+  }
+  return [...by.values()].sort((a, b) => a.remote.localeCompare(b.remote));
 }
 
 /** The harnesses as text: one line each, more with `verbose` (colour on a terminal). */
@@ -192,6 +234,14 @@ export function sourcesText(
     if (sk) lines.push(c.yellow(`              skipped: ${sk}`));
     const red = Object.entries(h.redacted).map(([k, v]) => `${v} ${k}`).join(", ");
     if (red) lines.push(c.dim(`              redacted: ${red}`));
+  }
+  for (const r of d.remotes) {
+    const via = r.harnesses.map((h) => `${h.harness} ${h.sessions}`).join(", ");
+    lines.push(
+      `${c.bold(`${r.remote} (remote)`.padEnd(13))} ${String(r.indexed).padStart(4)} stores  ${
+        String(r.sessions).padStart(6)
+      } sessions  ${fmtBytes(r.bytes).padStart(9)}  ${c.dim(via)}`,
+    );
   }
   if (!verbose) {
     lines.push(c.dim("deja sources --verbose: every root, skips, redactions, verified versions"));

@@ -59,7 +59,7 @@ Deno.test("sources prints colour on a terminal, plain text to a pipe, and JSON w
     const json = captureIO(ix.env, false);
     assertEquals(await sourcesCmd.run({ values: { json: true }, positionals: [] }, json.io), 0);
     const doc = JSON.parse(json.out());
-    assertEquals(Object.keys(doc), ["index", "harnesses"]);
+    assertEquals(Object.keys(doc), ["index", "harnesses", "remotes"]);
     assertEquals(
       doc.harnesses.find((h: { harness: string }) => h.harness === "claude").sessions,
       1,

@@ -2,7 +2,8 @@
  * Resuming a session that ran on another machine: the harness keeps it there
  * (the mirror is deja's private copy, and deja never writes into a harness's
  * store), so the command that reopens it runs there, over the user's ssh with
- * a terminal: `ssh -t <host> 'cd <remote project> && claude --resume <id>'`.
+ * a terminal: `ssh -t <host> 'cd <remote project> && claude --resume <id>'` (`DEJA_SSH`
+ * names the ssh command when it is not plain `ssh`).
  * When `--path-map` maps the project to a clone on this machine, the clone is
  * named too, with `deja handoff` as the way to carry the work over here.
  *
@@ -12,6 +13,7 @@ import type { Env } from "../../core/model.ts";
 import { DejaError } from "../../core/errors.ts";
 import { displayCommand } from "../shell.ts";
 import { loadRemotes } from "./config.ts";
+import { sshCommand } from "./ssh.ts";
 import { type Label, nativeId, unmapPath } from "./label.ts";
 
 /** Where and how a remote session reopens. */
@@ -64,7 +66,8 @@ export function remoteResume(
     port: r.port ?? null,
     id,
     remoteCwd,
-    argv: ["ssh", "-t", ...(r.port ? ["-p", String(r.port)] : []), r.host, there],
+    // The user's ssh (`DEJA_SSH`), interactive: no batch mode, a terminal.
+    argv: [...sshCommand(env), "-t", ...(r.port ? ["-p", String(r.port)] : []), r.host, there],
     clone,
   };
 }

@@ -15,11 +15,15 @@ import type { Remote } from "./config.ts";
 /** Seconds ssh waits for a connection before giving up. */
 export const CONNECT_TIMEOUT_S = 15;
 
+/** The user's ssh command as argv: the one `DEJA_SSH` names (split on white space), else `ssh`. */
+export function sshCommand(env: Env): string[] {
+  return (env.get("DEJA_SSH") ?? "ssh").trim().split(/\s+/);
+}
+
 /** The ssh argv deja runs for `r` (without the command): `DEJA_SSH` or `ssh`, port, batch mode. */
 export function sshArgv(env: Env, r: Pick<Remote, "port">): string[] {
-  const base = (env.get("DEJA_SSH") ?? "ssh").trim().split(/\s+/);
   return [
-    ...base,
+    ...sshCommand(env),
     ...(r.port ? ["-p", String(r.port)] : []),
     "-o",
     "BatchMode=yes",
