@@ -1,14 +1,17 @@
 /**
  * `deno task bench:recall [--targets 120] [--distractors 300] [--per-kind 30]
- * [--seed 11] [--no-binary] [--misses] [--ablate] [--json <file>]`: the labelled search
+ * [--seed 11] [--cold 5] [--no-binary] [--misses] [--ablate] [--json <file>]`: the labelled search
  * benchmark. Generates a history in Claude Code format (bench/gen_recall.ts),
  * indexes it with the production indexer, runs the labelled queries
  * (bench/recall_queries.ts) in-process the way the CLI does, and prints hit@1,
  * recall@5 and MRR@10 per query kind, the share of negative queries answered
  * "nothing matched", and latency: in-process p50/p95 and, unless
- * `--no-binary`, the compiled binary as a cold process (p50 over up to 5
- * queries of each kind). `--ablate` adds hit@1 with each ranking change
- * switched off alone. Asserts nothing; tests/recall_test.ts holds the floor.
+ * `--no-binary`, the compiled binary as a cold process (p50 and p95 over up
+ * to `--cold` queries of each kind; every kind, the blind ones included). `--ablate` adds hit@1 with each ranking change
+ * switched off alone. With `DEJA_EMBED_URL` (and `DEJA_EMBED_MODEL`) naming an
+ * embeddings endpoint, a second table gives the figures with the optional
+ * rerank (lib/embeddings/); without it nothing is sent anywhere. Asserts
+ * nothing; tests/recall_test.ts holds the floor.
  *
  * @module
  */
@@ -19,8 +22,21 @@ import { join } from "node:path";
 import process from "node:process";
 import { generateHistory } from "./gen_recall.ts";
 import { makeQueries } from "./recall_queries.ts";
-import { figures, hitHeader, hitRow, runQueries, table } from "./recall_eval.ts";
+import {
+  figures,
+  hitHeader,
+  hitRow,
+  type KindFigures,
+  MUST_FIND_NOTHING,
+  pct,
+  type QueryOutcome,
+  runQueries,
+  table,
+} from "./recall_eval.ts";
 import { ABLATE, type Ablation } from "../lib/search/rank.ts";
+import { search } from "../lib/search.ts";
+import { embedPass } from "../lib/embeddings/pass.ts";
+import { CANDIDATES, rerank } from "../lib/embeddings/rerank.ts";
 import { REPO } from "../tests/_fixture.ts";
 import { runIndex } from "../lib/indexer.ts";
 import { makeEnv } from "../core/runtime.ts";
@@ -32,6 +48,7 @@ const { values } = parseArgs({
     targets: { type: "string", default: "120" },
     distractors: { type: "string", default: "300" },
     "per-kind": { type: "string", default: "30" },
+    cold: { type: "string", default: "5" },
     seed: { type: "string", default: "11" },
     "no-binary": { type: "boolean", default: false },
     misses: { type: "boolean", default: false },
@@ -76,18 +93,20 @@ if (values.ablate) {
     ablations.push(hitRow(`without ${name}`, figures(runQueries(store, queries, h.now, [name]))));
   }
 }
+const embedded = await withEmbeddings(store);
 store.close();
 
-let cold: Map<string, number> | undefined;
+let cold: Map<string, number[]> | undefined;
 const bin = join(REPO, "dist/deja-bun");
 if (!values["no-binary"]) {
   if (!existsSync(bin)) spawnSync("deno", ["task", "compile:bun"], { cwd: REPO, stdio: "inherit" });
   if (existsSync(bin)) {
     cold = new Map();
     const all: number[] = [];
+    const none: number[] = [];
     for (const kind of new Set(queries.map((q) => q.kind))) {
       const times: number[] = [];
-      for (const q of queries.filter((x) => x.kind === kind).slice(0, 5)) {
+      for (const q of queries.filter((x) => x.kind === kind).slice(0, Number(values.cold))) {
         const t = performance.now();
         spawnSync(bin, ["search", "--json", "--", q.query], {
           env: { ...process.env, ...vars },
@@ -95,17 +114,20 @@ if (!values["no-binary"]) {
         });
         times.push(performance.now() - t);
       }
-      times.sort((a, b) => a - b);
-      cold.set(kind, times[Math.floor(times.length / 2)]);
+      cold.set(kind, times);
       all.push(...times);
+      if (MUST_FIND_NOTHING(kind)) none.push(...times);
     }
-    all.sort((a, b) => a - b);
-    cold.set("overall", all[Math.floor(all.length / 2)]);
+    cold.set("overall", all);
+    cold.set("negatives", none);
   }
 }
 const rows = figures(outcomes);
 console.log(table(rows, cold));
 if (ablations.length) console.log("\n" + ablations.join("\n"));
+if (embedded) {
+  console.log(`\nwith embeddings from ${process.env.DEJA_EMBED_URL}:\n${table(embedded)}`);
+}
 if (values.misses) {
   for (const o of outcomes) {
     const neg = !o.q.relevant.length;
@@ -123,6 +145,47 @@ if (values.misses) {
 if (values.json) {
   writeFileSync(
     values.json,
-    JSON.stringify({ rows, cold: cold ? Object.fromEntries(cold) : null }, null, 2),
+    JSON.stringify(
+      {
+        rows,
+        cold: cold ? Object.fromEntries([...cold].map(([k, ts]) => [k, pct(ts, 50)])) : null,
+        coldP95: cold ? Object.fromEntries([...cold].map(([k, ts]) => [k, pct(ts, 95)])) : null,
+      },
+      null,
+      2,
+    ),
   );
+}
+
+/**
+ * Figures with the optional embeddings rerank (lib/embeddings/), only when
+ * `DEJA_EMBED_URL` names an endpoint: every session embedded first, then each
+ * query reranked the way `deja search` does.
+ */
+async function withEmbeddings(store: Store): Promise<KindFigures[] | null> {
+  const url = process.env.DEJA_EMBED_URL;
+  if (!url) return null;
+  const eenv = makeEnv({
+    ...vars,
+    DEJA_EMBED_URL: url,
+    DEJA_EMBED_MODEL: process.env.DEJA_EMBED_MODEL,
+    DEJA_EMBED_API_KEY: process.env.DEJA_EMBED_API_KEY,
+  });
+  const p = await embedPass(eenv, { maxSessions: Infinity, budgetMs: Infinity });
+  if (p?.error) {
+    console.log(`embeddings: ${p.error.message}`);
+    return null;
+  }
+  const out: QueryOutcome[] = [];
+  for (const q of queries) {
+    const opts = { limit: 10, hideThrowaway: true, now: h.now };
+    const t = performance.now();
+    const wide = search(store, q.query, { ...opts, limit: CANDIDATES });
+    const res = (await rerank(store, eenv, wide, opts)).result;
+    const ms = performance.now() - t;
+    const top = res.results.map((r) => r.id);
+    const i = top.findIndex((id) => q.relevant.includes(id));
+    out.push({ q, tier: res.tier, nothingMatched: res.nothingMatched, rank: i + 1, top, ms });
+  }
+  return figures(out);
 }

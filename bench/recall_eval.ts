@@ -1,7 +1,8 @@
 /**
- * Scores labelled queries against an index: hit@1, recall@5 and MRR@10 per
- * kind, the share of negative queries answered "nothing matched" (tier
- * `relevance` or `none`), and in-process latency. Used by `deno task
+ * Scores labelled queries against an index: hit@1, hit@5, recall@5 and MRR@10
+ * per kind, the share of negative queries answered "nothing matched" (tier
+ * `relevance` or `none`; the `negatives` row holds every kind that must find
+ * nothing), and in-process latency. Used by `deno task
  * bench:recall` and by tests/recall_test.ts.
  *
  * @module
@@ -26,9 +27,11 @@ export interface QueryOutcome {
 
 /** Figures of one kind (or all kinds). */
 export interface KindFigures {
-  kind: Kind | "overall";
+  kind: Kind | "overall" | "negatives";
   n: number;
   hit1: number;
+  /** Share of queries with a relevant session in the top 5. */
+  hit5: number;
   recall5: number;
   mrr10: number;
   /** Share answered "nothing matched" (the figure that counts for negative queries). */
@@ -57,14 +60,23 @@ export function runQueries(
   });
 }
 
-function pct(xs: number[], p: number): number {
+/** The `p`th percentile of `xs` (0 when empty). */
+export function pct(xs: number[], p: number): number {
   if (!xs.length) return 0;
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
 }
 
 /** The paraphrase kinds (questions in other words), left out of the overall row. */
-export const PARAPHRASE = (k: string): boolean => k === "paradev" || k === "paraphrase";
+export const PARAPHRASE = (k: string): boolean =>
+  k === "paradev" || k === "paraphrase" || k === "blind";
+
+/** Kinds whose queries have no relevant session (scored by "nothing matched" alone). */
+export const NEGATIVE = (k: string): boolean =>
+  k === "negative" || k === "nearmiss" || k === "blindneg" || k === "negatives";
+
+/** Kinds the `negatives` row counts: "nothing matched" is the right answer to every query. */
+export const MUST_FIND_NOTHING = (k: string): boolean => k === "negative" || k === "blindneg";
 
 /** Figures per kind, then the overall row over every other kind with relevant sessions. */
 export function figures(outcomes: QueryOutcome[]): KindFigures[] {
@@ -76,6 +88,7 @@ export function figures(outcomes: QueryOutcome[]): KindFigures[] {
       kind,
       n: os.length,
       hit1: mean((o) => (o.rank === 1 ? 1 : 0)),
+      hit5: mean((o) => (o.rank && o.rank <= 5 ? 1 : 0)),
       recall5: mean((o) =>
         o.q.relevant.filter((id) => o.top.slice(0, 5).includes(id)).length / o.q.relevant.length
       ),
@@ -86,29 +99,39 @@ export function figures(outcomes: QueryOutcome[]): KindFigures[] {
     };
   };
   const out = KINDS.map((k) => row(k, outcomes.filter((o) => o.q.kind === k))).filter((r) => r.n);
+  // Every query "nothing matched" answers rightly (the near misses of `nearmiss` are not: long
+  // sessions hold their words).
+  const none = outcomes.filter((o) => MUST_FIND_NOTHING(o.q.kind));
+  if (none.length) out.push(row("negatives", none));
   // Overall stays comparable with runs before the paraphrase kinds, reported apart.
   out.push(row("overall", outcomes.filter((o) => o.q.relevant.length && !PARAPHRASE(o.q.kind))));
   return out;
 }
 
-/** The table as text, with a cold-process column when given (ms per kind). */
-export function table(rows: KindFigures[], cold?: Map<string, number>): string {
-  const head = ["kind", "n", "hit@1", "recall@5", "MRR@10", "nothing", "p50 ms", "p95 ms"];
-  if (cold) head.push("cold p50 ms");
+/**
+ * The table as text, with cold-process columns when given (every cold time in
+ * ms, per row kind).
+ */
+export function table(rows: KindFigures[], cold?: Map<string, number[]>): string {
+  const head = ["kind", "n", "hit@1", "hit@5", "recall@5", "MRR@10", "nothing", "p50 ms", "p95 ms"];
+  if (cold) head.push("cold p50", "cold p95");
   const lines = [head.map((h, i) => (i ? h.padStart(9) : h.padEnd(10))).join(" ")];
   for (const r of rows) {
     const cells = [
       r.kind.padEnd(10),
       String(r.n).padStart(9),
-      ...(r.kind === "negative" || r.kind === "nearmiss"
-        ? ["-", "-", "-"]
-        : [r.hit1, r.recall5, r.mrr10].map((x) => x.toFixed(2)))
+      ...(NEGATIVE(r.kind)
+        ? ["-", "-", "-", "-"]
+        : [r.hit1, r.hit5, r.recall5, r.mrr10].map((x) => x.toFixed(2)))
         .map((s) => s.padStart(9)),
       r.nothing.toFixed(2).padStart(9),
       r.p50.toFixed(1).padStart(9),
       r.p95.toFixed(1).padStart(9),
     ];
-    if (cold) cells.push((cold.has(r.kind) ? cold.get(r.kind)!.toFixed(0) : "-").padStart(11));
+    if (cold) {
+      const ts = cold.get(r.kind);
+      for (const p of [50, 95]) cells.push((ts?.length ? pct(ts, p).toFixed(0) : "-").padStart(9));
+    }
     lines.push(cells.join(" "));
   }
   return lines.join("\n");
@@ -116,8 +139,7 @@ export function table(rows: KindFigures[], cold?: Map<string, number>): string {
 
 /** hit@1 per kind (and overall, and the negatives' "nothing matched" share) as one table row. */
 export function hitRow(label: string, rows: KindFigures[]): string {
-  const cell = (r: KindFigures) =>
-    (r.kind === "negative" || r.kind === "nearmiss" ? r.nothing : r.hit1).toFixed(2).padStart(9);
+  const cell = (r: KindFigures) => (NEGATIVE(r.kind) ? r.nothing : r.hit1).toFixed(2).padStart(9);
   return label.padEnd(24) + rows.map(cell).join(" ");
 }
 

@@ -12,7 +12,10 @@
  * the right answer there. Also reported apart, and left out of the overall
  * row: paraphrases (the problem in other words, at most two words shared with
  * the session; bench/recall_world.ts), a tuning set (`paradev`) and a
- * held-out set (`paraphrase`) that nothing was tuned against.
+ * held-out set (`paraphrase`) that nothing was tuned against. Last, written
+ * blind and never tuned against (bench/recall_blind.ts): `blind` questions that
+ * share at most one content word with their session, and `blindneg` near
+ * misses that are not in the history.
  *
  * The generator's token sets are used only to keep a query honest (a typo is
  * not a real token, a word-forms query is not literally in any session).
@@ -30,6 +33,7 @@ import {
   SYMPTOMS,
 } from "./recall_world.ts";
 import { STOP_WORDS } from "../lib/query.ts";
+import { makeBlind } from "./recall_blind.ts";
 
 /** The kinds of query the benchmark reports. */
 export const KINDS = [
@@ -44,6 +48,8 @@ export const KINDS = [
   "error",
   "negative",
   "nearmiss",
+  "blind",
+  "blindneg",
 ] as const;
 export type Kind = (typeof KINDS)[number];
 
@@ -202,6 +208,8 @@ export function makeQueries(h: History, perKind: number, seed: number): Labelled
       return ok.length ? pick(ok) : null;
     });
   }
+  // At least 60 blind questions when the history has that many planted cases.
+  out.push(...makeBlind(h, Math.max(60, 2 * perKind), perKind, seed + 101));
   return out;
 }
 

@@ -478,6 +478,17 @@ export const Q = {
     `SELECT text FROM events WHERE session_id = ? AND kind = 'user' ORDER BY seq LIMIT ?`,
     ["session", "limit"],
   ),
+  /** A session's first user event (the snippet of a session an embeddings search added). */
+  firstUserEvent: query<Id, Pick<EventRow, "id" | "seq" | "time" | "text">>(
+    `SELECT id, seq, time, text FROM events WHERE session_id = ? AND kind = 'user'
+    ORDER BY seq LIMIT 1`,
+    ["id"],
+  ),
+  /** A session's last assistant text (its final answer; lib/embeddings/). */
+  lastAnswer: query<Id, { text: string }>(
+    `SELECT text FROM events WHERE session_id = ? AND kind = 'assistant' ORDER BY seq DESC LIMIT 1`,
+    ["id"],
+  ),
 
   // --- search (lib/search/) ---
   /** The number of events holding `term` (no row when none). */

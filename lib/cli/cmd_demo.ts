@@ -80,7 +80,7 @@ export const demoCmd: CommandSpec = {
       if (!a.values.json) io.out(`\n$ deja ${query.join(" ")}\n`);
       // The sample projects live in a temp dir: shown, not hidden as throwaway.
       const { keep: _keep, ...search } = a.values;
-      const code = runSearch({ values: { junk: true, ...search }, positionals: query }, sub);
+      const code = await runSearch({ values: { junk: true, ...search }, positionals: query }, sub);
       if (!a.values.json) {
         io.out(`\nOn your own history: deja index, then deja "<words you remember>".\n`);
       }

@@ -13,6 +13,7 @@ import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { dataDir } from "../../core/paths.ts";
 import { CR, csi } from "./output.ts";
+import { embedPass } from "../embeddings/pass.ts";
 
 export const indexCmd: CommandSpec = {
   usage: "index [--rebuild] [--quiet] [--harness <id>] [--json] | index --watch",
@@ -99,6 +100,7 @@ async function indexRun(a: Args, io: IO): Promise<number> {
       progress: tty ? (line) => io.err(`${CR}${csi("2K")}indexing ${line}`) : undefined,
     });
   if (tty) io.err(`${CR}${csi("2K")}`);
+  const embedded = await embedAfterIndex(io);
   const failed = res.harnesses.some((h) => h.errors.length);
   // Exit 2 when stores failed and none was indexed; some failing beside good ones is reported.
   const code = allFailed(res.harnesses) ? 2 : 0;
@@ -112,6 +114,7 @@ async function indexRun(a: Args, io: IO): Promise<number> {
       harnesses: res.harnesses,
       excluded: res.excluded,
       ...(res.movedAside ? { moved_aside: res.movedAside } : {}),
+      ...(embedded ? { embeddings: embedded } : {}),
     });
     return code;
   }
@@ -214,4 +217,26 @@ export function allFailed(hs: readonly HarnessSummary[]): boolean {
   const failed = hs.reduce((n, h) => n + h.failed, 0);
   const found = hs.reduce((n, h) => n + h.found, 0);
   return errors > 0 && failed === found;
+}
+
+/**
+ * The optional embeddings pass (lib/embeddings/pass.ts) after indexing: nothing without an
+ * endpoint; a failure is one warning on stderr and never changes the exit code.
+ */
+async function embedAfterIndex(
+  io: IO,
+): Promise<{ embedded: number; pending: number; error?: string } | null> {
+  try {
+    const r = await embedPass(io.env);
+    if (!r) return null;
+    if (r.error) io.err(`deja: ${r.error.message}\nhint: ${r.error.hint}\n`);
+    return {
+      embedded: r.embedded,
+      pending: r.pending,
+      ...(r.error ? { error: r.error.message } : {}),
+    };
+  } catch (e) {
+    io.err(`deja: embeddings skipped: ${(e as Error).message}\n`);
+    return { embedded: 0, pending: 0, error: (e as Error).message };
+  }
 }

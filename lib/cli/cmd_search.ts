@@ -10,6 +10,8 @@ import { resolveSession, shortRef } from "../sessions.ts";
 import { parseSince } from "../query.ts";
 import { Q } from "../schema.ts";
 import { searchHiding } from "../search/sessions.ts";
+import { embedConfig } from "../embeddings/config.ts";
+import { CANDIDATES, rerank } from "../embeddings/rerank.ts";
 import { FILTER_OPTIONS, fromOpt, harnessOpt, hiddenHint, JUNK_OPTION } from "./_memory.ts";
 
 const ROLES: Record<string, string[]> = {
@@ -48,11 +50,15 @@ export const searchCmd: CommandSpec = {
     limit: { type: "string", value: "<n>", description: "sessions to show (default 10)" },
     json: { type: "boolean", description: "print results as JSON (docs/json-output.md)" },
   },
-  run: (a, io) => Promise.resolve(runSearch(a, io)),
+  run: (a, io) => runSearch(a, io),
 };
 
-/** Exit codes like grep: 0 found, 1 nothing matched (nearest sessions may still print), 2 error. */
-export function runSearch(a: Args, io: IO): number {
+/**
+ * Exit codes like grep: 0 found, 1 nothing matched (nearest sessions may still print), 2 error.
+ * With an embeddings endpoint configured (lib/embeddings/), the results are reranked by it; an
+ * endpoint that fails leaves them as the index ranked them, with a warning on stderr.
+ */
+export async function runSearch(a: Args, io: IO): Promise<number> {
   const query = a.values.re ? a.positionals.join(" ") : a.positionals.join(" ").trim();
   if (!query.trim()) throw new DejaError("no query given", 'try: deja "what you remember"', 2);
   const harness = harnessOpt(a);
@@ -72,6 +78,7 @@ export function runSearch(a: Args, io: IO): number {
   const limit = intOpt(a, "limit", 10);
   const store = Store.open(indexPath(io.env));
   let res: SearchResult;
+  let embeddings = "off";
   const refs = new Map<string, string>();
   try {
     let sessionIds: number[] | undefined;
@@ -80,7 +87,7 @@ export function runSearch(a: Args, io: IO): number {
       const s = resolveSession(store, sess);
       sessionIds = Q.withChildren.all(store, { ids: JSON.stringify([s.id]) }).map((r) => r.id);
     }
-    res = search(store, query, {
+    const opts = {
       harness,
       project: opt(a, "project"),
       since,
@@ -95,7 +102,16 @@ export function runSearch(a: Args, io: IO): number {
         from: fromOpt(a, io),
       }),
       snippets: sessionIds ? 10 : 3,
-    });
+    };
+    const wanted = embedConfig(io.env);
+    if (!wanted.config && !wanted.problem) res = search(store, query, opts);
+    else {
+      const wide = search(store, query, { ...opts, limit: Math.max(limit, CANDIDATES) });
+      const rr = await rerank(store, io.env, wide, opts);
+      res = rr.result;
+      embeddings = rr.state;
+      if (rr.warning) io.err(`deja: ${rr.warning}\n${rr.hint ? `hint: ${rr.hint}\n` : ""}`);
+    }
     for (const r of res.results) refs.set(`${r.harness}:${r.id}`, shortRef(store, r.harness, r.id));
   } finally {
     store.close();
@@ -103,7 +119,7 @@ export function runSearch(a: Args, io: IO): number {
   const ref = (r: { harness: string; id: string }) => refs.get(`${r.harness}:${r.id}`) ?? r.id;
   const found = res.results.length > 0 && !res.nothingMatched;
   if (a.values.json) {
-    printJson(io, jsonOf(res, ref));
+    printJson(io, { ...jsonOf(res, ref), embeddings });
     return found ? 0 : 1;
   }
   const c = colors(io);
