@@ -42,6 +42,9 @@ export function cap(text: string, max: number, tailShare = 0.25): string {
   return `${text.slice(0, head)}\n… [${cut} characters cut] …\n${text.slice(text.length - tail)}`;
 }
 
+/** Event keys a pass remembers per session before it looks them up instead (memory bound). */
+export const MAX_FRESH_KEYS = 100_000;
+
 interface Slot {
   id: number;
   nextSeq: number;
@@ -58,6 +61,8 @@ export class SourceWriter {
   private vocab: VocabWriter;
   /** Sessions of this pass the gate left out (later chunks of them are left out too). */
   private leftOut = new Set<string>();
+  /** {@link MAX_FRESH_KEYS}; tests lower it. */
+  maxFreshKeys = MAX_FRESH_KEYS;
   readonly redactions: RedactionCounts = {};
   sessions = 0;
   events = 0;
@@ -207,6 +212,9 @@ export class SourceWriter {
         existing = st.stmt(Q.eventByKey).get(sid, e.key) as { id: number } | undefined;
       }
       slot.fresh?.add(e.key);
+      // Bounded memory on a session of millions of events (issue 18's 2 GB session): past the
+      // cap, keys are looked up in the index instead of remembered.
+      if (slot.fresh && slot.fresh.size > this.maxFreshKeys) slot.fresh = undefined;
     }
     if (existing) {
       eventId = existing.id;
