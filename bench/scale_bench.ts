@@ -162,14 +162,28 @@ export function scaleRun(o: ScaleOptions): void {
     }
     const noop = timed([bin, "index", "--harness", "claude", "--quiet"], env);
     push("no-op re-index (whole process)", `${(noop.ms / 1000).toFixed(3)} s`);
+    push(
+      "load average while it ran",
+      (existsSync("/proc/loadavg") ? readFileSync("/proc/loadavg", "utf8") : "?").split(" ").slice(
+        0,
+        3,
+      ).join(" "),
+    );
     for (
       const [label, q] of [["rare token", RARE_TOKEN], ["two common words", COMMON_WORDS.join(" ")]]
     ) {
       const times: number[] = [];
-      for (let i = 0; i < o.runs; i++) times.push(timed([bin, ...q.split(" "), "--json"], env).ms);
+      const cpu: number[] = [];
+      for (let i = 0; i < o.runs; i++) {
+        const r = timed([bin, ...q.split(" "), "--json"], env);
+        times.push(r.ms);
+        if (r.cpuS !== undefined) cpu.push(r.cpuS * 1000);
+      }
       push(
         `query cold binary, ${label} (p50/p95)`,
-        `${pct(times, 50).toFixed(0)} / ${pct(times, 95).toFixed(0)} ms`,
+        `${pct(times, 50).toFixed(0)} / ${pct(times, 95).toFixed(0)} ms${
+          cpu.length ? ` (CPU p50 ${pct(cpu, 50).toFixed(0)} ms)` : ""
+        }`,
       );
     }
   } finally {
