@@ -132,8 +132,8 @@ extensions:
 `;
     const after = roundTrip(w, "goose", path, original);
     assertStringIncludes(after, "# goose settings");
-    // yaml keeps the comment; it writes one space before it.
-    assertStringIncludes(after, "GOOSE_PROVIDER: openai # provider");
+    // Only deja's entry is new: the comment keeps its spacing.
+    assertStringIncludes(after, "GOOSE_PROVIDER: openai   # provider");
     const v = parseConfig(after, "yaml") as { extensions: Record<string, Record<string, unknown>> };
     assertEquals(v.extensions.deja.cmd, launcherPath(w.env));
     assertEquals(v.extensions.developer.type, "builtin");

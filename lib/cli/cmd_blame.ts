@@ -1,21 +1,30 @@
-/** `deja blame <path>[:line]`: the sessions that read, edited or wrote a file, and why. */
+/**
+ * `deja blame <path>[:line]`: the sessions that read, edited or wrote a file, and why.
+ *
+ * Parse ({@link parseBlame}) → run ({@link blameData}) → render ({@link blameJson},
+ * {@link blameText}).
+ *
+ * @module
+ */
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import type { Args, CommandSpec } from "./common.ts";
-import { colors, fmtTime, intOpt, isoTime, opt, printJson } from "./common.ts";
+import { colors, fmtTime, intOpt, isoTime, printJson } from "./common.ts";
 import { oneLine, tilde } from "../../core/text.ts";
 import type { IO } from "../../core/runtime.ts";
 import { DejaError } from "../../core/errors.ts";
+import type { Store } from "../store.ts";
 import { shortRef } from "../sessions.ts";
-import { blame, type BlameSession } from "../memory/blame.ts";
+import { blame, type BlameResult, type BlameSession } from "../memory/blame.ts";
 import { describeSession } from "../memory/last.ts";
 import {
   FILTER_OPTIONS,
-  harnessOpt,
-  hiddenFor,
   hiddenHint,
+  hiddenOf,
   JUNK_OPTION,
-  sessionJson,
+  parseFilter,
+  type SessionFilter,
+  sessionJsonOf,
   withStore,
 } from "./_memory.ts";
 
@@ -32,6 +41,24 @@ export const blameCmd: CommandSpec = {
   run: (a, io) => Promise.resolve(runBlame(a, io)),
 };
 
+/** What `deja blame` was asked. */
+export interface BlameArgs {
+  /** The path as typed (without a `:line`). */
+  path: string;
+  line?: number;
+  filter: SessionFilter;
+  /** Most sessions to show. */
+  limit: number;
+  json: boolean;
+}
+
+/** What blame found, each session with its shortest reference and its description. */
+export interface BlameData extends Omit<BlameResult, "sessions"> {
+  /** The path as typed. */
+  typed: string;
+  sessions: Array<BlameSession & { ref: string; description: string | null }>;
+}
+
 /**
  * Splits `path:line`. A trailing `:N` is a line number unless the whole
  * argument names an existing file.
@@ -42,73 +69,103 @@ export function splitLine(arg: string, cwd: string): { path: string; line?: numb
   return { path: m[1], line: Number(m[2]) };
 }
 
-function runBlame(a: Args, io: IO): number {
+/**
+ * Reads `deja blame`'s arguments (`cwd` decides whether `a:12` is a file or line 12 of `a`).
+ *
+ * @throws {DejaError} exit 2 when no path is given, a harness is unknown or --limit is bad.
+ */
+export function parseBlame(a: Args, cwd: string): BlameArgs {
   const arg = a.positionals[0];
   if (!arg) throw new DejaError("which file? give a path, optionally path:line", undefined, 2);
-  const { path, line } = splitLine(arg, io.cwd);
-  const harness = harnessOpt(a);
-  const limit = intOpt(a, "limit", 10);
-  return withStore(io, (store) => {
-    const r = blame(store, path, {
-      cwd: io.cwd,
-      line,
-      harness,
-      project: opt(a, "project"),
-      limit,
-      hidden: hiddenFor(store, a, io),
-    });
-    if (a.values.json) {
-      printJson(io, {
-        target: r.target,
-        match: r.match,
-        line: r.line ?? null,
-        total: r.total,
-        hidden: r.hidden,
-        sessions: r.sessions.map((s) => ({
-          ...sessionJson(store, s.session),
-          last: isoTime(s.last),
-          paths: s.paths,
-          reads: s.reads,
-          edits: s.edits,
-          writes: s.writes,
-          failed: s.failed,
-          line: s.line,
-          changes: s.changes.map((c) => ({ ...c, time: isoTime(c.time) })),
-        })),
-      });
-      return r.sessions.length ? 0 : 1;
-    }
-    if (!r.sessions.length) {
-      io.err(`deja: no session touched ${tilde(r.target, io.env.home)}\n`);
-      hiddenHint(io, r.hidden);
-      return 1;
-    }
-    const c = colors(io);
-    const out: string[] = [
-      c.bold(r.match === "exact" ? tilde(r.target, io.env.home) : path) +
-      c.dim(`  ${r.match} match, ${r.total} session${r.total === 1 ? "" : "s"}`),
-    ];
-    if (r.line) {
-      out.push(
-        c.dim(
-          r.line.text === null
-            ? `line ${r.line.number}: cannot tell which session wrote it (${r.line.note}); ` +
-              "every session that touched the file is listed"
-            : `line ${r.line.number}: ${oneLine(r.line.text, 100)}`,
-        ),
-      );
-    }
-    for (const s of r.sessions) out.push(...sessionLines(s, store, io, c));
-    io.out(out.join("\n") + "\n");
-    hiddenHint(io, r.hidden);
-    return 0;
+  const { path, line } = splitLine(arg, cwd);
+  const filter = parseFilter(a);
+  return { path, line, filter, limit: intOpt(a, "limit", 10), json: Boolean(a.values.json) };
+}
+
+/** The sessions that touched the file, newest first. @throws {DejaError} on an unknown --from */
+export function blameData(store: Store, args: BlameArgs, io: Pick<IO, "env" | "cwd">): BlameData {
+  const r = blame(store, args.path, {
+    cwd: io.cwd,
+    line: args.line,
+    harness: args.filter.harness,
+    project: args.filter.project,
+    limit: args.limit,
+    hidden: hiddenOf(store, args.filter, io),
   });
+  return {
+    ...r,
+    typed: args.path,
+    sessions: r.sessions.map((s) => ({
+      ...s,
+      ref: shortRef(store, s.session.harness, s.session.native_id),
+      description: describeSession(store, s.session),
+    })),
+  };
+}
+
+/** The `--json` document (docs/json-output.md, `blame`). */
+export function blameJson(d: BlameData): Record<string, unknown> {
+  return {
+    target: d.target,
+    match: d.match,
+    line: d.line ?? null,
+    total: d.total,
+    hidden: d.hidden,
+    sessions: d.sessions.map((s) => ({
+      ...sessionJsonOf(s.session, s.ref),
+      last: isoTime(s.last),
+      paths: s.paths,
+      reads: s.reads,
+      edits: s.edits,
+      writes: s.writes,
+      failed: s.failed,
+      line: s.line,
+      changes: s.changes.map((c) => ({ ...c, time: isoTime(c.time) })),
+    })),
+  };
+}
+
+/** The sessions as text, with the gist of their newest changes (colour on a terminal). */
+export function blameText(d: BlameData, io: Pick<IO, "isTTY" | "env">): string {
+  const c = colors(io);
+  const out: string[] = [
+    c.bold(d.match === "exact" ? tilde(d.target, io.env.home) : d.typed) +
+    c.dim(`  ${d.match} match, ${d.total} session${d.total === 1 ? "" : "s"}`),
+  ];
+  if (d.line) {
+    out.push(
+      c.dim(
+        d.line.text === null
+          ? `line ${d.line.number}: cannot tell which session wrote it (${d.line.note}); ` +
+            "every session that touched the file is listed"
+          : `line ${d.line.number}: ${oneLine(d.line.text, 100)}`,
+      ),
+    );
+  }
+  for (const s of d.sessions) out.push(...sessionLines(s, io, c));
+  return out.join("\n") + "\n";
+}
+
+function runBlame(a: Args, io: IO): number {
+  const args = parseBlame(a, io.cwd);
+  const d = withStore(io, (store) => blameData(store, args, io));
+  if (args.json) {
+    printJson(io, blameJson(d));
+    return d.sessions.length ? 0 : 1;
+  }
+  if (!d.sessions.length) {
+    io.err(`deja: no session touched ${tilde(d.target, io.env.home)}\n`);
+    hiddenHint(io, d.hidden);
+    return 1;
+  }
+  io.out(blameText(d, io));
+  hiddenHint(io, d.hidden);
+  return 0;
 }
 
 function sessionLines(
-  s: BlameSession,
-  store: Parameters<typeof shortRef>[0],
-  io: IO,
+  s: BlameData["sessions"][number],
+  io: Pick<IO, "env">,
   c: ReturnType<typeof colors>,
 ): string[] {
   const counts = [
@@ -120,14 +177,11 @@ function sessionLines(
   const mark = s.line ? c.yellow(`  ${s.line} the line`) : "";
   const lines = [
     "",
-    `${c.cyan(shortRef(store, s.session.harness, s.session.native_id))}  ${
-      c.bold(s.session.harness)
-    }  ${fmtTime(s.last ?? s.session.updated)}  ${tilde(s.session.project, io.env.home)}  ${
-      c.dim(counts)
-    }${mark}`,
+    `${c.cyan(s.ref)}  ${c.bold(s.session.harness)}  ${fmtTime(s.last ?? s.session.updated)}  ${
+      tilde(s.session.project, io.env.home)
+    }  ${c.dim(counts)}${mark}`,
   ];
-  const name = describeSession(store, s.session);
-  if (name) lines.push(`  ${oneLine(name, 100)}`);
+  if (s.description) lines.push(`  ${oneLine(s.description, 100)}`);
   // The newest three changes; a gist already printed for the change before is not repeated.
   const said = s.changes.filter((x) => x.before || x.after);
   const shown = said.slice(-3);

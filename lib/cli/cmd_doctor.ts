@@ -105,6 +105,7 @@ export const doctorCmd: CommandSpec = {
             p.detail ? c.dim(`  ${p.detail}`) : ""
           }`,
         );
+        if (p.warning) lines.push(c.yellow(`  ${"".padEnd(8)} warning: ${p.warning}`));
       }
     }
     if (absent.length) {

@@ -1,11 +1,19 @@
-/** `deja fix "<error text>"`: what ran after the same error before, where it did not come back. */
+/**
+ * `deja fix "<error text>"`: what ran after the same error before, where it did not come back.
+ *
+ * Parse ({@link parseFix}; `-` reads the text from stdin) → run ({@link fixData}) → render
+ * ({@link fixJson}, {@link fixText}).
+ *
+ * @module
+ */
 import type { Args, CommandSpec } from "./common.ts";
 import { colors, fmtTime, intOpt, isoTime, printJson } from "./common.ts";
 import { oneLine, tilde } from "../../core/text.ts";
 import type { IO } from "../../core/runtime.ts";
 import { DejaError } from "../../core/errors.ts";
+import type { Store } from "../store.ts";
 import { shortRef } from "../sessions.ts";
-import { findFixes } from "../memory/fix.ts";
+import { findFixes, type FixExample, type FixResult } from "../memory/fix.ts";
 import { withStore } from "./_memory.ts";
 
 /** Largest error text read from stdin: 1 MiB. */
@@ -21,75 +29,122 @@ export const fixCmd: CommandSpec = {
   run: runFix,
 };
 
-async function runFix(a: Args, io: IO): Promise<number> {
-  let text = a.positionals.join(" ");
-  if (text.trim() === "-") text = await io.readStdin(STDIN_MAX, 10_000);
+/** What `deja fix` was asked. */
+export interface FixArgs {
+  /** The error text; null when it is to be read from stdin (`-`). */
+  text: string | null;
+  /** Most commands to show. */
+  limit: number;
+  json: boolean;
+}
+
+/** What fix found, each example with the shortest reference of its session. */
+export interface FixData extends Omit<FixResult, "fixes"> {
+  fixes: Array<
+    Omit<FixResult["fixes"][number], "examples"> & {
+      examples: Array<FixExample & { ref: string }>;
+    }
+  >;
+}
+
+/**
+ * Reads `deja fix`'s arguments.
+ *
+ * @throws {DejaError} when no error text is given, or --limit is not a positive number.
+ */
+export function parseFix(a: Args): FixArgs {
+  const words = a.positionals.join(" ");
+  const stdin = words.trim() === "-";
+  if (!stdin) errorText(words);
+  return { text: stdin ? null : words, limit: intOpt(a, "limit", 3), json: Boolean(a.values.json) };
+}
+
+/** `text` when it holds more than white space. @throws {DejaError} otherwise */
+export function errorText(text: string): string {
   if (!text.trim()) {
     throw new DejaError(
       "no error text given",
       'deja fix "<error line>", or pipe it: … | deja fix -',
     );
   }
-  const limit = intOpt(a, "limit", 3);
-  return withStore(io, (store) => {
-    const r = findFixes(store, text, { limit });
-    const ref = (harness: string, id: string) => shortRef(store, harness, id);
-    if (a.values.json) {
-      printJson(io, {
-        status: r.status,
-        message: r.message,
-        signatures: r.signatures,
-        seen: r.seen,
-        fixes: r.fixes.map((f) => ({
-          command: f.command,
-          sessions: f.sessions,
-          succeeded: f.succeeded,
-          retry: f.retry,
-          last: isoTime(f.last),
-          examples: f.examples.map((e) => ({
-            harness: e.harness,
-            session: e.session,
-            short_id: ref(e.harness, e.session),
-            time: isoTime(e.time),
-            failed: e.failed,
-            then: e.then,
-            edited: e.edited,
-          })),
-        })),
-      });
-      return r.status === "found" ? 0 : 1;
-    }
-    const c = colors(io);
-    if (r.status !== "found") {
-      io.out(`${r.message}\n`);
-      if (r.signatures.length) io.out(c.dim(`looked for: ${r.signatures.join(" | ")}\n`));
-      return 1;
-    }
-    const out = [r.message];
-    for (const f of r.fixes) {
+  return text;
+}
+
+/** What ran after the error in `text` before, best first. */
+export function fixData(store: Store, text: string, limit: number): FixData {
+  const r = findFixes(store, text, { limit });
+  return {
+    ...r,
+    fixes: r.fixes.map((f) => ({
+      ...f,
+      examples: f.examples.map((e) => ({ ...e, ref: shortRef(store, e.harness, e.session) })),
+    })),
+  };
+}
+
+/** The `--json` document (docs/json-output.md, `fix`). */
+export function fixJson(d: FixData): Record<string, unknown> {
+  return {
+    status: d.status,
+    message: d.message,
+    signatures: d.signatures,
+    seen: d.seen,
+    fixes: d.fixes.map((f) => ({
+      command: f.command,
+      sessions: f.sessions,
+      succeeded: f.succeeded,
+      retry: f.retry,
+      last: isoTime(f.last),
+      examples: f.examples.map((e) => ({
+        harness: e.harness,
+        session: e.session,
+        short_id: e.ref,
+        time: isoTime(e.time),
+        failed: e.failed,
+        then: e.then,
+        edited: e.edited,
+      })),
+    })),
+  };
+}
+
+/** The answer as text: the commands with their record, or why there is none (colour on a terminal). */
+export function fixText(d: FixData, io: Pick<IO, "isTTY" | "env">): string {
+  const c = colors(io);
+  if (d.status !== "found") {
+    return `${d.message}\n` +
+      (d.signatures.length ? c.dim(`looked for: ${d.signatures.join(" | ")}\n`) : "");
+  }
+  const out = [d.message];
+  for (const f of d.fixes) {
+    out.push(
+      "",
+      `  ${c.bold(oneLine(f.command, 140))}`,
+      c.dim(
+        `    ${f.sessions} session${
+          f.sessions === 1 ? "" : "s"
+        }, succeeded ${f.succeeded}/${f.sessions}, last ${fmtTime(f.last)}${
+          f.retry ? ", the same command run again" : ""
+        }`,
+      ),
+    );
+    for (const e of f.examples) {
       out.push(
-        "",
-        `  ${c.bold(oneLine(f.command, 140))}`,
-        c.dim(
-          `    ${f.sessions} session${
-            f.sessions === 1 ? "" : "s"
-          }, succeeded ${f.succeeded}/${f.sessions}, last ${fmtTime(f.last)}${
-            f.retry ? ", the same command run again" : ""
-          }`,
-        ),
+        `    after ${c.red(oneLine(e.failed, 80))} failed in ${c.cyan(e.ref)} ${e.harness}`,
       );
-      for (const e of f.examples) {
-        out.push(
-          `    after ${c.red(oneLine(e.failed, 80))} failed in ${
-            c.cyan(ref(e.harness, e.session))
-          } ${e.harness}`,
-        );
-        if (e.edited.length) {
-          out.push(`      edited ${e.edited.map((p) => tilde(p, io.env.home)).join(", ")}`);
-        }
+      if (e.edited.length) {
+        out.push(`      edited ${e.edited.map((p) => tilde(p, io.env.home)).join(", ")}`);
       }
     }
-    io.out(out.join("\n") + "\n");
-    return 0;
-  });
+  }
+  return out.join("\n") + "\n";
+}
+
+async function runFix(a: Args, io: IO): Promise<number> {
+  const args = parseFix(a);
+  const text = args.text ?? errorText(await io.readStdin(STDIN_MAX, 10_000));
+  const d = withStore(io, (store) => fixData(store, text, args.limit));
+  if (args.json) printJson(io, fixJson(d));
+  else io.out(fixText(d, io));
+  return d.status === "found" ? 0 : 1;
 }

@@ -1,9 +1,18 @@
-/** `deja handoff --to <harness> [id-prefix]`: start another harness with this session's context. */
-import type { CommandSpec } from "./common.ts";
+/**
+ * `deja handoff --to <harness> [id-prefix]`: start another harness with this session's context.
+ *
+ * Parse ({@link parseHandoff}) → run ({@link handoffData}; starting the harness is the last
+ * step) → render ({@link handoffJson}, {@link pasteNote}, {@link startingNote}).
+ *
+ * @module
+ */
+import type { Args, CommandSpec } from "./common.ts";
 import { opt, printJson } from "./common.ts";
+import type { IO } from "../../core/runtime.ts";
+import { byteLength } from "../../core/text.ts";
 import { indexPath, Store } from "../store.ts";
 import { DejaError } from "../../core/errors.ts";
-import { handoffPlan } from "../handoff.ts";
+import { type HandoffPlan, handoffPlan } from "../handoff.ts";
 import { harnessFacts } from "../../core/registry.ts";
 import { findTarget } from "../install/facts.ts";
 import { displayCommand, runInherit } from "../shell.ts";
@@ -23,43 +32,89 @@ export const handoffCmd: CommandSpec = {
       description: "print the plan as JSON, start nothing (docs/json-output.md)",
     },
   },
-  run(a, io) {
-    const raw = opt(a, "to");
-    if (!raw) throw new DejaError("--to <harness> is required", "e.g. deja handoff --to crush", 2);
-    const to = harnessFacts(raw) ? raw : findTarget(raw)?.harness.harness ?? raw;
-    const store = Store.open(indexPath(io.env));
-    let plan;
-    try {
-      plan = handoffPlan(store, to, a.positionals[0], io.cwd, io.env.home);
-    } finally {
-      store.close();
-    }
-    if (a.values.json) {
-      printJson(io, {
-        from: { harness: plan.from.harness, id: plan.from.native_id, project: plan.from.project },
-        to: plan.to,
-        mode: plan.mode,
-        cwd: plan.cwd,
-        argv: plan.argv,
-        packet: plan.packet,
-        bytes: new TextEncoder().encode(plan.packet).length,
-      });
-      return Promise.resolve(0);
-    }
-    if (plan.mode === "paste" || a.values.print || !plan.argv) {
-      io.out(plan.packet.endsWith("\n") ? plan.packet : plan.packet + "\n");
-      if (plan.mode === "paste") {
-        io.err(
-          `deja: ${
-            harnessFacts(to)?.displayName ?? to
-          } cannot be started with a prompt: paste the text above into it\n`,
-        );
-      }
-      return Promise.resolve(0);
-    }
-    const bytes = new TextEncoder().encode(plan.packet).length;
-    const shown = plan.argv.map((a) => (a === plan.packet ? `<${bytes}-byte digest>` : a));
-    io.err(`deja: starting ${displayCommand(shown, plan.cwd)}\n`);
-    return Promise.resolve(runInherit(plan.argv, plan.cwd));
-  },
+  run: (a, io) => Promise.resolve(runHandoff(a, io)),
 };
+
+/** What `deja handoff` was asked. */
+export interface HandoffArgs {
+  /** The target: a registry id, or what `--to` said when it names no harness or install target. */
+  to: string;
+  /** The session to hand off; the newest of the current project when absent. */
+  ref?: string;
+  /** Print the packet instead of starting the harness. */
+  print: boolean;
+  json: boolean;
+}
+
+/**
+ * Reads `deja handoff`'s arguments; `--to` may name an install target (its harness is meant).
+ *
+ * @throws {DejaError} exit 2 without `--to`.
+ */
+export function parseHandoff(a: Args): HandoffArgs {
+  const raw = opt(a, "to");
+  if (!raw) throw new DejaError("--to <harness> is required", "e.g. deja handoff --to crush", 2);
+  return {
+    to: harnessFacts(raw) ? raw : findTarget(raw)?.harness.harness ?? raw,
+    ref: a.positionals[0],
+    print: Boolean(a.values.print),
+    json: Boolean(a.values.json),
+  };
+}
+
+/**
+ * The handoff plan: the packet, and the argv that starts the target with it.
+ *
+ * @throws {DejaError} without an index, and as `handoffPlan` does (lib/handoff.ts).
+ */
+export function handoffData(args: HandoffArgs, io: Pick<IO, "env" | "cwd">): HandoffPlan {
+  const store = Store.open(indexPath(io.env));
+  try {
+    return handoffPlan(store, args.to, args.ref, io.cwd, io.env.home);
+  } finally {
+    store.close();
+  }
+}
+
+/** The `--json` document (docs/json-output.md, `handoff`). */
+export function handoffJson(plan: HandoffPlan): Record<string, unknown> {
+  return {
+    from: { harness: plan.from.harness, id: plan.from.native_id, project: plan.from.project },
+    to: plan.to,
+    mode: plan.mode,
+    cwd: plan.cwd,
+    argv: plan.argv,
+    packet: plan.packet,
+    bytes: byteLength(plan.packet),
+  };
+}
+
+/** What stderr says when the target cannot take the packet as a prompt. */
+export function pasteNote(plan: HandoffPlan): string {
+  return `deja: ${
+    harnessFacts(plan.to)?.displayName ?? plan.to
+  } cannot be started with a prompt: paste the text above into it\n`;
+}
+
+/** What stderr says before the target starts: its command, the packet named by its size. */
+export function startingNote(plan: HandoffPlan, argv: string[]): string {
+  const bytes = byteLength(plan.packet);
+  const shown = argv.map((a) => (a === plan.packet ? `<${bytes}-byte digest>` : a));
+  return `deja: starting ${displayCommand(shown, plan.cwd)}\n`;
+}
+
+function runHandoff(a: Args, io: IO): number {
+  const args = parseHandoff(a);
+  const plan = handoffData(args, io);
+  if (args.json) {
+    printJson(io, handoffJson(plan));
+    return 0;
+  }
+  if (plan.mode === "paste" || args.print || !plan.argv) {
+    io.out(plan.packet.endsWith("\n") ? plan.packet : plan.packet + "\n");
+    if (plan.mode === "paste") io.err(pasteNote(plan));
+    return 0;
+  }
+  io.err(startingNote(plan, plan.argv));
+  return runInherit(plan.argv, plan.cwd);
+}

@@ -1,12 +1,26 @@
-/** `deja how <tool>`: the real invocations run here, most widely used first. */
+/**
+ * `deja how <tool>`: the real invocations run here, most widely used first.
+ *
+ * Parse ({@link parseHow}) → run ({@link howData}) → render ({@link howJson}, {@link howText}).
+ *
+ * @module
+ */
 import type { Args, CommandSpec } from "./common.ts";
-import { colors, fmtTime, intOpt, isoTime, opt, printJson } from "./common.ts";
+import { colors, fmtTime, intOpt, isoTime, printJson } from "./common.ts";
 import { oneLine } from "../../core/text.ts";
 import type { IO } from "../../core/runtime.ts";
 import { DejaError } from "../../core/errors.ts";
-import { howRuns } from "../memory/how.ts";
+import type { Store } from "../store.ts";
+import { type HowResult, howRuns } from "../memory/how.ts";
 import { outcomeMix } from "../memory/outcome.ts";
-import { hiddenFor, hiddenHint, JUNK_OPTION, withStore } from "./_memory.ts";
+import {
+  hiddenHint,
+  hiddenOf,
+  JUNK_OPTION,
+  parseFilter,
+  type SessionFilter,
+  withStore,
+} from "./_memory.ts";
 
 export const howCmd: CommandSpec = {
   refresh: true,
@@ -24,48 +38,86 @@ export const howCmd: CommandSpec = {
   run: (a, io) => Promise.resolve(runHow(a, io)),
 };
 
-function runHow(a: Args, io: IO): number {
+/** What `deja how` was asked. */
+export interface HowArgs {
+  /** The words typed (a "quoted phrase" kept as typed). */
+  what: string;
+  /** `--project` and `--junk` (how takes no `--harness` or `--from`). */
+  filter: SessionFilter;
+  /** Most commands to show. */
+  limit: number;
+  json: boolean;
+}
+
+/**
+ * Reads `deja how`'s arguments.
+ *
+ * @throws {DejaError} when no words are given or --limit is not a positive number.
+ */
+export function parseHow(a: Args): HowArgs {
   const what = a.positionals.join(" ").trim();
   if (!what) throw new DejaError("how to run what? give a tool name", "deja how docker build");
-  const limit = intOpt(a, "limit", 8);
-  return withStore(io, (store) => {
-    const r = howRuns(store, what, {
-      project: opt(a, "project"),
-      limit,
-      hidden: hiddenFor(store, a, io),
-    });
-    if (a.values.json) {
-      printJson(io, {
-        words: r.words,
-        total: r.total,
-        hidden: r.hidden,
-        commands: r.commands.map((c) => ({ ...c, last: isoTime(c.last) })),
-      });
-      return r.commands.length ? 0 : 1;
-    }
-    if (!r.commands.length) {
-      io.err(`deja: no command run here holds ${r.words.map((w) => `'${w}'`).join(" and ")}\n`);
-      hiddenHint(io, r.hidden);
-      return 1;
-    }
-    const c = colors(io);
-    const out: string[] = [];
-    for (const h of r.commands) {
-      const mix = outcomeMix(h, (t, o) => o === "failed" ? c.red(t) : t);
-      out.push(
-        c.bold(oneLine(h.command, 160)),
-        c.dim(
-          `  ran ${h.runs} time${h.runs === 1 ? "" : "s"} in ${h.sessions} session${
-            h.sessions === 1 ? "" : "s"
-          }, last ${fmtTime(h.last)}; runs: `,
-        ) + mix,
-      );
-    }
-    if (r.total > r.commands.length) {
-      out.push(c.dim(`… ${r.total - r.commands.length} more (--limit)`));
-    }
-    io.out(out.join("\n") + "\n");
-    hiddenHint(io, r.hidden);
-    return 0;
+  return {
+    what,
+    filter: parseFilter(a),
+    limit: intOpt(a, "limit", 8),
+    json: Boolean(a.values.json),
+  };
+}
+
+/** The distinct commands that hold every word, by number of sessions. */
+export function howData(store: Store, args: HowArgs, io: Pick<IO, "env" | "cwd">): HowResult {
+  return howRuns(store, args.what, {
+    project: args.filter.project,
+    limit: args.limit,
+    hidden: hiddenOf(store, args.filter, io),
   });
+}
+
+/** The `--json` document (docs/json-output.md, `how`). */
+export function howJson(r: HowResult): Record<string, unknown> {
+  return {
+    words: r.words,
+    total: r.total,
+    hidden: r.hidden,
+    commands: r.commands.map((c) => ({ ...c, last: isoTime(c.last) })),
+  };
+}
+
+/** The commands as text, each with its runs and outcomes (colour on a terminal). */
+export function howText(r: HowResult, io: Pick<IO, "isTTY" | "env">): string {
+  const c = colors(io);
+  const out: string[] = [];
+  for (const h of r.commands) {
+    const mix = outcomeMix(h, (t, o) => o === "failed" ? c.red(t) : t);
+    out.push(
+      c.bold(oneLine(h.command, 160)),
+      c.dim(
+        `  ran ${h.runs} time${h.runs === 1 ? "" : "s"} in ${h.sessions} session${
+          h.sessions === 1 ? "" : "s"
+        }, last ${fmtTime(h.last)}; runs: `,
+      ) + mix,
+    );
+  }
+  if (r.total > r.commands.length) {
+    out.push(c.dim(`… ${r.total - r.commands.length} more (--limit)`));
+  }
+  return out.join("\n") + "\n";
+}
+
+function runHow(a: Args, io: IO): number {
+  const args = parseHow(a);
+  const r = withStore(io, (store) => howData(store, args, io));
+  if (args.json) {
+    printJson(io, howJson(r));
+    return r.commands.length ? 0 : 1;
+  }
+  if (!r.commands.length) {
+    io.err(`deja: no command run here holds ${r.words.map((w) => `'${w}'`).join(" and ")}\n`);
+    hiddenHint(io, r.hidden);
+    return 1;
+  }
+  io.out(howText(r, io));
+  hiddenHint(io, r.hidden);
+  return 0;
 }

@@ -1,10 +1,17 @@
-/** `deja remember "text"`: a durable note, searchable at once. */
+/**
+ * `deja remember "text"`: a durable note, searchable at once.
+ *
+ * Parse ({@link parseRemember}) → run (`remember`, lib/memory/notes.ts: append and index) →
+ * render ({@link rememberJson}, {@link rememberText}, {@link rememberNote}).
+ *
+ * @module
+ */
 import type { Args, CommandSpec } from "./common.ts";
 import { opt, printJson } from "./common.ts";
 import { tilde } from "../../core/text.ts";
 import type { IO } from "../../core/runtime.ts";
 import { DejaError } from "../../core/errors.ts";
-import { remember } from "../memory/notes.ts";
+import { remember, type Remembered } from "../memory/notes.ts";
 
 export const rememberCmd: CommandSpec = {
   usage: 'remember "text" [--project <dir|name>] [--tag <t>]... [--json]',
@@ -20,30 +27,68 @@ export const rememberCmd: CommandSpec = {
   run: runRemember,
 };
 
-async function runRemember(a: Args, io: IO): Promise<number> {
+/** What `deja remember` was asked. */
+export interface RememberArgs {
+  /** The note, as typed (secrets are redacted when it is written). */
+  text: string;
+  /** A directory or a name; the current directory when absent. */
+  project?: string;
+  tags: string[];
+  json: boolean;
+}
+
+/**
+ * Reads `deja remember`'s arguments.
+ *
+ * @throws {DejaError} when there is no text.
+ */
+export function parseRemember(a: Args): RememberArgs {
   const text = a.positionals.join(" ").trim();
   if (!text) throw new DejaError("nothing to remember", 'deja remember "the fix was …"');
-  const r = await remember(io.env, text, {
+  return {
+    text,
     project: opt(a, "project"),
     tags: (a.values.tag as string[] | undefined) ?? [],
+    json: Boolean(a.values.json),
+  };
+}
+
+/** The `--json` document (docs/json-output.md, `remember`). */
+export function rememberJson(r: Remembered): Record<string, unknown> {
+  return {
+    note: r.note,
+    path: r.path,
+    session: r.session,
+    indexed: r.indexed,
+    error: r.error ?? null,
+  };
+}
+
+/** The one line saying where the note went. */
+export function rememberText(r: Remembered, io: Pick<IO, "env">): string {
+  return `Remembered under ${tilde(r.note.project, io.env.home)} (${r.session}).\n`;
+}
+
+/** What stderr says when the note was saved but not indexed (empty when it was). */
+export function rememberNote(r: Remembered): string {
+  if (r.indexed) return "";
+  return `deja: saved to ${r.path}, not indexed yet: ${r.error ?? "unknown reason"}\n` +
+    "hint: the next 'deja index' picks it up\n";
+}
+
+async function runRemember(a: Args, io: IO): Promise<number> {
+  const args = parseRemember(a);
+  const r = await remember(io.env, args.text, {
+    project: args.project,
+    tags: args.tags,
     cwd: io.cwd,
   });
-  if (a.values.json) {
-    printJson(io, {
-      note: r.note,
-      path: r.path,
-      session: r.session,
-      indexed: r.indexed,
-      error: r.error ?? null,
-    });
+  if (args.json) {
+    printJson(io, rememberJson(r));
     return 0;
   }
-  io.out(`Remembered under ${tilde(r.note.project, io.env.home)} (${r.session}).\n`);
-  if (!r.indexed) {
-    io.err(
-      `deja: saved to ${r.path}, not indexed yet: ${r.error ?? "unknown reason"}\n` +
-        "hint: the next 'deja index' picks it up\n",
-    );
-  }
+  io.out(rememberText(r, io));
+  const note = rememberNote(r);
+  if (note) io.err(note);
   return 0;
 }

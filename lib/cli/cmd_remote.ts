@@ -1,10 +1,17 @@
 /**
  * `deja remote`: other machines' history over the user's own ssh and rsync.
  * `add`, `list`, `remove [--purge]`, `sync [name…]`, `policy <name> --no-auto|--auto`.
+ *
+ * Parse ({@link parseRemote}: one typed request per subcommand) → run ({@link addRemote},
+ * `remoteStatus`, {@link removeRemote}, {@link syncRemotes}, {@link setPolicy}) → render
+ * ({@link remoteJson}, {@link remoteText}; a failed sync's message goes to stderr).
+ *
+ * @module
  */
 import { existsSync, rmSync } from "node:fs";
 import type { Args, CommandSpec } from "./common.ts";
 import type { IO } from "../../core/runtime.ts";
+import type { Env } from "../../core/model.ts";
 import { colors, fmtBytes, printJson } from "./common.ts";
 import { acquireWriterLock, indexPath, Store } from "../store.ts";
 import { DejaError } from "../../core/errors.ts";
@@ -18,13 +25,14 @@ import {
   mirrorDir,
   parsePathMap,
   parseTarget,
+  type PathMap,
   type Remote,
   saveRemotes,
   unknownRemote,
   updateRemote,
 } from "../remote/config.ts";
 import { syncRemote, type SyncResult } from "../remote/sync.ts";
-import { remoteStatus } from "../remote/status.ts";
+import { type RemoteStatus, remoteStatus } from "../remote/status.ts";
 import { indexedOrigin } from "./_memory.ts";
 
 const USAGE = "remote add <name> <user@host>[:port] [--path-map remote=local]… | remote list | " +
@@ -44,111 +52,124 @@ export const remoteCmd: CommandSpec = {
     auto: { type: "boolean", description: "policy: hooks and MCP include this remote again" },
     json: { type: "boolean", description: "print as JSON (docs/json-output.md)" },
   },
-  async run(a, io) {
-    const [sub, ...rest] = a.positionals;
-    switch (sub) {
-      case "add":
-        return add(a, rest, io);
-      case "list":
-      case undefined:
-        return list(a, io);
-      case "remove":
-      case "rm":
-        return remove(a, rest, io);
-      case "sync":
-        return await sync(a, rest, io);
-      case "policy":
-        return policy(a, rest, io);
-      default:
-        throw new DejaError(`no 'remote ${sub}'`, `usage: deja ${USAGE}`);
-    }
-  },
+  run: runRemote,
 };
 
-function add(a: Args, rest: string[], io: IO): number {
-  const [name, target, ...more] = rest;
-  if (!name || !target || more.length) {
+/** What `deja remote` was asked: one request per subcommand. */
+export type RemoteArgs =
+  & { json: boolean }
+  & (
+    | { sub: "add"; name: string; host: string; port?: number; pathMaps: PathMap[] }
+    | { sub: "list" }
+    /** `name` as typed ("" when none was): an unknown one is refused when it runs. */
+    | { sub: "remove"; name: string; purge: boolean }
+    /** No names: every remote. */
+    | { sub: "sync"; names: string[] }
+    | { sub: "policy"; name: string; noAuto: boolean }
+  );
+
+/** What a subcommand did, for the render step. */
+export type RemoteResult =
+  | { sub: "add"; added: Remote }
+  | { sub: "list"; remotes: RemoteStatus[] }
+  | { sub: "remove"; removed: string; purged: boolean; sessions: number }
+  | { sub: "sync"; remotes: Array<SyncResult & { sessions: number }> }
+  | { sub: "policy"; remote: Remote };
+
+/**
+ * Reads `deja remote`'s arguments: the subcommand, its name and target checked.
+ *
+ * @throws {DejaError} on an unknown subcommand, a missing or bad name, target or path map.
+ */
+export function parseRemote(a: Args): RemoteArgs {
+  const [sub, ...rest] = a.positionals;
+  const json = Boolean(a.values.json);
+  switch (sub) {
+    case "add": {
+      const [name, target, ...more] = rest;
+      if (!name || !target || more.length) {
+        throw new DejaError(
+          "remote add takes a name and a target",
+          "e.g. deja remote add devbox me@devbox.example:22",
+        );
+      }
+      checkName(name);
+      const { host, port } = parseTarget(target);
+      const pathMaps = ((a.values["path-map"] as string[] | undefined) ?? []).map(parsePathMap);
+      return { sub, json, name, host, ...(port ? { port } : {}), pathMaps };
+    }
+    case "list":
+    case undefined:
+      return { sub: "list", json };
+    case "remove":
+    case "rm":
+      return { sub: "remove", json, name: rest[0] ?? "", purge: Boolean(a.values.purge) };
+    case "sync":
+      return { sub, json, names: rest };
+    case "policy": {
+      const [name] = rest;
+      if (!name || a.values["no-auto"] === a.values.auto) {
+        throw new DejaError(
+          "remote policy takes a name and --no-auto or --auto",
+          "e.g. deja remote policy devbox --no-auto",
+        );
+      }
+      return { sub, json, name, noAuto: Boolean(a.values["no-auto"]) };
+    }
+    default:
+      throw new DejaError(`no 'remote ${sub}'`, `usage: deja ${USAGE}`);
+  }
+}
+
+/** Adds a remote to remotes.json. @throws {DejaError} when one of that name exists */
+export function addRemote(env: Env, args: Extract<RemoteArgs, { sub: "add" }>): Remote {
+  const all = loadRemotes(env);
+  if (all.some((r) => r.name === args.name)) {
     throw new DejaError(
-      "remote add takes a name and a target",
-      "e.g. deja remote add devbox me@devbox.example:22",
+      `a remote named '${args.name}' exists`,
+      `'deja remote remove ${args.name}' first, or pick another name`,
     );
   }
-  checkName(name);
-  const { host, port } = parseTarget(target);
-  const maps = ((a.values["path-map"] as string[] | undefined) ?? []).map(parsePathMap);
-  const all = loadRemotes(io.env);
-  if (all.some((r) => r.name === name)) {
-    throw new DejaError(
-      `a remote named '${name}' exists`,
-      `'deja remote remove ${name}' first, or pick another name`,
-    );
-  }
-  const r: Remote = { name, host, ...(port ? { port } : {}), pathMaps: maps };
+  const r: Remote = {
+    name: args.name,
+    host: args.host,
+    ...(args.port ? { port: args.port } : {}),
+    pathMaps: args.pathMaps,
+  };
   all.push(r);
-  saveRemotes(io.env, all);
-  if (a.values.json) printJson(io, { added: r });
-  else {io.out(
-      `added ${name} (${host}${
-        port ? `:${port}` : ""
-      }); run 'deja remote sync ${name}' to copy its history\n`,
-    );}
-  return 0;
+  saveRemotes(env, all);
+  return r;
 }
 
-function list(a: Args, io: IO): number {
-  const rows = remoteStatus(io.env);
-  if (a.values.json) {
-    printJson(io, { remotes: rows });
-    return 0;
-  }
-  if (!rows.length) {
-    io.out("no remotes; add one with 'deja remote add <name> <user@host>[:port]'\n");
-    return 0;
-  }
-  const c = colors(io);
-  for (const r of rows) {
-    const last = r.last_sync ? `synced ${ago(r.lag_ms ?? 0)} ago` : "never synced";
-    io.out(
-      `${c.bold(r.name.padEnd(12))} ${r.host}${
-        r.port ? `:${r.port}` : ""
-      }  ${r.sessions} sessions, ${last}` +
-        `${r.no_auto ? ", not in hooks/MCP" : ""}\n`,
-    );
-    for (const m of r.path_maps) io.out(`  ${m.remote} -> ${m.local}\n`);
-    if (r.last_error) io.out(`  ${c.red("last error:")} ${r.last_error}\n`);
-  }
-  return 0;
-}
-
-function remove(a: Args, rest: string[], io: IO): number {
-  const [name] = rest;
-  const all = loadRemotes(io.env);
+/**
+ * Removes a remote; with `purge`, its mirror and the sessions the index holds
+ * from it too (also of a remote removed earlier without `--purge`).
+ *
+ * @throws {DejaError} when the name is neither configured nor left behind.
+ */
+export function removeRemote(
+  env: Env,
+  args: Extract<RemoteArgs, { sub: "remove" }>,
+): Extract<RemoteResult, { sub: "remove" }> {
+  const { name } = args;
+  const all = loadRemotes(env);
   const configured = Boolean(name) && all.some((r) => r.name === name);
   // A remote removed earlier without --purge: --purge still clears what it left behind.
-  const leftBehind = Boolean(name) && !configured && Boolean(a.values.purge) &&
-    (existsSync(mirrorDir(io.env, name)) || indexedOrigin(io, name));
-  if (!configured && !leftBehind) throw unknownRemote(name ?? "", all);
-  let sessions = 0;
-  if (a.values.purge) sessions = purge(io, name);
-  saveRemotes(io.env, all.filter((r) => r.name !== name));
-  if (a.values.json) printJson(io, { removed: name, purged: Boolean(a.values.purge), sessions });
-  else {
-    io.out(
-      a.values.purge
-        ? `removed ${name}, its mirror and ${sessions} sessions\n`
-        : `removed ${name}; its sessions stay searchable (--purge deletes them and the mirror)\n`,
-    );
-  }
-  return 0;
+  const leftBehind = Boolean(name) && !configured && args.purge &&
+    (existsSync(mirrorDir(env, name)) || indexedOrigin({ env }, name));
+  if (!configured && !leftBehind) throw unknownRemote(name, all);
+  const sessions = args.purge ? purge(env, name) : 0;
+  saveRemotes(env, all.filter((r) => r.name !== name));
+  return { sub: "remove", removed: name, purged: args.purge, sessions };
 }
 
 /** Deletes a remote's mirror and what the index holds from it; returns the sessions removed. */
-function purge(io: IO, name: string): number {
-  const dir = mirrorDir(io.env, name);
+function purge(env: Env, name: string): number {
+  const dir = mirrorDir(env, name);
   let n = 0;
-  const path = indexPath(io.env);
+  const path = indexPath(env);
   if (existsSync(path)) {
-    const lock = acquireWriterLock(dataDir(io.env), 10_000);
+    const lock = acquireWriterLock(dataDir(env), 10_000);
     try {
       const store = Store.open(path);
       try {
@@ -176,8 +197,18 @@ function purge(io: IO, name: string): number {
   return n;
 }
 
-async function sync(a: Args, names: string[], io: IO): Promise<number> {
-  const all = loadRemotes(io.env);
+/**
+ * Syncs the named remotes (every one when none is named), then indexes what
+ * was copied; `progress` hears each remote as it starts.
+ *
+ * @throws {DejaError} on an unknown name, or when there is no remote at all.
+ */
+export async function syncRemotes(
+  env: Env,
+  names: string[],
+  progress: (r: Remote) => void = () => {},
+): Promise<Extract<RemoteResult, { sub: "sync" }>> {
+  const all = loadRemotes(env);
   for (const n of names) if (!all.some((r) => r.name === n)) throw unknownRemote(n, all);
   const chosen = names.length ? all.filter((r) => names.includes(r.name)) : all;
   if (!chosen.length) {
@@ -188,53 +219,153 @@ async function sync(a: Args, names: string[], io: IO): Promise<number> {
   }
   const results: SyncResult[] = [];
   for (const r of chosen) {
-    if (!a.values.json && io.errTTY) io.err(`syncing ${r.name} (${r.host})…\n`);
-    results.push(await syncRemote(io.env, r, parsers));
+    progress(r);
+    results.push(await syncRemote(env, r, parsers));
   }
   // What was copied is indexed at once (only what changed is read); a failed remote keeps its
   // previous mirror, which the index leaves as it was.
-  const idx = await runIndex(io.env, parsers, { remotes: true, waitMs: 30_000 });
+  const idx = await runIndex(env, parsers, { remotes: true, waitMs: 30_000 });
   const indexed = idx.harnesses.filter((h) => h.origin).reduce(
     (m, h) => m.set(h.origin!, (m.get(h.origin!) ?? 0) + h.sessions),
     new Map<string, number>(),
   );
-  const code = results.every((r) => r.ok) ? 0 : 2;
-  if (a.values.json) {
-    printJson(io, {
-      remotes: results.map((r) => ({ ...r, sessions: indexed.get(r.remote) ?? 0 })),
-    });
-    return code;
-  }
-  for (const r of results) {
-    if (r.ok) {
-      io.out(
-        `${r.remote}: ${r.files} files changed, ${fmtBytes(r.bytes)} received in ${
-          (r.ms / 1000).toFixed(1)
-        } s; ${indexed.get(r.remote) ?? 0} sessions indexed\n`,
-      );
-      if (r.warning) io.err(`deja: ${r.remote}: ${r.warning}\n`);
-    } else {
-      io.err(`deja: ${r.remote}: ${r.error}\n${r.hint ? `hint: ${r.hint}\n` : ""}`);
-    }
-  }
-  return code;
+  return {
+    sub: "sync",
+    remotes: results.map((r) => ({ ...r, sessions: indexed.get(r.remote) ?? 0 })),
+  };
 }
 
-function policy(a: Args, rest: string[], io: IO): number {
-  const [name] = rest;
-  if (!name || a.values["no-auto"] === a.values.auto) {
-    throw new DejaError(
-      "remote policy takes a name and --no-auto or --auto",
-      "e.g. deja remote policy devbox --no-auto",
-    );
-  }
-  const r = updateRemote(io.env, name, (x) => {
-    if (a.values["no-auto"]) x.noAuto = true;
+/** Sets whether hooks and MCP leave the remote out. @throws {DejaError} on an unknown name */
+export function setPolicy(env: Env, args: Extract<RemoteArgs, { sub: "policy" }>): Remote {
+  return updateRemote(env, args.name, (x) => {
+    if (args.noAuto) x.noAuto = true;
     else delete x.noAuto;
   });
-  if (a.values.json) printJson(io, { remote: r.name, no_auto: Boolean(r.noAuto) });
-  else io.out(`${name}: ${r.noAuto ? "hooks and MCP leave it out" : "hooks and MCP include it"}\n`);
-  return 0;
+}
+
+/** The exit code: 2 when a sync failed, else 0. */
+export function remoteExit(r: RemoteResult): number {
+  return r.sub === "sync" && !r.remotes.every((x) => x.ok) ? 2 : 0;
+}
+
+/** The `--json` document (docs/json-output.md, `remote`). */
+export function remoteJson(r: RemoteResult): Record<string, unknown> {
+  switch (r.sub) {
+    case "add":
+      return { added: r.added };
+    case "list":
+      return { remotes: r.remotes };
+    case "remove":
+      return { removed: r.removed, purged: r.purged, sessions: r.sessions };
+    case "sync":
+      return { remotes: r.remotes };
+    case "policy":
+      return { remote: r.remote.name, no_auto: Boolean(r.remote.noAuto) };
+  }
+}
+
+/** One write of the text output: to stdout, or to stderr (a sync's warnings and failures). */
+export interface RemoteWrite {
+  to: "out" | "err";
+  text: string;
+}
+
+/** What a subcommand prints, in order. */
+export function remoteText(r: RemoteResult, io: Pick<IO, "isTTY" | "env">): RemoteWrite[] {
+  const out = (text: string): RemoteWrite[] => [{ to: "out", text }];
+  switch (r.sub) {
+    case "add": {
+      const a = r.added;
+      return out(
+        `added ${a.name} (${a.host}${
+          a.port ? `:${a.port}` : ""
+        }); run 'deja remote sync ${a.name}' to copy its history\n`,
+      );
+    }
+    case "list":
+      return out(listText(r.remotes, io));
+    case "remove":
+      return out(
+        r.purged
+          ? `removed ${r.removed}, its mirror and ${r.sessions} sessions\n`
+          : `removed ${r.removed}; its sessions stay searchable (--purge deletes them and the mirror)\n`,
+      );
+    case "sync":
+      return syncText(r.remotes);
+    case "policy":
+      return out(
+        `${r.remote.name}: ${
+          r.remote.noAuto ? "hooks and MCP leave it out" : "hooks and MCP include it"
+        }\n`,
+      );
+  }
+}
+
+function listText(rows: RemoteStatus[], io: Pick<IO, "isTTY" | "env">): string {
+  if (!rows.length) return "no remotes; add one with 'deja remote add <name> <user@host>[:port]'\n";
+  const c = colors(io);
+  let out = "";
+  for (const r of rows) {
+    const last = r.last_sync ? `synced ${ago(r.lag_ms ?? 0)} ago` : "never synced";
+    out +=
+      `${c.bold(r.name.padEnd(12))} ${r.host}${
+        r.port ? `:${r.port}` : ""
+      }  ${r.sessions} sessions, ${last}` +
+      `${r.no_auto ? ", not in hooks/MCP" : ""}\n`;
+    for (const m of r.path_maps) out += `  ${m.remote} -> ${m.local}\n`;
+    if (r.last_error) out += `  ${c.red("last error:")} ${r.last_error}\n`;
+  }
+  return out;
+}
+
+function syncText(results: Array<SyncResult & { sessions: number }>): RemoteWrite[] {
+  const w: RemoteWrite[] = [];
+  for (const r of results) {
+    if (r.ok) {
+      w.push({
+        to: "out",
+        text: `${r.remote}: ${r.files} files changed, ${fmtBytes(r.bytes)} received in ${
+          (r.ms / 1000).toFixed(1)
+        } s; ${r.sessions} sessions indexed\n`,
+      });
+      if (r.warning) w.push({ to: "err", text: `deja: ${r.remote}: ${r.warning}\n` });
+    } else {
+      w.push({
+        to: "err",
+        text: `deja: ${r.remote}: ${r.error}\n${r.hint ? `hint: ${r.hint}\n` : ""}`,
+      });
+    }
+  }
+  return w;
+}
+
+async function runRemote(a: Args, io: IO): Promise<number> {
+  const args = parseRemote(a);
+  let r: RemoteResult;
+  switch (args.sub) {
+    case "add":
+      r = { sub: "add", added: addRemote(io.env, args) };
+      break;
+    case "list":
+      r = { sub: "list", remotes: remoteStatus(io.env) };
+      break;
+    case "remove":
+      r = removeRemote(io.env, args);
+      break;
+    case "sync":
+      r = await syncRemotes(io.env, args.names, (x) => {
+        if (!args.json && io.errTTY) io.err(`syncing ${x.name} (${x.host})…\n`);
+      });
+      break;
+    case "policy":
+      r = { sub: "policy", remote: setPolicy(io.env, args) };
+      break;
+  }
+  if (args.json) printJson(io, remoteJson(r));
+  else {
+    for (const w of remoteText(r, io)) io[w.to](w.text);
+  }
+  return remoteExit(r);
 }
 
 function ago(ms: number): string {

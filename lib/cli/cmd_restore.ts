@@ -1,17 +1,27 @@
-/** `deja restore <path>`: the spans agents replaced in a file, and one of them back. */
+/**
+ * `deja restore <path>`: the spans agents replaced in a file, and one of them back.
+ *
+ * Parse ({@link parseRestore}) → run ({@link restoreData}, then {@link pickSpan} and
+ * `writeSpan` for one span) → render ({@link restoreJson}, {@link spanJson},
+ * {@link restoreText}, {@link spanNotes}).
+ *
+ * @module
+ */
 import type { Args, CommandSpec } from "./common.ts";
 import { colors, fmtTime, intOpt, isoTime, opt, printJson } from "./common.ts";
 import { oneLine, tilde } from "../../core/text.ts";
 import type { IO } from "../../core/runtime.ts";
 import { DejaError } from "../../core/errors.ts";
+import type { Store } from "../store.ts";
 import { shortRef } from "../sessions.ts";
-import { listSpans, type RestoreSpan, writeSpan } from "../memory/restore.ts";
+import { listSpans, type RestoreList, type RestoreSpan, writeSpan } from "../memory/restore.ts";
 import {
   FILTER_OPTIONS,
-  harnessOpt,
-  hiddenFor,
   hiddenHint,
+  hiddenOf,
   JUNK_OPTION,
+  parseFilter,
+  type SessionFilter,
   withStore,
 } from "./_memory.ts";
 
@@ -43,7 +53,91 @@ export const restoreCmd: CommandSpec = {
   run: (a, io) => Promise.resolve(runRestore(a, io)),
 };
 
-function spanJson(s: RestoreSpan, ref: string, withText: boolean) {
+/** What `deja restore` was asked. */
+export interface RestoreArgs {
+  /** The path as typed. */
+  path: string;
+  filter: SessionFilter;
+  /** The span to print or write (1-based, as listed); none lists them. */
+  span?: number;
+  /** The file to write the span to (`-o`). */
+  out?: string;
+  force: boolean;
+  json: boolean;
+}
+
+/** The spans of the file, each with the shortest reference of its session. */
+export interface RestoreData extends Omit<RestoreList, "spans"> {
+  spans: Array<RestoreSpan & { ref: string }>;
+}
+
+/** A span `deja restore` picked, as the render step needs it. */
+export type PickedSpan = RestoreData["spans"][number];
+
+/**
+ * Reads `deja restore`'s arguments.
+ *
+ * @throws {DejaError} exit 2 when no path is given, a harness is unknown or --span is bad.
+ */
+export function parseRestore(a: Args): RestoreArgs {
+  const path = a.positionals[0];
+  if (!path) throw new DejaError("which file? give its path", "deja restore <path>", 2);
+  const filter = parseFilter(a);
+  return {
+    path,
+    filter,
+    span: a.values.span === undefined ? undefined : intOpt(a, "span", 1),
+    out: opt(a, "out"),
+    force: Boolean(a.values.force),
+    json: Boolean(a.values.json),
+  };
+}
+
+/** The spans agents replaced in the file, newest first. @throws {DejaError} on an unknown --from */
+export function restoreData(
+  store: Store,
+  args: RestoreArgs,
+  io: Pick<IO, "env" | "cwd">,
+): RestoreData {
+  const r = listSpans(store, args.path, {
+    cwd: io.cwd,
+    harness: args.filter.harness,
+    project: args.filter.project,
+    hidden: hiddenOf(store, args.filter, io),
+  });
+  return {
+    ...r,
+    spans: r.spans.map((s) => ({ ...s, ref: shortRef(store, s.harness, s.session) })),
+  };
+}
+
+/**
+ * The span `--span` names (the only one when -o is given without it).
+ *
+ * @throws {DejaError} exit 1 when several spans leave it open or the number is past the list.
+ */
+export function pickSpan(d: RestoreData, args: RestoreArgs): PickedSpan {
+  if (args.span === undefined && d.spans.length > 1) {
+    throw new DejaError(
+      `${d.spans.length} spans: say which one to write`,
+      `deja restore ${args.path} lists them; then --span N -o ${args.out}`,
+    );
+  }
+  const n = args.span ?? 1;
+  const span = d.spans[n - 1];
+  if (!span) {
+    throw new DejaError(
+      `no span ${n}: ${d.spans[0]?.path ?? d.target} has ${d.spans.length} span${
+        d.spans.length === 1 ? "" : "s"
+      }`,
+      `deja restore ${args.path} lists them`,
+    );
+  }
+  return span;
+}
+
+/** One span in JSON (docs/json-output.md, `restore`), its text only when `withText`. */
+export function spanJson(s: PickedSpan, withText: boolean): Record<string, unknown> {
   return {
     n: s.n,
     op: s.op,
@@ -56,98 +150,34 @@ function spanJson(s: RestoreSpan, ref: string, withText: boolean) {
     time: isoTime(s.time),
     harness: s.harness,
     session: s.session,
-    short_id: ref,
+    short_id: s.ref,
     ...(withText ? { text: s.text } : {}),
   };
 }
 
-function runRestore(a: Args, io: IO): number {
-  const path = a.positionals[0];
-  if (!path) throw new DejaError("which file? give its path", "deja restore <path>", 2);
-  const harness = harnessOpt(a);
-  const want = a.values.span === undefined ? undefined : intOpt(a, "span", 1);
-  const out = opt(a, "out");
-  return withStore(io, (store) => {
-    const r = listSpans(store, path, {
-      cwd: io.cwd,
-      harness,
-      project: opt(a, "project"),
-      hidden: hiddenFor(store, a, io),
-    });
-    hiddenHint(io, r.hidden);
-    const ref = (s: RestoreSpan) => shortRef(store, s.harness, s.session);
-    if (!r.spans.length) {
-      if (a.values.json) {
-        printJson(io, { target: r.target, match: r.match, spans: [], hidden: r.hidden });
-      } else io.err(`deja: no agent replaced text in ${tilde(r.target, io.env.home)}\n`);
-      return 1;
-    }
-    if (want === undefined && out === undefined) {
-      if (a.values.json) {
-        printJson(io, {
-          target: r.target,
-          match: r.match,
-          hidden: r.hidden,
-          spans: r.spans.map((s) => spanJson(s, ref(s), false)),
-        });
-      } else {
-        io.out(listing(r.match === "exact" ? r.target : path, r.match ?? "", r.spans, ref, io));
-      }
-      return 0;
-    }
-    if (want === undefined && r.spans.length > 1) {
-      throw new DejaError(
-        `${r.spans.length} spans: say which one to write`,
-        `deja restore ${path} lists them; then --span N -o ${out}`,
-      );
-    }
-    const n = want ?? 1;
-    const span = r.spans[n - 1];
-    if (!span) {
-      throw new DejaError(
-        `no span ${n}: ${r.spans[0]?.path ?? r.target} has ${r.spans.length} span${
-          r.spans.length === 1 ? "" : "s"
-        }`,
-        `deja restore ${path} lists them`,
-      );
-    }
-    if (span.redacted) {
-      io.err(`deja: span ${n} passed through redaction: [redacted:…] stands where a secret was\n`);
-    }
-    if (!span.restorable && out === undefined) {
-      io.err(
-        `deja: span ${n} is what a write put in the file, not what it held before (unknown)\n`,
-      );
-    }
-    if (out !== undefined) {
-      const written = writeSpan(span, out, {
-        cwd: io.cwd,
-        force: Boolean(a.values.force),
-        guard: [r.target],
-      });
-      if (a.values.json) printJson(io, { written, span: spanJson(span, ref(span), false) });
-      else io.out(`wrote span ${n} (${span.lines} lines) to ${tilde(written, io.env.home)}\n`);
-      return 0;
-    }
-    if (a.values.json) printJson(io, spanJson(span, ref(span), true));
-    else io.out(span.text);
-    return 0;
-  });
+/** The listing's `--json` document (docs/json-output.md, `restore`). */
+export function restoreJson(d: RestoreData): Record<string, unknown> {
+  if (!d.spans.length) return { target: d.target, match: d.match, spans: [], hidden: d.hidden };
+  return {
+    target: d.target,
+    match: d.match,
+    hidden: d.hidden,
+    spans: d.spans.map((s) => spanJson(s, false)),
+  };
 }
 
-function listing(
-  target: string,
-  match: string,
-  spans: RestoreSpan[],
-  ref: (s: RestoreSpan) => string,
-  io: IO,
-): string {
+/** The spans listed newest first, each with its first line (colour on a terminal). */
+export function restoreText(d: RestoreData, typed: string, io: Pick<IO, "isTTY" | "env">): string {
   const c = colors(io);
+  const target = d.match === "exact" ? d.target : typed;
+  const match = d.match ?? "";
   const lines = [
     c.bold(tilde(target, io.env.home)) +
-    c.dim(`  ${match} match, ${spans.length} span${spans.length === 1 ? "" : "s"}, newest first`),
+    c.dim(
+      `  ${match} match, ${d.spans.length} span${d.spans.length === 1 ? "" : "s"}, newest first`,
+    ),
   ];
-  for (const s of spans) {
+  for (const s of d.spans) {
     const flags = [
       !s.restorable && "previous content unknown, not restorable",
       s.redacted && "redacted",
@@ -157,7 +187,7 @@ function listing(
     lines.push(
       `${String(s.n).padStart(3)}  ${fmtTime(s.time)}  ${s.op.padEnd(5)}  ${
         String(s.lines).padStart(4)
-      } line${s.lines === 1 ? " " : "s"}  ${c.cyan(ref(s))} ${s.harness}${where}${
+      } line${s.lines === 1 ? " " : "s"}  ${c.cyan(s.ref)} ${s.harness}${where}${
         flags ? c.yellow(`  (${flags})`) : ""
       }`,
     );
@@ -166,4 +196,51 @@ function listing(
   }
   lines.push(c.dim(`deja restore <path> --span N prints one; add -o <file> to write it`));
   return lines.join("\n") + "\n";
+}
+
+/** What stderr says about a picked span before it is printed or written. */
+export function spanNotes(span: PickedSpan, writing: boolean): string[] {
+  const notes: string[] = [];
+  if (span.redacted) {
+    notes.push(
+      `deja: span ${span.n} passed through redaction: [redacted:…] stands where a secret was\n`,
+    );
+  }
+  if (!span.restorable && !writing) {
+    notes.push(
+      `deja: span ${span.n} is what a write put in the file, not what it held before (unknown)\n`,
+    );
+  }
+  return notes;
+}
+
+function runRestore(a: Args, io: IO): number {
+  const args = parseRestore(a);
+  const d = withStore(io, (store) => restoreData(store, args, io));
+  hiddenHint(io, d.hidden);
+  if (!d.spans.length) {
+    if (args.json) printJson(io, restoreJson(d));
+    else io.err(`deja: no agent replaced text in ${tilde(d.target, io.env.home)}\n`);
+    return 1;
+  }
+  if (args.span === undefined && args.out === undefined) {
+    if (args.json) printJson(io, restoreJson(d));
+    else io.out(restoreText(d, args.path, io));
+    return 0;
+  }
+  const span = pickSpan(d, args);
+  for (const note of spanNotes(span, args.out !== undefined)) io.err(note);
+  if (args.out !== undefined) {
+    const written = writeSpan(span, args.out, {
+      cwd: io.cwd,
+      force: args.force,
+      guard: [d.target],
+    });
+    if (args.json) printJson(io, { written, span: spanJson(span, false) });
+    else io.out(`wrote span ${span.n} (${span.lines} lines) to ${tilde(written, io.env.home)}\n`);
+    return 0;
+  }
+  if (args.json) printJson(io, spanJson(span, true));
+  else io.out(span.text);
+  return 0;
 }

@@ -1,6 +1,14 @@
-/** `deja resume <id-prefix> [--exec]`: the harness's own command that reopens a session. */
-import type { CommandSpec } from "./common.ts";
+/**
+ * `deja resume <id-prefix> [--exec]`: the harness's own command that reopens a session.
+ *
+ * Parse ({@link parseResume}) → run ({@link resumeData}; `--exec` runs the plan) → render
+ * ({@link resumeJson}, {@link resumeNotes}, the command line).
+ *
+ * @module
+ */
+import type { Args, CommandSpec } from "./common.ts";
 import { printJson } from "./common.ts";
+import type { Env } from "../../core/model.ts";
 import { indexPath, Store } from "../store.ts";
 import { DejaError } from "../../core/errors.ts";
 import { type ResumePlan, resumePlan } from "../resume.ts";
@@ -17,51 +25,94 @@ export const resumeCmd: CommandSpec = {
     },
     json: { type: "boolean", description: "print the plan as JSON (docs/json-output.md)" },
   },
-  run(a, io) {
-    const ref = a.positionals[0];
-    if (!ref) {
-      throw new DejaError("which session? give an id or its first characters", undefined, 2);
-    }
-    const store = Store.open(indexPath(io.env));
-    let plan;
-    try {
-      plan = resumePlan(store, ref, io.env);
-    } finally {
-      store.close();
-    }
-    const line = displayCommand(plan.argv, plan.cwd);
-    if (a.values.json) {
-      const { remote, ...rest } = plan;
-      printJson(io, {
-        ...rest,
-        command: line,
-        host: remote?.host ?? null,
-        remote_cwd: remote?.cwd ?? null,
-        clone: remote?.clone ?? null,
-      });
-      return Promise.resolve(0);
-    }
-    if (!a.values.exec) {
-      if (plan.id !== plan.asked) {
-        io.err(`deja: ${plan.asked} is a subagent; resuming its parent\n`);
-      }
-      if (plan.remote) remoteNote(io, plan, plan.remote);
-      io.out(line + "\n");
-      return Promise.resolve(0);
-    }
-    return Promise.resolve(runInherit(plan.argv, plan.cwd ?? io.cwd));
-  },
+  run: (a, io) => Promise.resolve(runResume(a, io)),
 };
 
-/** Where a remote's session reopens, and the clone here when there is one (stderr). */
-function remoteNote(io: IO, p: ResumePlan, r: NonNullable<ResumePlan["remote"]>): void {
-  io.err(`deja: this session ran on ${p.origin} (${r.host}); resume it there:\n`);
-  if (r.clone) {
-    io.err(
-      `hint: its project is cloned here (${r.clone}), but the session itself stays on ${p.origin}; ` +
-        `'deja handoff --to <harness> ${p.origin}:${
-          p.id.slice(0, 8)
-        }' carries the work over here\n`,
-    );
+/** What `deja resume` was asked. */
+export interface ResumeArgs {
+  /** A session id or its first characters, optionally `harness:`-prefixed. */
+  ref: string;
+  /** Run the command instead of printing it. */
+  exec: boolean;
+  json: boolean;
+}
+
+/** The plan and the one line a person can paste to run it. */
+export interface ResumeData {
+  plan: ResumePlan;
+  /** The command as one POSIX shell line, `cd` first when the plan has a directory. */
+  command: string;
+}
+
+/**
+ * Reads `deja resume`'s arguments.
+ *
+ * @throws {DejaError} exit 2 when no session is named.
+ */
+export function parseResume(a: Args): ResumeArgs {
+  const ref = a.positionals[0];
+  if (!ref) {
+    throw new DejaError("which session? give an id or its first characters", undefined, 2);
   }
+  return { ref, exec: Boolean(a.values.exec), json: Boolean(a.values.json) };
+}
+
+/**
+ * The command that reopens the session `ref` names, from the index at `env`.
+ *
+ * @throws {DejaError} without an index, and as `resumePlan` does (lib/resume.ts).
+ */
+export function resumeData(env: Env, ref: string): ResumeData {
+  const store = Store.open(indexPath(env));
+  try {
+    const plan = resumePlan(store, ref, env);
+    return { plan, command: displayCommand(plan.argv, plan.cwd) };
+  } finally {
+    store.close();
+  }
+}
+
+/** The `--json` document (docs/json-output.md, `resume`). */
+export function resumeJson(d: ResumeData): Record<string, unknown> {
+  const { remote, ...rest } = d.plan;
+  return {
+    ...rest,
+    command: d.command,
+    host: remote?.host ?? null,
+    remote_cwd: remote?.cwd ?? null,
+    clone: remote?.clone ?? null,
+  };
+}
+
+/** What stderr says before the command: a subagent's parent, where a remote's session reopens. */
+export function resumeNotes(p: ResumePlan): string {
+  const out: string[] = [];
+  if (p.id !== p.asked) out.push(`deja: ${p.asked} is a subagent; resuming its parent\n`);
+  const r = p.remote;
+  if (r) {
+    out.push(`deja: this session ran on ${p.origin} (${r.host}); resume it there:\n`);
+    if (r.clone) {
+      out.push(
+        `hint: its project is cloned here (${r.clone}), but the session itself stays on ${p.origin}; ` +
+          `'deja handoff --to <harness> ${p.origin}:${
+            p.id.slice(0, 8)
+          }' carries the work over here\n`,
+      );
+    }
+  }
+  return out.join("");
+}
+
+function runResume(a: Args, io: IO): number {
+  const args = parseResume(a);
+  const d = resumeData(io.env, args.ref);
+  if (args.json) {
+    printJson(io, resumeJson(d));
+    return 0;
+  }
+  if (args.exec) return runInherit(d.plan.argv, d.plan.cwd ?? io.cwd);
+  const notes = resumeNotes(d.plan);
+  if (notes) io.err(notes);
+  io.out(d.command + "\n");
+  return 0;
 }

@@ -4,20 +4,26 @@
  * Ctrl-C. `deja view --out DIR --project <text> | <session>` writes one
  * project's or one session's pages as static files instead
  * (lib/view/export.ts).
+ *
+ * Parse ({@link parseView}) → run ({@link serveView} until a signal, or {@link exportData}) →
+ * render ({@link serveText}, {@link exportText}; `--json` with `--out`).
+ *
+ * @module
  */
 import { resolve } from "node:path";
 import type { Args, CommandSpec } from "./common.ts";
 import { intOpt, opt, printJson } from "./common.ts";
 import type { IO } from "../../core/runtime.ts";
+import type { Env } from "../../core/model.ts";
 import { withStore } from "./_memory.ts";
 import { refreshFor } from "./refresh.ts";
 import { resolveSession } from "../sessions.ts";
 import type { Store } from "../store.ts";
-import { type ExportTarget, exportView } from "../view/export.ts";
+import { type ExportResult, type ExportTarget, exportView } from "../view/export.ts";
 import { tilde } from "../../core/text.ts";
 import { openBrowser, untilSignal } from "../../core/runtime.ts";
 import { DejaError } from "../../core/errors.ts";
-import { startView } from "../view/server.ts";
+import { startView, type ViewServer } from "../view/server.ts";
 import { parsers } from "../../parsers/mod.ts";
 
 export const viewCmd: CommandSpec = {
@@ -43,57 +49,60 @@ export const viewCmd: CommandSpec = {
     force: { type: "boolean", description: "with --out: write into a directory that holds files" },
     json: { type: "boolean", description: "with --out: print what was written as JSON" },
   },
-  async run(a, io) {
-    if (a.values.out !== undefined) return await runExport(a, io);
-    for (const name of ["project", "force", "json"]) {
-      if (a.values[name] !== undefined) {
-        throw new DejaError(
-          `--${name} goes with --out DIR`,
-          "deja view --out DIR --project <text>",
-          2,
-        );
-      }
-    }
-    if (a.positionals.length) {
+  run: runView,
+};
+
+/** What `deja view` was asked: serve the index, or export one project or session. */
+export type ViewArgs =
+  | {
+    mode: "serve";
+    /** Port on 127.0.0.1; 0 takes a free one. */
+    port: number;
+    /** Open a browser on the address. */
+    open: boolean;
+  }
+  | {
+    mode: "export";
+    /** The directory to write, as typed. */
+    out: string;
+    /** What to export: a project (text its path contains) or a session reference. */
+    target: { project: string } | { ref: string };
+    force: boolean;
+    json: boolean;
+  };
+
+/**
+ * Reads `deja view`'s arguments.
+ *
+ * @throws {DejaError} exit 2 when an export option comes without --out, a session without
+ *   --out, --out without exactly one of --project and a session, or a bad port.
+ */
+export function parseView(a: Args): ViewArgs {
+  if (a.values.out !== undefined) return parseExport(a);
+  for (const name of ["project", "force", "json"]) {
+    if (a.values[name] !== undefined) {
       throw new DejaError(
-        `'${a.positionals[0]}': a session is given only with --out DIR`,
-        `deja view --out DIR ${a.positionals[0]}`,
+        `--${name} goes with --out DIR`,
+        "deja view --out DIR --project <text>",
         2,
       );
     }
-    const port = a.values.port === undefined ? 0 : intOpt(a, "port", 0);
-    if (port > 65535) throw new DejaError(`--port takes 1-65535, not ${port}`, undefined, 2);
-    let server;
-    try {
-      server = await startView({ env: io.env, port, parsers });
-    } catch (e) {
-      const code = (e as { code?: string }).code;
-      if (code === "EADDRINUSE" || code === "EACCES") {
-        throw new DejaError(
-          `cannot listen on 127.0.0.1:${port} (${
-            code === "EADDRINUSE" ? "in use" : "not allowed"
-          })`,
-          "leave out --port to take a free one",
-          2,
-        );
-      }
-      throw e;
-    }
-    io.out(`deja view: ${server.url}\n`);
-    io.err("Only this address (with its key) opens the pages; Ctrl-C stops the server.\n");
-    if (!a.values["no-open"] && !(await openBrowser(server.url, io.env))) {
-      io.err("deja view: could not start a browser; open the address above\n");
-    }
-    await untilSignal();
-    await server.close();
-    io.err("deja view: stopped\n");
-    return 0;
-  },
-};
+  }
+  if (a.positionals.length) {
+    throw new DejaError(
+      `'${a.positionals[0]}': a session is given only with --out DIR`,
+      `deja view --out DIR ${a.positionals[0]}`,
+      2,
+    );
+  }
+  const port = a.values.port === undefined ? 0 : intOpt(a, "port", 0);
+  if (port > 65535) throw new DejaError(`--port takes 1-65535, not ${port}`, undefined, 2);
+  return { mode: "serve", port, open: !a.values["no-open"] };
+}
 
-async function runExport(a: Args, io: IO): Promise<number> {
-  const dir = opt(a, "out");
-  if (!dir) {
+function parseExport(a: Args): ViewArgs {
+  const out = opt(a, "out");
+  if (!out) {
     throw new DejaError("--out takes a directory", "deja view --out DIR --project <text>", 2);
   }
   const project = opt(a, "project");
@@ -107,38 +116,101 @@ async function runExport(a: Args, io: IO): Promise<number> {
       2,
     );
   }
-  await refreshFor(io, a);
-  const out = resolve(io.cwd, dir);
-  const res = withStore(io, (store) => {
-    const target: ExportTarget = project !== undefined
-      ? { project: projectOf(store, project) }
-      : { session: resolveSession(store, ref!) };
-    return exportView({
-      store,
-      env: io.env,
-      out,
-      target,
-      force: a.values.force === true,
-      now: Date.now(),
-    });
-  });
-  if (a.values.json) {
-    printJson(io, res);
-    return 0;
+  return {
+    mode: "export",
+    out,
+    target: project !== undefined ? { project } : { ref: ref! },
+    force: a.values.force === true,
+    json: Boolean(a.values.json),
+  };
+}
+
+/**
+ * Starts the server on 127.0.0.1 (`port` 0: a free one).
+ *
+ * @throws {DejaError} exit 2 when the port is in use or not allowed.
+ */
+export async function serveView(env: Env, port: number): Promise<ViewServer> {
+  try {
+    return await startView({ env, port, parsers });
+  } catch (e) {
+    const code = (e as { code?: string }).code;
+    if (code === "EADDRINUSE" || code === "EACCES") {
+      throw new DejaError(
+        `cannot listen on 127.0.0.1:${port} (${code === "EADDRINUSE" ? "in use" : "not allowed"})`,
+        "leave out --port to take a free one",
+        2,
+      );
+    }
+    throw e;
   }
-  io.out(
-    `deja view: wrote ${res.pages} ${res.pages === 1 ? "page" : "pages"} to ${
-      tilde(out, io.env.home)
-    }; open ${tilde(res.index, io.env.home)}\n`,
-  );
+}
+
+/** The address on stdout and what it means on stderr, once the server listens. */
+export function serveText(url: string): { out: string; err: string } {
+  return {
+    out: `deja view: ${url}\n`,
+    err: "Only this address (with its key) opens the pages; Ctrl-C stops the server.\n",
+  };
+}
+
+/**
+ * Writes the project's or session's pages under `out` (resolved against `cwd`).
+ *
+ * @throws {DejaError} when no project or session matches, several projects do, or the
+ *   directory holds files and `force` is not set (lib/view/export.ts).
+ */
+export function exportData(
+  store: Store,
+  args: Extract<ViewArgs, { mode: "export" }>,
+  io: Pick<IO, "env" | "cwd">,
+  now = Date.now(),
+): ExportResult {
+  const target: ExportTarget = "project" in args.target
+    ? { project: projectOf(store, args.target.project) }
+    : { session: resolveSession(store, args.target.ref) };
+  return exportView({
+    store,
+    env: io.env,
+    out: resolve(io.cwd, args.out),
+    target,
+    force: args.force,
+    now,
+  });
+}
+
+/** What an export wrote, and the secrets it masked on the way. */
+export function exportText(res: ExportResult, io: Pick<IO, "env">): string {
   const kinds = Object.entries(res.redacted).sort((x, y) => y[1] - x[1]);
-  io.out(
-    res.masked
+  return `deja view: wrote ${res.pages} ${res.pages === 1 ? "page" : "pages"} to ${
+    tilde(res.out, io.env.home)
+  }; open ${tilde(res.index, io.env.home)}\n` +
+    (res.masked
       ? `masked ${res.masked} more ${res.masked === 1 ? "secret" : "secrets"} while writing (${
         kinds.map(([k, n]) => `${k} ${n}`).join(", ")
       })\n`
-      : "masked nothing more while writing (the index was redacted when it was built)\n",
-  );
+      : "masked nothing more while writing (the index was redacted when it was built)\n");
+}
+
+async function runView(a: Args, io: IO): Promise<number> {
+  const args = parseView(a);
+  if (args.mode === "export") {
+    await refreshFor(io, a);
+    const res = withStore(io, (store) => exportData(store, args, io));
+    if (args.json) printJson(io, res);
+    else io.out(exportText(res, io));
+    return 0;
+  }
+  const server = await serveView(io.env, args.port);
+  const t = serveText(server.url);
+  io.out(t.out);
+  io.err(t.err);
+  if (args.open && !(await openBrowser(server.url, io.env))) {
+    io.err("deja view: could not start a browser; open the address above\n");
+  }
+  await untilSignal();
+  await server.close();
+  io.err("deja view: stopped\n");
   return 0;
 }
 

@@ -13,7 +13,7 @@ import type { Env } from "../../core/model.ts";
 import { type HookEvent, str } from "./input.ts";
 
 /** The answer's shape on stdout. */
-export type Envelope = "nested" | "flat" | "cursor" | "text";
+export type Envelope = "nested" | "flat" | "cursor" | "context" | "text";
 
 /** One harness's hook dialect. */
 export interface Dialect {
@@ -22,7 +22,8 @@ export interface Dialect {
   /**
    * `nested`: `{"hookSpecificOutput":{"hookEventName":E,"additionalContext":T}}` (Claude Code,
    * Codex, Gemini CLI, Qwen Code); `flat`: `{"version":1,"context":T}` (Crush);
-   * `cursor`: `{"additional_context":T}`; `text`: the framed text alone (plugins and extensions).
+   * `cursor`: `{"additional_context":T}`; `context`: `{"context":T}` (Hermes shell hooks);
+   * `text`: the framed text alone (plugins and extensions, Kimi Code).
    */
   envelope: Envelope;
   /** Variables naming the project directory, first set wins; else the event's `cwd`. */
@@ -35,7 +36,7 @@ export interface Dialect {
   allInTool: boolean;
 }
 
-const ENVELOPES: ReadonlySet<string> = new Set(["nested", "flat", "cursor", "text"]);
+const ENVELOPES: ReadonlySet<string> = new Set(["nested", "flat", "cursor", "context", "text"]);
 const strs = (v: unknown): string[] =>
   Array.isArray(v) ? v.filter((x): x is string => typeof x === "string") : [];
 
@@ -131,6 +132,8 @@ export function envelope(d: Dialect, text: string, event: string): string {
       return JSON.stringify({ version: 1, context: text }) + "\n";
     case "cursor":
       return JSON.stringify({ additional_context: text }) + "\n";
+    case "context":
+      return JSON.stringify({ context: text }) + "\n";
     case "text":
       return text.endsWith("\n") ? text : text + "\n";
     default:

@@ -159,7 +159,8 @@ async function parts(name: HookName, c: Ctx): Promise<Part[]> {
         budget: b,
       }];
     }
-    const p = c.event.prompt;
+    // Claude and most: `prompt`; Goose: `user_prompt`; Hermes: `extra.user_message`.
+    const p = c.event.prompt ?? c.event.user_prompt ?? objField(c.event, "extra")?.user_message;
     const prompt = typeof p === "string"
       ? p
       : Array.isArray(p)

@@ -26,12 +26,14 @@ import {
   serverProgram,
 } from "./edits.ts";
 import type { ConfigFormat } from "./formats.ts";
+import { unapprovedHooks } from "./codex_trust.ts";
 import { launcherPath, launcherTarget, targetExists } from "./launcher.ts";
 import type { PartKind } from "./wire.ts";
 import { checkIndex, indexPath, Store } from "../store.ts";
 import { checkStaleness } from "../fresh/check.ts";
 import { Q } from "../schema.ts";
 import { readTextSync } from "../../core/fsread.ts";
+import { findListHooks } from "./list_hooks.ts";
 
 /** State of one part or target. */
 export type WireState = "wired" | "not_wired" | "stale_path" | "broken_config";
@@ -42,6 +44,8 @@ export interface PartStatus {
   path: string;
   state: WireState;
   detail?: string;
+  /** Wired, but not working yet: Codex's hooks before the user approved them. */
+  warning?: string;
 }
 
 /** One target as doctor sees it. */
@@ -132,7 +136,11 @@ export function targetStatus(env: Env, ref: TargetRef): TargetStatus {
       const missing: string[] = [];
       const stale: string[] = [];
       for (const spec of auto.hooks) {
-        const found = findHooks(o, spec.event, auto.style).filter((h) => h.sub === spec.args[0]);
+        const found = (auto.style === "list"
+          ? findListHooks(o, spec.event)
+          : findHooks(o, spec.event, auto.style)).filter((h) =>
+            h.sub === spec.args[0]
+          );
         if (!found.length) missing.push(`${spec.event} ${spec.args[0]}`);
         for (const h of found) {
           const l = liveness(env, commandProgram(h.command));
@@ -142,6 +150,8 @@ export function targetStatus(env: Env, ref: TargetRef): TargetStatus {
       if (stale.length) return { state: "stale_path", detail: [...new Set(stale)].join("; ") };
       if (missing.length === auto.hooks.length) return { state: "not_wired" };
       if (missing.length) return { state: "not_wired", detail: `missing: ${missing.join(", ")}` };
+      const warning = auto.trust_file ? approval(env, auto.file, o, auto.trust_file) : undefined;
+      if (warning) return { state: "wired", warning };
       return auto.note ? { state: "wired", detail: auto.note } : { state: "wired" };
     }));
   }
@@ -154,6 +164,27 @@ export function targetStatus(env: Env, ref: TargetRef): TargetStatus {
     state,
     parts,
   };
+}
+
+/**
+ * The warning for deja's hooks in `hooks` (the parsed `file`) that the
+ * harness has not approved yet (no pin in `trustFile`), or undefined when every
+ * one is approved or the pins cannot be read (doctor reports the hooks file only).
+ */
+function approval(env: Env, file: string, hooks: Record<string, unknown>, trustFile: string) {
+  let config: Record<string, unknown> = {};
+  try {
+    config = readJsonDoc(expandPath(env, trustFile)).value;
+  } catch (e) {
+    if (e instanceof BrokenConfig) return undefined;
+    throw e;
+  }
+  const open = unapprovedHooks(expandPath(env, file), hooks, config);
+  if (!open.length) return undefined;
+  const changed = open.filter((u) => u.why === "changed").length;
+  return `hooks present, not yet approved — run /hooks in Codex (${open.length} of deja's hooks${
+    changed ? `, ${changed} changed since approved` : ""
+  })`;
 }
 
 function jsonPart(

@@ -80,14 +80,23 @@ export interface InstallFacts {
     /** Path template of the file the list names (one of `files`). */
     item: string;
   };
+  /**
+   * Why the harness gets no `-auto` target although it has hooks (their output
+   * reaches no model): `deja install <target>-auto` says so instead of "unknown target".
+   */
+  no_auto?: string;
   /** The `-auto` target: hooks that recall without being asked. */
   auto?: {
     target: string;
     /** The config file holding the top-level `hooks` map (absent when the hooks live in `files`). */
     file?: string;
     format?: ConfigFormat;
-    /** `flat`: `{matcher, command, timeout}` per entry (Crush, Cursor); `nested`: `{matcher, hooks: [{type, command, timeout}]}` (Claude Code). */
-    style?: "flat" | "nested";
+    /**
+     * `flat`: `{matcher, command, timeout}` per entry (Crush, Cursor); `nested`:
+     * `{matcher, hooks: [{type, command, timeout}]}` (Claude Code); `list`: one
+     * top-level `hooks` list of `{event, matcher, command, timeout}` (Kimi Code's `[[hooks]]`).
+     */
+    style?: "flat" | "nested" | "list";
     /** `s` (default) or `ms` (Gemini CLI, Qwen Code). */
     timeout_unit?: "s" | "ms";
     /**
@@ -101,6 +110,12 @@ export interface InstallFacts {
     files?: OwnedFile[];
     /** What the person still has to do once the hooks are written (Codex: approve them once). */
     note?: string;
+    /**
+     * The config where the harness pins the hooks the user approved (Codex's
+     * `[hooks.state]` in config.toml, codex_trust.ts): doctor warns while deja's
+     * hooks have no pin there.
+     */
+    trust_file?: string;
   };
 }
 
@@ -207,6 +222,9 @@ export function checkInstallFacts(id: string, v: unknown): string[] {
       }
     }
   }
+  if (v.no_auto !== undefined && (!isStr(v.no_auto) || v.auto !== undefined)) {
+    out.push(`${id}: install.no_auto must be a sentence, and only where there is no install.auto`);
+  }
   const auto = v.auto;
   if (auto !== undefined) {
     if (!isObj(auto)) return [...out, `${id}: install.auto must be an object`];
@@ -219,6 +237,9 @@ export function checkInstallFacts(id: string, v: unknown): string[] {
     ) {
       out.push(`${id}: install.auto.timeout_unit must be "s" or "ms"`);
     }
+    if (auto.trust_file !== undefined) {
+      checkTemplate(`${id}: install.auto.trust_file`, auto.trust_file, out);
+    }
     if (auto.base !== undefined && !isObj(auto.base)) {
       out.push(`${id}: install.auto.base must be an object`);
     }
@@ -230,8 +251,8 @@ export function checkInstallFacts(id: string, v: unknown): string[] {
       out.push(`${id}: install.auto.hooks is empty`);
     } else {
       checkTemplate(`${id}: install.auto.file`, auto.file, out);
-      if (auto.style !== "flat" && auto.style !== "nested") {
-        out.push(`${id}: install.auto.style must be "flat" or "nested"`);
+      if (auto.style !== "flat" && auto.style !== "nested" && auto.style !== "list") {
+        out.push(`${id}: install.auto.style must be "flat", "nested" or "list"`);
       }
       auto.hooks.forEach((h, i) => {
         const w = `${id}: install.auto.hooks[${i}]`;
@@ -292,6 +313,18 @@ export function findTarget(name: string): TargetRef | undefined {
     if (w.facts.auto && name === w.facts.auto.target) {
       return { name: w.facts.auto.target, harness: w, auto: true };
     }
+  }
+  return undefined;
+}
+
+/**
+ * Why `name` (`<target>-auto`) is no target, for a harness whose hooks bring
+ * no text to the model (`no_auto`); undefined for any other name.
+ */
+export function noAutoReason(name: string): { harness: Wirable; reason: string } | undefined {
+  for (const w of wirables()) {
+    const names = [w.facts.target, ...(w.facts.aliases ?? [])].map((n) => `${n}-auto`);
+    if (w.facts.no_auto && names.includes(name)) return { harness: w, reason: w.facts.no_auto };
   }
   return undefined;
 }

@@ -16,6 +16,7 @@ import {
   stringify as tomlStringify,
 } from "@decimalturn/toml-patch";
 import { jsonErrorAt } from "./json_where.ts";
+import { spliceYaml } from "./yaml_edit.ts";
 
 /** A config file format deja can edit. */
 export type ConfigFormat = "json" | "jsonc" | "toml" | "yaml";
@@ -200,8 +201,11 @@ export function renderConfig(format: ConfigFormat, text: string, before: Obj, ne
       return fresh ? tomlStringify(next) : tomlPatch(text, next);
     case "yaml": {
       if (fresh) return YAML.stringify(next);
+      const changes = diff(before, next);
+      const spliced = spliceYaml(text, changes, next);
+      if (spliced !== undefined) return spliced;
       const doc = YAML.parseDocument(text);
-      for (const c of diff(before, next)) {
+      for (const c of changes) {
         if (c.value === undefined) doc.deleteIn(c.path);
         else doc.setIn(c.path, doc.createNode(c.value));
       }

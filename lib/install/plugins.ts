@@ -14,13 +14,13 @@
  */
 
 /** The mark `deja uninstall` looks for (same words as texts.ts's MANAGED_MARK). */
-const MARK = "// deja:managed: written by 'deja install', removed by 'deja uninstall'";
+export const MARK = "// deja:managed: written by 'deja install', removed by 'deja uninstall'";
 
 /**
  * `run(args, input, ms)`: runs the launcher with `args`, `input` on stdin,
  * and resolves its stdout, or "" on any failure; killed after `ms`.
  */
-const RUN = `import { spawn } from "node:child_process";
+export const RUN = `import { spawn } from "node:child_process";
 
 const LAUNCHER = {launcher_json};
 
@@ -99,12 +99,14 @@ export default function (pi) {
 `;
 
 /**
- * `~/.pi/agent/extensions/deja-auto.js`: on each prompt (before the agent
- * starts), where the last session here left off (first prompt only) and past
- * sessions about the prompt, as one hidden message.
+ * `~/.pi/agent/extensions/deja-auto.js` (and omp's `~/.omp/agent/extensions/`,
+ * the same extension API): on each prompt (before the agent starts), where the
+ * last session here left off (first prompt only) and past sessions about the
+ * prompt, as one hidden message. `harness` is the dialect the hooks speak.
  */
-const PI_AUTO = `${MARK}
-// deja's recall hooks for pi: session start and every prompt.
+const piAuto = (harness: string) =>
+  `${MARK}
+// deja's recall hooks for ${harness}: session start and every prompt.
 ${RUN}
 const seen = new Set();
 
@@ -117,9 +119,9 @@ export default function (pi) {
       const parts = [];
       if (!seen.has(sid)) {
         seen.add(sid);
-        parts.push(await run(["hook-context", "--harness", "pi"], input, 5000));
+        parts.push(await run(["hook-context", "--harness", "${harness}"], input, 5000));
       }
-      parts.push(await run(["hook-prompt", "--harness", "pi"], input, 5000));
+      parts.push(await run(["hook-prompt", "--harness", "${harness}"], input, 5000));
       const text = parts.map((p) => p.trim()).filter(Boolean).join("\\n\\n");
       if (!text) return;
       return { message: { customType: "deja", content: text, display: false } };
@@ -134,10 +136,14 @@ export default function (pi) {
  * `~/.config/opencode/plugins/deja.js`: opencode's server plugin (a default
  * export `{ id, server }`). Recall for the prompt (`chat.message`) and where
  * the last session left off go into the system prompt of the session's
- * model requests (`experimental.chat.system.transform`).
+ * model requests (`experimental.chat.system.transform`). Kilo CLI, an opencode
+ * fork, loads the same plugin shape from `~/.config/kilo/plugins/` (its
+ * loader's `{plugin,plugins}/*.{ts,js}` glob and "must default export an
+ * object with server()" check, read from the kilo 7.7.7 binary).
  */
-const OPENCODE_PLUGIN = `${MARK}
-// deja's recall for opencode: session start and every prompt, in the system prompt.
+const opencodePlugin = (harness: string) =>
+  `${MARK}
+// deja's recall for ${harness}: session start and every prompt, in the system prompt.
 ${RUN}
 const context = new Map();
 
@@ -145,9 +151,9 @@ async function recall(directory, sessionID, prompt) {
   const input = JSON.stringify({ cwd: directory, session_id: sessionID, prompt });
   const parts = [];
   if (!context.has(sessionID)) {
-    parts.push(await run(["hook-context", "--harness", "opencode"], input, 5000));
+    parts.push(await run(["hook-context", "--harness", "${harness}"], input, 5000));
   }
-  if (prompt) parts.push(await run(["hook-prompt", "--harness", "opencode"], input, 5000));
+  if (prompt) parts.push(await run(["hook-prompt", "--harness", "${harness}"], input, 5000));
   return parts.map((p) => p.trim()).filter(Boolean).join("\\n\\n");
 }
 
@@ -201,7 +207,9 @@ instructions.
 /** Plugin texts by the key registry.json uses. */
 export const PLUGIN_TEXTS: Readonly<Record<string, string>> = {
   "pi-tool": PI_TOOL,
-  "pi-auto": PI_AUTO,
-  "opencode-plugin": OPENCODE_PLUGIN,
+  "pi-auto": piAuto("pi"),
+  "omp-auto": piAuto("omp"),
+  "opencode-plugin": opencodePlugin("opencode"),
+  "kilo-plugin": opencodePlugin("kilocode"),
   "guidance-aider": AIDER_GUIDANCE,
 };

@@ -5,7 +5,14 @@
  */
 import type { Env } from "../../core/model.ts";
 import { DejaError } from "../../core/errors.ts";
-import { detected, findTarget, targetNames, type TargetRef, wirables } from "./facts.ts";
+import {
+  detected,
+  findTarget,
+  noAutoReason,
+  targetNames,
+  type TargetRef,
+  wirables,
+} from "./facts.ts";
 
 /** How targets were asked for. */
 export interface Selection {
@@ -20,7 +27,8 @@ export interface Selection {
  * The targets to act on, without duplicates; an `-auto` target makes its plain
  * sibling redundant on install (it writes the same files and more).
  *
- * @throws {DejaError} (exit 2) naming an unknown target, or when none was given;
+ * @throws {DejaError} (exit 2) naming an unknown target (or an `-auto` target the
+ *   harness cannot have, with why), or when none was given;
  *   (exit 1) when `--all`/`--auto` finds no harness on this machine.
  */
 export function selectTargets(env: Env, sel: Selection, install: boolean): TargetRef[] {
@@ -31,6 +39,17 @@ export function selectTargets(env: Env, sel: Selection, install: boolean): Targe
   const out: TargetRef[] = [];
   for (const n of sel.names) {
     const t = findTarget(n);
+    const none = t ? undefined : noAutoReason(n);
+    if (none) {
+      const plain = none.harness.facts.target;
+      throw new DejaError(
+        `'${n}': ${none.harness.displayName} gets no automatic recall from deja: ${none.reason}`,
+        `use 'deja install ${plain}': ${
+          none.harness.facts.skill ? "deja's MCP server and skill let" : "deja's MCP server lets"
+        } the agent ask deja itself`,
+        2,
+      );
+    }
     if (!t) throw new DejaError(`unknown target '${n}'`, hint, 2);
     out.push(t);
   }

@@ -44,6 +44,7 @@ import {
   ShapeError,
 } from "./edits.ts";
 import type { ConfigFormat } from "./formats.ts";
+import { removeListHooks, setListHooks } from "./list_hooks.ts";
 import { TEXTS } from "./texts.ts";
 import { readTextSync } from "../../core/fsread.ts";
 
@@ -139,11 +140,13 @@ function jsonEdits(ctx: WireCtx, ref: TargetRef, install: boolean): JsonEdit[] {
       format: hooks.format,
       apply: install
         ? (o) => {
-          setHooks(o, hooks.hooks, ctx.launcher, hooks.style);
+          if (hooks.style === "list") setListHooks(o, hooks.hooks, ctx.launcher);
+          else setHooks(o, hooks.hooks, ctx.launcher, hooks.style);
           setBase(o, hooks.base);
         }
         : (o) => {
-          removeHooks(o, hooks.style);
+          if (hooks.style === "list") removeListHooks(o);
+          else removeHooks(o, hooks.style);
           dropBase(o, hooks.base);
         },
     });

@@ -11,7 +11,9 @@ export const cline: FarmHarness = {
   store: ".cline/data/sessions/<id>/<id>.messages.json",
   scenario: { steps: ["shell", "fail", "edit", "write"] },
   setup: (ctx) => ({
-    env: { ...QUIET_ENV },
+    // Cline gives its plugin sandbox 4 s to load plugins; on the farm's loaded 2-core machine
+    // that timed out ("plugin loading failed; continuing without plugins").
+    env: { ...QUIET_ENV, CLINE_PLUGIN_IMPORT_TIMEOUT_MS: "30000" },
     files: {
       [`${ctx.home}/.cline/data/settings/providers.json`]: json({
         version: 1,

@@ -1,0 +1,89 @@
+import { assert, assertEquals, assertStringIncludes, assertThrows } from "../../tests/_assert.ts";
+import { indexSessions } from "../../tests/_memory.ts";
+import { captureIO } from "../../tests/_cli_io.ts";
+import { DejaError } from "../../core/errors.ts";
+import { csi } from "./output.ts";
+import { blameCmd, blameData, parseBlame } from "./cmd_blame.ts";
+
+const ID = "b1a40000-1111-4222-8333-444455556666";
+
+function fixture() {
+  return indexSessions([{
+    id: ID,
+    cwd: "/w/app",
+    start: "2026-11-01T10:00:00Z",
+    turns: [
+      { user: "raise the retry limit" },
+      { read: "/w/app/src/retry.ts" },
+      { edit: "/w/app/src/retry.ts", old: "const MAX = 3;", new: "const MAX = 5;" },
+    ],
+  }]);
+}
+
+Deno.test("blame parses path:line, defaults its limit, and refuses no path or a bad harness", () => {
+  const b = parseBlame({ values: { limit: "4" }, positionals: ["/no/such/file.ts:12"] }, "/");
+  assertEquals([b.path, b.line, b.limit, b.json], ["/no/such/file.ts", 12, 4, false]);
+  assertEquals(parseBlame({ values: {}, positionals: ["x.ts"] }, "/").limit, 10);
+  const e = assertThrows(() => parseBlame({ values: {}, positionals: [] }, "/"), DejaError);
+  assertEquals((e as DejaError).exitCode, 2);
+  assertThrows(
+    () => parseBlame({ values: { harness: ["nope"] }, positionals: ["x.ts"] }, "/"),
+    DejaError,
+  );
+});
+
+Deno.test("blame's run returns the sessions that touched the file with their counts", async () => {
+  const ix = await fixture();
+  try {
+    const io = captureIO(ix.env, false).io;
+    const d = blameData(
+      ix.store,
+      parseBlame({ values: {}, positionals: ["/w/app/src/retry.ts"] }, "/"),
+      io,
+    );
+    assertEquals([d.match, d.total], ["exact", 1]);
+    const s = d.sessions[0];
+    assertEquals([s.session.native_id, s.reads, s.edits], [ID, 1, 1]);
+    assert(ID.startsWith(s.ref));
+    assertEquals(s.description, "raise the retry limit");
+  } finally {
+    ix.cleanup();
+  }
+});
+
+Deno.test("blame prints colour on a terminal, plain text to a pipe, and JSON with --json", async () => {
+  const ix = await fixture();
+  const args = { values: {}, positionals: ["/w/app/src/retry.ts"] };
+  try {
+    const tty = captureIO(ix.env, true);
+    assertEquals(await blameCmd.run(args, tty.io), 0);
+    assertStringIncludes(tty.out(), csi("1m") + "claude");
+
+    const pipe = captureIO(ix.env, false);
+    assertEquals(await blameCmd.run(args, pipe.io), 0);
+    assert(!pipe.out().includes(csi("0m")), "no colour in a pipe");
+    assert(pipe.out().startsWith("/w/app/src/retry.ts  exact match, 1 session\n"), pipe.out());
+    assertStringIncludes(pipe.out(), "1 edit, 1 read");
+    assertStringIncludes(pipe.out(), "  raise the retry limit\n");
+
+    const json = captureIO(ix.env, false);
+    assertEquals(await blameCmd.run({ ...args, values: { json: true } }, json.io), 0);
+    const doc = JSON.parse(json.out());
+    assertEquals([doc.match, doc.line, doc.sessions[0].id], ["exact", null, ID]);
+    assertEquals(doc.sessions[0].edits, 1);
+  } finally {
+    ix.cleanup();
+  }
+});
+
+Deno.test("blame of a file no session touched says so on stderr with exit 1", async () => {
+  const ix = await fixture();
+  try {
+    const none = captureIO(ix.env, false);
+    assertEquals(await blameCmd.run({ values: {}, positionals: ["/w/other.ts"] }, none.io), 1);
+    assertEquals(none.out(), "");
+    assertStringIncludes(none.err(), "deja: no session touched /w/other.ts");
+  } finally {
+    ix.cleanup();
+  }
+});

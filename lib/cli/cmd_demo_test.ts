@@ -1,0 +1,79 @@
+import { assert, assertEquals, assertRejects, assertStringIncludes } from "../../tests/_assert.ts";
+import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { tmpdir } from "node:os";
+import { captureIO } from "../../tests/_cli_io.ts";
+import { testEnv } from "../../tests/_fixture.ts";
+import { DejaError } from "../../core/errors.ts";
+import { parsers } from "../../parsers/mod.ts";
+import { csi } from "./output.ts";
+import { demoWorld, parseDemo, runDemo } from "./cmd_demo.ts";
+
+/** A temp directory for the demo's own temp directory (and the test's HOME), removed after. */
+function scratch() {
+  const base = mkdtempSync(join(tmpdir(), "deja-demo-test-"));
+  const env = testEnv(join(base, "home"), { DEJA_HOME: join(base, "user-deja") });
+  return { base, env, cleanup: () => rmSync(base, { recursive: true, force: true }) };
+}
+
+Deno.test("demo parses its query (default 'failing tests'), --keep and --json, and shows throwaway projects", () => {
+  const d = parseDemo({ values: { limit: "1", keep: true }, positionals: [] });
+  assertEquals(d, {
+    query: ["failing", "tests"],
+    search: { junk: true, limit: "1" },
+    json: false,
+    keep: true,
+  });
+  assertEquals(parseDemo({ values: { json: true }, positionals: ["x"] }).search, {
+    junk: true,
+    json: true,
+  });
+});
+
+Deno.test("demo's world points every harness root at the laid-out sample stores", () => {
+  const s = scratch();
+  try {
+    const w = demoWorld(s.base, "1");
+    assertEquals(w.env.get("DEJA_HOME"), join(w.root, "deja"));
+    assertEquals(w.env.get("NO_COLOR"), "1");
+    assert(existsSync(join(w.root, "stores", "claude")));
+  } finally {
+    s.cleanup();
+  }
+});
+
+Deno.test("demo indexes, searches and cleans up: colour on a terminal, plain to a pipe, JSON with --json", async () => {
+  const s = scratch();
+  try {
+    const tty = captureIO(s.env, true);
+    const one = { values: { limit: "1" }, positionals: ["test"] };
+    assertEquals(await runDemo(parseDemo(one), tty.io, s.base), 0);
+    assert(tty.out().startsWith(`Sample stores of ${parsers.length} harnesses`), tty.out());
+    assertStringIncludes(tty.out(), "\n$ deja test\n");
+    assertStringIncludes(tty.out(), csi("0m"));
+    assert(tty.err().startsWith("deja demo: laying out"), tty.err());
+
+    const pipe = captureIO(s.env, false);
+    const json = { values: { limit: "1", json: true }, positionals: ["test"] };
+    assertEquals(await runDemo(parseDemo(json), pipe.io, s.base), 0);
+    assert(!pipe.out().includes(csi("0m")), "no colour in a pipe");
+    assertEquals(JSON.parse(pipe.out()).results.length, 1);
+    assertEquals(readdirSync(s.base), [], "the demo's directory is gone");
+  } finally {
+    s.cleanup();
+  }
+});
+
+Deno.test("demo with a bad search option is an error and leaves nothing behind", async () => {
+  const s = scratch();
+  try {
+    const bad = { values: { since: "someday" }, positionals: [] };
+    await assertRejects(
+      () => runDemo(parseDemo(bad), captureIO(s.env, false).io, s.base),
+      DejaError,
+    );
+    assertEquals(readdirSync(s.base), []);
+  } finally {
+    s.cleanup();
+  }
+});

@@ -1,0 +1,94 @@
+import {
+  assert,
+  assertEquals,
+  assertRejects,
+  assertStringIncludes,
+  assertThrows,
+} from "../../tests/_assert.ts";
+import { indexSessions } from "../../tests/_memory.ts";
+import { captureIO } from "../../tests/_cli_io.ts";
+import { DejaError } from "../../core/errors.ts";
+import { csi } from "./output.ts";
+import { fixCmd, fixData, parseFix } from "./cmd_fix.ts";
+
+const ID = "f1c50000-1111-4222-8333-444455556666";
+const ERROR = "Error: Cannot find module 'express'";
+
+function fixture() {
+  return indexSessions([{
+    id: ID,
+    cwd: "/w/svc",
+    start: "2026-11-01T10:00:00Z",
+    turns: [
+      { user: "the server does not start" },
+      { bash: "node server.js", out: ERROR, exit: 1 },
+      { bash: "npm install express", out: "added 60 packages", exit: 0 },
+      { bash: "node server.js", out: "listening", exit: 0 },
+    ],
+  }]);
+}
+
+Deno.test("fix parses its text (or '-' for stdin) and --limit, and refuses no text", () => {
+  assertEquals(parseFix({ values: {}, positionals: ["Error:", "boom"] }), {
+    text: "Error: boom",
+    limit: 3,
+    json: false,
+  });
+  assertEquals(parseFix({ values: { limit: "1" }, positionals: ["-"] }).text, null);
+  assertThrows(() => parseFix({ values: {}, positionals: [" "] }), DejaError);
+  assertThrows(() => parseFix({ values: { limit: "x" }, positionals: ["boom"] }), DejaError);
+});
+
+Deno.test("fix's run finds the command that followed the error where it did not come back", async () => {
+  const ix = await fixture();
+  try {
+    const d = fixData(ix.store, ERROR, 3);
+    assertEquals(d.status, "found");
+    assertEquals(d.fixes[0].command, "npm install express");
+    assert(ID.startsWith(d.fixes[0].examples[0].ref));
+    assertEquals(fixData(ix.store, "Error: Cannot find module 'koa'", 3).status, "unseen");
+  } finally {
+    ix.cleanup();
+  }
+});
+
+Deno.test("fix prints colour on a terminal, plain text to a pipe, and JSON with --json", async () => {
+  const ix = await fixture();
+  try {
+    const tty = captureIO(ix.env, true);
+    assertEquals(await fixCmd.run({ values: {}, positionals: [ERROR] }, tty.io), 0);
+    assertStringIncludes(tty.out(), csi("1m") + "npm install express");
+
+    const pipe = captureIO(ix.env, false, [], ERROR + "\n");
+    assertEquals(await fixCmd.run({ values: {}, positionals: ["-"] }, pipe.io), 0);
+    assert(!pipe.out().includes(csi("0m")), "no colour in a pipe");
+    assertStringIncludes(pipe.out(), "\n  npm install express\n");
+    assertStringIncludes(pipe.out(), "    after node server.js failed in ");
+
+    const json = captureIO(ix.env, false);
+    assertEquals(await fixCmd.run({ values: { json: true }, positionals: [ERROR] }, json.io), 0);
+    const doc = JSON.parse(json.out());
+    assertEquals([doc.status, doc.fixes[0].command], ["found", "npm install express"]);
+    assertEquals(doc.fixes[0].examples[0].session, ID);
+
+    const never = captureIO(ix.env, false);
+    const koa = { values: {}, positionals: ["Error: Cannot find module 'koa'"] };
+    assertEquals(await fixCmd.run(koa, never.io), 1);
+    assertStringIncludes(never.out(), "that error was never seen");
+  } finally {
+    ix.cleanup();
+  }
+});
+
+Deno.test("fix with nothing on stdin is an error", async () => {
+  const ix = await fixture();
+  try {
+    const e = await assertRejects(
+      () => fixCmd.run({ values: {}, positionals: ["-"] }, captureIO(ix.env, false, [], "").io),
+      DejaError,
+    );
+    assertStringIncludes(e.message, "no error text given");
+  } finally {
+    ix.cleanup();
+  }
+});

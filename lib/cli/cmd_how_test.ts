@@ -1,0 +1,82 @@
+import { assert, assertEquals, assertStringIncludes, assertThrows } from "../../tests/_assert.ts";
+import { indexSessions } from "../../tests/_memory.ts";
+import { captureIO } from "../../tests/_cli_io.ts";
+import { DejaError } from "../../core/errors.ts";
+import { csi } from "./output.ts";
+import { howCmd, howData, parseHow } from "./cmd_how.ts";
+
+function fixture() {
+  return indexSessions([{
+    id: "40770000-1111-4222-8333-444455556666",
+    cwd: "/w/img",
+    start: "2026-11-01T10:00:00Z",
+    turns: [
+      { user: "build the image" },
+      { bash: "docker build -t app .", out: "error: no Dockerfile", exit: 1 },
+      { bash: "docker build -t app -f ops/Dockerfile .", out: "done", exit: 0 },
+      { bash: "docker build -t app -f ops/Dockerfile .", out: "done", exit: 0 },
+    ],
+  }]);
+}
+
+Deno.test("how parses its words and --limit, and refuses no words", () => {
+  const h = parseHow({ values: { limit: "2", project: "img" }, positionals: ["docker", "build"] });
+  assertEquals([h.what, h.limit, h.filter.project, h.json], ["docker build", 2, "img", false]);
+  assertEquals(parseHow({ values: {}, positionals: ["git"] }).limit, 8);
+  assertThrows(() => parseHow({ values: {}, positionals: [] }), DejaError);
+  assertThrows(() => parseHow({ values: { limit: "-1" }, positionals: ["git"] }), DejaError);
+});
+
+Deno.test("how's run counts each distinct command's runs and outcomes, most used first", async () => {
+  const ix = await fixture();
+  try {
+    const io = captureIO(ix.env, false).io;
+    const r = howData(ix.store, parseHow({ values: {}, positionals: ["docker", "build"] }), io);
+    assertEquals(r.words, ["docker", "build"]);
+    assertEquals(r.commands.map((c) => [c.command, c.runs, c.failed, c.unknown]), [
+      ["docker build -t app -f ops/Dockerfile .", 2, 0, 2],
+      ["docker build -t app .", 1, 1, 0],
+    ]);
+  } finally {
+    ix.cleanup();
+  }
+});
+
+Deno.test("how prints colour on a terminal, plain text to a pipe, and JSON with --json", async () => {
+  const ix = await fixture();
+  const args = { values: {}, positionals: ["docker", "build"] };
+  try {
+    const tty = captureIO(ix.env, true);
+    assertEquals(await howCmd.run(args, tty.io), 0);
+    assertStringIncludes(tty.out(), csi("31m") + "1 failed");
+
+    const pipe = captureIO(ix.env, false);
+    assertEquals(await howCmd.run({ ...args, values: { limit: "1" } }, pipe.io), 0);
+    assert(!pipe.out().includes(csi("0m")), "no colour in a pipe");
+    assertStringIncludes(
+      pipe.out(),
+      "docker build -t app -f ops/Dockerfile .\n  ran 2 times in 1 session",
+    );
+    assertStringIncludes(pipe.out(), "… 1 more (--limit)\n");
+
+    const json = captureIO(ix.env, false);
+    assertEquals(await howCmd.run({ ...args, values: { json: true } }, json.io), 0);
+    const doc = JSON.parse(json.out());
+    assertEquals([doc.total, doc.commands[0].runs], [2, 2]);
+    assert(/^\d{4}-\d\d-\d\dT/.test(doc.commands[0].last));
+  } finally {
+    ix.cleanup();
+  }
+});
+
+Deno.test("how of a tool never run says so on stderr with exit 1", async () => {
+  const ix = await fixture();
+  try {
+    const none = captureIO(ix.env, false);
+    assertEquals(await howCmd.run({ values: {}, positionals: ["kubectl"] }, none.io), 1);
+    assertEquals(none.out(), "");
+    assertStringIncludes(none.err(), "deja: no command run here holds 'kubectl'");
+  } finally {
+    ix.cleanup();
+  }
+});

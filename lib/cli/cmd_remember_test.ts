@@ -1,0 +1,77 @@
+import {
+  assert,
+  assertEquals,
+  assertRejects,
+  assertStringIncludes,
+  assertThrows,
+} from "../../tests/_assert.ts";
+import { indexSessions } from "../../tests/_memory.ts";
+import { captureIO } from "../../tests/_cli_io.ts";
+import { DejaError } from "../../core/errors.ts";
+import { parseRemember, rememberCmd, rememberNote } from "./cmd_remember.ts";
+import { lastCmd } from "./cmd_last.ts";
+
+Deno.test("remember parses its text, project and tags, and refuses no text", () => {
+  const r = parseRemember({
+    values: { project: "/w/app", tag: ["db"] },
+    positionals: ["use", "WAL"],
+  });
+  assertEquals(r, { text: "use WAL", project: "/w/app", tags: ["db"], json: false });
+  assertEquals(parseRemember({ values: {}, positionals: ["x"] }).tags, []);
+  assertThrows(() => parseRemember({ values: {}, positionals: [" "] }), DejaError);
+});
+
+Deno.test("remember prints the same line to a terminal and a pipe, the note with --json, and indexes it", async () => {
+  const ix = await indexSessions([]);
+  ix.store.close(); // remember indexes the note itself
+  try {
+    for (const tty of [true, false]) {
+      const c = captureIO(ix.env, tty);
+      const a = { values: { project: "/w/app" }, positionals: [`the port is 8080 (${tty})`] };
+      assertEquals(await rememberCmd.run(a, c.io), 0);
+      assert(
+        /^Remembered under \/w\/app \([0-9a-f]+-\d{4}-\d\d-\d\d\)\.\n$/.test(c.out()),
+        c.out(),
+      );
+      assertEquals(c.err(), "");
+    }
+    const json = captureIO(ix.env, false);
+    const j = { values: { project: "/w/app", tag: ["ops"], json: true }, positionals: ["ssh in"] };
+    assertEquals(await rememberCmd.run(j, json.io), 0);
+    const doc = JSON.parse(json.out());
+    assertEquals([doc.note.text, doc.note.tags, doc.indexed, doc.error], [
+      "ssh in",
+      ["ops"],
+      true,
+      null,
+    ]);
+    const last = captureIO(ix.env, false);
+    assertEquals(await lastCmd.run({ values: { json: true }, positionals: [] }, last.io), 0);
+    assertEquals(JSON.parse(last.out()).sessions[0].harness, "deja");
+  } finally {
+    ix.cleanup();
+  }
+});
+
+Deno.test("remember says on stderr when the note was saved but not indexed", () => {
+  const note = { ts: "2026-11-01T10:00:00Z", project: "/w", text: "t", tags: [] };
+  const saved = { note, path: "/n/notes.jsonl", session: "ab-2026-11-01" };
+  assertEquals(rememberNote({ ...saved, indexed: true }), "");
+  assertStringIncludes(
+    rememberNote({ ...saved, indexed: false, error: "index busy" }),
+    "deja: saved to /n/notes.jsonl, not indexed yet: index busy\nhint: the next 'deja index'",
+  );
+});
+
+Deno.test("remember with nothing to say is an error", async () => {
+  const ix = await indexSessions([]);
+  try {
+    const e = await assertRejects(
+      () => rememberCmd.run({ values: {}, positionals: [] }, captureIO(ix.env, false).io),
+      DejaError,
+    );
+    assertStringIncludes(e.message, "nothing to remember");
+  } finally {
+    ix.cleanup();
+  }
+});

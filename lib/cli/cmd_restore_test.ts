@@ -1,0 +1,117 @@
+import {
+  assert,
+  assertEquals,
+  assertRejects,
+  assertStringIncludes,
+  assertThrows,
+} from "../../tests/_assert.ts";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { indexSessions } from "../../tests/_memory.ts";
+import { captureIO } from "../../tests/_cli_io.ts";
+import { DejaError } from "../../core/errors.ts";
+import { csi } from "./output.ts";
+import { parseRestore, pickSpan, restoreCmd, restoreData } from "./cmd_restore.ts";
+
+const ID = "7e570000-1111-4222-8333-444455556666";
+const FILE = "/w/app/src/conf.ts";
+
+function fixture() {
+  return indexSessions([{
+    id: ID,
+    cwd: "/w/app",
+    start: "2026-11-01T10:00:00Z",
+    turns: [
+      { user: "tidy the config" },
+      { edit: FILE, old: "export const port = 80;\n", new: "export const port = 8080;\n" },
+      { write: FILE, content: "export const port = 9090;\n" },
+    ],
+  }]);
+}
+
+Deno.test("restore parses its span and -o, and refuses no path or a bad --span with exit 2", () => {
+  const r = parseRestore({ values: { span: "2", out: "x.ts" }, positionals: [FILE] });
+  assertEquals([r.path, r.span, r.out, r.force, r.json], [FILE, 2, "x.ts", false, false]);
+  assertEquals(parseRestore({ values: {}, positionals: [FILE] }).span, undefined);
+  for (
+    const a of [{ values: {}, positionals: [] }, { values: { span: "0" }, positionals: [FILE] }]
+  ) {
+    const e = assertThrows(() => parseRestore(a), DejaError);
+    assertEquals((e as DejaError).exitCode, 2);
+  }
+});
+
+Deno.test("restore's run lists the spans newest first and picks one by number", async () => {
+  const ix = await fixture();
+  try {
+    const io = captureIO(ix.env, false).io;
+    const args = parseRestore({ values: {}, positionals: [FILE] });
+    const d = restoreData(ix.store, args, io);
+    assertEquals(d.spans.map((s) => [s.n, s.op, s.restorable]), [[1, "write", false], [
+      2,
+      "edit",
+      true,
+    ]]);
+    assert(ID.startsWith(d.spans[0].ref));
+    assertEquals(pickSpan(d, { ...args, span: 2 }).text, "export const port = 80;\n");
+    const several = assertThrows(() => pickSpan(d, { ...args, out: "x.ts" }), DejaError);
+    assertStringIncludes(several.message, "2 spans: say which one to write");
+    assertStringIncludes(
+      assertThrows(() => pickSpan(d, { ...args, span: 3 })).message,
+      "no span 3",
+    );
+  } finally {
+    ix.cleanup();
+  }
+});
+
+Deno.test("restore prints colour on a terminal, plain text to a pipe, and JSON with --json", async () => {
+  const ix = await fixture();
+  try {
+    const tty = captureIO(ix.env, true);
+    assertEquals(await restoreCmd.run({ values: {}, positionals: [FILE] }, tty.io), 0);
+    assertStringIncludes(tty.out(), csi("1m") + FILE);
+
+    const pipe = captureIO(ix.env, false);
+    assertEquals(await restoreCmd.run({ values: {}, positionals: [FILE] }, pipe.io), 0);
+    assert(!pipe.out().includes(csi("0m")), "no colour in a pipe");
+    assert(pipe.out().startsWith(`${FILE}  exact match, 2 spans, newest first\n`), pipe.out());
+    assertStringIncludes(pipe.out(), "(previous content unknown, not restorable)");
+
+    const one = captureIO(ix.env, false);
+    assertEquals(await restoreCmd.run({ values: { span: "2" }, positionals: [FILE] }, one.io), 0);
+    assertEquals(one.out(), "export const port = 80;\n");
+
+    const json = captureIO(ix.env, false);
+    assertEquals(await restoreCmd.run({ values: { json: true }, positionals: [FILE] }, json.io), 0);
+    const doc = JSON.parse(json.out());
+    assertEquals([doc.match, doc.spans.length, doc.spans[1].op], ["exact", 2, "edit"]);
+    assert(!("text" in doc.spans[0]));
+
+    const out = join(ix.root, "conf.before.ts");
+    const w = captureIO(ix.env, false);
+    const vals = { span: "2", out, json: true };
+    assertEquals(await restoreCmd.run({ values: vals, positionals: [FILE] }, w.io), 0);
+    assertEquals(JSON.parse(w.out()).written, out);
+    assertEquals(readFileSync(out, "utf8"), "export const port = 80;\n");
+  } finally {
+    ix.cleanup();
+  }
+});
+
+Deno.test("restore of a file without spans says so with exit 1; a span past the list is an error", async () => {
+  const ix = await fixture();
+  try {
+    const none = captureIO(ix.env, false);
+    assertEquals(await restoreCmd.run({ values: {}, positionals: ["/w/none.ts"] }, none.io), 1);
+    assertStringIncludes(none.err(), "deja: no agent replaced text in /w/none.ts");
+    const e = await assertRejects(
+      () =>
+        restoreCmd.run({ values: { span: "9" }, positionals: [FILE] }, captureIO(ix.env, false).io),
+      DejaError,
+    );
+    assertStringIncludes(e.message, "no span 9");
+  } finally {
+    ix.cleanup();
+  }
+});
