@@ -1,14 +1,14 @@
 import { assertEquals } from "../tests/_assert.ts";
-import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { closeSync, openSync, readFileSync, writeFileSync } from "node:fs";
 import { spawnSync } from "node:child_process";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { tempDir } from "../tests/_tmp.ts";
 import process from "node:process";
 import { isTerminal, writeAll } from "./stdio.ts";
 import { exactly, hermeticEnv } from "../tests/_env.ts";
 
 Deno.test("writeAll writes every byte of a large text to a descriptor", () => {
-  const dir = mkdtempSync(join(tmpdir(), "deja-stdio-"));
+  const dir = tempDir("deja-stdio-");
   try {
     const file = join(dir, "out");
     const fd = openSync(file, "w");
@@ -17,23 +17,23 @@ Deno.test("writeAll writes every byte of a large text to a descriptor", () => {
     closeSync(fd);
     assertEquals(readFileSync(file, "utf8"), text);
   } finally {
-    rmSync(dir, { recursive: true, force: true });
+    // tempDir removes it when the module ends
   }
 });
 
 Deno.test("writeAll ends quietly when the descriptor cannot be written", () => {
-  const dir = mkdtempSync(join(tmpdir(), "deja-stdio-"));
+  const dir = tempDir("deja-stdio-");
   try {
     const fd = openSync(join(dir, "ro"), "w");
     closeSync(fd);
     writeAll(fd, "nobody reads this\n"); // EBADF: no throw
   } finally {
-    rmSync(dir, { recursive: true, force: true });
+    // tempDir removes it when the module ends
   }
 });
 
 Deno.test("isTerminal is false for a pipe and a file, and processIO writes through them", () => {
-  const dir = mkdtempSync(join(tmpdir(), "deja-stdio-"));
+  const dir = tempDir("deja-stdio-");
   try {
     const script = join(dir, "probe.ts");
     const here = new URL(".", import.meta.url).pathname;
@@ -53,6 +53,6 @@ Deno.test("isTerminal is false for a pipe and a file, and processIO writes throu
     assertEquals(r.stderr, "to stderr\n");
     assertEquals(typeof isTerminal(1), "boolean");
   } finally {
-    rmSync(dir, { recursive: true, force: true });
+    // tempDir removes it when the module ends
   }
 });

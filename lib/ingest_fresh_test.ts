@@ -1,6 +1,7 @@
 import { assertEquals } from "../tests/_assert.ts";
 import { Store } from "./store.ts";
 import { SourceWriter } from "./ingest.ts";
+import { prepareChunk } from "./prepare.ts";
 import type { Event, Session } from "../core/model.ts";
 
 function chunk(keys: string[], word: string): Session {
@@ -21,8 +22,8 @@ Deno.test("a session with more event keys than a pass remembers still updates, n
     store.tx(() => {
       const w = new SourceWriter(store, "/s.jsonl", "full");
       w.maxFreshKeys = 3;
-      w.write(chunk(["k0", "k1", "k2", "k3", "k4", "k5"], "first"));
-      w.write(chunk(["k1", "k5", "k6"], "again"));
+      w.write(prepareChunk(chunk(["k0", "k1", "k2", "k3", "k4", "k5"], "first")));
+      w.write(prepareChunk(chunk(["k1", "k5", "k6"], "again")));
       w.finish();
     });
     const rows = store.db.prepare("SELECT key, text FROM events ORDER BY key").all() as Array<

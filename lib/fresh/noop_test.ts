@@ -1,7 +1,7 @@
 import { assert, assertEquals } from "../../tests/_assert.ts";
-import { appendFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { appendFileSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { tmpdir } from "node:os";
+import { tempDir } from "../../tests/_tmp.ts";
 import { testEnv } from "../../tests/_fixture.ts";
 import { runMain } from "../../tests/_cli_io.ts";
 import { runIndex } from "../indexer.ts";
@@ -30,7 +30,7 @@ function line(i: number, text: string, sid = SID): string {
 async function world(
   t: (w: { dir: string; file: string; vars: Record<string, string> }) => unknown,
 ) {
-  const dir = mkdtempSync(join(tmpdir(), "deja-noop-"));
+  const dir = tempDir("deja-noop-");
   try {
     const proj = join(dir, "claude", "-w-app");
     mkdirSync(proj, { recursive: true });
@@ -47,7 +47,7 @@ async function world(
     await runIndex(testEnv(vars.HOME, vars), parsers);
     await t({ dir, file, vars });
   } finally {
-    rmSync(dir, { recursive: true, force: true });
+    // tempDir removes it when the module ends
   }
 }
 

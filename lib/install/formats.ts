@@ -16,13 +16,11 @@ import {
   stringify as tomlStringify,
 } from "@decimalturn/toml-patch";
 import { jsonErrorAt } from "./json_where.ts";
+import { isObj, type Obj } from "../../core/values.ts";
 import { spliceYaml } from "./yaml_edit.ts";
 
 /** A config file format deja can edit. */
 export type ConfigFormat = "json" | "jsonc" | "toml" | "yaml";
-
-type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
 
 /** A text that is not valid in its format: why, and where (1-based line and column). */
 export class FormatError extends Error {
