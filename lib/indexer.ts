@@ -37,7 +37,14 @@ import { releaseExcluded } from "./forget/exclusions.ts";
 import { NORMALIZE_PROJECTS_SQL } from "./project_path.ts";
 import { resetVocabCache } from "./search/vocab.ts";
 import { buildAssociations } from "./search/assoc.ts";
-import { FRESH_KEY, type FreshMap, harnessDirs, parseFreshMap, stampDirs } from "./fresh/map.ts";
+import {
+  FRESH_KEY,
+  type FreshMap,
+  harnessDirs,
+  parseFreshMap,
+  placesStamp,
+  stampDirs,
+} from "./fresh/map.ts";
 import { sweepCopies } from "../core/sqlite_read.ts";
 import { problemLine } from "../core/fs.ts";
 import type { Label } from "./remote/label.ts";
@@ -319,7 +326,10 @@ async function indexHarness(
     sum.discoveryFailed = true;
     return sum;
   }
-  if (!label) rememberLayout(run.fresh, parser.id, sum.roots, sources, discoveredAt);
+  if (!label) {
+    rememberLayout(run.fresh, parser.id, sum.roots, sources, discoveredAt);
+    (run.fresh.places ??= {})[parser.id] = placesStamp(env);
+  }
   sum.found = sources.length;
   let n = 0;
   for (const src of sources) {

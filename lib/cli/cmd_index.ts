@@ -3,13 +3,12 @@ import type { Args, CommandSpec } from "./common.ts";
 import type { IO } from "../../core/runtime.ts";
 import { colors, intOpt, printJson } from "./common.ts";
 import { DejaError } from "../../core/errors.ts";
-import { type HarnessSummary, runIndex } from "../indexer.ts";
-import { parsers } from "../../parsers/mod.ts";
+import type { HarnessSummary, IndexOptions, IndexResult } from "../indexer.ts";
 import { indexPath, makeDataDir, Store } from "../store.ts";
 import { harnessOpt } from "./_memory.ts";
 import { pid, untilSignal } from "../../core/runtime.ts";
 import { endBackground, runningBackground } from "../fresh/background.ts";
-import { watchIndex } from "../fresh/watch.ts";
+import { upToDate } from "../fresh/noop.ts";
 import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { dataDir } from "../../core/paths.ts";
@@ -69,6 +68,8 @@ async function watchRun(a: Args, io: IO): Promise<number> {
   const quiet = Boolean(a.values.quiet);
   if (!quiet) io.err(`deja: watching the stores (Ctrl-C stops) -> ${indexPath(io.env)}\n`);
   makeDataDir(dataDir(io.env));
+  const { watchIndex } = await import("../fresh/watch.ts");
+  const { parsers } = await import("../../parsers/mod.ts");
   const stop = untilSignal();
   try {
     await watchIndex(io.env, parsers, {
@@ -90,12 +91,14 @@ async function indexRun(a: Args, io: IO): Promise<number> {
     ? (!a.values.background && runningBackground(io.env) ? 300_000 : 0)
     : intOpt(a, "wait", 1) * 1000;
   const tty = io.errTTY && !a.values.quiet && !a.values.json;
-  const res = await runIndex(io.env, parsers, {
-    rebuild: Boolean(a.values.rebuild),
-    only,
-    waitMs,
-    progress: tty ? (line) => io.err(`${CR}${csi("2K")}indexing ${line}`) : undefined,
-  });
+  // Nothing changed: the stat pass says so without loading a parser (lib/fresh/noop.ts).
+  const res = (!a.values.rebuild && upToDate(io.env, { only, waitMs })) ||
+    await fullRun(io.env, {
+      rebuild: Boolean(a.values.rebuild),
+      only,
+      waitMs,
+      progress: tty ? (line) => io.err(`${CR}${csi("2K")}indexing ${line}`) : undefined,
+    });
   if (tty) io.err(`${CR}${csi("2K")}`);
   const embedded = await embedAfterIndex(io);
   const failed = res.harnesses.some((h) => h.errors.length);
@@ -184,6 +187,13 @@ async function indexRun(a: Args, io: IO): Promise<number> {
   io.out(lines.join("\n") + "\n");
   if (code) io.err("deja: every store deja found failed to index (errors above)\n");
   return code;
+}
+
+/** A full index run; the indexer and the parsers are loaded only for it. */
+async function fullRun(env: IO["env"], opts: IndexOptions): Promise<IndexResult> {
+  const { runIndex } = await import("../indexer.ts");
+  const { parsers } = await import("../../parsers/mod.ts");
+  return await runIndex(env, parsers, opts);
 }
 
 /** Sessions and events the index holds after a run. */
