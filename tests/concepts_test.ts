@@ -84,7 +84,8 @@ Deno.test("the cast check reports .all()/.get() cast through unknown, on one lin
     "parsers/x.ts": `const a = db.prepare("SELECT 1").all() as unknown as Row[];\n` +
       `const b = db.prepare(\`SELECT \${f(x)}\`)\n  .get(id) as unknown as\n  | Row\n  | undefined;\n`,
     "lib/y.ts": `const c = (rows.all(id, g(1)) as unknown as Row[]).map(f);\n`,
-    "lib/z.ts": `const d = server as unknown as { close(): void };\nconst e = allRows<Row>(stmt, id);\n`,
+    "lib/z.ts":
+      `const d = server as unknown as { close(): void };\nconst e = allRows<Row>(stmt, id);\n`,
     "lib/y_test.ts": `const t = s.all() as unknown as Row[];\n`,
   });
   assertEquals(castQueryResults(root), ["lib/y.ts:1", "parsers/x.ts:1", "parsers/x.ts:3"]);
