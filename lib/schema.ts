@@ -775,6 +775,10 @@ export const Q = {
     WHERE ${TOP_LEVEL}`,
   ),
   /** Files the sessions of `project` touched, most touched first. */
+  viewProjectSessions: query<{ project: string }, SessionRow>(
+    `SELECT * FROM sessions WHERE project = ? ORDER BY id`,
+    ["project"],
+  ),
   viewProjectFiles: query<
     { project: string },
     { path: string; n: number; reads: number; edits: number; writes: number; sessions: number }

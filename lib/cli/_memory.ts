@@ -102,7 +102,7 @@ export function fromOpt(a: Args, io: IO): string | undefined {
 }
 
 /** `v` when it is 'local', a remote, or an origin the index holds. @throws {DejaError} naming the remotes */
-function checkFrom(v: string, io: Pick<IO, "env">): string {
+export function checkFrom(v: string, io: Pick<IO, "env">): string {
   if (v === "local") return v;
   const all = loadRemotes(io.env);
   // A removed remote's sessions stay in the index (until `remote remove --purge`): still a filter.
