@@ -647,6 +647,13 @@ export const Q = {
     WHERE p.id IN (SELECT value FROM json_each(?))`,
     ["ids"],
   ),
+  /** Every session: its project, and whether it is a subagent filed under an indexed parent. */
+  sessionKinds: query<
+    NoParams,
+    { id: number; harness: string; project: string | null; sub: number }
+  >(
+    `SELECT id, harness, project, NOT ${TOP_LEVEL} AS sub FROM sessions s`,
+  ),
   /** Every session with a project. */
   sessionProjects: query<NoParams, { id: number; harness: string; project: string }>(
     `SELECT id, harness, project FROM sessions WHERE project IS NOT NULL`,

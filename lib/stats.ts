@@ -10,7 +10,8 @@ import type { Env } from "../core/model.ts";
 import { Q, SCHEMA_VERSION } from "./schema.ts";
 import type { Store } from "./store.ts";
 import { readTombstones, tombstoneFile } from "./forget/tombstones.ts";
-import { excludePatterns, isThrowaway, projectMatcher } from "./search/junk.ts";
+import { excludePatterns } from "./search/junk.ts";
+import { hiddenCounts } from "./search/sessions.ts";
 
 /** The figures of `deja stats --json` (docs/json-output.md). */
 export interface IndexStats {
@@ -34,29 +35,28 @@ export interface IndexStats {
   redactions: Array<{ source: string; harness: string; kind: string; count: number }>;
   /** Sessions forgotten (tombstones kept in the data dir). */
   forgotten: number;
-  /** Sessions of throwaway projects (hidden by search unless --junk). */
+  /** Top-level sessions of throwaway projects (hidden by search and last unless --junk). */
   throwaway: number;
-  /** Sessions of excluded projects still in the index (hidden by search). */
+  /** Top-level sessions of excluded projects still in the index (hidden by search). */
   excluded: number;
+  /** Subagent sessions filed under their indexed parent (never listed on their own). */
+  subagents: number;
   /** Exclusion patterns in force. */
   excludePatterns: number;
 }
 
-/** Reads the figures of the index at `path`. */
-export function indexStats(store: Store, path: string, env: Env): IndexStats {
+/**
+ * Reads the figures of the index at `path`; `here` is the directory the person
+ * is in (its project is never counted as throwaway, as in every command).
+ */
+export function indexStats(store: Store, path: string, env: Env, here?: string): IndexStats {
   const t = store.stats();
   const bytes = ["", "-wal"].reduce(
     (n, s) => n + (existsSync(path + s) ? statSync(path + s).size : 0),
     0,
   );
   const patterns = excludePatterns(env);
-  const excluded = projectMatcher(patterns);
-  let throwaway = 0;
-  let hidden = 0;
-  for (const r of Q.sessionProjects.all(store, {})) {
-    if (excluded(r.project)) hidden++;
-    else if (isThrowaway(r.project, env)) throwaway++;
-  }
+  const hidden = hiddenCounts(store, env, here);
   const redactions = Q.redactionsBySource.all(store, {});
   const redacted: Record<string, number> = {};
   for (const r of redactions) redacted[r.kind] = (redacted[r.kind] ?? 0) + r.count;
@@ -73,8 +73,9 @@ export function indexStats(store: Store, path: string, env: Env): IndexStats {
     redacted,
     redactions,
     forgotten: readTombstones(tombstoneFile(path)).length,
-    throwaway,
-    excluded: hidden,
+    throwaway: hidden.throwaway,
+    excluded: hidden.excluded,
+    subagents: hidden.subagents,
     excludePatterns: patterns.length,
   };
 }

@@ -30,12 +30,16 @@ export function parseStats(a: Args): StatsArgs {
   return { json: Boolean(a.values.json) };
 }
 
-/** What the index at `env` holds. @throws {DejaError} when there is no index */
-export function statsData(env: Env): IndexStats {
+/**
+ * What the index at `env` holds, seen from directory `here` (never throwaway).
+ *
+ * @throws {DejaError} when there is no index
+ */
+export function statsData(env: Env, here?: string): IndexStats {
   const path = indexPath(env);
   const store = Store.open(path);
   try {
-    return indexStats(store, path, env);
+    return indexStats(store, path, env, here);
   } finally {
     store.close();
   }
@@ -65,6 +69,11 @@ export function statsText(st: IndexStats, io: Pick<IO, "isTTY" | "env">): string
       c.bold("totals")
     }     ${st.sessions} sessions, ${st.events} events, ${st.sources} stores, ${st.words} words`,
   ];
+  if (st.subagents) {
+    out.push(c.dim(
+      `           ${st.subagents} of the sessions are subagents, filed under their parent session`,
+    ));
+  }
   for (const h of st.harnesses) {
     out.push(
       `  ${h.harness.padEnd(10)} ${String(h.sessions).padStart(6)} sessions ${
@@ -91,16 +100,21 @@ export function statsText(st: IndexStats, io: Pick<IO, "isTTY" | "env">): string
   out.push(
     `${
       c.bold("hidden")
-    }     ${st.throwaway} throwaway, ${st.excluded} excluded (${st.excludePatterns} pattern${
-      st.excludePatterns === 1 ? "" : "s"
-    }), ${st.forgotten} forgotten`,
+    }     ${st.throwaway} throwaway, ${st.excluded} excluded, ${st.forgotten} forgotten`,
   );
+  if (st.excludePatterns) {
+    out.push(c.dim(
+      `           ${st.excludePatterns} exclude pattern${
+        st.excludePatterns === 1 ? "" : "s"
+      }: matching sessions are not indexed (excluded counts those indexed before)`,
+    ));
+  }
   return out.join("\n") + "\n";
 }
 
 function runStats(a: Args, io: IO): number {
   const args = parseStats(a);
-  const st = statsData(io.env);
+  const st = statsData(io.env, io.cwd);
   if (args.json) printJson(io, statsJson(st));
   else io.out(statsText(st, io));
   return 0;

@@ -30,7 +30,7 @@ export interface LastOptions {
 /** What {@link lastSessions} returns. */
 export interface LastResult {
   sessions: LastSession[];
-  /** Sessions `hidden` left out that would have been listed. */
+  /** Sessions matching the filter (and `since`) that `hidden` left out, however many were listed. */
   hidden: number;
 }
 
@@ -59,9 +59,11 @@ export function lastSessions(store: Store, opts: LastOptions = {}): LastResult {
   for (const s of rows) {
     // Rows come newest first: the first one older than `since` ends the list.
     if (opts.since !== undefined && (s.updated ?? s.started ?? 0) < opts.since) break;
+    // Hidden ones are counted over every matching session, not only the first
+    // `limit`: the hint then agrees with `deja stats` whatever `n` is.
     if (opts.hidden?.has(s.id)) hidden += countsAsHidden(opts.hidden, s.id) ? 1 : 0;
-    else sessions.push({ ...s, description: null });
-    if (sessions.length >= limit) break;
+    else if (sessions.length < limit) sessions.push({ ...s, description: null });
+    else if (!opts.hidden?.size) break;
   }
   for (const s of sessions) s.description = describeSession(store, s);
   return { sessions, hidden };

@@ -35,7 +35,7 @@ export function finish(
     const row = cache.get(s.sessionId)!;
     const sig = signals.get(s.sessionId);
     const gaveUp = sig?.gave_up != null && (sig.concluded == null || sig.gave_up > sig.concluded);
-    const throwaway = cache.throwaway(s.sessionId, o.env);
+    const throwaway = cache.throwaway(s.sessionId, o.env, o.here);
     const m = sessionMultiplier(
       { harness: row.harness, started: row.started, updated: row.updated, gaveUp, throwaway },
       now,

@@ -83,12 +83,64 @@ export class SessionCache {
     return r;
   }
 
-  /** The session's project looks throwaway. */
-  throwaway(id: number, env?: Env): boolean {
+  /** The session is throwaway by {@link isThrowawaySession} (notes and `here` never are). */
+  throwaway(id: number, env?: Env, here?: string): boolean {
     let j = this.junk.get(id);
-    if (j === undefined) this.junk.set(id, j = isThrowaway(this.get(id)?.project, env));
+    if (j === undefined) {
+      const r = this.get(id);
+      this.junk.set(id, j = Boolean(r) && isThrowawaySession(r!, env, here));
+    }
     return j;
   }
+}
+
+/** True when `here` (the directory the person is in) is `project` or inside it. */
+function isHere(project: string, here?: string): boolean {
+  return Boolean(here) && (here === project || here!.startsWith(project + "/"));
+}
+
+/**
+ * The one throwaway rule every command applies (search's flag and ranking,
+ * the hidden sets of search, last, ctx..., the counts of `deja stats`): a
+ * session whose project looks throwaway ({@link isThrowaway}), unless it is a
+ * note (`deja remember`: kept on purpose wherever it was saved) or its project
+ * is the one the person is in (`here`).
+ */
+export function isThrowawaySession(
+  r: { harness: string; project: string | null | undefined },
+  env?: Env,
+  here?: string,
+): boolean {
+  if (r.harness === "deja" || !r.project || isHere(r.project, here)) return false;
+  return isThrowaway(r.project, env);
+}
+
+/** How many sessions the commands leave out or file elsewhere, and why ({@link hiddenCounts}). */
+export interface HiddenCounts {
+  /** Top-level sessions of throwaway projects (left out unless `--junk`). */
+  throwaway: number;
+  /** Top-level sessions of excluded projects still in the index (always left out). */
+  excluded: number;
+  /** Subagent sessions filed under their indexed parent (never listed on their own). */
+  subagents: number;
+}
+
+/**
+ * The counts behind every "left out" figure: subagents filed under their
+ * parent, then among the other sessions those of excluded projects and those
+ * {@link isThrowawaySession} calls throwaway — the same rule as
+ * {@link defaultHidden}, so `deja stats` adds up with `deja last --junk` and
+ * the hint of `deja last`.
+ */
+export function hiddenCounts(store: Store, env: Env, here?: string): HiddenCounts {
+  const excluded = projectMatcher(excludePatterns(env));
+  const out: HiddenCounts = { throwaway: 0, excluded: 0, subagents: 0 };
+  for (const r of Q.sessionKinds.all(store, {})) {
+    if (r.sub) out.subagents++;
+    else if (excluded(r.project)) out.excluded++;
+    else if (isThrowawaySession(r, env, here)) out.throwaway++;
+  }
+  return out;
 }
 
 /**
@@ -107,7 +159,6 @@ export function hiddenSessions(
   const excluded = projectMatcher(exclude);
   const verdict = new Map<string, boolean>();
   const out: number[] = [];
-  const isHere = (p: string) => Boolean(here) && (here === p || here!.startsWith(p + "/"));
   for (
     const r of Q.sessionProjects.all(store, {})
   ) {
@@ -118,7 +169,7 @@ export function hiddenSessions(
     if (!throwaway || r.harness === "deja") continue;
     let v = verdict.get(r.project);
     if (v === undefined) {
-      v = !isHere(r.project) && isThrowaway(r.project, env);
+      v = isThrowawaySession(r, env, here);
       verdict.set(r.project, v);
     }
     if (v) out.push(r.id);
