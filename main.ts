@@ -111,13 +111,28 @@ async function runCommand(entry: CommandEntry, argv: string[], io: IO): Promise<
     // reports their damage per store): a corruption error here means the index is damaged.
     const { asIndexError, indexPath } = await import("./lib/store.ts");
     const e = asIndexError(caught, indexPath(io.env));
+    const code = e instanceof DejaError ? e.exitCode : 2;
+    // With --json, stdout always holds one JSON document: an error is {error, hint, exit}
+    // (docs/json-output.md, "Errors"); the message goes to stderr as well.
+    if (argv.includes("--json") && !entry.protocol) {
+      io.out(JSON.stringify(errorJson(e, code)) + "\n");
+    }
     if (e instanceof DejaError) {
       io.err(`deja: ${e.message}\n${e.hint ? `hint: ${e.hint}\n` : ""}`);
-      return e.exitCode;
+      return code;
     }
     io.err(`deja: ${(e as Error)?.stack ?? e}\n`);
     return 2;
   }
+}
+
+/** The `--json` form of an error a command ended with (docs/json-output.md, "Errors"). */
+export function errorJson(
+  e: unknown,
+  exit: number,
+): { error: string; hint: string | null; exit: number } {
+  const message = e instanceof Error ? e.message : String(e);
+  return { error: message, hint: e instanceof DejaError ? e.hint ?? null : null, exit };
 }
 
 /** The default command: `deja <words>` searches. */
