@@ -62,8 +62,8 @@ export async function main(io: IO): Promise<number> {
   let argv = rest;
   // A bare 'deja <words>' is a search, also when the first word looks like a mistyped
   // command; after the search (or its usage error: `deja indx --rebuild`), the note says which
-  // command it resembles unless the word is one the history itself holds ('docker' is no
-  // 'doctor').
+  // command it resembles when the search found nothing, unless the word is one the history
+  // itself holds ('docker' is no 'doctor').
   let near: string | undefined;
   if (!entry) {
     entry = SEARCH;
@@ -71,7 +71,8 @@ export async function main(io: IO): Promise<number> {
     near = (await import("./lib/cli/suggest.ts")).suggestCommand(first, TYPED_NAMES);
   }
   const code = await runCommand(entry, argv, io);
-  if (near && !(await inHistory(io, first))) {
+  // Only when the search found nothing (exit 1) or failed on its options (exit 2).
+  if (near && code !== 0 && !(await inHistory(io, first))) {
     io.err(
       `deja: '${first}' is not a command; did you mean '${near}'?\n` +
         `hint: the words were searched for; 'deja ${near} --help' shows that command\n`,
