@@ -41,7 +41,7 @@ export interface HarnessSources {
   roots: Array<{ path: string; exists: boolean }>;
   /** Stores discovery finds now. */
   stores: number;
-  /** Stores in the index. */
+  /** Stores in the index whose last read succeeded (failed ones count in `errors`). */
   indexed: number;
   sessions: number;
   events: number;
@@ -156,7 +156,7 @@ export async function sourcesData(env: Env): Promise<SourcesData> {
       harness: p.id,
       roots: roots.map((r) => ({ path: r, exists: existsSync(r) })),
       stores,
-      indexed: mine.length,
+      indexed: mine.length - errs.length,
       sessions: mine.reduce((n, r) => n + r.sessions, 0),
       events: mine.reduce((n, r) => n + r.events, 0),
       bytes: mine.reduce((n, r) => n + Math.max(0, r.size ?? 0), 0),
@@ -215,8 +215,10 @@ export function sourcesText(
     // per project, listed only with --verbose.
     lines.push(
       `${(found ? c.bold : c.dim)(h.harness.padEnd(13))} ${String(h.stores).padStart(4)} stores  ${
-        String(h.sessions).padStart(6)
-      } sessions  ${fmtBytes(h.bytes).padStart(9)}  ${c.dim(rootSummary(h.roots, io.env.home))}`,
+        h.errors ? c.red(`(${h.errors} failed)  `) : ""
+      }${String(h.sessions).padStart(6)} sessions  ${fmtBytes(h.bytes).padStart(9)}  ${
+        c.dim(rootSummary(h.roots, io.env.home))
+      }`,
     );
     if (h.last_error) {
       lines.push(c.red(`              last error (${h.errors}): ${h.last_error}`));

@@ -75,3 +75,21 @@ Deno.test("sources prints colour on a terminal, plain text to a pipe, and JSON w
     ix.cleanup();
   }
 });
+
+Deno.test("sources counts a store whose read failed in errors, not in indexed, text and JSON alike", async () => {
+  const ix = await fixture();
+  try {
+    const path =
+      (ix.store.db.prepare("SELECT path FROM sources WHERE harness = 'claude'").get() as {
+        path: string;
+      }).path;
+    ix.store.db.prepare("UPDATE sources SET error = 'unreadable' WHERE path = ?").run(path);
+    const claude = (await sourcesData(ix.env)).harnesses.find((h) => h.harness === "claude")!;
+    assertEquals([claude.stores, claude.indexed, claude.errors], [1, 0, 1]);
+    const pipe = captureIO(ix.env, false);
+    await sourcesCmd.run({ values: {}, positionals: [] }, pipe.io);
+    assertStringIncludes(pipe.out(), "1 stores  (1 failed)");
+  } finally {
+    ix.cleanup();
+  }
+});
