@@ -111,7 +111,8 @@ async function runCommand(entry: CommandEntry, argv: string[], io: IO): Promise<
     // Commands open no SQLite file but the index (harness stores are read by `index`, which
     // reports their damage per store): a corruption error here means the index is damaged.
     const { asIndexError, indexPath } = await import("./lib/store.ts");
-    const e = asIndexError(caught, indexPath(io.env));
+    const { firstRunError } = await import("./lib/cli/refresh.ts");
+    const e = firstRunError(io, asIndexError(caught, indexPath(io.env)));
     const code = e instanceof DejaError ? e.exitCode : 2;
     // With --json, stdout always holds one JSON document: an error is {error, hint, exit}
     // (docs/json-output.md, "Errors"); the message goes to stderr as well.

@@ -21,6 +21,10 @@ Deno.test("a first command with no index says once that it is being built, exit 
         "deja: no index yet: building it in the background now (first run)",
       ], args.join(" "));
     }
+    // A bad option is still reported as itself, not as the missing index.
+    const bad = await runMain(env, ["search", "x", "--since", "soon"]);
+    assertEquals(bad.code, 2);
+    assertEquals(bad.err.includes("--since") && !bad.err.includes("no index"), true, bad.err);
   } finally {
     removeTemp(root);
   }

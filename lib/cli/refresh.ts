@@ -7,28 +7,36 @@
  */
 import type { IO } from "../../core/runtime.ts";
 import type { Args } from "./common.ts";
-import { freshen, freshnessNote, refreshOff } from "../fresh/freshen.ts";
+import { freshen, type Freshness, freshnessNote, refreshOff } from "../fresh/freshen.ts";
 import { DejaError } from "../../core/errors.ts";
 
 /**
- * Runs the step for a command's parsed `args` (see the module doc).
- *
- * @throws {DejaError} exit 2 when there is no index yet and a background run
- * now builds it: the one message the person sees (the command is not run, so
- * no second "no index" error follows).
+ * Runs the step for a command's parsed `args` (see the module doc). With no
+ * index yet it says nothing: the command's own "no index" error is then
+ * reworded by {@link firstRunError}, so the person sees one message.
  */
 export async function refreshFor(io: IO, args: Args): Promise<void> {
   if (args.values["no-refresh"] || refreshOff(io.env)) return;
   const f = await freshen(io.env);
   const { ms: _ms, ...stable } = f; // the time it took varies run to run; scripts get the facts
   io.freshness = stable;
-  if (f.state === "no_index" && f.background) {
-    throw new DejaError(
-      "no index yet: building it in the background now (first run)",
-      "try again in a minute, or run 'deja index' to build it now with progress",
-      2,
-    );
-  }
+  if (f.state === "no_index") return;
   const note = freshnessNote(f);
   if (note) io.err(note + "\n");
+}
+
+/**
+ * The error to report instead of `e` when `e` is the index's "no index" error
+ * and this command just started a background run that builds it (exit 2): one
+ * message, not "building it" followed by "run 'deja index' first".
+ */
+export function firstRunError(io: IO, e: unknown): unknown {
+  if (!(e instanceof DejaError) || !e.message.startsWith("no index at ")) return e;
+  const f = io.freshness as Partial<Freshness> | undefined;
+  if (f?.state !== "no_index" || !f.background) return e;
+  return new DejaError(
+    "no index yet: building it in the background now (first run)",
+    "try again in a minute, or run 'deja index' to build it now with progress",
+    2,
+  );
 }
