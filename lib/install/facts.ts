@@ -15,7 +15,7 @@ import { dirname } from "node:path";
 import { expandPath, TemplateError } from "./template.ts";
 import { existsSync } from "node:fs";
 import { TEXTS } from "./texts.ts";
-import type { ConfigFormat } from "./formats.ts";
+import { CONFIG_FORMATS, type ConfigFormat } from "./formats.ts";
 import { HOOK_NAMES } from "../hooks/table.ts";
 
 /** One hook deja adds for an `-auto` target. */
@@ -57,7 +57,7 @@ export interface InstallFacts {
      * `opencode.jsonc`, kimi-cli's `~/.kimi/mcp.json`); see {@link mcpFile}.
      */
     also?: string[];
-    /** `json`, `jsonc`, `toml` or `yaml`; by default what the file name says (formats.ts). */
+    /** `json`, `jsonc`, `json-comments`, `toml` or `yaml`; by default what the file name says (formats.ts). */
     format?: ConfigFormat;
     /** Key path of deja's server object in that file (`["mcp", "deja"]`). */
     key: string[];
@@ -187,7 +187,7 @@ export function checkInstallFacts(id: string, v: unknown): string[] {
   if (!Array.isArray(v.detect) || !v.detect.length) out.push(`${id}: install.detect is empty`);
   else v.detect.forEach((d, i) => checkTemplate(`${id}: install.detect[${i}]`, d, out));
   const mcp = v.mcp;
-  const formats = ["json", "jsonc", "toml", "yaml"];
+  const formats: readonly string[] = CONFIG_FORMATS;
   if (mcp !== undefined && !isObj(mcp)) out.push(`${id}: install.mcp must be {file, key, entry}`);
   else if (isObj(mcp)) {
     if (mcp.format !== undefined && !formats.includes(String(mcp.format))) {

@@ -18,8 +18,22 @@ import {
 import { jsonErrorAt } from "./json_where.ts";
 import { spliceYaml } from "./yaml_edit.ts";
 
-/** A config file format deja can edit. */
-export type ConfigFormat = "json" | "jsonc" | "toml" | "yaml";
+/**
+ * A config file format deja can edit. `jsonc`: JSON with comments and
+ * trailing commas (opencode, Zed, VS Code read it with such a parser);
+ * `json-comments`: JSON with comments but no trailing comma (Gemini CLI and
+ * Qwen Code strip the comments, then run `JSON.parse`).
+ */
+export type ConfigFormat = "json" | "jsonc" | "json-comments" | "toml" | "yaml";
+
+/** Every {@link ConfigFormat}, for the registry check. */
+export const CONFIG_FORMATS: readonly ConfigFormat[] = [
+  "json",
+  "jsonc",
+  "json-comments",
+  "toml",
+  "yaml",
+];
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
@@ -74,9 +88,11 @@ export function parseConfig(text: string, format: ConfigFormat): unknown {
       } catch (e) {
         throw new FormatError((e as Error).message.split("\n")[0], jsonErrorAt(text) ?? undefined);
       }
-    case "jsonc": {
+    case "jsonc":
+    case "json-comments": {
       const errors: jsonc.ParseError[] = [];
-      const v = jsonc.parse(text, errors, { allowTrailingComma: true, disallowComments: false });
+      const allowTrailingComma = format === "jsonc";
+      const v = jsonc.parse(text, errors, { allowTrailingComma, disallowComments: false });
       if (errors.length) {
         const e = errors[0];
         const code = jsonc.printParseErrorCode(e.error).replace(/([a-z])([A-Z])/g, "$1 $2");
@@ -184,7 +200,8 @@ export function renderConfig(format: ConfigFormat, text: string, before: Obj, ne
   switch (format) {
     case "json":
       return JSON.stringify(next, null, 2) + "\n";
-    case "jsonc": {
+    case "jsonc":
+    case "json-comments": {
       if (fresh) return JSON.stringify(next, null, 2) + "\n";
       const formattingOptions = jsoncIndent(text);
       let out = text;
