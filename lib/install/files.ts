@@ -25,8 +25,15 @@ import {
   writeSync,
 } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
-import { readTextSync } from "../../core/fsread.ts";
-import { type ConfigFormat, FormatError, formatOf, parseConfig, renderConfig } from "./formats.ts";
+import { readHeadSync, readTextSync } from "../../core/fsread.ts";
+import {
+  BOM,
+  type ConfigFormat,
+  FormatError,
+  formatOf,
+  parseConfig,
+  renderConfig,
+} from "./formats.ts";
 import { noteCreated, noteMadeDirs } from "./state.ts";
 
 export { keepingMadeDirs, removeMadeDirs } from "./state.ts";
@@ -69,8 +76,10 @@ export interface JsonDoc {
   path: string;
   /** How the file is written and edited (formats.ts). */
   format: ConfigFormat;
-  /** The text as read ("" for a missing file). */
+  /** The text as read ("" for a missing file), without a byte order mark. */
   text: string;
+  /** The file starts with a UTF-8 byte order mark (kept when written). */
+  bom?: boolean;
   /** Where writes go: the symlink's target when the path is a symlink. */
   real: string;
   exists: boolean;
@@ -117,7 +126,9 @@ export function writeProblem(path: string): string | undefined {
   } catch { /* missing */ }
   if (st?.isDirectory()) return `${shown} is a directory, not a file`;
   if (st && !(Number(st.mode) & 0o200)) {
-    return `${shown} is read-only (mode ${(Number(st.mode) & 0o777).toString(8)})`;
+    return `${shown} is read-only (mode ${
+      (Number(st.mode) & 0o777).toString(8)
+    }): make it writable (chmod u+w), or add deja's entry by hand`;
   }
   if (st) {
     try {
@@ -168,7 +179,8 @@ export function readJsonDoc(path: string, format: ConfigFormat = formatOf(path))
   if (typeof v !== "object" || v === null || Array.isArray(v)) {
     throw new BrokenConfig(path, "the top level is not an object", undefined, format);
   }
-  return { path, real, format, text, exists: true, value: v as Record<string, unknown> };
+  const bom = readHeadSync(real, 3).join() === "239,187,191";
+  return { path, real, format, text, bom, exists: true, value: v as Record<string, unknown> };
 }
 
 /** The JSON text deja writes: two-space indent, trailing newline (what Claude Code and Crush write). */
@@ -198,7 +210,8 @@ export function saveJsonDoc(
     rmSync(doc.real, { force: true });
     return "removed";
   }
-  return writeAtomic(doc.real, renderConfig(doc.format, doc.text, doc.value, next), 0o600, backup);
+  const text = renderConfig(doc.format, doc.text, doc.value, next);
+  return writeAtomic(doc.real, (doc.bom ? BOM : "") + text, 0o600, backup);
 }
 
 /**

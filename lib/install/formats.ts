@@ -1,9 +1,10 @@
 /**
- * Config files in the formats harnesses keep them: JSON (rewritten whole,
- * two-space indent, as Claude Code and Crush write it), and JSONC, TOML and
- * YAML edited in place with maintained libraries (jsonc-parser, toml-patch,
- * yaml), so the user's comments, order and formatting survive and only the
- * values deja changes are touched. Every format reads into a plain object
+ * Config files in the formats harnesses keep them: JSON, JSONC, TOML and
+ * YAML, edited in place with maintained libraries (jsonc-parser, toml-patch,
+ * yaml), so the user's comments, order, indentation, line endings and
+ * formatting survive and only the values deja changes are touched (a new
+ * JSON file is written with a two-space indent, as Claude Code and Crush
+ * write theirs). Every format reads into a plain object
  * that edits.ts changes; writing computes the difference and applies just it.
  *
  * @module
@@ -37,6 +38,9 @@ export const CONFIG_FORMATS: readonly ConfigFormat[] = [
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
+
+/** The UTF-8 byte order mark as a character: read past, and kept where a file has it. */
+export const BOM = "\uFEFF";
 
 /** A text that is not valid in its format: why, and where (1-based line and column). */
 export class FormatError extends Error {
@@ -80,6 +84,7 @@ export function oneLineReason(message: string): string {
  * @throws {FormatError} when the text is not valid in its format.
  */
 export function parseConfig(text: string, format: ConfigFormat): unknown {
+  if (text.startsWith(BOM)) text = text.slice(1);
   if (text.trim() === "") return {};
   switch (format) {
     case "json":
@@ -191,27 +196,42 @@ function jsoncIndent(text: string): jsonc.FormattingOptions {
 }
 
 /**
+ * `text` with one change made as a text edit: jsonc-parser's `modify` without
+ * its own formatting (which re-formats whole lines, and so the user's
+ * one-line siblings), then only the inserted text formatted, in the file's
+ * indent and line ending (and the braces of a container it was empty in).
+ */
+function jsonEdit(text: string, c: Change, fo: jsonc.FormattingOptions): string {
+  const edits = jsonc.modify(text, c.path, c.value, { isArrayInsertion: c.insert === true });
+  let out = text;
+  for (const e of [...edits].sort((a, b) => b.offset - a.offset)) {
+    out = jsonc.applyEdits(out, [e]);
+    if (!e.content) continue;
+    let begin = e.offset;
+    let end = e.offset + e.content.length;
+    if (/[[{]/.test(out[begin - 1] ?? "")) begin--;
+    if (/[\]}]/.test(out[end] ?? "")) end++;
+    const range = { offset: begin, length: end - begin };
+    out = jsonc.applyEdits(out, jsonc.format(out, range, { ...fo, keepLines: false }));
+  }
+  return out;
+}
+
+/**
  * The text of a config that held `text` (parsing to `before`) and must now
- * hold `next`: JSON is written whole; JSONC, TOML and YAML get only the
- * changed values, everything else kept byte for byte.
+ * hold `next`: only the changed values are edited (as text edits, in the
+ * text's own indent and line ending), everything else kept byte for byte.
  */
 export function renderConfig(format: ConfigFormat, text: string, before: Obj, next: Obj): string {
   const fresh = text.trim() === "";
   switch (format) {
     case "json":
-      return JSON.stringify(next, null, 2) + "\n";
     case "jsonc":
     case "json-comments": {
       if (fresh) return JSON.stringify(next, null, 2) + "\n";
-      const formattingOptions = jsoncIndent(text);
+      const fo = jsoncIndent(text);
       let out = text;
-      for (const c of diff(before, next)) {
-        const isArrayInsertion = c.insert === true;
-        out = jsonc.applyEdits(
-          out,
-          jsonc.modify(out, c.path, c.value, { formattingOptions, isArrayInsertion }),
-        );
-      }
+      for (const c of diff(before, next)) out = jsonEdit(out, c, fo);
       return out;
     }
     case "toml":
