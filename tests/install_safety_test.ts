@@ -220,3 +220,39 @@ Deno.test("gemini: comments are still accepted and kept", () => {
     assert(parseConfig(read(path), "json-comments"));
   });
 });
+
+Deno.test("claude-code: --force replaces the user's /deja command, and uninstall gives it back", () => {
+  inWorld((w) => {
+    const path = join(w.home, ".claude", "commands", "deja.md");
+    write(path, "my own command\n");
+    installTargets(w.env, w.self, [t("claude-code")], { force: true });
+    assertStringIncludes(read(path), "deja:managed");
+    uninstallTargets(w.env, [t("claude-code")]);
+    assertEquals(read(path), "my own command\n");
+    assertEquals(backups(w.home), []);
+  });
+});
+
+Deno.test("installing from a second binary leaves no backup of the launcher after uninstall --all", () => {
+  inWorld((w) => {
+    installTargets(w.env, w.self, [t("crush")]);
+    const other = join(w.root, "bin2", "deja");
+    write(other, "#!/bin/sh\n");
+    chmodSync(other, 0o755);
+    installTargets(w.env, [other], [t("crush")]);
+    assertEquals(backups(w.root), []);
+    uninstallTargets(w.env, [t("crush")]);
+    assert(!existsSync(launcherPath(w.env)));
+    assertEquals(backups(w.root), []);
+  });
+});
+
+Deno.test("uninstall after deja's data directory was deleted leaves no empty directory it made", () => {
+  inWorld((w) => {
+    mkdirSync(join(w.home, ".claude"));
+    installTargets(w.env, w.self, [t("claude-code")]);
+    rmSync(join(w.root, "deja"), { recursive: true });
+    uninstallTargets(w.env, [t("claude-code")]);
+    assertEquals(readdirSync(join(w.home, ".claude")), []);
+  });
+});

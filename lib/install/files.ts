@@ -294,3 +294,21 @@ export function removeFile(path: string, dir?: string): FileAction {
   }
   return "removed";
 }
+
+/**
+ * Removes `dir` and then its parents while they are empty, stopping before
+ * any of `stops` (the harness's own directories, the home directory). For
+ * uninstall when the install state is gone, so that the directories install
+ * made for deja's files do not stay behind empty.
+ */
+export function removeEmptyDirs(dir: string, stops: string[]): void {
+  for (let d = dir; !stops.includes(d) && dirname(d) !== d; d = dirname(d)) {
+    if (!existsSync(d)) continue; // already gone (a skill's own directory)
+    try {
+      if (!lstatSync(d).isDirectory()) return;
+      rmdirSync(d);
+    } catch {
+      return; // not empty
+    }
+  }
+}

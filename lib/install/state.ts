@@ -30,6 +30,8 @@ export interface InstallState {
   /** Files deja's writes created (symlinks followed). */
   created: string[];
   replaced: Replaced[];
+  /** No state was kept (deja's data directory was deleted, or nothing was installed). */
+  missing?: boolean;
 }
 
 const stateFile = (env: Env) => join(dataDir(env), "install-state.json");
@@ -40,6 +42,7 @@ const strings = (v: unknown): string[] =>
 /** The install state of `env` (empty when none was kept, or it does not parse). */
 export function loadState(env: Env): InstallState {
   const s: InstallState = { dirs: [], created: [], replaced: [] };
+  s.missing = !existsSync(stateFile(env)) && !existsSync(oldDirsFile(env));
   try {
     s.dirs.push(...strings(JSON.parse(readFileSync(oldDirsFile(env), "utf8"))));
   } catch { /* none */ }
@@ -65,6 +68,7 @@ export function saveState(env: Env, s: InstallState): void {
     created: [...new Set(s.created)],
     replaced: s.replaced,
   };
+  delete keep.missing;
   if (existsSync(oldDirsFile(env))) rmSync(oldDirsFile(env), { force: true });
   const file = stateFile(env);
   if (!keep.dirs.length && !keep.created.length && !keep.replaced.length) {

@@ -28,6 +28,7 @@ import {
   type JsonDoc,
   readJsonDoc,
   realTarget,
+  removeEmptyDirs,
   removeFile,
   saveJsonDoc,
   writeIfChanged,
@@ -235,6 +236,11 @@ function owner(ref: TargetRef, kind: PartKind): string {
   return ref.auto ? ref.harness.facts.target : ref.name;
 }
 
+/** The directories uninstall never removes for `ref`: the home and the harness's detect paths. */
+function harnessDirs(env: Env, ref: TargetRef): string[] {
+  return [env.home, ...ref.harness.facts.detect.map((d) => expandPath(env, d))];
+}
+
 /** The text of an owned file with the launcher filled in. */
 function ownedText(file: OwnedFile, launcher: string): string {
   return TEXTS[file.text].replaceAll("{launcher_json}", JSON.stringify(launcher))
@@ -375,6 +381,9 @@ export function wireTarget(ctx: WireCtx, ref: TargetRef, install: boolean): Targ
       c.action = writeIfChanged(path, step.text, 0o600, step.backup);
     } else if (step.do === "remove") {
       c.action = removeFile(path, kind === "skill" || kind === "hooks" ? dirname(path) : undefined);
+      // No record of the directories install made (the data directory went): take
+      // the empty ones up to the harness's own directory.
+      if (ctx.state?.missing) removeEmptyDirs(dirname(path), harnessDirs(ctx.env, ref));
     } else c.action = install ? "unchanged" : "absent";
     outcome.changes.push(c);
   }
