@@ -11,7 +11,7 @@ import { selfCommand } from "../../core/runtime.ts";
 import { inPackageCache, launcherPath, writeLauncher } from "../install/launcher.ts";
 import { selectTargets } from "../install/select.ts";
 import { installTargets, uninstallTargets, type WireReport } from "../install/run.ts";
-import { findTarget, targetNames } from "../install/facts.ts";
+import { findTarget } from "../install/facts.ts";
 import { existsSync } from "node:fs";
 import { indexPath } from "../store.ts";
 import { runIndex } from "../indexer.ts";
@@ -25,8 +25,6 @@ import {
   WATCH,
   writeService,
 } from "../fresh/service.ts";
-
-const TARGETS = () => targetNames().join(", ");
 
 export const installCmd: CommandSpec = {
   usage: "install <target>... | --all | --auto [--force] [--no-index] [--watch-service] [--json]" +
@@ -212,7 +210,7 @@ function render(io: IO, r: WireReport, install: boolean): string {
     }
   }
   if (install) {
-    lines.push(c.dim(`check it any time: deja doctor   (targets: ${TARGETS()})`));
+    lines.push(c.dim("check it any time: deja doctor"));
   }
   return lines.join("\n") + "\n";
 }

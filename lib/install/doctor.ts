@@ -202,7 +202,7 @@ function jsonPart(
   } catch (e) {
     if (e instanceof BrokenConfig) {
       const at = e.at ? `line ${e.at.line}, column ${e.at.column}: ` : "";
-      return { kind, path, state: "broken_config", detail: at + e.reason };
+      return { kind, path, state: "broken_config", detail: e.what ?? at + e.reason };
     }
     throw e;
   }

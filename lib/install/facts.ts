@@ -304,17 +304,40 @@ export function targetNames(): string[] {
   ) => [w.facts.target, ...(w.facts.auto ? [w.facts.auto.target] : [])]);
 }
 
-/** The target a name (or alias) stands for, or undefined. */
+/** The plain names of a harness: its target and aliases. */
+const plainNames = (w: Wirable) => [w.facts.target, ...(w.facts.aliases ?? [])];
+
+/**
+ * The target a name stands for, or undefined: a target, an alias, or
+ * `<target or alias>-auto` (`claude-code-auto` is `claude-auto`).
+ */
 export function findTarget(name: string): TargetRef | undefined {
   for (const w of wirables()) {
-    if (name === w.facts.target || w.facts.aliases?.includes(name)) {
-      return { name: w.facts.target, harness: w, auto: false };
-    }
-    if (w.facts.auto && name === w.facts.auto.target) {
-      return { name: w.facts.auto.target, harness: w, auto: true };
+    if (plainNames(w).includes(name)) return { name: w.facts.target, harness: w, auto: false };
+    const auto = w.facts.auto?.target;
+    if (auto && (name === auto || plainNames(w).some((n) => `${n}-auto` === name))) {
+      return { name: auto, harness: w, auto: true };
     }
   }
   return undefined;
+}
+
+/** Every name a target answers to (targets, aliases, `<alias>-auto`), for did-you-mean. */
+export function allTargetNames(): string[] {
+  return wirables().flatMap((w) => [
+    ...plainNames(w),
+    ...(w.facts.auto ? [w.facts.auto.target, ...plainNames(w).map((n) => `${n}-auto`)] : []),
+  ]);
+}
+
+/**
+ * The harness `name` (`<target or alias>-auto`) names when that harness has no
+ * `-auto` target and gives no reason (`no_auto`): it fires no hooks deja uses.
+ */
+export function hooklessHarness(name: string): Wirable | undefined {
+  return wirables().find((w) =>
+    !w.facts.auto && !w.facts.no_auto && plainNames(w).some((n) => `${n}-auto` === name)
+  );
 }
 
 /**

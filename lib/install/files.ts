@@ -58,7 +58,7 @@ export class BrokenConfig extends Error {
     readonly at?: { line: number; column: number },
     format: ConfigFormat = "json",
     /** Said instead of "is not valid JSON (…)" when the trouble is not the text. */
-    what?: string,
+    readonly what?: string,
   ) {
     super(
       what

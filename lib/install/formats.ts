@@ -111,9 +111,15 @@ export function parseConfig(text: string, format: ConfigFormat): unknown {
       } catch (e) {
         const x = e as { message?: string; line?: number; column?: number };
         const reason = oneLineReason(String(x.message ?? e));
-        const at = typeof x.line === "number"
+        let at = typeof x.line === "number"
           ? { line: x.line, column: (x.column ?? 0) + 1 }
           : undefined;
+        // toml-patch places "must be single-line" at the start of the next line:
+        // the fault is the end of the line before (an unclosed `[table` header).
+        if (at && at.column === 1 && at.line > 1 && /single-line|newline/i.test(reason)) {
+          const prev = text.split("\n")[at.line - 2].replace(/\r$/, "");
+          at = { line: at.line - 1, column: prev.length + 1 };
+        }
         throw new FormatError(reason, at);
       }
     case "yaml": {
