@@ -25,7 +25,7 @@ Deno.test("the matrix has a row per install target, hooks and envelopes for -aut
   const crush = rows.find((r) => r.harness === "crush")!;
   assertEquals(crush.envelope, "flat");
   const kimi = rows.find((r) => r.harness === "kimi")!;
-  assertEquals(kimi.mcp?.also, ["~/.kimi/mcp.json"]);
+  assertEquals(kimi.mcp?.also, ["${KIMI_SHARE_DIR:-~/.kimi}/mcp.json"]);
   assertEquals(codex.mcp?.also, []);
   const zed = rows.find((r) => r.harness === "zed")!;
   assertEquals([zed.auto_target, zed.hooks, zed.envelope], [null, [], null]);
