@@ -8,7 +8,7 @@
  */
 import { lstat, readdir, realpath, stat } from "node:fs/promises";
 import { join } from "node:path";
-import type { Stats } from "node:fs";
+import { type Stats, statSync } from "node:fs";
 import { kindOf, NotRegularFileError, readBytes } from "./fsread.ts";
 import type { ParseCtx } from "./model.ts";
 
@@ -157,6 +157,15 @@ export async function statRegular(path: string, report?: Unreadable): Promise<St
 /** True when `path` is a directory. */
 export async function isDir(path: string): Promise<boolean> {
   return (await statOrNull(path))?.isDirectory() ?? false;
+}
+
+/** True when `path` is a directory (synchronous; for commands, not for parsers). */
+export function isDirSync(path: string | null): path is string {
+  try {
+    return path !== null && statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
 }
 
 /**

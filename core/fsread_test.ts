@@ -1,17 +1,17 @@
 import { assert, assertEquals, assertRejects, assertThrows } from "../tests/_assert.ts";
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { tmpdir } from "node:os";
 import { NotRegularFileError, readBytes, readBytesSync, readHeadSync } from "./fsread.ts";
 import { openStore, StoreError } from "./sqlite_read.ts";
 import { readJsonDocument } from "../parsers/_json_doc.ts";
 import { readJsonl } from "../parsers/_jsonl.ts";
 import { SourceCtx } from "../lib/parse_ctx.ts";
 import { makeEnv } from "./runtime.ts";
+import { tempDir } from "../tests/_tmp.ts";
 
 function specials(): { dir: string; fifo: string; zero: string; file: string } {
-  const dir = mkdtempSync(join(tmpdir(), "deja-fsread-"));
+  const dir = tempDir("deja-fsread-");
   execFileSync("mkfifo", [join(dir, "fifo")]);
   symlinkSync("/dev/zero", join(dir, "zero"));
   writeFileSync(join(dir, "file"), "0123456789");

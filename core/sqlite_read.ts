@@ -23,7 +23,8 @@
  *     nothing in place would leave the directory untouched, so the db and its
  *     `-wal` are copied to deja's own temp dir (`$TMPDIR/deja-<uid>/store-<pid>-*`)
  *     and the copy is read. `copy: false` (the hooks) refuses instead. Copies
- *     left by a killed run are removed by the next run ({@link sweepCopies}).
+ *     left by a killed run are removed by the next run ({@link sweepCopies});
+ *     the `deja-<uid>` directory goes with the last copy in it.
  *     A store over `DEJA_SQLITE_COPY_MAX` bytes (default 4 GiB) is read in
  *     place read-only, which may create the `-shm`.
  * - A rollback-journal store is read in place: its readers only take shared
@@ -38,6 +39,7 @@ import {
   mkdirSync,
   mkdtempSync,
   readdirSync,
+  rmdirSync,
   rmSync,
   statSync,
 } from "node:fs";
@@ -128,17 +130,40 @@ function copyStore(path: string, env: Env): { target: string; dir: string } {
     swept = true;
     sweepCopies(env);
   }
-  mkdirSync(copiesDir(env), { recursive: true, mode: 0o700 });
-  const dir = mkdtempSync(join(copiesDir(env), `store-${pid()}-`));
+  const dir = copyDir(env);
   const target = join(dir, basename(path));
   try {
     copyFileSync(path, target);
     copyFileSync(`${path}-wal`, `${target}-wal`);
   } catch (e) {
-    rmSync(dir, { recursive: true, force: true });
+    removeCopy(dir, env);
     throw e;
   }
   return { target, dir };
+}
+
+/**
+ * A fresh `store-<pid>-*` directory under {@link copiesDir}, which is made when
+ * missing; a few tries, since another run removes the copies directory once
+ * it is empty ({@link removeCopy}).
+ */
+function copyDir(env: Env): string {
+  for (let i = 0;; i++) {
+    mkdirSync(copiesDir(env), { recursive: true, mode: 0o700 });
+    try {
+      return mkdtempSync(join(copiesDir(env), `store-${pid()}-`));
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== "ENOENT" || i >= 4) throw e;
+    }
+  }
+}
+
+/** Removes one copy, and the copies directory with it when no other copy is left there. */
+function removeCopy(dir: string, env: Env): void {
+  rmSync(dir, { recursive: true, force: true });
+  try {
+    rmdirSync(copiesDir(env));
+  } catch { /* another copy is in it, or it is gone */ }
 }
 
 function sizeOf(path: string): number {
@@ -232,7 +257,7 @@ export function openStore(path: string, env: Env, opts: OpenOptions = {}): Store
   } catch (e) {
     throw new StoreError(`${path}: ${(e as Error).message}`, "unreadable");
   }
-  const cleanup = () => rmSync(copy.dir, { recursive: true, force: true });
+  const cleanup = () => removeCopy(copy.dir, env);
   let db: DatabaseSync;
   try {
     db = connect(copy.target, undefined, busyMs);

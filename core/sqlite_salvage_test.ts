@@ -5,13 +5,13 @@
  * rows lost).
  */
 import { assert, assertEquals, assertThrows } from "../tests/_assert.ts";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { tmpdir } from "node:os";
 import { DatabaseSync } from "node:sqlite";
 import { openOrCountEmpty } from "./sqlite_read.ts";
 import { SourceCtx } from "../lib/parse_ctx.ts";
 import { makeEnv } from "./runtime.ts";
+import { tempDir } from "../tests/_tmp.ts";
 
 const PAGE = 4096;
 
@@ -37,7 +37,7 @@ function withStore(
   damage: (b: Uint8Array) => Set<string>,
   check: (lost: Set<string>, path: string) => void,
 ) {
-  const dir = mkdtempSync(join(tmpdir(), "deja-salvage-"));
+  const dir = tempDir("deja-salvage-");
   try {
     const path = build(dir);
     const bytes = new Uint8Array(readFileSync(path));
@@ -106,7 +106,7 @@ Deno.test("a store with a damaged index page loses no row", () => {
 });
 
 Deno.test("a damaged store whose child table comes before its parent is still copied (foreign keys off in the copy)", () => {
-  const dir = mkdtempSync(join(tmpdir(), "deja-salvage-fk-"));
+  const dir = tempDir("deja-salvage-fk-");
   try {
     // opencode's shape: `part` references `message`, and sqlite_master lists `part` first.
     const path = join(dir, "fk.db");

@@ -1,7 +1,7 @@
 /**
  * Text helpers, one definition each: UTF-8 byte length and byte-bounded
  * clipping, one line of text, a counted noun, a path with the home directory
- * as `~`.
+ * as `~`, a duration in the largest unit that reads well.
  *
  * @module
  */
@@ -63,4 +63,14 @@ export function tilde(path: string | null | undefined, home: string): string {
   return home && (path === home || path.startsWith(home + "/"))
     ? "~" + path.slice(home.length)
     : path;
+}
+
+/** A duration for people, rounded in the largest unit that keeps it under 90 (48 for hours): `45 s`, `12 min`, `5 h`, `3 d`. */
+export function duration(ms: number): string {
+  const s = Math.round(ms / 1000);
+  if (s < 90) return `${s} s`;
+  const m = Math.round(s / 60);
+  if (m < 90) return `${m} min`;
+  const h = Math.round(m / 60);
+  return h < 48 ? `${h} h` : `${Math.round(h / 24)} d`;
 }

@@ -14,7 +14,7 @@
  */
 import { cleanForAgent } from "../core/frame.ts";
 import { dirname } from "node:path";
-import { statSync } from "node:fs";
+import { isDirSync } from "../core/fs.ts";
 import type { Store } from "./store.ts";
 import { DejaError } from "../core/errors.ts";
 import { Q } from "./schema.ts";
@@ -40,14 +40,6 @@ export interface HandoffPlan {
   argv: string[] | null;
   /** Where the target starts: the session's project when it still exists, else the current directory. */
   cwd: string;
-}
-
-function isDir(p: string | null): p is string {
-  try {
-    return p !== null && statSync(p).isDirectory();
-  } catch {
-    return false;
-  }
 }
 
 /**
@@ -125,6 +117,6 @@ export function handoffPlan(
     packet,
     mode: exec ? "exec" : "paste",
     argv: exec ? templateArgv(facts.handoffCommand!, { prompt: packet }) : null,
-    cwd: isDir(from.project) ? from.project : cwd,
+    cwd: isDirSync(from.project) ? from.project : cwd,
   };
 }

@@ -30,7 +30,7 @@ import {
 } from "./store.ts";
 import { dataDir } from "../core/paths.ts";
 import { SourceWriter, type WriteMode } from "./ingest.ts";
-import { ParsePool } from "./parse_pool.ts";
+import { ParsePool, prepared } from "./parse_pool.ts";
 import { redactDeep } from "./redact.ts";
 import { dropExcluded, makeGate, setGate } from "./forget/gate.ts";
 import { releaseExcluded } from "./forget/exclusions.ts";
@@ -39,7 +39,7 @@ import { resetVocabCache } from "./search/vocab.ts";
 import { FRESH_KEY, type FreshMap, harnessDirs, parseFreshMap, stampDirs } from "./fresh/map.ts";
 import { sweepCopies } from "../core/sqlite_read.ts";
 import { problemLine } from "../core/fs.ts";
-import { type Label, labelSession } from "./remote/label.ts";
+import type { Label } from "./remote/label.ts";
 import { type MirrorPass, mirrorPasses } from "./remote/passes.ts";
 import { rebaser } from "./remote/mirror.ts";
 import {
@@ -193,9 +193,7 @@ async function onePass(
     const out: HarnessSummary[] = [];
     const seen = new Set<string>();
     const selected = parsers.filter((p) => !opts.only || opts.only.includes(p.id));
-    const fresh = parseFreshMap(
-      (store.stmt(Q.getMeta).get(FRESH_KEY) as { value: string } | undefined)?.value,
-    );
+    const fresh = parseFreshMap(Q.getMeta.get(store, { key: FRESH_KEY })?.value);
     const run: RunState = { pending: 0, fresh, pool };
     for (const parser of selected) {
       out.push(await indexHarness(store, env, parser, opts, seen, run));
@@ -216,13 +214,13 @@ async function onePass(
     // directory) may have missed stores that still exist: its indexed sources are kept.
     const complete = out.filter((h) => !h.origin && !h.discoveryFailed).map((h) => h.harness);
     if (opts.rebuild) dropVanished(store, complete, seen, kept);
-    store.stmt(Q.setMeta).run(FRESH_KEY, JSON.stringify(fresh));
+    Q.setMeta.run(store, { key: FRESH_KEY, value: JSON.stringify(fresh) });
     // A refresh on use is not a full pass: the last full run's record stays.
     if (opts.deadline === undefined && opts.inlineMaxBytes === undefined) {
-      store.stmt(Q.setMeta).run(
-        "last_index",
-        JSON.stringify({ at: Date.now(), harnesses: out.map((h) => ({ ...h })) }),
-      );
+      Q.setMeta.run(store, {
+        key: "last_index",
+        value: JSON.stringify({ at: Date.now(), harnesses: out.map((h) => ({ ...h })) }),
+      });
     }
     return { harnesses: out, excluded, pending: run.pending };
   } catch (e) {
@@ -248,10 +246,7 @@ function dropVanished(
 ): void {
   store.tx(() => {
     for (const h of harnesses) {
-      const rows = store.db.prepare("SELECT path FROM sources WHERE harness = ?").all(h) as Array<
-        { path: string }
-      >;
-      for (const { path } of rows) {
+      for (const { path } of Q.sourcesOfHarness.all(store, { harness: h })) {
         if (!seen.has(path) && !kept(path)) dropSource(store, path);
       }
     }
@@ -260,11 +255,11 @@ function dropVanished(
 
 /** Removes what the index holds from one store path: its sessions, its row, its redaction counts. */
 function dropSource(store: Store, path: string): void {
-  for (const s of store.stmt(Q.sessionsOfSource).all(path) as Array<{ id: number }>) {
-    store.stmt(Q.deleteSession).run(s.id);
+  for (const { id } of Q.sessionsOfSource.all(store, { source: path })) {
+    Q.deleteSession.run(store, { id });
   }
-  store.db.prepare("DELETE FROM sources WHERE path = ?").run(path);
-  store.stmt(Q.clearRedactions).run(path);
+  Q.forgetSource.run(store, { path });
+  Q.clearRedactions.run(store, { source: path });
 }
 
 /** What one run carries across harnesses. */
@@ -300,9 +295,7 @@ async function indexHarness(
     ...(label ? { origin: label.origin } : {}),
   };
   // Projects of this machine name directories here; a remote's are not looked for on it.
-  const known = label
-    ? []
-    : (store.stmt(Q.projects).all() as Array<{ project: string }>).map((r) => r.project);
+  const known = label ? [] : Q.projects.all(store, {}).map((r) => r.project);
   const dctx: DiscoverCtx = {
     env,
     knownProjects: known,
@@ -491,19 +484,19 @@ async function indexSource(
     writer = new SourceWriter(store, src.path, mode);
     parsing = true;
     const chunks = opts.pool
-      ? opts.pool.parse(parser, src, ctx, size - offset)
-      : parser.parse(src, ctx);
+      ? opts.pool.parse(parser, src, ctx, size - offset, label)
+      : prepared(parser.parse(src, ctx), label);
     for await (const chunk of chunks) {
       parsing = false;
-      writer.write(label ? labelSession(label, chunk) : chunk);
+      writer.write(chunk);
       parsing = true;
     }
     parsing = false;
     writer.finish();
-    if (label) store.stmt(Q.setOriginOfSource).run(label.origin, src.path);
-    if (mode !== "append") store.stmt(Q.clearRedactions).run(src.path);
+    if (label) Q.setOriginOfSource.run(store, { origin: label.origin, source: src.path });
+    if (mode !== "append") Q.clearRedactions.run(store, { source: src.path });
     for (const [kind, count] of Object.entries(writer.redactions)) {
-      store.stmt(Q.addRedactions).run(src.path, kind, count);
+      Q.addRedactions.run(store, { source: src.path, kind, count });
     }
     const counts = { ...prevSkips };
     for (const [k, v] of Object.entries(ctx.counts)) {
@@ -556,7 +549,7 @@ function recordError(
   // Keep the previous stamp and offset so the next run retries from where the last good pass ended.
   try {
     if (prev) {
-      store.stmt(Q.sourceError).run(message, Date.now(), src.path);
+      Q.sourceError.run(store, { error: message, indexed_at: Date.now(), path: src.path });
     } else {
       Q.upsertSource.run(store, {
         path: src.path,

@@ -1,28 +1,22 @@
 /**
- * Writes parsed sessions into the store: normalise (render tool calls, cap
- * sizes) -> redact -> insert events and the derived rows (`commands` with exit
- * status, `files` with replaced spans and written lines).
+ * Writes prepared session chunks (lib/prepare.ts: rendered, capped, redacted,
+ * tokenised where they were parsed) into the store: the session row, events,
+ * and the derived rows (`commands` with exit status, `files` with replaced
+ * spans and written lines). Everything here needs the database; everything
+ * that does not is done before, off the writer's thread where it can be.
  *
  * @module
  */
-import type { EditSpan, Event, Session } from "../core/model.ts";
+import type { Session } from "../core/model.ts";
 import { Q } from "./schema.ts";
 import type { Store } from "./store.ts";
-import { redact, type RedactionCounts } from "./redact.ts";
-import { renderCall } from "./render.ts";
+import type { RedactionCounts } from "./redact.ts";
+import type { PreparedChunk, PreparedEvent } from "./prepare.ts";
 import { VocabWriter } from "./search/vocab.ts";
-import { eventFlags } from "./search/signals.ts";
 import { gateOf } from "./forget/gate.ts";
 import { recordExcluded } from "./forget/exclusions.ts";
-import { normalizeProject } from "./project_path.ts";
-import { stripFrames } from "../core/frame.ts";
 
-/** Cap on speech and summary text stored per event: 64 KiB of characters. */
-export const MAX_TEXT = 64 * 1024;
-/** Cap on tool output stored per result (head and tail kept): 16 KiB of characters. */
-export const MAX_RESULT = 16 * 1024;
-/** Cap on an edit span or written content kept for `restore`: 1 MiB of characters. */
-export const MAX_SPAN = 1 << 20;
+export { cap, MAX_RESULT, MAX_SPAN, MAX_TEXT } from "./prepare.ts";
 
 /** How a pass treats sessions that already exist in the index. */
 export type WriteMode =
@@ -32,15 +26,6 @@ export type WriteMode =
   | "append"
   /** Each session yielded is complete: its old events are replaced. */
   | "sessions";
-
-/** Caps `text` to `max` characters, keeping head and tail around a marker. */
-export function cap(text: string, max: number, tailShare = 0.25): string {
-  if (text.length <= max) return text;
-  const tail = Math.floor(max * tailShare);
-  const head = max - tail;
-  const cut = text.length - head - tail;
-  return `${text.slice(0, head)}\n… [${cut} characters cut] …\n${text.slice(text.length - tail)}`;
-}
 
 interface Slot {
   id: number;
@@ -58,22 +43,24 @@ export class SourceWriter {
   private vocab: VocabWriter;
   /** Sessions of this pass the gate left out (later chunks of them are left out too). */
   private leftOut = new Set<string>();
+  /** Secrets redacted in the texts written, by kind. */
   readonly redactions: RedactionCounts = {};
   sessions = 0;
   events = 0;
+  /** The first event inserted since events_fts last caught up (Q.ftsFrom), if any. */
+  private ftsPending?: number;
 
   constructor(private store: Store, readonly source: string, readonly mode: WriteMode) {
     this.vocab = new VocabWriter(store);
     if (mode === "full") {
-      for (const row of store.stmt(Q.sessionsOfSource).all(source) as Array<{ id: number }>) {
-        store.stmt(Q.deleteSession).run(row.id);
+      for (const { id } of Q.sessionsOfSource.all(store, { source })) {
+        Q.deleteSession.run(store, { id });
       }
     }
   }
 
-  /** Writes one session chunk. */
-  write(chunk: Session): void {
-    if (chunk.project) chunk = { ...chunk, project: normalizeProject(chunk.project) };
+  /** Writes one prepared session chunk. */
+  write(chunk: PreparedChunk): void {
     const k = `${chunk.harness}\u0000${chunk.id}`;
     if (this.leftOut.has(k)) return;
     if (
@@ -84,6 +71,10 @@ export class SourceWriter {
     }
     const slot = this.slot(chunk);
     for (const e of chunk.events) this.writeEvent(slot, e);
+    for (const [kind, n] of Object.entries(chunk.redactions)) {
+      this.redactions[kind] = (this.redactions[kind] ?? 0) + n;
+    }
+    this.vocab.add(chunk.tokens);
   }
 
   /**
@@ -91,11 +82,9 @@ export class SourceWriter {
    * store that was updated later (opencode channel builds keep the same session
    * in `opencode.db` and `opencode-<channel>.db`): the newer copy stays.
    */
-  private staleCopy(c: Session): boolean {
+  private staleCopy(c: Omit<Session, "events">): boolean {
     if (!c.whole || c.updated === undefined) return false;
-    const row = this.store.stmt(Q.sessionByKey).get(c.harness, c.id) as
-      | { source: string; updated: number | null }
-      | undefined;
+    const row = Q.sessionByKey.get(this.store, { harness: c.harness, native_id: c.id });
     return !!row && row.source !== this.source && typeof row.updated === "number" &&
       row.updated > c.updated;
   }
@@ -105,204 +94,145 @@ export class SourceWriter {
     // In the same transaction as the stamp: the stores an exclusion left sessions out of.
     const gate = gateOf(this.store);
     if (gate) recordExcluded(this.store, gate.excludedBy);
-    for (const slot of this.slots.values()) this.store.stmt(Q.countEvents).run(slot.id);
+    this.indexText();
+    for (const slot of this.slots.values()) Q.countEvents.run(this.store, { id: slot.id });
     this.vocab.flush();
   }
 
   /**
-   * Redacts `text`. Only the event text counts towards the per-source figures:
-   * the same secret also lands in derived rows (command, edit span, title) and
-   * would be counted again there.
+   * Indexes the text of the events inserted since the last call. Runs before
+   * any event is updated or deleted (their triggers take the old text out of
+   * events_fts, so it must be there) and when the pass ends.
    */
-  private r(text: string, count = true): string {
-    return redact(text, count ? this.redactions : {});
+  private indexText(): void {
+    if (this.ftsPending === undefined) return;
+    Q.ftsFrom.run(this.store, { from: this.ftsPending });
+    this.ftsPending = undefined;
   }
 
-  private slot(c: Session): Slot {
+  private slot(c: PreparedChunk): Slot {
     const k = `${c.harness}\u0000${c.id}`;
     const st = this.store;
-    const row = st.stmt(Q.sessionByKey).get(c.harness, c.id) as
-      | Record<string, string | number | null>
-      | undefined;
-    const title = c.title ? this.r(c.title.slice(0, 500), false) : undefined;
+    const row = Q.sessionByKey.get(st, { harness: c.harness, native_id: c.id });
     let slot = this.slots.get(k);
     if (!row) {
-      const ins = st.stmt(Q.insertSession).get(
-        c.harness,
-        c.id,
-        c.project ?? null,
-        title ?? null,
-        c.started ?? null,
-        c.updated ?? null,
-        c.model ?? null,
-        c.parent ?? null,
-        this.source,
-      ) as { id: number };
+      const ins = Q.insertSession.get(st, {
+        harness: c.harness,
+        native_id: c.id,
+        project: c.project ?? null,
+        title: c.title ?? null,
+        started: c.started ?? null,
+        updated: c.updated ?? null,
+        model: c.model ?? null,
+        parent: c.parent ?? null,
+        source: this.source,
+      })!;
       slot = { id: ins.id, nextSeq: 0, fresh: new Set() };
       this.slots.set(k, slot);
       this.sessions++;
       return slot;
     }
-    const id = row.id as number;
+    const id = row.id;
     if (!slot) {
       if (this.mode === "sessions" || c.whole) {
-        st.stmt(Q.deleteSessionEvents).run(id);
+        this.indexText();
+        Q.deleteSessionEvents.run(st, { session: id });
         slot = { id, nextSeq: 0, fresh: new Set() };
       } else {
-        const m = st.stmt(Q.maxSeq).get(id) as { seq: number };
-        slot = { id, nextSeq: m.seq + 1 };
+        slot = { id, nextSeq: Q.maxSeq.get(st, { session: id })!.seq + 1 };
       }
       this.slots.set(k, slot);
       this.sessions++;
     }
-    const minOf = (a: unknown, b: number | undefined) =>
+    const minOf = (a: number | null, b: number | undefined) =>
       typeof a === "number" ? (b === undefined ? a : Math.min(a, b)) : b ?? null;
-    const maxOf = (a: unknown, b: number | undefined) =>
+    const maxOf = (a: number | null, b: number | undefined) =>
       typeof a === "number" ? (b === undefined ? a : Math.max(a, b)) : b ?? null;
-    st.stmt(Q.updateSession).run(
-      c.project ?? row.project ?? null,
-      title ?? row.title ?? null,
-      minOf(row.started, c.started),
-      maxOf(row.updated, c.updated),
-      c.model ?? row.model ?? null,
-      c.parent ?? row.parent ?? null,
-      this.source,
+    Q.updateSession.run(st, {
+      project: c.project ?? row.project ?? null,
+      title: c.title ?? row.title ?? null,
+      started: minOf(row.started, c.started),
+      updated: maxOf(row.updated, c.updated),
+      model: c.model ?? row.model ?? null,
+      parent: c.parent ?? row.parent ?? null,
+      source: this.source,
       id,
-    );
+    });
     return slot;
   }
 
-  private writeEvent(slot: Slot, e: Event): void {
+  private writeEvent(slot: Slot, e: PreparedEvent): void {
     const st = this.store;
     const sid = slot.id;
-    let text: string;
-    if (e.kind === "tool_call" && e.tool) {
-      text = e.text || renderCall(e.tool);
-      text = cap(text, MAX_TEXT);
-    } else if (e.kind === "tool_result") {
-      text = cap(stripFrames(e.text), MAX_RESULT);
-    } else {
-      // deja's own recall, echoed back by a harness, is not new history (core/frame.ts).
-      text = cap(stripFrames(e.text), MAX_TEXT, 0.1);
-    }
-    text = this.r(text);
-    this.vocab.add(e.kind, text);
-    const failed = e.result !== undefined &&
-      (e.result.isError === true || (e.result.exit !== undefined && e.result.exit !== 0));
-    const flags = eventFlags(e.kind, text, failed);
-    const tool = e.tool?.name ?? null;
-    const callId = e.kind === "tool_call" ? e.tool?.id ?? null : e.result?.callId ?? null;
-    let data: string | null = null;
-    if (e.kind === "tool_call" && e.tool?.input !== undefined) {
-      const j = JSON.stringify(e.tool.input);
-      data = j !== undefined && j.length <= 4000 ? this.r(j, false) : null;
-    } else if (e.kind === "tool_result" && e.result) {
-      data = JSON.stringify({ exit: e.result.exit, isError: e.result.isError });
-    }
-    const time = e.time ?? null;
-    let eventId: number;
+    const row = {
+      kind: e.kind,
+      text: e.text,
+      time: e.time,
+      tool: e.tool,
+      call_id: e.callId,
+      data: e.data,
+      flags: e.flags,
+    };
     let existing: { id: number } | undefined;
-    if (e.key !== undefined) {
+    if (e.key !== null) {
       if (!slot.fresh || slot.fresh.has(e.key)) {
-        existing = st.stmt(Q.eventByKey).get(sid, e.key) as { id: number } | undefined;
+        existing = Q.eventByKey.get(st, { session: sid, key: e.key, long: e.longKey ?? e.key });
       }
       slot.fresh?.add(e.key);
     }
+    let eventId: number;
     if (existing) {
       eventId = existing.id;
-      st.stmt(Q.updateEvent).run(e.kind, text, time, tool, callId, data, eventId);
-      st.stmt(Q.setEventFlags).run(flags, eventId);
-      st.stmt(Q.deleteDerived).run(eventId);
-      st.stmt(Q.deleteDerivedFiles).run(eventId);
+      this.indexText();
+      Q.updateEvent.run(st, { ...row, id: eventId });
+      Q.deleteDerived.run(st, { event: eventId });
+      Q.deleteDerivedFiles.run(st, { event: eventId });
     } else {
-      eventId = (st.stmt(Q.insertEvent).get(
-        sid,
-        slot.nextSeq++,
-        e.kind,
-        text,
-        time,
-        e.key ?? null,
-        tool,
-        callId,
-        data,
-      ) as { id: number }).id;
-      if (flags) st.stmt(Q.setEventFlags).run(flags, eventId);
+      eventId = Q.insertEvent.get(st, {
+        ...row,
+        session: sid,
+        seq: slot.nextSeq++,
+        key: e.key,
+      })!.id;
+      this.ftsPending ??= eventId;
       this.events++;
     }
-    if (e.kind === "tool_call" && e.tool) this.derivedCall(sid, eventId, e, callId);
-    if (e.kind === "tool_result" && e.result) this.derivedResult(sid, eventId, e, callId);
+    if (e.kind === "tool_call") this.derivedCall(sid, eventId, e);
+    if (e.kind === "tool_result" && e.result) this.derivedResult(sid, eventId, e);
   }
 
-  private derivedCall(sid: number, eventId: number, e: Event, callId: string | null): void {
+  private derivedCall(sid: number, eventId: number, e: PreparedEvent): void {
     const st = this.store;
-    const t = e.tool!;
-    const time = e.time ?? null;
-    if (t.command) {
-      st.stmt(Q.insertCommand).run(
-        eventId,
-        sid,
-        callId,
-        this.r(cap(t.command, MAX_TEXT), false),
-        time,
-      );
-    }
-    for (const p of t.paths ?? []) {
-      st.stmt(Q.insertFile).run(eventId, sid, callId, p, "read", null, null, time);
-    }
-    for (const ed of t.edits ?? []) this.insertEdit(eventId, sid, callId, ed, time);
-    for (const w of t.writes ?? []) {
-      st.stmt(Q.insertFile).run(
-        eventId,
-        sid,
-        callId,
-        w.path,
-        "write",
-        null,
-        this.r(cap(w.content, MAX_SPAN), false),
-        time,
-      );
-    }
-    if (callId) {
+    const base = { event_id: eventId, session_id: sid, call_id: e.callId, time: e.time };
+    if (e.command !== undefined) Q.insertCommand.run(st, { ...base, command: e.command });
+    for (const f of e.files ?? []) Q.insertFile.run(st, { ...base, ...f });
+    if (e.callId) {
       // A result recorded before its call (some stores stream out of order).
-      const r = st.stmt(Q.resultForCall).get(sid, callId) as { data: string | null } | undefined;
+      const r = Q.resultForCall.get(st, { session: sid, call: e.callId });
       if (r?.data) {
         const info = JSON.parse(r.data) as { exit?: number; isError?: boolean };
-        this.applyResult(sid, callId, info.exit, info.isError);
+        this.applyResult(sid, e.callId, info.exit, info.isError);
       }
     }
   }
 
-  private derivedResult(sid: number, eventId: number, e: Event, callId: string | null): void {
+  private derivedResult(sid: number, eventId: number, e: PreparedEvent): void {
     const r = e.result!;
-    if (callId) this.applyResult(sid, callId, r.exit, r.isError);
-    for (const ed of r.edits ?? []) this.insertEdit(eventId, sid, callId, ed, e.time ?? null);
+    if (e.callId) this.applyResult(sid, e.callId, r.exit, r.isError);
+    const base = { event_id: eventId, session_id: sid, call_id: e.callId, time: e.time };
+    for (const f of e.files ?? []) Q.insertFile.run(this.store, { ...base, ...f });
   }
 
-  /** One replaced span, from a call's arguments or a result's metadata. */
-  private insertEdit(
-    eventId: number,
-    sid: number,
-    callId: string | null,
-    ed: EditSpan,
-    time: number | null,
-  ): void {
-    this.store.stmt(Q.insertFile).run(
-      eventId,
-      sid,
-      callId,
-      ed.path,
-      "edit",
-      this.r(cap(ed.old, MAX_SPAN), false),
-      this.r(cap(ed.new, MAX_SPAN), false),
-      time,
-    );
-  }
-
-  private applyResult(sid: number, callId: string, exit?: number, isError?: boolean): void {
+  private applyResult(sid: number, call: string, exit?: number, isError?: boolean): void {
     const failed = isError === true || (exit !== undefined && exit !== 0);
     // A plain success changes nothing on the command row (exit stays unknown, not an error).
     if (exit === undefined && !failed) return;
-    this.store.stmt(Q.setCommandExit).run(exit ?? null, failed ? 1 : 0, sid, callId);
-    if (isError) this.store.stmt(Q.failFiles).run(sid, callId);
+    Q.setCommandExit.run(this.store, {
+      exit: exit ?? null,
+      is_error: failed ? 1 : 0,
+      session: sid,
+      call,
+    });
+    if (isError) Q.failFiles.run(this.store, { session: sid, call });
   }
 }

@@ -6,6 +6,7 @@
  */
 import type { DriftKind, SkipReason, SourceRef } from "../core/model.ts";
 import type { DriftSummary, SourceCtx } from "./parse_ctx.ts";
+import type { Label } from "./remote/label.ts";
 
 /** Session chunks the worker may post before the writer has taken them. */
 export const MAX_IN_FLIGHT = 4;
@@ -21,6 +22,8 @@ export interface ParseJob {
   /** The environment's variables and home ({@link Env} is rebuilt from them). */
   vars: Record<string, string | undefined>;
   home: string;
+  /** A remote's label, applied to every chunk (lib/remote/label.ts). */
+  label?: Label;
 }
 
 /** What a parse context recorded, as plain data. */

@@ -1,8 +1,8 @@
 /**
  * Parsing beside writing: the indexer hands a large source to one parse worker
  * thread (lib/parse_worker.ts) and writes its session chunks as they arrive, so
- * reading, JSON parsing and normalising run on one core while SQLite inserts
- * on the other. One worker per run, one source at a time; chunks flow through
+ * reading, JSON parsing, normalising, redacting and tokenising (lib/prepare.ts)
+ * run on one core while SQLite inserts on the other. One worker per run, one source at a time; chunks flow through
  * a bounded window (MAX_IN_FLIGHT in lib/parse_job.ts), so memory stays bounded however
  * large the store. Where no worker can start (a runtime or build without
  * worker support, an environment that cannot cross a thread), sources are
@@ -18,12 +18,15 @@ import type { Env, Parser, Session, SourceRef } from "../core/model.ts";
 import type { SourceCtx } from "./parse_ctx.ts";
 import { parserFor } from "../parsers/mod.ts";
 import { absorb, type ParseEnd, type ParseJob } from "./parse_job.ts";
+import { prepareChunk, type PreparedChunk } from "./prepare.ts";
+import { VocabCollector } from "./search/tokenize.ts";
+import type { Label } from "./remote/label.ts";
 
 /** Sources smaller than this (bytes) are parsed in process: a thread hop costs more than it saves. */
 export const WORKER_MIN_BYTES = 256 * 1024;
 
 type Msg =
-  | { type: "chunk"; chunk: Session }
+  | { type: "chunk"; chunk: PreparedChunk }
   | { type: "done"; end: ParseEnd }
   | { type: "error"; message: string }
   /** The worker itself failed (its module did not load, it crashed). */
@@ -48,18 +51,25 @@ export class ParsePool {
   constructor(private env: Env) {}
 
   /**
-   * The chunks of `src` as `parser` yields them, parsed in the worker when it
-   * pays and one can run, else in process; either way `ctx` ends as the
+   * The chunks of `src` as `parser` yields them, labelled with `label` (a
+   * remote's) and prepared for the writer (lib/prepare.ts), in the worker when
+   * it pays and one can run, else in process; either way `ctx` ends as the
    * parser left it. A parser's error is thrown from the iteration.
    */
-  parse(parser: Parser, src: SourceRef, ctx: SourceCtx, size: number): AsyncIterable<Session> {
+  parse(
+    parser: Parser,
+    src: SourceRef,
+    ctx: SourceCtx,
+    size: number,
+    label?: Label,
+  ): AsyncIterable<PreparedChunk> {
     const mode = this.env.get("DEJA_PARSE_WORKER");
     const vars = this.env.vars?.();
     // The worker knows the registered parsers only (a test's own parser stays in process).
     const wanted = (mode === "1" || (mode !== "0" && size >= WORKER_MIN_BYTES)) &&
       parserFor(parser.id) === parser;
     const worker = wanted && vars ? this.start() : undefined;
-    if (!worker || !vars) return parser.parse(src, ctx);
+    if (!worker || !vars) return prepared(parser.parse(src, ctx), label);
     const job: ParseJob = {
       parser: parser.id,
       src,
@@ -68,6 +78,7 @@ export class ParsePool {
       since: ctx.since,
       vars,
       home: this.env.home,
+      ...(label ? { label } : {}),
     };
     // A writer that stops early leaves the worker mid-source: it is stopped, the next starts anew.
     return stream(worker, job, ctx, {
@@ -78,7 +89,7 @@ export class ParsePool {
       // A worker that cannot run at all: this source and the rest are parsed in process.
       fallback: () => {
         this.failed = true;
-        return parser.parse(src, ctx);
+        return prepared(parser.parse(src, ctx), label);
       },
     });
   }
@@ -101,13 +112,22 @@ export class ParsePool {
   }
 }
 
+/** `chunks` prepared in process (a small source, or no worker). */
+export async function* prepared(
+  chunks: AsyncIterable<Session>,
+  label?: Label,
+): AsyncGenerator<PreparedChunk> {
+  const vocab = new VocabCollector();
+  for await (const c of chunks) yield prepareChunk(c, vocab, label);
+}
+
 /** Messages of one job as an async iteration, acknowledging each chunk taken. */
 async function* stream(
   worker: Worker,
   job: ParseJob,
   ctx: SourceCtx,
-  on: { abandon(): void; fallback(): AsyncIterable<Session> },
-): AsyncGenerator<Session> {
+  on: { abandon(): void; fallback(): AsyncIterable<PreparedChunk> },
+): AsyncGenerator<PreparedChunk> {
   let finished = false;
   let taken = 0;
   const queue: Msg[] = [];

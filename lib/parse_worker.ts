@@ -1,7 +1,7 @@
 /**
  * The parse worker's entry point (lib/parse_pool.ts starts it): reads one
- * source at a time with its harness's parser and posts the session chunks back
- * to the writer, at most {@link MAX_IN_FLIGHT} unacknowledged at once, so a
+ * source at a time with its harness's parser, prepares each session chunk for
+ * the writer (lib/prepare.ts: render, cap, redact, tokenise) and posts it back, at most {@link MAX_IN_FLIGHT} unacknowledged at once, so a
  * large store never piles up in memory while the writer is busy.
  *
  * Messages in: `{type: "parse", job: ParseJob}`, `{type: "ack"}`.
@@ -15,6 +15,10 @@ import { parserFor } from "../parsers/mod.ts";
 import { makeEnv } from "../core/runtime.ts";
 import { SourceCtx } from "./parse_ctx.ts";
 import { MAX_IN_FLIGHT, type ParseJob, snapshot } from "./parse_job.ts";
+import { prepareChunk } from "./prepare.ts";
+import { VocabCollector } from "./search/tokenize.ts";
+
+const vocab = new VocabCollector();
 
 let credit = MAX_IN_FLIGHT;
 let wake: (() => void) | undefined;
@@ -25,9 +29,11 @@ async function run(job: ParseJob): Promise<void> {
   if (!parser) throw new Error(`no parser '${job.parser}'`);
   const ctx = new SourceCtx(makeEnv(job.vars, job.home), job.offset, job.state, job.since);
   for await (const chunk of parser.parse(job.src, ctx)) {
+    // Prepared before waiting for credit: the next chunk is ready when the writer asks.
+    const ready = prepareChunk(chunk, vocab, job.label);
     while (credit <= 0) await new Promise<void>((r) => (wake = r));
     credit--;
-    port.postMessage({ type: "chunk", chunk });
+    port.postMessage({ type: "chunk", chunk: ready });
   }
   port.postMessage({ type: "done", end: snapshot(ctx) });
 }

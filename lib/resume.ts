@@ -12,7 +12,8 @@
  *
  * @module
  */
-import { existsSync, statSync } from "node:fs";
+import { existsSync } from "node:fs";
+import { isDirSync } from "../core/fs.ts";
 import type { Store } from "./store.ts";
 import { DejaError } from "../core/errors.ts";
 import { Q } from "./schema.ts";
@@ -52,14 +53,6 @@ function topSession(store: Store, s: SessionRow): SessionRow {
   return cur;
 }
 
-function isDir(p: string): boolean {
-  try {
-    return statSync(p).isDirectory();
-  } catch {
-    return false;
-  }
-}
-
 /**
  * Plans the resume of the session `ref` names (an id prefix, `harness:prefix`).
  *
@@ -84,7 +77,7 @@ export function resumePlan(store: Store, ref: string, env?: Env): ResumePlan {
       if (!SAFE_ID.test(id)) throw unsafe(id, show);
       return templateArgv(facts.resume!, { id });
     };
-    const r = remoteResume(env, { ...s, origin: s.origin, id: s.native_id }, safe, isDir);
+    const r = remoteResume(env, { ...s, origin: s.origin, id: s.native_id }, safe, isDirSync);
     return {
       harness: s.harness,
       asked: asked.native_id.slice(s.origin.length + 1),
@@ -96,7 +89,7 @@ export function resumePlan(store: Store, ref: string, env?: Env): ResumePlan {
     };
   }
   if (!SAFE_ID.test(s.native_id)) throw unsafe(s.native_id, show);
-  if (s.project && !isDir(s.project)) {
+  if (s.project && !isDirSync(s.project)) {
     throw new DejaError(
       `the project directory ${s.project} no longer exists, and ${facts.displayName} looks for ` +
         `this session from there`,

@@ -22,10 +22,11 @@ import type {
 } from "./rows.ts";
 
 /** Current schema version (stored in `PRAGMA user_version`). */
-export const SCHEMA_VERSION = 4;
+export const SCHEMA_VERSION = 5;
 
 /** Pragmas applied to every connection to the index. */
 export const PRAGMAS = [
+  "PRAGMA page_size = 8192",
   "PRAGMA journal_mode = WAL",
   "PRAGMA synchronous = NORMAL",
   "PRAGMA foreign_keys = ON",
@@ -198,6 +199,12 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE sessions ADD COLUMN origin TEXT;
   CREATE INDEX sessions_origin ON sessions(origin) WHERE origin IS NOT NULL;
   `,
+  // 4 -> 5: new events reach events_fts in batches (lib/ingest.ts, Q.ftsFrom), not one by
+  // one through a trigger: one INSERT ... SELECT per source costs a third of the CPU of a
+  // trigger per row and leaves fewer, larger segments. Updates and deletes keep their triggers.
+  `
+  DROP TRIGGER events_ai;
+  `,
 ];
 
 /**
@@ -234,8 +241,7 @@ type Term = { term: string };
 
 /**
  * Named queries: SQL, named parameters (one per `?`, in order) and row type
- * together (lib/sql.ts). The plain strings left are bound positionally by
- * lib/ingest.ts and lib/indexer.ts alone, in the order each comment gives.
+ * together (lib/sql.ts).
  */
 export const Q = {
   /** One session by its harness and native id. */
@@ -243,51 +249,116 @@ export const Q = {
     `SELECT * FROM sessions WHERE harness = ? AND native_id = ?`,
     ["harness", "native_id"],
   ),
-  // harness, native_id, project, title, started, updated, model, parent, source
-  insertSession:
+  /** A new session row; returns its id. */
+  insertSession: query<
+    Omit<SessionRow, "id" | "events" | "origin">,
+    Id
+  >(
     `INSERT INTO sessions (harness, native_id, project, title, started, updated, model, parent, source)
     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
-  // project, title, started, updated, model, parent, source, id
-  updateSession: `UPDATE sessions SET project = ?, title = ?, started = ?, updated = ?, model = ?,
+    ["harness", "native_id", "project", "title", "started", "updated", "model", "parent", "source"],
+  ),
+  /** A session's fields rewritten (merged by lib/ingest.ts). */
+  updateSession: query<Omit<SessionRow, "harness" | "native_id" | "events" | "origin">>(
+    `UPDATE sessions SET project = ?, title = ?, started = ?, updated = ?, model = ?,
     parent = ?, source = ? WHERE id = ?`,
-  // session id
-  deleteSessionEvents: `DELETE FROM events WHERE session_id = ?`,
-  // source
-  sessionsOfSource: `SELECT id FROM sessions WHERE source = ?`,
-  // id
-  deleteSession: `DELETE FROM sessions WHERE id = ?`,
-  // session id
-  maxSeq: `SELECT COALESCE(MAX(seq), -1) AS seq FROM events WHERE session_id = ?`,
-  // session id, key
-  eventByKey: `SELECT id FROM events WHERE session_id = ? AND key = ?`,
-  // session_id, seq, kind, text, time, key, tool, call_id, data
-  insertEvent: `INSERT INTO events (session_id, seq, kind, text, time, key, tool, call_id, data)
-    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
-  // kind, text, time, tool, call_id, data, id
-  updateEvent:
-    `UPDATE events SET kind = ?, text = ?, time = ?, tool = ?, call_id = ?, data = ? WHERE id = ?`,
-  // event id
-  deleteDerived: `DELETE FROM commands WHERE event_id = ?`,
-  // event id
-  deleteDerivedFiles: `DELETE FROM files WHERE event_id = ?`,
-  // event_id, session_id, call_id, command, time
-  insertCommand:
+    ["project", "title", "started", "updated", "model", "parent", "source", "id"],
+  ),
+  /** Removes every event of session `session` (a row id). */
+  deleteSessionEvents: query<{ session: number }>(`DELETE FROM events WHERE session_id = ?`, [
+    "session",
+  ]),
+  /** Row ids of the sessions read from `source` (a store path). */
+  sessionsOfSource: query<{ source: string }, Id>(`SELECT id FROM sessions WHERE source = ?`, [
+    "source",
+  ]),
+  /** Removes one session (its events and derived rows follow by cascade). */
+  deleteSession: query<Id>(`DELETE FROM sessions WHERE id = ?`, ["id"]),
+  /** The highest seq of session `session` (-1 when it has no events). */
+  maxSeq: query<{ session: number }, { seq: number }>(
+    `SELECT COALESCE(MAX(seq), -1) AS seq FROM events WHERE session_id = ?`,
+    ["session"],
+  ),
+  /** The event of session `session` with stored key `key` or, written before digests, `long`. */
+  eventByKey: query<{ session: number; key: string; long: string }, Id>(
+    `SELECT id FROM events WHERE session_id = ? AND key IN (?, ?) LIMIT 1`,
+    ["session", "key", "long"],
+  ),
+  /** A new event row; returns its id (indexed for search by {@link Q.ftsFrom}). */
+  insertEvent: query<
+    {
+      session: number;
+      seq: number;
+      kind: string;
+      text: string;
+      time: number | null;
+      key: string | null;
+      tool: string | null;
+      call_id: string | null;
+      data: string | null;
+      flags: number;
+    },
+    Id
+  >(
+    `INSERT INTO events (session_id, seq, kind, text, time, key, tool, call_id, data, flags)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+    ["session", "seq", "kind", "text", "time", "key", "tool", "call_id", "data", "flags"],
+  ),
+  /**
+   * Indexes for search every event from row id `from` on (those a writer inserted
+   * since its last call; the events_ai trigger of schema 1-4 did this per row).
+   */
+  ftsFrom: query<{ from: number }>(
+    `INSERT INTO events_fts(rowid, text) SELECT id, text FROM events WHERE id >= ?`,
+    ["from"],
+  ),
+  /** An event rewritten in place (a later record with the same key). */
+  updateEvent: query<
+    Omit<EventRow, "seq"> & { flags: number }
+  >(
+    `UPDATE events SET kind = ?, text = ?, time = ?, tool = ?, call_id = ?, data = ?, flags = ?
+    WHERE id = ?`,
+    ["kind", "text", "time", "tool", "call_id", "data", "flags", "id"],
+  ),
+  /** Removes the command row of event `event`. */
+  deleteDerived: query<{ event: number }>(`DELETE FROM commands WHERE event_id = ?`, ["event"]),
+  /** Removes the file rows of event `event`. */
+  deleteDerivedFiles: query<{ event: number }>(`DELETE FROM files WHERE event_id = ?`, [
+    "event",
+  ]),
+  /** A shell command a call ran. */
+  insertCommand: query<
+    Pick<CommandRow, "event_id" | "session_id" | "call_id" | "command" | "time">
+  >(
     `INSERT INTO commands (event_id, session_id, call_id, command, time) VALUES (?, ?, ?, ?, ?)`,
-  // event_id, session_id, call_id, path, op, old, new, time
-  insertFile: `INSERT INTO files (event_id, session_id, call_id, path, op, old, new, time)
+    ["event_id", "session_id", "call_id", "command", "time"],
+  ),
+  /** A file a call or result touched. */
+  insertFile: query<Omit<FileRow, "id" | "failed">>(
+    `INSERT INTO files (event_id, session_id, call_id, path, op, old, new, time)
     VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-  // exit, is_error, session_id, call_id
-  setCommandExit:
+    ["event_id", "session_id", "call_id", "path", "op", "old", "new", "time"],
+  ),
+  /** A call's status from its result (exit kept when the result gives none). */
+  setCommandExit: query<{ exit: number | null; is_error: number; session: number; call: string }>(
     `UPDATE commands SET exit = COALESCE(?, exit), is_error = ? WHERE session_id = ? AND call_id = ?`,
-  // session_id, call_id
-  failFiles:
+    ["exit", "is_error", "session", "call"],
+  ),
+  /** A call's edits and writes marked failed (its result was an error). */
+  failFiles: query<{ session: number; call: string }>(
     `UPDATE files SET failed = 1 WHERE session_id = ? AND call_id = ? AND op IN ('edit', 'write')`,
-  // session_id, call_id: a result recorded before its call (rare; streamed stores)
-  resultForCall:
+    ["session", "call"],
+  ),
+  /** A result recorded before its call (rare; streamed stores): its status JSON. */
+  resultForCall: query<{ session: number; call: string }, { data: string | null }>(
     `SELECT data FROM events WHERE session_id = ? AND call_id = ? AND kind = 'tool_result' LIMIT 1`,
-  // session id
-  countEvents:
+    ["session", "call"],
+  ),
+  /** Recounts the events of session `id`. */
+  countEvents: query<Id>(
     `UPDATE sessions SET events = (SELECT COUNT(*) FROM events WHERE session_id = sessions.id) WHERE id = ?`,
+    ["id"],
+  ),
   sourceByPath: query<{ path: string }, SourceRow>(`SELECT * FROM sources WHERE path = ?`, [
     "path",
   ]),
@@ -307,16 +378,22 @@ export const Q = {
       ...["indexed_at", "drift"] as const,
     ],
   ),
-  // error, indexed_at, path
-  sourceError: `UPDATE sources SET error = ?, indexed_at = ? WHERE path = ?`,
+  /** A source's read failed: the message, when (epoch ms); its stamp stays. */
+  sourceError: query<Pick<SourceRow, "error" | "indexed_at" | "path">>(
+    `UPDATE sources SET error = ?, indexed_at = ? WHERE path = ?`,
+    ["error", "indexed_at", "path"],
+  ),
   /** The session and event totals of the sessions read from `source` (a source path). */
   sourceTotals: query<{ source: string }, Pick<SourceRow, "sessions" | "events">>(
     `SELECT COUNT(*) AS sessions, COALESCE(SUM(events), 0) AS events FROM sessions WHERE source = ?`,
     ["source"],
   ),
-  // source, kind, count
-  addRedactions: `INSERT INTO redactions (source, kind, count) VALUES (?, ?, ?)
+  /** Adds `count` secrets of `kind` redacted in `source` (a store path). */
+  addRedactions: query<{ source: string; kind: string; count: number }>(
+    `INSERT INTO redactions (source, kind, count) VALUES (?, ?, ?)
     ON CONFLICT(source, kind) DO UPDATE SET count = count + excluded.count`,
+    ["source", "kind", "count"],
+  ),
   /** Forgets what was redacted in `source` (a store path). */
   clearRedactions: query<{ source: string }>(`DELETE FROM redactions WHERE source = ?`, [
     "source",
@@ -514,8 +591,6 @@ export const Q = {
     ["min", "max", "first", "second"],
   ),
   vocabSize: query<NoParams, N>(`SELECT COUNT(*) AS n FROM vocab`),
-  // flags, event id
-  setEventFlags: `UPDATE events SET flags = ? WHERE id = ?`,
   /** Events matching `match` (FTS5), with filters appended by lib/search/retrieve.ts (`extend`). */
   searchRows: query<{ match: string }, MatchRow>(
     `SELECT e.id AS event_id, e.session_id AS session_id, e.seq AS seq, e.kind AS kind,
@@ -618,6 +693,11 @@ export const Q = {
     `UPDATE sources SET sessions = ?, events = ? WHERE path = ?`,
     ["sessions", "events", "path"],
   ),
+  /** Store paths of harness `harness`'s sources. */
+  sourcesOfHarness: query<{ harness: string }, { path: string }>(
+    `SELECT path FROM sources WHERE harness = ?`,
+    ["harness"],
+  ),
   /** Forgets a source: the next index reads the store again from its start. */
   forgetSource: query<{ path: string }>(`DELETE FROM sources WHERE path = ?`, ["path"]),
   /** Resets a source's stamp so the next index (and freshen's stat pass) reads the store again whole. */
@@ -688,8 +768,11 @@ export const Q = {
   ),
 
   // --- remote sources (lib/remote/) ---
-  // origin, source path: the sessions of a store read from a remote's mirror
-  setOriginOfSource: `UPDATE sessions SET origin = ? WHERE source = ?`,
+  /** The sessions of a store read from a remote's mirror get their machine. */
+  setOriginOfSource: query<{ origin: string; source: string }>(
+    `UPDATE sessions SET origin = ? WHERE source = ?`,
+    ["origin", "source"],
+  ),
   /** Row ids of one machine's sessions. */
   sessionsOfOrigin: query<{ origin: string }, Id>(`SELECT id FROM sessions WHERE origin = ?`, [
     "origin",

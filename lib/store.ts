@@ -218,13 +218,10 @@ export class Store {
   }
 
   /**
-   * A cached prepared statement for SQL text or a named query of schema.ts
-   * (prefer the query's own `all`/`get`/`run`, which take a params object; a
-   * query object is accepted here for lib/ingest.ts and lib/indexer.ts, which
-   * still bind positionally).
+   * A cached prepared statement for SQL text (what the named queries of
+   * schema.ts run through; call those, which take a params object).
    */
-  stmt(q: string | { readonly sql: string }): StatementSync {
-    const sql = typeof q === "string" ? q : q.sql;
+  stmt(sql: string): StatementSync {
     let s = this.cache.get(sql);
     if (!s) {
       s = this.db.prepare(sql);

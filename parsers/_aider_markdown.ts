@@ -40,7 +40,7 @@ export interface SearchReplace {
  * @param base directory relative file names resolve against.
  * @param onBad called for a block with no file name or no closing marker.
  */
-export function searchReplaceBlocks(
+export function aiderEditBlocks(
   lines: string[],
   base: string,
   onBad: (why: string) => void,

@@ -3,7 +3,7 @@
  *
  * A step is one line of `transcript.jsonl`: `{step_index, source, type,
  * status, created_at (RFC 3339), content (string), thinking?, tool_calls?}`.
- * Facts from formats-anchor §3.7 (a read of another reader, vshulcz/deja-vu)
+ * Facts from docs/registry/antigravity.md (a read of another reader, vshulcz/deja-vu)
  * unless marked "later reader": those come from that reader's newer tests,
  * read via the search tool, which say they were shaped from real IDE
  * transcripts. No real Antigravity store was available to check any of it.

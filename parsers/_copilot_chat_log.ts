@@ -28,7 +28,7 @@
  * toolCalls[{id, name, arguments (JSON string)}]}]` and `toolCallResults{id:
  * {content[{value}]}}` are written by the Copilot Chat extension
  * (microsoft/vscode-copilot-chat `toolCallRound.ts`; shape of the serialised
- * form from formats-new §4). Tool ids in response parts are the extension's
+ * form from docs/registry/copilot_chat.md). Tool ids in response parts are the extension's
  * contributed names (`copilot_readFile`), in tool-call rounds the model-facing
  * ones (`read_file`): vscode-copilot-chat `tools/common/toolNames.ts`.
  *

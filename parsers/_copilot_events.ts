@@ -181,7 +181,7 @@ export class EventReader {
     id: string | undefined,
     time: number | undefined,
   ): void {
-    const tool = toolCall(name ?? "unknown", args, this.st.cwd);
+    const tool = copilotToolCall(name ?? "unknown", args, this.st.cwd);
     if (id) tool.id = id;
     this.push(agent, {
       kind: "tool_call",
@@ -217,7 +217,11 @@ export function max(...xs: Array<number | undefined>): number | undefined {
  * `apply_patch` (OpenAI models) reads its patch text. Relative paths resolve
  * against the session's cwd.
  */
-export function toolCall(name: string, rawArgs: unknown, cwd: string | undefined): ToolCallInfo {
+export function copilotToolCall(
+  name: string,
+  rawArgs: unknown,
+  cwd: string | undefined,
+): ToolCallInfo {
   if (name === "apply_patch") return functionCall(name, rawArgs, cwd);
   const input = decodeArgs(rawArgs);
   const args = obj(input);

@@ -38,7 +38,7 @@ import { columns, openOrCountEmpty, tables } from "../core/sqlite_read.ts";
 import { isRegularFile, readText } from "../core/fs.ts";
 import { toMillis } from "./_time.ts";
 import { arr, blockText, obj, str } from "./_util.ts";
-import { at, max, min, stripShellTrailer, toolCall } from "./_copilot_events.ts";
+import { at, copilotToolCall, max, min, stripShellTrailer } from "./_copilot_events.ts";
 
 const ID = "copilot";
 type Row = Record<string, unknown>;
@@ -255,7 +255,7 @@ export async function* parseLegacyHistory(
       if (text) events.push({ kind: "assistant", text, ...at(time) });
       for (const c of arr(m.tool_calls).map(obj)) {
         const fn = obj(c?.function);
-        const tool = toolCall(str(fn?.name) ?? "unknown", fn?.arguments, undefined);
+        const tool = copilotToolCall(str(fn?.name) ?? "unknown", fn?.arguments, undefined);
         const callId = str(c?.id);
         if (callId) tool.id = callId;
         events.push({ kind: "tool_call", text: "", ...at(time), tool });

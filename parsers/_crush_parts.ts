@@ -206,7 +206,7 @@ function describe(tool: ToolCallInfo, a: Obj, project: string | undefined): void
  * The events of one message, in part order. `key` is `<message id>#<part
  * index>` so a re-read session replaces its events in place.
  */
-export function messageEvents(msg: MessageRow, env: PartsEnv): Event[] {
+export function crushMessageEvents(msg: MessageRow, env: PartsEnv): Event[] {
   const out: Event[] = [];
   const base = (i: number) => ({ time: msg.time, key: `${msg.id}#${i}` });
   for (const [i, part] of msg.parts.entries()) {

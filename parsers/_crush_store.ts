@@ -13,7 +13,7 @@ import { rootFrom } from "../core/paths.ts";
 import { columns, tables } from "../core/sqlite_read.ts";
 import { toMillis } from "./_time.ts";
 import { obj, str } from "./_util.ts";
-import { decodeParts, messageEvents, type MessageRow, stripThink } from "./_crush_parts.ts";
+import { crushMessageEvents, decodeParts, type MessageRow, stripThink } from "./_crush_parts.ts";
 
 /** Directory holding `projects.json`. */
 export function crushRoot(env: Env): string {
@@ -47,7 +47,7 @@ function pick(have: Set<string>, col: string): string {
 }
 
 /** A `sessions` row as {@link sessionsSql} selects it. */
-export interface SessionRow {
+export interface CrushSessionRow {
   id: string;
   parent_session_id: string | null;
   title: string | null;
@@ -100,7 +100,7 @@ export function readCrushSession(
   const schema = readSchema(db);
   if (typeof schema === "string") return undefined;
   const row = db.prepare(sessionsSql(schema.s) + " WHERE id = ?").get(id) as unknown as
-    | SessionRow
+    | CrushSessionRow
     | undefined;
   if (!row || typeof row.id !== "string") return undefined;
   const raw = db.prepare(messagesSql(schema.m)).all(id) as unknown as RawMessage[];
@@ -113,7 +113,7 @@ export function readCrushSession(
  * their calls, streamed fragments counted on `skip` and left out.
  */
 export function readSession(
-  row: SessionRow,
+  row: CrushSessionRow,
   raw: RawMessage[],
   path: string,
   project: string | undefined,
@@ -156,7 +156,7 @@ export function readSession(
     }
   }
   const env = { project, calls, dropped, skip };
-  const events = rows.flatMap((r) => messageEvents(r, env));
+  const events = rows.flatMap((r) => crushMessageEvents(r, env));
   const model = rows.filter((r) => r.role === "assistant" && r.model).at(-1)?.model;
   const title = typeof row.title === "string" ? stripThink(row.title).replace(/\s+/g, " ") : "";
   return {

@@ -18,7 +18,7 @@
  *   `codebase_search`, `file_search`.
  * - `diffString` lines start with a marker (`-` removed, `+` added, space
  *   context) followed by one space, then the line.
- * From formats-new §3 (third-party notes, not seen in the real store):
+ * From docs/registry/cursor.md (third-party notes, not seen in the real store):
  * `run_terminal_cmd {command}` with `result {output, exitCodeV2}`,
  * `search_replace {file_path, old_string, new_string}`, `createdAt` on bubbles
  * (ISO on `_v` 3), `workspaceProjectDir`, `modelInfo.modelName`.

@@ -8,7 +8,7 @@
  *   [{bubbleId, type, serverBubbleId?}], conversationMap, status,
  *   unifiedMode, latestConversationSummary {summary {summary,
  *   truncationLastBubbleIdInclusive}}, subComposerIds}`. Older composers
- *   keep their bubbles inline in `conversation[]` (formats-new §3).
+ *   keep their bubbles inline in `conversation[]` (docs/registry/cursor.md).
  * - `bubbleId:<composerId>:<bubbleId>`: one message (see `_cursor_bubbles.ts`).
  * - Other prefixes (`checkpointId:`, `codeBlockDiff:`,
  *   `messageRequestContext:`, `inlineDiffs-…`) are not read. The real store

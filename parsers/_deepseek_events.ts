@@ -9,7 +9,7 @@
  * tests of the persistence package, read via the search tool). Used here:
  * - `user/message {source: {kind}, content[]}`: only `source.kind == "user"`
  *   is a person; `plugin`, `system`, `skill-catalog` and a missing source
- *   are the harness speaking (formats-anchor §3.19; plugin and system seen in
+ *   are the harness speaking (docs/registry/deepseek.md; plugin and system seen in
  *   source excerpts).
  * - `assistant/chunk {turn, step, chunk: {type: "text-delta", text}}` and
  *   `text-chunks`: streamed pieces of an answer that `assistant/message

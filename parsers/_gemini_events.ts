@@ -36,7 +36,7 @@ const SESSION_CONTEXT = "<session_context>";
  *
  * @returns the events, and the model named on an assistant message.
  */
-export function messageEvents(m: Obj, ctx: MapCtx): { events: Event[]; model?: string } {
+export function geminiMessageEvents(m: Obj, ctx: MapCtx): { events: Event[]; model?: string } {
   const type = str(m.type);
   const id = str(m.id) ?? "";
   const time = toMillis(m.timestamp) ?? ctx.fallbackTime;
@@ -91,7 +91,7 @@ function responseParts(content: unknown, time: number | undefined): Event[] {
     let text = stripFraming(res.text ?? "");
     let exit: number | undefined;
     if (str(fr.name) === SHELL) ({ text, exit } = shellOutput(text));
-    out.push(toolResultEvent(callId, text, time, exit, res.isError));
+    out.push(toolResultFrom(callId, text, time, exit, res.isError));
   }
   return out;
 }
@@ -131,7 +131,7 @@ function toolEvents(
   let text = stripFraming(res.text ?? "");
   let exit: number | undefined;
   if (name === SHELL) ({ text, exit } = shellOutput(text));
-  events.push(toolResultEvent(id, text, time, exit, isError));
+  events.push(toolResultFrom(id, text, time, exit, isError));
   return events;
 }
 
@@ -139,7 +139,7 @@ function toolEvents(
  * A `tool_result` event keyed `r:<callId>` (a later copy of the same result
  * replaces it), with `exit` and `isError` only when known.
  */
-export function toolResultEvent(
+export function toolResultFrom(
   callId: string,
   text: string,
   time?: number,

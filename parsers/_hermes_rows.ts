@@ -19,7 +19,7 @@
  * - Compaction summaries open with `[CONTEXT COMPACTION` (Hermes agent
  *   sources and downstream filters, search tool).
  * - `read_file {path}` and `patch {mode, path, old_string, new_string, patch}`
- *   argument names are taken from formats-anchor §3.9 readers' fixtures, not
+ *   argument names are taken from third-party readers' fixtures (docs/registry/hermes.md), not
  *   seen in a real store.
  *
  * @module

@@ -1,13 +1,13 @@
 import { assertEquals } from "../tests/_assert.ts";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { tmpdir } from "node:os";
 import { readJsonl } from "./_jsonl.ts";
 import { SourceCtx } from "../lib/parse_ctx.ts";
 import { testEnv } from "../tests/_fixture.ts";
+import { tempDir } from "../tests/_tmp.ts";
 
 function file(content: string | Uint8Array): string {
-  const p = join(mkdtempSync(join(tmpdir(), "deja-jsonl-")), "a.jsonl");
+  const p = join(tempDir("deja-jsonl-"), "a.jsonl");
   writeFileSync(p, content);
   return p;
 }

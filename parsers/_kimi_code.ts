@@ -21,7 +21,7 @@ import { listFiles, readJsonFile, readText, skipUnreadable } from "../core/fs.ts
 import { readJsonl } from "./_jsonl.ts";
 import { toMillis } from "./_time.ts";
 import { blockText, decodeArgs, type Obj, obj, str } from "./_util.ts";
-import { toolResultEvent } from "./_gemini_events.ts";
+import { toolResultFrom } from "./_gemini_events.ts";
 import { kimiTool, statusExit } from "./_kimi_records.ts";
 
 /** The wire file of one agent. */
@@ -197,7 +197,7 @@ function loopEvents(
     if (!id || !result) return [];
     const text = blockText(result.output).trimEnd();
     const isError = result.isError === true;
-    return [toolResultEvent(id, text, time, exitOf(names.get(id), text, isError), isError)];
+    return [toolResultFrom(id, text, time, exitOf(names.get(id), text, isError), isError)];
   }
   return [];
 }

@@ -12,7 +12,7 @@
 import type { EditSpan, Event, SkipReason, ToolCallInfo } from "../core/model.ts";
 import { toMillis } from "./_time.ts";
 import { arr, decodeArgs, type Obj, obj, str } from "./_util.ts";
-import { toolResultEvent } from "./_gemini_events.ts";
+import { toolResultFrom } from "./_gemini_events.ts";
 import { absolutePath } from "../core/paths.ts";
 
 /** How a mapper reports what it skips. */
@@ -29,7 +29,7 @@ export interface KimiCtx {
  * `ReadMediaFile {path}`, `WriteFile {path, content}`, `StrReplaceFile {path,
  * edit: {old, new} | [{old, new}]}`, `Glob {pattern, directory?}`, `Grep
  * {pattern, path?}`; the Kimi Code names `Bash`, `Read`, `Write`, `Edit
- * {old_string, new_string}` (formats-anchor §3.12) map the same way.
+ * {old_string, new_string}` (docs/registry/kimi.md) map the same way.
  */
 export function kimiTool(name: string, id: string, input: unknown, project?: string): ToolCallInfo {
   const tool: ToolCallInfo = { name, id, input };
@@ -193,13 +193,13 @@ function resultEvent(
   isError?: boolean,
   time?: number,
 ): Event {
-  return toolResultEvent(callId, tidy(text), time, statusExit(status), isError);
+  return toolResultFrom(callId, tidy(text), time, statusExit(status), isError);
 }
 
 // ---- wire.jsonl ----------------------------------------------------------------
 
 /** Assistant text still being streamed, or a tool call whose arguments may still grow. */
-export interface WireState {
+export interface KimiWireState {
   /** Assistant text pieces joined so far; `shown` when the last pass already emitted it. */
   text?: { key: string; text: string; time?: number; shown?: boolean };
   /** The last tool call: `ToolCallPart` records append to its arguments. */
@@ -238,7 +238,7 @@ const BOUNDARIES = new Set([
 /**
  * Replays `wire.jsonl` records `{timestamp (epoch s), message: {type, payload}}`
  * into events, keeping streamed state across calls (and across passes through
- * {@link WireState}).
+ * {@link KimiWireState}).
  */
 export class WireReader {
   readonly events: Event[] = [];
@@ -247,7 +247,7 @@ export class WireReader {
   last?: number;
   private callEvent?: Event;
 
-  constructor(readonly state: WireState, private readonly ctx: KimiCtx) {}
+  constructor(readonly state: KimiWireState, private readonly ctx: KimiCtx) {}
 
   /** Feeds one record; `at` is its byte offset (keys derive from it). */
   add(rec: Obj, at: number, where: string): void {
@@ -340,7 +340,7 @@ export class WireReader {
     this.state.text = undefined;
   }
 
-  private emitText(t: NonNullable<WireState["text"]>): void {
+  private emitText(t: NonNullable<KimiWireState["text"]>): void {
     const text = t.text.trim();
     if (text) this.events.push({ kind: "assistant", text, time: t.time, key: t.key });
   }

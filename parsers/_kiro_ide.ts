@@ -1,7 +1,7 @@
 /**
  * The Kiro IDE's two stores. Private to `parsers/kiro.ts`. Neither is
  * confirmed on a real store; both come from third-party readers and are
- * treated as unstable (formats-new §6, "IDE: inferred / low").
+ * treated as unstable (docs/registry/kiro.md, "IDE: inferred / low").
  *
  * - `sessions/<workspace>/sess_<uuid>/messages.jsonl` with `session.json`
  *   (`id`, `modelId`, `workspacePaths[]`, `createdAt`) beside it; a line is

@@ -44,7 +44,7 @@ type Row = Record<string, unknown>;
 
 /**
  * Columns known per table (opencode 1.17.3 and 1.18.33, Kilo CLI 7.7.7 in
- * realdata; ZCode's `session.task_type`, formats-new §11). Any other is noted
+ * realdata; ZCode's `session.task_type`, docs/registry/zcode.md). Any other is noted
  * as drift: `session_metadata` for `session`, `content` for `message` and `part`.
  */
 const KNOWN: Record<string, { kind: "session_metadata" | "content"; columns: Set<string> }> = {
@@ -114,7 +114,7 @@ function noteFormat(db: DatabaseSync, path: string, session: Set<string>, ctx: P
  * builds' `<app>-<channel>.db`, sorted; or only the file the variable
  * `envVar` names (absolute, or relative to `root`), when set. opencode uses
  * `opencode` / `OPENCODE_DB` (its `storage/db.ts`); the Kilo CLI `kilo` /
- * `KILO_DB` (formats-new §5). One of those names that is a FIFO, socket or
+ * `KILO_DB` (docs/registry/kilocode.md). One of those names that is a FIFO, socket or
  * device is handed to `problem`.
  */
 export async function opencodeDatabases(

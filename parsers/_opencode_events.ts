@@ -98,7 +98,7 @@ export function buildSession(
     if (m.data.role === "assistant") model ??= str(m.data.modelID);
   }
   const events: Event[] = [];
-  for (const m of messages) events.push(...messageEvents(m, cwd, ctx));
+  for (const m of messages) events.push(...opencodeMessageEvents(m, cwd, ctx));
   const title = info.title && !DEFAULT_TITLE.test(info.title) ? info.title : undefined;
   return {
     harness,
@@ -115,7 +115,7 @@ export function buildSession(
 }
 
 /** The events of one message, in part order. Unknown roles and part types are counted. */
-export function messageEvents(
+export function opencodeMessageEvents(
   msg: OcMessage,
   sessionCwd: string | undefined,
   ctx: ParseCtx,

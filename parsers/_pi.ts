@@ -11,7 +11,7 @@
  *   cwd; the header fields also travel in `ctx.endState`.
  * - Without a header the id is the file name's stem (the same on every pass).
  * - A child run filed one level down, `<dir>/<session>/<n>-<name>.jsonl` beside
- *   `<dir>/<session>.jsonl` (gjc sub-agent passes, formats-new §8; omp task children),
+ *   `<dir>/<session>.jsonl` (gjc sub-agent passes, docs/registry/gjc.md; omp task children),
  *   gets `parent` = that session's header id; its own id is its header id, or
  *   `<parent>/<stem>` when that would equal the parent's.
  *

@@ -8,7 +8,7 @@
  * can1357/oh-my-pi `session/session-entries.ts`, read via the search tool; confirmed
  * on realdata/farm pi 0.73.1, omp 18.2.3 and openclaw 2026.9.6):
  * - header `{type:"session", version, id, timestamp (ISO), cwd}`; omp may add `title`,
- *   prime `parentSession` + `rlmDepth` (formats-new §19, notes only).
+ *   prime `parentSession` + `rlmDepth` (docs/registry/prime.md, notes only).
  * - `{type:"message", id, parentId, timestamp (ISO), message:{role, content, timestamp
  *   (epoch ms)}}`; roles `user`, `assistant`, `toolResult`, `bashExecution` (a `!`
  *   command typed by the person: `command`, `output`, `exitCode`), `custom`

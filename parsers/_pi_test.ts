@@ -4,20 +4,20 @@
  * their fixture and their real stores.
  */
 import { assert, assertEquals } from "../tests/_assert.ts";
-import { appendFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { appendFileSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pi } from "./pi.ts";
 import { omp } from "./omp.ts";
 import { parseOne, testEnv } from "../tests/_fixture.ts";
 import type { Event, Session, SourceRef } from "../core/model.ts";
+import { tempDir } from "../tests/_tmp.ts";
 
 export const ID = "0190aaaa-0000-7000-8000-000000000001";
 const env = testEnv("/nonexistent-home");
 
 /** A temp directory, removed by `cleanup`. */
 export function temp(): { dir: string; cleanup(): void } {
-  const dir = mkdtempSync(join(tmpdir(), "deja-pi-"));
+  const dir = tempDir("deja-pi-");
   return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
 }
 

@@ -19,7 +19,7 @@
  *   omp end a failed command's output with `Command exited with code N`, OpenClaw with
  *   `(Command exited with code N)`; omp adds `Wall time: X seconds` (farm stores).
  * - prime-agent `ipython` results carry `details.diffs[{path, oldStr, newStr}]`; Senpi's
- *   codemode `eval` results carry `details.toolCalls[{name, args}]` (formats-new §19, §7:
+ *   codemode `eval` results carry `details.toolCalls[{name, args}]` (docs/registry/prime.md, senpi.md:
  *   from the notes, no real store).
  *
  * @module

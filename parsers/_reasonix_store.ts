@@ -12,10 +12,10 @@
  * `host_authored` (a user-role line the host composed), `local_only`
  * (display-only, never sent to a model), `tool_execution`, `tool_failure`.
  * 0.x wrote OpenAI's nested `{id, type, function: {name, arguments}}` calls
- * (formats-new §14; both read). `tool_execution.exitCode` is from the notes
+ * (docs/registry/reasonix.md; both read). `tool_execution.exitCode` is from the notes
  * (the struct was not found in the source read).
  *
- * `events.frames` (1.x, formats-new §14, third-party; not confirmed in
+ * `events.frames` (1.x, docs/registry/reasonix.md, third-party; not confirmed in
  * source): frames of the 4-byte magic `RX4F`, compressed and raw length
  * (big-endian uint32), then one zstd frame holding a JSON record `{type,
  * payload (base64 JSON) | payloadRef}`. Records between `batch/begin` and
@@ -56,7 +56,7 @@ function callInfo(c: Obj, base: string | undefined): ToolCallInfo | undefined {
 }
 
 /** The events of one stored message; keys `<key>` and `<key>#<call index>`. */
-export function messageEvents(
+export function reasonixMessageEvents(
   m: Obj,
   key: string,
   base: string | undefined,

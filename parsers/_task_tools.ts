@@ -20,7 +20,7 @@
  *   string[]}` whose result content is `[{query, result, error?, success}]`
  *   with `[Command exited with code N]` framing; `apply_patch {input}` with
  *   the apply_patch envelope; `read_files {files}` and `editor {path,
- *   old_text, new_text}` from formats-anchor §3.13.
+ *   old_text, new_text}` from docs/registry/cline.md
  *
  * @module
  */

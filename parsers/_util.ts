@@ -1,33 +1,13 @@
 /**
- * Small value helpers every parser uses to read loosely-typed JSON records.
+ * Small value helpers every parser uses to read loosely-typed JSON records: the
+ * value readers of core/values.ts (re-exported here), JSON-in-JSON arguments,
+ * the text of content blocks.
  *
  * @module
  */
 
-/** A plain JSON object. */
-export type Obj = Record<string, unknown>;
-
-/** `v` as an object, or undefined. */
-export function obj(v: unknown): Obj | undefined {
-  return v !== null && typeof v === "object" && !Array.isArray(v) ? (v as Obj) : undefined;
-}
-
-/** `v` as a non-empty string, or undefined. */
-export function str(v: unknown): string | undefined {
-  return typeof v === "string" && v !== "" ? v : undefined;
-}
-
-/** `v` as a finite number (numeric strings accepted), or undefined. */
-export function num(v: unknown): number | undefined {
-  if (typeof v === "number" && Number.isFinite(v)) return v;
-  if (typeof v === "string" && /^-?\d+(\.\d+)?$/.test(v.trim())) return Number(v);
-  return undefined;
-}
-
-/** `v` as an array (empty when it is not one). */
-export function arr(v: unknown): unknown[] {
-  return Array.isArray(v) ? v : [];
-}
+export { arr, num, type Obj, obj, str } from "../core/values.ts";
+import { arr, obj } from "../core/values.ts";
 
 /**
  * Decodes arguments that a harness stored as a JSON string inside JSON

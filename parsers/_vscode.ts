@@ -13,7 +13,7 @@
  * and `workspaceStorage/<hash>/` one directory per opened folder or workspace
  * with a `workspace.json` (`{"folder": "file:///…"}` or `{"workspace": …}`)
  * naming it. Facts from VS Code's `environmentService` layout as documented in
- * formats-new §3–§4 and observed in realdata/cursor (Cursor 1.1.6:
+ * docs/registry/cursor.md and copilot_chat.md and observed in realdata/cursor (Cursor 1.1.6:
  * `workspace.json` is `{"folder": "file:///home/user/.config/hypr/conf"}`).
  *
  * @module

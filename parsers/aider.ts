@@ -18,6 +18,7 @@ import { isRegularFile } from "../core/fs.ts";
 import { readLines } from "./_jsonl.ts";
 import { expandHome, rootFrom } from "../core/paths.ts";
 import {
+  aiderEditBlocks,
   bannerModel,
   damagedHeaderMillis,
   headerMillis,
@@ -25,7 +26,6 @@ import {
   isHeader,
   isReplaceEnd,
   isSearchHead,
-  searchReplaceBlocks,
   toolOutputText,
 } from "./_aider_markdown.ts";
 
@@ -36,7 +36,7 @@ const NAME = ".aider.chat.history.md";
  * The aider parser.
  *
  * Store: one Markdown file per launch directory, appended to by every aider
- * run started there; many sessions per file (formats-anchor §3.4; observed in
+ * run started there; many sessions per file (docs/registry/aider.md; observed in
  * realdata/aider, aider 0.86.1). Looked for in three places:
  * `${DEJA_AIDER_ROOT:-~}/.aider.chat.history.md`, the file named by
  * `AIDER_CHAT_HISTORY_FILE` (any name), and `<p>/.aider.chat.history.md` for
@@ -145,7 +145,7 @@ async function* parse(source: SourceRef, ctx: ParseCtx): AsyncGenerator<Session>
       if (text) s.events.push({ kind: "assistant", text, time });
       const where = `${path}:${lineNo}`;
       for (
-        const sr of searchReplaceBlocks(
+        const sr of aiderEditBlocks(
           block.lines,
           base,
           (why) => ctx.skip("bad_shape", where, why),

@@ -3,16 +3,15 @@ import {
   appendFileSync,
   existsSync,
   mkdirSync,
-  mkdtempSync,
   readFileSync,
   rmSync,
   writeFileSync,
 } from "node:fs";
-import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import type { Session, SourceRef } from "../core/model.ts";
 import { parseOne, REPO, runParser, testEnv } from "../tests/_fixture.ts";
 import { aider } from "./aider.ts";
+import { tempDir } from "../tests/_tmp.ts";
 
 const NAME = ".aider.chat.history.md";
 const U = (s: string) => `#### ${s}  `; // how aider writes a typed line
@@ -20,7 +19,7 @@ const T = (s: string) => `> ${s}  `; // how aider writes its own output
 const H = (t = "2026-11-20 09:15:00") => `# aider chat started at ${t}`;
 
 function tree(files: Record<string, string | Uint8Array>): { root: string; cleanup(): void } {
-  const root = mkdtempSync(join(tmpdir(), "deja-aider-"));
+  const root = tempDir("deja-aider-");
   for (const [rel, body] of Object.entries(files)) {
     mkdirSync(dirname(join(root, rel)), { recursive: true });
     writeFileSync(join(root, rel), body);

@@ -8,7 +8,7 @@
  * threads3/<id>.json` (Code, Code - Insiders, VSCodium, Cursor, Windsurf); each
  * is a `document` source. Builds from about 2026-03-31 keep threads only on
  * ampcode.com and write no thread files (the data directory holds `bin`,
- * `logs`, `pids`). `secrets.json` there is never read. From formats-new §2
+ * `logs`, `pids`). `secrets.json` there is never read. From docs/registry/amp.md
  * (third-party readers: cross_agent_session_resumer `src/providers/amp.rs`
  * and deja-vu's notes, both read via the search tool); no real store was
  * available and Amp is closed source.

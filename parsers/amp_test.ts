@@ -1,12 +1,12 @@
 import { assert, assertEquals } from "../tests/_assert.ts";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { amp, REMOTE_NOTE } from "./amp.ts";
 import { runParser, testEnv } from "../tests/_fixture.ts";
 import { fixtureRun, loadRegistry } from "../tests/_registry.ts";
 import { documentHostileTests, parseDocument } from "../tests/_hostile.ts";
 import { SourceCtx } from "../lib/parse_ctx.ts";
+import { tempDir } from "../tests/_tmp.ts";
 
 function parseThread(doc: unknown) {
   return parseDocument(amp, "T-1.json", doc);
@@ -19,7 +19,7 @@ Deno.test("fixture run matches expected.json when the registry fixture is parsed
 });
 
 Deno.test("an installed Amp with no thread files gives one marker source that says threads are remote", async () => {
-  const dir = mkdtempSync(join(tmpdir(), "deja-amp-"));
+  const dir = tempDir("deja-amp-");
   try {
     const data = join(dir, "share", "amp");
     mkdirSync(join(data, "logs"), { recursive: true });

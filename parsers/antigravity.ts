@@ -24,7 +24,7 @@ const TRANSCRIPT = join(".system_generated", "logs", "transcript.jsonl");
 
 /**
  * Antigravity (`antigravity`) — one JSONL transcript per conversation, kind "document"
- * (re-read whole when it changes). Every format fact is from formats-anchor §3.7 (a read of
+ * (re-read whole when it changes). Every format fact is from docs/registry/antigravity.md (a read of
  * another reader, vshulcz/deja-vu) or that reader's later tests (read via the search tool);
  * no real store was available, so field names are unconfirmed against the harness itself.
  *

@@ -1,17 +1,17 @@
-import { appendFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { appendFileSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { Event, Session, SourceRef } from "../core/model.ts";
 import { assert, assertEquals } from "../tests/_assert.ts";
 import { parseOne, testEnv } from "../tests/_fixture.ts";
 import { antigravity } from "./antigravity.ts";
 import { cleanUserContent, fileUriPath, headerPath, stepBody } from "./_antigravity_steps.ts";
+import { tempDir } from "../tests/_tmp.ts";
 
 const CONV = "7d1e0c3a-5b6f-4a2e-9c1d-0e2f3a4b5c6d";
 const transcript = (conv = CONV) => `brain/${conv}/.system_generated/logs/transcript.jsonl`;
 
 function tree(files: Record<string, string | Uint8Array>): { root: string; cleanup(): void } {
-  const root = mkdtempSync(join(tmpdir(), "deja-antigravity-"));
+  const root = tempDir("deja-antigravity-");
   for (const [rel, body] of Object.entries(files)) {
     mkdirSync(dirname(join(root, rel)), { recursive: true });
     writeFileSync(join(root, rel), body);

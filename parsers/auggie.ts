@@ -4,7 +4,7 @@
  * Store: `${DEJA_AUGGIE_ROOT:-~/.augment/sessions}/<sessionId>.json`, one JSON
  * document per session rewritten whole (a `document` source). Beside it,
  * `~/.augment/task-storage/` and `.auggie.json` hold no transcript and are not
- * read. Observed in realdata/farm/auggie (auggie 0.36.0); formats-new §22.
+ * read. Observed in realdata/farm/auggie (auggie 0.36.0); docs/registry/auggie.md
  *
  * Document: `{sessionId, created, modified (ISO 8601), title?, chatHistory[],
  * agentState{modelId, …}, rootTaskUuid, …}`. Each `chatHistory[]` item is

@@ -4,7 +4,7 @@
  * App data directory (Electron `userData`): `~/Library/Application Support/
  * CherryStudio` (macOS), `%APPDATA%\CherryStudio` (Windows),
  * `${XDG_CONFIG_HOME:-~/.config}/CherryStudio` (elsewhere);
- * `DEJA_CHERRYSTUDIO_ROOT` names it instead. Three stores there (formats-new §17):
+ * `DEJA_CHERRYSTUDIO_ROOT` names it instead. Three stores there (docs/registry/cherrystudio.md):
  *
  * 1. Agent sessions: Cherry runs Claude Code from the app, which writes Claude
  *    Code's own JSONL under `Data/Agents/.claude/projects/<encoded-cwd>/

@@ -1,13 +1,13 @@
 import { assert, assertEquals } from "../tests/_assert.ts";
 import { DatabaseSync } from "node:sqlite";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { cherrystudio } from "./cherrystudio.ts";
 import { materialize, parseOne, runParser, testEnv } from "../tests/_fixture.ts";
 import { fixtureRun, loadRegistry } from "../tests/_registry.ts";
 import { jsonlHostileTests } from "../tests/_hostile.ts";
 import type { SourceRef } from "../core/model.ts";
+import { tempDir } from "../tests/_tmp.ts";
 
 const env = testEnv("/nonexistent-home");
 const SID = "c5000000-0000-4000-8000-0000000000aa";
@@ -43,7 +43,7 @@ Deno.test("fixture run matches expected.json when the registry fixture is parsed
 });
 
 Deno.test("streamed copies of one response become one turn with the longest text, across passes", async () => {
-  const dir = mkdtempSync(join(tmpdir(), "deja-cherry-"));
+  const dir = tempDir("deja-cherry-");
   try {
     const path = join(dir, `${SID}.jsonl`);
     const src: SourceRef = { harness: "cherrystudio", path, kind: "append" };
@@ -72,7 +72,7 @@ Deno.test("streamed copies of one response become one turn with the longest text
 });
 
 Deno.test("two different texts of one message both stay when neither extends the other", async () => {
-  const dir = mkdtempSync(join(tmpdir(), "deja-cherry-"));
+  const dir = tempDir("deja-cherry-");
   try {
     const path = join(dir, `${SID}.jsonl`);
     const recs = [copy("r", "First block.", "msg_1"), copy("r", "Second block.", "msg_1")];
@@ -115,7 +115,7 @@ Deno.test("the chat database yields nothing new on a pass from its own watermark
 });
 
 Deno.test("a database without the topic and message columns is counted unknown_schema", async () => {
-  const dir = mkdtempSync(join(tmpdir(), "deja-cherry-"));
+  const dir = tempDir("deja-cherry-");
   try {
     const path = join(dir, "cherrystudio.sqlite");
     const db = new DatabaseSync(path);
@@ -133,7 +133,7 @@ Deno.test("a database without the topic and message columns is counted unknown_s
 });
 
 Deno.test("v1 IndexedDB chats are reported unsupported once when no v2 database exists", async () => {
-  const app = mkdtempSync(join(tmpdir(), "deja-cherry-app-"));
+  const app = tempDir("deja-cherry-app-");
   try {
     mkdirSync(join(app, "IndexedDB", "file__0.indexeddb.leveldb"), { recursive: true });
     const e = testEnv("/h", { DEJA_CHERRYSTUDIO_ROOT: app });

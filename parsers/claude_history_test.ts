@@ -1,15 +1,15 @@
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { copyFileSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { claude } from "./claude.ts";
 import { assert, assertEquals } from "../tests/_assert.ts";
 import { runParser, testEnv } from "../tests/_fixture.ts";
+import { tempDir } from "../tests/_tmp.ts";
 
 const REAL = "/work/shared/realdata/claude-code/win-history.jsonl";
 const line = (o: unknown) => JSON.stringify(o) + "\n";
 
 Deno.test("Claude history.jsonl prompts of sessions with no transcript become a session; indexed ones are not repeated", async () => {
-  const home = mkdtempSync(join(tmpdir(), "deja-claude-hist-"));
+  const home = tempDir("deja-claude-hist-");
   try {
     const projects = join(home, ".claude", "projects");
     mkdirSync(join(projects, "-w-app"), { recursive: true });
@@ -79,7 +79,7 @@ Deno.test({
     }
   })(),
   async fn() {
-    const home = mkdtempSync(join(tmpdir(), "deja-claude-hist-"));
+    const home = tempDir("deja-claude-hist-");
     try {
       mkdirSync(join(home, ".claude", "projects"), { recursive: true });
       copyFileSync(REAL, join(home, ".claude", "history.jsonl"));

@@ -1,9 +1,9 @@
 import { assertEquals } from "../tests/_assert.ts";
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { claude } from "./claude.ts";
 import { runParser, testEnv } from "../tests/_fixture.ts";
+import { tempDir } from "../tests/_tmp.ts";
 
 const line = (v: unknown) => JSON.stringify(v) + "\n";
 
@@ -19,7 +19,7 @@ function session(id: string, text: string): string {
 }
 
 Deno.test("a project folder that is a link inside projects/ is followed, and a link loop is entered once", async () => {
-  const root = mkdtempSync(join(tmpdir(), "deja-claude-links-"));
+  const root = tempDir("deja-claude-links-");
   try {
     const projects = join(root, "claude", "projects");
     const elsewhere = join(root, "other-disk", "-work-linked");

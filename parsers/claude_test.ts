@@ -1,13 +1,5 @@
 import { assert, assertEquals, assertNotEquals } from "../tests/_assert.ts";
-import {
-  appendFileSync,
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-} from "node:fs";
-import { tmpdir } from "node:os";
+import { appendFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { CHUNK_EVENTS, claude } from "./claude.ts";
 import { SourceCtx } from "../lib/parse_ctx.ts";
@@ -21,6 +13,7 @@ import {
   runParser,
   testEnv,
 } from "../tests/_fixture.ts";
+import { tempDir } from "../tests/_tmp.ts";
 
 const FIXTURE = join(REPO, "fixtures/registry/claude");
 const MAIN = "0b5e2a10-1d2c-4e6f-8a9b-111111111111";
@@ -46,7 +39,7 @@ const ofKind = (s: Session, kind: Event["kind"]) => s.events.filter((e) => e.kin
 
 /** A temp projects root with `files` (relative path -> JSONL lines). */
 function store(files: Record<string, Array<string | object>>) {
-  const root = mkdtempSync(join(tmpdir(), "deja-claude-"));
+  const root = tempDir("deja-claude-");
   for (const [rel, lines] of Object.entries(files)) {
     const p = join(root, rel);
     mkdirSync(join(p, ".."), { recursive: true });

@@ -1,5 +1,4 @@
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Event, Session, SourceRef } from "../core/model.ts";
 import { assert, assertEquals } from "../tests/_assert.ts";
@@ -7,6 +6,7 @@ import { materialize, parseOne, REPO, runParser, testEnv } from "../tests/_fixtu
 import { fixtureRun, loadRegistry } from "../tests/_registry.ts";
 import { cline } from "./cline.ts";
 import { searchReplaceBlocks, splitXmlTools } from "./_task_tools.ts";
+import { tempDir } from "../tests/_tmp.ts";
 
 const FIXTURE = join(REPO, "fixtures/registry/cline");
 const TASK = "1795000000000";
@@ -48,7 +48,7 @@ function resultOf(events: Event[], callId: string | undefined): Event {
 }
 
 async function withTemp(fn: (dir: string) => Promise<void>): Promise<void> {
-  const dir = mkdtempSync(join(tmpdir(), "deja-cline-"));
+  const dir = tempDir("deja-cline-");
   try {
     await fn(dir);
   } finally {

@@ -181,7 +181,7 @@ const CODEBUDDY_DIALECT: FamilyDialect = {
  *
  * Store: `${DEJA_CODEBUDDY_ROOT:-${CODEBUDDY_CONFIG_DIR:-~/.codebuddy}/projects}/
  * <encoded-cwd>/<sessionId>.jsonl`, subagents in `<sessionId>/subagents/agent-<id>.jsonl`
- * (formats-new §13; `CODEBUDDY_CONFIG_DIR`, `projects/` and `subagents/` confirmed in public
+ * (docs/registry/codebuddy.md; `CODEBUDDY_CONFIG_DIR`, `projects/` and `subagents/` confirmed in public
  * readers' tests via the search tool). The directory name is the cwd with `/`, `\` and `:` as
  * `-` and no leading dash.
  *

@@ -1,18 +1,11 @@
 import { assertEquals } from "../tests/_assert.ts";
-import {
-  appendFileSync,
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-} from "node:fs";
-import { tmpdir } from "node:os";
+import { appendFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { codebuddy } from "./codebuddy.ts";
 import { parseOne, testEnv } from "../tests/_fixture.ts";
 import { fixtureRun, loadRegistry } from "../tests/_registry.ts";
 import type { Event, Session, SourceRef } from "../core/model.ts";
+import { tempDir } from "../tests/_tmp.ts";
 
 const SID = "7e1d0c2b-1111-4222-8333-444455556666";
 const T = 1791450000000;
@@ -44,10 +37,6 @@ const result = (s: number, callId: string, output: unknown, status = "completed"
   item(s, { type: "function_call_result", callId, status, output });
 const input = (text: string) => ({ type: "input_text", text });
 
-function tempDir(): string {
-  return mkdtempSync(join(tmpdir(), "deja-codebuddy-"));
-}
-
 function write(root: string, rel: string, records: unknown[]): string {
   const path = join(root, rel);
   mkdirSync(join(path, ".."), { recursive: true });
@@ -63,7 +52,7 @@ function src(path: string): SourceRef {
 }
 
 async function parseRecords(records: unknown[], rel = `w-cb/${SID}.jsonl`) {
-  const dir = tempDir();
+  const dir = tempDir("deja-codebuddy-");
   try {
     return await parseOne(codebuddy, src(write(dir, rel, records)), env);
   } finally {
@@ -81,7 +70,7 @@ Deno.test("fixture run matches expected.json when the registry fixture is parsed
 });
 
 Deno.test("discover reads CODEBUDDY_CONFIG_DIR/projects, else ~/.codebuddy/projects", async () => {
-  const home = tempDir();
+  const home = tempDir("deja-codebuddy-");
   try {
     write(home, `cfg/projects/w-cb/${SID}.jsonl`, []);
     write(home, `cfg/projects/w-cb/${SID}/subagents/agent-1.jsonl`, []);
@@ -261,7 +250,7 @@ Deno.test("an empty file yields no session and is counted empty once", async () 
 });
 
 Deno.test("a truncated last line is left for the next run and read once an append completes it", async () => {
-  const dir = tempDir();
+  const dir = tempDir("deja-codebuddy-");
   try {
     const path = write(dir, `w-cb/${SID}.jsonl`, [user(1, [input("first")])]);
     const whole = readFileSync(path).length;
@@ -283,7 +272,7 @@ Deno.test("a malformed line mid-file is counted and the rest still parses", asyn
 });
 
 Deno.test("an invalid UTF-8 line is counted and skipped when its bytes are not text", async () => {
-  const dir = tempDir();
+  const dir = tempDir("deja-codebuddy-");
   try {
     const path = write(dir, `w-cb/${SID}.jsonl`, [user(1, [input("a")])]);
     appendFileSync(path, new Uint8Array([0x7b, 0xe2, 0x28, 0xa1, 0x7d, 0x0a]));
@@ -307,7 +296,7 @@ Deno.test("an unknown first record is counted while later items still parse", as
 });
 
 Deno.test("a resumed parse from an offset yields the same session id as a full parse", async () => {
-  const dir = tempDir();
+  const dir = tempDir("deja-codebuddy-");
   try {
     const first = user(1, [input("one")]);
     const path = write(dir, `w-cb/${SID}.jsonl`, [first, said(2, "two")]);

@@ -9,8 +9,8 @@
  * not exist, and never when `CODEWHALE_HOME` is set. `DEJA_CODEWHALE_ROOT`
  * names the sessions directory itself. Beside the sessions, `offline_queue.json`,
  * `owners.json` and `session_boot_owners.json` are bookkeeping (ignored) and
- * dot-directories (`.goals`, `.late-usage`) are not entered. From formats-new
- * §12 and CodeWhale's `crates/tui/src/session_manager.rs` (read via the search
+ * dot-directories (`.goals`, `.late-usage`) are not entered. From the notes in
+ * docs/registry/codewhale.md and CodeWhale's `crates/tui/src/session_manager.rs` (read via the search
  * tool); no real store was available.
  *
  * Document (`SavedSession`): `{schema_version, metadata{id, title, created_at,

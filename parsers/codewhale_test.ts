@@ -1,11 +1,11 @@
 import { assertEquals } from "../tests/_assert.ts";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { codewhale } from "./codewhale.ts";
 import { testEnv } from "../tests/_fixture.ts";
 import { fixtureRun, loadRegistry } from "../tests/_registry.ts";
 import { documentHostileTests, parseDocument } from "../tests/_hostile.ts";
+import { tempDir } from "../tests/_tmp.ts";
 
 const meta = {
   id: "cw-t",
@@ -87,7 +87,7 @@ Deno.test("messages are read when there is no journal, system and developer role
 });
 
 Deno.test("the legacy ~/.deepseek root is read only while ~/.codewhale/sessions does not exist", async () => {
-  const home = mkdtempSync(join(tmpdir(), "deja-codewhale-home-"));
+  const home = tempDir("deja-codewhale-home-");
   try {
     mkdirSync(join(home, ".deepseek", "sessions"), { recursive: true });
     writeFileSync(join(home, ".deepseek", "sessions", "old.json"), "{}");

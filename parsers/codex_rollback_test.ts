@@ -1,11 +1,11 @@
 import { assertEquals } from "../tests/_assert.ts";
-import { appendFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { appendFileSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { codex } from "./codex.ts";
 import { runParser, testEnv } from "../tests/_fixture.ts";
 import { runIndex } from "../lib/indexer.ts";
 import { indexPath, Store } from "../lib/store.ts";
+import { tempDir } from "../tests/_tmp.ts";
 
 // codex-rs writes `event_msg {type:"thread_rolled_back", num_turns}` when the user takes turns
 // back; its history drops the last `num_turns` user turns (`drop_last_n_user_turns`).
@@ -57,7 +57,7 @@ const rollback = (i: number, n: number) =>
   });
 
 function setup() {
-  const root = mkdtempSync(join(tmpdir(), "deja-codex-rb-"));
+  const root = tempDir("deja-codex-rb-");
   const env = testEnv(join(root, "home"), {
     DEJA_CODEX_ROOT: join(root, "codex"),
     DEJA_HOME: join(root, "data"),

@@ -4,19 +4,18 @@ import {
   copyFileSync,
   existsSync,
   mkdirSync,
-  mkdtempSync,
   readdirSync,
   readFileSync,
   rmSync,
   writeFileSync,
 } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { codex } from "./codex.ts";
 import { materialize, parseOne, REPO, runParser, testEnv } from "../tests/_fixture.ts";
 import { fixtureRun, loadRegistry } from "../tests/_registry.ts";
 import { mergeChunks } from "../lib/merge.ts";
 import type { Event, Session, SourceRef } from "../core/model.ts";
+import { tempDir } from "../tests/_tmp.ts";
 
 const FIXTURE = join(REPO, "fixtures/registry/codex");
 const A = "019fb79d-cd00-7a11-8a11-0000000000a1";
@@ -36,10 +35,6 @@ async function fixture() {
   } finally {
     fx.cleanup();
   }
-}
-
-function tempDir(): string {
-  return mkdtempSync(join(tmpdir(), "deja-codex-"));
 }
 
 function src(path: string): SourceRef {
@@ -133,7 +128,7 @@ Deno.test("session id keeps the file name uuid when session_meta id is not a str
 });
 
 Deno.test("session id is the file name uuid when the file has no session_meta", async () => {
-  const dir = tempDir();
+  const dir = tempDir("deja-codex-");
   try {
     const p = writeLines(
       dir,
@@ -196,7 +191,7 @@ Deno.test("harness preambles and reasoning are dropped when they use user/develo
 });
 
 Deno.test("provenance decides a user message when Codex tags its content items", async () => {
-  const dir = tempDir();
+  const dir = tempDir("deja-codex-");
   try {
     const tag = (type: string) => ({
       internal_chat_message_metadata_passthrough: {
@@ -276,7 +271,7 @@ Deno.test("apply_patch gives edits and writes resolved against the session cwd",
 });
 
 Deno.test("patch paths join with backslashes when the session cwd is a Windows path", async () => {
-  const dir = tempDir();
+  const dir = tempDir("deja-codex-");
   try {
     const p = writeLines(dir, "rollout-x-0c0c0c0c-1111-4222-8333-444444444444.jsonl", [
       meta({ id: "w1", cwd: "C:\\Users\\me\\proj" }),
@@ -329,7 +324,7 @@ Deno.test("cwd comes from environment_context when a bare 2025 rollout has no cw
 });
 
 Deno.test("an empty file yields no session and counts as empty", async () => {
-  const dir = tempDir();
+  const dir = tempDir("deja-codex-");
   try {
     const p = writeLines(dir, "rollout-empty.jsonl", []);
     const { sessions, ctx } = await parseOne(codex, src(p), env);
@@ -342,7 +337,7 @@ Deno.test("an empty file yields no session and counts as empty", async () => {
 });
 
 Deno.test("a truncated last line is left for the next run and read once an append completes it", async () => {
-  const dir = tempDir();
+  const dir = tempDir("deja-codex-");
   try {
     const p = writeLines(dir, "rollout-x-0d0d0d0d-1111-4222-8333-444444444444.jsonl", [
       meta({ id: "tr1", cwd: "/w" }),
@@ -364,7 +359,7 @@ Deno.test("a truncated last line is left for the next run and read once an appen
 });
 
 Deno.test("a malformed line mid-file is counted and the rest still parses", async () => {
-  const dir = tempDir();
+  const dir = tempDir("deja-codex-");
   try {
     const p = writeLines(dir, "rollout-x-0e0e0e0e-1111-4222-8333-444444444444.jsonl", [
       meta({ id: "m1", cwd: "/w" }),
@@ -380,7 +375,7 @@ Deno.test("a malformed line mid-file is counted and the rest still parses", asyn
 });
 
 Deno.test("an invalid UTF-8 line is counted and skipped when bytes are not text", async () => {
-  const dir = tempDir();
+  const dir = tempDir("deja-codex-");
   try {
     const p = writeLines(dir, "rollout-x-0f0f0f0f-1111-4222-8333-444444444444.jsonl", [
       meta({ id: "u1" }),
@@ -396,7 +391,7 @@ Deno.test("an invalid UTF-8 line is counted and skipped when bytes are not text"
 });
 
 Deno.test("an unknown first record or item type is counted while the session meta still names it", async () => {
-  const dir = tempDir();
+  const dir = tempDir("deja-codex-");
   try {
     const p = writeLines(dir, "rollout-x-10101010-1111-4222-8333-444444444444.jsonl", [
       { timestamp: "2026-08-01T09:00:00Z", type: "telemetry", payload: { x: 1 } },
@@ -494,7 +489,7 @@ Deno.test({
     "public rollouts (Codex 0.116-0.121) each yield one session with their id and Windows project",
   ignore: !existsSync(PUBLIC),
   async fn() {
-    const home = tempDir();
+    const home = tempDir("deja-codex-");
     try {
       // Lay the public files out as a Codex home: one archived, two under sessions/.
       mkdirSync(join(home, "archived_sessions"));

@@ -1,12 +1,12 @@
 import { assert, assertEquals } from "../tests/_assert.ts";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
 import { zstdCompressSync } from "node:zlib";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { codex } from "./codex.ts";
 import { runParser, testEnv } from "../tests/_fixture.ts";
 import { runIndex } from "../lib/indexer.ts";
 import { indexPath, Store } from "../lib/store.ts";
+import { tempDir } from "../tests/_tmp.ts";
 
 // Codex (codex-rs `rollout/src/compression.rs`) compresses rollouts older than seven days to
 // `rollout-*.jsonl.zst` beside where the plain file was, and decompresses one back to plain
@@ -63,7 +63,7 @@ function zst(lines: string[], perFrame = 2): Uint8Array {
 }
 
 function setup() {
-  const root = mkdtempSync(join(tmpdir(), "deja-codex-zst-"));
+  const root = tempDir("deja-codex-zst-");
   const env = testEnv(join(root, "home"), {
     DEJA_CODEX_ROOT: join(root, "codex"),
     DEJA_HOME: join(root, "data"),

@@ -5,7 +5,7 @@
  * append-only. Beside each transcript sit `<session>.checkpoints.jsonl` (a
  * snapshot stream), `<session>.prompts.jsonl`, `<session>.meta.json` and
  * `<session>.v2.bak` (the pre-migration copy); only the transcript is read
- * (formats-new §10; vshulcz/deja-vu `internal/sources/commandcode.go`, which
+ * (docs/registry/commandcode.md; vshulcz/deja-vu `internal/sources/commandcode.go`, which
  * cites the client's own `isSessionTranscriptFileName` in 1.73.4, read via the
  * search tool). No relocation variable of Command Code's own is known.
  *

@@ -2,14 +2,14 @@
  * Continue (continue.dev): the VS Code / JetBrains extension and the `cn` CLI.
  *
  * Store: `${DEJA_CONTINUE_ROOT:-${CONTINUE_GLOBAL_DIR:-~/.continue}/sessions}`,
- * shared by the IDE extensions and the CLI (formats-new §18; continuedev/continue
+ * shared by the IDE extensions and the CLI (docs/registry/continue.md; continuedev/continue
  * `core/util/paths.ts`, `core/util/history.ts`, read via the search tool):
  * - `<sessionId>.json` — one session, a JSON document rewritten whole on every
  *   save (a `document` source);
  * - `sessions.json` — the list `[{sessionId, title, dateCreated, workspaceDirectory,
  *   messageCount}]`; `dateCreated` is epoch **milliseconds as a string**
  *   (`String(Date.now())`). Entries with a snake_case `session_id` are an old
- *   format and are ignored (formats-new §18). It is read beside each session,
+ *   format and are ignored (docs/registry/continue.md). It is read beside each session,
  *   not indexed itself.
  *
  * Session document: `{sessionId, title, workspaceDirectory, history[], mode?,

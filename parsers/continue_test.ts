@@ -2,14 +2,12 @@ import { assert, assertEquals } from "../tests/_assert.ts";
 import {
   copyFileSync,
   existsSync,
-  mkdtempSync,
   readdirSync,
   readFileSync,
   rmSync,
   utimesSync,
   writeFileSync,
 } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { continue_ } from "./continue.ts";
 import { workspacePath } from "./_continue_history.ts";
@@ -17,6 +15,7 @@ import { parseOne, REPO, runParser, testEnv } from "../tests/_fixture.ts";
 import { fixtureRun, loadRegistry } from "../tests/_registry.ts";
 import { documentHostileTests, parseDocument } from "../tests/_hostile.ts";
 import type { Event, Session } from "../core/model.ts";
+import { tempDir } from "../tests/_tmp.ts";
 
 const env = testEnv("/nonexistent-home");
 const FARM = join(REPO, "../shared/realdata/farm/continue/home/.continue/sessions");
@@ -70,7 +69,7 @@ Deno.test("fixture run matches expected.json when the registry fixture is parsed
 });
 
 Deno.test("discover takes session files but not sessions.json when the directory has both", async () => {
-  const dir = mkdtempSync(join(tmpdir(), "deja-continue-"));
+  const dir = tempDir("deja-continue-");
   try {
     writeFileSync(join(dir, "sessions.json"), "[]");
     writeFileSync(join(dir, `${SID}.json`), "{}");
@@ -162,7 +161,7 @@ Deno.test("titles and start times come from sessions.json, old snake_case entrie
 });
 
 Deno.test("a session missing from sessions.json takes its file's mtime for start and update", async () => {
-  const dir = mkdtempSync(join(tmpdir(), "deja-continue-"));
+  const dir = tempDir("deja-continue-");
   try {
     const path = join(dir, `${SID}.json`);
     writeFileSync(path, JSON.stringify({ sessionId: SID, history: [item("user", "hi")] }));
@@ -230,7 +229,7 @@ Deno.test({
     "the public sessions give decoded projects, index titles and the stub (IDE builds, 2026-03)",
   ignore: !existsSync(PUBLIC),
   async fn() {
-    const dir = mkdtempSync(join(tmpdir(), "deja-continue-pub-"));
+    const dir = tempDir("deja-continue-pub-");
     try {
       for (const f of readdirSync(PUBLIC).filter((f) => f.startsWith("session-"))) {
         const id = JSON.parse(readFileSync(join(PUBLIC, f), "utf8")).sessionId;

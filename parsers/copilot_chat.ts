@@ -47,7 +47,7 @@ const ID = "copilot_chat";
  * the older `fromSubAgent: true`) go to a subagent session
  * `<sessionId>:sub:<invocationId>` whose parent is the session. Times are
  * epoch ms (`creationDate`, `requests[].timestamp`). No real store was
- * available: the fixture is shaped from the vscode source and formats-new §4.
+ * available: the fixture is shaped from the vscode source and docs/registry/copilot_chat.md
  *
  * `DEJA_COPILOT_CHAT_ROOT` names one `User`-style directory instead.
  */

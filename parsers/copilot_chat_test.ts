@@ -1,5 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Env, Event, Session, SourceRef } from "../core/model.ts";
 import { assert, assertEquals } from "../tests/_assert.ts";
@@ -8,6 +7,7 @@ import { fixtureRun, loadRegistry } from "../tests/_registry.ts";
 import { SourceCtx } from "../lib/parse_ctx.ts";
 import { copilot_chat } from "./copilot_chat.ts";
 import { applyEntry } from "./_copilot_chat_log.ts";
+import { tempDir } from "../tests/_tmp.ts";
 
 const FIXTURE = join(REPO, "fixtures/registry/copilot_chat");
 const T = 1795500000000;
@@ -22,7 +22,7 @@ async function withFixture(fn: (root: string, env: Env) => Promise<void>): Promi
 }
 
 async function withTemp(fn: (dir: string) => Promise<void>): Promise<void> {
-  const dir = mkdtempSync(join(tmpdir(), "deja-cchat-"));
+  const dir = tempDir("deja-cchat-");
   try {
     await fn(dir);
   } finally {

@@ -1,26 +1,18 @@
-import {
-  appendFileSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from "node:fs";
+import { appendFileSync, existsSync, mkdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { DatabaseSync } from "node:sqlite";
-import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import type { Event, Session, SourceRef } from "../core/model.ts";
 import { mergeChunks } from "../lib/merge.ts";
 import { assert, assertEquals, assertStringIncludes } from "../tests/_assert.ts";
 import { parseOne, REPO, runParser, testEnv } from "../tests/_fixture.ts";
 import { copilot, parseFlatYaml } from "./copilot.ts";
+import { tempDir } from "../tests/_tmp.ts";
 
 const SID = "5e55a000-0000-4000-8000-000000000001";
 const CWD = "/work/demo";
 
 function tree(files: Record<string, string | Uint8Array>): { root: string; cleanup(): void } {
-  const root = mkdtempSync(join(tmpdir(), "deja-copilot-"));
+  const root = tempDir("deja-copilot-");
   for (const [rel, body] of Object.entries(files)) {
     mkdirSync(dirname(join(root, rel)), { recursive: true });
     writeFileSync(join(root, rel), body);

@@ -52,11 +52,11 @@ import { noteUnknownColumns, openOrCountEmpty, tables } from "../core/sqlite_rea
 import { arr, obj, str } from "./_util.ts";
 import {
   crushRoot,
+  type CrushSessionRow,
   messagesSql,
   type RawMessage,
   readSchema,
   readSession,
-  type SessionRow,
   sessionsSql,
 } from "./_crush_store.ts";
 import { absolutePath } from "../core/paths.ts";
@@ -169,7 +169,7 @@ export const crush: Parser = {
       const since = hasUpdated && ctx.since > 0 ? ctx.since : 0;
       const sessions = db.prepare(
         sessionsSql(s) + (since ? " WHERE updated_at >= ?" : "") + " ORDER BY rowid",
-      ).all(...(since ? [since] : [])) as unknown as SessionRow[];
+      ).all(...(since ? [since] : [])) as unknown as CrushSessionRow[];
       const msgs = db.prepare(messagesSql(m));
       for (const row of sessions) {
         if (typeof row.id !== "string" || row.id.startsWith("title-")) continue;

@@ -1,8 +1,7 @@
 import { assert, assertEquals } from "../tests/_assert.ts";
 import { DatabaseSync } from "node:sqlite";
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { tmpdir } from "node:os";
 import { zstdCompressSync } from "node:zlib";
 import type { Event, Session, SourceRef } from "../core/model.ts";
 import { crush } from "./crush.ts";
@@ -10,6 +9,7 @@ import { exitCode, stripCwd, stripThink, symbolEdit } from "./_crush_parts.ts";
 import { StoreError } from "../core/sqlite_read.ts";
 import { parseOne, REPO, runParser, testEnv } from "../tests/_fixture.ts";
 import { fixtureRun, loadRegistry } from "../tests/_registry.ts";
+import { tempDir } from "../tests/_tmp.ts";
 
 // ---- helpers ---------------------------------------------------------------
 
@@ -37,7 +37,7 @@ interface Temp {
 }
 
 function temp(): Temp {
-  const dir = mkdtempSync(join(tmpdir(), "deja-crush-"));
+  const dir = tempDir("deja-crush-");
   return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
 }
 

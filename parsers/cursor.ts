@@ -44,7 +44,7 @@ const ID = "cursor";
  *    no time (the store records none). `<encoded>` is the project path
  *    with `/` written as `-` and no leading dash: it is decoded against the
  *    file system, else naively (lossy). A transcript under `<chatId>/subagents/`
- *    is a subagent of `<chatId>`. All from formats-anchor §3.6 (no real
+ *    is a subagent of `<chatId>`. All from docs/registry/cursor.md (no real
  *    transcript was available).
  *
  * `DEJA_CURSOR_ROOT` replaces both roots with one directory that may hold

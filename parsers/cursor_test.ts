@@ -5,12 +5,10 @@ import {
   copyFileSync,
   existsSync,
   mkdirSync,
-  mkdtempSync,
   readFileSync,
   rmSync,
   writeFileSync,
 } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Env, Event, Session, SourceRef } from "../core/model.ts";
 import { assert, assertEquals, assertRejects } from "../tests/_assert.ts";
@@ -19,6 +17,7 @@ import { fixtureRun, loadRegistry } from "../tests/_registry.ts";
 import { StoreError } from "../core/sqlite_read.ts";
 import { appUserDir, uriToPath } from "./_vscode.ts";
 import { cursor, decodeProject } from "./cursor.ts";
+import { tempDir } from "../tests/_tmp.ts";
 
 const FIXTURE = join(REPO, "fixtures/registry/cursor");
 const T = 1795400000000;
@@ -33,7 +32,7 @@ async function withFixture(fn: (root: string, env: Env) => Promise<void>): Promi
 }
 
 async function withTemp(fn: (dir: string) => Promise<void>): Promise<void> {
-  const dir = mkdtempSync(join(tmpdir(), "deja-cursor-"));
+  const dir = tempDir("deja-cursor-");
   try {
     await fn(dir);
   } finally {

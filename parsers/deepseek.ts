@@ -2,7 +2,7 @@
  * DeepSeek Harness (`dsh`, deepseek-harness): session logs.
  *
  * Layout: `${DEJA_DEEPSEEK_ROOT:-${DSH_HOME:-~/.dsh}/sessions}/<project
- * key>/<session dir>/<log>` (formats-anchor §3.19; confirmed in
+ * key>/<session dir>/<log>` (docs/registry/deepseek.md; confirmed in
  * deepseek-harness `session-persistence-jsonl/src/format.ts` via the search
  * tool: the project key is `--<cwd with separators as ->--`, or `_no-cwd`;
  * the session dir is the id with unsafe characters escaped as `~XXXX`).

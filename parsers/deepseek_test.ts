@@ -1,25 +1,18 @@
 import { assert, assertEquals, assertThrows } from "../tests/_assert.ts";
-import {
-  appendFileSync,
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-} from "node:fs";
+import { appendFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { tmpdir } from "node:os";
 import { constants, zstdCompressSync } from "node:zlib";
 import type { Event, Session, SourceRef } from "../core/model.ts";
 import { mergeChunks } from "../lib/merge.ts";
 import { deepseek } from "./deepseek.ts";
 import { isZstd, unzstd } from "./_zstd.ts";
 import { parseOne, REPO, runParser, testEnv } from "../tests/_fixture.ts";
+import { tempDir } from "../tests/_tmp.ts";
 
 // ---- helpers -----------------------------------------------------------------
 
 function temp(): { dir: string; cleanup(): void } {
-  const dir = mkdtempSync(join(tmpdir(), "deja-dsh-"));
+  const dir = tempDir("deja-dsh-");
   return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
 }
 

@@ -113,7 +113,7 @@ const FACTORY_DIALECT: FamilyDialect = {
  *   with Anthropic blocks (`text`, `tool_use{id, name, input}`, `tool_result{tool_use_id,
  *   is_error, content}`); the first user message (`visibility:"llm_only"`, `id:"context-…"`)
  *   is harness context of system reminders, dropped;
- * - `agent_turn_outcome`, and `todo_state` (formats-new §29), carry nothing.
+ * - `agent_turn_outcome`, and `todo_state` (docs/registry/factory.md), carry nothing.
  * Tools: `Execute{command}`, `Read{file_path}`, `Edit{file_path, old_str, new_str}` seen in the
  * farm; `LS`, `Grep`, `Glob`, `Create`, `MultiEdit` by Factory's tool list (not seen). A command
  * result reads `[Error: Command failed (exit code: N)\n]<output>\n\n\n[Process exited with code

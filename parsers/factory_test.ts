@@ -3,17 +3,16 @@ import {
   appendFileSync,
   existsSync,
   mkdirSync,
-  mkdtempSync,
   readFileSync,
   rmSync,
   writeFileSync,
 } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { factory } from "./factory.ts";
 import { parseOne, REPO, runParser, testEnv } from "../tests/_fixture.ts";
 import { fixtureRun, loadRegistry } from "../tests/_registry.ts";
 import type { Event, Session, SourceRef } from "../core/model.ts";
+import { tempDir } from "../tests/_tmp.ts";
 
 const FARM = join(REPO, "../shared/realdata/farm/factory/home/.factory/sessions");
 const SID = "9a8b7c6d-0000-4000-8000-00000000f001";
@@ -44,10 +43,6 @@ const res = (id: string, content: string, is_error = false) => ({
   content,
 });
 
-function tempDir(): string {
-  return mkdtempSync(join(tmpdir(), "deja-factory-"));
-}
-
 function write(root: string, rel: string, records: unknown[]): string {
   const path = join(root, rel);
   mkdirSync(join(path, ".."), { recursive: true });
@@ -63,7 +58,7 @@ function src(path: string): SourceRef {
 }
 
 async function parseRecords(records: unknown[]) {
-  const dir = tempDir();
+  const dir = tempDir("deja-factory-");
   try {
     return await parseOne(factory, src(write(dir, `-w-fd/${SID}.jsonl`, records)), env);
   } finally {
@@ -81,7 +76,7 @@ Deno.test("fixture run matches expected.json when the registry fixture is parsed
 });
 
 Deno.test("discover takes session JSONL but not settings files under ~/.factory/sessions", async () => {
-  const home = tempDir();
+  const home = tempDir("deja-factory-");
   try {
     write(home, `.factory/sessions/-w-fd/${SID}.jsonl`, []);
     write(home, `.factory/sessions/-w-fd/${SID}.settings.json`, []);
@@ -175,7 +170,7 @@ Deno.test("a failed command's exit comes from Factory's framing and the framing 
 });
 
 Deno.test("the model comes from modelId, else from the settings file beside the session", async () => {
-  const dir = tempDir();
+  const dir = tempDir("deja-factory-");
   try {
     const path = write(dir, `-w-fd/${SID}.jsonl`, [
       start(),
@@ -208,7 +203,7 @@ Deno.test("an empty file yields no session and is counted empty once", async () 
 });
 
 Deno.test("a truncated last line is left for the next run and read once an append completes it", async () => {
-  const dir = tempDir();
+  const dir = tempDir("deja-factory-");
   try {
     const path = write(dir, `-w-fd/${SID}.jsonl`, [start(), msg("user", "first")]);
     const whole = readFileSync(path).length;
@@ -232,7 +227,7 @@ Deno.test("a malformed line mid-file is counted and the rest still parses", asyn
 });
 
 Deno.test("an invalid UTF-8 line is counted and skipped when its bytes are not text", async () => {
-  const dir = tempDir();
+  const dir = tempDir("deja-factory-");
   try {
     const path = write(dir, `-w-fd/${SID}.jsonl`, [start()]);
     appendFileSync(path, new Uint8Array([0x7b, 0xf0, 0x28, 0x8c, 0x7d, 0x0a]));
@@ -255,7 +250,7 @@ Deno.test("an unknown first record is counted and the file name still gives the 
 });
 
 Deno.test("a resumed parse from an offset yields the same session id and project as a full parse", async () => {
-  const dir = tempDir();
+  const dir = tempDir("deja-factory-");
   try {
     const head = [start({ cwd: "/w/my-app" }), msg("user", "one")];
     const path = write(dir, `-w-my-app/${SID}.jsonl`, [...head, msg("assistant", "two")]);

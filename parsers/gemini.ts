@@ -29,7 +29,7 @@ import { salvageDocument } from "./_json_doc.ts";
 import { rootFrom } from "../core/paths.ts";
 import { toMillis } from "./_time.ts";
 import { arr, type Obj, obj, str } from "./_util.ts";
-import { messageEvents } from "./_gemini_events.ts";
+import { geminiMessageEvents } from "./_gemini_events.ts";
 
 const ID = "gemini";
 
@@ -40,8 +40,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  * The Gemini CLI parser.
  *
  * Store layout, under `${DEJA_GEMINI_ROOT:-${GEMINI_CLI_HOME:-~}/.gemini}`
- * (`GEMINI_CLI_HOME` names the directory that holds `.gemini`; formats-anchor
- * §3.5):
+ * (`GEMINI_CLI_HOME` names the directory that holds `.gemini`; docs/registry/gemini.md):
  * - `tmp/<projectId>/chats/**` holds the chats. `<projectId>` is a sha256 of
  *   the project root (older builds; realdata/gemini-cli) or a slug (newer
  *   builds; realdata/farm/gemini, 0.61.0). Subagent chats live one level down,
@@ -174,7 +173,7 @@ async function* parse(source: SourceRef, ctx: ParseCtx): AsyncGenerator<Session>
   // A result also carried as a functionResponse part later on keeps its first copy.
   const answered = new Set<string>();
   for (const m of conv.messages) {
-    const r = messageEvents(m, {
+    const r = geminiMessageEvents(m, {
       project,
       fallbackTime: started,
       skip: ctx.skip.bind(ctx),

@@ -4,16 +4,15 @@ import {
   copyFileSync,
   existsSync,
   mkdirSync,
-  mkdtempSync,
   rmSync,
   statSync,
   writeFileSync,
 } from "node:fs";
-import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import type { Event, Session, SourceRef } from "../core/model.ts";
 import { parseOne, REPO, runParser, testEnv } from "../tests/_fixture.ts";
 import { gemini } from "./gemini.ts";
+import { tempDir } from "../tests/_tmp.ts";
 
 const S = "11111111-2222-4333-8444-555555555555";
 const META = {
@@ -26,7 +25,7 @@ const META = {
 
 /** Writes `files` (relative path -> text) under a new temp dir. */
 function tree(files: Record<string, string | Uint8Array>): { root: string; cleanup(): void } {
-  const root = mkdtempSync(join(tmpdir(), "deja-gemini-"));
+  const root = tempDir("deja-gemini-");
   for (const [rel, body] of Object.entries(files)) {
     mkdirSync(dirname(join(root, rel)), { recursive: true });
     writeFileSync(join(root, rel), body);
@@ -613,7 +612,7 @@ Deno.test({
   name: "public chats parse into sessions when laid out as a Gemini CLI store",
   ignore: !existsSync(PUBLIC),
   fn: async () => {
-    const root = mkdtempSync(join(tmpdir(), "deja-gemini-real-"));
+    const root = tempDir("deja-gemini-real-");
     const hash = "f528f00f72f21423df709bb5104dfe181c28474fac473cf1028c3bfd64be534a";
     const place: Record<string, string> = {
       "chat-hashed-projectdir-2.5-flash.json":

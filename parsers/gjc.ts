@@ -1,7 +1,7 @@
 /**
  * gajae-code (`gjc`), an omp fork: pi session JSONL with sub-agent passes one level down.
  *
- * Store (formats-new §8, from the deja-vu registry's reading of gjc's docs; the variable
+ * Store (docs/registry/gjc.md, from the deja-vu registry's reading of gjc's docs; the variable
  * names confirmed in third-party readers and gjc tooling via the search tool; no real
  * store here):
  * - `${DEJA_GJC_ROOT:-${GJC_CODING_AGENT_DIR:-~/${GJC_CONFIG_DIR:-.gjc}/agent}/sessions}/<project slug>/<session>.jsonl`,

@@ -1,11 +1,11 @@
 import { assert, assertEquals } from "../tests/_assert.ts";
 import { DatabaseSync } from "node:sqlite";
-import { appendFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { appendFileSync, existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { tmpdir } from "node:os";
 import type { Event, Session, SourceRef } from "../core/model.ts";
 import { goose, gooseRoot } from "./goose.ts";
 import { materialize, parseOne, REPO, testEnv } from "../tests/_fixture.ts";
+import { tempDir } from "../tests/_tmp.ts";
 
 // ---- helpers -----------------------------------------------------------------
 
@@ -19,7 +19,7 @@ const SCHEMA = `
     content_json TEXT NOT NULL, created_timestamp INTEGER NOT NULL, metadata_json TEXT);`;
 
 function temp(): { dir: string; cleanup(): void } {
-  const dir = mkdtempSync(join(tmpdir(), "deja-goose-"));
+  const dir = tempDir("deja-goose-");
   return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
 }
 

@@ -9,11 +9,11 @@
  *   `session/update` stream, append-only (kind "append"; `_grok_acp.ts`).
  *   Its `timestamp` is epoch **seconds** (harness-convert, which writes
  *   sessions Grok resumes), `params._meta.agentTimestampMs` epoch ms is the
- *   fallback (formats-anchor §3.8).
+ *   fallback (docs/registry/grok.md).
  * - `summary.json` beside it: `info.id`, `info.cwd`, `generated_title`,
  *   `session_summary`, `created_at`/`updated_at` (ISO), `current_model_id`,
  *   `session_kind` (`subagent`, `subagent_fork`), `parent_session_id`
- *   (formats-anchor §3.8; harness-convert). Read on every pass.
+ *   (docs/registry/grok.md; harness-convert). Read on every pass.
  * - `<group>/.cwd` holds the real cwd when the encoded name would be too long
  *   (harness-convert). Other files (`chat_history.jsonl`, `events.jsonl`,
  *   `signals.json`, ...) are not read.

@@ -4,23 +4,22 @@ import {
   copyFileSync,
   existsSync,
   mkdirSync,
-  mkdtempSync,
   readFileSync,
   rmSync,
   statSync,
   writeFileSync,
 } from "node:fs";
-import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import type { Event, Session, SourceRef } from "../core/model.ts";
 import { parseOne, REPO, runParser, testEnv } from "../tests/_fixture.ts";
 import { StoreError } from "../core/sqlite_read.ts";
 import { grok } from "./grok.ts";
+import { tempDir } from "../tests/_tmp.ts";
 
 /** Writes `files` (relative path -> text) under a new temp dir. */
 function tree(files: Record<string, string | Uint8Array>): { root: string; cleanup(): void } {
-  const root = mkdtempSync(join(tmpdir(), "deja-grok-"));
+  const root = tempDir("deja-grok-");
   for (const [rel, body] of Object.entries(files)) {
     mkdirSync(dirname(join(root, rel)), { recursive: true });
     writeFileSync(join(root, rel), body);
@@ -502,7 +501,7 @@ Deno.test({
     "farm home holds no Grok store (grok-cli 0.0.34 keeps none): discovery finds nothing and says where it looked",
   ignore: !existsSync(FARM),
   fn: async () => {
-    const home = mkdtempSync(join(tmpdir(), "deja-grok-farm-"));
+    const home = tempDir("deja-grok-farm-");
     try {
       mkdirSync(join(home, "proj/.grok"), { recursive: true });
       copyFileSync(join(FARM, "proj/.grok/settings.json"), join(home, "proj/.grok/settings.json"));

@@ -6,9 +6,9 @@
  *   (realdata/hermes; hermes-agent `hermes_state.py` `get_hermes_home() /
  *   "state.db"`, search tool).
  * - `profiles/<name>/state.db`: one store per profile (older builds;
- *   formats-anchor §3.9). 0-byte files are not listed.
+ *   docs/registry/hermes.md). 0-byte files are not listed.
  * - `config.yaml` (root or profile) whose `sessiondb:` block names a
- *   `provider: postgresql` (formats-anchor §3.9; not confirmed in source):
+ *   `provider: postgresql` (docs/registry/hermes.md; not confirmed in source):
  *   the sessions live in a remote database. deja never connects; the config
  *   becomes a source whose parse counts one `unsupported` skip, so
  *   `deja sources` says why nothing came from it.

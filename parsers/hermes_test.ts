@@ -1,13 +1,13 @@
 import { assert, assertEquals, assertRejects } from "../tests/_assert.ts";
 import { DatabaseSync } from "node:sqlite";
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { tmpdir } from "node:os";
 import type { Event, Session, SourceRef } from "../core/model.ts";
 import { hermes, remoteProvider } from "./hermes.ts";
 import { isCompaction, stripPreamble, toolResult } from "./_hermes_rows.ts";
 import { StoreError } from "../core/sqlite_read.ts";
 import { materialize, parseOne, REPO, runParser, testEnv } from "../tests/_fixture.ts";
+import { tempDir } from "../tests/_tmp.ts";
 
 // ---- helpers -----------------------------------------------------------------
 
@@ -18,7 +18,7 @@ const SCHEMA = `
     content TEXT, tool_call_id TEXT, tool_calls TEXT, tool_name TEXT, timestamp REAL NOT NULL, reasoning TEXT);`;
 
 function temp(): { dir: string; cleanup(): void } {
-  const dir = mkdtempSync(join(tmpdir(), "deja-hermes-"));
+  const dir = tempDir("deja-hermes-");
   return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
 }
 

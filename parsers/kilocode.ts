@@ -32,12 +32,12 @@ const EXTENSION = "kilocode.kilo-code";
  *    channel builds write `kilo-<channel>.db`; `KILO_DB` names another file
  *    (absolute or relative to the data dir). Observed in realdata/farm/kilo
  *    (`@kilocode/cli` 7.7.7: every row only in the `-wal`; tools `bash` with
- *    `metadata.exit`, `read`, `edit`); paths from formats-new §5.
+ *    `metadata.exit`, `read`, `edit`); paths from docs/registry/kilocode.md
  * 2. The extension's Roo-style task directories
  *    `globalStorage/kilocode.kilo-code/tasks/<taskId>/api_conversation_history.json`
  *    in every VS Code-style editor (`_vscode.ts`), with `history_item.json` /
  *    `task_metadata.json` beside them; `document` sources read by the shared
- *    Cline-family reader (`_task_history.ts`). From formats-new §5 (no real
+ *    Cline-family reader (`_task_history.ts`). From docs/registry/kilocode.md (no real
  *    extension store was available).
  *
  * `DEJA_KILOCODE_ROOT` replaces both roots with one directory that may hold

@@ -1,5 +1,4 @@
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Session, SourceRef } from "../core/model.ts";
 import { assert, assertEquals, assertRejects } from "../tests/_assert.ts";
@@ -7,6 +6,7 @@ import { materialize, parseOne, REPO, runParser, testEnv } from "../tests/_fixtu
 import { fixtureRun, loadRegistry } from "../tests/_registry.ts";
 import { StoreError } from "../core/sqlite_read.ts";
 import { kilocode } from "./kilocode.ts";
+import { tempDir } from "../tests/_tmp.ts";
 
 const FIXTURE = join(REPO, "fixtures/registry/kilocode");
 
@@ -31,7 +31,7 @@ function session(list: Session[], id: string): Session {
 }
 
 async function withTemp(fn: (dir: string) => Promise<void>): Promise<void> {
-  const dir = mkdtempSync(join(tmpdir(), "deja-kilo-"));
+  const dir = tempDir("deja-kilo-");
   try {
     await fn(dir);
   } finally {

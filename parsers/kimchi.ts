@@ -2,7 +2,7 @@
  * Kimchi Coding (`@getkimchi/kimchi`): pi session JSONL under Kimchi's own harness
  * directory.
  *
- * Store (formats-new §9, from the deja-vu registry; `KIMCHI_CODING_AGENT_DIR` and the
+ * Store (docs/registry/kimchi.md, from the deja-vu registry; `KIMCHI_CODING_AGENT_DIR` and the
  * default `~/.config/kimchi/harness` confirmed in Kimchi's entry point via the search
  * tool, which joins the home directory with `.config` literally; no real store here):
  * `${DEJA_KIMCHI_ROOT:-${KIMCHI_CODING_AGENT_DIR:-~/.config/kimchi/harness}/sessions}/`,

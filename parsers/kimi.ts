@@ -24,7 +24,7 @@ import {
 import { readJsonl } from "./_jsonl.ts";
 import { rootFrom } from "../core/paths.ts";
 import { arr, obj, str } from "./_util.ts";
-import { contextEvents, type KimiCtx, WireReader, type WireState } from "./_kimi_records.ts";
+import { contextEvents, type KimiCtx, type KimiWireState, WireReader } from "./_kimi_records.ts";
 import { isKimiCode, kimiCodeSources, readKimiCode } from "./_kimi_code.ts";
 
 const ID = "kimi";
@@ -171,7 +171,7 @@ async function* parse(source: SourceRef, ctx: ParseCtx): AsyncGenerator<Session>
   };
   let records = 0;
   if (at.file === "wire") {
-    const state = structuredClone((obj(ctx.state) ?? {}) as WireState);
+    const state = structuredClone((obj(ctx.state) ?? {}) as KimiWireState);
     const wire = new WireReader(state, kctx);
     for await (const { value, start } of readJsonl(source.path, ctx)) {
       records++;

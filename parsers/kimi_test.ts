@@ -1,12 +1,12 @@
 import { createHash } from "node:crypto";
-import { appendFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { appendFileSync, existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { Event, Session, SourceRef } from "../core/model.ts";
 import { mergeChunks } from "../lib/merge.ts";
 import { assert, assertEquals } from "../tests/_assert.ts";
 import { parseOne, REPO, runParser, testEnv } from "../tests/_fixture.ts";
 import { kimi } from "./kimi.ts";
+import { tempDir } from "../tests/_tmp.ts";
 
 const WD = "/work/svc";
 const KEY = createHash("md5").update(WD).digest("hex");
@@ -17,7 +17,7 @@ const KIMI_JSON = JSON.stringify({
 });
 
 function tree(files: Record<string, string | Uint8Array>): { root: string; cleanup(): void } {
-  const root = mkdtempSync(join(tmpdir(), "deja-kimi-"));
+  const root = tempDir("deja-kimi-");
   for (const [rel, body] of Object.entries(files)) {
     mkdirSync(dirname(join(root, rel)), { recursive: true });
     writeFileSync(join(root, rel), body);

@@ -7,13 +7,13 @@
  * `%APPDATA%\Kiro\User` (Windows) (getagentseal/codeburn `docs/providers/kiro.md`,
  * read via the search tool). DEJA_KIRO_ROOT stands for both: its `sessions/`
  * and its `globalStorage/`. `KIRO_HOME` is honoured by some readers; Kiro's own
- * use of it is not confirmed (formats-new §6).
+ * use of it is not confirmed (docs/registry/kiro.md).
  *
  * CLI store, `sessions/cli/<sessionId>.jsonl` (append-only) with a
  * `<sessionId>.json` sidecar `{session_id, cwd, title, created_at, updated_at
  * (RFC 3339), parent_session_id, session_state: {model_info | rts_model_state.model_info:
  * {model_id}}}`; `.lock` and `.history` files beside them are not read
- * (formats-new §6; Dicklesworthstone/coding_agent_session_search
+ * (docs/registry/kiro.md; Dicklesworthstone/coding_agent_session_search
  * `src/connectors/kiro.rs` and codeburn `src/providers/kiro.ts`, read via the
  * search tool; no real store seen). A line is `{version: "v1", kind, data}`:
  * - `Prompt`: user text in `data.content[] {kind: "text", data}`;

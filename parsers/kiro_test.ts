@@ -1,22 +1,14 @@
 import { assert, assertEquals } from "../tests/_assert.ts";
-import {
-  appendFileSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from "node:fs";
-import { tmpdir } from "node:os";
+import { appendFileSync, existsSync, mkdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { Env, Event, Session, SourceRef } from "../core/model.ts";
 import { parseOne, REPO, runParser, testEnv } from "../tests/_fixture.ts";
 import { kiro, kiroUserDir } from "./kiro.ts";
 import { decodeWorkspace } from "./_kiro_ide.ts";
+import { tempDir } from "../tests/_tmp.ts";
 
 function tree(files: Record<string, string | Uint8Array>): { root: string; cleanup(): void } {
-  const root = mkdtempSync(join(tmpdir(), "deja-kiro-"));
+  const root = tempDir("deja-kiro-");
   for (const [rel, body] of Object.entries(files)) {
     mkdirSync(dirname(join(root, rel)), { recursive: true });
     writeFileSync(join(root, rel), body);

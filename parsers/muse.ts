@@ -273,7 +273,7 @@ async function* parse(source: SourceRef, ctx: ParseCtx): AsyncGenerator<Session>
  * session.jsonl`, a directory per session under the day it started (sharded by day);
  * subagents in `<id>/subagent/<child>/session.jsonl` get id `<id>/subagent/<child>` and
  * `parent` = `<id>`. Beside the logs: `tool-outputs/`, `cron.db`, `goals.db`, locks and a
- * hidden `.msp-view-v1/` — not read (formats-new §16; layout confirmed in several public
+ * hidden `.msp-view-v1/` — not read (docs/registry/muse.md; layout confirmed in several public
  * Muse readers via the search tool; no Muse store was available to read).
  *
  * Records `{schema_version, id, stream{kind, id}, sequence, recorded_at (epoch **µs** -> ms),

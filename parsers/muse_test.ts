@@ -1,18 +1,11 @@
 import { assertEquals } from "../tests/_assert.ts";
-import {
-  appendFileSync,
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-} from "node:fs";
-import { tmpdir } from "node:os";
+import { appendFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { muse } from "./muse.ts";
 import { parseOne, testEnv } from "../tests/_fixture.ts";
 import { fixtureRun, loadRegistry } from "../tests/_registry.ts";
 import type { Event, Session, SourceRef } from "../core/model.ts";
+import { tempDir } from "../tests/_tmp.ts";
 
 const SID = "01a2b3c4-0000-7000-8000-0000000000d1";
 const T0 = 1791450000123456; // µs
@@ -47,10 +40,6 @@ const metadata = (workspace_root: string) =>
     record: { workspace_root, model_id: "m-1" },
   });
 
-function tempDir(): string {
-  return mkdtempSync(join(tmpdir(), "deja-muse-"));
-}
-
 /** `<root>/2026/10/08/<SID>/session.jsonl` holding `records` (objects or raw lines). */
 function writeSession(root: string, records: unknown[], rel = `2026/10/08/${SID}`): string {
   mkdirSync(join(root, rel), { recursive: true });
@@ -67,7 +56,7 @@ function src(path: string): SourceRef {
 }
 
 async function parseRecords(records: unknown[]) {
-  const dir = tempDir();
+  const dir = tempDir("deja-muse-");
   try {
     return await parseOne(muse, src(writeSession(dir, records)), env);
   } finally {
@@ -85,7 +74,7 @@ Deno.test("fixture run matches expected.json when the registry fixture is parsed
 });
 
 Deno.test("discover takes day-sharded session dirs and subagents but not hidden or tool dirs", async () => {
-  const root = tempDir();
+  const root = tempDir("deja-muse-");
   try {
     writeSession(root, []);
     writeSession(root, [], `2026/10/09/${SID}-b`);
@@ -257,7 +246,7 @@ Deno.test("the title is the latest session.name.changed when a session is rename
 });
 
 Deno.test("a subagent log gets a child id and the parent's id when it sits under subagent/", async () => {
-  const dir = tempDir();
+  const dir = tempDir("deja-muse-");
   try {
     const path = writeSession(dir, [{
       record_json: JSON.stringify(
@@ -284,7 +273,7 @@ Deno.test("an empty file yields no session and counts as empty", async () => {
 });
 
 Deno.test("a truncated last line is left for the next run and read once an append completes it", async () => {
-  const dir = tempDir();
+  const dir = tempDir("deja-muse-");
   try {
     const path = writeSession(dir, [metadata("/w/m"), started("first")]);
     const whole = readFileSync(path).length;
@@ -308,7 +297,7 @@ Deno.test("a malformed line mid-file is counted and the rest still parses", asyn
 });
 
 Deno.test("an invalid UTF-8 line is counted and skipped when its bytes are not text", async () => {
-  const dir = tempDir();
+  const dir = tempDir("deja-muse-");
   try {
     const path = writeSession(dir, [started("a")]);
     appendFileSync(path, new Uint8Array([0x7b, 0xc3, 0x28, 0x7d, 0x0a]));
@@ -332,7 +321,7 @@ Deno.test("an unknown first record is counted while later records still fold", a
 });
 
 Deno.test("a resumed parse from an offset yields the same session id, workspace and stream filter", async () => {
-  const dir = tempDir();
+  const dir = tempDir("deja-muse-");
   try {
     const head = [metadata("/w/m"), started("one")];
     const path = writeSession(dir, [
@@ -356,7 +345,7 @@ Deno.test("a resumed parse from an offset yields the same session id, workspace 
 });
 
 Deno.test("a later pass with only a rename yields the title when no new event comes", async () => {
-  const dir = tempDir();
+  const dir = tempDir("deja-muse-");
   try {
     const path = writeSession(dir, [metadata("/w/m"), started("one")]);
     const a = await parseOne(muse, src(path), env);

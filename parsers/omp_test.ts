@@ -1,16 +1,16 @@
 import { assert, assertEquals } from "../tests/_assert.ts";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { omp } from "./omp.ts";
 import { REPO, runParser, testEnv } from "../tests/_fixture.ts";
 import { fixtureRun, loadRegistry } from "../tests/_registry.ts";
 import type { Event, Session } from "../core/model.ts";
+import { tempDir } from "../tests/_tmp.ts";
 
 const FIXTURE = join(REPO, "fixtures/registry/omp");
 
 function temp(): { dir: string; cleanup(): void } {
-  const dir = mkdtempSync(join(tmpdir(), "deja-omp-"));
+  const dir = tempDir("deja-omp-");
   return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
 }
 const texts = (s: Session, kind: Event["kind"]) =>

@@ -3,7 +3,7 @@
  * as rows of a per-agent SQLite store (2026.9.x builds). Both are read.
  *
  * Store, under the state directory `${DEJA_OPENCLAW_ROOT:-${OPENCLAW_STATE_DIR:-~/.openclaw}}`:
- * - `agents/<agentId>/sessions/<sessionId>.jsonl` (kind "append"; formats-anchor §3.17):
+ * - `agents/<agentId>/sessions/<sessionId>.jsonl` (kind "append"; docs/registry/openclaw.md):
  *   pi session files. Not read: `sessions.json` (the key -> session map), compaction
  *   checkpoints `<id>.checkpoint.<uuid>.jsonl`, archived `*.jsonl.deleted.<time>` /
  *   `.reset` / `.bak` copies (their names do not end in `.jsonl`).

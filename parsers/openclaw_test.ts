@@ -3,13 +3,11 @@ import {
   copyFileSync,
   existsSync,
   mkdirSync,
-  mkdtempSync,
   readdirSync,
   readFileSync,
   rmSync,
   writeFileSync,
 } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { zstdCompressSync } from "node:zlib";
@@ -17,6 +15,7 @@ import { openclaw } from "./openclaw.ts";
 import { materialize, parseOne, REPO, runParser, testEnv } from "../tests/_fixture.ts";
 import { fixtureRun, loadRegistry } from "../tests/_registry.ts";
 import type { Event, Session, SourceRef } from "../core/model.ts";
+import { tempDir } from "../tests/_tmp.ts";
 
 const FIXTURE = join(REPO, "fixtures/registry/openclaw");
 const env = testEnv("/nonexistent-home");
@@ -30,7 +29,7 @@ const dbSrc = (path: string): SourceRef => ({
 });
 
 function temp(): { dir: string; cleanup(): void } {
-  const dir = mkdtempSync(join(tmpdir(), "deja-openclaw-"));
+  const dir = tempDir("deja-openclaw-");
   return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
 }
 

@@ -1,12 +1,12 @@
 import { DatabaseSync } from "node:sqlite";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { assertEquals } from "../tests/_assert.ts";
 import { testEnv } from "../tests/_fixture.ts";
 import { runIndex } from "../lib/indexer.ts";
 import { indexPath, Store } from "../lib/store.ts";
 import { opencode } from "./opencode.ts";
+import { tempDir } from "../tests/_tmp.ts";
 
 // opencode channel builds write `opencode-<channel>.db` beside `opencode.db` (opencode's
 // `storage/db.ts`); a session used from both builds is in both files.
@@ -41,7 +41,7 @@ function indexed(env: ReturnType<typeof testEnv>) {
 
 for (const newer of ["opencode.db", "opencode-beta.db"]) {
   Deno.test(`the copy updated last wins when one session is in two channel databases (${newer} newer)`, async () => {
-    const root = mkdtempSync(join(tmpdir(), "deja-oc-channels-"));
+    const root = tempDir("deja-oc-channels-");
     try {
       const older = newer === "opencode.db" ? "opencode-beta.db" : "opencode.db";
       db(join(root, older), T0 + 10, "old copy");

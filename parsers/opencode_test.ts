@@ -1,15 +1,6 @@
 import { DatabaseSync } from "node:sqlite";
 import { createHash } from "node:crypto";
-import {
-  copyFileSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-} from "node:fs";
-import { tmpdir } from "node:os";
+import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Env, Event, Session, SourceRef } from "../core/model.ts";
 import { assert, assertEquals, assertRejects, assertStringIncludes } from "../tests/_assert.ts";
@@ -18,6 +9,7 @@ import { fixtureRun, loadRegistry } from "../tests/_registry.ts";
 import { StoreError } from "../core/sqlite_read.ts";
 import { readOpencodeDb } from "./_opencode_db.ts";
 import { opencode } from "./opencode.ts";
+import { tempDir } from "../tests/_tmp.ts";
 
 const FIXTURE = join(REPO, "fixtures/registry/opencode");
 const MAIN = "ses_fx01main";
@@ -36,7 +28,7 @@ async function withFixture(fn: (root: string, env: Env) => Promise<void>): Promi
 }
 
 async function withTemp(fn: (dir: string) => Promise<void>): Promise<void> {
-  const dir = mkdtempSync(join(tmpdir(), "deja-oc-test-"));
+  const dir = tempDir("deja-oc-test-");
   try {
     await fn(dir);
   } finally {

@@ -2,7 +2,7 @@
  * prime-agent (PrimeIntellect-ai/prime-agent): pi session JSONL in a flat directory,
  * with `rlm.spawn` children under `session-artifacts/`.
  *
- * Store (formats-new §19: variable names and layout verified there in the harness's
+ * Store (docs/registry/prime.md: variable names and layout verified there in the harness's
  * `packages/coding-agent/src/config.ts`; the names confirmed again in third-party
  * readers via the search tool; no real store here):
  * - sessions `${DEJA_PRIME_ROOT:-${PRIME_AGENT_SESSION_DIR:-${PRIME_AGENT_CODING_AGENT_SESSION_DIR:-${PRIME_AGENT_CODING_AGENT_DIR:-~/.prime/agent}/sessions}}}/<uuid7>.jsonl`;

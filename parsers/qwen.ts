@@ -25,7 +25,7 @@ import {
   SHELL,
   shellOutput,
   toolMeaning,
-  toolResultEvent,
+  toolResultFrom,
 } from "./_gemini_events.ts";
 
 const ID = "qwen";
@@ -224,7 +224,7 @@ function responses(parts: unknown[], rec: Obj, time?: number): Event[] {
       exit = shellOutput(text).exit;
       text = framedOutput(text);
     }
-    events.push(toolResultEvent(id, text.trim(), time, exit, isError));
+    events.push(toolResultFrom(id, text.trim(), time, exit, isError));
   });
   return events;
 }

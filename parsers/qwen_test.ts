@@ -1,18 +1,18 @@
-import { appendFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { appendFileSync, existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { Event, Session, SourceRef } from "../core/model.ts";
 import { mergeChunks } from "../lib/merge.ts";
 import { assert, assertEquals } from "../tests/_assert.ts";
 import { parseOne, REPO, runParser, testEnv } from "../tests/_fixture.ts";
 import { qwen } from "./qwen.ts";
+import { tempDir } from "../tests/_tmp.ts";
 
 const SID = "9d3f0c1e-5b7a-4e2d-8c6f-00000000c0de";
 const CWD = "/work/proj";
 const CHAT = `projects/-work-proj/chats/${SID}.jsonl`;
 
 function tree(files: Record<string, string | Uint8Array>): { root: string; cleanup(): void } {
-  const root = mkdtempSync(join(tmpdir(), "deja-qwen-"));
+  const root = tempDir("deja-qwen-");
   for (const [rel, body] of Object.entries(files)) {
     mkdirSync(dirname(join(root, rel)), { recursive: true });
     writeFileSync(join(root, rel), body);

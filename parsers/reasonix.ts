@@ -1,6 +1,6 @@
 /**
  * Reasonix (esengine/DeepSeek-Reasonix): JSONL transcripts and the 1.x
- * frame logs. Store layout from formats-new §14 (third-party reading of
+ * frame logs. Store layout from docs/registry/reasonix.md (third-party reading of
  * `internal/contract/config/{storage_roots,paths}.go`; no real store here).
  *
  * State root: `${DEJA_REASONIX_ROOT}`, else `$REASONIX_STATE_HOME`, else the
@@ -49,7 +49,7 @@ import { readJsonl } from "./_jsonl.ts";
 import { expandHome, rootFrom } from "../core/paths.ts";
 import { toMillis } from "./_time.ts";
 import { type Obj, obj, str } from "./_util.ts";
-import { messageEvents, replayFrames } from "./_reasonix_store.ts";
+import { reasonixMessageEvents, replayFrames } from "./_reasonix_store.ts";
 
 const ID = "reasonix";
 const MAX_FRAMES_BYTES = 256 << 20;
@@ -160,7 +160,7 @@ async function* parseJsonl(source: SourceRef, ctx: ParseCtx): AsyncGenerator<Ses
   for await (const line of readJsonl(source.path, ctx)) {
     const m = obj(line.value);
     if (!m) skip("bad_shape", `${source.path}@${line.start}`, "not a JSON object");
-    else events.push(...messageEvents(m, `@${line.start}`, meta.project, skip));
+    else events.push(...reasonixMessageEvents(m, `@${line.start}`, meta.project, skip));
   }
   if (ctx.offset === 0 && ((await statOrNull(source.path))?.size ?? 0) === 0) {
     ctx.skip("empty", source.path);
@@ -197,7 +197,9 @@ async function* parseFrames(source: SourceRef, ctx: ParseCtx): AsyncGenerator<Se
   const meta = await sidecar(join(dirname(dirname(dir)), "sessions", `${basename(dir)}.jsonl`));
   const project = str(obj(await readJsonFile(join(dir, "header.json")))?.cwd) ?? meta.project;
   const skip = ctx.skip.bind(ctx);
-  const events = replay.messages.flatMap(({ key, msg }) => messageEvents(msg, key, project, skip));
+  const events = replay.messages.flatMap(({ key, msg }) =>
+    reasonixMessageEvents(msg, key, project, skip)
+  );
   if (!events.length) return;
   const { first, last } = bounds(events);
   yield {

@@ -1,16 +1,16 @@
 import { assert, assertEquals } from "../tests/_assert.ts";
-import { appendFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { appendFileSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { tmpdir } from "node:os";
 import { zstdCompressSync } from "node:zlib";
 import type { Event, Session, SourceRef } from "../core/model.ts";
 import { reasonix, reasonixRoot, tomlStateDir } from "./reasonix.ts";
 import { materialize, parseOne, REPO, testEnv } from "../tests/_fixture.ts";
+import { tempDir } from "../tests/_tmp.ts";
 
 // ---- helpers -----------------------------------------------------------------
 
 function temp(): { dir: string; cleanup(): void } {
-  const dir = mkdtempSync(join(tmpdir(), "deja-rx-"));
+  const dir = tempDir("deja-rx-");
   return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
 }
 

@@ -34,7 +34,7 @@ const CUSTOM_STORAGE = "roo-cline.customStoragePath";
  * Roots: `globalStorage/rooveterinaryinc.roo-cline` in every VS Code-style
  * editor (`_vscode.ts`), every `roo-cline.customStoragePath` found in those
  * editors' `User/settings.json` (JSONC), and the Roo CLI's
- * `~/.vscode-mock/global-storage` (from formats-anchor §3.14). With
+ * `~/.vscode-mock/global-storage` (from docs/registry/roo.md). With
  * `DEJA_ROO_ROOT` set, that one directory is the only root.
  *
  * Format facts (read in RooCodeInc/Roo-Code via the search tool; no real Roo

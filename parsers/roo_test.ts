@@ -1,5 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Event, Session, SourceRef } from "../core/model.ts";
 import { assert, assertEquals } from "../tests/_assert.ts";
@@ -7,6 +6,7 @@ import { materialize, parseOne, REPO, runParser, testEnv } from "../tests/_fixtu
 import { fixtureRun, loadRegistry } from "../tests/_registry.ts";
 import { roo } from "./roo.ts";
 import { parseJsonc } from "./_vscode.ts";
+import { tempDir } from "../tests/_tmp.ts";
 
 const FIXTURE = join(REPO, "fixtures/registry/roo");
 
@@ -46,7 +46,7 @@ function result(events: Event[], id: string): Event {
 }
 
 async function withTemp(fn: (dir: string) => Promise<void>): Promise<void> {
-  const dir = mkdtempSync(join(tmpdir(), "deja-roo-"));
+  const dir = tempDir("deja-roo-");
   try {
     await fn(dir);
   } finally {

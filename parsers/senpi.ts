@@ -2,7 +2,7 @@
  * Senpi (`@code-yeongyu/senpi`, "OmO Native"): pi session JSONL under its own agent
  * directory, or a project-local one.
  *
- * Store (formats-new §7, verified there in code-yeongyu/senpi `config.ts` and
+ * Store (docs/registry/senpi.md, verified there in code-yeongyu/senpi `config.ts` and
  * `core/session-manager.ts`; the variable names confirmed again in other projects'
  * launchers via the search tool; no real store here):
  * - `${DEJA_SENPI_ROOT:-${SENPI_CODING_AGENT_SESSION_DIR:-${SENPI_CODING_AGENT_DIR:-~/.senpi/agent}/sessions}}`

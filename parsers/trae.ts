@@ -80,7 +80,7 @@ function say(r: RolloutReader, raw: unknown, time: number | undefined): void {
 }
 
 /**
- * TRAE's differences from Codex rollouts (formats-new §15; confirmed in the
+ * TRAE's differences from Codex rollouts (docs/registry/trae.md; confirmed in the
  * readers named on the parser):
  * - user-role `response_item`s are TRAE's own injections; prompts come from
  *   `event_msg` `user_message` and `item_completed` `UserMessage` only;
@@ -140,7 +140,7 @@ const TRAE_DIALECT: RolloutDialect = {
  * TRAE CLI (`traex`, reports itself as `traecli 0.200+`) — Codex rollout JSONL, kind "append".
  *
  * Store: `${DEJA_TRAE_ROOT:-${TRAECLI_HOME:-${TRAE_HOME:-~/.trae}/cli}}/sessions/YYYY/MM/DD/
- * rollout-<time>-<uuid>.jsonl` and `archived_sessions/` (formats-new §15; the layout and
+ * rollout-<time>-<uuid>.jsonl` and `archived_sessions/` (docs/registry/trae.md; the layout and
  * `TRAECLI_HOME` / `TRAE_HOME` confirmed in a public reader's TRAE adapter via the search tool).
  * Times: ISO strings with ms, `turn` and `started_at` as in Codex; all become epoch ms.
  *

@@ -3,18 +3,17 @@ import {
   appendFileSync,
   existsSync,
   mkdirSync,
-  mkdtempSync,
   readFileSync,
   rmSync,
   writeFileSync,
 } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { trae } from "./trae.ts";
 import { parseOne, REPO, runParser, testEnv } from "../tests/_fixture.ts";
 import { fixtureRun, loadRegistry } from "../tests/_registry.ts";
 import { mergeChunks } from "../lib/merge.ts";
 import type { Event, Session, SourceRef } from "../core/model.ts";
+import { tempDir } from "../tests/_tmp.ts";
 
 const FARM_CODEX = join(REPO, "../shared/realdata/farm/codex/home/.codex");
 const SID = "019fc0a1-2b00-7c11-8d22-0000000000b1";
@@ -56,13 +55,9 @@ const output = (id: string, text: string) => ({
 const mutation = (s: number, operation: string, items: unknown[], turn = T1) =>
   line(s, "history_mutation", { turn_id: turn, operation, items });
 
-function tempDir(): string {
-  return mkdtempSync(join(tmpdir(), "deja-trae-"));
-}
-
 /** Writes a rollout of `records` (objects or raw lines) and parses it whole. */
 async function parseRecords(records: unknown[], opts: { keep?: boolean } = {}) {
-  const dir = tempDir();
+  const dir = tempDir("deja-trae-");
   const path = join(dir, `rollout-2026-10-08T09-00-00-${SID}.jsonl`);
   writeFileSync(
     path,
@@ -90,7 +85,7 @@ Deno.test("fixture run matches expected.json when the registry fixture is parsed
 });
 
 Deno.test("discover reads TRAECLI_HOME, then TRAE_HOME/cli, when DEJA_TRAE_ROOT is unset", async () => {
-  const home = tempDir();
+  const home = tempDir("deja-trae-");
   try {
     const cli = join(home, "t", "cli");
     mkdirSync(join(cli, "sessions/2026/10/08"), { recursive: true });
@@ -222,7 +217,7 @@ Deno.test("assistant text comes from item_completed when the rollout has no assi
 });
 
 Deno.test("a copy read in a later pass carries the same key so the store folds it", async () => {
-  const dir = tempDir();
+  const dir = tempDir("deja-trae-");
   try {
     const p = join(dir, `rollout-2026-10-08T09-00-00-${SID}.jsonl`);
     const first = [meta, userMsg(1, "run", T1), line(2, "response_item", exec("call-1", "ls"))];
@@ -248,7 +243,7 @@ Deno.test("an empty file yields no session and counts as empty", async () => {
 });
 
 Deno.test("a truncated last line is left for the next run and read once an append completes it", async () => {
-  const dir = tempDir();
+  const dir = tempDir("deja-trae-");
   try {
     const p = join(dir, `rollout-2026-10-08T09-00-00-${SID}.jsonl`);
     writeFileSync(p, [meta, userMsg(1, "first", T1)].map((r) => JSON.stringify(r) + "\n").join(""));

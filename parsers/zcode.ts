@@ -1,7 +1,7 @@
 /**
  * ZCode, Z.ai's desktop coding agent, and its CLI.
  *
- * Store, under `${DEJA_ZCODE_ROOT:-~/.zcode}` (formats-new §11, a low-confidence
+ * Store, under `${DEJA_ZCODE_ROOT:-~/.zcode}` (docs/registry/zcode.md, a low-confidence
  * third-party note: deja-vu's registry, citing volcengine/OpenViking's plugin
  * notes and the `zcode-stats` tool; no real store was available):
  * - `projects/<encoded-cwd>/<session>.jsonl` — append-only transcripts of flat

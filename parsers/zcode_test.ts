@@ -1,11 +1,11 @@
 import { assertEquals } from "../tests/_assert.ts";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { zcode } from "./zcode.ts";
 import { parseOne, testEnv } from "../tests/_fixture.ts";
 import { fixtureRun, loadRegistry } from "../tests/_registry.ts";
 import { jsonlHostileTests } from "../tests/_hostile.ts";
+import { tempDir } from "../tests/_tmp.ts";
 
 const env = testEnv("/nonexistent-home");
 const SID = "zc-t";
@@ -23,7 +23,7 @@ Deno.test("fixture run matches expected.json when the registry fixture is parsed
 });
 
 Deno.test("discover takes transcripts as append sources and the CLI database as a sqlite source", async () => {
-  const root = mkdtempSync(join(tmpdir(), "deja-zcode-"));
+  const root = tempDir("deja-zcode-");
   try {
     mkdirSync(join(root, "projects", "-w-z"), { recursive: true });
     mkdirSync(join(root, "cli", "db"), { recursive: true });
@@ -43,7 +43,7 @@ Deno.test("discover takes transcripts as append sources and the CLI database as 
 });
 
 Deno.test("flat lines map to events with the folder's decoded project, usage ignored", async () => {
-  const root = mkdtempSync(join(tmpdir(), "deja-zcode-"));
+  const root = tempDir("deja-zcode-");
   try {
     const path = join(root, "-home-u-app", "s.jsonl");
     mkdirSync(join(path, ".."));

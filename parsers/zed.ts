@@ -4,7 +4,7 @@
  * Layout: `<data dir>/threads/threads.db` (+ `-wal`), with the data dir
  * `${DEJA_ZED_ROOT}`, else `~/Library/Application Support/Zed` (macOS),
  * `%LOCALAPPDATA%\Zed` (Windows), `${FLATPAK_XDG_DATA_HOME:-${XDG_DATA_HOME:-
- * ~/.local/share}}/zed` (Linux) — formats-anchor §3.20; the `threads` path
+ * ~/.local/share}}/zed` (Linux) — docs/registry/zed.md; the `threads` path
  * confirmed in zed `crates/agent/src/db.rs` (`paths::data_dir().join("threads")`).
  *
  * Table `threads(id TEXT PK, summary, updated_at TEXT, data_type, data BLOB)`

@@ -1,14 +1,14 @@
 import { assert, assertEquals, assertRejects } from "../tests/_assert.ts";
 import { DatabaseSync } from "node:sqlite";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { tmpdir } from "node:os";
 import { zstdCompressSync } from "node:zlib";
 import type { Event, Session, SourceRef } from "../core/model.ts";
 import { zed, zedRoot } from "./zed.ts";
 import { resultText, terminalOutput, zedPath } from "./_zed_thread.ts";
 import { StoreError } from "../core/sqlite_read.ts";
 import { parseOne, testEnv } from "../tests/_fixture.ts";
+import { tempDir } from "../tests/_tmp.ts";
 
 // ---- helpers -----------------------------------------------------------------
 
@@ -21,7 +21,7 @@ const ORIGINAL =
   data_type TEXT NOT NULL, data BLOB NOT NULL);`;
 
 function temp(): { dir: string; cleanup(): void } {
-  const dir = mkdtempSync(join(tmpdir(), "deja-zed-"));
+  const dir = tempDir("deja-zed-");
   return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
 }
 

@@ -5,11 +5,11 @@
  */
 import process from "node:process";
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { tmpdir } from "node:os";
 import { REPO } from "./_fixture.ts";
 import { onlyEnv } from "./_env.ts";
+import { tempDir } from "./_tmp.ts";
 
 let built: string | undefined;
 
@@ -26,9 +26,8 @@ export function binary(): string {
   if (built && existsSync(built)) return built;
   const given = process.env.DEJA_TEST_BINARY;
   if (given && existsSync(given)) return (built = given);
-  const dir = mkdtempSync(join(tmpdir(), "deja-bin-"));
-  // ~100 MB per test process: removed when the process ends (it was left behind before).
-  globalThis.addEventListener("unload", () => rmSync(dir, { recursive: true, force: true }));
+  const dir = tempDir("deja-bin-");
+  // ~100 MB per test process: removed when the process ends (tests/_tmp.ts).
   const out = join(dir, "deja");
   const [cmd, ...pre] = bunCommand();
   const r = spawnSync(

@@ -42,3 +42,12 @@ export async function runMain(
   const code = await main(c.io);
   return { code, out: c.out(), err: c.err() };
 }
+
+/** `env` with `vars` set on top (hooks and MCP get `DEJA_NO_REFRESH=1` this way). */
+export function withVars(env: Env, vars: Record<string, string>): Env {
+  return {
+    ...env,
+    get: (name) => vars[name] || env.get(name),
+    vars: () => ({ ...(env.vars?.() ?? {}), ...vars }),
+  };
+}

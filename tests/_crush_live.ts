@@ -4,15 +4,15 @@
  * one project per store) and indexed, and a live session that grows inside
  * one of them, copied message by message from a real session under a new id.
  */
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { DatabaseSync } from "node:sqlite";
 import { basename, join } from "node:path";
-import { tmpdir } from "node:os";
 import { REPO, testEnv } from "./_fixture.ts";
 import { runIndex } from "../lib/indexer.ts";
 import { parsers } from "../parsers/mod.ts";
 import type { Env } from "../core/model.ts";
 import { makeEnv } from "../core/runtime.ts";
+import { tempDir } from "./_tmp.ts";
 
 export const REAL = join(REPO, "..", "shared", "realdata", "crush");
 /** The real "Add Redis" session (k3s store) the live session is copied from. */
@@ -32,7 +32,7 @@ export interface World {
 
 /** The indexed copies; `env` points the hooks at them, CRUSH_PROJECT_DIR at the k3s project. */
 export async function world(): Promise<World> {
-  const root = mkdtempSync(join(tmpdir(), "deja-hook-crush-"));
+  const root = tempDir("deja-hook-crush-");
   const projects: Array<Record<string, string>> = [];
   for (const name of readdirSync(REAL).sort()) {
     if (!name.endsWith(".db")) continue;

@@ -9,19 +9,19 @@
  * SQLite database `name` (the SQL executed), and is not copied as text.
  */
 import { DatabaseSync } from "node:sqlite";
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
-import { tmpdir } from "node:os";
 import { makeEnv } from "../core/runtime.ts";
 import { SourceCtx } from "../lib/parse_ctx.ts";
 import { mergeChunks } from "../lib/merge.ts";
 import type { Discovery, Env, Parser, Session, SourceRef } from "../core/model.ts";
+import { tempDir } from "./_tmp.ts";
 
 export const REPO = join(dirname(new URL(import.meta.url).pathname), "..");
 
 /** Copies fixtures/registry/<id> (or any directory) into a new temp dir. */
 export function materialize(srcDir: string): { root: string; cleanup(): void } {
-  const root = mkdtempSync(join(tmpdir(), "deja-fx-"));
+  const root = tempDir("deja-fx-");
   const visit = (dir: string) => {
     for (const ent of readdirSync(dir, { withFileTypes: true })) {
       const from = join(dir, ent.name);

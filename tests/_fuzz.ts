@@ -7,8 +7,7 @@
  * still come out of the parse.
  */
 import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { zstdCompressSync } from "node:zlib";
@@ -21,6 +20,7 @@ import {
   TEXT_MUTATIONS,
   ZSTD_MUTATIONS,
 } from "./_mutate.ts";
+import { tempDir } from "./_tmp.ts";
 
 /** A generated store: its file, parser, and each record's marker and byte span. */
 interface Store {
@@ -145,7 +145,7 @@ export const GEN: Record<string, (n: number, base: number) => Store> = {
     };
   },
   sqlite(n, base) {
-    const dir = mkdtempSync(join(tmpdir(), "deja-fz-"));
+    const dir = tempDir("deja-fz-");
     try {
       const path = join(dir, "crush.db");
       const db = new DatabaseSync(path);
@@ -273,7 +273,7 @@ export function runFuzz(seed: number, perKind: number, timeoutMs = 20_000): Fuzz
     peakKiB: -1,
     failures: [],
   };
-  const root = mkdtempSync(join(tmpdir(), "deja-fuzz-"));
+  const root = tempDir("deja-fuzz-");
   try {
     for (const [kind, gen] of Object.entries(GEN)) {
       // One child process per kind: a hang costs that batch, never the run.

@@ -7,22 +7,21 @@ import {
   appendFileSync,
   closeSync,
   mkdirSync,
-  mkdtempSync,
   openSync,
   rmSync,
   truncateSync,
   writeFileSync,
 } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Parser, Session, SourceRef } from "../core/model.ts";
 import { parseOne, testEnv } from "./_fixture.ts";
 import { assert, assertEquals } from "./_assert.ts";
+import { tempDir } from "./_tmp.ts";
 
 const env = testEnv("/nonexistent-home");
 
 function temp(): string {
-  return mkdtempSync(join(tmpdir(), "deja-hostile-"));
+  return tempDir("deja-hostile-");
 }
 
 /** Parses `bytes` written as `name` (a `kind` source); returns sessions and skip counts. */

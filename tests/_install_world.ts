@@ -7,13 +7,13 @@
  * @module
  */
 import { assert, assertEquals } from "./_assert.ts";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { tmpdir } from "node:os";
 import { testEnv } from "./_fixture.ts";
 import type { Env } from "../core/model.ts";
 import { findTarget, type TargetRef } from "../lib/install/facts.ts";
 import { installTargets, uninstallTargets } from "../lib/install/run.ts";
+import { tempDir } from "./_tmp.ts";
 
 /** A temp HOME and what installs into it need. */
 export interface World {
@@ -25,7 +25,7 @@ export interface World {
 
 /** A new temp world (remove `root` when done). */
 export function world(): World {
-  const root = mkdtempSync(join(tmpdir(), "deja-install-fmt-"));
+  const root = tempDir("deja-install-fmt-");
   const home = join(root, "home");
   mkdirSync(home);
   const bin = join(root, "bin", "deja");

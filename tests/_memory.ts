@@ -4,14 +4,14 @@
  * `MultiEdit`, `Write`, `Read`) indexed through runIndex into a temporary
  * index.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { tmpdir } from "node:os";
 import type { Env } from "../core/model.ts";
 import { runIndex } from "../lib/indexer.ts";
 import { indexPath, Store } from "../lib/store.ts";
 import { parsers } from "../parsers/mod.ts";
 import { testEnv } from "./_fixture.ts";
+import { tempDir } from "./_tmp.ts";
 
 /** One step of a hand-written session. */
 export type Turn =
@@ -116,7 +116,7 @@ export async function indexSessions(
   sessions: SessionSpec[],
   notes: string[] = [],
 ): Promise<MemoryIndex> {
-  const root = mkdtempSync(join(tmpdir(), "deja-mem-"));
+  const root = tempDir("deja-mem-");
   const claudeRoot = join(root, "claude");
   for (const s of sessions) {
     const dir = join(claudeRoot, s.cwd.replace(/[^A-Za-z0-9]/g, "-"));

@@ -6,8 +6,7 @@
  * @module
  */
 import { assert } from "./_assert.ts";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { spawnSync } from "node:child_process";
 import { main } from "../main.ts";
@@ -15,6 +14,7 @@ import type { IO } from "../core/runtime.ts";
 import type { Env } from "../core/model.ts";
 import { claudeLines, type SessionSpec } from "./_memory.ts";
 import { REPO, testEnv } from "./_fixture.ts";
+import { tempDir } from "./_tmp.ts";
 
 /** rsync is on PATH (the remote tests need it on both "machines"). */
 export const HAVE_RSYNC = spawnSync("rsync", ["--version"]).status === 0;
@@ -71,7 +71,7 @@ export function writeClaude(home: string, s: SessionSpec): string {
 
 /** A fresh world in a temp dir (`ssh` is `vars.DEJA_SSH`, the fake one unless given). */
 export function world(vars0: Record<string, string> = {}): World {
-  const root = mkdtempSync(join(tmpdir(), "deja-remote-"));
+  const root = tempDir("deja-remote-");
   const remoteHome = join(root, "remote");
   mkdirSync(remoteHome, { recursive: true });
   const home = join(root, "home");

@@ -3,14 +3,14 @@
  * the real indexer through a small parser (`mem`), so ingest, redaction, the
  * vocabulary and the forget gate all run as they do for a harness.
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { tmpdir } from "node:os";
 import type { Env, Event, Parser, Session, SourceRef } from "../core/model.ts";
 import { runIndex } from "../lib/indexer.ts";
 import { indexPath, Store } from "../lib/store.ts";
 import { listFiles } from "../core/fs.ts";
 import { testEnv } from "./_fixture.ts";
+import { tempDir } from "./_tmp.ts";
 
 /** A session to write: events as `[kind, text]` pairs (or whole events). */
 export interface MemSession {
@@ -43,7 +43,7 @@ export function memParser(root: string, id = "mem"): Parser {
 
 /** A temporary index holding `sessions`, and a way to add more and re-index. */
 export async function memIndex(sessions: MemSession[], vars: Record<string, string> = {}) {
-  const dir = mkdtempSync(join(tmpdir(), "deja-search-"));
+  const dir = tempDir("deja-search-");
   const root = join(dir, "store");
   mkdirSync(root);
   const env: Env = testEnv(join(dir, "home"), { DEJA_HOME: join(dir, "deja"), ...vars });

@@ -4,17 +4,8 @@
  */
 import { assert, assertEquals, assertStringIncludes } from "./_assert.ts";
 import { spawn, spawnSync } from "node:child_process";
-import {
-  chmodSync,
-  closeSync,
-  mkdirSync,
-  mkdtempSync,
-  openSync,
-  writeFileSync,
-  writeSync,
-} from "node:fs";
+import { chmodSync, closeSync, mkdirSync, openSync, writeFileSync, writeSync } from "node:fs";
 import { join } from "node:path";
-import { tmpdir } from "node:os";
 import process from "node:process";
 import { DatabaseSync } from "node:sqlite";
 import { testEnv } from "./_fixture.ts";
@@ -25,6 +16,7 @@ import { search } from "../lib/search.ts";
 import { parsers } from "../parsers/mod.ts";
 import { uid } from "../core/runtime.ts";
 import { binary, runBinary } from "./_binary.ts";
+import { tempDir } from "./_tmp.ts";
 
 const claude = parsers.filter((p) => p.id === "claude");
 const crush = parsers.filter((p) => p.id === "crush");
@@ -41,7 +33,7 @@ function rec(sid: string, i: number, text: string): string {
 }
 
 function claudeTree() {
-  const dir = mkdtempSync(join(tmpdir(), "deja-bad-"));
+  const dir = tempDir("deja-bad-");
   const proj = join(dir, "projects", "-w-app");
   mkdirSync(proj, { recursive: true });
   const env = testEnv(join(dir, "home"), {
@@ -105,7 +97,7 @@ Deno.test("a 50 MB single line is skipped as oversized without stopping the run"
 });
 
 function crushTree() {
-  const dir = mkdtempSync(join(tmpdir(), "deja-badsql-"));
+  const dir = tempDir("deja-badsql-");
   const data = join(dir, "data");
   mkdirSync(data);
   const projects: Array<Record<string, string>> = [];
@@ -193,7 +185,7 @@ Deno.test({
   name: "a store directory without read permission is reported and the readable ones are indexed",
   ignore: !canDropPrivileges,
   fn: () => {
-    const base = mkdtempSync(join(tmpdir(), "deja-perm-"));
+    const base = tempDir("deja-perm-");
     chmodSync(base, 0o755);
     const projects = join(base, "projects");
     const open = join(projects, "-w-open");

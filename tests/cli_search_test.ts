@@ -1,11 +1,11 @@
 /** The search, stats and forget commands in-process: tier lines, exit codes, JSON, safe output. */
 import { assert, assertEquals, assertStringIncludes } from "./_assert.ts";
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { tmpdir } from "node:os";
 import { main } from "../main.ts";
 import type { IO } from "../core/runtime.ts";
 import { testEnv } from "./_fixture.ts";
+import { tempDir } from "./_tmp.ts";
 
 function fakeIO(args: string[], vars: Record<string, string>, tty = false) {
   const out: string[] = [];
@@ -25,7 +25,7 @@ function fakeIO(args: string[], vars: Record<string, string>, tty = false) {
 
 /** Two Claude Code sessions: one with a secret and a terminal escape, one in a temp dir. */
 function store(): Record<string, string> {
-  const dir = mkdtempSync(join(tmpdir(), "deja-cli-search-"));
+  const dir = tempDir("deja-cli-search-");
   const write = (sid: string, cwd: string, texts: Array<[string, string]>) => {
     const proj = join(dir, "claude", cwd.replaceAll("/", "-"));
     mkdirSync(proj, { recursive: true });

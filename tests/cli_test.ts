@@ -1,11 +1,11 @@
 /** Commands run in-process, with a terminal and with a pipe. */
 import { assert, assertEquals, assertStringIncludes } from "./_assert.ts";
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { tmpdir } from "node:os";
 import { main } from "../main.ts";
 import type { IO } from "../core/runtime.ts";
 import { testEnv } from "./_fixture.ts";
+import { tempDir } from "./_tmp.ts";
 
 function fakeIO(args: string[], vars: Record<string, string>, tty: boolean) {
   const out: string[] = [];
@@ -24,7 +24,7 @@ function fakeIO(args: string[], vars: Record<string, string>, tty: boolean) {
 }
 
 function claudeStore(): Record<string, string> {
-  const dir = mkdtempSync(join(tmpdir(), "deja-cli-"));
+  const dir = tempDir("deja-cli-");
   const proj = join(dir, "claude", "-w-app");
   mkdirSync(proj, { recursive: true });
   const base = {

@@ -5,14 +5,14 @@
  */
 import { assert, assertEquals, assertStringIncludes } from "./_assert.ts";
 import { DatabaseSync } from "node:sqlite";
-import { appendFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { appendFileSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { tmpdir } from "node:os";
 import { main } from "../main.ts";
 import type { IO } from "../core/runtime.ts";
 import type { DriftChange, HarnessDrift } from "../lib/drift/report.ts";
 import { SAMPLE_LIMITS } from "../lib/drift/sample.ts";
 import { testEnv } from "./_fixture.ts";
+import { tempDir } from "./_tmp.ts";
 
 const SECRET = "sk-ant-" + "Zq7".repeat(12);
 const SID = "11111111-2222-4333-8444-555555555555";
@@ -44,7 +44,7 @@ function jsonl(path: string, records: unknown[]): void {
  * is one the parsers know.
  */
 function stores(drift: boolean): { vars: Record<string, string>; root: string } {
-  const root = mkdtempSync(join(tmpdir(), "deja-drift-"));
+  const root = tempDir("deja-drift-");
   const home = join(root, "home");
   mkdirSync(home);
 

@@ -19,15 +19,15 @@
  * A new scenario is a new folder.
  */
 import { assert, assertEquals } from "./_assert.ts";
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { spawnSync } from "node:child_process";
 import { join } from "node:path";
-import { tmpdir } from "node:os";
 import { materialize, REPO } from "./_fixture.ts";
 import { exactly } from "./_env.ts";
 import { loadRegistry } from "./_registry.ts";
 import { overrideVar } from "../core/paths.ts";
 import { binary, runBinary } from "./_binary.ts";
+import { tempDir } from "./_tmp.ts";
 
 interface Step {
   args: string[];
@@ -74,7 +74,7 @@ for (const name of readdirSync(caseRoot).sort()) {
     steps: Step[];
   };
   Deno.test(`e2e ${name}`, () => {
-    const work = mkdtempSync(join(tmpdir(), `deja-e2e-${name}-`));
+    const work = tempDir(`deja-e2e-${name}-`);
     const cwd = join(work, "cwd");
     mkdirSync(cwd);
     const env: Record<string, string> = {
@@ -141,7 +141,7 @@ Deno.test("matchesExpected honours [..] and ... wildcards", () => {
 });
 
 Deno.test("the binary writes all of a large output into a slow pipe", () => {
-  const work = mkdtempSync(join(tmpdir(), "deja-e2e-pipe-"));
+  const work = tempDir("deja-e2e-pipe-");
   const proj = join(work, "projects", "-w-big");
   mkdirSync(proj, { recursive: true });
   const sid = "99999999-0000-4000-8000-000000000009";

@@ -5,13 +5,13 @@
  * 64 dimensions; `ocelot` counts as `flaky`, the mock's one "meaning").
  */
 import { assert, assertEquals, assertStringIncludes } from "./_assert.ts";
-import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
-import { tmpdir } from "node:os";
 import { runMain } from "./_cli_io.ts";
 import { testEnv } from "./_fixture.ts";
+import { tempDir } from "./_tmp.ts";
 
 const SECRET = "ghp_" + "Z9y8X7w6V5u4T3s2R1q0P9o8N7m6L5k4J3i2";
 
@@ -52,7 +52,7 @@ async function mock(): Promise<{ server: Server; bodies: string[]; base: string 
 
 /** Three Claude Code sessions in a temp dir: the secret in one, `flaky` in two. */
 function world(): { dir: string; vars: Record<string, string> } {
-  const dir = mkdtempSync(join(tmpdir(), "deja-embeddings-"));
+  const dir = tempDir("deja-embeddings-");
   const write = (sid: string, texts: Array<[string, string]>) => {
     const proj = join(dir, "claude", "-w-shop");
     mkdirSync(proj, { recursive: true });

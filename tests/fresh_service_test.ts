@@ -5,16 +5,16 @@
  * first index unless `--no-index`.
  */
 import { assert, assertEquals, assertStringIncludes } from "./_assert.ts";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { tmpdir } from "node:os";
 import process from "node:process";
 import { makeEnv } from "../core/runtime.ts";
 import { serviceText, watchStatus } from "../lib/fresh/service.ts";
 import { runMain } from "./_cli_io.ts";
+import { tempDir } from "./_tmp.ts";
 
 function world() {
-  const dir = mkdtempSync(join(tmpdir(), "deja-svc-"));
+  const dir = tempDir("deja-svc-");
   const proj = join(dir, "claude", "-w-app");
   mkdirSync(proj, { recursive: true });
   writeFileSync(

@@ -6,10 +6,9 @@
  * writers leave a consistent index; `index --watch` follows appends.
  */
 import { assert, assertEquals, assertStringIncludes } from "./_assert.ts";
-import { appendFileSync, existsSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { appendFileSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { spawn, spawnSync } from "node:child_process";
 import { join } from "node:path";
-import { tmpdir } from "node:os";
 import process from "node:process";
 import { DatabaseSync } from "node:sqlite";
 import { REPO, testEnv } from "./_fixture.ts";
@@ -17,6 +16,7 @@ import { runMain } from "./_cli_io.ts";
 import { exactly } from "./_env.ts";
 import { runningBackground, sentinelPath, startBackground } from "../lib/fresh/background.ts";
 import { callDeja } from "../lib/mcp/call.ts";
+import { tempDir } from "./_tmp.ts";
 
 const SELF = JSON.stringify([
   process.execPath,
@@ -43,7 +43,7 @@ function line(i: number, text: string, sid = SID): string {
 
 /** A Claude store with one session, indexed; its env vars (all in one temp dir). */
 async function world(extra: Record<string, string> = {}) {
-  const dir = mkdtempSync(join(tmpdir(), "deja-fresh-"));
+  const dir = tempDir("deja-fresh-");
   const proj = join(dir, "claude", "-w-app");
   mkdirSync(proj, { recursive: true });
   const file = join(proj, `${SID}.jsonl`);

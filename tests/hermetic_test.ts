@@ -8,21 +8,13 @@
  */
 import { assert, assertEquals } from "./_assert.ts";
 import { spawnSync } from "node:child_process";
-import {
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { tmpdir } from "node:os";
 import { createHash } from "node:crypto";
 import { REPO } from "./_fixture.ts";
 import { binary } from "./_binary.ts";
 import { exactly, LOCATION_VARS } from "./_env.ts";
+import { tempDir } from "./_tmp.ts";
 
 /** The test files run under the hostile environment. */
 const SLICE = [
@@ -61,7 +53,7 @@ function denoDir(): string {
 
 Deno.test("install, index, hooks and e2e tests touch nothing of the caller's when every location variable points at the caller's own files", () => {
   const bin = binary(); // built here, shared with the child
-  const sentinel = mkdtempSync(join(tmpdir(), "deja-sentinel-")); // HOME under /tmp as well
+  const sentinel = tempDir("deja-sentinel-"); // HOME under /tmp as well
   try {
     const env: Record<string, string> = {
       DENO_DIR: denoDir(),

@@ -7,15 +7,15 @@
  */
 import { assert, assertEquals, assertStringIncludes } from "./_assert.ts";
 import { spawn } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { DatabaseSync } from "node:sqlite";
 import { join } from "node:path";
-import { tmpdir } from "node:os";
 import { binary, runBinary } from "./_binary.ts";
 import { exactly } from "./_env.ts";
 import { SCHEMA_VERSION } from "../lib/schema.ts";
 import { LIVE, REAL, REDIS, reveal, startLive, world } from "./_crush_live.ts";
 import { indexSessions } from "./_memory.ts";
+import { tempDir } from "./_tmp.ts";
 
 interface Timed {
   code: number | null;
@@ -90,7 +90,7 @@ Deno.test("a hook answers and exits while the harness keeps stdin open", async (
 });
 
 Deno.test("the binary's hooks exit 0 in silence with no index, a damaged one, or a broken one", () => {
-  const root = mkdtempSync(join(tmpdir(), "deja-hook-bin-"));
+  const root = tempDir("deja-hook-bin-");
   try {
     const homes: Record<string, string> = {};
     homes.none = join(root, "none");
@@ -143,7 +143,7 @@ Deno.test("the binary's hooks exit 0 in silence with no index, a damaged one, or
 });
 
 Deno.test("the binary's hard deadline ends a hook in silence", async () => {
-  const root = mkdtempSync(join(tmpdir(), "deja-hook-dl-"));
+  const root = tempDir("deja-hook-dl-");
   try {
     const env = { HOME: root, DEJA_HOME: join(root, "d"), DEJA_HOOK_DEADLINE_MS: "1" };
     const r = await runHeld(["hook-tool"], env, "", 10_000);

@@ -4,9 +4,8 @@
  * session, and exit 0 whatever happens.
  */
 import { assert, assertEquals, assertStringIncludes } from "./_assert.ts";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { tmpdir } from "node:os";
 import { main } from "../main.ts";
 import type { IO } from "../core/runtime.ts";
 import { makeEnv } from "../core/runtime.ts";
@@ -14,6 +13,7 @@ import type { Env } from "../core/model.ts";
 import { FRAME_OPEN, FRAME_PREAMBLE } from "../core/frame.ts";
 import { assemble, BUDGET } from "../lib/hooks/run.ts";
 import { indexSessions, type MemoryIndex, type SessionSpec } from "./_memory.ts";
+import { tempDir } from "./_tmp.ts";
 
 const WS: SessionSpec = {
   id: "a1a10001-0000-4000-8000-000000000001",
@@ -327,7 +327,7 @@ Deno.test("every hook is silent and exits 0 on garbage, empty or truncated stdin
   }));
 
 Deno.test("every hook is silent and exits 0 without an index, or with a corrupt one", async () => {
-  const root = mkdtempSync(join(tmpdir(), "deja-hooks-noidx-"));
+  const root = tempDir("deja-hooks-noidx-");
   try {
     const none = makeEnv({ HOME: root, DEJA_HOME: join(root, "none") }, root);
     mkdirSync(join(root, "bad"));

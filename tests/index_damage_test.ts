@@ -10,7 +10,6 @@ import {
   chmodSync,
   copyFileSync,
   mkdirSync,
-  mkdtempSync,
   readdirSync,
   readFileSync,
   rmSync,
@@ -19,13 +18,13 @@ import {
 } from "node:fs";
 import { DatabaseSync } from "node:sqlite";
 import { join } from "node:path";
-import { tmpdir } from "node:os";
 import { main } from "../main.ts";
 import type { IO } from "../core/runtime.ts";
 import { checkIndex } from "../lib/store.ts";
 import { callDeja } from "../lib/mcp/call.ts";
 import { claudeLines, type SessionSpec } from "./_memory.ts";
 import { testEnv } from "./_fixture.ts";
+import { tempDir } from "./_tmp.ts";
 
 function run(args: string[], vars: Record<string, string>, stdin = "") {
   const out: string[] = [];
@@ -56,7 +55,7 @@ const SESSIONS: SessionSpec[] = ["a", "b", "c"].map((k, i) => ({
 
 /** A temporary world with three Claude sessions indexed, a note remembered, one session forgotten. */
 async function world() {
-  const dir = mkdtempSync(join(tmpdir(), "deja-damage-"));
+  const dir = tempDir("deja-damage-");
   const proj = join(dir, "claude", "-w-app");
   mkdirSync(proj, { recursive: true });
   for (const s of SESSIONS) {

@@ -1,14 +1,6 @@
 import { assert, assertEquals, assertStringIncludes, assertThrows } from "./_assert.ts";
-import {
-  appendFileSync,
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-} from "node:fs";
+import { appendFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { tmpdir } from "node:os";
 import type { Event, ParseCtx, Parser, Session, SourceRef } from "../core/model.ts";
 import { runIndex } from "../lib/indexer.ts";
 import { acquireWriterLock, indexPath, Store } from "../lib/store.ts";
@@ -17,6 +9,7 @@ import { search } from "../lib/search.ts";
 import { readJsonl } from "../parsers/_jsonl.ts";
 import { listFiles } from "../core/fs.ts";
 import { testEnv } from "./_fixture.ts";
+import { tempDir } from "./_tmp.ts";
 
 /**
  * A fake harness for the indexer's own tests: `<root>/*.jsonl` (append) and
@@ -66,7 +59,7 @@ function fakeParser(root: string, calls: string[], failOn?: string, id = "fake")
 }
 
 function setup() {
-  const dir = mkdtempSync(join(tmpdir(), "deja-idx-"));
+  const dir = tempDir("deja-idx-");
   const root = join(dir, "store");
   mkdirSync(root);
   const env = testEnv(join(dir, "home"), { DEJA_HOME: join(dir, "deja") });

@@ -137,7 +137,7 @@ Deno.test("an -auto target of a harness without one is an error naming why and t
       const [name, plain] of [["goose-auto", "goose"], ["amp-auto", "amp"], [
         "antigravity-auto",
         "antigravity",
-      ], ["openclaw-auto", "openclaw"]]
+      ]]
     ) {
       let err: unknown;
       try {

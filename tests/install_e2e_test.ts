@@ -8,7 +8,6 @@ import { assert, assertEquals, assertStringIncludes } from "./_assert.ts";
 import {
   copyFileSync,
   mkdirSync,
-  mkdtempSync,
   readdirSync,
   readFileSync,
   renameSync,
@@ -18,10 +17,10 @@ import {
 } from "node:fs";
 import { spawnSync } from "node:child_process";
 import { dirname, join, relative } from "node:path";
-import { tmpdir } from "node:os";
 import { binary, type Run } from "./_binary.ts";
 import { exactly } from "./_env.ts";
 import { materialize } from "./_fixture.ts";
+import { tempDir } from "./_tmp.ts";
 
 const SYS_PATH = "/usr/bin:/bin";
 
@@ -60,7 +59,7 @@ function hookCommands(home: string): string[] {
 }
 
 Deno.test("e2e: install, idempotence, doctor, and every hook silent with exit 0 once the binary moved", () => {
-  const work = mkdtempSync(join(tmpdir(), "deja-e2e-install-"));
+  const work = tempDir("deja-e2e-install-");
   const app = join(work, "app", "deja");
   mkdirSync(dirname(app), { recursive: true });
   copyFileSync(binary(), app);
@@ -161,7 +160,7 @@ Deno.test("e2e: install, idempotence, doctor, and every hook silent with exit 0 
 
 Deno.test("e2e: resume --exec and handoff start the harness's own command in the project", () => {
   const fx = materialize("fixtures/registry/crush");
-  const work = mkdtempSync(join(tmpdir(), "deja-e2e-resume-"));
+  const work = tempDir("deja-e2e-resume-");
   const fake = join(work, "fakebin");
   mkdirSync(fake);
   const log = join(work, "crush.log");

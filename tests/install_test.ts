@@ -9,7 +9,6 @@ import {
   existsSync,
   lstatSync,
   mkdirSync,
-  mkdtempSync,
   readdirSync,
   readFileSync,
   rmSync,
@@ -18,7 +17,6 @@ import {
   writeFileSync,
 } from "node:fs";
 import { dirname, join, relative } from "node:path";
-import { tmpdir } from "node:os";
 import { spawnSync } from "node:child_process";
 import { testEnv } from "./_fixture.ts";
 import { exactly } from "./_env.ts";
@@ -31,6 +29,7 @@ import { launcherPath } from "../lib/install/launcher.ts";
 import { Store } from "../lib/store.ts";
 import { DejaError } from "../core/errors.ts";
 import { Q } from "../lib/schema.ts";
+import { tempDir } from "./_tmp.ts";
 
 interface World {
   root: string;
@@ -42,7 +41,7 @@ interface World {
 }
 
 function world(vars: Record<string, string> = {}): World {
-  const root = mkdtempSync(join(tmpdir(), "deja-install-"));
+  const root = tempDir("deja-install-");
   const home = join(root, "home");
   mkdirSync(home);
   const bin = join(root, "bin", "deja");

@@ -1,17 +1,17 @@
 /** Which throwaway sessions a search still shows: notes, the project one is in, a named project. */
 import { assertEquals } from "./_assert.ts";
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { tmpdir } from "node:os";
 import { testEnv } from "./_fixture.ts";
 import { runIndex } from "../lib/indexer.ts";
 import { indexPath, Store } from "../lib/store.ts";
 import { search } from "../lib/search.ts";
 import { hiddenSessions } from "../lib/search/sessions.ts";
 import { parsers } from "../parsers/mod.ts";
+import { tempDir } from "./_tmp.ts";
 
 function setup() {
-  const dir = mkdtempSync(join(tmpdir(), "deja-vis-"));
+  const dir = tempDir("deja-vis-");
   const proj = join(dir, "projects", "-x");
   mkdirSync(proj, { recursive: true });
   const sid = "abababab-0000-4000-8000-000000000001";

@@ -1,13 +1,13 @@
 import { assertEquals } from "./_assert.ts";
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { checkLayout } from "./_layout.ts";
+import { tempDir } from "./_tmp.ts";
 
 const ROOT = join(dirname(new URL(import.meta.url).pathname), "..");
 
 function tree(files: Record<string, string>): string {
-  const root = mkdtempSync(join(tmpdir(), "deja-layout-"));
+  const root = tempDir("deja-layout-");
   for (const [p, text] of Object.entries(files)) {
     mkdirSync(dirname(join(root, p)), { recursive: true });
     writeFileSync(join(root, p), text);

@@ -4,9 +4,8 @@
  * every registry fixture; and raw lines the SDK would never send.
  */
 import { assert, assertEquals, assertStringIncludes } from "./_assert.ts";
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { tmpdir } from "node:os";
 import { type ChildProcess, spawnSync } from "node:child_process";
 import { Client } from "@modelcontextprotocol/sdk/client";
 // The SDK's "./*" export points types at "<path>.js.d.ts"; name the declarations directly.
@@ -21,6 +20,7 @@ import { overrideVar } from "../core/paths.ts";
 import { binary, runBinary } from "./_binary.ts";
 import { PROTOCOL_VERSIONS } from "../lib/mcp/protocol.ts";
 import { FRAME_OPEN, FRAME_PREAMBLE } from "../core/frame.ts";
+import { tempDir } from "./_tmp.ts";
 
 interface World {
   env: Record<string, string>;
@@ -30,7 +30,7 @@ interface World {
 
 /** Every harness root at its materialised fixture, and an index of them built by the binary. */
 function world(indexed = true): World {
-  const work = mkdtempSync(join(tmpdir(), "deja-mcp-e2e-"));
+  const work = tempDir("deja-mcp-e2e-");
   const cwd = join(work, "cwd");
   mkdirSync(cwd);
   const env: Record<string, string> = {

@@ -6,17 +6,8 @@
  * edits, Windows paths.
  */
 import { assert, assertEquals, assertStringIncludes } from "./_assert.ts";
-import {
-  copyFileSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  rmSync,
-  writeFileSync,
-} from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
-import { tmpdir } from "node:os";
 import { REPO, testEnv } from "./_fixture.ts";
 import { runIndex } from "../lib/indexer.ts";
 import { indexPath, Store } from "../lib/store.ts";
@@ -26,11 +17,12 @@ import { listSpans } from "../lib/memory/restore.ts";
 import { findFixes } from "../lib/memory/fix.ts";
 import { sessionDigest } from "../lib/memory/digest.ts";
 import { pickSession } from "../lib/memory/pick.ts";
+import { tempDir } from "./_tmp.ts";
 
 const REAL = join(REPO, "..", "shared", "realdata", "crush");
 
 async function crushIndex(): Promise<{ store: Store; cleanup(): void }> {
-  const root = mkdtempSync(join(tmpdir(), "deja-mem-real-"));
+  const root = tempDir("deja-mem-real-");
   const projects: Array<Record<string, string>> = [];
   for (const name of readdirSync(REAL)) {
     if (!name.endsWith(".db")) continue;

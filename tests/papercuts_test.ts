@@ -5,25 +5,18 @@
  * before its fix.
  */
 import { assert, assertEquals, assertStringIncludes } from "./_assert.ts";
-import {
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  writeFileSync,
-} from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { tmpdir } from "node:os";
 import { main } from "../main.ts";
 import type { IO } from "../core/runtime.ts";
 import { testEnv } from "./_fixture.ts";
 import denoJson from "../deno.json" with { type: "json" };
+import { tempDir } from "./_tmp.ts";
 
 function run(args: string[], vars: Record<string, string> = {}) {
   const out: string[] = [];
   const err: string[] = [];
-  const home = vars.HOME ?? mkdtempSync(join(tmpdir(), "deja-pc-home-"));
+  const home = vars.HOME ?? tempDir("deja-pc-home-");
   const io: IO = {
     args,
     env: testEnv(home, {
@@ -43,7 +36,7 @@ function run(args: string[], vars: Record<string, string> = {}) {
 
 /** A Claude store with one session that says the same line three times. */
 function world(): Record<string, string> {
-  const dir = mkdtempSync(join(tmpdir(), "deja-pc-"));
+  const dir = tempDir("deja-pc-");
   const proj = join(dir, "claude", "-w-app");
   mkdirSync(proj, { recursive: true });
   const base = {
@@ -170,7 +163,7 @@ Deno.test("demo accepts --limit, which its output advertises, and says what it d
 });
 
 Deno.test("install with a broken config exits 2 naming file:line:column and writes nothing", async () => {
-  const home = mkdtempSync(join(tmpdir(), "deja-pc-home-"));
+  const home = tempDir("deja-pc-home-");
   const cfg = join(home, ".config", "crush", "crush.json");
   mkdirSync(dirname(cfg), { recursive: true });
   writeFileSync(cfg, '{\n  "mcp": {,}\n}\n');
@@ -185,7 +178,7 @@ Deno.test("install with a broken config exits 2 naming file:line:column and writ
 });
 
 Deno.test("uninstall leaves no directory, backup or launcher install made, and files hooks under -auto", async () => {
-  const home = mkdtempSync(join(tmpdir(), "deja-pc-home-"));
+  const home = tempDir("deja-pc-home-");
   const cfg = join(home, ".config", "crush", "crush.json");
   mkdirSync(dirname(cfg), { recursive: true });
   const original = '{"options": {"debug": true}}\n';

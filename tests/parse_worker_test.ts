@@ -1,11 +1,11 @@
 import { assert, assertEquals } from "./_assert.ts";
-import { cpSync, mkdtempSync, rmSync } from "node:fs";
+import { cpSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { tmpdir } from "node:os";
 import { runIndex } from "../lib/indexer.ts";
 import { indexPath, Store } from "../lib/store.ts";
 import { parsers } from "../parsers/mod.ts";
 import { REPO, testEnv } from "./_fixture.ts";
+import { tempDir } from "./_tmp.ts";
 
 /** Every row the index holds for the indexed sessions, ids and paths left out. */
 function dump(home: string, root: string): unknown {
@@ -22,6 +22,12 @@ function dump(home: string, root: string): unknown {
       ),
       commands: q("SELECT command, exit, is_error FROM commands ORDER BY command"),
       files: q("SELECT path, op, old, new, failed FROM files ORDER BY path, op, id"),
+      // Prepared in the worker: redaction counts, the vocabulary and the full-text index agree too.
+      redactions: q("SELECT kind, count FROM redactions ORDER BY source, kind"),
+      vocab: q("SELECT term FROM vocab ORDER BY term"),
+      fts: q(
+        "SELECT term, doc, cnt FROM events_vocab ORDER BY term",
+      ),
       sources: q(
         "SELECT path, kind, size, offset, state, skipped, drift, error FROM sources ORDER BY path",
       ),
@@ -32,10 +38,29 @@ function dump(home: string, root: string): unknown {
 }
 
 async function indexWith(worker: string, fixtureRoot: string): Promise<unknown> {
-  const home = mkdtempSync(join(tmpdir(), "deja-worker-"));
+  const home = tempDir("deja-worker-");
   try {
     const root = join(home, "claude");
     cpSync(fixtureRoot, root, { recursive: true });
+    // A secret the worker must redact and count as the writer would.
+    const secretDir = join(root, "projects", "-tmp-secret");
+    mkdirSync(secretDir, { recursive: true });
+    const line = (uuid: string, content: string) =>
+      JSON.stringify({
+        type: "user",
+        message: { role: "user", content },
+        uuid,
+        sessionId: "secret-1",
+        cwd: "/tmp/secret",
+        timestamp: "2025-01-01T00:00:00Z",
+      });
+    writeFileSync(
+      join(secretDir, "secret-1.jsonl"),
+      [
+        line("u1", "deploy with key sk-ant-api03-abcdefghijklmnopqrstuvwxyz0123456789 now"),
+        line("u2", "and password=Hunter2hunter2 for the box"),
+      ].join("\n") + "\n",
+    );
     const env = testEnv(home, {
       DEJA_HOME: join(home, "deja"),
       XDG_DATA_HOME: join(home, "xdg"),
@@ -56,4 +81,7 @@ Deno.test("index writes the same rows when sources are parsed in the worker thre
   const inProcess = await indexWith("0", fixture);
   const inWorker = await indexWith("1", fixture);
   assertEquals(inWorker, inProcess);
+  const redactions = (inWorker as { redactions: unknown[] }).redactions;
+  assert(redactions.length >= 1, "the planted secrets were counted");
+  assert(!JSON.stringify(inWorker).includes("abcdefghijklmnopqrstuvwxyz0123456789"), "redacted");
 });

@@ -9,19 +9,18 @@ import {
   copyFileSync,
   existsSync,
   mkdirSync,
-  mkdtempSync,
   readdirSync,
   readFileSync,
   writeFileSync,
 } from "node:fs";
 import { basename, dirname, join, relative } from "node:path";
-import { tmpdir } from "node:os";
 import { createHash } from "node:crypto";
 import { REPO, testEnv } from "./_fixture.ts";
 import { runIndex } from "../lib/indexer.ts";
 import { indexPath, Store } from "../lib/store.ts";
 import { search } from "../lib/search.ts";
 import { parsers } from "../parsers/mod.ts";
+import { tempDir } from "./_tmp.ts";
 
 const REAL = join(REPO, "..", "shared", "realdata");
 const present = existsSync(REAL);
@@ -142,7 +141,7 @@ Deno.test({
   ignore: !present,
   fn: async () => {
     const before = digest(REAL);
-    const root = mkdtempSync(join(tmpdir(), "deja-real-"));
+    const root = tempDir("deja-real-");
     const vars = layout(root);
     const env = testEnv(join(root, "home"), { ...vars, DEJA_HOME: join(root, "deja") });
     const core = parsers.filter((p) => CORE.includes(p.id));

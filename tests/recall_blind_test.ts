@@ -3,14 +3,14 @@
  * most one content word shared with the target session, checked in code.
  */
 import { assert, assertEquals } from "./_assert.ts";
-import { mkdtempSync, rmSync } from "node:fs";
+import { rmSync } from "node:fs";
 import { join } from "node:path";
-import { tmpdir } from "node:os";
 import { generateHistory } from "../bench/gen_recall.ts";
 import { checkBlind, makeBlind } from "../bench/recall_blind.ts";
+import { tempDir } from "./_tmp.ts";
 
 Deno.test("blind questions share at most one word with their session when made from the bench's history", () => {
-  const dir = mkdtempSync(join(tmpdir(), "deja-blind-"));
+  const dir = tempDir("deja-blind-");
   try {
     const h = generateHistory(join(dir, "claude"), { targets: 120, distractors: 40, seed: 11 });
     const qs = makeBlind(h, 60, 30, 12);
@@ -23,7 +23,7 @@ Deno.test("blind questions share at most one word with their session when made f
 });
 
 Deno.test("blind question check throws when a question shares two words with its session", () => {
-  const dir = mkdtempSync(join(tmpdir(), "deja-blind-"));
+  const dir = tempDir("deja-blind-");
   try {
     const h = generateHistory(join(dir, "claude"), { targets: 5, distractors: 0, seed: 11 });
     const c = h.cases[0];

@@ -3,9 +3,8 @@
  * table: `deno task bench:recall`). Ground truth comes from the generator.
  */
 import { assert } from "./_assert.ts";
-import { mkdtempSync, rmSync } from "node:fs";
+import { rmSync } from "node:fs";
 import { join } from "node:path";
-import { tmpdir } from "node:os";
 import { generateHistory } from "../bench/gen_recall.ts";
 import { makeQueries } from "../bench/recall_queries.ts";
 import { figures, NEGATIVE, PARAPHRASE, runQueries, table } from "../bench/recall_eval.ts";
@@ -13,9 +12,10 @@ import { runIndex } from "../lib/indexer.ts";
 import { indexPath, Store } from "../lib/store.ts";
 import { parsers } from "../parsers/mod.ts";
 import { testEnv } from "./_fixture.ts";
+import { tempDir } from "./_tmp.ts";
 
 Deno.test("search finds the planted session first for every kind of query when the history is small", async () => {
-  const dir = mkdtempSync(join(tmpdir(), "deja-recall-"));
+  const dir = tempDir("deja-recall-");
   try {
     const h = generateHistory(join(dir, "claude"), { targets: 30, distractors: 60, seed: 11 });
     const queries = makeQueries(h, 8, 12);

@@ -10,13 +10,14 @@
  * never depends on an ssh server; skips, saying why, when `sshd` is missing.
  */
 import { assert, assertEquals } from "./_assert.ts";
-import { appendFileSync, existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { appendFileSync, existsSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { tmpdir, userInfo } from "node:os";
+import { userInfo } from "node:os";
 import { spawn, spawnSync } from "node:child_process";
 import { createServer, Socket } from "node:net";
 import process from "node:process";
 import { HAVE_RSYNC, type Hit, SVC, world, writeClaude } from "./_remote.ts";
+import { tempDir } from "./_tmp.ts";
 
 const WANTED = process.env.DEJA_TEST_SSHD === "1";
 const SSHD = ["/usr/sbin/sshd", "/usr/local/sbin/sshd"].find((p) => existsSync(p));
@@ -66,7 +67,7 @@ Deno.test({
       console.log(`skipped: ${why}`);
       return;
     }
-    const keys = mkdtempSync(join(tmpdir(), "deja-sshd-"));
+    const keys = tempDir("deja-sshd-");
     let sshd: ReturnType<typeof spawn> | undefined;
     const w = world({ DEJA_SSH: `ssh -F ${join(keys, "ssh_config")}` });
     try {

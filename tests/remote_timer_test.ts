@@ -5,14 +5,14 @@
  * printed), removed by `uninstall remote-sync` and `uninstall --all`.
  */
 import { assert, assertEquals, assertStringIncludes } from "./_assert.ts";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { tmpdir } from "node:os";
 import process from "node:process";
 import { main } from "../main.ts";
 import type { IO } from "../core/runtime.ts";
 import { makeEnv } from "../core/runtime.ts";
 import { REMOTE_SYNC, serviceFiles } from "../lib/fresh/service.ts";
+import { tempDir } from "./_tmp.ts";
 
 function vars(dir: string): Record<string, string> {
   return {
@@ -51,7 +51,7 @@ Deno.test({
     "install remote-sync writes a systemd user timer and its oneshot unit; uninstall removes both",
   ignore: process.platform !== "linux",
   async fn() {
-    const dir = mkdtempSync(join(tmpdir(), "deja-timer-"));
+    const dir = tempDir("deja-timer-");
     try {
       const v = vars(dir);
       const r = await run(["install", "remote-sync"], v);

@@ -85,9 +85,14 @@ Deno.test("resume refuses a session whose project directory is gone and points a
 Deno.test("resume refuses ids with shell characters and harnesses without a resume command", async () => {
   const w = await indexed();
   try {
-    const add = w.store.stmt(Q.insertSession);
-    add.run("crush", "x;rm -rf ~", w.root, "t", 1, 2, null, null, "/s");
-    add.run("aider", "aider-1", w.root, "t", 1, 2, null, null, "/s2");
+    const row = { project: w.root, title: "t", started: 1, updated: 2, model: null, parent: null };
+    Q.insertSession.run(w.store, {
+      ...row,
+      harness: "crush",
+      native_id: "x;rm -rf ~",
+      source: "/s",
+    });
+    Q.insertSession.run(w.store, { ...row, harness: "aider", native_id: "aider-1", source: "/s2" });
     assertStringIncludes(refusal(() => resumePlan(w.store, "crush:x;rm")).message, "characters");
     const none = refusal(() => resumePlan(w.store, "aider:aider-1"));
     assertStringIncludes(none.message, "aider has no command that reopens a session");

@@ -4,8 +4,7 @@
  * session, and one damaged key in a forked Codex rollout's `task_started`
  * dropped the whole fork, and a damaged aider session header its session.
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Parser, SourceRef } from "../core/model.ts";
 import { gemini } from "../parsers/gemini.ts";
@@ -14,9 +13,10 @@ import { codex } from "../parsers/codex.ts";
 import { aider } from "../parsers/aider.ts";
 import { parseOne, REPO, testEnv } from "./_fixture.ts";
 import { assert, assertEquals } from "./_assert.ts";
+import { tempDir } from "./_tmp.ts";
 
 async function parseText(parser: Parser, rel: string, text: string) {
-  const dir = mkdtempSync(join(tmpdir(), "deja-salvage-"));
+  const dir = tempDir("deja-salvage-");
   try {
     const path = join(dir, rel);
     mkdirSync(join(path, ".."), { recursive: true });

@@ -1,14 +1,14 @@
 import { assert, assertEquals, assertThrows } from "./_assert.ts";
-import { mkdtempSync, statSync, writeFileSync } from "node:fs";
+import { statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { tmpdir } from "node:os";
 import { Store } from "../lib/store.ts";
 import { DejaError } from "../core/errors.ts";
 import { MIGRATIONS, Q, SCHEMA_VERSION } from "../lib/schema.ts";
 import { DatabaseSync } from "node:sqlite";
+import { tempDir } from "./_tmp.ts";
 
 function fresh(): Store {
-  return Store.open(join(mkdtempSync(join(tmpdir(), "deja-schema-")), "index.db"), {
+  return Store.open(join(tempDir("deja-schema-"), "index.db"), {
     create: true,
   });
 }
@@ -26,7 +26,7 @@ Deno.test("every named query prepares against a fresh schema", () => {
 });
 
 Deno.test("a new index records the schema version and is private to its user", () => {
-  const dir = mkdtempSync(join(tmpdir(), "deja-schema-"));
+  const dir = tempDir("deja-schema-");
   const path = join(dir, "sub", "index.db");
   const s = Store.open(path, { create: true });
   const v = s.db.prepare("PRAGMA user_version").get() as { user_version: number };
@@ -46,7 +46,7 @@ Deno.test("opening an index from a newer deja is refused with a hint", () => {
 });
 
 Deno.test("opening a file that is not SQLite fails with a rebuild hint", () => {
-  const path = join(mkdtempSync(join(tmpdir(), "deja-schema-")), "index.db");
+  const path = join(tempDir("deja-schema-"), "index.db");
   writeFileSync(
     path,
     "this is not a database, just text that is long enough to matter".repeat(100),
@@ -56,13 +56,13 @@ Deno.test("opening a file that is not SQLite fails with a rebuild hint", () => {
 });
 
 Deno.test("a missing index is an error unless asked to create it", () => {
-  const path = join(mkdtempSync(join(tmpdir(), "deja-schema-")), "none.db");
+  const path = join(tempDir("deja-schema-"), "none.db");
   const err = assertThrows(() => Store.open(path), DejaError) as DejaError;
   assert(err.hint?.includes("deja index"));
 });
 
 Deno.test("opening a schema 1 index appends the drift column and keeps its rows", () => {
-  const path = join(mkdtempSync(join(tmpdir(), "deja-schema-")), "index.db");
+  const path = join(tempDir("deja-schema-"), "index.db");
   const old = new DatabaseSync(path);
   old.exec(MIGRATIONS[0]);
   old.exec("PRAGMA user_version = 1");

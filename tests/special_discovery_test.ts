@@ -9,9 +9,8 @@
  */
 import { assert, assertEquals, assertStringIncludes } from "./_assert.ts";
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { tmpdir } from "node:os";
 import { DatabaseSync } from "node:sqlite";
 import type { Env, Parser } from "../core/model.ts";
 import { overrideVar } from "../core/paths.ts";
@@ -20,6 +19,7 @@ import { main } from "../main.ts";
 import type { IO } from "../core/runtime.ts";
 import { loadRegistry } from "./_registry.ts";
 import { materialize, parseOne, REPO, testEnv } from "./_fixture.ts";
+import { tempDir } from "./_tmp.ts";
 
 const byId = (id: string): Parser => parsers.find((p) => p.id === id)!;
 
@@ -94,7 +94,7 @@ function io(args: string[], env: Env, out: string[]): IO {
 
 Deno.test("deja index and deja sources show a FIFO named like a Claude session, and index the rest", async () => {
   const w = world("claude", `projects/-work-demo/${SESSION}`);
-  const home = mkdtempSync(join(tmpdir(), "deja-special-home-"));
+  const home = tempDir("deja-special-home-");
   try {
     const vars = Object.fromEntries(
       ["DEJA_CLAUDE_ROOT", "TZ"].map((k) => [k, w.env.get(k)!]),
@@ -190,7 +190,7 @@ const SALVAGE: Array<{ id: string; db: string; table: string; legacy: (id: strin
 
 for (const c of SALVAGE) {
   Deno.test(`${c.id} discovery reads the session ids on a database's intact pages when one page is damaged`, async () => {
-    const root = mkdtempSync(join(tmpdir(), "deja-special-salvage-"));
+    const root = tempDir("deja-special-salvage-");
     try {
       mkdirSync(dirname(join(root, c.db)), { recursive: true });
       damagedIds(join(root, c.db), c.table);

@@ -13,13 +13,13 @@
  */
 import { assert, assertEquals } from "./_assert.ts";
 import { spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
+import { mkdirSync, rmSync, symlinkSync } from "node:fs";
 import { execFileSync } from "node:child_process";
 import { dirname, join } from "node:path";
-import { tmpdir } from "node:os";
 import process from "node:process";
 import { DatabaseSync } from "node:sqlite";
 import { materialize, REPO } from "./_fixture.ts";
+import { tempDir } from "./_tmp.ts";
 
 /** Longest one index run may take (deno start-up included) before it counts as a hang. */
 const LIMIT_MS = 60_000;
@@ -99,7 +99,7 @@ function hasTime(): boolean {
 
 async function runCase(c: Case, kind: "fifo" | "zero"): Promise<void> {
   const fx = materialize(join(REPO, "fixtures", "registry", c.harness));
-  const home = mkdtempSync(join(tmpdir(), "deja-special-"));
+  const home = tempDir("deja-special-");
   try {
     const target = join(fx.root, c.file);
     rmSync(target, { force: true });

@@ -11,9 +11,8 @@
  * (`apt-get install -y chromium`).
  */
 import { assert, assertEquals, assertStringIncludes } from "./_assert.ts";
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { tmpdir } from "node:os";
 import { fixtureVars, layOutFixtures } from "../lib/cli/cmd_demo.ts";
 import { runIndex } from "../lib/indexer.ts";
 import { parsers } from "../parsers/mod.ts";
@@ -21,6 +20,7 @@ import { indexPath, Store } from "../lib/store.ts";
 import { startView } from "../lib/view/server.ts";
 import { REPO, testEnv } from "./_fixture.ts";
 import { CHROMIUM, CHROMIUM_FLAGS as FLAGS } from "./_browser.ts";
+import { tempDir } from "./_tmp.ts";
 
 const present = existsSync(CHROMIUM);
 if (!present) {
@@ -36,7 +36,7 @@ Deno.test({
   sanitizeResources: false,
   async fn() {
     const { chromium } = await import("playwright-core");
-    const dir = mkdtempSync(join(tmpdir(), "deja-view-browser-"));
+    const dir = tempDir("deja-view-browser-");
     const shots = Deno.env.get("DEJA_VIEW_SHOTS") ?? join(REPO, "dist", "view-screenshots");
     mkdirSync(shots, { recursive: true });
     layOutFixtures(join(dir, "stores"));

@@ -5,14 +5,14 @@
 import { assertEquals, assertMatch, assertStringIncludes } from "./_assert.ts";
 import { spawn } from "node:child_process";
 import process from "node:process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { rmSync } from "node:fs";
 import { join } from "node:path";
-import { tmpdir } from "node:os";
 import { binary } from "./_binary.ts";
 import { exactly, hermeticEnv } from "./_env.ts";
+import { tempDir } from "./_tmp.ts";
 
 Deno.test("deja view (binary) prints its address, serves its assets, and stops on SIGINT", async () => {
-  const root = mkdtempSync(join(tmpdir(), "deja-view-e2e-"));
+  const root = tempDir("deja-view-e2e-");
   const env = hermeticEnv(root, { DEJA_HOME: join(root, "deja"), DEJA_NO_REFRESH: "1" });
   const [cmd, args] = exactly([binary(), "view", "--no-open"], env);
   const child = spawn(cmd, args, { stdio: ["ignore", "pipe", "pipe"] });

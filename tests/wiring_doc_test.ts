@@ -5,8 +5,12 @@ import { wiringMarkdown, wiringMatrix } from "../lib/install/matrix.ts";
 import { wiringText } from "../lib/cli/cmd_sources.ts";
 
 Deno.test("docs/wiring.md names the other config file names a harness reads", () => {
-  assert(wiringMarkdown().includes("(or `~/.kimi/mcp.json`)"));
-  assert(wiringText().includes("~/.kimi-code/mcp.json or ~/.kimi/mcp.json (mcpServers.deja)"));
+  assert(wiringMarkdown().includes("(or `${KIMI_SHARE_DIR:-~/.kimi}/mcp.json`)"));
+  assert(
+    wiringText().includes(
+      "${KIMI_CODE_HOME:-~/.kimi-code}/mcp.json or ${KIMI_SHARE_DIR:-~/.kimi}/mcp.json (mcpServers.deja)",
+    ),
+  );
 });
 
 Deno.test("docs/wiring.md equals the matrix generated from registry.json", () => {

@@ -1,10 +1,16 @@
 /**
- * The options every `hook-*` command takes: `--harness <id>` picks the
- * dialect (lib/hooks/dialect.ts); `--crush` is `--harness crush`.
+ * The `hook-*` commands as the command table sees them (help, `deja help
+ * hook-tool`): one factory for all five, their options (`--harness <id>` picks
+ * the dialect, lib/hooks/dialect.ts; `--crush` is `--harness crush`), and the
+ * parse from parsed arguments. The run and the render (the harness's envelope)
+ * are lib/hooks/run.ts's, the same code the binary's fast path runs (bin.ts):
+ * a hook never loads the CLI's modules.
  *
  * @module
  */
-import type { Args, Command } from "./common.ts";
+import type { Args, Command, CommandSpec } from "./common.ts";
+import type { HookName } from "../hooks/table.ts";
+import { type HookOptions, parseHook, runHook } from "../hooks/run.ts";
 
 /** `--harness` and `--crush`, for a hook command's options. */
 export const hookOptions: Command["options"] = {
@@ -21,4 +27,18 @@ export function hookArgs(args: Args): string[] {
   if (typeof args.values.harness === "string") out.push("--harness", args.values.harness);
   if (args.values.crush) out.push("--crush");
   return out;
+}
+
+/** Reads a hook command's parsed arguments: which hook, in which dialect. */
+export function parseHookArgs(name: HookName, args: Args): HookOptions {
+  return parseHook(name, hookArgs(args));
+}
+
+/** The command of hook `name`: parse, then lib/hooks/run.ts runs it and prints its envelope. */
+export function hookCommand(name: HookName, usage: string): CommandSpec {
+  return {
+    usage,
+    options: hookOptions,
+    run: (args, io) => runHook(name, hookArgs(args), io),
+  };
 }

@@ -1,17 +1,17 @@
 import { assert, assertEquals, assertRejects, assertStringIncludes } from "../../tests/_assert.ts";
-import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { existsSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { tmpdir } from "node:os";
 import { captureIO } from "../../tests/_cli_io.ts";
 import { testEnv } from "../../tests/_fixture.ts";
 import { DejaError } from "../../core/errors.ts";
 import { parsers } from "../../parsers/mod.ts";
 import { csi } from "./output.ts";
 import { demoWorld, parseDemo, runDemo } from "./cmd_demo.ts";
+import { tempDir } from "../../tests/_tmp.ts";
 
 /** A temp directory for the demo's own temp directory (and the test's HOME), removed after. */
 function scratch() {
-  const base = mkdtempSync(join(tmpdir(), "deja-demo-test-"));
+  const base = tempDir("deja-demo-test-");
   const env = testEnv(join(base, "home"), { DEJA_HOME: join(base, "user-deja") });
   return { base, env, cleanup: () => rmSync(base, { recursive: true, force: true }) };
 }

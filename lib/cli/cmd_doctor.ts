@@ -2,15 +2,28 @@
  * `deja doctor`: is each target wired, does what it runs exist, is the index fresh.
  * Exit 0 when nothing it reports is broken; 1 when something is (a broken config, a stale
  * path, a launcher whose deja is gone, an unreadable index); not wired and stale are no fault.
+ *
+ * Parse ({@link parseDoctor}) → run ({@link doctorData}) → render ({@link doctorJson},
+ * {@link doctorText}, {@link problemsText}).
+ *
+ * @module
  */
-import type { CommandSpec } from "./common.ts";
+import type { Args, CommandSpec } from "./common.ts";
 import { colors, fmtTime, isoTime, printJson } from "./common.ts";
 import { tilde } from "../../core/text.ts";
+import type { Env } from "../../core/model.ts";
+import type { IO } from "../../core/runtime.ts";
 import { type RemoteStatus, remoteStatus } from "../remote/status.ts";
 import { selfCommand } from "../../core/runtime.ts";
 import { wirables } from "../install/facts.ts";
-import { watchStatus } from "../fresh/service.ts";
-import { indexStatus, type TargetStatus, targetStatus, type WireState } from "../install/doctor.ts";
+import { type WatchStatus, watchStatus } from "../fresh/service.ts";
+import {
+  type IndexStatus,
+  indexStatus,
+  type TargetStatus,
+  targetStatus,
+  type WireState,
+} from "../install/doctor.ts";
 import { launcherPath, launcherTarget, targetExists } from "../install/launcher.ts";
 import { existsSync } from "node:fs";
 
@@ -27,135 +40,189 @@ export const doctorCmd: CommandSpec = {
   options: {
     json: { type: "boolean", description: "print the report as JSON (docs/json-output.md)" },
   },
-  run(a, io) {
-    const env = io.env;
-    const targets: TargetStatus[] = wirables().flatMap((w) => [
-      targetStatus(env, { name: w.facts.target, harness: w, auto: false }),
-      ...(w.facts.auto
-        ? [targetStatus(env, { name: w.facts.auto.target, harness: w, auto: true })]
-        : []),
-    ]);
-    const lpath = launcherPath(env);
-    const ltarget = launcherTarget(lpath);
-    const launcher = {
-      path: lpath,
-      exists: existsSync(lpath),
-      target: ltarget,
-      target_exists: ltarget ? targetExists(ltarget) : false,
-    };
-    const index = indexStatus(env);
-    const watch = watchStatus(env);
-    const problems = [
-      ...targets.filter((t) => t.state === "broken_config" || t.state === "stale_path")
-        .map((t) => `${t.target} (${WORDS[t.state]})`),
-      ...(launcher.exists && !launcher.target_exists ? ["launcher (stale path)"] : []),
-      ...(index.exists && index.error ? ["index (unreadable)"] : []),
-      // What the last index run could not read (a damaged registry, a FIFO where a store was).
-      ...(index.harnessErrors.length
-        ? [`${index.harnessErrors.length} harness error(s) in the last index run`]
-        : []),
-    ];
-    let remotes: RemoteStatus[] = [];
-    try {
-      remotes = remoteStatus(env);
-    } catch (e) {
-      problems.push(`remotes (${(e as Error).message})`);
-    }
-    const code = problems.length ? 1 : 0;
-    if (problems.length) {
-      io.err(`deja: doctor found ${problems.length} problem(s): ${problems.join(", ")}\n`);
-    }
-    if (a.values.json) {
-      printJson(io, {
-        binary: selfCommand(),
-        launcher,
-        targets,
-        index: {
-          path: index.path,
-          exists: index.exists,
-          last_index: isoTime(index.lastIndex),
-          sources: index.sources,
-          changed: index.changed,
-          fresh: index.fresh,
-          error: index.error ?? null,
-          harness_errors: index.harnessErrors,
-        },
-        watch: { running: watch.pid !== null, pid: watch.pid, service: watch.service },
-        remotes,
-      });
-      return Promise.resolve(code);
-    }
-    const c = colors(io);
-    const paint = (s: WireState, width = 13) =>
-      (s === "wired" ? c.green : s === "not_wired" ? c.dim : c.red)(WORDS[s].padEnd(width));
-    const home = env.home;
-    const lines: string[] = [];
-    // A harness not on this machine with nothing of deja's wired: one line for all of them.
-    const absent = targets.filter((t) => !t.detected && t.state === "not_wired");
-    for (const t of targets) {
-      if (absent.includes(t)) continue;
+  run: (a, io) => Promise.resolve(runDoctor(a, io)),
+};
+
+/** What `deja doctor` was asked. */
+export interface DoctorArgs {
+  json: boolean;
+}
+
+/** The launcher script hooks and MCP servers run, and whether what it starts exists. */
+export interface LauncherStatus {
+  path: string;
+  exists: boolean;
+  /** The argv it starts, or null when unreadable or absent. */
+  target: string[] | null;
+  target_exists: boolean;
+}
+
+/** Everything `deja doctor` found. */
+export interface DoctorReport {
+  /** The argv that starts this deja. */
+  binary: string[];
+  targets: TargetStatus[];
+  launcher: LauncherStatus;
+  index: IndexStatus;
+  watch: WatchStatus;
+  remotes: RemoteStatus[];
+  /** What is broken, one phrase each (empty: exit 0). */
+  problems: string[];
+}
+
+/** Reads `deja doctor`'s arguments. */
+export function parseDoctor(a: Args): DoctorArgs {
+  return { json: Boolean(a.values.json) };
+}
+
+/** Checks every target, the launcher, the index, the watcher and the remotes of `env`. */
+export function doctorData(env: Env, binary: string[]): DoctorReport {
+  const targets: TargetStatus[] = wirables().flatMap((w) => [
+    targetStatus(env, { name: w.facts.target, harness: w, auto: false }),
+    ...(w.facts.auto
+      ? [targetStatus(env, { name: w.facts.auto.target, harness: w, auto: true })]
+      : []),
+  ]);
+  const lpath = launcherPath(env);
+  const ltarget = launcherTarget(lpath);
+  const launcher: LauncherStatus = {
+    path: lpath,
+    exists: existsSync(lpath),
+    target: ltarget,
+    target_exists: ltarget ? targetExists(ltarget) : false,
+  };
+  const index = indexStatus(env);
+  const problems = [
+    ...targets.filter((t) => t.state === "broken_config" || t.state === "stale_path")
+      .map((t) => `${t.target} (${WORDS[t.state]})`),
+    ...(launcher.exists && !launcher.target_exists ? ["launcher (stale path)"] : []),
+    ...(index.exists && index.error ? ["index (unreadable)"] : []),
+    // What the last index run could not read (a damaged registry, a FIFO where a store was).
+    ...(index.harnessErrors.length
+      ? [`${index.harnessErrors.length} harness error(s) in the last index run`]
+      : []),
+  ];
+  let remotes: RemoteStatus[] = [];
+  try {
+    remotes = remoteStatus(env);
+  } catch (e) {
+    problems.push(`remotes (${(e as Error).message})`);
+  }
+  return { binary, targets, launcher, index, watch: watchStatus(env), remotes, problems };
+}
+
+/** The stderr line naming what is broken ("" when nothing is). */
+export function problemsText(r: DoctorReport): string {
+  return r.problems.length
+    ? `deja: doctor found ${r.problems.length} problem(s): ${r.problems.join(", ")}\n`
+    : "";
+}
+
+/** The `--json` document (docs/json-output.md, `doctor`). */
+export function doctorJson(r: DoctorReport): Record<string, unknown> {
+  const { index, watch } = r;
+  return {
+    binary: r.binary,
+    launcher: r.launcher,
+    targets: r.targets,
+    index: {
+      path: index.path,
+      exists: index.exists,
+      last_index: isoTime(index.lastIndex),
+      sources: index.sources,
+      changed: index.changed,
+      fresh: index.fresh,
+      error: index.error ?? null,
+      harness_errors: index.harnessErrors,
+    },
+    watch: { running: watch.pid !== null, pid: watch.pid, service: watch.service },
+    remotes: r.remotes,
+  };
+}
+
+/** The report as text (colour on a terminal). */
+export function doctorText(r: DoctorReport, io: Pick<IO, "isTTY" | "env">): string {
+  const { targets, launcher, index, watch, remotes } = r;
+  const lpath = launcher.path;
+  const ltarget = launcher.target;
+  const c = colors(io);
+  const paint = (s: WireState, width = 13) =>
+    (s === "wired" ? c.green : s === "not_wired" ? c.dim : c.red)(WORDS[s].padEnd(width));
+  const home = io.env.home;
+  const lines: string[] = [];
+  // A harness not on this machine with nothing of deja's wired: one line for all of them.
+  const absent = targets.filter((t) => !t.detected && t.state === "not_wired");
+  for (const t of targets) {
+    if (absent.includes(t)) continue;
+    lines.push(
+      `${c.bold(t.target.padEnd(12))} ${paint(t.state, 0)}${
+        t.detected ? "" : c.dim("  (harness not found here)")
+      }`,
+    );
+    for (const p of t.parts) {
       lines.push(
-        `${c.bold(t.target.padEnd(12))} ${paint(t.state, 0)}${
-          t.detected ? "" : c.dim("  (harness not found here)")
+        `  ${p.kind.padEnd(8)} ${paint(p.state)} ${tilde(p.path, home)}${
+          p.detail ? c.dim(`  ${p.detail}`) : ""
         }`,
       );
-      for (const p of t.parts) {
-        lines.push(
-          `  ${p.kind.padEnd(8)} ${paint(p.state)} ${tilde(p.path, home)}${
-            p.detail ? c.dim(`  ${p.detail}`) : ""
-          }`,
-        );
-        if (p.warning) lines.push(c.yellow(`  ${"".padEnd(8)} warning: ${p.warning}`));
-      }
+      if (p.warning) lines.push(c.yellow(`  ${"".padEnd(8)} warning: ${p.warning}`));
     }
-    if (absent.length) {
-      lines.push(
-        c.dim(
-          `not found here, not wired: ${absent.map((t) => t.target).join(", ")}` +
-            " ('deja sources --wiring' shows what each would get)",
-        ),
-      );
-    }
+  }
+  if (absent.length) {
     lines.push(
-      `${c.bold("launcher".padEnd(12))} ${
-        !launcher.exists
-          ? c.dim("not written yet")
-          : launcher.target_exists
-          ? c.green("ok")
-          : c.red("stale path")
-      }  ${tilde(lpath, home)}${ltarget ? ` -> ${ltarget.join(" ")}` : ""}`,
+      c.dim(
+        `not found here, not wired: ${absent.map((t) => t.target).join(", ")}` +
+          " ('deja sources --wiring' shows what each would get)",
+      ),
     );
-    if (launcher.exists && !launcher.target_exists) {
-      lines.push(c.dim("  deja moved: run 'deja install' again from where it is now"));
-    }
-    const idx = !index.exists
-      ? c.yellow("no index yet: run 'deja index'")
-      : index.error
-      ? c.red(`unreadable: ${index.error}`)
-      : `${index.fresh ? c.green("fresh") : c.yellow("stale")}  last indexed ${
-        fmtTime(index.lastIndex)
-      }, ${index.sources} stores, ${index.changed} changed since${
-        index.fresh ? "" : c.dim("  (run 'deja index')")
-      }`;
-    lines.push(`${c.bold("index".padEnd(12))} ${idx}`);
-    for (const e of index.harnessErrors) lines.push(c.red(`${"".padEnd(12)} error: ${e}`));
-    lines.push(
-      `${c.bold("watch".padEnd(12))} ${
-        watch.pid !== null ? c.green(`running (pid ${watch.pid})`) : c.dim(
-          "not running (commands freshen the index on use; 'deja index --watch' follows it)",
-        )
-      }${watch.service ? `  service ${tilde(watch.service, home)}` : ""}`,
-    );
-    for (const r of remotes) {
-      const lag = r.lag_ms === null
-        ? c.yellow("never synced: run 'deja remote sync'")
-        : `last sync ${fmtTime(r.last_sync)} (${
-          Math.round(r.lag_ms / 60_000)
-        } min ago), ${r.sessions} sessions`;
-      lines.push(`${c.bold(`remote ${r.name}`.padEnd(12))} ${lag}`);
-      if (r.last_error) lines.push(`  ${c.red("last error:")} ${r.last_error}`);
-    }
-    io.out(lines.join("\n") + "\n");
-    return Promise.resolve(code);
-  },
-};
+  }
+  lines.push(
+    `${c.bold("launcher".padEnd(12))} ${
+      !launcher.exists
+        ? c.dim("not written yet")
+        : launcher.target_exists
+        ? c.green("ok")
+        : c.red("stale path")
+    }  ${tilde(lpath, home)}${ltarget ? ` -> ${ltarget.join(" ")}` : ""}`,
+  );
+  if (launcher.exists && !launcher.target_exists) {
+    lines.push(c.dim("  deja moved: run 'deja install' again from where it is now"));
+  }
+  const idx = !index.exists
+    ? c.yellow("no index yet: run 'deja index'")
+    : index.error
+    ? c.red(`unreadable: ${index.error}`)
+    : `${index.fresh ? c.green("fresh") : c.yellow("stale")}  last indexed ${
+      fmtTime(index.lastIndex)
+    }, ${index.sources} stores, ${index.changed} changed since${
+      index.fresh ? "" : c.dim("  (run 'deja index')")
+    }`;
+  lines.push(`${c.bold("index".padEnd(12))} ${idx}`);
+  for (const e of index.harnessErrors) lines.push(c.red(`${"".padEnd(12)} error: ${e}`));
+  lines.push(
+    `${c.bold("watch".padEnd(12))} ${
+      watch.pid !== null ? c.green(`running (pid ${watch.pid})`) : c.dim(
+        "not running (commands freshen the index on use; 'deja index --watch' follows it)",
+      )
+    }${watch.service ? `  service ${tilde(watch.service, home)}` : ""}`,
+  );
+  for (const rm of remotes) {
+    const lag = rm.lag_ms === null
+      ? c.yellow("never synced: run 'deja remote sync'")
+      : `last sync ${fmtTime(rm.last_sync)} (${
+        Math.round(rm.lag_ms / 60_000)
+      } min ago), ${rm.sessions} sessions`;
+    lines.push(`${c.bold(`remote ${rm.name}`.padEnd(12))} ${lag}`);
+    if (rm.last_error) lines.push(`  ${c.red("last error:")} ${rm.last_error}`);
+  }
+  return lines.join("\n") + "\n";
+}
+
+function runDoctor(a: Args, io: IO): number {
+  const args = parseDoctor(a);
+  const r = doctorData(io.env, selfCommand());
+  if (r.problems.length) io.err(problemsText(r));
+  if (args.json) printJson(io, doctorJson(r));
+  else io.out(doctorText(r, io));
+  return r.problems.length ? 1 : 0;
+}

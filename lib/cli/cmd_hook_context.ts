@@ -3,15 +3,18 @@
  * harness's JSON event on stdin, prints a bounded block in its envelope or
  * nothing, and exits 0 whatever happens.
  *
+ * Parse ({@link parseHookArgs}) → run ({@link hookAnswer}) → render ({@link renderHook}: the
+ * harness's envelope, lib/hooks/dialect.ts), shared by every hook (lib/hooks/run.ts).
+ *
  * @module
  */
-import type { CommandSpec } from "./common.ts";
-import { runHookArgs } from "../hooks/main.ts";
-import { hookArgs, hookOptions } from "./_hook_options.ts";
+import { hookCommand } from "./_hook_options.ts";
 
 /** The `hook-context` command. */
-export const hookContextCmd: CommandSpec = {
-  usage: "hook-context [--harness ID] < event.json",
-  options: hookOptions,
-  run: (args, io) => runHookArgs({ ...io, args: ["hook-context", ...hookArgs(args)] }),
-};
+export const hookContextCmd = hookCommand(
+  "hook-context",
+  "hook-context [--harness ID] < event.json",
+);
+
+export { parseHookArgs } from "./_hook_options.ts";
+export { hookAnswer, renderHook } from "../hooks/run.ts";

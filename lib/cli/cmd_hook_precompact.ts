@@ -5,15 +5,18 @@
  * a bounded block in the harness's envelope or nothing, and exits 0 whatever
  * happens.
  *
+ * Parse ({@link parseHookArgs}) → run ({@link hookAnswer}) → render ({@link renderHook}: the
+ * harness's envelope, lib/hooks/dialect.ts), shared by every hook (lib/hooks/run.ts).
+ *
  * @module
  */
-import type { CommandSpec } from "./common.ts";
-import { runHookArgs } from "../hooks/main.ts";
-import { hookArgs, hookOptions } from "./_hook_options.ts";
+import { hookCommand } from "./_hook_options.ts";
 
 /** The `hook-precompact` command. */
-export const hookPrecompactCmd: CommandSpec = {
-  usage: "hook-precompact [--harness ID] < event.json",
-  options: hookOptions,
-  run: (args, io) => runHookArgs({ ...io, args: ["hook-precompact", ...hookArgs(args)] }),
-};
+export const hookPrecompactCmd = hookCommand(
+  "hook-precompact",
+  "hook-precompact [--harness ID] < event.json",
+);
+
+export { parseHookArgs } from "./_hook_options.ts";
+export { hookAnswer, renderHook } from "../hooks/run.ts";

@@ -16,6 +16,7 @@ import { colors, fmtBytes, printJson } from "./common.ts";
 import { acquireWriterLock, indexPath, Store } from "../store.ts";
 import { DejaError } from "../../core/errors.ts";
 import { dataDir } from "../../core/paths.ts";
+import { duration } from "../../core/text.ts";
 import { Q } from "../schema.ts";
 import { parsers } from "../../parsers/mod.ts";
 import { runIndex } from "../indexer.ts";
@@ -306,7 +307,7 @@ function listText(rows: RemoteStatus[], io: Pick<IO, "isTTY" | "env">): string {
   const c = colors(io);
   let out = "";
   for (const r of rows) {
-    const last = r.last_sync ? `synced ${ago(r.lag_ms ?? 0)} ago` : "never synced";
+    const last = r.last_sync ? `synced ${duration(r.lag_ms ?? 0)} ago` : "never synced";
     out +=
       `${c.bold(r.name.padEnd(12))} ${r.host}${
         r.port ? `:${r.port}` : ""
@@ -366,12 +367,4 @@ async function runRemote(a: Args, io: IO): Promise<number> {
     for (const w of remoteText(r, io)) io[w.to](w.text);
   }
   return remoteExit(r);
-}
-
-function ago(ms: number): string {
-  const s = Math.round(ms / 1000);
-  if (s < 120) return `${s} s`;
-  if (s < 7200) return `${Math.round(s / 60)} min`;
-  if (s < 172800) return `${Math.round(s / 3600)} h`;
-  return `${Math.round(s / 86400)} d`;
 }

@@ -5,9 +5,8 @@ import {
   assertStringIncludes,
   assertThrows,
 } from "../../tests/_assert.ts";
-import { mkdtempSync, rmSync } from "node:fs";
+import { rmSync } from "node:fs";
 import { join } from "node:path";
-import { tmpdir } from "node:os";
 import { captureIO } from "../../tests/_cli_io.ts";
 import { testEnv } from "../../tests/_fixture.ts";
 import { DejaError } from "../../core/errors.ts";
@@ -21,10 +20,11 @@ import {
   setPolicy,
   syncRemotes,
 } from "./cmd_remote.ts";
+import { tempDir } from "../../tests/_tmp.ts";
 
 /** A data dir of its own (remotes.json lives there), removed after. */
 function scratch() {
-  const root = mkdtempSync(join(tmpdir(), "deja-remote-cmd-"));
+  const root = tempDir("deja-remote-cmd-");
   const env = testEnv(join(root, "home"), { DEJA_HOME: join(root, "deja") });
   return { env, cleanup: () => rmSync(root, { recursive: true, force: true }) };
 }

@@ -1,8 +1,34 @@
-/** `deja uninstall <target>… | --all`: remove what 'deja install' added, and nothing else. */
-import type { CommandSpec } from "./common.ts";
+/**
+ * `deja uninstall <target>… | --all`: remove what 'deja install' added, and nothing else.
+ *
+ * Parse ({@link parseUninstall}) → run ({@link uninstallData}) → render
+ * ({@link uninstallJson}, {@link uninstallText}).
+ *
+ * @module
+ */
+import type { Args, CommandSpec } from "./common.ts";
+import { printJson } from "./common.ts";
 import { tilde } from "../../core/text.ts";
-import { runWire, serviceArgs } from "./cmd_install.ts";
-import { REMOTE_SYNC, removeService, servicePath, stopHint, WATCH } from "../fresh/service.ts";
+import type { Env } from "../../core/model.ts";
+import type { IO } from "../../core/runtime.ts";
+import type { WireReport } from "../install/run.ts";
+import {
+  REMOTE_SYNC,
+  removeService,
+  servicePath,
+  type ServiceSpec,
+  stopHint,
+  WATCH,
+} from "../fresh/service.ts";
+import {
+  parseWire,
+  refusalText,
+  wire,
+  type WireArgs,
+  wireCode,
+  wireJson,
+  wireText,
+} from "./_wire.ts";
 
 export const uninstallCmd: CommandSpec = {
   usage: "uninstall <target>... | --all | --watch-service | remote-sync [--json]",
@@ -21,19 +47,67 @@ export const uninstallCmd: CommandSpec = {
     },
     json: { type: "boolean", description: "print what was done as JSON (docs/json-output.md)" },
   },
-  run(a0, io) {
-    const { a, services } = serviceArgs(a0);
-    const onlyService = services.length > 0 && !a.positionals.length && !a.values.all &&
-      !a.values.auto;
-    const code = onlyService ? 0 : runWire(a, io, false);
-    const remove = a.values.all ? [WATCH, REMOTE_SYNC] : services;
-    for (const spec of remove) {
-      const path = servicePath(io.env, spec);
-      if (!removeService(io.env, spec) || a.values.json || !path) continue;
-      const kind = spec.everyS ? "timer" : "service";
-      io.out(`removed   ${spec.name.padEnd(12)} ${kind.padEnd(8)} ${tilde(path, io.env.home)}\n`);
-      io.out(`(if it runs, it stops with: ${stopHint(io.env, spec)})\n`);
-    }
-    return Promise.resolve(code);
-  },
+  run: (a, io) => Promise.resolve(runUninstall(a, io)),
 };
+
+/** What `deja uninstall` was asked. */
+export type UninstallArgs = WireArgs;
+
+/** What `deja uninstall` did. */
+export interface UninstallResult {
+  /** The unwiring; null when only services were asked for. */
+  report: WireReport | null;
+  /** Services whose files were removed, with where they were. */
+  removed: Array<{ spec: ServiceSpec; path: string }>;
+}
+
+/** Reads `deja uninstall`'s arguments. */
+export function parseUninstall(a: Args): UninstallArgs {
+  return parseWire(a);
+}
+
+/**
+ * Unwires the targets and removes the services asked for (`--all`: both).
+ *
+ * @throws {DejaError} for an unknown target or none given.
+ */
+export function uninstallData(env: Env, args: UninstallArgs): UninstallResult {
+  const report = args.onlyServices ? null : wire(env, args, null);
+  const removed: UninstallResult["removed"] = [];
+  for (const spec of args.all ? [WATCH, REMOTE_SYNC] : args.services) {
+    const path = servicePath(env, spec);
+    if (removeService(env, spec) && path) removed.push({ spec, path });
+  }
+  return { report, removed };
+}
+
+/** The `--json` document (docs/json-output.md, `install`: the same shape). */
+export const uninstallJson = wireJson;
+
+/** What was removed, as text (colour on a terminal). */
+export function uninstallText(r: WireReport, io: Pick<IO, "isTTY" | "env">): string {
+  return wireText(r, io, false);
+}
+
+/** The lines of the services removed, and how a running one stops. */
+export function removedText(removed: UninstallResult["removed"], env: Env): string {
+  return removed.map(({ spec, path }) =>
+    `removed   ${spec.name.padEnd(12)} ${(spec.everyS ? "timer" : "service").padEnd(8)} ${
+      tilde(path, env.home)
+    }\n(if it runs, it stops with: ${stopHint(env, spec)})\n`
+  ).join("");
+}
+
+function runUninstall(a: Args, io: IO): number {
+  const args = parseUninstall(a);
+  const res = uninstallData(io.env, args);
+  let code = 0;
+  if (res.report) {
+    io.err(refusalText(res.report));
+    code = wireCode(res.report);
+    if (args.json) printJson(io, uninstallJson(res.report));
+    else if (!res.report.aborted) io.out(uninstallText(res.report, io));
+  }
+  if (!args.json && res.removed.length) io.out(removedText(res.removed, io.env));
+  return code;
+}

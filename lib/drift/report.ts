@@ -10,11 +10,12 @@
  * @module
  */
 import type { DriftKind } from "../../core/model.ts";
-import type { DriftNote, DriftSummary } from "../parse_ctx.ts";
+import type { DriftNote } from "../parse_ctx.ts";
 import { Q } from "../schema.ts";
 import type { Store } from "../store.ts";
 import { jsonlWhere, MAX_RECORD_BYTES, pasteable, recordAt } from "./sample.ts";
 import type { SourceRow } from "../rows.ts";
+import { parseDrift, parseSkips } from "../source_state.ts";
 
 /** The kinds in the order a report lists them. */
 export const DRIFT_KINDS: readonly DriftKind[] = [
@@ -104,7 +105,7 @@ export async function driftReport(store: Store, opts: DriftOptions = {}): Promis
   const versionsOf = new Map<string, Set<string>>();
   let unchecked = 0;
   for (const row of rows) {
-    const d = parse(row.drift);
+    const d = parseDrift(row.drift);
     if (!d) {
       if (row.drift === null && skippedUnknown(row.skipped)) unchecked++;
       continue;
@@ -189,22 +190,7 @@ function add(m: Map<string, Set<string>>, k: string, v: string): void {
   m.set(k, s);
 }
 
-function parse(json: string | null): DriftSummary | undefined {
-  if (!json) return undefined;
-  try {
-    const d = JSON.parse(json) as DriftSummary;
-    return d && Array.isArray(d.notes) ? d : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 function skippedUnknown(json: string | null): boolean {
-  if (!json) return false;
-  try {
-    const c = (JSON.parse(json) as { counts?: Record<string, number> }).counts ?? {};
-    return (c.unknown_record ?? 0) > 0 || (c.unknown_schema ?? 0) > 0;
-  } catch {
-    return false;
-  }
+  const c = parseSkips(json);
+  return (c.unknown_record ?? 0) > 0 || (c.unknown_schema ?? 0) > 0;
 }

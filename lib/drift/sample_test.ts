@@ -1,8 +1,8 @@
 import { assert, assertEquals, assertStringIncludes } from "../../tests/_assert.ts";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { tmpdir } from "node:os";
 import { jsonlWhere, pasteable, recordAt, SAMPLE_LIMITS } from "./sample.ts";
+import { tempDir } from "../../tests/_tmp.ts";
 
 const KEY = "sk-ant-" + "Ab9".repeat(10);
 
@@ -36,7 +36,7 @@ Deno.test("pasteable shows the home directory as ~ and caps the whole text", () 
 });
 
 Deno.test("recordAt reads the one line at an offset and says why when it cannot", async () => {
-  const dir = mkdtempSync(join(tmpdir(), "deja-sample-"));
+  const dir = tempDir("deja-sample-");
   try {
     const path = join(dir, "s.jsonl");
     const first = JSON.stringify({ n: 1 });

@@ -15,6 +15,7 @@ import { existsSync } from "node:fs";
 import type { Env, Parser } from "../../core/model.ts";
 import { indexPath, Store } from "../store.ts";
 import { DejaError } from "../../core/errors.ts";
+import { duration } from "../../core/text.ts";
 import { runIndex } from "../indexer.ts";
 import { checkStaleness, isFresh } from "./check.ts";
 import { releasedSources } from "../forget/exclusions.ts";
@@ -142,16 +143,7 @@ export function freshnessNote(f: Freshness): string {
   if (f.state !== "catching_up") return "";
   return `deja: the index is catching up: ${f.pending} changed ${
     f.pending === 1 ? "store" : "stores"
-  } (${ago(f.behind_ms)} behind) ${
+  } (${duration(f.behind_ms)} behind) ${
     f.background ? "being read in the background" : "not read yet"
   }; results may miss the newest work`;
-}
-
-function ago(ms: number): string {
-  const s = Math.round(ms / 1000);
-  if (s < 90) return `${s} s`;
-  const m = Math.round(s / 60);
-  if (m < 90) return `${m} min`;
-  const h = Math.round(m / 60);
-  return h < 48 ? `${h} h` : `${Math.round(h / 24)} d`;
 }

@@ -12,6 +12,7 @@ import type { Session } from "../../core/model.ts";
 import { Store } from "../store.ts";
 import { Q } from "../schema.ts";
 import { SourceWriter } from "../ingest.ts";
+import { prepareChunk } from "../prepare.ts";
 import { sessionDigest } from "../memory/digest.ts";
 import { byteLength } from "../../core/text.ts";
 import { type Said, stripControls } from "./_util.ts";
@@ -31,7 +32,7 @@ export function packetBlock(
   try {
     mem.tx(() => {
       const w = new SourceWriter(mem, session.path, "full");
-      w.write(session);
+      w.write(prepareChunk(session));
       w.finish();
     });
     const row = Q.sessionByKey.get(mem, { harness: session.harness, native_id: session.id });

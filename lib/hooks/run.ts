@@ -240,21 +240,50 @@ export function assemble(
   return frame(bodies.map((b) => b.text).join("\n\n"));
 }
 
+/** What a hook was asked: which hook, in which harness's dialect. */
+export interface HookOptions {
+  name: HookName;
+  dialect: Dialect;
+}
+
+/** What a hook found to say, or why it is silent; nothing is printed yet. */
+export interface HookResult {
+  /** The framed text and the event name its envelope echoes; null: silence. */
+  answer: { text: string; event: string } | null;
+  /**
+   * Start a background `deja index` when the index is stale (`lastIndex`, epoch ms, undefined
+   * when none is recorded) or missing; null: leave it (an index that exists but did not open).
+   */
+  kick: { lastIndex: number | undefined } | null;
+  /** The error swallowed, if any (reported only under `DEJA_DEBUG`). */
+  error?: unknown;
+}
+
 /**
- * Runs hook `name` with `io`: prints the envelope (or nothing) and returns 0,
- * always. `DEJA_DEBUG=1` reports a swallowed error on stderr.
+ * Reads a hook's arguments: `--harness <id>` / `--crush` choose the dialect
+ * (dialect.ts); any other argument is ignored (a hook never fails on its command line).
  */
-export async function runHook(name: HookName, args: string[], io: IO): Promise<number> {
+export function parseHook(name: HookName, args: string[]): HookOptions {
+  return { name, dialect: dialectFor(args) };
+}
+
+/**
+ * Runs hook `o.name` over the event on `io`'s stdin: builds what is worth saying within its
+ * budget and records what this agent session was told (the state file). Never throws;
+ * silence (`answer` null) when anything fails or the time budget is spent.
+ */
+export async function hookAnswer(o: HookOptions, io: IO): Promise<HookResult> {
+  const { name, dialect } = o;
   const started = Date.now();
   const limit = Number(io.env.get("DEJA_HOOK_DEADLINE_MS") ?? DEADLINE_MS) || DEADLINE_MS;
-  const dialect = dialectFor(args);
   const allInOne = dialect.allInTool && name === "hook-tool";
   let store: Store | undefined;
+  const result: HookResult = { answer: null, kick: null };
   try {
     // No event at all (pi's extension runs the session-start hook with empty stdin) is an
     // event with nothing in it: the dialect's variables and the process's cwd place it.
     const event = await readEvent(io) ?? {};
-    if (Date.now() - started > limit) return 0;
+    if (Date.now() - started > limit) return result;
     store = Store.open(indexPath(io.env), { readOnly: true, busyMs: 250 });
     const env = io.env;
     const { cwd, dir, id } = placeOf(dialect, event, env, io.cwd);
@@ -268,21 +297,50 @@ export async function runHook(name: HookName, args: string[], io: IO): Promise<n
     const budget = allInOne ? BUDGET.crush : hookRow(name)!.budget;
     const before = JSON.stringify(state);
     const text = assemble(list, state, seen, budget);
-    if (Date.now() - started > limit) return 0;
+    if (Date.now() - started > limit) return result;
     if (file && JSON.stringify(state) !== before) saveState(file, state);
-    if (text) io.out(envelope(dialect, text, hookEventName(name, event)));
+    if (text) result.answer = { text, event: hookEventName(name, event) };
   } catch (e) {
-    if (io.env.get("DEJA_DEBUG")) io.err(`deja ${name}: ${(e as Error)?.stack ?? e}\n`);
+    result.error = e;
   } finally {
-    // After the answer: a missing or stale index is rebuilt in the background, never waited on.
     try {
-      if (store) kickIfStale(io.env, lastIndexAt(store.db));
-      else if (!existsSync(indexPath(io.env))) kickIfStale(io.env, undefined);
+      if (store) result.kick = { lastIndex: lastIndexAt(store.db) };
+      else if (!existsSync(indexPath(io.env))) result.kick = { lastIndex: undefined };
     } catch { /* never in the agent's way */ }
     try {
       store?.close();
     } catch { /* nothing to do */ }
   }
+  return result;
+}
+
+/** The line the harness reads: the answer in the dialect's envelope ("" for silence). */
+export function renderHook(o: HookOptions, r: HookResult): string {
+  return r.answer ? envelope(o.dialect, r.answer.text, r.answer.event) : "";
+}
+
+/**
+ * Runs hook `name` with `io`: parse → run → render, prints the envelope (or
+ * nothing) and returns 0, always. `DEJA_DEBUG=1` reports a swallowed error on stderr.
+ */
+export async function runHook(name: HookName, args: string[], io: IO): Promise<number> {
+  const o = parseHook(name, args);
+  const r = await hookAnswer(o, io);
+  try {
+    const out = renderHook(o, r);
+    if (out) io.out(out);
+  } catch (e) {
+    r.error ??= e; // a closed pipe, a harness gone: never a failure
+  }
+  try {
+    if (r.error !== undefined && io.env.get("DEJA_DEBUG")) {
+      io.err(`deja ${name}: ${(r.error as Error)?.stack ?? r.error}\n`);
+    }
+  } catch { /* nothing to do */ }
+  // After the answer: a missing or stale index is rebuilt in the background, never waited on.
+  try {
+    if (r.kick) kickIfStale(io.env, r.kick.lastIndex);
+  } catch { /* never in the agent's way */ }
   return 0;
 }
 

@@ -1,11 +1,11 @@
 import { assert, assertEquals } from "../../tests/_assert.ts";
-import { mkdtempSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { readdirSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { tmpdir } from "node:os";
 import { fnv64, loadState, MAX_FILES, MAX_KEYS, saveState, statePath } from "./state.ts";
+import { tempDir } from "../../tests/_tmp.ts";
 
 Deno.test("state round-trips through a 0600 file named after the session id", () => {
-  const dir = mkdtempSync(join(tmpdir(), "deja-state-"));
+  const dir = tempDir("deja-state-");
   try {
     const p = statePath(dir, "abc-123/../x");
     assert(p.startsWith(join(dir, "hooks") + "/"), p);
@@ -21,7 +21,7 @@ Deno.test("state round-trips through a 0600 file named after the session id", ()
 });
 
 Deno.test("state keeps only the newest keys when there are too many", () => {
-  const dir = mkdtempSync(join(tmpdir(), "deja-state-"));
+  const dir = tempDir("deja-state-");
   try {
     const p = statePath(dir, "s");
     const seen = Array.from({ length: MAX_KEYS + 50 }, (_, i) => `k${i}`);
@@ -35,7 +35,7 @@ Deno.test("state keeps only the newest keys when there are too many", () => {
 });
 
 Deno.test("state prunes the least recently used sessions beyond the limit", () => {
-  const dir = mkdtempSync(join(tmpdir(), "deja-state-"));
+  const dir = tempDir("deja-state-");
   try {
     for (let i = 0; i < MAX_FILES + 5; i++) {
       const p = statePath(dir, `old-${i}`);
@@ -53,7 +53,7 @@ Deno.test("state prunes the least recently used sessions beyond the limit", () =
 });
 
 Deno.test("a damaged state file is read as a fresh state", () => {
-  const dir = mkdtempSync(join(tmpdir(), "deja-state-"));
+  const dir = tempDir("deja-state-");
   try {
     const p = join(dir, "bad.json");
     writeFileSync(p, "{not json");

@@ -30,7 +30,7 @@ import type { ConfigFormat } from "./formats.ts";
 import { unapprovedHooks } from "./codex_trust.ts";
 import { launcherPath, launcherTarget, targetExists } from "./launcher.ts";
 import type { PartKind } from "./wire.ts";
-import { checkIndex, indexPath, Store } from "../store.ts";
+import { asIndexError, checkIndex, IndexDamaged, indexPath, Store } from "../store.ts";
 import { checkStaleness } from "../fresh/check.ts";
 import { Q } from "../schema.ts";
 import { readTextSync } from "../../core/fsread.ts";
@@ -133,6 +133,18 @@ export function targetStatus(env: Env, ref: TargetRef): TargetStatus {
   } else if (f.auto) {
     const auto = f.auto;
     for (const x of auto.files ?? []) parts.push(ownedPart(env, "hooks", x.file));
+    const grant = auto.grant;
+    if (grant) {
+      const at = grant.key.join(".");
+      parts.push(jsonPart(expandPath(env, grant.file), grant.format, "hooks", (o) => {
+        const v = grant.key.reduce<unknown>(
+          (x, k) => (x && typeof x === "object" ? (x as Record<string, unknown>)[k] : undefined),
+          o,
+        );
+        if (v === grant.value) return { state: "wired" };
+        return { state: "not_wired", detail: `${at} is not ${JSON.stringify(grant.value)}` };
+      }));
+    }
   }
   if (ref.auto && f.auto?.file && f.auto.hooks && f.auto.style) {
     const auto = { ...f.auto, file: f.auto.file, hooks: f.auto.hooks, style: f.auto.style };
@@ -239,7 +251,9 @@ export function indexStatus(env: Env): IndexStatus {
     out.changed = stale.changed.length + stale.discover.length;
     out.fresh = out.changed === 0 && out.lastIndex !== null;
   } catch (e) {
-    out.error = (e as Error).message;
+    // Damage a read of the stat pass ran into reads as damage, with the way out.
+    const err = asIndexError(e, path);
+    out.error = err instanceof IndexDamaged ? `${err.message}: ${err.hint}` : (e as Error).message;
   } finally {
     store?.close();
   }

@@ -12,12 +12,10 @@
  */
 import type { HookSpec } from "./facts.ts";
 import { shQuote } from "../shell.ts";
+import { isObj, type Obj } from "../../core/values.ts";
 
 /** An edit that met a value of the wrong type where deja has to write (`"mcp": []`). */
 export class ShapeError extends Error {}
-
-type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
 
 /** The shell command a hook runs: the quoted launcher, then the deja arguments. */
 export function hookCommand(launcher: string, args: string[]): string {
@@ -183,7 +181,12 @@ export function removeMcp(o: Obj, key: string[], launcher?: string): boolean {
   const last = key[key.length - 1];
   if (Array.isArray(holder)) holder.splice(itemIndex(holder, listSelector(last)!), 1);
   else delete holder[last];
-  // Drop the containers left empty, innermost first.
+  dropEmpty(o, key);
+  return true;
+}
+
+/** Drops the containers on `key` left empty, innermost first. */
+function dropEmpty(o: Obj, key: string[]): void {
   for (let n = key.length - 1; n > 0; n--) {
     const parent = walk(o, key.slice(0, n), false);
     const k = key[n - 1];
@@ -193,6 +196,36 @@ export function removeMcp(o: Obj, key: string[], launcher?: string): boolean {
     if (!empty) break;
     delete parent[k];
   }
+}
+
+/**
+ * Sets the value at `key` (an `-auto` grant, OpenClaw's
+ * `plugins.entries.deja.hooks.allowConversationAccess`) when it is missing.
+ *
+ * @throws {ShapeError} when a parent has the wrong type, or the user set another value there
+ *   (deja does not overrule the user's own choice).
+ */
+export function setGrant(o: Obj, key: string[], value: unknown): void {
+  const holder = walk(o, key, true);
+  const last = key[key.length - 1];
+  if (!isObj(holder)) throw new ShapeError(`${key.slice(0, -1).join(".")} is not an object`);
+  if (holder[last] === undefined) holder[last] = value;
+  else if (holder[last] !== value) {
+    throw new ShapeError(
+      `${key.join(".")} is ${JSON.stringify(holder[last])}, and deja's plugin needs ${
+        JSON.stringify(value)
+      }; change or remove it yourself`,
+    );
+  }
+}
+
+/** Removes the value at `key` while it is still `value`; drops the objects left empty. */
+export function removeGrant(o: Obj, key: string[], value: unknown): boolean {
+  const holder = walk(o, key, false);
+  const last = key[key.length - 1];
+  if (!isObj(holder) || holder[last] !== value) return false;
+  delete holder[last];
+  dropEmpty(o, key);
   return true;
 }
 

@@ -17,6 +17,7 @@ import { existsSync } from "node:fs";
 import { TEXTS } from "./texts.ts";
 import { CONFIG_FORMATS, type ConfigFormat } from "./formats.ts";
 import { HOOK_NAMES } from "../hooks/table.ts";
+import { isObj } from "../../core/values.ts";
 
 /** One hook deja adds for an `-auto` target. */
 export interface HookSpec {
@@ -108,6 +109,13 @@ export interface InstallFacts {
     hooks?: HookSpec[];
     /** Plugin or extension files the `-auto` target writes (opencode, pi). */
     files?: OwnedFile[];
+    /**
+     * A value the harness's config must hold for the plugin's hooks to run
+     * (OpenClaw drops a non-bundled plugin's `before_prompt_build` unless
+     * `plugins.entries.deja.hooks.allowConversationAccess` is true): set by
+     * `-auto`, taken back by uninstall while it still holds that value.
+     */
+    grant?: Grant;
     /** What the person still has to do once the hooks are written (Codex: approve them once). */
     note?: string;
     /**
@@ -117,6 +125,15 @@ export interface InstallFacts {
      */
     trust_file?: string;
   };
+}
+
+/** One config value an `-auto` target sets (see `InstallFacts.auto.grant`). */
+export interface Grant {
+  file: string;
+  format?: ConfigFormat;
+  /** Key path of the value (at least two names). */
+  key: string[];
+  value: string | number | boolean;
 }
 
 /** A harness deja can wire, with its facts. */
@@ -135,8 +152,6 @@ export interface TargetRef {
 }
 
 const isStr = (v: unknown): v is string => typeof v === "string" && v !== "";
-const isObj = (v: unknown): v is Record<string, unknown> =>
-  typeof v === "object" && v !== null && !Array.isArray(v);
 
 function checkTemplate(where: string, v: unknown, out: string[]): void {
   if (!isStr(v)) {
@@ -165,6 +180,18 @@ function checkFiles(where: string, v: unknown, out: string[]): void {
   if (v === undefined) return;
   if (!Array.isArray(v)) return void out.push(`${where} must be a list of {file, text}`);
   v.forEach((f, i) => checkOwned(`${where}[${i}]`, f, out));
+}
+
+function checkGrant(where: string, v: unknown, out: string[]): void {
+  if (v === undefined) return;
+  if (!isObj(v)) return void out.push(`${where} must be an object {file, key, value}`);
+  checkTemplate(`${where}.file`, v.file, out);
+  if (!Array.isArray(v.key) || v.key.length < 2 || !v.key.every(isStr)) {
+    out.push(`${where}.key must be a key path of at least two names`);
+  }
+  if (!["string", "number", "boolean"].includes(typeof v.value)) {
+    out.push(`${where}.value must be a string, number or boolean`);
+  }
 }
 
 /**
@@ -240,6 +267,7 @@ export function checkInstallFacts(id: string, v: unknown): string[] {
     if (auto.trust_file !== undefined) {
       checkTemplate(`${id}: install.auto.trust_file`, auto.trust_file, out);
     }
+    checkGrant(`${id}: install.auto.grant`, auto.grant, out);
     if (auto.base !== undefined && !isObj(auto.base)) {
       out.push(`${id}: install.auto.base must be an object`);
     }

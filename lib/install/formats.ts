@@ -17,6 +17,7 @@ import {
   stringify as tomlStringify,
 } from "@decimalturn/toml-patch";
 import { jsonErrorAt } from "./json_where.ts";
+import { isObj, type Obj } from "../../core/values.ts";
 import { spliceYaml } from "./yaml_edit.ts";
 
 /**
@@ -35,9 +36,6 @@ export const CONFIG_FORMATS: readonly ConfigFormat[] = [
   "toml",
   "yaml",
 ];
-
-type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
 
 /** The UTF-8 byte order mark as a character: read past, and kept where a file has it. */
 export const BOM = "\uFEFF";

@@ -37,13 +37,20 @@ export function wiringMatrix(): WiringRow[] {
     const hooks = [
       ...(f.auto?.hooks ?? []).map((h) => `${h.event}${h.matcher ? `(${h.matcher})` : ""}`),
       ...(f.auto?.files ?? []).map((x) => `plugin ${x.file}`),
+      ...(f.auto?.grant
+        ? [`grant ${f.auto.grant.file} ${f.auto.grant.key.join(".")}=${f.auto.grant.value}`]
+        : []),
     ];
     const auto = Boolean(f.auto);
-    const dialect = auto
-      ? f.auto?.hooks?.[0]?.args.includes("--crush")
-        ? d.get("crush")
-        : d.get(f.auto?.hooks?.[0]?.args[2] ?? "claude")
-      : undefined;
+    // A plugin speaks its harness's dialect (`--harness <id>`); a hook the one its args name.
+    const first = f.auto?.hooks?.[0];
+    const dialect = !auto
+      ? undefined
+      : !first
+      ? d.get(w.harness)
+      : first.args.includes("--crush")
+      ? d.get("crush")
+      : d.get(first.args[2] ?? "claude");
     return {
       harness: w.harness,
       display_name: w.displayName,

@@ -38,10 +38,12 @@ import {
   addListItem,
   dropBase,
   mcpValue,
+  removeGrant,
   removeHooks,
   removeListItem,
   removeMcp,
   setBase,
+  setGrant,
   setHooks,
   setMcp,
   ShapeError,
@@ -52,6 +54,7 @@ import type { ConfigFormat } from "./formats.ts";
 import { removeListHooks, setListHooks } from "./list_hooks.ts";
 import { TEXTS } from "./texts.ts";
 import { readTextSync } from "../../core/fsread.ts";
+import type { Obj } from "../../core/values.ts";
 
 /** The parts of a target. */
 /** `file`: another file deja owns (guidance, instructions); plugin files count as `hooks`. */
@@ -90,7 +93,6 @@ export interface WireCtx {
   restored?: Replaced[];
 }
 
-type Obj = Record<string, unknown>;
 interface JsonEdit {
   kind: PartKind;
   path: string;
@@ -191,6 +193,17 @@ function jsonEdits(ctx: WireCtx, ref: TargetRef, install: boolean): JsonEdit[] {
           else removeHooks(o, hooks.style);
           dropBase(o, hooks.base);
         },
+    });
+  }
+  const grant = auto?.grant;
+  if (grant && (ref.auto || !install)) {
+    out.push({
+      kind: "hooks",
+      path: expandPath(ctx.env, grant.file),
+      format: grant.format,
+      apply: install
+        ? (o) => setGrant(o, grant.key, grant.value)
+        : (o) => void removeGrant(o, grant.key, grant.value),
     });
   }
   return out;

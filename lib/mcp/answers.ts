@@ -20,7 +20,7 @@ import { howRuns } from "../memory/how.ts";
 import { outcomeMix } from "../memory/outcome.ts";
 import { localTime } from "../memory/text.ts";
 import { bodyBudget, fitBlocks, framed, oneLineForAgent } from "./_fit.ts";
-import { byteLength, tilde } from "../../core/text.ts";
+import { byteLength, plural, tilde } from "../../core/text.ts";
 
 /** Largest `context` answer in bytes, frame included: 8 KiB. */
 export const CONTEXT_BUDGET = CTX_BUDGET;
@@ -39,7 +39,6 @@ export interface Filters {
 }
 
 const day = (ms: number | null | undefined) => localTime(ms).slice(0, 10);
-const plural = (n: number, w: string) => `${n} ${w}${n === 1 ? "" : "s"}`;
 
 /** The digest of the session `query` names (an id prefix, else the best search hit). */
 export function contextText(store: Store, query: string, f: Filters, home: string): string {
@@ -62,7 +61,7 @@ export function contextText(store: Store, query: string, f: Filters, home: strin
 }
 
 /** Sessions that touched `typed` (a path, optionally `path:line`), newest first. */
-export function blameText(
+export function blameAnswer(
   store: Store,
   typed: string,
   f: Filters,
@@ -139,7 +138,7 @@ function blameBlock(store: Store, s: BlameSession, home: string): string {
 }
 
 /** What ran after the same error before, where it did not come back. */
-export function fixText(store: Store, error: string, f: Filters): string {
+export function fixAnswer(store: Store, error: string, f: Filters): string {
   const r = findFixes(store, error, {
     limit: f.limit ?? 3,
     hidden: f.hide && defaultHidden(store, f.hide),
@@ -174,7 +173,7 @@ export function fixText(store: Store, error: string, f: Filters): string {
 }
 
 /** The real invocations of a command run here, most widely used first. */
-export function howText(store: Store, what: string, f: Filters): string {
+export function howAnswer(store: Store, what: string, f: Filters): string {
   const r = howRuns(store, what, {
     project: f.project,
     limit: f.limit ?? 8,

@@ -1,13 +1,13 @@
 import { assertEquals, assertStringIncludes } from "../../tests/_assert.ts";
-import { mkdtempSync, rmSync } from "node:fs";
+import { rmSync } from "node:fs";
 import { join } from "node:path";
-import { tmpdir } from "node:os";
 import { testEnv } from "../../tests/_fixture.ts";
 import { callDeja } from "./call.ts";
 import { argProblem, errorArg, MAX_QUERY } from "./args.ts";
+import { tempDir } from "../../tests/_tmp.ts";
 
 Deno.test("a tool call with an out-of-range or ill-typed argument is an error naming it and what it takes", async () => {
-  const home = mkdtempSync(join(tmpdir(), "deja-mcp-args-"));
+  const home = tempDir("deja-mcp-args-");
   try {
     const ctx = { env: testEnv(home, { DEJA_HOME: join(home, "deja") }), cwd: home, log() {} };
     const cases: Array<[Record<string, unknown>, string]> = [

@@ -23,7 +23,7 @@ import { parsers } from "../../parsers/mod.ts";
 import type { ToolResult } from "./protocol.ts";
 import { MAX_LIMIT, type Mode, MODES, NEEDS } from "./tool.ts";
 import { recallText } from "./recall.ts";
-import { blameText, contextText, type Filters, fixText, howText } from "./answers.ts";
+import { blameAnswer, contextText, type Filters, fixAnswer, howAnswer } from "./answers.ts";
 import { oneLineForAgent } from "./_fit.ts";
 import { freshen, refreshOff } from "../fresh/freshen.ts";
 import { argProblem, errorArg } from "./args.ts";
@@ -97,11 +97,11 @@ export async function callDeja(
         case "context":
           return answer(contextText(store, input, f, ctx.env.home));
         case "blame":
-          return answer(blameText(store, input, f, ctx.cwd, ctx.env.home));
+          return answer(blameAnswer(store, input, f, ctx.cwd, ctx.env.home));
         case "fix":
-          return answer(fixText(store, input, f));
+          return answer(fixAnswer(store, input, f));
         case "how":
-          return answer(howText(store, input, f));
+          return answer(howAnswer(store, input, f));
       }
     });
     if (note && !res.isError && res.content[0]) res.content[0].text += note;

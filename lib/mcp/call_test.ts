@@ -1,12 +1,12 @@
 import { assert, assertEquals, assertStringIncludes } from "../../tests/_assert.ts";
 import { indexSessions, type MemoryIndex, type SessionSpec } from "../../tests/_memory.ts";
 import { testEnv } from "../../tests/_fixture.ts";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { tmpdir } from "node:os";
 import { callDeja, NO_INDEX } from "./call.ts";
 import { FRAME_CLOSE, FRAME_OPEN, FRAME_PREAMBLE } from "../../core/frame.ts";
 import type { ToolResult } from "./protocol.ts";
+import { tempDir } from "../../tests/_tmp.ts";
 
 const S: SessionSpec = {
   id: "71710001-0000-4000-8000-000000000001",
@@ -174,7 +174,7 @@ Deno.test("remember appends a note, says where, and recall finds it at once", as
 });
 
 Deno.test("a call without an index answers one line naming deja index, and remember still saves", async () => {
-  const root = mkdtempSync(join(tmpdir(), "deja-mcp-noidx-"));
+  const root = tempDir("deja-mcp-noidx-");
   try {
     const env = testEnv(join(root, "home"), {
       DEJA_HOME: join(root, "deja"),

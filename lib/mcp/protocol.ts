@@ -15,6 +15,7 @@
  *
  * @module
  */
+import { isObj } from "../../core/values.ts";
 
 /** Protocol revisions this server speaks, newest first. */
 export const PROTOCOL_VERSIONS: readonly string[] = [
@@ -67,9 +68,6 @@ class RpcError extends Error {
     super(message);
   }
 }
-
-const isObj = (v: unknown): v is Record<string, unknown> =>
-  typeof v === "object" && v !== null && !Array.isArray(v);
 
 const isId = (v: unknown): v is Id =>
   typeof v === "string" || (typeof v === "number" && Number.isFinite(v));

@@ -1,7 +1,6 @@
 import { assert, assertEquals, assertThrows } from "../../tests/_assert.ts";
-import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { readFileSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { tmpdir } from "node:os";
 import { testEnv } from "../../tests/_fixture.ts";
 import { appendNote, noteProject, remember } from "./notes.ts";
 import { localDay, noteSessionId, notesPath } from "../../parsers/deja.ts";
@@ -9,9 +8,10 @@ import { acquireWriterLock, indexPath, Store } from "../store.ts";
 import { dataDir } from "../../core/paths.ts";
 import { DejaError } from "../../core/errors.ts";
 import { search } from "../search.ts";
+import { tempDir } from "../../tests/_tmp.ts";
 
 function home() {
-  const root = mkdtempSync(join(tmpdir(), "deja-notes-"));
+  const root = tempDir("deja-notes-");
   const env = testEnv(join(root, "home"), { DEJA_HOME: join(root, "deja"), TZ: "UTC" });
   return { root, env, cleanup: () => rmSync(root, { recursive: true, force: true }) };
 }

@@ -6,7 +6,7 @@
  */
 import { dirname, isAbsolute, relative } from "node:path";
 import { failureLine } from "./outcome.ts";
-import { oneLine } from "../../core/text.ts";
+import { oneLine, tilde } from "../../core/text.ts";
 
 /**
  * Words that mark an assistant sentence as concluding something: a cause
@@ -121,8 +121,7 @@ export function displayPath(path: string, project?: string | null, home?: string
     const rel = relative(project, path);
     if (rel && !rel.startsWith("..") && !isAbsolute(rel)) return rel;
   }
-  if (home && (path === home || path.startsWith(home + "/"))) return "~" + path.slice(home.length);
-  return path;
+  return home && path ? tilde(path, home) : path;
 }
 
 /** `YYYY-MM-DD HH:MM` in the runtime's local zone, or `-`. */

@@ -9,6 +9,7 @@
  */
 import type { Event, Session } from "../../core/model.ts";
 import type { PathMap } from "./config.ts";
+import { isWindowsDrivePath } from "../../core/paths.ts";
 
 /** How one remote's sessions are labelled. */
 export interface Label {
@@ -25,7 +26,7 @@ export function mapPath(label: Label, path: string): string {
   // its history file) points into the mirror: it stands for the same path on the remote.
   const m0 = label.mirror?.replace(/\/+$/, "");
   if (m0 && path.startsWith(`${m0}/`)) path = path.slice(m0.length);
-  if (!path.startsWith("/")) return /^[A-Za-z]:[\\/]/.test(path) ? `${label.origin}:${path}` : path;
+  if (!path.startsWith("/")) return isWindowsDrivePath(path) ? `${label.origin}:${path}` : path;
   for (const m of label.pathMaps) {
     if (path === m.remote) return m.local;
     if (path.startsWith(`${m.remote}/`)) return m.local + path.slice(m.remote.length);

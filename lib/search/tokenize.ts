@@ -128,6 +128,27 @@ export class VocabCollector {
     return true;
   }
 
+  /**
+   * Adds tokens already collected elsewhere (another thread's {@link take}),
+   * returning those new to this collector. A token hashes as {@link add} hashes it.
+   */
+  addTokens(tokens: readonly string[]): string[] {
+    const out: string[] = [];
+    for (const t of tokens) {
+      let h = 0x811c9dc5;
+      for (let i = 0; i < t.length; i++) h = Math.imul(h ^ t.charCodeAt(i), 0x01000193);
+      if (this.insertHash(h)) out.push(t);
+    }
+    return out;
+  }
+
+  /** Forgets every token collected (the next {@link add} starts a new set). */
+  clear(): void {
+    if (this.used) this.table.fill(0);
+    this.used = 0;
+    this.fresh = [];
+  }
+
   /** The tokens collected since the last call. */
   take(): string[] {
     const out = this.fresh;

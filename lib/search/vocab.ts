@@ -21,17 +21,13 @@ import { VocabCollector } from "./tokenize.ts";
 const collectors = new WeakMap<Store, VocabCollector>();
 
 /**
- * How much of one tool result feeds the vocabulary, in characters: its head.
- * The whole text is indexed for search; only the vocabulary (substring and
- * spelling tiers) skips the rest of long outputs, which are mostly data. (The
- * vocabulary is the largest cost it adds to indexing: 1 KiB heads keep it
- * near a tenth; whole outputs cost about a seventh.)
+ * Keeps `vocab` holding the tokens of what one source pass writes: a chunk's
+ * tokens (collected where it was prepared, lib/prepare.ts) are checked against
+ * those this process already wrote, and {@link flush} inserts the new ones.
  */
-export const VOCAB_RESULT_HEAD = 1024;
-
-/** Collects the tokens of one source pass; {@link flush} writes the new ones. */
 export class VocabWriter {
   private c: VocabCollector;
+  private fresh: string[] = [];
 
   constructor(private store: Store) {
     let c = collectors.get(store);
@@ -39,18 +35,15 @@ export class VocabWriter {
     this.c = c;
   }
 
-  /** Adds the tokens of an event's text (tool results: the head only). */
-  add(kind: string, text: string): void {
-    this.c.add(
-      kind === "tool_result" && text.length > VOCAB_RESULT_HEAD
-        ? text.slice(0, VOCAB_RESULT_HEAD)
-        : text,
-    );
+  /** Adds the tokens of a written chunk. */
+  add(tokens: readonly string[]): void {
+    for (const t of this.c.addTokens(tokens)) this.fresh.push(t);
   }
 
   /** Inserts the tokens new to this process. Call inside the source's transaction. */
   flush(): void {
-    for (const term of this.c.take()) Q.insertVocab.run(this.store, { term });
+    for (const term of this.fresh) Q.insertVocab.run(this.store, { term });
+    this.fresh = [];
   }
 }
 

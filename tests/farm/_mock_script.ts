@@ -109,6 +109,8 @@ export interface View {
   userTexts: string[];
   /** For each user prompt, how many tool results follow it. */
   resultsAfter: number[];
+  /** Texts of the tool results in order, where the wire's reader keeps them (Chat Completions). */
+  results?: string[];
   /** System prompt text. */
   system: string;
   /** A JSON schema the reply must follow, when the request asks for JSON. */

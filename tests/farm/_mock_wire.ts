@@ -30,22 +30,26 @@ export const event = (name: string | null, data: unknown) =>
     typeof data === "string" ? data : JSON.stringify(data)
   }\n\n`;
 
-/** Builds a view from ordered messages: user texts and a result count after each. */
+/** Builds a view from ordered messages: user texts, a result count after each, result texts where read. */
 export function viewOf(
   tools: Tool[],
   system: string,
-  items: Array<{ user?: string; result?: boolean }>,
+  items: Array<{ user?: string; result?: boolean; text?: string }>,
   jsonSchema?: Schema,
 ): View {
   const userTexts: string[] = [];
   const resultsAfter: number[] = [];
+  const results: string[] = [];
   for (const it of items) {
     if (it.user !== undefined) {
       userTexts.push(it.user);
       resultsAfter.push(0);
-    } else if (it.result && resultsAfter.length) resultsAfter[resultsAfter.length - 1]++;
+    } else if (it.result) {
+      if (resultsAfter.length) resultsAfter[resultsAfter.length - 1]++;
+      if (it.text !== undefined) results.push(it.text);
+    }
   }
-  return { tools, userTexts, resultsAfter, system, jsonSchema };
+  return { tools, userTexts, resultsAfter, results, system, jsonSchema };
 }
 
 export function textOf(content: unknown, types = ["text", "input_text"]): string {

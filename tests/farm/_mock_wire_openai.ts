@@ -15,12 +15,13 @@ export function chatView(b: Obj): View {
     const f = (t.function ?? t) as Obj;
     return { name: str(f.name), kind: "function" as const, schema: (f.parameters ?? {}) as Schema };
   }).filter((t) => t.name);
-  const items: Array<{ user?: string; result?: boolean }> = [];
+  const items: Array<{ user?: string; result?: boolean; text?: string }> = [];
   let system = "";
   for (const msg of arr(b.messages)) {
     if (msg.role === "system" || msg.role === "developer") system += textOf(msg.content) + "\n";
-    else if (msg.role === "tool" || msg.role === "function") items.push({ result: true });
-    else if (msg.role === "user") {
+    else if (msg.role === "tool" || msg.role === "function") {
+      items.push({ result: true, text: textOf(msg.content) });
+    } else if (msg.role === "user") {
       for (const c of arr(msg.content)) {
         if (/tool.?result/.test(str(c.type))) items.push({ result: true });
       }

@@ -118,7 +118,13 @@ export function setWiring(text: string, id: string, v: WiringVerified): string {
     hooks: v.hooks,
   }).replace(/,"/g, ', "').replace(/":/g, '": ').replace(/^\{/, "{ ").replace(/\}$/, " }");
   const at = m.index + m[0].length;
-  const line = `\n${m[1]}"wiring_verified": ${value},`;
-  const old = /^\n[ \t]+"wiring_verified": \{[^\n]*\},/.exec(text.slice(at));
+  let line = `\n${m[1]}"wiring_verified": ${value},`;
+  // Longer than deno fmt's 100 columns: one field a line, as deno fmt writes it.
+  if (line.length - 1 > 100) {
+    const fields = Object.entries({ version: v.version, date: v.date, mcp: v.mcp, hooks: v.hooks })
+      .map(([k, x]) => `\n${m[1]}  ${JSON.stringify(k)}: ${JSON.stringify(x)}`).join(",");
+    line = `\n${m[1]}"wiring_verified": {${fields}\n${m[1]}},`;
+  }
+  const old = /^\n[ \t]+"wiring_verified": \{[^}]*\},/.exec(text.slice(at));
   return text.slice(0, at) + line + text.slice(at + (old ? old[0].length : 0));
 }

@@ -2,14 +2,14 @@
  * The mock model over real HTTP: each wire protocol streamed and whole, the
  * scenario's turns, the request log, the proxy refusal and the bounds.
  */
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { readFileSync, rmSync } from "node:fs";
 import { connect } from "node:net";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { assert, assertEquals, assertStringIncludes } from "../_assert.ts";
 import { type Mock, readLog, startMock } from "./mock_model.ts";
 import { FAIL_CMD, markers, prompts, type Scenario, SHELL_CMD } from "./_mock_script.ts";
 import { pick, type Schema, type Tool } from "./_mock_tools.ts";
+import { tempDir } from "../_tmp.ts";
 
 const S: Scenario = {
   id: "t3st01",
@@ -24,7 +24,7 @@ async function withMock(
   fn: (m: Mock, log: string) => Promise<void>,
   opts: { maxRequests?: number; maxMs?: number } = {},
 ) {
-  const dir = mkdtempSync(join(tmpdir(), "deja-mock-"));
+  const dir = tempDir("deja-mock-");
   const log = join(dir, "requests.jsonl");
   const m = await startMock({ scenario: S, project: PROJECT, log, ...opts });
   try {

@@ -4,9 +4,8 @@
  * detour, and what it leaves to the farm scenario.
  */
 import { assert, assertEquals } from "../_assert.ts";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { tmpdir } from "node:os";
 import type { View } from "./_mock_script.ts";
 import type { Tool } from "./_mock_tools.ts";
 import { readLog, startMock } from "./mock_model.ts";
@@ -23,6 +22,7 @@ import {
   tags,
   TOOL_SEARCH,
 } from "./roundtrip.ts";
+import { tempDir } from "../_tmp.ts";
 
 const tool = (name: string): Tool => ({ name, kind: "function", schema: {} });
 const view = (tools: string[], userTexts: string[], resultsAfter: number[]): View => ({
@@ -75,7 +75,7 @@ Deno.test("seed store files the decision session under the project's slug with t
 });
 
 Deno.test("mock model answers with the play script when one is given and logs the reply", async () => {
-  const dir = mkdtempSync(join(tmpdir(), "deja-rt-mock-"));
+  const dir = tempDir("deja-rt-mock-");
   const log = join(dir, "r.jsonl");
   const mock = await startMock({
     scenario: { id: "abc123", steps: [] },

@@ -1,12 +1,12 @@
 /** `deno task verify:record`: the registry fields and the pages' generated parts from a report. */
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { copyFileSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { assert, assertEquals, assertStringIncludes } from "../_assert.ts";
 import { REPO } from "../_fixture.ts";
 import { record } from "./verify_record.ts";
 import type { FarmReport, HarnessResult } from "./report.ts";
 import { BEGIN, readBlock } from "./_verified.ts";
+import { tempDir } from "../_tmp.ts";
 
 function result(
   name: string,
@@ -50,7 +50,7 @@ const report = (hs: HarnessResult[]): FarmReport => ({
 
 /** A copy of registry.json and the claude and codex pages in a temp repo. */
 function repo(): { dir: string; cleanup(): void } {
-  const dir = mkdtempSync(join(tmpdir(), "deja-record-"));
+  const dir = tempDir("deja-record-");
   mkdirSync(join(dir, "docs/registry"), { recursive: true });
   copyFileSync(join(REPO, "registry.json"), join(dir, "registry.json"));
   for (const id of ["claude", "codex"]) {

@@ -3,8 +3,7 @@
  * scenario passes every check, and each defect the checks exist for fails the
  * one it should.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { assertEquals } from "../_assert.ts";
 import { claude } from "./harnesses/claude.ts";
@@ -12,6 +11,7 @@ import type { Played } from "./play.ts";
 import { logChecks, storeChecks } from "./verify.ts";
 import { markers, prompts, type Scenario } from "./_mock_script.ts";
 import type { LoggedRequest } from "./mock_model.ts";
+import { tempDir } from "../_tmp.ts";
 
 const S: Scenario = { id: "v3rify", steps: ["shell", "fail", "edit", "write", "subagent"] };
 const M = markers(S.id);
@@ -121,7 +121,7 @@ const LOG: LoggedRequest[] = [
 ];
 
 async function checks(d: Defects = {}) {
-  const dir = mkdtempSync(join(tmpdir(), "deja-farmcheck-"));
+  const dir = tempDir("deja-farmcheck-");
   try {
     store(dir, d);
     const played: Played = { mockUrl: "", env: { HOME: join(dir, "home") }, runs: [], notRun: {} };

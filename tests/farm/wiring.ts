@@ -56,6 +56,7 @@ export const WIRING: Record<string, WiringSpec> = {
   // pi reads no MCP config: the plain target's extension registers a tool named `deja`.
   pi: { plain: "pi", auto: "pi-auto" },
   continue: { plain: "continue" },
+  openclaw: { plain: "openclaw", auto: "openclaw-auto" },
 };
 
 /** The farm harnesses whose wiring the CI subset checks. */
@@ -114,6 +115,21 @@ export function routeOf(text: string): string | undefined {
 const BRIDGED = "mcp__deja__deja";
 
 /**
+ * A bridge call's arguments in the bridge's own shape: Qwen's `tool_call
+ * {name, arguments}`, OpenClaw's `tool_call {id, args}`; the tool named as the
+ * last search result named it (OpenClaw's `deja__deja`), else {@link BRIDGED}.
+ */
+export function bridgeArgs(bridge: Tool, v: View, args: Record<string, unknown>): Obj {
+  const found = (v.results ?? []).findLast((r) => DEJA_IN_TEXT.test(r))?.match(DEJA_IN_TEXT)?.[0];
+  const nameKey = keyOf(bridge.schema, ["name", "id"]) ?? "name";
+  const argsKey = keyOf(bridge.schema, ["arguments", "args", "input"]) ?? "arguments";
+  return { [nameKey]: found ?? BRIDGED, [argsKey]: args };
+}
+
+/** deja's tool as a harness's search result names it (`mcp__deja__deja`, `deja__deja`). */
+const DEJA_IN_TEXT = /\b(mcp_+)?deja[-_.]+deja\b/;
+
+/**
  * The recall: the deja tool itself where the request offers it, else through
  * the harness's bridge for deferred tools (Qwen's `tool_call {name, arguments}`)
  * or route (omp's `write` to `xd://…`).
@@ -130,7 +146,7 @@ function dejaCall(v: View): Call {
     return { tool: write, args: fillRequired(write.schema, { path: route, content }, "/"), text };
   }
   const bridge = v.tools.find((t) => t.name === "tool_call");
-  if (bridge) return { tool: bridge, args: { name: BRIDGED, arguments: args }, text };
+  if (bridge) return { tool: bridge, args: bridgeArgs(bridge, v, args), text };
   return { tool: { name: deferredName(v) ?? BRIDGED, kind: "function", schema: {} }, args, text };
 }
 
@@ -155,7 +171,7 @@ const MAX_LOOKS = 5;
 function callsDeja(r: LoggedRequest["reply"]): boolean {
   const a = r?.args as Obj | undefined;
   return isDejaTool(String(r?.tool ?? "")) ||
-    (r?.tool === "tool_call" && isDejaTool(String(a?.name ?? ""))) ||
+    (r?.tool === "tool_call" && isDejaTool(String(a?.name ?? a?.id ?? ""))) ||
     Boolean(routeOf(String(a?.path ?? "")));
 }
 
@@ -270,7 +286,7 @@ export function wiringChecks(log: LoggedRequest[], id: string, auto: boolean): C
   const searched = main[searchAt]?.reply?.tool;
   // Loaded into the tool list, or named in the search's result (a bridge such as Qwen's tool_call).
   const found = searchAt >= 0 && main[searchAt + 1]
-    ? split(main[searchAt + 1].body).results.match(/\b(mcp_+)?deja[-_.]+deja\b/)?.[0]
+    ? split(main[searchAt + 1].body).results.match(DEJA_IN_TEXT)?.[0]
     : undefined;
   // omp: a route in the system prompt, to be written to with its write tool.
   const routes = main.map((r) => routeOf(split(r.body).rest));

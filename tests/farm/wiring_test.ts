@@ -47,6 +47,25 @@ Deno.test("wiring play searches for a deferred deja tool, calls it through a bri
   assertEquals(call.args.name, "mcp__deja__deja");
 });
 
+Deno.test("wiring play calls OpenClaw's tool_call {id, args} with the name its search returned", () => {
+  const play = wiringPlay("abc123");
+  const bridge: Tool = {
+    name: "tool_call",
+    kind: "function",
+    schema: { type: "object", properties: { id: { type: "string" }, args: { type: "object" } } },
+  };
+  const searched = '[{"id": "mcp:deja:deja__deja", "name": "deja__deja"}]';
+  play(view([tool("exec"), tool("tool_search"), bridge], 0));
+  const call = play({
+    ...view([tool("exec"), tool("tool_search"), bridge], 1),
+    results: [searched],
+  });
+  assert(call?.kind === "tool");
+  assertEquals(call.tool.name, "tool_call");
+  assertEquals(call.args.id, "deja__deja");
+  assertEquals(Object.keys(call.args), ["id", "args"]);
+});
+
 Deno.test("wiring play calls an offered deja tool at once", () => {
   const r = wiringPlay("abc123")(view([tool("tool_search"), tool("deja_deja")], 0));
   assert(r?.kind === "tool");
@@ -184,6 +203,11 @@ Deno.test("wiring_verified goes after verified_by and is replaced in place; the 
   const twice = setWiring(once, "x", { ...v, hooks: true });
   assertEquals(JSON.parse(twice).harnesses[0].wiring_verified.hooks, true);
   assertEquals(twice.split("wiring_verified").length, 2);
+  // A long version breaks the value over lines as deno fmt would; a later run replaces it whole.
+  const long = setWiring(twice, "x", { ...v, version: "2026.9.6-beta.1234567890" });
+  assert(long.split("\n").every((l) => l.length <= 100), long);
+  assertEquals(JSON.parse(setWiring(long, "x", v)).harnesses[0].wiring_verified, v);
+  assertEquals(setWiring(long, "x", v).split("wiring_verified").length, 2);
   const g = {
     ...v,
     id: "x",

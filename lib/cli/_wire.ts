@@ -1,0 +1,163 @@
+/**
+ * What `deja install` and `deja uninstall` share: their arguments (targets,
+ * `--all`, `--auto`, the user services), the wiring run (lib/install/run.ts)
+ * and its rendering: one line per change, refusals on stderr, `--json`.
+ *
+ * @module
+ */
+import type { Args } from "./common.ts";
+import { colors } from "./common.ts";
+import { tilde } from "../../core/text.ts";
+import type { Env } from "../../core/model.ts";
+import type { IO } from "../../core/runtime.ts";
+import { inPackageCache } from "../install/launcher.ts";
+import { selectTargets } from "../install/select.ts";
+import { installTargets, uninstallTargets, type WireReport } from "../install/run.ts";
+import { findTarget } from "../install/facts.ts";
+import { REMOTE_SYNC, type ServiceSpec, WATCH } from "../fresh/service.ts";
+
+/** What an install or uninstall command line asks for. */
+export interface WireArgs {
+  /** Harness targets named (`remote-sync` taken out: it is a service). */
+  names: string[];
+  all: boolean;
+  auto: boolean;
+  json: boolean;
+  /** User services asked for: `--watch-service`, the `remote-sync` target. */
+  services: ServiceSpec[];
+  /** Only services were asked for: no harness target is wired. */
+  onlyServices: boolean;
+}
+
+/** Reads the arguments install and uninstall share. */
+export function parseWire(a: Args): WireArgs {
+  const services: ServiceSpec[] = [];
+  if (a.values["watch-service"]) services.push(WATCH);
+  if (a.positionals.includes(REMOTE_SYNC.name)) services.push(REMOTE_SYNC);
+  const names = a.positionals.filter((p) => p !== REMOTE_SYNC.name);
+  const all = Boolean(a.values.all);
+  const auto = Boolean(a.values.auto);
+  return {
+    names,
+    all,
+    auto,
+    json: Boolean(a.values.json),
+    services,
+    onlyServices: services.length > 0 && !names.length && !all && !auto,
+  };
+}
+
+/**
+ * Wires (`install` true) or unwires the targets `w` means.
+ *
+ * @throws {DejaError} from selectTargets: an unknown target (exit 2), none given (2),
+ *   no harness found for `--all`/`--auto` (1).
+ */
+export function wire(
+  env: Env,
+  w: WireArgs,
+  install: { self: string[]; force: boolean } | null,
+): WireReport {
+  const refs = selectTargets(env, { names: w.names, all: w.all, auto: w.auto }, Boolean(install));
+  return install
+    ? installTargets(env, install.self, refs, { force: install.force })
+    : uninstallTargets(env, refs);
+}
+
+/** The exit code of a wiring run: 2 when a target was refused. */
+export function wireCode(r: WireReport): number {
+  return r.outcomes.some((o) => o.refused) ? 2 : 0;
+}
+
+/** One stderr message per refused target, with the hint. */
+export function refusalText(r: WireReport): string {
+  return r.outcomes.filter((o) => o.refused).map((o) =>
+    `deja: ${o.target} refused: ${o.refused}\nhint: ${
+      r.aborted ? "nothing was written" : `nothing of ${o.target} was changed`
+    }; fix or move that file, then run this again\n`
+  ).join("");
+}
+
+/** The `--json` document (docs/json-output.md, `install`). */
+export function wireJson(r: WireReport): Record<string, unknown> {
+  return {
+    launcher: r.launcher,
+    targets: r.outcomes.map((o) => ({
+      target: o.target,
+      harness: o.harness,
+      refused: o.refused ?? null,
+      changes: o.changes.map((c) => ({
+        kind: c.kind,
+        path: c.path,
+        action: c.action,
+        ...(c.note ? { note: c.note } : {}),
+      })),
+    })),
+  };
+}
+
+/** The changes as text, one line each (colour on a terminal), with install's notes. */
+export function wireText(r: WireReport, io: Pick<IO, "isTTY" | "env">, install: boolean): string {
+  const c = colors(io);
+  const home = io.env.home;
+  const paint = (act: string) =>
+    act === "created" || act === "updated"
+      ? c.green(act.padEnd(9))
+      : act === "removed"
+      ? c.yellow(act.padEnd(9))
+      : act === "kept"
+      ? c.red(act.padEnd(9))
+      : c.dim(act.padEnd(9));
+  const lines: string[] = [];
+  for (const o of r.outcomes) {
+    if (o.refused) continue; // said on stderr
+    for (const ch of o.changes) {
+      lines.push(
+        `${paint(ch.action)} ${o.target.padEnd(12)} ${ch.kind.padEnd(8)} ${tilde(ch.path, home)}${
+          ch.note ? c.dim(` (${ch.note})`) : ""
+        }`,
+      );
+    }
+  }
+  if (install || r.launcher.action !== "unchanged") {
+    lines.push(
+      `${paint(r.launcher.action)} ${"launcher".padEnd(12)} ${"".padEnd(8)} ${
+        tilde(r.launcher.path, home)
+      }${install ? c.dim(` -> ${r.launcher.target.join(" ")}`) : ""}`,
+    );
+  }
+  const all = r.outcomes.flatMap((o) => o.changes.map((ch) => ch.action)).concat(r.launcher.action);
+  if (!r.outcomes.some((o) => o.refused)) {
+    if (install && all.every((x) => x === "unchanged")) {
+      lines.push("unchanged: everything was already in place");
+    } else if (!install && all.every((x) => x === "absent" || x === "unchanged")) {
+      lines.push("unchanged: nothing of deja's was there");
+    }
+  }
+  if (install && !r.aborted) lines.push(...installNotes(r, io));
+  if (install) {
+    lines.push(c.dim("check it any time: deja doctor"));
+  }
+  return lines.join("\n") + "\n";
+}
+
+/** A launcher in a package cache, and each -auto target's note. */
+function installNotes(r: WireReport, io: Pick<IO, "isTTY" | "env">): string[] {
+  const c = colors(io);
+  const lines: string[] = [];
+  const cached = r.launcher.target.find((x) => inPackageCache(x));
+  if (cached) {
+    lines.push(
+      c.yellow(`warning: deja runs from a package manager's cache (${tilde(cached, io.env.home)})`),
+      c.dim(
+        "  the cache may be cleared; install deja at a stable path and run 'deja install' from there",
+      ),
+    );
+  }
+  for (const o of r.outcomes) {
+    const t = findTarget(o.target);
+    const note = t?.auto ? t.harness.facts.auto?.note : "";
+    if (note) lines.push(`note: ${note}`);
+  }
+  return lines;
+}

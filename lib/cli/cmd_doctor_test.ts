@@ -1,0 +1,77 @@
+import { assert, assertEquals, assertStringIncludes } from "../../tests/_assert.ts";
+import { captureIO, runMain } from "../../tests/_cli_io.ts";
+import { t, world, write } from "../../tests/_install_world.ts";
+import { rmSync } from "node:fs";
+import { join } from "node:path";
+import { installTargets } from "../install/run.ts";
+import { csi } from "./output.ts";
+import { doctorCmd, doctorData, parseDoctor } from "./cmd_doctor.ts";
+
+const none = { values: {}, positionals: [] };
+
+Deno.test("doctor parses --json", () => {
+  assertEquals(parseDoctor({ values: { json: true }, positionals: [] }), { json: true });
+});
+
+Deno.test("doctor's run finds nothing wired and no problem in an empty home, then the wired target", () => {
+  const w = world();
+  try {
+    const before = doctorData(w.env, w.self);
+    assertEquals(before.problems, []);
+    assert(before.targets.every((x) => x.state === "not_wired"));
+    assertEquals([before.launcher.exists, before.index.exists], [false, false]);
+    installTargets(w.env, w.self, [t("crush")]);
+    const after = doctorData(w.env, w.self);
+    assertEquals(after.targets.find((x) => x.target === "crush")?.state, "wired");
+    assertEquals([after.launcher.exists, after.launcher.target_exists], [true, true]);
+    assertEquals(after.problems, []);
+  } finally {
+    rmSync(w.root, { recursive: true, force: true });
+  }
+});
+
+Deno.test("doctor prints colour on a terminal, plain text to a pipe, and JSON with --json", async () => {
+  const w = world();
+  try {
+    installTargets(w.env, w.self, [t("crush")]);
+    const tty = captureIO(w.env, true);
+    assertEquals(await doctorCmd.run(none, tty.io), 0);
+    assertStringIncludes(tty.out(), csi("32m") + "wired");
+
+    const pipe = captureIO(w.env, false);
+    assertEquals(await doctorCmd.run(none, pipe.io), 0);
+    assert(!pipe.out().includes(csi("0m")), "no colour in a pipe");
+    assert(/^crush +wired$/m.test(pipe.out()), pipe.out());
+    assertStringIncludes(pipe.out(), "index        no index yet: run 'deja index'");
+    assertEquals(pipe.err(), "");
+
+    const json = captureIO(w.env, false);
+    assertEquals(await doctorCmd.run({ values: { json: true }, positionals: [] }, json.io), 0);
+    const doc = JSON.parse(json.out());
+    assertEquals(doc.index.exists, false);
+    assertEquals(doc.watch.running, false);
+    assertEquals(doc.targets.find((x: { target: string }) => x.target === "crush").state, "wired");
+  } finally {
+    rmSync(w.root, { recursive: true, force: true });
+  }
+});
+
+Deno.test("doctor exits 1 naming a broken config on stderr, and refuses an extra argument", async () => {
+  const w = world();
+  try {
+    installTargets(w.env, w.self, [t("crush")]);
+    write(join(w.home, ".config/crush/crush.json"), "{ broken");
+    const r = await runMain(w.env, ["doctor"]);
+    assertEquals(r.code, 1);
+    assertStringIncludes(
+      r.err,
+      "deja: doctor found 2 problem(s): crush (broken config), crush-auto",
+    );
+    assert(/^crush +broken config$/m.test(r.out), r.out);
+    const extra = await runMain(w.env, ["doctor", "now"]);
+    assertEquals(extra.code, 2);
+    assertEquals(extra.err, "deja: unexpected argument 'now'\nhint: see 'deja doctor --help'\n");
+  } finally {
+    rmSync(w.root, { recursive: true, force: true });
+  }
+});

@@ -1,0 +1,67 @@
+import { assertEquals, assertStringIncludes } from "../../tests/_assert.ts";
+import { captureIO, runMain } from "../../tests/_cli_io.ts";
+import {
+  nested,
+  noIndexEnv,
+  REDIS,
+  runHookCmd,
+  silent,
+  withHookIndex,
+} from "../../tests/_hook_cli.ts";
+import { hookAnswer, hookToolCmd, parseHookArgs } from "./cmd_hook_tool.ts";
+
+const args = (values: Record<string, string | boolean> = {}) => ({ values, positionals: [] });
+const bash = (id: string, command: string) => ({
+  session_id: id,
+  cwd: "/w/app",
+  tool_name: "Bash",
+  tool_input: { command },
+});
+
+Deno.test("hook-tool parses --crush as Crush's all-in-one dialect", () => {
+  const d = parseHookArgs("hook-tool", args({ crush: true })).dialect;
+  assertEquals([d.id, d.envelope, d.allInTool], ["crush", "flat", true]);
+  assertEquals(parseHookArgs("hook-tool", args()).dialect.allInTool, false);
+});
+
+Deno.test("hook-tool's run notes a command and a file earlier sessions had", () =>
+  withHookIndex(async (env) => {
+    const o = parseHookArgs("hook-tool", args());
+    const run = async (ev: unknown) =>
+      (await hookAnswer(o, captureIO(env, false, [], JSON.stringify(ev)).io)).answer;
+    const cmd = await run(bash("a1", "npm test"));
+    assertEquals(cmd?.event, "PreToolUse");
+    assertStringIncludes(cmd!.text, "`npm test` ran in 1 earlier session here");
+    const edit = await run({
+      session_id: "a2",
+      cwd: "/w/app",
+      tool_name: "Edit",
+      tool_input: { file_path: "/w/app/src/ws_client.ts", old_string: "a", new_string: "b" },
+    });
+    assertStringIncludes(edit!.text, REDIS.id.slice(0, 8));
+  }));
+
+Deno.test("hook-tool writes the same envelope at a terminal and in a pipe", () =>
+  withHookIndex(async (env) => {
+    const text = nested(
+      await runHookCmd(hookToolCmd, env, bash("t1", "npm test"), true),
+      await runHookCmd(hookToolCmd, env, bash("t2", "npm test"), false),
+      "PreToolUse",
+    );
+    assertStringIncludes(text, "1 of 2 runs failed");
+  }));
+
+Deno.test("hook-tool exits 0 silently for looking around, garbage, no index and odd arguments", () =>
+  withHookIndex(async (env) => {
+    silent(await runHookCmd(hookToolCmd, env, bash("s1", "ls -la"), true));
+    silent(await runHookCmd(hookToolCmd, env, { tool_name: "Bash", tool_input: "x" }, false));
+    silent(await runHookCmd(hookToolCmd, env, "[1,2", false));
+    silent(await runHookCmd(hookToolCmd, noIndexEnv(), bash("s2", "npm test"), false));
+    const r = await runMain(
+      env,
+      ["hook-tool", "--nope", "extra"],
+      JSON.stringify(bash("s3", "npm test")),
+    );
+    assertEquals(r.code, 0);
+    assertStringIncludes(r.out, "hookSpecificOutput");
+  }));

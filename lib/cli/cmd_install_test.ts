@@ -1,0 +1,97 @@
+import { assert, assertEquals, assertStringIncludes } from "../../tests/_assert.ts";
+import { captureIO, runMain } from "../../tests/_cli_io.ts";
+import { world, write } from "../../tests/_install_world.ts";
+import { existsSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { csi } from "./output.ts";
+import { installCmd, installData, parseInstall } from "./cmd_install.ts";
+
+const args = (positionals: string[], values: Record<string, boolean> = {}) => ({
+  values,
+  positionals,
+});
+
+Deno.test("install parses targets, takes remote-sync out as a service, and reads --force and --no-index", () => {
+  const p = parseInstall(args(["crush", "remote-sync"], { force: true, "no-index": true }));
+  assertEquals([p.names, p.services.map((s) => s.name), p.force, p.index], [
+    ["crush"],
+    ["remote-sync"],
+    true,
+    false,
+  ]);
+  assert(!p.onlyServices);
+  const only = parseInstall(args([], { "watch-service": true }));
+  assert(only.onlyServices && only.index && !only.json);
+});
+
+Deno.test("install's run wires a target and asks for a first index only when there is none", () => {
+  const w = world();
+  try {
+    const r = installData(w.env, parseInstall(args(["crush"])), w.self);
+    assertEquals(r.report?.outcomes.map((o) => [o.target, o.refused]), [["crush", undefined]]);
+    assertEquals(r.report?.launcher.action, "created");
+    assert(existsSync(join(w.home, ".config/crush/crush.json")));
+    assert(r.needsIndex, "no index yet");
+    assert(!installData(w.env, parseInstall(args(["crush"], { json: true })), w.self).needsIndex);
+    assert(
+      !installData(w.env, parseInstall(args(["crush"], { "no-index": true })), w.self).needsIndex,
+    );
+  } finally {
+    rmSync(w.root, { recursive: true, force: true });
+  }
+});
+
+Deno.test("install prints colour on a terminal, plain lines to a pipe, and JSON with --json", async () => {
+  const w = world();
+  try {
+    const tty = captureIO(w.env, true);
+    assertEquals(await installCmd.run(args(["crush"], { "no-index": true }), tty.io), 0);
+    assertStringIncludes(tty.out(), csi("32m") + "created  ");
+
+    const pipe = captureIO(w.env, false);
+    assertEquals(await installCmd.run(args(["crush"], { "no-index": true }), pipe.io), 0);
+    assert(!pipe.out().includes(csi("0m")), "no colour in a pipe");
+    assertStringIncludes(pipe.out(), "unchanged: everything was already in place\n");
+    assertStringIncludes(pipe.out(), "check it any time: deja doctor");
+    assertEquals(pipe.err(), "");
+
+    const json = captureIO(w.env, false);
+    assertEquals(await installCmd.run(args(["crush"], { json: true }), json.io), 0);
+    const doc = JSON.parse(json.out());
+    assertEquals(doc.targets[0].target, "crush");
+    assertEquals(doc.targets[0].refused, null);
+    assert(doc.targets[0].changes.every((c: { action: string }) => c.action === "unchanged"));
+  } finally {
+    rmSync(w.root, { recursive: true, force: true });
+  }
+});
+
+Deno.test("install of an unknown target is a usage error with the targets as hint", async () => {
+  const w = world();
+  try {
+    const r = await runMain(w.env, ["install", "nope"]);
+    assertEquals(r.code, 2);
+    assertEquals(r.out, "");
+    assertStringIncludes(r.err, "deja: unknown target 'nope'\nhint: targets: ");
+    const none = await runMain(w.env, ["install"]);
+    assertEquals(none.code, 2);
+    assertStringIncludes(none.err, "which target?");
+  } finally {
+    rmSync(w.root, { recursive: true, force: true });
+  }
+});
+
+Deno.test("install refuses a broken config on stderr, writes nothing, and exits 2", async () => {
+  const w = world();
+  try {
+    write(join(w.home, ".config/crush/crush.json"), "{ not json");
+    const r = await runMain(w.env, ["install", "crush", "--no-index"]);
+    assertEquals(r.code, 2);
+    assertEquals(r.out, "");
+    assertStringIncludes(r.err, "deja: crush refused: ");
+    assertStringIncludes(r.err, "hint: nothing was written;");
+    assert(!existsSync(join(w.root, "deja")), "no launcher, no data dir");
+  } finally {
+    rmSync(w.root, { recursive: true, force: true });
+  }
+});

@@ -1,0 +1,195 @@
+/**
+ * Everything ingest does to a session chunk that needs no database: label a
+ * remote's session, normalise its project, render and cap each event's text,
+ * redact it and every derived value, collect its vocabulary tokens and judge
+ * its signals. The result is plain data, so it is made where the chunk was
+ * parsed (the parse worker, lib/parse_worker.ts, for large stores) and the
+ * writer (lib/ingest.ts) only inserts rows.
+ *
+ * @module
+ */
+import type { EditSpan, Event, Session } from "../core/model.ts";
+import { redact, type RedactionCounts } from "./redact.ts";
+import { renderCall } from "./render.ts";
+import { eventFlags } from "./search/signals.ts";
+import { VocabCollector } from "./search/tokenize.ts";
+import { normalizeProject } from "./project_path.ts";
+import { stripFrames } from "../core/frame.ts";
+import { type Label, labelSession } from "./remote/label.ts";
+
+/** Cap on speech and summary text stored per event: 64 KiB of characters. */
+export const MAX_TEXT = 64 * 1024;
+/** Cap on tool output stored per result (head and tail kept): 16 KiB of characters. */
+export const MAX_RESULT = 16 * 1024;
+/** Cap on an edit span or written content kept for `restore`: 1 MiB of characters. */
+export const MAX_SPAN = 1 << 20;
+/** Longest call input (JSON, characters) kept in `events.data`. */
+export const MAX_DATA = 4000;
+/**
+ * How much of one tool result feeds the vocabulary, in characters: its head.
+ * The whole text is indexed for search; only the vocabulary (substring and
+ * spelling tiers) skips the rest of long outputs, which are mostly data. (The
+ * vocabulary is the largest cost it adds to indexing: 1 KiB heads keep it
+ * near a tenth; whole outputs cost about a seventh.)
+ */
+export const VOCAB_RESULT_HEAD = 1024;
+
+/** Caps `text` to `max` characters, keeping head and tail around a marker. */
+export function cap(text: string, max: number, tailShare = 0.25): string {
+  if (text.length <= max) return text;
+  const tail = Math.floor(max * tailShare);
+  const head = max - tail;
+  const cut = text.length - head - tail;
+  return `${text.slice(0, head)}\n… [${cut} characters cut] …\n${text.slice(text.length - tail)}`;
+}
+
+/**
+ * The form of a parser's dedupe key stored in `events.key`: the key itself
+ * when short (16 characters or fewer, not starting with `~`), else `~` and a
+ * 64-bit digest in base 36 (about 15 characters; Claude Code's keys are ~80).
+ * Two keys of one session share a digest with odds near 2^-64 per pair.
+ * Indexes written before digests keep their long keys; lookups try both forms.
+ */
+export function storedKey(key: string): string {
+  if (key.length <= 16 && key[0] !== "~") return key;
+  let a = 0x811c9dc5;
+  let b = 0x9747b28c;
+  for (let i = 0; i < key.length; i++) {
+    const c = key.charCodeAt(i);
+    a = Math.imul(a ^ c, 0x01000193);
+    b = Math.imul(b ^ c, 0x5bd1e995);
+    b ^= b >>> 15;
+  }
+  return `~${(a >>> 0).toString(36)}.${(b >>> 0).toString(36)}`;
+}
+
+/** A file touch of a call or result, its spans redacted and capped. */
+export interface PreparedFile {
+  path: string;
+  op: "read" | "edit" | "write";
+  old: string | null;
+  new: string | null;
+}
+
+/** One event ready for the `events` row and its derived rows. */
+export interface PreparedEvent {
+  kind: Event["kind"];
+  /** Rendered, capped and redacted. */
+  text: string;
+  time: number | null;
+  /** The parser's dedupe key as stored ({@link storedKey}). */
+  key: string | null;
+  /** The parser's key itself when it differs from {@link key} (an older index stored it whole). */
+  longKey?: string;
+  tool: string | null;
+  callId: string | null;
+  /** JSON: a call's decoded input (redacted; null when over {@link MAX_DATA}), a result's status. */
+  data: string | null;
+  /** lib/search/signals.ts bits. */
+  flags: number;
+  /** A call's shell command (redacted, capped). */
+  command?: string;
+  /** A call's reads, edits and writes, a result's edits. */
+  files?: PreparedFile[];
+  /** A result's status, applied to its call's command and file rows. */
+  result?: { exit?: number; isError?: boolean };
+}
+
+/** A session chunk ready to write: the session's fields, its events, what redaction and tokens it adds. */
+export interface PreparedChunk extends Omit<Session, "events"> {
+  events: PreparedEvent[];
+  /** Secrets replaced in the events' texts, by kind (derived copies are not counted again). */
+  redactions: RedactionCounts;
+  /** Vocabulary tokens of the events' texts, each once (lib/search/vocab.ts). */
+  tokens: string[];
+}
+
+/**
+ * Prepares one chunk. `vocab` collects the chunk's tokens; it is emptied
+ * before and after, so each chunk lists every token it holds once.
+ */
+export function prepareChunk(
+  chunk: Session,
+  vocab: VocabCollector = new VocabCollector(),
+  label?: Label,
+): PreparedChunk {
+  const c = label ? labelSession(label, chunk) : chunk;
+  const redactions: RedactionCounts = {};
+  const quiet: RedactionCounts = {};
+  vocab.clear();
+  const events = c.events.map((e) => prepareEvent(e, redactions, quiet, vocab));
+  const { events: _, ...session } = c;
+  return {
+    ...session,
+    ...(c.project ? { project: normalizeProject(c.project) } : {}),
+    ...(c.title ? { title: redact(c.title.slice(0, 500), quiet) } : {}),
+    events,
+    redactions,
+    tokens: vocab.take(),
+  };
+}
+
+function prepareEvent(
+  e: Event,
+  counts: RedactionCounts,
+  quiet: RedactionCounts,
+  vocab: VocabCollector,
+): PreparedEvent {
+  let text: string;
+  if (e.kind === "tool_call" && e.tool) {
+    text = cap(e.text || renderCall(e.tool), MAX_TEXT);
+  } else if (e.kind === "tool_result") {
+    text = cap(stripFrames(e.text), MAX_RESULT);
+  } else {
+    // deja's own recall, echoed back by a harness, is not new history (core/frame.ts).
+    text = cap(stripFrames(e.text), MAX_TEXT, 0.1);
+  }
+  // Only the event text counts towards the per-source figures: the same secret also lands
+  // in derived rows (command, edit span, title) and would be counted again there.
+  text = redact(text, counts);
+  vocab.add(
+    e.kind === "tool_result" && text.length > VOCAB_RESULT_HEAD
+      ? text.slice(0, VOCAB_RESULT_HEAD)
+      : text,
+  );
+  const failed = e.result !== undefined &&
+    (e.result.isError === true || (e.result.exit !== undefined && e.result.exit !== 0));
+  const r = (s: string, max: number) => redact(cap(s, max), quiet);
+  const out: PreparedEvent = {
+    kind: e.kind,
+    text,
+    time: e.time ?? null,
+    key: e.key === undefined ? null : storedKey(e.key),
+    tool: e.tool?.name ?? null,
+    callId: e.kind === "tool_call" ? e.tool?.id ?? null : e.result?.callId ?? null,
+    data: null,
+    flags: eventFlags(e.kind, text, failed),
+  };
+  if (e.key !== undefined && out.key !== e.key) out.longKey = e.key;
+  const files: PreparedFile[] = [];
+  const edit = (ed: EditSpan): PreparedFile => ({
+    path: ed.path,
+    op: "edit",
+    old: r(ed.old, MAX_SPAN),
+    new: r(ed.new, MAX_SPAN),
+  });
+  if (e.kind === "tool_call" && e.tool) {
+    const t = e.tool;
+    if (t.input !== undefined) {
+      const j = JSON.stringify(t.input);
+      out.data = j !== undefined && j.length <= MAX_DATA ? redact(j, quiet) : null;
+    }
+    if (t.command) out.command = r(t.command, MAX_TEXT);
+    for (const p of t.paths ?? []) files.push({ path: p, op: "read", old: null, new: null });
+    for (const ed of t.edits ?? []) files.push(edit(ed));
+    for (const w of t.writes ?? []) {
+      files.push({ path: w.path, op: "write", old: null, new: r(w.content, MAX_SPAN) });
+    }
+  } else if (e.kind === "tool_result" && e.result) {
+    out.data = JSON.stringify({ exit: e.result.exit, isError: e.result.isError });
+    out.result = { exit: e.result.exit, isError: e.result.isError };
+    for (const ed of e.result.edits ?? []) files.push(edit(ed));
+  }
+  if (files.length) out.files = files;
+  return out;
+}
