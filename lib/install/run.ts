@@ -25,7 +25,7 @@ import {
   writeIfChanged,
   writeProblem,
 } from "./files.ts";
-import { loadState, saveState } from "./state.ts";
+import { loadInstallState, saveInstallState } from "./state.ts";
 import { DejaError } from "../../core/errors.ts";
 import { launcherPath, writeLauncher } from "./launcher.ts";
 import { holdsDeja, planTarget, type TargetOutcome, wireTarget } from "./wire.ts";
@@ -60,7 +60,7 @@ export function installTargets(
 ): WireReport {
   const windows = env.platform === "win32";
   const path = windows ? self[0] : launcherPath(env);
-  const state = loadState(env);
+  const state = loadInstallState(env);
   const ctx = { env, launcher: path, force: opts.force, state };
   const launcherProblem = windows ? undefined : writeProblem(path);
   if (launcherProblem) {
@@ -91,8 +91,8 @@ export function installTargets(
         const action: FileAction = windows ? "unchanged" : writeLauncher(env, self);
         return { action, outcomes: refs.flatMap((r) => splitByOwner(wireTarget(ctx, r, true))) };
       } finally {
-        const now = loadState(env);
-        saveState(env, { ...now, replaced: state.replaced });
+        const now = loadInstallState(env);
+        saveInstallState(env, { ...now, replaced: state.replaced });
       }
     })
   );
@@ -131,11 +131,11 @@ export function uninstallTargets(env: Env, refs: TargetRef[]): WireReport {
 
 function uninstallAll(env: Env, refs: TargetRef[]): WireReport {
   const path = launcherPath(env);
-  const state = loadState(env);
+  const state = loadInstallState(env);
   const ctx = { env, launcher: path, state, restored: [] as typeof state.replaced };
   const outcomes = refs.flatMap((r) => splitByOwner(wireTarget(ctx, r, false)));
-  saveState(env, {
-    ...loadState(env),
+  saveInstallState(env, {
+    ...loadInstallState(env),
     replaced: state.replaced.filter((r) => !ctx.restored.includes(r)),
   });
   const still = wirables().some((w) =>

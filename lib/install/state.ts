@@ -40,7 +40,7 @@ const strings = (v: unknown): string[] =>
   Array.isArray(v) ? v.filter((x): x is string => typeof x === "string") : [];
 
 /** The install state of `env` (empty when none was kept, or it does not parse). */
-export function loadState(env: Env): InstallState {
+export function loadInstallState(env: Env): InstallState {
   const s: InstallState = { dirs: [], created: [], replaced: [] };
   s.missing = !existsSync(stateFile(env)) && !existsSync(oldDirsFile(env));
   try {
@@ -62,7 +62,7 @@ export function loadState(env: Env): InstallState {
 }
 
 /** Writes the state (removes its file when it holds nothing). */
-export function saveState(env: Env, s: InstallState): void {
+export function saveInstallState(env: Env, s: InstallState): void {
   const keep: InstallState = {
     dirs: [...new Set(s.dirs)].filter((d) => d !== dataDir(env)),
     created: [...new Set(s.created)],
@@ -115,8 +115,8 @@ export function keepingMadeDirs<T>(env: Env, fn: () => T): T {
   } finally {
     made = outer;
     if (mine.dirs.length || mine.files.length) {
-      const s = loadState(env);
-      saveState(env, {
+      const s = loadInstallState(env);
+      saveInstallState(env, {
         ...s,
         dirs: [...s.dirs, ...mine.dirs],
         created: [...s.created, ...mine.files],
@@ -130,13 +130,13 @@ export function keepingMadeDirs<T>(env: Env, fn: () => T): T {
  * forgets the created files that are gone.
  */
 export function removeMadeDirs(env: Env): void {
-  const s = loadState(env);
+  const s = loadInstallState(env);
   for (const d of [...s.dirs].sort((a, b) => b.length - a.length)) {
     try {
       rmdirSync(d);
     } catch { /* not empty, or gone */ }
   }
-  saveState(env, {
+  saveInstallState(env, {
     ...s,
     dirs: s.dirs.filter((d) => existsSync(d)),
     created: s.created.filter((f) => existsSync(f)),
