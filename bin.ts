@@ -10,11 +10,12 @@
 import process from "node:process";
 import { asksVersion, VERSION_LINE } from "./lib/version.ts";
 import { HOOK_NAMES } from "./lib/hooks/table.ts";
+import { writeAll } from "./core/stdio.ts";
 
 const argv = process.argv.slice(2);
 
 if (asksVersion(argv)) {
-  process.stdout.write(VERSION_LINE);
+  writeAll(1, VERSION_LINE); // no stream objects: half the start-up CPU (core/stdio.ts)
 } else if (HOOK_NAMES.has(argv[0] ?? "") && !argv.includes("--help") && !argv.includes("-h")) {
   const { hookProcess } = await import("./lib/hooks/main.ts");
   await hookProcess();

@@ -27,7 +27,7 @@ import { spawn, spawnSync } from "node:child_process";
 import { join } from "node:path";
 import process from "node:process";
 import { DatabaseSync } from "node:sqlite";
-import { generate } from "./gen_claude.ts";
+import { ensureCorpus } from "./gen_claude.ts";
 import { REPO } from "../tests/_fixture.ts";
 import { Store } from "../lib/store.ts";
 import { checkStaleness } from "../lib/fresh/check.ts";
@@ -43,12 +43,8 @@ const { values } = parseArgs({
 const mb = Number(values.mb);
 const runs = Number(values.runs);
 const work = join(REPO, ".bench");
-const corpus = join(work, `claude-v2-${mb}mb`);
-if (!existsSync(join(corpus, "done"))) {
-  rmSync(corpus, { recursive: true, force: true });
-  generate(corpus, mb);
-  appendFileSync(join(corpus, "done"), "{}");
-}
+// The same corpus as `deno task bench` (one generator, one marker shape).
+const { dir: corpus } = ensureCorpus(work, mb);
 const bin = join(REPO, "dist", "deja-bun");
 if (!existsSync(bin)) {
   const r = spawnSync("deno", ["task", "compile:bun"], { cwd: REPO, stdio: "inherit" });

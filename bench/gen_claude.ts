@@ -17,7 +17,7 @@
  *
  * @module
  */
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
 /** A small deterministic PRNG (mulberry32). */
@@ -273,7 +273,16 @@ export function ensureCorpus(
 ): { dir: string; bytes: number } {
   const dir = join(work, `claude-v2-${mb}mb`);
   if (fresh) rmSync(dir, { recursive: true, force: true });
-  if (!existsSync(join(dir, "done"))) {
+  // A marker without the generator's figures (an older bench wrote `{}`) is no marker.
+  const marker = join(dir, "done");
+  const figures = () => {
+    try {
+      return (JSON.parse(readFileSync(marker, "utf8")) as { bytes?: unknown }).bytes;
+    } catch {
+      return undefined;
+    }
+  };
+  if (typeof figures() !== "number") {
     rmSync(dir, { recursive: true, force: true });
     const t = performance.now();
     const g = generate(dir, mb);
@@ -285,8 +294,5 @@ export function ensureCorpus(
       } s`,
     );
   }
-  return {
-    dir,
-    bytes: (JSON.parse(readFileSync(join(dir, "done"), "utf8")) as { bytes: number }).bytes,
-  };
+  return { dir, bytes: figures() as number };
 }

@@ -8,10 +8,11 @@
  */
 import process from "node:process";
 import os from "node:os";
-import { closeSync, existsSync, fstatSync, openSync, read, writeSync } from "node:fs";
+import { closeSync, existsSync, fstatSync, openSync, read } from "node:fs";
 import { spawn } from "node:child_process";
 import { dirname, join } from "node:path";
 import type { Env } from "./model.ts";
+import { isTerminal, writeAll } from "./stdio.ts";
 
 /** Builds an {@link Env} from a plain map (tests) or from the process. */
 export function makeEnv(vars: Record<string, string | undefined>, home?: string): Env {
@@ -61,31 +62,20 @@ export interface IO {
   freshness?: object;
 }
 
-/** The real process as an {@link IO}. */
+/**
+ * The real process as an {@link IO}. Output is written synchronously through
+ * the file descriptors (core/stdio.ts), so nothing is pending at exit and a
+ * closed pipe ends output quietly.
+ */
 export function processIO(): IO {
-  let broken = false;
-  process.stdout.on?.("error", (e: { code?: string }) => {
-    if (e?.code === "EPIPE") broken = true;
-  });
   return {
     args: process.argv.slice(2),
     env: processEnv(),
     cwd: process.cwd(),
-    out(text: string) {
-      if (broken) return;
-      try {
-        process.stdout.write(text);
-      } catch {
-        broken = true;
-      }
-    },
-    err(text: string) {
-      try {
-        process.stderr.write(text);
-      } catch { /* nothing to do */ }
-    },
-    isTTY: Boolean(process.stdout.isTTY),
-    errTTY: Boolean(process.stderr.isTTY),
+    out: (text: string) => writeAll(1, text),
+    err: (text: string) => writeAll(2, text),
+    isTTY: isTerminal(1),
+    errTTY: isTerminal(2),
     readStdin: readFd0,
   };
 }
@@ -100,22 +90,6 @@ export function exit(code: number, graceMs = 10_000): void {
   process.exitCode = code;
   const t = setTimeout(() => process.exit(code), graceMs);
   (t as { unref?: () => void }).unref?.();
-}
-
-/** Writes all of `text` to file descriptor `fd`, synchronously; a closed pipe ends it quietly. */
-function writeAll(fd: number, text: string): void {
-  const buf = new TextEncoder().encode(text);
-  let at = 0;
-  let again = 0;
-  while (at < buf.length) {
-    try {
-      at += writeSync(fd, buf, at, buf.length - at);
-    } catch (e) {
-      // A non-blocking pipe that is full: retry a little, then give up.
-      if ((e as { code?: string }).code === "EAGAIN" && again++ < 1000) continue;
-      return;
-    }
-  }
 }
 
 /**
@@ -183,6 +157,9 @@ function readFd0(
   });
 }
 
+/** How long a hook waits on a full stdout pipe, in milliseconds, before dropping the output. */
+const HOOK_WAIT_MS = 200;
+
 /**
  * A light {@link IO} for a hook process, which runs before every tool call of
  * an agent: standard streams through file descriptors (`fs.read` on 0,
@@ -195,8 +172,9 @@ export function hookIO(): IO {
     args: process.argv.slice(2),
     env: processEnv(),
     cwd: process.cwd(),
-    out: (text: string) => writeAll(1, text),
-    err: (text: string) => writeAll(2, text),
+    // A harness that stops reading is waited on briefly: the hook's deadline cannot fire meanwhile.
+    out: (text: string) => writeAll(1, text, HOOK_WAIT_MS),
+    err: (text: string) => writeAll(2, text, HOOK_WAIT_MS),
     isTTY: false,
     errTTY: false,
     readStdin: readFd0,

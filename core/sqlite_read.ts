@@ -50,6 +50,7 @@ import type { DriftKind, Env, ParseCtx } from "./model.ts";
 import { kindOf, NotRegularFileError, readHeadSync } from "./fsread.ts";
 import { pid, pidAlive, uid } from "./runtime.ts";
 import { salvaging } from "./sqlite_salvage.ts";
+import { allRows } from "./sqlite_rows.ts";
 
 /** A read-only handle; call `close()` when done (removes any private copy). */
 export interface StoreHandle {
@@ -323,9 +324,10 @@ export function noteUnknownColumns(
   known: ReadonlySet<string>,
   kind: DriftKind,
 ): string[] {
-  const rows = db.prepare(
-    `SELECT name, type, "notnull", dflt_value, pk FROM pragma_table_info(?)`,
-  ).all(table) as unknown as ColumnInfo[];
+  const rows = allRows<ColumnInfo>(
+    db.prepare(`SELECT name, type, "notnull", dflt_value, pk FROM pragma_table_info(?)`),
+    table,
+  );
   const unknown = rows.filter((r) => !known.has(r.name));
   for (const c of unknown) {
     if (!ctx.drift) break;

@@ -23,6 +23,7 @@
  */
 import { DatabaseSync, type StatementSync } from "node:sqlite";
 import { statSync } from "node:fs";
+import { allRows } from "./sqlite_rows.ts";
 import type { Env, ParseCtx } from "./model.ts";
 
 /** Queries one table may spend on bisecting around damage. */
@@ -113,8 +114,7 @@ export function recover(
   path: string,
   ctx: Pick<ParseCtx, "skip">,
 ): DatabaseSync {
-  const master = src.prepare(`SELECT type, name, sql FROM sqlite_master`)
-    .all() as unknown as Master[];
+  const master = allRows<Master>(src.prepare(`SELECT type, name, sql FROM sqlite_master`));
   const mem = new DatabaseSync(":memory:");
   // Rows are copied table by table in whatever order, some of them lost: a foreign key must not
   // refuse a child whose parent comes later (or was on the damaged page).

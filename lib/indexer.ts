@@ -36,7 +36,15 @@ import { dropExcluded, makeGate, setGate } from "./forget/gate.ts";
 import { releaseExcluded } from "./forget/exclusions.ts";
 import { NORMALIZE_PROJECTS_SQL } from "./project_path.ts";
 import { resetVocabCache } from "./search/vocab.ts";
-import { FRESH_KEY, type FreshMap, harnessDirs, parseFreshMap, stampDirs } from "./fresh/map.ts";
+import { buildAssociations } from "./search/assoc.ts";
+import {
+  FRESH_KEY,
+  type FreshMap,
+  harnessDirs,
+  parseFreshMap,
+  placesStamp,
+  stampDirs,
+} from "./fresh/map.ts";
 import { sweepCopies } from "../core/sqlite_read.ts";
 import { problemLine } from "../core/fs.ts";
 import type { Label } from "./remote/label.ts";
@@ -214,6 +222,8 @@ async function onePass(
     // directory) may have missed stores that still exist: its indexed sources are kept.
     const complete = out.filter((h) => !h.origin && !h.discoveryFailed).map((h) => h.harness);
     if (opts.rebuild) dropVanished(store, complete, seen, kept);
+    // Words the history uses together, for questions in other words (lib/search/assoc.ts).
+    if (full) buildAssociations(store);
     Q.setMeta.run(store, { key: FRESH_KEY, value: JSON.stringify(fresh) });
     // A refresh on use is not a full pass: the last full run's record stays.
     if (opts.deadline === undefined && opts.inlineMaxBytes === undefined) {
@@ -316,7 +326,10 @@ async function indexHarness(
     sum.discoveryFailed = true;
     return sum;
   }
-  if (!label) rememberLayout(run.fresh, parser.id, sum.roots, sources, discoveredAt);
+  if (!label) {
+    rememberLayout(run.fresh, parser.id, sum.roots, sources, discoveredAt);
+    (run.fresh.places ??= {})[parser.id] = placesStamp(env);
+  }
   sum.found = sources.length;
   let n = 0;
   for (const src of sources) {

@@ -27,6 +27,9 @@ export type WriteMode =
   /** Each session yielded is complete: its old events are replaced. */
   | "sessions";
 
+/** Event keys a pass remembers per session before it looks them up instead (memory bound). */
+export const MAX_FRESH_KEYS = 100_000;
+
 interface Slot {
   id: number;
   nextSeq: number;
@@ -43,6 +46,8 @@ export class SourceWriter {
   private vocab: VocabWriter;
   /** Sessions of this pass the gate left out (later chunks of them are left out too). */
   private leftOut = new Set<string>();
+  /** {@link MAX_FRESH_KEYS}; tests lower it. */
+  maxFreshKeys = MAX_FRESH_KEYS;
   /** Secrets redacted in the texts written, by kind. */
   readonly redactions: RedactionCounts = {};
   sessions = 0;
@@ -179,6 +184,9 @@ export class SourceWriter {
         existing = Q.eventByKey.get(st, { session: sid, key: e.key, long: e.longKey ?? e.key });
       }
       slot.fresh?.add(e.key);
+      // Bounded memory on a session of millions of events (issue 18's 2 GB session): past the
+      // cap, keys are looked up in the index instead of remembered.
+      if (slot.fresh && slot.fresh.size > this.maxFreshKeys) slot.fresh = undefined;
     }
     let eventId: number;
     if (existing) {

@@ -22,7 +22,7 @@ import type {
 } from "./rows.ts";
 
 /** Current schema version (stored in `PRAGMA user_version`). */
-export const SCHEMA_VERSION = 5;
+export const SCHEMA_VERSION = 6;
 
 /** Pragmas applied to every connection to the index. */
 export const PRAGMAS = [
@@ -204,6 +204,15 @@ export const MIGRATIONS: readonly string[] = [
   // trigger per row and leaves fewer, larger segments. Updates and deletes keep their triggers.
   `
   DROP TRIGGER events_ai;
+  `,
+  // 5 -> 6: words the history uses together (lib/search/assoc.ts), rebuilt after a full index run.
+  `
+  CREATE TABLE assoc (
+    term   TEXT NOT NULL,
+    other  TEXT NOT NULL,
+    weight REAL NOT NULL,          -- normalised PMI of the two words' sessions, (0, 1]
+    PRIMARY KEY (term, other)
+  ) WITHOUT ROWID;
   `,
 ];
 
@@ -646,6 +655,27 @@ export const Q = {
   avgSessionEvents: query<NoParams, N>(
     `SELECT COALESCE(AVG(events), 0) AS n FROM sessions WHERE parent IS NULL`,
   ),
+  /** Words the history uses with `term` (lib/search/assoc.ts), strongest first. */
+  assocOf: query<Term, { other: string; weight: number }>(
+    `SELECT other, weight FROM assoc WHERE term = ? ORDER BY weight DESC`,
+    ["term"],
+  ),
+  assocClear: query(`DELETE FROM assoc`),
+  assocInsert: query<{ term: string; other: string; weight: number }>(
+    `INSERT OR REPLACE INTO assoc (term, other, weight) VALUES (?, ?, ?)`,
+    ["term", "other", "weight"],
+  ),
+  /**
+   * The fields a session states its problem and answer in (lib/search/assoc.ts): its title,
+   * its first user turns that are not pasted dumps, its summaries and its conclusions
+   * (flag bits: 1 conclusion, 4 paste), each clipped to 2,000 characters.
+   */
+  assocFields: query<NoParams, { session_id: number; text: string }>(
+    `SELECT id AS session_id, substr(title, 1, 2000) AS text FROM sessions WHERE title IS NOT NULL
+    UNION ALL
+    SELECT session_id, substr(text, 1, 2000) FROM events
+    WHERE (kind = 'user' AND seq < 6 AND (flags & 4) = 0) OR kind = 'summary' OR (flags & 1) != 0`,
+  ),
   /** Who holds a term: events matching `match`, filters appended by lib/search/sessionrank.ts. */
   termEvents: query<
     { match: string },
@@ -745,6 +775,10 @@ export const Q = {
     WHERE ${TOP_LEVEL}`,
   ),
   /** Files the sessions of `project` touched, most touched first. */
+  viewProjectSessions: query<{ project: string }, SessionRow>(
+    `SELECT * FROM sessions WHERE project = ? ORDER BY id`,
+    ["project"],
+  ),
   viewProjectFiles: query<
     { project: string },
     { path: string; n: number; reads: number; edits: number; writes: number; sessions: number }

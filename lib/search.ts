@@ -211,7 +211,7 @@ function run(store: Store, query: string, o: SearchOptions): SearchResult {
   const lad = ladder(stats, parsed, query, f, rootOf);
   const { scores, alts, changes } = lad;
   let tier: Tier = lad.tier;
-  if (tier !== "error" && tier !== "none") rescore(stats, cache, scores, alts, f);
+  if (tier !== "error" && tier !== "none") rescore(stats, cache, scores, alts, f, lad.weights);
   const prompts = typedPrompts(store, query, f, rootOf);
   liftPrompts(scores, prompts);
   if (prompts.size && (tier === "relevance" || tier === "none")) tier = "exact";

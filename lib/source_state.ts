@@ -6,7 +6,6 @@
  *
  * @module
  */
-import { createHash } from "node:crypto";
 import { openRegular } from "../core/fsread.ts";
 import type { SkipReason, SourceRef } from "../core/model.ts";
 import type { DriftSummary } from "./parse_ctx.ts";
@@ -28,9 +27,18 @@ export function stamp(path: string): [number, number] {
   }
 }
 
+/**
+ * node:crypto, loaded on first use: the stat pass (lib/fresh/check.ts) imports
+ * this module for {@link stamp}, and loading crypto costs a Bun binary several
+ * milliseconds of start-up that a no-op run never uses (issue 18).
+ */
+function crypto(): Promise<typeof import("node:crypto")> {
+  return import("node:crypto");
+}
+
 /** Hash of the first 1 KiB and the 4 KiB before `offset`: detects a rewritten prefix cheaply. */
 async function headHash(path: string, offset: number): Promise<string> {
-  const h = createHash("sha1");
+  const h = (await crypto()).createHash("sha1");
   const fh = await openRegular(path);
   try {
     const a = new Uint8Array(Math.min(1024, offset));
@@ -48,7 +56,7 @@ async function headHash(path: string, offset: number): Promise<string> {
 
 /** sha256 of a whole regular file, read in 1 MiB steps (core/fsread.ts refuses anything else). */
 export async function fileHash(path: string): Promise<string> {
-  const h = createHash("sha256");
+  const h = (await crypto()).createHash("sha256");
   const fh = await openRegular(path);
   try {
     const buf = new Uint8Array(1 << 20);

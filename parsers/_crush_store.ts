@@ -11,6 +11,7 @@ import type { DatabaseSync } from "node:sqlite";
 import type { Env, ParseCtx, Session } from "../core/model.ts";
 import { rootFrom } from "../core/paths.ts";
 import { columns, tables } from "../core/sqlite_read.ts";
+import { allRows, getRow } from "../core/sqlite_rows.ts";
 import { toMillis } from "./_time.ts";
 import { obj, str } from "./_util.ts";
 import { crushMessageEvents, decodeParts, type MessageRow, stripThink } from "./_crush_parts.ts";
@@ -99,11 +100,9 @@ export function readCrushSession(
   if (id.startsWith("title-")) return undefined;
   const schema = readSchema(db);
   if (typeof schema === "string") return undefined;
-  const row = db.prepare(sessionsSql(schema.s) + " WHERE id = ?").get(id) as unknown as
-    | CrushSessionRow
-    | undefined;
+  const row = getRow<CrushSessionRow>(db.prepare(sessionsSql(schema.s) + " WHERE id = ?"), id);
   if (!row || typeof row.id !== "string") return undefined;
-  const raw = db.prepare(messagesSql(schema.m)).all(id) as unknown as RawMessage[];
+  const raw = allRows<RawMessage>(db.prepare(messagesSql(schema.m)), id);
   return readSession(row, raw, path, project, skip);
 }
 

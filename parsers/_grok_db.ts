@@ -24,6 +24,7 @@
 import type { DatabaseSync } from "node:sqlite";
 import type { Event, ParseCtx, Session, SourceRef, ToolCallInfo } from "../core/model.ts";
 import { colOrNull, columns, openOrCountEmpty, tables } from "../core/sqlite_read.ts";
+import { allRows } from "../core/sqlite_rows.ts";
 import { newSession } from "./_session_meta.ts";
 import { describeTool, type ToolKind } from "./_tool_args.ts";
 import { toMillis } from "./_time.ts";
@@ -69,14 +70,14 @@ export async function* parseGrokDb(source: SourceRef, ctx: ParseCtx): AsyncGener
       ? columns(db, "workspaces")
       : new Set<string>();
     const join = w.has("canonical_path") ? " LEFT JOIN workspaces w ON w.id = s.workspace_id" : "";
-    const rows = db.prepare(
+    const rows = allRows<SessionRow>(db.prepare(
       `SELECT s.id AS id, ${colOrNull(s, "title")}, ${colOrNull(s, "model")}, ` +
         `COALESCE(${s.has("cwd_last") ? "s.cwd_last" : "NULL"}, ${
           s.has("cwd_at_start") ? "s.cwd_at_start" : "NULL"
         }) AS cwd, ${join ? "w.canonical_path" : "NULL"} AS workspace, ` +
         `${colOrNull(s, "created_at")}, ${colOrNull(s, "updated_at")} ` +
         `FROM sessions s${join} ORDER BY s.rowid`,
-    ).all() as unknown as SessionRow[];
+    ));
     const msgs = db.prepare(
       `SELECT seq, role, CAST(message_json AS TEXT) AS message_json, ${
         colOrNull(m, "created_at")
@@ -93,7 +94,7 @@ export async function* parseGrokDb(source: SourceRef, ctx: ParseCtx): AsyncGener
       // Compared as epoch ms, not as text: ISO strings of other shapes sort wrong.
       if (ctx.since > 0 && updated !== undefined && updated < ctx.since) continue;
       const cwd = str(row.cwd) ?? str(row.workspace);
-      const events = messageEvents(msgs.all(id) as unknown as MessageRow[], cwd, source, ctx);
+      const events = messageEvents(allRows<MessageRow>(msgs, id), cwd, source, ctx);
       if (comp) {
         addSummaries(events, comp.all(id) as Array<{ summary: unknown; created_at: unknown }>);
       }

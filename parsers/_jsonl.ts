@@ -6,7 +6,9 @@
  * valid UTF-8 is skipped as `invalid_utf8`; a line that is not JSON as
  * `malformed_json`. An unterminated last line that does not parse is left for
  * the next pass (the harness is still writing it): `ctx.endOffset` stops
- * before it, and it is not counted as skipped.
+ * before it, and it is not counted as skipped; so is an unterminated last line
+ * already over the cap (counted `oversized` once it ends, not read as a
+ * fragment from the middle of the line next time).
  *
  * @module
  */
@@ -143,6 +145,9 @@ export async function* readJsonl(
     const where = `${path}@${line.start}`;
     seen ||= line.oversized || line.bytes.some((b) => b > 0x20);
     if (line.oversized) {
+      // A long line the harness is still writing: counted once, when it is finished; until
+      // then the pass stops before it (read again, in bounded steps, when the file grows).
+      if (line.partial) return;
       ctx.skip("oversized", where, `line over ${maxLine} bytes`);
       ctx.endOffset = line.end;
       continue;

@@ -1,7 +1,7 @@
 import { assertEquals } from "../tests/_assert.ts";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { readJsonl } from "./_jsonl.ts";
+import { readJsonl, readLines } from "./_jsonl.ts";
 import { SourceCtx } from "../lib/parse_ctx.ts";
 import { testEnv } from "../tests/_fixture.ts";
 import { tempDir } from "../tests/_tmp.ts";
@@ -69,4 +69,33 @@ Deno.test("readJsonl reads an empty file as nothing", async () => {
   const { values, ctx } = await read(file(""));
   assertEquals(values, []);
   assertEquals(ctx.endOffset, 0);
+});
+
+Deno.test("readLines skips a line over the cap that spans many reads, holding none of it", async () => {
+  // The scale run's 200 MB line, in small: a 3 MB line (twelve 256 KiB reads) over a 100 kB cap,
+  // then a line of 600 kB (three reads) under a 1 MB cap, joined whole.
+  const p = join(tempDir("deja-jsonl-"), "long.jsonl");
+  const long = `{"x":"${"y".repeat(3_000_000)}"}\n`;
+  const mid = `{"m":"${"z".repeat(600_000)}"}\n`;
+  writeFileSync(p, '{"a":1}\n' + long + mid + '{"a":2}\n' + long.slice(0, 500_000));
+  const lines = [];
+  for await (const l of readLines(p, 0, 100_000)) lines.push(l);
+  assertEquals(lines.map((l) => [l.oversized, l.bytes.length, l.partial]), [
+    [false, 7, false],
+    [true, 0, false],
+    [true, 0, false],
+    [false, 7, false],
+    [true, 0, true],
+  ]);
+  assertEquals(lines[2].start, 8 + long.length);
+  assertEquals(lines[3].end, 8 + long.length + mid.length + 8);
+  const under = [];
+  for await (const l of readLines(p, 8 + long.length, 1_000_000)) under.push(l);
+  assertEquals(under[0].bytes.length, mid.length - 1);
+  const { values, ctx } = await read(p, 0, 100_000);
+  assertEquals(values, [{ a: 1 }, { a: 2 }]);
+  // The unterminated tail over the cap is left for the next pass, not counted nor consumed
+  // (before: counted, and the next pass read the rest of the line as a malformed record).
+  assertEquals(ctx.counts.oversized, 2);
+  assertEquals(ctx.endOffset, 8 + long.length + mid.length + 8);
 });

@@ -29,6 +29,7 @@
 import type { DatabaseSync } from "node:sqlite";
 import type { ParseCtx, Session, SourceRef } from "../core/model.ts";
 import { colOrNull as col, columns, openOrCountEmpty, tables } from "../core/sqlite_read.ts";
+import { allRows } from "../core/sqlite_rows.ts";
 import { isZstd, unzstd } from "./_zstd.ts";
 import { toMillis } from "./_time.ts";
 import { num, str } from "./_util.ts";
@@ -153,13 +154,13 @@ class DbReader {
     ) note(r.id, r.w);
     if (this.s.windows) {
       const c = this.s.winCols;
-      const rows = this.db.prepare(
+      const rows = allRows<WindowRow>(this.db.prepare(
         `SELECT session_id, ${col(c, "session_key")}, ${col(c, "created_at")}, ${
           col(c, "updated_at")
         }, ${col(c, "model")}, ${col(c, "parent_session_key")}, ${col(c, "spawned_by")}, ${
           col(c, "display_name")
         } FROM ${this.s.windows}`,
-      ).all() as unknown as WindowRow[];
+      ));
       for (const w of rows) {
         this.windows.set(w.session_id, w);
         note(w.session_id, w.updated_at);
@@ -198,7 +199,7 @@ class DbReader {
         (reason, where, detail) => this.ctx.skip(reason, where, detail),
       );
       this.archived(id, reader);
-      for (const row of rows.all(id) as unknown as EventRow[]) {
+      for (const row of allRows<EventRow>(rows, id)) {
         const where = `${this.source.path}#${id}@${row.seq}`;
         const text = this.payload(row, where);
         if (text !== undefined) this.feed(reader, text, where);

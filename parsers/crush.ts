@@ -49,6 +49,7 @@ import type { Parser, SourceRef } from "../core/model.ts";
 import { isDir, statRegular } from "../core/fs.ts";
 import { readRegistryJson } from "./_json_doc.ts";
 import { noteUnknownColumns, openOrCountEmpty, tables } from "../core/sqlite_read.ts";
+import { allRows } from "../core/sqlite_rows.ts";
 import { arr, obj, str } from "./_util.ts";
 import {
   crushRoot,
@@ -167,13 +168,14 @@ export const crush: Parser = {
         ? (db.prepare("SELECT max(updated_at) AS w FROM sessions").get() as { w: unknown })?.w
         : undefined;
       const since = hasUpdated && ctx.since > 0 ? ctx.since : 0;
-      const sessions = db.prepare(
-        sessionsSql(s) + (since ? " WHERE updated_at >= ?" : "") + " ORDER BY rowid",
-      ).all(...(since ? [since] : [])) as unknown as CrushSessionRow[];
+      const sessions = allRows<CrushSessionRow>(
+        db.prepare(sessionsSql(s) + (since ? " WHERE updated_at >= ?" : "") + " ORDER BY rowid"),
+        ...(since ? [since] : []),
+      );
       const msgs = db.prepare(messagesSql(m));
       for (const row of sessions) {
         if (typeof row.id !== "string" || row.id.startsWith("title-")) continue;
-        const raw = msgs.all(row.id) as unknown as RawMessage[];
+        const raw = allRows<RawMessage>(msgs, row.id);
         yield readSession(row, raw, source.path, project, ctx.skip.bind(ctx));
       }
       const w = typeof top === "number" ? top : Number(top);

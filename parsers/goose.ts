@@ -51,6 +51,7 @@ import { listFiles, statRegular } from "../core/fs.ts";
 import { readJsonl } from "./_jsonl.ts";
 import { rootFrom } from "../core/paths.ts";
 import { colOrNull, columns, openOrCountEmpty, openSalvaged, tables } from "../core/sqlite_read.ts";
+import { allRows } from "../core/sqlite_rows.ts";
 import { toMillis } from "./_time.ts";
 import { decodeArgs, obj, str } from "./_util.ts";
 import { gooseEvents, type GooseMessage } from "./_goose_content.ts";
@@ -156,8 +157,9 @@ async function* readDb(path: string, ctx: ParseCtx): AsyncGenerator<Session> {
       "model_config_json",
       "parent_session_id",
     ].map((c) => colOrNull(s, c)).join(", ");
-    const sessions = db.prepare(`SELECT id, ${cols} FROM sessions ORDER BY rowid`)
-      .all() as unknown as SessionRow[];
+    const sessions = allRows<SessionRow>(
+      db.prepare(`SELECT id, ${cols} FROM sessions ORDER BY rowid`),
+    );
     const time = colOrNull(m, "created_timestamp");
     const lastMsg = new Map(
       (db.prepare(
@@ -179,7 +181,7 @@ async function* readDb(path: string, ctx: ParseCtx): AsyncGenerator<Session> {
       top = Math.max(top, last);
       if (ctx.since > 0 && last < ctx.since) continue;
       const project = str(row.working_dir);
-      const events = (rows.all(row.id) as unknown as MessageRow[]).flatMap((r) => {
+      const events = (allRows<MessageRow>(rows, row.id)).flatMap((r) => {
         const key = `m${r.id}`;
         const content = contentOf(r.content_json, key, ctx);
         if (content === undefined) return [];

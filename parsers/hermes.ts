@@ -46,6 +46,7 @@ import type {
 import { listFiles, readText, statRegular } from "../core/fs.ts";
 import { rootFrom } from "../core/paths.ts";
 import { colOrNull, columns, openOrCountEmpty, tables } from "../core/sqlite_read.ts";
+import { allRows } from "../core/sqlite_rows.ts";
 import { toMillis } from "./_time.ts";
 import { str } from "./_util.ts";
 import { hermesEvents, type HermesRow } from "./_hermes_rows.ts";
@@ -160,7 +161,7 @@ async function* readStore(path: string, ctx: ParseCtx): AsyncGenerator<Session> 
       const meta = metas.get(id);
       const project = str(meta?.cwd);
       const events = hermesEvents(
-        rows.all(id) as unknown as HermesRow[],
+        allRows<HermesRow>(rows, id),
         project,
         ctx.skip.bind(ctx),
       );
@@ -195,8 +196,7 @@ function sessionRows(db: DatabaseSync): Map<string, SessionRow> {
     .map((c) => colOrNull(s, c)).join(", ");
   const order = s.has("started_at") ? " ORDER BY started_at, rowid" : " ORDER BY rowid";
   for (
-    const r of db.prepare(`SELECT id, ${cols} FROM sessions${order}`)
-      .all() as unknown as SessionRow[]
+    const r of allRows<SessionRow>(db.prepare(`SELECT id, ${cols} FROM sessions${order}`))
   ) {
     if (typeof r.id === "string") out.set(r.id, r);
   }

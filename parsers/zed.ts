@@ -46,6 +46,7 @@ import type {
 import { statRegular } from "../core/fs.ts";
 import { rootFrom } from "../core/paths.ts";
 import { colOrNull, columns, openOrCountEmpty } from "../core/sqlite_read.ts";
+import { getRow } from "../core/sqlite_rows.ts";
 import { toMillis } from "./_time.ts";
 import { arr, type Obj, obj, str } from "./_util.ts";
 import { unzstd } from "./_zstd.ts";
@@ -162,7 +163,8 @@ async function* parse(source: SourceRef, ctx: ParseCtx): AsyncGenerator<Session>
       const updated = toMillis(updated_at);
       if (updated !== undefined) top = Math.max(top, updated);
       if (ctx.since > 0 && updated !== undefined && updated < ctx.since) continue;
-      const row = one.get(id) as unknown as ThreadRow;
+      const row = getRow<ThreadRow>(one, id);
+      if (!row) continue; // deleted since the list was read
       const where = `${source.path}: thread ${id}`;
       const doc = decodeRow(row, where, ctx);
       if (!doc) continue;

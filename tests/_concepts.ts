@@ -71,3 +71,26 @@ export function exportedTwice(
   }
   return out.sort((a, b) => a.name.localeCompare(b.name));
 }
+
+/** `.all(…)` or `.get(…)` (arguments may nest one level and span lines) cast through `unknown`. */
+const CAST_ROWS = /\.(?:all|get)\((?:[^()]|\([^()]*\))*\)\s*as\s+unknown\s+as\b/g;
+
+/**
+ * Query results cast through `unknown` in shipped code, as `file:line`
+ * (`/`-separated, sorted): deja's own index reads rows through the typed
+ * queries of lib/sql.ts, a harness's store through core/sqlite_rows.ts.
+ */
+export function castQueryResults(root: string): string[] {
+  const abs = resolve(root);
+  const out: string[] = [];
+  for (const d of DIRS) {
+    for (const file of shipped(join(abs, d))) {
+      const rel = relative(abs, file).split(sep).join("/");
+      const text = readFileSync(file, "utf8");
+      for (const m of text.matchAll(CAST_ROWS)) {
+        out.push(`${rel}:${text.slice(0, m.index).split("\n").length}`);
+      }
+    }
+  }
+  return out.sort();
+}

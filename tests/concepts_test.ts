@@ -7,7 +7,7 @@
 import { assertEquals } from "./_assert.ts";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { exportedTwice } from "./_concepts.ts";
+import { castQueryResults, exportedTwice } from "./_concepts.ts";
 import { REPO } from "./_fixture.ts";
 import { tempDir } from "./_tmp.ts";
 
@@ -69,4 +69,24 @@ Deno.test("the concept check counts declarations only: re-exports, locals and te
   assertEquals(exportedTwice(root, { Part: ["lib/x.ts", "lib/y.ts"] }), [
     { name: "Part", files: ["lib/x.ts", "lib/y.ts", "lib/z.ts"] },
   ]);
+});
+
+Deno.test("no query result is cast through unknown in shipped code (typed queries, core/sqlite_rows.ts)", () => {
+  assertEquals(
+    castQueryResults(REPO),
+    [],
+    "declare the query in lib/schema.ts, or read a harness store with allRows/getRow",
+  );
+});
+
+Deno.test("the cast check reports .all()/.get() cast through unknown, on one line or several", () => {
+  const root = tree({
+    "parsers/x.ts": `const a = db.prepare("SELECT 1").all() as unknown as Row[];\n` +
+      `const b = db.prepare(\`SELECT \${f(x)}\`)\n  .get(id) as unknown as\n  | Row\n  | undefined;\n`,
+    "lib/y.ts": `const c = (rows.all(id, g(1)) as unknown as Row[]).map(f);\n`,
+    "lib/z.ts":
+      `const d = server as unknown as { close(): void };\nconst e = allRows<Row>(stmt, id);\n`,
+    "lib/y_test.ts": `const t = s.all() as unknown as Row[];\n`,
+  });
+  assertEquals(castQueryResults(root), ["lib/y.ts:1", "parsers/x.ts:1", "parsers/x.ts:3"]);
 });

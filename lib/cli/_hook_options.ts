@@ -35,7 +35,7 @@ export function parseHookArgs(name: HookName, args: Args): HookOptions {
 }
 
 /** The command of hook `name`: parse, then lib/hooks/run.ts runs it and prints its envelope. */
-export function hookCommand(name: HookName, usage: string): CommandSpec {
+export function hookCommandSpec(name: HookName, usage: string): CommandSpec {
   return {
     usage,
     options: hookOptions,

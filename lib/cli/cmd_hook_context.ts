@@ -8,10 +8,10 @@
  *
  * @module
  */
-import { hookCommand } from "./_hook_options.ts";
+import { hookCommandSpec } from "./_hook_options.ts";
 
 /** The `hook-context` command. */
-export const hookContextCmd = hookCommand(
+export const hookContextCmd = hookCommandSpec(
   "hook-context",
   "hook-context [--harness ID] < event.json",
 );

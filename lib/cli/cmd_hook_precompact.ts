@@ -10,10 +10,10 @@
  *
  * @module
  */
-import { hookCommand } from "./_hook_options.ts";
+import { hookCommandSpec } from "./_hook_options.ts";
 
 /** The `hook-precompact` command. */
-export const hookPrecompactCmd = hookCommand(
+export const hookPrecompactCmd = hookCommandSpec(
   "hook-precompact",
   "hook-precompact [--harness ID] < event.json",
 );

@@ -8,10 +8,13 @@
  *
  * @module
  */
-import { hookCommand } from "./_hook_options.ts";
+import { hookCommandSpec } from "./_hook_options.ts";
 
 /** The `hook-prompt` command. */
-export const hookPromptCmd = hookCommand("hook-prompt", "hook-prompt [--harness ID] < event.json");
+export const hookPromptCmd = hookCommandSpec(
+  "hook-prompt",
+  "hook-prompt [--harness ID] < event.json",
+);
 
 export { parseHookArgs } from "./_hook_options.ts";
 export { hookAnswer, renderHook } from "../hooks/run.ts";

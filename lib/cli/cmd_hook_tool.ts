@@ -10,10 +10,10 @@
  *
  * @module
  */
-import { hookCommand } from "./_hook_options.ts";
+import { hookCommandSpec } from "./_hook_options.ts";
 
 /** The `hook-tool` command. */
-export const hookToolCmd = hookCommand(
+export const hookToolCmd = hookCommandSpec(
   "hook-tool",
   "hook-tool [--crush] [--harness ID] < event.json",
 );

@@ -8,10 +8,10 @@
  *
  * @module
  */
-import { hookCommand } from "./_hook_options.ts";
+import { hookCommandSpec } from "./_hook_options.ts";
 
 /** The `hook-tool-after` command. */
-export const hookToolAfterCmd = hookCommand(
+export const hookToolAfterCmd = hookCommandSpec(
   "hook-tool-after",
   "hook-tool-after [--harness ID] < event.json",
 );

@@ -1,15 +1,23 @@
-/** `deja index`: read every harness's stores into the index. */
+/**
+ * `deja index`: read every harness's stores into the index.
+ *
+ * Parse ({@link parseIndex}) → run ({@link indexData}: the stat pass or a full run, then the
+ * optional embeddings pass) → render ({@link indexJson}, {@link indexText}). `--watch` runs
+ * until stopped ({@link watchRun}).
+ *
+ * @module
+ */
 import type { Args, CommandSpec } from "./common.ts";
 import type { IO } from "../../core/runtime.ts";
+import type { Env } from "../../core/model.ts";
 import { colors, intOpt, printJson } from "./common.ts";
 import { DejaError } from "../../core/errors.ts";
-import { type HarnessSummary, runIndex } from "../indexer.ts";
-import { parsers } from "../../parsers/mod.ts";
+import type { HarnessSummary, IndexOptions, IndexResult } from "../indexer.ts";
 import { indexPath, makeDataDir, Store } from "../store.ts";
 import { harnessOpt } from "./_memory.ts";
 import { pid, untilSignal } from "../../core/runtime.ts";
 import { endBackground, runningBackground } from "../fresh/background.ts";
-import { watchIndex } from "../fresh/watch.ts";
+import { upToDate } from "../fresh/noop.ts";
 import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { dataDir } from "../../core/paths.ts";
@@ -49,33 +57,88 @@ export const indexCmd: CommandSpec = {
     },
   },
   async run(a, io) {
-    if (a.values.watch) return await watchRun(a, io);
-    if (a.values.interval !== undefined) {
-      throw new DejaError("--interval applies only to --watch", "deja index --watch --interval 5");
-    }
-    if (!a.values.background) return await indexRun(a, io);
+    const args = parseIndex(a);
+    if (args.watch) return await watchRun(args, io);
+    if (!args.background) return await runIndexCmd(args, io);
     try {
-      return await indexRun(a, io);
+      return await runIndexCmd(args, io);
     } finally {
       endBackground(io.env, pid());
     }
   },
 };
 
+/** What `deja index` was asked. */
+export interface IndexArgs {
+  rebuild: boolean;
+  quiet: boolean;
+  json: boolean;
+  /** `--harness`: only these (checked against the parser list). */
+  only?: string[];
+  /** `--wait` in ms; undefined: wait for a background run deja started, else not at all. */
+  waitMs?: number;
+  /** `--watch`: keep running until stopped. */
+  watch: boolean;
+  /** With `watch`: the polling interval in ms. */
+  pollMs: number;
+  /** The detached run freshen-on-use starts (it clears its sentinel). */
+  background: boolean;
+}
+
+/** What one `deja index` run did. */
+export interface IndexData {
+  /** The index file. */
+  index: string;
+  res: IndexResult;
+  /** The embeddings pass, or null without an endpoint. */
+  embedded: { embedded: number; pending: number; error?: string } | null;
+  /** Lines for stderr the embeddings pass left (a failing endpoint). */
+  warnings: string[];
+  /** Sessions and events the index holds afterwards; read only for the text summary. */
+  totals?: { sessions: number; events: number };
+  /** 2 when stores failed and none was indexed ({@link allFailed}), else 0. */
+  code: number;
+}
+
+/**
+ * Reads `deja index`'s arguments. `--harness` is not checked with `--watch`, which follows
+ * every harness.
+ *
+ * @throws {DejaError} on `--interval` without `--watch`, a bad number or an unknown harness.
+ */
+export function parseIndex(a: Args): IndexArgs {
+  const base = {
+    rebuild: Boolean(a.values.rebuild),
+    quiet: Boolean(a.values.quiet),
+    json: Boolean(a.values.json),
+    background: Boolean(a.values.background),
+  };
+  if (a.values.watch) {
+    const pollMs = a.values.interval === undefined ? 5000 : intOpt(a, "interval", 5) * 1000;
+    return { ...base, watch: true, pollMs };
+  }
+  if (a.values.interval !== undefined) {
+    throw new DejaError("--interval applies only to --watch", "deja index --watch --interval 5");
+  }
+  const only = harnessOpt(a);
+  const waitMs = a.values.wait === undefined ? undefined : intOpt(a, "wait", 1) * 1000;
+  return { ...base, only, waitMs, watch: false, pollMs: 5000 };
+}
+
 /** `deja index --watch`: until Ctrl-C or a service stop; a pid file tells doctor it runs. */
-async function watchRun(a: Args, io: IO): Promise<number> {
-  const pollMs = a.values.interval === undefined ? 5000 : intOpt(a, "interval", 5) * 1000;
+async function watchRun(args: IndexArgs, io: IO): Promise<number> {
   const pidFile = join(dataDir(io.env), "watch.pid");
-  const quiet = Boolean(a.values.quiet);
-  if (!quiet) io.err(`deja: watching the stores (Ctrl-C stops) -> ${indexPath(io.env)}\n`);
+  if (!args.quiet) io.err(`deja: watching the stores (Ctrl-C stops) -> ${indexPath(io.env)}\n`);
   makeDataDir(dataDir(io.env));
+  const { watchIndex } = await import("../fresh/watch.ts");
+  const { parsers } = await import("../../parsers/mod.ts");
   const stop = untilSignal();
   try {
     await watchIndex(io.env, parsers, {
-      pollMs,
+      pollMs: args.pollMs,
       stop,
       onReady: () => writeFileSync(pidFile, `${pid()} ${Date.now()}\n`, { mode: 0o600 }),
-      onRun: quiet ? undefined : (line) => io.err(`${new Date().toISOString()} ${line}\n`),
+      onRun: args.quiet ? undefined : (line) => io.err(`${new Date().toISOString()} ${line}\n`),
     });
   } finally {
     rmSync(pidFile, { force: true });
@@ -83,45 +146,63 @@ async function watchRun(a: Args, io: IO): Promise<number> {
   return 0;
 }
 
-async function indexRun(a: Args, io: IO): Promise<number> {
-  const only = harnessOpt(a);
+/**
+ * One index run: the stat pass when nothing changed (lib/fresh/noop.ts), else a full run;
+ * then the optional embeddings pass.
+ *
+ * @param hooks `progress` gets one line per store while the full run reads; `indexed` is
+ *   called when the stores are read, before the embeddings pass.
+ * @throws {DejaError} when the index is busy past the wait, or damaged (without `rebuild`).
+ */
+export async function indexData(
+  env: Env,
+  args: IndexArgs,
+  hooks: { progress?: (line: string) => void; indexed?: () => void } = {},
+): Promise<IndexData> {
+  const { only } = args;
   // A background run deja started itself is waited for, not reported as "busy".
-  const waitMs = a.values.wait === undefined
-    ? (!a.values.background && runningBackground(io.env) ? 300_000 : 0)
-    : intOpt(a, "wait", 1) * 1000;
-  const tty = io.errTTY && !a.values.quiet && !a.values.json;
-  const res = await runIndex(io.env, parsers, {
-    rebuild: Boolean(a.values.rebuild),
-    only,
-    waitMs,
-    progress: tty ? (line) => io.err(`${CR}${csi("2K")}indexing ${line}`) : undefined,
-  });
-  if (tty) io.err(`${CR}${csi("2K")}`);
-  const embedded = await embedAfterIndex(io);
-  const failed = res.harnesses.some((h) => h.errors.length);
+  const waitMs = args.waitMs ?? (!args.background && runningBackground(env) ? 300_000 : 0);
+  const res = (!args.rebuild && upToDate(env, { only, waitMs })) ||
+    await fullRun(env, { rebuild: args.rebuild, only, waitMs, progress: hooks.progress });
+  hooks.indexed?.();
+  const warnings: string[] = [];
+  const embedded = await embedAfterIndex(env, warnings);
   // Exit 2 when stores failed and none was indexed; some failing beside good ones is reported.
   const code = allFailed(res.harnesses) ? 2 : 0;
-  if (res.movedAside) {
-    io.err(`deja: the index was damaged; moved it to ${res.movedAside} and started a new one\n`);
-  }
-  if (a.values.json) {
-    printJson(io, {
-      index: indexPath(io.env),
-      ms: Math.round(res.ms),
-      harnesses: res.harnesses,
-      excluded: res.excluded,
-      ...(res.movedAside ? { moved_aside: res.movedAside } : {}),
-      ...(embedded ? { embeddings: embedded } : {}),
-    });
-    return code;
-  }
-  if (a.values.quiet && !failed) return 0;
+  const totals = args.json || args.quiet ? undefined : indexTotals(env);
+  return { index: indexPath(env), res, embedded, warnings, totals, code };
+}
+
+/** The `--json` document (docs/json-output.md, `index`). */
+export function indexJson(d: IndexData): Record<string, unknown> {
+  const { res } = d;
+  return {
+    index: d.index,
+    ms: Math.round(res.ms),
+    harnesses: res.harnesses,
+    excluded: res.excluded,
+    ...(res.movedAside ? { moved_aside: res.movedAside } : {}),
+    ...(d.embedded ? { embeddings: d.embedded } : {}),
+  };
+}
+
+/**
+ * The summary as text (colour on a terminal): a line per harness that read or failed, then
+ * the totals. With `quiet`, only the harnesses that failed.
+ */
+export function indexText(
+  d: IndexData,
+  io: Pick<IO, "isTTY" | "env">,
+  quiet = false,
+): string {
+  const { res } = d;
+  const failed = res.harnesses.some((h) => h.errors.length);
   const c = colors(io);
   const lines: string[] = [];
   let absent = 0;
   let unchanged = 0;
   for (const h of res.harnesses) {
-    if (a.values.quiet && !h.errors.length) continue;
+    if (quiet && !h.errors.length) continue;
     // A harness with no store on this machine is one line at the end, not a row of zeros.
     if (!h.found && !h.errors.length) {
       if (!h.origin) absent++;
@@ -149,10 +230,7 @@ async function indexRun(a: Args, io: IO): Promise<number> {
       lines.push(c.red(`              … ${h.errors.length - 5} more errors`));
     }
   }
-  if (a.values.quiet) {
-    io.out(lines.join("\n") + "\n");
-    return code;
-  }
+  if (quiet) return lines.join("\n") + "\n";
   const read = res.harnesses.reduce((n, h) => n + h.read, 0);
   if (unchanged && (read || failed)) {
     lines.push(
@@ -171,7 +249,7 @@ async function indexRun(a: Args, io: IO): Promise<number> {
       `${res.excluded} session${res.excluded === 1 ? "" : "s"} of excluded projects removed`,
     );
   }
-  const total = indexTotals(io.env);
+  const total = d.totals ?? { sessions: 0, events: 0 };
   const written = res.harnesses.reduce((n, h) => n + h.sessions, 0);
   lines.push(
     read || failed
@@ -180,10 +258,38 @@ async function indexRun(a: Args, io: IO): Promise<number> {
       } written; the index holds ${total.sessions} sessions, ${total.events} events`
       : `up to date (${total.sessions} sessions, ${total.events} events)`,
   );
-  lines.push(c.dim(`indexed in ${(res.ms / 1000).toFixed(2)} s -> ${indexPath(io.env)}`));
-  io.out(lines.join("\n") + "\n");
-  if (code) io.err("deja: every store deja found failed to index (errors above)\n");
-  return code;
+  lines.push(c.dim(`indexed in ${(res.ms / 1000).toFixed(2)} s -> ${d.index}`));
+  return lines.join("\n") + "\n";
+}
+
+async function runIndexCmd(args: IndexArgs, io: IO): Promise<number> {
+  const tty = io.errTTY && !args.quiet && !args.json;
+  const d = await indexData(io.env, args, {
+    progress: tty ? (line) => io.err(`${CR}${csi("2K")}indexing ${line}`) : undefined,
+    indexed: tty ? () => io.err(`${CR}${csi("2K")}`) : undefined,
+  });
+  for (const w of d.warnings) io.err(w);
+  if (d.res.movedAside) {
+    io.err(`deja: the index was damaged; moved it to ${d.res.movedAside} and started a new one\n`);
+  }
+  if (args.json) {
+    printJson(io, indexJson(d));
+    return d.code;
+  }
+  const failed = d.res.harnesses.some((h) => h.errors.length);
+  if (args.quiet && !failed) return 0;
+  io.out(indexText(d, io, args.quiet));
+  if (d.code && !args.quiet) {
+    io.err("deja: every store deja found failed to index (errors above)\n");
+  }
+  return d.code;
+}
+
+/** A full index run; the indexer and the parsers are loaded only for it. */
+async function fullRun(env: IO["env"], opts: IndexOptions): Promise<IndexResult> {
+  const { runIndex } = await import("../indexer.ts");
+  const { parsers } = await import("../../parsers/mod.ts");
+  return await runIndex(env, parsers, opts);
 }
 
 /** Sessions and events the index holds after a run. */
@@ -214,19 +320,20 @@ export function allFailed(hs: readonly HarnessSummary[]): boolean {
  * endpoint; a failure is one warning on stderr and never changes the exit code.
  */
 async function embedAfterIndex(
-  io: IO,
+  env: Env,
+  warnings: string[],
 ): Promise<{ embedded: number; pending: number; error?: string } | null> {
   try {
-    const r = await embedPass(io.env);
+    const r = await embedPass(env);
     if (!r) return null;
-    if (r.error) io.err(`deja: ${r.error.message}\nhint: ${r.error.hint}\n`);
+    if (r.error) warnings.push(`deja: ${r.error.message}\nhint: ${r.error.hint}\n`);
     return {
       embedded: r.embedded,
       pending: r.pending,
       ...(r.error ? { error: r.error.message } : {}),
     };
   } catch (e) {
-    io.err(`deja: embeddings skipped: ${(e as Error).message}\n`);
+    warnings.push(`deja: embeddings skipped: ${(e as Error).message}\n`);
     return { embedded: 0, pending: 0, error: (e as Error).message };
   }
 }

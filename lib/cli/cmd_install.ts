@@ -5,7 +5,7 @@
  * lib/install/; what install and uninstall share is in _wire.ts.
  *
  * Parse ({@link parseInstall}) → run ({@link installData}, then {@link firstIndex}) →
- * render ({@link installJson}, {@link installText}, {@link serviceText}).
+ * render ({@link installJson}, {@link installText}, {@link serviceOutcomeText}).
  *
  * @module
  */
@@ -126,7 +126,7 @@ export function installText(r: WireReport, io: Pick<IO, "isTTY" | "env">): strin
 }
 
 /** A written service's line and how to turn it on, or (stderr) why there is none. */
-export function serviceText(s: ServiceOutcome, env: Env): { out: string; err: string } {
+export function serviceOutcomeText(s: ServiceOutcome, env: Env): { out: string; err: string } {
   if (!s.action || !s.path) {
     return {
       out: "",
@@ -174,7 +174,7 @@ async function runInstall(a: Args, io: IO): Promise<number> {
     if (code) return code;
   }
   for (const s of res.services) {
-    const t = serviceText(s, io.env);
+    const t = serviceOutcomeText(s, io.env);
     if (t.err) io.err(t.err);
     if (t.out) io.out(t.out);
   }

@@ -1,19 +1,33 @@
-/** `deja <query>` / `deja search <query>`: find the sessions where that work happened. */
+/**
+ * `deja <query>` / `deja search <query>`: find the sessions where that work happened.
+ *
+ * Parse ({@link parseSearch}) → run ({@link searchData}: the index searched, reranked by an
+ * embeddings endpoint when one is configured) → render ({@link searchJson}, {@link searchText}).
+ * main.ts freshens the index first (`refresh: true`, lib/cli/refresh.ts).
+ *
+ * @module
+ */
 import type { Args, CommandSpec } from "./common.ts";
 import { colors, fmtTime, intOpt, isoTime, opt, printJson, quoteShown } from "./common.ts";
 import { oneLine, tilde } from "../../core/text.ts";
 import type { IO } from "../../core/runtime.ts";
 import { indexPath, Store } from "../store.ts";
 import { DejaError } from "../../core/errors.ts";
-import { search, type SearchResult } from "../search.ts";
+import { search, type SearchOptions, type SearchResult } from "../search.ts";
 import { resolveSession, shortRef } from "../sessions.ts";
 import { parseSince } from "../query.ts";
 import { Q } from "../schema.ts";
 import { searchHiding } from "../search/sessions.ts";
 import { embedConfig } from "../embeddings/config.ts";
 import { CANDIDATES, rerank } from "../embeddings/rerank.ts";
-import { FILTER_OPTIONS, fromOpt, harnessOpt, hiddenHint, JUNK_OPTION } from "./_memory.ts";
-
+import {
+  checkFrom,
+  FILTER_OPTIONS,
+  hiddenHint,
+  JUNK_OPTION,
+  parseFilter,
+  type SessionFilter,
+} from "./_memory.ts";
 const ROLES: Record<string, string[]> = {
   user: ["user"],
   assistant: ["assistant"],
@@ -53,15 +67,43 @@ export const searchCmd: CommandSpec = {
   run: (a, io) => runSearch(a, io),
 };
 
+/** What `deja search` was asked. */
+export interface SearchArgs {
+  /** The words (or, with `regex`, the expression) as typed. */
+  query: string;
+  filter: SessionFilter;
+  /** Epoch ms: only events at or after. */
+  since?: number;
+  /** Event kinds of the `--role` values, or undefined for all. */
+  kinds?: string[];
+  /** `--session`: an id prefix; the search stays inside it and its subagents. */
+  session?: string;
+  regex: boolean;
+  /** Sessions to show. */
+  limit: number;
+  json: boolean;
+}
+
+/** What `deja search` found, each result with its shortest reference. */
+export interface SearchData {
+  result: SearchResult;
+  /** Shortest unambiguous reference per result, keyed `harness:id`. */
+  refs: Map<string, string>;
+  /** The embeddings rerank: `off`, or its state (lib/embeddings/rerank.ts). */
+  embeddings: string;
+  /** An endpoint that failed: the results stay as the index ranked them. */
+  warning?: { message: string; hint?: string };
+}
+
 /**
- * Exit codes like grep: 0 found, 1 nothing matched (nearest sessions may still print), 2 error.
- * With an embeddings endpoint configured (lib/embeddings/), the results are reranked by it; an
- * endpoint that fails leaves them as the index ranked them, with a warning on stderr.
+ * Reads `deja search`'s arguments.
+ *
+ * @throws {DejaError} exit 2 on no query, a bad `--since`, an unknown role or harness.
  */
-export async function runSearch(a: Args, io: IO): Promise<number> {
+export function parseSearch(a: Args): SearchArgs {
   const query = a.values.re ? a.positionals.join(" ") : a.positionals.join(" ").trim();
   if (!query.trim()) throw new DejaError("no query given", 'try: deja "what you remember"', 2);
-  const harness = harnessOpt(a);
+  const filter = parseFilter(a);
   const sinceText = opt(a, "since");
   const since = sinceText === undefined ? undefined : parseSince(sinceText);
   if (sinceText !== undefined && since === undefined) {
@@ -75,63 +117,88 @@ export async function runSearch(a: Args, io: IO): Promise<number> {
     }
     kinds.push(...k);
   }
-  const limit = intOpt(a, "limit", 10);
-  const store = Store.open(indexPath(io.env));
-  let res: SearchResult;
+  return {
+    query,
+    filter,
+    since,
+    kinds: kinds.length ? kinds : undefined,
+    session: opt(a, "session"),
+    regex: Boolean(a.values.re),
+    limit: intOpt(a, "limit", 10),
+    json: Boolean(a.values.json),
+  };
+}
+
+/**
+ * Searches the index. With an embeddings endpoint configured (lib/embeddings/), the results
+ * are reranked by it; an endpoint that fails leaves them as the index ranked them and says so
+ * in `warning`.
+ *
+ * @throws {DejaError} when `--session` matches no session or `--from` no remote.
+ */
+export async function searchData(
+  store: Store,
+  args: SearchArgs,
+  io: Pick<IO, "env" | "cwd">,
+): Promise<SearchData> {
+  const sessionIds = args.session === undefined ? undefined : Q.withChildren.all(store, {
+    ids: JSON.stringify([resolveSession(store, args.session).id]),
+  }).map((r) => r.id);
+  const { filter } = args;
+  const opts: SearchOptions & { limit: number } = {
+    harness: filter.harness,
+    project: filter.project,
+    since: args.since,
+    limit: args.limit,
+    kinds: args.kinds,
+    sessionIds,
+    regex: args.regex,
+    ...searchHiding({
+      env: io.env,
+      junk: filter.junk,
+      here: io.cwd,
+      from: filter.from === undefined ? undefined : checkFrom(filter.from, io),
+    }),
+    snippets: sessionIds ? 10 : 3,
+  };
+  let result: SearchResult;
   let embeddings = "off";
+  let warning: SearchData["warning"];
+  const wanted = embedConfig(io.env);
+  if (!wanted.config && !wanted.problem) result = search(store, args.query, opts);
+  else {
+    const wide = search(store, args.query, { ...opts, limit: Math.max(args.limit, CANDIDATES) });
+    const rr = await rerank(store, io.env, wide, opts);
+    result = rr.result;
+    embeddings = rr.state;
+    if (rr.warning) warning = { message: rr.warning, hint: rr.hint };
+  }
   const refs = new Map<string, string>();
-  try {
-    let sessionIds: number[] | undefined;
-    const sess = opt(a, "session");
-    if (sess !== undefined) {
-      const s = resolveSession(store, sess);
-      sessionIds = Q.withChildren.all(store, { ids: JSON.stringify([s.id]) }).map((r) => r.id);
-    }
-    const opts = {
-      harness,
-      project: opt(a, "project"),
-      since,
-      limit,
-      kinds: kinds.length ? kinds : undefined,
-      sessionIds,
-      regex: Boolean(a.values.re),
-      ...searchHiding({
-        env: io.env,
-        junk: Boolean(a.values.junk),
-        here: io.cwd,
-        from: fromOpt(a, io),
-      }),
-      snippets: sessionIds ? 10 : 3,
-    };
-    const wanted = embedConfig(io.env);
-    if (!wanted.config && !wanted.problem) res = search(store, query, opts);
-    else {
-      const wide = search(store, query, { ...opts, limit: Math.max(limit, CANDIDATES) });
-      const rr = await rerank(store, io.env, wide, opts);
-      res = rr.result;
-      embeddings = rr.state;
-      if (rr.warning) io.err(`deja: ${rr.warning}\n${rr.hint ? `hint: ${rr.hint}\n` : ""}`);
-    }
-    for (const r of res.results) refs.set(`${r.harness}:${r.id}`, shortRef(store, r.harness, r.id));
-  } finally {
-    store.close();
+  for (const r of result.results) {
+    refs.set(`${r.harness}:${r.id}`, shortRef(store, r.harness, r.id));
   }
-  const ref = (r: { harness: string; id: string }) => refs.get(`${r.harness}:${r.id}`) ?? r.id;
-  const found = res.results.length > 0 && !res.nothingMatched;
-  if (a.values.json) {
-    printJson(io, { ...jsonOf(res, ref), embeddings });
-    return found ? 0 : 1;
-  }
+  return { result, refs, embeddings, warning };
+}
+
+/** The reference a result is shown by: its shortest, else its whole id. */
+function refOf(d: SearchData, r: { harness: string; id: string }): string {
+  return d.refs.get(`${r.harness}:${r.id}`) ?? r.id;
+}
+
+/** True when something matched (exit 0); the nearest sessions alone are exit 1. */
+export function searchFound(d: SearchData): boolean {
+  return d.result.results.length > 0 && !d.result.nothingMatched;
+}
+
+/** The `--json` document (docs/json-output.md, `search`). */
+export function searchJson(d: SearchData): Record<string, unknown> {
+  return { ...jsonOf(d.result, (r) => refOf(d, r)), embeddings: d.embeddings };
+}
+
+/** The results as text, a header line and snippets each (colour on a terminal). */
+export function searchText(d: SearchData, io: Pick<IO, "isTTY" | "env">): string {
   const c = colors(io);
-  const note = narration(res);
-  if (!res.results.length) {
-    io.err(`deja: nothing matched ${quoteShown(query)}\n`);
-    if (note) io.err(`${note}\n`);
-    hiddenHint(io, res.hidden);
-    return 1;
-  }
-  if (note) io.err(`${c.dim(note)}\n`);
-  hiddenHint(io, res.hidden);
+  const res = d.result;
   const out: string[] = [];
   for (const r of res.results) {
     const marks = [
@@ -139,7 +206,7 @@ export async function runSearch(a: Args, io: IO): Promise<number> {
       r.throwaway ? c.yellow("throwaway") : "",
     ].filter(Boolean).join(" ");
     out.push(
-      `${c.cyan(ref(r))}  ${c.bold(r.harness)}  ${fmtTime(r.updated ?? r.started)}  ${
+      `${c.cyan(refOf(d, r))}  ${c.bold(r.harness)}  ${fmtTime(r.updated ?? r.started)}  ${
         tilde(r.project, io.env.home)
       }  ${c.dim(`${r.hits} hit${r.hits === 1 ? "" : "s"}`)}${marks ? `  ${marks}` : ""}`,
     );
@@ -152,8 +219,40 @@ export async function runSearch(a: Args, io: IO): Promise<number> {
     out.push(c.dim(`showing ${res.results.length} of ${res.total}: --limit shows more`));
   }
   out.push(c.dim(`deja show <id> for a whole session`));
-  io.out(out.join("\n") + "\n");
-  return found ? 0 : 1;
+  return out.join("\n") + "\n";
+}
+
+/**
+ * `deja search` end to end. Exit codes like grep: 0 found, 1 nothing matched (nearest
+ * sessions may still print), 2 error.
+ */
+export async function runSearch(a: Args, io: IO): Promise<number> {
+  const args = parseSearch(a);
+  const store = Store.open(indexPath(io.env));
+  let d: SearchData;
+  try {
+    d = await searchData(store, args, io);
+  } finally {
+    store.close();
+  }
+  if (d.warning) {
+    io.err(`deja: ${d.warning.message}\n${d.warning.hint ? `hint: ${d.warning.hint}\n` : ""}`);
+  }
+  if (args.json) {
+    printJson(io, searchJson(d));
+    return searchFound(d) ? 0 : 1;
+  }
+  const note = narration(d.result);
+  if (!d.result.results.length) {
+    io.err(`deja: nothing matched ${quoteShown(args.query)}\n`);
+    if (note) io.err(`${note}\n`);
+    hiddenHint(io, d.result.hidden);
+    return 1;
+  }
+  if (note) io.err(`${colors(io).dim(note)}\n`);
+  hiddenHint(io, d.result.hidden);
+  io.out(searchText(d, io));
+  return searchFound(d) ? 0 : 1;
 }
 
 /** The short line that says how literal the match was (empty for an exact match). */

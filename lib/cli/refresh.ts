@@ -7,13 +7,12 @@
  */
 import type { IO } from "../../core/runtime.ts";
 import type { Args } from "./common.ts";
-import { parsers } from "../../parsers/mod.ts";
 import { freshen, freshnessNote, refreshOff } from "../fresh/freshen.ts";
 
 /** Runs the step for a command's parsed `args` (see the module doc). */
 export async function refreshFor(io: IO, args: Args): Promise<void> {
   if (args.values["no-refresh"] || refreshOff(io.env)) return;
-  const f = await freshen(io.env, parsers);
+  const f = await freshen(io.env);
   const { ms: _ms, ...stable } = f; // the time it took varies run to run; scripts get the facts
   io.freshness = stable;
   const note = freshnessNote(f);

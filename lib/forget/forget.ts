@@ -19,6 +19,7 @@ import { DejaError } from "../../core/errors.ts";
 import type { SessionRow } from "../rows.ts";
 import { VocabCollector } from "../search/tokenize.ts";
 import { pruneVocab } from "../search/vocab.ts";
+import { buildAssociations } from "../search/assoc.ts";
 import {
   keyOf,
   readTombstones,
@@ -141,7 +142,7 @@ export function applyForget(
 /**
  * Removes `sessions` from the index, leaving no trace of their text: the rows
  * (events, commands, file spans, their FTS entries), the words only they held
- * in the vocabulary, the FTS segments merged with `secure_delete` on, the WAL
+ * in the vocabulary and the associations learned from them (rebuilt), the FTS segments merged with `secure_delete` on, the WAL
  * checkpointed. Writes no tombstone (see {@link applyForget}). Call with the
  * writer lock held.
  */
@@ -162,6 +163,8 @@ export function removeSessions(store: Store, sessions: SessionRow[]): ForgetOutc
       Q.setSourceTotals.run(store, { sessions: t.sessions, events: t.events, path: src });
     }
   });
+  // Words learned from the removed sessions leave the association table with them.
+  buildAssociations(store, true);
   // Merge the FTS segments so the deleted words leave them, and keep no old page in the WAL.
   store.db.exec("INSERT INTO events_fts(events_fts) VALUES ('optimize')");
   store.db.exec("INSERT INTO vocab_tri(vocab_tri) VALUES ('optimize')");

@@ -7,7 +7,8 @@
  */
 import { statSync } from "node:fs";
 import type { Store } from "../store.ts";
-import { FRESH_KEY, mtimeOf, parseFreshMap } from "./map.ts";
+import type { Env } from "../../core/model.ts";
+import { FRESH_KEY, mtimeOf, parseFreshMap, placesStamp } from "./map.ts";
 import { Q } from "../schema.ts";
 import { stamp } from "../source_state.ts";
 
@@ -29,12 +30,28 @@ export interface Staleness {
   discover: string[];
   /** Epoch ms of the last index run (0 when unknown). */
   lastIndex: number;
+  /** Stores whose last read failed (a full run retries them; the check does not stat them). */
+  failed: number;
+  /** Stores the check found in place (stat succeeded), per harness. */
+  present: Record<string, number>;
   /** Milliseconds the check took. */
   ms: number;
 }
 
+/** What {@link checkStaleness} looks at besides the index. */
+export interface CheckOptions {
+  /**
+   * The environment of the run: a harness last discovered under other values
+   * of the variables that place stores (HOME, `DEJA_<ID>_ROOT`, ...) is
+   * listed in `discover`.
+   */
+  env?: Env;
+  /** Only these harnesses; each one the map has never seen is listed in `discover`. */
+  harnesses?: readonly string[];
+}
+
 /** Stats every known store and watched directory of `store` (see the module doc). */
-export function checkStaleness(store: Store): Staleness {
+export function checkStaleness(store: Store, opts: CheckOptions = {}): Staleness {
   const t0 = performance.now();
   const meta = (key: string) =>
     (store.db.prepare("SELECT value FROM meta WHERE key = ?").get(key) as
@@ -47,8 +64,15 @@ export function checkStaleness(store: Store): Staleness {
   } catch { /* unknown */ }
   const rows = Q.staleCheckSources.all(store, {});
   const changed: ChangedSource[] = [];
+  const wanted = opts.harnesses ? new Set(opts.harnesses) : undefined;
+  const present: Record<string, number> = {};
+  let failed = 0;
   for (const r of rows) {
-    if (r.error) continue; // retried by a full run, not on every search
+    if (wanted && !wanted.has(r.harness)) continue;
+    if (r.error) { // retried by a full run, not on every search
+      failed++;
+      continue;
+    }
     let size: number;
     let mtime: number;
     try {
@@ -61,6 +85,7 @@ export function checkStaleness(store: Store): Staleness {
     } catch {
       continue; // a vanished store keeps its sessions until a rebuild
     }
+    present[r.harness] = (present[r.harness] ?? 0) + 1;
     let moved = size !== r.size || mtime !== r.mtime;
     const comps = map.companions[r.harness]?.[r.path];
     if (!moved && comps?.length) {
@@ -71,16 +96,30 @@ export function checkStaleness(store: Store): Staleness {
     const bytes = r.kind === "append" && size >= r.offset ? size - r.offset : size;
     changed.push({ path: r.path, harness: r.harness, kind: r.kind, bytes, mtime });
   }
-  const discover: string[] = [];
+  const discover = new Set<string>();
+  for (const h of opts.harnesses ?? []) if (!map.dirs[h]) discover.add(h);
+  const places = opts.env ? placesStamp(opts.env) : undefined;
   for (const [harness, dirs] of Object.entries(map.dirs)) {
+    if (wanted && !wanted.has(harness)) continue;
+    if (places !== undefined && map.places?.[harness] !== places) {
+      discover.add(harness);
+      continue;
+    }
     for (const [d, m] of Object.entries(dirs)) {
       if (mtimeOf(d) !== m) {
-        discover.push(harness);
+        discover.add(harness);
         break;
       }
     }
   }
-  return { changed, discover, lastIndex, ms: performance.now() - t0 };
+  return {
+    changed,
+    discover: [...discover],
+    lastIndex,
+    failed,
+    present,
+    ms: performance.now() - t0,
+  };
 }
 
 /** True when nothing changed. */

@@ -16,7 +16,6 @@ import type { Env, Parser } from "../../core/model.ts";
 import { indexPath, Store } from "../store.ts";
 import { DejaError } from "../../core/errors.ts";
 import { duration } from "../../core/text.ts";
-import { runIndex } from "../indexer.ts";
 import { checkStaleness, isFresh } from "./check.ts";
 import { releasedSources } from "../forget/exclusions.ts";
 import { runningBackground, startBackground } from "./background.ts";
@@ -57,10 +56,14 @@ export interface FreshenOptions {
   now?: number;
 }
 
-/** Brings the index up to date as far as the budget allows (see the module doc). */
+/**
+ * Brings the index up to date as far as the budget allows (see the module doc).
+ * Without `parsers`, the registered ones are loaded when something changed:
+ * a fresh index costs the stat pass alone, no parser module (issue 18).
+ */
 export async function freshen(
   env: Env,
-  parsers: readonly Parser[],
+  parsers?: readonly Parser[],
   opts: FreshenOptions = {},
 ): Promise<Freshness> {
   const t0 = performance.now();
@@ -78,7 +81,7 @@ export async function freshen(
   try {
     const store = Store.open(path, { readOnly: true, busyMs: 200 });
     try {
-      stale = checkStaleness(store);
+      stale = checkStaleness(store, { env });
       released = releasedSources(store, env).map((r) => r.harness);
     } finally {
       store.close();
@@ -102,7 +105,9 @@ export async function freshen(
   let inline = false;
   if (budget > 0 && !bgRunning) {
     try {
-      const res = await runIndex(env, parsers, {
+      const { runIndex } = await import("../indexer.ts");
+      const list = parsers ?? (await import("../../parsers/mod.ts")).parsers;
+      const res = await runIndex(env, list, {
         only: harnesses,
         deadline: performance.now() + budget,
         inlineMaxBytes: INLINE_MAX_BYTES,

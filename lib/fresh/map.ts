@@ -13,7 +13,8 @@
  */
 import { statSync } from "node:fs";
 import { dirname, sep } from "node:path";
-import type { SourceRef } from "../../core/model.ts";
+import type { Env, SourceRef } from "../../core/model.ts";
+import { storeVariables } from "../../core/registry.ts";
 
 /** The `meta` key the map is kept under. */
 export const FRESH_KEY = "fresh_map";
@@ -27,6 +28,17 @@ export interface FreshMap {
   dirs: Record<string, Record<string, number>>;
   /** harness id -> source path -> its companion paths, in the order the index stamps them. */
   companions: Record<string, Record<string, string[]>>;
+  /**
+   * harness id -> {@link placesStamp} when it was discovered: the variables
+   * that place stores (HOME, `DEJA_<ID>_ROOT`, `CLAUDE_CONFIG_DIR`, ...), so a
+   * run under other values knows the directories above are not its own.
+   */
+  places?: Record<string, string>;
+}
+
+/** The values of every variable that places a harness's stores (core/registry.ts), and HOME. */
+export function placesStamp(env: Env): string {
+  return JSON.stringify([env.home, ...storeVariables().map((v) => env.get(v) ?? null)]);
 }
 
 /** Epoch-ms mtime of `path`, -1 when it cannot be read. */
@@ -74,11 +86,11 @@ export function stampDirs(dirs: readonly string[]): Record<string, number> {
 
 /** Parses the stored map; an absent or damaged one is empty (the next index run writes it). */
 export function parseFreshMap(json: string | undefined | null): FreshMap {
-  if (!json) return { dirs: {}, companions: {} };
+  if (!json) return { dirs: {}, companions: {}, places: {} };
   try {
     const v = JSON.parse(json) as Partial<FreshMap>;
-    return { dirs: v.dirs ?? {}, companions: v.companions ?? {} };
+    return { dirs: v.dirs ?? {}, companions: v.companions ?? {}, places: v.places ?? {} };
   } catch {
-    return { dirs: {}, companions: {} };
+    return { dirs: {}, companions: {}, places: {} };
   }
 }

@@ -104,7 +104,7 @@ export async function checkOnce(env: Env, parsers: readonly Parser[]): Promise<s
   try {
     const store = Store.open(indexPath(env), { readOnly: true, busyMs: 1000 });
     try {
-      const s = checkStaleness(store);
+      const s = checkStaleness(store, { env });
       if (isFresh(s)) return "";
       harnesses = [...new Set([...s.changed.map((c) => c.harness), ...s.discover])];
     } finally {

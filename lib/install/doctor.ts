@@ -246,7 +246,7 @@ export function indexStatus(env: Env): IndexStatus {
       }
     }
     // The same stat pass every reading command runs first (lib/fresh/check.ts).
-    const stale = checkStaleness(store);
+    const stale = checkStaleness(store, { env });
     out.sources = (store.db.prepare("SELECT COUNT(*) AS n FROM sources").get() as { n: number }).n;
     out.changed = stale.changed.length + stale.discover.length;
     out.fresh = out.changed === 0 && out.lastIndex !== null;

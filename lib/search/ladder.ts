@@ -35,6 +35,8 @@ export interface LadderResult {
   scores: Map<number, SessionScore>;
   /** Per term, what it matched (for ranking and snippets). */
   alts: string[][][];
+  /** Per term, the weight of each alternative (relevance tier; absent: 1 each). */
+  weights?: number[][];
   changes: Array<{ from: string; to: string[] }>;
   /** A long query: the sessions that hold every term (exact or session tier). */
   strict?: Set<number>;
@@ -77,6 +79,7 @@ export function ladder(
         tier: "relevance",
         scores: rel.scores,
         alts: rel.alts.length ? rel.alts : ex.alts,
+        ...(rel.alts.length ? { weights: rel.weights } : {}),
         changes: [],
         strict: new Set(scores.keys()),
       };
@@ -92,7 +95,7 @@ export function ladder(
   if (parsed.parts.some((p) => p.quoted)) return none;
   const rel = relevanceOf(stats, parsed, f, rootOf);
   return rel.scores.size
-    ? { tier: "relevance", scores: rel.scores, alts: rel.alts, changes: [] }
+    ? { tier: "relevance", scores: rel.scores, alts: rel.alts, weights: rel.weights, changes: [] }
     : none;
 }
 

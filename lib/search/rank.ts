@@ -53,6 +53,12 @@ export const ABLATE = {
   spread: false,
   /** The relevance tier does not widen with related words (lib/search/related.ts). */
   related: false,
+  /** Related words only for a word the history never wrote (not beside one it holds). */
+  widen: false,
+  /** No associations learned from the history (lib/search/assoc.ts). */
+  learned: false,
+  /** Every alternative of a relevance term counts the same in the session-level BM25. */
+  tiered: false,
 };
 /** A name of {@link ABLATE}. */
 export type Ablation = keyof typeof ABLATE;

@@ -4,16 +4,24 @@
  * `billed` -> `charges`, `basket` -> `cart`). Looser than the synonyms of
  * lib/search/synonyms.ts — a related word is a hint, not the same word — so
  * only the `relevance` tier reads them (nothing matched as typed), where a
- * question in other words lands; the literal tiers never widen with them.
+ * question in other words lands, and at a weight below the words as typed
+ * ({@link associated}); the literal tiers never widen with them.
+ *
+ * Two sources: the groups below with the technical thesaurus
+ * (lib/search/thesaurus.ts), and the associations learned from the history
+ * itself at index time (lib/search/assoc.ts).
  *
  * Rules for a group: the first word is the one a session writes; the others
  * are everyday words people use for it in a coding conversation. Words are
- * index tokens (lower case, letters and digits), matched by their stem too
+ * index tokens (lower case, letters and digits), matched by their inflections too
  * (`billed`, `billing` -> `bill`).
  *
  * @module
  */
-import { stemmer } from "stemmer";
+import { THESAURUS } from "./thesaurus.ts";
+import { ABLATE } from "./rank.ts";
+import { MAX_ALTS, type TermStats, wordForms } from "./expand.ts";
+import { learnedFor } from "./assoc.ts";
 
 /** Groups: the session's word first, then plain words for it. */
 export const RELATED_GROUPS: readonly (readonly string[])[] = [
@@ -79,21 +87,86 @@ export const RELATED_GROUPS: readonly (readonly string[])[] = [
   ["recommendation", "suggestions", "suggest"],
 ];
 
-const stem = (w: string) => stemmer(w);
 const byKey = new Map<string, Set<string>>();
-for (const g of RELATED_GROUPS) {
+for (const g of [...RELATED_GROUPS, ...THESAURUS]) {
   for (const w of g) {
-    for (const k of new Set([w, stem(w)])) {
-      let s = byKey.get(k);
-      if (!s) byKey.set(k, s = new Set());
-      for (const x of g) if (x !== w) s.add(x);
-    }
+    let s = byKey.get(w);
+    if (!s) byKey.set(w, s = new Set());
+    for (const x of g) if (x !== w) s.add(x);
   }
 }
 
-/** Words related to `word` or to its stem (empty when none). */
+/**
+ * `word` and the words it may be an inflection of (`billed` -> `bill`,
+ * `responses` -> `response`, `logging` -> `log`): endings taken off, never a
+ * stem (Porter's `responses` and `responsive` are one stem, and unrelated).
+ */
+export function inflections(word: string): string[] {
+  const out = new Set([word]);
+  const undouble = (w: string) => (/([b-df-hj-np-tv-z])\1$/.test(w) ? w.slice(0, -1) : w);
+  const add = (w: string) => {
+    if (w.length >= 3) out.add(w), out.add(undouble(w)), out.add(w + "e");
+  };
+  if (word.endsWith("ies")) out.add(word.slice(0, -3) + "y");
+  if (word.endsWith("es")) add(word.slice(0, -2));
+  if (word.endsWith("s") && !word.endsWith("ss")) out.add(word.slice(0, -1));
+  if (word.endsWith("ed")) add(word.slice(0, -2)), out.add(word.slice(0, -1));
+  if (word.endsWith("ing")) add(word.slice(0, -3));
+  if (word.endsWith("ly")) out.add(word.slice(0, -2));
+  return [...out];
+}
+
+/** Words related to `word` or to a word it is an inflection of (empty when none). */
 export function relatedTo(word: string): string[] {
-  const out = new Set([...(byKey.get(word) ?? []), ...(byKey.get(stem(word)) ?? [])]);
+  const out = new Set<string>();
+  for (const k of inflections(word)) for (const x of byKey.get(k) ?? []) out.add(x);
   out.delete(word);
   return [...out];
+}
+
+/**
+ * Weights of the relevance tier's related words, measured on the `paradev`
+ * queries of `deno task bench:recall` (the held-out kinds were not tuned on).
+ */
+export const RELATED = {
+  /** A thesaurus word beside a word the history holds as typed. */
+  thesaurus: 0.5,
+  /** A word the history associates with the query's word, times its NPMI (lib/search/assoc.ts). */
+  learned: 0.2,
+  /** A word the history never wrote: its related words stand for it at this multiple (at most 1). */
+  alone: 1.6,
+  /**
+   * Words the history holds are widened only when no session holds this
+   * share of the query's IDF weight as typed.
+   */
+  gate: 0.7,
+  /** Per query word an event holds beside the first, in the first stage (×1 + this). */
+  cooc: 0.2,
+  /** A related word a second query word also relates to counts at this multiple there. */
+  shared: 0.5,
+  /** Best events read per query word for its related words. */
+  rows: 200,
+};
+
+/**
+ * The related words of `word` the history holds, each with its weight, left
+ * out those in `have` (the word's own forms): thesaurus words and their
+ * forms, then the history's own associations, at most {@link MAX_ALTS}.
+ */
+export function associated(stats: TermStats, word: string, have: Set<string>): Map<string, number> {
+  const out = new Map<string, number>();
+  if (ABLATE.related || (have.size && ABLATE.widen)) return out;
+  const add = (w: string, weight: number) => {
+    if (out.size >= MAX_ALTS || have.has(w) || (out.get(w) ?? 0) >= weight) return;
+    out.set(w, weight);
+  };
+  for (const r of relatedTo(word)) {
+    for (const f of wordForms(stats, r).slice(0, 3)) add(f, RELATED.thesaurus);
+  }
+  if (!ABLATE.learned) {
+    for (const src of [word, ...have]) {
+      for (const [w, s] of learnedFor(stats.store, src)) add(w, RELATED.learned * s);
+    }
+  }
+  return out;
 }

@@ -15,10 +15,10 @@
 import { Q } from "../schema.ts";
 import { ftsAny } from "../query.ts";
 import type { Store } from "../store.ts";
-import { type Filters, matchRows } from "./retrieve.ts";
-import { ABLATE, eventWeight, type ScoredEvent, type SessionScore } from "./rank.ts";
-import { MAX_ALTS, type TermStats, wordForms } from "./expand.ts";
-import { relatedTo } from "./related.ts";
+import { type Filters, matchRows, type Row } from "./retrieve.ts";
+import { eventWeight, type ScoredEvent, type SessionScore } from "./rank.ts";
+import { type TermStats, wordForms } from "./expand.ts";
+import { associated, RELATED } from "./related.ts";
 import { synonymsOf } from "./synonyms.ts";
 
 /** Rows read per common word. */
@@ -31,8 +31,22 @@ export interface RelevanceResult {
   scores: Map<number, SessionScore>;
   /** Per word kept: its alternatives (for snippets). */
   alts: string[][][];
+  /** Per word kept: the weight of each alternative (1 as typed or a form, less for a related word). */
+  weights: number[][];
   /** The words it ranked by. */
   words: string[];
+}
+
+interface Term {
+  word: string;
+  /** The word, its forms and synonyms the history holds. */
+  alts: string[];
+  /** Related words the history holds (thesaurus, the history's own associations) and their weight. */
+  extra: Map<string, number>;
+  /** The history holds the word or a form of it. */
+  literal: boolean;
+  df: number;
+  idf: number;
 }
 
 function idf(n: number, df: number): number {
@@ -52,22 +66,16 @@ export function relevance(
 ): RelevanceResult {
   const store: Store = stats.store;
   const n = Math.max(1, Q.eventCount.get(store, {})!.n);
-  let terms = [...new Set(words)].map((w) => {
+  let terms: Term[] = [...new Set(words)].map((w) => {
     const alts = new Set(wordForms(stats, w));
     for (const s of synonymsOf(w)) if (stats.docs(s)) alts.add(s);
-    // A word the history never wrote stands for its related words. (Widening the words
-    // it holds too, or every word of a query holding one it never wrote, lifted the
-    // paraphrase questions further but cost the plain questions of bench:recall hits.)
-    if (!alts.size && !ABLATE.related) {
-      for (const r of relatedTo(w)) {
-        if (alts.size >= MAX_ALTS) break;
-        for (const f of wordForms(stats, r).slice(0, 3)) alts.add(f);
-      }
-    }
-    const df = Math.max(0, ...[...alts].map((a) => stats.docs(a)));
-    return { word: w, alts: [...alts], df, idf: idf(n, df) };
-  }).filter((t) => t.alts.length > 0);
-  const empty = { scores: new Map(), alts: [], words: [] };
+    const literal = alts.size > 0;
+    // (A word the history holds is widened later, only when the query needs it.)
+    const extra = literal ? new Map<string, number>() : associated(stats, w, alts);
+    const df = Math.max(0, ...[...(literal ? alts : extra.keys())].map((a) => stats.docs(a)));
+    return { word: w, alts: [...alts], extra, df, idf: idf(n, df), literal };
+  }).filter((t) => t.alts.length > 0 || t.extra.size > 0);
+  const empty = { scores: new Map(), alts: [], weights: [], words: [] };
   if (terms.length < 2) return empty;
   const rare = terms.filter((t) => t.df / n <= 0.25);
   if (rare.length >= 2) terms = rare;
@@ -78,22 +86,59 @@ export function relevance(
   const perSession = new Map<number, Map<number, ScoredEvent>>();
   const eventTerms = new Map<number, Set<number>>();
   const eventOf = new Map<number, ScoredEvent>();
-  terms.forEach((t, ti) => {
-    // A rare word: every event holding it; a common one: its best events only.
-    const limit = t.df / n <= RARE ? 20_000 : PER_TERM;
-    const rows = matchRows(store, ftsAny(t.alts.map((a) => [a])), f, limit);
+  /** Per session, per term: the weight of what it matched (1 literal, less for a related word). */
+  const matchWeight = new Map<number, Map<number, number>>();
+  const take = (ti: number, rows: Row[], weight: number) => {
     for (const r of rows) {
       const sid = rootOf(r.session_id);
-      const sc: ScoredEvent = { row: r, score: -r.bm25 * eventWeight(r.kind, r.flags) };
+      const sc: ScoredEvent = { row: r, score: -r.bm25 * eventWeight(r.kind, r.flags) * weight };
       let m = perSession.get(sid);
       if (!m) perSession.set(sid, m = new Map());
+      let mw = matchWeight.get(sid);
+      if (!mw) matchWeight.set(sid, mw = new Map());
       const prev = m.get(ti);
       if (!prev || sc.score > prev.score) m.set(ti, sc);
+      mw.set(ti, Math.max(mw.get(ti) ?? 0, weight));
       let et = eventTerms.get(r.event_id);
       if (!et) eventTerms.set(r.event_id, et = new Set());
       et.add(ti);
       const pe = eventOf.get(r.event_id);
       eventOf.set(r.event_id, pe ? { row: r, score: pe.score + sc.score } : sc);
+    }
+  };
+  terms.forEach((t, ti) => {
+    // A rare word: every event holding it; a common one: its best events only.
+    if (!t.alts.length) return;
+    const limit = t.df / n <= RARE ? 20_000 : PER_TERM;
+    take(ti, matchRows(store, ftsAny(t.alts.map((a) => [a])), f, limit), 1);
+  });
+  // Related words, a tier below. A word the history never wrote always stands for its
+  // related words; the words it holds are widened too only when no session holds most
+  // of the query as typed (a question in other words, not one in the session's words).
+  let cover = 0;
+  for (const m of perSession.values()) {
+    let c = 0;
+    for (const ti of m.keys()) c += terms[ti].idf;
+    cover = Math.max(cover, c / totalIdf);
+  }
+  const widen = cover < RELATED.gate;
+  // A related word stands for one query word only (`ram`, `growing` and `killed` all
+  // relate to `memory`: one mention of it is not three words of the question).
+  const claimed = new Set(terms.flatMap((t) => t.alts));
+  terms.forEach((t, ti) => {
+    if (t.literal && !widen) return t.extra.clear();
+    if (t.literal) t.extra = associated(stats, t.word, new Set(t.alts));
+    for (const [a, w] of t.extra) {
+      if (claimed.has(a)) t.extra.set(a, w * RELATED.shared);
+      else claimed.add(a);
+    }
+    const byWeight = new Map<number, string[]>();
+    for (const [a, wt] of t.extra) {
+      const w = t.literal ? wt : Math.min(1, wt * RELATED.alone);
+      byWeight.set(w, [...(byWeight.get(w) ?? []), a]);
+    }
+    for (const [w, as] of byWeight) {
+      take(ti, matchRows(store, ftsAny(as.map((a) => [a])), f, RELATED.rows), w);
     }
   });
 
@@ -101,18 +146,19 @@ export function relevance(
   const si = terms.indexOf(strongest);
   for (const [sid, m] of perSession) {
     const matched = [...m.keys()];
+    const mw = matchWeight.get(sid)!;
     let weak = 1;
     if (matched.length < 2) {
       if (!(terms.length >= 3 && matched[0] === si)) continue;
       weak = 0.5;
     }
-    const cover = matched.reduce((s, ti) => s + terms[ti].idf, 0) / totalIdf;
+    const cover = matched.reduce((s, ti) => s + terms[ti].idf * mw.get(ti)!, 0) / totalIdf;
     let cooc = 1;
     const events: ScoredEvent[] = [];
     const seen = new Set<number>();
     for (const ev of m.values()) {
       const held = eventTerms.get(ev.row.event_id)?.size ?? 1;
-      cooc = Math.max(cooc, 1 + 0.2 * (held - 1));
+      cooc = Math.max(cooc, 1 + RELATED.cooc * (held - 1));
       if (!seen.has(ev.row.event_id)) {
         seen.add(ev.row.event_id);
         events.push(eventOf.get(ev.row.event_id) ?? ev);
@@ -129,7 +175,8 @@ export function relevance(
   }
   return {
     scores,
-    alts: terms.map((t) => t.alts.map((a) => [a])),
+    alts: terms.map((t) => [...t.alts, ...t.extra.keys()].map((a) => [a])),
+    weights: terms.map((t) => [...t.alts.map(() => 1), ...t.extra.values()]),
     words: terms.map((t) => t.word),
   };
 }

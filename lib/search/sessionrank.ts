@@ -39,6 +39,8 @@ const TOGETHER = 1.5;
  * re-scored one.
  *
  * @param alts per term, its alternatives (token lists).
+ * @param weights per term, the weight of each alternative (default 1 each): a
+ *   related word of the relevance tier counts for less than the word as typed.
  */
 export function rescore(
   stats: TermStats,
@@ -46,6 +48,7 @@ export function rescore(
   scores: Map<number, SessionScore>,
   alts: string[][][],
   f: Filters,
+  weights?: number[][],
 ): void {
   if (!scores.size || !alts.length || ABLATE.rescore) return;
   const store: Store = stats.store;
@@ -66,7 +69,12 @@ export function rescore(
   };
   const idf: number[] = [];
   alts.forEach((a, ti) => {
-    const df = Math.max(...a.map((toks) => Math.min(...toks.map((t) => stats.docs(t)))));
+    // IDF of the term's strongest alternatives (a common related word does not dilute it).
+    const best = Math.max(...a.map((_, i) => weights?.[ti]?.[i] ?? 1));
+    const df = Math.max(
+      ...a.filter((_, i) => (weights?.[ti]?.[i] ?? 1) === best)
+        .map((toks) => Math.min(...toks.map((t) => stats.docs(t)))),
+    );
     idf.push(Math.log(1 + (n - df + 0.5) / (df + 0.5)));
     if (df / n > COMMON || ti >= 30) {
       // Too common to count everywhere: the first stage's rows stand in.
@@ -80,11 +88,22 @@ export function rescore(
       return;
     }
     const { sql, args } = filterSql({ ...f, sessionIds: [...ids] });
-    const rows = Q.termEvents.extend(sql, args).all(store, { match: ftsAny(a) });
-    for (const r of rows) {
-      const root = rootOf(r.session_id);
-      wtf[ti].set(root, (wtf[ti].get(root) ?? 0) + eventWeight(r.kind, r.flags));
-      note(r.event_id, root, ti);
+    // One query per weight; an event counts once per term, at its best weight.
+    const byWeight = new Map<number, string[][]>();
+    a.forEach((toks, i) => {
+      const w = ABLATE.tiered ? 1 : weights?.[ti]?.[i] ?? 1;
+      byWeight.set(w, [...(byWeight.get(w) ?? []), toks]);
+    });
+    const seen = new Set<number>();
+    for (const [w, as] of [...byWeight].sort((x, y) => y[0] - x[0])) {
+      const rows = Q.termEvents.extend(sql, args).all(store, { match: ftsAny(as) });
+      for (const r of rows) {
+        if (seen.has(r.event_id)) continue;
+        seen.add(r.event_id);
+        const root = rootOf(r.session_id);
+        wtf[ti].set(root, (wtf[ti].get(root) ?? 0) + eventWeight(r.kind, r.flags) * w);
+        note(r.event_id, root, ti);
+      }
     }
   });
   // Per session: the largest share of the query's IDF weight one event holds.

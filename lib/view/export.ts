@@ -146,8 +146,7 @@ function sessionPlan(ctx: ViewCtx, s: SessionRow): Planned[] {
 }
 
 function projectPlan(ctx: ViewCtx, project: string): Planned[] {
-  const sessions = ctx.store.db.prepare("SELECT * FROM sessions WHERE project = ? ORDER BY id")
-    .all(project) as unknown as SessionRow[];
+  const sessions = Q.viewProjectSessions.all(ctx.store, { project });
   const blames = Q.viewProjectFiles.all(ctx.store, { project }).map((f): Planned => ({
     key: keyOf("/blame", { p: project, path: String(f.path) }),
     file: hashName("blame", project, String(f.path)),

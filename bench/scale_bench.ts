@@ -1,0 +1,192 @@
+/**
+ * `deno task bench --scale [--mb 1000] [--big-mb 2000] [--line-mb 200]`: the
+ * scale run. A Claude Code corpus of about `--mb` megabytes, plus one session
+ * file of about `--big-mb` megabytes holding a single line of `--line-mb`
+ * megabytes, is generated in a temporary directory, indexed by the compiled
+ * binary (dist/deja-bun), and removed at the end whatever happens. Prints index
+ * time, MB/s, peak RSS of the binary's process, index size, the records skipped
+ * (the long line must be counted `oversized`, never held whole), and cold query
+ * p50/p95 at that size. Not part of the tests or CI: it writes about 3 GB.
+ *
+ * @module
+ */
+import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync } from "node:fs";
+import { readFileSync } from "node:fs";
+import { rmSync, statSync, writeSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import process from "node:process";
+import { COMMON_WORDS, generate, RARE_TOKEN } from "./gen_claude.ts";
+import { REPO } from "../tests/_fixture.ts";
+
+/** Sizes of the scale run, in megabytes (10^6 bytes). */
+export interface ScaleOptions {
+  mb: number;
+  bigMb: number;
+  lineMb: number;
+  runs: number;
+}
+
+const MB = 1e6;
+
+function pct(xs: number[], p: number): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
+}
+
+/**
+ * Writes one Claude Code session file of about `bigMb` MB: ordinary records
+ * (made by the corpus generator, re-stamped with one session id) with one
+ * `lineMb` MB tool result line in the middle, written piece by piece so the
+ * generator never holds it whole.
+ */
+function writeBigSession(dir: string, scratch: string, bigMb: number, lineMb: number): number {
+  const sid = "5ca1eb16-0000-4000-a000-000000000001";
+  const file = join(dir, `${sid}.jsonl`);
+  mkdirSync(dir, { recursive: true });
+  const fd = openSync(file, "w");
+  let bytes = 0;
+  let longDone = false;
+  const put = (s: string | Uint8Array) => {
+    bytes += writeSync(fd, typeof s === "string" ? new TextEncoder().encode(s) : s);
+  };
+  try {
+    for (let seed = 1000; bytes < bigMb * MB; seed++) {
+      rmSync(scratch, { recursive: true, force: true });
+      generate(scratch, 50, seed);
+      const root = join(scratch, "projects");
+      for (const d of readdirSync(root)) {
+        for (const f of readdirSync(join(root, d))) {
+          const text = readFileSync(join(root, d, f), "utf8");
+          put(text.replaceAll(/"sessionId":"[^"]+"/g, `"sessionId":"${sid}"`));
+        }
+      }
+      if (!longDone && bytes >= (bigMb * MB) / 2) {
+        longDone = true;
+        put(
+          `{"type":"user","sessionId":"${sid}","uuid":"10ng-11ne","timestamp":"2026-06-02T10:00:00Z",` +
+            `"cwd":"/home/dev/work/big","message":{"role":"user","content":[{"type":"tool_result",` +
+            `"tool_use_id":"toolu_long","content":"`,
+        );
+        const piece = new TextEncoder().encode("lorem ipsum dolor sit amet ".repeat(40_000));
+        for (let n = 0; n < lineMb * MB; n += piece.length) put(piece);
+        put(`"}]}}\n`);
+      }
+    }
+  } finally {
+    closeSync(fd);
+    rmSync(scratch, { recursive: true, force: true });
+  }
+  return bytes;
+}
+
+/** Peak RSS (kB) and wall time of one child, via /usr/bin/time when present. */
+function timed(argv: string[], env: Record<string, string | undefined>) {
+  const timeBin = existsSync("/usr/bin/time") ? "/usr/bin/time" : undefined;
+  const t = performance.now();
+  const r = timeBin
+    ? spawnSync(timeBin, ["-f", "RSSKB=%M CPU=%U+%S", ...argv], {
+      env,
+      encoding: "utf8",
+      maxBuffer: 1 << 26,
+    })
+    : spawnSync(argv[0], argv.slice(1), { env, encoding: "utf8", maxBuffer: 1 << 26 });
+  const ms = performance.now() - t;
+  const rss = /RSSKB=(\d+)/.exec(r.stderr ?? "")?.[1];
+  const cpu = /CPU=([\d.]+)\+([\d.]+)/.exec(r.stderr ?? "");
+  return {
+    ms,
+    rssKb: rss ? Number(rss) : undefined,
+    cpuS: cpu ? Number(cpu[1]) + Number(cpu[2]) : undefined,
+    out: r.stdout ?? "",
+    err: r.stderr ?? "",
+    code: r.status ?? -1,
+  };
+}
+
+/** Runs the scale run (see the module doc); the corpus and the index are removed at the end. */
+export function scaleRun(o: ScaleOptions): void {
+  const bin = join(REPO, "dist/deja-bun");
+  if (!existsSync(bin)) {
+    const b = spawnSync("deno", ["task", "compile:bun"], { cwd: REPO, stdio: "inherit" });
+    if (b.status !== 0) throw new Error("could not build dist/deja-bun");
+  }
+  const work = mkdtempSync(join(tmpdir(), "deja-scale-"));
+  const push = (k: string, v: string) => console.log(`${k.padEnd(44)} ${v}`);
+  try {
+    const corpus = join(work, "corpus");
+    let t = performance.now();
+    const g = generate(corpus, o.mb);
+    const bigDir = join(corpus, "projects", "-home-dev-work-big");
+    const bigBytes = writeBigSession(bigDir, join(work, "scratch"), o.bigMb, o.lineMb);
+    const total = g.bytes + bigBytes;
+    push(
+      "scale corpus",
+      `${(total / MB).toFixed(0)} MB: ${g.files} files of ~1.5 MB + one of ${
+        (bigBytes / MB).toFixed(0)
+      } MB with a ${o.lineMb} MB line (generated in ${
+        ((performance.now() - t) / 1000).toFixed(0)
+      } s)`,
+    );
+    const env = {
+      PATH: process.env.PATH,
+      HOME: join(work, "home"),
+      DEJA_HOME: join(work, "deja"),
+      DEJA_CLAUDE_ROOT: join(corpus, "projects"),
+      DEJA_NO_REFRESH: "1",
+      NO_COLOR: "1",
+    };
+    t = performance.now();
+    const ix = timed([bin, "index", "--harness", "claude", "--json"], env);
+    if (ix.code !== 0) console.error(ix.err);
+    push("index (compiled binary), wall", `${(ix.ms / 1000).toFixed(1)} s`);
+    if (ix.cpuS !== undefined) push("index CPU (user+sys)", `${ix.cpuS.toFixed(1)} s`);
+    push("index throughput", `${(total / MB / (ix.ms / 1000)).toFixed(1)} MB/s`);
+    if (ix.rssKb) push("index peak RSS", `${(ix.rssKb / 1024).toFixed(0)} MB`);
+    try {
+      const h = (JSON.parse(ix.out) as { harnesses: Array<{ skipped: object; sessions: number }> })
+        .harnesses[0];
+      push("sessions written / skipped", `${h.sessions} / ${JSON.stringify(h.skipped)}`);
+    } catch {
+      push("index summary", "unreadable");
+    }
+    const idx = join(env.DEJA_HOME, "index.db");
+    if (existsSync(idx)) {
+      const size = statSync(idx).size +
+        (existsSync(idx + "-wal") ? statSync(idx + "-wal").size : 0);
+      push(
+        "index size",
+        `${(size / MB).toFixed(0)} MB (${((size / total) * 100).toFixed(0)}% of corpus)`,
+      );
+    }
+    const noop = timed([bin, "index", "--harness", "claude", "--quiet"], env);
+    push("no-op re-index (whole process)", `${(noop.ms / 1000).toFixed(3)} s`);
+    push(
+      "load average while it ran",
+      (existsSync("/proc/loadavg") ? readFileSync("/proc/loadavg", "utf8") : "?").split(" ").slice(
+        0,
+        3,
+      ).join(" "),
+    );
+    for (
+      const [label, q] of [["rare token", RARE_TOKEN], ["two common words", COMMON_WORDS.join(" ")]]
+    ) {
+      const times: number[] = [];
+      const cpu: number[] = [];
+      for (let i = 0; i < o.runs; i++) {
+        const r = timed([bin, ...q.split(" "), "--json"], env);
+        times.push(r.ms);
+        if (r.cpuS !== undefined) cpu.push(r.cpuS * 1000);
+      }
+      push(
+        `query cold binary, ${label} (p50/p95)`,
+        `${pct(times, 50).toFixed(0)} / ${pct(times, 95).toFixed(0)} ms${
+          cpu.length ? ` (CPU p50 ${pct(cpu, 50).toFixed(0)} ms)` : ""
+        }`,
+      );
+    }
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}

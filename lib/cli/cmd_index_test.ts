@@ -1,0 +1,110 @@
+import { assert, assertEquals, assertStringIncludes, assertThrows } from "../../tests/_assert.ts";
+import { claudeLines, indexSessions, type MemoryIndex } from "../../tests/_memory.ts";
+import { captureIO, runMain, withVars } from "../../tests/_cli_io.ts";
+import { DejaError } from "../../core/errors.ts";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { CR, csi } from "./output.ts";
+import { indexCmd, indexData, parseIndex } from "./cmd_index.ts";
+
+const OLD = "1dc00000-1111-4222-8333-444455556666";
+
+function fixture() {
+  return indexSessions([
+    { id: OLD, cwd: "/w/app", start: "2026-11-01T10:00:00Z", turns: [{ user: "first work" }] },
+  ]);
+}
+
+/** A Claude Code session written after the fixture was indexed. */
+function addSession(ix: MemoryIndex, id: string): void {
+  const dir = join(ix.root, "claude", "-w-new");
+  mkdirSync(dir, { recursive: true });
+  const s = { id, cwd: "/w/new", start: "2026-11-03T10:00:00Z", turns: [{ user: "later work" }] };
+  writeFileSync(join(dir, `${id}.jsonl`), claudeLines(s).join("\n") + "\n");
+}
+
+const args = (values: Record<string, unknown> = {}) => ({
+  values: values as Record<string, string | boolean | string[]>,
+  positionals: [],
+});
+
+Deno.test("index parses its switches, --wait in ms, and refuses --interval without --watch", () => {
+  const d = parseIndex(args({ rebuild: true, harness: ["claude"], wait: "3" }));
+  assertEquals([d.rebuild, d.only, d.waitMs, d.watch, d.quiet], [
+    true,
+    ["claude"],
+    3000,
+    false,
+    false,
+  ]);
+  assertEquals(parseIndex(args()).waitMs, undefined);
+  assertEquals(parseIndex(args({ watch: true, interval: "2" })).pollMs, 2000);
+  assertThrows(() => parseIndex(args({ interval: "5" })), DejaError);
+  const e = assertThrows(() => parseIndex(args({ harness: ["nope"] })), DejaError);
+  assertEquals((e as DejaError).exitCode, 2);
+});
+
+Deno.test("index's run reads a new store and reports the totals; a second run is up to date", async () => {
+  const ix = await fixture();
+  try {
+    const NEW = "1dcb0000-1111-4222-8333-444455556666";
+    addSession(ix, NEW);
+    const d = await indexData(ix.env, parseIndex(args()));
+    const claude = d.res.harnesses.find((h) => h.harness === "claude")!;
+    assertEquals([claude.read, claude.sessions, d.code, d.embedded], [1, 1, 0, null]);
+    assertEquals(d.totals, { sessions: 2, events: 2 });
+    const again = await indexData(ix.env, parseIndex(args({ json: true })));
+    assertEquals(again.res.harnesses.reduce((n, h) => n + h.read, 0), 0);
+    assertEquals(again.totals, undefined, "--json leaves the totals unread");
+  } finally {
+    ix.cleanup();
+  }
+});
+
+Deno.test("index prints colour and progress on a terminal, plain text to a pipe, and JSON with --json", async () => {
+  const ix = await fixture();
+  try {
+    addSession(ix, "1dcc0000-1111-4222-8333-444455556666");
+    const tty = captureIO(ix.env, true);
+    assertEquals(await indexCmd.run(args(), tty.io), 0);
+    assertStringIncludes(tty.out(), csi("1m") + "claude");
+    assertStringIncludes(tty.out(), "1 session written; the index holds 2 sessions, 2 events\n");
+    assertStringIncludes(tty.err(), `${CR}${csi("2K")}`, "the progress line is cleared");
+
+    const pipe = captureIO(ix.env, false);
+    assertEquals(await indexCmd.run(args(), pipe.io), 0);
+    assert(!pipe.out().includes(csi("0m")), "no colour in a pipe");
+    assertStringIncludes(pipe.out(), "up to date (2 sessions, 2 events)\n");
+    assertEquals(pipe.err(), "");
+
+    const quiet = captureIO(ix.env, false);
+    assertEquals(await indexCmd.run(args({ quiet: true }), quiet.io), 0);
+    assertEquals([quiet.out(), quiet.err()], ["", ""]);
+
+    const json = captureIO(ix.env, false);
+    assertEquals(await indexCmd.run(args({ json: true }), json.io), 0);
+    const doc = JSON.parse(json.out());
+    assertEquals(Object.keys(doc), ["index", "ms", "harnesses", "excluded"]);
+    assertEquals(doc.harnesses.find((h: { harness: string }) => h.harness === "claude").found, 2);
+  } finally {
+    ix.cleanup();
+  }
+});
+
+Deno.test("index through main reports a usage error with its hint and exit code", async () => {
+  const ix = await fixture();
+  try {
+    const env = withVars(ix.env, { DEJA_NO_REFRESH: "1" });
+    const r = await runMain(env, ["index", "--interval", "5"]);
+    assertEquals(r.out, "");
+    assertEquals(
+      r.err,
+      "deja: --interval applies only to --watch\nhint: deja index --watch --interval 5\n",
+    );
+    assertEquals(r.code, 2);
+    const h = await runMain(env, ["index", "--harness", "nope"]);
+    assertEquals([h.code, h.err.split("\n")[0]], [2, "deja: unknown harness 'nope'"]);
+  } finally {
+    ix.cleanup();
+  }
+});

@@ -1,0 +1,124 @@
+import { assert, assertEquals } from "../../tests/_assert.ts";
+import { appendFileSync, mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { tempDir } from "../../tests/_tmp.ts";
+import { testEnv } from "../../tests/_fixture.ts";
+import { runMain } from "../../tests/_cli_io.ts";
+import { runIndex } from "../indexer.ts";
+import { parsers } from "../../parsers/mod.ts";
+import { indexPath, Store } from "../store.ts";
+import { Q } from "../schema.ts";
+import { upToDate } from "./noop.ts";
+import { checkStaleness } from "./check.ts";
+
+const SID = "31111111-2222-4333-8444-555555555555";
+
+function line(i: number, text: string, sid = SID): string {
+  return JSON.stringify({
+    type: i % 2 ? "assistant" : "user",
+    sessionId: sid,
+    uuid: `${sid}-${i}`,
+    cwd: "/w/app",
+    timestamp: `2026-11-01T10:00:${String(i % 60).padStart(2, "0")}Z`,
+    message: i % 2
+      ? { id: `m${i}`, role: "assistant", content: [{ type: "text", text }] }
+      : { role: "user", content: text },
+  }) + "\n";
+}
+
+/** One Claude session in a temp dir, indexed by a full run; `done` removes it all. */
+async function world(
+  t: (w: { dir: string; file: string; vars: Record<string, string> }) => unknown,
+) {
+  const dir = tempDir("deja-noop-");
+  try {
+    const proj = join(dir, "claude", "-w-app");
+    mkdirSync(proj, { recursive: true });
+    const file = join(proj, `${SID}.jsonl`);
+    writeFileSync(file, line(0, "the parser crashes on unicode input") + line(1, "Fixed it."));
+    const vars: Record<string, string> = {
+      HOME: join(dir, "home"),
+      XDG_CONFIG_HOME: join(dir, "config"),
+      XDG_DATA_HOME: join(dir, "data"),
+      DEJA_HOME: join(dir, "deja"),
+      DEJA_CLAUDE_ROOT: join(dir, "claude"),
+      DEJA_NO_REFRESH: "1",
+    };
+    await runIndex(testEnv(vars.HOME, vars), parsers);
+    await t({ dir, file, vars });
+  } finally {
+    // tempDir removes it when the module ends
+  }
+}
+
+function lastAt(vars: Record<string, string>): number {
+  const store = Store.open(indexPath(testEnv(vars.HOME, vars)), { readOnly: true });
+  try {
+    return JSON.parse(Q.getMeta.get(store, { key: "last_index" })!.value).at;
+  } finally {
+    store.close();
+  }
+}
+
+Deno.test("a re-index with nothing changed is answered by the stat pass, and stamps the run", async () => {
+  await world(async ({ vars }) => {
+    const env = testEnv(vars.HOME, vars);
+    const before = lastAt(vars);
+    await new Promise((r) => setTimeout(r, 5));
+    const r = upToDate(env);
+    assert(r, "nothing changed: no full run needed");
+    const claude = r.harnesses.find((h) => h.harness === "claude")!;
+    assertEquals([claude.found, claude.read, claude.sessions], [1, 0, 0]);
+    assertEquals(r.harnesses.length, parsers.length);
+    assert(lastAt(vars) > before, "last_index carries the time of this run");
+    // The command says what a full no-op run says.
+    const cli = await runMain(env, ["index"]);
+    assertEquals(cli.code, 0, cli.err);
+    assert(cli.out.includes("up to date (1 sessions"), cli.out);
+  });
+});
+
+Deno.test("a re-index goes the full way when a store grew or a new one appeared", async () => {
+  await world(async ({ file, vars }) => {
+    const env = testEnv(vars.HOME, vars);
+    appendFileSync(file, line(2, "and the tests pass"));
+    assertEquals(upToDate(env), null);
+    const cli = await runMain(env, ["index", "--json"]);
+    const claude = JSON.parse(cli.out).harnesses.find((h: { harness: string }) =>
+      h.harness === "claude"
+    );
+    assertEquals(claude.read, 1);
+    assert(upToDate(env), "read in: up to date again");
+    const other = "41111111-2222-4333-8444-555555555555";
+    writeFileSync(join(file, "..", `${other}.jsonl`), line(0, "a new session", other));
+    assertEquals(upToDate(env), null);
+  });
+});
+
+Deno.test("a re-index goes the full way under another store root, an exclusion, or a new harness list", async () => {
+  await world(({ dir, vars }) => {
+    const moved = { ...vars, DEJA_CLAUDE_ROOT: join(dir, "elsewhere") };
+    assertEquals(upToDate(testEnv(vars.HOME, moved)), null);
+    const excluding = { ...vars, DEJA_EXCLUDE_PROJECTS: "/w/app" };
+    assertEquals(upToDate(testEnv(vars.HOME, excluding)), null);
+    assert(upToDate(testEnv(vars.HOME, vars), { only: ["claude"] }));
+    assertEquals(upToDate(testEnv(vars.HOME, vars), { only: ["no_such_harness"] }), null);
+  });
+});
+
+Deno.test("the stat pass lists a harness whose store root moved since its discovery", async () => {
+  // Before issue 18 the check compared directory stamps only: with DEJA_CLAUDE_ROOT pointing
+  // elsewhere it said "fresh", and a search never read the stores of the new root.
+  await world(({ dir, vars }) => {
+    const store = Store.open(indexPath(testEnv(vars.HOME, vars)), { readOnly: true });
+    try {
+      const same = checkStaleness(store, { env: testEnv(vars.HOME, vars) });
+      assertEquals(same.discover, []);
+      const moved = { ...vars, DEJA_CLAUDE_ROOT: join(dir, "elsewhere") };
+      const other = checkStaleness(store, { env: testEnv(vars.HOME, moved) });
+      assert(other.discover.includes("claude"), JSON.stringify(other.discover));
+    } finally {
+      store.close();
+    }
+  });
+});

@@ -1,0 +1,172 @@
+/**
+ * Words the user's own history uses together, learned at index time: two
+ * words are associated when the sessions that state a problem or an answer
+ * with one of them state it with the other far more often than chance
+ * (normalised pointwise mutual information over sessions). The relevance tier
+ * reads them as related words, a tier below the words as typed
+ * (lib/search/related.ts) — so a question in the words of one project
+ * (`ledger`) reaches the sessions that wrote its neighbour (`invoice`).
+ *
+ * What is read: per session its title, first user turns that are not pasted
+ * dumps, summaries and conclusions (lib/schema.ts `assocFields`) — where a
+ * session says what it was about — never whole tool outputs, so the cost stays
+ * proportional to the sessions, not to the bytes indexed.
+ *
+ * Bounds: a word counts when 3 to 10% of the sessions hold it (a rarer pair is
+ * chance, a commoner word links everything); at most {@link PER_SESSION} words
+ * per session (its rarest), pairs seen in at least {@link MIN_PAIR} sessions,
+ * at most {@link PER_TERM} neighbours per word. Rebuilt whole after a full
+ * index run when the number of sessions moved by {@link REBUILD_SHARE} since
+ * the last build (the table is a few hundred kB at most; a rebuild takes well
+ * under a second per 1,000 sessions).
+ *
+ * @module
+ */
+import { Q } from "../schema.ts";
+import type { Store } from "../store.ts";
+import { STOP_WORDS } from "../query.ts";
+import { tokens } from "./tokenize.ts";
+
+/** A word of fewer sessions than this is not associated. */
+export const MIN_DF = 3;
+/** A word in more than this share of sessions is not associated. */
+export const MAX_SHARE = 0.1;
+/** Words of one session counted (its rarest). */
+export const PER_SESSION = 48;
+/** A pair must share at least this many sessions. */
+export const MIN_PAIR = 3;
+/** Lowest normalised PMI kept. */
+export const MIN_NPMI = 0.3;
+/** Neighbours kept per word. */
+export const PER_TERM = 5;
+/** Rebuilt when the number of sessions moved by this share since the last build. */
+export const REBUILD_SHARE = 0.05;
+/** Below this many sessions nothing is learned (too few to tell a pattern from chance). */
+export const MIN_SESSIONS = 30;
+
+const META = "assoc";
+const WORD = /^[a-z][a-z0-9]{2,23}$/;
+
+/** A learned association. */
+export interface Association {
+  term: string;
+  other: string;
+  /** Normalised PMI, (0, 1]. */
+  weight: number;
+}
+
+/**
+ * Learns the associations of `fields` (per session, the texts it states its
+ * work in): pure, for tests and {@link buildAssociations}.
+ */
+export function learnAssociations(fields: Map<number, string[]>): Association[] {
+  const n = fields.size;
+  if (n < MIN_SESSIONS) return [];
+  const ids = new Map<string, number>();
+  const words: string[] = [];
+  const sets: number[][] = [];
+  const df: number[] = [];
+  for (const texts of fields.values()) {
+    const set = new Set<number>();
+    for (const t of texts) {
+      for (const w of tokens(t)) {
+        if (!WORD.test(w) || STOP_WORDS.has(w)) continue;
+        let id = ids.get(w);
+        if (id === undefined) ids.set(w, id = words.push(w) - 1), df.push(0);
+        set.add(id);
+      }
+    }
+    for (const id of set) df[id]++;
+    sets.push([...set]);
+  }
+  const max = Math.max(MIN_DF, Math.floor(n * MAX_SHARE));
+  const ok = (id: number) => df[id] >= MIN_DF && df[id] <= max;
+  const pairs = new Map<number, number>();
+  const m = words.length;
+  for (const set of sets) {
+    const kept = set.filter(ok).sort((a, b) => df[a] - df[b]).slice(0, PER_SESSION);
+    kept.sort((a, b) => a - b);
+    for (let i = 0; i < kept.length; i++) {
+      for (let j = i + 1; j < kept.length; j++) {
+        const k = kept[i] * m + kept[j];
+        pairs.set(k, (pairs.get(k) ?? 0) + 1);
+      }
+    }
+  }
+  const best = new Map<number, Array<[number, number]>>();
+  const keep = (a: number, b: number, w: number) => {
+    let l = best.get(a);
+    if (!l) best.set(a, l = []);
+    l.push([b, w]);
+  };
+  for (const [k, c] of pairs) {
+    if (c < MIN_PAIR) continue;
+    const a = Math.floor(k / m), b = k % m;
+    const pab = c / n;
+    const npmi = Math.log(pab / ((df[a] / n) * (df[b] / n))) / -Math.log(pab);
+    if (npmi < MIN_NPMI) continue;
+    keep(a, b, npmi);
+    keep(b, a, npmi);
+  }
+  const out: Association[] = [];
+  for (const [a, l] of best) {
+    l.sort((x, y) => y[1] - x[1] || (words[x[0]] < words[y[0]] ? -1 : 1));
+    for (const [b, w] of l.slice(0, PER_TERM)) {
+      out.push({ term: words[a], other: words[b], weight: Math.min(1, w) });
+    }
+  }
+  return out;
+}
+
+/** What a build did. */
+export interface AssocBuild {
+  built: boolean;
+  sessions: number;
+  pairs: number;
+  ms: number;
+}
+
+/**
+ * The index-time hook: rebuilds the table when the history moved by
+ * {@link REBUILD_SHARE} since the last build (or `force`). Runs inside the
+ * caller's write lock, in one transaction.
+ */
+export function buildAssociations(store: Store, force = false): AssocBuild {
+  const t0 = performance.now();
+  const sessions = Q.stats.get(store, {})!.sessions;
+  const last = Number(Q.getMeta.get(store, { key: META })?.value ?? -1);
+  if (!force && last >= 0 && Math.abs(sessions - last) <= Math.max(5, last * REBUILD_SHARE)) {
+    return { built: false, sessions, pairs: 0, ms: performance.now() - t0 };
+  }
+  const fields = new Map<number, string[]>();
+  for (const r of Q.assocFields.iterate(store, {})) {
+    if (!r.text) continue;
+    const l = fields.get(r.session_id);
+    if (l) l.push(r.text);
+    else fields.set(r.session_id, [r.text]);
+  }
+  const learned = learnAssociations(fields);
+  store.db.exec("BEGIN");
+  try {
+    Q.assocClear.run(store, {});
+    for (const a of learned) Q.assocInsert.run(store, a);
+    Q.setMeta.run(store, { key: META, value: String(sessions) });
+    store.db.exec("COMMIT");
+  } catch (e) {
+    store.db.exec("ROLLBACK");
+    throw e;
+  }
+  cache.delete(store);
+  return { built: true, sessions, pairs: learned.length, ms: performance.now() - t0 };
+}
+
+const cache = new WeakMap<Store, Map<string, Array<[string, number]>>>();
+
+/** The words the history associates with `word`, strongest first, with their weight. */
+export function learnedFor(store: Store, word: string): Array<[string, number]> {
+  let m = cache.get(store);
+  if (!m) cache.set(store, m = new Map());
+  let l = m.get(word);
+  if (!l) m.set(word, l = Q.assocOf.all(store, { term: word }).map((r) => [r.other, r.weight]));
+  return l;
+}

@@ -1,0 +1,82 @@
+/** The relevance tier's related words: a tier below the words as typed, never a hit for a topic the history lacks. */
+import { assert, assertEquals } from "./_assert.ts";
+import { search } from "../lib/search.ts";
+import { memIndex, type MemSession } from "./_search_fixture.ts";
+
+const HISTORY: MemSession[] = [
+  {
+    id: "s-basket",
+    events: [
+      ["user", "the basket forgets its items when the page reloads"],
+      ["assistant", "The root cause was the items being kept in memory only; I persisted them."],
+    ],
+  },
+  {
+    id: "s-cart",
+    events: [
+      ["user", "the cart forgets its items after checkout"],
+      ["assistant", "Fixed by clearing the cart only once the order is saved."],
+    ],
+  },
+  {
+    id: "s-mailer",
+    events: [
+      ["user", "the smtp relay rejects our outgoing newsletters"],
+      ["assistant", "The relay wanted TLS on port 587; switched the mailer config."],
+    ],
+  },
+  {
+    id: "s-other",
+    events: [["user", "rename the settings page title"], ["assistant", "Renamed it."]],
+  },
+];
+
+async function withHistory(
+  fn: (s: ReturnType<Awaited<ReturnType<typeof memIndex>>["open"]>) => void,
+) {
+  const ix = await memIndex(HISTORY);
+  const s = ix.open();
+  try {
+    fn(s);
+  } finally {
+    s.close();
+    ix.cleanup();
+  }
+}
+
+Deno.test("a question in other words reaches the session through related words (trolley -> cart)", () =>
+  withHistory((s) => {
+    // No session writes `shopping` or `vanish`: nothing matches as typed.
+    const r = search(s, "why does the shopping trolley vanish items");
+    assertEquals(r.tier, "relevance");
+    assertEquals(r.nothingMatched, true);
+    const ids = r.results.map((x) => x.id);
+    assert(ids.includes("s-cart"), ids.join(" "));
+  }));
+
+Deno.test("a session holding the words as typed ranks above one holding only related words", () =>
+  withHistory((s) => {
+    // `basket` is literal in s-basket; s-cart holds only its related word `cart`.
+    const r = search(s, "why does the basket vanish items on reload page");
+    const ids = r.results.map((x) => x.id);
+    assertEquals(ids[0], "s-basket", ids.join(" "));
+    assert(ids.indexOf("s-cart") === -1 || ids.indexOf("s-cart") > 0);
+  }));
+
+Deno.test("related words reach a session that holds none of the query's words (email -> smtp, mailer)", () =>
+  withHistory((s) => {
+    const r = search(s, "email sender bounced");
+    assertEquals(r.tier, "relevance");
+    assertEquals(r.results[0]?.id, "s-mailer", r.results.map((x) => x.id).join(" "));
+  }));
+
+Deno.test("a topic the history never touched stays empty though the thesaurus relates its words", () =>
+  withHistory((s) => {
+    for (
+      const q of ["kubernetes pod evicted oomkilled", "how did we fix the helm chart rollback?"]
+    ) {
+      const r = search(s, q);
+      assertEquals(r.nothingMatched, true, q);
+      assertEquals(r.results.map((x) => x.id), [], q);
+    }
+  }));
