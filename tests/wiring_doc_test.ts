@@ -34,3 +34,10 @@ Deno.test("the matrix has a row per install target, hooks and envelopes for -aut
   const zed = rows.find((r) => r.harness === "zed")!;
   assertEquals([zed.auto_target, zed.hooks, zed.envelope], [null, [], null]);
 });
+
+Deno.test("the matrix lists an event wired twice (Kimi, Hermes: context and prompt) once", () => {
+  for (const r of wiringMatrix()) {
+    assertEquals(r.hooks.length, new Set(r.hooks).size, `${r.target}: ${r.hooks.join(", ")}`);
+  }
+  assertEquals(wiringMatrix().find((r) => r.target === "kimi")?.hooks, ["UserPromptSubmit"]);
+});
