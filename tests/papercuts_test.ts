@@ -137,7 +137,7 @@ Deno.test("a no-op index says up to date with the index's totals, not rows of ze
   assertStringIncludes(first.out, "1 session written; the index holds 1 sessions");
   const again = await run(["index"], vars);
   assertEquals(again.code, 0);
-  assertStringIncludes(again.out, "up to date (1 sessions, 4 events)");
+  assertStringIncludes(again.out, "up to date (1 session, 4 events)");
   assertEquals(again.out.includes("0 read"), false, again.out);
 });
 
