@@ -28,7 +28,6 @@ function usage(): string {
   ];
   for (const c of COMMANDS) lines.push(`  ${c.name.padEnd(10)} ${c.summary}`);
   lines.push(
-    `  ${"version".padEnd(10)} Print deja's version (also --version, -V).`,
     "",
     "Run 'deja help <command>' or 'deja <command> --help' for a command's options.",
   );
@@ -47,6 +46,8 @@ export async function main(io: IO): Promise<number> {
     io.out(VERSION_LINE);
     return 0;
   }
+  // `--version` / `-V` with options (`--json`, `--help`) is the version command.
+  if (first === "--version" || first === "-V") return main({ ...io, args: ["version", ...rest] });
   // A hook exits 0 whatever its arguments: a harness must never see it fail.
   if (HOOK_NAMES.has(first) && !rest.includes("--help") && !rest.includes("-h")) {
     const { runHookArgs } = await import("./lib/hooks/main.ts");
@@ -144,7 +145,6 @@ const SEARCH = COMMANDS.find((c) => c.name === "search")!;
 const TYPED_NAMES = [
   ...COMMANDS.map((c) => c.name).filter((n) => !HOOK_NAMES.has(n) && n !== "search"),
   "help",
-  "version",
 ];
 
 /** `deja help [command]`: the general help, or one command's help from the table. */
@@ -156,10 +156,6 @@ async function help(io: IO, rest: string[]): Promise<number> {
   const entry = COMMANDS.find((c) => c.name === rest[0]);
   if (entry && rest.length === 1) {
     io.out(helpFor(await loadCommand(entry)));
-    return 0;
-  }
-  if (rest[0] === "version" && rest.length === 1) {
-    io.out("deja version | --version | -V\n\nPrint deja's version.\n");
     return 0;
   }
   const near = (await import("./lib/cli/suggest.ts")).suggestCommand(rest[0], TYPED_NAMES);

@@ -321,3 +321,16 @@ export function openBrowser(url: string, env: Env): Promise<boolean> {
     }
   });
 }
+
+/** The runtime running deja and its version (`deno 2.1.0`, `bun 1.2.3`, `node 22.0.0`). */
+export function runtimeName(): string {
+  const v = process.versions as Record<string, string | undefined>;
+  if (v.bun) return `bun ${v.bun}`;
+  if (v.deno) return `deno ${v.deno}`;
+  return `node ${v.node ?? "?"}`;
+}
+
+/** The platform and CPU architecture (`linux-x64`, `darwin-arm64`, `win32-x64`). */
+export function platformName(): string {
+  return `${process.platform}-${process.arch}`;
+}

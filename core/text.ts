@@ -32,7 +32,15 @@ export function clipBytes(s: string, max: number): string {
   }
   let cut = s.slice(0, lo);
   if (/[\uD800-\uDBFF]$/.test(cut)) cut = cut.slice(0, -1);
-  return cut.trimEnd() + "…";
+  return beforeMarker(cut).trimEnd() + "…";
+}
+
+/** A start of a redaction marker (`[redacted:<kind>]`) left open at the end of a cut. */
+const OPEN_MARKER = /\[(?:r(?:e(?:d(?:a(?:c(?:t(?:e(?:d(?::[a-z0-9_]*)?)?)?)?)?)?)?)?)?$/;
+
+/** `cut` ended before a redaction marker it would cut inside (`GitHub token [red`). */
+function beforeMarker(cut: string): string {
+  return cut.replace(OPEN_MARKER, "");
 }
 
 /**
@@ -49,7 +57,7 @@ export function oneLine(s: string, n: number, opts: { marks?: boolean } = {}): s
   if (t.length <= n) return t;
   let cut = t.slice(0, n - 1);
   if (/[\uD800-\uDBFF]$/.test(cut)) cut = cut.slice(0, -1);
-  return cut.trimEnd() + "…";
+  return beforeMarker(cut).trimEnd() + "…";
 }
 
 /** `n` and the noun, plural (`many`, else the noun and `s`) when `n` is not 1: `3 sessions`. */

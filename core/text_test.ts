@@ -1,5 +1,5 @@
 import { assertEquals } from "../tests/_assert.ts";
-import { duration, plural, tilde } from "./text.ts";
+import { clipBytes, duration, oneLine, plural, tilde } from "./text.ts";
 
 Deno.test("duration rounds to the largest unit that stays under 90 (hours under 48)", () => {
   assertEquals(
@@ -33,4 +33,16 @@ Deno.test("tilde shows the home directory as ~ only on a path boundary", () => {
     ["~/x", "~", "/home/ux"],
   );
   assertEquals(tilde(null, "/home/u"), "-");
+});
+
+Deno.test("a cut title or description never ends inside a redaction marker", () => {
+  const t = "push with GitHub token [redacted:github_token] then retry";
+  assertEquals(oneLine(t, 28), "push with GitHub token…");
+  assertEquals(oneLine(t, 50), "push with GitHub token [redacted:github_token] th…");
+  assertEquals(clipBytes(t, 30), "push with GitHub token…");
+  assertEquals(
+    oneLine("a [rest of it] here", 10),
+    "a [rest o…",
+    "a bracket that is no marker is cut as before",
+  );
 });

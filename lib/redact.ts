@@ -62,6 +62,18 @@ function acceptAssignment(match: string, v: string): boolean {
   return v.length >= 20 || (/\d/.test(v) && /\p{L}/u.test(v));
 }
 
+/**
+ * Whether a value a sentence names as a password (`the password is hunter2`) looks
+ * like one: not a word (letters only, also with `-` `.` `_` between: `wrong`,
+ * `re-set`), a path, an address or a `base64-encoded` style description; digits only
+ * when six or more.
+ */
+function acceptProse(v: string): boolean {
+  if (/^[\p{L}'._-]+$/u.test(v) || /[/\\]|^[^@\s]+@[^@\s]+\.[a-z]{2,}$/i.test(v)) return false;
+  if (/^\d+$/.test(v)) return v.length >= 6;
+  return !/^[a-z]+\d*-[a-z]{3,}$/i.test(v);
+}
+
 /** A .env value is a secret unless it is a number, a boolean or too short to be one. */
 function acceptDotenv(v: string): boolean {
   const u = v.replace(/^["']|["']$/g, "");
@@ -111,7 +123,8 @@ function redactText(text: string, counts: RedactionCounts): string {
           (v !== undefined && (isPlaceholder(v) || v.includes(SHIELD[0]))) ||
           (kind === "private_key" && isPlaceholderBlock(match)) ||
           (RULES[i].examples === true && isExampleToken(match)) ||
-          (kind === "assignment" && v && !(line ? acceptDotenv(v) : acceptAssignment(match, v)))
+          (kind === "assignment" && v && !(line ? acceptDotenv(v) : acceptAssignment(match, v))) ||
+          (kind === "prose_password" && v && !acceptProse(v))
         ) {
           // Not a secret; what the rule read before the value may still hold one
           // (`curl -H 'Authorization: Bearer …' -u $U:$P`), and a rejected message may

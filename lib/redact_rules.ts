@@ -263,6 +263,13 @@ export const RULES: Rule[] = [
     re: String
       .raw`(?:\b(?:mysql|mysqldump|mariadb|mysqladmin)\b[^\n]{0,400}?\s-p|\bsshpass[ \t]+-p[ \t]*)(?<v>[^\s"'\x60]{4,})`,
   },
+  {
+    // A password named in prose: `the password is hunter2`, `pwd was …`, `the password for
+    // staging is …`, `passphrase = …` (lib/redact.ts keeps words, paths and placeholders).
+    kind: "prose_password",
+    re: String
+      .raw`(?<![A-Za-z0-9])(?:[Pp]ass(?:word|wd|phrase)|PASS(?:WORD|WD|PHRASE)|[Pp]wd|PWD|[Ss]ecret|SECRET)(?:[ \t]+(?:for|of|to|on|at)(?:[ \t]+[^\s"'\x60:=]+){1,3}?)?[ \t]+(?:is(?:[ \t]+(?:now|still))?|was(?:[ \t]+changed[ \t]+to)?|(?:set|changed)[ \t]+to|=|:)[ \t]+(?:\\*["'\x60])?(?<v>[^\s"'\x60,;()\[\]{}<>\\]{4,64}?)(?=[.!?]?(?:\s|$)|[\s"'\x60,;)\]}>\\])`,
+  },
 ];
 
 /**

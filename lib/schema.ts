@@ -707,8 +707,19 @@ export const Q = {
     `SELECT * FROM sessions
     WHERE (? IS NULL OR native_id LIKE ? ESCAPE '\\') AND (? IS NULL OR harness = ?)
       AND (? IS NULL OR project LIKE ? ESCAPE '\\')
-      AND (? IS NULL OR COALESCE(updated, started, 0) < ?)`,
+      AND (? IS NULL OR COALESCE(updated, started) < ?)`,
     ["prefix", "prefix", "harness", "harness", "project", "project", "before", "before"],
+  ),
+  /** The undated sessions the other `deja forget` selectors pick (a date bound never picks them). */
+  forgetUndated: query<
+    { prefix: string | null; harness: string | null; project: string | null },
+    { n: number }
+  >(
+    `SELECT COUNT(*) AS n FROM sessions
+    WHERE (? IS NULL OR native_id LIKE ? ESCAPE '\\') AND (? IS NULL OR harness = ?)
+      AND (? IS NULL OR project LIKE ? ESCAPE '\\')
+      AND updated IS NULL AND started IS NULL`,
+    ["prefix", "prefix", "harness", "harness", "project", "project"],
   ),
   /** The subagents, at any depth, of sessions `ids` (a JSON array of row ids). */
   childrenOfMany: query<{ ids: string }, SessionRow>(

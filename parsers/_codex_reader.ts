@@ -118,6 +118,22 @@ export interface RolloutDialect {
   key?(r: RolloutReader, ev: Event): string | undefined;
 }
 
+/**
+ * The text of an `event_msg` `error`: its `message`, or the `error` (or
+ * `error.message`) inside it when the provider's JSON reply was passed on whole.
+ */
+function errorMessage(value: unknown): string | undefined {
+  const raw = typeof value === "string" ? value.trim() : "";
+  if (!raw.startsWith("{")) return raw || undefined;
+  try {
+    const e = obj(JSON.parse(raw))?.error;
+    const inner = typeof e === "string" ? e : str(obj(e)?.message);
+    return inner?.trim() || raw;
+  } catch {
+    return raw;
+  }
+}
+
 /** The id a file name gives: the uuid before `.jsonl`, else the stem without `rollout-`. */
 export function fileId(path: string): string {
   const name = basename(path).replace(/\.zst$/, "");
@@ -248,6 +264,11 @@ export class RolloutReader {
     if (this.st.inherited) return;
     if (t === "thread_rolled_back") return this.rollback(num(p.num_turns) ?? 0);
     if (this.dialect.event?.(this, p, time) || start) return;
+    if (t === "error") {
+      const message = errorMessage(p.message);
+      if (message) this.push({ kind: "assistant", text: `Error: ${message}`, time });
+      return;
+    }
     const text = typeof p.message === "string" ? p.message.trim() : "";
     if (!text) return;
     if (t === "user_message" && !isInjectedUserMessage({}, [text])) {
@@ -255,7 +276,7 @@ export class RolloutReader {
     } else if (t === "agent_message") {
       this.push({ kind: "assistant", text, time }, true);
     }
-    // Every other event_msg (token_count, task_complete, item_completed, error, ...) is the
+    // Every other event_msg (token_count, task_complete, item_completed, ...) is the
     // UI event stream: it repeats items or carries nothing to index.
   }
 

@@ -532,11 +532,40 @@ Deno.test({
       assert(rg.tool?.command?.startsWith("rg --files"));
       assertEquals(resultById(desk, "call_0ztXD11wMb1JFRzwBlVmImuZ")?.result?.exit, 1);
       const tui = byId.get("019da908-7d99-77e2-8d7b-8797ad28f198")!;
-      assertEquals(tui.events.map((e) => [e.kind, e.text]), [["user", "Hello?"]]);
+      // The provider refused the request: its error is the session's only reply.
+      assertEquals(tui.events.map((e) => e.kind), ["user", "assistant"]);
+      assert(texts(tui, "assistant")[0].startsWith("Error: developer is not one of ['system'"));
       assertEquals(tui.model, "qwen3.5:cloud");
       assertEquals(readdirSync(home).includes("history.jsonl"), false);
     } finally {
       rmSync(home, { recursive: true });
     }
   },
+});
+
+Deno.test("an event_msg error is kept as an assistant event that says Error:", async () => {
+  const dir = tempDir("deja-codex-");
+  try {
+    const err = (message: string) => ({
+      timestamp: "2026-08-01T09:00:03Z",
+      type: "event_msg",
+      payload: { type: "error", message, codex_error_info: "other" },
+    });
+    const p = writeLines(dir, "rollout-x-10101010-1111-4222-8333-444444444445.jsonl", [
+      meta({ id: "e1", cwd: "/w" }),
+      say("user", "Hello?"),
+      err('{"error":"role \'developer\' is not accepted (ref: 42)"}\n'),
+      err("stream disconnected before completion"),
+      err("   "),
+    ]);
+    const { sessions, ctx } = await parseOne(codex, src(p), env);
+    assertEquals(ctx.counts, {});
+    assertEquals(sessions[0].events.map((e) => [e.kind, e.text]), [
+      ["user", "Hello?"],
+      ["assistant", "Error: role 'developer' is not accepted (ref: 42)"],
+      ["assistant", "Error: stream disconnected before completion"],
+    ]);
+  } finally {
+    rmSync(dir, { recursive: true });
+  }
 });

@@ -18,8 +18,11 @@ export interface MemSession {
   harness?: string;
   project?: string;
   parent?: string;
-  /** Epoch ms of the first event (default 2026-11-01); events follow a minute apart. */
-  at?: number;
+  /**
+   * Epoch ms of the first event (default 2026-11-01); events follow a minute apart.
+   * `null`: an undated session (no time on it or its events).
+   */
+  at?: number | null;
   events: Array<[Event["kind"], string] | Event>;
 }
 
@@ -51,9 +54,11 @@ export async function memIndex(sessions: MemSession[], vars: Record<string, stri
   const write = (list: MemSession[]) => {
     for (const m of list) {
       const harness = m.harness ?? "mem";
-      const at = m.at ?? Date.parse("2026-11-01T10:00:00Z");
+      const at = m.at === null ? undefined : m.at ?? Date.parse("2026-11-01T10:00:00Z");
       const events = m.events.map((e, i): Event =>
-        Array.isArray(e) ? { kind: e[0], text: e[1], time: at + i * 60e3 } : e
+        Array.isArray(e)
+          ? { kind: e[0], text: e[1], ...(at === undefined ? {} : { time: at + i * 60e3 }) }
+          : e
       );
       const s: Session = {
         harness,
@@ -61,7 +66,7 @@ export async function memIndex(sessions: MemSession[], vars: Record<string, stri
         project: m.project ?? "/home/dev/work/app",
         ...(m.parent ? { parent: m.parent } : {}),
         started: at,
-        updated: at + events.length * 60e3,
+        updated: at === undefined ? undefined : at + events.length * 60e3,
         path: "",
         events,
       };

@@ -97,6 +97,31 @@ Deno.test("forget --dry-run lists and changes nothing; selectors combine", async
   }
 });
 
+Deno.test("a date bound never picks an undated session, and the plan counts those left out", async () => {
+  const ix = await memIndex([
+    ...HISTORY,
+    { id: "cc44-undated", at: null, events: [["user", "pricing without a date"]] },
+  ]);
+  try {
+    const s = ix.open();
+    const plan = planForget(s, { before: NOV + 86400e3 });
+    assertEquals(
+      plan.sessions.map((x) => x.native_id).sort(),
+      ["aa11-secret", "aa11-sub", "aa22-other", "bb33-keep"],
+    );
+    assertEquals(plan.undated, 1);
+    // Without a date bound the undated session is picked like any other, and nothing is "left out".
+    const all = planForget(s, { project: "work/app" });
+    assert(all.sessions.some((x) => x.native_id === "cc44-undated"));
+    assertEquals(all.undated, 0);
+    // search --since leaves it out too.
+    assertEquals(search(s, "pricing", { since: NOV - 90 * 86400e3 }).results.length, 3);
+    s.close();
+  } finally {
+    ix.cleanup();
+  }
+});
+
 Deno.test("forget refuses an id prefix that matches several sessions unless told to take them all", async () => {
   const ix = await memIndex(HISTORY);
   try {

@@ -10,10 +10,11 @@ import { COMMANDS, main } from "../main.ts";
 import type { IO } from "../core/runtime.ts";
 import type { Env } from "../core/model.ts";
 import { indexSessions, type SessionSpec } from "./_memory.ts";
-import { checkDialects, dialectFor, dialects, envelope } from "../lib/hooks/dialect.ts";
+import { checkDialects, dialectFor, dialects, envelope, placeOf } from "../lib/hooks/dialect.ts";
 import { HOOKS } from "../lib/hooks/table.ts";
 import { patchFile } from "../lib/hooks/run.ts";
 import registry from "../registry.json" with { type: "json" };
+import { testEnv } from "./_fixture.ts";
 
 const DONE: SessionSpec = {
   id: "d4d40004-0000-4000-8000-000000000004",
@@ -150,4 +151,19 @@ Deno.test("an unknown hook-* name is an error (exit 2), not a search", () =>
 Deno.test("every hook of the table is a command of the command table", () => {
   const names = new Set(COMMANDS.map((c) => c.name));
   for (const h of HOOKS) assert(names.has(h.name), h.name);
+});
+
+Deno.test("a Cursor event without cwd: its first workspace root and its conversation id", () => {
+  const env = testEnv("/home/u");
+  const ev = { conversation_id: "c-1", workspace_roots: ["/w/shop", "/w/other"], prompt: "hi" };
+  const p = placeOf(dialectFor(["--harness", "cursor"]), ev, env, "/somewhere/else");
+  assertEquals([p.cwd, p.dir, p.id], ["/w/shop", "/w/shop", "c-1"]);
+  // CURSOR_PROJECT_DIR, when set, still names the project.
+  const q = placeOf(
+    dialectFor(["--harness", "cursor"]),
+    ev,
+    testEnv("/home/u", { CURSOR_PROJECT_DIR: "/w/proj" }),
+    "/x",
+  );
+  assertEquals(q.dir, "/w/proj");
 });

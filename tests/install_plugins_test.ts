@@ -54,7 +54,7 @@ Deno.test("continue: an existing deja item is updated in place, not added twice"
     const path = join(w.home, ".continue", "config.yaml");
     write(
       path,
-      `mcpServers:\n  - name: deja\n    command: /old/deja\n    args: [mcp]\n    env: {A: "1"}\n`,
+      `mcpServers:\n  - name: deja\n    command: /old/place/deja-launcher\n    args: [mcp]\n    env: {A: "1"}\n`,
     );
     installTargets(w.env, w.self, [t("continue")]);
     const v = parseConfig(read(path), "yaml") as { mcpServers: Obj[] };
@@ -66,7 +66,7 @@ Deno.test("continue: an existing deja item is updated in place, not added twice"
     }]);
     uninstallTargets(w.env, [t("continue")]);
     // The old item was deja's own: no backup of it was made, and none is restored.
-    assert(!existsSync(path) || !read(path).includes("/old/deja"), "deja's entry is gone");
+    assert(!existsSync(path) || !read(path).includes("/old/place"), "deja's entry is gone");
     assert(!existsSync(`${path}.deja.bak`));
   } finally {
     rmSync(w.root, { recursive: true, force: true });

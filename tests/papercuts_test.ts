@@ -77,6 +77,24 @@ Deno.test("version, --version and -V print deno.json's version instead of search
   }
 });
 
+Deno.test("version is a command: --json and --help work on it and on --version/-V", async () => {
+  for (const a of [["version", "--json"], ["--version", "--json"], ["-V", "--json"]]) {
+    const r = await run(a);
+    assertEquals([r.code, r.err], [0, ""], a.join(" "));
+    const doc = JSON.parse(r.out);
+    assertEquals(doc.version, denoJson.version);
+    assert(typeof doc.runtime === "string" && typeof doc.platform === "string", r.out);
+  }
+  for (const a of [["version", "--help"], ["help", "version"], ["--version", "--help"]]) {
+    const r = await run(a);
+    assertEquals(r.code, 0, a.join(" "));
+    assert(r.out.startsWith("deja version"), r.out.slice(0, 60));
+    assertStringIncludes(r.out, "--json");
+  }
+  const bad = await run(["version", "extra"]);
+  assertEquals(bad.code, 2);
+});
+
 Deno.test("help <command> and <command> --help print that command's own help", async () => {
   const h = await run(["help", "search"]);
   assertEquals(h.code, 0);
@@ -134,10 +152,10 @@ Deno.test("search shows a line said three times once per hit", async () => {
 Deno.test("a no-op index says up to date with the index's totals, not rows of zeros", async () => {
   const vars = world();
   const first = await run(["index"], vars);
-  assertStringIncludes(first.out, "1 session written; the index holds 1 sessions");
+  assertStringIncludes(first.out, "1 session written; the index holds 1 session");
   const again = await run(["index"], vars);
   assertEquals(again.code, 0);
-  assertStringIncludes(again.out, "up to date (1 sessions, 4 events)");
+  assertStringIncludes(again.out, "up to date (1 session, 4 events)");
   assertEquals(again.out.includes("0 read"), false, again.out);
 });
 

@@ -5,8 +5,12 @@ import { wiringMarkdown, wiringMatrix } from "../lib/install/matrix.ts";
 import { wiringText } from "../lib/cli/cmd_sources.ts";
 
 Deno.test("docs/wiring.md names the other config file names a harness reads", () => {
-  assert(wiringMarkdown().includes("(or `~/.kimi/mcp.json`)"));
-  assert(wiringText().includes("~/.kimi-code/mcp.json or ~/.kimi/mcp.json (mcpServers.deja)"));
+  assert(wiringMarkdown().includes("(or `${KIMI_SHARE_DIR:-~/.kimi}/mcp.json`)"));
+  assert(
+    wiringText().includes(
+      "${KIMI_CODE_HOME:-~/.kimi-code}/mcp.json or ${KIMI_SHARE_DIR:-~/.kimi}/mcp.json (mcpServers.deja)",
+    ),
+  );
 });
 
 Deno.test("docs/wiring.md equals the matrix generated from registry.json", () => {
@@ -25,8 +29,15 @@ Deno.test("the matrix has a row per install target, hooks and envelopes for -aut
   const crush = rows.find((r) => r.harness === "crush")!;
   assertEquals(crush.envelope, "flat");
   const kimi = rows.find((r) => r.harness === "kimi")!;
-  assertEquals(kimi.mcp?.also, ["~/.kimi/mcp.json"]);
+  assertEquals(kimi.mcp?.also, ["${KIMI_SHARE_DIR:-~/.kimi}/mcp.json"]);
   assertEquals(codex.mcp?.also, []);
   const zed = rows.find((r) => r.harness === "zed")!;
   assertEquals([zed.auto_target, zed.hooks, zed.envelope], [null, [], null]);
+});
+
+Deno.test("the matrix lists an event wired twice (Kimi, Hermes: context and prompt) once", () => {
+  for (const r of wiringMatrix()) {
+    assertEquals(r.hooks.length, new Set(r.hooks).size, `${r.target}: ${r.hooks.join(", ")}`);
+  }
+  assertEquals(wiringMatrix().find((r) => r.target === "kimi")?.hooks, ["UserPromptSubmit"]);
 });

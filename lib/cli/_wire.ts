@@ -13,7 +13,7 @@ import type { IO } from "../../core/runtime.ts";
 import { inPackageCache } from "../install/launcher.ts";
 import { selectTargets } from "../install/select.ts";
 import { installTargets, uninstallTargets, type WireReport } from "../install/run.ts";
-import { findTarget, targetNames } from "../install/facts.ts";
+import { findTarget } from "../install/facts.ts";
 import { REMOTE_SYNC, type ServiceSpec, WATCH } from "../fresh/service.ts";
 
 /** What an install or uninstall command line asks for. */
@@ -136,7 +136,7 @@ export function wireText(r: WireReport, io: Pick<IO, "isTTY" | "env">, install: 
   }
   if (install && !r.aborted) lines.push(...installNotes(r, io));
   if (install) {
-    lines.push(c.dim(`check it any time: deja doctor   (targets: ${targetNames().join(", ")})`));
+    lines.push(c.dim("check it any time: deja doctor"));
   }
   return lines.join("\n") + "\n";
 }

@@ -10,7 +10,7 @@
 import { existsSync } from "node:fs";
 import type { Args, CommandSpec } from "./common.ts";
 import { colors, fmtTime, isoTime, opt, printJson } from "./common.ts";
-import { oneLine, tilde } from "../../core/text.ts";
+import { oneLine, plural, tilde } from "../../core/text.ts";
 import type { IO } from "../../core/runtime.ts";
 import { acquireWriterLock, indexPath, Store } from "../store.ts";
 import { dataDir } from "../../core/paths.ts";
@@ -191,25 +191,33 @@ export function forgetJson(d: ForgetData): Record<string, unknown> {
       parent: s.parent,
     })),
     events: d.plan.events,
+    undated_left_out: d.plan.undated,
     forgotten: d.out?.sessions ?? 0,
     words_pruned: d.out?.wordsPruned ?? 0,
   };
 }
 
-/** What was (or would be) forgotten, as text; empty when nothing matched. */
+/** The note that a date bound left undated sessions out; empty when it left none. */
+export function undatedNote(d: ForgetData): string {
+  const n = d.plan.undated;
+  return n
+    ? `${plural(n, "undated session")} left out: a date bound never picks a session with no date\n`
+    : "";
+}
+
+/** What was (or would be) forgotten, as text; only the undated note when nothing matched. */
 export function forgetText(d: ForgetData, io: Pick<IO, "isTTY" | "env">): string {
-  if (!d.plan.sessions.length) return "";
+  if (!d.plan.sessions.length) return undatedNote(d);
   const c = colors(io);
   const lines = d.plan.sessions.map((s) =>
     `  ${c.cyan(`${s.harness}:${s.native_id}`)}  ${fmtTime(s.updated ?? s.started)}  ${
       tilde(s.project, io.env.home)
     }${s.title ? `  ${oneLine(s.title, 60)}` : ""}`
   );
-  const n = d.plan.sessions.length;
-  const head = d.dry
-    ? `would forget ${n} session${n === 1 ? "" : "s"} (${d.plan.events} events):`
-    : `forgot ${n} session${n === 1 ? "" : "s"} (${d.plan.events} events):`;
-  return [head, ...lines].join("\n") + "\n" +
+  const what = `${plural(d.plan.sessions.length, "session")} (${plural(d.plan.events, "event")}):`;
+  const head = d.dry ? `would forget ${what}` : `forgot ${what}`;
+  const note = undatedNote(d);
+  return [head, ...lines].join("\n") + "\n" + (note ? c.dim(note) : "") +
     (d.dry ? "" : c.dim("they stay out of the index; deja forget --list shows them\n"));
 }
 
@@ -231,6 +239,6 @@ async function runForget(a: Args, io: IO): Promise<number> {
   const found = d.plan.sessions.length > 0;
   if (args.json) printJson(io, forgetJson(d));
   else if (found) io.out(forgetText(d, io));
-  else io.err(`deja: no session matches ${args.reason}\n`);
+  else io.err(`deja: no session matches ${args.reason}\n${forgetText(d, io)}`);
   return found ? 0 : 1;
 }

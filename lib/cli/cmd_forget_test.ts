@@ -6,6 +6,7 @@ import { csi } from "./output.ts";
 import {
   forgetCmd,
   forgetSessions,
+  forgetText,
   forgottenSessions,
   parseForget,
   unforgetSession,
@@ -77,7 +78,7 @@ Deno.test("forget prints colour on a terminal, plain text to a pipe, and JSON wi
       0,
     );
     assertStringIncludes(tty.out(), csi("36m") + `claude:${GONE}`);
-    assertStringIncludes(tty.out(), "forgot 1 session (1 events):");
+    assertStringIncludes(tty.out(), "forgot 1 session (1 event):");
 
     const pipe = captureIO(ix.env, false);
     assertEquals(await forgetCmd.run({ values: { list: true }, positionals: [] }, pipe.io), 0);
@@ -95,4 +96,14 @@ Deno.test("forget prints colour on a terminal, plain text to a pipe, and JSON wi
   } finally {
     ix.cleanup();
   }
+});
+
+Deno.test("forget's text says how many undated sessions a date bound left out", () => {
+  const io = { isTTY: false, env: { home: "/h" } as never };
+  const plan = { sessions: [], events: 0, undated: 2 };
+  assertEquals(
+    forgetText({ dry: true, plan }, io),
+    "2 undated sessions left out: a date bound never picks a session with no date\n",
+  );
+  assertEquals(forgetText({ dry: true, plan: { ...plan, undated: 0 } }, io), "");
 });

@@ -22,6 +22,7 @@ import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { dataDir } from "../../core/paths.ts";
 import { CR, csi } from "./output.ts";
+import { plural } from "../../core/text.ts";
 import { embedPass } from "../embeddings/pass.ts";
 
 export const indexCmd: CommandSpec = {
@@ -253,10 +254,10 @@ export function indexText(
   const written = res.harnesses.reduce((n, h) => n + h.sessions, 0);
   lines.push(
     read || failed
-      ? `${written} session${
-        written === 1 ? "" : "s"
-      } written; the index holds ${total.sessions} sessions, ${total.events} events`
-      : `up to date (${total.sessions} sessions, ${total.events} events)`,
+      ? `${written} session${written === 1 ? "" : "s"} written; the index holds ${
+        plural(total.sessions, "session")
+      }, ${plural(total.events, "event")}`
+      : `up to date (${plural(total.sessions, "session")}, ${plural(total.events, "event")})`,
   );
   lines.push(c.dim(`indexed in ${(res.ms / 1000).toFixed(2)} s -> ${d.index}`));
   return lines.join("\n") + "\n";

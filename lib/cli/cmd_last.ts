@@ -7,7 +7,7 @@
  */
 import type { Args, CommandSpec } from "./common.ts";
 import { colors, fmtTime, printJson } from "./common.ts";
-import { oneLine, tilde } from "../../core/text.ts";
+import { oneLine, plural, tilde } from "../../core/text.ts";
 import type { IO } from "../../core/runtime.ts";
 import { DejaError } from "../../core/errors.ts";
 import { shortRef } from "../sessions.ts";
@@ -100,7 +100,7 @@ export function lastText(d: LastData, io: Pick<IO, "isTTY" | "env">): string {
     out.push(
       `${c.cyan(s.ref)}  ${c.bold(s.harness)}  ${fmtTime(s.updated ?? s.started)}  ${
         tilde(s.project, io.env.home)
-      }  ${c.dim(`${s.events} events`)}`,
+      }  ${c.dim(plural(s.events, "event"))}`,
     );
     if (s.description) out.push(`  ${oneLine(s.description, 100)}`);
   }

@@ -50,6 +50,7 @@ Deno.test("last prints colour on a terminal, plain text to a pipe, and JSON with
     assertEquals(await lastCmd.run({ values: {}, positionals: [] }, pipe.io), 0);
     assert(!pipe.out().includes(csi("0m")), "no colour in a pipe");
     assertStringIncludes(pipe.out(), "  newer work\n");
+    assertStringIncludes(pipe.out(), "  1 event\n", "one event, not '1 events'");
 
     const json = captureIO(ix.env, false);
     assertEquals(await lastCmd.run({ values: { json: true }, positionals: [] }, json.io), 0);

@@ -37,7 +37,10 @@ export const uninstallCmd: CommandSpec = {
       type: "boolean",
       description: "every target deja can wire (and the watch and remote-sync services)",
     },
-    auto: { type: "boolean", description: "same as --all" },
+    auto: {
+      type: "boolean",
+      description: "only automatic recall (the -auto hooks and plugins) of every harness",
+    },
     "watch-service": {
       type: "boolean",
       description: "remove the service file 'install --watch-service' wrote",

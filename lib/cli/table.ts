@@ -133,6 +133,11 @@ export const COMMANDS: readonly CommandEntry[] = [
     lazy: async () => (await import("./cmd_demo.ts")).demoCmd,
   },
   {
+    name: "version",
+    summary: "Print deja's version (also --version, -V); --json adds the runtime and platform.",
+    lazy: async () => (await import("./cmd_version.ts")).versionCmd,
+  },
+  {
     name: "hook-context",
     summary:
       "hook: session start (Claude Code SessionStart): where the last session in this project left off",

@@ -45,6 +45,8 @@ export interface ForgetPlan {
   sessions: SessionRow[];
   /** Events they hold. */
   events: number;
+  /** Undated sessions the other selectors would pick, left out by the date bound (0 without one). */
+  undated: number;
 }
 
 /** What a forget removed. */
@@ -85,6 +87,10 @@ export function planForget(store: Store, sel: ForgetSelector): ForgetPlan {
     project,
     before: sel.before ?? null,
   });
+  // A session with no date is neither before nor after any date: a date bound never picks it.
+  const undated = sel.before === undefined
+    ? 0
+    : Q.forgetUndated.get(store, { prefix, harness, project })?.n ?? 0;
   if (sel.session !== undefined && !sel.allMatches) {
     const top = picked.filter((s) => !s.parent || !picked.some((p) => p.native_id === s.parent));
     if (top.length > 1) {
@@ -102,7 +108,7 @@ export function planForget(store: Store, sel: ForgetSelector): ForgetPlan {
     const c of Q.childrenOfMany.all(store, { ids: JSON.stringify(picked.map((s) => s.id)) })
   ) byId.set(c.id, c);
   const sessions = [...byId.values()].sort((a, b) => (a.updated ?? 0) - (b.updated ?? 0));
-  return { sessions, events: sessions.reduce((n, s) => n + s.events, 0) };
+  return { sessions, events: sessions.reduce((n, s) => n + s.events, 0), undated };
 }
 
 /**

@@ -55,13 +55,17 @@ export function mtimeOf(path: string): number {
  * between a root and each store under it. A store outside every root (a
  * project's own `.crush/crush.db`, aider's history in a project) adds only
  * its own directory: walking up from there would reach busy places such as
- * `/tmp` or the home directory, whose mtime changes all the time.
+ * `/tmp` or the home directory, whose mtime changes all the time. A store
+ * that is itself a root adds nothing more: its own stamp shows it appear.
  */
 export function harnessDirs(roots: readonly string[], sources: readonly SourceRef[]): string[] {
   const out = new Set<string>(roots);
   const inside = (d: string) =>
     roots.some((r) => d === r || d.startsWith(r.endsWith(sep) ? r : r + sep));
   for (const s of sources) {
+    // A store that is itself a root (deja's notes file, aider's history) is stamped as that root:
+    // its directory (the data directory, the home directory) changes all the time.
+    if (roots.includes(s.path)) continue;
     let d = dirname(s.path);
     if (!inside(d)) {
       out.add(d);

@@ -19,3 +19,8 @@ Deno.test("harnessDirs walks from a store up to its root, and never above a stor
     "/tmp/w/proj/.crush",
   ]);
 });
+
+Deno.test("harnessDirs stamps a store that is itself a root, not its busy directory", () => {
+  const notes = "/h/.local/share/deja/notes.jsonl";
+  assertEquals(harnessDirs([notes], [{ harness: "deja", path: notes, kind: "append" }]), [notes]);
+});

@@ -74,7 +74,7 @@ Deno.test("a re-index with nothing changed is answered by the stat pass, and sta
     // The command says what a full no-op run says.
     const cli = await runMain(env, ["index"]);
     assertEquals(cli.code, 0, cli.err);
-    assert(cli.out.includes("up to date (1 sessions"), cli.out);
+    assert(cli.out.includes("up to date (1 session,"), cli.out);
   });
 });
 

@@ -119,9 +119,15 @@ export interface HookPlace {
 
 /** The working directory, project directory and session id of one hook event. */
 export function placeOf(d: Dialect, event: HookEvent, env: Env, processCwd: string): HookPlace {
-  const cwd = str(event, "cwd") ?? firstSet(env, d.cwdEnv) ?? processCwd;
+  // Cursor names no `cwd`: its events carry `workspace_roots` and a `conversation_id`.
+  const roots = event.workspace_roots;
+  const root = Array.isArray(roots) && typeof roots[0] === "string" && roots[0]
+    ? roots[0]
+    : undefined;
+  const cwd = str(event, "cwd") ?? root ?? firstSet(env, d.cwdEnv) ?? processCwd;
   const dir = firstSet(env, d.projectEnv) ?? cwd;
-  const id = str(event, "session_id") ?? str(event, "sessionId") ?? firstSet(env, d.sessionEnv);
+  const id = str(event, "session_id") ?? str(event, "sessionId") ??
+    str(event, "conversation_id") ?? firstSet(env, d.sessionEnv);
   return { cwd, dir, id };
 }
 

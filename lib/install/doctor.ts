@@ -24,6 +24,7 @@ import {
   hasListItem,
   isDejaServer,
   serverProgram,
+  writtenByDeja,
 } from "./edits.ts";
 import type { ConfigFormat } from "./formats.ts";
 import { unapprovedHooks } from "./codex_trust.ts";
@@ -112,6 +113,9 @@ export function targetStatus(env: Env, ref: TargetRef): TargetStatus {
       parts.push(jsonPart(path, mcp.format, "mcp", (o) => {
         const e = getMcp(o, mcp.key);
         if (!e || !isDejaServer(e)) return { state: "not_wired" };
+        if (!writtenByDeja(e, env.platform === "win32" ? serverProgram(e) : undefined)) {
+          return { state: "not_wired", detail: "an entry deja did not write is there" };
+        }
         const l = liveness(env, serverProgram(e));
         return l.ok ? { state: "wired" } : { state: "stale_path", detail: l.detail };
       }));
@@ -210,7 +214,7 @@ function jsonPart(
   } catch (e) {
     if (e instanceof BrokenConfig) {
       const at = e.at ? `line ${e.at.line}, column ${e.at.column}: ` : "";
-      return { kind, path, state: "broken_config", detail: at + e.reason };
+      return { kind, path, state: "broken_config", detail: e.what ?? at + e.reason };
     }
     throw e;
   }

@@ -100,19 +100,32 @@ function walk(o: Obj, key: string[], create: boolean): Obj | unknown[] | undefin
  *
  * @throws {ShapeError} when a parent on the key path has the wrong type.
  */
-export function setMcp(o: Obj, key: string[], entry: Obj): void {
+export function setMcp(o: Obj, key: string[], entry: unknown, replace = false): void {
   const holder = walk(o, key, true)!;
   const last = key[key.length - 1];
+  const add = isObj(entry) ? entry : {};
   if (Array.isArray(holder)) {
     const sel = listSelector(last)!;
     const idx = itemIndex(holder, sel);
-    const item = { [sel.field]: sel.value, ...entry };
+    const item = replace ? entry : { [sel.field]: sel.value, ...add };
     if (idx < 0) holder.push(item);
-    else holder[idx] = { ...(holder[idx] as Obj), ...item };
+    else holder[idx] = replace ? item : { ...(holder[idx] as Obj), ...add };
     return;
   }
   const old = holder[last];
-  holder[last] = isObj(old) ? { ...old, ...entry } : entry;
+  holder[last] = isObj(old) && !replace ? { ...old, ...add } : entry;
+}
+
+/** The value at `key` (a `[field=value]` segment selects a list item), whatever its type, or undefined. */
+export function mcpValue(o: Obj, key: string[]): unknown {
+  const holder = walk(o, key, false);
+  const last = key[key.length - 1];
+  if (Array.isArray(holder)) {
+    const sel = listSelector(last);
+    const idx = sel ? itemIndex(holder, sel) : -1;
+    return idx < 0 ? undefined : holder[idx];
+  }
+  return holder?.[last];
 }
 
 /** deja's MCP server entry at `key`, or undefined. */
@@ -146,11 +159,24 @@ export function isDejaServer(entry: Obj | undefined): boolean {
 }
 
 /**
- * Removes deja's MCP entry (only when it runs deja); drops a parent (object or
- * list) it left empty. Returns true when removed.
+ * True when deja wrote this MCP entry: it runs a deja launcher (or the program
+ * `launcher` names, the binary itself on Windows). An entry that runs a `deja`
+ * binary the user named by hand is the user's: deja neither takes it over
+ * (unless `--force`) nor removes it.
  */
-export function removeMcp(o: Obj, key: string[]): boolean {
-  if (!isDejaServer(getMcp(o, key))) return false;
+export function writtenByDeja(entry: unknown, launcher?: string): boolean {
+  if (!isObj(entry)) return false;
+  const prog = serverProgram(entry);
+  return (launcher !== undefined && launcher !== "" && prog === launcher) ||
+    /(^|[/\\])deja-launcher$/.test(prog);
+}
+
+/**
+ * Removes deja's MCP entry (only one deja wrote, {@link writtenByDeja}); drops a
+ * parent (object or list) it left empty. Returns true when removed.
+ */
+export function removeMcp(o: Obj, key: string[], launcher?: string): boolean {
+  if (!writtenByDeja(getMcp(o, key), launcher)) return false;
   const holder = walk(o, key, false)!;
   const last = key[key.length - 1];
   if (Array.isArray(holder)) holder.splice(itemIndex(holder, listSelector(last)!), 1);

@@ -15,7 +15,7 @@ import { dirname } from "node:path";
 import { expandPath, TemplateError } from "./template.ts";
 import { existsSync } from "node:fs";
 import { TEXTS } from "./texts.ts";
-import type { ConfigFormat } from "./formats.ts";
+import { CONFIG_FORMATS, type ConfigFormat } from "./formats.ts";
 import { HOOK_NAMES } from "../hooks/table.ts";
 import { isObj } from "../../core/values.ts";
 
@@ -58,7 +58,7 @@ export interface InstallFacts {
      * `opencode.jsonc`, kimi-cli's `~/.kimi/mcp.json`); see {@link mcpFile}.
      */
     also?: string[];
-    /** `json`, `jsonc`, `toml` or `yaml`; by default what the file name says (formats.ts). */
+    /** `json`, `jsonc`, `json-comments`, `toml` or `yaml`; by default what the file name says (formats.ts). */
     format?: ConfigFormat;
     /** Key path of deja's server object in that file (`["mcp", "deja"]`). */
     key: string[];
@@ -214,7 +214,7 @@ export function checkInstallFacts(id: string, v: unknown): string[] {
   if (!Array.isArray(v.detect) || !v.detect.length) out.push(`${id}: install.detect is empty`);
   else v.detect.forEach((d, i) => checkTemplate(`${id}: install.detect[${i}]`, d, out));
   const mcp = v.mcp;
-  const formats = ["json", "jsonc", "toml", "yaml"];
+  const formats: readonly string[] = CONFIG_FORMATS;
   if (mcp !== undefined && !isObj(mcp)) out.push(`${id}: install.mcp must be {file, key, entry}`);
   else if (isObj(mcp)) {
     if (mcp.format !== undefined && !formats.includes(String(mcp.format))) {
@@ -332,17 +332,40 @@ export function targetNames(): string[] {
   ) => [w.facts.target, ...(w.facts.auto ? [w.facts.auto.target] : [])]);
 }
 
-/** The target a name (or alias) stands for, or undefined. */
+/** The plain names of a harness: its target and aliases. */
+const plainNames = (w: Wirable) => [w.facts.target, ...(w.facts.aliases ?? [])];
+
+/**
+ * The target a name stands for, or undefined: a target, an alias, or
+ * `<target or alias>-auto` (`claude-code-auto` is `claude-auto`).
+ */
 export function findTarget(name: string): TargetRef | undefined {
   for (const w of wirables()) {
-    if (name === w.facts.target || w.facts.aliases?.includes(name)) {
-      return { name: w.facts.target, harness: w, auto: false };
-    }
-    if (w.facts.auto && name === w.facts.auto.target) {
-      return { name: w.facts.auto.target, harness: w, auto: true };
+    if (plainNames(w).includes(name)) return { name: w.facts.target, harness: w, auto: false };
+    const auto = w.facts.auto?.target;
+    if (auto && (name === auto || plainNames(w).some((n) => `${n}-auto` === name))) {
+      return { name: auto, harness: w, auto: true };
     }
   }
   return undefined;
+}
+
+/** Every name a target answers to (targets, aliases, `<alias>-auto`), for did-you-mean. */
+export function allTargetNames(): string[] {
+  return wirables().flatMap((w) => [
+    ...plainNames(w),
+    ...(w.facts.auto ? [w.facts.auto.target, ...plainNames(w).map((n) => `${n}-auto`)] : []),
+  ]);
+}
+
+/**
+ * The harness `name` (`<target or alias>-auto`) names when that harness has no
+ * `-auto` target and gives no reason (`no_auto`): it fires no hooks deja uses.
+ */
+export function hooklessHarness(name: string): Wirable | undefined {
+  return wirables().find((w) =>
+    !w.facts.auto && !w.facts.no_auto && plainNames(w).some((n) => `${n}-auto` === name)
+  );
 }
 
 /**

@@ -7,32 +7,41 @@
  * @module
  */
 import {
+  accessSync,
   chmodSync,
   closeSync,
+  constants,
   copyFileSync,
   existsSync,
   fsyncSync,
   lstatSync,
   mkdirSync,
   openSync,
-  readFileSync,
-  realpathSync,
+  readlinkSync,
   renameSync,
   rmdirSync,
   rmSync,
   statSync,
-  writeFileSync,
   writeSync,
 } from "node:fs";
-import { basename, dirname, join } from "node:path";
-import { readTextSync } from "../../core/fsread.ts";
-import type { Env } from "../../core/model.ts";
-import { dataDir } from "../../core/paths.ts";
-import { type ConfigFormat, FormatError, formatOf, parseConfig, renderConfig } from "./formats.ts";
+import { basename, dirname, join, resolve } from "node:path";
+import { readHeadSync, readTextSync } from "../../core/fsread.ts";
+import {
+  BOM,
+  type ConfigFormat,
+  FormatError,
+  formatOf,
+  parseConfig,
+  renderConfig,
+} from "./formats.ts";
+import { noteCreated, noteMadeDirs } from "./state.ts";
+
+export { keepingMadeDirs, removeMadeDirs } from "./state.ts";
 
 const LABEL: Record<ConfigFormat, string> = {
   json: "JSON",
   jsonc: "JSON",
+  "json-comments": "JSON",
   toml: "TOML",
   yaml: "YAML",
 };
@@ -48,9 +57,13 @@ export class BrokenConfig extends Error {
     readonly reason: string,
     readonly at?: { line: number; column: number },
     format: ConfigFormat = "json",
+    /** Said instead of "is not valid JSON (…)" when the trouble is not the text. */
+    readonly what?: string,
   ) {
     super(
-      at
+      what
+        ? `${path} ${what}`
+        : at
         ? `${path}:${at.line}:${at.column}: not valid ${LABEL[format]} (${reason})`
         : `${path} is not valid ${LABEL[format]} (${reason})`,
     );
@@ -63,8 +76,10 @@ export interface JsonDoc {
   path: string;
   /** How the file is written and edited (formats.ts). */
   format: ConfigFormat;
-  /** The text as read ("" for a missing file). */
+  /** The text as read ("" for a missing file), without a byte order mark. */
   text: string;
+  /** The file starts with a UTF-8 byte order mark (kept when written). */
+  bom?: boolean;
   /** Where writes go: the symlink's target when the path is a symlink. */
   real: string;
   exists: boolean;
@@ -75,12 +90,65 @@ export interface JsonDoc {
 /** What a write did. */
 export type FileAction = "created" | "updated" | "unchanged" | "removed" | "absent";
 
-/** Follows a symlink to where the file really is (the path itself when it is not one). */
+/**
+ * Follows a symlink (and a chain of them) to where the file really is, also
+ * when the last link dangles: the path it names is where a write must go, so
+ * the link itself is kept. The path itself when it is not a link.
+ */
 export function realTarget(path: string): string {
+  let p = path;
+  for (let hops = 0; hops < 40; hops++) {
+    try {
+      if (!lstatSync(p).isSymbolicLink()) return p;
+      p = resolve(dirname(p), readlinkSync(p));
+    } catch {
+      return p; // missing
+    }
+  }
+  return p;
+}
+
+/**
+ * Why deja could not write the file at `path` (or remove it, or keep its
+ * backup beside it), or undefined when it can: the file (its symlink's
+ * target) must be a regular file whose mode lets its owner write (checked by
+ * the mode bits, so root is refused a read-only file too), and its directory,
+ * or the nearest one that exists, a directory deja may write in. A symlink
+ * whose target's directory does not exist is refused: deja writes through
+ * links and never makes the directories a link points into.
+ */
+export function writeProblem(path: string): string | undefined {
+  const real = realTarget(path);
+  const shown = real === path ? path : `${path} (a symlink to ${real})`;
+  let st: ReturnType<typeof statSync> | undefined;
   try {
-    if (lstatSync(path).isSymbolicLink()) return realpathSync(path);
+    st = statSync(real);
   } catch { /* missing */ }
-  return path;
+  if (st?.isDirectory()) return `${shown} is a directory, not a file`;
+  if (st && !(Number(st.mode) & 0o200)) {
+    return `${shown} is read-only (mode ${
+      (Number(st.mode) & 0o777).toString(8)
+    }): make it writable (chmod u+w), or add deja's entry by hand`;
+  }
+  if (st) {
+    try {
+      accessSync(real, constants.W_OK);
+    } catch {
+      return `${shown} is not writable by you`;
+    }
+  }
+  if (!st && real !== path && !existsSync(dirname(real))) {
+    return `${shown}: the directory ${dirname(real)} does not exist`;
+  }
+  let dir = dirname(real);
+  while (!existsSync(dir) && dirname(dir) !== dir) dir = dirname(dir);
+  try {
+    if (!statSync(dir).isDirectory()) return `${dir} is not a directory (needed for ${path})`;
+    accessSync(dir, constants.W_OK);
+  } catch {
+    return `cannot write in ${dir} (needed for ${path})`;
+  }
+  return undefined;
 }
 
 /**
@@ -92,6 +160,9 @@ export function realTarget(path: string): string {
 export function readJsonDoc(path: string, format: ConfigFormat = formatOf(path)): JsonDoc {
   const real = realTarget(path);
   if (!existsSync(real)) return { path, real, format, text: "", exists: false, value: {} };
+  if (statSync(real).isDirectory()) {
+    throw new BrokenConfig(path, "", undefined, format, "is a directory, not a file");
+  }
   let text: string;
   try {
     text = readTextSync(real);
@@ -108,7 +179,8 @@ export function readJsonDoc(path: string, format: ConfigFormat = formatOf(path))
   if (typeof v !== "object" || v === null || Array.isArray(v)) {
     throw new BrokenConfig(path, "the top level is not an object", undefined, format);
   }
-  return { path, real, format, text, exists: true, value: v as Record<string, unknown> };
+  const bom = readHeadSync(real, 3).join() === "239,187,191";
+  return { path, real, format, text, bom, exists: true, value: v as Record<string, unknown> };
 }
 
 /** The JSON text deja writes: two-space indent, trailing newline (what Claude Code and Crush write). */
@@ -119,40 +191,48 @@ export function formatJson(v: unknown): string {
 /**
  * Writes `next` into the doc's file when it differs from what was read
  * (compared as values, so a file already holding the same data is never
- * rewritten). An object left empty by a removal deletes the file (with no
- * backup: it held only what deja had added). `backup` false: the file as
- * read is not the user's own text (it holds deja's entries already), so no
- * `.deja.bak` is made of it.
+ * rewritten). An object left empty by a removal deletes the file only when
+ * `created` (deja created the file, state.ts): a file the user had is never
+ * deleted. `backup` false: the file as read is not the user's own text (it
+ * holds deja's entries already), so no `.deja.bak` is made of it.
  */
 export function saveJsonDoc(
   doc: JsonDoc,
   next: Record<string, unknown>,
-  backup = true,
+  opts: { backup: boolean; created: boolean },
 ): FileAction {
+  const backup = opts.backup;
   if (JSON.stringify(doc.value) === JSON.stringify(next)) {
     return doc.exists ? "unchanged" : "absent";
   }
-  if (doc.exists && Object.keys(next).length === 0) {
+  if (doc.exists && opts.created && Object.keys(next).length === 0) {
     // Nothing but deja's own entries was left: no backup of them is kept.
     rmSync(doc.real, { force: true });
     return "removed";
   }
-  return writeAtomic(doc.real, renderConfig(doc.format, doc.text, doc.value, next), 0o600, backup);
+  const text = renderConfig(doc.format, doc.text, doc.value, next);
+  return writeAtomic(doc.real, (doc.bom ? BOM : "") + text, 0o600, backup);
 }
 
 /**
  * Writes `text` to `path` atomically unless it already holds exactly that.
  * Creates missing directories (0700); keeps an existing file's mode; a new
- * file gets `mode` (0600).
+ * file gets `mode` (0600). `backup` false: an existing file is deja's own (the
+ * launcher, a file carrying deja's mark), so no `.deja.bak` is made of it.
  */
-export function writeIfChanged(path: string, text: string, mode = 0o600): FileAction {
+export function writeIfChanged(
+  path: string,
+  text: string,
+  mode = 0o600,
+  backup = true,
+): FileAction {
   const real = realTarget(path);
   if (existsSync(real)) {
     try {
       if (readTextSync(real) === text) return "unchanged";
     } catch { /* unreadable: rewrite it */ }
   }
-  return writeAtomic(real, text, mode);
+  return writeAtomic(real, text, mode, backup);
 }
 
 /** Keeps one copy of a file's bytes as `<file>.deja.bak` (0600) before deja first changes it. */
@@ -189,38 +269,23 @@ function writeAtomic(path: string, text: string, newMode = 0o600, backup = true)
     rmSync(tmp, { force: true });
     throw e;
   }
+  if (!existed) noteCreated(path);
   return existed ? "updated" : "created";
 }
 
-/** Directories made by writes inside {@link recordingDirs}, outermost first. */
-let madeDirs: string[] | undefined;
-
-function noteMadeDirs(dir: string, first: string | undefined): void {
-  if (!madeDirs || !first) return;
-  const chain: string[] = [];
-  for (let d = dir; d.length >= first.length; d = dirname(d)) {
-    chain.unshift(d);
-    if (d === first || dirname(d) === d) break;
-  }
-  madeDirs.push(...chain);
-}
-
-/** Runs `fn` and returns, beside its result, every directory its writes created. */
-export function recordingDirs<T>(fn: () => T): { result: T; dirs: string[] } {
-  const outer = madeDirs;
-  madeDirs = [];
-  try {
-    const result = fn();
-    return { result, dirs: madeDirs };
-  } finally {
-    madeDirs = outer;
-  }
-}
-
-/** Removes `path` when it exists; then `dir` when it is a real, empty directory. */
+/**
+ * Removes `path` when it exists (at a symlink's target; the link stays), then
+ * `dir` when it is a real, empty directory. A file deja replaced (`--force`)
+ * comes back from its `.deja.bak` instead.
+ */
 export function removeFile(path: string, dir?: string): FileAction {
   const real = realTarget(path);
   if (!existsSync(real)) return "absent";
+  const bak = `${real}.deja.bak`;
+  if (existsSync(bak)) {
+    renameSync(bak, real);
+    return "removed";
+  }
   rmSync(real, { force: true });
   if (dir) {
     try {
@@ -231,45 +296,19 @@ export function removeFile(path: string, dir?: string): FileAction {
 }
 
 /**
- * Runs `fn` and adds every directory its writes created to
- * `<data>/install-dirs.json`, so that {@link removeMadeDirs} can take them
- * away again once they are empty.
+ * Removes `dir` and then its parents while they are empty, stopping before
+ * any of `stops` (the harness's own directories, the home directory). For
+ * uninstall when the install state is gone, so that the directories install
+ * made for deja's files do not stay behind empty.
  */
-export function keepingMadeDirs<T>(env: Env, fn: () => T): T {
-  const { result, dirs } = recordingDirs(fn);
-  if (dirs.length) saveMadeDirs(env, [...readMadeDirs(env), ...dirs]);
-  return result;
-}
-
-function madeDirsFile(env: Env): string {
-  return join(dataDir(env), "install-dirs.json");
-}
-
-function readMadeDirs(env: Env): string[] {
-  try {
-    const v = JSON.parse(readFileSync(madeDirsFile(env), "utf8"));
-    return Array.isArray(v) ? v.filter((x) => typeof x === "string") : [];
-  } catch {
-    return [];
-  }
-}
-
-function saveMadeDirs(env: Env, dirs: string[]): void {
-  const file = madeDirsFile(env);
-  const keep = [...new Set(dirs)].filter((d) => d !== dataDir(env));
-  if (!keep.length) return void rmSync(file, { force: true });
-  mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
-  writeFileSync(file, JSON.stringify(keep, null, 2) + "\n", { mode: 0o600 });
-}
-
-/** Removes the directories install made that are empty now, deepest first. */
-export function removeMadeDirs(env: Env): void {
-  const dirs = readMadeDirs(env);
-  if (!dirs.length) return;
-  for (const d of [...dirs].sort((a, b) => b.length - a.length)) {
+export function removeEmptyDirs(dir: string, stops: string[]): void {
+  for (let d = dir; !stops.includes(d) && dirname(d) !== d; d = dirname(d)) {
+    if (!existsSync(d)) continue; // already gone (a skill's own directory)
     try {
+      if (!lstatSync(d).isDirectory()) return;
       rmdirSync(d);
-    } catch { /* not empty, or gone */ }
+    } catch {
+      return; // not empty
+    }
   }
-  saveMadeDirs(env, dirs.filter((d) => existsSync(d)));
 }

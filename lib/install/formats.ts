@@ -1,9 +1,10 @@
 /**
- * Config files in the formats harnesses keep them: JSON (rewritten whole,
- * two-space indent, as Claude Code and Crush write it), and JSONC, TOML and
- * YAML edited in place with maintained libraries (jsonc-parser, toml-patch,
- * yaml), so the user's comments, order and formatting survive and only the
- * values deja changes are touched. Every format reads into a plain object
+ * Config files in the formats harnesses keep them: JSON, JSONC, TOML and
+ * YAML, edited in place with maintained libraries (jsonc-parser, toml-patch,
+ * yaml), so the user's comments, order, indentation, line endings and
+ * formatting survive and only the values deja changes are touched (a new
+ * JSON file is written with a two-space indent, as Claude Code and Crush
+ * write theirs). Every format reads into a plain object
  * that edits.ts changes; writing computes the difference and applies just it.
  *
  * @module
@@ -19,8 +20,25 @@ import { jsonErrorAt } from "./json_where.ts";
 import { isObj, type Obj } from "../../core/values.ts";
 import { spliceYaml } from "./yaml_edit.ts";
 
-/** A config file format deja can edit. */
-export type ConfigFormat = "json" | "jsonc" | "toml" | "yaml";
+/**
+ * A config file format deja can edit. `jsonc`: JSON with comments and
+ * trailing commas (opencode, Zed, VS Code read it with such a parser);
+ * `json-comments`: JSON with comments but no trailing comma (Gemini CLI and
+ * Qwen Code strip the comments, then run `JSON.parse`).
+ */
+export type ConfigFormat = "json" | "jsonc" | "json-comments" | "toml" | "yaml";
+
+/** Every {@link ConfigFormat}, for the registry check. */
+export const CONFIG_FORMATS: readonly ConfigFormat[] = [
+  "json",
+  "jsonc",
+  "json-comments",
+  "toml",
+  "yaml",
+];
+
+/** The UTF-8 byte order mark as a character: read past, and kept where a file has it. */
+export const BOM = "\uFEFF";
 
 /** A text that is not valid in its format: why, and where (1-based line and column). */
 export class FormatError extends Error {
@@ -64,6 +82,7 @@ export function oneLineReason(message: string): string {
  * @throws {FormatError} when the text is not valid in its format.
  */
 export function parseConfig(text: string, format: ConfigFormat): unknown {
+  if (text.startsWith(BOM)) text = text.slice(1);
   if (text.trim() === "") return {};
   switch (format) {
     case "json":
@@ -72,9 +91,11 @@ export function parseConfig(text: string, format: ConfigFormat): unknown {
       } catch (e) {
         throw new FormatError((e as Error).message.split("\n")[0], jsonErrorAt(text) ?? undefined);
       }
-    case "jsonc": {
+    case "jsonc":
+    case "json-comments": {
       const errors: jsonc.ParseError[] = [];
-      const v = jsonc.parse(text, errors, { allowTrailingComma: true, disallowComments: false });
+      const allowTrailingComma = format === "jsonc";
+      const v = jsonc.parse(text, errors, { allowTrailingComma, disallowComments: false });
       if (errors.length) {
         const e = errors[0];
         const code = jsonc.printParseErrorCode(e.error).replace(/([a-z])([A-Z])/g, "$1 $2");
@@ -88,9 +109,15 @@ export function parseConfig(text: string, format: ConfigFormat): unknown {
       } catch (e) {
         const x = e as { message?: string; line?: number; column?: number };
         const reason = oneLineReason(String(x.message ?? e));
-        const at = typeof x.line === "number"
+        let at = typeof x.line === "number"
           ? { line: x.line, column: (x.column ?? 0) + 1 }
           : undefined;
+        // toml-patch places "must be single-line" at the start of the next line:
+        // the fault is the end of the line before (an unclosed `[table` header).
+        if (at && at.column === 1 && at.line > 1 && /single-line|newline/i.test(reason)) {
+          const prev = text.split("\n")[at.line - 2].replace(/\r$/, "");
+          at = { line: at.line - 1, column: prev.length + 1 };
+        }
         throw new FormatError(reason, at);
       }
     case "yaml": {
@@ -173,26 +200,42 @@ function jsoncIndent(text: string): jsonc.FormattingOptions {
 }
 
 /**
+ * `text` with one change made as a text edit: jsonc-parser's `modify` without
+ * its own formatting (which re-formats whole lines, and so the user's
+ * one-line siblings), then only the inserted text formatted, in the file's
+ * indent and line ending (and the braces of a container it was empty in).
+ */
+function jsonEdit(text: string, c: Change, fo: jsonc.FormattingOptions): string {
+  const edits = jsonc.modify(text, c.path, c.value, { isArrayInsertion: c.insert === true });
+  let out = text;
+  for (const e of [...edits].sort((a, b) => b.offset - a.offset)) {
+    out = jsonc.applyEdits(out, [e]);
+    if (!e.content) continue;
+    let begin = e.offset;
+    let end = e.offset + e.content.length;
+    if (/[[{]/.test(out[begin - 1] ?? "")) begin--;
+    if (/[\]}]/.test(out[end] ?? "")) end++;
+    const range = { offset: begin, length: end - begin };
+    out = jsonc.applyEdits(out, jsonc.format(out, range, { ...fo, keepLines: false }));
+  }
+  return out;
+}
+
+/**
  * The text of a config that held `text` (parsing to `before`) and must now
- * hold `next`: JSON is written whole; JSONC, TOML and YAML get only the
- * changed values, everything else kept byte for byte.
+ * hold `next`: only the changed values are edited (as text edits, in the
+ * text's own indent and line ending), everything else kept byte for byte.
  */
 export function renderConfig(format: ConfigFormat, text: string, before: Obj, next: Obj): string {
   const fresh = text.trim() === "";
   switch (format) {
     case "json":
-      return JSON.stringify(next, null, 2) + "\n";
-    case "jsonc": {
+    case "jsonc":
+    case "json-comments": {
       if (fresh) return JSON.stringify(next, null, 2) + "\n";
-      const formattingOptions = jsoncIndent(text);
+      const fo = jsoncIndent(text);
       let out = text;
-      for (const c of diff(before, next)) {
-        const isArrayInsertion = c.insert === true;
-        out = jsonc.applyEdits(
-          out,
-          jsonc.modify(out, c.path, c.value, { formattingOptions, isArrayInsertion }),
-        );
-      }
+      for (const c of diff(before, next)) out = jsonEdit(out, c, fo);
       return out;
     }
     case "toml":

@@ -61,7 +61,8 @@ export function recordedHome(env: Env): string | undefined {
 
 /** Writes (or rewrites) the launcher for `self`; mode 0700. */
 export function writeLauncher(env: Env, self: string[]): FileAction {
-  return writeIfChanged(launcherPath(env), launcherScript(self, recordedHome(env)), 0o700);
+  // deja's own file: no backup of an older launcher is kept.
+  return writeIfChanged(launcherPath(env), launcherScript(self, recordedHome(env)), 0o700, false);
 }
 
 /**

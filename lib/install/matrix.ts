@@ -34,8 +34,11 @@ export function wiringMatrix(): WiringRow[] {
   const d = dialects();
   return wirables().map((w) => {
     const f = w.facts;
+    // An event wired twice (Kimi, Hermes: context and prompt recall on one event) is listed once.
     const hooks = [
-      ...(f.auto?.hooks ?? []).map((h) => `${h.event}${h.matcher ? `(${h.matcher})` : ""}`),
+      ...new Set(
+        (f.auto?.hooks ?? []).map((h) => `${h.event}${h.matcher ? `(${h.matcher})` : ""}`),
+      ),
       ...(f.auto?.files ?? []).map((x) => `plugin ${x.file}`),
       ...(f.auto?.grant
         ? [`grant ${f.auto.grant.file} ${f.auto.grant.key.join(".")}=${f.auto.grant.value}`]

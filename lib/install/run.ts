@@ -2,9 +2,12 @@
  * One `deja install` or `deja uninstall` run over several targets. Install
  * first checks every config of every target (nothing is written when one is
  * broken), then writes the launcher (so no config ever names a launcher that
- * is not there), then each target. Install records the directories it made
- * (`<data>/install-dirs.json`); uninstall removes those once they are empty,
- * and the `.deja.bak` backup of a config that holds nothing of deja's any more.
+ * is not there), then each target. Install records the directories and files
+ * it made and the user's entries `--force` replaced (state.ts); uninstall
+ * removes only what deja made (directories once they are empty), puts the
+ * replaced entries back, and the `.deja.bak` backup of a config that holds
+ * nothing of deja's any more. A file system error while writing becomes one
+ * clean line naming the path (a DejaError), never a stack trace.
  *
  * @module
  */
@@ -20,7 +23,10 @@ import {
   removeFile,
   removeMadeDirs,
   writeIfChanged,
+  writeProblem,
 } from "./files.ts";
+import { loadInstallState, saveInstallState } from "./state.ts";
+import { DejaError } from "../../core/errors.ts";
 import { launcherPath, writeLauncher } from "./launcher.ts";
 import { holdsDeja, planTarget, type TargetOutcome, wireTarget } from "./wire.ts";
 import { targetStatus } from "./doctor.ts";
@@ -54,7 +60,15 @@ export function installTargets(
 ): WireReport {
   const windows = env.platform === "win32";
   const path = windows ? self[0] : launcherPath(env);
-  const ctx = { env, launcher: path, force: opts.force };
+  const state = loadInstallState(env);
+  const ctx = { env, launcher: path, force: opts.force, state };
+  const launcherProblem = windows ? undefined : writeProblem(path);
+  if (launcherProblem) {
+    throw new DejaError(
+      `cannot write deja's launcher: ${launcherProblem}`,
+      "nothing was written; make that place writable, or set DEJA_HOME to one that is",
+    );
+  }
   const refusals = refs.map((r) => {
     const plan = planTarget(ctx, r, true);
     return "refused" in plan ? plan.refused : undefined;
@@ -71,11 +85,40 @@ export function installTargets(
       aborted: true,
     };
   }
-  const result = keepingMadeDirs(env, () => {
-    const action: FileAction = windows ? "unchanged" : writeLauncher(env, self);
-    return { action, outcomes: refs.flatMap((r) => splitByOwner(wireTarget(ctx, r, true))) };
-  });
+  const result = cleanFsErrors(() =>
+    keepingMadeDirs(env, () => {
+      try {
+        const action: FileAction = windows ? "unchanged" : writeLauncher(env, self);
+        return { action, outcomes: refs.flatMap((r) => splitByOwner(wireTarget(ctx, r, true))) };
+      } finally {
+        const now = loadInstallState(env);
+        saveInstallState(env, { ...now, replaced: state.replaced });
+      }
+    })
+  );
   return { launcher: { path, action: result.action, target: self }, outcomes: result.outcomes };
+}
+
+/**
+ * Runs `fn`; a file system error it throws (a write that failed after the
+ * checks passed) becomes a DejaError naming the path, without a stack trace.
+ */
+function cleanFsErrors<T>(fn: () => T): T {
+  try {
+    return fn();
+  } catch (e) {
+    const x = e as { code?: unknown; path?: unknown; dest?: unknown; message?: unknown };
+    if (typeof x?.code !== "string" || !/^E[A-Z]+$/.test(x.code)) throw e;
+    const where = typeof x.dest === "string"
+      ? x.dest
+      : typeof x.path === "string"
+      ? x.path
+      : String(x.message ?? "").split("\n")[0];
+    throw new DejaError(
+      `cannot write ${where} (${x.code})`,
+      "fix that file's place or permissions, then run this again (files written so far are kept)",
+    );
+  }
 }
 
 /**
@@ -83,8 +126,18 @@ export function installTargets(
  * Every change is reported under the target that owns it (hooks under `-auto`).
  */
 export function uninstallTargets(env: Env, refs: TargetRef[]): WireReport {
+  return cleanFsErrors(() => uninstallAll(env, refs));
+}
+
+function uninstallAll(env: Env, refs: TargetRef[]): WireReport {
   const path = launcherPath(env);
-  const outcomes = refs.flatMap((r) => splitByOwner(wireTarget({ env, launcher: path }, r, false)));
+  const state = loadInstallState(env);
+  const ctx = { env, launcher: path, state, restored: [] as typeof state.replaced };
+  const outcomes = refs.flatMap((r) => splitByOwner(wireTarget(ctx, r, false)));
+  saveInstallState(env, {
+    ...loadInstallState(env),
+    replaced: state.replaced.filter((r) => !ctx.restored.includes(r)),
+  });
   const still = wirables().some((w) =>
     [false, true].some((auto) => {
       const st = targetStatus(env, { name: "", harness: w, auto });
@@ -94,6 +147,8 @@ export function uninstallTargets(env: Env, refs: TargetRef[]): WireReport {
       );
     })
   );
+  // The launcher is deja's own: never restored from a backup (an older deja made those).
+  if (!still) rmSync(`${path}.deja.bak`, { force: true });
   const action: FileAction = still ? "unchanged" : removeFile(path, dirname(path));
   dropBackups(env, outcomes);
   removeMadeDirs(env);
@@ -152,12 +207,31 @@ function heldByDeja(env: Env, path: string, text: string): boolean {
   }
 }
 
-/** True when two texts of the config at `path` hold the same data (read in the file's format). */
+/**
+ * True when two texts of the config at `path` hold the same data (read in the
+ * file's format), empty objects and lists aside: taking deja's entry out of
+ * `{"mcpServers": {"deja": …}}` leaves `{}`, which is the user's
+ * `{"mcpServers": {}}` again.
+ */
 function sameData(path: string, a: string, b: string): boolean {
   try {
     const f = formatOf(path) === "json" ? "jsonc" : formatOf(path);
-    return JSON.stringify(parseConfig(a, f)) === JSON.stringify(parseConfig(b, f));
+    return JSON.stringify(pruned(parseConfig(a, f))) === JSON.stringify(pruned(parseConfig(b, f)));
   } catch {
     return false;
   }
+}
+
+/** `v` without empty objects and lists (recursively); undefined when nothing is left. */
+function pruned(v: unknown): unknown {
+  if (Array.isArray(v)) {
+    const out = v.map(pruned).filter((x) => x !== undefined);
+    return out.length ? out : undefined;
+  }
+  if (typeof v === "object" && v !== null) {
+    const out = Object.entries(v).map(([k, x]) => [k, pruned(x)] as const)
+      .filter(([, x]) => x !== undefined);
+    return out.length ? Object.fromEntries(out) : undefined;
+  }
+  return v;
 }

@@ -5,9 +5,12 @@
  */
 import type { Env } from "../../core/model.ts";
 import { DejaError } from "../../core/errors.ts";
+import { suggestCommand } from "../cli/suggest.ts";
 import {
+  allTargetNames,
   detected,
   findTarget,
+  hooklessHarness,
   noAutoReason,
   targetNames,
   type TargetRef,
@@ -19,7 +22,11 @@ export interface Selection {
   names: string[];
   /** Every detected harness (install: plain targets; uninstall: everything deja can wire). */
   all?: boolean;
-  /** Every detected harness at its deepest target (`-auto` where there is one). */
+  /**
+   * Install: every detected harness at its deepest target (`-auto` where there
+   * is one). Uninstall: the `-auto` target of every harness (hooks and plugins
+   * only; the MCP server, skill and command stay).
+   */
   auto?: boolean;
 }
 
@@ -50,7 +57,22 @@ export function selectTargets(env: Env, sel: Selection, install: boolean): Targe
         2,
       );
     }
-    if (!t) throw new DejaError(`unknown target '${n}'`, hint, 2);
+    const hookless = t ? undefined : hooklessHarness(n);
+    if (hookless) {
+      throw new DejaError(
+        `'${n}': ${hookless.displayName} fires no hooks deja can use, so it has no -auto target`,
+        `use 'deja install ${hookless.facts.target}'`,
+        2,
+      );
+    }
+    if (!t) {
+      const like = suggestCommand(n, allTargetNames());
+      throw new DejaError(
+        `unknown target '${n}'${like ? `; did you mean '${like}'?` : ""}`,
+        hint,
+        2,
+      );
+    }
     out.push(t);
   }
   if (sel.all || sel.auto) {
@@ -63,7 +85,10 @@ export function selectTargets(env: Env, sel: Selection, install: boolean): Targe
       );
     }
     for (const w of pool) {
-      const deep = install && sel.auto && w.facts.auto;
+      // `uninstall --auto` (without --all): only the -auto wiring (hooks, plugins) of each.
+      const autoOnly = !install && sel.auto && !sel.all;
+      if (autoOnly && !w.facts.auto) continue;
+      const deep = (install || autoOnly) && sel.auto && w.facts.auto;
       out.push({
         name: deep ? w.facts.auto!.target : w.facts.target,
         harness: w,

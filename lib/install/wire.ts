@@ -28,13 +28,16 @@ import {
   type JsonDoc,
   readJsonDoc,
   realTarget,
+  removeEmptyDirs,
   removeFile,
   saveJsonDoc,
   writeIfChanged,
+  writeProblem,
 } from "./files.ts";
 import {
   addListItem,
   dropBase,
+  mcpValue,
   removeGrant,
   removeHooks,
   removeListItem,
@@ -44,7 +47,9 @@ import {
   setHooks,
   setMcp,
   ShapeError,
+  writtenByDeja,
 } from "./edits.ts";
+import type { InstallState, Replaced } from "./state.ts";
 import type { ConfigFormat } from "./formats.ts";
 import { removeListHooks, setListHooks } from "./list_hooks.ts";
 import { TEXTS } from "./texts.ts";
@@ -80,15 +85,49 @@ export interface WireCtx {
   env: Env;
   /** The program configs run: the launcher (or the binary on Windows). */
   launcher: string;
-  /** Replace a skill or command file deja did not write. */
+  /** Replace a skill or command file, or an MCP entry, deja did not write. */
   force?: boolean;
+  /** The install state (state.ts): the entries `--force` replaced, the files deja created. */
+  state?: InstallState;
+  /** Filled by uninstall: the replaced entries it put back (to forget once written). */
+  restored?: Replaced[];
 }
 
 interface JsonEdit {
   kind: PartKind;
   path: string;
   format?: ConfigFormat;
-  apply(o: Obj): void;
+  /** Applies the edit; `kept` when an entry deja did not write is in the way. */
+  apply(o: Obj): "kept" | void;
+}
+
+const sameKey = (a: string[], b: string[]) => JSON.stringify(a) === JSON.stringify(b);
+
+/**
+ * deja's MCP entry set at `key` of the config at `path`. An entry already
+ * there that deja did not write is the user's: kept, unless `force`, which
+ * records it in the install state first so that uninstall puts it back.
+ */
+function installMcp(ctx: WireCtx, path: string, key: string[], entry: Obj, o: Obj): "kept" | void {
+  const old = mcpValue(o, key);
+  if (old === undefined || writtenByDeja(old, ctx.launcher)) return setMcp(o, key, entry);
+  if (!ctx.force) return "kept";
+  const file = realTarget(path);
+  const state = ctx.state;
+  if (state && !state.replaced.some((r) => r.file === file && sameKey(r.key, key))) {
+    state.replaced.push({ file, key, value: structuredClone(old) });
+  }
+  setMcp(o, key, entry, true);
+}
+
+/** Removes deja's MCP entry at `key`, putting back the user's entry `--force` replaced. */
+function uninstallMcp(ctx: WireCtx, path: string, key: string[], o: Obj): void {
+  if (!removeMcp(o, key, ctx.launcher)) return;
+  const file = realTarget(path);
+  const r = ctx.state?.replaced.find((x) => x.file === file && sameKey(x.key, key));
+  if (!r) return;
+  setMcp(o, key, structuredClone(r.value), true);
+  ctx.restored?.push(r);
 }
 
 /** Text that marks a file as deja's (see texts.ts). */
@@ -116,11 +155,14 @@ function jsonEdits(ctx: WireCtx, ref: TargetRef, install: boolean): JsonEdit[] {
   const hooksOnly = !install && ref.auto;
   if (mcp && !hooksOnly) {
     const entry = withLauncher(mcp.entry, ctx.launcher) as Obj;
+    const path = mcpFile(ctx.env, mcp);
     out.push({
       kind: "mcp",
-      path: mcpFile(ctx.env, mcp),
+      path,
       format: mcp.format,
-      apply: install ? (o) => setMcp(o, mcp.key, entry) : (o) => void removeMcp(o, mcp.key),
+      apply: install
+        ? (o) => installMcp(ctx, path, mcp.key, entry, o)
+        : (o) => uninstallMcp(ctx, path, mcp.key, o),
     });
   }
   const read = f.read;
@@ -207,6 +249,11 @@ function owner(ref: TargetRef, kind: PartKind): string {
   return ref.auto ? ref.harness.facts.target : ref.name;
 }
 
+/** The directories uninstall never removes for `ref`: the home and the harness's detect paths. */
+function harnessDirs(env: Env, ref: TargetRef): string[] {
+  return [env.home, ...ref.harness.facts.detect.map((d) => expandPath(env, d))];
+}
+
 /** The text of an owned file with the launcher filled in. */
 function ownedText(file: OwnedFile, launcher: string): string {
   return TEXTS[file.text].replaceAll("{launcher_json}", JSON.stringify(launcher))
@@ -221,15 +268,39 @@ function isMine(path: string): boolean {
   }
 }
 
+/** What install or uninstall does with an owned file: write it, remove it, keep it, nothing. */
+type OwnedStep = { do: "write"; text: string; backup: boolean } | { do: "remove" } | {
+  do: "keep";
+  note: string;
+} | { do: "none" };
+
+/** The step for one owned file at `path` (reads it; writes nothing). */
+function ownedStep(ctx: WireCtx, path: string, file: OwnedFile, install: boolean): OwnedStep {
+  const there = existsSync(realTarget(path));
+  const mine = there && isMine(path);
+  if (install) {
+    if (there && !mine && !ctx.force) {
+      return { do: "keep", note: "not written by deja; --force replaces it" };
+    }
+    const text = ownedText(file, ctx.launcher);
+    if (there && readTextSync(realTarget(path)) === text) return { do: "none" };
+    return { do: "write", text, backup: !mine };
+  }
+  if (there && !mine) return { do: "keep", note: "not written by deja" };
+  return there ? { do: "remove" } : { do: "none" };
+}
+
 interface Plan {
   docs: Map<string, { doc: JsonDoc; next: Obj }>;
-  changed: Array<{ edit: JsonEdit; did: boolean }>;
+  changed: Array<{ edit: JsonEdit; did: boolean; kept?: boolean }>;
 }
 
 /**
- * Reads every JSON config `ref` touches and applies its edits to copies;
- * writes nothing. A config that is not valid JSON (named `path:line:column`)
- * or has a value of the wrong type where deja writes gives `refused`.
+ * Reads every config `ref` touches and applies its edits to copies; writes
+ * nothing. Refused (`refused` says why, naming the path): a config that is
+ * not valid in its format (`path:line:column`), a value of the wrong type
+ * where deja writes, or a file deja would change but cannot write (read-only,
+ * a directory, in a directory it may not write in; files.ts `writeProblem`).
  */
 export function planTarget(
   ctx: WireCtx,
@@ -238,7 +309,7 @@ export function planTarget(
 ): Plan | { refused: string } {
   const edits = jsonEdits(ctx, ref, install);
   const docs = new Map<string, { doc: JsonDoc; next: Obj }>();
-  const changed: Array<{ edit: JsonEdit; did: boolean }> = [];
+  const changed: Plan["changed"] = [];
   try {
     for (const e of edits) {
       if (!docs.has(e.path)) {
@@ -247,8 +318,8 @@ export function planTarget(
       }
       const d = docs.get(e.path)!;
       const before = JSON.stringify(d.next);
-      e.apply(d.next);
-      changed.push({ edit: e, did: JSON.stringify(d.next) !== before });
+      const kept = e.apply(d.next) === "kept";
+      changed.push({ edit: e, did: JSON.stringify(d.next) !== before, kept });
     }
   } catch (err) {
     if (err instanceof BrokenConfig) return { refused: err.message };
@@ -259,6 +330,17 @@ export function planTarget(
       };
     }
     throw err;
+  }
+  const touched = [
+    ...[...docs.values()].filter((d) => JSON.stringify(d.doc.value) !== JSON.stringify(d.next))
+      .map((d) => d.doc.path),
+    ...ownedFiles(ref, install).map(({ file }) => ({ file, path: expandPath(ctx.env, file.file) }))
+      .filter(({ file, path }) => /write|remove/.test(ownedStep(ctx, path, file, install).do))
+      .map(({ path }) => path),
+  ];
+  for (const path of touched) {
+    const problem = writeProblem(path);
+    if (problem) return { refused: problem };
   }
   return { docs, changed };
 }
@@ -271,18 +353,23 @@ export function planTarget(
  */
 export function wireTarget(ctx: WireCtx, ref: TargetRef, install: boolean): TargetOutcome {
   const outcome: TargetOutcome = { target: ref.name, harness: ref.harness.harness, changes: [] };
-  // 1. Read every JSON file and apply the edits to copies; refuse on any problem.
+  // 1. Read every config and apply the edits to copies; refuse on any problem.
   const plan = planTarget(ctx, ref, install);
   if ("refused" in plan) return { ...outcome, refused: plan.refused };
   const { docs, changed } = plan;
-  // 2. Write each file once.
-  const fileAction = new Map<string, FileAction>();
+  // 2. Write each file once; only a file deja created may be removed.
+  const created = new Set(ctx.state?.created ?? []);
   for (const [path, d] of docs) {
-    fileAction.set(path, saveJsonDoc(d.doc, d.next, !holdsDeja(ctx.env, path, d.doc.value)));
+    saveJsonDoc(d.doc, d.next, {
+      backup: !holdsDeja(ctx.env, path, d.doc.value),
+      created: created.has(d.doc.real),
+    });
   }
-  for (const { edit, did } of changed) {
+  for (const { edit, did, kept } of changed) {
     const exists = docs.get(edit.path)!.doc.exists;
-    const action: FileAction = !did
+    const action: FileAction | "kept" = kept
+      ? "kept"
+      : !did
       ? install ? (exists ? "unchanged" : "absent") : "absent"
       : install
       ? (exists ? "updated" : "created")
@@ -292,25 +379,25 @@ export function wireTarget(ctx: WireCtx, ref: TargetRef, install: boolean): Targ
       kind: edit.kind,
       path: edit.path,
       action,
+      ...(kept ? { note: "not written by deja; --force replaces it" } : {}),
     });
   }
   // 3. The files deja owns whole.
   for (const { kind, file } of ownedFiles(ref, install)) {
     const path = expandPath(ctx.env, file.file);
     const c: Change = { target: owner(ref, kind), kind, path, action: "unchanged" };
-    if (install) {
-      if (existsSync(path) && !isMine(path) && !ctx.force) {
-        c.action = "kept";
-        c.note = "not written by deja; --force replaces it";
-      } else {
-        c.action = writeIfChanged(path, ownedText(file, ctx.launcher));
-      }
-    } else if (existsSync(path) && !isMine(path)) {
+    const step = ownedStep(ctx, path, file, install);
+    if (step.do === "keep") {
       c.action = "kept";
-      c.note = "not written by deja";
-    } else {
+      c.note = step.note;
+    } else if (step.do === "write") {
+      c.action = writeIfChanged(path, step.text, 0o600, step.backup);
+    } else if (step.do === "remove") {
       c.action = removeFile(path, kind === "skill" || kind === "hooks" ? dirname(path) : undefined);
-    }
+      // No record of the directories install made (the data directory went): take
+      // the empty ones up to the harness's own directory.
+      if (ctx.state?.missing) removeEmptyDirs(dirname(path), harnessDirs(ctx.env, ref));
+    } else c.action = install ? "unchanged" : "absent";
     outcome.changes.push(c);
   }
   return outcome;

@@ -9,6 +9,9 @@ import { dataDir } from "../../core/paths.ts";
 import { DejaError } from "../../core/errors.ts";
 import { search } from "../search.ts";
 import { tempDir } from "../../tests/_tmp.ts";
+import { checkStaleness, isFresh } from "../fresh/check.ts";
+import { runIndex } from "../indexer.ts";
+import { parsers } from "../../parsers/mod.ts";
 
 function home() {
   const root = tempDir("deja-notes-");
@@ -101,5 +104,28 @@ Deno.test("remember keeps the note when another index run holds the lock", async
   } finally {
     lock.release();
     h.cleanup();
+  }
+});
+
+Deno.test("after remember, and after an index run, the freshness check finds the notes store fresh", async () => {
+  const { root, env } = home();
+  try {
+    const fresh = () => {
+      const s = Store.open(indexPath(env));
+      try {
+        return isFresh(checkStaleness(s, { env }));
+      } finally {
+        s.close();
+      }
+    };
+    await runIndex(env, parsers);
+    assert(fresh(), "fresh after the first index run");
+    const r = await remember(env, "the notes store is watched", { cwd: "/w/app" });
+    assert(r.indexed);
+    assert(fresh(), "fresh after remember (it indexed the note)");
+    await runIndex(env, parsers);
+    assert(fresh(), "fresh after the next index run");
+  } finally {
+    rmSync(root, { recursive: true });
   }
 });

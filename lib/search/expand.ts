@@ -6,7 +6,10 @@
  * - `stemmed`: word forms (same Porter stem: `failing` -> `fails`, `failed`)
  *   and the reviewed developer synonyms (`db` -> `database`);
  * - `close`: for a word the index does not hold (4+ letters), tokens one edit
- *   away (two for words of 8+), beside the word forms of the other terms.
+ *   away (two for words of 8+) and the tokens it is the start of (a word cut
+ *   short: `recurrin` -> `recurring`), beside the word forms of the other
+ *   terms; each word resolved on its own, so a misspelt word and a cut one
+ *   meet (`flexbx recurrin`).
  *
  * A tier is declined (null) when it cannot match: a term with nothing to
  * match, no term widened beyond the previous tier, or (substring and close
@@ -89,6 +92,14 @@ function formsAndSynonyms(stats: TermStats, word: string): string[] {
 }
 
 /**
+ * Indexed tokens that `word` (4+ letters, not itself indexed) is the start of:
+ * the word cut short. At most {@link MAX_ALTS}, most used first.
+ */
+function completions(stats: TermStats, word: string): string[] {
+  return byUse(stats.store, withPrefix(stats.store, word).filter((w) => w !== word), MAX_ALTS);
+}
+
+/**
  * A fragment of a path or identifier cut mid-token (`kout/refreshSess`): the
  * token phrases it may be part of — its first token the end of an indexed
  * token, its last the start of one, the tokens between as typed — at most
@@ -122,6 +133,8 @@ export function expand(stats: TermStats, terms: QueryTerm[], tier: LiteralTier):
   const alts: string[][][] = [];
   const changes: Expansion["changes"] = [];
   let widenedOnly = 0;
+  /** Words only spelt close to an indexed token (not the start of one). */
+  let guesses = 0;
   for (const t of terms) {
     const literal = stats.present(t.tokens);
     const word = !t.quoted && t.tokens.length === 1 ? t.tokens[0] : undefined;
@@ -135,7 +148,9 @@ export function expand(stats: TermStats, terms: QueryTerm[], tier: LiteralTier):
     } else if (literal) {
       list = formsAndSynonyms(stats, word);
     } else if (word.length >= 4 && !/\d/.test(word)) {
-      list = near(stats.store, word, word.length >= 8 ? 2 : 1, 8);
+      const cut = completions(stats, word);
+      list = [...near(stats.store, word, word.length >= 8 ? 2 : 1, 8), ...cut];
+      if (!cut.length) guesses++;
     }
     if (!word) {
       const frag = !literal && tier === "substring" && !t.quoted ? fragmentOf(stats, t.tokens) : [];
@@ -155,11 +170,15 @@ export function expand(stats: TermStats, terms: QueryTerm[], tier: LiteralTier):
     alts.push(list.map((w) => [w]));
   }
   if (tier !== "exact" && !changes.length) return null;
-  // Word forms are the same words; a substring or a close spelling is a guess. Several
-  // close spellings at once are kept when each misspelt word is long enough to guess
-  // (5+ letters) and, in the ladder, the guesses meet in one event.
+  // Word forms are the same words; a substring or a close spelling is a guess. At most
+  // one close spelling beside words cut short is read as the user typed it (one typo).
+  // Several close spellings at once are kept when each misspelt word is long enough to
+  // guess (5+ letters) and, in the ladder, the guesses meet in one event.
   let together = false;
-  if (tier !== "stemmed" && terms.length > 1 && widenedOnly > Math.ceil(terms.length / 2)) {
+  if (
+    tier !== "stemmed" && terms.length > 1 && widenedOnly > Math.ceil(terms.length / 2) &&
+    !(tier === "close" && guesses <= 1 && terms.length <= 4)
+  ) {
     const guessable = tier === "close" && terms.length <= 4 &&
       terms.every((t) => stats.present(t.tokens) || (t.tokens[0]?.length ?? 0) >= 5);
     if (!guessable) return null;

@@ -1,0 +1,144 @@
+/**
+ * What install did that uninstall must know later, kept in
+ * `<data>/install-state.json`: the directories and the files deja created
+ * (only those may ever be removed again: a file the user had, even one left
+ * holding `{}`, stays), and the user's own entries that `install --force`
+ * replaced (uninstall puts them back). Older deja kept only the directories,
+ * in `<data>/install-dirs.json`; that file is still read.
+ *
+ * @module
+ */
+import { existsSync, mkdirSync, readFileSync, rmdirSync, rmSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import type { Env } from "../../core/model.ts";
+import { dataDir } from "../../core/paths.ts";
+
+/** A user's entry `install --force` replaced with deja's: where it was and what it held. */
+export interface Replaced {
+  /** The config file (symlinks followed). */
+  file: string;
+  /** The key path of the entry (registry `install.mcp.key`). */
+  key: string[];
+  /** The user's value, put back by uninstall. */
+  value: unknown;
+}
+
+/** The install state. */
+export interface InstallState {
+  /** Directories deja's writes created, outermost first. */
+  dirs: string[];
+  /** Files deja's writes created (symlinks followed). */
+  created: string[];
+  replaced: Replaced[];
+  /** No state was kept (deja's data directory was deleted, or nothing was installed). */
+  missing?: boolean;
+}
+
+const stateFile = (env: Env) => join(dataDir(env), "install-state.json");
+const oldDirsFile = (env: Env) => join(dataDir(env), "install-dirs.json");
+const strings = (v: unknown): string[] =>
+  Array.isArray(v) ? v.filter((x): x is string => typeof x === "string") : [];
+
+/** The install state of `env` (empty when none was kept, or it does not parse). */
+export function loadInstallState(env: Env): InstallState {
+  const s: InstallState = { dirs: [], created: [], replaced: [] };
+  s.missing = !existsSync(stateFile(env)) && !existsSync(oldDirsFile(env));
+  try {
+    s.dirs.push(...strings(JSON.parse(readFileSync(oldDirsFile(env), "utf8"))));
+  } catch { /* none */ }
+  try {
+    const v = JSON.parse(readFileSync(stateFile(env), "utf8"));
+    s.dirs.push(...strings(v?.dirs));
+    s.created.push(...strings(v?.created));
+    if (Array.isArray(v?.replaced)) {
+      s.replaced.push(
+        ...v.replaced.filter((r: Replaced) =>
+          typeof r?.file === "string" && Array.isArray(r.key) && "value" in r
+        ),
+      );
+    }
+  } catch { /* none */ }
+  return s;
+}
+
+/** Writes the state (removes its file when it holds nothing). */
+export function saveInstallState(env: Env, s: InstallState): void {
+  const keep: InstallState = {
+    dirs: [...new Set(s.dirs)].filter((d) => d !== dataDir(env)),
+    created: [...new Set(s.created)],
+    replaced: s.replaced,
+  };
+  delete keep.missing;
+  if (existsSync(oldDirsFile(env))) rmSync(oldDirsFile(env), { force: true });
+  const file = stateFile(env);
+  if (!keep.dirs.length && !keep.created.length && !keep.replaced.length) {
+    return void rmSync(file, { force: true });
+  }
+  const text = JSON.stringify(keep, null, 2) + "\n";
+  try {
+    if (readFileSync(file, "utf8") === text) return; // unchanged: not even its time
+  } catch { /* none yet */ }
+  mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+  writeFileSync(file, text, { mode: 0o600 });
+}
+
+/** What writes made while {@link recording} runs. */
+let made: { dirs: string[]; files: string[] } | undefined;
+
+/** Notes that a write created `dir` and its parents up to `first` (mkdirSync's answer). */
+export function noteMadeDirs(dir: string, first: string | undefined): void {
+  if (!made || !first) return;
+  const chain: string[] = [];
+  for (let d = dir; d.length >= first.length; d = dirname(d)) {
+    chain.unshift(d);
+    if (d === first || dirname(d) === d) break;
+  }
+  made.dirs.push(...chain);
+}
+
+/** Notes that a write created the file `path`. */
+export function noteCreated(path: string): void {
+  made?.files.push(path);
+}
+
+/**
+ * Runs `fn` and adds every directory and file its writes created to the
+ * install state, so that uninstall may take them away again (even when `fn`
+ * throws half way: what was made is still recorded).
+ */
+export function keepingMadeDirs<T>(env: Env, fn: () => T): T {
+  const outer = made;
+  made = { dirs: [], files: [] };
+  const mine = made;
+  try {
+    return fn();
+  } finally {
+    made = outer;
+    if (mine.dirs.length || mine.files.length) {
+      const s = loadInstallState(env);
+      saveInstallState(env, {
+        ...s,
+        dirs: [...s.dirs, ...mine.dirs],
+        created: [...s.created, ...mine.files],
+      });
+    }
+  }
+}
+
+/**
+ * Removes the directories install made that are empty now, deepest first, and
+ * forgets the created files that are gone.
+ */
+export function removeMadeDirs(env: Env): void {
+  const s = loadInstallState(env);
+  for (const d of [...s.dirs].sort((a, b) => b.length - a.length)) {
+    try {
+      rmdirSync(d);
+    } catch { /* not empty, or gone */ }
+  }
+  saveInstallState(env, {
+    ...s,
+    dirs: s.dirs.filter((d) => existsSync(d)),
+    created: s.created.filter((f) => existsSync(f)),
+  });
+}
