@@ -32,7 +32,7 @@ import {
   FormatError,
   formatOf,
   parseConfig,
-  renderConfig,
+  renderChecked,
 } from "./formats.ts";
 import { noteCreated, noteMadeDirs } from "./state.ts";
 
@@ -210,7 +210,7 @@ export function saveJsonDoc(
     rmSync(doc.real, { force: true });
     return "removed";
   }
-  const text = renderConfig(doc.format, doc.text, doc.value, next);
+  const text = renderChecked(doc.format, doc.text, doc.value, next);
   return writeAtomic(doc.real, (doc.bom ? BOM : "") + text, 0o600, backup);
 }
 

@@ -52,7 +52,7 @@ import {
   writtenByDeja,
 } from "./edits.ts";
 import type { InstallState, Replaced } from "./state.ts";
-import type { ConfigFormat } from "./formats.ts";
+import { type ConfigFormat, EditCheckError, renderChecked } from "./formats.ts";
 import { removeListHooks, setListHooks } from "./list_hooks.ts";
 import { TEXTS } from "./texts.ts";
 import { readTextSync } from "../../core/fsread.ts";
@@ -378,6 +378,18 @@ export function planTarget(
       };
     }
     throw err;
+  }
+  for (const d of docs.values()) {
+    if (JSON.stringify(d.doc.value) === JSON.stringify(d.next)) continue;
+    try {
+      renderChecked(d.doc.format, d.doc.text, d.doc.value, d.next);
+    } catch (err) {
+      if (!(err instanceof EditCheckError)) throw err;
+      return {
+        refused: `${d.doc.path}: deja's edit went wrong: ${err.message}; nothing was changed ` +
+          `(please report this; add deja's entry by hand meanwhile)`,
+      };
+    }
   }
   const touched = [
     ...[...docs.values()].filter((d) => JSON.stringify(d.doc.value) !== JSON.stringify(d.next))
