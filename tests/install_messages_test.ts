@@ -59,3 +59,18 @@ Deno.test("uninstall --auto takes back the -auto wiring of every harness and lea
   assert(refs.length > 5);
   assert(refs.every((r) => r.auto), refs.map((r) => r.name).join(","));
 });
+
+Deno.test("target names: uninstall hints uninstall, aliases suggest the listed target, any case", () => {
+  const env = testEnv("/nonexistent-home");
+  const refused = (name: string, install: boolean) => {
+    const e = assertThrows(() => selectTargets(env, { names: [name] }, install), DejaError);
+    return `${e.message} ${(e as DejaError & { hint?: string }).hint ?? ""}`;
+  };
+  for (const n of ["goose-auto", "zed-auto"]) {
+    const said = refused(n, false);
+    assertStringIncludes(said, `deja uninstall ${n.replace("-auto", "")}`);
+    assert(!said.includes("deja install"), said);
+  }
+  assertStringIncludes(refused("claud", false), "did you mean 'claude-code'?");
+  assertEquals(selectTargets(env, { names: ["CODEX"] }, true).map((r) => r.name), ["codex"]);
+});

@@ -288,9 +288,45 @@ function items(entry: unknown, style: "flat" | "nested"): Obj[] {
 }
 
 /**
+ * True when deja wrote this hook command: its program is the launcher
+ * `launcher` names (the binary itself on Windows) or any `deja-launcher`. A
+ * command the user wrote that runs a `deja` binary is the user's: deja
+ * neither takes it over (unless `--force`) nor removes it.
+ */
+export function hookByDeja(command: unknown, launcher?: string): boolean {
+  if (typeof command !== "string" || !dejaSubcommand(command)) return false;
+  const prog = commandProgram(command);
+  return (launcher !== undefined && launcher !== "" && prog === launcher) ||
+    /(^|[/\\])deja-launcher$/.test(prog);
+}
+
+/**
+ * A user's hook entry `--force` replaced: the event key, the subcommand, its
+ * index in the event's list, the entry as it was, and (when the entry stayed
+ * with the user's other items in it) what was left of it at that index.
+ */
+export interface HookReplaced {
+  event: string;
+  sub: string;
+  index: number;
+  entry: unknown;
+  left?: unknown;
+}
+
+/** How install treats hook entries that run deja but that deja did not write. */
+export interface HookOwnership {
+  force?: boolean;
+  /** Told of each user's entry `force` replaced (uninstall puts it back). */
+  replaced?: (r: HookReplaced) => void;
+}
+
+/**
  * Adds or updates deja's hook for each spec. An existing deja entry for the
  * same subcommand is updated where it stands (extra fields kept); duplicates
- * of it are removed; a missing one is appended.
+ * of it are removed; a missing one is appended. An entry the user wrote that
+ * runs the same deja subcommand ({@link hookByDeja} false) is kept, and deja
+ * adds none beside it (returns `kept`), unless `own.force`: then it is
+ * replaced and reported to `own.replaced`.
  *
  * @param style `flat` (`{matcher, command, timeout}`, Crush) or `nested`
  *   (`{matcher, hooks: [{type, command, timeout}]}`, Claude Code).
@@ -301,8 +337,10 @@ export function setHooks(
   specs: HookSpec[],
   launcher: string,
   style: "flat" | "nested",
-): void {
+  own: HookOwnership = {},
+): "kept" | void {
   const hooks = childObj(o, "hooks", "");
+  let keptAny = false;
   for (const spec of specs) {
     const command = hookCommand(launcher, spec.args);
     const item: Obj = style === "flat"
@@ -314,34 +352,70 @@ export function setHooks(
     const keys = sameEvent(hooks, spec.event);
     if (!keys.includes(spec.event)) keys.unshift(spec.event);
     let placed = false;
+    let kept = false;
     for (const k of keys) {
       const list = eventList(hooks, k);
       for (let i = 0; i < list.length; i++) {
-        const mine = items(list[i], style).filter((h) =>
+        const calls = items(list[i], style).filter((h) =>
           dejaSubcommand(h.command) === spec.args[0]
         );
+        const theirs = calls.some((h) => !hookByDeja(h.command, launcher));
+        if (theirs && !own.force) kept = true;
+        const mine = theirs && !own.force
+          ? calls.filter((h) => hookByDeja(h.command, launcher))
+          : calls;
         if (!mine.length) continue;
         const e = list[i] as Obj;
+        const was = theirs ? structuredClone(e) : undefined;
         const others = items(e, style).filter((h) => !mine.includes(h));
+        const index = i;
+        let left: unknown;
         if (!placed && (style === "flat" || others.length === 0)) {
           list[i] = style === "flat"
             ? { ...e, ...item }
             : { ...e, ...entry, hooks: [{ ...mine[0], ...item }] };
-          if (style === "flat" && !spec.matcher) delete (list[i] as Obj).matcher;
-          if (style === "nested" && !spec.matcher) delete (list[i] as Obj).matcher;
+          if (!spec.matcher) delete (list[i] as Obj).matcher;
           placed = true;
-        } else if (style === "flat") {
+        } else if (style === "flat" || others.length === 0) {
           list.splice(i--, 1);
         } else {
           e.hooks = others;
+          left = structuredClone(e);
+        }
+        if (was) {
+          own.replaced?.({ event: k, sub: spec.args[0], index, entry: was, left });
         }
       }
     }
-    if (!placed) eventList(hooks, spec.event).push(entry);
+    if (kept) keptAny = true;
+    if (!placed && !kept) eventList(hooks, spec.event).push(entry);
     for (const k of keys) {
       if (Array.isArray(hooks[k]) && !(hooks[k] as unknown[]).length) delete hooks[k];
     }
   }
+  return keptAny ? "kept" : undefined;
+}
+
+/**
+ * Puts back the user's entries `--force` replaced (`back`), for the events and
+ * subcommands where `gone` says deja's entry was just removed (an entry the
+ * user has changed since is left alone). Returns the ones put back.
+ */
+export function putBackHooks(
+  list: (event: string) => unknown[],
+  back: HookReplaced[],
+  gone: Set<string>,
+): HookReplaced[] {
+  const done: HookReplaced[] = [];
+  for (const r of [...back].sort((a, b) => a.index - b.index)) {
+    if (!gone.has(`${r.event}\0${r.sub}`)) continue;
+    const l = list(r.event);
+    if (r.left !== undefined && JSON.stringify(l[r.index]) === JSON.stringify(r.left)) {
+      l[r.index] = structuredClone(r.entry);
+    } else l.splice(Math.min(r.index, l.length), 0, structuredClone(r.entry));
+    done.push(r);
+  }
+  return done;
 }
 
 /** deja's hook items for `event` (any spelling), with the matcher of their entry. */
@@ -368,30 +442,49 @@ export function findHooks(
 }
 
 /**
- * Removes every deja hook item (any `hook-*` subcommand, any event); entries,
- * event lists and a `hooks` map left empty by the removal go too. Returns the
- * number of items removed.
+ * Removes every hook item deja wrote ({@link hookByDeja}; any `hook-*`
+ * subcommand, any event) and puts back the user's entries `--force` replaced
+ * (`back`); entries, event lists and a `hooks` map left empty go too. Returns
+ * the number of items removed; the ones put back are added to `restored`.
  */
-export function removeHooks(o: Obj, style: "flat" | "nested"): number {
+export function removeHooks(
+  o: Obj,
+  style: "flat" | "nested",
+  launcher?: string,
+  back: HookReplaced[] = [],
+  restored: HookReplaced[] = [],
+): number {
   if (!isObj(o.hooks)) return 0;
   const hooks = o.hooks;
   let n = 0;
+  const gone = new Set<string>();
   for (const k of Object.keys(hooks)) {
     const list = hooks[k];
     if (!Array.isArray(list)) continue;
     let here = 0;
     const kept = list.flatMap((e) => {
       const all = items(e, style);
-      const mine = all.filter((h) => dejaSubcommand(h.command));
+      const mine = all.filter((h) => hookByDeja(h.command, launcher));
       if (!mine.length) return [e];
       here += mine.length;
+      for (const h of mine) gone.add(`${k}\0${dejaSubcommand(h.command)}`);
       if (style === "flat" || mine.length === all.length) return [];
       return [{ ...(e as Obj), hooks: all.filter((h) => !mine.includes(h)) }];
     });
     if (!here) continue;
     n += here;
-    if (kept.length) hooks[k] = kept;
-    else delete hooks[k];
+    hooks[k] = kept;
+  }
+  restored.push(...putBackHooks(
+    (k) => {
+      if (!Array.isArray(hooks[k])) hooks[k] = [];
+      return hooks[k] as unknown[];
+    },
+    back,
+    gone,
+  ));
+  for (const k of Object.keys(hooks)) {
+    if (Array.isArray(hooks[k]) && !(hooks[k] as unknown[]).length) delete hooks[k];
   }
   if (n && !Object.keys(hooks).length) delete o.hooks;
   return n;

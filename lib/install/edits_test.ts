@@ -64,7 +64,7 @@ Deno.test("setHooks replaces a deja entry written for an old path in place, keep
   const o: Record<string, unknown> = {
     hooks: {
       PreToolUse: [
-        { matcher: "x", command: "/old/deja hook-tool --crush", timeout: 3, note: "mine" },
+        { matcher: "x", command: "/old/deja-launcher hook-tool --crush", timeout: 3, note: "mine" },
         { command: "./mine.sh" },
         { command: "/older/deja-launcher hook-tool --crush" },
       ],
@@ -84,7 +84,9 @@ Deno.test("setHooks replaces a deja entry written for an old path in place, keep
 
 Deno.test("setHooks flat finds deja's entry under Crush's other event spellings", () => {
   const o: Record<string, unknown> = {
-    hooks: { pre_tool_use: [{ command: "/old/deja hook-tool --crush" }, { command: "./x" }] },
+    hooks: {
+      pre_tool_use: [{ command: "/old/deja-launcher hook-tool --crush" }, { command: "./x" }],
+    },
   };
   setHooks(o, crushSpec, L, "flat");
   const h = o.hooks as Record<string, unknown[]>;
@@ -124,7 +126,7 @@ Deno.test("setHooks nested takes deja's item out of a group it shares with the u
         matcher: "Bash",
         hooks: [{ type: "command", command: "./lint.sh" }, {
           type: "command",
-          command: "/o/deja hook-tool",
+          command: "/o/deja-launcher hook-tool",
         }],
       }],
     },

@@ -206,7 +206,8 @@ function jsoncIndent(text: string): jsonc.FormattingOptions {
  * indent and line ending (and the braces of a container it was empty in).
  */
 function jsonEdit(text: string, c: Change, fo: jsonc.FormattingOptions): string {
-  const edits = jsonc.modify(text, c.path, c.value, { isArrayInsertion: c.insert === true });
+  const edits = (c.value === undefined ? itemRemoval(text, c.path) : undefined) ??
+    jsonc.modify(text, c.path, c.value, { isArrayInsertion: c.insert === true });
   let out = text;
   for (const e of [...edits].sort((a, b) => b.offset - a.offset)) {
     out = jsonc.applyEdits(out, [e]);
@@ -217,6 +218,67 @@ function jsonEdit(text: string, c: Change, fo: jsonc.FormattingOptions): string 
     if (/[\]}]/.test(out[end] ?? "")) end++;
     const range = { offset: begin, length: end - begin };
     out = jsonc.applyEdits(out, jsonc.format(out, range, { ...fo, keepLines: false }));
+  }
+  return out;
+}
+
+/**
+ * The edit that removes list item `path` (its last segment an index), or
+ * undefined when `path` names no list item. jsonc-parser's own removal of a
+ * list's last item cuts one character short in a list written on one line
+ * (`["mcp","--x"]` became `["mcp""]`), so deja computes it from the parse
+ * tree: from the end of the item before to the end of this one.
+ */
+function itemRemoval(text: string, path: Array<string | number>): jsonc.Edit[] | undefined {
+  const idx = path[path.length - 1];
+  if (typeof idx !== "number") return undefined;
+  const root = jsonc.parseTree(text, [], { allowTrailingComma: true });
+  const list = root && jsonc.findNodeAtLocation(root, path.slice(0, -1));
+  const kids = list?.type === "array" ? list.children ?? [] : [];
+  const it = kids[idx];
+  if (!list || !it) return undefined;
+  if (kids.length === 1) return [{ offset: list.offset + 1, length: list.length - 2, content: "" }];
+  if (idx === kids.length - 1) {
+    const from = kids[idx - 1].offset + kids[idx - 1].length;
+    return [{ offset: from, length: it.offset + it.length - from, content: "" }];
+  }
+  return [{ offset: it.offset, length: kids[idx + 1].offset - it.offset, content: "" }];
+}
+
+/** `v` with every object's keys in order, for comparing values whatever their key order. */
+function canonical(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(canonical);
+  if (isObj(v)) {
+    return Object.fromEntries(Object.keys(v).sort().map((k) => [k, canonical(v[k])]));
+  }
+  return v;
+}
+
+/** An edit whose text would not read back as the value deja meant to write. */
+export class EditCheckError extends Error {}
+
+/**
+ * {@link renderConfig}, then the result read back in its format: it must parse
+ * and hold exactly `next` (so no edit bug can ever write a broken config, or
+ * change a value deja did not mean to).
+ *
+ * @throws {EditCheckError} when it does not.
+ */
+export function renderChecked(
+  format: ConfigFormat,
+  text: string,
+  before: Obj,
+  next: Obj,
+): string {
+  const out = renderConfig(format, text, before, next);
+  let back: unknown;
+  try {
+    back = parseConfig(out, format);
+  } catch (e) {
+    throw new EditCheckError(`the edited text would not parse (${(e as Error).message})`);
+  }
+  if (JSON.stringify(canonical(back)) !== JSON.stringify(canonical(next))) {
+    throw new EditCheckError("the edited text would not hold the values meant");
   }
   return out;
 }

@@ -9,7 +9,15 @@
  * @module
  */
 import type { HookSpec } from "./facts.ts";
-import { dejaSubcommand, hookCommand, ShapeError } from "./edits.ts";
+import {
+  dejaSubcommand,
+  hookByDeja,
+  hookCommand,
+  type HookOwnership,
+  type HookReplaced,
+  putBackHooks,
+  ShapeError,
+} from "./edits.ts";
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
@@ -41,23 +49,41 @@ const mine = (e: unknown, sub?: string): boolean =>
 /**
  * Adds or updates deja's entry for each spec (one per event and subcommand):
  * an existing one is updated where it stands, duplicates go, a missing one is
- * appended after the user's entries.
+ * appended after the user's entries. An entry the user wrote that runs the
+ * same deja subcommand is kept and none added (returns `kept`), unless
+ * `own.force` (edits.ts `setHooks`).
  *
  * @throws {ShapeError} when `hooks` is there but is not a list.
  */
-export function setListHooks(o: Obj, specs: HookSpec[], launcher: string): void {
+export function setListHooks(
+  o: Obj,
+  specs: HookSpec[],
+  launcher: string,
+  own: HookOwnership = {},
+): "kept" | void {
   const list = hookList(o, true)!;
+  let keptAny = false;
   for (const spec of specs) {
     const want = entryOf(spec, launcher);
-    const at = list.flatMap((e, i) =>
+    const calls = list.flatMap((e, i) =>
       mine(e, spec.args[0]) && (e as Obj).event === spec.event ? [i] : []
     );
-    if (!at.length) list.push(want);
-    else {
+    const theirs = calls.filter((i) => !hookByDeja((list[i] as Obj).command, launcher));
+    if (theirs.length && !own.force) keptAny = true;
+    const at = theirs.length && !own.force ? calls.filter((i) => !theirs.includes(i)) : calls;
+    for (const i of theirs) {
+      if (own.force) {
+        own.replaced?.({ event: spec.event, sub: spec.args[0], index: i, entry: list[i] });
+      }
+    }
+    if (!at.length) {
+      if (!theirs.length) list.push(want);
+    } else {
       list[at[0]] = want;
       for (const i of at.slice(1).reverse()) list.splice(i, 1);
     }
   }
+  return keptAny ? "kept" : undefined;
 }
 
 /** deja's entries for `event`, with their matcher. */
@@ -73,13 +99,27 @@ export function findListHooks(
   });
 }
 
-/** Removes every deja entry; a list left empty goes too. Returns how many went. */
-export function removeListHooks(o: Obj): number {
+/**
+ * Removes every entry deja wrote (edits.ts `hookByDeja`) and puts back the
+ * user's entries `--force` replaced (`back`); a list left empty goes too.
+ * Returns how many went; the ones put back are added to `restored`.
+ */
+export function removeListHooks(
+  o: Obj,
+  launcher?: string,
+  back: HookReplaced[] = [],
+  restored: HookReplaced[] = [],
+): number {
   const list = hookList(o, false);
   if (!list) return 0;
-  const kept = list.filter((e) => !mine(e));
+  const ours = (e: unknown) => isObj(e) && hookByDeja(e.command, launcher);
+  const kept = list.filter((e) => !ours(e));
   const n = list.length - kept.length;
   if (!n) return 0;
+  const gone = new Set(
+    list.filter(ours).map((e) => `${(e as Obj).event}\0${dejaSubcommand((e as Obj).command)}`),
+  );
+  restored.push(...putBackHooks(() => kept, back, gone));
   if (kept.length) o.hooks = kept;
   else delete o.hooks;
   return n;

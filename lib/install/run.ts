@@ -174,22 +174,16 @@ function splitByOwner(o: TargetOutcome): TargetOutcome[] {
  * (never a backup that holds deja's own entries: an older deja made those).
  */
 function dropBackups(env: Env, outcomes: TargetOutcome[]): void {
-  const live = new Set(
-    wirables().flatMap((w) =>
-      [false, true].flatMap((auto) =>
-        targetStatus(env, { name: "", harness: w, auto }).parts
-          .filter((p) => p.state !== "not_wired").map((p) => realTarget(p.path))
-      )
-    ),
-  );
   for (const c of outcomes.flatMap((o) => o.changes)) {
     if (c.kind === "skill" || c.kind === "command") continue;
     const real = realTarget(c.path);
     const bak = `${real}.deja.bak`;
-    if (live.has(real) || !existsSync(bak)) continue;
+    if (!existsSync(bak)) continue;
+    const now = existsSync(real) ? readFileSync(real, "utf8") : undefined;
+    if (now !== undefined && heldByDeja(env, real, now)) continue; // deja is still wired there
     const original = readFileSync(bak, "utf8");
     const mine = heldByDeja(env, real, original);
-    if (!mine && (!existsSync(real) || sameData(real, readFileSync(real, "utf8"), original))) {
+    if (!mine && (now === undefined || sameData(real, now, original))) {
       writeIfChanged(real, original);
     }
     rmSync(bak, { force: true });

@@ -44,16 +44,20 @@ export function selectTargets(env: Env, sel: Selection, install: boolean): Targe
     throw new DejaError("which target? name one or more, or give --all or --auto", hint, 2);
   }
   const out: TargetRef[] = [];
-  for (const n of sel.names) {
+  const verb = install ? "install" : "uninstall";
+  for (const given of sel.names) {
+    const n = given.toLowerCase(); // target names are lower case: `CODEX` means codex
     const t = findTarget(n);
     const none = t ? undefined : noAutoReason(n);
     if (none) {
       const plain = none.harness.facts.target;
       throw new DejaError(
         `'${n}': ${none.harness.displayName} gets no automatic recall from deja: ${none.reason}`,
-        `use 'deja install ${plain}': ${
-          none.harness.facts.skill ? "deja's MCP server and skill let" : "deja's MCP server lets"
-        } the agent ask deja itself`,
+        install
+          ? `use 'deja install ${plain}': ${
+            none.harness.facts.skill ? "deja's MCP server and skill let" : "deja's MCP server lets"
+          } the agent ask deja itself`
+          : `use 'deja uninstall ${plain}'`,
         2,
       );
     }
@@ -61,14 +65,16 @@ export function selectTargets(env: Env, sel: Selection, install: boolean): Targe
     if (hookless) {
       throw new DejaError(
         `'${n}': ${hookless.displayName} fires no hooks deja can use, so it has no -auto target`,
-        `use 'deja install ${hookless.facts.target}'`,
+        `use 'deja ${verb} ${hookless.facts.target}'`,
         2,
       );
     }
     if (!t) {
-      const like = suggestCommand(n, allTargetNames());
+      // An alias is suggested by the target name the list shows (`claud`: claude-code).
+      const near = suggestCommand(n, allTargetNames());
+      const like = near && (findTarget(near)?.name ?? near);
       throw new DejaError(
-        `unknown target '${n}'${like ? `; did you mean '${like}'?` : ""}`,
+        `unknown target '${given}'${like ? `; did you mean '${like}'?` : ""}`,
         hint,
         2,
       );

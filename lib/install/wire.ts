@@ -37,6 +37,8 @@ import {
 import {
   addListItem,
   dropBase,
+  type HookOwnership,
+  type HookReplaced,
   mcpValue,
   removeGrant,
   removeHooks,
@@ -50,7 +52,7 @@ import {
   writtenByDeja,
 } from "./edits.ts";
 import type { InstallState, Replaced } from "./state.ts";
-import type { ConfigFormat } from "./formats.ts";
+import { type ConfigFormat, EditCheckError, renderChecked } from "./formats.ts";
 import { removeListHooks, setListHooks } from "./list_hooks.ts";
 import { TEXTS } from "./texts.ts";
 import { readTextSync } from "../../core/fsread.ts";
@@ -112,22 +114,65 @@ function installMcp(ctx: WireCtx, path: string, key: string[], entry: Obj, o: Ob
   const old = mcpValue(o, key);
   if (old === undefined || writtenByDeja(old, ctx.launcher)) return setMcp(o, key, entry);
   if (!ctx.force) return "kept";
-  const file = realTarget(path);
-  const state = ctx.state;
-  if (state && !state.replaced.some((r) => r.file === file && sameKey(r.key, key))) {
-    state.replaced.push({ file, key, value: structuredClone(old) });
-  }
+  remember(ctx, path, key, old);
   setMcp(o, key, entry, true);
 }
 
-/** Removes deja's MCP entry at `key`, putting back the user's entry `--force` replaced. */
+/**
+ * Records the user's value `--force` replaces at `key` of the config at
+ * `path`; a record kept from an earlier `--force` gives way to it (the value
+ * deja replaced most recently is the one uninstall puts back).
+ */
+function remember(ctx: WireCtx, path: string, key: string[], value: unknown): void {
+  const state = ctx.state;
+  if (!state) return;
+  const file = realTarget(path);
+  state.replaced = state.replaced.filter((r) => !(r.file === file && sameKey(r.key, key)));
+  state.replaced.push({ file, key, value: structuredClone(value) });
+}
+
+/**
+ * Removes deja's MCP entry at `key`, putting back the user's entry `--force`
+ * replaced. An entry that is not deja's any more (the user changed it) stays,
+ * and the record of the older one is dropped.
+ */
 function uninstallMcp(ctx: WireCtx, path: string, key: string[], o: Obj): void {
-  if (!removeMcp(o, key, ctx.launcher)) return;
   const file = realTarget(path);
   const r = ctx.state?.replaced.find((x) => x.file === file && sameKey(x.key, key));
+  if (!removeMcp(o, key, ctx.launcher)) {
+    if (r && mcpValue(o, key) !== undefined) ctx.restored?.push(r);
+    return;
+  }
   if (!r) return;
   setMcp(o, key, structuredClone(r.value), true);
   ctx.restored?.push(r);
+}
+
+/** The state key of a hook entry `--force` replaced. */
+const hookKey = (r: HookReplaced) => ["#hook", r.event, r.sub];
+
+/** Hook ownership for install: `--force` replaces the user's entries, recorded for uninstall. */
+function hookOwnership(ctx: WireCtx, path: string): HookOwnership {
+  return {
+    force: ctx.force,
+    replaced: (r) => remember(ctx, path, hookKey(r), r),
+  };
+}
+
+/** The user's hook entries `--force` replaced in the config at `path`. */
+function hookRecords(ctx: WireCtx, path: string): Replaced[] {
+  const file = realTarget(path);
+  return (ctx.state?.replaced ?? []).filter((r) => r.file === file && r.key[0] === "#hook");
+}
+
+/** Removes deja's hooks at `path`, putting back the user's entries `--force` replaced. */
+function uninstallHooks(ctx: WireCtx, path: string, style: string, o: Obj): void {
+  const recs = hookRecords(ctx, path);
+  const back = recs.map((r) => r.value as HookReplaced);
+  const done: HookReplaced[] = [];
+  if (style === "list") removeListHooks(o, ctx.launcher, back, done);
+  else removeHooks(o, style as "flat" | "nested", ctx.launcher, back, done);
+  ctx.restored?.push(...recs.filter((r) => done.includes(r.value as HookReplaced)));
 }
 
 /** Text that marks a file as deja's (see texts.ts). */
@@ -178,19 +223,22 @@ function jsonEdits(ctx: WireCtx, ref: TargetRef, install: boolean): JsonEdit[] {
     });
   }
   if (hooks && (ref.auto || !install)) {
+    const hookPath = expandPath(ctx.env, hooks.file);
     out.push({
       kind: "hooks",
-      path: expandPath(ctx.env, hooks.file),
+      path: hookPath,
       format: hooks.format,
       apply: install
         ? (o) => {
-          if (hooks.style === "list") setListHooks(o, hooks.hooks, ctx.launcher);
-          else setHooks(o, hooks.hooks, ctx.launcher, hooks.style);
+          const own = hookOwnership(ctx, hookPath);
+          const kept = hooks.style === "list"
+            ? setListHooks(o, hooks.hooks, ctx.launcher, own)
+            : setHooks(o, hooks.hooks, ctx.launcher, hooks.style, own);
           setBase(o, hooks.base);
+          return kept;
         }
         : (o) => {
-          if (hooks.style === "list") removeListHooks(o);
-          else removeHooks(o, hooks.style);
+          uninstallHooks(ctx, hookPath, hooks.style, o);
           dropBase(o, hooks.base);
         },
     });
@@ -330,6 +378,18 @@ export function planTarget(
       };
     }
     throw err;
+  }
+  for (const d of docs.values()) {
+    if (JSON.stringify(d.doc.value) === JSON.stringify(d.next)) continue;
+    try {
+      renderChecked(d.doc.format, d.doc.text, d.doc.value, d.next);
+    } catch (err) {
+      if (!(err instanceof EditCheckError)) throw err;
+      return {
+        refused: `${d.doc.path}: deja's edit went wrong: ${err.message}; nothing was changed ` +
+          `(please report this; add deja's entry by hand meanwhile)`,
+      };
+    }
   }
   const touched = [
     ...[...docs.values()].filter((d) => JSON.stringify(d.doc.value) !== JSON.stringify(d.next))
