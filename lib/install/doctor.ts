@@ -29,7 +29,8 @@ import {
 import type { ConfigFormat } from "./formats.ts";
 import { unapprovedHooks } from "./codex_trust.ts";
 import { launcherPath, launcherTarget, targetExists } from "./launcher.ts";
-import type { PartKind } from "./wire.ts";
+import { type PartKind, withLauncher } from "./wire.ts";
+import type { Obj } from "../../core/values.ts";
 import { asIndexError, checkIndex, IndexDamaged, indexPath, Store } from "../store.ts";
 import { checkStaleness } from "../fresh/check.ts";
 import { Q } from "../schema.ts";
@@ -113,7 +114,8 @@ export function targetStatus(env: Env, ref: TargetRef): TargetStatus {
       parts.push(jsonPart(path, mcp.format, "mcp", (o) => {
         const e = getMcp(o, mcp.key);
         if (!e || !isDejaServer(e)) return { state: "not_wired" };
-        if (!writtenByDeja(e, env.platform === "win32" ? serverProgram(e) : undefined)) {
+        const want = withLauncher(mcp.entry, serverProgram(e)) as Obj;
+        if (!writtenByDeja(e, want, env.platform === "win32" ? serverProgram(e) : undefined)) {
           return { state: "not_wired", detail: "an entry deja did not write is there" };
         }
         const l = liveness(env, serverProgram(e));

@@ -4,9 +4,14 @@
  * the object (unknown keys, the user's own servers and hooks) is left as it
  * was, in its order.
  *
- * A hook entry is deja's when its command names deja (the launcher
- * `deja-launcher` or a `deja` binary) followed by a `hook-*` subcommand; so a
- * wiring written for an older path is replaced, not duplicated.
+ * An entry is deja's only when it is exactly what deja writes for the target
+ * ({@link hookByDeja}, {@link writtenByDeja}): a deja launcher (any path, so a
+ * wiring written for an older path is replaced, not duplicated) followed by
+ * exactly deja's arguments. Anything else is the user's, even when it runs a
+ * deja launcher: install keeps it (unless `--force`), uninstall never removes it.
+ *
+ * These edits never prune containers left empty: only the ones deja created
+ * may go, and wire.ts knows which (containers.ts).
  *
  * @module
  */
@@ -158,44 +163,55 @@ export function isDejaServer(entry: Obj | undefined): boolean {
   return entry !== undefined && /(^|[/\\])deja(-launcher)?(\.exe)?$/.test(serverProgram(entry));
 }
 
-/**
- * True when deja wrote this MCP entry: it runs a deja launcher (or the program
- * `launcher` names, the binary itself on Windows). An entry that runs a `deja`
- * binary the user named by hand is the user's: deja neither takes it over
- * (unless `--force`) nor removes it.
- */
-export function writtenByDeja(entry: unknown, launcher?: string): boolean {
-  if (!isObj(entry)) return false;
-  const prog = serverProgram(entry);
+/** True when `prog` is a deja launcher: `launcher` (the binary itself on Windows) or any `deja-launcher`. */
+export function isLauncher(prog: string, launcher?: string): boolean {
   return (launcher !== undefined && launcher !== "" && prog === launcher) ||
     /(^|[/\\])deja-launcher$/.test(prog);
 }
 
+/** The keys of an MCP entry that say what runs: any deja does not write makes the entry the user's. */
+const RUNS = ["command", "cmd", "args", "env", "cwd", "url", "type", "transport"];
+
 /**
- * Removes deja's MCP entry (only one deja wrote, {@link writtenByDeja}); drops a
- * parent (object or list) it left empty. Returns true when removed.
+ * True when deja wrote this MCP entry: it is exactly `want` (deja's entry for
+ * the target, launcher filled in), but that the program may be any deja
+ * launcher (or the program `launcher` names, the binary itself on Windows), and
+ * that fields which do not say what runs (`disabled`, `timeout`) may be added.
+ * An entry with other args, an `env`, or a `deja` binary the user named by
+ * hand is the user's: deja neither takes it over (unless `--force`) nor removes it.
  */
-export function removeMcp(o: Obj, key: string[], launcher?: string): boolean {
-  if (!writtenByDeja(getMcp(o, key), launcher)) return false;
+export function writtenByDeja(entry: unknown, want: Obj, launcher?: string): boolean {
+  if (!isObj(entry) || !isLauncher(serverProgram(entry), launcher)) return false;
+  const prog = serverProgram(want);
+  const swap = (v: unknown): unknown =>
+    v === prog
+      ? serverProgram(entry)
+      : Array.isArray(v)
+      ? v.map(swap)
+      : isObj(v) && typeof v.path === "string"
+      ? { ...v, path: serverProgram(entry) }
+      : v;
+  for (const k of new Set([...Object.keys(want), ...RUNS])) {
+    const mine = k in want ? JSON.stringify(swap(want[k])) : undefined;
+    if ((k in entry ? JSON.stringify(entry[k]) : undefined) !== mine) {
+      if (k in want || k in entry) return false;
+    }
+  }
+  return true;
+}
+
+/**
+ * Removes deja's MCP entry (only one deja wrote, {@link writtenByDeja}); the
+ * containers it leaves empty stay (wire.ts prunes the ones deja created).
+ * Returns true when removed.
+ */
+export function removeMcp(o: Obj, key: string[], want: Obj, launcher?: string): boolean {
+  if (!writtenByDeja(mcpValue(o, key), want, launcher)) return false;
   const holder = walk(o, key, false)!;
   const last = key[key.length - 1];
   if (Array.isArray(holder)) holder.splice(itemIndex(holder, listSelector(last)!), 1);
   else delete holder[last];
-  dropEmpty(o, key);
   return true;
-}
-
-/** Drops the containers on `key` left empty, innermost first. */
-function dropEmpty(o: Obj, key: string[]): void {
-  for (let n = key.length - 1; n > 0; n--) {
-    const parent = walk(o, key.slice(0, n), false);
-    const k = key[n - 1];
-    if (parent === undefined || Array.isArray(parent)) break;
-    const v = parent[k];
-    const empty = Array.isArray(v) ? v.length === 0 : isObj(v) && Object.keys(v).length === 0;
-    if (!empty) break;
-    delete parent[k];
-  }
 }
 
 /**
@@ -219,13 +235,12 @@ export function setGrant(o: Obj, key: string[], value: unknown): void {
   }
 }
 
-/** Removes the value at `key` while it is still `value`; drops the objects left empty. */
+/** Removes the value at `key` while it is still `value` (the objects left empty stay). */
 export function removeGrant(o: Obj, key: string[], value: unknown): boolean {
   const holder = walk(o, key, false);
   const last = key[key.length - 1];
   if (!isObj(holder) || holder[last] !== value) return false;
   delete holder[last];
-  dropEmpty(o, key);
   return true;
 }
 
@@ -246,7 +261,7 @@ export function addListItem(o: Obj, key: string[], item: string): void {
   } else throw new ShapeError(`${last} is not a list`);
 }
 
-/** Removes `item` from the list at `key`; drops the key when the list is left empty. */
+/** Removes `item` from the list at `key` (a list left empty stays). */
 export function removeListItem(o: Obj, key: string[], item: string): boolean {
   const holder = walk(o, key, false);
   if (!holder || Array.isArray(holder)) return false;
@@ -255,7 +270,6 @@ export function removeListItem(o: Obj, key: string[], item: string): boolean {
   if (v === item) return delete holder[last];
   if (!Array.isArray(v) || !v.includes(item)) return false;
   v.splice(v.indexOf(item), 1);
-  if (!v.length) delete holder[last];
   return true;
 }
 
@@ -288,16 +302,16 @@ function items(entry: unknown, style: "flat" | "nested"): Obj[] {
 }
 
 /**
- * True when deja wrote this hook command: its program is the launcher
- * `launcher` names (the binary itself on Windows) or any `deja-launcher`. A
- * command the user wrote that runs a `deja` binary is the user's: deja
+ * True when deja wrote this hook command: exactly what deja writes for one of
+ * `specs` (the target's hooks), `hookCommand(launcher, spec.args)`, where the
+ * launcher may be any deja launcher ({@link isLauncher}). A command with other
+ * arguments, a pipe, or a `deja` binary the user named is the user's: deja
  * neither takes it over (unless `--force`) nor removes it.
  */
-export function hookByDeja(command: unknown, launcher?: string): boolean {
-  if (typeof command !== "string" || !dejaSubcommand(command)) return false;
+export function hookByDeja(command: unknown, specs: HookSpec[], launcher?: string): boolean {
+  if (typeof command !== "string") return false;
   const prog = commandProgram(command);
-  return (launcher !== undefined && launcher !== "" && prog === launcher) ||
-    /(^|[/\\])deja-launcher$/.test(prog);
+  return isLauncher(prog, launcher) && specs.some((s) => command === hookCommand(prog, s.args));
 }
 
 /**
@@ -340,6 +354,7 @@ export function setHooks(
   own: HookOwnership = {},
 ): "kept" | void {
   const hooks = childObj(o, "hooks", "");
+  const had = new Set(Object.keys(hooks));
   let keptAny = false;
   for (const spec of specs) {
     const command = hookCommand(launcher, spec.args);
@@ -359,10 +374,10 @@ export function setHooks(
         const calls = items(list[i], style).filter((h) =>
           dejaSubcommand(h.command) === spec.args[0]
         );
-        const theirs = calls.some((h) => !hookByDeja(h.command, launcher));
+        const theirs = calls.some((h) => !hookByDeja(h.command, specs, launcher));
         if (theirs && !own.force) kept = true;
         const mine = theirs && !own.force
-          ? calls.filter((h) => hookByDeja(h.command, launcher))
+          ? calls.filter((h) => hookByDeja(h.command, specs, launcher))
           : calls;
         if (!mine.length) continue;
         const e = list[i] as Obj;
@@ -390,7 +405,9 @@ export function setHooks(
     if (kept) keptAny = true;
     if (!placed && !kept) eventList(hooks, spec.event).push(entry);
     for (const k of keys) {
-      if (Array.isArray(hooks[k]) && !(hooks[k] as unknown[]).length) delete hooks[k];
+      if (!had.has(k) && Array.isArray(hooks[k]) && !(hooks[k] as unknown[]).length) {
+        delete hooks[k];
+      }
     }
   }
   return keptAny ? "kept" : undefined;
@@ -442,14 +459,16 @@ export function findHooks(
 }
 
 /**
- * Removes every hook item deja wrote ({@link hookByDeja}; any `hook-*`
- * subcommand, any event) and puts back the user's entries `--force` replaced
- * (`back`); entries, event lists and a `hooks` map left empty go too. Returns
- * the number of items removed; the ones put back are added to `restored`.
+ * Removes every hook item deja wrote for `specs` ({@link hookByDeja}; any
+ * event) and puts back the user's entries `--force` replaced (`back`); an
+ * entry left without items goes too, but event lists and a `hooks` map left
+ * empty stay (wire.ts prunes the ones deja created). Returns the number of
+ * items removed; the ones put back are added to `restored`.
  */
 export function removeHooks(
   o: Obj,
   style: "flat" | "nested",
+  specs: HookSpec[],
   launcher?: string,
   back: HookReplaced[] = [],
   restored: HookReplaced[] = [],
@@ -464,7 +483,7 @@ export function removeHooks(
     let here = 0;
     const kept = list.flatMap((e) => {
       const all = items(e, style);
-      const mine = all.filter((h) => hookByDeja(h.command, launcher));
+      const mine = all.filter((h) => hookByDeja(h.command, specs, launcher));
       if (!mine.length) return [e];
       here += mine.length;
       for (const h of mine) gone.add(`${k}\0${dejaSubcommand(h.command)}`);
@@ -483,10 +502,6 @@ export function removeHooks(
     back,
     gone,
   ));
-  for (const k of Object.keys(hooks)) {
-    if (Array.isArray(hooks[k]) && !(hooks[k] as unknown[]).length) delete hooks[k];
-  }
-  if (n && !Object.keys(hooks).length) delete o.hooks;
   return n;
 }
 
@@ -503,7 +518,9 @@ export function setBase(o: Obj, base: Obj | undefined): void {
  * only values still equal to what install set go, and objects left empty too.
  */
 export function dropBase(o: Obj, base: Obj | undefined): void {
-  if (!base || (isObj(o.hooks) && Object.keys(o.hooks).length)) return;
+  const left = isObj(o.hooks) &&
+    Object.values(o.hooks).some((v) => !Array.isArray(v) || v.length > 0);
+  if (!base || left) return;
   for (const [k, v] of Object.entries(base)) {
     if (isObj(o[k]) && isObj(v)) {
       dropBase(o[k] as Obj, v);

@@ -3,11 +3,14 @@ import {
   commandProgram,
   dejaSubcommand,
   findHooks,
+  hookByDeja,
+  hookCommand,
   removeHooks,
   removeMcp,
   setHooks,
   setMcp,
   ShapeError,
+  writtenByDeja,
 } from "./edits.ts";
 import type { HookSpec } from "./facts.ts";
 
@@ -138,17 +141,28 @@ Deno.test("setHooks nested takes deja's item out of a group it shares with the u
   assertEquals((list[1].hooks as Array<Record<string, unknown>>)[0].command, `${L} hook-tool`);
 });
 
-Deno.test("removeHooks takes only deja's items and prunes what it emptied", () => {
+Deno.test("removeHooks takes only deja's items and leaves pruning to wire.ts", () => {
   const o: Record<string, unknown> = {};
   setHooks(o, claudeSpecs, L, "nested");
   (o.hooks as Record<string, unknown[]>).PreToolUse.unshift({ hooks: [{ command: "./mine" }] });
-  assertEquals(removeHooks(o, "nested"), 3);
-  assertEquals(o, { hooks: { PreToolUse: [{ hooks: [{ command: "./mine" }] }] } });
+  assertEquals(removeHooks(o, "nested", claudeSpecs), 3);
+  assertEquals((o.hooks as Record<string, unknown>).PreToolUse, [{
+    hooks: [{ command: "./mine" }],
+  }]);
   const only: Record<string, unknown> = { a: 1 };
   setHooks(only, crushSpec, L, "flat");
-  assertEquals(removeHooks(only, "flat"), 1);
-  assertEquals(only, { a: 1 }, "a hooks map deja emptied goes");
-  assertEquals(removeHooks({ hooks: { X: [] } }, "flat"), 0);
+  assertEquals(removeHooks(only, "flat", crushSpec), 1);
+  assertEquals(removeHooks({ hooks: { X: [] } }, "flat", crushSpec), 0);
+});
+
+Deno.test("hookByDeja: only a launcher followed by exactly the args deja writes", () => {
+  const spec = crushSpec[0];
+  assert(hookByDeja(hookCommand(L, spec.args), crushSpec));
+  assert(hookByDeja(hookCommand("/old/deja-launcher", spec.args), crushSpec), "an older path");
+  assert(!hookByDeja(hookCommand(L, spec.args) + " | tee /tmp/log", crushSpec));
+  assert(!hookByDeja(hookCommand(L, [...spec.args, "--mine"]), crushSpec));
+  assert(!hookByDeja(`${L} ${spec.args[0]}`, crushSpec), "a bare subcommand is the user's");
+  assert(!hookByDeja(hookCommand("/usr/bin/deja", spec.args), crushSpec), "a deja binary");
 });
 
 Deno.test("setMcp keeps the user's servers and extra fields of deja's; removeMcp removes only deja's", () => {
@@ -160,17 +174,19 @@ Deno.test("setMcp keeps the user's servers and extra fields of deja's; removeMcp
     other: { command: "x" },
     deja: { command: L, disabled: true, type: "stdio", args: ["mcp"] },
   });
-  assert(removeMcp(o, ["mcp", "deja"]));
+  assert(removeMcp(o, ["mcp", "deja"], { type: "stdio", command: L, args: ["mcp"] }));
   assertEquals(o.mcp, { other: { command: "x" } });
+  const want = { command: L, args: ["mcp"] };
   const foreign = { mcpServers: { deja: { command: "/usr/bin/python3" } } };
   assert(
-    !removeMcp(foreign, ["mcpServers", "deja"]),
+    !removeMcp(foreign, ["mcpServers", "deja"], want),
     "a 'deja' server that runs something else stays",
   );
-  const alone: Record<string, unknown> = { k: 1 };
-  setMcp(alone, ["mcpServers", "deja"], { command: L });
-  removeMcp(alone, ["mcpServers", "deja"]);
-  assertEquals(alone, { k: 1 }, "the mcpServers map deja created and emptied goes");
+  const tuned = { command: "/x/deja-launcher", args: ["mcp", "--mine"], env: { A: "1" } };
+  assert(!writtenByDeja(tuned, want), "other args or an env: the user's");
+  assert(!writtenByDeja({ ...want, env: { A: "1" } }, want));
+  assert(!writtenByDeja({ command: L }, want), "args missing");
+  assert(writtenByDeja({ command: "/old/deja-launcher", args: ["mcp"], disabled: true }, want));
 });
 
 Deno.test("edits refuse a value of the wrong type where deja has to write", () => {

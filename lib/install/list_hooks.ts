@@ -68,7 +68,7 @@ export function setListHooks(
     const calls = list.flatMap((e, i) =>
       mine(e, spec.args[0]) && (e as Obj).event === spec.event ? [i] : []
     );
-    const theirs = calls.filter((i) => !hookByDeja((list[i] as Obj).command, launcher));
+    const theirs = calls.filter((i) => !hookByDeja((list[i] as Obj).command, specs, launcher));
     if (theirs.length && !own.force) keptAny = true;
     const at = theirs.length && !own.force ? calls.filter((i) => !theirs.includes(i)) : calls;
     for (const i of theirs) {
@@ -100,19 +100,21 @@ export function findListHooks(
 }
 
 /**
- * Removes every entry deja wrote (edits.ts `hookByDeja`) and puts back the
- * user's entries `--force` replaced (`back`); a list left empty goes too.
+ * Removes every entry deja wrote for `specs` (edits.ts `hookByDeja`) and puts
+ * back the user's entries `--force` replaced (`back`); a list left empty stays
+ * (wire.ts prunes it when deja created it).
  * Returns how many went; the ones put back are added to `restored`.
  */
 export function removeListHooks(
   o: Obj,
+  specs: HookSpec[],
   launcher?: string,
   back: HookReplaced[] = [],
   restored: HookReplaced[] = [],
 ): number {
   const list = hookList(o, false);
   if (!list) return 0;
-  const ours = (e: unknown) => isObj(e) && hookByDeja(e.command, launcher);
+  const ours = (e: unknown) => isObj(e) && hookByDeja(e.command, specs, launcher);
   const kept = list.filter((e) => !ours(e));
   const n = list.length - kept.length;
   if (!n) return 0;
@@ -120,7 +122,6 @@ export function removeListHooks(
     list.filter(ours).map((e) => `${(e as Obj).event}\0${dejaSubcommand((e as Obj).command)}`),
   );
   restored.push(...putBackHooks(() => kept, back, gone));
-  if (kept.length) o.hooks = kept;
-  else delete o.hooks;
+  o.hooks = kept;
   return n;
 }

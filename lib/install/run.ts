@@ -92,7 +92,7 @@ export function installTargets(
         return { action, outcomes: refs.flatMap((r) => splitByOwner(wireTarget(ctx, r, true))) };
       } finally {
         const now = loadInstallState(env);
-        saveInstallState(env, { ...now, replaced: state.replaced });
+        saveInstallState(env, { ...now, replaced: state.replaced, made: state.made });
       }
     })
   );
@@ -137,6 +137,7 @@ function uninstallAll(env: Env, refs: TargetRef[]): WireReport {
   saveInstallState(env, {
     ...loadInstallState(env),
     replaced: state.replaced.filter((r) => !ctx.restored.includes(r)),
+    made: state.made,
   });
   const still = wirables().some((w) =>
     [false, true].some((auto) => {

@@ -23,6 +23,12 @@ export interface Replaced {
   value: unknown;
 }
 
+/** The containers (key paths) install created in a config file: uninstall prunes only those. */
+export interface Made {
+  file: string;
+  keys: string[][];
+}
+
 /** The install state. */
 export interface InstallState {
   /** Directories deja's writes created, outermost first. */
@@ -30,6 +36,8 @@ export interface InstallState {
   /** Files deja's writes created (symlinks followed). */
   created: string[];
   replaced: Replaced[];
+  /** The containers deja created, per config file (containers.ts). */
+  made?: Made[];
   /** No state was kept (deja's data directory was deleted, or nothing was installed). */
   missing?: boolean;
 }
@@ -41,7 +49,7 @@ const strings = (v: unknown): string[] =>
 
 /** The install state of `env` (empty when none was kept, or it does not parse). */
 export function loadInstallState(env: Env): InstallState {
-  const s: InstallState = { dirs: [], created: [], replaced: [] };
+  const s: InstallState = { dirs: [], created: [], replaced: [], made: [] };
   s.missing = !existsSync(stateFile(env)) && !existsSync(oldDirsFile(env));
   try {
     s.dirs.push(...strings(JSON.parse(readFileSync(oldDirsFile(env), "utf8"))));
@@ -57,6 +65,11 @@ export function loadInstallState(env: Env): InstallState {
         ),
       );
     }
+    if (Array.isArray(v?.made)) {
+      s.made!.push(
+        ...v.made.filter((m: Made) => typeof m?.file === "string" && Array.isArray(m.keys)),
+      );
+    }
   } catch { /* none */ }
   return s;
 }
@@ -67,11 +80,12 @@ export function saveInstallState(env: Env, s: InstallState): void {
     dirs: [...new Set(s.dirs)].filter((d) => d !== dataDir(env)),
     created: [...new Set(s.created)],
     replaced: s.replaced,
+    ...(s.made?.length ? { made: s.made } : {}),
   };
   delete keep.missing;
   if (existsSync(oldDirsFile(env))) rmSync(oldDirsFile(env), { force: true });
   const file = stateFile(env);
-  if (!keep.dirs.length && !keep.created.length && !keep.replaced.length) {
+  if (!keep.dirs.length && !keep.created.length && !keep.replaced.length && !keep.made) {
     return void rmSync(file, { force: true });
   }
   const text = JSON.stringify(keep, null, 2) + "\n";

@@ -52,6 +52,8 @@ import {
   writtenByDeja,
 } from "./edits.ts";
 import type { InstallState, Replaced } from "./state.ts";
+import type { HookSpec } from "./facts.ts";
+import { newContainers, pruneEmptied, pruneEmpty } from "./containers.ts";
 import { type ConfigFormat, EditCheckError, renderChecked } from "./formats.ts";
 import { removeListHooks, setListHooks } from "./list_hooks.ts";
 import { TEXTS } from "./texts.ts";
@@ -112,7 +114,7 @@ const sameKey = (a: string[], b: string[]) => JSON.stringify(a) === JSON.stringi
  */
 function installMcp(ctx: WireCtx, path: string, key: string[], entry: Obj, o: Obj): "kept" | void {
   const old = mcpValue(o, key);
-  if (old === undefined || writtenByDeja(old, ctx.launcher)) return setMcp(o, key, entry);
+  if (old === undefined || writtenByDeja(old, entry, ctx.launcher)) return setMcp(o, key, entry);
   if (!ctx.force) return "kept";
   remember(ctx, path, key, old);
   setMcp(o, key, entry, true);
@@ -136,10 +138,10 @@ function remember(ctx: WireCtx, path: string, key: string[], value: unknown): vo
  * replaced. An entry that is not deja's any more (the user changed it) stays,
  * and the record of the older one is dropped.
  */
-function uninstallMcp(ctx: WireCtx, path: string, key: string[], o: Obj): void {
+function uninstallMcp(ctx: WireCtx, path: string, key: string[], entry: Obj, o: Obj): void {
   const file = realTarget(path);
   const r = ctx.state?.replaced.find((x) => x.file === file && sameKey(x.key, key));
-  if (!removeMcp(o, key, ctx.launcher)) {
+  if (!removeMcp(o, key, entry, ctx.launcher)) {
     if (r && mcpValue(o, key) !== undefined) ctx.restored?.push(r);
     return;
   }
@@ -166,12 +168,18 @@ function hookRecords(ctx: WireCtx, path: string): Replaced[] {
 }
 
 /** Removes deja's hooks at `path`, putting back the user's entries `--force` replaced. */
-function uninstallHooks(ctx: WireCtx, path: string, style: string, o: Obj): void {
+function uninstallHooks(
+  ctx: WireCtx,
+  path: string,
+  style: string,
+  specs: HookSpec[],
+  o: Obj,
+): void {
   const recs = hookRecords(ctx, path);
   const back = recs.map((r) => r.value as HookReplaced);
   const done: HookReplaced[] = [];
-  if (style === "list") removeListHooks(o, ctx.launcher, back, done);
-  else removeHooks(o, style as "flat" | "nested", ctx.launcher, back, done);
+  if (style === "list") removeListHooks(o, specs, ctx.launcher, back, done);
+  else removeHooks(o, style as "flat" | "nested", specs, ctx.launcher, back, done);
   ctx.restored?.push(...recs.filter((r) => done.includes(r.value as HookReplaced)));
 }
 
@@ -179,7 +187,7 @@ function uninstallHooks(ctx: WireCtx, path: string, style: string, o: Obj): void
 const MARK = "deja:managed";
 
 /** Replaces every `{launcher}` string inside `v` (objects and arrays too). */
-function withLauncher(v: unknown, launcher: string): unknown {
+export function withLauncher(v: unknown, launcher: string): unknown {
   if (v === "{launcher}") return launcher;
   if (Array.isArray(v)) return v.map((x) => withLauncher(x, launcher));
   if (typeof v === "object" && v !== null) {
@@ -207,7 +215,7 @@ function jsonEdits(ctx: WireCtx, ref: TargetRef, install: boolean): JsonEdit[] {
       format: mcp.format,
       apply: install
         ? (o) => installMcp(ctx, path, mcp.key, entry, o)
-        : (o) => uninstallMcp(ctx, path, mcp.key, o),
+        : (o) => uninstallMcp(ctx, path, mcp.key, entry, o),
     });
   }
   const read = f.read;
@@ -238,7 +246,7 @@ function jsonEdits(ctx: WireCtx, ref: TargetRef, install: boolean): JsonEdit[] {
           return kept;
         }
         : (o) => {
-          uninstallHooks(ctx, hookPath, hooks.style, o);
+          uninstallHooks(ctx, hookPath, hooks.style, hooks.hooks, o);
           dropBase(o, hooks.base);
         },
     });
@@ -338,6 +346,30 @@ function ownedStep(ctx: WireCtx, path: string, file: OwnedFile, install: boolean
   return there ? { do: "remove" } : { do: "none" };
 }
 
+/**
+ * Prunes the containers uninstall left empty in `next`, the new content of
+ * `doc`: only those install recorded as deja's (state `made`); for a config
+ * install recorded nothing of (an older deja), the ones uninstall emptied.
+ */
+function pruneMade(ctx: WireCtx, doc: JsonDoc, next: Obj): void {
+  const rec = ctx.state?.made?.find((m) => m.file === doc.real);
+  if (rec) pruneEmpty(next, rec.keys);
+  else pruneEmptied(doc.value, next);
+}
+
+/** Records the containers install created in `doc` (its new content `next`) in the state. */
+function recordMade(ctx: WireCtx, doc: JsonDoc, next: Obj): void {
+  const state = ctx.state;
+  if (!state) return;
+  const made = (state.made ??= []);
+  const keys = newContainers(doc.value, next);
+  const rec = made.find((m) => m.file === doc.real);
+  if (rec) {
+    const ids = new Set(rec.keys.map((k) => JSON.stringify(k)));
+    rec.keys.push(...keys.filter((k) => !ids.has(JSON.stringify(k))));
+  } else made.push({ file: doc.real, keys });
+}
+
 interface Plan {
   docs: Map<string, { doc: JsonDoc; next: Obj }>;
   changed: Array<{ edit: JsonEdit; did: boolean; kept?: boolean }>;
@@ -379,6 +411,7 @@ export function planTarget(
     }
     throw err;
   }
+  if (!install) { for (const d of docs.values()) pruneMade(ctx, d.doc, d.next); }
   for (const d of docs.values()) {
     if (JSON.stringify(d.doc.value) === JSON.stringify(d.next)) continue;
     try {
@@ -420,10 +453,16 @@ export function wireTarget(ctx: WireCtx, ref: TargetRef, install: boolean): Targ
   // 2. Write each file once; only a file deja created may be removed.
   const created = new Set(ctx.state?.created ?? []);
   for (const [path, d] of docs) {
+    if (install && JSON.stringify(d.doc.value) !== JSON.stringify(d.next)) {
+      recordMade(ctx, d.doc, d.next);
+    }
     saveJsonDoc(d.doc, d.next, {
       backup: !holdsDeja(ctx.env, path, d.doc.value),
       created: created.has(d.doc.real),
     });
+    if (!install && ctx.state?.made && !holdsDeja(ctx.env, path, d.next)) {
+      ctx.state.made = ctx.state.made.filter((m) => m.file !== d.doc.real);
+    }
   }
   for (const { edit, did, kept } of changed) {
     const exists = docs.get(edit.path)!.doc.exists;
