@@ -1,0 +1,80 @@
+/**
+ * Whose an entry is: only what deja writes, exactly, is deja's. A hook or MCP
+ * entry that merely names a `deja-launcher` is the user's and survives
+ * uninstall; and the user's empty containers (a `"Stop": []`) survive too.
+ *
+ * @module
+ */
+import { assert, assertEquals } from "./_assert.ts";
+import { read, roundTrip, t, world, write } from "./_install_world.ts";
+import { existsSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { installTargets, uninstallTargets } from "../lib/install/run.ts";
+
+const hand = (command: string) =>
+  JSON.stringify({ hooks: { SessionStart: [{ hooks: [{ type: "command", command }] }] } }) + "\n";
+
+for (
+  const command of [
+    "/x/deja/bin/deja-launcher hook-context | tee /tmp/log",
+    "/x/deja/bin/deja-launcher hook-context --mine",
+  ]
+) {
+  Deno.test(`uninstall claude-auto keeps the user's hook '${command}'`, () => {
+    const w = world();
+    try {
+      const path = join(w.home, ".claude/settings.json");
+      write(path, hand(command));
+      uninstallTargets(w.env, [t("claude-auto")]);
+      assertEquals(read(path), hand(command), "never installed: not a byte changes");
+      const r = installTargets(w.env, w.self, [t("claude-auto")]);
+      assert(JSON.stringify(r.outcomes).includes("not written by deja"));
+      uninstallTargets(w.env, [t("claude-auto")]);
+      assertEquals(read(path), hand(command), "install + uninstall gives the user's bytes back");
+    } finally {
+      rmSync(w.root, { recursive: true, force: true });
+    }
+  });
+}
+
+Deno.test("uninstall cursor keeps an MCP entry with the user's args and env", () => {
+  const w = world();
+  try {
+    const path = join(w.home, ".cursor/mcp.json");
+    const mine = JSON.stringify({
+      mcpServers: {
+        deja: { command: "/x/deja/bin/deja-launcher", args: ["mcp", "--mine"], env: { A: "1" } },
+      },
+    }) + "\n";
+    write(path, mine);
+    uninstallTargets(w.env, [t("cursor")]);
+    assertEquals(read(path), mine);
+    installTargets(w.env, w.self, [t("cursor")]);
+    assertEquals(read(path), mine, "kept by install (no --force)");
+    uninstallTargets(w.env, [t("cursor")]);
+    assertEquals(read(path), mine);
+  } finally {
+    rmSync(w.root, { recursive: true, force: true });
+  }
+});
+
+for (const original of [`{"hooks":{"Stop":[]}}\n`, `{"hooks":{"PreToolUse":[]}}\n`]) {
+  Deno.test(`install + uninstall claude-auto gives back ${original.trim()}`, () => {
+    const w = world();
+    try {
+      roundTrip(w, "claude-auto", join(w.home, ".claude/settings.json"), original);
+    } finally {
+      rmSync(w.root, { recursive: true, force: true });
+    }
+  });
+}
+
+Deno.test("the user's empty mcpServers map stays after install + uninstall cursor", () => {
+  const w = world();
+  try {
+    roundTrip(w, "cursor", join(w.home, ".cursor/mcp.json"), `{"mcpServers":{}}\n`);
+    assert(!existsSync(join(w.home, ".cursor/mcp.json.deja.bak")));
+  } finally {
+    rmSync(w.root, { recursive: true, force: true });
+  }
+});
