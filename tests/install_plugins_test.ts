@@ -54,7 +54,7 @@ Deno.test("continue: an existing deja item is updated in place, not added twice"
     const path = join(w.home, ".continue", "config.yaml");
     write(
       path,
-      `mcpServers:\n  - name: deja\n    command: /old/place/deja-launcher\n    args: [mcp]\n    env: {A: "1"}\n`,
+      `mcpServers:\n  - name: deja\n    command: /old/place/deja-launcher\n    args: [mcp]\n    disabled: false\n`,
     );
     installTargets(w.env, w.self, [t("continue")]);
     const v = parseConfig(read(path), "yaml") as { mcpServers: Obj[] };
@@ -62,7 +62,7 @@ Deno.test("continue: an existing deja item is updated in place, not added twice"
       name: "deja",
       command: launcherPath(w.env),
       args: ["mcp"],
-      env: { A: "1" },
+      disabled: false,
     }]);
     uninstallTargets(w.env, [t("continue")]);
     // The old item was deja's own: no backup of it was made, and none is restored.
