@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { installTargets, uninstallTargets } from "../lib/install/run.ts";
 import { targetStatus } from "../lib/install/doctor.ts";
 import { inPackageCache, launcherPath } from "../lib/install/launcher.ts";
-import { parseConfig } from "../lib/install/formats.ts";
+import { FormatError, parseConfig } from "../lib/install/formats.ts";
 import { dialectFor } from "../lib/hooks/dialect.ts";
 
 Deno.test("codex: [mcp_servers.deja] joins a commented config.toml; comments and servers kept", () => {
@@ -249,4 +249,23 @@ Deno.test("a deja inside a package manager's cache is recognised (install warns 
   assert(inPackageCache("/home/u/.bun/install/cache/deja@1/bin/deja"));
   assert(!inPackageCache("/usr/local/bin/deja"));
   assert(!inPackageCache("/home/u/.local/bin/deja"));
+});
+
+Deno.test("a JSON5 config (unquoted keys, as OpenClaw writes) is refused with why and where", () => {
+  const text = "{\n  // mine\n  agents: { defaults: {} },\n}\n";
+  let err: unknown;
+  try {
+    parseConfig(text, "jsonc");
+  } catch (e) {
+    err = e;
+  }
+  assert(err instanceof FormatError, String(err));
+  assertStringIncludes(err.reason, "JSON5");
+  assertEquals(err.at, { line: 3, column: 3 });
+  // A plain syntax error says nothing of JSON5.
+  try {
+    parseConfig('{"a": 1 "b": 2}', "jsonc");
+  } catch (e) {
+    assert(e instanceof FormatError && !e.reason.includes("JSON5"), String(e));
+  }
 });

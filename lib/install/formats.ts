@@ -99,7 +99,17 @@ export function parseConfig(text: string, format: ConfigFormat): unknown {
       if (errors.length) {
         const e = errors[0];
         const code = jsonc.printParseErrorCode(e.error).replace(/([a-z])([A-Z])/g, "$1 $2");
-        throw new FormatError(code.toLowerCase(), lineCol(text, e.offset));
+        // An unquoted key where the error is: JSON5 (OpenClaw reads its config so), which the
+        // JSON-with-comments editor cannot keep; say so rather than only "invalid symbol".
+        const json5 = /^[A-Za-z_$][\w$]*\s*:/.test(text.slice(e.offset, e.offset + 64));
+        throw new FormatError(
+          code.toLowerCase() +
+            (json5
+              ? "; unquoted keys are JSON5, which deja does not edit: quote the keys, or add" +
+                " deja's entry by hand (docs/wiring.md)"
+              : ""),
+          lineCol(text, e.offset),
+        );
       }
       return v;
     }
