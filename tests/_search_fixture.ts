@@ -106,3 +106,18 @@ function filtered(p: Parser, prefix: string): Parser["discover"] {
     return { ...d, sources: d.sources.filter((s) => s.path.split("/").pop()!.startsWith(prefix)) };
   };
 }
+
+/** The store of a {@link memIndex}, opened. */
+export type MemStore = ReturnType<Awaited<ReturnType<typeof memIndex>>["open"]>;
+
+/** Runs `fn` on an opened temporary index of `sessions`, then closes and removes it. */
+export async function withMemIndex(sessions: MemSession[], fn: (s: MemStore) => void) {
+  const ix = await memIndex(sessions);
+  const s = ix.open();
+  try {
+    fn(s);
+  } finally {
+    s.close();
+    ix.cleanup();
+  }
+}

@@ -4,7 +4,7 @@
  */
 import { assert, assertEquals } from "./_assert.ts";
 import { search } from "../lib/search.ts";
-import { memIndex, type MemSession } from "./_search_fixture.ts";
+import { memIndex, type MemSession, type MemStore, withMemIndex } from "./_search_fixture.ts";
 
 const filler = (i: number): MemSession => ({
   id: `s-other-${i}`,
@@ -55,18 +55,7 @@ const HISTORY: MemSession[] = [
   ...[0, 1, 2, 3, 4, 5].map(filler),
 ];
 
-async function withHistory(
-  fn: (s: ReturnType<Awaited<ReturnType<typeof memIndex>>["open"]>) => void,
-) {
-  const ix = await memIndex(HISTORY);
-  const s = ix.open();
-  try {
-    fn(s);
-  } finally {
-    s.close();
-    ix.cleanup();
-  }
-}
+const withHistory = (fn: (s: MemStore) => void) => withMemIndex(HISTORY, fn);
 
 Deno.test("search corrects two misspelt words at once when the corrections occur together", () =>
   withHistory((s) => {

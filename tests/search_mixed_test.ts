@@ -5,7 +5,7 @@
  */
 import { assert, assertEquals } from "./_assert.ts";
 import { search } from "../lib/search.ts";
-import { memIndex, type MemSession } from "./_search_fixture.ts";
+import { type MemSession, type MemStore, withMemIndex } from "./_search_fixture.ts";
 
 const HISTORY: MemSession[] = [
   {
@@ -40,18 +40,7 @@ const HISTORY: MemSession[] = [
   },
 ];
 
-async function withHistory(
-  fn: (s: ReturnType<Awaited<ReturnType<typeof memIndex>>["open"]>) => void,
-) {
-  const ix = await memIndex(HISTORY);
-  const s = ix.open();
-  try {
-    fn(s);
-  } finally {
-    s.close();
-    ix.cleanup();
-  }
-}
+const withHistory = (fn: (s: MemStore) => void) => withMemIndex(HISTORY, fn);
 
 Deno.test("a misspelt word beside a word cut short finds the session holding both", () =>
   withHistory((s) => {

@@ -1,7 +1,7 @@
 /** The relevance tier's related words: a tier below the words as typed, never a hit for a topic the history lacks. */
 import { assert, assertEquals } from "./_assert.ts";
 import { search } from "../lib/search.ts";
-import { memIndex, type MemSession } from "./_search_fixture.ts";
+import { type MemSession, type MemStore, withMemIndex } from "./_search_fixture.ts";
 
 const HISTORY: MemSession[] = [
   {
@@ -31,18 +31,7 @@ const HISTORY: MemSession[] = [
   },
 ];
 
-async function withHistory(
-  fn: (s: ReturnType<Awaited<ReturnType<typeof memIndex>>["open"]>) => void,
-) {
-  const ix = await memIndex(HISTORY);
-  const s = ix.open();
-  try {
-    fn(s);
-  } finally {
-    s.close();
-    ix.cleanup();
-  }
-}
+const withHistory = (fn: (s: MemStore) => void) => withMemIndex(HISTORY, fn);
 
 Deno.test("a question in other words reaches the session through related words (trolley -> cart)", () =>
   withHistory((s) => {

@@ -1,7 +1,7 @@
 /** The fallback ladder: each tier, named in the result, and what must not match. */
 import { assert, assertEquals } from "./_assert.ts";
 import { search } from "../lib/search.ts";
-import { memIndex, type MemSession } from "./_search_fixture.ts";
+import { memIndex, type MemSession, type MemStore, withMemIndex } from "./_search_fixture.ts";
 
 const HISTORY: MemSession[] = [
   {
@@ -65,18 +65,7 @@ const HISTORY: MemSession[] = [
   },
 ];
 
-async function withHistory(
-  fn: (s: ReturnType<Awaited<ReturnType<typeof memIndex>>["open"]>) => void,
-) {
-  const ix = await memIndex(HISTORY);
-  const s = ix.open();
-  try {
-    fn(s);
-  } finally {
-    s.close();
-    ix.cleanup();
-  }
-}
+const withHistory = (fn: (s: MemStore) => void) => withMemIndex(HISTORY, fn);
 
 Deno.test("search answers exact when one event holds every word", () =>
   withHistory((s) => {
