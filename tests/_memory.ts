@@ -153,3 +153,20 @@ export function rowId(store: Store, nativeId: string): number {
   if (!r) throw new Error(`session ${nativeId} is not indexed`);
   return r.id;
 }
+
+/**
+ * Line `i` of a Claude Code session `sid` (even: user, odd: assistant), for tests that append to a
+ * store record by record.
+ */
+export function claudeLine(i: number, text: string, sid: string): string {
+  return JSON.stringify({
+    type: i % 2 ? "assistant" : "user",
+    sessionId: sid,
+    uuid: `${sid}-${i}`,
+    cwd: "/w/app",
+    timestamp: `2026-11-01T10:00:${String(i % 60).padStart(2, "0")}Z`,
+    message: i % 2
+      ? { id: `m${i}`, role: "assistant", content: [{ type: "text", text }] }
+      : { role: "user", content: text },
+  }) + "\n";
+}

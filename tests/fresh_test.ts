@@ -17,6 +17,7 @@ import { exactly } from "./_env.ts";
 import { runningBackground, sentinelPath, startBackground } from "../lib/fresh/background.ts";
 import { callDeja } from "../lib/mcp/call.ts";
 import { tempDir } from "./_tmp.ts";
+import { claudeLine } from "./_memory.ts";
 
 const SELF = JSON.stringify([
   process.execPath,
@@ -28,18 +29,7 @@ const SELF = JSON.stringify([
 ]);
 const SID = "21111111-2222-4333-8444-555555555555";
 
-function line(i: number, text: string, sid = SID): string {
-  return JSON.stringify({
-    type: i % 2 ? "assistant" : "user",
-    sessionId: sid,
-    uuid: `${sid}-${i}`,
-    cwd: "/w/app",
-    timestamp: `2026-11-01T10:00:${String(i % 60).padStart(2, "0")}Z`,
-    message: i % 2
-      ? { id: `m${i}`, role: "assistant", content: [{ type: "text", text }] }
-      : { role: "user", content: text },
-  }) + "\n";
-}
+const line = (i: number, text: string, sid = SID) => claudeLine(i, text, sid);
 
 /** A Claude store with one session, indexed; its env vars (all in one temp dir). */
 async function world(extra: Record<string, string> = {}) {

@@ -10,21 +10,11 @@ import { indexPath, Store } from "../store.ts";
 import { Q } from "../schema.ts";
 import { upToDate } from "./noop.ts";
 import { checkStaleness } from "./check.ts";
+import { claudeLine } from "../../tests/_memory.ts";
 
 const SID = "31111111-2222-4333-8444-555555555555";
 
-function line(i: number, text: string, sid = SID): string {
-  return JSON.stringify({
-    type: i % 2 ? "assistant" : "user",
-    sessionId: sid,
-    uuid: `${sid}-${i}`,
-    cwd: "/w/app",
-    timestamp: `2026-11-01T10:00:${String(i % 60).padStart(2, "0")}Z`,
-    message: i % 2
-      ? { id: `m${i}`, role: "assistant", content: [{ type: "text", text }] }
-      : { role: "user", content: text },
-  }) + "\n";
-}
+const line = (i: number, text: string, sid = SID) => claudeLine(i, text, sid);
 
 /** One Claude session in a temp dir, indexed by a full run; `done` removes it all. */
 async function world(
