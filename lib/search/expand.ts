@@ -187,14 +187,14 @@ export function expand(stats: TermStats, terms: QueryTerm[], tier: LiteralTier):
   // Word forms are the same words; a substring or a close spelling is a guess. At most
   // one close spelling beside words cut short is read as the user typed it (one typo).
   // Several close spellings at once are kept when each misspelt word is long enough to
-  // guess (5+ letters) and, in the ladder, the guesses meet in one event.
+  // guess (4+ letters, as close spellings are looked up) and, in the ladder, the guesses meet in one event.
   let together = false;
   if (
     tier !== "stemmed" && terms.length > 1 && widenedOnly > Math.ceil(terms.length / 2) &&
     !(tier === "close" && guesses <= 1 && terms.length <= 4)
   ) {
     const guessable = tier === "close" && terms.length <= 4 &&
-      terms.every((t) => stats.present(t.tokens) || (t.tokens[0]?.length ?? 0) >= 5);
+      terms.every((t) => stats.present(t.tokens) || (t.tokens[0]?.length ?? 0) >= 4);
     if (!guessable) return null;
     together = true;
   }
