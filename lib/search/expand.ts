@@ -187,7 +187,8 @@ export function expand(stats: TermStats, terms: QueryTerm[], tier: LiteralTier):
   // Word forms are the same words; a substring or a close spelling is a guess. At most
   // one close spelling beside words cut short is read as the user typed it (one typo).
   // Several close spellings at once are kept when each misspelt word is long enough to
-  // guess (4+ letters, as close spellings are looked up) and, in the ladder, the guesses meet in one event.
+  // guess (4+ letters, as close spellings are looked up) and, in the ladder, the guesses
+  // meet in one event.
   let together = false;
   if (
     tier !== "stemmed" && terms.length > 1 && widenedOnly > Math.ceil(terms.length / 2) &&
