@@ -590,6 +590,17 @@ export const Q = {
     JOIN events e ON e.id = m.rowid`,
     ["match", "limit"],
   ),
+  /**
+   * Lines of the pasted dumps (flag bit 4) of sessions `ids` (a JSON array), per session: a
+   * dump of many lines is many records for the length of a session (lib/search/sessionrank.ts).
+   */
+  pasteLines: query<{ ids: string }, { session_id: number; n: number }>(
+    `SELECT session_id, SUM(length(text) - length(replace(text, char(10), ''))) AS n
+    FROM events WHERE session_id IN (SELECT value FROM json_each(?)) AND flags != 0
+      AND (flags & 4) != 0
+    GROUP BY session_id`,
+    ["ids"],
+  ),
   /** The number of sessions, subagents included (session-level IDF). */
   sessionCount: query<NoParams, N>(`SELECT COUNT(*) AS n FROM sessions`),
   /** An upper bound of the number of events (for IDF). */

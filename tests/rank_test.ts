@@ -128,6 +128,34 @@ Deno.test("ranking puts typed words above a pasted log whose messages are prose"
   assertEquals(await ranked(sessions, "cache warmer stall"), ["typed", "pasted"]);
 });
 
+Deno.test("ranking counts a pasted dump by its lines in a session's length", async () => {
+  // One event of sixty log lines is no short session that is all about its words.
+  const at = NOW - 2 * DAY;
+  const dump = Array.from(
+    { length: 60 },
+    (_, i) =>
+      `2026-11-0${1 + (i % 9)}T10:${10 + (i % 50)}:00Z INFO ${
+        i === 30 ? "gateway retry budget spent" : `worker ${i} heartbeat`
+      }`,
+  ).join("\n");
+  const sessions: MemSession[] = [
+    {
+      id: "typed",
+      at,
+      events: [
+        ["user", "the gateway retry budget is too low"],
+        ...filler(10, "t").map((t): ["assistant", string] => ["assistant", t]),
+      ],
+    },
+    { id: "pasted", at, events: [["user", dump], ["assistant", "ok"]] },
+  ];
+  assertEquals(await ranked(sessions, "gateway retry budget"), ["typed", "pasted"]);
+  assertEquals(
+    await ranked(sessions, "gateway retry budget", { ablate: ["pasteLength"] }),
+    ["pasted", "typed"],
+  );
+});
+
 Deno.test("ranking weighs a question's frame words by the sessions that say them", async () => {
   // `root cause` is in nearly every session once: beside the component two sessions
   // name, it should not decide which of them comes first.

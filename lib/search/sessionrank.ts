@@ -7,7 +7,9 @@
  * the words (mentions them in several turns of a short conversation)
  * outranks a marathon that names them once each among hundreds of turns, and
  * a long session is not lifted by its length. (Length in characters was
- * measured too, and ranked worse: a marathon is many short turns.)
+ * measured too, and ranked worse: a marathon is many short turns.) A pasted
+ * dump counts as its lines: a session of one log paste holding every word is
+ * not a short session about them.
  *
  * `score = Σ_terms idf · wtf·(k1+1) / (wtf + k1·(1 − b + b·len/avglen))`
  * with k1 = 1.2, b = 0.75, times `1 + 0.5·share²`, where `share` is the
@@ -147,9 +149,17 @@ export function rescore(
     for (let ti = 0; ti < idf.length && ti < 30; ti++) if (mask & (1 << ti)) w += idf[ti];
     if (w / totalIdf > (together.get(root) ?? 0)) together.set(root, w / totalIdf);
   }
+  // A pasted dump counts as its lines: one event of eighty log lines is no short session.
+  const pasted = new Map<number, number>();
+  if (!ABLATE.pasteLength) {
+    for (const r of Q.pasteLines.all(store, { ids: JSON.stringify([...ids]) })) {
+      const root = rootOf(r.session_id);
+      pasted.set(root, (pasted.get(root) ?? 0) + r.n);
+    }
+  }
   let floor = Infinity;
   for (const s of top) {
-    const len = Math.max(1, cache.eventsUnder(s.sessionId));
+    const len = Math.max(1, cache.eventsUnder(s.sessionId) + (pasted.get(s.sessionId) ?? 0));
     let sc = 0;
     alts.forEach((_, ti) => {
       const tf = wtf[ti].get(s.sessionId) ?? 0;
