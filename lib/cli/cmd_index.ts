@@ -163,14 +163,15 @@ export async function indexData(
   const { only } = args;
   // A background run deja started itself is waited for, not reported as "busy".
   const waitMs = args.waitMs ?? (!args.background && runningBackground(env) ? 300_000 : 0);
-  const res = (!args.rebuild && upToDate(env, { only, waitMs })) ||
+  const quick = args.rebuild ? null : upToDate(env, { only, waitMs });
+  const res = quick ??
     await fullRun(env, { rebuild: args.rebuild, only, waitMs, progress: hooks.progress });
   hooks.indexed?.();
   const warnings: string[] = [];
   const embedded = await embedAfterIndex(env, warnings);
   // Exit 2 when stores failed and none was indexed; some failing beside good ones is reported.
   const code = allFailed(res.harnesses) ? 2 : 0;
-  const totals = args.json || args.quiet ? undefined : indexTotals(env);
+  const totals = args.json || args.quiet ? undefined : quick?.totals ?? indexTotals(env);
   return { index: indexPath(env), res, embedded, warnings, totals, code };
 }
 
