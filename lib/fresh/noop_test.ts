@@ -7,7 +7,6 @@ import { runMain } from "../../tests/_cli_io.ts";
 import { runIndex } from "../indexer.ts";
 import { parsers } from "../../parsers/mod.ts";
 import { indexPath, Store } from "../store.ts";
-import { Q } from "../schema.ts";
 import { upToDate } from "./noop.ts";
 import { checkStaleness } from "./check.ts";
 import { claudeLine } from "../../tests/_memory.ts";
