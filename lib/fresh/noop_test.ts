@@ -137,7 +137,7 @@ Deno.test("a no-op re-index after a full run answers from the stat manifest, wit
 });
 
 Deno.test("the stat manifest is not believed once the index changed since it was written", async () => {
-  await world(async ({ file, vars }) => {
+  await world(({ file, vars }) => {
     const env = testEnv(vars.HOME, vars);
     const path = indexPath(env);
     // Another writer records a stamp the store does not have (as a run that read it would):
