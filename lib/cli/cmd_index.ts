@@ -23,7 +23,7 @@ import { join } from "node:path";
 import { dataDir } from "../../core/paths.ts";
 import { CR, csi } from "./output.ts";
 import { plural } from "../../core/text.ts";
-import { embedPass } from "../embeddings/pass.ts";
+import { embedConfig } from "../embeddings/config.ts";
 
 export const indexCmd: CommandSpec = {
   usage: "index [--rebuild] [--quiet] [--harness <id>] [--json] | index --watch",
@@ -326,7 +326,9 @@ async function embedAfterIndex(
   warnings: string[],
 ): Promise<{ embedded: number; pending: number; error?: string } | null> {
   try {
-    const r = await embedPass(env);
+    // The pass (and the redaction it applies) is loaded only when an endpoint is configured.
+    if (!embedConfig(env).config) return null;
+    const r = await (await import("../embeddings/pass.ts")).embedPass(env);
     if (!r) return null;
     if (r.error) warnings.push(`deja: ${r.error.message}\nhint: ${r.error.hint}\n`);
     return {
