@@ -7,8 +7,8 @@
  * two common words, in-process and as a cold process of the compiled binary
  * (dist/deja-bun, built with `deno task compile:bun` when missing). When
  * DEJA_REF_BIN names the reference Go binary, it is timed on the same corpus.
- * Cold figures carry the mean CPU time per run (user + system, from
- * /usr/bin/time): on a shared machine it moves less than the wall time.
+ * Cold figures carry the mean CPU time per run (user + system of the
+ * children, from /proc): on a shared machine it moves less than the wall time.
  *
  * `--scale` runs the scale run instead (bench/scale_bench.ts: a ~1 GB corpus
  * plus one 2 GB session with a 200 MB line, generated in a temporary directory
@@ -17,7 +17,7 @@
  * @module
  */
 import { parseArgs } from "node:util";
-import { existsSync, mkdirSync, rmSync, statSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { spawnSync } from "node:child_process";
 import { join } from "node:path";
 import process from "node:process";
@@ -64,52 +64,66 @@ function pct(xs: number[], p: number): number {
   return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
 }
 
-/**
- * Runs deja in a child process; returns wall ms, and peak RSS (kB) and CPU ms (user + system,
- * in 10 ms ticks: average it over runs) from /usr/bin/time when present.
- */
+/** Runs deja in a child process; returns wall ms and peak RSS (kB) from /usr/bin/time when present. */
 function child(
   argv: string[],
   e: Record<string, string | undefined> = env,
-): { ms: number; rssKb?: number; cpuMs?: number; out: string; code: number } {
+): { ms: number; rssKb?: number; out: string; code: number } {
   const timeBin = existsSync("/usr/bin/time") ? "/usr/bin/time" : undefined;
   const t = performance.now();
   const r = timeBin
-    ? spawnSync(timeBin, ["-f", "RSSKB=%M CPU=%U+%S", ...argv], {
+    ? spawnSync(timeBin, ["-f", "RSSKB=%M", ...argv], {
       env: e,
       encoding: "utf8",
       maxBuffer: 1 << 26,
     })
     : spawnSync(argv[0], argv.slice(1), { env: e, encoding: "utf8", maxBuffer: 1 << 26 });
   const ms = performance.now() - t;
-  const m = /RSSKB=(\d+) CPU=([\d.]+)\+([\d.]+)/.exec(r.stderr ?? "");
+  const m = /RSSKB=(\d+)/.exec(r.stderr ?? "");
   if (r.status !== 0 && r.status !== 1) console.error(r.stderr);
   return {
     ms,
     rssKb: m ? Number(m[1]) : undefined,
-    cpuMs: m ? (Number(m[2]) + Number(m[3])) * 1000 : undefined,
     out: r.stdout ?? "",
     code: r.status ?? -1,
   };
 }
 
-/** Wall p50/p95 and mean CPU of `n` cold runs of `argv` (CPU: 10 ms ticks, so a mean). */
+/**
+ * CPU ms (user + system) of the children this process has waited for, from /proc/self/stat
+ * (cutime + cstime, in 10 ms ticks; a batch's difference over its runs is a fair mean).
+ * Undefined where there is no /proc.
+ */
+function childCpuMs(): number | undefined {
+  try {
+    const f = readFileSync("/proc/self/stat", "utf8").split(") ")[1].split(" ");
+    return (Number(f[13]) + Number(f[14])) * 10; // fields 16 and 17 of proc(5)
+  } catch {
+    return undefined;
+  }
+}
+
+/** `n` cold runs of `argv`: their wall times and the mean CPU per run (when known). */
+function batch(argv: string[], n: number, e = env): { wall: number[]; cpu: string } {
+  const c0 = childCpuMs();
+  const wall = Array.from({ length: n }, () => child(argv, e).ms);
+  const c1 = childCpuMs();
+  const cpu = c0 === undefined || c1 === undefined
+    ? ""
+    : `, CPU ${((c1 - c0) / n).toFixed(0)} ms/run`;
+  return { wall, cpu };
+}
+
+/** Wall p50/p95 and mean CPU of `n` cold runs of `argv`. */
 function coldRuns(argv: string[], n: number, e = env): string {
-  const runs = Array.from({ length: n }, () => child(argv, e));
-  const wall = runs.map((r) => r.ms);
-  const cpu = runs.every((r) => r.cpuMs !== undefined)
-    ? `, CPU ${(runs.reduce((a, r) => a + r.cpuMs!, 0) / n).toFixed(0)} ms/run`
-    : "";
+  const { wall, cpu } = batch(argv, n, e);
   return `${pct(wall, 50).toFixed(0)} / ${pct(wall, 95).toFixed(0)} ms${cpu}`;
 }
 
 /** Min wall of `n` cold runs of `argv`, and their mean CPU. */
 function minRuns(argv: string[], n = 10, e = env): string {
-  const runs = Array.from({ length: n }, () => child(argv, e));
-  const cpu = runs.every((r) => r.cpuMs !== undefined)
-    ? `, CPU ${(runs.reduce((a, r) => a + r.cpuMs!, 0) / n).toFixed(0)} ms/run`
-    : "";
-  return `${Math.min(...runs.map((r) => r.ms)).toFixed(0)} ms${cpu}`;
+  const { wall, cpu } = batch(argv, n, e);
+  return `${Math.min(...wall).toFixed(0)} ms${cpu}`;
 }
 
 const denoRun = [process.execPath, "run", "-A", join(REPO, "main.ts")];
