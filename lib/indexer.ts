@@ -35,6 +35,7 @@ import { redactDeep } from "./redact.ts";
 import { dropExcluded, makeGate, setGate } from "./forget/gate.ts";
 import { releaseExcluded } from "./forget/exclusions.ts";
 import { NORMALIZE_PROJECTS_SQL } from "./project_path.ts";
+import { saveManifest } from "./fresh/noop.ts";
 import { resetVocabCache } from "./search/vocab.ts";
 import { buildAssociations } from "./search/assoc.ts";
 import {
@@ -162,6 +163,8 @@ export async function runIndex(
       aside();
       pass = await onePass(env, path, parsers, opts, false);
     }
+    // A later no-op run answers from the stat manifest while the index stays as this one left it.
+    if (opts.deadline === undefined && opts.inlineMaxBytes === undefined) saveManifest(path);
     return { ...pass, ms: performance.now() - t0, ...(movedAside ? { movedAside } : {}) };
   } finally {
     lock.release();
