@@ -17,6 +17,7 @@
 import type { DiscoverCtx, DriftKind, Env, Parser, SkipReason, SourceRef } from "../core/model.ts";
 import { type DriftSummary, mergeDrift, SourceCtx } from "./parse_ctx.ts";
 import { Q } from "./schema.ts";
+import { READERS } from "./version.ts";
 import { existsSync } from "node:fs";
 import {
   acquireWriterLock,
@@ -232,7 +233,11 @@ async function onePass(
     if (opts.deadline === undefined && opts.inlineMaxBytes === undefined) {
       Q.setMeta.run(store, {
         key: "last_index",
-        value: JSON.stringify({ at: Date.now(), harnesses: out.map((h) => ({ ...h })) }),
+        value: JSON.stringify({
+          at: Date.now(),
+          readers: READERS,
+          harnesses: out.map((h) => ({ ...h })),
+        }),
       });
     }
     return { harnesses: out, excluded, pending: run.pending };

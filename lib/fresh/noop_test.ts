@@ -163,3 +163,26 @@ Deno.test("a no-op re-index that opened the index writes the stat manifest again
     assert(cli.out.includes("up to date (1 session, 2 events)"), cli.out);
   });
 });
+
+Deno.test("an index last run by readers of another generation is read in full, manifest or not", async () => {
+  await world(async ({ vars }) => {
+    const env = testEnv(vars.HOME, vars);
+    assert(upToDate(env), "same generation: nothing to do");
+    // An index written by an earlier deja: its record names no generation.
+    const store = Store.open(indexPath(env));
+    try {
+      const row = store.db.prepare("SELECT value FROM meta WHERE key = 'last_index'").get() as {
+        value: string;
+      };
+      const v = JSON.parse(row.value);
+      delete v.readers;
+      store.db.prepare("UPDATE meta SET value = ? WHERE key = 'last_index'").run(JSON.stringify(v));
+    } finally {
+      store.close();
+    }
+    assertEquals(upToDate(env), null, "another generation vouches for nothing");
+    const cli = await runMain(env, ["index", "--json"]);
+    assertEquals(cli.code, 0, cli.err);
+    assert(upToDate(env), "the full run recorded this generation");
+  });
+});
