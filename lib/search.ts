@@ -216,11 +216,6 @@ function run(store: Store, query: string, o: SearchOptions): SearchResult {
   liftPrompts(scores, prompts);
   if (prompts.size && (tier === "relevance" || tier === "none")) tier = "exact";
   const results = finish(store, cache, scores, tier, o, now, parsed.time, limit);
-  if (lad.strict) {
-    // A long query ranked by relevance: it matched exactly when its best session holds every term.
-    const top = results[0] ? scores.get(results[0].rowid) : undefined;
-    if (top && lad.strict.has(top.sessionId)) tier = top.spread ? "session" : "exact";
-  }
   if (tier === "exact" && results.length && results.every((r) => r.spread)) tier = "session";
   fillSnippets(store, results, o.snippets ?? 3, (t) => snippet(t, alts));
   // Sessions left out that hold every word: said when the shown results are less

@@ -35,11 +35,6 @@ export interface Expansion {
   alts: string[][][];
   /** Per widened term: the word as typed and what it stands for at this tier. */
   changes: Array<{ from: string; to: string[] }>;
-  /**
-   * Most words are guesses (several close spellings at once): only an event
-   * holding a guess of every word together matches.
-   */
-  together?: boolean;
 }
 
 /** Most alternatives one term expands to. */
@@ -187,9 +182,7 @@ export function expand(stats: TermStats, terms: QueryTerm[], tier: LiteralTier):
   // Word forms are the same words; a substring or a close spelling is a guess. At most
   // one close spelling beside words cut short is read as the user typed it (one typo).
   // Several close spellings at once are kept when each misspelt word is long enough to
-  // guess (4+ letters, as close spellings are looked up) and, in the ladder, the guesses
-  // meet in one event.
-  let together = false;
+  // guess (4+ letters, as close spellings are looked up) and the query is short.
   if (
     tier !== "stemmed" && terms.length > 1 && widenedOnly > Math.ceil(terms.length / 2) &&
     !(tier === "close" && guesses <= 1 && terms.length <= 4)
@@ -197,12 +190,11 @@ export function expand(stats: TermStats, terms: QueryTerm[], tier: LiteralTier):
     const guessable = tier === "close" && terms.length <= 4 &&
       terms.every((t) => stats.present(t.tokens) || (t.tokens[0]?.length ?? 0) >= 4);
     if (!guessable) return null;
-    together = true;
   }
   if (
     tier === "close" && !changes.some((c) => !c.to.includes(c.from) && stats.docs(c.from) === 0)
   ) {
     return null;
   }
-  return together ? { alts, changes, together } : { alts, changes };
+  return { alts, changes };
 }

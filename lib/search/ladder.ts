@@ -4,9 +4,10 @@
  *
  * A long query (five or more words once stop words are gone, or a question of
  * three or more) is not widened word by word — one word the session lacks
- * would lose it, and widening six words finds any marathon session. It is
- * ranked by relevance beside its exact matches instead; it counts as exact
- * when its best session holds every word (search.ts decides after ranking).
+ * would lose it, and widening six words finds any marathon session. The
+ * sessions holding every word are its exact matches, ranked as a short
+ * query's are; only when none does is it ranked by relevance (a session that
+ * lacks a word is never labelled exact).
  * A pasted error is never long: it goes down the ladder to the error tier.
  *
  * @module
@@ -38,8 +39,6 @@ export interface LadderResult {
   /** Per term, the weight of each alternative (relevance tier; absent: 1 each). */
   weights?: number[][];
   changes: Array<{ from: string; to: string[] }>;
-  /** A long query: the sessions that hold every term (exact or session tier). */
-  strict?: Set<number>;
 }
 
 /** True for a query ranked by relevance beside its exact matches (see the module doc). */
@@ -67,23 +66,8 @@ export function ladder(
   for (const t of long ? ["exact" as const] : LITERAL) {
     const ex = expand(stats, parsed.parts, t);
     if (!ex) continue;
-    const scores = literalMatch(stats, ex.alts, f, rootOf, ex.together);
+    const scores = literalMatch(stats, ex.alts, f, rootOf);
     if (!scores.size) continue;
-    if (long) {
-      // Ranked with the relevance tier below; remembered as the exact matches.
-      const rel = relevanceOf(stats, parsed, f, rootOf);
-      const ph = phrases();
-      if (ph) { for (const id of rel.scores.keys()) if (!ph.has(id)) rel.scores.delete(id); }
-      for (const [id, s] of scores) rel.scores.set(id, s);
-      return {
-        tier: "relevance",
-        scores: rel.scores,
-        alts: rel.alts.length ? rel.alts : ex.alts,
-        ...(rel.alts.length ? { weights: rel.weights } : {}),
-        changes: [],
-        strict: new Set(scores.keys()),
-      };
-    }
     return { tier: t, scores, alts: ex.alts, changes: ex.changes };
   }
   const er = errorTier(stats, query, f, rootOf);
@@ -137,19 +121,19 @@ function withPhrases(
 
 /**
  * Event-level AND, and when it finds few sessions, the session-level AND
- * beside it (not for `together`: several guessed words must meet in one event).
+ * beside it: every literal tier ranks its words as the exact tier ranks them
+ * (several corrected typos may sit in different events of the session).
  */
 function literalMatch(
   stats: TermStats,
   alts: string[][][],
   f: Filters,
   rootOf: (id: number) => number,
-  together = false,
 ): Map<number, SessionScore> {
   const exprs = alts.map(ftsAny);
   const rows = matchRows(stats.store, exprs.join(" AND "), f, MAX_ROWS);
   const scores = scoreRows(rows, rootOf);
-  if (alts.length > 1 && scores.size < SPREAD_MIN && !ABLATE.spread && !together) {
+  if (alts.length > 1 && scores.size < SPREAD_MIN && !ABLATE.spread) {
     const weights = alts.map((a) => a.reduce((s, toks) => s + stats.docs(toks[0]), 0));
     const sp = spreadMatch(stats.store, exprs, weights, f);
     for (const [sid, perTerm] of sp.sessions) {
