@@ -585,6 +585,11 @@ export const Q = {
   // --- search (lib/search/) ---
   /** The number of events holding `term` (no row when none). */
   termDocs: query<Term, { doc: number }>(`SELECT doc FROM events_vocab WHERE term = ?`, ["term"]),
+  /** Session titles holding `like` (a LIKE pattern, `\\` escapes), at most 200. */
+  titlesLike: query<{ like: string }, { title: string }>(
+    `SELECT title FROM sessions WHERE title LIKE ? ESCAPE '\\' LIMIT 200`,
+    ["like"],
+  ),
   /**
    * Of the first `limit` events matching `match` (rowid order: a session's events lie
    * together), how many were read and how many sessions they belong to (session-level IDF,

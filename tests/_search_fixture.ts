@@ -18,6 +18,8 @@ export interface MemSession {
   harness?: string;
   project?: string;
   parent?: string;
+  /** The session's title (a session field, not an event). */
+  title?: string;
   /**
    * Epoch ms of the first event (default 2026-11-01); events follow a minute apart.
    * `null`: an undated session (no time on it or its events).
@@ -65,6 +67,7 @@ export async function memIndex(sessions: MemSession[], vars: Record<string, stri
         id: m.id,
         project: m.project ?? "/home/dev/work/app",
         ...(m.parent ? { parent: m.parent } : {}),
+        ...(m.title ? { title: m.title } : {}),
         started: at,
         updated: at === undefined ? undefined : at + events.length * 60e3,
         path: "",

@@ -52,6 +52,14 @@ const HISTORY: MemSession[] = [
     events: [["user", "do copilot extensions cost extra"], ["assistant", "No."]],
   },
   {
+    id: "s-crewai",
+    title: "Inspect CrewAI boot blockers",
+    events: [["user", "why does the crewai bot hang on boot"], [
+      "assistant",
+      "A blocker in the queue.",
+    ]],
+  },
+  {
     id: "s-words",
     events: [
       ["user", "the pong game in the browser, the rule for the ball, the amulet item"],
@@ -116,6 +124,14 @@ Deno.test("a short word or a word inside another word finds no look-alike", () =
     assertEquals(swap.results[0]?.id, "s-words", swap.tier);
     const tail = search(s, "code");
     assertEquals(tail.tier, "substring");
-    assertEquals(tail.results[0]?.id, "s-words");
+    assertEquals(tail.results.map((x) => x.id).sort(), ["s-vsc", "s-words"]);
     assert(search(s, "extensio").results.some((x) => x.id === "s-vsc"));
+  }));
+
+Deno.test("a word the history holds, in a title too, is never reported as corrected", () =>
+  withHistory((s) => {
+    const r = search(s, "crewia bot blockers");
+    assertEquals(r.tier, "close");
+    assertEquals(r.results[0]?.id, "s-crewai");
+    assertEquals(r.changes, [{ from: "crewia", to: ["crewai"] }]);
   }));

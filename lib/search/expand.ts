@@ -1,12 +1,14 @@
 /**
  * What each term may match at each tier of the fallback ladder:
  * - `exact`: the term as typed;
- * - `substring`: tokens of the index vocabulary that contain the word
- *   (`code` -> `opencode`, `vscode`), for words of 3+ characters;
+ * - `substring`: tokens of the index vocabulary that hold the word as an
+ *   identifier or path fragment (`code` -> `opencode`, `vscode`; not `mule`
+ *   -> `amulet`), for words of 3+ characters;
  * - `stemmed`: word forms (same Porter stem: `failing` -> `fails`, `failed`)
  *   and the reviewed developer synonyms (`db` -> `database`);
  * - `close`: for a word the index does not hold (4+ letters), tokens one edit
- *   away (two for words of 8+) and the tokens it is the start of (a word cut
+ *   away (two for words of 8+; for a word of 5 or fewer letters alone, only
+ *   two letters swapped) and the tokens it is the start of (a word cut
  *   short: `recurrin` -> `recurring`), beside the word forms of the other
  *   terms; each word resolved on its own, so a misspelt word and a cut one
  *   meet (`flexbx recurrin`).
@@ -22,6 +24,8 @@
 import { stemmer } from "stemmer";
 import type { QueryTerm } from "../query.ts";
 import type { Store } from "../store.ts";
+import { Q } from "../schema.ts";
+import { tokens } from "./tokenize.ts";
 import { byUse, containing, docs, near, withPrefix } from "./vocab.ts";
 import { synonymsOf } from "./synonyms.ts";
 import { phrasalForms } from "./compounds.ts";
@@ -55,6 +59,12 @@ export class TermStats {
   /** True when every token of the term occurs somewhere. */
   present(tokens: string[]): boolean {
     return tokens.every((t) => this.docs(t) > 0);
+  }
+
+  /** True when `word` is a word of some session's title (titles are not events). */
+  inTitle(word: string): boolean {
+    const like = `%${word.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    return Q.titlesLike.all(this.store, { like }).some((r) => tokens(r.title).includes(word));
   }
 }
 
@@ -131,6 +141,43 @@ export function fragmentOf(stats: TermStats, toks: string[]): string[][] {
   return out;
 }
 
+/** Words of at most this many letters get a close spelling only by a swap when alone. */
+const SHORT = 5;
+
+/** True when `b` is `a` with two neighbouring letters swapped. */
+export function swapped(a: string, b: string): boolean {
+  if (a.length !== b.length) return false;
+  const diff: number[] = [];
+  for (let i = 0; i < a.length && diff.length <= 2; i++) if (a[i] !== b[i]) diff.push(i);
+  return diff.length === 2 && diff[1] === diff[0] + 1 && a[diff[0]] === b[diff[1]] &&
+    a[diff[1]] === b[diff[0]];
+}
+
+/** True when another term than `t` is held by the history as typed, or is a word cut short. */
+function anchored(stats: TermStats, terms: QueryTerm[], t: QueryTerm): boolean {
+  return terms.some((o) =>
+    o !== t && (stats.present(o.tokens) ||
+      (o.tokens.length === 1 && o.tokens[0].length >= 4 &&
+        completions(stats, o.tokens[0]).length > 0))
+  );
+}
+
+/**
+ * Indexed tokens holding `word` as an identifier or path fragment, most used
+ * first: at the start or end of the token (`code` -> `opencode`, `vscode`), or
+ * between two indexed words of 3+ characters (`refresh` in
+ * `tokenrefreshhandler`). Not a word inside another word (`mule` in `amulet`)
+ * nor inside a random id (`yak` in `01kjyakes72aj...`).
+ */
+function fragmentHolders(stats: TermStats, word: string): string[] {
+  const piece = (p: string) => p.length >= 3 && stats.docs(p) > 0;
+  return containing(stats.store, word, 50).filter((tok) => {
+    if (tok.startsWith(word) || tok.endsWith(word)) return true;
+    const at = tok.indexOf(word);
+    return piece(tok.slice(0, at)) && piece(tok.slice(at + word.length));
+  }).slice(0, MAX_ALTS);
+}
+
 /**
  * The alternatives of `terms` at `tier`, or null when the tier is declined.
  */
@@ -144,17 +191,26 @@ export function expand(stats: TermStats, terms: QueryTerm[], tier: LiteralTier):
     const literal = stats.present(t.tokens);
     const word = !t.quoted && t.tokens.length === 1 ? t.tokens[0] : undefined;
     let list: string[] = [];
+    /** At the close tier: a word held as typed (its forms are not spellings to report). */
+    let held = false;
     if (tier === "exact" || !word) {
       if (literal) list = [word ?? ""];
     } else if (tier === "substring") {
-      list = [...(literal ? [word] : []), ...containing(stats.store, word, MAX_ALTS)];
+      list = [...(literal ? [word] : []), ...fragmentHolders(stats, word)];
     } else if (tier === "stemmed") {
       list = formsAndSynonyms(stats, word);
-    } else if (literal) {
+    } else if (literal || stats.inTitle(word)) {
+      // A word the history holds (a title's included) is never corrected: its forms only.
       list = formsAndSynonyms(stats, word);
+      held = true;
     } else if (word.length >= 4 && !/\d/.test(word)) {
       const cut = completions(stats, word);
-      list = [...near(stats.store, word, word.length >= 8 ? 2 : 1, 8), ...cut];
+      const close = near(stats.store, word, word.length >= 8 ? 2 : 1, 8);
+      // A short word is one edit from many others (`pony` -> `pong`, `cafe` -> `case`):
+      // alone, only a swap of two letters is read as its typo; beside a word the
+      // history holds (or one cut short) the combination has to exist too.
+      const short = word.length <= SHORT && !anchored(stats, terms, t);
+      list = [...(short ? close.filter((w) => swapped(word, w)) : close), ...cut];
       if (!cut.length) guesses++;
     }
     if (!word) {
@@ -174,7 +230,7 @@ export function expand(stats: TermStats, terms: QueryTerm[], tier: LiteralTier):
       : [];
     if (!list.length && !phrases.length) return null;
     const others = [...list.filter((w) => w !== word), ...phrases.map((p) => p.join(" "))];
-    if (others.length) changes.push({ from: word, to: others });
+    if (others.length && !held) changes.push({ from: word, to: others });
     if (!literal) widenedOnly++;
     alts.push([...list.map((w) => [w]), ...phrases]);
   }
