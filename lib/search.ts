@@ -6,14 +6,18 @@
  * so a person knows how literal the match was:
  * - `exact`: every term as typed, in one event (`session`: only spread over a
  *   session's events, no single event holds them all);
- * - `substring`: a word inside a longer indexed token (`code` -> `opencode`);
+ * - `substring`: a word as a fragment of a longer indexed token (`code` ->
+ *   `opencode`; not a word inside a word, `mule` -> `amulet`);
  * - `stemmed`: word forms and developer synonyms (`failing` -> `fails`,
  *   `db` -> `database`);
- * - `close`: close spellings of words the index does not hold;
+ * - `close`: close spellings of words the history (titles included) does
+ *   not hold (a short word alone: only two letters swapped);
  * - `error`: a pasted error matched by its signature;
  * - `relevance`: nothing matched — the sessions holding most of the query's
  *   words, by IDF weight (lib/search/relevance.ts);
  * - `regex` for `--re`; `none` when nothing was found at all.
+ * A long query (lib/search/ladder.ts) is exact when sessions hold it whole
+ * (only those are listed), else ranked by relevance.
  * A quoted phrase matches contiguously at every tier or not at all. A query
  * equal (or nearly) to a prompt a person typed ranks those sessions first
  * (lib/search/prompt.ts), whatever the tier.
