@@ -49,7 +49,7 @@ export const THESAURUS_OPS: readonly (readonly string[])[] = [
   ["materialized", "matview", "materializedview", "refresh"],
   ["supabase", "neon", "planetscale", "rds", "aurora", "cloudsql"],
   // --- caching --------------------------------------------------------------------
-  ["hit", "hits", "miss", "misses", "hitrate", "hitratio"],
+  ["hitrate", "hitratio", "missrate", "cachehit", "cachemiss"],
   ["cachecontrol", "maxage", "etag", "lastmodified", "304", "notmodified"],
   ["etag", "ifnonematch", "304", "revalidate", "revalidation"],
   ["swr", "stalewhilerevalidate", "revalidate", "refetch", "reactquery", "tanstack"],
