@@ -44,7 +44,7 @@ export const THESAURUS_PLAIN: readonly (readonly string[])[] = [
   ["prompt", "prompts", "systemprompt", "instructions", "prompting"],
   ["clustering", "kmeans", "dbscan", "centroids"],
   ["outlier", "outliers", "anomaly", "anomalies", "spike"],
-  ["labeling", "labelled", "annotation", "annotations", "groundtruth"],
+  ["labeling", "labelled", "annotation", "groundtruth", "annotators"],
   // --- dates, times ------------------------------------------------------------------
   ["tzdata", "iana", "olson", "zoneinfo", "pytz", "timezones"],
   ["dst", "daylight", "savings", "summertime", "clockchange"],
@@ -60,7 +60,7 @@ export const THESAURUS_PLAIN: readonly (readonly string[])[] = [
   ["birthday", "dob", "dateofbirth", "birthdate", "age"],
   ["leap", "leapyear", "february", "29"],
   ["midnight", "rollover", "endofday", "startofday"],
-  ["offbyone", "fencepost", "inclusive", "exclusive", "boundary"],
+  ["offbyone", "fencepost", "inclusive", "exclusive"],
   ["month", "months", "monthly", "endofmonth", "billingcycle"],
   ["createdat", "updatedat", "modified", "mtime", "lastmodified"],
   ["ago", "timeago", "humanize", "fromnow"],
