@@ -88,7 +88,7 @@ export const THESAURUS_PLAIN: readonly (readonly string[])[] = [
   ["english", "french", "german", "spanish", "language", "languages"],
   ["spellcheck", "spelling", "typo", "typos", "misspelled"],
   // --- what people saw ---------------------------------------------------------------------
-  ["empty", "blank", "nothing", "unpopulated", "emptied"],
+  ["empty", "blank", "unpopulated", "emptied", "emptiness"],
   ["missing", "absent", "lacking", "omitted", "gone", "disappeared"],
   ["shrink", "shrinks", "shrinking", "smaller", "downscale", "reduce", "reduced"],
   ["resize", "resized", "resizing", "rescale", "rescaled", "scaled"],
