@@ -39,6 +39,11 @@ export interface Expansion {
   alts: string[][][];
   /** Per widened term: the word as typed and what it stands for at this tier. */
   changes: Array<{ from: string; to: string[] }>;
+  /**
+   * Several guessed words (close spellings not of swapped letters): the tier
+   * matches only when some event holds a guess of every word together.
+   */
+  confirm?: boolean;
 }
 
 /** Most alternatives one term expands to. */
@@ -187,6 +192,8 @@ export function expand(stats: TermStats, terms: QueryTerm[], tier: LiteralTier):
   let widenedOnly = 0;
   /** Words only spelt close to an indexed token (not the start of one). */
   let guesses = 0;
+  /** Of those, the words no swap of two letters corrects (a weaker guess). */
+  let weak = 0;
   for (const t of terms) {
     const literal = stats.present(t.tokens);
     const word = !t.quoted && t.tokens.length === 1 ? t.tokens[0] : undefined;
@@ -212,6 +219,7 @@ export function expand(stats: TermStats, terms: QueryTerm[], tier: LiteralTier):
       const short = word.length <= SHORT && !anchored(stats, terms, t);
       list = [...(short ? close.filter((w) => swapped(word, w)) : close), ...cut];
       if (!cut.length) guesses++;
+      if (!cut.length && !close.some((w) => swapped(word, w))) weak++;
     }
     if (!word) {
       const frag = !literal && tier === "substring" && !t.quoted ? fragmentOf(stats, t.tokens) : [];
@@ -238,7 +246,10 @@ export function expand(stats: TermStats, terms: QueryTerm[], tier: LiteralTier):
   // Word forms are the same words; a substring or a close spelling is a guess. At most
   // one close spelling beside words cut short is read as the user typed it (one typo).
   // Several close spellings at once are kept when each misspelt word is long enough to
-  // guess (4+ letters, as close spellings are looked up) and the query is short.
+  // guess (4+ letters, as close spellings are looked up) and the query is short; unless
+  // each is two letters swapped, some event must hold the corrections together (then
+  // they rank session-level, as the corrected query does).
+  let confirm = false;
   if (
     tier !== "stemmed" && terms.length > 1 && widenedOnly > Math.ceil(terms.length / 2) &&
     !(tier === "close" && guesses <= 1 && terms.length <= 4)
@@ -246,11 +257,12 @@ export function expand(stats: TermStats, terms: QueryTerm[], tier: LiteralTier):
     const guessable = tier === "close" && terms.length <= 4 &&
       terms.every((t) => stats.present(t.tokens) || (t.tokens[0]?.length ?? 0) >= 4);
     if (!guessable) return null;
+    confirm = tier === "close" && weak > 0;
   }
   if (
     tier === "close" && !changes.some((c) => !c.to.includes(c.from) && stats.docs(c.from) === 0)
   ) {
     return null;
   }
-  return { alts, changes };
+  return confirm ? { alts, changes, confirm } : { alts, changes };
 }

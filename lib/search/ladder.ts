@@ -66,7 +66,7 @@ export function ladder(
   for (const t of long ? ["exact" as const] : LITERAL) {
     const ex = expand(stats, parsed.parts, t);
     if (!ex) continue;
-    const scores = literalMatch(stats, ex.alts, f, rootOf);
+    const scores = literalMatch(stats, ex.alts, f, rootOf, ex.confirm);
     if (!scores.size) continue;
     return { tier: t, scores, alts: ex.alts, changes: ex.changes };
   }
@@ -122,17 +122,20 @@ function withPhrases(
 /**
  * Event-level AND, and when it finds few sessions, the session-level AND
  * beside it: every literal tier ranks its words as the exact tier ranks them
- * (several corrected typos may sit in different events of the session).
+ * (several corrected typos may sit in different events of the session). With
+ * `confirm`, nothing matches unless some event holds every term.
  */
 function literalMatch(
   stats: TermStats,
   alts: string[][][],
   f: Filters,
   rootOf: (id: number) => number,
+  confirm = false,
 ): Map<number, SessionScore> {
   const exprs = alts.map(ftsAny);
   const rows = matchRows(stats.store, exprs.join(" AND "), f, MAX_ROWS);
   const scores = scoreRows(rows, rootOf);
+  if (confirm && !scores.size) return scores;
   if (alts.length > 1 && scores.size < SPREAD_MIN && !ABLATE.spread) {
     const weights = alts.map((a) => a.reduce((s, toks) => s + stats.docs(toks[0]), 0));
     const sp = spreadMatch(stats.store, exprs, weights, f);
