@@ -293,7 +293,10 @@ export const Q = {
     `SELECT id FROM events WHERE session_id = ? AND key IN (?, ?) LIMIT 1`,
     ["session", "key", "long"],
   ),
-  /** A new event row; returns its id (indexed for search by {@link Q.ftsFrom}). */
+  /**
+   * A new event row (indexed for search by {@link Q.ftsFrom}); its id is the run's
+   * `lastInsertRowid` (a `RETURNING` clause doubled the cost of the bulk of a full index).
+   */
   insertEvent: query<
     {
       session: number;
@@ -306,11 +309,10 @@ export const Q = {
       call_id: string | null;
       data: string | null;
       flags: number;
-    },
-    Id
+    }
   >(
     `INSERT INTO events (session_id, seq, kind, text, time, key, tool, call_id, data, flags)
-    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ["session", "seq", "kind", "text", "time", "key", "tool", "call_id", "data", "flags"],
   ),
   /**
@@ -581,7 +583,15 @@ export const Q = {
   termDocs: query<Term, { doc: number }>(`SELECT doc FROM events_vocab WHERE term = ?`, ["term"]),
   /** An upper bound of the number of events (for IDF). */
   eventCount: query<NoParams, N>(`SELECT COALESCE(MAX(id), 0) AS n FROM events`),
-  insertVocab: query<Term>(`INSERT OR IGNORE INTO vocab(term) VALUES (?)`, ["term"]),
+  /**
+   * Adds the terms of `terms` (a JSON array) to the vocabulary, in one statement: the
+   * vocab_ai trigger then writes vocab_tri once per statement, not a small FTS5 segment
+   * per term (a statement per term cost ten times as much).
+   */
+  insertVocab: query<{ terms: string }>(
+    `INSERT OR IGNORE INTO vocab(term) SELECT value FROM json_each(?)`,
+    ["terms"],
+  ),
   deleteVocab: query<Term>(`DELETE FROM vocab WHERE term = ?`, ["term"]),
   /** Terms containing `match` (a trigram MATCH expression: a quoted substring of 3+ characters). */
   vocabContaining: query<{ match: string }, Term>(
