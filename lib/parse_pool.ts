@@ -42,7 +42,8 @@ export interface ParseRun extends AsyncIterable<PreparedChunk> {
 }
 
 type Msg =
-  | { type: "chunk"; chunk: PreparedChunk }
+  /** A prepared chunk as JSON text (lib/parse_worker.ts). */
+  | { type: "chunk"; json: string }
   | { type: "done"; end: ParseEnd }
   | { type: "error"; message: string }
   /** The worker itself failed (its module did not load, it crashed). */
@@ -228,7 +229,7 @@ class WorkerRun implements ParseRun {
         }
         this.worker.postMessage({ type: "ack" });
         taken++;
-        yield m.chunk;
+        yield JSON.parse(m.json) as PreparedChunk;
       }
     } finally {
       if (!this.ended) this.end(finished);
