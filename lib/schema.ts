@@ -35,12 +35,14 @@ export const PRAGMAS = [
 ];
 
 /**
- * Pragmas of the indexing connection, after {@link PRAGMAS}: a 4 MB page cache.
+ * Pragmas of the indexing connection, after {@link PRAGMAS}: a 2 MB page cache.
  * Writing appends (rows, FTS5 segments) and hardly reads back, so the smaller
- * cache costs no measurable CPU, and it pays for the second parse worker's
- * memory (lib/parse_pool.ts; peak RSS of a 100 MB index run 157 -> 143 MB).
+ * cache costs no measurable CPU (16, 4 and 2 MB measured alike), and it pays for
+ * part of the second parse worker's memory (lib/parse_pool.ts; peak RSS of a
+ * 100 MB index run with two workers: about 157 MB with 16 MB, 140-155 with 2-4,
+ * varying with when the collector runs).
  */
-export const WRITER_PRAGMAS = ["PRAGMA cache_size = -4000"];
+export const WRITER_PRAGMAS = ["PRAGMA cache_size = -2000"];
 
 /** Migrations: index i upgrades version i to i + 1. */
 export const MIGRATIONS: readonly string[] = [
