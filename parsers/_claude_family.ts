@@ -184,7 +184,7 @@ export function familyParser(dialect: FamilyDialect, root: (env: Env) => string)
       const dir = root(env);
       const sources: SourceRef[] = [];
       // A project folder may be a link (moved to another disk, shared between machines).
-      const opts = { match, maxDepth: 6, onError: problem, followDirLinks: true };
+      const opts = { match, maxDepth: 6, onError: problem };
       for await (const path of walk(dir, opts)) {
         sources.push({ harness: dialect.harness, path, kind: "append" });
       }

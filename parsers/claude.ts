@@ -84,7 +84,7 @@ export const claude: Parser = {
     if (!projects) return yield* family.parse(source, ctx);
     const ids = new Set<string>();
     const match = (_p: string, n: string) => n.endsWith(".jsonl");
-    for (const p of await listFiles(projects, { match, maxDepth: 6, followDirLinks: true })) {
+    for (const p of await listFiles(projects, { match, maxDepth: 6 })) {
       ids.add(basename(p, ".jsonl"));
     }
     const fields = {
