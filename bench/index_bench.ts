@@ -28,10 +28,16 @@ const { values } = parseArgs({
     runs: { type: "string", default: "20" },
     fresh: { type: "boolean", default: false },
     scale: { type: "boolean", default: false },
+    sweep: { type: "boolean", default: false },
     "big-mb": { type: "string", default: "2000" },
     "line-mb": { type: "string", default: "200" },
   },
 });
+if (values.scale && values.sweep) {
+  const { scaleSweep } = await import("./scale_bench.ts");
+  scaleSweep(process.argv.some((a) => a.startsWith("--mb")) ? Number(values.mb) : 200);
+  process.exit(0);
+}
 if (values.scale) {
   const { scaleRun } = await import("./scale_bench.ts");
   scaleRun({
