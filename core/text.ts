@@ -23,16 +23,21 @@ export function cutText(n: number): string {
 }
 
 const KEEP_HEAD = KEEP_CHARS - Math.floor(KEEP_CHARS * 0.25);
+const SLACK = 4096;
 const PRIOR_CUT = /\n… \[(\d+) characters cut\] …\n/y;
 
 /**
  * Characters already cut from `text` by `cap(s, KEEP_CHARS)` (a long line read
  * in pieces keeps only that of each string, parsers/_json_stream.ts), less the
- * marker that replaced them (found where that cap puts it); 0 for any other text.
+ * marker that replaced them; 0 for any other text. The marker is looked for
+ * where that cap puts it, give or take a short prefix a parser or renderer
+ * added (`write <path>` before written content).
  */
 function priorCut(text: string): number {
-  if (text.length <= KEEP_HEAD || text.length > KEEP_CHARS + 40) return 0;
-  PRIOR_CUT.lastIndex = KEEP_HEAD;
+  if (text.length <= KEEP_HEAD || text.length > KEEP_CHARS + SLACK) return 0;
+  const at = text.indexOf("\n… [", KEEP_HEAD);
+  if (at < 0 || at > KEEP_HEAD + SLACK) return 0;
+  PRIOR_CUT.lastIndex = at;
   const m = PRIOR_CUT.exec(text);
   return m ? Number(m[1]) - m[0].length : 0;
 }

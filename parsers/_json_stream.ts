@@ -398,5 +398,9 @@ class Budget extends Error {}
 
 /** A fatal TextDecoder throws a TypeError for bytes that are not UTF-8. */
 function failure(e: unknown): StreamFailure {
-  return e instanceof Budget ? "oversized" : e instanceof TypeError ? "invalid_utf8" : "malformed_json";
+  return e instanceof Budget
+    ? "oversized"
+    : e instanceof TypeError
+    ? "invalid_utf8"
+    : "malformed_json";
 }
