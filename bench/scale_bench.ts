@@ -41,7 +41,7 @@ function pct(xs: number[], p: number): number {
  * `lineMb` MB tool result line in the middle, written piece by piece so the
  * generator never holds it whole.
  */
-function writeBigSession(dir: string, scratch: string, bigMb: number, lineMb: number): number {
+export function writeBigSession(dir: string, scratch: string, bigMb: number, lineMb: number): number {
   const sid = "5ca1eb16-0000-4000-a000-000000000001";
   const file = join(dir, `${sid}.jsonl`);
   mkdirSync(dir, { recursive: true });
