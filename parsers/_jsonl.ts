@@ -13,6 +13,7 @@
  * @module
  */
 import { openRegular } from "../core/fsread.ts";
+import { collectGarbage } from "../core/runtime.ts";
 import type { ParseCtx } from "../core/model.ts";
 import { JsonStream, LINE_BUDGET } from "./_json_stream.ts";
 
@@ -172,6 +173,9 @@ export interface JsonLine {
  */
 export const STREAM_LINE_BYTES = 1 << 20;
 
+/** Bytes of lines read between two garbage collection hints (core/runtime.ts). */
+const GC_BYTES = 32 << 20;
+
 /**
  * Yields each JSON value of a JSONL file from `ctx.offset`, counting what it
  * skips through `ctx.skip` and setting `ctx.endOffset` to the byte after the
@@ -195,7 +199,13 @@ export async function* readJsonl(
   ctx.endOffset = ctx.offset;
   let seen = false;
   const long = { over: Math.min(STREAM_LINE_BYTES, maxLine), open: () => new JsonStream() };
+  let sinceGc = 0;
   for await (const line of readLines(path, ctx.offset, maxLine, long)) {
+    sinceGc += line.end - line.start;
+    if (sinceGc >= GC_BYTES) {
+      collectGarbage();
+      sinceGc = 0;
+    }
     const where = `${path}@${line.start}`;
     seen ||= line.oversized || line.sink !== undefined || line.bytes.some((b) => b > 0x20);
     if (line.sink) {
