@@ -5,7 +5,7 @@
  * megabytes, is generated in a temporary directory, indexed by the compiled
  * binary (dist/deja-bun), and removed at the end whatever happens. Prints index
  * time, MB/s, peak RSS of the binary's process, index size, the records skipped
- * (the long line must be counted `oversized`, never held whole), and cold query
+ * (none: the long line is read in pieces, its text capped, never held whole), and cold query
  * p50/p95 at that size. Not part of the tests or CI: it writes about 3 GB.
  *
  * @module
@@ -41,7 +41,12 @@ function pct(xs: number[], p: number): number {
  * `lineMb` MB tool result line in the middle, written piece by piece so the
  * generator never holds it whole.
  */
-export function writeBigSession(dir: string, scratch: string, bigMb: number, lineMb: number): number {
+export function writeBigSession(
+  dir: string,
+  scratch: string,
+  bigMb: number,
+  lineMb: number,
+): number {
   const sid = "5ca1eb16-0000-4000-a000-000000000001";
   const file = join(dir, `${sid}.jsonl`);
   mkdirSync(dir, { recursive: true });

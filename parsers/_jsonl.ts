@@ -1,14 +1,16 @@
 /**
  * Streaming JSONL reading with byte offsets, for append-only stores.
  *
- * Reads in 256 KiB chunks, never the whole file; a line over the size cap is
- * skipped as `oversized` without being held in memory; a line that is not
- * valid UTF-8 is skipped as `invalid_utf8`; a line that is not JSON as
- * `malformed_json`. An unterminated last line that does not parse is left for
- * the next pass (the harness is still writing it): `ctx.endOffset` stops
- * before it, and it is not counted as skipped; so is an unterminated last line
- * already over the cap (counted `oversized` once it ends, not read as a
- * fragment from the middle of the line next time).
+ * Reads in 256 KiB chunks, never the whole file. {@link readLines} hands out
+ * raw lines, skipping one over its size cap as `oversized` without holding it
+ * (or, when asked, feeding a long line piece by piece to a sink instead).
+ * {@link readJsonl} parses them: a line up to {@link STREAM_LINE_BYTES} with
+ * `JSON.parse`, a longer one in pieces (parsers/_json_stream.ts) keeping of
+ * each string only what the index could store, so memory stays bounded however
+ * long the line. A line that is not valid UTF-8 is skipped as `invalid_utf8`;
+ * one that is not JSON as `malformed_json`. An unterminated last line that
+ * does not parse is left for the next pass (the harness is still writing it):
+ * `ctx.endOffset` stops before it, and it is not counted as skipped.
  *
  * @module
  */
