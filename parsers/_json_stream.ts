@@ -1,7 +1,7 @@
 /**
  * A push JSON reader for lines too long to hold: it is fed a line's bytes in
  * pieces and builds the value as it goes, keeping of each string only what deja
- * could ever store of it — `cap(s, KEEP_CHARS)` (core/text.ts): the head and the
+ * could ever store of it — `cap(s, KEEP_CHARS)` (core/text.ts, parsers/_json_string.ts): the head and the
  * tail around a marker that says how many characters were cut, exactly what the
  * indexer's own cap would make of the whole string. So a line read this way
  * yields the events a `JSON.parse` of it would, once capped, while holding at
@@ -15,7 +15,7 @@
  *
  * @module
  */
-import { cutText, KEEP_CHARS } from "../core/text.ts";
+import { CappedString } from "./_json_string.ts";
 
 /** Characters of values (plus a few per scalar and container) one streamed line may keep. */
 export const LINE_BUDGET = 8 << 20;
@@ -44,8 +44,6 @@ const enum S {
   Done,
 }
 
-const TAIL = Math.floor(KEEP_CHARS * 0.25);
-const HEAD = KEEP_CHARS - TAIL;
 const BOM = [0xef, 0xbb, 0xbf];
 const NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
 const LITERALS: Record<string, unknown> = { true: true, false: false, null: null };
@@ -72,16 +70,9 @@ export class JsonStream {
   private kept = 0;
   /** BOM bytes matched so far; -1 once past it. */
   private bom = 0;
-  // The string being read: its head, its tail (trimmed as it grows), its length in UTF-16 units.
-  private head = "";
-  private tail = "";
-  private len = 0;
+  /** The string being read (a key when `isKey`). */
+  private str = new CappedString();
   private isKey = false;
-  private decoder = new TextDecoder("utf-8", { fatal: true });
-  // String bytes not yet decoded, and a `\\u` high surrogate waiting for its low half.
-  private buf = new Uint8Array(64 * 1024);
-  private blen = 0;
-  private hi?: number;
   private token = "";
 
   constructor(private budget = LINE_BUDGET) {}
@@ -110,7 +101,8 @@ export class JsonStream {
   private fail(why: StreamFailure): void {
     this.failure ??= why;
     this.stack = [];
-    this.head = this.tail = this.token = "";
+    this.str = new CappedString();
+    this.token = "";
   }
 
   private charge(n: number): void {
@@ -141,20 +133,13 @@ export class JsonStream {
             if (d === 0x22 || d === 0x5c || d < 0x20) break;
             j++;
           }
-          if (j > i) {
-            this.lone();
-            this.bytes(b, i, j);
-          }
+          if (j > i) this.str.bytes(b, i, j);
           if (j === n) return;
           const d = b[j];
           if (d < 0x20) throw new SyntaxError("control character in string");
           i = j + 1;
           if (d === 0x5c) this.state = S.Esc;
-          else {
-            this.lone();
-            this.flush(true); // an unfinished character before the closing `"` throws
-            this.endString();
-          }
+          else this.endString();
           continue;
         }
         case S.Esc: {
@@ -166,8 +151,7 @@ export class JsonStream {
           }
           const e = ESCAPES[c];
           if (e === undefined) throw new SyntaxError("bad escape");
-          this.lone();
-          this.point(e.charCodeAt(0));
+          this.str.escape(e.charCodeAt(0));
           this.state = S.Str;
           continue;
         }
@@ -176,7 +160,7 @@ export class JsonStream {
           this.token += String.fromCharCode(c);
           if (!/^[0-9a-fA-F]*$/.test(this.token)) throw new SyntaxError("bad \\u escape");
           if (this.token.length === 4) {
-            this.escaped(parseInt(this.token, 16));
+            this.str.unicode(parseInt(this.token, 16));
             this.state = S.Str;
           }
           continue;
@@ -296,100 +280,14 @@ export class JsonStream {
     this.state = S.After;
   }
 
-  /** Raw string bytes `b[i..j)`, gathered so the decoder is called on large pieces. */
-  private bytes(b: Uint8Array, i: number, j: number): void {
-    if (j - i > this.buf.length - this.blen) {
-      this.flush(false);
-      if (j - i >= this.buf.length) {
-        this.add(this.decoder.decode(b.subarray(i, j), { stream: true }));
-        return;
-      }
-    }
-    this.buf.set(b.subarray(i, j), this.blen);
-    this.blen += j - i;
-  }
-
-  /** Decodes the gathered bytes; `final` also ends the decoder's character (throws when unfinished). */
-  private flush(final: boolean): void {
-    if (this.blen === 0 && !final) return;
-    this.add(this.decoder.decode(this.buf.subarray(0, this.blen), { stream: !final }));
-    this.blen = 0;
-  }
-
-  /** A `\\uXXXX` escape: a pair of surrogates joins into one character, a lone one is kept as is. */
-  private escaped(u: number): void {
-    if (this.hi !== undefined && u >= 0xdc00 && u <= 0xdfff) {
-      this.point(0x10000 + ((this.hi - 0xd800) << 10) + (u - 0xdc00));
-      this.hi = undefined;
-      return;
-    }
-    this.lone();
-    if (u >= 0xd800 && u <= 0xdbff) this.hi = u;
-    else if (u >= 0xdc00 && u <= 0xdfff) {
-      this.flush(true);
-      this.add(String.fromCharCode(u));
-    } else this.point(u);
-  }
-
-  /** A high surrogate not followed by its low half, kept alone (as JSON.parse keeps it). */
-  private lone(): void {
-    if (this.hi === undefined) return;
-    this.flush(true);
-    this.add(String.fromCharCode(this.hi));
-    this.hi = undefined;
-  }
-
-  /** One code point as UTF-8 bytes. */
-  private point(p: number): void {
-    if (this.blen + 4 > this.buf.length) this.flush(false);
-    const o = this.buf;
-    if (p < 0x80) o[this.blen++] = p;
-    else if (p < 0x800) {
-      o[this.blen++] = 0xc0 | (p >> 6);
-      o[this.blen++] = 0x80 | (p & 63);
-    } else if (p < 0x10000) {
-      o[this.blen++] = 0xe0 | (p >> 12);
-      o[this.blen++] = 0x80 | ((p >> 6) & 63);
-      o[this.blen++] = 0x80 | (p & 63);
-    } else {
-      o[this.blen++] = 0xf0 | (p >> 18);
-      o[this.blen++] = 0x80 | ((p >> 12) & 63);
-      o[this.blen++] = 0x80 | ((p >> 6) & 63);
-      o[this.blen++] = 0x80 | (p & 63);
-    }
-  }
-
-  /** Appends decoded text to the string being read, keeping its head and a bounded tail. */
-  private add(s: string): void {
-    if (!s) return;
-    this.len += s.length;
-    if (this.head.length < HEAD) {
-      const take = HEAD - this.head.length;
-      if (s.length <= take) {
-        this.head += s;
-        return;
-      }
-      this.head += s.slice(0, take);
-      s = s.slice(take);
-    }
-    this.tail += s;
-    if (this.tail.length > 2 * TAIL) this.tail = this.tail.slice(this.tail.length - TAIL);
-  }
-
   private endString(): void {
-    let s: string;
-    if (this.len <= KEEP_CHARS) s = this.head + this.tail;
-    else {
-      s = this.head + cutText(this.len - HEAD - TAIL) + this.tail.slice(this.tail.length - TAIL);
-      this.cuts++;
-    }
-    this.head = this.tail = "";
-    this.len = 0;
+    const { text, cut } = this.str.end(); // an unfinished character before the `"` throws
+    if (cut) this.cuts++;
     if (this.isKey) {
-      this.charge(s.length + 16);
-      this.stack[this.stack.length - 1].key = s;
+      this.charge(text.length + 16);
+      this.stack[this.stack.length - 1].key = text;
       this.state = S.Colon;
-    } else this.value(s, s.length + 16);
+    } else this.value(text, text.length + 16);
   }
 }
 
