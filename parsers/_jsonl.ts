@@ -17,7 +17,7 @@
 import { openRegular } from "../core/fsread.ts";
 import { collectGarbage } from "../core/runtime.ts";
 import type { ParseCtx } from "../core/model.ts";
-import { JsonStream, LINE_BUDGET } from "./_json_stream.ts";
+import { JsonStream } from "./_json_stream.ts";
 
 const CHUNK = 256 * 1024;
 /** Default cap on one line: 32 MiB. */
@@ -191,7 +191,7 @@ const GC_BYTES = 32 << 20;
  * their head and tail around a marker counting what was cut, as the index
  * would cap them anyway. Such a line that is not JSON counts `malformed_json`
  * (`oversized` when it is also over `maxLine`), and one whose kept values
- * would still pass {@link LINE_BUDGET} counts `oversized`.
+ * would still pass `LINE_BUDGET` (parsers/_json_stream.ts) counts `oversized`.
  */
 export async function* readJsonl(
   path: string,
