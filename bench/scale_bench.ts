@@ -86,6 +86,37 @@ export function writeBigSession(
   return bytes;
 }
 
+/**
+ * Writes one Claude Code session of `n` tool result lines of 0.9 MB each:
+ * under the streaming threshold, so each is parsed whole, many to a chunk.
+ */
+function writeLongLinesSession(dir: string, n: number): number {
+  const sid = "5ca1eb16-0000-4000-a000-000000000002";
+  mkdirSync(dir, { recursive: true });
+  const fd = openSync(join(dir, `${sid}.jsonl`), "w");
+  let bytes = 0;
+  try {
+    for (let i = 0; i < n; i++) {
+      const text = `line ${i} lorem ipsum dolor sit amet `.repeat(30_000).slice(0, 900_000);
+      const rec = {
+        type: "user",
+        sessionId: sid,
+        uuid: `long-${i}`,
+        timestamp: "2026-06-02T10:00:00Z",
+        cwd: "/home/dev/work/long",
+        message: {
+          role: "user",
+          content: [{ type: "tool_result", tool_use_id: `t${i}`, content: text }],
+        },
+      };
+      bytes += writeSync(fd, new TextEncoder().encode(JSON.stringify(rec) + "\n"));
+    }
+  } finally {
+    closeSync(fd);
+  }
+  return bytes;
+}
+
 /** Peak RSS (kB) and wall time of one child, via /usr/bin/time when present. */
 function timed(argv: string[], env: Record<string, string | undefined>) {
   const timeBin = existsSync("/usr/bin/time") ? "/usr/bin/time" : undefined;
@@ -149,12 +180,15 @@ interface SweepCase {
   mb: number;
   bigMb: number;
   lineMb: number;
+  /** Lines of 0.9 MB in a session of their own. */
+  longLines?: number;
 }
 
 /**
  * `--sweep`: peak RSS of a full index for inputs that stress memory in
  * different ways — one long line of 1, 10, 30 and 100 MB, many small sessions
- * (`--mb`, default 200), one huge session without long lines. Each case is
+ * (`--mb`, default 200), one huge session without long lines, one session of
+ * many lines just under the streaming threshold. Each case is
  * generated, indexed by the compiled binary and removed before the next.
  */
 export function scaleSweep(mb: number): void {
@@ -168,6 +202,7 @@ export function scaleSweep(mb: number): void {
     })),
     { label: `many small sessions (${mb} MB)`, mb, bigMb: 0, lineMb: 0 },
     { label: "one huge session (300 MB)", mb: 5, bigMb: 300, lineMb: 0 },
+    { label: "one session of 300 lines of 0.9 MB", mb: 5, bigMb: 0, lineMb: 0, longLines: 300 },
   ];
   for (const c of cases) {
     const work = mkdtempSync(join(tmpdir(), "deja-sweep-"));
@@ -182,14 +217,17 @@ export function scaleSweep(mb: number): void {
           c.lineMb,
         )
         : 0;
+      const long = c.longLines
+        ? writeLongLinesSession(join(corpus, "projects", "-home-dev-work-long"), c.longLines)
+        : 0;
       const ix = timed([bin, "index", "--harness", "claude", "--json"], runEnv(work, corpus));
       if (ix.code !== 0) console.error(ix.err);
       console.log(
-        `${c.label.padEnd(34)} ${((g.bytes + big) / MB).toFixed(0).padStart(5)} MB  peak RSS ${
-          ix.rssKb ? (ix.rssKb / 1024).toFixed(0) : "?"
-        } MB  wall ${(ix.ms / 1000).toFixed(1)} s  CPU ${
-          ix.cpuS?.toFixed(1) ?? "?"
-        } s  sessions / skipped ${skippedOf(ix.out)}`,
+        `${c.label.padEnd(34)} ${
+          ((g.bytes + big + long) / MB).toFixed(0).padStart(5)
+        } MB  peak RSS ${ix.rssKb ? (ix.rssKb / 1024).toFixed(0) : "?"} MB  wall ${
+          (ix.ms / 1000).toFixed(1)
+        } s  CPU ${ix.cpuS?.toFixed(1) ?? "?"} s  sessions / skipped ${skippedOf(ix.out)}`,
       );
     } finally {
       rmSync(work, { recursive: true, force: true });
