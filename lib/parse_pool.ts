@@ -14,6 +14,7 @@
  * @module
  */
 import { Worker } from "node:worker_threads";
+import { collectGarbage } from "../core/runtime.ts";
 import type { Env, Parser, Session, SourceRef } from "../core/model.ts";
 import type { SourceCtx } from "./parse_ctx.ts";
 import { parserFor } from "../parsers/mod.ts";
@@ -21,6 +22,9 @@ import { absorb, type ParseEnd, type ParseJob } from "./parse_job.ts";
 import { prepareChunk, type PreparedChunk } from "./prepare.ts";
 import { VocabCollector } from "./search/tokenize.ts";
 import type { Label } from "./remote/label.ts";
+
+/** Chunks taken from the worker between two garbage collection hints (core/runtime.ts). */
+const GC_CHUNKS = 32;
 
 /** Sources smaller than this (bytes) are parsed in process: a thread hop costs more than it saves. */
 export const WORKER_MIN_BYTES = 256 * 1024;
@@ -163,7 +167,8 @@ async function* stream(
         return;
       }
       worker.postMessage({ type: "ack" });
-      taken++;
+      // The writer's copies of the chunks are garbage once written; Bun collects their text late.
+      if (++taken % GC_CHUNKS === 0) collectGarbage();
       yield m.chunk;
     }
   } finally {
