@@ -9,7 +9,7 @@
  * @module
  */
 import type { EditSpan, Event, Session } from "../core/model.ts";
-import { redact, type RedactionCounts } from "./redact.ts";
+import { type FoundSecrets, redact, type RedactionCounts, redactRepeats } from "./redact.ts";
 import { renderCall } from "./render.ts";
 import { eventFlags } from "./search/signals.ts";
 import { VocabCollector } from "./search/tokenize.ts";
@@ -111,36 +111,51 @@ export function prepareChunk(
   const redactions: RedactionCounts = {};
   const quiet: RedactionCounts = {};
   vocab.clear();
-  const events = c.events.map((e) => prepareEvent(e, redactions, quiet, vocab));
+  // Two passes: the first redacts each event's text and notes the secrets found; the second
+  // masks those values where an event repeats them with no cue (before or after the cue).
+  const found: FoundSecrets = new Map();
+  const texts = c.events.map((e) => redact(eventText(e), redactions, found));
+  const again = redactRepeats(found);
+  const clean = again ?? ((t: string) => t);
+  const events = c.events.map((e, i) =>
+    prepareEvent(
+      e,
+      clean(texts[i], redactions),
+      vocab,
+      (t) => clean(redact(t, quiet), quiet),
+    )
+  );
   const { events: _, ...session } = c;
   return {
     ...session,
     ...(c.project ? { project: normalizeProject(c.project) } : {}),
-    ...(c.title ? { title: redact(c.title.slice(0, 500), quiet) } : {}),
+    ...(c.title ? { title: clean(redact(c.title.slice(0, 500), quiet), quiet) } : {}),
     events,
     redactions,
     tokens: vocab.take(),
   };
 }
 
+/** An event's searchable text, rendered and capped (not yet redacted). */
+function eventText(e: Event): string {
+  if (e.kind === "tool_call" && e.tool) return cap(e.text || renderCall(e.tool), MAX_TEXT);
+  if (e.kind === "tool_result") return cap(stripFrames(e.text), MAX_RESULT);
+  // deja's own recall, echoed back by a harness, is not new history (core/frame.ts).
+  return cap(stripFrames(e.text), MAX_TEXT, 0.1);
+}
+
+/**
+ * One event made ready: `text` is its redacted text; `scrub` redacts a derived
+ * value. Only the event text counts towards the per-source figures: the same
+ * secret also lands in derived rows (command, edit span, title) and would be
+ * counted again there.
+ */
 function prepareEvent(
   e: Event,
-  counts: RedactionCounts,
-  quiet: RedactionCounts,
+  text: string,
   vocab: VocabCollector,
+  scrub: (s: string) => string,
 ): PreparedEvent {
-  let text: string;
-  if (e.kind === "tool_call" && e.tool) {
-    text = cap(e.text || renderCall(e.tool), MAX_TEXT);
-  } else if (e.kind === "tool_result") {
-    text = cap(stripFrames(e.text), MAX_RESULT);
-  } else {
-    // deja's own recall, echoed back by a harness, is not new history (core/frame.ts).
-    text = cap(stripFrames(e.text), MAX_TEXT, 0.1);
-  }
-  // Only the event text counts towards the per-source figures: the same secret also lands
-  // in derived rows (command, edit span, title) and would be counted again there.
-  text = redact(text, counts);
   vocab.add(
     e.kind === "tool_result" && text.length > VOCAB_RESULT_HEAD
       ? text.slice(0, VOCAB_RESULT_HEAD)
@@ -148,7 +163,7 @@ function prepareEvent(
   );
   const failed = e.result !== undefined &&
     (e.result.isError === true || (e.result.exit !== undefined && e.result.exit !== 0));
-  const r = (s: string, max: number) => redact(cap(s, max), quiet);
+  const r = (s: string, max: number) => scrub(cap(s, max));
   const out: PreparedEvent = {
     kind: e.kind,
     text,
@@ -171,7 +186,7 @@ function prepareEvent(
     const t = e.tool;
     if (t.input !== undefined) {
       const j = JSON.stringify(t.input);
-      out.data = j !== undefined && j.length <= MAX_DATA ? redact(j, quiet) : null;
+      out.data = j !== undefined && j.length <= MAX_DATA ? scrub(j) : null;
     }
     if (t.command) out.command = r(t.command, MAX_TEXT);
     for (const p of t.paths ?? []) files.push({ path: p, op: "read", old: null, new: null });

@@ -84,6 +84,16 @@ function acceptDotenv(v: string): boolean {
 export type RedactionCounts = Record<string, number>;
 
 /**
+ * Secret values found so far, with their kind: filled by {@link redact} when
+ * given one, so a value a cue named once (`DB_PASSWORD=...`) is also masked
+ * where it is repeated without a cue ({@link redactRepeats}).
+ */
+export type FoundSecrets = Map<string, string>;
+
+/** Shortest value masked again where it repeats (shorter ones are too likely to be words). */
+const MIN_REPEAT = 8;
+
+/**
  * Replaces secrets in `text` by `[redacted:<kind>]`, adding to `counts`: the
  * shapes of lib/redact_rules.ts (private keys, credentials in URLs, AWS keys,
  * provider tokens, JWTs, bearer and basic tokens, `password=` / `token:` style
@@ -94,20 +104,24 @@ export type RedactionCounts = Record<string, number>;
  * @returns the redacted text (the same string when nothing matched).
  * @example redact("key sk-ant-abcdefghijklmnopqrstuv", {}) === "key [redacted:anthropic_key]"
  */
-export function redact(text: string, counts: RedactionCounts): string {
+export function redact(text: string, counts: RedactionCounts, found?: FoundSecrets): string {
   // A marker of an earlier pass (`[redacted:sentry_dsn]`) is no secret and no part of one:
   // shielded while the rules run, so a second pass (an export, a newer rule) changes and
   // counts nothing it already masked.
-  if (!text.includes("[redacted:")) return redactText(text, counts);
+  if (!text.includes("[redacted:")) return redactText(text, counts, found);
   const shielded = text.replace(/\[redacted:([a-z0-9_]+)\]/g, `${SHIELD[0]}$1${SHIELD[1]}`);
-  return redactText(shielded, counts).replace(SHIELDED, "[redacted:$1]");
+  return redactText(shielded, counts, found).replace(SHIELDED, "[redacted:$1]");
 }
 
 /** Private-use characters around a shielded marker (no rule matches them). */
 const SHIELD = ["\ue000", "\ue001"] as const;
 const SHIELDED = /\ue000([a-z0-9_]+)\ue001/g;
 
-function redactText(text: string, counts: RedactionCounts): string {
+function redactText(text: string, counts: RedactionCounts, found?: FoundSecrets): string {
+  const keep = (v: string, kind: string) => {
+    const t = v.trim();
+    if (found && t.length >= MIN_REPEAT && !t.includes(SHIELD[0])) found.set(t, kind);
+  };
   if (text.length < 8) return text;
   let out = text;
   if (PREFILTER.test(text)) {
@@ -132,7 +146,7 @@ function redactText(text: string, counts: RedactionCounts): string {
           if (v === undefined) return match;
           const at = match.lastIndexOf(v);
           return at > 0
-            ? redact(match.slice(0, at), counts) + redact(match.slice(at), counts)
+            ? redact(match.slice(0, at), counts, found) + redact(match.slice(at), counts, found)
             : match;
         }
         if (kind === "assignment" && v) {
@@ -155,13 +169,15 @@ function redactText(text: string, counts: RedactionCounts): string {
         }
         counts[kind] = (counts[kind] ?? 0) + 1;
         if (v !== undefined) {
+          keep(v, kind);
           const at = match.lastIndexOf(v);
           if (RULES[i].around) {
             const [pre, post] = [match.slice(0, at), match.slice(at + v.length)];
-            return `${redact(pre, counts)}[redacted:${kind}]${redact(post, counts)}`;
+            return `${redact(pre, counts, found)}[redacted:${kind}]${redact(post, counts, found)}`;
           }
           return `${match.slice(0, at)}[redacted:${kind}]${match.slice(at + v.length)}`;
         }
+        keep(match, kind);
         return `[redacted:${kind}]`;
       }
       return match;
@@ -173,11 +189,34 @@ function redactText(text: string, counts: RedactionCounts): string {
   let res = "";
   let at = 0;
   for (const sp of spans) {
+    keep(out.slice(sp.start, sp.end), "entropy");
     res += out.slice(at, sp.start) + "[redacted:entropy]";
     at = sp.end;
     counts.entropy = (counts.entropy ?? 0) + 1;
   }
   return res + out.slice(at);
+}
+
+/**
+ * A function masking, in any text, the values of `found` (longest first), each
+ * as `[redacted:<kind>]` counted in `counts`; null when nothing was found (the
+ * common case costs nothing). Values a cue named in one event are so masked in
+ * the events before and after it that repeat them bare.
+ */
+export function redactRepeats(
+  found: FoundSecrets,
+): ((text: string, counts: RedactionCounts) => string) | null {
+  if (!found.size) return null;
+  const values = [...found.keys()].sort((a, b) => b.length - a.length);
+  const re = new RegExp(values.map((v) => v.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|"), "g");
+  return (text, counts) => {
+    if (text.length < MIN_REPEAT) return text;
+    return text.replace(re, (m) => {
+      const kind = found.get(m) ?? "repeat";
+      counts[kind] = (counts[kind] ?? 0) + 1;
+      return `[redacted:${kind}]`;
+    });
+  };
 }
 
 /** Redacts every string inside a JSON-like value (for parser state kept in the index). */

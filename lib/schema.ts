@@ -579,6 +579,30 @@ export const Q = {
   // --- search (lib/search/) ---
   /** The number of events holding `term` (no row when none). */
   termDocs: query<Term, { doc: number }>(`SELECT doc FROM events_vocab WHERE term = ?`, ["term"]),
+  /**
+   * Of the first `limit` events matching `match` (rowid order: a session's events lie
+   * together), how many were read and how many sessions they belong to (session-level IDF,
+   * lib/search/sessionrank.ts).
+   */
+  termSessions: query<{ match: string; limit: number }, { k: number; s: number }>(
+    `SELECT COUNT(*) AS k, COUNT(DISTINCT e.session_id) AS s
+    FROM (SELECT rowid FROM events_fts WHERE events_fts MATCH ? LIMIT ?) m
+    JOIN events e ON e.id = m.rowid`,
+    ["match", "limit"],
+  ),
+  /**
+   * Lines of the pasted dumps (flag bit 4) of sessions `ids` (a JSON array), per session: a
+   * dump of many lines is many records for the length of a session (lib/search/sessionrank.ts).
+   */
+  pasteLines: query<{ ids: string }, { session_id: number; n: number }>(
+    `SELECT session_id, SUM(length(text) - length(replace(text, char(10), ''))) AS n
+    FROM events WHERE session_id IN (SELECT value FROM json_each(?)) AND flags != 0
+      AND (flags & 4) != 0
+    GROUP BY session_id`,
+    ["ids"],
+  ),
+  /** The number of sessions, subagents included (session-level IDF). */
+  sessionCount: query<NoParams, N>(`SELECT COUNT(*) AS n FROM sessions`),
   /** An upper bound of the number of events (for IDF). */
   eventCount: query<NoParams, N>(`SELECT COALESCE(MAX(id), 0) AS n FROM events`),
   insertVocab: query<Term>(`INSERT OR IGNORE INTO vocab(term) VALUES (?)`, ["term"]),

@@ -1,7 +1,9 @@
 /**
  * Prompt histories: the JSONL files where a harness keeps every prompt typed,
  * apart from its transcripts (Codex `history.jsonl` `{session_id, ts (s), text}`;
- * Claude Code `history.jsonl` `{display, timestamp (ms), project, sessionId}`).
+ * Claude Code `history.jsonl` `{display, timestamp (ms), project, sessionId}`;
+ * Gemini CLI `tmp/<project>/logs.json`, an array of `{sessionId, messageId, type,
+ * message, timestamp (ISO)}`).
  * A prompt whose session has a transcript repeats it and is not read again; the
  * prompts of a session whose transcript is gone (deleted, pruned, another
  * machine's) become that session, made of `user` events, so they stay
@@ -40,21 +42,43 @@ export async function* historySessions(
   fields: HistoryFields,
   hasTranscript: (id: string) => boolean,
 ): AsyncGenerator<Session> {
-  const byId = new Map<string, Session>();
-  for await (const line of readJsonl(path, ctx)) {
-    const rec = obj(line.value);
+  const prompts = new PromptSessions(harness, path, ctx, fields, hasTranscript);
+  for await (const line of readJsonl(path, ctx)) prompts.add(line.value, `${path}@${line.start}`);
+  yield* prompts.sessions();
+}
+
+/**
+ * Collects the prompt records of one history file, whatever its container (a
+ * JSONL file, a JSON array): one session per id that `hasTranscript` does not
+ * claim, made of `user` events.
+ */
+export class PromptSessions {
+  private byId = new Map<string, Session>();
+
+  constructor(
+    private harness: string,
+    private path: string,
+    private ctx: ParseCtx,
+    private fields: HistoryFields,
+    private hasTranscript: (id: string) => boolean,
+  ) {}
+
+  /** Adds one record; a record without an id or text is skipped as `bad_shape` at `where`. */
+  add(value: unknown, where: string): void {
+    const { fields } = this;
+    const rec = obj(value);
     const id = rec ? str(rec[fields.id]) : undefined;
     const text = rec ? str(rec[fields.text])?.trim() : undefined;
     if (!rec || !id || !text) {
-      ctx.skip("bad_shape", `${path}@${line.start}`, "history line without a session id or text");
-      continue;
+      this.ctx.skip("bad_shape", where, "history record without a session id or text");
+      return;
     }
-    if (hasTranscript(id)) continue;
+    if (this.hasTranscript(id)) return;
     const time = toMillis(rec[fields.time]);
-    let s = byId.get(id);
+    let s = this.byId.get(id);
     if (!s) {
-      s = { harness, id, path, events: [] };
-      byId.set(id, s);
+      s = { harness: this.harness, id, path: this.path, events: [] };
+      this.byId.set(id, s);
     }
     const project = fields.project ? str(rec[fields.project]) : undefined;
     if (project && !s.project) s.project = project;
@@ -66,5 +90,9 @@ export async function* historySessions(
     }
     s.events.push(ev);
   }
-  yield* byId.values();
+
+  /** The sessions collected, in first-seen order. */
+  sessions(): Session[] {
+    return [...this.byId.values()];
+  }
 }

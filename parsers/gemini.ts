@@ -30,6 +30,7 @@ import { rootFrom } from "../core/paths.ts";
 import { toMillis } from "./_time.ts";
 import { arr, type Obj, obj, str } from "./_util.ts";
 import { geminiMessageEvents } from "./_gemini_events.ts";
+import { logSessions } from "./_gemini_logs.ts";
 
 const ID = "gemini";
 
@@ -49,7 +50,10 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  *   `skill-extraction-<hex>`) names no parent.
  * - `*.json`: one whole conversation `{sessionId, projectHash, startTime,
  *   lastUpdated, kind?, summary?, directories?, messages[]}` (older builds).
- *   Other JSON (checkpoints, `logs.json`) has no `sessionId` and is ignored.
+ *   Other JSON in `chats/` (checkpoints, a stray `logs.json`) has no
+ *   `sessionId` and is ignored.
+ * - `tmp/<projectId>/logs.json`: the prompt log (`_gemini_logs.ts`); the
+ *   prompts of a session whose chat is gone are that session.
  * - `*.jsonl`: the streamed layout (0.61.0; Gemini CLI's
  *   `chatRecordingService.ts`, read via the search tool): a metadata line
  *   `{sessionId, projectHash, startTime, lastUpdated, kind}`, message lines
@@ -106,6 +110,10 @@ async function discover({ env, problem }: DiscoverCtx): Promise<Discovery> {
     for (const path of await dropTwins(files)) {
       sources.push({ harness: ID, path, kind: "document", hint: { projectId, root } });
     }
+    const logs = join(tmp, projectId, "logs.json");
+    if (await isRegularFile(logs, problem)) {
+      sources.push({ harness: ID, path: logs, kind: "document", hint: { projectId, root, logs } });
+    }
   }
   return { roots: [tmp], sources };
 }
@@ -153,6 +161,13 @@ interface Conversation {
 }
 
 async function* parse(source: SourceRef, ctx: ParseCtx): AsyncGenerator<Session> {
+  if (source.hint?.logs) {
+    const { root, projectId } = source.hint;
+    const project = await projectFor(root, projectId, undefined, skipUnreadable(ctx));
+    const chats = join(root, "tmp", projectId, "chats");
+    yield* await logSessions(ID, source.path, chats, ctx, project);
+    return;
+  }
   const conv = source.path.endsWith(".jsonl")
     ? await replayJsonl(source.path, ctx)
     : await readWhole(source.path, ctx);

@@ -59,7 +59,7 @@ const model = (id: string, text: string, extra: Record<string, unknown> = {}) =>
   ...extra,
 });
 
-Deno.test("discovery lists json and jsonl chats under tmp/*/chats when DEJA_GEMINI_ROOT is set", async () => {
+Deno.test("discovery lists json and jsonl chats under tmp/*/chats and each project's prompt log when DEJA_GEMINI_ROOT is set", async () => {
   const t = tree({
     [CHAT]: jsonl(META),
     "tmp/proj/chats/sub-uuid/abc123.json": "{}",
@@ -75,6 +75,7 @@ Deno.test("discovery lists json and jsonl chats under tmp/*/chats when DEJA_GEMI
     assert.deepEqual(d.sources.map((s) => s.path.slice(t.root.length + 1)).sort(), [
       "tmp/proj/chats/session-2026-11-01T10-00-11111111.jsonl",
       "tmp/proj/chats/sub-uuid/abc123.json",
+      "tmp/proj/logs.json",
     ]);
     assert.ok(d.sources.every((s) => s.kind === "document" && s.hint?.projectId === "proj"));
   } finally {
@@ -658,6 +659,34 @@ Deno.test({
           e.tool?.paths?.[0] === ".github/scripts/requirements-scraper.txt"
         ),
       );
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  },
+});
+
+Deno.test({
+  name: "the public prompt log makes sessions of the prompts whose chat is gone, and only those",
+  ignore: !existsSync(PUBLIC),
+  fn: async () => {
+    // realdata/gemini-cli logs.json: 350 prompts of 17 sessions, beside one of their chats.
+    const root = tempDir("deja-gemini-logs-");
+    try {
+      const chats = join(root, "tmp/idaho-vault/chats");
+      mkdirSync(chats, { recursive: true });
+      copyFileSync(join(PUBLIC, "logs.json"), join(root, "tmp/idaho-vault/logs.json"));
+      copyFileSync(
+        join(PUBLIC, "chat-tiny-with-info-message.json"),
+        join(chats, "session-2026-04-13T17-57-b9d28477.json"),
+      );
+      const run = await runParser(gemini, testEnv("/nowhere", { DEJA_GEMINI_ROOT: root }));
+      assert.deepEqual(run.errors, {});
+      const fromLog = run.sessions.filter((s) => s.path?.endsWith("logs.json"));
+      assert.equal(fromLog.length, 16); // 17 sessions, one of them read from its chat
+      assert.ok(!fromLog.some((s) => s.id.startsWith("b9d28477")));
+      const quiet = fromLog.find((s) => s.id.startsWith("9ed495f4"))!;
+      assert.ok(texts(quiet, "user").some((t) => t.startsWith("Brother and Sister sleep.")));
+      assert.ok(fromLog.every((s) => s.events.every((e) => e.kind === "user" && e.time)));
     } finally {
       rmSync(root, { recursive: true, force: true });
     }

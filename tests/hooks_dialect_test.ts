@@ -2,7 +2,7 @@
  * Hook dialects as data (registry.json `hook_dialects`, lib/hooks/dialect.ts):
  * each harness's envelope, where the project and session come from, the
  * session-start hook speaking with empty stdin (pi's extension runs it so),
- * hook-precompact, edit tools by other harnesses' names, and an unknown
+ * hook-precompact, edit and shell tools by other harnesses' names, and an unknown
  * `hook-*` name being an error rather than a search.
  */
 import { assert, assertEquals, assertStringIncludes } from "./_assert.ts";
@@ -138,6 +138,44 @@ Deno.test("hook-tool knows Codex apply_patch and Gemini CLI write_file as edits 
     const g = await run(env, ["hook-tool", "--harness", "gemini"], JSON.stringify(gem));
     assertStringIncludes(JSON.parse(g.out).hookSpecificOutput.additionalContext, "checkout.ts");
   }));
+
+const FLAKY: SessionSpec = {
+  id: "f5f50005-0000-4000-8000-000000000005",
+  cwd: "/w/shop",
+  start: "2026-10-08T10:00:00Z",
+  turns: [
+    { user: "The cart tests fail on a cold cache." },
+    { bash: "npm test", out: "cart: Error: cache miss", exit: 1 },
+    { say: "Warming the cache before the cart tests fixed the failure." },
+  ],
+};
+
+Deno.test("hook-tool knows the shell tools of Factory, Command Code and PowerShell by their names", async () => {
+  const ix = await indexSessions([FLAKY]);
+  try {
+    const env = ix.env;
+    for (
+      const [harness, tool] of [
+        ["claude", "Bash"],
+        ["factory", "Execute"],
+        ["commandcode", "shell_command"],
+        ["claude", "PowerShell"],
+      ]
+    ) {
+      const event = {
+        session_id: `s-${tool}`,
+        cwd: "/w/shop",
+        tool_name: tool,
+        tool_input: { command: "npm test" },
+      };
+      const r = await run(env, ["hook-tool", "--harness", harness], JSON.stringify(event));
+      assertEquals(r.code, 0);
+      assertStringIncludes(r.out, "npm test", `${harness} ${tool}`);
+    }
+  } finally {
+    ix.cleanup();
+  }
+});
 
 Deno.test("an unknown hook-* name is an error (exit 2), not a search", () =>
   withIndex(async (env) => {

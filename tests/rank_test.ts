@@ -102,6 +102,103 @@ Deno.test("ranking puts typed words above a pasted dump that repeats them", asyn
   assertEquals(await ranked(sessions, "cache warmer stall"), ["typed", "pasted"]);
 });
 
+Deno.test("ranking puts typed words above a pasted log whose messages are prose", async () => {
+  // A log a program wrote is a dump even when its messages use the small words people do.
+  const at = NOW - 2 * DAY;
+  const dump = Array.from(
+    { length: 40 },
+    (_, i) =>
+      `2026-11-0${1 + (i % 9)}T10:${10 + i}:00Z ${
+        ["INFO", "WARN", "ERROR"][i % 3]
+      } [cache] the warmer is at the stall point for this shard and we wait for it to drain`,
+  ).join("\n");
+  const sessions: MemSession[] = [
+    {
+      id: "typed",
+      at,
+      events: [
+        ["user", "why does the cache warmer stall at night"],
+        ["assistant", "the warmer waits on a lock"],
+        ["tool_result", "ok"],
+        ["assistant", "moved the lock out of the loop"],
+      ],
+    },
+    { id: "pasted", at, events: [["user", dump], ["assistant", "ok"]] },
+  ];
+  assertEquals(await ranked(sessions, "cache warmer stall"), ["typed", "pasted"]);
+});
+
+Deno.test("ranking counts a pasted dump by its lines in a session's length", async () => {
+  // One event of sixty log lines is no short session that is all about its words.
+  const at = NOW - 2 * DAY;
+  const dump = Array.from(
+    { length: 60 },
+    (_, i) =>
+      `2026-11-0${1 + (i % 9)}T10:${10 + (i % 50)}:00Z INFO ${
+        i === 30 ? "gateway retry budget spent" : `worker ${i} heartbeat`
+      }`,
+  ).join("\n");
+  const sessions: MemSession[] = [
+    {
+      id: "typed",
+      at,
+      events: [
+        ["user", "the gateway retry budget is too low"],
+        ...filler(10, "t").map((t): ["assistant", string] => ["assistant", t]),
+      ],
+    },
+    { id: "pasted", at, events: [["user", dump], ["assistant", "ok"]] },
+  ];
+  assertEquals(await ranked(sessions, "gateway retry budget"), ["typed", "pasted"]);
+  assertEquals(
+    await ranked(sessions, "gateway retry budget", { ablate: ["pasteLength"] }),
+    ["pasted", "typed"],
+  );
+});
+
+Deno.test("ranking weighs a question's frame words by the sessions that say them", async () => {
+  // `root cause` is in nearly every session once: beside the component two sessions
+  // name, it should not decide which of them comes first.
+  const at = NOW - 2 * DAY;
+  const others: MemSession[] = Array.from({ length: 12 }, (_, i) => ({
+    id: `other${i}`,
+    at,
+    events: [
+      ["user", `the ledger${i} job is slow`],
+      ...filler(20, `o${i}`).map((t): ["assistant", string] => ["assistant", t]),
+      ["assistant", `The root cause was a missing index on ledger${i}.`],
+    ],
+  }));
+  const sessions: MemSession[] = [
+    ...others,
+    {
+      id: "about",
+      at,
+      events: [
+        ["user", "the image resizer mangles uploads"],
+        ["assistant", "the resizer reads the exif header wrong"],
+        ["tool_result", "FAIL resizer header test"],
+        ["assistant", "the resizer now skips a broken header"],
+      ],
+    },
+    {
+      id: "passing",
+      at,
+      events: [
+        ["user", "the avatar uploads time out"],
+        ...filler(6, "p").map((t): ["assistant", string] => ["assistant", t]),
+        ["assistant", "The root cause was the resizer queue being full."],
+      ],
+    },
+  ];
+  const q = "what was the root cause when the resizer broke uploads";
+  assertEquals((await ranked(sessions, q)).slice(0, 2), ["about", "passing"]);
+  assertEquals(
+    (await ranked(sessions, q, { ablate: ["sessionIdf"] })).slice(0, 2),
+    ["passing", "about"],
+  );
+});
+
 Deno.test("ranking does not lift a marathon session that names the words once among many turns", async () => {
   const at = NOW - 2 * DAY;
   const long: MemSession = {

@@ -65,6 +65,27 @@ Deno.test("search corrects two misspelt words at once when the corrections occur
     assertEquals(r.changes.map((c) => c.from).sort(), ["idempotnt", "webhok"]);
   }));
 
+Deno.test("search corrects two misspelt words at once when one has four letters (swapped letters)", async () => {
+  // Seen on a real Codex history: `vualt sycn` found nothing though `vault sync` is there.
+  const ix = await memIndex([
+    {
+      id: "s-vault",
+      events: [["user", "the vault sync stalls on windows"], ["assistant", "A lock file."]],
+    },
+    { id: "s-else", events: [["user", "the vault is read only"], ["assistant", "sync later"]] },
+    ...[0, 1, 2].map(filler),
+  ]);
+  const s = ix.open();
+  try {
+    const r = search(s, "vualt sycn");
+    assertEquals([r.tier, r.results[0]?.id], ["close", "s-vault"]);
+    assertEquals(r.changes.map((c) => c.from).sort(), ["sycn", "vualt"]);
+  } finally {
+    s.close();
+    ix.cleanup();
+  }
+});
+
 Deno.test("search does not stretch two unknown words into an unrelated pair", () =>
   withHistory((s) => {
     // Each word is one edit from an indexed word, but no event holds the pair.

@@ -169,15 +169,33 @@ async function runInstall(a: Args, io: IO): Promise<number> {
     const code = wireCode(res.report);
     // An aborted install wrote nothing: the refusals say it all, unless JSON was asked for.
     if (res.report.aborted && !args.json) return 2;
-    if (args.json) printJson(io, installJson(res.report));
-    else io.out(installText(res.report, io));
-    if (code) return code;
+    if (code) {
+      if (args.json) printJson(io, installDocument(res, io.env));
+      else io.out(installText(res.report, io));
+      return code;
+    }
+    if (!args.json) io.out(installText(res.report, io));
   }
+  if (args.json) printJson(io, installDocument(res, io.env));
   for (const s of res.services) {
     const t = serviceOutcomeText(s, io.env);
     if (t.err) io.err(t.err);
-    if (t.out) io.out(t.out);
+    if (t.out && !args.json) io.out(t.out);
   }
   if (res.needsIndex) await firstIndex(io);
   return 0;
+}
+
+/** `install --json`: the wiring (empty when only services were asked for) and the services. */
+export function installDocument(res: InstallResult, env: Env): Record<string, unknown> {
+  return {
+    ...(res.report ? installJson(res.report) : { launcher: null, targets: [] }),
+    services: res.services.map((s) => ({
+      name: s.spec.name,
+      kind: s.spec.everyS ? "timer" : "service",
+      path: s.path,
+      action: s.action ?? "unsupported",
+      enable: s.action ? enableHint(env, s.spec) : null,
+    })),
+  };
 }

@@ -95,3 +95,27 @@ Deno.test("install refuses a broken config on stderr, writes nothing, and exits 
     rmSync(w.root, { recursive: true, force: true });
   }
 });
+
+Deno.test("install --watch-service --json prints one document with the service in it", async () => {
+  const w = world();
+  try {
+    const only = captureIO(w.env, false);
+    assertEquals(await installCmd.run(args([], { "watch-service": true, json: true }), only.io), 0);
+    const a = JSON.parse(only.out());
+    assertEquals([a.launcher, a.targets], [null, []]);
+    assertEquals(a.services.map((s: { name: string; action: string }) => [s.name, s.action]), [
+      ["watch", "created"],
+    ]);
+    assert(existsSync(a.services[0].path), a.services[0].path);
+    assertStringIncludes(a.services[0].enable, "deja-watch");
+
+    const both = captureIO(w.env, false);
+    const r = await installCmd.run(args(["crush"], { "watch-service": true, json: true }), both.io);
+    assertEquals(r, 0);
+    const b = JSON.parse(both.out());
+    assertEquals(b.targets[0].target, "crush");
+    assertEquals(b.services[0].action, "unchanged");
+  } finally {
+    rmSync(w.root, { recursive: true, force: true });
+  }
+});

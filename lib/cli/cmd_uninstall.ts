@@ -105,9 +105,23 @@ function runUninstall(a: Args, io: IO): number {
   if (res.report) {
     io.err(refusalText(res.report));
     code = wireCode(res.report);
-    if (args.json) printJson(io, uninstallJson(res.report));
-    else if (!res.report.aborted) io.out(uninstallText(res.report, io));
+    if (!args.json && !res.report.aborted) io.out(uninstallText(res.report, io));
   }
-  if (!args.json && res.removed.length) io.out(removedText(res.removed, io.env));
+  if (args.json) printJson(io, uninstallDocument(res, io.env));
+  else if (res.removed.length) io.out(removedText(res.removed, io.env));
   return code;
+}
+
+/** `uninstall --json`: the unwiring (empty when only services were asked for) and the services removed. */
+export function uninstallDocument(res: UninstallResult, env: Env): Record<string, unknown> {
+  return {
+    ...(res.report ? uninstallJson(res.report) : { launcher: null, targets: [] }),
+    services: res.removed.map(({ spec, path }) => ({
+      name: spec.name,
+      kind: spec.everyS ? "timer" : "service",
+      path,
+      action: "removed",
+      stop: stopHint(env, spec),
+    })),
+  };
 }

@@ -5,6 +5,7 @@ import { existsSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { installTargets } from "../install/run.ts";
 import { csi } from "./output.ts";
+import { installCmd } from "./cmd_install.ts";
 import { parseUninstall, uninstallCmd, uninstallData } from "./cmd_uninstall.ts";
 
 const args = (positionals: string[], values: Record<string, boolean> = {}) => ({
@@ -65,6 +66,28 @@ Deno.test("uninstall of an unknown target is a usage error with the targets as h
     const r = await runMain(w.env, ["uninstall", "nope"]);
     assertEquals([r.code, r.out], [2, ""]);
     assertStringIncludes(r.err, "deja: unknown target 'nope'\nhint: targets: ");
+  } finally {
+    rmSync(w.root, { recursive: true, force: true });
+  }
+});
+
+Deno.test("uninstall --watch-service --json names the service it removed", async () => {
+  const w = world();
+  try {
+    const put = captureIO(w.env, false);
+    assertEquals(await installCmd.run(args([], { "watch-service": true, json: true }), put.io), 0);
+    const path = JSON.parse(put.out()).services[0].path;
+    const json = captureIO(w.env, false);
+    assertEquals(
+      await uninstallCmd.run(args([], { "watch-service": true, json: true }), json.io),
+      0,
+    );
+    const doc = JSON.parse(json.out());
+    assertEquals(doc.services.map((s: { name: string; action: string }) => [s.name, s.action]), [
+      ["watch", "removed"],
+    ]);
+    assertEquals(doc.services[0].path, path);
+    assert(!existsSync(path));
   } finally {
     rmSync(w.root, { recursive: true, force: true });
   }

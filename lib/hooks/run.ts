@@ -71,10 +71,11 @@ interface Ctx {
 /**
  * Shell tools as harnesses name them: Claude Code `Bash`, Crush `bash`, Gemini CLI and
  * Qwen Code `run_shell_command`, Codex `shell`/`exec_command`/`local_shell`, Cursor
- * `run_terminal_cmd`, Cline `execute_command`, Command Code `SHELL`.
+ * `run_terminal_cmd`, Cline `execute_command`, Command Code `SHELL`/`shell_command`, Factory
+ * `Execute`, Claude Code `PowerShell`.
  */
 export function isShellTool(tool: string): boolean {
-  return /^(bash|shell|run_shell_command|execute_command|exec_command|local_shell|run_terminal_cmd|terminal)$/i
+  return /^(bash|shell|run_shell_command|execute_command|exec_command|local_shell|run_terminal_cmd|terminal|execute|shell_command|powershell)$/i
     .test(tool);
 }
 

@@ -24,6 +24,7 @@ import type { QueryTerm } from "../query.ts";
 import type { Store } from "../store.ts";
 import { byUse, containing, docs, near, withPrefix } from "./vocab.ts";
 import { synonymsOf } from "./synonyms.ts";
+import { phrasalForms } from "./compounds.ts";
 
 /** The literal tiers, in ladder order. */
 export type LiteralTier = "exact" | "substring" | "stemmed" | "close";
@@ -64,10 +65,17 @@ export class TermStats {
 
 const normStem = (s: string) => s.replace(/y$/, "i");
 
-/** Words of the vocabulary with the same stem as `word` (itself included when indexed). */
+/**
+ * Words of the vocabulary with the same stem as `word` (itself included when
+ * indexed). A word whose `-er` the stemmer cut (`limiter`, `exporter`,
+ * `registered`) keeps only the forms that spell it (`limiters`, not `limit`):
+ * the thing that does something is not the doing.
+ */
 export function wordForms(stats: TermStats, word: string): string[] {
   if (/^\d+$/.test(word) || word.length < 3) return stats.docs(word) ? [word] : [];
-  const s = normStem(stemmer(word));
+  const raw = stemmer(word);
+  const agent = word.startsWith(raw + "er") ? raw + "er" : undefined;
+  const s = normStem(raw);
   const cands = new Set<string>([word, s, s + "e", s + "s"]);
   const prefixes = [s];
   if (s.endsWith("i")) prefixes.push(s.slice(0, -1) + "y");
@@ -75,7 +83,9 @@ export function wordForms(stats: TermStats, word: string): string[] {
     if (p.length < 3) continue;
     for (const w of withPrefix(stats.store, p)) if (w.length <= p.length + 7) cands.add(w);
   }
-  const same = [...cands].filter((w) => w === word || normStem(stemmer(w)) === s);
+  const same = [...cands].filter((w) =>
+    w === word || (normStem(stemmer(w)) === s && (!agent || w.startsWith(agent)))
+  );
   return byUse(stats.store, same, MAX_ALTS);
 }
 
@@ -163,24 +173,29 @@ export function expand(stats: TermStats, terms: QueryTerm[], tier: LiteralTier):
       continue;
     }
     list = [...new Set(list)].slice(0, MAX_ALTS);
-    if (!list.length) return null;
-    const others = list.filter((w) => w !== word);
+    // A compound is also its phrasal verb (`timeout` -> `timed out`), a form of the word.
+    const phrases = tier === "stemmed" || (tier === "close" && literal)
+      ? phrasalForms(stats, word, wordForms, MAX_ALTS - list.length)
+      : [];
+    if (!list.length && !phrases.length) return null;
+    const others = [...list.filter((w) => w !== word), ...phrases.map((p) => p.join(" "))];
     if (others.length) changes.push({ from: word, to: others });
     if (!literal) widenedOnly++;
-    alts.push(list.map((w) => [w]));
+    alts.push([...list.map((w) => [w]), ...phrases]);
   }
   if (tier !== "exact" && !changes.length) return null;
   // Word forms are the same words; a substring or a close spelling is a guess. At most
   // one close spelling beside words cut short is read as the user typed it (one typo).
   // Several close spellings at once are kept when each misspelt word is long enough to
-  // guess (5+ letters) and, in the ladder, the guesses meet in one event.
+  // guess (4+ letters, as close spellings are looked up) and, in the ladder, the guesses
+  // meet in one event.
   let together = false;
   if (
     tier !== "stemmed" && terms.length > 1 && widenedOnly > Math.ceil(terms.length / 2) &&
     !(tier === "close" && guesses <= 1 && terms.length <= 4)
   ) {
     const guessable = tier === "close" && terms.length <= 4 &&
-      terms.every((t) => stats.present(t.tokens) || (t.tokens[0]?.length ?? 0) >= 5);
+      terms.every((t) => stats.present(t.tokens) || (t.tokens[0]?.length ?? 0) >= 4);
     if (!guessable) return null;
     together = true;
   }

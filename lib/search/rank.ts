@@ -59,6 +59,10 @@ export const ABLATE = {
   learned: false,
   /** Every alternative of a relevance term counts the same in the session-level BM25. */
   tiered: false,
+  /** The session-level BM25 weighs terms by the events that hold them, not the sessions. */
+  sessionIdf: false,
+  /** A pasted dump counts as one event, not as its lines, in a session's length. */
+  pasteLength: false,
 };
 /** A name of {@link ABLATE}. */
 export type Ablation = keyof typeof ABLATE;

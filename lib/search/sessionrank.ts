@@ -7,12 +7,17 @@
  * the words (mentions them in several turns of a short conversation)
  * outranks a marathon that names them once each among hundreds of turns, and
  * a long session is not lifted by its length. (Length in characters was
- * measured too, and ranked worse: a marathon is many short turns.)
+ * measured too, and ranked worse: a marathon is many short turns.) A pasted
+ * dump counts as its lines: a session of one log paste holding every word is
+ * not a short session about them.
  *
  * `score = Σ_terms idf · wtf·(k1+1) / (wtf + k1·(1 − b + b·len/avglen))`
  * with k1 = 1.2, b = 0.75, times `1 + 0.5·share²`, where `share` is the
  * largest part of the query's IDF weight one event of the session holds (so
- * ×1.5 when one event holds every term: proximity).
+ * ×1.5 when one event holds every term: proximity). The IDF of a word as
+ * typed counts sessions, not events: the frame of a question (`fix`, `root
+ * cause`, `change`, `issue`), which nearly every session says once, weighs
+ * next to nothing beside the component a few sessions keep naming.
  *
  * @module
  */
@@ -32,6 +37,31 @@ export const RESCORE = 100;
 const COMMON = 0.2;
 /** Bonus when one event holds every term. */
 const TOGETHER = 1.5;
+
+/** Events read to estimate in how many sessions a term is. */
+const SAMPLE = 2000;
+
+function bm25Idf(n: number, df: number): number {
+  return Math.log(1 + (n - df + 0.5) / (df + 0.5));
+}
+
+/**
+ * In how many sessions the commonest of `alts` occurs (the session-level
+ * counterpart of the event count the IDF of an alternative list takes):
+ * estimated from the sessions of the first {@link SAMPLE} events holding any
+ * of them (sessions per event, times the events that hold the commonest), and
+ * exact for a single alternative in fewer events. A word every session says
+ * once or twice (`change`, `root cause`) is in far more sessions than one a
+ * few sessions repeat (`resizer`), though both are in as many events: in a
+ * ranking of sessions the first says little.
+ */
+function sessionDf(stats: TermStats, alts: string[][]): number {
+  const r = Q.termSessions.get(stats.store, { match: ftsAny(alts), limit: SAMPLE })!;
+  if (alts.length === 1 && r.k < SAMPLE) return r.s;
+  if (!r.k) return 0;
+  const events = Math.max(...alts.map((toks) => Math.min(...toks.map((t) => stats.docs(t)))));
+  return Math.max(1, Math.round((events * r.s) / r.k));
+}
 
 /**
  * Re-scores the best {@link RESCORE} of `scores` in place (their `score`
@@ -68,14 +98,19 @@ export function rescore(
     else held.set(eventId, { root, mask: 1 << ti });
   };
   const idf: number[] = [];
+  const sessions = Math.max(1, Q.sessionCount.get(store, {})!.n);
   alts.forEach((a, ti) => {
     // IDF of the term's strongest alternatives (a common related word does not dilute it).
     const best = Math.max(...a.map((_, i) => weights?.[ti]?.[i] ?? 1));
-    const df = Math.max(
-      ...a.filter((_, i) => (weights?.[ti]?.[i] ?? 1) === best)
-        .map((toks) => Math.min(...toks.map((t) => stats.docs(t)))),
+    const strongest = a.filter((_, i) => (weights?.[ti]?.[i] ?? 1) === best);
+    const df = Math.max(...strongest.map((toks) => Math.min(...toks.map((t) => stats.docs(t)))));
+    // A word as typed (or a form of it) by the sessions that hold it; a term the history
+    // only holds related words of keeps the events' view (measured: bench/recall_bench.ts).
+    idf.push(
+      best === 1 && !ABLATE.sessionIdf
+        ? bm25Idf(sessions, sessionDf(stats, strongest))
+        : bm25Idf(n, df),
     );
-    idf.push(Math.log(1 + (n - df + 0.5) / (df + 0.5)));
     if (df / n > COMMON || ti >= 30) {
       // Too common to count everywhere: the first stage's rows stand in.
       for (const s of top) {
@@ -114,9 +149,17 @@ export function rescore(
     for (let ti = 0; ti < idf.length && ti < 30; ti++) if (mask & (1 << ti)) w += idf[ti];
     if (w / totalIdf > (together.get(root) ?? 0)) together.set(root, w / totalIdf);
   }
+  // A pasted dump counts as its lines: one event of eighty log lines is no short session.
+  const pasted = new Map<number, number>();
+  if (!ABLATE.pasteLength) {
+    for (const r of Q.pasteLines.all(store, { ids: JSON.stringify([...ids]) })) {
+      const root = rootOf(r.session_id);
+      pasted.set(root, (pasted.get(root) ?? 0) + r.n);
+    }
+  }
   let floor = Infinity;
   for (const s of top) {
-    const len = Math.max(1, cache.eventsUnder(s.sessionId));
+    const len = Math.max(1, cache.eventsUnder(s.sessionId) + (pasted.get(s.sessionId) ?? 0));
     let sc = 0;
     alts.forEach((_, ti) => {
       const tf = wtf[ti].get(s.sessionId) ?? 0;

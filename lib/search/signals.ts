@@ -49,14 +49,24 @@ export function eventFlags(kind: string, text: string, failed = false): number {
 }
 
 /**
- * A pasted dump: long, many lines, and few of the small words people write
- * between their own words (under 1 in 25 words).
+ * A line a program wrote: it starts with a timestamp, a clock time, a log
+ * level, or a stack frame (`    at f (file:1:2)`, `  File "x.py", line 3`).
+ */
+const LOG_LINE =
+  /^\s*(?:\[?\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}|\[?\d{2}:\d{2}:\d{2}\b|\[?(?:TRACE|DEBUG|INFO|NOTICE|WARN(?:ING)?|ERROR|FATAL|CRITICAL)\b|at \S|File ")/;
+
+/**
+ * A pasted dump: long, many lines, and either few of the small words people
+ * write between their own words (under 1 in 25 words), or most lines written
+ * by a program (a log whose messages are prose is still a log).
  */
 export function isPaste(text: string): boolean {
   if (text.length < 800) return false;
-  const lines = text.split("\n").length;
-  if (lines < 10) return false;
+  const lines = text.split("\n");
+  if (lines.length < 10) return false;
   const words = text.match(/\S+/g)?.length ?? 0;
   const small = text.slice(0, 20_000).match(FUNCTION_WORDS)?.length ?? 0;
-  return words > 0 && small / Math.min(words, 4000) < 0.04;
+  if (words > 0 && small / Math.min(words, 4000) < 0.04) return true;
+  const head = lines.slice(0, 400).filter((l) => l.trim());
+  return head.filter((l) => LOG_LINE.test(l)).length * 2 > head.length;
 }

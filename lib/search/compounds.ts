@@ -1,0 +1,37 @@
+/**
+ * A compound of a verb and its particle (`timeout`, `logout`, `setup`,
+ * `shutdown`, `rollback`) is also written as the phrasal verb it names, in any
+ * form of the verb: `timeout` finds `times out` and `timed out`, `shutdown`
+ * finds `shut down`. The word-forms tier matches these phrases beside the
+ * compound's own forms (lib/search/expand.ts).
+ *
+ * @module
+ */
+import type { TermStats } from "./expand.ts";
+
+/** Particles a compound ends in. */
+const PARTICLES = ["out", "up", "down", "in", "off", "over", "back"] as const;
+
+/**
+ * The phrases `word` stands for as a phrasal verb (token lists, each of a form
+ * of its verb then the particle), those whose tokens the history holds; at
+ * most `max`. Empty for a word that is no such compound.
+ *
+ * @param forms the forms of a word the history holds (lib/search/expand.ts `wordForms`).
+ */
+export function phrasalForms(
+  stats: TermStats,
+  word: string,
+  forms: (stats: TermStats, w: string) => string[],
+  max: number,
+): string[][] {
+  const particle = PARTICLES.find((p) => word.endsWith(p) && word.length - p.length >= 3);
+  if (!particle || !stats.docs(particle)) return [];
+  const verb = word.slice(0, -particle.length);
+  const out: string[][] = [];
+  for (const v of new Set([verb, ...forms(stats, verb)])) {
+    if (out.length >= max) break;
+    if (stats.docs(v)) out.push([v, particle]);
+  }
+  return out;
+}
