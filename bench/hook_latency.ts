@@ -87,7 +87,17 @@ const size = statSync(idx).size + (existsSync(idx + "-wal") ? statSync(idx + "-w
 const bin = join(work, "deja-hooks-bin");
 const b = spawnSync(
   "bun",
-  ["build", "--compile", "--minify", "--splitting", join(REPO, "bin.ts"), "--outfile", bin],
+  [
+    "build",
+    "--compile",
+    "--minify",
+    "--splitting",
+    "--bytecode",
+    "--format=esm",
+    join(REPO, "bin.ts"),
+    "--outfile",
+    bin,
+  ],
   { cwd: REPO, encoding: "utf8" },
 );
 if (b.status !== 0) throw new Error(`bun build failed:\n${b.stderr}`);

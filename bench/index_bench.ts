@@ -7,6 +7,8 @@
  * two common words, in-process and as a cold process of the compiled binary
  * (dist/deja-bun, built with `deno task compile:bun` when missing). When
  * DEJA_REF_BIN names the reference Go binary, it is timed on the same corpus.
+ * Cold figures carry the mean CPU time per run (user + system of the
+ * children, from /proc): on a shared machine it moves less than the wall time.
  *
  * `--scale` runs the scale run instead (bench/scale_bench.ts: a ~1 GB corpus
  * plus one 2 GB session with a 200 MB line, generated in a temporary directory
@@ -18,7 +20,7 @@
  * @module
  */
 import { parseArgs } from "node:util";
-import { existsSync, mkdirSync, rmSync, statSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { spawnSync } from "node:child_process";
 import { join } from "node:path";
 import process from "node:process";
@@ -72,16 +74,65 @@ function pct(xs: number[], p: number): number {
 }
 
 /** Runs deja in a child process; returns wall ms and peak RSS (kB) from /usr/bin/time when present. */
-function child(argv: string[]): { ms: number; rssKb?: number; out: string; code: number } {
+function child(
+  argv: string[],
+  e: Record<string, string | undefined> = env,
+): { ms: number; rssKb?: number; out: string; code: number } {
   const timeBin = existsSync("/usr/bin/time") ? "/usr/bin/time" : undefined;
   const t = performance.now();
   const r = timeBin
-    ? spawnSync(timeBin, ["-f", "RSSKB=%M", ...argv], { env, encoding: "utf8", maxBuffer: 1 << 26 })
-    : spawnSync(argv[0], argv.slice(1), { env, encoding: "utf8", maxBuffer: 1 << 26 });
+    ? spawnSync(timeBin, ["-f", "RSSKB=%M", ...argv], {
+      env: e,
+      encoding: "utf8",
+      maxBuffer: 1 << 26,
+    })
+    : spawnSync(argv[0], argv.slice(1), { env: e, encoding: "utf8", maxBuffer: 1 << 26 });
   const ms = performance.now() - t;
   const m = /RSSKB=(\d+)/.exec(r.stderr ?? "");
   if (r.status !== 0 && r.status !== 1) console.error(r.stderr);
-  return { ms, rssKb: m ? Number(m[1]) : undefined, out: r.stdout ?? "", code: r.status ?? -1 };
+  return {
+    ms,
+    rssKb: m ? Number(m[1]) : undefined,
+    out: r.stdout ?? "",
+    code: r.status ?? -1,
+  };
+}
+
+/**
+ * CPU ms (user + system) of the children this process has waited for, from /proc/self/stat
+ * (cutime + cstime, in 10 ms ticks; a batch's difference over its runs is a fair mean).
+ * Undefined where there is no /proc.
+ */
+function childCpuMs(): number | undefined {
+  try {
+    const f = readFileSync("/proc/self/stat", "utf8").split(") ")[1].split(" ");
+    return (Number(f[13]) + Number(f[14])) * 10; // fields 16 and 17 of proc(5)
+  } catch {
+    return undefined;
+  }
+}
+
+/** `n` cold runs of `argv`: their wall times and the mean CPU per run (when known). */
+function batch(argv: string[], n: number, e = env): { wall: number[]; cpu: string } {
+  const c0 = childCpuMs();
+  const wall = Array.from({ length: n }, () => child(argv, e).ms);
+  const c1 = childCpuMs();
+  const cpu = c0 === undefined || c1 === undefined
+    ? ""
+    : `, CPU ${((c1 - c0) / n).toFixed(0)} ms/run`;
+  return { wall, cpu };
+}
+
+/** Wall p50/p95 and mean CPU of `n` cold runs of `argv`. */
+function coldRuns(argv: string[], n: number, e = env): string {
+  const { wall, cpu } = batch(argv, n, e);
+  return `${pct(wall, 50).toFixed(0)} / ${pct(wall, 95).toFixed(0)} ms${cpu}`;
+}
+
+/** Min wall of `n` cold runs of `argv`, and their mean CPU. */
+function minRuns(argv: string[], n = 10, e = env): string {
+  const { wall, cpu } = batch(argv, n, e);
+  return `${Math.min(...wall).toFixed(0)} ms${cpu}`;
 }
 
 const denoRun = [process.execPath, "run", "-A", join(REPO, "main.ts")];
@@ -158,25 +209,16 @@ if (existsSync(bin)) {
   );
   if (bi.rssKb) push("index peak RSS (compiled binary)", `${(bi.rssKb / 1024).toFixed(0)} MB`);
   for (const [label, q] of queries) {
-    const times: number[] = [];
-    for (let i = 0; i < Math.min(runs, 15); i++) {
-      times.push(child([bin, ...q.split(" "), "--json"]).ms);
-    }
     push(
       `query cold binary, ${label} (p50/p95)`,
-      `${pct(times, 50).toFixed(0)} / ${pct(times, 95).toFixed(0)} ms`,
+      coldRuns([bin, ...q.split(" "), "--json"], Math.min(runs, 15)),
     );
   }
   const noopBin = child([bin, "index", "--harness", "claude", "--quiet"]);
   push("no-op re-index (compiled binary, whole process)", `${(noopBin.ms / 1000).toFixed(3)} s`);
   // Start-up and the no-op run as a user runs them (every harness), min of several cold processes.
-  const minOf = (argv: string[], n = 10) =>
-    Math.min(...Array.from({ length: n }, () => child(argv).ms));
-  push("no-op 'deja index' (compiled binary, min of 10)", `${minOf([bin, "index"]).toFixed(0)} ms`);
-  push(
-    "'deja --version' (compiled binary, min of 10)",
-    `${minOf([bin, "--version"]).toFixed(0)} ms`,
-  );
+  push("no-op 'deja index' (compiled binary, min of 10)", minRuns([bin, "index"]));
+  push("'deja --version' (compiled binary, min of 10)", minRuns([bin, "--version"]));
 }
 
 // The reference implementation, side by side, when its binary is named.
@@ -213,15 +255,8 @@ if (ref && existsSync(ref)) {
     } MB/s), peak RSS ${ri.rss ? (Number(ri.rss) / 1024).toFixed(0) : "?"} MB`,
   );
   for (const [label, q] of queries) {
-    const times: number[] = [];
-    for (let i = 0; i < 10; i++) times.push(time([ref, ...q.split(" ")]).ms);
-    push(
-      `reference: query cold, ${label} (p50/p95)`,
-      `${pct(times, 50).toFixed(0)} / ${pct(times, 95).toFixed(0)} ms`,
-    );
+    push(`reference: query cold, ${label} (p50/p95)`, coldRuns([ref, ...q.split(" ")], 10, refEnv));
   }
-  const refMin = (argv: string[], n = 10) =>
-    Math.min(...Array.from({ length: n }, () => time(argv).ms));
-  push("reference: no-op 'index' (min of 10)", `${refMin([ref, "index"]).toFixed(0)} ms`);
-  push("reference: '--version' (min of 10)", `${refMin([ref, "--version"]).toFixed(0)} ms`);
+  push("reference: no-op 'index' (min of 10)", minRuns([ref, "index"], 10, refEnv));
+  push("reference: '--version' (min of 10)", minRuns([ref, "--version"], 10, refEnv));
 }

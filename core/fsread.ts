@@ -16,7 +16,15 @@
  * @module
  */
 import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from "node:fs";
-import { type FileHandle, open } from "node:fs/promises";
+import type { FileHandle } from "node:fs/promises";
+
+/**
+ * `node:fs/promises`' open, loaded on first use: loading that module costs a
+ * Bun binary start-up time that a run reading no store (a no-op index) never uses.
+ */
+async function open(path: string, flags: number): Promise<FileHandle> {
+  return (await import("node:fs/promises")).open(path, flags);
+}
 
 const FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
 

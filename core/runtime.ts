@@ -7,12 +7,20 @@
  * @module
  */
 import process from "node:process";
-import os from "node:os";
 import { closeSync, existsSync, fstatSync, openSync, read } from "node:fs";
-import { spawn } from "node:child_process";
 import { dirname, join } from "node:path";
 import type { Env } from "./model.ts";
 import { isTerminal, writeAll } from "./stdio.ts";
+
+/**
+ * `node:child_process` and `node:os`, loaded on first use: every command
+ * imports this module, and loading those two costs a Bun binary several
+ * milliseconds of start-up that only a few commands need (issue 18).
+ */
+function spawn(...a: Parameters<typeof import("node:child_process").spawn>) {
+  return process.getBuiltinModule("node:child_process").spawn(...a);
+}
+const os = { homedir: () => process.getBuiltinModule("node:os").homedir() };
 
 /** Builds an {@link Env} from a plain map (tests) or from the process. */
 export function makeEnv(vars: Record<string, string | undefined>, home?: string): Env {

@@ -17,6 +17,7 @@
 import type { DiscoverCtx, DriftKind, Env, Parser, SkipReason, SourceRef } from "../core/model.ts";
 import { type DriftSummary, mergeDrift, SourceCtx } from "./parse_ctx.ts";
 import { Q } from "./schema.ts";
+import { READERS } from "./version.ts";
 import { existsSync } from "node:fs";
 import {
   acquireWriterLock,
@@ -35,6 +36,7 @@ import { redactDeep } from "./redact.ts";
 import { dropExcluded, makeGate, setGate } from "./forget/gate.ts";
 import { releaseExcluded } from "./forget/exclusions.ts";
 import { NORMALIZE_PROJECTS_SQL } from "./project_path.ts";
+import { saveManifest } from "./fresh/noop.ts";
 import { resetVocabCache } from "./search/vocab.ts";
 import { buildAssociations } from "./search/assoc.ts";
 import {
@@ -162,6 +164,8 @@ export async function runIndex(
       aside();
       pass = await onePass(env, path, parsers, opts, false);
     }
+    // A later no-op run answers from the stat manifest while the index stays as this one left it.
+    if (opts.deadline === undefined && opts.inlineMaxBytes === undefined) saveManifest(path);
     return { ...pass, ms: performance.now() - t0, ...(movedAside ? { movedAside } : {}) };
   } finally {
     lock.release();
@@ -229,7 +233,11 @@ async function onePass(
     if (opts.deadline === undefined && opts.inlineMaxBytes === undefined) {
       Q.setMeta.run(store, {
         key: "last_index",
-        value: JSON.stringify({ at: Date.now(), harnesses: out.map((h) => ({ ...h })) }),
+        value: JSON.stringify({
+          at: Date.now(),
+          readers: READERS,
+          harnesses: out.map((h) => ({ ...h })),
+        }),
       });
     }
     return { harnesses: out, excluded, pending: run.pending };

@@ -10,6 +10,15 @@ import denoJson from "../deno.json" with { type: "json" };
 /** deja's version, e.g. `0.1.0` (deno.json `version`). */
 export const VERSION: string = denoJson.version;
 
+/**
+ * The generation of deja's store readers, raised when a change reads stores (or
+ * parts of them) that an index built before never looked at — Gemini CLI's
+ * prompt log was generation 2. The last full run records it (`meta` last_index);
+ * a `deja index` over an index of another generation runs in full (discovery
+ * included) rather than answering "nothing changed" from the stat pass.
+ */
+export const READERS = 2;
+
 /** The line `deja --version` prints (the launcher checks for `deja <digit>`). */
 export const VERSION_LINE = `deja ${VERSION}\n`;
 

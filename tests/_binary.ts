@@ -33,8 +33,18 @@ export function binary(): string {
   const r = spawnSync(
     cmd,
     // bin.ts: hooks on a fast path that loads only their modules (--splitting keeps the
-    // rest in chunks loaded on demand).
-    [...pre, "build", "--compile", "--splitting", join(REPO, "bin.ts"), "--outfile", out],
+    // rest in chunks loaded on demand); compiled to bytecode as the release is (compile:bun).
+    [
+      ...pre,
+      "build",
+      "--compile",
+      "--splitting",
+      "--bytecode",
+      "--format=esm",
+      join(REPO, "bin.ts"),
+      "--outfile",
+      out,
+    ],
     {
       cwd: REPO,
       encoding: "utf8",

@@ -6,7 +6,7 @@
  * writers leave a consistent index; `index --watch` follows appends.
  */
 import { assert, assertEquals, assertStringIncludes } from "./_assert.ts";
-import { appendFileSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { appendFileSync, existsSync, mkdirSync, utimesSync, writeFileSync } from "node:fs";
 import { spawn, spawnSync } from "node:child_process";
 import { join } from "node:path";
 import process from "node:process";
@@ -18,6 +18,7 @@ import { runningBackground, sentinelPath, startBackground } from "../lib/fresh/b
 import { callDeja } from "../lib/mcp/call.ts";
 import { tempDir } from "./_tmp.ts";
 import { claudeLine } from "./_memory.ts";
+import { manifestPath } from "../lib/fresh/manifest.ts";
 
 const SELF = JSON.stringify([
   process.execPath,
@@ -150,6 +151,9 @@ Deno.test("a hook answers at once from a stale index and starts the background r
     JSON.stringify({ at: Date.now() - 3_600_000, harnesses: [] }),
   );
   db.close();
+  // ... and so was the last run that found the stores up to date (the stat manifest's mtime).
+  const hourAgo = new Date(Date.now() - 3_600_000);
+  utimesSync(manifestPath(join(w.vars.DEJA_HOME, "index.db")), hourAgo, hourAgo);
   appendFileSync(w.file, line(2, "axolotlbeam appended later"));
   const t0 = performance.now();
   const event = JSON.stringify({

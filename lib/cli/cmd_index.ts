@@ -23,7 +23,7 @@ import { join } from "node:path";
 import { dataDir } from "../../core/paths.ts";
 import { CR, csi } from "./output.ts";
 import { plural } from "../../core/text.ts";
-import { embedPass } from "../embeddings/pass.ts";
+import { embedConfig } from "../embeddings/config.ts";
 
 export const indexCmd: CommandSpec = {
   usage: "index [--rebuild] [--quiet] [--harness <id>] [--json] | index --watch",
@@ -163,14 +163,15 @@ export async function indexData(
   const { only } = args;
   // A background run deja started itself is waited for, not reported as "busy".
   const waitMs = args.waitMs ?? (!args.background && runningBackground(env) ? 300_000 : 0);
-  const res = (!args.rebuild && upToDate(env, { only, waitMs })) ||
+  const quick = args.rebuild ? null : upToDate(env, { only, waitMs });
+  const res = quick ??
     await fullRun(env, { rebuild: args.rebuild, only, waitMs, progress: hooks.progress });
   hooks.indexed?.();
   const warnings: string[] = [];
   const embedded = await embedAfterIndex(env, warnings);
   // Exit 2 when stores failed and none was indexed; some failing beside good ones is reported.
   const code = allFailed(res.harnesses) ? 2 : 0;
-  const totals = args.json || args.quiet ? undefined : indexTotals(env);
+  const totals = args.json || args.quiet ? undefined : quick?.totals ?? indexTotals(env);
   return { index: indexPath(env), res, embedded, warnings, totals, code };
 }
 
@@ -325,7 +326,9 @@ async function embedAfterIndex(
   warnings: string[],
 ): Promise<{ embedded: number; pending: number; error?: string } | null> {
   try {
-    const r = await embedPass(env);
+    // The pass (and the redaction it applies) is loaded only when an endpoint is configured.
+    if (!embedConfig(env).config) return null;
+    const r = await (await import("../embeddings/pass.ts")).embedPass(env);
     if (!r) return null;
     if (r.error) warnings.push(`deja: ${r.error.message}\nhint: ${r.error.hint}\n`);
     return {

@@ -131,20 +131,6 @@ export function kickIfStale(env: Env, lastIndexAt: number | undefined, now = Dat
   } catch { /* never in the caller's way */ }
 }
 
-/** Epoch ms of the index's last full run, read from its `meta` (0 when unknown). */
-export function lastIndexAt(
-  db: { prepare(sql: string): { get(...a: string[]): unknown } },
-): number {
-  try {
-    const row = db.prepare("SELECT value FROM meta WHERE key = 'last_index'").get() as
-      | { value: string }
-      | undefined;
-    return Number(JSON.parse(row?.value ?? "{}").at) || 0;
-  } catch {
-    return 0;
-  }
-}
-
 /** Keeps the background log from growing without bound (it is only for a curious user). */
 function trimLog(path: string): void {
   try {

@@ -8,9 +8,10 @@
 import { statSync } from "node:fs";
 import type { Store } from "../store.ts";
 import type { Env } from "../../core/model.ts";
-import { FRESH_KEY, mtimeOf, parseFreshMap, placesStamp } from "./map.ts";
+import { FRESH_KEY, type FreshMap, mtimeOf, parseFreshMap, placesStamp } from "./map.ts";
 import { Q } from "../schema.ts";
 import { stamp } from "../source_state.ts";
+import { lastIndexAt } from "./manifest.ts";
 
 /** One store whose stamp differs from the index's. */
 export interface ChangedSource {
@@ -50,19 +51,43 @@ export interface CheckOptions {
   harnesses?: readonly string[];
 }
 
-/** Stats every known store and watched directory of `store` (see the module doc). */
-export function checkStaleness(store: Store, opts: CheckOptions = {}): Staleness {
-  const t0 = performance.now();
+/** One `sources` row as the stat pass reads it. */
+export type StaleRow = ReturnType<typeof Q.staleCheckSources.all>[number];
+
+/** What the stat pass compares the stores with: what the index recorded. */
+export interface Recorded {
+  /** The `sources` rows. */
+  rows: readonly StaleRow[];
+  /** The freshness map (./map.ts). */
+  map: FreshMap;
+  /** Epoch ms of the last index run (0 when unknown). */
+  lastIndex: number;
+}
+
+/** What `store` recorded for the stat pass. */
+export function recorded(store: Store): Recorded {
   const meta = (key: string) =>
     (store.db.prepare("SELECT value FROM meta WHERE key = ?").get(key) as
       | { value: string }
       | undefined)?.value;
   const map = parseFreshMap(meta(FRESH_KEY));
-  let lastIndex = 0;
-  try {
-    lastIndex = Number(JSON.parse(meta("last_index") ?? "{}").at) || 0;
-  } catch { /* unknown */ }
-  const rows = Q.staleCheckSources.all(store, {});
+  return { rows: Q.staleCheckSources.all(store, {}), map, lastIndex: lastIndexAt(store) };
+}
+
+/** Stats every known store and watched directory of `store` (see the module doc). */
+export function checkStaleness(store: Store, opts: CheckOptions = {}): Staleness {
+  const t0 = performance.now();
+  return { ...compareStamps(recorded(store), opts), ms: performance.now() - t0 };
+}
+
+/**
+ * Stats every store and watched directory `rec` lists and compares them with
+ * what it recorded (what {@link checkStaleness} does, from any record of the
+ * index: the no-op run reads it from the stat manifest, ./manifest.ts).
+ */
+export function compareStamps(rec: Recorded, opts: CheckOptions = {}): Staleness {
+  const t0 = performance.now();
+  const { rows, map, lastIndex } = rec;
   const changed: ChangedSource[] = [];
   const wanted = opts.harnesses ? new Set(opts.harnesses) : undefined;
   const present: Record<string, number> = {};

@@ -16,7 +16,9 @@ import type { Env, Parser } from "../../core/model.ts";
 import { indexPath, Store } from "../store.ts";
 import { DejaError } from "../../core/errors.ts";
 import { duration } from "../../core/text.ts";
-import { checkStaleness, isFresh } from "./check.ts";
+import { checkStaleness, compareStamps, isFresh } from "./check.ts";
+import { readManifest } from "./manifest.ts";
+import { SCHEMA_VERSION } from "../schema.ts";
 import { releasedSources } from "../forget/exclusions.ts";
 import { runningBackground, startBackground } from "./background.ts";
 export { refreshOff } from "./background.ts";
@@ -78,17 +80,24 @@ export async function freshen(
   let stale;
   // Stores an exclusion since lifted had dropped sessions from: read again now.
   let released: string[] = [];
-  try {
-    const store = Store.open(path, { readOnly: true, busyMs: 200 });
+  // While the index is as the last writer left it, the stat manifest says what it holds
+  // (./manifest.ts); an exclusion recorded there needs the index itself.
+  const m = readManifest(path, SCHEMA_VERSION);
+  if (m && !m.excluded) {
+    stale = compareStamps({ rows: m.rows, map: m.map, lastIndex: 0 }, { env });
+  } else {
     try {
-      stale = checkStaleness(store, { env });
-      released = releasedSources(store, env).map((r) => r.harness);
-    } finally {
-      store.close();
+      const store = Store.open(path, { readOnly: true, busyMs: 200 });
+      try {
+        stale = checkStaleness(store, { env });
+        released = releasedSources(store, env).map((r) => r.harness);
+      } finally {
+        store.close();
+      }
+    } catch {
+      // An index this step cannot read is the command's to report, not this step's.
+      return out({ state: "fresh", read: 0, pending: 0, behind_ms: 0, background: false });
     }
-  } catch {
-    // An index this step cannot read is the command's to report, not this step's.
-    return out({ state: "fresh", read: 0, pending: 0, behind_ms: 0, background: false });
   }
   const bgRunning = Boolean(runningBackground(env, now));
   if (isFresh(stale) && !released.length) {

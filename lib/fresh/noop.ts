@@ -13,15 +13,24 @@
  * values than at the last discovery, a remote's mirror, an exclusion pattern
  * (the full run applies it to what is indexed) or one lifted since.
  *
+ * While the index is unchanged since the last run that held the writer lock,
+ * what the stat pass needs from it is read from the stat manifest beside it
+ * (./manifest.ts): no SQLite, no lock, nothing written but the manifest's
+ * mtime. Otherwise the index is opened, and a run that finds nothing changed
+ * writes the manifest again.
+ *
  * @module
  */
 import { existsSync } from "node:fs";
 import type { Env } from "../../core/model.ts";
 import { dataDir } from "../../core/paths.ts";
+import { READERS } from "../version.ts";
 import { harnessIds } from "../../core/registry.ts";
 import { acquireWriterLock, indexPath, Store } from "../store.ts";
-import { Q } from "../schema.ts";
-import { checkStaleness, isFresh } from "./check.ts";
+import { Q, SCHEMA_VERSION } from "../schema.ts";
+import { compareStamps, isFresh, recorded } from "./check.ts";
+import { EXCLUDED_KEY } from "../forget/exclusions.ts";
+import { readManifest, touchManifest, writeManifest } from "./manifest.ts";
 import { releasedSources } from "../forget/exclusions.ts";
 import { excludePatterns } from "../search/junk.ts";
 import { loadRemotes } from "../remote/config.ts";
@@ -35,15 +44,22 @@ export interface NoopOptions {
   waitMs?: number;
 }
 
+/** What {@link upToDate} answers: the run's result, and the index's totals when known. */
+export interface NoopResult extends IndexResult {
+  /** Sessions and events in the index (from the stat manifest). */
+  totals?: { sessions: number; events: number };
+}
+
 /**
  * The result of a `deja index` run that finds nothing to read, when the stat
  * pass shows that (see the module doc), or null when a full run is needed.
- * The last full run's record (`last_index`) gets the time of this one.
+ * The time of this run is recorded ({@link lastIndexAt}: the manifest's mtime,
+ * or the last full run's record `last_index` when the index was opened).
  *
  * @throws {DejaError} when another writer holds the index beyond `waitMs`
  *   (as a full run would).
  */
-export function upToDate(env: Env, opts: NoopOptions = {}): IndexResult | null {
+export function upToDate(env: Env, opts: NoopOptions = {}): NoopResult | null {
   const t0 = performance.now();
   const path = indexPath(env);
   if (!existsSync(path)) return null;
@@ -51,7 +67,13 @@ export function upToDate(env: Env, opts: NoopOptions = {}): IndexResult | null {
   if (opts.only?.some((h) => !ids.includes(h))) return null;
   const selected = opts.only ? ids.filter((h) => opts.only!.includes(h)) : ids;
   if (excludePatterns(env).length || remotesConfigured(env)) return null;
+  const quick = fromManifest(env, path, selected);
+  if (quick) {
+    touchManifest(path);
+    return { ...quick, ms: performance.now() - t0 };
+  }
   const lock = acquireWriterLock(dataDir(env), opts.waitMs ?? 0);
+  let done: IndexResult | null = null;
   try {
     let store: Store;
     try {
@@ -61,44 +83,97 @@ export function upToDate(env: Env, opts: NoopOptions = {}): IndexResult | null {
     }
     try {
       const last = lastRun(store);
-      const byId = new Map(last.map((h) => [h.harness, h]));
-      const clean = (h: HarnessSummary | undefined) =>
-        h !== undefined && !h.origin && !h.errors?.length && !h.failed && !h.discoveryFailed;
-      if (!selected.every((id) => clean(byId.get(id)))) return null;
-      const stale = checkStaleness(store, { env, harnesses: selected });
+      if (!allClean(last, selected)) return null;
+      const stale = compareStamps(recorded(store), { env, harnesses: selected });
       if (!isFresh(stale) || stale.failed) return null;
       if (releasedSources(store, env).length) return null;
-      const harnesses: HarnessSummary[] = last
-        .filter((h) => selected.includes(h.harness))
-        .map((h) => ({
-          harness: h.harness,
-          roots: h.roots ?? [],
-          found: h.found ?? 0,
-          read: 0,
-          sessions: 0,
-          events: 0,
-          skipped: {},
-          drift: {},
-          errors: [],
-          failed: 0,
-        }));
+      const harnesses = unchanged(last, selected);
       Q.setMeta.run(store, {
         key: "last_index",
-        value: JSON.stringify({ at: Date.now(), harnesses }),
+        value: JSON.stringify({ at: Date.now(), readers: READERS, harnesses }),
       });
-      return { harnesses, excluded: 0, pending: 0, ms: performance.now() - t0 };
+      done = { harnesses, excluded: 0, pending: 0, ms: 0 };
     } finally {
       store.close();
     }
+    if (done) saveManifest(path);
   } finally {
     lock.release();
   }
+  return done && { ...done, ms: performance.now() - t0 };
+}
+
+/** The answer from the stat manifest, null when it cannot vouch for the index (see the module doc). */
+function fromManifest(env: Env, path: string, selected: string[]): NoopResult | null {
+  const m = readManifest(path, SCHEMA_VERSION);
+  if (!m || m.excluded || !allClean(m.harnesses, selected)) return null;
+  const stale = compareStamps({ rows: m.rows, map: m.map, lastIndex: 0 }, {
+    env,
+    harnesses: selected,
+  });
+  if (!isFresh(stale) || stale.failed) return null;
+  const harnesses = unchanged(m.harnesses, selected);
+  return { harnesses, excluded: 0, pending: 0, ms: 0, totals: m.totals };
+}
+
+/**
+ * Writes the stat manifest of the index at `path` (./manifest.ts) from the
+ * index as it is. Call with the writer lock held, after the writer's
+ * connection is closed. Never throws.
+ */
+export function saveManifest(path: string): void {
+  writeManifest(path, () => {
+    const store = Store.open(path, { readOnly: true });
+    try {
+      const { rows, map } = recorded(store);
+      const ex = Q.getMeta.get(store, { key: EXCLUDED_KEY })?.value;
+      const { sessions, events } = store.stats();
+      return {
+        schema: SCHEMA_VERSION,
+        rows,
+        map,
+        harnesses: lastRun(store),
+        excluded: Boolean(ex && ex !== "{}"),
+        totals: { sessions, events },
+      };
+    } finally {
+      store.close();
+    }
+  });
+}
+
+/** True when every selected harness's last full run read all it found, without an error. */
+function allClean(last: readonly HarnessSummary[], selected: readonly string[]): boolean {
+  const byId = new Map(last.map((h) => [h.harness, h]));
+  const clean = (h: HarnessSummary | undefined) =>
+    h !== undefined && !h.origin && !h.errors?.length && !h.failed && !h.discoveryFailed;
+  return selected.every((id) => clean(byId.get(id)));
+}
+
+/** The summaries of a run that read nothing: what the last full run found, nothing read. */
+function unchanged(last: readonly HarnessSummary[], selected: readonly string[]): HarnessSummary[] {
+  return last
+    .filter((h) => selected.includes(h.harness))
+    .map((h) => ({
+      harness: h.harness,
+      roots: h.roots ?? [],
+      found: h.found ?? 0,
+      read: 0,
+      sessions: 0,
+      events: 0,
+      skipped: {},
+      drift: {},
+      errors: [],
+      failed: 0,
+    }));
 }
 
 /** The harness summaries of the last full run, [] when unknown. */
 function lastRun(store: Store): HarnessSummary[] {
   try {
     const v = JSON.parse(Q.getMeta.get(store, { key: "last_index" })?.value ?? "{}");
+    // A run by readers of another generation vouches for no harness (lib/version.ts READERS).
+    if (v?.readers !== READERS) return [];
     return Array.isArray(v?.harnesses) ? v.harnesses : [];
   } catch {
     return [];

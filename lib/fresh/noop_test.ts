@@ -7,10 +7,13 @@ import { runMain } from "../../tests/_cli_io.ts";
 import { runIndex } from "../indexer.ts";
 import { parsers } from "../../parsers/mod.ts";
 import { indexPath, Store } from "../store.ts";
-import { Q } from "../schema.ts";
 import { upToDate } from "./noop.ts";
 import { checkStaleness } from "./check.ts";
 import { claudeLine } from "../../tests/_memory.ts";
+import { lastIndexAt, manifestPath } from "./manifest.ts";
+import { acquireWriterLock } from "../store.ts";
+import { dataDir } from "../../core/paths.ts";
+import { existsSync, rmSync } from "node:fs";
 
 const SID = "31111111-2222-4333-8444-555555555555";
 
@@ -44,7 +47,7 @@ async function world(
 function lastAt(vars: Record<string, string>): number {
   const store = Store.open(indexPath(testEnv(vars.HOME, vars)), { readOnly: true });
   try {
-    return JSON.parse(Q.getMeta.get(store, { key: "last_index" })!.value).at;
+    return lastIndexAt(store);
   } finally {
     store.close();
   }
@@ -60,7 +63,7 @@ Deno.test("a re-index with nothing changed is answered by the stat pass, and sta
     const claude = r.harnesses.find((h) => h.harness === "claude")!;
     assertEquals([claude.found, claude.read, claude.sessions], [1, 0, 0]);
     assertEquals(r.harnesses.length, parsers.length);
-    assert(lastAt(vars) > before, "last_index carries the time of this run");
+    assert(lastAt(vars) > before, "the index records the time of this run");
     // The command says what a full no-op run says.
     const cli = await runMain(env, ["index"]);
     assertEquals(cli.code, 0, cli.err);
@@ -110,5 +113,76 @@ Deno.test("the stat pass lists a harness whose store root moved since its discov
     } finally {
       store.close();
     }
+  });
+});
+
+Deno.test("a no-op re-index after a full run answers from the stat manifest, without the index", async () => {
+  await world(async ({ vars }) => {
+    const env = testEnv(vars.HOME, vars);
+    const path = indexPath(env);
+    assert(existsSync(manifestPath(path)), "the full run wrote the manifest");
+    // Another writer holds the lock: a run that opened the index would wait for it (or fail).
+    const lock = acquireWriterLock(dataDir(env), 0);
+    try {
+      const before = lastAt(vars);
+      await new Promise((r) => setTimeout(r, 5));
+      const r = upToDate(env);
+      assert(r, "the manifest vouches for the index");
+      assertEquals(r.totals, { sessions: 1, events: 2 });
+      assert(lastAt(vars) > before, "the manifest's mtime records this run");
+    } finally {
+      lock.release();
+    }
+  });
+});
+
+Deno.test("the stat manifest is not believed once the index changed since it was written", async () => {
+  await world(({ file, vars }) => {
+    const env = testEnv(vars.HOME, vars);
+    const path = indexPath(env);
+    // Another writer records a stamp the store does not have (as a run that read it would):
+    // the manifest still says the store is unchanged, the index says otherwise.
+    const store = Store.open(path);
+    try {
+      store.db.prepare("UPDATE sources SET size = size + 1 WHERE path = ?").run(file);
+    } finally {
+      store.close();
+    }
+    assertEquals(upToDate(env), null, "the index, not the stale manifest, answers");
+  });
+});
+
+Deno.test("a no-op re-index that opened the index writes the stat manifest again", async () => {
+  await world(async ({ vars }) => {
+    const env = testEnv(vars.HOME, vars);
+    const path = indexPath(env);
+    rmSync(manifestPath(path));
+    assert(upToDate(env), "nothing changed");
+    assert(existsSync(manifestPath(path)), "written by the run that held the lock");
+    const cli = await runMain(env, ["index"]);
+    assert(cli.out.includes("up to date (1 session, 2 events)"), cli.out);
+  });
+});
+
+Deno.test("an index last run by readers of another generation is read in full, manifest or not", async () => {
+  await world(async ({ vars }) => {
+    const env = testEnv(vars.HOME, vars);
+    assert(upToDate(env), "same generation: nothing to do");
+    // An index written by an earlier deja: its record names no generation.
+    const store = Store.open(indexPath(env));
+    try {
+      const row = store.db.prepare("SELECT value FROM meta WHERE key = 'last_index'").get() as {
+        value: string;
+      };
+      const v = JSON.parse(row.value);
+      delete v.readers;
+      store.db.prepare("UPDATE meta SET value = ? WHERE key = 'last_index'").run(JSON.stringify(v));
+    } finally {
+      store.close();
+    }
+    assertEquals(upToDate(env), null, "another generation vouches for nothing");
+    const cli = await runMain(env, ["index", "--json"]);
+    assertEquals(cli.code, 0, cli.err);
+    assert(upToDate(env), "the full run recorded this generation");
   });
 });

@@ -28,7 +28,8 @@ import { existsSync } from "node:fs";
 import type { IO } from "../../core/runtime.ts";
 import { indexPath, Store } from "../store.ts";
 import { dataDir } from "../../core/paths.ts";
-import { kickIfStale, lastIndexAt } from "../fresh/background.ts";
+import { kickIfStale } from "../fresh/background.ts";
+import { lastIndexAt } from "../fresh/manifest.ts";
 import { byteLength, clipBytes } from "../../core/text.ts";
 import { frame, FRAME_BYTES } from "../../core/frame.ts";
 import { type HookEvent, objField, readEvent, str } from "./input.ts";
@@ -305,7 +306,7 @@ export async function hookAnswer(o: HookOptions, io: IO): Promise<HookResult> {
     result.error = e;
   } finally {
     try {
-      if (store) result.kick = { lastIndex: lastIndexAt(store.db) };
+      if (store) result.kick = { lastIndex: lastIndexAt(store) };
       else if (!existsSync(indexPath(io.env))) result.kick = { lastIndex: undefined };
     } catch { /* never in the agent's way */ }
     try {

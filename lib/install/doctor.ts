@@ -33,6 +33,7 @@ import { type PartKind, withLauncher } from "./wire.ts";
 import type { Obj } from "../../core/values.ts";
 import { asIndexError, checkIndex, IndexDamaged, indexPath, Store } from "../store.ts";
 import { checkStaleness } from "../fresh/check.ts";
+import { lastIndexAt } from "../fresh/manifest.ts";
 import { Q } from "../schema.ts";
 import { readTextSync } from "../../core/fsread.ts";
 import { findListHooks } from "./list_hooks.ts";
@@ -241,7 +242,7 @@ export function indexStatus(env: Env): IndexStatus {
     const meta = Q.getMeta.get(store, { key: "last_index" });
     if (meta) {
       const last = JSON.parse(meta.value) as { at?: unknown; harnesses?: unknown };
-      out.lastIndex = Number(last.at) || null;
+      out.lastIndex = lastIndexAt(store) || null;
       for (const h of Array.isArray(last.harnesses) ? last.harnesses : []) {
         const errors = Array.isArray(h?.errors) ? h.errors : [];
         if (errors.length) out.harnessErrors.push(`${h.harness}: ${errors[0]}`);

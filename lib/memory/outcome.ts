@@ -12,7 +12,7 @@
  *
  * @module
  */
-import { sanitizeForTerminal } from "../redact.ts";
+import { sanitizeForTerminal } from "../../core/terminal.ts";
 
 /** What is known of one run of a command. */
 export type Outcome = "ok" | "failed" | "unknown";

@@ -19,6 +19,7 @@
  * @module
  */
 import { THESAURUS } from "./thesaurus.ts";
+import { groupLookup } from "./synonyms.ts";
 import { ABLATE } from "./rank.ts";
 import { MAX_ALTS, type TermStats, wordForms } from "./expand.ts";
 import { learnedFor } from "./assoc.ts";
@@ -87,14 +88,7 @@ export const RELATED_GROUPS: readonly (readonly string[])[] = [
   ["recommendation", "suggestions", "suggest"],
 ];
 
-const byKey = new Map<string, Set<string>>();
-for (const g of [...RELATED_GROUPS, ...THESAURUS]) {
-  for (const w of g) {
-    let s = byKey.get(w);
-    if (!s) byKey.set(w, s = new Set());
-    for (const x of g) if (x !== w) s.add(x);
-  }
-}
+const byKey = groupLookup(() => [...RELATED_GROUPS, ...THESAURUS]);
 
 /**
  * `word` and the words it may be an inflection of (`billed` -> `bill`,
@@ -119,7 +113,7 @@ export function inflections(word: string): string[] {
 /** Words related to `word` or to a word it is an inflection of (empty when none). */
 export function relatedTo(word: string): string[] {
   const out = new Set<string>();
-  for (const k of inflections(word)) for (const x of byKey.get(k) ?? []) out.add(x);
+  for (const k of inflections(word)) for (const x of byKey(k) ?? []) out.add(x);
   out.delete(word);
   return [...out];
 }

@@ -73,16 +73,33 @@ export const SYNONYM_GROUPS: readonly (readonly string[])[] = [
   ["deploy", "deployment", "deployments", "deploys"],
 ];
 
-const byWord = new Map<string, Set<string>>();
-for (const g of SYNONYM_GROUPS) {
-  for (const w of g) {
-    let s = byWord.get(w);
-    if (!s) byWord.set(w, s = new Set());
-    for (const x of g) if (x !== w) s.add(x);
-  }
+/**
+ * A lookup from a word to the other words of every group of `groups` it
+ * belongs to, built on its first call: most searches end at a tier that never
+ * asks, and building the map costs every cold query start-up time (issue 18).
+ */
+export function groupLookup(
+  groups: () => Iterable<readonly string[]>,
+): (word: string) => ReadonlySet<string> | undefined {
+  let byWord: Map<string, Set<string>> | undefined;
+  return (word) => {
+    if (!byWord) {
+      byWord = new Map();
+      for (const g of groups()) {
+        for (const w of g) {
+          let s = byWord.get(w);
+          if (!s) byWord.set(w, s = new Set());
+          for (const x of g) if (x !== w) s.add(x);
+        }
+      }
+    }
+    return byWord.get(word);
+  };
 }
+
+const byWord = groupLookup(() => SYNONYM_GROUPS);
 
 /** The other words of every group `word` belongs to (empty when none). */
 export function synonymsOf(word: string): string[] {
-  return [...(byWord.get(word) ?? [])];
+  return [...(byWord(word) ?? [])];
 }

@@ -14,8 +14,18 @@
  * `fix`, `problem`). A word may sit in several groups. Checked by
  * lib/search/thesaurus_test.ts.
  *
+ * The groups below came first; the areas beyond them live in
+ * lib/search/thesaurus_web.ts (frontend, browsers, mobile, APIs, mail, media,
+ * search, payments, sign-in), lib/search/thesaurus_ops.ts (databases, caches,
+ * queues, clouds, networks, the OS, builds, tests, security, logs, speed,
+ * concurrency, git, editors) and lib/search/thesaurus_plain.ts (data, dates,
+ * text, and the plain words for what someone saw), and are gathered here.
+ *
  * @module
  */
+import { THESAURUS_WEB } from "./thesaurus_web.ts";
+import { THESAURUS_OPS } from "./thesaurus_ops.ts";
+import { THESAURUS_PLAIN } from "./thesaurus_plain.ts";
 
 /** Groups of related words (see the module doc). */
 export const THESAURUS: readonly (readonly string[])[] = [
@@ -394,4 +404,7 @@ export const THESAURUS: readonly (readonly string[])[] = [
   ["likes", "reaction", "reactions", "vote", "upvote"],
   ["report", "reports", "reporting", "analytics"],
   ["analytics", "tracking", "events", "segment", "mixpanel"],
+  ...THESAURUS_WEB,
+  ...THESAURUS_OPS,
+  ...THESAURUS_PLAIN,
 ];

@@ -29,3 +29,40 @@ Deno.test("relatedTo reads inflections, not Porter stems that join unrelated wor
   // Porter makes `responses` and `responsive` one stem; they are not related.
   assert(!relatedTo("responses").includes("mobile"));
 });
+
+Deno.test("the thesaurus reaches past deja's own benchmark: UI, browsers, phones, ops, plain words", () => {
+  assert(THESAURUS.length >= 1000, `only ${THESAURUS.length} groups`);
+  const pairs: [string, string][] = [
+    ["misaligned", "alignment"], // a layout described in plain words
+    ["alignment", "centered"],
+    ["puppeteer", "headless"], // headless browsers
+    ["exported", "pdf"], // an exported report is a PDF
+    ["downscale", "shrink"], // images
+    ["libphonenumber", "e164"], // phone numbers
+    ["country", "region"], // a phone library's default region
+    ["econnrefused", "unreachable"], // network errors
+    ["flaky", "intermittent"], // tests
+    ["enospc", "diskfull"], // the OS
+    ["cherrypick", "backport"], // git
+    ["timezones", "tzdata"], // dates
+    ["leftover", "lingering"], // what someone saw
+  ];
+  for (const [a, b] of pairs) assert(relatedTo(a).includes(b), `${a} -> ${b}`);
+});
+
+Deno.test("a word with two senses is not bridged to the other sense's words", () => {
+  const apart: [string, string][] = [
+    ["picture", "responsive"], // an image is not a layout breakpoint
+    ["reconcile", "vdom"], // accounts, not React
+    ["cluster", "kmeans"], // Kubernetes, not statistics
+    ["precision", "accuracy"], // floats, not classifier scores
+    ["lag", "replicationlag"], // a slow UI, not a replica behind
+    ["mount", "bindmount"], // a component mounting, not a volume
+    ["hit", "cachehit"], // everyday words stay out
+  ];
+  for (const [a, b] of apart) assert(!relatedTo(a).includes(b), `${a} must not relate to ${b}`);
+  // Widening stays bounded: no word relates to a crowd.
+  for (const w of new Set(THESAURUS.flat())) {
+    assert(relatedTo(w).length <= 30, `${w} relates to ${relatedTo(w).length} words`);
+  }
+});
