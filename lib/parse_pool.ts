@@ -17,6 +17,7 @@
  * @module
  */
 import { Worker } from "node:worker_threads";
+import { collectGarbage } from "../core/runtime.ts";
 import type { Env, Parser, Session, SourceRef } from "../core/model.ts";
 import type { SourceCtx } from "./parse_ctx.ts";
 import { parserFor } from "../parsers/mod.ts";
@@ -24,6 +25,9 @@ import { absorb, type ParseEnd, type ParseJob } from "./parse_job.ts";
 import { prepareChunk, type PreparedChunk } from "./prepare.ts";
 import { VocabCollector } from "./search/tokenize.ts";
 import type { Label } from "./remote/label.ts";
+
+/** Chunks taken from the worker between two garbage collection hints (core/runtime.ts). */
+const GC_CHUNKS = 32;
 
 /** Sources smaller than this (bytes) are parsed in process: a thread hop costs more than it saves. */
 export const WORKER_MIN_BYTES = 256 * 1024;
@@ -228,7 +232,8 @@ class WorkerRun implements ParseRun {
           return;
         }
         this.worker.postMessage({ type: "ack" });
-        taken++;
+        // The writer's copies of the chunks are garbage once written; Bun collects their text late.
+        if (++taken % GC_CHUNKS === 0) collectGarbage();
         yield JSON.parse(m.json) as PreparedChunk;
       }
     } finally {
