@@ -12,7 +12,10 @@
  *
  * `--scale` runs the scale run instead (bench/scale_bench.ts: a ~1 GB corpus
  * plus one 2 GB session with a 200 MB line, generated in a temporary directory
- * and removed at the end; `--mb` then sizes the corpus, default 1000).
+ * and removed at the end; `--mb` then sizes the corpus, default 1000; `--big-mb`
+ * and `--line-mb` size the big session and its line). `--scale --sweep` prints
+ * peak RSS for lines of 1, 10, 30 and 100 MB, many small sessions (`--mb`,
+ * default 200) and one huge session, each generated and removed in turn.
  *
  * @module
  */
@@ -30,10 +33,16 @@ const { values } = parseArgs({
     runs: { type: "string", default: "20" },
     fresh: { type: "boolean", default: false },
     scale: { type: "boolean", default: false },
+    sweep: { type: "boolean", default: false },
     "big-mb": { type: "string", default: "2000" },
     "line-mb": { type: "string", default: "200" },
   },
 });
+if (values.scale && values.sweep) {
+  const { scaleSweep } = await import("./scale_bench.ts");
+  scaleSweep(process.argv.some((a) => a.startsWith("--mb")) ? Number(values.mb) : 200);
+  process.exit(0);
+}
 if (values.scale) {
   const { scaleRun } = await import("./scale_bench.ts");
   scaleRun({

@@ -5,7 +5,7 @@
  * megabytes, is generated in a temporary directory, indexed by the compiled
  * binary (dist/deja-bun), and removed at the end whatever happens. Prints index
  * time, MB/s, peak RSS of the binary's process, index size, the records skipped
- * (the long line must be counted `oversized`, never held whole), and cold query
+ * (none: the long line is read in pieces, its text capped, never held whole), and cold query
  * p50/p95 at that size. Not part of the tests or CI: it writes about 3 GB.
  *
  * @module
@@ -41,7 +41,12 @@ function pct(xs: number[], p: number): number {
  * `lineMb` MB tool result line in the middle, written piece by piece so the
  * generator never holds it whole.
  */
-function writeBigSession(dir: string, scratch: string, bigMb: number, lineMb: number): number {
+export function writeBigSession(
+  dir: string,
+  scratch: string,
+  bigMb: number,
+  lineMb: number,
+): number {
   const sid = "5ca1eb16-0000-4000-a000-000000000001";
   const file = join(dir, `${sid}.jsonl`);
   mkdirSync(dir, { recursive: true });
@@ -62,7 +67,7 @@ function writeBigSession(dir: string, scratch: string, bigMb: number, lineMb: nu
           put(text.replaceAll(/"sessionId":"[^"]+"/g, `"sessionId":"${sid}"`));
         }
       }
-      if (!longDone && bytes >= (bigMb * MB) / 2) {
+      if (!longDone && lineMb > 0 && bytes >= (bigMb * MB) / 2) {
         longDone = true;
         put(
           `{"type":"user","sessionId":"${sid}","uuid":"10ng-11ne","timestamp":"2026-06-02T10:00:00Z",` +
@@ -77,6 +82,37 @@ function writeBigSession(dir: string, scratch: string, bigMb: number, lineMb: nu
   } finally {
     closeSync(fd);
     rmSync(scratch, { recursive: true, force: true });
+  }
+  return bytes;
+}
+
+/**
+ * Writes one Claude Code session of `n` tool result lines of 0.9 MB each:
+ * under the streaming threshold, so each is parsed whole, many to a chunk.
+ */
+function writeLongLinesSession(dir: string, n: number): number {
+  const sid = "5ca1eb16-0000-4000-a000-000000000002";
+  mkdirSync(dir, { recursive: true });
+  const fd = openSync(join(dir, `${sid}.jsonl`), "w");
+  let bytes = 0;
+  try {
+    for (let i = 0; i < n; i++) {
+      const text = `line ${i} lorem ipsum dolor sit amet `.repeat(30_000).slice(0, 900_000);
+      const rec = {
+        type: "user",
+        sessionId: sid,
+        uuid: `long-${i}`,
+        timestamp: "2026-06-02T10:00:00Z",
+        cwd: "/home/dev/work/long",
+        message: {
+          role: "user",
+          content: [{ type: "tool_result", tool_use_id: `t${i}`, content: text }],
+        },
+      };
+      bytes += writeSync(fd, new TextEncoder().encode(JSON.stringify(rec) + "\n"));
+    }
+  } finally {
+    closeSync(fd);
   }
   return bytes;
 }
@@ -105,13 +141,103 @@ function timed(argv: string[], env: Record<string, string | undefined>) {
   };
 }
 
-/** Runs the scale run (see the module doc); the corpus and the index are removed at the end. */
-export function scaleRun(o: ScaleOptions): void {
+/** The compiled binary, built when missing. */
+function binary(): string {
   const bin = join(REPO, "dist/deja-bun");
   if (!existsSync(bin)) {
     const b = spawnSync("deno", ["task", "compile:bun"], { cwd: REPO, stdio: "inherit" });
     if (b.status !== 0) throw new Error("could not build dist/deja-bun");
   }
+  return bin;
+}
+
+/** The environment of an index run over `corpus` with its index under `work`. */
+function runEnv(work: string, corpus: string): Record<string, string | undefined> {
+  return {
+    PATH: process.env.PATH,
+    HOME: join(work, "home"),
+    DEJA_HOME: join(work, "deja"),
+    DEJA_CLAUDE_ROOT: join(corpus, "projects"),
+    DEJA_NO_REFRESH: "1",
+    NO_COLOR: "1",
+  };
+}
+
+/** The skip counts of an `index --json` run's first harness, as text. */
+function skippedOf(out: string): string {
+  try {
+    const h = (JSON.parse(out) as { harnesses: Array<{ skipped: object; sessions: number }> })
+      .harnesses[0];
+    return `${h.sessions} / ${JSON.stringify(h.skipped)}`;
+  } catch {
+    return "unreadable";
+  }
+}
+
+/** One case of the memory sweep: a corpus of `mb` MB plus one session of `bigMb` MB with a `lineMb` MB line. */
+interface SweepCase {
+  label: string;
+  mb: number;
+  bigMb: number;
+  lineMb: number;
+  /** Lines of 0.9 MB in a session of their own. */
+  longLines?: number;
+}
+
+/**
+ * `--sweep`: peak RSS of a full index for inputs that stress memory in
+ * different ways — one long line of 1, 10, 30 and 100 MB, many small sessions
+ * (`--mb`, default 200), one huge session without long lines, one session of
+ * many lines just under the streaming threshold. Each case is
+ * generated, indexed by the compiled binary and removed before the next.
+ */
+export function scaleSweep(mb: number): void {
+  const bin = binary();
+  const cases: SweepCase[] = [
+    ...[1, 10, 30, 100].map((l) => ({
+      label: `one ${l} MB line`,
+      mb: 5,
+      bigMb: l + 10,
+      lineMb: l,
+    })),
+    { label: `many small sessions (${mb} MB)`, mb, bigMb: 0, lineMb: 0 },
+    { label: "one huge session (300 MB)", mb: 5, bigMb: 300, lineMb: 0 },
+    { label: "one session of 300 lines of 0.9 MB", mb: 5, bigMb: 0, lineMb: 0, longLines: 300 },
+  ];
+  for (const c of cases) {
+    const work = mkdtempSync(join(tmpdir(), "deja-sweep-"));
+    try {
+      const corpus = join(work, "corpus");
+      const g = generate(corpus, c.mb);
+      const big = c.bigMb > 0
+        ? writeBigSession(
+          join(corpus, "projects", "-home-dev-work-big"),
+          join(work, "s"),
+          c.bigMb,
+          c.lineMb,
+        )
+        : 0;
+      const long = c.longLines
+        ? writeLongLinesSession(join(corpus, "projects", "-home-dev-work-long"), c.longLines)
+        : 0;
+      const ix = timed([bin, "index", "--harness", "claude", "--json"], runEnv(work, corpus));
+      if (ix.code !== 0) console.error(ix.err);
+      console.log(
+        `${c.label.padEnd(34)} ${
+          ((g.bytes + big + long) / MB).toFixed(0).padStart(5)
+        } MB  peak RSS ${ix.rssKb ? (ix.rssKb / 1024).toFixed(0) : "?"} MB  wall ${
+          (ix.ms / 1000).toFixed(1)
+        } s  CPU ${ix.cpuS?.toFixed(1) ?? "?"} s  sessions / skipped ${skippedOf(ix.out)}`,
+      );
+    } finally {
+      rmSync(work, { recursive: true, force: true });
+    }
+  }
+}
+
+/** Runs the scale run (see the module doc); the corpus and the index are removed at the end. */
+export function scaleRun(o: ScaleOptions): void {
+  const bin = binary();
   const work = mkdtempSync(join(tmpdir(), "deja-scale-"));
   const push = (k: string, v: string) => console.log(`${k.padEnd(44)} ${v}`);
   try {
@@ -129,14 +255,7 @@ export function scaleRun(o: ScaleOptions): void {
         ((performance.now() - t) / 1000).toFixed(0)
       } s)`,
     );
-    const env = {
-      PATH: process.env.PATH,
-      HOME: join(work, "home"),
-      DEJA_HOME: join(work, "deja"),
-      DEJA_CLAUDE_ROOT: join(corpus, "projects"),
-      DEJA_NO_REFRESH: "1",
-      NO_COLOR: "1",
-    };
+    const env = runEnv(work, corpus);
     t = performance.now();
     const ix = timed([bin, "index", "--harness", "claude", "--json"], env);
     if (ix.code !== 0) console.error(ix.err);
@@ -144,14 +263,8 @@ export function scaleRun(o: ScaleOptions): void {
     if (ix.cpuS !== undefined) push("index CPU (user+sys)", `${ix.cpuS.toFixed(1)} s`);
     push("index throughput", `${(total / MB / (ix.ms / 1000)).toFixed(1)} MB/s`);
     if (ix.rssKb) push("index peak RSS", `${(ix.rssKb / 1024).toFixed(0)} MB`);
-    try {
-      const h = (JSON.parse(ix.out) as { harnesses: Array<{ skipped: object; sessions: number }> })
-        .harnesses[0];
-      push("sessions written / skipped", `${h.sessions} / ${JSON.stringify(h.skipped)}`);
-    } catch {
-      push("index summary", "unreadable");
-    }
-    const idx = join(env.DEJA_HOME, "index.db");
+    push("sessions written / skipped", skippedOf(ix.out));
+    const idx = join(env.DEJA_HOME!, "index.db");
     if (existsSync(idx)) {
       const size = statSync(idx).size +
         (existsSync(idx + "-wal") ? statSync(idx + "-wal").size : 0);

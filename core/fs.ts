@@ -1,8 +1,9 @@
 /**
- * File-system helpers for discovery: a bounded walk that takes regular files
- * only (never FIFOs, sockets or links, where an `open` could hang) and reports
- * unreadable directories, and special files where a store would be, instead
- * of throwing or passing over them in silence.
+ * File-system helpers for discovery: a bounded walk that follows links and
+ * takes regular files only (never FIFOs, sockets or devices, where an `open`
+ * could hang) and reports unreadable directories, links to nothing, and
+ * special files where a store would be, instead of throwing or passing over
+ * them in silence.
  *
  * @module
  */
@@ -56,31 +57,38 @@ export interface WalkOptions {
   /** Directory names never entered. */
   skipDirs?: ReadonlySet<string>;
   /**
-   * Called for a directory that could not be read (EACCES and the like), and
-   * for a matching name that is a FIFO, socket or device (or a link to one),
-   * with a {@link NotRegularFileError}: it is never opened nor yielded.
+   * Called for a directory that could not be read (EACCES and the like), for
+   * a matching name that is a FIFO, socket or device (or a link to one), with
+   * a {@link NotRegularFileError}, and for a matching name that is a link to
+   * nothing (a {@link BrokenLinkError}): none is opened nor yielded.
    */
   onError?(path: string, error: Error): void;
-  /**
-   * Also enters links to directories (never links to files). Each real
-   * directory is entered once, so a link back up the tree is not a loop.
-   */
-  followDirLinks?: boolean;
+}
+
+/** Thrown or reported for a symbolic link whose target does not exist (or loops). */
+export class BrokenLinkError extends Error {
+  /** Node-style error code. */
+  readonly code = "EBROKENLINK";
+  constructor(readonly path: string) {
+    super(`${path} is a link to nothing (its target is missing or loops)`);
+  }
 }
 
 /**
  * Yields the absolute paths of matching regular files under `root`, in sorted
- * order per directory. A missing root yields nothing.
+ * order per directory. A missing root yields nothing. Symbolic links are
+ * followed, to files and to directories alike (dotfiles repos, a store moved
+ * to another disk); each real directory is entered once, so a link back up
+ * the tree is no loop, and a file is only ever yielded when its target is a
+ * regular file.
  */
 export async function* walk(root: string, opts: WalkOptions): AsyncGenerator<string> {
   const maxDepth = opts.maxDepth ?? 8;
   const entered = new Set<string>();
   async function* visit(dir: string, depth: number): AsyncGenerator<string> {
-    if (opts.followDirLinks) {
-      const real = await realpath(dir).catch(() => dir);
-      if (entered.has(real)) return;
-      entered.add(real);
-    }
+    const real = await realpath(dir).catch(() => dir);
+    if (entered.has(real)) return;
+    entered.add(real);
     let entries;
     try {
       entries = await readdir(dir, { withFileTypes: true });
@@ -92,20 +100,51 @@ export async function* walk(root: string, opts: WalkOptions): AsyncGenerator<str
     entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     for (const ent of entries) {
       const p = join(dir, ent.name);
-      const dirLink = opts.followDirLinks && ent.isSymbolicLink() &&
-        ((await statOrNull(p))?.isDirectory() ?? false);
-      if (ent.isDirectory() || dirLink) {
+      const kind = ent.isSymbolicLink() || (!ent.isDirectory() && !ent.isFile())
+        ? await kindAt(p)
+        : ent.isDirectory()
+        ? "dir"
+        : "file";
+      if (kind === "dir") {
         if (depth < maxDepth && !opts.skipDirs?.has(ent.name)) yield* visit(p, depth + 1);
-      } else if (ent.isFile()) {
-        if (opts.match(p, ent.name)) yield p;
-      } else if (opts.match(p, ent.name)) {
-        // A FIFO, socket, device or a link to one (a directory entry does not always say which).
-        const st = await statOrNull(p);
-        if (st && isSpecial(st)) opts.onError?.(p, new NotRegularFileError(p, kindOf(st)));
-      }
+      } else if (!opts.match(p, ent.name)) continue;
+      else if (kind === "file") yield p;
+      else if (kind === "broken") opts.onError?.(p, new BrokenLinkError(p));
+      else opts.onError?.(p, new NotRegularFileError(p, kind.special));
     }
   }
   yield* visit(root, 0);
+}
+
+/** What is at `path` once links are followed: a file, a directory, a special file, or nothing. */
+async function kindAt(path: string): Promise<"file" | "dir" | "broken" | { special: string }> {
+  const st = await statOrNull(path);
+  if (!st) return "broken";
+  if (st.isFile()) return "file";
+  if (st.isDirectory()) return "dir";
+  return { special: kindOf(st) };
+}
+
+/**
+ * The names of the directories in `dir` (links to directories included),
+ * sorted; none when `dir` is missing. A `dir` that exists but cannot be read
+ * is handed to `onError` when given.
+ */
+export async function subdirs(dir: string, onError?: Unreadable): Promise<string[]> {
+  let ents;
+  try {
+    ents = await readdir(dir, { withFileTypes: true });
+  } catch (e) {
+    reportUnlessMissing(dir, e, onError);
+    return [];
+  }
+  const out: string[] = [];
+  for (const e of ents) {
+    if (e.isDirectory() || (e.isSymbolicLink() && (await isDir(join(dir, e.name))))) {
+      out.push(e.name);
+    }
+  }
+  return out.sort();
 }
 
 /** Collects {@link walk} into an array. */
@@ -125,21 +164,25 @@ export async function statOrNull(path: string): Promise<Stats | undefined> {
 }
 
 /**
- * True when `path` is a regular file (not a link to one). When it is a FIFO,
- * socket or device instead (or a link to one) and `report` is given, that is
- * reported with a {@link NotRegularFileError} (pass a discovery's `problem`).
+ * True when `path` is a regular file or a link to one. When it is a FIFO,
+ * socket or device instead (or a link to one), or a link to nothing, and
+ * `report` is given, that is reported with a {@link NotRegularFileError} or a
+ * {@link BrokenLinkError} (pass a discovery's `problem`).
  */
 export async function isRegularFile(path: string, report?: Unreadable): Promise<boolean> {
-  let st: Stats;
-  try {
-    st = await lstat(path);
-  } catch {
-    return false;
+  if (await statRegular(path, report)) return true;
+  if (report && !(await statOrNull(path)) && (await lstatOrNull(path))?.isSymbolicLink()) {
+    report(path, new BrokenLinkError(path));
   }
-  if (st.isFile()) return true;
-  if (report && st.isSymbolicLink()) st = (await statOrNull(path)) ?? st;
-  if (report && isSpecial(st)) report(path, new NotRegularFileError(path, kindOf(st)));
   return false;
+}
+
+async function lstatOrNull(path: string): Promise<Stats | undefined> {
+  try {
+    return await lstat(path);
+  } catch {
+    return undefined;
+  }
 }
 
 /**

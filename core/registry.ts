@@ -41,6 +41,31 @@ export function harnessFacts(id: string): HarnessFacts | undefined {
   };
 }
 
+/**
+ * The harness id a person typed names, or undefined: the id in any case
+ * (`Claude`), the display name with spaces as dashes (`claude-code`,
+ * `Gemini-CLI`), or an install target or alias (`claude-code`, `opencode`).
+ * The one reader of a `--harness` value (CLI, MCP, hooks, handoff).
+ */
+export function harnessId(typed: string): string | undefined {
+  const t = typed.trim().toLowerCase();
+  if (!t) return undefined;
+  const all = (registry as { harnesses: Array<Record<string, unknown>> }).harnesses;
+  const spelled = (s: unknown) =>
+    typeof s === "string" && s.toLowerCase().replace(/\s+/g, "-") === t;
+  for (const h of all) if (h.id === t) return h.id as string;
+  for (const h of all) {
+    const inst = (h.install ?? {}) as { target?: unknown; aliases?: unknown };
+    const names = [
+      h.display_name,
+      inst.target,
+      ...(Array.isArray(inst.aliases) ? inst.aliases : []),
+    ];
+    if (names.some(spelled)) return h.id as string;
+  }
+  return undefined;
+}
+
 /** Every harness id in registry order. */
 export function harnessIds(): string[] {
   return (registry as { harnesses: Array<{ id: string }> }).harnesses.map((h) => h.id);

@@ -10,6 +10,52 @@ import { sanitizeForTerminal } from "./terminal.ts";
 
 const enc = new TextEncoder();
 
+/**
+ * The largest cap deja applies to one value, in characters (UTF-16 units):
+ * an edit span or written content kept for `restore` (lib/prepare.ts
+ * `MAX_SPAN`). No value needs more of a string than `cap(s, KEEP_CHARS)`.
+ */
+export const KEEP_CHARS = 1 << 20;
+
+/** The marker {@link cap} puts where `n` characters were cut. */
+export function cutText(n: number): string {
+  return `\n… [${n} characters cut] …\n`;
+}
+
+const KEEP_HEAD = KEEP_CHARS - Math.floor(KEEP_CHARS * 0.25);
+const SLACK = 4096;
+const PRIOR_CUT = /\n… \[(\d+) characters cut\] …\n/y;
+
+/**
+ * Characters already cut from `text` by `cap(s, KEEP_CHARS)` (a long line read
+ * in pieces keeps only that of each string, parsers/_json_stream.ts), less the
+ * marker that replaced them; 0 for any other text. The marker is looked for
+ * where that cap puts it, give or take a short prefix a parser or renderer
+ * added (`write <path>` before written content).
+ */
+function priorCut(text: string): number {
+  if (text.length <= KEEP_HEAD || text.length > KEEP_CHARS + SLACK) return 0;
+  const at = text.indexOf("\n… [", KEEP_HEAD);
+  if (at < 0 || at > KEEP_HEAD + SLACK) return 0;
+  PRIOR_CUT.lastIndex = at;
+  const m = PRIOR_CUT.exec(text);
+  return m ? Number(m[1]) - m[0].length : 0;
+}
+
+/**
+ * Caps `text` to `max` characters, keeping head and tail around a marker that
+ * says how many characters were cut. A text cut before to
+ * {@link KEEP_CHARS} counts those characters too, so capping it again gives
+ * what capping the whole text would.
+ */
+export function cap(text: string, max: number, tailShare = 0.25): string {
+  if (text.length <= max) return text;
+  const tail = Math.floor(max * tailShare);
+  const head = max - tail;
+  const cut = text.length - head - tail + priorCut(text);
+  return `${text.slice(0, head)}${cutText(cut)}${text.slice(text.length - tail)}`;
+}
+
 /** UTF-8 length of `s` in bytes. */
 export function byteLength(s: string): number {
   return enc.encode(s).length;

@@ -20,7 +20,7 @@ import { DejaError } from "../core/errors.ts";
 import { Q } from "./schema.ts";
 import { resolveSession } from "./sessions.ts";
 import { type SessionRow } from "./rows.ts";
-import { harnessFacts, harnessIds } from "../core/registry.ts";
+import { harnessFacts, harnessId, harnessIds } from "../core/registry.ts";
 import { templateArgv } from "./shell.ts";
 import { sessionDigest } from "./memory/digest.ts";
 
@@ -79,6 +79,7 @@ export function handoffPlan(
   cwd: string,
   home?: string,
 ): HandoffPlan {
+  to = harnessId(to) ?? to;
   const facts = harnessFacts(to);
   if (!facts || to === "deja") {
     const startable = harnessIds().filter((h) => h !== "deja");

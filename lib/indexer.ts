@@ -16,7 +16,7 @@
  */
 import type { DiscoverCtx, DriftKind, Env, Parser, SkipReason, SourceRef } from "../core/model.ts";
 import { type DriftSummary, mergeDrift, SourceCtx } from "./parse_ctx.ts";
-import { Q } from "./schema.ts";
+import { Q, WRITER_PRAGMAS } from "./schema.ts";
 import { READERS } from "./version.ts";
 import { existsSync } from "node:fs";
 import {
@@ -31,7 +31,7 @@ import {
 } from "./store.ts";
 import { dataDir } from "../core/paths.ts";
 import { SourceWriter, type WriteMode } from "./ingest.ts";
-import { ParsePool, prepared } from "./parse_pool.ts";
+import { ParsePool, type ParseRun, prepared } from "./parse_pool.ts";
 import { redactDeep } from "./redact.ts";
 import { dropExcluded, makeGate, setGate } from "./forget/gate.ts";
 import { releaseExcluded } from "./forget/exclusions.ts";
@@ -193,6 +193,7 @@ async function onePass(
     store = Store.open(path, { create: true });
   }
   const pool = new ParsePool(env);
+  for (const p of WRITER_PRAGMAS) store.db.exec(p);
   try {
     // Forgotten sessions and excluded projects are left out of every source read,
     // and sessions of a project excluded since the last run leave the index now.
@@ -242,7 +243,7 @@ async function onePass(
     }
     return { harnesses: out, excluded, pending: run.pending };
   } catch (e) {
-    // Harness stores are read inside indexSource, which reports their damage per source;
+    // Harness stores are read inside planSource/writeSource, which report their damage per source;
     // a corruption error that gets here came from the index.
     throw asIndexError(e, path);
   } finally {
@@ -340,7 +341,11 @@ async function indexHarness(
   }
   sum.found = sources.length;
   let n = 0;
-  for (const src of sources) {
+  const plan = (src: SourceRef) =>
+    planSource(store, env, parser, src, Boolean(opts.rebuild), { ...opts, pool: run.pool }, label);
+  // The next source, planned and its parse started before the current one is written.
+  let ahead: { src: SourceRef; planned: Planned } | undefined;
+  for (const [i, src] of sources.entries()) {
     n++;
     opts.progress?.(`${parser.id} ${n}/${sources.length}`);
     seen.add(src.path);
@@ -348,10 +353,13 @@ async function indexHarness(
       if (changedSince(store, src)) run.pending++;
       continue;
     }
-    const r = await indexSource(store, env, parser, src, Boolean(opts.rebuild), {
-      ...opts,
-      pool: run.pool,
-    }, label);
+    const planned = ahead?.src === src ? ahead.planned : await plan(src);
+    ahead = undefined;
+    const next = sources[i + 1];
+    if (next && "chunks" in planned && aheadAllowed(src, next, opts)) {
+      ahead = { src: next, planned: await plan(next) };
+    }
+    const r = "chunks" in planned ? await writeSource(store, planned) : planned;
     if (r.pending) run.pending++;
     if (r.read) sum.read++;
     sum.sessions += r.sessions;
@@ -398,6 +406,17 @@ function changedSince(store: Store, src: SourceRef): boolean {
   return prev.size !== size || prev.mtime !== mtime;
 }
 
+/**
+ * Whether `next`'s parse may start while `src` is written: a full run's
+ * sources only (a refresh on use may stop before `next`), and neither replaces
+ * another source's sessions (a plan reads the source's row, which writing a
+ * source that supersedes it removes).
+ */
+function aheadAllowed(src: SourceRef, next: SourceRef, opts: IndexOptions): boolean {
+  return opts.deadline === undefined && !src.supersedes?.length && !next.supersedes?.length &&
+    next.path !== src.path;
+}
+
 interface SourceOutcome {
   /** Changed, but left for a full run (too large for an inline refresh). */
   pending?: boolean;
@@ -409,7 +428,33 @@ interface SourceOutcome {
   error?: string;
 }
 
-async function indexSource(
+/** A source to read: what its pass starts from, and its parse, started. */
+interface SourcePlan {
+  src: SourceRef;
+  prev: SourceRow | undefined;
+  size: number;
+  mtime: number;
+  comps: string;
+  offset: number;
+  since: number;
+  mode: WriteMode;
+  hash: string | null;
+  prevSkips: Partial<Record<SkipReason, number>>;
+  prevDrift: DriftSummary | undefined;
+  ctx: SourceCtx;
+  chunks: ParseRun;
+  label?: Label;
+}
+
+/** A source's plan, or its outcome when there is nothing to read. */
+type Planned = SourcePlan | SourceOutcome;
+
+/**
+ * Decides what of `src` to read (nothing when it is unchanged) and starts its
+ * parse. Writes to the index only outside a source's transaction: a stamp
+ * refreshed, an error recorded.
+ */
+async function planSource(
   store: Store,
   env: Env,
   parser: Parser,
@@ -417,7 +462,7 @@ async function indexSource(
   rebuild: boolean,
   opts: IndexOptions & { pool?: ParsePool } = {},
   label?: Label,
-): Promise<SourceOutcome> {
+): Promise<Planned> {
   const none: SourceOutcome = { read: false, sessions: 0, events: 0, skipped: {} };
   const [size, mtime] = stamp(src.path);
   const comps = JSON.stringify((src.companions ?? []).map(stamp));
@@ -490,9 +535,35 @@ async function indexSource(
   }
 
   const ctx = new SourceCtx(env, offset, state, since);
+  const chunks: ParseRun = opts.pool
+    ? opts.pool.parse(parser, src, ctx, size - offset, label)
+    : { [Symbol.asyncIterator]: () => prepared(parser.parse(src, ctx), label), cancel() {} };
+  return {
+    src,
+    prev,
+    size,
+    mtime,
+    comps,
+    offset,
+    since,
+    mode,
+    hash,
+    prevSkips,
+    prevDrift,
+    ctx,
+    chunks,
+    ...(label ? { label } : {}),
+  };
+}
+
+/** Writes a planned source in one transaction: its sessions, then its stamp. */
+async function writeSource(store: Store, plan: SourcePlan): Promise<SourceOutcome> {
+  const { src, prev, size, mtime, comps, offset, since, mode, hash, ctx, label } = plan;
+  const none: SourceOutcome = { read: false, sessions: 0, events: 0, skipped: {} };
   try {
     store.db.exec("BEGIN IMMEDIATE");
   } catch (e) {
+    plan.chunks.cancel();
     if (isCorruption(e)) throw asIndexError(e, store.path);
     return { ...none, error: `index busy: ${(e as Error).message}` };
   }
@@ -504,10 +575,7 @@ async function indexSource(
     if (mode !== "append") { for (const other of src.supersedes ?? []) dropSource(store, other); }
     writer = new SourceWriter(store, src.path, mode);
     parsing = true;
-    const chunks = opts.pool
-      ? opts.pool.parse(parser, src, ctx, size - offset, label)
-      : prepared(parser.parse(src, ctx), label);
-    for await (const chunk of chunks) {
+    for await (const chunk of plan.chunks) {
       parsing = false;
       writer.write(chunk);
       parsing = true;
@@ -519,11 +587,11 @@ async function indexSource(
     for (const [kind, count] of Object.entries(writer.redactions)) {
       Q.addRedactions.run(store, { source: src.path, kind, count });
     }
-    const counts = { ...prevSkips };
+    const counts = { ...plan.prevSkips };
     for (const [k, v] of Object.entries(ctx.counts)) {
       counts[k as SkipReason] = (counts[k as SkipReason] ?? 0) + (v ?? 0);
     }
-    const drift = mergeDrift(prevDrift, ctx.drifted());
+    const drift = mergeDrift(plan.prevDrift, ctx.drifted());
     const endOffset = src.kind === "append" ? ctx.endOffset ?? offset : 0;
     const hh = src.kind === "append" && endOffset > 0
       ? await safeHeadHash(src.path, endOffset)
@@ -556,6 +624,8 @@ async function indexSource(
     if (!parsing && isCorruption(e)) throw asIndexError(e, store.path);
     const out = recordError(store, src, prev, (e as Error).message ?? String(e));
     return { ...out, read: true, skipped: ctx.counts };
+  } finally {
+    plan.chunks.cancel(); // a writer that stopped early: the parse is stopped too
   }
 }
 

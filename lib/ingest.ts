@@ -38,6 +38,11 @@ interface Slot {
    * not in the set cannot be in the index, so no lookup is needed.
    */
   fresh?: Set<string>;
+  /**
+   * Call ids of the results written in this pass, kept while {@link fresh} is: a
+   * call whose id is not in it has no result in the index to take its status from.
+   */
+  results?: Set<string>;
 }
 
 /** Writes the sessions of one source pass. Use inside a store transaction. */
@@ -132,7 +137,7 @@ export class SourceWriter {
         parent: c.parent ?? null,
         source: this.source,
       })!;
-      slot = { id: ins.id, nextSeq: 0, fresh: new Set() };
+      slot = { id: ins.id, nextSeq: 0, fresh: new Set(), results: new Set() };
       this.slots.set(k, slot);
       this.sessions++;
       return slot;
@@ -142,7 +147,7 @@ export class SourceWriter {
       if (this.mode === "sessions" || c.whole) {
         this.indexText();
         Q.deleteSessionEvents.run(st, { session: id });
-        slot = { id, nextSeq: 0, fresh: new Set() };
+        slot = { id, nextSeq: 0, fresh: new Set(), results: new Set() };
       } else {
         slot = { id, nextSeq: Q.maxSeq.get(st, { session: id })!.seq + 1 };
       }
@@ -186,7 +191,7 @@ export class SourceWriter {
       slot.fresh?.add(e.key);
       // Bounded memory on a session of millions of events (issue 18's 2 GB session): past the
       // cap, keys are looked up in the index instead of remembered.
-      if (slot.fresh && slot.fresh.size > this.maxFreshKeys) slot.fresh = undefined;
+      if (slot.fresh && slot.fresh.size > this.maxFreshKeys) slot.fresh = slot.results = undefined;
     }
     let eventId: number;
     if (existing) {
@@ -196,25 +201,28 @@ export class SourceWriter {
       Q.deleteDerived.run(st, { event: eventId });
       Q.deleteDerivedFiles.run(st, { event: eventId });
     } else {
-      eventId = Q.insertEvent.get(st, {
-        ...row,
-        session: sid,
-        seq: slot.nextSeq++,
-        key: e.key,
-      })!.id;
+      eventId = Number(
+        Q.insertEvent.run(st, { ...row, session: sid, seq: slot.nextSeq++, key: e.key })
+          .lastInsertRowid,
+      );
       this.ftsPending ??= eventId;
       this.events++;
     }
-    if (e.kind === "tool_call") this.derivedCall(sid, eventId, e);
+    if (e.kind === "tool_call") this.derivedCall(slot, eventId, e);
     if (e.kind === "tool_result" && e.result) this.derivedResult(sid, eventId, e);
+    if (e.kind === "tool_result" && e.callId && slot.results) {
+      slot.results.add(e.callId);
+      if (slot.results.size > this.maxFreshKeys) slot.fresh = slot.results = undefined;
+    }
   }
 
-  private derivedCall(sid: number, eventId: number, e: PreparedEvent): void {
+  private derivedCall(slot: Slot, eventId: number, e: PreparedEvent): void {
     const st = this.store;
+    const sid = slot.id;
     const base = { event_id: eventId, session_id: sid, call_id: e.callId, time: e.time };
     if (e.command !== undefined) Q.insertCommand.run(st, { ...base, command: e.command });
     for (const f of e.files ?? []) Q.insertFile.run(st, { ...base, ...f });
-    if (e.callId) {
+    if (e.callId && (!slot.results || slot.results.has(e.callId))) {
       // A result recorded before its call (some stores stream out of order).
       const r = Q.resultForCall.get(st, { session: sid, call: e.callId });
       if (r?.data) {

@@ -1,12 +1,15 @@
 /**
- * Parsing beside writing: the indexer hands a large source to one parse worker
+ * Parsing beside writing: the indexer hands a large source to a parse worker
  * thread (lib/parse_worker.ts) and writes its session chunks as they arrive, so
  * reading, JSON parsing, normalising, redacting and tokenising (lib/prepare.ts)
- * run on one core while SQLite inserts on the other. One worker per run, one source at a time; chunks flow through
- * a bounded window (MAX_IN_FLIGHT in lib/parse_job.ts), so memory stays bounded however
- * large the store. Where no worker can start (a runtime or build without
- * worker support, an environment that cannot cross a thread), sources are
- * parsed in process as before.
+ * run off the writer's thread. Up to {@link POOL_SIZE} workers, one source each:
+ * a job starts as soon as it is asked for, so the indexer starts the next
+ * source's parse while it writes the current one (lib/indexer.ts), and the
+ * writer, which alone touches SQLite, does not wait between sources. Each
+ * job's chunks flow through a bounded window (MAX_IN_FLIGHT in
+ * lib/parse_job.ts), so memory stays bounded however large the store. Where no
+ * worker can start (a runtime or build without worker support, an environment
+ * that cannot cross a thread), sources are parsed in process as before.
  *
  * `DEJA_PARSE_WORKER=0` turns the worker off, `=1` uses it for every source
  * (tests); by default sources of {@link WORKER_MIN_BYTES} or more use it.
@@ -14,6 +17,7 @@
  * @module
  */
 import { Worker } from "node:worker_threads";
+import { collectGarbage } from "../core/runtime.ts";
 import type { Env, Parser, Session, SourceRef } from "../core/model.ts";
 import type { SourceCtx } from "./parse_ctx.ts";
 import { parserFor } from "../parsers/mod.ts";
@@ -22,11 +26,28 @@ import { prepareChunk, type PreparedChunk } from "./prepare.ts";
 import { VocabCollector } from "./search/tokenize.ts";
 import type { Label } from "./remote/label.ts";
 
+/** Chunks taken from the worker between two garbage collection hints (core/runtime.ts). */
+const GC_CHUNKS = 32;
+
 /** Sources smaller than this (bytes) are parsed in process: a thread hop costs more than it saves. */
 export const WORKER_MIN_BYTES = 256 * 1024;
 
+/**
+ * Parse workers at most: one for the source being written, one for the next
+ * (measured on 2 cores: the parse side of a source costs about 1.5 times its
+ * writing, so one worker kept the writer waiting).
+ */
+export const POOL_SIZE = 2;
+
+/** A source's prepared chunks, being parsed; {@link cancel} when they will not be read to the end. */
+export interface ParseRun extends AsyncIterable<PreparedChunk> {
+  /** Stops a parse whose chunks are not (or no longer) wanted; nothing once they were all read. */
+  cancel(): void;
+}
+
 type Msg =
-  | { type: "chunk"; chunk: PreparedChunk }
+  /** A prepared chunk as JSON text (lib/parse_worker.ts). */
+  | { type: "chunk"; json: string }
   | { type: "done"; end: ParseEnd }
   | { type: "error"; message: string }
   /** The worker itself failed (its module did not load, it crashed). */
@@ -43,18 +64,21 @@ function workerUrl(): URL {
   return m ? new URL("lib/parse_worker.js", m[1]) : new URL("./parse_worker.ts", here);
 }
 
-/** A lazily started parse worker, shared by the sources of one index run. */
+/** Parse workers started on demand and shared by the sources of one index run. */
 export class ParsePool {
-  private worker?: Worker;
+  private idle: Worker[] = [];
+  private busy = new Set<Worker>();
   private failed = false;
 
-  constructor(private env: Env) {}
+  constructor(private env: Env, private size = POOL_SIZE) {}
 
   /**
    * The chunks of `src` as `parser` yields them, labelled with `label` (a
-   * remote's) and prepared for the writer (lib/prepare.ts), in the worker when
-   * it pays and one can run, else in process; either way `ctx` ends as the
-   * parser left it. A parser's error is thrown from the iteration.
+   * remote's) and prepared for the writer (lib/prepare.ts). In a worker when it
+   * pays and one is free, the parse starts at once (its first chunks wait in
+   * the bounded window); else it runs in process as the chunks are read. Either
+   * way `ctx` ends as the parser left it. A parser's error is thrown from the
+   * iteration.
    */
   parse(
     parser: Parser,
@@ -62,14 +86,14 @@ export class ParsePool {
     ctx: SourceCtx,
     size: number,
     label?: Label,
-  ): AsyncIterable<PreparedChunk> {
+  ): ParseRun {
     const mode = this.env.get("DEJA_PARSE_WORKER");
     const vars = this.env.vars?.();
     // The worker knows the registered parsers only (a test's own parser stays in process).
     const wanted = (mode === "1" || (mode !== "0" && size >= WORKER_MIN_BYTES)) &&
       parserFor(parser.id) === parser;
-    const worker = wanted && vars ? this.start() : undefined;
-    if (!worker || !vars) return prepared(parser.parse(src, ctx), label);
+    const worker = wanted && vars ? this.take() : undefined;
+    if (!worker || !vars) return inProcess(parser, src, ctx, label);
     const job: ParseJob = {
       parser: parser.id,
       src,
@@ -80,11 +104,15 @@ export class ParsePool {
       home: this.env.home,
       ...(label ? { label } : {}),
     };
-    // A writer that stops early leaves the worker mid-source: it is stopped, the next starts anew.
-    return stream(worker, job, ctx, {
+    return new WorkerRun(worker, job, ctx, {
+      release: () => {
+        this.busy.delete(worker);
+        this.idle.push(worker);
+      },
+      // A writer that stops early leaves the worker mid-source: it is stopped, the next starts anew.
       abandon: () => {
+        this.busy.delete(worker);
         worker.terminate();
-        if (this.worker === worker) this.worker = undefined;
       },
       // A worker that cannot run at all: this source and the rest are parsed in process.
       fallback: () => {
@@ -94,21 +122,27 @@ export class ParsePool {
     });
   }
 
-  /** Stops the worker (call once the run is over). */
+  /** Stops the workers (call once the run is over). */
   close(): void {
-    this.worker?.terminate();
-    this.worker = undefined;
+    for (const w of [...this.idle, ...this.busy]) w.terminate();
+    this.idle = [];
+    this.busy.clear();
   }
 
-  private start(): Worker | undefined {
-    if (this.worker || this.failed) return this.worker;
-    try {
-      this.worker = new Worker(workerUrl());
-      this.worker.unref();
-    } catch {
-      this.failed = true;
+  /** An idle worker, a new one while fewer than {@link size} run, else none. */
+  private take(): Worker | undefined {
+    if (this.failed) return undefined;
+    let w = this.idle.pop();
+    if (!w && this.busy.size < this.size) {
+      try {
+        w = new Worker(workerUrl());
+        w.unref();
+      } catch {
+        this.failed = true;
+      }
     }
-    return this.worker;
+    if (w) this.busy.add(w);
+    return w;
   }
 }
 
@@ -121,56 +155,101 @@ export async function* prepared(
   for await (const c of chunks) yield prepareChunk(c, vocab, label);
 }
 
-/** Messages of one job as an async iteration, acknowledging each chunk taken. */
-async function* stream(
-  worker: Worker,
-  job: ParseJob,
-  ctx: SourceCtx,
-  on: { abandon(): void; fallback(): AsyncIterable<PreparedChunk> },
-): AsyncGenerator<PreparedChunk> {
-  let finished = false;
-  let taken = 0;
-  const queue: Msg[] = [];
-  let wake: (() => void) | undefined;
-  const push = (m: Msg) => {
-    queue.push(m);
-    const w = wake;
-    wake = undefined;
-    w?.();
+/** A parse in process: it runs as its chunks are read. */
+function inProcess(parser: Parser, src: SourceRef, ctx: SourceCtx, label?: Label): ParseRun {
+  const gen = prepared(parser.parse(src, ctx), label);
+  return {
+    [Symbol.asyncIterator]: () => gen,
+    cancel: () => void gen.return(undefined).catch(() => {}),
   };
-  const onMessage = (m: Msg) => push(m);
-  const onError = (e: Error) => push({ type: "broken", message: e?.message ?? String(e) });
-  const onExit = () => push({ type: "broken", message: "parse worker stopped" });
-  worker.on("message", onMessage);
-  worker.on("error", onError);
-  worker.on("exit", onExit);
-  worker.ref();
-  try {
+}
+
+/** One job in a worker: posted at once, its messages queued until read, each chunk taken acknowledged. */
+class WorkerRun implements ParseRun {
+  private queue: Msg[] = [];
+  private wake?: () => void;
+  /** Read by the writer (an iteration began). */
+  private reading = false;
+  /** Detached from its worker. */
+  private ended = false;
+  private readonly listeners: {
+    message(m: Msg): void;
+    error(e: Error): void;
+    exit(): void;
+  };
+
+  constructor(
+    private worker: Worker,
+    job: ParseJob,
+    private ctx: SourceCtx,
+    private on: {
+      release(): void;
+      abandon(): void;
+      fallback(): AsyncIterable<PreparedChunk>;
+    },
+  ) {
+    const push = (m: Msg) => {
+      this.queue.push(m);
+      const w = this.wake;
+      this.wake = undefined;
+      w?.();
+    };
+    this.listeners = {
+      message: (m) => push(m),
+      error: (e) => push({ type: "broken", message: e?.message ?? String(e) }),
+      exit: () => push({ type: "broken", message: "parse worker stopped" }),
+    };
+    worker.on("message", this.listeners.message);
+    worker.on("error", this.listeners.error);
+    worker.on("exit", this.listeners.exit);
+    worker.ref();
     worker.postMessage({ type: "parse", job });
-    for (;;) {
-      while (!queue.length) await new Promise<void>((r) => (wake = r));
-      const m = queue.shift()!;
-      if (m.type === "broken" && taken === 0) {
-        on.abandon();
-        finished = true;
-        yield* on.fallback();
-        return;
+  }
+
+  cancel(): void {
+    if (!this.reading && !this.ended) this.end(false);
+  }
+
+  async *[Symbol.asyncIterator](): AsyncGenerator<PreparedChunk> {
+    if (this.reading || this.ended) throw new Error("a parse is read once");
+    this.reading = true;
+    let finished = false;
+    let taken = 0;
+    try {
+      for (;;) {
+        while (!this.queue.length) await new Promise<void>((r) => (this.wake = r));
+        const m = this.queue.shift()!;
+        if (m.type === "broken" && taken === 0) {
+          this.end(false);
+          finished = true;
+          yield* this.on.fallback();
+          return;
+        }
+        if (m.type === "error" || m.type === "broken") throw new Error(m.message);
+        if (m.type === "done") {
+          absorb(this.ctx, m.end);
+          finished = true;
+          return;
+        }
+        this.worker.postMessage({ type: "ack" });
+        // The writer's copies of the chunks are garbage once written; Bun collects their text late.
+        if (++taken % GC_CHUNKS === 0) collectGarbage();
+        yield JSON.parse(m.json) as PreparedChunk;
       }
-      if (m.type === "error" || m.type === "broken") throw new Error(m.message);
-      if (m.type === "done") {
-        absorb(ctx, m.end);
-        finished = true;
-        return;
-      }
-      worker.postMessage({ type: "ack" });
-      taken++;
-      yield m.chunk;
+    } finally {
+      if (!this.ended) this.end(finished);
     }
-  } finally {
-    worker.off("message", onMessage);
-    worker.off("error", onError);
-    worker.off("exit", onExit);
-    worker.unref();
-    if (!finished) on.abandon();
+  }
+
+  /** Detaches from the worker: back to the pool when its job finished, else stopped. */
+  private end(finished: boolean): void {
+    this.ended = true;
+    const w = this.worker;
+    w.off("message", this.listeners.message);
+    w.off("error", this.listeners.error);
+    w.off("exit", this.listeners.exit);
+    w.unref();
+    if (finished) this.on.release();
+    else this.on.abandon();
   }
 }

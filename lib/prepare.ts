@@ -15,14 +15,17 @@ import { eventFlags } from "./search/signals.ts";
 import { VocabCollector } from "./search/tokenize.ts";
 import { normalizeProject } from "./project_path.ts";
 import { stripFrames } from "../core/frame.ts";
+import { cap, KEEP_CHARS } from "../core/text.ts";
 import { type Label, labelSession } from "./remote/label.ts";
+
+export { cap };
 
 /** Cap on speech and summary text stored per event: 64 KiB of characters. */
 export const MAX_TEXT = 64 * 1024;
 /** Cap on tool output stored per result (head and tail kept): 16 KiB of characters. */
 export const MAX_RESULT = 16 * 1024;
-/** Cap on an edit span or written content kept for `restore`: 1 MiB of characters. */
-export const MAX_SPAN = 1 << 20;
+/** Cap on an edit span or written content kept for `restore`: 1 MiB of characters (the largest cap). */
+export const MAX_SPAN = KEEP_CHARS;
 /** Longest call input (JSON, characters) kept in `events.data`. */
 export const MAX_DATA = 4000;
 /**
@@ -33,15 +36,6 @@ export const MAX_DATA = 4000;
  * near a tenth; whole outputs cost about a seventh.)
  */
 export const VOCAB_RESULT_HEAD = 1024;
-
-/** Caps `text` to `max` characters, keeping head and tail around a marker. */
-export function cap(text: string, max: number, tailShare = 0.25): string {
-  if (text.length <= max) return text;
-  const tail = Math.floor(max * tailShare);
-  const head = max - tail;
-  const cut = text.length - head - tail;
-  return `${text.slice(0, head)}\n… [${cut} characters cut] …\n${text.slice(text.length - tail)}`;
-}
 
 /**
  * The form of a parser's dedupe key stored in `events.key`: the key itself

@@ -7,7 +7,7 @@
  *
  * The loop streams a file, routes records to their session (a subagent gets
  * `<parent>/agent-<id>`), ranks titles, and yields chunks of
- * {@link CHUNK_EVENTS} events. Format facts are documented in `claude.ts`.
+ * {@link CHUNK_EVENTS} events or {@link CHUNK_BYTES} of lines, whichever comes first. Format facts are documented in `claude.ts`.
  *
  * @module
  */
@@ -37,6 +37,12 @@ import {
 
 /** Events held before a chunk is yielded. */
 export const CHUNK_EVENTS = 256;
+/**
+ * Bytes of JSONL lines whose events are held before a chunk is yielded, so a
+ * session of long lines (megabyte tool outputs, each kept whole until the
+ * indexer caps it) never holds more than about this much at once.
+ */
+export const CHUNK_BYTES = 4 << 20;
 
 /**
  * Record types Claude Code writes that carry nothing to index (observed in
@@ -184,7 +190,7 @@ export function familyParser(dialect: FamilyDialect, root: (env: Env) => string)
       const dir = root(env);
       const sources: SourceRef[] = [];
       // A project folder may be a link (moved to another disk, shared between machines).
-      const opts = { match, maxDepth: 6, onError: problem, followDirLinks: true };
+      const opts = { match, maxDepth: 6, onError: problem };
       for await (const path of walk(dir, opts)) {
         sources.push({ harness: dialect.harness, path, kind: "append" });
       }
@@ -298,6 +304,7 @@ async function* readFamily(
   const ids = dialect.ids ?? claudeIds;
   const pending = new Map<string, Session>();
   let held = 0;
+  let heldBytes = 0;
   let titleDirty = false;
   const fallbackProject = () => (dialect.fallbackProject ?? defaultProject)(f);
 
@@ -317,6 +324,7 @@ async function* readFamily(
     const out = [...pending.values()];
     pending.clear();
     held = 0;
+    heldBytes = 0;
     if (st.title && st.cur) {
       const main = out.find((s) => s.id === st.cur);
       if (main) {
@@ -401,7 +409,8 @@ async function* readFamily(
     if (rt.parent) st.curParent = rt.parent;
     else delete st.curParent;
     held += events.length;
-    if (held >= CHUNK_EVENTS) yield* flush();
+    heldBytes += line.end - line.start;
+    if (held >= CHUNK_EVENTS || heldBytes >= CHUNK_BYTES) yield* flush();
   }
   yield* flush();
   ctx.endState = st;

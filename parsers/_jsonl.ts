@@ -1,26 +1,42 @@
 /**
  * Streaming JSONL reading with byte offsets, for append-only stores.
  *
- * Reads in 256 KiB chunks, never the whole file; a line over the size cap is
- * skipped as `oversized` without being held in memory; a line that is not
- * valid UTF-8 is skipped as `invalid_utf8`; a line that is not JSON as
- * `malformed_json`. An unterminated last line that does not parse is left for
- * the next pass (the harness is still writing it): `ctx.endOffset` stops
- * before it, and it is not counted as skipped; so is an unterminated last line
- * already over the cap (counted `oversized` once it ends, not read as a
- * fragment from the middle of the line next time).
+ * Reads in 256 KiB chunks, never the whole file. {@link readLines} hands out
+ * raw lines, skipping one over its size cap as `oversized` without holding it
+ * (or, when asked, feeding a long line piece by piece to a sink instead).
+ * {@link readJsonl} parses them: a line up to {@link STREAM_LINE_BYTES} with
+ * `JSON.parse`, a longer one in pieces (parsers/_json_stream.ts) keeping of
+ * each string only what the index could store, so memory stays bounded however
+ * long the line. A line that is not valid UTF-8 is skipped as `invalid_utf8`;
+ * one that is not JSON as `malformed_json`. An unterminated last line that
+ * does not parse is left for the next pass (the harness is still writing it):
+ * `ctx.endOffset` stops before it, and it is not counted as skipped.
  *
  * @module
  */
 import { openRegular } from "../core/fsread.ts";
+import { collectGarbage } from "../core/runtime.ts";
 import type { ParseCtx } from "../core/model.ts";
+import { JsonStream } from "./_json_stream.ts";
 
 const CHUNK = 256 * 1024;
 /** Default cap on one line: 32 MiB. */
 export const MAX_LINE_BYTES = 32 << 20;
 
+/** Where {@link readLines} hands the bytes of a line too long to hold, piece by piece. */
+export interface LineSink {
+  /** The next bytes of the line (a view valid during the call only). */
+  push(bytes: Uint8Array): void;
+}
+
+/** What {@link readLines} does with long lines: over `over` bytes, a sink from `open` takes them. */
+export interface LongLines<T extends LineSink> {
+  over: number;
+  open(): T;
+}
+
 /** One raw line. */
-export interface RawLine {
+export interface RawLine<T extends LineSink = LineSink> {
   /** Byte offset of the line's first byte. */
   start: number;
   /** Byte offset just past the line's newline (or the end of file for the tail). */
@@ -31,30 +47,50 @@ export interface RawLine {
   oversized: boolean;
   /** True for a last line with no newline after it. */
   partial: boolean;
+  /** The sink that took the line's bytes instead of `bytes` (a long line, see {@link LongLines}). */
+  sink?: T;
 }
 
 /**
  * Yields the lines of `path` from byte `start` on.
  *
  * @param maxLine cap on one line in bytes (default {@link MAX_LINE_BYTES}).
+ * @param long where lines over `long.over` bytes go instead of being held:
+ *   each such line gets its own sink, fed its bytes as they are read (no cap
+ *   applies), and is yielded with it and no `bytes`.
  * @throws the file-system error when the file cannot be opened;
  *   `NotRegularFileError` for a FIFO, device or socket (core/fsread.ts).
  */
-export async function* readLines(
+export async function* readLines<T extends LineSink = LineSink>(
   path: string,
   start = 0,
   maxLine = MAX_LINE_BYTES,
-): AsyncGenerator<RawLine> {
+  long?: LongLines<T>,
+): AsyncGenerator<RawLine<T>> {
   const fh = await openRegular(path);
   try {
     const chunk = new Uint8Array(CHUNK);
     let parts: Uint8Array[] = [];
     let partLen = 0;
     let oversized = false;
+    let sink: T | undefined;
     let lineStart = start;
     let pos = start;
+    // A line that grows past `long.over`: what was held goes to a new sink, the rest follows.
+    const toSink = (piece: Uint8Array): boolean => {
+      if (!long) return false;
+      if (!sink) {
+        if (partLen + piece.length <= long.over) return false;
+        sink = long.open();
+        for (const p of parts) sink.push(p);
+        parts = [];
+        partLen = 0;
+      }
+      sink.push(piece);
+      return true;
+    };
     const take = (piece: Uint8Array) => {
-      if (oversized) return;
+      if (oversized || toSink(piece)) return;
       if (partLen + piece.length > maxLine) {
         oversized = true;
         parts = [];
@@ -86,30 +122,36 @@ export async function* readLines(
           break;
         }
         const end = pos + nl + 1;
-        let bytes: Uint8Array;
-        if (oversized || partLen + (nl - i) > maxLine) {
-          bytes = new Uint8Array(0);
+        let bytes: Uint8Array = new Uint8Array(0);
+        if (oversized || toSink(chunk.subarray(i, nl))) {
+          // held by no one: the line was dropped, or its sink has it
+        } else if (partLen + (nl - i) > maxLine) {
           oversized = true;
         } else {
           bytes = join(chunk.subarray(i, nl));
         }
-        yield { start: lineStart, end, bytes, oversized, partial: false };
+        const line: RawLine<T> = { start: lineStart, end, bytes, oversized, partial: false };
+        if (sink) line.sink = sink;
+        yield line;
         parts = [];
         partLen = 0;
         oversized = false;
+        sink = undefined;
         lineStart = end;
         i = nl + 1;
       }
       pos += bytesRead;
     }
-    if (partLen > 0 || oversized) {
-      yield {
+    if (partLen > 0 || oversized || sink) {
+      const line: RawLine<T> = {
         start: lineStart,
         end: pos,
         bytes: join(new Uint8Array(0)),
         oversized,
         partial: true,
       };
+      if (sink) line.sink = sink;
+      yield line;
     }
   } finally {
     await fh.close();
@@ -127,12 +169,29 @@ export interface JsonLine {
 }
 
 /**
+ * Lines longer than this (bytes) are not held whole: {@link readJsonl} reads
+ * them in pieces with {@link JsonStream}, keeping of each string only what the
+ * index can store of it.
+ */
+export const STREAM_LINE_BYTES = 1 << 20;
+
+/** Bytes of lines read between two garbage collection hints (core/runtime.ts). */
+const GC_BYTES = 32 << 20;
+
+/**
  * Yields each JSON value of a JSONL file from `ctx.offset`, counting what it
  * skips through `ctx.skip` and setting `ctx.endOffset` to the byte after the
  * last record it consumed (an unparseable unterminated tail is not consumed).
  * A UTF-8 BOM and surrounding white space are ignored; blank lines are skipped
  * silently. A file with nothing but white space, read from its start, is
  * counted `empty` once.
+ *
+ * A line over {@link STREAM_LINE_BYTES} (or `maxLine`, when smaller) is read in
+ * pieces, never held: its strings longer than `KEEP_CHARS` (core/text.ts) keep
+ * their head and tail around a marker counting what was cut, as the index
+ * would cap them anyway. Such a line that is not JSON counts `malformed_json`
+ * (`oversized` when it is also over `maxLine`), and one whose kept values
+ * would still pass `LINE_BUDGET` (parsers/_json_stream.ts) counts `oversized`.
  */
 export async function* readJsonl(
   path: string,
@@ -141,9 +200,29 @@ export async function* readJsonl(
 ): AsyncGenerator<JsonLine> {
   ctx.endOffset = ctx.offset;
   let seen = false;
-  for await (const line of readLines(path, ctx.offset, maxLine)) {
+  const long = { over: Math.min(STREAM_LINE_BYTES, maxLine), open: () => new JsonStream() };
+  let sinceGc = 0;
+  for await (const line of readLines(path, ctx.offset, maxLine, long)) {
+    sinceGc += line.end - line.start;
+    if (sinceGc >= GC_BYTES) {
+      collectGarbage();
+      sinceGc = 0;
+    }
     const where = `${path}@${line.start}`;
-    seen ||= line.oversized || line.bytes.some((b) => b > 0x20);
+    seen ||= line.oversized || line.sink !== undefined || line.bytes.some((b) => b > 0x20);
+    if (line.sink) {
+      const got = line.sink.end();
+      if (!got && line.partial) return; // still being written: left for the next pass
+      ctx.endOffset = line.end;
+      if (got) {
+        yield { value: got.value, start: line.start, end: line.end };
+        continue;
+      }
+      const size = line.end - line.start;
+      const why = size > maxLine ? "oversized" : line.sink.failure!;
+      ctx.skip(why, where, `line of ${size} bytes read in pieces: ${line.sink.failure}`);
+      continue;
+    }
     if (line.oversized) {
       // A long line the harness is still writing: counted once, when it is finished; until
       // then the pass stops before it (read again, in bounded steps, when the file grows).

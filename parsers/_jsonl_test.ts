@@ -1,10 +1,13 @@
 import { assertEquals } from "../tests/_assert.ts";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { readJsonl, readLines } from "./_jsonl.ts";
+import { readJsonl, readLines, STREAM_LINE_BYTES } from "./_jsonl.ts";
+import { cap, KEEP_CHARS } from "../core/text.ts";
 import { SourceCtx } from "../lib/parse_ctx.ts";
 import { testEnv } from "../tests/_fixture.ts";
 import { tempDir } from "../tests/_tmp.ts";
+
+const enc = new TextEncoder();
 
 function file(content: string | Uint8Array): string {
   const p = join(tempDir("deja-jsonl-"), "a.jsonl");
@@ -47,11 +50,39 @@ Deno.test("readJsonl skips a line of invalid UTF-8 and keeps the rest", async ()
   assertEquals(ctx.counts.invalid_utf8, 1);
 });
 
-Deno.test("readJsonl skips an oversized line without holding it and reads the next", async () => {
+Deno.test("readJsonl counts a line over the cap that is not JSON as oversized and reads the next", async () => {
   const big = `{"x":"${"y".repeat(5000)}"}\n`;
-  const { values, ctx } = await read(file(big + '{"a":3}\n'), 0, 1000);
+  const { values, ctx } = await read(file(big.slice(0, 3000) + '\n{"a":3}\n'), 0, 1000);
   assertEquals(values, [{ a: 3 }]);
   assertEquals(ctx.counts.oversized, 1);
+});
+
+Deno.test("readJsonl reads a line over the cap in pieces, its long strings cut as the index would", async () => {
+  const text = "y".repeat(KEEP_CHARS + 5000);
+  const { values, ctx } = await read(file(`{"x":"${text}","n":2}\n{"a":3}\n`), 0, 1000);
+  assertEquals(values, [{ x: cap(text, KEEP_CHARS), n: 2 }, { a: 3 }]);
+  assertEquals(ctx.skipped, 0);
+});
+
+Deno.test("readJsonl counts a long line that is not JSON or not UTF-8 and reads on", async () => {
+  const long = "z".repeat(STREAM_LINE_BYTES + 10);
+  const bad = enc.encode(`{"x":"${long}"\n`);
+  const notUtf8 = new Uint8Array([...enc.encode(`{"x":"${long}`), 0xff, 0x22, 0x7d, 0x0a]);
+  const p = file(new Uint8Array([...bad, ...notUtf8, ...enc.encode('{"a":4}\n')]));
+  const { values, ctx } = await read(p);
+  assertEquals(values, [{ a: 4 }]);
+  assertEquals([ctx.counts.malformed_json, ctx.counts.invalid_utf8], [1, 1]);
+});
+
+Deno.test("readJsonl leaves a long unterminated last line for the next pass, then reads it", async () => {
+  const long = "w".repeat(STREAM_LINE_BYTES + 10);
+  const p = file(`{"a":1}\n{"x":"${long}`);
+  const first = await read(p);
+  assertEquals([first.values, first.ctx.endOffset, first.ctx.skipped], [[{ a: 1 }], 8, 0]);
+  writeFileSync(p, '"}\n', { flag: "a" });
+  const next = await read(p, first.ctx.endOffset);
+  assertEquals(next.values, [{ x: cap(long, KEEP_CHARS) }]);
+  assertEquals(next.ctx.endOffset, 8 + long.length + 9);
 });
 
 Deno.test("readJsonl strips a BOM and ignores blank lines", async () => {
@@ -92,10 +123,11 @@ Deno.test("readLines skips a line over the cap that spans many reads, holding no
   const under = [];
   for await (const l of readLines(p, 8 + long.length, 1_000_000)) under.push(l);
   assertEquals(under[0].bytes.length, mid.length - 1);
+  // readJsonl reads both long lines in pieces instead (their strings cut as the index would).
   const { values, ctx } = await read(p, 0, 100_000);
-  assertEquals(values, [{ a: 1 }, { a: 2 }]);
-  // The unterminated tail over the cap is left for the next pass, not counted nor consumed
-  // (before: counted, and the next pass read the rest of the line as a malformed record).
-  assertEquals(ctx.counts.oversized, 2);
+  const y = "y".repeat(3_000_000);
+  assertEquals(values, [{ a: 1 }, { x: cap(y, KEEP_CHARS) }, { m: "z".repeat(600_000) }, { a: 2 }]);
+  // The unterminated tail is left for the next pass, not counted nor consumed.
+  assertEquals(ctx.skipped, 0);
   assertEquals(ctx.endOffset, 8 + long.length + mid.length + 8);
 });

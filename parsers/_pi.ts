@@ -17,11 +17,10 @@
  *
  * @module
  */
-import { readdir } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import type { DiscoverCtx, Env, ParseCtx, Parser, Session, SourceRef } from "../core/model.ts";
 import { headRecords, readJsonl } from "./_jsonl.ts";
-import { statOrNull, walk } from "../core/fs.ts";
+import { statOrNull, subdirs, walk } from "../core/fs.ts";
 import { obj } from "./_util.ts";
 import { applyHeader, type PiMeta, PiReader } from "./_pi_events.ts";
 
@@ -136,11 +135,5 @@ export async function* parsePiJsonl(
 
 /** `<dir>/<sub>/<parts...>` for each subdirectory of `dir` (none when `dir` is missing). */
 export async function eachSubdir(dir: string, ...parts: string[]): Promise<string[]> {
-  try {
-    const ents = await readdir(dir, { withFileTypes: true });
-    return ents.filter((e) => e.isDirectory()).map((e) => e.name).sort()
-      .map((name) => join(dir, name, ...parts));
-  } catch {
-    return [];
-  }
+  return (await subdirs(dir)).map((name) => join(dir, name, ...parts));
 }

@@ -18,11 +18,10 @@
  *
  * @module
  */
-import { readdir } from "node:fs/promises";
 import { join, win32 } from "node:path";
 import type { Env } from "../core/model.ts";
 import { expandHome, isWindowsDrivePath, overrideVar, xdgConfig } from "../core/paths.ts";
-import { readJsonFile, readText, type Unreadable } from "../core/fs.ts";
+import { readJsonFile, readText, subdirs, type Unreadable } from "../core/fs.ts";
 import { obj, str } from "./_util.ts";
 
 /** Editors that share the VS Code storage layout, by their data-folder name. */
@@ -92,17 +91,7 @@ export async function workspaceDirs(
   unreadable: Unreadable | undefined = onError,
 ): Promise<WorkspaceDir[]> {
   const base = join(userDir, "workspaceStorage");
-  let names: string[];
-  try {
-    names = (await readdir(base, { withFileTypes: true }))
-      .filter((d) => d.isDirectory())
-      .map((d) => d.name)
-      .sort();
-  } catch (e) {
-    const code = (e as { code?: string }).code;
-    if (code !== "ENOENT" && code !== "ENOTDIR") onError?.(base, e as Error);
-    return [];
-  }
+  const names = await subdirs(base, onError);
   const out: WorkspaceDir[] = [];
   for (const hash of names) {
     const dir = join(base, hash);

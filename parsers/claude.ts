@@ -47,7 +47,8 @@
  *
  * Resume: `ctx.endState` keeps the last sessionId, cwd, title, model and the
  * current session key, so a parse from an offset yields the same ids.
- * Sessions stream out in chunks of {@link CHUNK_EVENTS} events. The reading
+ * Sessions stream out in chunks of {@link CHUNK_EVENTS} events or
+ * {@link CHUNK_BYTES} of lines. The reading
  * is `_claude_family.ts`, shared with the harnesses that keep Claude's tree.
  *
  * @module
@@ -60,7 +61,7 @@ import { isRegularFile, listFiles } from "../core/fs.ts";
 import { historySessions } from "./_prompt_history.ts";
 import { type Obj, obj, str } from "./_util.ts";
 
-export { BOOKKEEPING, CHUNK_EVENTS } from "./_claude_family.ts";
+export { BOOKKEEPING, CHUNK_BYTES, CHUNK_EVENTS } from "./_claude_family.ts";
 
 const root = (env: Env) =>
   rootFrom(env, "claude", [["CLAUDE_CONFIG_DIR", "projects"]], "~/.claude/projects");
@@ -84,7 +85,7 @@ export const claude: Parser = {
     if (!projects) return yield* family.parse(source, ctx);
     const ids = new Set<string>();
     const match = (_p: string, n: string) => n.endsWith(".jsonl");
-    for (const p of await listFiles(projects, { match, maxDepth: 6, followDirLinks: true })) {
+    for (const p of await listFiles(projects, { match, maxDepth: 6 })) {
       ids.add(basename(p, ".jsonl"));
     }
     const fields = {

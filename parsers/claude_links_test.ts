@@ -45,3 +45,25 @@ Deno.test("a project folder that is a link inside projects/ is followed, and a l
     rmSync(root, { recursive: true, force: true });
   }
 });
+
+Deno.test("session files that are links to the real files are indexed (dotfiles layout)", async () => {
+  const root = tempDir("deja-claude-filelinks-");
+  try {
+    const projects = join(root, "claude", "projects");
+    const dotfiles = join(root, "dotfiles");
+    mkdirSync(join(projects, "-work-linked"), { recursive: true });
+    mkdirSync(dotfiles, { recursive: true });
+    writeFileSync(join(dotfiles, "c3.jsonl"), session("c3", "linked file numbat"));
+    symlinkSync(join(dotfiles, "c3.jsonl"), join(projects, "-work-linked", "c3.jsonl"));
+    const run = await runParser(
+      claude,
+      testEnv(join(root, "home"), { DEJA_CLAUDE_ROOT: projects }),
+    );
+    assertEquals(run.discovery.sources.map((s) => s.path), [
+      join(projects, "-work-linked", "c3.jsonl"),
+    ]);
+    assertEquals(run.sessions.map((s) => s.id), ["c3"]);
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+});

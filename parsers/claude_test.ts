@@ -1,7 +1,7 @@
 import { assert, assertEquals, assertNotEquals } from "../tests/_assert.ts";
 import { appendFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { CHUNK_EVENTS, claude } from "./claude.ts";
+import { CHUNK_BYTES, CHUNK_EVENTS, claude } from "./claude.ts";
 import { SourceCtx } from "../lib/parse_ctx.ts";
 import type { Event, Session, SourceRef } from "../core/model.ts";
 import {
@@ -503,6 +503,26 @@ Deno.test("a large file streams in chunks of at most CHUNK_EVENTS events", async
       sizes.push(s.events.length);
     }
     assertEquals(sizes, [CHUNK_EVENTS, CHUNK_EVENTS, 10]);
+  } finally {
+    st.cleanup();
+  }
+});
+
+Deno.test("a file of long lines streams in chunks of about CHUNK_BYTES, not CHUNK_EVENTS", async () => {
+  // Before: 20 lines of 600 kB were held whole in one chunk (12 MB of text before any cap).
+  const long = "x".repeat(600_000);
+  const lines = Array.from({ length: 20 }, (_, i) => rec("user", `u${i}`, `prompt ${i} ${long}`));
+  const st = store({ "-t/long.jsonl": lines });
+  try {
+    const sizes: number[] = [];
+    for await (
+      const s of claude.parse(src(join(st.root, "-t/long.jsonl")), new SourceCtx(st.env))
+    ) {
+      sizes.push(s.events.length);
+    }
+    const per = Math.ceil(CHUNK_BYTES / (JSON.stringify(lines[0]).length + 1));
+    assert(per < 20);
+    assertEquals(sizes, [per, per, 20 - 2 * per]);
   } finally {
     st.cleanup();
   }

@@ -4,7 +4,6 @@
  * @module
  */
 import { createHash } from "node:crypto";
-import { readdir } from "node:fs/promises";
 import { basename, dirname, join, sep } from "node:path";
 import type {
   DiscoverCtx,
@@ -22,6 +21,7 @@ import {
   readText,
   readTextOrNone,
   skipUnreadable,
+  subdirs,
   type Unreadable,
 } from "../core/fs.ts";
 import { headRecords, readJsonl } from "./_jsonl.ts";
@@ -93,13 +93,7 @@ async function discover({ env, problem }: DiscoverCtx): Promise<Discovery> {
   const root = geminiRoot(env);
   const tmp = join(root, "tmp");
   const sources: SourceRef[] = [];
-  let projects: string[] = [];
-  try {
-    projects = (await readdir(tmp, { withFileTypes: true }))
-      .filter((e) => e.isDirectory())
-      .map((e) => e.name)
-      .sort();
-  } catch { /* no tmp dir yet */ }
+  const projects = await subdirs(tmp, problem);
   for (const projectId of projects) {
     const chats = join(tmp, projectId, "chats");
     const files = await listFiles(chats, {

@@ -19,6 +19,7 @@ import {
   listFiles,
   readJsonFile,
   skipUnreadable,
+  statOrNull,
   type Unreadable,
 } from "../core/fs.ts";
 import { readJsonl } from "./_jsonl.ts";
@@ -197,6 +198,9 @@ async function* parse(source: SourceRef, ctx: ParseCtx): AsyncGenerator<Session>
           rec ? `role ${JSON.stringify(rec.role)}` : "not an object",
         );}
     }
+    // A context file holds no time; it is appended at every turn, so its mtime is the last one.
+    const mtime = (await statOrNull(source.path))?.mtimeMs;
+    if (mtime !== undefined) session.updated = Math.floor(mtime);
   }
   if (!records && ctx.offset === 0) ctx.skip("empty", source.path);
   if (session.events.length || ctx.offset > 0) yield session;

@@ -15,6 +15,8 @@ import { indexPath, Store } from "../lib/store.ts";
 import { search } from "../lib/search.ts";
 import { parsers } from "../parsers/mod.ts";
 import { uid } from "../core/runtime.ts";
+import { cap } from "../core/text.ts";
+import { MAX_TEXT } from "../lib/prepare.ts";
 import { binary, runBinary } from "./_binary.ts";
 import { tempDir } from "./_tmp.ts";
 
@@ -79,7 +81,8 @@ Deno.test("bad lines in JSONL stores are counted per source and every good recor
   assertEquals(texts(env, sid), ["alpha record", "beta record", "gamma record"]);
 });
 
-Deno.test("a 50 MB single line is skipped as oversized without stopping the run", async () => {
+Deno.test("a 50 MB single line is indexed with its text capped, never held whole", async () => {
+  // Before: lines over 32 MiB were skipped as oversized (and a 30 MB line was held several times).
   const { proj, env } = claudeTree();
   const sid = "cccccccc-0000-4000-8000-000000000003";
   const f = join(proj, `${sid}.jsonl`);
@@ -92,8 +95,13 @@ Deno.test("a 50 MB single line is skipped as oversized without stopping the run"
   writeSync(fd, rec(sid, 2, "after the huge line"));
   closeSync(fd);
   const r = await runIndex(env, claude);
-  assertEquals(r.harnesses[0].skipped.oversized, 1);
-  assertEquals(texts(env, sid), ["before the huge line", "after the huge line"]);
+  assertEquals(r.harnesses[0].skipped, {});
+  const huge = "x".repeat(50 << 20);
+  assertEquals(texts(env, sid), [
+    "before the huge line",
+    cap(huge, MAX_TEXT, 0.1),
+    "after the huge line",
+  ]);
 });
 
 function crushTree() {

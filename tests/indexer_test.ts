@@ -232,6 +232,34 @@ Deno.test("tool results set their command's exit and a failed edit keeps no span
   s.close();
 });
 
+Deno.test("a result recorded before its call sets the call's exit, in one pass and across two", async () => {
+  const { root, env } = setup();
+  const call = (id: string, command: string) =>
+    line({ kind: "tool_call", text: "", tool: { name: "bash", id, command } });
+  const result = (id: string, exit: number) =>
+    line({ kind: "tool_result", text: "failed", result: { callId: id, exit } });
+  const f = join(root, "a.jsonl");
+  // Streamed out of order: c1's result comes first; c2 has none yet.
+  writeFileSync(
+    f,
+    line({ sid: "s1" }) + result("c1", 2) + call("c1", "make all") + call("c2", "ls"),
+  );
+  await runIndex(env, [fakeParser(root, [])]);
+  // The next pass appends c3's result, then its call: the result is already in the index.
+  appendFileSync(f, result("c3", 7));
+  await runIndex(env, [fakeParser(root, [])]);
+  appendFileSync(f, call("c3", "npm test"));
+  await runIndex(env, [fakeParser(root, [])]);
+  const s = Store.open(indexPath(env));
+  const cmd = s.db.prepare("SELECT command, exit, is_error FROM commands ORDER BY event_id").all();
+  s.close();
+  assertEquals(cmd as unknown, [
+    { command: "make all", exit: 2, is_error: 1 },
+    { command: "ls", exit: null, is_error: 0 },
+    { command: "npm test", exit: 7, is_error: 1 },
+  ]);
+});
+
 Deno.test("an event with a known key replaces the earlier one instead of adding", async () => {
   const { root, env } = setup();
   const f = join(root, "a.jsonl");

@@ -14,7 +14,7 @@ import { DejaError } from "../../core/errors.ts";
 import { shortRef } from "../sessions.ts";
 import { type SessionRow } from "../rows.ts";
 import { defaultHidden } from "../search/sessions.ts";
-import { harnessIds } from "../../core/registry.ts";
+import { harnessId, harnessIds } from "../../core/registry.ts";
 import { loadRemotes } from "../remote/config.ts";
 
 /** `--harness` (repeatable) and `--project`, as search spells them. */
@@ -145,16 +145,24 @@ export function hiddenHint(io: IO, n: number): void {
   );
 }
 
-/** The `--harness` values, each checked against the parser list. @throws {DejaError} */
+/**
+ * The `--harness` values as ids, each read by core/registry.ts `harnessId`
+ * (any case, `claude-code` style names), comma lists split.
+ * @throws {DejaError} exit 2 on an unknown harness
+ */
 export function harnessOpt(a: Args): string[] | undefined {
-  const hs = a.values.harness as string[] | undefined;
-  for (const h of hs ?? []) {
+  const typed = (a.values.harness as string[] | undefined ?? []).flatMap((h) => h.split(","))
+    .map((h) => h.trim()).filter(Boolean);
+  const hs: string[] = [];
+  for (const h of typed) {
     // registry.json lists the parsers' ids (tests/registry_test.ts): no parser is loaded to check.
-    if (!harnessIds().includes(h)) {
-      throw new DejaError(`unknown harness '${h}'`, "'deja sources' lists them", 2);
+    const id = harnessId(h);
+    if (!id) {
+      throw new DejaError(`unknown harness '${h}'`, `one of: ${harnessIds().join(", ")}`, 2);
     }
+    if (!hs.includes(id)) hs.push(id);
   }
-  return hs?.length ? hs : undefined;
+  return hs.length ? hs : undefined;
 }
 
 /** Runs `fn` with the index open, closing it afterwards. @throws {DejaError} no index */

@@ -8,7 +8,7 @@
  * @module
  */
 import type { Args, CommandSpec } from "./common.ts";
-import { colors, fmtTime, intOpt, isoTime, opt, printJson, quoteShown } from "./common.ts";
+import { colors, fmtTime, intOpt, isoTime, opt, printJson } from "./common.ts";
 import { oneLine, tilde } from "../../core/text.ts";
 import type { IO } from "../../core/runtime.ts";
 import { indexPath, Store } from "../store.ts";
@@ -28,6 +28,7 @@ import {
   parseFilter,
   type SessionFilter,
 } from "./_memory.ts";
+import { type FilteredOut, filtersUsed, nothingMatchedText } from "./_filtered.ts";
 const ROLES: Record<string, string[]> = {
   user: ["user"],
   assistant: ["assistant"],
@@ -74,6 +75,8 @@ export interface SearchArgs {
   filter: SessionFilter;
   /** Epoch ms: only events at or after. */
   since?: number;
+  /** `--since` as typed (for messages). */
+  sinceText?: string;
   /** Event kinds of the `--role` values, or undefined for all. */
   kinds?: string[];
   /** `--session`: an id prefix; the search stays inside it and its subagents. */
@@ -93,6 +96,8 @@ export interface SearchData {
   embeddings: string;
   /** An endpoint that failed: the results stay as the index ranked them. */
   warning?: { message: string; hint?: string };
+  /** Nothing matched under filters: which, and how many sessions match without them. */
+  filtered?: FilteredOut;
 }
 
 /**
@@ -121,6 +126,7 @@ export function parseSearch(a: Args): SearchArgs {
     query,
     filter,
     since,
+    sinceText,
     kinds: kinds.length ? kinds : undefined,
     session: opt(a, "session"),
     regex: Boolean(a.values.re),
@@ -173,11 +179,23 @@ export async function searchData(
     embeddings = rr.state;
     if (rr.warning) warning = { message: rr.warning, hint: rr.hint };
   }
+  let filtered: FilteredOut | undefined;
+  const filters = filtersUsed({ ...filter, since: args.sinceText });
+  if (!result.results.length && filters.length && !sessionIds) {
+    const all = search(store, args.query, {
+      ...opts,
+      harness: undefined,
+      project: undefined,
+      since: undefined,
+      limit: 1,
+    });
+    filtered = { filters, without: all.nothingMatched ? 0 : all.total };
+  }
   const refs = new Map<string, string>();
   for (const r of result.results) {
     refs.set(`${r.harness}:${r.id}`, shortRef(store, r.harness, r.id));
   }
-  return { result, refs, embeddings, warning };
+  return { result, refs, embeddings, warning, filtered };
 }
 
 /** The reference a result is shown by: its shortest, else its whole id. */
@@ -192,7 +210,12 @@ export function searchFound(d: SearchData): boolean {
 
 /** The `--json` document (docs/json-output.md, `search`). */
 export function searchJson(d: SearchData): Record<string, unknown> {
-  return { ...jsonOf(d.result, (r) => refOf(d, r)), embeddings: d.embeddings };
+  const f = d.filtered;
+  return {
+    ...jsonOf(d.result, (r) => refOf(d, r)),
+    embeddings: d.embeddings,
+    filtered_out: f ? { filters: f.filters, sessions_without: f.without } : null,
+  };
 }
 
 /** The results as text, a header line and snippets each (colour on a terminal). */
@@ -244,7 +267,7 @@ export async function runSearch(a: Args, io: IO): Promise<number> {
   }
   const note = narration(d.result);
   if (!d.result.results.length) {
-    io.err(`deja: nothing matched ${quoteShown(args.query)}\n`);
+    io.err(nothingMatchedText(args.query, d.filtered));
     if (note) io.err(`${note}\n`);
     hiddenHint(io, d.result.hidden);
     return 1;

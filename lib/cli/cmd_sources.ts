@@ -52,6 +52,11 @@ export interface HarnessSources {
   /** The most recent error of any of its stores, with the store path. */
   last_error: string | null;
   errors: number;
+  /**
+   * What discovery passed over, one `path: why` each: a link to nothing, a
+   * FIFO or device where a store would be, a directory it could not read.
+   */
+  not_read: string[];
   /** The harness version its format was verified on, how and when (registry.json). */
   verified: Verification;
 }
@@ -170,6 +175,7 @@ export async function sourcesData(env: Env): Promise<SourcesData> {
         ? `${errs[0].path}: ${errs[0].error}`
         : null,
       errors: errs.length + problems.length,
+      not_read: problems,
       verified: verification(p.id),
     });
   }
@@ -230,6 +236,12 @@ export function sourcesText(
         c.dim(
           `              ${r.exists ? "found  " : "absent "} ${tilde(r.path, io.env.home)}`,
         ),
+      );
+    }
+    for (const p of h.not_read.slice(0, 20)) lines.push(c.yellow(`              not read: ${p}`));
+    if (h.not_read.length > 20) {
+      lines.push(
+        c.yellow(`              not read: ${h.not_read.length - 20} more (--json lists all)`),
       );
     }
     const sk = Object.entries(h.skipped).map(([k, v]) => `${v} ${k}`).join(", ");

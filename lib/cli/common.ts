@@ -217,8 +217,12 @@ export function fmtBytes(n: number): string {
 
 /**
  * `text` as a message names it: in double quotes, unless it already starts
- * and ends with them (a quoted phrase typed as such), so quotes never double.
+ * and ends with them (a quoted phrase typed as such), so quotes never double;
+ * clipped to its first `max` characters (default 80) and `…`, so a pasted
+ * page is not echoed back whole.
  */
-export function quoteShown(text: string): string {
-  return /^".*"$/s.test(text) ? text : `"${text}"`;
+export function quoteShown(text: string, max = 80): string {
+  const chars = [...text.replace(/\s+/g, " ")];
+  const clipped = chars.length > max ? chars.slice(0, max).join("").trimEnd() + "…" : text;
+  return /^".*"$/s.test(text) && clipped === text ? text : `"${clipped.replace(/^"|"$/g, "")}"`;
 }

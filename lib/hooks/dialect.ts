@@ -9,6 +9,7 @@
  * @module
  */
 import registry from "../../registry.json" with { type: "json" };
+import { harnessId } from "../../core/registry.ts";
 import type { Env } from "../../core/model.ts";
 import { type HookEvent, str } from "./input.ts";
 
@@ -96,6 +97,7 @@ export function dialectFor(args: string[]): Dialect {
     else if (a.startsWith("--harness=")) id = a.slice("--harness=".length);
   }
   const all = dialects();
+  id = harnessId(id) ?? id;
   return all.get(id) ?? { ...all.get("claude")!, id };
 }
 

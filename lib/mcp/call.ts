@@ -27,6 +27,7 @@ import { blameAnswer, contextText, type Filters, fixAnswer, howAnswer } from "./
 import { oneLineForAgent } from "./_fit.ts";
 import { freshen, refreshOff } from "../fresh/freshen.ts";
 import { argProblem, errorArg } from "./args.ts";
+import { harnessId } from "../../core/registry.ts";
 
 /** What a call needs from the process: environment, working directory, a log. */
 export interface CallContext {
@@ -146,12 +147,14 @@ function filtersOf(args: Record<string, unknown>): Filters {
     const list = (Array.isArray(h) ? h : String(h).split(",")).map((x) => String(x).trim())
       .filter(Boolean);
     const ids = parsers.map((p) => p.id);
-    for (const x of list) {
-      if (!ids.includes(x) && x !== "deja") {
+    const named = list.map((x) => {
+      const id = harnessId(x);
+      if (!id || (!ids.includes(id) && id !== "deja")) {
         throw new ArgError(`unknown harness '${oneLineForAgent(x, 40)}': one of ${ids.join(", ")}`);
       }
-    }
-    if (list.length) f.harness = list;
+      return id;
+    });
+    if (named.length) f.harness = named;
   }
   const p = str(args.project);
   if (p) f.project = p.trim();

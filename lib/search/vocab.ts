@@ -42,7 +42,7 @@ export class VocabWriter {
 
   /** Inserts the tokens new to this process. Call inside the source's transaction. */
   flush(): void {
-    for (const term of this.fresh) Q.insertVocab.run(this.store, { term });
+    if (this.fresh.length) Q.insertVocab.run(this.store, { terms: JSON.stringify(this.fresh) });
     this.fresh = [];
   }
 }

@@ -1,0 +1,57 @@
+/**
+ * Links in a store (new user, 2026-12): a Claude projects folder whose session
+ * files were links to the real files was indexed as nothing, with no word.
+ * Discovery follows links to files and folders; a link to nothing or to a
+ * FIFO is reported, never opened.
+ */
+import { assertEquals } from "../tests/_assert.ts";
+import { mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { join } from "node:path";
+import { isRegularFile, listFiles, subdirs } from "./fs.ts";
+import { tempDir } from "../tests/_tmp.ts";
+
+Deno.test("walk yields a link to a regular file and reports a link to nothing or to a FIFO", async () => {
+  const root = tempDir("deja-fs-links-");
+  try {
+    const real = join(root, "real");
+    const store = join(root, "store");
+    mkdirSync(real);
+    mkdirSync(join(store, "proj"), { recursive: true });
+    writeFileSync(join(real, "a.jsonl"), "{}\n");
+    execFileSync("mkfifo", [join(real, "pipe.jsonl")]);
+    symlinkSync(join(real, "a.jsonl"), join(store, "proj", "a.jsonl"));
+    symlinkSync(join(real, "gone.jsonl"), join(store, "proj", "dead.jsonl"));
+    symlinkSync(join(real, "pipe.jsonl"), join(store, "proj", "pipe.jsonl"));
+    symlinkSync(store, join(store, "proj", "loop")); // back up the tree: entered once
+    const errors: string[] = [];
+    const files = await listFiles(store, {
+      match: (_p, n) => n.endsWith(".jsonl"),
+      onError: (p, e) => errors.push(`${p.slice(store.length)} ${(e as { code?: string }).code}`),
+    });
+    assertEquals(files, [join(store, "proj", "a.jsonl")]);
+    assertEquals(errors, ["/proj/dead.jsonl EBROKENLINK", "/proj/pipe.jsonl ENOTREG"]);
+    assertEquals(await isRegularFile(join(store, "proj", "a.jsonl")), true);
+    const reported: string[] = [];
+    const dead = join(store, "proj", "dead.jsonl");
+    assertEquals(await isRegularFile(dead, (p) => reported.push(p)), false);
+    assertEquals(reported, [dead]);
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+});
+
+Deno.test("subdirs lists links to directories beside directories, sorted", async () => {
+  const root = tempDir("deja-fs-subdirs-");
+  try {
+    mkdirSync(join(root, "b"));
+    mkdirSync(join(root, "elsewhere", "x"), { recursive: true });
+    writeFileSync(join(root, "file"), "");
+    symlinkSync(join(root, "elsewhere", "x"), join(root, "a"));
+    symlinkSync(join(root, "file"), join(root, "c"));
+    assertEquals(await subdirs(root), ["a", "b", "elsewhere"]);
+    assertEquals(await subdirs(join(root, "missing")), []);
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+});

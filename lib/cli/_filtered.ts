@@ -1,0 +1,53 @@
+/**
+ * When a search's filters (`--harness`, `--project`, `--since`) left nothing:
+ * which filters were given, and how many sessions the same query finds without
+ * them, so "nothing matched" can say the filter is why (new user, 2026-12:
+ * `deja login --project nosuchproj` said only `nothing matched "login"`).
+ *
+ * @module
+ */
+import { quoteShown } from "./common.ts";
+
+/** One filter as typed: its flag and value. */
+export interface FilterUsed {
+  flag: "--harness" | "--project" | "--since";
+  value: string;
+}
+
+/** What the filters left out (`search --json` `filtered_out`). */
+export interface FilteredOut {
+  /** The filters given, as typed. */
+  filters: FilterUsed[];
+  /** Sessions the same query matches without them (0: the filters are not why). */
+  without: number;
+}
+
+/** The filters given, in flag order; none for an unfiltered search. */
+export function filtersUsed(
+  f: { harness?: string[]; project?: string; since?: string },
+): FilterUsed[] {
+  const out: FilterUsed[] = [];
+  if (f.harness?.length) out.push({ flag: "--harness", value: f.harness.join(",") });
+  if (f.project) out.push({ flag: "--project", value: f.project });
+  if (f.since) out.push({ flag: "--since", value: f.since });
+  return out;
+}
+
+/**
+ * The "nothing matched" message and its hint: with the filters named when there
+ * were any, and the count without them when that finds something.
+ */
+export function nothingMatchedText(query: string, f?: FilteredOut): string {
+  const head = `deja: nothing matched ${quoteShown(query)}`;
+  if (!f?.filters.length) return head + "\n";
+  const words: Record<FilterUsed["flag"], string> = {
+    "--harness": "in harness",
+    "--project": "in project",
+    "--since": "since",
+  };
+  const where = f.filters.map((x) => `${words[x.flag]} ${x.value}`).join(", ");
+  const flags = f.filters.map((x) => x.flag).join(" and ");
+  if (!f.without) return `${head} ${where} (nor without ${flags})\n`;
+  const n = `${f.without} session${f.without === 1 ? "" : "s"}`;
+  return `${head} ${where}; without ${flags}: ${n}\nhint: the filter left nothing; drop ${flags} to see them\n`;
+}
