@@ -16,7 +16,7 @@
  *
  * @module
  */
-import { Worker } from "node:worker_threads";
+import { Worker, type WorkerOptions } from "node:worker_threads";
 import { collectGarbage } from "../core/runtime.ts";
 import type { Env, Parser, Session, SourceRef } from "../core/model.ts";
 import type { SourceCtx } from "./parse_ctx.ts";
@@ -26,8 +26,18 @@ import { prepareChunk, type PreparedChunk } from "./prepare.ts";
 import { VocabCollector } from "./search/tokenize.ts";
 import type { Label } from "./remote/label.ts";
 
-/** Chunks taken from the worker between two garbage collection hints (core/runtime.ts). */
-const GC_CHUNKS = 32;
+/**
+ * Chunks taken from the worker between two garbage collection hints (core/runtime.ts):
+ * at 8, the 100 MB bench corpus peaks 5–10 MB lower than at 32, at the same speed.
+ */
+const GC_CHUNKS = 8;
+
+/**
+ * A parse worker's options: Bun's `smol` gives it a smaller heap that is collected
+ * more often (Node and Deno ignore the key). Measured on the 100 MB bench corpus with
+ * two workers: peak RSS 160–167 MB without, 148–154 MB with, the same wall time.
+ */
+const WORKER_OPTIONS = { smol: true } as WorkerOptions;
 
 /** Sources smaller than this (bytes) are parsed in process: a thread hop costs more than it saves. */
 export const WORKER_MIN_BYTES = 256 * 1024;
@@ -135,7 +145,7 @@ export class ParsePool {
     let w = this.idle.pop();
     if (!w && this.busy.size < this.size) {
       try {
-        w = new Worker(workerUrl());
+        w = new Worker(workerUrl(), WORKER_OPTIONS);
         w.unref();
       } catch {
         this.failed = true;
