@@ -17,6 +17,8 @@
  */
 import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from "node:fs";
 import type { FileHandle } from "node:fs/promises";
+import type { ParseCtx } from "./model.ts";
+import { decodeUtf8, REPAIRED } from "./text.ts";
 
 /**
  * `node:fs/promises`' open, loaded on first use: loading that module costs a
@@ -178,4 +180,21 @@ export function readHeadSync(path: string, n: number): Uint8Array {
   } finally {
     closeSync(fd);
   }
+}
+
+/**
+ * The regular file `path` as text for a parser (at most `maxBytes`, default
+ * 64 MiB; throws like {@link readBytes}): bytes that are not UTF-8 read as
+ * U+FFFD (core/text.ts `decodeUtf8`), the file kept and counted once
+ * `invalid_utf8` on `ctx` at `where`.
+ */
+export async function readStoreText(
+  path: string,
+  ctx: Pick<ParseCtx, "skip">,
+  where = path,
+  maxBytes = 64 << 20,
+): Promise<string> {
+  const { text, repaired } = decodeUtf8(await readBytes(path, maxBytes));
+  if (repaired) ctx.skip("invalid_utf8", where, REPAIRED);
+  return text;
 }

@@ -17,6 +17,26 @@ const enc = new TextEncoder();
  */
 export const KEEP_CHARS = 1 << 20;
 
+const strictUtf8 = new TextDecoder("utf-8", { fatal: true });
+const lossyUtf8 = new TextDecoder("utf-8");
+
+/**
+ * Bytes read from a store as text, the one way every reader decodes them:
+ * valid UTF-8 as is; otherwise each bad sequence becomes U+FFFD and the rest
+ * is kept (`repaired` true), so a stray byte never loses the words around it.
+ * A leading BOM is dropped either way.
+ */
+export function decodeUtf8(bytes: Uint8Array): { text: string; repaired: boolean } {
+  try {
+    return { text: strictUtf8.decode(bytes), repaired: false };
+  } catch {
+    return { text: lossyUtf8.decode(bytes), repaired: true };
+  }
+}
+
+/** The detail of an `invalid_utf8` count: the record was kept, its bad bytes replaced. */
+export const REPAIRED = "kept with replacement characters";
+
 /** The marker {@link cap} puts where `n` characters were cut. */
 export function cutText(n: number): string {
   return `\n… [${n} characters cut] …\n`;

@@ -15,7 +15,7 @@
  * @module
  */
 import type { DiscoverCtx, DriftKind, Env, Parser, SkipReason, SourceRef } from "../core/model.ts";
-import { type DriftSummary, mergeDrift, SourceCtx } from "./parse_ctx.ts";
+import { type DriftSummary, mergeDrift, mergeExamples, SourceCtx } from "./parse_ctx.ts";
 import { Q, WRITER_PRAGMAS } from "./schema.ts";
 import { READERS } from "./version.ts";
 import { existsSync } from "node:fs";
@@ -55,6 +55,7 @@ import { rebaser } from "./remote/mirror.ts";
 import {
   fileHash,
   parseDrift,
+  parseSkipExamples,
   parseSkips,
   safeHeadHash,
   saveSource,
@@ -440,6 +441,8 @@ interface SourcePlan {
   mode: WriteMode;
   hash: string | null;
   prevSkips: Partial<Record<SkipReason, number>>;
+  /** Where earlier passes of the same append source skipped records. */
+  prevExamples: string[];
   prevDrift: DriftSummary | undefined;
   ctx: SourceCtx;
   chunks: ParseRun;
@@ -484,6 +487,7 @@ async function planSource(
   let mode: WriteMode = "full";
   let hash: string | null = null;
   let prevSkips: Partial<Record<SkipReason, number>> = {};
+  let prevExamples: string[] = [];
   let prevDrift: DriftSummary | undefined;
   if (src.kind === "append" && prev && prev.kind === "append" && prev.offset > 0) {
     if (size >= prev.offset && prev.head_hash === await safeHeadHash(src.path, prev.offset)) {
@@ -497,7 +501,10 @@ async function planSource(
           state: prev.state,
           watermark: 0,
           hash: null,
-          skipped: { counts: parseSkips(prev.skipped), examples: [] },
+          skipped: {
+            counts: parseSkips(prev.skipped),
+            examples: parseSkipExamples(prev.skipped),
+          },
           drift: prev.drift,
         });
         return none;
@@ -506,6 +513,7 @@ async function planSource(
       state = prev.state ? JSON.parse(prev.state) : undefined;
       mode = "append";
       prevSkips = parseSkips(prev.skipped);
+      prevExamples = parseSkipExamples(prev.skipped);
       prevDrift = parseDrift(prev.drift);
     }
   } else if (src.kind === "document") {
@@ -524,7 +532,10 @@ async function planSource(
         state: null,
         watermark: 0,
         hash,
-        skipped: { counts: parseSkips(prev.skipped), examples: [] },
+        skipped: {
+          counts: parseSkips(prev.skipped),
+          examples: parseSkipExamples(prev.skipped),
+        },
         drift: prev.drift,
       });
       return none;
@@ -549,6 +560,7 @@ async function planSource(
     mode,
     hash,
     prevSkips,
+    prevExamples,
     prevDrift,
     ctx,
     chunks,
@@ -605,7 +617,7 @@ async function writeSource(store: Store, plan: SourcePlan): Promise<SourceOutcom
       state: ctx.endState === undefined ? null : JSON.stringify(redactDeep(ctx.endState, {})),
       watermark: ctx.endWatermark ?? since,
       hash,
-      skipped: { counts, examples: ctx.examples },
+      skipped: { counts, examples: mergeExamples(plan.prevExamples, ctx.examples) },
       drift: JSON.stringify(drift),
     });
     store.db.exec("COMMIT");

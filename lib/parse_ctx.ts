@@ -10,7 +10,11 @@ import { pasteable } from "./drift/sample.ts";
 /** Skip counts of one source: reason -> count, plus a few example locations. */
 export interface SkipSummary {
   counts: Partial<Record<SkipReason, number>>;
-  /** Up to five `where: detail` strings, for `deja sources` and `deja drift`. */
+  /**
+   * The first {@link MAX_SKIP_EXAMPLES} skips as `<reason> at <where>[: detail]`
+   * (`where` is `<path>@<byte offset>` for a JSONL line, `<path>:<line>` for a
+   * Markdown line, or the parser's own locator), for `deja sources`.
+   */
   examples: string[];
 }
 
@@ -36,6 +40,14 @@ export interface DriftSummary {
   notes: DriftNote[];
   /** The last harness version the store named (see {@link ParseCtx.version}). */
   version?: string;
+}
+
+/** Skip locations kept per source (the first ones seen; earlier passes' first). */
+export const MAX_SKIP_EXAMPLES = 5;
+
+/** The skip locations of earlier passes of a source followed by this pass's, bounded. */
+export function mergeExamples(prev: string[], next: string[]): string[] {
+  return [...prev, ...next].slice(0, MAX_SKIP_EXAMPLES);
 }
 
 /** Distinct drift notes kept per source. */
@@ -76,7 +88,7 @@ export class SourceCtx implements ParseCtx {
       this.emptyAt.add(where);
     }
     this.counts[reason] = (this.counts[reason] ?? 0) + 1;
-    if (this.examples.length < 5) {
+    if (this.examples.length < MAX_SKIP_EXAMPLES) {
       this.examples.push(`${reason} at ${where}${detail ? `: ${detail}` : ""}`);
     }
     const kind = SKIP_DRIFT[reason];

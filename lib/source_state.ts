@@ -91,6 +91,17 @@ export function parseSkips(json: string | null): Partial<Record<SkipReason, numb
   }
 }
 
+/** Where a stored `skipped` JSON says records were skipped (`<reason> at <where>`); [] when absent. */
+export function parseSkipExamples(json: string | null): string[] {
+  if (!json) return [];
+  try {
+    const ex = (JSON.parse(json) as { examples?: unknown }).examples;
+    return Array.isArray(ex) ? ex.filter((x): x is string => typeof x === "string") : [];
+  } catch {
+    return [];
+  }
+}
+
 /** A stored drift summary; undefined when absent or unreadable. */
 export function parseDrift(json: string | null): DriftSummary | undefined {
   if (!json) return undefined;

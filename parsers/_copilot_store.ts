@@ -31,11 +31,12 @@
  *
  * @module
  */
+import { readStoreText } from "../core/fsread.ts";
 import { readdir } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import type { Event, ParseCtx, Session, SourceRef } from "../core/model.ts";
 import { columns, openOrCountEmpty, tables } from "../core/sqlite_read.ts";
-import { isRegularFile, readText } from "../core/fs.ts";
+import { isRegularFile } from "../core/fs.ts";
 import { toMillis } from "./_time.ts";
 import { arr, blockText, obj, str } from "./_util.ts";
 import { at, copilotToolCall, max, min, stripShellTrailer } from "./_copilot_events.ts";
@@ -216,7 +217,7 @@ export async function* parseLegacyHistory(
   const path = source.path;
   let raw: string;
   try {
-    raw = await readText(path);
+    raw = await readStoreText(path, ctx);
   } catch (e) {
     if ((e as { code?: string }).code === "EFBIG") return ctx.skip("oversized", path);
     throw e;

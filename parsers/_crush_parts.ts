@@ -11,6 +11,7 @@
  *
  * @module
  */
+import { decodeUtf8, REPAIRED } from "../core/text.ts";
 import type { EditSpan, Event, ParseCtx, ToolCallInfo, ToolResultInfo } from "../core/model.ts";
 import { arr, decodeArgs, num, type Obj, obj, str } from "./_util.ts";
 import { isZstd, unzstd } from "./_zstd.ts";
@@ -54,6 +55,7 @@ export function decodeParts(
   skip: ParseCtx["skip"],
 ): Obj[] | undefined {
   let text: string;
+  let repaired = false;
   if (raw instanceof Uint8Array) {
     let bytes = raw;
     // Some Crush builds compress `parts` (a zstd frame, told by its magic).
@@ -67,13 +69,10 @@ export function decodeParts(
         return undefined;
       }
     }
-    try {
-      text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
-    } catch {
-      // Counted, but the row is kept: one bad byte should not hide a whole turn.
-      skip("invalid_utf8", where);
-      text = new TextDecoder("utf-8").decode(bytes);
-    }
+    // Kept and counted (once it parses): one bad byte should not hide a whole turn.
+    const got = decodeUtf8(bytes);
+    repaired = got.repaired;
+    text = got.text;
   } else if (typeof raw === "string") {
     text = raw;
   } else {
@@ -87,6 +86,7 @@ export function decodeParts(
     skip("malformed_json", where, (e as Error).message);
     return undefined;
   }
+  if (repaired) skip("invalid_utf8", where, REPAIRED);
   if (!Array.isArray(value)) {
     skip("bad_shape", where, "parts is not an array");
     return undefined;

@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { decodeUtf8, REPAIRED } from "../core/text.ts";
 import { readBytes } from "../core/fsread.ts";
 import type { ParseCtx } from "../core/model.ts";
 import { type Obj, obj } from "./_util.ts";
@@ -12,8 +13,6 @@ import { salvageJson } from "./_json_salvage.ts";
 
 /** Cap on one document: 256 MiB. */
 const MAX_DOC = 256 << 20;
-const utf8 = new TextDecoder("utf-8", { fatal: true });
-const lossy = new TextDecoder("utf-8");
 
 /**
  * Reads and parses a whole JSON document. A missing file, an empty file, an
@@ -36,13 +35,8 @@ export async function readJsonDocument(
     ctx.skip(big ? "oversized" : "unreadable", where, (e as Error).message);
     return undefined;
   }
-  let text: string;
-  try {
-    text = utf8.decode(bytes);
-  } catch {
-    ctx.skip("invalid_utf8", where, "kept with replacement characters");
-    text = lossy.decode(bytes);
-  }
+  const { text, repaired } = decodeUtf8(bytes);
+  if (repaired) ctx.skip("invalid_utf8", where, REPAIRED);
   if (text.trim() === "") {
     ctx.skip("empty", where);
     return undefined;
@@ -125,7 +119,7 @@ export async function readRegistryJson(
   let text: string;
   try {
     // Regular files only, never more than maxBytes read (core/fsread.ts).
-    text = lossy.decode(await readBytes(path, maxBytes));
+    text = decodeUtf8(await readBytes(path, maxBytes)).text;
   } catch (e) {
     if ((e as { code?: string }).code !== "ENOENT") problem?.(path, e as Error);
     return undefined;

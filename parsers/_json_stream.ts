@@ -8,10 +8,10 @@
  * most {@link LINE_BUDGET} characters of values however long the line.
  *
  * Strict like `JSON.parse` (one value, white space around it, a leading BOM
- * allowed): anything else fails the line as `malformed_json`, bytes that are not
- * UTF-8 inside a string as `invalid_utf8`, a line whose kept values would pass
+ * allowed): anything else fails the line as `malformed_json`, a line whose kept values would pass
  * the budget (many cut strings, millions of small values) as `oversized`. After
- * a failure further bytes are ignored.
+ * a failure further bytes are ignored. Bytes that are not UTF-8 inside a string
+ * are read as U+FFFD and the line kept, with {@link JsonStream.repaired} true.
  *
  * @module
  */
@@ -21,7 +21,7 @@ import { CappedString } from "./_json_string.ts";
 export const LINE_BUDGET = 8 << 20;
 
 /** Why a streamed line could not be read (a {@link SkipReason} of the same name). */
-export type StreamFailure = "malformed_json" | "invalid_utf8" | "oversized";
+export type StreamFailure = "malformed_json" | "oversized";
 
 type Container = { arr: unknown[]; obj?: undefined; key?: undefined } | {
   arr?: undefined;
@@ -64,6 +64,10 @@ export class JsonStream {
   failure?: StreamFailure;
   /** String values (and keys) cut to their head and tail. */
   cuts = 0;
+  /** Whether a string held bytes that were not UTF-8 (read as U+FFFD). */
+  get repaired(): boolean {
+    return this.str.repaired;
+  }
   private state = S.Value;
   private stack: Container[] = [];
   private result: unknown;
@@ -294,11 +298,7 @@ export class JsonStream {
 /** Thrown when a line's kept values pass the budget. */
 class Budget extends Error {}
 
-/** A fatal TextDecoder throws a TypeError for bytes that are not UTF-8. */
+/** Why a thrown error failed the line. */
 function failure(e: unknown): StreamFailure {
-  return e instanceof Budget
-    ? "oversized"
-    : e instanceof TypeError
-    ? "invalid_utf8"
-    : "malformed_json";
+  return e instanceof Budget ? "oversized" : "malformed_json";
 }

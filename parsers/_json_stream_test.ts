@@ -70,13 +70,25 @@ Deno.test("JsonStream fails what JSON.parse refuses, as malformed_json", () => {
   }
 });
 
-Deno.test("JsonStream fails a string that is not UTF-8 as invalid_utf8", () => {
+Deno.test("JsonStream reads bytes that are not UTF-8 in a string as U+FFFD and keeps the line", () => {
   for (
-    const bytes of [[0x22, 0xff, 0x22], [0x22, 0xe2, 0x82, 0x22], [0x22, 0xe2, 0x5c, 0x6e, 0x22]]
+    const bytes of [
+      [0x22, 0xff, 0x22],
+      [0x22, 0xe2, 0x82, 0x22],
+      [0x22, 0xe2, 0x5c, 0x6e, 0x22],
+      [0x22, 0x61, 0xff, 0xfe, 0xc3, 0x62, 0x22],
+    ]
   ) {
     const s = stream(new Uint8Array(bytes), 1);
-    assertEquals([s.end(), s.failure], [undefined, "invalid_utf8"], String(bytes));
+    const want = JSON.parse(new TextDecoder().decode(new Uint8Array(bytes)));
+    assertEquals(
+      [s.end(), s.failure, s.repaired],
+      [{ value: want }, undefined, true],
+      String(bytes),
+    );
   }
+  const real = stream(enc.encode(`"a\ufffd b \uFFFD"`), 2);
+  assertEquals([real.end(), real.repaired], [{ value: "a\ufffd b \ufffd" }, false]);
 });
 
 Deno.test("JsonStream keeps of a long string exactly what the index's caps would keep", () => {

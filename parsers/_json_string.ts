@@ -14,7 +14,9 @@ const HEAD = KEEP_CHARS - TAIL;
 
 /** A string being read, capped as it grows; {@link end} gives it and starts the next. */
 export class CappedString {
-  private decoder = new TextDecoder("utf-8", { fatal: true });
+  /** True once bytes that were not UTF-8 were read as U+FFFD (core/text.ts `decodeUtf8`). */
+  repaired = false;
+  private decoder = new TextDecoder("utf-8");
   // String bytes not yet decoded, and a `\u` high surrogate waiting for its low half.
   private buf = new Uint8Array(64 * 1024);
   private blen = 0;
@@ -36,7 +38,7 @@ export class CappedString {
     if (j - i > this.buf.length - this.blen) {
       this.flush(false);
       if (j - i >= this.buf.length) {
-        this.add(this.decoder.decode(b.subarray(i, j), { stream: true }));
+        this.add(this.decode(b.subarray(i, j), true));
         return;
       }
     }
@@ -44,10 +46,21 @@ export class CappedString {
     this.blen += j - i;
   }
 
-  /** Decodes the gathered bytes; `final` also ends the decoder's character (throws when unfinished). */
+  /**
+   * Decodes bytes, bad sequences as U+FFFD: `repaired` is set when one appears
+   * that the bytes did not spell themselves (`EF BF BD`; one split between two
+   * pieces may count as repaired).
+   */
+  private decode(b: Uint8Array, stream: boolean): string {
+    const s = this.decoder.decode(b, { stream });
+    if (!this.repaired && s.includes("\uFFFD") && !spellsReplacement(b)) this.repaired = true;
+    return s;
+  }
+
+  /** Decodes the gathered bytes; `final` also ends the decoder's character (U+FFFD when unfinished). */
   private flush(final: boolean): void {
     if (this.blen === 0 && !final) return;
-    this.add(this.decoder.decode(this.buf.subarray(0, this.blen), { stream: !final }));
+    this.add(this.decode(this.buf.subarray(0, this.blen), !final));
     this.blen = 0;
   }
 
@@ -112,9 +125,8 @@ export class CappedString {
   }
 
   /**
-   * The string read since the last call: whole, or its cap with `cut` true.
-   *
-   * @throws TypeError when its bytes end inside a character (not UTF-8).
+   * The string read since the last call: whole, or its cap with `cut` true
+   * (bytes ending inside a character end it with U+FFFD, and set `repaired`).
    */
   end(): { text: string; cut: boolean } {
     this.lone();
@@ -127,4 +139,12 @@ export class CappedString {
     this.len = 0;
     return { text, cut };
   }
+}
+
+/** Whether `b` holds the UTF-8 bytes of U+FFFD itself. */
+function spellsReplacement(b: Uint8Array): boolean {
+  for (let i = b.indexOf(0xef); i !== -1 && i + 2 < b.length; i = b.indexOf(0xef, i + 1)) {
+    if (b[i + 1] === 0xbf && b[i + 2] === 0xbd) return true;
+  }
+  return false;
 }

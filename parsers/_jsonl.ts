@@ -7,8 +7,10 @@
  * {@link readJsonl} parses them: a line up to {@link STREAM_LINE_BYTES} with
  * `JSON.parse`, a longer one in pieces (parsers/_json_stream.ts) keeping of
  * each string only what the index could store, so memory stays bounded however
- * long the line. A line that is not valid UTF-8 is skipped as `invalid_utf8`;
- * one that is not JSON as `malformed_json`. An unterminated last line that
+ * long the line. A line that is not valid UTF-8 is read with U+FFFD for each
+ * bad sequence (core/text.ts `decodeUtf8`) and kept, counted `invalid_utf8`
+ * (repaired, not lost); one that is not JSON is skipped as `malformed_json`
+ * (only that, even when it also held bad bytes). An unterminated last line that
  * does not parse is left for the next pass (the harness is still writing it):
  * `ctx.endOffset` stops before it, and it is not counted as skipped.
  *
@@ -16,6 +18,7 @@
  */
 import { openRegular } from "../core/fsread.ts";
 import { collectGarbage } from "../core/runtime.ts";
+import { decodeUtf8, REPAIRED } from "../core/text.ts";
 import type { ParseCtx } from "../core/model.ts";
 import { JsonStream } from "./_json_stream.ts";
 
@@ -158,8 +161,6 @@ export async function* readLines<T extends LineSink = LineSink>(
   }
 }
 
-const decoder = new TextDecoder("utf-8", { fatal: true });
-
 /** One parsed JSONL record. */
 export interface JsonLine {
   value: unknown;
@@ -215,6 +216,7 @@ export async function* readJsonl(
       if (!got && line.partial) return; // still being written: left for the next pass
       ctx.endOffset = line.end;
       if (got) {
+        if (line.sink.repaired) ctx.skip("invalid_utf8", where, REPAIRED);
         yield { value: got.value, start: line.start, end: line.end };
         continue;
       }
@@ -231,14 +233,7 @@ export async function* readJsonl(
       ctx.endOffset = line.end;
       continue;
     }
-    let text: string;
-    try {
-      text = decoder.decode(line.bytes);
-    } catch {
-      ctx.skip("invalid_utf8", where);
-      ctx.endOffset = line.end;
-      continue;
-    }
+    const { text, repaired } = decodeUtf8(line.bytes);
     const trimmed = text.trim();
     if (trimmed === "") {
       if (!line.partial) ctx.endOffset = line.end;
@@ -258,6 +253,7 @@ export async function* readJsonl(
       continue;
     }
     ctx.endOffset = line.end;
+    if (repaired) ctx.skip("invalid_utf8", where, REPAIRED);
     yield { value, start: line.start, end: line.end };
   }
   // One meaning everywhere: a store with nothing but white space, read from its start, is `empty`.
@@ -270,7 +266,7 @@ export async function headRecords(path: string, n: number): Promise<unknown[]> {
   for await (const line of readLines(path, 0)) {
     if (line.oversized) continue;
     try {
-      const t = decoder.decode(line.bytes).trim();
+      const t = decodeUtf8(line.bytes).text.trim();
       if (t) out.push(JSON.parse(t));
     } catch { /* not a record */ }
     if (out.length >= n || line.start > 4 << 20) break;

@@ -42,12 +42,26 @@ Deno.test("readJsonl takes a complete last record that has no newline yet", asyn
   assertEquals(ctx.endOffset, 15);
 });
 
-Deno.test("readJsonl skips a line of invalid UTF-8 and keeps the rest", async () => {
-  const bad = new Uint8Array([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xff, 0xfe, 0x22, 0x7d, 0x0a]);
-  const good = new TextEncoder().encode('{"a":"ok"}\n');
+Deno.test("readJsonl reads a line with invalid UTF-8 in a string with U+FFFD, keeps it and counts it once", async () => {
+  // {"a":"x\xff\xfe\xc3 word"}: the bytes before a word in a message's text.
+  const bad = new Uint8Array([
+    ...enc.encode('{"a":"x'),
+    0xff,
+    0xfe,
+    0xc3,
+    ...enc.encode(' word"}\n'),
+  ]);
+  const good = enc.encode('{"a":"ok"}\n');
   const { values, ctx } = await read(file(new Uint8Array([...good, ...bad, ...good])));
-  assertEquals(values, [{ a: "ok" }, { a: "ok" }]);
-  assertEquals(ctx.counts.invalid_utf8, 1);
+  assertEquals(values, [{ a: "ok" }, { a: "x\ufffd\ufffd\ufffd word" }, { a: "ok" }]);
+  assertEquals(ctx.counts, { invalid_utf8: 1 });
+});
+
+Deno.test("readJsonl counts a line whose bad bytes break its JSON once, as malformed_json", async () => {
+  const bad = new Uint8Array([0x7b, 0x22, 0xff, 0xfe, 0x22, 0x7d, 0x0a]); // {"\xff\xfe"}
+  const { values, ctx } = await read(file(new Uint8Array([...bad, ...enc.encode('{"a":1}\n')])));
+  assertEquals(values, [{ a: 1 }]);
+  assertEquals(ctx.counts, { malformed_json: 1 });
 });
 
 Deno.test("readJsonl counts a line over the cap that is not JSON as oversized and reads the next", async () => {
@@ -64,13 +78,15 @@ Deno.test("readJsonl reads a line over the cap in pieces, its long strings cut a
   assertEquals(ctx.skipped, 0);
 });
 
-Deno.test("readJsonl counts a long line that is not JSON or not UTF-8 and reads on", async () => {
+Deno.test("readJsonl counts a long line that is not JSON, keeps one with bad UTF-8, and reads on", async () => {
   const long = "z".repeat(STREAM_LINE_BYTES + 10);
   const bad = enc.encode(`{"x":"${long}"\n`);
   const notUtf8 = new Uint8Array([...enc.encode(`{"x":"${long}`), 0xff, 0x22, 0x7d, 0x0a]);
   const p = file(new Uint8Array([...bad, ...notUtf8, ...enc.encode('{"a":4}\n')]));
   const { values, ctx } = await read(p);
-  assertEquals(values, [{ a: 4 }]);
+  assertEquals(values.length, 2);
+  assertEquals((values[0] as { x: string }).x.endsWith("zz\ufffd"), true);
+  assertEquals(values[1], { a: 4 });
   assertEquals([ctx.counts.malformed_json, ctx.counts.invalid_utf8], [1, 1]);
 });
 

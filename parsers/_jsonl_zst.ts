@@ -9,6 +9,7 @@
  *
  * @module
  */
+import { decodeUtf8, REPAIRED } from "../core/text.ts";
 import { readBytes } from "../core/fsread.ts";
 import type { ParseCtx } from "../core/model.ts";
 import { statOrNull } from "../core/fs.ts";
@@ -52,7 +53,6 @@ export async function* zstdJsonl(path: string, ctx: ParseCtx): AsyncGenerator<Zs
       "unterminated zstd frame, left for the next run",
     );
   }
-  const decoder = new TextDecoder("utf-8", { fatal: true });
   let start = 0;
   while (start < z.data.length) {
     let nl = z.data.indexOf(10, start);
@@ -60,18 +60,16 @@ export async function* zstdJsonl(path: string, ctx: ParseCtx): AsyncGenerator<Zs
     const where = `${path}: line at byte ${start} of the decompressed log`;
     const bytes = z.data.subarray(start, nl);
     start = nl + 1;
-    let text: string;
+    const { text, repaired } = decodeUtf8(bytes);
+    if (!text.trim()) continue;
+    let value: unknown;
     try {
-      text = decoder.decode(bytes).trim();
-    } catch {
-      ctx.skip("invalid_utf8", where);
-      continue;
-    }
-    if (!text) continue;
-    try {
-      yield { value: JSON.parse(text), where };
+      value = JSON.parse(text);
     } catch {
       ctx.skip("malformed_json", where);
+      continue;
     }
+    if (repaired) ctx.skip("invalid_utf8", where, REPAIRED);
+    yield { value, where };
   }
 }

@@ -22,10 +22,11 @@
  *
  * @module
  */
+import { readStoreText } from "../core/fsread.ts";
 import { basename, dirname, join } from "node:path";
 import type { Event, EventKind, ParseCtx, Session, SourceRef } from "../core/model.ts";
 import { readJsonl } from "./_jsonl.ts";
-import { readJsonFile, readText } from "../core/fs.ts";
+import { readJsonFile } from "../core/fs.ts";
 import { toMillis } from "./_time.ts";
 import { arr, blockText, type Obj, obj, str } from "./_util.ts";
 import { newSession, spanTimes } from "./_session_meta.ts";
@@ -96,7 +97,7 @@ export function decodeWorkspace(name: string): string | undefined {
 export async function* parseChat(source: SourceRef, ctx: ParseCtx): AsyncGenerator<Session> {
   let doc: Obj | undefined;
   try {
-    const text = await readText(source.path);
+    const text = await readStoreText(source.path, ctx);
     if (text.trim() === "") {
       ctx.skip("empty", source.path);
       return;

@@ -30,12 +30,11 @@ import type { DatabaseSync } from "node:sqlite";
 import type { ParseCtx, Session, SourceRef } from "../core/model.ts";
 import { colOrNull as col, columns, openOrCountEmpty, tables } from "../core/sqlite_read.ts";
 import { allRows } from "../core/sqlite_rows.ts";
+import { decodeUtf8, REPAIRED } from "../core/text.ts";
 import { isZstd, unzstd } from "./_zstd.ts";
 import { toMillis } from "./_time.ts";
 import { num, str } from "./_util.ts";
 import { type PiMeta, PiReader } from "./_pi_events.ts";
-
-const decoder = new TextDecoder("utf-8", { fatal: true });
 
 /** What this database's generation offers. */
 interface Schema {
@@ -78,13 +77,23 @@ function readSchema(db: DatabaseSync): Schema | string {
   };
 }
 
-/** zstd bytes -> UTF-8 text, checking the recorded length when there is one. */
-function unzstdText(bytes: Uint8Array, expect?: number): string {
+/**
+ * zstd bytes -> UTF-8 text, checking the recorded length when there is one;
+ * bytes that are not UTF-8 read as U+FFFD, counted `invalid_utf8` at `where`.
+ */
+function unzstdText(bytes: Uint8Array, ctx: ParseCtx, where: string, expect?: number): string {
   const out = unzstd(bytes).data;
   if (expect !== undefined && out.byteLength !== expect) {
     throw new Error(`decoded ${out.byteLength} bytes, row says ${expect}`);
   }
-  return decoder.decode(out);
+  return decodeText(out, ctx, where);
+}
+
+/** UTF-8 bytes as text, bad sequences as U+FFFD and counted (core/text.ts `decodeUtf8`). */
+function decodeText(bytes: Uint8Array, ctx: ParseCtx, where: string): string {
+  const got = decodeUtf8(bytes);
+  if (got.repaired) ctx.skip("invalid_utf8", where, REPAIRED);
+  return got.text;
 }
 
 interface EventRow {
@@ -213,7 +222,7 @@ class DbReader {
     if (typeof row.event_json === "string") return row.event_json;
     if (row.event_zstd instanceof Uint8Array) {
       try {
-        return unzstdText(row.event_zstd, num(row.event_utf8_bytes));
+        return unzstdText(row.event_zstd, this.ctx, where, num(row.event_utf8_bytes));
       } catch (e) {
         this.ctx.skip("corrupt", where, `zstd event: ${(e as Error).message}`);
         return undefined;
@@ -269,7 +278,9 @@ class DbReader {
         const bytes = b.blob instanceof Uint8Array
           ? b.blob
           : new TextEncoder().encode(String(b.blob ?? ""));
-        text = b.zstd || isZstd(bytes) ? unzstdText(bytes) : decoder.decode(bytes);
+        text = b.zstd || isZstd(bytes)
+          ? unzstdText(bytes, this.ctx, where)
+          : decodeText(bytes, this.ctx, where);
       } catch (e) {
         this.ctx.skip("corrupt", where, (e as Error).message);
         continue;

@@ -3,6 +3,7 @@
  *
  * @module
  */
+import { decodeUtf8, REPAIRED } from "../core/text.ts";
 import { createHash } from "node:crypto";
 import { dirname, isAbsolute, join, relative, resolve } from "node:path";
 import type {
@@ -109,8 +110,6 @@ interface Open {
 const USER = /^####(?: |$)/;
 const TOOL = /^>(?: |$)/;
 const FENCE = /^ {0,3}(`{3,}|~{3,})(.*)$/;
-const decoder = new TextDecoder("utf-8", { fatal: true });
-const lossy = new TextDecoder("utf-8");
 
 async function* parse(source: SourceRef, ctx: ParseCtx): AsyncGenerator<Session> {
   const path = source.path;
@@ -199,14 +198,9 @@ async function* parse(source: SourceRef, ctx: ParseCtx): AsyncGenerator<Session>
       ctx.skip("oversized", where);
       continue;
     }
-    let line: string;
-    try {
-      line = decoder.decode(raw.bytes);
-    } catch {
-      ctx.skip("invalid_utf8", where, "kept with replacement characters");
-      line = lossy.decode(raw.bytes);
-    }
-    line = line.replace(/\r$/, "");
+    const got = decodeUtf8(raw.bytes);
+    if (got.repaired) ctx.skip("invalid_utf8", where, REPAIRED);
+    let line = got.text.replace(/\r$/, "");
     if (lineNo === 1) line = line.replace(/^\uFEFF/, "");
 
     const damaged = isDamagedHeader(line);

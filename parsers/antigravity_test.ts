@@ -345,8 +345,7 @@ Deno.test("malformed, invalid UTF-8 and sourceless lines are counted and skipped
     const { sessions, ctx } = await parse(t.root);
     assertEquals(ctx.counts, {
       unknown_record: 1,
-      malformed_json: 1,
-      invalid_utf8: 1,
+      malformed_json: 2,
       bad_shape: 1,
     });
     assertEquals(sessions[0].events.map((e) => e.text), ["kept", "also kept"]);

@@ -391,17 +391,27 @@ Deno.test("malformed line mid-file is counted and the rest still parses", async 
   }
 });
 
-Deno.test("invalid UTF-8 line is counted as invalid_utf8 and skipped", async () => {
+Deno.test("a line with invalid UTF-8 in its text keeps its message, the bad bytes replaced, counted once", async () => {
   const st = store({});
   const path = join(st.root, "bad.jsonl");
   const enc = new TextEncoder();
-  const bad = new Uint8Array([0x7b, 0x22, 0xff, 0xfe, 0x22, 0x7d, 0x0a]);
+  const [head, tail] = JSON.stringify(rec("user", "b", "before MARKER after")).split("MARKER");
+  const bad = new Uint8Array([
+    ...enc.encode(head),
+    0xff,
+    0xfe,
+    0xc3,
+    ...enc.encode(`zebra${tail}\n`),
+  ]);
   const good = enc.encode(JSON.stringify(rec("user", "g", "still here")) + "\n");
   writeFileSync(path, new Uint8Array([...bad, ...good]));
   try {
     const { sessions, ctx } = await parseOne(claude, src(path), st.env);
     assertEquals(ctx.counts, { invalid_utf8: 1 });
-    assertEquals(sessions[0].events[0].text, "still here");
+    assertEquals(sessions[0].events.map((e) => e.text), [
+      "before \ufffd\ufffd\ufffdzebra after",
+      "still here",
+    ]);
   } finally {
     st.cleanup();
   }

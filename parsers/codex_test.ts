@@ -383,7 +383,7 @@ Deno.test("an invalid UTF-8 line is counted and skipped when bytes are not text"
     appendFileSync(p, new Uint8Array([0x7b, 0xff, 0xfe, 0x7d, 0x0a]));
     appendFileSync(p, JSON.stringify(say("user", "still here")) + "\n");
     const { sessions, ctx } = await parseOne(codex, src(p), env);
-    assertEquals(ctx.counts, { invalid_utf8: 1 });
+    assertEquals(ctx.counts, { malformed_json: 1 });
     assertEquals(texts(sessions[0], "user"), ["still here"]);
   } finally {
     rmSync(dir, { recursive: true });

@@ -412,8 +412,7 @@ Deno.test("malformed and invalid UTF-8 lines mid-file are counted and the record
     appendFileSync(path, userMsg(1, "after") + "\n");
     const { sessions, ctx } = await parse(path);
     assertEquals([texts(sessions[0]), ctx.counts], [["user:after"], {
-      malformed_json: 1,
-      invalid_utf8: 1,
+      malformed_json: 2,
     }]);
   } finally {
     t.cleanup();

@@ -233,7 +233,7 @@ Deno.test("an invalid UTF-8 line is counted and skipped when its bytes are not t
     appendFileSync(path, new Uint8Array([0x7b, 0xf0, 0x28, 0x8c, 0x7d, 0x0a]));
     appendFileSync(path, JSON.stringify(msg("user", "after")) + "\n");
     const { sessions, ctx } = await parseOne(factory, src(path), env);
-    assertEquals([ctx.counts, texts(sessions[0], "user")], [{ invalid_utf8: 1 }, ["after"]]);
+    assertEquals([ctx.counts, texts(sessions[0], "user")], [{ malformed_json: 1 }, ["after"]]);
   } finally {
     rmSync(dir, { recursive: true });
   }

@@ -3,6 +3,7 @@
  *
  * @module
  */
+import { readStoreText } from "../core/fsread.ts";
 import { createHash } from "node:crypto";
 import { basename, dirname, join, sep } from "node:path";
 import type {
@@ -18,7 +19,6 @@ import {
   isRegularFile,
   listFiles,
   readJsonFile,
-  readText,
   readTextOrNone,
   skipUnreadable,
   subdirs,
@@ -221,7 +221,7 @@ async function readWhole(path: string, ctx: ParseCtx): Promise<Conversation | un
   if (await isRegularFile(`${path}l`)) return undefined; // the .jsonl twin wins
   let text: string;
   try {
-    text = await readText(path);
+    text = await readStoreText(path, ctx);
   } catch (e) {
     if ((e as { code?: string }).code === "EFBIG") {
       ctx.skip("oversized", path, (e as Error).message);

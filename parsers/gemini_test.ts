@@ -555,7 +555,7 @@ Deno.test("malformed, invalid UTF-8 and unknown lines are counted when the rest 
     const { sessions, ctx } = await parseFile(t.root, CHAT);
     assert.equal(sessions[0].id, S);
     assert.deepEqual(sessions[0].events.map((e) => e.text), ["before", "after"]);
-    assert.equal(ctx.counts.unknown_record, 1);
+    assert.equal(ctx.counts.unknown_record, 2); // the repaired line is kept
     assert.equal(ctx.counts.malformed_json, 1);
     assert.equal(ctx.counts.invalid_utf8, 1);
   } finally {

@@ -367,7 +367,7 @@ Deno.test("malformed, invalid UTF-8, unknown-first and unknown-kind lines are co
     const { sessions, ctx } = await parseFile(t.root);
     assertEquals(sessions[0].events.map((e) => e.text), ["before", "after"]);
     assertEquals(ctx.counts, {
-      unknown_record: 2,
+      unknown_record: 3, // the repaired line is kept
       malformed_json: 1,
       invalid_utf8: 1,
       bad_shape: 1,

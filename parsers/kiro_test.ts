@@ -352,7 +352,7 @@ Deno.test("malformed, invalid UTF-8 and unknown lines are counted and the rest s
   try {
     const { sessions, ctx } = await parseCli(t.root);
     assertEquals(sessions[0].events.map((e) => e.text), ["before", "after"]);
-    assertEquals(ctx.counts, { unknown_record: 2, malformed_json: 1, invalid_utf8: 1 });
+    assertEquals(ctx.counts, { unknown_record: 3, malformed_json: 1, invalid_utf8: 1 });
   } finally {
     t.cleanup();
   }

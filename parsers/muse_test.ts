@@ -303,7 +303,7 @@ Deno.test("an invalid UTF-8 line is counted and skipped when its bytes are not t
     appendFileSync(path, new Uint8Array([0x7b, 0xc3, 0x28, 0x7d, 0x0a]));
     appendFileSync(path, JSON.stringify(said("b")) + "\n");
     const { sessions, ctx } = await parseOne(muse, src(path), env);
-    assertEquals([ctx.counts, texts(sessions[0], "assistant")], [{ invalid_utf8: 1 }, ["b"]]);
+    assertEquals([ctx.counts, texts(sessions[0], "assistant")], [{ malformed_json: 1 }, ["b"]]);
   } finally {
     rmSync(dir, { recursive: true });
   }

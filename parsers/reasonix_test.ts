@@ -330,7 +330,12 @@ Deno.test("malformed, invalid UTF-8 and unknown-role lines are counted, includin
     );
     const { sessions, ctx } = await parse(path);
     assertEquals(texts(sessions[0]), ["user:kept"]);
-    assertEquals(ctx.counts, { unknown_record: 2, malformed_json: 1, invalid_utf8: 1 });
+    assertEquals(ctx.counts, {
+      unknown_record: 2,
+      malformed_json: 1,
+      invalid_utf8: 1,
+      bad_shape: 1,
+    });
   } finally {
     t.cleanup();
   }

@@ -274,7 +274,7 @@ Deno.test("an invalid UTF-8 line is counted and skipped when its bytes are not t
     appendFileSync(out.path, new Uint8Array([0x7b, 0xff, 0xfe, 0x7d, 0x0a]));
     appendFileSync(out.path, JSON.stringify(userMsg(2, "after", T1)) + "\n");
     const { sessions, ctx } = await parseOne(trae, src(out.path), env);
-    assertEquals(ctx.counts, { invalid_utf8: 1 });
+    assertEquals(ctx.counts, { malformed_json: 1 });
     assertEquals(texts(sessions[0], "user"), ["after"]);
   } finally {
     rmSync(out.dir, { recursive: true });

@@ -33,6 +33,7 @@
  *
  * @module
  */
+import { decodeUtf8, REPAIRED } from "../core/text.ts";
 import { join } from "node:path";
 import type {
   DiscoverCtx,
@@ -109,15 +110,10 @@ function decodeRow(row: ThreadRow, where: string, ctx: ParseCtx): Obj | undefine
       return undefined;
     }
   }
-  let text: string;
-  try {
-    text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
-  } catch {
-    ctx.skip("invalid_utf8", where);
-    return undefined;
-  }
+  const { text, repaired } = decodeUtf8(bytes);
   try {
     const doc = obj(JSON.parse(text));
+    if (repaired) ctx.skip("invalid_utf8", where, REPAIRED);
     if (!doc) ctx.skip("bad_shape", where, "thread is not a JSON object");
     return doc;
   } catch (e) {

@@ -59,7 +59,16 @@ function texts(env: ReturnType<typeof testEnv>, sid: string): string[] {
 Deno.test("bad lines in JSONL stores are counted per source and every good record is kept", async () => {
   const { proj, env } = claudeTree();
   const sid = "aaaaaaaa-0000-4000-8000-000000000001";
-  const invalid = new Uint8Array([0x7b, 0x22, 0xff, 0xfe, 0x7d, 0x0a]);
+  // Bad bytes before a word in a message's text: the message is kept, the bytes replaced.
+  const [head, tail] = rec(sid, 5, "broken MARK record").split("MARK");
+  const enc = new TextEncoder();
+  const invalid = new Uint8Array([
+    ...enc.encode(head),
+    0xff,
+    0xfe,
+    0xc3,
+    ...enc.encode(`zebra${tail}`),
+  ]);
   const f = join(proj, `${sid}.jsonl`);
   const fd = openSync(f, "w");
   writeSync(fd, rec(sid, 1, "alpha record"));
@@ -73,12 +82,27 @@ Deno.test("bad lines in JSONL stores are counted per source and every good recor
   const h = r.harnesses[0];
   assertEquals(h.errors, []);
   assertEquals(h.skipped.malformed_json, 1); // the bad line; the unterminated tail is pending, not bad
-  assertEquals(h.skipped.invalid_utf8, 1);
-  assertEquals(texts(env, sid), ["alpha record", "beta record"]);
+  assertEquals(h.skipped.invalid_utf8, 1); // repaired and kept, counted once
+  assertEquals(texts(env, sid), [
+    "alpha record",
+    "broken \ufffd\ufffd\ufffdzebra record",
+    "beta record",
+  ]);
+  const s = Store.open(indexPath(env));
+  try {
+    assertEquals(search(s, "zebra").results.length, 1);
+  } finally {
+    s.close();
+  }
   // The harness finishes its line: the next run picks it up.
   writeFileSync(f, 'ma record"},"uuid":"u3","timestamp":"2026-11-01T10:00:09Z"}\n', { flag: "a" });
   await runIndex(env, claude);
-  assertEquals(texts(env, sid), ["alpha record", "beta record", "gamma record"]);
+  assertEquals(texts(env, sid), [
+    "alpha record",
+    "broken \ufffd\ufffd\ufffdzebra record",
+    "beta record",
+    "gamma record",
+  ]);
 });
 
 Deno.test("a 50 MB single line is indexed with its text capped, never held whole", async () => {

@@ -18,6 +18,7 @@ import { harnessOpt } from "./_memory.ts";
 import { pid, untilSignal } from "../../core/runtime.ts";
 import { endBackground, runningBackground } from "../fresh/background.ts";
 import { upToDate } from "../fresh/noop.ts";
+import { skipsText } from "../skips.ts";
 import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { dataDir } from "../../core/paths.ts";
@@ -210,7 +211,7 @@ export function indexText(
       if (!h.origin) absent++;
       continue;
     }
-    const skipped = Object.entries(h.skipped).map(([k, v]) => `${v} ${k}`).join(", ");
+    const skipped = skipsText(h.skipped);
     const drift = Object.values(h.drift).reduce((n, v) => n + (v ?? 0), 0);
     // Nothing read and nothing wrong: counted in the closing line, not a row of zeros that
     // looks like an empty index.
@@ -223,7 +224,7 @@ export function indexText(
         String(h.found).padStart(4)
       } stores, ${String(h.read).padStart(4)} read, ${String(h.sessions).padStart(5)} sessions, ${
         String(h.events).padStart(7)
-      } events${skipped ? c.yellow(`, skipped: ${skipped}`) : ""}${
+      } events${skipped ? c.yellow(`, ${skipped}`) : ""}${
         drift ? c.yellow(`, ${drift} unknown to deja (see 'deja drift')`) : ""
       }`,
     );

@@ -20,6 +20,8 @@ import { Q } from "../schema.ts";
 import { describeVerification, type Verification, verification } from "../../core/registry.ts";
 import { wiringMatrix } from "../install/matrix.ts";
 import { dataDir } from "../../core/paths.ts";
+import { REPAIRED_REASONS, skipsText } from "../skips.ts";
+import { parseSkipExamples } from "../source_state.ts";
 
 /** The wiring matrix for a terminal: one block per harness. */
 export function wiringText(): string {
@@ -35,6 +37,9 @@ export function wiringText(): string {
   }).join("\n");
 }
 
+/** Skip locations listed per harness by `deja sources --verbose` and `--json`. */
+export const MAX_SKIPPED_AT = 20;
+
 /** One harness as `deja sources --json` prints it. */
 export interface HarnessSources {
   harness: string;
@@ -48,6 +53,12 @@ export interface HarnessSources {
   /** Bytes of the indexed stores. */
   bytes: number;
   skipped: Record<string, number>;
+  /**
+   * Where records were skipped or repaired, `<reason> at <where>[: detail]`
+   * (`where` is `<path>@<byte offset>` for a JSONL line): the first few of
+   * each store, at most {@link MAX_SKIPPED_AT} for the harness.
+   */
+  skipped_at: string[];
   redacted: Record<string, number>;
   /** The most recent error of any of its stores, with the store path. */
   last_error: string | null;
@@ -148,7 +159,11 @@ export async function sourcesData(env: Env): Promise<SourcesData> {
     } catch { /* reported through the index errors */ }
     const mine = rows.filter((r) => r.harness === p.id);
     const skipped: Record<string, number> = {};
+    const skippedAt: string[] = [];
     for (const r of mine) {
+      for (const x of parseSkipExamples(r.skipped)) {
+        if (skippedAt.length < MAX_SKIPPED_AT) skippedAt.push(x);
+      }
       const counts = r.skipped
         ? (JSON.parse(r.skipped).counts ?? {}) as Record<string, number>
         : {};
@@ -166,6 +181,7 @@ export async function sourcesData(env: Env): Promise<SourcesData> {
       events: mine.reduce((n, r) => n + r.events, 0),
       bytes: mine.reduce((n, r) => n + Math.max(0, r.size ?? 0), 0),
       skipped,
+      skipped_at: skippedAt,
       redacted: Object.fromEntries(
         red.filter((x) => x.harness === p.id).map((x) => [x.kind, x.count]),
       ),
@@ -244,8 +260,12 @@ export function sourcesText(
         c.yellow(`              not read: ${h.not_read.length - 20} more (--json lists all)`),
       );
     }
-    const sk = Object.entries(h.skipped).map(([k, v]) => `${v} ${k}`).join(", ");
-    if (sk) lines.push(c.yellow(`              skipped: ${sk}`));
+    const sk = skipsText(h.skipped);
+    if (sk) lines.push(c.yellow(`              ${sk}`));
+    for (const x of h.skipped_at) {
+      const kept = REPAIRED_REASONS.has(x.slice(0, x.indexOf(" ")));
+      lines.push(c.yellow(`              ${kept ? "repaired" : "skipped"} ${x}`));
+    }
     const red = Object.entries(h.redacted).map(([k, v]) => `${v} ${k}`).join(", ");
     if (red) lines.push(c.dim(`              redacted: ${red}`));
   }
