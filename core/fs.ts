@@ -59,8 +59,9 @@ export interface WalkOptions {
   /**
    * Called for a directory that could not be read (EACCES and the like), for
    * a matching name that is a FIFO, socket or device (or a link to one), with
-   * a {@link NotRegularFileError}, and for a matching name that is a link to
-   * nothing (a {@link BrokenLinkError}): none is opened nor yielded.
+   * a {@link NotRegularFileError}, and for a link to nothing (a
+   * {@link BrokenLinkError}; whatever its name, since its target may have been
+   * a folder of stores): none is opened nor yielded.
    */
   onError?(path: string, error: Error): void;
 }
@@ -107,9 +108,13 @@ export async function* walk(root: string, opts: WalkOptions): AsyncGenerator<str
         : "file";
       if (kind === "dir") {
         if (depth < maxDepth && !opts.skipDirs?.has(ent.name)) yield* visit(p, depth + 1);
+      } else if (kind === "broken") {
+        // A link to nothing may have been a folder of stores (its target moved away): a name
+        // that does not match is reported too, unless it names a folder never entered.
+        const skipped = opts.skipDirs?.has(ent.name) || depth >= maxDepth;
+        if (opts.match(p, ent.name) || !skipped) opts.onError?.(p, new BrokenLinkError(p));
       } else if (!opts.match(p, ent.name)) continue;
       else if (kind === "file") yield p;
-      else if (kind === "broken") opts.onError?.(p, new BrokenLinkError(p));
       else opts.onError?.(p, new NotRegularFileError(p, kind.special));
     }
   }

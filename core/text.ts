@@ -42,6 +42,23 @@ export function cutText(n: number): string {
   return `\n… [${n} characters cut] …\n`;
 }
 
+const CUT_MARK = /\n… \[(\d+) characters cut\] …\n/g;
+
+/**
+ * What the {@link cutText} markers in `text` stand for: `chars`, the
+ * characters cut where they are (the index keeps long texts capped), and
+ * `marks`, the characters of the markers themselves.
+ */
+export function cutsIn(text: string): { chars: number; marks: number } {
+  let chars = 0;
+  let marks = 0;
+  for (const m of text.matchAll(CUT_MARK)) {
+    chars += Number(m[1]);
+    marks += m[0].length;
+  }
+  return { chars, marks };
+}
+
 const KEEP_HEAD = KEEP_CHARS - Math.floor(KEEP_CHARS * 0.25);
 const SLACK = 4096;
 const PRIOR_CUT = /\n… \[(\d+) characters cut\] …\n/y;

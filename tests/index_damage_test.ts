@@ -7,6 +7,7 @@
  */
 import { assert, assertEquals, assertStringIncludes } from "./_assert.ts";
 import {
+  appendFileSync,
   chmodSync,
   copyFileSync,
   mkdirSync,
@@ -21,6 +22,7 @@ import { join } from "node:path";
 import { main } from "../main.ts";
 import type { IO } from "../core/runtime.ts";
 import { checkIndex } from "../lib/store.ts";
+import { freshen, freshnessNote } from "../lib/fresh/freshen.ts";
 import { callDeja } from "../lib/mcp/call.ts";
 import { claudeLines, type SessionSpec } from "./_memory.ts";
 import { testEnv } from "./_fixture.ts";
@@ -76,23 +78,24 @@ async function world() {
 }
 
 /**
- * Flips bytes in every page of `db` outside the schema table: the page-type byte and 24 more
- * (seeded, so always the same).
+ * Flips bytes in every page of `db` outside the schema table (or only in the pages of the tables
+ * whose names match `only`): the page-type byte and 24 more (seeded, so always the same).
  */
-function flipDataPages(db: string): void {
+function flipDataPages(db: string, only?: RegExp): void {
   const c = new DatabaseSync(db);
   c.exec("PRAGMA wal_checkpoint(TRUNCATE)");
   const size = (c.prepare("PRAGMA page_size").get() as { page_size: number }).page_size;
-  const schema = new Set(
-    (c.prepare("SELECT pageno FROM dbstat WHERE name = 'sqlite_schema'").all() as Array<
-      { pageno: number }
-    >).map((r) => r.pageno),
-  );
+  const pages = c.prepare("SELECT name, pageno FROM dbstat").all() as Array<
+    { name: string; pageno: number }
+  >;
+  const schema = new Set(pages.filter((r) => r.name === "sqlite_schema").map((r) => r.pageno));
+  // With `only`: the pages of the tables and indexes whose names match, no others.
+  const kept = only && new Set(pages.filter((r) => !only.test(r.name)).map((r) => r.pageno));
   c.close();
   const bytes = readFileSync(db);
   let seed = 7;
   for (let page = 1; page * size < bytes.length; page++) {
-    if (schema.has(page + 1)) continue;
+    if (schema.has(page + 1) || kept?.has(page + 1)) continue;
     bytes[page * size] ^= 0xff; // the b-tree page type: any read of the page sees it
     for (let k = 0; k < 24; k++) {
       seed = (seed * 1103515245 + 12345) & 0x7fffffff;
@@ -262,6 +265,24 @@ Deno.test("doctor finds damage no query has read yet, names it and exits 1", asy
     assertEquals(r.code, 1, r.err);
     assertStringIncludes(JSON.parse(r.out).index.error, "damaged");
     assertStringIncludes(JSON.parse(r.out).index.error, "deja index --rebuild");
+  } finally {
+    w.cleanup();
+  }
+});
+
+// Regression (new user, 2026-12, compiled binary): a search on a damaged index whose stores had
+// changed first said "the index is catching up … being read in the background", then that the
+// index is damaged: the freshen step took the damage for a busy writer and sent it to a
+// background run. Only the damage message (with its hint) may be said.
+Deno.test("freshen on use neither announces nor starts a background run when the index is damaged", async () => {
+  const w = await world();
+  try {
+    flipDataPages(w.db, /fts|^events$/); // what a search reads; the stamps of the stores read fine
+    const store = join(w.vars.DEJA_CLAUDE_ROOT, "-w-app", `${SESSIONS[0].id}.jsonl`);
+    appendFileSync(store, claudeLines(SESSIONS[0]).slice(-1).join("\n") + "\n");
+    const f = await freshen(testEnv(w.vars.HOME, w.vars), undefined, { background: false });
+    assertEquals([f.state === "catching_up", f.background, freshnessNote(f)], [false, false, ""]);
+    assertOneLine(await run(["search", "parser"], w.vars), w.db, "search after a change");
   } finally {
     w.cleanup();
   }

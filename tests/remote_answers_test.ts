@@ -149,7 +149,7 @@ Deno.test({
       assertEquals(j.remotes[0].harnesses.map((h) => h.harness), ["claude"]);
       const text = (await w.run(["sources"])).out;
       assert(/^devbox \(remote\)\s+2 stores\s+2 sessions/m.test(text), text);
-      assert(/^claude\s+1 stores\s+1 sessions/m.test(text), text);
+      assert(/^claude\s+1 store\s+1 session\s/m.test(text), text);
     } finally {
       w.cleanup();
     }

@@ -221,12 +221,12 @@ export function indexText(
     }
     lines.push(
       `${c.bold((h.origin ? `${h.harness}@${h.origin}` : h.harness).padEnd(13))} ${
-        String(h.found).padStart(4)
-      } stores, ${String(h.read).padStart(4)} read, ${String(h.sessions).padStart(5)} sessions, ${
-        String(h.events).padStart(7)
-      } events${skipped ? c.yellow(`, ${skipped}`) : ""}${
-        drift ? c.yellow(`, ${drift} unknown to deja (see 'deja drift')`) : ""
-      }`,
+        plural(h.found, "store,", "stores,").padStart(12)
+      } ${String(h.read).padStart(4)} read, ${
+        plural(h.sessions, "session,", "sessions,").padStart(15)
+      } ${plural(h.events, "event", "events").padStart(14)}${
+        skipped ? c.yellow(`, ${skipped}`) : ""
+      }${drift ? c.yellow(`, ${drift} unknown to deja (see 'deja drift')`) : ""}`,
     );
     for (const e of h.errors.slice(0, 5)) lines.push(c.red(`              error: ${e}`));
     if (h.errors.length > 5) {
@@ -237,26 +237,28 @@ export function indexText(
   const read = res.harnesses.reduce((n, h) => n + h.read, 0);
   if (unchanged && (read || failed)) {
     lines.push(
-      `${unchanged} harness${unchanged === 1 ? "" : "es"} up to date (no store changed)`,
+      `${plural(unchanged, "harness", "harnesses")} up to date (no store changed)`,
     );
   }
   if (absent) {
     lines.push(
       c.dim(
-        `${absent} other harnesses have no store here ('deja sources' lists where deja looked)`,
+        `${absent} other ${
+          absent === 1 ? "harness has" : "harnesses have"
+        } no store here ('deja sources' lists where deja looked)`,
       ),
     );
   }
   if (res.excluded) {
     lines.push(
-      `${res.excluded} session${res.excluded === 1 ? "" : "s"} of excluded projects removed`,
+      `${plural(res.excluded, "session")} of excluded projects removed`,
     );
   }
   const total = d.totals ?? { sessions: 0, events: 0 };
   const written = res.harnesses.reduce((n, h) => n + h.sessions, 0);
   lines.push(
     read || failed
-      ? `${written} session${written === 1 ? "" : "s"} written; the index holds ${
+      ? `${plural(written, "session")} written; the index holds ${
         plural(total.sessions, "session")
       }, ${plural(total.events, "event")}`
       : `up to date (${plural(total.sessions, "session")}, ${plural(total.events, "event")})`,

@@ -69,6 +69,8 @@ Deno.test("index prints colour and progress on a terminal, plain text to a pipe,
     assertEquals(await indexCmd.run(args(), tty.io), 0);
     assertStringIncludes(tty.out(), csi("1m") + "claude");
     assertStringIncludes(tty.out(), "1 session written; the index holds 2 sessions, 2 events\n");
+    // Counts of one are singular (new user, 2026-12: "1 stores").
+    assert(/2 stores,\s+1 read,\s+1 session,\s+1 event\n/.test(tty.out()), tty.out());
     assertStringIncludes(tty.err(), `${CR}${csi("2K")}`, "the progress line is cleared");
 
     const pipe = captureIO(ix.env, false);

@@ -8,7 +8,8 @@
  */
 import type { Args, CommandSpec } from "./common.ts";
 import { colors, fmtTime, isoTime, printJson } from "./common.ts";
-import { oneLine, tilde } from "../../core/text.ts";
+import { cutsIn, oneLine, tilde } from "../../core/text.ts";
+import { existsSync } from "node:fs";
 import type { IO } from "../../core/runtime.ts";
 import { indexPath, Store } from "../store.ts";
 import { DejaError } from "../../core/errors.ts";
@@ -50,6 +51,11 @@ export interface ShowData {
   files: FileRow[];
   /** Subagents: native id and shortest reference. */
   subagents: Array<{ id: string; ref: string }>;
+  /**
+   * False when the store file is gone since it was read (the index keeps its
+   * sessions: deja is memory); one stat when the session is shown.
+   */
+  sourceExists: boolean;
 }
 
 /**
@@ -84,6 +90,7 @@ export function showSession(store: Store, ref: string): ShowData {
     files: Q.filesOfSession.all(store, { session: s.id }),
     subagents: Q.childrenOf.all(store, { harness: s.harness, parent: s.native_id })
       .map((c) => ({ id: c.native_id, ref: shortRef(store, c.harness, c.native_id) })),
+    sourceExists: existsSync(s.source),
   };
 }
 
@@ -102,6 +109,7 @@ export function showJson(d: ShowData): Record<string, unknown> {
     model: s.model,
     parent: s.parent,
     source: s.source,
+    source_exists: d.sourceExists,
     subagents: d.subagents.map((c) => c.id),
     events: d.events.map((e) => {
       const cmd = d.commands.get(e.id);
@@ -135,7 +143,8 @@ export function showText(d: ShowData, io: Pick<IO, "isTTY" | "env">, full: boole
     `${c.cyan(d.ref)} ${s.harness}  ${tilde(s.project, io.env.home)}  ${fmtTime(s.started)} → ${
       fmtTime(s.updated)
     }${s.model ? `  ${s.model}` : ""}`,
-    c.dim(`id ${s.native_id}  source ${tilde(s.source, io.env.home)}`),
+    c.dim(`id ${s.native_id}  source ${tilde(s.source, io.env.home)}`) +
+    (d.sourceExists ? "" : c.yellow(" (gone since; kept in the index)")),
   ];
   if (s.parent) out.push(c.dim(`subagent of ${s.parent}`));
   if (d.subagents.length) {
@@ -175,9 +184,19 @@ function runShow(a: Args, io: IO): number {
   return 0;
 }
 
-function clip(text: string, kind: string): string {
+/**
+ * `text` shortened for reading, with how much more there was: the characters
+ * `--full` shows, and those the index cut before (its markers, core/text.ts
+ * `cutText`), which `--full` cannot show.
+ */
+export function clip(text: string, kind: string): string {
   const max = kind === "tool_result" ? 600 : 4000;
-  return text.length > max
-    ? `${text.slice(0, max)}\n… (${text.length - max} more characters; --full)`
-    : text;
+  if (text.length <= max) return text;
+  const rest = text.slice(max);
+  const { chars, marks } = cutsIn(rest);
+  const shown = rest.length - marks;
+  const note = chars
+    ? `${shown + chars} more characters; --full shows the ${shown} the index kept`
+    : `${shown} more characters; --full`;
+  return `${text.slice(0, max)}\n… (${note})`;
 }

@@ -12,7 +12,7 @@ import type { Args, CommandSpec } from "./common.ts";
 import type { IO } from "../../core/runtime.ts";
 import type { Env } from "../../core/model.ts";
 import { colors, fmtBytes, printJson } from "./common.ts";
-import { tilde } from "../../core/text.ts";
+import { plural, tilde } from "../../core/text.ts";
 import { problemLine } from "../../core/fs.ts";
 import { parsers } from "../../parsers/mod.ts";
 import { indexPath, Store } from "../store.ts";
@@ -46,8 +46,16 @@ export interface HarnessSources {
   roots: Array<{ path: string; exists: boolean }>;
   /** Stores discovery finds now. */
   stores: number;
-  /** Stores in the index whose last read succeeded (failed ones count in `errors`). */
+  /**
+   * Stores in the index that are still in place and whose last read succeeded
+   * (failed ones count in `errors`, vanished ones in `gone`).
+   */
   indexed: number;
+  /**
+   * Stores in the index whose file is gone since (deleted or moved): their
+   * sessions stay in the index and count in `sessions`, `events` and `bytes`.
+   */
+  gone: number;
   sessions: number;
   events: number;
   /** Bytes of the indexed stores. */
@@ -169,6 +177,7 @@ export async function sourcesData(env: Env): Promise<SourcesData> {
         : {};
       for (const [k, v] of Object.entries(counts)) skipped[k] = (skipped[k] ?? 0) + v;
     }
+    const gone = mine.filter((r) => !existsSync(r.path)).length;
     const errs = mine.filter((r) => r.error).sort((x, y) =>
       (y.indexed_at ?? 0) - (x.indexed_at ?? 0)
     );
@@ -176,7 +185,8 @@ export async function sourcesData(env: Env): Promise<SourcesData> {
       harness: p.id,
       roots: roots.map((r) => ({ path: r, exists: existsSync(r) })),
       stores,
-      indexed: mine.length - errs.length,
+      indexed: mine.filter((r) => !r.error && existsSync(r.path)).length,
+      gone,
       sessions: mine.reduce((n, r) => n + r.sessions, 0),
       events: mine.reduce((n, r) => n + r.events, 0),
       bytes: mine.reduce((n, r) => n + Math.max(0, r.size ?? 0), 0),
@@ -236,11 +246,13 @@ export function sourcesText(
     // One line per harness: a harness that looks in every known project (senpi) has a root
     // per project, listed only with --verbose.
     lines.push(
-      `${(found ? c.bold : c.dim)(h.harness.padEnd(13))} ${String(h.stores).padStart(4)} stores  ${
-        h.errors ? c.red(`(${h.errors} failed)  `) : ""
-      }${String(h.sessions).padStart(6)} sessions  ${fmtBytes(h.bytes).padStart(9)}  ${
-        c.dim(rootSummary(h.roots, io.env.home))
-      }`,
+      `${(found ? c.bold : c.dim)(h.harness.padEnd(13))} ${
+        plural(h.stores, "store ", "stores").padStart(11)
+      }  ${h.errors ? c.red(`(${h.errors} failed)  `) : ""}${
+        h.gone ? c.dim(`(${h.gone} gone, kept)  `) : ""
+      }${plural(h.sessions, "session ", "sessions").padStart(15)}  ${
+        fmtBytes(h.bytes).padStart(9)
+      }  ${c.dim(rootSummary(h.roots, io.env.home))}`,
     );
     if (h.last_error) {
       lines.push(c.red(`              last error (${h.errors}): ${h.last_error}`));
@@ -272,9 +284,11 @@ export function sourcesText(
   for (const r of d.remotes) {
     const via = r.harnesses.map((h) => `${h.harness} ${h.sessions}`).join(", ");
     lines.push(
-      `${c.bold(`${r.remote} (remote)`.padEnd(13))} ${String(r.indexed).padStart(4)} stores  ${
-        String(r.sessions).padStart(6)
-      } sessions  ${fmtBytes(r.bytes).padStart(9)}  ${c.dim(via)}`,
+      `${c.bold(`${r.remote} (remote)`.padEnd(13))} ${
+        plural(r.indexed, "store ", "stores").padStart(11)
+      }  ${plural(r.sessions, "session ", "sessions").padStart(15)}  ${
+        fmtBytes(r.bytes).padStart(9)
+      }  ${c.dim(via)}`,
     );
   }
   if (!verbose) {

@@ -2,6 +2,7 @@ import { assert, assertEquals, assertStringIncludes } from "../../tests/_assert.
 import { indexSessions } from "../../tests/_memory.ts";
 import { captureIO } from "../../tests/_cli_io.ts";
 import { testEnv } from "../../tests/_fixture.ts";
+import { rmSync } from "node:fs";
 import { csi } from "./output.ts";
 import { parseSources, sourcesCmd, sourcesData } from "./cmd_sources.ts";
 
@@ -53,7 +54,7 @@ Deno.test("sources prints colour on a terminal, plain text to a pipe, and JSON w
     const pipe = captureIO(ix.env, false);
     assertEquals(await sourcesCmd.run({ values: { verbose: true }, positionals: [] }, pipe.io), 0);
     assert(!pipe.out().includes(csi("0m")), "no colour in a pipe");
-    assert(/^claude\s+1 stores\s+1 sessions/m.test(pipe.out()), pipe.out());
+    assert(/^claude\s+1 store\s+1 session\s/m.test(pipe.out()), pipe.out());
     assertStringIncludes(pipe.out(), "verified: ");
 
     const json = captureIO(ix.env, false);
@@ -88,7 +89,38 @@ Deno.test("sources counts a store whose read failed in errors, not in indexed, t
     assertEquals([claude.stores, claude.indexed, claude.errors], [1, 0, 1]);
     const pipe = captureIO(ix.env, false);
     await sourcesCmd.run({ values: {}, positionals: [] }, pipe.io);
-    assertStringIncludes(pipe.out(), "1 stores  (1 failed)");
+    assertStringIncludes(pipe.out(), "1 store   (1 failed)");
+  } finally {
+    ix.cleanup();
+  }
+});
+
+// Regression (new user, 2026-12, real Claude store): after session files were deleted or moved,
+// `sources --json` said `"stores": 11, "indexed": 13`: `indexed` counted what the index held,
+// vanished stores included. Their sessions stay (deja is memory), counted as `gone`.
+Deno.test("sources counts a store deleted since indexing as gone, not indexed, and keeps its sessions", async () => {
+  const ix = await indexSessions([
+    { id: ID, cwd: "/w/app", start: "2026-11-01T10:00:00Z", turns: [{ user: "keep me" }] },
+    {
+      id: "50bcf000-1111-4222-8333-444455556666",
+      cwd: "/w/app",
+      start: "2026-11-02T10:00:00Z",
+      turns: [{ user: "delete me" }],
+    },
+  ]);
+  try {
+    const path = (ix.store.db.prepare("SELECT path FROM sources WHERE path LIKE ?").get(
+      "%50bcf000%",
+    ) as { path: string }).path;
+    rmSync(path);
+    const claude = (await sourcesData(ix.env)).harnesses.find((h) => h.harness === "claude")!;
+    assertEquals(
+      [claude.stores, claude.indexed, claude.gone, claude.sessions, claude.errors],
+      [1, 1, 1, 2, 0],
+    );
+    const pipe = captureIO(ix.env, false);
+    await sourcesCmd.run({ values: {}, positionals: [] }, pipe.io);
+    assert(/^claude\s+1 store\s+\(1 gone, kept\)\s+2 sessions/m.test(pipe.out()), pipe.out());
   } finally {
     ix.cleanup();
   }

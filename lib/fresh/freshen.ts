@@ -13,7 +13,7 @@
  */
 import { existsSync } from "node:fs";
 import type { Env, Parser } from "../../core/model.ts";
-import { indexPath, Store } from "../store.ts";
+import { indexPath, isCorruption, Store } from "../store.ts";
 import { DejaError } from "../../core/errors.ts";
 import { duration } from "../../core/text.ts";
 import { checkStaleness, compareStamps, isFresh } from "./check.ts";
@@ -125,6 +125,11 @@ export async function freshen(
       read = res.harnesses.reduce((n, h) => n + h.read, 0);
       inline = true;
     } catch (e) {
+      // A damaged index is the command's to report (with its hint), not a run to wait for:
+      // no background run would get further.
+      if (isCorruption(e)) {
+        return out({ state: "fresh", read: 0, pending: 0, behind_ms: 0, background: false });
+      }
       // Another writer holds the index: it is catching up already.
       if (!(e instanceof DejaError)) throw e;
     }
