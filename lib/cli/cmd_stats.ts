@@ -9,7 +9,7 @@ import type { Args, CommandSpec } from "./common.ts";
 import type { IO } from "../../core/runtime.ts";
 import type { Env } from "../../core/model.ts";
 import { colors, fmtTime, isoTime, printJson } from "./common.ts";
-import { tilde } from "../../core/text.ts";
+import { plural, tilde } from "../../core/text.ts";
 import { indexPath, Store } from "../store.ts";
 import { type IndexStats, indexStats } from "../stats.ts";
 
@@ -65,9 +65,9 @@ export function statsText(st: IndexStats, io: Pick<IO, "isTTY" | "env">): string
   const mb = (st.bytes / (1 << 20)).toFixed(1);
   const out = [
     `${c.bold("index")}      ${tilde(st.index, io.env.home)}  ${mb} MiB, schema ${st.schema}`,
-    `${
-      c.bold("totals")
-    }     ${st.sessions} sessions, ${st.events} events, ${st.sources} stores, ${st.words} words`,
+    `${c.bold("totals")}     ${plural(st.sessions, "session")}, ${plural(st.events, "event")}, ${
+      plural(st.sources, "store")
+    }, ${plural(st.words, "word")}`,
   ];
   if (st.subagents) {
     out.push(c.dim(

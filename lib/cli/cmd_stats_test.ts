@@ -50,7 +50,7 @@ Deno.test("stats prints colour on a terminal, plain text to a pipe, and JSON wit
     const pipe = captureIO(ix.env, false);
     assertEquals(await statsCmd.run({ values: {}, positionals: [] }, pipe.io), 0);
     assert(!pipe.out().includes(csi("0m")), "no colour in a pipe");
-    assertStringIncludes(pipe.out(), "totals     1 sessions,");
+    assertStringIncludes(pipe.out(), "totals     1 session,");
     assertStringIncludes(pipe.out(), "redacted   nothing");
 
     const json = captureIO(ix.env, false);
