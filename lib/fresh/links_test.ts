@@ -9,15 +9,18 @@ import { runMain } from "../../tests/_cli_io.ts";
 import { appendFileSync, mkdirSync, renameSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
+/** The session every test starts from: the stores hold it before a link is made. */
+const APP = {
+  id: "5ea00000-1111-4222-8333-444455556666",
+  cwd: "/w/app",
+  start: "2026-11-01T10:00:00Z",
+  turns: [{ user: "fix the flaky websocket reconnect" }],
+};
+
 const ids = (out: string) => JSON.parse(out).results.map((r: { id: string }) => r.id);
 
 Deno.test("a linked session file is indexed, and an append to its target is picked up", async () => {
-  const ix = await indexSessions([{
-    id: "5ea00000-1111-4222-8333-444455556666",
-    cwd: "/w/app",
-    start: "2026-11-01T10:00:00Z",
-    turns: [{ user: "fix the flaky websocket reconnect" }],
-  }]);
+  const ix = await indexSessions([APP]);
   try {
     const ID = "5eac0000-1111-4222-8333-444455556666";
     const real = join(ix.root, "dotfiles", `${ID}.jsonl`);
@@ -43,12 +46,7 @@ Deno.test("a linked session file is indexed, and an append to its target is pick
 });
 
 Deno.test("a linked project folder whose target moved away is reported by every index run, never up to date", async () => {
-  const ix = await indexSessions([{
-    id: "5ea00000-1111-4222-8333-444455556666",
-    cwd: "/w/app",
-    start: "2026-11-01T10:00:00Z",
-    turns: [{ user: "fix the flaky websocket reconnect" }],
-  }]);
+  const ix = await indexSessions([APP]);
   try {
     const ID = "5eaf0000-1111-4222-8333-444455556666";
     const copy = join(ix.root, "copy");
