@@ -19,20 +19,13 @@ import { cap } from "../core/text.ts";
 import { MAX_TEXT } from "../lib/prepare.ts";
 import { binary, runBinary } from "./_binary.ts";
 import { tempDir } from "./_tmp.ts";
+import { claudeLine } from "./_memory.ts";
 
 const claude = parsers.filter((p) => p.id === "claude");
 const crush = parsers.filter((p) => p.id === "crush");
 
-function rec(sid: string, i: number, text: string): string {
-  return JSON.stringify({
-    type: "user",
-    sessionId: sid,
-    uuid: `u-${sid}-${i}`,
-    cwd: "/w/app",
-    timestamp: `2026-11-01T10:00:${String(i).padStart(2, "0")}Z`,
-    message: { role: "user", content: text },
-  }) + "\n";
-}
+/** A user line (even numbers are user lines in claudeLine). */
+const rec = (sid: string, i: number, text: string) => claudeLine(2 * i, text, sid);
 
 function claudeTree() {
   const dir = tempDir("deja-bad-");

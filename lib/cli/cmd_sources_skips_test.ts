@@ -2,6 +2,7 @@ import { assert, assertEquals } from "../../tests/_assert.ts";
 import { mkdirSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { testEnv } from "../../tests/_fixture.ts";
+import { claudeLine } from "../../tests/_memory.ts";
 import { removeTemp, tempDir } from "../../tests/_tmp.ts";
 import { runIndex } from "../indexer.ts";
 import { parsers } from "../../parsers/mod.ts";
@@ -10,16 +11,8 @@ import { MAX_SKIPPED_AT, sourcesData, sourcesText } from "./cmd_sources.ts";
 const claude = parsers.filter((p) => p.id === "claude");
 const enc = new TextEncoder();
 
-function rec(sid: string, i: number, text: string): string {
-  return JSON.stringify({
-    type: "user",
-    sessionId: sid,
-    uuid: `u-${sid}-${i}`,
-    cwd: "/w/app",
-    timestamp: `2026-11-01T10:00:${String(i).padStart(2, "0")}Z`,
-    message: { role: "user", content: text },
-  }) + "\n";
-}
+/** A user line (even numbers are user lines in claudeLine). */
+const rec = (sid: string, i: number, text: string) => claudeLine(2 * i, text, sid);
 
 Deno.test("sources names where records were skipped or repaired, and keeps them on the next index", async () => {
   const dir = tempDir("deja-skipsat-");
