@@ -15,11 +15,11 @@ import { DejaError } from "../../core/errors.ts";
 import type { HarnessSummary, IndexOptions, IndexResult } from "../indexer.ts";
 import { indexPath, makeDataDir, Store } from "../store.ts";
 import { harnessOpt } from "./_memory.ts";
-import { pid, untilSignal } from "../../core/runtime.ts";
+import { pid, relaunchForBatch, untilSignal } from "../../core/runtime.ts";
 import { endBackground, runningBackground } from "../fresh/background.ts";
 import { upToDate } from "../fresh/noop.ts";
 import { skipsText } from "../skips.ts";
-import { rmSync, writeFileSync } from "node:fs";
+import { existsSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { dataDir } from "../../core/paths.ts";
 import { CR, csi } from "./output.ts";
@@ -165,6 +165,8 @@ export async function indexData(
   // A background run deja started itself is waited for, not reported as "busy".
   const waitMs = args.waitMs ?? (!args.background && runningBackground(env) ? 300_000 : 0);
   const quick = args.rebuild ? null : upToDate(env, { only, waitMs });
+  // A first build or a rebuild reads every store: a process tuned for a long run does it.
+  if (!quick && (args.rebuild || !existsSync(indexPath(env)))) relaunchForBatch(env);
   const res = quick ??
     await fullRun(env, { rebuild: args.rebuild, only, waitMs, progress: hooks.progress });
   hooks.indexed?.();
