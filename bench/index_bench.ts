@@ -112,6 +112,12 @@ function childCpuMs(): number | undefined {
   }
 }
 
+/** `, CPU x.xx s` of the children waited for since `c0` (a {@link childCpuMs} reading); "" without /proc. */
+function cpuSince(c0: number | undefined): string {
+  const c1 = childCpuMs();
+  return c0 === undefined || c1 === undefined ? "" : `, CPU ${((c1 - c0) / 1000).toFixed(2)} s`;
+}
+
 /** `n` cold runs of `argv`: their wall times and the mean CPU per run (when known). */
 function batch(argv: string[], n: number, e = env): { wall: number[]; cpu: string } {
   const c0 = childCpuMs();
@@ -200,9 +206,11 @@ if (existsSync(bin)) {
   rmSync(binHome, { recursive: true, force: true });
   const saved = env.DEJA_HOME;
   env.DEJA_HOME = binHome;
+  const c0 = childCpuMs();
   const bi = child([bin, "index", "--harness", "claude", "--quiet"]);
+  const biCpu = cpuSince(c0);
   env.DEJA_HOME = saved;
-  push("index (compiled binary), wall", `${(bi.ms / 1000).toFixed(2)} s`);
+  push("index (compiled binary), wall", `${(bi.ms / 1000).toFixed(2)} s${biCpu}`);
   push(
     "index throughput (compiled binary)",
     `${(corpusBytes / 1e6 / (bi.ms / 1000)).toFixed(1)} MB/s`,
@@ -247,10 +255,12 @@ if (ref && existsSync(ref)) {
       out: r.stdout,
     };
   };
+  const c0 = childCpuMs();
   const ri = time([ref, "index"]);
+  const riCpu = cpuSince(c0);
   push(
     "reference: index wall",
-    `${(ri.ms / 1000).toFixed(2)} s (${
+    `${(ri.ms / 1000).toFixed(2)} s${riCpu} (${
       (corpusBytes / 1e6 / (ri.ms / 1000)).toFixed(1)
     } MB/s), peak RSS ${ri.rss ? (Number(ri.rss) / 1024).toFixed(0) : "?"} MB`,
   );
