@@ -174,3 +174,44 @@ Deno.test("the binary writes all of a large output into a slow pipe", () => {
   );
   assertEquals(Number(slow.stdout.trim()), new TextEncoder().encode(direct.stdout).length);
 });
+
+/** Where the binary indexes the fixture Claude Code store, JSC's own option dump on stderr. */
+function relaunchEnv(extra: Record<string, string> = {}): Record<string, string> {
+  const dir = tempDir("deja-relaunch-");
+  return {
+    HOME: join(dir, "home"),
+    DEJA_HOME: join(dir, "deja"),
+    DEJA_NO_REFRESH: "1",
+    DEJA_CLAUDE_ROOT: join(REPO, "fixtures/registry/claude/projects"),
+    BUN_JSC_dumpOptions: "1",
+    ...extra,
+  };
+}
+
+// core/runtime.ts relaunchForBatch (issue 18): FTL's compiles cost a seventh of a full index's CPU.
+Deno.test("index relaunches without the FTL tier for a first build and a rebuild, not for a no-op run", () => {
+  const env = relaunchEnv();
+  const cwd = env.HOME.replace(/\/home$/, "");
+  const run = (...more: string[]) => runBinary(["index", "--harness", "claude", ...more], env, cwd);
+  const first = run("--json");
+  assertEquals(first.code, 0, first.stderr);
+  assert(first.stderr.includes("useFTLJIT=false"), first.stderr);
+  assert((JSON.parse(first.stdout).harnesses[0].sessions as number) > 0, first.stdout);
+  const noop = run("--quiet");
+  assertEquals(noop.code, 0, noop.stderr);
+  assert(!noop.stderr.includes("useFTLJIT=false"), noop.stderr);
+  const rebuild = run("--rebuild", "--quiet");
+  assertEquals(rebuild.code, 0, rebuild.stderr);
+  assert(rebuild.stderr.includes("useFTLJIT=false"), rebuild.stderr);
+});
+
+Deno.test("index keeps the JSC tier setting its caller chose", () => {
+  const env = relaunchEnv({ BUN_JSC_useFTLJIT: "1" });
+  const r = runBinary(
+    ["index", "--harness", "claude", "--quiet"],
+    env,
+    env.HOME.replace(/\/home$/, ""),
+  );
+  assertEquals(r.code, 0, r.stderr);
+  assert(!r.stderr.includes("useFTLJIT=false"), r.stderr);
+});
