@@ -299,22 +299,26 @@ export function pidAlive(pid: number): boolean {
 }
 
 /**
- * Under Bun, replaces this process (execve: the same pid, arguments, variables
- * and standard streams) with one whose JavaScriptCore runs without its top
- * optimising tier, FTL (`BUN_JSC_useFTLJIT=0`), for a long batch run such as a
- * first full `deja index`. FTL compiles in background threads for each of the
- * run's JavaScript heaps (the writer and two parse workers): on the 100 MB bench
- * corpus its compiles cost about 0.7 s of the run's 4.8 s of CPU and bought
+ * Under Bun, when this process was started as `deja <command>`, replaces it
+ * (execve: the same pid, arguments, variables and standard streams) with one
+ * whose JavaScriptCore runs without its top optimising tier, FTL
+ * (`BUN_JSC_useFTLJIT=0`), for a long batch run such as a first full
+ * `deja index`. FTL compiles in background threads for each of the run's
+ * JavaScript heaps (the writer and two parse workers): on the 100 MB bench
+ * corpus its compiles cost about 0.6 s of the run's 4.8 s of CPU and bought
  * nothing back (issue 18; the tiers below it stay on). Nothing happens under
- * Deno or Node, when the variable is set already (this relaunch, or a user's
- * choice), or when the runtime cannot execve; the run then goes on as it is.
+ * Deno or Node, when the process runs another command (`deja demo` runs the
+ * index command inside itself), when the variable is set already (this
+ * relaunch, or a user's choice), or when the runtime cannot execve.
  */
-export function relaunchForBatch(env: Env): void {
+export function relaunchForBatch(command: string): void {
   const bun = (globalThis as { Bun?: unknown }).Bun !== undefined;
   const execve = (process as { execve?: (f: string, a: string[], e: object) => void }).execve;
-  if (!bun || typeof execve !== "function" || env.get(NO_FTL) !== undefined) return;
+  if (!bun || typeof execve !== "function" || process.env[NO_FTL] !== undefined) return;
+  // The user's arguments start at argv[2] both compiled ([bun, /$bunfs/root/deja, ...]) and from source.
+  if (process.argv[2] !== command) return;
   const vars = Object.fromEntries(
-    Object.entries(env.vars?.() ?? process.env).filter(([, v]) => v !== undefined),
+    Object.entries(process.env).filter(([, v]) => v !== undefined),
   ) as Record<string, string>;
   try {
     execve.call(process, process.execPath, [...selfCommand(), ...process.argv.slice(2)], {

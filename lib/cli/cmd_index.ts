@@ -166,7 +166,7 @@ export async function indexData(
   const waitMs = args.waitMs ?? (!args.background && runningBackground(env) ? 300_000 : 0);
   const quick = args.rebuild ? null : upToDate(env, { only, waitMs });
   // A first build or a rebuild reads every store: a process tuned for a long run does it.
-  if (!quick && (args.rebuild || !existsSync(indexPath(env)))) relaunchForBatch(env);
+  if (!quick && (args.rebuild || !existsSync(indexPath(env)))) relaunchForBatch("index");
   const res = quick ??
     await fullRun(env, { rebuild: args.rebuild, only, waitMs, progress: hooks.progress });
   hooks.indexed?.();
