@@ -484,6 +484,11 @@ export const Q = {
     `SELECT * FROM sessions WHERE id IN (SELECT value FROM json_each(?))`,
     ["ids"], // a JSON array of session row ids
   ),
+  /** Sessions with a row id in [from, to) (lib/search/sessions.ts reads ahead). */
+  sessionsInRange: query<{ from: number; to: number }, SessionRow>(
+    `SELECT * FROM sessions WHERE id >= ? AND id < ?`,
+    ["from", "to"],
+  ),
   /** A value of the meta table. */
   getMeta: query<{ key: string }, { value: string }>(`SELECT value FROM meta WHERE key = ?`, [
     "key",
