@@ -63,6 +63,8 @@ export const ABLATE = {
   sessionIdf: false,
   /** A pasted dump counts as one event, not as its lines, in a session's length. */
   pasteLength: false,
+  /** Adjacent query words held adjacent count for nothing more (lib/search/adjacent.ts). */
+  adjacent: false,
 };
 /** A name of {@link ABLATE}. */
 export type Ablation = keyof typeof ABLATE;

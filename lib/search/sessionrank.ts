@@ -28,6 +28,7 @@ import { type Filters, filterSql } from "./retrieve.ts";
 import { ABLATE, eventWeight, type SessionScore } from "./rank.ts";
 import type { SessionCache } from "./sessions.ts";
 import type { TermStats } from "./expand.ts";
+import { adjacentPairs, PAIR_WEIGHT } from "./adjacent.ts";
 
 const K1 = 1.2;
 const B = 0.75;
@@ -157,6 +158,8 @@ export function rescore(
       pasted.set(root, (pasted.get(root) ?? 0) + r.n);
     }
   }
+  // Adjacent query words held adjacent: one more term each, at a fraction of a word's weight.
+  const pairs = ABLATE.adjacent ? [] : adjacentPairs(stats, alts, [...ids], f, rootOf, weights);
   let floor = Infinity;
   for (const s of top) {
     const len = Math.max(1, cache.eventsUnder(s.sessionId) + (pasted.get(s.sessionId) ?? 0));
@@ -165,6 +168,13 @@ export function rescore(
       const tf = wtf[ti].get(s.sessionId) ?? 0;
       if (tf > 0) sc += idf[ti] * (tf * (K1 + 1)) / (tf + K1 * (1 - B + B * len / avg));
     });
+    for (const p of pairs) {
+      const tf = p.tf.get(s.sessionId) ?? 0;
+      if (tf > 0) {
+        sc += PAIR_WEIGHT * bm25Idf(sessions, p.df) * (tf * (K1 + 1)) /
+          (tf + K1 * (1 - B + B * len / avg));
+      }
+    }
     const share = ABLATE.proximity ? 0 : s.spread ? (together.get(s.sessionId) ?? 0) : 1;
     s.score = sc * (1 + (TOGETHER - 1) * share * share);
     if (s.score < floor) floor = s.score;
