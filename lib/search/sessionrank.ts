@@ -17,7 +17,10 @@
  * ×1.5 when one event holds every term: proximity). The IDF of a word as
  * typed counts sessions, not events: the frame of a question (`fix`, `root
  * cause`, `change`, `issue`), which nearly every session says once, weighs
- * next to nothing beside the component a few sessions keep naming.
+ * next to nothing beside the component a few sessions keep naming. Two query
+ * words side by side that an event holds side by side (any form: `time out`,
+ * `times out`) count as one more term at a fraction of a word's weight
+ * (lib/search/adjacent.ts).
  *
  * @module
  */
