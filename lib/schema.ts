@@ -603,6 +603,18 @@ export const Q = {
     ["like"],
   ),
   /**
+   * Sessions whose title holds `like` (a LIKE pattern, `\\` escapes), with what the search
+   * filters read (lib/search/title.ts); a few thousand rows are scanned at most.
+   */
+  titledSessions: query<
+    { like: string },
+    { id: number; harness: string; project: string | null; title: string; updated: number | null }
+  >(
+    `SELECT id, harness, project, title, COALESCE(updated, started) AS updated FROM sessions
+    WHERE title LIKE ? ESCAPE '\\'`,
+    ["like"],
+  ),
+  /**
    * Of the first `limit` events matching `match` (rowid order: a session's events lie
    * together), how many were read and how many sessions they belong to (session-level IDF,
    * lib/search/sessionrank.ts).
