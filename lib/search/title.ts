@@ -4,7 +4,7 @@
  * the full-text index never sees it. A query whose every word a title holds
  * (as typed, whole words; a quoted phrase contiguously) names that session:
  * read at search time from the sessions table — a few thousand rows, narrowed
- * by a LIKE on the query's longest word, then checked token by token — and
+ * by a LIKE per word of the query, then checked token by token — and
  * ranked first, below a typed prompt only (lib/search/prompt.ts).
  *
  * @module
@@ -37,17 +37,17 @@ export function titledSessions(
 ): Set<number> {
   const out = new Set<number>();
   if (!parsed.parts.length || f.kinds?.length) return out;
-  const longest = parsed.parts.flatMap((p) => p.tokens).reduce((a, b) =>
-    b.length > a.length ? b : a
-  );
-  // LIKE folds ASCII case only: a word with other letters narrows nothing (every title is read).
-  const like = /^[\x20-\x7e]+$/.test(longest)
-    ? `%${longest.replace(/[\\%_]/g, (c) => `\\${c}`)}%`
-    : "%";
+  // Every word as a substring first (AND binds before the query's OR), then as whole tokens.
+  const [first, ...more] = [...new Set(parsed.parts.flatMap((p) => p.tokens))]
+    .map((t) => `%${t.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+  const rows = Q.titledSessions.extend(
+    more.map(() => " AND title LIKE ? ESCAPE '\\'").join(""),
+    more,
+  ).all(store, { like: first });
   const only = f.sessionIds ? new Set(f.sessionIds) : undefined;
   const hide = new Set(f.hideSessionIds ?? []);
   const project = f.project?.toLowerCase();
-  for (const r of Q.titledSessions.all(store, { like })) {
+  for (const r of rows) {
     if (only && !only.has(r.id)) continue;
     if (hide.has(r.id)) continue;
     if (f.harness?.length && !f.harness.includes(r.harness)) continue;
