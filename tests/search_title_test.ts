@@ -91,6 +91,9 @@ Deno.test("search finds a session by a quoted phrase of its title, which no even
   assertEquals(doc.tier, "exact");
   assertEquals(doc.nothing_matched, false);
   assertEquals(doc.results.map((x: { id: string }) => x.id), [TITLED]);
+  const text = run(["search", '"Fix login redirect loop"'], vars);
+  assertEquals(await main(text.io), 0);
+  assertStringIncludes(text.out.join(""), "  title\n  Fix login redirect loop");
   // A phrase the title holds only in another order is no match.
   assertEquals(await main(run(["search", '"redirect login loop"'], vars).io), 1);
 });
