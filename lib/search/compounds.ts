@@ -22,7 +22,7 @@ const PARTICLES = ["out", "up", "down", "in", "off", "over", "back"] as const;
 export function phrasalForms(
   stats: TermStats,
   word: string,
-  forms: (stats: TermStats, w: string) => string[],
+  forms: (stats: TermStats, w: string) => readonly string[],
   max: number,
 ): string[][] {
   const particle = PARTICLES.find((p) => word.endsWith(p) && word.length - p.length >= 3);

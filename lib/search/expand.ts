@@ -52,6 +52,8 @@ export const MAX_ALTS = 12;
 /** Remembers document counts within one search. */
 export class TermStats {
   private cache = new Map<string, number>();
+  /** {@link wordForms} of each word asked (a related word is asked once per query word). */
+  readonly forms = new Map<string, readonly string[]>();
   constructor(readonly store: Store) {}
 
   /** Events holding `token`. */
@@ -60,6 +62,9 @@ export class TermStats {
     if (n === undefined) this.cache.set(token, n = docs(this.store, token));
     return n;
   }
+
+  /** {@link docs} as a function (for lib/search/vocab.ts, which ranks candidates by use). */
+  readonly count = (token: string): number => this.docs(token);
 
   /** True when every token of the term occurs somewhere. */
   present(tokens: string[]): boolean {
@@ -81,7 +86,13 @@ const normStem = (s: string) => s.replace(/y$/, "i");
  * `registered`) keeps only the forms that spell it (`limiters`, not `limit`):
  * the thing that does something is not the doing.
  */
-export function wordForms(stats: TermStats, word: string): string[] {
+export function wordForms(stats: TermStats, word: string): readonly string[] {
+  let forms = stats.forms.get(word);
+  if (!forms) stats.forms.set(word, forms = findForms(stats, word));
+  return forms;
+}
+
+function findForms(stats: TermStats, word: string): string[] {
   if (/^\d+$/.test(word) || word.length < 3) return stats.docs(word) ? [word] : [];
   const raw = stemmer(word);
   const agent = word.startsWith(raw + "er") ? raw + "er" : undefined;
@@ -96,7 +107,7 @@ export function wordForms(stats: TermStats, word: string): string[] {
   const same = [...cands].filter((w) =>
     w === word || (normStem(stemmer(w)) === s && (!agent || w.startsWith(agent)))
   );
-  return byUse(stats.store, same, MAX_ALTS);
+  return byUse(stats.count, same, MAX_ALTS);
 }
 
 function formsAndSynonyms(stats: TermStats, word: string): string[] {
@@ -116,7 +127,7 @@ function formsAndSynonyms(stats: TermStats, word: string): string[] {
  * the word cut short. At most {@link MAX_ALTS}, most used first.
  */
 function completions(stats: TermStats, word: string): string[] {
-  return byUse(stats.store, withPrefix(stats.store, word).filter((w) => w !== word), MAX_ALTS);
+  return byUse(stats.count, withPrefix(stats.store, word).filter((w) => w !== word), MAX_ALTS);
 }
 
 /**
@@ -130,10 +141,12 @@ export function fragmentOf(stats: TermStats, toks: string[]): string[][] {
   const last = toks[toks.length - 1];
   if (!toks.slice(1, -1).every((m) => stats.docs(m) > 0)) return [];
   const ends = (stats.docs(first) ? [first] : []).concat(
-    first.length >= 3 ? containing(stats.store, first, 50).filter((w) => w.endsWith(first)) : [],
+    first.length >= 3
+      ? containing(stats.store, first, 50, stats.count).filter((w) => w.endsWith(first))
+      : [],
   );
   const starts = (stats.docs(last) ? [last] : []).concat(
-    last.length >= 2 ? byUse(stats.store, withPrefix(stats.store, last), MAX_ALTS) : [],
+    last.length >= 2 ? byUse(stats.count, withPrefix(stats.store, last), MAX_ALTS) : [],
   );
   const out: string[][] = [];
   for (const a of ends.slice(0, MAX_ALTS)) {
@@ -176,7 +189,7 @@ function anchored(stats: TermStats, terms: QueryTerm[], t: QueryTerm): boolean {
  */
 function fragmentHolders(stats: TermStats, word: string): string[] {
   const piece = (p: string) => p.length >= 3 && stats.docs(p) > 0;
-  return containing(stats.store, word, 50).filter((tok) => {
+  return containing(stats.store, word, 50, stats.count).filter((tok) => {
     if (tok.startsWith(word) || tok.endsWith(word)) return true;
     const at = tok.indexOf(word);
     return piece(tok.slice(0, at)) && piece(tok.slice(at + word.length));
@@ -212,7 +225,7 @@ export function expand(stats: TermStats, terms: QueryTerm[], tier: LiteralTier):
       held = true;
     } else if (word.length >= 4 && !/\d/.test(word)) {
       const cut = completions(stats, word);
-      const close = near(stats.store, word, word.length >= 8 ? 2 : 1, 8);
+      const close = near(stats.store, word, word.length >= 8 ? 2 : 1, 8, stats.count);
       // A short word is one edit from many others (`pony` -> `pong`, `cafe` -> `case`):
       // alone, only a swap of two letters is read as its typo; beside a word the
       // history holds (or one cut short) the combination has to exist too.

@@ -42,7 +42,7 @@ export function regexScan(
   f: Filters,
   rootOf: (id: number) => number,
 ): Map<number, SessionScore> {
-  const { sql, args } = filterSql(f);
+  const { sql, args } = filterSql(f, "events");
   const out = new Map<number, SessionScore>();
   for (const r of Q.scanRows.extend(sql, args).iterate(store, {})) {
     if (!re.test(r.text)) continue;

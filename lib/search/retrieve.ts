@@ -28,8 +28,21 @@ export interface Filters {
 /** One matching event (lib/rows.ts). */
 export type Row = MatchRow;
 
-/** The SQL appended to a query over `e` (events) and `s` (sessions), and its arguments. */
-export function filterSql(f: Filters): { sql: string; args: Array<string | number> } {
+/**
+ * The SQL appended to a query over `e` (events) and `s` (sessions), and its arguments.
+ *
+ * @param from what the query reads first: `"fts"` when events_fts MATCH drives it (each
+ *   match then joined to its event), `"events"` when it walks the events table. Driven by
+ *   FTS5, a session list is tested on each joined row (`+e.session_id`): as an index
+ *   constraint SQLite probed events_rank once per listed session for every match, a
+ *   hundred candidate sessions times every event of a common word (issue 15: ~14 ms a
+ *   term, most of a relevance-tier query). Walking events, the list drives the index.
+ */
+export function filterSql(
+  f: Filters,
+  from: "fts" | "events",
+): { sql: string; args: Array<string | number> } {
+  const col = from === "fts" ? "+e.session_id" : "e.session_id";
   let sql = "";
   const args: Array<string | number> = [];
   if (f.harness?.length) {
@@ -49,11 +62,11 @@ export function filterSql(f: Filters): { sql: string; args: Array<string | numbe
     args.push(...f.kinds);
   }
   if (f.sessionIds) {
-    sql += " AND e.session_id IN (SELECT value FROM json_each(?))";
+    sql += ` AND ${col} IN (SELECT value FROM json_each(?))`;
     args.push(JSON.stringify(f.sessionIds));
   }
   if (f.hideSessionIds?.length) {
-    sql += " AND e.session_id NOT IN (SELECT value FROM json_each(?))";
+    sql += ` AND ${col} NOT IN (SELECT value FROM json_each(?))`;
     args.push(JSON.stringify(f.hideSessionIds));
   }
   return { sql, args };
@@ -83,11 +96,11 @@ export function matchRows(
     return Q.topRows.extend(hide, hide ? [JSON.stringify(f.hideSessionIds)] : [])
       .all(store, { match, limit: Math.floor(limit) });
   }
-  const { sql, args } = filterSql(f);
+  const { sql, args } = filterSql(f, "fts");
   let extra = "";
   const more: Array<string | number> = [];
   if (within) {
-    extra = " AND e.session_id IN (SELECT value FROM json_each(?))";
+    extra = " AND +e.session_id IN (SELECT value FROM json_each(?))";
     more.push(JSON.stringify([...within]));
   }
   return Q.searchRows.extend(

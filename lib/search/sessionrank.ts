@@ -126,7 +126,7 @@ export function rescore(
       }
       return;
     }
-    const { sql, args } = filterSql({ ...f, sessionIds: [...ids] });
+    const { sql, args } = filterSql({ ...f, sessionIds: [...ids] }, "fts");
     // One query per weight; an event counts once per term, at its best weight.
     const byWeight = new Map<number, string[][]>();
     a.forEach((toks, i) => {

@@ -27,10 +27,19 @@ export type SessRow = Pick<
   | "origin"
 >;
 
+/**
+ * Rows read at once on a miss: a session and the ones after it by row id. A relevance-tier
+ * query files rows of most sessions, one miss at a time (issue 15: 380 one-row reads a query,
+ * ~6 ms); a literal query misses a few times, and a few extra rows cost nothing.
+ */
+const READ_AHEAD = 64;
+
 /** Session rows by id, and each one's root (its parent when the parent is indexed). */
 export class SessionCache {
   private rows = new Map<number, SessRow>();
   private roots = new Map<number, number>();
+  /** Per root, the other ids {@link root} filed under it. */
+  private children = new Map<number, number[]>();
   private junk = new Map<number, boolean>();
 
   constructor(private store: Store) {}
@@ -44,26 +53,26 @@ export class SessionCache {
     ) this.rows.set(s.id, s);
   }
 
-  /** The row of session `id` (loaded on demand). */
+  /** The row of session `id` (loaded on demand, with the {@link READ_AHEAD} after it). */
   get(id: number): SessRow | undefined {
-    if (!this.rows.has(id)) this.load([id]);
+    if (!this.rows.has(id)) {
+      for (const s of Q.sessionsInRange.all(this.store, { from: id, to: id + READ_AHEAD })) {
+        if (!this.rows.has(s.id)) this.rows.set(s.id, s);
+      }
+    }
     return this.rows.get(id);
   }
 
   /** Events of session `id` and of the subagents filed under it (after {@link root} saw them). */
   eventsUnder(id: number): number {
     let n = this.get(id)?.events ?? 0;
-    for (const [child, root] of this.roots) {
-      if (root === id && child !== id) n += this.get(child)?.events ?? 0;
-    }
+    for (const child of this.children.get(id) ?? []) n += this.get(child)?.events ?? 0;
     return n;
   }
 
   /** Ids filed under `id` (itself and the subagents {@link root} mapped to it). */
   members(id: number): number[] {
-    const out = [id];
-    for (const [child, root] of this.roots) if (root === id && child !== id) out.push(child);
-    return out;
+    return [id, ...this.children.get(id) ?? []];
   }
 
   /** The id `id`'s hits are filed under: its parent's when the parent is indexed. */
@@ -80,6 +89,11 @@ export class SessionCache {
       }
     }
     this.roots.set(id, r);
+    if (r !== id) {
+      const c = this.children.get(r);
+      if (c) c.push(id);
+      else this.children.set(r, [id]);
+    }
     return r;
   }
 

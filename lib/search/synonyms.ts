@@ -75,25 +75,38 @@ export const SYNONYM_GROUPS: readonly (readonly string[])[] = [
 
 /**
  * A lookup from a word to the other words of every group of `groups` it
- * belongs to, built on its first call: most searches end at a tier that never
- * asks, and building the map costs every cold query start-up time (issue 18).
+ * belongs to. The index (word -> its groups) is built on the first call: most
+ * searches end at a tier that never asks, and building it costs every cold
+ * query start-up time (issue 18); a word's set is made when it is asked (a set
+ * per word of 1,100 groups built up front was ~5 ms of a cold relevance query,
+ * issue 15).
  */
 export function groupLookup(
-  groups: () => Iterable<readonly string[]>,
+  groups: () => readonly (readonly string[])[],
 ): (word: string) => ReadonlySet<string> | undefined {
-  let byWord: Map<string, Set<string>> | undefined;
+  let list: readonly (readonly string[])[] | undefined;
+  let index: Map<string, number[]> | undefined;
+  const sets = new Map<string, Set<string>>();
   return (word) => {
-    if (!byWord) {
-      byWord = new Map();
-      for (const g of groups()) {
-        for (const w of g) {
-          let s = byWord.get(w);
-          if (!s) byWord.set(w, s = new Set());
-          for (const x of g) if (x !== w) s.add(x);
+    if (!index) {
+      list = groups();
+      index = new Map();
+      for (let i = 0; i < list.length; i++) {
+        for (const w of list[i]) {
+          const at = index.get(w);
+          if (at) at.push(i);
+          else index.set(w, [i]);
         }
       }
     }
-    return byWord.get(word);
+    let s = sets.get(word);
+    if (!s) {
+      const at = index.get(word);
+      if (!at) return undefined;
+      sets.set(word, s = new Set());
+      for (const i of at) for (const x of list![i]) if (x !== word) s.add(x);
+    }
+    return s;
   };
 }
 

@@ -75,12 +75,20 @@ export function docs(store: Store, term: string): number {
   return r?.doc ?? 0;
 }
 
+/** How many events hold a term: {@link docs}, or a search's cache of it (lib/search/expand.ts). */
+export type DocCount = (term: string) => number;
+
 /** Tokens of the vocabulary that contain `part` (3+ characters), at most `max`, most used first. */
-export function containing(store: Store, part: string, max: number): string[] {
+export function containing(
+  store: Store,
+  part: string,
+  max: number,
+  count: DocCount = (t) => docs(store, t),
+): string[] {
   if (part.length < 3) return [];
   const rows = Q.vocabContaining.all(store, { match: `"${part.replaceAll('"', '""')}"` });
   const terms = rows.map((r) => r.term).filter((t) => t !== part && t.includes(part));
-  return byUse(store, terms.slice(0, 300), max);
+  return byUse(count, terms.slice(0, 300), max);
 }
 
 /** Tokens of the vocabulary that start with `prefix`. */
@@ -94,7 +102,13 @@ export function withPrefix(store: Store, prefix: string): string[] {
  * swap two neighbours) of `word` that share its first or second letter, at
  * most `max`, closest and then most used first.
  */
-export function near(store: Store, word: string, maxDist: number, max: number): string[] {
+export function near(
+  store: Store,
+  word: string,
+  maxDist: number,
+  max: number,
+  count: DocCount = (t) => docs(store, t),
+): string[] {
   const rows = Q.vocabNear.all(store, {
     min: word.length - maxDist,
     max: word.length + maxDist,
@@ -110,13 +124,13 @@ export function near(store: Store, word: string, maxDist: number, max: number): 
   found.sort((a, b) => a[1] - b[1]);
   const best = found.length ? found[0][1] : 0;
   // Only the closest ring: one edit away beats two.
-  return byUse(store, found.filter((f) => f[1] === best).map((f) => f[0]), max);
+  return byUse(count, found.filter((f) => f[1] === best).map((f) => f[0]), max);
 }
 
-/** `terms` that some event holds, most used first, at most `max`. */
-export function byUse(store: Store, terms: string[], max: number): string[] {
+/** `terms` that some event holds (by `count`), most used first, at most `max`. */
+export function byUse(count: DocCount, terms: string[], max: number): string[] {
   return terms
-    .map((t) => [t, docs(store, t)] as const)
+    .map((t) => [t, count(t)] as const)
     .filter(([, d]) => d > 0)
     .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
     .slice(0, max)
