@@ -60,7 +60,7 @@ export function adjacentPairs(
     }
     return [...set.values()];
   });
-  const { sql, args } = filterSql({ ...f, sessionIds: ids });
+  const { sql, args } = filterSql({ ...f, sessionIds: ids }, "fts");
   for (let i = 0; i + 1 < forms.length && out.length < MAX_PAIRS; i++) {
     const phrases = forms[i].flatMap((a) => forms[i + 1].map((b) => ftsTerm([...a, ...b])));
     if (!phrases.length) continue;
