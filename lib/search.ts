@@ -20,7 +20,8 @@
  * (only those are listed), else ranked by relevance.
  * A quoted phrase matches contiguously at every tier or not at all. A query
  * equal (or nearly) to a prompt a person typed ranks those sessions first
- * (lib/search/prompt.ts), whatever the tier.
+ * (lib/search/prompt.ts), whatever the tier; then the sessions whose title
+ * holds every word of the query (lib/search/title.ts: titles are no events).
  * Time words in the query rank, never filter; sessions of excluded projects
  * are left out, those of throwaway projects rank at half weight (or are left
  * out with `hideThrowaway`).
@@ -40,6 +41,7 @@ import { type Ablation, withAblation } from "./search/rank.ts";
 import { fillSnippets, finish } from "./search/results.ts";
 import { ladder } from "./search/ladder.ts";
 import { liftPrompts, typedPrompts } from "./search/prompt.ts";
+import { liftTitled, titledSessions } from "./search/title.ts";
 
 /** Options of a search. */
 export interface SearchOptions {
@@ -216,9 +218,11 @@ function run(store: Store, query: string, o: SearchOptions): SearchResult {
   const { scores, alts, changes } = lad;
   let tier: Tier = lad.tier;
   if (tier !== "error" && tier !== "none") rescore(stats, cache, scores, alts, f, lad.weights);
+  const titled = titledSessions(store, parsed, f, rootOf);
+  liftTitled(scores, titled);
   const prompts = typedPrompts(store, query, f, rootOf);
   liftPrompts(scores, prompts);
-  if (prompts.size && (tier === "relevance" || tier === "none")) tier = "exact";
+  if ((prompts.size || titled.size) && (tier === "relevance" || tier === "none")) tier = "exact";
   const results = finish(store, cache, scores, tier, o, now, parsed.time, limit);
   if (tier === "exact" && results.length && results.every((r) => r.spread)) tier = "session";
   fillSnippets(store, results, o.snippets ?? 3, (t) => snippet(t, alts));

@@ -218,6 +218,11 @@ export function searchJson(d: SearchData): Record<string, unknown> {
   };
 }
 
+/** `3 hits`; a session found by its title alone (lib/search/title.ts) says so. */
+function hitsOf(n: number): string {
+  return n ? `${n} hit${n === 1 ? "" : "s"}` : "title";
+}
+
 /** The results as text, a header line and snippets each (colour on a terminal). */
 export function searchText(d: SearchData, io: Pick<IO, "isTTY" | "env">): string {
   const c = colors(io);
@@ -231,7 +236,7 @@ export function searchText(d: SearchData, io: Pick<IO, "isTTY" | "env">): string
     out.push(
       `${c.cyan(refOf(d, r))}  ${c.bold(r.harness)}  ${fmtTime(r.updated ?? r.started)}  ${
         tilde(r.project, io.env.home)
-      }  ${c.dim(`${r.hits} hit${r.hits === 1 ? "" : "s"}`)}${marks ? `  ${marks}` : ""}`,
+      }  ${c.dim(hitsOf(r.hits))}${marks ? `  ${marks}` : ""}`,
     );
     if (r.title) out.push(`  ${oneLine(r.title, 100)}`);
     for (const s of r.snippets) {

@@ -11,11 +11,12 @@
  * each term's best event × 0.7.
  * Session multipliers: a note (harness `deja`) ×2, a session that gave up
  * (its last word is giving up, after any conclusion) ×0.6, a throwaway
- * project ×0.5, a gentle recency decay `0.8 + 0.2·e^(−age in days / 60)`
- * (×0.98 a week old, ×0.92 a month, ×0.80 a year: a tie-breaker, measured on
+ * project ×0.5, a gentle recency decay `0.85 + 0.15·e^(−age in days / 60)`
+ * (×0.98 a week old, ×0.94 a month, ×0.85 a year: a tie-breaker, measured on
  * the recall benchmark where a steeper `1 / (1 + 0.1·log2(1 + days))` cost
- * questions a quarter of their hits), and time words in the query (×1.5
- * inside the window, falling outside it).
+ * questions a quarter of their hits, and `0.8 + 0.2·e^(…)` still let a
+ * session five days old beat a better match six weeks old), and time words in
+ * the query (×1.5 inside the window, falling outside it).
  *
  * @module
  */
@@ -63,6 +64,8 @@ export const ABLATE = {
   sessionIdf: false,
   /** A pasted dump counts as one event, not as its lines, in a session's length. */
   pasteLength: false,
+  /** Adjacent query words held adjacent count for nothing more (lib/search/adjacent.ts). */
+  adjacent: false,
 };
 /** A name of {@link ABLATE}. */
 export type Ablation = keyof typeof ABLATE;
@@ -167,7 +170,7 @@ export function sessionMultiplier(f: SessionFacts, now: number, time?: TimeHint)
   const last = f.updated ?? f.started;
   if (last && !ABLATE.recency) {
     const days = Math.max(0, (now - last) / 86400e3);
-    m *= 0.8 + 0.2 * Math.exp(-days / 60);
+    m *= 0.85 + 0.15 * Math.exp(-days / 60);
   }
   if (time) m *= timeFit(time, f.started ?? last ?? 0, last ?? f.started ?? 0);
   return m;

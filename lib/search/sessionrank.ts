@@ -17,7 +17,10 @@
  * ×1.5 when one event holds every term: proximity). The IDF of a word as
  * typed counts sessions, not events: the frame of a question (`fix`, `root
  * cause`, `change`, `issue`), which nearly every session says once, weighs
- * next to nothing beside the component a few sessions keep naming.
+ * next to nothing beside the component a few sessions keep naming. Two query
+ * words side by side that an event holds side by side (any form: `time out`,
+ * `times out`) count as one more term at a fraction of a word's weight
+ * (lib/search/adjacent.ts).
  *
  * @module
  */
@@ -28,6 +31,7 @@ import { type Filters, filterSql } from "./retrieve.ts";
 import { ABLATE, eventWeight, type SessionScore } from "./rank.ts";
 import type { SessionCache } from "./sessions.ts";
 import type { TermStats } from "./expand.ts";
+import { adjacentPairs, PAIR_WEIGHT } from "./adjacent.ts";
 
 const K1 = 1.2;
 const B = 0.75;
@@ -157,6 +161,8 @@ export function rescore(
       pasted.set(root, (pasted.get(root) ?? 0) + r.n);
     }
   }
+  // Adjacent query words held adjacent: one more term each, at a fraction of a word's weight.
+  const pairs = ABLATE.adjacent ? [] : adjacentPairs(stats, alts, [...ids], f, rootOf, weights);
   let floor = Infinity;
   for (const s of top) {
     const len = Math.max(1, cache.eventsUnder(s.sessionId) + (pasted.get(s.sessionId) ?? 0));
@@ -165,6 +171,13 @@ export function rescore(
       const tf = wtf[ti].get(s.sessionId) ?? 0;
       if (tf > 0) sc += idf[ti] * (tf * (K1 + 1)) / (tf + K1 * (1 - B + B * len / avg));
     });
+    for (const p of pairs) {
+      const tf = p.tf.get(s.sessionId) ?? 0;
+      if (tf > 0) {
+        sc += PAIR_WEIGHT * bm25Idf(sessions, p.df) * (tf * (K1 + 1)) /
+          (tf + K1 * (1 - B + B * len / avg));
+      }
+    }
     const share = ABLATE.proximity ? 0 : s.spread ? (together.get(s.sessionId) ?? 0) : 1;
     s.score = sc * (1 + (TOGETHER - 1) * share * share);
     if (s.score < floor) floor = s.score;

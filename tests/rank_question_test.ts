@@ -1,0 +1,78 @@
+/**
+ * Ranking of questions (issue 15): two words typed side by side that a session
+ * also holds side by side, in any of their forms, and recency as a tie-breaker
+ * that does not overturn a better match. Found on the recall benchmark's
+ * `question` kind (`deno task bench:recall`), where both decided near-ties.
+ */
+import { assert, assertEquals } from "./_assert.ts";
+import { search } from "../lib/search.ts";
+import { sessionMultiplier } from "../lib/search/rank.ts";
+import { memIndex, type MemSession } from "./_search_fixture.ts";
+
+const DAY = 86400e3;
+const NOW = Date.parse("2026-11-10T12:00:00Z");
+const filler = (n: number, seed: string) =>
+  Array.from({ length: n }, (_, i) => `step ${seed} ${i}: we tidied some unrelated code here`);
+
+Deno.test("ranking lifts the session holding two adjacent query words side by side (times out ~ time out)", async () => {
+  const at = NOW - 2 * DAY;
+  // `apart` names the indexer more often and holds `time` and `out` — in different turns.
+  const apart: MemSession = {
+    id: "apart",
+    at,
+    events: [
+      ["user", "the search indexer deadlocks during migrations"],
+      ["assistant", "the indexer takes a lock on the search table"],
+      ["assistant", "the indexer waits on the migration"],
+      ["tool_result", "indexer lock held, search blocked"],
+      ["assistant", "this will take some time to untangle"],
+      ["user", "lay the indexer lock out before the migration"],
+      ["assistant", "fixed: the indexer releases its lock first"],
+    ],
+  };
+  const phrase: MemSession = {
+    id: "phrase",
+    at,
+    events: [
+      ["user", "the search indexer times out under load"],
+      ...filler(3, "p").map((t): ["assistant", string] => ["assistant", t]),
+      ["assistant", "it has no time budget per batch"],
+      ["assistant", "fixed: the indexer flushes every 500 documents"],
+    ],
+  };
+  // Other work, so the frame words (`fix`, `time`) are common and the component is not.
+  const others: MemSession[] = Array.from({ length: 10 }, (_, i) => ({
+    id: `other${i}`,
+    at,
+    events: [
+      ["user", `the ledger${i} export is slow`],
+      ["assistant", `it spends its time in ledger${i} rounding`],
+      ["assistant", `fixed: ledger${i} rounds once`],
+    ],
+  }));
+  const ix = await memIndex([apart, phrase, ...others]);
+  const s = ix.open();
+  try {
+    const q = "how did we fix the search indexer that would time out?";
+    const order = (o = {}) => search(s, q, { now: NOW, ...o }).results.map((r) => r.id);
+    assertEquals(order(), ["phrase", "apart"]);
+    assertEquals(order({ ablate: ["adjacent"] }), ["apart", "phrase"]);
+  } finally {
+    s.close();
+    ix.cleanup();
+  }
+});
+
+Deno.test("ranking by recency costs a two-month-old session under a tenth against yesterday's", () => {
+  const facts = (daysAgo: number) => ({
+    harness: "mem",
+    started: NOW - daysAgo * DAY,
+    updated: NOW - daysAgo * DAY,
+    gaveUp: false,
+    throwaway: false,
+  });
+  const ratio = sessionMultiplier(facts(60), NOW) / sessionMultiplier(facts(1), NOW);
+  assert(ratio > 0.9, `a session 59 days older ranks at ×${ratio.toFixed(3)}`);
+  // Still a tie-breaker: the newer of two equal sessions comes first.
+  assert(ratio < 1);
+});

@@ -1,0 +1,129 @@
+/**
+ * Titles are searchable (issue 15): a session's title (Claude Code's
+ * `custom-title`, a harness summary) lives in the sessions table, not in the
+ * full-text index, and a person who remembers a session by its name searches
+ * for it — as a quoted phrase or as its words. Through the CLI in-process, on a
+ * Claude Code store.
+ */
+import { assertEquals, assertStringIncludes } from "./_assert.ts";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { main } from "../main.ts";
+import type { IO } from "../core/runtime.ts";
+import { testEnv } from "./_fixture.ts";
+import { tempDir } from "./_tmp.ts";
+import { search } from "../lib/search.ts";
+import { memIndex } from "./_search_fixture.ts";
+
+function run(args: string[], vars: Record<string, string>) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const io: IO = {
+    args,
+    env: testEnv(vars.HOME, vars),
+    cwd: "/",
+    out: (t) => out.push(t),
+    err: (t) => err.push(t),
+    isTTY: false,
+    errTTY: false,
+    readStdin: () => Promise.resolve(""),
+  };
+  return { io, out, err };
+}
+
+const TITLED = "cccccccc-3333-4333-8333-333333333333";
+const OTHER = "dddddddd-4444-4444-8444-444444444444";
+
+/** A titled session whose events never say its title, and one that names the words apart. */
+function store(): Record<string, string> {
+  const dir = tempDir("deja-title-");
+  const proj = join(dir, "claude", "-w-web");
+  mkdirSync(proj, { recursive: true });
+  const line = (sid: string, i: number, role: "user" | "assistant", text: string) =>
+    JSON.stringify({
+      type: role,
+      sessionId: sid,
+      cwd: "/w/web",
+      timestamp: `2026-11-01T10:0${i}:00Z`,
+      uuid: `${sid}-${i}`,
+      message: role === "user"
+        ? { role: "user", content: text }
+        : { id: `m${i}`, role: "assistant", content: [{ type: "text", text }] },
+    });
+  writeFileSync(
+    join(proj, `${TITLED}.jsonl`),
+    [
+      JSON.stringify({
+        type: "custom-title",
+        customTitle: "Fix login redirect loop",
+        sessionId: TITLED,
+      }),
+      line(TITLED, 1, "user", "after sign-in the browser bounces between two pages forever"),
+      line(
+        TITLED,
+        2,
+        "assistant",
+        "The callback URL pointed back at the guard; it now keeps the target.",
+      ),
+    ].join("\n") + "\n",
+  );
+  writeFileSync(
+    join(proj, `${OTHER}.jsonl`),
+    [
+      line(OTHER, 1, "user", "fix the event loop lag in the worker"),
+      line(OTHER, 2, "assistant", "login is unaffected; the redirect stays as it was"),
+    ].join("\n") + "\n",
+  );
+  return {
+    HOME: join(dir, "home"),
+    DEJA_HOME: join(dir, "deja"),
+    DEJA_CLAUDE_ROOT: join(dir, "claude"),
+    DEJA_NO_REFRESH: "1",
+  };
+}
+
+Deno.test("search finds a session by a quoted phrase of its title, which no event holds", async () => {
+  const vars = store();
+  assertEquals(await main(run(["index", "--quiet"], vars).io), 0);
+  const r = run(["search", "--json", '"Fix login redirect loop"'], vars);
+  assertEquals(await main(r.io), 0, r.err.join(""));
+  const doc = JSON.parse(r.out.join(""));
+  assertEquals(doc.tier, "exact");
+  assertEquals(doc.nothing_matched, false);
+  assertEquals(doc.results.map((x: { id: string }) => x.id), [TITLED]);
+  const text = run(["search", '"Fix login redirect loop"'], vars);
+  assertEquals(await main(text.io), 0);
+  assertStringIncludes(text.out.join(""), "  title\n  Fix login redirect loop");
+  // A phrase the title holds only in another order is no match.
+  assertEquals(await main(run(["search", '"redirect login loop"'], vars).io), 1);
+});
+
+Deno.test("search ranks first the session whose title holds every word typed", async () => {
+  const vars = store();
+  await main(run(["index", "--quiet"], vars).io);
+  const r = run(["search", "fix", "login", "redirect", "loop"], vars);
+  assertEquals(await main(r.io), 0, r.err.join("") + r.out.join(""));
+  const text = r.out.join("");
+  assertStringIncludes(text, TITLED.slice(0, 8));
+  assertEquals(text.indexOf(TITLED.slice(0, 8)) < text.indexOf(OTHER.slice(0, 8)), true, text);
+});
+
+Deno.test("a title match keeps the search's filters (project, harness, event kinds) and folds case and accents", async () => {
+  const ix = await memIndex([
+    { id: "titled", project: "/w/app", title: "Rotate signing keys", events: [["user", "go"]] },
+    { id: "accented", title: "Crash in the Café menü", events: [["user", "go"]] },
+  ]);
+  const s = ix.open();
+  try {
+    const ids = (o = {}) => search(s, "rotate signing keys", o).results.map((r) => r.id);
+    assertEquals(ids(), ["titled"]);
+    assertEquals(ids({ project: "/w/other" }), []);
+    assertEquals(ids({ harness: ["codex"] }), []);
+    assertEquals(ids({ kinds: ["assistant"] }), []);
+    // Folded as the index folds words: case and Latin diacritics.
+    assertEquals(search(s, "cafe MENU crash").results.map((r) => r.id), ["accented"]);
+  } finally {
+    s.close();
+    ix.cleanup();
+  }
+});
