@@ -30,7 +30,10 @@ import {
   Store,
 } from "./store.ts";
 import { dataDir } from "../core/paths.ts";
-import { SourceWriter, type WriteMode } from "./ingest.ts";
+import { type Loss, SourceWriter, type WriteMode } from "./ingest.ts";
+import type { PreparedChunk } from "./prepare.ts";
+import { damageIn } from "./skips.ts";
+import { plural } from "../core/text.ts";
 import { ParsePool, type ParseRun, prepared } from "./parse_pool.ts";
 import { redactDeep } from "./redact.ts";
 import { dropExcluded, makeGate, setGate } from "./forget/gate.ts";
@@ -432,6 +435,8 @@ interface SourceOutcome {
 /** A source to read: what its pass starts from, and its parse, started. */
 interface SourcePlan {
   src: SourceRef;
+  /** Its parser (a damaged store is read again, see writeSource). */
+  parser: Parser;
   prev: SourceRow | undefined;
   size: number;
   mtime: number;
@@ -551,6 +556,7 @@ async function planSource(
     : { [Symbol.asyncIterator]: () => prepared(parser.parse(src, ctx), label), cancel() {} };
   return {
     src,
+    parser,
     prev,
     size,
     mtime,
@@ -570,7 +576,9 @@ async function planSource(
 
 /** Writes a planned source in one transaction: its sessions, then its stamp. */
 async function writeSource(store: Store, plan: SourcePlan): Promise<SourceOutcome> {
-  const { src, prev, size, mtime, comps, offset, since, mode, hash, ctx, label } = plan;
+  const { src, prev, size, mtime, comps, offset, since, mode, hash, label } = plan;
+  let ctx = plan.ctx;
+  const examples: string[] = [];
   const none: SourceOutcome = { read: false, sessions: 0, events: 0, skipped: {} };
   try {
     store.db.exec("BEGIN IMMEDIATE");
@@ -585,15 +593,31 @@ async function writeSource(store: Store, plan: SourcePlan): Promise<SourceOutcom
   try {
     // Read whole: the same sessions indexed under another of their paths go first.
     if (mode !== "append") { for (const other of src.supersedes ?? []) dropSource(store, other); }
-    writer = new SourceWriter(store, src.path, mode);
-    parsing = true;
-    for await (const chunk of plan.chunks) {
-      parsing = false;
-      writer.write(chunk);
+    const pass = async (chunks: AsyncIterable<PreparedChunk>, keep?: Set<string>) => {
+      writer = new SourceWriter(store, src.path, mode, keep);
       parsing = true;
+      for await (const chunk of chunks) {
+        parsing = false;
+        writer.write(chunk);
+        parsing = true;
+      }
+      parsing = false;
+      writer.finish();
+      return writer;
+    };
+    store.db.exec("SAVEPOINT pass");
+    writer = await pass(plan.chunks);
+    // A damaged store's read replaces no session with less than the index held: read again,
+    // keeping those sessions as they are (an undamaged read replaces them as the store says).
+    const losses = src.kind !== "append" && damageIn(ctx.counts) ? writer.losses() : [];
+    if (losses.length) {
+      store.db.exec("ROLLBACK TO pass");
+      resetVocabCache(store);
+      ctx = new SourceCtx(ctx.env, offset, undefined, since);
+      writer = await pass(prepared(plan.parser.parse(src, ctx), label), keyed(losses));
+      examples.unshift(keptNote(src.path, losses));
     }
-    parsing = false;
-    writer.finish();
+    store.db.exec("RELEASE pass");
     if (label) Q.setOriginOfSource.run(store, { origin: label.origin, source: src.path });
     if (mode !== "append") Q.clearRedactions.run(store, { source: src.path });
     for (const [kind, count] of Object.entries(writer.redactions)) {
@@ -617,7 +641,10 @@ async function writeSource(store: Store, plan: SourcePlan): Promise<SourceOutcom
       state: ctx.endState === undefined ? null : JSON.stringify(redactDeep(ctx.endState, {})),
       watermark: ctx.endWatermark ?? since,
       hash,
-      skipped: { counts, examples: mergeExamples(plan.prevExamples, ctx.examples) },
+      skipped: {
+        counts,
+        examples: [...examples, ...mergeExamples(plan.prevExamples, ctx.examples)],
+      },
       drift: JSON.stringify(drift),
     });
     store.db.exec("COMMIT");
@@ -639,6 +666,25 @@ async function writeSource(store: Store, plan: SourcePlan): Promise<SourceOutcom
   } finally {
     plan.chunks.cancel(); // a writer that stopped early: the parse is stopped too
   }
+}
+
+/** Loss keys as a set. */
+function keyed(losses: Loss[]): Set<string> {
+  return new Set(losses.map((l) => l.key));
+}
+
+/**
+ * What `deja sources --verbose` says of a damaged read that kept sessions:
+ * `read partly at <path>: kept what the index held of 1 session …: a179a6fe (4 events; read now 0)`.
+ */
+export function keptNote(path: string, losses: Loss[]): string {
+  const list = losses.slice(0, 3).map((l) =>
+    `${l.id.slice(0, 8)} (${l.before} events; read now ${l.after})`
+  );
+  if (losses.length > 3) list.push(`${losses.length - 3} more`);
+  return `read partly at ${path}: damaged, so the index kept what it held of ${
+    plural(losses.length, "session")
+  } this read returned shorter or not at all: ${list.join(", ")}`;
 }
 
 function recordError(
