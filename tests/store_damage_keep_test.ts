@@ -134,3 +134,65 @@ Deno.test("a healthy store whose session lost messages replaces it as before", a
     w.cleanup();
   }
 });
+
+Deno.test("a whole JSON document damaged in one message keeps the session's indexed events", async () => {
+  const dir = tempDir("deja-doc-damage-");
+  try {
+    const chats = join(dir, "gemini", "tmp", "proj", "chats");
+    mkdirSync(chats, { recursive: true });
+    const file = join(chats, "session-2026-11-24T12-00-e5b4a6f8.json");
+    const messages = Array.from({ length: 4 }, (_, i) => ({
+      id: `m${i}`,
+      timestamp: `2026-11-24T12:00:0${i}.000Z`,
+      type: i % 2 ? "gemini" : "user",
+      content: i % 2
+        ? `answer ${i} about the harbour`
+        : [{ text: `question ${i} about the harbour` }],
+    }));
+    writeFileSync(
+      file,
+      JSON.stringify(
+        {
+          sessionId: "e5b4a6f8-5555-4e6f-9a7b-4c5d6e7f8091",
+          startTime: "2026-11-24T12:00:00.000Z",
+          lastUpdated: "2026-11-24T12:00:30.000Z",
+          messages,
+        },
+        null,
+        2,
+      ),
+    );
+    const vars = {
+      HOME: join(dir, "home"),
+      DEJA_HOME: join(dir, "deja"),
+      DEJA_GEMINI_ROOT: join(dir, "gemini"),
+      XDG_DATA_HOME: join(dir, "xdg"),
+      XDG_CONFIG_HOME: join(dir, "xdg"),
+      XDG_STATE_HOME: join(dir, "xdg"),
+      DEJA_NO_REFRESH: "1",
+      TZ: "UTC",
+    };
+    const events = () => {
+      const idx = new DatabaseSync(join(vars.DEJA_HOME, "index.db"), { readOnly: true });
+      try {
+        return (idx.prepare("SELECT events FROM sessions").all() as Array<{ events: number }>)
+          .map((r) => r.events);
+      } finally {
+        idx.close();
+      }
+    };
+    assertEquals((await run(["index", "--quiet"], vars)).code, 0);
+    assertEquals(events(), [4]);
+    // Bytes of the third message overwritten (a disk or a copy gone wrong).
+    const text = readFileSync(file, "utf8");
+    const at = text.indexOf('"id": "m2"');
+    writeFileSync(file, text.slice(0, at) + "\u0000".repeat(20) + text.slice(at + 20));
+    const r = await run(["index"], vars);
+    assertEquals(r.code, 0, r.err);
+    assertStringIncludes(r.out + r.err, "malformed_json");
+    assertEquals(events(), [4]);
+    assertStringIncludes((await run(["sources", "--verbose"], vars)).out, "read partly at ");
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
