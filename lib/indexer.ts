@@ -30,10 +30,9 @@ import {
   Store,
 } from "./store.ts";
 import { dataDir } from "../core/paths.ts";
-import { type Loss, SourceWriter, type WriteMode } from "./ingest.ts";
+import { keptNote, SourceWriter, type WriteMode } from "./ingest.ts";
 import type { PreparedChunk } from "./prepare.ts";
 import { damageIn } from "./skips.ts";
-import { plural } from "../core/text.ts";
 import { ParsePool, type ParseRun, prepared } from "./parse_pool.ts";
 import { redactDeep } from "./redact.ts";
 import { dropExcluded, makeGate, setGate } from "./forget/gate.ts";
@@ -591,9 +590,9 @@ async function writeSource(store: Store, plan: SourcePlan): Promise<SourceOutcom
   // Whether an error came from the harness store (the parser) or from the index (the writer).
   let parsing = false;
   try {
-    // Read whole: the same sessions indexed under another of their paths go first.
-    if (mode !== "append") { for (const other of src.supersedes ?? []) dropSource(store, other); }
     const pass = async (chunks: AsyncIterable<PreparedChunk>, keep?: Set<string>) => {
+      // Read whole: the same sessions indexed under another of their paths go first.
+      if (mode !== "append") { for (const other of src.supersedes ?? []) dropSource(store, other); }
       writer = new SourceWriter(store, src.path, mode, keep);
       parsing = true;
       for await (const chunk of chunks) {
@@ -605,19 +604,19 @@ async function writeSource(store: Store, plan: SourcePlan): Promise<SourceOutcom
       writer.finish();
       return writer;
     };
-    store.db.exec("SAVEPOINT pass");
     writer = await pass(plan.chunks);
     // A damaged store's read replaces no session with less than the index held: read again,
     // keeping those sessions as they are (an undamaged read replaces them as the store says).
     const losses = src.kind !== "append" && damageIn(ctx.counts) ? writer.losses() : [];
     if (losses.length) {
-      store.db.exec("ROLLBACK TO pass");
+      store.db.exec("ROLLBACK");
       resetVocabCache(store);
+      store.db.exec("BEGIN IMMEDIATE");
       ctx = new SourceCtx(ctx.env, offset, undefined, since);
-      writer = await pass(prepared(plan.parser.parse(src, ctx), label), keyed(losses));
+      const keep = new Set(losses.map((l) => l.key));
+      writer = await pass(prepared(plan.parser.parse(src, ctx), label), keep);
       examples.unshift(keptNote(src.path, losses));
     }
-    store.db.exec("RELEASE pass");
     if (label) Q.setOriginOfSource.run(store, { origin: label.origin, source: src.path });
     if (mode !== "append") Q.clearRedactions.run(store, { source: src.path });
     for (const [kind, count] of Object.entries(writer.redactions)) {
@@ -666,25 +665,6 @@ async function writeSource(store: Store, plan: SourcePlan): Promise<SourceOutcom
   } finally {
     plan.chunks.cancel(); // a writer that stopped early: the parse is stopped too
   }
-}
-
-/** Loss keys as a set. */
-function keyed(losses: Loss[]): Set<string> {
-  return new Set(losses.map((l) => l.key));
-}
-
-/**
- * What `deja sources --verbose` says of a damaged read that kept sessions:
- * `read partly at <path>: kept what the index held of 1 session …: a179a6fe (4 events; read now 0)`.
- */
-export function keptNote(path: string, losses: Loss[]): string {
-  const list = losses.slice(0, 3).map((l) =>
-    `${l.id.slice(0, 8)} (${l.before} events; read now ${l.after})`
-  );
-  if (losses.length > 3) list.push(`${losses.length - 3} more`);
-  return `read partly at ${path}: damaged, so the index kept what it held of ${
-    plural(losses.length, "session")
-  } this read returned shorter or not at all: ${list.join(", ")}`;
 }
 
 function recordError(

@@ -15,6 +15,7 @@ import type { PreparedChunk, PreparedEvent } from "./prepare.ts";
 import { VocabWriter } from "./search/vocab.ts";
 import { gateOf } from "./forget/gate.ts";
 import { recordExcluded } from "./forget/exclusions.ts";
+import { plural } from "../core/text.ts";
 
 export { cap, MAX_RESULT, MAX_SPAN, MAX_TEXT } from "./prepare.ts";
 
@@ -37,6 +38,21 @@ export interface Loss {
   before: number;
   /** Events this pass read (0 when the read did not return the session). */
   after: number;
+}
+
+/**
+ * What `deja sources --verbose` says of a damaged read that kept sessions:
+ * `read partly at <path>: damaged, so the index kept what it held of 1 session
+ * this read returned shorter or not at all: a179a6fe (4 events; read now 0)`.
+ */
+export function keptNote(path: string, losses: Loss[]): string {
+  const list = losses.slice(0, 3).map((l) =>
+    `${l.id.slice(0, 8)} (${l.before} events; read now ${l.after})`
+  );
+  if (losses.length > 3) list.push(`${losses.length - 3} more`);
+  return `read partly at ${path}: damaged, so the index kept what it held of ${
+    plural(losses.length, "session")
+  } this read returned shorter or not at all: ${list.join(", ")}`;
 }
 
 /** Event keys a pass remembers per session before it looks them up instead (memory bound). */
