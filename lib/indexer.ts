@@ -30,7 +30,9 @@ import {
   Store,
 } from "./store.ts";
 import { dataDir } from "../core/paths.ts";
-import { SourceWriter, type WriteMode } from "./ingest.ts";
+import { keptNote, SourceWriter, type WriteMode } from "./ingest.ts";
+import type { PreparedChunk } from "./prepare.ts";
+import { damageIn } from "./skips.ts";
 import { ParsePool, type ParseRun, prepared } from "./parse_pool.ts";
 import { redactDeep } from "./redact.ts";
 import { dropExcluded, makeGate, setGate } from "./forget/gate.ts";
@@ -432,6 +434,8 @@ interface SourceOutcome {
 /** A source to read: what its pass starts from, and its parse, started. */
 interface SourcePlan {
   src: SourceRef;
+  /** Its parser (a damaged store is read again, see writeSource). */
+  parser: Parser;
   prev: SourceRow | undefined;
   size: number;
   mtime: number;
@@ -551,6 +555,7 @@ async function planSource(
     : { [Symbol.asyncIterator]: () => prepared(parser.parse(src, ctx), label), cancel() {} };
   return {
     src,
+    parser,
     prev,
     size,
     mtime,
@@ -570,7 +575,9 @@ async function planSource(
 
 /** Writes a planned source in one transaction: its sessions, then its stamp. */
 async function writeSource(store: Store, plan: SourcePlan): Promise<SourceOutcome> {
-  const { src, prev, size, mtime, comps, offset, since, mode, hash, ctx, label } = plan;
+  const { src, prev, size, mtime, comps, offset, since, mode, hash, label } = plan;
+  let ctx = plan.ctx;
+  const examples: string[] = [];
   const none: SourceOutcome = { read: false, sessions: 0, events: 0, skipped: {} };
   try {
     store.db.exec("BEGIN IMMEDIATE");
@@ -583,17 +590,33 @@ async function writeSource(store: Store, plan: SourcePlan): Promise<SourceOutcom
   // Whether an error came from the harness store (the parser) or from the index (the writer).
   let parsing = false;
   try {
-    // Read whole: the same sessions indexed under another of their paths go first.
-    if (mode !== "append") { for (const other of src.supersedes ?? []) dropSource(store, other); }
-    writer = new SourceWriter(store, src.path, mode);
-    parsing = true;
-    for await (const chunk of plan.chunks) {
-      parsing = false;
-      writer.write(chunk);
+    const pass = async (chunks: AsyncIterable<PreparedChunk>, keep?: Set<string>) => {
+      // Read whole: the same sessions indexed under another of their paths go first.
+      if (mode !== "append") { for (const other of src.supersedes ?? []) dropSource(store, other); }
+      writer = new SourceWriter(store, src.path, mode, keep);
       parsing = true;
+      for await (const chunk of chunks) {
+        parsing = false;
+        writer.write(chunk);
+        parsing = true;
+      }
+      parsing = false;
+      writer.finish();
+      return writer;
+    };
+    writer = await pass(plan.chunks);
+    // A damaged store's read replaces no session with less than the index held: read again,
+    // keeping those sessions as they are (an undamaged read replaces them as the store says).
+    const losses = src.kind !== "append" && damageIn(ctx.counts) ? writer.losses() : [];
+    if (losses.length) {
+      store.db.exec("ROLLBACK");
+      resetVocabCache(store);
+      store.db.exec("BEGIN IMMEDIATE");
+      ctx = new SourceCtx(ctx.env, offset, undefined, since);
+      const keep = new Set(losses.map((l) => l.key));
+      writer = await pass(prepared(plan.parser.parse(src, ctx), label), keep);
+      examples.unshift(keptNote(src.path, losses));
     }
-    parsing = false;
-    writer.finish();
     if (label) Q.setOriginOfSource.run(store, { origin: label.origin, source: src.path });
     if (mode !== "append") Q.clearRedactions.run(store, { source: src.path });
     for (const [kind, count] of Object.entries(writer.redactions)) {
@@ -617,7 +640,10 @@ async function writeSource(store: Store, plan: SourcePlan): Promise<SourceOutcom
       state: ctx.endState === undefined ? null : JSON.stringify(redactDeep(ctx.endState, {})),
       watermark: ctx.endWatermark ?? since,
       hash,
-      skipped: { counts, examples: mergeExamples(plan.prevExamples, ctx.examples) },
+      skipped: {
+        counts,
+        examples: [...examples, ...mergeExamples(plan.prevExamples, ctx.examples)],
+      },
       drift: JSON.stringify(drift),
     });
     store.db.exec("COMMIT");

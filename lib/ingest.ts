@@ -15,6 +15,7 @@ import type { PreparedChunk, PreparedEvent } from "./prepare.ts";
 import { VocabWriter } from "./search/vocab.ts";
 import { gateOf } from "./forget/gate.ts";
 import { recordExcluded } from "./forget/exclusions.ts";
+import { plural } from "../core/text.ts";
 
 export { cap, MAX_RESULT, MAX_SPAN, MAX_TEXT } from "./prepare.ts";
 
@@ -26,6 +27,33 @@ export type WriteMode =
   | "append"
   /** Each session yielded is complete: its old events are replaced. */
   | "sessions";
+
+/** A session a pass would leave with less than the index held before it (see {@link SourceWriter.losses}). */
+export interface Loss {
+  /** `harness\u0000native id`, as {@link SourceWriter} keys sessions. */
+  key: string;
+  /** The harness's own session id. */
+  id: string;
+  /** Events the index held before this pass. */
+  before: number;
+  /** Events this pass read (0 when the read did not return the session). */
+  after: number;
+}
+
+/**
+ * What `deja sources --verbose` says of a damaged read that kept sessions:
+ * `read partly at <path>: damaged, so the index kept what it held of 1 session
+ * this read returned shorter or not at all: a179a6fe (4 events; read now 0)`.
+ */
+export function keptNote(path: string, losses: Loss[]): string {
+  const list = losses.slice(0, 3).map((l) =>
+    `${l.id.slice(0, 8)} (${l.before} events; read now ${l.after})`
+  );
+  if (losses.length > 3) list.push(`${losses.length - 3} more`);
+  return `read partly at ${path}: damaged, so the index kept what it held of ${
+    plural(losses.length, "session")
+  } this read returned shorter or not at all: ${list.join(", ")}`;
+}
 
 /** Event keys a pass remembers per session before it looks them up instead (memory bound). */
 export const MAX_FRESH_KEYS = 100_000;
@@ -59,14 +87,45 @@ export class SourceWriter {
   events = 0;
   /** The first event inserted since events_fts last caught up (Q.ftsFrom), if any. */
   private ftsPending?: number;
+  /** Sessions this pass replaces: key -> their id and event count before it. */
+  private before = new Map<string, { id: string; events: number }>();
 
-  constructor(private store: Store, readonly source: string, readonly mode: WriteMode) {
+  /**
+   * @param keep sessions (`harness\u0000native id`) this pass leaves as the index
+   *   holds them: not removed in `full` mode, their chunks not written.
+   */
+  constructor(
+    private store: Store,
+    readonly source: string,
+    readonly mode: WriteMode,
+    keep: ReadonlySet<string> = new Set(),
+  ) {
     this.vocab = new VocabWriter(store);
+    for (const k of keep) this.leftOut.add(k);
     if (mode === "full") {
       for (const { id } of Q.sessionsOfSource.all(store, { source })) {
+        const row = Q.sessionById.get(store, { id });
+        const k = row ? `${row.harness}\u0000${row.native_id}` : "";
+        if (keep.has(k)) continue;
+        if (row) this.before.set(k, { id: row.native_id, events: row.events });
         Q.deleteSession.run(store, { id });
       }
     }
+  }
+
+  /**
+   * After {@link finish}: the sessions this pass replaced with fewer events than
+   * the index held, or (read whole) did not return at all. A read of a damaged
+   * store must not leave these so (lib/indexer.ts reads it again keeping them).
+   */
+  losses(): Loss[] {
+    const out: Loss[] = [];
+    for (const [key, b] of this.before) {
+      const slot = this.slots.get(key);
+      const after = slot ? Q.sessionById.get(this.store, { id: slot.id })?.events ?? 0 : 0;
+      if (after < b.events || !slot) out.push({ key, id: b.id, before: b.events, after });
+    }
+    return out;
   }
 
   /** Writes one prepared session chunk. */
@@ -145,6 +204,7 @@ export class SourceWriter {
     const id = row.id;
     if (!slot) {
       if (this.mode === "sessions" || c.whole) {
+        this.before.set(k, { id: c.id, events: row.events });
         this.indexText();
         Q.deleteSessionEvents.run(st, { session: id });
         slot = { id, nextSeq: 0, fresh: new Set(), results: new Set() };

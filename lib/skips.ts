@@ -23,3 +23,19 @@ export function skipsText(counts: Partial<Record<string, number>>): string {
   };
   return [part("skipped", false), part("repaired", true)].filter(Boolean).join(", ");
 }
+
+/**
+ * Skip reasons that say a store is damaged: pages or records it holds could
+ * not be read. A read reporting one of them replaces no session with less than
+ * the index held (lib/indexer.ts, `SourceWriter.losses` in lib/ingest.ts).
+ */
+export const DAMAGE_REASONS: ReadonlySet<string> = new Set<SkipReason>([
+  "corrupt",
+  "unreadable",
+  "malformed_json",
+]);
+
+/** The first reason in `counts` that says the store is damaged ({@link DAMAGE_REASONS}), if any. */
+export function damageIn(counts: Partial<Record<string, number>>): string | undefined {
+  return Object.keys(counts).find((k) => counts[k] && DAMAGE_REASONS.has(k));
+}

@@ -276,7 +276,9 @@ export function sourcesText(
     if (sk) lines.push(c.yellow(`              ${sk}`));
     for (const x of h.skipped_at) {
       const kept = REPAIRED_REASONS.has(x.slice(0, x.indexOf(" ")));
-      lines.push(c.yellow(`              ${kept ? "repaired" : "skipped"} ${x}`));
+      // A damaged store's read that kept indexed sessions says so itself (lib/indexer.ts keptNote).
+      const verb = x.startsWith("read partly ") ? "" : kept ? "repaired " : "skipped ";
+      lines.push(c.yellow(`              ${verb}${x}`));
     }
     const red = Object.entries(h.redacted).map(([k, v]) => `${v} ${k}`).join(", ");
     if (red) lines.push(c.dim(`              redacted: ${red}`));

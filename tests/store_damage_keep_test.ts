@@ -1,0 +1,198 @@
+/**
+ * A harness store damaged after it was indexed loses nothing the index held
+ * (found on a copy of realdata/crush/mcp-tool-0627.db with 40 KB overwritten:
+ * session a179a6fe went from 4 events to 0 while the skip said "damaged page,
+ * rows unreadable"). A session the damaged read returns shorter, or not at
+ * all, keeps its indexed events and `deja sources --verbose` says the store
+ * was read partly; a healthy store's shrunk session is still replaced.
+ */
+import { assert, assertEquals, assertStringIncludes } from "./_assert.ts";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { DatabaseSync } from "node:sqlite";
+import { main } from "../main.ts";
+import type { IO } from "../core/runtime.ts";
+import { testEnv } from "./_fixture.ts";
+import { tempDir } from "./_tmp.ts";
+
+const PAGE = 4096;
+
+function run(args: string[], vars: Record<string, string>) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const io: IO = {
+    args,
+    env: testEnv(vars.HOME, vars),
+    cwd: vars.HOME,
+    out: (t) => out.push(t),
+    err: (t) => err.push(t),
+    isTTY: false,
+    errTTY: false,
+    readStdin: () => Promise.resolve(""),
+  };
+  return main(io).then((code) => ({ code, out: out.join(""), err: err.join("") }));
+}
+
+/** A Crush world: sessions a and b (2 short messages each), c (6 long ones, `C<n>Z` markers). */
+function world() {
+  const dir = tempDir("deja-store-damage-");
+  const proj = join(dir, "proj");
+  mkdirSync(join(proj, ".crush"), { recursive: true });
+  mkdirSync(join(dir, "crush"), { recursive: true });
+  writeFileSync(
+    join(dir, "crush", "projects.json"),
+    JSON.stringify({ projects: [{ path: proj, data_dir: join(proj, ".crush") }] }),
+  );
+  const path = join(proj, ".crush", "crush.db");
+  const db = new DatabaseSync(path);
+  db.exec(`CREATE TABLE sessions (id TEXT PRIMARY KEY, title TEXT, created_at INTEGER,
+    updated_at INTEGER);
+    CREATE TABLE messages (id TEXT PRIMARY KEY, session_id TEXT, role TEXT, parts TEXT,
+    created_at INTEGER)`);
+  const msg = db.prepare("INSERT INTO messages VALUES (?, ?, ?, ?, ?)");
+  const text = (t: string) => JSON.stringify([{ type: "text", data: { text: t } }]);
+  for (const s of ["a", "b", "c"]) {
+    db.prepare("INSERT INTO sessions VALUES (?, ?, 1000, 1000)").run(`${s.repeat(8)}-s`, s);
+    const n = s === "c" ? 6 : 2;
+    for (let i = 0; i < n; i++) {
+      const body = s === "c" ? `C${i}Z ${"zanzibar harbour ledger ".repeat(70)}` : `${s} turn ${i}`;
+      msg.run(`${s}${i}`, `${s.repeat(8)}-s`, i % 2 ? "assistant" : "user", text(body), 1000 + i);
+    }
+  }
+  db.close();
+  const vars = {
+    HOME: join(dir, "home"),
+    DEJA_HOME: join(dir, "deja"),
+    DEJA_CRUSH_ROOT: join(dir, "crush"),
+    XDG_DATA_HOME: join(dir, "xdg"),
+    XDG_CONFIG_HOME: join(dir, "xdg"),
+    XDG_STATE_HOME: join(dir, "xdg"),
+    CRUSH_GLOBAL_DATA: join(dir, "crush"),
+    CRUSH_GLOBAL_CONFIG: join(dir, "crush"),
+    DEJA_NO_REFRESH: "1",
+    TZ: "UTC",
+  };
+  const counts = () => {
+    const idx = new DatabaseSync(join(vars.DEJA_HOME, "index.db"), { readOnly: true });
+    try {
+      const rows = idx.prepare("SELECT native_id AS id, events FROM sessions ORDER BY native_id")
+        .all() as Array<{ id: string; events: number }>;
+      return Object.fromEntries(rows.map((r) => [r.id.slice(0, 1), r.events]));
+    } finally {
+      idx.close();
+    }
+  };
+  return { path, vars, counts, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** Breaks the b-tree header of every page holding one of session c's messages. */
+function damageSessionC(path: string) {
+  const b = new Uint8Array(readFileSync(path));
+  const text = new TextDecoder("latin1").decode(b);
+  for (let i = 0; i < 6; i++) {
+    const n = Math.floor(text.indexOf(`C${i}Z`) / PAGE);
+    b.fill(0xa5, n * PAGE, n * PAGE + 12);
+  }
+  writeFileSync(path, b);
+}
+
+Deno.test("a session a damaged store returns shorter keeps its indexed events, and sources says the store was read partly", async () => {
+  const w = world();
+  try {
+    assertEquals((await run(["index", "--quiet"], w.vars)).code, 0);
+    assertEquals(w.counts(), { a: 2, b: 2, c: 6 });
+    damageSessionC(w.path);
+    const r = await run(["index"], w.vars);
+    assertEquals(r.code, 0, r.err);
+    assertStringIncludes(r.out + r.err, "corrupt");
+    assertEquals(w.counts(), { a: 2, b: 2, c: 6 });
+    const s = await run(["sources", "--verbose"], w.vars);
+    assertStringIncludes(s.out, "read partly at ");
+    assertStringIncludes(s.out, "cccccccc (6 events; read now ");
+    assert(!/skipped read partly/.test(s.out), s.out);
+    // Read whole (a rebuild) the same: c is not returned whole, so it stays as indexed.
+    assertEquals((await run(["index", "--rebuild", "--quiet"], w.vars)).code, 0);
+    assertEquals(w.counts(), { a: 2, b: 2, c: 6 });
+  } finally {
+    w.cleanup();
+  }
+});
+
+Deno.test("a healthy store whose session lost messages replaces it as before", async () => {
+  const w = world();
+  try {
+    assertEquals((await run(["index", "--quiet"], w.vars)).code, 0);
+    const db = new DatabaseSync(w.path);
+    db.exec("DELETE FROM messages WHERE id IN ('c2', 'c3', 'c4', 'c5')");
+    db.exec("UPDATE sessions SET updated_at = 2000 WHERE id = 'cccccccc-s'");
+    db.close();
+    assertEquals((await run(["index", "--quiet"], w.vars)).code, 0);
+    assertEquals(w.counts(), { a: 2, b: 2, c: 2 });
+    const s = await run(["sources", "--verbose"], w.vars);
+    assert(!s.out.includes("read partly"), s.out);
+  } finally {
+    w.cleanup();
+  }
+});
+
+Deno.test("a whole JSON document damaged in one message keeps the session's indexed events", async () => {
+  const dir = tempDir("deja-doc-damage-");
+  try {
+    const chats = join(dir, "gemini", "tmp", "proj", "chats");
+    mkdirSync(chats, { recursive: true });
+    const file = join(chats, "session-2026-11-24T12-00-e5b4a6f8.json");
+    const messages = Array.from({ length: 4 }, (_, i) => ({
+      id: `m${i}`,
+      timestamp: `2026-11-24T12:00:0${i}.000Z`,
+      type: i % 2 ? "gemini" : "user",
+      content: i % 2
+        ? `answer ${i} about the harbour`
+        : [{ text: `question ${i} about the harbour` }],
+    }));
+    writeFileSync(
+      file,
+      JSON.stringify(
+        {
+          sessionId: "e5b4a6f8-5555-4e6f-9a7b-4c5d6e7f8091",
+          startTime: "2026-11-24T12:00:00.000Z",
+          lastUpdated: "2026-11-24T12:00:30.000Z",
+          messages,
+        },
+        null,
+        2,
+      ),
+    );
+    const vars = {
+      HOME: join(dir, "home"),
+      DEJA_HOME: join(dir, "deja"),
+      DEJA_GEMINI_ROOT: join(dir, "gemini"),
+      XDG_DATA_HOME: join(dir, "xdg"),
+      XDG_CONFIG_HOME: join(dir, "xdg"),
+      XDG_STATE_HOME: join(dir, "xdg"),
+      DEJA_NO_REFRESH: "1",
+      TZ: "UTC",
+    };
+    const events = () => {
+      const idx = new DatabaseSync(join(vars.DEJA_HOME, "index.db"), { readOnly: true });
+      try {
+        return (idx.prepare("SELECT events FROM sessions").all() as Array<{ events: number }>)
+          .map((r) => r.events);
+      } finally {
+        idx.close();
+      }
+    };
+    assertEquals((await run(["index", "--quiet"], vars)).code, 0);
+    assertEquals(events(), [4]);
+    // Bytes of the third message overwritten (a disk or a copy gone wrong).
+    const text = readFileSync(file, "utf8");
+    const at = text.indexOf('"id": "m2"');
+    writeFileSync(file, text.slice(0, at) + "\u0000".repeat(20) + text.slice(at + 20));
+    const r = await run(["index"], vars);
+    assertEquals(r.code, 0, r.err);
+    assertStringIncludes(r.out + r.err, "malformed_json");
+    assertEquals(events(), [4]);
+    assertStringIncludes((await run(["sources", "--verbose"], vars)).out, "read partly at ");
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
