@@ -303,7 +303,7 @@ export function pidAlive(pid: number): boolean {
  * (execve: the same pid, arguments, variables and standard streams) with one
  * whose JavaScriptCore runs without its top optimising tier, FTL
  * (`BUN_JSC_useFTLJIT=0`), for a long batch run such as a first full
- * `deja index`. FTL compiles in background threads for each of the run's
+ * `deja index` or the first index `deja install` builds. FTL compiles in background threads for each of the run's
  * JavaScript heaps (the writer and two parse workers): on the 100 MB bench
  * corpus its compiles cost about 0.6 s of the run's 4.8 s of CPU and bought
  * nothing back (issue 18; the tiers below it stay on). Nothing happens under

@@ -205,6 +205,21 @@ Deno.test("index relaunches without the FTL tier for a first build and a rebuild
   assert(rebuild.stderr.includes("useFTLJIT=false"), rebuild.stderr);
 });
 
+Deno.test("install builds its first index without the FTL tier, and relaunches for nothing else", () => {
+  const env = relaunchEnv();
+  const cwd = env.HOME.replace(/\/home$/, "");
+  const first = runBinary(["install", "claude-auto"], env, cwd);
+  assertEquals(first.code, 0, first.stderr);
+  assert(first.stderr.includes("useFTLJIT=false"), first.stderr);
+  assert(/indexed [1-9]\d* sessions? of 1 harness/.test(first.stderr), first.stderr);
+  assert(first.stdout.includes("claude-auto"), first.stdout);
+  // The index exists now: a second install wires (nothing to change) in the process as started.
+  const again = runBinary(["install", "claude-auto"], env, cwd);
+  assertEquals(again.code, 0, again.stderr);
+  assert(!again.stderr.includes("useFTLJIT=false"), again.stderr);
+  assert(!again.stderr.includes("building the first index"), again.stderr);
+});
+
 Deno.test("index keeps the JSC tier setting its caller chose", () => {
   const env = relaunchEnv({ BUN_JSC_useFTLJIT: "1" });
   const r = runBinary(

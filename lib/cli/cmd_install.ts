@@ -14,7 +14,7 @@ import { printJson } from "./common.ts";
 import { tilde } from "../../core/text.ts";
 import type { Env } from "../../core/model.ts";
 import type { IO } from "../../core/runtime.ts";
-import { selfCommand } from "../../core/runtime.ts";
+import { relaunchForBatch, selfCommand } from "../../core/runtime.ts";
 import type { FileAction } from "../install/files.ts";
 import { launcherPath, writeLauncher } from "../install/launcher.ts";
 import type { WireReport } from "../install/run.ts";
@@ -108,13 +108,14 @@ export function installData(env: Env, args: InstallArgs, self: string[]): Instal
       path: servicePath(env, spec),
     };
   });
+  return { report, services, needsIndex: firstIndexDue(env, args) };
+}
+
+/** Whether `args` would have install build the first index: one is wanted and none exists. */
+function firstIndexDue(env: Env, args: InstallArgs): boolean {
   // A remote-sync service alone needs no local index; the watcher and any target do.
   const wantsIndex = !args.onlyServices || args.services.includes(WATCH);
-  return {
-    report,
-    services,
-    needsIndex: wantsIndex && args.index && !args.json && !existsSync(indexPath(env)),
-  };
+  return wantsIndex && args.index && !args.json && !existsSync(indexPath(env));
 }
 
 /** The `--json` document (docs/json-output.md, `install`). */
@@ -163,6 +164,9 @@ export async function firstIndex(io: IO): Promise<void> {
 
 async function runInstall(a: Args, io: IO): Promise<number> {
   const args = parseInstall(a);
+  // The first index is a long batch run: like `deja index`'s, it runs in a process tuned for
+  // one (core/runtime.ts), started before anything is written so nothing is done twice.
+  if (firstIndexDue(io.env, args)) relaunchForBatch("install");
   const res = installData(io.env, args, selfCommand());
   if (res.report) {
     io.err(refusalText(res.report));
