@@ -111,9 +111,13 @@ async function runCommand(entry: CommandEntry, argv: string[], io: IO): Promise<
   } catch (caught) {
     // Commands open no SQLite file but the index (harness stores are read by `index`, which
     // reports their damage per store): a corruption error here means the index is damaged.
-    const { asIndexError, indexPath } = await import("./lib/store.ts");
+    const { asIndexError, asSqliteError, indexPath } = await import("./lib/store.ts");
     const { firstRunError } = await import("./lib/cli/refresh.ts");
-    const e = firstRunError(io, asIndexError(caught, indexPath(io.env)));
+    // Any other SQLite error (a limit reached) is one line with a hint, never a stack trace.
+    const e = asSqliteError(
+      firstRunError(io, asIndexError(caught, indexPath(io.env))),
+      `'deja ${entry.name}'`,
+    );
     const code = e instanceof DejaError ? e.exitCode : 2;
     // With --json, stdout always holds one JSON document: an error is {error, hint, exit}
     // (docs/json-output.md, "Errors"); the message goes to stderr as well.
