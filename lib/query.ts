@@ -94,6 +94,10 @@ export const STOP_WORDS: ReadonlySet<string> = new Set(
   ).split(" "),
 );
 
+/** A question (`how did I …`, `… ?`): read as such by the search and by `deja remember`. */
+export const QUESTION =
+  /^\s*(?:how|what|why|when|where|which|who|whose|did|do|does|is|are|was|were|can|could|should|have|has)\b|\?\s*$/i;
+
 /**
  * Parses `q` into terms. An empty or punctuation-only query has no terms.
  *

@@ -65,3 +65,68 @@ Deno.test("an SQLite error a command did not expect is one line with a hint", ()
   const other = new TypeError("not SQLite");
   assertEquals(asSqliteError(other, "'deja search'"), other);
 });
+
+// Regression (2026-12): plain words starting with a command's name ran that command:
+// `deja show me the forgejo logs` ended on "unexpected argument", `deja how did I hide the
+// loading spinner` on "no command run here holds …", and neither said how to search them.
+Deno.test("words read as a command and its arguments get a hint saying how to search them", async () => {
+  const ix = await indexSessions([S]);
+  try {
+    for (
+      const args of [["show", "me", "the", "forgejo", "logs"], ["last", "fix", "for", "redis"]]
+    ) {
+      const r = await runMain(ix.env, args);
+      assertEquals(r.code, 2, r.err);
+      assertStringIncludes(r.err, "unexpected argument");
+      assertStringIncludes(r.err, `hint: to search these words: deja search ${args.join(" ")};`);
+    }
+    const how = await runMain(ix.env, ["how", "did", "I", "hide", "the", "loading", "spinner"]);
+    assertEquals(how.code, 1);
+    assertStringIncludes(
+      how.err,
+      "hint: to search these words: deja search how did I hide the loading spinner\n",
+    );
+    const fix = await runMain(ix.env, ["fix", "for", "redis", "it's", "down"]);
+    assertEquals(fix.code, 1);
+    assertStringIncludes(fix.err, "deja search 'fix for redis it'\\''s down'");
+    // Normal use stays as it was: found is exit 0 with no hint, --json gets no hint.
+    const found = await runMain(ix.env, ["how", "git", "commit"]);
+    assertEquals([found.code, found.err.includes("deja search")], [0, false]);
+    const json = await runMain(ix.env, ["how", "kubectl", "--json"]);
+    assertEquals([json.code, json.err.includes("deja search")], [1, false]);
+    const searched = await runMain(ix.env, [
+      "search",
+      "how",
+      "did",
+      "I",
+      "reset",
+      "the",
+      "spinner",
+    ]);
+    assertEquals(searched.code, 0, searched.err);
+  } finally {
+    ix.cleanup();
+  }
+});
+
+// Regression (2026-12): `deja remember how I fixed the redis dns lookup` wrote a note and
+// said only "Remembered under …": a question typed as a search was kept with no word of it.
+Deno.test("remember says a question-shaped note was written, how to search instead and how to undo it", async () => {
+  const ix = await indexSessions([S]);
+  try {
+    const r = await runMain(ix.env, ["remember", "how", "I", "fixed", "the", "redis", "dns"]);
+    assertEquals(r.code, 0, r.err);
+    assertStringIncludes(r.err, "a note was written, although this reads like a question");
+    assertStringIncludes(r.err, "deja search how I fixed the redis dns;");
+    const undo = /to undo: (deja forget --session (\S+))/.exec(r.err);
+    assert(undo, r.err);
+    const forgot = await runMain(ix.env, undo[1].split(" ").slice(1));
+    assertEquals(forgot.code, 0, forgot.err);
+    const gone = await runMain(ix.env, ["search", "redis", "dns", "--no-refresh"]);
+    assertEquals(gone.code, 1, "the note is gone from the index after the undo");
+    const plain = await runMain(ix.env, ["remember", "the port comes from env.PORT"]);
+    assertEquals([plain.code, plain.err], [0, ""]);
+  } finally {
+    ix.cleanup();
+  }
+});

@@ -43,6 +43,11 @@ export interface CommandSpec {
    * `--no-refresh` or `DEJA_NO_REFRESH` says not to.
    */
   refresh?: boolean;
+  /**
+   * Takes free text (`how`, `fix`): when it finds nothing (exit 1), the dispatcher says how
+   * to search the same words instead ({@link searchInstead}).
+   */
+  words?: boolean;
   run(args: Args, io: IO): Promise<number>;
 }
 
@@ -110,7 +115,11 @@ export function parse(cmd: Command, argv: string[]): Args {
     });
     if (cmd.maxPositionals !== undefined && positionals.length > cmd.maxPositionals) {
       const extra = positionals.slice(cmd.maxPositionals).join(" ");
-      throw new DejaError(`unexpected argument '${extra}'`, `see 'deja ${cmd.name} --help'`, 2);
+      throw new DejaError(
+        `unexpected argument '${extra}'`,
+        `${searchInstead([cmd.name, ...positionals])}; 'deja ${cmd.name} --help' shows the command`,
+        2,
+      );
     }
     return { values: values as Args["values"], positionals };
   } catch (e) {
@@ -127,6 +136,20 @@ export function parse(cmd: Command, argv: string[]): Args {
     const msg = raw.replace(/\. To specify a positional.*$/s, "").split("\n")[0];
     throw new DejaError(msg, `see 'deja ${cmd.name} --help'`, 2);
   }
+}
+
+/**
+ * The hint for words that were read as a command and its arguments although they may be
+ * plain words to search for (`deja show me the forgejo logs`): `to search these words:
+ * deja search …`, quoted for a shell when a word needs it, clipped when long.
+ */
+export function searchInstead(words: string[]): string {
+  let text = words.join(" ").replace(/\s+/g, " ").trim();
+  if ([...text].length > 80) text = [...text].slice(0, 80).join("").trimEnd() + "…";
+  const shown = /^[\w.,:/@+=%…-]+(?: [\w.,:/@+=%…-]+)*$/.test(text)
+    ? text
+    : `'${text.replaceAll("'", "'\\''")}'`;
+  return `to search these words: deja search ${/^-/.test(text) ? "-- " : ""}${shown}`;
 }
 
 /** Help text for a command, from its table entry. */
