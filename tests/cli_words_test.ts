@@ -130,3 +130,34 @@ Deno.test("remember says a question-shaped note was written, how to search inste
     ix.cleanup();
   }
 });
+
+// Regression (2026-12): `deja -rf` said only "Unknown option '-r'"; text starting with a
+// dash is searched with `--` before it, and the hint did not say so.
+Deno.test("an unknown option says how to search for text starting with a dash, and that way works", async () => {
+  const ix = await indexSessions([{
+    ...S,
+    turns: [{ bash: "rm -rf node_modules", out: "" }, { say: "Removed." }],
+  }]);
+  try {
+    for (const args of [["-rf"], ["search", "-rf"], ["search", "--rf=1"]]) {
+      const r = await runMain(ix.env, args);
+      assertEquals(r.code, 2, r.err);
+      const typed = args.at(-1);
+      assertStringIncludes(
+        r.err,
+        `hint: to search for text starting with a dash: deja search -- ${typed}; see 'deja search --help'`,
+      );
+    }
+    const how = await runMain(ix.env, ["how", "-rf"]);
+    assertStringIncludes(how.err, "text starting with a dash: deja how -- -rf;");
+    for (const args of [["search", "--", "-rf"], ["--", "-rf"]]) {
+      const r = await runMain(ix.env, args);
+      assertEquals(r.code, 0, r.err);
+      assertStringIncludes(r.out, "c11c0001");
+    }
+    const forget = await runMain(ix.env, ["forget", "-x"]);
+    assertEquals(forget.err.includes("starting with a dash"), false, "forget takes no text");
+  } finally {
+    ix.cleanup();
+  }
+});

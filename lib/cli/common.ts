@@ -134,8 +134,27 @@ export function parse(cmd: Command, argv: string[]): Args {
       );
     }
     const msg = raw.replace(/\. To specify a positional.*$/s, "").split("\n")[0];
-    throw new DejaError(msg, `see 'deja ${cmd.name} --help'`, 2);
+    const dash = dashedText(cmd, argv, raw);
+    throw new DejaError(msg, `${dash}see 'deja ${cmd.name} --help'`, 2);
   }
+}
+
+/**
+ * For an unknown option of a command that takes text (`deja -rf`): how to give text that
+ * starts with a dash (`deja search -- -rf`), ending in `; `; empty otherwise.
+ */
+function dashedText(cmd: Command, argv: string[], raw: string): string {
+  const m = /^Unknown option '(-{1,2}[^']*)'/.exec(raw);
+  if (!m || cmd.maxPositionals === 0) return "";
+  const opt = m[1];
+  const typed =
+    argv.find((a) =>
+      a === opt || a.startsWith(`${opt}=`) || (!opt.startsWith("--") && /^-[^-]/.test(a) &&
+        a.startsWith(opt))
+    ) ?? opt;
+  const verb = cmd.name === "search" ? "search for" : "give";
+  const shown = /^[\w.,:/@+=%-]+$/.test(typed) ? typed : `'${typed.replaceAll("'", "'\\''")}'`;
+  return `to ${verb} text starting with a dash: deja ${cmd.name} -- ${shown}; `;
 }
 
 /**
