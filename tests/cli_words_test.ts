@@ -161,3 +161,25 @@ Deno.test("an unknown option says how to search for text starting with a dash, a
     ix.cleanup();
   }
 });
+
+// Regression (2026-12): `deja backfil loading` said "inside longer words: backfil → backfill;
+// loading → setloading, uploading" although `loading` was found as typed.
+Deno.test("the widened-words note lists only the words not found as typed", async () => {
+  const ix = await indexSessions([{
+    ...S,
+    turns: [
+      { user: "the backfill job shows the loading spinner forever" },
+      { say: "setloading is now reset after the uploading step" },
+    ],
+  }]);
+  try {
+    const r = await runMain(ix.env, ["backfil", "loading"]);
+    assertEquals(r.code, 0, r.err);
+    assertStringIncludes(r.err, "inside longer words: backfil → backfill");
+    assertEquals(r.err.includes("loading →"), false, r.err);
+    const j = JSON.parse((await runMain(ix.env, ["search", "backfil", "loading", "--json"])).out);
+    assertEquals(j.changes, [{ from: "backfil", to: ["backfill"] }]);
+  } finally {
+    ix.cleanup();
+  }
+});
