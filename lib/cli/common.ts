@@ -144,9 +144,10 @@ export function parse(cmd: Command, argv: string[]): Args {
  * starts with a dash (`deja search -- -rf`), ending in `; `; empty otherwise.
  */
 function dashedText(cmd: Command, argv: string[], raw: string): string {
-  const m = /^Unknown option '(-{1,2}[^']*)'/.exec(raw);
+  // Deno names the option as typed (`'-r'`); Bun without its dashes (`'r'`).
+  const m = /^Unknown option '([^']+)'/i.exec(raw);
   if (!m || cmd.maxPositionals === 0) return "";
-  const opt = m[1];
+  const opt = m[1].startsWith("-") ? m[1] : `${m[1].length === 1 ? "-" : "--"}${m[1]}`;
   const typed =
     argv.find((a) =>
       a === opt || a.startsWith(`${opt}=`) || (!opt.startsWith("--") && /^-[^-]/.test(a) &&
