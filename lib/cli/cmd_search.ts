@@ -271,14 +271,17 @@ export async function runSearch(a: Args, io: IO): Promise<number> {
     return searchFound(d) ? 0 : 1;
   }
   const cut = cutNote(d.result.cut);
-  if (cut) io.err(`deja: ${cut}\nhint: search for fewer words, or the few that name the problem\n`);
+  const cutText = cut
+    ? `deja: ${cut}\nhint: search for fewer words, or the few that name the problem\n`
+    : "";
   const note = narration(d.result);
   if (!d.result.results.length) {
-    io.err(nothingMatchedText(args.query, d.filtered));
+    io.err(nothingMatchedText(args.query, d.filtered) + cutText);
     if (note) io.err(`${note}\n`);
     hiddenHint(io, d.result.hidden);
     return 1;
   }
+  if (cutText) io.err(cutText);
   if (note) io.err(`${colors(io).dim(note)}\n`);
   hiddenHint(io, d.result.hidden);
   io.out(searchText(d, io));
