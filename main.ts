@@ -108,7 +108,7 @@ async function inHistory(io: IO, word: string): Promise<boolean> {
 async function runCommand(entry: CommandEntry, argv: string[], io: IO): Promise<number> {
   try {
     const cmd: Command = await loadCommand(entry);
-    const args = parse(cmd, argv);
+    const args = parse(cmd, argv, io.env.home);
     if (args.values.help) {
       io.out(helpFor(cmd));
       return 0;

@@ -18,6 +18,7 @@ import { isDirSync } from "../core/fs.ts";
 import type { Store } from "./store.ts";
 import { DejaError } from "../core/errors.ts";
 import { Q } from "./schema.ts";
+import { projectKeyLike } from "./project_path.ts";
 import { resolveSession } from "./sessions.ts";
 import { type SessionRow } from "./rows.ts";
 import { harnessFacts, harnessId, harnessIds } from "../core/registry.ts";
@@ -47,9 +48,12 @@ export interface HandoffPlan {
  * than one event) whose project is `cwd` or the nearest ancestor that has one.
  */
 export function latestHere(store: Store, cwd: string): SessionRow | undefined {
-  const like = (p: string) => p.replace(/[\\%_]/g, (c) => `\\${c}`);
   for (let d = cwd;; d = dirname(d)) {
-    const rows = Q.lastSessions.all(store, { harnesses: null, project: like(d), limit: 50 });
+    const rows = Q.lastSessions.all(store, {
+      harnesses: null,
+      project: projectKeyLike(d),
+      limit: 50,
+    });
     const work = rows.find((r) => r.harness !== "deja" && r.events > 1);
     if (work) return work;
     if (dirname(d) === d) return undefined;

@@ -25,3 +25,52 @@ export function normalizeProject(p: string): string {
 export const NORMALIZE_PROJECTS_SQL =
   `UPDATE sessions SET project = upper(substr(project, 1, 1)) || substr(project, 2)
     WHERE project GLOB '[a-z]:[\\/]*' OR project GLOB '[a-z]:'`;
+
+/**
+ * A `--project` text as the user meant it: a leading `~` (`~`, `~/x`, `~\x`) is
+ * `home`, as deja prints a project under the home directory (core/text.ts `tilde`)
+ * and a quoted `'~/x'` reaches deja unexpanded. Anything else is kept as typed.
+ *
+ * @example projectArg("~/proj/x", "/home/u") === "/home/u/proj/x"
+ */
+export function projectArg(text: string, home: string): string {
+  if (!home || !/^~(?:[\\/]|$)/.test(text)) return text;
+  return home.replace(/[\\/]$/, "") + text.slice(1);
+}
+
+/**
+ * SQL for the project column `col` as a `--project` filter compares it: every `\`
+ * read as `/`, so `C:/Users/x` and `C:\Users\x` name one Windows project.
+ */
+export function projectKeySql(col: string): string {
+  return `replace(${col}, '\\', '/')`;
+}
+
+/**
+ * The LIKE pattern (escape `\`, case-insensitive for ASCII as LIKE is) of a
+ * `--project` filter: the text anywhere in {@link projectKeySql} of the column.
+ *
+ * @example projectLike("C:\\Users\\x") === "%C:/Users/x%"
+ */
+export function projectLike(text: string): string {
+  return `%${projectKeyLike(text)}%`;
+}
+
+/**
+ * `text` as a LIKE pattern (escape `\`) that matches exactly the
+ * {@link projectKeySql} of a project `text` names: separators as `/`, `%`/`_` escaped.
+ */
+export function projectKeyLike(text: string): string {
+  return text.replaceAll("\\", "/").replace(/[%_]/g, (c) => `\\${c}`);
+}
+
+/** True when `project` passes the `--project` filter `text` (the rule of {@link projectLike}, in code). */
+export function projectHolds(project: string | null | undefined, text: string): boolean {
+  return Boolean(project) &&
+    projectKey(project!).toLowerCase().includes(projectKey(text).toLowerCase());
+}
+
+/** `p` with every `\` as `/`: {@link projectKeySql} in code. */
+export function projectKey(p: string): string {
+  return p.replaceAll("\\", "/");
+}

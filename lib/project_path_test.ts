@@ -1,6 +1,6 @@
-import { assertEquals } from "../tests/_assert.ts";
+import { assert, assertEquals } from "../tests/_assert.ts";
 import { indexSessions } from "../tests/_memory.ts";
-import { normalizeProject } from "./project_path.ts";
+import { normalizeProject, projectArg, projectHolds } from "./project_path.ts";
 import { Q } from "./schema.ts";
 import { lastSessions } from "./memory/last.ts";
 import { runIndex } from "./indexer.ts";
@@ -45,4 +45,17 @@ Deno.test("sessions of one Windows folder written with either drive-letter case 
   } finally {
     ix.cleanup();
   }
+});
+
+Deno.test("projectArg reads a leading ~ as the home directory and keeps anything else", () => {
+  assertEquals(projectArg("~/proj/x", "/home/u"), "/home/u/proj/x");
+  assertEquals(projectArg("~", "/home/u/"), "/home/u");
+  assertEquals(projectArg("~user/x", "/home/u"), "~user/x");
+  assertEquals(projectArg("proj/~/x", "/home/u"), "proj/~/x");
+});
+
+Deno.test("projectHolds reads either slash form of a Windows path, case-insensitively", () => {
+  assert(projectHolds("C:\\Users\\me\\Vault", "c:/users/me/vault"));
+  assert(projectHolds("C:\\Users\\me\\Vault", "me\\Vault"));
+  assert(!projectHolds("/w/proj-x", "proj/x"));
 });

@@ -9,6 +9,7 @@
  */
 
 import { type NoParams, query } from "./sql.ts";
+import { projectKeySql } from "./project_path.ts";
 import type {
   CommandAtRow,
   CommandRow,
@@ -548,7 +549,7 @@ export const Q = {
     `SELECT ${COMMAND_RUN}
     FROM commands c JOIN sessions s ON s.id = c.session_id
     WHERE NOT EXISTS (SELECT 1 FROM json_each(?) w WHERE instr(lower(c.command), w.value) = 0)
-      AND (? IS NULL OR s.project LIKE ? ESCAPE '\\')`,
+      AND (? IS NULL OR ${projectKeySql("s.project")} LIKE ? ESCAPE '\\')`,
     ["words", "project", "project"],
   ),
   /** Successful edits and writes of the file at exactly `path`, without their spans (hooks). */
@@ -578,7 +579,7 @@ export const Q = {
   >(
     `SELECT * FROM sessions s WHERE ${TOP_LEVEL}
       AND (? IS NULL OR harness IN (SELECT value FROM json_each(?)))
-      AND (? IS NULL OR project LIKE ? ESCAPE '\\')
+      AND (? IS NULL OR ${projectKeySql("project")} LIKE ? ESCAPE '\\')
     ORDER BY COALESCE(updated, started, 0) DESC, harness, native_id LIMIT ?`,
     ["harnesses", "harnesses", "project", "project", "limit"],
   ),
@@ -781,7 +782,7 @@ export const Q = {
   >(
     `SELECT * FROM sessions
     WHERE (? IS NULL OR native_id LIKE ? ESCAPE '\\') AND (? IS NULL OR harness = ?)
-      AND (? IS NULL OR project LIKE ? ESCAPE '\\')
+      AND (? IS NULL OR ${projectKeySql("project")} LIKE ? ESCAPE '\\')
       AND (? IS NULL OR COALESCE(updated, started) < ?)`,
     ["prefix", "prefix", "harness", "harness", "project", "project", "before", "before"],
   ),
@@ -792,7 +793,7 @@ export const Q = {
   >(
     `SELECT COUNT(*) AS n FROM sessions
     WHERE (? IS NULL OR native_id LIKE ? ESCAPE '\\') AND (? IS NULL OR harness = ?)
-      AND (? IS NULL OR project LIKE ? ESCAPE '\\')
+      AND (? IS NULL OR ${projectKeySql("project")} LIKE ? ESCAPE '\\')
       AND updated IS NULL AND started IS NULL`,
     ["prefix", "prefix", "harness", "harness", "project", "project"],
   ),

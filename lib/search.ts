@@ -16,6 +16,9 @@
  * - `relevance`: nothing matched — the sessions holding most of the query's
  *   words, by IDF weight (lib/search/relevance.ts);
  * - `regex` for `--re`; `none` when nothing was found at all.
+ * A query of symbols alone (`👋`, `→`, `✓`: FTS5's tokenizer drops them, so it
+ * has no terms) is `exact` when events hold it as written (a bounded scan,
+ * lib/search/regex.ts `literalScan`).
  * A long query (lib/search/ladder.ts) is exact when sessions hold it whole
  * (only those are listed), else ranked by relevance.
  * A quoted phrase matches contiguously at every tier or not at all. A query
@@ -32,7 +35,7 @@ import type { Store } from "./store.ts";
 import type { Env } from "../core/model.ts";
 import { ftsAny, parseQuery, type QueryCut, type TimeHint } from "./query.ts";
 import { type Filters, matchRows } from "./search/retrieve.ts";
-import { compilePattern, regexScan, regexSnippet } from "./search/regex.ts";
+import { compilePattern, literalScan, regexScan, regexSnippet } from "./search/regex.ts";
 import { snippet } from "./search/snippet.ts";
 import { hiddenSessions, originHidden, type OriginRule, SessionCache } from "./search/sessions.ts";
 import { rescore } from "./search/sessionrank.ts";
@@ -214,6 +217,23 @@ function run(store: Store, query: string, o: SearchOptions): SearchResult {
       nothingMatched: !out.length,
     };
   }
+  const symbols = symbolPieces(query, parsed.dropped);
+  if (symbols) {
+    const scores = literalScan(store, symbols, f, rootOf);
+    const out = finish(store, cache, scores, "exact", o, now, parsed.time, limit);
+    const re = new RegExp(
+      symbols.map((s) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|"),
+      "u",
+    );
+    fillSnippets(store, out, o.snippets ?? 3, (t) => regexSnippet(t, re));
+    return {
+      ...base,
+      tier: out.length ? "exact" : "none",
+      results: out,
+      total: scores.size,
+      nothingMatched: !out.length,
+    };
+  }
   if (!parsed.parts.length) return base;
 
   const stats = new TermStats(store);
@@ -253,4 +273,15 @@ function run(store: Store, query: string, o: SearchOptions): SearchResult {
     changes,
     hidden,
   };
+}
+
+/**
+ * The pieces of a query made only of symbols the index does not hold as terms
+ * (no letter or digit anywhere, no stop word dropped): split on spaces, each
+ * looked for as written. Undefined for any other query.
+ */
+function symbolPieces(query: string, dropped: string[]): string[] | undefined {
+  if (dropped.length || /[\p{L}\p{N}]/u.test(query)) return undefined;
+  const pieces = query.replaceAll('"', " ").split(/\s+/).filter(Boolean);
+  return pieces.length ? [...new Set(pieces)] : undefined;
 }

@@ -25,6 +25,7 @@ import { openBrowser, untilSignal } from "../../core/runtime.ts";
 import { DejaError } from "../../core/errors.ts";
 import { startView, type ViewServer } from "../view/server.ts";
 import { parsers } from "../../parsers/mod.ts";
+import { projectKey, projectKeySql, projectLike } from "../project_path.ts";
 
 export const viewCmd: CommandSpec = {
   usage: "view [--port N] [--no-open] | view --out DIR (--project <text> | <session>) [--force]",
@@ -216,11 +217,12 @@ async function runView(a: Args, io: IO): Promise<number> {
 
 /** The one project whose path is `text` or contains it. */
 function projectOf(store: Store, text: string): string {
-  const like = `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
   const rows = store.db.prepare(
-    "SELECT project, COUNT(*) AS n FROM sessions WHERE project LIKE ? ESCAPE '\\' GROUP BY project ORDER BY n DESC",
-  ).all(like) as { project: string; n: number }[];
-  const exact = rows.find((r) => r.project === text);
+    `SELECT project, COUNT(*) AS n FROM sessions WHERE ${
+      projectKeySql("project")
+    } LIKE ? ESCAPE '\\' GROUP BY project ORDER BY n DESC`,
+  ).all(projectLike(text)) as { project: string; n: number }[];
+  const exact = rows.find((r) => projectKey(r.project) === projectKey(text));
   if (exact) return exact.project;
   if (rows.length === 1) return rows[0].project;
   if (!rows.length) {

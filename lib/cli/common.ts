@@ -10,6 +10,7 @@ import type { IO } from "../../core/runtime.ts";
 import { DejaError } from "../../core/errors.ts";
 import { UNSAFE_CHARS } from "../../core/terminal.ts";
 import { csi, writeJson } from "./output.ts";
+import { projectArg } from "../project_path.ts";
 
 /** One option of a command. */
 export interface OptionSpec {
@@ -90,11 +91,12 @@ function optionsOf(cmd: Command): Record<string, OptionSpec> {
 }
 
 /**
- * Parses argv for `cmd`.
+ * Parses argv for `cmd`. A `--project` value naming the home directory as `~`
+ * (as deja prints it) is read against `home` ({@link projectArg}), for every command.
  *
  * @throws {DejaError} (exit 2) naming the unknown option or the missing value.
  */
-export function parse(cmd: Command, argv: string[]): Args {
+export function parse(cmd: Command, argv: string[], home = ""): Args {
   const options: Record<
     string,
     { type: "string" | "boolean"; short?: string; multiple?: boolean }
@@ -121,6 +123,7 @@ export function parse(cmd: Command, argv: string[]): Args {
         2,
       );
     }
+    if (typeof values.project === "string") values.project = projectArg(values.project, home);
     return { values: values as Args["values"], positionals };
   } catch (e) {
     if (e instanceof DejaError) throw e;

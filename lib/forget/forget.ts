@@ -14,6 +14,7 @@
  * @module
  */
 import { Q } from "../schema.ts";
+import { projectLike } from "../project_path.ts";
 import { type Store } from "../store.ts";
 import { DejaError } from "../../core/errors.ts";
 import type { SessionRow } from "../rows.ts";
@@ -78,9 +79,7 @@ export function planForget(store: Store, sel: ForgetSelector): ForgetPlan {
     harness = m ? m[1] : null;
     prefix = (m ? m[2] : sel.session).replace(/[\\%_]/g, (c) => `\\${c}`) + "%";
   }
-  const project = sel.project === undefined
-    ? null
-    : `%${sel.project.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  const project = sel.project === undefined ? null : projectLike(sel.project);
   const picked = Q.forgetCandidates.all(store, {
     prefix,
     harness,

@@ -9,6 +9,7 @@ import { sanitizeForTerminal } from "../../core/terminal.ts";
 import { dirname } from "node:path";
 import type { Store } from "../store.ts";
 import { Q } from "../schema.ts";
+import { projectKeyLike } from "../project_path.ts";
 import type { SessionRow } from "../rows.ts";
 import { byteLength } from "../../core/text.ts";
 
@@ -73,7 +74,11 @@ export function projectSessions(
   n: number,
 ): { project: string; sessions: SessionRow[] } | undefined {
   for (let d = dir, i = 0; i < 64; d = dirname(d), i++) {
-    const rows = Q.lastSessions.all(store, { harnesses: null, project: likeEscape(d), limit: n });
+    const rows = Q.lastSessions.all(store, {
+      harnesses: null,
+      project: projectKeyLike(d),
+      limit: n,
+    });
     const exact = rows.filter((r) => r.project === d);
     if (exact.length) return { project: d, sessions: exact };
     if (dirname(d) === d) break;

@@ -28,6 +28,7 @@ import { oneLineForAgent } from "./_fit.ts";
 import { freshen, refreshOff } from "../fresh/freshen.ts";
 import { argProblem, errorArg } from "./args.ts";
 import { harnessId } from "../../core/registry.ts";
+import { projectArg } from "../project_path.ts";
 
 /** What a call needs from the process: environment, working directory, a log. */
 export interface CallContext {
@@ -77,7 +78,7 @@ export async function callDeja(
     const mode = modeOf(args.mode);
     const input = inputOf(args, mode);
     // Throwaway and excluded projects are left out as the CLI leaves them out without --junk.
-    const f: Filters = filtersOf(args);
+    const f: Filters = filtersOf(args, ctx.env.home);
     f.hide = { env: ctx.env, here: ctx.cwd, project: f.project, auto: true };
     if (mode === "remember") return await rememberNote(input, args, ctx);
     const fresh = refreshOff(ctx.env)
@@ -140,7 +141,7 @@ function inputOf(args: Record<string, unknown>, mode: Mode): string {
   return need.field === "error" ? errorArg(v) : v;
 }
 
-function filtersOf(args: Record<string, unknown>): Filters {
+function filtersOf(args: Record<string, unknown>, home: string): Filters {
   const f: Filters = {};
   const h = args.harness;
   if (h !== undefined && h !== null && h !== "") {
@@ -157,7 +158,7 @@ function filtersOf(args: Record<string, unknown>): Filters {
     if (named.length) f.harness = named;
   }
   const p = str(args.project);
-  if (p) f.project = p.trim();
+  if (p) f.project = projectArg(p.trim(), home);
   if (args.limit !== undefined && args.limit !== null && args.limit !== "") {
     const n = Number(args.limit);
     if (!Number.isInteger(n) || n < 1) {

@@ -10,6 +10,7 @@
  */
 import type { Store } from "../store.ts";
 import { Q } from "../schema.ts";
+import { projectLike } from "../project_path.ts";
 import { outcomeOf } from "./outcome.ts";
 import { tokens } from "../search/tokenize.ts";
 import { countsAsHidden } from "../search/sessions.ts";
@@ -88,7 +89,7 @@ export function howRuns(store: Store, what: string, opts: HowOptions = {}): HowR
   const terms = howTerms(what);
   const words = terms.map((t) => t.join(" "));
   if (!terms.length) return { words, commands: [], total: 0, hidden: 0 };
-  const like = opts.project ? `%${opts.project.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : null;
+  const like = opts.project ? projectLike(opts.project) : null;
   // SQL narrows by substring (cheap; ASCII tokens only, as SQLite's lower() folds only
   // those); the token rule is applied below.
   // deno-lint-ignore no-control-regex

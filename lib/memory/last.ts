@@ -9,6 +9,7 @@
  */
 import type { Store } from "../store.ts";
 import { Q } from "../schema.ts";
+import { projectLike } from "../project_path.ts";
 import type { SessionRow } from "../rows.ts";
 import { oneLine } from "../../core/text.ts";
 import { countsAsHidden } from "../search/sessions.ts";
@@ -46,7 +47,7 @@ export const DESCRIPTION_CHARS = 200;
 /** The most recent sessions (see the module). */
 export function lastSessions(store: Store, opts: LastOptions = {}): LastResult {
   const h = opts.harness?.length ? JSON.stringify(opts.harness) : null;
-  const p = opts.project ? `%${opts.project.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : null;
+  const p = opts.project ? projectLike(opts.project) : null;
   const limit = opts.limit ?? 10;
   const sessions: LastSession[] = [];
   let hidden = 0;

@@ -43,9 +43,48 @@ export function regexScan(
   rootOf: (id: number) => number,
 ): Map<number, SessionScore> {
   const { sql, args } = filterSql(f, "events");
+  const rows = Q.scanRows.extend(sql, args).iterate(store, {});
+  return scoreScan(
+    (function* () {
+      for (const r of rows) if (re.test(r.text)) yield r;
+    })(),
+    rootOf,
+  );
+}
+
+/** Matching events a {@link literalScan} reads at most (the newest first). */
+export const LITERAL_SCAN_ROWS = 2000;
+
+/**
+ * Events holding every one of `pieces` as written (SQLite `instr`, case-sensitive),
+ * under the filters, scored per session as {@link regexScan} scores them. The query
+ * of symbols FTS5's unicode61 tokenizer drops as separators (emoji, `→`, `✓`) has
+ * no terms to look up, so it is a scan of the events' text: each row is tested in
+ * SQLite, and at most {@link LITERAL_SCAN_ROWS} matching rows cross into the ranking.
+ */
+export function literalScan(
+  store: Store,
+  pieces: string[],
+  f: Filters,
+  rootOf: (id: number) => number,
+): Map<number, SessionScore> {
+  const { sql, args } = filterSql(f, "events");
+  const has = pieces.map(() => " AND instr(e.text, ?) > 0").join("");
+  const rows = Q.scanRows.extend(`${sql}${has} ORDER BY e.id DESC LIMIT ${LITERAL_SCAN_ROWS}`, [
+    ...args,
+    ...pieces,
+  ])
+    .iterate(store, {});
+  return scoreScan(rows, rootOf);
+}
+
+/** The scanned rows' sessions (filed under `rootOf`), ranked by how many events match, then their best one. */
+function scoreScan(
+  rows: Iterable<Omit<ScoredEvent["row"], "bm25">>,
+  rootOf: (id: number) => number,
+): Map<number, SessionScore> {
   const out = new Map<number, SessionScore>();
-  for (const r of Q.scanRows.extend(sql, args).iterate(store, {})) {
-    if (!re.test(r.text)) continue;
+  for (const r of rows) {
     const sid = rootOf(r.session_id);
     let s = out.get(sid);
     if (!s) out.set(sid, s = { sessionId: sid, score: 0, events: [], spread: false });

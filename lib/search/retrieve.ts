@@ -6,6 +6,7 @@
  * @module
  */
 import { Q } from "../schema.ts";
+import { projectKeySql, projectLike } from "../project_path.ts";
 import type { Store } from "../store.ts";
 import type { MatchRow } from "../rows.ts";
 
@@ -50,8 +51,8 @@ export function filterSql(
     args.push(...f.harness);
   }
   if (f.project) {
-    sql += " AND s.project LIKE ? ESCAPE '\\'";
-    args.push(`%${f.project.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+    sql += ` AND ${projectKeySql("s.project")} LIKE ? ESCAPE '\\'`;
+    args.push(projectLike(f.project));
   }
   if (f.since !== undefined) {
     sql += " AND COALESCE(e.time, s.updated, 0) >= ?";

@@ -10,6 +10,7 @@
  * @module
  */
 import { Q } from "../schema.ts";
+import { projectHolds } from "../project_path.ts";
 import type { ParsedQuery } from "../query.ts";
 import type { Store } from "../store.ts";
 import type { Filters } from "./retrieve.ts";
@@ -46,12 +47,12 @@ export function titledSessions(
   ).all(store, { like: first });
   const only = f.sessionIds ? new Set(f.sessionIds) : undefined;
   const hide = new Set(f.hideSessionIds ?? []);
-  const project = f.project?.toLowerCase();
+  const project = f.project;
   for (const r of rows) {
     if (only && !only.has(r.id)) continue;
     if (hide.has(r.id)) continue;
     if (f.harness?.length && !f.harness.includes(r.harness)) continue;
-    if (project && !(r.project ?? "").toLowerCase().includes(project)) continue;
+    if (project && !projectHolds(r.project, project)) continue;
     if (f.since !== undefined && (r.updated ?? 0) < f.since) continue;
     const toks = tokens(r.title);
     if (parsed.parts.every((p) => holds(toks, p.tokens))) out.add(rootOf(r.id));

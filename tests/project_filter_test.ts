@@ -1,0 +1,79 @@
+/**
+ * New user, 2026-12: `--project '~/proj/x'` (the form deja itself prints, quoted so the
+ * shell leaves `~` alone) matched nothing in search, last and `view --out`, and
+ * `--project 'C:/Users/...'` missed a project indexed as `C:\Users\...`. Every command
+ * that takes `--project` reads it through one rule (lib/project_path.ts).
+ */
+import { assertEquals, assertStringIncludes } from "./_assert.ts";
+import { join } from "node:path";
+import { indexSessions } from "./_memory.ts";
+import { runMain, withVars } from "./_cli_io.ts";
+
+const HOME = "/w/home";
+
+async function fixture() {
+  const ix = await indexSessions([
+    {
+      id: "11110000-1111-4111-8111-111111111111",
+      cwd: `${HOME}/proj/crush-k3s`,
+      start: "2026-11-01T10:00:00Z",
+      turns: [{ user: "deploy the kubectl manifest" }, {
+        bash: "kubectl apply -f k3s.yaml",
+        out: "ok",
+      }],
+    },
+    {
+      id: "22220000-2222-4222-8222-222222222222",
+      cwd: "C:\\Users\\user\\Documents\\IDAHO-VAULT",
+      start: "2026-11-02T10:00:00Z",
+      turns: [{ user: "tidy the kubectl notes in the vault" }, {
+        bash: "kubectl get pods",
+        out: "ok",
+      }],
+    },
+  ]);
+  // The sessions' home is HOME (not the temp dir): `~/...` expands against the env's home.
+  const env = withVars({ ...ix.env, home: HOME }, { DEJA_NO_REFRESH: "1" });
+  return { ix, env };
+}
+
+const KINDS = [
+  ["~/proj/crush-k3s", "crush-k3s"],
+  ["C:/Users/user/Documents/IDAHO-VAULT", "IDAHO-VAULT"],
+  ["C:\\Users\\user\\Documents\\IDAHO-VAULT", "IDAHO-VAULT"],
+  ["c:/users/user/documents/idaho-vault", "IDAHO-VAULT"],
+];
+
+Deno.test("--project takes ~/... and either slash form of a Windows path in search, last, how and forget", async () => {
+  const { ix, env } = await fixture();
+  try {
+    for (const [project, shown] of KINDS) {
+      const search = await runMain(env, ["kubectl", "--project", project, "--json"]);
+      assertEquals(search.code, 0, `search --project ${project}: ${search.err}`);
+      assertStringIncludes(search.out, shown);
+      const last = await runMain(env, ["last", "--project", project, "--json"]);
+      assertEquals(last.code, 0, `last --project ${project}: ${last.err}`);
+      assertEquals(JSON.parse(last.out).sessions.length, 1, `last --project ${project}`);
+      const how = await runMain(env, ["how", "kubectl", "--project", project, "--json"]);
+      assertEquals(how.code, 0, `how --project ${project}: ${how.err}`);
+      const forget = await runMain(env, ["forget", "--project", project, "--dry-run", "--json"]);
+      assertEquals(forget.code, 0, `forget --project ${project}: ${forget.err}`);
+      assertStringIncludes(forget.out, shown);
+    }
+  } finally {
+    ix.cleanup();
+  }
+});
+
+Deno.test("view --out --project takes ~/... and a Windows path with forward slashes", async () => {
+  const { ix, env } = await fixture();
+  try {
+    for (const [i, [project]] of KINDS.entries()) {
+      const out = join(ix.root, `out${i}`);
+      const r = await runMain(env, ["view", "--out", out, "--project", project]);
+      assertEquals(r.code, 0, `view --out --project ${project}: ${r.err}`);
+    }
+  } finally {
+    ix.cleanup();
+  }
+});
