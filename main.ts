@@ -6,7 +6,14 @@
  * @module
  */
 import { exit, type IO, processIO } from "./core/runtime.ts";
-import { type Command, type CommandEntry, helpFor, loadCommand, parse } from "./lib/cli/common.ts";
+import {
+  type Command,
+  type CommandEntry,
+  helpFor,
+  loadCommand,
+  parse,
+  searchInstead,
+} from "./lib/cli/common.ts";
 import { DejaError } from "./core/errors.ts";
 import { humanIO } from "./lib/cli/output.ts";
 import { COMMANDS } from "./lib/cli/table.ts";
@@ -107,13 +114,24 @@ async function runCommand(entry: CommandEntry, argv: string[], io: IO): Promise<
       return 0;
     }
     if (cmd.refresh) await (await import("./lib/cli/refresh.ts")).refreshFor(io, args);
-    return await cmd.run(args, io);
+    const code = await cmd.run(args, io);
+    // Free text that found nothing may have been plain words meant as a search (`deja how
+    // did I hide the spinner`): say how to search them (not for stdin, not into --json).
+    const words = args.positionals;
+    if (code === 1 && cmd.words && !args.values.json && words.length && words[0] !== "-") {
+      io.err(`hint: ${searchInstead([cmd.name, ...words])}\n`);
+    }
+    return code;
   } catch (caught) {
     // Commands open no SQLite file but the index (harness stores are read by `index`, which
     // reports their damage per store): a corruption error here means the index is damaged.
-    const { asIndexError, indexPath } = await import("./lib/store.ts");
+    const { asIndexError, asSqliteError, indexPath } = await import("./lib/store.ts");
     const { firstRunError } = await import("./lib/cli/refresh.ts");
-    const e = firstRunError(io, asIndexError(caught, indexPath(io.env)));
+    // Any other SQLite error (a limit reached) is one line with a hint, never a stack trace.
+    const e = asSqliteError(
+      firstRunError(io, asIndexError(caught, indexPath(io.env))),
+      `'deja ${entry.name}'`,
+    );
     const code = e instanceof DejaError ? e.exitCode : 2;
     // With --json, stdout always holds one JSON document: an error is {error, hint, exit}
     // (docs/json-output.md, "Errors"); the message goes to stderr as well.

@@ -35,6 +35,44 @@ export interface ParsedQuery {
   dropped: string[];
   /** The window the time words named, when there were any. */
   time?: TimeHint;
+  /** What was left out to keep the query within SQLite's limits (absent when nothing was). */
+  cut?: QueryCut;
+}
+
+/**
+ * Most distinct terms a query keeps: SQLite refuses an expression deeper than
+ * 1000 (one `AND` per word), and a pasted page holds no more topic than its
+ * first couple of hundred words.
+ */
+export const MAX_QUERY_TERMS = 200;
+/**
+ * Longest token a query keeps, in characters (at most 4 bytes each): SQLite
+ * refuses a LIKE pattern over 50,000 bytes, and no word of a search is longer
+ * than a hash or a short base64 blob.
+ */
+export const MAX_QUERY_TOKEN = 1000;
+
+/** What {@link parseQuery} left out of a query to keep it within SQLite's limits. */
+export interface QueryCut {
+  /** Terms left out after the first {@link MAX_QUERY_TERMS}. */
+  terms: number;
+  /** Terms left out because a token of theirs is longer than {@link MAX_QUERY_TOKEN}. */
+  long: number;
+}
+
+/** The note a command prints when `cut` left words out of a query (empty when none). */
+export function cutNote(cut: QueryCut | undefined): string {
+  if (!cut) return "";
+  const said: string[] = [];
+  if (cut.long) {
+    said.push(
+      `${cut.long} word${cut.long === 1 ? "" : "s"} longer than ${MAX_QUERY_TOKEN} characters`,
+    );
+  }
+  if (cut.terms) {
+    said.push(`${cut.terms} word${cut.terms === 1 ? "" : "s"} after the first ${MAX_QUERY_TERMS}`);
+  }
+  return `the query was cut: left out ${said.join(" and ")}`;
 }
 
 /**
@@ -55,6 +93,10 @@ export const STOP_WORDS: ReadonlySet<string> = new Set(
     "s t d ll m re ve let lets let's"
   ).split(" "),
 );
+
+/** A question (`how did I …`, `… ?`): read as such by the search and by `deja remember`. */
+export const QUESTION =
+  /^\s*(?:how|what|why|when|where|which|who|whose|did|do|does|is|are|was|were|can|could|should|have|has)\b|\?\s*$/i;
 
 /**
  * Parses `q` into terms. An empty or punctuation-only query has no terms.
@@ -99,7 +141,20 @@ export function parseQuery(q: string, now = Date.now()): ParsedQuery {
     seen.add(k);
     return true;
   });
-  return { terms: kept.map((t) => t.tokens), parts: kept, dropped, ...(time ? { time } : {}) };
+  // Within SQLite's limits, whatever was pasted: every command builds its SQL from these terms.
+  const fits = kept.filter((t) => t.tokens.every((k) => k.length <= MAX_QUERY_TOKEN));
+  const cut = {
+    terms: Math.max(0, fits.length - MAX_QUERY_TERMS),
+    long: kept.length - fits.length,
+  };
+  kept = fits.slice(0, MAX_QUERY_TERMS);
+  return {
+    terms: kept.map((t) => t.tokens),
+    parts: kept,
+    dropped,
+    ...(time ? { time } : {}),
+    ...(cut.terms || cut.long ? { cut } : {}),
+  };
 }
 
 /** `tok` as an FTS5 string (double quotes doubled). */

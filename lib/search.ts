@@ -33,7 +33,7 @@
  */
 import type { Store } from "./store.ts";
 import type { Env } from "../core/model.ts";
-import { ftsAny, parseQuery, type TimeHint } from "./query.ts";
+import { ftsAny, parseQuery, type QueryCut, type TimeHint } from "./query.ts";
 import { type Filters, matchRows } from "./search/retrieve.ts";
 import { compilePattern, literalScan, regexScan, regexSnippet } from "./search/regex.ts";
 import { snippet } from "./search/snippet.ts";
@@ -151,6 +151,8 @@ export interface SearchResult {
   time?: TimeHint;
   /** Matching sessions of throwaway or excluded projects left out (counted only when nothing else matched). */
   hidden: number;
+  /** Words left out of an oversized query (lib/query.ts, {@link QueryCut}); absent when none were. */
+  cut?: QueryCut;
 }
 
 /**
@@ -177,6 +179,7 @@ function run(store: Store, query: string, o: SearchOptions): SearchResult {
     dropped: parsed.dropped,
     ...(parsed.time ? { time: parsed.time } : {}),
     hidden: 0,
+    ...(parsed.cut ? { cut: parsed.cut } : {}),
   };
   const cache = new SessionCache(store);
   // Throwaway and excluded projects are counted in `hidden` (the `--junk` hint); sessions of

@@ -63,6 +63,23 @@ export function asIndexError(e: unknown, path: string): unknown {
 }
 
 /**
+ * `e` as a {@link DejaError} when it is any other error SQLite raised (a limit
+ * reached, a query it refused): one line naming the command, with a hint,
+ * never a stack trace. Anything else is returned unchanged.
+ */
+export function asSqliteError(e: unknown, command: string): unknown {
+  if (e instanceof DejaError) return e;
+  const x = e as { errcode?: unknown; code?: unknown; message?: unknown } | null;
+  if (typeof x?.errcode !== "number" && x?.code !== "ERR_SQLITE_ERROR") return e;
+  const reason = String(x?.message ?? e).replace(/[^\x20-\x7e]/g, "?").slice(0, 120);
+  return new DejaError(
+    `${command} stopped: SQLite refused the query (${reason})`,
+    `try fewer or shorter words; if it happens again, 'deja doctor' checks the index`,
+    2,
+  );
+}
+
+/**
  * Checks the index file at `path` with SQLite's `quick_check` (reads every
  * page once, so it costs about as much as reading the file: run it when a
  * rebuild is asked for, not on every query). Returns null when it is sound,

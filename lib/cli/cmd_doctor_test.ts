@@ -70,7 +70,10 @@ Deno.test("doctor exits 1 naming a broken config on stderr, and refuses an extra
     assert(/^crush +broken config$/m.test(r.out), r.out);
     const extra = await runMain(w.env, ["doctor", "now"]);
     assertEquals(extra.code, 2);
-    assertEquals(extra.err, "deja: unexpected argument 'now'\nhint: see 'deja doctor --help'\n");
+    assertEquals(
+      extra.err,
+      "deja: unexpected argument 'now'\nhint: to search these words: deja search doctor now; 'deja doctor --help' shows the command\n",
+    );
   } finally {
     rmSync(w.root, { recursive: true, force: true });
   }

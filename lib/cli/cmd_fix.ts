@@ -21,6 +21,7 @@ const STDIN_MAX = 1 << 20;
 
 export const fixCmd: CommandSpec = {
   refresh: true,
+  words: true,
   usage: 'fix "<error text>" | fix - (reads stdin) [--limit N] [--json]',
   options: {
     limit: { type: "string", value: "<n>", description: "commands to show (default 3)" },

@@ -24,6 +24,7 @@ import {
 
 export const howCmd: CommandSpec = {
   refresh: true,
+  words: true,
   usage: "how <tool words...> [--project <text>] [--junk] [--limit N] [--json]",
   options: {
     project: {

@@ -63,7 +63,10 @@ Deno.test("mcp answers a line that is not JSON with a parse error and goes on; a
   assert("result" in ok);
   const r = await runMain(ix0(), ["mcp", "serve"]);
   assertEquals([r.code, r.out], [2, ""]);
-  assertEquals(r.err, "deja: unexpected argument 'serve'\nhint: see 'deja mcp --help'\n");
+  assertEquals(
+    r.err,
+    "deja: unexpected argument 'serve'\nhint: to search these words: deja search mcp serve; 'deja mcp --help' shows the command\n",
+  );
 });
 
 /** An env whose every location is a path that does not exist (nothing is written). */

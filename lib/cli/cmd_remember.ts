@@ -7,7 +7,8 @@
  * @module
  */
 import type { Args, CommandSpec } from "./common.ts";
-import { opt, printJson } from "./common.ts";
+import { opt, printJson, searchInstead } from "./common.ts";
+import { QUESTION } from "../query.ts";
 import { tilde } from "../../core/text.ts";
 import type { IO } from "../../core/runtime.ts";
 import { DejaError } from "../../core/errors.ts";
@@ -69,6 +70,17 @@ export function rememberText(r: Remembered, io: Pick<IO, "env">): string {
   return `Remembered under ${tilde(r.note.project, io.env.home)} (${r.session}).\n`;
 }
 
+/**
+ * What stderr says when the note reads like a question (`deja remember how I fixed …`):
+ * it was written all the same (nothing typed is lost), so say so, how to search those
+ * words instead and how to take the note back. Empty for any other note.
+ */
+export function questionNote(text: string, r: Remembered): string {
+  if (!QUESTION.test(text)) return "";
+  return `deja: a note was written, although this reads like a question: remember keeps notes, it does not search\n` +
+    `hint: ${searchInstead(text.split(/\s+/))}; to undo: deja forget --session deja:${r.session}\n`;
+}
+
 /** What stderr says when the note was saved but not indexed (empty when it was). */
 export function rememberNote(r: Remembered): string {
   if (r.indexed) return "";
@@ -88,6 +100,8 @@ async function runRemember(a: Args, io: IO): Promise<number> {
     return 0;
   }
   io.out(rememberText(r, io));
+  const asked = questionNote(args.text, r);
+  if (asked) io.err(asked);
   const note = rememberNote(r);
   if (note) io.err(note);
   return 0;

@@ -15,7 +15,7 @@ import { indexPath, Store } from "../store.ts";
 import { DejaError } from "../../core/errors.ts";
 import { search, type SearchOptions, type SearchResult } from "../search.ts";
 import { resolveSession, shortRef } from "../sessions.ts";
-import { parseSince } from "../query.ts";
+import { cutNote, parseSince } from "../query.ts";
 import { Q } from "../schema.ts";
 import { searchHiding } from "../search/sessions.ts";
 import { embedConfig } from "../embeddings/config.ts";
@@ -270,13 +270,18 @@ export async function runSearch(a: Args, io: IO): Promise<number> {
     printJson(io, searchJson(d));
     return searchFound(d) ? 0 : 1;
   }
+  const cut = cutNote(d.result.cut);
+  const cutText = cut
+    ? `deja: ${cut}\nhint: search for fewer words, or the few that name the problem\n`
+    : "";
   const note = narration(d.result);
   if (!d.result.results.length) {
-    io.err(nothingMatchedText(args.query, d.filtered));
+    io.err(nothingMatchedText(args.query, d.filtered) + cutText);
     if (note) io.err(`${note}\n`);
     hiddenHint(io, d.result.hidden);
     return 1;
   }
+  if (cutText) io.err(cutText);
   if (note) io.err(`${colors(io).dim(note)}\n`);
   hiddenHint(io, d.result.hidden);
   io.out(searchText(d, io));
@@ -313,6 +318,7 @@ function jsonOf(res: SearchResult, ref: (r: { harness: string; id: string }) => 
       ? { from: isoTime(res.time.from), to: isoTime(res.time.to), words: res.time.words }
       : null,
     hidden: res.hidden,
+    cut: res.cut ?? null,
     results: res.results.map((r) => ({
       harness: r.harness,
       id: r.id,

@@ -44,6 +44,11 @@ export interface CommandSpec {
    * `--no-refresh` or `DEJA_NO_REFRESH` says not to.
    */
   refresh?: boolean;
+  /**
+   * Takes free text (`how`, `fix`): when it finds nothing (exit 1), the dispatcher says how
+   * to search the same words instead ({@link searchInstead}).
+   */
+  words?: boolean;
   run(args: Args, io: IO): Promise<number>;
 }
 
@@ -112,7 +117,11 @@ export function parse(cmd: Command, argv: string[], home = ""): Args {
     });
     if (cmd.maxPositionals !== undefined && positionals.length > cmd.maxPositionals) {
       const extra = positionals.slice(cmd.maxPositionals).join(" ");
-      throw new DejaError(`unexpected argument '${extra}'`, `see 'deja ${cmd.name} --help'`, 2);
+      throw new DejaError(
+        `unexpected argument '${extra}'`,
+        `${searchInstead([cmd.name, ...positionals])}; 'deja ${cmd.name} --help' shows the command`,
+        2,
+      );
     }
     if (typeof values.project === "string") values.project = projectArg(values.project, home);
     return { values: values as Args["values"], positionals };
@@ -128,8 +137,42 @@ export function parse(cmd: Command, argv: string[], home = ""): Args {
       );
     }
     const msg = raw.replace(/\. To specify a positional.*$/s, "").split("\n")[0];
-    throw new DejaError(msg, `see 'deja ${cmd.name} --help'`, 2);
+    const dash = dashedText(cmd, argv, raw);
+    throw new DejaError(msg, `${dash}see 'deja ${cmd.name} --help'`, 2);
   }
+}
+
+/**
+ * For an unknown option of a command that takes text (`deja -rf`): how to give text that
+ * starts with a dash (`deja search -- -rf`), ending in `; `; empty otherwise.
+ */
+function dashedText(cmd: Command, argv: string[], raw: string): string {
+  // Deno names the option as typed (`'-r'`); Bun without its dashes (`'r'`).
+  const m = /^Unknown option '([^']+)'/i.exec(raw);
+  if (!m || cmd.maxPositionals === 0) return "";
+  const opt = m[1].startsWith("-") ? m[1] : `${m[1].length === 1 ? "-" : "--"}${m[1]}`;
+  const typed =
+    argv.find((a) =>
+      a === opt || a.startsWith(`${opt}=`) || (!opt.startsWith("--") && /^-[^-]/.test(a) &&
+        a.startsWith(opt))
+    ) ?? opt;
+  const verb = cmd.name === "search" ? "search for" : "give";
+  const shown = /^[\w.,:/@+=%-]+$/.test(typed) ? typed : `'${typed.replaceAll("'", "'\\''")}'`;
+  return `to ${verb} text starting with a dash: deja ${cmd.name} -- ${shown}; `;
+}
+
+/**
+ * The hint for words that were read as a command and its arguments although they may be
+ * plain words to search for (`deja show me the forgejo logs`): `to search these words:
+ * deja search …`, quoted for a shell when a word needs it, clipped when long.
+ */
+export function searchInstead(words: string[]): string {
+  let text = words.join(" ").replace(/\s+/g, " ").trim();
+  if ([...text].length > 80) text = [...text].slice(0, 80).join("").trimEnd() + "…";
+  const shown = /^[\w.,:/@+=%…-]+(?: [\w.,:/@+=%…-]+)*$/.test(text)
+    ? text
+    : `'${text.replaceAll("'", "'\\''")}'`;
+  return `to search these words: deja search ${/^-/.test(text) ? "-- " : ""}${shown}`;
 }
 
 /** Help text for a command, from its table entry. */

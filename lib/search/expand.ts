@@ -37,7 +37,11 @@ export type LiteralTier = "exact" | "substring" | "stemmed" | "close";
 export interface Expansion {
   /** Per term: what it may match (each alternative a token list: a word, or a phrase). */
   alts: string[][][];
-  /** Per widened term: the word as typed and what it stands for at this tier. */
+  /**
+   * Per widened term: the word as typed and what it stands for at this tier. A word the
+   * history holds as typed is widened too but left out here while another word was widened
+   * (`backfil loading`: only `backfil` → `backfill` is news); listed when none was.
+   */
   changes: Array<{ from: string; to: string[] }>;
   /**
    * Several guessed words (close spellings not of swapped letters): the tier
@@ -201,7 +205,7 @@ function fragmentHolders(stats: TermStats, word: string): string[] {
  */
 export function expand(stats: TermStats, terms: QueryTerm[], tier: LiteralTier): Expansion | null {
   const alts: string[][][] = [];
-  const changes: Expansion["changes"] = [];
+  const changes: Array<Expansion["changes"][number] & { literal?: boolean }> = [];
   let widenedOnly = 0;
   /** Words only spelt close to an indexed token (not the start of one). */
   let guesses = 0;
@@ -251,7 +255,7 @@ export function expand(stats: TermStats, terms: QueryTerm[], tier: LiteralTier):
       : [];
     if (!list.length && !phrases.length) return null;
     const others = [...list.filter((w) => w !== word), ...phrases.map((p) => p.join(" "))];
-    if (others.length && !held) changes.push({ from: word, to: others });
+    if (others.length && !held) changes.push({ from: word, to: others, literal });
     if (!literal) widenedOnly++;
     alts.push([...list.map((w) => [w]), ...phrases]);
   }
@@ -277,5 +281,13 @@ export function expand(stats: TermStats, terms: QueryTerm[], tier: LiteralTier):
   ) {
     return null;
   }
-  return confirm ? { alts, changes, confirm } : { alts, changes };
+  return confirm ? { alts, changes: shown(changes), confirm } : { alts, changes: shown(changes) };
+}
+
+/** The changes to report: those of words not held as typed, or all when every word was. */
+function shown(
+  changes: Array<Expansion["changes"][number] & { literal?: boolean }>,
+): Expansion["changes"] {
+  const news = changes.filter((c) => !c.literal);
+  return (news.length ? news : changes).map(({ from, to }) => ({ from, to }));
 }

@@ -13,7 +13,7 @@
  * @module
  */
 import type { ParsedQuery } from "../query.ts";
-import { ftsAny, ftsTerm } from "../query.ts";
+import { ftsAny, ftsTerm, QUESTION } from "../query.ts";
 import type { Tier } from "../search.ts";
 import { type Filters, matchRows, spreadMatch } from "./retrieve.ts";
 import { expand, type LiteralTier, type TermStats } from "./expand.ts";
@@ -27,8 +27,6 @@ const SPREAD_MIN = 10;
 const MAX_ROWS = 5000;
 
 const LITERAL: LiteralTier[] = ["exact", "substring", "stemmed", "close"];
-const QUESTION =
-  /^\s*(?:how|what|why|when|where|which|who|whose|did|do|does|is|are|was|were|can|could|should|have|has)\b|\?\s*$/i;
 
 /** What the ladder found. */
 export interface LadderResult {

@@ -1,0 +1,185 @@
+/**
+ * What a new user types that is not a command's normal use, through the CLI in-process:
+ * an oversized query, plain words that start with a command's name, text starting with a dash.
+ */
+import { assert, assertEquals, assertStringIncludes } from "./_assert.ts";
+import { DatabaseSync } from "node:sqlite";
+import { runMain } from "./_cli_io.ts";
+import { indexSessions, type SessionSpec } from "./_memory.ts";
+import { DejaError } from "../core/errors.ts";
+import { asSqliteError } from "../lib/store.ts";
+
+const S: SessionSpec = {
+  id: "c11c0001-1111-4111-8111-111111111111",
+  cwd: "/w/web",
+  start: "2026-11-01T10:00:00Z",
+  turns: [
+    { user: "the uploading spinner hangs; setloading never resets on the loading screen" },
+    { bash: "git commit -m 'spinner: reset setloading'", out: "[main 1a2b3c4] spinner" },
+    { say: "Fixed: the loading flag resets now." },
+  ],
+};
+
+/** No stack trace and no raw runtime error line on stderr. */
+function clean(err: string): void {
+  assert(!/^\s+at /m.test(err), `a stack trace was printed:\n${err.slice(0, 400)}`);
+  assert(!/deja: (?:Type)?Error:/.test(err), `a raw error was printed:\n${err.slice(0, 400)}`);
+}
+
+// Regression (2026-12, compiled binary): 1000 distinct words reached SQLite as a 1000-deep
+// LIKE expression and a 50,001-character word as a too-long LIKE pattern: exit 2, stack trace.
+Deno.test("search cuts an oversized query to SQLite's limits and says so, never a stack trace", async () => {
+  const ix = await indexSessions([S]);
+  try {
+    const many = Array.from({ length: 1000 }, (_, i) => `w${i.toString(36)}q`).join(" ");
+    for (const query of [`spinner ${many}`, `${"a".repeat(50_001)} spinner`]) {
+      const r = await runMain(ix.env, ["search", query]);
+      clean(r.err);
+      assert(r.code === 0 || r.code === 1, `exit ${r.code}: ${r.err.slice(0, 300)}`);
+      assertStringIncludes(r.err, "the query was cut: left out ");
+    }
+    const long = await runMain(ix.env, ["search", `${"b".repeat(50_001)} spinner`, "--json"]);
+    assertEquals(JSON.parse(long.out).cut, { terms: 0, long: 1 });
+    const fine = await runMain(ix.env, ["search", "spinner", "--json"]);
+    assertEquals([fine.code, JSON.parse(fine.out).cut], [0, null]);
+  } finally {
+    ix.cleanup();
+  }
+});
+
+Deno.test("an SQLite error a command did not expect is one line with a hint", () => {
+  const db = new DatabaseSync(":memory:");
+  let raw: unknown;
+  try {
+    db.prepare("SELECT 'a' LIKE ?").get(`%${"a".repeat(50_001)}`);
+  } catch (e) {
+    raw = e;
+  } finally {
+    db.close();
+  }
+  const e = asSqliteError(raw, "'deja search'");
+  assert(e instanceof DejaError, "an SQLite error becomes a DejaError");
+  assertStringIncludes(e.message, "'deja search' stopped: SQLite refused the query (");
+  assertEquals(e.message.includes("\n"), false);
+  assertStringIncludes(e.hint ?? "", "fewer or shorter words");
+  const other = new TypeError("not SQLite");
+  assertEquals(asSqliteError(other, "'deja search'"), other);
+});
+
+// Regression (2026-12): plain words starting with a command's name ran that command:
+// `deja show me the forgejo logs` ended on "unexpected argument", `deja how did I hide the
+// loading spinner` on "no command run here holds …", and neither said how to search them.
+Deno.test("words read as a command and its arguments get a hint saying how to search them", async () => {
+  const ix = await indexSessions([S]);
+  try {
+    for (
+      const args of [["show", "me", "the", "forgejo", "logs"], ["last", "fix", "for", "redis"]]
+    ) {
+      const r = await runMain(ix.env, args);
+      assertEquals(r.code, 2, r.err);
+      assertStringIncludes(r.err, "unexpected argument");
+      assertStringIncludes(r.err, `hint: to search these words: deja search ${args.join(" ")};`);
+    }
+    const how = await runMain(ix.env, ["how", "did", "I", "hide", "the", "loading", "spinner"]);
+    assertEquals(how.code, 1);
+    assertStringIncludes(
+      how.err,
+      "hint: to search these words: deja search how did I hide the loading spinner\n",
+    );
+    const fix = await runMain(ix.env, ["fix", "for", "redis", "it's", "down"]);
+    assertEquals(fix.code, 1);
+    assertStringIncludes(fix.err, "deja search 'fix for redis it'\\''s down'");
+    // Normal use stays as it was: found is exit 0 with no hint, --json gets no hint.
+    const found = await runMain(ix.env, ["how", "git", "commit"]);
+    assertEquals([found.code, found.err.includes("deja search")], [0, false]);
+    const json = await runMain(ix.env, ["how", "kubectl", "--json"]);
+    assertEquals([json.code, json.err.includes("deja search")], [1, false]);
+    const searched = await runMain(ix.env, [
+      "search",
+      "how",
+      "did",
+      "I",
+      "reset",
+      "the",
+      "spinner",
+    ]);
+    assertEquals(searched.code, 0, searched.err);
+  } finally {
+    ix.cleanup();
+  }
+});
+
+// Regression (2026-12): `deja remember how I fixed the redis dns lookup` wrote a note and
+// said only "Remembered under …": a question typed as a search was kept with no word of it.
+Deno.test("remember says a question-shaped note was written, how to search instead and how to undo it", async () => {
+  const ix = await indexSessions([S]);
+  try {
+    const r = await runMain(ix.env, ["remember", "how", "I", "fixed", "the", "redis", "dns"]);
+    assertEquals(r.code, 0, r.err);
+    assertStringIncludes(r.err, "a note was written, although this reads like a question");
+    assertStringIncludes(r.err, "deja search how I fixed the redis dns;");
+    const undo = /to undo: (deja forget --session (\S+))/.exec(r.err);
+    assert(undo, r.err);
+    const forgot = await runMain(ix.env, undo[1].split(" ").slice(1));
+    assertEquals(forgot.code, 0, forgot.err);
+    const gone = await runMain(ix.env, ["search", "redis", "dns", "--no-refresh"]);
+    assertEquals(gone.code, 1, "the note is gone from the index after the undo");
+    const plain = await runMain(ix.env, ["remember", "the port comes from env.PORT"]);
+    assertEquals([plain.code, plain.err], [0, ""]);
+  } finally {
+    ix.cleanup();
+  }
+});
+
+// Regression (2026-12): `deja -rf` said only "Unknown option '-r'"; text starting with a
+// dash is searched with `--` before it, and the hint did not say so.
+Deno.test("an unknown option says how to search for text starting with a dash, and that way works", async () => {
+  const ix = await indexSessions([{
+    ...S,
+    turns: [{ bash: "rm -rf node_modules", out: "" }, { say: "Removed." }],
+  }]);
+  try {
+    for (const args of [["-rf"], ["search", "-rf"], ["search", "--rf=1"]]) {
+      const r = await runMain(ix.env, args);
+      assertEquals(r.code, 2, r.err);
+      const typed = args.at(-1);
+      assertStringIncludes(
+        r.err,
+        `hint: to search for text starting with a dash: deja search -- ${typed}; see 'deja search --help'`,
+      );
+    }
+    const how = await runMain(ix.env, ["how", "-rf"]);
+    assertStringIncludes(how.err, "text starting with a dash: deja how -- -rf;");
+    for (const args of [["search", "--", "-rf"], ["--", "-rf"]]) {
+      const r = await runMain(ix.env, args);
+      assertEquals(r.code, 0, r.err);
+      assertStringIncludes(r.out, "c11c0001");
+    }
+    const forget = await runMain(ix.env, ["forget", "-x"]);
+    assertEquals(forget.err.includes("starting with a dash"), false, "forget takes no text");
+  } finally {
+    ix.cleanup();
+  }
+});
+
+// Regression (2026-12): `deja backfil loading` said "inside longer words: backfil → backfill;
+// loading → setloading, uploading" although `loading` was found as typed.
+Deno.test("the widened-words note lists only the words not found as typed", async () => {
+  const ix = await indexSessions([{
+    ...S,
+    turns: [
+      { user: "the backfill job shows the loading spinner forever" },
+      { say: "setloading is now reset after the uploading step" },
+    ],
+  }]);
+  try {
+    const r = await runMain(ix.env, ["backfil", "loading"]);
+    assertEquals(r.code, 0, r.err);
+    assertStringIncludes(r.err, "inside longer words: backfil → backfill");
+    assertEquals(r.err.includes("loading →"), false, r.err);
+    const j = JSON.parse((await runMain(ix.env, ["search", "backfil", "loading", "--json"])).out);
+    assertEquals(j.changes, [{ from: "backfil", to: ["backfill"] }]);
+  } finally {
+    ix.cleanup();
+  }
+});
