@@ -124,3 +124,41 @@ Deno.test("SessionCache files subagents under their root and reads rows ahead of
     assertEquals(reads.filter((s) => s === Q.sessionsInRange.sql).length, 1);
   });
 });
+
+/** Runs `fn` and returns every quoted FTS5 expression a statement of `store` was given. */
+function matches(store: Store, fn: () => void): string[] {
+  const seen: string[] = [];
+  const orig = store.stmt.bind(store);
+  store.stmt = (sql: string) => {
+    const st = orig(sql);
+    return new Proxy(st, {
+      get(t, k) {
+        const v = Reflect.get(t, k);
+        if (typeof v !== "function") return v;
+        return (...args: unknown[]) => {
+          for (const a of args) if (typeof a === "string" && a.includes('"')) seen.push(a);
+          return v.apply(t, args);
+        };
+      },
+    });
+  };
+  try {
+    fn();
+  } finally {
+    store.stmt = orig;
+  }
+  return seen;
+}
+
+// Regression (2026-12, 100 MB bench): the adjacent-words pairs of two words held by most events
+// (`error build`) read their phrases through the whole index: +60 ms on every such cold query.
+Deno.test("two words held by most events are not read as a pair; rarer adjacent words are", async () => {
+  await withMemIndex(sessions(), (store) => {
+    const pair = (a: string, b: string) => (m: string) => m.includes(`"${a} ${b}`);
+    const common = matches(store, () => search(store, "nightly export", { limit: 10 }));
+    assert(common.length > 0, "the search ran its statements");
+    assertEquals(common.filter(pair("nightly", "export")), [], "a phrase of two common words");
+    const rarer = matches(store, () => search(store, "memory keeps", { limit: 10 }));
+    assert(rarer.some(pair("memory", "keeps")), `no pair read: ${rarer.join(" | ")}`);
+  });
+});

@@ -37,7 +37,8 @@ export interface Pair {
 /**
  * The pairs of adjacent query words (`alts`: per word, its alternatives as
  * token lists; only those of weight 1 are read) held adjacent by events of
- * sessions `ids`, filed under `rootOf`.
+ * sessions `ids`, filed under `rootOf`. A pair of two words `common` says are
+ * too common to count per session is left out.
  */
 export function adjacentPairs(
   stats: TermStats,
@@ -46,6 +47,7 @@ export function adjacentPairs(
   f: Filters,
   rootOf: (id: number) => number,
   weights?: number[][],
+  common: (ti: number) => boolean = () => false,
 ): Pair[] {
   const out: Pair[] = [];
   if (alts.length < 2 || !ids.length) return out;
@@ -62,6 +64,7 @@ export function adjacentPairs(
   });
   const { sql, args } = filterSql({ ...f, sessionIds: ids }, "fts");
   for (let i = 0; i + 1 < forms.length && out.length < MAX_PAIRS; i++) {
+    if (common(i) && common(i + 1)) continue;
     const phrases = forms[i].flatMap((a) => forms[i + 1].map((b) => ftsTerm([...a, ...b])));
     if (!phrases.length) continue;
     const match = phrases.length === 1 ? phrases[0] : `(${phrases.join(" OR ")})`;
