@@ -84,6 +84,46 @@ export function noteSessionId(project: string, day: string): string {
   return `${h}-${day}`;
 }
 
+/**
+ * The id of one note: the first 10 hex of sha1(ts, newline, project, newline,
+ * text) over the record as written (`ts` as its JSON text). Derived, not
+ * stored, so notes written before ids existed have one too; `deja forget
+ * --note <id>` takes it (a prefix too).
+ */
+export function noteId(ts: unknown, project: string, text: string): string {
+  const t = typeof ts === "string" ? ts : JSON.stringify(ts ?? null);
+  return createHash("sha1").update(`${t}\n${project}\n${text}`).digest("hex").slice(0, 10);
+}
+
+/** A readable note record: where it is filed and what it says. */
+export interface NoteRecord {
+  /** {@link noteId}. */
+  id: string;
+  /** The session it is filed under ({@link noteSessionId}). */
+  session: string;
+  project: string;
+  /** Epoch ms. */
+  time: number;
+  /** Text as written (trimmed). */
+  text: string;
+  day: string;
+}
+
+/**
+ * Reads one parsed line of the notes file as a note, in zone `tz`; undefined
+ * when it is not one (not an object, no text, no readable `ts`).
+ */
+export function noteRecord(value: unknown, tz?: string): NoteRecord | undefined {
+  const o = obj(value);
+  const text = str(o?.text)?.trim();
+  const time = toMillis(o?.ts);
+  if (!o || !text || time === undefined) return undefined;
+  const project = str(o.project)?.trim() || DEFAULT_NOTES_PROJECT;
+  const day = localDay(time, tz);
+  const id = noteId(o.ts, str(o.project) ?? "", str(o.text) ?? "");
+  return { id, session: noteSessionId(project, day), project, time, text, day };
+}
+
 /** The text a note is indexed as: its text, then its tags as `#tag` words. */
 export function noteText(text: string, tags: readonly string[]): string {
   const t = tags.filter((x) => x.trim() !== "").map((x) => `#${x.trim().replace(/^#/, "")}`);
@@ -103,20 +143,16 @@ async function discover({ env, problem }: DiscoverCtx): Promise<Discovery> {
 async function* parse(source: SourceRef, ctx: ParseCtx): AsyncGenerator<Session> {
   const tz = ctx.env.get("TZ");
   for await (const rec of readJsonl(source.path, ctx)) {
-    const o = obj(rec.value);
-    const where = `${source.path}@${rec.start}`;
-    const text = str(o?.text)?.trim();
-    const time = toMillis(o?.ts);
-    if (!o || !text || time === undefined) {
-      ctx.skip("bad_shape", where, "a note needs text and ts");
+    const n = noteRecord(rec.value, tz);
+    if (!n) {
+      ctx.skip("bad_shape", `${source.path}@${rec.start}`, "a note needs text and ts");
       continue;
     }
-    const project = str(o.project)?.trim() || DEFAULT_NOTES_PROJECT;
-    const tags = arr(o.tags).filter((t): t is string => typeof t === "string");
-    const day = localDay(time, tz);
+    const { project, day, time, text } = n;
+    const tags = arr(obj(rec.value)?.tags).filter((t): t is string => typeof t === "string");
     yield {
       harness: ID,
-      id: noteSessionId(project, day),
+      id: n.session,
       project,
       title: `Notes: ${basename(project) || project}, ${day}`,
       started: time,

@@ -21,6 +21,7 @@ import {
   type ForgetOutcome,
   type ForgetPlan,
   type ForgetSelector,
+  type OwnNotes,
   planForget,
   unforget,
 } from "../forget/forget.ts";
@@ -28,10 +29,12 @@ import type { Env } from "../../core/model.ts";
 import { readTombstones, type Tombstone, tombstoneFile } from "../forget/tombstones.ts";
 import { runIndex } from "../indexer.ts";
 import { parsers } from "../../parsers/mod.ts";
+import { notesPath } from "../../parsers/deja.ts";
+import { forgetNote, type ForgotNote } from "../forget/note.ts";
 
 export const forgetCmd: CommandSpec = {
   usage: "forget (--session <id> | --project <text> | --before <date|30d>)... [--dry-run] " +
-    "[--all-matches] | --list | --unforget <harness:id> [--json]",
+    "[--all-matches] | --note <id> | --list | --unforget <harness:id> [--json]",
   maxPositionals: 0,
   options: {
     session: { type: "string", value: "<id>", description: "a session id prefix (harness:id too)" },
@@ -44,6 +47,11 @@ export const forgetCmd: CommandSpec = {
       type: "string",
       value: "<date|30d>",
       description: "sessions last active before this date (or this long ago)",
+    },
+    note: {
+      type: "string",
+      value: "<id>",
+      description: "delete one note ('deja remember' prints its id), not its whole day",
     },
     "dry-run": { type: "boolean", description: "list what would be forgotten, change nothing" },
     "all-matches": { type: "boolean", description: "forget every session an id prefix matches" },
@@ -62,6 +70,7 @@ export const forgetCmd: CommandSpec = {
 export type ForgetArgs =
   | { mode: "list"; json: boolean }
   | { mode: "unforget"; key: string; json: boolean }
+  | { mode: "note"; id: string; json: boolean }
   | {
     mode: "forget";
     sel: ForgetSelector;
@@ -89,6 +98,8 @@ export function parseForget(a: Args): ForgetArgs {
   if (a.values.list) return { mode: "list", json };
   const key = opt(a, "unforget");
   if (key !== undefined) return { mode: "unforget", key, json };
+  const note = opt(a, "note");
+  if (note !== undefined) return { mode: "note", id: note, json };
   const beforeText = opt(a, "before");
   const before = beforeText === undefined ? undefined : parseSince(beforeText);
   if (beforeText !== undefined && before === undefined) {
@@ -139,6 +150,35 @@ export async function unforgetSession(env: Env, key: string): Promise<Tombstone>
   return t;
 }
 
+/** deja's own notes file for `env`, which a forget edits (lib/forget/forget.ts `OwnNotes`). */
+export function ownNotes(env: Env): OwnNotes {
+  return { path: notesPath(env), tz: env.get("TZ") };
+}
+
+/**
+ * Deletes one note (`--note <id>`) from the notes file and the index, then
+ * reads the notes file again so the rest of its day is back at once.
+ *
+ * @throws {DejaError} when no note, or several, have that id (lib/forget/note.ts).
+ */
+export async function forgetOneNote(env: Env, id: string): Promise<ForgotNote> {
+  const path = indexPath(env);
+  const lock = acquireWriterLock(dataDir(env), 0);
+  let r;
+  try {
+    const store = existsSync(path) ? Store.open(path) : undefined;
+    try {
+      r = forgetNote(store, ownNotes(env), id);
+    } finally {
+      store?.close();
+    }
+  } finally {
+    lock.release();
+  }
+  if (r.sessions) await runIndex(env, parsers, { only: ["deja"] });
+  return r;
+}
+
 /**
  * Forgets the sessions `sel` picks (under the writer lock), or only plans it
  * when `dry`.
@@ -154,7 +194,7 @@ export function forgetSessions(
       const plan = planForget(store, opts.sel);
       const out = opts.dry || !plan.sessions.length
         ? undefined
-        : applyForget(store, plan, opts.reason);
+        : applyForget(store, plan, opts.reason, Date.now(), ownNotes(env));
       return { dry: opts.dry, plan, out };
     } finally {
       store.close();
@@ -233,6 +273,20 @@ async function runForget(a: Args, io: IO): Promise<number> {
     const t = await unforgetSession(io.env, args.key);
     if (args.json) printJson(io, { unforgotten: { ...t, at: isoTime(t.at) } });
     else io.out(`${colors(io).cyan(t.key)} is back in the index\n`);
+    return 0;
+  }
+  if (args.mode === "note") {
+    const r = await forgetOneNote(io.env, args.id);
+    if (args.json) {
+      printJson(io, {
+        note: {
+          id: r.note.id,
+          session: r.note.session,
+          project: r.note.project,
+          text: r.note.text,
+        },
+      });
+    } else io.out(`forgot note ${colors(io).cyan(r.note.id)}: ${oneLine(r.note.text, 80)}\n`);
     return 0;
   }
   const d = forgetSessions(io.env, args);

@@ -60,6 +60,7 @@ export function rememberJson(r: Remembered): Record<string, unknown> {
     note: r.note,
     path: r.path,
     session: r.session,
+    id: r.id,
     indexed: r.indexed,
     error: r.error ?? null,
   };
@@ -78,7 +79,7 @@ export function rememberText(r: Remembered, io: Pick<IO, "env">): string {
 export function questionNote(text: string, r: Remembered): string {
   if (!QUESTION.test(text)) return "";
   return `deja: a note was written, although this reads like a question: remember keeps notes, it does not search\n` +
-    `hint: ${searchInstead(text.split(/\s+/))}; to undo: deja forget --session deja:${r.session}\n`;
+    `hint: ${searchInstead(text.split(/\s+/))}; to undo: deja forget --note ${r.id}\n`;
 }
 
 /** What stderr says when the note was saved but not indexed (empty when it was). */

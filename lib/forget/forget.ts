@@ -28,6 +28,7 @@ import {
   tombstoneFile,
   writeTombstones,
 } from "./tombstones.ts";
+import { dropNotes } from "./notes_file.ts";
 
 /** What to forget. */
 export interface ForgetSelector {
@@ -110,21 +111,41 @@ export function planForget(store: Store, sel: ForgetSelector): ForgetPlan {
   return { sessions, events: sessions.reduce((n, s) => n + s.events, 0), undated };
 }
 
+/** deja's own notes file, which a forget edits instead of keeping a tombstone (./notes_file.ts). */
+export interface OwnNotes {
+  /** The notes file (parsers/deja.ts `notesPath`). */
+  path: string;
+  /** Zone the notes' days are read in (`TZ`). */
+  tz?: string;
+}
+
 /**
  * Writes the tombstones of `plan`, then removes its sessions from the index.
- * Call with the writer lock held.
+ * Sessions read from deja's own notes file (`notes`) get no tombstone: their
+ * notes are deleted from the file instead, so their text leaves the disk and
+ * a note written later under the same id is indexed as usual. Call with the
+ * writer lock held.
  */
 export function applyForget(
   store: Store,
   plan: ForgetPlan,
   reason: string,
   now = Date.now(),
+  notes?: OwnNotes,
 ): ForgetOutcome {
   if (!plan.sessions.length) return { sessions: 0, events: 0, wordsPruned: 0 };
+  const own = plan.sessions.filter((s) => notes && s.source === notes.path);
+  if (notes && own.length) {
+    const ids = new Set(own.map((s) => s.native_id));
+    // The lines first: if removal fails, the next index reads the shorter file whole.
+    dropNotes(notes.path, notes.tz, (n) => ids.has(n.session));
+    Q.forgetSource.run(store, { path: notes.path });
+  }
   const file = tombstoneFile(store.path);
   const list = readTombstones(file);
   const have = new Set(list.map((t) => t.key));
   for (const s of plan.sessions) {
+    if (own.includes(s)) continue;
     const key = keyOf(s.harness, s.native_id);
     if (have.has(key)) continue;
     list.push({

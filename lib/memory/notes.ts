@@ -12,7 +12,7 @@ import { DejaError } from "../../core/errors.ts";
 import { redact } from "../redact.ts";
 import { runIndex } from "../indexer.ts";
 import { parsers } from "../../parsers/mod.ts";
-import { localDay, noteSessionId, notesPath } from "../../parsers/deja.ts";
+import { localDay, noteId, noteSessionId, notesPath } from "../../parsers/deja.ts";
 import { expandHome } from "../../core/paths.ts";
 
 /** One line of notes.jsonl. Fields are only ever added. */
@@ -45,6 +45,8 @@ export interface Appended {
   path: string;
   /** Id of the session the note is filed under (`<hash>-<day>`). */
   session: string;
+  /** The note's own id (parsers/deja.ts `noteId`): what `deja forget --note` takes. */
+  id: string;
 }
 
 /**
@@ -94,7 +96,12 @@ export function appendNote(env: Env, text: string, opts: NoteOptions): Appended 
       "set DEJA_HOME to a directory you can write",
     );
   }
-  return { note, path, session: noteSessionId(note.project, localDay(now, env.get("TZ"))) };
+  return {
+    note,
+    path,
+    session: noteSessionId(note.project, localDay(now, env.get("TZ"))),
+    id: noteId(note.ts, note.project, note.text),
+  };
 }
 
 /** What {@link remember} did. */

@@ -1,0 +1,62 @@
+import { assert, assertEquals, assertStringIncludes } from "../../tests/_assert.ts";
+import { indexSessions } from "../../tests/_memory.ts";
+import { runMain, withVars } from "../../tests/_cli_io.ts";
+import { readFileSync } from "node:fs";
+
+/** The undo `deja remember` prints for a note that reads like a question. */
+function undoOf(err: string): string[] {
+  const m = /to undo: deja (forget [^\n]+)/.exec(err);
+  assert(m, `no undo in: ${err}`);
+  return m[1].trim().split(/\s+/);
+}
+
+Deno.test("the undo remember prints removes only that note; the day's other notes stay searchable", async () => {
+  const ix = await indexSessions([]);
+  ix.store.close();
+  const env = withVars(ix.env, { TZ: "UTC", DEJA_NO_REFRESH: "1" });
+  try {
+    const p = ["--project", "/w/k3s"];
+    assertEquals(
+      (await runMain(env, ["remember", "the k3s fix was to restart flannel", ...p])).code,
+      0,
+    );
+    const asked = await runMain(env, ["remember", "how", "did", "I", "restart", "flannel", ...p]);
+    assertEquals(asked.code, 0);
+    const undo = await runMain(env, undoOf(asked.err));
+    assertEquals(undo.code, 0, undo.err);
+    const notes = readFileSync(`${ix.root}/notes/notes.jsonl`, "utf8");
+    assert(!notes.includes("how did I"), "the accidental note's text stays in notes.jsonl");
+    const found = await runMain(env, ["search", "flannel", "--json"]);
+    assertEquals(found.code, 0, found.err);
+    const doc = JSON.parse(found.out);
+    const texts = JSON.stringify(doc);
+    assertStringIncludes(texts, "the k3s fix was to restart flannel");
+    assert(!texts.includes("how did I"), texts);
+  } finally {
+    ix.cleanup();
+  }
+});
+
+Deno.test("a note remembered after its day's notes were forgotten is searchable at once", async () => {
+  const ix = await indexSessions([]);
+  ix.store.close();
+  const env = withVars(ix.env, { TZ: "UTC", DEJA_NO_REFRESH: "1" });
+  try {
+    const p = ["--project", "/w/k3s"];
+    const first = await runMain(env, ["remember", "old secret note", "--json", ...p]);
+    const session = JSON.parse(first.out).session;
+    const gone = await runMain(env, ["forget", "--session", `deja:${session}`]);
+    assertEquals(gone.code, 0, gone.err);
+    assert(
+      !readFileSync(`${ix.root}/notes/notes.jsonl`, "utf8").includes("old secret"),
+      "forget leaves the note's text in notes.jsonl",
+    );
+    assertEquals((await runMain(env, ["remember", "flannel again", ...p])).code, 0);
+    const found = await runMain(env, ["search", "flannel", "--json"]);
+    assertEquals(found.code, 0, found.err);
+    assertStringIncludes(found.out, "flannel again");
+    assertEquals((await runMain(env, ["search", "secret", "--json"])).code, 1);
+  } finally {
+    ix.cleanup();
+  }
+});
