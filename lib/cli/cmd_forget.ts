@@ -234,6 +234,7 @@ export function forgetJson(d: ForgetData): Record<string, unknown> {
     undated_left_out: d.plan.undated,
     forgotten: d.out?.sessions ?? 0,
     words_pruned: d.out?.wordsPruned ?? 0,
+    notes_deleted: d.out?.notesDeleted ?? 0,
   };
 }
 
@@ -257,8 +258,16 @@ export function forgetText(d: ForgetData, io: Pick<IO, "isTTY" | "env">): string
   const what = `${plural(d.plan.sessions.length, "session")} (${plural(d.plan.events, "event")}):`;
   const head = d.dry ? `would forget ${what}` : `forgot ${what}`;
   const note = undatedNote(d);
+  const notes = d.out?.notesDeleted
+    ? `${
+      plural(d.out.notesDeleted, "note")
+    } deleted from notes.jsonl (no undo); later notes are kept\n`
+    : "";
+  const kept = d.out?.tombstoned
+    ? "they stay out of the index; deja forget --list shows them\n"
+    : "";
   return [head, ...lines].join("\n") + "\n" + (note ? c.dim(note) : "") +
-    (d.dry ? "" : c.dim("they stay out of the index; deja forget --list shows them\n"));
+    (d.dry ? "" : c.dim(notes + kept));
 }
 
 async function runForget(a: Args, io: IO): Promise<number> {

@@ -55,7 +55,7 @@ Deno.test("remember prints the same line to a terminal and a pipe, the note with
 
 Deno.test("remember says on stderr when the note was saved but not indexed", () => {
   const note = { ts: "2026-11-01T10:00:00Z", project: "/w", text: "t", tags: [] };
-  const saved = { note, path: "/n/notes.jsonl", session: "ab-2026-11-01" };
+  const saved = { note, path: "/n/notes.jsonl", session: "ab-2026-11-01", id: "0123456789" };
   assertEquals(rememberNote({ ...saved, indexed: true }), "");
   assertStringIncludes(
     rememberNote({ ...saved, indexed: false, error: "index busy" }),

@@ -57,6 +57,10 @@ export interface ForgetOutcome {
   events: number;
   /** Vocabulary words no remaining event held. */
   wordsPruned: number;
+  /** Notes deleted from deja's own notes file (their sessions got no tombstone). */
+  notesDeleted?: number;
+  /** Sessions that got a tombstone (all but those of deja's own notes file). */
+  tombstoned?: number;
 }
 
 /**
@@ -135,10 +139,11 @@ export function applyForget(
 ): ForgetOutcome {
   if (!plan.sessions.length) return { sessions: 0, events: 0, wordsPruned: 0 };
   const own = plan.sessions.filter((s) => notes && s.source === notes.path);
+  let notesDeleted = 0;
   if (notes && own.length) {
     const ids = new Set(own.map((s) => s.native_id));
     // The lines first: if removal fails, the next index reads the shorter file whole.
-    dropNotes(notes.path, notes.tz, (n) => ids.has(n.session));
+    notesDeleted = dropNotes(notes.path, notes.tz, (n) => ids.has(n.session)).length;
     Q.forgetSource.run(store, { path: notes.path });
   }
   const file = tombstoneFile(store.path);
@@ -162,7 +167,8 @@ export function applyForget(
   }
   // The tombstones first: if removal fails, running forget again finishes it.
   writeTombstones(file, list);
-  return removeSessions(store, plan.sessions);
+  const tombstoned = plan.sessions.length - own.length;
+  return { ...removeSessions(store, plan.sessions), notesDeleted, tombstoned };
 }
 
 /**
