@@ -118,7 +118,7 @@ Deno.test("remember says a question-shaped note was written, how to search inste
     assertEquals(r.code, 0, r.err);
     assertStringIncludes(r.err, "a note was written, although this reads like a question");
     assertStringIncludes(r.err, "deja search how I fixed the redis dns;");
-    const undo = /to undo: (deja forget --session (\S+))/.exec(r.err);
+    const undo = /to undo: (deja forget --note (\S+))/.exec(r.err);
     assert(undo, r.err);
     const forgot = await runMain(ix.env, undo[1].split(" ").slice(1));
     assertEquals(forgot.code, 0, forgot.err);

@@ -60,3 +60,27 @@ Deno.test("a note remembered after its day's notes were forgotten is searchable 
     ix.cleanup();
   }
 });
+
+Deno.test("forget --note says which note went, refuses an unknown id, and a note forget says notes.jsonl lost them", async () => {
+  const ix = await indexSessions([]);
+  ix.store.close();
+  const env = withVars(ix.env, { TZ: "UTC", DEJA_NO_REFRESH: "1" });
+  try {
+    const p = ["--project", "/w/app"];
+    const a = JSON.parse((await runMain(env, ["remember", "keep this", "--json", ...p])).out);
+    const b = JSON.parse((await runMain(env, ["remember", "drop this", "--json", ...p])).out);
+    assertEquals([a.session === b.session, /^[0-9a-f]{10}$/.test(b.id)], [true, true]);
+    const one = await runMain(env, ["forget", "--note", b.id.slice(0, 6)]);
+    assertEquals([one.code, one.out], [0, `forgot note ${b.id}: drop this\n`]);
+    const none = await runMain(env, ["forget", "--note", b.id]);
+    assertEquals(none.code, 1);
+    assertStringIncludes(none.err, `no note has the id '${b.id}'`);
+    const day = await runMain(env, ["forget", "--session", `deja:${a.session}`, "--json"]);
+    const doc = JSON.parse(day.out);
+    assertEquals([doc.forgotten, doc.notes_deleted], [1, 1]);
+    const list = await runMain(env, ["forget", "--list", "--json"]);
+    assertEquals(JSON.parse(list.out).tombstones, [], "a deleted note needs no tombstone");
+  } finally {
+    ix.cleanup();
+  }
+});
