@@ -206,7 +206,7 @@ Deno.test("plain sources marks a store whose last read kept or skipped anything,
     assertEquals((await run(["index", "--quiet"], w.vars)).code, 0);
     const plain = await run(["sources"], w.vars);
     assert(
-      /\n {14}damaged: kept \d+ sessions? as indexed, skipped: 1 corrupt/.test(plain.out),
+      /\n {14}damaged: kept \d+ sessions? as indexed, skipped 1 corrupt/.test(plain.out),
       plain.out,
     );
     assertStringIncludes(plain.out, "deja sources --verbose");

@@ -324,16 +324,15 @@ async function runSources(a: Args, io: IO): Promise<number> {
 
 /**
  * The short mark plain `deja sources` shows for a harness whose stores' last
- * reads were damaged: `damaged: kept 1 session as indexed, skipped: 2 corrupt
+ * reads were damaged: `damaged: kept 1 session as indexed, skipped 2 corrupt
  * — deja sources --verbose` (the notes themselves are listed with --verbose).
  */
 export function damageMark(h: Pick<HarnessSources, "kept" | "damaged" | "skipped">): string {
-  const lost = Object.fromEntries(
-    Object.entries(h.skipped).filter(([k]) => !REPAIRED_REASONS.has(k)),
-  );
+  const lost = Object.entries(h.skipped).filter(([k, v]) => v && !REPAIRED_REASONS.has(k))
+    .map(([k, v]) => `${v} ${k}`);
   const parts = [
     h.kept ? `kept ${plural(h.kept, "session")} as indexed` : "",
-    skipsText(lost),
+    lost.length ? `skipped ${lost.join(", ")}` : "",
   ].filter(Boolean);
   const stores = h.damaged > 1 ? ` (${h.damaged} stores)` : "";
   return `damaged${stores}: ${parts.join(", ")} — deja sources --verbose`;
