@@ -29,13 +29,19 @@ export const NORMALIZE_PROJECTS_SQL =
 /**
  * A `--project` text as the user meant it: a leading `~` (`~`, `~/x`, `~\x`) is
  * `home`, as deja prints a project under the home directory (core/text.ts `tilde`)
- * and a quoted `'~/x'` reaches deja unexpanded. Anything else is kept as typed.
+ * and a quoted `'~/x'` reaches deja unexpanded; trailing separators are dropped
+ * (`~/proj/x/` names `~/proj/x`, which the index keeps without one) except on a
+ * root (`/`, `C:\`). Anything else is kept as typed.
  *
- * @example projectArg("~/proj/x", "/home/u") === "/home/u/proj/x"
+ * @example projectArg("~/proj/x/", "/home/u") === "/home/u/proj/x"
  */
 export function projectArg(text: string, home: string): string {
-  if (!home || !/^~(?:[\\/]|$)/.test(text)) return text;
-  return home.replace(/[\\/]$/, "") + text.slice(1);
+  const full = home && /^~(?:[\\/]|$)/.test(text)
+    ? home.replace(/[\\/]+$/, "") + text.slice(1)
+    : text;
+  const root = /^(?:[A-Za-z]:)?[\\/]/.exec(full)?.[0] ?? "";
+  const rest = full.slice(root.length).replace(/[\\/]+$/, "");
+  return rest ? root + rest : root || full;
 }
 
 /**
