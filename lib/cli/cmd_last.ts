@@ -13,6 +13,7 @@ import { DejaError } from "../../core/errors.ts";
 import { shortRef } from "../sessions.ts";
 import { type LastSession, lastSessions } from "../memory/last.ts";
 import type { Store } from "../store.ts";
+import { Q } from "../schema.ts";
 import {
   FILTER_OPTIONS,
   hiddenHint,
@@ -23,6 +24,7 @@ import {
   sessionJsonOf,
   withStore,
 } from "./_memory.ts";
+import { filteredText, filtersUsed } from "./_filtered.ts";
 
 export const lastCmd: CommandSpec = {
   refresh: true,
@@ -49,6 +51,8 @@ export interface LastData {
   sessions: Array<LastSession & { ref: string }>;
   /** Sessions of throwaway or excluded projects left out. */
   hidden: number;
+  /** When the filters left none: sessions without them (else 0). */
+  without: number;
 }
 
 /**
@@ -73,9 +77,16 @@ export function lastData(store: Store, args: LastArgs, io: Pick<IO, "env" | "cwd
     project: args.filter.project,
     hidden: hiddenOf(store, args.filter, io),
   });
+  // Nothing under --harness/--project: how many sessions there are without them.
+  const unfiltered = () =>
+    lastSessions(store, { limit: 1, hidden: hiddenOf(store, args.filter, io) }).sessions.length
+      ? Number(Q.sessionCount.get(store, {})?.n ?? 0)
+      : 0;
+  const without = sessions.length || !filtersUsed(args.filter).length ? 0 : unfiltered();
   return {
     sessions: sessions.map((s) => ({ ...s, ref: shortRef(store, s.harness, s.native_id) })),
     hidden,
+    without,
   };
 }
 
@@ -115,7 +126,8 @@ function runLast(a: Args, io: IO): number {
     return d.sessions.length ? 0 : 1;
   }
   if (!d.sessions.length) {
-    io.err("deja: no session in the index matches\n");
+    const f = { filters: filtersUsed(args.filter), without: d.without };
+    io.err(filteredText("deja: no session in the index matches", f));
     hiddenHint(io, d.hidden);
     return 1;
   }
