@@ -8,6 +8,9 @@
  * @module
  */
 
+import { DejaError } from "../core/errors.ts";
+import { MAX_LIKE_TEXT, overLikeBound } from "./query.ts";
+
 const DRIVE = /^([a-z]):(?=[\\/]|$)/;
 
 /**
@@ -33,9 +36,17 @@ export const NORMALIZE_PROJECTS_SQL =
  * (`~/proj/x/` names `~/proj/x`, which the index keeps without one) except on a
  * root (`/`, `C:\`). Anything else is kept as typed.
  *
+ * @throws {DejaError} (exit 2) when the text is longer than {@link MAX_LIKE_TEXT}.
  * @example projectArg("~/proj/x/", "/home/u") === "/home/u/proj/x"
  */
 export function projectArg(text: string, home: string): string {
+  if (overLikeBound(text)) {
+    throw new DejaError(
+      `the --project value is longer than ${MAX_LIKE_TEXT} characters`,
+      "give a part of the project's path, such as its folder name",
+      2,
+    );
+  }
   const full = home && /^~(?:[\\/]|$)/.test(text)
     ? home.replace(/[\\/]+$/, "") + text.slice(1)
     : text;

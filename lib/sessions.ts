@@ -9,6 +9,7 @@ import { DejaError } from "../core/errors.ts";
 import { Q } from "./schema.ts";
 import { harnessIds } from "../core/registry.ts";
 import type { SessionRow } from "./rows.ts";
+import { MAX_LIKE_TEXT, overLikeBound } from "./query.ts";
 
 /**
  * Finds the one session whose native id starts with `prefix` (optionally
@@ -22,6 +23,13 @@ import type { SessionRow } from "./rows.ts";
  *   hint lists them).
  */
 export function resolveSession(store: Store, ref: string): SessionRow {
+  if (overLikeBound(ref)) {
+    throw new DejaError(
+      `no session matches '${[...ref].slice(0, 40).join("")}' (${ref.length} characters)`,
+      `a session id is at most ${MAX_LIKE_TEXT} characters; 'deja last' lists sessions`,
+      1,
+    );
+  }
   let harness: string | null = null;
   let prefix = ref;
   const m = /^([a-z][a-z0-9_]*):(.+)$/.exec(ref);
