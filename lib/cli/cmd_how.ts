@@ -6,7 +6,8 @@
  * @module
  */
 import type { Args, CommandSpec } from "./common.ts";
-import { colors, fmtTime, intOpt, isoTime, printJson } from "./common.ts";
+import { colors, fmtTime, intOpt, isoTime, namedWords, printJson } from "./common.ts";
+import { cutNote } from "../query.ts";
 import { oneLine } from "../../core/text.ts";
 import type { IO } from "../../core/runtime.ts";
 import { DejaError } from "../../core/errors.ts";
@@ -117,12 +118,14 @@ function runHow(a: Args, io: IO): number {
     const all = howData(store, { ...args, filter: { ...args.filter, project: undefined } }, io);
     return [r, all.total] as const;
   });
+  const cut = cutNote(r.cut);
+  if (cut && !args.json) io.err(`deja: ${cut}\n`);
   if (args.json) {
     printJson(io, howJson(r));
     return r.commands.length ? 0 : 1;
   }
   if (!r.commands.length) {
-    const head = `deja: no command run here holds ${r.words.map((w) => `'${w}'`).join(" and ")}`;
+    const head = `deja: no command run here holds ${namedWords(r.words)}`;
     io.err(filteredText(head, { filters, without }, "command"));
     hiddenHint(io, r.hidden);
     return 1;
