@@ -133,11 +133,17 @@ async function runCommand(entry: CommandEntry, argv: string[], io: IO): Promise<
     const { asIndexError, asSqliteError, indexPath } = await import("./lib/store.ts");
     const { firstRunError } = await import("./lib/cli/refresh.ts");
     // Any other SQLite error (a limit reached) is one line with a hint, never a stack trace.
-    const e = asSqliteError(
+    let e = asSqliteError(
       firstRunError(io, asIndexError(caught, indexPath(io.env))),
       `'deja ${entry.name}'`,
     );
     const code = e instanceof DejaError ? e.exitCode : 2;
+    // `deja show me`: words, not an id, were read as a session id; say how to search them.
+    const { NoSessionMatch, looksLikeId } = await import("./lib/sessions.ts");
+    if (e instanceof NoSessionMatch && !looksLikeId(e.ref)) {
+      const hint = `${searchInstead([entry.name, e.ref])}; ${e.hint}`;
+      e = new DejaError(e.message, hint, e.exitCode);
+    }
     // With --json, stdout always holds one JSON document: an error is {error, hint, exit}
     // (docs/json-output.md, "Errors"); the message goes to stderr as well.
     if (argv.includes("--json") && !entry.protocol) {

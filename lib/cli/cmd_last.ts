@@ -6,7 +6,7 @@
  * @module
  */
 import type { Args, CommandSpec } from "./common.ts";
-import { colors, fmtTime, printJson } from "./common.ts";
+import { colors, fmtTime, printJson, searchInstead } from "./common.ts";
 import { oneLine, plural, tilde } from "../../core/text.ts";
 import type { IO } from "../../core/runtime.ts";
 import { DejaError } from "../../core/errors.ts";
@@ -64,7 +64,10 @@ export function parseLast(a: Args): LastArgs {
   const nText = a.positionals[0];
   const n = nText === undefined ? 10 : Number(nText);
   if (!Number.isInteger(n) || n <= 0) {
-    throw new DejaError(`last takes a positive whole number, not '${nText}'`, "deja last 20");
+    throw new DejaError(
+      `last takes a positive whole number, not '${nText}'`,
+      `${searchInstead(["last", ...a.positionals])}; 'deja last 20' lists the newest 20`,
+    );
   }
   return { n, filter: parseFilter(a), json: Boolean(a.values.json) };
 }
