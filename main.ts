@@ -141,8 +141,7 @@ async function runCommand(entry: CommandEntry, argv: string[], io: IO): Promise<
     // `deja show me`: words, not an id, were read as a session id; say how to search them.
     const { NoSessionMatch, looksLikeId } = await import("./lib/sessions.ts");
     if (e instanceof NoSessionMatch && !looksLikeId(e.ref)) {
-      const hint = `${searchInstead([entry.name, e.ref])}; ${e.hint}`;
-      e = new DejaError(e.message, hint, e.exitCode);
+      e = new DejaError(e.message, searchInstead([entry.name, e.ref]), e.exitCode);
     }
     // With --json, stdout always holds one JSON document: an error is {error, hint, exit}
     // (docs/json-output.md, "Errors"); the message goes to stderr as well.
