@@ -13,6 +13,7 @@ import {
   loadCommand,
   parse,
   searchInstead,
+  searchWordsOf,
 } from "./lib/cli/common.ts";
 import { DejaError } from "./core/errors.ts";
 import { humanIO } from "./lib/cli/output.ts";
@@ -117,9 +118,13 @@ async function runCommand(entry: CommandEntry, argv: string[], io: IO): Promise<
     const code = await cmd.run(args, io);
     // Free text that found nothing may have been plain words meant as a search (`deja how
     // did I hide the spinner`): say how to search them (not for stdin, not into --json).
+    // Not after a filter: the command said whether the filter left nothing.
     const words = args.positionals;
-    if (code === 1 && cmd.words && !args.values.json && words.length && words[0] !== "-") {
-      io.err(`hint: ${searchInstead([cmd.name, ...words])}\n`);
+    const filtered = ["project", "harness", "since"].some((k) => args.values[k] !== undefined);
+    if (
+      code === 1 && cmd.words && !args.values.json && !filtered && words.length && words[0] !== "-"
+    ) {
+      io.err(`hint: ${searchInstead(searchWordsOf(cmd.name, words))}\n`);
     }
     return code;
   } catch (caught) {
@@ -128,11 +133,16 @@ async function runCommand(entry: CommandEntry, argv: string[], io: IO): Promise<
     const { asIndexError, asSqliteError, indexPath } = await import("./lib/store.ts");
     const { firstRunError } = await import("./lib/cli/refresh.ts");
     // Any other SQLite error (a limit reached) is one line with a hint, never a stack trace.
-    const e = asSqliteError(
+    let e = asSqliteError(
       firstRunError(io, asIndexError(caught, indexPath(io.env))),
       `'deja ${entry.name}'`,
     );
     const code = e instanceof DejaError ? e.exitCode : 2;
+    // `deja show me`: words, not an id, were read as a session id; say how to search them.
+    const { NoSessionMatch, looksLikeId } = await import("./lib/sessions.ts");
+    if (e instanceof NoSessionMatch && !looksLikeId(e.ref)) {
+      e = new DejaError(e.message, searchInstead([entry.name, e.ref]), e.exitCode);
+    }
     // With --json, stdout always holds one JSON document: an error is {error, hint, exit}
     // (docs/json-output.md, "Errors"); the message goes to stderr as well.
     if (argv.includes("--json") && !entry.protocol) {

@@ -58,6 +58,7 @@ import {
   fileHash,
   parseDrift,
   parseSkipExamples,
+  parseSkipRecord,
   parseSkips,
   safeHeadHash,
   saveSource,
@@ -505,10 +506,7 @@ async function planSource(
           state: prev.state,
           watermark: 0,
           hash: null,
-          skipped: {
-            counts: parseSkips(prev.skipped),
-            examples: parseSkipExamples(prev.skipped),
-          },
+          skipped: parseSkipRecord(prev.skipped),
           drift: prev.drift,
         });
         return none;
@@ -536,10 +534,7 @@ async function planSource(
         state: null,
         watermark: 0,
         hash,
-        skipped: {
-          counts: parseSkips(prev.skipped),
-          examples: parseSkipExamples(prev.skipped),
-        },
+        skipped: parseSkipRecord(prev.skipped),
         drift: prev.drift,
       });
       return none;
@@ -608,6 +603,7 @@ async function writeSource(store: Store, plan: SourcePlan): Promise<SourceOutcom
     // A damaged store's read replaces no session with less than the index held: read again,
     // keeping those sessions as they are (an undamaged read replaces them as the store says).
     const losses = src.kind !== "append" && damageIn(ctx.counts) ? writer.losses() : [];
+    const kept = losses.length;
     if (losses.length) {
       store.db.exec("ROLLBACK");
       resetVocabCache(store);
@@ -643,6 +639,7 @@ async function writeSource(store: Store, plan: SourcePlan): Promise<SourceOutcom
       skipped: {
         counts,
         examples: [...examples, ...mergeExamples(plan.prevExamples, ctx.examples)],
+        ...(kept ? { kept } : {}),
       },
       drift: JSON.stringify(drift),
     });
@@ -678,7 +675,10 @@ function recordError(
   // Keep the previous stamp and offset so the next run retries from where the last good pass ended.
   try {
     if (prev) {
-      Q.sourceError.run(store, { error: message, indexed_at: Date.now(), path: src.path });
+      // The notes of the last read are this failure's: what an earlier whole read skipped or
+      // kept is replaced (an append store's are kept: its next pass resumes after them).
+      const skipped = prev.kind === "append" && src.kind === "append" ? prev.skipped : null;
+      Q.sourceError.run(store, { error: message, indexed_at: Date.now(), skipped, path: src.path });
     } else {
       Q.upsertSource.run(store, {
         path: src.path,

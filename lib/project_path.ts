@@ -8,6 +8,9 @@
  * @module
  */
 
+import { DejaError } from "../core/errors.ts";
+import { MAX_LIKE_TEXT, overLikeBound } from "./query.ts";
+
 const DRIVE = /^([a-z]):(?=[\\/]|$)/;
 
 /**
@@ -29,13 +32,27 @@ export const NORMALIZE_PROJECTS_SQL =
 /**
  * A `--project` text as the user meant it: a leading `~` (`~`, `~/x`, `~\x`) is
  * `home`, as deja prints a project under the home directory (core/text.ts `tilde`)
- * and a quoted `'~/x'` reaches deja unexpanded. Anything else is kept as typed.
+ * and a quoted `'~/x'` reaches deja unexpanded; trailing separators are dropped
+ * (`~/proj/x/` names `~/proj/x`, which the index keeps without one) except on a
+ * root (`/`, `C:\`). Anything else is kept as typed.
  *
- * @example projectArg("~/proj/x", "/home/u") === "/home/u/proj/x"
+ * @throws {DejaError} (exit 2) when the text is longer than {@link MAX_LIKE_TEXT}.
+ * @example projectArg("~/proj/x/", "/home/u") === "/home/u/proj/x"
  */
 export function projectArg(text: string, home: string): string {
-  if (!home || !/^~(?:[\\/]|$)/.test(text)) return text;
-  return home.replace(/[\\/]$/, "") + text.slice(1);
+  if (overLikeBound(text)) {
+    throw new DejaError(
+      `the --project value is longer than ${MAX_LIKE_TEXT} characters`,
+      "give a part of the project's path, such as its folder name",
+      2,
+    );
+  }
+  const full = home && /^~(?:[\\/]|$)/.test(text)
+    ? home.replace(/[\\/]+$/, "") + text.slice(1)
+    : text;
+  const root = /^(?:[A-Za-z]:)?[\\/]/.exec(full)?.[0] ?? "";
+  const rest = full.slice(root.length).replace(/[\\/]+$/, "");
+  return rest ? root + rest : root || full;
 }
 
 /**

@@ -54,6 +54,15 @@ Deno.test("projectArg reads a leading ~ as the home directory and keeps anything
   assertEquals(projectArg("proj/~/x", "/home/u"), "proj/~/x");
 });
 
+Deno.test("projectArg drops trailing separators so '~/proj/x/' names the same project as '~/proj/x'", () => {
+  assertEquals(projectArg("~/proj/k3s/", "/home/u"), "/home/u/proj/k3s");
+  assertEquals(projectArg("/w/app//", "/home/u"), "/w/app");
+  assertEquals(projectArg("C:\\Users\\user\\dev\\x\\", ""), "C:\\Users\\user\\dev\\x");
+  assertEquals(projectArg("/", "/home/u"), "/");
+  assertEquals(projectArg("C:\\", ""), "C:\\");
+  assertEquals(projectArg("~/", "/home/u"), "/home/u");
+});
+
 Deno.test("projectHolds reads either slash form of a Windows path, case-insensitively", () => {
   assert(projectHolds("C:\\Users\\me\\Vault", "c:/users/me/vault"));
   assert(projectHolds("C:\\Users\\me\\Vault", "me\\Vault"));

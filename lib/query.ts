@@ -52,6 +52,18 @@ export const MAX_QUERY_TERMS = 200;
  */
 export const MAX_QUERY_TOKEN = 1000;
 
+/**
+ * Longest text a command turns into a LIKE pattern, in characters (a session id,
+ * a file name, a `--project` value): SQLite refuses a pattern over 50,000 bytes,
+ * and no id or path is longer. The one bound every such argument is held to.
+ */
+export const MAX_LIKE_TEXT = MAX_QUERY_TOKEN;
+
+/** True when `text` is longer than {@link MAX_LIKE_TEXT} (then no id, path or project matches it). */
+export function overLikeBound(text: string): boolean {
+  return text.length > MAX_LIKE_TEXT;
+}
+
 /** What {@link parseQuery} left out of a query to keep it within SQLite's limits. */
 export interface QueryCut {
   /** Terms left out after the first {@link MAX_QUERY_TERMS}. */

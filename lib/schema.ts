@@ -406,10 +406,10 @@ export const Q = {
       ...["indexed_at", "drift"] as const,
     ],
   ),
-  /** A source's read failed: the message, when (epoch ms); its stamp stays. */
-  sourceError: query<Pick<SourceRow, "error" | "indexed_at" | "path">>(
-    `UPDATE sources SET error = ?, indexed_at = ? WHERE path = ?`,
-    ["error", "indexed_at", "path"],
+  /** A source's read failed: the message, when (epoch ms), the skip notes left; its stamp stays. */
+  sourceError: query<Pick<SourceRow, "error" | "indexed_at" | "skipped" | "path">>(
+    `UPDATE sources SET error = ?, indexed_at = ?, skipped = ? WHERE path = ?`,
+    ["error", "indexed_at", "skipped", "path"],
   ),
   /** The session and event totals of the sessions read from `source` (a source path). */
   sourceTotals: query<{ source: string }, Pick<SourceRow, "sessions" | "events">>(

@@ -9,6 +9,22 @@ import { DejaError } from "../core/errors.ts";
 import { Q } from "./schema.ts";
 import { harnessIds } from "../core/registry.ts";
 import type { SessionRow } from "./rows.ts";
+import { MAX_LIKE_TEXT, overLikeBound } from "./query.ts";
+
+/** Looks like a session id someone copied: hex/uuid, `harness:id`, or a deja/aider id. */
+export function looksLikeId(text: string): boolean {
+  return /^(?:[a-z][a-z0-9_]*:\S+|[0-9a-f][0-9a-f-]{5,}|(?:deja|aider)-\S+)$/i.test(text);
+}
+
+/**
+ * No session has the id (prefix) `ref`: a {@link DejaError} (exit 1) the command
+ * line turns into a search hint when `ref` reads as words (`deja show me`).
+ */
+export class NoSessionMatch extends DejaError {
+  constructor(readonly ref: string, hint: string) {
+    super(`no session matches '${ref}'`, hint, 1);
+  }
+}
 
 /**
  * Finds the one session whose native id starts with `prefix` (optionally
@@ -22,6 +38,13 @@ import type { SessionRow } from "./rows.ts";
  *   hint lists them).
  */
 export function resolveSession(store: Store, ref: string): SessionRow {
+  if (overLikeBound(ref)) {
+    throw new DejaError(
+      `no session matches '${[...ref].slice(0, 40).join("")}' (${ref.length} characters)`,
+      `a session id is at most ${MAX_LIKE_TEXT} characters; 'deja last' lists sessions`,
+      1,
+    );
+  }
   let harness: string | null = null;
   let prefix = ref;
   const m = /^([a-z][a-z0-9_]*):(.+)$/.exec(ref);
@@ -43,7 +66,7 @@ export function resolveSession(store: Store, ref: string): SessionRow {
         harnessIds().join(", ")
       }; remotes: deja remote list)`
       : "search first: deja <words>";
-    throw new DejaError(`no session matches '${ref}'`, hint, 1);
+    throw new NoSessionMatch(ref, hint);
   }
   if (rows.length === 1) return rows[0];
   const root = parentOfAll(rows);

@@ -102,6 +102,33 @@ export function parseSkipExamples(json: string | null): string[] {
   }
 }
 
+/** What a store's last read skipped (the `skipped` JSON of its `sources` row). */
+export interface SkipRecord {
+  /** Records skipped, by reason. */
+  counts: Partial<Record<SkipReason, number>>;
+  /** Where, `<reason> at <where>[: detail]`, and the read-partly note of a damaged read. */
+  examples: string[];
+  /** Sessions a damaged read returned shorter or not at all, kept as indexed (absent: none). */
+  kept?: number;
+}
+
+/** A stored `skipped` JSON whole, to save again unchanged. */
+export function parseSkipRecord(json: string | null): SkipRecord {
+  const kept = parseKept(json);
+  return { counts: parseSkips(json), examples: parseSkipExamples(json), ...(kept ? { kept } : {}) };
+}
+
+/** Sessions a stored `skipped` JSON says the read kept as indexed (damage); 0 when none. */
+export function parseKept(json: string | null): number {
+  if (!json) return 0;
+  try {
+    const k = (JSON.parse(json) as { kept?: unknown }).kept;
+    return typeof k === "number" && k > 0 ? k : 0;
+  } catch {
+    return 0;
+  }
+}
+
 /** A stored drift summary; undefined when absent or unreadable. */
 export function parseDrift(json: string | null): DriftSummary | undefined {
   if (!json) return undefined;
@@ -132,7 +159,7 @@ export interface SourcePass {
   /** Documents: the content hash; null for others. */
   hash: string | null;
   /** Records skipped, counted by reason, with a few examples. */
-  skipped: { counts: Partial<Record<SkipReason, number>>; examples: string[] };
+  skipped: SkipRecord;
   /** The drift summary as JSON; null when none. */
   drift: string | null;
 }

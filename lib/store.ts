@@ -72,9 +72,13 @@ export function asSqliteError(e: unknown, command: string): unknown {
   const x = e as { errcode?: unknown; code?: unknown; message?: unknown } | null;
   if (typeof x?.errcode !== "number" && x?.code !== "ERR_SQLITE_ERROR") return e;
   const reason = String(x?.message ?? e).replace(/[^\x20-\x7e]/g, "?").slice(0, 120);
+  // A limit the input reached (a pattern or expression too long) says nothing of the index.
+  const input = /too (?:complex|large|big|many|long)|too deep/i.test(reason);
   return new DejaError(
     `${command} stopped: SQLite refused the query (${reason})`,
-    `try fewer or shorter words; if it happens again, 'deja doctor' checks the index`,
+    input
+      ? "the input was too long for SQLite: give fewer or shorter words"
+      : `try fewer or shorter words; if it happens again, 'deja doctor' checks the index`,
     2,
   );
 }

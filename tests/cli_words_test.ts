@@ -62,6 +62,9 @@ Deno.test("an SQLite error a command did not expect is one line with a hint", ()
   assertStringIncludes(e.message, "'deja search' stopped: SQLite refused the query (");
   assertEquals(e.message.includes("\n"), false);
   assertStringIncludes(e.hint ?? "", "fewer or shorter words");
+  // The pattern was too long: the input, not the index, is why (no 'deja doctor').
+  assertStringIncludes(e.hint ?? "", "the input was too long");
+  assertEquals((e.hint ?? "").includes("doctor"), false);
   const other = new TypeError("not SQLite");
   assertEquals(asSqliteError(other, "'deja search'"), other);
 });

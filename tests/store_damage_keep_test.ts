@@ -196,3 +196,37 @@ Deno.test("a whole JSON document damaged in one message keeps the session's inde
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+Deno.test("plain sources marks a store whose last read kept or skipped anything, and --verbose shows only that read's notes", async () => {
+  const w = world();
+  try {
+    assertEquals((await run(["index", "--quiet"], w.vars)).code, 0);
+    assertEquals((await run(["sources"], w.vars)).out.includes("damaged"), false);
+    damageSessionC(w.path);
+    assertEquals((await run(["index", "--quiet"], w.vars)).code, 0);
+    const plain = await run(["sources"], w.vars);
+    assert(
+      /\n {14}damaged: kept \d+ sessions? as indexed, skipped 1 corrupt/.test(plain.out),
+      plain.out,
+    );
+    assertStringIncludes(plain.out, "deja sources --verbose");
+    const doc = JSON.parse((await run(["sources", "--json"], w.vars)).out);
+    const crush = doc.harnesses.find((h: { harness: string }) => h.harness === "crush");
+    assert(crush.kept >= 1 && crush.damaged === 1, JSON.stringify(crush));
+    // The header destroyed: the read fails whole, and its error replaces the earlier read's notes.
+    const b = new Uint8Array(readFileSync(w.path));
+    b.fill(0x5a, 0, 100);
+    writeFileSync(w.path, b);
+    await run(["index", "--quiet"], w.vars);
+    const v = await run(["sources", "--verbose"], w.vars);
+    assertStringIncludes(v.out, "last error (1)");
+    assert(!v.out.includes("read partly"), v.out);
+    assert(!v.out.includes("damaged:"), v.out);
+    const after = JSON.parse((await run(["sources", "--json"], w.vars)).out).harnesses
+      .find((h: { harness: string }) => h.harness === "crush");
+    assertEquals([after.kept, after.damaged, after.skipped_at], [0, 0, []]);
+    assertEquals(w.counts(), { a: 2, b: 2, c: 6 }, "the index keeps what it held");
+  } finally {
+    w.cleanup();
+  }
+});

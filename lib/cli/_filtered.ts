@@ -38,7 +38,15 @@ export function filtersUsed(
  * were any, and the count without them when that finds something.
  */
 export function nothingMatchedText(query: string, f?: FilteredOut): string {
-  const head = `deja: nothing matched ${quoteShown(query)}`;
+  return filteredText(`deja: nothing matched ${quoteShown(query)}`, f);
+}
+
+/**
+ * `head` (a "found nothing" line) with the filters named when there were any, and
+ * the count without them (in `unit`s) when that finds something: then a hint that
+ * the filter, not the words, left nothing. `search`, `how` and `last` say it alike.
+ */
+export function filteredText(head: string, f?: FilteredOut, unit = "session"): string {
   if (!f?.filters.length) return head + "\n";
   const words: Record<FilterUsed["flag"], string> = {
     "--harness": "in harness",
@@ -48,6 +56,6 @@ export function nothingMatchedText(query: string, f?: FilteredOut): string {
   const where = f.filters.map((x) => `${words[x.flag]} ${x.value}`).join(", ");
   const flags = f.filters.map((x) => x.flag).join(" and ");
   if (!f.without) return `${head} ${where} (nor without ${flags})\n`;
-  const n = `${f.without} session${f.without === 1 ? "" : "s"}`;
+  const n = `${f.without} ${unit}${f.without === 1 ? "" : "s"}`;
   return `${head} ${where}; without ${flags}: ${n}\nhint: the filter left nothing; drop ${flags} to see them\n`;
 }

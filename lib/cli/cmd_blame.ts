@@ -154,7 +154,7 @@ function runBlame(a: Args, io: IO): number {
     return d.sessions.length ? 0 : 1;
   }
   if (!d.sessions.length) {
-    io.err(`deja: no session touched ${tilde(d.target, io.env.home)}\n`);
+    io.err(`deja: no session touched ${oneLine(tilde(d.target, io.env.home), 200)}\n`);
     hiddenHint(io, d.hidden);
     return 1;
   }

@@ -6,13 +6,15 @@
  * @module
  */
 import type { Args, CommandSpec } from "./common.ts";
-import { colors, fmtTime, intOpt, isoTime, printJson } from "./common.ts";
+import { colors, fmtTime, intOpt, isoTime, namedWords, printJson } from "./common.ts";
+import { cutNote } from "../query.ts";
 import { oneLine } from "../../core/text.ts";
 import type { IO } from "../../core/runtime.ts";
 import { DejaError } from "../../core/errors.ts";
 import type { Store } from "../store.ts";
 import { type HowResult, howRuns } from "../memory/how.ts";
 import { outcomeMix } from "../memory/outcome.ts";
+import { filteredText, filtersUsed } from "./_filtered.ts";
 import {
   hiddenHint,
   hiddenOf,
@@ -108,13 +110,23 @@ export function howText(r: HowResult, io: Pick<IO, "isTTY" | "env">): string {
 
 function runHow(a: Args, io: IO): number {
   const args = parseHow(a);
-  const r = withStore(io, (store) => howData(store, args, io));
+  const filters = filtersUsed(args.filter);
+  const [r, without] = withStore(io, (store) => {
+    const r = howData(store, args, io);
+    // Nothing under --project: how many commands the words find without it.
+    if (r.commands.length || !filters.length) return [r, 0] as const;
+    const all = howData(store, { ...args, filter: { ...args.filter, project: undefined } }, io);
+    return [r, all.total] as const;
+  });
+  const cut = cutNote(r.cut);
+  if (cut && !args.json) io.err(`deja: ${cut}\n`);
   if (args.json) {
     printJson(io, howJson(r));
     return r.commands.length ? 0 : 1;
   }
   if (!r.commands.length) {
-    io.err(`deja: no command run here holds ${r.words.map((w) => `'${w}'`).join(" and ")}\n`);
+    const head = `deja: no command run here holds ${namedWords(r.words)}`;
+    io.err(filteredText(head, { filters, without }, "command"));
     hiddenHint(io, r.hidden);
     return 1;
   }

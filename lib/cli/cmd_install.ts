@@ -23,6 +23,7 @@ import { indexPath } from "../store.ts";
 import { runIndex } from "../indexer.ts";
 import { parsers } from "../../parsers/mod.ts";
 import { CR, csi } from "./output.ts";
+import { restampAfterOwnWrites } from "../fresh/freshen.ts";
 import {
   enableHint,
   servicePath,
@@ -187,6 +188,8 @@ async function runInstall(a: Args, io: IO): Promise<number> {
     if (t.out && !args.json) io.out(t.out);
   }
   if (res.needsIndex) await firstIndex(io);
+  // The configs written sit in folders the index watches for new stores: not a change to report.
+  else if (res.report) await restampAfterOwnWrites(io.env);
   return 0;
 }
 

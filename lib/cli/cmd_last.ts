@@ -6,13 +6,14 @@
  * @module
  */
 import type { Args, CommandSpec } from "./common.ts";
-import { colors, fmtTime, printJson } from "./common.ts";
+import { colors, fmtTime, printJson, searchInstead } from "./common.ts";
 import { oneLine, plural, tilde } from "../../core/text.ts";
 import type { IO } from "../../core/runtime.ts";
 import { DejaError } from "../../core/errors.ts";
 import { shortRef } from "../sessions.ts";
 import { type LastSession, lastSessions } from "../memory/last.ts";
 import type { Store } from "../store.ts";
+import { Q } from "../schema.ts";
 import {
   FILTER_OPTIONS,
   hiddenHint,
@@ -23,6 +24,7 @@ import {
   sessionJsonOf,
   withStore,
 } from "./_memory.ts";
+import { filteredText, filtersUsed } from "./_filtered.ts";
 
 export const lastCmd: CommandSpec = {
   refresh: true,
@@ -49,6 +51,8 @@ export interface LastData {
   sessions: Array<LastSession & { ref: string }>;
   /** Sessions of throwaway or excluded projects left out. */
   hidden: number;
+  /** When the filters left none: sessions without them (else 0). */
+  without: number;
 }
 
 /**
@@ -60,7 +64,10 @@ export function parseLast(a: Args): LastArgs {
   const nText = a.positionals[0];
   const n = nText === undefined ? 10 : Number(nText);
   if (!Number.isInteger(n) || n <= 0) {
-    throw new DejaError(`last takes a positive whole number, not '${nText}'`, "deja last 20");
+    throw new DejaError(
+      `last takes a positive whole number, not '${nText}'`,
+      `${searchInstead(["last", ...a.positionals])}; 'deja last 20' lists the newest 20`,
+    );
   }
   return { n, filter: parseFilter(a), json: Boolean(a.values.json) };
 }
@@ -73,9 +80,16 @@ export function lastData(store: Store, args: LastArgs, io: Pick<IO, "env" | "cwd
     project: args.filter.project,
     hidden: hiddenOf(store, args.filter, io),
   });
+  // Nothing under --harness/--project: how many sessions there are without them.
+  const unfiltered = () =>
+    lastSessions(store, { limit: 1, hidden: hiddenOf(store, args.filter, io) }).sessions.length
+      ? Number(Q.sessionCount.get(store, {})?.n ?? 0)
+      : 0;
+  const without = sessions.length || !filtersUsed(args.filter).length ? 0 : unfiltered();
   return {
     sessions: sessions.map((s) => ({ ...s, ref: shortRef(store, s.harness, s.native_id) })),
     hidden,
+    without,
   };
 }
 
@@ -115,7 +129,8 @@ function runLast(a: Args, io: IO): number {
     return d.sessions.length ? 0 : 1;
   }
   if (!d.sessions.length) {
-    io.err("deja: no session in the index matches\n");
+    const f = { filters: filtersUsed(args.filter), without: d.without };
+    io.err(filteredText("deja: no session in the index matches", f));
     hiddenHint(io, d.hidden);
     return 1;
   }

@@ -21,7 +21,7 @@ import { describeVerification, type Verification, verification } from "../../cor
 import { wiringMatrix } from "../install/matrix.ts";
 import { dataDir } from "../../core/paths.ts";
 import { REPAIRED_REASONS, skipsText } from "../skips.ts";
-import { parseSkipExamples } from "../source_state.ts";
+import { parseKept, parseSkipExamples, parseSkips } from "../source_state.ts";
 
 /** The wiring matrix for a terminal: one block per harness. */
 export function wiringText(): string {
@@ -68,6 +68,10 @@ export interface HarnessSources {
    */
   skipped_at: string[];
   redacted: Record<string, number>;
+  /** Sessions the stores' last reads returned damaged, shorter or not at all, kept as indexed. */
+  kept: number;
+  /** Stores whose last read skipped records (not only repaired them) or kept sessions as indexed. */
+  damaged: number;
   /** The most recent error of any of its stores, with the store path. */
   last_error: string | null;
   errors: number;
@@ -168,14 +172,17 @@ export async function sourcesData(env: Env): Promise<SourcesData> {
     const mine = rows.filter((r) => r.harness === p.id);
     const skipped: Record<string, number> = {};
     const skippedAt: string[] = [];
+    let kept = 0;
+    let damaged = 0;
     for (const r of mine) {
       for (const x of parseSkipExamples(r.skipped)) {
         if (skippedAt.length < MAX_SKIPPED_AT) skippedAt.push(x);
       }
-      const counts = r.skipped
-        ? (JSON.parse(r.skipped).counts ?? {}) as Record<string, number>
-        : {};
+      const counts = parseSkips(r.skipped) as Record<string, number>;
       for (const [k, v] of Object.entries(counts)) skipped[k] = (skipped[k] ?? 0) + v;
+      const k = parseKept(r.skipped);
+      kept += k;
+      if (k || Object.entries(counts).some(([x, v]) => v && !REPAIRED_REASONS.has(x))) damaged++;
     }
     const gone = mine.filter((r) => !existsSync(r.path)).length;
     const errs = mine.filter((r) => r.error).sort((x, y) =>
@@ -195,6 +202,8 @@ export async function sourcesData(env: Env): Promise<SourcesData> {
       redacted: Object.fromEntries(
         red.filter((x) => x.harness === p.id).map((x) => [x.kind, x.count]),
       ),
+      kept,
+      damaged,
       last_error: problems.length
         ? problems[0]
         : errs.length
@@ -257,6 +266,7 @@ export function sourcesText(
     if (h.last_error) {
       lines.push(c.red(`              last error (${h.errors}): ${h.last_error}`));
     }
+    if (h.damaged && !verbose) lines.push(c.yellow(`              ${damageMark(h)}`));
     if (!verbose) continue;
     lines.push(c.dim(`              verified: ${describeVerification(h.verified)}`));
     for (const r of h.roots) {
@@ -310,6 +320,22 @@ async function runSources(a: Args, io: IO): Promise<number> {
   if (args.json) printJson(io, d);
   else io.out(sourcesText(d, io, args.verbose));
   return 0;
+}
+
+/**
+ * The short mark plain `deja sources` shows for a harness whose stores' last
+ * reads were damaged: `damaged: kept 1 session as indexed, skipped 2 corrupt
+ * — deja sources --verbose` (the notes themselves are listed with --verbose).
+ */
+export function damageMark(h: Pick<HarnessSources, "kept" | "damaged" | "skipped">): string {
+  const lost = Object.entries(h.skipped).filter(([k, v]) => v && !REPAIRED_REASONS.has(k))
+    .map(([k, v]) => `${v} ${k}`);
+  const parts = [
+    h.kept ? `kept ${plural(h.kept, "session")} as indexed` : "",
+    lost.length ? `skipped ${lost.join(", ")}` : "",
+  ].filter(Boolean);
+  const stores = h.damaged > 1 ? ` (${h.damaged} stores)` : "";
+  return `damaged${stores}: ${parts.join(", ")} — deja sources --verbose`;
 }
 
 /** The roots of a harness in a few words: the one found (or looked at), and how many more. */

@@ -8,6 +8,7 @@
  */
 import type { Args, CommandSpec } from "./common.ts";
 import { printJson } from "./common.ts";
+import { restampAfterOwnWrites } from "../fresh/freshen.ts";
 import { tilde } from "../../core/text.ts";
 import type { Env } from "../../core/model.ts";
 import type { IO } from "../../core/runtime.ts";
@@ -47,7 +48,7 @@ export const uninstallCmd: CommandSpec = {
     },
     json: { type: "boolean", description: "print what was done as JSON (docs/json-output.md)" },
   },
-  run: (a, io) => Promise.resolve(runUninstall(a, io)),
+  run: (a, io) => runUninstall(a, io),
 };
 
 /** What `deja uninstall` was asked. */
@@ -98,9 +99,11 @@ export function removedText(removed: UninstallResult["removed"], env: Env): stri
   ).join("");
 }
 
-function runUninstall(a: Args, io: IO): number {
+async function runUninstall(a: Args, io: IO): Promise<number> {
   const args = parseUninstall(a);
   const res = uninstallData(io.env, args);
+  // The configs removed sat in folders the index watches: not a change to report.
+  if (res.report && !res.report.aborted) await restampAfterOwnWrites(io.env);
   let code = 0;
   if (res.report) {
     io.err(refusalText(res.report));

@@ -11,6 +11,7 @@ import { DejaError } from "../../core/errors.ts";
 import { UNSAFE_CHARS } from "../../core/terminal.ts";
 import { csi, writeJson } from "./output.ts";
 import { projectArg } from "../project_path.ts";
+import { QUESTION, STOP_WORDS } from "../query.ts";
 
 /** One option of a command. */
 export interface OptionSpec {
@@ -161,18 +162,54 @@ function dashedText(cmd: Command, argv: string[], raw: string): string {
   return `to ${verb} text starting with a dash: deja ${cmd.name} -- ${shown}; `;
 }
 
+/** Longest text a {@link searchInstead} hint repeats, in characters. */
+const HINT_TEXT = 80;
+
 /**
  * The hint for words that were read as a command and its arguments although they may be
  * plain words to search for (`deja show me the forgejo logs`): `to search these words:
- * deja search …`, quoted for a shell when a word needs it, clipped when long.
+ * deja search …`, quoted for a shell when a word needs it. It runs as printed: a long
+ * text is cut after its last whole word that fits, never with a `…` inside the command.
  */
 export function searchInstead(words: string[]): string {
   let text = words.join(" ").replace(/\s+/g, " ").trim();
-  if ([...text].length > 80) text = [...text].slice(0, 80).join("").trimEnd() + "…";
-  const shown = /^[\w.,:/@+=%…-]+(?: [\w.,:/@+=%…-]+)*$/.test(text)
+  if ([...text].length > HINT_TEXT) {
+    const head = [...text].slice(0, HINT_TEXT + 1).join("");
+    const cut = head.lastIndexOf(" ");
+    text = (cut > 0 ? head.slice(0, cut) : [...head].slice(0, HINT_TEXT).join("")).trimEnd();
+  }
+  const shown = /^[\w.,:/@+=%-]+(?: [\w.,:/@+=%-]+)*$/.test(text)
     ? text
     : `'${text.replaceAll("'", "'\\''")}'`;
   return `to search these words: deja search ${/^-/.test(text) ? "-- " : ""}${shown}`;
+}
+
+/**
+ * The words to search when a command that takes text (`how`, `fix`) found nothing: the
+ * text alone (`deja how git` -> `git`, `deja fix "Error: …"` -> the error), as the user
+ * named the command; with the command word in front when the text reads as the rest of a
+ * sentence begun by it: a question or a stop word first (`deja how did I hide the
+ * spinner`, `deja fix for redis`).
+ */
+export function searchWordsOf(command: string, words: string[]): string[] {
+  const first = words[0]?.trim().split(/\s+/)[0]?.toLowerCase() ?? "";
+  return QUESTION.test(words.join(" ")) || STOP_WORDS.has(first) ? [command, ...words] : words;
+}
+
+/**
+ * Words a message names, each quoted and clipped to 40 characters: the first
+ * `max` joined by " and ", then "and N more" (`deja how <a pasted log>` named
+ * 1,500 words in a 17 KB line).
+ *
+ * @example namedWords(["a", "b", "c"], 2) === "'a' and 'b' and 1 more"
+ */
+export function namedWords(words: string[], max = 5): string {
+  const named = words.slice(0, max).map((w) => {
+    const c = [...w];
+    return `'${c.length > 40 ? c.slice(0, 40).join("") + "…" : w}'`;
+  });
+  if (words.length > max) named.push(`${words.length - max} more`);
+  return named.join(" and ");
 }
 
 /** Help text for a command, from its table entry. */

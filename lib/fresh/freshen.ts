@@ -166,3 +166,17 @@ export function freshnessNote(f: Freshness): string {
     f.background ? "being read in the background" : "not read yet"
   }; results may miss the newest work`;
 }
+
+/**
+ * After deja wrote its own files (`deja install`, `uninstall`) into folders the
+ * index watches for new stores (a harness's config directory is often its store
+ * root): those folders are looked at again now, so their new mtimes are no
+ * change `deja doctor` or a later command reports. Nothing without an index;
+ * a failure leaves it to the next command.
+ */
+export async function restampAfterOwnWrites(env: Env): Promise<void> {
+  if (!existsSync(indexPath(env))) return;
+  try {
+    await freshen(env, undefined, { background: false, budgetMs: DEFAULT_BUDGET_MS });
+  } catch { /* the next reading command catches up */ }
+}

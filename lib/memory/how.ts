@@ -14,6 +14,7 @@ import { projectLike } from "../project_path.ts";
 import { outcomeOf } from "./outcome.ts";
 import { tokens } from "../search/tokenize.ts";
 import { countsAsHidden } from "../search/sessions.ts";
+import { MAX_QUERY_TERMS, MAX_QUERY_TOKEN, type QueryCut } from "../query.ts";
 
 /** One distinct command. */
 export interface HowCommand {
@@ -54,6 +55,8 @@ export interface HowResult {
   total: number;
   /** Sessions that ran a matching command and were left out as `hidden`. */
   hidden: number;
+  /** Words left out to keep the question within SQLite's limits (search's rule, lib/query.ts). */
+  cut?: QueryCut;
 }
 
 /**
@@ -86,9 +89,15 @@ function holds(toks: string[], term: string[]): boolean {
  * Commands holding every term of `what` as whole tokens ({@link howTerms}).
  */
 export function howRuns(store: Store, what: string, opts: HowOptions = {}): HowResult {
-  const terms = howTerms(what);
+  const asked = howTerms(what);
+  // Search's bounds: no token over MAX_QUERY_TOKEN, at most MAX_QUERY_TERMS terms.
+  const short = asked.filter((t) => t.every((x) => x.length <= MAX_QUERY_TOKEN));
+  const terms = short.slice(0, MAX_QUERY_TERMS);
+  const cut = asked.length > terms.length
+    ? { long: asked.length - short.length, terms: short.length - terms.length }
+    : undefined;
   const words = terms.map((t) => t.join(" "));
-  if (!terms.length) return { words, commands: [], total: 0, hidden: 0 };
+  if (!terms.length) return { words, commands: [], total: 0, hidden: 0, cut };
   const like = opts.project ? projectLike(opts.project) : null;
   // SQL narrows by substring (cheap; ASCII tokens only, as SQLite's lower() folds only
   // those); the token rule is applied below.
@@ -147,5 +156,6 @@ export function howRuns(store: Store, what: string, opts: HowOptions = {}): HowR
     commands: all.slice(0, opts.limit ?? 8),
     total: all.length,
     hidden: hidden.size,
+    ...(cut ? { cut } : {}),
   };
 }

@@ -16,6 +16,7 @@ import type { Store } from "../store.ts";
 import { Q } from "../schema.ts";
 import type { FileAtRow } from "../rows.ts";
 import { isWindowsDrivePath } from "../../core/paths.ts";
+import { overLikeBound } from "../query.ts";
 
 /** How literally the touches matched the typed path. */
 export type PathMatch = "exact" | "suffix" | "basename";
@@ -83,7 +84,7 @@ export function findTouches(store: Store, typed: string, cwd: string): TouchMatc
   const target = absoluteTarget(typed, cwd);
   const want = parts(target);
   const base = want[want.length - 1];
-  if (!base) return { target, match: null, touches: [] };
+  if (!base || overLikeBound(base)) return { target, match: null, touches: [] };
   const like = "%/" + base.replace(/[\\%_]/g, (c) => `\\${c}`);
   const rows = Q.fileTouches.all(store, { like, path: base });
   // Score: components in common from the end; a whole-path match outranks any suffix.

@@ -7,7 +7,7 @@
 import type { Store } from "../store.ts";
 import { DejaError } from "../../core/errors.ts";
 import { Q } from "../schema.ts";
-import { resolveSession } from "../sessions.ts";
+import { looksLikeId, resolveSession } from "../sessions.ts";
 import { type SessionRow } from "../rows.ts";
 import { search, type SearchOptions } from "../search.ts";
 
@@ -19,9 +19,6 @@ export interface Picked {
   /** Search tier (`exact` or `session`) when `via` is `search`. */
   tier?: string;
 }
-
-/** Looks like a session id someone copied: hex/uuid, `harness:id`, or a deja/aider id. */
-const ID_LIKE = /^(?:[a-z][a-z0-9_]*:\S+|[0-9a-f][0-9a-f-]{5,}|(?:deja|aider)-\S+)$/i;
 
 /**
  * Picks the session `arg` names. One word of four or more characters is tried
@@ -50,7 +47,7 @@ export function pickSession(
       return { session: resolveSession(store, a), via: "id" };
     } catch (e) {
       if (!(e instanceof DejaError)) throw e;
-      if (e.exitCode !== 1 && ID_LIKE.test(a)) throw e;
+      if (e.exitCode !== 1 && looksLikeId(a)) throw e;
     }
   }
   const res = search(store, a, { ...filters, limit: 1 });
