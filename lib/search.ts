@@ -204,35 +204,29 @@ function run(store: Store, query: string, o: SearchOptions): SearchResult {
   };
   const rootOf = (id: number) => cache.root(id);
 
-  if (o.regex) {
-    const re = compilePattern(query.trim());
-    const scores = regexScan(store, re, f, rootOf);
-    const out = finish(store, cache, scores, "regex", o, now, parsed.time, limit);
+  // A scan of the events' text (no FTS5 terms): its sessions, snippets marked by `re`.
+  const scanned = (tier: "regex" | "exact", scores: ReturnType<typeof regexScan>, re: RegExp) => {
+    const out = finish(store, cache, scores, tier, o, now, parsed.time, limit);
     fillSnippets(store, out, o.snippets ?? 3, (t) => regexSnippet(t, re));
     return {
       ...base,
-      tier: out.length ? "regex" : "none",
+      tier: out.length ? tier : "none" as const,
       results: out,
       total: scores.size,
       nothingMatched: !out.length,
     };
+  };
+  if (o.regex) {
+    const re = compilePattern(query.trim());
+    return scanned("regex", regexScan(store, re, f, rootOf), re);
   }
   const symbols = symbolPieces(query, parsed.dropped);
   if (symbols) {
-    const scores = literalScan(store, symbols, f, rootOf);
-    const out = finish(store, cache, scores, "exact", o, now, parsed.time, limit);
     const re = new RegExp(
       symbols.map((s) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|"),
       "u",
     );
-    fillSnippets(store, out, o.snippets ?? 3, (t) => regexSnippet(t, re));
-    return {
-      ...base,
-      tier: out.length ? "exact" : "none",
-      results: out,
-      total: scores.size,
-      nothingMatched: !out.length,
-    };
+    return scanned("exact", literalScan(store, symbols, f, rootOf), re);
   }
   if (!parsed.parts.length) return base;
 

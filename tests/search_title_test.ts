@@ -8,28 +8,15 @@
 import { assertEquals, assertStringIncludes } from "./_assert.ts";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { main } from "../main.ts";
-import type { IO } from "../core/runtime.ts";
+import { runMain } from "./_cli_io.ts";
 import { testEnv } from "./_fixture.ts";
 import { tempDir } from "./_tmp.ts";
 import { search } from "../lib/search.ts";
 import { memIndex } from "./_search_fixture.ts";
 
-function run(args: string[], vars: Record<string, string>) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const io: IO = {
-    args,
-    env: testEnv(vars.HOME, vars),
-    cwd: "/",
-    out: (t) => out.push(t),
-    err: (t) => err.push(t),
-    isTTY: false,
-    errTTY: false,
-    readStdin: () => Promise.resolve(""),
-  };
-  return { io, out, err };
-}
+/** deja's `main` in process over `vars` (the shared capture of tests/_cli_io.ts). */
+const run = (args: string[], vars: Record<string, string>) =>
+  runMain(testEnv(vars.HOME, vars), args);
 
 const TITLED = "cccccccc-3333-4333-8333-333333333333";
 const OTHER = "dddddddd-4444-4444-8444-444444444444";
@@ -84,26 +71,26 @@ function store(): Record<string, string> {
 
 Deno.test("search finds a session by a quoted phrase of its title, which no event holds", async () => {
   const vars = store();
-  assertEquals(await main(run(["index", "--quiet"], vars).io), 0);
-  const r = run(["search", "--json", '"Fix login redirect loop"'], vars);
-  assertEquals(await main(r.io), 0, r.err.join(""));
-  const doc = JSON.parse(r.out.join(""));
+  assertEquals((await run(["index", "--quiet"], vars)).code, 0);
+  const r = await run(["search", "--json", '"Fix login redirect loop"'], vars);
+  assertEquals(r.code, 0, r.err);
+  const doc = JSON.parse(r.out);
   assertEquals(doc.tier, "exact");
   assertEquals(doc.nothing_matched, false);
   assertEquals(doc.results.map((x: { id: string }) => x.id), [TITLED]);
-  const text = run(["search", '"Fix login redirect loop"'], vars);
-  assertEquals(await main(text.io), 0);
-  assertStringIncludes(text.out.join(""), "  title\n  Fix login redirect loop");
+  const text = await run(["search", '"Fix login redirect loop"'], vars);
+  assertEquals(text.code, 0);
+  assertStringIncludes(text.out, "  title\n  Fix login redirect loop");
   // A phrase the title holds only in another order is no match.
-  assertEquals(await main(run(["search", '"redirect login loop"'], vars).io), 1);
+  assertEquals((await run(["search", '"redirect login loop"'], vars)).code, 1);
 });
 
 Deno.test("search ranks first the session whose title holds every word typed", async () => {
   const vars = store();
-  await main(run(["index", "--quiet"], vars).io);
-  const r = run(["search", "fix", "login", "redirect", "loop"], vars);
-  assertEquals(await main(r.io), 0, r.err.join("") + r.out.join(""));
-  const text = r.out.join("");
+  await run(["index", "--quiet"], vars);
+  const r = await run(["search", "fix", "login", "redirect", "loop"], vars);
+  assertEquals(r.code, 0, r.err + r.out);
+  const text = r.out;
   assertStringIncludes(text, TITLED.slice(0, 8));
   assertEquals(text.indexOf(TITLED.slice(0, 8)) < text.indexOf(OTHER.slice(0, 8)), true, text);
 });
