@@ -31,15 +31,16 @@ export function captureIO(env: Env, tty: boolean, args: string[] = [], stdin = "
   return { io, out: () => out.join(""), err: () => err.join("") };
 }
 
-/** Runs deja's `main` in-process with `args` over `env`: exit code and what it wrote. */
+/** Runs deja's `main` in-process with `args` over `env` (in `cwd`): exit code and what it wrote. */
 export async function runMain(
   env: Env,
   args: string[],
   stdin = "",
+  cwd = "/",
 ): Promise<{ code: number; out: string; err: string }> {
   const { main } = await import("../main.ts");
   const c = captureIO(env, false, args, stdin);
-  const code = await main(c.io);
+  const code = await main({ ...c.io, cwd });
   return { code, out: c.out(), err: c.err() };
 }
 

@@ -8,8 +8,10 @@ import { assertEquals, assertStringIncludes } from "./_assert.ts";
 import { join } from "node:path";
 import { indexSessions } from "./_memory.ts";
 import { runMain, withVars } from "./_cli_io.ts";
+import { tempDir } from "./_tmp.ts";
 
-const HOME = "/w/home";
+/** The home `~/...` names: a temp dir of this test (nothing outside it is read). */
+const HOME = tempDir("deja-project-home-");
 
 async function fixture() {
   const ix = await indexSessions([
@@ -32,8 +34,8 @@ async function fixture() {
       }],
     },
   ]);
-  // The sessions' home is HOME (not the temp dir): `~/...` expands against the env's home.
-  const env = withVars({ ...ix.env, home: HOME }, { DEJA_NO_REFRESH: "1" });
+  // The sessions' home is HOME (not the index's temp home): `~/...` expands against the env's home.
+  const env = withVars({ ...ix.env, home: HOME }, { DEJA_NO_REFRESH: "1", HOME });
   return { ix, env };
 }
 

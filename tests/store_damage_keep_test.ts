@@ -10,28 +10,15 @@ import { assert, assertEquals, assertStringIncludes } from "./_assert.ts";
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
-import { main } from "../main.ts";
-import type { IO } from "../core/runtime.ts";
+import { runMain } from "./_cli_io.ts";
 import { testEnv } from "./_fixture.ts";
 import { tempDir } from "./_tmp.ts";
 
 const PAGE = 4096;
 
-function run(args: string[], vars: Record<string, string>) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const io: IO = {
-    args,
-    env: testEnv(vars.HOME, vars),
-    cwd: vars.HOME,
-    out: (t) => out.push(t),
-    err: (t) => err.push(t),
-    isTTY: false,
-    errTTY: false,
-    readStdin: () => Promise.resolve(""),
-  };
-  return main(io).then((code) => ({ code, out: out.join(""), err: err.join("") }));
-}
+/** deja's `main` in process over `vars`, in their HOME (tests/_cli_io.ts). */
+const run = (args: string[], vars: Record<string, string>) =>
+  runMain(testEnv(vars.HOME, vars), args, "", vars.HOME);
 
 /** A Crush world: sessions a and b (2 short messages each), c (6 long ones, `C<n>Z` markers). */
 function world() {
