@@ -1,5 +1,6 @@
 /**
- * The index schema, its version, the pragmas, and every named query.
+ * The index schema, its version, the pragmas, and every named query (those
+ * of search live in lib/schema_search.ts and are part of {@link Q}).
  *
  * One schema, kept in `PRAGMA user_version`; migrations run in order on open.
  * Every statement below is prepared against a fresh schema by
@@ -10,6 +11,8 @@
 
 import { type NoParams, query } from "./sql.ts";
 import { projectKeySql } from "./project_path.ts";
+import { type Id, TOP_LEVEL } from "./schema_fragments.ts";
+import { SEARCH_Q } from "./schema_search.ts";
 import type {
   CommandAtRow,
   CommandRow,
@@ -17,7 +20,6 @@ import type {
   EventRow,
   FileAtRow,
   FileRow,
-  MatchRow,
   SessionRow,
   SourceRow,
 } from "./rows.ts";
@@ -234,13 +236,6 @@ export const MIGRATIONS: readonly string[] = [
 ];
 
 /**
- * A session row `s` that stands on its own: no parent, or a parent that is not
- * indexed (its subagent is then listed as a session, not filed under nothing).
- */
-const TOP_LEVEL = `(s.parent IS NULL OR NOT EXISTS (SELECT 1 FROM sessions p
-    WHERE p.harness = s.harness AND p.native_id = s.parent))`;
-
-/**
  * The output of command `c` when the store records no status for it (NULL
  * otherwise): its tool result's text, for lib/memory/outcome.ts to judge.
  */
@@ -257,13 +252,6 @@ const FILE_AT = `f.id AS id, f.event_id AS event_id, f.session_id AS session_id,
 const COMMAND_RUN = `c.command AS command, c.exit AS exit, c.is_error AS is_error,
       COALESCE(c.time, s.updated, s.started) AS time, c.session_id AS session_id,
       ${OUTPUT_IF_UNKNOWN} AS output`;
-
-/** A count, a sum or an average. */
-type N = { n: number };
-/** One row id. */
-type Id = { id: number };
-/** One term of the vocabulary. */
-type Term = { term: string };
 
 /**
  * Named queries: SQL, named parameters (one per `?`, in order) and row type
@@ -600,176 +588,8 @@ export const Q = {
     ["id"],
   ),
 
-  // --- search (lib/search/) ---
-  /** The number of events holding `term` (no row when none). */
-  termDocs: query<Term, { doc: number }>(`SELECT doc FROM events_vocab WHERE term = ?`, ["term"]),
-  /** Session titles holding `like` (a LIKE pattern, `\\` escapes), at most 200. */
-  titlesLike: query<{ like: string }, { title: string }>(
-    `SELECT title FROM sessions WHERE title LIKE ? ESCAPE '\\' LIMIT 200`,
-    ["like"],
-  ),
-  /**
-   * Sessions whose title holds `like` (a LIKE pattern, `\\` escapes) — extended with ` AND
-   * title LIKE ? ESCAPE '\\'` per further word — or any character beyond ASCII (LIKE folds
-   * ASCII case only; the caller checks every row itself), with what the search filters read
-   * (lib/search/title.ts). A scan of the sessions table: about 2 ms for 5,000 titles.
-   */
-  titledSessions: query<
-    { like: string },
-    { id: number; harness: string; project: string | null; title: string; updated: number | null }
-  >(
-    `SELECT id, harness, project, title, COALESCE(updated, started) AS updated FROM sessions
-    WHERE length(title) <> length(CAST(title AS BLOB)) OR title LIKE ? ESCAPE '\\'`,
-    ["like"],
-  ),
-  /**
-   * Of the first `limit` events matching `match` (rowid order: a session's events lie
-   * together), how many were read and how many sessions they belong to (session-level IDF,
-   * lib/search/sessionrank.ts). The session of each is read from events_rank, not from the
-   * events table's rows with their text (half the time, issue 15).
-   */
-  termSessions: query<{ match: string; limit: number }, { k: number; s: number }>(
-    `SELECT COUNT(*) AS k, COUNT(DISTINCT e.session_id) AS s
-    FROM (SELECT rowid FROM events_fts WHERE events_fts MATCH ? LIMIT ?) m
-    JOIN events e INDEXED BY events_rank ON e.id = m.rowid`,
-    ["match", "limit"],
-  ),
-  /**
-   * Lines of the pasted dumps (flag bit 4) of sessions `ids` (a JSON array), per session: a
-   * dump of many lines is many records for the length of a session (lib/search/sessionrank.ts).
-   */
-  pasteLines: query<{ ids: string }, { session_id: number; n: number }>(
-    `SELECT session_id, SUM(length(text) - length(replace(text, char(10), ''))) AS n
-    FROM events WHERE session_id IN (SELECT value FROM json_each(?)) AND flags != 0
-      AND (flags & 4) != 0
-    GROUP BY session_id`,
-    ["ids"],
-  ),
-  /** The number of sessions, subagents included (session-level IDF). */
-  sessionCount: query<NoParams, N>(`SELECT COUNT(*) AS n FROM sessions`),
-  /** An upper bound of the number of events (for IDF). */
-  eventCount: query<NoParams, N>(`SELECT COALESCE(MAX(id), 0) AS n FROM events`),
-  /**
-   * Adds the terms of `terms` (a JSON array) to the vocabulary, in one statement: the
-   * vocab_ai trigger then writes vocab_tri once per statement, not a small FTS5 segment
-   * per term (a statement per term cost ten times as much).
-   */
-  insertVocab: query<{ terms: string }>(
-    `INSERT OR IGNORE INTO vocab(term) SELECT value FROM json_each(?)`,
-    ["terms"],
-  ),
-  deleteVocab: query<Term>(`DELETE FROM vocab WHERE term = ?`, ["term"]),
-  /** Terms containing `match` (a trigram MATCH expression: a quoted substring of 3+ characters). */
-  vocabContaining: query<{ match: string }, Term>(
-    `SELECT term FROM vocab_tri WHERE vocab_tri MATCH ? LIMIT 2000`,
-    ["match"],
-  ),
-  /** Terms in [low, high) (a prefix range). */
-  vocabRange: query<{ low: string; high: string }, Term>(
-    `SELECT term FROM vocab WHERE term >= ? AND term < ? LIMIT 500`,
-    ["low", "high"],
-  ),
-  /** Close-spelling candidates: length in [min, max], first or second character as given. */
-  vocabNear: query<{ min: number; max: number; first: string; second: string }, Term>(
-    `SELECT term FROM vocab WHERE length(term) BETWEEN ? AND ?
-    AND (substr(term, 1, 1) = ? OR substr(term, 2, 1) = ?)`,
-    ["min", "max", "first", "second"],
-  ),
-  vocabSize: query<NoParams, N>(`SELECT COUNT(*) AS n FROM vocab`),
-  /** Events matching `match` (FTS5), with filters appended by lib/search/retrieve.ts (`extend`). */
-  searchRows: query<{ match: string }, MatchRow>(
-    `SELECT e.id AS event_id, e.session_id AS session_id, e.seq AS seq, e.kind AS kind,
-      e.time AS time, e.flags AS flags, bm25(events_fts) AS bm25
-    FROM events_fts JOIN events e INDEXED BY events_rank ON e.id = events_fts.rowid
-    JOIN sessions s ON s.id = e.session_id
-    WHERE events_fts MATCH ?`,
-    ["match"],
-  ),
-  /** The best `limit` events matching `match`, ranked in FTS5 first (lib/search/retrieve.ts). */
-  topRows: query<{ match: string; limit: number }, MatchRow>(
-    `SELECT e.id AS event_id, e.session_id AS session_id, e.seq AS seq, e.kind AS kind,
-      e.time AS time, e.flags AS flags, m.bm25 AS bm25
-    FROM (SELECT rowid, bm25(events_fts) AS bm25 FROM events_fts WHERE events_fts MATCH ?
-      ORDER BY bm25(events_fts) LIMIT ?) m
-    JOIN events e INDEXED BY events_rank ON e.id = m.rowid`,
-    ["match", "limit"],
-  ),
-  /** Events a regular expression is tested on; filters appended by lib/search/regex.ts. */
-  scanRows: query<NoParams, Omit<MatchRow, "bm25"> & { text: string }>(
-    `SELECT e.id AS event_id, e.session_id AS session_id, e.seq AS seq, e.kind AS kind,
-      e.time AS time, e.flags AS flags, e.text AS text
-    FROM events e JOIN sessions s ON s.id = e.session_id WHERE 1 = 1`,
-  ),
-  /** The last conclusion and the last giving-up (seq) per session of `ids` (a JSON array). */
-  sessionSignals: query<
-    { ids: string },
-    { session_id: number; concluded: number | null; gave_up: number | null }
-  >(
-    `SELECT session_id, MAX(CASE WHEN flags & 1 THEN seq END) AS concluded,
-      MAX(CASE WHEN flags & 2 THEN seq END) AS gave_up
-    FROM events WHERE flags != 0 AND session_id IN (SELECT value FROM json_each(?))
-    GROUP BY session_id`,
-    ["ids"],
-  ),
-  /** The texts of events `ids` (a JSON array). */
-  eventTexts: query<{ ids: string }, { id: number; text: string }>(
-    `SELECT id, text FROM events WHERE id IN (SELECT value FROM json_each(?))`,
-    ["ids"],
-  ),
-  /** Sessions `ids` (a JSON array) and their subagents' row ids. */
-  withChildren: query<{ ids: string }, Id>(
-    `SELECT c.id AS id FROM sessions p JOIN sessions c
-      ON c.harness = p.harness AND (c.id = p.id OR c.parent = p.native_id)
-    WHERE p.id IN (SELECT value FROM json_each(?))`,
-    ["ids"],
-  ),
-  /** Every session: its project, and whether it is a subagent filed under an indexed parent. */
-  sessionKinds: query<
-    NoParams,
-    { id: number; harness: string; project: string | null; sub: number }
-  >(
-    `SELECT id, harness, project, NOT ${TOP_LEVEL} AS sub FROM sessions s`,
-  ),
-  /** Every session with a project. */
-  sessionProjects: query<NoParams, { id: number; harness: string; project: string }>(
-    `SELECT id, harness, project FROM sessions WHERE project IS NOT NULL`,
-  ),
-  /** Average events per top-level session (session-level BM25's average length). */
-  avgSessionEvents: query<NoParams, N>(
-    `SELECT COALESCE(AVG(events), 0) AS n FROM sessions WHERE parent IS NULL`,
-  ),
-  /** Words the history uses with `term` (lib/search/assoc.ts), strongest first. */
-  assocOf: query<Term, { other: string; weight: number }>(
-    `SELECT other, weight FROM assoc WHERE term = ? ORDER BY weight DESC`,
-    ["term"],
-  ),
-  assocClear: query(`DELETE FROM assoc`),
-  assocInsert: query<{ term: string; other: string; weight: number }>(
-    `INSERT OR REPLACE INTO assoc (term, other, weight) VALUES (?, ?, ?)`,
-    ["term", "other", "weight"],
-  ),
-  /**
-   * The fields a session states its problem and answer in (lib/search/assoc.ts): its title,
-   * its first user turns that are not pasted dumps, its summaries and its conclusions
-   * (flag bits: 1 conclusion, 4 paste), each clipped to 2,000 characters.
-   */
-  assocFields: query<NoParams, { session_id: number; text: string }>(
-    `SELECT id AS session_id, substr(title, 1, 2000) AS text FROM sessions WHERE title IS NOT NULL
-    UNION ALL
-    SELECT session_id, substr(text, 1, 2000) FROM events
-    WHERE (kind = 'user' AND seq < 6 AND (flags & 4) = 0) OR kind = 'summary' OR (flags & 1) != 0`,
-  ),
-  /** Who holds a term: events matching `match`, filters appended by lib/search/sessionrank.ts. */
-  termEvents: query<
-    { match: string },
-    { event_id: number; session_id: number; kind: string; flags: number }
-  >(
-    `SELECT e.id AS event_id, e.session_id AS session_id, e.kind AS kind, e.flags AS flags
-    FROM events_fts JOIN events e INDEXED BY events_rank ON e.id = events_fts.rowid
-    JOIN sessions s ON s.id = e.session_id
-    WHERE events_fts MATCH ?`,
-    ["match"],
-  ),
+  // --- search (lib/search/): lib/schema_search.ts ---
+  ...SEARCH_Q,
   /** The sessions `deja forget` selectors pick; each selector null for any (LIKE patterns, epoch ms). */
   forgetCandidates: query<
     {

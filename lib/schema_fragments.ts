@@ -1,0 +1,20 @@
+/**
+ * SQL fragments and row shapes the named queries of lib/schema.ts and
+ * lib/schema_search.ts share.
+ *
+ * @module
+ */
+
+/**
+ * A session row `s` that stands on its own: no parent, or a parent that is not
+ * indexed (its subagent is then listed as a session, not filed under nothing).
+ */
+export const TOP_LEVEL = `(s.parent IS NULL OR NOT EXISTS (SELECT 1 FROM sessions p
+    WHERE p.harness = s.harness AND p.native_id = s.parent))`;
+
+/** A count, a sum or an average. */
+export type N = { n: number };
+/** One row id. */
+export type Id = { id: number };
+/** One term of the vocabulary. */
+export type Term = { term: string };
