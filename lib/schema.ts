@@ -11,7 +11,7 @@
 
 import { type NoParams, query } from "./sql.ts";
 import { projectKeySql } from "./project_path.ts";
-import { type Id, TOP_LEVEL } from "./schema_fragments.ts";
+import { type IdRow as Id, TOP_LEVEL } from "./schema_fragments.ts";
 import { SEARCH_Q } from "./schema_search.ts";
 import type {
   CommandAtRow,

@@ -13,8 +13,8 @@ export const TOP_LEVEL = `(s.parent IS NULL OR NOT EXISTS (SELECT 1 FROM session
     WHERE p.harness = s.harness AND p.native_id = s.parent))`;
 
 /** A count, a sum or an average. */
-export type N = { n: number };
+export type CountRow = { n: number };
 /** One row id. */
-export type Id = { id: number };
+export type IdRow = { id: number };
 /** One term of the vocabulary. */
-export type Term = { term: string };
+export type TermRow = { term: string };

@@ -8,7 +8,12 @@
  */
 import { type NoParams, query } from "./sql.ts";
 import type { MatchRow } from "./rows.ts";
-import { type Id, type N, type Term, TOP_LEVEL } from "./schema_fragments.ts";
+import {
+  type CountRow as N,
+  type IdRow as Id,
+  type TermRow as Term,
+  TOP_LEVEL,
+} from "./schema_fragments.ts";
 
 /** Search's named queries (spread into {@link Q}). */
 export const SEARCH_Q = {
