@@ -5,15 +5,30 @@
  * spans and written lines). Everything here needs the database; everything
  * that does not is done before, off the writer's thread where it can be.
  *
- * Where the writer's CPU goes (issue 18; the 100 MB bench corpus, 54,508 events
- * of 28 MB text, replayed through these statements under Bun, min of runs):
- * event rows ~0.25-0.3 s, events_fts's INSERT ... SELECT ~0.35 s and the flush
- * of its pending data (at the next statement's savepoint, here the vocab
- * insert, or at commit) ~0.4 s, commit ~0.17 s (of it a WAL checkpoint ~0.08 s).
+ * Where the writer's CPU goes (issue 18; the 100 MB bench corpus: 67 sources
+ * of one session each, 266 chunks, 54,508 events of 28 MB text), as
+ * `deno task bench:writer` replays it through these statements under Bun, min
+ * of runs on a shared 2-core machine (load 3-7): event rows ~0.42 s,
+ * events_fts's INSERT ... SELECT ~0.36 s, the flush of its pending data ~0.36 s
+ * (at the next statement's savepoint, here the vocab insert, itself ~0.05 s),
+ * commits ~0.16 s (WAL checkpoints ~0.06 s of it), commands and files ~0.1 s,
+ * JS around the statements under 0.1 s: ~1.45 s of the thread. In the real run
+ * the writer's thread also takes ~0.55 s outside these statements (discovery,
+ * planning, JSON.parse of the workers' chunks ~0.2 s, their garbage).
  * The five indexes on events together cost ~0.12 s of the rows' time and none
  * alone shows above run-to-run noise; the vocab rows and their trigram trigger
- * are ~10k terms, also below noise. FTS5 automerge 0/16 with or without a final
- * optimize, and a larger cache or mmap for this connection, gained nothing.
+ * are ~10k terms, also below noise. Measured and left (no gain beyond noise,
+ * or a loss): FTS5 automerge 0/16 with or without a final optimize (an
+ * optimize alone ~0.25 s); a larger cache or mmap for this connection; each
+ * event's text inserted into events_fts from JS instead of INSERT ... SELECT
+ * (+0.7 s: every vtab INSERT flushes the pending data at its savepoint); the
+ * checkpoints run by a second connection on a worker thread (writer thread
+ * -0.07 s, the process's CPU the same, so no wall time on two cores, and one
+ * more thread's memory); wal_autocheckpoint 4000 (-0.02 s) or 0 (the commits
+ * -0.06 s, the close +0.07 s CPU and +0.25 s waiting on fsync); page_size 16 KB;
+ * all sources in one transaction (commits -0.1 s at most; the corpus has 67
+ * sessions, and the per-session statements cost ~10 ms in all); positional
+ * bindings for the event insert.
  *
  * @module
  */
