@@ -7,6 +7,7 @@
  * writer's CPU time, the thread's CPU time where /proc has it, and the CPU time
  * of each named query (Q) and of the commits. Under Bun, as the compiled
  * binary runs: `npx -y bun@1.4.5 run bench/writer_replay.ts --mb 100`.
+ * `--corpus DIR` replays another Claude Code projects directory instead.
  *
  * What it leaves out of the real run: the transfer of chunks from the parse
  * workers (lib/parse_pool.ts: one JSON.parse per chunk on the writer's thread),
@@ -34,6 +35,7 @@ const { values } = parseArgs({
   options: {
     mb: { type: "string", default: "100" },
     runs: { type: "string", default: "3" },
+    corpus: { type: "string" },
   },
 });
 
@@ -54,8 +56,8 @@ function threadMs(): number | undefined {
   }
 }
 
-const { dir: corpus } = ensureCorpus(join(REPO, ".bench"), Number(values.mb));
-const root = join(corpus, "projects");
+const root = values.corpus ??
+  join(ensureCorpus(join(REPO, ".bench"), Number(values.mb)).dir, "projects");
 const env: Env = {
   home: "/nonexistent",
   platform: process.platform,
