@@ -2,8 +2,9 @@
  * `deno task bench:writer [--mb 100] [--runs 3]`: the index writer's cost alone
  * (issue 18). Parses the synthetic Claude Code corpus of `deno task bench`
  * (bench/gen_claude.ts) into prepared chunks first, then replays them through
- * lib/ingest.ts's SourceWriter into a fresh index on one thread, one
- * transaction per source as lib/indexer.ts writes them, and prints per run the
+ * lib/ingest.ts's SourceWriter into a fresh index on one thread, in batches of
+ * sources as lib/indexer.ts writes them (lib/write_batch.ts; `--per-source`: a
+ * transaction per source), and prints per run the
  * writer's CPU time, the thread's CPU time where /proc has it, and the CPU time
  * of each named query (Q) and of the commits. Under Bun, as the compiled
  * binary runs: `npx -y bun@1.4.5 run bench/writer_replay.ts --mb 100`.
@@ -16,7 +17,7 @@
  * @module
  */
 import { parseArgs } from "node:util";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import process from "node:process";
@@ -28,6 +29,7 @@ import { SourceCtx } from "../lib/parse_ctx.ts";
 import { Store } from "../lib/store.ts";
 import { Q, WRITER_PRAGMAS } from "../lib/schema.ts";
 import { SourceWriter } from "../lib/ingest.ts";
+import { WriteBatch } from "../lib/write_batch.ts";
 import type { PreparedChunk } from "../lib/prepare.ts";
 import type { Env } from "../core/model.ts";
 
@@ -36,6 +38,7 @@ const { values } = parseArgs({
     mb: { type: "string", default: "100" },
     runs: { type: "string", default: "3" },
     corpus: { type: "string" },
+    "per-source": { type: "boolean", default: false },
   },
 });
 
@@ -64,12 +67,12 @@ const env: Env = {
   get: (n) => (n === "DEJA_CLAUDE_ROOT" ? root : undefined),
 };
 const found = await claude.discover({ env, knownProjects: [], problem() {} });
-const sources: { path: string; chunks: PreparedChunk[] }[] = [];
+const sources: { path: string; bytes: number; chunks: PreparedChunk[] }[] = [];
 let t = performance.now();
 for (const src of found.sources) {
   const chunks: PreparedChunk[] = [];
   for await (const c of prepared(claude.parse(src, new SourceCtx(env)))) chunks.push(c);
-  sources.push({ path: src.path, chunks });
+  sources.push({ path: src.path, bytes: statSync(src.path).size, chunks });
 }
 const nChunks = sources.reduce((a, s) => a + s.chunks.length, 0);
 const nEvents = sources.reduce((a, s) => a + s.chunks.reduce((b, c) => b + c.events.length, 0), 0);
@@ -111,15 +114,21 @@ for (let r = 0; r < Number(values.runs); r++) {
     const th0 = threadMs();
     const c0 = process.cpuUsage();
     t = performance.now();
+    const batch = new WriteBatch(store, values["per-source"] ? 0 : undefined);
+    const commit = batch.commit.bind(batch);
+    batch.commit = () => {
+      const k0 = process.cpuUsage();
+      commit();
+      tally("commit (text, tokens, COMMIT)", cpuMs(k0));
+    };
     for (const s of sources) {
-      store.db.exec("BEGIN IMMEDIATE");
+      batch.begin();
       const w = new SourceWriter(store, s.path, "full");
       for (const c of s.chunks) w.write(c);
-      w.finish();
-      const k0 = process.cpuUsage();
-      store.db.exec("COMMIT");
-      tally("COMMIT (with WAL checkpoints)", cpuMs(k0));
+      w.finish(true);
+      batch.keep(s.bytes);
     }
+    batch.commit();
     const wall = performance.now() - t;
     const cpu = cpuMs(c0);
     const th1 = threadMs();
@@ -131,9 +140,6 @@ for (let r = 0; r < Number(values.runs); r++) {
       } ms${thread}; by query (calls, CPU ms):`,
     );
     const top = [...spent].sort((a, b) => b[1].ms - a[1].ms).filter(([, v]) => v.ms >= 1);
-    console.log(
-      "  (insertVocab's time is mostly events_fts flushing its pending data: its statement opens a savepoint)",
-    );
     for (const [k, v] of top) {
       console.log(`  ${k.padEnd(32)} ${String(v.n).padStart(6)} ${v.ms.toFixed(0).padStart(6)}`);
     }

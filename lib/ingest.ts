@@ -80,6 +80,37 @@ export function keptNote(path: string, losses: Loss[]): string {
   } this read returned shorter or not at all: ${list.join(", ")}`;
 }
 
+/** Per store: the first event inserted since events_fts last caught up (Q.ftsFrom). */
+const textFrom = new WeakMap<Store, number>();
+
+/**
+ * Indexes for search the text of the events inserted since the last call, of
+ * every writer of `store`. Runs before any event is updated or deleted (their
+ * triggers take the old text out of events_fts, so it must be there), when a
+ * pass ends, and when a batch of sources commits (lib/write_batch.ts).
+ */
+export function catchUpText(store: Store): void {
+  const from = textFrom.get(store);
+  if (from === undefined) return;
+  Q.ftsFrom.run(store, { from });
+  textFrom.delete(store);
+}
+
+/**
+ * Where events_fts's catching up starts for `store` (undefined: nothing to
+ * index), to put back after a rollback to a savepoint: text indexed since then
+ * is rolled back with it.
+ */
+export function textMark(store: Store): number | undefined {
+  return textFrom.get(store);
+}
+
+/** Puts back a {@link textMark}. */
+export function resetTextMark(store: Store, mark: number | undefined): void {
+  if (mark === undefined) textFrom.delete(store);
+  else textFrom.set(store, mark);
+}
+
 /** Event keys a pass remembers per session before it looks them up instead (memory bound). */
 export const MAX_FRESH_KEYS = 100_000;
 
@@ -110,8 +141,6 @@ export class SourceWriter {
   readonly redactions: RedactionCounts = {};
   sessions = 0;
   events = 0;
-  /** The first event inserted since events_fts last caught up (Q.ftsFrom), if any. */
-  private ftsPending?: number;
   /** Sessions this pass replaces: key -> their id and event count before it. */
   private before = new Map<string, { id: string; events: number }>();
 
@@ -128,7 +157,10 @@ export class SourceWriter {
     this.vocab = new VocabWriter(store);
     for (const k of keep) this.leftOut.add(k);
     if (mode === "full") {
-      for (const { id } of Q.sessionsOfSource.all(store, { source })) {
+      const old = Q.sessionsOfSource.all(store, { source });
+      // An earlier source of the same batch may have written these sessions' events.
+      if (old.length) catchUpText(store);
+      for (const { id } of old) {
         const row = Q.sessionById.get(store, { id });
         const k = row ? `${row.harness}\u0000${row.native_id}` : "";
         if (keep.has(k)) continue;
@@ -183,25 +215,23 @@ export class SourceWriter {
       row.updated > c.updated;
   }
 
-  /** Recounts events of every session this pass touched. */
-  finish(): void {
+  /**
+   * Recounts events of every session this pass touched, and indexes their text
+   * and new tokens; `deferred` leaves those two to the batch of sources this
+   * pass is one of ({@link catchUpText} and flushVocab when it commits).
+   */
+  finish(deferred = false): void {
     // In the same transaction as the stamp: the stores an exclusion left sessions out of.
     const gate = gateOf(this.store);
     if (gate) recordExcluded(this.store, gate.excludedBy);
-    this.indexText();
+    if (!deferred) this.indexText();
     for (const slot of this.slots.values()) Q.countEvents.run(this.store, { id: slot.id });
-    this.vocab.flush();
+    if (!deferred) this.vocab.flush();
   }
 
-  /**
-   * Indexes the text of the events inserted since the last call. Runs before
-   * any event is updated or deleted (their triggers take the old text out of
-   * events_fts, so it must be there) and when the pass ends.
-   */
+  /** {@link catchUpText} of this writer's store. */
   private indexText(): void {
-    if (this.ftsPending === undefined) return;
-    Q.ftsFrom.run(this.store, { from: this.ftsPending });
-    this.ftsPending = undefined;
+    catchUpText(this.store);
   }
 
   private slot(c: PreparedChunk): Slot {
@@ -290,7 +320,7 @@ export class SourceWriter {
         Q.insertEvent.run(st, { ...row, session: sid, seq: slot.nextSeq++, key: e.key })
           .lastInsertRowid,
       );
-      this.ftsPending ??= eventId;
+      if (!textFrom.has(st)) textFrom.set(st, eventId);
       this.events++;
     }
     if (e.kind === "tool_call") this.derivedCall(slot, eventId, e);
