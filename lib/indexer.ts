@@ -1,6 +1,8 @@
 /**
  * `deja index`: discover every harness's stores, re-read what changed, and
- * write it to the index, one transaction per source.
+ * write it to the index, each source in a savepoint of its own (its writes
+ * stand or fall together), small ones several to a transaction
+ * (lib/write_batch.ts).
  *
  * What "changed" means per source kind:
  * - append (JSONL): size and mtime differ. When the file grew and the bytes

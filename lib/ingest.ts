@@ -12,7 +12,11 @@
  * events_fts's INSERT ... SELECT ~0.36 s, the flush of its pending data ~0.36 s
  * (at the next statement's savepoint, here the vocab insert, itself ~0.05 s),
  * commits ~0.16 s (WAL checkpoints ~0.06 s of it), commands and files ~0.1 s,
- * JS around the statements under 0.1 s: ~1.45 s of the thread. In the real run
+ * JS around the statements ~0.1 s: ~1.45 s of the thread, a transaction per
+ * source or batched alike (1.5 MB stores). The same 100 MB cut into 2,458
+ * stores of 40 KB cost 3.7-4.4 s with a transaction per store (commits 2.4-3 s:
+ * a segment per store, its merges, the pages every store touches) and 1.7-1.8 s
+ * written several to a transaction (lib/write_batch.ts). In the real run
  * the writer's thread also takes ~0.55 s outside these statements (discovery,
  * planning, JSON.parse of the workers' chunks ~0.2 s, their garbage).
  * The five indexes on events together cost ~0.12 s of the rows' time and none
@@ -26,8 +30,8 @@
  * -0.07 s, the process's CPU the same, so no wall time on two cores, and one
  * more thread's memory); wal_autocheckpoint 4000 (-0.02 s) or 0 (the commits
  * -0.06 s, the close +0.07 s CPU and +0.25 s waiting on fsync); page_size 16 KB;
- * all sources in one transaction (commits -0.1 s at most; the corpus has 67
- * sessions, and the per-session statements cost ~10 ms in all); positional
+ * on 1.5 MB stores, all in one transaction (commits -0.1 s at most; 67
+ * stores, and the per-store statements cost ~10 ms in all); positional
  * bindings for the event insert.
  *
  * @module
