@@ -43,6 +43,7 @@ import { TermStats } from "./search/expand.ts";
 import { type Ablation, withAblation } from "./search/rank.ts";
 import { fillSnippets, finish } from "./search/results.ts";
 import { ladder } from "./search/ladder.ts";
+import { coordinate } from "./search/concepts.ts";
 import { liftPrompts, typedPrompts } from "./search/prompt.ts";
 import { liftTitled, titledSessions } from "./search/title.ts";
 
@@ -235,6 +236,7 @@ function run(store: Store, query: string, o: SearchOptions): SearchResult {
   const { scores, alts, changes } = lad;
   let tier: Tier = lad.tier;
   if (tier !== "error" && tier !== "none") rescore(stats, cache, scores, alts, f, lad.weights);
+  if (lad.coord) coordinate(store, lad.coord, scores, (id) => cache.members(id), rootOf);
   const titled = titledSessions(store, parsed, f, rootOf);
   liftTitled(scores, titled);
   const prompts = typedPrompts(store, query, f, rootOf);

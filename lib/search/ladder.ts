@@ -19,6 +19,7 @@ import { type Filters, matchRows, spreadMatch } from "./retrieve.ts";
 import { expand, type LiteralTier, type TermStats } from "./expand.ts";
 import { ABLATE, scoreRows, scoreSpread, type SessionScore } from "./rank.ts";
 import { relevance } from "./relevance.ts";
+import type { Coordination } from "./concepts.ts";
 import { ERROR_LINE, errorTier } from "./errortier.ts";
 
 /** Event-level matches below this many sessions also try the session-level AND. */
@@ -37,6 +38,8 @@ export interface LadderResult {
   /** Per term, the weight of each alternative (relevance tier; absent: 1 each). */
   weights?: number[][];
   changes: Array<{ from: string; to: string[] }>;
+  /** Relevance tier: the query's concepts, to coordinate after re-scoring (lib/search/concepts.ts). */
+  coord?: Coordination;
 }
 
 /** True for a query ranked by relevance beside its exact matches (see the module doc). */
@@ -75,20 +78,21 @@ export function ladder(
     return { tier: "error", scores: er.scores, alts: er.words.map((w) => [[w]]), changes: [] };
   }
   if (parsed.parts.some((p) => p.quoted)) return none;
-  const rel = relevanceOf(stats, parsed, f, rootOf);
-  return rel.scores.size
-    ? { tier: "relevance", scores: rel.scores, alts: rel.alts, weights: rel.weights, changes: [] }
-    : none;
+  const rel = relevanceOf(stats, parsed, query, f, rootOf);
+  if (!rel.scores.size) return none;
+  const { scores, alts, weights, coord } = rel;
+  return { tier: "relevance", scores, alts, weights, changes: [], ...(coord ? { coord } : {}) };
 }
 
 function relevanceOf(
   stats: TermStats,
   parsed: ParsedQuery,
+  query: string,
   f: Filters,
   rootOf: (id: number) => number,
 ) {
   const words = [...new Set(parsed.parts.filter((p) => !p.quoted).flatMap((p) => p.tokens))];
-  return relevance(stats, words, f, rootOf);
+  return relevance(stats, words, f, rootOf, query);
 }
 
 /**

@@ -66,6 +66,8 @@ export const ABLATE = {
   pasteLength: false,
   /** Adjacent query words held adjacent count for nothing more (lib/search/adjacent.ts). */
   adjacent: false,
+  /** No concept coordination in the relevance tier (lib/search/concepts.ts). */
+  coordinate: false,
 };
 /** A name of {@link ABLATE}. */
 export type Ablation = keyof typeof ABLATE;

@@ -20,6 +20,7 @@ import { eventWeight, type ScoredEvent, type SessionScore } from "./rank.ts";
 import { type TermStats, wordForms } from "./expand.ts";
 import { associated, RELATED } from "./related.ts";
 import { synonymsOf } from "./synonyms.ts";
+import { conceptsOf, type Coordination } from "./concepts.ts";
 
 /** Rows read per common word. */
 const PER_TERM = 800;
@@ -35,6 +36,8 @@ export interface RelevanceResult {
   weights: number[][];
   /** The words it ranked by. */
   words: string[];
+  /** The query's concepts, when it names two or more (lib/search/concepts.ts). */
+  coord?: Coordination;
 }
 
 interface Term {
@@ -57,12 +60,14 @@ function idf(n: number, df: number): number {
  * Ranks sessions by IDF-weighted overlap with `words`.
  *
  * @param rootOf maps a session row id to the id its hits are filed under.
+ * @param query the query as typed, cut into concepts (lib/search/concepts.ts).
  */
 export function relevance(
   stats: TermStats,
   words: string[],
   f: Filters,
   rootOf: (id: number) => number,
+  query = "",
 ): RelevanceResult {
   const store: Store = stats.store;
   const n = Math.max(1, Q.eventCount.get(store, {})!.n);
@@ -173,10 +178,24 @@ export function relevance(
       spread: true,
     });
   }
+  const concepts = conceptsOf(query, terms.map((t) => t.word), terms.map((t) => t.idf));
   return {
     scores,
+    ...(concepts
+      ? { coord: { concepts, alts: terms.map(altWeights), idfs: terms.map((t) => t.idf), f } }
+      : {}),
     alts: terms.map((t) => [...t.alts, ...t.extra.keys()].map((a) => [a])),
     weights: terms.map((t) => [...t.alts.map(() => 1), ...t.extra.values()]),
     words: terms.map((t) => t.word),
   };
+}
+
+/** A term's words and their weights: 1 as typed or a form, a related word its own. */
+function altWeights(t: Term): Map<string, number> {
+  const out = new Map<string, number>(t.alts.map((a) => [a, 1]));
+  for (const [a, w] of t.extra) {
+    const wt = t.literal ? w : Math.min(1, w * RELATED.alone);
+    if (!out.has(a)) out.set(a, wt);
+  }
+  return out;
 }
