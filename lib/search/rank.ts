@@ -66,6 +66,8 @@ export const ABLATE = {
   pasteLength: false,
   /** Adjacent query words held adjacent count for nothing more (lib/search/adjacent.ts). */
   adjacent: false,
+  /** The relevance tier is not reranked by the fields a session states its work in (lib/search/fielded.ts). */
+  fielded: false,
 };
 /** A name of {@link ABLATE}. */
 export type Ablation = keyof typeof ABLATE;
