@@ -46,8 +46,8 @@ export const VOCAB_RESULT_HEAD = 1024;
  */
 export function storedKey(key: string): string {
   if (key.length <= 16 && key[0] !== "~") return key;
-  let a = 0x811c9dc5;
-  let b = 0x9747b28c;
+  let a = 0x811c9dc5 | 0; // signed: a small integer to the JIT, the same bits
+  let b = 0x9747b28c | 0;
   for (let i = 0; i < key.length; i++) {
     const c = key.charCodeAt(i);
     a = Math.imul(a ^ c, 0x01000193);

@@ -6,7 +6,8 @@
  *
  * @module
  */
-import { PREFILTER, RULES } from "./redact_rules.ts";
+import { RULES } from "./redact_rules.ts";
+import { mayHoldSecret } from "./redact_prefilter.ts";
 import { entropySpans } from "./redact_entropy.ts";
 import { isExampleToken, isPlaceholder, isPlaceholderBlock } from "./redact_placeholder.ts";
 
@@ -124,7 +125,7 @@ function redactText(text: string, counts: RedactionCounts, found?: FoundSecrets)
   };
   if (text.length < 8) return text;
   let out = text;
-  if (PREFILTER.test(text)) {
+  if (mayHoldSecret(text)) {
     out = text.replace(COMBINED, (...args) => {
       const groups = args[args.length - 1] as Record<string, string | undefined>;
       const match = args[0] as string;

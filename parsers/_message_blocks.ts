@@ -236,7 +236,7 @@ function span(path: string, oldS: unknown, newS: unknown): EditSpan {
 
 /** FNV-1a (32-bit) of a string's UTF-16 units, as 8 hex digits: a text block's identity. */
 export function fnv1a(s: string): string {
-  let h = 0x811c9dc5;
+  let h = 0x811c9dc5 | 0; // signed: a small integer to the JIT, the same bits
   for (let k = 0; k < s.length; k++) {
     h ^= s.charCodeAt(k);
     h = Math.imul(h, 0x01000193);

@@ -86,6 +86,8 @@ export interface ForgetData {
   plan: ForgetPlan;
   /** What was removed; undefined on a dry run or when nothing matched. */
   out?: ForgetOutcome;
+  /** Of the sessions picked, those read from deja's own notes file (their lines go for good). */
+  noteSessions: number;
 }
 
 /**
@@ -192,10 +194,12 @@ export function forgetSessions(
     const store = Store.open(indexPath(env));
     try {
       const plan = planForget(store, opts.sel);
+      const notes = ownNotes(env);
+      const noteSessions = plan.sessions.filter((s) => s.source === notes.path).length;
       const out = opts.dry || !plan.sessions.length
         ? undefined
-        : applyForget(store, plan, opts.reason, Date.now(), ownNotes(env));
-      return { dry: opts.dry, plan, out };
+        : applyForget(store, plan, opts.reason, Date.now(), notes);
+      return { dry: opts.dry, plan, out, noteSessions };
     } finally {
       store.close();
     }
@@ -235,6 +239,7 @@ export function forgetJson(d: ForgetData): Record<string, unknown> {
     forgotten: d.out?.sessions ?? 0,
     words_pruned: d.out?.wordsPruned ?? 0,
     notes_deleted: d.out?.notesDeleted ?? 0,
+    note_sessions: d.noteSessions,
   };
 }
 
@@ -263,11 +268,16 @@ export function forgetText(d: ForgetData, io: Pick<IO, "isTTY" | "env">): string
       plural(d.out.notesDeleted, "note")
     } deleted from notes.jsonl (no undo); later notes are kept\n`
     : "";
+  const warn = d.dry && d.noteSessions
+    ? `${
+      plural(d.noteSessions, "of them is a day of deja notes", "of them are days of deja notes")
+    }: their notes would be deleted from notes.jsonl for good (no --unforget)\n`
+    : "";
   const kept = d.out?.tombstoned
     ? "they stay out of the index; deja forget --list shows them\n"
     : "";
   return [head, ...lines].join("\n") + "\n" + (note ? c.dim(note) : "") +
-    (d.dry ? "" : c.dim(notes + kept));
+    (d.dry ? c.yellow(warn) : c.dim(notes + kept));
 }
 
 async function runForget(a: Args, io: IO): Promise<number> {

