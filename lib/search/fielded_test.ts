@@ -3,9 +3,6 @@ import { assertEquals } from "../../tests/_assert.ts";
 import { search } from "../search.ts";
 import { type MemSession, withMemIndex } from "../../tests/_search_fixture.ts";
 
-const log = (words: string) =>
-  Array.from({ length: 12 }, (_, i) => `line ${i}: ${words}`).join("\n");
-
 const HISTORY: MemSession[] = [
   {
     // States the problem in its first prompt, in other words than the question's.
