@@ -3,7 +3,7 @@
  * question in other words lands) by where a session holds the query's words.
  * A session states its problem in its title, its first prompt and its
  * summaries (lib/schema_search.ts `headsOf`); a question in other words names
- * the same problem. So among the tier's best {@link CANDIDATES}, the share of
+ * the same problem. So among the tier's best {@link RERANKED}, the share of
  * the query's IDF weight those fields hold lifts a session:
  * `score × (1 + LIFT · share)`. Each query word counts by its best
  * alternative there: 1 as typed or a form of it, the square root of its
@@ -32,7 +32,7 @@ import { tokens } from "./tokenize.ts";
 import { STOP_WORDS } from "../query.ts";
 
 /** The relevance tier's best sessions reranked. */
-export const CANDIDATES = 30;
+export const RERANKED = 30;
 /** How much a session whose head holds the whole query is lifted (×1 + this). */
 export const LIFT = 4;
 /** Heads the feedback words are drawn from (the best after the lift). */
@@ -70,7 +70,7 @@ function heads(stats: TermStats, cache: SessionCache, ids: number[]): Map<number
 }
 
 /**
- * Reranks the best {@link CANDIDATES} of `scores` in place (see the module doc).
+ * Reranks the best {@link RERANKED} of `scores` in place (see the module doc).
  *
  * @param alts per query word, its alternatives (token lists), as the relevance tier kept them.
  * @param weights per query word, the weight of each alternative (absent: 1 each).
@@ -83,7 +83,7 @@ export function rerankFielded(
   weights?: number[][],
 ): void {
   if (ABLATE.fielded || scores.size < 2 || alts.length < 2) return;
-  const top = [...scores.values()].sort((a, b) => b.score - a.score).slice(0, CANDIDATES);
+  const top = [...scores.values()].sort((a, b) => b.score - a.score).slice(0, RERANKED);
   const ids = new Set<number>();
   for (const s of top) for (const m of cache.members(s.sessionId)) ids.add(m);
   const held = heads(stats, cache, [...ids]);
