@@ -1,6 +1,8 @@
 /**
  * `deja index`: discover every harness's stores, re-read what changed, and
- * write it to the index, one transaction per source.
+ * write it to the index, each source in a savepoint of its own (its writes
+ * stand or fall together), small ones several to a transaction
+ * (lib/write_batch.ts).
  *
  * What "changed" means per source kind:
  * - append (JSONL): size and mtime differ. When the file grew and the bytes
@@ -30,7 +32,8 @@ import {
   Store,
 } from "./store.ts";
 import { dataDir } from "../core/paths.ts";
-import { keptNote, SourceWriter, type WriteMode } from "./ingest.ts";
+import { catchUpText, keptNote, SourceWriter, type WriteMode } from "./ingest.ts";
+import { WriteBatch } from "./write_batch.ts";
 import type { PreparedChunk } from "./prepare.ts";
 import { damageIn } from "./skips.ts";
 import { ParsePool, type ParseRun, prepared } from "./parse_pool.ts";
@@ -39,7 +42,6 @@ import { dropExcluded, makeGate, setGate } from "./forget/gate.ts";
 import { releaseExcluded } from "./forget/exclusions.ts";
 import { NORMALIZE_PROJECTS_SQL } from "./project_path.ts";
 import { saveManifest } from "./fresh/noop.ts";
-import { resetVocabCache } from "./search/vocab.ts";
 import { buildAssociations } from "./search/assoc.ts";
 import {
   FRESH_KEY,
@@ -278,7 +280,10 @@ function dropVanished(
 
 /** Removes what the index holds from one store path: its sessions, its row, its redaction counts. */
 function dropSource(store: Store, path: string): void {
-  for (const { id } of Q.sessionsOfSource.all(store, { source: path })) {
+  const sessions = Q.sessionsOfSource.all(store, { source: path });
+  // Events of these sessions written earlier in the batch must be in events_fts before they go.
+  if (sessions.length) catchUpText(store);
+  for (const { id } of sessions) {
     Q.deleteSession.run(store, { id });
   }
   Q.forgetSource.run(store, { path });
@@ -349,37 +354,49 @@ async function indexHarness(
     planSource(store, env, parser, src, Boolean(opts.rebuild), { ...opts, pool: run.pool }, label);
   // The next source, planned and its parse started before the current one is written.
   let ahead: { src: SourceRef; planned: Planned } | undefined;
-  for (const [i, src] of sources.entries()) {
-    n++;
-    opts.progress?.(`${parser.id} ${n}/${sources.length}`);
-    seen.add(src.path);
-    if (opts.deadline !== undefined && performance.now() > opts.deadline) {
-      if (changedSince(store, src)) run.pending++;
-      continue;
-    }
-    const planned = ahead?.src === src ? ahead.planned : await plan(src);
-    ahead = undefined;
-    const next = sources[i + 1];
-    if (next && "chunks" in planned && aheadAllowed(src, next, opts)) {
-      ahead = { src: next, planned: await plan(next) };
-    }
-    const r = "chunks" in planned ? await writeSource(store, planned) : planned;
-    if (r.pending) run.pending++;
-    if (r.read) sum.read++;
-    sum.sessions += r.sessions;
-    sum.events += r.events;
-    for (const [k, v] of Object.entries(r.skipped)) {
-      sum.skipped[k as SkipReason] = (sum.skipped[k as SkipReason] ?? 0) + (v ?? 0);
-    }
-    for (const [k, v] of Object.entries(r.drift ?? {})) {
-      sum.drift[k as DriftKind] = (sum.drift[k as DriftKind] ?? 0) + (v ?? 0);
-    }
-    if (r.error) {
-      sum.failed++;
-      sum.errors.push(`${src.path}: ${r.error}`);
-    }
+  // Small stores are written several to a transaction (lib/write_batch.ts).
+  const batch = new WriteBatch(store);
+  try {
+    await writeAll();
+    batch.commit();
+  } catch (e) {
+    batch.abort();
+    throw e;
   }
   return sum;
+
+  async function writeAll(): Promise<void> {
+    for (const [i, src] of sources.entries()) {
+      n++;
+      opts.progress?.(`${parser.id} ${n}/${sources.length}`);
+      seen.add(src.path);
+      if (opts.deadline !== undefined && performance.now() > opts.deadline) {
+        if (changedSince(store, src)) run.pending++;
+        continue;
+      }
+      const planned = ahead?.src === src ? ahead.planned : await plan(src);
+      ahead = undefined;
+      const next = sources[i + 1];
+      if (next && "chunks" in planned && aheadAllowed(src, next, opts)) {
+        ahead = { src: next, planned: await plan(next) };
+      }
+      const r = "chunks" in planned ? await writeSource(store, planned, batch) : planned;
+      if (r.pending) run.pending++;
+      if (r.read) sum.read++;
+      sum.sessions += r.sessions;
+      sum.events += r.events;
+      for (const [k, v] of Object.entries(r.skipped)) {
+        sum.skipped[k as SkipReason] = (sum.skipped[k as SkipReason] ?? 0) + (v ?? 0);
+      }
+      for (const [k, v] of Object.entries(r.drift ?? {})) {
+        sum.drift[k as DriftKind] = (sum.drift[k as DriftKind] ?? 0) + (v ?? 0);
+      }
+      if (r.error) {
+        sum.failed++;
+        sum.errors.push(`${src.path}: ${r.error}`);
+      }
+    }
+  }
 }
 
 /**
@@ -459,7 +476,7 @@ type Planned = SourcePlan | SourceOutcome;
 
 /**
  * Decides what of `src` to read (nothing when it is unchanged) and starts its
- * parse. Writes to the index only outside a source's transaction: a stamp
+ * parse. Writes to the index only outside a source's savepoint: a stamp
  * refreshed, an error recorded.
  */
 async function planSource(
@@ -568,14 +585,21 @@ async function planSource(
   };
 }
 
-/** Writes a planned source in one transaction: its sessions, then its stamp. */
-async function writeSource(store: Store, plan: SourcePlan): Promise<SourceOutcome> {
+/**
+ * Writes a planned source in a savepoint of `batch`'s transaction: its
+ * sessions, then its stamp.
+ */
+async function writeSource(
+  store: Store,
+  plan: SourcePlan,
+  batch: WriteBatch,
+): Promise<SourceOutcome> {
   const { src, prev, size, mtime, comps, offset, since, mode, hash, label } = plan;
   let ctx = plan.ctx;
   const examples: string[] = [];
   const none: SourceOutcome = { read: false, sessions: 0, events: 0, skipped: {} };
   try {
-    store.db.exec("BEGIN IMMEDIATE");
+    batch.begin();
   } catch (e) {
     plan.chunks.cancel();
     if (isCorruption(e)) throw asIndexError(e, store.path);
@@ -596,7 +620,7 @@ async function writeSource(store: Store, plan: SourcePlan): Promise<SourceOutcom
         parsing = true;
       }
       parsing = false;
-      writer.finish();
+      writer.finish(true);
       return writer;
     };
     writer = await pass(plan.chunks);
@@ -605,9 +629,8 @@ async function writeSource(store: Store, plan: SourcePlan): Promise<SourceOutcom
     const losses = src.kind !== "append" && damageIn(ctx.counts) ? writer.losses() : [];
     const kept = losses.length;
     if (losses.length) {
-      store.db.exec("ROLLBACK");
-      resetVocabCache(store);
-      store.db.exec("BEGIN IMMEDIATE");
+      batch.undo();
+      batch.begin();
       ctx = new SourceCtx(ctx.env, offset, undefined, since);
       const keep = new Set(losses.map((l) => l.key));
       writer = await pass(prepared(plan.parser.parse(src, ctx), label), keep);
@@ -643,7 +666,7 @@ async function writeSource(store: Store, plan: SourcePlan): Promise<SourceOutcom
       },
       drift: JSON.stringify(drift),
     });
-    store.db.exec("COMMIT");
+    batch.keep(size - offset);
     return {
       read: true,
       sessions: writer.sessions,
@@ -652,11 +675,14 @@ async function writeSource(store: Store, plan: SourcePlan): Promise<SourceOutcom
       drift: ctx.driftCounts,
     };
   } catch (e) {
-    try {
-      store.db.exec("ROLLBACK");
-    } catch { /* nothing open */ }
-    resetVocabCache(store);
     if (!parsing && isCorruption(e)) throw asIndexError(e, store.path);
+    try {
+      batch.undo();
+    } catch (u) {
+      // The batch itself failed: its earlier sources are lost with it, and this one says why.
+      batch.abort();
+      if (isCorruption(u)) throw asIndexError(u, store.path);
+    }
     const out = recordError(store, src, prev, (e as Error).message ?? String(e));
     return { ...out, read: true, skipped: ctx.counts };
   } finally {

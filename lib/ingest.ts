@@ -5,15 +5,34 @@
  * spans and written lines). Everything here needs the database; everything
  * that does not is done before, off the writer's thread where it can be.
  *
- * Where the writer's CPU goes (issue 18; the 100 MB bench corpus, 54,508 events
- * of 28 MB text, replayed through these statements under Bun, min of runs):
- * event rows ~0.25-0.3 s, events_fts's INSERT ... SELECT ~0.35 s and the flush
- * of its pending data (at the next statement's savepoint, here the vocab
- * insert, or at commit) ~0.4 s, commit ~0.17 s (of it a WAL checkpoint ~0.08 s).
+ * Where the writer's CPU goes (issue 18; the 100 MB bench corpus: 67 sources
+ * of one session each, 266 chunks, 54,508 events of 28 MB text), as
+ * `deno task bench:writer` replays it through these statements under Bun, min
+ * of runs on a shared 2-core machine (load 3-7): event rows ~0.42 s,
+ * events_fts's INSERT ... SELECT ~0.36 s, the flush of its pending data ~0.36 s
+ * (at the next statement's savepoint, here the vocab insert, itself ~0.05 s),
+ * commits ~0.16 s (WAL checkpoints ~0.06 s of it), commands and files ~0.1 s,
+ * JS around the statements ~0.1 s: ~1.45 s of the thread, a transaction per
+ * source or batched alike (1.5 MB stores). The same 100 MB cut into 2,458
+ * stores of 40 KB cost 3.7-4.4 s with a transaction per store (commits 2.4-3 s:
+ * a segment per store, its merges, the pages every store touches) and 1.7-1.8 s
+ * written several to a transaction (lib/write_batch.ts). In the real run
+ * the writer's thread also takes ~0.55 s outside these statements (discovery,
+ * planning, JSON.parse of the workers' chunks ~0.2 s, their garbage).
  * The five indexes on events together cost ~0.12 s of the rows' time and none
  * alone shows above run-to-run noise; the vocab rows and their trigram trigger
- * are ~10k terms, also below noise. FTS5 automerge 0/16 with or without a final
- * optimize, and a larger cache or mmap for this connection, gained nothing.
+ * are ~10k terms, also below noise. Measured and left (no gain beyond noise,
+ * or a loss): FTS5 automerge 0/16 with or without a final optimize (an
+ * optimize alone ~0.25 s); a larger cache or mmap for this connection; each
+ * event's text inserted into events_fts from JS instead of INSERT ... SELECT
+ * (+0.7 s: every vtab INSERT flushes the pending data at its savepoint); the
+ * checkpoints run by a second connection on a worker thread (writer thread
+ * -0.07 s, the process's CPU the same, so no wall time on two cores, and one
+ * more thread's memory); wal_autocheckpoint 4000 (-0.02 s) or 0 (the commits
+ * -0.06 s, the close +0.07 s CPU and +0.25 s waiting on fsync); page_size 16 KB;
+ * on 1.5 MB stores, all in one transaction (commits -0.1 s at most; 67
+ * stores, and the per-store statements cost ~10 ms in all); positional
+ * bindings for the event insert.
  *
  * @module
  */
@@ -65,6 +84,37 @@ export function keptNote(path: string, losses: Loss[]): string {
   } this read returned shorter or not at all: ${list.join(", ")}`;
 }
 
+/** Per store: the first event inserted since events_fts last caught up (Q.ftsFrom). */
+const textFrom = new WeakMap<Store, number>();
+
+/**
+ * Indexes for search the text of the events inserted since the last call, of
+ * every writer of `store`. Runs before any event is updated or deleted (their
+ * triggers take the old text out of events_fts, so it must be there), when a
+ * pass ends, and when a batch of sources commits (lib/write_batch.ts).
+ */
+export function catchUpText(store: Store): void {
+  const from = textFrom.get(store);
+  if (from === undefined) return;
+  Q.ftsFrom.run(store, { from });
+  textFrom.delete(store);
+}
+
+/**
+ * Where events_fts's catching up starts for `store` (undefined: nothing to
+ * index), to put back after a rollback to a savepoint: text indexed since then
+ * is rolled back with it.
+ */
+export function textMark(store: Store): number | undefined {
+  return textFrom.get(store);
+}
+
+/** Puts back a {@link textMark}. */
+export function resetTextMark(store: Store, mark: number | undefined): void {
+  if (mark === undefined) textFrom.delete(store);
+  else textFrom.set(store, mark);
+}
+
 /** Event keys a pass remembers per session before it looks them up instead (memory bound). */
 export const MAX_FRESH_KEYS = 100_000;
 
@@ -95,8 +145,6 @@ export class SourceWriter {
   readonly redactions: RedactionCounts = {};
   sessions = 0;
   events = 0;
-  /** The first event inserted since events_fts last caught up (Q.ftsFrom), if any. */
-  private ftsPending?: number;
   /** Sessions this pass replaces: key -> their id and event count before it. */
   private before = new Map<string, { id: string; events: number }>();
 
@@ -113,7 +161,10 @@ export class SourceWriter {
     this.vocab = new VocabWriter(store);
     for (const k of keep) this.leftOut.add(k);
     if (mode === "full") {
-      for (const { id } of Q.sessionsOfSource.all(store, { source })) {
+      const old = Q.sessionsOfSource.all(store, { source });
+      // An earlier source of the same batch may have written these sessions' events.
+      if (old.length) catchUpText(store);
+      for (const { id } of old) {
         const row = Q.sessionById.get(store, { id });
         const k = row ? `${row.harness}\u0000${row.native_id}` : "";
         if (keep.has(k)) continue;
@@ -168,25 +219,23 @@ export class SourceWriter {
       row.updated > c.updated;
   }
 
-  /** Recounts events of every session this pass touched. */
-  finish(): void {
+  /**
+   * Recounts events of every session this pass touched, and indexes their text
+   * and new tokens; `deferred` leaves those two to the batch of sources this
+   * pass is one of ({@link catchUpText} and flushVocab when it commits).
+   */
+  finish(deferred = false): void {
     // In the same transaction as the stamp: the stores an exclusion left sessions out of.
     const gate = gateOf(this.store);
     if (gate) recordExcluded(this.store, gate.excludedBy);
-    this.indexText();
+    if (!deferred) this.indexText();
     for (const slot of this.slots.values()) Q.countEvents.run(this.store, { id: slot.id });
-    this.vocab.flush();
+    if (!deferred) this.vocab.flush();
   }
 
-  /**
-   * Indexes the text of the events inserted since the last call. Runs before
-   * any event is updated or deleted (their triggers take the old text out of
-   * events_fts, so it must be there) and when the pass ends.
-   */
+  /** {@link catchUpText} of this writer's store. */
   private indexText(): void {
-    if (this.ftsPending === undefined) return;
-    Q.ftsFrom.run(this.store, { from: this.ftsPending });
-    this.ftsPending = undefined;
+    catchUpText(this.store);
   }
 
   private slot(c: PreparedChunk): Slot {
@@ -275,7 +324,7 @@ export class SourceWriter {
         Q.insertEvent.run(st, { ...row, session: sid, seq: slot.nextSeq++, key: e.key })
           .lastInsertRowid,
       );
-      this.ftsPending ??= eventId;
+      if (!textFrom.has(st)) textFrom.set(st, eventId);
       this.events++;
     }
     if (e.kind === "tool_call") this.derivedCall(slot, eventId, e);

@@ -351,3 +351,29 @@ Deno.test("a rebuild of one harness leaves the others' sessions alone", async ()
   assertEquals(eventsOf(env, "o1").map((e) => e.text), ["omega"]);
   assertEquals(eventsOf(env, "s1"), []);
 });
+
+Deno.test("small stores share a transaction: one events_fts segment, and a store failing among them loses nothing of the others", async () => {
+  const { root, env } = setup();
+  for (let i = 0; i < 12; i++) {
+    const text = i === 5 ? "boom" : `marker${i} words`;
+    writeFileSync(join(root, `s${i}.jsonl`), line({ sid: `s${i}` }) + line({ kind: "user", text }));
+  }
+  const r = await runIndex(env, [fakeParser(root, [], "boom")]);
+  assertEquals(r.harnesses[0].failed, 1);
+  const s = Store.open(indexPath(env));
+  try {
+    const one = (sql: string, ...a: string[]) => (s.db.prepare(sql).get(...a) as { n: number }).n;
+    // A commit per store would flush events_fts's pending data into a segment per store.
+    assertEquals(one("SELECT count(DISTINCT segid) AS n FROM events_fts_idx"), 1);
+    for (let i = 0; i < 12; i++) {
+      const hits = one(
+        "SELECT count(*) AS n FROM events_fts WHERE events_fts MATCH ?",
+        `marker${i}`,
+      );
+      assertEquals(hits, i === 5 ? 0 : 1, `marker${i}`);
+    }
+    s.db.exec("INSERT INTO events_fts(events_fts, rank) VALUES ('integrity-check', 1)");
+  } finally {
+    s.close();
+  }
+});

@@ -17,34 +17,47 @@ import { Q } from "../schema.ts";
 import type { Store } from "../store.ts";
 import { VocabCollector } from "./tokenize.ts";
 
-/** Tokens this process wrote to `vocab` (or found there), per store. */
-const collectors = new WeakMap<Store, VocabCollector>();
+/**
+ * Per store: the tokens this process wrote to `vocab` or will write (`pending`:
+ * new ones not inserted yet, left for {@link flushVocab} when a batch of
+ * sources defers them, lib/write_batch.ts).
+ */
+const collectors = new WeakMap<Store, { c: VocabCollector; pending: string[] }>();
+
+function stateOf(store: Store): { c: VocabCollector; pending: string[] } {
+  let s = collectors.get(store);
+  if (!s) collectors.set(store, s = { c: new VocabCollector(), pending: [] });
+  return s;
+}
 
 /**
- * Keeps `vocab` holding the tokens of what one source pass writes: a chunk's
- * tokens (collected where it was prepared, lib/prepare.ts) are checked against
- * those this process already wrote, and {@link flush} inserts the new ones.
+ * Collects the tokens of written chunks and inserts those new to this process
+ * into `vocab` (a superset of what events_fts holds).
  */
 export class VocabWriter {
-  private c: VocabCollector;
-  private fresh: string[] = [];
-
-  constructor(private store: Store) {
-    let c = collectors.get(store);
-    if (!c) collectors.set(store, c = new VocabCollector());
-    this.c = c;
-  }
+  constructor(private store: Store) {}
 
   /** Adds the tokens of a written chunk. */
   add(tokens: readonly string[]): void {
-    for (const t of this.c.addTokens(tokens)) this.fresh.push(t);
+    const s = stateOf(this.store);
+    for (const t of s.c.addTokens(tokens)) s.pending.push(t);
   }
 
   /** Inserts the tokens new to this process. Call inside the source's transaction. */
   flush(): void {
-    if (this.fresh.length) Q.insertVocab.run(this.store, { terms: JSON.stringify(this.fresh) });
-    this.fresh = [];
+    flushVocab(this.store);
   }
+}
+
+/**
+ * Inserts the tokens added since the last flush, of every writer of `store`.
+ * Call inside the transaction that wrote them.
+ */
+export function flushVocab(store: Store): void {
+  const s = collectors.get(store);
+  if (!s?.pending.length) return;
+  Q.insertVocab.run(store, { terms: JSON.stringify(s.pending) });
+  s.pending = [];
 }
 
 /** Forgets what this process believes is in `vocab` (after a rollback or a prune). */

@@ -1,0 +1,149 @@
+/**
+ * `deno task bench:writer [--mb 100] [--runs 3]`: the index writer's cost alone
+ * (issue 18). Parses the synthetic Claude Code corpus of `deno task bench`
+ * (bench/gen_claude.ts) into prepared chunks first, then replays them through
+ * lib/ingest.ts's SourceWriter into a fresh index on one thread, in batches of
+ * sources as lib/indexer.ts writes them (lib/write_batch.ts; `--per-source`: a
+ * transaction per source), and prints per run the
+ * writer's CPU time, the thread's CPU time where /proc has it, and the CPU time
+ * of each named query (Q) and of the commits. Under Bun, as the compiled
+ * binary runs: `npx -y bun@1.4.5 run bench/writer_replay.ts --mb 100`.
+ * `--corpus DIR` replays another Claude Code projects directory instead.
+ *
+ * What it leaves out of the real run: the transfer of chunks from the parse
+ * workers (lib/parse_pool.ts: one JSON.parse per chunk on the writer's thread),
+ * discovery and planning, and the word associations built at the end.
+ *
+ * @module
+ */
+import { parseArgs } from "node:util";
+import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import process from "node:process";
+import { ensureCorpus } from "./gen_claude.ts";
+import { REPO } from "../tests/_fixture.ts";
+import { claude } from "../parsers/claude.ts";
+import { prepared } from "../lib/parse_pool.ts";
+import { SourceCtx } from "../lib/parse_ctx.ts";
+import { Store } from "../lib/store.ts";
+import { Q, WRITER_PRAGMAS } from "../lib/schema.ts";
+import { SourceWriter } from "../lib/ingest.ts";
+import { WriteBatch } from "../lib/write_batch.ts";
+import type { PreparedChunk } from "../lib/prepare.ts";
+import type { Env } from "../core/model.ts";
+
+const { values } = parseArgs({
+  options: {
+    mb: { type: "string", default: "100" },
+    runs: { type: "string", default: "3" },
+    corpus: { type: "string" },
+    "per-source": { type: "boolean", default: false },
+  },
+});
+
+/** CPU ms of the process (every thread: under Bun that includes its JIT and GC helpers). */
+function cpuMs(since?: NodeJS.CpuUsage): number {
+  const u = process.cpuUsage(since);
+  return (u.user + u.system) / 1000;
+}
+
+/** CPU ms of this (the main) thread, from /proc; undefined where there is none. */
+function threadMs(): number | undefined {
+  try {
+    const f = readFileSync(`/proc/self/task/${process.pid}/stat`, "utf8").split(") ")[1]
+      .split(" ");
+    return (Number(f[11]) + Number(f[12])) * 10; // utime + stime, fields 14 and 15 of proc(5)
+  } catch {
+    return undefined;
+  }
+}
+
+const root = values.corpus ??
+  join(ensureCorpus(join(REPO, ".bench"), Number(values.mb)).dir, "projects");
+const env: Env = {
+  home: "/nonexistent",
+  platform: process.platform,
+  get: (n) => (n === "DEJA_CLAUDE_ROOT" ? root : undefined),
+};
+const found = await claude.discover({ env, knownProjects: [], problem() {} });
+const sources: { path: string; bytes: number; chunks: PreparedChunk[] }[] = [];
+let t = performance.now();
+for (const src of found.sources) {
+  const chunks: PreparedChunk[] = [];
+  for await (const c of prepared(claude.parse(src, new SourceCtx(env)))) chunks.push(c);
+  sources.push({ path: src.path, bytes: statSync(src.path).size, chunks });
+}
+const nChunks = sources.reduce((a, s) => a + s.chunks.length, 0);
+const nEvents = sources.reduce((a, s) => a + s.chunks.reduce((b, c) => b + c.events.length, 0), 0);
+console.log(
+  `${sources.length} sources, ${nChunks} chunks, ${nEvents} events, parsed in ${
+    (performance.now() - t).toFixed(0)
+  } ms`,
+);
+
+// Every named query is timed by CPU (a shared machine moves wall time more).
+const spent = new Map<string, { n: number; ms: number }>();
+const tally = (name: string, ms: number) => {
+  const e = spent.get(name) ?? { n: 0, ms: 0 };
+  e.n++;
+  e.ms += ms;
+  spent.set(name, e);
+};
+for (const [name, q] of Object.entries(Q)) {
+  const m = q as unknown as Record<"run" | "get" | "all", (...a: unknown[]) => unknown>;
+  for (const k of ["run", "get", "all"] as const) {
+    const f = m[k];
+    m[k] = (...a: unknown[]) => {
+      const c0 = process.cpuUsage();
+      try {
+        return f(...a);
+      } finally {
+        tally(name, cpuMs(c0));
+      }
+    };
+  }
+}
+
+for (let r = 0; r < Number(values.runs); r++) {
+  const dir = mkdtempSync(join(tmpdir(), "deja-writer-replay-"));
+  try {
+    const store = Store.open(join(dir, "index.db"), { create: true });
+    for (const p of WRITER_PRAGMAS) store.db.exec(p);
+    spent.clear();
+    const th0 = threadMs();
+    const c0 = process.cpuUsage();
+    t = performance.now();
+    const batch = new WriteBatch(store, values["per-source"] ? 0 : undefined);
+    const commit = batch.commit.bind(batch);
+    batch.commit = () => {
+      const k0 = process.cpuUsage();
+      commit();
+      tally("commit (text, tokens, COMMIT)", cpuMs(k0));
+    };
+    for (const s of sources) {
+      batch.begin();
+      const w = new SourceWriter(store, s.path, "full");
+      for (const c of s.chunks) w.write(c);
+      w.finish(true);
+      batch.keep(s.bytes);
+    }
+    batch.commit();
+    const wall = performance.now() - t;
+    const cpu = cpuMs(c0);
+    const th1 = threadMs();
+    store.close();
+    const thread = th0 === undefined || th1 === undefined ? "" : `, this thread ${th1 - th0} ms`;
+    console.log(
+      `run ${r + 1}: wall ${wall.toFixed(0)} ms, CPU ${
+        cpu.toFixed(0)
+      } ms${thread}; by query (calls, CPU ms):`,
+    );
+    const top = [...spent].sort((a, b) => b[1].ms - a[1].ms).filter(([, v]) => v.ms >= 1);
+    for (const [k, v] of top) {
+      console.log(`  ${k.padEnd(32)} ${String(v.n).padStart(6)} ${v.ms.toFixed(0).padStart(6)}`);
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

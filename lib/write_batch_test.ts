@@ -1,0 +1,52 @@
+import { assertEquals } from "../tests/_assert.ts";
+import type { Session } from "../core/model.ts";
+import { Store } from "./store.ts";
+import { SourceWriter } from "./ingest.ts";
+import { prepareChunk } from "./prepare.ts";
+import { WriteBatch } from "./write_batch.ts";
+
+function session(source: string, id: string, text: string): Session {
+  return { harness: "claude", id, path: source, events: [{ kind: "user", text, time: 1 }] };
+}
+
+function write(store: Store, s: Session, deferred: boolean): void {
+  const w = new SourceWriter(store, s.path, "full");
+  w.write(prepareChunk(s));
+  w.finish(deferred);
+}
+
+const hits = (store: Store, word: string) =>
+  (store.db.prepare("SELECT count(*) AS n FROM events_fts WHERE events_fts MATCH ?").get(word) as {
+    n: number;
+  }).n;
+
+Deno.test("a store rolled back in a batch leaves the text of the stores before it to be indexed", () => {
+  const store = Store.open(":memory:");
+  try {
+    // The index already holds /b's session: writing /b again removes it first, which
+    // indexes the batch's pending text inside /b's savepoint.
+    store.tx(() => write(store, session("/b.jsonl", "sb", "oldbravo"), false));
+    const batch = new WriteBatch(store);
+    batch.begin();
+    write(store, session("/a.jsonl", "sa", "alphaword"), true);
+    batch.keep(10);
+    batch.begin();
+    write(store, session("/b.jsonl", "sb", "bravoword"), true);
+    batch.undo();
+    batch.begin();
+    write(store, session("/c.jsonl", "sc", "charlieword"), true);
+    batch.keep(10);
+    batch.commit();
+    assertEquals(
+      ["alphaword", "bravoword", "charlieword", "oldbravo"].map((w) => hits(store, w)),
+      [1, 0, 1, 1],
+    );
+    store.db.exec("INSERT INTO events_fts(events_fts, rank) VALUES ('integrity-check', 1)");
+    const terms = store.db.prepare("SELECT term FROM vocab WHERE term LIKE '%word'").all()
+      .map((r) => (r as { term: string }).term).sort();
+    // vocab may hold more than events_fts (a rolled-back store's words), never less.
+    assertEquals(terms.filter((t) => t !== "bravoword"), ["alphaword", "charlieword"]);
+  } finally {
+    store.close();
+  }
+});
