@@ -175,6 +175,20 @@ export const SEARCH_Q = {
     SELECT session_id, substr(text, 1, 2000) FROM events
     WHERE (kind = 'user' AND seq < 6 AND (flags & 4) = 0) OR kind = 'summary' OR (flags & 1) != 0`,
   ),
+  /**
+   * Where the sessions `ids` state their problem (lib/search/fielded.ts): the title (seq -1),
+   * the user turns among the first six that are not pasted dumps (flag bit 4) and the
+   * summaries, each clipped to 2,000 characters.
+   */
+  headsOf: query<{ ids: string }, { session_id: number; kind: string; seq: number; text: string }>(
+    `SELECT id AS session_id, 'title' AS kind, -1 AS seq, substr(title, 1, 2000) AS text
+    FROM sessions WHERE id IN (SELECT value FROM json_each(?)) AND title IS NOT NULL
+    UNION ALL
+    SELECT session_id, kind, seq, substr(text, 1, 2000) FROM events
+    WHERE session_id IN (SELECT value FROM json_each(?))
+      AND ((kind = 'user' AND seq < 6 AND (flags & 4) = 0) OR kind = 'summary')`,
+    ["ids", "ids"],
+  ),
   /** Who holds a term: events matching `match`, filters appended by lib/search/sessionrank.ts. */
   termEvents: query<
     { match: string },

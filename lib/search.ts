@@ -39,6 +39,7 @@ import { compilePattern, literalScan, regexScan, regexSnippet } from "./search/r
 import { snippet } from "./search/snippet.ts";
 import { hiddenSessions, originHidden, type OriginRule, SessionCache } from "./search/sessions.ts";
 import { rescore } from "./search/sessionrank.ts";
+import { rerankFielded } from "./search/fielded.ts";
 import { TermStats } from "./search/expand.ts";
 import { type Ablation, withAblation } from "./search/rank.ts";
 import { fillSnippets, finish } from "./search/results.ts";
@@ -237,6 +238,7 @@ function run(store: Store, query: string, o: SearchOptions): SearchResult {
   let tier: Tier = lad.tier;
   if (tier !== "error" && tier !== "none") rescore(stats, cache, scores, alts, f, lad.weights);
   if (lad.coord) coordinate(store, lad.coord, scores, (id) => cache.members(id), rootOf);
+  if (tier === "relevance") rerankFielded(stats, cache, scores, alts, lad.weights);
   const titled = titledSessions(store, parsed, f, rootOf);
   liftTitled(scores, titled);
   const prompts = typedPrompts(store, query, f, rootOf);

@@ -56,7 +56,8 @@ Deno.test("ranking lifts the session holding two adjacent query words side by si
     const q = "how did we fix the search indexer that would time out?";
     const order = (o = {}) => search(s, q, { now: NOW, ...o }).results.map((r) => r.id);
     assertEquals(order(), ["phrase", "apart"]);
-    assertEquals(order({ ablate: ["adjacent"] }), ["apart", "phrase"]);
+    // (The head rerank, lib/search/fielded.ts, also puts `phrase` first: off, to see this alone.)
+    assertEquals(order({ ablate: ["adjacent", "fielded"] }), ["apart", "phrase"]);
   } finally {
     s.close();
     ix.cleanup();

@@ -193,8 +193,9 @@ Deno.test("ranking weighs a question's frame words by the sessions that say them
   ];
   const q = "what was the root cause when the resizer broke uploads";
   assertEquals((await ranked(sessions, q)).slice(0, 2), ["about", "passing"]);
+  // (The head rerank, lib/search/fielded.ts, also puts `about` first: off, to see this alone.)
   assertEquals(
-    (await ranked(sessions, q, { ablate: ["sessionIdf"] })).slice(0, 2),
+    (await ranked(sessions, q, { ablate: ["sessionIdf", "fielded"] })).slice(0, 2),
     ["passing", "about"],
   );
 });

@@ -68,6 +68,8 @@ export const ABLATE = {
   adjacent: false,
   /** No concept coordination in the relevance tier (lib/search/concepts.ts). */
   coordinate: false,
+  /** The relevance tier is not reranked by the fields a session states its work in (lib/search/fielded.ts). */
+  fielded: false,
 };
 /** A name of {@link ABLATE}. */
 export type Ablation = keyof typeof ABLATE;

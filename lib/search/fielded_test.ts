@@ -1,0 +1,49 @@
+/** The relevance tier's rerank by the head of each session (lib/search/fielded.ts). */
+import { assertEquals } from "../../tests/_assert.ts";
+import { search } from "../search.ts";
+import { type MemSession, withMemIndex } from "../../tests/_search_fixture.ts";
+
+const HISTORY: MemSession[] = [
+  {
+    // States the problem in its first prompt, in other words than the question's.
+    id: "s-invoice",
+    events: [
+      ["user", "the invoice printout comes out garbled"],
+      ["assistant", "I will look at the renderer."],
+      ["tool_call", "cat renderer.log"],
+      ["tool_result", "renderer started\nfont table loaded"],
+      ["assistant", "The root cause was a missing font; I embedded it."],
+    ],
+  },
+  {
+    // Names the question's words as typed, but only in later turns and tool output.
+    id: "s-deploy",
+    events: [
+      ["user", "rename the settings page title"],
+      ["assistant", "The bill document template reads the title; its preview looks garbled."],
+      ["tool_call", "grep -r title templates/bill"],
+      ["tool_result", "templates/bill/document.html: garbled title"],
+      ["user", "check the bill document again"],
+      ["assistant", "Renamed it; the bill document is no longer garbled."],
+    ],
+  },
+  { id: "s-other", events: [["user", "add a dark mode toggle"], ["assistant", "Added it."]] },
+];
+
+Deno.test("a session stating the problem in its first prompt outranks one naming the words in tool output", () =>
+  withMemIndex(HISTORY, (s) => {
+    const q = "why is the bill document scrambled";
+    const r = search(s, q);
+    assertEquals(r.tier, "relevance");
+    assertEquals(r.results.map((x) => x.id)[0], "s-invoice", r.results.map((x) => x.id).join(" "));
+  }));
+
+Deno.test("without the rerank the tool output's literal words win (what the rerank changes)", () =>
+  withMemIndex(HISTORY, (s) => {
+    const r = search(s, "why is the bill document scrambled", { ablate: ["fielded"] });
+    assertEquals(
+      r.results.map((x) => x.id)[0],
+      "s-deploy",
+      r.results.map((x) => x.id).join(" "),
+    );
+  }));
