@@ -47,3 +47,30 @@ Deno.test("without the rerank the tool output's literal words win (what the rera
       r.results.map((x) => x.id).join(" "),
     );
   }));
+
+/** Two sessions on one component: the first sentence of each first prompt states its problem. */
+const SAME_COMPONENT: MemSession[] = [
+  {
+    id: "s-retry",
+    events: [
+      ["user", "The image resizer ignores the retry limit. Have a look."],
+      ["assistant", "The resizer loop had no cap; I added one."],
+    ],
+  },
+  {
+    // Its problem is another; the question's word as typed is only in the prompt's aside.
+    id: "s-slow",
+    events: [
+      ["user", "The image resizer times out under load. Try it and say if it works again."],
+      ["assistant", "The resizer now streams the file."],
+    ],
+  },
+  { id: "s-other", events: [["user", "add a dark mode toggle"], ["assistant", "Added it."]] },
+];
+
+Deno.test("words of the first prompt's first sentence outweigh those of the rest of it", () =>
+  withMemIndex(SAME_COMPONENT, (s) => {
+    const r = search(s, "why does the picture scaling step keep trying endlessly?");
+    assertEquals(r.tier, "relevance");
+    assertEquals(r.results.map((x) => x.id)[0], "s-retry", r.results.map((x) => x.id).join(" "));
+  }));
