@@ -38,7 +38,7 @@ import { type Filters, matchRows } from "./search/retrieve.ts";
 import { compilePattern, literalScan, regexScan, regexSnippet } from "./search/regex.ts";
 import { snippet } from "./search/snippet.ts";
 import { hiddenSessions, originHidden, type OriginRule, SessionCache } from "./search/sessions.ts";
-import { rescore } from "./search/sessionrank.ts";
+import { B, B_RELEVANCE, rescore } from "./search/sessionrank.ts";
 import { rerankFielded } from "./search/fielded.ts";
 import { TermStats } from "./search/expand.ts";
 import { type Ablation, withAblation } from "./search/rank.ts";
@@ -236,7 +236,10 @@ function run(store: Store, query: string, o: SearchOptions): SearchResult {
   const lad = ladder(stats, parsed, query, f, rootOf);
   const { scores, alts, changes } = lad;
   let tier: Tier = lad.tier;
-  if (tier !== "error" && tier !== "none") rescore(stats, cache, scores, alts, f, lad.weights);
+  if (tier !== "error" && tier !== "none") {
+    const b = tier === "relevance" ? B_RELEVANCE : B;
+    rescore(stats, cache, scores, alts, f, lad.weights, b);
+  }
   if (lad.coord) coordinate(store, lad.coord, scores, (id) => cache.members(id), rootOf);
   if (tier === "relevance") rerankFielded(stats, cache, scores, alts, lad.weights);
   const titled = titledSessions(store, parsed, f, rootOf);

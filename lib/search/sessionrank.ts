@@ -12,7 +12,7 @@
  * not a short session about them.
  *
  * `score = Σ_terms idf · wtf·(k1+1) / (wtf + k1·(1 − b + b·len/avglen))`
- * with k1 = 1.2, b = 0.75, times `1 + 0.5·share²`, where `share` is the
+ * with k1 = 1.2, b = 0.75 (0.5 in the relevance tier), times `1 + 0.5·share²`, where `share` is the
  * largest part of the query's IDF weight one event of the session holds (so
  * ×1.5 when one event holds every term: proximity). The IDF of a word as
  * typed counts sessions, not events: the frame of a question (`fix`, `root
@@ -34,7 +34,17 @@ import type { TermStats } from "./expand.ts";
 import { adjacentPairs, PAIR_WEIGHT } from "./adjacent.ts";
 
 const K1 = 1.2;
-const B = 0.75;
+/** Length normalisation of the literal tiers. */
+export const B = 0.75;
+/**
+ * Length normalisation of the `relevance` tier. A question in other words
+ * matches a long session's problem through related words scattered over its
+ * turns; full normalisation (0.75) lets a short session naming one of them as
+ * typed outrank it. Measured on `paradev` (seeds 11, 3, 7; REST of
+ * lib/search/fielded.ts at 0.5): hit@1 0.90/0.87/0.90 -> 0.90/0.90/0.93 at
+ * 0.5; 0.5 in every tier cost forms and typo queries a hit each.
+ */
+export const B_RELEVANCE = 0.5;
 /** First-stage candidates re-scored. */
 export const RESCORE = 100;
 /** A term in more than this share of events is not counted per session (its IDF is near 0). */
@@ -75,6 +85,7 @@ function sessionDf(stats: TermStats, alts: string[][]): number {
  * @param alts per term, its alternatives (token lists).
  * @param weights per term, the weight of each alternative (default 1 each): a
  *   related word of the relevance tier counts for less than the word as typed.
+ * @param b BM25 length normalisation ({@link B}; the relevance tier {@link B_RELEVANCE}).
  */
 export function rescore(
   stats: TermStats,
@@ -83,6 +94,7 @@ export function rescore(
   alts: string[][][],
   f: Filters,
   weights?: number[][],
+  b: number = B,
 ): void {
   if (!scores.size || !alts.length || ABLATE.rescore) return;
   const store: Store = stats.store;
@@ -175,13 +187,13 @@ export function rescore(
     let sc = 0;
     alts.forEach((_, ti) => {
       const tf = wtf[ti].get(s.sessionId) ?? 0;
-      if (tf > 0) sc += idf[ti] * (tf * (K1 + 1)) / (tf + K1 * (1 - B + B * len / avg));
+      if (tf > 0) sc += idf[ti] * (tf * (K1 + 1)) / (tf + K1 * (1 - b + b * len / avg));
     });
     for (const p of pairs) {
       const tf = p.tf.get(s.sessionId) ?? 0;
       if (tf > 0) {
         sc += PAIR_WEIGHT * bm25Idf(sessions, p.df) * (tf * (K1 + 1)) /
-          (tf + K1 * (1 - B + B * len / avg));
+          (tf + K1 * (1 - b + b * len / avg));
       }
     }
     const share = ABLATE.proximity ? 0 : s.spread ? (together.get(s.sessionId) ?? 0) : 1;
