@@ -41,7 +41,7 @@ import { hiddenSessions, originHidden, type OriginRule, SessionCache } from "./s
 import { B, B_RELEVANCE, rescore } from "./search/sessionrank.ts";
 import { rerankFielded } from "./search/fielded.ts";
 import { TermStats } from "./search/expand.ts";
-import { type Ablation, withAblation } from "./search/rank.ts";
+import { ABLATE, type Ablation, withAblation } from "./search/rank.ts";
 import { fillSnippets, finish } from "./search/results.ts";
 import { ladder } from "./search/ladder.ts";
 import { coordinate } from "./search/concepts.ts";
@@ -237,7 +237,7 @@ function run(store: Store, query: string, o: SearchOptions): SearchResult {
   const { scores, alts, changes } = lad;
   let tier: Tier = lad.tier;
   if (tier !== "error" && tier !== "none") {
-    const b = tier === "relevance" ? B_RELEVANCE : B;
+    const b = tier === "relevance" && !ABLATE.relevanceLength ? B_RELEVANCE : B;
     rescore(stats, cache, scores, alts, f, lad.weights, b);
   }
   if (lad.coord) coordinate(store, lad.coord, scores, (id) => cache.members(id), rootOf);

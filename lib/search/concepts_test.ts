@@ -1,5 +1,6 @@
 import { assertEquals } from "../../tests/_assert.ts";
 import { conceptChunks } from "./concepts.ts";
+import type { Ablation } from "./rank.ts";
 import { search } from "../search.ts";
 import { memIndex, type MemSession } from "../../tests/_search_fixture.ts";
 
@@ -57,8 +58,11 @@ Deno.test("relevance lifts the session naming both concepts together over one re
   try {
     // `gizmo` is in no session: nothing matches as typed, the relevance tier ranks.
     const q = "zorblat exporter gizmo: flapping at startup";
-    const with_ = search(s, q, { now: NOW });
-    const without = search(s, q, { now: NOW, ablate: ["coordinate"] });
+    // Coordination alone: no head rerank, and full length normalisation (without
+    // coordination the short repeater leads).
+    const alone: Ablation[] = ["fielded", "relevanceLength"];
+    const with_ = search(s, q, { now: NOW, ablate: alone });
+    const without = search(s, q, { now: NOW, ablate: ["coordinate", ...alone] });
     assertEquals(with_.tier, "relevance");
     assertEquals(without.results.map((r) => r.id).slice(0, 2), ["repeat", "both"]);
     assertEquals(with_.results.map((r) => r.id).slice(0, 2), ["both", "repeat"]);
