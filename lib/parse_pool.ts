@@ -17,7 +17,7 @@
  * @module
  */
 import { Worker, type WorkerOptions } from "node:worker_threads";
-import { collectGarbage } from "../core/runtime.ts";
+import { GarbagePacer } from "../core/runtime.ts";
 import type { Env, Parser, Session, SourceRef } from "../core/model.ts";
 import type { SourceCtx } from "./parse_ctx.ts";
 import { parserFor } from "../parsers/mod.ts";
@@ -40,14 +40,6 @@ import type { Label } from "./remote/label.ts";
  * not wait (`Bun.gc(false)`) as none.
  */
 export const GC_BYTES = 8 << 20;
-
-/** When the writer's thread collects its garbage ({@link GC_BYTES}); a test's own counts calls. */
-export interface GcPace {
-  /** Chunk text taken between two collections (bytes). */
-  every: number;
-  /** Collects (a hint: nothing where the runtime has no such call). */
-  collect(): void;
-}
 
 /**
  * A parse worker's options: Bun's `smol` gives it a smaller heap that is collected
@@ -96,13 +88,10 @@ export class ParsePool {
   private idle: Worker[] = [];
   private busy = new Set<Worker>();
   private failed = false;
-  /** Chunk text taken since the last collection ({@link GcPace}). */
-  private taken = 0;
-
   constructor(
     private env: Env,
     private size = POOL_SIZE,
-    private gc: GcPace = { every: GC_BYTES, collect: collectGarbage },
+    private gc = new GarbagePacer(GC_BYTES),
   ) {}
 
   /**
@@ -138,7 +127,7 @@ export class ParsePool {
       ...(label ? { label } : {}),
     };
     return new WorkerRun(worker, job, ctx, {
-      took: (bytes) => this.took(bytes),
+      took: (bytes) => this.gc.took(bytes),
       release: () => {
         this.busy.delete(worker);
         this.idle.push(worker);
@@ -154,14 +143,6 @@ export class ParsePool {
         return prepared(parser.parse(src, ctx), label);
       },
     });
-  }
-
-  /** Counts `bytes` of chunk text taken by the writer; collects every {@link GcPace.every}. */
-  private took(bytes: number): void {
-    this.taken += bytes;
-    if (this.taken < this.gc.every) return;
-    this.taken = 0;
-    this.gc.collect();
   }
 
   /** Stops the workers (call once the run is over). */

@@ -2,6 +2,7 @@ import { assert, assertEquals } from "./_assert.ts";
 import { join } from "node:path";
 import { writeFileSync } from "node:fs";
 import { ParsePool } from "../lib/parse_pool.ts";
+import { GarbagePacer } from "../core/runtime.ts";
 import { SourceCtx } from "../lib/parse_ctx.ts";
 import { claude } from "../parsers/claude.ts";
 import { testEnv } from "./_fixture.ts";
@@ -30,7 +31,7 @@ Deno.test("the writer's garbage collections are paced by the chunk text of the w
   let collections = 0;
   // Each source is one small chunk: a count kept per source would never reach `every`.
   const every = 2000;
-  const pool = new ParsePool(env, 1, { every, collect: () => collections++ });
+  const pool = new ParsePool(env, 1, new GarbagePacer(every, () => collections++));
   try {
     for (let i = 0; i < 6; i++) {
       const path = store(tmp.path, `s${i}`, 4);
@@ -54,4 +55,14 @@ Deno.test("the writer's garbage collections are paced by the chunk text of the w
   for (const n of sizes) if ((taken += n) >= every) [taken, expected] = [0, expected + 1];
   assert(expected >= 1);
   assertEquals(collections, expected);
+});
+
+Deno.test("a garbage pacer collects once per `every` bytes counted over all its calls", () => {
+  let collections = 0;
+  const pacer = new GarbagePacer(1000, () => collections++);
+  // Forty small pieces of 100 bytes (a parse worker's chunks of several small sources).
+  for (let i = 0; i < 40; i++) pacer.took(100);
+  assertEquals(collections, 4);
+  pacer.took(5000);
+  assertEquals(collections, 5);
 });
