@@ -83,8 +83,10 @@ Deno.test("fix names the sessions an error was pasted in, not 'never seen'", () 
     }
     // A hook does not pay for the extra pass.
     assertEquals(findFixes(s, PASTED).mentioned ?? [], []);
-    assert(findFixes(s, "Error: Cannot find module 'left-pad'", { mentions: true }).message
-      .startsWith("that error was never seen"));
+    assert(
+      findFixes(s, "Error: Cannot find module 'left-pad'", { mentions: true }).message
+        .startsWith("that error was never seen"),
+    );
   }));
 
 Deno.test("a query equal to a session's title is narrated as a title match", () =>
