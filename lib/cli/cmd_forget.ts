@@ -15,7 +15,7 @@ import type { IO } from "../../core/runtime.ts";
 import { acquireWriterLock, indexPath, Store } from "../store.ts";
 import { dataDir } from "../../core/paths.ts";
 import { DejaError } from "../../core/errors.ts";
-import { parseSince } from "../query.ts";
+import { parseSince, SINCE_FORMS } from "../query.ts";
 import {
   applyForget,
   type ForgetOutcome,
@@ -46,7 +46,7 @@ export const forgetCmd: CommandSpec = {
     before: {
       type: "string",
       value: "<date|30d>",
-      description: "sessions last active before this date (or this long ago)",
+      description: "sessions last active before this date, this long ago, or yesterday…",
     },
     note: {
       type: "string",
@@ -115,7 +115,7 @@ export function parseForget(a: Args): ForgetArgs {
   const beforeText = opt(a, "before");
   const before = beforeText === undefined ? undefined : parseSince(beforeText);
   if (beforeText !== undefined && before === undefined) {
-    throw new DejaError(`--before takes a date or 30d, 12h, 2w, not '${beforeText}'`, undefined, 2);
+    throw new DejaError(`--before takes ${SINCE_FORMS}, not '${beforeText}'`, undefined, 2);
   }
   const sel = {
     session: opt(a, "session"),
