@@ -139,14 +139,15 @@ async function runCommand(entry: CommandEntry, argv: string[], io: IO): Promise<
       return await searchQuestion(cmd, args.positionals, argv, io);
     }
     if (cmd.refresh) await (await import("./lib/cli/refresh.ts")).refreshFor(io, args);
-    // Free text that finds nothing may have been plain words meant as a search: prose is
-    // searched instead (its "nothing" kept back), other words get a hint (`deja how kubectl`).
+    // Free text that finds nothing may have been plain words meant as a search: prose given
+    // to a reading command (`how`, not `fix`: a pasted error is prose) is searched instead
+    // (its "nothing" kept back); other words get a hint (`deja how kubectl`).
     // Not for stdin, not into --json, not after a filter (the command says what it left).
     const words = args.positionals;
     const filtered = ["project", "harness", "since"].some((k) => args.values[k] !== undefined);
     const plain = cmd.words && !args.values.json && !filtered && words.length > 0 &&
       words[0] !== "-";
-    if (plain && readsAsProse(words)) held = holdIO(io);
+    if (plain && cmd.asks && readsAsProse(words)) held = holdIO(io);
     const code = await cmd.run(args, held?.io ?? io);
     if (held && code === 1) return await searchQuestion(cmd, words, argv, io);
     held?.flush();

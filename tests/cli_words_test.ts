@@ -97,11 +97,11 @@ Deno.test("a question that starts with a command's name is searched, and stderr 
       assertStringIncludes(r.out, "c11c0001");
     }
     // The search's exit code; options typed go to the search.
-    const none = await runMain(ix.env, ["fix", "for", "redis", "it's", "down"]);
+    const none = await runMain(ix.env, ["show", "me", "redis", "it's", "down"]);
     assertEquals(none.code, 1);
     assertStringIncludes(
       none.err,
-      "searched the question instead: deja search 'for redis it'\\''s down'\n",
+      "searched the question instead: deja search 'me redis it'\\''s down'\n",
     );
     const json = await runMain(ix.env, [
       "last",
@@ -136,6 +136,17 @@ Deno.test("a command's own syntax still runs the command; words that are no pros
     assertStringIncludes(how.err, "hint: to search these words: deja search kubectl rollout\n");
     const json = await runMain(ix.env, ["how", "kubectl", "--json"]);
     assertEquals([json.code, json.err.includes("deja search")], [1, false]);
+    // fix answers a pasted error (prose) itself, with a hint; so does a lone `show me`.
+    const fix = await runMain(ix.env, ["fix", "for", "redis", "it's", "down"]);
+    assertEquals(fix.code, 1);
+    assertStringIncludes(
+      fix.err,
+      "hint: to search these words: deja search 'fix for redis it'\\''s down'",
+    );
+    assertEquals(fix.err.includes("searched the question"), false);
+    const me = await runMain(ix.env, ["show", "me"]);
+    assertEquals(me.code, 1);
+    assertStringIncludes(me.err, "to search these words: deja search show me");
     // remember keeps whatever it is given, a question too.
     const note = await runMain(ix.env, ["remember", "did", "we", "pin", "node"]);
     assertEquals(note.code, 0, note.err);

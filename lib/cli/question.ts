@@ -6,8 +6,9 @@
  * Two cases, both decided here and applied by the dispatcher (main.ts):
  * - before the command runs: a command that reads the history ({@link CommandSpec.asks})
  *   followed by a word no argument of it starts with (`did`, `me`, `time`, `I` …);
- * - after it fails: its words did not fit (an unexpected argument) or a free-text command
- *   found nothing, and the words read as prose ({@link readsAsProse}).
+ * - after it fails: its words did not fit (an unexpected argument), or a free-text reading
+ *   command (`how`) found nothing, and the words read as prose ({@link readsAsProse}).
+ *   Not `fix`: a pasted error reads as prose, and "never seen" is its answer.
  *
  * @module
  */
@@ -24,12 +25,13 @@ const QUESTION_NEXT: ReadonlySet<string> = new Set(
 
 /**
  * True when `positionals` (the words after a command's name) read as the rest of a
- * question: the first is one bare word of {@link QUESTION_NEXT} (`deja show me …`).
- * A quoted first argument (`deja how "is not"`) is the command's own.
+ * question: two words or more, the first one bare word of {@link QUESTION_NEXT}
+ * (`deja show me the logs`). A quoted first argument (`deja how "is not"`) is the
+ * command's own; `deja show me` alone asks nothing to search for.
  */
 export function readsAsQuestion(positionals: readonly string[]): boolean {
   const first = positionals[0] ?? "";
-  return /^\S+$/.test(first) && QUESTION_NEXT.has(first.toLowerCase());
+  return positionals.length > 1 && /^\S+$/.test(first) && QUESTION_NEXT.has(first.toLowerCase());
 }
 
 /**

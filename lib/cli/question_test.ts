@@ -3,7 +3,8 @@ import { questionWords, readsAsProse, readsAsQuestion } from "./question.ts";
 
 Deno.test("readsAsQuestion takes a bare lead word, never a quoted argument or an id", () => {
   assertEquals(readsAsQuestion(["did", "I", "fix", "it"]), true);
-  assertEquals(readsAsQuestion(["me"]), true);
+  assertEquals(readsAsQuestion(["me", "the", "logs"]), true);
+  assertEquals(readsAsQuestion(["me"]), false);
   assertEquals(readsAsQuestion(["Time", "I", "deployed"]), true);
   assertEquals(readsAsQuestion(["i18n", "setup"]), false);
   assertEquals(readsAsQuestion(["is not defined"]), false);
