@@ -11,11 +11,21 @@ import {
   type CommandEntry,
   helpFor,
   loadCommand,
+  optionArgs,
   parse,
   searchInstead,
   searchWordsOf,
 } from "./lib/cli/common.ts";
 import { DejaError } from "./core/errors.ts";
+import {
+  type HeldIO,
+  holdIO,
+  questionWords,
+  readsAsProse,
+  readsAsQuestion,
+  searchedNote,
+  UnexpectedWords,
+} from "./lib/cli/question.ts";
 import { humanIO } from "./lib/cli/output.ts";
 import { COMMANDS } from "./lib/cli/table.ts";
 import { HOOK_NAMES, unknownHook, unknownHookMessage } from "./lib/hooks/table.ts";
@@ -107,27 +117,44 @@ async function inHistory(io: IO, word: string): Promise<boolean> {
 }
 
 async function runCommand(entry: CommandEntry, argv: string[], io: IO): Promise<number> {
+  let held: HeldIO | undefined;
   try {
     const cmd: Command = await loadCommand(entry);
-    const args = parse(cmd, argv, io.env.home);
+    let args;
+    try {
+      args = parse(cmd, argv, io.env.home);
+    } catch (e) {
+      // Words the command takes fewer of, reading as prose (`deja last deployed to railway`).
+      if (e instanceof UnexpectedWords && readsAsProse(e.positionals)) {
+        return await searchQuestion(cmd, e.positionals, argv, io);
+      }
+      throw e;
+    }
     if (args.values.help) {
       io.out(helpFor(cmd));
       return 0;
     }
+    // A question begun by the command's name (`deja show me …`, `deja how did I …`).
+    if (cmd.asks && readsAsQuestion(args.positionals)) {
+      return await searchQuestion(cmd, args.positionals, argv, io);
+    }
     if (cmd.refresh) await (await import("./lib/cli/refresh.ts")).refreshFor(io, args);
-    const code = await cmd.run(args, io);
-    // Free text that found nothing may have been plain words meant as a search (`deja how
-    // did I hide the spinner`): say how to search them (not for stdin, not into --json).
-    // Not after a filter: the command said whether the filter left nothing.
+    // Free text that finds nothing may have been plain words meant as a search: prose given
+    // to a reading command (`how`, not `fix`: a pasted error is prose) is searched instead
+    // (its "nothing" kept back); other words get a hint (`deja how kubectl`).
+    // Not for stdin, not into --json, not after a filter (the command says what it left).
     const words = args.positionals;
     const filtered = ["project", "harness", "since"].some((k) => args.values[k] !== undefined);
-    if (
-      code === 1 && cmd.words && !args.values.json && !filtered && words.length && words[0] !== "-"
-    ) {
-      io.err(`hint: ${searchInstead(searchWordsOf(cmd.name, words))}\n`);
-    }
+    const plain = cmd.words && !args.values.json && !filtered && words.length > 0 &&
+      words[0] !== "-";
+    if (plain && cmd.asks && readsAsProse(words)) held = holdIO(io);
+    const code = await cmd.run(args, held?.io ?? io);
+    if (held && code === 1) return await searchQuestion(cmd, words, argv, io);
+    held?.flush();
+    if (code === 1 && plain) io.err(`hint: ${searchInstead(searchWordsOf(cmd.name, words))}\n`);
     return code;
   } catch (caught) {
+    held?.flush();
     // Commands open no SQLite file but the index (harness stores are read by `index`, which
     // reports their damage per store): a corruption error here means the index is damaged.
     const { asIndexError, asSqliteError, indexPath } = await import("./lib/store.ts");
@@ -155,6 +182,22 @@ async function runCommand(entry: CommandEntry, argv: string[], io: IO): Promise<
     io.err(`deja: ${(e as Error)?.stack ?? e}\n`);
     return 2;
   }
+}
+
+/**
+ * Searches the whole text of `deja <command> <words…>` as a question (lib/cli/question.ts),
+ * with the options typed, and says so on stderr; the search's exit code.
+ */
+function searchQuestion(
+  cmd: Command,
+  words: string[],
+  argv: string[],
+  io: IO,
+): Promise<number> {
+  const asked = questionWords(cmd.name, words);
+  io.err(searchedNote(asked));
+  // The options typed, with the words to search in place of the command's words.
+  return runCommand(SEARCH, [...optionArgs(cmd, argv), "--", ...asked], io);
 }
 
 /** The `--json` form of an error a command ended with (docs/json-output.md, "Errors"). */

@@ -190,9 +190,14 @@ export function ftsAny(alternatives: string[][]): string {
   return parts.length === 1 ? parts[0] : `(${parts.join(" OR ")})`;
 }
 
+/** What a `--since` (or `--before`) value may be, for an error message. */
+export const SINCE_FORMS = "30d, 12h, 2w, a date (2026-11-01) or time words (yesterday, last week)";
+
 /**
- * Reads a `--since` value: `30d`, `12h`, `2w`, `45m`, or a date
- * (`2026-11-01`). Returns epoch ms, or undefined when unreadable.
+ * Reads a `--since` value: `30d`, `12h`, `2w`, `45m`, a date (`2026-11-01`), or the
+ * time words a query understands (`yesterday`, `last week`, `3 days ago`, `on friday`;
+ * lib/search/timewords.ts), read as the start of the window they name. Returns epoch ms,
+ * or undefined when unreadable.
  */
 export function parseSince(v: string, now = Date.now()): number | undefined {
   const m = /^(\d+)\s*([mhdwy])$/i.exec(v.trim());
@@ -214,6 +219,8 @@ export function parseSince(v: string, now = Date.now()): number | undefined {
     const t = Date.UTC(Number(d[1]), Number(d[2]) - 1, Number(d[3]));
     return new Date(t).toISOString().slice(0, 10) === s ? t : undefined;
   }
+  const words = timeHint(s, now);
+  if (words.hint && !words.rest.trim()) return words.hint.from;
   const t = Date.parse(s);
   return Number.isFinite(t) ? t : undefined;
 }

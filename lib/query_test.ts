@@ -32,6 +32,16 @@ Deno.test("parseSince reads relative spans and dates", () => {
   assertEquals(parseSince("soon", now), undefined);
 });
 
+Deno.test("parseSince reads the time words a query does (--since yesterday was refused)", () => {
+  const now = new Date(2026, 10, 29, 15, 30).getTime(); // local time, as the words are read
+  assertEquals(parseSince("yesterday", now), new Date(2026, 10, 28).getTime());
+  assertEquals(parseSince(" Today ", now), new Date(2026, 10, 29).getTime());
+  assertEquals(parseSince("last week", now), now - 14 * 86400e3);
+  assertEquals(parseSince("on monday", now), new Date(2026, 10, 23).getTime());
+  // Only a whole time phrase: words around one are no date.
+  assertEquals(parseSince("yesterday afternoon maybe", now), undefined);
+});
+
 Deno.test("parseQuery drops stop words, keeps them when the query is only stop words", () => {
   const p = parseQuery("how did we fix the flaky login");
   assertEquals(p.terms, [["fix"], ["flaky"], ["login"]]);

@@ -104,13 +104,16 @@ Deno.test("search hints are runnable as printed: no '…' inside, no command wor
 Deno.test("last and show with plain words offer to search them", async () => {
   await withIndex(async (run) => {
     for (
-      const args of [["last", "week"], ["last", "fix"], ["last", "fix", "for", "docker"], [
-        "show",
-        "me",
-      ]]
+      const args of [["last", "week"], ["last", "fix"], ["show", "me"]]
     ) {
       const r = await run(args);
       assertStringIncludes(r.err, `to search these words: deja search ${args.join(" ")}`);
     }
+    // Prose that does not fit is searched (tests/cli_words_test.ts).
+    const prose = await run(["last", "fix", "for", "docker"]);
+    assertStringIncludes(
+      prose.err,
+      "deja: searched the question instead: deja search fix for docker\n",
+    );
   });
 });

@@ -11,7 +11,7 @@ import { scopedTempDir } from "./_tmp.ts";
 // Regression (2026-12, bun binary): 1000 distinct words and a 50,001-character word crashed
 // the search with SQLite's "Expression tree is too large" / "LIKE or GLOB pattern too
 // complex" and a stack trace (exit 2).
-Deno.test("the binary cuts an oversized query and hints how to search words read as a command", () => {
+Deno.test("the binary cuts an oversized query and searches a question read as a command", () => {
   using dir = scopedTempDir("deja-words-e2e-");
   const env = {
     HOME: join(dir.path, "home"),
@@ -28,8 +28,14 @@ Deno.test("the binary cuts an oversized query and hints how to search words read
     assertStringIncludes(r.stderr, "deja: the query was cut: left out ");
   }
   const show = runBinary(["show", "me", "the", "forgejo", "logs"], env, dir.path);
-  assertEquals(show.code, 2);
-  assertStringIncludes(show.stderr, "to search these words: deja search show me the forgejo logs");
+  assertEquals(show.code, 1, show.stderr);
+  assertStringIncludes(
+    show.stderr,
+    "deja: searched the question instead: deja search me the forgejo logs\n",
+  );
+  const flask = runBinary(["show", "flask", "server"], env, dir.path);
+  assertEquals(flask.code, 2);
+  assertStringIncludes(flask.stderr, "to search these words: deja search show flask server");
   const dash = runBinary(["-rf"], env, dir.path);
   assertStringIncludes(dash.stderr, "deja search -- -rf");
 });

@@ -71,42 +71,86 @@ Deno.test("an SQLite error a command did not expect is one line with a hint", ()
 
 // Regression (2026-12): plain words starting with a command's name ran that command:
 // `deja show me the forgejo logs` ended on "unexpected argument", `deja how did I hide the
-// loading spinner` on "no command run here holds …", and neither said how to search them.
-Deno.test("words read as a command and its arguments get a hint saying how to search them", async () => {
+// loading spinner` on "no command run here holds …"; then only a hint said how to search them.
+// Fresh-user trial (2026-12, compiled binary): a question begun by a command's name is
+// searched, and stderr says so in one line.
+Deno.test("a question that starts with a command's name is searched, and stderr says so", async () => {
   const ix = await indexSessions([S]);
   try {
+    // `show` and `last time` would be search words the question does not hold: left out.
     for (
-      const args of [["show", "me", "the", "forgejo", "logs"], ["last", "fix", "for", "redis"]]
+      const [args, searched] of [
+        [
+          ["how", "did", "I", "reset", "the", "loading", "spinner"],
+          "how did I reset the loading spinner",
+        ],
+        [["show", "me", "the", "loading", "spinner"], "me the loading spinner"],
+        [["last", "time", "I", "reset", "the", "spinner"], "I reset the spinner"],
+        [["last", "reset", "the", "spinner"], "reset the spinner"], // an unexpected argument, in prose
+        [["how", "to", "reset", "the", "spinner"], "how to reset the spinner"], // how found no command
+      ] as Array<[string[], string]>
     ) {
       const r = await runMain(ix.env, args);
-      assertEquals(r.code, 2, r.err);
-      assertStringIncludes(r.err, "unexpected argument");
-      assertStringIncludes(r.err, `hint: to search these words: deja search ${args.join(" ")};`);
+      assertEquals(r.code, 0, `${args.join(" ")}: ${r.err}`);
+      const note = `deja: searched the question instead: deja search ${searched}\n`;
+      assert(r.err.startsWith(note), r.err);
+      assertStringIncludes(r.out, "c11c0001");
     }
-    const how = await runMain(ix.env, ["how", "did", "I", "hide", "the", "loading", "spinner"]);
-    assertEquals(how.code, 1);
+    // The search's exit code; options typed go to the search.
+    const none = await runMain(ix.env, ["show", "me", "redis", "it's", "down"]);
+    assertEquals(none.code, 1);
     assertStringIncludes(
-      how.err,
-      "hint: to search these words: deja search how did I hide the loading spinner\n",
+      none.err,
+      "searched the question instead: deja search 'me redis it'\\''s down'\n",
     );
-    const fix = await runMain(ix.env, ["fix", "for", "redis", "it's", "down"]);
-    assertEquals(fix.code, 1);
-    assertStringIncludes(fix.err, "deja search 'fix for redis it'\\''s down'");
-    // Normal use stays as it was: found is exit 0 with no hint, --json gets no hint.
-    const found = await runMain(ix.env, ["how", "git", "commit"]);
-    assertEquals([found.code, found.err.includes("deja search")], [0, false]);
-    const json = await runMain(ix.env, ["how", "kubectl", "--json"]);
-    assertEquals([json.code, json.err.includes("deja search")], [1, false]);
-    const searched = await runMain(ix.env, [
-      "search",
-      "how",
-      "did",
+    const json = await runMain(ix.env, [
+      "last",
+      "time",
       "I",
       "reset",
-      "the",
-      "spinner",
+      "it",
+      "--harness",
+      "claude",
+      "--json",
     ]);
-    assertEquals(searched.code, 0, searched.err);
+    assertEquals(json.code, 0, json.err);
+    assertEquals(JSON.parse(json.out).results[0].harness, "claude");
+  } finally {
+    ix.cleanup();
+  }
+});
+
+Deno.test("a command's own syntax still runs the command; words that are no prose get a hint", async () => {
+  const ix = await indexSessions([S]);
+  try {
+    for (const args of [["show", "c11c0001"], ["last", "5"], ["how", "git", "commit"]]) {
+      const r = await runMain(ix.env, args);
+      assertEquals([r.code, r.err.includes("deja search")], [0, false], args.join(" "));
+    }
+    const show = await runMain(ix.env, ["show", "flask", "server"]);
+    assertEquals(show.code, 2, show.err);
+    assertStringIncludes(show.err, "unexpected argument");
+    assertStringIncludes(show.err, "hint: to search these words: deja search show flask server;");
+    const how = await runMain(ix.env, ["how", "kubectl", "rollout"]);
+    assertEquals(how.code, 1);
+    assertStringIncludes(how.err, "hint: to search these words: deja search kubectl rollout\n");
+    const json = await runMain(ix.env, ["how", "kubectl", "--json"]);
+    assertEquals([json.code, json.err.includes("deja search")], [1, false]);
+    // fix answers a pasted error (prose) itself, with a hint; so does a lone `show me`.
+    const fix = await runMain(ix.env, ["fix", "for", "redis", "it's", "down"]);
+    assertEquals(fix.code, 1);
+    assertStringIncludes(
+      fix.err,
+      "hint: to search these words: deja search 'fix for redis it'\\''s down'",
+    );
+    assertEquals(fix.err.includes("searched the question"), false);
+    const me = await runMain(ix.env, ["show", "me"]);
+    assertEquals(me.code, 1);
+    assertStringIncludes(me.err, "to search these words: deja search show me");
+    // remember keeps whatever it is given, a question too.
+    const note = await runMain(ix.env, ["remember", "did", "we", "pin", "node"]);
+    assertEquals(note.code, 0, note.err);
+    assertStringIncludes(note.out, "remembered note ");
   } finally {
     ix.cleanup();
   }

@@ -196,9 +196,8 @@ Deno.test("how, last and remember print text and JSON", async () => {
       "svc",
     ]);
     assertEquals(rem.code, 0);
-    assertStringIncludes(rem.out, "Remembered under svc (");
-    // The note's session id leads with its hash, so a short prefix tells notes apart.
-    assertMatch(rem.out, /\([0-9a-f]{10}-\d{4}-\d{2}-\d{2}\)/);
+    // The note's own id (what `forget --note` takes), not its day's session id.
+    assertMatch(rem.out, /^remembered note ([0-9a-f]{10}) for svc; undo: deja forget --note \1\n$/);
     const last = JSON.parse((await run(ix, ["last", "5", "--json"])).out);
     assertEquals(last.sessions.map((s: { harness: string }) => s.harness), ["deja", "claude"]);
     const onlyClaude = await run(ix, ["last", "--harness", "claude"]);

@@ -29,6 +29,7 @@ import {
 } from "./_memory.ts";
 
 export const blameCmd: CommandSpec = {
+  asks: true,
   refresh: true,
   usage: "blame <path>[:line] [--harness <id>] [--project <text>] [--junk] [--limit N] [--json]",
   maxPositionals: 1,

@@ -15,7 +15,7 @@ import type { IO } from "../../core/runtime.ts";
 import { acquireWriterLock, indexPath, Store } from "../store.ts";
 import { dataDir } from "../../core/paths.ts";
 import { DejaError } from "../../core/errors.ts";
-import { parseSince } from "../query.ts";
+import { parseSince, SINCE_FORMS } from "../query.ts";
 import {
   applyForget,
   type ForgetOutcome,
@@ -30,7 +30,7 @@ import { readTombstones, type Tombstone, tombstoneFile } from "../forget/tombsto
 import { runIndex } from "../indexer.ts";
 import { parsers } from "../../parsers/mod.ts";
 import { notesPath } from "../../parsers/deja.ts";
-import { forgetNote, type ForgotNote } from "../forget/note.ts";
+import { findNote, forgetNote, type ForgotNote } from "../forget/note.ts";
 
 export const forgetCmd: CommandSpec = {
   usage: "forget (--session <id> | --project <text> | --before <date|30d>)... [--dry-run] " +
@@ -46,7 +46,7 @@ export const forgetCmd: CommandSpec = {
     before: {
       type: "string",
       value: "<date|30d>",
-      description: "sessions last active before this date (or this long ago)",
+      description: "sessions last active before this date, this long ago, or yesterday…",
     },
     note: {
       type: "string",
@@ -70,7 +70,7 @@ export const forgetCmd: CommandSpec = {
 export type ForgetArgs =
   | { mode: "list"; json: boolean }
   | { mode: "unforget"; key: string; json: boolean }
-  | { mode: "note"; id: string; json: boolean }
+  | { mode: "note"; id: string; dry: boolean; json: boolean }
   | {
     mode: "forget";
     sel: ForgetSelector;
@@ -93,19 +93,29 @@ export interface ForgetData {
 /**
  * Reads `deja forget`'s arguments.
  *
- * @throws {DejaError} exit 2 when `--before` is neither a date nor a span.
+ * @throws {DejaError} exit 2 when `--before` is neither a date nor a span, when modes are
+ * mixed ({@link oneMode}), or on `--unforget --dry-run`.
  */
 export function parseForget(a: Args): ForgetArgs {
   const json = Boolean(a.values.json);
-  if (a.values.list) return { mode: "list", json };
-  const key = opt(a, "unforget");
-  if (key !== undefined) return { mode: "unforget", key, json };
-  const note = opt(a, "note");
-  if (note !== undefined) return { mode: "note", id: note, json };
+  const dry = Boolean(a.values["dry-run"]);
+  const mode = oneMode(a);
+  if (mode === "list") return { mode: "list", json }; // it changes nothing: --dry-run holds
+  if (mode === "unforget") {
+    if (dry) {
+      throw new DejaError(
+        "--unforget has no --dry-run",
+        "deja forget --list shows the forgotten sessions --unforget would bring back",
+        2,
+      );
+    }
+    return { mode: "unforget", key: opt(a, "unforget")!, json };
+  }
+  if (mode === "note") return { mode: "note", id: opt(a, "note")!, dry, json };
   const beforeText = opt(a, "before");
   const before = beforeText === undefined ? undefined : parseSince(beforeText);
   if (beforeText !== undefined && before === undefined) {
-    throw new DejaError(`--before takes a date or 30d, 12h, 2w, not '${beforeText}'`, undefined, 2);
+    throw new DejaError(`--before takes ${SINCE_FORMS}, not '${beforeText}'`, undefined, 2);
   }
   const sel = {
     session: opt(a, "session"),
@@ -118,7 +128,29 @@ export function parseForget(a: Args): ForgetArgs {
     sel.project !== undefined ? `--project ${sel.project}` : "",
     beforeText !== undefined ? `--before ${beforeText}` : "",
   ].filter(Boolean).join(" ");
-  return { mode: "forget", sel, reason, dry: Boolean(a.values["dry-run"]), json };
+  return { mode: "forget", sel, reason, dry, json };
+}
+
+/** The selectors of a forget; `--list`, `--unforget` and `--note` take none of them. */
+const SELECTORS = ["session", "project", "before", "all-matches"] as const;
+
+/**
+ * Which one mode `a` asks for: `--list`, `--unforget`, `--note`, or a selection.
+ *
+ * @throws {DejaError} exit 2 when it mixes them (`--session X --note Y` ran only `--note`).
+ */
+function oneMode(a: Args): "list" | "unforget" | "note" | "forget" {
+  const set = (k: string) => a.values[k] !== undefined && a.values[k] !== false;
+  const modes = (["list", "unforget", "note"] as const).filter(set);
+  const sels = SELECTORS.filter(set);
+  if (modes.length + (sels.length ? 1 : 0) <= 1) return modes[0] ?? "forget";
+  const named = [...modes, ...sels].map((k) => `--${k}`);
+  throw new DejaError(
+    `${named.join(" and ")} do not go together`,
+    "run one at a time: --list, --unforget <harness:id>, --note <id>, or selectors " +
+      "(--session, --project, --before); see 'deja forget --help'",
+    2,
+  );
 }
 
 /** The forgotten sessions (tombstones) of the index at `env`. */
@@ -295,17 +327,18 @@ async function runForget(a: Args, io: IO): Promise<number> {
     return 0;
   }
   if (args.mode === "note") {
-    const r = await forgetOneNote(io.env, args.id);
+    const note = args.dry
+      ? findNote(ownNotes(io.env), args.id)
+      : (await forgetOneNote(io.env, args.id)).note;
     if (args.json) {
       printJson(io, {
-        note: {
-          id: r.note.id,
-          session: r.note.session,
-          project: r.note.project,
-          text: r.note.text,
-        },
+        dry_run: args.dry,
+        note: { id: note.id, session: note.session, project: note.project, text: note.text },
       });
-    } else io.out(`forgot note ${colors(io).cyan(r.note.id)}: ${oneLine(r.note.text, 80)}\n`);
+    } else {
+      const verb = args.dry ? "would forget" : "forgot";
+      io.out(`${verb} note ${colors(io).cyan(note.id)}: ${oneLine(note.text, 80)}\n`);
+    }
     return 0;
   }
   const d = forgetSessions(io.env, args);

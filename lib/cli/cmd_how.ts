@@ -25,6 +25,7 @@ import {
 } from "./_memory.ts";
 
 export const howCmd: CommandSpec = {
+  asks: true,
   refresh: true,
   words: true,
   usage: "how <tool words...> [--project <text>] [--junk] [--limit N] [--json]",

@@ -27,6 +27,7 @@ import {
 import { filteredText, filtersUsed } from "./_filtered.ts";
 
 export const lastCmd: CommandSpec = {
+  asks: true,
   refresh: true,
   usage: "last [n] [--harness <id>] [--project <text>] [--junk] [--json]",
   maxPositionals: 1,

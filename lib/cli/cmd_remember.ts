@@ -66,9 +66,13 @@ export function rememberJson(r: Remembered): Record<string, unknown> {
   };
 }
 
-/** The one line saying where the note went. */
+/**
+ * The one line saying where the note went: the note's own id (what `deja forget --note`
+ * takes; the day it is filed under is a session of several notes) and its undo.
+ */
 export function rememberText(r: Remembered, io: Pick<IO, "env">): string {
-  return `Remembered under ${tilde(r.note.project, io.env.home)} (${r.session}).\n`;
+  return `remembered note ${r.id} for ${tilde(r.note.project, io.env.home)}; ` +
+    `undo: deja forget --note ${r.id}\n`;
 }
 
 /**

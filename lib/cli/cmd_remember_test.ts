@@ -30,7 +30,9 @@ Deno.test("remember prints the same line to a terminal and a pipe, the note with
       const a = { values: { project: "/w/app" }, positionals: [`the port is 8080 (${tty})`] };
       assertEquals(await rememberCmd.run(a, c.io), 0);
       assert(
-        /^Remembered under \/w\/app \([0-9a-f]+-\d{4}-\d\d-\d\d\)\.\n$/.test(c.out()),
+        /^remembered note ([0-9a-f]{10}) for \/w\/app; undo: deja forget --note \1\n$/.test(
+          c.out(),
+        ),
         c.out(),
       );
       assertEquals(c.err(), "");

@@ -16,6 +16,7 @@ import type { IO } from "../../core/runtime.ts";
 import { displayCommand, runInherit } from "../shell.ts";
 
 export const resumeCmd: CommandSpec = {
+  asks: true,
   usage: "resume <id-prefix | harness:id-prefix> [--exec] [--json]",
   maxPositionals: 1,
   options: {

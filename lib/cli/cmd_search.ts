@@ -15,7 +15,7 @@ import { indexPath, Store } from "../store.ts";
 import { DejaError } from "../../core/errors.ts";
 import { search, type SearchOptions, type SearchResult } from "../search.ts";
 import { resolveSession, shortRef } from "../sessions.ts";
-import { cutNote, parseSince } from "../query.ts";
+import { cutNote, parseSince, SINCE_FORMS } from "../query.ts";
 import { Q } from "../schema.ts";
 import { searchHiding } from "../search/sessions.ts";
 import { embedConfig } from "../embeddings/config.ts";
@@ -47,7 +47,7 @@ export const searchCmd: CommandSpec = {
     since: {
       type: "string",
       value: "<30d|date>",
-      description: "only events this recent (m h d w y, or a date)",
+      description: "only events this recent (m h d w y, a date, or yesterday, last week…)",
     },
     role: {
       type: "string",
@@ -112,7 +112,7 @@ export function parseSearch(a: Args): SearchArgs {
   const sinceText = opt(a, "since");
   const since = sinceText === undefined ? undefined : parseSince(sinceText);
   if (sinceText !== undefined && since === undefined) {
-    throw new DejaError(`--since takes 30d, 12h, 2w or a date, not '${sinceText}'`, undefined, 2);
+    throw new DejaError(`--since takes ${SINCE_FORMS}, not '${sinceText}'`, undefined, 2);
   }
   const kinds: string[] = [];
   for (const r of (a.values.role as string[] | undefined) ?? []) {

@@ -19,6 +19,7 @@ import type { EventRow, FileRow, SessionRow } from "../rows.ts";
 import { describeSession } from "../memory/last.ts";
 
 export const showCmd: CommandSpec = {
+  asks: true,
   refresh: true,
   usage: "show <id-prefix | harness:id-prefix> [--json]",
   maxPositionals: 1,

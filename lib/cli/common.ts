@@ -12,6 +12,7 @@ import { UNSAFE_CHARS } from "../../core/terminal.ts";
 import { csi, writeJson } from "./output.ts";
 import { projectArg } from "../project_path.ts";
 import { QUESTION, STOP_WORDS } from "../query.ts";
+import { searchLine, UnexpectedWords } from "./question.ts";
 
 /** One option of a command. */
 export interface OptionSpec {
@@ -50,6 +51,12 @@ export interface CommandSpec {
    * to search the same words instead ({@link searchInstead}).
    */
   words?: boolean;
+  /**
+   * Reads the history with arguments (`show`, `last`, `how`): words after its name that
+   * start a question (`deja show me …`, `deja how did I …`) are searched instead
+   * (lib/cli/question.ts).
+   */
+  asks?: boolean;
   run(args: Args, io: IO): Promise<number>;
 }
 
@@ -118,10 +125,10 @@ export function parse(cmd: Command, argv: string[], home = ""): Args {
     });
     if (cmd.maxPositionals !== undefined && positionals.length > cmd.maxPositionals) {
       const extra = positionals.slice(cmd.maxPositionals).join(" ");
-      throw new DejaError(
+      throw new UnexpectedWords(
         `unexpected argument '${extra}'`,
         `${searchInstead([cmd.name, ...positionals])}; 'deja ${cmd.name} --help' shows the command`,
-        2,
+        positionals,
       );
     }
     if (typeof values.project === "string") values.project = projectArg(values.project, home);
@@ -144,6 +151,26 @@ export function parse(cmd: Command, argv: string[], home = ""): Args {
 }
 
 /**
+ * `argv` without its positional arguments (and `--`): the options as typed, each with its
+ * value, for handing on to another command (a question searched instead: main.ts).
+ */
+export function optionArgs(cmd: Command, argv: string[]): string[] {
+  const options: Record<string, { type: "string" | "boolean"; short?: string }> = {};
+  for (const [k, v] of Object.entries(optionsOf(cmd))) {
+    options[k] = { type: v.type, ...(v.short ? { short: v.short } : {}) };
+  }
+  const { tokens } = parseArgs({
+    args: argv,
+    options,
+    allowPositionals: true,
+    strict: false,
+    tokens: true,
+  });
+  const drop = new Set(tokens.filter((t) => t.kind !== "option").map((t) => t.index));
+  return argv.filter((_, i) => !drop.has(i));
+}
+
+/**
  * For an unknown option of a command that takes text (`deja -rf`): how to give text that
  * starts with a dash (`deja search -- -rf`), ending in `; `; empty otherwise.
  */
@@ -162,26 +189,13 @@ function dashedText(cmd: Command, argv: string[], raw: string): string {
   return `to ${verb} text starting with a dash: deja ${cmd.name} -- ${shown}; `;
 }
 
-/** Longest text a {@link searchInstead} hint repeats, in characters. */
-const HINT_TEXT = 80;
-
 /**
  * The hint for words that were read as a command and its arguments although they may be
- * plain words to search for (`deja show me the forgejo logs`): `to search these words:
- * deja search …`, quoted for a shell when a word needs it. It runs as printed: a long
- * text is cut after its last whole word that fits, never with a `…` inside the command.
+ * plain words to search for (`deja show flask server`): `to search these words:
+ * deja search …` ({@link searchLine}).
  */
 export function searchInstead(words: string[]): string {
-  let text = words.join(" ").replace(/\s+/g, " ").trim();
-  if ([...text].length > HINT_TEXT) {
-    const head = [...text].slice(0, HINT_TEXT + 1).join("");
-    const cut = head.lastIndexOf(" ");
-    text = (cut > 0 ? head.slice(0, cut) : [...head].slice(0, HINT_TEXT).join("")).trimEnd();
-  }
-  const shown = /^[\w.,:/@+=%-]+(?: [\w.,:/@+=%-]+)*$/.test(text)
-    ? text
-    : `'${text.replaceAll("'", "'\\''")}'`;
-  return `to search these words: deja search ${/^-/.test(text) ? "-- " : ""}${shown}`;
+  return `to search these words: ${searchLine(words)}`;
 }
 
 /**

@@ -8,6 +8,7 @@
 import { Q } from "../schema.ts";
 import type { Store } from "../store.ts";
 import { DejaError } from "../../core/errors.ts";
+import { plural } from "../../core/text.ts";
 import type { NoteRecord } from "../../parsers/deja.ts";
 import { dropNotes, listNotes } from "./notes_file.ts";
 import { type OwnNotes, planForget, removeSessions } from "./forget.ts";
@@ -21,22 +22,37 @@ export interface ForgotNote {
 }
 
 /**
- * Deletes the note whose id starts with `id` from the notes file, and its
- * session from the index (`store`, when there is one) with the rows' text
- * (see {@link removeSessions}); the file is marked to be read again whole, so
- * the caller's next index run brings the session back without the note.
- * Call with the writer lock held.
+ * The one note of the notes file whose id starts with `id` (what `deja remember`
+ * prints); the file is only read.
  *
- * @throws {DejaError} exit 1 when no note has that id; exit 2 when several do.
+ * @throws {DejaError} exit 1 when no note has that id; exit 2 when several do, or when
+ * `id` names a day of notes (the session `deja remember --json` calls `session`).
  */
-export function forgetNote(store: Store | undefined, notes: OwnNotes, id: string): ForgotNote {
-  const want = id.trim().toLowerCase();
-  const hits = listNotes(notes.path, notes.tz).filter((n) => want && n.id.startsWith(want));
+export function findNote(notes: OwnNotes, id: string): NoteRecord {
+  const want = id.trim().toLowerCase().replace(/^deja:/, "");
+  const all = listNotes(notes.path, notes.tz);
+  const hits = all.filter((n) => want && n.id.startsWith(want));
   const ids = [...new Set(hits.map((n) => n.id))];
   if (!ids.length) {
+    const day = all.filter((n) =>
+      n.session === want || (want.includes("-") && n.session.startsWith(want))
+    );
+    const days = [...new Set(day.map((n) => n.session))];
+    if (days.length === 1) {
+      const shown = day.slice(0, 5).map((n) => `deja forget --note ${n.id}`).join(", ");
+      throw new DejaError(
+        `'${id}' is a day of ${plural(day.length, "note")} (${day[0].project}, ${
+          day[0].day
+        }), not one note`,
+        `one note: ${shown}${
+          day.length > 5 ? ", …" : ""
+        }; the whole day: deja forget --session deja:${days[0]}`,
+        2,
+      );
+    }
     throw new DejaError(
       `no note has the id '${id}'`,
-      "deja remember --json prints a note's id; deja search <words> --harness deja finds notes",
+      "deja remember prints a note's id; deja search <words> --harness deja finds notes",
       1,
     );
   }
@@ -47,7 +63,21 @@ export function forgetNote(store: Store | undefined, notes: OwnNotes, id: string
       2,
     );
   }
-  const gone = dropNotes(notes.path, notes.tz, (n) => n.id === ids[0]);
+  return hits[0];
+}
+
+/**
+ * Deletes the note whose id starts with `id` ({@link findNote}) from the notes file, and
+ * its session from the index (`store`, when there is one) with the rows' text
+ * (see {@link removeSessions}); the file is marked to be read again whole, so
+ * the caller's next index run brings the session back without the note.
+ * Call with the writer lock held.
+ *
+ * @throws {DejaError} as {@link findNote} does.
+ */
+export function forgetNote(store: Store | undefined, notes: OwnNotes, id: string): ForgotNote {
+  const found = findNote(notes, id);
+  const gone = dropNotes(notes.path, notes.tz, (n) => n.id === found.id);
   if (!gone.length) throw new DejaError(`no note has the id '${id}'`, undefined, 1);
   let sessions = 0;
   if (store) {

@@ -1,0 +1,118 @@
+/**
+ * `deja forget`'s modes as a person types them: `--dry-run` changes nothing in any mode,
+ * modes are not mixed, and the id `deja remember` prints is the one `--note` takes.
+ */
+import { assert, assertEquals, assertStringIncludes } from "../../tests/_assert.ts";
+import { indexSessions } from "../../tests/_memory.ts";
+import { runMain, withVars } from "../../tests/_cli_io.ts";
+import { readFileSync } from "node:fs";
+
+/** An empty index with two notes of one project and day; `run` gets the env and their ids. */
+async function withNotes(
+  run: (
+    env: ReturnType<typeof withVars>,
+    notes: { first: string; second: string; day: string; file: string },
+  ) => Promise<void>,
+): Promise<void> {
+  const ix = await indexSessions([]);
+  ix.store.close();
+  const env = withVars(ix.env, { TZ: "UTC", DEJA_NO_REFRESH: "1" });
+  try {
+    const p = ["--project", "/w/k3s"];
+    const a = JSON.parse((await runMain(env, ["remember", "flannel restart", "--json", ...p])).out);
+    const b = JSON.parse((await runMain(env, ["remember", "calico swap", "--json", ...p])).out);
+    await run(env, {
+      first: a.id,
+      second: b.id,
+      day: a.session,
+      file: `${ix.root}/notes/notes.jsonl`,
+    });
+  } finally {
+    ix.cleanup();
+  }
+}
+
+Deno.test("forget --note --dry-run says what it would forget and keeps the note (it deleted it)", async () => {
+  await withNotes(async (env, n) => {
+    const before = readFileSync(n.file, "utf8");
+    const dry = await runMain(env, ["forget", "--note", n.first, "--dry-run"]);
+    assertEquals(dry.code, 0, dry.err);
+    assertEquals(dry.out, `would forget note ${n.first}: flannel restart\n`);
+    assertEquals(readFileSync(n.file, "utf8"), before);
+    const json = await runMain(env, ["forget", "--note", n.first, "--dry-run", "--json"]);
+    const doc = JSON.parse(json.out);
+    assertEquals([doc.dry_run, doc.note.id, doc.note.text], [true, n.first, "flannel restart"]);
+    assertEquals(readFileSync(n.file, "utf8"), before);
+    const found = await runMain(env, ["search", "flannel", "--json"]);
+    assertEquals(found.code, 0, found.err);
+    // A real run still deletes it, and says dry_run false.
+    const real = await runMain(env, ["forget", "--note", n.first, "--json"]);
+    assertEquals(JSON.parse(real.out).dry_run, false);
+    assert(!readFileSync(n.file, "utf8").includes("flannel"));
+  });
+});
+
+Deno.test("forget --unforget --dry-run and --list --dry-run change nothing", async () => {
+  await withNotes(async (env, n) => {
+    const before = readFileSync(n.file, "utf8");
+    const list = await runMain(env, ["forget", "--list", "--dry-run"]);
+    assertEquals([list.code, list.out], [0, "no forgotten sessions\n"]);
+    const un = await runMain(env, ["forget", "--unforget", "claude:abc", "--dry-run"]);
+    assertEquals(un.code, 2, un.out);
+    assertStringIncludes(un.err, "--dry-run");
+    assertStringIncludes(un.err, "hint: ");
+    assertEquals(readFileSync(n.file, "utf8"), before);
+  });
+});
+
+Deno.test("forget refuses --note, --unforget or --list mixed with selectors or each other", async () => {
+  await withNotes(async (env, n) => {
+    const before = readFileSync(n.file, "utf8");
+    for (
+      const args of [
+        ["--session", `deja:${n.day}`, "--note", n.first],
+        ["--note", n.first, "--project", "k3s"],
+        ["--note", n.first, "--list"],
+        ["--unforget", "claude:ab", "--before", "30d"],
+        ["--list", "--session", "ab"],
+        ["--note", n.first, "--all-matches"],
+      ]
+    ) {
+      const r = await runMain(env, ["forget", ...args]);
+      assertEquals(r.code, 2, `${args.join(" ")}: ${r.out}`);
+      assertEquals(r.err.split("\n").filter(Boolean).length, 2, r.err);
+      assert(/^deja: .*\nhint: /.test(r.err), r.err);
+      assertEquals(readFileSync(n.file, "utf8"), before, args.join(" "));
+    }
+  });
+});
+
+Deno.test("remember prints the note's own id, and the undo it prints works", async () => {
+  const ix = await indexSessions([]);
+  ix.store.close();
+  const env = withVars(ix.env, { TZ: "UTC", DEJA_NO_REFRESH: "1" });
+  try {
+    const r = await runMain(env, ["remember", "the k3s fix", "--project", "/w/k3s"]);
+    assertEquals(r.code, 0, r.err);
+    const m = /^remembered note ([0-9a-f]{10}) .*; undo: deja (forget --note \1)\n$/.exec(r.out);
+    assert(m, r.out);
+    const undo = await runMain(env, m[2].split(" "));
+    assertEquals(undo.code, 0, undo.err);
+    assertEquals(undo.out, `forgot note ${m[1]}: the k3s fix\n`);
+  } finally {
+    ix.cleanup();
+  }
+});
+
+Deno.test("forget --note given a day's id says it is a day of notes and lists their ids", async () => {
+  await withNotes(async (env, n) => {
+    const before = readFileSync(n.file, "utf8");
+    const r = await runMain(env, ["forget", "--note", n.day]);
+    assertEquals(r.code, 2, r.out);
+    assertStringIncludes(r.err, `'${n.day}' is a day of 2 notes`);
+    assertStringIncludes(r.err, `deja forget --note ${n.first}`);
+    assertStringIncludes(r.err, n.second);
+    assertStringIncludes(r.err, `deja forget --session deja:${n.day}`);
+    assertEquals(readFileSync(n.file, "utf8"), before);
+  });
+});

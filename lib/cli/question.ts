@@ -1,0 +1,123 @@
+/**
+ * A question in plain words that starts with a command's name (`deja how did I fix the
+ * crash`, `deja show me the flask server`, `deja last time I deployed`): the one rule for
+ * when such words are searched instead of run as that command, and the line that says so.
+ *
+ * Two cases, both decided here and applied by the dispatcher (main.ts):
+ * - before the command runs: a command that reads the history ({@link CommandSpec.asks})
+ *   followed by a word no argument of it starts with (`did`, `me`, `time`, `I` …);
+ * - after it fails: its words did not fit (an unexpected argument), or a free-text reading
+ *   command (`how`) found nothing, and the words read as prose ({@link readsAsProse}).
+ *   Not `fix`: a pasted error reads as prose, and "never seen" is its answer.
+ *
+ * @module
+ */
+import { DejaError } from "../../core/errors.ts";
+import type { IO } from "../../core/runtime.ts";
+import { QUESTION, STOP_WORDS } from "../query.ts";
+import { timeHint } from "../search/timewords.ts";
+
+/** Words that, right after a command's name, make the line a sentence, not arguments. */
+const QUESTION_NEXT: ReadonlySet<string> = new Set(
+  ("did do does was were is are am me my time i i'd i've we we'd you your can could should " +
+    "have has had").split(" "),
+);
+
+/**
+ * True when `positionals` (the words after a command's name) read as the rest of a
+ * question: two words or more, the first one bare word of {@link QUESTION_NEXT}
+ * (`deja show me the logs`). A quoted first argument (`deja how "is not"`) is the
+ * command's own; `deja show me` alone asks nothing to search for.
+ */
+export function readsAsQuestion(positionals: readonly string[]): boolean {
+  const first = positionals[0] ?? "";
+  return positionals.length > 1 && /^\S+$/.test(first) && QUESTION_NEXT.has(first.toLowerCase());
+}
+
+/**
+ * True when the words after a command's name read as a sentence: at least two of them, and
+ * either a question (lib/query.ts `QUESTION`) or a stop word among them (`deja last
+ * deployed to railway`); `deja show flask server` and `deja how kubectl rollout` are not.
+ */
+export function readsAsProse(positionals: readonly string[]): boolean {
+  const words = positionals.join(" ").trim().split(/\s+/).filter(Boolean);
+  if (words.length < 2) return false;
+  return QUESTION.test(words.join(" ")) ||
+    words.some((w) => STOP_WORDS.has(w.toLowerCase().replace(/[^\p{L}']/gu, "")));
+}
+
+/**
+ * The words a question begun by `command` is searched for: the whole text, less the
+ * command's name when it would be a search word of its own that the question does not
+ * hold (`show`, `last`: `deja show me the flask server` searches `me the flask server`),
+ * with a lead word after it that is no stop word (`last time I …` searches `I …`). The
+ * name stays when it is a stop word (`how did I …`, still read as a question) or starts a
+ * time phrase (`last week`, `last friday`: lib/search/timewords.ts).
+ */
+export function questionWords(command: string, positionals: readonly string[]): string[] {
+  const whole = [command, ...positionals];
+  const lead = command.toLowerCase();
+  if (STOP_WORDS.has(lead) || timeHint(whole.join(" "), 0).hint?.words.startsWith(command)) {
+    return whole;
+  }
+  const first = positionals[0]?.toLowerCase() ?? "";
+  const leadWord = QUESTION_NEXT.has(first) && !STOP_WORDS.has(first);
+  return positionals.slice(leadWord && positionals.length > 1 ? 1 : 0);
+}
+
+/**
+ * Positional arguments a command takes fewer of (`deja show me the logs`): an exit-2
+ * {@link DejaError} that keeps every positional, so the dispatcher can tell prose.
+ */
+export class UnexpectedWords extends DejaError {
+  constructor(message: string, hint: string, readonly positionals: string[]) {
+    super(message, hint, 2);
+  }
+}
+
+/** Longest text a search command line repeats, in characters. */
+const SHOWN_TEXT = 80;
+
+/**
+ * `deja search <words>`, quoted for a shell when a word needs it, with `--` before text
+ * that starts with a dash. It runs as printed: a long text is cut after its last whole
+ * word that fits, never with a `…` inside the command.
+ */
+export function searchLine(words: readonly string[]): string {
+  let text = words.join(" ").replace(/\s+/g, " ").trim();
+  if ([...text].length > SHOWN_TEXT) {
+    const head = [...text].slice(0, SHOWN_TEXT + 1).join("");
+    const cut = head.lastIndexOf(" ");
+    text = (cut > 0 ? head.slice(0, cut) : [...head].slice(0, SHOWN_TEXT).join("")).trimEnd();
+  }
+  const shown = /^[\w.,:/@+=%-]+(?: [\w.,:/@+=%-]+)*$/.test(text)
+    ? text
+    : `'${text.replaceAll("'", "'\\''")}'`;
+  return `deja search ${/^-/.test(text) ? "-- " : ""}${shown}`;
+}
+
+/** The stderr line when `words` were searched instead of run as a command. */
+export function searchedNote(words: readonly string[]): string {
+  return `deja: searched the question instead: ${searchLine(words)}\n`;
+}
+
+/** An IO whose output is kept back until {@link HeldIO.flush} (or dropped). */
+export interface HeldIO {
+  io: IO;
+  /** Writes what was kept back, in order, to the real IO. */
+  flush(): void;
+}
+
+/**
+ * `io` with stdout and stderr kept back: a free-text command whose words read as prose
+ * runs this way, so when it finds nothing its own "nothing" is dropped for the search.
+ */
+export function holdIO(io: IO): HeldIO {
+  const kept: Array<[boolean, string]> = [];
+  return {
+    io: { ...io, out: (t) => kept.push([true, t]), err: (t) => kept.push([false, t]) },
+    flush() {
+      for (const [out, t] of kept.splice(0)) (out ? io.out : io.err)(t);
+    },
+  };
+}
