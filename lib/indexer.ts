@@ -657,7 +657,9 @@ async function writeSource(
       offset: endOffset,
       headHash: hh,
       state: ctx.endState === undefined ? null : JSON.stringify(redactDeep(ctx.endState, {})),
-      watermark: ctx.endWatermark ?? since,
+      // A damaged read moves no watermark: the next read (of the store repaired) reads again
+      // every session this one may have returned short, whole.
+      watermark: damageIn(ctx.counts) ? since : ctx.endWatermark ?? since,
       hash,
       skipped: {
         counts,
