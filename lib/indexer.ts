@@ -35,7 +35,7 @@ import { dataDir } from "../core/paths.ts";
 import { catchUpText, keptNote, SourceWriter, type WriteMode } from "./ingest.ts";
 import { WriteBatch } from "./write_batch.ts";
 import type { PreparedChunk } from "./prepare.ts";
-import { damageIn } from "./skips.ts";
+import { damageIn, withoutPending } from "./skips.ts";
 import { ParsePool, type ParseRun, prepared } from "./parse_pool.ts";
 import { redactDeep } from "./redact.ts";
 import { dropExcluded, makeGate, setGate } from "./forget/gate.ts";
@@ -523,7 +523,8 @@ async function planSource(
           state: prev.state,
           watermark: 0,
           hash: null,
-          skipped: parseSkipRecord(prev.skipped),
+          // Ends where the last pass stopped: a line it found unfinished is gone, not pending.
+          skipped: withoutPending(parseSkipRecord(prev.skipped)),
           drift: prev.drift,
         });
         return none;
@@ -531,8 +532,10 @@ async function planSource(
       offset = prev.offset;
       state = prev.state ? JSON.parse(prev.state) : undefined;
       mode = "append";
-      prevSkips = parseSkips(prev.skipped);
-      prevExamples = parseSkipExamples(prev.skipped);
+      // A line the last pass found unfinished is this pass's to read (or count) again.
+      const carried = withoutPending(parseSkipRecord(prev.skipped));
+      prevSkips = carried.counts;
+      prevExamples = carried.examples;
       prevDrift = parseDrift(prev.drift);
     }
   } else if (src.kind === "document") {
