@@ -41,7 +41,8 @@ const CASES: Case[] = [
   {
     harness: "codex",
     file: `${REAL}/codex/rollout-vscode-0.116.0-alpha.jsonl`,
-    at: "codex/sessions/2026/03/23/rollout-2026-03-23T01-39-29-019d19a2-6ff2-7cf3-a8e7-16f38b9dee35.jsonl",
+    at:
+      "codex/sessions/2026/03/23/rollout-2026-03-23T01-39-29-019d19a2-6ff2-7cf3-a8e7-16f38b9dee35.jsonl",
     line: 19,
   },
   {
