@@ -60,9 +60,7 @@ import { rebaser } from "./remote/mirror.ts";
 import {
   fileHash,
   parseDrift,
-  parseSkipExamples,
   parseSkipRecord,
-  parseSkips,
   safeHeadHash,
   saveSource,
   stamp,
