@@ -17,7 +17,7 @@
  * @module
  */
 import { Worker, type WorkerOptions } from "node:worker_threads";
-import { collectGarbage } from "../core/runtime.ts";
+import { GarbagePacer } from "../core/runtime.ts";
 import type { Env, Parser, Session, SourceRef } from "../core/model.ts";
 import type { SourceCtx } from "./parse_ctx.ts";
 import { parserFor } from "../parsers/mod.ts";
@@ -27,10 +27,19 @@ import { VocabCollector } from "./search/tokenize.ts";
 import type { Label } from "./remote/label.ts";
 
 /**
- * Chunks taken from the worker between two garbage collection hints (core/runtime.ts):
- * at 8, the 100 MB bench corpus peaks 5–10 MB lower than at 32, at the same speed.
+ * Bytes of chunk text the writer takes from the workers between two garbage
+ * collection hints (core/runtime.ts), counted over all the run's sources. The
+ * writer's copies of the chunks are garbage once written, but their text lives
+ * outside the collector's heap and Bun collects it late (issue 18): on the
+ * 100 MB bench corpus (67 sources of 1.5 MB, about 6 chunks each, 45 MB of
+ * chunk text) the writer's heap then rose until the run's end. A hint every
+ * 8 chunks of a source never came (no source had 8); one every 8 MB of the
+ * run's chunk text (5 full collections, ~0.1 s of CPU) took the compiled
+ * binary's peak RSS from 129-150 MB (median 137) to 127-135 (median 129) in 6
+ * alternating runs, CPU within noise; 2 and 4 MB peaked as 8, a hint that does
+ * not wait (`Bun.gc(false)`) as none.
  */
-const GC_CHUNKS = 8;
+export const GC_BYTES = 8 << 20;
 
 /**
  * A parse worker's options: Bun's `smol` gives it a smaller heap that is collected
@@ -79,8 +88,11 @@ export class ParsePool {
   private idle: Worker[] = [];
   private busy = new Set<Worker>();
   private failed = false;
-
-  constructor(private env: Env, private size = POOL_SIZE) {}
+  constructor(
+    private env: Env,
+    private size = POOL_SIZE,
+    private gc = new GarbagePacer(GC_BYTES),
+  ) {}
 
   /**
    * The chunks of `src` as `parser` yields them, labelled with `label` (a
@@ -115,6 +127,7 @@ export class ParsePool {
       ...(label ? { label } : {}),
     };
     return new WorkerRun(worker, job, ctx, {
+      took: (bytes) => this.gc.took(bytes),
       release: () => {
         this.busy.delete(worker);
         this.idle.push(worker);
@@ -193,6 +206,8 @@ class WorkerRun implements ParseRun {
     job: ParseJob,
     private ctx: SourceCtx,
     private on: {
+      /** A chunk of `bytes` of text was taken (the pool paces collections by them). */
+      took(bytes: number): void;
       release(): void;
       abandon(): void;
       fallback(): AsyncIterable<PreparedChunk>;
@@ -224,12 +239,12 @@ class WorkerRun implements ParseRun {
     if (this.reading || this.ended) throw new Error("a parse is read once");
     this.reading = true;
     let finished = false;
-    let taken = 0;
+    let taken = false;
     try {
       for (;;) {
         while (!this.queue.length) await new Promise<void>((r) => (this.wake = r));
         const m = this.queue.shift()!;
-        if (m.type === "broken" && taken === 0) {
+        if (m.type === "broken" && !taken) {
           this.end(false);
           finished = true;
           yield* this.on.fallback();
@@ -242,8 +257,8 @@ class WorkerRun implements ParseRun {
           return;
         }
         this.worker.postMessage({ type: "ack" });
-        // The writer's copies of the chunks are garbage once written; Bun collects their text late.
-        if (++taken % GC_CHUNKS === 0) collectGarbage();
+        taken = true;
+        this.on.took(m.json.length);
         yield JSON.parse(m.json) as PreparedChunk;
       }
     } finally {

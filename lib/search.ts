@@ -123,6 +123,8 @@ export interface SessionHit {
   throwaway: boolean;
   /** No single event holds every term; they are spread over the session. */
   spread: boolean;
+  /** Its title holds every word of the query as typed (lib/search/title.ts): found by its name. */
+  titleMatch: boolean;
   /** Best matching events, at most 3. Snippet text marks matches with \x01 ... \x02. */
   snippets: Array<
     {
@@ -245,6 +247,7 @@ function run(store: Store, query: string, o: SearchOptions): SearchResult {
   liftPrompts(scores, prompts);
   if ((prompts.size || titled.size) && (tier === "relevance" || tier === "none")) tier = "exact";
   const results = finish(store, cache, scores, tier, o, now, parsed.time, limit);
+  for (const r of results) r.titleMatch = titled.has(r.rowid);
   if (tier === "exact" && results.length && results.every((r) => r.spread)) tier = "session";
   fillSnippets(store, results, o.snippets ?? 3, (t) => snippet(t, alts));
   // Sessions left out that hold every word: said when the shown results are less

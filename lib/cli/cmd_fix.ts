@@ -40,12 +40,14 @@ export interface FixArgs {
 }
 
 /** What fix found, each example with the shortest reference of its session. */
-export interface FixData extends Omit<FixResult, "fixes"> {
+export interface FixData extends Omit<FixResult, "fixes" | "mentioned"> {
   fixes: Array<
     Omit<FixResult["fixes"][number], "examples"> & {
       examples: Array<FixExample & { ref: string }>;
     }
   >;
+  /** Sessions that hold the error though no failing command printed it (status `unseen`). */
+  mentioned: Array<NonNullable<FixResult["mentioned"]>[number] & { ref: string }>;
 }
 
 /**
@@ -73,12 +75,16 @@ export function errorText(text: string): string {
 
 /** What ran after the error in `text` before, best first. */
 export function fixData(store: Store, text: string, limit: number): FixData {
-  const r = findFixes(store, text, { limit });
+  const r = findFixes(store, text, { limit, mentions: true });
   return {
     ...r,
     fixes: r.fixes.map((f) => ({
       ...f,
       examples: f.examples.map((e) => ({ ...e, ref: shortRef(store, e.harness, e.session) })),
+    })),
+    mentioned: (r.mentioned ?? []).map((m) => ({
+      ...m,
+      ref: shortRef(store, m.harness, m.session),
     })),
   };
 }
@@ -106,6 +112,12 @@ export function fixJson(d: FixData): Record<string, unknown> {
         edited: e.edited,
       })),
     })),
+    mentioned: d.mentioned.map((m) => ({
+      harness: m.harness,
+      session: m.session,
+      short_id: m.ref,
+      title: m.title,
+    })),
   };
 }
 
@@ -113,8 +125,12 @@ export function fixJson(d: FixData): Record<string, unknown> {
 export function fixText(d: FixData, io: Pick<IO, "isTTY" | "env">): string {
   const c = colors(io);
   if (d.status !== "found") {
-    return `${d.message}\n` +
-      (d.signatures.length ? c.dim(`looked for: ${d.signatures.join(" | ")}\n`) : "");
+    const named = d.mentioned.map((m) =>
+      `  ${c.cyan(m.ref)}  ${m.harness}${m.title ? `  ${oneLine(m.title, 80)}` : ""}\n`
+    ).join("");
+    return `${d.message}\n${named}` +
+      (d.signatures.length ? c.dim(`looked for: ${d.signatures.join(" | ")}\n`) : "") +
+      (d.mentioned.length ? c.dim(`deja show ${d.mentioned[0].ref} to read it\n`) : "");
   }
   const out = [d.message];
   for (const f of d.fixes) {

@@ -288,16 +288,32 @@ export async function runSearch(a: Args, io: IO): Promise<number> {
   return searchFound(d) ? 0 : 1;
 }
 
-/** The short line that says how literal the match was (empty for an exact match). */
+/** How each widening tier names what it did, for {@link narration}. */
+const WIDENED: Partial<Record<SearchResult["tier"], string>> = {
+  substring: "inside longer words",
+  stemmed: "word forms",
+  close: "close spellings",
+};
+
+/**
+ * The short line that says how literal the match was (empty for an exact match). A first
+ * result found by its title holding every word is said to match the title, never "no exact
+ * match" (the others, if any, say how they were widened).
+ */
 export function narration(res: SearchResult): string {
   const ch = res.changes.map((x) => `${x.from} → ${x.to.slice(0, 4).join(", ")}`).join("; ");
   const time = res.time ? ` (ranked by time: "${res.time.words}")` : "";
+  const how = WIDENED[res.tier];
+  if (res.results[0]?.titleMatch && how) {
+    const others = res.results.some((r) => !r.titleMatch) ? `; the others by ${how}: ${ch}` : "";
+    return `matched the title${others}${time}`;
+  }
   const line = {
     exact: time ? `exact match${time}` : "",
     session: `no single event holds every word; these sessions hold them between them${time}`,
-    substring: `no exact match; inside longer words: ${ch}${time}`,
-    stemmed: `no exact match; word forms: ${ch}${time}`,
-    close: `no exact match; close spellings: ${ch}${time}`,
+    substring: `no exact match; ${how}: ${ch}${time}`,
+    stemmed: `no exact match; ${how}: ${ch}${time}`,
+    close: `no exact match; ${how}: ${ch}${time}`,
     error: `matched by error signature${time}`,
     relevance: `nothing matched exactly; the nearest sessions by relevance${time}`,
     regex: "",
@@ -333,6 +349,7 @@ function jsonOf(res: SearchResult, ref: (r: { harness: string; id: string }) => 
       gave_up: r.gaveUp,
       throwaway: r.throwaway,
       spread: r.spread,
+      title_match: r.titleMatch,
       snippets: r.snippets.map((s) => ({
         kind: s.kind,
         seq: s.seq,

@@ -152,6 +152,7 @@ function addedHit(
     gaveUp: false,
     throwaway: false,
     spread: true,
+    titleMatch: false,
     snippets: first
       ? [{
         eventId: first.id,

@@ -142,12 +142,22 @@ export function fixAnswer(store: Store, error: string, f: Filters): string {
   const r = findFixes(store, error, {
     limit: f.limit ?? 3,
     hidden: f.hide && defaultHidden(store, f.hide),
+    mentions: true,
   });
   if (r.status !== "found") {
     const looked = r.signatures.length
       ? ` Looked for: ${oneLineForAgent(r.signatures.join(" | "), 400)}.`
       : "";
-    return `${r.message[0].toUpperCase()}${r.message.slice(1)}.${looked}`;
+    const held = r.mentioned?.length
+      ? ` Sessions: ${
+        r.mentioned.map((m) =>
+          `${shortRef(store, m.harness, m.session)} (${m.harness})${
+            m.title ? ` ${oneLineForAgent(m.title, 80)}` : ""
+          }`
+        ).join("; ")
+      }.`
+      : "";
+    return `${r.message[0].toUpperCase()}${r.message.slice(1)}.${held}${looked}`;
   }
   const blocks = r.fixes.map((x, i) => {
     const lines = [

@@ -24,6 +24,7 @@ import type { SessionRow } from "../rows.ts";
 import { tokens } from "../query.ts";
 import { core, errorSignatures, lineSignatures, sameError } from "./signature.ts";
 import { type Outcome, outcomeOf } from "./outcome.ts";
+import { matchRows } from "../search/retrieve.ts";
 
 /** One time a candidate followed the error. */
 export interface FixExample {
@@ -73,6 +74,13 @@ export interface FixResult {
   seen: number;
   /** Best first, at most `limit`. */
   fixes: FixCandidate[];
+  /**
+   * `unseen` only: sessions whose events hold the error all the same (pasted into a prompt,
+   * quoted, or output of a command that did not fail), newest first, at most 5.
+   */
+  mentioned?: Array<
+    { harness: string; session: string; sessionRowId: number; title: string | null }
+  >;
 }
 
 interface Hit {
@@ -107,15 +115,46 @@ function narrowings(words: string[]): string[][] {
   return out.filter((p, k) => p.length && (k === 0 || p.length < top.length));
 }
 
-/** Tool results whose output holds one of `sigs` (FTS narrows, lines decide). */
-function hits(store: Store, sigs: string[]): Hit[] {
+/** An event an FTS match narrowed to, with its text. */
+type Candidate = {
+  id: number;
+  session_id: number;
+  seq: number;
+  call_id: string | null;
+  text: string;
+};
+
+/** Tool results matching an FTS expression. */
+const results = (store: Store) => (match: string): Candidate[] =>
+  Q.resultsMatching.all(store, { match });
+
+/** Events of any kind matching an FTS expression (the best 300). */
+const anyEvents = (store: Store) => (match: string): Candidate[] => {
+  const rows = matchRows(store, match, {}, 300);
+  const ids = JSON.stringify(rows.map((r) => r.event_id));
+  const text = new Map(Q.eventTexts.all(store, { ids }).map((t) => [t.id, t.text]));
+  return rows.map((r) => ({
+    id: r.event_id,
+    session_id: r.session_id,
+    seq: r.seq,
+    call_id: null,
+    text: text.get(r.event_id) ?? "",
+  }));
+};
+
+/** Events (by `rowsOf`: tool results unless told) whose text holds one of `sigs` (FTS narrows, lines decide). */
+function hits(
+  store: Store,
+  sigs: string[],
+  rowsOf: (match: string) => Candidate[] = results(store),
+): Hit[] {
   const out = new Map<number, Hit>();
   for (const sig of sigs) {
     const words = [...new Set(tokens(core(sig)))].filter((w) => w.length > 2)
       .sort((a, b) => b.length - a.length);
     for (const pick of narrowings(words)) {
       const match = pick.map((w) => `"${w}"`).join(" AND ");
-      const rows = Q.resultsMatching.all(store, { match });
+      const rows = rowsOf(match);
       let found = false;
       for (const r of rows) {
         if (!lineSignatures(r.text).some((l) => sameError(l, sig))) continue;
@@ -151,11 +190,14 @@ function commandsOf(store: Store, sid: number): Cmd[] {
  *
  * @param limit candidates returned at most (default 3).
  * @param hidden session row ids left out (a hook's policy: remotes under `--no-auto`).
+ * @param mentions when no failing command's output holds the error, look for the sessions
+ *   that hold it as text all the same (`mentioned`; one more full-text pass, left to
+ *   commands a person or an agent asked, not to hooks).
  */
 export function findFixes(
   store: Store,
   errorText: string,
-  opts: { limit?: number; hidden?: ReadonlySet<number> } = {},
+  opts: { limit?: number; hidden?: ReadonlySet<number>; mentions?: boolean } = {},
 ): FixResult {
   const signatures = errorSignatures(errorText);
   if (!signatures.length) {
@@ -247,13 +289,42 @@ export function findFixes(
       seen,
       fixes,
     }
-    : {
-      status: "unseen",
-      message: "that error was never seen: no failing command's output holds it",
-      signatures,
-      seen,
-      fixes,
-    };
+    : unseen(store, signatures, opts.mentions ? opts.hidden : "skip");
+}
+
+/**
+ * The answer when no failing command's output holds the error: the sessions
+ * whose events hold it all the same (pasted into a prompt, quoted in a reply,
+ * printed by a command that did not fail) are named, not called never seen.
+ */
+function unseen(
+  store: Store,
+  signatures: string[],
+  hidden: ReadonlySet<number> | undefined | "skip",
+): FixResult {
+  const found = hidden === "skip" ? [] : hits(store, signatures, anyEvents(store));
+  const ids = [...new Set(found.map((h) => h.sessionId))]
+    .filter((id) => hidden === "skip" || !hidden?.has(id));
+  const rows = Q.sessionsByIds.all(store, { ids: JSON.stringify(ids) })
+    .sort((a, b) => (b.updated ?? 0) - (a.updated ?? 0));
+  const mentioned = rows.slice(0, 5).map((s) => ({
+    harness: s.harness,
+    session: s.native_id,
+    sessionRowId: s.id,
+    title: s.title ?? null,
+  }));
+  const n = rows.length;
+  return {
+    status: "unseen",
+    message: n
+      ? `no command deja saw failed with that error, but ${n} session${n === 1 ? "" : "s"} ` +
+        `${n === 1 ? "holds" : "hold"} it (pasted or quoted)`
+      : "that error was never seen: no failing command's output holds it",
+    signatures,
+    seen: 0,
+    fixes: [],
+    mentioned,
+  };
 }
 
 function editedBetween(store: Store, sid: number, from: number, to: number): string[] {

@@ -6,8 +6,9 @@
  * Normalisation (in this order): terminal colour codes are removed; quote characters become spaces (the quoted
  * word stays: `'lodash'` in "cannot find module 'lodash'" is what makes the
  * error specific); paths (anything with a `/` or `\` in it, `~/…`, `C:\…`) and
- * file names (`name.ext`) are removed; hex (`0x1f`, hashes of 7+ hex digits
- * with a digit in them, uuids) and numbers are removed; the rest is lower
+ * file names (`name.ext`) are removed; a Kubernetes pod name keeps only its
+ * workload (`forgejo-5f4d46f74-hwbtn` -> `forgejo`); hex (`0x1f`, hashes of 7+
+ * hex digits with a digit in them, uuids) and numbers are removed; the rest is lower
  * case letters, one space between words.
  *
  * @module
@@ -17,6 +18,13 @@ import { sanitizeForTerminal } from "../redact.ts";
 /** Words that mark a line as reporting an error. */
 const ERROR_WORDS =
   /\b(?:error|errors|err|fail|failed|failure|fatal|panic|exception|traceback|denied|refused|cannot|can't|could not|couldn't|unable|not found|no such|unknown|undefined|invalid|missing|unexpected|expected|timed out|timeout|segmentation|abort(?:ed)?|conflict|rejected|forbidden|unauthorized|not recognized|is not|does not|did not)\b/i;
+
+/**
+ * A Kubernetes pod name, `<workload>-<template hash>-<5-char suffix>` (`forgejo-5f4d46f74-hwbtn`):
+ * the hash (6-10 characters, a digit among them) and the suffix change with every rollout and
+ * restart, so only the workload's name is kept.
+ */
+const POD = /\b([a-z][a-z0-9]*(?:-[a-z][a-z0-9]*)*)-(?=[a-z]*\d)[a-z0-9]{6,10}-[a-z0-9]{5}\b/g;
 
 /** Signatures too common to mean anything on their own. */
 const GENERIC = new Set([
@@ -44,6 +52,7 @@ export function signature(line: string): string {
     .replace(/["'`\u2018\u2019\u201c\u201d]/g, " ")
     .replace(/(?:[A-Za-z]:)?[^\s/\\]*[/\\][^\s]*/g, " ")
     .replace(/~[^\s]*/g, " ")
+    .replace(POD, "$1")
     .replace(/\b[\w@+-]+\.[A-Za-z][A-Za-z0-9]{0,5}\b/g, " ")
     .replace(/\b0x[0-9a-f]+\b/gi, " ")
     .replace(/\b(?=[0-9a-f-]*\d)[0-9a-f]{7,}(?:-[0-9a-f]{4,})*\b/gi, " ")

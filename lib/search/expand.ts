@@ -26,7 +26,7 @@ import type { QueryTerm } from "../query.ts";
 import type { Store } from "../store.ts";
 import { Q } from "../schema.ts";
 import { tokens } from "./tokenize.ts";
-import { byUse, containing, docs, near, withPrefix } from "./vocab.ts";
+import { byUse, containing, distance, docs, near, withPrefix } from "./vocab.ts";
 import { synonymsOf } from "./synonyms.ts";
 import { phrasalForms } from "./compounds.ts";
 
@@ -73,6 +73,24 @@ export class TermStats {
   /** True when every token of the term occurs somewhere. */
   present(tokens: string[]): boolean {
     return tokens.every((t) => this.docs(t) > 0);
+  }
+
+  /**
+   * Words of session titles within `maxDist` edits of `word` (titles are not events, so
+   * {@link near} never sees them), closest first; narrowed by a title LIKE on its first two
+   * letters.
+   */
+  titleNear(word: string, maxDist: number): string[] {
+    const like = `%${word.slice(0, 2).replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    const found = new Map<string, number>();
+    for (const r of Q.titlesLike.all(this.store, { like })) {
+      for (const t of tokens(r.title)) {
+        if (t === word || found.has(t) || Math.abs(t.length - word.length) > maxDist) continue;
+        const d = distance(word, t, maxDist);
+        if (d <= maxDist) found.set(t, d);
+      }
+    }
+    return [...found].sort((a, b) => a[1] - b[1]).map(([t]) => t);
   }
 
   /** True when `word` is a word of some session's title (titles are not events). */
@@ -234,7 +252,15 @@ export function expand(stats: TermStats, terms: QueryTerm[], tier: LiteralTier):
       // alone, only a swap of two letters is read as its typo; beside a word the
       // history holds (or one cut short) the combination has to exist too.
       const short = word.length <= SHORT && !anchored(stats, terms, t);
-      list = [...(short ? close.filter((w) => swapped(word, w)) : close), ...cut];
+      const picked = short ? close.filter((w) => swapped(word, w)) : close;
+      // The corrected word's forms too: `crashng` -> `crashing` where a session says `crashes`
+      // (a spelling fix and a word-form fix combine); a word only a title spells is corrected
+      // to the forms the events hold (`crashing` titles a session whose events say `crash`).
+      const spelt = picked.length || cut.length
+        ? picked
+        : stats.titleNear(word, word.length >= 8 ? 2 : 1)
+          .filter((w) => !short || swapped(word, w));
+      list = [...picked, ...cut, ...spelt.flatMap((w) => wordForms(stats, w))];
       if (!cut.length) guesses++;
       if (!cut.length && !close.some((w) => swapped(word, w))) weak++;
     }

@@ -104,7 +104,10 @@ const TYPED_QUOTES = /^[^\n]*(?:^|\s)"[^"\n]+"(?:\s|$)[^\n]*$/;
 
 /**
  * The sessions (filed under their root) holding every quoted phrase of the
- * query, or undefined when it has none typed as phrases.
+ * query, or undefined when it has none typed as phrases. A quoted id (a
+ * token with a digit: `"forgejo-7c9b8d6e5-x2kqp"`, a hash, a number) is what
+ * changes between two runs of a pasted error: the error tier matches it by
+ * its signature, not as a phrase.
  */
 function withPhrases(
   stats: TermStats,
@@ -113,7 +116,7 @@ function withPhrases(
   f: Filters,
   rootOf: (id: number) => number,
 ): Set<number> | undefined {
-  const quoted = parsed.parts.filter((p) => p.quoted);
+  const quoted = parsed.parts.filter((p) => p.quoted && !p.tokens.some((t) => /\d/.test(t)));
   if (!quoted.length || !TYPED_QUOTES.test(query)) return undefined;
   const exprs = quoted.map((p) => ftsTerm(p.tokens));
   const weights = quoted.map((p) => Math.min(...p.tokens.map((t) => stats.docs(t))));

@@ -71,6 +71,7 @@ export function finish(
     gaveUp,
     throwaway,
     spread: s.spread,
+    titleMatch: false,
     snippets: pickSnippets(s, per).map((e) => ({
       eventId: e.row.event_id,
       kind: e.row.kind,

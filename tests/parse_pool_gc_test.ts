@@ -1,0 +1,68 @@
+import { assert, assertEquals } from "./_assert.ts";
+import { join } from "node:path";
+import { writeFileSync } from "node:fs";
+import { ParsePool } from "../lib/parse_pool.ts";
+import { GarbagePacer } from "../core/runtime.ts";
+import { SourceCtx } from "../lib/parse_ctx.ts";
+import { claude } from "../parsers/claude.ts";
+import { testEnv } from "./_fixture.ts";
+import { scopedTempDir } from "./_tmp.ts";
+
+/** A one-session Claude Code store of `n` user lines. */
+function store(dir: string, id: string, n: number): string {
+  const path = join(dir, `${id}.jsonl`);
+  const lines = Array.from({ length: n }, (_, i) =>
+    JSON.stringify({
+      type: "user",
+      message: { role: "user", content: `question ${i} about the build of ${id}` },
+      uuid: `${id}-u${i}`,
+      sessionId: id,
+      cwd: "/tmp/p",
+      timestamp: "2025-01-01T00:00:00Z",
+    }));
+  writeFileSync(path, lines.join("\n") + "\n");
+  return path;
+}
+
+Deno.test("the writer's garbage collections are paced by the chunk text of the whole run, not per source", async () => {
+  using tmp = scopedTempDir("deja-gcpace-");
+  const env = testEnv(tmp.path, { DEJA_HOME: join(tmp.path, "deja"), DEJA_PARSE_WORKER: "1" });
+  const sizes: number[] = [];
+  let collections = 0;
+  // Each source is one small chunk: a count kept per source would never reach `every`.
+  const every = 2000;
+  const pool = new ParsePool(env, 1, new GarbagePacer(every, () => collections++));
+  try {
+    for (let i = 0; i < 6; i++) {
+      const path = store(tmp.path, `s${i}`, 4);
+      const run = pool.parse(
+        claude,
+        { harness: "claude", path, kind: "append" },
+        new SourceCtx(env),
+        1,
+      );
+      // The worker sends each chunk as its JSON text.
+      for await (const c of run) sizes.push(JSON.stringify(c).length);
+    }
+  } finally {
+    pool.close();
+  }
+  assertEquals(sizes.length, 6);
+  assert(sizes.every((n) => n < every / 2), `each chunk well under ${every} bytes: ${sizes}`);
+  // Collected each time the text taken since the last collection reached `every`.
+  let taken = 0;
+  let expected = 0;
+  for (const n of sizes) if ((taken += n) >= every) [taken, expected] = [0, expected + 1];
+  assert(expected >= 1);
+  assertEquals(collections, expected);
+});
+
+Deno.test("a garbage pacer collects once per `every` bytes counted over all its calls", () => {
+  let collections = 0;
+  const pacer = new GarbagePacer(1000, () => collections++);
+  // Forty small pieces of 100 bytes (a parse worker's chunks of several small sources).
+  for (let i = 0; i < 40; i++) pacer.took(100);
+  assertEquals(collections, 4);
+  pacer.took(5000);
+  assertEquals(collections, 5);
+});
