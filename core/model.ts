@@ -149,7 +149,9 @@ export type SkipReason =
   | "corrupt"
   | "unknown_schema"
   | "empty"
-  | "unsupported";
+  | "unsupported"
+  /** A last line the harness is still writing: not lost, read once it is complete. */
+  | "partial_line";
 
 /**
  * What a change in a store's format affects (the categories of a drift report,

@@ -35,7 +35,8 @@ import { dataDir } from "../core/paths.ts";
 import { catchUpText, keptNote, SourceWriter, type WriteMode } from "./ingest.ts";
 import { WriteBatch } from "./write_batch.ts";
 import type { PreparedChunk } from "./prepare.ts";
-import { damageIn } from "./skips.ts";
+import { damageIn, withoutPending } from "./skips.ts";
+import { newlyGone } from "./gone.ts";
 import { ParsePool, type ParseRun, prepared } from "./parse_pool.ts";
 import { redactDeep } from "./redact.ts";
 import { dropExcluded, makeGate, setGate } from "./forget/gate.ts";
@@ -59,9 +60,7 @@ import { rebaser } from "./remote/mirror.ts";
 import {
   fileHash,
   parseDrift,
-  parseSkipExamples,
   parseSkipRecord,
-  parseSkips,
   safeHeadHash,
   saveSource,
   stamp,
@@ -121,6 +120,11 @@ export interface IndexOptions {
    * run (no `deadline`, no `inlineMaxBytes`), off on a refresh on use.
    */
   remotes?: boolean;
+  /**
+   * Tell of stores newly gone ({@link IndexResult.gone}); off for a run no one
+   * reads (`--quiet`, a background run), so the telling is not used up unseen.
+   */
+  tellGone?: boolean;
 }
 
 /** Result of one run. */
@@ -134,6 +138,12 @@ export interface IndexResult {
   pending: number;
   /** Where a rebuild moved a damaged index (absent when nothing was moved). */
   movedAside?: string;
+  /**
+   * Stores found gone (deleted or moved) that no earlier run told of; their
+   * sessions stay in the index (lib/gone.ts). Absent when none, on a refresh on
+   * use, and on a rebuild (which drops them).
+   */
+  gone?: string[];
 }
 
 /**
@@ -170,16 +180,23 @@ export async function runIndex(
       aside();
       pass = await onePass(env, path, parsers, opts, false);
     }
-    // A later no-op run answers from the stat manifest while the index stays as this one left it.
-    if (opts.deadline === undefined && opts.inlineMaxBytes === undefined) saveManifest(path);
-    return { ...pass, ms: performance.now() - t0, ...(movedAside ? { movedAside } : {}) };
+    // A later no-op run answers from the stat manifest while the index stays as this one left it
+    // (not while stores newly gone are left to tell of: that run reads the index).
+    const { untold, ...res } = pass;
+    if (opts.deadline === undefined && opts.inlineMaxBytes === undefined && !untold) {
+      saveManifest(path);
+    }
+    return { ...res, ms: performance.now() - t0, ...(movedAside ? { movedAside } : {}) };
   } finally {
     lock.release();
   }
 }
 
 /** What one pass over the harnesses yields. */
-type Pass = Pick<IndexResult, "harnesses" | "excluded" | "pending">;
+type Pass = Pick<IndexResult, "harnesses" | "excluded" | "pending" | "gone"> & {
+  /** Stores newly gone that this run did not tell of: the next run must not be a stat pass. */
+  untold?: boolean;
+};
 
 /** Opens (creating) the index and indexes every selected harness into it. */
 async function onePass(
@@ -233,6 +250,8 @@ async function onePass(
     // directory) may have missed stores that still exist: its indexed sources are kept.
     const complete = out.filter((h) => !h.origin && !h.discoveryFailed).map((h) => h.harness);
     if (opts.rebuild) dropVanished(store, complete, seen, kept);
+    const tell = opts.tellGone === true;
+    const gone = full && !opts.rebuild ? newlyGone(store, complete, kept, tell) : [];
     // Words the history uses together, for questions in other words (lib/search/assoc.ts).
     if (full) buildAssociations(store);
     Q.setMeta.run(store, { key: FRESH_KEY, value: JSON.stringify(fresh) });
@@ -247,7 +266,12 @@ async function onePass(
         }),
       });
     }
-    return { harnesses: out, excluded, pending: run.pending };
+    return {
+      harnesses: out,
+      excluded,
+      pending: run.pending,
+      ...(gone.length ? (tell ? { gone } : { untold: true }) : {}),
+    };
   } catch (e) {
     // Harness stores are read inside planSource/writeSource, which report their damage per source;
     // a corruption error that gets here came from the index.
@@ -523,7 +547,8 @@ async function planSource(
           state: prev.state,
           watermark: 0,
           hash: null,
-          skipped: parseSkipRecord(prev.skipped),
+          // Ends where the last pass stopped: a line it found unfinished is gone, not pending.
+          skipped: withoutPending(parseSkipRecord(prev.skipped)),
           drift: prev.drift,
         });
         return none;
@@ -531,8 +556,10 @@ async function planSource(
       offset = prev.offset;
       state = prev.state ? JSON.parse(prev.state) : undefined;
       mode = "append";
-      prevSkips = parseSkips(prev.skipped);
-      prevExamples = parseSkipExamples(prev.skipped);
+      // A line the last pass found unfinished is this pass's to read (or count) again.
+      const carried = withoutPending(parseSkipRecord(prev.skipped));
+      prevSkips = carried.counts;
+      prevExamples = carried.examples;
       prevDrift = parseDrift(prev.drift);
     }
   } else if (src.kind === "document") {
@@ -657,7 +684,9 @@ async function writeSource(
       offset: endOffset,
       headHash: hh,
       state: ctx.endState === undefined ? null : JSON.stringify(redactDeep(ctx.endState, {})),
-      watermark: ctx.endWatermark ?? since,
+      // A damaged read moves no watermark: the next read (of the store repaired) reads again
+      // every session this one may have returned short, whole.
+      watermark: damageIn(ctx.counts) ? since : ctx.endWatermark ?? since,
       hash,
       skipped: {
         counts,

@@ -11,17 +11,48 @@ import type { SkipReason } from "../core/model.ts";
 export const REPAIRED_REASONS: ReadonlySet<string> = new Set<SkipReason>(["invalid_utf8"]);
 
 /**
- * Skip counts as text: `skipped: 1 malformed_json, repaired: 1 invalid_utf8`
- * (reasons in {@link REPAIRED_REASONS} kept their record); "" when none.
+ * Skip reasons of a record not read yet but not lost: a last line the harness
+ * is still writing, read by the next pass once it is complete. A count of one
+ * says how the store's last read ended; it is not carried into later passes.
+ */
+export const PENDING_REASONS: ReadonlySet<string> = new Set<SkipReason>(["partial_line"]);
+
+/** True when a count of `reason` means records were lost (neither repaired nor pending). */
+export function isLoss(reason: string): boolean {
+  return !REPAIRED_REASONS.has(reason) && !PENDING_REASONS.has(reason);
+}
+
+/**
+ * Skip counts as text: `skipped: 1 malformed_json, repaired: 1 invalid_utf8,
+ * unfinished: 1 partial_line` (reasons in {@link REPAIRED_REASONS} kept their
+ * record, those in {@link PENDING_REASONS} are read later); "" when none.
  */
 export function skipsText(counts: Partial<Record<string, number>>): string {
-  const part = (label: string, repaired: boolean) => {
+  const part = (label: string, group: (k: string) => boolean) => {
     const list = Object.entries(counts)
-      .filter(([k, v]) => v && REPAIRED_REASONS.has(k) === repaired)
+      .filter(([k, v]) => v && group(k))
       .map(([k, v]) => `${v} ${k}`);
     return list.length ? `${label}: ${list.join(", ")}` : "";
   };
-  return [part("skipped", false), part("repaired", true)].filter(Boolean).join(", ");
+  return [
+    part("skipped", isLoss),
+    part("repaired", (k) => REPAIRED_REASONS.has(k)),
+    part("unfinished", (k) => PENDING_REASONS.has(k)),
+  ].filter(Boolean).join(", ");
+}
+
+/**
+ * A stored read's skips without the pending ones ({@link PENDING_REASONS}):
+ * what an append store's next pass carries on from (it reads that line again).
+ */
+export function withoutPending<T extends { counts: Partial<Record<string, number>> }>(
+  rec: T & { examples: string[] },
+): T & { examples: string[] } {
+  const counts = Object.fromEntries(
+    Object.entries(rec.counts).filter(([k]) => !PENDING_REASONS.has(k)),
+  );
+  const examples = rec.examples.filter((x) => !PENDING_REASONS.has(x.slice(0, x.indexOf(" "))));
+  return { ...rec, counts, examples };
 }
 
 /**

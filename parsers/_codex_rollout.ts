@@ -128,7 +128,8 @@ async function* readRollout(
     whole = true;
   }
   // (`zstdJsonl` reports an empty compressed file itself.)
-  if (records === 0 && ctx.offset === 0 && !path.endsWith(ZST)) {
+  // A file whose only line is still being written is not empty (readJsonl counts that line).
+  if (records === 0 && ctx.offset === 0 && (ctx.endOffset ?? 0) > 0 && !path.endsWith(ZST)) {
     ctx.skip("empty", path, "no records");
   }
   ctx.endState = st;

@@ -12,7 +12,8 @@
  * (repaired, not lost); one that is not JSON is skipped as `malformed_json`
  * (only that, even when it also held bad bytes). An unterminated last line that
  * does not parse is left for the next pass (the harness is still writing it):
- * `ctx.endOffset` stops before it, and it is not counted as skipped.
+ * `ctx.endOffset` stops before it, and it is counted `partial_line` (pending,
+ * not lost: lib/skips.ts PENDING_REASONS).
  *
  * @module
  */
@@ -213,7 +214,7 @@ export async function* readJsonl(
     seen ||= line.oversized || line.sink !== undefined || line.bytes.some((b) => b > 0x20);
     if (line.sink) {
       const got = line.sink.end();
-      if (!got && line.partial) return; // still being written: left for the next pass
+      if (!got && line.partial) return unfinished(ctx, where); // left for the next pass
       ctx.endOffset = line.end;
       if (got) {
         if (line.sink.repaired) ctx.skip("invalid_utf8", where, REPAIRED);
@@ -228,7 +229,7 @@ export async function* readJsonl(
     if (line.oversized) {
       // A long line the harness is still writing: counted once, when it is finished; until
       // then the pass stops before it (read again, in bounded steps, when the file grows).
-      if (line.partial) return;
+      if (line.partial) return unfinished(ctx, where);
       ctx.skip("oversized", where, `line over ${maxLine} bytes`);
       ctx.endOffset = line.end;
       continue;
@@ -246,7 +247,7 @@ export async function* readJsonl(
       if (line.partial) {
         // The harness is still writing this line: not a bad record, just not
         // finished. It is left for the next pass (endOffset stops before it).
-        return;
+        return unfinished(ctx, where);
       }
       ctx.skip("malformed_json", where);
       ctx.endOffset = line.end;
@@ -258,6 +259,11 @@ export async function* readJsonl(
   }
   // One meaning everywhere: a store with nothing but white space, read from its start, is `empty`.
   if (!seen && ctx.offset === 0) ctx.skip("empty", path, "no records");
+}
+
+/** Counts an unterminated last line left for the next pass (`partial_line`, not lost). */
+function unfinished(ctx: ParseCtx, where: string): void {
+  ctx.skip("partial_line", where, "last line not finished yet; read once it is");
 }
 
 /** Reads the first `n` JSON records of a file from byte 0 (header re-reads on resume). */

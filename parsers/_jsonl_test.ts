@@ -94,7 +94,10 @@ Deno.test("readJsonl leaves a long unterminated last line for the next pass, the
   const long = "w".repeat(STREAM_LINE_BYTES + 10);
   const p = file(`{"a":1}\n{"x":"${long}`);
   const first = await read(p);
-  assertEquals([first.values, first.ctx.endOffset, first.ctx.skipped], [[{ a: 1 }], 8, 0]);
+  // Counted pending (`partial_line`), not consumed.
+  assertEquals([first.values, first.ctx.endOffset, first.ctx.counts], [[{ a: 1 }], 8, {
+    partial_line: 1,
+  }]);
   writeFileSync(p, '"}\n', { flag: "a" });
   const next = await read(p, first.ctx.endOffset);
   assertEquals(next.values, [{ x: cap(long, KEEP_CHARS) }]);
@@ -143,7 +146,7 @@ Deno.test("readLines skips a line over the cap that spans many reads, holding no
   const { values, ctx } = await read(p, 0, 100_000);
   const y = "y".repeat(3_000_000);
   assertEquals(values, [{ a: 1 }, { x: cap(y, KEEP_CHARS) }, { m: "z".repeat(600_000) }, { a: 2 }]);
-  // The unterminated tail is left for the next pass, not counted nor consumed.
-  assertEquals(ctx.skipped, 0);
+  // The unterminated tail is left for the next pass: counted pending, not consumed.
+  assertEquals(ctx.counts, { partial_line: 1 });
   assertEquals(ctx.endOffset, 8 + long.length + mid.length + 8);
 });

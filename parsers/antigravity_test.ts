@@ -321,7 +321,9 @@ Deno.test("a truncated last line is left unread and the lines before it parse wh
   const t = tree({ [transcript()]: jsonl(ask("start")) + whole.slice(0, 25) });
   try {
     const first = await parse(t.root);
-    assertEquals([texts(first.sessions[0], "user"), first.ctx.counts], [["start"], {}]);
+    assertEquals([texts(first.sessions[0], "user"), first.ctx.counts], [["start"], {
+      partial_line: 1,
+    }]);
     appendFileSync(join(t.root, transcript()), whole.slice(25));
     const second = await parse(t.root);
     assertEquals(second.sessions.map((s) => [s.id, texts(s, "assistant")]), [[CONV, ["the end"]]]);

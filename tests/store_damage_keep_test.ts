@@ -20,8 +20,11 @@ const PAGE = 4096;
 const run = (args: string[], vars: Record<string, string>) =>
   runMain(testEnv(vars.HOME, vars), args, "", vars.HOME);
 
-/** A Crush world: sessions a and b (2 short messages each), c (6 long ones, `C<n>Z` markers). */
-function world() {
+/**
+ * A Crush world: sessions a and b (2 short messages each), c (6 long ones, `C<n>Z` markers),
+ * all updated at 1000 unless `cUpdated` says when c was.
+ */
+function world(cUpdated = 1000) {
   const dir = tempDir("deja-store-damage-");
   const proj = join(dir, "proj");
   mkdirSync(join(proj, ".crush"), { recursive: true });
@@ -39,7 +42,11 @@ function world() {
   const msg = db.prepare("INSERT INTO messages VALUES (?, ?, ?, ?, ?)");
   const text = (t: string) => JSON.stringify([{ type: "text", data: { text: t } }]);
   for (const s of ["a", "b", "c"]) {
-    db.prepare("INSERT INTO sessions VALUES (?, ?, 1000, 1000)").run(`${s.repeat(8)}-s`, s);
+    db.prepare("INSERT INTO sessions VALUES (?, ?, 1000, ?)").run(
+      `${s.repeat(8)}-s`,
+      s,
+      s === "c" ? cUpdated : 1000,
+    );
     const n = s === "c" ? 6 : 2;
     for (let i = 0; i < n; i++) {
       const body = s === "c" ? `C${i}Z ${"zanzibar harbour ledger ".repeat(70)}` : `${s} turn ${i}`;
@@ -100,6 +107,28 @@ Deno.test("a session a damaged store returns shorter keeps its indexed events, a
     // Read whole (a rebuild) the same: c is not returned whole, so it stays as indexed.
     assertEquals((await run(["index", "--rebuild", "--quiet"], w.vars)).code, 0);
     assertEquals(w.counts(), { a: 2, b: 2, c: 6 });
+  } finally {
+    w.cleanup();
+  }
+});
+
+Deno.test("a repaired store gives back whole the sessions its damaged read returned short", async () => {
+  // Trial on a copy of realdata/crush/k3s-subagent-summary-0627.db: after the damaged read, the
+  // store's watermark moved to its newest session, so the repaired store was read from there and
+  // the older sessions the damaged read had written short stayed so (0 events) until --rebuild.
+  const w = world(900);
+  try {
+    const good = readFileSync(w.path);
+    damageSessionC(w.path);
+    const r = await run(["index"], w.vars);
+    assertEquals(r.code, 0, r.err);
+    assertStringIncludes(r.out + r.err, "corrupt");
+    assert(w.counts().c < 6, JSON.stringify(w.counts()));
+    writeFileSync(w.path, good);
+    assertEquals((await run(["index", "--quiet"], w.vars)).code, 0);
+    assertEquals(w.counts(), { a: 2, b: 2, c: 6 });
+    const s = await run(["sources"], w.vars);
+    assert(!s.out.includes("damaged"), s.out);
   } finally {
     w.cleanup();
   }

@@ -19,6 +19,7 @@ import { pid, relaunchForBatch, untilSignal } from "../../core/runtime.ts";
 import { endBackground, runningBackground } from "../fresh/background.ts";
 import { upToDate } from "../fresh/noop.ts";
 import { skipsText } from "../skips.ts";
+import { goneLine } from "../gone.ts";
 import { existsSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { dataDir } from "../../core/paths.ts";
@@ -168,7 +169,13 @@ export async function indexData(
   // A first build or a rebuild reads every store: a process tuned for a long run does it.
   if (!quick && (args.rebuild || !existsSync(indexPath(env)))) relaunchForBatch("index");
   const res = quick ??
-    await fullRun(env, { rebuild: args.rebuild, only, waitMs, progress: hooks.progress });
+    await fullRun(env, {
+      rebuild: args.rebuild,
+      only,
+      waitMs,
+      progress: hooks.progress,
+      tellGone: !args.quiet && !args.background,
+    });
   hooks.indexed?.();
   const warnings: string[] = [];
   const embedded = await embedAfterIndex(env, warnings);
@@ -187,6 +194,7 @@ export function indexJson(d: IndexData): Record<string, unknown> {
     harnesses: res.harnesses,
     excluded: res.excluded,
     ...(res.movedAside ? { moved_aside: res.movedAside } : {}),
+    ...(res.gone?.length ? { gone: res.gone } : {}),
     ...(d.embedded ? { embeddings: d.embedded } : {}),
   };
 }
@@ -279,6 +287,7 @@ async function runIndexCmd(args: IndexArgs, io: IO): Promise<number> {
   if (d.res.movedAside) {
     io.err(`deja: the index was damaged; moved it to ${d.res.movedAside} and started a new one\n`);
   }
+  if (d.res.gone?.length && !args.quiet) io.err(goneLine(d.res.gone));
   if (args.json) {
     printJson(io, indexJson(d));
     return d.code;

@@ -20,7 +20,7 @@ import { Q } from "../schema.ts";
 import { describeVerification, type Verification, verification } from "../../core/registry.ts";
 import { wiringMatrix } from "../install/matrix.ts";
 import { dataDir } from "../../core/paths.ts";
-import { REPAIRED_REASONS, skipsText } from "../skips.ts";
+import { isLoss, PENDING_REASONS, REPAIRED_REASONS, skipsText } from "../skips.ts";
 import { parseKept, parseSkipExamples, parseSkips } from "../source_state.ts";
 
 /** The wiring matrix for a terminal: one block per harness. */
@@ -182,7 +182,7 @@ export async function sourcesData(env: Env): Promise<SourcesData> {
       for (const [k, v] of Object.entries(counts)) skipped[k] = (skipped[k] ?? 0) + v;
       const k = parseKept(r.skipped);
       kept += k;
-      if (k || Object.entries(counts).some(([x, v]) => v && !REPAIRED_REASONS.has(x))) damaged++;
+      if (k || Object.entries(counts).some(([x, v]) => v && isLoss(x))) damaged++;
     }
     const gone = mine.filter((r) => !existsSync(r.path)).length;
     const errs = mine.filter((r) => r.error).sort((x, y) =>
@@ -267,6 +267,11 @@ export function sourcesText(
       lines.push(c.red(`              last error (${h.errors}): ${h.last_error}`));
     }
     if (h.damaged && !verbose) lines.push(c.yellow(`              ${damageMark(h)}`));
+    const pending = Object.entries(h.skipped).filter(([k, v]) => v && PENDING_REASONS.has(k))
+      .reduce((n, [, v]) => n + v, 0);
+    if (pending && !verbose) {
+      lines.push(c.dim(`              ${unfinishedMark(pending)}`));
+    }
     if (!verbose) continue;
     lines.push(c.dim(`              verified: ${describeVerification(h.verified)}`));
     for (const r of h.roots) {
@@ -285,9 +290,15 @@ export function sourcesText(
     const sk = skipsText(h.skipped);
     if (sk) lines.push(c.yellow(`              ${sk}`));
     for (const x of h.skipped_at) {
-      const kept = REPAIRED_REASONS.has(x.slice(0, x.indexOf(" ")));
+      const reason = x.slice(0, x.indexOf(" "));
       // A damaged store's read that kept indexed sessions says so itself (lib/indexer.ts keptNote).
-      const verb = x.startsWith("read partly ") ? "" : kept ? "repaired " : "skipped ";
+      const verb = x.startsWith("read partly ")
+        ? ""
+        : REPAIRED_REASONS.has(reason)
+        ? "repaired "
+        : PENDING_REASONS.has(reason)
+        ? "unfinished "
+        : "skipped ";
       lines.push(c.yellow(`              ${verb}${x}`));
     }
     const red = Object.entries(h.redacted).map(([k, v]) => `${v} ${k}`).join(", ");
@@ -328,7 +339,7 @@ async function runSources(a: Args, io: IO): Promise<number> {
  * — deja sources --verbose` (the notes themselves are listed with --verbose).
  */
 export function damageMark(h: Pick<HarnessSources, "kept" | "damaged" | "skipped">): string {
-  const lost = Object.entries(h.skipped).filter(([k, v]) => v && !REPAIRED_REASONS.has(k))
+  const lost = Object.entries(h.skipped).filter(([k, v]) => v && isLoss(k))
     .map(([k, v]) => `${v} ${k}`);
   const parts = [
     h.kept ? `kept ${plural(h.kept, "session")} as indexed` : "",
@@ -336,6 +347,14 @@ export function damageMark(h: Pick<HarnessSources, "kept" | "damaged" | "skipped
   ].filter(Boolean);
   const stores = h.damaged > 1 ? ` (${h.damaged} stores)` : "";
   return `damaged${stores}: ${parts.join(", ")} — deja sources --verbose`;
+}
+
+/**
+ * What plain `deja sources` says of last lines still being written:
+ * `unfinished: 1 last line still being written, read once complete`.
+ */
+export function unfinishedMark(lines: number): string {
+  return `unfinished: ${plural(lines, "last line")} still being written, read once complete`;
 }
 
 /** The roots of a harness in a few words: the one found (or looked at), and how many more. */
