@@ -11,8 +11,9 @@
  * discovery that failed last time (a full run retries it), a store or a
  * watched directory whose stamp moved, variables that place stores with other
  * values than at the last discovery, a remote's mirror, an exclusion pattern
- * (the full run applies it to what is indexed) or one lifted since, a store
- * gone that no run has told of yet (lib/gone.ts).
+ * (the full run applies it to what is indexed) or one lifted since. (A store
+ * gone that only a quiet run saw is told of by the next run that reads
+ * something, not here: a no-op stays a stat pass; lib/gone.ts.)
  *
  * While the index is unchanged since the last run that held the writer lock,
  * what the stat pass needs from it is read from the stat manifest beside it
@@ -35,7 +36,6 @@ import { readManifest, touchManifest, writeManifest } from "./manifest.ts";
 import { releasedSources } from "../forget/exclusions.ts";
 import { excludePatterns } from "../search/junk.ts";
 import { loadRemotes } from "../remote/config.ts";
-import { newlyGone } from "../gone.ts";
 import type { HarnessSummary, IndexResult } from "../indexer.ts";
 
 /** Options of {@link upToDate}. */
@@ -89,8 +89,6 @@ export function upToDate(env: Env, opts: NoopOptions = {}): NoopResult | null {
       const stale = compareStamps(recorded(store), { env, harnesses: selected });
       if (!isFresh(stale) || stale.failed) return null;
       if (releasedSources(store, env).length) return null;
-      // Stores newly gone that no run told of yet: the full run tells (lib/gone.ts).
-      if (newlyGone(store, selected, () => false, false).length) return null;
       const harnesses = unchanged(last, selected);
       Q.setMeta.run(store, {
         key: "last_index",
