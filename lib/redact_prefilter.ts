@@ -13,11 +13,11 @@
  * first letters: the loop runs at 4-6 ns a character on the same texts, and
  * tries the expression at 0.4 % of positions (3 % on pairs alone: `to`, `ba`).
  *
- * The pair table is derived from `PREFILTER`'s own alternatives when this
- * module loads, so the list of spellings stays in one place; an alternative
- * whose first two parts the builder cannot read (a group, a one-character
- * alternative) throws here rather than being missed (an unreadable third part
- * lets any character through).
+ * The pair table is derived from `PREFILTER`'s own alternatives on first use,
+ * so the list of spellings stays in one place; an alternative whose first two
+ * parts the builder cannot read (a group, a one-character alternative) throws
+ * then rather than being missed (an unreadable third part lets any character
+ * through).
  *
  * @module
  */
@@ -95,31 +95,42 @@ const WIDE_SAMPLES = ["\u00a0", "\u00e9", "\u0416", "\u2028", "\u4e00", "\uffff"
 /** Every ASCII character: the third part of an alternative the builder cannot read. */
 const ANY = /^[\s\S]$/;
 
-for (const alt of alternatives(PREFILTER.source)) {
-  const [one, two, three = ANY] = leadingParts(alt, 3);
-  for (let a = 0; a < 128; a++) {
-    if (!one?.test(String.fromCharCode(a))) continue;
-    // The loop takes an ASCII character then a non-ASCII one (or none) for no start: none may begin so.
-    if (!two || WIDE_SAMPLES.some((w) => two.test(w)) || [...two.source].some((c) => c > "\x7f")) {
-      throw new Error(`redact prefilter: '${alt}' may start ASCII then not`);
-    }
-    for (let b = 0; b < 128; b++) {
-      if (!two.test(String.fromCharCode(b))) continue;
-      const pair = (a << 7) | b;
-      PAIRS[pair] = 1;
-      for (let c = 0; c < 128; c++) {
-        if (three.test(String.fromCharCode(c))) THIRDS[(pair << 2) | (c >> 5)] |= 1 << (c & 31);
+let built = false;
+
+/**
+ * Fills the tables from `PREFILTER`'s alternatives, on first use: it costs
+ * ~6 ms, which a command that never redacts (a query) should not pay at start.
+ */
+function build(): void {
+  built = true;
+  for (const alt of alternatives(PREFILTER.source)) {
+    const [one, two, three = ANY] = leadingParts(alt, 3);
+    for (let a = 0; a < 128; a++) {
+      if (!one?.test(String.fromCharCode(a))) continue;
+      // The loop takes an ASCII character then a non-ASCII one (or none) for no start: none may begin so.
+      if (
+        !two || WIDE_SAMPLES.some((w) => two.test(w)) || [...two.source].some((c) => c > "\x7f")
+      ) {
+        throw new Error(`redact prefilter: '${alt}' may start ASCII then not`);
+      }
+      for (let b = 0; b < 128; b++) {
+        if (!two.test(String.fromCharCode(b))) continue;
+        const pair = (a << 7) | b;
+        PAIRS[pair] = 1;
+        for (let c = 0; c < 128; c++) {
+          if (three.test(String.fromCharCode(c))) THIRDS[(pair << 2) | (c >> 5)] |= 1 << (c & 31);
+        }
       }
     }
-  }
-  const first = alt[0] === "[" ? alt.slice(1, alt.indexOf("]")) : alt[0] === "\\" ? "" : alt[0];
-  const wide = [...first].filter((c) => c.charCodeAt(0) >= 128);
-  if (wide.length && /[\\^-]/.test(first)) {
-    throw new Error(`redact prefilter: cannot read the start of '${alt}'`);
-  }
-  for (const c of wide) FIRST_WIDE.add(c.charCodeAt(0));
-  if (!one || WIDE_SAMPLES.some((w) => one.test(w) && !wide.includes(w))) {
-    throw new Error(`redact prefilter: '${alt}' may start with any non-ASCII character`);
+    const first = alt[0] === "[" ? alt.slice(1, alt.indexOf("]")) : alt[0] === "\\" ? "" : alt[0];
+    const wide = [...first].filter((c) => c.charCodeAt(0) >= 128);
+    if (wide.length && /[\\^-]/.test(first)) {
+      throw new Error(`redact prefilter: cannot read the start of '${alt}'`);
+    }
+    for (const c of wide) FIRST_WIDE.add(c.charCodeAt(0));
+    if (!one || WIDE_SAMPLES.some((w) => one.test(w) && !wide.includes(w))) {
+      throw new Error(`redact prefilter: '${alt}' may start with any non-ASCII character`);
+    }
   }
 }
 
@@ -128,6 +139,7 @@ for (const alt of alternatives(PREFILTER.source)) {
  * faster): only then can a redaction rule match it.
  */
 export function mayHoldSecret(text: string): boolean {
+  if (!built) build();
   const last = text.length - 1;
   let next = text.charCodeAt(0);
   for (let i = 0; i < last; i++) {
