@@ -60,6 +60,7 @@ export interface HarnessSources {
   events: number;
   /** Bytes of the indexed stores. */
   bytes: number;
+  /** Records the last reads of its stores still in place skipped, by reason (gone ones left out). */
   skipped: Record<string, number>;
   /**
    * Where records were skipped or repaired, `<reason> at <where>[: detail]`
@@ -174,7 +175,11 @@ export async function sourcesData(env: Env): Promise<SourcesData> {
     const skippedAt: string[] = [];
     let kept = 0;
     let damaged = 0;
+    // A gone store's last read is no damage of what the harness holds now: its sessions stay
+    // (counted below), its skips are not carried.
+    const present = new Set(mine.filter((r) => existsSync(r.path)).map((r) => r.path));
     for (const r of mine) {
+      if (!present.has(r.path)) continue;
       for (const x of parseSkipExamples(r.skipped)) {
         if (skippedAt.length < MAX_SKIPPED_AT) skippedAt.push(x);
       }
@@ -184,7 +189,7 @@ export async function sourcesData(env: Env): Promise<SourcesData> {
       kept += k;
       if (k || Object.entries(counts).some(([x, v]) => v && isLoss(x))) damaged++;
     }
-    const gone = mine.filter((r) => !existsSync(r.path)).length;
+    const gone = mine.length - present.size;
     const errs = mine.filter((r) => r.error).sort((x, y) =>
       (y.indexed_at ?? 0) - (x.indexed_at ?? 0)
     );
@@ -192,7 +197,7 @@ export async function sourcesData(env: Env): Promise<SourcesData> {
       harness: p.id,
       roots: roots.map((r) => ({ path: r, exists: existsSync(r) })),
       stores,
-      indexed: mine.filter((r) => !r.error && existsSync(r.path)).length,
+      indexed: mine.filter((r) => !r.error && present.has(r.path)).length,
       gone,
       sessions: mine.reduce((n, r) => n + r.sessions, 0),
       events: mine.reduce((n, r) => n + r.events, 0),

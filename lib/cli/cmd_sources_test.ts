@@ -125,3 +125,36 @@ Deno.test("sources counts a store deleted since indexing as gone, not indexed, a
     ix.cleanup();
   }
 });
+
+Deno.test("sources does not count a gone store's skips as the harness's damage", async () => {
+  const ix = await indexSessions([
+    { id: ID, cwd: "/w/app", start: "2026-11-01T10:00:00Z", turns: [{ user: "keep me" }] },
+    {
+      id: "50bcf000-1111-4222-8333-444455556666",
+      cwd: "/w/app",
+      start: "2026-11-02T10:00:00Z",
+      turns: [{ user: "delete me" }],
+    },
+  ]);
+  try {
+    const path = (ix.store.db.prepare("SELECT path FROM sources WHERE path LIKE ?").get(
+      "%50bcf000%",
+    ) as { path: string }).path;
+    // The gone store's last read skipped records (as a damaged file would).
+    ix.store.db.prepare("UPDATE sources SET skipped = ? WHERE path = ?").run(
+      JSON.stringify({
+        counts: { unknown_record: 144 },
+        examples: [`unknown_record at ${path}@0`],
+      }),
+      path,
+    );
+    rmSync(path);
+    const claude = (await sourcesData(ix.env)).harnesses.find((h) => h.harness === "claude")!;
+    assertEquals([claude.gone, claude.damaged, claude.skipped, claude.skipped_at], [1, 0, {}, []]);
+    const pipe = captureIO(ix.env, false);
+    await sourcesCmd.run({ values: {}, positionals: [] }, pipe.io);
+    assert(!pipe.out().includes("damaged"), pipe.out());
+  } finally {
+    ix.cleanup();
+  }
+});
