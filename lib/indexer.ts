@@ -35,7 +35,7 @@ import { dataDir } from "../core/paths.ts";
 import { catchUpText, keptNote, SourceWriter, type WriteMode } from "./ingest.ts";
 import { WriteBatch } from "./write_batch.ts";
 import type { PreparedChunk } from "./prepare.ts";
-import { damageIn, withoutPending } from "./skips.ts";
+import { carriedBySessions, damageIn, maxCounts, withoutPending } from "./skips.ts";
 import { newlyGone } from "./gone.ts";
 import { ParsePool, type ParseRun, prepared } from "./parse_pool.ts";
 import { redactDeep } from "./redact.ts";
@@ -487,7 +487,7 @@ interface SourcePlan {
   mode: WriteMode;
   hash: string | null;
   prevSkips: Partial<Record<SkipReason, number>>;
-  /** Where earlier passes of the same append source skipped records. */
+  /** Where earlier passes of the same append source (or a SQLite store's last read) skipped records. */
   prevExamples: string[];
   prevDrift: DriftSummary | undefined;
   ctx: SourceCtx;
@@ -586,6 +586,12 @@ async function planSource(
   } else if (src.kind === "sqlite" && !rebuild) {
     since = prev && prev.kind === "sqlite" ? prev.watermark : 0;
     mode = "sessions";
+    if (since > 0 && prev) {
+      // Past the watermark: the sessions not read again keep what the last read skipped in them.
+      const carried = carriedBySessions(parseSkipRecord(prev.skipped));
+      prevSkips = carried.counts;
+      prevExamples = carried.examples;
+    }
   }
 
   const ctx = new SourceCtx(env, offset, state, since);
@@ -668,9 +674,15 @@ async function writeSource(
     for (const [kind, count] of Object.entries(writer.redactions)) {
       Q.addRedactions.run(store, { source: src.path, kind, count });
     }
-    const counts = { ...plan.prevSkips };
-    for (const [k, v] of Object.entries(ctx.counts)) {
-      counts[k as SkipReason] = (counts[k as SkipReason] ?? 0) + (v ?? 0);
+    // An append pass adds to the passes before; a SQLite read past its watermark may read a
+    // session again with the same skips (lib/skips.ts carriedBySessions).
+    const counts = mode === "sessions"
+      ? maxCounts(plan.prevSkips, ctx.counts)
+      : { ...plan.prevSkips };
+    if (mode !== "sessions") {
+      for (const [k, v] of Object.entries(ctx.counts)) {
+        counts[k as SkipReason] = (counts[k as SkipReason] ?? 0) + (v ?? 0);
+      }
     }
     const drift = mergeDrift(plan.prevDrift, ctx.drifted());
     const endOffset = src.kind === "append" ? ctx.endOffset ?? offset : 0;
