@@ -21,6 +21,7 @@ import { type DriftSummary, mergeDrift, mergeExamples, SourceCtx } from "./parse
 import { Q, WRITER_PRAGMAS } from "./schema.ts";
 import { READERS } from "./version.ts";
 import { existsSync } from "node:fs";
+import { join, sep } from "node:path";
 import {
   acquireWriterLock,
   asIndexError,
@@ -358,18 +359,27 @@ async function indexHarness(
     },
   };
   let sources: SourceRef[];
+  let watch: string[] = [];
   const discoveredAt = Date.now();
   try {
     const d = await parser.discover(dctx);
     sum.roots = d.roots;
     sources = d.sources;
+    watch = d.watch ?? [];
   } catch (e) {
     sum.errors.push(`discovery: ${(e as Error).message}`);
     sum.discoveryFailed = true;
     return sum;
   }
   if (!label) {
-    rememberLayout(run.fresh, parser.id, sum.roots, sources, discoveredAt);
+    // The directories of stores the index holds stay watched when they hold none now (gone):
+    // one coming back, or a new one beside it, changes only their mtime.
+    // (A remote's mirror is read by full runs only: not watched.)
+    const mirrors = join(dataDir(env), "remotes") + sep;
+    const held = Q.sourcesOfHarness.all(store, { harness: parser.id }).map((r) => r.path)
+      .filter((p) => !p.startsWith(mirrors));
+    const paths = [...sources.map((s) => s.path), ...held];
+    rememberLayout(run.fresh, parser.id, [...sum.roots, ...watch], paths, sources, discoveredAt);
     (run.fresh.places ??= {})[parser.id] = placesStamp(env);
   }
   sum.found = sources.length;
@@ -424,7 +434,9 @@ async function indexHarness(
 }
 
 /**
- * Records where `harness`'s stores live for the freshness check. A directory
+ * Records where `harness`'s stores live for the freshness check: the
+ * directories of `paths` (the stores found and those the index holds) up to
+ * the `roots` (with the directories discovery watches). A directory
  * changed since discovery began is stamped unknown (-2), so a store created
  * while discovery ran is looked for again by the next check.
  */
@@ -432,10 +444,11 @@ function rememberLayout(
   fresh: FreshMap,
   harness: string,
   roots: string[],
+  paths: string[],
   sources: SourceRef[],
   discoveredAt: number,
 ): void {
-  const dirs = stampDirs(harnessDirs(roots, sources));
+  const dirs = stampDirs(harnessDirs(roots, paths.map((path) => ({ path }))));
   for (const [d, m] of Object.entries(dirs)) if (m >= discoveredAt - 1) dirs[d] = -2;
   fresh.dirs[harness] = dirs;
   const comps: Record<string, string[]> = {};
