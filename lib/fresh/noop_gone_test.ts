@@ -6,7 +6,7 @@
  * and those of the stores the index holds, are stamped whether or not they
  * hold a store now.
  */
-import { assert, assertEquals } from "../../tests/_assert.ts";
+import { assert } from "../../tests/_assert.ts";
 import { copyFileSync, mkdirSync, renameSync, utimesSync, writeFileSync } from "node:fs";
 import { claudeLine } from "../../tests/_memory.ts";
 import { join } from "node:path";
