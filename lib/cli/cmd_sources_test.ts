@@ -158,3 +158,35 @@ Deno.test("sources does not count a gone store's skips as the harness's damage",
     ix.cleanup();
   }
 });
+
+Deno.test("sources lists the skips of every store of a harness, not the first stores' only", async () => {
+  const ids = [0, 1, 2, 3, 4].map((i) => `50bd${i}000-1111-4222-8333-444455556666`);
+  const ix = await indexSessions(ids.map((id, i) => ({
+    id,
+    cwd: "/w/app",
+    start: `2026-11-0${i + 1}T10:00:00Z`,
+    turns: [{ user: `session ${i}` }],
+  })));
+  try {
+    const paths = (ix.store.db.prepare("SELECT path FROM sources ORDER BY rowid").all() as Array<
+      { path: string }
+    >).map((r) => r.path);
+    assertEquals(paths.length, 5);
+    for (const p of paths) {
+      const examples = [0, 1, 2, 3, 4].map((n) => `bad_shape at ${p}@${n}`);
+      ix.store.db.prepare("UPDATE sources SET skipped = ? WHERE path = ?").run(
+        JSON.stringify({ counts: { bad_shape: 5 }, examples }),
+        p,
+      );
+    }
+    const claude = (await sourcesData(ix.env)).harnesses.find((h) => h.harness === "claude")!;
+    for (const p of paths) {
+      assert(
+        claude.skipped_at.some((x) => x.includes(`${p}@`)),
+        `${p}\n${claude.skipped_at.join("\n")}`,
+      );
+    }
+  } finally {
+    ix.cleanup();
+  }
+});
