@@ -191,6 +191,12 @@ export interface Discovery {
    * (lib/remote/sync.ts), since it copies the roots only.
    */
   wants?: string[];
+  /**
+   * Directories inside `roots` that stores appear in, stamped by the stat pass
+   * (lib/fresh/) whether or not they hold a store now: a store added to or
+   * removed from one changes its mtime only, not a root's.
+   */
+  watch?: string[];
 }
 
 /** Given to `discover`. */

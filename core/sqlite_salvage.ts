@@ -104,6 +104,21 @@ function copyTable(src: DatabaseSync, mem: DatabaseSync, table: string): Array<[
 }
 
 /**
+ * The rows of `table` in the unreadable rowid run `a..b`, in words. A bound at
+ * ±2^53 is the search's own edge (the table's first or last rowid could not be
+ * read), never shown: such a run reads `rows of t past rowid N`, `rows of t
+ * before rowid N` or `some rows of t`.
+ */
+export function unreadableRows(table: string, a: number, b: number): string {
+  if (a <= -EDGE && b >= EDGE) return `some rows of ${table}`;
+  if (b >= EDGE) return `rows of ${table} past rowid ${a - 1}`;
+  if (a <= -EDGE) return `rows of ${table} before rowid ${b + 1}`;
+  return a === b
+    ? `the row of ${table} with rowid ${a}`
+    : `rows of ${table} with rowids ${a}..${b}`;
+}
+
+/**
  * Copies every readable row of `src` into a new in-memory database (see the
  * module doc), counting each unreadable run of rows as a `corrupt` skip.
  *
@@ -152,8 +167,7 @@ export function recover(
       continue;
     }
     for (const [a, b] of copyTable(src, mem, table)) {
-      const where = a === b ? `rowid ${a}` : `rowids ${a}..${b}`;
-      ctx.skip("corrupt", `${path}: ${table} ${where}`, "damaged page, rows unreadable");
+      ctx.skip("corrupt", `${path}: ${unreadableRows(table, a, b)}`, "damaged page, unreadable");
     }
   }
   mem.exec("COMMIT");

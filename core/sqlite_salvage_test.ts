@@ -9,6 +9,7 @@ import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { openOrCountEmpty } from "./sqlite_read.ts";
+import { unreadableRows } from "./sqlite_salvage.ts";
 import { SourceCtx } from "../lib/parse_ctx.ts";
 import { makeEnv } from "./runtime.ts";
 import { tempDir } from "../tests/_tmp.ts";
@@ -142,4 +143,13 @@ Deno.test("a damaged store whose child table comes before its parent is still co
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+Deno.test("unreadable rows are named by table, never by the search's internal bounds", () => {
+  const E = 2 ** 53;
+  assertEquals(unreadableRows("messages", -E, E), "some rows of messages");
+  assertEquals(unreadableRows("messages", 49, E), "rows of messages past rowid 48");
+  assertEquals(unreadableRows("messages", -E, 10), "rows of messages before rowid 11");
+  assertEquals(unreadableRows("messages", 49, 181), "rows of messages with rowids 49..181");
+  assertEquals(unreadableRows("messages", 7, 7), "the row of messages with rowid 7");
 });

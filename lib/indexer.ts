@@ -21,6 +21,7 @@ import { type DriftSummary, mergeDrift, mergeExamples, SourceCtx } from "./parse
 import { Q, WRITER_PRAGMAS } from "./schema.ts";
 import { READERS } from "./version.ts";
 import { existsSync } from "node:fs";
+import { join, sep } from "node:path";
 import {
   acquireWriterLock,
   asIndexError,
@@ -35,7 +36,7 @@ import { dataDir } from "../core/paths.ts";
 import { catchUpText, keptNote, SourceWriter, type WriteMode } from "./ingest.ts";
 import { WriteBatch } from "./write_batch.ts";
 import type { PreparedChunk } from "./prepare.ts";
-import { damageIn, withoutPending } from "./skips.ts";
+import { carriedBySessions, damageIn, maxCounts, withoutPending } from "./skips.ts";
 import { newlyGone } from "./gone.ts";
 import { ParsePool, type ParseRun, prepared } from "./parse_pool.ts";
 import { redactDeep } from "./redact.ts";
@@ -358,18 +359,27 @@ async function indexHarness(
     },
   };
   let sources: SourceRef[];
+  let watch: string[] = [];
   const discoveredAt = Date.now();
   try {
     const d = await parser.discover(dctx);
     sum.roots = d.roots;
     sources = d.sources;
+    watch = d.watch ?? [];
   } catch (e) {
     sum.errors.push(`discovery: ${(e as Error).message}`);
     sum.discoveryFailed = true;
     return sum;
   }
   if (!label) {
-    rememberLayout(run.fresh, parser.id, sum.roots, sources, discoveredAt);
+    // The directories of stores the index holds stay watched when they hold none now (gone):
+    // one coming back, or a new one beside it, changes only their mtime.
+    // (A remote's mirror is read by full runs only: not watched.)
+    const mirrors = join(dataDir(env), "remotes") + sep;
+    const held = Q.sourcesOfHarness.all(store, { harness: parser.id }).map((r) => r.path)
+      .filter((p) => !p.startsWith(mirrors));
+    const paths = [...sources.map((s) => s.path), ...held];
+    rememberLayout(run.fresh, parser.id, [...sum.roots, ...watch], paths, sources, discoveredAt);
     (run.fresh.places ??= {})[parser.id] = placesStamp(env);
   }
   sum.found = sources.length;
@@ -424,7 +434,9 @@ async function indexHarness(
 }
 
 /**
- * Records where `harness`'s stores live for the freshness check. A directory
+ * Records where `harness`'s stores live for the freshness check: the
+ * directories of `paths` (the stores found and those the index holds) up to
+ * the `roots` (with the directories discovery watches). A directory
  * changed since discovery began is stamped unknown (-2), so a store created
  * while discovery ran is looked for again by the next check.
  */
@@ -432,10 +444,11 @@ function rememberLayout(
   fresh: FreshMap,
   harness: string,
   roots: string[],
+  paths: string[],
   sources: SourceRef[],
   discoveredAt: number,
 ): void {
-  const dirs = stampDirs(harnessDirs(roots, sources));
+  const dirs = stampDirs(harnessDirs(roots, paths.map((path) => ({ path }))));
   for (const [d, m] of Object.entries(dirs)) if (m >= discoveredAt - 1) dirs[d] = -2;
   fresh.dirs[harness] = dirs;
   const comps: Record<string, string[]> = {};
@@ -487,7 +500,7 @@ interface SourcePlan {
   mode: WriteMode;
   hash: string | null;
   prevSkips: Partial<Record<SkipReason, number>>;
-  /** Where earlier passes of the same append source skipped records. */
+  /** Where earlier passes of the same append source (or a SQLite store's last read) skipped records. */
   prevExamples: string[];
   prevDrift: DriftSummary | undefined;
   ctx: SourceCtx;
@@ -586,6 +599,12 @@ async function planSource(
   } else if (src.kind === "sqlite" && !rebuild) {
     since = prev && prev.kind === "sqlite" ? prev.watermark : 0;
     mode = "sessions";
+    if (since > 0 && prev) {
+      // Past the watermark: the sessions not read again keep what the last read skipped in them.
+      const carried = carriedBySessions(parseSkipRecord(prev.skipped));
+      prevSkips = carried.counts;
+      prevExamples = carried.examples;
+    }
   }
 
   const ctx = new SourceCtx(env, offset, state, since);
@@ -668,9 +687,15 @@ async function writeSource(
     for (const [kind, count] of Object.entries(writer.redactions)) {
       Q.addRedactions.run(store, { source: src.path, kind, count });
     }
-    const counts = { ...plan.prevSkips };
-    for (const [k, v] of Object.entries(ctx.counts)) {
-      counts[k as SkipReason] = (counts[k as SkipReason] ?? 0) + (v ?? 0);
+    // An append pass adds to the passes before; a SQLite read past its watermark may read a
+    // session again with the same skips (lib/skips.ts carriedBySessions).
+    const counts = mode === "sessions"
+      ? maxCounts(plan.prevSkips, ctx.counts)
+      : { ...plan.prevSkips };
+    if (mode !== "sessions") {
+      for (const [k, v] of Object.entries(ctx.counts)) {
+        counts[k as SkipReason] = (counts[k as SkipReason] ?? 0) + (v ?? 0);
+      }
     }
     const drift = mergeDrift(plan.prevDrift, ctx.drifted());
     const endOffset = src.kind === "append" ? ctx.endOffset ?? offset : 0;

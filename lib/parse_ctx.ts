@@ -47,7 +47,7 @@ export const MAX_SKIP_EXAMPLES = 5;
 
 /** The skip locations of earlier passes of a source followed by this pass's, bounded. */
 export function mergeExamples(prev: string[], next: string[]): string[] {
-  return [...prev, ...next].slice(0, MAX_SKIP_EXAMPLES);
+  return [...new Set([...prev, ...next])].slice(0, MAX_SKIP_EXAMPLES);
 }
 
 /** Distinct drift notes kept per source. */

@@ -70,3 +70,33 @@ export const DAMAGE_REASONS: ReadonlySet<string> = new Set<SkipReason>([
 export function damageIn(counts: Partial<Record<string, number>>): string | undefined {
   return Object.keys(counts).find((k) => counts[k] && DAMAGE_REASONS.has(k));
 }
+
+/**
+ * What a SQLite store's incremental read (past its watermark: only the sessions
+ * updated since) carries of the last read's skips: the sessions it does not
+ * read again still hold what was skipped in them. Damage and pending reasons
+ * are not carried (the watermark did not move past a damaged read, so this
+ * read covers it again). Counts merge by {@link maxCounts}: a session read
+ * again with the same skips does not count them twice (a count may under-tell
+ * when both reads skipped in different sessions; a full read sets it right).
+ */
+export function carriedBySessions<T extends { counts: Partial<Record<string, number>> }>(
+  rec: T & { examples: string[] },
+): T & { examples: string[] } {
+  const keep = (k: string) => !PENDING_REASONS.has(k) && !DAMAGE_REASONS.has(k);
+  const counts = Object.fromEntries(Object.entries(rec.counts).filter(([k]) => keep(k)));
+  const examples = rec.examples.filter((x) => keep(x.slice(0, x.indexOf(" "))));
+  return { ...rec, counts, examples };
+}
+
+/** Per reason the larger of two skip counts. */
+export function maxCounts<K extends string>(
+  a: Partial<Record<K, number>>,
+  b: Partial<Record<K, number>>,
+): Partial<Record<K, number>> {
+  const out: Partial<Record<K, number>> = { ...a };
+  for (const [k, v] of Object.entries(b) as Array<[K, number | undefined]>) {
+    out[k] = Math.max(out[k] ?? 0, v ?? 0);
+  }
+  return out;
+}

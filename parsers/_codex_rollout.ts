@@ -35,7 +35,9 @@ export function rolloutParser(dialect: RolloutDialect, home: (env: Env) => strin
       const root = home(ctx.env);
       const hint = { index: join(root, "session_index.jsonl") };
       const sources: SourceRef[] = [];
+      const watch: string[] = [];
       for (const [dir, maxDepth] of [["sessions", 6], ["archived_sessions", 0]] as const) {
+        watch.push(join(root, dir));
         const opts = { match, maxDepth, onError: ctx.problem };
         const paths = await listFiles(join(root, dir), opts);
         const plain = new Set(paths.filter((p) => !p.endsWith(ZST)));
@@ -53,7 +55,7 @@ export function rolloutParser(dialect: RolloutDialect, home: (env: Env) => strin
           sources.push({ harness, path, kind: "append", hint: { history: root } });
         }
       }
-      return { roots: [root], sources };
+      return { roots: [root], sources, watch };
     },
     parse: (source, ctx) =>
       source.hint?.history

@@ -60,11 +60,13 @@ export interface HarnessSources {
   events: number;
   /** Bytes of the indexed stores. */
   bytes: number;
+  /** Records the last reads of its stores still in place skipped, by reason (gone ones left out). */
   skipped: Record<string, number>;
   /**
    * Where records were skipped or repaired, `<reason> at <where>[: detail]`
    * (`where` is `<path>@<byte offset>` for a JSONL line): the first few of
-   * each store, at most {@link MAX_SKIPPED_AT} for the harness.
+   * each store, at most {@link MAX_SKIPPED_AT} for the harness, spread over
+   * the stores ({@link spreadExamples}: every store with skips is named first).
    */
   skipped_at: string[];
   redacted: Record<string, number>;
@@ -174,17 +176,21 @@ export async function sourcesData(env: Env): Promise<SourcesData> {
     const skippedAt: string[] = [];
     let kept = 0;
     let damaged = 0;
+    // A gone store's last read is no damage of what the harness holds now: its sessions stay
+    // (counted below), its skips are not carried.
+    const present = new Set(mine.filter((r) => existsSync(r.path)).map((r) => r.path));
+    const perStore: string[][] = [];
     for (const r of mine) {
-      for (const x of parseSkipExamples(r.skipped)) {
-        if (skippedAt.length < MAX_SKIPPED_AT) skippedAt.push(x);
-      }
+      if (!present.has(r.path)) continue;
+      perStore.push(parseSkipExamples(r.skipped));
       const counts = parseSkips(r.skipped) as Record<string, number>;
       for (const [k, v] of Object.entries(counts)) skipped[k] = (skipped[k] ?? 0) + v;
       const k = parseKept(r.skipped);
       kept += k;
       if (k || Object.entries(counts).some(([x, v]) => v && isLoss(x))) damaged++;
     }
-    const gone = mine.filter((r) => !existsSync(r.path)).length;
+    skippedAt.push(...spreadExamples(perStore, MAX_SKIPPED_AT));
+    const gone = mine.length - present.size;
     const errs = mine.filter((r) => r.error).sort((x, y) =>
       (y.indexed_at ?? 0) - (x.indexed_at ?? 0)
     );
@@ -192,7 +198,7 @@ export async function sourcesData(env: Env): Promise<SourcesData> {
       harness: p.id,
       roots: roots.map((r) => ({ path: r, exists: existsSync(r) })),
       stores,
-      indexed: mine.filter((r) => !r.error && existsSync(r.path)).length,
+      indexed: mine.filter((r) => !r.error && present.has(r.path)).length,
       gone,
       sessions: mine.reduce((n, r) => n + r.sessions, 0),
       events: mine.reduce((n, r) => n + r.events, 0),
@@ -331,6 +337,32 @@ async function runSources(a: Args, io: IO): Promise<number> {
   if (args.json) printJson(io, d);
   else io.out(sourcesText(d, io, args.verbose));
   return 0;
+}
+
+/**
+ * At most `max` of the skip examples of a harness's stores (`perStore`, each
+ * in its own order): first each store's first example of each reason, in store
+ * order, then the others taken in turn from each store. Every store with skips
+ * is named before any store's second example of a reason.
+ */
+export function spreadExamples(perStore: readonly string[][], max: number): string[] {
+  const out: string[] = [];
+  const rest: string[][] = [];
+  for (const xs of perStore) {
+    const seen = new Set<string>();
+    const later: string[] = [];
+    for (const x of xs) {
+      const reason = x.slice(0, x.indexOf(" "));
+      if (seen.has(reason)) later.push(x);
+      else if (out.length < max) out.push(x);
+      seen.add(reason);
+    }
+    rest.push(later);
+  }
+  for (let i = 0; out.length < max && rest.some((x) => i < x.length); i++) {
+    for (const x of rest) if (i < x.length && out.length < max) out.push(x[i]);
+  }
+  return out;
 }
 
 /**

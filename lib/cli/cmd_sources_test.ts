@@ -125,3 +125,68 @@ Deno.test("sources counts a store deleted since indexing as gone, not indexed, a
     ix.cleanup();
   }
 });
+
+Deno.test("sources does not count a gone store's skips as the harness's damage", async () => {
+  const ix = await indexSessions([
+    { id: ID, cwd: "/w/app", start: "2026-11-01T10:00:00Z", turns: [{ user: "keep me" }] },
+    {
+      id: "50bcf000-1111-4222-8333-444455556666",
+      cwd: "/w/app",
+      start: "2026-11-02T10:00:00Z",
+      turns: [{ user: "delete me" }],
+    },
+  ]);
+  try {
+    const path = (ix.store.db.prepare("SELECT path FROM sources WHERE path LIKE ?").get(
+      "%50bcf000%",
+    ) as { path: string }).path;
+    // The gone store's last read skipped records (as a damaged file would).
+    ix.store.db.prepare("UPDATE sources SET skipped = ? WHERE path = ?").run(
+      JSON.stringify({
+        counts: { unknown_record: 144 },
+        examples: [`unknown_record at ${path}@0`],
+      }),
+      path,
+    );
+    rmSync(path);
+    const claude = (await sourcesData(ix.env)).harnesses.find((h) => h.harness === "claude")!;
+    assertEquals([claude.gone, claude.damaged, claude.skipped, claude.skipped_at], [1, 0, {}, []]);
+    const pipe = captureIO(ix.env, false);
+    await sourcesCmd.run({ values: {}, positionals: [] }, pipe.io);
+    assert(!pipe.out().includes("damaged"), pipe.out());
+  } finally {
+    ix.cleanup();
+  }
+});
+
+Deno.test("sources lists the skips of every store of a harness, not the first stores' only", async () => {
+  const ids = [0, 1, 2, 3, 4].map((i) => `50bd${i}000-1111-4222-8333-444455556666`);
+  const ix = await indexSessions(ids.map((id, i) => ({
+    id,
+    cwd: "/w/app",
+    start: `2026-11-0${i + 1}T10:00:00Z`,
+    turns: [{ user: `session ${i}` }],
+  })));
+  try {
+    const paths = (ix.store.db.prepare("SELECT path FROM sources ORDER BY rowid").all() as Array<
+      { path: string }
+    >).map((r) => r.path);
+    assertEquals(paths.length, 5);
+    for (const p of paths) {
+      const examples = [0, 1, 2, 3, 4].map((n) => `bad_shape at ${p}@${n}`);
+      ix.store.db.prepare("UPDATE sources SET skipped = ? WHERE path = ?").run(
+        JSON.stringify({ counts: { bad_shape: 5 }, examples }),
+        p,
+      );
+    }
+    const claude = (await sourcesData(ix.env)).harnesses.find((h) => h.harness === "claude")!;
+    for (const p of paths) {
+      assert(
+        claude.skipped_at.some((x) => x.includes(`${p}@`)),
+        `${p}\n${claude.skipped_at.join("\n")}`,
+      );
+    }
+  } finally {
+    ix.cleanup();
+  }
+});

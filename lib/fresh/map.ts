@@ -58,7 +58,10 @@ export function mtimeOf(path: string): number {
  * `/tmp` or the home directory, whose mtime changes all the time. A store
  * that is itself a root adds nothing more: its own stamp shows it appear.
  */
-export function harnessDirs(roots: readonly string[], sources: readonly SourceRef[]): string[] {
+export function harnessDirs<S extends Pick<SourceRef, "path">>(
+  roots: readonly string[],
+  sources: readonly S[],
+): string[] {
   const out = new Set<string>(roots);
   const inside = (d: string) =>
     roots.some((r) => d === r || d.startsWith(r.endsWith(sep) ? r : r + sep));
