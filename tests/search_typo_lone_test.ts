@@ -12,7 +12,7 @@ const HISTORY: MemSession[] = [
     id: `s-server${i}`,
     events: [["user", `the flask server ${i} returns a 500`], [
       "assistant",
-      i === 1 ? "Had to deploy the server again." : "Restarted the server.",
+      i === 1 ? "Had to deploy it again." : "Restarted the server.",
     ]],
   })),
   {

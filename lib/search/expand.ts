@@ -287,11 +287,16 @@ export function expand(stats: TermStats, terms: QueryTerm[], tier: LiteralTier):
       // A word the history holds (a title's included) is never corrected: its forms only.
       list = formsAndSynonyms(stats, word);
       held = true;
+    } else if (
+      wordForms(stats, word).length &&
+      !typoFirst(stats, terms, t, word, [...wordForms(stats, word)])
+    ) {
+      // A word only its forms hold (`deployed` where the history says `deploy`) is no typo.
+      list = [...wordForms(stats, word)];
     } else if (word.length >= 4 && !/\d/.test(word)) {
       const cut = completions(stats, word);
       const short = word.length <= SHORT && !anchored(stats, terms, t);
       const picked = spellings(stats, word, short);
-      const forms = picked.length || cut.length ? [] : wordForms(stats, word);
       // The corrected word's forms too: `crashng` -> `crashing` where a session says `crashes`
       // (a spelling fix and a word-form fix combine); a word only a title spells is corrected
       // to the forms the events hold (`crashing` titles a session whose events say `crash`).
@@ -299,10 +304,9 @@ export function expand(stats: TermStats, terms: QueryTerm[], tier: LiteralTier):
         ? picked
         : stats.titleNear(word, word.length >= 8 ? 2 : 1)
           .filter((w) => !short || swapped(word, w));
-      // A word only its forms hold (`deployed` where the history says `deploy`) is no guess.
-      list = [...picked, ...cut, ...spelt.flatMap((w) => wordForms(stats, w)), ...forms];
-      if (!cut.length && !forms.length) guesses++;
-      if (!cut.length && !forms.length && !picked.some((w) => swapped(word, w))) weak++;
+      list = [...picked, ...cut, ...spelt.flatMap((w) => wordForms(stats, w))];
+      if (!cut.length) guesses++;
+      if (!cut.length && !picked.some((w) => swapped(word, w))) weak++;
     }
     if (!word) {
       const frag = !literal && tier === "substring" && !t.quoted ? fragmentOf(stats, t.tokens) : [];
