@@ -292,14 +292,18 @@ const WIDENED: Partial<Record<SearchResult["tier"], string>> = {
 /**
  * The short line that says how literal the match was (empty for an exact match). A first
  * result found by its title holding every word is said to match the title, never "no exact
- * match" (the others, if any, say how they were widened).
+ * match" nor "no single event holds every word" (the others, if any, say how they matched).
  */
 export function narration(res: SearchResult): string {
   const ch = res.changes.map((x) => `${x.from} → ${x.to.slice(0, 4).join(", ")}`).join("; ");
   const time = res.time ? ` (ranked by time: "${res.time.words}")` : "";
   const how = WIDENED[res.tier];
-  if (res.results[0]?.titleMatch && how) {
-    const others = res.results.some((r) => !r.titleMatch) ? `; the others by ${how}: ${ch}` : "";
+  if (res.results[0]?.titleMatch && (how || res.tier === "session")) {
+    const others = !res.results.some((r) => !r.titleMatch)
+      ? ""
+      : how
+      ? `; the others by ${how}: ${ch}`
+      : "; the others hold the words between their events";
     return `matched the title${others}${time}`;
   }
   const line = {

@@ -93,6 +93,24 @@ export function lineSignatures(text: string): string[] {
   return [...out];
 }
 
+/**
+ * Words that only say "an error happened" (`error`, `fatal`, `uncaught`…): common to every
+ * error line, so they never make one error distinct from another.
+ */
+export const SAYS_ERROR = new Set([
+  "error",
+  "errors",
+  "err",
+  "fatal",
+  "panic",
+  "exception",
+  "warning",
+  "failed",
+  "failure",
+  "uncaught",
+  "unhandled",
+]);
+
 const LEAD =
   /^(?:(?:error|err|fatal|panic|exception|warning|failed|failure|uncaught|unhandled)\s+)+/;
 

@@ -3,13 +3,17 @@
  * error line with what changes from run to run (paths, numbers, hex, quotes)
  * taken out (lib/memory/signature.ts) — against the events of the history.
  * An event matches when it holds at least 60 % of the signature's words,
- * weighted by how rare each word is. Counts as a match.
+ * weighted by how rare each word is, and at least {@link MIN_DISTINCT} of its
+ * distinctive words (those not merely saying "error", lib/memory/signature.ts
+ * `SAYS_ERROR`) — a word the history nowhere holds counts as missing, so
+ * `API Error: Repeated 529 Overloaded errors` is not matched by a session
+ * about API keys that mentions an error. Counts as a match.
  *
  * @module
  */
 import { ftsAny, STOP_WORDS } from "../query.ts";
 import { Q } from "../schema.ts";
-import { signature } from "../memory/signature.ts";
+import { SAYS_ERROR, signature } from "../memory/signature.ts";
 import { type Filters, matchRows, type Row } from "./retrieve.ts";
 import { combine, type ScoredEvent, type SessionScore } from "./rank.ts";
 import type { TermStats } from "./expand.ts";
@@ -18,6 +22,9 @@ import { tokens } from "./tokenize.ts";
 
 /** Share of the signature's IDF weight an event must hold. */
 export const MIN_COVER = 0.6;
+
+/** Share of the signature's distinctive words an event must hold (rounded up: all of up to three). */
+export const MIN_DISTINCT = 0.75;
 
 const KIND: Record<string, number> = { tool_result: 1, user: 0.9, assistant: 0.8, summary: 0.8 };
 
@@ -67,8 +74,11 @@ export function errorTier(
   rootOf: (id: number) => number,
 ): { scores: Map<number, SessionScore>; words: string[] } {
   const empty = { scores: new Map<number, SessionScore>(), words: [] };
-  const words = errorWords(query).filter((w) => stats.docs(w) > 0);
+  const all = errorWords(query);
+  const words = all.filter((w) => stats.docs(w) > 0);
   if (words.length < 2) return empty;
+  const distinct = all.filter((w) => !SAYS_ERROR.has(w));
+  const needDistinct = Math.ceil(MIN_DISTINCT * distinct.length);
   const n = Math.max(1, Q.eventCount.get(stats.store, {})!.n);
   const idf = new Map(words.map((w) => [w, Math.log(1 + n / (stats.docs(w) + 0.5))]));
   const total = [...idf.values()].reduce((a, b) => a + b, 0);
@@ -94,6 +104,7 @@ export function errorTier(
     }
     const cover = got / total;
     if (cover < MIN_COVER || held < 2) continue;
+    if (distinct.filter((w) => have.has(w)).length < needDistinct) continue;
     const sc = 10 * cover * cover * (KIND[r.kind] ?? 0.8) * (r.flags & ERROR ? 1.2 : 1);
     const sid = rootOf(r.session_id);
     let l = bySession.get(sid);

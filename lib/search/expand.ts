@@ -184,6 +184,43 @@ export function fragmentOf(stats: TermStats, toks: string[]): string[][] {
 /** Words of at most this many letters get a close spelling only by a swap when alone. */
 const SHORT = 5;
 
+/** True when `b` is `a` with one letter put back (`servr` -> `server`): the usual typo. */
+export function dropped(a: string, b: string): boolean {
+  if (b.length !== a.length + 1) return false;
+  let i = 0;
+  while (i < a.length && a[i] === b[i]) i++;
+  return a.slice(i) === b.slice(i + 1);
+}
+
+/**
+ * The close spellings of `word` (4+ letters, no digit, not indexed), most used first among
+ * the closest: one edit away (two for words of 8+). A short word alone is one edit from many
+ * others (`pony` -> `pong`, `cafe` -> `case`): alone, only two letters swapped or one letter
+ * left out is read as its typo; beside a word the history holds (or one cut short) the
+ * combination has to exist too.
+ */
+function spellings(stats: TermStats, word: string, short: boolean): string[] {
+  const close = near(stats.store, word, word.length >= 8 ? 2 : 1, 8, stats.count);
+  return short ? close.filter((w) => swapped(word, w) || dropped(word, w)) : close;
+}
+
+/**
+ * True when a word the history lacks is better read as a typo of a far more used word
+ * (`sever` -> `server`) than as what `list` widens it to at the substring or stemmed tier
+ * (`several`): the close tier is left to correct it.
+ */
+function typoFirst(
+  stats: TermStats,
+  terms: QueryTerm[],
+  t: QueryTerm,
+  word: string,
+  list: string[],
+): boolean {
+  if (word.length < 4 || /\d/.test(word) || stats.docs(word) || !list.length) return false;
+  const fix = spellings(stats, word, word.length <= SHORT && !anchored(stats, terms, t))[0];
+  return fix !== undefined && stats.docs(fix) > Math.max(...list.map((w) => stats.docs(w)));
+}
+
 /** True when `b` is `a` with two neighbouring letters swapped. */
 export function swapped(a: string, b: string): boolean {
   if (a.length !== b.length) return false;
@@ -193,12 +230,15 @@ export function swapped(a: string, b: string): boolean {
     a[diff[1]] === b[diff[0]];
 }
 
-/** True when another term than `t` is held by the history as typed, or is a word cut short. */
+/**
+ * True when another term than `t` is held by the history as typed, in a word form
+ * (`deployed` where it says `deploy`), or is a word cut short.
+ */
 function anchored(stats: TermStats, terms: QueryTerm[], t: QueryTerm): boolean {
   return terms.some((o) =>
     o !== t && (stats.present(o.tokens) ||
       (o.tokens.length === 1 && o.tokens[0].length >= 4 &&
-        completions(stats, o.tokens[0]).length > 0))
+        (completions(stats, o.tokens[0]).length > 0 || wordForms(stats, o.tokens[0]).length > 0)))
   );
 }
 
@@ -239,20 +279,24 @@ export function expand(stats: TermStats, terms: QueryTerm[], tier: LiteralTier):
       if (literal) list = [word ?? ""];
     } else if (tier === "substring") {
       list = [...(literal ? [word] : []), ...fragmentHolders(stats, word)];
+      if (typoFirst(stats, terms, t, word, list)) return null;
     } else if (tier === "stemmed") {
       list = formsAndSynonyms(stats, word);
+      if (typoFirst(stats, terms, t, word, list)) return null;
     } else if (literal || stats.inTitle(word)) {
       // A word the history holds (a title's included) is never corrected: its forms only.
       list = formsAndSynonyms(stats, word);
       held = true;
+    } else if (
+      wordForms(stats, word).length &&
+      !typoFirst(stats, terms, t, word, [...wordForms(stats, word)])
+    ) {
+      // A word only its forms hold (`deployed` where the history says `deploy`) is no typo.
+      list = [...wordForms(stats, word)];
     } else if (word.length >= 4 && !/\d/.test(word)) {
       const cut = completions(stats, word);
-      const close = near(stats.store, word, word.length >= 8 ? 2 : 1, 8, stats.count);
-      // A short word is one edit from many others (`pony` -> `pong`, `cafe` -> `case`):
-      // alone, only a swap of two letters is read as its typo; beside a word the
-      // history holds (or one cut short) the combination has to exist too.
       const short = word.length <= SHORT && !anchored(stats, terms, t);
-      const picked = short ? close.filter((w) => swapped(word, w)) : close;
+      const picked = spellings(stats, word, short);
       // The corrected word's forms too: `crashng` -> `crashing` where a session says `crashes`
       // (a spelling fix and a word-form fix combine); a word only a title spells is corrected
       // to the forms the events hold (`crashing` titles a session whose events say `crash`).
@@ -262,7 +306,7 @@ export function expand(stats: TermStats, terms: QueryTerm[], tier: LiteralTier):
           .filter((w) => !short || swapped(word, w));
       list = [...picked, ...cut, ...spelt.flatMap((w) => wordForms(stats, w))];
       if (!cut.length) guesses++;
-      if (!cut.length && !close.some((w) => swapped(word, w))) weak++;
+      if (!cut.length && !picked.some((w) => swapped(word, w))) weak++;
     }
     if (!word) {
       const frag = !literal && tier === "substring" && !t.quoted ? fragmentOf(stats, t.tokens) : [];

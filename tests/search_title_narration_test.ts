@@ -1,0 +1,35 @@
+/**
+ * A fresh-user trial: a session's exact title as the query, its words spread over the events
+ * (no single event holds them all), said "no single event holds every word" while `--json`
+ * had `title_match: true`. A first result found by its title is said to match the title.
+ */
+import { assertEquals, assertStringIncludes } from "./_assert.ts";
+import { search } from "../lib/search.ts";
+import { narration } from "../lib/cli/cmd_search.ts";
+import { withMemIndex } from "./_search_fixture.ts";
+
+Deno.test("an exact title whose words no single event holds is narrated as a title match", () =>
+  withMemIndex([
+    {
+      id: "s-titled",
+      title: "Backfill Loading State Bug: Feature Flag Tracking Fix",
+      events: [
+        ["user", "the backfill loading state is stuck"],
+        ["assistant", "A bug in the feature flag tracking."],
+        ["assistant", "The fix is in."],
+      ],
+    },
+    {
+      id: "s-other",
+      events: [
+        ["user", "backfill the loading state, then the feature flag"],
+        ["assistant", "tracking bug fixed; the fix landed"],
+      ],
+    },
+  ], (s) => {
+    const r = search(s, "Backfill Loading State Bug: Feature Flag Tracking Fix");
+    assertEquals(r.results[0]?.id, "s-titled", r.tier);
+    assertEquals(r.results[0]?.titleMatch, true);
+    const said = narration(r);
+    assertStringIncludes(said, "matched the title", `${r.tier}: ${said}`);
+  }));
