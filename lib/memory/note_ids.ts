@@ -38,7 +38,8 @@ export function noteIdAt(
   if (!day || time == null) return undefined;
   const same = day.filter((n) => n.time === time);
   if (same.length <= 1) return same[0]?.id;
-  const bit = text.replace(/[\x01\x02]/g, "").replace(/^…\s*/, "").split("…")[0].trim();
+  const bit = text.replaceAll("\x01", "").replaceAll("\x02", "").replace(/^…\s*/, "").split("…")[0]
+    .trim();
   const fit = same.filter((n) => bit.startsWith(n.text) || n.text.includes(bit));
   return new Set(fit.map((n) => n.id)).size === 1 ? fit[0].id : undefined;
 }
