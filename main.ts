@@ -13,6 +13,7 @@ import {
   loadCommand,
   optionArgs,
   parse,
+  positionalArgs,
   searchInstead,
   searchWordsOf,
 } from "./lib/cli/common.ts";
@@ -22,7 +23,7 @@ import {
   holdIO,
   questionWords,
   readsAsProse,
-  readsAsQuestion,
+  searchedInstead,
   searchedNote,
   UnexpectedWords,
 } from "./lib/cli/question.ts";
@@ -124,9 +125,13 @@ async function runCommand(entry: CommandEntry, argv: string[], io: IO): Promise<
     try {
       args = parse(cmd, argv, io.env.home);
     } catch (e) {
-      // Words the command takes fewer of, reading as prose (`deja last deployed to railway`).
-      if (e instanceof UnexpectedWords && readsAsProse(e.positionals)) {
-        return await searchQuestion(cmd, e.positionals, argv, io);
+      // Words that did not fit (`deja last deployed to railway`), or an option the command
+      // lacks (`deja show me the flask server --harness claude`): a question is searched.
+      const words = e instanceof UnexpectedWords
+        ? e.positionals
+        : positionalArgs(cmd, argv, await loadCommand(SEARCH));
+      if (e instanceof DejaError && e.exitCode === 2 && searchedInstead(cmd, words)) {
+        return await searchQuestion(cmd, words, argv, io);
       }
       throw e;
     }
@@ -135,7 +140,7 @@ async function runCommand(entry: CommandEntry, argv: string[], io: IO): Promise<
       return 0;
     }
     // A question begun by the command's name (`deja show me …`, `deja how did I …`).
-    if (cmd.asks && readsAsQuestion(args.positionals)) {
+    if (searchedInstead(cmd, args.positionals)) {
       return await searchQuestion(cmd, args.positionals, argv, io);
     }
     if (cmd.refresh) await (await import("./lib/cli/refresh.ts")).refreshFor(io, args);
@@ -188,16 +193,30 @@ async function runCommand(entry: CommandEntry, argv: string[], io: IO): Promise<
  * Searches the whole text of `deja <command> <words…>` as a question (lib/cli/question.ts),
  * with the options typed, and says so on stderr; the search's exit code.
  */
-function searchQuestion(
+async function searchQuestion(
   cmd: Command,
   words: string[],
   argv: string[],
   io: IO,
 ): Promise<number> {
+  const search = await loadCommand(SEARCH);
+  // The options typed, with the words to search in place of the command's words; an
+  // option the search does not take either stops here, before the note.
+  const options = optionArgs(cmd, argv, search);
+  try {
+    parse(search, options, io.env.home);
+  } catch (e) {
+    if (!(e instanceof DejaError) || !/^Unknown option/i.test(e.message)) throw e;
+    throw new DejaError(
+      e.message,
+      `the words read as a question to search, and neither 'deja ${cmd.name}' nor ` +
+        `'deja search' takes that option; see 'deja search --help'`,
+      2,
+    );
+  }
   const asked = questionWords(cmd.name, words);
-  io.err(searchedNote(asked));
-  // The options typed, with the words to search in place of the command's words.
-  return runCommand(SEARCH, [...optionArgs(cmd, argv), "--", ...asked], io);
+  io.err(searchedNote(asked, options));
+  return runCommand(SEARCH, [...options, "--", ...asked], io);
 }
 
 /** The `--json` form of an error a command ended with (docs/json-output.md, "Errors"). */

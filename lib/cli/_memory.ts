@@ -16,6 +16,7 @@ import { type SessionRow } from "../rows.ts";
 import { defaultHidden } from "../search/sessions.ts";
 import { harnessId, harnessIds } from "../../core/registry.ts";
 import { loadRemotes } from "../remote/config.ts";
+import { parseSince, SINCE_FORMS } from "../query.ts";
 
 /** `--harness` (repeatable) and `--project`, as search spells them. */
 export const FILTER_OPTIONS: Record<string, OptionSpec> = {
@@ -47,6 +48,31 @@ export const JUNK_OPTION: Record<string, OptionSpec> = {
     description: "include sessions of throwaway projects (temp dirs, eval sandboxes)",
   },
 };
+
+/** `--since`: only what is this recent (`search` and `last` read it alike: {@link timeOpt}). */
+export const SINCE_OPTION: Record<string, OptionSpec> = {
+  since: {
+    type: "string",
+    value: "<30d|date>",
+    description: "only events this recent (m h d w y, a date, or yesterday, last week…)",
+  },
+};
+
+/**
+ * A time bound option (`--since`, forget's `--before`) as epoch ms and as typed; both
+ * undefined when it was not given. Read by lib/query.ts `parseSince`.
+ *
+ * @throws {DejaError} exit 2 when its value is no time
+ */
+export function timeOpt(a: Args, name: string): { ms?: number; text?: string } {
+  const text = typeof a.values[name] === "string" ? a.values[name] as string : undefined;
+  if (text === undefined) return {};
+  const ms = parseSince(text);
+  if (ms === undefined) {
+    throw new DejaError(`--${name} takes ${SINCE_FORMS}, not '${text}'`, undefined, 2);
+  }
+  return { ms, text };
+}
 
 /** The session filter a work-memory command was given (`--harness`, `--project`, `--from`, `--junk`). */
 export interface SessionFilter {

@@ -25,6 +25,12 @@ export const fixCmd: CommandSpec = {
   usage: 'fix "<error text>" | fix - (reads stdin) [--limit N] [--json]',
   options: {
     limit: { type: "string", value: "<n>", description: "commands to show (default 3)" },
+    // Typed by habit (search, how, last take it): accepted, changes nothing.
+    junk: {
+      type: "boolean",
+      description:
+        "accepted, changes nothing: fix always looks in throwaway projects' sessions too",
+    },
     json: { type: "boolean", description: "print the answer as JSON (docs/json-output.md)" },
   },
   run: runFix,

@@ -15,7 +15,7 @@ import type { IO } from "../../core/runtime.ts";
 import { acquireWriterLock, indexPath, Store } from "../store.ts";
 import { dataDir } from "../../core/paths.ts";
 import { DejaError } from "../../core/errors.ts";
-import { parseSince, SINCE_FORMS } from "../query.ts";
+import { timeOpt } from "./_memory.ts";
 import {
   applyForget,
   type ForgetOutcome,
@@ -36,6 +36,10 @@ export const forgetCmd: CommandSpec = {
   usage: "forget (--session <id> | --project <text> | --before <date|30d>)... [--dry-run] " +
     "[--all-matches] | --note <id> | --list | --unforget <harness:id> [--json]",
   maxPositionals: 0,
+  // Forgetting is bounded from above only: what is older than a time, never what is newer.
+  lacks: {
+    since: "forget takes --before <date|30d> (what was last active before then), not --since",
+  },
   options: {
     session: { type: "string", value: "<id>", description: "a session id prefix (harness:id too)" },
     project: {
@@ -112,11 +116,7 @@ export function parseForget(a: Args): ForgetArgs {
     return { mode: "unforget", key: opt(a, "unforget")!, json };
   }
   if (mode === "note") return { mode: "note", id: opt(a, "note")!, dry, json };
-  const beforeText = opt(a, "before");
-  const before = beforeText === undefined ? undefined : parseSince(beforeText);
-  if (beforeText !== undefined && before === undefined) {
-    throw new DejaError(`--before takes ${SINCE_FORMS}, not '${beforeText}'`, undefined, 2);
-  }
+  const { ms: before, text: beforeText } = timeOpt(a, "before");
   const sel = {
     session: opt(a, "session"),
     project: opt(a, "project"),

@@ -22,6 +22,8 @@ import {
   parseFilter,
   type SessionFilter,
   sessionJsonOf,
+  SINCE_OPTION,
+  timeOpt,
   withStore,
 } from "./_memory.ts";
 import { filteredText, filtersUsed } from "./_filtered.ts";
@@ -29,10 +31,14 @@ import { filteredText, filtersUsed } from "./_filtered.ts";
 export const lastCmd: CommandSpec = {
   asks: true,
   refresh: true,
-  usage: "last [n] [--harness <id>] [--project <text>] [--junk] [--json]",
+  usage: "last [n] [--harness <id>] [--project <text>] [--since <30d|date>] [--junk] [--json]",
   maxPositionals: 1,
   options: {
     ...FILTER_OPTIONS,
+    since: {
+      ...SINCE_OPTION.since,
+      description: "only sessions active this recently (m h d w y, a date, or yesterday…)",
+    },
     ...JUNK_OPTION,
     json: { type: "boolean", description: "print the sessions as JSON (docs/json-output.md)" },
   },
@@ -44,6 +50,9 @@ export interface LastArgs {
   /** How many sessions, newest first. */
   n: number;
   filter: SessionFilter;
+  /** Epoch ms: only sessions last active at or after (`--since`), and the value as typed. */
+  since?: number;
+  sinceText?: string;
   json: boolean;
 }
 
@@ -70,7 +79,8 @@ export function parseLast(a: Args): LastArgs {
       `${searchInstead(["last", ...a.positionals])}; 'deja last 20' lists the newest 20`,
     );
   }
-  return { n, filter: parseFilter(a), json: Boolean(a.values.json) };
+  const { ms: since, text: sinceText } = timeOpt(a, "since");
+  return { n, filter: parseFilter(a), since, sinceText, json: Boolean(a.values.json) };
 }
 
 /** The `n` most recent sessions the filter lets through. */
@@ -79,6 +89,7 @@ export function lastData(store: Store, args: LastArgs, io: Pick<IO, "env" | "cwd
     limit: args.n,
     harness: args.filter.harness,
     project: args.filter.project,
+    since: args.since,
     hidden: hiddenOf(store, args.filter, io),
   });
   // Nothing under --harness/--project: how many sessions there are without them.
@@ -86,7 +97,7 @@ export function lastData(store: Store, args: LastArgs, io: Pick<IO, "env" | "cwd
     lastSessions(store, { limit: 1, hidden: hiddenOf(store, args.filter, io) }).sessions.length
       ? Number(Q.sessionCount.get(store, {})?.n ?? 0)
       : 0;
-  const without = sessions.length || !filtersUsed(args.filter).length ? 0 : unfiltered();
+  const without = sessions.length || !filtersOf(args).length ? 0 : unfiltered();
   return {
     sessions: sessions.map((s) => ({ ...s, ref: shortRef(store, s.harness, s.native_id) })),
     hidden,
@@ -122,6 +133,11 @@ export function lastText(d: LastData, io: Pick<IO, "isTTY" | "env">): string {
   return out.join("\n") + "\n";
 }
 
+/** The filters `deja last` was given, `--since` with them. */
+function filtersOf(args: LastArgs) {
+  return filtersUsed({ ...args.filter, since: args.sinceText });
+}
+
 function runLast(a: Args, io: IO): number {
   const args = parseLast(a);
   const d = withStore(io, (store) => lastData(store, args, io));
@@ -130,7 +146,7 @@ function runLast(a: Args, io: IO): number {
     return d.sessions.length ? 0 : 1;
   }
   if (!d.sessions.length) {
-    const f = { filters: filtersUsed(args.filter), without: d.without };
+    const f = { filters: filtersOf(args), without: d.without };
     io.err(filteredText("deja: no session in the index matches", f));
     hiddenHint(io, d.hidden);
     return 1;

@@ -15,7 +15,7 @@ import { indexPath, Store } from "../store.ts";
 import { DejaError } from "../../core/errors.ts";
 import { search, type SearchOptions, type SearchResult } from "../search.ts";
 import { resolveSession, shortRef } from "../sessions.ts";
-import { cutNote, parseSince, SINCE_FORMS } from "../query.ts";
+import { cutNote } from "../query.ts";
 import { Q } from "../schema.ts";
 import { searchHiding } from "../search/sessions.ts";
 import { embedConfig } from "../embeddings/config.ts";
@@ -27,6 +27,8 @@ import {
   JUNK_OPTION,
   parseFilter,
   type SessionFilter,
+  SINCE_OPTION,
+  timeOpt,
 } from "./_memory.ts";
 import { type FilteredOut, filtersUsed, nothingMatchedText } from "./_filtered.ts";
 import { noteIdAt, notesOfDays } from "../memory/note_ids.ts";
@@ -46,11 +48,7 @@ export const searchCmd: CommandSpec = {
     "[--role <kind>] [--session <id>] [--re] [--junk] [--limit N] [--json]",
   options: {
     ...FILTER_OPTIONS,
-    since: {
-      type: "string",
-      value: "<30d|date>",
-      description: "only events this recent (m h d w y, a date, or yesterday, last week…)",
-    },
+    ...SINCE_OPTION,
     role: {
       type: "string",
       value: "<kind>",
@@ -113,11 +111,7 @@ export function parseSearch(a: Args): SearchArgs {
   const query = a.values.re ? a.positionals.join(" ") : a.positionals.join(" ").trim();
   if (!query.trim()) throw new DejaError("no query given", 'try: deja "what you remember"', 2);
   const filter = parseFilter(a);
-  const sinceText = opt(a, "since");
-  const since = sinceText === undefined ? undefined : parseSince(sinceText);
-  if (sinceText !== undefined && since === undefined) {
-    throw new DejaError(`--since takes ${SINCE_FORMS}, not '${sinceText}'`, undefined, 2);
-  }
+  const { ms: since, text: sinceText } = timeOpt(a, "since");
   const kinds: string[] = [];
   for (const r of (a.values.role as string[] | undefined) ?? []) {
     const k = ROLES[r.replace("-", "_")];

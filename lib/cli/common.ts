@@ -57,6 +57,11 @@ export interface CommandSpec {
    * (lib/cli/question.ts).
    */
   asks?: boolean;
+  /**
+   * Options it does not take that other commands do, each with the hint its "Unknown
+   * option" error gives instead of the generic one (forget: `since` names `--before`).
+   */
+  lacks?: Record<string, string>;
   run(args: Args, io: IO): Promise<number>;
 }
 
@@ -145,19 +150,28 @@ export function parse(cmd: Command, argv: string[], home = ""): Args {
       );
     }
     const msg = raw.replace(/\. To specify a positional.*$/s, "").split("\n")[0];
+    // Deno names the option as typed (`'--since'`); Bun without its dashes (`'since'`).
+    const unknown = /^Unknown option '-*([^'=]+)/i.exec(raw)?.[1];
+    const lacked = unknown && cmd.lacks && Object.hasOwn(cmd.lacks, unknown)
+      ? cmd.lacks[unknown]
+      : undefined;
+    if (lacked) throw new DejaError(msg, `${lacked}; see 'deja ${cmd.name} --help'`, 2);
     const dash = dashedText(cmd, argv, raw);
     throw new DejaError(msg, `${dash}see 'deja ${cmd.name} --help'`, 2);
   }
 }
 
 /**
- * `argv` without its positional arguments (and `--`): the options as typed, each with its
- * value, for handing on to another command (a question searched instead: main.ts).
+ * `argv` read loosely with the options of `cmds` (an option none of them takes is kept as
+ * one, without a value): which items are options (with their values) and which are
+ * positional arguments.
  */
-export function optionArgs(cmd: Command, argv: string[]): string[] {
+function splitArgs(cmds: Command[], argv: string[]): { options: string[]; positionals: string[] } {
   const options: Record<string, { type: "string" | "boolean"; short?: string }> = {};
-  for (const [k, v] of Object.entries(optionsOf(cmd))) {
-    options[k] = { type: v.type, ...(v.short ? { short: v.short } : {}) };
+  for (const cmd of cmds) {
+    for (const [k, v] of Object.entries(optionsOf(cmd))) {
+      options[k] ??= { type: v.type, ...(v.short ? { short: v.short } : {}) };
+    }
   }
   const { tokens } = parseArgs({
     args: argv,
@@ -167,7 +181,22 @@ export function optionArgs(cmd: Command, argv: string[]): string[] {
     tokens: true,
   });
   const drop = new Set(tokens.filter((t) => t.kind !== "option").map((t) => t.index));
-  return argv.filter((_, i) => !drop.has(i));
+  const positionals = tokens.flatMap((t) => t.kind === "positional" ? [t.value] : []);
+  return { options: argv.filter((_, i) => !drop.has(i)), positionals };
+}
+
+/**
+ * `argv` without its positional arguments (and `--`): the options as typed, each with its
+ * value, for handing on to another command (a question searched instead: main.ts). An
+ * option only `also` takes (`deja show me … --limit 3`, for search) is read with its value.
+ */
+export function optionArgs(cmd: Command, argv: string[], also?: Command): string[] {
+  return splitArgs(also ? [cmd, also] : [cmd], argv).options;
+}
+
+/** The positional arguments of `argv`, read as {@link optionArgs} reads its options. */
+export function positionalArgs(cmd: Command, argv: string[], also?: Command): string[] {
+  return splitArgs(also ? [cmd, also] : [cmd], argv).positionals;
 }
 
 /**

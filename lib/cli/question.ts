@@ -10,9 +10,14 @@
  *   command (`how`) found nothing, and the words read as prose ({@link readsAsProse}).
  *   Not `fix`: a pasted error reads as prose, and "never seen" is its answer.
  *
+ * An option the command lacks but `search` takes (`deja show me the redis I added --junk`)
+ * does not stop either case: the words are judged as if it were not there
+ * ({@link searchedInstead}), and the option goes to the search.
+ *
  * @module
  */
 import { DejaError } from "../../core/errors.ts";
+import type { CommandSpec } from "./common.ts";
 import type { IO } from "../../core/runtime.ts";
 import { QUESTION, STOP_WORDS } from "../query.ts";
 import { timeHint } from "../search/timewords.ts";
@@ -47,6 +52,21 @@ export function readsAsProse(positionals: readonly string[]): boolean {
 }
 
 /**
+ * The one rule: true when `positionals`, the words after `cmd`'s name, are a question to
+ * search rather than its arguments: a question begun by a command that reads the history
+ * ({@link readsAsQuestion}), or more words than it takes that read as prose
+ * ({@link readsAsProse}).
+ */
+export function searchedInstead(
+  cmd: Pick<CommandSpec, "asks" | "maxPositionals">,
+  positionals: readonly string[],
+): boolean {
+  if (cmd.asks && readsAsQuestion(positionals)) return true;
+  return cmd.maxPositionals !== undefined && positionals.length > cmd.maxPositionals &&
+    readsAsProse(positionals);
+}
+
+/**
  * The words a question begun by `command` is searched for: the whole text, less the
  * command's name when it would be a search word of its own that the question does not
  * hold (`show`, `last`: `deja show me the flask server` searches `me the flask server`),
@@ -78,27 +98,33 @@ export class UnexpectedWords extends DejaError {
 /** Longest text a search command line repeats, in characters. */
 const SHOWN_TEXT = 80;
 
+/** `text` as a shell reads it back: bare when plain, else in single quotes. */
+function shellWord(text: string): string {
+  return /^[\w.,:/@+=%-]+(?: [\w.,:/@+=%-]+)*$/.test(text)
+    ? text
+    : `'${text.replaceAll("'", "'\\''")}'`;
+}
+
 /**
  * `deja search <words>`, quoted for a shell when a word needs it, with `--` before text
- * that starts with a dash. It runs as printed: a long text is cut after its last whole
- * word that fits, never with a `…` inside the command.
+ * that starts with a dash, after `options` as typed (`--limit 3`) when there are any. It
+ * runs as printed: a long text is cut after its last whole word that fits, never with a
+ * `…` inside the command.
  */
-export function searchLine(words: readonly string[]): string {
+export function searchLine(words: readonly string[], options: readonly string[] = []): string {
   let text = words.join(" ").replace(/\s+/g, " ").trim();
   if ([...text].length > SHOWN_TEXT) {
     const head = [...text].slice(0, SHOWN_TEXT + 1).join("");
     const cut = head.lastIndexOf(" ");
     text = (cut > 0 ? head.slice(0, cut) : [...head].slice(0, SHOWN_TEXT).join("")).trimEnd();
   }
-  const shown = /^[\w.,:/@+=%-]+(?: [\w.,:/@+=%-]+)*$/.test(text)
-    ? text
-    : `'${text.replaceAll("'", "'\\''")}'`;
-  return `deja search ${/^-/.test(text) ? "-- " : ""}${shown}`;
+  const opts = options.map((o) => shellWord(o) + " ").join("");
+  return `deja search ${opts}${/^-/.test(text) ? "-- " : ""}${shellWord(text)}`;
 }
 
-/** The stderr line when `words` were searched instead of run as a command. */
-export function searchedNote(words: readonly string[]): string {
-  return `deja: searched the question instead: ${searchLine(words)}\n`;
+/** The stderr line when `words` were searched instead of run as a command, with `options`. */
+export function searchedNote(words: readonly string[], options: readonly string[] = []): string {
+  return `deja: searched the question instead: ${searchLine(words, options)}\n`;
 }
 
 /** An IO whose output is kept back until {@link HeldIO.flush} (or dropped). */
