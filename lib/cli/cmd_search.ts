@@ -31,6 +31,8 @@ import {
   timeOpt,
 } from "./_memory.ts";
 import { type FilteredOut, filtersUsed, nothingMatchedText } from "./_filtered.ts";
+import { noteIdAt, notesOfDays } from "../memory/note_ids.ts";
+import { notesPath } from "../../parsers/deja.ts";
 const ROLES: Record<string, string[]> = {
   user: ["user"],
   assistant: ["assistant"],
@@ -90,6 +92,8 @@ export interface SearchData {
   result: SearchResult;
   /** Shortest unambiguous reference per result, keyed `harness:id`. */
   refs: Map<string, string>;
+  /** Snippets inside a day of notes (harness `deja`): the note's id, keyed `day:seq`. */
+  noteIds?: Map<string, string>;
   /** The embeddings rerank: `off`, or its state (lib/embeddings/rerank.ts). */
   embeddings: string;
   /** An endpoint that failed: the results stay as the index ranked them. */
@@ -189,7 +193,27 @@ export async function searchData(
   for (const r of result.results) {
     refs.set(`${r.harness}:${r.id}`, shortRef(store, r.harness, r.id));
   }
-  return { result, refs, embeddings, warning, filtered };
+  return { result, refs, embeddings, warning, filtered, noteIds: snippetNoteIds(result, io.env) };
+}
+
+/** The note each snippet of a notes day is (lib/memory/note_ids.ts); one read of the notes file. */
+function snippetNoteIds(res: SearchResult, env: IO["env"]): Map<string, string> {
+  const days = res.results.filter((r) => r.harness === "deja");
+  const out = new Map<string, string>();
+  if (!days.length) return out;
+  const notes = notesOfDays({ path: notesPath(env), tz: env.get("TZ") }, days.map((r) => r.id));
+  for (const r of days) {
+    for (const s of r.snippets) {
+      const id = noteIdAt(notes.get(r.id), s.time, s.text);
+      if (id) out.set(`${r.id}:${s.seq}`, id);
+    }
+  }
+  return out;
+}
+
+/** The note id of snippet `s` of result `r`, when it is a note. */
+function noteOf(d: SearchData, r: { id: string }, s: { seq: number }): string | undefined {
+  return d.noteIds?.get(`${r.id}:${s.seq}`);
 }
 
 /** The reference a result is shown by: its shortest, else its whole id. */
@@ -206,7 +230,7 @@ export function searchFound(d: SearchData): boolean {
 export function searchJson(d: SearchData): Record<string, unknown> {
   const f = d.filtered;
   return {
-    ...jsonOf(d.result, (r) => refOf(d, r)),
+    ...jsonOf(d.result, (r) => refOf(d, r), (r, s) => noteOf(d, r, s)),
     embeddings: d.embeddings,
     filtered_out: f ? { filters: f.filters, sessions_without: f.without } : null,
   };
@@ -234,7 +258,12 @@ export function searchText(d: SearchData, io: Pick<IO, "isTTY" | "env">): string
     );
     if (r.title) out.push(`  ${oneLine(r.title, 100)}`);
     for (const s of r.snippets) {
-      out.push(`    ${c.dim(s.kind.padEnd(11))} ${c.marks(oneLine(s.text, 200, { marks: true }))}`);
+      const note = noteOf(d, r, s);
+      out.push(
+        `    ${c.dim(s.kind.padEnd(11))} ${c.marks(oneLine(s.text, 200, { marks: true }))}${
+          note ? c.dim(`  (note ${note})`) : ""
+        }`,
+      );
     }
   }
   if (res.total > res.results.length) {
@@ -320,7 +349,11 @@ export function narration(res: SearchResult): string {
   return line;
 }
 
-function jsonOf(res: SearchResult, ref: (r: { harness: string; id: string }) => string) {
+function jsonOf(
+  res: SearchResult,
+  ref: (r: { harness: string; id: string }) => string,
+  note: (r: { id: string }, s: { seq: number }) => string | undefined,
+) {
   return {
     query: res.query,
     tier: res.tier,
@@ -354,6 +387,7 @@ function jsonOf(res: SearchResult, ref: (r: { harness: string; id: string }) => 
         time: isoTime(s.time),
         session: s.session,
         text: s.text.replaceAll("\x01", "").replaceAll("\x02", ""),
+        ...(r.harness === "deja" ? { note_id: note(r, s) ?? null } : {}),
       })),
     })),
   };

@@ -17,6 +17,7 @@ import { resolveSession, shortRef } from "../sessions.ts";
 import { Q } from "../schema.ts";
 import type { EventRow, FileRow, SessionRow } from "../rows.ts";
 import { describeSession } from "../memory/last.ts";
+import { noteIdAt, notesOfDays } from "../memory/note_ids.ts";
 
 export const showCmd: CommandSpec = {
   asks: true,
@@ -57,6 +58,8 @@ export interface ShowData {
    * sessions: deja is memory); one stat when the session is shown.
    */
   sourceExists: boolean;
+  /** A day of notes (harness `deja`): per event row id, the id of its note (`deja forget --note`). */
+  noteIds: Map<number, string>;
 }
 
 /**
@@ -76,8 +79,9 @@ export function parseShow(a: Args): ShowArgs {
  *
  * @throws {DejaError} exit 1 when no session matches, 2 when several do (lib/sessions.ts).
  */
-export function showSession(store: Store, ref: string): ShowData {
+export function showSession(store: Store, ref: string, tz?: string): ShowData {
   const s = resolveSession(store, ref);
+  const events = Q.eventsOfSession.all(store, { session: s.id });
   const commands = new Map<number, { exit: number | null; is_error: number }>();
   for (const c of Q.commandsOfSession.all(store, { session: s.id })) {
     commands.set(c.event_id, { exit: c.exit ?? null, is_error: c.is_error });
@@ -86,13 +90,25 @@ export function showSession(store: Store, ref: string): ShowData {
     session: s,
     description: describeSession(store, s),
     ref: shortRef(store, s.harness, s.native_id),
-    events: Q.eventsOfSession.all(store, { session: s.id }),
+    events,
     commands,
     files: Q.filesOfSession.all(store, { session: s.id }),
     subagents: Q.childrenOf.all(store, { harness: s.harness, parent: s.native_id })
       .map((c) => ({ id: c.native_id, ref: shortRef(store, c.harness, c.native_id) })),
     sourceExists: existsSync(s.source),
+    noteIds: s.harness === "deja" ? noteIdsOf(s, events, tz) : new Map(),
   };
+}
+
+/** Per event of a notes day `s`, its note's id, read from the notes file it came from. */
+function noteIdsOf(s: SessionRow, events: EventRow[], tz?: string): Map<number, string> {
+  const day = notesOfDays({ path: s.source, tz }, [s.native_id]).get(s.native_id);
+  const out = new Map<number, string>();
+  for (const e of events) {
+    const id = noteIdAt(day, e.time, e.text);
+    if (id) out.set(e.id, id);
+  }
+  return out;
 }
 
 /** The `--json` document (docs/json-output.md, `show`). */
@@ -121,6 +137,7 @@ export function showJson(d: ShowData): Record<string, unknown> {
         text: e.text,
         tool: e.tool,
         call_id: e.call_id,
+        ...(d.noteIds.has(e.id) ? { note_id: d.noteIds.get(e.id) } : {}),
         ...(cmd ? { exit: cmd.exit, is_error: cmd.is_error === 1 } : {}),
       };
     }),
@@ -165,8 +182,19 @@ export function showText(d: ShowData, io: Pick<IO, "isTTY" | "env">, full: boole
         ? c.red(" failed")
         : ""
       : "";
-    out.push(`${c.dim(fmtTime(e.time))} ${c.bold(label)}${status}`);
+    const note = d.noteIds.get(e.id);
+    out.push(
+      `${c.dim(fmtTime(e.time))} ${c.bold(label)}${status}${note ? `  note ${c.cyan(note)}` : ""}`,
+    );
     out.push(text.split("\n").map((l) => `  ${l}`).join("\n"));
+  }
+  if (d.noteIds.size) {
+    out.push(
+      "",
+      c.dim(
+        `deja forget --note <note id> forgets one note; deja forget --session ${s.harness}:${s.native_id} the whole day`,
+      ),
+    );
   }
   return out.join("\n") + "\n";
 }
@@ -176,7 +204,7 @@ function runShow(a: Args, io: IO): number {
   const store = Store.open(indexPath(io.env));
   let d: ShowData;
   try {
-    d = showSession(store, args.ref);
+    d = showSession(store, args.ref, io.env.get("TZ"));
   } finally {
     store.close();
   }

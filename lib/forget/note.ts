@@ -8,7 +8,7 @@
 import { Q } from "../schema.ts";
 import type { Store } from "../store.ts";
 import { DejaError } from "../../core/errors.ts";
-import { plural } from "../../core/text.ts";
+import { oneLine, plural } from "../../core/text.ts";
 import type { NoteRecord } from "../../parsers/deja.ts";
 import { dropNotes, listNotes } from "./notes_file.ts";
 import { type OwnNotes, planForget, removeSessions } from "./forget.ts";
@@ -34,25 +34,34 @@ export function findNote(notes: OwnNotes, id: string): NoteRecord {
   const hits = all.filter((n) => want && n.id.startsWith(want));
   const ids = [...new Set(hits.map((n) => n.id))];
   if (!ids.length) {
-    const day = all.filter((n) =>
-      n.session === want || (want.includes("-") && n.session.startsWith(want))
-    );
+    // A day's id (or the start of it, as search and show print it) names a session of notes.
+    const day = all.filter((n) => want && n.session.startsWith(want));
     const days = [...new Set(day.map((n) => n.session))];
     if (days.length === 1) {
-      const shown = day.slice(0, 5).map((n) => `deja forget --note ${n.id}`).join(", ");
+      const shown = day.slice(0, 10).map((n) =>
+        `  deja forget --note ${n.id}  ${oneLine(n.text, 60)}`
+      );
       throw new DejaError(
         `'${id}' is a day of ${plural(day.length, "note")} (${day[0].project}, ${
           day[0].day
         }), not one note`,
-        `one note: ${shown}${
-          day.length > 5 ? ", …" : ""
-        }; the whole day: deja forget --session deja:${days[0]}`,
+        `one note:\n${shown.join("\n")}${
+          day.length > 10 ? `\n  … (deja show deja:${days[0]} lists all ${day.length})` : ""
+        }\nthe whole day: deja forget --session deja:${days[0]}`,
+        2,
+      );
+    }
+    if (days.length > 1) {
+      throw new DejaError(
+        `'${id}' is the start of ${days.length} days' ids, not one note`,
+        `deja show deja:<day> lists a day's notes with their ids: ${days.slice(0, 5).join(", ")}`,
         2,
       );
     }
     throw new DejaError(
       `no note has the id '${id}'`,
-      "deja remember prints a note's id; deja search <words> --harness deja finds notes",
+      "deja remember prints a note's id; deja show <day> lists each note of a day with its id " +
+        "(deja search <words> --harness deja finds the day)",
       1,
     );
   }

@@ -1,0 +1,45 @@
+/**
+ * Which note of deja's notes file an indexed event is. A day of notes is one
+ * session (parsers/deja.ts); its events carry no note id, but each note's id
+ * is derived from the record (`noteId`), so `deja show` and `deja search` find
+ * it by reading the notes file once and matching the event's session and time
+ * (and its text when two notes of a day share a millisecond).
+ *
+ * @module
+ */
+import type { NoteRecord } from "../../parsers/deja.ts";
+import type { OwnNotes } from "../forget/forget.ts";
+import { listNotes } from "../forget/notes_file.ts";
+
+/** The notes of each day (session id) in `days`, from one read of the notes file. */
+export function notesOfDays(notes: OwnNotes, days: Iterable<string>): Map<string, NoteRecord[]> {
+  const want = new Set(days);
+  const out = new Map<string, NoteRecord[]>();
+  if (!want.size) return out;
+  for (const n of listNotes(notes.path, notes.tz)) {
+    if (!want.has(n.session)) continue;
+    const list = out.get(n.session) ?? [];
+    list.push(n);
+    out.set(n.session, list);
+  }
+  return out;
+}
+
+/**
+ * The id of the note among `day` written at `time` (epoch ms); `text` (an
+ * event's text, or a snippet of it, search marks allowed) picks between notes
+ * of the same millisecond. Undefined when none, or no single one, fits.
+ */
+export function noteIdAt(
+  day: readonly NoteRecord[] | undefined,
+  time: number | null | undefined,
+  text: string,
+): string | undefined {
+  if (!day || time == null) return undefined;
+  const same = day.filter((n) => n.time === time);
+  if (same.length <= 1) return same[0]?.id;
+  const bit = text.replaceAll("\x01", "").replaceAll("\x02", "").replace(/^…\s*/, "").split("…")[0]
+    .trim();
+  const fit = same.filter((n) => bit.startsWith(n.text) || n.text.includes(bit));
+  return new Set(fit.map((n) => n.id)).size === 1 ? fit[0].id : undefined;
+}
