@@ -159,25 +159,32 @@ export function forgottenSessions(env: Env): Tombstone[] {
 }
 
 /**
- * Lifts the tombstone `key` and reads that harness's stores again, so the
- * session is back at once.
- *
- * @throws {DejaError} when no tombstone has that key (lib/forget/forget.ts).
+ * Runs `fn` under the writer lock with the index open (undefined when there is
+ * none yet), closing both after.
  */
-export async function unforgetSession(env: Env, key: string): Promise<Tombstone> {
+function underWriterLock<T>(env: Env, fn: (store: Store | undefined, path: string) => T): T {
   const path = indexPath(env);
   const lock = acquireWriterLock(dataDir(env), 0);
-  let t;
   try {
     const store = existsSync(path) ? Store.open(path) : undefined;
     try {
-      t = unforget(store, path, key);
+      return fn(store, path);
     } finally {
       store?.close();
     }
   } finally {
     lock.release();
   }
+}
+
+/**
+ * Lifts the tombstone `key` and reads that harness's stores again, so the
+ * session is back at once.
+ *
+ * @throws {DejaError} when no tombstone has that key (lib/forget/forget.ts).
+ */
+export async function unforgetSession(env: Env, key: string): Promise<Tombstone> {
+  const t = underWriterLock(env, (store, path) => unforget(store, path, key));
   if (parsers.some((p) => p.id === t.harness)) {
     await runIndex(env, parsers, { only: [t.harness] });
   }
@@ -196,19 +203,7 @@ export function ownNotes(env: Env): OwnNotes {
  * @throws {DejaError} when no note, or several, have that id (lib/forget/note.ts).
  */
 export async function forgetOneNote(env: Env, id: string): Promise<ForgotNote> {
-  const path = indexPath(env);
-  const lock = acquireWriterLock(dataDir(env), 0);
-  let r;
-  try {
-    const store = existsSync(path) ? Store.open(path) : undefined;
-    try {
-      r = forgetNote(store, ownNotes(env), id);
-    } finally {
-      store?.close();
-    }
-  } finally {
-    lock.release();
-  }
+  const r = underWriterLock(env, (store) => forgetNote(store, ownNotes(env), id));
   if (r.sessions) await runIndex(env, parsers, { only: ["deja"] });
   return r;
 }
