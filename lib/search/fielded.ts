@@ -34,6 +34,7 @@ import { ABLATE, type SessionScore } from "./rank.ts";
 import type { SessionCache } from "./sessions.ts";
 import { tokens } from "./tokenize.ts";
 import { STOP_WORDS } from "../query.ts";
+import type { Concept } from "./concepts.ts";
 
 /** The relevance tier's best sessions reranked. */
 export const RERANKED = 30;
@@ -45,6 +46,10 @@ export const FEEDBACK_FROM = 5;
 export const FEEDBACK = 0.5;
 /** The weight of a word of the first prompt after its first sentence. */
 export const REST = 0.5;
+/** A head word a query word with more at stake claimed counts at this share for another. */
+export const SHARED_HEAD = Number(Deno.env.get("XSH") ?? 0.5);
+/** A head naming every concept of the query (at full weight) is lifted ×1 + this. */
+export const HEAD_CONCEPTS = Number(Deno.env.get("XHC") ?? 0.5);
 /** Where a prompt's first sentence ends: a full stop, question or exclamation mark before a space, or a line break. */
 const SENTENCE_END = /[.?!](?:\s|$)|\n/;
 /** A feedback word is in at most this share of events. */
@@ -99,6 +104,7 @@ export function rerankFielded(
   scores: Map<number, SessionScore>,
   alts: string[][][],
   weights?: number[][],
+  concepts?: Concept[],
 ): void {
   if (ABLATE.fielded || scores.size < 2 || alts.length < 2) return;
   const top = [...scores.values()].sort((a, b) => b.score - a.score).slice(0, RERANKED);
@@ -118,18 +124,58 @@ export function rerankFielded(
   for (const s of top) {
     const head = held.get(s.sessionId);
     if (!head) continue;
-    let share = 0;
-    alts.forEach((a, ti) => {
-      let best = 0;
-      a.forEach((toks, i) => {
-        const at = Math.min(...toks.map((t) => head.get(t) ?? 0));
-        if (w(ti, i) * at > best) best = w(ti, i) * at;
-      });
-      share += termIdf[ti] * Math.sqrt(best);
-    });
-    s.score *= 1 + LIFT * share / total;
+    const per = new Array<number>(alts.length).fill(0);
+    s.score *= 1 + LIFT * headShare(head, alts, w, termIdf, per) / total;
+    if (concepts && concepts.length >= 2 && !ABLATE.headConcepts) {
+      const least = Math.min(...concepts.map((k) => Math.max(...k.terms.map((ti) => per[ti] / (termIdf[ti] || 1)))));
+      s.score *= 1 + HEAD_CONCEPTS * least;
+    }
   }
   feedback(stats, top, held, new Set(alts.flat(2)), n);
+}
+
+/**
+ * The IDF weight of the query's words a head holds: each word by its best
+ * alternative there (1 as typed, the square root of a related word's weight).
+ * A head word stands for one query word only ({@link DISTINCT}): the words
+ * with the most at stake claim theirs first, and a word whose best
+ * alternative another word already claimed takes its best unclaimed one, or
+ * the claimed one at {@link SHARED_HEAD} of its value (`memory` is not `ram`,
+ * `growing` and `killed` at once).
+ */
+function headShare(
+  head: Map<string, number>,
+  alts: string[][][],
+  w: (ti: number, i: number) => number,
+  termIdf: number[],
+  per: number[] = [],
+): number {
+  /** Per query word, what each alternative the head holds is worth there, best first. */
+  const offers = alts.map((a, ti) => {
+    const out: { key: string; v: number }[] = [];
+    a.forEach((toks, i) => {
+      const at = Math.min(...toks.map((t) => head.get(t) ?? 0));
+      if (at > 0) out.push({ key: toks.join(" "), v: termIdf[ti] * Math.sqrt(w(ti, i) * at) });
+    });
+    return out.sort((x, y) => y.v - x.v);
+  });
+  if (ABLATE.distinct) {
+    offers.forEach((o, ti) => per[ti] = o[0]?.v ?? 0);
+    return per.reduce((a, b) => a + b, 0);
+  }
+  const order = offers.map((_, ti) => ti).sort((a, b) => (offers[b][0]?.v ?? 0) - (offers[a][0]?.v ?? 0));
+  const claimed = new Set<string>();
+  let share = 0;
+  for (const ti of order) {
+    const o = offers[ti];
+    if (!o.length) continue;
+    const free = o.find((x) => !claimed.has(x.key));
+    const v = Math.max(free?.v ?? 0, o[0].v * SHARED_HEAD);
+    if (free && free.v === v) claimed.add(free.key);
+    per[ti] = v;
+    share += v;
+  }
+  return share;
 }
 
 /**

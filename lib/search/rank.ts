@@ -72,6 +72,10 @@ export const ABLATE = {
   fielded: false,
   /** The relevance tier normalises session length as the literal tiers do (lib/search/sessionrank.ts `B_RELEVANCE`). */
   relevanceLength: false,
+  /** In the fielded rerank one head word may stand for several query words (lib/search/fielded.ts). */
+  distinct: false,
+  /** The fielded rerank does not lift a head that names every concept of the query. */
+  headConcepts: false,
 };
 /** A name of {@link ABLATE}. */
 export type Ablation = keyof typeof ABLATE;
