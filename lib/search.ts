@@ -243,7 +243,9 @@ function run(store: Store, query: string, o: SearchOptions): SearchResult {
     rescore(stats, cache, scores, alts, f, lad.weights, b);
   }
   if (lad.coord) coordinate(store, lad.coord, scores, (id) => cache.members(id), rootOf);
-  if (tier === "relevance") rerankFielded(stats, cache, scores, alts, lad.weights);
+  if (tier === "relevance") {
+    rerankFielded(stats, cache, scores, alts, lad.weights, lad.coord?.concepts);
+  }
   const titled = titledSessions(store, parsed, f, rootOf);
   liftTitled(scores, titled);
   const prompts = typedPrompts(store, query, f, rootOf);

@@ -1,6 +1,8 @@
 /** The relevance tier's rerank by the head of each session (lib/search/fielded.ts). */
 import { assertEquals } from "../../tests/_assert.ts";
 import { search } from "../search.ts";
+import { headShare, leastConcept, SHARED_HEAD } from "./fielded.ts";
+import { withAblation } from "./rank.ts";
 import { type MemSession, withMemIndex } from "../../tests/_search_fixture.ts";
 
 const HISTORY: MemSession[] = [
@@ -74,3 +76,28 @@ Deno.test("words of the first prompt's first sentence outweigh those of the rest
     assertEquals(r.tier, "relevance");
     assertEquals(r.results.map((x) => x.id)[0], "s-retry", r.results.map((x) => x.id).join(" "));
   }));
+
+Deno.test("one head word stands for one query word: a second word it relates to takes it at a share", () => {
+  // `memory` is the best alternative of both `ram` and `growing` (weight 0.5 each).
+  const head = new Map([["memory", 1]]);
+  const alts = [[["memory"]], [["memory"]]];
+  const w = () => 0.5;
+  const one = Math.sqrt(0.5);
+  const share = headShare(head, alts, w, [1, 1]);
+  assertEquals(share.toFixed(6), (one + SHARED_HEAD * one).toFixed(6));
+  // Without the rule it counted for both.
+  const twice = withAblation(["distinct"], () => headShare(head, alts, w, [1, 1]));
+  assertEquals(twice.toFixed(6), (2 * one).toFixed(6));
+});
+
+Deno.test("a head naming one concept of the query and not the other is not lifted for concepts", () => {
+  const concepts = [{ terms: [0], idf: 2 }, { terms: [1, 2], idf: 3 }];
+  const idfs = [2, 3, 1];
+  // Component named as typed, symptom by a related word at half its value.
+  assertEquals(leastConcept([2, 0, 0.5], idfs, concepts), 0.5);
+  // The symptom's concept not named at all: nothing.
+  assertEquals(leastConcept([2, 0, 0], idfs, concepts), 0);
+  assertEquals(withAblation(["headConcepts"], () => leastConcept([2, 0, 0.5], idfs, concepts)), 0);
+  // A query of one concept: nothing to coordinate.
+  assertEquals(leastConcept([2], [2], [{ terms: [0], idf: 2 }]), 0);
+});
