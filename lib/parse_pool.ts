@@ -161,6 +161,11 @@ export class ParsePool {
     return run;
   }
 
+  /** Jobs waiting for a free worker. */
+  get queued(): number {
+    return this.waiting.length;
+  }
+
   /** Stops the workers (call once the run is over). */
   close(): void {
     for (const w of [...this.idle, ...this.busy]) w.terminate();
