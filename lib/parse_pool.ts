@@ -2,11 +2,12 @@
  * Parsing beside writing: the indexer hands a large source to a parse worker
  * thread (lib/parse_worker.ts) and writes its session chunks as they arrive, so
  * reading, JSON parsing, normalising, redacting and tokenising (lib/prepare.ts)
- * run off the writer's thread. Up to {@link POOL_SIZE} workers, one source each:
- * a job starts as soon as it is asked for, so the indexer starts the next
- * source's parse while it writes the current one (lib/indexer.ts), and the
- * writer, which alone touches SQLite, does not wait between sources. Each
- * job's chunks flow through a bounded window (MAX_IN_FLIGHT in
+ * run off the writer's thread. Up to {@link POOL_SIZE} workers, one source at a
+ * time each: the indexer asks for the next sources' parses while it writes the
+ * current one (lib/indexer.ts AHEAD), they start in order as workers free up,
+ * and a worker is free as soon as its source is parsed, so the writer, which
+ * alone touches SQLite, does not wait between sources. A worker's chunks flow
+ * through a bounded window over all its jobs (MAX_IN_FLIGHT in
  * lib/parse_job.ts), so memory stays bounded however large the store. Where no
  * worker can start (a runtime or build without worker support, an environment
  * that cannot cross a thread), sources are parsed in process as before.
@@ -52,9 +53,8 @@ const WORKER_OPTIONS = { smol: true } as WorkerOptions;
 export const WORKER_MIN_BYTES = 256 * 1024;
 
 /**
- * Parse workers at most: one for the source being written, one for the next
- * (measured on 2 cores: the parse side of a source costs about 1.5 times its
- * writing, so one worker kept the writer waiting).
+ * Parse workers at most (measured on 2 cores: the parse side of a source cost
+ * about 1.5 times its writing, so one worker kept the writer waiting).
  */
 export const POOL_SIZE = 2;
 
