@@ -40,6 +40,7 @@ export function finish(
       { harness: row.harness, started: row.started, updated: row.updated, gaveUp, throwaway },
       now,
       time,
+      !literal,
     );
     return {
       s,
