@@ -120,9 +120,11 @@ export function resetTextMark(store: Store, mark: number | undefined): void {
  * (memory bound). Remembered as 32-bit hashes ({@link fnv1a32}), not strings:
  * a hash costs no allocation of its own. As strings (15-character stored keys,
  * plus the call ids of results), 100,000 of them held ~35 MB of RSS until the
- * cap dropped them: issue 18's 1 GB session alone peaked at 127 MB, 110 with
- * the cap at 10,000 (compiled binary). Two keys sharing a hash only cost a
- * lookup: the index, not the set, says whether a key was written.
+ * cap dropped them. Compiled binary, issue 18: a 1 GB session alone peaked at
+ * 122-128 MB with strings, 110-111 with hashes (CPU the same); the scale run
+ * (`deno task bench --scale`, 3 GB) at 155 MB before, 127 after. Two keys
+ * sharing a hash only cost a lookup: the index, not the set, says whether a
+ * key was written.
  */
 export const MAX_FRESH_KEYS = 100_000;
 
