@@ -76,6 +76,8 @@ parentPort?.on("message", (m: { type: string; job?: ParseJob }) => {
   }
   if (m.type !== "parse" || !m.job) return;
   credit = MAX_IN_FLIGHT;
+  vocab.clear(); // a token crosses once per session's chunks of a job (lib/prepare.ts)
+  vocab.owner = undefined;
   run(m.job).catch((e) =>
     parentPort!.postMessage({ type: "error", message: (e as Error)?.message ?? String(e) })
   );

@@ -4,6 +4,8 @@ import { Store } from "./store.ts";
 import { SourceWriter } from "./ingest.ts";
 import { prepareChunk } from "./prepare.ts";
 import { WriteBatch } from "./write_batch.ts";
+import { VocabCollector } from "./search/tokenize.ts";
+import { flushVocab } from "./search/vocab.ts";
 
 function session(source: string, id: string, text: string): Session {
   return { harness: "claude", id, path: source, events: [{ kind: "user", text, time: 1 }] };
@@ -46,6 +48,42 @@ Deno.test("a store rolled back in a batch leaves the text of the stores before i
       .map((r) => (r as { term: string }).term).sort();
     // vocab may hold more than events_fts (a rolled-back store's words), never less.
     assertEquals(terms.filter((t) => t !== "bravoword"), ["alphaword", "charlieword"]);
+  } finally {
+    store.close();
+  }
+});
+
+Deno.test("a session's later chunks list only new tokens, and a rolled-back batch's tokens are written again", () => {
+  const store = Store.open(":memory:");
+  try {
+    const vocab = new VocabCollector();
+    const first = prepareChunk(session("/a.jsonl", "sa", "zebraword common"), vocab);
+    const later = prepareChunk(session("/a.jsonl", "sa", "zebraword yakword"), vocab);
+    const other = prepareChunk(session("/b.jsonl", "sb", "zebraword"), vocab);
+    assertEquals([first.tokens.sort(), later.tokens, other.tokens], [
+      ["common", "zebraword"],
+      ["yakword"],
+      ["zebraword"],
+    ]);
+    const batch = new WriteBatch(store);
+    batch.begin();
+    const w = new SourceWriter(store, "/a.jsonl", "full");
+    w.write(first);
+    w.finish(true);
+    batch.keep(10);
+    flushVocab(store); // as commit does, before a COMMIT that fails
+    batch.abort();
+    batch.begin();
+    const again = new SourceWriter(store, "/a.jsonl", "full");
+    again.write(later); // the worker does not list zebraword again
+    again.finish(true);
+    batch.keep(10);
+    batch.commit();
+    const terms = store.db.prepare("SELECT term FROM vocab ORDER BY term").all()
+      .map((r) => (r as { term: string }).term);
+    // Every token events_fts holds is in vocab (a rolled-back one may stay too).
+    for (const t of ["yakword", "zebraword"]) assertEquals([t, hits(store, t)], [t, 1]);
+    assertEquals(terms.filter((t) => t !== "common"), ["yakword", "zebraword"]);
   } finally {
     store.close();
   }
