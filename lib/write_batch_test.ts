@@ -6,6 +6,7 @@ import { prepareChunk } from "./prepare.ts";
 import { WriteBatch } from "./write_batch.ts";
 import { VocabCollector } from "./search/tokenize.ts";
 import { flushVocab } from "./search/vocab.ts";
+import { applyWriterSettings, FTS_HASH_BYTES } from "./schema.ts";
 
 function session(source: string, id: string, text: string): Session {
   return { harness: "claude", id, path: source, events: [{ kind: "user", text, time: 1 }] };
@@ -84,6 +85,26 @@ Deno.test("a session's later chunks list only new tokens, and a rolled-back batc
     // Every token events_fts holds is in vocab (a rolled-back one may stay too).
     for (const t of ["yakword", "zebraword"]) assertEquals([t, hits(store, t)], [t, 1]);
     assertEquals(terms.filter((t) => t !== "common"), ["yakword", "zebraword"]);
+  } finally {
+    store.close();
+  }
+});
+
+Deno.test("the writer's settings hold 8 MB of FTS5 terms before a segment, written once", () => {
+  const store = Store.open(":memory:");
+  try {
+    const hashsize = () =>
+      (store.db.prepare("SELECT v FROM events_fts_config WHERE k = 'hashsize'").get() as
+        | { v: number }
+        | undefined)?.v;
+    assertEquals(hashsize(), undefined);
+    applyWriterSettings(store.db);
+    assertEquals(hashsize(), FTS_HASH_BYTES);
+    const changes = () =>
+      (store.db.prepare("SELECT total_changes() AS n").get() as { n: number }).n;
+    const before = changes();
+    applyWriterSettings(store.db); // a later run: nothing written
+    assertEquals(changes(), before);
   } finally {
     store.close();
   }
