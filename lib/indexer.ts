@@ -38,7 +38,7 @@ import { WriteBatch } from "./write_batch.ts";
 import type { PreparedChunk } from "./prepare.ts";
 import { carriedBySessions, damageIn, maxCounts, withoutPending } from "./skips.ts";
 import { newlyGone } from "./gone.ts";
-import { ParsePool, type ParseRun, prepared } from "./parse_pool.ts";
+import { ParsePool, type ParseRun, POOL_SIZE, prepared } from "./parse_pool.ts";
 import { redactDeep } from "./redact.ts";
 import { dropExcluded, makeGate, setGate } from "./forget/gate.ts";
 import { releaseExcluded } from "./forget/exclusions.ts";
@@ -386,8 +386,9 @@ async function indexHarness(
   let n = 0;
   const plan = (src: SourceRef) =>
     planSource(store, env, parser, src, Boolean(opts.rebuild), { ...opts, pool: run.pool }, label);
-  // The next source, planned and its parse started before the current one is written.
-  let ahead: { src: SourceRef; planned: Planned } | undefined;
+  // The next sources, planned and their parses started (in order, as workers free up) before
+  // the current one is written.
+  const ahead: { src: SourceRef; planned: Planned }[] = [];
   // Small stores are written several to a transaction (lib/write_batch.ts).
   const batch = new WriteBatch(store);
   try {
@@ -408,11 +409,15 @@ async function indexHarness(
         if (changedSince(store, src)) run.pending++;
         continue;
       }
-      const planned = ahead?.src === src ? ahead.planned : await plan(src);
-      ahead = undefined;
-      const next = sources[i + 1];
-      if (next && "chunks" in planned && aheadAllowed(src, next, opts)) {
-        ahead = { src: next, planned: await plan(next) };
+      const planned = ahead[0]?.src === src ? ahead.shift()!.planned : await plan(src);
+      if ("chunks" in planned) {
+        const window = new Set([src.path, ...ahead.map((a) => a.src.path)]);
+        for (let j = i + 1 + ahead.length; j < sources.length && ahead.length < AHEAD; j++) {
+          const next = sources[j];
+          if (!aheadAllowed(sources[j - 1], next, opts) || window.has(next.path)) break;
+          window.add(next.path);
+          ahead.push({ src: next, planned: await plan(next) });
+        }
       }
       const r = "chunks" in planned ? await writeSource(store, planned, batch) : planned;
       if (r.pending) run.pending++;
@@ -465,7 +470,15 @@ function changedSince(store: Store, src: SourceRef): boolean {
 }
 
 /**
- * Whether `next`'s parse may start while `src` is written: a full run's
+ * Sources planned, their parses started, beyond the one being written: enough
+ * that a parse worker that finishes a source finds the next waiting
+ * (lib/parse_pool.ts POOL_SIZE of them, and one more). What they hold is bounded
+ * per worker (MAX_IN_FLIGHT chunks), not per source.
+ */
+export const AHEAD = POOL_SIZE + 1;
+
+/**
+ * Whether `next`'s parse may start while `src` (the source before it) is written: a full run's
  * sources only (a refresh on use may stop before `next`), and neither replaces
  * another source's sessions (a plan reads the source's row, which writing a
  * source that supersedes it removes).

@@ -8,7 +8,7 @@ import type { DriftKind, SkipReason, SourceRef } from "../core/model.ts";
 import type { DriftSummary, SourceCtx } from "./parse_ctx.ts";
 import type { Label } from "./remote/label.ts";
 
-/** Session chunks the worker may post before the writer has taken them. */
+/** Session chunks a worker may post before the writer has taken them, over all its jobs. */
 export const MAX_IN_FLIGHT = 4;
 
 /** One source to parse. Plain data: it crosses a thread boundary. */

@@ -2,11 +2,12 @@
  * Parsing beside writing: the indexer hands a large source to a parse worker
  * thread (lib/parse_worker.ts) and writes its session chunks as they arrive, so
  * reading, JSON parsing, normalising, redacting and tokenising (lib/prepare.ts)
- * run off the writer's thread. Up to {@link POOL_SIZE} workers, one source each:
- * a job starts as soon as it is asked for, so the indexer starts the next
- * source's parse while it writes the current one (lib/indexer.ts), and the
- * writer, which alone touches SQLite, does not wait between sources. Each
- * job's chunks flow through a bounded window (MAX_IN_FLIGHT in
+ * run off the writer's thread. Up to {@link POOL_SIZE} workers, one source at a
+ * time each: the indexer asks for the next sources' parses while it writes the
+ * current one (lib/indexer.ts AHEAD), they start in order as workers free up,
+ * and a worker is free as soon as its source is parsed, so the writer, which
+ * alone touches SQLite, does not wait between sources. A worker's chunks flow
+ * through a bounded window over all its jobs (MAX_IN_FLIGHT in
  * lib/parse_job.ts), so memory stays bounded however large the store. Where no
  * worker can start (a runtime or build without worker support, an environment
  * that cannot cross a thread), sources are parsed in process as before.
@@ -52,9 +53,8 @@ const WORKER_OPTIONS = { smol: true } as WorkerOptions;
 export const WORKER_MIN_BYTES = 256 * 1024;
 
 /**
- * Parse workers at most: one for the source being written, one for the next
- * (measured on 2 cores: the parse side of a source costs about 1.5 times its
- * writing, so one worker kept the writer waiting).
+ * Parse workers at most (measured on 2 cores: the parse side of a source cost
+ * about 1.5 times its writing, so one worker kept the writer waiting).
  */
 export const POOL_SIZE = 2;
 
@@ -83,10 +83,21 @@ function workerUrl(): URL {
   return m ? new URL("lib/parse_worker.js", m[1]) : new URL("./parse_worker.ts", here);
 }
 
-/** Parse workers started on demand and shared by the sources of one index run. */
+/**
+ * Parse workers started on demand and shared by the sources of one index run.
+ * Jobs wait in order for a free worker; a worker is free again as soon as it
+ * has parsed its source to the end, while the writer may still be reading that
+ * source's chunks, so it starts the next source at once. Before (a worker
+ * freed when the writer had read its source, the next source planned only
+ * then), a traced run of the 100 MB bench corpus (compiled binary, 4.3 s at
+ * load 2) had each worker wait 1.2-1.3 s for a job, never for the writer's
+ * acknowledgements, while the writer waited 1.2 s for chunks (issue 18). What
+ * a worker may post ahead is bounded over all its jobs (MAX_IN_FLIGHT).
+ */
 export class ParsePool {
   private idle: Worker[] = [];
   private busy = new Set<Worker>();
+  private waiting: WorkerRun[] = [];
   private failed = false;
   constructor(
     private env: Env,
@@ -97,10 +108,10 @@ export class ParsePool {
   /**
    * The chunks of `src` as `parser` yields them, labelled with `label` (a
    * remote's) and prepared for the writer (lib/prepare.ts). In a worker when it
-   * pays and one is free, the parse starts at once (its first chunks wait in
-   * the bounded window); else it runs in process as the chunks are read. Either
-   * way `ctx` ends as the parser left it. A parser's error is thrown from the
-   * iteration.
+   * pays, the parse starts as soon as a worker is free (its first chunks wait
+   * in the bounded window); else it runs in process as the chunks are read.
+   * Either way `ctx` ends as the parser left it. A parser's error is thrown
+   * from the iteration.
    */
   parse(
     parser: Parser,
@@ -114,8 +125,7 @@ export class ParsePool {
     // The worker knows the registered parsers only (a test's own parser stays in process).
     const wanted = (mode === "1" || (mode !== "0" && size >= WORKER_MIN_BYTES)) &&
       parserFor(parser.id) === parser;
-    const worker = wanted && vars ? this.take() : undefined;
-    if (!worker || !vars) return inProcess(parser, src, ctx, label);
+    if (!wanted || !vars || this.failed) return inProcess(parser, src, ctx, label);
     const job: ParseJob = {
       parser: parser.id,
       src,
@@ -126,16 +136,22 @@ export class ParsePool {
       home: this.env.home,
       ...(label ? { label } : {}),
     };
-    return new WorkerRun(worker, job, ctx, {
+    const run = new WorkerRun(job, ctx, {
       took: (bytes) => this.gc.took(bytes),
-      release: () => {
-        this.busy.delete(worker);
-        this.idle.push(worker);
+      release: (w) => {
+        this.busy.delete(w);
+        this.idle.push(w);
+        this.pump();
       },
-      // A writer that stops early leaves the worker mid-source: it is stopped, the next starts anew.
-      abandon: () => {
-        this.busy.delete(worker);
-        worker.terminate();
+      // A worker stopped mid-source (the writer stopped early, or it broke): the next starts anew.
+      abandon: (w) => {
+        this.busy.delete(w);
+        w.terminate();
+        this.pump();
+      },
+      unqueue: (r) => {
+        const i = this.waiting.indexOf(r);
+        if (i >= 0) this.waiting.splice(i, 1);
       },
       // A worker that cannot run at all: this source and the rest are parsed in process.
       fallback: () => {
@@ -143,6 +159,14 @@ export class ParsePool {
         return prepared(parser.parse(src, ctx), label);
       },
     });
+    this.waiting.push(run);
+    this.pump();
+    return run;
+  }
+
+  /** Jobs waiting for a free worker. */
+  get queued(): number {
+    return this.waiting.length;
   }
 
   /** Stops the workers (call once the run is over). */
@@ -150,6 +174,19 @@ export class ParsePool {
     for (const w of [...this.idle, ...this.busy]) w.terminate();
     this.idle = [];
     this.busy.clear();
+    this.waiting = [];
+  }
+
+  /** Starts waiting jobs on free workers, in order; with no worker at all, they fall back. */
+  private pump(): void {
+    while (this.waiting.length) {
+      const w = this.take();
+      if (!w) break;
+      this.waiting.shift()!.start(w);
+    }
+    if (this.failed) {
+      for (const r of this.waiting.splice(0)) r.fail("no parse worker");
+    }
   }
 
   /** An idle worker, a new one while fewer than {@link size} run, else none. */
@@ -187,94 +224,129 @@ function inProcess(parser: Parser, src: SourceRef, ctx: SourceCtx, label?: Label
   };
 }
 
-/** One job in a worker: posted at once, its messages queued until read, each chunk taken acknowledged. */
+/**
+ * One job in a worker: queued until {@link start}ed on one, then posted, its
+ * messages queued until read, each chunk taken acknowledged. The worker is
+ * handed back once the job's last message came; chunks not read by then are
+ * acknowledged when the run is cancelled.
+ */
 class WorkerRun implements ParseRun {
   private queue: Msg[] = [];
   private wake?: () => void;
+  private worker?: Worker;
   /** Read by the writer (an iteration began). */
   private reading = false;
-  /** Detached from its worker. */
-  private ended = false;
-  private readonly listeners: {
-    message(m: Msg): void;
-    error(e: Error): void;
-    exit(): void;
+  /** The worker sent the job's last message (or broke): it no longer serves this run. */
+  private parsed = false;
+  /** Not wanted any more. */
+  private cancelled = false;
+  private readonly listeners = {
+    message: (m: Msg) => this.push(m),
+    error: (e: Error) => this.push({ type: "broken", message: e?.message ?? String(e) }),
+    exit: () => this.push({ type: "broken", message: "parse worker stopped" }),
   };
 
   constructor(
-    private worker: Worker,
-    job: ParseJob,
+    private job: ParseJob,
     private ctx: SourceCtx,
     private on: {
       /** A chunk of `bytes` of text was taken (the pool paces collections by them). */
       took(bytes: number): void;
-      release(): void;
-      abandon(): void;
+      /** The job's parse ended: `w` may take the next. */
+      release(w: Worker): void;
+      /** `w` is stopped mid-job or broken. */
+      abandon(w: Worker): void;
+      /** The run, not started, is not wanted. */
+      unqueue(r: WorkerRun): void;
       fallback(): AsyncIterable<PreparedChunk>;
     },
-  ) {
-    const push = (m: Msg) => {
-      this.queue.push(m);
-      const w = this.wake;
-      this.wake = undefined;
-      w?.();
-    };
-    this.listeners = {
-      message: (m) => push(m),
-      error: (e) => push({ type: "broken", message: e?.message ?? String(e) }),
-      exit: () => push({ type: "broken", message: "parse worker stopped" }),
-    };
+  ) {}
+
+  /** Posts the job to `worker`. */
+  start(worker: Worker): void {
+    this.worker = worker;
     worker.on("message", this.listeners.message);
     worker.on("error", this.listeners.error);
     worker.on("exit", this.listeners.exit);
     worker.ref();
-    worker.postMessage({ type: "parse", job });
+    worker.postMessage({ type: "parse", job: this.job });
+  }
+
+  /** No worker can take the job: the iteration falls back to parsing in process. */
+  fail(message: string): void {
+    this.queue.push({ type: "broken", message });
+    this.wakeUp();
+  }
+
+  private push(m: Msg): void {
+    this.queue.push(m);
+    if (m.type !== "chunk") this.detach(m.type !== "broken");
+    this.wakeUp();
+  }
+
+  private wakeUp(): void {
+    const w = this.wake;
+    this.wake = undefined;
+    w?.();
   }
 
   cancel(): void {
-    if (!this.reading && !this.ended) this.end(false);
+    if (!this.reading) this.stop();
   }
 
   async *[Symbol.asyncIterator](): AsyncGenerator<PreparedChunk> {
-    if (this.reading || this.ended) throw new Error("a parse is read once");
+    if (this.reading || this.cancelled) throw new Error("a parse is read once");
     this.reading = true;
-    let finished = false;
     let taken = false;
     try {
       for (;;) {
         while (!this.queue.length) await new Promise<void>((r) => (this.wake = r));
         const m = this.queue.shift()!;
         if (m.type === "broken" && !taken) {
-          this.end(false);
-          finished = true;
           yield* this.on.fallback();
           return;
         }
         if (m.type === "error" || m.type === "broken") throw new Error(m.message);
         if (m.type === "done") {
           absorb(this.ctx, m.end);
-          finished = true;
           return;
         }
-        this.worker.postMessage({ type: "ack" });
+        this.ack();
         taken = true;
         this.on.took(m.json.length);
         yield JSON.parse(m.json) as PreparedChunk;
       }
     } finally {
-      if (!this.ended) this.end(finished);
+      this.stop();
     }
   }
 
-  /** Detaches from the worker: back to the pool when its job finished, else stopped. */
-  private end(finished: boolean): void {
-    this.ended = true;
+  /** Acknowledges a chunk taken (or dropped) to the worker that posted it. */
+  private ack(): void {
+    try {
+      this.worker?.postMessage({ type: "ack" });
+    } catch { /* the worker is gone */ }
+  }
+
+  /** Ends the run where it is: not started, dropped; mid-parse, its worker stopped; parsed, the chunks left acknowledged. */
+  private stop(): void {
+    if (this.cancelled) return;
+    this.cancelled = true;
+    if (!this.worker) this.on.unqueue(this);
+    else if (!this.parsed) this.detach(false);
+    else for (const m of this.queue.splice(0)) if (m.type === "chunk") this.ack();
+  }
+
+  /** Detaches from the worker: back to the pool when its job ended, else stopped. */
+  private detach(ended: boolean): void {
+    if (this.parsed || !this.worker) return;
+    this.parsed = true;
     const w = this.worker;
     w.off("message", this.listeners.message);
     w.off("error", this.listeners.error);
     w.off("exit", this.listeners.exit);
     w.unref();
-    if (finished) this.on.release();
-    else this.on.abandon();
+    if (ended) this.on.release(w);
+    else this.on.abandon(w);
   }
 }

@@ -1,8 +1,9 @@
 /**
  * The parse worker's entry point (lib/parse_pool.ts starts it): reads one
  * source at a time with its harness's parser, prepares each session chunk for
- * the writer (lib/prepare.ts: render, cap, redact, tokenise) and posts it back, at most {@link MAX_IN_FLIGHT} unacknowledged at once, so a
- * large store never piles up in memory while the writer is busy.
+ * the writer (lib/prepare.ts: render, cap, redact, tokenise) and posts it back, at most {@link MAX_IN_FLIGHT} unacknowledged at once
+ * over all its jobs (it starts the next source while the writer still reads the last one's
+ * chunks), so a large store never piles up in memory while the writer is busy.
  *
  * Messages in: `{type: "parse", job: ParseJob}`, `{type: "ack"}`.
  * Messages out: `{type: "chunk", json}` (the chunk as JSON text: a string crosses a
@@ -75,7 +76,7 @@ parentPort?.on("message", (m: { type: string; job?: ParseJob }) => {
     return;
   }
   if (m.type !== "parse" || !m.job) return;
-  credit = MAX_IN_FLIGHT;
+  // No fresh credit per job: chunks of the last job the writer has not taken yet still count.
   vocab.clear(); // a token crosses once per session's chunks of a job (lib/prepare.ts)
   vocab.owner = undefined;
   run(m.job).catch((e) =>
