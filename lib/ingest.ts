@@ -211,12 +211,13 @@ export class SourceWriter {
       this.leftOut.add(k);
       return;
     }
+    // Before the rows: a later chunk of the session does not list these again (lib/prepare.ts).
+    this.vocab.add(chunk.tokens);
     const slot = this.slot(chunk);
     for (const e of chunk.events) this.writeEvent(slot, e);
     for (const [kind, n] of Object.entries(chunk.redactions)) {
       this.redactions[kind] = (this.redactions[kind] ?? 0) + n;
     }
-    this.vocab.add(chunk.tokens);
   }
 
   /**
