@@ -27,7 +27,7 @@ import { claude } from "../parsers/claude.ts";
 import { prepared } from "../lib/parse_pool.ts";
 import { SourceCtx } from "../lib/parse_ctx.ts";
 import { Store } from "../lib/store.ts";
-import { Q, WRITER_PRAGMAS } from "../lib/schema.ts";
+import { applyWriterSettings, Q } from "../lib/schema.ts";
 import { SourceWriter } from "../lib/ingest.ts";
 import { WriteBatch } from "../lib/write_batch.ts";
 import type { PreparedChunk } from "../lib/prepare.ts";
@@ -109,7 +109,7 @@ for (let r = 0; r < Number(values.runs); r++) {
   const dir = mkdtempSync(join(tmpdir(), "deja-writer-replay-"));
   try {
     const store = Store.open(join(dir, "index.db"), { create: true });
-    for (const p of WRITER_PRAGMAS) store.db.exec(p);
+    applyWriterSettings(store.db);
     spent.clear();
     const th0 = threadMs();
     const c0 = process.cpuUsage();

@@ -1,7 +1,7 @@
 /**
  * Text helpers, one definition each: UTF-8 byte length and byte-bounded
  * clipping, one line of text, a counted noun, a path with the home directory
- * as `~`, a duration in the largest unit that reads well.
+ * as `~`, a duration in the largest unit that reads well, a 32-bit string hash.
  *
  * @module
  */
@@ -16,6 +16,20 @@ const enc = new TextEncoder();
  * `MAX_SPAN`). No value needs more of a string than `cap(s, KEEP_CHARS)`.
  */
 export const KEEP_CHARS = 1 << 20;
+
+/**
+ * FNV-1a (32-bit) of a string's UTF-16 units, as an unsigned integer: an
+ * identity that is cheap to keep (a number in a `Set` costs no allocation,
+ * where a string key costs one of its own).
+ */
+export function fnv1a32(s: string): number {
+  let h = 0x811c9dc5 | 0; // signed: a small integer to the JIT, the same bits
+  for (let k = 0; k < s.length; k++) {
+    h ^= s.charCodeAt(k);
+    h = Math.imul(h, 0x01000193);
+  }
+  return h >>> 0;
+}
 
 const strictUtf8 = new TextDecoder("utf-8", { fatal: true });
 const lossyUtf8 = new TextDecoder("utf-8");

@@ -18,7 +18,7 @@
  */
 import type { DiscoverCtx, DriftKind, Env, Parser, SkipReason, SourceRef } from "../core/model.ts";
 import { type DriftSummary, mergeDrift, mergeExamples, SourceCtx } from "./parse_ctx.ts";
-import { Q, WRITER_PRAGMAS } from "./schema.ts";
+import { applyWriterSettings, Q } from "./schema.ts";
 import { READERS } from "./version.ts";
 import { existsSync } from "node:fs";
 import { join, sep } from "node:path";
@@ -217,7 +217,7 @@ async function onePass(
     store = Store.open(path, { create: true });
   }
   const pool = new ParsePool(env);
-  for (const p of WRITER_PRAGMAS) store.db.exec(p);
+  applyWriterSettings(store.db);
   try {
     // Forgotten sessions and excluded projects are left out of every source read,
     // and sessions of a project excluded since the last run leave the index now.

@@ -44,7 +44,7 @@ import type { PreparedChunk, PreparedEvent } from "./prepare.ts";
 import { VocabWriter } from "./search/vocab.ts";
 import { gateOf } from "./forget/gate.ts";
 import { recordExcluded } from "./forget/exclusions.ts";
-import { plural } from "../core/text.ts";
+import { fnv1a32, plural } from "../core/text.ts";
 
 export { cap, MAX_RESULT, MAX_SPAN, MAX_TEXT } from "./prepare.ts";
 
@@ -115,22 +115,34 @@ export function resetTextMark(store: Store, mark: number | undefined): void {
   else textFrom.set(store, mark);
 }
 
-/** Event keys a pass remembers per session before it looks them up instead (memory bound). */
+/**
+ * Event keys a pass remembers per session before it looks them up instead
+ * (memory bound). Remembered as 32-bit hashes ({@link fnv1a32}), not strings:
+ * a hash costs no allocation of its own. As strings (15-character stored keys,
+ * plus the call ids of results), 100,000 of them held ~35 MB of RSS until the
+ * cap dropped them. Compiled binary, issue 18: a 1 GB session alone peaked at
+ * 122-128 MB with strings, 110-111 with hashes (CPU the same); the scale run
+ * (`deno task bench --scale`, 3 GB) at 155 MB before, 127 after. Two keys
+ * sharing a hash only cost a lookup: the index, not the set, says whether a
+ * key was written.
+ */
 export const MAX_FRESH_KEYS = 100_000;
 
 interface Slot {
   id: number;
   nextSeq: number;
   /**
-   * Keys written in this pass, when the session had no events before it: a key
-   * not in the set cannot be in the index, so no lookup is needed.
+   * Hashes of the keys written in this pass, when the session had no events
+   * before it: a key whose hash is not in the set cannot be in the index, so
+   * no lookup is needed.
    */
-  fresh?: Set<string>;
+  fresh?: Set<number>;
   /**
-   * Call ids of the results written in this pass, kept while {@link fresh} is: a
-   * call whose id is not in it has no result in the index to take its status from.
+   * Hashes of the call ids of the results written in this pass, kept while
+   * {@link fresh} is: a call whose id's hash is not in it has no result in the
+   * index to take its status from.
    */
-  results?: Set<string>;
+  results?: Set<number>;
 }
 
 /** Writes the sessions of one source pass. Use inside a store transaction. */
@@ -199,12 +211,13 @@ export class SourceWriter {
       this.leftOut.add(k);
       return;
     }
+    // Before the rows: a later chunk of the session does not list these again (lib/prepare.ts).
+    this.vocab.add(chunk.tokens);
     const slot = this.slot(chunk);
     for (const e of chunk.events) this.writeEvent(slot, e);
     for (const [kind, n] of Object.entries(chunk.redactions)) {
       this.redactions[kind] = (this.redactions[kind] ?? 0) + n;
     }
-    this.vocab.add(chunk.tokens);
   }
 
   /**
@@ -304,10 +317,11 @@ export class SourceWriter {
     };
     let existing: { id: number } | undefined;
     if (e.key !== null) {
-      if (!slot.fresh || slot.fresh.has(e.key)) {
+      const h = fnv1a32(e.key);
+      if (!slot.fresh || slot.fresh.has(h)) {
         existing = Q.eventByKey.get(st, { session: sid, key: e.key, long: e.longKey ?? e.key });
       }
-      slot.fresh?.add(e.key);
+      slot.fresh?.add(h);
       // Bounded memory on a session of millions of events (issue 18's 2 GB session): past the
       // cap, keys are looked up in the index instead of remembered.
       if (slot.fresh && slot.fresh.size > this.maxFreshKeys) slot.fresh = slot.results = undefined;
@@ -330,7 +344,7 @@ export class SourceWriter {
     if (e.kind === "tool_call") this.derivedCall(slot, eventId, e);
     if (e.kind === "tool_result" && e.result) this.derivedResult(sid, eventId, e);
     if (e.kind === "tool_result" && e.callId && slot.results) {
-      slot.results.add(e.callId);
+      slot.results.add(fnv1a32(e.callId));
       if (slot.results.size > this.maxFreshKeys) slot.fresh = slot.results = undefined;
     }
   }
@@ -341,7 +355,7 @@ export class SourceWriter {
     const base = { event_id: eventId, session_id: sid, call_id: e.callId, time: e.time };
     if (e.command !== undefined) Q.insertCommand.run(st, { ...base, command: e.command });
     for (const f of e.files ?? []) Q.insertFile.run(st, { ...base, ...f });
-    if (e.callId && (!slot.results || slot.results.has(e.callId))) {
+    if (e.callId && (!slot.results || slot.results.has(fnv1a32(e.callId)))) {
       // A result recorded before its call (some stores stream out of order).
       const r = Q.resultForCall.get(st, { session: sid, call: e.callId });
       if (r?.data) {

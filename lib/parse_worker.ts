@@ -77,6 +77,8 @@ parentPort?.on("message", (m: { type: string; job?: ParseJob }) => {
   }
   if (m.type !== "parse" || !m.job) return;
   // No fresh credit per job: chunks of the last job the writer has not taken yet still count.
+  vocab.clear(); // a token crosses once per session's chunks of a job (lib/prepare.ts)
+  vocab.owner = undefined;
   run(m.job).catch((e) =>
     parentPort!.postMessage({ type: "error", message: (e as Error)?.message ?? String(e) })
   );

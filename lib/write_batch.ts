@@ -18,7 +18,7 @@
  */
 import type { Store } from "./store.ts";
 import { catchUpText, resetTextMark, textMark } from "./ingest.ts";
-import { flushVocab, resetVocabCache } from "./search/vocab.ts";
+import { flushVocab, vocabCommitted, vocabRolledBack } from "./search/vocab.ts";
 
 /** Bytes read into one batch before it commits (a larger store commits alone). */
 export const BATCH_BYTES = 8 << 20;
@@ -71,6 +71,7 @@ export class WriteBatch {
       catchUpText(this.store);
       flushVocab(this.store);
       this.store.db.exec("COMMIT");
+      vocabCommitted(this.store);
     } catch (e) {
       this.abort();
       throw e;
@@ -86,7 +87,7 @@ export class WriteBatch {
       } catch { /* nothing open */ }
     }
     resetTextMark(this.store, undefined);
-    resetVocabCache(this.store);
+    vocabRolledBack(this.store);
     this.reset();
   }
 

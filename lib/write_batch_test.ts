@@ -4,6 +4,9 @@ import { Store } from "./store.ts";
 import { SourceWriter } from "./ingest.ts";
 import { prepareChunk } from "./prepare.ts";
 import { WriteBatch } from "./write_batch.ts";
+import { VocabCollector } from "./search/tokenize.ts";
+import { flushVocab } from "./search/vocab.ts";
+import { applyWriterSettings, FTS_HASH_BYTES } from "./schema.ts";
 
 function session(source: string, id: string, text: string): Session {
   return { harness: "claude", id, path: source, events: [{ kind: "user", text, time: 1 }] };
@@ -46,6 +49,62 @@ Deno.test("a store rolled back in a batch leaves the text of the stores before i
       .map((r) => (r as { term: string }).term).sort();
     // vocab may hold more than events_fts (a rolled-back store's words), never less.
     assertEquals(terms.filter((t) => t !== "bravoword"), ["alphaword", "charlieword"]);
+  } finally {
+    store.close();
+  }
+});
+
+Deno.test("a session's later chunks list only new tokens, and a rolled-back batch's tokens are written again", () => {
+  const store = Store.open(":memory:");
+  try {
+    const vocab = new VocabCollector();
+    const first = prepareChunk(session("/a.jsonl", "sa", "zebraword common"), vocab);
+    const later = prepareChunk(session("/a.jsonl", "sa", "zebraword yakword"), vocab);
+    const other = prepareChunk(session("/b.jsonl", "sb", "zebraword"), vocab);
+    assertEquals([first.tokens.sort(), later.tokens, other.tokens], [
+      ["common", "zebraword"],
+      ["yakword"],
+      ["zebraword"],
+    ]);
+    const batch = new WriteBatch(store);
+    batch.begin();
+    const w = new SourceWriter(store, "/a.jsonl", "full");
+    w.write(first);
+    w.finish(true);
+    batch.keep(10);
+    flushVocab(store); // as commit does, before a COMMIT that fails
+    batch.abort();
+    batch.begin();
+    const again = new SourceWriter(store, "/a.jsonl", "full");
+    again.write(later); // the worker does not list zebraword again
+    again.finish(true);
+    batch.keep(10);
+    batch.commit();
+    const terms = store.db.prepare("SELECT term FROM vocab ORDER BY term").all()
+      .map((r) => (r as { term: string }).term);
+    // Every token events_fts holds is in vocab (a rolled-back one may stay too).
+    for (const t of ["yakword", "zebraword"]) assertEquals([t, hits(store, t)], [t, 1]);
+    assertEquals(terms.filter((t) => t !== "common"), ["yakword", "zebraword"]);
+  } finally {
+    store.close();
+  }
+});
+
+Deno.test("the writer's settings hold 8 MB of FTS5 terms before a segment, written once", () => {
+  const store = Store.open(":memory:");
+  try {
+    const hashsize = () =>
+      (store.db.prepare("SELECT v FROM events_fts_config WHERE k = 'hashsize'").get() as
+        | { v: number }
+        | undefined)?.v;
+    assertEquals(hashsize(), undefined);
+    applyWriterSettings(store.db);
+    assertEquals(hashsize(), FTS_HASH_BYTES);
+    const changes = () =>
+      (store.db.prepare("SELECT total_changes() AS n").get() as { n: number }).n;
+    const before = changes();
+    applyWriterSettings(store.db); // a later run: nothing written
+    assertEquals(changes(), before);
   } finally {
     store.close();
   }

@@ -11,6 +11,7 @@
 import type { EditSpan, Event, ToolCallInfo, WriteSpan } from "../core/model.ts";
 import { arr, blockText, type Obj, obj, str } from "./_util.ts";
 import { absolutePath } from "../core/paths.ts";
+import { fnv1a32 } from "../core/text.ts";
 
 /** Tags whose whole element is harness-injected and never what a person typed. */
 const NOISE_TAGS = [
@@ -236,12 +237,7 @@ function span(path: string, oldS: unknown, newS: unknown): EditSpan {
 
 /** FNV-1a (32-bit) of a string's UTF-16 units, as 8 hex digits: a text block's identity. */
 export function fnv1a(s: string): string {
-  let h = 0x811c9dc5 | 0; // signed: a small integer to the JIT, the same bits
-  for (let k = 0; k < s.length; k++) {
-    h ^= s.charCodeAt(k);
-    h = Math.imul(h, 0x01000193);
-  }
-  return (h >>> 0).toString(16).padStart(8, "0");
+  return fnv1a32(s).toString(16).padStart(8, "0");
 }
 
 /**

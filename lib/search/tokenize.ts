@@ -74,6 +74,8 @@ export class VocabCollector {
   private used = 0;
   /** Tokens collected since the last {@link take}. */
   private fresh: string[] = [];
+  /** What the tokens collected belong to, for a caller that scopes them (lib/prepare.ts). */
+  owner: string | undefined;
 
   /** Adds the tokens of `text`. */
   add(text: string): void {

@@ -20,13 +20,20 @@ import { VocabCollector } from "./tokenize.ts";
 /**
  * Per store: the tokens this process wrote to `vocab` or will write (`pending`:
  * new ones not inserted yet, left for {@link flushVocab} when a batch of
- * sources defers them, lib/write_batch.ts).
+ * sources defers them, lib/write_batch.ts; `flushed`: inserted since the last
+ * {@link vocabCommitted}, so a rollback can insert them again).
  */
-const collectors = new WeakMap<Store, { c: VocabCollector; pending: string[] }>();
+interface VocabState {
+  c: VocabCollector;
+  pending: string[];
+  flushed: string[];
+}
 
-function stateOf(store: Store): { c: VocabCollector; pending: string[] } {
+const collectors = new WeakMap<Store, VocabState>();
+
+function stateOf(store: Store): VocabState {
   let s = collectors.get(store);
-  if (!s) collectors.set(store, s = { c: new VocabCollector(), pending: [] });
+  if (!s) collectors.set(store, s = { c: new VocabCollector(), pending: [], flushed: [] });
   return s;
 }
 
@@ -57,10 +64,30 @@ export function flushVocab(store: Store): void {
   const s = collectors.get(store);
   if (!s?.pending.length) return;
   Q.insertVocab.run(store, { terms: JSON.stringify(s.pending) });
+  for (const t of s.pending) s.flushed.push(t);
   s.pending = [];
 }
 
-/** Forgets what this process believes is in `vocab` (after a rollback or a prune). */
+/** The transaction that {@link flushVocab} wrote in committed: its tokens are in `vocab` for good. */
+export function vocabCommitted(store: Store): void {
+  const s = collectors.get(store);
+  if (s) s.flushed = [];
+}
+
+/**
+ * The transaction that {@link flushVocab} wrote in was rolled back: the tokens
+ * it inserted are pending again. The tokens seen stay seen: a parse worker
+ * sends each token once per run (lib/prepare.ts), so a later chunk that holds
+ * one of them does not list it again.
+ */
+export function vocabRolledBack(store: Store): void {
+  const s = collectors.get(store);
+  if (!s) return;
+  s.pending = s.flushed.concat(s.pending);
+  s.flushed = [];
+}
+
+/** Forgets what this process believes is in `vocab` (after a prune). */
 export function resetVocabCache(store: Store): void {
   collectors.delete(store);
 }
