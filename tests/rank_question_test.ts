@@ -6,7 +6,7 @@
  */
 import { assert, assertEquals } from "./_assert.ts";
 import { search } from "../lib/search.ts";
-import { sessionMultiplier, withAblation } from "../lib/search/rank.ts";
+import { sessionMultiplier } from "../lib/search/rank.ts";
 import { memIndex, type MemSession } from "./_search_fixture.ts";
 
 const DAY = 86400e3;
@@ -76,24 +76,4 @@ Deno.test("ranking by recency costs a two-month-old session under a tenth agains
   assert(ratio > 0.9, `a session 59 days older ranks at ×${ratio.toFixed(3)}`);
   // Still a tie-breaker: the newer of two equal sessions comes first.
   assert(ratio < 1);
-});
-
-Deno.test("ranking by recency in the relevance tier costs a year-old session at most a twentieth", () => {
-  const facts = (daysAgo: number) => ({
-    harness: "mem",
-    started: NOW - daysAgo * DAY,
-    updated: NOW - daysAgo * DAY,
-    gaveUp: false,
-    throwaway: false,
-  });
-  const ratio = (relevance: boolean) =>
-    sessionMultiplier(facts(365), NOW, undefined, relevance) /
-    sessionMultiplier(facts(1), NOW, undefined, relevance);
-  // A question describing a problem is not asking for the latest session.
-  assert(ratio(true) >= 0.95, `relevance tier: ×${ratio(true).toFixed(3)}`);
-  assert(ratio(true) < 1, "still a tie-breaker");
-  // The literal tiers keep their decay; so does the relevance tier with the change switched off.
-  assert(ratio(false) < 0.9, `literal tiers: ×${ratio(false).toFixed(3)}`);
-  const off = withAblation(["relevanceRecency"], () => ratio(true));
-  assert(off < 0.9, `switched off: ×${off.toFixed(3)}`);
 });

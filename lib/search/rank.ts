@@ -16,10 +16,7 @@
  * the recall benchmark where a steeper `1 / (1 + 0.1·log2(1 + days))` cost
  * questions a quarter of their hits, and `0.8 + 0.2·e^(…)` still let a
  * session five days old beat a better match six weeks old), and time words in
- * the query (×1.5 inside the window, falling outside it). In the `relevance`
- * tier (nothing matched as typed: a question describing a problem, not a
- * request for the latest session) the decay spans {@link RELEVANCE_RECENCY}
- * instead of 0.15 (×0.95 at most).
+ * the query (×1.5 inside the window, falling outside it).
  *
  * @module
  */
@@ -79,18 +76,7 @@ export const ABLATE = {
   distinct: false,
   /** The fielded rerank does not lift a head that names every concept of the query. */
   headConcepts: false,
-  /** The relevance tier takes the literal tiers' recency decay (see {@link RELEVANCE_RECENCY}). */
-  relevanceRecency: false,
 };
-/**
- * The span of the recency decay in the `relevance` tier (the literal tiers:
- * 0.15): `1 − span + span·e^(−age in days / 60)`. Measured on `paradev` (60
- * queries a seed, seeds 11/3/7): hit@1 0.933/0.900/0.917 -> 0.933/0.900/0.933,
- * MRR@10 0.950/0.946/0.942 -> 0.950/0.946/0.958; held-out paraphrase
- * aggregate unchanged or up, no other kind lost a hit.
- */
-export const RELEVANCE_RECENCY = 0.05;
-
 /** A name of {@link ABLATE}. */
 export type Ablation = keyof typeof ABLATE;
 
@@ -186,12 +172,7 @@ export interface SessionFacts {
 }
 
 /** The product of the session-level multipliers (see the module doc). */
-export function sessionMultiplier(
-  f: SessionFacts,
-  now: number,
-  time?: TimeHint,
-  relevance = false,
-): number {
+export function sessionMultiplier(f: SessionFacts, now: number, time?: TimeHint): number {
   let m = 1;
   if (f.harness === "deja") m *= 2;
   if (f.gaveUp && !ABLATE.signals) m *= 0.6;
@@ -199,8 +180,7 @@ export function sessionMultiplier(
   const last = f.updated ?? f.started;
   if (last && !ABLATE.recency) {
     const days = Math.max(0, (now - last) / 86400e3);
-    const span = relevance && !ABLATE.relevanceRecency ? RELEVANCE_RECENCY : 0.15;
-    m *= 1 - span + span * Math.exp(-days / 60);
+    m *= 0.85 + 0.15 * Math.exp(-days / 60);
   }
   if (time) m *= timeFit(time, f.started ?? last ?? 0, last ?? f.started ?? 0);
   return m;

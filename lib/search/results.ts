@@ -40,7 +40,6 @@ export function finish(
       { harness: row.harness, started: row.started, updated: row.updated, gaveUp, throwaway },
       now,
       time,
-      !literal,
     );
     return {
       s,
