@@ -81,7 +81,7 @@ Deno.test("sources counts distinct sessions and says how many stores hold copies
 });
 
 Deno.test("a store whose stat fails for another reason than 'not there' is not gone", async () => {
-  await withClaude(async (_env, _root, dir) => {
+  await withClaude((_env, _root, dir) => {
     // A link loop fails the stat with ELOOP (as a directory without search permission fails it
     // with EACCES for a user other than root): the store is there, just unreadable.
     const loop = join(dir, "loop");
@@ -91,5 +91,6 @@ Deno.test("a store whose stat fails for another reason than 'not there' is not g
     writeFileSync(join(dir, "f"), "");
     assertEquals(storeState(join(dir, "f", "x.jsonl")), "gone");
     assertEquals(storeState(join(dir, "f")), "present");
+    return Promise.resolve();
   });
 });
