@@ -236,7 +236,8 @@ function run(store: Store, query: string, o: SearchOptions): SearchResult {
 
   const stats = new TermStats(store);
   const lad = ladder(stats, parsed, query, f, rootOf);
-  const { scores, alts, changes } = lad;
+  const { scores, alts } = lad;
+  let changes = lad.changes;
   let tier: Tier = lad.tier;
   if (tier !== "error" && tier !== "none") {
     const b = tier === "relevance" && !ABLATE.relevanceLength ? B_RELEVANCE : B;
@@ -253,6 +254,11 @@ function run(store: Store, query: string, o: SearchOptions): SearchResult {
   if ((prompts.size || titled.size) && (tier === "relevance" || tier === "none")) tier = "exact";
   const results = finish(store, cache, scores, tier, o, now, parsed.time, limit);
   for (const r of results) r.titleMatch = titled.has(r.rowid);
+  // Exact matches ranked beside forms: labelled by what ranks first.
+  if (lad.widened && tier === "exact") {
+    if (lad.widened.has(results[0]?.rowid ?? -1)) tier = "stemmed";
+    else changes = [];
+  }
   if (tier === "exact" && results.length && results.every((r) => r.spread)) tier = "session";
   fillSnippets(store, results, o.snippets ?? 3, (t) => snippet(t, alts));
   // Sessions left out that hold every word: said when the shown results are less

@@ -40,6 +40,8 @@ export interface LadderResult {
   changes: Array<{ from: string; to: string[] }>;
   /** Relevance tier: the query's concepts, to coordinate after re-scoring (lib/search/concepts.ts). */
   coord?: Coordination;
+  /** Exact tier: sessions only another form of a word matched (see `withForms`). */
+  widened?: Set<number>;
 }
 
 /** True for a query ranked by relevance beside its exact matches (see the module doc). */
@@ -69,6 +71,13 @@ export function ladder(
     if (!ex) continue;
     const scores = literalMatch(stats, ex.alts, f, rootOf, ex.confirm);
     if (!scores.size) continue;
+    // A long query no single event holds whole: its matches are words scattered over
+    // sessions, and a session holding most of it together competes (the relevance tier).
+    if (long && !ABLATE.compete && [...scores.values()].every((s) => s.spread)) break;
+    if (t === "exact" && !ABLATE.compete) {
+      const wide = withForms(stats, parsed, f, rootOf, scores);
+      if (wide) return wide;
+    }
     return { tier: t, scores, alts: ex.alts, changes: ex.changes };
   }
   const er = errorTier(stats, query, f, rootOf);
@@ -93,6 +102,37 @@ function relevanceOf(
 ) {
   const words = [...new Set(parsed.parts.filter((p) => !p.quoted).flatMap((p) => p.tokens))];
   return relevance(stats, words, f, rootOf, query);
+}
+
+/**
+ * The exact matches of a query of three or more words, with the sessions that
+ * hold every word as typed or in another form (`requires` for `required`)
+ * beside them, all ranked by the forms: one word's form does not push a
+ * session holding the query in one short prompt below one naming the words
+ * as typed across a marathon. Undefined when the forms add no session. The
+ * sessions only the forms match are listed in `widened` (the result is
+ * labelled `stemmed` when one of them ranks first).
+ */
+function withForms(
+  stats: TermStats,
+  parsed: ParsedQuery,
+  f: Filters,
+  rootOf: (id: number) => number,
+  exact: Map<number, SessionScore>,
+): LadderResult | undefined {
+  if (parsed.parts.filter((p) => !p.quoted).length < 3) return undefined;
+  const ex = expand(stats, parsed.parts, "stemmed");
+  if (!ex || !ex.changes.length) return undefined;
+  const scores = literalMatch(stats, ex.alts, f, rootOf, ex.confirm);
+  const widened = new Set<number>();
+  for (const [id, s] of scores) {
+    if (exact.has(id)) scores.set(id, exact.get(id)!);
+    else if (!s.spread) widened.add(id);
+    else scores.delete(id);
+  }
+  if (!widened.size) return undefined;
+  for (const [id, s] of exact) if (!scores.has(id)) scores.set(id, s);
+  return { tier: "exact", scores, alts: ex.alts, changes: ex.changes, widened };
 }
 
 /**
