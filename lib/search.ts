@@ -244,7 +244,7 @@ function run(store: Store, query: string, o: SearchOptions): SearchResult {
     rescore(stats, cache, scores, alts, f, lad.weights, b);
   }
   if (lad.coord) coordinate(store, lad.coord, scores, (id) => cache.members(id), rootOf);
-  if (tier === "relevance") {
+  if (tier === "relevance" || lad.widened?.tier === "relevance") {
     rerankFielded(stats, cache, scores, alts, lad.weights, lad.coord?.concepts);
   }
   const titled = titledSessions(store, parsed, f, rootOf);
@@ -256,8 +256,8 @@ function run(store: Store, query: string, o: SearchOptions): SearchResult {
   for (const r of results) r.titleMatch = titled.has(r.rowid);
   // Exact matches ranked beside forms: labelled by what ranks first.
   if (lad.widened && tier === "exact") {
-    if (lad.widened.has(results[0]?.rowid ?? -1)) tier = "stemmed";
-    else changes = [];
+    if (lad.widened.ids.has(results[0]?.rowid ?? -1)) tier = lad.widened.tier;
+    else if (lad.widened.tier === "stemmed") changes = [];
   }
   if (tier === "exact" && results.length && results.every((r) => r.spread)) tier = "session";
   fillSnippets(store, results, o.snippets ?? 3, (t) => snippet(t, alts));

@@ -40,8 +40,11 @@ export interface LadderResult {
   changes: Array<{ from: string; to: string[] }>;
   /** Relevance tier: the query's concepts, to coordinate after re-scoring (lib/search/concepts.ts). */
   coord?: Coordination;
-  /** Exact tier: sessions only another form of a word matched (see `withForms`). */
-  widened?: Set<number>;
+  /**
+   * Sessions beside the literal matches that a wider tier found (`withForms`,
+   * `withRelevance`): the result takes that tier's name when one ranks first.
+   */
+  widened?: { ids: Set<number>; tier: "stemmed" | "relevance" };
 }
 
 /** True for a query ranked by relevance beside its exact matches (see the module doc). */
@@ -72,8 +75,10 @@ export function ladder(
     const scores = literalMatch(stats, ex.alts, f, rootOf, ex.confirm);
     if (!scores.size) continue;
     // A long query no single event holds whole: its matches are words scattered over
-    // sessions, and a session holding most of it together competes (the relevance tier).
-    if (long && !ABLATE.compete && [...scores.values()].every((s) => s.spread)) break;
+    // sessions, and a session holding most of it together competes (see `withRelevance`).
+    if (long && !ABLATE.compete && [...scores.values()].every((s) => s.spread)) {
+      return withRelevance(stats, parsed, query, f, rootOf, { tier: t, scores, ...ex });
+    }
     if (t === "exact" && !ABLATE.compete) {
       const wide = withForms(stats, parsed, f, rootOf, scores);
       if (wide) return wide;
@@ -124,15 +129,50 @@ function withForms(
   const ex = expand(stats, parsed.parts, "stemmed");
   if (!ex || !ex.changes.length) return undefined;
   const scores = literalMatch(stats, ex.alts, f, rootOf, ex.confirm);
-  const widened = new Set<number>();
+  const ids = new Set<number>();
   for (const [id, s] of scores) {
     if (exact.has(id)) scores.set(id, exact.get(id)!);
-    else if (!s.spread) widened.add(id);
+    else if (!s.spread) ids.add(id);
     else scores.delete(id);
   }
-  if (!widened.size) return undefined;
+  if (!ids.size) return undefined;
   for (const [id, s] of exact) if (!scores.has(id)) scores.set(id, s);
+  const widened = { ids, tier: "stemmed" as const };
   return { tier: "exact", scores, alts: ex.alts, changes: ex.changes, widened };
+}
+
+/** Relevance candidates that join a long query's scattered matches. */
+const COMPETE = 20;
+/** The share of the query's IDF weight one event of such a candidate holds at least. */
+const TOGETHER = 0.5;
+
+/**
+ * A long query's exact matches when every one only scatters its words over a
+ * session, with the relevance tier's best {@link COMPETE} sessions that
+ * hold most of it ({@link TOGETHER}) in one event beside them, all ranked as exact matches are (by the words as typed, a session
+ * holding them together in one event lifted): a question's extra words do not
+ * push out the session that holds most of them in one prompt. The sessions
+ * only relevance found are listed in `widened`.
+ */
+function withRelevance(
+  stats: TermStats,
+  parsed: ParsedQuery,
+  query: string,
+  f: Filters,
+  rootOf: (id: number) => number,
+  exact: LadderResult,
+): LadderResult {
+  const rel = relevanceOf(stats, parsed, query, f, rootOf);
+  const ids = new Set<number>();
+  const best = [...rel.scores.values()].sort((a, b) => b.score - a.score);
+  for (const s of best) {
+    if (ids.size >= COMPETE) break;
+    if (exact.scores.has(s.sessionId)) continue;
+    if ((rel.together.get(s.sessionId) ?? 0) < TOGETHER) continue;
+    ids.add(s.sessionId);
+    exact.scores.set(s.sessionId, s);
+  }
+  return ids.size ? { ...exact, widened: { ids, tier: "relevance" } } : exact;
 }
 
 /**
