@@ -8,6 +8,12 @@
  * sessions holding every word are its exact matches, ranked as a short
  * query's are; only when none does is it ranked by relevance (a session that
  * lacks a word is never labelled exact).
+ *
+ * A weak literal match does not stop the ladder alone: exact matches of three
+ * or more words are ranked beside the sessions holding every word in another
+ * form in one event (`withForms`), and a long query's matches that only
+ * scatter its words beside the sessions holding most of it in one event
+ * (`withRelevance`). The result is named after the tier of what ranks first.
  * A pasted error is never long: it goes down the ladder to the error tier.
  *
  * @module
