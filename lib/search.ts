@@ -20,7 +20,9 @@
  * has no terms) is `exact` when events hold it as written (a bounded scan,
  * lib/search/regex.ts `literalScan`).
  * A long query (lib/search/ladder.ts) is exact when sessions hold it whole
- * (only those are listed), else ranked by relevance.
+ * (only those are listed), else ranked by relevance. Weak exact matches do
+ * not stop the ladder alone: word forms held in one event, and for a long
+ * query relevance, compete with them (lib/search/ladder.ts).
  * A quoted phrase matches contiguously at every tier or not at all. A query
  * equal (or nearly) to a prompt a person typed ranks those sessions first
  * (lib/search/prompt.ts), whatever the tier; then the sessions whose title
