@@ -147,8 +147,16 @@ export interface SearchResult {
   results: SessionHit[];
   /** Sessions found before the limit. */
   total: number;
-  /** True for `relevance` and `none`: nothing matched the query as a whole. */
+  /**
+   * True for `relevance` and `none`: nothing matched the query as a whole (false when
+   * sessions holding every word are listed after a first result found another way).
+   */
   nothingMatched: boolean;
+  /**
+   * Set when the first result was found by word forms or relevance but sessions holding
+   * every word exactly are listed after it (a long query's ranks merged, lib/search/ladder.ts).
+   */
+  exactFollow?: boolean;
   /** Words widened at this tier: what each stands for (`timout` -> `timeout`). */
   changes: Array<{ from: string; to: string[] }>;
   /** Stop words left out of the query. */
@@ -257,9 +265,12 @@ function run(store: Store, query: string, o: SearchOptions): SearchResult {
   const results = finish(store, cache, scores, tier, o, now, parsed.time, limit);
   for (const r of results) r.titleMatch = titled.has(r.rowid);
   // Exact matches ranked beside forms: labelled by what ranks first.
+  let exactFollow = false;
   if (lad.widened && tier === "exact") {
-    if (lad.widened.ids.has(results[0]?.rowid ?? -1)) tier = lad.widened.tier;
-    else if (lad.widened.tier === "stemmed") changes = [];
+    if (lad.widened.ids.has(results[0]?.rowid ?? -1)) {
+      tier = lad.widened.tier;
+      exactFollow = results.some((r) => !lad.widened!.ids.has(r.rowid));
+    } else if (lad.widened.tier === "stemmed") changes = [];
   }
   if (tier === "exact" && results.length && results.every((r) => r.spread)) tier = "session";
   fillSnippets(store, results, o.snippets ?? 3, (t) => snippet(t, alts));
@@ -283,7 +294,8 @@ function run(store: Store, query: string, o: SearchOptions): SearchResult {
     tier,
     results,
     total: scores.size,
-    nothingMatched: tier === "relevance" || tier === "none",
+    nothingMatched: !exactFollow && (tier === "relevance" || tier === "none"),
+    ...(exactFollow ? { exactFollow } : {}),
     changes,
     hidden,
   };

@@ -8,6 +8,7 @@
 import { assertEquals } from "./_assert.ts";
 import { search } from "../lib/search.ts";
 import { type MemSession, withMemIndex } from "./_search_fixture.ts";
+import { narration } from "../lib/cli/cmd_search.ts";
 
 /** A long session that names every word of the questions once, far apart, in tool output. */
 const marathon = (n: number): MemSession => ({
@@ -79,6 +80,18 @@ Deno.test("exact matches beside word forms: labelled by what ranks first", () =>
     const forms = search(s, "git bash required on windows");
     assertEquals(forms.tier, "stemmed");
     assertEquals(forms.nothingMatched, false);
+    // Said so: the first by forms, the exact matches after it (never "no exact match").
+    assertEquals(forms.exactFollow, true);
+    const said = narration(forms);
+    assertEquals(said.startsWith("the first by word forms: required"), true, said);
+    assertEquals(said.includes("sessions holding every word follow"), true, said);
+    const relevance = search(s, "docker is not installed on windows path");
+    assertEquals([relevance.tier, relevance.exactFollow, relevance.nothingMatched], [
+      "relevance",
+      true,
+      false,
+    ]);
+    assertEquals(narration(relevance).startsWith("the first by relevance;"), true);
     // The sessions holding the words as typed are still listed.
     assertEquals(forms.results.map((x) => x.id).sort(), [
       "s-gitbash",
@@ -90,4 +103,5 @@ Deno.test("exact matches beside word forms: labelled by what ranks first", () =>
     assertEquals(exact.tier, "exact");
     assertEquals(exact.results[0]?.id, "s-gitbash");
     assertEquals(exact.changes, []);
+    assertEquals(exact.exactFollow, undefined);
   }));
