@@ -83,8 +83,6 @@ export const ABLATE = {
    * related words only when the whole query is (lib/search/relevance.ts).
    */
   formWiden: false,
-  /** A related compound does not stand for its phrasal verb with an object between (`logs users out`; lib/search/relevance.ts). */
-  phrasal: false,
 };
 /** A name of {@link ABLATE}. */
 export type Ablation = keyof typeof ABLATE;

@@ -23,7 +23,7 @@
  * @module
  */
 import { Q } from "../schema.ts";
-import { ftsAny, ftsTerm } from "../query.ts";
+import { ftsAny } from "../query.ts";
 import type { Store } from "../store.ts";
 import { type Filters, matchRows, type Row } from "./retrieve.ts";
 import { ABLATE, eventWeight, type ScoredEvent, type SessionScore } from "./rank.ts";
@@ -31,18 +31,11 @@ import { type TermStats, wordForms } from "./expand.ts";
 import { associated, RELATED } from "./related.ts";
 import { synonymsOf } from "./synonyms.ts";
 import { conceptsOf, type Coordination } from "./concepts.ts";
-import { phrasalForms } from "./compounds.ts";
 
 /** Rows read per common word. */
 const PER_TERM = 800;
 /** A word in at most this share of events is read whole. */
 const RARE = 0.05;
-/** Phrasal verbs read per related compound (`logout` -> `logs … out`, `logged … out`). */
-const PHRASAL = 3;
-/** Words a phrasal verb's object may put between the verb and its particle. */
-const PHRASAL_GAP = 2;
-/** A phrasal verb counts at this share of its compound's weight. */
-const PHRASAL_WEIGHT = 0.5;
 
 /** What the relevance tier found. */
 export interface RelevanceResult {
@@ -65,8 +58,6 @@ interface Term {
   alts: string[];
   /** Related words the history holds (thesaurus, the history's own associations) and their weight. */
   extra: Map<string, number>;
-  /** A related compound's phrasal verbs (`logs … out`), as verb and particle, and their weight. */
-  phrases: Map<string, { toks: string[]; w: number }>;
   /** The history holds the word or a form of it. */
   literal: boolean;
   /** The history holds the word as typed, not only another form of it. */
@@ -102,16 +93,7 @@ export function relevance(
     const extra = literal ? new Map<string, number>() : associated(stats, w, alts);
     const df = Math.max(0, ...[...(literal ? alts : extra.keys())].map((a) => stats.docs(a)));
     const typed = stats.docs(w) > 0;
-    return {
-      word: w,
-      alts: [...alts],
-      extra,
-      phrases: new Map(),
-      df,
-      idf: idf(n, df),
-      literal,
-      typed,
-    };
+    return { word: w, alts: [...alts], extra, df, idf: idf(n, df), literal, typed };
   }).filter((t) => t.alts.length > 0 || t.extra.size > 0);
   const empty = { scores: new Map(), alts: [], weights: [], words: [], together: new Map() };
   if (terms.length < 2) return empty;
@@ -161,19 +143,6 @@ export function relevance(
     cover = Math.max(cover, c / totalIdf);
   }
   const widen = cover < RELATED.gate;
-  // A related compound also stands for its phrasal verb with an object between its verb and
-  // its particle (`logout` for "logs users out", `shutdown` for "shut the server down").
-  const phrasal = (ti: number, a: string, w: number) => {
-    for (const toks of phrasalForms(stats, a, wordForms, PHRASAL)) {
-      if (toks[1] === "in") continue;
-      const key = toks.join(" ");
-      if (claimed.has(key)) continue;
-      claimed.add(key);
-      terms[ti].phrases.set(key, { toks, w: w * PHRASAL_WEIGHT });
-      const near = `NEAR(${toks.map((x) => ftsTerm([x])).join(" ")}, ${PHRASAL_GAP})`;
-      take(ti, matchRows(store, near, f, RELATED.rows), w * PHRASAL_WEIGHT);
-    }
-  };
   // A related word stands for one query word only (`ram`, `growing` and `killed` all
   // relate to `memory`: one mention of it is not three words of the question).
   const claimed = new Set(terms.flatMap((t) => t.alts));
@@ -191,7 +160,6 @@ export function relevance(
     }
     for (const [w, as] of byWeight) {
       take(ti, matchRows(store, ftsAny(as.map((a) => [a])), f, RELATED.rows), w);
-      if (!ABLATE.phrasal && !t.literal) { for (const a of as) phrasal(ti, a, w); }
     }
   });
 
@@ -238,15 +206,8 @@ export function relevance(
     ...(concepts
       ? { coord: { concepts, alts: terms.map(altWeights), idfs: terms.map((t) => t.idf), f } }
       : {}),
-    alts: terms.map((t) => [
-      ...[...t.alts, ...t.extra.keys()].map((a) => [a]),
-      ...[...t.phrases.values()].map((p) => p.toks),
-    ]),
-    weights: terms.map((t) => [
-      ...t.alts.map(() => 1),
-      ...t.extra.values(),
-      ...[...t.phrases.values()].map((p) => p.w),
-    ]),
+    alts: terms.map((t) => [...t.alts, ...t.extra.keys()].map((a) => [a])),
+    weights: terms.map((t) => [...t.alts.map(() => 1), ...t.extra.values()]),
     words: terms.map((t) => t.word),
   };
 }
