@@ -37,6 +37,16 @@
  * alone gained less than both. Held-out paraphrase (30 a seed) 0.53/0.60/0.50
  * -> 0.57/0.60/0.57, no other kind moved.
  *
+ * Measured and not kept (paradev hit@1, 60 a seed, seeds 11/3/7, from
+ * 0.933/0.900/0.933): the session's last assistant turn in the head at 0.3
+ * (0.867/0.900/0.883) or 0.5 (0.883/0.883/0.883), each also losing `question`
+ * hits; the feedback run a second time from the heads it put first
+ * (0.900/0.917/0.900); a related compound counting as its phrasal verb with an
+ * object between (`logout` for "logs users out", in the head at half weight:
+ * 0.933/0.917/0.933, one hit on one seed, while a held-out kind lost one;
+ * matched in the events too, at full weight `checkout` found "check … out"
+ * in filler and lost on seed 7).
+ *
  * @module
  */
 import { Q } from "../schema.ts";
