@@ -13,7 +13,9 @@
  * (only that, even when it also held bad bytes). An unterminated last line that
  * does not parse is left for the next pass (the harness is still writing it):
  * `ctx.endOffset` stops before it, and it is counted `partial_line` (pending,
- * not lost: lib/skips.ts PENDING_REASONS). A file whose first lines are nearly
+ * not lost: lib/skips.ts PENDING_REASONS), unless it cannot become a record
+ * (a NUL byte, a syntax error before its end): then it is `malformed_json`.
+ * A file whose first lines are nearly
  * all not JSON is not JSONL at all: one `not_jsonl` skip, not one per line.
  *
  * @module
@@ -270,8 +272,10 @@ function outcome(line: RawLine<JsonStream>, path: string, maxLine: number): Outc
   const where = `${path}@${line.start}`;
   const { start, end } = line;
   if (line.sink) {
+    // A line whose bytes already failed before its end is no record being written.
+    const broken = line.sink.failure === "malformed_json";
     const got = line.sink.end();
-    if (!got && line.partial) return { kind: "unfinished", where }; // left for the next pass
+    if (!got && line.partial && !broken) return { kind: "unfinished", where }; // left for the next pass
     if (got) {
       const record = { value: got.value, start, end };
       return { kind: "record", record, repaired: line.sink.repaired, where };
@@ -294,8 +298,9 @@ function outcome(line: RawLine<JsonStream>, path: string, maxLine: number): Outc
     return { kind: "record", record: { value: JSON.parse(trimmed), start, end }, repaired, where };
   } catch {
     // An unterminated one: the harness is still writing it, not a bad record, just not
-    // finished. It is left for the next pass (endOffset stops before it).
-    if (line.partial) return { kind: "unfinished", where };
+    // finished. It is left for the next pass (endOffset stops before it). One with a NUL
+    // byte is not (JSON text never holds one raw): damage, such as a zero-filled tail.
+    if (line.partial && !line.bytes.includes(0)) return { kind: "unfinished", where };
     return { kind: "skip", reason: "malformed_json", where, end };
   }
 }

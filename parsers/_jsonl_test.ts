@@ -186,3 +186,23 @@ Deno.test("readJsonl judges a file past its first 16 lines as JSONL when enough 
   assertEquals(values.length, 20);
   assertEquals(ctx.counts, { malformed_json: 1 });
 });
+
+Deno.test("readJsonl counts a zero-filled file with no newline as not_jsonl, not as being written", async () => {
+  const { values, ctx } = await read(file(new Uint8Array(100_000)));
+  assertEquals(values, []);
+  assertEquals(ctx.counts, { not_jsonl: 1 });
+});
+
+Deno.test("readJsonl counts a zero-filled tail after records as damage, not as a line being written", async () => {
+  const p = file(new Uint8Array([...enc.encode('{"a":1}\n'), ...new Uint8Array(5000)]));
+  const { values, ctx } = await read(p);
+  assertEquals(values, [{ a: 1 }]);
+  assertEquals(ctx.counts, { malformed_json: 1 });
+});
+
+Deno.test("readJsonl counts a long unterminated line already broken before its end as damage", async () => {
+  const long = "q".repeat(STREAM_LINE_BYTES + 10);
+  const { values, ctx } = await read(file(`{"a":1}\n{"x" 1, "y":"${long}`));
+  assertEquals(values, [{ a: 1 }]);
+  assertEquals(ctx.counts, { malformed_json: 1 });
+});
