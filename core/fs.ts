@@ -40,7 +40,12 @@ function reportUnlessMissing(path: string, e: unknown, report?: Unreadable): voi
 
 /** A discovery problem as one line: `path: message`, the path once when the message names it. */
 export function problemLine(path: string, e: Error): string {
-  return e.message.startsWith(path) ? e.message : `${path}: ${e.message}`;
+  const line = e.message.startsWith(path) ? e.message : `${path}: ${e.message}`;
+  const code = (e as { code?: string }).code;
+  // Permission denied: the fix is the user's (the store is there, deja keeps what it indexed).
+  return code === "EACCES" || code === "EPERM"
+    ? `${line} (deja cannot read it: check its permissions for the user running deja)`
+    : line;
 }
 
 /** A FIFO, socket or device (what `open` may block on or read without end). */

@@ -4,19 +4,65 @@
  * rebuild drops them); a full `deja index` run says once which ones are newly
  * gone, remembering those it told of in the `meta` table.
  *
+ * A store is gone only when a stat says it does not exist (ENOENT, ENOTDIR): one
+ * that cannot be read (EACCES) is still there ({@link storeState}). A store
+ * moved is not gone: when every session read from it was read again from
+ * another path, or a store still in place has its stamp (the same file reached
+ * through a link), its row is retired quietly ({@link newlyGone}).
+ *
  * @module
  */
-import { existsSync } from "node:fs";
+import { statSync } from "node:fs";
 import { Q } from "./schema.ts";
 import type { Store } from "./store.ts";
 
 /** `meta` key: JSON array of the gone store paths a run has already told of. */
 export const GONE_KEY = "gone_told";
 
+/** How a store the index holds stands now, by one stat (no body is read). */
+export type StoreState = "present" | "gone" | "unreadable";
+
+/** {@link StoreState} of `path`: gone only when the stat says it does not exist. */
+export function storeState(path: string): StoreState {
+  try {
+    statSync(path);
+    return "present";
+  } catch (e) {
+    return isMissing(e) ? "gone" : "unreadable";
+  }
+}
+
+/** True when `e` says a path does not exist (as opposed to: it could not be looked at). */
+export function isMissing(e: unknown): boolean {
+  const code = (e as { code?: string })?.code;
+  return code === "ENOENT" || code === "ENOTDIR";
+}
+
+/**
+ * Retires the row of gone store `path` when it was moved: none of the index's
+ * sessions names it as its source any more (all were read again from another
+ * path), or a store still in place has its stamp (its sessions are filed under
+ * that store). Its redaction counts go with it (the other path's read counted
+ * them again).
+ *
+ * @returns true when retired.
+ */
+function retireMoved(store: Store, path: string): boolean {
+  const twin = Q.sourceTwin.get(store, { path })?.path;
+  const here = twin !== undefined && storeState(twin) === "present";
+  if (!here && Q.sessionsOfSource.all(store, { source: path }).length) return false;
+  store.tx(() => {
+    if (here) Q.repointSessions.run(store, { to: twin, from: path });
+    Q.forgetSource.run(store, { path });
+    Q.clearRedactions.run(store, { source: path });
+  });
+  return true;
+}
+
 /**
  * The stores of `harnesses` that are gone and were not gone at the last run
  * that looked, except those `kept` says to leave be (a remote's mirror not
- * read this pass). With `tell`, records them as told: a store that comes back
+ * read this pass). Stores moved are retired on the way (see the module doc). With `tell`, records them as told: a store that comes back
  * and goes again is told of again.
  *
  * @returns their paths, in the index's order.
@@ -30,7 +76,8 @@ export function newlyGone(
   const gone: string[] = [];
   for (const harness of harnesses) {
     for (const { path } of Q.sourcesOfHarness.all(store, { harness })) {
-      if (!kept(path) && !existsSync(path)) gone.push(path);
+      if (kept(path) || storeState(path) !== "gone" || retireMoved(store, path)) continue;
+      gone.push(path);
     }
   }
   let told: string[] = [];
@@ -40,7 +87,7 @@ export function newlyGone(
   } catch { /* unreadable: told of none */ }
   const before = new Set(told);
   // Other harnesses' stores told of stay told while they are still gone.
-  const still = told.filter((p) => !gone.includes(p) && !existsSync(p));
+  const still = told.filter((p) => !gone.includes(p) && storeState(p) === "gone");
   if (tell) Q.setMeta.run(store, { key: GONE_KEY, value: JSON.stringify([...still, ...gone]) });
   return gone.filter((p) => !before.has(p));
 }

@@ -668,6 +668,35 @@ export const Q = {
     `SELECT path FROM sources WHERE harness = ?`,
     ["harness"],
   ),
+  /**
+   * A store of the same harness still indexed with the same stamp as `path`'s
+   * (size, mtime and content hash): the same file reached by another path
+   * (a link, a move that kept the mtime). Null when there is none.
+   */
+  sourceTwin: query<{ path: string }, { path: string }>(
+    `SELECT t.path FROM sources s JOIN sources t ON t.harness = s.harness AND t.path <> s.path
+      AND t.size = s.size AND t.mtime = s.mtime AND t.error IS NULL
+      AND coalesce(t.head_hash, t.hash) = coalesce(s.head_hash, s.hash)
+    WHERE s.path = ? AND coalesce(s.head_hash, s.hash) IS NOT NULL LIMIT 1`,
+    ["path"],
+  ),
+  /** Files the sessions read from store `from` under store `to`. */
+  repointSessions: query<{ to: string; from: string }>(
+    `UPDATE sessions SET source = ? WHERE source = ?`,
+    ["to", "from"],
+  ),
+  /**
+   * Distinct sessions and their events per harness, of the stores outside
+   * `mirrors` (a remote's mirror dir; `deja sources` counts those per remote).
+   */
+  sessionsPerHarness: query<
+    { mirrors: string },
+    { harness: string; sessions: number; events: number }
+  >(
+    `SELECT harness, count(*) AS sessions, coalesce(sum(events), 0) AS events FROM sessions
+    WHERE substr(source, 1, length(?)) <> ? GROUP BY harness`,
+    ["mirrors", "mirrors"],
+  ),
   /** Forgets a source: the next index reads the store again from its start. */
   forgetSource: query<{ path: string }>(`DELETE FROM sources WHERE path = ?`, ["path"]),
   /** Resets a source's stamp so the next index (and freshen's stat pass) reads the store again whole. */

@@ -22,6 +22,7 @@ import { wiringMatrix } from "../install/matrix.ts";
 import { dataDir } from "../../core/paths.ts";
 import { isLoss, PENDING_REASONS, REPAIRED_REASONS, skipsText } from "../skips.ts";
 import { parseKept, parseSkipExamples, parseSkips } from "../source_state.ts";
+import { storeState } from "../gone.ts";
 
 /** The wiring matrix for a terminal: one block per harness. */
 export function wiringText(): string {
@@ -56,7 +57,16 @@ export interface HarnessSources {
    * sessions stay in the index and count in `sessions`, `events` and `bytes`.
    */
   gone: number;
+  /** Stores in the index that are there but cannot be read now (a stat failed: permission denied). */
+  unreadable: number;
+  /** Distinct sessions the index holds of this harness's stores (as `deja stats` counts them). */
   sessions: number;
+  /**
+   * Sessions stores hold that another store also holds (copies of one file
+   * under other names): the stores' own session counts add up to
+   * `sessions + copies`.
+   */
+  copies: number;
   events: number;
   /** Bytes of the indexed stores. */
   bytes: number;
@@ -156,6 +166,9 @@ export async function sourcesData(env: Env): Promise<SourcesData> {
   const rows = all.filter((r) => !r.path.startsWith(mirrors));
   const red = store ? Q.redactionsByHarness.all(store, {}) : [];
   const known = (store ? Q.projects.all(store, {}) : []).map((r) => r.project);
+  const held = new Map(
+    (store ? Q.sessionsPerHarness.all(store, { mirrors }) : []).map((r) => [r.harness, r]),
+  );
   store?.close();
   const out: HarnessSources[] = [];
   for (const p of parsers) {
@@ -178,7 +191,8 @@ export async function sourcesData(env: Env): Promise<SourcesData> {
     let damaged = 0;
     // A gone store's last read is no damage of what the harness holds now: its sessions stay
     // (counted below), its skips are not carried.
-    const present = new Set(mine.filter((r) => existsSync(r.path)).map((r) => r.path));
+    const state = new Map(mine.map((r) => [r.path, storeState(r.path)]));
+    const present = new Set(mine.filter((r) => state.get(r.path) === "present").map((r) => r.path));
     const perStore: string[][] = [];
     for (const r of mine) {
       if (!present.has(r.path)) continue;
@@ -190,7 +204,9 @@ export async function sourcesData(env: Env): Promise<SourcesData> {
       if (k || Object.entries(counts).some(([x, v]) => v && isLoss(x))) damaged++;
     }
     skippedAt.push(...spreadExamples(perStore, MAX_SKIPPED_AT));
-    const gone = mine.length - present.size;
+    const gone = mine.filter((r) => state.get(r.path) === "gone").length;
+    const perStoreSessions = mine.reduce((n, r) => n + r.sessions, 0);
+    const sessions = held.get(p.id)?.sessions ?? 0;
     const errs = mine.filter((r) => r.error).sort((x, y) =>
       (y.indexed_at ?? 0) - (x.indexed_at ?? 0)
     );
@@ -200,8 +216,10 @@ export async function sourcesData(env: Env): Promise<SourcesData> {
       stores,
       indexed: mine.filter((r) => !r.error && present.has(r.path)).length,
       gone,
-      sessions: mine.reduce((n, r) => n + r.sessions, 0),
-      events: mine.reduce((n, r) => n + r.events, 0),
+      unreadable: mine.filter((r) => state.get(r.path) === "unreadable").length,
+      sessions,
+      copies: Math.max(0, perStoreSessions - sessions),
+      events: held.get(p.id)?.events ?? 0,
       bytes: mine.reduce((n, r) => n + Math.max(0, r.size ?? 0), 0),
       skipped,
       skipped_at: skippedAt,
@@ -265,7 +283,9 @@ export function sourcesText(
         plural(h.stores, "store ", "stores").padStart(11)
       }  ${h.errors ? c.red(`(${h.errors} failed)  `) : ""}${
         h.gone ? c.dim(`(${h.gone} gone, kept)  `) : ""
-      }${plural(h.sessions, "session ", "sessions").padStart(15)}  ${
+      }${h.unreadable ? c.red(`(${h.unreadable} unreadable)  `) : ""}${
+        plural(h.sessions, "session ", "sessions").padStart(15)
+      }${h.copies ? c.dim(` (${plural(h.copies, "copy", "copies")})`) : ""}  ${
         fmtBytes(h.bytes).padStart(9)
       }  ${c.dim(rootSummary(h.roots, io.env.home))}`,
     );

@@ -12,6 +12,7 @@ import { FRESH_KEY, type FreshMap, mtimeOf, parseFreshMap, placesStamp } from ".
 import { Q } from "../schema.ts";
 import { stamp } from "../source_state.ts";
 import { lastIndexAt } from "./manifest.ts";
+import { isMissing } from "../gone.ts";
 
 /** One store whose stamp differs from the index's. */
 export interface ChangedSource {
@@ -107,8 +108,13 @@ export function compareStamps(rec: Recorded, opts: CheckOptions = {}): Staleness
       if (!st.isFile() && !st.isDirectory()) continue;
       size = st.size;
       mtime = Math.floor(st.mtimeMs);
-    } catch {
-      continue; // a vanished store keeps its sessions until a rebuild
+    } catch (e) {
+      // A vanished store keeps its sessions until a rebuild; one there but unreadable now
+      // (permission denied) is a change: the full run tries it and says why it cannot.
+      if (!isMissing(e)) {
+        changed.push({ path: r.path, harness: r.harness, kind: r.kind, bytes: 0, mtime: 0 });
+      }
+      continue;
     }
     present[r.harness] = (present[r.harness] ?? 0) + 1;
     let moved = size !== r.size || mtime !== r.mtime;

@@ -101,3 +101,46 @@ Deno.test("a head naming one concept of the query and not the other is not lifte
   // A query of one concept: nothing to coordinate.
   assertEquals(leastConcept([2], [2], [{ terms: [0], idf: 2 }]), 0);
 });
+
+/** A question whose word the history holds only in another form (`bill` as `billing`). */
+const FORMS_ONLY: MemSession[] = [
+  {
+    id: "s-invoice",
+    events: [
+      ["user", "invoice creation deadlocks when two jobs run at once"],
+      ["assistant", "Both invoice creation jobs lock the invoice table in a different order."],
+      [
+        "assistant",
+        "The root cause was the lock order; invoice creation now takes it in one order.",
+      ],
+    ],
+  },
+  {
+    // Holds `billing` and `creation` as typed: most of the question, and not its problem.
+    id: "s-billing",
+    events: [
+      ["user", "rename the button on the billing creation form"],
+      ["assistant", "Renamed the button."],
+    ],
+  },
+  // Deadlocks elsewhere: the symptom's word is common, the component's words weigh the most.
+  ...["queue", "cache", "mailer", "importer"].map((c): MemSession => ({
+    id: `s-${c}`,
+    events: [["user", `the ${c} deadlocks on start`], ["assistant", `Fixed the ${c} deadlock.`]],
+  })),
+];
+
+Deno.test("a query word held only in another form is still widened with its related words", () =>
+  withMemIndex(FORMS_ONLY, (s) => {
+    const q = "bill creation is stuck";
+    const r = search(s, q);
+    assertEquals(r.tier, "relevance");
+    assertEquals(r.results.map((x) => x.id)[0], "s-invoice", r.results.map((x) => x.id).join(" "));
+    // Without the rule `bill` stays `billing` only, and the session naming it wins.
+    const off = search(s, q, { ablate: ["formWiden"] });
+    assertEquals(
+      off.results.map((x) => x.id)[0],
+      "s-billing",
+      off.results.map((x) => x.id).join(" "),
+    );
+  }));

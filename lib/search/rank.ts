@@ -76,6 +76,11 @@ export const ABLATE = {
   distinct: false,
   /** The fielded rerank does not lift a head that names every concept of the query. */
   headConcepts: false,
+  /**
+   * A query word the history holds only in another form (`bill` as `billing`) is widened with
+   * related words only when the whole query is (lib/search/relevance.ts).
+   */
+  formWiden: false,
 };
 /** A name of {@link ABLATE}. */
 export type Ablation = keyof typeof ABLATE;

@@ -1,0 +1,96 @@
+/**
+ * How `deja index` and `deja sources` track stores that moved, are copies, or
+ * cannot be looked at (fresh-user trial, 2026-12): a session file moved to
+ * another project directory was told of as "gone" and counted "gone, kept"
+ * until a rebuild; `sources` added up sessions per file (200 copies of one
+ * session: "200 sessions" where the index held 1).
+ */
+import { assert, assertEquals } from "../tests/_assert.ts";
+import { mkdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { claudeLine } from "../tests/_memory.ts";
+import { tempDir } from "../tests/_tmp.ts";
+import { testEnv } from "../tests/_fixture.ts";
+import { runMain } from "../tests/_cli_io.ts";
+import { sourcesData } from "./cli/cmd_sources.ts";
+import { storeState } from "./gone.ts";
+import type { Env } from "../core/model.ts";
+
+const SID = "41111111-2222-4333-8444-555555555556";
+
+/** A temp home with a Claude root; `run` gets the env and the root. */
+async function withClaude(run: (env: Env, root: string, dir: string) => Promise<void>) {
+  const dir = tempDir("deja-gone-");
+  try {
+    const root = join(dir, "claude");
+    const vars = {
+      HOME: join(dir, "home"),
+      XDG_CONFIG_HOME: join(dir, "config"),
+      XDG_DATA_HOME: join(dir, "data"),
+      DEJA_HOME: join(dir, "deja"),
+      DEJA_NO_REFRESH: "1",
+      DEJA_CLAUDE_ROOT: root,
+    };
+    mkdirSync(join(root, "-w-a"), { recursive: true });
+    mkdirSync(join(root, "-w-b"), { recursive: true });
+    await run(testEnv(vars.HOME, vars), root, dir);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const body = claudeLine(0, "the parser crashes", SID) + claudeLine(1, "Fixed.", SID);
+const index = (env: Env) => runMain(env, ["index"], "", env.home);
+const claude = async (env: Env) =>
+  (await sourcesData(env)).harnesses.find((h) => h.harness === "claude")!;
+
+Deno.test("a session file moved to another project directory is not told of as gone", async () => {
+  await withClaude(async (env, root) => {
+    const file = join(root, "-w-a", `${SID}.jsonl`);
+    writeFileSync(file, body);
+    assertEquals((await index(env)).code, 0);
+    renameSync(file, join(root, "-w-b", `${SID}.jsonl`));
+    const r = await index(env);
+    assert(!r.err.includes("gone"), r.err);
+    const h = await claude(env);
+    assertEquals([h.gone, h.indexed, h.sessions, h.copies], [0, 1, 1, 0]);
+  });
+});
+
+Deno.test("a store reached twice through a link is not gone when the link goes", async () => {
+  await withClaude(async (env, root) => {
+    writeFileSync(join(root, "-w-a", `${SID}.jsonl`), body);
+    const link = join(root, "-w-link");
+    symlinkSync(join(root, "-w-a"), link);
+    assertEquals((await index(env)).code, 0);
+    rmSync(link);
+    const r = await index(env);
+    assert(!r.err.includes("gone"), r.err);
+    const h = await claude(env);
+    assertEquals([h.gone, h.sessions], [0, 1]);
+  });
+});
+
+Deno.test("sources counts distinct sessions and says how many stores hold copies", async () => {
+  await withClaude(async (env, root) => {
+    for (let i = 0; i < 5; i++) writeFileSync(join(root, "-w-a", `copy-${i}.jsonl`), body);
+    assertEquals((await index(env)).code, 0);
+    const h = await claude(env);
+    assertEquals([h.indexed, h.sessions, h.copies], [5, 1, 4]);
+  });
+});
+
+Deno.test("a store whose stat fails for another reason than 'not there' is not gone", async () => {
+  await withClaude((_env, _root, dir) => {
+    // A link loop fails the stat with ELOOP (as a directory without search permission fails it
+    // with EACCES for a user other than root): the store is there, just unreadable.
+    const loop = join(dir, "loop");
+    symlinkSync(loop, loop);
+    assertEquals(storeState(loop), "unreadable");
+    assertEquals(storeState(join(dir, "nothing.jsonl")), "gone");
+    writeFileSync(join(dir, "f"), "");
+    assertEquals(storeState(join(dir, "f", "x.jsonl")), "gone");
+    assertEquals(storeState(join(dir, "f")), "present");
+    return Promise.resolve();
+  });
+});
