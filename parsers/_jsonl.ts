@@ -337,11 +337,10 @@ function notJsonl(ctx: ParseCtx, path: string, held: Outcome[]): boolean {
     ).length;
   if (n === 0 || objects * 8 > n) return false;
   ctx.endOffset = ctx.offset;
-  ctx.skip(
-    "not_jsonl",
-    path,
-    `not JSONL: ${n - objects} of its first ${n} lines are not JSON records`,
-  );
+  const what = n === 1
+    ? "its one line is not a JSON record"
+    : `${n - objects} of its first ${n} lines are not JSON records`;
+  ctx.skip("not_jsonl", path, `not JSONL: ${what}`);
   return true;
 }
 

@@ -188,9 +188,11 @@ Deno.test("readJsonl judges a file past its first 16 lines as JSONL when enough 
 });
 
 Deno.test("readJsonl counts a zero-filled file with no newline as not_jsonl, not as being written", async () => {
-  const { values, ctx } = await read(file(new Uint8Array(100_000)));
+  const p = file(new Uint8Array(100_000));
+  const { values, ctx } = await read(p);
   assertEquals(values, []);
   assertEquals(ctx.counts, { not_jsonl: 1 });
+  assertEquals(ctx.examples, [`not_jsonl at ${p}: not JSONL: its one line is not a JSON record`]);
 });
 
 Deno.test("readJsonl counts a zero-filled tail after records as damage, not as a line being written", async () => {
