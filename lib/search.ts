@@ -20,7 +20,9 @@
  * has no terms) is `exact` when events hold it as written (a bounded scan,
  * lib/search/regex.ts `literalScan`).
  * A long query (lib/search/ladder.ts) is exact when sessions hold it whole
- * (only those are listed), else ranked by relevance.
+ * (only those are listed), else ranked by relevance. Weak exact matches do
+ * not stop the ladder alone: word forms held in one event, and for a long
+ * query relevance, compete with them (lib/search/ladder.ts).
  * A quoted phrase matches contiguously at every tier or not at all. A query
  * equal (or nearly) to a prompt a person typed ranks those sessions first
  * (lib/search/prompt.ts), whatever the tier; then the sessions whose title
@@ -145,8 +147,16 @@ export interface SearchResult {
   results: SessionHit[];
   /** Sessions found before the limit. */
   total: number;
-  /** True for `relevance` and `none`: nothing matched the query as a whole. */
+  /**
+   * True for `relevance` and `none`: nothing matched the query as a whole (false when
+   * sessions holding every word are listed after a first result found another way).
+   */
   nothingMatched: boolean;
+  /**
+   * Set when the first result was found by word forms or relevance but sessions holding
+   * every word exactly are listed after it (a long query's ranks merged, lib/search/ladder.ts).
+   */
+  exactFollow?: boolean;
   /** Words widened at this tier: what each stands for (`timout` -> `timeout`). */
   changes: Array<{ from: string; to: string[] }>;
   /** Stop words left out of the query. */
@@ -236,14 +246,15 @@ function run(store: Store, query: string, o: SearchOptions): SearchResult {
 
   const stats = new TermStats(store);
   const lad = ladder(stats, parsed, query, f, rootOf);
-  const { scores, alts, changes } = lad;
+  const { scores, alts } = lad;
+  let changes = lad.changes;
   let tier: Tier = lad.tier;
   if (tier !== "error" && tier !== "none") {
     const b = tier === "relevance" && !ABLATE.relevanceLength ? B_RELEVANCE : B;
     rescore(stats, cache, scores, alts, f, lad.weights, b);
   }
   if (lad.coord) coordinate(store, lad.coord, scores, (id) => cache.members(id), rootOf);
-  if (tier === "relevance") {
+  if (tier === "relevance" || lad.widened?.tier === "relevance") {
     rerankFielded(stats, cache, scores, alts, lad.weights, lad.coord?.concepts);
   }
   const titled = titledSessions(store, parsed, f, rootOf);
@@ -253,6 +264,14 @@ function run(store: Store, query: string, o: SearchOptions): SearchResult {
   if ((prompts.size || titled.size) && (tier === "relevance" || tier === "none")) tier = "exact";
   const results = finish(store, cache, scores, tier, o, now, parsed.time, limit);
   for (const r of results) r.titleMatch = titled.has(r.rowid);
+  // Exact matches ranked beside forms: labelled by what ranks first.
+  let exactFollow = false;
+  if (lad.widened && tier === "exact") {
+    if (lad.widened.ids.has(results[0]?.rowid ?? -1)) {
+      tier = lad.widened.tier;
+      exactFollow = results.some((r) => !lad.widened!.ids.has(r.rowid));
+    } else if (lad.widened.tier === "stemmed") changes = [];
+  }
   if (tier === "exact" && results.length && results.every((r) => r.spread)) tier = "session";
   fillSnippets(store, results, o.snippets ?? 3, (t) => snippet(t, alts));
   // Sessions left out that hold every word: said when the shown results are less
@@ -275,7 +294,8 @@ function run(store: Store, query: string, o: SearchOptions): SearchResult {
     tier,
     results,
     total: scores.size,
-    nothingMatched: tier === "relevance" || tier === "none",
+    nothingMatched: !exactFollow && (tier === "relevance" || tier === "none"),
+    ...(exactFollow ? { exactFollow } : {}),
     changes,
     hidden,
   };

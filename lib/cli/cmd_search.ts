@@ -335,6 +335,12 @@ export function narration(res: SearchResult): string {
       : "; the others hold the words between their events";
     return `matched the title${others}${time}`;
   }
+  if (res.exactFollow) {
+    const first = res.tier === "relevance"
+      ? "the first by relevance"
+      : `the first by ${how}: ${ch}`;
+    return `${first}; sessions holding every word follow${time}`;
+  }
   const line = {
     exact: time ? `exact match${time}` : "",
     session: `no single event holds every word; these sessions hold them between them${time}`,
@@ -358,6 +364,7 @@ function jsonOf(
     query: res.query,
     tier: res.tier,
     nothing_matched: res.nothingMatched,
+    exact_follow: res.exactFollow ?? false,
     total: res.total,
     changes: res.changes,
     dropped: res.dropped,

@@ -29,6 +29,7 @@ import { tokens } from "./tokenize.ts";
 import { byUse, containing, distance, docs, near, withPrefix } from "./vocab.ts";
 import { synonymsOf } from "./synonyms.ts";
 import { phrasalForms } from "./compounds.ts";
+import { irregularForms } from "./irregular.ts";
 
 /** The literal tiers, in ladder order. */
 export type LiteralTier = "exact" | "substring" | "stemmed" | "close";
@@ -126,8 +127,11 @@ function findForms(stats: TermStats, word: string): string[] {
     if (p.length < 3) continue;
     for (const w of withPrefix(stats.store, p)) if (w.length <= p.length + 7) cands.add(w);
   }
+  const irregular = new Set(irregularForms(word));
+  for (const w of irregular) cands.add(w);
   const same = [...cands].filter((w) =>
-    w === word || (normStem(stemmer(w)) === s && (!agent || w.startsWith(agent)))
+    w === word || irregular.has(w) ||
+    (normStem(stemmer(w)) === s && (!agent || w.startsWith(agent)))
   );
   return byUse(stats.count, same, MAX_ALTS);
 }

@@ -8,6 +8,12 @@
  * sessions holding every word are its exact matches, ranked as a short
  * query's are; only when none does is it ranked by relevance (a session that
  * lacks a word is never labelled exact).
+ *
+ * A weak literal match does not stop the ladder alone: exact matches of three
+ * or more words are ranked beside the sessions holding every word in another
+ * form in one event (`withForms`), and a long query's matches that only
+ * scatter its words beside the sessions holding most of it in one event
+ * (`withRelevance`). The result is named after the tier of what ranks first.
  * A pasted error is never long: it goes down the ladder to the error tier.
  *
  * @module
@@ -40,6 +46,11 @@ export interface LadderResult {
   changes: Array<{ from: string; to: string[] }>;
   /** Relevance tier: the query's concepts, to coordinate after re-scoring (lib/search/concepts.ts). */
   coord?: Coordination;
+  /**
+   * Sessions beside the literal matches that a wider tier found (`withForms`,
+   * `withRelevance`): the result takes that tier's name when one ranks first.
+   */
+  widened?: { ids: Set<number>; tier: "stemmed" | "relevance" };
 }
 
 /** True for a query ranked by relevance beside its exact matches (see the module doc). */
@@ -69,6 +80,15 @@ export function ladder(
     if (!ex) continue;
     const scores = literalMatch(stats, ex.alts, f, rootOf, ex.confirm);
     if (!scores.size) continue;
+    // A long query no single event holds whole: its matches are words scattered over
+    // sessions, and a session holding most of it together competes (see `withRelevance`).
+    if (long && !ABLATE.compete && [...scores.values()].every((s) => s.spread)) {
+      return withRelevance(stats, parsed, query, f, rootOf, { tier: t, scores, ...ex });
+    }
+    if (t === "exact" && !ABLATE.compete) {
+      const wide = withForms(stats, parsed, f, rootOf, scores);
+      if (wide) return wide;
+    }
     return { tier: t, scores, alts: ex.alts, changes: ex.changes };
   }
   const er = errorTier(stats, query, f, rootOf);
@@ -93,6 +113,72 @@ function relevanceOf(
 ) {
   const words = [...new Set(parsed.parts.filter((p) => !p.quoted).flatMap((p) => p.tokens))];
   return relevance(stats, words, f, rootOf, query);
+}
+
+/**
+ * The exact matches of a query of three or more words, with the sessions that
+ * hold every word as typed or in another form (`requires` for `required`)
+ * beside them, all ranked by the forms: one word's form does not push a
+ * session holding the query in one short prompt below one naming the words
+ * as typed across a marathon. Undefined when the forms add no session. The
+ * sessions only the forms match are listed in `widened` (the result is
+ * labelled `stemmed` when one of them ranks first).
+ */
+function withForms(
+  stats: TermStats,
+  parsed: ParsedQuery,
+  f: Filters,
+  rootOf: (id: number) => number,
+  exact: Map<number, SessionScore>,
+): LadderResult | undefined {
+  if (parsed.parts.filter((p) => !p.quoted).length < 3) return undefined;
+  const ex = expand(stats, parsed.parts, "stemmed");
+  if (!ex || !ex.changes.length) return undefined;
+  const scores = literalMatch(stats, ex.alts, f, rootOf, ex.confirm);
+  const ids = new Set<number>();
+  for (const [id, s] of scores) {
+    if (exact.has(id)) scores.set(id, exact.get(id)!);
+    else if (!s.spread) ids.add(id);
+    else scores.delete(id);
+  }
+  if (!ids.size) return undefined;
+  for (const [id, s] of exact) if (!scores.has(id)) scores.set(id, s);
+  const widened = { ids, tier: "stemmed" as const };
+  return { tier: "exact", scores, alts: ex.alts, changes: ex.changes, widened };
+}
+
+/** Relevance candidates that join a long query's scattered matches. */
+const COMPETE = 20;
+/** The share of the query's IDF weight one event of such a candidate holds at least. */
+const TOGETHER = 0.5;
+
+/**
+ * A long query's exact matches when every one only scatters its words over a
+ * session, with the relevance tier's best {@link COMPETE} sessions that
+ * hold most of it ({@link TOGETHER}) in one event beside them, all ranked as exact matches are (by the words as typed, a session
+ * holding them together in one event lifted): a question's extra words do not
+ * push out the session that holds most of them in one prompt. The sessions
+ * only relevance found are listed in `widened`.
+ */
+function withRelevance(
+  stats: TermStats,
+  parsed: ParsedQuery,
+  query: string,
+  f: Filters,
+  rootOf: (id: number) => number,
+  exact: LadderResult,
+): LadderResult {
+  const rel = relevanceOf(stats, parsed, query, f, rootOf);
+  const ids = new Set<number>();
+  const best = [...rel.scores.values()].sort((a, b) => b.score - a.score);
+  for (const s of best) {
+    if (ids.size >= COMPETE) break;
+    if (exact.scores.has(s.sessionId)) continue;
+    if ((rel.together.get(s.sessionId) ?? 0) < TOGETHER) continue;
+    ids.add(s.sessionId);
+    exact.scores.set(s.sessionId, s);
+  }
+  return ids.size ? { ...exact, widened: { ids, tier: "relevance" } } : exact;
 }
 
 /**

@@ -50,6 +50,8 @@ export const ABLATE = {
   recency: false,
   /** Long queries go down the ladder like short ones. */
   long: false,
+  /** A weak literal match stops the ladder: no forms beside exact matches, no relevance beside a long query's spread ones (lib/search/ladder.ts). */
+  compete: false,
   /** No session-level AND: only events holding every term match. */
   spread: false,
   /** The relevance tier does not widen with related words (lib/search/related.ts). */

@@ -48,6 +48,8 @@ export interface RelevanceResult {
   words: string[];
   /** The query's concepts, when it names two or more (lib/search/concepts.ts). */
   coord?: Coordination;
+  /** Per session: the largest share of the query's IDF weight one of its events holds. */
+  together: Map<number, number>;
 }
 
 interface Term {
@@ -93,7 +95,7 @@ export function relevance(
     const typed = stats.docs(w) > 0;
     return { word: w, alts: [...alts], extra, df, idf: idf(n, df), literal, typed };
   }).filter((t) => t.alts.length > 0 || t.extra.size > 0);
-  const empty = { scores: new Map(), alts: [], weights: [], words: [] };
+  const empty = { scores: new Map(), alts: [], weights: [], words: [], together: new Map() };
   if (terms.length < 2) return empty;
   const rare = terms.filter((t) => t.df / n <= 0.25);
   if (rare.length >= 2) terms = rare;
@@ -162,6 +164,7 @@ export function relevance(
   });
 
   const scores = new Map<number, SessionScore>();
+  const together = new Map<number, number>();
   const si = terms.indexOf(strongest);
   for (const [sid, m] of perSession) {
     const matched = [...m.keys()];
@@ -175,8 +178,11 @@ export function relevance(
     let cooc = 1;
     const events: ScoredEvent[] = [];
     const seen = new Set<number>();
+    let share = 0;
     for (const ev of m.values()) {
-      const held = eventTerms.get(ev.row.event_id)?.size ?? 1;
+      const et = eventTerms.get(ev.row.event_id);
+      const held = et?.size ?? 1;
+      share = Math.max(share, [...et ?? []].reduce((x, ti) => x + terms[ti].idf, 0) / totalIdf);
       cooc = Math.max(cooc, 1 + RELATED.cooc * (held - 1));
       if (!seen.has(ev.row.event_id)) {
         seen.add(ev.row.event_id);
@@ -185,6 +191,7 @@ export function relevance(
     }
     const sum = [...m.values()].reduce((s, e) => s + e.score, 0);
     events.sort((a, b) => b.score - a.score);
+    together.set(sid, share);
     scores.set(sid, {
       sessionId: sid,
       score: sum * (0.5 + cover) * cooc * weak,
@@ -195,6 +202,7 @@ export function relevance(
   const concepts = conceptsOf(query, terms.map((t) => t.word), terms.map((t) => t.idf));
   return {
     scores,
+    together,
     ...(concepts
       ? { coord: { concepts, alts: terms.map(altWeights), idfs: terms.map((t) => t.idf), f } }
       : {}),
