@@ -5,13 +5,13 @@
  *
  * @module
  */
-import { existsSync } from "node:fs";
 import { join, sep } from "node:path";
 import type { Env } from "../core/model.ts";
 import { dataDir } from "../core/paths.ts";
 import type { SourceRow } from "./rows.ts";
 import { isLoss } from "./skips.ts";
 import { parseKept, parseSkips } from "./source_state.ts";
+import { storeState } from "./gone.ts";
 
 /** One harness's stores whose last read failed or lost records. */
 export interface HarnessDamage {
@@ -30,8 +30,9 @@ export interface HarnessDamage {
 
 /**
  * Per harness (in row order), the stores still in place whose last read failed
- * or was damaged; harnesses with neither are left out, and so are the stores
- * read from remote mirrors (`deja remote`) and stores that are gone.
+ * or was damaged, or that cannot be read now; harnesses with none are left out,
+ * and so are the stores read from remote mirrors (`deja remote`) and stores
+ * that are gone (lib/gone.ts).
  */
 export function storeDamage(
   env: Env,
@@ -40,11 +41,15 @@ export function storeDamage(
   const mirrors = join(dataDir(env), "remotes") + sep;
   const by = new Map<string, HarnessDamage & { at: number }>();
   for (const r of rows) {
-    if (r.path.startsWith(mirrors) || !existsSync(r.path)) continue;
+    if (r.path.startsWith(mirrors)) continue;
+    const state = storeState(r.path);
+    if (state === "gone") continue;
+    // One a stat cannot reach now (permission denied) failed, whatever its last read said.
+    const error = state === "unreadable" ? "cannot be read now" : r.error;
     const counts = parseSkips(r.skipped) as Record<string, number>;
     const lost = Object.entries(counts).filter(([k, v]) => v && isLoss(k));
     const kept = parseKept(r.skipped);
-    if (!r.error && !lost.length && !kept) continue;
+    if (!error && !lost.length && !kept) continue;
     const h = by.get(r.harness) ?? {
       harness: r.harness,
       failed: 0,
@@ -55,11 +60,11 @@ export function storeDamage(
       at: -1,
     };
     by.set(r.harness, h);
-    if (r.error) {
+    if (error) {
       h.failed++;
       if ((r.indexed_at ?? 0) > h.at) {
         h.at = r.indexed_at ?? 0;
-        h.last_error = `${r.path}: ${r.error}`;
+        h.last_error = `${r.path}: ${error}`;
       }
     }
     if (lost.length || kept) {
