@@ -180,7 +180,10 @@ export async function sourcesData(env: Env): Promise<SourcesData> {
       const d = await p.discover({
         env,
         knownProjects: known,
-        problem: (path, e) => problems.push(problemLine(path, e)),
+        problem: (path, e) => {
+          const line = problemLine(path, e); // once: two layouts may walk one folder
+          if (!problems.includes(line)) problems.push(line);
+        },
       });
       roots = d.roots;
       stores = d.sources.length;
