@@ -150,6 +150,8 @@ export type SkipReason =
   | "unknown_schema"
   | "empty"
   | "unsupported"
+  /** A whole file read as JSONL that is not JSONL at all (random bytes, another format). */
+  | "not_jsonl"
   /** A last line the harness is still writing: not lost, read once it is complete. */
   | "partial_line";
 

@@ -64,6 +64,7 @@ export const DAMAGE_REASONS: ReadonlySet<string> = new Set<SkipReason>([
   "corrupt",
   "unreadable",
   "malformed_json",
+  "not_jsonl",
 ]);
 
 /** The first reason in `counts` that says the store is damaged ({@link DAMAGE_REASONS}), if any. */

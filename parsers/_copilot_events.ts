@@ -121,6 +121,9 @@ export class EventReader {
         return this.call(agent, str(data.toolName), data.arguments, str(data.toolCallId), time);
       case "tool.execution_complete":
         return this.push(agent, resultEvent(data, time));
+      case "session.error":
+      case "session.warning":
+        return this.notice(agent, type, data, time);
       case "session.compaction_complete": {
         const text = str(data.summaryContent)?.trim();
         if (text) this.push(agent, { kind: "summary", text, ...at(time) });
@@ -131,6 +134,21 @@ export class EventReader {
           this.skip("unknown_record", where);
         }
     }
+  }
+
+  /**
+   * A `session.error` / `session.warning` (`{errorType | warningType, message}`:
+   * an MCP config that does not load, a model list without sign-in, a policy)
+   * as what the harness said in the session, `Error (mcp): <message>`, so
+   * pasting the message finds the session (the form Codex `error` events take).
+   */
+  private notice(agent: string, type: string, data: Obj, time: number | undefined): void {
+    const message = str(data.message)?.trim();
+    if (!message) return;
+    const error = type === "session.error";
+    const sort = str(error ? data.errorType : data.warningType);
+    const text = `${error ? "Error" : "Warning"}${sort ? ` (${sort})` : ""}: ${message}`;
+    this.push(agent, { kind: "assistant", text, ...at(time) });
   }
 
   private push(agent: string, ev: Event): void {

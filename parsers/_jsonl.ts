@@ -13,14 +13,17 @@
  * (only that, even when it also held bad bytes). An unterminated last line that
  * does not parse is left for the next pass (the harness is still writing it):
  * `ctx.endOffset` stops before it, and it is counted `partial_line` (pending,
- * not lost: lib/skips.ts PENDING_REASONS).
+ * not lost: lib/skips.ts PENDING_REASONS), unless it cannot become a record
+ * (a NUL byte, a syntax error before its end): then it is `malformed_json`.
+ * A file whose first lines are nearly
+ * all not JSON is not JSONL at all: one `not_jsonl` skip, not one per line.
  *
  * @module
  */
 import { openRegular } from "../core/fsread.ts";
 import { collectGarbage } from "../core/runtime.ts";
 import { decodeUtf8, REPAIRED } from "../core/text.ts";
-import type { ParseCtx } from "../core/model.ts";
+import type { ParseCtx, SkipReason } from "../core/model.ts";
 import { JsonStream } from "./_json_stream.ts";
 
 const CHUNK = 256 * 1024;
@@ -180,6 +183,21 @@ export const STREAM_LINE_BYTES = 1 << 20;
 /** Bytes of lines read between two garbage collection hints (core/runtime.ts). */
 const GC_BYTES = 32 << 20;
 
+/** What one line read by {@link readJsonl} comes to. */
+type Outcome =
+  /** Nothing but white space; `end` is undefined for an unterminated one. */
+  | { kind: "blank"; end?: number }
+  /** An unterminated last line that does not parse yet: the pass stops before it. */
+  | { kind: "unfinished"; where: string }
+  | { kind: "skip"; reason: SkipReason; where: string; detail?: string; end: number }
+  | { kind: "record"; record: JsonLine; repaired: boolean; where: string };
+
+/**
+ * Lines judged, from the start of a file whose first line is not JSON, before
+ * deciding whether the file is JSONL at all ({@link readJsonl}).
+ */
+export const JUDGE_LINES = 16;
+
 /**
  * Yields each JSON value of a JSONL file from `ctx.offset`, counting what it
  * skips through `ctx.skip` and setting `ctx.endOffset` to the byte after the
@@ -187,6 +205,13 @@ const GC_BYTES = 32 << 20;
  * A UTF-8 BOM and surrounding white space are ignored; blank lines are skipped
  * silently. A file with nothing but white space, read from its start, is
  * counted `empty` once.
+ *
+ * A file read from its start whose first line is not JSON is judged on its
+ * first {@link JUDGE_LINES} lines: when at most one in eight of them is a JSON
+ * object, it is not JSONL at all (random bytes, a binary, a file of another
+ * format) and counts one `not_jsonl` skip with its path, nothing else, and
+ * nothing of it is consumed; otherwise its lines are counted one by one as in
+ * any other file.
  *
  * A line over {@link STREAM_LINE_BYTES} (or `maxLine`, when smaller) is read in
  * pieces, never held: its strings longer than `KEEP_CHARS` (core/text.ts) keep
@@ -204,61 +229,119 @@ export async function* readJsonl(
   let seen = false;
   const long = { over: Math.min(STREAM_LINE_BYTES, maxLine), open: () => new JsonStream() };
   let sinceGc = 0;
+  // From the start of a file whose first line is not JSON: what the judged lines came to.
+  let judging: Outcome[] | undefined;
+  let first = ctx.offset === 0;
   for await (const line of readLines(path, ctx.offset, maxLine, long)) {
     sinceGc += line.end - line.start;
     if (sinceGc >= GC_BYTES) {
       collectGarbage();
       sinceGc = 0;
     }
-    const where = `${path}@${line.start}`;
     seen ||= line.oversized || line.sink !== undefined || line.bytes.some((b) => b > 0x20);
-    if (line.sink) {
-      const got = line.sink.end();
-      if (!got && line.partial) return unfinished(ctx, where); // left for the next pass
-      ctx.endOffset = line.end;
-      if (got) {
-        if (line.sink.repaired) ctx.skip("invalid_utf8", where, REPAIRED);
-        yield { value: got.value, start: line.start, end: line.end };
-        continue;
+    const got = outcome(line, path, maxLine);
+    if (first && got.kind !== "blank") {
+      first = false;
+      if (got.kind === "skip" && got.reason === "malformed_json") judging = [];
+    }
+    if (judging) {
+      judging.push(got);
+      if (got.kind !== "unfinished" && judged(judging) < JUDGE_LINES) continue;
+      if (notJsonl(ctx, path, judging)) return;
+      const held = judging;
+      judging = undefined;
+      for (const o of held) {
+        if (o.kind === "unfinished") return unfinished(ctx, o.where);
+        yield* apply(ctx, o);
       }
-      const size = line.end - line.start;
-      const why = size > maxLine ? "oversized" : line.sink.failure!;
-      ctx.skip(why, where, `line of ${size} bytes read in pieces: ${line.sink.failure}`);
       continue;
     }
-    if (line.oversized) {
-      // A long line the harness is still writing: counted once, when it is finished; until
-      // then the pass stops before it (read again, in bounded steps, when the file grows).
-      if (line.partial) return unfinished(ctx, where);
-      ctx.skip("oversized", where, `line over ${maxLine} bytes`);
-      ctx.endOffset = line.end;
-      continue;
-    }
-    const { text, repaired } = decodeUtf8(line.bytes);
-    const trimmed = text.trim();
-    if (trimmed === "") {
-      if (!line.partial) ctx.endOffset = line.end;
-      continue;
-    }
-    let value: unknown;
-    try {
-      value = JSON.parse(trimmed);
-    } catch {
-      if (line.partial) {
-        // The harness is still writing this line: not a bad record, just not
-        // finished. It is left for the next pass (endOffset stops before it).
-        return unfinished(ctx, where);
-      }
-      ctx.skip("malformed_json", where);
-      ctx.endOffset = line.end;
-      continue;
-    }
-    ctx.endOffset = line.end;
-    if (repaired) ctx.skip("invalid_utf8", where, REPAIRED);
-    yield { value, start: line.start, end: line.end };
+    if (got.kind === "unfinished") return unfinished(ctx, got.where);
+    yield* apply(ctx, got);
+  }
+  if (judging) {
+    if (notJsonl(ctx, path, judging)) return;
+    for (const o of judging) yield* apply(ctx, o);
   }
   // One meaning everywhere: a store with nothing but white space, read from its start, is `empty`.
   if (!seen && ctx.offset === 0) ctx.skip("empty", path, "no records");
+}
+
+/** What `line` comes to, without counting or yielding anything yet. */
+function outcome(line: RawLine<JsonStream>, path: string, maxLine: number): Outcome {
+  const where = `${path}@${line.start}`;
+  const { start, end } = line;
+  if (line.sink) {
+    // A line whose bytes already failed before its end is no record being written.
+    const broken = line.sink.failure === "malformed_json";
+    const got = line.sink.end();
+    if (!got && line.partial && !broken) return { kind: "unfinished", where }; // left for the next pass
+    if (got) {
+      const record = { value: got.value, start, end };
+      return { kind: "record", record, repaired: line.sink.repaired, where };
+    }
+    const size = end - start;
+    const reason = size > maxLine ? "oversized" : line.sink.failure!;
+    const detail = `line of ${size} bytes read in pieces: ${line.sink.failure}`;
+    return { kind: "skip", reason, where, detail, end };
+  }
+  if (line.oversized) {
+    // A long line the harness is still writing: counted once, when it is finished; until
+    // then the pass stops before it (read again, in bounded steps, when the file grows).
+    if (line.partial) return { kind: "unfinished", where };
+    return { kind: "skip", reason: "oversized", where, detail: `line over ${maxLine} bytes`, end };
+  }
+  const { text, repaired } = decodeUtf8(line.bytes);
+  const trimmed = text.trim();
+  if (trimmed === "") return { kind: "blank", end: line.partial ? undefined : end };
+  try {
+    return { kind: "record", record: { value: JSON.parse(trimmed), start, end }, repaired, where };
+  } catch {
+    // An unterminated one: the harness is still writing it, not a bad record, just not
+    // finished. It is left for the next pass (endOffset stops before it). One with a NUL
+    // byte is not (JSON text never holds one raw): damage, such as a zero-filled tail.
+    if (line.partial && !line.bytes.includes(0)) return { kind: "unfinished", where };
+    return { kind: "skip", reason: "malformed_json", where, end };
+  }
+}
+
+/** Counts or yields one line's outcome, moving `ctx.endOffset` past it. */
+function* apply(ctx: ParseCtx, o: Outcome): Generator<JsonLine> {
+  if (o.kind === "blank") {
+    if (o.end !== undefined) ctx.endOffset = o.end;
+  } else if (o.kind === "skip") {
+    ctx.skip(o.reason, o.where, o.detail);
+    ctx.endOffset = o.end;
+  } else if (o.kind === "record") {
+    ctx.endOffset = o.record.end;
+    if (o.repaired) ctx.skip("invalid_utf8", o.where, REPAIRED);
+    yield o.record;
+  }
+}
+
+/** Lines among `held` that were judged: complete and not blank. */
+function judged(held: Outcome[]): number {
+  return held.filter((o) => o.kind === "skip" || o.kind === "record").length;
+}
+
+/**
+ * When at most one in eight of the judged lines is a JSON object, counts the
+ * file `not_jsonl` once (nothing of it consumed) and returns true.
+ */
+function notJsonl(ctx: ParseCtx, path: string, held: Outcome[]): boolean {
+  const n = judged(held);
+  const objects =
+    held.filter((o) =>
+      o.kind === "record" && typeof o.record.value === "object" && o.record.value !== null &&
+      !Array.isArray(o.record.value)
+    ).length;
+  if (n === 0 || objects * 8 > n) return false;
+  ctx.endOffset = ctx.offset;
+  const what = n === 1
+    ? "its one line is not a JSON record"
+    : `${n - objects} of its first ${n} lines are not JSON records`;
+  ctx.skip("not_jsonl", path, `not JSONL: ${what}`);
+  return true;
 }
 
 /** Counts an unterminated last line left for the next pass (`partial_line`, not lost). */

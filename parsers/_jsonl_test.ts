@@ -150,3 +150,61 @@ Deno.test("readLines skips a line over the cap that spans many reads, holding no
   assertEquals(ctx.counts, { partial_line: 1 });
   assertEquals(ctx.endOffset, 8 + long.length + mid.length + 8);
 });
+
+Deno.test("readJsonl counts a file of random bytes once, as not_jsonl, not line by line", async () => {
+  // Deterministic noise with a newline now and then, and NUL bytes: no JSON in it.
+  const noise = new Uint8Array(200_000);
+  let x = 12345;
+  for (let i = 0; i < noise.length; i++) {
+    x = (x * 1103515245 + 12345) >>> 0;
+    noise[i] = x >>> 24;
+  }
+  const p = file(noise);
+  const { values, ctx } = await read(p);
+  assertEquals(values, []);
+  assertEquals(ctx.counts, { not_jsonl: 1 });
+  assertEquals(ctx.endOffset, 0);
+  assertEquals(ctx.examples[0].includes(p), true);
+});
+
+Deno.test("readJsonl counts a text file that is not JSON once, even with an unfinished last line", async () => {
+  const { values, ctx } = await read(file("hello\nthis is\n5\nnot json\nat all"));
+  assertEquals(values, []);
+  assertEquals(ctx.counts, { not_jsonl: 1 });
+});
+
+Deno.test("readJsonl counts lines one by one in a JSONL file whose first line is bad", async () => {
+  const lines = ["{oops", '{"a":1}', "{bad", '{"a":2}', '{"a":3}'];
+  const { values, ctx } = await read(file(lines.join("\n") + '\n{"a":'));
+  assertEquals(values, [{ a: 1 }, { a: 2 }, { a: 3 }]);
+  assertEquals(ctx.counts, { malformed_json: 2, partial_line: 1 });
+});
+
+Deno.test("readJsonl judges a file past its first 16 lines as JSONL when enough of them parse", async () => {
+  const lines = ["{oops", ...Array.from({ length: 20 }, (_, i) => `{"n":${i}}`)];
+  const { values, ctx } = await read(file(lines.join("\n") + "\n"));
+  assertEquals(values.length, 20);
+  assertEquals(ctx.counts, { malformed_json: 1 });
+});
+
+Deno.test("readJsonl counts a zero-filled file with no newline as not_jsonl, not as being written", async () => {
+  const p = file(new Uint8Array(100_000));
+  const { values, ctx } = await read(p);
+  assertEquals(values, []);
+  assertEquals(ctx.counts, { not_jsonl: 1 });
+  assertEquals(ctx.examples, [`not_jsonl at ${p}: not JSONL: its one line is not a JSON record`]);
+});
+
+Deno.test("readJsonl counts a zero-filled tail after records as damage, not as a line being written", async () => {
+  const p = file(new Uint8Array([...enc.encode('{"a":1}\n'), ...new Uint8Array(5000)]));
+  const { values, ctx } = await read(p);
+  assertEquals(values, [{ a: 1 }]);
+  assertEquals(ctx.counts, { malformed_json: 1 });
+});
+
+Deno.test("readJsonl counts a long unterminated line already broken before its end as damage", async () => {
+  const long = "q".repeat(STREAM_LINE_BYTES + 10);
+  const { values, ctx } = await read(file(`{"a":1}\n{"x" 1, "y":"${long}`));
+  assertEquals(values, [{ a: 1 }]);
+  assertEquals(ctx.counts, { malformed_json: 1 });
+});

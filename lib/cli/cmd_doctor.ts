@@ -26,6 +26,7 @@ import {
 } from "../install/doctor.ts";
 import { launcherPath, launcherTarget, targetExists } from "../install/launcher.ts";
 import { existsSync } from "node:fs";
+import { damageSummary } from "../store_damage.ts";
 
 const WORDS: Record<WireState, string> = {
   wired: "wired",
@@ -134,6 +135,7 @@ export function doctorJson(r: DoctorReport): Record<string, unknown> {
       fresh: index.fresh,
       error: index.error ?? null,
       harness_errors: index.harnessErrors,
+      damaged: index.damage,
     },
     watch: { running: watch.pid !== null, pid: watch.pid, service: watch.service },
     remotes: r.remotes,
@@ -198,7 +200,16 @@ export function doctorText(r: DoctorReport, io: Pick<IO, "isTTY" | "env">): stri
       index.fresh ? "" : c.dim("  (run 'deja index')")
     }`;
   lines.push(`${c.bold("index".padEnd(12))} ${idx}`);
-  for (const e of index.harnessErrors) lines.push(c.red(`${"".padEnd(12)} error: ${e}`));
+  // A store's failure shows once: as the damage of its harness when the index still has it so.
+  const shown = new Set(index.damage.map((d) => `${d.harness}: ${d.last_error}`));
+  for (const e of index.harnessErrors) {
+    if (!shown.has(e)) lines.push(c.red(`${"".padEnd(12)} error: ${e}`));
+  }
+  if (index.damage.length) {
+    lines.push(`${c.bold("stores".padEnd(12))} ${c.yellow("damaged or unreadable:")}`);
+    for (const d of index.damage) lines.push(c.yellow(`  ${damageSummary(d)}`));
+    lines.push(c.dim("  run 'deja sources --verbose' for details"));
+  }
   lines.push(
     `${c.bold("watch".padEnd(12))} ${
       watch.pid !== null ? c.green(`running (pid ${watch.pid})`) : c.dim(

@@ -40,10 +40,9 @@ Deno.test("sources names where records were skipped or repaired, and keeps them 
     );
     // Many bad stores: the harness lists a bounded number of places.
     for (let i = 0; i < 30; i++) {
-      writeFileSync(
-        join(proj, `bbbbbbbb-0000-4000-8000-${String(i).padStart(12, "0")}.jsonl`),
-        "{x\n",
-      );
+      const id = `bbbbbbbb-0000-4000-8000-${String(i).padStart(12, "0")}`;
+      // A record first: a file of nothing but a bad line is not JSONL at all (one not_jsonl).
+      writeFileSync(join(proj, `${id}.jsonl`), rec(id, 1, "ok") + "{x\n");
     }
     await runIndex(env, claude);
     // Another store is added: the next run re-reads it, and the unchanged ones keep their places.

@@ -37,6 +37,7 @@ import { lastIndexAt } from "../fresh/manifest.ts";
 import { Q } from "../schema.ts";
 import { readTextSync } from "../../core/fsread.ts";
 import { findListHooks } from "./list_hooks.ts";
+import { type HarnessDamage, storeDamage } from "../store_damage.ts";
 
 /** State of one part or target. */
 export type WireState = "wired" | "not_wired" | "stale_path" | "broken_config";
@@ -76,6 +77,8 @@ export interface IndexStatus {
   fresh: boolean;
   /** `harness: error` of each harness the last `deja index` could not read whole (a damaged registry). */
   harnessErrors: string[];
+  /** Per harness, the stores whose last read failed or was damaged (lib/store_damage.ts). */
+  damage: HarnessDamage[];
   error?: string;
 }
 
@@ -234,6 +237,7 @@ export function indexStatus(env: Env): IndexStatus {
     changed: 0,
     fresh: false,
     harnessErrors: [],
+    damage: [],
   };
   if (!out.exists) return out;
   let store: Store | undefined;
@@ -250,7 +254,9 @@ export function indexStatus(env: Env): IndexStatus {
     }
     // The same stat pass every reading command runs first (lib/fresh/check.ts).
     const stale = checkStaleness(store, { env });
-    out.sources = (store.db.prepare("SELECT COUNT(*) AS n FROM sources").get() as { n: number }).n;
+    const rows = Q.allSources.all(store, {});
+    out.sources = rows.length;
+    out.damage = storeDamage(env, rows);
     out.changed = stale.changed.length + stale.discover.length;
     out.fresh = out.changed === 0 && out.lastIndex !== null;
   } catch (e) {

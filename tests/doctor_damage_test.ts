@@ -1,0 +1,86 @@
+/**
+ * `deja doctor` shows the stores the index's last reads found damaged or could
+ * not read, per harness, not only "index fresh" (a user trial: a Hermes
+ * `state.db` that is not a database and Claude Code lines that are not JSON
+ * showed only in `deja sources`).
+ */
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { runIndex } from "../lib/indexer.ts";
+import { claude } from "../parsers/claude.ts";
+import { hermes } from "../parsers/hermes.ts";
+import { testEnv } from "./_fixture.ts";
+import { tempDir } from "./_tmp.ts";
+import { main } from "../main.ts";
+import type { HarnessDamage } from "../lib/store_damage.ts";
+import { assert, assertEquals, assertStringIncludes } from "./_assert.ts";
+
+async function doctor(env: ReturnType<typeof testEnv>, json: boolean) {
+  const out: string[] = [];
+  await main({
+    args: json ? ["doctor", "--json"] : ["doctor"],
+    env,
+    cwd: "/",
+    out: (t) => out.push(t),
+    err: () => {},
+    isTTY: false,
+    errTTY: false,
+    readStdin: () => Promise.resolve(""),
+  });
+  return out.join("");
+}
+
+Deno.test("doctor names per harness the stores that failed or lost records, in text and JSON", async () => {
+  const root = tempDir("deja-doctor-damage-");
+  try {
+    const projects = join(root, "claude");
+    mkdirSync(join(projects, "p"), { recursive: true });
+    const line = (uuid: string, text: string) =>
+      JSON.stringify({
+        type: "user",
+        uuid,
+        sessionId: "s1",
+        timestamp: "2026-01-01T00:00:00Z",
+        cwd: "/p",
+        message: { role: "user", content: text },
+      });
+    writeFileSync(
+      join(projects, "p", "s1.jsonl"),
+      [line("u1", "hello"), "{oops", line("u2", "again"), "bad"].join("\n") + "\n",
+    );
+    const hermesRoot = join(root, "hermes");
+    mkdirSync(hermesRoot);
+    const db = join(hermesRoot, "state.db");
+    writeFileSync(db, "X".repeat(8192));
+    const env = testEnv(root, {
+      DEJA_CLAUDE_ROOT: projects,
+      DEJA_HERMES_ROOT: hermesRoot,
+      DEJA_HOME: join(root, "deja"),
+      DEJA_NO_REFRESH: "1",
+    });
+    await runIndex(env, [claude, hermes]);
+    await runIndex(env, [claude, hermes]); // nothing changed: the last run reads nothing again
+
+    const text = await doctor(env, false);
+    assertStringIncludes(text, "claude: 1 store damaged: skipped 2 malformed_json");
+    assertStringIncludes(text, `hermes: 1 store failed (${db}: `);
+    assertStringIncludes(text, "run 'deja sources --verbose' for details");
+
+    const doc = JSON.parse(await doctor(env, true));
+    const by = Object.fromEntries(
+      (doc.index.damaged as HarnessDamage[]).map((d) => [d.harness, d]),
+    );
+    assertEquals(by.claude, {
+      harness: "claude",
+      failed: 0,
+      last_error: null,
+      damaged: 1,
+      skipped: { malformed_json: 2 },
+      kept: 0,
+    });
+    assertEquals(by.hermes.failed, 1);
+    assert(by.hermes.last_error?.startsWith(`${db}: `), String(by.hermes.last_error));
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+});
