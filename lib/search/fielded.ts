@@ -47,6 +47,17 @@
  * matched in the events too, at full weight `checkout` found "check … out"
  * in filler and lost on seed 7).
  *
+ * Also not kept, in the session-level BM25 of this tier
+ * (lib/search/sessionrank.ts): a query word a session holds as typed only in
+ * assistant or tool narration ("let me deploy again"), never in a user turn,
+ * a summary or its title, counting at 0.5 of its weight there: paradev hit@1
+ * unchanged (0.933/0.900/0.933, MRR@10 too; one miss only reordered among
+ * its wrong top three), `question` +1 hit on seed 11. At 0.25: paradev unchanged, MRR@10
+ * 0.96 -> 0.95 on seed 7, `question` −1 on seed 3; at 0.5 for related words
+ * too: paradev 0.933/0.883/0.917 (−2); user turns and summaries ×1.5 instead:
+ * unchanged, `question` MRR −0.01 on seed 3. The head lift decides these
+ * queries; a narrated word is already outside the head.
+ *
  * @module
  */
 import { Q } from "../schema.ts";
