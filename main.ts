@@ -85,12 +85,24 @@ export async function main(io: IO): Promise<number> {
   // command it resembles when the search found nothing, unless the word is one the history
   // itself holds ('docker' is no 'doctor').
   let near: string | undefined;
+  let word: string | undefined;
   if (!entry) {
     entry = SEARCH;
     argv = io.args;
-    near = (await import("./lib/cli/suggest.ts")).suggestCommand(first, TYPED_NAMES);
+    const suggest = await import("./lib/cli/suggest.ts");
+    near = suggest.suggestCommand(first, TYPED_NAMES);
+    // A lone word that names a command deja calls otherwise (`deja sessions`): said whatever
+    // the search found, since the person most likely wanted the command.
+    if (!rest.length) word = suggest.commandWord(first);
   }
   const code = await runCommand(entry, argv, io);
+  if (word) {
+    io.err(
+      `deja: '${first}' was searched for; 'deja ${word}' is the command for that` +
+        ` ('deja help' lists them)\n`,
+    );
+    return code;
+  }
   // Only when the search found nothing (exit 1) or failed on its options (exit 2).
   if (near && code !== 0 && !(await inHistory(io, first))) {
     io.err(

@@ -94,3 +94,27 @@ Deno.test("a store whose stat fails for another reason than 'not there' is not g
     return Promise.resolve();
   });
 });
+
+Deno.test("a folder two layouts of one harness walk is reported once when it cannot be read", async () => {
+  const dir = tempDir("deja-gone-kimi-");
+  try {
+    // DEJA_KIMI_ROOT points Kimi's two layouts at one folder: one unreadable entry, one line.
+    const kimi = join(dir, "kimi", "sessions");
+    mkdirSync(kimi, { recursive: true });
+    symlinkSync(join(kimi, "x"), join(kimi, "x"));
+    const env = testEnv(join(dir, "home"), {
+      XDG_CONFIG_HOME: join(dir, "config"),
+      XDG_DATA_HOME: join(dir, "data"),
+      DEJA_HOME: join(dir, "deja"),
+      DEJA_NO_REFRESH: "1",
+      DEJA_KIMI_ROOT: join(dir, "kimi"),
+    });
+    const r = await runMain(env, ["index", "--harness", "kimi"], "", env.home);
+    const said = r.out + r.err;
+    assertEquals(said.split("is a link to nothing").length - 1, 1, said);
+    const h = (await sourcesData(env)).harnesses.find((x) => x.harness === "kimi")!;
+    assertEquals(h.not_read.length, 1, h.not_read.join("\n"));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

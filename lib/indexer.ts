@@ -354,7 +354,9 @@ async function indexHarness(
     knownProjects: known,
     ...(label?.mirror ? { rebase: rebaser(label.mirror) } : {}),
     problem: (path, e) => {
-      sum.errors.push(problemLine(path, e));
+      // Once per line: two layouts of one harness may walk the same folder (Kimi's).
+      const line = problemLine(path, e);
+      if (!sum.errors.includes(line)) sum.errors.push(line);
       sum.discoveryFailed = true;
     },
   };

@@ -28,6 +28,24 @@ export interface HarnessDamage {
   kept: number;
 }
 
+/** What one store's recorded skips say: counts by reason, the lost ones, sessions kept as indexed. */
+export interface StoreSkips {
+  counts: Record<string, number>;
+  /** Reasons that lost records (repaired and pending ones left out), with their counts. */
+  lost: Array<[string, number]>;
+  kept: number;
+  /** The store's last read lost records or kept sessions as indexed. */
+  damaged: boolean;
+}
+
+/** Reads a `sources.skipped` value (lib/source_state.ts) as {@link StoreSkips}. */
+export function storeSkips(skipped: string | null): StoreSkips {
+  const counts = parseSkips(skipped) as Record<string, number>;
+  const lost = Object.entries(counts).filter(([k, v]) => v && isLoss(k));
+  const kept = parseKept(skipped);
+  return { counts, lost, kept, damaged: lost.length > 0 || kept > 0 };
+}
+
 /**
  * Per harness (in row order), the stores still in place whose last read failed
  * or was damaged, or that cannot be read now; harnesses with none are left out,
@@ -46,10 +64,8 @@ export function storeDamage(
     if (state === "gone") continue;
     // One a stat cannot reach now (permission denied) failed, whatever its last read said.
     const error = state === "unreadable" ? "cannot be read now" : r.error;
-    const counts = parseSkips(r.skipped) as Record<string, number>;
-    const lost = Object.entries(counts).filter(([k, v]) => v && isLoss(k));
-    const kept = parseKept(r.skipped);
-    if (!error && !lost.length && !kept) continue;
+    const { lost, kept, damaged } = storeSkips(r.skipped);
+    if (!error && !damaged) continue;
     const h = by.get(r.harness) ?? {
       harness: r.harness,
       failed: 0,
@@ -67,7 +83,7 @@ export function storeDamage(
         h.last_error = `${r.path}: ${error}`;
       }
     }
-    if (lost.length || kept) {
+    if (damaged) {
       h.damaged++;
       h.kept += kept;
       for (const [k, v] of lost) h.skipped[k] = (h.skipped[k] ?? 0) + v;

@@ -21,3 +21,25 @@ Deno.test("did-you-mean appears only when the search of a mistyped command found
     ix.cleanup();
   }
 });
+
+Deno.test("a lone word that names a command deja calls otherwise says which command it is", async () => {
+  const ix = await indexSessions([{
+    id: "d1d00000-1111-4222-8333-444455556667",
+    cwd: "/w/app",
+    start: "2026-11-01T10:00:00Z",
+    turns: [{ user: "list the sessions of the sync job" }, { say: "two sessions ran" }],
+  }]);
+  try {
+    const env = withVars(ix.env, { DEJA_NO_REFRESH: "1" });
+    // Searched for (the history holds it) and said, whatever the search found.
+    const alone = await runMain(env, ["sessions"]);
+    assertEquals(alone.code, 0, alone.err);
+    assertStringIncludes(alone.out, "d1d00000");
+    assertStringIncludes(alone.err, "'deja last' is the command for that");
+    // Among other words it is only a search word.
+    const more = await runMain(env, ["sessions", "sync"]);
+    assert(!more.err.includes("is the command for that"), more.err);
+  } finally {
+    ix.cleanup();
+  }
+});

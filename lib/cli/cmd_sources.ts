@@ -21,8 +21,9 @@ import { describeVerification, type Verification, verification } from "../../cor
 import { wiringMatrix } from "../install/matrix.ts";
 import { dataDir } from "../../core/paths.ts";
 import { isLoss, PENDING_REASONS, REPAIRED_REASONS, skipsText } from "../skips.ts";
-import { parseKept, parseSkipExamples, parseSkips } from "../source_state.ts";
+import { parseSkipExamples } from "../source_state.ts";
 import { storeState } from "../gone.ts";
+import { storeSkips } from "../store_damage.ts";
 
 /** The wiring matrix for a terminal: one block per harness. */
 export function wiringText(): string {
@@ -179,7 +180,10 @@ export async function sourcesData(env: Env): Promise<SourcesData> {
       const d = await p.discover({
         env,
         knownProjects: known,
-        problem: (path, e) => problems.push(problemLine(path, e)),
+        problem: (path, e) => {
+          const line = problemLine(path, e); // once: two layouts may walk one folder
+          if (!problems.includes(line)) problems.push(line);
+        },
       });
       roots = d.roots;
       stores = d.sources.length;
@@ -197,11 +201,10 @@ export async function sourcesData(env: Env): Promise<SourcesData> {
     for (const r of mine) {
       if (!present.has(r.path)) continue;
       perStore.push(parseSkipExamples(r.skipped));
-      const counts = parseSkips(r.skipped) as Record<string, number>;
-      for (const [k, v] of Object.entries(counts)) skipped[k] = (skipped[k] ?? 0) + v;
-      const k = parseKept(r.skipped);
-      kept += k;
-      if (k || Object.entries(counts).some(([x, v]) => v && isLoss(x))) damaged++;
+      const s = storeSkips(r.skipped);
+      for (const [k, v] of Object.entries(s.counts)) skipped[k] = (skipped[k] ?? 0) + v;
+      kept += s.kept;
+      if (s.damaged) damaged++;
     }
     skippedAt.push(...spreadExamples(perStore, MAX_SKIPPED_AT));
     const gone = mine.filter((r) => state.get(r.path) === "gone").length;

@@ -31,3 +31,32 @@ export function suggestCommand(word: string, names: readonly string[]): string |
 function sameLetters(a: string, b: string): boolean {
   return [...a].sort().join("") === [...b].sort().join("");
 }
+
+/**
+ * Words people type for a command deja names otherwise (`deja sessions` for
+ * `deja last`). Such a word alone is still searched for; the caller says which
+ * command does what the word asks.
+ */
+const COMMAND_WORDS: Readonly<Record<string, string>> = {
+  sessions: "last",
+  list: "last",
+  ls: "last",
+  history: "last",
+  recent: "last",
+  delete: "forget",
+  remove: "forget",
+  rm: "forget",
+  setup: "install",
+  note: "remember",
+};
+
+/**
+ * The command a lone word stands for (`sessions` → `last`), or undefined.
+ *
+ * @example commandWord("Sessions") === "last"
+ */
+export function commandWord(word: string): string | undefined {
+  return Object.hasOwn(COMMAND_WORDS, word.toLowerCase())
+    ? COMMAND_WORDS[word.toLowerCase()]
+    : undefined;
+}
