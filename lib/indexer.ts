@@ -252,7 +252,7 @@ async function onePass(
     const complete = out.filter((h) => !h.origin && !h.discoveryFailed).map((h) => h.harness);
     if (opts.rebuild) dropVanished(store, complete, seen, kept);
     const tell = opts.tellGone === true;
-    const gone = full && !opts.rebuild ? newlyGone(store, complete, kept, tell) : [];
+    const gone = full && !opts.rebuild ? newlyGone(store, complete, kept, tell, seen) : [];
     // Words the history uses together, for questions in other words (lib/search/assoc.ts).
     if (full) buildAssociations(store);
     Q.setMeta.run(store, { key: FRESH_KEY, value: JSON.stringify(fresh) });
@@ -380,7 +380,8 @@ async function indexHarness(
     const mirrors = join(dataDir(env), "remotes") + sep;
     const held = Q.sourcesOfHarness.all(store, { harness: parser.id }).map((r) => r.path)
       .filter((p) => !p.startsWith(mirrors));
-    const paths = [...sources.map((s) => s.path), ...held];
+    // Most stores are both found and held: each path once (thousands of stores, issue 18).
+    const paths = [...new Set([...sources.map((s) => s.path), ...held])];
     rememberLayout(run.fresh, parser.id, [...sum.roots, ...watch], paths, sources, discoveredAt);
     (run.fresh.places ??= {})[parser.id] = placesStamp(env);
   }
