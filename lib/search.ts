@@ -153,10 +153,10 @@ export interface SearchResult {
    */
   nothingMatched: boolean;
   /**
-   * Set when the first result was found by word forms or relevance but sessions holding
-   * every word exactly are listed after it (a long query's ranks merged, lib/search/ladder.ts).
+   * How many sessions holding every word exactly are listed after a first result found by
+   * word forms or relevance (a long query's ranks merged, lib/search/ladder.ts); absent: none.
    */
-  exactFollow?: boolean;
+  exactFollow?: number;
   /** Words widened at this tier: what each stands for (`timout` -> `timeout`). */
   changes: Array<{ from: string; to: string[] }>;
   /** Stop words left out of the query. */
@@ -265,11 +265,11 @@ function run(store: Store, query: string, o: SearchOptions): SearchResult {
   const results = finish(store, cache, scores, tier, o, now, parsed.time, limit);
   for (const r of results) r.titleMatch = titled.has(r.rowid);
   // Exact matches ranked beside forms: labelled by what ranks first.
-  let exactFollow = false;
+  let exactFollow = 0;
   if (lad.widened && tier === "exact") {
     if (lad.widened.ids.has(results[0]?.rowid ?? -1)) {
       tier = lad.widened.tier;
-      exactFollow = results.some((r) => !lad.widened!.ids.has(r.rowid));
+      exactFollow = results.filter((r) => !lad.widened!.ids.has(r.rowid)).length;
     } else if (lad.widened.tier === "stemmed") changes = [];
   }
   if (tier === "exact" && results.length && results.every((r) => r.spread)) tier = "session";
@@ -294,7 +294,7 @@ function run(store: Store, query: string, o: SearchOptions): SearchResult {
     tier,
     results,
     total: scores.size,
-    nothingMatched: !exactFollow && (tier === "relevance" || tier === "none"),
+    nothingMatched: exactFollow === 0 && (tier === "relevance" || tier === "none"),
     ...(exactFollow ? { exactFollow } : {}),
     changes,
     hidden,

@@ -81,14 +81,15 @@ Deno.test("exact matches beside word forms: labelled by what ranks first", () =>
     assertEquals(forms.tier, "stemmed");
     assertEquals(forms.nothingMatched, false);
     // Said so: the first by forms, the exact matches after it (never "no exact match").
-    assertEquals(forms.exactFollow, true);
+    assertEquals(forms.exactFollow, 2); // the two marathons
+
     const said = narration(forms);
     assertEquals(said.startsWith("the first by word forms: required"), true, said);
-    assertEquals(said.includes("sessions holding every word follow"), true, said);
+    assertEquals(said.includes("2 of the others hold every word as typed"), true, said);
     const relevance = search(s, "docker is not installed on windows path");
     assertEquals([relevance.tier, relevance.exactFollow, relevance.nothingMatched], [
       "relevance",
-      true,
+      2,
       false,
     ]);
     assertEquals(narration(relevance).startsWith("the first by relevance;"), true);
@@ -104,4 +105,21 @@ Deno.test("exact matches beside word forms: labelled by what ranks first", () =>
     assertEquals(exact.results[0]?.id, "s-gitbash");
     assertEquals(exact.changes, []);
     assertEquals(exact.exactFollow, undefined);
+  }));
+
+Deno.test("a word held only inside its own forms is widened to all its forms, not fragments", () =>
+  withMemIndex([
+    {
+      id: "s-freezes",
+      events: [["user", "the agent freezes when the ide restarts"], ["assistant", "ok"]],
+    },
+    {
+      id: "s-freezing",
+      events: [["user", "agent keeps freezing inside the ide"], ["assistant", "it froze"]],
+    },
+  ], (s) => {
+    // `freeze` is not in the history; `freezes` holds it as a fragment and is also a form of it.
+    const r = search(s, "agent ide freeze");
+    assertEquals(r.tier, "stemmed", `${r.tier} ${r.results.map((x) => x.id)}`);
+    assertEquals(r.results.map((x) => x.id).sort(), ["s-freezes", "s-freezing"]);
   }));

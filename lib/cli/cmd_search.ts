@@ -339,7 +339,8 @@ export function narration(res: SearchResult): string {
     const first = res.tier === "relevance"
       ? "the first by relevance"
       : `the first by ${how}: ${ch}`;
-    return `${first}; sessions holding every word follow${time}`;
+    const n = res.exactFollow;
+    return `${first}; ${n} of the others hold${n === 1 ? "s" : ""} every word as typed${time}`;
   }
   const line = {
     exact: time ? `exact match${time}` : "",
@@ -364,7 +365,7 @@ function jsonOf(
     query: res.query,
     tier: res.tier,
     nothing_matched: res.nothingMatched,
-    exact_follow: res.exactFollow ?? false,
+    exact_follow: (res.exactFollow ?? 0) > 0,
     total: res.total,
     changes: res.changes,
     dropped: res.dropped,

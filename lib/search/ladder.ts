@@ -22,7 +22,7 @@ import type { ParsedQuery } from "../query.ts";
 import { ftsAny, ftsTerm, QUESTION } from "../query.ts";
 import type { Tier } from "../search.ts";
 import { type Filters, matchRows, spreadMatch } from "./retrieve.ts";
-import { expand, type LiteralTier, type TermStats } from "./expand.ts";
+import { expand, type LiteralTier, type TermStats, wordForms } from "./expand.ts";
 import { ABLATE, scoreRows, scoreSpread, type SessionScore } from "./rank.ts";
 import { relevance } from "./relevance.ts";
 import type { Coordination } from "./concepts.ts";
@@ -34,6 +34,12 @@ const SPREAD_MIN = 10;
 const MAX_ROWS = 5000;
 
 const LITERAL: LiteralTier[] = ["exact", "substring", "stemmed", "close"];
+
+/** True when every word `to` lists is a form of `from` (lib/search/expand.ts wordForms). */
+function isForms(stats: TermStats, from: string, to: readonly string[]): boolean {
+  const forms = wordForms(stats, from);
+  return to.every((w) => w === from || forms.includes(w));
+}
 
 /** What the ladder found. */
 export interface LadderResult {
@@ -78,6 +84,9 @@ export function ladder(
   for (const t of long ? ["exact" as const] : LITERAL) {
     const ex = expand(stats, parsed.parts, t);
     if (!ex) continue;
+    // Longer words that are only the word's own forms (`freeze` inside `freezes`): the
+    // forms tier finds those and the other forms too (`froze`, `freezing`).
+    if (t === "substring" && ex.changes.every((c) => isForms(stats, c.from, c.to))) continue;
     const scores = literalMatch(stats, ex.alts, f, rootOf, ex.confirm);
     if (!scores.size) continue;
     // A long query no single event holds whole: its matches are words scattered over
