@@ -35,10 +35,15 @@ const MAX_ROWS = 5000;
 
 const LITERAL: LiteralTier[] = ["exact", "substring", "stemmed", "close"];
 
-/** True when every word `to` lists is a form of `from` (lib/search/expand.ts wordForms). */
+/**
+ * True when every word `to` lists is a form of `from` and its forms hold more
+ * (lib/search/expand.ts wordForms): the forms tier then finds all the substring
+ * tier would and the rest (`freeze` inside `freezes`; forms `froze`, `freezing`).
+ */
 function isForms(stats: TermStats, from: string, to: readonly string[]): boolean {
   const forms = wordForms(stats, from);
-  return to.every((w) => w === from || forms.includes(w));
+  return to.every((w) => w === from || forms.includes(w)) &&
+    forms.some((w) => w !== from && !to.includes(w));
 }
 
 /** What the ladder found. */
@@ -84,8 +89,7 @@ export function ladder(
   for (const t of long ? ["exact" as const] : LITERAL) {
     const ex = expand(stats, parsed.parts, t);
     if (!ex) continue;
-    // Longer words that are only the word's own forms (`freeze` inside `freezes`): the
-    // forms tier finds those and the other forms too (`froze`, `freezing`).
+    // Longer words that are only the word's own forms: the forms tier finds them and more.
     if (t === "substring" && ex.changes.every((c) => isForms(stats, c.from, c.to))) continue;
     const scores = literalMatch(stats, ex.alts, f, rootOf, ex.confirm);
     if (!scores.size) continue;
