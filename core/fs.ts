@@ -41,12 +41,21 @@ function reportUnlessMissing(path: string, e: unknown, report?: Unreadable): voi
 /** A discovery problem as one line: `path: message`, the path once when the message names it. */
 export function problemLine(path: string, e: Error): string {
   const line = e.message.startsWith(path) ? e.message : `${path}: ${e.message}`;
-  const code = (e as { code?: string }).code;
-  // Permission denied: the fix is the user's (the store is there, deja keeps what it indexed).
-  return code === "EACCES" || code === "EPERM"
-    ? `${line} (deja cannot read it: check its permissions for the user running deja)`
-    : line;
+  return withPermissionHint(line, (e as { code?: string }).code);
 }
+
+/**
+ * `line` with a hint when it says permission was denied (by `code`, or by the
+ * message alone when the error reached here as text): the fix is the user's
+ * (the store is there, deja keeps what it indexed).
+ */
+export function withPermissionHint(line: string, code?: string): string {
+  const denied = code === "EACCES" || code === "EPERM" ||
+    (code === undefined && /\b(EACCES|EPERM)\b|permission denied/i.test(line));
+  return denied && !line.includes(HINT) ? `${line} (${HINT})` : line;
+}
+
+const HINT = "deja cannot read it: check its permissions for the user running deja";
 
 /** A FIFO, socket or device (what `open` may block on or read without end). */
 function isSpecial(st: Stats): boolean {

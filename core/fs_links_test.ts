@@ -4,11 +4,11 @@
  * Discovery follows links to files and folders; a link to nothing or to a
  * FIFO is reported, never opened.
  */
-import { assertEquals } from "../tests/_assert.ts";
+import { assert, assertEquals } from "../tests/_assert.ts";
 import { mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { execFileSync } from "node:child_process";
 import { join } from "node:path";
-import { isRegularFile, listFiles, subdirs } from "./fs.ts";
+import { isRegularFile, listFiles, problemLine, subdirs, withPermissionHint } from "./fs.ts";
 import { tempDir } from "../tests/_tmp.ts";
 
 Deno.test("walk yields a link to a regular file and reports a link to nothing (file or folder) or to a FIFO", async () => {
@@ -61,4 +61,22 @@ Deno.test("subdirs lists links to directories beside directories, sorted", async
   } finally {
     rmSync(root, { recursive: true, force: true });
   }
+});
+
+Deno.test("a permission error gets its hint once, by code or by its text alone", () => {
+  const e = Object.assign(new Error("EACCES: permission denied, open '/s/a.jsonl'"), {
+    code: "EACCES",
+  });
+  const line = problemLine("/s/a.jsonl", e);
+  assert(line.endsWith("check its permissions for the user running deja)"), line);
+  // A read's error reaches the indexer as text: the same hint, never twice.
+  const text = withPermissionHint("/s/a.jsonl: EACCES: permission denied, open '/s/a.jsonl'");
+  assert(text.includes("deja cannot read it"), text);
+  assert(withPermissionHint(text) === text);
+  assert(
+    withPermissionHint("/s/b.db: file is not a database") === "/s/b.db: file is not a database",
+  );
+  assert(
+    problemLine("/s/c", Object.assign(new Error("gone"), { code: "ENOENT" })) === "/s/c: gone",
+  );
 });

@@ -54,7 +54,7 @@ import {
   stampDirs,
 } from "./fresh/map.ts";
 import { sweepCopies } from "../core/sqlite_read.ts";
-import { problemLine } from "../core/fs.ts";
+import { problemLine, withPermissionHint } from "../core/fs.ts";
 import type { Label } from "./remote/label.ts";
 import { type MirrorPass, mirrorPasses } from "./remote/passes.ts";
 import { rebaser } from "./remote/mirror.ts";
@@ -435,7 +435,7 @@ async function indexHarness(
       }
       if (r.error) {
         sum.failed++;
-        sum.errors.push(`${src.path}: ${r.error}`);
+        sum.errors.push(withPermissionHint(`${src.path}: ${r.error}`));
       }
     }
   }

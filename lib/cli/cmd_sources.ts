@@ -13,7 +13,7 @@ import type { IO } from "../../core/runtime.ts";
 import type { Env } from "../../core/model.ts";
 import { colors, fmtBytes, printJson } from "./common.ts";
 import { plural, tilde } from "../../core/text.ts";
-import { problemLine } from "../../core/fs.ts";
+import { problemLine, withPermissionHint } from "../../core/fs.ts";
 import { parsers } from "../../parsers/mod.ts";
 import { indexPath, Store } from "../store.ts";
 import { Q } from "../schema.ts";
@@ -234,7 +234,7 @@ export async function sourcesData(env: Env): Promise<SourcesData> {
       last_error: problems.length
         ? problems[0]
         : errs.length
-        ? `${errs[0].path}: ${errs[0].error}`
+        ? withPermissionHint(`${errs[0].path}: ${errs[0].error}`)
         : null,
       errors: errs.length + problems.length,
       not_read: problems,
