@@ -1,28 +1,14 @@
 import { assert, assertEquals } from "./_assert.ts";
 import { join } from "node:path";
-import { writeFileSync } from "node:fs";
 import { ParsePool } from "../lib/parse_pool.ts";
 import { GarbagePacer } from "../core/runtime.ts";
 import { SourceCtx } from "../lib/parse_ctx.ts";
 import { claude } from "../parsers/claude.ts";
 import { testEnv } from "./_fixture.ts";
 import { scopedTempDir } from "./_tmp.ts";
+import { claudeStore } from "./_claude_store.ts";
 
-/** A one-session Claude Code store of `n` user lines. */
-function store(dir: string, id: string, n: number): string {
-  const path = join(dir, `${id}.jsonl`);
-  const lines = Array.from({ length: n }, (_, i) =>
-    JSON.stringify({
-      type: "user",
-      message: { role: "user", content: `question ${i} about the build of ${id}` },
-      uuid: `${id}-u${i}`,
-      sessionId: id,
-      cwd: "/tmp/p",
-      timestamp: "2025-01-01T00:00:00Z",
-    }));
-  writeFileSync(path, lines.join("\n") + "\n");
-  return path;
-}
+const store = claudeStore;
 
 Deno.test("the writer's garbage collections are paced by the chunk text of the whole run, not per source", async () => {
   using tmp = scopedTempDir("deja-gcpace-");
