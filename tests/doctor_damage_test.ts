@@ -11,23 +11,12 @@ import { claude } from "../parsers/claude.ts";
 import { hermes } from "../parsers/hermes.ts";
 import { testEnv } from "./_fixture.ts";
 import { tempDir } from "./_tmp.ts";
-import { main } from "../main.ts";
+import { runMain } from "./_cli_io.ts";
 import type { HarnessDamage } from "../lib/store_damage.ts";
 import { assert, assertEquals, assertStringIncludes } from "./_assert.ts";
 
 async function doctor(env: ReturnType<typeof testEnv>, json: boolean) {
-  const out: string[] = [];
-  await main({
-    args: json ? ["doctor", "--json"] : ["doctor"],
-    env,
-    cwd: "/",
-    out: (t) => out.push(t),
-    err: () => {},
-    isTTY: false,
-    errTTY: false,
-    readStdin: () => Promise.resolve(""),
-  });
-  return out.join("");
+  return (await runMain(env, json ? ["doctor", "--json"] : ["doctor"])).out;
 }
 
 Deno.test("doctor names per harness the stores that failed or lost records, in text and JSON", async () => {
