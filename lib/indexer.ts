@@ -77,8 +77,17 @@ export interface HarnessSummary {
   found: number;
   /** Stores re-read this run. */
   read: number;
-  /** Sessions written (new or changed) this run. */
+  /**
+   * Sessions written (new or changed) this run, one per store that holds them:
+   * a session two stores hold (copies of one file) counts twice, see {@link copies}.
+   */
   sessions: number;
+  /**
+   * Of {@link sessions}, writes of a session another store read this run also
+   * wrote (copies of one file under other names): the index gained
+   * `sessions - copies` distinct sessions. Absent when none.
+   */
+  copies?: number;
   /** Events written this run. */
   events: number;
   /** Records skipped this run, by reason. */
@@ -394,6 +403,8 @@ async function indexHarness(
   const ahead: { src: SourceRef; planned: Planned }[] = [];
   // Small stores are written several to a transaction (lib/write_batch.ts).
   const batch = new WriteBatch(store);
+  // Sessions written this run: one two stores hold is one the index gained, and one copy.
+  const written = new Set<string>();
   try {
     await writeAll();
     batch.commit();
@@ -401,6 +412,8 @@ async function indexHarness(
     batch.abort();
     throw e;
   }
+  const copies = sum.sessions - written.size;
+  if (copies > 0) sum.copies = copies;
   return sum;
 
   async function writeAll(): Promise<void> {
@@ -426,6 +439,7 @@ async function indexHarness(
       if (r.pending) run.pending++;
       if (r.read) sum.read++;
       sum.sessions += r.sessions;
+      for (const k of r.written ?? []) written.add(k);
       sum.events += r.events;
       for (const [k, v] of Object.entries(r.skipped)) {
         sum.skipped[k as SkipReason] = (sum.skipped[k as SkipReason] ?? 0) + (v ?? 0);
@@ -496,6 +510,8 @@ interface SourceOutcome {
   pending?: boolean;
   read: boolean;
   sessions: number;
+  /** `harness\u0000native id` of the sessions written (counted once over the run's stores). */
+  written?: string[];
   events: number;
   skipped: Partial<Record<SkipReason, number>>;
   drift?: Partial<Record<DriftKind, number>>;
@@ -740,6 +756,7 @@ async function writeSource(
     return {
       read: true,
       sessions: writer.sessions,
+      written: writer.written,
       events: writer.events,
       skipped: ctx.counts,
       drift: ctx.driftCounts,

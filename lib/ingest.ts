@@ -157,6 +157,10 @@ export class SourceWriter {
   readonly redactions: RedactionCounts = {};
   sessions = 0;
   events = 0;
+  /** `harness\u0000native id` of each session this pass wrote (lib/indexer.ts counts copies by them). */
+  get written(): string[] {
+    return [...this.slots.keys()];
+  }
   /** Sessions this pass replaces: key -> their id and event count before it. */
   private before = new Map<string, { id: string; events: number }>();
 

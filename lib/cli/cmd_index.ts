@@ -99,7 +99,7 @@ export interface IndexData {
   warnings: string[];
   /** Sessions and events the index holds afterwards; read only for the text summary. */
   totals?: { sessions: number; events: number };
-  /** 2 when stores failed and none was indexed ({@link allFailed}), else 0. */
+  /** The exit code ({@link indexCode}): 0 all read, 3 read with failures, 2 none read. */
   code: number;
 }
 
@@ -179,8 +179,7 @@ export async function indexData(
   hooks.indexed?.();
   const warnings: string[] = [];
   const embedded = await embedAfterIndex(env, warnings);
-  // Exit 2 when stores failed and none was indexed; some failing beside good ones is reported.
-  const code = allFailed(res.harnesses) ? 2 : 0;
+  const code = indexCode(res.harnesses);
   const totals = args.json || args.quiet ? undefined : quick?.totals ?? indexTotals(env);
   return { index: indexPath(env), res, embedded, warnings, totals, code };
 }
@@ -193,6 +192,7 @@ export function indexJson(d: IndexData): Record<string, unknown> {
     ms: Math.round(res.ms),
     harnesses: res.harnesses,
     excluded: res.excluded,
+    complete: !failures(res.harnesses),
     ...(res.movedAside ? { moved_aside: res.movedAside } : {}),
     ...(res.gone?.length ? { gone: res.gone } : {}),
     ...(d.embedded ? { embeddings: d.embedded } : {}),
@@ -233,10 +233,12 @@ export function indexText(
       `${c.bold((h.origin ? `${h.harness}@${h.origin}` : h.harness).padEnd(13))} ${
         plural(h.found, "store,", "stores,").padStart(12)
       } ${String(h.read).padStart(4)} read, ${
-        plural(h.sessions, "session,", "sessions,").padStart(15)
+        plural(h.sessions - (h.copies ?? 0), "session,", "sessions,").padStart(15)
       } ${plural(h.events, "event", "events").padStart(14)}${
-        skipped ? c.yellow(`, ${skipped}`) : ""
-      }${drift ? c.yellow(`, ${drift} unknown to deja (see 'deja drift')`) : ""}`,
+        h.copies ? c.dim(`, ${plural(h.copies, "copy", "copies")}`) : ""
+      }${skipped ? c.yellow(`, ${skipped}`) : ""}${
+        drift ? c.yellow(`, ${drift} unknown to deja (see 'deja drift')`) : ""
+      }`,
     );
     for (const e of h.errors.slice(0, 5)) lines.push(c.red(`              error: ${e}`));
     if (h.errors.length > 5) {
@@ -265,12 +267,14 @@ export function indexText(
     );
   }
   const total = d.totals ?? { sessions: 0, events: 0 };
-  const written = res.harnesses.reduce((n, h) => n + h.sessions, 0);
+  // What the index gained: a session several stores hold (copies of one file) is one session.
+  const copies = res.harnesses.reduce((n, h) => n + (h.copies ?? 0), 0);
+  const written = res.harnesses.reduce((n, h) => n + h.sessions, 0) - copies;
   lines.push(
     read || failed
-      ? `${plural(written, "session")} written; the index holds ${
-        plural(total.sessions, "session")
-      }, ${plural(total.events, "event")}`
+      ? `${plural(written, "session")} written${
+        copies ? ` (${plural(copies, "copy", "copies")})` : ""
+      }; the index holds ${plural(total.sessions, "session")}, ${plural(total.events, "event")}`
       : `up to date (${plural(total.sessions, "session")}, ${plural(total.events, "event")})`,
   );
   lines.push(c.dim(`indexed in ${(res.ms / 1000).toFixed(2)} s -> ${d.index}`));
@@ -295,8 +299,11 @@ async function runIndexCmd(args: IndexArgs, io: IO): Promise<number> {
   const failed = d.res.harnesses.some((h) => h.errors.length);
   if (args.quiet && !failed) return 0;
   io.out(indexText(d, io, args.quiet));
-  if (d.code && !args.quiet) {
+  if (d.code === 2 && !args.quiet) {
     io.err("deja: every store deja found failed to index (errors above)\n");
+  } else if (d.code === 3) {
+    const n = failures(d.res.harnesses);
+    io.err(`deja: indexed with ${plural(n, "error")} (above); everything readable is indexed\n`);
   }
   return d.code;
 }
@@ -317,6 +324,24 @@ function indexTotals(env: Parameters<typeof indexPath>[0]): { sessions: number; 
   } finally {
     store.close();
   }
+}
+
+/** Exit code of `deja index` when it was read: 2 when nothing was indexed ({@link allFailed}). */
+export const INDEX_PARTIAL = 3;
+
+/**
+ * `deja index`'s exit code from what it read: 0 when every store found was
+ * read (or unchanged) and discovery had no problem; {@link INDEX_PARTIAL} (3)
+ * when some stores or folders could not be read but the rest was indexed (the
+ * errors are listed); 2 when stores failed and none was indexed.
+ */
+export function indexCode(hs: readonly HarnessSummary[]): number {
+  return allFailed(hs) ? 2 : failures(hs) ? INDEX_PARTIAL : 0;
+}
+
+/** Stores that could not be read and discovery problems (folders it could not list), in all. */
+function failures(hs: readonly HarnessSummary[]): number {
+  return hs.reduce((n, h) => n + h.errors.length, 0);
 }
 
 /**
