@@ -19,6 +19,12 @@ async function doctor(env: ReturnType<typeof testEnv>, json: boolean) {
   return (await runMain(env, json ? ["doctor", "--json"] : ["doctor"])).out;
 }
 
+/** The N of `deja: doctor found N problem(s)` on stderr, and the exit code. */
+async function problemCount(env: ReturnType<typeof testEnv>) {
+  const r = await runMain(env, ["doctor"]);
+  return { n: Number(/doctor found (\d+) problem/.exec(r.err)?.[1] ?? 0), code: r.code };
+}
+
 Deno.test("doctor names per harness the stores that failed or lost records, in text and JSON", async () => {
   const root = tempDir("deja-doctor-damage-");
   try {
@@ -69,6 +75,11 @@ Deno.test("doctor names per harness the stores that failed or lost records, in t
     });
     assertEquals(by.hermes.failed, 1);
     assert(by.hermes.last_error?.startsWith(`${db}: `), String(by.hermes.last_error));
+
+    // The summary counts what the report shows: the two harnesses' damaged stores (a user
+    // trial: "found 1 problem" under a list of two, the damaged ones left out).
+    assertEquals(doc.problems, ["claude stores (1 damaged)", "hermes stores (1 failed)"]);
+    assertEquals(await problemCount(env), { n: 2, code: 1 });
   } finally {
     rmSync(root, { recursive: true, force: true });
   }

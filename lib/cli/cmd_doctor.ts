@@ -26,7 +26,7 @@ import {
 } from "../install/doctor.ts";
 import { launcherPath, launcherTarget, targetExists } from "../install/launcher.ts";
 import { existsSync } from "node:fs";
-import { damageSummary } from "../store_damage.ts";
+import { damageSummary, type HarnessDamage } from "../store_damage.ts";
 
 const WORDS: Record<WireState, string> = {
   wired: "wired",
@@ -98,10 +98,12 @@ export function doctorData(env: Env, binary: string[]): DoctorReport {
       .map((t) => `${t.target} (${WORDS[t.state]})`),
     ...(launcher.exists && !launcher.target_exists ? ["launcher (stale path)"] : []),
     ...(index.exists && index.error ? ["index (unreadable)"] : []),
-    // What the last index run could not read (a damaged registry, a FIFO where a store was).
-    ...(index.harnessErrors.length
-      ? [`${index.harnessErrors.length} harness error(s) in the last index run`]
+    // What the last index run could not read (a damaged registry, a FIFO where a store was),
+    // and each harness whose stores failed or lost records: one problem per line shown.
+    ...(otherErrors(index).length
+      ? [`${otherErrors(index).length} harness error(s) in the last index run`]
       : []),
+    ...index.damage.map(damageProblem),
   ];
   let remotes: RemoteStatus[] = [];
   try {
@@ -110,6 +112,24 @@ export function doctorData(env: Env, binary: string[]): DoctorReport {
     problems.push(`remotes (${(e as Error).message})`);
   }
   return { binary, targets, launcher, index, watch: watchStatus(env), remotes, problems };
+}
+
+/**
+ * The last index run's errors that no damaged store of {@link IndexStatus.damage}
+ * already shows (a store's failure shows once).
+ */
+function otherErrors(index: IndexStatus): string[] {
+  const shown = new Set(index.damage.map((d) => `${d.harness}: ${d.last_error}`));
+  return index.harnessErrors.filter((e) => !shown.has(e));
+}
+
+/** One harness's damaged or failed stores as a problem: `claude stores (1 failed, 2 damaged)`. */
+function damageProblem(d: HarnessDamage): string {
+  const parts = [
+    ...(d.failed ? [`${d.failed} failed`] : []),
+    ...(d.damaged ? [`${d.damaged} damaged`] : []),
+  ];
+  return `${d.harness} stores (${parts.join(", ")})`;
 }
 
 /** The stderr line naming what is broken ("" when nothing is). */
@@ -137,6 +157,7 @@ export function doctorJson(r: DoctorReport): Record<string, unknown> {
       harness_errors: index.harnessErrors,
       damaged: index.damage,
     },
+    problems: r.problems,
     watch: { running: watch.pid !== null, pid: watch.pid, service: watch.service },
     remotes: r.remotes,
   };
@@ -201,10 +222,7 @@ export function doctorText(r: DoctorReport, io: Pick<IO, "isTTY" | "env">): stri
     }`;
   lines.push(`${c.bold("index".padEnd(12))} ${idx}`);
   // A store's failure shows once: as the damage of its harness when the index still has it so.
-  const shown = new Set(index.damage.map((d) => `${d.harness}: ${d.last_error}`));
-  for (const e of index.harnessErrors) {
-    if (!shown.has(e)) lines.push(c.red(`${"".padEnd(12)} error: ${e}`));
-  }
+  for (const e of otherErrors(index)) lines.push(c.red(`${"".padEnd(12)} error: ${e}`));
   if (index.damage.length) {
     lines.push(`${c.bold("stores".padEnd(12))} ${c.yellow("damaged or unreadable:")}`);
     for (const d of index.damage) lines.push(c.yellow(`  ${damageSummary(d)}`));
