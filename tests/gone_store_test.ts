@@ -65,7 +65,7 @@ Deno.test("index tells once on stderr of a store gone since the last run, and a 
     const again = await run(["index"], vars);
     assertEquals(again.code, 0, again.err);
     assert(!again.err.includes("gone"), again.err);
-    assertStringIncludes((await run(["sources"], vars)).out, "(1 gone, kept)");
+    assertStringIncludes((await run(["sources"], vars)).out, "(1 gone, 1 session kept)");
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -54,10 +54,13 @@ export interface HarnessSources {
    */
   indexed: number;
   /**
-   * Stores in the index whose file is gone since (deleted or moved): their
-   * sessions stay in the index and count in `sessions`, `events` and `bytes`.
+   * Stores (not sessions) in the index whose file is gone since (deleted or
+   * moved): their sessions stay in the index ({@link gone_sessions}) and count
+   * in `sessions`, `events` and `bytes`.
    */
   gone: number;
+  /** Sessions the index keeps whose store is gone ({@link gone}). */
+  gone_sessions: number;
   /** Stores in the index that are there but cannot be read now (a stat failed: permission denied). */
   unreadable: number;
   /** Distinct sessions the index holds of this harness's stores (as `deja stats` counts them). */
@@ -81,8 +84,14 @@ export interface HarnessSources {
    */
   skipped_at: string[];
   redacted: Record<string, number>;
-  /** Sessions the stores' last reads returned damaged, shorter or not at all, kept as indexed. */
+  /**
+   * Sessions the stores' last reads returned damaged, shorter or not at all,
+   * kept as indexed (the same as {@link kept_damaged}; a gone store's sessions
+   * are not in it, see {@link gone_sessions}).
+   */
   kept: number;
+  /** {@link kept} under a name that says which sessions it counts. */
+  kept_damaged: number;
   /** Stores whose last read skipped records (not only repaired them) or kept sessions as indexed. */
   damaged: number;
   /** The most recent error of any of its stores, with the store path. */
@@ -170,19 +179,26 @@ export async function sourcesData(env: Env): Promise<SourcesData> {
   const held = new Map(
     (store ? Q.sessionsPerHarness.all(store, { mirrors }) : []).map((r) => [r.harness, r]),
   );
+  // One stat per store: present, gone (its sessions kept, counted here) or unreadable.
+  const state = new Map(rows.map((r) => [r.path, storeState(r.path)]));
+  const goneSessions = new Map(
+    rows.filter((r) => state.get(r.path) === "gone")
+      .map((r) => [r.path, store ? Q.sessionsOfSource.all(store, { source: r.path }).length : 0]),
+  );
   store?.close();
   const out: HarnessSources[] = [];
   for (const p of parsers) {
     let roots: string[] = [];
     let stores = 0;
     const problems: string[] = [];
+    const problemPaths: string[] = [];
     try {
       const d = await p.discover({
         env,
         knownProjects: known,
         problem: (path, e) => {
           const line = problemLine(path, e); // once: two layouts may walk one folder
-          if (!problems.includes(line)) problems.push(line);
+          if (!problems.includes(line)) problems.push(line), problemPaths.push(path);
         },
       });
       roots = d.roots;
@@ -195,7 +211,6 @@ export async function sourcesData(env: Env): Promise<SourcesData> {
     let damaged = 0;
     // A gone store's last read is no damage of what the harness holds now: its sessions stay
     // (counted below), its skips are not carried.
-    const state = new Map(mine.map((r) => [r.path, storeState(r.path)]));
     const present = new Set(mine.filter((r) => state.get(r.path) === "present").map((r) => r.path));
     const perStore: string[][] = [];
     for (const r of mine) {
@@ -207,7 +222,12 @@ export async function sourcesData(env: Env): Promise<SourcesData> {
       if (s.damaged) damaged++;
     }
     skippedAt.push(...spreadExamples(perStore, MAX_SKIPPED_AT));
-    const gone = mine.filter((r) => state.get(r.path) === "gone").length;
+    const gone = mine.filter((r) => state.get(r.path) === "gone");
+    const unreadable = mine.filter((r) => state.get(r.path) === "unreadable").map((r) => r.path);
+    // A folder discovery could not read that holds stores the index has is one problem, said
+    // once: as those stores, unreadable (not also as a failure).
+    const covered = problemPaths.filter((d) => unreadable.some((u) => u.startsWith(d + sep)))
+      .length;
     const perStoreSessions = mine.reduce((n, r) => n + r.sessions, 0);
     const sessions = held.get(p.id)?.sessions ?? 0;
     const errs = mine.filter((r) => r.error).sort((x, y) =>
@@ -218,8 +238,9 @@ export async function sourcesData(env: Env): Promise<SourcesData> {
       roots: roots.map((r) => ({ path: r, exists: existsSync(r) })),
       stores,
       indexed: mine.filter((r) => !r.error && present.has(r.path)).length,
-      gone,
-      unreadable: mine.filter((r) => state.get(r.path) === "unreadable").length,
+      gone: gone.length,
+      gone_sessions: gone.reduce((n, r) => n + (goneSessions.get(r.path) ?? 0), 0),
+      unreadable: unreadable.length,
       sessions,
       copies: Math.max(0, perStoreSessions - sessions),
       events: held.get(p.id)?.events ?? 0,
@@ -230,13 +251,14 @@ export async function sourcesData(env: Env): Promise<SourcesData> {
         red.filter((x) => x.harness === p.id).map((x) => [x.kind, x.count]),
       ),
       kept,
+      kept_damaged: kept,
       damaged,
       last_error: problems.length
         ? problems[0]
         : errs.length
         ? withPermissionHint(`${errs[0].path}: ${errs[0].error}`)
         : null,
-      errors: errs.length + problems.length,
+      errors: errs.length + problems.length - covered,
       not_read: problems,
       verified: verification(p.id),
     });
@@ -285,7 +307,7 @@ export function sourcesText(
       `${(found ? c.bold : c.dim)(h.harness.padEnd(13))} ${
         plural(h.stores, "store ", "stores").padStart(11)
       }  ${h.errors ? c.red(`(${h.errors} failed)  `) : ""}${
-        h.gone ? c.dim(`(${h.gone} gone, kept)  `) : ""
+        h.gone ? c.dim(`(${h.gone} gone, ${plural(h.gone_sessions, "session")} kept)  `) : ""
       }${h.unreadable ? c.red(`(${h.unreadable} unreadable)  `) : ""}${
         plural(h.sessions, "session ", "sessions").padStart(15)
       }${h.copies ? c.dim(` (${plural(h.copies, "copy", "copies")})`) : ""}  ${
@@ -293,7 +315,8 @@ export function sourcesText(
       }  ${c.dim(rootSummary(h.roots, io.env.home))}`,
     );
     if (h.last_error) {
-      lines.push(c.red(`              last error (${h.errors}): ${h.last_error}`));
+      // Of the problems the line above counts: failed, and unreadable (a folder's stores).
+      lines.push(c.red(`              last error (${h.errors + h.unreadable}): ${h.last_error}`));
     }
     if (h.damaged && !verbose) lines.push(c.yellow(`              ${damageMark(h)}`));
     const pending = Object.entries(h.skipped).filter(([k, v]) => v && PENDING_REASONS.has(k))

@@ -118,9 +118,15 @@ Deno.test("sources counts a store deleted since indexing as gone, not indexed, a
       [claude.stores, claude.indexed, claude.gone, claude.sessions, claude.errors],
       [1, 1, 1, 2, 0],
     );
+    // `gone: 1` beside `kept: 0` read as a contradiction (a user trial): `gone` counts stores,
+    // `gone_sessions` the sessions kept of them, `kept_damaged` (old name `kept`) damaged reads'.
+    assertEquals([claude.gone_sessions, claude.kept, claude.kept_damaged], [1, 0, 0]);
     const pipe = captureIO(ix.env, false);
     await sourcesCmd.run({ values: {}, positionals: [] }, pipe.io);
-    assert(/^claude\s+1 store\s+\(1 gone, kept\)\s+2 sessions/m.test(pipe.out()), pipe.out());
+    assert(
+      /^claude\s+1 store\s+\(1 gone, 1 session kept\)\s+2 sessions/m.test(pipe.out()),
+      pipe.out(),
+    );
   } finally {
     ix.cleanup();
   }
