@@ -251,8 +251,9 @@ Deno.test({
           cwd: base,
         });
     const idx = run(["index", "--json"]);
-    assertEquals(idx.status, 0, idx.stderr);
+    assertEquals(idx.status, 3, "indexed with a failure: " + idx.stderr);
     const j = JSON.parse(idx.stdout);
+    assertEquals(j.complete, false);
     const h = j.harnesses.find((x: { harness: string }) => x.harness === "claude");
     assert(h.errors.some((e: string) => e.includes("-w-closed")), JSON.stringify(h.errors));
     assertEquals(run(["readable"]).status, 0);

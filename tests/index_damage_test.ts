@@ -226,7 +226,7 @@ Deno.test("the index directory and file get 0700 and 0600 each time the index is
   }
 });
 
-Deno.test("index exits 2 and says so when every store failed, and 0 with the errors when some did", async () => {
+Deno.test("index exits 2 and says so when every store failed, and 3 with the errors when some did", async () => {
   const w = await world();
   try {
     // A harness store that is no database: its own error, never the index's.
@@ -235,7 +235,7 @@ Deno.test("index exits 2 and says so when every store failed, and 0 with the err
     writeFileSync(join(oc, "opencode.db"), "hello, not sqlite\n".repeat(100));
     const vars = { ...w.vars, DEJA_OPENCODE_ROOT: oc, DEJA_HOME: join(w.dir, "fresh") };
     const some = await run(["index", "--harness", "claude", "--harness", "opencode"], vars);
-    assertEquals(some.code, 0, some.err);
+    assertEquals(some.code, 3, some.err);
     assertStringIncludes(some.out, `error: ${join(oc, "opencode.db")}: file is not a database`);
     assertEquals(some.err.includes("damaged"), false, some.err);
     const none = await run(["index", "--harness", "opencode"], vars);

@@ -102,7 +102,7 @@ Deno.test("deja index and deja sources show a FIFO named like a Claude session, 
     const env = testEnv(home, { ...vars, DEJA_HOME: join(home, "deja") });
     const out: string[] = [];
     const code = await main(io(["index", "--harness", "claude", "--json"], env, out));
-    assertEquals(code, 0);
+    assertEquals(code, 3, "indexed, with the FIFO as an error");
     const claude = JSON.parse(out.join("")).harnesses.find((h: { harness: string }) =>
       h.harness === "claude"
     );

@@ -86,7 +86,8 @@ Deno.test("index prints colour and progress on a terminal, plain text to a pipe,
     const json = captureIO(ix.env, false);
     assertEquals(await indexCmd.run(args({ json: true }), json.io), 0);
     const doc = JSON.parse(json.out());
-    assertEquals(Object.keys(doc), ["index", "ms", "harnesses", "excluded"]);
+    assertEquals(Object.keys(doc), ["index", "ms", "harnesses", "excluded", "complete"]);
+    assertEquals(doc.complete, true);
     assertEquals(doc.harnesses.find((h: { harness: string }) => h.harness === "claude").found, 2);
   } finally {
     ix.cleanup();
