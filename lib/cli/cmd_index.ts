@@ -13,6 +13,7 @@ import type { Env } from "../../core/model.ts";
 import { colors, intOpt, printJson } from "./common.ts";
 import { DejaError } from "../../core/errors.ts";
 import type { HarnessSummary, IndexOptions, IndexResult } from "../indexer.ts";
+import { sessionsWritten } from "../index_summary.ts";
 import { indexPath, makeDataDir, Store } from "../store.ts";
 import { harnessOpt } from "./_memory.ts";
 import { pid, relaunchForBatch, untilSignal } from "../../core/runtime.ts";
@@ -233,7 +234,7 @@ export function indexText(
       `${c.bold((h.origin ? `${h.harness}@${h.origin}` : h.harness).padEnd(13))} ${
         plural(h.found, "store,", "stores,").padStart(12)
       } ${String(h.read).padStart(4)} read, ${
-        plural(h.sessions - (h.copies ?? 0), "session,", "sessions,").padStart(15)
+        plural(sessionsWritten(h), "session,", "sessions,").padStart(15)
       } ${plural(h.events, "event", "events").padStart(14)}${
         h.copies ? c.dim(`, ${plural(h.copies, "copy", "copies")}`) : ""
       }${skipped ? c.yellow(`, ${skipped}`) : ""}${
@@ -269,7 +270,7 @@ export function indexText(
   const total = d.totals ?? { sessions: 0, events: 0 };
   // What the index gained: a session several stores hold (copies of one file) is one session.
   const copies = res.harnesses.reduce((n, h) => n + (h.copies ?? 0), 0);
-  const written = res.harnesses.reduce((n, h) => n + h.sessions, 0) - copies;
+  const written = res.harnesses.reduce((n, h) => n + sessionsWritten(h), 0);
   lines.push(
     read || failed
       ? `${plural(written, "session")} written${

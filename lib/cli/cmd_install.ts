@@ -21,6 +21,7 @@ import type { WireReport } from "../install/run.ts";
 import { existsSync } from "node:fs";
 import { indexPath } from "../store.ts";
 import { runIndex } from "../indexer.ts";
+import { sessionsWritten } from "../index_summary.ts";
 import { parsers } from "../../parsers/mod.ts";
 import { CR, csi } from "./output.ts";
 import { restampAfterOwnWrites } from "../fresh/freshen.ts";
@@ -154,7 +155,7 @@ export async function firstIndex(io: IO): Promise<void> {
     progress: tty ? (line) => io.err(`${CR}${csi("2K")}indexing ${line}`) : undefined,
   });
   if (tty) io.err(`${CR}${csi("2K")}`);
-  const sessions = res.harnesses.reduce((n, h) => n + h.sessions, 0);
+  const sessions = res.harnesses.reduce((n, h) => n + sessionsWritten(h), 0);
   const harnesses = res.harnesses.filter((h) => h.sessions).length;
   io.err(
     `indexed ${sessions} session${sessions === 1 ? "" : "s"} of ${harnesses} harness${

@@ -13,6 +13,7 @@ import { type FSWatcher, watch } from "node:fs";
 import type { Env, Parser } from "../../core/model.ts";
 import { indexPath, Store } from "../store.ts";
 import { runIndex } from "../indexer.ts";
+import { sessionsWritten } from "../index_summary.ts";
 import { checkStaleness, isFresh } from "./check.ts";
 import { FRESH_KEY, parseFreshMap } from "./map.ts";
 
@@ -118,7 +119,7 @@ export async function checkOnce(env: Env, parsers: readonly Parser[]): Promise<s
     const read = res.harnesses.filter((h) => h.read);
     if (!read.length) return "";
     return read.map((h) =>
-      `${h.harness}: ${h.read} read, ${h.sessions} sessions, ${h.events} events`
+      `${h.harness}: ${h.read} read, ${sessionsWritten(h)} sessions, ${h.events} events`
     )
       .join("; ");
   } catch (e) {
