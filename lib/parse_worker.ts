@@ -44,8 +44,12 @@ let credit = MAX_IN_FLIGHT;
  * 100 MB bench corpus (about 22 MB of chunk text per worker), compiled binary,
  * 4 alternating runs at load 12 on 2 cores: peak RSS 126-131 MB without, 114-119
  * at 4 MB, 108-112 at 1 MB; CPU 4.9, 5.0 and 5.0 s (medians, within noise).
+ * Measured again per thread (3 alternating runs at load 8-11): each collection
+ * is a full one on the worker's thread, and at 1 MB (~22 a worker) they cost
+ * each worker 0.95-1.0 s of CPU against 0.8-0.9 s at 4 MB, for ~6 MB more peak
+ * RSS (115 then 121 MB): 4 MB it is.
  */
-export const WORKER_GC_BYTES = 1 << 20;
+export const WORKER_GC_BYTES = 4 << 20;
 
 const pacer = new GarbagePacer(WORKER_GC_BYTES);
 let wake: (() => void) | undefined;
