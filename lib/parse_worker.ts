@@ -17,7 +17,9 @@
  * ~1.2 s (was ~1.66 s). Reading, JSON.parse and the Claude parser ~0.44 s (of it
  * JSON.parse about two fifths); redaction (lib/redact.ts) ~7.4 ns a character,
  * ~0.21 s (was ~18 ns, ~0.52 s: its prefilter ran at 12.5 ns a character before
- * lib/redact_prefilter.ts, 4.9 after, the high-entropy scan 8.7 then 4.3);
+ * lib/redact_prefilter.ts, 4.9 after, the high-entropy scan 8.7 then 4.3, then about a quarter of
+ * that reading only one character in twenty where no long run can be, lib/redact_entropy.ts
+ * `longRuns`);
  * vocabulary tokens (lib/search/tokenize.ts, 21.4 M characters: results'
  * heads and all other texts) ~6 ns a character, ~0.13 s (was ~8.3); the
  * chunk's JSON.stringify ~0.1-0.15 s; signals (lib/search/signals.ts), stored
