@@ -255,7 +255,9 @@ export const MIGRATIONS: readonly string[] = [
   `,
   // 6 -> 7: what ranking reads of a matching event, by its id, without reading the event's row
   // (Q.topRows: a common word's best 5000 matches otherwise read most of the events table, a
-  // sixth of a cold search's CPU; issue 18).
+  // sixth of a cold search's CPU; issue 18). Rows with their small columns first do not
+  // replace it: the cost is a table page per match, not the text before them (measured in
+  // bench/writer_replay.ts).
   `
   CREATE INDEX events_rank ON events(id, session_id, seq, kind, time, flags);
   `,
