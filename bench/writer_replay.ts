@@ -14,6 +14,18 @@
  * workers (lib/parse_pool.ts: one JSON.parse per chunk on the writer's thread),
  * discovery and planning, and the word associations built at the end.
  *
+ * Measured and not kept (issue 18, 100 MB corpus, Bun, load 3-9, variants alternated): the
+ * events table with its small columns first and text, data last, without events_rank (the
+ * writer maintains one B-tree fewer). insertEvent min 441 ms (today) / 394 (no events_rank) /
+ * 389 (reordered, no events_rank); dropping every secondary index of events but events_key
+ * gave 266, so their whole upkeep is ~130 ms of a ~1.3 s thread. Queries lose more: reading
+ * session, seq, kind, time and flags of a common word's 5000 best matches by id (fresh
+ * connection, CPU) took 10-18 ms from events_rank, 26-28 from the rows, 18-27 from the
+ * reordered rows (40,000 matches: 80-130 / 200-230 / 145-225), and the cold binary's
+ * "error build" 190 ms CPU median against 230 for both. The cost is one 8 KB table page per
+ * match (37 MB of rows against 2 MB of index), not the overflow pages a column after the
+ * text may sit in, so the column order does not change it. Index 56.4 -> 54.4 MB.
+ *
  * @module
  */
 import { parseArgs } from "node:util";

@@ -25,7 +25,7 @@ import type {
 } from "./rows.ts";
 
 /** Current schema version (stored in `PRAGMA user_version`). */
-export const SCHEMA_VERSION = 7;
+export const SCHEMA_VERSION = 8;
 
 /** Pragmas applied to every connection to the index. */
 export const PRAGMAS = [
@@ -255,9 +255,22 @@ export const MIGRATIONS: readonly string[] = [
   `,
   // 6 -> 7: what ranking reads of a matching event, by its id, without reading the event's row
   // (Q.topRows: a common word's best 5000 matches otherwise read most of the events table, a
-  // sixth of a cold search's CPU; issue 18).
+  // sixth of a cold search's CPU; issue 18). Rows with their small columns first do not
+  // replace it: the cost is a table page per match, not the text before them (measured in
+  // bench/writer_replay.ts).
   `
   CREATE INDEX events_rank ON events(id, session_id, seq, kind, time, flags);
+  `,
+  // 7 -> 8: events_call holds tool results only, in seq order: both its readers look for the
+  // first result of a call (Q.resultForCall; a command's output when the store records no
+  // status, OUTPUT_IF_UNKNOWN). Before, that output's ORDER BY seq made SQLite walk the
+  // session's events in events_session for every command (100 MB bench corpus, where Claude
+  // Code records no exit code: Q.commandsHolding of a hook 1.2-1.6 s -> 0.12-0.14 s), and a
+  // call's own entry was upkeep nothing read (half the entries; 1.5 -> 0.9 MB).
+  `
+  DROP INDEX events_call;
+  CREATE INDEX events_call ON events(session_id, call_id, seq)
+    WHERE call_id IS NOT NULL AND kind = 'tool_result';
   `,
 ];
 

@@ -96,3 +96,70 @@ Deno.test("a search's matching events are read through the ranking index, not th
     s.close();
   }
 });
+
+/** Writes a session holding one tool call and its result (call id "c1") through the store's queries. */
+function callAndResult(db: DatabaseSync): void {
+  db.exec(`INSERT INTO sessions (id, harness, native_id, source) VALUES (1, 'claude', 's', '/s')`);
+  const ins = db.prepare(Q.insertEvent.sql);
+  for (
+    const [seq, kind, data] of [[0, "tool_call", '{"command":"ls"}'], [
+      1,
+      "tool_result",
+      '{"exit":2}',
+    ]]
+  ) {
+    ins.run(1, seq, kind, "ls", null, `k${seq}`, "Bash", "c1", data, 0);
+  }
+}
+
+/** Entries of index `name` (its leaf cells). */
+function entries(db: DatabaseSync, name: string): number {
+  return (db.prepare(`SELECT SUM(ncell) AS n FROM dbstat WHERE name = ? AND pagetype = 'leaf'`)
+    .get(name) as { n: number }).n;
+}
+
+Deno.test("events_call holds tool results only, and both lookups of a call's result use it", () => {
+  // Issue 18: an entry per tool call was upkeep no query read (schema 8).
+  const s = fresh();
+  try {
+    callAndResult(s.db);
+    assertEquals(entries(s.db, "events_call"), 1);
+    const found = s.db.prepare(Q.resultForCall.sql).get(1, "c1") as { data: string };
+    assertEquals(found.data, '{"exit":2}');
+    for (
+      const [q, args] of [
+        [Q.resultForCall.sql, [1, "c1"]],
+        [Q.commandRuns.sql, ["[]", null, null]], // a command's output when its status is unknown
+      ] as const
+    ) {
+      const plan = (s.db.prepare(`EXPLAIN QUERY PLAN ${q}`).all(...args) as { detail: string }[])
+        .map((r) => r.detail).join("\n");
+      assert(/USING INDEX events_call/.test(plan), plan);
+    }
+  } finally {
+    s.close();
+  }
+});
+
+Deno.test("opening a schema 7 index narrows events_call to results and keeps every row", () => {
+  const path = join(tempDir("deja-schema-"), "index.db");
+  const old = new DatabaseSync(path);
+  for (const m of MIGRATIONS.slice(0, 7)) old.exec(m);
+  old.exec("PRAGMA user_version = 7");
+  callAndResult(old);
+  assertEquals(entries(old, "events_call"), 2);
+  old.close();
+  const s = Store.open(path);
+  try {
+    assertEquals(
+      (s.db.prepare("PRAGMA user_version").get() as { user_version: number }).user_version,
+      SCHEMA_VERSION,
+    );
+    assertEquals(entries(s.db, "events_call"), 1);
+    assertEquals((s.db.prepare("SELECT COUNT(*) AS n FROM events").get() as { n: number }).n, 2);
+    const found = s.db.prepare(Q.resultForCall.sql).get(1, "c1") as { data: string };
+    assertEquals(found.data, '{"exit":2}');
+  } finally {
+    s.close();
+  }
+});
