@@ -264,6 +264,11 @@ function run(store: Store, query: string, o: SearchOptions): SearchResult {
   if ((prompts.size || titled.size) && (tier === "relevance" || tier === "none")) tier = "exact";
   const results = finish(store, cache, scores, tier, o, now, parsed.time, limit);
   for (const r of results) r.titleMatch = titled.has(r.rowid);
+  // A long query's first session holding every word in some form: named after the forms.
+  if (tier === "relevance" && lad.whole?.ids.has(results[0]?.rowid ?? -1)) {
+    tier = "stemmed";
+    changes = lad.whole.changes;
+  }
   // Exact matches ranked beside forms: labelled by what ranks first.
   let exactFollow = 0;
   if (lad.widened && tier === "exact") {

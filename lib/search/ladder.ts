@@ -62,6 +62,11 @@ export interface LadderResult {
    * `withRelevance`): the result takes that tier's name when one ranks first.
    */
   widened?: { ids: Set<number>; tier: "stemmed" | "relevance" };
+  /**
+   * Relevance tier of a long query: the sessions holding every word of it in
+   * some form (`freeze` written `freezes`), and the forms (see {@link heldInForms}).
+   */
+  whole?: { ids: Set<number>; changes: Array<{ from: string; to: string[] }> };
 }
 
 /** True for a query ranked by relevance beside its exact matches (see the module doc). */
@@ -114,7 +119,41 @@ export function ladder(
   const rel = relevanceOf(stats, parsed, query, f, rootOf);
   if (!rel.scores.size) return none;
   const { scores, alts, weights, coord } = rel;
-  return { tier: "relevance", scores, alts, weights, changes: [], ...(coord ? { coord } : {}) };
+  const whole = long ? heldInForms(stats, parsed, f, rootOf) : undefined;
+  return {
+    tier: "relevance",
+    scores,
+    alts,
+    weights,
+    changes: [],
+    ...(coord ? { coord } : {}),
+    ...(whole ? { whole } : {}),
+  };
+}
+
+/**
+ * The sessions (filed under their root) holding every word of a long query,
+ * each as typed or in another form, anywhere in the session: its question
+ * words are stop words and were never asked for, so `why does agent IDE
+ * freeze` is answered by the session naming the agent, the IDE and its
+ * freezes. A long query skips the forms tier (one word's form would rank a
+ * marathon session first), so the relevance tier ranks these, and the result
+ * is named after the forms when one of them ranks first (lib/search.ts).
+ * Undefined when no session holds them all.
+ */
+function heldInForms(
+  stats: TermStats,
+  parsed: ParsedQuery,
+  f: Filters,
+  rootOf: (id: number) => number,
+): LadderResult["whole"] {
+  const ex = expand(stats, parsed.parts, "stemmed");
+  if (!ex || !ex.changes.length) return undefined;
+  const exprs = ex.alts.map(ftsAny);
+  const weights = ex.alts.map((a) => a.reduce((s, toks) => s + stats.docs(toks[0]), 0));
+  const sp = spreadMatch(stats.store, exprs, weights, f, 20_000);
+  if (!sp.sessions.size) return undefined;
+  return { ids: new Set([...sp.sessions.keys()].map(rootOf)), changes: ex.changes };
 }
 
 function relevanceOf(
