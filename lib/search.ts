@@ -45,7 +45,7 @@ import { rerankFielded } from "./search/fielded.ts";
 import { TermStats } from "./search/expand.ts";
 import { ABLATE, type Ablation, withAblation } from "./search/rank.ts";
 import { fillSnippets, finish } from "./search/results.ts";
-import { ladder } from "./search/ladder.ts";
+import { holdsEvery, ladder } from "./search/ladder.ts";
 import { coordinate } from "./search/concepts.ts";
 import { liftPrompts, typedPrompts } from "./search/prompt.ts";
 import { liftTitled, titledSessions } from "./search/title.ts";
@@ -265,9 +265,12 @@ function run(store: Store, query: string, o: SearchOptions): SearchResult {
   const results = finish(store, cache, scores, tier, o, now, parsed.time, limit);
   for (const r of results) r.titleMatch = titled.has(r.rowid);
   // A long query's first session holding every word in some form: named after the forms.
-  if (tier === "relevance" && lad.whole?.ids.has(results[0]?.rowid ?? -1)) {
+  if (
+    tier === "relevance" && lad.forms && results.length &&
+    holdsEvery(stats, lad.forms, f, cache.members(results[0].rowid))
+  ) {
     tier = "stemmed";
-    changes = lad.whole.changes;
+    changes = lad.forms.changes;
   }
   // Exact matches ranked beside forms: labelled by what ranks first.
   let exactFollow = 0;

@@ -63,10 +63,10 @@ export interface LadderResult {
    */
   widened?: { ids: Set<number>; tier: "stemmed" | "relevance" };
   /**
-   * Relevance tier of a long query: the sessions holding every word of it in
-   * some form (`freeze` written `freezes`), and the forms (see {@link heldInForms}).
+   * Relevance tier of a long query: its words and their forms, to tell whether a
+   * session holds every one of them ({@link holdsEvery}).
    */
-  whole?: { ids: Set<number>; changes: Array<{ from: string; to: string[] }> };
+  forms?: Forms;
 }
 
 /** True for a query ranked by relevance beside its exact matches (see the module doc). */
@@ -119,7 +119,7 @@ export function ladder(
   const rel = relevanceOf(stats, parsed, query, f, rootOf);
   if (!rel.scores.size) return none;
   const { scores, alts, weights, coord } = rel;
-  const whole = long ? heldInForms(stats, parsed, f, rootOf) : undefined;
+  const forms = long ? formsOf(stats, parsed) : undefined;
   return {
     tier: "relevance",
     scores,
@@ -127,33 +127,40 @@ export function ladder(
     weights,
     changes: [],
     ...(coord ? { coord } : {}),
-    ...(whole ? { whole } : {}),
+    ...(forms ? { forms } : {}),
   };
 }
 
+/** A long query's words as typed or in another form, and the forms the history holds. */
+export interface Forms {
+  alts: string[][][];
+  changes: Array<{ from: string; to: string[] }>;
+}
+
 /**
- * The sessions (filed under their root) holding every word of a long query,
- * each as typed or in another form, anywhere in the session: its question
- * words are stop words and were never asked for, so `why does agent IDE
- * freeze` is answered by the session naming the agent, the IDE and its
- * freezes. A long query skips the forms tier (one word's form would rank a
- * marathon session first), so the relevance tier ranks these, and the result
- * is named after the forms when one of them ranks first (lib/search.ts).
- * Undefined when no session holds them all.
+ * The words of a long query and their forms, when some word is held only in
+ * another form (`freeze` written `freezes`): its question words are stop words
+ * and were never asked for, so `why does agent IDE freeze` is answered by the
+ * session naming the agent, the IDE and its freezes. A long query skips the
+ * forms tier (one word's form would rank a marathon session first), so the
+ * relevance tier ranks, and the result is named after the forms when the
+ * session ranked first holds every word (lib/search.ts, {@link holdsEvery}).
  */
-function heldInForms(
-  stats: TermStats,
-  parsed: ParsedQuery,
-  f: Filters,
-  rootOf: (id: number) => number,
-): LadderResult["whole"] {
+function formsOf(stats: TermStats, parsed: ParsedQuery): Forms | undefined {
   const ex = expand(stats, parsed.parts, "stemmed");
-  if (!ex || !ex.changes.length) return undefined;
-  const exprs = ex.alts.map(ftsAny);
-  const weights = ex.alts.map((a) => a.reduce((s, toks) => s + stats.docs(toks[0]), 0));
-  const sp = spreadMatch(stats.store, exprs, weights, f, 20_000);
-  if (!sp.sessions.size) return undefined;
-  return { ids: new Set([...sp.sessions.keys()].map(rootOf)), changes: ex.changes };
+  return ex?.changes.length ? { alts: ex.alts, changes: ex.changes } : undefined;
+}
+
+/**
+ * True when the session made of `members` (a root and its subagents) holds
+ * every word of `forms`, as typed or in a form, anywhere in it.
+ */
+export function holdsEvery(stats: TermStats, forms: Forms, f: Filters, members: number[]): boolean {
+  const ids = f.sessionIds ? members.filter((id) => f.sessionIds!.includes(id)) : members;
+  if (!ids.length) return false;
+  return forms.alts.every((a) =>
+    matchRows(stats.store, ftsAny(a), { ...f, sessionIds: ids }, 1).length > 0
+  );
 }
 
 function relevanceOf(
