@@ -144,7 +144,7 @@ export interface Forms {
  * session naming the agent, the IDE and its freezes. A long query skips the
  * forms tier (one word's form would rank a marathon session first), so the
  * relevance tier ranks, and the result is named after the forms when the
- * session ranked first holds every word (lib/search.ts, {@link holdsEvery}).
+ * session ranked first holds every word in one event (lib/search.ts, {@link holdsEvery}).
  */
 function formsOf(stats: TermStats, parsed: ParsedQuery): Forms | undefined {
   const ex = expand(stats, parsed.parts, "stemmed");
@@ -152,15 +152,16 @@ function formsOf(stats: TermStats, parsed: ParsedQuery): Forms | undefined {
 }
 
 /**
- * True when the session made of `members` (a root and its subagents) holds
- * every word of `forms`, as typed or in a form, anywhere in it.
+ * True when one event of the session made of `members` (a root and its
+ * subagents) holds every word of `forms`, each as typed or in a form — as a
+ * session only the forms match must to join the exact matches (`withForms`):
+ * words scattered over a long session are a near miss, not a match.
  */
 export function holdsEvery(stats: TermStats, forms: Forms, f: Filters, members: number[]): boolean {
   const ids = f.sessionIds ? members.filter((id) => f.sessionIds!.includes(id)) : members;
   if (!ids.length) return false;
-  return forms.alts.every((a) =>
-    matchRows(stats.store, ftsAny(a), { ...f, sessionIds: ids }, 1).length > 0
-  );
+  const all = forms.alts.map(ftsAny).join(" AND ");
+  return matchRows(stats.store, all, { ...f, sessionIds: ids }, 1).length > 0;
 }
 
 function relevanceOf(
