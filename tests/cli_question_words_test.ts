@@ -55,6 +55,50 @@ Deno.test("a question holding every word of a session in some form finds it, say
   }
 });
 
+Deno.test("a question's scaffolding the session lacks (how did we fix …) is left out and said so", async () => {
+  const ix = await memIndex(HISTORY);
+  try {
+    const forms = await runMain(ix.env, [
+      "how",
+      "did",
+      "we",
+      "fix",
+      "the",
+      "agent",
+      "IDE",
+      "freeze",
+    ]);
+    assertEquals(forms.code, 0, forms.err);
+    assertStringIncludes(
+      forms.err,
+      "no exact match; word forms: freeze → freezes; left out the question's fix",
+    );
+    assert(forms.out.trimStart().startsWith("s-freeze"), forms.out);
+    const typed = await runMain(ix.env, [
+      "--json",
+      "how",
+      "did",
+      "we",
+      "fix",
+      "the",
+      "panel",
+      "hangs",
+    ]);
+    assertEquals(typed.code, 0);
+    const o = JSON.parse(typed.out);
+    assertEquals([o.tier, o.nothing_matched, o.results[0].id], ["exact", false, "s-freeze"]);
+    assert(o.dropped.includes("fix") && o.dropped.includes("how"), o.dropped);
+    const text = await runMain(ix.env, ["how", "did", "we", "fix", "the", "panel", "hangs"]);
+    assertStringIncludes(text.err, "every word matched but the question's fix");
+    // The scaffolding alone is not a match: `crash` is nowhere.
+    const miss = await runMain(ix.env, ["how", "did", "we", "fix", "the", "agent", "IDE", "crash"]);
+    assertEquals(miss.code, 1);
+    assertStringIncludes(miss.err, "nothing matched");
+  } finally {
+    ix.cleanup();
+  }
+});
+
 Deno.test("a question sharing only question words (or not every content word) is nothing matched, exit 1", async () => {
   const ix = await memIndex(HISTORY);
   try {

@@ -27,6 +27,7 @@ import { ABLATE, scoreRows, scoreSpread, type SessionScore } from "./rank.ts";
 import { relevance } from "./relevance.ts";
 import type { Coordination } from "./concepts.ts";
 import { ERROR_LINE, errorTier } from "./errortier.ts";
+import { type Forms, formsOf } from "./whole.ts";
 
 /** Event-level matches below this many sessions also try the session-level AND. */
 const SPREAD_MIN = 10;
@@ -64,9 +65,9 @@ export interface LadderResult {
   widened?: { ids: Set<number>; tier: "stemmed" | "relevance" };
   /**
    * Relevance tier of a long query: its words and their forms, to tell whether a
-   * session holds every one of them ({@link holdsEvery}).
+   * session holds every one of them (lib/search/whole.ts).
    */
-  forms?: Forms;
+  forms?: Forms[];
 }
 
 /** True for a query ranked by relevance beside its exact matches (see the module doc). */
@@ -119,7 +120,7 @@ export function ladder(
   const rel = relevanceOf(stats, parsed, query, f, rootOf);
   if (!rel.scores.size) return none;
   const { scores, alts, weights, coord } = rel;
-  const forms = long ? formsOf(stats, parsed) : undefined;
+  const forms = long ? formsOf(stats, parsed) : [];
   return {
     tier: "relevance",
     scores,
@@ -127,41 +128,8 @@ export function ladder(
     weights,
     changes: [],
     ...(coord ? { coord } : {}),
-    ...(forms ? { forms } : {}),
+    ...(forms.length ? { forms } : {}),
   };
-}
-
-/** A long query's words as typed or in another form, and the forms the history holds. */
-export interface Forms {
-  alts: string[][][];
-  changes: Array<{ from: string; to: string[] }>;
-}
-
-/**
- * The words of a long query and their forms, when some word is held only in
- * another form (`freeze` written `freezes`): its question words are stop words
- * and were never asked for, so `why does agent IDE freeze` is answered by the
- * session naming the agent, the IDE and its freezes. A long query skips the
- * forms tier (one word's form would rank a marathon session first), so the
- * relevance tier ranks, and the result is named after the forms when the
- * session ranked first holds every word in one event (lib/search.ts, {@link holdsEvery}).
- */
-function formsOf(stats: TermStats, parsed: ParsedQuery): Forms | undefined {
-  const ex = expand(stats, parsed.parts, "stemmed");
-  return ex?.changes.length ? { alts: ex.alts, changes: ex.changes } : undefined;
-}
-
-/**
- * True when one event of the session made of `members` (a root and its
- * subagents) holds every word of `forms`, each as typed or in a form — as a
- * session only the forms match must to join the exact matches (`withForms`):
- * words scattered over a long session are a near miss, not a match.
- */
-export function holdsEvery(stats: TermStats, forms: Forms, f: Filters, members: number[]): boolean {
-  const ids = f.sessionIds ? members.filter((id) => f.sessionIds!.includes(id)) : members;
-  if (!ids.length) return false;
-  const all = forms.alts.map(ftsAny).join(" AND ");
-  return matchRows(stats.store, all, { ...f, sessionIds: ids }, 1).length > 0;
 }
 
 function relevanceOf(
