@@ -7,7 +7,8 @@
  * would lose it, and widening six words finds any marathon session. The
  * sessions holding every word are its exact matches, ranked as a short
  * query's are; only when none does is it ranked by relevance (a session that
- * lacks a word is never labelled exact).
+ * lacks a word is never labelled exact, but for a question's scaffolding:
+ * lib/search/whole.ts names the result after how its first session holds it).
  *
  * A weak literal match does not stop the ladder alone: exact matches of three
  * or more words are ranked beside the sessions holding every word in another
