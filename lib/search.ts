@@ -46,6 +46,7 @@ import { TermStats } from "./search/expand.ts";
 import { ABLATE, type Ablation, withAblation } from "./search/rank.ts";
 import { fillSnippets, finish } from "./search/results.ts";
 import { ladder } from "./search/ladder.ts";
+import { heldBy } from "./search/whole.ts";
 import { coordinate } from "./search/concepts.ts";
 import { liftPrompts, typedPrompts } from "./search/prompt.ts";
 import { liftTitled, titledSessions } from "./search/title.ts";
@@ -159,8 +160,13 @@ export interface SearchResult {
   exactFollow?: number;
   /** Words widened at this tier: what each stands for (`timout` -> `timeout`). */
   changes: Array<{ from: string; to: string[] }>;
-  /** Stop words left out of the query. */
+  /** Stop words left out of the query (and {@link SearchResult.leftOut}). */
   dropped: string[];
+  /**
+   * Words of a question's scaffolding (`fix` in `how did we fix …`) the first session lacks
+   * while it holds every other word (lib/search/whole.ts); absent when none were left out.
+   */
+  leftOut?: string[];
   /** The window named by time words in the query (ranks, never filters). */
   time?: TimeHint;
   /** Matching sessions of throwaway or excluded projects left out (counted only when nothing else matched). */
@@ -273,6 +279,15 @@ function run(store: Store, query: string, o: SearchOptions): SearchResult {
     } else if (lad.widened.tier === "stemmed") changes = [];
   }
   if (tier === "exact" && results.length && results.every((r) => r.spread)) tier = "session";
+  // A long query whose first session by relevance holds every word that carries meaning
+  // (lib/search/whole.ts) is named after how it holds them, not "nothing matched".
+  const held = tier === "relevance" && lad.forms && results.length
+    ? heldBy(stats, lad.forms, f, cache.members(results[0].rowid))
+    : undefined;
+  if (held) {
+    tier = held.changes.length ? "stemmed" : "exact";
+    changes = held.changes;
+  }
   fillSnippets(store, results, o.snippets ?? 3, (t) => snippet(t, alts));
   // Sessions left out that hold every word: said when the shown results are less
   // literal than those (or there are none), so a hidden exact hit is not silent.
@@ -296,6 +311,9 @@ function run(store: Store, query: string, o: SearchOptions): SearchResult {
     total: scores.size,
     nothingMatched: exactFollow === 0 && (tier === "relevance" || tier === "none"),
     ...(exactFollow ? { exactFollow } : {}),
+    ...(held?.left.length
+      ? { leftOut: held.left, dropped: [...parsed.dropped, ...held.left] }
+      : {}),
     changes,
     hidden,
   };

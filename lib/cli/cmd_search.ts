@@ -353,7 +353,11 @@ export function narration(res: SearchResult): string {
     regex: "",
     none: "",
   }[res.tier];
-  return line;
+  const left = res.leftOut?.join(", ");
+  if (!left) return line;
+  return line
+    ? `${line}; left out the question's ${left}`
+    : `every word matched but the question's ${left}${time}`;
 }
 
 function jsonOf(

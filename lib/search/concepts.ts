@@ -48,7 +48,7 @@ const CLAUSE = new Set([
  * Words of the question's scaffolding, not of what it asks about (`what was
  * the root cause when …`, `how did we fix the …`): in no concept.
  */
-const SCAFFOLD = new Set(
+export const SCAFFOLD: ReadonlySet<string> = new Set(
   ("root cause causes fix fixed fixing deal dealt solve solved handle handled problem " +
     "issue bug happen happened figure figured started start").split(" "),
 );

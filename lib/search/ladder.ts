@@ -7,7 +7,8 @@
  * would lose it, and widening six words finds any marathon session. The
  * sessions holding every word are its exact matches, ranked as a short
  * query's are; only when none does is it ranked by relevance (a session that
- * lacks a word is never labelled exact).
+ * lacks a word is never labelled exact, but for a question's scaffolding:
+ * lib/search/whole.ts names the result after how its first session holds it).
  *
  * A weak literal match does not stop the ladder alone: exact matches of three
  * or more words are ranked beside the sessions holding every word in another
@@ -27,6 +28,7 @@ import { ABLATE, scoreRows, scoreSpread, type SessionScore } from "./rank.ts";
 import { relevance } from "./relevance.ts";
 import type { Coordination } from "./concepts.ts";
 import { ERROR_LINE, errorTier } from "./errortier.ts";
+import { type Forms, formsOf } from "./whole.ts";
 
 /** Event-level matches below this many sessions also try the session-level AND. */
 const SPREAD_MIN = 10;
@@ -62,6 +64,11 @@ export interface LadderResult {
    * `withRelevance`): the result takes that tier's name when one ranks first.
    */
   widened?: { ids: Set<number>; tier: "stemmed" | "relevance" };
+  /**
+   * Relevance tier of a long query: its words and their forms, to tell whether a
+   * session holds every one of them (lib/search/whole.ts).
+   */
+  forms?: Forms[];
 }
 
 /** True for a query ranked by relevance beside its exact matches (see the module doc). */
@@ -114,7 +121,16 @@ export function ladder(
   const rel = relevanceOf(stats, parsed, query, f, rootOf);
   if (!rel.scores.size) return none;
   const { scores, alts, weights, coord } = rel;
-  return { tier: "relevance", scores, alts, weights, changes: [], ...(coord ? { coord } : {}) };
+  const forms = long ? formsOf(stats, parsed) : [];
+  return {
+    tier: "relevance",
+    scores,
+    alts,
+    weights,
+    changes: [],
+    ...(coord ? { coord } : {}),
+    ...(forms.length ? { forms } : {}),
+  };
 }
 
 function relevanceOf(
