@@ -1,6 +1,7 @@
 /**
  * What the indexer and its parse worker (lib/parse_worker.ts) exchange: the
- * job that names one source, and what the parse context ended with.
+ * jobs that name the sources to parse (several small ones in one message), and
+ * what each parse context ended with.
  *
  * @module
  */
@@ -19,11 +20,20 @@ export interface ParseJob {
   offset: number;
   state: unknown;
   since: number;
-  /** The environment's variables and home ({@link Env} is rebuilt from them). */
-  vars: Record<string, string | undefined>;
-  home: string;
   /** A remote's label, applied to every chunk (lib/remote/label.ts). */
   label?: Label;
+}
+
+/**
+ * One message to a worker: sources it parses one after the other, in order,
+ * each answered by its chunks then its end or its error, and the environment
+ * they share, copied once per message (a copy per store cost ~0.3 ms each).
+ */
+export interface ParseBatch {
+  jobs: ParseJob[];
+  /** The environment's variables and home (an Env is rebuilt from them). */
+  vars: Record<string, string | undefined>;
+  home: string;
 }
 
 /** What a parse context recorded, as plain data. */
