@@ -73,7 +73,7 @@ export class WorkerRun implements ParseRun {
     if (m.type !== "chunk") this.parsed = true;
     // Dropped: its credit goes back to the worker at once.
     if (this.cancelled) {
-      if (m.type === "chunk") this.group?.ack();
+      if (m.type === "chunk") this.group?.ack(m.json.length);
       return;
     }
     this.queue.push(m);
@@ -117,7 +117,7 @@ export class WorkerRun implements ParseRun {
           absorb(this.ctx, m.end);
           return;
         }
-        this.group?.ack();
+        this.group?.ack(m.json.length);
         taken = true;
         this.on.took(m.json.length);
         yield JSON.parse(m.json) as PreparedChunk;
@@ -136,7 +136,7 @@ export class WorkerRun implements ParseRun {
     if (this.cancelled) return;
     this.cancelled = true;
     if (!this.group) return this.on.unqueue(this);
-    for (const m of this.queue.splice(0)) if (m.type === "chunk") this.group.ack();
+    for (const m of this.queue.splice(0)) if (m.type === "chunk") this.group.ack(m.json.length);
     if (!this.parsed) this.group.stopped();
   }
 }
@@ -180,10 +180,10 @@ export class WorkerGroup {
     w.postMessage({ type: "parse", batch });
   }
 
-  /** Acknowledges a chunk taken (or dropped) to the worker that posted it. */
-  ack(): void {
+  /** Acknowledges a chunk of `bytes` taken (or dropped) to the worker that posted it. */
+  ack(bytes: number): void {
     try {
-      this.worker.postMessage({ type: "ack" });
+      this.worker.postMessage({ type: "ack", bytes });
     } catch { /* the worker is gone */ }
   }
 

@@ -1,11 +1,11 @@
 /**
  * The parse worker's entry point (lib/parse_pool.ts starts it): reads the
  * sources of a batch (one large, or several small ones) one at a time, in order, with their harness's parser, prepares each session chunk for
- * the writer (lib/prepare.ts: render, cap, redact, tokenise) and posts it back, at most {@link MAX_IN_FLIGHT} unacknowledged at once
- * over all its jobs (it starts the next source while the writer still reads the last one's
+ * the writer (lib/prepare.ts: render, cap, redact, tokenise) and posts it back, at most {@link MAX_IN_FLIGHT}
+ * (or IN_FLIGHT_BYTES of small ones) unacknowledged at once over all its jobs (it starts the next source while the writer still reads the last one's
  * chunks), so a large store never piles up in memory while the writer is busy.
  *
- * Messages in: `{type: "parse", batch: ParseBatch}`, `{type: "ack"}`.
+ * Messages in: `{type: "parse", batch: ParseBatch}`, `{type: "ack", bytes}` (a chunk of `bytes` taken).
  * Messages out, per job of the batch in its order: `{type: "chunk", json}` (the chunk as JSON text: a string crosses a
  * thread for the cost of a copy, and JSON text costs half the CPU of cloning the
  * chunk's objects, measured on Bun), then `{type: "done", end: ParseEnd}` or
@@ -30,13 +30,26 @@ import { parserFor } from "../parsers/mod.ts";
 import { GarbagePacer, makeEnv } from "../core/runtime.ts";
 import type { Env } from "../core/model.ts";
 import { SourceCtx } from "./parse_ctx.ts";
-import { MAX_IN_FLIGHT, type ParseBatch, type ParseJob, snapshot } from "./parse_job.ts";
+import {
+  IN_FLIGHT_BYTES,
+  MAX_IN_FLIGHT,
+  type ParseBatch,
+  type ParseJob,
+  snapshot,
+} from "./parse_job.ts";
 import { prepareChunk } from "./prepare.ts";
 import { VocabCollector } from "./search/tokenize.ts";
 
 const vocab = new VocabCollector();
 
-let credit = MAX_IN_FLIGHT;
+/** Chunks posted and not acknowledged, and their bytes of text. */
+let inFlight = 0;
+let inFlightBytes = 0;
+
+/** Whether a chunk of `bytes` may be posted: under {@link MAX_IN_FLIGHT} chunks, or under IN_FLIGHT_BYTES with it. */
+function mayPost(bytes: number): boolean {
+  return inFlight < MAX_IN_FLIGHT || inFlightBytes + bytes <= IN_FLIGHT_BYTES;
+}
 
 /**
  * Bytes of chunk text this worker sends between two garbage collections,
@@ -58,10 +71,10 @@ async function run(job: ParseJob, env: Env): Promise<void> {
   const ctx = new SourceCtx(env, job.offset, job.state, job.since);
   for await (const chunk of parser.parse(job.src, ctx)) {
     // Prepared before waiting for credit: the next chunk is ready when the writer asks.
-    const ready = prepareChunk(chunk, vocab, job.label);
-    while (credit <= 0) await new Promise<void>((r) => (wake = r));
-    credit--;
-    const json = JSON.stringify(ready);
+    const json = JSON.stringify(prepareChunk(chunk, vocab, job.label));
+    while (!mayPost(json.length)) await new Promise<void>((r) => (wake = r));
+    inFlight++;
+    inFlightBytes += json.length;
     port.postMessage({ type: "chunk", json });
     pacer.took(json.length);
   }
@@ -82,9 +95,10 @@ async function runAll(batch: ParseBatch): Promise<void> {
   }
 }
 
-parentPort?.on("message", (m: { type: string; batch?: ParseBatch }) => {
+parentPort?.on("message", (m: { type: string; batch?: ParseBatch; bytes?: number }) => {
   if (m.type === "ack") {
-    credit++;
+    inFlight--;
+    inFlightBytes -= m.bytes ?? 0;
     const w = wake;
     wake = undefined;
     w?.();
