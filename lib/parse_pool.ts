@@ -189,9 +189,6 @@ export class ParsePool {
 
   /** Stops the workers (call once the run is over). */
   close(): void {
-    if (this.env.get("DEJA_POOL_TRACE")) {
-      console.error("pool", JSON.stringify(this.stats), JSON.stringify(TRACE));
-    }
     for (const w of [...this.idle, ...this.busy]) w.terminate();
     this.idle = [];
     this.busy.clear();
