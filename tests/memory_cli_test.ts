@@ -187,6 +187,12 @@ Deno.test("how, last and remember print text and JSON", async () => {
     assertStringIncludes(how.out, "node server.js");
     assertStringIncludes(how.out, "ran 2 times in 1 session");
     assertEquals((await run(ix, ["how", "kubectl"])).code, 1);
+    // JSON fields are snake_case; the earlier `lastExit` stays beside `last_exit` for scripts.
+    const howDoc = JSON.parse((await run(ix, ["how", "node", "server", "--json"])).out);
+    const cmd = howDoc.commands[0];
+    assertEquals(cmd.command, "node server.js");
+    assert("last_exit" in cmd, JSON.stringify(cmd));
+    assertEquals(cmd.last_exit, cmd.lastExit);
     const rem = await run(ix, [
       "remember",
       "port comes from env.PORT",

@@ -84,7 +84,8 @@ export function howJson(r: HowResult): Record<string, unknown> {
     words: r.words,
     total: r.total,
     hidden: r.hidden,
-    commands: r.commands.map((c) => ({ ...c, last: isoTime(c.last) })),
+    // `last_exit` follows the snake_case of every other field; `lastExit` stays for scripts that read it.
+    commands: r.commands.map((c) => ({ ...c, last: isoTime(c.last), last_exit: c.lastExit })),
   };
 }
 

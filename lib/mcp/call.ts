@@ -196,16 +196,17 @@ async function rememberNote(
   if (!existsSync(indexPath(ctx.env))) {
     const a = appendNote(ctx.env, text, opts);
     return answer(
-      `Saved under ${a.note.project} in ${a.path}; it becomes searchable once the user runs ` +
-        "`deja index`.",
+      `Saved note ${a.id} under ${a.note.project} in ${a.path}; it becomes searchable once the ` +
+        `user runs \`deja index\`; \`deja forget --note ${a.id}\` removes it.`,
     );
   }
   const r = await remember(ctx.env, text, opts);
   return answer(
     r.indexed
-      ? `Remembered under ${r.note.project} (${r.session}), in ${r.path}; searches find it now.`
-      : `Saved under ${r.note.project} in ${r.path}; not indexed yet (${
+      ? `Remembered note ${r.id} under ${r.note.project} (${r.session}), in ${r.path}; ` +
+        `searches find it now; \`deja forget --note ${r.id}\` removes it.`
+      : `Saved note ${r.id} under ${r.note.project} in ${r.path}; not indexed yet (${
         r.error ?? "unknown reason"
-      }): the next \`deja index\` picks it up.`,
+      }): the next \`deja index\` picks it up; \`deja forget --note ${r.id}\` removes it.`,
   );
 }

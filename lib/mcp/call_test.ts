@@ -1,4 +1,4 @@
-import { assert, assertEquals, assertStringIncludes } from "../../tests/_assert.ts";
+import { assert, assertEquals, assertMatch, assertStringIncludes } from "../../tests/_assert.ts";
 import { indexSessions, type MemoryIndex, type SessionSpec } from "../../tests/_memory.ts";
 import { testEnv } from "../../tests/_fixture.ts";
 import { existsSync, readFileSync, rmSync } from "node:fs";
@@ -157,7 +157,10 @@ Deno.test("remember appends a note, says where, and recall finds it at once", as
     assertEquals(r.isError, undefined);
     const where = /in (\S+notes\.jsonl);/.exec(text(r))?.[1];
     assert(where && existsSync(where), text(r));
-    assertStringIncludes(text(r), "Remembered under /w/svc (");
+    // The note's own id, and how to take it back (what `deja remember` prints too).
+    const id = /^Remembered note ([0-9a-f]{10}) under \/w\/svc \(/.exec(text(r))?.[1];
+    assert(id, text(r));
+    assertStringIncludes(text(r), `\`deja forget --note ${id}\` removes it.`);
     const line = JSON.parse(readFileSync(where, "utf8").trim().split("\n").pop()!);
     assertEquals([line.text, line.project, line.tags], [
       "Deploys need the zebrafish flag set",
@@ -187,6 +190,7 @@ Deno.test("a call without an index answers one line naming deja index, and remem
     }
     const saved = await callDeja({ mode: "remember", text: "keep this" }, ctx);
     assertStringIncludes(text(saved), "searchable once the user runs `deja index`");
+    assertMatch(text(saved), /^Saved note [0-9a-f]{10} under .*deja forget --note [0-9a-f]{10}`/);
     assert(existsSync(join(root, "n", "notes.jsonl")));
     assert(!existsSync(join(root, "deja", "index.db")), "no index was built");
   } finally {
