@@ -17,7 +17,9 @@
  * ~1.2 s (was ~1.66 s). Reading, JSON.parse and the Claude parser ~0.44 s (of it
  * JSON.parse about two fifths); redaction (lib/redact.ts) ~7.4 ns a character,
  * ~0.21 s (was ~18 ns, ~0.52 s: its prefilter ran at 12.5 ns a character before
- * lib/redact_prefilter.ts, 4.9 after, the high-entropy scan 8.7 then 4.3);
+ * lib/redact_prefilter.ts, 4.9 after, the high-entropy scan 8.7 then 4.3, then about a quarter of
+ * that reading only one character in twenty where no long run can be, lib/redact_entropy.ts
+ * `longRuns`);
  * vocabulary tokens (lib/search/tokenize.ts, 21.4 M characters: results'
  * heads and all other texts) ~6 ns a character, ~0.13 s (was ~8.3); the
  * chunk's JSON.stringify ~0.1-0.15 s; signals (lib/search/signals.ts), stored
@@ -58,8 +60,12 @@ function mayPost(bytes: number): boolean {
  * 100 MB bench corpus (about 22 MB of chunk text per worker), compiled binary,
  * 4 alternating runs at load 12 on 2 cores: peak RSS 126-131 MB without, 114-119
  * at 4 MB, 108-112 at 1 MB; CPU 4.9, 5.0 and 5.0 s (medians, within noise).
+ * Measured again per thread (3 alternating runs at load 8-11): each collection
+ * is a full one on the worker's thread, and at 1 MB (~22 a worker) they cost
+ * each worker 0.95-1.0 s of CPU against 0.8-0.9 s at 4 MB, for ~6 MB more peak
+ * RSS (115 then 121 MB): 4 MB it is.
  */
-export const WORKER_GC_BYTES = 1 << 20;
+export const WORKER_GC_BYTES = 4 << 20;
 
 const pacer = new GarbagePacer(WORKER_GC_BYTES);
 let wake: (() => void) | undefined;
