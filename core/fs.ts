@@ -51,8 +51,28 @@ export function problemLine(path: string, e: Error): string {
  */
 export function withPermissionHint(line: string, code?: string): string {
   const denied = code === "EACCES" || code === "EPERM" ||
-    (code === undefined && /\b(EACCES|EPERM)\b|permission denied/i.test(line));
+    (code === undefined && isPermissionDenied(line));
   return denied && !line.includes(HINT) ? `${line} (${HINT})` : line;
+}
+
+/**
+ * True when an error's text says permission was denied (EACCES, EPERM): the
+ * store or folder is there but the user running deja may not read it. Such a
+ * store counts as unreadable, not as failed (`deja sources`, `deja doctor`).
+ */
+export function isPermissionDenied(line: string): boolean {
+  return /\b(EACCES|EPERM)\b|permission denied/i.test(line);
+}
+
+/**
+ * True when a discovery problem is information, not a failure: a link to
+ * nothing or a FIFO, socket or device where a store would be. No store is
+ * there to read (`deja sources --verbose` lists it under "not read");
+ * a folder that cannot be opened is a failure (stores may be in it).
+ */
+export function isNotAStore(e: Error): boolean {
+  const code = (e as { code?: string }).code;
+  return code === "EBROKENLINK" || code === "ENOTREG";
 }
 
 const HINT = "deja cannot read it: check its permissions for the user running deja";

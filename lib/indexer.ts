@@ -38,6 +38,7 @@ import { WriteBatch } from "./write_batch.ts";
 import type { PreparedChunk } from "./prepare.ts";
 import { carriedBySessions, damageIn, maxCounts, withoutPending } from "./skips.ts";
 import { newlyGone } from "./gone.ts";
+import { damageLine } from "./store_damage.ts";
 import {
   GROUP_BYTES,
   GROUP_SOURCES,
@@ -61,7 +62,7 @@ import {
   stampDirs,
 } from "./fresh/map.ts";
 import { sweepCopies } from "../core/sqlite_read.ts";
-import { problemLine, withPermissionHint } from "../core/fs.ts";
+import { isNotAStore, problemLine, withPermissionHint } from "../core/fs.ts";
 import type { Label } from "./remote/label.ts";
 import { type MirrorPass, mirrorPasses } from "./remote/passes.ts";
 import { rebaser } from "./remote/mirror.ts";
@@ -105,6 +106,14 @@ export interface HarnessSummary {
   errors: string[];
   /** Stores that could not be read this run. */
   failed: number;
+  /**
+   * What discovery passed over that is no store (a link to nothing, a FIFO or
+   * device where a store would be), `path: why`: information, not an error.
+   * Absent when none.
+   */
+  not_read?: string[];
+  /** Per store this run found damaged, what it could not read (lib/store_damage.ts damageLine). Absent when none. */
+  damaged?: string[];
   /** The remote whose mirror was read (absent: this machine's stores). */
   origin?: string;
   /** Discovery reported a problem, so stores may be missing from `found`. */
@@ -372,7 +381,9 @@ async function indexHarness(
     problem: (path, e) => {
       // Once per line: two layouts of one harness may walk the same folder (Kimi's).
       const line = problemLine(path, e);
-      if (!sum.errors.includes(line)) sum.errors.push(line);
+      // A link to nothing or a FIFO is no store deja failed on: information, not an error.
+      const list = isNotAStore(e) ? (sum.not_read ??= []) : sum.errors;
+      if (!list.includes(line)) list.push(line);
       sum.discoveryFailed = true;
     },
   };
@@ -462,7 +473,9 @@ async function indexHarness(
       }
       const r = "chunks" in planned ? await writeSource(store, planned, batch) : planned;
       if (r.pending) run.pending++;
-      if (r.read) sum.read++;
+      // A store that failed is not read, whatever stage it failed at (lib/store_damage.ts).
+      if (r.read && !r.error) sum.read++;
+      if (r.damage) (sum.damaged ??= []).push(r.damage);
       sum.sessions += r.sessions;
       for (const k of r.written ?? []) written.add(k);
       sum.events += r.events;
@@ -557,6 +570,8 @@ interface SourceOutcome {
   skipped: Partial<Record<SkipReason, number>>;
   drift?: Partial<Record<DriftKind, number>>;
   error?: string;
+  /** What a damaged read could not read (lib/store_damage.ts damageLine). */
+  damage?: string;
 }
 
 /** A source to read: what its pass starts from, and its parse, started. */
@@ -794,7 +809,9 @@ async function writeSource(
       drift: JSON.stringify(drift),
     });
     batch.keep(size - offset);
+    const damage = damageLine(src.path, ctx.counts, ctx.examples, kept);
     return {
+      ...(damage ? { damage } : {}),
       read: true,
       sessions: writer.sessions,
       written: writer.written,

@@ -67,6 +67,18 @@ export const DAMAGE_REASONS: ReadonlySet<string> = new Set<SkipReason>([
   "not_jsonl",
 ]);
 
+/**
+ * True when a skip of `reason` says the store's bytes are damaged
+ * ({@link DAMAGE_REASONS}). The other lost records are information, not damage:
+ * records the harness itself wrote in a shape deja does not read (`bad_shape`,
+ * `unknown_record`, `unknown_schema`, `unsupported`, `empty`), lines over
+ * deja's cap (`oversized`), a store busy this pass (`locked`, read next time).
+ * `deja sources` lists them; `deja doctor` counts only damage as a problem.
+ */
+export function isDamage(reason: string): boolean {
+  return DAMAGE_REASONS.has(reason);
+}
+
 /** The first reason in `counts` that says the store is damaged ({@link DAMAGE_REASONS}), if any. */
 export function damageIn(counts: Partial<Record<string, number>>): string | undefined {
   return Object.keys(counts).find((k) => counts[k] && DAMAGE_REASONS.has(k));

@@ -9,84 +9,186 @@ import { join, sep } from "node:path";
 import type { Env } from "../core/model.ts";
 import { dataDir } from "../core/paths.ts";
 import type { SourceRow } from "./rows.ts";
-import { isLoss } from "./skips.ts";
-import { parseKept, parseSkips } from "./source_state.ts";
-import { storeState } from "./gone.ts";
+import { isDamage } from "./skips.ts";
+import { parseKept, parseSkipExamples, parseSkips } from "./source_state.ts";
+import { type StoreState, storeState } from "./gone.ts";
+import { isPermissionDenied } from "../core/fs.ts";
+import { plural } from "../core/text.ts";
 
-/** One harness's stores whose last read failed or lost records. */
+/** One harness's stores whose last read failed, could not be read, or found them damaged. */
 export interface HarnessDamage {
   harness: string;
-  /** Stores whose last read failed (nothing of them read). */
+  /**
+   * Stores whose last read failed for another reason than permission (nothing
+   * of them read: not a database, a bad header), and what else the last
+   * `deja index` could not read of the harness (a damaged registry).
+   */
   failed: number;
+  /**
+   * Stores deja may not read (permission denied now or on their last read),
+   * and folders the last `deja index` could not open that hold none the index
+   * knows (a folder counts as its stores, once).
+   */
+  unreadable: number;
   /** The most recent failure, `path: message`, or null. */
   last_error: string | null;
-  /** Stores whose last read skipped records (not only repaired them) or kept sessions as indexed. */
+  /** Every failure once, `path: message` (stores first, then what discovery could not open). */
+  errors: string[];
+  /** Stores whose last read found damaged bytes ({@link isDamage}) or kept sessions as indexed. */
   damaged: number;
-  /** Records those reads lost, by reason (repaired and pending reasons left out). */
+  /** Records those reads lost to damage, by reason (records deja skips by design left out). */
   skipped: Record<string, number>;
+  /** Per damaged store, what could not be read ({@link damageLine}). */
+  damaged_stores: string[];
   /** Sessions damaged reads returned shorter or not at all, kept as indexed. */
   kept: number;
 }
 
-/** What one store's recorded skips say: counts by reason, the lost ones, sessions kept as indexed. */
+/** What one store's recorded skips say: counts by reason, the damage, sessions kept as indexed. */
 export interface StoreSkips {
   counts: Record<string, number>;
-  /** Reasons that lost records (repaired and pending ones left out), with their counts. */
+  /** Reasons that say the bytes are damaged ({@link isDamage}), with their counts. */
   lost: Array<[string, number]>;
   kept: number;
-  /** The store's last read lost records or kept sessions as indexed. */
+  /**
+   * The store's last read found damaged bytes or kept sessions as indexed.
+   * Records the harness wrote in a shape deja skips (`bad_shape`, ...) are
+   * information, not damage (lib/skips.ts {@link isDamage}).
+   */
   damaged: boolean;
 }
 
 /** Reads a `sources.skipped` value (lib/source_state.ts) as {@link StoreSkips}. */
 export function storeSkips(skipped: string | null): StoreSkips {
   const counts = parseSkips(skipped) as Record<string, number>;
-  const lost = Object.entries(counts).filter(([k, v]) => v && isLoss(k));
+  const lost = Object.entries(counts).filter(([k, v]) => v && isDamage(k));
   const kept = parseKept(skipped);
   return { counts, lost, kept, damaged: lost.length > 0 || kept > 0 };
 }
 
+/** How a store the index holds stands as a problem: unreadable, failed, or none. */
+export type StoreProblem = "unreadable" | "failed" | null;
+
+/**
+ * The problem of one indexed store, from its row and its {@link StoreState}: a
+ * stat that fails now, or a last read denied permission, is `unreadable`;
+ * another failed last read is `failed`. `deja sources`, `deja doctor` and
+ * `deja index` count by this one rule.
+ */
+export function storeProblem(error: string | null, state: StoreState): StoreProblem {
+  if (state === "unreadable" || (error && isPermissionDenied(error))) return "unreadable";
+  return error ? "failed" : null;
+}
+
+/**
+ * What a damaged read could not read, in one line: `<path>: damaged, could
+ * not read sessions rowids 1..5, files 1..44 (2 corrupt)`; null when the read
+ * found no damage. `examples` are the read's skip notes
+ * (`<reason> at <where>[: detail]`).
+ */
+export function damageLine(
+  path: string,
+  counts: Partial<Record<string, number>>,
+  examples: readonly string[],
+  kept = 0,
+): string | null {
+  const lost = Object.entries(counts).filter(([k, v]) => v && isDamage(k));
+  if (!lost.length && !kept) return null;
+  const where = examples.flatMap((x) => {
+    const reason = x.slice(0, x.indexOf(" "));
+    if (!isDamage(reason)) return [];
+    let rest = x.slice(reason.length + " at ".length);
+    if (rest.startsWith(path)) rest = rest.slice(path.length).replace(/^: /, "");
+    const at = rest.split(": ")[0];
+    return [at.startsWith("@") ? `the line at byte ${at.slice(1)}` : at];
+  });
+  const list = [...new Set(where)];
+  const what = [
+    ...list.length ? [`could not read ${list.slice(0, 3).join(", ")}${list.length > 3 ? ", …" : ""}`] : [],
+    ...kept ? [`kept ${plural(kept, "session")} as indexed`] : [],
+  ];
+  const n = lost.map(([k, v]) => `${v} ${k}`).join(", ");
+  return `${path}: damaged${what.length ? `, ${what.join(", ")}` : ""}${n ? ` (${n})` : ""}`;
+}
+
+/** The path a `path: message` failure line names (the whole line when it has no `: `). */
+function linePath(line: string): string {
+  const i = line.indexOf(": ");
+  return i < 0 ? line : line.slice(0, i);
+}
+
 /**
  * Per harness (in row order), the stores still in place whose last read failed
- * or was damaged, or that cannot be read now; harnesses with none are left out,
- * and so are the stores read from remote mirrors (`deja remote`) and stores
- * that are gone (lib/gone.ts).
+ * or was damaged, or that cannot be read now, with what else the last
+ * `deja index` could not read of it (`indexErrors`, its `harness: [errors]`:
+ * a folder it could not open); harnesses with none are left out, and so are
+ * the stores read from remote mirrors (`deja remote`) and stores that are gone
+ * (lib/gone.ts). Each failure counts once: an error the last run reported of a
+ * store counted here, or of a folder holding one, is not counted again.
  */
 export function storeDamage(
   env: Env,
   rows: ReadonlyArray<Pick<SourceRow, "path" | "harness" | "skipped" | "error" | "indexed_at">>,
+  indexErrors: Readonly<Record<string, readonly string[]>> = {},
 ): HarnessDamage[] {
   const mirrors = join(dataDir(env), "remotes") + sep;
   const by = new Map<string, HarnessDamage & { at: number }>();
+  const get = (harness: string) => {
+    const h = by.get(harness) ?? {
+      harness,
+      failed: 0,
+      unreadable: 0,
+      last_error: null,
+      errors: [],
+      damaged: 0,
+      skipped: {},
+      damaged_stores: [],
+      kept: 0,
+      at: -1,
+    };
+    by.set(harness, h);
+    return h;
+  };
+  const counted = new Map<string, string[]>(); // harness -> store paths counted as failures
   for (const r of rows) {
     if (r.path.startsWith(mirrors)) continue;
     const state = storeState(r.path);
     if (state === "gone") continue;
+    const problem = storeProblem(r.error, state);
     // One a stat cannot reach now (permission denied) failed, whatever its last read said.
     const error = state === "unreadable" ? "cannot be read now" : r.error;
-    const { lost, kept, damaged } = storeSkips(r.skipped);
-    if (!error && !damaged) continue;
-    const h = by.get(r.harness) ?? {
-      harness: r.harness,
-      failed: 0,
-      last_error: null,
-      damaged: 0,
-      skipped: {},
-      kept: 0,
-      at: -1,
-    };
-    by.set(r.harness, h);
-    if (error) {
-      h.failed++;
+    const s = storeSkips(r.skipped);
+    if (!problem && !s.damaged) continue;
+    const h = get(r.harness);
+    if (problem) {
+      h[problem]++;
+      const line = `${r.path}: ${error}`;
+      h.errors.push(line);
+      counted.set(r.harness, [...counted.get(r.harness) ?? [], r.path]);
       if ((r.indexed_at ?? 0) > h.at) {
         h.at = r.indexed_at ?? 0;
-        h.last_error = `${r.path}: ${error}`;
+        h.last_error = line;
       }
-    }
-    if (damaged) {
+    } else {
       h.damaged++;
-      h.kept += kept;
-      for (const [k, v] of lost) h.skipped[k] = (h.skipped[k] ?? 0) + v;
+      h.kept += s.kept;
+      for (const [k, v] of s.lost) h.skipped[k] = (h.skipped[k] ?? 0) + v;
+      const line = damageLine(r.path, s.counts, parseSkipExamples(r.skipped), s.kept);
+      if (line) h.damaged_stores.push(line);
+    }
+  }
+  for (const [harness, errors] of Object.entries(indexErrors)) {
+    for (const e of errors) {
+      const at = linePath(e);
+      const stores = counted.get(harness) ?? [];
+      // A store's failure, or a folder holding stores counted unreadable: already counted.
+      if (stores.some((p) => p === at || p.startsWith(at + sep))) continue;
+      const h = get(harness);
+      if (h.errors.includes(e)) continue;
+      h.errors.push(e);
+      if (isPermissionDenied(e)) h.unreadable++;
+      else h.failed++;
+      h.last_error ??= e;
     }
   }
   return [...by.values()].map(({ at: _, ...h }) => h);
@@ -94,19 +196,22 @@ export function storeDamage(
 
 /**
  * One harness's damage in a few words: `1 store failed (path: file is not a
- * database)`, `2 stores damaged: skipped 3 malformed_json, kept 1 session as
- * indexed`.
+ * database)`, `1 unreadable (path: ... permission denied ...)`, `2 stores
+ * damaged: skipped 3 malformed_json, kept 1 session as indexed`.
  */
 export function damageSummary(h: HarnessDamage): string {
-  const stores = (n: number) => `${n} store${n === 1 ? "" : "s"}`;
+  const stores = (n: number) => plural(n, "store");
   const parts: string[] = [];
-  if (h.failed) parts.push(`${stores(h.failed)} failed (${h.last_error})`);
+  const first = (kind: "failed" | "unreadable") =>
+    h.errors.find((e) => isPermissionDenied(e) === (kind === "unreadable")) ?? h.last_error;
+  if (h.failed) parts.push(`${stores(h.failed)} failed (${first("failed")})`);
+  if (h.unreadable) parts.push(`${h.unreadable} unreadable (${first("unreadable")})`);
   if (h.damaged) {
     const what = [
       ...Object.keys(h.skipped).length
         ? [`skipped ${Object.entries(h.skipped).map(([k, v]) => `${v} ${k}`).join(", ")}`]
         : [],
-      ...h.kept ? [`kept ${h.kept} session${h.kept === 1 ? "" : "s"} as indexed`] : [],
+      ...h.kept ? [`kept ${plural(h.kept, "session")} as indexed`] : [],
     ];
     parts.push(`${stores(h.damaged)} damaged: ${what.join(", ")}`);
   }

@@ -98,11 +98,8 @@ export function doctorData(env: Env, binary: string[]): DoctorReport {
       .map((t) => `${t.target} (${WORDS[t.state]})`),
     ...(launcher.exists && !launcher.target_exists ? ["launcher (stale path)"] : []),
     ...(index.exists && index.error ? ["index (unreadable)"] : []),
-    // What the last index run could not read (a damaged registry, a FIFO where a store was),
-    // and each harness whose stores failed or lost records: one problem per line shown.
-    ...(otherErrors(index).length
-      ? [`${otherErrors(index).length} harness error(s) in the last index run`]
-      : []),
+    // Each harness whose stores failed, cannot be read or are damaged (what the last index
+    // run could not read of it included, lib/store_damage.ts): one problem per harness shown.
     ...index.damage.map(damageProblem),
   ];
   let remotes: RemoteStatus[] = [];
@@ -115,18 +112,13 @@ export function doctorData(env: Env, binary: string[]): DoctorReport {
 }
 
 /**
- * The last index run's errors that no damaged store of {@link IndexStatus.damage}
- * already shows (a store's failure shows once).
+ * One harness's damaged, failed or unreadable stores as a problem:
+ * `claude stores (1 failed, 1 unreadable, 2 damaged)`.
  */
-function otherErrors(index: IndexStatus): string[] {
-  const shown = new Set(index.damage.map((d) => `${d.harness}: ${d.last_error}`));
-  return index.harnessErrors.filter((e) => !shown.has(e));
-}
-
-/** One harness's damaged or failed stores as a problem: `claude stores (1 failed, 2 damaged)`. */
 function damageProblem(d: HarnessDamage): string {
   const parts = [
     ...(d.failed ? [`${d.failed} failed`] : []),
+    ...(d.unreadable ? [`${d.unreadable} unreadable`] : []),
     ...(d.damaged ? [`${d.damaged} damaged`] : []),
   ];
   return `${d.harness} stores (${parts.join(", ")})`;
@@ -221,11 +213,17 @@ export function doctorText(r: DoctorReport, io: Pick<IO, "isTTY" | "env">): stri
       index.fresh ? "" : c.dim("  (run 'deja index')")
     }`;
   lines.push(`${c.bold("index".padEnd(12))} ${idx}`);
-  // A store's failure shows once: as the damage of its harness when the index still has it so.
-  for (const e of otherErrors(index)) lines.push(c.red(`${"".padEnd(12)} error: ${e}`));
+  // Each failure shows once: under its harness, the first of each kind in the summary line.
   if (index.damage.length) {
     lines.push(`${c.bold("stores".padEnd(12))} ${c.yellow("damaged or unreadable:")}`);
-    for (const d of index.damage) lines.push(c.yellow(`  ${damageSummary(d)}`));
+    for (const d of index.damage) {
+      const summary = damageSummary(d);
+      lines.push(c.yellow(`  ${summary}`));
+      for (const e of d.errors) {
+        if (!summary.includes(`(${e})`)) lines.push(c.red(`    error: ${e}`));
+      }
+      for (const x of d.damaged_stores.slice(0, 5)) lines.push(c.yellow(`    ${x}`));
+    }
     lines.push(c.dim("  run 'deja sources --verbose' for details"));
   }
   lines.push(

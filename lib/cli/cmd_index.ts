@@ -245,6 +245,15 @@ export function indexText(
     if (h.errors.length > 5) {
       lines.push(c.red(`              … ${h.errors.length - 5} more errors`));
     }
+    // A damaged store by name, with what could not be read (not only a count of skips).
+    for (const x of (h.damaged ?? []).slice(0, 5)) lines.push(c.yellow(`              ${x}`));
+    if (h.not_read?.length) {
+      lines.push(c.dim(
+        `              not read: ${
+          plural(h.not_read.length, "entry", "entries")
+        } that hold no store (a link to nothing, a FIFO): 'deja sources --verbose' lists them`,
+      ));
+    }
   }
   if (quiet) return lines.join("\n") + "\n";
   const read = res.harnesses.reduce((n, h) => n + h.read, 0);

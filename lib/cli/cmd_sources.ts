@@ -13,17 +13,18 @@ import type { IO } from "../../core/runtime.ts";
 import type { Env } from "../../core/model.ts";
 import { colors, fmtBytes, printJson } from "./common.ts";
 import { plural, tilde } from "../../core/text.ts";
-import { problemLine, withPermissionHint } from "../../core/fs.ts";
+import { isNotAStore, isPermissionDenied, problemLine, withPermissionHint } from "../../core/fs.ts";
 import { parsers } from "../../parsers/mod.ts";
 import { indexPath, Store } from "../store.ts";
 import { Q } from "../schema.ts";
 import { describeVerification, type Verification, verification } from "../../core/registry.ts";
 import { wiringMatrix } from "../install/matrix.ts";
 import { dataDir } from "../../core/paths.ts";
-import { isLoss, PENDING_REASONS, REPAIRED_REASONS, skipsText } from "../skips.ts";
+import { isDamage, PENDING_REASONS, REPAIRED_REASONS, skipsText } from "../skips.ts";
 import { parseSkipExamples } from "../source_state.ts";
 import { storeState } from "../gone.ts";
-import { storeSkips } from "../store_damage.ts";
+import { damageLine, storeProblem, storeSkips } from "../store_damage.ts";
+import { statSync } from "node:fs";
 
 /** The wiring matrix for a terminal: one block per harness. */
 export function wiringText(): string {
@@ -61,7 +62,11 @@ export interface HarnessSources {
   gone: number;
   /** Sessions the index keeps whose store is gone ({@link gone}). */
   gone_sessions: number;
-  /** Stores in the index that are there but cannot be read now (a stat failed: permission denied). */
+  /**
+   * Stores in the index deja may not read: a stat fails now, or the last read
+   * was denied permission; and folders discovery cannot open (permission
+   * denied) that hold no store the index knows, one each.
+   */
   unreadable: number;
   /** Distinct sessions the index holds of this harness's stores (as `deja stats` counts them). */
   sessions: number;
@@ -92,10 +97,17 @@ export interface HarnessSources {
   kept: number;
   /** {@link kept} under a name that says which sessions it counts. */
   kept_damaged: number;
-  /** Stores whose last read skipped records (not only repaired them) or kept sessions as indexed. */
+  /**
+   * Stores whose last read found damaged bytes or kept sessions as indexed
+   * (lib/skips.ts isDamage; records the harness wrote in a shape deja skips are
+   * information, counted in `skipped` only).
+   */
   damaged: number;
+  /** Per damaged store, what could not be read: `<path>: damaged, could not read … (2 corrupt)`. */
+  damaged_stores: string[];
   /** The most recent error of any of its stores, with the store path. */
   last_error: string | null;
+  /** Stores whose last read failed for another reason than permission, and folders discovery could not open for another reason. */
   errors: number;
   /**
    * What discovery passed over, one `path: why` each: a link to nothing, a
@@ -191,14 +203,17 @@ export async function sourcesData(env: Env): Promise<SourcesData> {
     let roots: string[] = [];
     let stores = 0;
     const problems: string[] = [];
-    const problemPaths: string[] = [];
+    // What discovery could not open (a folder): failures, unlike a link to nothing or a FIFO.
+    const failures: Array<{ path: string; line: string }> = [];
     try {
       const d = await p.discover({
         env,
         knownProjects: known,
         problem: (path, e) => {
           const line = problemLine(path, e); // once: two layouts may walk one folder
-          if (!problems.includes(line)) problems.push(line), problemPaths.push(path);
+          if (problems.includes(line)) return;
+          problems.push(line);
+          if (!isNotAStore(e)) failures.push({ path, line });
         },
       });
       roots = d.roots;
@@ -209,6 +224,7 @@ export async function sourcesData(env: Env): Promise<SourcesData> {
     const skippedAt: string[] = [];
     let kept = 0;
     let damaged = 0;
+    const damagedStores: string[] = [];
     // A gone store's last read is no damage of what the harness holds now: its sessions stay
     // (counted below), its skips are not carried.
     const present = new Set(mine.filter((r) => state.get(r.path) === "present").map((r) => r.path));
@@ -219,32 +235,41 @@ export async function sourcesData(env: Env): Promise<SourcesData> {
       const s = storeSkips(r.skipped);
       for (const [k, v] of Object.entries(s.counts)) skipped[k] = (skipped[k] ?? 0) + v;
       kept += s.kept;
-      if (s.damaged) damaged++;
+      if (!s.damaged) continue;
+      damaged++;
+      const line = damageLine(r.path, s.counts, parseSkipExamples(r.skipped), s.kept);
+      if (line) damagedStores.push(line);
     }
     skippedAt.push(...spreadExamples(perStore, MAX_SKIPPED_AT));
     const gone = mine.filter((r) => state.get(r.path) === "gone");
-    const unreadable = mine.filter((r) => state.get(r.path) === "unreadable").map((r) => r.path);
+    // One rule for every command (lib/store_damage.ts storeProblem): permission denied now
+    // or on the last read is unreadable, another failed read is failed.
+    const problemOf = (r: (typeof mine)[number]) =>
+      state.get(r.path) === "gone" ? null : storeProblem(r.error, state.get(r.path)!);
+    const unreadable = mine.filter((r) => problemOf(r) === "unreadable").map((r) => r.path);
     // A folder discovery could not read that holds stores the index has is one problem, said
-    // once: as those stores, unreadable (not also as a failure).
-    const covered = problemPaths.filter((d) => unreadable.some((u) => u.startsWith(d + sep)))
-      .length;
+    // once: as those stores, unreadable (not also as a failure); one that holds none the
+    // index knows counts once itself, unreadable when permission was denied.
+    const open = failures.filter((f) => !unreadable.some((u) => u.startsWith(f.path + sep)));
+    const deniedDirs = open.filter((f) => isPermissionDenied(f.line)).length;
     const perStoreSessions = mine.reduce((n, r) => n + r.sessions, 0);
     const sessions = held.get(p.id)?.sessions ?? 0;
-    const errs = mine.filter((r) => r.error).sort((x, y) =>
+    const errs = mine.filter((r) => problemOf(r)).sort((x, y) =>
       (y.indexed_at ?? 0) - (x.indexed_at ?? 0)
     );
+    const failedStores = errs.filter((r) => problemOf(r) === "failed").length;
     out.push({
       harness: p.id,
       roots: roots.map((r) => ({ path: r, exists: existsSync(r) })),
       stores,
-      indexed: mine.filter((r) => !r.error && present.has(r.path)).length,
+      indexed: mine.filter((r) => !problemOf(r) && present.has(r.path)).length,
       gone: gone.length,
       gone_sessions: gone.reduce((n, r) => n + (goneSessions.get(r.path) ?? 0), 0),
-      unreadable: unreadable.length,
+      unreadable: unreadable.length + deniedDirs,
       sessions,
       copies: Math.max(0, perStoreSessions - sessions),
       events: held.get(p.id)?.events ?? 0,
-      bytes: mine.reduce((n, r) => n + Math.max(0, r.size ?? 0), 0),
+      bytes: mine.reduce((n, r) => n + storeBytes(r), 0),
       skipped,
       skipped_at: skippedAt,
       redacted: Object.fromEntries(
@@ -253,12 +278,11 @@ export async function sourcesData(env: Env): Promise<SourcesData> {
       kept,
       kept_damaged: kept,
       damaged,
-      last_error: problems.length
-        ? problems[0]
-        : errs.length
-        ? withPermissionHint(`${errs[0].path}: ${errs[0].error}`)
-        : null,
-      errors: errs.length + problems.length - covered,
+      damaged_stores: damagedStores,
+      last_error: errs.length
+        ? withPermissionHint(`${errs[0].path}: ${errs[0].error ?? "cannot be read now"}`)
+        : open[0]?.line ?? null,
+      errors: failedStores + open.length - deniedDirs,
       not_read: problems,
       verified: verification(p.id),
     });
@@ -333,10 +357,12 @@ export function sourcesText(
         ),
       );
     }
-    for (const p of h.not_read.slice(0, 20)) lines.push(c.yellow(`              not read: ${p}`));
-    if (h.not_read.length > 20) {
+    // Each once: the entry the "last error" line already names is not listed again.
+    const notRead = h.not_read.filter((p) => p !== h.last_error);
+    for (const p of notRead.slice(0, 20)) lines.push(c.yellow(`              not read: ${p}`));
+    if (notRead.length > 20) {
       lines.push(
-        c.yellow(`              not read: ${h.not_read.length - 20} more (--json lists all)`),
+        c.yellow(`              not read: ${notRead.length - 20} more (--json lists all)`),
       );
     }
     const sk = skipsText(h.skipped);
@@ -416,15 +442,31 @@ export function spreadExamples(perStore: readonly string[][], max: number): stri
  * reads were damaged: `damaged: kept 1 session as indexed, skipped 2 corrupt
  * — deja sources --verbose` (the notes themselves are listed with --verbose).
  */
-export function damageMark(h: Pick<HarnessSources, "kept" | "damaged" | "skipped">): string {
-  const lost = Object.entries(h.skipped).filter(([k, v]) => v && isLoss(k))
+export function damageMark(
+  h: Pick<HarnessSources, "kept" | "damaged" | "skipped"> & Partial<Pick<HarnessSources, "damaged_stores">>,
+): string {
+  const lost = Object.entries(h.skipped).filter(([k, v]) => v && isDamage(k))
     .map(([k, v]) => `${v} ${k}`);
   const parts = [
     h.kept ? `kept ${plural(h.kept, "session")} as indexed` : "",
     lost.length ? `skipped ${lost.join(", ")}` : "",
   ].filter(Boolean);
   const stores = h.damaged > 1 ? ` (${h.damaged} stores)` : "";
-  return `damaged${stores}: ${parts.join(", ")} — deja sources --verbose`;
+  const first = h.damaged_stores?.[0];
+  return `damaged${stores}: ${first ?? parts.join(", ")} — deja sources --verbose`;
+}
+
+/**
+ * The bytes of one indexed store: as recorded, or, for a store whose reads
+ * all failed (no size recorded), its size on disk now (0 when a stat fails).
+ */
+function storeBytes(r: { path: string; size: number | null }): number {
+  if ((r.size ?? -1) >= 0) return r.size!;
+  try {
+    return statSync(r.path).size;
+  } catch {
+    return 0;
+  }
 }
 
 /**

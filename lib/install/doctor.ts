@@ -75,7 +75,7 @@ export interface IndexStatus {
   changed: number;
   /** The index exists, opens, and no indexed store changed since. */
   fresh: boolean;
-  /** `harness: error` of each harness the last `deja index` could not read whole (a damaged registry). */
+  /** `harness: error` for each error the last `deja index` reported, each once (a failed store, a damaged registry). */
   harnessErrors: string[];
   /** Per harness, the stores whose last read failed or was damaged (lib/store_damage.ts). */
   damage: HarnessDamage[];
@@ -241,6 +241,7 @@ export function indexStatus(env: Env): IndexStatus {
   };
   if (!out.exists) return out;
   let store: Store | undefined;
+  const indexErrors: Record<string, string[]> = {};
   try {
     store = Store.open(path);
     const meta = Q.getMeta.get(store, { key: "last_index" });
@@ -248,15 +249,17 @@ export function indexStatus(env: Env): IndexStatus {
       const last = JSON.parse(meta.value) as { at?: unknown; harnesses?: unknown };
       out.lastIndex = lastIndexAt(store) || null;
       for (const h of Array.isArray(last.harnesses) ? last.harnesses : []) {
-        const errors = Array.isArray(h?.errors) ? h.errors : [];
-        if (errors.length) out.harnessErrors.push(`${h.harness}: ${errors[0]}`);
+        const list = Array.isArray(h?.errors) ? h.errors as string[] : [];
+        const errors = [...new Set(list)];
+        if (errors.length) indexErrors[h.harness] = errors;
+        for (const e of errors) out.harnessErrors.push(`${h.harness}: ${e}`);
       }
     }
     // The same stat pass every reading command runs first (lib/fresh/check.ts).
     const stale = checkStaleness(store, { env });
     const rows = Q.allSources.all(store, {});
     out.sources = rows.length;
-    out.damage = storeDamage(env, rows);
+    out.damage = storeDamage(env, rows, indexErrors);
     out.changed = stale.changed.length + stale.discover.length;
     out.fresh = out.changed === 0 && out.lastIndex !== null;
   } catch (e) {
