@@ -12,7 +12,7 @@ import type { SourceRow } from "./rows.ts";
 import { isDamage } from "./skips.ts";
 import { parseKept, parseSkipExamples, parseSkips } from "./source_state.ts";
 import { type StoreState, storeState } from "./gone.ts";
-import { isPermissionDenied } from "../core/fs.ts";
+import { isPermissionDenied, withPermissionHint } from "../core/fs.ts";
 import { plural } from "../core/text.ts";
 
 /** One harness's stores whose last read failed, could not be read, or found them damaged. */
@@ -162,7 +162,7 @@ export function storeDamage(
     const h = get(r.harness);
     if (problem) {
       h[problem]++;
-      const line = `${r.path}: ${error}`;
+      const line = withPermissionHint(`${r.path}: ${error}`);
       h.errors.push(line);
       counted.set(r.harness, [...counted.get(r.harness) ?? [], r.path]);
       if ((r.indexed_at ?? 0) > h.at) {

@@ -76,9 +76,9 @@ export function statsText(st: IndexStats, io: Pick<IO, "isTTY" | "env">): string
   }
   for (const h of st.harnesses) {
     out.push(
-      `  ${h.harness.padEnd(10)} ${String(h.sessions).padStart(6)} sessions ${
-        String(h.events).padStart(8)
-      } events  ${fmtTime(h.first)} .. ${fmtTime(h.last)}`,
+      `  ${h.harness.padEnd(10)} ${plural(h.sessions, "session ", "sessions").padStart(15)} ${
+        plural(h.events, "event ", "events").padStart(15)
+      }  ${fmtTime(h.first)} .. ${fmtTime(h.last)}`,
     );
   }
   if (st.projects.length) out.push(c.bold("projects"));
@@ -95,7 +95,7 @@ export function statsText(st: IndexStats, io: Pick<IO, "isTTY" | "env">): string
   );
   const stores = new Set(st.redactions.map((r) => r.source)).size;
   if (stores) {
-    out.push(c.dim(`           in ${stores} store${stores === 1 ? "" : "s"}; --json lists them`));
+    out.push(c.dim(`           in ${plural(stores, "store")}; --json lists them`));
   }
   out.push(
     `${

@@ -51,6 +51,9 @@ Deno.test("stats prints colour on a terminal, plain text to a pipe, and JSON wit
     assertEquals(await statsCmd.run({ values: {}, positionals: [] }, pipe.io), 0);
     assert(!pipe.out().includes(csi("0m")), "no colour in a pipe");
     assertStringIncludes(pipe.out(), "totals     1 session,");
+    // The per-harness line says one session in the singular too (a user trial: "1 sessions").
+    assert(!/\b1 sessions\b/.test(pipe.out()), pipe.out());
+    assert(/claude +1 session /.test(pipe.out()), pipe.out());
     assertStringIncludes(pipe.out(), "redacted   nothing");
 
     const json = captureIO(ix.env, false);
