@@ -104,7 +104,9 @@ export function damageLine(
   });
   const list = [...new Set(where)];
   const what = [
-    ...list.length ? [`could not read ${list.slice(0, 3).join(", ")}${list.length > 3 ? ", …" : ""}`] : [],
+    ...list.length
+      ? [`could not read ${list.slice(0, 3).join(", ")}${list.length > 3 ? ", …" : ""}`]
+      : [],
     ...kept ? [`kept ${plural(kept, "session")} as indexed`] : [],
   ];
   const n = lost.map(([k, v]) => `${v} ${k}`).join(", ");

@@ -4,7 +4,7 @@
  * `state.db` that is not a database and Claude Code lines that are not JSON
  * showed only in `deja sources`).
  */
-import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { runIndex } from "../lib/indexer.ts";
 import { claude } from "../parsers/claude.ts";
@@ -65,14 +65,24 @@ Deno.test("doctor names per harness the stores that failed or lost records, in t
     const by = Object.fromEntries(
       (doc.index.damaged as HarnessDamage[]).map((d) => [d.harness, d]),
     );
+    const s1 = join(projects, "p", "s1.jsonl");
     assertEquals(by.claude, {
       harness: "claude",
       failed: 0,
+      unreadable: 0,
       last_error: null,
+      errors: [],
       damaged: 1,
       skipped: { malformed_json: 2 },
+      damaged_stores: [
+        `${s1}: damaged, could not read the line at byte ${
+          readFileSync(s1, "utf8").indexOf("{oops")
+        }, the line at byte ${readFileSync(s1, "utf8").indexOf("bad")} (2 malformed_json)`,
+      ],
       kept: 0,
     });
+    // The damaged store is named in text too, with what could not be read.
+    assertStringIncludes(text, `    ${s1}: damaged, could not read the line at byte`);
     assertEquals(by.hermes.failed, 1);
     assert(by.hermes.last_error?.startsWith(`${db}: `), String(by.hermes.last_error));
 

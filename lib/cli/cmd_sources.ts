@@ -443,7 +443,9 @@ export function spreadExamples(perStore: readonly string[][], max: number): stri
  * — deja sources --verbose` (the notes themselves are listed with --verbose).
  */
 export function damageMark(
-  h: Pick<HarnessSources, "kept" | "damaged" | "skipped"> & Partial<Pick<HarnessSources, "damaged_stores">>,
+  h:
+    & Pick<HarnessSources, "kept" | "damaged" | "skipped">
+    & Partial<Pick<HarnessSources, "damaged_stores">>,
 ): string {
   const lost = Object.entries(h.skipped).filter(([k, v]) => v && isDamage(k))
     .map(([k, v]) => `${v} ${k}`);
@@ -452,8 +454,12 @@ export function damageMark(
     lost.length ? `skipped ${lost.join(", ")}` : "",
   ].filter(Boolean);
   const stores = h.damaged > 1 ? ` (${h.damaged} stores)` : "";
+  // The store by name (the first; --verbose names each, with what could not be read).
   const first = h.damaged_stores?.[0];
-  return `damaged${stores}: ${first ?? parts.join(", ")} — deja sources --verbose`;
+  const where = first
+    ? ` (${first.slice(0, first.indexOf(": damaged"))}${h.damaged > 1 ? ", …" : ""})`
+    : "";
+  return `damaged${stores}: ${parts.join(", ")}${where} — deja sources --verbose`;
 }
 
 /**
