@@ -17,6 +17,36 @@ export const REPAIRED_REASONS: ReadonlySet<string> = new Set<SkipReason>(["inval
  */
 export const PENDING_REASONS: ReadonlySet<string> = new Set<SkipReason>(["partial_line"]);
 
+/**
+ * How long a store may stay unchanged with an unfinished last line
+ * ({@link PENDING_REASONS}) before that line counts as cut off: 10 minutes.
+ * A harness writes a line in one go (milliseconds); a file untouched that
+ * long with half a line at its end was cut (a copy, a crash), and is reported
+ * `truncated` (damage) instead of "still being written" forever. The next
+ * read still starts before that line, so a harness that finishes it later
+ * loses nothing.
+ */
+export const STALE_PARTIAL_MS = 10 * 60_000;
+
+/**
+ * `counts` as they read now: pending reasons of a store whose file is
+ * unchanged since `mtimeMs` for over {@link STALE_PARTIAL_MS} become
+ * `truncated`. Counts with no pending reason, or no known mtime, as given.
+ */
+export function agedCounts(
+  counts: Record<string, number>,
+  mtimeMs: number | null | undefined,
+  now = Date.now(),
+): Record<string, number> {
+  if (mtimeMs == null || mtimeMs < 0 || now - mtimeMs <= STALE_PARTIAL_MS) return counts;
+  const out: Record<string, number> = {};
+  for (const [k, v] of Object.entries(counts)) {
+    const key = PENDING_REASONS.has(k) ? "truncated" : k;
+    out[key] = (out[key] ?? 0) + v;
+  }
+  return out;
+}
+
 /** True when a count of `reason` means records were lost (neither repaired nor pending). */
 export function isLoss(reason: string): boolean {
   return !REPAIRED_REASONS.has(reason) && !PENDING_REASONS.has(reason);
@@ -60,11 +90,13 @@ export function withoutPending<T extends { counts: Partial<Record<string, number
  * not be read. A read reporting one of them replaces no session with less than
  * the index held (lib/indexer.ts, `SourceWriter.losses` in lib/ingest.ts).
  */
-export const DAMAGE_REASONS: ReadonlySet<string> = new Set<SkipReason>([
+export const DAMAGE_REASONS: ReadonlySet<string> = new Set<string>([
   "corrupt",
   "unreadable",
   "malformed_json",
   "not_jsonl",
+  // Not a parser's reason: an unfinished last line long unchanged ({@link agedCounts}).
+  "truncated",
 ]);
 
 /**

@@ -9,7 +9,7 @@ import { join, sep } from "node:path";
 import type { Env } from "../core/model.ts";
 import { dataDir } from "../core/paths.ts";
 import type { SourceRow } from "./rows.ts";
-import { isDamage } from "./skips.ts";
+import { agedCounts, isDamage, PENDING_REASONS } from "./skips.ts";
 import { parseKept, parseSkipExamples, parseSkips } from "./source_state.ts";
 import { type StoreState, storeState } from "./gone.ts";
 import { isPermissionDenied, withPermissionHint } from "../core/fs.ts";
@@ -58,9 +58,13 @@ export interface StoreSkips {
   damaged: boolean;
 }
 
-/** Reads a `sources.skipped` value (lib/source_state.ts) as {@link StoreSkips}. */
-export function storeSkips(skipped: string | null): StoreSkips {
-  const counts = parseSkips(skipped) as Record<string, number>;
+/**
+ * Reads a `sources.skipped` value (lib/source_state.ts) as {@link StoreSkips};
+ * with the store's recorded mtime (epoch ms), an unfinished last line long
+ * unchanged counts `truncated` (lib/skips.ts agedCounts).
+ */
+export function storeSkips(skipped: string | null, mtimeMs?: number | null): StoreSkips {
+  const counts = agedCounts(parseSkips(skipped) as Record<string, number>, mtimeMs);
   const lost = Object.entries(counts).filter(([k, v]) => v && isDamage(k));
   const kept = parseKept(skipped);
   return { counts, lost, kept, damaged: lost.length > 0 || kept > 0 };
@@ -96,7 +100,8 @@ export function damageLine(
   if (!lost.length && !kept) return null;
   const where = examples.flatMap((x) => {
     const reason = x.slice(0, x.indexOf(" "));
-    if (!isDamage(reason)) return [];
+    const cut = PENDING_REASONS.has(reason) && counts.truncated; // an unfinished line aged
+    if (!isDamage(reason) && !cut) return [];
     let rest = x.slice(reason.length + " at ".length);
     if (rest.startsWith(path)) rest = rest.slice(path.length).replace(/^: /, "");
     const at = rest.split(": ")[0];
@@ -130,7 +135,11 @@ function linePath(line: string): string {
  */
 export function storeDamage(
   env: Env,
-  rows: ReadonlyArray<Pick<SourceRow, "path" | "harness" | "skipped" | "error" | "indexed_at">>,
+  rows: ReadonlyArray<
+    Pick<SourceRow, "path" | "harness" | "skipped" | "error" | "indexed_at"> & {
+      mtime?: number | null;
+    }
+  >,
   indexErrors: Readonly<Record<string, readonly string[]>> = {},
 ): HarnessDamage[] {
   const mirrors = join(dataDir(env), "remotes") + sep;
@@ -159,7 +168,7 @@ export function storeDamage(
     const problem = storeProblem(r.error, state);
     // One a stat cannot reach now (permission denied) failed, whatever its last read said.
     const error = state === "unreadable" ? "cannot be read now" : r.error;
-    const s = storeSkips(r.skipped);
+    const s = storeSkips(r.skipped, r.mtime);
     if (!problem && !s.damaged) continue;
     const h = get(r.harness);
     if (problem) {

@@ -7,7 +7,16 @@
  * that failed is not "read"; a store deja may not read counts as unreadable,
  * not failed; a store with damaged pages is named with what could not be read.
  */
-import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  appendFileSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from "node:fs";
 import { spawnSync } from "node:child_process";
 import { join } from "node:path";
 import { testEnv } from "./_fixture.ts";
@@ -17,7 +26,7 @@ import { claudeStore } from "./_claude_store.ts";
 import { REAL } from "./_crush_live.ts";
 import { indexPath, Store } from "../lib/store.ts";
 import { storeProblem } from "../lib/store_damage.ts";
-import { isDamage } from "../lib/skips.ts";
+import { isDamage, STALE_PARTIAL_MS } from "../lib/skips.ts";
 import { assert, assertEquals } from "./_assert.ts";
 
 type Env = ReturnType<typeof testEnv>;
@@ -241,4 +250,31 @@ Deno.test({
       rmSync(root, { recursive: true, force: true });
     }
   },
+});
+
+Deno.test("an unfinished last line of a file unchanged for over 10 minutes reads as truncated", async () => {
+  const root = tempDir("deja-counts-cut-");
+  try {
+    const claude = join(root, "claude");
+    mkdirSync(join(claude, "p"), { recursive: true });
+    const fresh = claudeStore(join(claude, "p"), "10000000-1111-4222-8333-444455556666", 2);
+    const cut = claudeStore(join(claude, "p"), "20000000-1111-4222-8333-444455556666", 2);
+    appendFileSync(fresh, '{"type":"user","mess');
+    appendFileSync(cut, '{"type":"user","mess');
+    const old = (Date.now() - STALE_PARTIAL_MS - 60_000) / 1000;
+    utimesSync(cut, old, old);
+    const env = envOf(root, { DEJA_CLAUDE_ROOT: claude });
+    assertEquals((await runMain(env, ["index"])).code, 0);
+    const src = harness(await json(env, ["sources"]), "claude");
+    // The one still being written is pending; the cut one is damage, no longer "unfinished".
+    assertEquals([src.skipped, src.damaged], [{ partial_line: 1, truncated: 1 }, 1]);
+    const plain = (await runMain(env, ["sources"])).out;
+    assert(plain.includes(`skipped 1 truncated (${cut})`), plain);
+    assert(plain.includes("unfinished: 1 last line still being written"), plain);
+    const doc = await json(env, ["doctor"]);
+    assertEquals(doc.problems, ["claude stores (1 damaged)"]);
+    assert(doc.index.damaged[0].damaged_stores[0].startsWith(`${cut}: damaged, could not read`));
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
 });

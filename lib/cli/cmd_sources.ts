@@ -232,7 +232,7 @@ export async function sourcesData(env: Env): Promise<SourcesData> {
     for (const r of mine) {
       if (!present.has(r.path)) continue;
       perStore.push(parseSkipExamples(r.skipped));
-      const s = storeSkips(r.skipped);
+      const s = storeSkips(r.skipped, r.mtime);
       for (const [k, v] of Object.entries(s.counts)) skipped[k] = (skipped[k] ?? 0) + v;
       kept += s.kept;
       if (!s.damaged) continue;
