@@ -211,6 +211,8 @@ export function indexText(
 ): string {
   const { res } = d;
   const failed = res.harnesses.some((h) => h.errors.length);
+  // Something discovery could not read (a link whose folder moved away): not "up to date".
+  const passedOver = res.harnesses.some((h) => h.not_read?.length);
   const c = colors(io);
   const lines: string[] = [];
   let absent = 0;
@@ -218,7 +220,7 @@ export function indexText(
   for (const h of res.harnesses) {
     if (quiet && !h.errors.length) continue;
     // A harness with no store on this machine is one line at the end, not a row of zeros.
-    if (!h.found && !h.errors.length) {
+    if (!h.found && !h.errors.length && !h.not_read?.length) {
       if (!h.origin) absent++;
       continue;
     }
@@ -226,7 +228,7 @@ export function indexText(
     const drift = Object.values(h.drift).reduce((n, v) => n + (v ?? 0), 0);
     // Nothing read and nothing wrong: counted in the closing line, not a row of zeros that
     // looks like an empty index.
-    if (!h.read && !h.errors.length && !skipped && !drift) {
+    if (!h.read && !h.errors.length && !skipped && !drift && !h.not_read?.length) {
       unchanged++;
       continue;
     }
@@ -247,17 +249,19 @@ export function indexText(
     }
     // A damaged store by name, with what could not be read (not only a count of skips).
     for (const x of (h.damaged ?? []).slice(0, 5)) lines.push(c.yellow(`              ${x}`));
-    if (h.not_read?.length) {
-      lines.push(c.dim(
-        `              not read: ${
-          plural(h.not_read.length, "entry", "entries")
-        } that hold no store (a link to nothing, a FIFO): 'deja sources --verbose' lists them`,
-      ));
+    // Entries that hold no store (a link to nothing, a FIFO): information, each said once.
+    for (const x of (h.not_read ?? []).slice(0, 5)) {
+      lines.push(c.dim(`              not read: ${x}`));
+    }
+    if ((h.not_read?.length ?? 0) > 5) {
+      lines.push(
+        c.dim(`              not read: ${h.not_read!.length - 5} more ('deja sources --verbose')`),
+      );
     }
   }
   if (quiet) return lines.join("\n") + "\n";
   const read = res.harnesses.reduce((n, h) => n + h.read, 0);
-  if (unchanged && (read || failed)) {
+  if (unchanged && (read || failed || passedOver)) {
     lines.push(
       `${plural(unchanged, "harness", "harnesses")} up to date (no store changed)`,
     );
@@ -281,7 +285,7 @@ export function indexText(
   const copies = res.harnesses.reduce((n, h) => n + (h.copies ?? 0), 0);
   const written = res.harnesses.reduce((n, h) => n + sessionsWritten(h), 0);
   lines.push(
-    read || failed
+    read || failed || passedOver
       ? `${plural(written, "session")} written${
         copies ? ` (${plural(copies, "copy", "copies")})` : ""
       }; the index holds ${plural(total.sessions, "session")}, ${plural(total.events, "event")}`
