@@ -92,7 +92,7 @@ function io(args: string[], env: Env, out: string[]): IO {
   };
 }
 
-Deno.test("deja index and deja sources show a FIFO named like a Claude session, and index the rest", async () => {
+Deno.test("deja index and deja sources note a FIFO named like a Claude session as not read, and index the rest", async () => {
   const w = world("claude", `projects/-work-demo/${SESSION}`);
   const home = tempDir("deja-special-home-");
   try {
@@ -102,18 +102,25 @@ Deno.test("deja index and deja sources show a FIFO named like a Claude session, 
     const env = testEnv(home, { ...vars, DEJA_HOME: join(home, "deja") });
     const out: string[] = [];
     const code = await main(io(["index", "--harness", "claude", "--json"], env, out));
-    assertEquals(code, 3, "indexed, with the FIFO as an error");
+    // A FIFO holds no store: a "not read" note, not an error, no exit 3 (a fresh-user trial:
+    // an `error:` line and exit 3 for what the README lists as information).
+    assertEquals(code, 0, "indexed; the FIFO is information");
     const claude = JSON.parse(out.join("")).harnesses.find((h: { harness: string }) =>
       h.harness === "claude"
     );
     assert(claude.sessions > 0, "the other sessions are indexed");
-    assert(claude.errors.some((e: string) => e.includes(`${SESSION} is a FIFO`)), claude.errors);
+    assertEquals(claude.errors, []);
+    assert(
+      claude.not_read.some((e: string) => e.includes(`${SESSION} is a FIFO`)),
+      claude.not_read,
+    );
     const src: string[] = [];
     assertEquals(await main(io(["sources", "--json"], env, src)), 0);
     const row = JSON.parse(src.join("")).harnesses.find((h: { harness: string }) =>
       h.harness === "claude"
     );
-    assertStringIncludes(row.last_error, `${SESSION} is a FIFO`);
+    assertEquals([row.errors, row.last_error], [0, null]);
+    assert(row.not_read.some((e: string) => e.includes(`${SESSION} is a FIFO`)), row.not_read);
   } finally {
     w.cleanup();
     rmSync(home, { recursive: true, force: true });
