@@ -310,15 +310,6 @@ export class SourceWriter {
   private writeEvent(slot: Slot, e: PreparedEvent): void {
     const st = this.store;
     const sid = slot.id;
-    const row = {
-      kind: e.kind,
-      text: e.text,
-      time: e.time,
-      tool: e.tool,
-      call_id: e.callId,
-      data: e.data,
-      flags: e.flags,
-    };
     let existing: { id: number } | undefined;
     if (e.key !== null) {
       const h = fnv1a32(e.key);
@@ -334,13 +325,33 @@ export class SourceWriter {
     if (existing) {
       eventId = existing.id;
       this.indexText();
-      Q.updateEvent.run(st, { ...row, id: eventId });
+      Q.updateEvent.run(st, {
+        kind: e.kind,
+        text: e.text,
+        time: e.time,
+        tool: e.tool,
+        call_id: e.callId,
+        data: e.data,
+        flags: e.flags,
+        id: eventId,
+      });
       Q.deleteDerived.run(st, { event: eventId });
       Q.deleteDerivedFiles.run(st, { event: eventId });
     } else {
+      // One params object per row, not a row spread into another (54,508 of them on the bench corpus).
       eventId = Number(
-        Q.insertEvent.run(st, { ...row, session: sid, seq: slot.nextSeq++, key: e.key })
-          .lastInsertRowid,
+        Q.insertEvent.run(st, {
+          session: sid,
+          seq: slot.nextSeq++,
+          kind: e.kind,
+          text: e.text,
+          time: e.time,
+          key: e.key,
+          tool: e.tool,
+          call_id: e.callId,
+          data: e.data,
+          flags: e.flags,
+        }).lastInsertRowid,
       );
       if (!textFrom.has(st)) textFrom.set(st, eventId);
       this.events++;
