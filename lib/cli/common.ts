@@ -13,7 +13,6 @@ import { csi, writeJson } from "./output.ts";
 import { projectArg } from "../project_path.ts";
 import { QUESTION, STOP_WORDS } from "../query.ts";
 import { searchLine, UnexpectedWords } from "./question.ts";
-import { localTime } from "../memory/text.ts";
 
 /** One option of a command. */
 export interface OptionSpec {
@@ -329,22 +328,8 @@ export function colors(io: Pick<IO, "isTTY" | "env">) {
 /** `YYYY-MM-DD HH:MM` in local time, or `-` (the same formatter the digests use). */
 export { localTime as fmtTime } from "../memory/text.ts";
 
-/** Said after a session's time when it is the store file's mtime (the store records none). */
-export const FILE_TIME_MARK = "(file time)";
-
-/**
- * A session's time for people: `YYYY-MM-DD HH:MM` ({@link fmtTime}) of `ms`, followed by
- * {@link FILE_TIME_MARK} when the session is dated by its store file's modification time
- * (`time_from_file` of its row, `timeFromFile` of a search hit): such a time is when the file
- * was last written, which a copy or a restore moves to the day it was made.
- */
-export function fmtSessionTime(
-  ms: number | null | undefined,
-  s: { time_from_file?: number | boolean; timeFromFile?: boolean },
-): string {
-  const fromFile = Boolean(s.time_from_file ?? s.timeFromFile);
-  return fromFile && ms ? `${localTime(ms)} ${FILE_TIME_MARK}` : localTime(ms);
-}
+/** A session's time for people, marked when it is its file's (see {@link sessionTime}). */
+export { FILE_TIME_MARK, sessionTime as fmtSessionTime } from "../memory/text.ts";
 
 /** ISO 8601 for JSON output, or null. */
 export function isoTime(ms: number | null | undefined): string | null {
