@@ -38,6 +38,7 @@
  */
 import type { Session } from "../core/model.ts";
 import { Q } from "./schema.ts";
+import { mergeTimes } from "./merge.ts";
 import type { Store } from "./store.ts";
 import type { RedactionCounts } from "./redact.ts";
 import type { PreparedChunk, PreparedEvent } from "./prepare.ts";
@@ -268,6 +269,7 @@ export class SourceWriter {
         title: c.title ?? null,
         started: c.started ?? null,
         updated: c.updated ?? null,
+        time_from_file: c.timeFromFile ? 1 : 0,
         model: c.model ?? null,
         parent: c.parent ?? null,
         source: this.source,
@@ -290,15 +292,17 @@ export class SourceWriter {
       this.slots.set(k, slot);
       this.sessions++;
     }
-    const minOf = (a: number | null, b: number | undefined) =>
-      typeof a === "number" ? (b === undefined ? a : Math.min(a, b)) : b ?? null;
-    const maxOf = (a: number | null, b: number | undefined) =>
-      typeof a === "number" ? (b === undefined ? a : Math.max(a, b)) : b ?? null;
+    const t = mergeTimes({
+      started: row.started ?? undefined,
+      updated: row.updated ?? undefined,
+      timeFromFile: !!row.time_from_file,
+    }, c);
     Q.updateSession.run(st, {
       project: c.project ?? row.project ?? null,
       title: c.title ?? row.title ?? null,
-      started: minOf(row.started, c.started),
-      updated: maxOf(row.updated, c.updated),
+      started: t.started ?? null,
+      updated: t.updated ?? null,
+      time_from_file: t.timeFromFile ? 1 : 0,
       model: c.model ?? row.model ?? null,
       parent: c.parent ?? row.parent ?? null,
       source: this.source,
