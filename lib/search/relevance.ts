@@ -31,6 +31,7 @@ import { type TermStats, wordForms } from "./expand.ts";
 import { associated, RELATED } from "./related.ts";
 import { synonymsOf } from "./synonyms.ts";
 import { conceptsOf, type Coordination } from "./concepts.ts";
+import { PARTICLES } from "./compounds.ts";
 
 /** Rows read per common word. */
 const PER_TERM = 800;
@@ -147,6 +148,7 @@ export function relevance(
   // relate to `memory`: one mention of it is not three words of the question).
   const claimed = new Set(terms.flatMap((t) => t.alts));
   terms.forEach((t, ti) => {
+    if (PARTICLES.includes(t.word)) return t.extra.clear();
     if (t.literal && !widen && (t.typed || ABLATE.formWiden)) return t.extra.clear();
     if (t.literal) t.extra = associated(stats, t.word, new Set(t.alts));
     for (const [a, w] of t.extra) {
