@@ -38,7 +38,14 @@ import { WriteBatch } from "./write_batch.ts";
 import type { PreparedChunk } from "./prepare.ts";
 import { carriedBySessions, damageIn, maxCounts, withoutPending } from "./skips.ts";
 import { newlyGone } from "./gone.ts";
-import { ParsePool, type ParseRun, POOL_SIZE, prepared } from "./parse_pool.ts";
+import {
+  GROUP_BYTES,
+  GROUP_SOURCES,
+  ParsePool,
+  type ParseRun,
+  POOL_SIZE,
+  prepared,
+} from "./parse_pool.ts";
 import { redactDeep } from "./redact.ts";
 import { dropExcluded, makeGate, setGate } from "./forget/gate.ts";
 import { releaseExcluded } from "./forget/exclusions.ts";
@@ -401,6 +408,8 @@ async function indexHarness(
   // The next sources, planned and their parses started (in order, as workers free up) before
   // the current one is written.
   const ahead: { src: SourceRef; planned: Planned }[] = [];
+  /** Bytes the sources in `ahead` are to read. */
+  let aheadBytes = 0;
   // Small stores are written several to a transaction (lib/write_batch.ts).
   const batch = new WriteBatch(store);
   // Sessions written this run: one two stores hold is one the index gained, and one copy.
@@ -425,14 +434,30 @@ async function indexHarness(
         if (changedSince(store, src)) run.pending++;
         continue;
       }
-      const planned = ahead[0]?.src === src ? ahead.shift()!.planned : await plan(src);
-      if ("chunks" in planned) {
+      const first = ahead[0]?.src === src ? ahead.shift()!.planned : undefined;
+      if (first) aheadBytes -= bytesOf(first);
+      const planned = first ?? await plan(src);
+      // Refilled when short of sources, or of bytes (small ones are parsed several to a job).
+      if ("chunks" in planned && (ahead.length < AHEAD || aheadBytes < AHEAD_BYTES / 2)) {
         const window = new Set([src.path, ...ahead.map((a) => a.src.path)]);
-        for (let j = i + 1 + ahead.length; j < sources.length && ahead.length < AHEAD; j++) {
-          const next = sources[j];
-          if (!aheadAllowed(sources[j - 1], next, opts) || window.has(next.path)) break;
-          window.add(next.path);
-          ahead.push({ src: next, planned: await plan(next) });
+        // Planned together, so that the small ones among them can share a worker's job.
+        const release = run.pool.hold();
+        try {
+          for (
+            let j = i + 1 + ahead.length;
+            j < sources.length && ahead.length < AHEAD_SOURCES &&
+            (ahead.length < AHEAD || aheadBytes < AHEAD_BYTES);
+            j++
+          ) {
+            const next = sources[j];
+            if (!aheadAllowed(sources[j - 1], next, opts) || window.has(next.path)) break;
+            window.add(next.path);
+            const p = await plan(next);
+            aheadBytes += bytesOf(p);
+            ahead.push({ src: next, planned: p });
+          }
+        } finally {
+          release();
         }
       }
       const r = "chunks" in planned ? await writeSource(store, planned, batch) : planned;
@@ -493,6 +518,22 @@ function changedSince(store: Store, src: SourceRef): boolean {
  * per worker (MAX_IN_FLIGHT chunks), not per source.
  */
 export const AHEAD = POOL_SIZE + 1;
+
+/**
+ * Bytes to read that the sources planned ahead reach when small ones are planned (up to
+ * {@link AHEAD_SOURCES} of them): a worker job of small sources per worker
+ * (lib/parse_pool.ts GROUP_BYTES), and the next ones waiting. Planned again when they
+ * drop below half, so that a worker's next job finds several waiting, not one.
+ */
+export const AHEAD_BYTES = (POOL_SIZE + 2) * GROUP_BYTES;
+
+/** Sources planned ahead at most. */
+export const AHEAD_SOURCES = 2 * GROUP_SOURCES;
+
+/** The bytes `p` is to read (none when there is nothing to read). */
+function bytesOf(p: Planned): number {
+  return "chunks" in p ? p.size - p.offset : 0;
+}
 
 /**
  * Whether `next`'s parse may start while `src` (the source before it) is written: a full run's

@@ -1,6 +1,7 @@
 /**
  * What the indexer and its parse worker (lib/parse_worker.ts) exchange: the
- * job that names one source, and what the parse context ended with.
+ * jobs that name the sources to parse (several small ones in one message), and
+ * what each parse context ended with.
  *
  * @module
  */
@@ -11,6 +12,15 @@ import type { Label } from "./remote/label.ts";
 /** Session chunks a worker may post before the writer has taken them, over all its jobs. */
 export const MAX_IN_FLIGHT = 4;
 
+/**
+ * Bytes of chunk text a worker may have posted and not acknowledged beyond
+ * {@link MAX_IN_FLIGHT} chunks: small stores make chunks of a few KB, and four
+ * of them in flight kept the writer and the workers waiting on each other's
+ * messages (issue 18: on 2,394 stores of 40 KB the writer waited 4.7 s for
+ * chunks while each worker waited 5.6 s for acknowledgements).
+ */
+export const IN_FLIGHT_BYTES = 1 << 20;
+
 /** One source to parse. Plain data: it crosses a thread boundary. */
 export interface ParseJob {
   /** Parser id (parsers/mod.ts). */
@@ -19,11 +29,20 @@ export interface ParseJob {
   offset: number;
   state: unknown;
   since: number;
-  /** The environment's variables and home ({@link Env} is rebuilt from them). */
-  vars: Record<string, string | undefined>;
-  home: string;
   /** A remote's label, applied to every chunk (lib/remote/label.ts). */
   label?: Label;
+}
+
+/**
+ * One message to a worker: sources it parses one after the other, in order,
+ * each answered by its chunks then its end or its error, and the environment
+ * they share, copied once per message (a copy per store cost ~0.3 ms each).
+ */
+export interface ParseBatch {
+  jobs: ParseJob[];
+  /** The environment's variables and home (an Env is rebuilt from them). */
+  vars: Record<string, string | undefined>;
+  home: string;
 }
 
 /** What a parse context recorded, as plain data. */

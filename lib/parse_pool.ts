@@ -1,11 +1,12 @@
 /**
- * Parsing beside writing: the indexer hands a large source to a parse worker
- * thread (lib/parse_worker.ts) and writes its session chunks as they arrive, so
+ * Parsing beside writing: the indexer hands its sources to parse worker
+ * threads (lib/parse_worker.ts) and writes their session chunks as they arrive, so
  * reading, JSON parsing, normalising, redacting and tokenising (lib/prepare.ts)
- * run off the writer's thread. Up to {@link POOL_SIZE} workers, one source at a
- * time each: the indexer asks for the next sources' parses while it writes the
+ * run off the writer's thread. Up to {@link POOL_SIZE} workers, one job at a
+ * time each (a large source, or consecutive small ones, see {@link GROUP_BYTES}):
+ * the indexer asks for the next sources' parses while it writes the
  * current one (lib/indexer.ts AHEAD), they start in order as workers free up,
- * and a worker is free as soon as its source is parsed, so the writer, which
+ * and a worker is free as soon as its job is parsed, so the writer, which
  * alone touches SQLite, does not wait between sources. A worker's chunks flow
  * through a bounded window over all its jobs (MAX_IN_FLIGHT in
  * lib/parse_job.ts), so memory stays bounded however large the store. Where no
@@ -13,7 +14,7 @@
  * that cannot cross a thread), sources are parsed in process as before.
  *
  * `DEJA_PARSE_WORKER=0` turns the worker off, `=1` uses it for every source
- * (tests); by default sources of {@link WORKER_MIN_BYTES} or more use it.
+ * (tests); by default a job of {@link WORKER_MIN_BYTES} or more uses it.
  *
  * @module
  */
@@ -22,7 +23,8 @@ import { GarbagePacer } from "../core/runtime.ts";
 import type { Env, Parser, Session, SourceRef } from "../core/model.ts";
 import type { SourceCtx } from "./parse_ctx.ts";
 import { parserFor } from "../parsers/mod.ts";
-import { absorb, type ParseEnd, type ParseJob } from "./parse_job.ts";
+import type { ParseJob } from "./parse_job.ts";
+import { type ParseRun, WorkerGroup, WorkerRun } from "./parse_run.ts";
 import { prepareChunk, type PreparedChunk } from "./prepare.ts";
 import { VocabCollector } from "./search/tokenize.ts";
 import type { Label } from "./remote/label.ts";
@@ -49,8 +51,25 @@ export const GC_BYTES = 8 << 20;
  */
 const WORKER_OPTIONS = { smol: true } as WorkerOptions;
 
-/** Sources smaller than this (bytes) are parsed in process: a thread hop costs more than it saves. */
+/**
+ * Jobs smaller than this (bytes) are parsed in process: a thread hop costs more than it saves.
+ * A smaller source goes to a worker with the small ones after it ({@link GROUP_BYTES}).
+ */
 export const WORKER_MIN_BYTES = 256 * 1024;
+
+/**
+ * Bytes of consecutive small sources (each under {@link WORKER_MIN_BYTES}) one
+ * worker job takes at most, and {@link GROUP_SOURCES} sources at most. A
+ * job's overhead (messages, the environment's copy) was larger than a small
+ * store's parse, so thousands of small stores were all parsed on the writer's
+ * thread while the second core idled (issue 18); in jobs of many they are
+ * parsed beside the writing like large ones. The indexer plans enough small
+ * sources ahead to fill a job per worker (lib/indexer.ts AHEAD_BYTES).
+ */
+export const GROUP_BYTES = 512 * 1024;
+
+/** Sources in one worker job at most. */
+export const GROUP_SOURCES = 64;
 
 /**
  * Parse workers at most (measured on 2 cores: the parse side of a source cost
@@ -58,19 +77,13 @@ export const WORKER_MIN_BYTES = 256 * 1024;
  */
 export const POOL_SIZE = 2;
 
-/** A source's prepared chunks, being parsed; {@link cancel} when they will not be read to the end. */
-export interface ParseRun extends AsyncIterable<PreparedChunk> {
-  /** Stops a parse whose chunks are not (or no longer) wanted; nothing once they were all read. */
-  cancel(): void;
-}
+export type { ParseRun };
 
-type Msg =
-  /** A prepared chunk as JSON text (lib/parse_worker.ts). */
-  | { type: "chunk"; json: string }
-  | { type: "done"; end: ParseEnd }
-  | { type: "error"; message: string }
-  /** The worker itself failed (its module did not load, it crashed). */
-  | { type: "broken"; message: string };
+/** How many jobs the pool posted to workers, and of how many sources. */
+export interface PoolStats {
+  jobs: number;
+  sources: number;
+}
 
 /**
  * Where the worker's module is: beside this one from source (Deno, Bun), and
@@ -86,8 +99,8 @@ function workerUrl(): URL {
 /**
  * Parse workers started on demand and shared by the sources of one index run.
  * Jobs wait in order for a free worker; a worker is free again as soon as it
- * has parsed its source to the end, while the writer may still be reading that
- * source's chunks, so it starts the next source at once. Before (a worker
+ * has parsed its job to the end, while the writer may still be reading that
+ * job's chunks, so it starts the next job at once. Before (a worker
  * freed when the writer had read its source, the next source planned only
  * then), a traced run of the 100 MB bench corpus (compiled binary, 4.3 s at
  * load 2) had each worker wait 1.2-1.3 s for a job, never for the writer's
@@ -99,6 +112,9 @@ export class ParsePool {
   private busy = new Set<Worker>();
   private waiting: WorkerRun[] = [];
   private failed = false;
+  private holds = 0;
+  /** Jobs posted to workers, and their sources. */
+  readonly stats: PoolStats = { jobs: 0, sources: 0 };
   constructor(
     private env: Env,
     private size = POOL_SIZE,
@@ -106,12 +122,12 @@ export class ParsePool {
   ) {}
 
   /**
-   * The chunks of `src` as `parser` yields them, labelled with `label` (a
-   * remote's) and prepared for the writer (lib/prepare.ts). In a worker when it
-   * pays, the parse starts as soon as a worker is free (its first chunks wait
-   * in the bounded window); else it runs in process as the chunks are read.
-   * Either way `ctx` ends as the parser left it. A parser's error is thrown
-   * from the iteration.
+   * The chunks of `src` (`size` bytes to read) as `parser` yields them,
+   * labelled with `label` (a remote's) and prepared for the writer
+   * (lib/prepare.ts). In a worker when it pays, the parse starts as soon as a
+   * worker is free (its first chunks wait in the bounded window); else it runs
+   * in process as the chunks are read. Either way `ctx` ends as the parser left
+   * it. A parser's error is thrown from the iteration.
    */
   parse(
     parser: Parser,
@@ -120,37 +136,20 @@ export class ParsePool {
     size: number,
     label?: Label,
   ): ParseRun {
-    const mode = this.env.get("DEJA_PARSE_WORKER");
     // The worker knows the registered parsers only (a test's own parser stays in process).
-    const wanted = (mode === "1" || (mode !== "0" && size >= WORKER_MIN_BYTES)) &&
-      parserFor(parser.id) === parser;
-    // The environment is copied for a worker's job only: a copy per store cost a run over
-    // thousands of small stores ~0.3 ms each under Deno (issue 18).
-    const vars = wanted && !this.failed ? this.env.vars?.() : undefined;
-    if (!vars) return inProcess(parser, src, ctx, label);
+    const wanted = this.env.get("DEJA_PARSE_WORKER") !== "0" && !this.failed &&
+      parserFor(parser.id) === parser && typeof this.env.vars === "function";
+    if (!wanted) return inProcess(parser, src, ctx, label);
     const job: ParseJob = {
       parser: parser.id,
       src,
       offset: ctx.offset,
       state: ctx.state,
       since: ctx.since,
-      vars,
-      home: this.env.home,
       ...(label ? { label } : {}),
     };
-    const run = new WorkerRun(job, ctx, {
+    const run = new WorkerRun(job, size, ctx, {
       took: (bytes) => this.gc.took(bytes),
-      release: (w) => {
-        this.busy.delete(w);
-        this.idle.push(w);
-        this.pump();
-      },
-      // A worker stopped mid-source (the writer stopped early, or it broke): the next starts anew.
-      abandon: (w) => {
-        this.busy.delete(w);
-        w.terminate();
-        this.pump();
-      },
       unqueue: (r) => {
         const i = this.waiting.indexOf(r);
         if (i >= 0) this.waiting.splice(i, 1);
@@ -160,10 +159,27 @@ export class ParsePool {
         this.failed = true;
         return prepared(parser.parse(src, ctx), label);
       },
+      inProcess: () => prepared(parser.parse(src, ctx), label),
     });
     this.waiting.push(run);
     this.pump();
     return run;
+  }
+
+  /**
+   * Holds back the jobs asked for until the returned function is called, so
+   * that sources planned together can share a worker job (the indexer plans
+   * several small ones at once).
+   */
+  hold(): () => void {
+    this.holds++;
+    let done = false;
+    return () => {
+      if (done) return;
+      done = true;
+      this.holds--;
+      this.pump();
+    };
   }
 
   /** Jobs waiting for a free worker. */
@@ -179,21 +195,67 @@ export class ParsePool {
     this.waiting = [];
   }
 
-  /** Starts waiting jobs on free workers, in order; with no worker at all, they fall back. */
+  /**
+   * Starts waiting jobs on free workers, in order: a large source alone,
+   * consecutive small ones together; small ones too few to pay for a job are
+   * parsed in process (the environment's DEJA_PARSE_WORKER=1 sends them all).
+   * With no worker at all, they fall back.
+   */
   private pump(): void {
-    while (this.waiting.length) {
+    const always = this.env.get("DEJA_PARSE_WORKER") === "1";
+    while (this.waiting.length && !this.holds && !this.failed && this.free()) {
+      const runs = this.next();
+      this.waiting.splice(0, runs.length);
+      if (!always && runs.reduce((n, r) => n + r.bytes, 0) < WORKER_MIN_BYTES) {
+        for (const r of runs) r.local();
+        continue;
+      }
       const w = this.take();
-      if (!w) break;
-      this.waiting.shift()!.start(w);
+      if (!w) {
+        this.waiting.unshift(...runs);
+        break;
+      }
+      this.stats.jobs++;
+      this.stats.sources += runs.length;
+      new WorkerGroup(w, runs, {
+        release: (w) => {
+          this.busy.delete(w);
+          this.idle.push(w);
+          this.pump();
+        },
+        // A worker stopped mid-source (the writer stopped early, or it broke): the next starts anew.
+        abandon: (w) => {
+          this.busy.delete(w);
+          w.terminate();
+          this.pump();
+        },
+      }).start(this.env.vars!(), this.env.home);
     }
     if (this.failed) {
       for (const r of this.waiting.splice(0)) r.fail("no parse worker");
     }
   }
 
+  /** The next job's runs: the first waiting alone when large, else the small ones from it on. */
+  private next(): WorkerRun[] {
+    const runs = [this.waiting[0]];
+    if (runs[0].bytes >= WORKER_MIN_BYTES) return runs;
+    let bytes = runs[0].bytes;
+    for (const r of this.waiting.slice(1, GROUP_SOURCES)) {
+      if (r.bytes >= WORKER_MIN_BYTES || bytes + r.bytes > GROUP_BYTES) break;
+      runs.push(r);
+      bytes += r.bytes;
+    }
+    return runs;
+  }
+
+  /** Whether a worker is idle or may be started. */
+  private free(): boolean {
+    return this.idle.length > 0 || this.busy.size < this.size;
+  }
+
   /** An idle worker, a new one while fewer than {@link size} run, else none. */
   private take(): Worker | undefined {
-    if (this.failed) return undefined;
     let w = this.idle.pop();
     if (!w && this.busy.size < this.size) {
       try {
@@ -224,131 +286,4 @@ function inProcess(parser: Parser, src: SourceRef, ctx: SourceCtx, label?: Label
     [Symbol.asyncIterator]: () => gen,
     cancel: () => void gen.return(undefined).catch(() => {}),
   };
-}
-
-/**
- * One job in a worker: queued until {@link start}ed on one, then posted, its
- * messages queued until read, each chunk taken acknowledged. The worker is
- * handed back once the job's last message came; chunks not read by then are
- * acknowledged when the run is cancelled.
- */
-class WorkerRun implements ParseRun {
-  private queue: Msg[] = [];
-  private wake?: () => void;
-  private worker?: Worker;
-  /** Read by the writer (an iteration began). */
-  private reading = false;
-  /** The worker sent the job's last message (or broke): it no longer serves this run. */
-  private parsed = false;
-  /** Not wanted any more. */
-  private cancelled = false;
-  private readonly listeners = {
-    message: (m: Msg) => this.push(m),
-    error: (e: Error) => this.push({ type: "broken", message: e?.message ?? String(e) }),
-    exit: () => this.push({ type: "broken", message: "parse worker stopped" }),
-  };
-
-  constructor(
-    private job: ParseJob,
-    private ctx: SourceCtx,
-    private on: {
-      /** A chunk of `bytes` of text was taken (the pool paces collections by them). */
-      took(bytes: number): void;
-      /** The job's parse ended: `w` may take the next. */
-      release(w: Worker): void;
-      /** `w` is stopped mid-job or broken. */
-      abandon(w: Worker): void;
-      /** The run, not started, is not wanted. */
-      unqueue(r: WorkerRun): void;
-      fallback(): AsyncIterable<PreparedChunk>;
-    },
-  ) {}
-
-  /** Posts the job to `worker`. */
-  start(worker: Worker): void {
-    this.worker = worker;
-    worker.on("message", this.listeners.message);
-    worker.on("error", this.listeners.error);
-    worker.on("exit", this.listeners.exit);
-    worker.ref();
-    worker.postMessage({ type: "parse", job: this.job });
-  }
-
-  /** No worker can take the job: the iteration falls back to parsing in process. */
-  fail(message: string): void {
-    this.queue.push({ type: "broken", message });
-    this.wakeUp();
-  }
-
-  private push(m: Msg): void {
-    this.queue.push(m);
-    if (m.type !== "chunk") this.detach(m.type !== "broken");
-    this.wakeUp();
-  }
-
-  private wakeUp(): void {
-    const w = this.wake;
-    this.wake = undefined;
-    w?.();
-  }
-
-  cancel(): void {
-    if (!this.reading) this.stop();
-  }
-
-  async *[Symbol.asyncIterator](): AsyncGenerator<PreparedChunk> {
-    if (this.reading || this.cancelled) throw new Error("a parse is read once");
-    this.reading = true;
-    let taken = false;
-    try {
-      for (;;) {
-        while (!this.queue.length) await new Promise<void>((r) => (this.wake = r));
-        const m = this.queue.shift()!;
-        if (m.type === "broken" && !taken) {
-          yield* this.on.fallback();
-          return;
-        }
-        if (m.type === "error" || m.type === "broken") throw new Error(m.message);
-        if (m.type === "done") {
-          absorb(this.ctx, m.end);
-          return;
-        }
-        this.ack();
-        taken = true;
-        this.on.took(m.json.length);
-        yield JSON.parse(m.json) as PreparedChunk;
-      }
-    } finally {
-      this.stop();
-    }
-  }
-
-  /** Acknowledges a chunk taken (or dropped) to the worker that posted it. */
-  private ack(): void {
-    try {
-      this.worker?.postMessage({ type: "ack" });
-    } catch { /* the worker is gone */ }
-  }
-
-  /** Ends the run where it is: not started, dropped; mid-parse, its worker stopped; parsed, the chunks left acknowledged. */
-  private stop(): void {
-    if (this.cancelled) return;
-    this.cancelled = true;
-    if (!this.worker) this.on.unqueue(this);
-    else if (!this.parsed) this.detach(false);
-    else for (const m of this.queue.splice(0)) if (m.type === "chunk") this.ack();
-  }
-
-  /** Detaches from the worker: back to the pool when its job ended, else stopped. */
-  private detach(ended: boolean): void {
-    if (this.parsed || !this.worker) return;
-    this.parsed = true;
-    const w = this.worker;
-    w.off("message", this.listeners.message);
-    w.off("error", this.listeners.error);
-    w.off("exit", this.listeners.exit);
-    w.unref();
-    if (ended) this.on.release(w);
-    else this.on.abandon(w);
-  }
 }

@@ -1,15 +1,15 @@
 /**
- * The parse worker's entry point (lib/parse_pool.ts starts it): reads one
- * source at a time with its harness's parser, prepares each session chunk for
- * the writer (lib/prepare.ts: render, cap, redact, tokenise) and posts it back, at most {@link MAX_IN_FLIGHT} unacknowledged at once
- * over all its jobs (it starts the next source while the writer still reads the last one's
+ * The parse worker's entry point (lib/parse_pool.ts starts it): reads the
+ * sources of a batch (one large, or several small ones) one at a time, in order, with their harness's parser, prepares each session chunk for
+ * the writer (lib/prepare.ts: render, cap, redact, tokenise) and posts it back, at most {@link MAX_IN_FLIGHT}
+ * (or IN_FLIGHT_BYTES of small ones) unacknowledged at once over all its jobs (it starts the next source while the writer still reads the last one's
  * chunks), so a large store never piles up in memory while the writer is busy.
  *
- * Messages in: `{type: "parse", job: ParseJob}`, `{type: "ack"}`.
- * Messages out: `{type: "chunk", json}` (the chunk as JSON text: a string crosses a
+ * Messages in: `{type: "parse", batch: ParseBatch}`, `{type: "ack", bytes}` (a chunk of `bytes` taken).
+ * Messages out, per job of the batch in its order: `{type: "chunk", json}` (the chunk as JSON text: a string crosses a
  * thread for the cost of a copy, and JSON text costs half the CPU of cloning the
- * chunk's objects, measured on Bun), `{type: "done", end: ParseEnd}`,
- * `{type: "error", message}`.
+ * chunk's objects, measured on Bun), then `{type: "done", end: ParseEnd}` or
+ * `{type: "error", message}` (a source that fails ends so; the next is parsed).
  *
  * Where a worker's CPU goes (issue 18; the 100 MB bench corpus, 54,508 events of
  * 28.2 M characters of text, the two workers' share replayed in one thread under
@@ -30,14 +30,28 @@
 import { parentPort } from "node:worker_threads";
 import { parserFor } from "../parsers/mod.ts";
 import { GarbagePacer, makeEnv } from "../core/runtime.ts";
+import type { Env } from "../core/model.ts";
 import { SourceCtx } from "./parse_ctx.ts";
-import { MAX_IN_FLIGHT, type ParseJob, snapshot } from "./parse_job.ts";
+import {
+  IN_FLIGHT_BYTES,
+  MAX_IN_FLIGHT,
+  type ParseBatch,
+  type ParseJob,
+  snapshot,
+} from "./parse_job.ts";
 import { prepareChunk } from "./prepare.ts";
 import { VocabCollector } from "./search/tokenize.ts";
 
 const vocab = new VocabCollector();
 
-let credit = MAX_IN_FLIGHT;
+/** Chunks posted and not acknowledged, and their bytes of text. */
+let inFlight = 0;
+let inFlightBytes = 0;
+
+/** Whether a chunk of `bytes` may be posted: under {@link MAX_IN_FLIGHT} chunks, or under IN_FLIGHT_BYTES with it. */
+function mayPost(bytes: number): boolean {
+  return inFlight < MAX_IN_FLIGHT || inFlightBytes + bytes <= IN_FLIGHT_BYTES;
+}
 
 /**
  * Bytes of chunk text this worker sends between two garbage collections,
@@ -56,36 +70,47 @@ export const WORKER_GC_BYTES = 4 << 20;
 const pacer = new GarbagePacer(WORKER_GC_BYTES);
 let wake: (() => void) | undefined;
 
-async function run(job: ParseJob): Promise<void> {
+async function run(job: ParseJob, env: Env): Promise<void> {
   const port = parentPort!;
   const parser = parserFor(job.parser);
   if (!parser) throw new Error(`no parser '${job.parser}'`);
-  const ctx = new SourceCtx(makeEnv(job.vars, job.home), job.offset, job.state, job.since);
+  const ctx = new SourceCtx(env, job.offset, job.state, job.since);
   for await (const chunk of parser.parse(job.src, ctx)) {
     // Prepared before waiting for credit: the next chunk is ready when the writer asks.
-    const ready = prepareChunk(chunk, vocab, job.label);
-    while (credit <= 0) await new Promise<void>((r) => (wake = r));
-    credit--;
-    const json = JSON.stringify(ready);
+    const json = JSON.stringify(prepareChunk(chunk, vocab, job.label));
+    while (!mayPost(json.length)) await new Promise<void>((r) => (wake = r));
+    inFlight++;
+    inFlightBytes += json.length;
     port.postMessage({ type: "chunk", json });
     pacer.took(json.length);
   }
   port.postMessage({ type: "done", end: snapshot(ctx) });
 }
 
-parentPort?.on("message", (m: { type: string; job?: ParseJob }) => {
+/** The batch's jobs in order: each ends with its end or its own error, then the next starts. */
+async function runAll(batch: ParseBatch): Promise<void> {
+  const env = makeEnv(batch.vars, batch.home);
+  for (const job of batch.jobs) {
+    vocab.clear(); // a token crosses once per session's chunks of a job (lib/prepare.ts)
+    vocab.owner = undefined;
+    try {
+      await run(job, env);
+    } catch (e) {
+      parentPort!.postMessage({ type: "error", message: (e as Error)?.message ?? String(e) });
+    }
+  }
+}
+
+parentPort?.on("message", (m: { type: string; batch?: ParseBatch; bytes?: number }) => {
   if (m.type === "ack") {
-    credit++;
+    inFlight--;
+    inFlightBytes -= m.bytes ?? 0;
     const w = wake;
     wake = undefined;
     w?.();
     return;
   }
-  if (m.type !== "parse" || !m.job) return;
-  // No fresh credit per job: chunks of the last job the writer has not taken yet still count.
-  vocab.clear(); // a token crosses once per session's chunks of a job (lib/prepare.ts)
-  vocab.owner = undefined;
-  run(m.job).catch((e) =>
-    parentPort!.postMessage({ type: "error", message: (e as Error)?.message ?? String(e) })
-  );
+  if (m.type !== "parse" || !m.batch) return;
+  // No fresh credit per batch: chunks of the last one the writer has not taken yet still count.
+  void runAll(m.batch);
 });
