@@ -1,6 +1,8 @@
 /** The relevance tier's related words: a tier below the words as typed, never a hit for a topic the history lacks. */
 import { assert, assertEquals } from "./_assert.ts";
 import { search } from "../lib/search.ts";
+import { relevance } from "../lib/search/relevance.ts";
+import { TermStats } from "../lib/search/expand.ts";
 import { type MemSession, type MemStore, withMemIndex } from "./_search_fixture.ts";
 
 const HISTORY: MemSession[] = [
@@ -68,4 +70,21 @@ Deno.test("a topic the history never touched stays empty though the thesaurus re
       assertEquals(r.nothingMatched, true, q);
       assertEquals(r.results.map((x) => x.id), [], q);
     }
+  }));
+
+Deno.test("a phrasal verb's particle brings no related words (`signed off` is not `off` = wrong)", () =>
+  withMemIndex([
+    {
+      id: "s-totals",
+      events: [
+        ["user", "the checkout summary shows wrong totals"],
+        ["assistant", "The discount was taken off twice, so the totals were wrong; fixed it."],
+      ],
+    },
+    { id: "s-other", events: [["user", "rename the settings page title"], ["assistant", "Done."]] },
+  ], (s) => {
+    const r = relevance(new TermStats(s), ["purchase", "signed", "off"], {}, (id) => id);
+    const off = r.words.indexOf("off");
+    assert(off >= 0, r.words.join(" "));
+    assertEquals(r.alts[off], [["off"]]);
   }));

@@ -10,7 +10,7 @@
 import type { TermStats } from "./expand.ts";
 
 /** Particles a compound ends in. */
-const PARTICLES = ["out", "up", "down", "in", "off", "over", "back"] as const;
+export const PARTICLES: readonly string[] = ["out", "up", "down", "in", "off", "over", "back"];
 
 /**
  * The phrases `word` stands for as a phrasal verb (token lists, each of a form

@@ -47,6 +47,15 @@
  * matched in the events too, at full weight `checkout` found "check … out"
  * in filler and lost on seed 7).
  *
+ * Measured and not kept (hit@1, 60 a seed, seeds 11/3/7, after the particle
+ * rule of lib/search/relevance.ts; paradev 0.933/0.917/0.933): the head lift
+ * squared, `(1 + LIFT · share)²`, which favours a head naming the whole
+ * question over one naming most of it: paradev 0.933/0.917/0.967 but
+ * `question` −1 on seed 3 (and hit@5 −1 on seed 7); to the power 1.5:
+ * paradev 0.933/0.917/0.950, `question` hit@5 −1 on seed 7; LIFT 6: paradev
+ * unchanged, `question` +1 on seed 11; LIFT 8: nothing moved. The cases it
+ * decides are near ties where the head names every concept of both sessions.
+ *
  * Also not kept, in the session-level BM25 of this tier
  * (lib/search/sessionrank.ts): a query word a session holds as typed only in
  * assistant or tool narration ("let me deploy again"), never in a user turn,
