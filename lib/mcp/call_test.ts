@@ -176,6 +176,25 @@ Deno.test("remember appends a note, says where, and recall finds it at once", as
   }
 });
 
+Deno.test("remember keeps a note whose tags are one comma-separated string (docs/mcp.md)", async () => {
+  const ix = await indexSessions([S]);
+  try {
+    const r = await call(ix, {
+      mode: "remember",
+      text: "Deploys go through netlify",
+      project: "/w/svc",
+      tags: "deploy,netlify",
+    });
+    assertEquals(r.isError, undefined, text(r));
+    const where = /in (\S+notes\.jsonl);/.exec(text(r))?.[1];
+    assert(where, text(r));
+    const line = JSON.parse(readFileSync(where, "utf8").trim().split("\n").pop()!);
+    assertEquals(line.tags, ["deploy", "netlify"]);
+  } finally {
+    ix.cleanup();
+  }
+});
+
 Deno.test("a call without an index answers one line naming deja index, and remember still saves", async () => {
   const root = tempDir("deja-mcp-noidx-");
   try {
