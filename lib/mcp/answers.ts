@@ -198,7 +198,7 @@ export function howAnswer(store: Store, what: string, f: Filters): string {
     const mix = outcomeMix(c);
     return `- ${oneLineForAgent(c.command, 300)}\n  ran ${plural(c.runs, "time")} in ${
       plural(c.sessions, "session")
-    }, last ${day(c.last)}; runs: ${mix}`;
+    }, last ${day(c.last)} in ${c.latest.ref} (${c.latest.harness}); runs: ${mix}`;
   });
   const tail = (shown: number) => r.total > shown ? `${r.total - shown} more: a larger limit` : "";
   return framed(
