@@ -136,7 +136,7 @@ export function fixText(d: FixData, io: Pick<IO, "isTTY" | "env">): string {
       `  ${c.cyan(m.ref)}  ${m.harness}${m.title ? `  ${oneLine(m.title, 80)}` : ""}\n`
     ).join("");
     return `${d.message}\n${named}` +
-      (d.signatures.length ? c.dim(`looked for: ${d.signatures.join(" | ")}\n`) : "") +
+      (d.signatures.length ? c.dim(`looked for: ${d.lookedFor}\n`) : "") +
       (d.mentioned.length || d.seenIn.length
         ? c.dim(`deja show ${(d.mentioned[0] ?? d.seenIn[0]).ref} to read it\n`)
         : "");

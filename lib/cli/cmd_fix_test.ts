@@ -122,3 +122,18 @@ Deno.test("fix names the session it saw the error in when nothing fixed it (text
     ix.cleanup();
   }
 });
+
+Deno.test("fix says its signature left the file name out rather than seem to ignore it", async () => {
+  const ix = await fixture();
+  try {
+    const pipe = captureIO(ix.env, false);
+    await fixCmd.run({ values: {}, positionals: ["segmentation fault in libfoo.so"] }, pipe.io);
+    assertStringIncludes(
+      pipe.out(),
+      "looked for: segmentation fault in (paths, file names and numbers left out, so it matches anywhere)",
+    );
+    assertStringIncludes(fixAnswer(ix.store, "gh: command not found", {}), "gh command not found.");
+  } finally {
+    ix.cleanup();
+  }
+});

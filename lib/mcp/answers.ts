@@ -145,9 +145,7 @@ export function fixAnswer(store: Store, error: string, f: Filters): string {
     mentions: true,
   });
   if (r.status !== "found") {
-    const looked = r.signatures.length
-      ? ` Looked for: ${oneLineForAgent(r.signatures.join(" | "), 400)}.`
-      : "";
+    const looked = r.signatures.length ? ` Looked for: ${oneLineForAgent(r.lookedFor, 480)}.` : "";
     const held = r.mentioned?.length
       ? ` Sessions: ${
         r.mentioned.map((m) =>

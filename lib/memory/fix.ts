@@ -22,7 +22,14 @@ import type { Store } from "../store.ts";
 import { Q } from "../schema.ts";
 import type { SessionRow } from "../rows.ts";
 import { tokens } from "../query.ts";
-import { core, errorSignatures, lineSignatures, sameError } from "./signature.ts";
+import {
+  core,
+  errorSignatures,
+  leavesOut,
+  LEFT_OUT,
+  lineSignatures,
+  sameError,
+} from "./signature.ts";
 import { type Outcome, outcomeOf } from "./outcome.ts";
 import { matchRows } from "../search/retrieve.ts";
 import { shortRef } from "../sessions.ts";
@@ -71,6 +78,11 @@ export interface FixResult {
   message: string;
   /** Signatures looked for (one per error line). */
   signatures: string[];
+  /**
+   * The signatures shown to a person or a model: joined by ` | `, followed by what they
+   * leave out when the text held a path, a file name or a number (signature.ts).
+   */
+  lookedFor: string;
   /** Sessions where a failing command's output held the error. */
   seen: number;
   /** Those sessions, newest first (at most 5), each with its shortest reference (`ref`). */
@@ -219,12 +231,15 @@ export function findFixes(
   opts: { limit?: number; hidden?: ReadonlySet<number>; mentions?: boolean } = {},
 ): FixResult {
   const signatures = errorSignatures(errorText);
+  const lookedFor = signatures.join(" | ") +
+    (signatures.length && leavesOut(errorText) ? ` (${LEFT_OUT})` : "");
   if (!signatures.length) {
     return {
       status: "not_error",
       message: "no line of that text reports an error (nothing like 'error', 'not found', " +
         "'failed', 'denied' with a specific message)",
       signatures,
+      lookedFor,
       seen: 0,
       seenIn: [],
       fixes: [],
@@ -304,6 +319,7 @@ export function findFixes(
       status: "found",
       message: `seen in ${seenPhrase(seen, seenIn)}; what ran next where it did not come back:`,
       signatures,
+      lookedFor,
       seen,
       seenIn,
       fixes,
@@ -315,11 +331,12 @@ export function findFixes(
       message: `seen in ${seenPhrase(seen, seenIn)}, but nothing that followed fixed it ` +
         "(the error came back, what ran next failed too, or nothing ran after it)",
       signatures,
+      lookedFor,
       seen,
       seenIn,
       fixes,
     }
-    : unseen(store, signatures, opts.mentions ? opts.hidden : "skip");
+    : { ...unseen(store, signatures, opts.mentions ? opts.hidden : "skip"), lookedFor };
 }
 
 /**
@@ -331,7 +348,7 @@ function unseen(
   store: Store,
   signatures: string[],
   hidden: ReadonlySet<number> | undefined | "skip",
-): FixResult {
+): Omit<FixResult, "lookedFor"> {
   const found = hidden === "skip" ? [] : hits(store, signatures, anyEvents(store));
   const ids = [...new Set(found.map((h) => h.sessionId))]
     .filter((id) => hidden === "skip" || !hidden?.has(id));
