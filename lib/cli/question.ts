@@ -68,6 +68,35 @@ export function searchedInstead(
 }
 
 /**
+ * True when a command that reads the history ({@link CommandSpec.asks}) found nothing for
+ * `positionals` that read as prose ({@link readsAsProse}): the words are searched instead
+ * (`deja how we deployed to netlify`). The dispatcher (main.ts) and the MCP tool's `how`
+ * mode (lib/mcp/call.ts) both ask this.
+ */
+export function searchedIfNothing(
+  cmd: Pick<CommandSpec, "asks">,
+  positionals: readonly string[],
+): boolean {
+  return Boolean(cmd.asks) && readsAsProse(positionals);
+}
+
+/**
+ * The words a command's free text is searched for instead of run, before it runs
+ * ({@link searchedInstead}) or after it found nothing ({@link searchedIfNothing}); undefined
+ * when the command answers them itself. `found` runs the command and says whether it found
+ * anything (called only when needed). One path for the CLI's dispatcher and MCP's `how`.
+ */
+export function questionInstead(
+  cmd: { name: string } & Pick<CommandSpec, "asks" | "maxPositionals">,
+  positionals: readonly string[],
+  found: () => boolean,
+): string[] | undefined {
+  if (searchedInstead(cmd, positionals)) return questionWords(cmd.name, positionals);
+  if (!found() && searchedIfNothing(cmd, positionals)) return questionWords(cmd.name, positionals);
+  return undefined;
+}
+
+/**
  * The words a question begun by `command` is searched for: the whole text, less the
  * command's name when it would be a search word of its own that the question does not
  * hold (`show`, `last`: `deja show me the flask server` searches `me the flask server`),

@@ -182,15 +182,29 @@ export function fixAnswer(store: Store, error: string, f: Filters): string {
 
 /** The real invocations of a command run here, most widely used first. */
 export function howAnswer(store: Store, what: string, f: Filters): string {
+  return howResult(store, what, f).text;
+}
+
+/** {@link howAnswer}'s text, and whether any command held the words. */
+export function howResult(
+  store: Store,
+  what: string,
+  f: Filters,
+): { text: string; found: boolean } {
+  const text = howText(store, what, f);
+  return { text, found: !text.startsWith(NO_COMMAND) };
+}
+
+const NO_COMMAND = "No command run here holds ";
+
+function howText(store: Store, what: string, f: Filters): string {
   const r = howRuns(store, what, {
     project: f.project,
     limit: f.limit ?? 8,
     hidden: f.hide && defaultHidden(store, f.hide),
   });
   if (!r.commands.length) {
-    return `No command run here holds ${
-      r.words.map((w) => `'${oneLineForAgent(w, 80)}'`).join(" and ")
-    }.`;
+    return `${NO_COMMAND}${r.words.map((w) => `'${oneLineForAgent(w, 80)}'`).join(" and ")}.`;
   }
   const blocks = r.commands.map((c) => {
     const mix = outcomeMix(c);

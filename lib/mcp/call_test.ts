@@ -242,3 +242,34 @@ Deno.test("bad arguments come back as error results the model can act on", async
     ix.cleanup();
   }
 });
+
+// Regression (2026-12, fresh-user trial): mode how with a question ("how did we deploy")
+// looked for a command holding the words, where `deja how did we deploy` searches it.
+Deno.test("how with a question searches it as the CLI does, and says so", async () => {
+  const ix = await indexSessions([S]);
+  try {
+    for (const what of ["how did we fix the missing module", "did we fix the missing module"]) {
+      const r = text(await call(ix, { mode: "how", what }));
+      assertStringIncludes(
+        r,
+        "Searched the question instead (as mode recall): how did we fix the missing module\n",
+      );
+      assertStringIncludes(r, FRAME_OPEN);
+      assertStringIncludes(r, "/w/svc");
+      assert(new TextEncoder().encode(r).length <= 4096, `${r.length}`);
+    }
+    // A tool's name is still answered with its runs.
+    assertStringIncludes(
+      text(await call(ix, { mode: "how", what: "npm install" })),
+      "npm install express",
+    );
+    // Prose no command holds is searched too (the CLI's fallback).
+    const prose = text(await call(ix, { mode: "how", what: "the service crashes at start" }));
+    assertStringIncludes(
+      prose,
+      "Searched the question instead (as mode recall): how the service crashes at start",
+    );
+  } finally {
+    ix.cleanup();
+  }
+});
