@@ -58,7 +58,7 @@ export const TOOL = {
       tags: {
         type: "array",
         items: { type: "string" },
-        description: "remember: tags (a list, or one comma-separated string)",
+        description: "remember: tags (list or a,b)",
       },
     },
     required: ["mode"],
