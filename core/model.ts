@@ -94,6 +94,13 @@ export interface Session {
   started?: number;
   /** Epoch ms. */
   updated?: number;
+  /**
+   * True when `started`/`updated` are the store file's modification time, not
+   * a time the harness recorded (its store holds none for this session). Set
+   * by the parser that fell back to the file's time; such a time is an upper
+   * bound (a copied file carries the copy's date), shown marked as the file's.
+   */
+  timeFromFile?: boolean;
   model?: string;
   /** Native id of the parent session (subagent runs are filed under their parent). */
   parent?: string;

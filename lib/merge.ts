@@ -3,11 +3,47 @@
  * indexer stores them: chunks of one id are concatenated in order, an event
  * whose `key` was seen before replaces the earlier one in place, a `whole`
  * chunk starts the session's events again, and metadata merges (non-empty
- * fields win, `started` min, `updated` max).
+ * fields win, `started` min, `updated` max, recorded times over a file's:
+ * {@link mergeTimes}).
  *
  * @module
  */
 import type { Event, Session } from "../core/model.ts";
+
+/** A session's times and where they came from (see {@link mergeTimes}). */
+export interface SessionTimes {
+  /** Epoch ms. */
+  started?: number;
+  /** Epoch ms. */
+  updated?: number;
+  /** The times are the store file's mtime (`Session.timeFromFile`). */
+  timeFromFile?: boolean;
+}
+
+/**
+ * The times of a session that held `had` after a chunk bringing `chunk`:
+ * `started` the minimum, `updated` the maximum, when both are of one kind. A
+ * recorded time beats a file's time: a chunk with recorded times replaces
+ * times taken from a file (and clears the mark), and a file's time never
+ * moves recorded ones. A chunk without times changes nothing.
+ */
+export function mergeTimes(had: SessionTimes, chunk: SessionTimes): SessionTimes {
+  const chunkHas = chunk.started !== undefined || chunk.updated !== undefined;
+  const hadHas = had.started !== undefined || had.updated !== undefined;
+  if (!chunkHas) return had;
+  if (!hadHas || (had.timeFromFile && !chunk.timeFromFile)) return chunk;
+  if (!had.timeFromFile && chunk.timeFromFile) return had;
+  const pick = (
+    a: number | undefined,
+    b: number | undefined,
+    f: (x: number, y: number) => number,
+  ) => a === undefined ? b : b === undefined ? a : f(a, b);
+  return {
+    started: pick(had.started, chunk.started, Math.min),
+    updated: pick(had.updated, chunk.updated, Math.max),
+    timeFromFile: had.timeFromFile,
+  };
+}
 
 /** Merges `chunk`'s metadata into `into` (mutates `into`). */
 export function mergeMeta(into: Session, chunk: Session): void {
@@ -16,16 +52,13 @@ export function mergeMeta(into: Session, chunk: Session): void {
   if (chunk.model) into.model = chunk.model;
   if (chunk.parent) into.parent = chunk.parent;
   if (chunk.path) into.path = chunk.path;
-  if (chunk.started !== undefined) {
-    into.started = into.started === undefined
-      ? chunk.started
-      : Math.min(into.started, chunk.started);
-  }
-  if (chunk.updated !== undefined) {
-    into.updated = into.updated === undefined
-      ? chunk.updated
-      : Math.max(into.updated, chunk.updated);
-  }
+  const { started, updated, timeFromFile } = mergeTimes(into, chunk);
+  delete into.started;
+  delete into.updated;
+  delete into.timeFromFile;
+  if (started !== undefined) into.started = started;
+  if (updated !== undefined) into.updated = updated;
+  if (timeFromFile) into.timeFromFile = true;
 }
 
 /** Folds chunks into sessions, in first-seen order. */

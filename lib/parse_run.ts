@@ -10,6 +10,7 @@ import type { Worker } from "node:worker_threads";
 import type { SourceCtx } from "./parse_ctx.ts";
 import { absorb, type ParseBatch, type ParseEnd, type ParseJob } from "./parse_job.ts";
 import type { PreparedChunk } from "./prepare.ts";
+import { decodeChunk, wireBytes, type WireChunk } from "./chunk_wire.ts";
 
 /** A source's prepared chunks, being parsed; {@link cancel} when they will not be read to the end. */
 export interface ParseRun extends AsyncIterable<PreparedChunk> {
@@ -18,8 +19,8 @@ export interface ParseRun extends AsyncIterable<PreparedChunk> {
 }
 
 type Msg =
-  /** A prepared chunk as JSON text (lib/parse_worker.ts). */
-  | { type: "chunk"; json: string }
+  /** A prepared chunk on the wire (lib/chunk_wire.ts). */
+  | ({ type: "chunk" } & WireChunk)
   | { type: "done"; end: ParseEnd }
   | { type: "error"; message: string }
   /** The worker itself failed (its module did not load, it crashed). */
@@ -73,7 +74,7 @@ export class WorkerRun implements ParseRun {
     if (m.type !== "chunk") this.parsed = true;
     // Dropped: its credit goes back to the worker at once.
     if (this.cancelled) {
-      if (m.type === "chunk") this.group?.ack(m.json.length);
+      if (m.type === "chunk") this.group?.ack(wireBytes(m));
       return;
     }
     this.queue.push(m);
@@ -117,10 +118,11 @@ export class WorkerRun implements ParseRun {
           absorb(this.ctx, m.end);
           return;
         }
-        this.group?.ack(m.json.length);
+        const bytes = wireBytes(m);
+        this.group?.ack(bytes);
         taken = true;
-        this.on.took(m.json.length);
-        yield JSON.parse(m.json) as PreparedChunk;
+        this.on.took(bytes);
+        yield decodeChunk(m);
       }
     } finally {
       this.stop();
@@ -136,7 +138,7 @@ export class WorkerRun implements ParseRun {
     if (this.cancelled) return;
     this.cancelled = true;
     if (!this.group) return this.on.unqueue(this);
-    for (const m of this.queue.splice(0)) if (m.type === "chunk") this.group.ack(m.json.length);
+    for (const m of this.queue.splice(0)) if (m.type === "chunk") this.group.ack(wireBytes(m));
     if (!this.parsed) this.group.stopped();
   }
 }

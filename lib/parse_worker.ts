@@ -6,9 +6,9 @@
  * chunks), so a large store never piles up in memory while the writer is busy.
  *
  * Messages in: `{type: "parse", batch: ParseBatch}`, `{type: "ack", bytes}` (a chunk of `bytes` taken).
- * Messages out, per job of the batch in its order: `{type: "chunk", json}` (the chunk as JSON text: a string crosses a
- * thread for the cost of a copy, and JSON text costs half the CPU of cloning the
- * chunk's objects, measured on Bun), then `{type: "done", end: ParseEnd}` or
+ * Messages out, per job of the batch in its order: `{type: "chunk", head, body}` (the chunk as two
+ * strings, lib/chunk_wire.ts: a string crosses a thread for the cost of a copy, and cloning the
+ * chunk's objects cost three times the CPU, measured on Bun), then `{type: "done", end: ParseEnd}` or
  * `{type: "error", message}` (a source that fails ends so; the next is parsed).
  *
  * Where a worker's CPU goes (issue 18; the 100 MB bench corpus, 54,508 events of
@@ -23,7 +23,8 @@
  * vocabulary tokens (lib/search/tokenize.ts, 21.4 M characters: results'
  * heads and all other texts) ~6 ns a character, ~0.13 s (was ~8.3); the
  * chunk's JSON.stringify ~0.1-0.15 s; signals (lib/search/signals.ts), stored
- * keys, rendering and capping ~0.1 s together.
+ * keys, rendering and capping ~0.1 s together. (The chunk's JSON.stringify was since replaced by
+ * lib/chunk_wire.ts's encoding, about the same cost.)
  *
  * @module
  */
@@ -40,6 +41,7 @@ import {
   snapshot,
 } from "./parse_job.ts";
 import { prepareChunk } from "./prepare.ts";
+import { encodeChunk, wireBytes } from "./chunk_wire.ts";
 import { VocabCollector } from "./search/tokenize.ts";
 
 const vocab = new VocabCollector();
@@ -77,12 +79,13 @@ async function run(job: ParseJob, env: Env): Promise<void> {
   const ctx = new SourceCtx(env, job.offset, job.state, job.since);
   for await (const chunk of parser.parse(job.src, ctx)) {
     // Prepared before waiting for credit: the next chunk is ready when the writer asks.
-    const json = JSON.stringify(prepareChunk(chunk, vocab, job.label));
-    while (!mayPost(json.length)) await new Promise<void>((r) => (wake = r));
+    const wire = encodeChunk(prepareChunk(chunk, vocab, job.label));
+    const bytes = wireBytes(wire);
+    while (!mayPost(bytes)) await new Promise<void>((r) => (wake = r));
     inFlight++;
-    inFlightBytes += json.length;
-    port.postMessage({ type: "chunk", json });
-    pacer.took(json.length);
+    inFlightBytes += bytes;
+    port.postMessage({ type: "chunk", head: wire.head, body: wire.body });
+    pacer.took(bytes);
   }
   port.postMessage({ type: "done", end: snapshot(ctx) });
 }

@@ -14,6 +14,11 @@ export interface SessionRow {
   title: string | null;
   started: number | null;
   updated: number | null;
+  /**
+   * 1 when `started`/`updated` are the store file's mtime (the store records no time for
+   * the session; `Session.timeFromFile`), else 0. Absent in rows built by hand.
+   */
+  time_from_file?: number;
   model: string | null;
   parent: string | null;
   source: string;

@@ -25,7 +25,7 @@ import type {
 } from "./rows.ts";
 
 /** Current schema version (stored in `PRAGMA user_version`). */
-export const SCHEMA_VERSION = 8;
+export const SCHEMA_VERSION = 9;
 
 /** Pragmas applied to every connection to the index. */
 export const PRAGMAS = [
@@ -272,6 +272,17 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX events_call ON events(session_id, call_id, seq)
     WHERE call_id IS NOT NULL AND kind = 'tool_result';
   `,
+  // 8 -> 9: a session whose store records no time is dated by its file's mtime
+  // (Session.timeFromFile); commands mark such a time. Sessions indexed before are found by
+  // their time being exactly their source's mtime, for the parsers that fall back to it (Kimi
+  // context files, Continue sessions, the Cline family's task files); the next read of a
+  // source sets the column again.
+  `
+  ALTER TABLE sessions ADD COLUMN time_from_file INTEGER NOT NULL DEFAULT 0;  -- 1: file's mtime
+  UPDATE sessions SET time_from_file = 1
+    WHERE harness IN ('kimi', 'continue', 'cline', 'roo', 'kilocode')
+      AND updated = (SELECT mtime FROM sources WHERE sources.path = sessions.source);
+  `,
 ];
 
 /**
@@ -304,18 +315,42 @@ export const Q = {
   ),
   /** A new session row; returns its id. */
   insertSession: query<
-    Omit<SessionRow, "id" | "events" | "origin">,
+    Omit<SessionRow, "id" | "events" | "origin"> & { time_from_file: number },
     Id
   >(
-    `INSERT INTO sessions (harness, native_id, project, title, started, updated, model, parent, source)
-    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
-    ["harness", "native_id", "project", "title", "started", "updated", "model", "parent", "source"],
+    `INSERT INTO sessions (harness, native_id, project, title, started, updated, time_from_file,
+      model, parent, source)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+    [
+      "harness",
+      "native_id",
+      "project",
+      "title",
+      "started",
+      "updated",
+      "time_from_file",
+      "model",
+      "parent",
+      "source",
+    ],
   ),
   /** A session's fields rewritten (merged by lib/ingest.ts). */
-  updateSession: query<Omit<SessionRow, "harness" | "native_id" | "events" | "origin">>(
-    `UPDATE sessions SET project = ?, title = ?, started = ?, updated = ?, model = ?,
-    parent = ?, source = ? WHERE id = ?`,
-    ["project", "title", "started", "updated", "model", "parent", "source", "id"],
+  updateSession: query<
+    Omit<SessionRow, "harness" | "native_id" | "events" | "origin"> & { time_from_file: number }
+  >(
+    `UPDATE sessions SET project = ?, title = ?, started = ?, updated = ?, time_from_file = ?,
+    model = ?, parent = ?, source = ? WHERE id = ?`,
+    [
+      "project",
+      "title",
+      "started",
+      "updated",
+      "time_from_file",
+      "model",
+      "parent",
+      "source",
+      "id",
+    ],
   ),
   /** Removes every event of session `session` (a row id). */
   deleteSessionEvents: query<{ session: number }>(`DELETE FROM events WHERE session_id = ?`, [

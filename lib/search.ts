@@ -113,6 +113,8 @@ export interface SessionHit {
   title: string | null;
   started: number | null;
   updated: number | null;
+  /** The times are the store file's mtime, not recorded ones (`Session.timeFromFile`). */
+  timeFromFile: boolean;
   parent: string | null;
   /** The remote it was read from (`deja remote`); null for this machine's. */
   origin: string | null;

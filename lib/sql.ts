@@ -76,7 +76,10 @@ function make<P extends Params<P>, R>(
   params: readonly (keyof P & string)[],
   extra: readonly SQLInputValue[],
 ): Query<P, R> {
-  const args = (p: P) => [...params.map((k) => p[k]), ...extra];
+  // Most queries have no bound tail: their arguments are the one array the map makes.
+  const args = extra.length
+    ? (p: P) => [...params.map((k) => p[k]), ...extra]
+    : (p: P) => params.map((k) => p[k]);
   return {
     sql,
     params,

@@ -184,10 +184,13 @@ export async function buildTaskSession(
     if (first === undefined || e.time < first) first = e.time;
     if (last === undefined || e.time > last) last = e.time;
   }
+  // No recorded time at all: the file's mtime dates the session, marked as such.
   let mtime: number | undefined;
-  try {
-    mtime = Math.floor((await stat(file)).mtimeMs);
-  } catch { /* raced with a delete: no fallback time */ }
+  if (meta.started === undefined && first === undefined) {
+    try {
+      mtime = Math.floor((await stat(file)).mtimeMs);
+    } catch { /* raced with a delete: no fallback time */ }
+  }
   const session: Session = {
     harness,
     id,
@@ -199,6 +202,7 @@ export async function buildTaskSession(
     parent: meta.parent,
     path: file,
     events,
+    timeFromFile: mtime !== undefined || undefined,
   };
   for (const k of Object.keys(session) as Array<keyof Session>) {
     if (session[k] === undefined) delete session[k];

@@ -370,6 +370,7 @@ Deno.test("parse falls back to the file's mtime when a legacy task has no ts and
     const { sessions } = await parseOne(cline, taskSource(p), testEnv(dir));
     const s = sessions[0];
     assert(s.started !== undefined && s.started >= before, `started ${s.started}`);
+    assertEquals(s.timeFromFile, true, "the file's time is marked as such");
     assertEquals(s.events.map((e) => e.time), [undefined, undefined]);
   });
 });

@@ -28,8 +28,9 @@
  * `thinking` messages, `promptLogs`, `editorState` and attached `contextItems`
  * are dropped. No message carries a time: `started` is the list's
  * `dateCreated`, `updated` the latest `reasoning.endAt` (ms) seen; a session
- * missing from the list starts at its earliest reasoning time, else the file's
- * mtime, and is updated at the mtime.
+ * missing from the list starts at its earliest reasoning time. One with no
+ * time at all (no list entry, no reasoning) is dated by the file's mtime and
+ * marked `timeFromFile` (shown as the file's time).
  *
  * @module
  */
@@ -108,20 +109,22 @@ async function* parse(source: SourceRef, ctx: ParseCtx): AsyncGenerator<Session>
   const project = workspacePath(str(doc.workspaceDirectory) ?? entry?.workspace);
   const read = historyEvents(doc.history as unknown[], project, source.path, ctx);
   if (read.events.length === 0) return;
-  let started = entry?.created;
+  let started = entry?.created ?? read.earliest;
   let updated = Math.max(started ?? 0, read.latest ?? 0) || undefined;
+  let timeFromFile = false;
   if (started === undefined) {
     const mtime = (await statOrNull(source.path))?.mtimeMs;
-    started = read.earliest ?? (mtime ? Math.floor(mtime) : undefined);
-    updated = mtime ? Math.floor(mtime) : read.latest;
+    if (mtime) [started, updated, timeFromFile] = [Math.floor(mtime), Math.floor(mtime), true];
   }
-  yield newSession(ID, id, source.path, read.events, {
+  const s = newSession(ID, id, source.path, read.events, {
     project,
     title: pickTitle(entry?.title, str(doc.title)),
     model: read.model ?? str(doc.chatModelTitle),
     started,
     updated,
   });
+  if (timeFromFile) s.timeFromFile = true;
+  yield s;
 }
 
 /** The Continue parser (exported as `continue_`: `continue` is a reserved word). */

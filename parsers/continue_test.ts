@@ -172,9 +172,22 @@ Deno.test("a session missing from sessions.json takes its file's mtime for start
       env,
     );
     assertEquals([sessions[0].started, sessions[0].updated], [1780000000000, 1780000000000]);
+    assertEquals(sessions[0].timeFromFile, true, "the file's time is marked as such");
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+Deno.test("a session missing from sessions.json with reasoning times is dated by them, unmarked", async () => {
+  const { s } = await parseSession([
+    item("user", "hi"),
+    item("assistant", "hello", { reasoning: { startAt: 1780000001000, endAt: 1780000002000 } }),
+  ]);
+  assertEquals([s?.started, s?.updated, s?.timeFromFile], [
+    1780000002000,
+    1780000002000,
+    undefined,
+  ]);
 });
 
 Deno.test("workspace URIs decode to project paths, dev-container hex included", () => {

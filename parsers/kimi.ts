@@ -66,7 +66,8 @@ const SUB = /^context_sub_(\d+)\.jsonl$/;
  * both homes: both layouts are looked for under it.
  *
  * Records and mapping: `_kimi_records.ts`. Times: wire `timestamp` is epoch
- * seconds with a fraction -> epoch ms; context events have no time.
+ * seconds with a fraction -> epoch ms; context events have no time, so a
+ * context-only session is dated by the file's mtime (`timeFromFile`).
  */
 export const kimi: Parser = { id: ID, discover, parse };
 
@@ -200,7 +201,7 @@ async function* parse(source: SourceRef, ctx: ParseCtx): AsyncGenerator<Session>
     }
     // A context file holds no time; it is appended at every turn, so its mtime is the last one.
     const mtime = (await statOrNull(source.path))?.mtimeMs;
-    if (mtime !== undefined) session.updated = Math.floor(mtime);
+    if (mtime !== undefined) [session.updated, session.timeFromFile] = [Math.floor(mtime), true];
   }
   if (!records && ctx.offset === 0) ctx.skip("empty", source.path);
   if (session.events.length || ctx.offset > 0) yield session;

@@ -7,6 +7,7 @@ import { claude } from "../parsers/claude.ts";
 import { testEnv } from "./_fixture.ts";
 import { scopedTempDir } from "./_tmp.ts";
 import { claudeStore } from "./_claude_store.ts";
+import { encodeChunk, wireBytes } from "../lib/chunk_wire.ts";
 
 const store = claudeStore;
 
@@ -27,8 +28,8 @@ Deno.test("the writer's garbage collections are paced by the chunk text of the w
         new SourceCtx(env),
         1,
       );
-      // The worker sends each chunk as its JSON text.
-      for await (const c of run) sizes.push(JSON.stringify(c).length);
+      // The worker sends each chunk as its two strings (lib/chunk_wire.ts).
+      for await (const c of run) sizes.push(wireBytes(encodeChunk(c)));
     }
   } finally {
     pool.close();

@@ -85,7 +85,15 @@ Deno.test("resume refuses a session whose project directory is gone and points a
 Deno.test("resume refuses ids with shell characters and harnesses without a resume command", async () => {
   const w = await indexed();
   try {
-    const row = { project: w.root, title: "t", started: 1, updated: 2, model: null, parent: null };
+    const row = {
+      project: w.root,
+      title: "t",
+      started: 1,
+      updated: 2,
+      model: null,
+      parent: null,
+      time_from_file: 0,
+    };
     Q.insertSession.run(w.store, {
       ...row,
       harness: "crush",

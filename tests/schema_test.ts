@@ -163,3 +163,34 @@ Deno.test("opening a schema 7 index narrows events_call to results and keeps eve
     s.close();
   }
 });
+
+Deno.test("opening a schema 8 index adds time_from_file and marks sessions dated by their file", () => {
+  const path = join(tempDir("deja-schema-"), "index.db");
+  const old = new DatabaseSync(path);
+  for (const m of MIGRATIONS.slice(0, 8)) old.exec(m);
+  old.exec("PRAGMA user_version = 8");
+  // A Kimi context file read before schema 9: the session's time is its source's mtime.
+  old.exec(`INSERT INTO sources (path, harness, kind, mtime) VALUES
+    ('/k/context.jsonl', 'kimi', 'append', 1795000000123),
+    ('/c/s.jsonl', 'claude', 'append', 1795000000123)`);
+  old.exec(`INSERT INTO sessions (harness, native_id, started, updated, source) VALUES
+    ('kimi', 'k', NULL, 1795000000123, '/k/context.jsonl'),
+    ('claude', 'c', 1794000000000, 1795000000123, '/c/s.jsonl'),
+    ('kimi', 'w', 1794000000000, 1794000000500, '/k/context.jsonl')`);
+  old.close();
+  const s = Store.open(path);
+  try {
+    assertEquals(
+      (s.db.prepare("PRAGMA user_version").get() as { user_version: number }).user_version,
+      SCHEMA_VERSION,
+    );
+    const rows = s.db.prepare("SELECT native_id, time_from_file FROM sessions ORDER BY id").all();
+    assertEquals(rows.map((r) => ({ ...r })), [
+      { native_id: "k", time_from_file: 1 },
+      { native_id: "c", time_from_file: 0 }, // a harness that records times is left alone
+      { native_id: "w", time_from_file: 0 },
+    ]);
+  } finally {
+    s.close();
+  }
+});

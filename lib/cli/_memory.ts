@@ -217,5 +217,6 @@ export function sessionJsonOf(s: SessionRow, shortId: string) {
     title: s.title,
     started: isoTime(s.started),
     updated: isoTime(s.updated),
+    time_from_file: Boolean(s.time_from_file),
   };
 }

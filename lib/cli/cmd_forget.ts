@@ -9,7 +9,7 @@
  */
 import { existsSync } from "node:fs";
 import type { Args, CommandSpec } from "./common.ts";
-import { colors, fmtTime, isoTime, opt, printJson } from "./common.ts";
+import { colors, fmtSessionTime, fmtTime, isoTime, opt, printJson } from "./common.ts";
 import { oneLine, plural, tilde } from "../../core/text.ts";
 import type { IO } from "../../core/runtime.ts";
 import { acquireWriterLock, indexPath, Store } from "../store.ts";
@@ -283,7 +283,7 @@ export function forgetText(d: ForgetData, io: Pick<IO, "isTTY" | "env">): string
   if (!d.plan.sessions.length) return undatedNote(d);
   const c = colors(io);
   const lines = d.plan.sessions.map((s) =>
-    `  ${c.cyan(`${s.harness}:${s.native_id}`)}  ${fmtTime(s.updated ?? s.started)}  ${
+    `  ${c.cyan(`${s.harness}:${s.native_id}`)}  ${fmtSessionTime(s.updated ?? s.started, s)}  ${
       tilde(s.project, io.env.home)
     }${s.title ? `  ${oneLine(s.title, 60)}` : ""}`
   );

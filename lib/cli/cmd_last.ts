@@ -6,7 +6,7 @@
  * @module
  */
 import type { Args, CommandSpec } from "./common.ts";
-import { colors, fmtTime, printJson, searchInstead } from "./common.ts";
+import { colors, fmtSessionTime, printJson, searchInstead } from "./common.ts";
 import { oneLine, plural, tilde } from "../../core/text.ts";
 import type { IO } from "../../core/runtime.ts";
 import { DejaError } from "../../core/errors.ts";
@@ -124,7 +124,7 @@ export function lastText(d: LastData, io: Pick<IO, "isTTY" | "env">): string {
   const out: string[] = [];
   for (const s of d.sessions) {
     out.push(
-      `${c.cyan(s.ref)}  ${c.bold(s.harness)}  ${fmtTime(s.updated ?? s.started)}  ${
+      `${c.cyan(s.ref)}  ${c.bold(s.harness)}  ${fmtSessionTime(s.updated ?? s.started, s)}  ${
         tilde(s.project, io.env.home)
       }  ${c.dim(plural(s.events, "event"))}`,
     );

@@ -8,7 +8,7 @@
  * @module
  */
 import type { Args, CommandSpec } from "./common.ts";
-import { colors, fmtTime, intOpt, isoTime, opt, printJson } from "./common.ts";
+import { colors, fmtSessionTime, intOpt, isoTime, opt, printJson } from "./common.ts";
 import { oneLine, tilde } from "../../core/text.ts";
 import type { IO } from "../../core/runtime.ts";
 import { indexPath, Store } from "../store.ts";
@@ -252,9 +252,9 @@ export function searchText(d: SearchData, io: Pick<IO, "isTTY" | "env">): string
       r.throwaway ? c.yellow("throwaway") : "",
     ].filter(Boolean).join(" ");
     out.push(
-      `${c.cyan(refOf(d, r))}  ${c.bold(r.harness)}  ${fmtTime(r.updated ?? r.started)}  ${
-        tilde(r.project, io.env.home)
-      }  ${c.dim(hitsOf(r.hits))}${marks ? `  ${marks}` : ""}`,
+      `${c.cyan(refOf(d, r))}  ${c.bold(r.harness)}  ${
+        fmtSessionTime(r.updated ?? r.started, r)
+      }  ${tilde(r.project, io.env.home)}  ${c.dim(hitsOf(r.hits))}${marks ? `  ${marks}` : ""}`,
     );
     if (r.title) out.push(`  ${oneLine(r.title, 100)}`);
     for (const s of r.snippets) {
@@ -387,6 +387,7 @@ function jsonOf(
       title: r.title,
       started: isoTime(r.started),
       updated: isoTime(r.updated),
+      time_from_file: r.timeFromFile,
       score: Number(r.score.toFixed(4)),
       hits: r.hits,
       gave_up: r.gaveUp,

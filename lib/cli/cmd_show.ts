@@ -7,7 +7,7 @@
  * @module
  */
 import type { Args, CommandSpec } from "./common.ts";
-import { colors, fmtTime, isoTime, printJson } from "./common.ts";
+import { colors, fmtSessionTime, fmtTime, isoTime, printJson } from "./common.ts";
 import { cutsIn, oneLine, tilde } from "../../core/text.ts";
 import { existsSync } from "node:fs";
 import type { IO } from "../../core/runtime.ts";
@@ -123,6 +123,7 @@ export function showJson(d: ShowData): Record<string, unknown> {
     description: d.description,
     started: isoTime(s.started),
     updated: isoTime(s.updated),
+    time_from_file: Boolean(s.time_from_file),
     model: s.model,
     parent: s.parent,
     source: s.source,
@@ -159,7 +160,7 @@ export function showText(d: ShowData, io: Pick<IO, "isTTY" | "env">, full: boole
   const out: string[] = [
     `${c.bold(oneLine(d.description ?? "(no title, no prompt)", 100))}`,
     `${c.cyan(d.ref)} ${s.harness}  ${tilde(s.project, io.env.home)}  ${fmtTime(s.started)} → ${
-      fmtTime(s.updated)
+      fmtSessionTime(s.updated, s)
     }${s.model ? `  ${s.model}` : ""}`,
     c.dim(`id ${s.native_id}  source ${tilde(s.source, io.env.home)}`) +
     (d.sourceExists ? "" : c.yellow(" (gone since; kept in the index)")),

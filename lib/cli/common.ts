@@ -329,6 +329,9 @@ export function colors(io: Pick<IO, "isTTY" | "env">) {
 /** `YYYY-MM-DD HH:MM` in local time, or `-` (the same formatter the digests use). */
 export { localTime as fmtTime } from "../memory/text.ts";
 
+/** A session's time for people, marked when it is its file's (see {@link sessionTime}). */
+export { FILE_TIME_MARK, sessionTime as fmtSessionTime } from "../memory/text.ts";
+
 /** ISO 8601 for JSON output, or null. */
 export function isoTime(ms: number | null | undefined): string | null {
   return ms ? new Date(ms).toISOString() : null;

@@ -145,6 +145,7 @@ function addedHit(
     title: s.title,
     started: s.started,
     updated: s.updated,
+    timeFromFile: !!s.time_from_file,
     parent: s.parent,
     origin: s.origin ?? null,
     score: 0,

@@ -32,7 +32,7 @@ import { shortRef } from "../sessions.ts";
 import { searchHiding } from "../search/sessions.ts";
 import { tokens } from "../query.ts";
 import { sessionDigest } from "../memory/digest.ts";
-import { localTime } from "../memory/text.ts";
+import { sessionTime } from "../memory/text.ts";
 import { bodyBudget, fitBlocks, framed, oneLineForAgent } from "./_fit.ts";
 import { tilde } from "../../core/text.ts";
 
@@ -142,7 +142,7 @@ function hitBlock(
   const marks = [r.gaveUp ? "gave up" : "", r.parent ? "subagent" : ""].filter(Boolean);
   const lines = [
     `${i + 1}. ${r.harness} · ${project} · ${shortRef(store, r.harness, r.id)} · ${
-      localTime(r.updated ?? r.started).slice(0, 10)
+      sessionTime(r.updated ?? r.started, r, 10)
     } · ${r.hits} match${r.hits === 1 ? "" : "es"}${marks.length ? ` · ${marks.join(", ")}` : ""}`,
   ];
   if (r.title) lines.push(`   ${oneLineForAgent(r.title, 120)}`);

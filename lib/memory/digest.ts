@@ -11,7 +11,14 @@ import { DejaError } from "../../core/errors.ts";
 import { Q } from "../schema.ts";
 import type { EventRow, SessionRow } from "../rows.ts";
 import { tokens } from "../query.ts";
-import { concludes, displayPath, localTime, reportsProblem, sentences } from "./text.ts";
+import {
+  concludes,
+  displayPath,
+  localTime,
+  reportsProblem,
+  sentences,
+  sessionTime,
+} from "./text.ts";
 import { byteLength, clipBytes, oneLine } from "../../core/text.ts";
 import { fillLists, inlineCode, type ListItem } from "./_fill.ts";
 import { describeSession } from "./last.ts";
@@ -153,7 +160,7 @@ export function sessionDigest(
 
 function header(s: SessionRow, name: string | null, home?: string): string {
   const project = s.project ? displayPath(s.project, null, home) : "-";
-  const when = `${localTime(s.started)} → ${localTime(s.updated ?? s.started)}`;
+  const when = `${localTime(s.started)} → ${sessionTime(s.updated ?? s.started, s)}`;
   const lines = [`# deja context: ${s.harness} · ${project} · ${s.native_id} · ${when}`];
   if (name) lines.push("", `**${oneLine(name, 200)}**`);
   return lines.join("\n");

@@ -5,6 +5,14 @@
  * it, and `deja show` lists them with it); a subagent whose parent is not
  * indexed is listed as a session of its own.
  *
+ * A session dated by its store file's mtime (`time_from_file`: the store
+ * records no time) is ordered by that time like any other, not moved below
+ * the recorded ones of its day: a harness appends such a file at every turn,
+ * so on a live store its mtime is the last turn's time, and ranking it lower
+ * would hide the session just worked in. A copied store dates it to the day
+ * of the copy; the list says so (`(file time)`), and the order agrees with
+ * `--since`, which compares the same time.
+ *
  * @module
  */
 import type { Store } from "../store.ts";

@@ -124,6 +124,25 @@ export function displayPath(path: string, project?: string | null, home?: string
   return home && path ? tilde(path, home) : path;
 }
 
+/** Said after a session's time when it is the store file's mtime (the store records none). */
+export const FILE_TIME_MARK = "(file time)";
+
+/**
+ * A session's time for people: {@link localTime} of `ms` (cut to `chars`, e.g. 10 for the
+ * day), followed by {@link FILE_TIME_MARK} when the session is dated by its store file's
+ * modification time (`time_from_file` of its row, `timeFromFile` of a search hit or a
+ * parsed session): that is when the file was last written, which a copy or a restore of
+ * the store moves to the day it was made. Every command showing a session's time uses it.
+ */
+export function sessionTime(
+  ms: number | null | undefined,
+  s: { time_from_file?: number | boolean; timeFromFile?: boolean },
+  chars?: number,
+): string {
+  const text = localTime(ms).slice(0, chars);
+  return ms && (s.time_from_file || s.timeFromFile) ? `${text} ${FILE_TIME_MARK}` : text;
+}
+
 /** `YYYY-MM-DD HH:MM` in the runtime's local zone, or `-`. */
 export function localTime(ms: number | null | undefined): string {
   if (!ms) return "-";

@@ -64,6 +64,7 @@ export function finish(
     title: row.title,
     started: row.started,
     updated: row.updated,
+    timeFromFile: !!row.time_from_file,
     parent: row.parent,
     origin: row.origin ?? null,
     score,

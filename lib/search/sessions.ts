@@ -22,6 +22,7 @@ export type SessRow = Pick<
   | "title"
   | "started"
   | "updated"
+  | "time_from_file"
   | "parent"
   | "events"
   | "origin"

@@ -6,7 +6,7 @@
  */
 import type { Env } from "../../core/model.ts";
 import type { Store } from "../store.ts";
-import { fmtTime } from "../cli/common.ts";
+import { fmtSessionTime, fmtTime } from "../cli/common.ts";
 import { tilde } from "../../core/text.ts";
 import { htm, type Html, type Part } from "./html.ts";
 
@@ -86,9 +86,15 @@ export const HUES = [
   "#1c7ed6",
 ];
 
-/** `YYYY-MM-DD HH:MM` local time, or `-`. */
-export function when(ms: number | null | undefined): string {
-  return fmtTime(ms ?? null);
+/**
+ * `YYYY-MM-DD HH:MM` local time, or `-`; given the session the time is of, marked when it is
+ * the store file's (lib/memory/text.ts `sessionTime`).
+ */
+export function when(
+  ms: number | null | undefined,
+  session?: { time_from_file?: number | boolean; timeFromFile?: boolean },
+): string {
+  return session ? fmtSessionTime(ms, session) : fmtTime(ms ?? null);
 }
 
 /** A path with the home directory as `~`. */

@@ -125,7 +125,7 @@ export function sessionTable(ctx: ViewCtx, f: ListFilters): Html {
         ? htm`<a href="${projectHref(ctx, s.project)}">${shortPath(ctx, s.project)}</a>`
         : "-"
     }</td>
-        <td class="when">${when(s.updated ?? s.started)}</td>
+        <td class="when">${when(s.updated ?? s.started, s)}</td>
         <td class="num">${short(s.events)}</td>
       </tr>
     `
@@ -198,7 +198,7 @@ export function searchResults(ctx: ViewCtx, query: string, f: ListFilters): Html
         TITLE_CHARS,
       )
     }</a></div><div class="sub">${r.project ? shortPath(ctx, r.project) : "-"} · ${
-      when(r.updated ?? r.started)
+      when(r.updated ?? r.started, r)
     } · ${r.hits} ${r.hits === 1 ? "hit" : "hits"}${
       r.throwaway ? " · throwaway project" : ""
     }</div>${

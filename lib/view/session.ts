@@ -40,9 +40,9 @@ export function sessionPage(ctx: ViewCtx, harness: string, id: string): string |
     <div
       class="sub">${badge(s.harness)} ${
     s.project ? htm`<a href="${projectHref(ctx, s.project)}">${shortPath(ctx, s.project)}</a>` : "-"
-  } · ${when(s.started)} → ${when(s.updated)} · ${s.events} ${s.events === 1 ? "event" : "events"}${
-    s.model ? ` · ${s.model}` : ""
-  }</div>
+  } · ${when(s.started)} → ${when(s.updated, s)} · ${s.events} ${
+    s.events === 1 ? "event" : "events"
+  }${s.model ? ` · ${s.model}` : ""}</div>
     <div class="sub">id ${s.native_id} · ${shortPath(ctx, s.source)}${
     parent
       ? htm`

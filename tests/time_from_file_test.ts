@@ -1,0 +1,135 @@
+/**
+ * Sessions whose store records no times (a Kimi `context.jsonl`, found by a fresh-user trial on
+ * Kimi CLI 1.17 session b1ea4a04) are dated by the file's modification time: every command
+ * that shows the time marks it as the file's, `--json` says `time_from_file`, `--since`
+ * compares that time, and a later read with recorded times clears the mark.
+ */
+import { assert, assertEquals, assertStringIncludes } from "./_assert.ts";
+import { mkdirSync, utimesSync, writeFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { join } from "node:path";
+import { scopedTempDir } from "./_tmp.ts";
+import { testEnv } from "./_fixture.ts";
+import { runMain, withVars } from "./_cli_io.ts";
+import { claudeLines } from "./_memory.ts";
+import type { Env } from "../core/model.ts";
+
+const KIMI_ID = "7f1c2a10-0000-4000-8000-0000000000aa";
+const CLAUDE_ID = "51510001-0000-4000-8000-0000000000bb";
+/** The context file's mtime: 2026-11-20 12:00 UTC. */
+const FILE_TIME = Date.UTC(2026, 10, 20, 12);
+const MARK = "(file time)";
+
+/** A Kimi store holding one context-only session and a Claude store with recorded times. */
+function world(root: string): { env: Env; kimiDir: string } {
+  const kimi = join(root, "kimi");
+  const project = "/w/kimi-app";
+  const key = createHash("md5").update(project, "utf8").digest("hex");
+  const kimiDir = join(kimi, "sessions", key, KIMI_ID);
+  mkdirSync(kimiDir, { recursive: true });
+  writeFileSync(join(kimi, "kimi.json"), JSON.stringify({ work_dirs: [{ path: project }] }));
+  const ctx = join(kimiDir, "context.jsonl");
+  writeFileSync(
+    ctx,
+    [
+      { role: "user", content: "Why is the quokkabundler slow?" },
+      { role: "assistant", content: [{ type: "text", text: "It rebuilds vendor code." }] },
+    ].map((r) => JSON.stringify(r)).join("\n") + "\n",
+  );
+  utimesSync(ctx, FILE_TIME / 1000, FILE_TIME / 1000);
+  const claude = join(root, "claude", "-w-svc");
+  mkdirSync(claude, { recursive: true });
+  const lines = claudeLines({
+    id: CLAUDE_ID,
+    cwd: "/w/svc",
+    start: "2026-11-10T10:00:00Z",
+    turns: [{ user: "the quokkabundler again" }, { say: "Cached it." }],
+  });
+  writeFileSync(join(claude, `${CLAUDE_ID}.jsonl`), lines.join("\n") + "\n");
+  const env = withVars(
+    testEnv(join(root, "home"), {
+      DEJA_HOME: join(root, "deja"),
+      DEJA_KIMI_ROOT: kimi,
+      DEJA_CLAUDE_ROOT: join(root, "claude"),
+      TZ: "UTC",
+    }),
+    { DEJA_NO_REFRESH: "1" },
+  );
+  return { env, kimiDir };
+}
+
+const lineOf = (out: string, id: string) =>
+  out.split("\n").find((l) => id.startsWith(l.split(" ")[0]) && l.includes(" ")) ?? "";
+
+Deno.test("a session dated by its file's mtime is marked in last, show and search, text and JSON", async () => {
+  using t = scopedTempDir("deja-filetime-");
+  const { env } = world(t.path);
+  assertEquals((await runMain(env, ["index"])).code, 0);
+
+  const last = await runMain(env, ["last"]);
+  assertEquals(last.code, 0, last.err);
+  assertStringIncludes(lineOf(last.out, KIMI_ID), `2026-11-20 12:00 ${MARK}`);
+  assert(!lineOf(last.out, CLAUDE_ID).includes(MARK), last.out);
+  const lastJson = JSON.parse((await runMain(env, ["last", "--json"])).out);
+  const byId = new Map(lastJson.sessions.map((s: { id: string }) => [s.id, s]));
+  assertEquals((byId.get(KIMI_ID) as Record<string, unknown>).time_from_file, true);
+  assertEquals((byId.get(CLAUDE_ID) as Record<string, unknown>).time_from_file, false);
+  assertEquals((byId.get(KIMI_ID) as Record<string, unknown>).updated, "2026-11-20T12:00:00.000Z");
+
+  const show = await runMain(env, ["show", KIMI_ID]);
+  assertEquals(show.code, 0, show.err);
+  assertStringIncludes(lineOf(show.out, KIMI_ID), `→ 2026-11-20 12:00 ${MARK}`);
+  const showJson = JSON.parse((await runMain(env, ["show", KIMI_ID, "--json"])).out);
+  assertEquals(showJson.time_from_file, true);
+  const other = await runMain(env, ["show", CLAUDE_ID]);
+  assert(lineOf(other.out, CLAUDE_ID) && !other.out.includes(MARK), other.out);
+
+  const search = await runMain(env, ["quokkabundler"]);
+  assertEquals(search.code, 0, search.err);
+  assertStringIncludes(lineOf(search.out, KIMI_ID), MARK);
+  assert(!lineOf(search.out, CLAUDE_ID).includes(MARK), search.out);
+  const searchJson = JSON.parse((await runMain(env, ["quokkabundler", "--json"])).out);
+  const flags = Object.fromEntries(
+    searchJson.results.map((r: { id: string; time_from_file: boolean }) => [
+      r.id,
+      r.time_from_file,
+    ]),
+  );
+  assertEquals(flags, { [KIMI_ID]: true, [CLAUDE_ID]: false });
+
+  // --since compares the time shown: the file's for the Kimi session.
+  const since = JSON.parse((await runMain(env, ["last", "--since", "2026-11-15", "--json"])).out);
+  assertEquals(since.sessions.map((s: { id: string }) => s.id), [KIMI_ID]);
+});
+
+Deno.test("a later read with recorded times clears the file-time mark and its times", async () => {
+  using t = scopedTempDir("deja-filetime-");
+  const { env, kimiDir } = world(t.path);
+  assertEquals((await runMain(env, ["index"])).code, 0);
+  // The same session's wire.jsonl appears (Kimi writes it beside the context): it has times.
+  const at = Date.UTC(2026, 10, 2, 9) / 1000;
+  writeFileSync(
+    join(kimiDir, "wire.jsonl"),
+    [
+      { type: "metadata", protocol_version: "1.3" },
+      {
+        timestamp: at,
+        message: { type: "TurnBegin", payload: { user_input: [{ type: "text", text: "Why?" }] } },
+      },
+      {
+        timestamp: at + 5,
+        message: { type: "ContentPart", payload: { type: "text", text: "It rebuilds." } },
+      },
+      { timestamp: at + 6, message: { type: "TurnEnd", payload: {} } },
+    ].map((r) => JSON.stringify(r)).join("\n") + "\n",
+  );
+  assertEquals((await runMain(env, ["index"])).code, 0);
+  const doc = JSON.parse((await runMain(env, ["last", "--harness", "kimi", "--json"])).out);
+  assertEquals(doc.sessions.length, 1);
+  const s = doc.sessions[0];
+  assertEquals([s.time_from_file, s.started, s.updated], [
+    false,
+    "2026-11-02T09:00:00.000Z",
+    "2026-11-02T09:00:06.000Z",
+  ]);
+});
