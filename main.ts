@@ -22,7 +22,7 @@ import {
   type HeldIO,
   holdIO,
   questionWords,
-  readsAsProse,
+  searchedIfNothing,
   searchedInstead,
   searchedNote,
   UnexpectedWords,
@@ -164,7 +164,7 @@ async function runCommand(entry: CommandEntry, argv: string[], io: IO): Promise<
     const filtered = ["project", "harness", "since"].some((k) => args.values[k] !== undefined);
     const plain = cmd.words && !args.values.json && !filtered && words.length > 0 &&
       words[0] !== "-";
-    if (plain && cmd.asks && readsAsProse(words)) held = holdIO(io);
+    if (plain && searchedIfNothing(cmd, words)) held = holdIO(io);
     const code = await cmd.run(args, held?.io ?? io);
     if (held && code === 1) return await searchQuestion(cmd, words, argv, io);
     held?.flush();

@@ -215,6 +215,20 @@ function route(r: Obj, st: FamilyState, f: FileFacts): Route | undefined {
   return { id: sid };
 }
 
+/**
+ * The text of a reply Claude Code wrote itself when the API call failed
+ * (`isApiErrorMessage: true`, `message.model` `<synthetic>`: "Prompt is too long",
+ * "API Error: Repeated 529 Overloaded errors"; observed on 2.1.1 and 2.1.87, real
+ * stores), marked as an API error so no reader takes it for the model's answer.
+ */
+function apiError(events: Event[]): Event[] {
+  return events.map((e) =>
+    e.kind === "assistant" && !/^api error\b/i.test(e.text.trim())
+      ? { ...e, text: `API error: ${e.text}` }
+      : e
+  );
+}
+
 function claudeIds(r: Obj): { sid?: string; cwd?: string; version?: string } {
   return { sid: str(r.sessionId), cwd: str(r.cwd), version: str(r.version) };
 }
@@ -242,7 +256,8 @@ export function claudeRecord(
     const mid = str(msg.id) ?? str(r.uuid) ?? "";
     const m = str(msg.model);
     const events = assistantEvents(mid, msg.content, time, st.cwd, vocab);
-    return m && m !== "<synthetic>" ? { events, model: m } : { events };
+    if (r.isApiErrorMessage === true || m === "<synthetic>") return { events: apiError(events) };
+    return m ? { events, model: m } : { events };
   }
   if (type === "attachment") return { events: queuedPrompt(r, time) };
   const title = TITLES[type];

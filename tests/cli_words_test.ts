@@ -141,7 +141,7 @@ Deno.test("a command's own syntax still runs the command; words that are no pros
     assertEquals(fix.code, 1);
     assertStringIncludes(
       fix.err,
-      "hint: to search these words: deja search 'fix for redis it'\\''s down'",
+      "hint: to search these words: deja search 'for redis it'\\''s down'",
     );
     assertEquals(fix.err.includes("searched the question"), false);
     const me = await runMain(ix.env, ["show", "me"]);

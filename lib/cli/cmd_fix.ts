@@ -102,6 +102,7 @@ export function fixJson(d: FixData): Record<string, unknown> {
     message: d.message,
     signatures: d.signatures,
     seen: d.seen,
+    seen_in: d.seenIn.map((x) => ({ harness: x.harness, session: x.session, short_id: x.ref })),
     fixes: d.fixes.map((f) => ({
       command: f.command,
       sessions: f.sessions,
@@ -135,8 +136,10 @@ export function fixText(d: FixData, io: Pick<IO, "isTTY" | "env">): string {
       `  ${c.cyan(m.ref)}  ${m.harness}${m.title ? `  ${oneLine(m.title, 80)}` : ""}\n`
     ).join("");
     return `${d.message}\n${named}` +
-      (d.signatures.length ? c.dim(`looked for: ${d.signatures.join(" | ")}\n`) : "") +
-      (d.mentioned.length ? c.dim(`deja show ${d.mentioned[0].ref} to read it\n`) : "");
+      (d.signatures.length ? c.dim(`looked for: ${d.lookedFor}\n`) : "") +
+      (d.mentioned.length || d.seenIn.length
+        ? c.dim(`deja show ${(d.mentioned[0] ?? d.seenIn[0]).ref} to read it\n`)
+        : "");
   }
   const out = [d.message];
   for (const f of d.fixes) {

@@ -10,6 +10,7 @@ import { captureIO } from "../../tests/_cli_io.ts";
 import { DejaError } from "../../core/errors.ts";
 import { csi } from "./output.ts";
 import { fixCmd, fixData, parseFix } from "./cmd_fix.ts";
+import { fixAnswer } from "../mcp/answers.ts";
 
 const ID = "f1c50000-1111-4222-8333-444455556666";
 const ERROR = "Error: Cannot find module 'express'";
@@ -88,6 +89,50 @@ Deno.test("fix with nothing on stdin is an error", async () => {
       DejaError,
     );
     assertStringIncludes(e.message, "no error text given");
+  } finally {
+    ix.cleanup();
+  }
+});
+
+Deno.test("fix names the session it saw the error in when nothing fixed it (text, JSON, MCP)", async () => {
+  const id = "9e110000-1111-4222-8333-444455556666";
+  const ix = await indexSessions([{
+    id,
+    cwd: "/w/gh",
+    start: "2026-11-02T10:00:00Z",
+    turns: [
+      { user: "open a pull request" },
+      { bash: "gh pr create", out: "bash: gh: command not found", exit: 127 },
+    ],
+  }]);
+  try {
+    const text = "gh: command not found";
+    const pipe = captureIO(ix.env, false);
+    assertEquals(await fixCmd.run({ values: {}, positionals: [text] }, pipe.io), 1);
+    assertStringIncludes(pipe.out(), `seen in 1 session (${id.slice(0, 8)}), but nothing`);
+    assertStringIncludes(pipe.out(), `deja show ${id.slice(0, 8)} to read it`);
+    const json = captureIO(ix.env, false);
+    await fixCmd.run({ values: { json: true }, positionals: [text] }, json.io);
+    const doc = JSON.parse(json.out());
+    assertEquals(doc.status, "no_fix");
+    assertEquals(doc.seen_in, [{ harness: "claude", session: id, short_id: id.slice(0, 8) }]);
+    const mcp = fixAnswer(ix.store, text, {});
+    assertStringIncludes(mcp, `Seen in 1 session (${id.slice(0, 8)})`);
+  } finally {
+    ix.cleanup();
+  }
+});
+
+Deno.test("fix says its signature left the file name out rather than seem to ignore it", async () => {
+  const ix = await fixture();
+  try {
+    const pipe = captureIO(ix.env, false);
+    await fixCmd.run({ values: {}, positionals: ["segmentation fault in libfoo.so"] }, pipe.io);
+    assertStringIncludes(
+      pipe.out(),
+      "looked for: segmentation fault in (paths, file names and numbers left out, so it matches anywhere)",
+    );
+    assertStringIncludes(fixAnswer(ix.store, "gh: command not found", {}), "gh command not found.");
   } finally {
     ix.cleanup();
   }

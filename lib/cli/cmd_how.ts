@@ -85,7 +85,15 @@ export function howJson(r: HowResult): Record<string, unknown> {
     total: r.total,
     hidden: r.hidden,
     // `last_exit` follows the snake_case of every other field; `lastExit` stays for scripts that read it.
-    commands: r.commands.map((c) => ({ ...c, last: isoTime(c.last), last_exit: c.lastExit })),
+    // `harness`, `session`, `short_id`: the session of the latest run (`deja show` takes the id).
+    commands: r.commands.map(({ latest, ...c }) => ({
+      ...c,
+      last: isoTime(c.last),
+      last_exit: c.lastExit,
+      harness: latest.harness,
+      session: latest.session,
+      short_id: latest.ref,
+    })),
   };
 }
 
@@ -100,8 +108,8 @@ export function howText(r: HowResult, io: Pick<IO, "isTTY" | "env">): string {
       c.dim(
         `  ran ${h.runs} time${h.runs === 1 ? "" : "s"} in ${h.sessions} session${
           h.sessions === 1 ? "" : "s"
-        }, last ${fmtTime(h.last)}; runs: `,
-      ) + mix,
+        }, last ${fmtTime(h.last)} in `,
+      ) + c.cyan(h.latest.ref) + c.dim("; runs: ") + mix,
     );
   }
   if (r.total > r.commands.length) {

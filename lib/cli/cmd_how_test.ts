@@ -4,6 +4,7 @@ import { captureIO } from "../../tests/_cli_io.ts";
 import { DejaError } from "../../core/errors.ts";
 import { csi } from "./output.ts";
 import { howCmd, howData, parseHow } from "./cmd_how.ts";
+import { howAnswer } from "../mcp/answers.ts";
 
 function fixture() {
   return indexSessions([{
@@ -76,6 +77,28 @@ Deno.test("how of a tool never run says so on stderr with exit 1", async () => {
     assertEquals(await howCmd.run({ values: {}, positionals: ["kubectl"] }, none.io), 1);
     assertEquals(none.out(), "");
     assertStringIncludes(none.err(), "deja: no command run here holds 'kubectl'");
+  } finally {
+    ix.cleanup();
+  }
+});
+
+Deno.test("how names the session of each command's latest run (text, JSON, MCP)", async () => {
+  const ix = await fixture();
+  const ref = "40770000";
+  try {
+    const pipe = captureIO(ix.env, false);
+    assertEquals(await howCmd.run({ values: {}, positionals: ["docker", "build"] }, pipe.io), 0);
+    assertStringIncludes(pipe.out(), ` in ${ref}; runs: `);
+    const json = captureIO(ix.env, false);
+    await howCmd.run({ values: { json: true }, positionals: ["docker", "build"] }, json.io);
+    const c = JSON.parse(json.out()).commands[0];
+    assertEquals([c.harness, c.session, c.short_id, c.latest], [
+      "claude",
+      "40770000-1111-4222-8333-444455556666",
+      ref,
+      undefined,
+    ]);
+    assertStringIncludes(howAnswer(ix.store, "docker build", {}), ` in ${ref} (claude); runs: `);
   } finally {
     ix.cleanup();
   }

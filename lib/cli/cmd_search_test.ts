@@ -130,3 +130,33 @@ Deno.test("search through main reports a usage error with exit 2, and freshens t
     ix.cleanup();
   }
 });
+
+// Regression (2026-12, fresh-user trial): `deja kubernets` was narrated "word forms:
+// kubernets → kubernetes" (their Porter stems agree by chance): a typo is a close spelling.
+Deno.test("search names a spelling fix as a close spelling, a word form as a word form", async () => {
+  const ix = await indexSessions([{
+    id: "aaaa0000-1111-4222-8333-444455556666",
+    cwd: "/w/k",
+    start: "2026-11-01T10:00:00Z",
+    turns: [{ user: "set up the kubernetes cluster, the build fails" }, {
+      say: "kubernetes is up",
+    }],
+  }]);
+  try {
+    for (
+      const [q, tier, said] of [
+        ["kubernets", "close", "close spellings: kubernets → kubernetes"],
+        ["failing", "stemmed", "word forms: failing → fails"],
+      ]
+    ) {
+      const text = captureIO(ix.env, false);
+      assertEquals(await searchCmd.run({ values: {}, positionals: [q] }, text.io), 0);
+      assertStringIncludes(text.err(), said);
+      const json = captureIO(ix.env, false);
+      await searchCmd.run({ values: { json: true }, positionals: [q] }, json.io);
+      assertEquals(JSON.parse(json.out()).tier, tier, q);
+    }
+  } finally {
+    ix.cleanup();
+  }
+});

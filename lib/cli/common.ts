@@ -13,6 +13,7 @@ import { csi, writeJson } from "./output.ts";
 import { projectArg } from "../project_path.ts";
 import { QUESTION, STOP_WORDS } from "../query.ts";
 import { searchLine, UnexpectedWords } from "./question.ts";
+import { shQuote } from "../shell.ts";
 
 /** One option of a command. */
 export interface OptionSpec {
@@ -214,8 +215,7 @@ function dashedText(cmd: Command, argv: string[], raw: string): string {
         a.startsWith(opt))
     ) ?? opt;
   const verb = cmd.name === "search" ? "search for" : "give";
-  const shown = /^[\w.,:/@+=%-]+$/.test(typed) ? typed : `'${typed.replaceAll("'", "'\\''")}'`;
-  return `to ${verb} text starting with a dash: deja ${cmd.name} -- ${shown}; `;
+  return `to ${verb} text starting with a dash: deja ${cmd.name} -- ${shQuote(typed)}; `;
 }
 
 /**
@@ -229,14 +229,15 @@ export function searchInstead(words: string[]): string {
 
 /**
  * The words to search when a command that takes text (`how`, `fix`) found nothing: the
- * text alone (`deja how git` -> `git`, `deja fix "Error: …"` -> the error), as the user
- * named the command; with the command word in front when the text reads as the rest of a
- * sentence begun by it: a question or a stop word first (`deja how did I hide the
- * spinner`, `deja fix for redis`).
+ * text alone, as typed (`deja how git` -> `git`, `deja fix "A positional parameter …"` ->
+ * the error), never a word the user did not type as text; the command's name goes in front
+ * only when it is itself a word of the question (`how`, a stop word, begins `deja how did I
+ * hide the spinner`, as lib/cli/question.ts `questionWords` keeps it).
  */
 export function searchWordsOf(command: string, words: string[]): string[] {
-  const first = words[0]?.trim().split(/\s+/)[0]?.toLowerCase() ?? "";
-  return QUESTION.test(words.join(" ")) || STOP_WORDS.has(first) ? [command, ...words] : words;
+  return STOP_WORDS.has(command.toLowerCase()) && QUESTION.test(words.join(" "))
+    ? [command, ...words]
+    : words;
 }
 
 /**

@@ -21,6 +21,7 @@ import type { CommandSpec } from "./common.ts";
 import type { IO } from "../../core/runtime.ts";
 import { QUESTION, STOP_WORDS } from "../query.ts";
 import { timeHint } from "../search/timewords.ts";
+import { shQuote } from "../shell.ts";
 
 /** Words that, right after a command's name, make the line a sentence, not arguments. */
 const QUESTION_NEXT: ReadonlySet<string> = new Set(
@@ -67,6 +68,35 @@ export function searchedInstead(
 }
 
 /**
+ * True when a command that reads the history ({@link CommandSpec.asks}) found nothing for
+ * `positionals` that read as prose ({@link readsAsProse}): the words are searched instead
+ * (`deja how we deployed to netlify`). The dispatcher (main.ts) and the MCP tool's `how`
+ * mode (lib/mcp/call.ts) both ask this.
+ */
+export function searchedIfNothing(
+  cmd: Pick<CommandSpec, "asks">,
+  positionals: readonly string[],
+): boolean {
+  return Boolean(cmd.asks) && readsAsProse(positionals);
+}
+
+/**
+ * The words a command's free text is searched for instead of run, before it runs
+ * ({@link searchedInstead}) or after it found nothing ({@link searchedIfNothing}); undefined
+ * when the command answers them itself. `found` runs the command and says whether it found
+ * anything (called only when needed). One path for the CLI's dispatcher and MCP's `how`.
+ */
+export function questionInstead(
+  cmd: { name: string } & Pick<CommandSpec, "asks" | "maxPositionals">,
+  positionals: readonly string[],
+  found: () => boolean,
+): string[] | undefined {
+  if (searchedInstead(cmd, positionals)) return questionWords(cmd.name, positionals);
+  if (!found() && searchedIfNothing(cmd, positionals)) return questionWords(cmd.name, positionals);
+  return undefined;
+}
+
+/**
  * The words a question begun by `command` is searched for: the whole text, less the
  * command's name when it would be a search word of its own that the question does not
  * hold (`show`, `last`: `deja show me the flask server` searches `me the flask server`),
@@ -98,26 +128,49 @@ export class UnexpectedWords extends DejaError {
 /** Longest text a search command line repeats, in characters. */
 const SHOWN_TEXT = 80;
 
-/** `text` as a shell reads it back: bare when plain, else in single quotes. */
+/**
+ * `text` as a shell reads it back: bare when every word is plain, else the whole text as one
+ * word quoted by the shared helper (lib/shell.ts {@link shQuote}).
+ */
 function shellWord(text: string): string {
-  return /^[\w.,:/@+=%-]+(?: [\w.,:/@+=%-]+)*$/.test(text)
-    ? text
-    : `'${text.replaceAll("'", "'\\''")}'`;
+  return text.split(" ").every((w) => shQuote(w) === w) ? text : shQuote(text);
+}
+
+/** Quotes and brackets around a word, and a trailing comma or semicolon: left unpaired by a cut. */
+const WRAP = /^[\[({'"`\u2018\u201c]+|[\])}'"`\u2019\u201d,;]+$/g;
+
+/**
+ * The text a search line repeats, at most {@link SHOWN_TEXT} characters: as typed when it
+ * fits; else its words without the quotes and brackets around them (a cut would leave them
+ * unpaired), then without function words (lib/query.ts `STOP_WORDS`: the words that carry
+ * meaning, paths and file names, are kept over `in`, `of`, `the`), then cut after the last
+ * whole word that fits. Never a word that was not typed, never a `…`.
+ */
+export function shownSearchText(words: readonly string[]): string {
+  const text = words.join(" ").replace(/\s+/g, " ").trim();
+  const fits = (t: string) => [...t].length <= SHOWN_TEXT;
+  if (fits(text)) return text;
+  let list = text.split(" ").map((w) => w.replace(WRAP, "")).filter(Boolean);
+  if (!fits(list.join(" "))) {
+    const content = list.filter((w) => !STOP_WORDS.has(w.toLowerCase()));
+    if (content.length) list = content;
+  }
+  const kept: string[] = [];
+  for (const w of list) {
+    if (!fits([...kept, w].join(" "))) break;
+    kept.push(w);
+  }
+  return kept.length ? kept.join(" ") : [...list[0]].slice(0, SHOWN_TEXT).join("");
 }
 
 /**
  * `deja search <words>`, quoted for a shell when a word needs it, with `--` before text
  * that starts with a dash, after `options` as typed (`--limit 3`) when there are any. It
- * runs as printed: a long text is cut after its last whole word that fits, never with a
- * `…` inside the command.
+ * runs as printed: a long text is shortened on word boundaries before it is quoted
+ * ({@link shownSearchText}), never with a `…` inside the command.
  */
 export function searchLine(words: readonly string[], options: readonly string[] = []): string {
-  let text = words.join(" ").replace(/\s+/g, " ").trim();
-  if ([...text].length > SHOWN_TEXT) {
-    const head = [...text].slice(0, SHOWN_TEXT + 1).join("");
-    const cut = head.lastIndexOf(" ");
-    text = (cut > 0 ? head.slice(0, cut) : [...head].slice(0, SHOWN_TEXT).join("")).trimEnd();
-  }
+  const text = shownSearchText(words);
   const opts = options.map((o) => shellWord(o) + " ").join("");
   return `deja search ${opts}${/^-/.test(text) ? "-- " : ""}${shellWord(text)}`;
 }

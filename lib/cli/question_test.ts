@@ -1,5 +1,7 @@
 import { assertEquals } from "../../tests/_assert.ts";
-import { questionWords, readsAsProse, readsAsQuestion } from "./question.ts";
+import { questionWords, readsAsProse, readsAsQuestion, searchLine } from "./question.ts";
+import { searchWordsOf } from "./common.ts";
+import { runCapture } from "../shell.ts";
 
 Deno.test("readsAsQuestion takes a bare lead word, never a quoted argument or an id", () => {
   assertEquals(readsAsQuestion(["did", "I", "fix", "it"]), true);
@@ -30,4 +32,44 @@ Deno.test("questionWords leaves out a command's name the question does not hold"
   assertEquals(questionWords("last", ["time", "I", "deployed"]), ["I", "deployed"]);
   assertEquals(questionWords("how", ["did", "I", "fix", "it"]), ["how", "did", "I", "fix", "it"]);
   assertEquals(questionWords("last", ["week", "I", "deployed"]), ["last", "week", "I", "deployed"]);
+});
+
+/** The arguments a POSIX shell reads from `line` after `deja search`. */
+function shellArgs(line: string): string[] {
+  const r = runCapture([
+    "sh",
+    "-c",
+    `set -- ${line.replace(/^deja search /, "")}; printf '%s\\n' "$@"`,
+  ]);
+  assertEquals(r.code, 0, r.stderr);
+  return r.stdout.trimEnd().split("\n");
+}
+
+// Regression (2026-12, fresh-user trial of `deja fix`): the "search instead" hint of a long
+// error was cut inside a quoted list, began with a word the user did not type (`fix A
+// positional …`), and dropped file names while it kept function words.
+Deno.test("a search hint runs as shown: cut on words before quoting, no added word, meaning kept", () => {
+  const list = "Error: developer is not one of ['system', 'assistant', 'user', 'function', " +
+    "'tool', 'developer'], got 'developer' from the request body of the chat completion call";
+  const line = searchLine(searchWordsOf("fix", [list]));
+  assertEquals(line.length <= "deja search ".length + 82, true, line);
+  const args = shellArgs(line);
+  assertEquals(args.some((a) => /[[\]']/.test(a)), false, line);
+  assertEquals(args.join(" ").startsWith("Error: developer not one system assistant"), true);
+  const pos = "A positional parameter cannot be found that accepts argument '2.md'";
+  const posLine = searchLine(searchWordsOf("fix", [pos]));
+  assertEquals(shellArgs(posLine), [pos]);
+  const seg = "segmentation fault in /usr/lib/x86_64-linux-gnu/libfoo.so.6 while loading the " +
+    "configuration of the service";
+  const segArgs = shellArgs(searchLine([seg])).join(" ");
+  assertEquals(segArgs.includes("/usr/lib/x86_64-linux-gnu/libfoo.so.6"), true, segArgs);
+  assertEquals(/\b(in|the|of)\b/.test(segArgs), false, segArgs);
+  // `how` is a word of the question it begins; a short text stays as typed.
+  assertEquals(searchWordsOf("how", ["did", "I", "deploy"]), ["how", "did", "I", "deploy"]);
+  assertEquals(shellArgs(searchLine(["gh: command not found"])), [
+    "gh:",
+    "command",
+    "not",
+    "found",
+  ]);
 });

@@ -145,9 +145,7 @@ export function fixAnswer(store: Store, error: string, f: Filters): string {
     mentions: true,
   });
   if (r.status !== "found") {
-    const looked = r.signatures.length
-      ? ` Looked for: ${oneLineForAgent(r.signatures.join(" | "), 400)}.`
-      : "";
+    const looked = r.signatures.length ? ` Looked for: ${oneLineForAgent(r.lookedFor, 480)}.` : "";
     const held = r.mentioned?.length
       ? ` Sessions: ${
         r.mentioned.map((m) =>
@@ -184,21 +182,35 @@ export function fixAnswer(store: Store, error: string, f: Filters): string {
 
 /** The real invocations of a command run here, most widely used first. */
 export function howAnswer(store: Store, what: string, f: Filters): string {
+  return howResult(store, what, f).text;
+}
+
+/** {@link howAnswer}'s text, and whether any command held the words. */
+export function howResult(
+  store: Store,
+  what: string,
+  f: Filters,
+): { text: string; found: boolean } {
+  const text = howText(store, what, f);
+  return { text, found: !text.startsWith(NO_COMMAND) };
+}
+
+const NO_COMMAND = "No command run here holds ";
+
+function howText(store: Store, what: string, f: Filters): string {
   const r = howRuns(store, what, {
     project: f.project,
     limit: f.limit ?? 8,
     hidden: f.hide && defaultHidden(store, f.hide),
   });
   if (!r.commands.length) {
-    return `No command run here holds ${
-      r.words.map((w) => `'${oneLineForAgent(w, 80)}'`).join(" and ")
-    }.`;
+    return `${NO_COMMAND}${r.words.map((w) => `'${oneLineForAgent(w, 80)}'`).join(" and ")}.`;
   }
   const blocks = r.commands.map((c) => {
     const mix = outcomeMix(c);
     return `- ${oneLineForAgent(c.command, 300)}\n  ran ${plural(c.runs, "time")} in ${
       plural(c.sessions, "session")
-    }, last ${day(c.last)}; runs: ${mix}`;
+    }, last ${day(c.last)} in ${c.latest.ref} (${c.latest.harness}); runs: ${mix}`;
   });
   const tail = (shown: number) => r.total > shown ? `${r.total - shown} more: a larger limit` : "";
   return framed(

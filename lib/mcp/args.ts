@@ -59,10 +59,11 @@ export function argProblem(args: Record<string, unknown>): string | undefined {
   }
   const t = args.tags;
   if (t !== undefined && t !== null) {
-    if (!Array.isArray(t) || !t.every((x) => typeof x === "string")) {
-      return "tags must be a list of strings";
+    const list = typeof t === "string" ? [t] : t;
+    if (!Array.isArray(list) || !list.every((x) => typeof x === "string")) {
+      return "tags must be a list of strings or one comma-separated string";
     }
-    if (t.join(",").length > MAX_QUERY) return `tags are over ${MAX_QUERY} characters long`;
+    if (list.join(",").length > MAX_QUERY) return `tags are over ${MAX_QUERY} characters long`;
   }
   const l = args.limit;
   if (l !== undefined && l !== null && l !== "") {

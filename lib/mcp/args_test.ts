@@ -34,7 +34,10 @@ Deno.test("a tool call with an out-of-range or ill-typed argument is an error na
         "harness must be a harness id or a list of them (strings)",
       ],
       [{ mode: ["recall"] }, "mode must be a string, not an array"],
-      [{ mode: "remember", text: "note", tags: "a" }, "tags must be a list of strings"],
+      [
+        { mode: "remember", text: "note", tags: 7 },
+        "tags must be a list of strings or one comma-separated string",
+      ],
       [
         { mode: "recall", query: "q".repeat(9_000_000) },
         "query is 9000000 characters long: at most 2000 are accepted",

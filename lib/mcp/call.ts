@@ -23,12 +23,22 @@ import { parsers } from "../../parsers/mod.ts";
 import type { ToolResult } from "./protocol.ts";
 import { MAX_LIMIT, type Mode, MODES, NEEDS } from "./tool.ts";
 import { recallText } from "./recall.ts";
-import { blameAnswer, contextText, type Filters, fixAnswer, howAnswer } from "./answers.ts";
+import {
+  blameAnswer,
+  contextText,
+  type Filters,
+  fixAnswer,
+  howResult,
+  SMALL_BUDGET,
+} from "./answers.ts";
+import { questionInstead } from "../cli/question.ts";
+import { howCmd } from "../cli/cmd_how.ts";
 import { oneLineForAgent } from "./_fit.ts";
 import { freshen, refreshOff } from "../fresh/freshen.ts";
 import { argProblem, errorArg } from "./args.ts";
 import { harnessId } from "../../core/registry.ts";
 import { projectArg } from "../project_path.ts";
+import { byteLength } from "../../core/text.ts";
 
 /** What a call needs from the process: environment, working directory, a log. */
 export interface CallContext {
@@ -103,7 +113,7 @@ export async function callDeja(
         case "fix":
           return answer(fixAnswer(store, input, f));
         case "how":
-          return answer(howAnswer(store, input, f));
+          return answer(howOrSearch(store, input, f, ctx));
       }
     });
     if (note && !res.isError && res.content[0]) res.content[0].text += note;
@@ -115,6 +125,30 @@ export async function callDeja(
     ctx.log(`deja mcp: ${(e as Error)?.stack ?? e}\n`);
     return failure(`deja failed: ${(e as Error)?.message ?? e}`);
   }
+}
+
+/**
+ * Mode `how` as `deja how` answers the same words (lib/cli/question.ts `questionInstead`,
+ * the dispatcher's rule): a question (`did we deploy`, `how did we deploy`: the mode's
+ * name typed first is the command's name) or prose that no command holds is searched
+ * instead, as mode recall, and the answer says so.
+ */
+function howOrSearch(store: Store, what: string, f: Filters, ctx: CallContext): string {
+  const typed = what.trim().split(/\s+/);
+  const words = typed.length > 1 && typed[0].toLowerCase() === "how" ? typed.slice(1) : typed;
+  let how: { text: string; found: boolean } | undefined;
+  const asked = questionInstead({ name: "how", ...howCmd }, words, () => {
+    how = howResult(store, words.join(" "), f);
+    return how.found;
+  });
+  if (!asked) return (how ?? howResult(store, words.join(" "), f)).text;
+  const head = `Searched the question instead (as mode recall): ${
+    oneLineForAgent(asked.join(" "), 200)
+  }\n`;
+  // Within how's budget, the line above included.
+  const budget = SMALL_BUDGET - byteLength(head);
+  const o = { ...f, env: ctx.env, now: ctx.now, cwd: ctx.cwd, budget };
+  return head + recallText(store, asked.join(" "), o).text;
 }
 
 function modeOf(v: unknown): Mode {

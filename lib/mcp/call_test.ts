@@ -176,6 +176,25 @@ Deno.test("remember appends a note, says where, and recall finds it at once", as
   }
 });
 
+Deno.test("remember keeps a note whose tags are one comma-separated string (docs/mcp.md)", async () => {
+  const ix = await indexSessions([S]);
+  try {
+    const r = await call(ix, {
+      mode: "remember",
+      text: "Deploys go through netlify",
+      project: "/w/svc",
+      tags: "deploy,netlify",
+    });
+    assertEquals(r.isError, undefined, text(r));
+    const where = /in (\S+notes\.jsonl);/.exec(text(r))?.[1];
+    assert(where, text(r));
+    const line = JSON.parse(readFileSync(where, "utf8").trim().split("\n").pop()!);
+    assertEquals(line.tags, ["deploy", "netlify"]);
+  } finally {
+    ix.cleanup();
+  }
+});
+
 Deno.test("a call without an index answers one line naming deja index, and remember still saves", async () => {
   const root = tempDir("deja-mcp-noidx-");
   try {
@@ -219,6 +238,37 @@ Deno.test("bad arguments come back as error results the model can act on", async
     }
     const ok = await call(ix, { mode: "RECALL", query: "module", limit: "3", harness: ["claude"] });
     assertEquals(ok.isError, undefined, text(ok));
+  } finally {
+    ix.cleanup();
+  }
+});
+
+// Regression (2026-12, fresh-user trial): mode how with a question ("how did we deploy")
+// looked for a command holding the words, where `deja how did we deploy` searches it.
+Deno.test("how with a question searches it as the CLI does, and says so", async () => {
+  const ix = await indexSessions([S]);
+  try {
+    for (const what of ["how did we fix the missing module", "did we fix the missing module"]) {
+      const r = text(await call(ix, { mode: "how", what }));
+      assertStringIncludes(
+        r,
+        "Searched the question instead (as mode recall): how did we fix the missing module\n",
+      );
+      assertStringIncludes(r, FRAME_OPEN);
+      assertStringIncludes(r, "/w/svc");
+      assert(new TextEncoder().encode(r).length <= 4096, `${r.length}`);
+    }
+    // A tool's name is still answered with its runs.
+    assertStringIncludes(
+      text(await call(ix, { mode: "how", what: "npm install" })),
+      "npm install express",
+    );
+    // Prose no command holds is searched too (the CLI's fallback).
+    const prose = text(await call(ix, { mode: "how", what: "the service crashes at start" }));
+    assertStringIncludes(
+      prose,
+      "Searched the question instead (as mode recall): how the service crashes at start",
+    );
   } finally {
     ix.cleanup();
   }

@@ -55,7 +55,11 @@ export const TOOL = {
       },
       harness: { type: "string", description: "only this harness: claude, codex, crush, ..." },
       limit: { type: "integer", minimum: 1, maximum: MAX_LIMIT },
-      tags: { type: "array", items: { type: "string" }, description: "remember: tags" },
+      tags: {
+        type: "array",
+        items: { type: "string" },
+        description: "remember: tags (list or a,b)",
+      },
     },
     required: ["mode"],
   },

@@ -22,9 +22,17 @@ import type { Store } from "../store.ts";
 import { Q } from "../schema.ts";
 import type { SessionRow } from "../rows.ts";
 import { tokens } from "../query.ts";
-import { core, errorSignatures, lineSignatures, sameError } from "./signature.ts";
+import {
+  core,
+  errorSignatures,
+  leavesOut,
+  LEFT_OUT,
+  lineSignatures,
+  sameError,
+} from "./signature.ts";
 import { type Outcome, outcomeOf } from "./outcome.ts";
 import { matchRows } from "../search/retrieve.ts";
+import { shortRef } from "../sessions.ts";
 
 /** One time a candidate followed the error. */
 export interface FixExample {
@@ -70,8 +78,15 @@ export interface FixResult {
   message: string;
   /** Signatures looked for (one per error line). */
   signatures: string[];
+  /**
+   * The signatures shown to a person or a model: joined by ` | `, followed by what they
+   * leave out when the text held a path, a file name or a number (signature.ts).
+   */
+  lookedFor: string;
   /** Sessions where a failing command's output held the error. */
   seen: number;
+  /** Those sessions, newest first (at most 5), each with its shortest reference (`ref`). */
+  seenIn: SeenSession[];
   /** Best first, at most `limit`. */
   fixes: FixCandidate[];
   /**
@@ -81,6 +96,22 @@ export interface FixResult {
   mentioned?: Array<
     { harness: string; session: string; sessionRowId: number; title: string | null }
   >;
+}
+
+/** A session that held the error, named so `deja show`/`deja ctx` can open it. */
+export interface SeenSession {
+  harness: string;
+  /** Native id of the session. */
+  session: string;
+  sessionRowId: number;
+  /** Shortest unique prefix of the id (lib/sessions.ts `shortRef`). */
+  ref: string;
+}
+
+/** `n sessions`, naming the newest of `list` (`1 session (a1b2c3d4)`, `3 sessions, latest a1b2c3d4`). */
+function seenPhrase(n: number, list: SeenSession[]): string {
+  if (n === 1) return `1 session${list[0] ? ` (${list[0].ref})` : ""}`;
+  return `${n} sessions${list[0] ? `, latest ${list[0].ref}` : ""}`;
 }
 
 interface Hit {
@@ -200,13 +231,17 @@ export function findFixes(
   opts: { limit?: number; hidden?: ReadonlySet<number>; mentions?: boolean } = {},
 ): FixResult {
   const signatures = errorSignatures(errorText);
+  const lookedFor = signatures.join(" | ") +
+    (signatures.length && leavesOut(errorText) ? ` (${LEFT_OUT})` : "");
   if (!signatures.length) {
     return {
       status: "not_error",
       message: "no line of that text reports an error (nothing like 'error', 'not found', " +
         "'failed', 'denied' with a specific message)",
       signatures,
+      lookedFor,
       seen: 0,
+      seenIn: [],
       fixes: [],
     };
   }
@@ -217,6 +252,7 @@ export function findFixes(
   }
   const found = new Map<string, FixCandidate>();
   let seen = 0;
+  const seenRows: SessionRow[] = [];
   const sessions = new Map<number, SessionRow>();
   const ids = JSON.stringify([...bySession.keys()]);
   for (const s of Q.sessionsByIds.all(store, { ids })) {
@@ -229,6 +265,7 @@ export function findFixes(
     ).sort((a, b) => a.seq - b.seq);
     if (!failing.length) continue;
     seen++;
+    seenRows.push(sessions.get(sid)!);
     const last = failing[failing.length - 1];
     if (list.some((h) => h.seq > last.seq)) continue; // the error came back
     const failedCmd = cmds.find((c) => c.callId === last.callId)!;
@@ -270,26 +307,36 @@ export function findFixes(
   for (const f of fixes) {
     f.examples = f.examples.sort((a, b) => (b.time ?? 0) - (a.time ?? 0)).slice(0, 3);
   }
-  const plural = (n: number) => `${n} session${n === 1 ? "" : "s"}`;
+  const seenIn = seenRows.sort((a, b) => (b.updated ?? 0) - (a.updated ?? 0)).slice(0, 5)
+    .map((s) => ({
+      harness: s.harness,
+      session: s.native_id,
+      sessionRowId: s.id,
+      ref: shortRef(store, s.harness, s.native_id),
+    }));
   if (fixes.length) {
     return {
       status: "found",
-      message: `seen in ${plural(seen)}; what ran next where it did not come back:`,
+      message: `seen in ${seenPhrase(seen, seenIn)}; what ran next where it did not come back:`,
       signatures,
+      lookedFor,
       seen,
+      seenIn,
       fixes,
     };
   }
   return seen
     ? {
       status: "no_fix",
-      message: `seen in ${plural(seen)}, but nothing that followed fixed it ` +
+      message: `seen in ${seenPhrase(seen, seenIn)}, but nothing that followed fixed it ` +
         "(the error came back, what ran next failed too, or nothing ran after it)",
       signatures,
+      lookedFor,
       seen,
+      seenIn,
       fixes,
     }
-    : unseen(store, signatures, opts.mentions ? opts.hidden : "skip");
+    : { ...unseen(store, signatures, opts.mentions ? opts.hidden : "skip"), lookedFor };
 }
 
 /**
@@ -301,7 +348,7 @@ function unseen(
   store: Store,
   signatures: string[],
   hidden: ReadonlySet<number> | undefined | "skip",
-): FixResult {
+): Omit<FixResult, "lookedFor"> {
   const found = hidden === "skip" ? [] : hits(store, signatures, anyEvents(store));
   const ids = [...new Set(found.map((h) => h.sessionId))]
     .filter((id) => hidden === "skip" || !hidden?.has(id));
@@ -322,6 +369,7 @@ function unseen(
       : "that error was never seen: no failing command's output holds it",
     signatures,
     seen: 0,
+    seenIn: [],
     fixes: [],
     mentioned,
   };

@@ -14,6 +14,7 @@ import { projectLike } from "../project_path.ts";
 import { outcomeOf } from "./outcome.ts";
 import { tokens } from "../search/tokenize.ts";
 import { countsAsHidden } from "../search/sessions.ts";
+import { shortRef } from "../sessions.ts";
 import { MAX_QUERY_TERMS, MAX_QUERY_TOKEN, type QueryCut } from "../query.ts";
 
 /** One distinct command. */
@@ -34,6 +35,8 @@ export interface HowCommand {
   unknown: number;
   /** Exit status of the latest run (null when unknown). */
   lastExit: number | null;
+  /** The session of the latest run: harness, native id and shortest reference (`deja show` takes it). */
+  latest: { harness: string; session: string; ref: string };
 }
 
 /** Options of {@link howRuns}. */
@@ -109,7 +112,8 @@ export function howRuns(store: Store, what: string, opts: HowOptions = {}): HowR
       return terms.every((t) => holds(toks, t));
     },
   );
-  const byKey = new Map<string, HowCommand & { ids: Set<number>; lastAt: number }>();
+  type Acc = Omit<HowCommand, "latest"> & { ids: Set<number>; lastAt: number; lastSid: number };
+  const byKey = new Map<string, Acc>();
   const hidden = new Set<number>();
   for (const r of rows) {
     if (opts.hidden?.has(Number(r.session_id))) {
@@ -128,6 +132,7 @@ export function howRuns(store: Store, what: string, opts: HowOptions = {}): HowR
       lastExit: null,
       ids: new Set<number>(),
       lastAt: -1,
+      lastSid: 0,
     };
     const exit = (r.exit as number | null) ?? null;
     const time = (r.time as number | null) ?? null;
@@ -143,6 +148,7 @@ export function howRuns(store: Store, what: string, opts: HowOptions = {}): HowR
       c.lastAt = time ?? 0;
       c.last = time;
       c.lastExit = exit;
+      c.lastSid = Number(r.session_id);
     }
     byKey.set(command, c);
   }
@@ -151,9 +157,19 @@ export function howRuns(store: Store, what: string, opts: HowOptions = {}): HowR
     b.sessions - a.sessions || b.runs - a.runs || (b.last ?? 0) - (a.last ?? 0) ||
     (a.command < b.command ? -1 : 1)
   );
+  const shown = all.slice(0, opts.limit ?? 8);
+  const rowsById = new Map(
+    Q.sessionsByIds.all(store, { ids: JSON.stringify([...new Set(shown.map((c) => c.lastSid))]) })
+      .map((s) => [s.id, s]),
+  );
+  const commands: HowCommand[] = shown.map(({ lastSid, ...c }) => {
+    const s = rowsById.get(lastSid);
+    const harness = s?.harness ?? "", session = s?.native_id ?? "";
+    return { ...c, latest: { harness, session, ref: s ? shortRef(store, harness, session) : "" } };
+  });
   return {
     words,
-    commands: all.slice(0, opts.limit ?? 8),
+    commands,
     total: all.length,
     hidden: hidden.size,
     ...(cut ? { cut } : {}),

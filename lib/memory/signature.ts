@@ -62,6 +62,18 @@ export function signature(line: string): string {
     .trim();
 }
 
+/**
+ * True when the signatures of `text`'s error lines leave out something it holds that changes
+ * from run to run (a path, a file name, a number), so an answer that shows the signatures
+ * can say so instead of seeming to ignore it (`segmentation fault in libfoo.so`).
+ */
+export function leavesOut(text: string): boolean {
+  return text.split(/\r?\n/).some((l) => ERROR_WORDS.test(l) && /[/\\~]|\w\.[A-Za-z]|\d/.test(l));
+}
+
+/** What an answer says after the signatures when {@link leavesOut}. */
+export const LEFT_OUT = "paths, file names and numbers left out, so it matches anywhere";
+
 /** True when a signature is long and specific enough to look for. */
 export function usable(sig: string): boolean {
   return sig.split(" ").length >= 2 && !GENERIC.has(sig);

@@ -23,7 +23,7 @@ import type { ParsedQuery } from "../query.ts";
 import { ftsAny, ftsTerm, QUESTION } from "../query.ts";
 import type { Tier } from "../search.ts";
 import { type Filters, matchRows, spreadMatch } from "./retrieve.ts";
-import { expand, type LiteralTier, type TermStats, wordForms } from "./expand.ts";
+import { expand, isSpellingFix, type LiteralTier, type TermStats, wordForms } from "./expand.ts";
 import { ABLATE, scoreRows, scoreSpread, type SessionScore } from "./rank.ts";
 import { relevance } from "./relevance.ts";
 import type { Coordination } from "./concepts.ts";
@@ -109,7 +109,10 @@ export function ladder(
       const wide = withForms(stats, parsed, f, rootOf, scores);
       if (wide) return wide;
     }
-    return { tier: t, scores, alts: ex.alts, changes: ex.changes };
+    // Word forms that are all spelling fixes (`kubernets` -> `kubernetes`) are named as such.
+    const spelt = t === "stemmed" && ex.changes.length > 0 &&
+      ex.changes.every((c) => isSpellingFix(stats, c.from, c.to));
+    return { tier: spelt ? "close" : t, scores, alts: ex.alts, changes: ex.changes };
   }
   const er = errorTier(stats, query, f, rootOf);
   const ph = phrases();

@@ -1,0 +1,60 @@
+import { assertEquals } from "../tests/_assert.ts";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { claude } from "./claude.ts";
+import { parseOne, testEnv } from "../tests/_fixture.ts";
+import { tempDir } from "../tests/_tmp.ts";
+
+const SID = "a44b0000-0000-4000-8000-000000000001";
+
+/** The shape Claude Code 2.1.87 writes when the API refuses a prompt (real store, fields only). */
+function lines(): string[] {
+  const base = { sessionId: SID, cwd: "/w/vault", version: "2.1.87", isSidechain: false };
+  return [
+    {
+      ...base,
+      type: "user",
+      uuid: "u1",
+      parentUuid: null,
+      timestamp: "2026-04-04T19:31:19.534Z",
+      message: { role: "user", content: "summarise the whole vault" },
+    },
+    {
+      ...base,
+      type: "assistant",
+      uuid: "a1",
+      parentUuid: "u1",
+      timestamp: "2026-04-04T19:31:21.242Z",
+      message: {
+        id: "ef454b9f-d1b1-40fb-8702-b60fab0372cf",
+        model: "<synthetic>",
+        role: "assistant",
+        type: "message",
+        content: [{ type: "text", text: "Prompt is too long" }],
+      },
+      error: "invalid_request",
+      isApiErrorMessage: true,
+    },
+  ].map((r) => JSON.stringify(r));
+}
+
+// Regression (2026-12, fresh-user trial on Claude Code 2.1.87's real store): `ctx` gave the
+// harness's own "Prompt is too long" reply as the session's Outcome, as if the model said it.
+Deno.test("a reply Claude Code wrote for a failed API call is marked as an API error", async () => {
+  const root = tempDir("deja-claude-apierr-");
+  try {
+    const file = join(root, "-w-vault", `${SID}.jsonl`);
+    mkdirSync(join(file, ".."), { recursive: true });
+    writeFileSync(file, lines().join("\n") + "\n");
+    const { sessions } = await parseOne(
+      claude,
+      { harness: "claude", path: file, kind: "append" },
+      testEnv(join(root, "__home__")),
+    );
+    const said = sessions[0].events.filter((e) => e.kind === "assistant").map((e) => e.text);
+    assertEquals(said, ["API error: Prompt is too long"]);
+    assertEquals(sessions[0].model, undefined);
+  } finally {
+    rmSync(root, { recursive: true });
+  }
+});
