@@ -65,9 +65,13 @@ function mayPost(bytes: number): boolean {
  * Measured again per thread (3 alternating runs at load 8-11): each collection
  * is a full one on the worker's thread, and at 1 MB (~22 a worker) they cost
  * each worker 0.95-1.0 s of CPU against 0.8-0.9 s at 4 MB, for ~6 MB more peak
- * RSS (115 then 121 MB): 4 MB it is.
+ * RSS (115 then 121 MB). Since small stores share worker jobs (GROUP_BYTES in
+ * lib/parse_pool.ts), 100 MB as 2,460 stores of 40 KB peaked at 143-151 MB with
+ * 4 MB, against 140-142 MB at 2 MB (3 alternating runs, load 2-5; wall within
+ * noise on both corpora, 67 large stores 118-125 MB): 2 MB keeps both under the
+ * issue's 150 MB.
  */
-export const WORKER_GC_BYTES = 4 << 20;
+export const WORKER_GC_BYTES = 2 << 20;
 
 const pacer = new GarbagePacer(WORKER_GC_BYTES);
 let wake: (() => void) | undefined;
