@@ -10,6 +10,9 @@
  *   before the offset), parsing resumes at the offset; a file that shrank or
  *   whose prefix changed is re-read whole.
  * - document: size or mtime differ *and* the content hash differs.
+ * Either is read again whole, whatever its content, when a companion (a file
+ * read beside it) changed, or when its mtime moved and a session of it is
+ * dated by that mtime (`time_from_file`).
  * - sqlite: size or mtime of the database or its `-wal` differ; the parser
  *   re-reads from its watermark.
  * An unchanged source is never opened: a no-op run reads no file bodies.
@@ -636,7 +639,14 @@ async function planSource(
   let prevSkips: Partial<Record<SkipReason, number>> = {};
   let prevExamples: string[] = [];
   let prevDrift: DriftSummary | undefined;
-  if (src.kind === "append" && prev && prev.kind === "append" && prev.offset > 0) {
+  // The content-unchanged shortcuts below hold only while nothing else the sessions were read
+  // from moved: a companion (a list beside the file) changed, or the file's mtime moved and a
+  // session of it is dated by that mtime (`time_from_file`): then the source is read again whole.
+  const sameElse = prev !== undefined && (prev.companions ?? "[]") === comps &&
+    (prev.mtime === mtime || !Q.sourceDatedByFile.get(store, { source: src.path }));
+  if (
+    src.kind === "append" && prev && prev.kind === "append" && prev.offset > 0 && sameElse
+  ) {
     if (size >= prev.offset && prev.head_hash === await safeHeadHash(src.path, prev.offset)) {
       if (size === prev.offset) {
         saveSource(store, src, {
@@ -669,7 +679,7 @@ async function planSource(
     } catch (e) {
       return recordError(store, src, prev, (e as Error).message);
     }
-    if (prev && prev.hash === hash && !prev.error) {
+    if (prev && prev.hash === hash && !prev.error && sameElse) {
       saveSource(store, src, {
         size,
         mtime,

@@ -478,6 +478,11 @@ export const Q = {
     `SELECT COUNT(*) AS sessions, COALESCE(SUM(events), 0) AS events FROM sessions WHERE source = ?`,
     ["source"],
   ),
+  /** A session read from `source` (a store path) dated by the file's mtime, if any. */
+  sourceDatedByFile: query<{ source: string }, { one: number }>(
+    `SELECT 1 AS one FROM sessions WHERE source = ? AND time_from_file = 1 LIMIT 1`,
+    ["source"],
+  ),
   /** Adds `count` secrets of `kind` redacted in `source` (a store path). */
   addRedactions: query<{ source: string; kind: string; count: number }>(
     `INSERT INTO redactions (source, kind, count) VALUES (?, ?, ?)

@@ -63,7 +63,13 @@ async function discover({ env, problem }: DiscoverCtx): Promise<Discovery> {
   const files = await listFiles(root, { match, maxDepth: 0, onError: problem });
   return {
     roots: [root],
-    sources: files.map((path) => ({ harness: ID, path, kind: "document" as const })),
+    // The list dates and titles the sessions: a change to it is a change to each of them.
+    sources: files.map((path) => ({
+      harness: ID,
+      path,
+      kind: "document" as const,
+      companions: [join(root, LIST)],
+    })),
   };
 }
 

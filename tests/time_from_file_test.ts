@@ -133,3 +133,57 @@ Deno.test("a later read with recorded times clears the file-time mark and its ti
     "2026-11-02T09:00:06.000Z",
   ]);
 });
+
+Deno.test("a store touched without a size change is read again when its file dates a session", async () => {
+  using t = scopedTempDir("deja-filetime-");
+  const { env, kimiDir } = world(t.path);
+  assertEquals((await runMain(env, ["index"])).code, 0);
+  const later = Date.UTC(2026, 10, 25, 8) / 1000;
+  utimesSync(join(kimiDir, "context.jsonl"), later, later);
+  const idx = await runMain(env, ["index"]);
+  assertEquals(idx.code, 0, idx.err);
+  assertStringIncludes(idx.out, "1 session written");
+  const doc = JSON.parse((await runMain(env, ["last", "--harness", "kimi", "--json"])).out);
+  assertEquals([doc.sessions[0].time_from_file, doc.sessions[0].updated], [
+    true,
+    "2026-11-25T08:00:00.000Z",
+  ]);
+});
+
+Deno.test("a Continue session is read again when sessions.json beside it changes", async () => {
+  using t = scopedTempDir("deja-filetime-");
+  const dir = join(t.path, "continue");
+  mkdirSync(dir, { recursive: true });
+  const id = "c0c0c0c0-0000-4000-8000-0000000000cc";
+  writeFileSync(
+    join(dir, `${id}.json`),
+    JSON.stringify({
+      sessionId: id,
+      title: "Untitled Session",
+      workspaceDirectory: "/w/cont",
+      history: [
+        { message: { role: "user", content: "list the quokkas" }, contextItems: [] },
+        { message: { role: "assistant", content: "Three quokkas." }, contextItems: [] },
+      ],
+    }),
+  );
+  const list = (title: string) =>
+    writeFileSync(
+      join(dir, "sessions.json"),
+      JSON.stringify([{ sessionId: id, title, dateCreated: String(Date.UTC(2026, 10, 1)) }]),
+    );
+  list("Quokka census");
+  const env = withVars(
+    testEnv(join(t.path, "home"), {
+      DEJA_HOME: join(t.path, "deja"),
+      DEJA_CONTINUE_ROOT: dir,
+      TZ: "UTC",
+    }),
+    { DEJA_NO_REFRESH: "1" },
+  );
+  assertEquals((await runMain(env, ["index"])).code, 0);
+  list("Quokka headcount");
+  assertEquals((await runMain(env, ["index"])).code, 0);
+  const doc = JSON.parse((await runMain(env, ["last", "--harness", "continue", "--json"])).out);
+  assertEquals(doc.sessions.map((s: { title: string }) => s.title), ["Quokka headcount"]);
+});
