@@ -41,7 +41,7 @@ import { WriteBatch } from "./write_batch.ts";
 import type { PreparedChunk } from "./prepare.ts";
 import { carriedBySessions, damageIn, maxCounts, withoutPending } from "./skips.ts";
 import { newlyGone } from "./gone.ts";
-import { damageLine } from "./store_damage.ts";
+import { damagedToNothing, damageLine } from "./store_damage.ts";
 import {
   GROUP_BYTES,
   GROUP_SOURCES,
@@ -820,8 +820,14 @@ async function writeSource(
     });
     batch.keep(size - offset);
     const damage = damageLine(src.path, ctx.counts, ctx.examples, kept);
+    const held = Q.sourceTotals.get(store, { source: src.path })?.sessions ?? 0;
+    const nothing = damagedToNothing(src.path, damage, held);
+    if (nothing) {
+      const skipped = Q.sourceByPath.get(store, { path: src.path })?.skipped ?? null;
+      Q.sourceError.run(store, { error: nothing, indexed_at: Date.now(), skipped, path: src.path });
+    }
     return {
-      ...(damage ? { damage } : {}),
+      ...(nothing ? { error: nothing } : damage ? { damage } : {}),
       read: true,
       sessions: writer.sessions,
       written: writer.written,

@@ -118,6 +118,20 @@ export function damageLine(
   return `${path}: damaged${what.length ? `, ${what.join(", ")}` : ""}${n ? ` (${n})` : ""}`;
 }
 
+/**
+ * The failure a damaged read amounts to when it left the index nothing of the
+ * store (`held`: sessions the index holds from it after the read): the store
+ * counts as not read, like one whose read failed (`deja index` exits 3 and
+ * names it, `deja sources` and `deja doctor` count it failed), and is read
+ * again on every run until it yields something. `damage` is its
+ * {@link damageLine}. Null when the read was not damaged or left sessions.
+ */
+export function damagedToNothing(path: string, damage: string | null, held: number): string | null {
+  if (!damage || held > 0) return null;
+  const what = damage.startsWith(`${path}: `) ? damage.slice(path.length + 2) : damage;
+  return `${what}: nothing in it could be read`;
+}
+
 /** The path a `path: message` failure line names (the whole line when it has no `: `). */
 function linePath(line: string): string {
   const i = line.indexOf(": ");

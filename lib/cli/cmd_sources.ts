@@ -235,7 +235,8 @@ export async function sourcesData(env: Env): Promise<SourcesData> {
       const s = storeSkips(r.skipped, r.mtime);
       for (const [k, v] of Object.entries(s.counts)) skipped[k] = (skipped[k] ?? 0) + v;
       kept += s.kept;
-      if (!s.damaged) continue;
+      // A failed store is counted failed, once, as doctor counts it (lib/store_damage.ts).
+      if (!s.damaged || r.error) continue;
       damaged++;
       const line = damageLine(r.path, s.counts, parseSkipExamples(r.skipped), s.kept);
       if (line) damagedStores.push(line);
