@@ -39,7 +39,14 @@ import { dataDir } from "../core/paths.ts";
 import { catchUpText, keptNote, SourceWriter, type WriteMode } from "./ingest.ts";
 import { WriteBatch } from "./write_batch.ts";
 import type { PreparedChunk } from "./prepare.ts";
-import { carriedBySessions, damageIn, maxCounts, withoutPending } from "./skips.ts";
+import {
+  agedCounts,
+  agedExamples,
+  carriedBySessions,
+  damageIn,
+  maxCounts,
+  withoutPending,
+} from "./skips.ts";
 import { newlyGone } from "./gone.ts";
 import { damagedToNothing, damageLine } from "./store_damage.ts";
 import {
@@ -819,7 +826,9 @@ async function writeSource(
       drift: JSON.stringify(drift),
     });
     batch.keep(size - offset);
-    const damage = damageLine(src.path, ctx.counts, ctx.examples, kept);
+    // Said as `deja sources` and `deja doctor` say it: a cut-off last line is `truncated`.
+    const seen = agedCounts(ctx.counts as Record<string, number>, mtime);
+    const damage = damageLine(src.path, seen, agedExamples(ctx.examples, mtime), kept);
     const held = Q.sourceTotals.get(store, { source: src.path })?.sessions ?? 0;
     const nothing = damagedToNothing(src.path, damage, held);
     if (nothing) {
@@ -832,7 +841,7 @@ async function writeSource(
       sessions: writer.sessions,
       written: writer.written,
       events: writer.events,
-      skipped: ctx.counts,
+      skipped: seen,
       drift: ctx.driftCounts,
     };
   } catch (e) {

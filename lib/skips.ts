@@ -47,6 +47,31 @@ export function agedCounts(
   return out;
 }
 
+/**
+ * Skip notes (`<reason> at <where>[: detail]`) as they read now, by the rule of
+ * {@link agedCounts}: a pending note of a store unchanged for over
+ * {@link STALE_PARTIAL_MS} reads `truncated at <where>: last line cut off …`,
+ * so that every command names that state with the one word its count uses.
+ */
+export function agedExamples(
+  examples: readonly string[],
+  mtimeMs: number | null | undefined,
+  now = Date.now(),
+): string[] {
+  if (mtimeMs == null || mtimeMs < 0 || now - mtimeMs <= STALE_PARTIAL_MS) return [...examples];
+  return examples.map((x) => {
+    const reason = x.slice(0, x.indexOf(" "));
+    if (!PENDING_REASONS.has(reason)) return x;
+    const where = x.slice(reason.length + " at ".length).split(": ")[0];
+    return `truncated at ${where}: ${CUT_DETAIL}`;
+  });
+}
+
+/** What a `truncated` note says of the line ({@link agedExamples}). */
+const CUT_DETAIL = `last line cut off (unfinished, the file unchanged for over ${
+  STALE_PARTIAL_MS / 60_000
+} minutes)`;
+
 /** True when a count of `reason` means records were lost (neither repaired nor pending). */
 export function isLoss(reason: string): boolean {
   return !REPAIRED_REASONS.has(reason) && !PENDING_REASONS.has(reason);

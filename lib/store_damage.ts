@@ -9,7 +9,7 @@ import { join, sep } from "node:path";
 import type { Env } from "../core/model.ts";
 import { dataDir } from "../core/paths.ts";
 import type { SourceRow } from "./rows.ts";
-import { agedCounts, isDamage, PENDING_REASONS } from "./skips.ts";
+import { agedCounts, agedExamples, isDamage } from "./skips.ts";
 import { parseKept, parseSkipExamples, parseSkips } from "./source_state.ts";
 import { type StoreState, storeState } from "./gone.ts";
 import { isPermissionDenied, withPermissionHint } from "../core/fs.ts";
@@ -47,6 +47,8 @@ export interface HarnessDamage {
 /** What one store's recorded skips say: counts by reason, the damage, sessions kept as indexed. */
 export interface StoreSkips {
   counts: Record<string, number>;
+  /** The skip notes, `<reason> at <where>[: detail]`, aged as the counts are. */
+  examples: string[];
   /** Reasons that say the bytes are damaged ({@link isDamage}), with their counts. */
   lost: Array<[string, number]>;
   kept: number;
@@ -65,9 +67,10 @@ export interface StoreSkips {
  */
 export function storeSkips(skipped: string | null, mtimeMs?: number | null): StoreSkips {
   const counts = agedCounts(parseSkips(skipped) as Record<string, number>, mtimeMs);
+  const examples = agedExamples(parseSkipExamples(skipped), mtimeMs);
   const lost = Object.entries(counts).filter(([k, v]) => v && isDamage(k));
   const kept = parseKept(skipped);
-  return { counts, lost, kept, damaged: lost.length > 0 || kept > 0 };
+  return { counts, examples, lost, kept, damaged: lost.length > 0 || kept > 0 };
 }
 
 /** How a store the index holds stands as a problem: unreadable, failed, or none. */
@@ -98,13 +101,18 @@ export function damageLine(
 ): string | null {
   const lost = Object.entries(counts).filter(([k, v]) => v && isDamage(k));
   if (!lost.length && !kept) return null;
+  const cuts: string[] = [];
   const where = examples.flatMap((x) => {
     const reason = x.slice(0, x.indexOf(" "));
-    const cut = PENDING_REASONS.has(reason) && counts.truncated; // an unfinished line aged
-    if (!isDamage(reason) && !cut) return [];
+    if (!isDamage(reason)) return [];
     let rest = x.slice(reason.length + " at ".length);
     if (rest.startsWith(path)) rest = rest.slice(path.length).replace(/^: /, "");
     const at = rest.split(": ")[0];
+    // A cut-off last line (lib/skips.ts agedExamples) is said as such, not as a line unread.
+    if (reason === "truncated" && at.startsWith("@")) {
+      cuts.push(`cut off at byte ${at.slice(1)}`);
+      return [];
+    }
     return [at.startsWith("@") ? `the line at byte ${at.slice(1)}` : at];
   });
   const list = [...new Set(where)];
@@ -112,6 +120,7 @@ export function damageLine(
     ...list.length
       ? [`could not read ${list.slice(0, 3).join(", ")}${list.length > 3 ? ", …" : ""}`]
       : [],
+    ...new Set(cuts),
     ...kept ? [`kept ${plural(kept, "session")} as indexed`] : [],
   ];
   const n = lost.map(([k, v]) => `${v} ${k}`).join(", ");
@@ -198,7 +207,7 @@ export function storeDamage(
       h.damaged++;
       h.kept += s.kept;
       for (const [k, v] of s.lost) h.skipped[k] = (h.skipped[k] ?? 0) + v;
-      const line = damageLine(r.path, s.counts, parseSkipExamples(r.skipped), s.kept);
+      const line = damageLine(r.path, s.counts, s.examples, s.kept);
       if (line) h.damaged_stores.push(line);
     }
   }

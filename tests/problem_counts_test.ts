@@ -27,7 +27,7 @@ import { REAL } from "./_crush_live.ts";
 import { indexPath, Store } from "../lib/store.ts";
 import { storeProblem } from "../lib/store_damage.ts";
 import { isDamage, STALE_PARTIAL_MS } from "../lib/skips.ts";
-import { assert, assertEquals } from "./_assert.ts";
+import { assert, assertEquals, assertStringIncludes } from "./_assert.ts";
 
 type Env = ReturnType<typeof testEnv>;
 
@@ -275,7 +275,18 @@ Deno.test("an unfinished last line of a file unchanged for over 10 minutes reads
     const old = (Date.now() - STALE_PARTIAL_MS - 60_000) / 1000;
     utimesSync(cut, old, old);
     const env = envOf(root, { DEJA_CLAUDE_ROOT: claude });
-    assertEquals((await runMain(env, ["index"])).code, 0);
+    // One word for the one state in index, sources (--verbose too) and doctor (a fresh-user
+    // trial: "unfinished partial_line", "skipped 1 truncated" and "could not read the line").
+    const idx = await runMain(env, ["index"]);
+    assertEquals(idx.code, 0);
+    assertStringIncludes(idx.out, "skipped: 1 truncated, unfinished: 1 partial_line");
+    assertStringIncludes(idx.out, `${cut}: damaged, cut off at byte `);
+    const verbose = (await runMain(env, ["sources", "--verbose"])).out;
+    assertStringIncludes(verbose, `skipped truncated at ${cut}@`);
+    assert(!verbose.includes(`partial_line at ${cut}`), verbose);
+    assertStringIncludes(verbose, `unfinished partial_line at ${fresh}@`);
+    const text = (await runMain(env, ["doctor"])).out;
+    assertStringIncludes(text, `${cut}: damaged, cut off at byte `);
     const src = harness(await json(env, ["sources"]), "claude");
     // The one still being written is pending; the cut one is damage, no longer "unfinished".
     assertEquals([src.skipped, src.damaged], [{ partial_line: 1, truncated: 1 }, 1]);
@@ -284,7 +295,7 @@ Deno.test("an unfinished last line of a file unchanged for over 10 minutes reads
     assert(plain.includes("unfinished: 1 last line still being written"), plain);
     const doc = await json(env, ["doctor"]);
     assertEquals(doc.problems, ["claude stores (1 damaged)"]);
-    assert(doc.index.damaged[0].damaged_stores[0].startsWith(`${cut}: damaged, could not read`));
+    assert(doc.index.damaged[0].damaged_stores[0].startsWith(`${cut}: damaged, cut off at byte`));
   } finally {
     rmSync(root, { recursive: true, force: true });
   }

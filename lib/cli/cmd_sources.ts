@@ -21,7 +21,6 @@ import { describeVerification, type Verification, verification } from "../../cor
 import { wiringMatrix } from "../install/matrix.ts";
 import { dataDir } from "../../core/paths.ts";
 import { isDamage, PENDING_REASONS, REPAIRED_REASONS, skipsText } from "../skips.ts";
-import { parseSkipExamples } from "../source_state.ts";
 import { storeState } from "../gone.ts";
 import { damageLine, storeProblem, storeSkips } from "../store_damage.ts";
 import { statSync } from "node:fs";
@@ -231,14 +230,14 @@ export async function sourcesData(env: Env): Promise<SourcesData> {
     const perStore: string[][] = [];
     for (const r of mine) {
       if (!present.has(r.path)) continue;
-      perStore.push(parseSkipExamples(r.skipped));
       const s = storeSkips(r.skipped, r.mtime);
+      perStore.push(s.examples);
       for (const [k, v] of Object.entries(s.counts)) skipped[k] = (skipped[k] ?? 0) + v;
       kept += s.kept;
       // A failed store is counted failed, once, as doctor counts it (lib/store_damage.ts).
       if (!s.damaged || r.error) continue;
       damaged++;
-      const line = damageLine(r.path, s.counts, parseSkipExamples(r.skipped), s.kept);
+      const line = damageLine(r.path, s.counts, s.examples, s.kept);
       if (line) damagedStores.push(line);
     }
     skippedAt.push(...spreadExamples(perStore, MAX_SKIPPED_AT));
