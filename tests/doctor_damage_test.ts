@@ -88,8 +88,50 @@ Deno.test("doctor names per harness the stores that failed or lost records, in t
 
     // The summary counts what the report shows: the two harnesses' damaged stores (a user
     // trial: "found 1 problem" under a list of two, the damaged ones left out).
-    assertEquals(doc.problems, ["claude stores (1 damaged)", "hermes stores (1 failed)"]);
+    assertEquals(doc.problems, ["claude 1 damaged store", "hermes 1 failed store"]);
     assertEquals(await problemCount(env), { n: 2, code: 1 });
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+});
+
+Deno.test("doctor's problem count counts the stores it lists, in text and JSON", async () => {
+  const root = tempDir("deja-doctor-count-");
+  try {
+    const projects = join(root, "claude");
+    mkdirSync(join(projects, "p"), { recursive: true });
+    // Two damaged Claude stores and one failed Hermes store (a fresh-user trial: three damaged
+    // stores listed under "doctor found 2 problem(s)", the count of harnesses).
+    for (const s of ["s1", "s2"]) {
+      const good = JSON.stringify({
+        type: "user",
+        uuid: `${s}-u1`,
+        sessionId: s,
+        timestamp: "2026-01-01T00:00:00Z",
+        cwd: "/p",
+        message: { role: "user", content: "hello" },
+      });
+      writeFileSync(join(projects, "p", `${s}.jsonl`), [good, "{oops"].join("\n") + "\n");
+    }
+    const hermesRoot = join(root, "hermes");
+    mkdirSync(hermesRoot);
+    writeFileSync(join(hermesRoot, "state.db"), "X".repeat(8192));
+    const env = testEnv(root, {
+      DEJA_CLAUDE_ROOT: projects,
+      DEJA_HERMES_ROOT: hermesRoot,
+      DEJA_HOME: join(root, "deja"),
+      DEJA_NO_REFRESH: "1",
+    });
+    await runIndex(env, [claude, hermes]);
+    const r = await runMain(env, ["doctor"]);
+    assertEquals(r.code, 1);
+    assertStringIncludes(
+      r.err,
+      "deja: doctor found 3 problems: claude 2 damaged stores, hermes 1 failed store\n",
+    );
+    const doc = JSON.parse(await doctor(env, true));
+    assertEquals(doc.problems, ["claude 2 damaged stores", "hermes 1 failed store"]);
+    assertEquals(doc.problem_count, 3);
   } finally {
     rmSync(root, { recursive: true, force: true });
   }

@@ -146,10 +146,10 @@ Deno.test({
 
       const r = await runMain(env, ["doctor"]);
       assertEquals(r.code, 1);
-      assert(r.err.includes("found 1 problem(s): crush stores (1 failed)"), r.err);
+      assert(r.err.includes("found 1 problem: crush 1 failed store"), r.err);
       assertEquals(r.out.split(bad).length - 1, 1, r.out);
       const doc = await json(env, ["doctor"]);
-      assertEquals(doc.problems, ["crush stores (1 failed)"]);
+      assertEquals(doc.problems, ["crush 1 failed store"]);
       assertEquals(doc.index.harness_errors.length, 1);
       assertEquals(doc.index.damaged[0].errors.length, 1);
     } finally {
@@ -186,7 +186,7 @@ Deno.test("a store whose last read was denied permission counts as unreadable ev
     )!;
     assert(line.includes("(1 unreadable)") && !line.includes("failed"), line);
     const doc = await json(env, ["doctor"]);
-    assertEquals(doc.problems, ["claude stores (1 unreadable)"]);
+    assertEquals(doc.problems, ["claude 1 unreadable store"]);
     assertEquals([doc.index.damaged[0].unreadable, doc.index.damaged[0].failed], [1, 0]);
   } finally {
     rmSync(root, { recursive: true, force: true });
@@ -213,7 +213,7 @@ Deno.test("a folder discovery cannot open counts as the stores in it, once, in d
     const doc = await json(env, ["doctor"]);
     // The folder's error is not counted again beside its two stores (a user trial: "2 harness
     // error(s)" beside a list of 3, the same failure under `index` and under `stores`).
-    assertEquals(doc.problems, ["claude stores (2 unreadable)"]);
+    assertEquals(doc.problems, ["claude 2 unreadable stores"]);
     assertEquals(doc.index.harness_errors.length, 1);
     assertEquals(doc.index.damaged[0].errors.length, 2);
     const text = (await runMain(env, ["doctor"])).out;
@@ -294,7 +294,7 @@ Deno.test("an unfinished last line of a file unchanged for over 10 minutes reads
     assert(plain.includes(`skipped 1 truncated (${cut})`), plain);
     assert(plain.includes("unfinished: 1 last line still being written"), plain);
     const doc = await json(env, ["doctor"]);
-    assertEquals(doc.problems, ["claude stores (1 damaged)"]);
+    assertEquals(doc.problems, ["claude 1 damaged store"]);
     assert(doc.index.damaged[0].damaged_stores[0].startsWith(`${cut}: damaged, cut off at byte`));
   } finally {
     rmSync(root, { recursive: true, force: true });

@@ -61,7 +61,7 @@ Deno.test("a damaged projects.json is a Crush error and a rebuild keeps the Crus
     });
     assertEquals(code, 1, err.join(""));
     // Said as the harness's failure, counted once with its stores (lib/store_damage.ts).
-    assert(err.join("").includes("crush stores (1 failed"), err.join(""));
+    assert(err.join("").includes("crush 1 failed store"), err.join(""));
   } finally {
     fx.cleanup();
   }

@@ -10,7 +10,7 @@
  */
 import type { Args, CommandSpec } from "./common.ts";
 import { colors, fmtTime, isoTime, printJson } from "./common.ts";
-import { tilde } from "../../core/text.ts";
+import { plural, tilde } from "../../core/text.ts";
 import type { Env } from "../../core/model.ts";
 import type { IO } from "../../core/runtime.ts";
 import { type RemoteStatus, remoteStatus } from "../remote/status.ts";
@@ -69,6 +69,11 @@ export interface DoctorReport {
   remotes: RemoteStatus[];
   /** What is broken, one phrase each (empty: exit 0). */
   problems: string[];
+  /**
+   * How many problems `problems` lists: a harness's phrase counts its stores
+   * (`claude 2 damaged stores` is two), every other phrase one.
+   */
+  problem_count: number;
 }
 
 /** Reads `deja doctor`'s arguments. */
@@ -99,7 +104,8 @@ export function doctorData(env: Env, binary: string[]): DoctorReport {
     ...(launcher.exists && !launcher.target_exists ? ["launcher (stale path)"] : []),
     ...(index.exists && index.error ? ["index (unreadable)"] : []),
     // Each harness whose stores failed, cannot be read or are damaged (what the last index
-    // run could not read of it included, lib/store_damage.ts): one problem per harness shown.
+    // run could not read of it included, lib/store_damage.ts): one phrase per harness shown,
+    // counted by its stores (what the report lists).
     ...index.damage.map(damageProblem),
   ];
   let remotes: RemoteStatus[] = [];
@@ -108,26 +114,42 @@ export function doctorData(env: Env, binary: string[]): DoctorReport {
   } catch (e) {
     problems.push(`remotes (${(e as Error).message})`);
   }
-  return { binary, targets, launcher, index, watch: watchStatus(env), remotes, problems };
+  const stores = index.damage.reduce((n, d) => n + storesOf(d), 0);
+  const problem_count = problems.length - index.damage.length + stores;
+  return {
+    binary,
+    targets,
+    launcher,
+    index,
+    watch: watchStatus(env),
+    remotes,
+    problems,
+    problem_count,
+  };
+}
+
+/** The stores (or failures) one harness's problem phrase counts. */
+function storesOf(d: HarnessDamage): number {
+  return d.failed + d.unreadable + d.damaged;
 }
 
 /**
  * One harness's damaged, failed or unreadable stores as a problem:
- * `claude stores (1 failed, 1 unreadable, 2 damaged)`.
+ * `claude 1 failed store and 2 damaged stores`.
  */
 function damageProblem(d: HarnessDamage): string {
   const parts = [
-    ...(d.failed ? [`${d.failed} failed`] : []),
-    ...(d.unreadable ? [`${d.unreadable} unreadable`] : []),
-    ...(d.damaged ? [`${d.damaged} damaged`] : []),
+    ...(d.failed ? [plural(d.failed, "failed store")] : []),
+    ...(d.unreadable ? [plural(d.unreadable, "unreadable store")] : []),
+    ...(d.damaged ? [plural(d.damaged, "damaged store")] : []),
   ];
-  return `${d.harness} stores (${parts.join(", ")})`;
+  return `${d.harness} ${parts.join(" and ")}`;
 }
 
 /** The stderr line naming what is broken ("" when nothing is). */
 export function problemsText(r: DoctorReport): string {
   return r.problems.length
-    ? `deja: doctor found ${r.problems.length} problem(s): ${r.problems.join(", ")}\n`
+    ? `deja: doctor found ${plural(r.problem_count, "problem")}: ${r.problems.join(", ")}\n`
     : "";
 }
 
@@ -150,6 +172,7 @@ export function doctorJson(r: DoctorReport): Record<string, unknown> {
       damaged: index.damage,
     },
     problems: r.problems,
+    problem_count: r.problem_count,
     watch: { running: watch.pid !== null, pid: watch.pid, service: watch.service },
     remotes: r.remotes,
   };

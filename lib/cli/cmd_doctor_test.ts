@@ -65,7 +65,7 @@ Deno.test("doctor exits 1 naming a broken config on stderr, and refuses an extra
     assertEquals(r.code, 1);
     assertStringIncludes(
       r.err,
-      "deja: doctor found 2 problem(s): crush (broken config), crush-auto",
+      "deja: doctor found 2 problems: crush (broken config), crush-auto",
     );
     assert(/^crush +broken config$/m.test(r.out), r.out);
     const extra = await runMain(w.env, ["doctor", "now"]);
