@@ -8,10 +8,14 @@
  *   and the reviewed developer synonyms (`db` -> `database`);
  * - `close`: for a word the index does not hold (4+ letters), tokens one edit
  *   away (two for words of 8+; for a word of 5 or fewer letters alone, only
- *   two letters swapped) and the tokens it is the start of (a word cut
- *   short: `recurrin` -> `recurring`), beside the word forms of the other
- *   terms; each word resolved on its own, so a misspelt word and a cut one
- *   meet (`flexbx recurrin`).
+ *   two letters swapped or one left out) and the tokens it is the start of (a
+ *   word cut short: `recurrin` -> `recurring`), beside the word forms of the
+ *   other terms; each word resolved on its own, so a misspelt word and a cut
+ *   one meet (`flexbx recurrin`), and several misspelt words each find their
+ *   fixes, kept where an event holds them together (`telgram fixx`). A
+ *   three-letter word beside a word the history holds is read as two letters
+ *   swapped or one left out (`telegram bto` -> `bot`) when the substring tier
+ *   found nothing with it (`btop`).
  *
  * A tier is declined (null) when it cannot match: a term with nothing to
  * match, no term widened beyond the previous tier, or (substring and close
@@ -199,9 +203,9 @@ export function dropped(a: string, b: string): boolean {
 /**
  * The close spellings of `word` (4+ letters, no digit, not indexed), most used first among
  * the closest: one edit away (two for words of 8+). A short word alone is one edit from many
- * others (`pony` -> `pong`, `cafe` -> `case`): alone, only two letters swapped or one letter
- * left out is read as its typo; beside a word the history holds (or one cut short) the
- * combination has to exist too.
+ * others (`pony` -> `pong`, `cafe` -> `case`): alone (`short`), only two letters swapped or
+ * one letter left out is read as its typo; beside other words the combination has to exist
+ * too.
  */
 function spellings(stats: TermStats, word: string, short: boolean): string[] {
   const close = near(stats.store, word, word.length >= 8 ? 2 : 1, 8, stats.count);
@@ -259,6 +263,16 @@ function anchored(stats: TermStats, terms: QueryTerm[], t: QueryTerm): boolean {
 }
 
 /**
+ * True when the close tier guesses a spelling for `word` (not indexed, no digit): 4+ letters,
+ * or three beside a word the history holds (`telegram bto` -> `bot`; `bto` alone is left to
+ * the substring tier).
+ */
+function mayGuess(stats: TermStats, terms: QueryTerm[], t: QueryTerm, word: string): boolean {
+  if (/\d/.test(word) || word.length < 3) return false;
+  return word.length >= 4 || anchored(stats, terms, t);
+}
+
+/**
  * Indexed tokens holding `word` as an identifier or path fragment, most used
  * first: at the start or end of the token (`code` -> `opencode`, `vscode`), or
  * between two indexed words of 3+ characters (`refresh` in
@@ -309,9 +323,14 @@ export function expand(stats: TermStats, terms: QueryTerm[], tier: LiteralTier):
     ) {
       // A word only its forms hold (`deployed` where the history says `deploy`) is no typo.
       list = [...wordForms(stats, word)];
-    } else if (word.length >= 4 && !/\d/.test(word)) {
-      const cut = completions(stats, word);
-      const short = word.length <= SHORT && !anchored(stats, terms, t);
+    } else if (mayGuess(stats, terms, t, word)) {
+      // A three-letter word is one edit from too many: only swapped letters or one left out,
+      // never the start of a longer word, and only beside a word the history holds.
+      const tiny = word.length < 4;
+      const cut = tiny ? [] : completions(stats, word);
+      // A short word alone is read only as swapped or dropped letters; beside other misspelt
+      // words each is corrected on its own and the corrections must meet (`confirm` below).
+      const short = tiny || (word.length <= SHORT && terms.length === 1);
       const picked = spellings(stats, word, short);
       // The corrected word's forms too: `crashng` -> `crashing` where a session says `crashes`
       // (a spelling fix and a word-form fix combine); a word only a title spells is corrected
