@@ -830,7 +830,7 @@ async function writeSource(
     const seen = agedCounts(ctx.counts as Record<string, number>, mtime);
     const damage = damageLine(src.path, seen, agedExamples(ctx.examples, mtime), kept);
     const held = Q.sourceTotals.get(store, { source: src.path })?.sessions ?? 0;
-    const nothing = damagedToNothing(src.path, damage, held);
+    const nothing = damagedToNothing(src.path, damage, held, ctx.counts);
     if (nothing) {
       const skipped = Q.sourceByPath.get(store, { path: src.path })?.skipped ?? null;
       Q.sourceError.run(store, { error: nothing, indexed_at: Date.now(), skipped, path: src.path });

@@ -128,15 +128,31 @@ export function damageLine(
 }
 
 /**
+ * Damage reasons that say the store's bytes could not be read at all (SQLite
+ * pages, an I/O error), unlike records read and found malformed (a cut JSON
+ * document, a line that is not JSON): a store left with nothing by them was
+ * not read ({@link damagedToNothing}).
+ */
+const UNREAD: ReadonlySet<string> = new Set(["corrupt", "unreadable"]);
+
+/**
  * The failure a damaged read amounts to when it left the index nothing of the
  * store (`held`: sessions the index holds from it after the read): the store
- * counts as not read, like one whose read failed (`deja index` exits 3 and
+ * counts as not read when its pages or bytes could not be read (`counts`
+ * holds `corrupt` or `unreadable`), like one whose read failed (`deja index` exits 3 and
  * names it, `deja sources` and `deja doctor` count it failed), and is read
  * again on every run until it yields something. `damage` is its
  * {@link damageLine}. Null when the read was not damaged or left sessions.
  */
-export function damagedToNothing(path: string, damage: string | null, held: number): string | null {
-  if (!damage || held > 0) return null;
+export function damagedToNothing(
+  path: string,
+  damage: string | null,
+  held: number,
+  counts: Partial<Record<string, number>>,
+): string | null {
+  if (!damage || held > 0 || !Object.keys(counts).some((k) => counts[k] && UNREAD.has(k))) {
+    return null;
+  }
   const what = damage.startsWith(`${path}: `) ? damage.slice(path.length + 2) : damage;
   return `${what}: nothing in it could be read`;
 }
