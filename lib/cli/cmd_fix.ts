@@ -7,7 +7,7 @@
  * @module
  */
 import type { Args, CommandSpec } from "./common.ts";
-import { colors, fmtTime, intOpt, isoTime, printJson } from "./common.ts";
+import { colors, fmtSessionTime, intOpt, isoTime, printJson } from "./common.ts";
 import { oneLine, tilde } from "../../core/text.ts";
 import type { IO } from "../../core/runtime.ts";
 import { DejaError } from "../../core/errors.ts";
@@ -109,6 +109,7 @@ export function fixJson(d: FixData): Record<string, unknown> {
       succeeded: f.succeeded,
       retry: f.retry,
       last: isoTime(f.last),
+      time_from_file: f.timeFromFile,
       examples: f.examples.map((e) => ({
         harness: e.harness,
         session: e.session,
@@ -149,7 +150,7 @@ export function fixText(d: FixData, io: Pick<IO, "isTTY" | "env">): string {
       c.dim(
         `    ${f.sessions} session${
           f.sessions === 1 ? "" : "s"
-        }, succeeded ${f.succeeded}/${f.sessions}, last ${fmtTime(f.last)}${
+        }, succeeded ${f.succeeded}/${f.sessions}, last ${fmtSessionTime(f.last, f)}${
           f.retry ? ", the same command run again" : ""
         }`,
       ),

@@ -60,8 +60,10 @@ export interface FixCandidate {
   succeeded: number;
   /** True when it is the failing command run again (after `edited` changed). */
   retry: boolean;
-  /** Epoch ms of the latest time it followed the error. */
+  /** Epoch ms of the latest time it followed the error (the session's time when the run has none). */
   last: number | null;
+  /** True when `last` is the session's store file's mtime (neither the run nor its session records a time). */
+  timeFromFile: boolean;
   /** Up to 3 examples, newest first. */
   examples: FixExample[];
 }
@@ -284,11 +286,14 @@ export function findFixes(
       succeeded: 0,
       retry: key === again,
       last: null,
+      timeFromFile: false,
       examples: [],
     };
     c.sessions++;
     if (!next.failed) c.succeeded++;
-    c.last = Math.max(c.last ?? 0, next.time ?? s.updated ?? 0) || null;
+    const at = next.time ?? s.updated ?? 0;
+    if (at >= (c.last ?? 0)) c.timeFromFile = next.time === null && s.time_from_file === 1;
+    c.last = Math.max(c.last ?? 0, at) || null;
     c.examples.push({
       harness: s.harness,
       session: s.native_id,
