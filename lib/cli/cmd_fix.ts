@@ -101,13 +101,21 @@ export function fixJson(d: FixData): Record<string, unknown> {
     status: d.status,
     message: d.message,
     signatures: d.signatures,
+    names: d.names,
+    specific: d.specific,
     seen: d.seen,
-    seen_in: d.seenIn.map((x) => ({ harness: x.harness, session: x.session, short_id: x.ref })),
+    seen_in: d.seenIn.map((x) => ({
+      harness: x.harness,
+      session: x.session,
+      short_id: x.ref,
+      specific: x.specific,
+    })),
     fixes: d.fixes.map((f) => ({
       command: f.command,
       sessions: f.sessions,
       succeeded: f.succeeded,
       retry: f.retry,
+      specific: f.specific,
       last: isoTime(f.last),
       time_from_file: f.timeFromFile,
       examples: f.examples.map((e) => ({
@@ -125,6 +133,7 @@ export function fixJson(d: FixData): Record<string, unknown> {
       session: m.session,
       short_id: m.ref,
       title: m.title,
+      specific: m.specific,
     })),
   };
 }
