@@ -47,6 +47,17 @@ export function resolveSession(store: Store, ref: string): SessionRow {
       1,
     );
   }
+  // `deja:` with nothing after the colon: no id to look for.
+  const bare = /^([a-z][a-z0-9_]*):$/.exec(ref);
+  if (bare && harnessIds().includes(bare[1])) {
+    throw new DejaError(
+      `'${ref}' names a harness but no session`,
+      `put an id after the colon (${bare[1]}:<id>${
+        bare[1] === "deja" ? " or deja:<YYYY-MM-DD>" : ""
+      }); 'deja last --harness ${bare[1]}' lists its sessions`,
+      1,
+    );
+  }
   let harness: string | null = null;
   let prefix = ref;
   const m = /^([a-z][a-z0-9_]*):(.+)$/.exec(ref);
