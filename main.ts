@@ -185,7 +185,7 @@ async function runCommand(entry: CommandEntry, argv: string[], io: IO): Promise<
     // `deja show me`: words, not an id, were read as a session id; say how to search them.
     const { NoSessionMatch, looksLikeId } = await import("./lib/sessions.ts");
     if (e instanceof NoSessionMatch && !looksLikeId(e.ref)) {
-      e = new DejaError(e.message, searchInstead([entry.name, e.ref]), e.exitCode);
+      e = new DejaError(e.message, searchInstead(searchWordsOf(entry.name, [e.ref])), e.exitCode);
     }
     // With --json, stdout always holds one JSON document: an error is {error, hint, exit}
     // (docs/json-output.md, "Errors"); the message goes to stderr as well.

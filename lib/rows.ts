@@ -117,6 +117,8 @@ export interface CommandRunRow {
   /** Epoch ms. */
   time: number | null;
   session_id: number;
+  /** 1 when `time` is the session's and that is its store file's mtime (the run has no time). */
+  time_from_file?: number;
   output: string | null;
 }
 

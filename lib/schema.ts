@@ -91,6 +91,7 @@ const FILE_AT = `f.id AS id, f.event_id AS event_id, f.session_id AS session_id,
 /** The columns of a command run ({@link CommandRunRow}) over `c` (commands) and `s` (sessions). */
 const COMMAND_RUN = `c.command AS command, c.exit AS exit, c.is_error AS is_error,
       COALESCE(c.time, s.updated, s.started) AS time, c.session_id AS session_id,
+      (c.time IS NULL AND s.time_from_file = 1) AS time_from_file,
       ${OUTPUT_IF_UNKNOWN} AS output`;
 
 /**

@@ -32,7 +32,9 @@ export class NoSessionMatch extends DejaError {
  * when every other match is one of its own subagents (Claude Code files a
  * subagent as `<parent id>/agent-…`, so a parent's short id is also a prefix
  * of its subagents'). Every command that takes a session id resolves it
- * here (show, resume, handoff, ctx, `--session`, MCP).
+ * here (show, resume, handoff, ctx, `--session`, MCP). `deja:<YYYY-MM-DD>` names the
+ * notes of that day (`deja remember`): the one project's, or, when several projects have
+ * notes that day, an exit-2 error listing them with their projects.
  *
  * @throws {DejaError} exit 1 when none matches; exit 2 when several do (the
  *   hint lists them).
@@ -45,6 +47,17 @@ export function resolveSession(store: Store, ref: string): SessionRow {
       1,
     );
   }
+  // `deja:` with nothing after the colon: no id to look for.
+  const bare = /^([a-z][a-z0-9_]*):$/.exec(ref);
+  if (bare && harnessIds().includes(bare[1])) {
+    throw new DejaError(
+      `'${ref}' names a harness but no session`,
+      `put an id after the colon (${bare[1]}:<id>${
+        bare[1] === "deja" ? " or deja:<YYYY-MM-DD>" : ""
+      }); 'deja last --harness ${bare[1]}' lists its sessions`,
+      1,
+    );
+  }
   let harness: string | null = null;
   let prefix = ref;
   const m = /^([a-z][a-z0-9_]*):(.+)$/.exec(ref);
@@ -53,7 +66,9 @@ export function resolveSession(store: Store, ref: string): SessionRow {
     harness = m[1];
     prefix = m[2];
   }
-  const like = prefix.replace(/[\\%_]/g, (c) => `\\${c}`) + "%";
+  // `deja:<YYYY-MM-DD>`: the notes of that day (ids are `<hash>-<day>`, one per project).
+  const day = harness === "deja" && /^\d{4}-\d{2}-\d{2}$/.test(prefix);
+  const like = day ? `%-${prefix}` : prefix.replace(/[\\%_]/g, (c) => `\\${c}`) + "%";
   const rows = Q.sessionsByPrefix.all(store, { like, harness });
   const exact = rows.filter((r) => r.native_id === prefix);
   if (exact.length === 1) return exact[0];
@@ -71,7 +86,9 @@ export function resolveSession(store: Store, ref: string): SessionRow {
   if (rows.length === 1) return rows[0];
   const root = parentOfAll(rows);
   if (root) return root;
-  const list = rows.slice(0, 5).map((r) => `${r.harness}:${r.native_id}`).join(", ");
+  const list = rows.slice(0, 5).map((r) =>
+    `${r.harness}:${r.native_id}${day && r.project ? ` (${r.project})` : ""}`
+  ).join(", ");
   throw new DejaError(`'${ref}' matches ${rows.length} sessions`, `be more specific: ${list}`, 2);
 }
 

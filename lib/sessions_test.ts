@@ -1,4 +1,5 @@
-import { assertEquals, assertThrows } from "../tests/_assert.ts";
+import { assertEquals, assertStringIncludes, assertThrows } from "../tests/_assert.ts";
+import { indexSessions } from "../tests/_memory.ts";
 import { join } from "node:path";
 import { materialize, REPO, testEnv } from "../tests/_fixture.ts";
 import { runIndex } from "./indexer.ts";
@@ -52,3 +53,32 @@ Deno.test("resolveSession still refuses a prefix several subagents share without
     assertEquals((e as DejaError).exitCode, 2);
     assertThrows(() => resolveSession(store, "zzzz"), DejaError);
   }));
+
+// README promised `deja show deja:<day>`; only the full `deja:<hash>-<day>` or a hash prefix worked.
+Deno.test("resolveSession takes deja:<day> for that day's notes, listing projects when several", async () => {
+  const note = (ts: string, project: string, text: string) =>
+    JSON.stringify({ ts, project, text, tags: [] });
+  const ix = await indexSessions([], [
+    note("2026-12-02T08:00:00.000Z", "/w/api", "the api needs node 22"),
+    note("2026-12-03T08:00:00.000Z", "/w/api", "deploy from main"),
+    note("2026-12-03T09:00:00.000Z", "/w/web", "web uses pnpm"),
+  ]);
+  try {
+    const one = resolveSession(ix.store, "deja:2026-12-02");
+    assertEquals([one.harness, one.project, one.native_id.endsWith("-2026-12-02")], [
+      "deja",
+      "/w/api",
+      true,
+    ]);
+    const e = assertThrows(
+      () => resolveSession(ix.store, "deja:2026-12-03"),
+      DejaError,
+    ) as DejaError;
+    assertEquals(e.exitCode, 2);
+    assertStringIncludes(String(e.hint), "(/w/api)");
+    assertStringIncludes(String(e.hint), "(/w/web)");
+    assertThrows(() => resolveSession(ix.store, "deja:2026-12-04"), DejaError);
+  } finally {
+    ix.cleanup();
+  }
+});

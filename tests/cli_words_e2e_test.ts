@@ -35,7 +35,7 @@ Deno.test("the binary cuts an oversized query and searches a question read as a 
   );
   const flask = runBinary(["show", "flask", "server"], env, dir.path);
   assertEquals(flask.code, 2);
-  assertStringIncludes(flask.stderr, "to search these words: deja search show flask server");
+  assertStringIncludes(flask.stderr, "to search these words: deja search flask server");
   const dash = runBinary(["-rf"], env, dir.path);
   assertStringIncludes(dash.stderr, "deja search -- -rf");
 });

@@ -130,7 +130,7 @@ Deno.test("a command's own syntax still runs the command; words that are no pros
     const show = await runMain(ix.env, ["show", "flask", "server"]);
     assertEquals(show.code, 2, show.err);
     assertStringIncludes(show.err, "unexpected argument");
-    assertStringIncludes(show.err, "hint: to search these words: deja search show flask server;");
+    assertStringIncludes(show.err, "hint: to search these words: deja search flask server;");
     const how = await runMain(ix.env, ["how", "kubectl", "rollout"]);
     assertEquals(how.code, 1);
     assertStringIncludes(how.err, "hint: to search these words: deja search kubectl rollout\n");
@@ -226,6 +226,23 @@ Deno.test("the widened-words note lists only the words not found as typed", asyn
     assertEquals(r.err.includes("loading →"), false, r.err);
     const j = JSON.parse((await runMain(ix.env, ["search", "backfil", "loading", "--json"])).out);
     assertEquals(j.changes, [{ from: "backfil", to: ["backfill"] }]);
+  } finally {
+    ix.cleanup();
+  }
+});
+
+// A fresh-user trial: `deja show zzzz` hinted `deja search show zzzz` (README: the command's name
+// is left out), and `deja show deja:` searched `show deja:`.
+Deno.test("a session id that matches nothing hints a search of the id alone; a bare 'deja:' asks for an id", async () => {
+  const ix = await indexSessions([S]);
+  try {
+    const z = await runMain(ix.env, ["show", "zzzz"]);
+    assertEquals(z.code, 1);
+    assertStringIncludes(z.err, "hint: to search these words: deja search zzzz\n");
+    const bare = await runMain(ix.env, ["show", "deja:"]);
+    assertEquals(bare.code, 1);
+    assertStringIncludes(bare.err, "deja:<YYYY-MM-DD>");
+    assertEquals(bare.err.includes("deja search"), false);
   } finally {
     ix.cleanup();
   }

@@ -7,7 +7,7 @@
  * @module
  */
 import type { Args, CommandSpec } from "./common.ts";
-import { colors, fmtTime, intOpt, isoTime, printJson } from "./common.ts";
+import { colors, fmtSessionTime, intOpt, isoTime, printJson } from "./common.ts";
 import { oneLine, tilde } from "../../core/text.ts";
 import type { IO } from "../../core/runtime.ts";
 import { DejaError } from "../../core/errors.ts";
@@ -101,14 +101,23 @@ export function fixJson(d: FixData): Record<string, unknown> {
     status: d.status,
     message: d.message,
     signatures: d.signatures,
+    names: d.names,
+    specific: d.specific,
     seen: d.seen,
-    seen_in: d.seenIn.map((x) => ({ harness: x.harness, session: x.session, short_id: x.ref })),
+    seen_in: d.seenIn.map((x) => ({
+      harness: x.harness,
+      session: x.session,
+      short_id: x.ref,
+      specific: x.specific,
+    })),
     fixes: d.fixes.map((f) => ({
       command: f.command,
       sessions: f.sessions,
       succeeded: f.succeeded,
       retry: f.retry,
+      specific: f.specific,
       last: isoTime(f.last),
+      time_from_file: f.timeFromFile,
       examples: f.examples.map((e) => ({
         harness: e.harness,
         session: e.session,
@@ -124,6 +133,7 @@ export function fixJson(d: FixData): Record<string, unknown> {
       session: m.session,
       short_id: m.ref,
       title: m.title,
+      specific: m.specific,
     })),
   };
 }
@@ -149,7 +159,7 @@ export function fixText(d: FixData, io: Pick<IO, "isTTY" | "env">): string {
       c.dim(
         `    ${f.sessions} session${
           f.sessions === 1 ? "" : "s"
-        }, succeeded ${f.succeeded}/${f.sessions}, last ${fmtTime(f.last)}${
+        }, succeeded ${f.succeeded}/${f.sessions}, last ${fmtSessionTime(f.last, f)}${
           f.retry ? ", the same command run again" : ""
         }`,
       ),

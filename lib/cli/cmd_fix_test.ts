@@ -115,7 +115,9 @@ Deno.test("fix names the session it saw the error in when nothing fixed it (text
     await fixCmd.run({ values: { json: true }, positionals: [text] }, json.io);
     const doc = JSON.parse(json.out());
     assertEquals(doc.status, "no_fix");
-    assertEquals(doc.seen_in, [{ harness: "claude", session: id, short_id: id.slice(0, 8) }]);
+    assertEquals(doc.seen_in, [
+      { harness: "claude", session: id, short_id: id.slice(0, 8), specific: true },
+    ]);
     const mcp = fixAnswer(ix.store, text, {});
     assertStringIncludes(mcp, `Seen in 1 session (${id.slice(0, 8)})`);
   } finally {
@@ -133,6 +135,55 @@ Deno.test("fix says its signature left the file name out rather than seem to ign
       "looked for: segmentation fault in (paths, file names and numbers left out, so it matches anywhere)",
     );
     assertStringIncludes(fixAnswer(ix.store, "gh: command not found", {}), "gh command not found.");
+  } finally {
+    ix.cleanup();
+  }
+});
+
+Deno.test("fix says a session holds only the error's general form when it lacks the pasted names", async () => {
+  // Found on realdata/kimi: a README heading "Cannot find module" answered a pasted
+  // "Cannot find module 'left-pad'" as if that error had been seen.
+  const general = "a1a00000-1111-4222-8333-444455556666";
+  const named = "b2b00000-1111-4222-8333-444455556666";
+  const ix = await indexSessions([
+    {
+      id: general,
+      cwd: "/w/docs",
+      start: "2026-11-03T10:00:00Z",
+      turns: [{ user: "write the readme" }, { say: '### "Cannot find module"\nRun npm ci.' }],
+    },
+    {
+      id: named,
+      cwd: "/w/app",
+      start: "2026-11-01T10:00:00Z",
+      turns: [{ user: "it says Error: Cannot find module 'left-pad' here" }, { say: "ok" }],
+    },
+  ]);
+  try {
+    const paste = "Error: Cannot find module 'left-pad'";
+    const both = fixData(ix.store, paste, 3);
+    assertEquals(both.names, ["left-pad"]);
+    assertEquals(both.specific, true);
+    // The older session holding 'left-pad' comes first (the search narrows to it).
+    assertEquals(both.mentioned.map((m) => [m.ref, m.specific])[0], [named.slice(0, 8), true]);
+    const only = fixData(ix.store, "Error: Cannot find module 'is-odd'", 3);
+    assertEquals(only.specific, false);
+    assertEquals(only.mentioned.map((m) => m.ref).includes(general.slice(0, 8)), true);
+    assertStringIncludes(
+      only.message,
+      "only in its general form 'Cannot find module', not 'is-odd'",
+    );
+    const json = captureIO(ix.env, false);
+    await fixCmd.run({
+      values: { json: true },
+      positionals: ["Error: Cannot find module 'is-odd'"],
+    }, json.io);
+    const doc = JSON.parse(json.out());
+    assertEquals([doc.specific, doc.names, doc.mentioned[0].specific], [false, ["is-odd"], false]);
+    assertStringIncludes(
+      fixAnswer(ix.store, "Error: Cannot find module 'is-odd'", {}),
+      "only in its general form 'Cannot find module', not 'is-odd'",
+    );
   } finally {
     ix.cleanup();
   }

@@ -6,7 +6,7 @@
  * @module
  */
 import type { Args, CommandSpec } from "./common.ts";
-import { colors, fmtTime, intOpt, isoTime, namedWords, printJson } from "./common.ts";
+import { colors, fmtSessionTime, intOpt, isoTime, namedWords, printJson } from "./common.ts";
 import { cutNote } from "../query.ts";
 import { oneLine } from "../../core/text.ts";
 import type { IO } from "../../core/runtime.ts";
@@ -86,9 +86,10 @@ export function howJson(r: HowResult): Record<string, unknown> {
     hidden: r.hidden,
     // `last_exit` follows the snake_case of every other field; `lastExit` stays for scripts that read it.
     // `harness`, `session`, `short_id`: the session of the latest run (`deja show` takes the id).
-    commands: r.commands.map(({ latest, ...c }) => ({
+    commands: r.commands.map(({ latest, timeFromFile, ...c }) => ({
       ...c,
       last: isoTime(c.last),
+      time_from_file: timeFromFile,
       last_exit: c.lastExit,
       harness: latest.harness,
       session: latest.session,
@@ -108,7 +109,7 @@ export function howText(r: HowResult, io: Pick<IO, "isTTY" | "env">): string {
       c.dim(
         `  ran ${h.runs} time${h.runs === 1 ? "" : "s"} in ${h.sessions} session${
           h.sessions === 1 ? "" : "s"
-        }, last ${fmtTime(h.last)} in `,
+        }, last ${fmtSessionTime(h.last, h)} in `,
       ) + c.cyan(h.latest.ref) + c.dim("; runs: ") + mix,
     );
   }

@@ -12,7 +12,7 @@ import { QUESTION } from "../query.ts";
 import { tilde } from "../../core/text.ts";
 import type { IO } from "../../core/runtime.ts";
 import { DejaError } from "../../core/errors.ts";
-import { remember, type Remembered } from "../memory/notes.ts";
+import { remember, type Remembered, splitTags } from "../memory/notes.ts";
 
 export const rememberCmd: CommandSpec = {
   usage: 'remember "text" [--project <dir|name>] [--tag <t>]... [--json]',
@@ -22,7 +22,12 @@ export const rememberCmd: CommandSpec = {
       value: "<dir|name>",
       description: "what the note is about (default: the current directory)",
     },
-    tag: { type: "string", value: "<t>", description: "a tag (repeatable)", multiple: true },
+    tag: {
+      type: "string",
+      value: "<t>",
+      description: "a tag (repeatable; a,b gives two)",
+      multiple: true,
+    },
     json: { type: "boolean", description: "print the note as JSON (docs/json-output.md)" },
   },
   run: runRemember,
@@ -49,7 +54,7 @@ export function parseRemember(a: Args): RememberArgs {
   return {
     text,
     project: opt(a, "project"),
-    tags: (a.values.tag as string[] | undefined) ?? [],
+    tags: splitTags(a.values.tag),
     json: Boolean(a.values.json),
   };
 }

@@ -9,6 +9,7 @@ import { indexSessions } from "../../tests/_memory.ts";
 import { captureIO } from "../../tests/_cli_io.ts";
 import { DejaError } from "../../core/errors.ts";
 import { parseRemember, rememberCmd, rememberNote } from "./cmd_remember.ts";
+import { splitTags } from "../memory/notes.ts";
 import { lastCmd } from "./cmd_last.ts";
 
 Deno.test("remember parses its text, project and tags, and refuses no text", () => {
@@ -76,4 +77,11 @@ Deno.test("remember with nothing to say is an error", async () => {
   } finally {
     ix.cleanup();
   }
+});
+
+Deno.test("remember splits --tag a,b as the MCP tool does: one rule for every way a note gets tags", () => {
+  const args = parseRemember({ values: { tag: ["a,b", "#c", "a"] }, positionals: ["x"] });
+  assertEquals(args.tags, ["a", "b", "c"]);
+  assertEquals(splitTags("a, b"), ["a", "b"]);
+  assertEquals(splitTags(["a,b", "c"]), ["a", "b", "c"]);
 });

@@ -133,7 +133,9 @@ export function parse(cmd: Command, argv: string[], home = ""): Args {
       const extra = positionals.slice(cmd.maxPositionals).join(" ");
       throw new UnexpectedWords(
         `unexpected argument '${extra}'`,
-        `${searchInstead([cmd.name, ...positionals])}; 'deja ${cmd.name} --help' shows the command`,
+        `${
+          searchInstead(searchWordsOf(cmd.name, positionals))
+        }; 'deja ${cmd.name} --help' shows the command`,
         positionals,
       );
     }
@@ -232,10 +234,13 @@ export function searchInstead(words: string[]): string {
  * text alone, as typed (`deja how git` -> `git`, `deja fix "A positional parameter …"` ->
  * the error), never a word the user did not type as text; the command's name goes in front
  * only when it is itself a word of the question (`how`, a stop word, begins `deja how did I
- * hide the spinner`, as lib/cli/question.ts `questionWords` keeps it).
+ * hide the spinner`, as lib/cli/question.ts `questionWords` keeps it), or when the words are
+ * only stop words (`deja show me` -> `show me`).
  */
 export function searchWordsOf(command: string, words: string[]): string[] {
-  return STOP_WORDS.has(command.toLowerCase()) && QUESTION.test(words.join(" "))
+  const question = STOP_WORDS.has(command.toLowerCase()) && QUESTION.test(words.join(" "));
+  // Stop words alone (`deja show me`) search nothing: the command's name makes them a phrase.
+  return question || words.every((w) => STOP_WORDS.has(w.toLowerCase()))
     ? [command, ...words]
     : words;
 }

@@ -18,7 +18,7 @@ import { describeSession } from "../memory/last.ts";
 import { findFixes } from "../memory/fix.ts";
 import { howRuns } from "../memory/how.ts";
 import { outcomeMix } from "../memory/outcome.ts";
-import { localTime } from "../memory/text.ts";
+import { localTime, sessionTime } from "../memory/text.ts";
 import { bodyBudget, fitBlocks, framed, oneLineForAgent } from "./_fit.ts";
 import { byteLength, plural, tilde } from "../../core/text.ts";
 
@@ -161,7 +161,7 @@ export function fixAnswer(store: Store, error: string, f: Filters): string {
     const lines = [
       `${i + 1}. ${oneLineForAgent(x.command, 300)}`,
       `   ${plural(x.sessions, "session")}, succeeded ${x.succeeded}/${x.sessions}, last ${
-        day(x.last)
+        sessionTime(x.last, x, 10)
       }${x.retry ? ", the failing command run again" : ""}`,
     ];
     for (const e of x.examples) {
@@ -210,7 +210,7 @@ function howText(store: Store, what: string, f: Filters): string {
     const mix = outcomeMix(c);
     return `- ${oneLineForAgent(c.command, 300)}\n  ran ${plural(c.runs, "time")} in ${
       plural(c.sessions, "session")
-    }, last ${day(c.last)} in ${c.latest.ref} (${c.latest.harness}); runs: ${mix}`;
+    }, last ${sessionTime(c.last, c, 10)} in ${c.latest.ref} (${c.latest.harness}); runs: ${mix}`;
   });
   const tail = (shown: number) => r.total > shown ? `${r.total - shown} more: a larger limit` : "";
   return framed(

@@ -18,7 +18,7 @@ import { existsSync } from "node:fs";
 import type { Env } from "../../core/model.ts";
 import { asIndexError, indexPath, Store } from "../store.ts";
 import { DejaError } from "../../core/errors.ts";
-import { appendNote, remember } from "../memory/notes.ts";
+import { appendNote, remember, splitTags } from "../memory/notes.ts";
 import { parsers } from "../../parsers/mod.ts";
 import type { ToolResult } from "./protocol.ts";
 import { MAX_LIMIT, type Mode, MODES, NEEDS } from "./tool.ts";
@@ -223,9 +223,7 @@ async function rememberNote(
   args: Record<string, unknown>,
   ctx: CallContext,
 ): Promise<ToolResult> {
-  const t = args.tags;
-  const tags = (Array.isArray(t) ? t.map(String) : typeof t === "string" ? t.split(/[,\s]+/) : [])
-    .filter((x) => x.trim());
+  const tags = splitTags(args.tags);
   const opts = { project: str(args.project), tags, cwd: ctx.cwd, now: ctx.now };
   if (!existsSync(indexPath(ctx.env))) {
     const a = appendNote(ctx.env, text, opts);

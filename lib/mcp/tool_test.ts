@@ -19,3 +19,11 @@ Deno.test("the tool schema and description name every mode and the argument it n
   }
   assertEquals([...TOOL.inputSchema.required], ["mode"]);
 });
+
+Deno.test("the schema declares what tags and harness accept: a list or one 'a,b' string", () => {
+  const props = TOOL.inputSchema.properties;
+  for (const k of ["tags", "harness"] as const) {
+    assertEquals([...props[k].type].sort(), ["array", "string"], k);
+    assertEquals(props[k].items.type, "string", k);
+  }
+});

@@ -29,7 +29,11 @@ import {
   LEFT_OUT,
   lineSignatures,
   sameError,
+  signature,
+  specificNames,
+  usable,
 } from "./signature.ts";
+import { oneLine } from "../../core/text.ts";
 import { type Outcome, outcomeOf } from "./outcome.ts";
 import { matchRows } from "../search/retrieve.ts";
 import { shortRef } from "../sessions.ts";
@@ -60,10 +64,14 @@ export interface FixCandidate {
   succeeded: number;
   /** True when it is the failing command run again (after `edited` changed). */
   retry: boolean;
-  /** Epoch ms of the latest time it followed the error. */
+  /** Epoch ms of the latest time it followed the error (the session's time when the run has none). */
   last: number | null;
+  /** True when `last` is the session's store file's mtime (neither the run nor its session records a time). */
+  timeFromFile: boolean;
   /** Up to 3 examples, newest first. */
   examples: FixExample[];
+  /** It followed the error in a session holding the error's specific `names` (ranked first). */
+  specific: boolean;
 }
 
 /** The answer of {@link findFixes}. */
@@ -90,11 +98,29 @@ export interface FixResult {
   /** Best first, at most `limit`. */
   fixes: FixCandidate[];
   /**
+   * The specific names of the pasted error (signature.ts `specificNames`: quoted words, file
+   * names), which the signatures leave out or blur; empty when it holds none.
+   */
+  names: string[];
+  /**
+   * Whether the sessions named (`seenIn`, else `mentioned`) hold those names: true when one
+   * does, false when they only hold the error's general form, null when there are no names
+   * or no sessions. Sessions holding the names are ranked first.
+   */
+  specific: boolean | null;
+  /**
    * `unseen` only: sessions whose events hold the error all the same (pasted into a prompt,
    * quoted, or output of a command that did not fail), newest first, at most 5.
    */
   mentioned?: Array<
-    { harness: string; session: string; sessionRowId: number; title: string | null }
+    {
+      harness: string;
+      session: string;
+      sessionRowId: number;
+      title: string | null;
+      /** Its matching events hold every one of `names` (true when there are none). */
+      specific: boolean;
+    }
   >;
 }
 
@@ -106,6 +132,8 @@ export interface SeenSession {
   sessionRowId: number;
   /** Shortest unique prefix of the id (lib/sessions.ts `shortRef`). */
   ref: string;
+  /** Its matching events hold every one of the error's `names` (true when there are none). */
+  specific: boolean;
 }
 
 /** `n sessions`, naming the newest of `list` (`1 session (a1b2c3d4)`, `3 sessions, latest a1b2c3d4`). */
@@ -118,6 +146,10 @@ interface Hit {
   sessionId: number;
   seq: number;
   callId: string | null;
+  /** The event's text, lower case (to look for the error's specific names in). */
+  text: string;
+  /** The line that matched, on one line (the error's form as this session holds it). */
+  line: string;
 }
 
 interface Cmd {
@@ -190,7 +222,17 @@ function hits(
       for (const r of rows) {
         if (!lineSignatures(r.text).some((l) => sameError(l, sig))) continue;
         found = true;
-        out.set(r.id, { sessionId: r.session_id, seq: r.seq, callId: r.call_id ?? null });
+        const line = r.text.split(/\r?\n/).find((l) => {
+          const ls = signature(l);
+          return usable(ls) && sameError(ls, sig);
+        }) ?? "";
+        out.set(r.id, {
+          sessionId: r.session_id,
+          seq: r.seq,
+          callId: r.call_id ?? null,
+          text: r.text.toLowerCase(),
+          line: oneLine(line.replace(/^[\s\d.:|#>*-]+/, "").replace(/["'`]/g, ""), 80),
+        });
       }
       if (found) break;
     }
@@ -231,6 +273,7 @@ export function findFixes(
   opts: { limit?: number; hidden?: ReadonlySet<number>; mentions?: boolean } = {},
 ): FixResult {
   const signatures = errorSignatures(errorText);
+  const names = specificNames(errorText);
   const lookedFor = signatures.join(" | ") +
     (signatures.length && leavesOut(errorText) ? ` (${LEFT_OUT})` : "");
   if (!signatures.length) {
@@ -243,6 +286,8 @@ export function findFixes(
       seen: 0,
       seenIn: [],
       fixes: [],
+      names,
+      specific: null,
     };
   }
   const bySession = new Map<number, Hit[]>();
@@ -253,6 +298,7 @@ export function findFixes(
   const found = new Map<string, FixCandidate>();
   let seen = 0;
   const seenRows: SessionRow[] = [];
+  const specificIn = new Set<number>();
   const sessions = new Map<number, SessionRow>();
   const ids = JSON.stringify([...bySession.keys()]);
   for (const s of Q.sessionsByIds.all(store, { ids })) {
@@ -266,6 +312,7 @@ export function findFixes(
     if (!failing.length) continue;
     seen++;
     seenRows.push(sessions.get(sid)!);
+    if (holdsNames(list, names)) specificIn.add(sid);
     const last = failing[failing.length - 1];
     if (list.some((h) => h.seq > last.seq)) continue; // the error came back
     const failedCmd = cmds.find((c) => c.callId === last.callId)!;
@@ -284,11 +331,16 @@ export function findFixes(
       succeeded: 0,
       retry: key === again,
       last: null,
+      timeFromFile: false,
       examples: [],
+      specific: false,
     };
     c.sessions++;
+    if (specificIn.has(sid)) c.specific = true;
     if (!next.failed) c.succeeded++;
-    c.last = Math.max(c.last ?? 0, next.time ?? s.updated ?? 0) || null;
+    const at = next.time ?? s.updated ?? 0;
+    if (at >= (c.last ?? 0)) c.timeFromFile = next.time === null && s.time_from_file === 1;
+    c.last = Math.max(c.last ?? 0, at) || null;
     c.examples.push({
       harness: s.harness,
       session: s.native_id,
@@ -302,41 +354,70 @@ export function findFixes(
   }
   // A next command that itself failed every time it followed the error fixed nothing.
   const fixes = [...found.values()].filter((c) => c.succeeded > 0).sort((a, b) =>
-    b.sessions - a.sessions || b.succeeded - a.succeeded || (b.last ?? 0) - (a.last ?? 0)
+    Number(b.specific) - Number(a.specific) || b.sessions - a.sessions ||
+    b.succeeded - a.succeeded || (b.last ?? 0) - (a.last ?? 0)
   ).slice(0, opts.limit ?? 3);
   for (const f of fixes) {
     f.examples = f.examples.sort((a, b) => (b.time ?? 0) - (a.time ?? 0)).slice(0, 3);
   }
-  const seenIn = seenRows.sort((a, b) => (b.updated ?? 0) - (a.updated ?? 0)).slice(0, 5)
+  const seenIn = seenRows.sort((a, b) =>
+    Number(specificIn.has(b.id)) - Number(specificIn.has(a.id)) ||
+    (b.updated ?? 0) - (a.updated ?? 0)
+  ).slice(0, 5)
     .map((s) => ({
       harness: s.harness,
       session: s.native_id,
       sessionRowId: s.id,
       ref: shortRef(store, s.harness, s.native_id),
+      specific: specificIn.has(s.id),
     }));
+  const specific = names.length && seen ? specificIn.size > 0 : null;
+  const general = specific === false ? generalForm([...bySession.values()].flat(), names) : "";
   if (fixes.length) {
     return {
       status: "found",
-      message: `seen in ${seenPhrase(seen, seenIn)}; what ran next where it did not come back:`,
+      message: `seen in ${
+        seenPhrase(seen, seenIn)
+      }${general}; what ran next where it did not come back:`,
       signatures,
       lookedFor,
       seen,
       seenIn,
       fixes,
+      names,
+      specific,
     };
   }
   return seen
     ? {
       status: "no_fix",
-      message: `seen in ${seenPhrase(seen, seenIn)}, but nothing that followed fixed it ` +
+      message:
+        `seen in ${seenPhrase(seen, seenIn)}${general}, but nothing that followed fixed it ` +
         "(the error came back, what ran next failed too, or nothing ran after it)",
       signatures,
       lookedFor,
       seen,
       seenIn,
       fixes,
+      names,
+      specific,
     }
-    : { ...unseen(store, signatures, opts.mentions ? opts.hidden : "skip"), lookedFor };
+    : { ...unseen(store, signatures, names, opts.mentions ? opts.hidden : "skip"), lookedFor };
+}
+
+/** True when the events of `hits` hold every one of `names` (lower case). */
+function holdsNames(hits: Hit[], names: string[]): boolean {
+  return names.every((n) => hits.some((h) => h.text.includes(n)));
+}
+
+/**
+ * `, but only in its general form 'Cannot find module', not 'left-pad'`: said when no session
+ * found holds the pasted error's specific names.
+ */
+function generalForm(hits: Hit[], names: string[]): string {
+  const form = hits.find((h) => h.line)?.line;
+  const not = names.slice(0, 3).map((n) => `'${oneLine(n, 60)}'`).join(", ");
+  return `, but only in its general form${form ? ` '${form}'` : ""}, not ${not}`;
 }
 
 /**
@@ -347,31 +428,44 @@ export function findFixes(
 function unseen(
   store: Store,
   signatures: string[],
+  names: string[],
   hidden: ReadonlySet<number> | undefined | "skip",
 ): Omit<FixResult, "lookedFor"> {
-  const found = hidden === "skip" ? [] : hits(store, signatures, anyEvents(store));
-  const ids = [...new Set(found.map((h) => h.sessionId))]
-    .filter((id) => hidden === "skip" || !hidden?.has(id));
+  const found = (hidden === "skip" ? [] : hits(store, signatures, anyEvents(store)))
+    .filter((h) => hidden === "skip" || !hidden?.has(h.sessionId));
+  const held = new Set(
+    [...new Set(found.map((h) => h.sessionId))].filter((id) =>
+      holdsNames(found.filter((h) => h.sessionId === id), names)
+    ),
+  );
+  const ids = [...new Set(found.map((h) => h.sessionId))];
   const rows = Q.sessionsByIds.all(store, { ids: JSON.stringify(ids) })
-    .sort((a, b) => (b.updated ?? 0) - (a.updated ?? 0));
+    .sort((a, b) =>
+      Number(held.has(b.id)) - Number(held.has(a.id)) || (b.updated ?? 0) - (a.updated ?? 0)
+    );
   const mentioned = rows.slice(0, 5).map((s) => ({
     harness: s.harness,
     session: s.native_id,
     sessionRowId: s.id,
     title: s.title ?? null,
+    specific: held.has(s.id),
   }));
   const n = rows.length;
+  const specific = names.length && n ? held.size > 0 : null;
+  const general = specific === false ? generalForm(found, names) : "";
   return {
     status: "unseen",
     message: n
-      ? `no command deja saw failed with that error, but ${n} session${n === 1 ? "" : "s"} ` +
-        `${n === 1 ? "holds" : "hold"} it (pasted or quoted)`
+      ? `no command deja saw failed with that error; ${n} session${n === 1 ? "" : "s"} ` +
+        `${n === 1 ? "holds" : "hold"} it (pasted or quoted)${general}`
       : "that error was never seen: no failing command's output holds it",
     signatures,
     seen: 0,
     seenIn: [],
     fixes: [],
     mentioned,
+    names,
+    specific,
   };
 }
 

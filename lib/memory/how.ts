@@ -27,6 +27,8 @@ export interface HowCommand {
   runs: number;
   /** Epoch ms of the latest run (the session's time when the run has none). */
   last: number | null;
+  /** True when `last` is the session's store file's mtime (the run and its session record no time). */
+  timeFromFile: boolean;
   /** Runs that exited 0. */
   ok: number;
   /** Runs that failed: non-zero exit, an error result, or output reporting a failure (outcome.ts). */
@@ -126,6 +128,7 @@ export function howRuns(store: Store, what: string, opts: HowOptions = {}): HowR
       sessions: 0,
       runs: 0,
       last: null,
+      timeFromFile: false,
       ok: 0,
       failed: 0,
       unknown: 0,
@@ -147,6 +150,7 @@ export function howRuns(store: Store, what: string, opts: HowOptions = {}): HowR
     if ((time ?? 0) >= c.lastAt) {
       c.lastAt = time ?? 0;
       c.last = time;
+      c.timeFromFile = Number(r.time_from_file) === 1;
       c.lastExit = exit;
       c.lastSid = Number(r.session_id);
     }

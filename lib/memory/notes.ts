@@ -27,6 +27,19 @@ export interface Note {
   tags: string[];
 }
 
+/**
+ * Tags as given on the command line (`--tag a,b --tag c`) or to the MCP tool (a list, or one
+ * string `"a, b"`): each value is split at commas and white space, a leading `#` dropped, and
+ * duplicates and empty pieces left out. The one rule for every way a note gets tags.
+ *
+ * @example splitTags(["a,b", "#c"]) // ["a", "b", "c"]
+ */
+export function splitTags(value: unknown): string[] {
+  const list = Array.isArray(value) ? value : typeof value === "string" ? [value] : [];
+  const out = list.flatMap((v) => String(v).split(/[,\s]+/)).map((t) => t.replace(/^#/, ""));
+  return [...new Set(out.filter(Boolean))];
+}
+
 /** Options of {@link appendNote} and {@link remember}. */
 export interface NoteOptions {
   /** Directory the note is about, or a name (default: `cwd`). */
@@ -76,7 +89,7 @@ export function appendNote(env: Env, text: string, opts: NoteOptions): Appended 
     ts: new Date(now).toISOString(),
     project: noteProject(env, opts.project, opts.cwd),
     text: body,
-    tags: (opts.tags ?? []).map((t) => redact(t.trim().replace(/^#/, ""), {})).filter(Boolean),
+    tags: splitTags(opts.tags ?? []).map((t) => redact(t, {})).filter(Boolean),
   };
   const path = notesPath(env);
   try {

@@ -71,6 +71,39 @@ export function leavesOut(text: string): boolean {
   return text.split(/\r?\n/).some((l) => ERROR_WORDS.test(l) && /[/\\~]|\w\.[A-Za-z]|\d/.test(l));
 }
 
+/**
+ * The specific names of `text`'s error lines, which signatures leave out or blur so one error
+ * matches in any checkout: quoted words (`'left-pad'`), and the last part of each path or file
+ * name (`/w/app/index.js` -> `index.js`); lower case, deduplicated, in order. A session that
+ * holds the error's signature but none of these holds only its general form.
+ *
+ * @example specificNames("Error: Cannot find module 'left-pad'") // ["left-pad"]
+ */
+export function specificNames(text: string): string[] {
+  const out = new Set<string>();
+  for (const line of text.split(/\r?\n/)) {
+    if (!ERROR_WORDS.test(line)) continue;
+    const clean = sanitizeForTerminal(line);
+    const quoted = clean.matchAll(
+      /(["'`\u2018\u201c])([^"'`\u2019\u201d\n]{2,120})["'`\u2019\u201d]/g,
+    );
+    for (const m of quoted) out.add(lastPart(m[2]));
+    for (const m of clean.matchAll(/(?:[A-Za-z]:)?[^\s/\\'"`]*[/\\][^\s'"`]*/g)) {
+      out.add(lastPart(m[0]));
+    }
+    for (const m of clean.matchAll(/\b[\w@+-]+\.[A-Za-z][A-Za-z0-9]{0,5}\b/g)) {
+      out.add(lastPart(m[0]));
+    }
+  }
+  return [...out].filter((n) => n.length >= 2 && /\p{L}/u.test(n));
+}
+
+/** The last part of a path (`/w/app/index.js` -> `index.js`), lower case, trailing punctuation cut. */
+function lastPart(s: string): string {
+  const parts = s.trim().split(/[/\\]/).filter(Boolean);
+  return (parts[parts.length - 1] ?? "").replace(/[.,:;)]+$/, "").toLowerCase();
+}
+
 /** What an answer says after the signatures when {@link leavesOut}. */
 export const LEFT_OUT = "paths, file names and numbers left out, so it matches anywhere";
 
