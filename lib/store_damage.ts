@@ -102,10 +102,17 @@ export function damageLine(
   const lost = Object.entries(counts).filter(([k, v]) => v && isDamage(k));
   if (!lost.length && !kept) return null;
   const cuts: string[] = [];
+  const whole: string[] = [];
   const where = examples.flatMap((x) => {
     const reason = x.slice(0, x.indexOf(" "));
     if (!isDamage(reason)) return [];
     let rest = x.slice(reason.length + " at ".length);
+    // A file that is not JSONL at all (parsers/_jsonl.ts) is said as such: its note names
+    // the store itself, and what follows the path is why, not a place that could not be read.
+    if (reason === "not_jsonl") {
+      whole.push("not JSONL");
+      return [];
+    }
     if (rest.startsWith(path)) rest = rest.slice(path.length).replace(/^: /, "");
     const at = rest.split(": ")[0];
     // A cut-off last line (lib/skips.ts agedExamples) is said as such, not as a line unread.
@@ -120,6 +127,7 @@ export function damageLine(
     ...list.length
       ? [`could not read ${list.slice(0, 3).join(", ")}${list.length > 3 ? ", …" : ""}`]
       : [],
+    ...new Set(whole),
     ...new Set(cuts),
     ...kept ? [`kept ${plural(kept, "session")} as indexed`] : [],
   ];

@@ -1,0 +1,18 @@
+import { assertEquals } from "../tests/_assert.ts";
+import { damageLine } from "./store_damage.ts";
+
+// A trial read "could not read not JSONL": a note naming the store itself was taken for a place.
+Deno.test("damageLine says a file that is not JSONL as such, and where SQLite pages were lost", () => {
+  const p = "/h/.claude/projects/x/a.jsonl";
+  assertEquals(
+    damageLine(p, { not_jsonl: 1 }, [`not_jsonl at ${p}: not JSONL: 12 of 16 lines`]),
+    `${p}: damaged, not JSONL (1 not_jsonl)`,
+  );
+  const db = "/h/.local/share/crush/crush.db";
+  assertEquals(
+    damageLine(db, { corrupt: 1 }, [
+      `corrupt at ${db}: rows of sessions with rowids 1..5: damaged page, unreadable`,
+    ]),
+    `${db}: damaged, could not read rows of sessions with rowids 1..5 (1 corrupt)`,
+  );
+});
