@@ -13,15 +13,12 @@
  */
 import { parseArgs } from "node:util";
 import { createHash } from "node:crypto";
-import { join } from "node:path";
 import process from "node:process";
-import { ensureCorpus } from "./gen_claude.ts";
-import { REPO } from "../tests/_fixture.ts";
+import { cpuMs, replayCorpus } from "./_replay.ts";
 import { claude } from "../parsers/claude.ts";
 import { SourceCtx } from "../lib/parse_ctx.ts";
 import { prepareChunk } from "../lib/prepare.ts";
 import { VocabCollector } from "../lib/search/tokenize.ts";
-import type { Env } from "../core/model.ts";
 
 const { values } = parseArgs({
   options: {
@@ -31,20 +28,8 @@ const { values } = parseArgs({
   },
 });
 
-/** CPU ms of the process since `since`. */
-function cpuMs(since: NodeJS.CpuUsage): number {
-  const u = process.cpuUsage(since);
-  return (u.user + u.system) / 1000;
-}
-
-const root = values.corpus ??
-  join(ensureCorpus(join(REPO, ".bench"), Number(values.mb)).dir, "projects");
-const env: Env = {
-  home: "/nonexistent",
-  platform: process.platform,
-  get: (n) => (n === "DEJA_CLAUDE_ROOT" ? root : undefined),
-};
-const found = await claude.discover({ env, knownProjects: [], problem() {} });
+const found = await replayCorpus(Number(values.mb), values.corpus);
+const env = found.env;
 
 /** One pass over every source, up to `stage`; returns the JSON digest at stage 2. */
 async function pass(stage: 0 | 1 | 2): Promise<{ ms: number; events: number; digest: string }> {

@@ -33,8 +33,7 @@ import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import process from "node:process";
-import { ensureCorpus } from "./gen_claude.ts";
-import { REPO } from "../tests/_fixture.ts";
+import { cpuMs, replayCorpus } from "./_replay.ts";
 import { claude } from "../parsers/claude.ts";
 import { prepared } from "../lib/parse_pool.ts";
 import { SourceCtx } from "../lib/parse_ctx.ts";
@@ -43,7 +42,6 @@ import { applyWriterSettings, Q } from "../lib/schema.ts";
 import { SourceWriter } from "../lib/ingest.ts";
 import { WriteBatch } from "../lib/write_batch.ts";
 import type { PreparedChunk } from "../lib/prepare.ts";
-import type { Env } from "../core/model.ts";
 
 const { values } = parseArgs({
   options: {
@@ -53,12 +51,6 @@ const { values } = parseArgs({
     "per-source": { type: "boolean", default: false },
   },
 });
-
-/** CPU ms of the process (every thread: under Bun that includes its JIT and GC helpers). */
-function cpuMs(since?: NodeJS.CpuUsage): number {
-  const u = process.cpuUsage(since);
-  return (u.user + u.system) / 1000;
-}
 
 /** CPU ms of this (the main) thread, from /proc; undefined where there is none. */
 function threadMs(): number | undefined {
@@ -71,14 +63,8 @@ function threadMs(): number | undefined {
   }
 }
 
-const root = values.corpus ??
-  join(ensureCorpus(join(REPO, ".bench"), Number(values.mb)).dir, "projects");
-const env: Env = {
-  home: "/nonexistent",
-  platform: process.platform,
-  get: (n) => (n === "DEJA_CLAUDE_ROOT" ? root : undefined),
-};
-const found = await claude.discover({ env, knownProjects: [], problem() {} });
+const found = await replayCorpus(Number(values.mb), values.corpus);
+const env = found.env;
 const sources: { path: string; bytes: number; chunks: PreparedChunk[] }[] = [];
 let t = performance.now();
 for (const src of found.sources) {
