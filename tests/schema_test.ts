@@ -62,10 +62,7 @@ Deno.test("a missing index is an error unless asked to create it", () => {
 });
 
 Deno.test("opening a schema 1 index appends the drift column and keeps its rows", () => {
-  const path = join(tempDir("deja-schema-"), "index.db");
-  const old = new DatabaseSync(path);
-  old.exec(MIGRATIONS[0]);
-  old.exec("PRAGMA user_version = 1");
+  const { path, old } = oldIndex(1);
   old.exec("INSERT INTO sources (path, harness, kind) VALUES ('/s.jsonl', 'claude', 'append')");
   old.close();
   const s = Store.open(path);
@@ -141,11 +138,17 @@ Deno.test("events_call holds tool results only, and both lookups of a call's res
   }
 });
 
-Deno.test("opening a schema 7 index narrows events_call to results and keeps every row", () => {
+/** An index left at schema `version` (its first migrations run), still open for rows to be added. */
+function oldIndex(version: number): { path: string; old: DatabaseSync } {
   const path = join(tempDir("deja-schema-"), "index.db");
   const old = new DatabaseSync(path);
-  for (const m of MIGRATIONS.slice(0, 7)) old.exec(m);
-  old.exec("PRAGMA user_version = 7");
+  for (const m of MIGRATIONS.slice(0, version)) old.exec(m);
+  old.exec(`PRAGMA user_version = ${version}`);
+  return { path, old };
+}
+
+Deno.test("opening a schema 7 index narrows events_call to results and keeps every row", () => {
+  const { path, old } = oldIndex(7);
   callAndResult(old);
   assertEquals(entries(old, "events_call"), 2);
   old.close();
@@ -165,10 +168,7 @@ Deno.test("opening a schema 7 index narrows events_call to results and keeps eve
 });
 
 Deno.test("opening a schema 8 index adds time_from_file and marks sessions dated by their file", () => {
-  const path = join(tempDir("deja-schema-"), "index.db");
-  const old = new DatabaseSync(path);
-  for (const m of MIGRATIONS.slice(0, 8)) old.exec(m);
-  old.exec("PRAGMA user_version = 8");
+  const { path, old } = oldIndex(8);
   // A Kimi context file read before schema 9: the session's time is its source's mtime.
   old.exec(`INSERT INTO sources (path, harness, kind, mtime) VALUES
     ('/k/context.jsonl', 'kimi', 'append', 1795000000123),
