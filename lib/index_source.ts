@@ -1,0 +1,380 @@
+/**
+ * One source of a run (lib/indexer.ts): what of it to read ({@link planSource}:
+ * nothing when it is unchanged, its parse started otherwise), its writing in a
+ * savepoint of the batch's transaction ({@link writeSource}), and a failed
+ * read's record ({@link recordError}).
+ *
+ * @module
+ */
+import type { DriftKind, Env, Parser, SkipReason, SourceRef } from "../core/model.ts";
+import { type DriftSummary, mergeDrift, mergeExamples, SourceCtx } from "./parse_ctx.ts";
+import { Q } from "./schema.ts";
+import { asIndexError, isCorruption, Store } from "./store.ts";
+import { catchUpText, keptNote, SourceWriter, type WriteMode } from "./ingest.ts";
+import { WriteBatch } from "./write_batch.ts";
+import type { PreparedChunk } from "./prepare.ts";
+import {
+  agedCounts,
+  agedExamples,
+  carriedBySessions,
+  damageIn,
+  maxCounts,
+  withoutPending,
+} from "./skips.ts";
+import { damagedToNothing, damageLine } from "./store_damage.ts";
+import { ParsePool, type ParseRun, prepared } from "./parse_pool.ts";
+import { redactDeep } from "./redact.ts";
+import type { Label } from "./remote/label.ts";
+import {
+  fileHash,
+  parseDrift,
+  parseSkipRecord,
+  safeHeadHash,
+  saveSource,
+  stamp,
+} from "./source_state.ts";
+import { type SourceRow } from "./rows.ts";
+import type { IndexOptions } from "./indexer.ts";
+
+export interface SourceOutcome {
+  /** Changed, but left for a full run (too large for an inline refresh). */
+  pending?: boolean;
+  read: boolean;
+  sessions: number;
+  /** `harness\u0000native id` of the sessions written (counted once over the run's stores). */
+  written?: string[];
+  events: number;
+  skipped: Partial<Record<SkipReason, number>>;
+  drift?: Partial<Record<DriftKind, number>>;
+  error?: string;
+  /** What a damaged read could not read (lib/store_damage.ts damageLine). */
+  damage?: string;
+}
+
+/** A source to read: what its pass starts from, and its parse, started. */
+export interface SourcePlan {
+  src: SourceRef;
+  /** Its parser (a damaged store is read again, see writeSource). */
+  parser: Parser;
+  prev: SourceRow | undefined;
+  size: number;
+  mtime: number;
+  comps: string;
+  offset: number;
+  since: number;
+  mode: WriteMode;
+  hash: string | null;
+  prevSkips: Partial<Record<SkipReason, number>>;
+  /** Where earlier passes of the same append source (or a SQLite store's last read) skipped records. */
+  prevExamples: string[];
+  prevDrift: DriftSummary | undefined;
+  ctx: SourceCtx;
+  chunks: ParseRun;
+  label?: Label;
+}
+
+/** A source's plan, or its outcome when there is nothing to read. */
+export type Planned = SourcePlan | SourceOutcome;
+
+/**
+ * Decides what of `src` to read (nothing when it is unchanged) and starts its
+ * parse. Writes to the index only outside a source's savepoint: a stamp
+ * refreshed, an error recorded.
+ */
+export async function planSource(
+  store: Store,
+  env: Env,
+  parser: Parser,
+  src: SourceRef,
+  rebuild: boolean,
+  opts: IndexOptions & { pool?: ParsePool } = {},
+  label?: Label,
+): Promise<Planned> {
+  const none: SourceOutcome = { read: false, sessions: 0, events: 0, skipped: {} };
+  const [size, mtime] = stamp(src.path);
+  const comps = JSON.stringify((src.companions ?? []).map(stamp));
+  // A rebuild reads the source as if for the first time, replacing what it had.
+  const prev = rebuild ? undefined : Q.sourceByPath.get(store, { path: src.path });
+  const unchanged = prev && prev.kind === src.kind && prev.size === size && prev.mtime === mtime &&
+    (prev.companions ?? "[]") === comps && !prev.error;
+  if (unchanged) return none;
+  if (opts.inlineMaxBytes !== undefined) {
+    const grown = prev && prev.kind === "append" && src.kind === "append" && size >= prev.offset
+      ? size - prev.offset
+      : size;
+    if (grown > opts.inlineMaxBytes) return { ...none, pending: true };
+  }
+
+  let offset = 0;
+  let state: unknown = undefined;
+  let since = 0;
+  let mode: WriteMode = "full";
+  let hash: string | null = null;
+  let prevSkips: Partial<Record<SkipReason, number>> = {};
+  let prevExamples: string[] = [];
+  let prevDrift: DriftSummary | undefined;
+  // The content-unchanged shortcuts below hold only while nothing else the sessions were read
+  // from moved: a companion (a list beside the file) changed, or the file's mtime moved and a
+  // session of it is dated by that mtime (`time_from_file`): then the source is read again whole.
+  const sameElse = prev !== undefined && (prev.companions ?? "[]") === comps &&
+    (prev.mtime === mtime || !Q.sourceDatedByFile.get(store, { source: src.path }));
+  if (
+    src.kind === "append" && prev && prev.kind === "append" && prev.offset > 0 && sameElse
+  ) {
+    if (size >= prev.offset && prev.head_hash === await safeHeadHash(src.path, prev.offset)) {
+      if (size === prev.offset) {
+        saveSource(store, src, {
+          size,
+          mtime,
+          companions: comps,
+          offset: prev.offset,
+          headHash: prev.head_hash,
+          state: prev.state,
+          watermark: 0,
+          hash: null,
+          // Ends where the last pass stopped: a line it found unfinished is gone, not pending.
+          skipped: withoutPending(parseSkipRecord(prev.skipped)),
+          drift: prev.drift,
+        });
+        return none;
+      }
+      offset = prev.offset;
+      state = prev.state ? JSON.parse(prev.state) : undefined;
+      mode = "append";
+      // A line the last pass found unfinished is this pass's to read (or count) again.
+      const carried = withoutPending(parseSkipRecord(prev.skipped));
+      prevSkips = carried.counts;
+      prevExamples = carried.examples;
+      prevDrift = parseDrift(prev.drift);
+    }
+  } else if (src.kind === "document") {
+    try {
+      hash = await fileHash(src.path);
+    } catch (e) {
+      return recordError(store, src, prev, (e as Error).message);
+    }
+    if (prev && prev.hash === hash && !prev.error && sameElse) {
+      saveSource(store, src, {
+        size,
+        mtime,
+        companions: comps,
+        offset: 0,
+        headHash: null,
+        state: null,
+        watermark: 0,
+        hash,
+        skipped: parseSkipRecord(prev.skipped),
+        drift: prev.drift,
+      });
+      return none;
+    }
+  } else if (src.kind === "sqlite" && !rebuild) {
+    since = prev && prev.kind === "sqlite" ? prev.watermark : 0;
+    mode = "sessions";
+    if (since > 0 && prev) {
+      // Past the watermark: the sessions not read again keep what the last read skipped in them.
+      const carried = carriedBySessions(parseSkipRecord(prev.skipped));
+      prevSkips = carried.counts;
+      prevExamples = carried.examples;
+    }
+  }
+
+  const ctx = new SourceCtx(env, offset, state, since);
+  const chunks: ParseRun = opts.pool
+    ? opts.pool.parse(parser, src, ctx, size - offset, label)
+    : { [Symbol.asyncIterator]: () => prepared(parser.parse(src, ctx), label), cancel() {} };
+  return {
+    src,
+    parser,
+    prev,
+    size,
+    mtime,
+    comps,
+    offset,
+    since,
+    mode,
+    hash,
+    prevSkips,
+    prevExamples,
+    prevDrift,
+    ctx,
+    chunks,
+    ...(label ? { label } : {}),
+  };
+}
+
+/**
+ * Writes a planned source in a savepoint of `batch`'s transaction: its
+ * sessions, then its stamp.
+ */
+export async function writeSource(
+  store: Store,
+  plan: SourcePlan,
+  batch: WriteBatch,
+): Promise<SourceOutcome> {
+  const { src, prev, size, mtime, comps, offset, since, mode, hash, label } = plan;
+  let ctx = plan.ctx;
+  const examples: string[] = [];
+  const none: SourceOutcome = { read: false, sessions: 0, events: 0, skipped: {} };
+  try {
+    batch.begin();
+  } catch (e) {
+    plan.chunks.cancel();
+    if (isCorruption(e)) throw asIndexError(e, store.path);
+    return { ...none, error: `index busy: ${(e as Error).message}` };
+  }
+  let writer: SourceWriter;
+  // Whether an error came from the harness store (the parser) or from the index (the writer).
+  let parsing = false;
+  try {
+    const pass = async (chunks: AsyncIterable<PreparedChunk>, keep?: Set<string>) => {
+      // Read whole: the same sessions indexed under another of their paths go first.
+      if (mode !== "append") { for (const other of src.supersedes ?? []) dropSource(store, other); }
+      writer = new SourceWriter(store, src.path, mode, keep);
+      parsing = true;
+      for await (const chunk of chunks) {
+        parsing = false;
+        writer.write(chunk);
+        parsing = true;
+      }
+      parsing = false;
+      writer.finish(true);
+      return writer;
+    };
+    writer = await pass(plan.chunks);
+    // A damaged store's read replaces no session with less than the index held: read again,
+    // keeping those sessions as they are (an undamaged read replaces them as the store says).
+    const losses = src.kind !== "append" && damageIn(ctx.counts) ? writer.losses() : [];
+    const kept = losses.length;
+    if (losses.length) {
+      batch.undo();
+      batch.begin();
+      ctx = new SourceCtx(ctx.env, offset, undefined, since);
+      const keep = new Set(losses.map((l) => l.key));
+      writer = await pass(prepared(plan.parser.parse(src, ctx), label), keep);
+      examples.unshift(keptNote(src.path, losses));
+    }
+    if (label) Q.setOriginOfSource.run(store, { origin: label.origin, source: src.path });
+    if (mode !== "append") Q.clearRedactions.run(store, { source: src.path });
+    for (const [kind, count] of Object.entries(writer.redactions)) {
+      Q.addRedactions.run(store, { source: src.path, kind, count });
+    }
+    // An append pass adds to the passes before; a SQLite read past its watermark may read a
+    // session again with the same skips (lib/skips.ts carriedBySessions).
+    const counts = mode === "sessions"
+      ? maxCounts(plan.prevSkips, ctx.counts)
+      : { ...plan.prevSkips };
+    if (mode !== "sessions") {
+      for (const [k, v] of Object.entries(ctx.counts)) {
+        counts[k as SkipReason] = (counts[k as SkipReason] ?? 0) + (v ?? 0);
+      }
+    }
+    const drift = mergeDrift(plan.prevDrift, ctx.drifted());
+    const endOffset = src.kind === "append" ? ctx.endOffset ?? offset : 0;
+    const hh = src.kind === "append" && endOffset > 0
+      ? await safeHeadHash(src.path, endOffset)
+      : null;
+    saveSource(store, src, {
+      size,
+      mtime,
+      companions: comps,
+      offset: endOffset,
+      headHash: hh,
+      state: ctx.endState === undefined ? null : JSON.stringify(redactDeep(ctx.endState, {})),
+      // A damaged read moves no watermark: the next read (of the store repaired) reads again
+      // every session this one may have returned short, whole.
+      watermark: damageIn(ctx.counts) ? since : ctx.endWatermark ?? since,
+      hash,
+      skipped: {
+        counts,
+        examples: [...examples, ...mergeExamples(plan.prevExamples, ctx.examples)],
+        ...(kept ? { kept } : {}),
+      },
+      drift: JSON.stringify(drift),
+    });
+    batch.keep(size - offset);
+    // Said as `deja sources` and `deja doctor` say it: a cut-off last line is `truncated`.
+    const seen = agedCounts(ctx.counts as Record<string, number>, mtime);
+    const damage = damageLine(src.path, seen, agedExamples(ctx.examples, mtime), kept);
+    const held = Q.sourceTotals.get(store, { source: src.path })?.sessions ?? 0;
+    const nothing = damagedToNothing(src.path, damage, held, ctx.counts);
+    if (nothing) {
+      const skipped = Q.sourceByPath.get(store, { path: src.path })?.skipped ?? null;
+      Q.sourceError.run(store, { error: nothing, indexed_at: Date.now(), skipped, path: src.path });
+    }
+    return {
+      ...(nothing ? { error: nothing } : damage ? { damage } : {}),
+      read: true,
+      sessions: writer.sessions,
+      written: writer.written,
+      events: writer.events,
+      skipped: seen,
+      drift: ctx.driftCounts,
+    };
+  } catch (e) {
+    if (!parsing && isCorruption(e)) throw asIndexError(e, store.path);
+    try {
+      batch.undo();
+    } catch (u) {
+      // The batch itself failed: its earlier sources are lost with it, and this one says why.
+      batch.abort();
+      if (isCorruption(u)) throw asIndexError(u, store.path);
+    }
+    const out = recordError(store, src, prev, (e as Error).message ?? String(e));
+    return { ...out, read: true, skipped: ctx.counts };
+  } finally {
+    plan.chunks.cancel(); // a writer that stopped early: the parse is stopped too
+  }
+}
+
+export function recordError(
+  store: Store,
+  src: SourceRef,
+  prev: SourceRow | undefined,
+  message: string,
+): SourceOutcome {
+  // Store errors often start with the path already; say it once.
+  if (message.startsWith(`${src.path}: `)) message = message.slice(src.path.length + 2);
+  // Keep the previous stamp and offset so the next run retries from where the last good pass ended.
+  try {
+    if (prev) {
+      // The notes of the last read are this failure's: what an earlier whole read skipped or
+      // kept is replaced (an append store's are kept: its next pass resumes after them).
+      const skipped = prev.kind === "append" && src.kind === "append" ? prev.skipped : null;
+      Q.sourceError.run(store, { error: message, indexed_at: Date.now(), skipped, path: src.path });
+    } else {
+      Q.upsertSource.run(store, {
+        path: src.path,
+        harness: src.harness,
+        kind: src.kind,
+        size: -1,
+        mtime: -1,
+        companions: "[]",
+        offset: 0,
+        head_hash: null,
+        state: null,
+        watermark: 0,
+        hash: null,
+        sessions: 0,
+        events: 0,
+        skipped: null,
+        error: message,
+        indexed_at: Date.now(),
+        drift: null,
+      });
+    }
+  } catch { /* the index itself is failing; the summary still says why */ }
+  return { read: false, sessions: 0, events: 0, skipped: {}, error: message };
+}
+
+/** Removes what the index holds from one store path: its sessions, its row, its redaction counts. */
+export function dropSource(store: Store, path: string): void {
+  const sessions = Q.sessionsOfSource.all(store, { source: path });
+  // Events of these sessions written earlier in the batch must be in events_fts before they go.
+  if (sessions.length) catchUpText(store);
+  for (const { id } of sessions) {
+    Q.deleteSession.run(store, { id });
+  }
+  Q.forgetSource.run(store, { path });
+  Q.clearRedactions.run(store, { source: path });
+}
