@@ -19,6 +19,24 @@ async function doctor(env: ReturnType<typeof testEnv>, json: boolean) {
   return (await runMain(env, json ? ["doctor", "--json"] : ["doctor"])).out;
 }
 
+/**
+ * The test home under `root`: Claude Code stores in `projects`, and a Hermes
+ * `state.db` of 8 KiB that is no database; `db` is its path.
+ */
+function withBrokenHermes(root: string, projects: string) {
+  const hermesRoot = join(root, "hermes");
+  mkdirSync(hermesRoot);
+  const db = join(hermesRoot, "state.db");
+  writeFileSync(db, "X".repeat(8192));
+  const env = testEnv(root, {
+    DEJA_CLAUDE_ROOT: projects,
+    DEJA_HERMES_ROOT: hermesRoot,
+    DEJA_HOME: join(root, "deja"),
+    DEJA_NO_REFRESH: "1",
+  });
+  return { env, db };
+}
+
 /** The N of `deja: doctor found N problem(s)` on stderr, and the exit code. */
 async function problemCount(env: ReturnType<typeof testEnv>) {
   const r = await runMain(env, ["doctor"]);
@@ -43,16 +61,7 @@ Deno.test("doctor names per harness the stores that failed or lost records, in t
       join(projects, "p", "s1.jsonl"),
       [line("u1", "hello"), "{oops", line("u2", "again"), "bad"].join("\n") + "\n",
     );
-    const hermesRoot = join(root, "hermes");
-    mkdirSync(hermesRoot);
-    const db = join(hermesRoot, "state.db");
-    writeFileSync(db, "X".repeat(8192));
-    const env = testEnv(root, {
-      DEJA_CLAUDE_ROOT: projects,
-      DEJA_HERMES_ROOT: hermesRoot,
-      DEJA_HOME: join(root, "deja"),
-      DEJA_NO_REFRESH: "1",
-    });
+    const { env, db } = withBrokenHermes(root, projects);
     await runIndex(env, [claude, hermes]);
     await runIndex(env, [claude, hermes]); // nothing changed: the last run reads nothing again
 
@@ -113,15 +122,7 @@ Deno.test("doctor's problem count counts the stores it lists, in text and JSON",
       });
       writeFileSync(join(projects, "p", `${s}.jsonl`), [good, "{oops"].join("\n") + "\n");
     }
-    const hermesRoot = join(root, "hermes");
-    mkdirSync(hermesRoot);
-    writeFileSync(join(hermesRoot, "state.db"), "X".repeat(8192));
-    const env = testEnv(root, {
-      DEJA_CLAUDE_ROOT: projects,
-      DEJA_HERMES_ROOT: hermesRoot,
-      DEJA_HOME: join(root, "deja"),
-      DEJA_NO_REFRESH: "1",
-    });
+    const { env } = withBrokenHermes(root, projects);
     await runIndex(env, [claude, hermes]);
     const r = await runMain(env, ["doctor"]);
     assertEquals(r.code, 1);

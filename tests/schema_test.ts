@@ -29,8 +29,7 @@ Deno.test("a new index records the schema version and is private to its user", (
   const dir = tempDir("deja-schema-");
   const path = join(dir, "sub", "index.db");
   const s = Store.open(path, { create: true });
-  const v = s.db.prepare("PRAGMA user_version").get() as { user_version: number };
-  assertEquals(v.user_version, SCHEMA_VERSION);
+  assertEquals(userVersion(s.db), SCHEMA_VERSION);
   s.close();
   assertEquals(statSync(path).mode & 0o777, 0o600);
   assertEquals(statSync(join(dir, "sub")).mode & 0o777, 0o700);
@@ -72,10 +71,7 @@ Deno.test("opening a schema 1 index appends the drift column and keeps its rows"
   assert(cols.includes("drift"), cols.join(", "));
   const row = s.db.prepare("SELECT harness, drift FROM sources").get() as Record<string, unknown>;
   assertEquals({ ...row }, { harness: "claude", drift: null });
-  assertEquals(
-    (s.db.prepare("PRAGMA user_version").get() as { user_version: number }).user_version,
-    SCHEMA_VERSION,
-  );
+  assertEquals(userVersion(s.db), SCHEMA_VERSION);
   s.close();
 });
 
@@ -138,6 +134,11 @@ Deno.test("events_call holds tool results only, and both lookups of a call's res
   }
 });
 
+/** The schema version an index's file says it holds. */
+function userVersion(db: DatabaseSync): number {
+  return (db.prepare("PRAGMA user_version").get() as { user_version: number }).user_version;
+}
+
 /** An index left at schema `version` (its first migrations run), still open for rows to be added. */
 function oldIndex(version: number): { path: string; old: DatabaseSync } {
   const path = join(tempDir("deja-schema-"), "index.db");
@@ -154,10 +155,7 @@ Deno.test("opening a schema 7 index narrows events_call to results and keeps eve
   old.close();
   const s = Store.open(path);
   try {
-    assertEquals(
-      (s.db.prepare("PRAGMA user_version").get() as { user_version: number }).user_version,
-      SCHEMA_VERSION,
-    );
+    assertEquals(userVersion(s.db), SCHEMA_VERSION);
     assertEquals(entries(s.db, "events_call"), 1);
     assertEquals((s.db.prepare("SELECT COUNT(*) AS n FROM events").get() as { n: number }).n, 2);
     const found = s.db.prepare(Q.resultForCall.sql).get(1, "c1") as { data: string };
@@ -180,10 +178,7 @@ Deno.test("opening a schema 8 index adds time_from_file and marks sessions dated
   old.close();
   const s = Store.open(path);
   try {
-    assertEquals(
-      (s.db.prepare("PRAGMA user_version").get() as { user_version: number }).user_version,
-      SCHEMA_VERSION,
-    );
+    assertEquals(userVersion(s.db), SCHEMA_VERSION);
     const rows = s.db.prepare("SELECT native_id, time_from_file FROM sessions ORDER BY id").all();
     assertEquals(rows.map((r) => ({ ...r })), [
       { native_id: "k", time_from_file: 1 },
