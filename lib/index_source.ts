@@ -35,6 +35,7 @@ import {
 } from "./source_state.ts";
 import { type SourceRow } from "./rows.ts";
 import type { IndexOptions } from "./indexer.ts";
+import { trace, traceNow, tracing } from "../core/trace.ts";
 
 export interface SourceOutcome {
   /** Changed, but left for a full run (too large for an inline refresh). */
@@ -232,13 +233,20 @@ export async function writeSource(
       if (mode !== "append") { for (const other of src.supersedes ?? []) dropSource(store, other); }
       writer = new SourceWriter(store, src.path, mode, keep);
       parsing = true;
+      // The trace's wait: time the writer spent for this source's chunks to come.
+      let waited = 0, since = traceNow(), n = 0;
+      if (tracing) trace(`write ${src.path} ${size - offset}`);
       for await (const chunk of chunks) {
         parsing = false;
+        if (tracing) waited += traceNow() - since;
         writer.write(chunk);
+        if (tracing) since = traceNow(), n++;
         parsing = true;
       }
       parsing = false;
+      if (tracing) waited += traceNow() - since;
       writer.finish(true);
+      if (tracing) trace(`wrote ${src.path} chunks ${n} waited ${waited.toFixed(1)}`);
       return writer;
     };
     writer = await pass(plan.chunks);

@@ -36,7 +36,7 @@ import {
 import { dataDir } from "../core/paths.ts";
 import { WriteBatch } from "./write_batch.ts";
 import { newlyGone } from "./gone.ts";
-import { GROUP_BYTES, GROUP_SOURCES, ParsePool, POOL_SIZE } from "./parse_pool.ts";
+import { GROUP_BYTES, GROUP_SOURCES, JOB_DEPTH, ParsePool, POOL_SIZE } from "./parse_pool.ts";
 import { dropExcluded, makeGate, setGate } from "./forget/gate.ts";
 import { releaseExcluded } from "./forget/exclusions.ts";
 import { NORMALIZE_PROJECTS_SQL } from "./project_path.ts";
@@ -57,6 +57,7 @@ import { type MirrorPass, mirrorPasses } from "./remote/passes.ts";
 import { rebaser } from "./remote/mirror.ts";
 import { stamp } from "./source_state.ts";
 import { dropSource, type Planned, planSource, writeSource } from "./index_source.ts";
+import { trace } from "../core/trace.ts";
 
 /** Per-harness result of one run. */
 export interface HarnessSummary {
@@ -172,30 +173,38 @@ export async function runIndex(
   opts: IndexOptions = {},
 ): Promise<IndexResult> {
   const t0 = performance.now();
+  trace("index run");
   const lock = acquireWriterLock(dataDir(env), opts.waitMs ?? 0);
-  sweepCopies(env); // store copies a killed run left behind
+  const path = indexPath(env);
+  // Where large sources are parsed while the previous chunks are written. A first build or a
+  // rebuild reads every store: its workers start now, while the index opens and discovery runs.
+  const pool = new ParsePool(env);
   try {
-    const path = indexPath(env);
+    if (opts.rebuild || !existsSync(path)) pool.warm();
+    sweepCopies(env); // store copies a killed run left behind
     let movedAside: string | undefined;
     const aside = () => (movedAside = moveIndexAside(path));
     if (opts.rebuild && existsSync(path) && checkIndex(path) !== null) aside();
     let pass: Pass;
     try {
-      pass = await onePass(env, path, parsers, opts, Boolean(opts.rebuild) && aside);
+      pass = await onePass(env, path, parsers, pool, opts, Boolean(opts.rebuild) && aside);
     } catch (e) {
       // Damage quick_check cannot see (an FTS5 segment) shows only when a page is read.
       if (!(opts.rebuild && e instanceof IndexDamaged && !movedAside)) throw e;
       aside();
-      pass = await onePass(env, path, parsers, opts, false);
+      pool.close(); // the jobs of the pass that stopped are not read
+      pass = await onePass(env, path, parsers, pool, opts, false);
     }
     // A later no-op run answers from the stat manifest while the index stays as this one left it
     // (not while stores newly gone are left to tell of: that run reads the index).
     const { untold, ...res } = pass;
     if (opts.deadline === undefined && opts.inlineMaxBytes === undefined && !untold) {
       saveManifest(path);
+      trace("manifest saved");
     }
     return { ...res, ms: performance.now() - t0, ...(movedAside ? { movedAside } : {}) };
   } finally {
+    pool.close();
     lock.release();
   }
 }
@@ -211,6 +220,7 @@ async function onePass(
   env: Env,
   path: string,
   parsers: readonly Parser[],
+  pool: ParsePool,
   opts: IndexOptions,
   aside: false | (() => void),
 ): Promise<Pass> {
@@ -223,8 +233,8 @@ async function onePass(
     aside();
     store = Store.open(path, { create: true });
   }
-  const pool = new ParsePool(env);
   applyWriterSettings(store.db);
+  trace("index open");
   try {
     // Forgotten sessions and excluded projects are left out of every source read,
     // and sessions of a project excluded since the last run leave the index now.
@@ -234,6 +244,7 @@ async function onePass(
     // Projects indexed before the path rule (lib/project_path.ts) are brought in line.
     store.db.exec(NORMALIZE_PROJECTS_SQL);
     const excluded = dropExcluded(store, env);
+    trace("gates set");
     const out: HarnessSummary[] = [];
     const seen = new Set<string>();
     const selected = parsers.filter((p) => !opts.only || opts.only.includes(p.id));
@@ -260,8 +271,10 @@ async function onePass(
     if (opts.rebuild) dropVanished(store, complete, seen, kept);
     const tell = opts.tellGone === true;
     const gone = full && !opts.rebuild ? newlyGone(store, complete, kept, tell, seen) : [];
+    trace("gone checked");
     // Words the history uses together, for questions in other words (lib/search/assoc.ts).
     if (full) buildAssociations(store);
+    trace("associations built");
     Q.setMeta.run(store, { key: FRESH_KEY, value: JSON.stringify(fresh) });
     // A refresh on use is not a full pass: the last full run's record stays.
     if (opts.deadline === undefined && opts.inlineMaxBytes === undefined) {
@@ -285,8 +298,8 @@ async function onePass(
     // a corruption error that gets here came from the index.
     throw asIndexError(e, path);
   } finally {
-    pool.close();
     store.close();
+    trace("index closed");
   }
 }
 
@@ -361,6 +374,7 @@ async function indexHarness(
   let watch: string[] = [];
   const discoveredAt = Date.now();
   try {
+    trace(`${parser.id} discover`);
     const d = await parser.discover(dctx);
     sum.roots = d.roots;
     sources = d.sources;
@@ -383,6 +397,7 @@ async function indexHarness(
     (run.fresh.places ??= {})[parser.id] = placesStamp(env);
   }
   sum.found = sources.length;
+  trace(`${parser.id} found ${sources.length}`);
   let n = 0;
   const plan = (src: SourceRef) =>
     planSource(store, env, parser, src, Boolean(opts.rebuild), { ...opts, pool: run.pool }, label);
@@ -398,6 +413,7 @@ async function indexHarness(
   try {
     await writeAll();
     batch.commit();
+    trace(`${parser.id} written`);
   } catch (e) {
     batch.abort();
     throw e;
@@ -496,19 +512,19 @@ function changedSince(store: Store, src: SourceRef): boolean {
 
 /**
  * Sources planned, their parses started, beyond the one being written: enough
- * that a parse worker that finishes a source finds the next waiting
- * (lib/parse_pool.ts POOL_SIZE of them, and one more). What they hold is bounded
+ * that every parse worker holds its next job when it ends one (lib/parse_pool.ts
+ * POOL_SIZE workers, JOB_DEPTH jobs each), and one more. What they hold is bounded
  * per worker (MAX_IN_FLIGHT chunks), not per source.
  */
-export const AHEAD = POOL_SIZE + 1;
+export const AHEAD = POOL_SIZE * JOB_DEPTH + 1;
 
 /**
  * Bytes to read that the sources planned ahead reach when small ones are planned (up to
- * {@link AHEAD_SOURCES} of them): a worker job of small sources per worker
+ * {@link AHEAD_SOURCES} of them): JOB_DEPTH worker jobs of small sources per worker
  * (lib/parse_pool.ts GROUP_BYTES), and the next ones waiting. Planned again when they
  * drop below half, so that a worker's next job finds several waiting, not one.
  */
-export const AHEAD_BYTES = (POOL_SIZE + 2) * GROUP_BYTES;
+export const AHEAD_BYTES = (POOL_SIZE * JOB_DEPTH + 2) * GROUP_BYTES;
 
 /** Sources planned ahead at most. */
 export const AHEAD_SOURCES = 2 * GROUP_SOURCES;

@@ -2,12 +2,13 @@
  * Parsing beside writing: the indexer hands its sources to parse worker
  * threads (lib/parse_worker.ts) and writes their session chunks as they arrive, so
  * reading, JSON parsing, normalising, redacting and tokenising (lib/prepare.ts)
- * run off the writer's thread. Up to {@link POOL_SIZE} workers, one job at a
- * time each (a large source, or consecutive small ones, see {@link GROUP_BYTES}):
- * the indexer asks for the next sources' parses while it writes the
- * current one (lib/indexer.ts AHEAD), they start in order as workers free up,
- * and a worker is free as soon as its job is parsed, so the writer, which
- * alone touches SQLite, does not wait between sources. A worker's chunks flow
+ * run off the writer's thread. Up to {@link POOL_SIZE} workers, each parsing one
+ * job at a time (a large source, or consecutive small ones, see {@link GROUP_BYTES})
+ * with the next posted behind it ({@link JOB_DEPTH}): the indexer asks for the
+ * next sources' parses while it writes the current one (lib/indexer.ts AHEAD),
+ * they are posted in order as workers have room, and a worker starts its next
+ * job as soon as it has parsed one, so the writer, which alone touches SQLite,
+ * does not wait between sources. A worker's chunks flow
  * through a bounded window over all its jobs (MAX_IN_FLIGHT in
  * lib/parse_job.ts), so memory stays bounded however large the store. Where no
  * worker can start (a runtime or build without worker support, an environment
@@ -24,10 +25,11 @@ import type { Env, Parser, Session, SourceRef } from "../core/model.ts";
 import type { SourceCtx } from "./parse_ctx.ts";
 import { parserFor } from "../parsers/mod.ts";
 import type { ParseJob } from "./parse_job.ts";
-import { type ParseRun, WorkerGroup, WorkerRun } from "./parse_run.ts";
+import { type ParseRun, WorkerLane, WorkerRun } from "./parse_run.ts";
 import { prepareChunk, type PreparedChunk } from "./prepare.ts";
 import { VocabCollector } from "./search/tokenize.ts";
 import type { Label } from "./remote/label.ts";
+import { trace, tracing } from "../core/trace.ts";
 
 /**
  * Bytes of chunk text the writer takes from the workers between two garbage
@@ -77,6 +79,16 @@ export const GROUP_SOURCES = 64;
  */
 export const POOL_SIZE = 2;
 
+/**
+ * Jobs posted to one worker at most: the one it parses and the next, so that
+ * it starts the next as soon as it ends one. With one, a worker that ended
+ * its job waited for the writer's thread to hear so, and the writer was
+ * writing a source or committing a batch: a traced run of the 100 MB bench
+ * corpus (2 workers, DEJA_TRACE_INDEX=1) had each worker idle a third of the
+ * run, and the writer wait for chunks as long (issue 18).
+ */
+export const JOB_DEPTH = 2;
+
 export type { ParseRun };
 
 /** How many jobs the pool posted to workers, and of how many sources. */
@@ -97,19 +109,21 @@ function workerUrl(): URL {
 }
 
 /**
- * Parse workers started on demand and shared by the sources of one index run.
- * Jobs wait in order for a free worker; a worker is free again as soon as it
- * has parsed its job to the end, while the writer may still be reading that
- * job's chunks, so it starts the next job at once. Before (a worker
+ * Parse workers started on demand (or at once, {@link warm}) and shared by the
+ * sources of one index run. Jobs wait in order for a worker with room: one with
+ * fewer than {@link JOB_DEPTH} jobs posted, an idle one first. A worker ends a
+ * job when it has parsed it, while the writer may still be reading that job's
+ * chunks, and starts the next one posted to it at once. Before (a worker
  * freed when the writer had read its source, the next source planned only
  * then), a traced run of the 100 MB bench corpus (compiled binary, 4.3 s at
  * load 2) had each worker wait 1.2-1.3 s for a job, never for the writer's
- * acknowledgements, while the writer waited 1.2 s for chunks (issue 18). What
- * a worker may post ahead is bounded over all its jobs (MAX_IN_FLIGHT).
+ * acknowledgements, while the writer waited 1.2 s for chunks (issue 18); with
+ * one job per worker freed when parsed, still about a third of the run (the
+ * writer heard of the end only between two of its writes). What a worker may
+ * post ahead is bounded over all its jobs (MAX_IN_FLIGHT).
  */
 export class ParsePool {
-  private idle: Worker[] = [];
-  private busy = new Set<Worker>();
+  private lanes: WorkerLane[] = [];
   private waiting: WorkerRun[] = [];
   private failed = false;
   private holds = 0;
@@ -119,6 +133,7 @@ export class ParsePool {
     private env: Env,
     private size = POOL_SIZE,
     private gc = new GarbagePacer(GC_BYTES),
+    private depth = JOB_DEPTH,
   ) {}
 
   /**
@@ -137,9 +152,9 @@ export class ParsePool {
     label?: Label,
   ): ParseRun {
     // The worker knows the registered parsers only (a test's own parser stays in process).
-    const wanted = this.env.get("DEJA_PARSE_WORKER") !== "0" && !this.failed &&
-      parserFor(parser.id) === parser && typeof this.env.vars === "function";
-    if (!wanted) return inProcess(parser, src, ctx, label);
+    if (!this.wanted() || parserFor(parser.id) !== parser) {
+      return inProcess(parser, src, ctx, label);
+    }
     const job: ParseJob = {
       parser: parser.id,
       src,
@@ -167,6 +182,16 @@ export class ParsePool {
   }
 
   /**
+   * Starts the workers now, before any job, so that their start-up (loading
+   * the parsers' modules) runs while the writer opens the index and
+   * discovers the stores: for a run that will read much (a first build).
+   */
+  warm(): void {
+    if (!this.wanted()) return;
+    while (this.lanes.length < this.size && this.spawn());
+  }
+
+  /**
    * Holds back the jobs asked for until the returned function is called, so
    * that sources planned together can share a worker job (the indexer plans
    * several small ones at once).
@@ -189,10 +214,18 @@ export class ParsePool {
 
   /** Stops the workers (call once the run is over). */
   close(): void {
-    for (const w of [...this.idle, ...this.busy]) w.terminate();
-    this.idle = [];
-    this.busy.clear();
+    for (const l of this.lanes) {
+      l.detach();
+      l.worker.terminate();
+    }
+    this.lanes = [];
     this.waiting = [];
+  }
+
+  /** Whether sources may go to a worker (the environment lets them, and one can run). */
+  private wanted(): boolean {
+    return this.env.get("DEJA_PARSE_WORKER") !== "0" && !this.failed &&
+      typeof this.env.vars === "function";
   }
 
   /**
@@ -203,33 +236,24 @@ export class ParsePool {
    */
   private pump(): void {
     const always = this.env.get("DEJA_PARSE_WORKER") === "1";
-    while (this.waiting.length && !this.holds && !this.failed && this.free()) {
+    while (this.waiting.length && !this.holds && !this.failed) {
+      const lane = this.free();
+      if (!lane) break;
       const runs = this.next();
       this.waiting.splice(0, runs.length);
       if (!always && runs.reduce((n, r) => n + r.bytes, 0) < WORKER_MIN_BYTES) {
         for (const r of runs) r.local();
         continue;
       }
-      const w = this.take();
-      if (!w) {
-        this.waiting.unshift(...runs);
-        break;
-      }
       this.stats.jobs++;
       this.stats.sources += runs.length;
-      new WorkerGroup(w, runs, {
-        release: (w) => {
-          this.busy.delete(w);
-          this.idle.push(w);
-          this.pump();
-        },
-        // A worker stopped mid-source (the writer stopped early, or it broke): the next starts anew.
-        abandon: (w) => {
-          this.busy.delete(w);
-          w.terminate();
-          this.pump();
-        },
-      }).start(this.env.vars!(), this.env.home);
+      if (tracing) {
+        const bytes = runs.reduce((n, r) => n + r.bytes, 0);
+        trace(
+          `job ${this.stats.jobs} to worker ${lane.worker.threadId}: ${runs.length} sources ${bytes}`,
+        );
+      }
+      lane.post(runs, this.env.vars!(), this.env.home);
     }
     if (this.failed) {
       for (const r of this.waiting.splice(0)) r.fail("no parse worker");
@@ -249,24 +273,48 @@ export class ParsePool {
     return runs;
   }
 
-  /** Whether a worker is idle or may be started. */
-  private free(): boolean {
-    return this.idle.length > 0 || this.busy.size < this.size;
+  /**
+   * The lane to post the next job to: the one with fewest jobs under
+   * {@link depth} (an idle worker first), a new one while fewer than
+   * {@link size} run and none is idle, else none.
+   */
+  private free(): WorkerLane | undefined {
+    let best: WorkerLane | undefined;
+    for (const l of this.lanes) if (!best || l.depth < best.depth) best = l;
+    if ((!best || best.depth > 0) && this.lanes.length < this.size && this.spawn()) {
+      return this.lanes[this.lanes.length - 1];
+    }
+    return best && best.depth < this.depth ? best : undefined;
   }
 
-  /** An idle worker, a new one while fewer than {@link size} run, else none. */
-  private take(): Worker | undefined {
-    let w = this.idle.pop();
-    if (!w && this.busy.size < this.size) {
-      try {
-        w = new Worker(workerUrl(), WORKER_OPTIONS);
-        w.unref();
-      } catch {
-        this.failed = true;
-      }
+  /** Starts one more worker; false when none can start (the pool falls back). */
+  private spawn(): boolean {
+    let w: Worker;
+    try {
+      w = new Worker(workerUrl(), WORKER_OPTIONS);
+      w.unref();
+    } catch {
+      this.failed = true;
+      return false;
     }
-    if (w) this.busy.add(w);
-    return w;
+    trace(`worker ${w.threadId} spawned`);
+    const lane: WorkerLane = new WorkerLane(w, {
+      release: (l) => {
+        trace(`worker ${l.worker.threadId} ended a job`);
+        this.pump();
+      },
+      // A worker stopped mid-source (the writer stopped early, or it broke): the next starts
+      // anew, and the jobs that waited behind it are posted again.
+      abandon: (l, requeue) => {
+        this.lanes = this.lanes.filter((x) => x !== l);
+        l.worker.terminate();
+        for (const r of requeue) r.unjoin();
+        this.waiting.unshift(...requeue);
+        this.pump();
+      },
+    });
+    this.lanes.push(lane);
+    return true;
   }
 }
 

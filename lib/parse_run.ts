@@ -1,8 +1,9 @@
 /**
- * The writer's side of a parse worker's job (lib/parse_pool.ts): a
- * {@link WorkerGroup} posts consecutive sources to one worker in one message
- * and routes the worker's answers, which come in the sources' order, to each
- * source's {@link WorkerRun}, which the writer reads as that source's chunks.
+ * The writer's side of a parse worker's jobs (lib/parse_pool.ts): a
+ * {@link WorkerLane} posts jobs to one worker (a job: consecutive sources in one
+ * message, a {@link WorkerGroup}) and routes the worker's answers, which come in
+ * the jobs' and the sources' order, to each source's {@link WorkerRun}, which
+ * the writer reads as that source's chunks.
  *
  * @module
  */
@@ -67,6 +68,16 @@ export class WorkerRun implements ParseRun {
   /** Joins `group`, which posts the job. */
   joined(group: WorkerGroup): void {
     this.group = group;
+  }
+
+  /** Not cancelled and nothing of it came yet: it may be posted again elsewhere. */
+  wanted(): boolean {
+    return !this.cancelled && !this.queue.length && !this.parsed;
+  }
+
+  /** Leaves a job that will not run (its worker was stopped before it): queued again. */
+  unjoin(): void {
+    this.group = undefined;
   }
 
   /** A message of this job from its group's worker. */
@@ -143,83 +154,144 @@ export class WorkerRun implements ParseRun {
   }
 }
 
-/** What a group tells its pool. */
-export interface GroupHooks {
-  /** The group's parses ended: `w` may take the next job. */
-  release(w: Worker): void;
-  /** `w` is stopped mid-job or broken. */
-  abandon(w: Worker): void;
+/** What a lane tells its pool. */
+export interface LaneHooks {
+  /** A job of the lane ended: it may take another. */
+  release(lane: WorkerLane): void;
+  /**
+   * The lane's worker is stopped mid-job (or broke): the runs of the jobs that
+   * waited behind it and were not cancelled, to be posted again.
+   */
+  abandon(lane: WorkerLane, requeue: WorkerRun[]): void;
 }
 
 /**
- * Consecutive sources posted to one worker as one message: the worker answers
- * each in order (its chunks, then its end or its error), so the answers are
- * routed to the runs by position. The worker is handed back once the last
- * source's end came; chunks the writer takes later are still acknowledged to it.
+ * One worker and the jobs posted to it, in order: it parses them one after the
+ * other, so its messages belong to the first job not ended. Several jobs are
+ * posted ahead (lib/parse_pool.ts JOB_DEPTH) so that a worker that ends one starts
+ * the next at once, without waiting for the writer's thread to hear of it.
  */
-export class WorkerGroup {
-  /** The run the worker's next message belongs to. */
-  private at = 0;
-  private detached = false;
+export class WorkerLane {
+  /** Jobs posted and not ended, the one being parsed first. */
+  readonly groups: WorkerGroup[] = [];
+  private gone = false;
   private readonly listeners = {
-    message: (m: Msg) => this.route(m),
+    message: (m: Msg) => this.groups[0]?.route(m),
     error: (e: Error) => this.broke(e?.message ?? String(e)),
     exit: () => this.broke("parse worker stopped"),
   };
 
-  constructor(private worker: Worker, private runs: WorkerRun[], private on: GroupHooks) {
-    for (const r of runs) r.joined(this);
+  constructor(readonly worker: Worker, private on: LaneHooks) {
+    worker.on("message", this.listeners.message);
+    worker.on("error", this.listeners.error);
+    worker.on("exit", this.listeners.exit);
   }
 
-  /** Posts the runs' jobs, with the environment they share. */
-  start(vars: ParseBatch["vars"], home: string): void {
-    const w = this.worker;
-    w.on("message", this.listeners.message);
-    w.on("error", this.listeners.error);
-    w.on("exit", this.listeners.exit);
-    w.ref();
-    const batch: ParseBatch = { jobs: this.runs.map((r) => r.job), vars, home };
-    w.postMessage({ type: "parse", batch });
+  /** Jobs posted and not ended. */
+  get depth(): number {
+    return this.groups.length;
   }
 
-  /** Acknowledges a chunk of `bytes` taken (or dropped) to the worker that posted it. */
+  /** Posts `runs` as one job, with the environment they share. */
+  post(runs: WorkerRun[], vars: ParseBatch["vars"], home: string): void {
+    const g = new WorkerGroup(this, runs);
+    this.groups.push(g);
+    if (this.groups.length === 1) this.worker.ref();
+    const batch: ParseBatch = { jobs: runs.map((r) => r.job), vars, home };
+    this.worker.postMessage({ type: "parse", batch });
+  }
+
+  /** Acknowledges a chunk of `bytes` taken (or dropped) to the worker. */
   ack(bytes: number): void {
     try {
       this.worker.postMessage({ type: "ack", bytes });
     } catch { /* the worker is gone */ }
   }
 
-  /** A run stopped before its end came: a source alone in the job stops the worker. */
-  stopped(): void {
-    if (this.runs.length === 1) this.end(false);
+  /** `g`'s jobs ended (its last end came). */
+  ended(g: WorkerGroup): void {
+    if (this.groups[0] !== g) return;
+    this.groups.shift();
+    if (!this.groups.length) this.worker.unref();
+    this.on.release(this);
   }
 
-  private route(m: Msg): void {
-    const r = this.runs[this.at];
-    if (!r) return;
-    if (m.type !== "chunk") this.at++;
-    r.push(m);
-    if (this.at === this.runs.length) this.end(true);
+  /**
+   * `g` (its single source stopped before its end) is not wanted: the worker is
+   * stopped when `g` is the job it parses (a large source is not parsed to no
+   * end); a job still waiting behind another is parsed and its chunks dropped.
+   */
+  stopped(g: WorkerGroup): void {
+    if (this.groups[0] !== g) return;
+    const later = this.groups.slice(1).flatMap((x) => x.pending());
+    this.detach();
+    this.on.abandon(this, later);
   }
 
-  /** The worker failed: every run not ended hears so. */
-  private broke(message: string): void {
-    const left = this.runs.slice(this.at);
-    this.end(false);
-    for (const r of left) r.push({ type: "broken", message });
-  }
-
-  /** Detaches from the worker: back to the pool when its jobs ended, else stopped. */
-  private end(ended: boolean): void {
-    if (this.detached) return;
-    this.detached = true;
-    this.at = this.runs.length;
+  /** Stops listening to the worker (the pool terminates it). */
+  detach(): void {
+    if (this.gone) return;
+    this.gone = true;
     const w = this.worker;
     w.off("message", this.listeners.message);
     w.off("error", this.listeners.error);
     w.off("exit", this.listeners.exit);
     w.unref();
-    if (ended) this.on.release(w);
-    else this.on.abandon(w);
+    for (const g of this.groups) g.detached = true;
+    this.groups.length = 0;
+  }
+
+  /** The worker failed: every run of its jobs not ended hears so. */
+  private broke(message: string): void {
+    const left = this.groups.flatMap((g) => g.left());
+    this.detach();
+    this.on.abandon(this, []);
+    for (const r of left) r.push({ type: "broken", message });
+  }
+}
+
+/**
+ * Consecutive sources posted to one worker as one message (a job): the worker
+ * answers each in order (its chunks, then its end or its error), so the answers
+ * are routed to the runs by position. The job ends once the last source's end
+ * came; chunks the writer takes later are still acknowledged to the worker.
+ */
+export class WorkerGroup {
+  /** The run the worker's next message belongs to. */
+  private at = 0;
+  /** No longer routed to (its lane's worker stopped). */
+  detached = false;
+
+  constructor(private lane: WorkerLane, private runs: WorkerRun[]) {
+    for (const r of runs) r.joined(this);
+  }
+
+  /** Acknowledges a chunk of `bytes` taken (or dropped) to the worker that posted it. */
+  ack(bytes: number): void {
+    this.lane.ack(bytes);
+  }
+
+  /** A run stopped before its end came: a source alone in the job stops the worker. */
+  stopped(): void {
+    if (this.runs.length === 1 && !this.detached) this.lane.stopped(this);
+  }
+
+  /** A message of the worker while this job is the one it parses. */
+  route(m: Msg): void {
+    const r = this.runs[this.at];
+    if (!r || this.detached) return;
+    if (m.type !== "chunk") this.at++;
+    r.push(m);
+    if (this.at === this.runs.length) this.lane.ended(this);
+  }
+
+  /** The runs whose end did not come. */
+  left(): WorkerRun[] {
+    return this.runs.slice(this.at);
+  }
+
+  /** The runs of a job not begun that are still wanted (to post again elsewhere). */
+  pending(): WorkerRun[] {
+    return this.runs.filter((r) => r.wanted());
   }
 }

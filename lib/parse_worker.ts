@@ -5,7 +5,7 @@
  * (or IN_FLIGHT_BYTES of small ones) unacknowledged at once over all its jobs (it starts the next source while the writer still reads the last one's
  * chunks), so a large store never piles up in memory while the writer is busy.
  *
- * Messages in: `{type: "parse", batch: ParseBatch}`, `{type: "ack", bytes}` (a chunk of `bytes` taken).
+ * Messages in: `{type: "parse", batch: ParseBatch}` (one posted while another runs waits for it), `{type: "ack", bytes}` (a chunk of `bytes` taken).
  * Messages out, per job of the batch in its order: `{type: "chunk", head, body}` (the chunk as two
  * strings, lib/chunk_wire.ts: a string crosses a thread for the cost of a copy, and cloning the
  * chunk's objects cost three times the CPU, measured on Bun), then `{type: "done", end: ParseEnd}` or
@@ -43,6 +43,9 @@ import {
 import { prepareChunk } from "./prepare.ts";
 import { encodeChunk, wireBytes } from "./chunk_wire.ts";
 import { VocabCollector } from "./search/tokenize.ts";
+import { trace, traceNow, tracing } from "../core/trace.ts";
+
+trace("worker loaded");
 
 const vocab = new VocabCollector();
 
@@ -81,22 +84,29 @@ async function run(job: ParseJob, env: Env): Promise<void> {
   const parser = parserFor(job.parser);
   if (!parser) throw new Error(`no parser '${job.parser}'`);
   const ctx = new SourceCtx(env, job.offset, job.state, job.since);
+  // The trace's wait: time this job's chunks waited for the writer's credit.
+  let waited = 0;
+  if (tracing) trace(`parse ${job.src.path}`);
   for await (const chunk of parser.parse(job.src, ctx)) {
     // Prepared before waiting for credit: the next chunk is ready when the writer asks.
     const wire = encodeChunk(prepareChunk(chunk, vocab, job.label));
     const bytes = wireBytes(wire);
+    const at = traceNow();
     while (!mayPost(bytes)) await new Promise<void>((r) => (wake = r));
+    if (tracing) waited += traceNow() - at;
     inFlight++;
     inFlightBytes += bytes;
     port.postMessage({ type: "chunk", head: wire.head, body: wire.body });
     pacer.took(bytes);
   }
   port.postMessage({ type: "done", end: snapshot(ctx) });
+  if (tracing) trace(`parsed ${job.src.path} waited ${waited.toFixed(1)}`);
 }
 
 /** The batch's jobs in order: each ends with its end or its own error, then the next starts. */
 async function runAll(batch: ParseBatch): Promise<void> {
   const env = makeEnv(batch.vars, batch.home);
+  trace(`batch of ${batch.jobs.length}`);
   for (const job of batch.jobs) {
     vocab.clear(); // a token crosses once per session's chunks of a job (lib/prepare.ts)
     vocab.owner = undefined;
@@ -107,6 +117,9 @@ async function runAll(batch: ParseBatch): Promise<void> {
     }
   }
 }
+
+/** The batches posted, run one after the other. */
+let queue: Promise<void> = Promise.resolve();
 
 parentPort?.on("message", (m: { type: string; batch?: ParseBatch; bytes?: number }) => {
   if (m.type === "ack") {
@@ -119,5 +132,7 @@ parentPort?.on("message", (m: { type: string; batch?: ParseBatch; bytes?: number
   }
   if (m.type !== "parse" || !m.batch) return;
   // No fresh credit per batch: chunks of the last one the writer has not taken yet still count.
-  void runAll(m.batch);
+  // A batch posted while one runs (lib/parse_pool.ts JOB_DEPTH) starts when that one ends.
+  const batch = m.batch;
+  queue = queue.then(() => runAll(batch));
 });

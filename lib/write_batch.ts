@@ -19,6 +19,7 @@
 import type { Store } from "./store.ts";
 import { catchUpText, resetTextMark, textMark } from "./ingest.ts";
 import { flushVocab, vocabCommitted, vocabRolledBack } from "./search/vocab.ts";
+import { trace } from "../core/trace.ts";
 
 /** Bytes read into one batch before it commits (a larger store commits alone). */
 export const BATCH_BYTES = 8 << 20;
@@ -72,11 +73,13 @@ export class WriteBatch {
   /** Indexes the batch's text and tokens and commits it (nothing when none is open). */
   commit(): void {
     if (!this.open) return;
+    trace(`commit ${this.sources} sources`);
     try {
       catchUpText(this.store);
       flushVocab(this.store);
       this.store.db.exec("COMMIT");
       vocabCommitted(this.store);
+      trace("committed");
     } catch (e) {
       this.abort();
       throw e;

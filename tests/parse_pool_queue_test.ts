@@ -1,6 +1,6 @@
 import { assert, assertEquals } from "./_assert.ts";
 import { join } from "node:path";
-import { ParsePool } from "../lib/parse_pool.ts";
+import { JOB_DEPTH, ParsePool } from "../lib/parse_pool.ts";
 import { SourceCtx } from "../lib/parse_ctx.ts";
 import { CHUNK_EVENTS, claude } from "../parsers/claude.ts";
 import type { Env } from "../core/model.ts";
@@ -27,19 +27,41 @@ async function until(ok: () => boolean, what: string): Promise<void> {
   assert(ok(), what);
 }
 
-Deno.test("a parse worker starts the next source once it has parsed one, before the writer reads that one", async () => {
+Deno.test("a parse worker holds its next jobs; one more waits and starts once the worker parsed one, before the writer reads it", async () => {
   using tmp = scopedTempDir("deja-poolq-");
   const env = testEnv(tmp.path, { DEJA_HOME: join(tmp.path, "deja"), DEJA_PARSE_WORKER: "1" });
   const pool = new ParsePool(env, 1);
   try {
-    const a = parse(pool, env, store(tmp.path, "a", 5));
-    const b = parse(pool, env, store(tmp.path, "b", 7));
-    // One worker: the second job waits for it (it is not parsed in process instead).
+    const runs = [];
+    for (let i = 0; i <= JOB_DEPTH; i++) {
+      runs.push(parse(pool, env, store(tmp.path, `s${i}`, 5 + i)));
+    }
+    // One worker: the jobs past its depth wait for it (they are not parsed in process instead).
     assertEquals(pool.queued, 1);
-    // Nothing of `a` read yet: its parse ended, so the worker took `b`.
-    await until(() => pool.queued === 0, "b started while a's chunks were unread");
-    assertEquals(await read(a), 5);
-    assertEquals(await read(b), 7);
+    // Nothing read yet: the worker's first parse ended, so the last job was posted.
+    await until(
+      () => pool.queued === 0,
+      "the last job posted while the first's chunks were unread",
+    );
+    for (const [i, r] of runs.entries()) assertEquals(await read(r), 5 + i);
+  } finally {
+    pool.close();
+  }
+});
+
+Deno.test("a job waiting behind one whose source is stopped mid-parse is posted again and read in full", async () => {
+  using tmp = scopedTempDir("deja-poolr-");
+  const env = testEnv(tmp.path, { DEJA_HOME: join(tmp.path, "deja"), DEJA_PARSE_WORKER: "1" });
+  const pool = new ParsePool(env, 1);
+  try {
+    // Far more chunk text than the worker may have unacknowledged (IN_FLIGHT_BYTES, ~25 kB a
+    // chunk here): it waits for credit mid-parse when `a` stops.
+    const a = parse(pool, env, store(tmp.path, "a", CHUNK_EVENTS * 100 + 3));
+    const b = parse(pool, env, store(tmp.path, "b", 9));
+    assertEquals(pool.queued, 0, "b posted behind a on the same worker");
+    for await (const _ of a) break; // the writer stops after a's first chunk: the worker is stopped
+    assertEquals(await read(b), 9);
+    assertEquals(pool.stats.jobs, 3, "b posted twice: behind a, then to a new worker");
   } finally {
     pool.close();
   }
@@ -48,7 +70,8 @@ Deno.test("a parse worker starts the next source once it has parsed one, before 
 Deno.test("a parsed source cancelled unread gives back its chunks' credit: the worker serves the next in full", async () => {
   using tmp = scopedTempDir("deja-poolc-");
   const env = testEnv(tmp.path, { DEJA_HOME: join(tmp.path, "deja"), DEJA_PARSE_WORKER: "1" });
-  const pool = new ParsePool(env, 1);
+  // One job at a time: the next is posted only once the worker has parsed the last.
+  const pool = new ParsePool(env, 1, undefined, 1);
   try {
     // More chunks than the worker may have unacknowledged.
     const big = store(tmp.path, "big", CHUNK_EVENTS * 6 + 3);

@@ -27,6 +27,7 @@ import { dataDir } from "../../core/paths.ts";
 import { CR, csi } from "./output.ts";
 import { plural } from "../../core/text.ts";
 import { embedConfig } from "../embeddings/config.ts";
+import { trace } from "../../core/trace.ts";
 
 export const indexCmd: CommandSpec = {
   usage: "index [--rebuild] [--quiet] [--harness <id>] [--json] | index --watch",
@@ -168,6 +169,7 @@ export async function indexData(
   const waitMs = args.waitMs ?? (!args.background && runningBackground(env) ? 300_000 : 0);
   const quick = args.rebuild ? null : upToDate(env, { only, waitMs });
   // A first build or a rebuild reads every store: a process tuned for a long run does it.
+  trace(quick ? "index up to date" : "index command");
   if (!quick && (args.rebuild || !existsSync(indexPath(env)))) relaunchForBatch("index");
   const res = quick ??
     await fullRun(env, {
@@ -177,11 +179,13 @@ export async function indexData(
       progress: hooks.progress,
       tellGone: !args.quiet && !args.background,
     });
+  trace("indexed");
   hooks.indexed?.();
   const warnings: string[] = [];
   const embedded = await embedAfterIndex(env, warnings);
   const code = indexCode(res.harnesses);
   const totals = args.json || args.quiet ? undefined : quick?.totals ?? indexTotals(env);
+  trace("summary read");
   return { index: indexPath(env), res, embedded, warnings, totals, code };
 }
 
