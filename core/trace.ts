@@ -29,6 +29,8 @@ function start(): number {
   return mine;
 }
 
+if (tracing && threadId === 0) process.on("exit", () => trace("exit"));
+
 /** Milliseconds since the run's start (0 when not tracing). */
 export function traceNow(): number {
   return tracing ? performance.timeOrigin + performance.now() - t0 : 0;

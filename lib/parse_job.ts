@@ -17,9 +17,18 @@ export const MAX_IN_FLIGHT = 4;
  * {@link MAX_IN_FLIGHT} chunks: small stores make chunks of a few KB, and four
  * of them in flight kept the writer and the workers waiting on each other's
  * messages (issue 18: on 2,394 stores of 40 KB the writer waited 4.7 s for
- * chunks while each worker waited 5.6 s for acknowledgements).
+ * chunks while each worker waited 5.6 s for acknowledgements). It also carries
+ * the workers through a batch's commit (lib/write_batch.ts: 100-200 ms in which
+ * the writer takes no chunk): at 1 MB (about one 1.5 MB store's chunks) each
+ * worker of a traced run of the 100 MB bench corpus waited ~0.85 s for credit
+ * and the writer then waited ~0.3 s for chunks after the commits; at 3 MB
+ * neither waited mid-run (DEJA_TRACE_INDEX=1, 2 runs under SCHED_FIFO at load 10).
+ * Compiled binary, 4 alternating runs on that corpus at load 12 (SCHED_FIFO): wall
+ * 2.49-2.76 s before this and JOB_DEPTH (lib/parse_pool.ts), 2.34-2.58 after;
+ * peak RSS 114-119 then 121-124 MB; 2,522 stores of 40 KB: 3.69-3.78 s, 3.33-3.43 s,
+ * 132-137 then 131-132 MB.
  */
-export const IN_FLIGHT_BYTES = 1 << 20;
+export const IN_FLIGHT_BYTES = 3 << 20;
 
 /** One source to parse. Plain data: it crosses a thread boundary. */
 export interface ParseJob {

@@ -12,6 +12,7 @@ import type { SourceCtx } from "./parse_ctx.ts";
 import { absorb, type ParseBatch, type ParseEnd, type ParseJob } from "./parse_job.ts";
 import type { PreparedChunk } from "./prepare.ts";
 import { decodeChunk, wireBytes, type WireChunk } from "./chunk_wire.ts";
+import { trace, traceNow, tracing } from "../core/trace.ts";
 
 /** A source's prepared chunks, being parsed; {@link cancel} when they will not be read to the end. */
 export interface ParseRun extends AsyncIterable<PreparedChunk> {
@@ -112,9 +113,13 @@ export class WorkerRun implements ParseRun {
     if (this.reading || this.cancelled) throw new Error("a parse is read once");
     this.reading = true;
     let taken = false;
+    /** The trace's idle time: the writer waiting with none of this source's messages come. */
+    let idle = 0;
     try {
       for (;;) {
+        const at = traceNow();
         while (!this.queue.length) await new Promise<void>((r) => (this.wake = r));
+        if (tracing) idle += traceNow() - at;
         const m = this.queue.shift()!;
         if (m.type === "local") {
           yield* this.on.inProcess();
@@ -136,6 +141,7 @@ export class WorkerRun implements ParseRun {
         yield decodeChunk(m);
       }
     } finally {
+      if (tracing) trace(`idle ${this.job.src.path} ${idle.toFixed(1)}`);
       this.stop();
     }
   }
