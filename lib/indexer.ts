@@ -176,11 +176,9 @@ export async function runIndex(
   trace("index run");
   const lock = acquireWriterLock(dataDir(env), opts.waitMs ?? 0);
   const path = indexPath(env);
-  // Where large sources are parsed while the previous chunks are written. A first build or a
-  // rebuild reads every store: its workers start now, while the index opens and discovery runs.
+  // Where large sources are parsed while the previous chunks are written.
   const pool = new ParsePool(env);
   try {
-    if (opts.rebuild || !existsSync(path)) pool.warm();
     sweepCopies(env); // store copies a killed run left behind
     let movedAside: string | undefined;
     const aside = () => (movedAside = moveIndexAside(path));

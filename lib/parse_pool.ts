@@ -109,8 +109,7 @@ function workerUrl(): URL {
 }
 
 /**
- * Parse workers started on demand (or at once, {@link warm}) and shared by the
- * sources of one index run. Jobs wait in order for a worker with room: one with
+ * Parse workers started on demand and shared by the sources of one index run. Jobs wait in order for a worker with room: one with
  * fewer than {@link JOB_DEPTH} jobs posted, an idle one first. A worker ends a
  * job when it has parsed it, while the writer may still be reading that job's
  * chunks, and starts the next one posted to it at once. Before (a worker
@@ -121,6 +120,13 @@ function workerUrl(): URL {
  * one job per worker freed when parsed, still about a third of the run (the
  * writer heard of the end only between two of its writes). What a worker may
  * post ahead is bounded over all its jobs (MAX_IN_FLIGHT).
+ *
+ * Measured and not kept: starting both workers when a first build begins,
+ * before the index opens and discovery runs (their start-up then overlapped
+ * the writer's). Their start-up slowed the index's opening from ~15 to
+ * 50-110 ms on 2 cores, and the first store was written no sooner (at
+ * 339-429 ms against 317-402 without, 4 alternating traced runs under
+ * SCHED_FIFO at load 10).
  */
 export class ParsePool {
   private lanes: WorkerLane[] = [];
@@ -179,16 +185,6 @@ export class ParsePool {
     this.waiting.push(run);
     this.pump();
     return run;
-  }
-
-  /**
-   * Starts the workers now, before any job, so that their start-up (loading
-   * the parsers' modules) runs while the writer opens the index and
-   * discovers the stores: for a run that will read much (a first build).
-   */
-  warm(): void {
-    if (!this.wanted()) return;
-    while (this.lanes.length < this.size && this.spawn());
   }
 
   /**
