@@ -36,6 +36,8 @@ export interface RunHooks {
   took(bytes: number): void;
   /** The run, not started, is not wanted. */
   unqueue(r: WorkerRun): void;
+  /** The writer reads the run, not started yet: it may not wait for more sources to share its job. */
+  demand(): void;
   /** No worker can run at all: this source is parsed in process, and the pool's later ones too. */
   fallback(): AsyncIterable<PreparedChunk>;
   /** The source parsed in process. */
@@ -57,6 +59,10 @@ export class WorkerRun implements ParseRun {
   private parsed = false;
   /** Not wanted any more. */
   private cancelled = false;
+  /** The writer reads it (its iteration began). */
+  get demanded(): boolean {
+    return this.reading;
+  }
 
   constructor(
     readonly job: ParseJob,
@@ -112,6 +118,7 @@ export class WorkerRun implements ParseRun {
   async *[Symbol.asyncIterator](): AsyncGenerator<PreparedChunk> {
     if (this.reading || this.cancelled) throw new Error("a parse is read once");
     this.reading = true;
+    if (!this.group && !this.queue.length) this.on.demand();
     let taken = false;
     /** The trace's idle time: the writer waiting with none of this source's messages come. */
     let idle = 0;

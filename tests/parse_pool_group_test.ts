@@ -88,3 +88,34 @@ Deno.test("small sources too few to pay for a worker job are parsed in process",
     pool.close();
   }
 });
+
+Deno.test("small sources at the end of the queue wait for the next ones planned to share a job, and are parsed in process once read", async () => {
+  using tmp = scopedTempDir("deja-poolg-");
+  const env = envOf(tmp.path);
+  const pool = new ParsePool(env, 1);
+  try {
+    let release = pool.hold();
+    const a = parse(pool, env, claudeStore(tmp.path, "a", 3));
+    release();
+    // Too small for a job alone, and more may be planned: it waits (once it was parsed in process).
+    assertEquals(pool.queued, 1);
+    release = pool.hold();
+    const b = parse(pool, env, claudeStore(tmp.path, "b", 4));
+    const c = parse(pool, env, claudeStore(tmp.path, "c", 5));
+    release();
+    assertEquals(pool.stats, { jobs: 1, sources: 3 }, "a shares the job of the next two");
+    release = pool.hold();
+    const d = parse(pool, env, claudeStore(tmp.path, "d", 2));
+    release();
+    assertEquals(pool.queued, 1);
+    assertEquals(await read(a), 3);
+    assertEquals(await read(b), 4);
+    assertEquals(await read(c), 5);
+    // The writer reads the last small one: nothing more will join it, it is parsed in process.
+    assertEquals(await read(d), 2);
+    assertEquals(pool.queued, 0);
+    assertEquals(pool.stats, { jobs: 1, sources: 3 });
+  } finally {
+    pool.close();
+  }
+});
