@@ -74,6 +74,12 @@ export interface Event {
   tool?: ToolCallInfo;
   /** Set on `tool_result` events. */
   result?: ToolResultInfo;
+  /**
+   * Set on an `assistant` event whose reply the harness never finished: the stream
+   * stopped, was cancelled or failed mid-way (Crush: a message with no `finish` part, or
+   * one whose reason is `canceled` or `error`). Stored as `{"cut":true}` in `events.data`.
+   */
+  cut?: boolean;
 }
 
 /**

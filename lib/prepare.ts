@@ -206,6 +206,8 @@ function prepareEvent(
     for (const w of t.writes ?? []) {
       files.push({ path: w.path, op: "write", old: null, new: r(w.content, MAX_SPAN) });
     }
+  } else if (e.kind === "assistant" && e.cut) {
+    out.data = '{"cut":true}';
   } else if (e.kind === "tool_result" && e.result) {
     out.data = JSON.stringify({ exit: e.result.exit, isError: e.result.isError });
     out.result = { exit: e.result.exit, isError: e.result.isError };

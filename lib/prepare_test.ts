@@ -49,3 +49,16 @@ Deno.test("a chunk with no secret is prepared as before (nothing masked, nothing
   assertEquals(ready.redactions, {});
   assertStringIncludes(ready.events[0].text, "failing with the usual one on psql");
 });
+
+Deno.test("a reply the harness never finished is stored with data {cut: true}; a finished one with none", () => {
+  const ready = prepareChunk({
+    harness: "crush",
+    id: "s-cut",
+    path: "/tmp/crush.db",
+    events: [
+      { kind: "assistant", text: "Done." },
+      { kind: "assistant", text: "Here is the plan:\n- Start", cut: true },
+    ],
+  });
+  assertEquals(ready.events.map((e) => e.data), [null, '{"cut":true}']);
+});

@@ -127,6 +127,8 @@ export type CommandAtRow = Omit<CommandRunRow, "session_id"> & {
   event_id: number;
   call_id: string | null;
   seq: number;
+  /** 1 when the call has no tool result at all (it never ran or never finished), else 0. */
+  no_result: number;
 };
 
 /** One event a search retrieves (lib/search/). */

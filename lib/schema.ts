@@ -83,6 +83,15 @@ const OUTPUT_IF_UNKNOWN = `CASE WHEN c.exit IS NULL AND c.is_error = 0 AND c.cal
       THEN (SELECT r.text FROM events r WHERE r.session_id = c.session_id
         AND r.call_id = c.call_id AND r.kind = 'tool_result' ORDER BY r.seq LIMIT 1) END`;
 
+/**
+ * 1 when command `c` has a call id and no tool result at all (the session ended before it
+ * ran or finished, or it was refused), else 0: such a run is no success (lib/memory/fix.ts).
+ * Observed on Crush (a session's last message a `git stash` call) and Continue.
+ */
+const NO_RESULT = `(c.exit IS NULL AND c.is_error = 0 AND c.call_id IS NOT NULL
+      AND NOT EXISTS (SELECT 1 FROM events r WHERE r.session_id = c.session_id
+        AND r.call_id = c.call_id AND r.kind = 'tool_result'))`;
+
 /** The columns of a file touch with its event's position ({@link FileAtRow}). */
 const FILE_AT = `f.id AS id, f.event_id AS event_id, f.session_id AS session_id,
       f.call_id AS call_id, f.path AS path, f.op AS op, f.old AS old, f.new AS new,
@@ -365,11 +374,11 @@ export const Q = {
 
   // --- work memory (lib/memory: ctx, blame, restore, fix, how, last) ---
   sessionById: query<Id, SessionRow>(`SELECT * FROM sessions WHERE id = ?`, ["id"]),
-  /** The commands of session `session` in order, with their event's seq (and output: OUTPUT_IF_UNKNOWN). */
+  /** The commands of session `session` in order, with their event's seq (and output: OUTPUT_IF_UNKNOWN; no_result: NO_RESULT). */
   commandsInOrder: query<{ session: number }, CommandAtRow>(
     `SELECT c.event_id AS event_id, c.call_id AS call_id, c.command AS command,
       c.exit AS exit, c.is_error AS is_error, c.time AS time, e.seq AS seq,
-      ${OUTPUT_IF_UNKNOWN} AS output
+      ${OUTPUT_IF_UNKNOWN} AS output, ${NO_RESULT} AS no_result
     FROM commands c JOIN events e ON e.id = c.event_id WHERE c.session_id = ? ORDER BY e.seq`,
     ["session"],
   ),

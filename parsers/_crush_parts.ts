@@ -208,6 +208,13 @@ function describe(tool: ToolCallInfo, a: Obj, project: string | undefined): void
  */
 export function crushMessageEvents(msg: MessageRow, env: PartsEnv): Event[] {
   const out: Event[] = [];
+  // A reply Crush never finished: no `finish` part (the stream stopped; `finished_at` is
+  // NULL too), or one that says it was cancelled or failed (observed: real store, a
+  // session whose last reply stops mid-list).
+  const finish = msg.parts.find((p) => p.type === "finish");
+  const reason = str(obj(finish?.data)?.reason);
+  const cut = msg.role === "assistant" && !msg.summary &&
+    (!finish || reason === "canceled" || reason === "error");
   const base = (i: number) => ({ time: msg.time, key: `${msg.id}#${i}` });
   for (const [i, part] of msg.parts.entries()) {
     const type = part.type as string;
@@ -219,7 +226,14 @@ export function crushMessageEvents(msg: MessageRow, env: PartsEnv): Event[] {
       const t = text(d.text);
       if (msg.role === "assistant" || (msg.summary && msg.role === "user")) {
         const s = stripThink(t);
-        if (s) out.push({ kind: msg.summary ? "summary" : "assistant", text: s, ...base(i) });
+        if (s) {
+          out.push({
+            kind: msg.summary ? "summary" : "assistant",
+            text: s,
+            ...base(i),
+            ...(cut ? { cut: true } : {}),
+          });
+        }
       } else if (msg.role === "user") {
         if (t.trim()) out.push({ kind: "user", text: t, ...base(i) });
       }

@@ -30,7 +30,9 @@
  * Mapping: `text` parts of user/assistant rows are speech (whole
  * `<think>…</think>` blocks stripped, as in local reasoning models' output
  * and titles in realdata/crush/crush.db); `reasoning`, `binary`, `image_url`,
- * `finish` are dropped; `tool_call.input` is a JSON string decoded once more;
+ * `finish` are dropped (an assistant row without a `finish` part, or one
+ * whose reason is `canceled` or `error`, marks its text `cut`: the reply
+ * stopped mid-way, realdata gpt5-unfinished db); `tool_call.input` is a JSON string decoded once more;
  * `tool_result` rows (role `tool`) link by `tool_call_id`, lose their `<cwd>`
  * trailer, and a bash result ending in `Exit code N` carries `exit: N`
  * (charmbracelet/crush `internal/agent/tools/bash.go`); `shell_command` parts

@@ -285,6 +285,35 @@ Deno.test("text parts become user and assistant speech and reasoning/binary/imag
   }
 });
 
+// Regression (2026-12, trial 9): a reply whose stream stopped (no finish part, finished_at
+// NULL) was shown by ctx as the session's outcome with no word that it stops mid-way.
+Deno.test("an assistant message with no finish part, or one cancelled or failed, is cut", async () => {
+  const t = temp();
+  try {
+    const end = (reason: string) => ({ type: "finish", data: { reason, time: 0 } });
+    const db = store(
+      t,
+      "p",
+      sess("s1") +
+        msg("s1", "user", P(text("plan it"), fin)) +
+        msg("s1", "assistant", P(text("Done."), end("end_turn"))) +
+        msg("s1", "assistant", P(text("Stopped."), end("canceled"))) +
+        msg("s1", "assistant", P(text("Failed."), end("error"))) +
+        msg("s1", "assistant", P(text("Here is the plan:\n- Start"))),
+    );
+    const { sessions } = await parse(db);
+    assertEquals(events(sessions[0], "assistant").map((e) => [e.text, e.cut ?? false]), [
+      ["Done.", false],
+      ["Stopped.", true],
+      ["Failed.", true],
+      ["Here is the plan:\n- Start", true],
+    ]);
+    assertEquals(events(sessions[0], "user")[0].cut, undefined);
+  } finally {
+    t.cleanup();
+  }
+});
+
 Deno.test("tool calls decode their JSON-string input into command, paths, edits and writes", async () => {
   const t = temp();
   try {
@@ -788,7 +817,8 @@ Deno.test({
       assert(results.length > 100);
       assert(results.every((e) => !e.text.includes("<cwd>")), "a <cwd> tag survived");
       const last = events(by("gpt5-unfinished-0627")[0]).at(-1);
-      assertEquals(last?.kind, "assistant");
+      assertEquals([last?.kind, last?.cut], ["assistant", true]);
+      assertEquals(run.sessions.flatMap((s) => events(s)).filter((e) => e.cut).length, 1);
     } finally {
       t.cleanup();
     }

@@ -17,7 +17,8 @@ import { tempDir } from "./_tmp.ts";
 export type Turn =
   | { user: string }
   | { say: string }
-  | { bash: string; out: string; exit?: number }
+  /** `out: null`: the call has no result (the session ended before it finished). */
+  | { bash: string; out: string | null; exit?: number }
   | { edit: string; old: string; new: string; fail?: boolean }
   | { multi: string; edits: Array<{ old: string; new: string }> }
   | { write: string; content: string; fail?: boolean }
@@ -82,6 +83,7 @@ export function claudeLines(s: SessionSpec): string[] {
     } else if ("bash" in turn) {
       const id = call("Bash", { command: turn.bash });
       const failed = (turn.exit ?? 0) !== 0;
+      if (turn.out === null) continue;
       result(id, failed ? `Exit code ${turn.exit}\n${turn.out}` : turn.out, failed);
     } else if ("edit" in turn) {
       const id = call("Edit", { file_path: turn.edit, old_string: turn.old, new_string: turn.new });

@@ -209,6 +209,37 @@ Deno.test("an unknown option says how to search for text starting with a dash, a
   }
 });
 
+// Regression (2026-12, trial 9): `deja how git checkout -f work` hinted `deja how -- -f`,
+// which drops the other words; the hint gives the whole command, known options before `--`.
+Deno.test("an unknown option inside a command's words hints the whole command after --", async () => {
+  const ix = await indexSessions([{
+    ...S,
+    turns: [{ bash: "git checkout -f work", out: "" }, { say: "Switched." }],
+  }]);
+  try {
+    const r = await runMain(ix.env, ["how", "git", "checkout", "-f", "work", "--limit", "3"]);
+    assertEquals(r.code, 2, r.err);
+    assertStringIncludes(
+      r.err,
+      "hint: to give text with a word starting with a dash: deja how --limit 3 -- git checkout -f work;",
+    );
+    const ok = await runMain(ix.env, [
+      "how",
+      "--limit",
+      "3",
+      "--",
+      "git",
+      "checkout",
+      "-f",
+      "work",
+    ]);
+    assertEquals(ok.code, 0, ok.err);
+    assertStringIncludes(ok.out, "git checkout -f work");
+  } finally {
+    ix.cleanup();
+  }
+});
+
 // Regression (2026-12): `deja backfil loading` said "inside longer words: backfil → backfill;
 // loading → setloading, uploading" although `loading` was found as typed.
 Deno.test("the widened-words note lists only the words not found as typed", async () => {

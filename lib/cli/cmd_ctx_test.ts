@@ -1,9 +1,17 @@
-import { assert, assertEquals, assertStringIncludes, assertThrows } from "../../tests/_assert.ts";
+import {
+  assert,
+  assertEquals,
+  assertRejects,
+  assertStringIncludes,
+  assertThrows,
+} from "../../tests/_assert.ts";
 import { indexSessions } from "../../tests/_memory.ts";
 import { captureIO } from "../../tests/_cli_io.ts";
 import { DejaError } from "../../core/errors.ts";
 import { csi } from "./output.ts";
 import { ctxCmd, ctxData, parseCtx } from "./cmd_ctx.ts";
+import { NoSessionMatch } from "../sessions.ts";
+import { idShaped } from "../memory/pick.ts";
 
 const ID = "c7c70000-1111-4222-8333-444455556666";
 
@@ -69,6 +77,44 @@ Deno.test("ctx prints Markdown on a terminal and to a pipe, and JSON with --json
       1,
     );
     assertEquals(JSON.parse(missJson.out()).session, null);
+  } finally {
+    ix.cleanup();
+  }
+});
+
+// Regression (2026-12, trial 9): `deja ctx ffffffff` (no such session) digested a session
+// holding the colour `#ffffff`, found by reading the id as a misspelling, and exited 0.
+Deno.test("ctx refuses an id that matches no session, and finds one only as written", async () => {
+  const ix = await indexSessions([{
+    id: ID,
+    cwd: "/w/app",
+    start: "2026-11-01T10:00:00Z",
+    turns: [
+      { user: "make the background #ffffff and revert commit 3f2a9c1d" },
+      { say: "The background is white now and 3f2a9c1d is reverted." },
+    ],
+  }]);
+  try {
+    const io = captureIO(ix.env, false).io;
+    const ask = (q: string) => ctxData(ix.store, parseCtx({ values: {}, positionals: [q] }), io);
+    const e = assertThrows(() => ask("ffffffff"), NoSessionMatch) as NoSessionMatch;
+    assertEquals(e.exitCode, 1);
+    assertStringIncludes(e.hint ?? "", "no session holds it as written");
+    const hash = ask("3f2a9c1d");
+    assertEquals([hash.picked?.via, hash.picked?.session.native_id], ["search", ID]);
+    assertEquals(ask("ffffff").picked?.via, "search", "the colour as written is found");
+    assertEquals([idShaped("ffffffff"), idShaped("a1b2c3"), idShaped("claude:zz")], [
+      true,
+      true,
+      true,
+    ]);
+    assertEquals([idShaped("facade"), idShaped("npm:lodash"), idShaped("deadbee")], [
+      false,
+      false,
+      false,
+    ]);
+    const run = captureIO(ix.env, false);
+    await assertRejects(() => ctxCmd.run({ values: {}, positionals: ["ffffffff"] }, run.io));
   } finally {
     ix.cleanup();
   }

@@ -204,20 +204,42 @@ export function positionalArgs(cmd: Command, argv: string[], also?: Command): st
 
 /**
  * For an unknown option of a command that takes text (`deja -rf`): how to give text that
- * starts with a dash (`deja search -- -rf`), ending in `; `; empty otherwise.
+ * starts with a dash, ending in `; `; empty otherwise. The hint repeats the whole text, the
+ * options the command knows kept before `--` (`deja how git checkout -f work --json` ->
+ * `deja how --json -- git checkout -f work`): naming only the unknown option (`deja how -- -f`)
+ * dropped the other words.
  */
 function dashedText(cmd: Command, argv: string[], raw: string): string {
-  // Deno names the option as typed (`'-r'`); Bun without its dashes (`'r'`).
-  const m = /^Unknown option '([^']+)'/i.exec(raw);
-  if (!m || cmd.maxPositionals === 0) return "";
-  const opt = m[1].startsWith("-") ? m[1] : `${m[1].length === 1 ? "-" : "--"}${m[1]}`;
-  const typed =
-    argv.find((a) =>
-      a === opt || a.startsWith(`${opt}=`) || (!opt.startsWith("--") && /^-[^-]/.test(a) &&
-        a.startsWith(opt))
-    ) ?? opt;
+  if (!/^Unknown option '/i.test(raw) || cmd.maxPositionals === 0) return "";
+  const specs = optionsOf(cmd);
+  const { tokens } = parseArgs({
+    args: argv,
+    options: Object.fromEntries(
+      Object.entries(specs).map((
+        [k, v],
+      ) => [k, { type: v.type, ...(v.short ? { short: v.short } : {}) }]),
+    ),
+    allowPositionals: true,
+    strict: false,
+    tokens: true,
+  });
+  // An argument holding an option the command does not know (`-f`, or `-rf` with one) is text.
+  const unknown = new Set(
+    tokens.filter((t) => t.kind === "option" && !Object.hasOwn(specs, t.name)).map((t) => t.index),
+  );
+  const kept = new Set<number>();
+  for (const t of tokens) {
+    if (t.kind !== "option" || unknown.has(t.index)) continue;
+    kept.add(t.index);
+    if (specs[t.name].type === "string" && t.inlineValue === false) kept.add(t.index + 1);
+  }
+  const text = argv.filter((a, i) => !kept.has(i) && a !== "--");
+  const opts = argv.filter((_, i) => kept.has(i));
   const verb = cmd.name === "search" ? "search for" : "give";
-  return `to ${verb} text starting with a dash: deja ${cmd.name} -- ${shQuote(typed)}; `;
+  const what = text[0]?.startsWith("-") ? "starting with" : "with a word starting with";
+  return `to ${verb} text ${what} a dash: ${
+    ["deja", cmd.name, ...opts.map(shQuote), "--", ...text.map(shQuote)].join(" ")
+  }; `;
 }
 
 /**

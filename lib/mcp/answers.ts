@@ -9,7 +9,8 @@
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import type { Store } from "../store.ts";
-import { shortRef } from "../sessions.ts";
+import { NoSessionMatch, shortRef } from "../sessions.ts";
+import { DejaError } from "../../core/errors.ts";
 import { CTX_BUDGET, sessionDigest } from "../memory/digest.ts";
 import { pickSession } from "../memory/pick.ts";
 import { defaultHidden, type HideOptions, searchHiding } from "../search/sessions.ts";
@@ -42,11 +43,20 @@ const day = (ms: number | null | undefined) => localTime(ms).slice(0, 10);
 
 /** The digest of the session `query` names (an id prefix, else the best search hit). */
 export function contextText(store: Store, query: string, f: Filters, home: string): string {
-  const picked = pickSession(store, query, {
-    harness: f.harness,
-    project: f.project,
-    ...(f.hide ? searchHiding(f.hide) : {}),
-  });
+  let picked;
+  try {
+    picked = pickSession(store, query, {
+      harness: f.harness,
+      project: f.project,
+      ...(f.hide ? searchHiding(f.hide) : {}),
+    });
+  } catch (e) {
+    // An id no session has (pick.ts): an error, with the agent's way on.
+    if (e instanceof NoSessionMatch) {
+      throw new DejaError(e.message, "copy an id from mode recall, or give words to search");
+    }
+    throw e;
+  }
   if (!picked) {
     return `No past session matches "${oneLineForAgent(query, 200)}". Try mode recall first.`;
   }

@@ -273,3 +273,19 @@ Deno.test("how with a question searches it as the CLI does, and says so", async 
     ix.cleanup();
   }
 });
+
+// Regression (2026-12, trial 9): mode context with an id no session has digested a session
+// that held a near word (`#ffffff` for `ffffffff`).
+Deno.test("context says so when an id matches no session, instead of searching near words", async () => {
+  const ix = await indexSessions([{
+    ...S,
+    turns: [{ user: "make the background #ffffff" }, { say: "It is white now." }],
+  }]);
+  try {
+    const r = await call(ix, { mode: "context", query: "ffffffff" });
+    assertEquals(r.isError, true);
+    assertStringIncludes(text(r), "no session matches 'ffffffff'");
+  } finally {
+    ix.cleanup();
+  }
+});

@@ -9,7 +9,7 @@
 import type { Store } from "../store.ts";
 import { DejaError } from "../../core/errors.ts";
 import { Q } from "../schema.ts";
-import type { EventRow, SessionRow } from "../rows.ts";
+import type { CommandAtRow, EventRow, SessionRow } from "../rows.ts";
 import { tokens } from "../query.ts";
 import {
   concludes,
@@ -81,7 +81,8 @@ export interface Digest {
   /**
    * The last substantial assistant turn; led by the user's last message when
    * that one reports a problem ("does not work", a pasted error) and is not
-   * the opening problem itself.
+   * the opening problem itself; and led by a note when the session's last reply stopped
+   * unfinished or a command run after the reply failed or never finished.
    */
   outcome: string | null;
 }
@@ -105,9 +106,10 @@ export function sessionDigest(
   const users = speech("user", 20);
   const first = users[0] ?? events.find((e) => e.kind === "user");
   const problem = first?.text.trim() ?? null;
-  const outcome = findOutcome(events, first);
+  const runs = Q.commandsInOrder.all(store, { session: sessionRowId });
+  const outcome = findOutcome(events, first, runs);
   const decisions = findDecisions(events);
-  const commands = foldCommands(store, sessionRowId);
+  const commands = foldCommands(runs);
   const files = changedFiles(store, sessionRowId);
 
   const head = header(session, describeSession(store, session), opts.home);
@@ -180,21 +182,71 @@ function counts(f: DigestFile): string {
 }
 
 /** How the session ended (see {@link Digest.outcome}). */
-function findOutcome(events: EventRow[], first: EventRow | undefined): string | null {
+function findOutcome(
+  events: EventRow[],
+  first: EventRow | undefined,
+  runs: CommandAtRow[],
+): string | null {
   const lastReply = (after: number) => {
     const says = events.filter((e) => e.kind === "assistant" && e.seq > after && e.text.trim());
-    return (says.findLast((e) => e.text.trim().length >= 40 && !/^\s*</.test(e.text)) ??
-      says.at(-1))?.text.trim() ?? null;
+    return says.findLast((e) => e.text.trim().length >= 40 && !/^\s*</.test(e.text)) ??
+      says.at(-1) ?? null;
   };
   const reply = lastReply(-Infinity);
   const last = events.findLast((e) => e.kind === "user" && e.text.trim() && !/^\s*</.test(e.text));
-  if (!last || last === first || !reportsProblem(last.text)) return reply;
+  if (!last || last === first || !reportsProblem(last.text)) {
+    return reply && ended(reply, events, runs, "");
+  }
   const quote = oneLine(last.text, 300);
   const line = failureLine(last.text);
   const said = `The user's last message reports a problem: “${quote}”` +
     (line && !quote.includes(oneLine(line, 300)) ? `, with: ${oneLine(line, 200)}` : "");
   const answer = lastReply(last.seq);
-  return answer ? `${said}\n\nThe last reply: ${answer}` : `${said} (no reply followed)`;
+  return answer
+    ? `${said}\n\n${ended(answer, events, runs, "The last reply: ")}`
+    : `${said} (no reply followed)`;
+}
+
+/**
+ * The reply shown as the outcome, led by what came after it when that matters: the
+ * session's last reply stopped mid-way (`cut`: the harness never finished it), or a
+ * command run after the reply failed or never finished. The notes lead, so clipping the
+ * text to the budget keeps them. Crush session 093f9963 (trial 9) showed "Let's rebase
+ * our changes…" as its outcome although the rebase then failed with exit 128.
+ */
+function ended(reply: EventRow, events: EventRow[], runs: CommandAtRow[], label: string): string {
+  const notes: string[] = [];
+  const lastSaid = events.findLast((e) => e.kind === "assistant" && e.text.trim());
+  if (lastSaid && isCut(lastSaid)) {
+    notes.push(
+      lastSaid === reply
+        ? "The session ended mid-reply: this last reply stops unfinished."
+        : "The session ended mid-reply: its last reply stops unfinished.",
+    );
+  }
+  const bad = runs.filter((r) => r.seq > reply.seq).flatMap((r) => {
+    const facts = {
+      exit: r.exit ?? null,
+      isError: Number(r.is_error),
+      output: r.output ?? null,
+      noResult: r.no_result === 1,
+    };
+    const code = inlineCode(oneLine(r.command, 100));
+    if (outcomeOf(facts) === "failed") return [`${code} failed (${outcomeLabel(facts)})`];
+    return facts.noResult ? [`${code} never finished (no result)`] : [];
+  });
+  if (bad.length) {
+    const more = bad.length > 3 ? `, and ${bad.length - 3} more` : "";
+    notes.push(`After this reply, ${bad.slice(0, 3).join("; ")}${more}.`);
+  }
+  const text = reply.text.trim();
+  if (!notes.length) return label ? `${label}${text}` : text;
+  return `${notes.join(" ")}\n\n${label || "The last reply: "}${text}`;
+}
+
+/** True when the harness never finished this reply (core/model.ts `Event.cut`). */
+function isCut(e: EventRow): boolean {
+  return e.data !== null && e.data.startsWith('{"cut":true');
 }
 
 /** Concluding assistant sentences, deduplicated, in order. */
@@ -215,8 +267,7 @@ function findDecisions(events: EventRow[]): string[] {
 }
 
 /** The session's commands in order of first run, identical commands folded. */
-function foldCommands(store: Store, sid: number): DigestCommand[] {
-  const rows = Q.commandsInOrder.all(store, { session: sid });
+function foldCommands(rows: CommandAtRow[]): DigestCommand[] {
   const byKey = new Map<string, DigestCommand>();
   for (const r of rows) {
     const command = String(r.command).trim();

@@ -222,3 +222,46 @@ Deno.test("sessionDigest's outcome leads with the user's last message when it re
     ix.cleanup();
   }
 });
+
+// Regression (2026-12, trial 9): Crush session 093f9963's outcome was "Let's rebase our
+// changes…" although the rebase then failed with exit 128 and the last call never ran; a
+// reply whose stream stopped (no finish) was shown with no word that it stops mid-way.
+Deno.test("sessionDigest's outcome says what failed after the reply, and a reply cut mid-way", async () => {
+  const s: SessionSpec = {
+    id: "a5a5a5a5-0000-4000-8000-000000000005",
+    cwd: "/w/k",
+    start: "2026-11-05T10:00:00Z",
+    turns: [
+      { user: "Pull the remote changes into this checkout, please." },
+      { say: "Let's rebase our changes on top of the remote changes:" },
+      {
+        bash: "git pull --rebase origin main",
+        out: "error: cannot pull with rebase: You have unstaged changes.",
+        exit: 128,
+      },
+      { say: "Let's stash them:" },
+      { bash: "git stash", out: null },
+    ],
+  };
+  const ix = await indexSessions([s]);
+  try {
+    const sid = rowId(ix.store, s.id);
+    const d = sessionDigest(ix.store, sid);
+    assertEquals(
+      d.outcome,
+      "After this reply, `git pull --rebase origin main` failed (exit 128); `git stash` never " +
+        "finished (no result).\n\nThe last reply: Let's rebase our changes on top of the remote changes:",
+    );
+    // The harness never finished the last reply (a parser sets `cut`, stored in events.data).
+    ix.store.db.prepare(
+      `UPDATE events SET data = '{"cut":true}' WHERE session_id = ? AND kind = 'assistant'
+        AND seq = (SELECT max(seq) FROM events WHERE session_id = ? AND kind = 'assistant')`,
+    ).run(sid, sid);
+    assertStringIncludes(
+      sessionDigest(ix.store, sid).outcome ?? "",
+      "The session ended mid-reply: its last reply stops unfinished. After this reply,",
+    );
+  } finally {
+    ix.cleanup();
+  }
+});

@@ -13,7 +13,8 @@
  * it, the candidate fix is the next command, or, when that one failed too, the
  * first later run of the failing command that did not fail (a re-run after an
  * edit: the files changed in between are the fix). A candidate that failed
- * every time it ran is dropped (it fixed nothing). Candidates are ranked by
+ * every time it ran, or never finished (a call with no result: the session ended
+ * on it), is dropped (it fixed nothing). Candidates are ranked by
  * the number of sessions, then by how often they succeeded, then by recency.
  *
  * @module
@@ -34,7 +35,7 @@ import {
   usable,
 } from "./signature.ts";
 import { oneLine } from "../../core/text.ts";
-import { type Outcome, outcomeOf } from "./outcome.ts";
+import { type Outcome, outcomeOf, ranWell } from "./outcome.ts";
 import { matchRows } from "../search/retrieve.ts";
 import { shortRef } from "../sessions.ts";
 
@@ -60,7 +61,10 @@ export interface FixCandidate {
   command: string;
   /** Sessions where it followed the error and the error did not recur. */
   sessions: number;
-  /** How many of those runs did not fail (outcome.ts: exit 0, or no status and no failure in the output). */
+  /**
+   * How many of those runs did not fail (outcome.ts `ranWell`: exit 0, or no status and no
+   * failure in the output; a call with no result at all never counts).
+   */
   succeeded: number;
   /** True when it is the failing command run again (after `edited` changed). */
   retry: boolean;
@@ -158,6 +162,8 @@ interface Cmd {
   callId: string | null;
   outcome: Outcome;
   failed: boolean;
+  /** Counts as a success (outcome.ts `ranWell`: not for a call with no result). */
+  well: boolean;
   time: number | null;
 }
 
@@ -242,17 +248,20 @@ function hits(
 
 function commandsOf(store: Store, sid: number): Cmd[] {
   return Q.commandsInOrder.all(store, { session: sid }).map((r) => {
-    const outcome = outcomeOf({
+    const facts = {
       exit: r.exit ?? null,
       isError: Number(r.is_error),
       output: r.output ?? null,
-    });
+      noResult: r.no_result === 1,
+    };
+    const outcome = outcomeOf(facts);
     return {
       command: String(r.command),
       seq: r.seq,
       callId: r.call_id ?? null,
       outcome,
       failed: outcome === "failed",
+      well: ranWell(facts),
       time: r.time ?? null,
     };
   });
@@ -280,7 +289,7 @@ export function findFixes(
     return {
       status: "not_error",
       message: "no line of that text reports an error (nothing like 'error', 'not found', " +
-        "'failed', 'denied' with a specific message)",
+        "'failed', 'denied', 'KeyError:' with a specific message)",
       signatures,
       lookedFor,
       seen: 0,
@@ -337,7 +346,7 @@ export function findFixes(
     };
     c.sessions++;
     if (specificIn.has(sid)) c.specific = true;
-    if (!next.failed) c.succeeded++;
+    if (next.well) c.succeeded++;
     const at = next.time ?? s.updated ?? 0;
     if (at >= (c.last ?? 0)) c.timeFromFile = next.time === null && s.time_from_file === 1;
     c.last = Math.max(c.last ?? 0, at) || null;
@@ -393,7 +402,7 @@ export function findFixes(
       status: "no_fix",
       message:
         `seen in ${seenPhrase(seen, seenIn)}${general}, but nothing that followed fixed it ` +
-        "(the error came back, what ran next failed too, or nothing ran after it)",
+        "(the error came back, what ran next failed too or never finished, or nothing ran after it)",
       signatures,
       lookedFor,
       seen,

@@ -185,3 +185,69 @@ Deno.test("findFixes takes a passing re-run after an edit when what ran right af
     ix.cleanup();
   }
 });
+
+// Regression (2026-12, trial 9, Crush): the session ended on a `git stash` call with no
+// result at all, and fix called it "succeeded 1/1".
+Deno.test("findFixes counts no success for a command that has no result at all", async () => {
+  const s: SessionSpec = {
+    id: "18180008-0000-4000-8000-000000000008",
+    cwd: "/w/eight",
+    start: "2026-08-10T10:00:00Z",
+    turns: [
+      {
+        bash: "git pull --rebase origin main",
+        out: "error: cannot pull with rebase: You have unstaged changes.",
+        exit: 128,
+      },
+      { say: "Let me stash the changes first." },
+      { bash: "git stash", out: null },
+    ],
+  };
+  const ix = await indexSessions([s]);
+  try {
+    const r = findFixes(ix.store, "error: cannot pull with rebase: You have unstaged changes.");
+    assertEquals([r.status, r.seen, r.fixes.length], ["no_fix", 1, 0]);
+  } finally {
+    ix.cleanup();
+  }
+});
+
+// Regression (2026-12, trial 9, Kimi): a Python exception line was "no line of that text
+// reports an error", so `fix` never looked for it.
+Deno.test("findFixes reads exception lines of Python and other languages as errors", async () => {
+  const trace = [
+    "Traceback (most recent call last):",
+    '  File "/w/nine/app/db.py", line 3, in <module>',
+    "    import motor",
+    "ModuleNotFoundError: No module named 'motor'",
+  ].join("\n");
+  const s: SessionSpec = {
+    id: "19190009-0000-4000-8000-000000000009",
+    cwd: "/w/nine",
+    start: "2026-08-11T10:00:00Z",
+    turns: [
+      { bash: "python3 -c 'import app.db'", out: trace, exit: 1 },
+      { bash: "pip install motor", out: "Successfully installed motor-3.3.2", exit: 0 },
+    ],
+  };
+  const ix = await indexSessions([s]);
+  try {
+    for (const text of ["ModuleNotFoundError: No module named 'motor'", trace]) {
+      const r = findFixes(ix.store, text);
+      assertEquals([r.status, r.fixes[0]?.command], ["found", "pip install motor"], text);
+    }
+  } finally {
+    ix.cleanup();
+  }
+  assertEquals(errorSignatures("thread 'main' panicked at src/main.rs:2:5:"), [
+    "thread main panicked at",
+  ]);
+  assertEquals(errorSignatures("java.lang.NullPointerException: Cannot invoke size()"), [
+    "nullpointerexception cannot invoke size",
+  ]);
+  assertEquals(errorSignatures("** (ArgumentError) argument error"), [
+    "argumenterror argument error",
+  ]);
+  assertEquals(errorSignatures("KeyError: 'user_id'"), ["keyerror user id"]);
+  assertEquals(errorSignatures("MyErrorHandler started"), []);
+});

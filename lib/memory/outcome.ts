@@ -9,6 +9,9 @@
  * they succeed — the output decides: a line that reports a failure the way
  * shells and tools print one makes it `failed`, otherwise it is `unknown`
  * (never `ok`: the agent must not be told a failed command succeeded).
+ * A call with no result at all (the session ended before it finished) is
+ * `unknown` too, and never counts as a success ({@link ranWell}), even where
+ * a result without a status does.
  *
  * @module
  */
@@ -25,6 +28,8 @@ export interface RunFacts {
   isError: boolean | number;
   /** The result's text, when there is one (only read when the above do not decide). */
   output?: string | null;
+  /** The store holds the call and no result at all: it never ran or never finished. */
+  noResult?: boolean;
 }
 
 /**
@@ -41,6 +46,8 @@ const FAILURE_LINES: readonly RegExp[] = [
   /^(?:[\w.$]+\.)?[A-Z]\w*(?:Error|Exception):\s*\S/,
   /^Traceback \(most recent call last\)/,
   /^Uncaught \w*(?:Error|Exception)\b/,
+  /\bpanicked at\b/, // Rust: thread 'main' panicked at src/main.rs:2:5:
+  /^\*\* \(\w*(?:Error|Exception)\)/, // Elixir: ** (ArgumentError) argument error
   /\bNo such file or directory\b/,
   /\bcommand not found\b/,
   /\bexecutable file not found\b/,
@@ -84,6 +91,17 @@ export function outcomeOf(r: RunFacts): Outcome {
   return failureLine(r.output) !== null ? "failed" : "unknown";
 }
 
+/**
+ * True when the run counts as a success where stores record no status for one
+ * (`fix`): `ok`, or `unknown` with a result that reports no failure. A call with
+ * no result never does (Crush session 093f9963 ended on a `git stash` call, which
+ * `fix` then called "succeeded 1/1").
+ */
+export function ranWell(r: RunFacts): boolean {
+  const o = outcomeOf(r);
+  return o === "ok" || (o === "unknown" && !r.noResult);
+}
+
 /** True when the run failed ({@link outcomeOf} says `failed`). */
 export function runFailed(r: RunFacts): boolean {
   return outcomeOf(r) === "failed";
@@ -91,12 +109,13 @@ export function runFailed(r: RunFacts): boolean {
 
 /**
  * A short status for people and agents: `exit N` when the exit status is
- * recorded, `failed` when the run failed without one, `exit unknown`
- * otherwise.
+ * recorded, `failed` when the run failed without one, `no result` when the
+ * call has none (it never finished), `exit unknown` otherwise.
  */
 export function outcomeLabel(r: RunFacts): string {
   if (r.exit !== null && r.exit !== undefined) return `exit ${r.exit}`;
-  return outcomeOf(r) === "failed" ? "failed" : "exit unknown";
+  if (outcomeOf(r) === "failed") return "failed";
+  return r.noResult ? "no result" : "exit unknown";
 }
 
 /**

@@ -1,5 +1,5 @@
 import { assertEquals } from "../../tests/_assert.ts";
-import { failureLine, outcomeLabel, outcomeMix, outcomeOf } from "./outcome.ts";
+import { failureLine, outcomeLabel, outcomeMix, outcomeOf, ranWell } from "./outcome.ts";
 
 Deno.test("failureLine finds the line that reports a failure, colour codes removed", () => {
   const cases: Array<[string, string | null]> = [
@@ -13,6 +13,8 @@ Deno.test("failureLine finds the line that reports a failure, colour codes remov
       'Error from server (NotFound): pods "web" not found',
     ],
     ["Traceback (most recent call last):\n  File", "Traceback (most recent call last):"],
+    ["thread 'main' panicked at src/main.rs:2:5:", "thread 'main' panicked at src/main.rs:2:5:"],
+    ["** (ArgumentError) argument error", "** (ArgumentError) argument error"],
     // Crush on Windows: PowerShell 7 output with colour codes.
     [
       "\x1b[31;1mParserError: \x1b[31;1mVariable reference is not valid.\x1b[0m",
@@ -67,4 +69,17 @@ Deno.test("outcomeMix names the outcomes of runs, never as exit codes", () => {
     outcomeMix({ ok: 1, failed: 1, unknown: 0 }, (t, o) => o === "failed" ? `!${t}` : t),
     "1 ok, !1 failed",
   );
+});
+
+Deno.test("ranWell never counts a call with no result as a success; its label says so", () => {
+  const none = { exit: null, isError: 0, output: null, noResult: true };
+  assertEquals([outcomeOf(none), ranWell(none), outcomeLabel(none)], [
+    "unknown",
+    false,
+    "no result",
+  ]);
+  const quiet = { exit: null, isError: 0, output: "cc -o app a.c" };
+  assertEquals([ranWell(quiet), outcomeLabel(quiet)], [true, "exit unknown"]);
+  assertEquals(ranWell({ exit: 0, isError: 0 }), true);
+  assertEquals(ranWell({ exit: 2, isError: 0 }), false);
 });

@@ -6,10 +6,27 @@
  */
 import type { Store } from "../store.ts";
 import { DejaError } from "../../core/errors.ts";
+import { harnessIds } from "../../core/registry.ts";
 import { Q } from "../schema.ts";
-import { looksLikeId, resolveSession } from "../sessions.ts";
+import { looksLikeId, NoSessionMatch, resolveSession } from "../sessions.ts";
 import { type SessionRow } from "../rows.ts";
-import { search, type SearchOptions } from "../search.ts";
+import { search, type SearchOptions, type Tier } from "../search.ts";
+
+/** Search tiers that found the words as written (not widened, stemmed or guessed). */
+const LITERAL: ReadonlySet<Tier> = new Set(["exact", "session", "substring"]);
+
+/**
+ * An argument shaped like a session id someone copied, strictly: hex of 8 or more
+ * characters, or of 6 or more with a digit (`a1b2c3`), a uuid, or a known `harness:id`
+ * (lib/sessions.ts {@link looksLikeId}, less the words it also takes: `facade`, `npm:lodash`).
+ */
+export function idShaped(arg: string): boolean {
+  if (/^[0-9a-f][0-9a-f-]{7,}$/i.test(arg) || /^(?=[a-f-]*\d)[0-9a-f][0-9a-f-]{5,}$/i.test(arg)) {
+    return true;
+  }
+  const m = /^([a-z][a-z0-9_]*):\S+$/.exec(arg);
+  return m !== null && harnessIds().includes(m[1]);
+}
 
 /** The session an argument picked, and how. */
 export interface Picked {
@@ -24,7 +41,9 @@ export interface Picked {
  * Picks the session `arg` names. One word of four or more characters is tried
  * as an id prefix ({@link resolveSession}); when no session has that prefix,
  * or several do and the word does not look like an id, `arg` is searched and
- * the best result (a parent session when the hit is in a subagent) is taken.
+ * the best result (a parent session when the hit is in a subagent) is taken;
+ * an argument {@link idShaped} that no id starts with is taken only as written
+ * (exact, session or substring tier), never widened to a near word.
  * `filters` go to {@link search} as they are (harness, project, the hiding
  * rule: `hideThrowaway`, `exclude`, `here`, `env`); a session named by its id
  * is picked whatever they say.
@@ -32,7 +51,9 @@ export interface Picked {
  * @param missed on a miss, gets how many sessions the search left out as
  *   hidden although they matched (for the `--junk` hint).
  * @returns null when neither finds a session.
- * @throws {DejaError} (exit 2) when an id-like argument matches several sessions.
+ * @throws {DejaError} (exit 2) when an id-like argument matches several sessions;
+ *   {@link NoSessionMatch} (exit 1) when an {@link idShaped} one matches none and no
+ *   session holds it as written.
  */
 export function pickSession(
   store: Store,
@@ -42,16 +63,27 @@ export function pickSession(
 ): Picked | null {
   const a = arg.trim();
   if (!a) return null;
+  let noId = false;
   if (!/\s/.test(a) && a.length >= 4) {
     try {
       return { session: resolveSession(store, a), via: "id" };
     } catch (e) {
       if (!(e instanceof DejaError)) throw e;
       if (e.exitCode !== 1 && looksLikeId(a)) throw e;
+      noId = e instanceof NoSessionMatch && idShaped(a);
     }
   }
   const res = search(store, a, { ...filters, limit: 1 });
   const top = res.results[0];
+  // An id that matches no session is searched only as written (a commit hash a session
+  // mentions), never widened: `ffffffff` found the colour `#ffffff` (trial 9).
+  if (noId && !(top && LITERAL.has(res.tier))) {
+    throw new NoSessionMatch(
+      a,
+      `no session's id starts with it, and no session holds it as written; ` +
+        `'deja last' lists sessions, 'deja search ${a}' searches it loosely`,
+    );
+  }
   const session = top ? Q.sessionById.get(store, { id: top.rowid }) : undefined;
   if (session) return { session, via: "search", tier: res.tier };
   if (missed) missed.hidden = res.hidden;

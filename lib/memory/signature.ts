@@ -20,6 +20,19 @@ const ERROR_WORDS =
   /\b(?:error|errors|err|fail|failed|failure|fatal|panic|exception|traceback|denied|refused|cannot|can't|could not|couldn't|unable|not found|no such|unknown|undefined|invalid|missing|unexpected|expected|timed out|timeout|segmentation|abort(?:ed)?|conflict|rejected|forbidden|unauthorized|not recognized|is not|does not|did not)\b/i;
 
 /**
+ * Error lines whose words {@link ERROR_WORDS} miss, as languages print them: an exception's
+ * name glued into one word (`ModuleNotFoundError: No module named 'motor'`,
+ * `java.lang.NullPointerException`, `NoMethodError`, Elixir's `** (ArgumentError)`), and
+ * Rust's `thread 'main' panicked at`. Case matters: the name is CamelCase.
+ */
+const ERROR_SHAPES = /(?:^|[^\w])[A-Z][A-Za-z0-9]*(?:Error|Exception)\b|\bpanicked at\b/;
+
+/** True when `line` reports an error ({@link ERROR_WORDS} or {@link ERROR_SHAPES}). */
+function saysError(line: string): boolean {
+  return ERROR_WORDS.test(line) || ERROR_SHAPES.test(line);
+}
+
+/**
  * A Kubernetes pod name, `<workload>-<template hash>-<5-char suffix>` (`forgejo-5f4d46f74-hwbtn`):
  * the hash (6-10 characters, a digit among them) and the suffix change with every rollout and
  * restart, so only the workload's name is kept.
@@ -68,7 +81,7 @@ export function signature(line: string): string {
  * can say so instead of seeming to ignore it (`segmentation fault in libfoo.so`).
  */
 export function leavesOut(text: string): boolean {
-  return text.split(/\r?\n/).some((l) => ERROR_WORDS.test(l) && /[/\\~]|\w\.[A-Za-z]|\d/.test(l));
+  return text.split(/\r?\n/).some((l) => saysError(l) && /[/\\~]|\w\.[A-Za-z]|\d/.test(l));
 }
 
 /**
@@ -82,7 +95,7 @@ export function leavesOut(text: string): boolean {
 export function specificNames(text: string): string[] {
   const out = new Set<string>();
   for (const line of text.split(/\r?\n/)) {
-    if (!ERROR_WORDS.test(line)) continue;
+    if (!saysError(line)) continue;
     const clean = sanitizeForTerminal(line);
     const quoted = clean.matchAll(
       /(["'`\u2018\u201c])([^"'`\u2019\u201d\n]{2,120})["'`\u2019\u201d]/g,
@@ -119,7 +132,7 @@ export function usable(sig: string): boolean {
 export function errorSignatures(text: string, max = 5): string[] {
   const out: string[] = [];
   for (const line of text.split(/\r?\n/)) {
-    if (!ERROR_WORDS.test(line)) continue;
+    if (!saysError(line)) continue;
     const sig = signature(line);
     if (!usable(sig) || out.includes(sig)) continue;
     out.push(sig);

@@ -83,6 +83,7 @@ function transcript(ctx: ViewCtx, s: SessionRow, rootId: string, depth: number):
       exit: c.exit ?? null,
       isError: c.is_error,
       output: c.output,
+      noResult: c.no_result === 1,
     });
   }
   const touches = new Map<number, Touch[]>();
