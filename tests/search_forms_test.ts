@@ -39,3 +39,36 @@ Deno.test("search keeps an -er noun apart from its verb at the stemmed tier (lim
     assertEquals(r.tier, "stemmed");
     assertEquals(r.results.map((x) => x.id), ["s-limiter"]);
   }));
+
+const PHRASAL: MemSession[] = [
+  {
+    id: "s-thumb",
+    events: [["user", "the thumbnail cache logs users out and corrupts images"], [
+      "assistant",
+      "the session key was reused",
+    ]],
+  },
+  {
+    id: "s-far",
+    events: [
+      ["user", "notes on the thumbnail cache"],
+      ["assistant", "the logout handler moved"],
+      ["user", "the upload never corrupts anything"],
+    ],
+  },
+];
+
+Deno.test("search finds a compound as its phrasal verb with a word between (logout -> logs users out)", () =>
+  withMemIndex(PHRASAL, (s) => {
+    const r = search(s, "corrupted thumbnail logout");
+    assertEquals(r.tier, "stemmed");
+    assertEquals(r.results[0]?.id, "s-thumb");
+    assertEquals(r.results[0].snippets[0].text.includes("\x01logs users out\x02"), true);
+  }));
+
+Deno.test("search reads a word widened only to its own forms at the forms tier, phrasal verbs too (corrupt -> corrupts)", () =>
+  withMemIndex(PHRASAL, (s) => {
+    const r = search(s, "corrupt thumbnail logout");
+    assertEquals(r.tier, "stemmed");
+    assertEquals(r.results[0]?.id, "s-thumb");
+  }));

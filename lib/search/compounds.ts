@@ -2,11 +2,14 @@
  * A compound of a verb and its particle (`timeout`, `logout`, `setup`,
  * `shutdown`, `rollback`) is also written as the phrasal verb it names, in any
  * form of the verb: `timeout` finds `times out` and `timed out`, `shutdown`
- * finds `shut down`. The word-forms tier matches these phrases beside the
- * compound's own forms (lib/search/expand.ts).
+ * finds `shut down`, with one word between the verb and its particle as a
+ * person writes it (`logout` finds "logs users out", `shutdown` "shut it
+ * down": lib/query.ts `GAP`). The word-forms tier matches these phrases beside
+ * the compound's own forms (lib/search/expand.ts).
  *
  * @module
  */
+import { GAP } from "../query.ts";
 import type { TermStats } from "./expand.ts";
 
 /** Particles a compound ends in. */
@@ -14,8 +17,8 @@ export const PARTICLES: readonly string[] = ["out", "up", "down", "in", "off", "
 
 /**
  * The phrases `word` stands for as a phrasal verb (token lists, each of a form
- * of its verb then the particle), those whose tokens the history holds; at
- * most `max`. Empty for a word that is no such compound.
+ * of its verb, {@link GAP}, then the particle), those whose tokens the history
+ * holds; at most `max`. Empty for a word that is no such compound.
  *
  * @param forms the forms of a word the history holds (lib/search/expand.ts `wordForms`).
  */
@@ -31,7 +34,7 @@ export function phrasalForms(
   const out: string[][] = [];
   for (const v of new Set([verb, ...forms(stats, verb)])) {
     if (out.length >= max) break;
-    if (stats.docs(v)) out.push([v, particle]);
+    if (stats.docs(v)) out.push([v, GAP, particle]);
   }
   return out;
 }
