@@ -1,6 +1,9 @@
 /** Word forms at the stemmed tier: phrasal verbs of a compound, `-er` nouns apart from their verb. */
 import { assertEquals } from "./_assert.ts";
 import { search } from "../lib/search.ts";
+import { phrasalForms } from "../lib/search/compounds.ts";
+import { TermStats, wordForms } from "../lib/search/expand.ts";
+import { GAP } from "../lib/query.ts";
 import { type MemSession, withMemIndex } from "./_search_fixture.ts";
 
 const HISTORY: MemSession[] = [
@@ -71,4 +74,16 @@ Deno.test("search reads a word widened only to its own forms at the forms tier, 
     const r = search(s, "corrupt thumbnail logout");
     assertEquals(r.tier, "stemmed");
     assertEquals(r.results[0]?.id, "s-thumb");
+  }));
+
+Deno.test("phrasalForms leaves a word between only after an inflected verb, never before `in`", () =>
+  withMemIndex([{
+    id: "s-words",
+    events: [["user", "it logs users out; log out first; the logs in the log; log in again"]],
+  }], (s) => {
+    const stats = new TermStats(s);
+    const out = phrasalForms(stats, "logout", wordForms, 12);
+    assertEquals(out.some((p) => p.join(" ") === "log out"), true);
+    assertEquals(out.some((p) => p.join(" ") === `logs ${GAP} out`), true);
+    assertEquals(phrasalForms(stats, "login", wordForms, 12).every((p) => !p.includes(GAP)), true);
   }));
