@@ -7,6 +7,13 @@
  * "shuts it down": lib/query.ts `GAP`). The word-forms tier matches these phrases beside
  * the compound's own forms (lib/search/expand.ts).
  *
+ * The other way round, two words a person writes apart that the history
+ * writes as one (`time zone` -> `timezone`, `data base` -> `database`) are one
+ * word of a question in the relevance tier ({@link joinedWords}): counted
+ * apart, "get the time zone wrong" weighed `time` and `zone` (and `wrong`)
+ * against every session saying "returns wrong totals", and the session that
+ * "loses the timezone" ranked fifth or lower.
+ *
  * @module
  */
 import { GAP } from "../query.ts";
@@ -42,6 +49,40 @@ export function phrasalForms(
     if (stats.docs(v)) {
       out.push(v === verb || particle === "in" ? [v, particle] : [v, GAP, particle]);
     }
+  }
+  return out;
+}
+
+/** One word of a query for the relevance tier: as typed, or two typed apart written as one. */
+export interface JoinedWord {
+  /** The word the history holds (`timezone`), or the word as typed. */
+  word: string;
+  /** The two words typed (`time`, `zone`), when {@link word} joins them. */
+  parts?: [string, string];
+}
+
+/**
+ * `words` (the query's words in order, stop words gone) with each two that
+ * `query` writes side by side (a space or a hyphen between) and the history
+ * holds as one word joined into it: `time zone` -> `timezone` when some event
+ * says `timezone`. Not a verb and its particle (`log in`, `set up`: phrasal
+ * verbs, which the word-forms tier reads the other way round), nor words of
+ * fewer than three letters.
+ */
+export function joinedWords(stats: TermStats, words: string[], query: string): JoinedWord[] {
+  const out: JoinedWord[] = [];
+  const text = query.toLowerCase();
+  for (let i = 0; i < words.length; i++) {
+    const [a, b] = [words[i], words[i + 1]];
+    const joinable = b !== undefined && /^[a-z]{3,}$/.test(a) && /^[a-z]{3,}$/.test(b) &&
+      !PARTICLES.includes(b) && stats.docs(a + b) > 0 &&
+      new RegExp(`(?:^|[^a-z])${a}(?:\\s+|-)${b}(?:[^a-z]|$)`).test(text);
+    if (!joinable) {
+      out.push({ word: a });
+      continue;
+    }
+    out.push({ word: a + b, parts: [a, b] });
+    i++;
   }
   return out;
 }

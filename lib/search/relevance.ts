@@ -44,12 +44,18 @@ import { type TermStats, wordForms } from "./expand.ts";
 import { associated, RELATED } from "./related.ts";
 import { synonymsOf } from "./synonyms.ts";
 import { conceptsOf, type Coordination } from "./concepts.ts";
-import { PARTICLES } from "./compounds.ts";
+import { type JoinedWord, joinedWords, PARTICLES } from "./compounds.ts";
 
 /** Rows read per common word. */
 const PER_TERM = 800;
 /** A word in at most this share of events is read whole. */
 const RARE = 0.05;
+
+/**
+ * A form of a typed word in more than `ratio` times the events the word as
+ * typed is in counts at `weight` (see the module doc).
+ */
+const COMMON_FORM = { ratio: 4, weight: 0.5 };
 
 /** What the relevance tier found. */
 export interface RelevanceResult {
@@ -68,8 +74,12 @@ export interface RelevanceResult {
 
 interface Term {
   word: string;
+  /** The word as typed (the first of two typed apart for {@link word}: lib/search/compounds.ts). */
+  typedAs: string;
   /** The word, its forms and synonyms the history holds. */
   alts: string[];
+  /** Forms of the word far commoner than it as typed, and their weight ({@link COMMON_FORM}). */
+  common: Map<string, number>;
   /** Related words the history holds (thesaurus, the history's own associations) and their weight. */
   extra: Map<string, number>;
   /** The history holds the word or a form of it. */
@@ -99,15 +109,44 @@ export function relevance(
 ): RelevanceResult {
   const store: Store = stats.store;
   const n = Math.max(1, Q.eventCount.get(store, {})!.n);
-  let terms: Term[] = [...new Set(words)].map((w) => {
+  const unique = [...new Set(words)];
+  const typed = ABLATE.joined
+    ? unique.map((w) => ({ word: w }))
+    : joinedWords(stats, unique, query);
+  let terms: Term[] = typed.map(({ word: w, parts }: JoinedWord) => {
     const alts = new Set(wordForms(stats, w));
     for (const s of synonymsOf(w)) if (stats.docs(s)) alts.add(s);
+    // Two words typed apart for one the history holds: also as the phrase they were typed.
+    if (parts && parts.every((p) => stats.docs(p))) alts.add(parts.join(" "));
+    // A form far commoner than the word as typed (`message` beside `messages`) is mostly
+    // another use of the word: it counts at a weight below and does not set the IDF.
+    const own = stats.docs(w);
+    const common = new Map<string, number>();
+    if (own > 0 && !ABLATE.commonForm) {
+      for (const a of alts) {
+        if (a !== w && stats.docs(a) > COMMON_FORM.ratio * own) {
+          alts.delete(a);
+          common.set(a, COMMON_FORM.weight);
+        }
+      }
+    }
     const literal = alts.size > 0;
     // (A word the history holds is widened later, only when the query needs it.)
     const extra = literal ? new Map<string, number>() : associated(stats, w, alts);
     const df = Math.max(0, ...[...(literal ? alts : extra.keys())].map((a) => stats.docs(a)));
     const typed = stats.docs(w) > 0;
-    return { word: w, alts: [...alts], extra, df, idf: idf(n, df), literal, typed };
+    const typedAs = parts?.[0] ?? w;
+    return {
+      word: w,
+      typedAs,
+      alts: [...alts],
+      common,
+      extra,
+      df,
+      idf: idf(n, df),
+      literal,
+      typed,
+    };
   }).filter((t) => t.alts.length > 0 || t.extra.size > 0);
   const empty = { scores: new Map(), alts: [], weights: [], words: [], together: new Map() };
   if (terms.length < 2) return empty;
@@ -145,6 +184,10 @@ export function relevance(
     if (!t.alts.length) return;
     const limit = t.df / n <= RARE ? 20_000 : PER_TERM;
     take(ti, matchRows(store, ftsAny(t.alts.map((a) => [a])), f, limit), 1);
+    if (t.common.size) {
+      const rows = matchRows(store, ftsAny([...t.common.keys()].map((a) => [a])), f, PER_TERM);
+      take(ti, rows, COMMON_FORM.weight);
+    }
   });
   // Related words, a tier below. A word the history never wrote always stands for its
   // related words; the words it holds are widened too only when no session holds most
@@ -159,7 +202,7 @@ export function relevance(
   const widen = cover < RELATED.gate;
   // A related word stands for one query word only (`ram`, `growing` and `killed` all
   // relate to `memory`: one mention of it is not three words of the question).
-  const claimed = new Set(terms.flatMap((t) => t.alts));
+  const claimed = new Set(terms.flatMap((t) => [...t.alts, ...t.common.keys()]));
   terms.forEach((t, ti) => {
     if (PARTICLES.includes(t.word)) return t.extra.clear();
     if (t.literal && !widen && (t.typed || ABLATE.formWiden)) return t.extra.clear();
@@ -214,15 +257,17 @@ export function relevance(
       spread: true,
     });
   }
-  const concepts = conceptsOf(query, terms.map((t) => t.word), terms.map((t) => t.idf));
+  const concepts = conceptsOf(query, terms.map((t) => t.typedAs), terms.map((t) => t.idf));
   return {
     scores,
     together,
     ...(concepts
       ? { coord: { concepts, alts: terms.map(altWeights), idfs: terms.map((t) => t.idf), f } }
       : {}),
-    alts: terms.map((t) => [...t.alts, ...t.extra.keys()].map((a) => [a])),
-    weights: terms.map((t) => [...t.alts.map(() => 1), ...t.extra.values()]),
+    alts: terms.map((t) =>
+      [...t.alts, ...t.common.keys(), ...t.extra.keys()].map((a) => a.split(" "))
+    ),
+    weights: terms.map((t) => [...t.alts.map(() => 1), ...t.common.values(), ...t.extra.values()]),
     words: terms.map((t) => t.word),
   };
 }
@@ -230,6 +275,7 @@ export function relevance(
 /** A term's words and their weights: 1 as typed or a form, a related word its own. */
 function altWeights(t: Term): Map<string, number> {
   const out = new Map<string, number>(t.alts.map((a) => [a, 1]));
+  for (const [a, w] of t.common) out.set(a, w);
   for (const [a, w] of t.extra) {
     const wt = t.literal ? w : Math.min(1, w * RELATED.alone);
     if (!out.has(a)) out.set(a, wt);
