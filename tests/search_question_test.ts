@@ -1,7 +1,6 @@
 /**
  * Questions ranked by relevance (nothing matched as typed): two words typed
- * apart that the history writes as one, and a form of a word far commoner
- * than the word as typed.
+ * apart that the history writes as one.
  */
 import { assertEquals } from "./_assert.ts";
 import { search } from "../lib/search.ts";
@@ -42,21 +41,4 @@ Deno.test("search ranks a question's two words typed apart by the one word the h
     const r = search(s, "why does the loader get the time zone wrong");
     assertEquals(r.tier, "relevance");
     assertEquals(r.results[0]?.id, "s-tz");
-  }));
-
-const MESSAGES: MemSession[] = [
-  { id: "s-drops", events: [["user", "the queue drops messages silently"]] },
-  { id: "s-loses", events: [["user", "the queue loses the timezone"]] },
-  { id: "s-cache", events: [["user", "the cache loses keys on restart"]] },
-  ...[1, 2, 3, 4, 5, 6].map((i): MemSession => ({
-    id: `s-error-${i}`,
-    events: [["user", `the error message of step ${i} was unclear`]],
-  })),
-];
-
-Deno.test("search weighs a question's word by its own form when another form is far commoner (messages, not message)", () =>
-  withMemIndex(MESSAGES, (s) => {
-    const r = search(s, "why did the queue lose messages");
-    assertEquals(r.tier, "relevance");
-    assertEquals(r.results[0]?.id, "s-drops");
   }));

@@ -74,8 +74,6 @@ export const ABLATE = {
   fielded: false,
   /** Two words typed apart are not read as the one word the history writes (lib/search/compounds.ts `joinedWords`). */
   joined: false,
-  /** In the relevance tier a form far commoner than the word as typed counts as the word does. */
-  commonForm: false,
   /** The relevance tier normalises session length as the literal tiers do (lib/search/sessionrank.ts `B_RELEVANCE`). */
   relevanceLength: false,
   /** In the fielded rerank one head word may stand for several query words (lib/search/fielded.ts). */
