@@ -179,8 +179,23 @@ export function ftsAll(p: { terms: string[][] }): string {
   return p.terms.map((t) => quote(t.join(" "))).join(" AND ");
 }
 
-/** The FTS5 expression for one term. */
+/**
+ * The token standing for one word or none between its neighbours in an
+ * alternative (`["logs", GAP, "out"]`: "logs out", "logs users out"); no
+ * indexed token is punctuation, so it is never a word of its own.
+ */
+export const GAP = "…";
+
+/**
+ * The FTS5 expression for one term: its tokens as a phrase, or for
+ * `[a, GAP, b]` the two within one token of each other (FTS5's NEAR, which
+ * does not keep their order).
+ */
 export function ftsTerm(t: string[]): string {
+  const gap = t.indexOf(GAP);
+  if (gap > 0 && gap < t.length - 1) {
+    return `NEAR(${quote(t.slice(0, gap).join(" "))} ${quote(t.slice(gap + 1).join(" "))}, 1)`;
+  }
   return quote(t.join(" "));
 }
 

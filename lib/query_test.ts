@@ -1,5 +1,5 @@
 import { assertEquals } from "../tests/_assert.ts";
-import { ftsAll, parseQuery, parseSince } from "./query.ts";
+import { ftsAll, ftsTerm, GAP, parseQuery, parseSince } from "./query.ts";
 
 Deno.test("parseQuery splits words and keeps quoted phrases together", () => {
   assertEquals(parseQuery(`fix "flaky test" login`).terms, [["fix"], ["flaky", "test"], ["login"]]);
@@ -56,4 +56,9 @@ Deno.test("parseQuery takes time words out of the terms as a window", () => {
   assertEquals(p.terms, [["deploy"], ["broke"]]);
   assertEquals(p.time?.words, "yesterday");
   assertEquals(parseQuery('"yesterday" deploy', now).time, undefined);
+});
+
+Deno.test("ftsTerm reads a gap as one word or none between two tokens (logs … out)", () => {
+  assertEquals(ftsTerm(["logs", GAP, "out"]), `NEAR("logs" "out", 1)`);
+  assertEquals(ftsTerm(["logs", "out"]), `"logs out"`);
 });

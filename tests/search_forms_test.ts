@@ -1,6 +1,9 @@
 /** Word forms at the stemmed tier: phrasal verbs of a compound, `-er` nouns apart from their verb. */
 import { assertEquals } from "./_assert.ts";
 import { search } from "../lib/search.ts";
+import { phrasalForms } from "../lib/search/compounds.ts";
+import { TermStats, wordForms } from "../lib/search/expand.ts";
+import { GAP } from "../lib/query.ts";
 import { type MemSession, withMemIndex } from "./_search_fixture.ts";
 
 const HISTORY: MemSession[] = [
@@ -38,4 +41,49 @@ Deno.test("search keeps an -er noun apart from its verb at the stemmed tier (lim
     const r = search(s, "limiters requests");
     assertEquals(r.tier, "stemmed");
     assertEquals(r.results.map((x) => x.id), ["s-limiter"]);
+  }));
+
+const PHRASAL: MemSession[] = [
+  {
+    id: "s-thumb",
+    events: [["user", "the thumbnail cache logs users out and corrupts images"], [
+      "assistant",
+      "the session key was reused",
+    ]],
+  },
+  {
+    id: "s-far",
+    events: [
+      ["user", "notes on the thumbnail cache"],
+      ["assistant", "the logout handler moved"],
+      ["user", "the upload never corrupts anything"],
+    ],
+  },
+];
+
+Deno.test("search finds a compound as its phrasal verb with a word between (logout -> logs users out)", () =>
+  withMemIndex(PHRASAL, (s) => {
+    const r = search(s, "corrupted thumbnail logout");
+    assertEquals(r.tier, "stemmed");
+    assertEquals(r.results[0]?.id, "s-thumb");
+    assertEquals(r.results[0].snippets[0].text.includes("\x01logs users out\x02"), true);
+  }));
+
+Deno.test("search reads a word widened only to its own forms at the forms tier, phrasal verbs too (corrupt -> corrupts)", () =>
+  withMemIndex(PHRASAL, (s) => {
+    const r = search(s, "corrupt thumbnail logout");
+    assertEquals(r.tier, "stemmed");
+    assertEquals(r.results[0]?.id, "s-thumb");
+  }));
+
+Deno.test("phrasalForms leaves a word between only after an inflected verb, never before `in`", () =>
+  withMemIndex([{
+    id: "s-words",
+    events: [["user", "it logs users out; log out first; the logs in the log; log in again"]],
+  }], (s) => {
+    const stats = new TermStats(s);
+    const out = phrasalForms(stats, "logout", wordForms, 12);
+    assertEquals(out.some((p) => p.join(" ") === "log out"), true);
+    assertEquals(out.some((p) => p.join(" ") === `logs ${GAP} out`), true);
+    assertEquals(phrasalForms(stats, "login", wordForms, 12).every((p) => !p.includes(GAP)), true);
   }));

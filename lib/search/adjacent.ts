@@ -11,7 +11,7 @@
  *
  * @module
  */
-import { ftsTerm } from "../query.ts";
+import { ftsTerm, GAP } from "../query.ts";
 import { Q } from "../schema.ts";
 import { type Filters, filterSql } from "./retrieve.ts";
 import { eventWeight } from "./rank.ts";
@@ -54,7 +54,8 @@ export function adjacentPairs(
   const forms = alts.map((a, ti) => {
     const own = a.filter((_, i) => (weights?.[ti]?.[i] ?? 1) === 1);
     const set = new Map<string, string[]>();
-    for (const toks of own) {
+    // A phrase that may hold a word between (`logs … out`) is a pair's half as written together.
+    for (const toks of own.map((t) => t.filter((x) => x !== GAP))) {
       set.set(toks.join(" "), toks);
       if (toks.length === 1) {
         for (const w of wordForms(stats, toks[0]).slice(0, FORMS)) set.set(w, [w]);

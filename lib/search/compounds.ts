@@ -2,11 +2,25 @@
  * A compound of a verb and its particle (`timeout`, `logout`, `setup`,
  * `shutdown`, `rollback`) is also written as the phrasal verb it names, in any
  * form of the verb: `timeout` finds `times out` and `timed out`, `shutdown`
- * finds `shut down`. The word-forms tier matches these phrases beside the
- * compound's own forms (lib/search/expand.ts).
+ * finds `shut down`, with one word between an inflected verb and its
+ * particle as a person writes it (`logout` finds "logs users out", `shutdown`
+ * "shuts it down": lib/query.ts `GAP`). The word-forms tier matches these phrases beside
+ * the compound's own forms (lib/search/expand.ts). Measured (`deno task
+ * bench:recall --no-binary`, `forms` hit@1, 30 a seed on seeds 11/3/7):
+ * 0.93/0.87/0.93 -> 0.97/0.97/1.00 (60 a seed, 11/3/7/5: 0.87/0.90/0.95/0.95
+ * -> 0.88/0.95/0.97/0.95), nothing else moved. The gap after the bare verb
+ * or before `in` lost a `forms` hit on seeds 5 and 11 (60 a seed).
+ *
+ * The other way round, two words a person writes apart that the history
+ * writes as one (`time zone` -> `timezone`, `data base` -> `database`) are one
+ * word of a question in the relevance tier ({@link joinedWords}): counted
+ * apart, "get the time zone wrong" weighed `time` and `zone` (and `wrong`)
+ * against every session saying "returns wrong totals", and the session that
+ * "loses the timezone" ranked fifth or lower.
  *
  * @module
  */
+import { GAP } from "../query.ts";
 import type { TermStats } from "./expand.ts";
 
 /** Particles a compound ends in. */
@@ -14,8 +28,9 @@ export const PARTICLES: readonly string[] = ["out", "up", "down", "in", "off", "
 
 /**
  * The phrases `word` stands for as a phrasal verb (token lists, each of a form
- * of its verb then the particle), those whose tokens the history holds; at
- * most `max`. Empty for a word that is no such compound.
+ * of its verb, then the particle; {@link GAP} between an inflected form and a
+ * particle other than `in`), those whose tokens the history holds; at most
+ * `max`. Empty for a word that is no such compound.
  *
  * @param forms the forms of a word the history holds (lib/search/expand.ts `wordForms`).
  */
@@ -31,7 +46,47 @@ export function phrasalForms(
   const out: string[][] = [];
   for (const v of new Set([verb, ...forms(stats, verb)])) {
     if (out.length >= max) break;
-    if (stats.docs(v)) out.push([v, particle]);
+    // A word between only after an inflected verb (`logs users out`), never the bare verb
+    // nor before `in`: FTS5's NEAR keeps no order, and "in the log", "out of time" or a
+    // "check" beside an "out" are no phrasal verbs (measured: bench/recall_bench.ts forms
+    // lost a hit on seeds 5 and 11 with them).
+    if (stats.docs(v)) {
+      out.push(v === verb || particle === "in" ? [v, particle] : [v, GAP, particle]);
+    }
+  }
+  return out;
+}
+
+/** One word of a query for the relevance tier: as typed, or two typed apart written as one. */
+export interface JoinedWord {
+  /** The word the history holds (`timezone`), or the word as typed. */
+  word: string;
+  /** The two words typed (`time`, `zone`), when {@link word} joins them. */
+  parts?: [string, string];
+}
+
+/**
+ * `words` (the query's words in order, stop words gone) with each two that
+ * `query` writes side by side (a space or a hyphen between) and the history
+ * holds as one word joined into it: `time zone` -> `timezone` when some event
+ * says `timezone`. Not a verb and its particle (`log in`, `set up`: phrasal
+ * verbs, which the word-forms tier reads the other way round), nor words of
+ * fewer than three letters.
+ */
+export function joinedWords(stats: TermStats, words: string[], query: string): JoinedWord[] {
+  const out: JoinedWord[] = [];
+  const text = query.toLowerCase();
+  for (let i = 0; i < words.length; i++) {
+    const [a, b] = [words[i], words[i + 1]];
+    const joinable = b !== undefined && /^[a-z]{3,}$/.test(a) && /^[a-z]{3,}$/.test(b) &&
+      !PARTICLES.includes(b) && stats.docs(a + b) > 0 &&
+      new RegExp(`(?:^|[^a-z])${a}(?:\\s+|-)${b}(?:[^a-z]|$)`).test(text);
+    if (!joinable) {
+      out.push({ word: a });
+      continue;
+    }
+    out.push({ word: a + b, parts: [a, b] });
+    i++;
   }
   return out;
 }

@@ -26,7 +26,7 @@
  * @module
  */
 import { stemmer } from "stemmer";
-import type { QueryTerm } from "../query.ts";
+import { GAP, type QueryTerm } from "../query.ts";
 import type { Store } from "../store.ts";
 import { Q } from "../schema.ts";
 import { tokens } from "./tokenize.ts";
@@ -74,6 +74,14 @@ export class TermStats {
 
   /** {@link docs} as a function (for lib/search/vocab.ts, which ranks candidates by use). */
   readonly count = (token: string): number => this.docs(token);
+
+  /**
+   * Events holding the rarest token of `toks` (a word or a phrase; {@link GAP}, the
+   * word a phrase may hold between two of its tokens, aside): at most the phrase's count.
+   */
+  phraseDocs(toks: readonly string[]): number {
+    return Math.min(...toks.filter((t) => t !== GAP).map((t) => this.docs(t)));
+  }
 
   /** True when every token of the term occurs somewhere. */
   present(tokens: string[]): boolean {
@@ -354,13 +362,16 @@ export function expand(stats: TermStats, terms: QueryTerm[], tier: LiteralTier):
       continue;
     }
     list = [...new Set(list)].slice(0, MAX_ALTS);
-    // A compound is also its phrasal verb (`timeout` -> `timed out`), a form of the word.
-    const phrases = tier === "stemmed" || (tier === "close" && literal)
+    // A compound is also its phrasal verb (`timeout` -> `timed out`), a form of the word;
+    // at the substring tier too, beside a word widened to what holds it, but no widening
+    // of its own there (a compound and its phrasal verb alone are the forms tier's).
+    const phrases = tier === "stemmed" || (tier !== "exact" && literal)
       ? phrasalForms(stats, word, wordForms, MAX_ALTS - list.length)
       : [];
     if (!list.length && !phrases.length) return null;
     const others = [...list.filter((w) => w !== word), ...phrases.map((p) => p.join(" "))];
-    if (others.length && !held) changes.push({ from: word, to: others, literal });
+    const widens = tier === "substring" ? list.some((w) => w !== word) : others.length > 0;
+    if (widens && !held) changes.push({ from: word, to: others, literal });
     if (!literal) widenedOnly++;
     alts.push([...list.map((w) => [w]), ...phrases]);
   }

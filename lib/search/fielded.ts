@@ -74,7 +74,7 @@ import type { TermStats } from "./expand.ts";
 import { ABLATE, type SessionScore } from "./rank.ts";
 import type { SessionCache } from "./sessions.ts";
 import { tokens } from "./tokenize.ts";
-import { STOP_WORDS } from "../query.ts";
+import { GAP, STOP_WORDS } from "../query.ts";
 import type { Concept } from "./concepts.ts";
 
 /** The relevance tier's best sessions reranked. */
@@ -160,7 +160,7 @@ export function rerankFielded(
   const termIdf = alts.map((a, ti) => {
     const best = Math.max(...a.map((_, i) => w(ti, i)));
     const dfs = a.filter((_, i) => w(ti, i) === best)
-      .map((toks) => Math.min(...toks.map((t) => stats.docs(t))));
+      .map((toks) => stats.phraseDocs(toks));
     return idf(n, Math.max(0, ...dfs));
   });
   const total = termIdf.reduce((a, b) => a + b, 0) || 1;
@@ -195,7 +195,7 @@ export function headShare(
   const offers = alts.map((a, ti) => {
     const out: { key: string; v: number }[] = [];
     a.forEach((toks, i) => {
-      const at = Math.min(...toks.map((t) => head.get(t) ?? 0));
+      const at = Math.min(...toks.filter((t) => t !== GAP).map((t) => head.get(t) ?? 0));
       if (at > 0) out.push({ key: toks.join(" "), v: termIdf[ti] * Math.sqrt(w(ti, i) * at) });
     });
     return out.sort((x, y) => y.v - x.v);

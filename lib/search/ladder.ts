@@ -38,14 +38,17 @@ const MAX_ROWS = 5000;
 const LITERAL: LiteralTier[] = ["exact", "substring", "stemmed", "close"];
 
 /**
- * True when every word `to` lists is a form of `from` and its forms hold more
- * (lib/search/expand.ts wordForms): the forms tier then finds all the substring
- * tier would and the rest (`freeze` inside `freezes`; forms `froze`, `freezing`).
+ * True when every word `to` lists is a form of `from` (lib/search/expand.ts
+ * wordForms): the forms tier then finds all the substring tier would and the
+ * rest (`freeze` inside `freezes`; forms `froze`, `freezing`; a compound beside
+ * it as its phrasal verb, `logout` as "logs users out"). It used to also ask
+ * that the forms hold more than the substrings: `corrupt` (`corrupts`,
+ * `corrupted`) then stopped at the substring tier, where marathon sessions
+ * naming `logout` beside it outranked the one that "logs users out".
  */
 function isForms(stats: TermStats, from: string, to: readonly string[]): boolean {
   const forms = wordForms(stats, from);
-  return to.every((w) => w === from || forms.includes(w)) &&
-    forms.some((w) => w !== from && !to.includes(w));
+  return to.every((w) => w === from || forms.includes(w));
 }
 
 /** What the ladder found. */

@@ -72,6 +72,8 @@ export const ABLATE = {
   coordinate: false,
   /** The relevance tier is not reranked by the fields a session states its work in (lib/search/fielded.ts). */
   fielded: false,
+  /** Two words typed apart are not read as the one word the history writes (lib/search/compounds.ts `joinedWords`). */
+  joined: false,
   /** The relevance tier normalises session length as the literal tiers do (lib/search/sessionrank.ts `B_RELEVANCE`). */
   relevanceLength: false,
   /** In the fielded rerank one head word may stand for several query words (lib/search/fielded.ts). */

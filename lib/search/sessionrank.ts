@@ -73,7 +73,7 @@ function sessionDf(stats: TermStats, alts: string[][]): number {
   const r = Q.termSessions.get(stats.store, { match: ftsAny(alts), limit: SAMPLE })!;
   if (alts.length === 1 && r.k < SAMPLE) return r.s;
   if (!r.k) return 0;
-  const events = Math.max(...alts.map((toks) => Math.min(...toks.map((t) => stats.docs(t)))));
+  const events = Math.max(...alts.map((toks) => stats.phraseDocs(toks)));
   return Math.max(1, Math.round((events * r.s) / r.k));
 }
 
@@ -120,7 +120,7 @@ export function rescore(
     // IDF of the term's strongest alternatives (a common related word does not dilute it).
     const best = Math.max(...a.map((_, i) => weights?.[ti]?.[i] ?? 1));
     const strongest = a.filter((_, i) => (weights?.[ti]?.[i] ?? 1) === best);
-    const df = Math.max(...strongest.map((toks) => Math.min(...toks.map((t) => stats.docs(t)))));
+    const df = Math.max(...strongest.map((toks) => stats.phraseDocs(toks)));
     // A word as typed (or a form of it) by the sessions that hold it; a term the history
     // only holds related words of keeps the events' view (measured: bench/recall_bench.ts).
     idf.push(

@@ -6,6 +6,7 @@
  * @module
  */
 import { tokenSpans } from "./tokenize.ts";
+import { GAP } from "../query.ts";
 
 /** Characters a snippet shows around its window, about. */
 export const SNIPPET_CHARS = 240;
@@ -36,11 +37,9 @@ export function snippet(text: string, terms: string[][][], width = SNIPPET_CHARS
     const cands = firsts.get(spans[i].token);
     if (!cands) continue;
     for (const { term, alt } of cands) {
-      if (i + alt.length > spans.length) continue;
-      let ok = true;
-      for (let k = 1; k < alt.length && ok; k++) ok = spans[i + k].token === alt[k];
-      if (ok) {
-        matches.push({ term, start: spans[i].start, end: spans[i + alt.length - 1].end });
+      const end = phraseEnd(spans, i, alt);
+      if (end >= 0) {
+        matches.push({ term, start: spans[i].start, end: spans[end].end });
         break;
       }
     }
@@ -60,6 +59,23 @@ export function snippet(text: string, terms: string[][][], width = SNIPPET_CHARS
   from = Math.max(0, from);
   to = Math.min(text.length, to);
   return cut(text, from, to, matches.filter((m) => m.start >= from && m.end <= to));
+}
+
+/**
+ * The index of the last span of `alt` (a token list, its first token at span
+ * `i`; {@link GAP} one token or none) or -1 when the spans from `i` do not spell it.
+ */
+function phraseEnd(spans: Array<{ token: string }>, i: number, alt: string[]): number {
+  let at = i;
+  for (let k = 1; k < alt.length; k++) {
+    if (alt[k] === GAP) {
+      const next = alt[k + 1];
+      if (spans[at + 1]?.token !== next && spans[at + 2]?.token === next) at++;
+      continue;
+    }
+    if (spans[++at]?.token !== alt[k]) return -1;
+  }
+  return at;
 }
 
 /** [start, end) of the shortest window holding the most distinct terms. */

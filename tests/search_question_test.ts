@@ -1,0 +1,44 @@
+/**
+ * Questions ranked by relevance (nothing matched as typed): two words typed
+ * apart that the history writes as one.
+ */
+import { assertEquals } from "./_assert.ts";
+import { search } from "../lib/search.ts";
+import { joinedWords } from "../lib/search/compounds.ts";
+import { TermStats } from "../lib/search/expand.ts";
+import { type MemSession, withMemIndex } from "./_search_fixture.ts";
+
+const ZONES: MemSession[] = [
+  { id: "s-tz", events: [["user", "the loader loses the timezone after a deploy"]] },
+  { id: "s-slow", events: [["user", "the loader takes a long time to start"]] },
+  { id: "s-login", events: [["user", "users cannot login on the admin page"]] },
+];
+
+Deno.test("joinedWords joins two words typed apart that the history writes as one (time zone -> timezone)", () =>
+  withMemIndex(ZONES, (s) => {
+    const stats = new TermStats(s);
+    assertEquals(joinedWords(stats, ["time", "zone", "wrong"], "get the time zone wrong"), [
+      { word: "timezone", parts: ["time", "zone"] },
+      { word: "wrong" },
+    ]);
+    assertEquals(joinedWords(stats, ["time", "zone"], "the time-zone"), [
+      { word: "timezone", parts: ["time", "zone"] },
+    ]);
+    // Not side by side in the query; a verb and its particle; nothing the history writes.
+    assertEquals(joinedWords(stats, ["time", "zone"], "time of the zone"), [
+      { word: "time" },
+      { word: "zone" },
+    ]);
+    assertEquals(joinedWords(stats, ["log", "in"], "log in"), [{ word: "log" }, { word: "in" }]);
+    assertEquals(joinedWords(stats, ["long", "time"], "a long time"), [
+      { word: "long" },
+      { word: "time" },
+    ]);
+  }));
+
+Deno.test("search ranks a question's two words typed apart by the one word the history writes (time zone)", () =>
+  withMemIndex(ZONES, (s) => {
+    const r = search(s, "why does the loader get the time zone wrong");
+    assertEquals(r.tier, "relevance");
+    assertEquals(r.results[0]?.id, "s-tz");
+  }));
