@@ -263,7 +263,7 @@ function run(store: Store, query: string, o: SearchOptions): SearchResult {
   }
   if (lad.coord) coordinate(store, lad.coord, scores, (id) => cache.members(id), rootOf);
   if (tier === "relevance" || lad.widened?.tier === "relevance") {
-    rerankFielded(stats, cache, scores, alts, lad.weights, lad.coord?.concepts);
+    rerankFielded(stats, cache, scores, alts, lad.weights, lad.coord?.concepts, lad.phraseWords);
   }
   const titled = titledSessions(store, parsed, f, rootOf);
   liftTitled(scores, titled);

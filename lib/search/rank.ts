@@ -83,6 +83,11 @@ export const ABLATE = {
    * related words only when the whole query is (lib/search/relevance.ts).
    */
   formWiden: false,
+  /**
+   * A related word two neighbouring query words share counts at the second word's share, not
+   * as the phrase they name (lib/search/relevance.ts).
+   */
+  phrase: false,
 };
 /** A name of {@link ABLATE}. */
 export type Ablation = keyof typeof ABLATE;
