@@ -150,7 +150,10 @@ export function relevance(
   const take = (ti: number, rows: Row[], weight: number) => {
     for (const r of rows) {
       const sid = rootOf(r.session_id);
-      const sc: ScoredEvent = { row: r, score: -r.bm25 * eventWeight(r.kind, r.flags) * weight };
+      const sc: ScoredEvent = {
+        row: r,
+        score: -r.bm25 * eventWeight(r.kind, r.flags, true) * weight,
+      };
       let m = perSession.get(sid);
       if (!m) perSession.set(sid, m = new Map());
       let mw = matchWeight.get(sid);
