@@ -259,11 +259,11 @@ function run(store: Store, query: string, o: SearchOptions): SearchResult {
   let tier: Tier = lad.tier;
   if (tier !== "error" && tier !== "none") {
     const b = tier === "relevance" && !ABLATE.relevanceLength ? B_RELEVANCE : B;
-    rescore(stats, cache, scores, alts, f, lad.weights, b);
+    rescore(stats, cache, scores, alts, f, lad.weights, b, tier === "relevance");
   }
   if (lad.coord) coordinate(store, lad.coord, scores, (id) => cache.members(id), rootOf);
   if (tier === "relevance" || lad.widened?.tier === "relevance") {
-    rerankFielded(stats, cache, scores, alts, lad.weights, lad.coord?.concepts);
+    rerankFielded(stats, cache, scores, alts, lad.weights, lad.coord?.concepts, lad.phraseWords);
   }
   const titled = titledSessions(store, parsed, f, rootOf);
   liftTitled(scores, titled);

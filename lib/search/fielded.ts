@@ -148,6 +148,7 @@ export function rerankFielded(
   alts: string[][][],
   weights?: number[][],
   concepts?: Concept[],
+  phrases?: ReadonlySet<string>,
 ): void {
   if (ABLATE.fielded || scores.size < 2 || alts.length < 2) return;
   const top = [...scores.values()].sort((a, b) => b.score - a.score).slice(0, RERANKED);
@@ -168,7 +169,7 @@ export function rerankFielded(
     const head = held.get(s.sessionId);
     if (!head) continue;
     const per = new Array<number>(alts.length).fill(0);
-    s.score *= 1 + LIFT * headShare(head, alts, w, termIdf, per) / total;
+    s.score *= 1 + LIFT * headShare(head, alts, w, termIdf, per, phrases) / total;
     s.score *= 1 + HEAD_CONCEPTS * leastConcept(per, termIdf, concepts);
   }
   feedback(stats, top, held, new Set(alts.flat(2)), n);
@@ -181,7 +182,9 @@ export function rerankFielded(
  * with the most at stake claim theirs first, and a word whose best
  * alternative another word already claimed takes its best unclaimed one, or
  * the claimed one at {@link SHARED_HEAD} of its value (`memory` is not `ram`,
- * `growing` and `killed` at once).
+ * `growing` and `killed` at once) — but for a word that names a phrase of two
+ * neighbouring query words (`phrases`, lib/search/relevance.ts: `502` for
+ * `bad gateway`), which each of them takes whole.
  */
 export function headShare(
   head: Map<string, number>,
@@ -190,6 +193,8 @@ export function headShare(
   termIdf: number[],
   /** Filled: per query word, what it took. */
   per: number[] = [],
+  /** Head words that name a phrase of two query words (lib/search/relevance.ts): each takes them. */
+  phrases?: ReadonlySet<string>,
 ): number {
   /** Per query word, what each alternative the head holds is worth there, best first. */
   const offers = alts.map((a, ti) => {
@@ -212,9 +217,9 @@ export function headShare(
   for (const ti of order) {
     const o = offers[ti];
     if (!o.length) continue;
-    const free = o.find((x) => !claimed.has(x.key));
+    const free = o.find((x) => !claimed.has(x.key) || phrases?.has(x.key));
     const v = Math.max(free?.v ?? 0, o[0].v * SHARED_HEAD);
-    if (free && free.v === v) claimed.add(free.key);
+    if (free && free.v === v && !phrases?.has(free.key)) claimed.add(free.key);
     per[ti] = v;
     share += v;
   }

@@ -72,6 +72,8 @@ export interface LadderResult {
    * session holds every one of them (lib/search/whole.ts).
    */
   forms?: Forms[];
+  /** Relevance tier: related words that name a phrase of two neighbouring query words. */
+  phraseWords?: Set<string>;
 }
 
 /** True for a query ranked by relevance beside its exact matches (see the module doc). */
@@ -126,7 +128,7 @@ export function ladder(
   if (parsed.parts.some((p) => p.quoted)) return none;
   const rel = relevanceOf(stats, parsed, query, f, rootOf);
   if (!rel.scores.size) return none;
-  const { scores, alts, weights, coord } = rel;
+  const { scores, alts, weights, coord, phraseWords } = rel;
   const forms = long ? formsOf(stats, parsed) : [];
   return {
     tier: "relevance",
@@ -136,6 +138,7 @@ export function ladder(
     changes: [],
     ...(coord ? { coord } : {}),
     ...(forms.length ? { forms } : {}),
+    ...(phraseWords.size ? { phraseWords } : {}),
   };
 }
 

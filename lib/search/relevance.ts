@@ -44,6 +44,22 @@
  * 30 a seed: 0.867 -> 0.933; 60 a seed: 0.95 -> 0.967), but the held-out
  * paraphrase lost a hit on seeds 11 and 7 (30 a seed) and on seed 7 (60).
  *
+ * A related word two neighbouring query words both reach through curated
+ * relations (the thesaurus or the groups of lib/search/related.ts, not a
+ * learned association) names their phrase: `bad gateway` -> `502`, `printable
+ * document` -> `pdf`, `push alert` -> `notification`. It stands for both words
+ * (each at its own weight, not the second at `RELATED.shared`), and the head
+ * rerank lets it count for both (lib/search/fielded.ts, `phraseWords`).
+ * Measured on `paradev` (60 a seed, seeds 11/3/7/5): hit@1
+ * 0.933/0.917/0.933/0.933 -> 0.967/0.933/0.933/0.933, no other kind moved;
+ * held-out paraphrase 0.58/0.50/0.57/0.65 -> 0.58/0.52/0.57/0.63. Not kept:
+ * the two weights summed (capped at 1): a group naming both words
+ * (`trying`, `endlessly` -> `retry`, `again`, `loop`) made every member a
+ * word at full weight, and a common one (`again`) sank the session that said
+ * `retry` (paradev 57/55/55/55 of 60, from 56/55/56/56); a learned association
+ * counted in a pair too (`keeps` -> `store` beside a learned `store`) was part
+ * of that loss.
+ *
  * A session must hold at least two of the query's words, or, when the query
  * has three or more words the history holds, its rarest one (such a session
  * ranks at half weight). Words in more than a quarter of all events are left
@@ -80,6 +96,8 @@ export interface RelevanceResult {
   coord?: Coordination;
   /** Per session: the largest share of the query's IDF weight one of its events holds. */
   together: Map<number, number>;
+  /** Related words two neighbouring query words share: each names their phrase (`502`). */
+  phraseWords: Set<string>;
 }
 
 interface Term {
@@ -134,7 +152,14 @@ export function relevance(
     const typedAs = parts?.[0] ?? w;
     return { word: w, typedAs, alts: [...alts], extra, df, idf: idf(n, df), literal, typed };
   }).filter((t) => t.alts.length > 0 || t.extra.size > 0);
-  const empty = { scores: new Map(), alts: [], weights: [], words: [], together: new Map() };
+  const empty = {
+    scores: new Map(),
+    alts: [],
+    weights: [],
+    words: [],
+    together: new Map(),
+    phraseWords: new Set<string>(),
+  };
   if (terms.length < 2) return empty;
   const rare = terms.filter((t) => t.df / n <= 0.25);
   if (rare.length >= 2) terms = rare;
@@ -150,7 +175,10 @@ export function relevance(
   const take = (ti: number, rows: Row[], weight: number) => {
     for (const r of rows) {
       const sid = rootOf(r.session_id);
-      const sc: ScoredEvent = { row: r, score: -r.bm25 * eventWeight(r.kind, r.flags) * weight };
+      const sc: ScoredEvent = {
+        row: r,
+        score: -r.bm25 * eventWeight(r.kind, r.flags, true) * weight,
+      };
       let m = perSession.get(sid);
       if (!m) perSession.set(sid, m = new Map());
       let mw = matchWeight.get(sid);
@@ -184,15 +212,25 @@ export function relevance(
   const widen = cover < RELATED.gate;
   // A related word stands for one query word only (`ram`, `growing` and `killed` all
   // relate to `memory`: one mention of it is not three words of the question).
+  // Unless two neighbouring words both relate to it: then it names their phrase (`bad
+  // gateway` -> `502`, `printable document` -> `pdf`) and stands for both at their summed weight.
   const claimed = new Set(terms.flatMap((t) => t.alts));
+  const owner = new Map<string, number>();
+  const phraseWords = new Set<string>();
   terms.forEach((t, ti) => {
     if (PARTICLES.includes(t.word)) return t.extra.clear();
     if (t.literal && !widen && (t.typed || ABLATE.formWiden)) return t.extra.clear();
     if (t.literal) t.extra = associated(stats, t.word, new Set(t.alts));
     for (const [a, w] of t.extra) {
-      if (claimed.has(a)) t.extra.set(a, w * RELATED.shared);
-      else claimed.add(a);
+      const o = owner.get(a);
+      const prev = o === undefined ? 0 : terms[o].extra.get(a) ?? 0;
+      if (o === ti - 1 && !ABLATE.phrase && Math.min(prev, w) >= RELATED.thesaurus) {
+        phraseWords.add(a);
+      } else if (claimed.has(a)) t.extra.set(a, w * RELATED.shared);
+      else claimed.add(a), owner.set(a, ti);
     }
+  });
+  terms.forEach((t, ti) => {
     const byWeight = new Map<number, string[]>();
     for (const [a, wt] of t.extra) {
       const w = t.literal ? wt : Math.min(1, wt * RELATED.alone);
@@ -243,6 +281,7 @@ export function relevance(
   return {
     scores,
     together,
+    phraseWords,
     ...(concepts
       ? { coord: { concepts, alts: terms.map(altWeights), idfs: terms.map((t) => t.idf), f } }
       : {}),

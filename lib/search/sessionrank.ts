@@ -95,6 +95,8 @@ export function rescore(
   f: Filters,
   weights?: number[][],
   b: number = B,
+  /** Ranked in the `relevance` tier (lib/search/rank.ts `eventWeight`). */
+  relevance = false,
 ): void {
   if (!scores.size || !alts.length || ABLATE.rescore) return;
   const store: Store = stats.store;
@@ -134,7 +136,7 @@ export function rescore(
       for (const s of top) {
         wtf[ti].set(
           s.sessionId,
-          s.events.reduce((x, e) => x + eventWeight(e.row.kind, e.row.flags), 0),
+          s.events.reduce((x, e) => x + eventWeight(e.row.kind, e.row.flags, relevance), 0),
         );
         for (const e of s.events) note(e.row.event_id, s.sessionId, ti);
       }
@@ -154,7 +156,7 @@ export function rescore(
         if (seen.has(r.event_id)) continue;
         seen.add(r.event_id);
         const root = rootOf(r.session_id);
-        wtf[ti].set(root, (wtf[ti].get(root) ?? 0) + eventWeight(r.kind, r.flags) * w);
+        wtf[ti].set(root, (wtf[ti].get(root) ?? 0) + eventWeight(r.kind, r.flags, relevance) * w);
         note(r.event_id, root, ti);
       }
     }
