@@ -3,7 +3,9 @@
  * --splitting`): the hooks, which run before every tool call of an agent,
  * take a fast path that loads only the hook modules; everything else goes
  * through main.ts and its command table. `--version` (which the launcher asks a
- * `deja` on PATH) answers at once too, from lib/version.ts like main.ts.
+ * `deja` on PATH) answers at once too, from lib/version.ts like main.ts. A
+ * first build or a rebuild (`deja index`) is relaunched for a batch run here,
+ * before main.ts loads (lib/batch_run.ts).
  *
  * @module
  */
@@ -20,6 +22,11 @@ if (asksVersion(argv)) {
   const { hookProcess } = await import("./lib/hooks/main.ts");
   await hookProcess();
 } else {
+  if (argv[0] === "index") {
+    // A first build or a rebuild relaunches before main.ts and the commands load (lib/batch_run.ts).
+    const { processEnv } = await import("./core/runtime.ts");
+    (await import("./lib/batch_run.ts")).relaunchIndexBatch(argv, processEnv());
+  }
   const { main } = await import("./main.ts");
   const { exit, processIO } = await import("./core/runtime.ts");
   exit(await main(processIO()));

@@ -60,6 +60,11 @@ export function dataDir(env: Env): string {
   return join(xdgData(env), "deja");
 }
 
+/** Path of the index file: `index.db` in the {@link dataDir}. */
+export function indexPath(env: Env): string {
+  return join(dataDir(env), "index.db");
+}
+
 const WIN_DRIVE = /^[A-Za-z]:[\\/]/;
 
 /** True for a Windows drive path: `C:\x`, `c:/x`. */

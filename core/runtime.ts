@@ -328,9 +328,10 @@ export function pidAlive(pid: number): boolean {
  * nothing back (issue 18; the tiers below it stay on). Nothing happens under
  * Deno or Node, when the process runs another command (`deja demo` runs the
  * index command inside itself), when the variable is set already (this
- * relaunch, or a user's choice), or when the runtime cannot execve.
+ * relaunch, or a user's choice), or when the runtime cannot execve. `before`
+ * runs just before the process is replaced (a trace line).
  */
-export function relaunchForBatch(command: string): void {
+export function relaunchForBatch(command: string, before?: () => void): void {
   const bun = (globalThis as { Bun?: unknown }).Bun !== undefined;
   const execve = (process as { execve?: (f: string, a: string[], e: object) => void }).execve;
   if (!bun || typeof execve !== "function" || process.env[NO_FTL] !== undefined) return;
@@ -339,6 +340,7 @@ export function relaunchForBatch(command: string): void {
   const vars = Object.fromEntries(
     Object.entries(process.env).filter(([, v]) => v !== undefined),
   ) as Record<string, string>;
+  before?.();
   try {
     execve.call(process, process.execPath, [...selfCommand(), ...process.argv.slice(2)], {
       ...vars,

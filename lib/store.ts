@@ -10,15 +10,11 @@
 import { DatabaseSync, type StatementSync } from "node:sqlite";
 import { chmodSync, existsSync, mkdirSync, renameSync, rmSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
-import type { Env } from "../core/model.ts";
 import { MIGRATIONS, PRAGMAS, Q, SCHEMA_VERSION } from "./schema.ts";
-import { dataDir } from "../core/paths.ts";
 import { DejaError } from "../core/errors.ts";
 
-/** Path of the index file. */
-export function indexPath(env: Env): string {
-  return join(dataDir(env), "index.db");
-}
+/** Path of the index file (core/paths.ts, where bin.ts reads it without loading SQLite). */
+export { indexPath } from "../core/paths.ts";
 
 /** The hint every "index is damaged" message carries. */
 export const REBUILD_HINT =

@@ -203,6 +203,10 @@ Deno.test("index relaunches without the FTL tier for a first build and a rebuild
   const rebuild = run("--rebuild", "--quiet");
   assertEquals(rebuild.code, 0, rebuild.stderr);
   assert(rebuild.stderr.includes("useFTLJIT=false"), rebuild.stderr);
+  // bin.ts decides before the commands load (lib/batch_run.ts): a help asks for no batch run.
+  const help = run("--rebuild", "--help");
+  assertEquals(help.code, 0, help.stderr);
+  assert(!help.stderr.includes("useFTLJIT=false"), help.stderr);
 });
 
 Deno.test("install builds its first index without the FTL tier, and relaunches for nothing else", () => {

@@ -21,13 +21,14 @@ import { endBackground, runningBackground } from "../fresh/background.ts";
 import { upToDate } from "../fresh/noop.ts";
 import { skipsText } from "../skips.ts";
 import { goneLine } from "../gone.ts";
-import { existsSync, rmSync, writeFileSync } from "node:fs";
+import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { dataDir } from "../../core/paths.ts";
 import { CR, csi } from "./output.ts";
 import { plural } from "../../core/text.ts";
 import { embedConfig } from "../embeddings/config.ts";
 import { trace } from "../../core/trace.ts";
+import { buildsAll } from "../batch_run.ts";
 
 export const indexCmd: CommandSpec = {
   usage: "index [--rebuild] [--quiet] [--harness <id>] [--json] | index --watch",
@@ -170,7 +171,7 @@ export async function indexData(
   const quick = args.rebuild ? null : upToDate(env, { only, waitMs });
   // A first build or a rebuild reads every store: a process tuned for a long run does it.
   trace(quick ? "index up to date" : "index command");
-  if (!quick && (args.rebuild || !existsSync(indexPath(env)))) relaunchForBatch("index");
+  if (!quick && buildsAll(env, args.rebuild)) relaunchForBatch("index");
   const res = quick ??
     await fullRun(env, {
       rebuild: args.rebuild,
