@@ -270,6 +270,14 @@ export interface ParseCtx {
    * Drift noted afterwards carries it; the last one is kept per source.
    */
   version?(version: string): void;
+  /**
+   * When set, a parser that cuts its chunks by a count of events yields its
+   * first chunk after at most this many (a parse worker's first source: the
+   * writer, which is busy from its first chunk to the run's end, starts as
+   * soon as a few records are read; lib/parse_worker.ts). The chunks after it
+   * grow back to the parser's usual size (Claude's family doubles it at each).
+   */
+  readonly firstChunkEvents?: number;
   /** Append sources: set to the byte just after the last complete line consumed. */
   endOffset?: number;
   /** State to hand to the next pass (JSON-serialisable). */

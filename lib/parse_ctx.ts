@@ -68,6 +68,8 @@ export class SourceCtx implements ParseCtx {
   readonly examples: string[] = [];
   readonly driftCounts: Partial<Record<DriftKind, number>> = {};
   readonly driftNotes: DriftNote[] = [];
+  /** {@link ParseCtx.firstChunkEvents} (set by the parse worker for its first source). */
+  firstChunkEvents?: number;
   /** The last harness version the store named in this pass. */
   harnessVersion?: string;
   private lastDriftWhere?: string;

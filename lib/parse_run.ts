@@ -30,6 +30,9 @@ type Msg =
   /** The source is parsed in process after all (a worker job would cost more than it saves). */
   | { type: "local" };
 
+/** The trace's mark: the run's first chunk from a worker reached the writer. */
+let firstTaken = false;
+
 /** What a run asks of its pool. */
 export interface RunHooks {
   /** A chunk of `bytes` of text was taken (the pool paces collections by them). */
@@ -143,6 +146,9 @@ export class WorkerRun implements ParseRun {
         }
         const bytes = wireBytes(m);
         this.group?.ack(bytes);
+        if (tracing && !firstTaken) {
+          trace(`first chunk ${(firstTaken = true) && this.job.src.path}`);
+        }
         taken = true;
         this.on.took(bytes);
         yield decodeChunk(m);

@@ -79,11 +79,28 @@ export const WORKER_GC_BYTES = 2 << 20;
 const pacer = new GarbagePacer(WORKER_GC_BYTES);
 let wake: (() => void) | undefined;
 
+/**
+ * Events in the first chunk of this worker's first source (ParseCtx.firstChunkEvents; Claude's
+ * chunks hold 256, and its reader doubles the first size at each chunk up to that): the writer,
+ * busy from its first chunk to the run's end, waits for it, and this worker's first chunk is
+ * prepared with a cold JIT (a first prepareChunk of 32 events took 26-40 ms, the next of 256
+ * 10 ms). Traced on the 100 MB bench corpus (DEJA_TRACE_INDEX=1, compiled binary, 4 alternating
+ * runs under SCHED_FIFO at load 16-19), the writer's first chunk came 26-33 ms after the worker
+ * loaded with 8 events, 30-71 with 32 and 60-148 with 256 (as before); the run ended at
+ * 2.56-2.63 s with 8 doubling, 2.44-2.73 s with 256 (medians 2.59 and 2.71 s, within noise).
+ */
+export const FIRST_CHUNK_EVENTS = 8;
+
+/** Whether this worker has not begun a source yet. */
+let firstSource = true;
+
 async function run(job: ParseJob, env: Env): Promise<void> {
   const port = parentPort!;
   const parser = parserFor(job.parser);
   if (!parser) throw new Error(`no parser '${job.parser}'`);
   const ctx = new SourceCtx(env, job.offset, job.state, job.since);
+  if (firstSource) ctx.firstChunkEvents = FIRST_CHUNK_EVENTS;
+  firstSource = false;
   // The trace's wait: time this job's chunks waited for the writer's credit.
   let waited = 0;
   if (tracing) trace(`parse ${job.src.path}`);

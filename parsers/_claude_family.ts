@@ -7,7 +7,8 @@
  *
  * The loop streams a file, routes records to their session (a subagent gets
  * `<parent>/agent-<id>`), ranks titles, and yields chunks of
- * {@link CHUNK_EVENTS} events or {@link CHUNK_BYTES} of lines, whichever comes first. Format facts are documented in `claude.ts`.
+ * {@link CHUNK_EVENTS} events or {@link CHUNK_BYTES} of lines, whichever comes first (fewer events
+ * at first when the context asks, `ParseCtx.firstChunkEvents`, doubling at each chunk). Format facts are documented in `claude.ts`.
  *
  * @module
  */
@@ -320,6 +321,8 @@ async function* readFamily(
   const pending = new Map<string, Session>();
   let held = 0;
   let heldBytes = 0;
+  /** Events held before the next chunk is yielded: fewer at first when the context asks, doubled at each chunk. */
+  let chunkEvents = ctx.firstChunkEvents ?? CHUNK_EVENTS;
   let titleDirty = false;
   const fallbackProject = () => (dialect.fallbackProject ?? defaultProject)(f);
 
@@ -340,6 +343,7 @@ async function* readFamily(
     pending.clear();
     held = 0;
     heldBytes = 0;
+    chunkEvents = Math.min(chunkEvents * 2, CHUNK_EVENTS);
     if (st.title && st.cur) {
       const main = out.find((s) => s.id === st.cur);
       if (main) {
@@ -425,7 +429,7 @@ async function* readFamily(
     else delete st.curParent;
     held += events.length;
     heldBytes += line.end - line.start;
-    if (held >= CHUNK_EVENTS || heldBytes >= CHUNK_BYTES) yield* flush();
+    if (held >= chunkEvents || heldBytes >= CHUNK_BYTES) yield* flush();
   }
   yield* flush();
   ctx.endState = st;

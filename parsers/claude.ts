@@ -49,7 +49,7 @@
  * Resume: `ctx.endState` keeps the last sessionId, cwd, title, model and the
  * current session key, so a parse from an offset yields the same ids.
  * Sessions stream out in chunks of {@link CHUNK_EVENTS} events or
- * {@link CHUNK_BYTES} of lines. The reading
+ * {@link CHUNK_BYTES} of lines (smaller at first when `ctx.firstChunkEvents` asks). The reading
  * is `_claude_family.ts`, shared with the harnesses that keep Claude's tree.
  *
  * @module

@@ -518,6 +518,32 @@ Deno.test("a large file streams in chunks of at most CHUNK_EVENTS events", async
   }
 });
 
+Deno.test("a first chunk asked small comes after that many events, the next ones doubling up to CHUNK_EVENTS", async () => {
+  // A parse worker's first source (lib/parse_worker.ts): the writer starts on the first records.
+  const n = CHUNK_EVENTS * 2 + 10;
+  const lines = Array.from({ length: n }, (_, i) => rec("user", `u${i}`, `prompt ${i}`));
+  const st = store({ "-t/big.jsonl": lines });
+  try {
+    const read = async (ctx: SourceCtx) => {
+      const out: Session[] = [];
+      for await (const s of claude.parse(src(join(st.root, "-t/big.jsonl")), ctx)) out.push(s);
+      return out;
+    };
+    const small = new SourceCtx(st.env);
+    small.firstChunkEvents = 8;
+    const ramped = await read(small);
+    const sizes = ramped.map((s) => s.events.length);
+    const rest = n - (8 + 16 + 32 + 64 + 128 + CHUNK_EVENTS);
+    assertEquals(sizes, [8, 16, 32, 64, 128, CHUNK_EVENTS, rest]);
+    // The same events, titles and times as in chunks cut as usual.
+    const whole = await read(new SourceCtx(st.env));
+    assertEquals(ramped.flatMap((s) => s.events), whole.flatMap((s) => s.events));
+    assertEquals(ramped.at(-1)?.updated, whole.at(-1)?.updated);
+  } finally {
+    st.cleanup();
+  }
+});
+
 Deno.test("a file of long lines streams in chunks of about CHUNK_BYTES, not CHUNK_EVENTS", async () => {
   // Before: 20 lines of 600 kB were held whole in one chunk (12 MB of text before any cap).
   const long = "x".repeat(600_000);
