@@ -130,7 +130,14 @@ function workerUrl(): URL {
  * the writer's). Their start-up slowed the index's opening from ~15 to
  * 50-110 ms on 2 cores, and the first store was written no sooner (at
  * 339-429 ms against 317-402 without, 4 alternating traced runs under
- * SCHED_FIFO at load 10).
+ * SCHED_FIFO at load 10). Nor was one worker started once the index is open
+ * (its start-up overlapping discovery): the writer's first chunk came 54-101
+ * ms after the opening against 90-119, but with the first chunk of 8 events
+ * (lib/parse_worker.ts) and the relaunch in bin.ts the run's end did not
+ * follow (4 traced runs at load 9-11: first chunk at 203-227 ms against
+ * 261-324, end 2.63-2.74 s against 2.53-2.73). The writer's idle (~250-450 ms
+ * a run) sits in the first three sources, which the workers parse with a cold
+ * JIT slower than the writer writes them.
  */
 export class ParsePool {
   private lanes: WorkerLane[] = [];
