@@ -52,7 +52,11 @@ export { cap, MAX_RESULT, MAX_SPAN, MAX_TEXT } from "./prepare.ts";
 
 /** How a pass treats sessions that already exist in the index. */
 export type WriteMode =
-  /** The source was re-read whole: its old sessions were removed first; others' are appended to. */
+  /**
+   * The source was re-read whole: its old sessions were removed first; a session another
+   * store holds is appended to when that store is an append log (its events merge by key), and
+   * met as a copy, whole, when both stores hold whole sessions (lib/copies.ts).
+   */
   | "full"
   /** The source was read from an offset: events continue existing sessions. */
   | "append"
