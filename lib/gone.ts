@@ -8,7 +8,9 @@
  * that cannot be read (EACCES) is still there ({@link storeState}). A store
  * moved is not gone: when every session read from it was read again from
  * another path, or a store still in place has its stamp (the same file reached
- * through a link), its row is retired quietly ({@link newlyGone}).
+ * through a link), its row is retired quietly ({@link newlyGone}). A session
+ * another store still holds a copy of is read again from it (lib/copies.ts
+ * releaseGoneHolders, at the start of the run), so it is not kept as gone.
  *
  * @module
  */

@@ -12,6 +12,7 @@ import { Q } from "./schema.ts";
 import { asIndexError, isCorruption, Store } from "./store.ts";
 import { catchUpText, keptNote, SourceWriter, type WriteMode } from "./ingest.ts";
 import { WriteBatch } from "./write_batch.ts";
+import { releaseCopies } from "./copies.ts";
 import type { PreparedChunk } from "./prepare.ts";
 import {
   agedCounts,
@@ -50,6 +51,8 @@ export interface SourceOutcome {
   error?: string;
   /** What a damaged read could not read (lib/store_damage.ts damageLine). */
   damage?: string;
+  /** Stores of copies to read again: this store no longer holds their session (lib/copies.ts). */
+  reread?: string[];
 }
 
 /** A source to read: what its pass starts from, and its parse, started. */
@@ -231,7 +234,7 @@ export async function writeSource(
     const pass = async (chunks: AsyncIterable<PreparedChunk>, keep?: Set<string>) => {
       // Read whole: the same sessions indexed under another of their paths go first.
       if (mode !== "append") { for (const other of src.supersedes ?? []) dropSource(store, other); }
-      writer = new SourceWriter(store, src.path, mode, keep);
+      writer = new SourceWriter(store, src.path, mode, { keep, whole: src.kind !== "append" });
       parsing = true;
       // The trace's wait: time the writer spent for this source's chunks to come.
       let waited = 0, since = traceNow(), n = 0;
@@ -252,15 +255,18 @@ export async function writeSource(
     writer = await pass(plan.chunks);
     // A damaged store's read replaces no session with less than the index held: read again,
     // keeping those sessions as they are (an undamaged read replaces them as the store says).
-    const losses = src.kind !== "append" && damageIn(ctx.counts) ? writer.losses() : [];
+    const damaged = !!damageIn(ctx.counts);
+    const losses = src.kind !== "append" && damaged ? writer.losses() : [];
     const kept = losses.length;
-    if (losses.length) {
+    // A session another store holds a better copy of stays as that store gave it (lib/copies.ts).
+    const copies = writer.lostCopies(damaged);
+    if (losses.length || copies.length) {
       batch.undo();
       batch.begin();
       ctx = new SourceCtx(ctx.env, offset, undefined, since);
-      const keep = new Set(losses.map((l) => l.key));
+      const keep = new Set([...losses, ...copies].map((l) => l.key));
       writer = await pass(prepared(plan.parser.parse(src, ctx), label), keep);
-      examples.unshift(keptNote(src.path, losses));
+      if (kept) examples.unshift(keptNote(src.path, losses));
     }
     if (label) Q.setOriginOfSource.run(store, { origin: label.origin, source: src.path });
     if (mode !== "append") Q.clearRedactions.run(store, { source: src.path });
@@ -304,7 +310,9 @@ export async function writeSource(
     // Said as `deja sources` and `deja doctor` say it: a cut-off last line is `truncated`.
     const seen = agedCounts(ctx.counts as Record<string, number>, mtime);
     const damage = damageLine(src.path, seen, agedExamples(ctx.examples, mtime), kept);
-    const held = Q.sourceTotals.get(store, { source: src.path })?.sessions ?? 0;
+    // A copy of sessions held from another store was read (lib/copies.ts): not nothing.
+    const held = (Q.sourceTotals.get(store, { source: src.path })?.sessions ?? 0) +
+      (Q.copyCount.get(store, { source: src.path })?.n ?? 0);
     const nothing = damagedToNothing(src.path, damage, held, ctx.counts);
     if (nothing) {
       const skipped = Q.sourceByPath.get(store, { path: src.path })?.skipped ?? null;
@@ -315,6 +323,7 @@ export async function writeSource(
       read: true,
       sessions: writer.sessions,
       written: writer.written,
+      ...(writer.reread.length ? { reread: writer.reread } : {}),
       events: writer.events,
       skipped: seen,
       drift: ctx.driftCounts,
@@ -381,8 +390,12 @@ export function dropSource(store: Store, path: string): void {
   // Events of these sessions written earlier in the batch must be in events_fts before they go.
   if (sessions.length) catchUpText(store);
   for (const { id } of sessions) {
+    const row = Q.sessionById.get(store, { id });
     Q.deleteSession.run(store, { id });
+    // The stores still holding a copy of it are read again (lib/copies.ts).
+    if (row) releaseCopies(store, row.harness, row.native_id);
   }
   Q.forgetSource.run(store, { path });
   Q.clearRedactions.run(store, { source: path });
+  Q.clearCopiesOf.run(store, { source: path });
 }

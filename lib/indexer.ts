@@ -36,6 +36,7 @@ import {
 import { dataDir } from "../core/paths.ts";
 import { WriteBatch } from "./write_batch.ts";
 import { newlyGone } from "./gone.ts";
+import { releaseGoneHolders } from "./copies.ts";
 import { GROUP_BYTES, GROUP_SOURCES, JOB_DEPTH, ParsePool, POOL_SIZE } from "./parse_pool.ts";
 import { dropExcluded, makeGate, setGate } from "./forget/gate.ts";
 import { releaseExcluded } from "./forget/exclusions.ts";
@@ -56,7 +57,13 @@ import type { Label } from "./remote/label.ts";
 import { type MirrorPass, mirrorPasses } from "./remote/passes.ts";
 import { rebaser } from "./remote/mirror.ts";
 import { stamp } from "./source_state.ts";
-import { dropSource, type Planned, planSource, writeSource } from "./index_source.ts";
+import {
+  dropSource,
+  type Planned,
+  planSource,
+  type SourceOutcome,
+  writeSource,
+} from "./index_source.ts";
 import { trace } from "../core/trace.ts";
 
 /** Per-harness result of one run. */
@@ -242,6 +249,8 @@ async function onePass(
     // Projects indexed before the path rule (lib/project_path.ts) are brought in line.
     store.db.exec(NORMALIZE_PROJECTS_SQL);
     const excluded = dropExcluded(store, env);
+    // Sessions held from stores now gone are read again from the stores holding copies of them.
+    store.tx(() => releaseGoneHolders(store));
     trace("gates set");
     const out: HarnessSummary[] = [];
     const seen = new Set<string>();
@@ -412,8 +421,15 @@ async function indexHarness(
   const batch = new WriteBatch(store);
   // Sessions written this run: one two stores hold is one the index gained, and one copy.
   const written = new Set<string>();
+  /** Stores of copies to read again (lib/copies.ts): the store their session was held from left it. */
+  const reread = new Set<string>();
   try {
     await writeAll();
+    // Those read before they were released are read again now.
+    for (const src of sources) {
+      if (!reread.has(src.path)) continue;
+      tally(src, await writeOrNot(await plan(src)));
+    }
     batch.commit();
     trace(`${parser.id} written`);
   } catch (e) {
@@ -459,24 +475,32 @@ async function indexHarness(
           release();
         }
       }
-      const r = "chunks" in planned ? await writeSource(store, planned, batch) : planned;
-      if (r.pending) run.pending++;
-      // A store that failed is not read, whatever stage it failed at (lib/store_damage.ts).
-      if (r.read && !r.error) sum.read++;
-      if (r.damage) (sum.damaged ??= []).push(r.damage);
-      sum.sessions += r.sessions;
-      for (const k of r.written ?? []) written.add(k);
-      sum.events += r.events;
-      for (const [k, v] of Object.entries(r.skipped)) {
-        sum.skipped[k as SkipReason] = (sum.skipped[k as SkipReason] ?? 0) + (v ?? 0);
-      }
-      for (const [k, v] of Object.entries(r.drift ?? {})) {
-        sum.drift[k as DriftKind] = (sum.drift[k as DriftKind] ?? 0) + (v ?? 0);
-      }
-      if (r.error) {
-        sum.failed++;
-        sum.errors.push(withPermissionHint(`${src.path}: ${r.error}`));
-      }
+      tally(src, await writeOrNot(planned));
+    }
+  }
+
+  function writeOrNot(planned: Planned): Promise<SourceOutcome> | SourceOutcome {
+    return "chunks" in planned ? writeSource(store, planned, batch) : planned;
+  }
+
+  function tally(src: SourceRef, r: SourceOutcome): void {
+    for (const p of r.reread ?? []) reread.add(p);
+    if (r.pending) run.pending++;
+    // A store that failed is not read, whatever stage it failed at (lib/store_damage.ts).
+    if (r.read && !r.error) sum.read++;
+    if (r.damage) (sum.damaged ??= []).push(r.damage);
+    sum.sessions += r.sessions;
+    for (const k of r.written ?? []) written.add(k);
+    sum.events += r.events;
+    for (const [k, v] of Object.entries(r.skipped)) {
+      sum.skipped[k as SkipReason] = (sum.skipped[k as SkipReason] ?? 0) + (v ?? 0);
+    }
+    for (const [k, v] of Object.entries(r.drift ?? {})) {
+      sum.drift[k as DriftKind] = (sum.drift[k as DriftKind] ?? 0) + (v ?? 0);
+    }
+    if (r.error) {
+      sum.failed++;
+      sum.errors.push(withPermissionHint(`${src.path}: ${r.error}`));
     }
   }
 }

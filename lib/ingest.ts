@@ -46,12 +46,17 @@ import { VocabWriter } from "./search/vocab.ts";
 import { gateOf } from "./forget/gate.ts";
 import { recordExcluded } from "./forget/exclusions.ts";
 import { fnv1a32, plural } from "../core/text.ts";
+import { type Contest, copyLoses, releaseCopies, wholeStore } from "./copies.ts";
 
 export { cap, MAX_RESULT, MAX_SPAN, MAX_TEXT } from "./prepare.ts";
 
 /** How a pass treats sessions that already exist in the index. */
 export type WriteMode =
-  /** The source was re-read whole: its old sessions were removed first; others' are appended to. */
+  /**
+   * The source was re-read whole: its old sessions were removed first; a session another
+   * store holds is appended to when that store is an append log (its events merge by key), and
+   * met as a copy, whole, when both stores hold whole sessions (lib/copies.ts).
+   */
   | "full"
   /** The source was read from an offset: events continue existing sessions. */
   | "append"
@@ -165,19 +170,34 @@ export class SourceWriter {
   /** Sessions this pass replaces: key -> their id and event count before it. */
   private before = new Map<string, { id: string; events: number }>();
 
+  /** Sessions held by another whole store that this pass met (lib/copies.ts). */
+  private contested = new Map<string, Contest & { updated?: number }>();
+  /** Sessions this store held before a whole read removed them (their copies may hold them). */
+  private held = new Map<string, { harness: string; id: string }>();
+  /** Stores of copies to read again: this store no longer holds their session (lib/copies.ts). */
+  readonly reread: string[] = [];
+  /** The store holds whole sessions (a document or a database, not an append log). */
+  private whole: boolean;
+
   /**
-   * @param keep sessions (`harness\u0000native id`) this pass leaves as the index
-   *   holds them: not removed in `full` mode, their chunks not written.
+   * @param opts.keep sessions (`harness\u0000native id`) this pass leaves as the
+   *   index holds them: not removed in `full` mode, their chunks not written.
+   * @param opts.whole the store holds each of its sessions whole (a document or a
+   *   database): a session another such store holds is a copy (lib/copies.ts).
    */
   constructor(
     private store: Store,
     readonly source: string,
     readonly mode: WriteMode,
-    keep: ReadonlySet<string> = new Set(),
+    opts: { keep?: ReadonlySet<string>; whole?: boolean } = {},
   ) {
+    const keep = opts.keep ?? new Set();
+    this.whole = opts.whole === true;
     this.vocab = new VocabWriter(store);
     for (const k of keep) this.leftOut.add(k);
     if (mode === "full") {
+      // Read whole: the copies this store holds are found again as it is read.
+      if (this.whole) Q.clearCopiesOf.run(store, { source });
       const old = Q.sessionsOfSource.all(store, { source });
       // An earlier source of the same batch may have written these sessions' events.
       if (old.length) catchUpText(store);
@@ -185,10 +205,29 @@ export class SourceWriter {
         const row = Q.sessionById.get(store, { id });
         const k = row ? `${row.harness}\u0000${row.native_id}` : "";
         if (keep.has(k)) continue;
-        if (row) this.before.set(k, { id: row.native_id, events: row.events });
+        if (row) {
+          this.before.set(k, { id: row.native_id, events: row.events });
+          this.held.set(k, { harness: row.harness, id: row.native_id });
+        }
         Q.deleteSession.run(store, { id });
       }
     }
+  }
+
+  /**
+   * After {@link finish}: the sessions this pass took from another whole store
+   * whose copy there is the better one (lib/copies.ts copyLoses), as losses.
+   */
+  lostCopies(damaged: boolean): Loss[] {
+    const out: Loss[] = [];
+    for (const c of this.contested.values()) {
+      const slot = this.slots.get(c.key);
+      const events = slot ? Q.sessionById.get(this.store, { id: slot.id })?.events ?? 0 : 0;
+      if (copyLoses(this.store, c, { events, damaged, updated: c.updated })) {
+        out.push({ key: c.key, id: c.id, before: c.holderEvents, after: events });
+      }
+    }
+    return out;
   }
 
   /**
@@ -209,12 +248,14 @@ export class SourceWriter {
   /** Writes one prepared session chunk. */
   write(chunk: PreparedChunk): void {
     const k = `${chunk.harness}\u0000${chunk.id}`;
-    if (this.leftOut.has(k)) return;
-    if (
-      !this.slots.has(k) && (gateOf(this.store)?.check(chunk, this.source) || this.staleCopy(chunk))
-    ) {
+    if (this.leftOut.has(k)) return this.copyLeftOut(chunk);
+    if (!this.slots.has(k) && gateOf(this.store)?.check(chunk, this.source)) {
       this.leftOut.add(k);
       return;
+    }
+    if (!this.slots.has(k) && this.staleCopy(chunk)) {
+      this.leftOut.add(k);
+      return this.copyLeftOut(chunk);
     }
     // Before the rows: a later chunk of the session does not list these again (lib/prepare.ts).
     this.vocab.add(chunk.tokens);
@@ -222,6 +263,15 @@ export class SourceWriter {
     for (const e of chunk.events) this.writeEvent(slot, e);
     for (const [kind, n] of Object.entries(chunk.redactions)) {
       this.redactions[kind] = (this.redactions[kind] ?? 0) + n;
+    }
+  }
+
+  /** A session of this whole store left as the index holds it from another store: a copy. */
+  private copyLeftOut(c: Omit<Session, "events">): void {
+    if (!this.whole) return;
+    const row = Q.sessionByKey.get(this.store, { harness: c.harness, native_id: c.id });
+    if (row && row.source !== this.source) {
+      Q.addCopy.run(this.store, { harness: c.harness, native_id: c.id, source: this.source });
     }
   }
 
@@ -249,6 +299,12 @@ export class SourceWriter {
     if (!deferred) this.indexText();
     for (const slot of this.slots.values()) Q.countEvents.run(this.store, { id: slot.id });
     if (!deferred) this.vocab.flush();
+    // Sessions this store no longer holds: the stores holding copies of them are read again.
+    for (const [k, { harness, id }] of this.held) {
+      if (!this.slots.has(k) && !this.leftOut.has(k)) {
+        this.reread.push(...releaseCopies(this.store, harness, id));
+      }
+    }
   }
 
   /** {@link catchUpText} of this writer's store. */
@@ -281,7 +337,26 @@ export class SourceWriter {
     }
     const id = row.id;
     if (!slot) {
-      if (this.mode === "sessions" || c.whole) {
+      // Held from another store of whole sessions: this copy replaces it whole, and which
+      // copy stays is decided when the pass ends (lib/copies.ts).
+      const copy = this.whole && row.source !== this.source && wholeStore(st, row.source);
+      if (copy) {
+        this.contested.set(k, {
+          key: k,
+          harness: c.harness,
+          id: c.id,
+          holder: row.source,
+          holderEvents: row.events,
+          // A file's mtime dates no conversation: only recorded times make a copy newer.
+          ...(row.updated !== null && !row.time_from_file ? { holderUpdated: row.updated } : {}),
+          ...(c.updated !== undefined && !c.timeFromFile ? { updated: c.updated } : {}),
+        });
+        Q.addCopy.run(st, { harness: c.harness, native_id: c.id, source: row.source });
+      }
+      if (this.whole) {
+        Q.removeCopy.run(st, { harness: c.harness, native_id: c.id, source: this.source });
+      }
+      if (this.mode === "sessions" || c.whole || copy) {
         this.before.set(k, { id: c.id, events: row.events });
         this.indexText();
         Q.deleteSessionEvents.run(st, { session: id });

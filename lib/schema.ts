@@ -25,7 +25,7 @@ import type {
 } from "./rows.ts";
 
 /** Current schema version (stored in `PRAGMA user_version`). */
-export const SCHEMA_VERSION = 9;
+export const SCHEMA_VERSION = 10;
 
 /** Pragmas applied to every connection to the index. */
 export const PRAGMAS = [
@@ -549,6 +549,33 @@ export const Q = {
     `SELECT harness, count(*) AS sessions, coalesce(sum(events), 0) AS events FROM sessions
     WHERE substr(source, 1, length(?)) <> ? GROUP BY harness`,
     ["mirrors", "mirrors"],
+  ),
+  /** Records that `source` holds a session the index holds from another store (lib/copies.ts). */
+  addCopy: query<{ harness: string; native_id: string; source: string }>(
+    `INSERT OR IGNORE INTO copies (harness, native_id, source) VALUES (?, ?, ?)`,
+    ["harness", "native_id", "source"],
+  ),
+  /** `source` no longer counts as a copy of the session (it holds it, or no longer has it). */
+  removeCopy: query<{ harness: string; native_id: string; source: string }>(
+    `DELETE FROM copies WHERE harness = ? AND native_id = ? AND source = ?`,
+    ["harness", "native_id", "source"],
+  ),
+  /** Forgets every copy `source` held (it is read again whole, or gone from the index). */
+  clearCopiesOf: query<{ source: string }>(`DELETE FROM copies WHERE source = ?`, ["source"]),
+  /** The stores that hold a copy of one session. */
+  copiesOf: query<{ harness: string; native_id: string }, { source: string }>(
+    `SELECT source FROM copies WHERE harness = ? AND native_id = ?`,
+    ["harness", "native_id"],
+  ),
+  /** How many sessions `source` holds copies of (the index holds them from other stores). */
+  copyCount: query<{ source: string }, { n: number }>(
+    `SELECT COUNT(*) AS n FROM copies WHERE source = ?`,
+    ["source"],
+  ),
+  /** Each store a session with copies is held from, with a store holding a copy of it. */
+  copyHolders: query<NoParams, { holder: string; source: string }>(
+    `SELECT DISTINCT s.source AS holder, c.source AS source FROM copies c
+    JOIN sessions s ON s.harness = c.harness AND s.native_id = c.native_id`,
   ),
   /** Forgets a source: the next index reads the store again from its start. */
   forgetSource: query<{ path: string }>(`DELETE FROM sources WHERE path = ?`, ["path"]),

@@ -218,4 +218,18 @@ export const MIGRATIONS: readonly string[] = [
     WHERE harness IN ('kimi', 'continue', 'cline', 'roo', 'kilocode')
       AND updated = (SELECT mtime FROM sources WHERE sources.path = sessions.source);
   `,
+  // 9 -> 10: the stores that hold a session the index holds from another store (copies of a
+  // Continue file, a Crush database copied into another project): when the store it is held
+  // from goes, or stops holding it, these are read again and the best of them holds it
+  // (lib/copies.ts). Rows only for sessions two whole-session stores (documents, databases)
+  // both hold; the store a session is held from is sessions.source.
+  `
+  CREATE TABLE copies (
+    harness   TEXT NOT NULL,
+    native_id TEXT NOT NULL,
+    source    TEXT NOT NULL,
+    PRIMARY KEY (harness, native_id, source)
+  ) WITHOUT ROWID;
+  CREATE INDEX copies_source ON copies(source);
+  `,
 ];

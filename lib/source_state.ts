@@ -184,7 +184,9 @@ export function saveSource(store: Store, src: SourceRef, pass: SourcePass): void
     state: pass.state,
     watermark: pass.watermark,
     hash: pass.hash,
-    sessions: totals.sessions,
+    // With the sessions it holds a copy of, held from another store (lib/copies.ts): `deja
+    // sources` counts copies as the stores' sessions less the distinct ones.
+    sessions: totals.sessions + (Q.copyCount.get(store, { source: src.path })?.n ?? 0),
     events: totals.events,
     skipped: JSON.stringify(pass.skipped),
     error: null,

@@ -125,6 +125,7 @@ export const crush: Parser = {
     const list = obj(await readRegistryJson(join(root, "projects.json"), problem));
     const sources: SourceRef[] = [];
     const wants: string[] = [];
+    const watch: string[] = [];
     const seen = new Set<string>();
     for (const e of arr(list?.projects)) {
       const p = obj(e);
@@ -134,6 +135,8 @@ export const crush: Parser = {
       const db = here(join(dd ? absolutePath(dd, project) : join(project, ".crush"), "crush.db"));
       wants.push(db, `${db}-wal`, `${db}-shm`);
       if (!(await isDir(here(project)))) continue; // project deleted: normal
+      // A store that appears here (a copy, a first run of Crush) changes this folder's mtime.
+      watch.push(dirname(db));
       if (seen.has(db) || !(await statRegular(db, problem))) continue;
       seen.add(db);
       sources.push({
@@ -144,7 +147,7 @@ export const crush: Parser = {
         hint: { project },
       });
     }
-    return { roots: [root], sources, wants };
+    return { roots: [root], sources, wants, watch };
   },
 
   async *parse(source, ctx) {

@@ -9,8 +9,14 @@
  * of identifiers such as `REDIS_URL`); stop words and filler ("cannot",
  * "still") never count. A word with idf ≥ 2 (1.5 for an identifier's) is
  * informative. With at least two informative words, or one weighing 3 or
- * more, the two weightiest are searched in this project, and only a literal
- * match counts (tiers exact, session, substring, stemmed, error). At most two sessions are shown, never the
+ * more, the weightiest (up to {@link QUERY_WORDS}) are searched in this
+ * project, and only a literal match counts (tiers exact, session, substring,
+ * stemmed, error); when they match nothing literally, the two weightiest are
+ * searched again. Not the two weightiest alone: the word that names the task
+ * is often one the history uses a lot (trial 9, a k3s project: "add redis to
+ * the kubernetes cluster" searched "cluster kubernetes", redis weighing 4.8
+ * against 6.1 and 5.8, and left out the session titled "Add Redis" that
+ * `deja search` ranked first). At most two sessions are shown, never the
  * agent's own and never one already recalled in this agent session.
  *
  * @module
@@ -40,6 +46,9 @@ import {
 const LITERAL = new Set(["exact", "session", "substring", "stemmed", "error"]);
 /** Words looked up per prompt at most. */
 const MAX_WORDS = 40;
+
+/** Informative words of a prompt searched at most (each costs the search a pass over its sessions). */
+export const QUERY_WORDS = 4;
 
 /** Notes kept with `deja remember` for the project (newest first), as list lines within `budget` bytes. */
 function notesLines(store: Store, notes: SessionRow[], budget: number): string {
@@ -186,10 +195,15 @@ export function promptBlock(
   const fresh = (r: SearchResult["results"][number]) =>
     citable(current, r.rowid) && r.id !== current.id && r.parent !== current.id &&
     !seen.has(`recall:${r.rowid}`);
-  // The two weightiest words: more words only narrow the literal match, and every word
-  // added costs the search a pass over the sessions that hold it.
-  const query = words.slice(0, 2).map((w) => w.word).join(" ");
-  const res = search(store, query, { project, limit: 6, snippets: 2, leaveOut: current.hidden });
+  // Every informative word (up to QUERY_WORDS); the two weightiest again when together they
+  // match nothing literally (more words can only narrow the literal match).
+  const opts = { project, limit: 6, snippets: 2, leaveOut: current.hidden };
+  let query = words.slice(0, QUERY_WORDS).map((w) => w.word).join(" ");
+  let res = search(store, query, opts);
+  if (!LITERAL.has(res.tier) && words.length > 2) {
+    query = words.slice(0, 2).map((w) => w.word).join(" ");
+    res = search(store, query, opts);
+  }
   const hits = LITERAL.has(res.tier)
     ? res.results.filter((r) => (r.project ?? "").startsWith(project) && fresh(r)).slice(0, 2)
     : [];

@@ -1,0 +1,254 @@
+/**
+ * Sessions that two whole-session stores hold (lib/copies.ts). Regressions of trial 9:
+ * a cut copy of a Continue session file under another name (same sessionId) doubled the
+ * conversation or added a phantom prompt depending on which file was read last, took the
+ * session's source, and kept it after the copy was deleted; a copy of a Crush crush.db in
+ * another project folder, with a damaged page, took over the sessions' project and source.
+ */
+import { assert, assertEquals, assertStringIncludes } from "./_assert.ts";
+import { appendFileSync, cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { DatabaseSync } from "node:sqlite";
+import { runMain } from "./_cli_io.ts";
+import { testEnv } from "./_fixture.ts";
+import { tempDir } from "./_tmp.ts";
+
+const run = (args: string[], vars: Record<string, string>) =>
+  runMain(testEnv(vars.HOME, vars), args, "", vars.HOME);
+
+const ID = "4574729b-0000-4000-8000-000000000001";
+
+/** A Continue session document of `turns` prompt/answer pairs. */
+function continueDoc(turns: number): string {
+  const history = [];
+  for (let i = 0; i < turns; i++) {
+    history.push({ message: { role: "user", content: `question ${i} about the harbour ledger` } });
+    history.push({ message: { role: "assistant", content: `answer ${i}: the ledger balances` } });
+  }
+  return JSON.stringify({ sessionId: ID, title: "Ledger", workspaceDirectory: "/w/led", history });
+}
+
+function continueWorld() {
+  const dir = tempDir("deja-copies-");
+  const root = join(dir, "continue");
+  mkdirSync(root, { recursive: true });
+  const vars = {
+    HOME: join(dir, "home"),
+    DEJA_HOME: join(dir, "deja"),
+    DEJA_CONTINUE_ROOT: root,
+    XDG_DATA_HOME: join(dir, "xdg"),
+    XDG_CONFIG_HOME: join(dir, "xdg"),
+    XDG_STATE_HOME: join(dir, "xdg"),
+    DEJA_NO_REFRESH: "1",
+    TZ: "UTC",
+  };
+  const session = () => {
+    const idx = new DatabaseSync(join(vars.DEJA_HOME, "index.db"), { readOnly: true });
+    try {
+      const s = idx.prepare("SELECT id, source, events FROM sessions WHERE native_id = ?").get(
+        ID,
+      ) as { id: number; source: string; events: number };
+      const rows = idx.prepare("SELECT count(*) AS n FROM events WHERE session_id = ?").get(
+        s.id,
+      ) as { n: number };
+      return { source: s.source.slice(root.length + 1, root.length + 9), events: rows.n };
+    } finally {
+      idx.close();
+    }
+  };
+  const index = async (...extra: string[]) => {
+    const r = await run(["index", ...extra], vars);
+    assert(r.code === 0 || r.code === 3, r.err);
+    return r;
+  };
+  return {
+    intact: join(root, `${ID}.json`),
+    copy: join(root, "bbbb0000-0000-4000-8000-000000000001.json"),
+    vars,
+    index,
+    session,
+    cleanup: () => rmSync(dir, { recursive: true, force: true }),
+  };
+}
+
+Deno.test("a cut copy of a Continue session never doubles or alters it, whichever file is read last", async () => {
+  const w = continueWorld();
+  try {
+    const whole = continueDoc(4);
+    writeFileSync(w.intact, whole);
+    await w.index();
+    assertEquals(w.session(), { source: "4574729b", events: 8 });
+    writeFileSync(w.copy, whole.slice(0, Math.floor(whole.length * 0.4))); // cut: damaged
+    const r = await w.index();
+    assertStringIncludes(r.out + r.err, "damaged");
+    assertEquals(w.session(), { source: "4574729b", events: 8 });
+    appendFileSync(w.intact, " ");
+    await w.index();
+    assertEquals(w.session(), { source: "4574729b", events: 8 });
+    appendFileSync(w.copy, " ");
+    await w.index();
+    assertEquals(w.session(), { source: "4574729b", events: 8 });
+    await w.index("--rebuild");
+    assertEquals(w.session(), { source: "4574729b", events: 8 });
+    const src = await run(["sources", "--json"], w.vars);
+    const h = (JSON.parse(src.out) as {
+      harnesses: Array<{ harness: string; sessions: number; copies: number }>;
+    }).harnesses.find((x) => x.harness === "continue");
+    assertEquals([h?.sessions, h?.copies], [1, 1]);
+    rmSync(w.copy);
+    await w.index();
+    assertEquals(w.session(), { source: "4574729b", events: 8 });
+  } finally {
+    w.cleanup();
+  }
+});
+
+Deno.test("the intact copy of a Continue session takes it from a cut one, and a longer copy from a shorter", async () => {
+  const w = continueWorld();
+  try {
+    const whole = continueDoc(4);
+    writeFileSync(w.copy, whole.slice(0, Math.floor(whole.length * 0.4)));
+    await w.index();
+    assertEquals(w.session().source, "bbbb0000");
+    writeFileSync(w.intact, whole);
+    await w.index();
+    assertEquals(w.session(), { source: "4574729b", events: 8 });
+    // Both whole: the one with more of the conversation holds it, read in either order.
+    writeFileSync(w.copy, continueDoc(5));
+    await w.index();
+    assertEquals(w.session(), { source: "bbbb0000", events: 10 });
+    appendFileSync(w.intact, " ");
+    await w.index();
+    assertEquals(w.session(), { source: "bbbb0000", events: 10 });
+  } finally {
+    w.cleanup();
+  }
+});
+
+Deno.test("a Continue session whose file is deleted is read again from the copy still holding it", async () => {
+  const w = continueWorld();
+  try {
+    writeFileSync(w.intact, continueDoc(4));
+    writeFileSync(w.copy, continueDoc(3));
+    await w.index();
+    assertEquals(w.session(), { source: "4574729b", events: 8 });
+    rmSync(w.intact);
+    await w.index();
+    assertEquals(w.session(), { source: "bbbb0000", events: 6 });
+  } finally {
+    w.cleanup();
+  }
+});
+
+const PAGE = 4096;
+
+/** Two Crush projects listed; `proj` holds sessions a and c (6 long messages, `C<n>Z`). */
+function crushWorld() {
+  const dir = tempDir("deja-copies-crush-");
+  const proj = join(dir, "proj");
+  const other = join(dir, "corrupt");
+  mkdirSync(join(proj, ".crush"), { recursive: true });
+  mkdirSync(join(other, ".crush"), { recursive: true });
+  mkdirSync(join(dir, "crush"), { recursive: true });
+  writeFileSync(
+    join(dir, "crush", "projects.json"),
+    JSON.stringify({
+      projects: [proj, other].map((p) => ({ path: p, data_dir: join(p, ".crush") })),
+    }),
+  );
+  const path = join(proj, ".crush", "crush.db");
+  const db = new DatabaseSync(path);
+  db.exec(`CREATE TABLE sessions (id TEXT PRIMARY KEY, title TEXT, created_at INTEGER,
+    updated_at INTEGER);
+    CREATE TABLE messages (id TEXT PRIMARY KEY, session_id TEXT, role TEXT, parts TEXT,
+    created_at INTEGER)`);
+  const msg = db.prepare("INSERT INTO messages VALUES (?, ?, ?, ?, ?)");
+  const text = (t: string) => JSON.stringify([{ type: "text", data: { text: t } }]);
+  for (const s of ["a", "c"]) {
+    db.prepare("INSERT INTO sessions VALUES (?, ?, 1000, 1000)").run(`${s.repeat(8)}-s`, s);
+    const n = s === "c" ? 6 : 2;
+    for (let i = 0; i < n; i++) {
+      const body = s === "c" ? `C${i}Z ${"zanzibar harbour ledger ".repeat(70)}` : `${s} turn ${i}`;
+      msg.run(`${s}${i}`, `${s.repeat(8)}-s`, i % 2 ? "assistant" : "user", text(body), 1000 + i);
+    }
+  }
+  db.close();
+  const vars = {
+    HOME: join(dir, "home"),
+    DEJA_HOME: join(dir, "deja"),
+    DEJA_CRUSH_ROOT: join(dir, "crush"),
+    XDG_DATA_HOME: join(dir, "xdg"),
+    XDG_CONFIG_HOME: join(dir, "xdg"),
+    XDG_STATE_HOME: join(dir, "xdg"),
+    CRUSH_GLOBAL_DATA: join(dir, "crush"),
+    CRUSH_GLOBAL_CONFIG: join(dir, "crush"),
+    DEJA_NO_REFRESH: "1",
+    TZ: "UTC",
+  };
+  const sessions = () => {
+    const idx = new DatabaseSync(join(vars.DEJA_HOME, "index.db"), { readOnly: true });
+    try {
+      const rows = idx.prepare("SELECT native_id, project, source, events FROM sessions")
+        .all() as Array<{ native_id: string; project: string; source: string; events: number }>;
+      return Object.fromEntries(
+        rows.map((r) => [r.native_id[0], `${r.project.slice(dir.length + 1)} ${r.events}`]),
+      );
+    } finally {
+      idx.close();
+    }
+  };
+  return {
+    dir,
+    path,
+    copy: join(other, ".crush", "crush.db"),
+    other,
+    vars,
+    sessions,
+    cleanup: () => rmSync(dir, { recursive: true, force: true }),
+  };
+}
+
+/** Breaks the b-tree header of every page holding one of session c's messages. */
+function damageSessionC(path: string) {
+  const b = new Uint8Array(readFileSync(path));
+  const text = new TextDecoder("latin1").decode(b);
+  for (let i = 0; i < 6; i++) {
+    const n = Math.floor(text.indexOf(`C${i}Z`) / PAGE);
+    b.fill(0xa5, n * PAGE, n * PAGE + 12);
+  }
+  writeFileSync(path, b);
+}
+
+Deno.test("a damaged copy of a Crush store in another project takes none of its sessions, and says it is damaged", async () => {
+  const w = crushWorld();
+  try {
+    assertEquals((await run(["index", "--quiet"], w.vars)).code, 0);
+    cpSync(w.path, w.copy);
+    damageSessionC(w.copy);
+    const r = await run(["index"], w.vars);
+    assertStringIncludes(r.out + r.err, "corrupt");
+    assert(!(r.out + r.err).includes("nothing in it could be read"), r.out + r.err);
+    assertEquals(w.sessions(), { a: "proj 2", c: "proj 6" });
+    await run(["index", "--rebuild", "--quiet"], w.vars);
+    assertEquals(w.sessions(), { a: "proj 2", c: "proj 6" });
+    rmSync(w.other, { recursive: true });
+    await run(["index", "--quiet"], w.vars);
+    assertEquals(w.sessions(), { a: "proj 2", c: "proj 6" });
+  } finally {
+    w.cleanup();
+  }
+});
+
+Deno.test("a Crush session held from a store that is deleted is read again from its copy", async () => {
+  const w = crushWorld();
+  try {
+    cpSync(w.path, w.copy); // an exact copy: the store read first keeps the sessions
+    assertEquals((await run(["index", "--quiet"], w.vars)).code, 0);
+    assertEquals(w.sessions(), { a: "proj 2", c: "proj 6" });
+    rmSync(join(w.dir, "proj"), { recursive: true });
+    await run(["index", "--quiet"], w.vars);
+    assertEquals(w.sessions(), { a: "corrupt 2", c: "corrupt 6" });
+  } finally {
+    w.cleanup();
+  }
+});
