@@ -51,7 +51,9 @@ const SUB = /^context_sub_(\d+)\.jsonl$/;
  *   person typed, error flags and every turn even after the context was
  *   cleared or compacted), else `context.jsonl` (no timestamps at all; the
  *   public session b1ea4a04 has only this). The rotated `context_<n>.jsonl`
- *   files repeat the context's history and are not read. Each
+ *   files repeat the context's history and are not read. A wire that starts
+ *   mid-step borrows the calls of its orphaned results from `context.jsonl`
+ *   (`addOrphanCalls`). Each
  *   `context_sub_<n>.jsonl` is its own session `<session id>/sub_<n>` with
  *   `parent` = the session id; the copies of sub-agent events the parent's
  *   wire carries as `SubagentEvent` are ignored so nothing is counted twice.
@@ -184,6 +186,7 @@ async function* parse(source: SourceRef, ctx: ParseCtx): AsyncGenerator<Session>
     wire.finish();
     ctx.endState = state;
     session.events = wire.events;
+    if (ctx.offset === 0) await addOrphanCalls(session.events, source.path, kctx, ctx);
     session.started = wire.first;
     session.updated = wire.last;
   } else {
@@ -205,6 +208,47 @@ async function* parse(source: SourceRef, ctx: ParseCtx): AsyncGenerator<Session>
   }
   if (!records && ctx.offset === 0) ctx.skip("empty", source.path);
   if (session.events.length || ctx.offset > 0) yield session;
+}
+
+/**
+ * A wire that starts mid-step holds the results of calls it never recorded
+ * (realdata 0be84c98: line 2 is the `ToolResult` of a Shell call that only
+ * `context.jsonl` line 1 holds). Each such call is taken from the context file
+ * beside the wire and put just before its result, dated like it, so no call is
+ * lost. Only on a first pass: a later pass's results follow calls already read.
+ */
+async function addOrphanCalls(
+  events: Event[],
+  wirePath: string,
+  kctx: KimiCtx,
+  ctx: ParseCtx,
+): Promise<void> {
+  const called = new Set<string>();
+  const orphans = new Set<string>();
+  for (const e of events) {
+    if (e.tool?.id) called.add(e.tool.id);
+    else if (e.result?.callId && !called.has(e.result.callId)) orphans.add(e.result.callId);
+  }
+  if (!orphans.size) return;
+  const calls = new Map<string, Event>();
+  const path = join(dirname(wirePath), "context.jsonl");
+  if (!(await isRegularFile(path))) return;
+  // The context file is read for its calls only; what it would skip is not this source's.
+  const quiet: ParseCtx = { ...ctx, offset: 0, skip: () => {}, drift: undefined };
+  for await (const { value, start } of readJsonl(path, quiet)) {
+    const rec = obj(value);
+    for (const e of (rec && contextEvents(rec, `ctx:${start}`, kctx)) ?? []) {
+      if (e.tool?.id && orphans.has(e.tool.id)) calls.set(e.tool.id, e);
+    }
+  }
+  for (let i = 0; i < events.length; i++) {
+    const id = events[i].result?.callId;
+    const call = id !== undefined && orphans.has(id) ? calls.get(id) : undefined;
+    if (!call) continue;
+    orphans.delete(id!);
+    events.splice(i, 0, { ...call, time: events[i].time });
+    i++;
+  }
 }
 
 /** The work directory of a session folder (see the parser's doc). */

@@ -165,6 +165,32 @@ Deno.test("wire tool call joins streamed ToolCallPart pieces when another result
   assertEquals(res[1].text, "FAIL");
 });
 
+Deno.test("wire result whose call only the context holds gets that call back when the wire starts mid-step", async () => {
+  // Regression (Kimi CLI 1.17, realdata 0be84c98): the wire opened with the ToolResult of a
+  // Shell call recorded only in context.jsonl, and the command was lost from show and search.
+  const ctxCall = {
+    role: "assistant",
+    content: [{ type: "think", think: "force it", encrypted: null }],
+    tool_calls: [{
+      type: "function",
+      id: "t1",
+      function: { name: "Shell", arguments: '{"command": "git checkout -f work"}' },
+    }],
+  };
+  const { sessions } = await parseFile({
+    [`${DIR}/context.jsonl`]: jsonl(ctxCall, { role: "tool", content: "ok", tool_call_id: "t1" }),
+    [`${DIR}/wire.jsonl`]: jsonl(
+      META,
+      toolResult("t1", { is_error: false, output: "Switched to branch 'work'", message: "" }),
+      w("TurnBegin", { user_input: "next" }),
+    ),
+  }, `${DIR}/wire.jsonl`);
+  const ev = sessions[0].events;
+  assertEquals(ev.map((e) => e.kind), ["tool_call", "tool_result", "user"]);
+  assertEquals(ev[0].tool?.command, "git checkout -f work");
+  assertEquals(ev[0].time, ev[1].time);
+});
+
 Deno.test("wire Shell result records exit 0 when the status says the command executed successfully", async () => {
   const { sessions } = await wire(jsonl(
     META,
