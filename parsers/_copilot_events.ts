@@ -141,8 +141,8 @@ export class EventReader {
   /**
    * A `session.error` / `session.warning` (`{errorType | warningType, message}`:
    * an MCP config that does not load, a model list without sign-in, a policy)
-   * as what the harness said in the session, `Error (mcp): <message>`, so
-   * pasting the message finds the session (the form Codex `error` events take).
+   * as a `notice`, the harness speaking (not the model), `Error (mcp): <message>`,
+   * so pasting the message finds the session.
    */
   private notice(agent: string, type: string, data: Obj, time: number | undefined): void {
     const message = str(data.message)?.trim();
@@ -150,7 +150,7 @@ export class EventReader {
     const error = type === "session.error";
     const sort = str(error ? data.errorType : data.warningType);
     const text = `${error ? "Error" : "Warning"}${sort ? ` (${sort})` : ""}: ${message}`;
-    this.push(agent, { kind: "assistant", text, ...at(time) });
+    this.push(agent, { kind: "notice", text, ...at(time) });
   }
 
   /**

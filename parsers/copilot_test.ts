@@ -721,17 +721,17 @@ Deno.test({
         "hi",
         "claude-sonnet-4.6",
       ]);
-      // The harness's own errors (`session.error`) are what it said in the session.
+      // The harness's own errors (`session.error`) are notices: the harness speaking, not the model.
       const mcp = "Error (mcp): Failed to start MCP Servers: Error: Failed to read configuration " +
         "from /Users/user/.copilot/mcp-config.json: Error: Invalid MCP server configuration: " +
         "mcpServers: Required";
       assertEquals(hi.events.map((e) => [e.kind, e.text]), [
-        ["assistant", mcp],
-        ["assistant", mcp],
+        ["notice", mcp],
+        ["notice", mcp],
         ["user", "hi"],
         ["assistant", "Hi! How can I help you today?"],
-        ["assistant", "Error (model): Error loading model list: Error: Not authenticated"],
-        ["assistant", mcp],
+        ["notice", "Error (model): Error loading model list: Error: Not authenticated"],
+        ["notice", mcp],
       ]);
       const init = byId.get("b87feda8-379e-4f8c-aa42-b4f7d12f253a")!;
       assertEquals([init.project, init.title, init.model], [
