@@ -8,7 +8,12 @@
  */
 
 /** What an event is. */
-export type EventKind = "user" | "assistant" | "tool_call" | "tool_result" | "summary";
+/**
+ * What an event is. `notice` is the harness speaking in the session, not the
+ * model: an error or warning it showed (Copilot CLI `session.error`), indexed so
+ * pasting the message finds the session, never shown as the assistant's words.
+ */
+export type EventKind = "user" | "assistant" | "tool_call" | "tool_result" | "summary" | "notice";
 
 /** One replaced span of a file: `old` was replaced by `new` in `path`. */
 export interface EditSpan {

@@ -32,7 +32,7 @@ export const MIGRATIONS: readonly string[] = [
     id         INTEGER PRIMARY KEY,
     session_id INTEGER NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
     seq        INTEGER NOT NULL,
-    kind       TEXT NOT NULL,     -- user | assistant | tool_call | tool_result | summary
+    kind       TEXT NOT NULL,     -- user | assistant | tool_call | tool_result | summary | notice
     text       TEXT NOT NULL,
     time       INTEGER,           -- epoch ms
     key        TEXT,              -- parser dedupe key

@@ -212,3 +212,73 @@ function zonedMillis(
   t = wall - offset(t); // second pass settles times next to a DST change
   return t;
 }
+
+/** One prompt of `.aider.input.history`: its local-time stamp read as epoch ms, and its text. */
+export interface InputEntry {
+  time?: number;
+  text: string;
+}
+
+/** `# YYYY-MM-DD HH:MM:SS[.ffffff]`: an input-history entry's stamp (prompt_toolkit's `FileHistory`). */
+const INPUT_STAMP = /^# (\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,6}))?\s*$/;
+
+/**
+ * Reads `.aider.input.history`: entries `# <local time>` followed by the
+ * prompt's lines, each prefixed `+` (realdata/aider, aider 0.86.1; the file
+ * prompt_toolkit's `FileHistory` writes). Times are local wall-clock time,
+ * read in zone `tz` like the chat header ({@link headerMillis}). Lines trimmed
+ * at the end; the text trimmed.
+ */
+export function inputHistory(text: string, tz?: string): InputEntry[] {
+  const out: InputEntry[] = [];
+  let cur: { time?: number; lines: string[] } | undefined;
+  const done = () => {
+    if (cur) out.push({ time: cur.time, text: cur.lines.join("\n").trim() });
+  };
+  for (const raw of text.split("\n")) {
+    const line = raw.replace(/\r$/, "");
+    const m = INPUT_STAMP.exec(line);
+    if (m) {
+      done();
+      const [y, mo, d, h, mi, s] = m.slice(1, 7);
+      const sec = headerMillis(`${HEADER_TEXT}${y}-${mo}-${d} ${h}:${mi}:${s}`, tz);
+      const frac = m[7] ? Math.floor(Number(m[7].padEnd(6, "0")) / 1000) : 0;
+      cur = { time: sec === undefined ? undefined : sec + frac, lines: [] };
+    } else if (cur && line.startsWith("+")) cur.lines.push(line.slice(1).trimEnd());
+  }
+  done();
+  return out;
+}
+
+/**
+ * Dates the typed prompts of one session from the input history: each user
+ * event takes the time of the next entry (from `from`, not older than the
+ * session's start) with the same text, and the events after it, up to the
+ * next dated prompt, take that time too (an unmatched prompt among them
+ * included); events before the first dated prompt keep the session start.
+ * Returns the index of the entry after the last one used.
+ */
+export function datePrompts(
+  events: { kind: string; text: string; time?: number }[],
+  entries: InputEntry[],
+  from: number,
+  started: number | undefined,
+): number {
+  let at = from;
+  let now: number | undefined;
+  for (const ev of events) {
+    if (ev.kind === "user") {
+      const text = ev.text.split("\n").map((l) => l.trimEnd()).join("\n").trim();
+      const i = entries.findIndex((e, k) =>
+        k >= at && e.text === text && e.time !== undefined &&
+        (started === undefined || e.time >= started - 1000)
+      );
+      if (i >= 0) {
+        now = entries[i].time;
+        at = i + 1;
+      }
+    }
+    if (now !== undefined) ev.time = now;
+  }
+  return at;
+}

@@ -161,7 +161,23 @@ export class RolloutReader {
     private readonly notes: Pick<ParseCtx, "drift" | "version"> = {},
   ) {}
 
+  /**
+   * The parent's history a forked rollout copies after its second `session_meta`, read as
+   * that thread of its own (meta first), for a parent whose rollout is gone. Only what this
+   * pass saw: the copy sits at the head of the file, so a pass from the start has it whole.
+   */
+  copy?: RolloutReader;
+
+  /** Feeds one record; one of a parent's copied history also goes to {@link copy}. */
   record(value: unknown, where: string): void {
+    this.read(value, where);
+    if (this.st.inherited) {
+      this.copy ??= new RolloutReader(this.path, {}, this.dialect, () => {});
+      this.copy.record(value, where);
+    }
+  }
+
+  private read(value: unknown, where: string): void {
     const rec = obj(value);
     if (!rec) return this.skip("bad_shape", where);
     let type = str(rec.type);

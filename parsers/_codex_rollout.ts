@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import type { Env, ParseCtx, Parser, Session, SourceRef } from "../core/model.ts";
 import { headRecords, readJsonl } from "./_jsonl.ts";
 import { isRegularFile, listFiles } from "../core/fs.ts";
@@ -74,11 +74,7 @@ async function* readHistory(
   harness: string,
   root: string,
 ): AsyncGenerator<Session> {
-  const ids = new Set<string>();
-  for (const dir of ["sessions", "archived_sessions"]) {
-    const opts = { match: (_p: string, n: string) => n.startsWith("rollout-"), maxDepth: 6 };
-    for (const p of await listFiles(join(root, dir), opts)) ids.add(fileId(p));
-  }
+  const ids = await rolloutIds(root);
   const fields = { id: "session_id", time: "ts", text: "text" };
   yield* historySessions(harness, source.path, ctx, fields, (id) => ids.has(id));
 }
@@ -135,6 +131,15 @@ async function* readRollout(
     ctx.skip("empty", path, "no records");
   }
   ctx.endState = st;
+  // A parent's copy is read once it has ended; a pass that resumed inside it reads the head again.
+  const fromStart = ctx.offset === 0 || whole;
+  if (!st.inherited && (fromStart ? r.copy : prior?.inherited) && source.hint?.index) {
+    yield* orphanCopies(
+      source,
+      fromStart ? r : await headCopy(path, dialect, ctx.env),
+      dialect.harness,
+    );
+  }
   const events = r.events.filter((e) => !e.fallback || !st.roled).map((e) => e.ev);
   if (events.length === 0 && !whole) return;
   const title = await titleFor(source, st.id ?? fileId(path));
@@ -151,6 +156,62 @@ async function* readRollout(
     events,
     ...(whole ? { whole } : {}),
   };
+}
+
+/**
+ * The parents' histories a forked rollout copies (realdata Codex Desktop 0.119: thread
+ * 019d924b holds its parent 019d9249's turns, and no other file holds them), each yielded as
+ * the parent's session when no rollout of the store is named with the parent's id; a parent
+ * with a rollout of its own is read from it, and the copy is dropped. Read once the copy has
+ * ended (the fork's first own turn); a fork that never had a turn of its own keeps it unread.
+ */
+async function* orphanCopies(
+  source: SourceRef,
+  r: RolloutReader,
+  harness: string,
+): AsyncGenerator<Session> {
+  let ids: Set<string> | undefined;
+  for (let c = r.copy; c; c = c.copy) {
+    const id = c.st.id;
+    const events = c.events.filter((e) => !e.fallback || !c.st.roled).map((e) => e.ev);
+    if (!id || id === r.st.id || !events.length) continue;
+    ids ??= await rolloutIds(dirname(source.hint!.index));
+    if (ids.has(id)) continue;
+    const title = await titleFor(source, id);
+    yield {
+      harness,
+      id,
+      ...(c.st.cwd ? { project: c.st.cwd } : {}),
+      ...(title ? { title } : {}),
+      ...(c.st.started !== undefined ? { started: c.st.started } : {}),
+      ...(c.updated !== undefined ? { updated: c.updated } : {}),
+      ...(c.st.model ? { model: c.st.model } : {}),
+      ...(c.st.parent ? { parent: c.st.parent } : {}),
+      path: source.path,
+      events,
+    };
+  }
+}
+
+/** A reader that read `path` from its start, quietly, for the parent copy it holds. */
+async function headCopy(path: string, dialect: RolloutDialect, env: Env): Promise<RolloutReader> {
+  const r = new RolloutReader(path, {}, dialect, () => {}, {});
+  const from0: ParseCtx = { env, offset: 0, state: undefined, since: 0, skip() {} };
+  for await (const { value, where } of rolloutRecords(path, from0)) {
+    r.record(value, where);
+    if (r.copy && !r.st.inherited) break;
+  }
+  return r;
+}
+
+/** The thread ids the rollout file names under a Codex home carry. */
+async function rolloutIds(root: string): Promise<Set<string>> {
+  const ids = new Set<string>();
+  for (const dir of ["sessions", "archived_sessions"]) {
+    const opts = { match: (_p: string, n: string) => n.startsWith("rollout-"), maxDepth: 6 };
+    for (const p of await listFiles(join(root, dir), opts)) ids.add(fileId(p));
+  }
+  return ids;
 }
 
 /** Rebuilds the state from the first records when a resumed pass has none saved. */

@@ -120,7 +120,9 @@ export class EventReader {
       case "tool.execution_start":
         return this.call(agent, str(data.toolName), data.arguments, str(data.toolCallId), time);
       case "tool.execution_complete":
-        return this.push(agent, resultEvent(data, time));
+        return this.push(agent, keyed(resultEvent(data, time)));
+      case "permission.completed":
+        return this.denied(agent, data, time);
       case "session.error":
       case "session.warning":
         return this.notice(agent, type, data, time);
@@ -139,8 +141,8 @@ export class EventReader {
   /**
    * A `session.error` / `session.warning` (`{errorType | warningType, message}`:
    * an MCP config that does not load, a model list without sign-in, a policy)
-   * as what the harness said in the session, `Error (mcp): <message>`, so
-   * pasting the message finds the session (the form Codex `error` events take).
+   * as a `notice`, the harness speaking (not the model), `Error (mcp): <message>`,
+   * so pasting the message finds the session.
    */
   private notice(agent: string, type: string, data: Obj, time: number | undefined): void {
     const message = str(data.message)?.trim();
@@ -148,7 +150,28 @@ export class EventReader {
     const error = type === "session.error";
     const sort = str(error ? data.errorType : data.warningType);
     const text = `${error ? "Error" : "Warning"}${sort ? ` (${sort})` : ""}: ${message}`;
-    this.push(agent, { kind: "assistant", text, ...at(time) });
+    this.push(agent, { kind: "notice", text, ...at(time) });
+  }
+
+  /**
+   * A `permission.completed` whose `result.kind` starts with `denied`
+   * (`denied-interactively-by-user`, realdata b87feda8: the person said no to
+   * `mkdir -p …`, then aborted, so no `tool.execution_complete` follows) is the
+   * call's result: it was not run. A completion written later for the same
+   * call replaces it (same key).
+   */
+  private denied(agent: string, data: Obj, time: number | undefined): void {
+    const kind = str(obj(data.result)?.kind);
+    const callId = str(data.toolCallId);
+    if (!kind?.startsWith("denied") || !callId) return;
+    const who = kind === "denied-interactively-by-user" ? "by the user" : `(${kind})`;
+    this.push(agent, {
+      kind: "tool_result",
+      text: `Permission denied ${who}: not run.`,
+      ...at(time),
+      key: `result:${callId}`,
+      result: { callId, isError: true },
+    });
   }
 
   private push(agent: string, ev: Event): void {
@@ -291,6 +314,11 @@ export function stripShellTrailer(text: string): { text: string; exit?: number }
  * else the trailer. `isError` when `success` is false or the exit is non-zero
  * (the CLI reports a failing command as `success: true`).
  */
+/** A result keyed by its call (`result:<toolCallId>`), so a later one for the call replaces it. */
+function keyed(ev: Event): Event {
+  return ev.result?.callId ? { ...ev, key: `result:${ev.result.callId}` } : ev;
+}
+
 export function resultEvent(data: Obj, time: number | undefined): Event {
   const res = obj(data.result);
   const err = obj(data.error);

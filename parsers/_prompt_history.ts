@@ -7,7 +7,8 @@
  * A prompt whose session has a transcript repeats it and is not read again; the
  * prompts of a session whose transcript is gone (deleted, pruned, another
  * machine's) become that session, made of `user` events, so they stay
- * searchable.
+ * searchable. Histories that name no session (Kimi CLI, opencode) are read by
+ * `looseHistorySession`.
  *
  * @module
  */
@@ -15,6 +16,7 @@ import type { Event, ParseCtx, Session } from "../core/model.ts";
 import { readJsonl } from "./_jsonl.ts";
 import { toMillis } from "./_time.ts";
 import { obj, str } from "./_util.ts";
+import { statOrNull } from "../core/fs.ts";
 
 /** Which fields of a history line hold what. */
 export interface HistoryFields {
@@ -95,4 +97,46 @@ export class PromptSessions {
   sessions(): Session[] {
     return [...this.byId.values()];
   }
+}
+
+/** How to read a prompt history whose lines name no session. */
+export interface LooseHistory {
+  /** The id of the session its prompts become (one per file). */
+  id: string;
+  /** The prompt text field of a line. */
+  text: string;
+  /** The project the file belongs to, when known. */
+  project?: string;
+  /** Prompt texts (trimmed) a transcript already holds: left out. */
+  known: Set<string>;
+}
+
+/**
+ * Reads a prompt history that keeps neither a session id nor a time (Kimi CLI
+ * `user-history/<md5 of work dir>.jsonl` `{content}`, opencode
+ * `prompt-history.jsonl` `{input, parts, mode}`): the prompts no transcript
+ * holds become one session of `user` events, dated by the file's mtime (an
+ * upper bound, marked `timeFromFile`). A prompt whose trimmed text a
+ * transcript holds is left out; a line without the text field is skipped as
+ * `bad_shape`.
+ */
+export async function* looseHistorySession(
+  harness: string,
+  path: string,
+  ctx: ParseCtx,
+  how: LooseHistory,
+): AsyncGenerator<Session> {
+  const s: Session = { harness, id: how.id, path, project: how.project, events: [] };
+  for await (const { value, start } of readJsonl(path, ctx)) {
+    const text = str(obj(value)?.[how.text])?.trim();
+    if (!text) {
+      ctx.skip("bad_shape", `${path}@${start}`, "history record without text");
+      continue;
+    }
+    if (!how.known.has(text)) s.events.push({ kind: "user", text, key: `h:${start}` });
+  }
+  if (!s.events.length) return;
+  const mtime = (await statOrNull(path))?.mtimeMs;
+  if (mtime !== undefined) [s.updated, s.timeFromFile] = [Math.floor(mtime), true];
+  yield s;
 }

@@ -15,14 +15,16 @@ import type {
   Session,
   SourceRef,
 } from "../core/model.ts";
-import { isRegularFile } from "../core/fs.ts";
+import { isRegularFile, readTextOrNone, skipUnreadable } from "../core/fs.ts";
 import { readLines } from "./_jsonl.ts";
 import { expandHome, rootFrom } from "../core/paths.ts";
 import {
   aiderEditBlocks,
   bannerModel,
   damagedHeaderMillis,
+  datePrompts,
   headerMillis,
+  inputHistory,
   isDamagedHeader,
   isHeader,
   isReplaceEnd,
@@ -32,6 +34,7 @@ import {
 
 const ID = "aider";
 const NAME = ".aider.chat.history.md";
+const INPUT = ".aider.input.history";
 
 /**
  * The aider parser.
@@ -73,8 +76,15 @@ const NAME = ".aider.chat.history.md";
  * `../../srv/app/.aider.chat.history.md`) and n the 1-based ordinal of the
  * session in the file: ids stay put as the file grows and under another home
  * with the same layout, and change if the file moves. Project: the directory
- * holding the file. No
- * per-message times: every event gets the session start (epoch ms).
+ * holding the file.
+ *
+ * Times (epoch ms): every event gets the session start, unless the input
+ * history (`.aider.input.history` beside the chat file, or
+ * `AIDER_INPUT_HISTORY_FILE`; `# <local time with µs>` then `+` lines per
+ * prompt, realdata aider 0.86.1) has an entry with the prompt's text: the
+ * prompt and the events after it take that entry's time (`datePrompts`).
+ * Both stamps are local wall-clock time without a zone, read in the zone of
+ * the machine running deja (`TZ`, else the runtime's).
  */
 export const aider: Parser = { id: ID, discover, parse };
 
@@ -88,11 +98,24 @@ async function discover({ env, knownProjects, problem }: DiscoverCtx): Promise<D
   const roots = [...new Set(primary.map((p) => resolve(p)))];
   const sources: SourceRef[] = [];
   for (const path of new Set([...roots, ...projectFiles.map((p) => resolve(p))])) {
-    if (await isRegularFile(path, problem)) sources.push({ harness: ID, path, kind: "document" });
+    if (await isRegularFile(path, problem)) {
+      const companions = [inputHistoryPath(env, path)];
+      sources.push({ harness: ID, path, kind: "document", companions });
+    }
   }
   // Roots shown by `deja sources`: the fixed places, and the project files that exist.
   for (const s of sources) if (!roots.includes(s.path)) roots.push(s.path);
   return { roots, sources };
+}
+
+/**
+ * The input history that goes with a chat file: `AIDER_INPUT_HISTORY_FILE` when set (aider's
+ * own variable), else `.aider.input.history` beside it (aider's default: both files are written
+ * in the directory aider runs in).
+ */
+function inputHistoryPath(env: DiscoverCtx["env"], chat: string): string {
+  const named = env.get("AIDER_INPUT_HISTORY_FILE");
+  return named ? resolve(expandHome(env, named)) : join(dirname(chat), INPUT);
 }
 
 type Role = "user" | "assistant" | "tool";
@@ -118,6 +141,13 @@ async function* parse(source: SourceRef, ctx: ParseCtx): AsyncGenerator<Session>
     createHash("sha1").update(relative(ctx.env.home, path)).digest("hex").slice(0, 12)
   }`;
   const tz = ctx.env.get("TZ");
+  const inputText = await readTextOrNone(
+    inputHistoryPath(ctx.env, path),
+    16 << 20,
+    skipUnreadable(ctx),
+  );
+  const entries = inputText ? inputHistory(inputText, tz) : [];
+  let nextEntry = 0;
   let ordinal = 0;
   let session: Open | undefined;
   let block: { role: Role; lines: string[] } | undefined;
@@ -170,12 +200,14 @@ async function* parse(source: SourceRef, ctx: ParseCtx): AsyncGenerator<Session>
     const s = session;
     session = undefined;
     if (!s || !s.events.length) return undefined;
+    nextEntry = datePrompts(s.events, entries, nextEntry, s.started);
+    const last = s.events.reduce((t, e) => Math.max(t, e.time ?? t), s.started ?? -Infinity);
     return {
       harness: ID,
       id: `${idPrefix}-${s.ordinal}`,
       project: base,
       started: s.started,
-      updated: s.started,
+      updated: Number.isFinite(last) ? last : s.started,
       model: s.model,
       path,
       events: s.events,

@@ -124,6 +124,65 @@ Deno.test("header time is read as local time in the TZ zone when TZ names one", 
   assert.equal(bogus.sessions[0].started, new Date(2026, 10, 20, 9, 15, 0).getTime());
 });
 
+Deno.test("prompts and what follows them take the input history's time when an entry has the prompt's text", async () => {
+  // Issue 15 (aider 0.86.1, realdata): every event carried the session start although
+  // .aider.input.history stamps each prompt (local time, microseconds).
+  const t = tree({
+    [`proj/${NAME}`]: md(
+      H("2025-12-03 14:43:45"),
+      U("make a plan"),
+      "",
+      "Here is the plan.",
+      "",
+      U("never typed here"),
+      "",
+      "ok",
+      "",
+      U("write a README"),
+      U("with a summary"),
+      "",
+      "Done.",
+    ),
+    "proj/.aider.input.history": [
+      "",
+      "# 2025-12-03 14:40:00.000001", // older than the session: not its prompt
+      "+write a README",
+      "+with a summary",
+      "",
+      "# 2025-12-03 14:46:02.414589",
+      "+make a plan",
+      "",
+      "# 2025-12-03 14:46:07.909105",
+      "+Y",
+      "",
+      "# 2025-12-03 21:28:43.197159",
+      "+write a README",
+      "+with a summary",
+      "",
+    ].join("\n"),
+  });
+  try {
+    const env = testEnv(t.root, { TZ: "America/Denver" });
+    const { sessions } = await parseOne(aider, src(join(t.root, "proj", NAME)), env);
+    const s = sessions[0];
+    const start = Date.UTC(2025, 11, 3, 21, 43, 45); // MST = UTC-7
+    const plan = Date.UTC(2025, 11, 3, 21, 46, 2, 414);
+    const readme = Date.UTC(2025, 12 - 1, 4, 4, 28, 43, 197);
+    assert.equal(s.started, start);
+    assert.deepEqual(s.events.map((e) => [e.kind, e.time]), [
+      ["user", plan],
+      ["assistant", plan],
+      ["user", plan], // not in the history: keeps the time of the prompt before it
+      ["assistant", plan],
+      ["user", readme],
+      ["assistant", readme],
+    ]);
+    assert.equal(s.updated, readme);
+  } finally {
+    t.cleanup();
+  }
+});
+
 Deno.test("consecutive #### lines join into one user event when a blank #### line separates them", async () => {
   const { sessions } = await parseText(
     md(H(), "", U("line one"), "####   ", U("\tindented"), "", "reply", "", "#### <blank>  "),

@@ -28,8 +28,9 @@ import { rolloutParser } from "./_codex_rollout.ts";
  *   latest `turn_context.model`.
  * - A forked or spawned thread's file holds its own meta, then a copy of the parent's rollout
  *   (starting with the parent's meta), then its own turns (realdata Codex Desktop 0.119; codex-rs
- *   writes `InitialHistory::Forked` items as is, read via the search tool). The copy is dropped:
- *   it ends at the first `task_started` whose `started_at` (s) or UUIDv7 `turn_id` is not older
+ *   writes `InitialHistory::Forked` items as is, read via the search tool). The copy is not the
+ *   thread's: it becomes the parent's session when no rollout file carries the parent's id, and
+ *   is dropped otherwise (`_codex_rollout.ts` `orphanCopies`). It ends at the first `task_started` whose `started_at` (s) or UUIDv7 `turn_id` is not older
  *   than the thread's creation. A spawned subagent gets `parent` =
  *   `source.subagent.thread_spawn.parent_thread_id` (or `forked_from_id`).
  * - Roled `response_item` messages are the speech; `event_msg` user/agent messages only count

@@ -154,6 +154,45 @@ Deno.test("second session_meta opens a copied parent history that is dropped whe
   assertEquals(sessions.filter((s) => s.path.endsWith(E_FILE)).length, 1);
 });
 
+Deno.test("a forked rollout's copied parent history becomes the parent session when no rollout of the parent exists", async () => {
+  // Regression (Codex Desktop 0.119, realdata 019d924b): the parent 019d9249 lived only in its
+  // fork's copy, so its turns ("CrewAI setup assistant please") could not be found or shown.
+  const dir = tempDir("deja-codex-");
+  try {
+    mkdirSync(join(dir, "archived_sessions"), { recursive: true });
+    copyFileSync(join(FIXTURE, E_FILE), join(dir, E_FILE));
+    const run = await runParser(codex, testEnv(join(dir, "home"), { DEJA_CODEX_ROOT: dir }));
+    const byId = new Map(run.sessions.map((s) => [s.id, s]));
+    assertEquals([...byId.keys()].sort(), [A, E]);
+    const a = byId.get(A)!;
+    assertEquals(texts(a, "user"), ["The greeting test fails; run the tests and fix greet.go."]);
+    assertEquals(texts(a, "summary"), ["Inherited summary that belongs to the parent."]);
+    assertEquals(a.model, "gpt-5.5");
+    assertEquals(a.project, "/work/demo");
+    assert(a.events.some((e) => e.tool?.command === "go test ./..."));
+    assertEquals(texts(byId.get(E)!, "user"), [
+      "Find every caller of greet() and report file:line.",
+    ]);
+    // Resumed inside the copy: nothing of the parent before it ends, all of it once it has.
+    const text = readFileSync(join(dir, E_FILE), "utf8");
+    const cut = text.split("\n").slice(0, 5).join("\n").length + 1;
+    const path = join(dir, "archived_sessions/rollout-x-" + E + ".jsonl");
+    writeFileSync(path, text.slice(0, cut));
+    const source: SourceRef = { ...src(path), hint: { index: join(dir, "session_index.jsonl") } };
+    const first = await parseOne(codex, source, env);
+    appendFileSync(path, text.slice(cut));
+    const second = await parseOne(codex, source, env, {
+      offset: cut,
+      state: first.ctx.endState,
+    });
+    assertEquals(first.sessions.map((s) => s.id), []);
+    assertEquals(second.sessions.map((s) => s.id), [A, E]);
+    assertEquals(second.sessions[0].events.map((e) => e.text), a.events.map((e) => e.text));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 Deno.test("speech comes from roled response_items once when event_msg repeats it", async () => {
   const { byId } = await fixture();
   const a = byId.get(A)!;
@@ -509,9 +548,13 @@ Deno.test({
       const run = await runParser(codex, testEnv("/nonexistent-home", { DEJA_CODEX_ROOT: home }));
       assertEquals([run.errors, run.skips], [{}, {}]);
       const byId = new Map(run.sessions.map((s) => [s.id, s]));
-      assertEquals(run.sessions.length, 3);
+      // Three files, four sessions: the fork 019d924b's copy of its parent, which no file holds.
+      assertEquals(run.sessions.length, 4);
+      const parent = byId.get("019d9249-e0ee-7020-a305-b6369cd02251")!;
+      assert(texts(parent, "user")[0].startsWith("CrewAI setup assistant please"));
+      assert(parent.path.endsWith("019d924b-6bc1-7fa2-aa36-5e5a0e068c59.jsonl"));
       for (const s of run.sessions) {
-        assert(s.path.endsWith(`${s.id}.jsonl`), s.id);
+        if (s !== parent) assert(s.path.endsWith(`${s.id}.jsonl`), s.id);
         assert(/^[A-Za-z]:\\Users\\user\\Documents\\IDAHO-VAULT$/.test(s.project ?? ""), s.project);
         assert(s.events.length > 0 && s.started! > 0 && s.updated! >= s.started!);
       }

@@ -1,6 +1,7 @@
 /**
  * Copilot CLI `session.error` / `session.warning` records are what the harness
- * said in the session: indexed, so a user pasting the error finds the session
+ * said in the session: indexed as `notice` events (not the assistant), so a user
+ * pasting the error finds the session
  * (realdata/copilot-cli session 9a493a94: four `session.error`, MCP and model).
  */
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
@@ -12,7 +13,7 @@ import { copilot } from "./copilot.ts";
 
 const SID = "9a493a94-0000-4000-8000-000000000001";
 
-Deno.test("copilot indexes session.error and session.warning messages as the harness's words", async () => {
+Deno.test("copilot indexes session.error and session.warning as notices when the harness reports them", async () => {
   const root = tempDir("deja-copilot-err-");
   try {
     const dir = join(root, "session-state", SID);
@@ -50,8 +51,8 @@ Deno.test("copilot indexes session.error and session.warning messages as the har
     );
     assertEquals(got.sessions.length, 1);
     assertEquals(got.sessions[0].events.map((e) => [e.kind, e.text]), [
-      ["assistant", `Error (mcp): ${mcp}`],
-      ["assistant", "Warning (policy): Third-party MCP servers are off"],
+      ["notice", `Error (mcp): ${mcp}`],
+      ["notice", "Warning (policy): Third-party MCP servers are off"],
       ["user", "hi"],
       ["assistant", "Hello!"],
     ]);

@@ -721,17 +721,17 @@ Deno.test({
         "hi",
         "claude-sonnet-4.6",
       ]);
-      // The harness's own errors (`session.error`) are what it said in the session.
+      // The harness's own errors (`session.error`) are notices: the harness speaking, not the model.
       const mcp = "Error (mcp): Failed to start MCP Servers: Error: Failed to read configuration " +
         "from /Users/user/.copilot/mcp-config.json: Error: Invalid MCP server configuration: " +
         "mcpServers: Required";
       assertEquals(hi.events.map((e) => [e.kind, e.text]), [
-        ["assistant", mcp],
-        ["assistant", mcp],
+        ["notice", mcp],
+        ["notice", mcp],
         ["user", "hi"],
         ["assistant", "Hi! How can I help you today?"],
-        ["assistant", "Error (model): Error loading model list: Error: Not authenticated"],
-        ["assistant", mcp],
+        ["notice", "Error (model): Error loading model list: Error: Not authenticated"],
+        ["notice", mcp],
       ]);
       const init = byId.get("b87feda8-379e-4f8c-aa42-b4f7d12f253a")!;
       assertEquals([init.project, init.title, init.model], [
@@ -741,10 +741,15 @@ Deno.test({
       ]);
       const calls = init.events.filter((e) => e.kind === "tool_call");
       assertEquals(calls.length, 32);
-      assertEquals(init.events.filter((e) => e.kind === "tool_result").length, 31);
+      // 31 completions, and the mkdir the person refused (then aborted): denied, not run.
+      assertEquals(init.events.filter((e) => e.kind === "tool_result").length, 32);
       const last = calls[calls.length - 1];
       assertEquals(last.tool?.command, "mkdir -p /Users/user/.dotfiles/.github");
-      assertEquals(result(init, last.tool!.id!), undefined);
+      const refused = result(init, last.tool!.id!)!;
+      assertEquals([refused.text, refused.result?.isError], [
+        "Permission denied by the user: not run.",
+        true,
+      ]);
       assert(calls.some((e) => e.tool?.paths?.[0] === "/Users/user/.dotfiles/README.md"));
       const storeOnly = byId.get("feeb765c-b05d-456f-bb55-ff2504dad88b")!;
       assertEquals([storeOnly.project, storeOnly.path.endsWith("session-store.db")], [
@@ -754,4 +759,40 @@ Deno.test({
       assertStringIncludes(texts(storeOnly, "assistant")[0], "copilot-instructions.md");
     }
   },
+});
+
+Deno.test("a call the person denied reads as denied and not run when permission.completed refuses it", async () => {
+  // Regression (Copilot CLI 1.0.60, realdata b87feda8): `mkdir -p …` was denied, then the turn
+  // aborted; with no completion the call read as "exit unknown".
+  const perm = (id: string, kind: string) =>
+    rec("permission.completed", { requestId: `q-${id}`, toolCallId: id, result: { kind } });
+  const t = tree({
+    [EV]: jsonl(
+      start(),
+      user("make the dir"),
+      begin("c1", "bash", { command: "mkdir -p x" }),
+      perm("c1", "denied-interactively-by-user"),
+      rec("abort", { reason: "user_initiated" }),
+      begin("c2", "bash", { command: "ls" }),
+      perm("c2", "approved"),
+      done("c2", { result: { content: "x" } }),
+      begin("c3", "bash", { command: "rm -rf x" }),
+      perm("c3", "denied-by-rules"),
+      done("c3", { success: false, error: { message: "rejected by rule" } }),
+    ),
+  });
+  try {
+    const { sessions } = await parseFile(t.root);
+    const s = sessions[0];
+    assertEquals([result(s, "c1")?.text, result(s, "c1")?.result?.isError], [
+      "Permission denied by the user: not run.",
+      true,
+    ]);
+    assertEquals(result(s, "c2")?.text, "x");
+    // A completion written after the denial replaces it.
+    const c3 = s.events.filter((e) => e.kind === "tool_result" && e.result?.callId === "c3");
+    assertEquals(c3.map((e) => e.text), ["rejected by rule"]);
+  } finally {
+    t.cleanup();
+  }
 });

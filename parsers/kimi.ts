@@ -27,6 +27,7 @@ import { rootFrom } from "../core/paths.ts";
 import { arr, obj, str } from "./_util.ts";
 import { contextEvents, type KimiCtx, type KimiWireState, WireReader } from "./_kimi_records.ts";
 import { isKimiCode, kimiCodeSources, readKimiCode } from "./_kimi_code.ts";
+import { looseHistorySession } from "./_prompt_history.ts";
 
 const ID = "kimi";
 
@@ -51,7 +52,9 @@ const SUB = /^context_sub_(\d+)\.jsonl$/;
  *   person typed, error flags and every turn even after the context was
  *   cleared or compacted), else `context.jsonl` (no timestamps at all; the
  *   public session b1ea4a04 has only this). The rotated `context_<n>.jsonl`
- *   files repeat the context's history and are not read. Each
+ *   files repeat the context's history and are not read. A wire that starts
+ *   mid-step borrows the calls of its orphaned results from `context.jsonl`
+ *   (`addOrphanCalls`). Each
  *   `context_sub_<n>.jsonl` is its own session `<session id>/sub_<n>` with
  *   `parent` = the session id; the copies of sub-agent events the parent's
  *   wire carries as `SubagentEvent` are ignored so nothing is counted twice.
@@ -59,6 +62,10 @@ const SUB = /^context_sub_(\d+)\.jsonl$/;
  *   `session_to_workdir[<session id>]`, else unknown (the public store's
  *   folder no longer matches its redacted path). Relative tool paths resolve
  *   against it.
+ *
+ * - `user-history/<md5>.jsonl` (prompt history `{content}`, no id or time):
+ *   its prompts that no transcript of that work dir holds become one session
+ *   `history-<md5>` (`readUserHistory`).
  *
  * Kimi Code's newer layout under `${KIMI_CODE_HOME:-~/.kimi-code}`
  * (`sessions/<workspace>/<session id>/agents/<agent>/wire.jsonl`, one
@@ -101,10 +108,19 @@ async function discover({ env, problem }: DiscoverCtx): Promise<Discovery> {
       : dirname(dir) === sessions && !(await hasFolder(join(dir, basename(path, ".jsonl"))));
     if (keep) sources.push({ harness: ID, path, kind: "append", hint: { root } });
   }
+  const history = join(root, "user-history");
+  for (
+    const path of await listFiles(history, {
+      match: (_p, n) => n.endsWith(".jsonl"),
+      maxDepth: 0,
+      onError: problem,
+    })
+  ) sources.push({ harness: ID, path, kind: "append", hint: { root, history: "1" } });
   const code = kimiCodeRoot(env);
   sources.push(...await kimiCodeSources(ID, code, problem));
   const codeSessions = join(code, "sessions");
-  return { roots: codeSessions === sessions ? [sessions] : [sessions, codeSessions], sources };
+  const roots = codeSessions === sessions ? [sessions] : [sessions, codeSessions];
+  return { roots: [...roots, history], sources };
 }
 
 /** True when a legacy `<id>.jsonl` has been superseded by its `<id>/` folder. */
@@ -150,6 +166,10 @@ async function* parse(source: SourceRef, ctx: ParseCtx): AsyncGenerator<Session>
     yield* readKimiCode(ID, source, ctx);
     return;
   }
+  if (source.hint?.history) {
+    yield* readUserHistory(source, ctx);
+    return;
+  }
   const at = place(source);
   if (!at) {
     ctx.skip("unsupported", source.path, "not a Kimi CLI session file");
@@ -184,6 +204,7 @@ async function* parse(source: SourceRef, ctx: ParseCtx): AsyncGenerator<Session>
     wire.finish();
     ctx.endState = state;
     session.events = wire.events;
+    if (ctx.offset === 0) await addOrphanCalls(session.events, source.path, kctx, ctx);
     session.started = wire.first;
     session.updated = wire.last;
   } else {
@@ -205,6 +226,92 @@ async function* parse(source: SourceRef, ctx: ParseCtx): AsyncGenerator<Session>
   }
   if (!records && ctx.offset === 0) ctx.skip("empty", source.path);
   if (session.events.length || ctx.offset > 0) yield session;
+}
+
+/**
+ * A wire that starts mid-step holds the results of calls it never recorded
+ * (realdata 0be84c98: line 2 is the `ToolResult` of a Shell call that only
+ * `context.jsonl` line 1 holds). Each such call is taken from the context file
+ * beside the wire and put just before its result, dated like it, so no call is
+ * lost. Only on a first pass: a later pass's results follow calls already read.
+ */
+async function addOrphanCalls(
+  events: Event[],
+  wirePath: string,
+  kctx: KimiCtx,
+  ctx: ParseCtx,
+): Promise<void> {
+  const called = new Set<string>();
+  const orphans = new Set<string>();
+  for (const e of events) {
+    if (e.tool?.id) called.add(e.tool.id);
+    else if (e.result?.callId && !called.has(e.result.callId)) orphans.add(e.result.callId);
+  }
+  if (!orphans.size) return;
+  const calls = new Map<string, Event>();
+  const path = join(dirname(wirePath), "context.jsonl");
+  if (!(await isRegularFile(path))) return;
+  // The context file is read for its calls only; what it would skip is not this source's.
+  const quiet: ParseCtx = { ...ctx, offset: 0, skip: () => {}, drift: undefined };
+  for await (const { value, start } of readJsonl(path, quiet)) {
+    const rec = obj(value);
+    for (const e of (rec && contextEvents(rec, `ctx:${start}`, kctx)) ?? []) {
+      if (e.tool?.id && orphans.has(e.tool.id)) calls.set(e.tool.id, e);
+    }
+  }
+  for (let i = 0; i < events.length; i++) {
+    const id = events[i].result?.callId;
+    const call = id !== undefined && orphans.has(id) ? calls.get(id) : undefined;
+    if (!call) continue;
+    orphans.delete(id!);
+    events.splice(i, 0, { ...call, time: events[i].time });
+    i++;
+  }
+}
+
+/**
+ * `user-history/<md5 of work dir>.jsonl`, one `{content}` line per prompt typed
+ * (no session id, no time; realdata 1.17, where 21 of its 43 prompts are in no
+ * transcript): the prompts that no `context*.jsonl` or `wire.jsonl` of the
+ * same work dir holds become the session `history-<md5>`.
+ */
+async function* readUserHistory(source: SourceRef, ctx: ParseCtx): AsyncGenerator<Session> {
+  const key = basename(source.path, ".jsonl");
+  const root = source.hint?.root ?? dirname(dirname(source.path));
+  const at: Place = { root, workDirKey: key, sessionId: "", file: "context" };
+  const project = await projectOf(at, skipUnreadable(ctx));
+  const known = await typedIn(join(root, "sessions", key), { project, skip: () => {} }, ctx);
+  yield* looseHistorySession(ID, source.path, ctx, {
+    id: `history-${key}`,
+    text: "content",
+    project,
+    known,
+  });
+}
+
+/** The user texts of every context and wire file of a work dir's sessions. */
+async function typedIn(dir: string, kctx: KimiCtx, ctx: ParseCtx): Promise<Set<string>> {
+  const known = new Set<string>();
+  const quiet: ParseCtx = { ...ctx, offset: 0, skip: () => {}, drift: undefined };
+  const files = await listFiles(dir, {
+    match: (_p, n) => n.endsWith(".jsonl"),
+    maxDepth: 1,
+  });
+  for (const path of files) {
+    const wire = basename(path) === "wire.jsonl"
+      ? new WireReader({} as KimiWireState, kctx)
+      : undefined;
+    for await (const { value, start } of readJsonl(path, quiet)) {
+      const rec = obj(value);
+      if (!rec) continue;
+      if (wire) wire.add(rec, start, path);
+      else if (rec.role === "user") {
+        for (const e of contextEvents(rec, "", kctx) ?? []) known.add(e.text.trim());
+      }
+    }
+    for (const e of wire?.events ?? []) if (e.kind === "user") known.add(e.text.trim());
+  }
+  return known;
 }
 
 /** The work directory of a session folder (see the parser's doc). */

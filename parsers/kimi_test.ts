@@ -78,6 +78,7 @@ Deno.test("discovery takes one source per session folder when wire.jsonl and con
       `${DIR}/wire.jsonl`,
       `sessions/${KEY}/legacy.jsonl`,
       `sessions/${KEY}/s2/context.jsonl`,
+      `user-history/${KEY}.jsonl`,
     ]);
     assert(d.sources.every((s) => s.kind === "append"));
   } finally {
@@ -90,14 +91,22 @@ Deno.test("discovery reads KIMI_SHARE_DIR and KIMI_CODE_HOME when DEJA_KIMI_ROOT
     env: testEnv("/h", { KIMI_SHARE_DIR: "/data/kimi", KIMI_CODE_HOME: "/data/kc" }),
     knownProjects: [],
   });
-  assertEquals(share.roots, ["/data/kimi/sessions", "/data/kc/sessions"]);
+  assertEquals(share.roots, [
+    "/data/kimi/sessions",
+    "/data/kc/sessions",
+    "/data/kimi/user-history",
+  ]);
   const dflt = await kimi.discover({ env: testEnv("/h"), knownProjects: [] });
-  assertEquals(dflt.roots, ["/h/.kimi/sessions", "/h/.kimi-code/sessions"]);
+  assertEquals(dflt.roots, [
+    "/h/.kimi/sessions",
+    "/h/.kimi-code/sessions",
+    "/h/.kimi/user-history",
+  ]);
   const one = await kimi.discover({
     env: testEnv("/h", { DEJA_KIMI_ROOT: "/r" }),
     knownProjects: [],
   });
-  assertEquals(one.roots, ["/r/sessions"]);
+  assertEquals(one.roots, ["/r/sessions", "/r/user-history"]);
 });
 
 Deno.test("context.jsonl parsed directly yields nothing when its folder has a wire.jsonl", async () => {
@@ -163,6 +172,32 @@ Deno.test("wire tool call joins streamed ToolCallPart pieces when another result
   const res = of(sessions[0], "tool_result");
   assertEquals(res[1].result, { callId: "b", exit: 1, isError: true });
   assertEquals(res[1].text, "FAIL");
+});
+
+Deno.test("wire result whose call only the context holds gets that call back when the wire starts mid-step", async () => {
+  // Regression (Kimi CLI 1.17, realdata 0be84c98): the wire opened with the ToolResult of a
+  // Shell call recorded only in context.jsonl, and the command was lost from show and search.
+  const ctxCall = {
+    role: "assistant",
+    content: [{ type: "think", think: "force it", encrypted: null }],
+    tool_calls: [{
+      type: "function",
+      id: "t1",
+      function: { name: "Shell", arguments: '{"command": "git checkout -f work"}' },
+    }],
+  };
+  const { sessions } = await parseFile({
+    [`${DIR}/context.jsonl`]: jsonl(ctxCall, { role: "tool", content: "ok", tool_call_id: "t1" }),
+    [`${DIR}/wire.jsonl`]: jsonl(
+      META,
+      toolResult("t1", { is_error: false, output: "Switched to branch 'work'", message: "" }),
+      w("TurnBegin", { user_input: "next" }),
+    ),
+  }, `${DIR}/wire.jsonl`);
+  const ev = sessions[0].events;
+  assertEquals(ev.map((e) => e.kind), ["tool_call", "tool_result", "user"]);
+  assertEquals(ev[0].tool?.command, "git checkout -f work");
+  assertEquals(ev[0].time, ev[1].time);
 });
 
 Deno.test("wire Shell result records exit 0 when the status says the command executed successfully", async () => {
@@ -582,7 +617,17 @@ Deno.test({
       "b1ea4a04-95d9-43a8-98ce-189f553b08ca",
       "b1ea4a04-95d9-43a8-98ce-189f553b08ca/sub_8",
       "b1ea4a04-95d9-43a8-98ce-189f553b08ca/sub_9",
+      "history-697a0ebec3147bb421a9dd6a0531906f",
     ]);
+    // 23 of the history's 43 prompts are in no transcript, among them the paperclip question
+    const hist = run.sessions.find((s) => s.id.startsWith("history-"))!;
+    assertEquals(of(hist, "user").length, 23);
+    assert(hist.events.some((e) => e.text.includes("paperclipai/paperclip")));
+    // the Shell call that only context.jsonl line 1 holds opens 0be84c98's wire session
+    assert(
+      run.sessions.find((s) => s.id.startsWith("0be84c98"))!.events[0].tool?.command
+        ?.includes("git checkout -f work"),
+    );
     const by = (id: string) => run.sessions.find((s) => s.id.startsWith(id))!;
     // the folder hash is md5 of the original home dir; kimi.json was redacted to /home/user
     assert(run.sessions.every((s) => s.project === undefined));
@@ -617,4 +662,35 @@ Deno.test({
     const ctxOnly = by("b1ea4a04-95d9-43a8-98ce-189f553b08ca");
     assert(!ctxOnly.events.some((e) => e.text.startsWith("<system>")));
   },
+});
+
+Deno.test("user-history prompts no transcript of the work dir holds become one session when the file is read", async () => {
+  // Issue 15 (Kimi CLI 1.17, realdata): user-history/<md5>.jsonl was not read, and 21 of its
+  // 43 prompts ("…paperclipai/paperclip…") were in no transcript.
+  const hist = `user-history/${KEY}.jsonl`;
+  const t = tree({
+    "kimi.json": KIMI_JSON,
+    [`${DIR}/wire.jsonl`]: jsonl(META, w("TurnBegin", { user_input: "typed in the wire" })),
+    [`sessions/${KEY}/other/context.jsonl`]: jsonl({ role: "user", content: "in a context" }),
+    [hist]: jsonl(
+      { content: "typed in the wire" },
+      { content: "in a context " },
+      { content: "only in the history" },
+      { nope: 1 },
+    ),
+  });
+  try {
+    const env = testEnv("/nowhere", { DEJA_KIMI_ROOT: t.root });
+    const d = await kimi.discover({ env, knownProjects: [] });
+    const src = d.sources.find((s) => s.path === join(t.root, hist));
+    assert(src, "user-history not discovered");
+    const { sessions, ctx } = await parseOne(kimi, src, env);
+    assertEquals(sessions.map((s) => [s.id, s.project]), [[`history-${KEY}`, WD]]);
+    assertEquals(sessions[0].events.map((e) => [e.kind, e.text]), [
+      ["user", "only in the history"],
+    ]);
+    assertEquals(ctx.counts, { bad_shape: 1 });
+  } finally {
+    t.cleanup();
+  }
 });

@@ -13,8 +13,9 @@ import type {
   Session,
   SourceRef,
 } from "../core/model.ts";
-import { listFiles } from "../core/fs.ts";
-import { rootFrom } from "../core/paths.ts";
+import { isRegularFile, listFiles } from "../core/fs.ts";
+import { expandHome, overrideVar, rootFrom } from "../core/paths.ts";
+import { looseHistorySession } from "./_prompt_history.ts";
 import { openSalvaged } from "../core/sqlite_read.ts";
 import { toMillis } from "./_time.ts";
 import { obj, str } from "./_util.ts";
@@ -46,6 +47,9 @@ const ID = "opencode";
  *   database once (when the db does not exist yet) and leaves it in place, so
  *   a session file whose id is already in a discovered database is not listed.
  *
+ * - `prompt-history.jsonl` in opencode's state dir: the TUI's prompt history,
+ *   read by `parseHistory` (its prompts that no session holds).
+ *
  * Mapping (see `_opencode_events.ts`): text parts -> user / assistant events
  * (synthetic text dropped; text of an assistant `summary: true` message ->
  * summary); tool parts -> one tool_call and, once completed or failed, one
@@ -59,6 +63,7 @@ export const opencode: Parser = {
   id: ID,
   discover,
   parse(source: SourceRef, ctx: ParseCtx): AsyncIterable<Session> {
+    if (source.hint?.history !== undefined) return parseHistory(source, ctx);
     return source.kind === "sqlite"
       ? readOpencodeDb(ID, source.path, ctx)
       : parseLegacy(source, ctx);
@@ -92,7 +97,54 @@ async function discover({ env, problem }: DiscoverCtx): Promise<Discovery> {
       });
     }
   }
-  return { roots: [root, ...dbs, legacyDir], sources };
+  const history = historyPath(env, root);
+  if (await isRegularFile(history, problem)) {
+    sources.push({ harness: ID, path: history, kind: "append", hint: { history: dbs.join("\n") } });
+  }
+  return { roots: [root, ...dbs, legacyDir], sources, wants: [history] };
+}
+
+/**
+ * The TUI's prompt history: `${XDG_STATE_HOME:-~/.local/state}/opencode/prompt-history.jsonl`
+ * (realdata/opencode, 1.17.3-aiand.1), or `prompt-history.jsonl` in `DEJA_OPENCODE_ROOT`
+ * when that is set (deja's own override: the one folder holds the whole store).
+ */
+function historyPath(env: Env, root: string): string {
+  if (env.get(overrideVar(ID))) return join(root, "prompt-history.jsonl");
+  const state = expandHome(env, env.get("XDG_STATE_HOME") ?? "~/.local/state");
+  return join(state, "opencode", "prompt-history.jsonl");
+}
+
+/**
+ * `prompt-history.jsonl`, one `{input, parts, mode}` line per prompt typed (no session id,
+ * no time): the prompts whose text is in no text part of the databases become the session
+ * `prompt-history` (realdata: 15 of its 17 prompts are in no session of the trimmed db).
+ */
+function parseHistory(source: SourceRef, ctx: ParseCtx): AsyncIterable<Session> {
+  const dbs = (source.hint?.history ?? "").split("\n").filter(Boolean);
+  const known = textsIn(dbs, ctx.env);
+  return looseHistorySession(ID, source.path, ctx, { id: "prompt-history", text: "input", known });
+}
+
+/** The trimmed texts of every text part in the databases; empty on any failure. */
+function textsIn(dbs: string[], env: Env): Set<string> {
+  const texts = new Set<string>();
+  for (const path of dbs) {
+    let handle;
+    try {
+      handle = openSalvaged(path, { env, skip: () => {} });
+      const q = "SELECT json_extract(data, '$.text') AS t FROM part " +
+        "WHERE json_extract(data, '$.type') = 'text'";
+      for (const r of handle.db.prepare(q).all() as Array<{ t: unknown }>) {
+        if (typeof r.t === "string") texts.add(r.t.trim());
+      }
+    } catch {
+      // Unreadable or foreign store: its own parse reports it; keep every prompt.
+    } finally {
+      handle?.close();
+    }
+  }
+  return texts;
 }
 
 /** Session ids already in the databases (legacy files opencode migrated); empty on any failure. */

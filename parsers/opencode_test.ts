@@ -527,3 +527,30 @@ Deno.test({
     });
   },
 });
+
+Deno.test("prompt history prompts no session holds become one session when prompt-history.jsonl sits in the state dir", async () => {
+  // Issue 15 (opencode 1.17.3, realdata): the TUI's prompt-history.jsonl was not read, so prompts
+  // whose session is gone ("how do i change the photo") could not be found.
+  await withTemp(async (dir) => {
+    mkdirSync(join(dir, "data/opencode"), { recursive: true });
+    mkdirSync(join(dir, "state/opencode"), { recursive: true });
+    miniDb(join(dir, "data/opencode/opencode.db"));
+    const line = (input: string) => JSON.stringify({ input, parts: [], mode: "normal" }) + "\n";
+    const hist = join(dir, "state/opencode/prompt-history.jsonl");
+    writeFileSync(hist, line("mini hello") + line("how do i change the photo ") + "{}\n");
+    const env = testEnv(join(dir, "home"), {
+      XDG_DATA_HOME: join(dir, "data"),
+      XDG_STATE_HOME: join(dir, "state"),
+    });
+    const d = await opencode.discover({ env, knownProjects: [] });
+    const src = d.sources.find((s) => s.path === hist);
+    assert(src, "prompt-history.jsonl not discovered");
+    const { sessions, ctx } = await parseOne(opencode, src, env);
+    assertEquals(sessions.map((s) => s.id), ["prompt-history"]);
+    assertEquals(sessions[0].events.map((e) => [e.kind, e.text]), [
+      ["user", "how do i change the photo"],
+    ]);
+    assertEquals(sessions[0].timeFromFile, true);
+    assertEquals(ctx.counts, { bad_shape: 1 });
+  });
+});

@@ -28,6 +28,8 @@ const DATA_ONLY = new Set([
   "CLINE_DATA_DIR",
   "CLINE_SESSION_DATA_DIR",
   "AIDER_CHAT_HISTORY_FILE",
+  "AIDER_INPUT_HISTORY_FILE",
+  "XDG_STATE_HOME", // opencode's prompt-history.jsonl
 ]);
 
 /** Per harness, a config-home variable install does not follow, and why. */

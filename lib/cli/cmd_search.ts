@@ -40,6 +40,7 @@ const ROLES: Record<string, string[]> = {
   tool_call: ["tool_call"],
   tool_result: ["tool_result"],
   summary: ["summary"],
+  notice: ["notice"],
 };
 
 export const searchCmd: CommandSpec = {
@@ -52,7 +53,7 @@ export const searchCmd: CommandSpec = {
     role: {
       type: "string",
       value: "<kind>",
-      description: "only user, assistant, tool (tool_call, tool_result) or summary events",
+      description: "only user, assistant, tool (tool_call, tool_result), summary or notice events",
       multiple: true,
     },
     session: {

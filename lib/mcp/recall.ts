@@ -76,6 +76,7 @@ const KIND: Record<string, string> = {
   tool_call: "ran",
   tool_result: "output",
   summary: "summary",
+  notice: "harness notice",
 };
 
 /** Searches `query` and renders the hits (see the module doc). */

@@ -139,6 +139,7 @@ const LABEL: Record<string, string> = {
   user: "user",
   assistant: "assistant",
   summary: "compaction summary",
+  notice: "harness notice",
 };
 
 function eventBlock(e: EventRow, anchor: string, x: Extras): Html {
@@ -151,8 +152,8 @@ function eventBlock(e: EventRow, anchor: string, x: Extras): Html {
       )
     }">#${e.seq}</a></div>
     `;
-  if (e.kind === "user" || e.kind === "assistant" || e.kind === "summary") {
-    const label = e.kind === "summary"
+  if (e.kind === "user" || e.kind === "assistant" || e.kind === "summary" || e.kind === "notice") {
+    const label = e.kind === "summary" || e.kind === "notice"
       ? htm`<span class="badge h3">${LABEL[e.kind]}</span>`
       : htm`<b>${LABEL[e.kind]}</b>`;
     return htm`<div class="ev ${e.kind}" id="${anchor}">${head(label)}${
