@@ -230,6 +230,8 @@ async function onePass(
   aside: false | (() => void),
 ): Promise<Pass> {
   let store: Store;
+  // No index file yet: a first build, which holds nothing of the user's (lib/schema.ts FIRST_BUILD_PRAGMAS).
+  const firstBuild = !existsSync(path);
   try {
     store = Store.open(path, { create: true });
   } catch (e) {
@@ -238,7 +240,7 @@ async function onePass(
     aside();
     store = Store.open(path, { create: true });
   }
-  applyWriterSettings(store.db);
+  applyWriterSettings(store.db, firstBuild);
   trace("index open");
   try {
     // Forgotten sessions and excluded projects are left out of every source read,

@@ -3,7 +3,7 @@ import { statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Store } from "../lib/store.ts";
 import { DejaError } from "../core/errors.ts";
-import { MIGRATIONS, Q, SCHEMA_VERSION } from "../lib/schema.ts";
+import { applyWriterSettings, MIGRATIONS, Q, SCHEMA_VERSION } from "../lib/schema.ts";
 import { DatabaseSync } from "node:sqlite";
 import { tempDir } from "./_tmp.ts";
 
@@ -188,4 +188,19 @@ Deno.test("opening a schema 8 index adds time_from_file and marks sessions dated
   } finally {
     s.close();
   }
+});
+
+Deno.test("a first build's writer skips fsync; any other run's writer keeps NORMAL", () => {
+  const dir = tempDir();
+  const sync = (firstBuild: boolean) => {
+    const store = Store.open(join(dir, `${firstBuild}.db`), { create: true });
+    try {
+      applyWriterSettings(store.db, firstBuild);
+      return (store.db.prepare("PRAGMA synchronous").get() as { synchronous: number }).synchronous;
+    } finally {
+      store.close();
+    }
+  };
+  assertEquals(sync(true), 0); // OFF
+  assertEquals(sync(false), 1); // NORMAL, as every connection opens
 });
