@@ -30,8 +30,14 @@ export interface World {
   root: string;
 }
 
-/** The indexed copies; `env` points the hooks at them, CRUSH_PROJECT_DIR at the k3s project. */
-export async function world(): Promise<World> {
+/**
+ * The indexed copies; `env` points the hooks at them, CRUSH_PROJECT_DIR at the k3s project.
+ * `stashFinished`: the copy of the "Add Redis" session gets the result its last call never got
+ * (the store ends on `git stash`, called and never answered), a stash that succeeded, so the
+ * session holds a fix for the `git pull --rebase` failure before it (a call with no result is no
+ * fix: lib/memory/fix.ts).
+ */
+export async function world(opts: { stashFinished?: boolean } = {}): Promise<World> {
   const root = tempDir("deja-hook-crush-");
   const projects: Array<Record<string, string>> = [];
   for (const name of readdirSync(REAL).sort()) {
@@ -45,6 +51,7 @@ export async function world(): Promise<World> {
       last_accessed: "2026-11-01T00:00:00Z",
     });
   }
+  if (opts.stashFinished) finishStash(join(root, "projects", "k3s-subagent-summary-0627"));
   mkdirSync(join(root, "data"));
   writeFileSync(join(root, "data", "projects.json"), JSON.stringify({ projects }));
   const vars = { DEJA_HOME: join(root, "deja"), DEJA_CRUSH_ROOT: join(root, "data") };
@@ -56,6 +63,51 @@ export async function world(): Promise<World> {
   );
   const db = new DatabaseSync(join(project, ".crush", "crush.db"));
   return { env, project, db, root };
+}
+
+/** The stash call of the "Add Redis" session, answered as Crush answers a command that exited 0. */
+function finishStash(project: string): void {
+  const db = new DatabaseSync(join(project, ".crush", "crush.db"));
+  try {
+    const t = 1757346946;
+    const content = "Saved working directory and index state WIP on main: 1a2b3c4 add redis\n\n" +
+      "<cwd>/Users/user/Code/k</cwd>";
+    const parts = [
+      {
+        type: "tool_result",
+        data: { tool_call_id: "call_db31e86b5ac942db8559c9dc", name: "", content, is_error: false },
+      },
+      { type: "finish", data: { reason: "stop", time: 0 } },
+    ];
+    // Every other column as the failed pull's result row has it.
+    const c = cols(db, "messages");
+    const pick = c.map((n) =>
+      n === "id" ? "?" : n === "parts" ? "?" : n === "created_at" || n === "updated_at" ? "?" : n
+    );
+    const args = c.flatMap((n): Array<string | number> =>
+      n === "id"
+        ? ["stash-result"]
+        : n === "parts"
+        ? [JSON.stringify(parts)]
+        : n === "created_at" || n === "updated_at"
+        ? [t]
+        : []
+    );
+    db.prepare(
+      `INSERT INTO messages (${c.join(",")}) SELECT ${pick.join(",")} FROM messages
+       WHERE session_id = ? AND role = 'tool' ORDER BY rowid DESC LIMIT 1`,
+    ).run(...args, REDIS);
+    // Crush's triggers stamp the session with the wall clock on every write: it ended when its
+    // last message did, so they stand aside for the last word.
+    const triggers = db.prepare(
+      "SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'sessions'",
+    ).all() as Array<{ name: string; sql: string }>;
+    for (const tr of triggers) db.exec(`DROP TRIGGER "${tr.name}"`);
+    db.prepare("UPDATE sessions SET updated_at = ? WHERE id = ?").run(t, REDIS);
+    for (const tr of triggers) db.exec(tr.sql);
+  } finally {
+    db.close();
+  }
 }
 
 function cols(db: DatabaseSync, table: string): string[] {

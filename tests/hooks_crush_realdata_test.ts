@@ -70,14 +70,14 @@ Deno.test({
     "the Crush hook follows a live session: digest, recall, fix pair, packet — each once, one call late",
   ignore: !existsSync(REAL),
 }, async () => {
-  const w = await world();
+  const w = await world({ stashFinished: true });
   try {
     startLive(w.db, REDIS);
     // The person's first message and the assistant's first tool call are stored.
     reveal(w.db, REDIS, 0, 103);
     const first = await call(w, LIVE, "bash", { command: "ls apps/infra" });
     assertStringIncludes(first, "Where the last session in this project left off");
-    assertStringIncludes(first, "a4217d5a", "the newest other session of the project");
+    assertStringIncludes(first, "a4217d5a", `the newest other session of the project: ${first}`);
     assertStringIncludes(first, "Past sessions in this project on", "recall for the first message");
     assert(!first.includes("This error came up before"));
     assertEquals(await call(w, LIVE, "bash", { command: "ls apps/infra" }), "", "nothing twice");

@@ -158,7 +158,7 @@ Deno.test({
   name: "the binary's Crush hook gives the fix pair after a failed command, once",
   ignore: !existsSync(REAL),
 }, async () => {
-  const w = await world();
+  const w = await world({ stashFinished: true });
   try {
     startLive(w.db, REDIS);
     reveal(w.db, REDIS, 0, 192); // up to `git pull --rebase` failing with Exit code 128
