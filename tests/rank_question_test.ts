@@ -58,7 +58,10 @@ Deno.test("ranking lifts the session holding two adjacent query words side by si
     assertEquals(order(), ["phrase", "apart"]);
     // (The head rerank, lib/search/fielded.ts, also puts `phrase` first: off, to see this alone.)
     // (Tool output weighing less in the relevance tier also favours `phrase`: off too.)
-    assertEquals(order({ ablate: ["adjacent", "fielded", "relevanceOutput"] }), ["apart", "phrase"]);
+    assertEquals(order({ ablate: ["adjacent", "fielded", "relevanceOutput"] }), [
+      "apart",
+      "phrase",
+    ]);
   } finally {
     s.close();
     ix.cleanup();
