@@ -327,26 +327,22 @@ export function pidAlive(pid: number): boolean {
  * corpus its compiles cost about 0.6 s of the run's 4.8 s of CPU and bought
  * nothing back (issue 18; the tiers below it stay on).
  *
- * The same relaunch keeps mimalloc, Bun's allocator, from giving freed memory
- * back to the system during the run (`MIMALLOC_PURGE_DELAY=-1`, read when a
+ * Measured and not kept here: the same relaunch with mimalloc, Bun's
+ * allocator, keeping freed memory (`MIMALLOC_PURGE_DELAY=-1`, read when a
  * process starts). By default it returns freed pages within milliseconds
- * (`madvise`, ~9,400 calls a run, most from its own thread) and takes them back,
- * zeroed, one page fault at a time, while an index frees and allocates tens of
- * megabytes over and over (each store's text, the chunks from the parse
- * workers). Any other delay (100, 1000, 3000, 30000 ms) changed nothing
- * measurable: freed pages were returned as before. Compiled binary, full index
- * of the 100 MB bench corpus, alternated on 2 cores at load 1.4-2.1 (a
- * Firecracker VM where a page fault is dear): wall 2.79-3.23 -> 2.30-2.69 s,
- * CPU (user + sys) 4.6-5.2 -> 3.5-4.2 s, minor faults ~46k -> ~28k, peak RSS
- * 118-122 -> 132-140 MB; the same 100 MB as 2,522 stores of 40 KB: wall
- * 4.6-4.8 -> 3.3-4.0 s, peak RSS 123-127 -> 148-153 MB (RSS climbs all run:
- * freed memory is kept, not all reused; issue 18 asks for 150). Measured and
- * not kept beside it: `MIMALLOC_PURGE_DECOMMITS=0`, `PAGE_FULL_RETAIN=0`,
- * `MINIMAL_PURGE_SIZE`, `ALLOW_THP` (faults 28k -> 5.5k, same CPU, RSS 198 MB),
- * more page reclaim, fewer GC markers, earlier collections (GC_BYTES 4 MB,
- * WORKER_GC_BYTES 1 MB), closing the workers before the associations. A
- * long-lived process (`deja mcp`, the freshen service) is not relaunched and
- * gives memory back.
+ * (`madvise`, ~9,400 calls a run, most from its own thread) and takes them
+ * back, zeroed, one page fault at a time. Any other delay (100, 1000, 3000,
+ * 30000 ms) behaved as the default. Compiled binary, alternated on 2 cores at
+ * load 1.4-2.1 (a Firecracker VM where a page fault is dear), 100 MB bench
+ * corpus: wall 2.59-2.84 -> 1.90-2.04 s (with the first build's fsync-free
+ * writer, lib/schema.ts), CPU 4.2-4.6 -> 3.3-3.5 s, minor faults ~46k -> ~28k,
+ * peak RSS 122-125 -> 133-141 MB. But freed memory is kept, not all reused, so
+ * RSS climbs all run: the same 100 MB as 2,522 stores of 40 KB peaked at
+ * 143-160 MB (123-126 purging), and the scale run (`deno task bench --scale`,
+ * 3 GB with a 2 GB session) at 240 MB, over issue 18's 150. Nor did
+ * `MIMALLOC_PURGE_DECOMMITS=0`, `PAGE_FULL_RETAIN=0`, `MINIMAL_PURGE_SIZE`,
+ * `ALLOW_THP` (faults 28k -> 5.5k, same CPU, RSS 198 MB), more page reclaim,
+ * fewer GC markers or earlier collections bound it.
  *
  * Nothing happens under Deno or Node, when the process runs another command
  * (`deja demo` runs the index command inside itself), when the variables are
@@ -368,10 +364,9 @@ export function relaunchForBatch(command: string, before?: () => void): void {
   } catch { /* not replaced: this process runs as it is */ }
 }
 
-/** The variables a batch run sets ({@link relaunchForBatch}): JSC without FTL, mimalloc keeping what it frees. */
+/** The variables a batch run sets ({@link relaunchForBatch}): JSC without FTL. */
 export const BATCH_VARS: Readonly<Record<string, string>> = {
   BUN_JSC_useFTLJIT: "0",
-  MIMALLOC_PURGE_DELAY: "-1",
 };
 
 /**

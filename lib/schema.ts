@@ -72,9 +72,10 @@ const FTS_HASH_SQL = `INSERT INTO events_fts(events_fts, rank) SELECT 'hashsize'
  * the next run and rebuilt by `deja index --rebuild`; a crash of deja itself
  * loses nothing either way. Later runs (and every rebuild, which keeps notes and
  * forgotten sessions) keep `NORMAL`. Compiled binary, full index of the 100 MB
- * bench corpus, 2 cores at load ~1.5 (a VM whose disk makes fsync dear), with
- * the batch relaunch of core/runtime.ts: wall 2.30-2.37 -> 2.05-2.10 s, CPU
- * the same.
+ * bench corpus, 2 cores at load ~1.5 (a VM whose disk makes fsync dear): wall
+ * 2.30-2.37 -> 2.05-2.10 s with mimalloc keeping freed memory (measured and
+ * not kept, core/runtime.ts); without it, beside this session's faster association
+ * pass, 2.87-3.28 -> 2.73-2.87 s (load 2.2-2.5); CPU the same.
  */
 export const FIRST_BUILD_PRAGMAS = ["PRAGMA synchronous = OFF"];
 
