@@ -6,12 +6,13 @@
  * another project folder, with a damaged page, took over the sessions' project and source.
  */
 import { assert, assertEquals, assertStringIncludes } from "./_assert.ts";
-import { appendFileSync, cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { appendFileSync, cpSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { runMain } from "./_cli_io.ts";
 import { testEnv } from "./_fixture.ts";
 import { tempDir } from "./_tmp.ts";
+import { damageSessionC, listProjects, tinyStore, tinyVars } from "./_crush_tiny.ts";
 
 const run = (args: string[], vars: Record<string, string>) =>
   runMain(testEnv(vars.HOME, vars), args, "", vars.HOME);
@@ -140,8 +141,6 @@ Deno.test("a Continue session whose file is deleted is read again from the copy 
   }
 });
 
-const PAGE = 4096;
-
 /** Two Crush projects listed; `proj` holds sessions a and c (6 long messages, `C<n>Z`). */
 function crushWorld() {
   const dir = tempDir("deja-copies-crush-");
@@ -150,41 +149,10 @@ function crushWorld() {
   mkdirSync(join(proj, ".crush"), { recursive: true });
   mkdirSync(join(other, ".crush"), { recursive: true });
   mkdirSync(join(dir, "crush"), { recursive: true });
-  writeFileSync(
-    join(dir, "crush", "projects.json"),
-    JSON.stringify({
-      projects: [proj, other].map((p) => ({ path: p, data_dir: join(p, ".crush") })),
-    }),
-  );
+  listProjects(dir, [proj, other]);
   const path = join(proj, ".crush", "crush.db");
-  const db = new DatabaseSync(path);
-  db.exec(`CREATE TABLE sessions (id TEXT PRIMARY KEY, title TEXT, created_at INTEGER,
-    updated_at INTEGER);
-    CREATE TABLE messages (id TEXT PRIMARY KEY, session_id TEXT, role TEXT, parts TEXT,
-    created_at INTEGER)`);
-  const msg = db.prepare("INSERT INTO messages VALUES (?, ?, ?, ?, ?)");
-  const text = (t: string) => JSON.stringify([{ type: "text", data: { text: t } }]);
-  for (const s of ["a", "c"]) {
-    db.prepare("INSERT INTO sessions VALUES (?, ?, 1000, 1000)").run(`${s.repeat(8)}-s`, s);
-    const n = s === "c" ? 6 : 2;
-    for (let i = 0; i < n; i++) {
-      const body = s === "c" ? `C${i}Z ${"zanzibar harbour ledger ".repeat(70)}` : `${s} turn ${i}`;
-      msg.run(`${s}${i}`, `${s.repeat(8)}-s`, i % 2 ? "assistant" : "user", text(body), 1000 + i);
-    }
-  }
-  db.close();
-  const vars = {
-    HOME: join(dir, "home"),
-    DEJA_HOME: join(dir, "deja"),
-    DEJA_CRUSH_ROOT: join(dir, "crush"),
-    XDG_DATA_HOME: join(dir, "xdg"),
-    XDG_CONFIG_HOME: join(dir, "xdg"),
-    XDG_STATE_HOME: join(dir, "xdg"),
-    CRUSH_GLOBAL_DATA: join(dir, "crush"),
-    CRUSH_GLOBAL_CONFIG: join(dir, "crush"),
-    DEJA_NO_REFRESH: "1",
-    TZ: "UTC",
-  };
+  tinyStore(path, ["a", "c"]);
+  const vars = tinyVars(dir);
   const sessions = () => {
     const idx = new DatabaseSync(join(vars.DEJA_HOME, "index.db"), { readOnly: true });
     try {
@@ -206,17 +174,6 @@ function crushWorld() {
     sessions,
     cleanup: () => rmSync(dir, { recursive: true, force: true }),
   };
-}
-
-/** Breaks the b-tree header of every page holding one of session c's messages. */
-function damageSessionC(path: string) {
-  const b = new Uint8Array(readFileSync(path));
-  const text = new TextDecoder("latin1").decode(b);
-  for (let i = 0; i < 6; i++) {
-    const n = Math.floor(text.indexOf(`C${i}Z`) / PAGE);
-    b.fill(0xa5, n * PAGE, n * PAGE + 12);
-  }
-  writeFileSync(path, b);
 }
 
 Deno.test("a damaged copy of a Crush store in another project takes none of its sessions, and says it is damaged", async () => {

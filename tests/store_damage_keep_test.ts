@@ -13,8 +13,7 @@ import { DatabaseSync } from "node:sqlite";
 import { runMain } from "./_cli_io.ts";
 import { testEnv } from "./_fixture.ts";
 import { tempDir } from "./_tmp.ts";
-
-const PAGE = 4096;
+import { damageSessionC, listProjects, tinyStore, tinyVars } from "./_crush_tiny.ts";
 
 /** deja's `main` in process over `vars`, in their HOME (tests/_cli_io.ts). */
 const run = (args: string[], vars: Record<string, string>) =>
@@ -29,43 +28,10 @@ function world(cUpdated = 1000) {
   const proj = join(dir, "proj");
   mkdirSync(join(proj, ".crush"), { recursive: true });
   mkdirSync(join(dir, "crush"), { recursive: true });
-  writeFileSync(
-    join(dir, "crush", "projects.json"),
-    JSON.stringify({ projects: [{ path: proj, data_dir: join(proj, ".crush") }] }),
-  );
+  listProjects(dir, [proj]);
   const path = join(proj, ".crush", "crush.db");
-  const db = new DatabaseSync(path);
-  db.exec(`CREATE TABLE sessions (id TEXT PRIMARY KEY, title TEXT, created_at INTEGER,
-    updated_at INTEGER);
-    CREATE TABLE messages (id TEXT PRIMARY KEY, session_id TEXT, role TEXT, parts TEXT,
-    created_at INTEGER)`);
-  const msg = db.prepare("INSERT INTO messages VALUES (?, ?, ?, ?, ?)");
-  const text = (t: string) => JSON.stringify([{ type: "text", data: { text: t } }]);
-  for (const s of ["a", "b", "c"]) {
-    db.prepare("INSERT INTO sessions VALUES (?, ?, 1000, ?)").run(
-      `${s.repeat(8)}-s`,
-      s,
-      s === "c" ? cUpdated : 1000,
-    );
-    const n = s === "c" ? 6 : 2;
-    for (let i = 0; i < n; i++) {
-      const body = s === "c" ? `C${i}Z ${"zanzibar harbour ledger ".repeat(70)}` : `${s} turn ${i}`;
-      msg.run(`${s}${i}`, `${s.repeat(8)}-s`, i % 2 ? "assistant" : "user", text(body), 1000 + i);
-    }
-  }
-  db.close();
-  const vars = {
-    HOME: join(dir, "home"),
-    DEJA_HOME: join(dir, "deja"),
-    DEJA_CRUSH_ROOT: join(dir, "crush"),
-    XDG_DATA_HOME: join(dir, "xdg"),
-    XDG_CONFIG_HOME: join(dir, "xdg"),
-    XDG_STATE_HOME: join(dir, "xdg"),
-    CRUSH_GLOBAL_DATA: join(dir, "crush"),
-    CRUSH_GLOBAL_CONFIG: join(dir, "crush"),
-    DEJA_NO_REFRESH: "1",
-    TZ: "UTC",
-  };
+  tinyStore(path, ["a", "b", "c"], cUpdated);
+  const vars = tinyVars(dir);
   const counts = () => {
     const idx = new DatabaseSync(join(vars.DEJA_HOME, "index.db"), { readOnly: true });
     try {
@@ -77,17 +43,6 @@ function world(cUpdated = 1000) {
     }
   };
   return { path, vars, counts, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
-}
-
-/** Breaks the b-tree header of every page holding one of session c's messages. */
-function damageSessionC(path: string) {
-  const b = new Uint8Array(readFileSync(path));
-  const text = new TextDecoder("latin1").decode(b);
-  for (let i = 0; i < 6; i++) {
-    const n = Math.floor(text.indexOf(`C${i}Z`) / PAGE);
-    b.fill(0xa5, n * PAGE, n * PAGE + 12);
-  }
-  writeFileSync(path, b);
 }
 
 Deno.test("a session a damaged store returns shorter keeps its indexed events, and sources says the store was read partly", async () => {
