@@ -270,9 +270,15 @@ export class SourceWriter {
     }
   }
 
+  /** Sessions {@link copyLeftOut} looked at (once each, not once a chunk). */
+  private copiesSeen = new Set<string>();
+
   /** A session of this whole store left as the index holds it from another store: a copy. */
   private copyLeftOut(c: Omit<Session, "events">): void {
     if (!this.whole) return;
+    const k = `${c.harness}\u0000${c.id}`;
+    if (this.copiesSeen.has(k)) return;
+    this.copiesSeen.add(k);
     const row = Q.sessionByKey.get(this.store, { harness: c.harness, native_id: c.id });
     if (row && row.source !== this.source) {
       Q.addCopy.run(this.store, { harness: c.harness, native_id: c.id, source: this.source });
