@@ -23,6 +23,7 @@ import { harnessFacts } from "../core/registry.ts";
 import { templateArgv } from "./shell.ts";
 import type { Env } from "../core/model.ts";
 import { remoteResume } from "./remote/resume.ts";
+import { isPromptHistoryId } from "../core/prompt_history.ts";
 
 /** Session ids deja passes to a command: no shell metacharacters, no leading dash. */
 export const SAFE_ID = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
@@ -65,6 +66,15 @@ export function resumePlan(store: Store, ref: string, env?: Env): ResumePlan {
   const s = topSession(store, asked);
   const facts = harnessFacts(s.harness);
   const show = `read it with 'deja show ${shortRef(store, asked.harness, asked.native_id)}'`;
+  if (isPromptHistoryId(s.native_id)) {
+    throw new DejaError(
+      `${s.native_id} is ${
+        facts?.displayName ?? s.harness
+      }'s prompt history (prompts typed, kept apart from its sessions): no command reopens it`,
+      show,
+      2,
+    );
+  }
   if (!facts?.resume) {
     throw new DejaError(
       `${facts?.displayName ?? s.harness} has no command that reopens a session`,

@@ -15,13 +15,14 @@ import type {
   SourceRef,
   ToolCallInfo,
 } from "../core/model.ts";
-import { isRegularFile, listFiles } from "../core/fs.ts";
+import { isRegularFile, listFiles, subdirs } from "../core/fs.ts";
 import { readJsonl } from "./_jsonl.ts";
 import { absolutePath, expandHome } from "../core/paths.ts";
 import { arr, type Obj, obj, str } from "./_util.ts";
 
 import { appUserDir, rootsOrOverride } from "./_vscode.ts";
 import { readCursorDb } from "./_cursor_db.ts";
+import { readCursorPrompts } from "./_cursor_prompts.ts";
 
 const ID = "cursor";
 
@@ -35,6 +36,9 @@ const ID = "cursor";
  *    from `cursorDiskKV` (`_cursor_db.ts`, `_cursor_bubbles.ts`; observed in
  *    realdata/cursor, Cursor 1.1.6); projects from the workspace DBs in
  *    `<User>/workspaceStorage/*`. Watermark: `lastUpdatedAt`, epoch ms.
+ *    Each workspace DB is also a `sqlite` source of its own (no watermark: read
+ *    whole when it changes): the prompts of its `aiService.prompts` history
+ *    that no composer holds (`_cursor_prompts.ts`).
  * 2. CLI: `${CURSOR_CONFIG_DIR:-~/.cursor}/projects/<encoded>/agent-transcripts/`
  *    `<chatId>.jsonl` (or `<chatId>/<chatId>.jsonl`), append-only JSONL
  *    `{role: "user" | "assistant", message: {content}}` with Anthropic-style
@@ -54,6 +58,7 @@ export const cursor: Parser = {
   id: ID,
   discover,
   parse(source: SourceRef, ctx: ParseCtx): AsyncIterable<Session> {
+    if (source.hint?.prompts) return readCursorPrompts(ID, source.path, ctx);
     return source.kind === "sqlite" ? readCursorDb(ID, source.path, ctx) : transcript(source, ctx);
   },
 };
@@ -66,6 +71,17 @@ async function discover({ env, problem }: DiscoverCtx): Promise<Discovery> {
     const db = join(root, "globalStorage", "state.vscdb");
     if (await isRegularFile(db, problem)) {
       sources.push({ harness: ID, path: db, kind: "sqlite", companions: [`${db}-wal`] });
+    }
+    for (const name of await subdirs(join(root, "workspaceStorage"), problem)) {
+      const ws = join(root, "workspaceStorage", name, "state.vscdb");
+      if (!(await isRegularFile(ws, problem))) continue;
+      sources.push({
+        harness: ID,
+        path: ws,
+        kind: "sqlite",
+        companions: [`${ws}-wal`],
+        hint: { prompts: "1" },
+      });
     }
     const files = await listFiles(join(root, "projects"), {
       match: (p, name) =>

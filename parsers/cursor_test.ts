@@ -76,11 +76,12 @@ function miniDb(path: string, rows: Array<[string | null, unknown]>): string {
 
 // ---- discovery ---------------------------------------------------------------
 
-Deno.test("discover finds the global state.vscdb and agent transcripts under DEJA_CURSOR_ROOT", async () => {
+Deno.test("discover finds the global state.vscdb, each workspace DB and agent transcripts under DEJA_CURSOR_ROOT", async () => {
   await withFixture(async (root, env) => {
     const d = await cursor.discover({ env, knownProjects: [] });
     assertEquals(d.sources.map((s) => `${s.kind}:${s.path.replace(root, "")}`), [
       "sqlite:/globalStorage/state.vscdb",
+      "sqlite:/workspaceStorage/ws01api/state.vscdb",
       "append:/projects/w-cli-app/agent-transcripts/chat-0001/subagents/sub-0001.jsonl",
       "append:/projects/w-cli-app/agent-transcripts/chat-0001.jsonl",
     ]);
@@ -496,8 +497,8 @@ Deno.test({
       const run = await runParser(cursor, testEnv(join(user, "home"), { DEJA_CURSOR_ROOT: user }));
       assertEquals(run.errors, {});
       assertEquals(Object.values(run.skips), [{ empty: 3 }]);
-      assertEquals(run.sessions.length, 1);
-      const s = run.sessions[0];
+      assertEquals(run.sessions.length, 2);
+      const s = session(run.sessions, "785db00a-32e9-4f3d-a175-8a3259267c27");
       assertEquals(s.id, "785db00a-32e9-4f3d-a175-8a3259267c27");
       assertEquals(s.title, "Adjust waybar background and padding");
       assertEquals(s.project, "/home/user/.config/hypr/conf");
@@ -514,6 +515,68 @@ Deno.test({
         "an edit_file call without spans",
       );
       assert(s.events.every((e) => e.time === undefined || e.time > 1.7e12));
+      // The workspace's prompt history: 59 prompts, one of images alone, the rest in no
+      // composer the trimmed global store kept but those of the composer above.
+      const h = session(run.sessions, "prompt-history-d379ebb9138b3d8303a66581e3c1f1ba");
+      assertEquals(h.project, "/home/user/.config/hypr/conf");
+      const own = new Set(s.events.filter((e) => e.kind === "user").map((e) => e.text));
+      assert(h.events.every((e) => e.kind === "user" && !own.has(e.text)));
+      assertEquals(h.events[0].text, "can you blur the program call waybar?");
+      assertEquals(h.events[0].time, undefined, "older than the generations kept");
+      assert(h.events.filter((e) => e.time !== undefined).length >= 30);
+      assertEquals(h.started, Math.min(...h.events.flatMap((e) => e.time ?? [])));
     });
   },
+});
+
+Deno.test("a workspace's prompt history keeps the prompts no composer holds, dated by its generations", async () => {
+  await withTemp(async (user) => {
+    miniDb(join(user, "globalStorage", "state.vscdb"), [
+      ["bubbleId:c1:b1", { type: 1, text: "held by a composer" }],
+      ["bubbleId:c2:b1", { type: 1, text: "fix the flaky login test" }],
+    ]);
+    const ws = join(user, "workspaceStorage", "h1");
+    mkdirSync(ws, { recursive: true });
+    writeFileSync(join(ws, "workspace.json"), JSON.stringify({ folder: "file:///w/app" }));
+    const db = new DatabaseSync(join(ws, "state.vscdb"));
+    db.exec("CREATE TABLE ItemTable (key TEXT UNIQUE ON CONFLICT REPLACE, value BLOB)");
+    const put = db.prepare("INSERT INTO ItemTable VALUES (?, ?)");
+    put.run("composer.composerData", JSON.stringify({ allComposers: [{ composerId: "c1" }] }));
+    put.run(
+      "aiService.prompts",
+      JSON.stringify([
+        { text: "an old prompt, before the generations kept", commandType: 4 },
+        { text: "held by a composer", commandType: 4 },
+        { text: "retry it", commandType: 4 },
+        { text: "fix the flaky login test", commandType: 4 },
+        { text: "retry it", commandType: 4 },
+        { text: "", commandType: 4 },
+        { commandType: 4 },
+      ]),
+    );
+    put.run(
+      "aiService.generations",
+      JSON.stringify([
+        { unixMs: T + 1000, type: "composer", textDescription: "retry it" },
+        { unixMs: T + 1500, type: "apply", textDescription: "app.ts" },
+        { unixMs: T + 2000, type: "composer", textDescription: "fix the flaky login test" },
+        { unixMs: T + 3000, type: "composer", textDescription: "retry it" },
+      ]),
+    );
+    db.close();
+    const run = await runParser(cursor, testEnv(join(user, "home"), { DEJA_CURSOR_ROOT: user }));
+    assertEquals(run.errors, {});
+    const h = session(run.sessions, "prompt-history-h1");
+    assertEquals(h.project, "/w/app");
+    assertEquals(h.events.map((e) => [e.text, e.time]), [
+      ["an old prompt, before the generations kept", undefined],
+      ["retry it", T + 1000],
+      // Held by composer c2, which is not this workspace's: kept.
+      ["fix the flaky login test", T + 2000],
+      ["retry it", T + 3000],
+    ]);
+    assertEquals([h.started, h.updated, h.timeFromFile], [T + 1000, T + 3000, undefined]);
+    const skips = Object.values(run.skips).reduce((n, k) => n + (k.bad_shape ?? 0), 0);
+    assertEquals(skips, 1, "the prompt without a text field");
+  });
 });

@@ -28,6 +28,7 @@ import { arr, obj, str } from "./_util.ts";
 import { contextEvents, type KimiCtx, type KimiWireState, WireReader } from "./_kimi_records.ts";
 import { isKimiCode, kimiCodeSources, readKimiCode } from "./_kimi_code.ts";
 import { looseHistorySession } from "./_prompt_history.ts";
+import { promptHistoryId } from "../core/prompt_history.ts";
 
 const ID = "kimi";
 
@@ -65,7 +66,7 @@ const SUB = /^context_sub_(\d+)\.jsonl$/;
  *
  * - `user-history/<md5>.jsonl` (prompt history `{content}`, no id or time):
  *   its prompts that no transcript of that work dir holds become one session
- *   `history-<md5>` (`readUserHistory`).
+ *   `prompt-history-<md5>` (`readUserHistory`).
  *
  * Kimi Code's newer layout under `${KIMI_CODE_HOME:-~/.kimi-code}`
  * (`sessions/<workspace>/<session id>/agents/<agent>/wire.jsonl`, one
@@ -273,7 +274,7 @@ async function addOrphanCalls(
  * `user-history/<md5 of work dir>.jsonl`, one `{content}` line per prompt typed
  * (no session id, no time; realdata 1.17, where 21 of its 43 prompts are in no
  * transcript): the prompts that no `context*.jsonl` or `wire.jsonl` of the
- * same work dir holds become the session `history-<md5>`.
+ * same work dir holds become the session `prompt-history-<md5>`.
  */
 async function* readUserHistory(source: SourceRef, ctx: ParseCtx): AsyncGenerator<Session> {
   const key = basename(source.path, ".jsonl");
@@ -282,7 +283,7 @@ async function* readUserHistory(source: SourceRef, ctx: ParseCtx): AsyncGenerato
   const project = await projectOf(at, skipUnreadable(ctx));
   const known = await typedIn(join(root, "sessions", key), { project, skip: () => {} }, ctx);
   yield* looseHistorySession(ID, source.path, ctx, {
-    id: `history-${key}`,
+    id: promptHistoryId(key),
     text: "content",
     project,
     known,

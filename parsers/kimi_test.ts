@@ -617,10 +617,10 @@ Deno.test({
       "b1ea4a04-95d9-43a8-98ce-189f553b08ca",
       "b1ea4a04-95d9-43a8-98ce-189f553b08ca/sub_8",
       "b1ea4a04-95d9-43a8-98ce-189f553b08ca/sub_9",
-      "history-697a0ebec3147bb421a9dd6a0531906f",
+      "prompt-history-697a0ebec3147bb421a9dd6a0531906f",
     ]);
     // 23 of the history's 43 prompts are in no transcript, among them the paperclip question
-    const hist = run.sessions.find((s) => s.id.startsWith("history-"))!;
+    const hist = run.sessions.find((s) => s.id.startsWith("prompt-history-"))!;
     assertEquals(of(hist, "user").length, 23);
     assert(hist.events.some((e) => e.text.includes("paperclipai/paperclip")));
     // the Shell call that only context.jsonl line 1 holds opens 0be84c98's wire session
@@ -685,7 +685,7 @@ Deno.test("user-history prompts no transcript of the work dir holds become one s
     const src = d.sources.find((s) => s.path === join(t.root, hist));
     assert(src, "user-history not discovered");
     const { sessions, ctx } = await parseOne(kimi, src, env);
-    assertEquals(sessions.map((s) => [s.id, s.project]), [[`history-${KEY}`, WD]]);
+    assertEquals(sessions.map((s) => [s.id, s.project]), [[`prompt-history-${KEY}`, WD]]);
     assertEquals(sessions[0].events.map((e) => [e.kind, e.text]), [
       ["user", "only in the history"],
     ]);

@@ -16,6 +16,7 @@ import type {
 import { isRegularFile, listFiles } from "../core/fs.ts";
 import { expandHome, overrideVar, rootFrom } from "../core/paths.ts";
 import { looseHistorySession } from "./_prompt_history.ts";
+import { promptHistoryId } from "../core/prompt_history.ts";
 import { openSalvaged } from "../core/sqlite_read.ts";
 import { toMillis } from "./_time.ts";
 import { obj, str } from "./_util.ts";
@@ -123,7 +124,7 @@ function historyPath(env: Env, root: string): string {
 function parseHistory(source: SourceRef, ctx: ParseCtx): AsyncIterable<Session> {
   const dbs = (source.hint?.history ?? "").split("\n").filter(Boolean);
   const known = textsIn(dbs, ctx.env);
-  return looseHistorySession(ID, source.path, ctx, { id: "prompt-history", text: "input", known });
+  return looseHistorySession(ID, source.path, ctx, { id: promptHistoryId(), text: "input", known });
 }
 
 /** The trimmed texts of every text part in the databases; empty on any failure. */

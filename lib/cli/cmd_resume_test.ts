@@ -91,3 +91,22 @@ Deno.test("resume of an unknown session is an error with exit 1", async () => {
     ix.cleanup();
   }
 });
+
+Deno.test("resume of a prompt history says no command reopens it, with exit 2 and a hint to read it", async () => {
+  const ix = await indexSessions([
+    {
+      id: "prompt-history-0a1b",
+      cwd: CWD,
+      start: "2026-11-01T10:00:00Z",
+      turns: [{ user: "a prompt typed, whose transcript is gone" }],
+    },
+  ]);
+  try {
+    const e = assertThrows(() => resumeData(ix.env, "prompt-history-0a1b"), DejaError) as DejaError;
+    assertEquals(e.exitCode, 2);
+    assertStringIncludes(e.message, "prompt history");
+    assertStringIncludes(e.hint ?? "", "deja show");
+  } finally {
+    ix.cleanup();
+  }
+});
