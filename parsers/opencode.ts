@@ -118,7 +118,7 @@ function historyPath(env: Env, root: string): string {
 
 /**
  * `prompt-history.jsonl`, one `{input, parts, mode}` line per prompt typed (no session id,
- * no time): the prompts whose text is in no text part of the databases become the session
+ * no time): the prompts whose text is in no user text part of the databases become the session
  * `prompt-history` (realdata: 15 of its 17 prompts are in no session of the trimmed db).
  */
 function parseHistory(source: SourceRef, ctx: ParseCtx): AsyncIterable<Session> {
@@ -127,16 +127,34 @@ function parseHistory(source: SourceRef, ctx: ParseCtx): AsyncIterable<Session> 
   return looseHistorySession(ID, source.path, ctx, { id: promptHistoryId(), text: "input", known });
 }
 
-/** The trimmed texts of every text part in the databases; empty on any failure. */
+/**
+ * The user messages' text parts: the small `message` rows are scanned for their role and only
+ * those messages' parts are fetched by `part_message_id_id_idx` (CROSS JOIN keeps that order;
+ * SQLite's own plan scanned every part, tool outputs included). On a synthetic 194 MB database
+ * (10,000 user and 10,000 assistant messages, 40,000 parts of 4 KB) at load ~8: 106–218 ms
+ * against 245–582 ms for the scan of every text part, which stays the fallback.
+ */
+const USER_TEXTS = "SELECT json_extract(p.data, '$.text') AS t FROM message m " +
+  "CROSS JOIN part p ON p.message_id = m.id " +
+  "WHERE json_extract(m.data, '$.role') = 'user' AND json_extract(p.data, '$.type') = 'text'";
+const ALL_TEXTS = "SELECT json_extract(data, '$.text') AS t FROM part " +
+  "WHERE json_extract(data, '$.type') = 'text'";
+
+/** The trimmed texts of the user text parts in the databases; empty on any failure. */
 function textsIn(dbs: string[], env: Env): Set<string> {
   const texts = new Set<string>();
   for (const path of dbs) {
     let handle;
     try {
       handle = openSalvaged(path, { env, skip: () => {} });
-      const q = "SELECT json_extract(data, '$.text') AS t FROM part " +
-        "WHERE json_extract(data, '$.type') = 'text'";
-      for (const r of handle.db.prepare(q).all() as Array<{ t: unknown }>) {
+      let rows: Array<{ t: unknown }>;
+      try {
+        rows = handle.db.prepare(USER_TEXTS).all() as Array<{ t: unknown }>;
+      } catch {
+        // An older schema (no message table or role): every text part.
+        rows = handle.db.prepare(ALL_TEXTS).all() as Array<{ t: unknown }>;
+      }
+      for (const r of rows) {
         if (typeof r.t === "string") texts.add(r.t.trim());
       }
     } catch {
