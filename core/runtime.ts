@@ -344,21 +344,25 @@ export function pidAlive(pid: number): boolean {
  * `ALLOW_THP` (faults 28k -> 5.5k, same CPU, RSS 198 MB), more page reclaim,
  * fewer GC markers or earlier collections bound it.
  *
- * Kept instead (and set by the same relaunch): mimalloc's hole purging off (`MIMALLOC_PURGE_HOLES=0`, an
- * option of Bun's own mimalloc). Each time a thread waits (a parse worker for
- * the writer's credit, the writer for a chunk) its heaps are swept, every
- * 100 ms at most, and the free blocks inside pages still in use are handed back
- * one OS page at a time (the 4-16 KB `madvise` calls that were most of the
- * run's, each a TLB shootdown across both cores on this VM), then faulted back
- * on the next allocation. Pages wholly free are still purged (the delay above
- * left as it is), so memory stays bounded. `strace -f` of a full index of the
- * 100 MB bench corpus: 8,623 -> 3,288 `madvise(MADV_DONTNEED)`, 358 -> 277 MB
- * handed back. Compiled binary, 4 runs alternated under SCHED_FIFO at load
- * 10-13: wall 2.58-3.11 -> 2.36-3.11 s, CPU 4.54-5.50 -> 4.10-5.30 s (sys
- * 1.18-1.44 -> 0.95-1.22), minor faults 41-44k -> 36-38k, peak RSS 115-120 ->
- * 120-126 MB; 2,522 stores of 40 KB 117-120 -> 125-127 MB.
- * `MIMALLOC_PURGE_HOLES_MIN_INTERVAL=1000` (sweeps ten times rarer) saved about
- * half as much.
+ * Measured and not kept either: mimalloc's hole purging off
+ * (`MIMALLOC_PURGE_HOLES=0`, an option of Bun's own mimalloc, which the delays
+ * above do not govern: most of the run's `madvise` calls are its). Each time a
+ * thread waits its heaps are swept and the free blocks inside pages still in
+ * use are handed back one OS page at a time (the 4-16 KB calls), each a TLB
+ * shootdown across both cores on this VM, then faulted back. Off, pages wholly
+ * free are still purged. `strace -f` of a full index of the 100 MB bench
+ * corpus: 8,623 -> 3,288 `madvise(MADV_DONTNEED)`, 358 -> 277 MB handed back.
+ * Compiled binary, 4 runs alternated under SCHED_FIFO at load 10-13: wall
+ * 2.58-3.11 -> 2.36-3.11 s, CPU 4.54-5.50 -> 4.10-5.30 s (sys 1.18-1.44 ->
+ * 0.95-1.22), minor faults 41-44k -> 36-38k, peak RSS 115-120 -> 120-126 MB;
+ * 2,522 stores of 40 KB 117-120 -> 125-127 MB. But the scale run's pages stay
+ * pinned by what lives in them: 169 MB under `deno task bench --scale`, and
+ * sampled under SCHED_FIFO (kernel's VmHWM, tracing on) 189 MB against 156
+ * purging (174 with `MIMALLOC_PURGE_DELAY=0` too). Sweeping less often
+ * (`MIMALLOC_PURGE_HOLES_MIN_INTERVAL` 1000, 3000, 10000 ms) left ~7,000 of the
+ * calls; `MIMALLOC_PURGE_HOLES_FULL_EVERY=0`, JSC's DFG tier off
+ * (`BUN_JSC_useDFGJIT=0`, CPU +1 s) or later (`thresholdForOptimizeAfterWarmUp`
+ * 10000) were no better than the default.
  *
  * Nothing happens under Deno or Node, when the process runs another command
  * (`deja demo` runs the index command inside itself), when the variables are
@@ -380,10 +384,9 @@ export function relaunchForBatch(command: string, before?: () => void): void {
   } catch { /* not replaced: this process runs as it is */ }
 }
 
-/** The variables a batch run sets ({@link relaunchForBatch}): JSC without FTL, mimalloc without hole purging. */
+/** The variables a batch run sets ({@link relaunchForBatch}): JSC without FTL. */
 export const BATCH_VARS: Readonly<Record<string, string>> = {
   BUN_JSC_useFTLJIT: "0",
-  MIMALLOC_PURGE_HOLES: "0",
 };
 
 /**
