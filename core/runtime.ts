@@ -327,6 +327,21 @@ export function pidAlive(pid: number): boolean {
  * corpus its compiles cost about 0.6 s of the run's 4.8 s of CPU and bought
  * nothing back (issue 18; the tiers below it stay on).
  *
+ * The relaunched process also runs without JSC's warm-up thread
+ * (`BUN_JSC_useWarmUpMarkedBlocks=0`), which keeps a supply of GC blocks whose
+ * pages it has touched ahead of the threads that will use them, so the page
+ * faults land on it: on two busy cores that moves the faults, it does not save
+ * them, and the thread (`JSCWarmUp`) took ~5% of a full index's CPU samples
+ * (`perf record`, 100 MB bench corpus). Full index of that corpus, alternated
+ * under SCHED_FIFO at load 12-16 (a noisy machine: the gain is near its noise):
+ * 14 pairs of compiled binaries, wall median 2.40 -> 2.38 s (6 pairs) and 2.48 ->
+ * 2.39 (8 pairs, the order reversed), CPU median 4.22 -> 4.15 and 4.41 -> 4.23
+ * s, and 10 more pairs with the variable set by hand alike; peak RSS 117-126
+ * MB both. 2,522 stores of 40 KB (3 pairs): wall 4.26-4.87 -> 4.01-4.38 s, CPU
+ * 7.50-8.51 -> 6.76-7.60 s, minor faults ~60k -> 47-55k, RSS 119-124 MB both.
+ * The scale run (3 GB, under SCHED_FIFO at load 16-19): CPU 137.3 -> 135.8 s,
+ * minor faults 762k -> 634k, peak RSS 149 -> 148 MB.
+ *
  * Measured and not kept here: the same relaunch with mimalloc, Bun's
  * allocator, keeping freed memory (`MIMALLOC_PURGE_DELAY=-1`, read when a
  * process starts). By default it returns freed pages within milliseconds
@@ -384,9 +399,10 @@ export function relaunchForBatch(command: string, before?: () => void): void {
   } catch { /* not replaced: this process runs as it is */ }
 }
 
-/** The variables a batch run sets ({@link relaunchForBatch}): JSC without FTL. */
+/** The variables a batch run sets ({@link relaunchForBatch}): JSC without FTL nor its warm-up thread. */
 export const BATCH_VARS: Readonly<Record<string, string>> = {
   BUN_JSC_useFTLJIT: "0",
+  BUN_JSC_useWarmUpMarkedBlocks: "0",
 };
 
 /**
