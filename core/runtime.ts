@@ -375,7 +375,9 @@ export function pidAlive(pid: number): boolean {
  * sampled under SCHED_FIFO (kernel's VmHWM, tracing on) 189 MB against 156
  * purging (174 with `MIMALLOC_PURGE_DELAY=0` too). Sweeping less often
  * (`MIMALLOC_PURGE_HOLES_MIN_INTERVAL` 1000, 3000, 10000 ms) left ~7,000 of the
- * calls; `MIMALLOC_PURGE_HOLES_FULL_EVERY=0`, JSC's DFG tier off
+ * calls; at 1000 ms, beside the warm-up setting below, 6 pairs at load ~18 ran
+ * 2.17-2.34 s against 2.26-2.43 (CPU median 3.99 against 4.12 s) but the scale
+ * run peaked at 169 MB against 144; `MIMALLOC_PURGE_HOLES_FULL_EVERY=0`, JSC's DFG tier off
  * (`BUN_JSC_useDFGJIT=0`, CPU +1 s) or later (`thresholdForOptimizeAfterWarmUp`
  * 10000) were no better than the default.
  *
