@@ -342,6 +342,21 @@ export function pidAlive(pid: number): boolean {
  * The scale run (3 GB, under SCHED_FIFO at load 16-19): CPU 137.3 -> 135.8 s,
  * minor faults 762k -> 634k, peak RSS 149 -> 148 MB.
  *
+ * Where a full index's CPU went before that (`perf record -g`, compiled
+ * binary, 100 MB bench corpus, ~5.7 s of samples): the two parse workers 43%,
+ * the writer's thread 34%, the JIT thread 9%, mimalloc's scavenger 6%, the
+ * warm-up thread 5%, GC helpers 4%. 29% of all samples were in the kernel, over
+ * half of that in a hypervisor's interrupt-enable path: TLB shootdowns of
+ * `madvise(MADV_DONTNEED)` (~9%) and page faults (~5%).
+ *
+ * Measured and not kept: JSC handing the empty pages of swept GC blocks back
+ * (`BUN_JSC_decommitUnusedMarkedBlockPages=0`, an option of Bun's JSC that
+ * returns a swept block's OS pages with no live cell). Beside the warm-up
+ * setting: `madvise` calls 8.6k -> 4.3k, 5 pairs at load ~19 wall 2.25-2.38 -> 2.13-2.26 s, CPU
+ * median 4.12 -> 3.85 s, RSS +1-2 MB; small stores 3.21-3.69 -> 3.04-3.29 s. But
+ * the scale run peaked at 146-153 MB (3 runs) against 144-148, and its CPU was
+ * no lower.
+ *
  * Measured and not kept here: the same relaunch with mimalloc, Bun's
  * allocator, keeping freed memory (`MIMALLOC_PURGE_DELAY=-1`, read when a
  * process starts). By default it returns freed pages within milliseconds
@@ -375,11 +390,12 @@ export function pidAlive(pid: number): boolean {
  * sampled under SCHED_FIFO (kernel's VmHWM, tracing on) 189 MB against 156
  * purging (174 with `MIMALLOC_PURGE_DELAY=0` too). Sweeping less often
  * (`MIMALLOC_PURGE_HOLES_MIN_INTERVAL` 1000, 3000, 10000 ms) left ~7,000 of the
- * calls; at 1000 ms, beside the warm-up setting below, 6 pairs at load ~18 ran
+ * calls; at 1000 ms, beside the warm-up setting above, 6 pairs at load ~18 ran
  * 2.17-2.34 s against 2.26-2.43 (CPU median 3.99 against 4.12 s) but the scale
  * run peaked at 169 MB against 144; `MIMALLOC_PURGE_HOLES_FULL_EVERY=0`, JSC's DFG tier off
  * (`BUN_JSC_useDFGJIT=0`, CPU +1 s) or later (`thresholdForOptimizeAfterWarmUp`
- * 10000) were no better than the default.
+ * 10000), compiling on the JS threads (`useConcurrentJIT=0`) or one GC marker
+ * (`numberOfGCMarkers=1`) were no better than the default beyond noise.
  *
  * Nothing happens under Deno or Node, when the process runs another command
  * (`deja demo` runs the index command inside itself), when the variables are
