@@ -327,6 +327,36 @@ export function pidAlive(pid: number): boolean {
  * corpus its compiles cost about 0.6 s of the run's 4.8 s of CPU and bought
  * nothing back (issue 18; the tiers below it stay on).
  *
+ * The relaunched process also runs without JSC's warm-up thread
+ * (`BUN_JSC_useWarmUpMarkedBlocks=0`), which keeps a supply of GC blocks whose
+ * pages it has touched ahead of the threads that will use them, so the page
+ * faults land on it: on two busy cores that moves the faults, it does not save
+ * them, and the thread (`JSCWarmUp`) took ~5% of a full index's CPU samples
+ * (`perf record`, 100 MB bench corpus). Full index of that corpus, alternated
+ * under SCHED_FIFO at load 12-16 (a noisy machine: the gain is near its noise):
+ * 14 pairs of compiled binaries, wall median 2.40 -> 2.38 s (6 pairs) and 2.48 ->
+ * 2.39 (8 pairs, the order reversed), CPU median 4.22 -> 4.15 and 4.41 -> 4.23
+ * s, and 10 more pairs with the variable set by hand alike; peak RSS 117-126
+ * MB both. 2,522 stores of 40 KB (3 pairs): wall 4.26-4.87 -> 4.01-4.38 s, CPU
+ * 7.50-8.51 -> 6.76-7.60 s, minor faults ~60k -> 47-55k, RSS 119-124 MB both.
+ * The scale run (3 GB, under SCHED_FIFO at load 16-19): CPU 137.3 -> 135.8 s,
+ * minor faults 762k -> 634k, peak RSS 149 -> 148 MB.
+ *
+ * Where a full index's CPU went before that (`perf record -g`, compiled
+ * binary, 100 MB bench corpus, ~5.7 s of samples): the two parse workers 43%,
+ * the writer's thread 34%, the JIT thread 9%, mimalloc's scavenger 6%, the
+ * warm-up thread 5%, GC helpers 4%. 29% of all samples were in the kernel, over
+ * half of that in a hypervisor's interrupt-enable path: TLB shootdowns of
+ * `madvise(MADV_DONTNEED)` (~9%) and page faults (~5%).
+ *
+ * Measured and not kept: JSC handing the empty pages of swept GC blocks back
+ * (`BUN_JSC_decommitUnusedMarkedBlockPages=0`, an option of Bun's JSC that
+ * returns a swept block's OS pages with no live cell). Beside the warm-up
+ * setting: `madvise` calls 8.6k -> 4.3k, 5 pairs at load ~19 wall 2.25-2.38 -> 2.13-2.26 s, CPU
+ * median 4.12 -> 3.85 s, RSS +1-2 MB; small stores 3.21-3.69 -> 3.04-3.29 s. But
+ * the scale run peaked at 146-153 MB (3 runs) against 144-148, and its CPU was
+ * no lower.
+ *
  * Measured and not kept here: the same relaunch with mimalloc, Bun's
  * allocator, keeping freed memory (`MIMALLOC_PURGE_DELAY=-1`, read when a
  * process starts). By default it returns freed pages within milliseconds
@@ -343,6 +373,29 @@ export function pidAlive(pid: number): boolean {
  * `MIMALLOC_PURGE_DECOMMITS=0`, `PAGE_FULL_RETAIN=0`, `MINIMAL_PURGE_SIZE`,
  * `ALLOW_THP` (faults 28k -> 5.5k, same CPU, RSS 198 MB), more page reclaim,
  * fewer GC markers or earlier collections bound it.
+ *
+ * Measured and not kept either: mimalloc's hole purging off
+ * (`MIMALLOC_PURGE_HOLES=0`, an option of Bun's own mimalloc, which the delays
+ * above do not govern: most of the run's `madvise` calls are its). Each time a
+ * thread waits its heaps are swept and the free blocks inside pages still in
+ * use are handed back one OS page at a time (the 4-16 KB calls), each a TLB
+ * shootdown across both cores on this VM, then faulted back. Off, pages wholly
+ * free are still purged. `strace -f` of a full index of the 100 MB bench
+ * corpus: 8,623 -> 3,288 `madvise(MADV_DONTNEED)`, 358 -> 277 MB handed back.
+ * Compiled binary, 4 runs alternated under SCHED_FIFO at load 10-13: wall
+ * 2.58-3.11 -> 2.36-3.11 s, CPU 4.54-5.50 -> 4.10-5.30 s (sys 1.18-1.44 ->
+ * 0.95-1.22), minor faults 41-44k -> 36-38k, peak RSS 115-120 -> 120-126 MB;
+ * 2,522 stores of 40 KB 117-120 -> 125-127 MB. But the scale run's pages stay
+ * pinned by what lives in them: 169 MB under `deno task bench --scale`, and
+ * sampled under SCHED_FIFO (kernel's VmHWM, tracing on) 189 MB against 156
+ * purging (174 with `MIMALLOC_PURGE_DELAY=0` too). Sweeping less often
+ * (`MIMALLOC_PURGE_HOLES_MIN_INTERVAL` 1000, 3000, 10000 ms) left ~7,000 of the
+ * calls; at 1000 ms, beside the warm-up setting above, 6 pairs at load ~18 ran
+ * 2.17-2.34 s against 2.26-2.43 (CPU median 3.99 against 4.12 s) but the scale
+ * run peaked at 169 MB against 144; `MIMALLOC_PURGE_HOLES_FULL_EVERY=0`, JSC's DFG tier off
+ * (`BUN_JSC_useDFGJIT=0`, CPU +1 s) or later (`thresholdForOptimizeAfterWarmUp`
+ * 10000), compiling on the JS threads (`useConcurrentJIT=0`) or one GC marker
+ * (`numberOfGCMarkers=1`) were no better than the default beyond noise.
  *
  * Nothing happens under Deno or Node, when the process runs another command
  * (`deja demo` runs the index command inside itself), when the variables are
@@ -364,9 +417,10 @@ export function relaunchForBatch(command: string, before?: () => void): void {
   } catch { /* not replaced: this process runs as it is */ }
 }
 
-/** The variables a batch run sets ({@link relaunchForBatch}): JSC without FTL. */
+/** The variables a batch run sets ({@link relaunchForBatch}): JSC without FTL nor its warm-up thread. */
 export const BATCH_VARS: Readonly<Record<string, string>> = {
   BUN_JSC_useFTLJIT: "0",
+  BUN_JSC_useWarmUpMarkedBlocks: "0",
 };
 
 /**
