@@ -60,6 +60,17 @@
  * counted in a pair too (`keeps` -> `store` beside a learned `store`) was part
  * of that loss.
  *
+ * Measured and not kept: a query word's related words read each on its own
+ * (its {@link RELATED}`.rows` best events) instead of all those of one weight
+ * together, where a common one (`again` beside `retry`, `loop`) fills the
+ * rows and the events holding the rarer one are never read (the session
+ * about the retry limit ranked 106th in the first stage for "keeps trying
+ * endlessly"). `--per-kind 60`, seeds 11/3/7/5: `paradev` 0.950 -> 0.933 on
+ * seed 5 (a near tie, "toggle system … sluggish … traffic", flipped), held-out
+ * paraphrase 0.58/0.53/0.53/0.65 -> 0.58/0.55/0.53/0.63, blind
+ * 0.47/0.53/0.50/0.49 -> 0.46/0.53/0.53/0.47; reading costs one FTS query per
+ * related word instead of one per weight.
+ *
  * A session must hold at least two of the query's words, or, when the query
  * has three or more words the history holds, its rarest one (such a session
  * ranks at half weight). Words in more than a quarter of all events are left

@@ -46,6 +46,7 @@ Deno.test("the thesaurus reaches past deja's own benchmark: UI, browsers, phones
     ["cherrypick", "backport"], // git
     ["timezones", "tzdata"], // dates
     ["leftover", "lingering"], // what someone saw
+    ["lose", "drops"], // messages lost or dropped
   ];
   for (const [a, b] of pairs) assert(relatedTo(a).includes(b), `${a} -> ${b}`);
 });
