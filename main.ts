@@ -31,10 +31,12 @@ import { humanIO } from "./lib/cli/output.ts";
 import { COMMANDS } from "./lib/cli/table.ts";
 import { HOOK_NAMES, unknownHook, unknownHookMessage } from "./lib/hooks/table.ts";
 import { asksVersion, VERSION, VERSION_LINE } from "./lib/version.ts";
+import { trace } from "./core/trace.ts";
 
 // Only what every run needs is imported above; the index, the hooks and each
 // command's module are imported when a run needs them (start-up time: issue 18).
 export { COMMANDS };
+trace("main loaded");
 
 function usage(): string {
   const lines = [
@@ -133,6 +135,7 @@ async function runCommand(entry: CommandEntry, argv: string[], io: IO): Promise<
   let held: HeldIO | undefined;
   try {
     const cmd: Command = await loadCommand(entry);
+    trace(`command ${cmd.name} loaded`);
     let args;
     try {
       args = parse(cmd, argv, io.env.home);
@@ -156,6 +159,7 @@ async function runCommand(entry: CommandEntry, argv: string[], io: IO): Promise<
       return await searchQuestion(cmd, args.positionals, argv, io);
     }
     if (cmd.refresh) await (await import("./lib/cli/refresh.ts")).refreshFor(io, args);
+    if (cmd.refresh) trace("freshness checked");
     // Free text that finds nothing may have been plain words meant as a search: prose given
     // to a reading command (`how`, not `fix`: a pasted error is prose) is searched instead
     // (its "nothing" kept back); other words get a hint (`deja how kubectl`).

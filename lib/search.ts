@@ -50,6 +50,7 @@ import { heldBy } from "./search/whole.ts";
 import { coordinate } from "./search/concepts.ts";
 import { liftPrompts, typedPrompts } from "./search/prompt.ts";
 import { liftTitled, titledSessions } from "./search/title.ts";
+import { trace } from "../core/trace.ts";
 
 /** Options of a search. */
 export interface SearchOptions {
@@ -225,6 +226,7 @@ function run(store: Store, query: string, o: SearchOptions): SearchResult {
     hideSessionIds: hide,
   };
   const rootOf = (id: number) => cache.root(id);
+  trace("search: query parsed, hidden sessions read");
 
   // A scan of the events' text (no FTS5 terms): its sessions, snippets marked by `re`.
   const scanned = (tier: "regex" | "exact", scores: ReturnType<typeof regexScan>, re: RegExp) => {
@@ -255,12 +257,14 @@ function run(store: Store, query: string, o: SearchOptions): SearchResult {
   const stats = new TermStats(store);
   const lad = ladder(stats, parsed, query, f, rootOf);
   const { scores, alts } = lad;
+  trace(`search: ladder ${lad.tier}, ${lad.scores.size} sessions`);
   let changes = lad.changes;
   let tier: Tier = lad.tier;
   if (tier !== "error" && tier !== "none") {
     const b = tier === "relevance" && !ABLATE.relevanceLength ? B_RELEVANCE : B;
     rescore(stats, cache, scores, alts, f, lad.weights, b, tier === "relevance");
   }
+  trace("search: rescored");
   if (lad.coord) coordinate(store, lad.coord, scores, (id) => cache.members(id), rootOf);
   if (tier === "relevance" || lad.widened?.tier === "relevance") {
     rerankFielded(stats, cache, scores, alts, lad.weights, lad.coord?.concepts, lad.phraseWords);
@@ -271,6 +275,7 @@ function run(store: Store, query: string, o: SearchOptions): SearchResult {
   liftPrompts(scores, prompts);
   if ((prompts.size || titled.size) && (tier === "relevance" || tier === "none")) tier = "exact";
   const results = finish(store, cache, scores, tier, o, now, parsed.time, limit);
+  trace("search: titles, prompts, order");
   for (const r of results) r.titleMatch = titled.has(r.rowid);
   // Exact matches ranked beside forms: labelled by what ranks first.
   let exactFollow = 0;
@@ -291,6 +296,7 @@ function run(store: Store, query: string, o: SearchOptions): SearchResult {
     changes = held.changes;
   }
   fillSnippets(store, results, o.snippets ?? 3, (t) => snippet(t, alts));
+  trace("search: snippets");
   // Sessions left out that hold every word: said when the shown results are less
   // literal than those (or there are none), so a hidden exact hit is not silent.
   let hidden = 0;
