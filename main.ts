@@ -86,18 +86,18 @@ export async function main(io: IO): Promise<number> {
   // command; after the search (or its usage error: `deja indx --rebuild`), the note says which
   // command it resembles when the search found nothing, unless the word is one the history
   // itself holds ('docker' is no 'doctor').
-  let near: string | undefined;
-  let word: string | undefined;
+  const bare = !entry;
   if (!entry) {
     entry = SEARCH;
     argv = io.args;
-    const suggest = await import("./lib/cli/suggest.ts");
-    near = suggest.suggestCommand(first, TYPED_NAMES);
-    // A lone word that names a command deja calls otherwise (`deja sessions`): said whatever
-    // the search found, since the person most likely wanted the command.
-    if (!rest.length) word = suggest.commandWord(first);
   }
   const code = await runCommand(entry, argv, io);
+  if (!bare || (rest.length && code === 0)) return code;
+  // Looked at after the search: its module is loaded only now (a cold query: issue 15).
+  const suggest = await import("./lib/cli/suggest.ts");
+  // A lone word that names a command deja calls otherwise (`deja sessions`): said whatever
+  // the search found, since the person most likely wanted the command.
+  const word = rest.length ? undefined : suggest.commandWord(first);
   if (word) {
     io.err(
       `deja: '${first}' was searched for; 'deja ${word}' is the command for that` +
@@ -106,7 +106,8 @@ export async function main(io: IO): Promise<number> {
     return code;
   }
   // Only when the search found nothing (exit 1) or failed on its options (exit 2).
-  if (near && code !== 0 && !(await inHistory(io, first))) {
+  const near = code !== 0 ? suggest.suggestCommand(first, TYPED_NAMES) : undefined;
+  if (near && !(await inHistory(io, first))) {
     io.err(
       `deja: '${first}' is not a command; did you mean '${near}'?\n` +
         `hint: the words were searched for; 'deja ${near} --help' shows that command\n`,
