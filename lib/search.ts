@@ -31,6 +31,32 @@
  * are left out, those of throwaway projects rank at half weight (or are left
  * out with `hideThrowaway`).
  *
+ * A cold query of the Bun binary (issues 15, 18), phase by phase as
+ * `DEJA_TRACE_QUERY=1` shows them (core/trace.ts: each phase and each named
+ * query's time), on the 100 MB bench index (54,508 events in 67 sessions),
+ * ms since the process began. Before (2026-12-02, load ~1): rare
+ * `quokkafrost` 75 ms — runtime and main.ts 32, the search command's modules
+ * +19, freshness stat pass +5, index open +3.5, query and hidden sessions +3,
+ * ladder +4, rescore +4, order, snippets and JSON +3; two common words
+ * `error build` 321 ms — the same start 61, then the ladder +105 (the events'
+ * document counts of both words ~20, FTS5's 5,000 best of 39,721 matches by
+ * bm25 ~70-100), rescore +118 (the paste lines read the text of every flagged
+ * event: ~60-110), order +5 (session signals), snippets +22 (120 candidate
+ * texts read and marked for 30 shown), JSON +5. Changed: the search loads no
+ * node:crypto (the notes parser, loaded only for a notes result), no
+ * embeddings module without an endpoint, no node:child_process nor
+ * node:worker_threads, builds the redaction and frame expressions only when
+ * used, and defers the did-you-mean module; the session signals and paste
+ * lines read the flag bits from events_rank and no flagged row's text; the
+ * spare snippets are read and marked only after a duplicate; two common words
+ * read no word forms for the pair rescore skips. Same results (outputs
+ * byte-identical; `bench:recall --no-binary`, seeds 11 and 7, every kind the
+ * same). After, CPU time of a cold process (user+sys, p50 of 12 alternated
+ * runs beside the old binary, load 17, so inflated alike): rare 147 -> 125 ms,
+ * common 500 -> 301 ms. What remains of the common query is FTS5's bm25 over
+ * every match of the two words (~65 ms warm; the top 5,000 are needed as they
+ * are, so not cut) and the first read of their doclists.
+ *
  * @module
  */
 import type { Store } from "./store.ts";
