@@ -31,10 +31,12 @@ import { humanIO } from "./lib/cli/output.ts";
 import { COMMANDS } from "./lib/cli/table.ts";
 import { HOOK_NAMES, unknownHook, unknownHookMessage } from "./lib/hooks/table.ts";
 import { asksVersion, VERSION, VERSION_LINE } from "./lib/version.ts";
+import { trace } from "./core/trace.ts";
 
 // Only what every run needs is imported above; the index, the hooks and each
 // command's module are imported when a run needs them (start-up time: issue 18).
 export { COMMANDS };
+trace("main loaded");
 
 function usage(): string {
   const lines = [
@@ -84,18 +86,18 @@ export async function main(io: IO): Promise<number> {
   // command; after the search (or its usage error: `deja indx --rebuild`), the note says which
   // command it resembles when the search found nothing, unless the word is one the history
   // itself holds ('docker' is no 'doctor').
-  let near: string | undefined;
-  let word: string | undefined;
+  const bare = !entry;
   if (!entry) {
     entry = SEARCH;
     argv = io.args;
-    const suggest = await import("./lib/cli/suggest.ts");
-    near = suggest.suggestCommand(first, TYPED_NAMES);
-    // A lone word that names a command deja calls otherwise (`deja sessions`): said whatever
-    // the search found, since the person most likely wanted the command.
-    if (!rest.length) word = suggest.commandWord(first);
   }
   const code = await runCommand(entry, argv, io);
+  if (!bare || (rest.length && code === 0)) return code;
+  // Looked at after the search: its module is loaded only now (a cold query: issue 15).
+  const suggest = await import("./lib/cli/suggest.ts");
+  // A lone word that names a command deja calls otherwise (`deja sessions`): said whatever
+  // the search found, since the person most likely wanted the command.
+  const word = rest.length ? undefined : suggest.commandWord(first);
   if (word) {
     io.err(
       `deja: '${first}' was searched for; 'deja ${word}' is the command for that` +
@@ -104,7 +106,8 @@ export async function main(io: IO): Promise<number> {
     return code;
   }
   // Only when the search found nothing (exit 1) or failed on its options (exit 2).
-  if (near && code !== 0 && !(await inHistory(io, first))) {
+  const near = code !== 0 ? suggest.suggestCommand(first, TYPED_NAMES) : undefined;
+  if (near && !(await inHistory(io, first))) {
     io.err(
       `deja: '${first}' is not a command; did you mean '${near}'?\n` +
         `hint: the words were searched for; 'deja ${near} --help' shows that command\n`,
@@ -133,6 +136,7 @@ async function runCommand(entry: CommandEntry, argv: string[], io: IO): Promise<
   let held: HeldIO | undefined;
   try {
     const cmd: Command = await loadCommand(entry);
+    trace(`command ${cmd.name} loaded`);
     let args;
     try {
       args = parse(cmd, argv, io.env.home);
@@ -156,6 +160,7 @@ async function runCommand(entry: CommandEntry, argv: string[], io: IO): Promise<
       return await searchQuestion(cmd, args.positionals, argv, io);
     }
     if (cmd.refresh) await (await import("./lib/cli/refresh.ts")).refreshFor(io, args);
+    if (cmd.refresh) trace("freshness checked");
     // Free text that finds nothing may have been plain words meant as a search: prose given
     // to a reading command (`how`, not `fix`: a pasted error is prose) is searched instead
     // (its "nothing" kept back); other words get a hint (`deja how kubectl`).

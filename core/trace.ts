@@ -6,17 +6,29 @@
  * writer's and the worker's id for a parse worker. Off, {@link trace} returns
  * at once; callers that measure a wait test {@link tracing} first.
  *
+ * `DEJA_TRACE_QUERY=1` writes the same lines for a search (issue 15: where a
+ * cold query's time goes, phase by phase; lib/search.ts lists the figures).
+ *
  * @module
  */
 import process from "node:process";
 import { writeSync } from "node:fs";
-import { threadId } from "node:worker_threads";
 
 const VAR = "DEJA_TRACE_INDEX";
 const T0_VAR = "DEJA_TRACE_T0";
 
-/** Whether the index trace is on (the environment's DEJA_TRACE_INDEX=1). */
-export const tracing: boolean = process.env[VAR] === "1";
+/** Whether the trace is on (the environment's DEJA_TRACE_INDEX=1 or DEJA_TRACE_QUERY=1). */
+export const tracing: boolean = process.env[VAR] === "1" ||
+  process.env["DEJA_TRACE_QUERY"] === "1";
+
+/**
+ * This thread's id (0 the main thread's), read only when tracing: node:worker_threads
+ * costs a cold search of the Bun binary ~1-2 ms to load (issue 15).
+ */
+const threadId: number = tracing
+  ? (process.getBuiltinModule("node:worker_threads") as typeof import("node:worker_threads"))
+    .threadId
+  : 0;
 
 /** The run's start, in ms since the epoch (the first process's, or this one's). */
 const t0 = tracing ? start() : 0;

@@ -13,17 +13,27 @@ import { isExampleToken, isPlaceholder, isPlaceholderBlock } from "./redact_plac
 
 /** Shapes known by their own form (no key word, no capture group): provider tokens and the like. */
 const SPECIFIC = RULES.filter((r) => !r.re.includes("(?<v>") && r.kind !== "private_key");
-const COMBINED_SPECIFIC = new RegExp(SPECIFIC.map((r) => `(?:${r.re})`).join("|"), "g");
 
-/** Each rule's named groups (`v`, and `q`/`qc` of a quoted value) get the rule's number. */
-const COMBINED = new RegExp(
-  RULES.map((r, i) =>
-    `(?<r${i}>${
-      r.re.replace(/\(\?<([a-z]+)>/g, `(?<$1${i}>`).replace(/\\k<([a-z]+)>/g, `\\k<$1${i}>`)
-    })`
-  ).join("|"),
-  "g",
-);
+/**
+ * The combined expressions, built on first use: a search loads this module for
+ * {@link sanitizeForTerminal} alone, and building them cost a cold query of the
+ * Bun binary ~7 ms (issue 15).
+ */
+let combined: { all: RegExp; specific: RegExp } | undefined;
+function combinedRes(): { all: RegExp; specific: RegExp } {
+  return combined ??= {
+    specific: new RegExp(SPECIFIC.map((r) => `(?:${r.re})`).join("|"), "g"),
+    // Each rule's named groups (`v`, and `q`/`qc` of a quoted value) get the rule's number.
+    all: new RegExp(
+      RULES.map((r, i) =>
+        `(?<r${i}>${
+          r.re.replace(/\(\?<([a-z]+)>/g, `(?<$1${i}>`).replace(/\\k<([a-z]+)>/g, `\\k<$1${i}>`)
+        })`
+      ).join("|"),
+      "g",
+    ),
+  };
+}
 
 /** Words that make a several-word value a message or code rather than a passphrase. */
 const NOT_PASSPHRASE =
@@ -126,7 +136,7 @@ function redactText(text: string, counts: RedactionCounts, found?: FoundSecrets)
   if (text.length < 8) return text;
   let out = text;
   if (mayHoldSecret(text)) {
-    out = text.replace(COMBINED, (...args) => {
+    out = text.replace(combinedRes().all, (...args) => {
       const groups = args[args.length - 1] as Record<string, string | undefined>;
       const match = args[0] as string;
       for (let i = 0; i < RULES.length; i++) {
@@ -153,7 +163,7 @@ function redactText(text: string, counts: RedactionCounts, found?: FoundSecrets)
         if (kind === "assignment" && v) {
           // A value with a known shape is named by its shape (AWS_ACCESS_KEY_ID=AKIA…: aws_key).
           const inner: RedactionCounts = {};
-          const named = v.replace(COMBINED_SPECIFIC, (m) => {
+          const named = v.replace(combinedRes().specific, (m) => {
             for (const r of SPECIFIC) {
               if (new RegExp(`^(?:${r.re})$`).test(m)) {
                 inner[r.kind] = (inner[r.kind] ?? 0) + 1;

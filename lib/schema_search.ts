@@ -53,12 +53,20 @@ export const SEARCH_Q = {
   /**
    * Lines of the pasted dumps (flag bit 4) of sessions `ids` (a JSON array), per session: a
    * dump of many lines is many records for the length of a session (lib/search/sessionrank.ts).
+   * The flagged events are found in events_flags and their bits read from events_rank, which
+   * holds them: only a dump's own row is read. Reading each flagged row for its bits read
+   * the text of every conclusion too (the bits follow the text in the row): ~2,000 rows of
+   * 2.8 MB on the 100 MB bench, 25-60 ms of a cold query of two common words (issue 15).
    */
   pasteLines: query<{ ids: string }, { session_id: number; n: number }>(
-    `SELECT session_id, SUM(length(text) - length(replace(text, char(10), ''))) AS n
-    FROM events WHERE session_id IN (SELECT value FROM json_each(?)) AND flags != 0
-      AND (flags & 4) != 0
-    GROUP BY session_id`,
+    `SELECT e.session_id AS session_id,
+      SUM(length(e.text) - length(replace(e.text, char(10), ''))) AS n
+    FROM events e WHERE e.id IN (
+      SELECT r.id FROM events f INDEXED BY events_flags
+      CROSS JOIN events r INDEXED BY events_rank ON r.id = f.id
+      WHERE f.session_id IN (SELECT value FROM json_each(?)) AND f.flags != 0
+        AND (r.flags & 4) != 0)
+    GROUP BY e.session_id`,
     ["ids"],
   ),
   /** The number of sessions, subagents included (session-level IDF). */
@@ -116,15 +124,22 @@ export const SEARCH_Q = {
       e.time AS time, e.flags AS flags, e.text AS text
     FROM events e JOIN sessions s ON s.id = e.session_id WHERE 1 = 1`,
   ),
-  /** The last conclusion and the last giving-up (seq) per session of `ids` (a JSON array). */
+  /**
+   * The last conclusion and the last giving-up (seq) per session of `ids` (a JSON array).
+   * The flagged events come from events_flags, their bits from events_rank: no event row is
+   * read (as {@link SEARCH_Q.pasteLines}; reading the rows was ~2,000 texts, 25-150 ms of a
+   * cold query of two common words on the 100 MB bench, issue 15).
+   */
   sessionSignals: query<
     { ids: string },
     { session_id: number; concluded: number | null; gave_up: number | null }
   >(
-    `SELECT session_id, MAX(CASE WHEN flags & 1 THEN seq END) AS concluded,
-      MAX(CASE WHEN flags & 2 THEN seq END) AS gave_up
-    FROM events WHERE flags != 0 AND session_id IN (SELECT value FROM json_each(?))
-    GROUP BY session_id`,
+    `SELECT r.session_id AS session_id, MAX(CASE WHEN r.flags & 1 THEN r.seq END) AS concluded,
+      MAX(CASE WHEN r.flags & 2 THEN r.seq END) AS gave_up
+    FROM events f INDEXED BY events_flags
+    CROSS JOIN events r INDEXED BY events_rank ON r.id = f.id
+    WHERE f.flags != 0 AND f.session_id IN (SELECT value FROM json_each(?))
+    GROUP BY r.session_id`,
     ["ids"],
   ),
   /** The texts of events `ids` (a JSON array). */

@@ -31,6 +31,32 @@
  * are left out, those of throwaway projects rank at half weight (or are left
  * out with `hideThrowaway`).
  *
+ * A cold query of the Bun binary (issues 15, 18), phase by phase as
+ * `DEJA_TRACE_QUERY=1` shows them (core/trace.ts: each phase and each named
+ * query's time), on the 100 MB bench index (54,508 events in 67 sessions),
+ * ms since the process began. Before (2026-12-02, load ~1): rare
+ * `quokkafrost` 75 ms — runtime and main.ts 32, the search command's modules
+ * +19, freshness stat pass +5, index open +3.5, query and hidden sessions +3,
+ * ladder +4, rescore +4, order, snippets and JSON +3; two common words
+ * `error build` 321 ms — the same start 61, then the ladder +105 (the events'
+ * document counts of both words ~20, FTS5's 5,000 best of 39,721 matches by
+ * bm25 ~70-100), rescore +118 (the paste lines read the text of every flagged
+ * event: ~60-110), order +5 (session signals), snippets +22 (120 candidate
+ * texts read and marked for 30 shown), JSON +5. Changed: the search loads no
+ * node:crypto (the notes parser, loaded only for a notes result), no
+ * embeddings module without an endpoint, no node:child_process nor
+ * node:worker_threads, builds the redaction and frame expressions only when
+ * used, and defers the did-you-mean module; the session signals and paste
+ * lines read the flag bits from events_rank and no flagged row's text; the
+ * spare snippets are read and marked only after a duplicate; two common words
+ * read no word forms for the pair rescore skips. Same results (outputs
+ * byte-identical; `bench:recall --no-binary`, seeds 11 and 7, every kind the
+ * same). After, CPU time of a cold process (user+sys, p50 of 12 alternated
+ * runs beside the old binary, load 17, so inflated alike): rare 147 -> 125 ms,
+ * common 500 -> 301 ms. What remains of the common query is FTS5's bm25 over
+ * every match of the two words (~65 ms warm; the top 5,000 are needed as they
+ * are, so not cut) and the first read of their doclists.
+ *
  * @module
  */
 import type { Store } from "./store.ts";
@@ -50,6 +76,7 @@ import { heldBy } from "./search/whole.ts";
 import { coordinate } from "./search/concepts.ts";
 import { liftPrompts, typedPrompts } from "./search/prompt.ts";
 import { liftTitled, titledSessions } from "./search/title.ts";
+import { trace } from "../core/trace.ts";
 
 /** Options of a search. */
 export interface SearchOptions {
@@ -225,6 +252,7 @@ function run(store: Store, query: string, o: SearchOptions): SearchResult {
     hideSessionIds: hide,
   };
   const rootOf = (id: number) => cache.root(id);
+  trace("search: query parsed, hidden sessions read");
 
   // A scan of the events' text (no FTS5 terms): its sessions, snippets marked by `re`.
   const scanned = (tier: "regex" | "exact", scores: ReturnType<typeof regexScan>, re: RegExp) => {
@@ -255,12 +283,14 @@ function run(store: Store, query: string, o: SearchOptions): SearchResult {
   const stats = new TermStats(store);
   const lad = ladder(stats, parsed, query, f, rootOf);
   const { scores, alts } = lad;
+  trace(`search: ladder ${lad.tier}, ${lad.scores.size} sessions`);
   let changes = lad.changes;
   let tier: Tier = lad.tier;
   if (tier !== "error" && tier !== "none") {
     const b = tier === "relevance" && !ABLATE.relevanceLength ? B_RELEVANCE : B;
     rescore(stats, cache, scores, alts, f, lad.weights, b, tier === "relevance");
   }
+  trace("search: rescored");
   if (lad.coord) coordinate(store, lad.coord, scores, (id) => cache.members(id), rootOf);
   if (tier === "relevance" || lad.widened?.tier === "relevance") {
     rerankFielded(stats, cache, scores, alts, lad.weights, lad.coord?.concepts, lad.phraseWords);
@@ -271,6 +301,7 @@ function run(store: Store, query: string, o: SearchOptions): SearchResult {
   liftPrompts(scores, prompts);
   if ((prompts.size || titled.size) && (tier === "relevance" || tier === "none")) tier = "exact";
   const results = finish(store, cache, scores, tier, o, now, parsed.time, limit);
+  trace("search: titles, prompts, order");
   for (const r of results) r.titleMatch = titled.has(r.rowid);
   // Exact matches ranked beside forms: labelled by what ranks first.
   let exactFollow = 0;
@@ -291,6 +322,7 @@ function run(store: Store, query: string, o: SearchOptions): SearchResult {
     changes = held.changes;
   }
   fillSnippets(store, results, o.snippets ?? 3, (t) => snippet(t, alts));
+  trace("search: snippets");
   // Sessions left out that hold every word: said when the shown results are less
   // literal than those (or there are none), so a hidden exact hit is not silent.
   let hidden = 0;

@@ -6,8 +6,14 @@
  *
  * @module
  */
-import { spawnSync } from "node:child_process";
+import process from "node:process";
 import { DejaError } from "../core/errors.ts";
+
+/**
+ * `node:child_process`, loaded on first use: every command imports this module (for
+ * {@link shQuote}), and loading it costs a cold search of the Bun binary ~2 ms (issue 15).
+ */
+const childProcess = () => process.getBuiltinModule("node:child_process");
 
 /** `s` quoted for a POSIX shell (bare when it needs no quoting). */
 export function shQuote(s: string): string {
@@ -60,7 +66,7 @@ export function displayCommand(argv: string[], cwd?: string | null): string {
  * @throws {DejaError} (exit 2) when the program is not installed or not on PATH.
  */
 export function runInherit(argv: string[], cwd: string): number {
-  const r = spawnSync(argv[0], argv.slice(1), { cwd, stdio: "inherit" });
+  const r = childProcess().spawnSync(argv[0], argv.slice(1), { cwd, stdio: "inherit" });
   if (r.error) {
     const code = (r.error as { code?: string }).code;
     if (code === "ENOENT") {
@@ -96,7 +102,7 @@ export function runCapture(
   argv: string[],
   opts: { env?: Record<string, string | undefined>; timeoutMs?: number; input?: string } = {},
 ): Captured {
-  const r = spawnSync(argv[0], argv.slice(1), {
+  const r = childProcess().spawnSync(argv[0], argv.slice(1), {
     encoding: "utf8",
     maxBuffer: 256 << 20,
     ...(opts.env ? { env: opts.env as Record<string, string> } : {}),

@@ -13,6 +13,17 @@
  * @module
  */
 import type { SQLInputValue, StatementSync } from "node:sqlite";
+import { trace, tracing } from "../core/trace.ts";
+
+/** Runs `f` and writes its time, rows and SQL (the query trace, core/trace.ts). */
+function timed<X>(sql: string, f: () => X): X {
+  const t = performance.now();
+  const x = f();
+  const ms = (performance.now() - t).toFixed(1);
+  const n = Array.isArray(x) ? x.length : Number(x !== undefined);
+  trace(`  sql ${ms} ms, ${n} rows: ${sql.replace(/\s+/g, " ").slice(0, 100)}`);
+  return x;
+}
 
 /** What runs a query: a store (its cached prepared statements) or anything with `stmt`. */
 export interface Prepares {
@@ -83,8 +94,13 @@ function make<P extends Params<P>, R>(
   return {
     sql,
     params,
-    all: (db, p) => db.stmt(sql).all(...args(p)) as R[],
-    get: (db, p) => db.stmt(sql).get(...args(p)) as R | undefined,
+    // Timed only with the trace on: the indexer's calls stay as they were.
+    all: tracing
+      ? (db, p) => timed(sql, () => db.stmt(sql).all(...args(p)) as R[])
+      : (db, p) => db.stmt(sql).all(...args(p)) as R[],
+    get: tracing
+      ? (db, p) => timed(sql, () => db.stmt(sql).get(...args(p)) as R | undefined)
+      : (db, p) => db.stmt(sql).get(...args(p)) as R | undefined,
     iterate: (db, p) => db.stmt(sql).iterate(...args(p)) as IterableIterator<R>,
     run: (db, p) => db.stmt(sql).run(...args(p)),
     extend(tail, more) {

@@ -19,7 +19,6 @@ import { cutNote } from "../query.ts";
 import { Q } from "../schema.ts";
 import { searchHiding } from "../search/sessions.ts";
 import { embedConfig } from "../embeddings/config.ts";
-import { CANDIDATES, rerank } from "../embeddings/rerank.ts";
 import {
   checkFrom,
   FILTER_OPTIONS,
@@ -31,8 +30,7 @@ import {
   timeOpt,
 } from "./_memory.ts";
 import { type FilteredOut, filtersUsed, nothingMatchedText } from "./_filtered.ts";
-import { noteIdAt, notesOfDays } from "../memory/note_ids.ts";
-import { notesPath } from "../../parsers/deja.ts";
+import { trace } from "../../core/trace.ts";
 const ROLES: Record<string, string[]> = {
   user: ["user"],
   assistant: ["assistant"],
@@ -172,6 +170,8 @@ export async function searchData(
   const wanted = embedConfig(io.env);
   if (!wanted.config && !wanted.problem) result = search(store, args.query, opts);
   else {
+    // Loaded only when an endpoint is configured (it loads the redaction rules: issue 15).
+    const { CANDIDATES, rerank } = await import("../embeddings/rerank.ts");
     const wide = search(store, args.query, { ...opts, limit: Math.max(args.limit, CANDIDATES) });
     const rr = await rerank(store, io.env, wide, opts);
     result = rr.result;
@@ -194,14 +194,27 @@ export async function searchData(
   for (const r of result.results) {
     refs.set(`${r.harness}:${r.id}`, shortRef(store, r.harness, r.id));
   }
-  return { result, refs, embeddings, warning, filtered, noteIds: snippetNoteIds(result, io.env) };
+  return {
+    result,
+    refs,
+    embeddings,
+    warning,
+    filtered,
+    noteIds: await snippetNoteIds(result, io.env),
+  };
 }
 
-/** The note each snippet of a notes day is (lib/memory/note_ids.ts); one read of the notes file. */
-function snippetNoteIds(res: SearchResult, env: IO["env"]): Map<string, string> {
+/**
+ * The note each snippet of a notes day is (lib/memory/note_ids.ts); one read of the notes file.
+ * Its modules are loaded only then: the notes parser loads node:crypto, which cost a cold
+ * query of the Bun binary 15-30 ms (issue 15).
+ */
+async function snippetNoteIds(res: SearchResult, env: IO["env"]): Promise<Map<string, string>> {
   const days = res.results.filter((r) => r.harness === "deja");
   const out = new Map<string, string>();
   if (!days.length) return out;
+  const { noteIdAt, notesOfDays } = await import("../memory/note_ids.ts");
+  const { notesPath } = await import("../../parsers/deja.ts");
   const notes = notesOfDays({ path: notesPath(env), tz: env.get("TZ") }, days.map((r) => r.id));
   for (const r of days) {
     for (const s of r.snippets) {
@@ -281,6 +294,7 @@ export function searchText(d: SearchData, io: Pick<IO, "isTTY" | "env">): string
 export async function runSearch(a: Args, io: IO): Promise<number> {
   const args = parseSearch(a);
   const store = Store.open(indexPath(io.env));
+  trace("index open");
   let d: SearchData;
   try {
     d = await searchData(store, args, io);
@@ -292,6 +306,7 @@ export async function runSearch(a: Args, io: IO): Promise<number> {
   }
   if (args.json) {
     printJson(io, searchJson(d));
+    trace("printed");
     return searchFound(d) ? 0 : 1;
   }
   const cut = cutNote(d.result.cut);

@@ -51,8 +51,13 @@ export function adjacentPairs(
 ): Pair[] {
   const out: Pair[] = [];
   if (alts.length < 2 || !ids.length) return out;
-  const forms = alts.map((a, ti) => {
-    const own = a.filter((_, i) => (weights?.[ti]?.[i] ?? 1) === 1);
+  // A word's forms, looked up only for a pair that is read (two common words are not: their
+  // forms cost a cold query ~10 ms for nothing, issue 15).
+  const known = new Map<number, string[][]>();
+  const forms = (ti: number): string[][] => {
+    const got = known.get(ti);
+    if (got) return got;
+    const own = alts[ti].filter((_, i) => (weights?.[ti]?.[i] ?? 1) === 1);
     const set = new Map<string, string[]>();
     // A phrase that may hold a word between (`logs … out`) is a pair's half as written together.
     for (const toks of own.map((t) => t.filter((x) => x !== GAP))) {
@@ -61,12 +66,14 @@ export function adjacentPairs(
         for (const w of wordForms(stats, toks[0]).slice(0, FORMS)) set.set(w, [w]);
       }
     }
-    return [...set.values()];
-  });
+    const list = [...set.values()];
+    known.set(ti, list);
+    return list;
+  };
   const { sql, args } = filterSql({ ...f, sessionIds: ids }, "fts");
-  for (let i = 0; i + 1 < forms.length && out.length < MAX_PAIRS; i++) {
+  for (let i = 0; i + 1 < alts.length && out.length < MAX_PAIRS; i++) {
     if (common(i) && common(i + 1)) continue;
-    const phrases = forms[i].flatMap((a) => forms[i + 1].map((b) => ftsTerm([...a, ...b])));
+    const phrases = forms(i).flatMap((a) => forms(i + 1).map((b) => ftsTerm([...a, ...b])));
     if (!phrases.length) continue;
     const match = phrases.length === 1 ? phrases[0] : `(${phrases.join(" OR ")})`;
     const df = Q.termSessions.get(stats.store, { match, limit: SAMPLE })!.s;

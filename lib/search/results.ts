@@ -92,6 +92,10 @@ const SPARE = 4;
  * at most `n` per hit, dropping a snippet whose text (marks and spacing aside)
  * an earlier one of the same hit already shows: the same line from three
  * events is shown once.
+ *
+ * The spare candidates are read and made only when an earlier one was dropped: reading and
+ * marking all {@link SPARE} times `n` was ~20 ms of a cold query of two common words on the
+ * 100 MB bench (issue 15), for snippets no one saw.
  */
 export function fillSnippets(
   store: Store,
@@ -99,16 +103,29 @@ export function fillSnippets(
   n: number,
   make: (text: string) => string,
 ): void {
-  const texts = eventTexts(store, hits.flatMap((r) => r.snippets.map((s) => s.eventId)));
+  const texts = eventTexts(
+    store,
+    hits.flatMap((r) => r.snippets.slice(0, n).map((s) => s.eventId)),
+  );
   for (const hit of hits) {
     const seen = new Set<string>();
-    hit.snippets = hit.snippets.filter((s) => {
+    const kept: SessionHit["snippets"] = [];
+    let spares = false;
+    for (const s of hit.snippets) {
+      if (kept.length >= n) break;
+      if (!spares && !texts.has(s.eventId)) {
+        // A candidate past the first `n` (or one the index no longer holds): the rest at once.
+        spares = true;
+        const rest = hit.snippets.map((x) => x.eventId).filter((id) => !texts.has(id));
+        for (const [id, text] of eventTexts(store, rest)) texts.set(id, text);
+      }
       s.text = make(texts.get(s.eventId) ?? "");
       const key = s.text.replaceAll("\x01", "").replaceAll("\x02", "").replace(/\s+/g, " ").trim();
-      if (seen.has(key)) return false;
+      if (seen.has(key)) continue;
       seen.add(key);
-      return true;
-    }).slice(0, n);
+      kept.push(s);
+    }
+    hit.snippets = kept;
   }
 }
 
