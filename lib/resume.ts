@@ -9,6 +9,8 @@
  * opencode look sessions up from there (Crush only in `<project>/.crush`), so
  * a project directory that no longer exists is refused. A session from a
  * remote (`deja remote`) reopens on that machine, over ssh (lib/remote/resume.ts).
+ * A session read from a store the command does not read (a prompt history) is
+ * refused by the table in lib/resume_source.ts.
  *
  * @module
  */
@@ -24,6 +26,7 @@ import { templateArgv } from "./shell.ts";
 import type { Env } from "../core/model.ts";
 import { remoteResume } from "./remote/resume.ts";
 import { isPromptHistoryId } from "../core/prompt_history.ts";
+import { notReopened, notReopenedReason } from "./resume_source.ts";
 
 /** Session ids deja passes to a command: no shell metacharacters, no leading dash. */
 export const SAFE_ID = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
@@ -65,7 +68,16 @@ export function resumePlan(store: Store, ref: string, env?: Env): ResumePlan {
   const asked = resolveSession(store, ref);
   const s = topSession(store, asked);
   const facts = harnessFacts(s.harness);
-  const show = `read it with 'deja show ${shortRef(store, asked.harness, asked.native_id)}'`;
+  const ref8 = shortRef(store, asked.harness, asked.native_id);
+  const show = `read it with 'deja show ${ref8}'`;
+  const elsewhere = notReopened(s.harness, s.source);
+  if (elsewhere) {
+    throw new DejaError(
+      notReopenedReason(elsewhere, facts?.displayName ?? s.harness, s.source),
+      `${show}, or carry it on with 'deja handoff --to <harness> ${ref8}'`,
+      2,
+    );
+  }
   if (isPromptHistoryId(s.native_id)) {
     throw new DejaError(
       `${s.native_id} is ${
