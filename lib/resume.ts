@@ -9,8 +9,8 @@
  * opencode look sessions up from there (Crush only in `<project>/.crush`), so
  * a project directory that no longer exists is refused. A session from a
  * remote (`deja remote`) reopens on that machine, over ssh (lib/remote/resume.ts).
- * A session read from a store the command does not read (a prompt history) is
- * refused by the table in lib/resume_source.ts.
+ * A session read from a store the command does not read (a prompt history, an
+ * editor's chat history) is refused by the table in lib/resume_source.ts.
  *
  * @module
  */
@@ -70,20 +70,23 @@ export function resumePlan(store: Store, ref: string, env?: Env): ResumePlan {
   const facts = harnessFacts(s.harness);
   const ref8 = shortRef(store, asked.harness, asked.native_id);
   const show = `read it with 'deja show ${ref8}'`;
-  const elsewhere = notReopened(s.harness, s.source);
-  if (elsewhere) {
-    throw new DejaError(
-      notReopenedReason(elsewhere, facts?.displayName ?? s.harness, s.source),
-      `${show}, or carry it on with 'deja handoff --to <harness> ${ref8}'`,
-      2,
-    );
-  }
   if (isPromptHistoryId(s.native_id)) {
     throw new DejaError(
       `${s.native_id} is ${
         facts?.displayName ?? s.harness
       }'s prompt history (prompts typed, kept apart from its sessions): no command reopens it`,
       show,
+      2,
+    );
+  }
+  const elsewhere = notReopened(s.harness, s.source);
+  if (elsewhere) {
+    throw new DejaError(
+      notReopenedReason(elsewhere, {
+        display: facts?.displayName ?? s.harness,
+        program: facts?.resume?.split(" ")[0] ?? null,
+      }, s.source),
+      `${show}, or carry it on with 'deja handoff --to <harness> ${ref8}'`,
       2,
     );
   }

@@ -1,8 +1,10 @@
 /**
  * `deja resume` refuses sessions whose store the harness's command does not
  * read (lib/resume_source.ts): the prompts of a session whose transcript is
- * gone (Claude Code and Codex `history.jsonl`, Gemini CLI `logs.json`), while
- * `deja handoff` still carries them on and sessions with a transcript still resume.
+ * gone (Claude Code and Codex `history.jsonl`, Gemini CLI `logs.json`), and
+ * an editor's chat history the CLI does not read (Cline, Kilo Code, Cursor,
+ * Kiro); `deja handoff` still carries them on, and the CLI stores' sessions
+ * still resume.
  */
 import { assert, assertEquals, assertStringIncludes, assertThrows } from "./_assert.ts";
 import { mkdirSync, writeFileSync } from "node:fs";
@@ -17,6 +19,7 @@ import { DejaError } from "../core/errors.ts";
 import { resumePlan } from "../lib/resume.ts";
 import { handoffPlan } from "../lib/handoff.ts";
 import type { Env } from "../core/model.ts";
+import { Q } from "../lib/schema.ts";
 
 const KEPT = "c1a0de00-0000-4000-8000-000000000001";
 const CLAUDE_GONE = "c1a0de00-0000-4000-8000-0000000000ff";
@@ -109,6 +112,101 @@ Deno.test("resume still reopens a session whose transcript the harness keeps", a
     const p = resumePlan(w.store, `claude:${KEPT}`);
     assertEquals(p.argv, ["claude", "--resume", KEPT]);
     assert(p.cwd?.endsWith(join("work", "app")));
+  } finally {
+    w.store.close();
+  }
+});
+
+/** Sessions filed by hand under `source` paths, as the parsers file them (the rule reads only the path). */
+function filed(store: Store, project: string, rows: Array<[string, string, string]>): void {
+  for (const [harness, native_id, source] of rows) {
+    Q.insertSession.run(store, {
+      harness,
+      native_id,
+      source,
+      project,
+      title: "t",
+      started: 1,
+      updated: 2,
+      model: null,
+      parent: null,
+      time_from_file: 0,
+    });
+  }
+}
+
+Deno.test("resume refuses a session that lives in an editor's chat history, naming the editor, and keeps CLI stores", async () => {
+  const w = await world();
+  try {
+    const home = "/home/u";
+    const code = `${home}/.config/Code/User/globalStorage`;
+    filed(w.store, w.root, [
+      [
+        "cline",
+        "1761000000000",
+        `${code}/saoudrizwan.claude-dev/tasks/1761000000000/api_conversation_history.json`,
+      ],
+      [
+        "kilocode",
+        "kc-task-1",
+        `${code}/kilocode.kilo-code/tasks/kc-task-1/api_conversation_history.json`,
+      ],
+      ["cursor", "785db00a-32e9", `${home}/.config/Cursor/User/globalStorage/state.vscdb`],
+      [
+        "kiro",
+        "exec-1",
+        `${home}/.config/Kiro/User/globalStorage/kiro.kiroagent/d29yaw/exec-1.chat`,
+      ],
+      ["kiro", "sess_ide1", `${home}/.kiro/sessions/d29yaw/sess_ide1/messages.jsonl`],
+      [
+        "cline",
+        "1762000000000",
+        `${home}/.cline/data/sessions/1762000000000/1762000000000.messages.json`,
+      ],
+      [
+        "cursor",
+        "c11a9e47-0001",
+        `${home}/.cursor/projects/w-app/agent-transcripts/c11a9e47-0001.jsonl`,
+      ],
+      ["kiro", "cli-sess-1", `${home}/.kiro/sessions/cli/cli-sess-1.jsonl`],
+    ]);
+    for (
+      const [ref, says] of [
+        [
+          "cline:1761000000000",
+          "VS Code's chat history (the Cline extension), which 'cline' does not read",
+        ],
+        [
+          "kilocode:kc-task-1",
+          "VS Code's chat history (the Kilo Code extension), which 'kilo' does not read",
+        ],
+        ["cursor:785db00a-32e9", "Cursor's chat history, which 'cursor-agent' does not read"],
+        ["kiro:exec-1", "Kiro's chat history, which 'kiro-cli' does not read"],
+        ["kiro:sess_ide1", "Kiro's chat history"],
+      ]
+    ) {
+      const e = assertThrows(() => resumePlan(w.store, ref), DejaError) as DejaError;
+      assertEquals(e.exitCode, 2, ref);
+      assertStringIncludes(e.message, `this session lives in ${says}`);
+      assertStringIncludes(e.message, "reopen it there");
+      assertStringIncludes(e.hint ?? "", "deja show");
+    }
+    assertEquals(resumePlan(w.store, "cline:1762000000000").argv, [
+      "cline",
+      "--id",
+      "1762000000000",
+    ]);
+    assertEquals(resumePlan(w.store, "cursor:c11a9e47-0001").argv, [
+      "cursor-agent",
+      "--resume",
+      "c11a9e47-0001",
+    ]);
+    assertEquals(resumePlan(w.store, "kiro:cli-sess-1").argv, [
+      "kiro-cli",
+      "chat",
+      "--resume-id",
+      "cli-sess-1",
+    ]);
   } finally {
     w.store.close();
   }
