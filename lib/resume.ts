@@ -10,8 +10,8 @@
  * layout and reference page): Claude Code, Gemini CLI, Kimi CLI, Crush (only
  * in `<project>/.crush`), opencode and others look sessions up from the
  * directory they run in (elsewhere they fail or silently start a new
- * session), so for them a project directory that no longer exists is
- * refused, and one deja does not know is said on stderr and refused by
+ * session), so for them a project directory that no longer exists, or
+ * another system's (a Windows path here), is refused, and one deja does not know is said on stderr and refused by
  * `--exec`. A harness that finds sessions by id from anywhere (Codex,
  * Copilot CLI) runs without it, with a note. A session from a remote
  * (`deja remote`) reopens on that machine, over ssh (lib/remote/resume.ts).
@@ -20,7 +20,9 @@
  *
  * @module
  */
+import { isAbsolute } from "node:path";
 import { isDirSync } from "../core/fs.ts";
+import { isWindowsAbsolute } from "../core/paths.ts";
 import type { Store } from "./store.ts";
 import { DejaError } from "../core/errors.ts";
 import { Q } from "./schema.ts";
@@ -153,14 +155,27 @@ interface Place {
 /**
  * The directory of `project` to run in, by what the harness needs
  * (`capabilities.resume_cwd`): a harness that finds sessions only from their
- * directory refuses a project gone; one that finds them anywhere runs
- * without it, with a note.
+ * directory refuses a project gone or another system's; one that finds
+ * them anywhere runs without it, with a note. A project that is not an
+ * absolute path here (`C:/Apps/x` on Linux) is never looked up relative to
+ * the current directory.
  *
  * @throws {DejaError} exit 2 when the harness needs a directory deja cannot give.
  */
 function placeOf(project: string | null, facts: HarnessFacts, hint: string): Place {
   const name = facts.displayName;
   const byDir = facts.resumeCwd;
+  if (project && !isAbsolute(project)) {
+    const what = isWindowsAbsolute(project)
+      ? "a Windows path"
+      : "not an absolute path on this system";
+    const why = `this session ran on another system (its project ${project} is ${what}): ` +
+      `resume cannot cd there`;
+    if (byDir) {
+      throw new DejaError(`${why}, and ${name} looks for this session from there`, hint, 2);
+    }
+    return { cwd: null, note: why, needsCwd: false };
+  }
   if (project && !isDirSync(project)) {
     if (byDir !== false) {
       throw new DejaError(

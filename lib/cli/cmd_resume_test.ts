@@ -5,6 +5,7 @@ import {
   assertThrows,
 } from "../../tests/_assert.ts";
 import { tmpdir } from "node:os";
+import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { Q } from "../schema.ts";
 import type { Store } from "../store.ts";
@@ -155,6 +156,35 @@ Deno.test("resume of a session whose project is unknown says so when the harness
     assertEquals(cx.out(), "codex resume 019da910-0000-7000-8000-000000000001\n");
     assertEquals(cx.err(), "");
   } finally {
+    ix.cleanup();
+  }
+});
+
+Deno.test("resume never looks another system's project path up relative to the current directory", async () => {
+  const ix = await fixture();
+  const here = Deno.cwd();
+  try {
+    const win = "C:/Apps/MRA022626 - Copy/Marine-Response-Repo";
+    file(ix.store, "claude", "c1a0de00-0000-4000-8000-00000000c0de", win);
+    file(ix.store, "codex", "019d0000-0000-7000-8000-00000000c0de", "c:\\Apps\\repo");
+    // The trial's trap: a relative directory of that name in the current directory.
+    mkdirSync(join(ix.root, win), { recursive: true });
+    Deno.chdir(ix.root);
+    const e = assertThrows(() => resumeData(ix.env, "c1a0de00"), DejaError) as DejaError;
+    assertEquals(e.exitCode, 2);
+    assertStringIncludes(
+      e.message,
+      `this session ran on another system (its project ${win} is a Windows path)`,
+    );
+    assertStringIncludes(e.message, "resume cannot cd there");
+    const d = resumeData(ix.env, "019d0000");
+    assertEquals([d.plan.cwd, d.command], [
+      null,
+      "codex resume 019d0000-0000-7000-8000-00000000c0de",
+    ]);
+    assertStringIncludes(resumeNotes(d.plan), "ran on another system");
+  } finally {
+    Deno.chdir(here);
     ix.cleanup();
   }
 });
