@@ -197,7 +197,7 @@ function placeOf(project: string | null, facts: HarnessFacts, hint: string): Pla
   const looks = byDir ? "looks sessions up" : "may look sessions up";
   return {
     cwd: null,
-    note: `deja does not know this session's project directory, and ${name} ${looks} from the ` +
+    note: `this session's project directory is not known, and ${name} ${looks} from the ` +
       `directory it runs in: run it from there`,
     needsCwd: byDir === true,
   };

@@ -120,7 +120,7 @@ function runResume(a: Args, io: IO): number {
   if (args.exec) {
     if (d.plan.needsCwd) {
       throw new DejaError(
-        d.plan.note ?? "deja does not know this session's project directory",
+        d.plan.note ?? "this session's project directory is not known",
         `without --exec deja prints the command: run it from the project directory`,
         2,
       );

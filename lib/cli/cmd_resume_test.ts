@@ -139,7 +139,7 @@ Deno.test("resume of a session whose project is unknown says so when the harness
     const c = captureIO(ix.env, false);
     assertEquals(await resumeCmd.run({ values: {}, positionals: ["b1ea4a04"] }, c.io), 0);
     assertEquals(c.out(), "kimi --session b1ea4a04-0000-4000-8000-000000000001\n");
-    assertStringIncludes(c.err(), "deja does not know this session's project directory");
+    assertStringIncludes(c.err(), "deja: this session's project directory is not known");
     assertStringIncludes(c.err(), "Kimi CLI looks sessions up from the directory it runs in");
     const json = captureIO(ix.env, false);
     await resumeCmd.run({ values: { json: true }, positionals: ["b1ea4a04"] }, json.io);
