@@ -4,7 +4,8 @@
  * what lives there.
  *
  * - `prompts`: a prompt history (Claude Code and Codex `history.jsonl`, Gemini
- *   CLI `tmp/<project>/logs.json`; parsers/_prompt_history.ts). deja makes a
+ *   CLI `tmp/<project>/logs.json`, Kimi CLI `user-history/*.jsonl`, opencode
+ *   `prompt-history.jsonl`; parsers/_prompt_history.ts). deja makes a
  *   session of it only when the session's transcript is gone, so the harness
  *   has nothing to reopen: only the prompts remain. `deja handoff` still
  *   carries them on (its digest is built from the index, not the store).
@@ -51,6 +52,14 @@ export const NOT_REOPENED: readonly NotReopened[] = [
   { harness: "codex", source: re(`${SEP}history\\.jsonl$`), lives: { kind: "prompts" } },
   // gemini.ts never reads a `logs.json` as a chat.
   { harness: "gemini", source: re(`${SEP}logs\\.json$`), lives: { kind: "prompts" } },
+  // Histories that name no session, also told by id (`prompt-history-*`); the paths catch
+  // the sessions an index made before that name (`history-<md5>`, `prompt-history`).
+  {
+    harness: "kimi",
+    source: re(`${SEP}user-history${SEP}[^\\\\/]+\\.jsonl$`),
+    lives: { kind: "prompts" },
+  },
+  { harness: "opencode", source: re(`${SEP}prompt-history\\.jsonl$`), lives: { kind: "prompts" } },
   {
     harness: "cline",
     source: re(`${SEP}globalStorage${SEP}saoudrizwan\\.claude-dev${SEP}`),

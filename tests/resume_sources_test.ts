@@ -98,6 +98,16 @@ Deno.test("resume refuses a session known only from a prompt history, and handof
       assertStringIncludes(e.hint ?? "", "deja show");
       assertStringIncludes(e.hint ?? "", "deja handoff --to <harness>");
     }
+    // Sessions an index made of Kimi CLI's and opencode's histories before they were named
+    // `prompt-history-*`: told by the file.
+    filed(w.store, null, [
+      ["kimi", "history-697a0ebe", "/home/u/.kimi/user-history/697a0ebe.jsonl"],
+      ["opencode", "oc-history", "/home/u/.local/state/opencode/prompt-history.jsonl"],
+    ]);
+    for (const ref of ["kimi:history-697a0ebe", "opencode:oc-history"]) {
+      const e = assertThrows(() => resumePlan(w.store, ref), DejaError) as DejaError;
+      assertStringIncludes(e.message, "only its prompts remain", ref);
+    }
     const h = handoffPlan(w.store, "crush", `codex:${CODEX_GONE.slice(0, 8)}`, w.root);
     assertEquals(h.from.native_id, CODEX_GONE);
     assertStringIncludes(h.packet, "rename the billing module");
@@ -118,7 +128,7 @@ Deno.test("resume still reopens a session whose transcript the harness keeps", a
 });
 
 /** Sessions filed by hand under `source` paths, as the parsers file them (the rule reads only the path). */
-function filed(store: Store, project: string, rows: Array<[string, string, string]>): void {
+function filed(store: Store, project: string | null, rows: Array<[string, string, string]>): void {
   for (const [harness, native_id, source] of rows) {
     Q.insertSession.run(store, {
       harness,
