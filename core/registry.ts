@@ -21,6 +21,11 @@ export interface HarnessFacts {
   displayName: string;
   /** `capabilities.resume`: the command that reopens a session, `{id}` for its id; null when none. */
   resume: string | null;
+  /**
+   * `capabilities.resume_cwd`: true when the harness finds a session only from the directory it
+   * runs in (its store is filed by working directory), false when from anywhere, null when not known.
+   */
+  resumeCwd: boolean | null;
   /** `capabilities.handoff`: `exec` (deja can start it with a prompt) or `paste`. */
   handoff: "exec" | "paste";
   /** `handoff_command`: how to start it with a first prompt, `{prompt}` for the prompt; null when unknown. */
@@ -36,6 +41,7 @@ export function harnessFacts(id: string): HarnessFacts | undefined {
     id,
     displayName: String(e.display_name ?? id),
     resume: typeof caps.resume === "string" ? caps.resume : null,
+    resumeCwd: typeof caps.resume_cwd === "boolean" ? caps.resume_cwd : null,
     handoff: caps.handoff === "exec" ? "exec" : "paste",
     handoffCommand: typeof e.handoff_command === "string" ? e.handoff_command : null,
   };

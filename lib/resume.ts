@@ -5,25 +5,35 @@
  * The command comes from registry.json (`capabilities.resume`, `{id}` for the
  * native session id), split into argv so the id is one argument and never
  * passes through a shell. A subagent resumes its parent. The command runs in
- * the session's project directory: Crush, Claude Code, Gemini CLI and
- * opencode look sessions up from there (Crush only in `<project>/.crush`), so
- * a project directory that no longer exists is refused. A session from a
- * remote (`deja remote`) reopens on that machine, over ssh (lib/remote/resume.ts).
+ * the session's project directory. Whether the harness needs it is
+ * registry.json `capabilities.resume_cwd` (decided from each harness's store
+ * layout and reference page): Claude Code, Gemini CLI, Kimi CLI, Crush (only
+ * in `<project>/.crush`), opencode and others look sessions up from the
+ * directory they run in (elsewhere they fail or silently start a new
+ * session), so for them a project directory that no longer exists, or
+ * another system's (a Windows path here), is refused, and one deja does not know is said on stderr and refused by
+ * `--exec`. A harness that finds sessions by id from anywhere (Codex,
+ * Copilot CLI) runs without it, with a note. A session from a remote
+ * (`deja remote`) reopens on that machine, over ssh (lib/remote/resume.ts).
+ * A session read from a store the command does not read (a prompt history, an
+ * editor's chat history) is refused by the table in lib/resume_source.ts.
  *
  * @module
  */
-import { existsSync } from "node:fs";
+import { isAbsolute } from "node:path";
 import { isDirSync } from "../core/fs.ts";
+import { isWindowsAbsolute } from "../core/paths.ts";
 import type { Store } from "./store.ts";
 import { DejaError } from "../core/errors.ts";
 import { Q } from "./schema.ts";
 import { resolveSession, shortRef } from "./sessions.ts";
 import { type SessionRow } from "./rows.ts";
-import { harnessFacts } from "../core/registry.ts";
+import { type HarnessFacts, harnessFacts } from "../core/registry.ts";
 import { templateArgv } from "./shell.ts";
 import type { Env } from "../core/model.ts";
 import { remoteResume } from "./remote/resume.ts";
 import { isPromptHistoryId } from "../core/prompt_history.ts";
+import { notReopened, notReopenedReason } from "./resume_source.ts";
 
 /** Session ids deja passes to a command: no shell metacharacters, no leading dash. */
 export const SAFE_ID = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
@@ -40,6 +50,13 @@ export interface ResumePlan {
   argv: string[];
   /** The machine the session ran on (a remote's name), null for this one. */
   origin: string | null;
+  /** What stderr says about the directory (not known, gone, another system's), or null. */
+  note?: string | null;
+  /**
+   * The harness finds sessions only from their directory and deja does not know it: the command
+   * is printed to run from there, and `--exec` refuses.
+   */
+  needsCwd?: boolean;
   /** For a remote's session: its host, its project there, and the clone here (`argv` is ssh's). */
   remote?: { host: string; port: number | null; cwd: string | null; clone: string | null };
 }
@@ -65,13 +82,25 @@ export function resumePlan(store: Store, ref: string, env?: Env): ResumePlan {
   const asked = resolveSession(store, ref);
   const s = topSession(store, asked);
   const facts = harnessFacts(s.harness);
-  const show = `read it with 'deja show ${shortRef(store, asked.harness, asked.native_id)}'`;
+  const ref8 = shortRef(store, asked.harness, asked.native_id);
+  const show = `read it with 'deja show ${ref8}'`;
   if (isPromptHistoryId(s.native_id)) {
     throw new DejaError(
       `${s.native_id} is ${
         facts?.displayName ?? s.harness
       }'s prompt history (prompts typed, kept apart from its sessions): no command reopens it`,
       show,
+      2,
+    );
+  }
+  const elsewhere = notReopened(s.harness, s.source);
+  if (elsewhere) {
+    throw new DejaError(
+      notReopenedReason(elsewhere, {
+        display: facts?.displayName ?? s.harness,
+        program: facts?.resume?.split(" ")[0] ?? null,
+      }, s.source),
+      `${show}, or carry it on with 'deja handoff --to <harness> ${ref8}'`,
       2,
     );
   }
@@ -99,21 +128,78 @@ export function resumePlan(store: Store, ref: string, env?: Env): ResumePlan {
     };
   }
   if (!SAFE_ID.test(s.native_id)) throw unsafe(s.native_id, show);
-  if (s.project && !isDirSync(s.project)) {
-    throw new DejaError(
-      `the project directory ${s.project} no longer exists, and ${facts.displayName} looks for ` +
-        `this session from there`,
-      show,
-      2,
-    );
-  }
+  const place = placeOf(
+    s.project,
+    facts,
+    `${show}, or carry it on with 'deja handoff --to <harness> ${ref8}'`,
+  );
   return {
     harness: s.harness,
     asked: asked.native_id,
     id: s.native_id,
-    cwd: s.project && existsSync(s.project) ? s.project : null,
+    cwd: place.cwd,
     argv: templateArgv(facts.resume, { id: s.native_id }),
     origin: null,
+    note: place.note,
+    needsCwd: place.needsCwd,
+  };
+}
+
+/** Where a session's command runs, and what stderr says about it. */
+interface Place {
+  cwd: string | null;
+  note: string | null;
+  needsCwd: boolean;
+}
+
+/**
+ * The directory of `project` to run in, by what the harness needs
+ * (`capabilities.resume_cwd`): a harness that finds sessions only from their
+ * directory refuses a project gone or another system's; one that finds
+ * them anywhere runs without it, with a note. A project that is not an
+ * absolute path here (`C:/Apps/x` on Linux) is never looked up relative to
+ * the current directory.
+ *
+ * @throws {DejaError} exit 2 when the harness needs a directory deja cannot give.
+ */
+function placeOf(project: string | null, facts: HarnessFacts, hint: string): Place {
+  const name = facts.displayName;
+  const byDir = facts.resumeCwd;
+  if (project && !isAbsolute(project)) {
+    const what = isWindowsAbsolute(project)
+      ? "a Windows path"
+      : "not an absolute path on this system";
+    const why = `this session ran on another system (its project ${project} is ${what}): ` +
+      `resume cannot cd there`;
+    if (byDir) {
+      throw new DejaError(`${why}, and ${name} looks for this session from there`, hint, 2);
+    }
+    return { cwd: null, note: why, needsCwd: false };
+  }
+  if (project && !isDirSync(project)) {
+    if (byDir !== false) {
+      throw new DejaError(
+        `the project directory ${project} no longer exists, and ${name} looks for ` +
+          `this session from there`,
+        hint,
+        2,
+      );
+    }
+    return {
+      cwd: null,
+      note:
+        `the project directory ${project} no longer exists; ${name} finds the session from anywhere`,
+      needsCwd: false,
+    };
+  }
+  if (project) return { cwd: project, note: null, needsCwd: false };
+  if (byDir === false) return { cwd: null, note: null, needsCwd: false };
+  const looks = byDir ? "looks sessions up" : "may look sessions up";
+  return {
+    cwd: null,
+    note: `this session's project directory is not known, and ${name} ${looks} from the ` +
+      `directory it runs in: run it from there`,
+    needsCwd: byDir === true,
   };
 }
 

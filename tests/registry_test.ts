@@ -53,7 +53,7 @@ Deno.test("harness ids are spelled one way everywhere", () => {
 });
 
 Deno.test("every registry entry has the documented fields", () => {
-  const caps = ["mcp", "auto", "skill", "command", "resume", "handoff", "prereq"];
+  const caps = ["mcp", "auto", "skill", "command", "resume", "resume_cwd", "handoff", "prereq"];
   for (const e of entries) {
     assert(e.display_name, `${e.id}: display_name`);
     assert(e.store_paths.length > 0, `${e.id}: store_paths`);
@@ -101,6 +101,11 @@ Deno.test("every install field has the documented shape and target names are uni
     assert(
       resume === null || (typeof resume === "string" && /(^|\s|=)\{id\}(\s|$)/.test(resume)),
       `${e.id}: capabilities.resume must be null or a command with {id}`,
+    );
+    const cwd = e.capabilities.resume_cwd;
+    assert(
+      cwd === null || (typeof cwd === "boolean" && resume !== null),
+      `${e.id}: capabilities.resume_cwd must be true, false or null, and null without a resume command`,
     );
   }
 });

@@ -75,20 +75,26 @@ export function resumeData(env: Env, ref: string): ResumeData {
 
 /** The `--json` document (docs/json-output.md, `resume`). */
 export function resumeJson(d: ResumeData): Record<string, unknown> {
-  const { remote, ...rest } = d.plan;
+  const { remote, note, needsCwd, ...rest } = d.plan;
   return {
     ...rest,
     command: d.command,
+    note: note ?? null,
+    needs_cwd: needsCwd ?? false,
     host: remote?.host ?? null,
     remote_cwd: remote?.cwd ?? null,
     clone: remote?.clone ?? null,
   };
 }
 
-/** What stderr says before the command: a subagent's parent, where a remote's session reopens. */
+/**
+ * What stderr says before the command: a subagent's parent, where a remote's session reopens,
+ * a project directory deja cannot give.
+ */
 export function resumeNotes(p: ResumePlan): string {
   const out: string[] = [];
   if (p.id !== p.asked) out.push(`deja: ${p.asked} is a subagent; resuming its parent\n`);
+  if (p.note) out.push(`deja: ${p.note}\n`);
   const r = p.remote;
   if (r) {
     out.push(`deja: this session ran on ${p.origin} (${r.host}); resume it there:\n`);
@@ -111,7 +117,16 @@ function runResume(a: Args, io: IO): number {
     printJson(io, resumeJson(d));
     return 0;
   }
-  if (args.exec) return runInherit(d.plan.argv, d.plan.cwd ?? io.cwd);
+  if (args.exec) {
+    if (d.plan.needsCwd) {
+      throw new DejaError(
+        d.plan.note ?? "this session's project directory is not known",
+        `without --exec deja prints the command: run it from the project directory`,
+        2,
+      );
+    }
+    return runInherit(d.plan.argv, d.plan.cwd ?? io.cwd);
+  }
   const notes = resumeNotes(d.plan);
   if (notes) io.err(notes);
   io.out(d.command + "\n");

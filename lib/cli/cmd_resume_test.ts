@@ -5,6 +5,10 @@ import {
   assertThrows,
 } from "../../tests/_assert.ts";
 import { tmpdir } from "node:os";
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { Q } from "../schema.ts";
+import type { Store } from "../store.ts";
 import { indexSessions } from "../../tests/_memory.ts";
 import { captureIO } from "../../tests/_cli_io.ts";
 import { DejaError } from "../../core/errors.ts";
@@ -106,6 +110,95 @@ Deno.test("resume of a prompt history says no command reopens it, with exit 2 an
     assertEquals(e.exitCode, 2);
     assertStringIncludes(e.message, "prompt history");
     assertStringIncludes(e.hint ?? "", "deja show");
+  } finally {
+    ix.cleanup();
+  }
+});
+
+/** A session filed by hand (the parsers' rows), whose project deja knows as `project`. */
+function file(store: Store, harness: string, id: string, project: string | null): void {
+  Q.insertSession.run(store, {
+    harness,
+    native_id: id,
+    source: `/stores/${harness}/${id}.jsonl`,
+    project,
+    title: "t",
+    started: 1,
+    updated: 2,
+    model: null,
+    parent: null,
+    time_from_file: 0,
+  });
+}
+
+Deno.test("resume of a session whose project is unknown says so when the harness looks sessions up by directory, and --exec refuses", async () => {
+  const ix = await fixture();
+  try {
+    file(ix.store, "kimi", "b1ea4a04-0000-4000-8000-000000000001", null);
+    file(ix.store, "codex", "019da910-0000-7000-8000-000000000001", null);
+    const c = captureIO(ix.env, false);
+    assertEquals(await resumeCmd.run({ values: {}, positionals: ["b1ea4a04"] }, c.io), 0);
+    assertEquals(c.out(), "kimi --session b1ea4a04-0000-4000-8000-000000000001\n");
+    assertStringIncludes(c.err(), "deja: this session's project directory is not known");
+    assertStringIncludes(c.err(), "Kimi CLI looks sessions up from the directory it runs in");
+    const json = captureIO(ix.env, false);
+    await resumeCmd.run({ values: { json: true }, positionals: ["b1ea4a04"] }, json.io);
+    assertEquals(JSON.parse(json.out()).needs_cwd, true);
+    const e = await assertRejects(
+      () => resumeCmd.run({ values: { exec: true }, positionals: ["b1ea4a04"] }, c.io),
+      DejaError,
+    );
+    assertEquals((e as DejaError).exitCode, 2);
+    assertStringIncludes((e as DejaError).hint ?? "", "run it from the project directory");
+    // Codex finds a session by id from anywhere: no note.
+    const cx = captureIO(ix.env, false);
+    assertEquals(await resumeCmd.run({ values: {}, positionals: ["019da910"] }, cx.io), 0);
+    assertEquals(cx.out(), "codex resume 019da910-0000-7000-8000-000000000001\n");
+    assertEquals(cx.err(), "");
+  } finally {
+    ix.cleanup();
+  }
+});
+
+Deno.test("resume never looks another system's project path up relative to the current directory", async () => {
+  const ix = await fixture();
+  const here = Deno.cwd();
+  try {
+    const win = "C:/Apps/MRA022626 - Copy/Marine-Response-Repo";
+    file(ix.store, "claude", "c1a0de00-0000-4000-8000-00000000c0de", win);
+    file(ix.store, "codex", "019d0000-0000-7000-8000-00000000c0de", "c:\\Apps\\repo");
+    // The trial's trap: a relative directory of that name in the current directory.
+    mkdirSync(join(ix.root, win), { recursive: true });
+    Deno.chdir(ix.root);
+    const e = assertThrows(() => resumeData(ix.env, "c1a0de00"), DejaError) as DejaError;
+    assertEquals(e.exitCode, 2);
+    assertStringIncludes(
+      e.message,
+      `this session ran on another system (its project ${win} is a Windows path)`,
+    );
+    assertStringIncludes(e.message, "resume cannot cd there");
+    const d = resumeData(ix.env, "019d0000");
+    assertEquals([d.plan.cwd, d.command], [
+      null,
+      "codex resume 019d0000-0000-7000-8000-00000000c0de",
+    ]);
+    assertStringIncludes(resumeNotes(d.plan), "ran on another system");
+  } finally {
+    Deno.chdir(here);
+    ix.cleanup();
+  }
+});
+
+Deno.test("resume of a harness that finds sessions from anywhere runs without a gone project directory, with a note", async () => {
+  const ix = await fixture();
+  try {
+    file(ix.store, "codex", "019d1111-0000-7000-8000-000000000001", join(ix.root, "gone"));
+    const d = resumeData(ix.env, "019d1111");
+    assertEquals(d.plan.cwd, null);
+    assertStringIncludes(
+      resumeNotes(d.plan),
+      `the project directory ${join(ix.root, "gone")} no longer exists`,
+    );
   } finally {
     ix.cleanup();
   }

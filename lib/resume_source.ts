@@ -1,0 +1,142 @@
+/**
+ * Sessions no resume command reaches, told by the store deja read them from:
+ * one table, {@link NOT_REOPENED}, of a harness and a source-path pattern, and
+ * what lives there.
+ *
+ * - `prompts`: a prompt history (Claude Code and Codex `history.jsonl`, Gemini
+ *   CLI `tmp/<project>/logs.json`, Kimi CLI `user-history/*.jsonl`, opencode
+ *   `prompt-history.jsonl`; parsers/_prompt_history.ts). deja makes a
+ *   session of it only when the session's transcript is gone, so the harness
+ *   has nothing to reopen: only the prompts remain. `deja handoff` still
+ *   carries them on (its digest is built from the index, not the store).
+ *
+ * - `ide`: an editor's own chat history, which the harness's CLI does not read
+ *   (docs/registry/<id>.md, "Store and files"): the Cline and Kilo Code
+ *   extensions' `globalStorage/<extension>/tasks/` (the `cline` CLI keeps
+ *   `~/.cline/data`, the Kilo CLI `kilo.db`), Cursor's `state.vscdb` composers
+ *   (`cursor-agent` keeps `~/.cursor`), the Kiro IDE's `.chat` files and
+ *   `sessions/<workspace>/sess_*` (`kiro-cli` resumes only `sessions/cli/`).
+ *   The editor is named from the path (`<App>/User/globalStorage`).
+ *   Not listed: Amp's legacy editor threads (`amp threads continue` reads
+ *   threads from ampcode.com, which may hold them; not checked), Continue's
+ *   `~/.continue/sessions` (shared by the extension and `cn`).
+ *
+ * The id-named prompt histories (`prompt-history-*`: opencode, Kimi CLI,
+ * Cursor's workspace prompts) are told by id instead (core/prompt_history.ts).
+ *
+ * @module
+ */
+import { basename } from "node:path";
+
+/** What lives in a store no resume command reads. */
+export type Lives =
+  | { kind: "prompts" }
+  /** `editor`: its name when the path does not tell; `part`: what in it keeps the chats. */
+  | { kind: "ide"; editor: string; part?: string };
+
+/** One row: sessions of `harness` whose source path matches `source`. */
+export interface NotReopened {
+  harness: string;
+  source: RegExp;
+  lives: Lives;
+}
+
+/** Separator of either OS, so a store read from a Windows path matches too. */
+const SEP = String.raw`[\\/]`;
+
+/** The stores whose sessions no resume command reopens. */
+export const NOT_REOPENED: readonly NotReopened[] = [
+  // The transcripts are `projects/<folder>/<uuid>.jsonl`; the history sits beside `projects`.
+  { harness: "claude", source: re(`${SEP}history\\.jsonl$`), lives: { kind: "prompts" } },
+  // The transcripts are `rollout-*.jsonl[.zst]`.
+  { harness: "codex", source: re(`${SEP}history\\.jsonl$`), lives: { kind: "prompts" } },
+  // gemini.ts never reads a `logs.json` as a chat.
+  { harness: "gemini", source: re(`${SEP}logs\\.json$`), lives: { kind: "prompts" } },
+  // Histories that name no session, also told by id (`prompt-history-*`); the paths catch
+  // the sessions an index made before that name (`history-<md5>`, `prompt-history`).
+  {
+    harness: "kimi",
+    source: re(`${SEP}user-history${SEP}[^\\\\/]+\\.jsonl$`),
+    lives: { kind: "prompts" },
+  },
+  { harness: "opencode", source: re(`${SEP}prompt-history\\.jsonl$`), lives: { kind: "prompts" } },
+  {
+    harness: "cline",
+    source: re(`${SEP}globalStorage${SEP}saoudrizwan\\.claude-dev${SEP}`),
+    lives: { kind: "ide", editor: "a VS Code-style editor", part: "the Cline extension" },
+  },
+  {
+    harness: "kilocode",
+    source: re(`${SEP}globalStorage${SEP}kilocode\\.kilo-code${SEP}`),
+    lives: { kind: "ide", editor: "a VS Code-style editor", part: "the Kilo Code extension" },
+  },
+  {
+    harness: "cursor",
+    source: re(`${SEP}(global|workspace)Storage${SEP}state\\.vscdb$`),
+    lives: { kind: "ide", editor: "Cursor" },
+  },
+  {
+    harness: "kiro",
+    source: re(`${SEP}globalStorage${SEP}kiro\\.kiroagent${SEP}`),
+    lives: { kind: "ide", editor: "Kiro" },
+  },
+  {
+    harness: "kiro",
+    source: re(
+      `${SEP}sessions${SEP}(?!cli${SEP})[^\\\\/]+${SEP}sess_[^\\\\/]+${SEP}messages\\.jsonl$`,
+    ),
+    lives: { kind: "ide", editor: "Kiro" },
+  },
+];
+
+/** The editors of `<App>/User/...` folders, by folder name (parsers/_vscode.ts lists the folders read). */
+const EDITORS: Record<string, string> = {
+  "code": "VS Code",
+  "code - insiders": "VS Code Insiders",
+  "vscodium": "VSCodium",
+  "cursor": "Cursor",
+  "windsurf": "Windsurf",
+  "kiro": "Kiro",
+};
+
+/** The editor whose `User` directory holds `source`, or `fallback`. */
+function editorOf(source: string, fallback: string): string {
+  const m = new RegExp(`([^\\\\/]+)${SEP}User${SEP}(global|workspace)Storage${SEP}`, "i").exec(
+    source,
+  );
+  return (m && EDITORS[m[1].toLowerCase()]) ?? fallback;
+}
+
+function re(s: string): RegExp {
+  return new RegExp(s, "i");
+}
+
+/** The row for a session of `harness` read from `source`, or undefined when a command may reach it. */
+export function notReopened(harness: string, source: string): NotReopened | undefined {
+  return NOT_REOPENED.find((r) => r.harness === harness && r.source.test(source));
+}
+
+/** Who is asked: the harness's name and the program its resume command runs. */
+export interface Asked {
+  display: string;
+  /** The first word of `capabilities.resume` (`cline`, `cursor-agent`), null when none. */
+  program: string | null;
+}
+
+/** Why a session read from `source` (matching `row`) is not reopened. */
+export function notReopenedReason(row: NotReopened, who: Asked, source: string): string {
+  const display = who.display;
+  switch (row.lives.kind) {
+    case "prompts":
+      return `this session is known only from ${display}'s prompt history (${
+        basename(source)
+      }): only its prompts remain; its transcript is gone, so no command reopens it`;
+    case "ide": {
+      const editor = editorOf(source, row.lives.editor);
+      const part = row.lives.part ? ` (${row.lives.part})` : "";
+      const reader = who.program ? `'${who.program}'` : `${display}'s command`;
+      return `this session lives in ${editor}'s chat history${part}, which ${reader} does not ` +
+        `read; reopen it there`;
+    }
+  }
+}

@@ -1,0 +1,223 @@
+/**
+ * `deja resume` refuses sessions whose store the harness's command does not
+ * read (lib/resume_source.ts): the prompts of a session whose transcript is
+ * gone (Claude Code and Codex `history.jsonl`, Gemini CLI `logs.json`), and
+ * an editor's chat history the CLI does not read (Cline, Kilo Code, Cursor,
+ * Kiro); `deja handoff` still carries them on, and the CLI stores' sessions
+ * still resume.
+ */
+import { assert, assertEquals, assertStringIncludes, assertThrows } from "./_assert.ts";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { testEnv } from "./_fixture.ts";
+import { tempDir } from "./_tmp.ts";
+import { claudeLines } from "./_memory.ts";
+import { parsers } from "../parsers/mod.ts";
+import { runIndex } from "../lib/indexer.ts";
+import { indexPath, Store } from "../lib/store.ts";
+import { DejaError } from "../core/errors.ts";
+import { resumePlan } from "../lib/resume.ts";
+import { handoffPlan } from "../lib/handoff.ts";
+import type { Env } from "../core/model.ts";
+import { Q } from "../lib/schema.ts";
+
+const KEPT = "c1a0de00-0000-4000-8000-000000000001";
+const CLAUDE_GONE = "c1a0de00-0000-4000-8000-0000000000ff";
+const CODEX_GONE = "019da910-1d2d-7883-b552-6e3adf8a4ed9";
+const GEMINI_GONE = "9e3101a0-0000-4000-8000-000000000007";
+
+/** Claude Code, Codex and Gemini CLI stores whose histories name sessions with no transcript. */
+async function world(): Promise<{ env: Env; root: string; store: Store }> {
+  const root = tempDir("deja-resume-src-");
+  const project = join(root, "work", "app");
+  mkdirSync(project, { recursive: true });
+  const claude = join(root, "claude");
+  const folder = join(claude, "projects", project.replace(/[^A-Za-z0-9]/g, "-"));
+  mkdirSync(folder, { recursive: true });
+  const kept = { id: KEPT, cwd: project, start: "2026-11-01T10:00:00Z" };
+  writeFileSync(
+    join(folder, `${KEPT}.jsonl`),
+    claudeLines({ ...kept, turns: [{ user: "kept transcript" }, { say: "ok" }] }).join("\n") + "\n",
+  );
+  writeFileSync(
+    join(claude, "history.jsonl"),
+    [
+      { display: "kept transcript", timestamp: 1761991200000, project, sessionId: KEPT },
+      {
+        display: "wire the ledger export",
+        timestamp: 1761991260000,
+        project,
+        sessionId: CLAUDE_GONE,
+      },
+    ].map((r) => JSON.stringify(r)).join("\n") + "\n",
+  );
+  const codex = join(root, "codex");
+  mkdirSync(codex, { recursive: true });
+  writeFileSync(
+    join(codex, "history.jsonl"),
+    JSON.stringify({ session_id: CODEX_GONE, ts: 1761991300, text: "rename the billing module" }) +
+      "\n",
+  );
+  const gemini = join(root, "gemini", "tmp", "app");
+  mkdirSync(gemini, { recursive: true });
+  writeFileSync(
+    join(gemini, "logs.json"),
+    JSON.stringify([{
+      sessionId: GEMINI_GONE,
+      messageId: 0,
+      type: "user",
+      message: "draft the release notes",
+      timestamp: "2026-11-01T10:05:00.000Z",
+    }]),
+  );
+  const env = testEnv(join(root, "home"), {
+    DEJA_HOME: join(root, "deja"),
+    DEJA_CLAUDE_ROOT: join(claude, "projects"),
+    DEJA_CODEX_ROOT: codex,
+    DEJA_GEMINI_ROOT: join(root, "gemini"),
+    TZ: "UTC",
+  });
+  await runIndex(env, parsers, { only: ["claude", "codex", "gemini"] });
+  return { env, root, store: Store.open(indexPath(env)) };
+}
+
+Deno.test("resume refuses a session known only from a prompt history, and handoff still carries it on", async () => {
+  const w = await world();
+  try {
+    for (
+      const [ref, file] of [
+        [`claude:${CLAUDE_GONE}`, "history.jsonl"],
+        [`codex:${CODEX_GONE.slice(0, 8)}`, "history.jsonl"],
+        [`gemini:${GEMINI_GONE.slice(0, 8)}`, "logs.json"],
+      ]
+    ) {
+      const e = assertThrows(() => resumePlan(w.store, ref), DejaError) as DejaError;
+      assertEquals(e.exitCode, 2, ref);
+      assertStringIncludes(e.message, `prompt history (${file})`);
+      assertStringIncludes(e.message, "only its prompts remain; its transcript is gone");
+      assertStringIncludes(e.hint ?? "", "deja show");
+      assertStringIncludes(e.hint ?? "", "deja handoff --to <harness>");
+    }
+    // Sessions an index made of Kimi CLI's and opencode's histories before they were named
+    // `prompt-history-*`: told by the file.
+    filed(w.store, null, [
+      ["kimi", "history-697a0ebe", "/home/u/.kimi/user-history/697a0ebe.jsonl"],
+      ["opencode", "oc-history", "/home/u/.local/state/opencode/prompt-history.jsonl"],
+    ]);
+    for (const ref of ["kimi:history-697a0ebe", "opencode:oc-history"]) {
+      const e = assertThrows(() => resumePlan(w.store, ref), DejaError) as DejaError;
+      assertStringIncludes(e.message, "only its prompts remain", ref);
+    }
+    const h = handoffPlan(w.store, "crush", `codex:${CODEX_GONE.slice(0, 8)}`, w.root);
+    assertEquals(h.from.native_id, CODEX_GONE);
+    assertStringIncludes(h.packet, "rename the billing module");
+  } finally {
+    w.store.close();
+  }
+});
+
+Deno.test("resume still reopens a session whose transcript the harness keeps", async () => {
+  const w = await world();
+  try {
+    const p = resumePlan(w.store, `claude:${KEPT}`);
+    assertEquals(p.argv, ["claude", "--resume", KEPT]);
+    assert(p.cwd?.endsWith(join("work", "app")));
+  } finally {
+    w.store.close();
+  }
+});
+
+/** Sessions filed by hand under `source` paths, as the parsers file them (the rule reads only the path). */
+function filed(store: Store, project: string | null, rows: Array<[string, string, string]>): void {
+  for (const [harness, native_id, source] of rows) {
+    Q.insertSession.run(store, {
+      harness,
+      native_id,
+      source,
+      project,
+      title: "t",
+      started: 1,
+      updated: 2,
+      model: null,
+      parent: null,
+      time_from_file: 0,
+    });
+  }
+}
+
+Deno.test("resume refuses a session that lives in an editor's chat history, naming the editor, and keeps CLI stores", async () => {
+  const w = await world();
+  try {
+    const home = "/home/u";
+    const code = `${home}/.config/Code/User/globalStorage`;
+    filed(w.store, w.root, [
+      [
+        "cline",
+        "1761000000000",
+        `${code}/saoudrizwan.claude-dev/tasks/1761000000000/api_conversation_history.json`,
+      ],
+      [
+        "kilocode",
+        "kc-task-1",
+        `${code}/kilocode.kilo-code/tasks/kc-task-1/api_conversation_history.json`,
+      ],
+      ["cursor", "785db00a-32e9", `${home}/.config/Cursor/User/globalStorage/state.vscdb`],
+      [
+        "kiro",
+        "exec-1",
+        `${home}/.config/Kiro/User/globalStorage/kiro.kiroagent/d29yaw/exec-1.chat`,
+      ],
+      ["kiro", "sess_ide1", `${home}/.kiro/sessions/d29yaw/sess_ide1/messages.jsonl`],
+      [
+        "cline",
+        "1762000000000",
+        `${home}/.cline/data/sessions/1762000000000/1762000000000.messages.json`,
+      ],
+      [
+        "cursor",
+        "c11a9e47-0001",
+        `${home}/.cursor/projects/w-app/agent-transcripts/c11a9e47-0001.jsonl`,
+      ],
+      ["kiro", "cli-sess-1", `${home}/.kiro/sessions/cli/cli-sess-1.jsonl`],
+    ]);
+    for (
+      const [ref, says] of [
+        [
+          "cline:1761000000000",
+          "VS Code's chat history (the Cline extension), which 'cline' does not read",
+        ],
+        [
+          "kilocode:kc-task-1",
+          "VS Code's chat history (the Kilo Code extension), which 'kilo' does not read",
+        ],
+        ["cursor:785db00a-32e9", "Cursor's chat history, which 'cursor-agent' does not read"],
+        ["kiro:exec-1", "Kiro's chat history, which 'kiro-cli' does not read"],
+        ["kiro:sess_ide1", "Kiro's chat history"],
+      ]
+    ) {
+      const e = assertThrows(() => resumePlan(w.store, ref), DejaError) as DejaError;
+      assertEquals(e.exitCode, 2, ref);
+      assertStringIncludes(e.message, `this session lives in ${says}`);
+      assertStringIncludes(e.message, "reopen it there");
+      assertStringIncludes(e.hint ?? "", "deja show");
+    }
+    assertEquals(resumePlan(w.store, "cline:1762000000000").argv, [
+      "cline",
+      "--id",
+      "1762000000000",
+    ]);
+    assertEquals(resumePlan(w.store, "cursor:c11a9e47-0001").argv, [
+      "cursor-agent",
+      "--resume",
+      "c11a9e47-0001",
+    ]);
+    assertEquals(resumePlan(w.store, "kiro:cli-sess-1").argv, [
+      "kiro-cli",
+      "chat",
+      "--resume-id",
+      "cli-sess-1",
+    ]);
+  } finally {
+    w.store.close();
+  }
+});
