@@ -67,3 +67,11 @@ Deno.test("a word with two senses is not bridged to the other sense's words", ()
     assert(relatedTo(w).length <= 30, `${w} relates to ${relatedTo(w).length} words`);
   }
 });
+
+Deno.test("relatedTo also reads the groups of an irregular form no ending rule reaches", () => {
+  // `keep` has no group; `kept` -> `held`, `saved` does. `show`'s `shown` reaches `displayed`.
+  assert(relatedTo("keep").includes("saved"), relatedTo("keep").join(","));
+  assert(relatedTo("show").includes("displayed"), relatedTo("show").join(","));
+  // A form an ending rule reaches brings nothing more (`shows` is read through `show` already).
+  assert(!relatedTo("show").includes("renders"), "shows -> renders is not an irregular form");
+});
