@@ -163,6 +163,45 @@ Deno.test("restore labels a write span as not restorable and refuses to write it
   }
 });
 
+Deno.test("restore says a redacted span is not restorable and -o refuses it, --force or not", async () => {
+  const key = "sk-proj-" + "Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4z";
+  const ix = await indexSessions([{
+    id: "abab0010-0000-4000-8000-000000000010",
+    cwd: "/w/cfg",
+    start: "2026-10-09T10:00:00Z",
+    turns: [{ edit: "/w/cfg/README.md", old: `key: ${key}\n`, new: "key: $KEY\n" }],
+  }]);
+  try {
+    const list = await run(ix, ["restore", "/w/cfg/README.md"]);
+    assertStringIncludes(list.out, "secret redacted when indexed, not restorable");
+    const j = JSON.parse((await run(ix, ["restore", "/w/cfg/README.md", "--json"])).out);
+    assertEquals(
+      [j.spans[0].restorable, j.spans[0].redacted, j.spans[0].unrestorable],
+      [false, true, "redacted"],
+    );
+    writeFileSync(join(ix.root, "README.md"), `key: ${key}\n`);
+    const out = await run(ix, [
+      "restore",
+      "/w/cfg/README.md",
+      "--span",
+      "1",
+      "-o",
+      "README.md",
+      "--force",
+    ]);
+    assertEquals(out.code, 2);
+    assertStringIncludes(out.err, "span 1 is not restorable");
+    assertStringIncludes(out.err, "restore that part by hand");
+    assertEquals(readFileSync(join(ix.root, "README.md"), "utf8"), `key: ${key}\n`);
+    // Printing it still works, with the note.
+    const printed = await run(ix, ["restore", "/w/cfg/README.md", "--span", "1"]);
+    assertEquals(printed.out, "key: [redacted:openai_key]\n");
+    assertStringIncludes(printed.err, "passed through redaction");
+  } finally {
+    ix.cleanup();
+  }
+});
+
 Deno.test("fix reads stdin for '-', answers found with exit 0 and never seen with exit 1", async () => {
   const ix = await indexSessions([S]);
   try {

@@ -142,6 +142,7 @@ export function spanJson(s: PickedSpan, withText: boolean): Record<string, unkno
     n: s.n,
     op: s.op,
     restorable: s.restorable,
+    unrestorable: s.unrestorable,
     path: s.path,
     lines: s.lines,
     bytes: s.bytes,
@@ -179,9 +180,11 @@ export function restoreText(d: RestoreData, typed: string, io: Pick<IO, "isTTY" 
   ];
   for (const s of d.spans) {
     const flags = [
-      !s.restorable && "previous content unknown, not restorable",
-      s.redacted && "redacted",
-      s.cut && "cut",
+      s.unrestorable === "write" && "previous content unknown, not restorable",
+      s.unrestorable === "redacted" && "secret redacted when indexed, not restorable",
+      s.unrestorable === "cut" && "middle cut when indexed, not restorable",
+      s.redacted && s.unrestorable !== "redacted" && "redacted",
+      s.cut && s.unrestorable !== "cut" && "cut",
     ].filter(Boolean).join(", ");
     const where = s.path === target && match === "exact" ? "" : `  ${tilde(s.path, io.env.home)}`;
     lines.push(
@@ -201,12 +204,12 @@ export function restoreText(d: RestoreData, typed: string, io: Pick<IO, "isTTY" 
 /** What stderr says about a picked span before it is printed or written. */
 export function spanNotes(span: PickedSpan, writing: boolean): string[] {
   const notes: string[] = [];
-  if (span.redacted) {
+  if (span.redacted && !writing) {
     notes.push(
       `deja: span ${span.n} passed through redaction: [redacted:…] stands where a secret was\n`,
     );
   }
-  if (!span.restorable && !writing) {
+  if (span.unrestorable === "write" && !writing) {
     notes.push(
       `deja: span ${span.n} is what a write put in the file, not what it held before (unknown)\n`,
     );

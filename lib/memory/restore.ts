@@ -10,9 +10,13 @@
  *
  * Only an edit's span is restorable: it is the text the file held before. A
  * write's span is the content the agent put in the file; what the file held
- * before it is unknown, so such a span is listed (`restorable: false`) for
- * reference and {@link writeSpan} refuses to write it out as if it were the
- * original.
+ * before it is unknown, so such a span is listed (`restorable: false`,
+ * `unrestorable: "write"`) for reference and {@link writeSpan} refuses to
+ * write it out as if it were the original. So is a span that is not the text
+ * the file held because the index changed it: a secret replaced by
+ * `[redacted:<kind>]` (`"redacted"`; written back, the placeholder would
+ * stand where the key was) or a middle cut past the 1 MiB cap (`"cut"`).
+ * Such a span can still be printed, to restore the rest by hand.
  *
  * @module
  */
@@ -32,10 +36,16 @@ export interface RestoreSpan {
   /** `edit`: text an edit replaced; `write`: content a write put in the file. */
   op: "edit" | "write";
   /**
-   * True when `text` is what the file held before (an edit's old side); false
-   * for a write, whose previous content is unknown.
+   * True when `text` is what the file held before (an edit's old side, as
+   * indexed, unchanged); false otherwise, `unrestorable` says why.
    */
   restorable: boolean;
+  /**
+   * Why the span cannot be written back: `write` (what the file held before
+   * the write is unknown), `redacted` (a secret in it was replaced at index
+   * time), `cut` (its middle was cut at index time); null when restorable.
+   */
+  unrestorable: Unrestorable | null;
   /** Path as recorded. */
   path: string;
   /** The span's text, exactly as indexed. */
@@ -58,6 +68,9 @@ export interface RestoreSpan {
   /** Position of the call in its session. */
   seq: number;
 }
+
+/** Why a span cannot be written back (see {@link RestoreSpan.unrestorable}). */
+export type Unrestorable = "write" | "redacted" | "cut";
 
 /** What {@link listSpans} returns. */
 export interface RestoreList {
@@ -107,16 +120,20 @@ export function listSpans(
     const key = `${t.path}\u0000${text}`;
     if (seen.has(key)) continue;
     seen.add(key);
+    const redacted = /\[redacted:[a-z_]+\]/.test(text);
+    const cut = /\n… \[\d+ characters cut\] …\n/.test(text);
+    const unrestorable = t.op === "write" ? "write" : redacted ? "redacted" : cut ? "cut" : null;
     spans.push({
       n: spans.length + 1,
       op: t.op,
-      restorable: t.op === "edit",
+      restorable: unrestorable === null,
+      unrestorable,
       path: t.path,
       text,
       lines: text.split("\n").length - (text.endsWith("\n") ? 1 : 0),
       bytes: enc.encode(text).length,
-      redacted: /\[redacted:[a-z_]+\]/.test(text),
-      cut: /\n… \[\d+ characters cut\] …\n/.test(text),
+      redacted,
+      cut,
       time: t.time,
       harness: s.harness,
       session: s.native_id,
@@ -125,6 +142,27 @@ export function listSpans(
     });
   }
   return { target: m.target, match: m.match, spans, hidden: hidden.size };
+}
+
+/** Why a span cannot be written back, in words (`restorable: false`). */
+export function unrestorableReason(why: Unrestorable): string {
+  return why === "write"
+    ? "it is the content a write put in the file; what the file held before that write is unknown"
+    : why === "redacted"
+    ? "a secret in it was replaced by [redacted:…] when it was indexed; written back, the " +
+      "placeholder would stand where the secret was"
+    : "its middle was cut when it was indexed (over 1 MiB); written back, the file would lose it";
+}
+
+/** The refusal to write a span that is not restorable. */
+export function notRestorable(span: RestoreSpan): DejaError {
+  const why = span.unrestorable ?? "write";
+  return new DejaError(
+    `span ${span.n} is not restorable: ${unrestorableReason(why)}`,
+    why === "write"
+      ? "only 'edit' spans hold the text a file had before; --span N without -o prints this one"
+      : `--span ${span.n} without -o prints it to see; restore that part by hand`,
+  );
 }
 
 function same(a: string, b: string): boolean {
@@ -144,7 +182,8 @@ function same(a: string, b: string): boolean {
  *   the person typed.
  * @returns the absolute path written.
  * @throws {DejaError} (exit 2) when the span is not restorable (a write: the
- *   file's previous content is unknown), `force` or not; when `out` is the
+ *   file's previous content is unknown; redacted or cut: the text is not what
+ *   the file held), `force` or not; when `out` is the
  *   file the span came from, or exists, and `force` is not set; or when the
  *   write fails.
  */
@@ -154,13 +193,7 @@ export function writeSpan(
   opts: { cwd: string; force?: boolean; guard?: string[] },
 ): string {
   const path = resolve(opts.cwd, out);
-  if (!span.restorable) {
-    throw new DejaError(
-      `span ${span.n} is not restorable: it is the content a write put in the file; ` +
-        "what the file held before that write is unknown",
-      "only 'edit' spans hold the text a file had before; --span N without -o prints this one",
-    );
-  }
+  if (span.unrestorable) throw notRestorable(span);
   if (!opts.force) {
     for (const g of [span.path, ...(opts.guard ?? [])]) {
       if (same(path, g)) {

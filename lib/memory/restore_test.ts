@@ -96,3 +96,36 @@ Deno.test("a write's span is listed as not restorable and writeSpan refuses it, 
     ix.cleanup();
   }
 });
+
+Deno.test("a span redacted at index time is not restorable and writeSpan refuses it, force or not", async () => {
+  const key = "sk-proj-" + "Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4z";
+  const ix = await indexSessions([{
+    id: "abcd0003-0000-4000-8000-000000000003",
+    cwd: "/w/cfg",
+    start: "2026-11-29T10:00:00Z",
+    turns: [{ edit: "/w/cfg/README.md", old: `key: ${key}\n`, new: "key: $KEY\n" }],
+  }]);
+  try {
+    const [span] = listSpans(ix.store, "/w/cfg/README.md", { cwd: "/" }).spans;
+    assertEquals([span.op, span.redacted, span.restorable, span.unrestorable], [
+      "edit",
+      true,
+      false,
+      "redacted",
+    ]);
+    assert(!span.text.includes(key) && span.text.includes("[redacted:openai_key]"), span.text);
+    const out = join(ix.root, "README.md");
+    writeFileSync(out, `key: ${key}\n`);
+    for (const force of [false, true]) {
+      const e = assertThrows(
+        () => writeSpan(span, out, { cwd: "/", force }),
+        DejaError,
+      ) as DejaError;
+      assert(e.message.includes("span 1 is not restorable: a secret in it"), e.message);
+      assert(e.hint?.includes("by hand"), e.hint);
+    }
+    assertEquals(readFileSync(out, "utf8"), `key: ${key}\n`);
+  } finally {
+    ix.cleanup();
+  }
+});
