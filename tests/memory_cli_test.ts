@@ -202,6 +202,38 @@ Deno.test("restore says a redacted span is not restorable and -o refuses it, --f
   }
 });
 
+Deno.test("restore -o onto the file the span came from puts it back in place; a moved-on file is refused", async () => {
+  const ix = await indexSessions([{
+    id: "abab0011-0000-4000-8000-000000000011",
+    cwd: "/w/app",
+    start: "2026-10-09T10:00:00Z",
+    turns: [{ edit: "/w/app/main.py", old: "port = 80\n", new: "port = 8080\n" }],
+  }]);
+  try {
+    const file = join(ix.root, "main.py");
+    writeFileSync(file, "import os\nport = 8080\nhost = 'a'\n");
+    const args = ["restore", "main.py", "--span", "1", "-o", "main.py"];
+    const asked = await run(ix, args);
+    assertEquals(asked.code, 2);
+    assertStringIncludes(asked.err, "add --force to put the span back in place");
+    const done = await run(ix, [...args, "--force"]);
+    assertEquals(done.code, 0);
+    assertStringIncludes(done.out, "back in");
+    assertStringIncludes(done.out, "at line 2");
+    assertEquals(readFileSync(file, "utf8"), "import os\nport = 80\nhost = 'a'\n");
+    // Now the file no longer holds the edit's new text: refused, nothing lost.
+    const again = await run(ix, [...args, "--force", "--json"]);
+    assertEquals(again.code, 2);
+    assertStringIncludes(again.err, "no longer holds the text its edit put there");
+    assertEquals(readFileSync(file, "utf8"), "import os\nport = 80\nhost = 'a'\n");
+    writeFileSync(file, "port = 8080\n");
+    const j = JSON.parse((await run(ix, [...args, "--force", "--json"])).out);
+    assertEquals([j.in_place, j.line, j.written], [true, 1, file]);
+  } finally {
+    ix.cleanup();
+  }
+});
+
 Deno.test("fix reads stdin for '-', answers found with exit 0 and never seen with exit 1", async () => {
   const ix = await indexSessions([S]);
   try {

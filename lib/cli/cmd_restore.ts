@@ -42,11 +42,15 @@ export const restoreCmd: CommandSpec = {
       type: "string",
       short: "o",
       value: "<file>",
-      description: "write the span to this file (never over an existing file without --force)",
+      description:
+        "write the span to this file, alone (never over an existing file without --force); " +
+        "-o on the file it came from undoes that edit in place",
     },
     force: {
       type: "boolean",
-      description: "let -o overwrite an existing file, even the one the span came from",
+      description: "let -o overwrite an existing file; on the file the span came from, put the " +
+        "span back where its edit's new text is, keeping the rest (refused when the file has " +
+        "moved on and no longer holds that text exactly once)",
     },
     json: { type: "boolean", description: "print spans as JSON (docs/json-output.md)" },
   },
@@ -239,8 +243,21 @@ function runRestore(a: Args, io: IO): number {
       force: args.force,
       guard: [d.target],
     });
-    if (args.json) printJson(io, { written, span: spanJson(span, false) });
-    else io.out(`wrote span ${span.n} (${span.lines} lines) to ${tilde(written, io.env.home)}\n`);
+    const where = tilde(written.path, io.env.home);
+    if (args.json) {
+      printJson(io, {
+        written: written.path,
+        in_place: written.spliced !== null,
+        line: written.spliced?.line ?? null,
+        span: spanJson(span, false),
+      });
+    } else if (written.spliced) {
+      io.out(
+        `put span ${span.n} (${span.lines} line${span.lines === 1 ? "" : "s"}) back in ${where} ` +
+          `at line ${written.spliced.line}, in place of the text its edit put there; ` +
+          "the rest of the file is unchanged\n",
+      );
+    } else io.out(`wrote span ${span.n} (${span.lines} lines) to ${where}\n`);
     return 0;
   }
   if (args.json) printJson(io, spanJson(span, true));
