@@ -234,6 +234,33 @@ Deno.test("restore -o onto the file the span came from puts it back in place; a 
   }
 });
 
+Deno.test("restore -o - writes the span to stdout and creates no file named '-'", async () => {
+  const ix = await indexSessions([{
+    id: "abab0012-0000-4000-8000-000000000012",
+    cwd: "/w/app",
+    start: "2026-10-09T10:00:00Z",
+    turns: [
+      { edit: "/w/app/main.py", old: "port = 80\n", new: "port = 8080\n" },
+      { write: "/w/app/main.py", content: "all new\n" },
+    ],
+  }]);
+  try {
+    const out = await run(ix, ["restore", "main.py", "--span", "2", "-o", "-"]);
+    assertEquals([out.code, out.out], [0, "port = 80\n"]);
+    assertEquals(existsSync(join(ix.root, "-")), false);
+    // A span -o refuses is refused on stdout too; --json does not go with it.
+    const write = await run(ix, ["restore", "main.py", "--span", "1", "-o", "-"]);
+    assertEquals([write.code, write.out], [2, ""]);
+    assertStringIncludes(write.err, "span 1 is not restorable");
+    const json = await run(ix, ["restore", "main.py", "--span", "2", "-o", "-", "--json"]);
+    assertEquals(json.code, 2);
+    assertStringIncludes(json.err, "--json cannot go with it");
+    assertEquals(existsSync(join(ix.root, "-")), false);
+  } finally {
+    ix.cleanup();
+  }
+});
+
 Deno.test("fix reads stdin for '-', answers found with exit 0 and never seen with exit 1", async () => {
   const ix = await indexSessions([S]);
   try {

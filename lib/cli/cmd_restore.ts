@@ -14,7 +14,13 @@ import type { IO } from "../../core/runtime.ts";
 import { DejaError } from "../../core/errors.ts";
 import type { Store } from "../store.ts";
 import { shortRef } from "../sessions.ts";
-import { listSpans, type RestoreList, type RestoreSpan, writeSpan } from "../memory/restore.ts";
+import {
+  listSpans,
+  notRestorable,
+  type RestoreList,
+  type RestoreSpan,
+  writeSpan,
+} from "../memory/restore.ts";
 import {
   FILTER_OPTIONS,
   hiddenHint,
@@ -43,7 +49,7 @@ export const restoreCmd: CommandSpec = {
       short: "o",
       value: "<file>",
       description:
-        "write the span to this file, alone (never over an existing file without --force); " +
+        "write the span to this file (- for stdout), alone (never over an existing file without --force); " +
         "-o on the file it came from undoes that edit in place",
     },
     force: {
@@ -64,7 +70,7 @@ export interface RestoreArgs {
   filter: SessionFilter;
   /** The span to print or write (1-based, as listed); none lists them. */
   span?: number;
-  /** The file to write the span to (`-o`). */
+  /** The file to write the span to (`-o`); `-` is stdout. */
   out?: string;
   force: boolean;
   json: boolean;
@@ -81,17 +87,26 @@ export type PickedSpan = RestoreData["spans"][number];
 /**
  * Reads `deja restore`'s arguments.
  *
- * @throws {DejaError} exit 2 when no path is given, a harness is unknown or --span is bad.
+ * @throws {DejaError} exit 2 when no path is given, a harness is unknown, --span is bad, or
+ *   `-o -` (stdout) comes with --json.
  */
 export function parseRestore(a: Args): RestoreArgs {
   const path = a.positionals[0];
   if (!path) throw new DejaError("which file? give its path", "deja restore <path>", 2);
   const filter = parseFilter(a);
+  const out = opt(a, "out");
+  if (out === "-" && a.values.json) {
+    throw new DejaError(
+      "-o - writes the span's bytes to stdout; --json cannot go with it",
+      `deja restore ${path} --span N --json prints the span as JSON`,
+      2,
+    );
+  }
   return {
     path,
     filter,
     span: a.values.span === undefined ? undefined : intOpt(a, "span", 1),
-    out: opt(a, "out"),
+    out,
     force: Boolean(a.values.force),
     json: Boolean(a.values.json),
   };
@@ -237,6 +252,12 @@ function runRestore(a: Args, io: IO): number {
   }
   const span = pickSpan(d, args);
   for (const note of spanNotes(span, args.out !== undefined)) io.err(note);
+  if (args.out === "-") {
+    // `-o -`: the span's bytes on stdout, refused as a write would be.
+    if (span.unrestorable) throw notRestorable(span);
+    io.out(span.text);
+    return 0;
+  }
   if (args.out !== undefined) {
     const written = writeSpan(span, args.out, {
       cwd: io.cwd,
