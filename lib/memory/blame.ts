@@ -97,11 +97,16 @@ function readCurrent(path: string): string | undefined {
 }
 
 function lineInfo(target: string, n: number, read: (p: string) => string | undefined) {
+  if (n < 1) return { number: n, text: null, note: "lines are counted from 1" };
   const body = read(target);
   if (body === undefined) return { number: n, text: null, note: "the file is not readable here" };
+  // Lines as people count them (wc -l, editors): a final newline ends the last line, it does
+  // not start an empty one.
   const lines = body.split(/\r?\n/);
-  if (n < 1 || n > lines.length) {
-    return { number: n, text: null, note: `the file has ${lines.length} lines` };
+  if (lines.length && lines[lines.length - 1] === "") lines.pop();
+  if (n > lines.length) {
+    const count = `${lines.length} line${lines.length === 1 ? "" : "s"}`;
+    return { number: n, text: null, note: `the file has ${count}` };
   }
   const text = lines[n - 1].trim();
   if (text.replace(/\s/g, "").length < 4) {
