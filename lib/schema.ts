@@ -484,6 +484,12 @@ export const Q = {
     ORDER BY seq LIMIT 1`,
     ["id"],
   ),
+  /** A session's tool calls with decoded input (lib/memory/order.ts finds a subagent's spawn). */
+  toolCallsWithData: query<Id, Pick<EventRow, "seq" | "time" | "data">>(
+    `SELECT seq, time, data FROM events WHERE session_id = ? AND kind = 'tool_call'
+    AND data IS NOT NULL ORDER BY seq`,
+    ["id"],
+  ),
   /** A session's last assistant text (its final answer; lib/embeddings/). */
   lastAnswer: query<Id, { text: string }>(
     `SELECT text FROM events WHERE session_id = ? AND kind = 'assistant' ORDER BY seq DESC LIMIT 1`,

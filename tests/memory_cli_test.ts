@@ -163,6 +163,104 @@ Deno.test("restore labels a write span as not restorable and refuses to write it
   }
 });
 
+Deno.test("restore says a redacted span is not restorable and -o refuses it, --force or not", async () => {
+  const key = "sk-proj-" + "Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4z";
+  const ix = await indexSessions([{
+    id: "abab0010-0000-4000-8000-000000000010",
+    cwd: "/w/cfg",
+    start: "2026-10-09T10:00:00Z",
+    turns: [{ edit: "/w/cfg/README.md", old: `key: ${key}\n`, new: "key: $KEY\n" }],
+  }]);
+  try {
+    const list = await run(ix, ["restore", "/w/cfg/README.md"]);
+    assertStringIncludes(list.out, "secret redacted when indexed, not restorable");
+    const j = JSON.parse((await run(ix, ["restore", "/w/cfg/README.md", "--json"])).out);
+    assertEquals(
+      [j.spans[0].restorable, j.spans[0].redacted, j.spans[0].unrestorable],
+      [false, true, "redacted"],
+    );
+    writeFileSync(join(ix.root, "README.md"), `key: ${key}\n`);
+    const out = await run(ix, [
+      "restore",
+      "/w/cfg/README.md",
+      "--span",
+      "1",
+      "-o",
+      "README.md",
+      "--force",
+    ]);
+    assertEquals(out.code, 2);
+    assertStringIncludes(out.err, "span 1 is not restorable");
+    assertStringIncludes(out.err, "restore that part by hand");
+    assertEquals(readFileSync(join(ix.root, "README.md"), "utf8"), `key: ${key}\n`);
+    // Printing it still works, with the note.
+    const printed = await run(ix, ["restore", "/w/cfg/README.md", "--span", "1"]);
+    assertEquals(printed.out, "key: [redacted:openai_key]\n");
+    assertStringIncludes(printed.err, "passed through redaction");
+  } finally {
+    ix.cleanup();
+  }
+});
+
+Deno.test("restore -o onto the file the span came from puts it back in place; a moved-on file is refused", async () => {
+  const ix = await indexSessions([{
+    id: "abab0011-0000-4000-8000-000000000011",
+    cwd: "/w/app",
+    start: "2026-10-09T10:00:00Z",
+    turns: [{ edit: "/w/app/main.py", old: "port = 80\n", new: "port = 8080\n" }],
+  }]);
+  try {
+    const file = join(ix.root, "main.py");
+    writeFileSync(file, "import os\nport = 8080\nhost = 'a'\n");
+    const args = ["restore", "main.py", "--span", "1", "-o", "main.py"];
+    const asked = await run(ix, args);
+    assertEquals(asked.code, 2);
+    assertStringIncludes(asked.err, "add --force to put the span back in place");
+    const done = await run(ix, [...args, "--force"]);
+    assertEquals(done.code, 0);
+    assertStringIncludes(done.out, "back in");
+    assertStringIncludes(done.out, "at line 2");
+    assertEquals(readFileSync(file, "utf8"), "import os\nport = 80\nhost = 'a'\n");
+    // Now the file no longer holds the edit's new text: refused, nothing lost.
+    const again = await run(ix, [...args, "--force", "--json"]);
+    assertEquals(again.code, 2);
+    assertStringIncludes(again.err, "no longer holds the text its edit put there");
+    assertEquals(readFileSync(file, "utf8"), "import os\nport = 80\nhost = 'a'\n");
+    writeFileSync(file, "port = 8080\n");
+    const j = JSON.parse((await run(ix, [...args, "--force", "--json"])).out);
+    assertEquals([j.in_place, j.line, j.written], [true, 1, file]);
+  } finally {
+    ix.cleanup();
+  }
+});
+
+Deno.test("restore -o - writes the span to stdout and creates no file named '-'", async () => {
+  const ix = await indexSessions([{
+    id: "abab0012-0000-4000-8000-000000000012",
+    cwd: "/w/app",
+    start: "2026-10-09T10:00:00Z",
+    turns: [
+      { edit: "/w/app/main.py", old: "port = 80\n", new: "port = 8080\n" },
+      { write: "/w/app/main.py", content: "all new\n" },
+    ],
+  }]);
+  try {
+    const out = await run(ix, ["restore", "main.py", "--span", "2", "-o", "-"]);
+    assertEquals([out.code, out.out], [0, "port = 80\n"]);
+    assertEquals(existsSync(join(ix.root, "-")), false);
+    // A span -o refuses is refused on stdout too; --json does not go with it.
+    const write = await run(ix, ["restore", "main.py", "--span", "1", "-o", "-"]);
+    assertEquals([write.code, write.out], [2, ""]);
+    assertStringIncludes(write.err, "span 1 is not restorable");
+    const json = await run(ix, ["restore", "main.py", "--span", "2", "-o", "-", "--json"]);
+    assertEquals(json.code, 2);
+    assertStringIncludes(json.err, "--json cannot go with it");
+    assertEquals(existsSync(join(ix.root, "-")), false);
+  } finally {
+    ix.cleanup();
+  }
+});
+
 Deno.test("fix reads stdin for '-', answers found with exit 0 and never seen with exit 1", async () => {
   const ix = await indexSessions([S]);
   try {

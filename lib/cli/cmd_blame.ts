@@ -73,12 +73,20 @@ export function splitLine(arg: string, cwd: string): { path: string; line?: numb
 /**
  * Reads `deja blame`'s arguments (`cwd` decides whether `a:12` is a file or line 12 of `a`).
  *
- * @throws {DejaError} exit 2 when no path is given, a harness is unknown or --limit is bad.
+ * @throws {DejaError} exit 2 when no path is given, the line is 0, a harness is unknown or
+ *   --limit is bad.
  */
 export function parseBlame(a: Args, cwd: string): BlameArgs {
   const arg = a.positionals[0];
   if (!arg) throw new DejaError("which file? give a path, optionally path:line", undefined, 2);
   const { path, line } = splitLine(arg, cwd);
+  if (line === 0) {
+    throw new DejaError(
+      `no line 0 in ${path}: lines are counted from 1`,
+      `deja blame ${path}:1 for the first line`,
+      2,
+    );
+  }
   const filter = parseFilter(a);
   return { path, line, filter, limit: intOpt(a, "limit", 10), json: Boolean(a.values.json) };
 }

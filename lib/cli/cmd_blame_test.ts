@@ -24,6 +24,14 @@ Deno.test("blame parses path:line, defaults its limit, and refuses no path or a 
   const b = parseBlame({ values: { limit: "4" }, positionals: ["/no/such/file.ts:12"] }, "/");
   assertEquals([b.path, b.line, b.limit, b.json], ["/no/such/file.ts", 12, 4, false]);
   assertEquals(parseBlame({ values: {}, positionals: ["x.ts"] }, "/").limit, 10);
+  const zero = assertThrows(
+    () => parseBlame({ values: {}, positionals: ["/no/such/file.ts:0"] }, "/"),
+    DejaError,
+  ) as DejaError;
+  assertEquals([zero.message, zero.exitCode], [
+    "no line 0 in /no/such/file.ts: lines are counted from 1",
+    2,
+  ]);
   const e = assertThrows(() => parseBlame({ values: {}, positionals: [] }, "/"), DejaError);
   assertEquals((e as DejaError).exitCode, 2);
   assertThrows(

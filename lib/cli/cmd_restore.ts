@@ -14,7 +14,13 @@ import type { IO } from "../../core/runtime.ts";
 import { DejaError } from "../../core/errors.ts";
 import type { Store } from "../store.ts";
 import { shortRef } from "../sessions.ts";
-import { listSpans, type RestoreList, type RestoreSpan, writeSpan } from "../memory/restore.ts";
+import {
+  listSpans,
+  notRestorable,
+  type RestoreList,
+  type RestoreSpan,
+  writeSpan,
+} from "../memory/restore.ts";
 import {
   FILTER_OPTIONS,
   hiddenHint,
@@ -42,11 +48,15 @@ export const restoreCmd: CommandSpec = {
       type: "string",
       short: "o",
       value: "<file>",
-      description: "write the span to this file (never over an existing file without --force)",
+      description:
+        "write the span to this file (- for stdout), alone (never over an existing file without --force); " +
+        "-o on the file it came from undoes that edit in place",
     },
     force: {
       type: "boolean",
-      description: "let -o overwrite an existing file, even the one the span came from",
+      description: "let -o overwrite an existing file; on the file the span came from, put the " +
+        "span back where its edit's new text is, keeping the rest (refused when the file has " +
+        "moved on and no longer holds that text exactly once)",
     },
     json: { type: "boolean", description: "print spans as JSON (docs/json-output.md)" },
   },
@@ -60,7 +70,7 @@ export interface RestoreArgs {
   filter: SessionFilter;
   /** The span to print or write (1-based, as listed); none lists them. */
   span?: number;
-  /** The file to write the span to (`-o`). */
+  /** The file to write the span to (`-o`); `-` is stdout. */
   out?: string;
   force: boolean;
   json: boolean;
@@ -77,17 +87,26 @@ export type PickedSpan = RestoreData["spans"][number];
 /**
  * Reads `deja restore`'s arguments.
  *
- * @throws {DejaError} exit 2 when no path is given, a harness is unknown or --span is bad.
+ * @throws {DejaError} exit 2 when no path is given, a harness is unknown, --span is bad, or
+ *   `-o -` (stdout) comes with --json.
  */
 export function parseRestore(a: Args): RestoreArgs {
   const path = a.positionals[0];
   if (!path) throw new DejaError("which file? give its path", "deja restore <path>", 2);
   const filter = parseFilter(a);
+  const out = opt(a, "out");
+  if (out === "-" && a.values.json) {
+    throw new DejaError(
+      "-o - writes the span's bytes to stdout; --json cannot go with it",
+      `deja restore ${path} --span N --json prints the span as JSON`,
+      2,
+    );
+  }
   return {
     path,
     filter,
     span: a.values.span === undefined ? undefined : intOpt(a, "span", 1),
-    out: opt(a, "out"),
+    out,
     force: Boolean(a.values.force),
     json: Boolean(a.values.json),
   };
@@ -142,6 +161,7 @@ export function spanJson(s: PickedSpan, withText: boolean): Record<string, unkno
     n: s.n,
     op: s.op,
     restorable: s.restorable,
+    unrestorable: s.unrestorable,
     path: s.path,
     lines: s.lines,
     bytes: s.bytes,
@@ -179,9 +199,11 @@ export function restoreText(d: RestoreData, typed: string, io: Pick<IO, "isTTY" 
   ];
   for (const s of d.spans) {
     const flags = [
-      !s.restorable && "previous content unknown, not restorable",
-      s.redacted && "redacted",
-      s.cut && "cut",
+      s.unrestorable === "write" && "previous content unknown, not restorable",
+      s.unrestorable === "redacted" && "secret redacted when indexed, not restorable",
+      s.unrestorable === "cut" && "middle cut when indexed, not restorable",
+      s.redacted && s.unrestorable !== "redacted" && "redacted",
+      s.cut && s.unrestorable !== "cut" && "cut",
     ].filter(Boolean).join(", ");
     const where = s.path === target && match === "exact" ? "" : `  ${tilde(s.path, io.env.home)}`;
     lines.push(
@@ -201,12 +223,12 @@ export function restoreText(d: RestoreData, typed: string, io: Pick<IO, "isTTY" 
 /** What stderr says about a picked span before it is printed or written. */
 export function spanNotes(span: PickedSpan, writing: boolean): string[] {
   const notes: string[] = [];
-  if (span.redacted) {
+  if (span.redacted && !writing) {
     notes.push(
       `deja: span ${span.n} passed through redaction: [redacted:…] stands where a secret was\n`,
     );
   }
-  if (!span.restorable && !writing) {
+  if (span.unrestorable === "write" && !writing) {
     notes.push(
       `deja: span ${span.n} is what a write put in the file, not what it held before (unknown)\n`,
     );
@@ -230,14 +252,33 @@ function runRestore(a: Args, io: IO): number {
   }
   const span = pickSpan(d, args);
   for (const note of spanNotes(span, args.out !== undefined)) io.err(note);
+  if (args.out === "-") {
+    // `-o -`: the span's bytes on stdout, refused as a write would be.
+    if (span.unrestorable) throw notRestorable(span);
+    io.out(span.text);
+    return 0;
+  }
   if (args.out !== undefined) {
     const written = writeSpan(span, args.out, {
       cwd: io.cwd,
       force: args.force,
       guard: [d.target],
     });
-    if (args.json) printJson(io, { written, span: spanJson(span, false) });
-    else io.out(`wrote span ${span.n} (${span.lines} lines) to ${tilde(written, io.env.home)}\n`);
+    const where = tilde(written.path, io.env.home);
+    if (args.json) {
+      printJson(io, {
+        written: written.path,
+        in_place: written.spliced !== null,
+        line: written.spliced?.line ?? null,
+        span: spanJson(span, false),
+      });
+    } else if (written.spliced) {
+      io.out(
+        `put span ${span.n} (${span.lines} line${span.lines === 1 ? "" : "s"}) back in ${where} ` +
+          `at line ${written.spliced.line}, in place of the text its edit put there; ` +
+          "the rest of the file is unchanged\n",
+      );
+    } else io.out(`wrote span ${span.n} (${span.lines} lines) to ${where}\n`);
     return 0;
   }
   if (args.json) printJson(io, spanJson(span, true));

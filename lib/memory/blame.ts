@@ -9,7 +9,8 @@
  * new side of one of its edits or the content of one of its writes contains
  * it (the session put the line there), `replaced` when only the old side of
  * an edit does (the session changed the code around it). Failed edits count
- * for neither. Within each group, newest first.
+ * for neither. Within each group, newest first: by each session's newest touch in the order
+ * `restore` lists spans (lib/memory/order.ts: best known time, subagents at their spawning call).
  *
  * @module
  */
@@ -96,11 +97,16 @@ function readCurrent(path: string): string | undefined {
 }
 
 function lineInfo(target: string, n: number, read: (p: string) => string | undefined) {
+  if (n < 1) return { number: n, text: null, note: "lines are counted from 1" };
   const body = read(target);
   if (body === undefined) return { number: n, text: null, note: "the file is not readable here" };
+  // Lines as people count them (wc -l, editors): a final newline ends the last line, it does
+  // not start an empty one.
   const lines = body.split(/\r?\n/);
-  if (n < 1 || n > lines.length) {
-    return { number: n, text: null, note: `the file has ${lines.length} lines` };
+  if (lines.length && lines[lines.length - 1] === "") lines.pop();
+  if (n > lines.length) {
+    const count = `${lines.length} line${lines.length === 1 ? "" : "s"}`;
+    return { number: n, text: null, note: `the file has ${count}` };
   }
   const text = lines[n - 1].trim();
   if (text.replace(/\s/g, "").length < 4) {
@@ -136,9 +142,10 @@ export function blame(store: Store, typed: string, opts: BlameOptions): BlameRes
     entries.push(entry(s, bySession.get(s.id)!, line?.text ?? null));
   }
   const rank = (e: BlameSession) => (e.line === "wrote" ? 2 : e.line === "replaced" ? 1 : 0);
-  entries.sort((a, b) =>
-    rank(b) - rank(a) || (b.last ?? 0) - (a.last ?? 0) || b.session.id - a.session.id
-  );
+  // Within a rank, sessions follow their newest touch in the touches' order (lib/memory/order.ts).
+  const place = new Map<number, number>();
+  m.touches.forEach((t, i) => place.has(t.sessionId) || place.set(t.sessionId, i));
+  entries.sort((a, b) => rank(b) - rank(a) || place.get(a.session.id)! - place.get(b.session.id)!);
   // The text around each change is read only for the sessions returned.
   const shown = entries.slice(0, opts.limit ?? 10);
   for (const e of shown) {

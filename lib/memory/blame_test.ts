@@ -82,6 +82,16 @@ Deno.test("blame with a line ranks the session whose span holds the line's curre
     assertEquals(l3.sessions[0].session.native_id, C.id);
     const gone = blame(ix.store, "src/a.ts", { cwd: "/w/app", line: 2, readFile: () => undefined });
     assertEquals(gone.line?.note, "the file is not readable here");
+    // Lines are counted as wc -l does: a final newline ends the last line.
+    const three = () => "one line\ntwo line\nthree line\n";
+    const past = blame(ix.store, "src/a.ts", { cwd: "/w/app", line: 4, readFile: three });
+    assertEquals(past.line, { number: 4, text: null, note: "the file has 3 lines" });
+    const last = blame(ix.store, "src/a.ts", { cwd: "/w/app", line: 3, readFile: three });
+    assertEquals(last.line?.text, "three line");
+    const bare = blame(ix.store, "src/a.ts", { cwd: "/w/app", line: 2, readFile: () => "x y z w" });
+    assertEquals(bare.line?.note, "the file has 1 line");
+    const zero = blame(ix.store, "src/a.ts", { cwd: "/w/app", line: 0, readFile: three });
+    assertEquals(zero.line?.note, "lines are counted from 1");
   } finally {
     ix.cleanup();
   }

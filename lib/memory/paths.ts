@@ -17,6 +17,7 @@ import { Q } from "../schema.ts";
 import type { FileAtRow } from "../rows.ts";
 import { isWindowsDrivePath } from "../../core/paths.ts";
 import { overLikeBound } from "../query.ts";
+import { newestFirst } from "./order.ts";
 
 /** How literally the touches matched the typed path. */
 export type PathMatch = "exact" | "suffix" | "basename";
@@ -50,7 +51,7 @@ export interface TouchMatch {
   target: string;
   /** Null when nothing matched. */
   match: PathMatch | null;
-  /** Matching touches, newest first (time, then position). */
+  /** Matching touches, newest first (lib/memory/order.ts: best known time, then place). */
   touches: FileTouch[];
 }
 
@@ -99,7 +100,8 @@ export function findTouches(store: Store, typed: string, cwd: string): TouchMatc
     scored.push([n, toTouch(r)]);
   }
   const touches = scored.filter(([n]) => n === best).map(([, t]) => t);
-  touches.sort((a, b) => (b.time ?? 0) - (a.time ?? 0) || b.seq - a.seq || b.id - a.id);
+  const ids = [...new Set(touches.map((t) => t.sessionId))];
+  newestFirst(store, touches, Q.sessionsByIds.all(store, { ids: JSON.stringify(ids) }));
   const match: PathMatch | null = !touches.length
     ? null
     : best === Infinity

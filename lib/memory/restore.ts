@@ -10,13 +10,27 @@
  *
  * Only an edit's span is restorable: it is the text the file held before. A
  * write's span is the content the agent put in the file; what the file held
- * before it is unknown, so such a span is listed (`restorable: false`) for
- * reference and {@link writeSpan} refuses to write it out as if it were the
- * original.
+ * before it is unknown, so such a span is listed (`restorable: false`,
+ * `unrestorable: "write"`) for reference and {@link writeSpan} refuses to
+ * write it out as if it were the original. So is a span that is not the text
+ * the file held because the index changed it: a secret replaced by
+ * `[redacted:<kind>]` (`"redacted"`; written back, the placeholder would
+ * stand where the key was) or a middle cut past the 1 MiB cap (`"cut"`).
+ * Such a span can still be printed, to restore the rest by hand.
+ *
+ * Writing a span back ({@link writeSpan}): to another file, the span is the
+ * whole content written (a copy to compare). Onto the file it came from (with
+ * `force`), it is an undo of that edit: when the file now holds the edit's new
+ * text exactly once, the span is spliced in its place and the rest of the file
+ * is kept; when it does not (the file moved on, the new text is repeated, or
+ * the edit deleted text so there is nothing to find), the write is refused,
+ * `force` or not, and nothing of the file is lost. Replacing the whole file
+ * with one span was the earlier rule; people read "write it back" as putting
+ * the span back in place and lost the rest of the file.
  *
  * @module
  */
-import { existsSync, realpathSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 import type { Store } from "../store.ts";
 import { DejaError } from "../../core/errors.ts";
@@ -32,14 +46,22 @@ export interface RestoreSpan {
   /** `edit`: text an edit replaced; `write`: content a write put in the file. */
   op: "edit" | "write";
   /**
-   * True when `text` is what the file held before (an edit's old side); false
-   * for a write, whose previous content is unknown.
+   * True when `text` is what the file held before (an edit's old side, as
+   * indexed, unchanged); false otherwise, `unrestorable` says why.
    */
   restorable: boolean;
+  /**
+   * Why the span cannot be written back: `write` (what the file held before
+   * the write is unknown), `redacted` (a secret in it was replaced at index
+   * time), `cut` (its middle was cut at index time); null when restorable.
+   */
+  unrestorable: Unrestorable | null;
   /** Path as recorded. */
   path: string;
   /** The span's text, exactly as indexed. */
   text: string;
+  /** An edit's new side (what the edit put where `text` was); null for a write. */
+  after: string | null;
   /** Lines in `text`. */
   lines: number;
   /** UTF-8 bytes in `text`. */
@@ -58,6 +80,9 @@ export interface RestoreSpan {
   /** Position of the call in its session. */
   seq: number;
 }
+
+/** Why a span cannot be written back (see {@link RestoreSpan.unrestorable}). */
+export type Unrestorable = "write" | "redacted" | "cut";
 
 /** What {@link listSpans} returns. */
 export interface RestoreList {
@@ -107,16 +132,21 @@ export function listSpans(
     const key = `${t.path}\u0000${text}`;
     if (seen.has(key)) continue;
     seen.add(key);
+    const redacted = /\[redacted:[a-z_]+\]/.test(text);
+    const cut = /\n… \[\d+ characters cut\] …\n/.test(text);
+    const unrestorable = t.op === "write" ? "write" : redacted ? "redacted" : cut ? "cut" : null;
     spans.push({
       n: spans.length + 1,
       op: t.op,
-      restorable: t.op === "edit",
+      restorable: unrestorable === null,
+      unrestorable,
       path: t.path,
       text,
+      after: t.op === "edit" ? t.new ?? "" : null,
       lines: text.split("\n").length - (text.endsWith("\n") ? 1 : 0),
       bytes: enc.encode(text).length,
-      redacted: /\[redacted:[a-z_]+\]/.test(text),
-      cut: /\n… \[\d+ characters cut\] …\n/.test(text),
+      redacted,
+      cut,
       time: t.time,
       harness: s.harness,
       session: s.native_id,
@@ -125,6 +155,27 @@ export function listSpans(
     });
   }
   return { target: m.target, match: m.match, spans, hidden: hidden.size };
+}
+
+/** Why a span cannot be written back, in words (`restorable: false`). */
+export function unrestorableReason(why: Unrestorable): string {
+  return why === "write"
+    ? "it is the content a write put in the file; what the file held before that write is unknown"
+    : why === "redacted"
+    ? "a secret in it was replaced by [redacted:…] when it was indexed; written back, the " +
+      "placeholder would stand where the secret was"
+    : "its middle was cut when it was indexed (over 1 MiB); written back, the file would lose it";
+}
+
+/** The refusal to write a span that is not restorable. */
+export function notRestorable(span: RestoreSpan): DejaError {
+  const why = span.unrestorable ?? "write";
+  return new DejaError(
+    `span ${span.n} is not restorable: ${unrestorableReason(why)}`,
+    why === "write"
+      ? "only 'edit' spans hold the text a file had before; --span N without -o prints this one"
+      : `--span ${span.n} without -o prints it to see; restore that part by hand`,
+  );
 }
 
 function same(a: string, b: string): boolean {
@@ -136,46 +187,89 @@ function same(a: string, b: string): boolean {
   }
 }
 
+/** What {@link writeSpan} did. */
+export interface Written {
+  /** The absolute path written. */
+  path: string;
+  /**
+   * Set when the span was put back in place of its edit's new text in the
+   * file it came from (an undo of that edit): the 1-based line it starts on.
+   */
+  spliced: { line: number } | null;
+}
+
+/** Non-overlapping occurrences of `needle` in `hay`, up to 2, and the first one's index. */
+function occurrences(hay: string, needle: string): { count: number; at: number } {
+  const at = hay.indexOf(needle);
+  if (at < 0) return { count: 0, at };
+  return { count: hay.indexOf(needle, at + needle.length) < 0 ? 1 : 2, at };
+}
+
 /**
- * Writes `span.text` to `out` (relative to `cwd`), exactly.
+ * Writes a span out (the module's rule): to another file, `span.text` exactly
+ * as the whole content; onto the file it came from (`force`), spliced back in
+ * place of its edit's new text.
  *
- * @param guard paths that must not be overwritten without `force` besides
- *   `out` itself when it exists: the file the span came from and the target
- *   the person typed.
- * @returns the absolute path written.
+ * @param out the file, relative to `cwd`.
+ * @param guard besides `span.path`, paths that are the file the span came from
+ *   (the target the person typed).
  * @throws {DejaError} (exit 2) when the span is not restorable (a write: the
- *   file's previous content is unknown), `force` or not; when `out` is the
- *   file the span came from, or exists, and `force` is not set; or when the
- *   write fails.
+ *   file's previous content is unknown; redacted or cut: the text is not what
+ *   the file held), `force` or not; when `out` is the file the span came from,
+ *   or exists, and `force` is not set; when `out` is the file the span came
+ *   from and does not hold the edit's new text exactly once, `force` or not;
+ *   or when the write fails.
  */
 export function writeSpan(
   span: RestoreSpan,
   out: string,
   opts: { cwd: string; force?: boolean; guard?: string[] },
-): string {
+): Written {
   const path = resolve(opts.cwd, out);
-  if (!span.restorable) {
-    throw new DejaError(
-      `span ${span.n} is not restorable: it is the content a write put in the file; ` +
-        "what the file held before that write is unknown",
-      "only 'edit' spans hold the text a file had before; --span N without -o prints this one",
-    );
-  }
+  if (span.unrestorable) throw notRestorable(span);
+  const own = [span.path, ...(opts.guard ?? [])].some((g) => same(path, g));
+  const exists = existsSync(path);
   if (!opts.force) {
-    for (const g of [span.path, ...(opts.guard ?? [])]) {
-      if (same(path, g)) {
-        throw new DejaError(
-          `${path} is the file span ${span.n} came from`,
-          "write it elsewhere and compare, or add --force to overwrite it",
-        );
-      }
+    if (own) {
+      throw new DejaError(
+        `${path} is the file span ${span.n} came from`,
+        exists
+          ? "add --force to put the span back in place of the text its edit put there (the " +
+            "rest of the file is kept), or write it elsewhere and compare"
+          : "write it elsewhere and compare, or add --force to write it there",
+      );
     }
-    if (existsSync(path)) {
+    if (exists) {
       throw new DejaError(`${path} exists`, "choose another name, or add --force to overwrite it");
     }
   }
+  let body = span.text;
+  let spliced: Written["spliced"] = null;
+  if (own && exists) {
+    const now = readCurrent(path);
+    const after = span.after ?? "";
+    const hint = `--span ${span.n} prints the old text; -o <another file> writes it out to compare`;
+    if (after === "") {
+      throw new DejaError(
+        `cannot put span ${span.n} back in ${path}: its edit deleted it and left no text to find`,
+        hint + "; put it back by hand",
+      );
+    }
+    const { count, at } = occurrences(now, after);
+    if (count !== 1) {
+      throw new DejaError(
+        `cannot put span ${span.n} back in ${path}: ` +
+          (count === 0
+            ? "the file no longer holds the text its edit put there (it changed since)"
+            : "the file holds the text its edit put there more than once; which to undo is unclear"),
+        hint,
+      );
+    }
+    body = now.slice(0, at) + span.text + now.slice(at + after.length);
+    spliced = { line: now.slice(0, at).split("\n").length };
+  }
   try {
-    writeFileSync(path, span.text, { flag: opts.force ? "w" : "wx" });
+    writeFileSync(path, body, { flag: opts.force ? "w" : "wx" });
   } catch (e) {
     const code = (e as { code?: string }).code ?? (e as Error).message;
     throw new DejaError(
@@ -183,5 +277,14 @@ export function writeSpan(
       code === "EEXIST" ? "add --force to overwrite it" : undefined,
     );
   }
-  return path;
+  return { path, spliced };
+}
+
+/** The file as it is now, as text; refused when it cannot be read. */
+function readCurrent(path: string): string {
+  try {
+    return readFileSync(path, "utf8");
+  } catch (e) {
+    throw new DejaError(`cannot read ${path}: ${(e as { code?: string }).code ?? e}`);
+  }
 }

@@ -63,7 +63,7 @@ Deno.test("writeSpan refuses an existing file and the span's own file without fo
   try {
     const span = listSpans(ix.store, "/w/lib/parse.ts", { cwd: "/" }).spans[0];
     const out = join(ix.root, "restored.ts");
-    assertEquals(writeSpan(span, "restored.ts", { cwd: ix.root }), out);
+    assertEquals(writeSpan(span, "restored.ts", { cwd: ix.root }).path, out);
     assertEquals(readFileSync(out, "utf8"), "  return 1;\n");
     writeFileSync(out, "mine");
     const exists = assertThrows(() => writeSpan(span, out, { cwd: "/" }), DejaError) as DejaError;
@@ -92,6 +92,90 @@ Deno.test("a write's span is listed as not restorable and writeSpan refuses it, 
       assert(e.message.includes("span 2 is not restorable"), e.message);
     }
     assertThrows(() => readFileSync(out, "utf8"));
+  } finally {
+    ix.cleanup();
+  }
+});
+
+Deno.test("a span redacted at index time is not restorable and writeSpan refuses it, force or not", async () => {
+  const key = "sk-proj-" + "Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4z";
+  const ix = await indexSessions([{
+    id: "abcd0003-0000-4000-8000-000000000003",
+    cwd: "/w/cfg",
+    start: "2026-11-29T10:00:00Z",
+    turns: [{ edit: "/w/cfg/README.md", old: `key: ${key}\n`, new: "key: $KEY\n" }],
+  }]);
+  try {
+    const [span] = listSpans(ix.store, "/w/cfg/README.md", { cwd: "/" }).spans;
+    assertEquals([span.op, span.redacted, span.restorable, span.unrestorable], [
+      "edit",
+      true,
+      false,
+      "redacted",
+    ]);
+    assert(!span.text.includes(key) && span.text.includes("[redacted:openai_key]"), span.text);
+    const out = join(ix.root, "README.md");
+    writeFileSync(out, `key: ${key}\n`);
+    for (const force of [false, true]) {
+      const e = assertThrows(
+        () => writeSpan(span, out, { cwd: "/", force }),
+        DejaError,
+      ) as DejaError;
+      assert(e.message.includes("span 1 is not restorable: a secret in it"), e.message);
+      assert(e.hint?.includes("by hand"), e.hint);
+    }
+    assertEquals(readFileSync(out, "utf8"), `key: ${key}\n`);
+  } finally {
+    ix.cleanup();
+  }
+});
+
+Deno.test("writeSpan onto the file the span came from undoes its edit in place, keeping the rest", async () => {
+  const ix = await indexSessions([{
+    id: "abcd0004-0000-4000-8000-000000000004",
+    cwd: "/w/app",
+    start: "2026-11-29T10:00:00Z",
+    turns: [
+      { edit: "/w/app/main.py", old: "port = 80\n", new: "port = 8080\n" },
+      { edit: "/w/app/main.py", old: "x = 1\n", new: "" },
+    ],
+  }]);
+  try {
+    const spans = listSpans(ix.store, "/w/app/main.py", { cwd: "/" }).spans;
+    assertEquals(spans.map((s) => [s.text, s.after]), [["x = 1\n", ""], [
+      "port = 80\n",
+      "port = 8080\n",
+    ]]);
+    const file = join(ix.root, "main.py");
+    const guard = [file]; // the target the person typed
+    writeFileSync(file, "import os\nport = 8080\nhost = 'a'\n");
+    // Without --force the file the span came from is never written.
+    assertThrows(() => writeSpan(spans[1], file, { cwd: "/", guard }), DejaError);
+    const w = writeSpan(spans[1], file, { cwd: "/", guard, force: true });
+    assertEquals(w, { path: file, spliced: { line: 2 } });
+    assertEquals(readFileSync(file, "utf8"), "import os\nport = 80\nhost = 'a'\n");
+    // The file moved on: the edit's new text is gone, or there twice. Refused, --force or not.
+    for (const body of ["import os\nport = 9\n", "port = 8080\nport = 8080\n"]) {
+      writeFileSync(file, body);
+      const e = assertThrows(
+        () => writeSpan(spans[1], file, { cwd: "/", guard, force: true }),
+        DejaError,
+      ) as DejaError;
+      assert(e.message.startsWith("cannot put span 2 back"), e.message);
+      assert(e.hint?.includes("--span 2 prints the old text"), e.hint);
+      assertEquals(readFileSync(file, "utf8"), body);
+    }
+    // An edit that deleted its text left nothing to find.
+    const gone = assertThrows(
+      () => writeSpan(spans[0], file, { cwd: "/", guard, force: true }),
+      DejaError,
+    );
+    assert(gone.message.includes("left no text to find"), gone.message);
+    // Another file gets the span alone (a copy to compare), --force over an existing one.
+    const other = join(ix.root, "old.py");
+    writeFileSync(other, "anything\n");
+    assertEquals(writeSpan(spans[1], other, { cwd: "/", guard, force: true }).spliced, null);
+    assertEquals(readFileSync(other, "utf8"), "port = 80\n");
   } finally {
     ix.cleanup();
   }

@@ -1,0 +1,125 @@
+import { mkdirSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { join } from "node:path";
+import { assertEquals } from "../../tests/_assert.ts";
+import { claudeLines } from "../../tests/_memory.ts";
+import { testEnv } from "../../tests/_fixture.ts";
+import { tempDir } from "../../tests/_tmp.ts";
+import { runIndex } from "../indexer.ts";
+import { indexPath, Store } from "../store.ts";
+import { parsers } from "../../parsers/mod.ts";
+import { listSpans } from "./restore.ts";
+import { blame } from "./blame.ts";
+
+const WD = "/work/svc";
+const SID = "0f0e0d0c-1111-4222-8333-444455556666";
+const PROMPT = "Replace every db. call in a.py with a direct call from the imports";
+const line = (r: unknown) => JSON.stringify(r) + "\n";
+const call = (id: string, name: string, args: unknown) => ({
+  role: "assistant",
+  content: "",
+  tool_calls: [{ type: "function", id, function: { name, arguments: JSON.stringify(args) } }],
+});
+const result = (id: string) => ({ role: "tool", content: "ok", tool_call_id: id });
+const edit = (old: string) => ({ path: `${WD}/a.py`, edit: { old, new: "x\n" } });
+
+/**
+ * A Kimi session without timestamps (context.jsonl) that edits a.py, spawns a subagent
+ * (context_sub_1.jsonl) that edits it twice, then edits it again; its files dated 2026-11-29. A Claude session edited
+ * a.py on 2026-01-13, with timestamps.
+ */
+async function world() {
+  const root = tempDir("deja-order-");
+  const kimiRoot = join(root, "kimi");
+  const dir = join(kimiRoot, "sessions", createHash("md5").update(WD).digest("hex"), SID);
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(
+    join(kimiRoot, "kimi.json"),
+    JSON.stringify({ work_dirs: [{ path: WD, kaos: "local", last_session_id: null }] }),
+  );
+  writeFileSync(
+    join(dir, "context.jsonl"),
+    [
+      { role: "user", content: "tidy a.py" },
+      call("e1", "StrReplaceFile", edit("PARENT-OLD\n")),
+      result("e1"),
+      call("t1", "Task", { description: "calls", subagent_name: "coder", prompt: PROMPT }),
+      result("t1"),
+      call("e2", "StrReplaceFile", edit("PARENT-LATE\n")),
+      result("e2"),
+      { role: "assistant", content: "done" },
+    ].map(line).join(""),
+  );
+  writeFileSync(
+    join(dir, "context_sub_1.jsonl"),
+    [
+      { role: "user", content: PROMPT },
+      call("s1", "StrReplaceFile", edit("SUB-OLD-1\n")),
+      result("s1"),
+      call("s2", "StrReplaceFile", edit("SUB-OLD-2\n")),
+      result("s2"),
+    ].map(line).join(""),
+  );
+  const nov = new Date("2026-11-29T12:00:00Z");
+  for (const f of ["context.jsonl", "context_sub_1.jsonl"]) utimesSync(join(dir, f), nov, nov);
+  const claudeRoot = join(root, "claude", "-work-svc");
+  mkdirSync(claudeRoot, { recursive: true });
+  writeFileSync(
+    join(claudeRoot, "aaaa0001-0000-4000-8000-000000000001.jsonl"),
+    claudeLines({
+      id: "aaaa0001-0000-4000-8000-000000000001",
+      cwd: WD,
+      start: "2026-01-13T10:00:00Z",
+      turns: [{ user: "fix a.py" }, { edit: `${WD}/a.py`, old: "CLAUDE-OLD\n", new: "y\n" }],
+    }).join("\n") + "\n",
+  );
+  const env = testEnv(join(root, "home"), {
+    DEJA_HOME: join(root, "deja"),
+    DEJA_CLAUDE_ROOT: join(root, "claude"),
+    DEJA_KIMI_ROOT: kimiRoot,
+    TZ: "UTC",
+  });
+  await runIndex(env, parsers, { only: ["claude", "kimi"] });
+  const store = Store.open(indexPath(env));
+  return {
+    store,
+    cleanup() {
+      store.close();
+      rmSync(root, { recursive: true, force: true });
+    },
+  };
+}
+
+Deno.test("restore orders undated spans by their session's time, a subagent's at its spawning call", async () => {
+  const w = await world();
+  try {
+    const r = listSpans(w.store, `${WD}/a.py`, { cwd: "/" });
+    // The subagent was spawned between the parent's edits: its edits sit between them, the
+    // later first. The undated Kimi session is dated 2026-11-29 (its files): newer than the
+    // Claude edit.
+    assertEquals(r.spans.map((s) => s.text.trim()), [
+      "PARENT-LATE",
+      "SUB-OLD-2",
+      "SUB-OLD-1",
+      "PARENT-OLD",
+      "CLAUDE-OLD",
+    ]);
+    assertEquals(r.spans.map((s) => s.time === null), [true, true, true, true, false]);
+  } finally {
+    w.cleanup();
+  }
+});
+
+Deno.test("blame lists sessions in the order restore lists their newest spans", async () => {
+  const w = await world();
+  try {
+    const r = blame(w.store, `${WD}/a.py`, { cwd: "/", readFile: () => undefined });
+    assertEquals(r.sessions.map((s) => s.session.native_id), [
+      SID,
+      `${SID}/sub_1`,
+      "aaaa0001-0000-4000-8000-000000000001",
+    ]);
+  } finally {
+    w.cleanup();
+  }
+});
