@@ -257,9 +257,12 @@ export const Q = {
     `UPDATE commands SET exit = COALESCE(?, exit), is_error = ? WHERE session_id = ? AND call_id = ?`,
     ["exit", "is_error", "session", "call"],
   ),
-  /** A call's edits and writes marked failed (its result was an error). */
+  /**
+   * A call's file touches marked failed (its result was an error): an edit or
+   * write that changed nothing, a read that found nothing (a `view` of a missing file).
+   */
   failFiles: query<{ session: number; call: string }>(
-    `UPDATE files SET failed = 1 WHERE session_id = ? AND call_id = ? AND op IN ('edit', 'write')`,
+    `UPDATE files SET failed = 1 WHERE session_id = ? AND call_id = ?`,
     ["session", "call"],
   ),
   /** A result recorded before its call (rare; streamed stores): its status JSON. */

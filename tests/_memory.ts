@@ -22,7 +22,7 @@ export type Turn =
   | { edit: string; old: string; new: string; fail?: boolean }
   | { multi: string; edits: Array<{ old: string; new: string }> }
   | { write: string; content: string; fail?: boolean }
-  | { read: string };
+  | { read: string; fail?: boolean };
 
 /** A hand-written session. */
 export interface SessionSpec {
@@ -95,7 +95,8 @@ export function claudeLines(s: SessionSpec): string[] {
       const id = call("Write", { file_path: turn.write, content: turn.content });
       result(id, turn.fail ? "EACCES" : "File created", Boolean(turn.fail));
     } else {
-      result(call("Read", { file_path: turn.read }), "1\tcontent", false);
+      const id = call("Read", { file_path: turn.read });
+      result(id, turn.fail ? "File does not exist." : "1\tcontent", Boolean(turn.fail));
     }
   }
   return lines;
