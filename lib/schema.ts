@@ -621,9 +621,13 @@ export const Q = {
     FROM sessions GROUP BY harness ORDER BY sessions DESC`,
   ),
   /** The ten projects with the most top-level sessions. */
-  topProjects: query<NoParams, { project: string; sessions: number }>(
-    `SELECT project, COUNT(*) AS sessions FROM sessions s
-    WHERE project IS NOT NULL AND ${TOP_LEVEL} GROUP BY project ORDER BY sessions DESC LIMIT 10`,
+  /**
+   * Projects by top-level sessions, most first, with whether notes are among them
+   * (`deja stats` leaves out the hidden ones, then keeps ten).
+   */
+  topProjects: query<NoParams, { project: string; sessions: number; notes: number }>(
+    `SELECT project, COUNT(*) AS sessions, MAX(harness = 'deja') AS notes FROM sessions s
+    WHERE project IS NOT NULL AND ${TOP_LEVEL} GROUP BY project ORDER BY sessions DESC, project`,
   ),
   /** Redaction counts per source and kind, most first. */
   redactionsBySource: query<
