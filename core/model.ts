@@ -10,8 +10,10 @@
 /** What an event is. */
 /**
  * What an event is. `notice` is the harness speaking in the session, not the
- * model: an error or warning it showed (Copilot CLI `session.error`), indexed so
- * pasting the message finds the session, never shown as the assistant's words.
+ * model: an error or warning it showed (Copilot CLI `session.error`), a turn the
+ * user interrupted or a local slash command's output (Claude Code), indexed so
+ * pasting the message finds the session (ranked below what people and the model
+ * said), never shown as the assistant's or the user's words.
  */
 export type EventKind = "user" | "assistant" | "tool_call" | "tool_result" | "summary" | "notice";
 

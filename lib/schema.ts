@@ -257,9 +257,12 @@ export const Q = {
     `UPDATE commands SET exit = COALESCE(?, exit), is_error = ? WHERE session_id = ? AND call_id = ?`,
     ["exit", "is_error", "session", "call"],
   ),
-  /** A call's edits and writes marked failed (its result was an error). */
+  /**
+   * A call's file touches marked failed (its result was an error): an edit or
+   * write that changed nothing, a read that found nothing (a `view` of a missing file).
+   */
   failFiles: query<{ session: number; call: string }>(
-    `UPDATE files SET failed = 1 WHERE session_id = ? AND call_id = ? AND op IN ('edit', 'write')`,
+    `UPDATE files SET failed = 1 WHERE session_id = ? AND call_id = ?`,
     ["session", "call"],
   ),
   /** A result recorded before its call (rare; streamed stores): its status JSON. */
@@ -624,9 +627,13 @@ export const Q = {
     FROM sessions GROUP BY harness ORDER BY sessions DESC`,
   ),
   /** The ten projects with the most top-level sessions. */
-  topProjects: query<NoParams, { project: string; sessions: number }>(
-    `SELECT project, COUNT(*) AS sessions FROM sessions s
-    WHERE project IS NOT NULL AND ${TOP_LEVEL} GROUP BY project ORDER BY sessions DESC LIMIT 10`,
+  /**
+   * Projects by top-level sessions, most first, with whether notes are among them
+   * (`deja stats` leaves out the hidden ones, then keeps ten).
+   */
+  topProjects: query<NoParams, { project: string; sessions: number; notes: number }>(
+    `SELECT project, COUNT(*) AS sessions, MAX(harness = 'deja') AS notes FROM sessions s
+    WHERE project IS NOT NULL AND ${TOP_LEVEL} GROUP BY project ORDER BY sessions DESC, project`,
   ),
   /** Redaction counts per source and kind, most first. */
   redactionsBySource: query<

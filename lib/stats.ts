@@ -10,8 +10,8 @@ import type { Env } from "../core/model.ts";
 import { Q, SCHEMA_VERSION } from "./schema.ts";
 import type { Store } from "./store.ts";
 import { readTombstones, tombstoneFile } from "./forget/tombstones.ts";
-import { excludePatterns } from "./search/junk.ts";
-import { hiddenCounts } from "./search/sessions.ts";
+import { excludePatterns, projectMatcher } from "./search/junk.ts";
+import { hiddenCounts, isThrowawaySession } from "./search/sessions.ts";
 
 /** The figures of `deja stats --json` (docs/json-output.md). */
 export interface IndexStats {
@@ -27,7 +27,11 @@ export interface IndexStats {
   harnesses: Array<
     { harness: string; sessions: number; events: number; first: number | null; last: number | null }
   >;
-  /** The ten projects with the most sessions. */
+  /**
+   * The ten projects with the most sessions, among those search and `last`
+   * show: throwaway and excluded projects are left out (counted in
+   * `throwaway` and `excluded`).
+   */
   projects: Array<{ project: string; sessions: number }>;
   /** Secrets redacted, by kind, over every store. */
   redacted: Record<string, number>;
@@ -69,7 +73,7 @@ export function indexStats(store: Store, path: string, env: Env, here?: string):
     sources: t.sources,
     words: Q.vocabSize.get(store, {})!.n,
     harnesses: Q.statsByHarness.all(store, {}),
-    projects: Q.topProjects.all(store, {}),
+    projects: shownProjects(store, env, patterns, here),
     redacted,
     redactions,
     forgotten: readTombstones(tombstoneFile(path)).length,
@@ -78,4 +82,26 @@ export function indexStats(store: Store, path: string, env: Env, here?: string):
     subagents: hidden.subagents,
     excludePatterns: patterns.length,
   };
+}
+
+/**
+ * The ten projects with the most top-level sessions that are not hidden: an
+ * excluded project, or a throwaway one (the rule of {@link isThrowawaySession}:
+ * notes and the project the person is in never are), is left out.
+ */
+function shownProjects(
+  store: Store,
+  env: Env,
+  patterns: string[],
+  here?: string,
+): Array<{ project: string; sessions: number }> {
+  const excluded = projectMatcher(patterns);
+  const out: Array<{ project: string; sessions: number }> = [];
+  for (const r of Q.topProjects.all(store, {})) {
+    if (excluded(r.project)) continue;
+    if (!r.notes && isThrowawaySession({ harness: "", project: r.project }, env, here)) continue;
+    out.push({ project: r.project, sessions: r.sessions });
+    if (out.length === 10) break;
+  }
+  return out;
 }

@@ -30,6 +30,7 @@ import {
   assistantEvents,
   CLAUDE_TOOLS,
   decodeProjectDir,
+  harnessNotices,
   hasToolResult,
   toolResultEvent,
   type ToolVocabulary,
@@ -282,7 +283,12 @@ function userEvents(r: Obj, msg: Obj, time: number | undefined, f: FileFacts): E
   }
   const agentId = str(r.agentId) ?? f.agentId;
   const text = userText(content, agentId?.startsWith("acompact-") ?? false);
-  return text ? [{ kind: "user", text, time, key }] : [];
+  const out: Event[] = text ? [{ kind: "user", text, time, key }] : [];
+  // The harness speaking: an interrupted turn, a local slash command's output.
+  harnessNotices(content).forEach((t, i) =>
+    out.push({ kind: "notice", text: t, time, key: uuid ? `n:${uuid}:${i}` : undefined })
+  );
+  return out;
 }
 
 /** A prompt typed while the agent was busy (`attachment.type` `queued_command`). */

@@ -80,19 +80,57 @@ export function isCompaction(text: string): boolean {
   return text.trimStart().startsWith("[CONTEXT COMPACTION");
 }
 
-/** The output text, exit status and error flag of a tool row's content. */
+/**
+ * The output text, exit status and error flag of a tool row's content. Hermes
+ * appends its own bracketed notes after the JSON (`{"output":…,"exit_code":1,…}`
+ * then `\n\n[Tool loop warning: … This looks like a loop. …]`, realdata/hermes
+ * messages.id 24), so the content is then no JSON as a whole: the leading object
+ * is read and the note kept after the output.
+ */
 export function toolResult(
   content: string | null,
 ): { text: string; exit?: number; error: boolean } {
   const raw = content ?? "";
-  const o = raw.trimStart().startsWith("{") ? obj(decodeArgs(raw)) : undefined;
+  let o = raw.trimStart().startsWith("{") ? obj(decodeArgs(raw)) : undefined;
+  let note = "";
+  if (!o) {
+    const lead = leadingObject(raw);
+    if (lead) [o, note] = [lead.o, `\n\n${lead.rest}`];
+  }
   if (!o) return { text: raw, error: false };
   const error = o.error !== undefined && o.error !== null && o.error !== false && o.error !== "";
   if (typeof o.output === "string" && "exit_code" in o) {
     const err = typeof o.error === "string" && o.error ? `\n${o.error}` : "";
-    return { text: o.output + err, exit: num(o.exit_code), error };
+    return { text: o.output + err + note, exit: num(o.exit_code), error };
   }
   return { text: raw, error: error || o.success === false };
+}
+
+/**
+ * A content that is a JSON object followed by a bracketed note (`[…]`): the
+ * object and the note; otherwise undefined (any other trailing text is not a
+ * shape Hermes was seen writing, and the content stays plain text).
+ */
+function leadingObject(raw: string): { o: Obj; rest: string } | undefined {
+  const start = raw.indexOf("{");
+  if (start < 0 || raw.slice(0, start).trim()) return undefined;
+  let depth = 0;
+  let inString = false;
+  for (let i = start; i < raw.length; i++) {
+    const ch = raw[i];
+    if (inString) {
+      if (ch === "\\") i++;
+      else if (ch === '"') inString = false;
+    } else if (ch === '"') inString = true;
+    else if (ch === "{") depth++;
+    else if (ch === "}" && --depth === 0) {
+      const rest = raw.slice(i + 1).trim();
+      if (!rest.startsWith("[")) return undefined;
+      const o = obj(decodeArgs(raw.slice(start, i + 1)));
+      return o ? { o, rest } : undefined;
+    }
+  }
+  return undefined;
 }
 
 function callInfo(call: Obj, base: string | undefined): ToolCallInfo | undefined {

@@ -74,6 +74,37 @@ export function userText(content: unknown, compactAgent: boolean): string {
   return text;
 }
 
+const LOCAL_OUTPUT_RE = /^<local-command-(stdout|stderr)>([\s\S]*)<\/local-command-\1>$/;
+// deno-lint-ignore no-control-regex
+const ANSI_RE = /\x1b\[[0-9;]*m/g;
+
+/**
+ * What the harness said in a user record that is no one's prose: the
+ * interrupt marker (`[Request interrupted by user]`, `… for tool use]`) and a
+ * local slash command's output (`<local-command-stdout>Login
+ * interrupted</local-command-stdout>`, colour codes removed; `(no content)`
+ * and empty output say nothing). Each whole text (string content or text
+ * block) is one notice; {@link userText} drops these from the user's words.
+ */
+export function harnessNotices(content: unknown): string[] {
+  const texts = typeof content === "string"
+    ? [content]
+    : arr(content).map(obj).filter((o) => o?.type === "text").map((o) => str(o?.text) ?? "");
+  const out: string[] = [];
+  for (const raw of texts) {
+    const t = raw.trim();
+    if (INTERRUPT_RE.test(t)) {
+      out.push(t);
+      continue;
+    }
+    const m = LOCAL_OUTPUT_RE.exec(t);
+    if (!m) continue;
+    const said = m[2].replace(ANSI_RE, "").trim();
+    if (said && said !== "(no content)") out.push(said);
+  }
+  return out;
+}
+
 /** True when a user message's content holds at least one `tool_result` block. */
 export function hasToolResult(content: unknown): boolean {
   return arr(content).some((b) => obj(b)?.type === "tool_result");

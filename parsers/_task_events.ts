@@ -47,6 +47,12 @@ export interface TaskEvents {
   model?: string;
   /** The working directory named by the first `<environment_details>` block. */
   envCwd?: string;
+  /**
+   * The working directory named by the last `<environment_details>` block when it
+   * differs from the first: the task was resumed in another folder (a copy of the
+   * repository renamed, the workspace reopened elsewhere) and worked there.
+   */
+  movedCwd?: string;
 }
 
 interface Call {
@@ -179,6 +185,7 @@ export function taskEvents(
     }
   });
   out.envCwd = envCwd;
+  if (latestCwd !== envCwd) out.movedCwd = latestCwd;
   return out;
 }
 

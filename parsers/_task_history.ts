@@ -176,7 +176,7 @@ export async function buildTaskSession(
   meta: TaskMeta,
   ctx: ParseCtx,
 ): Promise<Session> {
-  const { events, model, envCwd } = taskEvents(messages, meta.cwd, file, ctx);
+  const { events, model, envCwd, movedCwd } = taskEvents(messages, meta.cwd, file, ctx);
   let first: number | undefined;
   let last: number | undefined;
   for (const e of events) {
@@ -194,7 +194,9 @@ export async function buildTaskSession(
   const session: Session = {
     harness,
     id,
-    project: meta.cwd ?? envCwd,
+    // The folder the task worked in: where its environment details last put it
+    // when that moved from the first (the list's `cwdOnTaskInitialization` is the first).
+    project: movedCwd ?? meta.cwd ?? envCwd,
     title: meta.title,
     started: meta.started ?? first ?? mtime,
     updated: last !== undefined ? Math.max(last, meta.started ?? 0) : meta.started ?? mtime,

@@ -661,3 +661,33 @@ Deno.test({
     assert(!ofKind(compact, "user").some((e) => e.text.startsWith("Your task is to create")));
   },
 });
+
+Deno.test("an interrupt marker and a local command's output are harness notices, never the user's words", async () => {
+  const file = `-work-t/${SID}.jsonl`;
+  const st = store({
+    [file]: [
+      rec("user", "u1", "<command-name>/login</command-name>\n<command-args></command-args>"),
+      rec(
+        "user",
+        "u2",
+        "<local-command-stdout>Login \x1b[1minterrupted\x1b[22m</local-command-stdout>",
+      ),
+      rec("user", "u3", "<local-command-stdout>(no content)</local-command-stdout>"),
+      rec("user", "u4", "fix the login screen"),
+      rec("user", "u5", [{ type: "text", text: "[Request interrupted by user]" }]),
+      rec("user", "u6", "keep going"),
+    ],
+  });
+  try {
+    const { sessions } = await parseOne(claude, src(join(st.root, file)), st.env);
+    assertEquals(sessions[0].events.map((e) => [e.kind, e.text]), [
+      ["user", "/login"],
+      ["notice", "Login interrupted"],
+      ["user", "fix the login screen"],
+      ["notice", "[Request interrupted by user]"],
+      ["user", "keep going"],
+    ]);
+  } finally {
+    st.cleanup();
+  }
+});

@@ -47,7 +47,12 @@ const MESSAGES_SUFFIX = ".messages.json";
  *    3.x kept the same tree. Layout from cline/cline `src/core/storage/disk.ts`
  *    (search tool); content observed in realdata/cline (a 2026 extension task:
  *    every message has `ts` in epoch ms and `modelInfo.modelId`; tool results
- *    come back as `[tool for 'x'] Result:` text blocks).
+ *    come back as `[tool for 'x'] Result:` text blocks). The project is the
+ *    folder the task worked in: the last `# Current Working Directory (…)`
+ *    of its environment details when that differs from the first (a task
+ *    resumed in a moved or copied repository; realdata/cline names
+ *    `…/MRA022626 - Copy/…` once, then `c:/Apps/MRA04242026`, where all its
+ *    edits are), else `cwdOnTaskInitialization`, else the first one.
  * 2. CLI sessions `<data>/sessions/<id>/<id>.messages.json` `{version,
  *    updated_at, agent, sessionId, messages: [{id, role, content, ts}]}` with
  *    the manifest `<id>.json` beside it `{session_id, started_at, ended_at,

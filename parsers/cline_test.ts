@@ -356,6 +356,52 @@ Deno.test("parse counts a history file that is neither an array nor an envelope 
   });
 });
 
+Deno.test("a task resumed in another folder takes the folder its environment details last name, listed or not", async () => {
+  await withTemp(async (dir) => {
+    const env = (cwd: string) => ({
+      type: "text",
+      text:
+        `<environment_details>\n# Current Working Directory (${cwd}) Files\na.ts\n</environment_details>`,
+    });
+    const body = (ts: number) =>
+      JSON.stringify([
+        {
+          role: "user",
+          ts,
+          content: [{ type: "text", text: "<task>fix it</task>" }, env("/w/old copy")],
+        },
+        { role: "assistant", ts: ts + 1, content: [{ type: "text", text: "Looking." }] },
+        {
+          role: "user",
+          ts: ts + 2,
+          content: [{ type: "text", text: "[TASK RESUMPTION] go on" }, env("/w/new")],
+        },
+        {
+          role: "user",
+          ts: ts + 3,
+          content: [{ type: "text", text: "<feedback>ok</feedback>" }, env("/w/new")],
+        },
+      ]);
+    const lone = writeTask(dir, "1795000300000", body(1795000300000));
+    const listed = writeTask(dir, "1795000400000", body(1795000400000));
+    mkdirSync(join(dir, "state"), { recursive: true });
+    writeFileSync(
+      join(dir, "state", "taskHistory.json"),
+      JSON.stringify([{
+        id: "1795000400000",
+        ts: 1795000400000,
+        task: "fix it",
+        cwdOnTaskInitialization: "/w/old copy",
+      }]),
+    );
+    const e = testEnv(dir, { DEJA_CLINE_ROOT: dir });
+    assertEquals((await parseOne(cline, taskSource(lone), e)).sessions[0].project, "/w/new");
+    const run = await runParser(cline, e);
+    const l = session(run.sessions, "1795000400000");
+    assertEquals([l.title, l.project], ["fix it", "/w/new"]); // the list was read; its cwd is the first
+  });
+});
+
 Deno.test("parse falls back to the file's mtime when a legacy task has no ts and no taskHistory entry", async () => {
   await withTemp(async (dir) => {
     const p = writeTask(
@@ -440,7 +486,8 @@ Deno.test({
       const { sessions, ctx } = await parseOne(cline, taskSource(p), testEnv(dir));
       assertEquals(ctx.counts, {});
       const s = sessions[0];
-      assertEquals(s.project, "c:/Apps/MRA022626 - Copy/Marine-Response-Repo");
+      // Started in "MRA022626 - Copy/…" once, then resumed in c:/Apps/MRA04242026, where it edits.
+      assertEquals(s.project, "c:/Apps/MRA04242026");
       assertEquals(s.model, "claude_4_5_opus");
       const users = s.events.filter((e) => e.kind === "user");
       assert(users[0].text.startsWith("The attached is a technical writeup"));

@@ -216,6 +216,22 @@ Deno.test("tool rows become results with isError when the envelope carries an er
   assertEquals(toolResult(null), { text: "", error: false });
 });
 
+Deno.test("a terminal result followed by Hermes's bracketed note keeps its exit code and the note", () => {
+  const content = '{"output": "curl: (6) {x} \\"y\\"", "exit_code": 1, "error": null}\n\n' +
+    "[Tool loop warning: same_tool_failure_warning; count=3; This looks like a loop.]";
+  assertEquals(toolResult(content), {
+    text:
+      'curl: (6) {x} "y"\n\n[Tool loop warning: same_tool_failure_warning; count=3; This looks like a loop.]',
+    exit: 1,
+    error: false,
+  });
+  // Other text after an object is no shape Hermes writes: the content stays as it is.
+  assertEquals(toolResult('{"output": "a", "exit_code": 1} and more'), {
+    text: '{"output": "a", "exit_code": 1} and more',
+    error: false,
+  });
+});
+
 Deno.test("the cron preamble is removed from a user row when it opens with a bracket holding brackets", () => {
   const text =
     '[IMPORTANT: You are running as a scheduled cron job. Reply "[SILENT]" if nothing.]\n\nSummarise news';
@@ -454,7 +470,8 @@ Deno.test({
       const exits = kinds(tg, "tool_result").map((e) => e.result?.exit).filter((x) =>
         x !== undefined
       );
-      assertEquals(exits, [1, 1, 0, 0, 0, 130, 0, 0]);
+      // The third is followed by a "[Tool loop warning: …]" note (messages.id 24).
+      assertEquals(exits, [1, 1, 1, 0, 0, 0, 130, 0, 0]);
       // Every result links to a call of the same session.
       const ids = new Set(kinds(tg, "tool_call").map((e) => e.tool?.id));
       assert(kinds(tg, "tool_result").every((e) => ids.has(e.result?.callId)));

@@ -22,7 +22,7 @@ export type Turn =
   | { edit: string; old: string; new: string; fail?: boolean }
   | { multi: string; edits: Array<{ old: string; new: string }> }
   | { write: string; content: string; fail?: boolean }
-  | { read: string };
+  | { read: string; fail?: boolean };
 
 /** A hand-written session. */
 export interface SessionSpec {
@@ -31,6 +31,11 @@ export interface SessionSpec {
   /** ISO time of the first turn; each turn is one minute later. */
   start: string;
   turns: Turn[];
+  /**
+   * Written as a subagent of session `id` (`<id>/subagents/agent-<agent>.jsonl`,
+   * records `isSidechain`, `agentId`), as Claude Code files a `Task` agent.
+   */
+  agent?: string;
 }
 
 /** Claude Code JSONL lines for one session. */
@@ -41,8 +46,9 @@ export function claudeLines(s: SessionSpec): string[] {
   const base = () => ({
     sessionId: s.id,
     cwd: s.cwd,
-    uuid: `${s.id}-${n}`,
+    uuid: `${s.agent ?? s.id}-${n}`,
     timestamp: new Date(t).toISOString(),
+    ...(s.agent ? { isSidechain: true, agentId: s.agent } : {}),
   });
   const call = (name: string, input: unknown) => {
     const id = `toolu_${s.id.slice(0, 8)}_${n}`;
@@ -95,7 +101,8 @@ export function claudeLines(s: SessionSpec): string[] {
       const id = call("Write", { file_path: turn.write, content: turn.content });
       result(id, turn.fail ? "EACCES" : "File created", Boolean(turn.fail));
     } else {
-      result(call("Read", { file_path: turn.read }), "1\tcontent", false);
+      const id = call("Read", { file_path: turn.read });
+      result(id, turn.fail ? "File does not exist." : "1\tcontent", Boolean(turn.fail));
     }
   }
   return lines;
@@ -122,8 +129,11 @@ export async function indexSessions(
   const claudeRoot = join(root, "claude");
   for (const s of sessions) {
     const dir = join(claudeRoot, s.cwd.replace(/[^A-Za-z0-9]/g, "-"));
-    mkdirSync(dir, { recursive: true });
-    writeFileSync(join(dir, `${s.id}.jsonl`), claudeLines(s).join("\n") + "\n");
+    const file = s.agent
+      ? join(dir, s.id, "subagents", `agent-${s.agent}.jsonl`)
+      : join(dir, `${s.id}.jsonl`);
+    mkdirSync(join(file, ".."), { recursive: true });
+    writeFileSync(file, claudeLines(s).join("\n") + "\n");
   }
   const notesDir = join(root, "notes");
   mkdirSync(notesDir, { recursive: true });

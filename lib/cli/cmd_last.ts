@@ -133,6 +133,28 @@ export function lastText(d: LastData, io: Pick<IO, "isTTY" | "env">): string {
   return out.join("\n") + "\n";
 }
 
+/**
+ * When every session that matches is hidden: how many, why, and the flag that
+ * shows the throwaway ones (an excluded project stays hidden; `deja forget`
+ * and the exclude file say so).
+ */
+export function hiddenOnlyText(
+  hidden: number,
+  filters: Array<{ flag: string; value: string }>,
+): string {
+  const words: Record<string, string> = {
+    "--harness": "in harness",
+    "--project": "in project",
+    "--since": "since",
+  };
+  const where = filters.map((x) => ` ${words[x.flag] ?? x.flag} ${x.value}`).join(",");
+  const them = hidden === 1 ? "it is" : `all ${hidden} are`;
+  const n = `${hidden} session${hidden === 1 ? "" : "s"}`;
+  return `deja: ${n} in the index match${hidden === 1 ? "es" : ""}${where}, but ${them} hidden: ` +
+    `the project is throwaway (a temp or test directory) or excluded\n` +
+    `hint: --junk shows the throwaway ones\n`;
+}
+
 /** The filters `deja last` was given, `--since` with them. */
 function filtersOf(args: LastArgs) {
   return filtersUsed({ ...args.filter, since: args.sinceText });
@@ -146,9 +168,13 @@ function runLast(a: Args, io: IO): number {
     return d.sessions.length ? 0 : 1;
   }
   if (!d.sessions.length) {
+    if (d.hidden) {
+      // Sessions do match, all hidden: say so, not "none matches" and "drop the filter".
+      io.err(hiddenOnlyText(d.hidden, filtersOf(args)));
+      return 1;
+    }
     const f = { filters: filtersOf(args), without: d.without };
     io.err(filteredText("deja: no session in the index matches", f));
-    hiddenHint(io, d.hidden);
     return 1;
   }
   io.out(lastText(d, io));

@@ -48,7 +48,12 @@ export interface ShowData {
   /** The shortest unambiguous reference of the session. */
   ref: string;
   events: EventRow[];
-  /** Per event row id: the outcome of the command it ran. */
+  /**
+   * Per event row id: the outcome of the call or result — a shell call's from
+   * its command row, any other call's and every result's from the result's
+   * status (`events.data`): a result the harness marked as an error, or with a
+   * non-zero exit, is failed whatever the tool.
+   */
   commands: Map<number, { exit: number | null; is_error: number }>;
   files: FileRow[];
   /** Subagents: native id and shortest reference. */
@@ -86,6 +91,7 @@ export function showSession(store: Store, ref: string, tz?: string): ShowData {
   for (const c of Q.commandsOfSession.all(store, { session: s.id })) {
     commands.set(c.event_id, { exit: c.exit ?? null, is_error: c.is_error });
   }
+  outcomesOfResults(events, commands);
   return {
     session: s,
     description: describeSession(store, s),
@@ -98,6 +104,39 @@ export function showSession(store: Store, ref: string, tz?: string): ShowData {
     sourceExists: existsSync(s.source),
     noteIds: s.harness === "deja" ? noteIdsOf(s, events, tz) : new Map(),
   };
+}
+
+/**
+ * Adds to `out` the outcome of every tool result that records one (its
+ * `events.data` `{exit, isError}`), and of each call that ran no command but
+ * has such a result: a failed `view` or `edit` shows failed like a failed
+ * `bash`. A successful result with no exit adds nothing (nothing to say).
+ */
+function outcomesOfResults(
+  events: EventRow[],
+  out: Map<number, { exit: number | null; is_error: number }>,
+): void {
+  const byCall = new Map<string, { exit: number | null; is_error: number }>();
+  for (const e of events) {
+    if (e.kind !== "tool_result" || !e.data) continue;
+    let info: { exit?: number; isError?: boolean };
+    try {
+      info = JSON.parse(e.data);
+    } catch {
+      continue;
+    }
+    const exit = typeof info.exit === "number" ? info.exit : null;
+    const failed = info.isError === true || (exit !== null && exit !== 0);
+    if (exit === null && !failed) continue;
+    const o = { exit, is_error: failed ? 1 : 0 };
+    out.set(e.id, o);
+    if (e.call_id && !byCall.has(e.call_id)) byCall.set(e.call_id, o);
+  }
+  for (const e of events) {
+    if (e.kind !== "tool_call" || !e.call_id || out.has(e.id)) continue;
+    const o = byCall.get(e.call_id);
+    if (o) out.set(e.id, o);
+  }
 }
 
 /** Per event of a notes day `s`, its note's id, read from the notes file it came from. */
@@ -176,7 +215,8 @@ export function showText(d: ShowData, io: Pick<IO, "isTTY" | "env">, full: boole
       ? `${e.kind} ${e.tool ?? ""}`.trim()
       : e.kind;
     const cmd = d.commands.get(e.id);
-    const status = cmd
+    // A result repeats its call's status only when it failed (the call line says `exit 0`).
+    const status = cmd && (e.kind !== "tool_result" || cmd.is_error)
       ? cmd.exit !== null
         ? cmd.exit === 0 ? c.green(" exit 0") : c.red(` exit ${cmd.exit}`)
         : cmd.is_error

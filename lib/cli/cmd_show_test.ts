@@ -41,7 +41,9 @@ Deno.test("show's run returns the session's events, command outcomes and edits a
     const d = showSession(ix.store, "5e55");
     assertEquals(d.session.native_id, ID);
     assertEquals(d.description, "make the tests pass");
-    assertEquals([...d.commands.values()].map((c) => c.exit), [1]);
+    const callExits = d.events.filter((e) => e.kind === "tool_call" && d.commands.has(e.id))
+      .map((e) => d.commands.get(e.id)!.exit);
+    assertEquals(callExits, [1]);
     assertEquals(d.files.map((f) => [f.op, f.path]), [["edit", "/w/app/src/a.ts"]]);
     assert(d.events.some((e) => e.kind === "assistant" && e.text.includes("x to 2")));
   } finally {
@@ -69,6 +71,57 @@ Deno.test("show prints colour on a terminal, plain text to a pipe, and JSON with
     assertEquals(doc.id, ID);
     assertEquals(doc.files[0].op, "edit");
     assertEquals(doc.events.find((e: { exit?: number }) => e.exit !== undefined).exit, 1);
+  } finally {
+    ix.cleanup();
+  }
+});
+
+Deno.test("a failed result of a tool that runs no command shows failed on its call and result, text and JSON", async () => {
+  const ix = await indexSessions([{
+    id: ID,
+    cwd: "/w/app",
+    start: "2026-11-01T10:00:00Z",
+    turns: [
+      { user: "fix the config" },
+      { read: "/w/app/missing.yaml", fail: true },
+      { edit: "/w/app/a.yaml", old: "x: 1", new: "x: 2", fail: true },
+      { read: "/w/app/a.yaml" },
+    ],
+  }]);
+  try {
+    const pipe = captureIO(ix.env, false);
+    assertEquals(await showCmd.run({ values: {}, positionals: ["5e55"] }, pipe.io), 0);
+    const heads = pipe.out().split("\n").map((l) => l.match(/ (tool_(?:call|result).*)$/)?.[1])
+      .filter(Boolean);
+    assertEquals(heads, [
+      "tool_call Read failed",
+      "tool_result failed",
+      "tool_call Edit failed",
+      "tool_result failed",
+      "tool_call Read",
+      "tool_result",
+    ]);
+
+    const json = captureIO(ix.env, false);
+    assertEquals(await showCmd.run({ values: { json: true }, positionals: ["5e55"] }, json.io), 0);
+    const doc = JSON.parse(json.out());
+    const tools = doc.events.filter((e: { kind: string }) => e.kind.startsWith("tool_"));
+    assertEquals(tools.map((e: { is_error?: boolean }) => e.is_error), [
+      true,
+      true,
+      true,
+      true,
+      undefined,
+      undefined,
+    ]);
+    assertEquals(
+      doc.files.map((f: { op: string; path: string; failed: boolean }) => [f.op, f.path, f.failed]),
+      [
+        ["read", "/w/app/missing.yaml", true],
+        ["edit", "/w/app/a.yaml", true],
+        ["read", "/w/app/a.yaml", false],
+      ],
+    );
   } finally {
     ix.cleanup();
   }

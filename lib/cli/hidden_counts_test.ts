@@ -2,7 +2,7 @@ import { assert, assertEquals, assertStringIncludes } from "../../tests/_assert.
 import { indexSessions, rowId } from "../../tests/_memory.ts";
 import { captureIO, withVars } from "../../tests/_cli_io.ts";
 import { SessionCache } from "../search/sessions.ts";
-import { lastData, parseLast } from "./cmd_last.ts";
+import { lastCmd, lastData, parseLast } from "./cmd_last.ts";
 import { statsCmd, statsData } from "./cmd_stats.ts";
 
 const APP = "4a110000-1111-4222-8333-000000000001";
@@ -56,6 +56,44 @@ Deno.test("stats, last and search apply one throwaway rule and their counts add 
     assertStringIncludes(text.out(), "1 of the sessions are subagents");
     assertStringIncludes(text.out(), "1 throwaway, 1 excluded");
     assertStringIncludes(text.out(), "matching sessions are not indexed");
+  } finally {
+    ix.cleanup();
+  }
+});
+
+Deno.test("stats lists no throwaway or excluded project, as search and last show none", async () => {
+  const ix = await fixture();
+  try {
+    const env = withVars(ix.env, { DEJA_EXCLUDE_PROJECTS: "secret" });
+    const st = statsData(env, "/");
+    assertEquals([st.throwaway, st.excluded], [1, 1]);
+    // The note's project (/tmp/play) is shown, as search and last show notes.
+    assertEquals(st.projects.map((p) => p.project).sort(), ["/tmp/play", "/w/app"]);
+    // Run from inside the throwaway project, it is the person's own and listed.
+    assert(statsData(env, "/tmp/scratch").projects.some((p) => p.project === "/tmp/scratch"));
+  } finally {
+    ix.cleanup();
+  }
+});
+
+Deno.test("last says a filter's only sessions are hidden, and how to show them, not that none matches", async () => {
+  const ix = await indexSessions([
+    { id: TMP, cwd: "/tmp/scratch", start: "2026-11-01T12:00:00Z", turns: [{ user: "try it" }] },
+  ]);
+  try {
+    const io = captureIO(ix.env, false);
+    assertEquals(await lastCmd.run({ values: { harness: ["claude"] }, positionals: [] }, io.io), 1);
+    assertStringIncludes(
+      io.err(),
+      "1 session in the index matches in harness claude, but it is hidden",
+    );
+    assertStringIncludes(io.err(), "--junk shows");
+    assert(!io.err().includes("no session in the index matches"), io.err());
+    assert(!io.err().includes("drop --harness"), io.err());
+    const junk = captureIO(ix.env, false);
+    const all = { harness: ["claude"], junk: true };
+    assertEquals(await lastCmd.run({ values: all, positionals: [] }, junk.io), 0);
+    assertStringIncludes(junk.out(), "/tmp/scratch");
   } finally {
     ix.cleanup();
   }

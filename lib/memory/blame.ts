@@ -60,10 +60,11 @@ export interface BlameSession {
   session: SessionRow;
   /** Recorded paths that matched (one unless several checkouts or spellings). */
   paths: string[];
+  /** Reads that found the file (a failed read counts in `failed`). */
   reads: number;
   edits: number;
   writes: number;
-  /** Edits and writes whose call failed (nothing changed). */
+  /** Touches whose call failed: edits and writes that changed nothing, reads that found nothing. */
   failed: number;
   /** Epoch ms of the latest touch. */
   last: number | null;
@@ -176,12 +177,12 @@ function entry(s: SessionRow, touches: FileTouch[], text: string | null): BlameS
   const ordered = [...touches].sort((a, b) => a.seq - b.seq || a.id - b.id);
   for (const t of ordered) {
     e.last = Math.max(e.last ?? 0, t.time ?? s.updated ?? 0) || null;
-    if (t.op === "read") {
-      e.reads++;
-      continue;
-    }
     if (t.failed) {
       e.failed++;
+      continue;
+    }
+    if (t.op === "read") {
+      e.reads++;
       continue;
     }
     if (t.op === "edit") e.edits++;

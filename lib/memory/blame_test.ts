@@ -127,3 +127,23 @@ Deno.test("blame filters by project and harness and honours the limit", async ()
     ix.cleanup();
   }
 });
+
+Deno.test("blame counts a read whose result failed as failed, not as a read of the file", async () => {
+  const ix = await indexSessions([{
+    id: "eeee0005-0000-4000-8000-000000000005",
+    cwd: "/w/app",
+    start: "2026-10-10T10:00:00Z",
+    turns: [
+      { user: "Look at b.ts" },
+      { read: "/w/app/src/b.ts", fail: true },
+      { read: "/w/app/src/b.ts" },
+    ],
+  }]);
+  try {
+    const r = blame(ix.store, "/w/app/src/b.ts", { cwd: "/" });
+    const s = r.sessions[0];
+    assertEquals([s.reads, s.edits, s.writes, s.failed], [1, 0, 0, 1]);
+  } finally {
+    ix.cleanup();
+  }
+});

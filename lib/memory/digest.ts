@@ -55,13 +55,29 @@ export interface DigestCommand {
   time: number | null;
 }
 
-/** A file the session changed (failed edits and writes left out). */
+/**
+ * A file the session changed (failed edits and writes left out), its own
+ * changes and those its subagents made (a Kimi `Task`, a Claude Code `Task`
+ * agent: the parent handed the work over, so the change is part of what the
+ * session did).
+ */
 export interface DigestFile {
   /** Path as recorded. */
   path: string;
+  /** The session's own edits and writes. */
   edits: number;
   writes: number;
+  /** Edits and writes its subagents made (at any depth, up to {@link MAX_SUBAGENTS}). */
+  subagent_edits: number;
+  subagent_writes: number;
 }
+
+/**
+ * Subagents whose file changes join their parent's digest: a session that
+ * spawned more is summarised from its first ones (by start), so a swarm of
+ * agents cannot make one digest read thousands of rows.
+ */
+export const MAX_SUBAGENTS = 50;
 
 /** What {@link sessionDigest} returns; the lists are complete, `markdown` is bounded. */
 export interface Digest {
@@ -175,10 +191,15 @@ function status(c: DigestCommand): string {
 }
 
 function counts(f: DigestFile): string {
-  const p: string[] = [];
-  if (f.edits) p.push(`${f.edits} edit${f.edits === 1 ? "" : "s"}`);
-  if (f.writes) p.push(`${f.writes} write${f.writes === 1 ? "" : "s"}`);
-  return p.join(", ");
+  const n = (k: number, what: string) => `${k} ${what}${k === 1 ? "" : "s"}`;
+  const own: string[] = [];
+  if (f.edits) own.push(n(f.edits, "edit"));
+  if (f.writes) own.push(n(f.writes, "write"));
+  const sub: string[] = [];
+  if (f.subagent_edits) sub.push(n(f.subagent_edits, "edit"));
+  if (f.subagent_writes) sub.push(n(f.subagent_writes, "write"));
+  const by = sub.length ? `${sub.join(", ")} by a subagent` : "";
+  return [own.join(", "), by].filter(Boolean).join("; ");
 }
 
 /** How the session ended (see {@link Digest.outcome}). */
@@ -288,17 +309,47 @@ function foldCommands(rows: CommandAtRow[]): DigestCommand[] {
   return [...byKey.values()];
 }
 
-/** Files edited or written (not failed), in order of first change. */
-function changedFiles(store: Store, sid: number): DigestFile[] {
-  const rows = Q.filesInOrder.all(store, { session: sid });
-  const byPath = new Map<string, DigestFile>();
-  for (const r of rows) {
-    if (r.op === "read" || r.failed === 1) continue;
-    const path = String(r.path);
-    const f = byPath.get(path) ?? { path, edits: 0, writes: 0 };
-    if (r.op === "edit") f.edits++;
-    else f.writes++;
-    byPath.set(path, f);
+/**
+ * The key under which a subagent's `path` joins the parent's files: the
+ * parent's relative path that `path` ends with, when the parent recorded it
+ * relative and the subagent absolute (realdata/kimi b1ea4a04: the parent wrote
+ * `backend/app/routes/referrals.py`, its subagent `/home/user/backend/app/…`);
+ * else `path` itself.
+ */
+/** A path recorded absolute on any system: `/…`, `C:\…`, `C:/…`, `\\server\…`. */
+const isAbsolute = (p: string) => /^(?:\/|[A-Za-z]:[\\/]|\\\\)/.test(p);
+
+export function sameFile(byPath: Map<string, DigestFile>, path: string): string {
+  if (byPath.has(path) || !isAbsolute(path)) return path;
+  const slashed = path.replaceAll("\\", "/");
+  for (const key of byPath.keys()) {
+    if (!isAbsolute(key) && slashed.endsWith("/" + key.replaceAll("\\", "/"))) return key;
   }
+  return path;
+}
+
+/**
+ * Files edited or written (not failed), in order of first change: the
+ * session's own, then those only its subagents (the first {@link MAX_SUBAGENTS}
+ * by start) changed.
+ */
+function changedFiles(store: Store, sid: number): DigestFile[] {
+  const byPath = new Map<string, DigestFile>();
+  const add = (id: number, own: boolean) => {
+    for (const r of Q.filesInOrder.all(store, { session: id })) {
+      if (r.op === "read" || r.failed === 1) continue;
+      const path = own ? String(r.path) : sameFile(byPath, String(r.path));
+      const f = byPath.get(path) ??
+        { path, edits: 0, writes: 0, subagent_edits: 0, subagent_writes: 0 };
+      if (r.op === "edit") own ? f.edits++ : f.subagent_edits++;
+      else own ? f.writes++ : f.subagent_writes++;
+      byPath.set(path, f);
+    }
+  };
+  add(sid, true);
+  const subs = Q.childrenOfMany.all(store, { ids: JSON.stringify([sid]) })
+    .sort((a, b) => (a.started ?? 0) - (b.started ?? 0) || a.id - b.id)
+    .slice(0, MAX_SUBAGENTS);
+  for (const c of subs) add(c.id, false);
   return [...byPath.values()];
 }

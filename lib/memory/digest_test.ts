@@ -1,6 +1,6 @@
 import { assert, assertEquals, assertStringIncludes } from "../../tests/_assert.ts";
 import { indexSessions, rowId, type SessionSpec } from "../../tests/_memory.ts";
-import { sessionDigest } from "./digest.ts";
+import { sameFile, sessionDigest } from "./digest.ts";
 import { pickSession } from "./pick.ts";
 import { byteLength } from "../../core/text.ts";
 import { DejaError } from "../../core/errors.ts";
@@ -47,8 +47,8 @@ Deno.test("sessionDigest gives problem, decisions, commands, files and outcome o
     assertEquals(d.commands[0].failures, 1);
     assertEquals(d.commands[0].failed, false);
     assertEquals(d.files, [
-      { path: "/w/app/src/session.ts", edits: 1, writes: 0 },
-      { path: "/w/app/test/clock.ts", edits: 0, writes: 1 },
+      { path: "/w/app/src/session.ts", edits: 1, writes: 0, subagent_edits: 0, subagent_writes: 0 },
+      { path: "/w/app/test/clock.ts", edits: 0, writes: 1, subagent_edits: 0, subagent_writes: 0 },
     ]);
     const md = d.markdown;
     assertStringIncludes(md, `# deja context: claude · /w/app · ${LOGIN.id}`);
@@ -264,4 +264,75 @@ Deno.test("sessionDigest's outcome says what failed after the reply, and a reply
   } finally {
     ix.cleanup();
   }
+});
+
+Deno.test("a parent's digest counts its subagents' file changes, marked as by a subagent", async () => {
+  const parent: SessionSpec = {
+    id: "b2b2b2b2-0000-4000-8000-000000000002",
+    cwd: "/w/api",
+    start: "2026-11-02T10:00:00Z",
+    turns: [
+      { user: "Refactor the referral routes and their tests." },
+      { edit: "/w/api/routes/referrals.py", old: "a = 1", new: "a = 2" },
+      { say: "I will hand the test rewrite to a subagent." },
+    ],
+  };
+  const sub: SessionSpec = {
+    id: parent.id,
+    agent: "a0b1c2d3e4f5a6b7",
+    cwd: "/w/api",
+    start: "2026-11-02T10:05:00Z",
+    turns: [
+      { user: "Rewrite the referral route handlers and tests." },
+      { edit: "/w/api/routes/referrals.py", old: "b = 1", new: "b = 2" },
+      { edit: "/w/api/routes/referrals.py", old: "c = 1", new: "c = 2" },
+      { write: "/w/api/tests/test_referrals.py", content: "def test_ok(): pass\n" },
+      { edit: "/w/api/routes/other.py", old: "d", new: "e", fail: true },
+    ],
+  };
+  parent.turns.push({ write: "lib/util.py", content: "x = 1\n" });
+  sub.turns.push({ edit: "/w/api/lib/util.py", old: "x = 1", new: "x = 2" });
+  const ix = await indexSessions([parent, sub]);
+  try {
+    const d = sessionDigest(ix.store, rowId(ix.store, parent.id), {});
+    assertEquals(d.files, [
+      {
+        path: "/w/api/routes/referrals.py",
+        edits: 1,
+        writes: 0,
+        subagent_edits: 2,
+        subagent_writes: 0,
+      },
+      { path: "/w/api/lib/util.py", edits: 0, writes: 1, subagent_edits: 1, subagent_writes: 0 },
+      {
+        path: "/w/api/tests/test_referrals.py",
+        edits: 0,
+        writes: 0,
+        subagent_edits: 0,
+        subagent_writes: 1,
+      },
+    ]);
+    assertStringIncludes(d.markdown, "- routes/referrals.py (1 edit; 2 edits by a subagent)");
+    assertStringIncludes(d.markdown, "- tests/test_referrals.py (1 write by a subagent)");
+  } finally {
+    ix.cleanup();
+  }
+});
+
+Deno.test("a subagent's absolute path joins the parent's relative spelling of the same file", () => {
+  const f = { edits: 1, writes: 0, subagent_edits: 0, subagent_writes: 0 };
+  const byPath = new Map([["backend/app/routes/referrals.py", { path: "x", ...f }]]);
+  assertEquals(
+    sameFile(byPath, "/home/user/backend/app/routes/referrals.py"),
+    "backend/app/routes/referrals.py",
+  );
+  assertEquals(
+    sameFile(byPath, "C:\\w\\backend\\app\\routes\\referrals.py"),
+    "backend/app/routes/referrals.py",
+  );
+  assertEquals(
+    sameFile(byPath, "/home/user/backend/app/routes/other.py"),
+    "/home/user/backend/app/routes/other.py",
+  );
+  assertEquals(sameFile(byPath, "app/routes/referrals.py"), "app/routes/referrals.py");
 });

@@ -41,6 +41,9 @@ const KIND_WEIGHT: Record<string, number> = {
   summary: 1.1,
   tool_call: 0.8,
   tool_result: 0.6,
+  // The harness speaking (an interrupt marker, a slash command's output, a Copilot error):
+  // found when its words are pasted, never ranked above what the people and the model said.
+  notice: 0.6,
 };
 
 /**
