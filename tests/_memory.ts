@@ -10,6 +10,7 @@ import type { Env } from "../core/model.ts";
 import { runIndex } from "../lib/indexer.ts";
 import { indexPath, Store } from "../lib/store.ts";
 import { parsers } from "../parsers/mod.ts";
+import { Q } from "../lib/schema.ts";
 import { testEnv } from "./_fixture.ts";
 import { tempDir } from "./_tmp.ts";
 
@@ -155,6 +156,22 @@ export async function indexSessions(
       rmSync(root, { recursive: true, force: true });
     },
   };
+}
+
+/** A session row filed by hand as a parser would file it (no events): what resume's rules read. */
+export function fileSession(
+  store: Store,
+  row: { harness: string; native_id: string; source: string; project: string | null },
+): void {
+  Q.insertSession.run(store, {
+    ...row,
+    title: "t",
+    started: 1,
+    updated: 2,
+    model: null,
+    parent: null,
+    time_from_file: 0,
+  });
 }
 
 /** The index row id of a session by native id. */

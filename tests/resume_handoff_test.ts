@@ -12,7 +12,7 @@ import { parsers } from "../parsers/mod.ts";
 import { runIndex } from "../lib/indexer.ts";
 import { indexPath, Store } from "../lib/store.ts";
 import { DejaError } from "../core/errors.ts";
-import { Q } from "../lib/schema.ts";
+import { fileSession } from "./_memory.ts";
 import { resumePlan } from "../lib/resume.ts";
 import { HANDOFF_BUDGET, handoffPlan, latestHere } from "../lib/handoff.ts";
 import { displayCommand, templateArgv } from "../lib/shell.ts";
@@ -85,22 +85,9 @@ Deno.test("resume refuses a session whose project directory is gone and points a
 Deno.test("resume refuses ids with shell characters and harnesses without a resume command", async () => {
   const w = await indexed();
   try {
-    const row = {
-      project: w.root,
-      title: "t",
-      started: 1,
-      updated: 2,
-      model: null,
-      parent: null,
-      time_from_file: 0,
-    };
-    Q.insertSession.run(w.store, {
-      ...row,
-      harness: "crush",
-      native_id: "x;rm -rf ~",
-      source: "/s",
-    });
-    Q.insertSession.run(w.store, { ...row, harness: "aider", native_id: "aider-1", source: "/s2" });
+    const row = { project: w.root };
+    fileSession(w.store, { ...row, harness: "crush", native_id: "x;rm -rf ~", source: "/s" });
+    fileSession(w.store, { ...row, harness: "aider", native_id: "aider-1", source: "/s2" });
     assertStringIncludes(refusal(() => resumePlan(w.store, "crush:x;rm")).message, "characters");
     const none = refusal(() => resumePlan(w.store, "aider:aider-1"));
     assertStringIncludes(none.message, "aider has no command that reopens a session");

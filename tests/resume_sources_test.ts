@@ -11,7 +11,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { testEnv } from "./_fixture.ts";
 import { tempDir } from "./_tmp.ts";
-import { claudeLines } from "./_memory.ts";
+import { claudeLines, fileSession } from "./_memory.ts";
 import { parsers } from "../parsers/mod.ts";
 import { runIndex } from "../lib/indexer.ts";
 import { indexPath, Store } from "../lib/store.ts";
@@ -19,7 +19,6 @@ import { DejaError } from "../core/errors.ts";
 import { resumePlan } from "../lib/resume.ts";
 import { handoffPlan } from "../lib/handoff.ts";
 import type { Env } from "../core/model.ts";
-import { Q } from "../lib/schema.ts";
 
 const KEPT = "c1a0de00-0000-4000-8000-000000000001";
 const CLAUDE_GONE = "c1a0de00-0000-4000-8000-0000000000ff";
@@ -130,18 +129,7 @@ Deno.test("resume still reopens a session whose transcript the harness keeps", a
 /** Sessions filed by hand under `source` paths, as the parsers file them (the rule reads only the path). */
 function filed(store: Store, project: string | null, rows: Array<[string, string, string]>): void {
   for (const [harness, native_id, source] of rows) {
-    Q.insertSession.run(store, {
-      harness,
-      native_id,
-      source,
-      project,
-      title: "t",
-      started: 1,
-      updated: 2,
-      model: null,
-      parent: null,
-      time_from_file: 0,
-    });
+    fileSession(store, { harness, native_id, source, project });
   }
 }
 

@@ -7,9 +7,8 @@ import {
 import { tmpdir } from "node:os";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { Q } from "../schema.ts";
 import type { Store } from "../store.ts";
-import { indexSessions } from "../../tests/_memory.ts";
+import { fileSession, indexSessions } from "../../tests/_memory.ts";
 import { captureIO } from "../../tests/_cli_io.ts";
 import { DejaError } from "../../core/errors.ts";
 import { parseResume, resumeCmd, resumeData, resumeNotes } from "./cmd_resume.ts";
@@ -117,18 +116,7 @@ Deno.test("resume of a prompt history says no command reopens it, with exit 2 an
 
 /** A session filed by hand (the parsers' rows), whose project deja knows as `project`. */
 function file(store: Store, harness: string, id: string, project: string | null): void {
-  Q.insertSession.run(store, {
-    harness,
-    native_id: id,
-    source: `/stores/${harness}/${id}.jsonl`,
-    project,
-    title: "t",
-    started: 1,
-    updated: 2,
-    model: null,
-    parent: null,
-    time_from_file: 0,
-  });
+  fileSession(store, { harness, native_id: id, source: `/stores/${harness}/${id}.jsonl`, project });
 }
 
 Deno.test("resume of a session whose project is unknown says so when the harness looks sessions up by directory, and --exec refuses", async () => {
