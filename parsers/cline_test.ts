@@ -383,7 +383,7 @@ Deno.test("a task resumed in another folder takes the folder its environment det
         },
       ]);
     const lone = writeTask(dir, "1795000300000", body(1795000300000));
-    const listed = writeTask(dir, "1795000400000", body(1795000400000));
+    writeTask(dir, "1795000400000", body(1795000400000));
     mkdirSync(join(dir, "state"), { recursive: true });
     writeFileSync(
       join(dir, "state", "taskHistory.json"),
