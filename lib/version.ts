@@ -14,11 +14,12 @@ export const VERSION: string = denoJson.version;
  * The generation of deja's store readers, raised when a change reads stores (or
  * parts of them) that an index built before never looked at — Gemini CLI's
  * prompt log was generation 2, links to session files and folders followed
- * everywhere (and Kimi's file times) generation 3. The last full run records it (`meta` last_index);
+ * everywhere (and Kimi's file times) generation 3, Cursor's workspace databases (their
+ * prompt history, each a source of its own) generation 4. The last full run records it (`meta` last_index);
  * a `deja index` over an index of another generation runs in full (discovery
  * included) rather than answering "nothing changed" from the stat pass.
  */
-export const READERS = 3;
+export const READERS = 4;
 
 /** The line `deja --version` prints (the launcher checks for `deja <digit>`). */
 export const VERSION_LINE = `deja ${VERSION}\n`;
