@@ -191,7 +191,9 @@ Deno.test("ranking weighs a question's frame words by the sessions that say them
       ],
     },
   ];
-  const q = "what was the root cause when the resizer broke uploads";
+  // (`choked`, not `broke`: through `broken` the related words reach `mangles`, which the
+  // `about` session says, and it came first even with the frame-word weighing off.)
+  const q = "what was the root cause when the resizer choked on uploads";
   assertEquals((await ranked(sessions, q)).slice(0, 2), ["about", "passing"]);
   // (The head rerank, lib/search/fielded.ts, also puts `about` first: off, to see this alone.)
   assertEquals(
