@@ -33,6 +33,8 @@ export interface IndexStats {
    * `throwaway` and `excluded`).
    */
   projects: Array<{ project: string; sessions: number }>;
+  /** The shown projects past those ten, and their sessions (0 and 0 when all fit). */
+  moreProjects: { projects: number; sessions: number };
   /** Secrets redacted, by kind, over every store. */
   redacted: Record<string, number>;
   /** Per store and kind. */
@@ -73,7 +75,7 @@ export function indexStats(store: Store, path: string, env: Env, here?: string):
     sources: t.sources,
     words: Q.vocabSize.get(store, {})!.n,
     harnesses: Q.statsByHarness.all(store, {}),
-    projects: shownProjects(store, env, patterns, here),
+    ...shownProjects(store, env, patterns, here),
     redacted,
     redactions,
     forgotten: readTombstones(tombstoneFile(path)).length,
@@ -87,21 +89,24 @@ export function indexStats(store: Store, path: string, env: Env, here?: string):
 /**
  * The ten projects with the most top-level sessions that are not hidden: an
  * excluded project, or a throwaway one (the rule of {@link isThrowawaySession}:
- * notes and the project the person is in never are), is left out.
+ * notes and the project the person is in never are), is left out; and how
+ * many shown projects (and their sessions) did not fit in the ten, so the
+ * listing can say so (a fresh-user trial read the ten as all there were).
  */
 function shownProjects(
   store: Store,
   env: Env,
   patterns: string[],
   here?: string,
-): Array<{ project: string; sessions: number }> {
+): Pick<IndexStats, "projects" | "moreProjects"> {
   const excluded = projectMatcher(patterns);
-  const out: Array<{ project: string; sessions: number }> = [];
+  const projects: IndexStats["projects"] = [];
+  const more = { projects: 0, sessions: 0 };
   for (const r of Q.topProjects.all(store, {})) {
     if (excluded(r.project)) continue;
     if (!r.notes && isThrowawaySession({ harness: "", project: r.project }, env, here)) continue;
-    out.push({ project: r.project, sessions: r.sessions });
-    if (out.length === 10) break;
+    if (projects.length < 10) projects.push({ project: r.project, sessions: r.sessions });
+    else [more.projects, more.sessions] = [more.projects + 1, more.sessions + r.sessions];
   }
-  return out;
+  return { projects, moreProjects: more };
 }

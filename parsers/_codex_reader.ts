@@ -121,6 +121,8 @@ export interface RolloutDialect {
 /**
  * The text of an `event_msg` `error`: its `message`, or the `error` (or
  * `error.message`) inside it when the provider's JSON reply was passed on whole.
+ * Indexed as a `notice` `Error: <text>` (it was the assistant's reply until
+ * realdata 019da908 showed a refusal as the model speaking).
  */
 function errorMessage(value: unknown): string | undefined {
   const raw = typeof value === "string" ? value.trim() : "";
@@ -282,7 +284,8 @@ export class RolloutReader {
     if (this.dialect.event?.(this, p, time) || start) return;
     if (t === "error") {
       const message = errorMessage(p.message);
-      if (message) this.push({ kind: "assistant", text: `Error: ${message}`, time });
+      // The harness speaking (a provider refusal, a dropped stream), not the model: a notice.
+      if (message) this.push({ kind: "notice", text: `Error: ${message}`, time });
       return;
     }
     const text = typeof p.message === "string" ? p.message.trim() : "";

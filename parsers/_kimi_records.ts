@@ -224,6 +224,13 @@ const WIRE_BOOKKEEPING = new Set([
   "SubagentEvent",
 ]);
 
+/**
+ * The notice a `StepInterrupted {}` becomes. Kimi CLI writes it when a step
+ * stops early (realdata 0be84c98: five turns each cut ~1.5 s after
+ * `TurnBegin`, no reply); without it `show` printed five identical prompts.
+ */
+export const INTERRUPTED = "[Step interrupted]";
+
 /** Wire messages that close a streamed assistant message and the open tool call. */
 const BOUNDARIES = new Set([
   "TurnBegin",
@@ -280,6 +287,10 @@ export class WireReader {
       if (type === "TurnBegin" || type === "SteerInput") {
         const text = textOf(payload.user_input).trim();
         if (text) this.events.push({ kind: "user", text, time, key: `m:${at}` });
+      } else if (type === "StepInterrupted") {
+        // The harness speaking: the step stopped before it finished (a cancel
+        // or a failed call; the record says neither).
+        this.events.push({ kind: "notice", text: INTERRUPTED, time, key: `n:${at}` });
       }
       return;
     }

@@ -575,9 +575,9 @@ Deno.test({
       assert(rg.tool?.command?.startsWith("rg --files"));
       assertEquals(resultById(desk, "call_0ztXD11wMb1JFRzwBlVmImuZ")?.result?.exit, 1);
       const tui = byId.get("019da908-7d99-77e2-8d7b-8797ad28f198")!;
-      // The provider refused the request: its error is the session's only reply.
-      assertEquals(tui.events.map((e) => e.kind), ["user", "assistant"]);
-      assert(texts(tui, "assistant")[0].startsWith("Error: developer is not one of ['system'"));
+      // The provider refused the request: the harness says so; the model never replied.
+      assertEquals(tui.events.map((e) => e.kind), ["user", "notice"]);
+      assert(texts(tui, "notice")[0].startsWith("Error: developer is not one of ['system'"));
       assertEquals(tui.model, "qwen3.5:cloud");
       assertEquals(readdirSync(home).includes("history.jsonl"), false);
     } finally {
@@ -586,7 +586,7 @@ Deno.test({
   },
 });
 
-Deno.test("an event_msg error is kept as an assistant event that says Error:", async () => {
+Deno.test("an event_msg error is kept as a notice that says Error: when the harness reports it", async () => {
   const dir = tempDir("deja-codex-");
   try {
     const err = (message: string) => ({
@@ -605,8 +605,8 @@ Deno.test("an event_msg error is kept as an assistant event that says Error:", a
     assertEquals(ctx.counts, {});
     assertEquals(sessions[0].events.map((e) => [e.kind, e.text]), [
       ["user", "Hello?"],
-      ["assistant", "Error: role 'developer' is not accepted (ref: 42)"],
-      ["assistant", "Error: stream disconnected before completion"],
+      ["notice", "Error: role 'developer' is not accepted (ref: 42)"],
+      ["notice", "Error: stream disconnected before completion"],
     ]);
   } finally {
     rmSync(dir, { recursive: true });

@@ -6,6 +6,7 @@ import { mergeChunks } from "../lib/merge.ts";
 import { assert, assertEquals } from "../tests/_assert.ts";
 import { parseOne, REPO, runParser, testEnv } from "../tests/_fixture.ts";
 import { kimi } from "./kimi.ts";
+import { INTERRUPTED } from "./_kimi_records.ts";
 import { tempDir } from "../tests/_tmp.ts";
 
 const WD = "/work/svc";
@@ -132,6 +133,31 @@ Deno.test("wire user turns come from TurnBegin and SteerInput when input is a st
     w("TurnBegin", { user_input: "again" }),
   ));
   assertEquals(of(sessions[0], "user").map((e) => e.text), ["fix it", "only stdlib", "again"]);
+});
+
+Deno.test("wire StepInterrupted becomes a notice between the prompts when a turn is cut before any reply", async () => {
+  const prompt = { user_input: [{ type: "text", text: "fix the bridge" }] };
+  const { sessions } = await wire(jsonl(
+    META,
+    w("TurnBegin", prompt),
+    w("StepBegin", { n: 1 }),
+    w("StepInterrupted"),
+    w("TurnBegin", prompt),
+    w("StepBegin", { n: 1 }),
+    w("ContentPart", { type: "text", text: "Looking" }),
+    w("StepInterrupted"),
+    w("TurnBegin", prompt),
+  ));
+  assertEquals(sessions[0].events.map((e) => [e.kind, e.text]), [
+    ["user", "fix the bridge"],
+    ["notice", INTERRUPTED],
+    ["user", "fix the bridge"],
+    ["assistant", "Looking"],
+    ["notice", INTERRUPTED],
+    ["user", "fix the bridge"],
+  ]);
+  const notices = of(sessions[0], "notice");
+  assert(notices.every((e) => e.time !== undefined && e.key?.startsWith("n:")));
 });
 
 Deno.test("wire assistant text is rebuilt from ContentPart pieces when think parts sit between them", async () => {
@@ -635,6 +661,9 @@ Deno.test({
     assertEquals(of(by("3951a8af"), "user").length, 5);
     assertEquals(of(by("b1ea4a04-95d9-43a8-98ce-189f553b08ca"), "user").length, 11);
     assert(of(by("0be84c98"), "assistant")[0].text.includes("PinchTab"));
+    // its five repeated prompts were each cut by a StepInterrupted: one notice after each
+    const tail = by("0be84c98").events.slice(-10).map((e) => e.kind);
+    assertEquals(tail, Array(5).fill(["user", "notice"]).flat());
     const main = by("3951a8af");
     assert(main.started! > 1.7e12 && main.updated! >= main.started!);
     assert(

@@ -141,18 +141,30 @@ export function blameText(d: BlameData, io: Pick<IO, "isTTY" | "env">): string {
     c.bold(d.match === "exact" ? tilde(d.target, io.env.home) : d.typed) +
     c.dim(`  ${d.match} match, ${d.total} session${d.total === 1 ? "" : "s"}`),
   ];
-  if (d.line) {
-    out.push(
-      c.dim(
-        d.line.text === null
-          ? `line ${d.line.number}: cannot tell which session wrote it (${d.line.note}); ` +
-            "every session that touched the file is listed"
-          : `line ${d.line.number}: ${oneLine(d.line.text, 100)}`,
-      ),
-    );
-  }
-  for (const s of d.sessions) out.push(...sessionLines(s, io, c));
+  if (d.line) out.push(...lineHeader(d, c));
+  for (const s of d.sessions) out.push(...sessionLines(s, io, c, d.line?.text != null));
   return out.join("\n") + "\n";
+}
+
+/** What the requested line is, and whether the sessions below say who wrote it. */
+function lineHeader(d: BlameData, c: ReturnType<typeof colors>): string[] {
+  const l = d.line!;
+  const all = "every session that touched the file is listed";
+  if (l.text === null) {
+    if (l.lines !== undefined && l.number > l.lines) {
+      const count = `${l.lines} line${l.lines === 1 ? "" : "s"}`;
+      return [c.dim(`line ${l.number} is out of range: the file has ${count}; ${all}`)];
+    }
+    return [c.dim(`line ${l.number}: cannot tell which session wrote it (${l.note}); ${all}`)];
+  }
+  const out = [c.dim(`line ${l.number}: ${oneLine(l.text, 100)}`)];
+  if (!d.sessions.some((s) => s.line)) {
+    out.push(c.dim(
+      "no recorded edit or write holds this text, so deja cannot tell which session wrote it; " +
+        all,
+    ));
+  }
+  return out;
 }
 
 function runBlame(a: Args, io: IO): number {
@@ -176,6 +188,7 @@ function sessionLines(
   s: BlameData["sessions"][number],
   io: Pick<IO, "env">,
   c: ReturnType<typeof colors>,
+  byLine: boolean,
 ): string[] {
   const counts = [
     s.edits && `${s.edits} edit${s.edits === 1 ? "" : "s"}`,
@@ -191,6 +204,7 @@ function sessionLines(
     }  ${c.dim(counts)}${mark}`,
   ];
   if (s.description) lines.push(`  ${oneLine(s.description, 100)}`);
+  if (byLine) return [...lines, ...lineChanges(s, c)];
   // The newest three changes; a gist already printed for the change before is not repeated.
   const said = s.changes.filter((x) => x.before || x.after);
   const shown = said.slice(-3);
@@ -207,5 +221,41 @@ function sessionLines(
   }
   const more = said.length - shown.length;
   if (more > 0) lines.push(c.dim(`    … ${more} earlier change${more === 1 ? "" : "s"} (--json)`));
+  return lines;
+}
+
+/**
+ * With a line: only the changes whose text holds it (the mark's own kind), each
+ * with its time even when no gist surrounds it, and how many others there were.
+ */
+function lineChanges(s: BlameData["sessions"][number], c: ReturnType<typeof colors>): string[] {
+  const changes = s.changes.length;
+  if (!s.line) {
+    return changes
+      ? [c.dim(`    none of its ${changes} change${changes === 1 ? "" : "s"} holds the line`)]
+      : [];
+  }
+  const held = s.changes.filter((x) => x.line === s.line);
+  const shown = held.slice(-3);
+  const lines: string[] = [];
+  for (const ch of shown) {
+    lines.push(`    ${c.dim(`${ch.op.padEnd(5)} ${fmtTime(ch.time)}  ${ch.line} the line`)}`);
+    if (ch.before) lines.push(`      before: ${ch.before}`);
+    if (ch.after) lines.push(`      after:  ${ch.after}`);
+  }
+  if (held.length > shown.length) {
+    const n = held.length - shown.length;
+    lines.push(c.dim(`    … ${n} earlier change${n === 1 ? "" : "s"} holding it (--json)`));
+  }
+  const other = changes - held.length;
+  if (other > 0) {
+    lines.push(
+      c.dim(
+        `    ${other} other change${other === 1 ? "" : "s"} of the file ${
+          other === 1 ? "does" : "do"
+        } not hold it (--json)`,
+      ),
+    );
+  }
   return lines;
 }

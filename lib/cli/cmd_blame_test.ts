@@ -1,5 +1,8 @@
 import { assert, assertEquals, assertStringIncludes, assertThrows } from "../../tests/_assert.ts";
+import { rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { indexSessions } from "../../tests/_memory.ts";
+import { tempDir } from "../../tests/_tmp.ts";
 import { captureIO } from "../../tests/_cli_io.ts";
 import { DejaError } from "../../core/errors.ts";
 import { csi } from "./output.ts";
@@ -92,6 +95,53 @@ Deno.test("blame of a file no session touched says so on stderr with exit 1", as
     assertEquals(none.out(), "");
     assertStringIncludes(none.err(), "deja: no session touched /w/other.ts");
   } finally {
+    ix.cleanup();
+  }
+});
+
+Deno.test("blame path:line lists only the edits holding the line and says when the line is out of range", async () => {
+  const ix = await indexSessions([{
+    id: ID,
+    cwd: "/w/app",
+    start: "2026-11-01T15:44:00Z",
+    turns: [
+      { user: "tune the retry module" },
+      { edit: "/w/app/src/retry.ts", old: "const MAX = 3;", new: "const MAX = 4;" },
+      { edit: "/w/app/src/retry.ts", old: "const WAIT = 1;", new: "const WAIT = 2;" },
+      { edit: "/w/app/src/retry.ts", old: "const MAX = 4;", new: "const MAX = 5;" },
+    ],
+  }]);
+  const dir = tempDir("deja-blame-");
+  try {
+    const file = join(dir, "retry.ts");
+    writeFileSync(file, "const MAX = 5;\nconst WAIT = 2;\n// the retry policy, unchanged\n");
+    // Recorded paths are /w/app/src/retry.ts: a file of that name elsewhere matches by its name.
+    const run = async (arg: string) => {
+      const cap = captureIO(ix.env, false);
+      const code = await blameCmd.run({ values: {}, positionals: [arg] }, cap.io);
+      return { code, out: cap.out() };
+    };
+    const one = await run(`${file}:1`);
+    assertEquals(one.code, 0);
+    assertStringIncludes(one.out, "line 1: const MAX = 5;\n");
+    assertStringIncludes(one.out, "3 edits  wrote the line");
+    // One edit listed (the third), with its own mark; the other two are counted, not listed.
+    assertEquals(one.out.match(/^ {4}edit /gm)?.length, 1, one.out);
+    assertStringIncludes(one.out, "2 other changes of the file do not hold it");
+
+    const none = await run(`${file}:3`);
+    assertStringIncludes(none.out, "no recorded edit or write holds this text");
+    assertStringIncludes(none.out, "none of its 3 changes holds the line");
+
+    const past = await run(`${file}:9999`);
+    assertStringIncludes(past.out, "line 9999 is out of range: the file has 3 lines");
+    assert(!past.out.includes("cannot tell"), past.out);
+
+    const json = captureIO(ix.env, false);
+    await blameCmd.run({ values: { json: true }, positionals: [`${file}:9999`] }, json.io);
+    assertEquals(JSON.parse(json.out()).line.lines, 3);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
     ix.cleanup();
   }
 });

@@ -51,6 +51,8 @@ export function statsJson(st: IndexStats): Record<string, unknown> {
     ...st,
     exclude_patterns: st.excludePatterns,
     excludePatterns: undefined,
+    more_projects: st.moreProjects,
+    moreProjects: undefined,
     harnesses: st.harnesses.map((h) => ({
       ...h,
       first: isoTime(h.first),
@@ -86,6 +88,12 @@ export function statsText(st: IndexStats, io: Pick<IO, "isTTY" | "env">): string
     out.push(
       `  ${String(p.sessions).padStart(6)}  ${tilde(p.project, io.env.home)}`,
     );
+  }
+  const more = st.moreProjects;
+  if (more.projects) {
+    out.push(c.dim(
+      `  … ${plural(more.projects, "more project")} (${plural(more.sessions, "session")})`,
+    ));
   }
   const kinds = Object.entries(st.redacted).sort((x, y) => y[1] - x[1]);
   out.push(

@@ -9,7 +9,11 @@
  * new side of one of its edits or the content of one of its writes contains
  * it (the session put the line there), `replaced` when only the old side of
  * an edit does (the session changed the code around it). Failed edits count
- * for neither. Within each group, newest first: by each session's newest touch in the order
+ * for neither. Each change carries the same mark for itself, so a session
+ * that edited the file three times names the one edit that put the line there
+ * (realdata trial: "wrote the line" over three edits, only the last holding it).
+ * A line past the end gives `lines` (the file's count) so the caller can say
+ * it is out of range rather than "cannot tell". Within each group, newest first: by each session's newest touch in the order
  * `restore` lists spans (lib/memory/order.ts: best known time, subagents at their spawning call).
  *
  * @module
@@ -53,6 +57,8 @@ export interface BlameChange {
   before: string | null;
   /** Gist of the assistant turn just after the call. */
   after: string | null;
+  /** How this change's text relates to the requested line (as {@link BlameSession.line}). */
+  line: "wrote" | "replaced" | null;
 }
 
 /** One session that touched the file. */
@@ -74,13 +80,22 @@ export interface BlameSession {
   changes: BlameChange[];
 }
 
+/** The requested line: its current text (null when unusable) and why it was not used. */
+export interface BlameLine {
+  number: number;
+  text: string | null;
+  note?: string;
+  /** Lines the file has now, when it was read (a `number` above it is out of range). */
+  lines?: number;
+}
+
 /** What {@link blame} returns. */
 export interface BlameResult {
   /** The path made absolute. */
   target: string;
   match: PathMatch | null;
   /** The requested line: its current text (null when unusable) and why it was not used. */
-  line?: { number: number; text: string | null; note?: string };
+  line?: BlameLine;
   sessions: BlameSession[];
   /** Sessions that touched the file before filters and the limit. */
   total: number;
@@ -97,7 +112,7 @@ function readCurrent(path: string): string | undefined {
   }
 }
 
-function lineInfo(target: string, n: number, read: (p: string) => string | undefined) {
+function lineInfo(target: string, n: number, read: (p: string) => string | undefined): BlameLine {
   if (n < 1) return { number: n, text: null, note: "lines are counted from 1" };
   const body = read(target);
   if (body === undefined) return { number: n, text: null, note: "the file is not readable here" };
@@ -107,13 +122,18 @@ function lineInfo(target: string, n: number, read: (p: string) => string | undef
   if (lines.length && lines[lines.length - 1] === "") lines.pop();
   if (n > lines.length) {
     const count = `${lines.length} line${lines.length === 1 ? "" : "s"}`;
-    return { number: n, text: null, note: `the file has ${count}` };
+    return { number: n, text: null, note: `the file has ${count}`, lines: lines.length };
   }
   const text = lines[n - 1].trim();
   if (text.replace(/\s/g, "").length < 4) {
-    return { number: n, text: null, note: "the line is too short to identify" };
+    return {
+      number: n,
+      text: null,
+      note: "the line is too short to identify",
+      lines: lines.length,
+    };
   }
-  return { number: n, text };
+  return { number: n, text, lines: lines.length };
 }
 
 /**
@@ -187,11 +207,24 @@ function entry(s: SessionRow, touches: FileTouch[], text: string | null): BlameS
     }
     if (t.op === "edit") e.edits++;
     else e.writes++;
-    if (text && (t.new ?? "").includes(text)) e.line = "wrote";
-    else if (text && e.line === null && t.op === "edit" && (t.old ?? "").includes(text)) {
-      e.line = "replaced";
-    }
-    e.changes.push({ op: t.op, path: t.path, time: t.time, seq: t.seq, before: null, after: null });
+    const line = !text
+      ? null
+      : (t.new ?? "").includes(text)
+      ? "wrote"
+      : t.op === "edit" && (t.old ?? "").includes(text)
+      ? "replaced"
+      : null;
+    if (line === "wrote") e.line = "wrote";
+    else if (line === "replaced" && e.line === null) e.line = "replaced";
+    e.changes.push({
+      op: t.op,
+      path: t.path,
+      time: t.time,
+      seq: t.seq,
+      before: null,
+      after: null,
+      line,
+    });
   }
   return e;
 }

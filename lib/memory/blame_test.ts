@@ -68,7 +68,7 @@ Deno.test("blame with a line ranks the session whose span holds the line's curre
   try {
     const read = (p: string) => (p === "/w/app/src/a.ts" ? current : undefined);
     const l2 = blame(ix.store, "src/a.ts", { cwd: "/w/app", line: 2, readFile: read });
-    assertEquals(l2.line, { number: 2, text: "const answer = compute();" });
+    assertEquals(l2.line, { number: 2, text: "const answer = compute();", lines: 3 });
     assertEquals(l2.sessions[0].session.native_id, B.id);
     assertEquals(l2.sessions[0].line, "wrote");
     // Line 1 was written by the oldest session: it now comes first.
@@ -85,7 +85,7 @@ Deno.test("blame with a line ranks the session whose span holds the line's curre
     // Lines are counted as wc -l does: a final newline ends the last line.
     const three = () => "one line\ntwo line\nthree line\n";
     const past = blame(ix.store, "src/a.ts", { cwd: "/w/app", line: 4, readFile: three });
-    assertEquals(past.line, { number: 4, text: null, note: "the file has 3 lines" });
+    assertEquals(past.line, { number: 4, text: null, note: "the file has 3 lines", lines: 3 });
     const last = blame(ix.store, "src/a.ts", { cwd: "/w/app", line: 3, readFile: three });
     assertEquals(last.line?.text, "three line");
     const bare = blame(ix.store, "src/a.ts", { cwd: "/w/app", line: 2, readFile: () => "x y z w" });
@@ -143,6 +143,37 @@ Deno.test("blame counts a read whose result failed as failed, not as a read of t
     const r = blame(ix.store, "/w/app/src/b.ts", { cwd: "/" });
     const s = r.sessions[0];
     assertEquals([s.reads, s.edits, s.writes, s.failed], [1, 0, 0, 1]);
+  } finally {
+    ix.cleanup();
+  }
+});
+
+Deno.test("blame with a line marks only the changes whose text holds it when a session edited the file several times", async () => {
+  const E: SessionSpec = {
+    id: "eeee0005-0000-4000-8000-000000000005",
+    cwd: "/w/app",
+    start: "2026-10-10T15:44:00Z",
+    turns: [
+      { user: "Tune the retry module" },
+      { edit: "/w/app/src/r.ts", old: "const tries = 1;", new: "const tries = 2;" },
+      { edit: "/w/app/src/r.ts", old: "const wait = 10;", new: "const wait = 20;" },
+      { edit: "/w/app/src/r.ts", old: "const tries = 2;", new: "const tries = 3;" },
+    ],
+  };
+  const ix = await indexSessions([E]);
+  try {
+    const now = "const tries = 3;\nconst wait = 20;\n";
+    const read = (p: string) => (p === "/w/app/src/r.ts" ? now : undefined);
+    const one = blame(ix.store, "/w/app/src/r.ts", { cwd: "/", line: 1, readFile: read });
+    const s = one.sessions[0];
+    assertEquals([s.edits, s.line], [3, "wrote"]);
+    // The first edit replaced what the third replaced again: only the third put line 1 there.
+    assertEquals(s.changes.map((c) => c.line), [null, null, "wrote"]);
+    const two = blame(ix.store, "/w/app/src/r.ts", { cwd: "/", line: 2, readFile: read });
+    assertEquals(two.sessions[0].changes.map((c) => c.line), [null, "wrote", null]);
+    // Without a line no change is marked.
+    const all = blame(ix.store, "/w/app/src/r.ts", { cwd: "/" });
+    assertEquals(all.sessions[0].changes.map((c) => c.line), [null, null, null]);
   } finally {
     ix.cleanup();
   }
