@@ -21,6 +21,11 @@
  *   threads from ampcode.com, which may hold them; not checked), Continue's
  *   `~/.continue/sessions` (shared by the extension and `cn`).
  *
+ * - `summary`: Copilot CLI's cross-session index `session-store.db`. deja reads
+ *   a session from it only when no `session-state/<id>/events.jsonl` (nor a
+ *   legacy file) holds it (docs/registry/copilot.md), and `copilot --resume`
+ *   reopens a session from that event log: only the summary row remains.
+ *
  * The id-named prompt histories (`prompt-history-*`: opencode, Kimi CLI,
  * Cursor's workspace prompts) are told by id instead (core/prompt_history.ts).
  *
@@ -31,6 +36,7 @@ import { basename } from "node:path";
 /** What lives in a store no resume command reads. */
 export type Lives =
   | { kind: "prompts" }
+  | { kind: "summary" }
   /** `editor`: its name when the path does not tell; `part`: what in it keeps the chats. */
   | { kind: "ide"; editor: string; part?: string };
 
@@ -52,6 +58,12 @@ export const NOT_REOPENED: readonly NotReopened[] = [
   { harness: "codex", source: re(`${SEP}history\\.jsonl$`), lives: { kind: "prompts" } },
   // gemini.ts never reads a `logs.json` as a chat.
   { harness: "gemini", source: re(`${SEP}logs\\.json$`), lives: { kind: "prompts" } },
+  // Sessions with an events log are read from `session-state/`, never from here.
+  {
+    harness: "copilot",
+    source: re(`${SEP}session-store\\.db$`),
+    lives: { kind: "summary" },
+  },
   // Histories that name no session, also told by id (`prompt-history-*`); the paths catch
   // the sessions an index made before that name (`history-<md5>`, `prompt-history`).
   {
@@ -131,6 +143,11 @@ export function notReopenedReason(row: NotReopened, who: Asked, source: string):
       return `this session is known only from ${display}'s prompt history (${
         basename(source)
       }): only its prompts remain; its transcript is gone, so no command reopens it`;
+    case "summary":
+      return `this session is known only from ${display}'s session index: only its summary row ` +
+        `remains in ${basename(source)}; its event log (session-state/<id>/events.jsonl), which ${
+          who.program ? `'${who.program} --resume'` : display
+        } reopens, is gone, so no command reopens it`;
     case "ide": {
       const editor = editorOf(source, row.lives.editor);
       const part = row.lives.part ? ` (${row.lives.part})` : "";

@@ -209,3 +209,35 @@ Deno.test("resume refuses a session that lives in an editor's chat history, nami
     w.store.close();
   }
 });
+
+Deno.test("resume refuses a Copilot CLI session known only from session-store.db, and keeps one with an event log", async () => {
+  // Regression (trial on a real store): `resume 3cc3555e` printed `copilot --resume=…`, which
+  // reopens only from `session-state/<id>/events.jsonl`.
+  const w = await world();
+  try {
+    const home = "/home/u/.copilot";
+    fileSession(w.store, {
+      harness: "copilot",
+      native_id: "3cc3555e-5462-44f9-95de-c67b1cb220b9",
+      source: `${home}/session-store.db`,
+      project: null,
+    });
+    fileSession(w.store, {
+      harness: "copilot",
+      native_id: "4dd4666f-0000-4000-8000-000000000001",
+      source: `${home}/session-state/4dd4666f-0000-4000-8000-000000000001/events.jsonl`,
+      project: null,
+    });
+    const e = assertThrows(() => resumePlan(w.store, "copilot:3cc3555e"), DejaError) as DejaError;
+    assertEquals(e.exitCode, 2);
+    assertStringIncludes(e.message, "only its summary row remains in session-store.db");
+    assertStringIncludes(e.message, "session-state/<id>/events.jsonl");
+    assertStringIncludes(e.hint ?? "", "deja handoff --to <harness>");
+    assertEquals(resumePlan(w.store, "copilot:4dd4666f").argv, [
+      "copilot",
+      "--resume=4dd4666f-0000-4000-8000-000000000001",
+    ]);
+  } finally {
+    w.store.close();
+  }
+});
