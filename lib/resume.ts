@@ -93,7 +93,7 @@ export function resumePlan(store: Store, ref: string, env?: Env): ResumePlan {
       2,
     );
   }
-  const elsewhere = notReopened(s.harness, s.source);
+  const elsewhere = notReopened(s.harness, s.source, s.native_id);
   if (elsewhere) {
     throw new DejaError(
       notReopenedReason(elsewhere, {

@@ -241,3 +241,44 @@ Deno.test("resume refuses a Copilot CLI session known only from session-store.db
     w.store.close();
   }
 });
+
+const PARENT = "019d9249-e0ee-7020-a305-b6369cd02251";
+const FORK = "019d924b-6bc1-7fa2-aa36-5e5a0e068c59";
+const SPAWNED = "019d924c-0000-7000-8000-000000000001";
+
+Deno.test("resume refuses a Codex parent read from its fork's copy, and still resumes the fork itself", async () => {
+  // Regression (trial on a real store): the parent 019d9249, which deja builds from the copy inside
+  // 019d924b's rollout (no rollout of its own), printed `codex resume 019d9249-…`.
+  const w = await world();
+  try {
+    const dir = "/home/u/.codex/sessions/2026/04/15";
+    const forkFile = `${dir}/rollout-2026-04-15T11-58-29-${FORK}.jsonl`;
+    const spawnFile = `${dir}/rollout-2026-04-15T12-00-00-${SPAWNED}.jsonl.zst`;
+    fileSession(w.store, { harness: "codex", native_id: PARENT, source: forkFile, project: null });
+    // A plain user fork is its own session (the parser gives it no parent); a spawned subagent
+    // resumes through its parent.
+    fileSession(w.store, { harness: "codex", native_id: FORK, source: forkFile, project: null });
+    fileSession(w.store, {
+      harness: "codex",
+      native_id: SPAWNED,
+      source: spawnFile,
+      project: null,
+      parent: PARENT,
+    });
+    const e = assertThrows(() => resumePlan(w.store, "codex:019d9249"), DejaError) as DejaError;
+    assertEquals(e.exitCode, 2);
+    assertStringIncludes(e.message, "this session's own transcript is not on disk");
+    assertStringIncludes(e.message, `another session's file (rollout-2026-04-15T11-58-29-${FORK}`);
+    assertEquals(resumePlan(w.store, "codex:019d924b").argv, ["codex", "resume", FORK]);
+    // A rollout named with its own id, in either case, resumes.
+    fileSession(w.store, {
+      harness: "codex",
+      native_id: "019d9300-0000-7000-8000-00000000000a",
+      source: `${dir}/rollout-2026-04-15T13-00-00-019D9300-0000-7000-8000-00000000000A.jsonl`,
+      project: null,
+    });
+    assertEquals(resumePlan(w.store, "codex:019d9300").argv[1], "resume");
+  } finally {
+    w.store.close();
+  }
+});
