@@ -4,7 +4,11 @@
  *
  * The command comes from registry.json (`capabilities.resume`, `{id}` for the
  * native session id), split into argv so the id is one argument and never
- * passes through a shell. A subagent resumes its parent. The command runs in
+ * passes through a shell. A subagent resumes its parent; when the parent is
+ * refused, the message first says the session asked for is a subagent resumed
+ * through that parent, then gives the parent's reason (not the subagent's: a
+ * Gemini CLI subagent has its own chat file even when its parent is known only
+ * from `logs.json`). The command runs in
  * the session's project directory. Whether the harness needs it is
  * registry.json `capabilities.resume_cwd` (decided from each harness's store
  * layout and reference page): Claude Code, Gemini CLI, Kimi CLI, Crush (only
@@ -84,9 +88,14 @@ export function resumePlan(store: Store, ref: string, env?: Env): ResumePlan {
   const facts = harnessFacts(s.harness);
   const ref8 = shortRef(store, asked.harness, asked.native_id);
   const show = `read it with 'deja show ${ref8}'`;
+  // A subagent's refusal is its parent's: say so first, and name the parent in the reason.
+  const sub = s.native_id !== asked.native_id;
+  const lead = sub
+    ? `${asked.native_id} is a subagent, resumed through its parent ${s.native_id}; `
+    : "";
   if (isPromptHistoryId(s.native_id)) {
     throw new DejaError(
-      `${s.native_id} is ${
+      `${lead}${s.native_id} is ${
         facts?.displayName ?? s.harness
       }'s prompt history (prompts typed, kept apart from its sessions): no command reopens it`,
       show,
@@ -96,17 +105,22 @@ export function resumePlan(store: Store, ref: string, env?: Env): ResumePlan {
   const elsewhere = notReopened(s.harness, s.source, s.native_id);
   if (elsewhere) {
     throw new DejaError(
-      notReopenedReason(elsewhere, {
-        display: facts?.displayName ?? s.harness,
-        program: facts?.resume?.split(" ")[0] ?? null,
-      }, s.source),
+      lead + notReopenedReason(
+        elsewhere,
+        {
+          display: facts?.displayName ?? s.harness,
+          program: facts?.resume?.split(" ")[0] ?? null,
+        },
+        s.source,
+        sub ? "the parent" : "this session",
+      ),
       `${show}, or carry it on with 'deja handoff --to <harness> ${ref8}'`,
       2,
     );
   }
   if (!facts?.resume) {
     throw new DejaError(
-      `${facts?.displayName ?? s.harness} has no command that reopens a session`,
+      `${lead}${facts?.displayName ?? s.harness} has no command that reopens a session`,
       show,
       2,
     );

@@ -164,21 +164,29 @@ export interface Asked {
   program: string | null;
 }
 
-/** Why a session read from `source` (matching `row`) is not reopened. */
-export function notReopenedReason(row: NotReopened, who: Asked, source: string): string {
+/**
+ * Why a session read from `source` (matching `row`) is not reopened; `subject` names it ("this
+ * session", or "the parent" when a subagent was asked for).
+ */
+export function notReopenedReason(
+  row: NotReopened,
+  who: Asked,
+  source: string,
+  subject = "this session",
+): string {
   const display = who.display;
   switch (row.lives.kind) {
     case "prompts":
-      return `this session is known only from ${display}'s prompt history (${
+      return `${subject} is known only from ${display}'s prompt history (${
         basename(source)
       }): only its prompts remain; its transcript is gone, so no command reopens it`;
     case "summary":
-      return `this session is known only from ${display}'s session index: only its summary row ` +
+      return `${subject} is known only from ${display}'s session index: only its summary row ` +
         `remains in ${basename(source)}; its event log (session-state/<id>/events.jsonl), which ${
           who.program ? `'${who.program} --resume'` : display
         } reopens, is gone, so no command reopens it`;
     case "copy":
-      return `this session's own transcript is not on disk: deja read it from the copy inside ` +
+      return `${subject}'s own transcript is not on disk: deja read it from the copy inside ` +
         `another session's file (${basename(source)}), and ${
           who.program ? `'${who.program} resume'` : display
         } finds a session only by its own file, so no command reopens it`;
@@ -186,7 +194,7 @@ export function notReopenedReason(row: NotReopened, who: Asked, source: string):
       const editor = editorOf(source, row.lives.editor);
       const part = row.lives.part ? ` (${row.lives.part})` : "";
       const reader = who.program ? `'${who.program}'` : `${display}'s command`;
-      return `this session lives in ${editor}'s chat history${part}, which ${reader} does not ` +
+      return `${subject} lives in ${editor}'s chat history${part}, which ${reader} does not ` +
         `read; reopen it there`;
     }
   }

@@ -270,6 +270,9 @@ Deno.test("resume refuses a Codex parent read from its fork's copy, and still re
     assertStringIncludes(e.message, "this session's own transcript is not on disk");
     assertStringIncludes(e.message, `another session's file (rollout-2026-04-15T11-58-29-${FORK}`);
     assertEquals(resumePlan(w.store, "codex:019d924b").argv, ["codex", "resume", FORK]);
+    const s = assertThrows(() => resumePlan(w.store, "codex:019d924c"), DejaError) as DejaError;
+    assertStringIncludes(s.message, `${SPAWNED} is a subagent, resumed through its parent`);
+    assertStringIncludes(s.message, "the parent's own transcript is not on disk");
     // A rollout named with its own id, in either case, resumes.
     fileSession(w.store, {
       harness: "codex",
@@ -278,6 +281,50 @@ Deno.test("resume refuses a Codex parent read from its fork's copy, and still re
       project: null,
     });
     assertEquals(resumePlan(w.store, "codex:019d9300").argv[1], "resume");
+  } finally {
+    w.store.close();
+  }
+});
+
+Deno.test("resume of a subagent whose parent cannot be reopened says it is a subagent, then the parent's reason", async () => {
+  // Regression (trial on a real store): `resume twynek`, a Gemini CLI subagent with its own chat
+  // file, said it was "known only from Gemini CLI's prompt history": true of its parent only.
+  const w = await world();
+  try {
+    fileSession(w.store, {
+      harness: "gemini",
+      native_id: "twynek",
+      source: `${w.root}/gemini/tmp/app/chats/${GEMINI_GONE}/twynek.json`,
+      project: null,
+      parent: GEMINI_GONE,
+    });
+    fileSession(w.store, {
+      harness: "claude",
+      native_id: `${CLAUDE_GONE}/agent-a1b2c3d`,
+      source: `${w.root}/claude/projects/-w-app/${CLAUDE_GONE}/subagents/agent-a1b2c3d.jsonl`,
+      project: null,
+      parent: CLAUDE_GONE,
+    });
+    for (
+      const [ref, asked, parent, file] of [
+        ["gemini:twynek", "twynek", GEMINI_GONE, "logs.json"],
+        [
+          `claude:${CLAUDE_GONE}/agent-a1`,
+          `${CLAUDE_GONE}/agent-a1b2c3d`,
+          CLAUDE_GONE,
+          "history.jsonl",
+        ],
+      ]
+    ) {
+      const e = assertThrows(() => resumePlan(w.store, ref), DejaError) as DejaError;
+      assertEquals(e.exitCode, 2, ref);
+      assertStringIncludes(
+        e.message,
+        `${asked} is a subagent, resumed through its parent ${parent}; `,
+      );
+      assertStringIncludes(e.message, `the parent is known only from`);
+      assertStringIncludes(e.message, `prompt history (${file})`);
+    }
   } finally {
     w.store.close();
   }
