@@ -4,7 +4,11 @@
  *
  * The command comes from registry.json (`capabilities.resume`, `{id}` for the
  * native session id), split into argv so the id is one argument and never
- * passes through a shell. A subagent resumes its parent. The command runs in
+ * passes through a shell. A subagent resumes its parent; when the parent is
+ * refused, the message first says the session asked for is a subagent resumed
+ * through that parent, then gives the parent's reason (not the subagent's: a
+ * Gemini CLI subagent has its own chat file even when its parent is known only
+ * from `logs.json`). The command runs in
  * the session's project directory. Whether the harness needs it is
  * registry.json `capabilities.resume_cwd` (decided from each harness's store
  * layout and reference page): Claude Code, Gemini CLI, Kimi CLI, Crush (only
@@ -15,12 +19,16 @@
  * `--exec`. A harness that finds sessions by id from anywhere (Codex,
  * Copilot CLI) runs without it, with a note. A session from a remote
  * (`deja remote`) reopens on that machine, over ssh (lib/remote/resume.ts).
+ * Claude Code looks a session up under the projects folder named for the
+ * directory it runs in, which is not always the recorded cwd: `claudePlace`
+ * runs it from the directory the session's folder names when one exists, and
+ * warns when none does (docs/registry/claude.md, "Resume from a folder").
  * A session read from a store the command does not read (a prompt history, an
  * editor's chat history) is refused by the table in lib/resume_source.ts.
  *
  * @module
  */
-import { isAbsolute } from "node:path";
+import { dirname, isAbsolute } from "node:path";
 import { isDirSync } from "../core/fs.ts";
 import { isWindowsAbsolute } from "../core/paths.ts";
 import type { Store } from "./store.ts";
@@ -84,29 +92,39 @@ export function resumePlan(store: Store, ref: string, env?: Env): ResumePlan {
   const facts = harnessFacts(s.harness);
   const ref8 = shortRef(store, asked.harness, asked.native_id);
   const show = `read it with 'deja show ${ref8}'`;
+  // A subagent's refusal is its parent's: say so first, and name the parent in the reason.
+  const sub = s.native_id !== asked.native_id;
+  const lead = sub
+    ? `${asked.native_id} is a subagent, resumed through its parent ${s.native_id}; `
+    : "";
   if (isPromptHistoryId(s.native_id)) {
     throw new DejaError(
-      `${s.native_id} is ${
+      `${lead}${s.native_id} is ${
         facts?.displayName ?? s.harness
       }'s prompt history (prompts typed, kept apart from its sessions): no command reopens it`,
       show,
       2,
     );
   }
-  const elsewhere = notReopened(s.harness, s.source);
+  const elsewhere = notReopened(s.harness, s.source, s.native_id);
   if (elsewhere) {
     throw new DejaError(
-      notReopenedReason(elsewhere, {
-        display: facts?.displayName ?? s.harness,
-        program: facts?.resume?.split(" ")[0] ?? null,
-      }, s.source),
+      lead + notReopenedReason(
+        elsewhere,
+        {
+          display: facts?.displayName ?? s.harness,
+          program: facts?.resume?.split(" ")[0] ?? null,
+        },
+        s.source,
+        sub ? "the parent" : "this session",
+      ),
       `${show}, or carry it on with 'deja handoff --to <harness> ${ref8}'`,
       2,
     );
   }
   if (!facts?.resume) {
     throw new DejaError(
-      `${facts?.displayName ?? s.harness} has no command that reopens a session`,
+      `${lead}${facts?.displayName ?? s.harness} has no command that reopens a session`,
       show,
       2,
     );
@@ -128,11 +146,12 @@ export function resumePlan(store: Store, ref: string, env?: Env): ResumePlan {
     };
   }
   if (!SAFE_ID.test(s.native_id)) throw unsafe(s.native_id, show);
-  const place = placeOf(
+  let place = placeOf(
     s.project,
     facts,
     `${show}, or carry it on with 'deja handoff --to <harness> ${ref8}'`,
   );
+  if (s.harness === "claude") place = claudePlace(place, s.source);
   return {
     harness: s.harness,
     asked: asked.native_id,
@@ -200,6 +219,67 @@ function placeOf(project: string | null, facts: HarnessFacts, hint: string): Pla
     note: `this session's project directory is not known, and ${name} ${looks} from the ` +
       `directory it runs in: run it from there`,
     needsCwd: byDir === true,
+  };
+}
+
+/** Claude Code's folder name for the directory `dir`: every character not a letter or digit is `-`. */
+export function claudeFolderName(dir: string): string {
+  return dir.replace(/[^A-Za-z0-9]/g, "-");
+}
+
+/** Claude Code cuts a folder name longer than this and appends a hash of the whole path. */
+const CLAUDE_FOLDER_MAX = 200;
+
+/** Whether Claude Code files the sessions started in `dir` under the folder `folder`. */
+function claudeFiles(folder: string, dir: string): boolean {
+  const name = claudeFolderName(dir);
+  return name === folder ||
+    (name.length > CLAUDE_FOLDER_MAX && folder.startsWith(`${name.slice(0, CLAUDE_FOLDER_MAX)}-`));
+}
+
+/**
+ * The folder a Claude Code session file lies in: `<folder>/<id>.jsonl`, or
+ * `<folder>/<id>/subagents/agent-*.jsonl` (a subagent standing in for a parent not indexed).
+ */
+function claudeFolderOf(source: string): string | null {
+  const parts = source.split(/[\\/]/);
+  const i = parts.at(-2) === "subagents" ? parts.length - 4 : parts.length - 2;
+  return i >= 0 && parts[i] ? parts[i] : null;
+}
+
+/**
+ * Claude Code looks a session up under its projects folder named for the directory it runs in
+ * (`claudeFolderName`), and the session's file lies in the folder named for the directory it
+ * started in. The recorded cwd (deja's project) can differ: the session moved into a
+ * subdirectory, the project was moved or renamed, or the store was copied from elsewhere. Then
+ * `cd <project> && claude --resume <id>` fails with no such session. So, when the file's folder
+ * does not name the project: run from the nearest directory that exists and that the folder
+ * names (an ancestor of the project, else the folder's own lossy decoding, `-` read as `/`),
+ * with a note; when none exists, keep the project and say on stderr (and in `--json` `note`)
+ * that Claude Code will look under another folder. `--exec` still runs: the note is a warning.
+ */
+function claudePlace(place: Place, source: string): Place {
+  const cwd = place.cwd;
+  const folder = claudeFolderOf(source);
+  if (!cwd || !folder || claudeFiles(folder, cwd)) return place;
+  const candidates: string[] = [];
+  for (let d = dirname(cwd); d !== dirname(d); d = dirname(d)) candidates.push(d);
+  if (folder.startsWith("-")) candidates.push(folder.replace(/-/g, "/"));
+  const found = candidates.find((d) => claudeFiles(folder, d) && isDirSync(d));
+  if (found) {
+    return {
+      cwd: found,
+      note: `Claude Code filed this session under ${found} (its folder ${folder}), not its ` +
+        `recorded directory ${cwd}: resuming from there`,
+      needsCwd: false,
+    };
+  }
+  return {
+    ...place,
+    note: `Claude Code filed this session under the folder ${folder}, but run from ${cwd} it ` +
+      `looks under ${claudeFolderName(cwd)} and may not find it (the project moved or was ` +
+      `renamed, or the store was copied); run it from the directory ${folder} names, or move ` +
+      `the session file into ${claudeFolderName(cwd)}`,
   };
 }
 

@@ -21,6 +21,18 @@
  *   threads from ampcode.com, which may hold them; not checked), Continue's
  *   `~/.continue/sessions` (shared by the extension and `cn`).
  *
+ * - `summary`: Copilot CLI's cross-session index `session-store.db`. deja reads
+ *   a session from it only when no `session-state/<id>/events.jsonl` (nor a
+ *   legacy file) holds it (docs/registry/copilot.md), and `copilot --resume`
+ *   reopens a session from that event log: only the summary row remains.
+ *
+ * - `copy`: a Codex session read from another session's rollout. A forked or
+ *   spawned thread's rollout carries a copy of its parent's; when no rollout
+ *   of the parent exists deja makes the parent's session of that copy
+ *   (docs/registry/codex.md, "Forks and subagents"), so the file is named with
+ *   another id than the session's and `codex resume` finds no rollout of it.
+ *   The fork itself, whose file it is, still resumes.
+ *
  * The id-named prompt histories (`prompt-history-*`: opencode, Kimi CLI,
  * Cursor's workspace prompts) are told by id instead (core/prompt_history.ts).
  *
@@ -31,6 +43,8 @@ import { basename } from "node:path";
 /** What lives in a store no resume command reads. */
 export type Lives =
   | { kind: "prompts" }
+  | { kind: "summary" }
+  | { kind: "copy" }
   /** `editor`: its name when the path does not tell; `part`: what in it keeps the chats. */
   | { kind: "ide"; editor: string; part?: string };
 
@@ -39,7 +53,13 @@ export interface NotReopened {
   harness: string;
   source: RegExp;
   lives: Lives;
+  /** Only when this also holds of the session's native id and source (default: always). */
+  when?: (id: string, source: string) => boolean;
 }
+
+/** The uuid a rollout file is named with (`rollout-<time>-<uuid>.jsonl`). */
+const ROLLOUT_ID =
+  /-([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.jsonl(?:\.zst)?$/i;
 
 /** Separator of either OS, so a store read from a Windows path matches too. */
 const SEP = String.raw`[\\/]`;
@@ -52,6 +72,22 @@ export const NOT_REOPENED: readonly NotReopened[] = [
   { harness: "codex", source: re(`${SEP}history\\.jsonl$`), lives: { kind: "prompts" } },
   // gemini.ts never reads a `logs.json` as a chat.
   { harness: "gemini", source: re(`${SEP}logs\\.json$`), lives: { kind: "prompts" } },
+  // Sessions with an events log are read from `session-state/`, never from here.
+  {
+    harness: "copilot",
+    source: re(`${SEP}session-store\\.db$`),
+    lives: { kind: "summary" },
+  },
+  // A rollout named with another id: the copy of a parent inside its fork's file.
+  {
+    harness: "codex",
+    source: re(`${SEP}rollout-[^\\/]*\\.jsonl(\\.zst)?$`),
+    lives: { kind: "copy" },
+    when: (id, source) => {
+      const named = ROLLOUT_ID.exec(basename(source))?.[1];
+      return named !== undefined && named.toLowerCase() !== id.toLowerCase();
+    },
+  },
   // Histories that name no session, also told by id (`prompt-history-*`); the paths catch
   // the sessions an index made before that name (`history-<md5>`, `prompt-history`).
   {
@@ -111,9 +147,14 @@ function re(s: string): RegExp {
   return new RegExp(s, "i");
 }
 
-/** The row for a session of `harness` read from `source`, or undefined when a command may reach it. */
-export function notReopened(harness: string, source: string): NotReopened | undefined {
-  return NOT_REOPENED.find((r) => r.harness === harness && r.source.test(source));
+/**
+ * The row for the session `id` of `harness` read from `source`, or undefined when a command may
+ * reach it.
+ */
+export function notReopened(harness: string, source: string, id = ""): NotReopened | undefined {
+  return NOT_REOPENED.find((r) =>
+    r.harness === harness && r.source.test(source) && (!r.when || r.when(id, source))
+  );
 }
 
 /** Who is asked: the harness's name and the program its resume command runs. */
@@ -123,19 +164,37 @@ export interface Asked {
   program: string | null;
 }
 
-/** Why a session read from `source` (matching `row`) is not reopened. */
-export function notReopenedReason(row: NotReopened, who: Asked, source: string): string {
+/**
+ * Why a session read from `source` (matching `row`) is not reopened; `subject` names it ("this
+ * session", or "the parent" when a subagent was asked for).
+ */
+export function notReopenedReason(
+  row: NotReopened,
+  who: Asked,
+  source: string,
+  subject = "this session",
+): string {
   const display = who.display;
   switch (row.lives.kind) {
     case "prompts":
-      return `this session is known only from ${display}'s prompt history (${
+      return `${subject} is known only from ${display}'s prompt history (${
         basename(source)
       }): only its prompts remain; its transcript is gone, so no command reopens it`;
+    case "summary":
+      return `${subject} is known only from ${display}'s session index: only its summary row ` +
+        `remains in ${basename(source)}; its event log (session-state/<id>/events.jsonl), which ${
+          who.program ? `'${who.program} --resume'` : display
+        } reopens, is gone, so no command reopens it`;
+    case "copy":
+      return `${subject}'s own transcript is not on disk: deja read it from the copy inside ` +
+        `another session's file (${basename(source)}), and ${
+          who.program ? `'${who.program} resume'` : display
+        } finds a session only by its own file, so no command reopens it`;
     case "ide": {
       const editor = editorOf(source, row.lives.editor);
       const part = row.lives.part ? ` (${row.lives.part})` : "";
       const reader = who.program ? `'${who.program}'` : `${display}'s command`;
-      return `this session lives in ${editor}'s chat history${part}, which ${reader} does not ` +
+      return `${subject} lives in ${editor}'s chat history${part}, which ${reader} does not ` +
         `read; reopen it there`;
     }
   }

@@ -158,19 +158,28 @@ export async function indexSessions(
   };
 }
 
-/** A session row filed by hand as a parser would file it (no events): what resume's rules read. */
+/**
+ * A session row filed by hand as a parser would file it (no events): what resume's rules read.
+ * `parent` makes it a subagent of that session.
+ */
 export function fileSession(
   store: Store,
-  row: { harness: string; native_id: string; source: string; project: string | null },
+  row: {
+    harness: string;
+    native_id: string;
+    source: string;
+    project: string | null;
+    parent?: string | null;
+  },
 ): void {
   Q.insertSession.run(store, {
-    ...row,
     title: "t",
     started: 1,
     updated: 2,
     model: null,
-    parent: null,
     time_from_file: 0,
+    ...row,
+    parent: row.parent ?? null,
   });
 }
 

@@ -209,3 +209,123 @@ Deno.test("resume refuses a session that lives in an editor's chat history, nami
     w.store.close();
   }
 });
+
+Deno.test("resume refuses a Copilot CLI session known only from session-store.db, and keeps one with an event log", async () => {
+  // Regression (trial on a real store): `resume 3cc3555e` printed `copilot --resume=…`, which
+  // reopens only from `session-state/<id>/events.jsonl`.
+  const w = await world();
+  try {
+    const home = "/home/u/.copilot";
+    fileSession(w.store, {
+      harness: "copilot",
+      native_id: "3cc3555e-5462-44f9-95de-c67b1cb220b9",
+      source: `${home}/session-store.db`,
+      project: null,
+    });
+    fileSession(w.store, {
+      harness: "copilot",
+      native_id: "4dd4666f-0000-4000-8000-000000000001",
+      source: `${home}/session-state/4dd4666f-0000-4000-8000-000000000001/events.jsonl`,
+      project: null,
+    });
+    const e = assertThrows(() => resumePlan(w.store, "copilot:3cc3555e"), DejaError) as DejaError;
+    assertEquals(e.exitCode, 2);
+    assertStringIncludes(e.message, "only its summary row remains in session-store.db");
+    assertStringIncludes(e.message, "session-state/<id>/events.jsonl");
+    assertStringIncludes(e.hint ?? "", "deja handoff --to <harness>");
+    assertEquals(resumePlan(w.store, "copilot:4dd4666f").argv, [
+      "copilot",
+      "--resume=4dd4666f-0000-4000-8000-000000000001",
+    ]);
+  } finally {
+    w.store.close();
+  }
+});
+
+const PARENT = "019d9249-e0ee-7020-a305-b6369cd02251";
+const FORK = "019d924b-6bc1-7fa2-aa36-5e5a0e068c59";
+const SPAWNED = "019d924c-0000-7000-8000-000000000001";
+
+Deno.test("resume refuses a Codex parent read from its fork's copy, and still resumes the fork itself", async () => {
+  // Regression (trial on a real store): the parent 019d9249, which deja builds from the copy inside
+  // 019d924b's rollout (no rollout of its own), printed `codex resume 019d9249-…`.
+  const w = await world();
+  try {
+    const dir = "/home/u/.codex/sessions/2026/04/15";
+    const forkFile = `${dir}/rollout-2026-04-15T11-58-29-${FORK}.jsonl`;
+    const spawnFile = `${dir}/rollout-2026-04-15T12-00-00-${SPAWNED}.jsonl.zst`;
+    fileSession(w.store, { harness: "codex", native_id: PARENT, source: forkFile, project: null });
+    // A plain user fork is its own session (the parser gives it no parent); a spawned subagent
+    // resumes through its parent.
+    fileSession(w.store, { harness: "codex", native_id: FORK, source: forkFile, project: null });
+    fileSession(w.store, {
+      harness: "codex",
+      native_id: SPAWNED,
+      source: spawnFile,
+      project: null,
+      parent: PARENT,
+    });
+    const e = assertThrows(() => resumePlan(w.store, "codex:019d9249"), DejaError) as DejaError;
+    assertEquals(e.exitCode, 2);
+    assertStringIncludes(e.message, "this session's own transcript is not on disk");
+    assertStringIncludes(e.message, `another session's file (rollout-2026-04-15T11-58-29-${FORK}`);
+    assertEquals(resumePlan(w.store, "codex:019d924b").argv, ["codex", "resume", FORK]);
+    const s = assertThrows(() => resumePlan(w.store, "codex:019d924c"), DejaError) as DejaError;
+    assertStringIncludes(s.message, `${SPAWNED} is a subagent, resumed through its parent`);
+    assertStringIncludes(s.message, "the parent's own transcript is not on disk");
+    // A rollout named with its own id, in either case, resumes.
+    fileSession(w.store, {
+      harness: "codex",
+      native_id: "019d9300-0000-7000-8000-00000000000a",
+      source: `${dir}/rollout-2026-04-15T13-00-00-019D9300-0000-7000-8000-00000000000A.jsonl`,
+      project: null,
+    });
+    assertEquals(resumePlan(w.store, "codex:019d9300").argv[1], "resume");
+  } finally {
+    w.store.close();
+  }
+});
+
+Deno.test("resume of a subagent whose parent cannot be reopened says it is a subagent, then the parent's reason", async () => {
+  // Regression (trial on a real store): `resume twynek`, a Gemini CLI subagent with its own chat
+  // file, said it was "known only from Gemini CLI's prompt history": true of its parent only.
+  const w = await world();
+  try {
+    fileSession(w.store, {
+      harness: "gemini",
+      native_id: "twynek",
+      source: `${w.root}/gemini/tmp/app/chats/${GEMINI_GONE}/twynek.json`,
+      project: null,
+      parent: GEMINI_GONE,
+    });
+    fileSession(w.store, {
+      harness: "claude",
+      native_id: `${CLAUDE_GONE}/agent-a1b2c3d`,
+      source: `${w.root}/claude/projects/-w-app/${CLAUDE_GONE}/subagents/agent-a1b2c3d.jsonl`,
+      project: null,
+      parent: CLAUDE_GONE,
+    });
+    for (
+      const [ref, asked, parent, file] of [
+        ["gemini:twynek", "twynek", GEMINI_GONE, "logs.json"],
+        [
+          `claude:${CLAUDE_GONE}/agent-a1`,
+          `${CLAUDE_GONE}/agent-a1b2c3d`,
+          CLAUDE_GONE,
+          "history.jsonl",
+        ],
+      ]
+    ) {
+      const e = assertThrows(() => resumePlan(w.store, ref), DejaError) as DejaError;
+      assertEquals(e.exitCode, 2, ref);
+      assertStringIncludes(
+        e.message,
+        `${asked} is a subagent, resumed through its parent ${parent}; `,
+      );
+      assertStringIncludes(e.message, `the parent is known only from`);
+      assertStringIncludes(e.message, `prompt history (${file})`);
+    }
+  } finally {
+    w.store.close();
+  }
+});

@@ -5,10 +5,14 @@ import {
   assertThrows,
 } from "../../tests/_assert.ts";
 import { tmpdir } from "node:os";
-import { mkdirSync } from "node:fs";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Store } from "../store.ts";
-import { fileSession, indexSessions } from "../../tests/_memory.ts";
+import { claudeLines, fileSession, indexSessions } from "../../tests/_memory.ts";
+import { testEnv } from "../../tests/_fixture.ts";
+import { tempDir } from "../../tests/_tmp.ts";
+import { runIndex } from "../indexer.ts";
+import { parsers } from "../../parsers/mod.ts";
 import { captureIO } from "../../tests/_cli_io.ts";
 import { DejaError } from "../../core/errors.ts";
 import { parseResume, resumeCmd, resumeData, resumeNotes } from "./cmd_resume.ts";
@@ -189,5 +193,83 @@ Deno.test("resume of a harness that finds sessions from anywhere runs without a 
     );
   } finally {
     ix.cleanup();
+  }
+});
+
+/** Claude Code's folder for a directory (docs/registry/claude.md). */
+const folderOf = (dir: string) => dir.replace(/[^A-Za-z0-9]/g, "-");
+
+/** A Claude Code store with one session recorded in `cwd`, filed under the folder `folder`. */
+async function claudeFiledUnder(root: string, folder: string, cwd: string, id: string) {
+  const dir = join(root, "claude", folder);
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(
+    join(dir, `${id}.jsonl`),
+    claudeLines({ id, cwd, start: "2026-11-01T10:00:00Z", turns: [{ user: "go on" }] }).join(
+      "\n",
+    ) + "\n",
+  );
+  const env = testEnv(join(root, "home"), {
+    DEJA_HOME: join(root, "deja"),
+    DEJA_CLAUDE_ROOT: join(root, "claude"),
+    TZ: "UTC",
+  });
+  await runIndex(env, parsers, { only: ["claude"] });
+  return env;
+}
+
+Deno.test("resume runs Claude Code from the directory its session folder names when the recorded cwd is another", async () => {
+  // Regression (trial on copied stores): `cd <recorded cwd> && claude --resume <id>` fails when the
+  // file lies under another project folder: Claude Code looks it up under the folder of the cwd.
+  const root = tempDir("deja-resume-folder-");
+  try {
+    const app = join(root, "w", "app");
+    const sub = join(app, "pkg");
+    mkdirSync(sub, { recursive: true });
+    const id = "4e500000-1111-4222-8333-4444555566aa";
+    const env = await claudeFiledUnder(root, folderOf(app), sub, id);
+    const d = resumeData(env, "4e500000-1111-4222-8333-4444555566aa");
+    assertEquals(d.plan.cwd, app);
+    assertStringIncludes(d.plan.note ?? "", `Claude Code filed this session under ${app}`);
+    assertStringIncludes(d.plan.note ?? "", `not its recorded directory ${sub}`);
+    assertEquals(d.command, `cd ${app} && claude --resume ${id}`);
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+});
+
+Deno.test("resume warns, on stderr and in --json, when no directory here is the one a Claude Code session's folder names", async () => {
+  const root = tempDir("deja-resume-folder-");
+  try {
+    const app = join(root, "w", "app");
+    mkdirSync(app, { recursive: true });
+    const id = "4e500000-1111-4222-8333-4444555566bb";
+    const folder = "-gone-elsewhere-app";
+    const env = await claudeFiledUnder(root, folder, app, id);
+    const c = captureIO(env, false);
+    assertEquals(
+      await resumeCmd.run(
+        { values: {}, positionals: ["4e500000-1111-4222-8333-4444555566bb"] },
+        c.io,
+      ),
+      0,
+    );
+    assertEquals(c.out(), `cd ${app} && claude --resume ${id}\n`);
+    assertStringIncludes(
+      c.err(),
+      `deja: Claude Code filed this session under the folder ${folder}`,
+    );
+    assertStringIncludes(c.err(), `looks under ${folderOf(app)} and may not find it`);
+    const json = captureIO(env, false);
+    await resumeCmd.run({
+      values: { json: true },
+      positionals: ["4e500000-1111-4222-8333-4444555566bb"],
+    }, json.io);
+    const doc = JSON.parse(json.out());
+    assertEquals(doc.cwd, app);
+    assertStringIncludes(doc.note, `under the folder ${folder}`);
+    assertEquals(doc.needs_cwd, false);
+  } finally {
+    rmSync(root, { recursive: true, force: true });
   }
 });
