@@ -125,10 +125,12 @@ function runResume(a: Args, io: IO): number {
         2,
       );
     }
-    return runInherit(d.plan.argv, d.plan.cwd ?? io.cwd);
   }
+  // The notes (a subagent's parent, a remote, a folder Claude Code looks in) are said before
+  // the command runs as before it is printed.
   const notes = resumeNotes(d.plan);
   if (notes) io.err(notes);
+  if (args.exec) return runInherit(d.plan.argv, d.plan.cwd ?? io.cwd);
   io.out(d.command + "\n");
   return 0;
 }

@@ -191,6 +191,23 @@ Deno.test("resume of a harness that finds sessions from anywhere runs without a 
       resumeNotes(d.plan),
       `the project directory ${join(ix.root, "gone")} no longer exists`,
     );
+    // --exec says the same note before it runs the command (a stand-in `codex` on PATH).
+    const bin = join(ix.root, "bin");
+    mkdirSync(bin, { recursive: true });
+    writeFileSync(join(bin, "codex"), "#!/bin/sh\nexit 7\n", { mode: 0o755 });
+    const path = Deno.env.get("PATH");
+    Deno.env.set("PATH", bin);
+    try {
+      const c = captureIO(ix.env, false);
+      assertEquals(
+        await resumeCmd.run({ values: { exec: true }, positionals: ["019d1111"] }, c.io),
+        7,
+      );
+      assertStringIncludes(c.err(), "no longer exists");
+    } finally {
+      if (path === undefined) Deno.env.delete("PATH");
+      else Deno.env.set("PATH", path);
+    }
   } finally {
     ix.cleanup();
   }
