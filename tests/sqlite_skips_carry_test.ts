@@ -12,6 +12,7 @@ import { runMain } from "./_cli_io.ts";
 import { testEnv } from "./_fixture.ts";
 import { tempDir } from "./_tmp.ts";
 import { sourcesData } from "../lib/cli/cmd_sources.ts";
+import { tinyVars } from "./_crush_tiny.ts";
 
 const text = (t: string) => JSON.stringify([{ type: "text", data: { text: t } }]);
 const nameless = JSON.stringify([{ type: "tool_call", data: { id: "t1", input: "{}" } }]);
@@ -41,18 +42,7 @@ Deno.test("an incremental read of a SQLite store keeps the skips of the sessions
     // A later session moves the watermark past a: the next read leaves a out.
     ses.run("zzzzzzzz-s", "z", 1500);
     msg.run("z0", "zzzzzzzz-s", "user", text("later"), 1500);
-    const vars: Record<string, string> = {
-      HOME: join(dir, "home"),
-      DEJA_HOME: join(dir, "deja"),
-      DEJA_CRUSH_ROOT: join(dir, "crush"),
-      XDG_DATA_HOME: join(dir, "xdg"),
-      XDG_CONFIG_HOME: join(dir, "xdg"),
-      XDG_STATE_HOME: join(dir, "xdg"),
-      CRUSH_GLOBAL_DATA: join(dir, "crush"),
-      CRUSH_GLOBAL_CONFIG: join(dir, "crush"),
-      DEJA_NO_REFRESH: "1",
-      TZ: "UTC",
-    };
+    const vars = tinyVars(dir);
     const env = testEnv(vars.HOME, vars);
     const crush = async () =>
       (await sourcesData(env)).harnesses.find((h) => h.harness === "crush")!;
