@@ -37,6 +37,7 @@ import {
 import { type SourceRow } from "./rows.ts";
 import type { IndexOptions } from "./indexer.ts";
 import { trace, traceNow, tracing } from "../core/trace.ts";
+import { revisionOf } from "./version.ts";
 
 export interface SourceOutcome {
   /** Changed, but left for a full run (too large for an inline refresh). */
@@ -97,8 +98,11 @@ export async function planSource(
   const none: SourceOutcome = { read: false, sessions: 0, events: 0, skipped: {} };
   const [size, mtime] = stamp(src.path);
   const comps = JSON.stringify((src.companions ?? []).map(stamp));
-  // A rebuild reads the source as if for the first time, replacing what it had.
-  const prev = rebuild ? undefined : Q.sourceByPath.get(store, { path: src.path });
+  // A rebuild reads the source as if for the first time, replacing what it had; so does a
+  // read by another revision of its parser (lib/version.ts REVISIONS): a fix reaches it.
+  const row = rebuild ? undefined : Q.sourceByPath.get(store, { path: src.path });
+  const again = row !== undefined && (row.reader ?? 0) !== revisionOf(src.harness);
+  const prev = again ? undefined : row;
   const unchanged = prev && prev.kind === src.kind && prev.size === size && prev.mtime === mtime &&
     (prev.companions ?? "[]") === comps && !prev.error;
   if (unchanged) return none;
@@ -172,7 +176,7 @@ export async function planSource(
       });
       return none;
     }
-  } else if (src.kind === "sqlite" && !rebuild) {
+  } else if (src.kind === "sqlite" && !rebuild && !again) {
     since = prev && prev.kind === "sqlite" ? prev.watermark : 0;
     mode = "sessions";
     if (since > 0 && prev) {
@@ -378,6 +382,7 @@ export function recordError(
         error: message,
         indexed_at: Date.now(),
         drift: null,
+        reader: 0,
       });
     }
   } catch { /* the index itself is failing; the summary still says why */ }

@@ -21,7 +21,7 @@
  */
 import type { DiscoverCtx, DriftKind, Env, Parser, SkipReason, SourceRef } from "../core/model.ts";
 import { applyWriterSettings, Q } from "./schema.ts";
-import { READERS } from "./version.ts";
+import { READERS, REVISIONS } from "./version.ts";
 import { existsSync } from "node:fs";
 import { join, sep } from "node:path";
 import {
@@ -296,6 +296,7 @@ async function onePass(
         value: JSON.stringify({
           at: Date.now(),
           readers: READERS,
+          revisions: REVISIONS,
           harnesses: out.map((h) => ({ ...h })),
         }),
       });

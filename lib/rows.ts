@@ -68,6 +68,8 @@ export interface SourceRow {
   indexed_at: number | null;
   /** JSON `{counts, notes, version}` (lib/parse_ctx.ts DriftSummary). */
   drift: string | null;
+  /** The reader revision of the harness's parser that read it (lib/version.ts REVISIONS). */
+  reader: number;
 }
 
 /** A row of the commands table: one shell command a session ran. */

@@ -25,7 +25,7 @@ import type {
 } from "./rows.ts";
 
 /** Current schema version (stored in `PRAGMA user_version`). */
-export const SCHEMA_VERSION = 10;
+export const SCHEMA_VERSION = 11;
 
 /** Pragmas applied to every connection to the index. */
 export const PRAGMAS = [
@@ -280,18 +280,18 @@ export const Q = {
   ]),
   /** A source's whole row written (inserted or replaced). */
   upsertSource: query<SourceRow>(
-    `INSERT INTO sources (path, harness, kind, size, mtime, companions, offset, head_hash, state, watermark, hash, sessions, events, skipped, error, indexed_at, drift)
-    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+    `INSERT INTO sources (path, harness, kind, size, mtime, companions, offset, head_hash, state, watermark, hash, sessions, events, skipped, error, indexed_at, drift, reader)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
     ON CONFLICT(path) DO UPDATE SET harness = excluded.harness, kind = excluded.kind, size = excluded.size,
       mtime = excluded.mtime, companions = excluded.companions, offset = excluded.offset,
       head_hash = excluded.head_hash, state = excluded.state, watermark = excluded.watermark,
       hash = excluded.hash, sessions = excluded.sessions, events = excluded.events,
       skipped = excluded.skipped, error = excluded.error, indexed_at = excluded.indexed_at,
-      drift = excluded.drift`,
+      drift = excluded.drift, reader = excluded.reader`,
     [
       ...["path", "harness", "kind", "size", "mtime", "companions", "offset", "head_hash"] as const,
       ...["state", "watermark", "hash", "sessions", "events", "skipped", "error"] as const,
-      ...["indexed_at", "drift"] as const,
+      ...["indexed_at", "drift", "reader"] as const,
     ],
   ),
   /** A source's read failed: the message, when (epoch ms), the skip notes left; its stamp stays. */

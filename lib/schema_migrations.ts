@@ -232,4 +232,10 @@ export const MIGRATIONS: readonly string[] = [
   ) WITHOUT ROWID;
   CREATE INDEX copies_source ON copies(source);
   `,
+  // 10 -> 11: the reader revision of the harness's parser that last read each store
+  // (lib/version.ts REVISIONS): a store read by another revision is read again whole, so a
+  // parser fix reaches sessions indexed before it. Stores indexed before read as revision 0.
+  `
+  ALTER TABLE sources ADD COLUMN reader INTEGER NOT NULL DEFAULT 0;
+  `,
 ];

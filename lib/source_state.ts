@@ -11,6 +11,7 @@ import type { SkipReason, SourceRef } from "../core/model.ts";
 import type { DriftSummary } from "./parse_ctx.ts";
 import { Q } from "./schema.ts";
 import type { Store } from "./store.ts";
+import { revisionOf } from "./version.ts";
 import { closeSync, readSync, statSync } from "node:fs";
 
 /**
@@ -192,5 +193,6 @@ export function saveSource(store: Store, src: SourceRef, pass: SourcePass): void
     error: null,
     indexed_at: Date.now(),
     drift: pass.drift,
+    reader: revisionOf(src.harness),
   });
 }

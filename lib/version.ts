@@ -21,6 +21,51 @@ export const VERSION: string = denoJson.version;
  */
 export const READERS = 4;
 
+/**
+ * Each harness's reader revision, raised when a fix changes what its parser
+ * makes of a store it read before (a session's project, a call's outcome,
+ * records it dropped or misread). The index keeps the revision that read each
+ * store (`sources.reader`); the next `deja index` reads a store of another
+ * revision again whole (lib/index_source.ts planSource), so a parser fix
+ * reaches history indexed before it without `--rebuild`, and only the stores
+ * of the harnesses it concerns are read again. A harness not listed is at 0.
+ *
+ * Raise the number of every harness whose parser a fix changes (a shared
+ * module, parsers/_*.ts, concerns each harness that imports it); a test of
+ * the fix passes either way, so the reviewer of a parser change checks this.
+ */
+export const REVISIONS: Readonly<Record<string, number>> = {
+  // Session 10's fixes (the Claude family's interruptions and local command output, Codex
+  // errors, Hermes exit codes, Kimi interruptions, the Cline family's project, Cursor's
+  // and opencode's prompt histories).
+  claude: 1,
+  cherrystudio: 1,
+  codebuddy: 1,
+  codewhale: 1,
+  commandcode: 1,
+  factory: 1,
+  trae: 1,
+  zcode: 1,
+  codex: 1,
+  hermes: 1,
+  kimi: 1,
+  cline: 1,
+  roo: 1,
+  kilocode: 1,
+  cursor: 1,
+  opencode: 1,
+};
+
+/** The reader revision of `harness` ({@link REVISIONS}; 0 when not listed). */
+export function revisionOf(harness: string): number {
+  return REVISIONS[harness] ?? 0;
+}
+
+/** {@link READERS} and {@link REVISIONS} in one string, to tell whether a record was made by these readers. */
+export function readersKey(): string {
+  return `${READERS} ${JSON.stringify(REVISIONS)}`;
+}
+
 /** The line `deja --version` prints (the launcher checks for `deja <digit>`). */
 export const VERSION_LINE = `deja ${VERSION}\n`;
 

@@ -21,6 +21,7 @@ import { dirname, join } from "node:path";
 import type { FreshMap } from "./map.ts";
 import type { StaleRow } from "./check.ts";
 import type { HarnessSummary } from "../indexer.ts";
+import { readersKey } from "../version.ts";
 
 /** The manifest's format version; another version is ignored. */
 const VERSION = 1;
@@ -30,6 +31,8 @@ export interface Manifest {
   v: typeof VERSION;
   /** The index's schema version (lib/schema.ts) when written. */
   schema: number;
+  /** The readers that wrote it (lib/version.ts readersKey): other readers' runs vouch for nothing. */
+  readers: string;
   /** {@link indexStamp} of the index the rest was read from. */
   index: string;
   /** The `sources` rows the stat pass compares (lib/fresh/check.ts). */
@@ -80,6 +83,7 @@ export function readManifest(indexPath: string, schema: number): Manifest | null
     return null;
   }
   if (m?.v !== VERSION || m.schema !== schema || !Array.isArray(m.rows)) return null;
+  if (m.readers !== readersKey()) return null;
   if (!Array.isArray(m.harnesses) || typeof m.map !== "object" || !m.map) return null;
   const now = indexStamp(indexPath);
   return now !== null && m.index === now ? m : null;
@@ -93,7 +97,7 @@ export function readManifest(indexPath: string, schema: number): Manifest | null
  */
 export function writeManifest(
   indexPath: string,
-  read: () => Omit<Manifest, "v" | "index">,
+  read: () => Omit<Manifest, "v" | "index" | "readers">,
 ): void {
   const path = manifestPath(indexPath);
   try {
@@ -101,7 +105,7 @@ export function writeManifest(
     if (before === null) return dropManifest(indexPath);
     const body = read();
     if (indexStamp(indexPath) !== before) return dropManifest(indexPath);
-    const m: Manifest = { v: VERSION, index: before, ...body };
+    const m: Manifest = { v: VERSION, index: before, readers: readersKey(), ...body };
     const tmp = `${path}.${Math.random().toString(36).slice(2)}.tmp`;
     writeFileSync(tmp, JSON.stringify(m), { mode: 0o600 });
     renameSync(tmp, path);

@@ -26,7 +26,7 @@
 import { existsSync } from "node:fs";
 import type { Env } from "../../core/model.ts";
 import { dataDir } from "../../core/paths.ts";
-import { READERS } from "../version.ts";
+import { READERS, revisionOf, REVISIONS } from "../version.ts";
 import { harnessIds } from "../../core/registry.ts";
 import { acquireWriterLock, indexPath, Store } from "../store.ts";
 import { Q, SCHEMA_VERSION } from "../schema.ts";
@@ -92,7 +92,12 @@ export function upToDate(env: Env, opts: NoopOptions = {}): NoopResult | null {
       const harnesses = unchanged(last, selected);
       Q.setMeta.run(store, {
         key: "last_index",
-        value: JSON.stringify({ at: Date.now(), readers: READERS, harnesses }),
+        value: JSON.stringify({
+          at: Date.now(),
+          readers: READERS,
+          revisions: REVISIONS,
+          harnesses,
+        }),
       });
       done = { harnesses, excluded: 0, pending: 0, ms: 0 };
     } finally {
@@ -174,9 +179,12 @@ function unchanged(last: readonly HarnessSummary[], selected: readonly string[])
 function lastRun(store: Store): HarnessSummary[] {
   try {
     const v = JSON.parse(Q.getMeta.get(store, { key: "last_index" })?.value ?? "{}");
-    // A run by readers of another generation vouches for no harness (lib/version.ts READERS).
-    if (v?.readers !== READERS) return [];
-    return Array.isArray(v?.harnesses) ? v.harnesses : [];
+    // A run by readers of another generation vouches for no harness (lib/version.ts READERS),
+    // nor for one whose parser had another revision (REVISIONS: its stores are read again).
+    if (v?.readers !== READERS || !Array.isArray(v?.harnesses)) return [];
+    const revisions: Record<string, number> = v.revisions ?? {};
+    return (v.harnesses as HarnessSummary[])
+      .filter((h) => (revisions[h.harness] ?? 0) === revisionOf(h.harness));
   } catch {
     return [];
   }

@@ -1,0 +1,139 @@
+/**
+ * A parser fix reaches history indexed before it (lib/version.ts REVISIONS):
+ * a store read by another revision of its harness's parser is read again
+ * whole by the next `deja index`, which neither the stat manifest nor the
+ * last run's record may answer with "up to date".
+ */
+import { assert, assertEquals } from "./_assert.ts";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { tempDir } from "./_tmp.ts";
+import { testEnv } from "./_fixture.ts";
+import { runMain } from "./_cli_io.ts";
+import { claudeLine } from "./_memory.ts";
+import { runIndex } from "../lib/indexer.ts";
+import { parsers } from "../parsers/mod.ts";
+import { indexPath, Store } from "../lib/store.ts";
+import { upToDate } from "../lib/fresh/noop.ts";
+import { manifestPath } from "../lib/fresh/manifest.ts";
+import { revisionOf, REVISIONS } from "../lib/version.ts";
+import { harnessIds } from "../core/registry.ts";
+
+const SID = "41111111-2222-4333-8444-555555555555";
+
+function world() {
+  const dir = tempDir("deja-revision-");
+  const proj = join(dir, "claude", "-w-app");
+  mkdirSync(proj, { recursive: true });
+  writeFileSync(
+    join(proj, `${SID}.jsonl`),
+    claudeLine(0, "the parser crashes on unicode input", SID) + claudeLine(1, "Fixed it.", SID),
+  );
+  const vars: Record<string, string> = {
+    HOME: join(dir, "home"),
+    XDG_CONFIG_HOME: join(dir, "config"),
+    XDG_DATA_HOME: join(dir, "data"),
+    XDG_STATE_HOME: join(dir, "state"),
+    XDG_CACHE_HOME: join(dir, "cache"),
+    DEJA_HOME: join(dir, "deja"),
+    DEJA_CLAUDE_ROOT: join(dir, "claude"),
+    DEJA_NO_REFRESH: "1",
+  };
+  return { env: testEnv(vars.HOME, vars), vars };
+}
+
+/** Makes the index look as if an older parser of `harness` had read its stores. */
+function readByOlderParser(path: string, harness: string): void {
+  const store = Store.open(path);
+  try {
+    store.db.prepare(
+      "UPDATE events SET text = 'what an older parser made of it' WHERE kind = 'user'",
+    )
+      .run();
+    store.db.prepare("UPDATE sources SET reader = ? WHERE harness = ?").run(
+      revisionOf(harness) - 1,
+      harness,
+    );
+    const row = store.db.prepare("SELECT value FROM meta WHERE key = 'last_index'").get() as {
+      value: string;
+    };
+    const last = JSON.parse(row.value);
+    last.revisions = { ...last.revisions, [harness]: revisionOf(harness) - 1 };
+    store.db.prepare("UPDATE meta SET value = ? WHERE key = 'last_index'").run(
+      JSON.stringify(last),
+    );
+  } finally {
+    store.close();
+  }
+  // The manifest an older deja wrote names its readers.
+  const m = JSON.parse(readFileSync(manifestPath(path), "utf8"));
+  m.readers = "older readers";
+  writeFileSync(manifestPath(path), JSON.stringify(m));
+}
+
+function userTexts(path: string): string[] {
+  const store = Store.open(path, { readOnly: true });
+  try {
+    return (store.db.prepare("SELECT text FROM events WHERE kind = 'user' ORDER BY id").all() as {
+      text: string;
+    }[]).map((r) => r.text);
+  } finally {
+    store.close();
+  }
+}
+
+const claudeOf = (out: string) =>
+  JSON.parse(out).harnesses.find((h: { harness: string }) => h.harness === "claude");
+
+Deno.test("a store read by another revision of its parser is read again whole by the next index", async () => {
+  const { env } = world();
+  await runIndex(env, parsers);
+  const path = indexPath(env);
+  assert(upToDate(env), "a second run with nothing changed is a no-op");
+  readByOlderParser(path, "claude");
+  assertEquals(userTexts(path), ["what an older parser made of it"]);
+
+  assertEquals(upToDate(env), null, "the stat pass vouches for no store an older parser read");
+  const cli = await runMain(env, ["index", "--json"]);
+  assertEquals(cli.code, 0, cli.err);
+  assertEquals(claudeOf(cli.out).read, 1, cli.out);
+  assertEquals(userTexts(path), ["the parser crashes on unicode input"]);
+  const found = await runMain(env, ["search", "unicode", "--json"]);
+  assert(found.out.includes(SID), found.out);
+
+  // Read by this revision now: the next run reads nothing again.
+  assert(upToDate(env), "the re-read store is vouched for again");
+  const again = await runMain(env, ["index", "--json"]);
+  assertEquals(claudeOf(again.out).read, 0, again.out);
+});
+
+Deno.test("a store of another harness's revision is not read again", async () => {
+  const { env } = world();
+  await runIndex(env, parsers);
+  const path = indexPath(env);
+  const store = Store.open(path);
+  try {
+    // Only the revisions of a harness that has no store here differ.
+    const row = store.db.prepare("SELECT value FROM meta WHERE key = 'last_index'").get() as {
+      value: string;
+    };
+    const last = JSON.parse(row.value);
+    last.revisions = { ...last.revisions, aider: revisionOf("aider") + 7 };
+    store.db.prepare("UPDATE meta SET value = ? WHERE key = 'last_index'").run(
+      JSON.stringify(last),
+    );
+  } finally {
+    store.close();
+  }
+  const cli = await runMain(env, ["index", "--json"]);
+  assertEquals(cli.code, 0, cli.err);
+  assertEquals(claudeOf(cli.out).read, 0, cli.out);
+});
+
+Deno.test("every harness with a reader revision is one deja knows", () => {
+  const known = new Set(harnessIds());
+  for (const [id, n] of Object.entries(REVISIONS)) {
+    assert(known.has(id), `${id} is not a harness of registry.json`);
+    assert(Number.isInteger(n) && n > 0, `${id}: ${n}`);
+  }
+});
