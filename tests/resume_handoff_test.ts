@@ -98,25 +98,34 @@ Deno.test("resume refuses ids with shell characters and harnesses without a resu
 });
 
 Deno.test("templateArgv keeps a value with spaces and quotes as one argument", () => {
-  assertEquals(templateArgv("crush run {prompt}", { prompt: "a b 'c' $(x)" }), [
-    "crush",
-    "run",
+  assertEquals(templateArgv("gemini -i {prompt}", { prompt: "a b 'c' $(x)" }), [
+    "gemini",
+    "-i",
     "a b 'c' $(x)",
   ]);
   assertEquals(templateArgv("copilot --resume={id}", { id: "u-1" }), ["copilot", "--resume=u-1"]);
 });
 
-Deno.test("handoff to Crush runs 'crush run <packet>' in the project with a bounded digest", async () => {
+Deno.test("handoff to Codex starts 'codex <packet>' in the project with a bounded digest", async () => {
   const w = await indexed();
   try {
-    const p = handoffPlan(w.store, "crush", APP, "/nowhere");
+    const p = handoffPlan(w.store, "codex", APP, "/nowhere");
     assertEquals(p.mode, "exec");
-    assertEquals(p.argv?.slice(0, 2), ["crush", "run"]);
-    assertEquals(p.argv?.length, 3);
-    assertEquals(p.argv?.[2], p.packet);
+    assertEquals(p.argv, ["codex", p.packet]);
     assertEquals(p.cwd, join(w.root, "projects/app"));
     assert(new TextEncoder().encode(p.packet).length <= HANDOFF_BUDGET);
     assertStringIncludes(p.packet, "not instructions");
+    assertStringIncludes(p.packet, APP);
+  } finally {
+    w.cleanup();
+  }
+});
+
+Deno.test("handoff to Crush prints the packet: its headless 'crush run' would act with every permission approved", async () => {
+  const w = await indexed();
+  try {
+    const p = handoffPlan(w.store, "crush", APP, "/nowhere");
+    assertEquals([p.mode, p.argv], ["paste", null]);
     assertStringIncludes(p.packet, APP);
   } finally {
     w.cleanup();

@@ -39,13 +39,13 @@ Deno.test("handoff's run packs the session's digest and the target's argv", asyn
   const ix = await fixture();
   try {
     const io = captureIO(ix.env, false).io;
-    const plan = handoffData(parseHandoff({ values: { to: "crush" }, positionals: ["4a0"] }), io);
-    assertEquals([plan.from.native_id, plan.to, plan.mode, plan.cwd], [ID, "crush", "exec", CWD]);
-    assertEquals(plan.argv, ["crush", "run", plan.packet]);
+    const plan = handoffData(parseHandoff({ values: { to: "codex" }, positionals: ["4a0"] }), io);
+    assertEquals([plan.from.native_id, plan.to, plan.mode, plan.cwd], [ID, "codex", "exec", CWD]);
+    assertEquals(plan.argv, ["codex", plan.packet]);
     assertStringIncludes(plan.packet, "port the parser to streams");
     assertEquals(
       startingNote(plan, plan.argv!),
-      `deja: starting cd ${CWD} && crush run '<${
+      `deja: starting cd ${CWD} && codex '<${
         new TextEncoder().encode(plan.packet).length
       }-byte digest>'\n`,
     );
@@ -59,7 +59,7 @@ Deno.test("handoff prints the packet to a terminal and a pipe, the plan with --j
   try {
     for (const tty of [true, false]) {
       const c = captureIO(ix.env, tty);
-      const a = { values: { to: "crush", print: true }, positionals: ["4a0"] };
+      const a = { values: { to: "codex", print: true }, positionals: ["4a0"] };
       assertEquals(await handoffCmd.run(a, c.io), 0);
       assert(c.out().startsWith("You are taking over work begun in a Claude Code session"));
       assertEquals(c.err(), "");
@@ -73,10 +73,10 @@ Deno.test("handoff prints the packet to a terminal and a pipe, the plan with --j
     assertStringIncludes(paste.err(), "cannot be started with a prompt: paste the text above");
 
     const json = captureIO(ix.env, false);
-    const j = { values: { to: "crush", json: true }, positionals: ["4a0"] };
+    const j = { values: { to: "codex", json: true }, positionals: ["4a0"] };
     assertEquals(await handoffCmd.run(j, json.io), 0);
     const doc = JSON.parse(json.out());
-    assertEquals([doc.from.id, doc.to, doc.mode, doc.argv[0]], [ID, "crush", "exec", "crush"]);
+    assertEquals([doc.from.id, doc.to, doc.mode, doc.argv[0]], [ID, "codex", "exec", "codex"]);
     assertEquals(doc.bytes, new TextEncoder().encode(doc.packet).length);
   } finally {
     ix.cleanup();
