@@ -35,15 +35,16 @@ export const READERS = 4;
  * the fix passes either way, so the reviewer of a parser change checks this.
  */
 export const REVISIONS: Readonly<Record<string, number>> = {
-  // Session 10's fixes (the Claude family's interruptions and local command output, Codex
+  // 1: session 10's fixes (the Claude family's interruptions and local command output, Codex
   // errors, Hermes exit codes, Kimi interruptions, the Cline family's project, Cursor's
-  // and opencode's prompt histories).
-  claude: 1,
-  cherrystudio: 1,
-  codebuddy: 1,
+  // and opencode's prompt histories). 2 (Claude family): a compaction agent's instruction
+  // is a notice.
+  claude: 2,
+  cherrystudio: 2,
+  codebuddy: 2,
   codewhale: 1,
   commandcode: 1,
-  factory: 1,
+  factory: 2,
   trae: 1,
   zcode: 1,
   codex: 1,

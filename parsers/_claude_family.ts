@@ -29,9 +29,11 @@ import { arr, type Obj, obj, str } from "./_util.ts";
 import {
   assistantEvents,
   CLAUDE_TOOLS,
+  COMPACT_NOTICE,
   decodeProjectDir,
   harnessNotices,
   hasToolResult,
+  isCompactPrompt,
   toolResultEvent,
   type ToolVocabulary,
   userText,
@@ -282,7 +284,12 @@ function userEvents(r: Obj, msg: Obj, time: number | undefined, f: FileFacts): E
     return blocks.map((b) => toolResultEvent(b, extra, time));
   }
   const agentId = str(r.agentId) ?? f.agentId;
-  const text = userText(content, agentId?.startsWith("acompact-") ?? false);
+  const compactAgent = agentId?.startsWith("acompact-") ?? false;
+  // The compaction agent's instruction: what its summary answers, not the user asking.
+  if (compactAgent && isCompactPrompt(userText(content, false))) {
+    return [{ kind: "notice", text: COMPACT_NOTICE, time, key }];
+  }
+  const text = userText(content, compactAgent);
   const out: Event[] = text ? [{ kind: "user", text, time, key }] : [];
   // The harness speaking: an interrupted turn, a local slash command's output.
   harnessNotices(content).forEach((t, i) =>

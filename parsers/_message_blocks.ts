@@ -70,9 +70,22 @@ export function userText(content: unknown, compactAgent: boolean): string {
     }
   }
   const text = parts.filter((p) => p !== "").join("\n");
-  if (compactAgent && text.startsWith(COMPACT_PROMPT)) return "";
+  if (compactAgent && isCompactPrompt(text)) return "";
   return text;
 }
+
+/**
+ * True for the instruction Claude Code gives its compaction subagent: not the
+ * user's words (its text stays out of the index), but the question the
+ * summary that follows answers (the Claude family shows it as a notice).
+ */
+export function isCompactPrompt(text: string): boolean {
+  return text.startsWith(COMPACT_PROMPT);
+}
+
+/** The notice that stands for a compaction agent's instruction. */
+export const COMPACT_NOTICE =
+  "Claude Code asked this agent to summarise the conversation so far (its instruction is not shown)";
 
 const LOCAL_OUTPUT_RE = /^<local-command-(stdout|stderr)>([\s\S]*)<\/local-command-\1>$/;
 // deno-lint-ignore no-control-regex

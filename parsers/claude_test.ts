@@ -14,6 +14,7 @@ import {
   testEnv,
 } from "../tests/_fixture.ts";
 import { tempDir } from "../tests/_tmp.ts";
+import { COMPACT_NOTICE } from "./_message_blocks.ts";
 
 const FIXTURE = join(REPO, "fixtures/registry/claude");
 const MAIN = "0b5e2a10-1d2c-4e6f-8a9b-111111111111";
@@ -325,9 +326,15 @@ Deno.test("a compact summary user line becomes a summary event", async () => {
   assert(sums[0].text.startsWith("This session is being continued"));
 });
 
-Deno.test("the compaction subagent's own instruction is dropped when the agent is acompact", async () => {
+Deno.test("the compaction subagent's own instruction is a notice, not the user's words, when the agent is acompact", async () => {
   const s = byId(await fixture(), `${MAIN}/agent-acompact-0a1b2c3d4e5f6071`);
   assertEquals(ofKind(s, "user").map((e) => e.text), ["Please fix the failing demo tests"]);
+  // Shown where it was asked, so the summary after it does not read as the answer to the user.
+  const kinds = s.events.map((e) => e.kind);
+  const notice = kinds.indexOf("notice");
+  assert(notice > kinds.indexOf("user"), kinds.join(" "));
+  assertEquals(s.events[notice].text, COMPACT_NOTICE);
+  assert(!s.events.some((e) => e.text.includes("create a detailed summary")));
 });
 
 Deno.test("model comes from message.model and skips <synthetic> when an API error is synthesised", async () => {
