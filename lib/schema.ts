@@ -620,10 +620,24 @@ export const Q = {
   /** Sessions, events and first and last activity (epoch ms) per harness (`deja stats`). */
   statsByHarness: query<
     NoParams,
-    { harness: string; sessions: number; events: number; first: number | null; last: number | null }
+    {
+      harness: string;
+      sessions: number;
+      events: number;
+      first: number | null;
+      last: number | null;
+      file_dated: number;
+      file_first: number | null;
+      file_last: number | null;
+    }
   >(
+    // Sessions dated only by their store file's modification time kept apart (lib/stats.ts).
     `SELECT harness, COUNT(*) AS sessions, SUM(events) AS events,
-      MIN(COALESCE(started, updated)) AS first, MAX(COALESCE(updated, started)) AS last
+      MIN(CASE WHEN time_from_file = 1 THEN NULL ELSE COALESCE(started, updated) END) AS first,
+      MAX(CASE WHEN time_from_file = 1 THEN NULL ELSE COALESCE(updated, started) END) AS last,
+      SUM(time_from_file = 1) AS file_dated,
+      MIN(CASE WHEN time_from_file = 1 THEN COALESCE(started, updated) END) AS file_first,
+      MAX(CASE WHEN time_from_file = 1 THEN COALESCE(updated, started) END) AS file_last
     FROM sessions GROUP BY harness ORDER BY sessions DESC`,
   ),
   /** The ten projects with the most top-level sessions. */

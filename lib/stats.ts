@@ -3,6 +3,18 @@
  * busiest projects, secrets redacted per kind (per harness and per store),
  * the vocabulary, forgotten sessions and hidden projects — and its size.
  *
+ * A harness's date range (`first .. last`) spans the sessions whose store
+ * records times. A session the store never dated (`time_from_file`: a Kimi
+ * `context.jsonl` without its wire, a Continue session missing from
+ * `sessions.json`, prompt histories without timestamps) carries its file's
+ * modification time, which says when the file was last written or copied, not
+ * when the work happened: a copied or restored store makes every such session
+ * "today" (realdata kimi: the range ran to the copy's minute). Such sessions
+ * are counted apart (`fileDated`) and left out of the range, never stretching
+ * it; only a harness with no dated session at all shows their file times as its
+ * range, marked so (`timeFromFile`, `(file time)` in the text). Dropping them
+ * from the count was not kept: the session is real, only its date is not.
+ *
  * @module
  */
 import { existsSync, statSync } from "node:fs";
@@ -12,6 +24,20 @@ import type { Store } from "./store.ts";
 import { readTombstones, tombstoneFile } from "./forget/tombstones.ts";
 import { excludePatterns, projectMatcher } from "./search/junk.ts";
 import { hiddenCounts, isThrowawaySession } from "./search/sessions.ts";
+
+/** One harness's line of `deja stats`: its sessions and the span of time they cover. */
+export interface HarnessRange {
+  harness: string;
+  sessions: number;
+  events: number;
+  /** Earliest and latest time of the sessions whose store records times (see the module). */
+  first: number | null;
+  last: number | null;
+  /** True when `first`/`last` are file times: no session of the harness records a time. */
+  timeFromFile: boolean;
+  /** Sessions dated only by their store file's modification time (left out of the range). */
+  fileDated: number;
+}
 
 /** The figures of `deja stats --json` (docs/json-output.md). */
 export interface IndexStats {
@@ -24,9 +50,8 @@ export interface IndexStats {
   sources: number;
   /** Distinct words in the vocabulary (substring and spelling tiers). */
   words: number;
-  harnesses: Array<
-    { harness: string; sessions: number; events: number; first: number | null; last: number | null }
-  >;
+  /** Per harness; the range rule is the module's. */
+  harnesses: HarnessRange[];
   /**
    * The ten projects with the most sessions, among those search and `last`
    * show: throwaway and excluded projects are left out (counted in
@@ -74,7 +99,18 @@ export function indexStats(store: Store, path: string, env: Env, here?: string):
     events: t.events,
     sources: t.sources,
     words: Q.vocabSize.get(store, {})!.n,
-    harnesses: Q.statsByHarness.all(store, {}),
+    harnesses: Q.statsByHarness.all(store, {}).map((h) => {
+      const fromFile = h.first === null && h.last === null && h.file_first !== null;
+      return {
+        harness: h.harness,
+        sessions: h.sessions,
+        events: h.events,
+        first: fromFile ? h.file_first : h.first,
+        last: fromFile ? h.file_last : h.last,
+        timeFromFile: fromFile,
+        fileDated: h.file_dated ?? 0,
+      };
+    }),
     ...shownProjects(store, env, patterns, here),
     redacted,
     redactions,

@@ -288,6 +288,13 @@ export class RolloutReader {
       if (message) this.push({ kind: "notice", text: `Error: ${message}`, time });
       return;
     }
+    if (t === "turn_aborted") {
+      // The harness speaking: the turn stopped before it finished (codex-rs
+      // `TurnAbortReason`: `interrupted` by the user, `replaced` by a new turn, `review_ended`).
+      const reason = str(p.reason);
+      this.push({ kind: "notice", text: `[Turn aborted${reason ? `: ${reason}` : ""}]`, time });
+      return;
+    }
     const text = typeof p.message === "string" ? p.message.trim() : "";
     if (!text) return;
     if (t === "user_message" && !isInjectedUserMessage({}, [text])) {

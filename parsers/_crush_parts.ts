@@ -39,7 +39,7 @@ export interface PartsEnv {
   project?: string;
   /** Tool name of every call id in the session (results find their call here). */
   calls: Map<string, string>;
-  /** Ids of streamed fragment calls that were skipped; their results are dropped too. */
+  /** Ids of streamed pieces joined to an earlier call (joinFragments); their results are dropped. */
   dropped: Set<string>;
   skip: ParseCtx["skip"];
 }
@@ -202,6 +202,65 @@ function describe(tool: ToolCallInfo, a: Obj, project: string | undefined): void
   }
 }
 
+/** Marker a joined or headless fragment group carries on its `tool_call` data: how many pieces. */
+const PIECES = "_fragments";
+
+/** True when `s` is one whole JSON value (a call's arguments are complete). */
+function wholeJson(s: string): boolean {
+  if (!s.trim()) return false;
+  try {
+    JSON.parse(s);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Joins a streamed call Crush stored in pieces (realdata k3s db, gpt-5-mini via
+ * openrouter): one `tool_call` part with the name and an empty `input`, then,
+ * in the same message and in part order, `tool_call` parts with `name: ""`,
+ * each with a new id and the next piece of the arguments (`{"`, then
+ * `command":"kubectl …","timeout": 120000}`). Crush ran the named part with no
+ * arguments (its result: `invalid parameters`) and each piece as a tool named
+ * "" (`Tool not found: `). Only the order relates them: no id or index links a
+ * piece to its call.
+ *
+ * A nameless part joins the nearest earlier call of the same message whose
+ * arguments are not yet one whole JSON value; its own id goes to `dropped`
+ * (its `Tool not found` result says nothing about the call). Pieces with no
+ * such call (none seen; the rule would start a group at a complete call's
+ * next piece) become one nameless call for the group, keeping the first
+ * piece's id and result. The pieces were never seen split across messages, so
+ * groups never cross one. The message's parts are rewritten in place.
+ */
+export function joinFragments(msg: MessageRow, dropped: Set<string>): void {
+  const out: Obj[] = [];
+  let open: Obj | undefined;
+  for (const p of msg.parts) {
+    if (p.type !== "tool_call") {
+      out.push(p);
+      continue;
+    }
+    const d = obj(p.data) ?? {};
+    if (text(d.name)) {
+      open = { ...d, input: text(d.input) };
+      out.push({ ...p, data: open });
+      continue;
+    }
+    if (open && !wholeJson(text(open.input))) {
+      open.input = text(open.input) + text(d.input);
+      open[PIECES] = (num(open[PIECES]) ?? 0) + 1;
+      const id = str(d.id);
+      if (id) dropped.add(id);
+      continue;
+    }
+    open = { ...d, name: "", input: text(d.input), [PIECES]: 1 };
+    out.push({ ...p, data: open });
+  }
+  msg.parts = out;
+}
+
 /**
  * The events of one message, in part order. `key` is `<message id>#<part
  * index>` so a re-read session replaces its events in place.
@@ -240,9 +299,16 @@ export function crushMessageEvents(msg: MessageRow, env: PartsEnv): Event[] {
       // system-role text is the harness's own prompt: dropped.
     } else if (type === "tool_call") {
       const name = text(d.name);
-      if (!name) continue; // streamed fragment: counted when the session's calls were listed
       const input = d.input === "" || d.input === undefined ? undefined : decodeArgs(d.input);
       const tool: ToolCallInfo = { name, id: str(d.id), input };
+      const pieces = num(d[PIECES]) ?? 0;
+      if (!name) {
+        // Pieces of a streamed call with no named call before them (joinFragments).
+        const args = text(d.input);
+        const label = `tool call with no name (${pieces || 1} fragment${pieces > 1 ? "s" : ""})`;
+        out.push({ kind: "tool_call", text: args ? `${label}: ${args}` : label, tool, ...base(i) });
+        continue;
+      }
       const a = obj(input);
       if (a) describe(tool, a, env.project);
       out.push({ kind: "tool_call", text: "", tool, ...base(i) });

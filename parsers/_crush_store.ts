@@ -14,7 +14,13 @@ import { columns, tables } from "../core/sqlite_read.ts";
 import { allRows, getRow } from "../core/sqlite_rows.ts";
 import { toMillis } from "./_time.ts";
 import { obj, str } from "./_util.ts";
-import { crushMessageEvents, decodeParts, type MessageRow, stripThink } from "./_crush_parts.ts";
+import {
+  crushMessageEvents,
+  decodeParts,
+  joinFragments,
+  type MessageRow,
+  stripThink,
+} from "./_crush_parts.ts";
 
 /** Directory holding `projects.json`. */
 export function crushRoot(env: Env): string {
@@ -109,7 +115,7 @@ export function readCrushSession(
 /**
  * One session from its row and its message rows: parts decoded, messages in
  * Crush's order (created_at, rowid breaking ties), tool results matched to
- * their calls, streamed fragments counted on `skip` and left out.
+ * their calls, a call streamed in pieces joined back (joinFragments).
  */
 export function readSession(
   row: CrushSessionRow,
@@ -142,16 +148,13 @@ export function readSession(
       r.parts = [];
       continue;
     }
-    for (const [i, p] of r.parts.entries()) {
+    joinFragments(r, dropped);
+    for (const p of r.parts) {
       if (p.type !== "tool_call") continue;
       const d = obj(p.data) ?? {};
       const id = str(d.id);
       const name = str(d.name);
       if (name && id) calls.set(id, name);
-      if (!name) {
-        skip("bad_shape", `${r.id}#${i}`, "tool_call without a name (streamed fragment)");
-        if (id) dropped.add(id);
-      }
     }
   }
   const env = { project, calls, dropped, skip };

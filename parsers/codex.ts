@@ -36,6 +36,9 @@ import { rolloutParser } from "./_codex_rollout.ts";
  * - Roled `response_item` messages are the speech; `event_msg` user/agent messages only count
  *   when the file has no roled message. developer/system roles and injected user-role
  *   preambles (`<environment_context>`, AGENTS.md, ...) are dropped. Reasoning is dropped.
+ * - The harness speaking is a `notice`: an `event_msg` `error` (`Error: <message>`) and a
+ *   `turn_aborted` (`[Turn aborted: <reason>]`, reason `interrupted` when the user stopped the
+ *   turn; codex-rs `TurnAbortReason`, read via the search tool; no real store holds one yet).
  * - Tools: see `_responses_items.ts`. `compacted.payload.message` -> summary.
  * - Bare 2025 records (`{id, timestamp, instructions}` header, `{record_type:"state"}`, items
  *   without an envelope) read the same way (other readers' fixtures, via the search tool).

@@ -612,3 +612,31 @@ Deno.test("an event_msg error is kept as a notice that says Error: when the harn
     rmSync(dir, { recursive: true });
   }
 });
+
+Deno.test("an event_msg turn_aborted is kept as a notice that names its reason", async () => {
+  const dir = tempDir("deja-codex-");
+  try {
+    const aborted = (reason?: string) => ({
+      timestamp: "2026-08-01T09:00:04Z",
+      type: "event_msg",
+      payload: { type: "turn_aborted", ...(reason ? { reason } : {}) },
+    });
+    const p = writeLines(dir, "rollout-x-10101010-1111-4222-8333-444444444446.jsonl", [
+      meta({ id: "a1", cwd: "/w" }),
+      say("user", "Refactor the parser"),
+      aborted("interrupted"),
+      aborted("replaced"),
+      aborted(),
+    ]);
+    const { sessions, ctx } = await parseOne(codex, src(p), env);
+    assertEquals(ctx.counts, {});
+    assertEquals(sessions[0].events.map((e) => [e.kind, e.text]), [
+      ["user", "Refactor the parser"],
+      ["notice", "[Turn aborted: interrupted]"],
+      ["notice", "[Turn aborted: replaced]"],
+      ["notice", "[Turn aborted]"],
+    ]);
+  } finally {
+    rmSync(dir, { recursive: true });
+  }
+});

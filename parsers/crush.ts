@@ -37,8 +37,11 @@
  * trailer, and a bash result ending in `Exit code N` carries `exit: N`
  * (charmbracelet/crush `internal/agent/tools/bash.go`); `shell_command` parts
  * (bang mode) become a call plus a result with `exit_code`. Tool calls with an
- * empty name (a streamed call split in pieces, realdata k3s db) are skipped
- * as `bad_shape` and their "Tool not found" results dropped. Summary messages
+ * empty name (a streamed call split in pieces, realdata k3s db) are joined, by
+ * part order, to the named call before them in the same message, which gets
+ * the whole arguments (its command) and keeps its own result; the pieces' "Tool
+ * not found" results are dropped; pieces with no such call show as one
+ * "tool call with no name (n fragments)" (_crush_parts.ts joinFragments). Summary messages
  * (`is_summary_message = 1`, or the row `sessions.summary_message_id` names)
  * are `summary` events. `title-<id>` title-generation sessions are skipped;
  * `parent_session_id` sets `parent`.

@@ -359,7 +359,7 @@ Deno.test("tool calls decode their JSON-string input into command, paths, edits 
   }
 });
 
-Deno.test("streamed tool_call fragments with an empty name are skipped as bad_shape and their results dropped", async () => {
+Deno.test("a call streamed in nameless pieces is joined to the named call before it: command and own result", async () => {
   const t = temp();
   try {
     const db = store(
@@ -369,7 +369,12 @@ Deno.test("streamed tool_call fragments with an empty name are skipped as bad_sh
         msg(
           "s1",
           "assistant",
-          P(call("c0", "bash", ""), call("f1", "", '{"'), call("f2", "", 'command":"ls"}')),
+          P(
+            call("c0", "bash", ""),
+            call("f1", "", '{"'),
+            call("f2", "", 'command":"ls -l","timeout": 120000}'),
+            call("c1", "bash", { command: "pwd" }),
+          ),
         ) +
         msg(
           "s1",
@@ -378,15 +383,55 @@ Deno.test("streamed tool_call fragments with an empty name are skipped as bad_sh
             res("c0", "invalid parameters", true),
             res("f1", "Tool not found: ", true),
             res("f2", "Tool not found: ", true),
+            res("c1", "/w/app\nExit code 0"),
           ),
         ),
     );
     const { sessions, ctx } = await parse(db);
-    assertEquals(events(sessions[0]).map((e) => [e.kind, e.tool?.id ?? e.result?.callId]), [
-      ["tool_call", "c0"],
-      ["tool_result", "c0"],
+    assertEquals(
+      events(sessions[0]).map((e) => [
+        e.kind,
+        e.tool?.id ?? e.result?.callId,
+        e.tool?.command ?? e.text,
+      ]),
+      [
+        ["tool_call", "c0", "ls -l"],
+        ["tool_call", "c1", "pwd"],
+        ["tool_result", "c0", "invalid parameters"],
+        ["tool_result", "c1", "/w/app\nExit code 0"],
+      ],
+    );
+    assertEquals(events(sessions[0], "tool_call")[0].tool?.input, {
+      command: "ls -l",
+      timeout: 120000,
+    });
+    assertEquals(events(sessions[0], "tool_result")[0].result?.isError, true);
+    assertEquals(ctx.counts, {});
+  } finally {
+    t.cleanup();
+  }
+});
+
+Deno.test("nameless pieces with no named call before them show as one nameless call, not a named failure", async () => {
+  const t = temp();
+  try {
+    const db = store(
+      t,
+      "p",
+      sess("s1") +
+        msg("s1", "assistant", P(call("f1", "", '{"path":'), call("f2", "", '"a.txt"}'))) +
+        msg(
+          "s1",
+          "tool",
+          P(res("f1", "Tool not found: ", true), res("f2", "Tool not found: ", true)),
+        ),
+    );
+    const { sessions } = await parse(db);
+    assertEquals(events(sessions[0]).map((e) => [e.kind, e.tool?.id ?? e.result?.callId, e.text]), [
+      ["tool_call", "f1", 'tool call with no name (2 fragments): {"path":"a.txt"}'],
+      ["tool_result", "f1", "Tool not found: "],
     ]);
-    assertEquals(ctx.counts, { bad_shape: 2 });
+    assertEquals(events(sessions[0], "tool_call")[0].tool?.name, "");
   } finally {
     t.cleanup();
   }

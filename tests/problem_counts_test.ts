@@ -2,7 +2,8 @@
  * `deja index`, `deja sources` and `deja doctor` say each problem once and
  * count it the same way (a fresh-user trial on copies of the real stores):
  * records a harness wrote in a shape deja skips are no damage (Crush 0.x's
- * nameless streamed tool_calls made `doctor` exit 1 on an untouched store); a
+ * nameless streamed tool_calls, skipped before they were joined, made `doctor`
+ * exit 1 on an untouched store); a
  * link to nothing or a FIFO holds no store (information, not exit 3); a store
  * that failed is not "read"; a store deja may not read counts as unreadable,
  * not failed; a store with damaged pages is named with what could not be read.
@@ -62,7 +63,7 @@ function harness(doc: { harnesses: Array<{ harness: string }> }, id: string) {
 const K3S = join(REAL, "k3s-subagent-summary-0627.db");
 
 Deno.test({
-  name: "doctor exits 0 on an untouched real Crush store whose harness wrote records deja skips",
+  name: "doctor exits 0 on an untouched real Crush store holding nameless streamed tool_calls",
   ignore: !existsSync(K3S),
   fn: async () => {
     const root = tempDir("deja-counts-shape-");
@@ -70,8 +71,8 @@ Deno.test({
       const env = envOf(root, crushWorld(root, { k3s: readFileSync(K3S) }));
       assertEquals((await runMain(env, ["index"])).code, 0);
       const src = harness(await json(env, ["sources"]), "crush");
-      // The two nameless tool_calls (streamed fragments) are counted, as information.
-      assertEquals([src.skipped, src.damaged], [{ bad_shape: 2 }, 0]);
+      // The two nameless tool_calls (streamed fragments) are joined to their call: nothing skipped.
+      assertEquals([src.skipped ?? {}, src.damaged], [{}, 0]);
       const r = await runMain(env, ["doctor"]);
       assertEquals([r.code, r.err], [0, ""]);
       const doc = await json(env, ["doctor"]);

@@ -15,7 +15,8 @@ import { sourcesData } from "../lib/cli/cmd_sources.ts";
 import { tinyVars } from "./_crush_tiny.ts";
 
 const text = (t: string) => JSON.stringify([{ type: "text", data: { text: t } }]);
-const nameless = JSON.stringify([{ type: "tool_call", data: { id: "t1", input: "{}" } }]);
+/** A part with no type: skipped as bad_shape. */
+const untyped = JSON.stringify([{ data: { text: "untyped" } }]);
 
 Deno.test("an incremental read of a SQLite store keeps the skips of the sessions it did not re-read", async () => {
   const dir = tempDir("deja-sqlite-carry-");
@@ -37,8 +38,8 @@ Deno.test("an incremental read of a SQLite store keeps the skips of the sessions
     const msg = db.prepare("INSERT INTO messages VALUES (?, ?, ?, ?, ?)");
     ses.run("aaaaaaaa-s", "a", 1000);
     msg.run("a0", "aaaaaaaa-s", "user", text("hello"), 1000);
-    msg.run("a1", "aaaaaaaa-s", "assistant", nameless, 1001);
-    msg.run("a2", "aaaaaaaa-s", "assistant", nameless, 1002);
+    msg.run("a1", "aaaaaaaa-s", "assistant", untyped, 1001);
+    msg.run("a2", "aaaaaaaa-s", "assistant", untyped, 1002);
     // A later session moves the watermark past a: the next read leaves a out.
     ses.run("zzzzzzzz-s", "z", 1500);
     msg.run("z0", "zzzzzzzz-s", "user", text("later"), 1500);

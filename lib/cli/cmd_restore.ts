@@ -168,6 +168,8 @@ export function spanJson(s: PickedSpan, withText: boolean): Record<string, unkno
     redacted: s.redacted,
     cut: s.cut,
     time: isoTime(s.time),
+    time_source: s.timeSource,
+    time_from_file: s.timeSource === "file",
     harness: s.harness,
     session: s.session,
     short_id: s.ref,
@@ -197,6 +199,13 @@ export function restoreText(d: RestoreData, typed: string, io: Pick<IO, "isTTY" 
       `  ${match} match, ${d.spans.length} span${d.spans.length === 1 ? "" : "s"}, newest first`,
     ),
   ];
+  const approx = d.spans.filter((s) => s.timeSource === "session" || s.timeSource === "file");
+  // `~`: not the span's own time (lib/memory/order.ts); own times stay aligned beside them.
+  const when = (s: PickedSpan) =>
+    s.time === null
+      ? fmtTime(null)
+      : `${s.timeSource === "event" ? (approx.length ? " " : "") : "~"}${fmtTime(s.time)}`;
+  const width = Math.max(0, ...d.spans.map((s) => when(s).length));
   for (const s of d.spans) {
     const flags = [
       s.unrestorable === "write" && "previous content unknown, not restorable",
@@ -204,10 +213,11 @@ export function restoreText(d: RestoreData, typed: string, io: Pick<IO, "isTTY" 
       s.unrestorable === "cut" && "middle cut when indexed, not restorable",
       s.redacted && s.unrestorable !== "redacted" && "redacted",
       s.cut && s.unrestorable !== "cut" && "cut",
+      s.timeSource === "file" && "file time",
     ].filter(Boolean).join(", ");
     const where = s.path === target && match === "exact" ? "" : `  ${tilde(s.path, io.env.home)}`;
     lines.push(
-      `${String(s.n).padStart(3)}  ${fmtTime(s.time)}  ${s.op.padEnd(5)}  ${
+      `${String(s.n).padStart(3)}  ${when(s).padEnd(width)}  ${s.op.padEnd(5)}  ${
         String(s.lines).padStart(4)
       } line${s.lines === 1 ? " " : "s"}  ${c.cyan(s.ref)} ${s.harness}${where}${
         flags ? c.yellow(`  (${flags})`) : ""
@@ -215,6 +225,15 @@ export function restoreText(d: RestoreData, typed: string, io: Pick<IO, "isTTY" 
     );
     const first = s.text.split("\n").find((l) => l.trim()) ?? "";
     lines.push(c.dim(`       │ ${oneLine(first, 90)}`));
+  }
+  if (approx.length) {
+    lines.push(c.dim(
+      `~ no time of its own: its session's${
+        approx.some((s) => s.timeSource === "file")
+          ? " (file time: the store file's last change, the session records none)"
+          : ""
+      }`,
+    ));
   }
   lines.push(c.dim(`deja restore <path> --span N prints one; add -o <file> to write it`));
   return lines.join("\n") + "\n";

@@ -54,9 +54,13 @@ export function statsJson(st: IndexStats): Record<string, unknown> {
     more_projects: st.moreProjects,
     moreProjects: undefined,
     harnesses: st.harnesses.map((h) => ({
-      ...h,
+      harness: h.harness,
+      sessions: h.sessions,
+      events: h.events,
       first: isoTime(h.first),
       last: isoTime(h.last),
+      time_from_file: h.timeFromFile,
+      file_dated: h.fileDated,
     })),
   };
 }
@@ -80,7 +84,13 @@ export function statsText(st: IndexStats, io: Pick<IO, "isTTY" | "env">): string
     out.push(
       `  ${h.harness.padEnd(10)} ${plural(h.sessions, "session ", "sessions").padStart(15)} ${
         plural(h.events, "event ", "events").padStart(15)
-      }  ${fmtTime(h.first)} .. ${fmtTime(h.last)}`,
+      }  ${fmtTime(h.first)} .. ${fmtTime(h.last)}${
+        h.timeFromFile
+          ? c.dim(" (file time)")
+          : h.fileDated
+          ? c.dim(`  + ${h.fileDated} dated only by file time`)
+          : ""
+      }`,
     );
   }
   if (st.projects.length) out.push(c.bold("projects"));

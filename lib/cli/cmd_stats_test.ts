@@ -5,6 +5,13 @@ import { testEnv } from "../../tests/_fixture.ts";
 import { DejaError } from "../../core/errors.ts";
 import { csi } from "./output.ts";
 import { parseStats, statsCmd, statsData } from "./cmd_stats.ts";
+import { isoTime } from "./common.ts";
+import { mkdirSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { createHash } from "node:crypto";
+import { tempDir } from "../../tests/_tmp.ts";
+import { runIndex } from "../indexer.ts";
+import { parsers } from "../../parsers/mod.ts";
 
 function fixture() {
   return indexSessions([
@@ -113,5 +120,94 @@ Deno.test("stats prints no more-projects line when every project fits in the ten
     assert(!pipe.out().includes("more project"), pipe.out());
   } finally {
     ix.cleanup();
+  }
+});
+
+/**
+ * Kimi sessions in one work dir: one dated by its wire.jsonl (2026-03-04), two with only a
+ * context.jsonl (no times), their files touched "today" as a copied store would be.
+ */
+async function kimiWorld(root: string, dated: boolean) {
+  const kimi = join(root, "kimi");
+  const hash = createHash("md5").update("/w/k").digest("hex");
+  const session = (id: string) => {
+    const dir = join(kimi, "sessions", hash, id);
+    mkdirSync(dir, { recursive: true });
+    return dir;
+  };
+  mkdirSync(kimi, { recursive: true });
+  writeFileSync(
+    join(kimi, "kimi.json"),
+    JSON.stringify({ work_dirs: [{ path: "/w/k", kaos: "local", last_session_id: null }] }),
+  );
+  if (dated) {
+    const at = Date.parse("2026-03-04T02:00:00Z") / 1000;
+    writeFileSync(
+      join(session("11111111-0000-4000-8000-000000000001"), "wire.jsonl"),
+      [
+        { type: "metadata", protocol_version: "1.3" },
+        { timestamp: at, message: { type: "TurnBegin", payload: { user_input: "dated ask" } } },
+        {
+          timestamp: at + 60,
+          message: { type: "ContentPart", payload: { type: "text", text: "dated reply" } },
+        },
+        { timestamp: at + 61, message: { type: "TurnEnd", payload: {} } },
+      ].map((r) => JSON.stringify(r) + "\n").join(""),
+    );
+  }
+  const copied = new Date("2026-12-02T16:00:00Z");
+  for (
+    const id of ["22222222-0000-4000-8000-000000000002", "33333333-0000-4000-8000-000000000003"]
+  ) {
+    const f = join(session(id), "context.jsonl");
+    writeFileSync(
+      f,
+      [{ role: "user", content: "undated ask" }, { role: "assistant", content: "undated reply" }]
+        .map((r) => JSON.stringify(r) + "\n").join(""),
+    );
+    utimesSync(f, copied, copied);
+  }
+  const env = testEnv(join(root, "home"), {
+    DEJA_HOME: join(root, "deja"),
+    DEJA_KIMI_ROOT: kimi,
+    TZ: "UTC",
+  });
+  await runIndex(env, parsers, { only: ["kimi"] });
+  return env;
+}
+
+Deno.test("stats' date range leaves out sessions dated only by their file's time, and says so", async () => {
+  const root = tempDir("deja-stats-filetime-");
+  try {
+    const env = await kimiWorld(join(root, "a"), true);
+    const [h] = statsData(env).harnesses;
+    assertEquals(
+      [h.harness, h.sessions, isoTime(h.first), isoTime(h.last), h.timeFromFile, h.fileDated],
+      ["kimi", 3, "2026-03-04T02:00:00.000Z", "2026-03-04T02:01:01.000Z", false, 2],
+    );
+    const pipe = captureIO(env, false);
+    assertEquals(await statsCmd.run({ values: {}, positionals: [] }, pipe.io), 0);
+    assertStringIncludes(
+      pipe.out(),
+      "2026-03-04 02:00 .. 2026-03-04 02:01  + 2 dated only by file time",
+    );
+    const json = captureIO(env, false);
+    assertEquals(await statsCmd.run({ values: { json: true }, positionals: [] }, json.io), 0);
+    const doc = JSON.parse(json.out());
+    assertEquals(doc.harnesses[0].last, "2026-03-04T02:01:01.000Z");
+    assertEquals([doc.harnesses[0].time_from_file, doc.harnesses[0].file_dated], [false, 2]);
+
+    // No dated session at all: the file times are the range, marked as such.
+    const only = await kimiWorld(join(root, "b"), false);
+    const [o] = statsData(only).harnesses;
+    assertEquals(
+      [o.sessions, isoTime(o.first), isoTime(o.last), o.timeFromFile, o.fileDated],
+      [2, "2026-12-02T16:00:00.000Z", "2026-12-02T16:00:00.000Z", true, 2],
+    );
+    const text = captureIO(only, false);
+    assertEquals(await statsCmd.run({ values: {}, positionals: [] }, text.io), 0);
+    assertStringIncludes(text.out(), "2026-12-02 16:00 .. 2026-12-02 16:00 (file time)");
+  } finally {
+    rmSync(root, { recursive: true, force: true });
   }
 });

@@ -97,8 +97,9 @@ export interface Digest {
   /**
    * The last substantial assistant turn; led by the user's last message when
    * that one reports a problem ("does not work", a pasted error) and is not
-   * the opening problem itself; and led by a note when the session's last reply stopped
-   * unfinished or a command run after the reply failed or never finished.
+   * the opening problem itself; and led by a note when the session's last turn was
+   * interrupted (by the user, where the store says so), its last reply stopped
+   * unfinished, or a command run after the reply failed or never finished.
    */
   outcome: string | null;
 }
@@ -215,6 +216,15 @@ function findOutcome(
   };
   const reply = lastReply(-Infinity);
   const last = events.findLast((e) => e.kind === "user" && e.text.trim() && !/^\s*</.test(e.text));
+  const stop = interruption(events, last);
+  if (stop) {
+    // The note leads; the reply shown is the interrupted turn's own words, else an earlier one's.
+    if (!reply) return stop;
+    const label = last && reply.seq > last.seq
+      ? "The last reply, cut by the interruption: "
+      : "The last reply, to an earlier request: ";
+    return ended(reply, events, runs, label, stop);
+  }
   if (!last || last === first || !reportsProblem(last.text)) {
     return reply && ended(reply, events, runs, "");
   }
@@ -235,8 +245,14 @@ function findOutcome(
  * text to the budget keeps them. Crush session 093f9963 (trial 9) showed "Let's rebase
  * our changes…" as its outcome although the rebase then failed with exit 128.
  */
-function ended(reply: EventRow, events: EventRow[], runs: CommandAtRow[], label: string): string {
-  const notes: string[] = [];
+function ended(
+  reply: EventRow,
+  events: EventRow[],
+  runs: CommandAtRow[],
+  label: string,
+  lead?: string,
+): string {
+  const notes: string[] = lead ? [lead] : [];
   const lastSaid = events.findLast((e) => e.kind === "assistant" && e.text.trim());
   if (lastSaid && isCut(lastSaid)) {
     notes.push(
@@ -263,6 +279,63 @@ function ended(reply: EventRow, events: EventRow[], runs: CommandAtRow[], label:
   const text = reply.text.trim();
   if (!notes.length) return label ? `${label}${text}` : text;
   return `${notes.join(" ")}\n\n${label || "The last reply: "}${text}`;
+}
+
+/**
+ * The `notice` texts parsers give an interrupted turn, and whether the store
+ * says the user did it: Claude Code's `[Request interrupted by user]` (and `…
+ * for tool use]`, parsers/_message_blocks.ts) does; Kimi's `[Step
+ * interrupted]` (parsers/_kimi_records.ts, wire `StepInterrupted`) is written
+ * for a cancel and for a failed step alike, so it does not; Codex's `[Turn
+ * aborted: interrupted]` (parsers/_codex_reader.ts, `turn_aborted` with reason
+ * `interrupted`) does.
+ */
+function interruptedBy(text: string): "user" | "unknown" | null {
+  const t = text.trim();
+  if (/^\[Request interrupted by user[^\]]*\]$/.test(t)) return "user";
+  if (/^\[Turn aborted: interrupted\]$/.test(t)) return "user";
+  if (t === "[Step interrupted]") return "unknown";
+  return null;
+}
+
+/**
+ * A note when the session's last turn was interrupted: an interruption notice
+ * after the last request (`last`, the user's last message) with no assistant
+ * words after it. Says when, by whom where the store says so, how many
+ * requests in a row ended so (realdata kimi 0be84c98: the same prompt sent five
+ * times, each step interrupted, while ctx showed the reply to the request
+ * before them as the outcome), and the last request itself.
+ */
+function interruption(events: EventRow[], last: EventRow | undefined): string | null {
+  if (!last) return null;
+  const isStop = (e: EventRow) => e.kind === "notice" && interruptedBy(e.text) !== null;
+  const stopAfter = (from: number, to: number) => {
+    let stop: EventRow | undefined;
+    for (const e of events) {
+      if (e.seq <= from || e.seq >= to) continue;
+      if (isStop(e)) stop = e;
+      else if (stop && e.kind === "assistant" && e.text.trim()) stop = undefined;
+    }
+    return stop;
+  };
+  const stop = stopAfter(last.seq, Infinity);
+  if (!stop) return null;
+  // Earlier requests that also ended interrupted, back to one that did not.
+  const asks = events.filter((e) => e.kind === "user" && e.text.trim() && !/^\s*</.test(e.text));
+  let n = 1;
+  for (let i = asks.length - 2; i >= 0 && stopAfter(asks[i].seq, asks[i + 1].seq); i--) n++;
+  const by = interruptedBy(stop.text) === "user"
+    ? "interrupted by the user"
+    : "interrupted (the store does not say whether by the user or by a failed step)";
+  const when = stop.time ? ` at ${localTime(stop.time)}` : "";
+  const row = n > 2
+    ? `, as were the ${n - 1} requests before it`
+    : n === 2
+    ? ", as was the request before it"
+    : "";
+  return `The session's last turn was ${by}${when}${row}; last request: “${
+    oneLine(last.text, 200)
+  }”.`;
 }
 
 /** True when the harness never finished this reply (core/model.ts `Event.cut`). */

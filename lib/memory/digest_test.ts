@@ -1,6 +1,7 @@
 import { assert, assertEquals, assertStringIncludes } from "../../tests/_assert.ts";
 import { indexSessions, rowId, type SessionSpec } from "../../tests/_memory.ts";
 import { sameFile, sessionDigest } from "./digest.ts";
+import { localTime } from "./text.ts";
 import { pickSession } from "./pick.ts";
 import { byteLength } from "../../core/text.ts";
 import { DejaError } from "../../core/errors.ts";
@@ -335,4 +336,63 @@ Deno.test("a subagent's absolute path joins the parent's relative spelling of th
     "/home/user/backend/app/routes/other.py",
   );
   assertEquals(sameFile(byPath, "app/routes/referrals.py"), "app/routes/referrals.py");
+});
+
+// Regression (2026-12): a session whose last turn the user interrupted read as if the last
+// reply were how it ended (realdata kimi 0be84c98: one request sent five times, each step
+// interrupted, while the Outcome showed the reply to the request before).
+Deno.test("sessionDigest's outcome says when the last turn was interrupted by the user, and the request", async () => {
+  const stopped: SessionSpec = {
+    id: "a7a7a7a7-0000-4000-8000-000000000007",
+    cwd: "/w/int",
+    start: "2026-11-07T10:00:00Z",
+    turns: [
+      { user: "Rename the config loader to loadSettings everywhere." },
+      { say: "Renamed the loader to loadSettings in all eleven call sites." },
+      { user: "Now move the settings file under config/ and update the imports." },
+      { say: "Moving the settings file first, then the imports" },
+      { user: "[Request interrupted by user]" },
+      {
+        user: "Now move the settings file under config/ and update the imports, keep the old path.",
+      },
+      { user: "[Request interrupted by user]" },
+    ],
+  };
+  const resumed: SessionSpec = {
+    id: "a8a8a8a8-0000-4000-8000-000000000008",
+    cwd: "/w/int2",
+    start: "2026-11-08T10:00:00Z",
+    turns: [
+      { user: "Move the settings file under config/ please." },
+      { user: "[Request interrupted by user]" },
+      { user: "Move it under config/ and keep a re-export at the old path." },
+      { say: "Moved the settings file under config/ and kept a re-export at the old path." },
+    ],
+  };
+  const ix = await indexSessions([stopped, resumed]);
+  try {
+    const d = sessionDigest(ix.store, rowId(ix.store, stopped.id), {});
+    assertEquals(
+      d.outcome?.split("\n\n"),
+      [
+        `The session's last turn was interrupted by the user at ${
+          localTime(Date.parse("2026-11-07T10:07:00Z"))
+        }, as was the request before it; ` +
+        "last request: “Now move the settings file under config/ and update the imports, keep the old path.”.",
+        "The last reply, to an earlier request: Moving the settings file first, then the imports",
+      ],
+    );
+    assertStringIncludes(
+      d.markdown,
+      "## Outcome\n\nThe session's last turn was interrupted by the user",
+    );
+    // Interrupted, then asked again and answered: the session did not end interrupted.
+    const o = sessionDigest(ix.store, rowId(ix.store, resumed.id), {});
+    assertEquals(
+      o.outcome,
+      "Moved the settings file under config/ and kept a re-export at the old path.",
+    );
+  } finally {
+    ix.cleanup();
+  }
 });

@@ -14,6 +14,12 @@
  * Nothing known at all sorts last; "no time" is never read as "oldest" while
  * a session time is known.
  *
+ * The time that placed a touch is also what `restore` shows for it
+ * ({@link placedTime}): marked as not the touch's own (`session`), and as
+ * only the store file's modification time (`file`) when the session's time
+ * came from there, so a listing never says "-" where the order used a time,
+ * nor passes a file's time off as the edit's.
+ *
  * The spawning call is the parent's tool call whose decoded input holds the
  * subagent's first prompt (the `prompt` of a `Task` call, in any field): the
  * first 120 characters, spaces folded, must agree. No match: the subagent
@@ -33,9 +39,19 @@ export interface Placed {
   seq: number;
 }
 
+/**
+ * Where a touch's time comes from: its own event (`event`), its session or the
+ * parent's spawning call (`session`), or only the store file's modification
+ * time standing in for a session the store never dated (`file`: a copied
+ * store makes that "now").
+ */
+export type TimeSource = "event" | "session" | "file";
+
 /** Where a session's touches sit: a time, and a place in a run of sessions. */
 interface Anchor {
   time: number | null;
+  /** True when `time` is only the store file's modification time (`time_from_file`). */
+  fromFile: boolean;
   /** Row id of the outermost session whose run this one is placed in. */
   root: number;
   /** Seqs of the spawning calls from `root` down to this session. */
@@ -83,7 +99,12 @@ export class Anchors {
     const known = this.memo.get(s.id);
     if (known) return known;
     const own = s.updated ?? s.started ?? null;
-    let a: Anchor = { time: own, root: s.id, prefix: [] };
+    let a: Anchor = {
+      time: own,
+      fromFile: own !== null && s.time_from_file === 1,
+      root: s.id,
+      prefix: [],
+    };
     if (s.parent && depth < 8 && (own === null || s.time_from_file === 1)) {
       const p = Q.sessionByKey.get(this.store, { harness: s.harness, native_id: s.parent });
       if (p) {
@@ -91,7 +112,12 @@ export class Anchors {
         const call = spawnCall(this.store, p, s);
         if (call) {
           const pa = this.of(p, depth + 1);
-          a = { time: call.time ?? pa.time, root: pa.root, prefix: [...pa.prefix, call.seq] };
+          a = {
+            time: call.time ?? pa.time,
+            fromFile: call.time === null && pa.fromFile,
+            root: pa.root,
+            prefix: [...pa.prefix, call.seq],
+          };
         }
       }
     }
@@ -102,22 +128,33 @@ export class Anchors {
 
 /** The best known time of a touch (its own, else its session's anchor). */
 export function bestTime(t: Placed, anchors: Anchors): number | null {
-  if (t.time !== null) return t.time;
+  return placedTime(t, anchors).time;
+}
+
+/** The best known time of a touch and where it comes from (null when nothing is known). */
+export function placedTime(
+  t: Placed,
+  anchors: Anchors,
+): { time: number | null; source: TimeSource | null } {
+  if (t.time !== null) return { time: t.time, source: "event" };
   const s = anchors.row(t.sessionId);
-  return s ? anchors.of(s).time : null;
+  const a = s ? anchors.of(s) : undefined;
+  if (!a || a.time === null) return { time: null, source: null };
+  return { time: a.time, source: a.fromFile ? "file" : "session" };
 }
 
 /**
  * Sorts touches newest first by the module rule, in place; returns them.
  *
  * @param sessions the rows of the touches' sessions (parents are looked up).
+ * @param anchors the anchors to use (a caller that shows the times passes its own).
  */
 export function newestFirst<T extends Placed>(
   store: Store,
   touches: T[],
   sessions: Iterable<SessionRow>,
+  anchors: Anchors = new Anchors(store, sessions),
 ): T[] {
-  const anchors = new Anchors(store, sessions);
   const key = new Map<T, { time: number; root: number; path: number[] }>();
   for (const t of touches) {
     const s = anchors.row(t.sessionId);

@@ -1,7 +1,7 @@
 import { mkdirSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { createHash } from "node:crypto";
 import { join } from "node:path";
-import { assertEquals } from "../../tests/_assert.ts";
+import { assert, assertEquals, assertStringIncludes } from "../../tests/_assert.ts";
 import { claudeLines } from "../../tests/_memory.ts";
 import { testEnv } from "../../tests/_fixture.ts";
 import { tempDir } from "../../tests/_tmp.ts";
@@ -10,6 +10,7 @@ import { indexPath, Store } from "../store.ts";
 import { parsers } from "../../parsers/mod.ts";
 import { listSpans } from "./restore.ts";
 import { blame } from "./blame.ts";
+import { parseRestore, restoreData, restoreJson, restoreText } from "../cli/cmd_restore.ts";
 
 const WD = "/work/svc";
 const SID = "0f0e0d0c-1111-4222-8333-444455556666";
@@ -81,13 +82,16 @@ async function world() {
   });
   await runIndex(env, parsers, { only: ["claude", "kimi"] });
   const store = Store.open(indexPath(env));
-  return {
+  const w = {
     store,
+    env,
+    claudeRoot,
     cleanup() {
-      store.close();
+      w.store.close();
       rmSync(root, { recursive: true, force: true });
     },
   };
+  return w;
 }
 
 Deno.test("restore orders undated spans by their session's time, a subagent's at its spawning call", async () => {
@@ -104,7 +108,7 @@ Deno.test("restore orders undated spans by their session's time, a subagent's at
       "PARENT-OLD",
       "CLAUDE-OLD",
     ]);
-    assertEquals(r.spans.map((s) => s.time === null), [true, true, true, true, false]);
+    assertEquals(r.spans.map((s) => s.timeSource), ["file", "file", "file", "file", "event"]);
   } finally {
     w.cleanup();
   }
@@ -119,6 +123,56 @@ Deno.test("blame lists sessions in the order restore lists their newest spans", 
       `${SID}/sub_1`,
       "aaaa0001-0000-4000-8000-000000000001",
     ]);
+  } finally {
+    w.cleanup();
+  }
+});
+
+Deno.test("restore shows an undated span's placing time, marked as its session's or its file's", async () => {
+  const w = await world();
+  try {
+    // A Claude session dated by its other records (2026-06-01), whose edit record has no time.
+    const id = "bbbb0002-0000-4000-8000-000000000002";
+    const lines = claudeLines({
+      id,
+      cwd: WD,
+      start: "2026-06-01T10:00:00Z",
+      turns: [{ user: "fix a.py again" }, { edit: `${WD}/a.py`, old: "UNDATED-OLD\n", new: "z\n" }],
+    }).map((l) => {
+      const r = JSON.parse(l);
+      if (JSON.stringify(r).includes('"tool_use"')) delete r.timestamp;
+      return JSON.stringify(r);
+    });
+    writeFileSync(join(w.claudeRoot, `${id}.jsonl`), lines.join("\n") + "\n");
+    w.store.close();
+    await runIndex(w.env, parsers, { only: ["claude"] });
+    w.store = Store.open(indexPath(w.env));
+    const r = listSpans(w.store, `${WD}/a.py`, { cwd: "/" });
+    const iso = (t: number | null) => t === null ? null : new Date(t).toISOString().slice(0, 16);
+    assertEquals(r.spans.map((s) => [s.text.trim(), iso(s.time), s.timeSource]), [
+      ["PARENT-LATE", "2026-11-29T12:00", "file"],
+      ["SUB-OLD-2", "2026-11-29T12:00", "file"],
+      ["SUB-OLD-1", "2026-11-29T12:00", "file"],
+      ["PARENT-OLD", "2026-11-29T12:00", "file"],
+      ["UNDATED-OLD", "2026-06-01T10:02", "session"],
+      ["CLAUDE-OLD", "2026-01-13T10:02", "event"],
+    ]);
+    const args = parseRestore({ values: {}, positionals: [`${WD}/a.py`] });
+    const io = { env: w.env, cwd: "/", isTTY: false };
+    const d = restoreData(w.store, args, io);
+    const text = restoreText(d, `${WD}/a.py`, io);
+    assertStringIncludes(text, "  1  ~2026-11-29 12:00  edit");
+    assertStringIncludes(text, "(file time)");
+    assertStringIncludes(text, "  5  ~2026-06-01 10:02  edit");
+    assertStringIncludes(text, "  6   2026-01-13 10:02  edit");
+    assert(!/^\s+\d+ {2}- {2}/m.test(text), text);
+    const doc = restoreJson(d) as { spans: Array<Record<string, unknown>> };
+    assertEquals(doc.spans.map((s) => [s.time_source, s.time_from_file]).slice(3), [
+      ["file", true],
+      ["session", false],
+      ["event", false],
+    ]);
+    assertEquals(doc.spans[4].time, "2026-06-01T10:02:00.000Z");
   } finally {
     w.cleanup();
   }

@@ -17,7 +17,7 @@ import { Q } from "../schema.ts";
 import type { FileAtRow } from "../rows.ts";
 import { isWindowsDrivePath } from "../../core/paths.ts";
 import { overLikeBound } from "../query.ts";
-import { newestFirst } from "./order.ts";
+import { Anchors, newestFirst } from "./order.ts";
 
 /** How literally the touches matched the typed path. */
 export type PathMatch = "exact" | "suffix" | "basename";
@@ -53,6 +53,8 @@ export interface TouchMatch {
   match: PathMatch | null;
   /** Matching touches, newest first (lib/memory/order.ts: best known time, then place). */
   touches: FileTouch[];
+  /** The anchors that placed them (lib/memory/order.ts `placedTime` reads a touch's time). */
+  anchors?: Anchors;
 }
 
 /** Splits a path into components on `/` and `\`. */
@@ -101,7 +103,9 @@ export function findTouches(store: Store, typed: string, cwd: string): TouchMatc
   }
   const touches = scored.filter(([n]) => n === best).map(([, t]) => t);
   const ids = [...new Set(touches.map((t) => t.sessionId))];
-  newestFirst(store, touches, Q.sessionsByIds.all(store, { ids: JSON.stringify(ids) }));
+  const sessions = Q.sessionsByIds.all(store, { ids: JSON.stringify(ids) });
+  const anchors = new Anchors(store, sessions);
+  newestFirst(store, touches, sessions, anchors);
   const match: PathMatch | null = !touches.length
     ? null
     : best === Infinity
@@ -109,7 +113,7 @@ export function findTouches(store: Store, typed: string, cwd: string): TouchMatc
     : best >= 2
     ? "suffix"
     : "basename";
-  return { target, match, touches };
+  return { target, match, touches, anchors };
 }
 
 /** A `files` row (as {@link Q.fileTouches} or {@link Q.filesInOrder} select it) as a touch. */

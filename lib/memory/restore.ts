@@ -6,7 +6,9 @@
  * Rules: failed edits and writes are left out (nothing changed); an edit
  * whose old side is empty (text inserted, a new file) has nothing to give
  * back; the same text recorded twice for the same path is listed once, at its
- * newest place. Spans are numbered from 1, newest first.
+ * newest place. Spans are numbered from 1, newest first. A span with no time
+ * of its own carries the time that placed it (its session's, lib/memory/order.ts)
+ * with `timeSource` saying so, never a bare "unknown" beside an order that used one.
  *
  * Only an edit's span is restorable: it is the text the file held before. A
  * write's span is the content the agent put in the file; what the file held
@@ -37,6 +39,7 @@ import { DejaError } from "../../core/errors.ts";
 import { Q } from "../schema.ts";
 import type { SessionRow } from "../rows.ts";
 import { findTouches, type PathMatch } from "./paths.ts";
+import { Anchors, placedTime, type TimeSource } from "./order.ts";
 import { countsAsHidden } from "../search/sessions.ts";
 
 /** One restorable span. */
@@ -70,8 +73,14 @@ export interface RestoreSpan {
   redacted: boolean;
   /** True when the span was over the 1 MiB cap and its middle was cut at index time. */
   cut: boolean;
-  /** Epoch ms, when known. */
+  /**
+   * Epoch ms: the event's, else the time that placed it in the order
+   * (lib/memory/order.ts: its session's, or a subagent's spawning call);
+   * null when nothing is known.
+   */
   time: number | null;
+  /** Where `time` comes from (`event`, `session`, `file`); null when it is null. */
+  timeSource: TimeSource | null;
   harness: string;
   /** Native id of the session. */
   session: string;
@@ -114,6 +123,7 @@ export function listSpans(
   for (const s of Q.sessionsByIds.all(store, { ids: JSON.stringify(ids) })) {
     sessions.set(s.id, s);
   }
+  const anchors = m.anchors ?? new Anchors(store, sessions.values());
   const seen = new Set<string>();
   const spans: RestoreSpan[] = [];
   const hidden = new Set<number>();
@@ -135,6 +145,7 @@ export function listSpans(
     const redacted = /\[redacted:[a-z_]+\]/.test(text);
     const cut = /\n… \[\d+ characters cut\] …\n/.test(text);
     const unrestorable = t.op === "write" ? "write" : redacted ? "redacted" : cut ? "cut" : null;
+    const placed = placedTime(t, anchors);
     spans.push({
       n: spans.length + 1,
       op: t.op,
@@ -147,7 +158,8 @@ export function listSpans(
       bytes: enc.encode(text).length,
       redacted,
       cut,
-      time: t.time,
+      time: placed.time,
+      timeSource: placed.source,
       harness: s.harness,
       session: s.native_id,
       sessionRowId: s.id,
