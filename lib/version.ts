@@ -38,7 +38,8 @@ export const REVISIONS: Readonly<Record<string, number>> = {
   // 1: session 10's fixes (the Claude family's interruptions and local command output, Codex
   // errors, Hermes exit codes, Kimi interruptions, the Cline family's project, Cursor's
   // and opencode's prompt histories). 2 (Claude family): a compaction agent's instruction
-  // is a notice.
+  // is a notice. 2 (Codex): a turn_aborted is a notice. 1 (Crush): a call streamed in
+  // nameless pieces is joined to the call before it.
   claude: 2,
   cherrystudio: 2,
   codebuddy: 2,
@@ -47,7 +48,8 @@ export const REVISIONS: Readonly<Record<string, number>> = {
   factory: 2,
   trae: 1,
   zcode: 1,
-  codex: 1,
+  codex: 2,
+  crush: 1,
   hermes: 1,
   kimi: 1,
   cline: 1,
