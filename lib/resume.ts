@@ -12,13 +12,18 @@
  * the session's project directory. Whether the harness needs it is
  * registry.json `capabilities.resume_cwd` (decided from each harness's store
  * layout and reference page): Claude Code, Gemini CLI, Kimi CLI, Crush (only
- * in `<project>/.crush`), opencode and others look sessions up from the
- * directory they run in (elsewhere they fail or silently start a new
- * session), so for them a project directory that no longer exists, or
- * another system's (a Windows path here), is refused, and one deja does not know is said on stderr and refused by
+ * in `<project>/.crush`), opencode, Grok Build, Reasonix and others look
+ * sessions up from the directory they run in (elsewhere they fail or silently
+ * start a new session; pi, prime-agent, Senpi, gajae-code and Kimchi offer to
+ * fork the session into the current directory instead), so for them a project
+ * directory that no longer exists, or another system's (a Windows path here),
+ * is refused, and one deja does not know is said on stderr and refused by
  * `--exec`. A harness that finds sessions by id from anywhere (Codex,
- * Copilot CLI) runs without it, with a note. A session from a remote
- * (`deja remote`) reopens on that machine, over ssh (lib/remote/resume.ts).
+ * Copilot CLI, Oh My Pi, Factory Droid, Kilo CLI) runs without it, with a
+ * note. Each harness's page (docs/registry/<id>.md) says what its value was
+ * read from; tests/resume_commands_test.ts checks the commands printed. A
+ * session from a remote (`deja remote`) reopens on that machine, over ssh
+ * (lib/remote/resume.ts).
  * Claude Code looks a session up under the projects folder named for the
  * directory it runs in, which is not always the recorded cwd: `claudePlace`
  * runs it from the directory the session's folder names when one exists, and
