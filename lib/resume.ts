@@ -30,6 +30,8 @@
  * warns when none does (docs/registry/claude.md, "Resume from a folder").
  * A session read from a store the command does not read (a prompt history, an
  * editor's chat history) is refused by the table in lib/resume_source.ts.
+ * A store whose path names something the command must be told (an Oh My Pi
+ * profile) adds it, by the table in lib/resume_args.ts.
  *
  * @module
  */
@@ -47,6 +49,7 @@ import type { Env } from "../core/model.ts";
 import { remoteResume } from "./remote/resume.ts";
 import { isPromptHistoryId } from "../core/prompt_history.ts";
 import { notReopened, notReopenedReason } from "./resume_source.ts";
+import { withSourceArgs } from "./resume_args.ts";
 
 /** Session ids deja passes to a command: no shell metacharacters, no leading dash. */
 export const SAFE_ID = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
@@ -162,7 +165,15 @@ export function resumePlan(store: Store, ref: string, env?: Env): ResumePlan {
     asked: asked.native_id,
     id: s.native_id,
     cwd: place.cwd,
-    argv: templateArgv(facts.resume, { id: s.native_id }),
+    argv: withSourceArgs(
+      s.harness,
+      s.source,
+      templateArgv(facts.resume, { id: s.native_id }),
+      (v) => {
+        if (!SAFE_ID.test(v)) throw unsafe(v, show, "value its store's path gives");
+        return v;
+      },
+    ),
     origin: null,
     note: place.note,
     needsCwd: place.needsCwd,
@@ -288,9 +299,9 @@ function claudePlace(place: Place, source: string): Place {
   };
 }
 
-function unsafe(id: string, show: string): DejaError {
+function unsafe(id: string, show: string, what = "session id"): DejaError {
   return new DejaError(
-    `the session id '${id}' has characters deja will not pass to a command`,
+    `the ${what} '${id}' has characters deja will not pass to a command`,
     show,
     2,
   );

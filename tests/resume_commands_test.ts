@@ -211,3 +211,40 @@ Deno.test("resume of a Muse Code session prints 'muse resume <id>' and, its dire
     ix.cleanup();
   }
 });
+
+Deno.test("resume of an Oh My Pi session kept under a named profile adds --profile, as omp's own hint does", async () => {
+  // omp 18.2.3 searches only the active profile's sessions for --resume <id> (docs/registry/omp.md).
+  const ix = await indexSessions([]);
+  try {
+    const rows = [
+      [
+        "0190b000-0000-7000-8000-0000000000a1",
+        "/h/.omp/profiles/work/agent/sessions/--w--/a.jsonl",
+      ],
+      [
+        "0190b000-0000-7000-8000-0000000000a2",
+        "/h/.local/share/omp/profiles/work/sessions/-w/b.jsonl",
+      ],
+      ["0190b000-0000-7000-8000-0000000000a3", "/h/.omp/agent/sessions/--w--/c.jsonl"],
+      [
+        "0190b000-0000-7000-8000-0000000000a4",
+        "C:\\Users\\u\\.omp\\profiles\\work\\agent\\sessions\\d.jsonl",
+      ],
+      ["0190b000-0000-7000-8000-0000000000a5", "/h/.omp/profiles/-rm/agent/sessions/--w--/e.jsonl"],
+    ];
+    for (const [id, source] of rows) {
+      fileSession(ix.store, { harness: "omp", native_id: id, source, project: null });
+    }
+    const argv = (id: string) => resumeData(ix.env, `omp:${id}`).plan.argv;
+    assertEquals(argv(rows[0][0]), ["omp", "--profile", "work", "--resume", rows[0][0]]);
+    assertEquals(argv(rows[1][0]), ["omp", "--profile", "work", "--resume", rows[1][0]]);
+    assertEquals(argv(rows[2][0]), ["omp", "--resume", rows[2][0]]);
+    assertEquals(argv(rows[3][0]), ["omp", "--profile", "work", "--resume", rows[3][0]]);
+    // A profile name omp would read as a flag is never passed.
+    const e = assertThrows(() => argv(rows[4][0]), DejaError) as DejaError;
+    assertEquals(e.exitCode, 2);
+    assertStringIncludes(e.message, "'-rm' has characters deja will not pass");
+  } finally {
+    ix.cleanup();
+  }
+});
