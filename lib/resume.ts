@@ -12,19 +12,26 @@
  * the session's project directory. Whether the harness needs it is
  * registry.json `capabilities.resume_cwd` (decided from each harness's store
  * layout and reference page): Claude Code, Gemini CLI, Kimi CLI, Crush (only
- * in `<project>/.crush`), opencode and others look sessions up from the
- * directory they run in (elsewhere they fail or silently start a new
- * session), so for them a project directory that no longer exists, or
- * another system's (a Windows path here), is refused, and one deja does not know is said on stderr and refused by
+ * in `<project>/.crush`), opencode, Grok Build, Reasonix and others look
+ * sessions up from the directory they run in (elsewhere they fail or silently
+ * start a new session; pi, prime-agent, Senpi, gajae-code and Kimchi offer to
+ * fork the session into the current directory instead), so for them a project
+ * directory that no longer exists, or another system's (a Windows path here),
+ * is refused, and one deja does not know is said on stderr and refused by
  * `--exec`. A harness that finds sessions by id from anywhere (Codex,
- * Copilot CLI) runs without it, with a note. A session from a remote
- * (`deja remote`) reopens on that machine, over ssh (lib/remote/resume.ts).
+ * Copilot CLI, Oh My Pi, Factory Droid, Kilo CLI) runs without it, with a
+ * note. Each harness's page (docs/registry/<id>.md) says what its value was
+ * read from; tests/resume_commands_test.ts checks the commands printed. A
+ * session from a remote (`deja remote`) reopens on that machine, over ssh
+ * (lib/remote/resume.ts).
  * Claude Code looks a session up under the projects folder named for the
  * directory it runs in, which is not always the recorded cwd: `claudePlace`
  * runs it from the directory the session's folder names when one exists, and
  * warns when none does (docs/registry/claude.md, "Resume from a folder").
  * A session read from a store the command does not read (a prompt history, an
  * editor's chat history) is refused by the table in lib/resume_source.ts.
+ * A store whose path names something the command must be told (an Oh My Pi
+ * profile) adds it, by the table in lib/resume_args.ts.
  *
  * @module
  */
@@ -42,6 +49,7 @@ import type { Env } from "../core/model.ts";
 import { remoteResume } from "./remote/resume.ts";
 import { isPromptHistoryId } from "../core/prompt_history.ts";
 import { notReopened, notReopenedReason } from "./resume_source.ts";
+import { withSourceArgs } from "./resume_args.ts";
 
 /** Session ids deja passes to a command: no shell metacharacters, no leading dash. */
 export const SAFE_ID = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
@@ -157,7 +165,15 @@ export function resumePlan(store: Store, ref: string, env?: Env): ResumePlan {
     asked: asked.native_id,
     id: s.native_id,
     cwd: place.cwd,
-    argv: templateArgv(facts.resume, { id: s.native_id }),
+    argv: withSourceArgs(
+      s.harness,
+      s.source,
+      templateArgv(facts.resume, { id: s.native_id }),
+      (v) => {
+        if (!SAFE_ID.test(v)) throw unsafe(v, show, "value its store's path gives");
+        return v;
+      },
+    ),
     origin: null,
     note: place.note,
     needsCwd: place.needsCwd,
@@ -283,9 +299,9 @@ function claudePlace(place: Place, source: string): Place {
   };
 }
 
-function unsafe(id: string, show: string): DejaError {
+function unsafe(id: string, show: string, what = "session id"): DejaError {
   return new DejaError(
-    `the session id '${id}' has characters deja will not pass to a command`,
+    `the ${what} '${id}' has characters deja will not pass to a command`,
     show,
     2,
   );
