@@ -36,6 +36,7 @@
  * @module
  */
 import { dirname, isAbsolute } from "node:path";
+import { storeState } from "./gone.ts";
 import { isDirSync } from "../core/fs.ts";
 import { isWindowsAbsolute } from "../core/paths.ts";
 import type { Store } from "./store.ts";
@@ -87,12 +88,21 @@ function topSession(store: Store, s: SessionRow): SessionRow {
   return cur;
 }
 
+/** True when `source` is a store the index read whose file is gone since (lib/gone.ts). */
+function storeGone(store: Store, source: string): boolean {
+  return Q.sourceByPath.get(store, { path: source }) !== undefined &&
+    storeState(source) === "gone";
+}
+
+/** Harnesses whose resume command fetches the session from a server, not from the file deja read. */
+const SERVER_THREADS = new Set(["amp"]);
+
 /**
  * Plans the resume of the session `ref` names (an id prefix, `harness:prefix`).
  *
  * @throws {DejaError} exit 1 when no session matches; exit 2 when several do,
  *   when the harness has no resume command, when the id has unsafe characters,
- *   or when the project directory is gone.
+ *   when the store it was read from is gone, or when the project directory is gone.
  */
 export function resumePlan(store: Store, ref: string, env?: Env): ResumePlan {
   const asked = resolveSession(store, ref);
@@ -154,6 +164,17 @@ export function resumePlan(store: Store, ref: string, env?: Env): ResumePlan {
     };
   }
   if (!SAFE_ID.test(s.native_id)) throw unsafe(s.native_id, show);
+  // The file the harness would reopen is gone: its command would find nothing (the index kept
+  // what it read). Amp keeps threads on its server; the local file is a copy.
+  if (!SERVER_THREADS.has(s.harness) && storeGone(store, s.source)) {
+    throw new DejaError(
+      `${lead}${sub ? "the parent's" : "this session's"} store is gone (deleted or moved since ` +
+        `deja read it): ${s.source}; ${facts.displayName} cannot reopen what it no longer holds`,
+      `${show} (the index kept it), or carry it on with 'deja handoff --to <harness> ${ref8}'; ` +
+        `if the store moved, 'deja index' finds it again`,
+      2,
+    );
+  }
   let place = placeOf(
     s.project,
     facts,

@@ -5,7 +5,7 @@
  * handoff packet and its target command.
  */
 import { assert, assertEquals, assertStringIncludes, assertThrows } from "./_assert.ts";
-import { mkdirSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { materialize, testEnv } from "./_fixture.ts";
 import { parsers } from "../parsers/mod.ts";
@@ -69,14 +69,17 @@ Deno.test("resume of a subagent reopens its parent", async () => {
   }
 });
 
-Deno.test("resume refuses a session whose project directory is gone and points at deja show", async () => {
+Deno.test("resume refuses a session whose store is gone (its project with it) and points at deja show", async () => {
   const w = await indexed();
   try {
+    const db = join(w.root, "projects/app/.crush/crush.db");
+    assert(existsSync(db), db);
     rmSync(join(w.root, "projects/app"), { recursive: true });
     const e = refusal(() => resumePlan(w.store, APP));
-    assertStringIncludes(e.message, join(w.root, "projects/app"));
-    assertStringIncludes(e.message, "no longer exists");
+    assertStringIncludes(e.message, `store is gone (deleted or moved since deja read it): ${db}`);
+    assertStringIncludes(e.message, "Crush cannot reopen");
     assertStringIncludes(e.hint ?? "", "deja show");
+    assertStringIncludes(e.hint ?? "", "deja index");
   } finally {
     w.cleanup();
   }
