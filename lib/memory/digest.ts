@@ -225,6 +225,12 @@ function findOutcome(
       : "The last reply, to an earlier request: ";
     return ended(reply, events, runs, label, stop);
   }
+  const unanswered = harnessSaid(events, last);
+  if (unanswered) {
+    return reply
+      ? ended(reply, events, runs, "The last reply, to an earlier request: ", unanswered)
+      : unanswered;
+  }
   if (!last || last === first || !reportsProblem(last.text)) {
     return reply && ended(reply, events, runs, "");
   }
@@ -336,6 +342,24 @@ function interruption(events: EventRow[], last: EventRow | undefined): string | 
   return `The session's last turn was ${by}${when}${row}; last request: “${
     oneLine(last.text, 200)
   }”.`;
+}
+
+/**
+ * A note when the last request got no reply and the harness said why (a
+ * `notice` after it, no assistant words: realdata codex 019da908, whose
+ * provider refused the request with an error that `show` prints while ctx
+ * had no outcome at all).
+ */
+function harnessSaid(events: EventRow[], last: EventRow | undefined): string | null {
+  if (!last) return null;
+  const after = events.filter((e) => e.seq > last.seq);
+  if (after.some((e) => e.kind === "assistant" && e.text.trim())) return null;
+  const notice = after.findLast((e) => e.kind === "notice" && e.text.trim());
+  if (!notice) return null;
+  const when = notice.time ? ` at ${localTime(notice.time)}` : "";
+  return `The last request got no reply; the harness said${when}: “${
+    oneLine(notice.text, 300)
+  }” (last request: “${oneLine(last.text, 200)}”).`;
 }
 
 /** True when the harness never finished this reply (core/model.ts `Event.cut`). */

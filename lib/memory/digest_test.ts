@@ -396,3 +396,36 @@ Deno.test("sessionDigest's outcome says when the last turn was interrupted by th
     ix.cleanup();
   }
 });
+
+// Regression (2026-12): a request the harness answered only with an error had no outcome in ctx
+// although show printed the error (realdata codex 019da908).
+Deno.test("sessionDigest's outcome says what the harness said when the last request got no reply", async () => {
+  const failed: SessionSpec = {
+    id: "a9a9a9a9-0000-4000-8000-000000000009",
+    cwd: "/w/err",
+    start: "2026-11-09T10:00:00Z",
+    turns: [
+      { user: "Summarise the open pull requests." },
+      { say: "There are three open pull requests, all waiting on review." },
+      { user: "Hello? Are you there?" },
+      {
+        user:
+          "<local-command-stdout>Error: the provider refused the request</local-command-stdout>",
+      },
+    ],
+  };
+  const ix = await indexSessions([failed]);
+  try {
+    const d = sessionDigest(ix.store, rowId(ix.store, failed.id), {});
+    const [note, reply] = d.outcome?.split("\n\n") ?? [];
+    assertStringIncludes(note, "The last request got no reply; the harness said at ");
+    assertStringIncludes(note, "“Error: the provider refused the request”");
+    assertStringIncludes(note, "(last request: “Hello? Are you there?”)");
+    assertEquals(
+      reply,
+      "The last reply, to an earlier request: There are three open pull requests, all waiting on review.",
+    );
+  } finally {
+    ix.cleanup();
+  }
+});
