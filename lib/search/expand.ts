@@ -32,7 +32,7 @@ import { Q } from "../schema.ts";
 import { tokens } from "./tokenize.ts";
 import { byUse, containing, distance, docs, near, withPrefix } from "./vocab.ts";
 import { synonymsOf } from "./synonyms.ts";
-import { phrasalForms } from "./compounds.ts";
+import { particleCompounds, phrasalForms } from "./compounds.ts";
 import { irregularForms } from "./irregular.ts";
 
 /** The literal tiers, in ladder order. */
@@ -150,6 +150,8 @@ function findForms(stats: TermStats, word: string): string[] {
 
 function formsAndSynonyms(stats: TermStats, word: string): string[] {
   const out = new Set(wordForms(stats, word));
+  // A past form the history never writes as the compound of its verb (`timed` -> `timeout`).
+  for (const c of particleCompounds(stats, word, wordForms, MAX_ALTS - out.size)) out.add(c);
   const syn = new Set<string>(synonymsOf(word));
   for (const f of out) for (const x of synonymsOf(f)) syn.add(x);
   for (const x of syn) {

@@ -80,6 +80,11 @@ export const ABLATE = {
   sessionIdf: false,
   /** A pasted dump counts as one event, not as its lines, in a session's length. */
   pasteLength: false,
+  /**
+   * Words one event holds together count alike whoever wrote the event, a tool's output too
+   * (lib/search/sessionrank.ts; the literal tiers).
+   */
+  proximityKind: false,
   /** Adjacent query words held adjacent count for nothing more (lib/search/adjacent.ts). */
   adjacent: false,
   /** No concept coordination in the relevance tier (lib/search/concepts.ts). */

@@ -22,6 +22,30 @@
  * `times out`) count as one more term at a fraction of a word's weight
  * (lib/search/adjacent.ts).
  *
+ * In the literal tiers an event's share counts at its weight, at most 1
+ * (lib/search/rank.ts `eventWeight`: a tool's output 0.6, a tool call 0.8):
+ * two query words together in a traceback's path (`src/checkout/…` beside
+ * "database is locked") say less than a person's prompt stating them ("the
+ * checkout service times out"). Measured (`deno task bench:recall
+ * --no-binary --per-kind 60`, seeds 11/3/7/5, after the IDF fix below):
+ * `forms` hit@1 0.97/0.98/0.95/0.98 -> 0.98/0.98/0.98/0.98, nothing else
+ * moved. Not kept: the same in the relevance tier too (its tool output
+ * weighs 0.3 there): no tuning kind moved, held-out paraphrase −1 on seed 11.
+ *
+ * The IDF of a term with a phrase among its alternatives (`checkout` is also
+ * `check out`, lib/search/compounds.ts) took the phrase's count as its rarest
+ * word's (`check`, ten times `checkout`'s), so a compound the history writes in
+ * a few sessions weighed less than nothing (IDF −0.11 for `checkout`, 136
+ * events of 20,702) and a session repeating it was ranked down for it. When
+ * the sample of {@link sessionDf} holds every match, no alternative is counted
+ * in more events than it read. Measured (same runs, this alone): `forms` hit@1
+ * 0.88/0.95/0.97/0.95 -> 0.92/0.98/0.95/0.98 (seed 7 lost "databases
+ * checkout timeout" to a session holding `database` and `checkout` only in a
+ * traceback: won back by the weighted share above), `typo` 0.98 -> 1.00 on
+ * seed 3 and 0.97 -> 0.98 on seed 7; nothing else moved. With both and the
+ * past forms of lib/search/compounds.ts `particleCompounds`, 30 a seed (seeds
+ * 11/3/7): `forms` 0.97/0.97/1.00 -> 1.00/1.00/1.00, nothing else moved.
+ *
  * @module
  */
 import { ftsAny } from "../query.ts";
@@ -69,11 +93,14 @@ function bm25Idf(n: number, df: number): number {
  * few sessions repeat (`resizer`), though both are in as many events: in a
  * ranking of sessions the first says little.
  */
-function sessionDf(stats: TermStats, alts: string[][]): number {
+export function sessionDf(stats: TermStats, alts: string[][]): number {
   const r = Q.termSessions.get(stats.store, { match: ftsAny(alts), limit: SAMPLE })!;
   if (alts.length === 1 && r.k < SAMPLE) return r.s;
   if (!r.k) return 0;
-  const events = Math.max(...alts.map((toks) => stats.phraseDocs(toks)));
+  let events = Math.max(...alts.map((toks) => stats.phraseDocs(toks)));
+  // A phrase's count is only bounded by its rarest word's (`check out` by `check`); a whole
+  // sample bounds every alternative by the matches it read.
+  if (r.k < SAMPLE) events = Math.min(events, r.k);
   return Math.max(1, Math.round((events * r.s) / r.k));
 }
 
@@ -109,11 +136,14 @@ export function rescore(
   const rootOf = (id: number) => cache.root(id);
   // Weighted term frequency per root session, per term; per event, the terms it holds.
   const wtf = alts.map(() => new Map<number, number>());
-  const held = new Map<number, { root: number; mask: number }>();
-  const note = (eventId: number, root: number, ti: number) => {
+  const held = new Map<number, { root: number; mask: number; w: number }>();
+  // An event's words held together count at its weight, at most 1 (literal tiers).
+  const near = (kind: string, flags: number) =>
+    relevance || ABLATE.proximityKind ? 1 : Math.min(1, eventWeight(kind, flags));
+  const note = (eventId: number, root: number, ti: number, kind: string, flags: number) => {
     const h = held.get(eventId);
     if (h) h.mask |= 1 << ti;
-    else held.set(eventId, { root, mask: 1 << ti });
+    else held.set(eventId, { root, mask: 1 << ti, w: near(kind, flags) });
   };
   const idf: number[] = [];
   const common: boolean[] = [];
@@ -138,7 +168,7 @@ export function rescore(
           s.sessionId,
           s.events.reduce((x, e) => x + eventWeight(e.row.kind, e.row.flags, relevance), 0),
         );
-        for (const e of s.events) note(e.row.event_id, s.sessionId, ti);
+        for (const e of s.events) note(e.row.event_id, s.sessionId, ti, e.row.kind, e.row.flags);
       }
       return;
     }
@@ -157,16 +187,16 @@ export function rescore(
         seen.add(r.event_id);
         const root = rootOf(r.session_id);
         wtf[ti].set(root, (wtf[ti].get(root) ?? 0) + eventWeight(r.kind, r.flags, relevance) * w);
-        note(r.event_id, root, ti);
+        note(r.event_id, root, ti, r.kind, r.flags);
       }
     }
   });
   // Per session: the largest share of the query's IDF weight one event holds.
   const totalIdf = idf.reduce((a, b) => a + b, 0) || 1;
   const together = new Map<number, number>();
-  for (const { root, mask } of held.values()) {
+  for (const { root, mask, w: ew } of held.values()) {
     let w = 0;
-    for (let ti = 0; ti < idf.length && ti < 30; ti++) if (mask & (1 << ti)) w += idf[ti];
+    for (let ti = 0; ti < idf.length && ti < 30; ti++) if (mask & (1 << ti)) w += idf[ti] * ew;
     if (w / totalIdf > (together.get(root) ?? 0)) together.set(root, w / totalIdf);
   }
   // A pasted dump counts as its lines: one event of eighty log lines is no short session.
