@@ -83,8 +83,14 @@ const INPUT = ".aider.input.history";
  * `AIDER_INPUT_HISTORY_FILE`; `# <local time with µs>` then `+` lines per
  * prompt, realdata aider 0.86.1) has an entry with the prompt's text: the
  * prompt and the events after it take that entry's time (`datePrompts`).
- * Both stamps are local wall-clock time without a zone, read in the zone of
- * the machine running deja (`TZ`, else the runtime's).
+ * Both stamps are local wall-clock time without a zone (aider's `io.py`
+ * formats `datetime.now()`, naive; prompt_toolkit's `FileHistory` does the
+ * same), read in the zone of the machine running deja when it reads the file
+ * (`TZ`, else the runtime's). A history written on another machine, or read
+ * under another `TZ` than the one it was written in, shifts by the zones'
+ * difference; the index keeps the times as read, so `TZ` set for `show` alone
+ * moves the rendering, not the reading (an index built with `TZ` unset on a
+ * UTC machine shows a 14:43 header as 09:43 under `TZ=America/New_York`).
  */
 export const aider: Parser = { id: ID, discover, parse };
 
