@@ -54,6 +54,8 @@ export const REVISIONS: Readonly<Record<string, number>> = {
   kilocode: 1,
   cursor: 1,
   opencode: 1,
+  // Session 11's fixes.
+  aider: 1, // the project (and edit paths) from the repository aider's banner names
 };
 
 /** The reader revision of `harness` ({@link REVISIONS}; 0 when not listed). */

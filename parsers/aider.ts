@@ -29,6 +29,7 @@ import {
   isHeader,
   isReplaceEnd,
   isSearchHead,
+  repoLine,
   toolOutputText,
 } from "./_aider_markdown.ts";
 
@@ -75,8 +76,12 @@ const INPUT = ".aider.input.history";
  * relative to the home directory (`.aider.chat.history.md`,
  * `../../srv/app/.aider.chat.history.md`) and n the 1-based ordinal of the
  * session in the file: ids stay put as the file grows and under another home
- * with the same layout, and change if the file moves. Project: the directory
- * holding the file.
+ * with the same layout, and change if the file moves. Project: the git working
+ * directory the session's startup banner names (`Git repository created in
+ * <root>`, `Git working dir: <root>`; {@link repoLine}), else the directory
+ * holding the file (aider writes it in the git root by default, or where it
+ * runs outside a repository). Edit paths resolve against the same directory:
+ * aider's file names are relative to the git working dir.
  *
  * Times (epoch ms): every event gets the session start, unless the input
  * history (`.aider.input.history` beside the chat file, or
@@ -131,6 +136,8 @@ interface Open {
   ordinal: number;
   started?: number;
   model?: string;
+  /** The git working directory the banner names ({@link repoLine}). */
+  repo?: string;
   events: Event[];
   /** True once the session has a typed prompt (earlier `>` lines are the banner). */
   prompted: boolean;
@@ -182,7 +189,7 @@ async function* parse(source: SourceRef, ctx: ParseCtx): AsyncGenerator<Session>
       for (
         const sr of aiderEditBlocks(
           block.lines,
-          base,
+          s.repo ?? base,
           (why) => ctx.skip("bad_shape", where, why),
         )
       ) {
@@ -194,7 +201,10 @@ async function* parse(source: SourceRef, ctx: ParseCtx): AsyncGenerator<Session>
         });
       }
     } else {
-      for (const l of block.lines) s.model = bannerModel(l) ?? s.model;
+      for (const l of block.lines) {
+        s.model = bannerModel(l) ?? s.model;
+        if (!s.prompted) s.repo ??= repoLine(l);
+      }
       const out = s.prompted ? toolOutputText(block.lines) : "";
       if (out) s.events.push({ kind: "tool_result", text: out, time, result: {} });
     }
@@ -211,7 +221,7 @@ async function* parse(source: SourceRef, ctx: ParseCtx): AsyncGenerator<Session>
     return {
       harness: ID,
       id: `${idPrefix}-${s.ordinal}`,
-      project: base,
+      project: s.repo ?? base,
       started: s.started,
       updated: Number.isFinite(last) ? last : s.started,
       model: s.model,
