@@ -44,9 +44,9 @@ export const REVISIONS: Readonly<Record<string, number>> = {
   codewhale: 1,
   commandcode: 1,
   factory: 1,
-  trae: 1,
+  trae: 2, // session 11: reads Codex rollouts (parsers/_codex_reader.ts)
   zcode: 1,
-  codex: 1,
+  codex: 2, // session 11: a fork's copied parent keeps its agent_message replies
   hermes: 1,
   kimi: 1,
   cline: 1,
