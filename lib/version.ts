@@ -46,17 +46,19 @@ export const REVISIONS: Readonly<Record<string, number>> = {
   codewhale: 1,
   commandcode: 1,
   factory: 2,
-  trae: 1,
-  zcode: 1,
-  codex: 2,
+  trae: 2, // session 11: reads Codex rollouts (parsers/_codex_reader.ts)
+  zcode: 2, // session 11: reads opencode's store (parsers/_opencode_events.ts)
+  codex: 2, // session 11: turn_aborted notices; a fork's copied parent keeps its replies
   crush: 1,
   hermes: 1,
   kimi: 1,
   cline: 1,
   roo: 1,
-  kilocode: 1,
+  kilocode: 2, // session 11: reads opencode's store (parsers/_opencode_events.ts)
   cursor: 1,
-  opencode: 1,
+  opencode: 2, // session 11: a command the person ran with ! is theirs, not the agent's
+  // Session 11's fixes.
+  aider: 1, // the project (and edit paths) from the repository aider's banner names
 };
 
 /** The reader revision of `harness` ({@link REVISIONS}; 0 when not listed). */

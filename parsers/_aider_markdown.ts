@@ -126,6 +126,25 @@ export function toolOutputText(lines: string[]): string {
     .trim();
 }
 
+/**
+ * The git working directory one of aider's own output lines names, or
+ * undefined. Only the lines that name it whole and absolute are read
+ * (aider's `main.py`, read via the search tool): `Git repository created in
+ * <root>` (aider made the repository at start), `Git working dir: <root>`
+ * (printed when aider runs below the root), and `Git repo: <dir>/.git with
+ * N files` when `<dir>` is absolute (aider writes the `.git` directory
+ * relative to where it runs, absolute only when no relative path exists). Any
+ * other path in the transcript (the command line aider echoes, a file in an
+ * error) says nothing certain about the repository and is not read.
+ */
+export function repoLine(line: string): string | undefined {
+  const s = line.trim();
+  const named = /^(?:Git repository created in|Git working dir:) (.+)$/.exec(s)?.[1];
+  if (named && isAbsolute(named)) return resolve(named);
+  const git = /^Git repo: (.+)[/\\]\.git with [\d,]+ files?$/.exec(s)?.[1];
+  return git && isAbsolute(git) ? resolve(git) : undefined;
+}
+
 /** The model named in aider's startup banner (`Model: <name> with <format> edit format`). */
 export function bannerModel(line: string): string | undefined {
   return /^(?:Main )?[Mm]odel: (\S+)/.exec(line.trim())?.[1];

@@ -92,8 +92,18 @@ export interface RolloutState {
   started?: number;
   /** Epoch ms: when this thread was created (fork boundary test). */
   created?: number;
-  /** A roled user/assistant message was seen: `event_msg` speech is a duplicate. */
+  /**
+   * A roled user or assistant message was seen: `event_msg` speech of both kinds is a
+   * duplicate (what a pass of reader revision 1 recorded; {@link roledKinds} since).
+   */
   roled?: boolean;
+  /**
+   * The kinds (`user`, `assistant`) a roled message was seen of: `event_msg` speech of such a
+   * kind is a duplicate. Per kind, not per file: a rollout with roled prompts may hold its
+   * replies only as `event_msg` `agent_message`, as the parent's history a forked rollout
+   * copies does (realdata Codex Desktop 0.119, fork 019d924b of 019d9249).
+   */
+  roledKinds?: string[];
   /** Inside a parent's history copied into a forked rollout. */
   inherited?: boolean;
   /** The dialect's own state (JSON). */
@@ -310,7 +320,7 @@ export class RolloutReader {
   private turnStarts(): number[] {
     const out: number[] = [];
     this.events.forEach((e, i) => {
-      if (e.ev.kind === "user" && (!this.st.roled || !e.fallback)) out.push(i);
+      if (e.ev.kind === "user" && (!e.fallback || !roledKind(this.st, "user"))) out.push(i);
     });
     return out;
   }
@@ -399,10 +409,30 @@ export class RolloutReader {
       for (const part of parts) this.noteCwd(envContextCwd(part));
       return;
     }
-    this.st.roled = true; // injected preambles do not count: event-only files may carry them
+    // Injected preambles do not count: event-only files may carry them.
+    if (!roledKind(this.st, role)) this.st.roledKinds = [...this.st.roledKinds ?? [], role];
     const text = parts.join("\n").trim();
     if (text) this.push({ kind: role, text, time });
   }
+}
+
+/** True when `event_msg` speech of `kind` duplicates roled messages seen in `st`'s file. */
+export function roledKind(st: RolloutState, kind: string): boolean {
+  return st.roled === true || (st.roledKinds?.includes(kind) ?? false);
+}
+
+/**
+ * The events `r` kept, without the `event_msg` speech its roled messages duplicate: in a
+ * thread's own records, all speech of a kind a roled message was seen of ({@link roledKind});
+ * in a parent's copy (`copy`, read whole in one pass), only speech whose text a roled message
+ * of its kind repeats, as the copy may hold a reply in one form only.
+ */
+export function keptEvents(r: RolloutReader, copy = false): Event[] {
+  const flat = (e: Event) => `${e.kind}\n${e.text.replace(/\s+/g, " ").trim()}`;
+  const roled = copy ? new Set(r.events.filter((e) => !e.fallback).map((e) => flat(e.ev))) : null;
+  return r.events.filter((e) =>
+    !e.fallback || (roled ? !roled.has(flat(e.ev)) : !roledKind(r.st, e.ev.kind))
+  ).map((e) => e.ev);
 }
 
 function textParts(content: unknown): string[] {

@@ -13,7 +13,13 @@ import { historySessions } from "./_prompt_history.ts";
 import { zstdJsonl, type ZstRecord } from "./_jsonl_zst.ts";
 import { obj } from "./_util.ts";
 import { titleFor } from "./_codex_titles.ts";
-import { fileId, type RolloutDialect, RolloutReader, type RolloutState } from "./_codex_reader.ts";
+import {
+  fileId,
+  keptEvents,
+  type RolloutDialect,
+  RolloutReader,
+  type RolloutState,
+} from "./_codex_reader.ts";
 
 /**
  * A rollout parser: discovery finds `sessions/YYYY/MM/DD/rollout-*.jsonl` and
@@ -140,7 +146,7 @@ async function* readRollout(
       dialect.harness,
     );
   }
-  const events = r.events.filter((e) => !e.fallback || !st.roled).map((e) => e.ev);
+  const events = keptEvents(r);
   if (events.length === 0 && !whole) return;
   const title = await titleFor(source, st.id ?? fileId(path));
   yield {
@@ -173,7 +179,7 @@ async function* orphanCopies(
   let ids: Set<string> | undefined;
   for (let c = r.copy; c; c = c.copy) {
     const id = c.st.id;
-    const events = c.events.filter((e) => !e.fallback || !c.st.roled).map((e) => e.ev);
+    const events = keptEvents(c, true);
     if (!id || id === r.st.id || !events.length) continue;
     ids ??= await rolloutIds(dirname(source.hint!.index));
     if (ids.has(id)) continue;

@@ -10,7 +10,16 @@
  * realdata/farm/opencode (1.18.33):
  *
  * - `text` parts are speech; `synthetic: true` marks text opencode wrote
- *   itself ("The following tool was executed by the user"), which is dropped.
+ *   itself, which is dropped.
+ * - A command the person ran themselves (the TUI's `!` shell mode, opencode's
+ *   `session/prompt.ts` `shell()`, read via the search tool) is a user message
+ *   whose one part is the synthetic text "The following tool was executed by
+ *   the user", then an assistant message (`parentID` that user message; older
+ *   versions set none, and it simply follows) holding one `bash` tool part
+ *   `{input: {command}, output}`. Such a part becomes the person's own command,
+ *   as Claude Code's `!` bash mode reads: a `user` event `!<command>`, and its
+ *   output a `notice` (as a local command's output), not an agent tool call
+ *   (realdata/opencode 1.17.3: `!ls`, `!pwd`).
  * - an assistant message with `summary: true` is a compaction summary; its
  *   text becomes `summary` events.
  * - `tool` parts carry `tool`, `callID` and `state {status, input, output |
@@ -98,7 +107,13 @@ export function buildSession(
     if (m.data.role === "assistant") model ??= str(m.data.modelID);
   }
   const events: Event[] = [];
-  for (const m of messages) events.push(...opencodeMessageEvents(m, cwd, ctx));
+  const shellPrompts = new Set(messages.filter(isUserShellPrompt).map((m) => m.id));
+  messages.forEach((m, i) => {
+    const parent = str(m.data.parentID);
+    const userRan = m.data.role === "assistant" &&
+      (parent ? shellPrompts.has(parent) : i > 0 && shellPrompts.has(messages[i - 1].id));
+    events.push(...opencodeMessageEvents(m, cwd, ctx, userRan));
+  });
   const title = info.title && !DEFAULT_TITLE.test(info.title) ? info.title : undefined;
   return {
     harness,
@@ -114,11 +129,28 @@ export function buildSession(
   };
 }
 
-/** The events of one message, in part order. Unknown roles and part types are counted. */
+/** The text opencode's `shell()` writes as the user message before a command the person ran. */
+const USER_SHELL_TEXT = "The following tool was executed by the user";
+
+/** True for the user message opencode writes before a command the person ran themselves. */
+function isUserShellPrompt(m: OcMessage): boolean {
+  return m.data.role === "user" && m.parts.length > 0 &&
+    m.parts.every((p) =>
+      p.data.type === "text" && p.data.synthetic === true &&
+      str(p.data.text)?.trim() === USER_SHELL_TEXT
+    );
+}
+
+/**
+ * The events of one message, in part order. Unknown roles and part types are counted.
+ *
+ * @param userRan the message holds a command the person ran themselves (see the module doc).
+ */
 export function opencodeMessageEvents(
   msg: OcMessage,
   sessionCwd: string | undefined,
   ctx: ParseCtx,
+  userRan = false,
 ): Event[] {
   const role = msg.data.role;
   if (role !== "user" && role !== "assistant") {
@@ -138,10 +170,32 @@ export function opencodeMessageEvents(
       const time = toMillis(obj(part.data.time)?.start) ?? part.time ?? msgTime;
       out.push({ kind: speech, text, time, key: part.id });
     } else if (type === "tool") {
-      out.push(...toolEvents(part, msgTime, cwd, ctx));
+      out.push(...(userRan && userCommand(part, msgTime) || toolEvents(part, msgTime, cwd, ctx)));
     } else if (type === undefined || !QUIET_PARTS.has(type)) {
       ctx.skip("unknown_record", `part ${part.id}`, `type ${String(part.data.type)}`);
     }
+  }
+  return out;
+}
+
+/**
+ * A shell tool part the person ran -> a `user` event `!<command>` and a `notice` with its
+ * output (when it has some); undefined for a part without a command.
+ */
+function userCommand(part: OcPart, msgTime: number | undefined): Event[] | undefined {
+  const state = obj(part.data.state) ?? {};
+  const command = str(obj(state.input)?.command)?.trim();
+  if (!command) return undefined;
+  const times = obj(state.time);
+  const start = toMillis(times?.start) ?? part.time ?? msgTime;
+  const out: Event[] = [{ kind: "user", text: `!${command}`, time: start, key: part.id }];
+  const status = str(state.status);
+  const said = status === "error"
+    ? errorText(state, obj(state.metadata))
+    : outputText(str(part.data.tool) ?? "bash", state.output).trimEnd();
+  if (said.trim()) {
+    const time = toMillis(times?.end) ?? start;
+    out.push({ kind: "notice", text: said, time, key: `${part.id}:result` });
   }
   return out;
 }

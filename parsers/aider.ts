@@ -29,6 +29,7 @@ import {
   isHeader,
   isReplaceEnd,
   isSearchHead,
+  repoLine,
   toolOutputText,
 } from "./_aider_markdown.ts";
 
@@ -75,16 +76,26 @@ const INPUT = ".aider.input.history";
  * relative to the home directory (`.aider.chat.history.md`,
  * `../../srv/app/.aider.chat.history.md`) and n the 1-based ordinal of the
  * session in the file: ids stay put as the file grows and under another home
- * with the same layout, and change if the file moves. Project: the directory
- * holding the file.
+ * with the same layout, and change if the file moves. Project: the git working
+ * directory the session's startup banner names (`Git repository created in
+ * <root>`, `Git working dir: <root>`; {@link repoLine}), else the directory
+ * holding the file (aider writes it in the git root by default, or where it
+ * runs outside a repository). Edit paths resolve against the same directory:
+ * aider's file names are relative to the git working dir.
  *
  * Times (epoch ms): every event gets the session start, unless the input
  * history (`.aider.input.history` beside the chat file, or
  * `AIDER_INPUT_HISTORY_FILE`; `# <local time with µs>` then `+` lines per
  * prompt, realdata aider 0.86.1) has an entry with the prompt's text: the
  * prompt and the events after it take that entry's time (`datePrompts`).
- * Both stamps are local wall-clock time without a zone, read in the zone of
- * the machine running deja (`TZ`, else the runtime's).
+ * Both stamps are local wall-clock time without a zone (aider's `io.py`
+ * formats `datetime.now()`, naive; prompt_toolkit's `FileHistory` does the
+ * same), read in the zone of the machine running deja when it reads the file
+ * (`TZ`, else the runtime's). A history written on another machine, or read
+ * under another `TZ` than the one it was written in, shifts by the zones'
+ * difference; the index keeps the times as read, so `TZ` set for `show` alone
+ * moves the rendering, not the reading (an index built with `TZ` unset on a
+ * UTC machine shows a 14:43 header as 09:43 under `TZ=America/New_York`).
  */
 export const aider: Parser = { id: ID, discover, parse };
 
@@ -125,6 +136,8 @@ interface Open {
   ordinal: number;
   started?: number;
   model?: string;
+  /** The git working directory the banner names ({@link repoLine}). */
+  repo?: string;
   events: Event[];
   /** True once the session has a typed prompt (earlier `>` lines are the banner). */
   prompted: boolean;
@@ -176,7 +189,7 @@ async function* parse(source: SourceRef, ctx: ParseCtx): AsyncGenerator<Session>
       for (
         const sr of aiderEditBlocks(
           block.lines,
-          base,
+          s.repo ?? base,
           (why) => ctx.skip("bad_shape", where, why),
         )
       ) {
@@ -188,7 +201,10 @@ async function* parse(source: SourceRef, ctx: ParseCtx): AsyncGenerator<Session>
         });
       }
     } else {
-      for (const l of block.lines) s.model = bannerModel(l) ?? s.model;
+      for (const l of block.lines) {
+        s.model = bannerModel(l) ?? s.model;
+        if (!s.prompted) s.repo ??= repoLine(l);
+      }
       const out = s.prompted ? toolOutputText(block.lines) : "";
       if (out) s.events.push({ kind: "tool_result", text: out, time, result: {} });
     }
@@ -205,7 +221,7 @@ async function* parse(source: SourceRef, ctx: ParseCtx): AsyncGenerator<Session>
     return {
       harness: ID,
       id: `${idPrefix}-${s.ordinal}`,
-      project: base,
+      project: s.repo ?? base,
       started: s.started,
       updated: Number.isFinite(last) ? last : s.started,
       model: s.model,

@@ -417,12 +417,14 @@ Deno.test({
   ignore: !existsSync(REAL),
   fn: async () => {
     const text = readFileSync(REAL);
-    const { sessions, ctx, root } = await parseText(text);
+    const { sessions, ctx } = await parseText(text);
     assert.equal(ctx.skipped, 0);
     // The public file holds one launch (one header line); see the test below for several.
     assert.equal(sessions.length, 1);
     const s = sessions[0];
     assert.equal(s.model, "openrouter/openai/gpt-4o-mini");
+    // The banner's "Git repository created in" names the project, wherever the copy lies.
+    assert.equal(s.project, "/Users/user/metadata-aider");
     assert.equal(s.started, Date.UTC(2025, 11, 3, 14, 43, 45));
     const users = s.events.filter((e) => e.kind === "user");
     assert.equal(users.length, 12);
@@ -434,13 +436,13 @@ Deno.test({
     const edits = s.events.flatMap((e) => e.tool?.edits ?? []);
     assert.equal(edits.length, 24);
     assert.ok(edits.some((e) =>
-      e.path === join(root, "proj/scripts/generate_data.py") &&
+      e.path === "/Users/user/metadata-aider/scripts/generate_data.py" &&
       e.old === "# This script will generate the necessary data for the project.\n" &&
       e.new.startsWith("import numpy as np\n")
     ));
-    const readme = edits.find((e) => e.path === join(root, "proj/frontend/README.md"))!;
+    const readme = edits.find((e) => e.path === "/Users/user/metadata-aider/frontend/README.md")!;
     assert.ok(readme.new.includes("```bash\nts-node frontend/display.ts\n```\n")); // nested fences stay in the block
-    assert.ok(edits.some((e) => e.path === join(root, "proj/frontend/index.html"))); // ```` fences
+    assert.ok(edits.some((e) => e.path === "/Users/user/metadata-aider/frontend/index.html")); // ```` fences
     const results = s.events.filter((e) => e.kind === "tool_result").map((e) => e.text);
     assert.ok(results.some((r) => r.includes("Applied edit to scripts/generate_data.py")));
     assert.ok(!results.some((r) => /Tokens: .* sent/.test(r)));
@@ -476,4 +478,46 @@ Deno.test("registry run reads the home file and the known project's file when bo
   } finally {
     t.cleanup();
   }
+});
+
+Deno.test("project and edit paths are the repository aider's banner names when it names one (realdata aider 0.86.1: the history read from a copy elsewhere)", async () => {
+  const { sessions, root } = await parseText(md(
+    H("2026-11-20 09:15:00"),
+    "",
+    T("Git repository created in /srv/app"),
+    T("/srv/app/venv/bin/aider --model gpt-4o-mini ."),
+    T("Git repo: .git with 0 files"),
+    "",
+    U("make it"),
+    "",
+    "src/a.py",
+    "```python",
+    "<<<<<<< SEARCH",
+    "=======",
+    "print(1)",
+    ">>>>>>> REPLACE",
+    "```",
+    "",
+    H("2026-11-21 09:15:00"),
+    "",
+    T("Git working dir: /srv/other"),
+    "",
+    U("again"),
+    "",
+    H("2026-11-22 09:15:00"),
+    "",
+    T("/opt/tools/bin/aider x.py"),
+    T("Git repo: ../.git with 3 files"),
+    "",
+    U("no repository named"),
+    "",
+    T("Git working dir: /elsewhere"),
+    "",
+  ));
+  assert.equal(sessions[0].project, "/srv/app");
+  const call = sessions[0].events.find((e) => e.kind === "tool_call");
+  assert.equal(call?.tool?.edits?.[0].path, "/srv/app/src/a.py");
+  assert.equal(sessions[1].project, "/srv/other");
+  // The echoed command line, a relative `.git` and a line after the first prompt name no root.
+  assert.equal(sessions[2].project, join(root, "proj"));
 });

@@ -34,7 +34,8 @@ import { rolloutParser } from "./_codex_rollout.ts";
  *   than the thread's creation. A spawned subagent gets `parent` =
  *   `source.subagent.thread_spawn.parent_thread_id` (or `forked_from_id`).
  * - Roled `response_item` messages are the speech; `event_msg` user/agent messages only count
- *   when the file has no roled message. developer/system roles and injected user-role
+ *   when the file (or the parent's copy in a fork) has no roled message of their kind: a copy
+ *   holds the parent's prompts as roled items but its replies only as `agent_message` events. developer/system roles and injected user-role
  *   preambles (`<environment_context>`, AGENTS.md, ...) are dropped. Reasoning is dropped.
  * - The harness speaking is a `notice`: an `event_msg` `error` (`Error: <message>`) and a
  *   `turn_aborted` (`[Turn aborted: <reason>]`, reason `interrupted` when the user stopped the

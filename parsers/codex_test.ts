@@ -193,6 +193,58 @@ Deno.test("a forked rollout's copied parent history becomes the parent session w
   }
 });
 
+Deno.test("a forked rollout's copied parent keeps its agent_message replies when the copy holds its prompts as roled items", async () => {
+  // Regression (Codex Desktop 0.119, realdata 019d924b): the copy of parent 019d9249 holds the
+  // user's prompt as a roled item and the parent's replies only as event_msg agent_message; the
+  // file-wide "roled" rule dropped the replies, so "orient us first by reading" found nothing.
+  const dir = tempDir("deja-codex-");
+  try {
+    const P = "019fb79d-cd00-7a11-8a11-0000000000a1";
+    const F = "019fb7a2-60e0-7e11-8e11-0000000000f1";
+    const ev = (payload: Record<string, unknown>) => ({
+      timestamp: "2026-07-31T10:05:00.020Z",
+      type: "event_msg",
+      payload,
+    });
+    const at = "2026-07-31T10:05:00.000Z";
+    writeLines(dir, `sessions/2026/07/31/rollout-2026-07-31T10-05-00-${F}.jsonl`, [
+      meta({ id: F, forked_from_id: P, timestamp: at, cwd: "/work/demo" }),
+      meta({ id: P, timestamp: "2026-07-31T10:00:00.000Z", cwd: "/work/demo" }),
+      ev({ type: "task_started", turn_id: "t1", started_at: 1785492000 }),
+      say("user", "Set the project up."),
+      ev({ type: "user_message", message: "Set the project up." }),
+      ev({ type: "agent_message", message: "I will orient us first by reading the docs." }),
+      item({
+        type: "message",
+        role: "assistant",
+        content: [{ type: "output_text", text: "Both." }],
+      }),
+      ev({ type: "agent_message", message: "Both." }),
+      ev({ type: "agent_message", message: "Done reading; splitting the work." }),
+      ev({ type: "task_started", turn_id: "t2", started_at: 1785492300 }),
+      say("user", "Inspect the package."),
+      ev({ type: "user_message", message: "Inspect the package." }),
+      item({ type: "message", role: "assistant", content: [{ type: "output_text", text: "Ok." }] }),
+      ev({ type: "agent_message", message: "Ok." }),
+    ]);
+    const run = await runParser(codex, testEnv(join(dir, "home"), { DEJA_CODEX_ROOT: dir }));
+    const byId = new Map(run.sessions.map((s) => [s.id, s]));
+    const parent = byId.get(P)!;
+    assertEquals(parent.events.map((e) => [e.kind, e.text]), [
+      ["user", "Set the project up."],
+      ["assistant", "I will orient us first by reading the docs."],
+      ["assistant", "Both."],
+      ["assistant", "Done reading; splitting the work."],
+    ]);
+    assertEquals(byId.get(F)!.events.map((e) => [e.kind, e.text]), [
+      ["user", "Inspect the package."],
+      ["assistant", "Ok."],
+    ]);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 Deno.test("speech comes from roled response_items once when event_msg repeats it", async () => {
   const { byId } = await fixture();
   const a = byId.get(A)!;

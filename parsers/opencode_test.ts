@@ -2,12 +2,13 @@ import { DatabaseSync } from "node:sqlite";
 import { createHash } from "node:crypto";
 import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { Env, Event, Session, SourceRef } from "../core/model.ts";
+import type { Env, Event, ParseCtx, Session, SourceRef } from "../core/model.ts";
 import { assert, assertEquals, assertRejects, assertStringIncludes } from "../tests/_assert.ts";
 import { materialize, parseOne, REPO, runParser, testEnv } from "../tests/_fixture.ts";
 import { fixtureRun, loadRegistry } from "../tests/_registry.ts";
 import { StoreError } from "../core/sqlite_read.ts";
 import { readOpencodeDb } from "./_opencode_db.ts";
+import { buildSession, type OcMessage } from "./_opencode_events.ts";
 import { opencode } from "./opencode.ts";
 import { tempDir } from "../tests/_tmp.ts";
 
@@ -175,7 +176,15 @@ Deno.test("parse gives bash calls their command and exit when state.metadata.exi
     assertEquals(failing.result, { callId: "call_bash_1", exit: 1, isError: false });
     assertStringIncludes(failing.text, "FAIL: TestCartTotal");
     assertEquals(resultOf(ev, "go build ./...").result?.exit, 0);
-    assertEquals(resultOf(ev, "git status --short").result?.exit, undefined);
+    // The person ran this one themselves (! in the TUI): their command, not a call.
+    assert(!ev.some((e) => e.tool?.command === "git status --short"));
+    const mine = ev.findIndex((e) => e.kind === "user" && e.text === "!git status --short");
+    assertEquals(ev[mine + 1], {
+      kind: "notice",
+      text: " M pkg/cart.go",
+      time: 1795000080080,
+      key: "prt_fx010901:result",
+    });
     assertEquals(resultOf(session(run.sessions, LEGACY).events, "npm ls feed").result?.exit, 1);
   });
 });
@@ -553,4 +562,52 @@ Deno.test("prompt history prompts no session holds become one session when promp
     assertEquals(sessions[0].timeFromFile, true);
     assertEquals(ctx.counts, { bad_shape: 1 });
   });
+});
+
+Deno.test("a command the person ran with ! is their own: a user event !cmd and a notice with its output, not an agent call (realdata opencode 1.17.3)", () => {
+  const env = testEnv("/nonexistent-home");
+  const ctx: ParseCtx = { env, offset: 0, state: undefined, since: 0, skip() {} };
+  const marker = (id: string): OcMessage => ({
+    id,
+    data: { role: "user", time: { created: T0 } },
+    parts: [{
+      id: `${id}p`,
+      data: { type: "text", text: "The following tool was executed by the user", synthetic: true },
+    }],
+  });
+  const bash = (id: string, command: string, output: string, parentID?: string): OcMessage => ({
+    id,
+    data: { role: "assistant", time: { created: T0 + 1 }, ...(parentID ? { parentID } : {}) },
+    parts: [{
+      id: `${id}p`,
+      data: {
+        type: "tool",
+        tool: "bash",
+        callID: `c-${id}`,
+        state: { status: "completed", input: { command }, output, time: { start: T0 + 2 } },
+      },
+    }],
+  });
+  const s = buildSession("opencode", "/db", { id: "ses_x", directory: "/work/app" }, [
+    marker("msg_1"),
+    bash("msg_2", "ls", "a.txt\nb.txt\n", "msg_1"),
+    marker("msg_3"),
+    bash("msg_4", "pwd", "/work/app\n"), // older opencode: no parentID, the message just follows
+    {
+      id: "msg_5",
+      data: { role: "user" },
+      parts: [{ id: "p5", data: { type: "text", text: "go" } }],
+    },
+    bash("msg_6", "git status", "clean\n", "msg_5"), // the agent's own call
+  ], ctx);
+  assertEquals(s.events.map((e) => [e.kind, e.text]), [
+    ["user", "!ls"],
+    ["notice", "a.txt\nb.txt"],
+    ["user", "!pwd"],
+    ["notice", "/work/app"],
+    ["user", "go"],
+    ["tool_call", ""],
+    ["tool_result", "clean\n"],
+  ]);
+  assertEquals(s.events[5].tool?.command, "git status");
 });
