@@ -54,6 +54,8 @@ export const REVISIONS: Readonly<Record<string, number>> = {
   kilocode: 1,
   cursor: 1,
   opencode: 1,
+  // Session 11: Continue's cancelled (and never approved) calls are not run.
+  continue: 1,
 };
 
 /** The reader revision of `harness` ({@link REVISIONS}; 0 when not listed). */
