@@ -6,9 +6,13 @@
  * is under 8 MiB) and line N taken, trimmed. A line with fewer than four
  * non-space characters identifies nothing and gives no preference. Otherwise a
  * session whose recorded spans hold that text ranks first: `wrote` when the
- * new side of one of its edits or the content of one of its writes contains
- * it (the session put the line there), `replaced` when only the old side of
- * an edit does (the session changed the code around it). Failed edits count
+ * content of one of its writes contains it, or the new side of one of its
+ * edits holds it more times than the old side (the session put the line
+ * there), `replaced` when the old side holds it more times (the session
+ * changed the code around it). An edit whose both sides hold it as many
+ * times left it as it was (unchanged context, realdata trial: two Claude
+ * edits of index.css whose old and new strings both held `margin: 0;` were
+ * both said to have written it) and counts for neither; failed edits count
  * for neither. Each change carries the same mark for itself, so a session
  * that edited the file three times names the one edit that put the line there
  * (realdata trial: "wrote the line" over three edits, only the last holding it).
@@ -207,13 +211,7 @@ function entry(s: SessionRow, touches: FileTouch[], text: string | null): BlameS
     }
     if (t.op === "edit") e.edits++;
     else e.writes++;
-    const line = !text
-      ? null
-      : (t.new ?? "").includes(text)
-      ? "wrote"
-      : t.op === "edit" && (t.old ?? "").includes(text)
-      ? "replaced"
-      : null;
+    const line = text ? lineMark(t, text) : null;
     if (line === "wrote") e.line = "wrote";
     else if (line === "replaced" && e.line === null) e.line = "replaced";
     e.changes.push({
@@ -227,6 +225,27 @@ function entry(s: SessionRow, touches: FileTouch[], text: string | null): BlameS
     });
   }
   return e;
+}
+
+/** How many times `text` occurs in `span` (non-overlapping). */
+function occurrences(span: string | null, text: string): number {
+  if (!span) return 0;
+  let n = 0;
+  for (let at = span.indexOf(text); at !== -1; at = span.indexOf(text, at + text.length)) n++;
+  return n;
+}
+
+/**
+ * How one change relates to the line's text: a write holding it wrote it; an
+ * edit wrote it when its new side holds it more times than its old side (it
+ * introduced the line), replaced it when fewer, and neither when as many (the
+ * line was context the edit left as it was).
+ */
+function lineMark(t: FileTouch, text: string): "wrote" | "replaced" | null {
+  const added = occurrences(t.new, text);
+  if (t.op !== "edit") return added > 0 ? "wrote" : null;
+  const removed = occurrences(t.old, text);
+  return added > removed ? "wrote" : added < removed ? "replaced" : null;
 }
 
 /** Gists of the nearest assistant turns before and after a call, within its user turn. */
