@@ -256,3 +256,34 @@ Deno.test("blame with a line marks an edit that removed the line's text as repla
     ix.cleanup();
   }
 });
+
+Deno.test("blame counts a call that recorded several spans as one edit (Cursor edit_file chunks, MultiEdit)", async () => {
+  // Broke on a real Cursor store: 6 edit_file calls on style.css, two of them with two diff
+  // chunks each, were "8 edits".
+  const M: SessionSpec = {
+    id: "ffff0009-0000-4000-8000-000000000009",
+    cwd: "/w/bar",
+    start: "2026-10-04T09:00:00Z",
+    turns: [
+      { user: "Restyle the bar" },
+      {
+        multi: "/w/bar/style.css",
+        edits: [{ old: "color: red;", new: "color: blue;" }, {
+          old: "gap: 1px;",
+          new: "gap: 2px;",
+        }],
+      },
+      { edit: "/w/bar/style.css", old: "margin: 1px;", new: "margin: 2px;" },
+    ],
+  };
+  const ix = await indexSessions([M]);
+  try {
+    const read = () => "color: blue;\ngap: 2px;\nmargin: 2px;\n";
+    const r = blame(ix.store, "/w/bar/style.css", { cwd: "/", line: 2, readFile: read });
+    const s = r.sessions[0];
+    assertEquals([s.edits, s.writes, s.failed], [2, 0, 0]);
+    assertEquals(s.changes.map((c) => [c.spans, c.line]), [[2, "wrote"], [1, null]]);
+  } finally {
+    ix.cleanup();
+  }
+});
