@@ -54,8 +54,10 @@ export const REVISIONS: Readonly<Record<string, number>> = {
   kilocode: 1,
   cursor: 1,
   opencode: 1,
-  // Session 11: Continue's cancelled (and never approved) calls are not run.
+  // Session 11: Continue's cancelled (and never approved) calls are not run; Copilot's and
+  // Continue's results of calls that never ran carry `notRun`.
   continue: 1,
+  copilot: 1,
 };
 
 /** The reader revision of `harness` ({@link REVISIONS}; 0 when not listed). */

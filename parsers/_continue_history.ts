@@ -24,7 +24,7 @@
  *   origin`, a `create_new_file` of `.continue/config.json`; 4574729b: `ls -R`).
  *   Such a call, and a `generating` / `generated` one, is kept with its
  *   arguments but without what it would have meant (no command, read, edit or
- *   write: nothing ran or changed), and its result says `not run` (isError,
+ *   write: nothing ran or changed), and its result says `not run` (isError and notRun,
  *   the way Copilot's refused permission reads). An `errored` state without
  *   output gets a result all the same (the call failed; it did not stay
  *   unfinished); a `calling` one without output has none (it never finished).
@@ -119,7 +119,7 @@ function neverRan(status: string | undefined): boolean {
 function resultOf(callId: string, text: string, status: string | undefined): Event {
   if (status !== undefined && neverRan(status)) {
     const said = text.trim();
-    const result = { callId, isError: true };
+    const result = { callId, isError: true, notRun: true };
     return { kind: "tool_result", text: NOT_RUN[status] + (said ? `\n${said}` : ""), result };
   }
   let t = text.replace(TOOL_FAILED, "");

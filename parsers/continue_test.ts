@@ -154,9 +154,13 @@ Deno.test("a cancelled call reads as not run and derives no command or file chan
   ]);
   assertEquals(tools[1].input, { command: "git fetch origin" }, "the arguments stay for show");
   assertEquals(of(s, "tool_result").map((r) => [r.text, r.result]), [
-    ["Cancelled: not run.", { callId: "c1", isError: true }],
-    ["Cancelled: not run.", { callId: "c2", isError: true }],
-    ["Cancelled: not run.\nPermission denied by user", { callId: "c3", isError: true }],
+    ["Cancelled: not run.", { callId: "c1", isError: true, notRun: true }],
+    ["Cancelled: not run.", { callId: "c2", isError: true, notRun: true }],
+    ["Cancelled: not run.\nPermission denied by user", {
+      callId: "c3",
+      isError: true,
+      notRun: true,
+    }],
   ]);
 });
 
