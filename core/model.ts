@@ -61,6 +61,13 @@ export interface ToolResultInfo {
   exit?: number;
   /** True when the harness marked the result as an error. */
   isError?: boolean;
+  /**
+   * True when the store says the call never ran (cancelled, refused, never
+   * approved: Continue's `canceled` state, Copilot's denied permission).
+   * `isError` is set with it, so a reader that knows only that still counts
+   * nothing as changed or succeeded; `show` says `not run` instead of `failed`.
+   */
+  notRun?: boolean;
   /** Replaced spans known only from the result (Crush `lsp_replace_symbol` metadata). */
   edits?: EditSpan[];
 }

@@ -209,7 +209,8 @@ function prepareEvent(
   } else if (e.kind === "assistant" && e.cut) {
     out.data = '{"cut":true}';
   } else if (e.kind === "tool_result" && e.result) {
-    out.data = JSON.stringify({ exit: e.result.exit, isError: e.result.isError });
+    const { exit, isError, notRun } = e.result;
+    out.data = JSON.stringify(notRun ? { exit, isError, notRun } : { exit, isError });
     out.result = { exit: e.result.exit, isError: e.result.isError };
     for (const ed of e.result.edits ?? []) files.push(edit(ed));
   }

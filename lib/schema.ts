@@ -673,17 +673,20 @@ export const Q = {
     `SELECT id, harness, project, COALESCE(started, updated) AS time FROM sessions s
     WHERE ${TOP_LEVEL}`,
   ),
-  /** Files the sessions of `project` touched, most touched first. */
+  /** The sessions of `project`. */
   viewProjectSessions: query<{ project: string }, SessionRow>(
     `SELECT * FROM sessions WHERE project = ? ORDER BY id`,
     ["project"],
   ),
+  /** Files the sessions of `project` touched, most touched first; counts are of calls, not spans. */
   viewProjectFiles: query<
     { project: string },
     { path: string; n: number; reads: number; edits: number; writes: number; sessions: number }
   >(
-    `SELECT f.path AS path, COUNT(*) AS n, SUM(f.op = 'read') AS reads,
-      SUM(f.op = 'edit') AS edits, SUM(f.op = 'write') AS writes,
+    `SELECT f.path AS path, COUNT(DISTINCT f.event_id) AS n,
+      COUNT(DISTINCT CASE f.op WHEN 'read' THEN f.event_id END) AS reads,
+      COUNT(DISTINCT CASE f.op WHEN 'edit' THEN f.event_id END) AS edits,
+      COUNT(DISTINCT CASE f.op WHEN 'write' THEN f.event_id END) AS writes,
       COUNT(DISTINCT f.session_id) AS sessions
     FROM files f JOIN sessions s ON s.id = f.session_id WHERE s.project = ?
     GROUP BY f.path ORDER BY n DESC, f.path LIMIT 25`,

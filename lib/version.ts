@@ -59,6 +59,10 @@ export const REVISIONS: Readonly<Record<string, number>> = {
   opencode: 2, // session 11: a command the person ran with ! is theirs, not the agent's
   // Session 11's fixes.
   aider: 1, // the project (and edit paths) from the repository aider's banner names
+  // Continue's cancelled (and never approved) calls are not run; Copilot's and Continue's
+  // results of calls that never ran carry `notRun`.
+  continue: 1,
+  copilot: 1,
 };
 
 /** The reader revision of `harness` ({@link REVISIONS}; 0 when not listed). */

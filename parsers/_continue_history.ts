@@ -8,11 +8,26 @@
  *   `thinking`, `system` or `tool`; content is a string or `[{type:"text", text}]`
  *   (continuedev/continue `core/index.d.ts`; realdata/continue).
  * - `message.toolCalls[].function.arguments` is a JSON string; `toolCallStates[]`
- *   holds `{toolCallId, toolCall, status, parsedArgs, output?: [{content}]}`
- *   with status `done`, `errored`, `canceled`, … (realdata/farm/continue and
- *   realdata/continue). IDE builds also write a `tool` message per answered call,
- *   with the same text as the state's output (realdata/continue,
- *   session-devcontainer-large); the CLI does not (farm, `cn` 1.5.47).
+ *   holds `{toolCallId, toolCall, status, parsedArgs, output?: [{content}]}`.
+ *   IDE builds also write a `tool` message per answered call, with the same
+ *   text as the state's output (realdata/continue, session-devcontainer-large);
+ *   the CLI does not (farm, `cn` 1.5.47).
+ * - `status` is one of `generating` (arguments still streaming), `generated`
+ *   (waiting for approval), `calling` (running), `errored`, `done`, `canceled`
+ *   (continuedev/continue `core/index.d.ts` ToolStatus, read 2026-12 via the
+ *   library mirror). `canceled` is a call that never ran: the person rejected it
+ *   or stopped the stream (the GUI also turns a dangling `generated` one into
+ *   `canceled`), the CLI's refused permission (its output then says `Permission
+ *   denied by user`), or an edit whose diff was rejected (gui
+ *   `handleApplyStateUpdate.ts`: accepted = status is not `canceled`). Observed
+ *   with no output in the real IDE store (8c3cc493: `ls -aF`, `git fetch
+ *   origin`, a `create_new_file` of `.continue/config.json`; 4574729b: `ls -R`).
+ *   Such a call, and a `generating` / `generated` one, is kept with its
+ *   arguments but without what it would have meant (no command, read, edit or
+ *   write: nothing ran or changed), and its result says `not run` (isError and notRun,
+ *   the way Copilot's refused permission reads). An `errored` state without
+ *   output gets a result all the same (the call failed; it did not stay
+ *   unfinished); a `calling` one without output has none (it never finished).
  * - Tool names: the CLI's `Read`, `Edit`, `MultiEdit`, `Write`, `List`,
  *   `Search`, `Bash` (extensions/cli/src/tools/builtInToolNames.ts; farm), with
  *   `file_path` / `filepath` keys; the IDE's `read_file`, `create_new_file`,
@@ -88,14 +103,37 @@ function devContainerHost(hex: string): string | undefined {
   }
 }
 
+/** The statuses of a call that never ran, and what its result says. */
+const NOT_RUN: Readonly<Record<string, string>> = {
+  canceled: "Cancelled: not run.",
+  generating: "Not run: its arguments were still streaming when the session was saved.",
+  generated: "Not run: it was waiting for approval when the session was saved.",
+};
+
+/** True when a state with this status never ran its call. */
+function neverRan(status: string | undefined): boolean {
+  return status !== undefined && Object.hasOwn(NOT_RUN, status);
+}
+
 /** The text of a tool result, its exit status where the CLI recorded one. */
 function resultOf(callId: string, text: string, status: string | undefined): Event {
+  if (status !== undefined && neverRan(status)) {
+    const said = text.trim();
+    const result = { callId, isError: true, notRun: true };
+    return { kind: "tool_result", text: NOT_RUN[status] + (said ? `\n${said}` : ""), result };
+  }
   let t = text.replace(TOOL_FAILED, "");
   const m = EXIT_CODE.exec(t);
   if (m) t = t.slice(m[0].length);
   const result: Event["result"] = { callId, isError: status === "errored" };
   if (m) result.exit = Number(m[1]);
   return { kind: "tool_result", text: t.trimEnd(), result };
+}
+
+/** The result a state stands for when it holds no output: none while it runs or when done. */
+function outputless(status: string | undefined): string | undefined {
+  if (neverRan(status)) return "";
+  return status === "errored" ? "Failed (Continue recorded no output)." : undefined;
 }
 
 function outputText(state: Obj): string | undefined {
@@ -183,10 +221,15 @@ function assistantTools(
     const state = id ? byId.get(id) : undefined;
     const args = fn?.arguments ?? state?.parsedArgs;
     const tool = callInfo(str(fn?.name) ?? "unknown", id, args, KINDS, project);
+    const status = state ? str(state.status) : undefined;
+    if (neverRan(status)) {
+      // Nothing ran and nothing changed: no command, read, edit or write to derive.
+      for (const k of ["command", "paths", "edits", "writes"] as const) delete tool[k];
+    }
     events.push({ kind: "tool_call", text: "", tool });
-    const output = state ? outputText(state) : undefined;
+    const output = state ? outputText(state) ?? outputless(status) : undefined;
     if (id && state && output !== undefined && !answered.has(id)) {
-      results.push(resultOf(id, output, str(state.status)));
+      results.push(resultOf(id, output, status));
     }
   }
   return [...events, ...results];

@@ -157,8 +157,8 @@ export class EventReader {
    * A `permission.completed` whose `result.kind` starts with `denied`
    * (`denied-interactively-by-user`, realdata b87feda8: the person said no to
    * `mkdir -p …`, then aborted, so no `tool.execution_complete` follows) is the
-   * call's result: it was not run. A completion written later for the same
-   * call replaces it (same key).
+   * call's result: it was not run (`notRun`, so `show` says so). A completion
+   * written later for the same call replaces it (same key).
    */
   private denied(agent: string, data: Obj, time: number | undefined): void {
     const kind = str(obj(data.result)?.kind);
@@ -170,7 +170,7 @@ export class EventReader {
       text: `Permission denied ${who}: not run.`,
       ...at(time),
       key: `result:${callId}`,
-      result: { callId, isError: true },
+      result: { callId, isError: true, notRun: true },
     });
   }
 

@@ -24,7 +24,9 @@
  * content -> assistant, `toolCalls[]` (arguments a JSON string) -> tool_call,
  * `toolCallStates[].output[].content` -> tool_result unless a `tool` message
  * answers the same `toolCallId`; `tool` -> tool_result (its state's status
- * `errored` -> isError); `conversationSummary` -> summary; `system` and
+ * `errored` -> isError); a call whose state is `canceled` (or never approved)
+ * -> a tool_call with no command or file change and the result `Cancelled:
+ * not run.`; `conversationSummary` -> summary; `system` and
  * `thinking` messages, `promptLogs`, `editorState` and attached `contextItems`
  * are dropped. No message carries a time: `started` is the list's
  * `dateCreated`, `updated` the latest `reasoning.endAt` (ms) seen; a session

@@ -130,6 +130,68 @@ Deno.test("a state's output is not repeated when a tool message answers the same
   assertEquals(res[0].result?.isError, true, "the tool message takes the state's status");
 });
 
+Deno.test("a cancelled call reads as not run and derives no command or file change (IDE 2026-03, 8c3cc493)", async () => {
+  // Broke: a create_new_file and two run_terminal_command calls the person cancelled were
+  // blamed as writes and listed as commands that "never finished".
+  const w = call("c1", "create_new_file", { filepath: ".continue/config.json", contents: "{}" });
+  const b = call("c2", "run_terminal_command", { command: "git fetch origin" });
+  const e = call("c3", "Edit", { file_path: "/w/c/a.ts", old_string: "x", new_string: "y" });
+  const { s } = await parseSession([
+    item("assistant", "", {
+      message: { toolCalls: [w, b, e] },
+      toolCallStates: [
+        state(w, "canceled"),
+        state(b, "canceled"),
+        state(e, "canceled", "Permission denied by user"),
+      ],
+    }),
+  ]);
+  const tools = of(s, "tool_call").map((x) => x.tool!);
+  assertEquals(tools.map((t) => [t.name, t.command, t.writes, t.edits, t.paths]), [
+    ["create_new_file", undefined, undefined, undefined, undefined],
+    ["run_terminal_command", undefined, undefined, undefined, undefined],
+    ["Edit", undefined, undefined, undefined, undefined],
+  ]);
+  assertEquals(tools[1].input, { command: "git fetch origin" }, "the arguments stay for show");
+  assertEquals(of(s, "tool_result").map((r) => [r.text, r.result]), [
+    ["Cancelled: not run.", { callId: "c1", isError: true, notRun: true }],
+    ["Cancelled: not run.", { callId: "c2", isError: true, notRun: true }],
+    ["Cancelled: not run.\nPermission denied by user", {
+      callId: "c3",
+      isError: true,
+      notRun: true,
+    }],
+  ]);
+});
+
+Deno.test("calls never approved read as not run; an errored one without output as failed; a running one has no result", async () => {
+  const g = call("c1", "run_terminal_command", { command: "make" });
+  const x = call("c2", "run_terminal_command", { command: "make test" });
+  const r = call("c3", "run_terminal_command", { command: "make run" });
+  const t = call("c4", "create_new_file", { filepath: "b.txt", contents: "b" });
+  const { s } = await parseSession([
+    item("assistant", "", {
+      message: { toolCalls: [g, x, r, t] },
+      toolCallStates: [
+        state(g, "generated"),
+        state(x, "errored"),
+        state(r, "calling"),
+        state(t, "canceled"),
+      ],
+    }),
+    // An IDE build may answer a cancelled call with a tool message: it still did not run.
+    item("tool", "The user cancelled this tool call.", { message: { toolCallId: "c4" } }),
+  ]);
+  const tools = of(s, "tool_call").map((x) => x.tool!);
+  assertEquals(tools.map((t) => t.command), [undefined, "make test", "make run", undefined]);
+  assertEquals(tools[3].writes, undefined);
+  assertEquals(of(s, "tool_result").map((r) => [r.result?.callId, r.result?.isError, r.text]), [
+    ["c1", true, "Not run: it was waiting for approval when the session was saved."],
+    ["c2", true, "Failed (Continue recorded no output)."],
+    ["c4", true, "Cancelled: not run.\nThe user cancelled this tool call."],
+  ]);
+});
+
 Deno.test("system and thinking messages are dropped and a summary is kept when history holds them", async () => {
   const { s, counts } = await parseSession([
     item("system", "preamble"),
@@ -266,7 +328,18 @@ Deno.test({
       assertEquals(stub.events.map((e) => e.kind), ["user", "user"]);
       const large = by.get("8c3cc493-0ef9-462d-94cd-b5e558b00fe4")!;
       assert(of(large, "tool_result").length >= 5, "tool results of the dev-container session");
-      assert(of(large, "tool_call").some((e) => e.tool?.command === "git fetch origin"));
+      // Cancelled in the IDE (toolCallStates status "canceled"): kept, but not run.
+      const fetch = of(large, "tool_call").find((e) =>
+        (e.tool?.input as { command?: string })?.command === "git fetch origin"
+      );
+      assertEquals(fetch?.tool?.command, undefined, "a cancelled command is not a command run");
+      const answer = of(large, "tool_result").find((e) => e.result?.callId === fetch?.tool?.id);
+      assertEquals(answer?.text, "Cancelled: not run.");
+      const written = of(large, "tool_call").flatMap((e) => e.tool?.writes ?? []).map((w) =>
+        w.path
+      );
+      assert(!written.some((p) => p.endsWith("config.json")), "the cancelled create wrote nothing");
+      assert(written.some((p) => p.endsWith("config.yaml")), "the one that ran did");
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -784,9 +784,9 @@ Deno.test("a call the person denied reads as denied and not run when permission.
   try {
     const { sessions } = await parseFile(t.root);
     const s = sessions[0];
-    assertEquals([result(s, "c1")?.text, result(s, "c1")?.result?.isError], [
+    assertEquals([result(s, "c1")?.text, result(s, "c1")?.result], [
       "Permission denied by the user: not run.",
-      true,
+      { callId: "c1", isError: true, notRun: true },
     ]);
     assertEquals(result(s, "c2")?.text, "x");
     // A completion written after the denial replaces it.

@@ -160,7 +160,7 @@ function lineHeader(d: BlameData, c: ReturnType<typeof colors>): string[] {
   const out = [c.dim(`line ${l.number}: ${oneLine(l.text, 100)}`)];
   if (!d.sessions.some((s) => s.line)) {
     out.push(c.dim(
-      "no recorded edit or write holds this text, so deja cannot tell which session wrote it; " +
+      "no recorded edit or write changed this text, so deja cannot tell which session wrote it; " +
         all,
     ));
   }
@@ -232,7 +232,11 @@ function lineChanges(s: BlameData["sessions"][number], c: ReturnType<typeof colo
   const changes = s.changes.length;
   if (!s.line) {
     return changes
-      ? [c.dim(`    none of its ${changes} change${changes === 1 ? "" : "s"} holds the line`)]
+      ? [
+        c.dim(
+          `    none of its ${changes} change${changes === 1 ? "" : "s"} wrote or replaced the line`,
+        ),
+      ]
       : [];
   }
   const held = s.changes.filter((x) => x.line === s.line);

@@ -130,8 +130,8 @@ Deno.test("blame path:line lists only the edits holding the line and says when t
     assertStringIncludes(one.out, "2 other changes of the file do not hold it");
 
     const none = await run(`${file}:3`);
-    assertStringIncludes(none.out, "no recorded edit or write holds this text");
-    assertStringIncludes(none.out, "none of its 3 changes holds the line");
+    assertStringIncludes(none.out, "no recorded edit or write changed this text");
+    assertStringIncludes(none.out, "none of its 3 changes wrote or replaced the line");
 
     const past = await run(`${file}:9999`);
     assertStringIncludes(past.out, "line 9999 is out of range: the file has 3 lines");

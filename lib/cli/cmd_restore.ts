@@ -19,6 +19,7 @@ import {
   notRestorable,
   type RestoreList,
   type RestoreSpan,
+  spanCalls,
   writeSpan,
 } from "../memory/restore.ts";
 import {
@@ -173,6 +174,8 @@ export function spanJson(s: PickedSpan, withText: boolean): Record<string, unkno
     harness: s.harness,
     session: s.session,
     short_id: s.ref,
+    part: s.part,
+    parts: s.parts,
     ...(withText ? { text: s.text } : {}),
   };
 }
@@ -188,6 +191,18 @@ export function restoreJson(d: RestoreData): Record<string, unknown> {
   };
 }
 
+/** `8 spans` (or `8 spans of 6 edits` when some call recorded several: edits are calls). */
+function spanCount(spans: readonly PickedSpan[]): string {
+  const n = `${spans.length} span${spans.length === 1 ? "" : "s"}`;
+  const { edits, writes } = spanCalls(spans);
+  if (edits + writes === spans.length) return n;
+  const calls = [
+    edits && `${edits} edit${edits === 1 ? "" : "s"}`,
+    writes && `${writes} write${writes === 1 ? "" : "s"}`,
+  ].filter(Boolean).join(", ");
+  return `${n} of ${calls}`;
+}
+
 /** The spans listed newest first, each with its first line (colour on a terminal). */
 export function restoreText(d: RestoreData, typed: string, io: Pick<IO, "isTTY" | "env">): string {
   const c = colors(io);
@@ -195,9 +210,7 @@ export function restoreText(d: RestoreData, typed: string, io: Pick<IO, "isTTY" 
   const match = d.match ?? "";
   const lines = [
     c.bold(tilde(target, io.env.home)) +
-    c.dim(
-      `  ${match} match, ${d.spans.length} span${d.spans.length === 1 ? "" : "s"}, newest first`,
-    ),
+    c.dim(`  ${match} match, ${spanCount(d.spans)}, newest first`),
   ];
   const approx = d.spans.filter((s) => s.timeSource === "session" || s.timeSource === "file");
   // `~`: not the span's own time (lib/memory/order.ts); own times stay aligned beside them.
@@ -214,6 +227,7 @@ export function restoreText(d: RestoreData, typed: string, io: Pick<IO, "isTTY" 
       s.redacted && s.unrestorable !== "redacted" && "redacted",
       s.cut && s.unrestorable !== "cut" && "cut",
       s.timeSource === "file" && "file time",
+      s.parts > 1 && `part ${s.part} of ${s.parts} of one ${s.op}`,
     ].filter(Boolean).join(", ");
     const where = s.path === target && match === "exact" ? "" : `  ${tilde(s.path, io.env.home)}`;
     lines.push(

@@ -115,3 +115,44 @@ Deno.test("restore of a file without spans says so with exit 1; a span past the 
     ix.cleanup();
   }
 });
+
+Deno.test("restore counts edits by call when one call recorded several spans, and marks its parts", async () => {
+  // Broke on a real Cursor store: style.css listed 8 spans where 6 edit_file calls made them,
+  // and nothing said which spans were parts of one call.
+  const ix = await indexSessions([{
+    id: ID,
+    cwd: "/w/app",
+    start: "2026-11-01T10:00:00Z",
+    turns: [
+      { user: "tidy the config" },
+      {
+        multi: FILE,
+        edits: [{ old: "const a = 1;", new: "const a = 2;" }, {
+          old: "const b = 1;",
+          new: "const b = 2;",
+        }],
+      },
+      { edit: FILE, old: "const c = 1;", new: "const c = 2;" },
+    ],
+  }]);
+  try {
+    const pipe = captureIO(ix.env, false);
+    assertEquals(await restoreCmd.run({ values: {}, positionals: [FILE] }, pipe.io), 0);
+    assert(
+      pipe.out().startsWith(`${FILE}  exact match, 3 spans of 2 edits, newest first\n`),
+      pipe.out(),
+    );
+    assertStringIncludes(pipe.out(), "(part 2 of 2 of one edit)");
+    assertStringIncludes(pipe.out(), "(part 1 of 2 of one edit)");
+    const json = captureIO(ix.env, false);
+    assertEquals(await restoreCmd.run({ values: { json: true }, positionals: [FILE] }, json.io), 0);
+    const doc = JSON.parse(json.out());
+    assertEquals(doc.spans.map((s: { part: number; parts: number }) => [s.part, s.parts]), [
+      [1, 1],
+      [2, 2],
+      [1, 2],
+    ]);
+  } finally {
+    ix.cleanup();
+  }
+});

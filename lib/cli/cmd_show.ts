@@ -54,7 +54,7 @@ export interface ShowData {
    * status (`events.data`): a result the harness marked as an error, or with a
    * non-zero exit, is failed whatever the tool.
    */
-  commands: Map<number, { exit: number | null; is_error: number }>;
+  commands: Map<number, RunStatus>;
   files: FileRow[];
   /** Subagents: native id and shortest reference. */
   subagents: Array<{ id: string; ref: string }>;
@@ -87,7 +87,7 @@ export function parseShow(a: Args): ShowArgs {
 export function showSession(store: Store, ref: string, tz?: string): ShowData {
   const s = resolveSession(store, ref);
   const events = Q.eventsOfSession.all(store, { session: s.id });
-  const commands = new Map<number, { exit: number | null; is_error: number }>();
+  const commands = new Map<number, RunStatus>();
   for (const c of Q.commandsOfSession.all(store, { session: s.id })) {
     commands.set(c.event_id, { exit: c.exit ?? null, is_error: c.is_error });
   }
@@ -106,20 +106,27 @@ export function showSession(store: Store, ref: string, tz?: string): ShowData {
   };
 }
 
+/** What `show` says of a call or result: its exit, failed, or (`not_run`) that it never ran. */
+interface RunStatus {
+  exit: number | null;
+  is_error: number;
+  /** The store says the call never ran (core/model.ts `ToolResultInfo.notRun`). */
+  not_run?: boolean;
+}
+
 /**
  * Adds to `out` the outcome of every tool result that records one (its
- * `events.data` `{exit, isError}`), and of each call that ran no command but
+ * `events.data` `{exit, isError, notRun?}`), and of each call that ran no command but
  * has such a result: a failed `view` or `edit` shows failed like a failed
- * `bash`. A successful result with no exit adds nothing (nothing to say).
+ * `bash`. A result saying the call never ran marks its call so even over a
+ * command row (which says only `failed`). A successful result with no exit
+ * adds nothing (nothing to say).
  */
-function outcomesOfResults(
-  events: EventRow[],
-  out: Map<number, { exit: number | null; is_error: number }>,
-): void {
-  const byCall = new Map<string, { exit: number | null; is_error: number }>();
+function outcomesOfResults(events: EventRow[], out: Map<number, RunStatus>): void {
+  const byCall = new Map<string, RunStatus>();
   for (const e of events) {
     if (e.kind !== "tool_result" || !e.data) continue;
-    let info: { exit?: number; isError?: boolean };
+    let info: { exit?: number; isError?: boolean; notRun?: boolean };
     try {
       info = JSON.parse(e.data);
     } catch {
@@ -128,14 +135,15 @@ function outcomesOfResults(
     const exit = typeof info.exit === "number" ? info.exit : null;
     const failed = info.isError === true || (exit !== null && exit !== 0);
     if (exit === null && !failed) continue;
-    const o = { exit, is_error: failed ? 1 : 0 };
+    const o: RunStatus = { exit, is_error: failed ? 1 : 0 };
+    if (info.notRun === true) o.not_run = true;
     out.set(e.id, o);
     if (e.call_id && !byCall.has(e.call_id)) byCall.set(e.call_id, o);
   }
   for (const e of events) {
-    if (e.kind !== "tool_call" || !e.call_id || out.has(e.id)) continue;
+    if (e.kind !== "tool_call" || !e.call_id) continue;
     const o = byCall.get(e.call_id);
-    if (o) out.set(e.id, o);
+    if (o && (!out.has(e.id) || o.not_run)) out.set(e.id, o);
   }
 }
 
@@ -179,6 +187,7 @@ export function showJson(d: ShowData): Record<string, unknown> {
         call_id: e.call_id,
         ...(d.noteIds.has(e.id) ? { note_id: d.noteIds.get(e.id) } : {}),
         ...(cmd ? { exit: cmd.exit, is_error: cmd.is_error === 1 } : {}),
+        ...(cmd?.not_run ? { not_run: true } : {}),
       };
     }),
     files: d.files.map((f) => ({
@@ -217,7 +226,9 @@ export function showText(d: ShowData, io: Pick<IO, "isTTY" | "env">, full: boole
     const cmd = d.commands.get(e.id);
     // A result repeats its call's status only when it failed (the call line says `exit 0`).
     const status = cmd && (e.kind !== "tool_result" || cmd.is_error)
-      ? cmd.exit !== null
+      ? cmd.not_run
+        ? c.yellow(" not run")
+        : cmd.exit !== null
         ? cmd.exit === 0 ? c.green(" exit 0") : c.red(` exit ${cmd.exit}`)
         : cmd.is_error
         ? c.red(" failed")

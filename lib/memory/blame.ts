@@ -1,14 +1,20 @@
 /**
  * `blame`: the sessions that read, edited or wrote a file, newest first, each
- * with the reasoning around its changes.
+ * with the reasoning around its changes. Reads, edits and writes are counted
+ * by call: a call that recorded several spans of the file (a Cursor
+ * `edit_file`'s diff chunks, a MultiEdit's pairs) is one change.
  *
  * Line rule (`path:line`): the file as it is now is read (when it exists and
  * is under 8 MiB) and line N taken, trimmed. A line with fewer than four
  * non-space characters identifies nothing and gives no preference. Otherwise a
  * session whose recorded spans hold that text ranks first: `wrote` when the
- * new side of one of its edits or the content of one of its writes contains
- * it (the session put the line there), `replaced` when only the old side of
- * an edit does (the session changed the code around it). Failed edits count
+ * content of one of its writes contains it, or the new side of one of its
+ * edits holds it more times than the old side (the session put the line
+ * there), `replaced` when the old side holds it more times (the session
+ * changed the code around it). An edit whose both sides hold it as many
+ * times left it as it was (unchanged context, realdata trial: two Claude
+ * edits of index.css whose old and new strings both held `margin: 0;` were
+ * both said to have written it) and counts for neither; failed edits count
  * for neither. Each change carries the same mark for itself, so a session
  * that edited the file three times names the one edit that put the line there
  * (realdata trial: "wrote the line" over three edits, only the last holding it).
@@ -53,6 +59,12 @@ export interface BlameChange {
   time: number | null;
   /** Position of the call in its session. */
   seq: number;
+  /**
+   * Spans the call recorded for the file (1 for most; a Cursor `edit_file`
+   * records one per diff chunk, a MultiEdit one per replacement). The change
+   * is the call: counts and the line rule take its spans together.
+   */
+  spans: number;
   /** Gist of the assistant turn just before the call (null when a user turn came between). */
   before: string | null;
   /** Gist of the assistant turn just after the call. */
@@ -66,17 +78,19 @@ export interface BlameSession {
   session: SessionRow;
   /** Recorded paths that matched (one unless several checkouts or spellings). */
   paths: string[];
-  /** Reads that found the file (a failed read counts in `failed`). */
+  /** Reads that found the file (a failed read counts in `failed`); all counts are of calls. */
   reads: number;
+  /** Edit calls (one however many spans it recorded). */
   edits: number;
+  /** Write calls. */
   writes: number;
-  /** Touches whose call failed: edits and writes that changed nothing, reads that found nothing. */
+  /** Calls that failed: edits and writes that changed nothing, reads that found nothing. */
   failed: number;
   /** Epoch ms of the latest touch. */
   last: number | null;
   /** How its spans relate to the requested line; null without a line or a match. */
   line: "wrote" | "replaced" | null;
-  /** Successful edits and writes, in session order. */
+  /** Successful edits and writes (one per call), in session order. */
   changes: BlameChange[];
 }
 
@@ -194,9 +208,18 @@ function entry(s: SessionRow, touches: FileTouch[], text: string | null): BlameS
     line: null,
     changes: [],
   };
-  const ordered = [...touches].sort((a, b) => a.seq - b.seq || a.id - b.id);
-  for (const t of ordered) {
-    e.last = Math.max(e.last ?? 0, t.time ?? s.updated ?? 0) || null;
+  // One call is one touch, whatever the number of its spans (a Cursor edit_file's diff
+  // chunks, a MultiEdit's pairs: realdata trial, style.css "8 edits" from 6 edit_file calls).
+  const calls = new Map<string, FileTouch[]>();
+  for (const t of [...touches].sort((a, b) => a.seq - b.seq || a.id - b.id)) {
+    const key = `${t.eventId} ${t.op} ${t.failed}`;
+    const group = calls.get(key);
+    if (group) group.push(t);
+    else calls.set(key, [t]);
+  }
+  for (const spans of calls.values()) {
+    const t = spans[0];
+    for (const x of spans) e.last = Math.max(e.last ?? 0, x.time ?? s.updated ?? 0) || null;
     if (t.failed) {
       e.failed++;
       continue;
@@ -207,13 +230,7 @@ function entry(s: SessionRow, touches: FileTouch[], text: string | null): BlameS
     }
     if (t.op === "edit") e.edits++;
     else e.writes++;
-    const line = !text
-      ? null
-      : (t.new ?? "").includes(text)
-      ? "wrote"
-      : t.op === "edit" && (t.old ?? "").includes(text)
-      ? "replaced"
-      : null;
+    const line = text ? lineMark(t.op, spans, text) : null;
     if (line === "wrote") e.line = "wrote";
     else if (line === "replaced" && e.line === null) e.line = "replaced";
     e.changes.push({
@@ -221,12 +238,39 @@ function entry(s: SessionRow, touches: FileTouch[], text: string | null): BlameS
       path: t.path,
       time: t.time,
       seq: t.seq,
+      spans: spans.length,
       before: null,
       after: null,
       line,
     });
   }
   return e;
+}
+
+/** How many times `text` occurs in `span` (non-overlapping). */
+function occurrences(span: string | null, text: string): number {
+  if (!span) return 0;
+  let n = 0;
+  for (let at = span.indexOf(text); at !== -1; at = span.indexOf(text, at + text.length)) n++;
+  return n;
+}
+
+/**
+ * How one change (its spans together) relates to the line's text: a write
+ * holding it wrote it; an edit wrote it when its new sides hold it more times
+ * than its old sides (it introduced the line), replaced it when fewer, and
+ * neither when as many (the line was context the edit left as it was).
+ */
+function lineMark(
+  op: "edit" | "write",
+  spans: readonly FileTouch[],
+  text: string,
+): "wrote" | "replaced" | null {
+  const count = (side: "old" | "new") => spans.reduce((n, t) => n + occurrences(t[side], text), 0);
+  const added = count("new");
+  if (op !== "edit") return added > 0 ? "wrote" : null;
+  const removed = count("old");
+  return added > removed ? "wrote" : added < removed ? "replaced" : null;
 }
 
 /** Gists of the nearest assistant turns before and after a call, within its user turn. */

@@ -178,3 +178,112 @@ Deno.test("blame with a line marks only the changes whose text holds it when a s
     ix.cleanup();
   }
 });
+
+Deno.test("blame with a line credits no edit that kept the line as context, only the ones that introduced it", async () => {
+  // Broke on a real Claude session: two Edits of index.css whose old and new strings both held
+  // "margin: 0;" were each said to have written line 6.
+  const W: SessionSpec = {
+    id: "ffff0006-0000-4000-8000-000000000006",
+    cwd: "/w/site",
+    start: "2026-10-01T09:00:00Z",
+    turns: [
+      { user: "Add a stylesheet" },
+      { write: "/w/site/index.css", content: "body {\n  margin: 0;\n}\n" },
+    ],
+  };
+  const E: SessionSpec = {
+    id: "ffff0007-0000-4000-8000-000000000007",
+    cwd: "/w/site",
+    start: "2026-10-02T09:00:00Z",
+    turns: [
+      { user: "Tidy the body rule" },
+      {
+        edit: "/w/site/index.css",
+        old: "body {\n  margin: 0;\n}",
+        new: "body {\n  margin: 0;\n  padding: 0;\n}",
+      },
+      {
+        edit: "/w/site/index.css",
+        old: "  margin: 0;\n  padding: 0;",
+        new: "  margin: 0;\n  padding: 4px;",
+      },
+      { edit: "/w/site/index.css", old: "}\n", new: "}\np {\n  margin: 0;\n}\n" },
+    ],
+  };
+  const ix = await indexSessions([W, E]);
+  try {
+    const now = "body {\n  margin: 0;\n  padding: 4px;\n}\np {\n  margin: 0;\n}\n";
+    const read = (p: string) => (p === "/w/site/index.css" ? now : undefined);
+    const r = blame(ix.store, "/w/site/index.css", { cwd: "/", line: 2, readFile: read });
+    const by = new Map(r.sessions.map((s) => [s.session.native_id, s]));
+    assertEquals(r.line?.text, "margin: 0;");
+    // The third edit added a second "margin: 0;": it wrote one; the first two left it alone.
+    assertEquals(by.get(E.id)?.changes.map((c) => c.line), [null, null, "wrote"]);
+    assertEquals(by.get(W.id)?.line, "wrote");
+    // A line only the second edit introduced is credited to that edit alone.
+    const pad = blame(ix.store, "/w/site/index.css", { cwd: "/", line: 3, readFile: read });
+    assertEquals(pad.sessions[0].session.native_id, E.id);
+    assertEquals(pad.sessions[0].changes.map((c) => c.line), [null, "wrote", null]);
+    assertEquals(pad.sessions[1].line, null);
+  } finally {
+    ix.cleanup();
+  }
+});
+
+Deno.test("blame with a line marks an edit that removed the line's text as replaced, context edits as neither", async () => {
+  const S: SessionSpec = {
+    id: "ffff0008-0000-4000-8000-000000000008",
+    cwd: "/w/site",
+    start: "2026-10-03T09:00:00Z",
+    turns: [
+      { user: "Swap the colour" },
+      {
+        edit: "/w/site/a.css",
+        old: "color: red;\nfont: serif;",
+        new: "color: blue;\nfont: serif;",
+      },
+    ],
+  };
+  const ix = await indexSessions([S]);
+  try {
+    const now = "color: red;\nfont: serif;\n";
+    const read = () => now;
+    const red = blame(ix.store, "/w/site/a.css", { cwd: "/", line: 1, readFile: read });
+    assertEquals(red.sessions[0].line, "replaced");
+    const font = blame(ix.store, "/w/site/a.css", { cwd: "/", line: 2, readFile: read });
+    assertEquals(font.sessions[0].line, null);
+  } finally {
+    ix.cleanup();
+  }
+});
+
+Deno.test("blame counts a call that recorded several spans as one edit (Cursor edit_file chunks, MultiEdit)", async () => {
+  // Broke on a real Cursor store: 6 edit_file calls on style.css, two of them with two diff
+  // chunks each, were "8 edits".
+  const M: SessionSpec = {
+    id: "ffff0009-0000-4000-8000-000000000009",
+    cwd: "/w/bar",
+    start: "2026-10-04T09:00:00Z",
+    turns: [
+      { user: "Restyle the bar" },
+      {
+        multi: "/w/bar/style.css",
+        edits: [{ old: "color: red;", new: "color: blue;" }, {
+          old: "gap: 1px;",
+          new: "gap: 2px;",
+        }],
+      },
+      { edit: "/w/bar/style.css", old: "margin: 1px;", new: "margin: 2px;" },
+    ],
+  };
+  const ix = await indexSessions([M]);
+  try {
+    const read = () => "color: blue;\ngap: 2px;\nmargin: 2px;\n";
+    const r = blame(ix.store, "/w/bar/style.css", { cwd: "/", line: 2, readFile: read });
+    const s = r.sessions[0];
+    assertEquals([s.edits, s.writes, s.failed], [2, 0, 0]);
+    assertEquals(s.changes.map((c) => [c.spans, c.line]), [[2, "wrote"], [1, null]]);
+  } finally {
+    ix.cleanup();
+  }
+});

@@ -64,7 +64,7 @@ export interface DigestCommand {
 export interface DigestFile {
   /** Path as recorded. */
   path: string;
-  /** The session's own edits and writes. */
+  /** The session's own edit and write calls (one however many spans a call recorded). */
   edits: number;
   writes: number;
   /** Edits and writes its subagents made (at any depth, up to {@link MAX_SUBAGENTS}). */
@@ -432,10 +432,15 @@ export function sameFile(byPath: Map<string, DigestFile>, path: string): string 
  */
 function changedFiles(store: Store, sid: number): DigestFile[] {
   const byPath = new Map<string, DigestFile>();
+  // A call counts once per file however many spans it recorded (a Cursor edit_file's diff chunks).
+  const counted = new Set<string>();
   const add = (id: number, own: boolean) => {
     for (const r of Q.filesInOrder.all(store, { session: id })) {
       if (r.op === "read" || r.failed === 1) continue;
       const path = own ? String(r.path) : sameFile(byPath, String(r.path));
+      const call = `${r.event_id} ${r.op} ${path}`;
+      if (counted.has(call)) continue;
+      counted.add(call);
       const f = byPath.get(path) ??
         { path, edits: 0, writes: 0, subagent_edits: 0, subagent_writes: 0 };
       if (r.op === "edit") own ? f.edits++ : f.subagent_edits++;

@@ -429,3 +429,33 @@ Deno.test("sessionDigest's outcome says what the harness said when the last requ
     ix.cleanup();
   }
 });
+
+Deno.test("sessionDigest counts a call that recorded several spans of a file as one edit", async () => {
+  // Broke on a real Cursor store: an edit_file's diff chunks were counted as edits each.
+  const M: SessionSpec = {
+    id: "a1a1a1a1-0000-4000-8000-00000000000e",
+    cwd: "/w/bar",
+    start: "2026-11-02T10:00:00Z",
+    turns: [
+      { user: "Restyle the bar" },
+      {
+        multi: "/w/bar/style.css",
+        edits: [{ old: "color: red;", new: "color: blue;" }, {
+          old: "gap: 1px;",
+          new: "gap: 2px;",
+        }],
+      },
+      { edit: "/w/bar/style.css", old: "margin: 1px;", new: "margin: 2px;" },
+    ],
+  };
+  const ix = await indexSessions([M]);
+  try {
+    const d = sessionDigest(ix.store, rowId(ix.store, M.id), {});
+    assertEquals(d.files, [
+      { path: "/w/bar/style.css", edits: 2, writes: 0, subagent_edits: 0, subagent_writes: 0 },
+    ]);
+    assertStringIncludes(d.markdown, "style.css (2 edits)");
+  } finally {
+    ix.cleanup();
+  }
+});

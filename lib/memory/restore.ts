@@ -9,6 +9,11 @@
  * newest place. Spans are numbered from 1, newest first. A span with no time
  * of its own carries the time that placed it (its session's, lib/memory/order.ts)
  * with `timeSource` saying so, never a bare "unknown" beside an order that used one.
+ * A call may record several spans of one file (a Cursor `edit_file` one per diff
+ * chunk, a MultiEdit one per pair); each stays a span of its own (each is a place
+ * the file held that text, restorable alone), marked as a part of its call, and
+ * counts of edits are counts of calls (realdata trial: style.css listed as 8
+ * edits from 6 `edit_file` calls).
  *
  * Only an edit's span is restorable: it is the text the file held before. A
  * write's span is the content the agent put in the file; what the file held
@@ -88,6 +93,15 @@ export interface RestoreSpan {
   sessionRowId: number;
   /** Position of the call in its session. */
   seq: number;
+  /** Index row id of the call's event: spans with the same one are parts of one call. */
+  eventId: number;
+  /**
+   * This span's place among the listed spans of its call (1-based, in the
+   * call's order) and how many the call has: 1 and 1 for most; a Cursor
+   * `edit_file` records one span per diff chunk, a MultiEdit one per pair.
+   */
+  part: number;
+  parts: number;
 }
 
 /** Why a span cannot be written back (see {@link RestoreSpan.unrestorable}). */
@@ -164,9 +178,39 @@ export function listSpans(
       session: s.native_id,
       sessionRowId: s.id,
       seq: t.seq,
+      eventId: t.eventId,
+      part: 1,
+      parts: 1,
     });
   }
+  numberParts(spans);
   return { target: m.target, match: m.match, spans, hidden: hidden.size };
+}
+
+/** Sets `part` and `parts` of spans that are parts of one call (in the call's own order). */
+function numberParts(spans: RestoreSpan[]): void {
+  const byCall = new Map<number, RestoreSpan[]>();
+  for (const s of spans) {
+    const list = byCall.get(s.eventId);
+    if (list) list.push(s);
+    else byCall.set(s.eventId, [s]);
+  }
+  for (const list of byCall.values()) {
+    // Newest first puts a call's spans last row first (lib/memory/order.ts breaks the tie
+    // on the row id, descending): the call's own order is the list's reversed.
+    list.forEach((s, i) => Object.assign(s, { part: list.length - i, parts: list.length }));
+  }
+}
+
+/** The calls the spans come from: edits and writes, one however many spans each recorded. */
+export function spanCalls(spans: readonly RestoreSpan[]): { edits: number; writes: number } {
+  const seen = new Map<number, "edit" | "write">();
+  for (const s of spans) seen.set(s.eventId, s.op);
+  const ops = [...seen.values()];
+  return {
+    edits: ops.filter((o) => o === "edit").length,
+    writes: ops.filter((o) => o === "write").length,
+  };
 }
 
 /** Why a span cannot be written back, in words (`restorable: false`). */

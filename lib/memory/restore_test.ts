@@ -2,7 +2,7 @@ import { assert, assertEquals, assertThrows } from "../../tests/_assert.ts";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { indexSessions, type SessionSpec } from "../../tests/_memory.ts";
-import { listSpans, writeSpan } from "./restore.ts";
+import { listSpans, spanCalls, writeSpan } from "./restore.ts";
 import { DejaError } from "../../core/errors.ts";
 
 const OLD: SessionSpec = {
@@ -48,6 +48,9 @@ Deno.test("listSpans gives replaced and written spans newest first, without fail
       [4, "write", "export function parse() {\n  return 1;\n}\n"],
     ]);
     assertEquals(r.spans[0].session, NEW.id);
+    // The MultiEdit's two spans are parts of one call (its first pair is part 1).
+    assertEquals(r.spans.map((s) => [s.part, s.parts]), [[2, 2], [1, 2], [1, 1], [1, 1]]);
+    assertEquals(spanCalls(r.spans), { edits: 2, writes: 1 });
     assertEquals(r.spans[3].lines, 3);
     assertEquals(r.spans[3].bytes, 40);
     assertEquals(r.spans.some((s) => s.redacted || s.cut), false);
