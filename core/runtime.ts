@@ -225,6 +225,24 @@ export function stdinIsTTY(): boolean {
  * elsewhere nothing. Readers of large stores call it after reading many
  * megabytes: a runtime keeps the text of dropped strings outside its heap
  * figures and collects them late, so peak memory follows the garbage.
+ *
+ * Measured and not kept (issue 18): JavaScriptCore's full collection alone
+ * (`fullGC` of `bun:jsc`, reachable as `import.meta.require("bun:jsc")` in the
+ * compiled binary), without what `Bun.gc(true)` adds: a synchronous sweep and
+ * mimalloc's `mi_collect`, which hands every free page of the thread back at
+ * once, to be faulted back in zeroed. One thread parsing and preparing the 100
+ * MB bench corpus as a parse worker does, collecting every 2 MB of chunk text,
+ * at load 15-20 on 2 cores: user+system for three passes 7.9-9.3 + 3.1-3.3 s
+ * with `Bun.gc(true)`, 7.0-7.8 + 1.25-1.4 s with `fullGC` (as with no
+ * collection: 7.8 + 1.4-1.5), 4.9-6.1 + 1.6-1.8 s with `gcAndSweep` (the
+ * sweep without `mi_collect`); peak RSS 94-100 MB each. Compiled binary,
+ * full index at load 17-20: 100 MB corpus 50-57k -> 48-52k minor faults, 7,206
+ * -> 5,777 `madvise` calls, peak RSS 111-112 -> 113-117 MB; 2,522 stores of 40
+ * KB 125-127k -> 97-104k faults, CPU 12.8-14.6 -> 10.5-12.5 s, RSS 115-117 MB
+ * both. But the scale run (`deno task bench --scale`'s corpus, 3 GB with a
+ * 200 MB line) passed 150 MB: 153 MB with `fullGC` and 150.6 MB (stopped early)
+ * with `fullGC` only while the process held under 120 MB and `Bun.gc(true)`
+ * over it, against 141 MB at the same point of a run of `Bun.gc(true)` alone.
  */
 export function collectGarbage(): void {
   (globalThis as { Bun?: { gc(sync: boolean): void } }).Bun?.gc(true);

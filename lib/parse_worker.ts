@@ -26,6 +26,14 @@
  * keys, rendering and capping ~0.1 s together. (The chunk's JSON.stringify was since replaced by
  * lib/chunk_wire.ts's encoding, about the same cost.)
  *
+ * Measured and not kept (issue 18, Bun, FTL off, one thread, loaded 2-core machine): the lines
+ * cut by `Buffer.toString("utf8")` or `utf8Slice` instead of a fatal TextDecoder (a U+FFFD
+ * then checked again): 86-122 ms against 96-113 for the corpus's 61k lines, no gain. The
+ * corpus with every `toolUseResult` left out of its lines (a third of its bytes, which
+ * JSON.parse reads and the parser uses only when a result's text is empty): the compiled
+ * binary's full index no faster beyond noise (3 pairs at load 6-7, CPU 5.1-6.6 against
+ * 5.6-6.9 s), so cutting it out of each line before parsing would not pay for its scan.
+ *
  * @module
  */
 import { parentPort } from "node:worker_threads";

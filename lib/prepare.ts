@@ -43,6 +43,8 @@ export const VOCAB_RESULT_HEAD = 1024;
  * 64-bit digest in base 36 (about 15 characters; Claude Code's keys are ~80).
  * Two keys of one session share a digest with odds near 2^-64 per pair.
  * Indexes written before digests keep their long keys; lookups try both forms.
+ * (Measured and not kept: the two halves in base 36 by hand instead of
+ * `toString(36)`, 54k keys of 55 characters under Bun: 38-295 ms against 21-151, slower.)
  */
 export function storedKey(key: string): string {
   if (key.length <= 16 && key[0] !== "~") return key;

@@ -381,7 +381,7 @@ async function* readFamily(
     return out;
   };
 
-  for await (const line of readJsonl(source.path, ctx)) {
+  for (const line of readJsonl(source.path, ctx)) {
     const where = `${source.path}@${line.start}`;
     const r = obj(line.value);
     if (!r) {

@@ -69,15 +69,16 @@ export interface RawLine<T extends LineSink = LineSink> {
  * @throws the file-system error when the file cannot be opened;
  *   `NotRegularFileError` for a FIFO, device or socket (core/fsread.ts).
  */
-export async function* readLines<T extends LineSink = LineSink>(
+export function* readLines<T extends LineSink = LineSink>(
   path: string,
   start = 0,
   maxLine = MAX_LINE_BYTES,
   long?: LongLines<T>,
-): AsyncGenerator<RawLine<T>> {
+): Generator<RawLine<T>> {
   // Read synchronously: a source read in process is a small one (lib/parse_pool.ts), a large
   // one is read in a parse worker, and four awaited file operations per store cost a run over
-  // thousands of small stores more than the reads themselves (issue 18).
+  // thousands of small stores more than the reads themselves (issue 18). A plain generator, not
+  // an async one: see readJsonl for what the promises of two async hops a line cost.
   const fd = openRegularSync(path);
   try {
     const chunk = new Uint8Array(CHUNK);
@@ -223,12 +224,22 @@ export const JUDGE_LINES = 16;
  * would cap them anyway. Such a line that is not JSON counts `malformed_json`
  * (`oversized` when it is also over `maxLine`), and one whose kept values
  * would still pass `LINE_BUDGET` (parsers/_json_stream.ts) counts `oversized`.
+ *
+ * A plain generator (a caller may still `for await` it): as async generators,
+ * this and {@link readLines} cost two promise hops a line, and the whole read
+ * of the 100 MB bench corpus (61k lines, one Bun thread, FTL off as a batch
+ * run has it, load 7) took 360-480 ms of CPU against 180-200 for a bare loop
+ * of `readSync`, `decode` and `JSON.parse`; as generators read with `for ... of`,
+ * the common line taken without `outcome`'s objects, 260-320 ms (issue 18).
+ * Measured and not kept: decoding each 256 KiB read once and cutting the lines
+ * from the string (`indexOf("\n")`, the bytes' offsets kept beside): 190-205
+ * ms against 185-235 a line at a time with `JSON.parse`, no gain.
  */
-export async function* readJsonl(
+export function* readJsonl(
   path: string,
   ctx: ParseCtx,
   maxLine = MAX_LINE_BYTES,
-): AsyncGenerator<JsonLine> {
+): Generator<JsonLine> {
   ctx.endOffset = ctx.offset;
   let seen = false;
   const long = { over: Math.min(STREAM_LINE_BYTES, maxLine), open: () => new JsonStream() };
@@ -236,13 +247,22 @@ export async function* readJsonl(
   // From the start of a file whose first line is not JSON: what the judged lines came to.
   let judging: Outcome[] | undefined;
   let first = ctx.offset === 0;
-  for await (const line of readLines(path, ctx.offset, maxLine, long)) {
+  for (const line of readLines(path, ctx.offset, maxLine, long)) {
     sinceGc += line.end - line.start;
     if (sinceGc >= GC_BYTES) {
       collectGarbage();
       sinceGc = 0;
     }
     seen ||= line.oversized || line.sink !== undefined || line.bytes.some((b) => b > 0x20);
+    if (!first && !judging && !line.sink && !line.oversized) {
+      // The common line, read without the objects `outcome` describes it with (the same result).
+      const record = plainRecord(line);
+      if (record) {
+        ctx.endOffset = record.end;
+        yield record;
+        continue;
+      }
+    }
     const got = outcome(line, path, maxLine);
     if (first && got.kind !== "blank") {
       first = false;
@@ -269,6 +289,26 @@ export async function* readJsonl(
   }
   // One meaning everywhere: a store with nothing but white space, read from its start, is `empty`.
   if (!seen && ctx.offset === 0) ctx.skip("empty", path, "no records");
+}
+
+const strict = new TextDecoder("utf-8", { fatal: true });
+
+/**
+ * `line` as a record when it is valid UTF-8 holding one JSON value; undefined
+ * for anything else (blank, repaired, not JSON), which `outcome` then judges.
+ */
+function plainRecord(line: RawLine<JsonStream>): JsonLine | undefined {
+  let text: string;
+  try {
+    text = strict.decode(line.bytes);
+  } catch {
+    return undefined;
+  }
+  try {
+    return { value: JSON.parse(text), start: line.start, end: line.end };
+  } catch {
+    return undefined;
+  }
 }
 
 /** What `line` comes to, without counting or yielding anything yet. */
