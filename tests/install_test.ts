@@ -227,21 +227,35 @@ Deno.test("install writes a symlinked config at its target and leaves the link i
   assertEquals(json(real).mcp.deja.command, w.launcher);
 });
 
-Deno.test("install refuses a config that is not valid JSON, names line:column, and writes nothing at all", () => {
+Deno.test("install refuses a config that is not valid JSON, names line:column, and leaves that target alone", () => {
   const w = world();
   const path = join(w.home, ".config/crush/crush.json");
   write(path, '{"mcp": {,}\n');
-  const before = snapshot(w.root);
   const r = installTargets(w.env, w.self, [t("claude-code"), t("crush-auto")]);
-  assert(r.aborted, "the run is stopped before any write");
+  assert(!r.aborted, "the other target goes on");
   const crush = r.outcomes[1];
   assert(crush.refused, "crush-auto is refused");
   assertStringIncludes(crush.refused, `${path}:1:10: not valid JSON`);
   assertEquals(crush.changes, []);
   assertEquals(r.outcomes[0].refused, undefined, "the other target is not blamed");
-  assertEquals(r.outcomes[0].changes, [], "nor written (it was checked first)");
+  assert(r.outcomes[0].changes.length > 0, "and is installed");
+  assertEquals(r.launcher.action, "created");
+  assert(existsSync(w.launcher));
+  assertStringIncludes(readFileSync(join(w.home, ".claude.json"), "utf8"), w.launcher);
+  assertEquals(readFileSync(path, "utf8"), '{"mcp": {,}\n', "the broken config is untouched");
+  assert(!existsSync(`${path}.deja.bak`));
+});
+
+Deno.test("install writes nothing at all, not even the launcher, when every target is refused", () => {
+  const w = world();
+  const path = join(w.home, ".config/crush/crush.json");
+  write(path, '{"mcp": {,}\n');
+  const before = snapshot(w.root);
+  const r = installTargets(w.env, w.self, [t("crush"), t("crush-auto")]);
+  assert(r.aborted, "the run is stopped before any write");
+  assert(r.outcomes.every((o) => o.refused && !o.changes.length));
+  assertEquals(r.launcher.action, "absent", "the launcher is not there, and not said to be");
   assert(!existsSync(w.launcher), "no launcher written");
-  assert(!existsSync(join(w.home, ".claude.json")));
   assertEquals(snapshot(w.root), before, "not one file under the root changed");
 });
 

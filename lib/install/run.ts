@@ -1,12 +1,13 @@
 /**
  * One `deja install` or `deja uninstall` run over several targets. Install
- * first checks every config of every target (nothing is written when one is
- * broken), then writes the launcher (so no config ever names a launcher that
- * is not there), then each target. Install records the directories and files
- * it made and the user's entries `--force` replaced (state.ts); uninstall
- * removes only what deja made (directories once they are empty), puts the
- * replaced entries back, and the `.deja.bak` backup of a config that holds
- * nothing of deja's any more. A file system error while writing becomes one
+ * first checks every config of every target (a target with a broken or
+ * read-only config is refused whole, and the others go on; nothing is written
+ * when every target is refused), then writes the launcher (so no config
+ * ever names a launcher that is not there), then each target. Install
+ * records the directories and files it made and the user's entries `--force`
+ * replaced (state.ts); uninstall removes only what deja made (directories once
+ * they are empty), puts the replaced entries back, and the `.deja.bak` backup
+ * of a config that holds nothing of deja's any more. A file system error while writing becomes one
  * clean line naming the path (a DejaError), never a stack trace.
  *
  * @module
@@ -42,15 +43,16 @@ export interface WireReport {
     target: string[];
   };
   outcomes: TargetOutcome[];
-  /** True when a refused target stopped the whole install: nothing was written. */
+  /** True when every target was refused: nothing at all was written, not even the launcher. */
   aborted?: boolean;
 }
 
 /**
  * Installs `refs`. `self` is the argv that starts this deja (runtime.ts
- * `selfCommand()`); it is recorded in the launcher. When any target's config
- * cannot be read or edited, nothing at all is written and every refused
- * target says why (`aborted`).
+ * `selfCommand()`); it is recorded in the launcher. A target whose config
+ * cannot be read or edited is refused and left alone (its `refused` says why);
+ * the others are installed. When every target is refused, nothing at all is
+ * written, not even the launcher (`aborted`).
  */
 export function installTargets(
   env: Env,
@@ -73,15 +75,18 @@ export function installTargets(
     const plan = planTarget(ctx, r, true);
     return "refused" in plan ? plan.refused : undefined;
   });
-  if (refusals.some(Boolean)) {
+  const refusedOutcome = (r: TargetRef, refused: string): TargetOutcome => ({
+    target: r.name,
+    harness: r.harness.harness,
+    changes: [],
+    refused,
+  });
+  if (refusals.every(Boolean)) {
+    // Nothing to wire: not even the launcher is written (no config would name it).
+    const action: FileAction = windows || existsSync(path) ? "unchanged" : "absent";
     return {
-      launcher: { path, action: "unchanged", target: self },
-      outcomes: refs.map((r, i) => ({
-        target: r.name,
-        harness: r.harness.harness,
-        changes: [],
-        ...(refusals[i] ? { refused: refusals[i] } : {}),
-      })),
+      launcher: { path, action, target: self },
+      outcomes: refs.map((r, i) => refusedOutcome(r, refusals[i] as string)),
       aborted: true,
     };
   }
@@ -89,7 +94,11 @@ export function installTargets(
     keepingMadeDirs(env, () => {
       try {
         const action: FileAction = windows ? "unchanged" : writeLauncher(env, self);
-        return { action, outcomes: refs.flatMap((r) => splitByOwner(wireTarget(ctx, r, true))) };
+        const outcomes = refs.flatMap((r, i) => {
+          const refused = refusals[i];
+          return refused ? [refusedOutcome(r, refused)] : splitByOwner(wireTarget(ctx, r, true));
+        });
+        return { action, outcomes };
       } finally {
         const now = loadInstallState(env);
         saveInstallState(env, { ...now, replaced: state.replaced, made: state.made });
