@@ -301,8 +301,9 @@ Deno.test("uninstall never creates a config that did not exist", () => {
   assertEquals(readdirSync(w.home), []);
 });
 
-Deno.test("uninstall of an -auto target turns recall off and keeps the plain wiring; the plain target then takes the rest", () => {
+Deno.test("uninstall of an -auto target turns recall off and keeps the plain wiring a plain install wrote; the plain target then takes the rest", () => {
   const w = world();
+  installTargets(w.env, w.self, [t("crush")]);
   installTargets(w.env, w.self, [t("crush-auto")]);
   uninstallTargets(w.env, [t("crush-auto")]);
   const cfg = readFileSync(join(w.home, ".config/crush/crush.json"), "utf8");
@@ -313,6 +314,30 @@ Deno.test("uninstall of an -auto target turns recall off and keeps the plain wir
   assert(!existsSync(join(w.home, ".config/crush/crush.json")), "deja's own file went");
   assert(!existsSync(join(w.home, ".agents/skills/deja-history/SKILL.md")));
   assert(!existsSync(w.launcher), "nothing runs the launcher any more");
+});
+
+Deno.test("uninstall of an -auto target undoes its install whole when that install wrote the plain wiring", () => {
+  // Reported by a user trial (2026-12): `install claude-auto` added the MCP server, skill and
+  // command, and `uninstall claude-auto` removed the hooks only.
+  const w = world();
+  installTargets(w.env, w.self, [t("claude-auto")]);
+  assertStringIncludes(readFileSync(join(w.home, ".claude.json"), "utf8"), '"deja"');
+  const off = uninstallTargets(w.env, [t("claude-auto")]);
+  const removed = off.outcomes.flatMap((o) => o.changes.map((c) => `${o.target} ${c.kind}`));
+  for (const part of ["claude-code mcp", "claude-code skill", "claude-code command"]) {
+    assert(removed.includes(part), `${part} in ${removed}`);
+  }
+  assert(removed.includes("claude-auto hooks"), String(removed));
+  assertEquals(readdirSync(w.home), [], "nothing of deja's is left in HOME");
+  assert(!existsSync(w.launcher));
+  // A plain install asked for after the -auto one keeps the plain wiring when -auto goes.
+  installTargets(w.env, w.self, [t("claude-auto")]);
+  installTargets(w.env, w.self, [t("claude-code")]);
+  uninstallTargets(w.env, [t("claude-auto")]);
+  assertStringIncludes(readFileSync(join(w.home, ".claude.json"), "utf8"), '"deja"');
+  assertEquals(targetStatus(w.env, t("claude-code")).state, "wired");
+  uninstallTargets(w.env, [t("claude-code")]);
+  assertEquals(readdirSync(w.home), []);
 });
 
 Deno.test("a skill or command file deja did not write is kept by install and uninstall, replaced with --force", () => {

@@ -90,6 +90,11 @@ export function installTargets(
       aborted: true,
     };
   }
+  // An -auto target writes the plain wiring too; when that was not there before, uninstalling
+  // the -auto target takes it back (state.ts `withAuto`). A plain target asked for keeps it.
+  const wired = refs.filter((_, i) => !refusals[i]);
+  const brought = wired.filter((r) => r.auto && !plainWired(env, r)).map((r) => r.harness.harness);
+  const plainAsked = new Set(wired.filter((r) => !r.auto).map((r) => r.harness.harness));
   const result = cleanFsErrors(() =>
     keepingMadeDirs(env, () => {
       try {
@@ -101,11 +106,18 @@ export function installTargets(
         return { action, outcomes };
       } finally {
         const now = loadInstallState(env);
-        saveInstallState(env, { ...now, replaced: state.replaced, made: state.made });
+        const withAuto = [...state.withAuto ?? [], ...brought].filter((h) => !plainAsked.has(h));
+        saveInstallState(env, { ...now, replaced: state.replaced, made: state.made, withAuto });
       }
     })
   );
   return { launcher: { path, action: result.action, target: self }, outcomes: result.outcomes };
+}
+
+/** True when any part of `r`'s plain wiring (MCP server, skill, command, files) is in place. */
+function plainWired(env: Env, r: TargetRef): boolean {
+  const st = targetStatus(env, { name: r.harness.facts.target, harness: r.harness, auto: false });
+  return st.parts.some((p) => p.state !== "not_wired");
 }
 
 /**
@@ -132,7 +144,10 @@ function cleanFsErrors<T>(fn: () => T): T {
 
 /**
  * Uninstalls `refs`; the launcher goes too once no target is wired any more.
- * Every change is reported under the target that owns it (hooks under `-auto`).
+ * `<h>-auto` takes back the hooks, and the plain wiring too when the `-auto`
+ * install wrote it (state.ts `withAuto`); without that record (a plain install
+ * wired it, or an older deja) the plain wiring stays. Every change is reported
+ * under the target that owns it (hooks under `-auto`).
  */
 export function uninstallTargets(env: Env, refs: TargetRef[]): WireReport {
   return cleanFsErrors(() => uninstallAll(env, refs));
@@ -142,11 +157,21 @@ function uninstallAll(env: Env, refs: TargetRef[]): WireReport {
   const path = launcherPath(env);
   const state = loadInstallState(env);
   const ctx = { env, launcher: path, state, restored: [] as typeof state.replaced };
-  const outcomes = refs.flatMap((r) => splitByOwner(wireTarget(ctx, r, false)));
+  // `uninstall <h>-auto` undoes `install <h>-auto`: the plain wiring goes too when that install wrote it.
+  const withAuto = new Set(state.withAuto ?? []);
+  const whole = (r: TargetRef): TargetRef =>
+    r.auto && withAuto.has(r.harness.harness)
+      ? { name: r.harness.facts.target, harness: r.harness, auto: false }
+      : r;
+  const outcomes = refs.flatMap((r) => splitByOwner(wireTarget(ctx, whole(r), false)));
+  const done = new Set(
+    outcomes.filter((o) => !o.refused).map((o) => o.harness),
+  );
   saveInstallState(env, {
     ...loadInstallState(env),
     replaced: state.replaced.filter((r) => !ctx.restored.includes(r)),
     made: state.made,
+    withAuto: [...withAuto].filter((h) => !done.has(h)),
   });
   const still = wirables().some((w) =>
     [false, true].some((auto) => {
