@@ -38,12 +38,13 @@ export const REVISIONS: Readonly<Record<string, number>> = {
   // Session 10's fixes (the Claude family's interruptions and local command output, Codex
   // errors, Hermes exit codes, Kimi interruptions, the Cline family's project, Cursor's
   // and opencode's prompt histories).
-  claude: 1,
-  cherrystudio: 1,
-  codebuddy: 1,
+  // Session 11: a Claude-family cache warm-up and a Gemini checkpoint are counted (not_session).
+  claude: 2,
+  cherrystudio: 2,
+  codebuddy: 2,
   codewhale: 1,
   commandcode: 1,
-  factory: 1,
+  factory: 2,
   trae: 1,
   zcode: 1,
   codex: 1,
@@ -54,6 +55,7 @@ export const REVISIONS: Readonly<Record<string, number>> = {
   kilocode: 1,
   cursor: 1,
   opencode: 1,
+  gemini: 1,
 };
 
 /** The reader revision of `harness` ({@link REVISIONS}; 0 when not listed). */
