@@ -180,7 +180,12 @@ export type SkipReason =
   /** A whole file read as JSONL that is not JSONL at all (random bytes, another format). */
   | "not_jsonl"
   /** A last line the harness is still writing: not lost, read once it is complete. */
-  | "partial_line";
+  | "partial_line"
+  /**
+   * Left out on purpose: a record or file the harness writes that is not a
+   * conversation (a Claude Code cache warm-up sidechain). Counted, not lost.
+   */
+  | "not_session";
 
 /**
  * What a change in a store's format affects (the categories of a drift report,
@@ -226,6 +231,11 @@ export interface Discovery {
    * removed from one changes its mtime only, not a root's.
    */
   watch?: string[];
+  /**
+   * Files in the roots left out on purpose because they hold no session, per
+   * kind: a phrase saying what they are and why (`deja sources --verbose`).
+   */
+  notSessions?: Record<string, number>;
 }
 
 /** Given to `discover`. */

@@ -461,6 +461,12 @@ export function pid(): number {
   return process.pid;
 }
 
+/** What this process was started as, for a person: `deja <command>` (`deja` alone without one). */
+export function commandName(): string {
+  const word = process.argv.slice(2).find((a) => !a.startsWith("-"));
+  return word && /^[a-z][a-z0-9-]{0,30}$/.test(word) ? `deja ${word}` : "deja";
+}
+
 /** A promise that resolves on the first SIGINT or SIGTERM (Ctrl-C, a service stop). */
 export function untilSignal(): Promise<void> {
   return new Promise((resolve) => {

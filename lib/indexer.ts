@@ -181,7 +181,12 @@ export async function runIndex(
 ): Promise<IndexResult> {
   const t0 = performance.now();
   trace("index run");
-  const lock = acquireWriterLock(dataDir(env), opts.waitMs ?? 0);
+  // A run with a deadline is a refresh on use: short, so another writer waits for it.
+  const lock = acquireWriterLock(
+    dataDir(env),
+    opts.waitMs ?? 0,
+    opts.deadline === undefined ? {} : { doing: "refreshing it on use", brief: true },
+  );
   const path = indexPath(env);
   // Where large sources are parsed while the previous chunks are written.
   const pool = new ParsePool(env);

@@ -48,22 +48,24 @@ export function resolveSession(store: Store, ref: string): SessionRow {
     );
   }
   // `deja:` with nothing after the colon: no id to look for.
-  const bare = /^([a-z][a-z0-9_]*):$/.exec(ref);
-  if (bare && harnessIds().includes(bare[1])) {
+  // A harness prefix in any case (`CLAUDE:5fbf3543`), as the id after it is (SQLite's LIKE).
+  const bare = /^([a-z][a-z0-9_]*):$/i.exec(ref);
+  const bareId = bare?.[1].toLowerCase();
+  if (bareId && harnessIds().includes(bareId)) {
     throw new DejaError(
       `'${ref}' names a harness but no session`,
-      `put an id after the colon (${bare[1]}:<id>${
-        bare[1] === "deja" ? " or deja:<YYYY-MM-DD>" : ""
-      }); 'deja last --harness ${bare[1]}' lists its sessions`,
+      `put an id after the colon (${bareId}:<id>${
+        bareId === "deja" ? " or deja:<YYYY-MM-DD>" : ""
+      }); 'deja last --harness ${bareId}' lists its sessions`,
       1,
     );
   }
   let harness: string | null = null;
   let prefix = ref;
-  const m = /^([a-z][a-z0-9_]*):(.+)$/.exec(ref);
+  const m = /^([a-z][a-z0-9_]*):(.+)$/i.exec(ref);
   // `<harness>:<id>`; a remote's sessions are `<remote>:<id>` (lib/remote/label.ts), a prefix.
-  if (m && harnessIds().includes(m[1])) {
-    harness = m[1];
+  if (m && harnessIds().includes(m[1].toLowerCase())) {
+    harness = m[1].toLowerCase();
     prefix = m[2];
   }
   // `deja:<YYYY-MM-DD>`: the notes of that day (ids are `<hash>-<day>`, one per project).

@@ -47,6 +47,16 @@ Deno.test("resolveSession takes the parent when a prefix also matches its own su
     }
   }));
 
+// Regression (2026-12, user trial): `show CLAUDE:5fbf3543` failed while `show 5FBF3543` worked.
+Deno.test("resolveSession takes the harness prefix in any case, as it takes the id", () =>
+  claudeIndex((store) => {
+    for (const ref of ["CLAUDE:0b5e2a10", "Claude:0B5E2A10", "claude:0B5E2A10"]) {
+      assertEquals(resolveSession(store, ref).native_id, PARENT, ref);
+    }
+    const bare = assertThrows(() => resolveSession(store, "CLAUDE:"), DejaError);
+    assertStringIncludes((bare as DejaError).message, "names a harness but no session");
+  }));
+
 Deno.test("resolveSession still refuses a prefix several subagents share without their parent", () =>
   claudeIndex((store) => {
     const e = assertThrows(() => resolveSession(store, `${PARENT}/agent-a`), DejaError);

@@ -74,8 +74,15 @@ const CUT_DETAIL = `last line cut off (unfinished, the file unchanged for over $
 
 /** True when a count of `reason` means records were lost (neither repaired nor pending). */
 export function isLoss(reason: string): boolean {
-  return !REPAIRED_REASONS.has(reason) && !PENDING_REASONS.has(reason);
+  return !REPAIRED_REASONS.has(reason) && !PENDING_REASONS.has(reason) &&
+    !BY_DESIGN_REASONS.has(reason);
 }
+
+/**
+ * Skip reasons of what is left out on purpose, not lost: records the harness
+ * writes that are no conversation (a cache warm-up). Printed as `left out`.
+ */
+export const BY_DESIGN_REASONS: ReadonlySet<string> = new Set<SkipReason>(["not_session"]);
 
 /**
  * Skip counts as text: `skipped: 1 malformed_json, repaired: 1 invalid_utf8,
@@ -93,6 +100,7 @@ export function skipsText(counts: Partial<Record<string, number>>): string {
     part("skipped", isLoss),
     part("repaired", (k) => REPAIRED_REASONS.has(k)),
     part("unfinished", (k) => PENDING_REASONS.has(k)),
+    part("left out (not sessions)", (k) => BY_DESIGN_REASONS.has(k)),
   ].filter(Boolean).join(", ");
 }
 

@@ -8,10 +8,20 @@
  * @module
  */
 import { DatabaseSync, type StatementSync } from "node:sqlite";
-import { chmodSync, existsSync, mkdirSync, renameSync, rmSync, statSync } from "node:fs";
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { dirname, join } from "node:path";
 import { MIGRATIONS, PRAGMAS, Q, SCHEMA_VERSION } from "./schema.ts";
 import { DejaError } from "../core/errors.ts";
+import { commandName, pid, pidAlive } from "../core/runtime.ts";
 
 /** Path of the index file (core/paths.ts, where bin.ts reads it without loading SQLite). */
 export { indexPath } from "../core/paths.ts";
@@ -314,14 +324,66 @@ export function removeIndex(path: string): void {
   for (const suffix of ["", "-wal", "-shm"]) rmSync(path + suffix, { force: true });
 }
 
+/** What a writer is doing with the index, for the one a busy lock turns away. */
+export interface LockPurpose {
+  /** Present participle for the message: `writing it` (default), `refreshing it on use`. */
+  doing?: string;
+  /** The hold is short and bounded (a refresh on use): another writer waits for it. */
+  brief?: boolean;
+}
+
+/** Who holds the writer lock: `index.lock.who` beside it, written once it is held. */
+export interface LockHolder extends Required<LockPurpose> {
+  pid: number;
+  /** `deja <command>` (core/runtime.ts commandName). */
+  command: string;
+  /** When it took the lock, epoch ms. */
+  at: number;
+}
+
+/**
+ * How long a writer waits at least for a holder that said its hold is brief:
+ * a refresh on use reads for its budget (1.5 s by default) and then commits.
+ */
+export const BRIEF_WAIT_MS = 10_000;
+
+const holderPath = (dir: string) => join(dir, "index.lock.who");
+
+/** The lock's holder as it recorded itself; null when none did or its process is gone. */
+export function lockHolder(dir: string): LockHolder | null {
+  try {
+    const v = JSON.parse(readFileSync(holderPath(dir), "utf8"));
+    if (typeof v?.pid !== "number" || typeof v.command !== "string") return null;
+    if (v.pid !== pid() && !pidAlive(v.pid)) return null;
+    return {
+      pid: v.pid,
+      command: v.command,
+      doing: typeof v.doing === "string" ? v.doing : "writing it",
+      brief: v.brief === true,
+      at: Number(v.at) || 0,
+    };
+  } catch {
+    return null;
+  }
+}
+
 /**
  * Holds the one-writer lock (a SQLite EXCLUSIVE lock on `index.lock` beside
- * the index; the OS releases it if the process dies).
+ * the index; the OS releases it if the process dies), and records who holds
+ * it in `index.lock.who` (pid, command, what it does) so that a writer it
+ * turns away can say who. A holder whose hold is `brief` (a refresh on use)
+ * is waited for at least {@link BRIEF_WAIT_MS}, whatever `waitMs` says: a
+ * `deja index` started while `deja last` refreshes is not an error.
  *
  * @param waitMs how long to wait for another writer, in milliseconds.
- * @throws {DejaError} "the index is busy" when another `deja index` holds it.
+ * @param purpose what this writer does (for the record the next one reads).
+ * @throws {DejaError} "the index is busy: 'deja last' (pid 123) is refreshing it on use".
  */
-export function acquireWriterLock(dir: string, waitMs: number): { release(): void } {
+export function acquireWriterLock(
+  dir: string,
+  waitMs: number,
+  purpose: LockPurpose = {},
+): { release(): void } {
   makeDataDir(dir);
   const path = join(dir, "index.lock");
   const fresh = !existsSync(path);
@@ -332,20 +394,46 @@ export function acquireWriterLock(dir: string, waitMs: number): { release(): voi
     >[1],
   );
   if (fresh) chmodSync(path, 0o600);
-  try {
-    db.exec(`PRAGMA busy_timeout = ${Math.max(0, Math.floor(waitMs))}`);
+  const take = (ms: number) => {
+    db.exec(`PRAGMA busy_timeout = ${Math.max(0, Math.floor(ms))}`);
     db.exec("PRAGMA journal_mode = DELETE");
     db.exec("BEGIN EXCLUSIVE");
+  };
+  try {
+    try {
+      take(waitMs);
+    } catch (e) {
+      if (!(lockHolder(dir)?.brief && waitMs < BRIEF_WAIT_MS)) throw e;
+      take(BRIEF_WAIT_MS - waitMs);
+    }
   } catch {
     db.close();
+    const who = lockHolder(dir);
     throw new DejaError(
-      "the index is busy: another 'deja index' is writing it",
+      `the index is busy: ${
+        who
+          ? `'${who.command}' (pid ${who.pid}) is ${who.doing}`
+          : "another deja process is writing it"
+      }`,
       "wait for it to finish, or run again with --wait <seconds>",
       2,
     );
   }
+  const me: LockHolder = {
+    pid: pid(),
+    command: commandName(),
+    doing: purpose.doing ?? "writing it",
+    brief: Boolean(purpose.brief),
+    at: Date.now(),
+  };
+  try {
+    writeFileSync(holderPath(dir), JSON.stringify(me) + "\n", { mode: 0o600 });
+  } catch { /* the record is a courtesy: the lock itself is held */ }
   return {
     release() {
+      // The record goes first, while the lock still keeps the next holder from writing its own.
+      const h = lockHolder(dir);
+      if (h?.pid === me.pid && h.at === me.at) rmSync(holderPath(dir), { force: true });
       try {
         db.exec("COMMIT");
       } catch { /* nothing held */ }

@@ -40,6 +40,7 @@ export const REVISIONS: Readonly<Record<string, number>> = {
   // and opencode's prompt histories). 2 (Claude family): a compaction agent's instruction
   // is a notice. 2 (Codex): a turn_aborted is a notice. 1 (Crush): a call streamed in
   // nameless pieces is joined to the call before it.
+  // Session 11 (Claude family, Gemini): a cache warm-up and a checkpoint are counted (not_session).
   claude: 2,
   cherrystudio: 2,
   codebuddy: 2,
@@ -63,6 +64,7 @@ export const REVISIONS: Readonly<Record<string, number>> = {
   // results of calls that never ran carry `notRun`.
   continue: 1,
   copilot: 1,
+  gemini: 1,
 };
 
 /** The reader revision of `harness` ({@link REVISIONS}; 0 when not listed). */

@@ -119,7 +119,8 @@ export interface FamilyState {
  * cache before the person types anything (observed on 2.1.1, real store: a
  * legacy `agent-<hex>.jsonl` answered by a `<synthetic>` API error). It is
  * not work, so it is not indexed: it would show as a session in `last` and
- * become "where the last session left off".
+ * become "where the last session left off". Counted once per sidechain as a
+ * `not_session` skip, so `deja sources --verbose` says why it is missing.
  */
 function isWarmup(r: Obj, events: Event[]): boolean {
   return r.parentUuid === null && events.length === 1 && events[0].kind === "user" &&
@@ -424,7 +425,14 @@ async function* readFamily(
       continue;
     }
     if (rt.parent && (st.warmup?.includes(rt.id) || isWarmup(r, events))) {
-      if (!st.warmup?.includes(rt.id)) st.warmup = [...(st.warmup ?? []).slice(-15), rt.id];
+      if (!st.warmup?.includes(rt.id)) {
+        st.warmup = [...(st.warmup ?? []).slice(-15), rt.id];
+        ctx.skip(
+          "not_session",
+          where,
+          "a cache warm-up ('Warmup' sent before any prompt), not work",
+        );
+      }
       continue;
     }
     const s = chunkFor(rt);

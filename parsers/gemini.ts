@@ -89,10 +89,15 @@ function geminiRoot(env: DiscoverCtx["env"]): string {
   return rootFrom(env, ID, [["GEMINI_CLI_HOME", ".gemini"]], "~/.gemini");
 }
 
+/** What a checkpoint is, for `deja sources --verbose` (Discovery.notSessions). */
+const CHECKPOINT =
+  "checkpoint (the chat saved before a tool changed a file, for /restore; the chat itself is read)";
+
 async function discover({ env, problem }: DiscoverCtx): Promise<Discovery> {
   const root = geminiRoot(env);
   const tmp = join(root, "tmp");
   const sources: SourceRef[] = [];
+  let checkpoints = 0;
   const projects = await subdirs(tmp, problem);
   for (const projectId of projects) {
     const chats = join(tmp, projectId, "chats");
@@ -108,8 +113,17 @@ async function discover({ env, problem }: DiscoverCtx): Promise<Discovery> {
     if (await isRegularFile(logs, problem)) {
       sources.push({ harness: ID, path: logs, kind: "document", hint: { projectId, root, logs } });
     }
+    // `checkpoints/<time>-<file>-<tool>.json`: a chat's state saved before a tool changed a
+    // file (for /restore), a copy of a chat already read: counted, not read (realdata, 2026-03).
+    const saved = await listFiles(join(tmp, projectId, "checkpoints"), {
+      match: (_p, n) => n.endsWith(".json"),
+      maxDepth: 1,
+      onError: () => {},
+    });
+    checkpoints += saved.length;
   }
-  return { roots: [tmp], sources };
+  const notSessions = checkpoints ? { [CHECKPOINT]: checkpoints } : undefined;
+  return { roots: [tmp], sources, ...(notSessions ? { notSessions } : {}) };
 }
 
 /**
@@ -243,7 +257,11 @@ async function readWhole(path: string, ctx: ParseCtx): Promise<Conversation | un
   }
   if (!o || !str(o.sessionId)) {
     // logs.json (an array) and checkpoints ({clientHistory, toolCall}) are known non-chats.
-    if (Array.isArray(doc) || (o && ("clientHistory" in o || "toolCall" in o))) return undefined;
+    if (Array.isArray(doc)) return undefined;
+    if (o && ("clientHistory" in o || "toolCall" in o)) {
+      ctx.skip("not_session", path, CHECKPOINT);
+      return undefined;
+    }
     ctx.skip("unknown_record", path, "JSON document without sessionId");
     return undefined;
   }

@@ -485,10 +485,10 @@ Deno.test("non-chat JSON yields nothing when it is logs.json or a checkpoint, an
     "tmp/p/chats/other.json": JSON.stringify({ hello: "world" }),
   });
   try {
-    for (const f of ["logs.json", "ckpt.json"]) {
+    for (const [f, counts] of [["logs.json", {}], ["ckpt.json", { not_session: 1 }]] as const) {
       const { sessions, ctx } = await parseFile(t.root, `tmp/p/chats/${f}`);
       assert.equal(sessions.length, 0);
-      assert.equal(ctx.skipped, 0, f);
+      assert.deepEqual({ ...ctx.counts }, counts, f);
     }
     const { ctx } = await parseFile(t.root, "tmp/p/chats/other.json");
     assert.equal(ctx.counts.unknown_record, 1);
@@ -626,7 +626,8 @@ Deno.test({
         "tmp/idaho-vault/chats/f328310d-05ea-45ce-b9cb-fe2717bebe12/twynek.json",
       "chat-skill-extraction-subagent.json":
         "tmp/idaho-vault/chats/skill-extraction-67084600/mrp1k5.json",
-      // not chats: placed under chats/ on purpose, they must be ignored without a count
+      // not chats: placed under chats/ on purpose, they must yield nothing: logs.json without
+      // a count, the checkpoint counted as not a session (sources says why)
       "logs.json": "tmp/idaho-vault/chats/logs.json",
       "checkpoint-write_file.json": `tmp/${hash}/chats/checkpoint-write_file.json`,
     };
@@ -637,7 +638,9 @@ Deno.test({
       }
       const run = await runParser(gemini, testEnv("/nowhere", { DEJA_GEMINI_ROOT: root }));
       assert.deepEqual(run.errors, {});
-      assert.deepEqual(run.skips, {});
+      assert.deepEqual(run.skips, {
+        [join(root, place["checkpoint-write_file.json"])]: { not_session: 1 },
+      });
       const ids = run.sessions.map((s) => s.id).sort();
       assert.deepEqual(ids, [
         "5b6234f8-0315-4733-a3be-ee67d6712014",

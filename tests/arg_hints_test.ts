@@ -117,3 +117,16 @@ Deno.test("last and show with plain words offer to search them", async () => {
     );
   });
 });
+
+Deno.test("last -5 lists the newest 5, as head -5 would (it hinted 'deja last -- -5', which fails)", async () => {
+  await withIndex(async (run) => {
+    const dashed = await run(["last", "-5", "--json"]);
+    assertEquals(dashed.code, 0, dashed.err);
+    assertEquals(dashed.out, (await run(["last", "5", "--json"])).out);
+    assertEquals(dashed.err, "");
+    // After `--` it is text again, and refused as a count.
+    const after = await run(["last", "--", "-5"]);
+    assertEquals(after.code, 2);
+    assertStringIncludes(after.err, "'deja last 20' lists the newest 20");
+  });
+});

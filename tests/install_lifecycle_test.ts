@@ -12,6 +12,7 @@ import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { installTargets, uninstallTargets } from "../lib/install/run.ts";
 import { targetStatus } from "../lib/install/doctor.ts";
+import { launcherPath } from "../lib/install/launcher.ts";
 import { detected, wirables } from "../lib/install/facts.ts";
 import { readJsonDoc } from "../lib/install/files.ts";
 
@@ -73,37 +74,50 @@ Deno.test("a backup of deja's own file (made by an older deja) is never restored
 });
 
 Deno.test("install <h>-auto reports each part under the target that owns it, and uninstalling each target takes back exactly its parts", () => {
+  const removed = (r: ReturnType<typeof uninstallTargets>) =>
+    [
+      ...new Set(
+        r.outcomes.flatMap((o) => o.changes).filter((c) => c.action === "removed")
+          .map((c) => `${c.target} ${c.kind}`),
+      ),
+    ].sort();
   for (const f of autos) {
-    const w = world();
+    const auto = f.auto!.target;
+    // 1. The plain target first, then -auto: uninstalling -auto turns recall off, the plain stays.
+    let w = world();
     try {
-      const inst = installTargets(w.env, w.self, [t(f.auto!.target)]);
+      installTargets(w.env, w.self, [t(f.target)]);
+      const inst = installTargets(w.env, w.self, [t(auto)]);
       const added = (target: string) =>
         inst.outcomes.flatMap((o) => o.changes)
           .filter((c) => c.target === target && (c.action === "created" || c.action === "updated"))
           .map((c) => c.kind).sort();
-      assert(added(f.auto!.target).every((k) => k === "hooks"), `${f.target}: hooks only`);
-      assert(!added(f.target).includes("hooks"), `${f.target}: no hooks`);
-      // Turning automatic recall off leaves the plain wiring.
-      const off = uninstallTargets(w.env, [t(f.auto!.target)]);
-      const removed = (r: typeof off) =>
-        r.outcomes.flatMap((o) => o.changes).filter((c) => c.action === "removed")
-          .map((c) => `${c.target} ${c.kind}`).sort();
-      assertEquals(
-        [...new Set(removed(off))],
-        [...new Set(added(f.auto!.target).map((k) => `${f.auto!.target} ${k}`))],
-        f.target,
-      );
-      assertEquals(targetStatus(w.env, t(f.auto!.target)).state, "not_wired", f.target);
-      if (added(f.target).length) {
-        assertEquals(targetStatus(w.env, t(f.target)).state, "wired", f.target);
-      }
-      const gone = uninstallTargets(w.env, [t(f.target)]);
-      assertEquals(
-        [...new Set(removed(gone))],
-        [...new Set(added(f.target).map((k) => `${f.target} ${k}`))],
-        f.target,
-      );
+      assert(added(auto).every((k) => k === "hooks"), `${f.target}: hooks only`);
+      assertEquals(added(f.target), [], `${f.target}: the plain wiring was there already`);
+      const off = uninstallTargets(w.env, [t(auto)]);
+      assertEquals(removed(off), [...new Set(added(auto).map((k) => `${auto} ${k}`))], f.target);
+      assertEquals(targetStatus(w.env, t(auto)).state, "not_wired", f.target);
+      const plainParts = targetStatus(w.env, t(f.target)).parts.length;
+      if (plainParts) assertEquals(targetStatus(w.env, t(f.target)).state, "wired", f.target);
+      uninstallTargets(w.env, [t(f.target)]);
       assertEquals(targetStatus(w.env, t(f.target)).state, "not_wired", f.target);
+    } finally {
+      rmSync(w.root, { recursive: true, force: true });
+    }
+    // 2. -auto alone: uninstalling it undoes the install whole (reported by a user trial,
+    // 2026-12: `uninstall claude-auto` left the MCP server, skill and command install had added).
+    w = world();
+    try {
+      const inst = installTargets(w.env, w.self, [t(auto)]);
+      const added = inst.outcomes.flatMap((o) => o.changes)
+        .filter((c) => c.action === "created" || c.action === "updated")
+        .map((c) => `${c.target} ${c.kind}`);
+      assert(!added.some((x) => x === `${f.target} hooks`), `${f.target}: no hooks`);
+      const off = uninstallTargets(w.env, [t(auto)]);
+      assertEquals(removed(off), [...new Set(added)].sort(), f.target);
+      assertEquals(targetStatus(w.env, t(auto)).state, "not_wired", f.target);
+      assertEquals(targetStatus(w.env, t(f.target)).state, "not_wired", f.target);
+      assert(!existsSync(launcherPath(w.env)), `${f.target}: nothing runs the launcher any more`);
     } finally {
       rmSync(w.root, { recursive: true, force: true });
     }

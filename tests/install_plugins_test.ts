@@ -130,6 +130,7 @@ Deno.test("pi: a deja tool extension and the skill; pi-auto adds the recall exte
   const w = world();
   try {
     const ext = join(w.home, ".pi", "agent", "extensions");
+    installTargets(w.env, w.self, [t("pi")]);
     installTargets(w.env, w.self, [t("pi-auto")]);
     const tool = read(join(ext, "deja.js"));
     assertStringIncludes(tool, `const LAUNCHER = ${JSON.stringify(launcherPath(w.env))};`);

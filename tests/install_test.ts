@@ -227,21 +227,35 @@ Deno.test("install writes a symlinked config at its target and leaves the link i
   assertEquals(json(real).mcp.deja.command, w.launcher);
 });
 
-Deno.test("install refuses a config that is not valid JSON, names line:column, and writes nothing at all", () => {
+Deno.test("install refuses a config that is not valid JSON, names line:column, and leaves that target alone", () => {
   const w = world();
   const path = join(w.home, ".config/crush/crush.json");
   write(path, '{"mcp": {,}\n');
-  const before = snapshot(w.root);
   const r = installTargets(w.env, w.self, [t("claude-code"), t("crush-auto")]);
-  assert(r.aborted, "the run is stopped before any write");
+  assert(!r.aborted, "the other target goes on");
   const crush = r.outcomes[1];
   assert(crush.refused, "crush-auto is refused");
   assertStringIncludes(crush.refused, `${path}:1:10: not valid JSON`);
   assertEquals(crush.changes, []);
   assertEquals(r.outcomes[0].refused, undefined, "the other target is not blamed");
-  assertEquals(r.outcomes[0].changes, [], "nor written (it was checked first)");
+  assert(r.outcomes[0].changes.length > 0, "and is installed");
+  assertEquals(r.launcher.action, "created");
+  assert(existsSync(w.launcher));
+  assertStringIncludes(readFileSync(join(w.home, ".claude.json"), "utf8"), w.launcher);
+  assertEquals(readFileSync(path, "utf8"), '{"mcp": {,}\n', "the broken config is untouched");
+  assert(!existsSync(`${path}.deja.bak`));
+});
+
+Deno.test("install writes nothing at all, not even the launcher, when every target is refused", () => {
+  const w = world();
+  const path = join(w.home, ".config/crush/crush.json");
+  write(path, '{"mcp": {,}\n');
+  const before = snapshot(w.root);
+  const r = installTargets(w.env, w.self, [t("crush"), t("crush-auto")]);
+  assert(r.aborted, "the run is stopped before any write");
+  assert(r.outcomes.every((o) => o.refused && !o.changes.length));
+  assertEquals(r.launcher.action, "absent", "the launcher is not there, and not said to be");
   assert(!existsSync(w.launcher), "no launcher written");
-  assert(!existsSync(join(w.home, ".claude.json")));
   assertEquals(snapshot(w.root), before, "not one file under the root changed");
 });
 
@@ -287,8 +301,9 @@ Deno.test("uninstall never creates a config that did not exist", () => {
   assertEquals(readdirSync(w.home), []);
 });
 
-Deno.test("uninstall of an -auto target turns recall off and keeps the plain wiring; the plain target then takes the rest", () => {
+Deno.test("uninstall of an -auto target turns recall off and keeps the plain wiring a plain install wrote; the plain target then takes the rest", () => {
   const w = world();
+  installTargets(w.env, w.self, [t("crush")]);
   installTargets(w.env, w.self, [t("crush-auto")]);
   uninstallTargets(w.env, [t("crush-auto")]);
   const cfg = readFileSync(join(w.home, ".config/crush/crush.json"), "utf8");
@@ -299,6 +314,30 @@ Deno.test("uninstall of an -auto target turns recall off and keeps the plain wir
   assert(!existsSync(join(w.home, ".config/crush/crush.json")), "deja's own file went");
   assert(!existsSync(join(w.home, ".agents/skills/deja-history/SKILL.md")));
   assert(!existsSync(w.launcher), "nothing runs the launcher any more");
+});
+
+Deno.test("uninstall of an -auto target undoes its install whole when that install wrote the plain wiring", () => {
+  // Reported by a user trial (2026-12): `install claude-auto` added the MCP server, skill and
+  // command, and `uninstall claude-auto` removed the hooks only.
+  const w = world();
+  installTargets(w.env, w.self, [t("claude-auto")]);
+  assertStringIncludes(readFileSync(join(w.home, ".claude.json"), "utf8"), '"deja"');
+  const off = uninstallTargets(w.env, [t("claude-auto")]);
+  const removed = off.outcomes.flatMap((o) => o.changes.map((c) => `${o.target} ${c.kind}`));
+  for (const part of ["claude-code mcp", "claude-code skill", "claude-code command"]) {
+    assert(removed.includes(part), `${part} in ${removed}`);
+  }
+  assert(removed.includes("claude-auto hooks"), String(removed));
+  assertEquals(readdirSync(w.home), [], "nothing of deja's is left in HOME");
+  assert(!existsSync(w.launcher));
+  // A plain install asked for after the -auto one keeps the plain wiring when -auto goes.
+  installTargets(w.env, w.self, [t("claude-auto")]);
+  installTargets(w.env, w.self, [t("claude-code")]);
+  uninstallTargets(w.env, [t("claude-auto")]);
+  assertStringIncludes(readFileSync(join(w.home, ".claude.json"), "utf8"), '"deja"');
+  assertEquals(targetStatus(w.env, t("claude-code")).state, "wired");
+  uninstallTargets(w.env, [t("claude-code")]);
+  assertEquals(readdirSync(w.home), []);
 });
 
 Deno.test("a skill or command file deja did not write is kept by install and uninstall, replaced with --force", () => {

@@ -180,16 +180,19 @@ Deno.test("demo accepts --limit, which its output advertises, and says what it d
   assertEquals((r.out.match(/^\S+ {2}\S+ {2}\d{4}-/gm) ?? []).length, 1, r.out);
 });
 
-Deno.test("install with a broken config exits 2 naming file:line:column and writes nothing", async () => {
+Deno.test("install with a broken config exits 2 naming file:line:column and leaves that target alone", async () => {
   const home = tempDir("deja-pc-home-");
   const cfg = join(home, ".config", "crush", "crush.json");
   mkdirSync(dirname(cfg), { recursive: true });
-  writeFileSync(cfg, '{\n  "mcp": {,}\n}\n');
-  const before = readdirSync(home, { recursive: true }).sort();
+  const text = '{\n  "mcp": {,}\n}\n';
+  writeFileSync(cfg, text);
+  const before = readdirSync(join(home, ".config"), { recursive: true }).sort();
   const r = await run(["install", "claude-code", "crush"], { HOME: home });
   assertEquals(r.code, 2);
   assertStringIncludes(r.err, `${cfg}:2:11: not valid JSON`);
-  assertEquals(readdirSync(home, { recursive: true }).sort(), before, "nothing written");
+  assertEquals(readFileSync(cfg, "utf8"), text);
+  assertEquals(readdirSync(join(home, ".config"), { recursive: true }).sort(), before);
+  assert(existsSync(join(home, ".claude.json")), "the other target is installed");
   const doc = await run(["doctor"], { HOME: home });
   assertEquals(doc.code, 1, "doctor reports the broken config and exits 1");
   assertStringIncludes(doc.err, "crush (broken config)");

@@ -155,6 +155,7 @@ function installNotes(r: WireReport, io: Pick<IO, "isTTY" | "env">): string[] {
     );
   }
   for (const o of r.outcomes) {
+    if (o.refused) continue;
     const t = findTarget(o.target);
     const note = t?.auto ? t.harness.facts.auto?.note : "";
     if (note) lines.push(`note: ${note}`);

@@ -82,7 +82,7 @@ export interface ServiceOutcome {
 export interface InstallResult {
   /** The wiring; null when only services were asked for. */
   report: WireReport | null;
-  /** Services written (none when a target was refused). */
+  /** Services written (none when every target was refused). */
   services: ServiceOutcome[];
   /** There is no index yet and one should be built now. */
   needsIndex: boolean;
@@ -95,13 +95,14 @@ export function parseInstall(a: Args): InstallArgs {
 
 /**
  * Wires the targets, then writes the services; `self` is the argv the launcher
- * records. Nothing but the wiring when a target was refused.
+ * records. A refused target is left alone and the rest is done; nothing at all
+ * when every target was refused.
  *
  * @throws {DejaError} for an unknown target, none given, or `--all` finding no harness.
  */
 export function installData(env: Env, args: InstallArgs, self: string[]): InstallResult {
   const report = args.onlyServices ? null : wire(env, args, { self, force: args.force });
-  if (report && wireCode(report)) return { report, services: [], needsIndex: false };
+  if (report?.aborted) return { report, services: [], needsIndex: false };
   const services = args.services.map((spec): ServiceOutcome => {
     writeLauncher(env, self);
     return {
@@ -170,16 +171,12 @@ async function runInstall(a: Args, io: IO): Promise<number> {
   // one (core/runtime.ts), started before anything is written so nothing is done twice.
   if (firstIndexDue(io.env, args)) relaunchForBatch("install");
   const res = installData(io.env, args, selfCommand());
+  // A refused target is named on stderr and makes the exit code 2; the others were installed.
+  const code = res.report ? wireCode(res.report) : 0;
   if (res.report) {
     io.err(refusalText(res.report));
-    const code = wireCode(res.report);
     // An aborted install wrote nothing: the refusals say it all, unless JSON was asked for.
     if (res.report.aborted && !args.json) return 2;
-    if (code) {
-      if (args.json) printJson(io, installDocument(res, io.env));
-      else io.out(installText(res.report, io));
-      return code;
-    }
     if (!args.json) io.out(installText(res.report, io));
   }
   if (args.json) printJson(io, installDocument(res, io.env));
@@ -190,8 +187,8 @@ async function runInstall(a: Args, io: IO): Promise<number> {
   }
   if (res.needsIndex) await firstIndex(io);
   // The configs written sit in folders the index watches for new stores: not a change to report.
-  else if (res.report) await restampAfterOwnWrites(io.env);
-  return 0;
+  else if (res.report && !res.report.aborted) await restampAfterOwnWrites(io.env);
+  return code;
 }
 
 /** `install --json`: the wiring (empty when only services were asked for) and the services. */

@@ -1,7 +1,7 @@
 import { assert, assertEquals, assertStringIncludes } from "../../tests/_assert.ts";
 import { captureIO, runMain } from "../../tests/_cli_io.ts";
 import { world, write } from "../../tests/_install_world.ts";
-import { existsSync, rmSync } from "node:fs";
+import { chmodSync, existsSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { csi } from "./output.ts";
 import { installCmd, installData, parseInstall } from "./cmd_install.ts";
@@ -93,6 +93,45 @@ Deno.test("install refuses a broken config on stderr, writes nothing, and exits 
     assert(!existsSync(join(w.root, "deja")), "no launcher, no data dir");
   } finally {
     rmSync(w.root, { recursive: true, force: true });
+  }
+});
+
+Deno.test("install with one target refused installs the others, names the refused one, and exits 2 (text and JSON)", async () => {
+  // Reported by a user trial (2026-12): a read-only ~/.claude.json stopped crush from being
+  // installed too, and the JSON said crush had nothing to do and the absent launcher "unchanged".
+  for (const json of [false, true]) {
+    const w = world();
+    try {
+      const claude = join(w.home, ".claude.json");
+      write(claude, "{}\n");
+      chmodSync(claude, 0o444);
+      const r = await runMain(
+        w.env,
+        ["install", "claude-code", "crush", "--no-index"].concat(
+          json ? ["--json"] : [],
+        ),
+      );
+      assertEquals(r.code, 2, r.err);
+      assertStringIncludes(r.err, "deja: claude-code refused: ");
+      assertStringIncludes(r.err, "read-only");
+      assertStringIncludes(r.err, "hint: nothing of claude-code was changed;");
+      assert(existsSync(join(w.home, ".config/crush/crush.json")), "crush is installed");
+      assertEquals(readFileSync(claude, "utf8"), "{}\n");
+      if (!json) {
+        assertStringIncludes(r.out, "created   crush");
+        assertStringIncludes(r.out, "launcher");
+        continue;
+      }
+      const doc = JSON.parse(r.out);
+      assertEquals(doc.launcher.action, "created");
+      const [c, k] = doc.targets;
+      assertEquals([c.target, c.changes], ["claude-code", []]);
+      assertStringIncludes(c.refused, "read-only");
+      assertEquals([k.target, k.refused], ["crush", null]);
+      assert(k.changes.some((x: { action: string }) => x.action === "created"), r.out);
+    } finally {
+      rmSync(w.root, { recursive: true, force: true });
+    }
   }
 });
 

@@ -33,6 +33,7 @@ export const lastCmd: CommandSpec = {
   refresh: true,
   usage: "last [n] [--harness <id>] [--project <text>] [--since <30d|date>] [--junk] [--json]",
   maxPositionals: 1,
+  count: true,
   options: {
     ...FILTER_OPTIONS,
     since: {

@@ -352,11 +352,18 @@ export function narration(res: SearchResult): string {
     return `matched the title${others}${time}`;
   }
   if (res.exactFollow) {
+    // One sentence: the change list (itself split by "; ") goes in parentheses.
     const first = res.tier === "relevance"
-      ? "the first by relevance"
-      : `the first by ${how}: ${ch}`;
+      ? "the first result is the nearest by relevance"
+      : `the first result matches ${how} (${ch})`;
     const n = res.exactFollow;
-    return `${first}; ${n} of the others hold${n === 1 ? "s" : ""} every word as typed${time}`;
+    const others = Math.max(n, res.results.length - 1);
+    const follow = n < others
+      ? `${n} of the other ${others} hold${n === 1 ? "s" : ""}`
+      : n === 1
+      ? "the other one holds"
+      : `the other ${n} hold`;
+    return `${first}; ${follow} every word as typed${time}`;
   }
   const line = {
     exact: time ? `exact match${time}` : "",

@@ -20,7 +20,13 @@ import { Q } from "../schema.ts";
 import { describeVerification, type Verification, verification } from "../../core/registry.ts";
 import { wiringMatrix } from "../install/matrix.ts";
 import { dataDir } from "../../core/paths.ts";
-import { isDamage, PENDING_REASONS, REPAIRED_REASONS, skipsText } from "../skips.ts";
+import {
+  BY_DESIGN_REASONS,
+  isDamage,
+  PENDING_REASONS,
+  REPAIRED_REASONS,
+  skipsText,
+} from "../skips.ts";
 import { storeState } from "../gone.ts";
 import { damageLine, storeProblem, storeSkips } from "../store_damage.ts";
 import { statSync } from "node:fs";
@@ -113,6 +119,8 @@ export interface HarnessSources {
    * FIFO or device where a store would be, a directory it could not read.
    */
   not_read: string[];
+  /** Files in the roots left out on purpose because they hold no session, per kind (discovery). */
+  not_sessions: Record<string, number>;
   /** The harness version its format was verified on, how and when (registry.json). */
   verified: Verification;
 }
@@ -201,6 +209,7 @@ export async function sourcesData(env: Env): Promise<SourcesData> {
   for (const p of parsers) {
     let roots: string[] = [];
     let stores = 0;
+    let notSessions: Record<string, number> = {};
     const problems: string[] = [];
     // What discovery could not open (a folder): failures, unlike a link to nothing or a FIFO.
     const failures: Array<{ path: string; line: string }> = [];
@@ -217,6 +226,7 @@ export async function sourcesData(env: Env): Promise<SourcesData> {
       });
       roots = d.roots;
       stores = d.sources.length;
+      notSessions = d.notSessions ?? {};
     } catch { /* reported through the index errors */ }
     const mine = rows.filter((r) => r.harness === p.id);
     const skipped: Record<string, number> = {};
@@ -284,6 +294,7 @@ export async function sourcesData(env: Env): Promise<SourcesData> {
         : open[0]?.line ?? null,
       errors: failedStores + open.length - deniedDirs,
       not_read: problems,
+      not_sessions: notSessions,
       verified: verification(p.id),
     });
   }
@@ -367,6 +378,9 @@ export function sourcesText(
     }
     const sk = skipsText(h.skipped);
     if (sk) lines.push(c.yellow(`              ${sk}`));
+    for (const [what, n] of Object.entries(h.not_sessions)) {
+      lines.push(c.dim(`              left out (not sessions): ${n} ${what}`));
+    }
     for (const x of h.skipped_at) {
       const reason = x.slice(0, x.indexOf(" "));
       // A damaged store's read that kept indexed sessions says so itself (lib/indexer.ts keptNote).
@@ -376,6 +390,8 @@ export function sourcesText(
         ? "repaired "
         : PENDING_REASONS.has(reason)
         ? "unfinished "
+        : BY_DESIGN_REASONS.has(reason)
+        ? "left out "
         : "skipped ";
       lines.push(c.yellow(`              ${verb}${x}`));
     }

@@ -67,3 +67,52 @@ Deno.test("sources names where records were skipped or repaired, and keeps them 
     removeTemp(dir);
   }
 });
+
+// Regression (2026-12, user trial): a Gemini checkpoint and a Claude Code "Warmup" agent file
+// were left out with no word in `sources --verbose`.
+Deno.test("sources says what it leaves out as not sessions, per kind, counted", async () => {
+  const dir = tempDir("deja-notsess-");
+  try {
+    const proj = join(dir, "projects", "-w-app");
+    mkdirSync(proj, { recursive: true });
+    const sid = "dddddddd-0000-4000-8000-000000000001";
+    writeFileSync(
+      join(proj, "agent-a227a46.jsonl"),
+      JSON.stringify({
+        parentUuid: null,
+        isSidechain: true,
+        sessionId: sid,
+        agentId: "a227a46",
+        cwd: "/w/app",
+        type: "user",
+        message: { role: "user", content: "Warmup" },
+        uuid: "w1",
+        timestamp: "2026-01-12T19:39:59.649Z",
+      }) + "\n",
+    );
+    const ckpt = join(dir, "gemini", "tmp", "p1", "checkpoints");
+    mkdirSync(ckpt, { recursive: true });
+    for (const n of ["a-DECISIONS.md-write_file.json", "b-x.ts-replace.json"]) {
+      writeFileSync(join(ckpt, n), JSON.stringify({ clientHistory: [], toolCall: {} }));
+    }
+    const env = testEnv(join(dir, "home"), {
+      DEJA_HOME: join(dir, "deja"),
+      DEJA_CLAUDE_ROOT: join(dir, "projects"),
+      DEJA_GEMINI_ROOT: join(dir, "gemini"),
+      DEJA_NO_REFRESH: "1",
+    });
+    await runIndex(env, parsers.filter((p) => p.id === "claude" || p.id === "gemini"));
+    const d = await sourcesData(env);
+    const claudeH = d.harnesses.find((x) => x.harness === "claude")!;
+    const geminiH = d.harnesses.find((x) => x.harness === "gemini")!;
+    assertEquals(claudeH.skipped, { not_session: 1 });
+    assertEquals(Object.values(geminiH.not_sessions), [2]);
+    const text = sourcesText(d, { isTTY: false, env }, true);
+    assert(text.includes("left out (not sessions): 1 not_session"), text);
+    assert(text.includes("left out not_session at ") && text.includes("cache warm-up"), text);
+    assert(/left out \(not sessions\): 2 checkpoint \(/.test(text), text);
+    assert(!/skipped: .*not_session/.test(text), "not counted as lost records");
+  } finally {
+    removeTemp(dir);
+  }
+});

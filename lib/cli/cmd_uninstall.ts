@@ -40,7 +40,8 @@ export const uninstallCmd: CommandSpec = {
     },
     auto: {
       type: "boolean",
-      description: "only automatic recall (the -auto hooks and plugins) of every harness",
+      description:
+        "what 'install --auto' did: every harness's -auto hooks and plugins (and the plain wiring they brought)",
     },
     "watch-service": {
       type: "boolean",

@@ -63,6 +63,11 @@ export interface CommandSpec {
    * option" error gives instead of the generic one (forget: `since` names `--before`).
    */
   lacks?: Record<string, string>;
+  /**
+   * Its one positional argument is a count: `-<digits>` before any `--` is read as that
+   * count (`deja last -5` as `deja last 5`, as `head -5` reads it), not as an unknown option.
+   */
+  count?: boolean;
   run(args: Args, io: IO): Promise<number>;
 }
 
@@ -121,6 +126,10 @@ export function parse(cmd: Command, argv: string[], home = ""): Args {
       ...(v.short ? { short: v.short } : {}),
       ...(v.multiple ? { multiple: true } : {}),
     };
+  }
+  if (cmd.count) {
+    const stop = argv.indexOf("--");
+    argv = argv.map((a, i) => (stop < 0 || i < stop) && /^-\d+$/.test(a) ? a.slice(1) : a);
   }
   try {
     const { values, positionals } = parseArgs({
@@ -210,7 +219,8 @@ export function positionalArgs(cmd: Command, argv: string[], also?: Command): st
  * dropped the other words.
  */
 function dashedText(cmd: Command, argv: string[], raw: string): string {
-  if (!/^Unknown option '/i.test(raw) || cmd.maxPositionals === 0) return "";
+  // A command whose argument is a count takes no text: `deja last -- -x` would not help.
+  if (!/^Unknown option '/i.test(raw) || cmd.maxPositionals === 0 || cmd.count) return "";
   const specs = optionsOf(cmd);
   const { tokens } = parseArgs({
     args: argv,

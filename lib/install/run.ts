@@ -1,12 +1,13 @@
 /**
  * One `deja install` or `deja uninstall` run over several targets. Install
- * first checks every config of every target (nothing is written when one is
- * broken), then writes the launcher (so no config ever names a launcher that
- * is not there), then each target. Install records the directories and files
- * it made and the user's entries `--force` replaced (state.ts); uninstall
- * removes only what deja made (directories once they are empty), puts the
- * replaced entries back, and the `.deja.bak` backup of a config that holds
- * nothing of deja's any more. A file system error while writing becomes one
+ * first checks every config of every target (a target with a broken or
+ * read-only config is refused whole, and the others go on; nothing is written
+ * when every target is refused), then writes the launcher (so no config
+ * ever names a launcher that is not there), then each target. Install
+ * records the directories and files it made and the user's entries `--force`
+ * replaced (state.ts); uninstall removes only what deja made (directories once
+ * they are empty), puts the replaced entries back, and the `.deja.bak` backup
+ * of a config that holds nothing of deja's any more. A file system error while writing becomes one
  * clean line naming the path (a DejaError), never a stack trace.
  *
  * @module
@@ -42,15 +43,16 @@ export interface WireReport {
     target: string[];
   };
   outcomes: TargetOutcome[];
-  /** True when a refused target stopped the whole install: nothing was written. */
+  /** True when every target was refused: nothing at all was written, not even the launcher. */
   aborted?: boolean;
 }
 
 /**
  * Installs `refs`. `self` is the argv that starts this deja (runtime.ts
- * `selfCommand()`); it is recorded in the launcher. When any target's config
- * cannot be read or edited, nothing at all is written and every refused
- * target says why (`aborted`).
+ * `selfCommand()`); it is recorded in the launcher. A target whose config
+ * cannot be read or edited is refused and left alone (its `refused` says why);
+ * the others are installed. When every target is refused, nothing at all is
+ * written, not even the launcher (`aborted`).
  */
 export function installTargets(
   env: Env,
@@ -73,30 +75,49 @@ export function installTargets(
     const plan = planTarget(ctx, r, true);
     return "refused" in plan ? plan.refused : undefined;
   });
-  if (refusals.some(Boolean)) {
+  const refusedOutcome = (r: TargetRef, refused: string): TargetOutcome => ({
+    target: r.name,
+    harness: r.harness.harness,
+    changes: [],
+    refused,
+  });
+  if (refusals.every(Boolean)) {
+    // Nothing to wire: not even the launcher is written (no config would name it).
+    const action: FileAction = windows || existsSync(path) ? "unchanged" : "absent";
     return {
-      launcher: { path, action: "unchanged", target: self },
-      outcomes: refs.map((r, i) => ({
-        target: r.name,
-        harness: r.harness.harness,
-        changes: [],
-        ...(refusals[i] ? { refused: refusals[i] } : {}),
-      })),
+      launcher: { path, action, target: self },
+      outcomes: refs.map((r, i) => refusedOutcome(r, refusals[i] as string)),
       aborted: true,
     };
   }
+  // An -auto target writes the plain wiring too; when that was not there before, uninstalling
+  // the -auto target takes it back (state.ts `withAuto`). A plain target asked for keeps it.
+  const wired = refs.filter((_, i) => !refusals[i]);
+  const brought = wired.filter((r) => r.auto && !plainWired(env, r)).map((r) => r.harness.harness);
+  const plainAsked = new Set(wired.filter((r) => !r.auto).map((r) => r.harness.harness));
   const result = cleanFsErrors(() =>
     keepingMadeDirs(env, () => {
       try {
         const action: FileAction = windows ? "unchanged" : writeLauncher(env, self);
-        return { action, outcomes: refs.flatMap((r) => splitByOwner(wireTarget(ctx, r, true))) };
+        const outcomes = refs.flatMap((r, i) => {
+          const refused = refusals[i];
+          return refused ? [refusedOutcome(r, refused)] : splitByOwner(wireTarget(ctx, r, true));
+        });
+        return { action, outcomes };
       } finally {
         const now = loadInstallState(env);
-        saveInstallState(env, { ...now, replaced: state.replaced, made: state.made });
+        const withAuto = [...state.withAuto ?? [], ...brought].filter((h) => !plainAsked.has(h));
+        saveInstallState(env, { ...now, replaced: state.replaced, made: state.made, withAuto });
       }
     })
   );
   return { launcher: { path, action: result.action, target: self }, outcomes: result.outcomes };
+}
+
+/** True when any part of `r`'s plain wiring (MCP server, skill, command, files) is in place. */
+function plainWired(env: Env, r: TargetRef): boolean {
+  const st = targetStatus(env, { name: r.harness.facts.target, harness: r.harness, auto: false });
+  return st.parts.some((p) => p.state !== "not_wired");
 }
 
 /**
@@ -123,7 +144,10 @@ function cleanFsErrors<T>(fn: () => T): T {
 
 /**
  * Uninstalls `refs`; the launcher goes too once no target is wired any more.
- * Every change is reported under the target that owns it (hooks under `-auto`).
+ * `<h>-auto` takes back the hooks, and the plain wiring too when the `-auto`
+ * install wrote it (state.ts `withAuto`); without that record (a plain install
+ * wired it, or an older deja) the plain wiring stays. Every change is reported
+ * under the target that owns it (hooks under `-auto`).
  */
 export function uninstallTargets(env: Env, refs: TargetRef[]): WireReport {
   return cleanFsErrors(() => uninstallAll(env, refs));
@@ -133,11 +157,21 @@ function uninstallAll(env: Env, refs: TargetRef[]): WireReport {
   const path = launcherPath(env);
   const state = loadInstallState(env);
   const ctx = { env, launcher: path, state, restored: [] as typeof state.replaced };
-  const outcomes = refs.flatMap((r) => splitByOwner(wireTarget(ctx, r, false)));
+  // `uninstall <h>-auto` undoes `install <h>-auto`: the plain wiring goes too when that install wrote it.
+  const withAuto = new Set(state.withAuto ?? []);
+  const whole = (r: TargetRef): TargetRef =>
+    r.auto && withAuto.has(r.harness.harness)
+      ? { name: r.harness.facts.target, harness: r.harness, auto: false }
+      : r;
+  const outcomes = refs.flatMap((r) => splitByOwner(wireTarget(ctx, whole(r), false)));
+  const done = new Set(
+    outcomes.filter((o) => !o.refused).map((o) => o.harness),
+  );
   saveInstallState(env, {
     ...loadInstallState(env),
     replaced: state.replaced.filter((r) => !ctx.restored.includes(r)),
     made: state.made,
+    withAuto: [...withAuto].filter((h) => !done.has(h)),
   });
   const still = wirables().some((w) =>
     [false, true].some((auto) => {

@@ -24,8 +24,9 @@ export interface Selection {
   all?: boolean;
   /**
    * Install: every detected harness at its deepest target (`-auto` where there
-   * is one). Uninstall: the `-auto` target of every harness (hooks and plugins
-   * only; the MCP server, skill and command stay).
+   * is one). Uninstall: the `-auto` target of every harness (hooks and plugins;
+   * the MCP server, skill and command too where an `-auto` install wrote them,
+   * run.ts).
    */
   auto?: boolean;
 }

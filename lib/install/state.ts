@@ -3,7 +3,10 @@
  * `<data>/install-state.json`: the directories and the files deja created
  * (only those may ever be removed again: a file the user had, even one left
  * holding `{}`, stays), and the user's own entries that `install --force`
- * replaced (uninstall puts them back). Older deja kept only the directories,
+ * replaced (uninstall puts them back), and the harnesses whose plain wiring
+ * (MCP server, skill, command) an `-auto` install wrote, so that uninstalling
+ * `-auto` takes that too (install and uninstall of one target undo each
+ * other). Older deja kept only the directories,
  * in `<data>/install-dirs.json`; that file is still read.
  *
  * @module
@@ -38,6 +41,12 @@ export interface InstallState {
   replaced: Replaced[];
   /** The containers deja created, per config file (containers.ts). */
   made?: Made[];
+  /**
+   * Harness ids whose plain wiring was not there until an `-auto` install
+   * wrote it (and no plain install was asked since): `uninstall <h>-auto`
+   * removes it as well as the hooks.
+   */
+  withAuto?: string[];
   /** No state was kept (deja's data directory was deleted, or nothing was installed). */
   missing?: boolean;
 }
@@ -49,7 +58,7 @@ const strings = (v: unknown): string[] =>
 
 /** The install state of `env` (empty when none was kept, or it does not parse). */
 export function loadInstallState(env: Env): InstallState {
-  const s: InstallState = { dirs: [], created: [], replaced: [], made: [] };
+  const s: InstallState = { dirs: [], created: [], replaced: [], made: [], withAuto: [] };
   s.missing = !existsSync(stateFile(env)) && !existsSync(oldDirsFile(env));
   try {
     s.dirs.push(...strings(JSON.parse(readFileSync(oldDirsFile(env), "utf8"))));
@@ -58,6 +67,7 @@ export function loadInstallState(env: Env): InstallState {
     const v = JSON.parse(readFileSync(stateFile(env), "utf8"));
     s.dirs.push(...strings(v?.dirs));
     s.created.push(...strings(v?.created));
+    s.withAuto!.push(...strings(v?.withAuto));
     if (Array.isArray(v?.replaced)) {
       s.replaced.push(
         ...v.replaced.filter((r: Replaced) =>
@@ -81,11 +91,15 @@ export function saveInstallState(env: Env, s: InstallState): void {
     created: [...new Set(s.created)],
     replaced: s.replaced,
     ...(s.made?.length ? { made: s.made } : {}),
+    ...(s.withAuto?.length ? { withAuto: [...new Set(s.withAuto)] } : {}),
   };
   delete keep.missing;
   if (existsSync(oldDirsFile(env))) rmSync(oldDirsFile(env), { force: true });
   const file = stateFile(env);
-  if (!keep.dirs.length && !keep.created.length && !keep.replaced.length && !keep.made) {
+  if (
+    !keep.dirs.length && !keep.created.length && !keep.replaced.length && !keep.made &&
+    !keep.withAuto
+  ) {
     return void rmSync(file, { force: true });
   }
   const text = JSON.stringify(keep, null, 2) + "\n";

@@ -10,8 +10,9 @@
  * plus the hooks. Every change is reported under the target that owns it: the
  * MCP server, skill and command under the plain target, the hooks under
  * `-auto`. Uninstalling the plain target removes everything deja wrote for the
- * harness; uninstalling `-auto` turns automatic recall off (the hooks and
- * plugin files), leaving the plain wiring as it was. A `.deja.bak` is only
+ * harness; uninstalling `-auto` as such turns automatic recall off (the hooks
+ * and plugin files), leaving the plain wiring as it was (run.ts makes it the
+ * plain target's whole uninstall when the `-auto` install wrote that wiring). A `.deja.bak` is only
  * ever made of a config that holds none of deja's entries: the user's own
  * bytes.
  *
@@ -204,7 +205,7 @@ function jsonEdits(ctx: WireCtx, ref: TargetRef, install: boolean): JsonEdit[] {
   const hooks = auto?.file && auto.hooks && auto.style
     ? { ...auto, file: auto.file, hooks: auto.hooks, style: auto.style }
     : undefined;
-  // `uninstall <h>-auto` takes back the hooks only (see the module doc).
+  // `uninstall <h>-auto` as such takes back the hooks only (see the module doc).
   const hooksOnly = !install && ref.auto;
   if (mcp && !hooksOnly) {
     const entry = withLauncher(mcp.entry, ctx.launcher) as Obj;

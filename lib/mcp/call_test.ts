@@ -289,3 +289,32 @@ Deno.test("context says so when an id matches no session, instead of searching n
     ix.cleanup();
   }
 });
+
+// Regression (2026-12, user trial): recall with harness ["claude","codex"] and no match said
+// only "Nothing … matches", where the CLI says the filter left nothing.
+Deno.test("recall whose harness or project filter left nothing says so, and how many match without it", async () => {
+  const ix = await indexSessions([S]);
+  try {
+    const byHarness = text(
+      await call(ix, { mode: "recall", query: "missing module", harness: ["codex", "gemini"] }),
+    );
+    assertStringIncludes(byHarness, 'Nothing in past sessions matches "missing module"');
+    assertStringIncludes(byHarness, "in harness codex, gemini; without harness: 1 session");
+    assert(!byHarness.includes("Try other or fewer words"), byHarness);
+    const byProject = text(
+      await call(ix, { mode: "recall", query: "missing module", project: "/nosuch" }),
+    );
+    assertStringIncludes(byProject, "in project /nosuch; without project: 1 session");
+    const neither = text(
+      await call(ix, { mode: "recall", query: "zeppelin", harness: ["codex"] }),
+    );
+    assertStringIncludes(
+      neither,
+      "in harness codex (nor without harness). Try other or fewer words.",
+    );
+    const plain = text(await call(ix, { mode: "recall", query: "zeppelin" }));
+    assertEquals(plain, 'Nothing in past sessions matches "zeppelin". Try other or fewer words.');
+  } finally {
+    ix.cleanup();
+  }
+});

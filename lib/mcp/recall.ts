@@ -21,7 +21,9 @@
  * context accept, the date of its last activity, its matching events, its
  * title, and its best snippets (one line each); for the first hit also what
  * it concluded (up to three concluding sentences, those holding query words
- * first, from {@link sessionDigest}). Nothing found is one unframed line.
+ * first, from {@link sessionDigest}). Nothing found is one unframed line,
+ * which names a `harness` or `project` filter that left nothing and how many
+ * sessions match without it.
  *
  * @module
  */
@@ -92,8 +94,11 @@ export function recallText(store: Store, query: string, o: RecallOptions): Recal
   const q = oneLineForAgent(query, 200);
   if (!res.results.length) {
     const hidden = res.hidden ? ` (${res.hidden} in throwaway or excluded projects)` : "";
+    const f = filteredOut(store, query, o);
     return {
-      text: `Nothing in past sessions matches "${q}"${hidden}. Try other or fewer words.`,
+      text: `Nothing in past sessions matches "${q}"${hidden}${f.text}.${
+        f.without ? "" : " Try other or fewer words."
+      }`,
       shown: 0,
       total: 0,
       tier: res.tier,
@@ -116,6 +121,39 @@ export function recallText(store: Store, query: string, o: RecallOptions): Recal
     shown: fit.shown,
     total: res.total,
     tier: res.tier,
+  };
+}
+
+/**
+ * When `harness` or `project` was given and left nothing: the filter named, and
+ * how many sessions the query finds without it, so the agent drops the filter
+ * rather than the words (as the CLI's "nothing matched … in harness …" does).
+ * Empty without a filter; `without` is that count (0: the filter is not why).
+ */
+function filteredOut(
+  store: Store,
+  query: string,
+  o: RecallOptions,
+): { text: string; without: number } {
+  const given: string[] = [];
+  if (o.harness?.length) given.push(`harness ${o.harness.join(", ")}`);
+  if (o.project) given.push(`project ${oneLineForAgent(o.project, 200)}`);
+  if (!given.length) return { text: "", without: 0 };
+  const all = search(store, query, {
+    limit: 1,
+    ...searchHiding({ env: o.env, here: o.cwd, auto: true }),
+    ...(o.now ? { now: o.now } : {}),
+  });
+  const fields = [o.harness?.length ? "harness" : "", o.project ? "project" : ""]
+    .filter(Boolean).join(" and ");
+  const where = ` in ${given.join(" and ")}`;
+  const without = all.nothingMatched ? 0 : all.total;
+  if (!without) return { text: `${where} (nor without ${fields})`, without };
+  const n = `${without} session${without === 1 ? "" : "s"}`;
+  return {
+    text:
+      `${where}; without ${fields}: ${n}, so the filter left nothing (ask again without ${fields})`,
+    without,
   };
 }
 

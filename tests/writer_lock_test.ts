@@ -1,0 +1,67 @@
+/**
+ * The one-writer lock says who holds it, and a short hold (a refresh on use)
+ * is waited for. Reported by a user trial (2026-12): a `deja index` started
+ * while `deja last` refreshed the index failed with "another 'deja index' is
+ * writing it", which no `deja index` was.
+ */
+import { assert, assertEquals, assertStringIncludes, assertThrows } from "./_assert.ts";
+import { spawn } from "node:child_process";
+import { existsSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import process from "node:process";
+import { acquireWriterLock, lockHolder } from "../lib/store.ts";
+import { DejaError } from "../core/errors.ts";
+import { tempDir } from "./_tmp.ts";
+
+Deno.test("a writer the lock turns away is told which process holds it and what it does", () => {
+  const dir = tempDir("deja-lock-");
+  try {
+    const held = acquireWriterLock(dir, 0, { doing: "syncing it" });
+    try {
+      assertEquals(lockHolder(dir)?.pid, process.pid);
+      const err = assertThrows(() => acquireWriterLock(dir, 50), DejaError);
+      assertStringIncludes(err.message, "the index is busy: 'deja");
+      assertStringIncludes(err.message, `(pid ${process.pid}) is syncing it`);
+      assert(!err.message.includes("another 'deja index'"), err.message);
+    } finally {
+      held.release();
+    }
+    assert(!existsSync(join(dir, "index.lock.who")), "the record goes with the lock");
+    acquireWriterLock(dir, 0).release();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+Deno.test("a writer waits for a refresh on use (a brief hold) instead of failing at once", async () => {
+  const dir = tempDir("deja-lock-");
+  try {
+    // Another process holds the lock briefly, as freshen-on-use does, then lets go.
+    const script = join(dir, "hold.ts");
+    const store = new URL("../lib/store.ts", import.meta.url).href;
+    writeFileSync(
+      script,
+      `import { acquireWriterLock } from ${JSON.stringify(store)};\n` +
+        `const l = acquireWriterLock(${
+          JSON.stringify(dir)
+        }, 0, { doing: "refreshing it on use", brief: true });\n` +
+        `console.log("held");\nawait new Promise((r) => setTimeout(r, 800));\nl.release();\n`,
+    );
+    const child = spawn(Deno.execPath(), ["run", "-A", "--no-lock", script], {
+      stdio: ["ignore", "pipe", "inherit"],
+    });
+    const done = new Promise((r) => child.on("exit", r));
+    await new Promise<void>((resolve, reject) => {
+      child.stdout!.on("data", (b: Uint8Array) => {
+        if (String(b).includes("held")) resolve();
+      });
+      child.on("exit", () => reject(new Error("the holder ended before it held the lock")));
+    });
+    assertEquals(lockHolder(dir)?.doing, "refreshing it on use");
+    const lock = acquireWriterLock(dir, 0); // waitMs 0: without the wait this throws "busy"
+    lock.release();
+    await done;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
