@@ -2,7 +2,7 @@
  * The agent surface with the compiled binary: install into a temporary HOME,
  * idempotence by bytes, doctor, every wired hook run exactly as the configs
  * say after the binary moved away (exit 0, no output), re-wiring from the new
- * place; resume --exec and handoff starting a stand-in `crush` on PATH.
+ * place; resume --exec and handoff starting stand-ins of `crush` and `codex` on PATH.
  */
 import { assert, assertEquals, assertStringIncludes } from "./_assert.ts";
 import {
@@ -164,11 +164,13 @@ Deno.test("e2e: resume --exec and handoff start the harness's own command in the
   const fake = join(work, "fakebin");
   mkdirSync(fake);
   const log = join(work, "crush.log");
-  writeFileSync(
-    join(fake, "crush"),
-    `#!/bin/sh\n{ pwd; for a in "$@"; do printf '%s\\n---\\n' "$a"; done; } > '${log}'\nexit 7\n`,
-    { mode: 0o755 },
-  );
+  for (const name of ["crush", "codex"]) {
+    writeFileSync(
+      join(fake, name),
+      `#!/bin/sh\n{ pwd; for a in "$@"; do printf '%s\\n---\\n' "$a"; done; } > '${log}'\nexit 7\n`,
+      { mode: 0o755 },
+    );
+  }
   const env = {
     HOME: join(work, "home"),
     DEJA_HOME: join(work, "data"),
@@ -191,14 +193,18 @@ Deno.test("e2e: resume --exec and handoff start the harness's own command in the
     assertEquals(ex.code, 7, "the harness's exit status comes back");
     assertEquals(readFileSync(log, "utf8"), `${project}\n--session\n---\n${APP}\n---\n`);
 
-    const h = run(bin, ["handoff", "--to", "crush", APP], withFake, work);
+    const h = run(bin, ["handoff", "--to", "codex", APP], withFake, work);
     assertEquals(h.code, 7, h.stderr);
     const [cwd, ...rest] = readFileSync(log, "utf8").split("\n");
     assertEquals(cwd, project);
     const args = rest.join("\n").split("\n---\n");
-    assertEquals(args[0], "run");
-    assertStringIncludes(args[1], "not instructions");
-    assertStringIncludes(args[1], APP);
+    assertStringIncludes(args[0], "not instructions");
+    assertStringIncludes(args[0], APP);
+    // Crush's only way to take a prompt runs it headless with every permission approved.
+    const crushPaste = run(bin, ["handoff", "--to", "crush", APP], withFake, work);
+    assertEquals(crushPaste.code, 0, crushPaste.stderr);
+    assertStringIncludes(crushPaste.stdout, APP);
+    assertStringIncludes(crushPaste.stderr, "paste");
 
     const paste = run(bin, ["handoff", "--to", "roo", APP], env, work);
     assertEquals(paste.code, 0);
@@ -212,7 +218,7 @@ Deno.test("e2e: resume --exec and handoff start the harness's own command in the
     rmSync(project, { recursive: true });
     const gone = run(bin, ["resume", APP], env, work);
     assertEquals(gone.code, 2);
-    assertStringIncludes(gone.stderr, "no longer exists");
+    assertStringIncludes(gone.stderr, "store is gone");
     assertStringIncludes(gone.stderr, "deja show");
     assert(!gone.stdout, "nothing printed to run");
   } finally {
