@@ -63,7 +63,8 @@ export interface ToolResultInfo {
   isError?: boolean;
   /**
    * True when the store says the call never ran (cancelled, refused, never
-   * approved: Continue's `canceled` state, Copilot's denied permission).
+   * approved: Continue's `canceled` state, Copilot's denied permission, Crush's
+   * call refused for invalid parameters).
    * `isError` is set with it, so a reader that knows only that still counts
    * nothing as changed or succeeded; `show` says `not run` instead of `failed`.
    */

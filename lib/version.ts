@@ -50,7 +50,7 @@ export const REVISIONS: Readonly<Record<string, number>> = {
   trae: 2, // session 11: reads Codex rollouts (parsers/_codex_reader.ts)
   zcode: 2, // session 11: reads opencode's store (parsers/_opencode_events.ts)
   codex: 2, // session 11: turn_aborted notices; a fork's copied parent keeps its replies
-  crush: 1,
+  crush: 2, // session 11: a call joined from pieces is not run; a provider's finish error is a notice
   hermes: 1,
   kimi: 1,
   cline: 1,

@@ -41,6 +41,8 @@ export interface PartsEnv {
   calls: Map<string, string>;
   /** Ids of streamed pieces joined to an earlier call (joinFragments); their results are dropped. */
   dropped: Set<string>;
+  /** Ids of the named calls those pieces were joined to (joinFragments): Crush never ran them. */
+  joined: Set<string>;
   skip: ParseCtx["skip"];
 }
 
@@ -202,6 +204,23 @@ function describe(tool: ToolCallInfo, a: Obj, project: string | undefined): void
   }
 }
 
+/**
+ * What a `finish` part with reason `error` says, as a notice (the harness
+ * speaking, not the model, worded like Codex's provider errors):
+ * `Error: <message>`, then its `details` on the next line, so pasting either
+ * finds the session. `{reason:"error", message:"Bad Request", details:"Your
+ * organization must be verified…"}` and `{message:"API Error", details:"POST
+ * \"https://openrouter.ai/…\": 400 Bad Request {…}"}` observed (realdata
+ * windows-copilot and k3s dbs). Undefined for other reasons or no words.
+ */
+export function providerError(d: Obj): string | undefined {
+  if (str(d.reason) !== "error") return undefined;
+  const message = text(d.message).trim();
+  const details = text(d.details).trim();
+  if (!message && !details) return undefined;
+  return `Error: ${message || "(no message)"}${details ? `\n${details}` : ""}`;
+}
+
 /** Marker a joined or headless fragment group carries on its `tool_call` data: how many pieces. */
 const PIECES = "_fragments";
 
@@ -233,8 +252,14 @@ function wholeJson(s: string): boolean {
  * next piece) become one nameless call for the group, keeping the first
  * piece's id and result. The pieces were never seen split across messages, so
  * groups never cross one. The message's parts are rewritten in place.
+ *
+ * A named call that took pieces goes to `joined`: Crush refused it (its own
+ * arguments were not whole, so `invalid parameters`) and ran nothing, so
+ * {@link crushMessageEvents} keeps what it tried (the joined arguments, shown
+ * as `$ <command>` for bash) but derives no command, read, edit or write from
+ * it, and its result is `notRun`.
  */
-export function joinFragments(msg: MessageRow, dropped: Set<string>): void {
+export function joinFragments(msg: MessageRow, dropped: Set<string>, joined: Set<string>): void {
   const out: Obj[] = [];
   let open: Obj | undefined;
   for (const p of msg.parts) {
@@ -253,6 +278,8 @@ export function joinFragments(msg: MessageRow, dropped: Set<string>): void {
       open[PIECES] = (num(open[PIECES]) ?? 0) + 1;
       const id = str(d.id);
       if (id) dropped.add(id);
+      const callId = str(open.id);
+      if (text(open.name) && callId) joined.add(callId);
       continue;
     }
     open = { ...d, name: "", input: text(d.input), [PIECES]: 1 };
@@ -279,6 +306,11 @@ export function crushMessageEvents(msg: MessageRow, env: PartsEnv): Event[] {
     const type = part.type as string;
     const d = obj(part.data) ?? {};
     const where = `${msg.id}#${i}`;
+    if (type === "finish") {
+      const n = providerError(d);
+      if (n) out.push({ kind: "notice", text: n, ...base(i) });
+      continue;
+    }
     if (IGNORED.has(type)) continue;
     if (type === "text") {
       if (d.hidden === true) continue; // a generated continuation, not typed by a person
@@ -310,6 +342,15 @@ export function crushMessageEvents(msg: MessageRow, env: PartsEnv): Event[] {
         continue;
       }
       const a = obj(input);
+      if (pieces > 0) {
+        // Joined from pieces (joinFragments): Crush refused it, nothing ran or changed. What
+        // it tried stays readable; no command, read, edit or write is derived from it.
+        const tried: ToolCallInfo = { name, input };
+        if (a) describe(tried, a, env.project);
+        const said = tried.command ? `$ ${tried.command}` : `${name} ${text(d.input)}`;
+        out.push({ kind: "tool_call", text: said, tool, ...base(i) });
+        continue;
+      }
       if (a) describe(tool, a, env.project);
       out.push({ kind: "tool_call", text: "", tool, ...base(i) });
     } else if (type === "tool_result") {
@@ -318,6 +359,13 @@ export function crushMessageEvents(msg: MessageRow, env: PartsEnv): Event[] {
       // A PreToolUse hook's context is appended after the `<cwd>` trailer (deja's own
       // frame, charmbracelet/crush internal/agent/hooked_tool.go): strip it first.
       const body = stripCwd(stripFrames(text(d.content)));
+      if (callId && env.joined.has(callId)) {
+        // Crush's answer to a call it got before its arguments were whole: it never ran.
+        const result: ToolResultInfo = { callId, isError: true, notRun: true };
+        const said = `Not run: ${body.trim() || "invalid parameters"}`;
+        out.push({ kind: "tool_result", text: said, result, ...base(i) });
+        continue;
+      }
       const result: ToolResultInfo = { callId, isError: d.is_error === true };
       const name = (callId && env.calls.get(callId)) || text(d.name);
       if (name === "bash") {

@@ -142,13 +142,14 @@ export function readSession(
   rows.sort((a, b) => (a.time ?? 0) - (b.time ?? 0));
   const calls = new Map<string, string>();
   const dropped = new Set<string>();
+  const joined = new Set<string>();
   for (const r of rows) {
     if (!["user", "assistant", "tool", "system"].includes(r.role)) {
       skip("unknown_record", r.id, `role ${r.role}`);
       r.parts = [];
       continue;
     }
-    joinFragments(r, dropped);
+    joinFragments(r, dropped, joined);
     for (const p of r.parts) {
       if (p.type !== "tool_call") continue;
       const d = obj(p.data) ?? {};
@@ -157,7 +158,7 @@ export function readSession(
       if (name && id) calls.set(id, name);
     }
   }
-  const env = { project, calls, dropped, skip };
+  const env = { project, calls, dropped, joined, skip };
   const events = rows.flatMap((r) => crushMessageEvents(r, env));
   const model = rows.filter((r) => r.role === "assistant" && r.model).at(-1)?.model;
   const title = typeof row.title === "string" ? stripThink(row.title).replace(/\s+/g, " ") : "";

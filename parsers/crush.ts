@@ -29,17 +29,22 @@
  *
  * Mapping: `text` parts of user/assistant rows are speech (whole
  * `<think>…</think>` blocks stripped, as in local reasoning models' output
- * and titles in realdata/crush/crush.db); `reasoning`, `binary`, `image_url`,
- * `finish` are dropped (an assistant row without a `finish` part, or one
- * whose reason is `canceled` or `error`, marks its text `cut`: the reply
- * stopped mid-way, realdata gpt5-unfinished db); `tool_call.input` is a JSON string decoded once more;
+ * and titles in realdata/crush/crush.db); `reasoning`, `binary`, `image_url`
+ * are dropped; `finish` is dropped unless its reason is `error`, which is a
+ * `notice` `Error: <message>` plus its `details` (the provider refused:
+ * "Bad Request", "API Error", realdata windows-copilot and k3s dbs). An
+ * assistant row without a `finish` part, or one whose reason is `canceled`
+ * or `error`, marks its text `cut` (the reply stopped mid-way, realdata
+ * gpt5-unfinished db); `tool_call.input` is a JSON string decoded once more;
  * `tool_result` rows (role `tool`) link by `tool_call_id`, lose their `<cwd>`
  * trailer, and a bash result ending in `Exit code N` carries `exit: N`
  * (charmbracelet/crush `internal/agent/tools/bash.go`); `shell_command` parts
  * (bang mode) become a call plus a result with `exit_code`. Tool calls with an
  * empty name (a streamed call split in pieces, realdata k3s db) are joined, by
  * part order, to the named call before them in the same message, which gets
- * the whole arguments (its command) and keeps its own result; the pieces' "Tool
+ * the whole arguments (shown as `$ <command>`); Crush refused that call
+ * (`invalid parameters`), so it derives no command, read, edit or write and
+ * its result is `notRun` ("Not run: invalid parameters"); the pieces' "Tool
  * not found" results are dropped; pieces with no such call show as one
  * "tool call with no name (n fragments)" (_crush_parts.ts joinFragments). Summary messages
  * (`is_summary_message = 1`, or the row `sessions.summary_message_id` names)

@@ -314,6 +314,39 @@ Deno.test("an assistant message with no finish part, or one cancelled or failed,
   }
 });
 
+// Regression (2026-12, realdata windows-copilot and k3s dbs): a provider's refusal, stored as a
+// `finish` part with reason `error`, was dropped, so `show` had nothing where the turn failed.
+Deno.test("a finish part with reason error is a notice with its message and details", async () => {
+  const t = temp();
+  try {
+    const err = (message?: string, details?: string) => ({
+      type: "finish",
+      data: { reason: "error", time: 0, message, details },
+    });
+    const db = store(
+      t,
+      "p",
+      sess("s1") +
+        msg("s1", "user", P(text("go"), fin)) +
+        msg("s1", "assistant", P(err("Bad Request", "Your organization must be verified"))) +
+        msg("s1", "assistant", P(text("Half"), err("API Error"))) +
+        msg("s1", "assistant", P(err())) +
+        msg("s1", "assistant", P(text("Done."), { type: "finish", data: { reason: "end_turn" } })),
+    );
+    const { sessions, ctx } = await parse(db);
+    assertEquals(events(sessions[0]).map((e) => [e.kind, e.text]), [
+      ["user", "go"],
+      ["notice", "Error: Bad Request\nYour organization must be verified"],
+      ["assistant", "Half"],
+      ["notice", "Error: API Error"],
+      ["assistant", "Done."],
+    ]);
+    assertEquals(ctx.skipped, 0);
+  } finally {
+    t.cleanup();
+  }
+});
+
 Deno.test("tool calls decode their JSON-string input into command, paths, edits and writes", async () => {
   const t = temp();
   try {
@@ -359,7 +392,10 @@ Deno.test("tool calls decode their JSON-string input into command, paths, edits 
   }
 });
 
-Deno.test("a call streamed in nameless pieces is joined to the named call before it: command and own result", async () => {
+// Regression (2026-12, realdata k3s db, session 0d21b928): the joined call was read as a bash
+// call that ran and failed, so `deja how kubectl version` said it ran once and failed; Crush
+// had refused it (`invalid parameters`) and kubectl never ran.
+Deno.test("a call streamed in nameless pieces is joined to the named call before it, shown with its command and not run", async () => {
   const t = temp();
   try {
     const db = store(
@@ -392,21 +428,52 @@ Deno.test("a call streamed in nameless pieces is joined to the named call before
       events(sessions[0]).map((e) => [
         e.kind,
         e.tool?.id ?? e.result?.callId,
-        e.tool?.command ?? e.text,
+        e.text,
+        e.tool?.command,
+        e.result?.notRun,
       ]),
       [
-        ["tool_call", "c0", "ls -l"],
-        ["tool_call", "c1", "pwd"],
-        ["tool_result", "c0", "invalid parameters"],
-        ["tool_result", "c1", "/w/app\nExit code 0"],
+        ["tool_call", "c0", "$ ls -l", undefined, undefined],
+        ["tool_call", "c1", "", "pwd", undefined],
+        ["tool_result", "c0", "Not run: invalid parameters", undefined, true],
+        ["tool_result", "c1", "/w/app\nExit code 0", undefined, undefined],
       ],
     );
-    assertEquals(events(sessions[0], "tool_call")[0].tool?.input, {
-      command: "ls -l",
-      timeout: 120000,
+    const joined = events(sessions[0], "tool_call")[0].tool!;
+    assertEquals(joined, {
+      name: "bash",
+      id: "c0",
+      input: { command: "ls -l", timeout: 120000 },
     });
     assertEquals(events(sessions[0], "tool_result")[0].result?.isError, true);
     assertEquals(ctx.counts, {});
+  } finally {
+    t.cleanup();
+  }
+});
+
+Deno.test("a joined call that would read or edit a file derives no read or edit when Crush refused it", async () => {
+  const t = temp();
+  try {
+    const db = store(
+      t,
+      "p",
+      sess("s1") +
+        msg(
+          "s1",
+          "assistant",
+          P(call("c0", "view", '{"file_'), call("f1", "", 'path":"a.txt"}')),
+        ) +
+        msg(
+          "s1",
+          "tool",
+          P(res("c0", "invalid parameters", true), res("f1", "Tool not found: ", true)),
+        ),
+    );
+    const { sessions } = await parse(db);
+    const [c, r] = events(sessions[0]);
+    assertEquals([c.text, c.tool?.paths], ['view {"file_path":"a.txt"}', undefined]);
+    assertEquals(r.result, { callId: "c0", isError: true, notRun: true });
   } finally {
     t.cleanup();
   }
