@@ -41,18 +41,20 @@ export const REVISIONS: Readonly<Record<string, number>> = {
   // is a notice. 2 (Codex): a turn_aborted is a notice. 1 (Crush): a call streamed in
   // nameless pieces is joined to the call before it.
   // Session 11 (Claude family, Gemini): a cache warm-up and a checkpoint are counted (not_session).
-  claude: 2,
-  cherrystudio: 2,
-  codebuddy: 2,
+  // 3 (Claude family: claude, cherrystudio, codebuddy, factory, zcode) and 2 (Kimi): a search or
+  // listing call (Glob, Grep, LS) reads no file (parsers/_message_blocks.ts, _kimi_records.ts).
+  claude: 3,
+  cherrystudio: 3,
+  codebuddy: 3,
   codewhale: 1,
   commandcode: 1,
-  factory: 2,
+  factory: 3,
   trae: 2, // session 11: reads Codex rollouts (parsers/_codex_reader.ts)
-  zcode: 2, // session 11: reads opencode's store (parsers/_opencode_events.ts)
+  zcode: 3, // session 11: reads opencode's store (parsers/_opencode_events.ts)
   codex: 2, // session 11: turn_aborted notices; a fork's copied parent keeps its replies
   crush: 1,
   hermes: 1,
-  kimi: 1,
+  kimi: 2,
   cline: 1,
   roo: 1,
   kilocode: 2, // session 11: reads opencode's store (parsers/_opencode_events.ts)
