@@ -41,21 +41,25 @@ export const REVISIONS: Readonly<Record<string, number>> = {
   // is a notice. 2 (Codex): a turn_aborted is a notice. 1 (Crush): a call streamed in
   // nameless pieces is joined to the call before it.
   // Session 11 (Claude family, Gemini): a cache warm-up and a checkpoint are counted (not_session).
-  claude: 2,
-  cherrystudio: 2,
-  codebuddy: 2,
+  // 3 (Claude family: claude, cherrystudio, codebuddy, factory, zcode) and 2 (Kimi): a search or
+  // listing call (Glob, Grep, LS) reads no file (parsers/_message_blocks.ts, _kimi_records.ts).
+  // The same for the Cline family (2 cline, 2 roo, 3 kilocode: list_files, search_files,
+  // list_code_definition_names in parsers/_task_tools.ts) and Kiro (1: ls, glob, grep).
+  claude: 3,
+  cherrystudio: 3,
+  codebuddy: 3,
   codewhale: 1,
   commandcode: 1,
-  factory: 2,
+  factory: 3,
   trae: 2, // session 11: reads Codex rollouts (parsers/_codex_reader.ts)
-  zcode: 2, // session 11: reads opencode's store (parsers/_opencode_events.ts)
+  zcode: 3, // session 11: reads opencode's store (parsers/_opencode_events.ts)
   codex: 2, // session 11: turn_aborted notices; a fork's copied parent keeps its replies
   crush: 2, // session 11: a call joined from pieces is not run; a provider's finish error is a notice
   hermes: 1,
-  kimi: 1,
-  cline: 1,
-  roo: 1,
-  kilocode: 2, // session 11: reads opencode's store (parsers/_opencode_events.ts)
+  kimi: 2,
+  cline: 2,
+  roo: 2,
+  kilocode: 3, // session 11: reads opencode's store (parsers/_opencode_events.ts)
   cursor: 1,
   opencode: 2, // session 11: a command the person ran with ! is theirs, not the agent's
   // Session 11's fixes.
@@ -65,6 +69,7 @@ export const REVISIONS: Readonly<Record<string, number>> = {
   continue: 1,
   copilot: 1,
   gemini: 1,
+  kiro: 1, // ls, glob and grep read no file (parsers/_kiro_tools.ts)
 };
 
 /** The reader revision of `harness` ({@link REVISIONS}; 0 when not listed). */

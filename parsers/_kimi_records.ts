@@ -30,6 +30,8 @@ export interface KimiCtx {
  * edit: {old, new} | [{old, new}]}`, `Glob {pattern, directory?}`, `Grep
  * {pattern, path?}`; the Kimi Code names `Bash`, `Read`, `Write`, `Edit
  * {old_string, new_string}` (docs/registry/kimi.md) map the same way.
+ * `Glob` and `Grep` are searches, not reads: no `paths` (a user trial found
+ * `Glob {pattern: "backend/.env*"}` listed as the file `backend/.env*` read).
  */
 export function kimiTool(name: string, id: string, input: unknown, project?: string): ToolCallInfo {
   const tool: ToolCallInfo = { name, id, input };
@@ -59,16 +61,8 @@ export function kimiTool(name: string, id: string, input: unknown, project?: str
       if (edits.length) tool.edits = edits;
       break;
     }
-    case "Glob": {
-      const pattern = str(a.pattern);
-      const dir = str(a.directory);
-      if (pattern) tool.paths = [abs(dir ? `${dir.replace(/\/+$/, "")}/${pattern}` : pattern)];
-      else if (dir) tool.paths = [abs(dir)];
-      break;
-    }
-    case "Grep":
-      if (path) tool.paths = [abs(path)];
-      break;
+      // `Glob` and `Grep` search: their pattern and directory are not files
+      // read, so they give no `paths` (the call keeps its input).
   }
   return tool;
 }

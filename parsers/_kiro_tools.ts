@@ -8,7 +8,8 @@
  * `{path}` or `{operations: [{path, ...}]}`; `write` (`fs_write`)
  * `{command: create|strReplace|insert, path, content, oldStr, newStr}`, or
  * the older chat-cli spelling `{command: create|str_replace|insert|append,
- * path, file_text, old_str, new_str}`; `ls`, `glob`, `grep` `{path}`.
+ * path, file_text, old_str, new_str}`; `ls`, `glob`, `grep` `{path}` (a
+ * directory listed or searched, not a file read: no `paths`).
  * A shell result is `{kind: "json", data: {exit_status, stdout, stderr}}`
  * (`exit_status` a numeric string; chat-cli `tools/execute/unix.rs`).
  * Whether Kiro keeps every one of these shapes is not confirmed on a real store.
@@ -28,9 +29,6 @@ const KINDS: Record<string, ToolKind> = {
   read: "read",
   fs_read: "read",
   fsRead: "read",
-  ls: "paths",
-  glob: "paths",
-  grep: "paths",
 };
 const WRITE = new Set(["write", "fs_write", "fsWrite"]);
 

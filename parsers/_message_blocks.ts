@@ -166,7 +166,13 @@ function fallbackText(extra: unknown): string {
 export interface ToolVocabulary {
   /** Run `input.command` in a shell. */
   shell: ReadonlySet<string>;
-  /** Read `file_path` (or search under `path`). */
+  /**
+   * Read `file_path` (`notebook_path`; `path` when neither is given). Search
+   * and listing tools (Claude Code's `Glob`, `Grep`, `LS`) are not here: their
+   * `path` is a directory searched and their `pattern` a glob or regex, never
+   * a file read, so they give the call no `paths` (a user trial found
+   * `read backend/.env*` and a `~/.claude` directory listed as files read).
+   */
   read: ReadonlySet<string>;
   /** Replace one span of `file_path`. */
   edit: ReadonlySet<string>;
@@ -182,7 +188,7 @@ export interface ToolVocabulary {
 /** Claude Code's tools (also CodeBuddy Code's, which kept the names and keys). */
 export const CLAUDE_TOOLS: ToolVocabulary = {
   shell: new Set(["Bash", "PowerShell"]),
-  read: new Set(["Read", "NotebookRead", "Glob", "Grep", "LS"]),
+  read: new Set(["Read", "NotebookRead"]),
   edit: new Set(["Edit"]),
   multiEdit: new Set(["MultiEdit"]),
   write: new Set(["Write"]),

@@ -67,9 +67,11 @@ const XML_TOOLS: ReadonlySet<string> = new Set([
 ]);
 
 /**
- * What a call means: `command` for shell tools, `paths` for reads and
- * searches, `edits` for SEARCH/REPLACE and string-replace tools, `writes` for
- * whole-file writes. Relative paths are joined to `cwd` when it is known.
+ * What a call means: `command` for shell tools, `paths` for reads, `edits`
+ * for SEARCH/REPLACE and string-replace tools, `writes` for whole-file
+ * writes. Relative paths are joined to `cwd` when it is known. Listing and
+ * searching (`list_files`, `search_files`, `list_code_definition_names`)
+ * name a directory and a pattern, not a file read: no `paths`.
  */
 export function taskToolInfo(
   name: string,
@@ -92,10 +94,7 @@ export function taskToolInfo(
         undefined;
       break;
     case "read_file":
-    case "read_files":
-    case "list_files":
-    case "search_files":
-    case "list_code_definition_names": {
+    case "read_files": {
       const paths = [...(file ? [file] : []), ...fileList(i.files), ...fileList(i.paths)];
       if (paths.length) info.paths = [...new Set(paths.map(abs))];
       break;

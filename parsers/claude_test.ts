@@ -271,7 +271,9 @@ Deno.test("tool calls carry command, paths, edits and writes by tool name", asyn
     path: "/work/demo/analysis.ipynb",
     content: "print('hi')",
   }]);
-  assertEquals(call("toolu_demo_08").paths, ["/work/demo/src"]); // relative path joined to cwd
+  // Grep {pattern, path: "src"} searches a directory: no file read.
+  assertEquals(call("toolu_demo_08").paths, undefined);
+  assertEquals(call("toolu_demo_08").input, { pattern: "TODO", path: "src" });
   assert(ofKind(s, "tool_call").every((e) => e.text === ""));
 });
 

@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Event, Session, SourceRef } from "../core/model.ts";
+import { taskToolInfo } from "./_task_tools.ts";
 import { assert, assertEquals } from "../tests/_assert.ts";
 import { materialize, parseOne, REPO, runParser, testEnv } from "../tests/_fixture.ts";
 import { fixtureRun, loadRegistry } from "../tests/_registry.ts";
@@ -501,4 +502,14 @@ Deno.test({
       assertEquals(s.events.filter((e) => e.tool?.writes).length, 8);
     });
   },
+});
+
+Deno.test("list_files, search_files and list_code_definition_names read no file; read_file does", () => {
+  for (const name of ["list_files", "search_files", "list_code_definition_names"]) {
+    const input = { path: "src", regex: "TODO", file_pattern: "*.ts" };
+    const tool = taskToolInfo(name, "c1", input, "/w/app");
+    assertEquals(tool.paths, undefined, name);
+    assertEquals(tool.input, input);
+  }
+  assertEquals(taskToolInfo("read_file", "c2", { path: "a.ts" }, "/w/app").paths, ["/w/app/a.ts"]);
 });

@@ -21,7 +21,7 @@ import {
 /** Factory's tools by what they do (farm run, droid 0.225.2; the rest from Factory's tool list). */
 const FACTORY_TOOLS: ToolVocabulary = {
   shell: new Set(["Execute"]),
-  read: new Set(["Read", "LS", "Grep", "Glob"]),
+  read: new Set(["Read"]),
   edit: new Set(["Edit"]),
   multiEdit: new Set(["MultiEdit"]),
   write: new Set(["Create"]),

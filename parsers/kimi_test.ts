@@ -489,8 +489,10 @@ Deno.test("StrReplaceFile gives one edit per span when edit is an object or a li
     { path: `${WD}/b.py`, old: "p", new: "q" },
   ]);
   assertEquals(tools[2].writes, [{ path: `${WD}/c.py`, content: "print()\n" }]);
-  assertEquals(tools[3].paths, ["/work/svc/src/*.py"]);
-  assertEquals(tools[4].paths, [`${WD}/app`]);
+  // Glob and Grep search: a pattern or directory is no file read.
+  assertEquals(tools[3].paths, undefined);
+  assertEquals(tools[3].input, { pattern: "*.py", directory: "/work/svc/src" });
+  assertEquals(tools[4].paths, undefined);
   assertEquals(tools[5].paths, [`${WD}/shot.png`]);
 });
 

@@ -5,6 +5,7 @@ import type { Env, Event, Session, SourceRef } from "../core/model.ts";
 import { parseOne, REPO, runParser, testEnv } from "../tests/_fixture.ts";
 import { kiro, kiroUserDir } from "./kiro.ts";
 import { decodeWorkspace } from "./_kiro_ide.ts";
+import { kiroToolCall } from "./_kiro_tools.ts";
 import { tempDir } from "../tests/_tmp.ts";
 
 function tree(files: Record<string, string | Uint8Array>): { root: string; cleanup(): void } {
@@ -389,4 +390,16 @@ Deno.test({
     assertEquals(run.errors, {});
     assert(run.sessions.length > 0);
   },
+});
+
+Deno.test("kiro ls, glob and grep name a directory searched, not a file read", () => {
+  for (const name of ["ls", "glob", "grep"]) {
+    const input = { path: "src", pattern: "*.ts" };
+    const tool = kiroToolCall({ name, toolUseId: "t1", input }, "/w/app");
+    assertEquals(tool.paths, undefined, name);
+    assertEquals(tool.input, input);
+  }
+  assertEquals(kiroToolCall({ name: "read", input: { path: "a.ts" } }, "/w/app").paths, [
+    "/w/app/a.ts",
+  ]);
 });

@@ -287,3 +287,46 @@ Deno.test("blame counts a call that recorded several spans as one edit (Cursor e
     ix.cleanup();
   }
 });
+
+Deno.test("blame calls a recorded Windows path exact whatever the case of its drive letter and folders", async () => {
+  const W: SessionSpec = {
+    id: "eeee0005-0000-4000-8000-000000000005",
+    cwd: "c:\\Apps\\Shop",
+    start: "2026-10-02T10:00:00Z",
+    turns: [
+      { user: "Fix storage" },
+      { edit: "c:\\Apps\\Shop\\src\\lib\\gcs.ts", old: "let a = 1;", new: "const a = 1;" },
+    ],
+  };
+  const ix = await indexSessions([A, W]);
+  try {
+    for (const typed of ["C:\\Apps\\Shop\\src\\lib\\gcs.ts", "c:\\APPS\\shop\\src\\lib\\GCS.ts"]) {
+      const r = blame(ix.store, typed, { cwd: "/" });
+      assertEquals(r.match, "exact", typed);
+      assertEquals(r.sessions.map((s) => s.session.native_id), [W.id]);
+    }
+    // A POSIX path stays case-sensitive: another case of a folder is only a suffix.
+    assertEquals(blame(ix.store, "/W/app/src/a.ts", { cwd: "/" }).match, "suffix");
+  } finally {
+    ix.cleanup();
+  }
+});
+
+Deno.test("blame calls a path typed as the relative path a harness recorded exact, an absolute one a suffix", async () => {
+  // No work directory recorded: the harness's relative path stays as written.
+  const R: SessionSpec = {
+    id: "ffff0006-0000-4000-8000-000000000006",
+    cwd: "",
+    start: "2026-10-02T10:00:00Z",
+    turns: [{ user: "Set the key" }, { write: "backend/.env", content: "KEY=1\n" }],
+  };
+  const ix = await indexSessions([R]);
+  try {
+    const rel = blame(ix.store, "backend/.env", { cwd: "/home/me/shop" });
+    assertEquals(rel.match, "exact");
+    assertEquals(rel.sessions.map((s) => s.session.native_id), [R.id]);
+    assertEquals(blame(ix.store, "/home/me/shop/backend/.env", { cwd: "/" }).match, "suffix");
+  } finally {
+    ix.cleanup();
+  }
+});

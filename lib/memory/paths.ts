@@ -9,13 +9,28 @@
  * another machine); only the file name a `basename` match. Backslashes count
  * as separators, so Windows paths recorded by a harness match too.
  *
+ * Two more cases are `exact`, because they name the very path recorded:
+ * - A recorded Windows drive path (`c:\Apps\src\x.ts`) is compared without
+ *   regard to case, every component and not just the drive letter: Windows
+ *   file systems (NTFS, FAT) are case-insensitive by default, so on the
+ *   machine that wrote it `C:\Apps\SRC\x.ts` is the same file (a folder
+ *   made case-sensitive for WSL is the rare exception deja cannot see).
+ *   POSIX paths stay case-sensitive. A user trial typed `C:\Apps\…` for a
+ *   recorded `c:\Apps\…` and was told "suffix match".
+ * - A recorded path a harness left relative (it recorded no work directory
+ *   to resolve it against) is matched by the same relative path typed as is
+ *   (`backend/.env` for `backend/.env`), before it is made absolute against
+ *   the working directory; the typed path made absolute then still ranks
+ *   other touches by suffix. An absolute path typed for a relative record
+ *   stays a `suffix` match: which directory the record meant is unknown.
+ *
  * @module
  */
 import { isAbsolute, resolve } from "node:path";
 import type { Store } from "../store.ts";
 import { Q } from "../schema.ts";
 import type { FileAtRow } from "../rows.ts";
-import { isWindowsDrivePath } from "../../core/paths.ts";
+import { isAbsoluteAny, isWindowsDrivePath } from "../../core/paths.ts";
 import { overLikeBound } from "../query.ts";
 import { Anchors, newestFirst } from "./order.ts";
 
@@ -69,11 +84,19 @@ export function absoluteTarget(typed: string, cwd: string): string {
   return resolve(cwd, t);
 }
 
-/** Number of equal trailing components of two component lists. */
-function commonTail(a: string[], b: string[]): number {
+/** Number of equal trailing components of two component lists (`fold`: ignoring case). */
+function commonTail(a: string[], b: string[], fold = false): number {
+  const eq = fold
+    ? (x: string, y: string) => x === y || x.toLowerCase() === y.toLowerCase()
+    : (x: string, y: string) => x === y;
   let n = 0;
-  while (n < a.length && n < b.length && a[a.length - 1 - n] === b[b.length - 1 - n]) n++;
+  while (n < a.length && n < b.length && eq(a[a.length - 1 - n], b[b.length - 1 - n])) n++;
   return n;
+}
+
+/** True when `p` is relative by both POSIX and Windows rules. */
+function isRelative(p: string): boolean {
+  return !isAbsoluteAny(p);
 }
 
 /**
@@ -86,6 +109,8 @@ function commonTail(a: string[], b: string[]): number {
 export function findTouches(store: Store, typed: string, cwd: string): TouchMatch {
   const target = absoluteTarget(typed, cwd);
   const want = parts(target);
+  // The typed path as is, when relative: equal to a relative record is exact.
+  const asTyped = isRelative(typed.trim()) ? parts(typed.trim()) : null;
   const base = want[want.length - 1];
   if (!base || overLikeBound(base)) return { target, match: null, touches: [] };
   const like = "%/" + base.replace(/[\\%_]/g, (c) => `\\${c}`);
@@ -94,10 +119,17 @@ export function findTouches(store: Store, typed: string, cwd: string): TouchMatc
   let best = 0;
   const scored: Array<[number, FileTouch]> = [];
   for (const r of rows) {
-    const got = parts(String(r.path));
-    let n = commonTail(got, want);
-    if (n === 0) continue; // LIKE ignores case; components must match exactly
+    const path = String(r.path);
+    const got = parts(path);
+    // LIKE ignores case; components must match exactly but on a Windows drive.
+    const fold = isWindowsDrivePath(path);
+    let n = commonTail(got, want, fold);
+    if (n === 0) continue;
     if (n === want.length && got.length === want.length) n = Infinity;
+    else if (
+      asTyped && isRelative(path) && got.length === asTyped.length &&
+      commonTail(got, asTyped) === got.length
+    ) n = Infinity;
     best = Math.max(best, n);
     scored.push([n, toTouch(r)]);
   }

@@ -183,3 +183,20 @@ Deno.test("writeSpan onto the file the span came from undoes its edit in place, 
     ix.cleanup();
   }
 });
+
+Deno.test("listSpans calls a path typed as the relative path a harness recorded exact", async () => {
+  const R: SessionSpec = {
+    id: "abcd0007-0000-4000-8000-000000000007",
+    cwd: "",
+    start: "2026-09-05T10:00:00Z",
+    turns: [{ user: "set the key" }, { edit: "backend/.env", old: "KEY=1\n", new: "KEY=2\n" }],
+  };
+  const ix = await indexSessions([R]);
+  try {
+    const r = listSpans(ix.store, "backend/.env", { cwd: "/home/me/shop" });
+    assertEquals(r.match, "exact");
+    assertEquals(r.spans.map((s) => s.text), ["KEY=1\n"]);
+  } finally {
+    ix.cleanup();
+  }
+});
