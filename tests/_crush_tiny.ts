@@ -20,14 +20,19 @@ export function listProjects(dir: string, projects: readonly string[]): void {
   );
 }
 
+/** Creates the two tables of a Crush store (the columns the reader uses) in `db`. */
+export function crushTables(db: DatabaseSync): void {
+  db.exec(`CREATE TABLE sessions (id TEXT PRIMARY KEY, title TEXT, created_at INTEGER,
+    updated_at INTEGER);
+    CREATE TABLE messages (id TEXT PRIMARY KEY, session_id TEXT, role TEXT, parts TEXT,
+    created_at INTEGER)`);
+}
+
 /** A crush.db at `path` holding `ids` (of a, b, c), all updated at 1000 unless `cUpdated` says when c was. */
 export function tinyStore(path: string, ids: readonly string[], cUpdated = 1000): void {
   const db = new DatabaseSync(path);
   try {
-    db.exec(`CREATE TABLE sessions (id TEXT PRIMARY KEY, title TEXT, created_at INTEGER,
-      updated_at INTEGER);
-      CREATE TABLE messages (id TEXT PRIMARY KEY, session_id TEXT, role TEXT, parts TEXT,
-      created_at INTEGER)`);
+    crushTables(db);
     const msg = db.prepare("INSERT INTO messages VALUES (?, ?, ?, ?, ?)");
     const text = (t: string) => JSON.stringify([{ type: "text", data: { text: t } }]);
     for (const s of ids) {

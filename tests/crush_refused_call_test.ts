@@ -20,7 +20,7 @@ import { howData, parseHow } from "../lib/cli/cmd_how.ts";
 import { search } from "../lib/search.ts";
 import { Store } from "../lib/store.ts";
 import { indexPath } from "../core/paths.ts";
-import { listProjects } from "./_crush_tiny.ts";
+import { crushTables, listProjects } from "./_crush_tiny.ts";
 
 const SID = "0d21b928-0000-4000-8000-000000000001";
 
@@ -28,10 +28,7 @@ const SID = "0d21b928-0000-4000-8000-000000000001";
 function crushStore(path: string): void {
   const db = new DatabaseSync(path);
   try {
-    db.exec(`CREATE TABLE sessions (id TEXT PRIMARY KEY, title TEXT, created_at INTEGER,
-      updated_at INTEGER);
-      CREATE TABLE messages (id TEXT PRIMARY KEY, session_id TEXT, role TEXT, parts TEXT,
-      created_at INTEGER)`);
+    crushTables(db);
     db.prepare("INSERT INTO sessions VALUES (?, 'debug pods', 1000, 1010)").run(SID);
     const msg = db.prepare("INSERT INTO messages VALUES (?, ?, ?, ?, ?)");
     const call = (id: string, name: string, input: string) => ({
