@@ -373,7 +373,8 @@ export function lockHolder(dir: string): LockHolder | null {
  * it in `index.lock.who` (pid, command, what it does) so that a writer it
  * turns away can say who. A holder whose hold is `brief` (a refresh on use)
  * is waited for at least {@link BRIEF_WAIT_MS}, whatever `waitMs` says: a
- * `deja index` started while `deja last` refreshes is not an error.
+ * `deja index` started while `deja last` refreshes is not an error. A brief
+ * writer itself never waits past `waitMs` (a hook's refresh keeps its budget).
  *
  * @param waitMs how long to wait for another writer, in milliseconds.
  * @param purpose what this writer does (for the record the next one reads).
@@ -403,7 +404,9 @@ export function acquireWriterLock(
     try {
       take(waitMs);
     } catch (e) {
-      if (!(lockHolder(dir)?.brief && waitMs < BRIEF_WAIT_MS)) throw e;
+      // A brief writer itself (a refresh on use, inside a hook's or a command's time budget)
+      // never waits: it leaves the refresh to the holder.
+      if (purpose.brief || !(lockHolder(dir)?.brief && waitMs < BRIEF_WAIT_MS)) throw e;
       take(BRIEF_WAIT_MS - waitMs);
     }
   } catch {

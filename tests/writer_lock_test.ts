@@ -58,6 +58,9 @@ Deno.test("a writer waits for a refresh on use (a brief hold) instead of failing
       child.on("exit", () => reject(new Error("the holder ended before it held the lock")));
     });
     assertEquals(lockHolder(dir)?.doing, "refreshing it on use");
+    // A refresh on use of its own (a hook's, within its time budget) does not wait: it is busy.
+    assertThrows(() => acquireWriterLock(dir, 0, { brief: true }), DejaError);
+    assertEquals(lockHolder(dir)?.doing, "refreshing it on use", "still the other's");
     const lock = acquireWriterLock(dir, 0); // waitMs 0: without the wait this throws "busy"
     lock.release();
     await done;
