@@ -275,7 +275,7 @@ function userEvents(r: Obj, msg: Obj, time: number | undefined, f: FileFacts): E
   const key = uuid ? `u:${uuid}` : undefined;
   const content = msg.content;
   if (r.isCompactSummary === true) {
-    const text = userText(content, false);
+    const text = userText(content);
     return text ? [{ kind: "summary", text, time, key }] : [];
   }
   if (r.isMeta === true) return [];
@@ -287,10 +287,10 @@ function userEvents(r: Obj, msg: Obj, time: number | undefined, f: FileFacts): E
   const agentId = str(r.agentId) ?? f.agentId;
   const compactAgent = agentId?.startsWith("acompact-") ?? false;
   // The compaction agent's instruction: what its summary answers, not the user asking.
-  if (compactAgent && isCompactPrompt(userText(content, false))) {
+  const text = userText(content);
+  if (compactAgent && isCompactPrompt(text)) {
     return [{ kind: "notice", text: COMPACT_NOTICE, time, key }];
   }
-  const text = userText(content, compactAgent);
   const out: Event[] = text ? [{ kind: "user", text, time, key }] : [];
   // The harness speaking: an interrupted turn, a local slash command's output.
   harnessNotices(content).forEach((t, i) =>
@@ -306,7 +306,7 @@ function queuedPrompt(r: Obj, time: number | undefined): Event[] {
   if (a.commandMode !== undefined && a.commandMode !== "prompt") return [];
   const kind = str(obj(a.origin)?.kind);
   if (kind && kind !== "human") return [];
-  const text = userText(a.prompt, false);
+  const text = userText(a.prompt);
   const uuid = str(r.uuid);
   return text ? [{ kind: "user", text, time, key: uuid ? `u:${uuid}` : undefined }] : [];
 }

@@ -60,7 +60,7 @@ export function cleanUserText(text: string): string {
 }
 
 /** User prose of a `user` message's content (string or blocks), cleaned; "" when none. */
-export function userText(content: unknown, compactAgent: boolean): string {
+export function userText(content: unknown): string {
   const parts: string[] = [];
   if (typeof content === "string") parts.push(cleanUserText(content));
   else {
@@ -69,9 +69,7 @@ export function userText(content: unknown, compactAgent: boolean): string {
       if (o?.type === "text" && typeof o.text === "string") parts.push(cleanUserText(o.text));
     }
   }
-  const text = parts.filter((p) => p !== "").join("\n");
-  if (compactAgent && isCompactPrompt(text)) return "";
-  return text;
+  return parts.filter((p) => p !== "").join("\n");
 }
 
 /**

@@ -82,7 +82,7 @@ function lineEvents(r: Obj, at: number, cwd: string | undefined): Event[] | unde
       return arr(content).map(obj).filter((b): b is Obj => b?.type === "tool_result")
         .map((b) => toolResultEvent(b, undefined));
     }
-    const text = userText(content, false);
+    const text = userText(content);
     return text ? [{ kind: "user", text, key }] : [];
   }
   if (role === "assistant") return assistantEvents(key, content, undefined, cwd);
