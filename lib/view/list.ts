@@ -150,6 +150,10 @@ export function sessionTable(ctx: ViewCtx, f: ListFilters): Html {
     res.hidden
       ? htm`<p class="sub">${res.hidden} sessions of throwaway or excluded projects not shown.</p>`
       : ""
+  }${
+    res.undated
+      ? htm`<p class="sub">${res.undated} undated sessions (no recorded time) not in this window.</p>`
+      : ""
   }
   `;
 }
