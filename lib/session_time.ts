@@ -64,3 +64,21 @@ export function inSince(s: Timed, since: number): boolean {
   const t = recordedTime(s);
   return t !== null && t >= since;
 }
+
+/** Below every epoch ms a store can hold, above none (integers stay exact under 2^53). */
+const FILE_SHIFT = 2 ** 52;
+
+/**
+ * A sort key for a time: a recorded time as it is, a file's time below every
+ * recorded one (still newest first among themselves), no time lowest
+ * (`-Infinity`). Compare keys with {@link newerFirst}.
+ */
+export function timeRank(time: number | null | undefined, fileDated: boolean): number {
+  if (time === null || time === undefined) return -Infinity;
+  return fileDated ? time - FILE_SHIFT : time;
+}
+
+/** A comparator of two {@link timeRank} keys, the higher (newer) first; 0 when equal. */
+export function newerFirst(a: number, b: number): number {
+  return a === b ? 0 : b > a ? 1 : -1;
+}

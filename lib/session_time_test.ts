@@ -1,5 +1,13 @@
 import { assertEquals } from "../tests/_assert.ts";
-import { datedFirst, inSince, isFileDated, recordedTime, shownTime } from "./session_time.ts";
+import {
+  datedFirst,
+  inSince,
+  isFileDated,
+  newerFirst,
+  recordedTime,
+  shownTime,
+  timeRank,
+} from "./session_time.ts";
 
 const dated = { started: 100, updated: 200, time_from_file: 0 };
 const copied = { started: 900, updated: 900, time_from_file: 1 };
@@ -29,4 +37,22 @@ Deno.test("inSince leaves a file-dated session out of every window", () => {
     false,
     false,
   ]);
+});
+
+Deno.test("timeRank puts every recorded time above every file time, none lowest", () => {
+  const keys = [
+    timeRank(900, true),
+    timeRank(null, false),
+    timeRank(100, false),
+    timeRank(50, true),
+    timeRank(200, false),
+  ];
+  assertEquals(keys.sort(newerFirst), [
+    timeRank(200, false),
+    timeRank(100, false),
+    timeRank(900, true),
+    timeRank(50, true),
+    -Infinity,
+  ]);
+  assertEquals(newerFirst(-Infinity, -Infinity), 0);
 });

@@ -19,6 +19,7 @@
  *
  * @module
  */
+import { datedFirst, newerFirst, timeRank } from "../session_time.ts";
 import type { Store } from "../store.ts";
 import { Q } from "../schema.ts";
 import type { SessionRow } from "../rows.ts";
@@ -347,9 +348,12 @@ export function findFixes(
     c.sessions++;
     if (specificIn.has(sid)) c.specific = true;
     if (next.well) c.succeeded++;
-    const at = next.time ?? s.updated ?? 0;
-    if (at >= (c.last ?? 0)) c.timeFromFile = next.time === null && s.time_from_file === 1;
-    c.last = Math.max(c.last ?? 0, at) || null;
+    // The latest by a recorded time; a store file's time only when none is recorded.
+    const at = next.time ?? s.updated ?? s.started ?? null;
+    const fromFile = next.time === null && s.time_from_file === 1;
+    if (timeRank(at, fromFile) >= timeRank(c.last, c.timeFromFile)) {
+      [c.last, c.timeFromFile] = [at, fromFile];
+    }
     c.examples.push({
       harness: s.harness,
       session: s.native_id,
@@ -364,14 +368,14 @@ export function findFixes(
   // A next command that itself failed every time it followed the error fixed nothing.
   const fixes = [...found.values()].filter((c) => c.succeeded > 0).sort((a, b) =>
     Number(b.specific) - Number(a.specific) || b.sessions - a.sessions ||
-    b.succeeded - a.succeeded || (b.last ?? 0) - (a.last ?? 0)
+    b.succeeded - a.succeeded ||
+    newerFirst(timeRank(a.last, a.timeFromFile), timeRank(b.last, b.timeFromFile))
   ).slice(0, opts.limit ?? 3);
   for (const f of fixes) {
     f.examples = f.examples.sort((a, b) => (b.time ?? 0) - (a.time ?? 0)).slice(0, 3);
   }
   const seenIn = seenRows.sort((a, b) =>
-    Number(specificIn.has(b.id)) - Number(specificIn.has(a.id)) ||
-    (b.updated ?? 0) - (a.updated ?? 0)
+    Number(specificIn.has(b.id)) - Number(specificIn.has(a.id)) || datedFirst(a, b)
   ).slice(0, 5)
     .map((s) => ({
       harness: s.harness,

@@ -1,0 +1,97 @@
+/**
+ * A session dated only by its store file's mtime (a copied Kimi `context.jsonl`: its file
+ * time is the copy's day) loses the "latest" pick to a session with a recorded time in
+ * `how`, `fix`, `blame` and `restore` (lib/session_time.ts); found by a new-user trial on
+ * copied stores, where the copy won every "most recent" choice.
+ */
+import { assertEquals } from "./_assert.ts";
+import { mkdirSync, utimesSync, writeFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { join } from "node:path";
+import { scopedTempDir } from "./_tmp.ts";
+import { testEnv } from "./_fixture.ts";
+import { runMain, withVars } from "./_cli_io.ts";
+import { claudeLines } from "./_memory.ts";
+import type { Env } from "../core/model.ts";
+
+const KIMI_ID = "7f1c2a10-0000-4000-8000-0000000000cc";
+const CLAUDE_ID = "51510001-0000-4000-8000-0000000000dd";
+const PROJECT = "/w/quokka";
+const COMMAND = "quokkabundle build --all";
+const FILE = `${PROJECT}/src/quokka.ts`;
+/** The Kimi file's mtime, 2026-11-20 (a copy), after the Claude session of 2026-11-10. */
+const FILE_TIME = Date.UTC(2026, 10, 20, 12);
+
+const line = (r: unknown) => JSON.stringify(r);
+const call = (id: string, name: string, args: unknown) => ({
+  role: "assistant",
+  content: "",
+  tool_calls: [{ type: "function", id, function: { name, arguments: JSON.stringify(args) } }],
+});
+
+/** A Kimi session without times and a Claude one with times: each runs COMMAND and edits FILE. */
+function world(root: string): Env {
+  const kimi = join(root, "kimi");
+  const key = createHash("md5").update(PROJECT, "utf8").digest("hex");
+  const dir = join(kimi, "sessions", key, KIMI_ID);
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(kimi, "kimi.json"), JSON.stringify({ work_dirs: [{ path: PROJECT }] }));
+  const ctx = join(dir, "context.jsonl");
+  writeFileSync(
+    ctx,
+    [
+      { role: "user", content: "build the quokka bundle" },
+      call("k1", "Shell", { command: COMMAND }),
+      { role: "tool", content: "built", tool_call_id: "k1" },
+      call("k2", "StrReplaceFile", { path: FILE, edit: { old: "a\n", new: "kimi\n" } }),
+      { role: "tool", content: "ok", tool_call_id: "k2" },
+    ].map(line).join("\n") + "\n",
+  );
+  utimesSync(ctx, FILE_TIME / 1000, FILE_TIME / 1000);
+  const claude = join(root, "claude", "-w-quokka");
+  mkdirSync(claude, { recursive: true });
+  const lines = claudeLines({
+    id: CLAUDE_ID,
+    cwd: PROJECT,
+    start: "2026-11-10T10:00:00Z",
+    turns: [
+      { user: "build the quokka bundle" },
+      { bash: COMMAND, out: "built", exit: 0 },
+      { edit: FILE, old: "a\n", new: "claude\n" },
+    ],
+  });
+  writeFileSync(join(claude, `${CLAUDE_ID}.jsonl`), lines.join("\n") + "\n");
+  return withVars(
+    testEnv(join(root, "home"), {
+      DEJA_HOME: join(root, "deja"),
+      DEJA_KIMI_ROOT: kimi,
+      DEJA_CLAUDE_ROOT: join(root, "claude"),
+      TZ: "UTC",
+    }),
+    { DEJA_NO_REFRESH: "1" },
+  );
+}
+
+Deno.test("how names the run with a recorded time as the latest, not a copied store's", async () => {
+  using t = scopedTempDir("deja-filedated-");
+  const env = world(t.path);
+  assertEquals((await runMain(env, ["index"])).code, 0);
+  const r = await runMain(env, ["how", "quokkabundle", "--json"]);
+  assertEquals(r.code, 0, r.err);
+  const [c] = JSON.parse(r.out).commands;
+  assertEquals([c.sessions, c.session, c.time_from_file], [2, CLAUDE_ID, false]);
+});
+
+Deno.test("blame and restore put the change with a recorded time first, a copied store's after", async () => {
+  using t = scopedTempDir("deja-filedated-");
+  const env = world(t.path);
+  assertEquals((await runMain(env, ["index"])).code, 0);
+  const blame = await runMain(env, ["blame", FILE, "--json"]);
+  assertEquals(blame.code, 0, blame.err);
+  const sessions = JSON.parse(blame.out).sessions.map((s: { id: string }) => s.id);
+  assertEquals(sessions, [CLAUDE_ID, KIMI_ID]);
+  const restore = await runMain(env, ["restore", FILE, "--json"]);
+  assertEquals(restore.code, 0, restore.err);
+  const [first] = JSON.parse(restore.out).spans;
+  assertEquals([first.session, first.time_from_file], [CLAUDE_ID, false]);
+});
