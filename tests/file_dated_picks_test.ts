@@ -19,6 +19,7 @@ const CLAUDE_ID = "51510001-0000-4000-8000-0000000000dd";
 const PROJECT = "/w/quokka";
 const COMMAND = "quokkabundle build --all";
 const FILE = `${PROJECT}/src/quokka.ts`;
+const ERROR = "ZorbError: flux capacitor jammed in quokka.ts";
 /** The Kimi file's mtime, 2026-11-20 (a copy), after the Claude session of 2026-11-10. */
 const FILE_TIME = Date.UTC(2026, 10, 20, 12);
 
@@ -28,6 +29,12 @@ const call = (id: string, name: string, args: unknown) => ({
   content: "",
   tool_calls: [{ type: "function", id, function: { name, arguments: JSON.stringify(args) } }],
 });
+
+/** A Kimi tool result's parts: its `<system>` status line, then the output. */
+const status = (line: string, out: string) => [
+  { type: "text", text: `<system>${line}</system>` },
+  { type: "text", text: out },
+];
 
 /** A Kimi session without times and a Claude one with times: each runs COMMAND and edits FILE. */
 function world(root: string): Env {
@@ -45,6 +52,18 @@ function world(root: string): Env {
       { role: "tool", content: "built", tool_call_id: "k1" },
       call("k2", "StrReplaceFile", { path: FILE, edit: { old: "a\n", new: "kimi\n" } }),
       { role: "tool", content: "ok", tool_call_id: "k2" },
+      call("k3", "Shell", { command: "quokkatest" }),
+      {
+        role: "tool",
+        content: status("ERROR: Command failed with exit code: 1.", ERROR),
+        tool_call_id: "k3",
+      },
+      call("k4", "Shell", { command: "quokkatest --fresh" }),
+      {
+        role: "tool",
+        content: status("Command executed successfully.", "passed"),
+        tool_call_id: "k4",
+      },
     ].map(line).join("\n") + "\n",
   );
   utimesSync(ctx, FILE_TIME / 1000, FILE_TIME / 1000);
@@ -58,6 +77,8 @@ function world(root: string): Env {
       { user: "build the quokka bundle" },
       { bash: COMMAND, out: "built", exit: 0 },
       { edit: FILE, old: "a\n", new: "claude\n" },
+      { bash: "quokkatest", out: ERROR, exit: 1 },
+      { bash: "quokkatest --clean", out: "passed", exit: 0 },
     ],
   });
   writeFileSync(join(claude, `${CLAUDE_ID}.jsonl`), lines.join("\n") + "\n");
@@ -94,4 +115,17 @@ Deno.test("blame and restore put the change with a recorded time first, a copied
   assertEquals(restore.code, 0, restore.err);
   const [first] = JSON.parse(restore.out).spans;
   assertEquals([first.session, first.time_from_file], [CLAUDE_ID, false]);
+});
+
+Deno.test("fix lists the fix seen at a recorded time before a copied store's, equal otherwise", async () => {
+  using t = scopedTempDir("deja-filedated-");
+  const env = world(t.path);
+  assertEquals((await runMain(env, ["index"])).code, 0);
+  const r = await runMain(env, ["fix", ERROR, "--json"]);
+  assertEquals(r.code, 0, r.err);
+  const fixes = JSON.parse(r.out).fixes.map((f: { command: string; time_from_file: boolean }) => [
+    f.command,
+    f.time_from_file,
+  ]);
+  assertEquals(fixes, [["quokkatest --clean", false], ["quokkatest --fresh", true]]);
 });
