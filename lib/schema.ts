@@ -668,12 +668,24 @@ export const Q = {
   ),
 
   // --- deja view (lib/view/) ---
-  /** Top-level sessions: when (epoch ms) and where (the list's filters, the activity charts). */
+  /**
+   * Top-level sessions: when they started and were last active (epoch ms), whether those are
+   * only the store file's mtime (`time_from_file`), and where (the list's filters, the
+   * activity charts, the projects page).
+   */
   viewSessionTimes: query<
     NoParams,
-    { id: number; harness: string; project: string | null; time: number | null }
+    {
+      id: number;
+      harness: string;
+      project: string | null;
+      time: number | null;
+      last: number | null;
+      time_from_file: number;
+    }
   >(
-    `SELECT id, harness, project, COALESCE(started, updated) AS time FROM sessions s
+    `SELECT id, harness, project, COALESCE(started, updated) AS time,
+      COALESCE(updated, started) AS last, time_from_file FROM sessions s
     WHERE ${TOP_LEVEL}`,
   ),
   /** The sessions of `project`. */
