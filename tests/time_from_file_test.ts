@@ -235,3 +235,27 @@ Deno.test("search --since leaves a file-dated session out, says how many; no --s
   const all = JSON.parse((await runMain(env, ["quokkabundler", "--json"])).out);
   assertEquals([all.results.length, all.undated], [2, 0]);
 });
+
+Deno.test("a prompt history with no ids is shown as prompt-history-<8 chars> and listed after dated sessions", async () => {
+  using t = scopedTempDir("deja-filetime-");
+  const { env } = world(t.path);
+  // Kimi's user-history of the work dir: prompts no transcript holds, no id, no time.
+  const key = createHash("md5").update("/w/kimi-app", "utf8").digest("hex");
+  const dir = join(t.path, "kimi", "user-history");
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, `${key}.jsonl`);
+  writeFileSync(file, JSON.stringify({ content: "rename the wombat module" }) + "\n");
+  const copied = Date.UTC(2026, 10, 28, 9) / 1000; // the newest file time of all
+  utimesSync(file, copied, copied);
+  assertEquals((await runMain(env, ["index"])).code, 0);
+  const doc = JSON.parse((await runMain(env, ["last", "--json"])).out);
+  const ph = `prompt-history-${key}`;
+  assertEquals(doc.sessions.map((s: { id: string }) => s.id), [CLAUDE_ID, ph, KIMI_ID]);
+  const short = `prompt-history-${key.slice(0, 8)}`;
+  assertEquals(doc.sessions[1].short_id, short);
+  const text = (await runMain(env, ["last"])).out;
+  assertStringIncludes(text, `${short}  kimi`);
+  // The short id names the session.
+  const show = await runMain(env, ["show", short, "--json"]);
+  assertEquals([show.code, JSON.parse(show.out).id], [0, ph]);
+});
