@@ -4,7 +4,7 @@
  * `how`, `fix`, `blame` and `restore` (lib/session_time.ts); found by a new-user trial on
  * copied stores, where the copy won every "most recent" choice.
  */
-import { assertEquals } from "./_assert.ts";
+import { assertEquals, assertStringIncludes } from "./_assert.ts";
 import { mkdirSync, utimesSync, writeFileSync } from "node:fs";
 import { createHash } from "node:crypto";
 import { join } from "node:path";
@@ -128,4 +128,13 @@ Deno.test("fix lists the fix seen at a recorded time before a copied store's, eq
     f.time_from_file,
   ]);
   assertEquals(fixes, [["quokkatest --clean", false], ["quokkatest --fresh", true]]);
+});
+
+Deno.test("hook-context picks the last session with a recorded time, not a copied store's", async () => {
+  using t = scopedTempDir("deja-filedated-");
+  const env = world(t.path);
+  assertEquals((await runMain(env, ["index"])).code, 0);
+  const r = await runMain(env, ["hook-context", "--harness", "pi"], "", PROJECT);
+  assertEquals(r.code, 0, r.err);
+  assertStringIncludes(r.out, `deja ctx ${CLAUDE_ID.slice(0, 8)}`);
 });

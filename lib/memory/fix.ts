@@ -453,9 +453,7 @@ function unseen(
   );
   const ids = [...new Set(found.map((h) => h.sessionId))];
   const rows = Q.sessionsByIds.all(store, { ids: JSON.stringify(ids) })
-    .sort((a, b) =>
-      Number(held.has(b.id)) - Number(held.has(a.id)) || (b.updated ?? 0) - (a.updated ?? 0)
-    );
+    .sort((a, b) => Number(held.has(b.id)) - Number(held.has(a.id)) || datedFirst(a, b));
   const mentioned = rows.slice(0, 5).map((s) => ({
     harness: s.harness,
     session: s.native_id,
