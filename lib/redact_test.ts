@@ -400,3 +400,26 @@ Deno.test("a second pass changes and counts nothing an earlier pass masked", () 
   assertEquals(redact(once, second), once);
   assertEquals(second, {});
 });
+
+Deno.test("redact keeps a .env setting whose name says secret but whose value is a number with a unit or rate", () => {
+  const settings = [
+    "AUTH_RATE_LIMIT=5/minute",
+    "AUTH_RATE_LIMIT=5/minute;100/hour",
+    'AUTH_RATE_LIMIT="5 per minute"',
+    "TOKEN_TTL=3600s",
+    "AUTH_TIMEOUT=1.5h",
+    "TOKEN_MAX_SIZE=512MB",
+    "SECRET_ROTATE_EVERY=30d",
+    "PASSWORD_MIN_LENGTH=12",
+  ];
+  for (const line of settings) {
+    const counts: Record<string, number> = {};
+    assertEquals(redact(`${line}\nPORT=8080`, counts), `${line}\nPORT=8080`, line);
+    assertEquals(counts, {}, line);
+  }
+  // A value that only starts like a number is still a secret.
+  for (const line of ["SECRET=9fjkqwpzmx", "AUTH_TOKEN=5/minute-Xk29fQ", "API_KEY=10mb7Qz2LpW"]) {
+    const name = line.slice(0, line.indexOf("="));
+    assertEquals(redact(`${line}\n`, {}), `${name}=[redacted:assignment]\n`, line);
+  }
+});
