@@ -172,7 +172,9 @@ export function chatEvents(
     // The reply's model: the request's `modelId` (a subagent's own events are left unmarked).
     const mark = (evs: Event[]) => withModel(evs, req.modelId);
     const flush = () => {
-      if (prose.trim()) own("").push(...mark([at({ kind: "assistant", text: prose.trim() }, time)]));
+      if (prose.trim()) {
+        own("").push(...mark([at({ kind: "assistant", text: prose.trim() }, time)]));
+      }
       prose = "";
     };
     for (const p of arr(req.response)) {

@@ -34,7 +34,7 @@ const REPLY_KINDS: ReadonlySet<string> = new Set(["assistant", "tool_call", "sum
  */
 export function withModel<T extends Event[]>(events: T, model: unknown): T {
   const m = modelName(model);
-  if (m) for (const e of events) if (REPLY_KINDS.has(e.kind)) e.model = m;
+  if (m) { for (const e of events) if (REPLY_KINDS.has(e.kind)) e.model = m; }
   return events;
 }
 

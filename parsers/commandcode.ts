@@ -147,7 +147,10 @@ async function* parse(source: SourceRef, ctx: ParseCtx): AsyncGenerator<Session>
       continue;
     }
     // The reply's model: the record's `model` (a message record's).
-    const evs = withModel(messageEvents(msg, base, head.cwd), type === "message" ? r!.model : undefined);
+    const evs = withModel(
+      messageEvents(msg, base, head.cwd),
+      type === "message" ? r!.model : undefined,
+    );
     for (const e of evs) events.push(stamp(e, time));
   }
   ctx.endState = head;
