@@ -84,6 +84,7 @@ export const REVISIONS: Readonly<Record<string, number>> = {
   senpi: 1,
   deepseek: 1,
   amp: 1,
+  muse: 1,
 };
 
 /** The reader revision of `harness` ({@link REVISIONS}; 0 when not listed). */
