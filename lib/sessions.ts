@@ -135,3 +135,24 @@ export function shortRef(store: Store, harness: string, id: string): string {
   }
   return `${harness}:${id}`;
 }
+
+/**
+ * The models session `s` used, in order of first use: `sessions.models` when it
+ * switched model (2 or more), else its one model, else none.
+ */
+export function modelsOf(s: Pick<SessionRow, "model" | "models">): string[] {
+  if (s.models) {
+    try {
+      const list = JSON.parse(s.models);
+      if (Array.isArray(list) && list.length && list.every((m) => typeof m === "string")) {
+        return list;
+      }
+    } catch { /* a damaged value: the session's one model below */ }
+  }
+  return s.model ? [s.model] : [];
+}
+
+/** {@link modelsOf} as a header shows it: `a → b → c`, or "" when none is known. */
+export function modelsLabel(s: Pick<SessionRow, "model" | "models">): string {
+  return modelsOf(s).join(" → ");
+}

@@ -45,31 +45,46 @@ export const REVISIONS: Readonly<Record<string, number>> = {
   // listing call (Glob, Grep, LS) reads no file (parsers/_message_blocks.ts, _kimi_records.ts).
   // The same for the Cline family (2 cline, 2 roo, 3 kilocode: list_files, search_files,
   // list_code_definition_names in parsers/_task_tools.ts) and Kiro (1: ls, glob, grep).
-  claude: 3,
-  cherrystudio: 3,
-  codebuddy: 3,
+  claude: 4,
+  cherrystudio: 4,
+  codebuddy: 4,
   codewhale: 1,
-  commandcode: 1,
-  factory: 3,
-  trae: 2, // session 11: reads Codex rollouts (parsers/_codex_reader.ts)
-  zcode: 3, // session 11: reads opencode's store (parsers/_opencode_events.ts)
-  codex: 2, // session 11: turn_aborted notices; a fork's copied parent keeps its replies
-  crush: 2, // session 11: a call joined from pieces is not run; a provider's finish error is a notice
+  commandcode: 2,
+  factory: 4,
+  trae: 3, // session 11: reads Codex rollouts (parsers/_codex_reader.ts)
+  zcode: 4, // session 11: reads opencode's store (parsers/_opencode_events.ts)
+  codex: 3, // session 11: turn_aborted notices; a fork's copied parent keeps its replies
+  crush: 3, // session 11: a call joined from pieces is not run; a provider's finish error is a notice
   hermes: 1,
   kimi: 2,
-  cline: 2,
-  roo: 2,
-  kilocode: 3, // session 11: reads opencode's store (parsers/_opencode_events.ts)
-  cursor: 1,
-  opencode: 2, // session 11: a command the person ran with ! is theirs, not the agent's
+  cline: 3,
+  roo: 3,
+  kilocode: 4, // session 11: reads opencode's store (parsers/_opencode_events.ts)
+  cursor: 2,
+  opencode: 3, // session 11: a command the person ran with ! is theirs, not the agent's
   // Session 11's fixes.
-  aider: 1, // the project (and edit paths) from the repository aider's banner names
+  aider: 2, // the project (and edit paths) from the repository aider's banner names
   // Continue's cancelled (and never approved) calls are not run; Copilot's and Continue's
   // results of calls that never ran carry `notRun`.
-  continue: 1,
-  copilot: 1,
-  gemini: 1,
+  continue: 2,
+  copilot: 2,
+  gemini: 2,
   kiro: 1, // ls, glob and grep read no file (parsers/_kiro_tools.ts)
+  // Session 13: each reply keeps its model (Event.model); the numbers raised above for it too
+  // (claude family, codex, trae, gemini, opencode family, crush, copilot, continue, cursor,
+  // commandcode, cline family, aider), and these at 1.
+  qwen: 1,
+  copilot_chat: 1,
+  pi: 1,
+  gjc: 1,
+  kimchi: 1,
+  omp: 1,
+  openclaw: 1,
+  prime: 1,
+  senpi: 1,
+  deepseek: 1,
+  amp: 1,
+  muse: 1,
 };
 
 /** The reader revision of `harness` ({@link REVISIONS}; 0 when not listed). */

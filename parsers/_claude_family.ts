@@ -25,7 +25,7 @@ import type {
 import { readJsonl } from "./_jsonl.ts";
 import { walk } from "../core/fs.ts";
 import { toMillis } from "./_time.ts";
-import { arr, type Obj, obj, str } from "./_util.ts";
+import { arr, type Obj, obj, str, withModel } from "./_util.ts";
 import {
   assistantEvents,
   CLAUDE_TOOLS,
@@ -438,6 +438,7 @@ async function* readFamily(
     const s = chunkFor(rt);
     if (cwd) s.project = cwd;
     if (model) s.model = model;
+    withModel(events, model);
     for (const e of events) {
       s.events.push(stripUndefined(e));
       if (e.time !== undefined) {

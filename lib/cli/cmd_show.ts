@@ -13,7 +13,7 @@ import { existsSync } from "node:fs";
 import type { IO } from "../../core/runtime.ts";
 import { indexPath, Store } from "../store.ts";
 import { DejaError } from "../../core/errors.ts";
-import { resolveSession, shortRef } from "../sessions.ts";
+import { modelsLabel, modelsOf, resolveSession, shortRef } from "../sessions.ts";
 import { Q } from "../schema.ts";
 import type { EventRow, FileRow, SessionRow } from "../rows.ts";
 import { describeSession } from "../memory/last.ts";
@@ -172,6 +172,7 @@ export function showJson(d: ShowData): Record<string, unknown> {
     updated: isoTime(s.updated),
     time_from_file: Boolean(s.time_from_file),
     model: s.model,
+    models: modelsOf(s),
     parent: s.parent,
     source: s.source,
     source_exists: d.sourceExists,
@@ -185,6 +186,7 @@ export function showJson(d: ShowData): Record<string, unknown> {
         text: e.text,
         tool: e.tool,
         call_id: e.call_id,
+        ...(e.model ? { model: e.model } : {}),
         ...(d.noteIds.has(e.id) ? { note_id: d.noteIds.get(e.id) } : {}),
         ...(cmd ? { exit: cmd.exit, is_error: cmd.is_error === 1 } : {}),
         ...(cmd?.not_run ? { not_run: true } : {}),
@@ -209,7 +211,7 @@ export function showText(d: ShowData, io: Pick<IO, "isTTY" | "env">, full: boole
     `${c.bold(oneLine(d.description ?? "(no title, no prompt)", 100))}`,
     `${c.cyan(d.ref)} ${s.harness}  ${tilde(s.project, io.env.home)}  ${fmtTime(s.started)} → ${
       fmtSessionTime(s.updated, s)
-    }${s.model ? `  ${s.model}` : ""}`,
+    }${modelsLabel(s) ? `  ${modelsLabel(s)}` : ""}`,
     c.dim(`id ${s.native_id}  source ${tilde(s.source, io.env.home)}`) +
     (d.sourceExists ? "" : c.yellow(" (gone since; kept in the index)")),
   ];
@@ -218,7 +220,13 @@ export function showText(d: ShowData, io: Pick<IO, "isTTY" | "env">, full: boole
     out.push(c.dim(`subagents: ${d.subagents.map((x) => x.ref).join(", ")}`));
   }
   out.push("");
+  let model: string | undefined;
   for (const e of d.events) {
+    // Where the replies' model changes (the first one is the header's).
+    if (e.model && e.model !== model) {
+      if (model !== undefined) out.push(c.dim(`— model ${e.model} from here`));
+      model = e.model;
+    }
     const text = full ? e.text : clip(e.text, e.kind);
     const label = e.kind === "tool_call" || e.kind === "tool_result"
       ? `${e.kind} ${e.tool ?? ""}`.trim()
