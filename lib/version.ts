@@ -56,7 +56,7 @@ export const REVISIONS: Readonly<Record<string, number>> = {
   codex: 3, // session 11: turn_aborted notices; a fork's copied parent keeps its replies
   crush: 3, // session 11: a call joined from pieces is not run; a provider's finish error is a notice
   hermes: 1,
-  kimi: 2,
+  kimi: 3, // session 13: the work dir from a <kaos>_<md5> folder or the system prompt's line
   cline: 3,
   roo: 3,
   kilocode: 4, // session 11: reads opencode's store (parsers/_opencode_events.ts)
