@@ -242,7 +242,8 @@ export function errorJson(
   exit: number,
 ): { error: string; hint: string | null; exit: number } {
   const message = e instanceof Error ? e.message : String(e);
-  return { error: message, hint: e instanceof DejaError ? e.hint ?? null : null, exit };
+  const hint = e instanceof DejaError ? e.hint ?? null : null;
+  return { error: message, hint, exit, ...(e instanceof DejaError ? e.json : undefined) };
 }
 
 /** The default command: `deja <words>` searches. */

@@ -183,6 +183,9 @@ const CORPUS_SECRETS: Array<[kind: string, text: string, secret: string]> = [
     "lQOYBF",
   ],
   ["entropy", "SESSION_SIGNING = Zx8Qp2Lm9Vt4Rk7Wn3Bc6Hd1", "Zx8Qp2Lm9Vt4Rk7Wn3Bc6Hd1"],
+  // Separators do not make a random value a name: its parts change case at every other character.
+  ["entropy", "deploy_salt = Zx8-Qp2_Lm9Vt4Rk7Wn3Bc6Hd1", "Zx8-Qp2_Lm9Vt4Rk7Wn3Bc6Hd1"],
+  ["entropy", '"build_ref": "hzsXXFVYQLSaon-qO8poTA7xWq"', "hzsXXFVYQLSaon-qO8poTA7xWq"],
   [
     "entropy",
     "here it is:\n  Q7mZp3Xk9Lw2Vr8Tn4Ys6Bd1Hc5Jf0Ga\nthanks",
@@ -221,6 +224,16 @@ const CORPUS_LOOKALIKES = [
   "task-runner disk-usage risk-score ask-before-run",
   "export PATH=/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin",
   "CamelCaseIdentifierWithoutAnyDigitsInItAtAll = true",
+  // Names made of words and numbers: an ISBN in a path, dated and numbered file names.
+  '"file_path": "docs/978-0-13-468599-1/CleanArchitecture_Ch07.md"',
+  "file: Books/978-0-13-468599-1/CH07/Fig_07-12B.png",
+  '"path": "reports/Q3-2024/Sales_Report_2024-09-30_v2_FINAL.xlsx"',
+  "saved to:\n  Invoices/2024/INV-2024-05-17_Acme-GmbH_Q2\nok",
+  // Request ids in an API error's text (a user trial saw them redacted).
+  'API Error: 529 {"type":"error","error":{"type":"overloaded_error"},"request_id":"req_011CZjHc3FjLNWZD3hatwdev"}',
+  "requestId: req_011CWrSB1S4Z9PK6DTG2Nwii",
+  "x-request-id: Lueba0S7TW-A0yfto3UVLgQ9zK",
+  '"Request-Id": "hzsXXFVYQLSaon-qO8poTA7xWq"',
 ];
 for (const text of CORPUS_LOOKALIKES) {
   Deno.test(`redact leaves the look-alike ${JSON.stringify(text.slice(0, 36))} whole`, () => {

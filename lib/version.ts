@@ -15,11 +15,12 @@ export const VERSION: string = denoJson.version;
  * parts of them) that an index built before never looked at — Gemini CLI's
  * prompt log was generation 2, links to session files and folders followed
  * everywhere (and Kimi's file times) generation 3, Cursor's workspace databases (their
- * prompt history, each a source of its own) generation 4. The last full run records it (`meta` last_index);
+ * prompt history, each a source of its own) generation 4, Gemini CLI's saved
+ * conversations (`checkpoint-<tag>.json`) generation 5. The last full run records it (`meta` last_index);
  * a `deja index` over an index of another generation runs in full (discovery
  * included) rather than answering "nothing changed" from the stat pass.
  */
-export const READERS = 4;
+export const READERS = 5;
 
 /**
  * Each harness's reader revision, raised when a fix changes what its parser
@@ -56,7 +57,7 @@ export const REVISIONS: Readonly<Record<string, number>> = {
   codex: 3, // session 11: turn_aborted notices; a fork's copied parent keeps its replies
   crush: 3, // session 11: a call joined from pieces is not run; a provider's finish error is a notice
   hermes: 1,
-  kimi: 2,
+  kimi: 3, // session 13: the work dir from a <kaos>_<md5> folder or the system prompt's line
   cline: 3,
   roo: 3,
   kilocode: 4, // session 11: reads opencode's store (parsers/_opencode_events.ts)
@@ -68,7 +69,7 @@ export const REVISIONS: Readonly<Record<string, number>> = {
   // results of calls that never ran carry `notRun`.
   continue: 2,
   copilot: 2,
-  gemini: 2,
+  gemini: 3, // session 13: a saved conversation (checkpoint-<tag>.json) whose chat is gone is read
   kiro: 1, // ls, glob and grep read no file (parsers/_kiro_tools.ts)
   // Session 13: each reply keeps its model (Event.model); the numbers raised above for it too
   // (claude family, codex, trae, gemini, opencode family, crush, copilot, continue, cursor,
