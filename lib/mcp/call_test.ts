@@ -318,3 +318,24 @@ Deno.test("recall whose harness or project filter left nothing says so, and how 
     ix.cleanup();
   }
 });
+
+// User trial (2026-12): an id prefix several sessions share was answered with one of them.
+Deno.test("context names the candidates in an error when an id prefix matches several sessions", async () => {
+  const ix = await indexSessions([
+    { ...S, id: "71710001-0000-4000-8000-00000000000a" },
+    { ...HOSTILE, id: "71710001-0000-4000-8000-00000000000b" },
+  ]);
+  try {
+    const r = await call(ix, { mode: "context", query: "717100" });
+    assertEquals(r.isError, true);
+    const t = text(r);
+    assertStringIncludes(t, "'717100' matches 2 sessions");
+    assertStringIncludes(t, "claude");
+    assertStringIncludes(t, "The service crashes at start");
+    assertMatch(t, /- 71710001-0000-4000-8000-00000000000a · claude · 2026-11-\d\d/);
+    assertStringIncludes(t, FRAME_OPEN);
+    assertEquals(t.split(FRAME_CLOSE).length, 2, "a title cannot close the frame");
+  } finally {
+    ix.cleanup();
+  }
+});
