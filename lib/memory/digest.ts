@@ -23,6 +23,7 @@ import { byteLength, clipBytes, oneLine } from "../../core/text.ts";
 import { fillLists, inlineCode, type ListItem } from "./_fill.ts";
 import { describeSession } from "./last.ts";
 import { failureLine, type Outcome, outcomeLabel, outcomeOf } from "./outcome.ts";
+import { isCut } from "./ending.ts";
 
 /** Default budget of `deja ctx` and the MCP `context` mode: 8 KiB. */
 export const CTX_BUDGET = 8 * 1024;
@@ -360,11 +361,6 @@ function harnessSaid(events: EventRow[], last: EventRow | undefined): string | n
   return `The last request got no reply; the harness said${when}: “${
     oneLine(notice.text, 300)
   }” (last request: “${oneLine(last.text, 200)}”).`;
-}
-
-/** True when the harness never finished this reply (core/model.ts `Event.cut`). */
-function isCut(e: EventRow): boolean {
-  return e.data !== null && e.data.startsWith('{"cut":true');
 }
 
 /** Concluding assistant sentences, deduplicated, in order. */
