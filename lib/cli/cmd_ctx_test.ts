@@ -148,3 +148,27 @@ Deno.test("ctx lists the sessions a short id prefix matches and exits 2, never p
     ix.cleanup();
   }
 });
+
+// User trial (2026-12): `--budget 100` silently became 256; the JSON said only 256.
+Deno.test("ctx warns on stderr when --budget is below 256, and its JSON keeps the budget given", async () => {
+  const ix = await fixture();
+  try {
+    const a = parseCtx({ values: { budget: "100" }, positionals: ["c7c7"] });
+    assertEquals([a.budget, a.budgetGiven], [256, 100]);
+    const small = captureIO(ix.env, false);
+    const run = (io: typeof small.io, budget: string) =>
+      ctxCmd.run({ values: { json: true, budget }, positionals: ["c7c7"] }, io);
+    assertEquals(await run(small.io, "100"), 0);
+    assertStringIncludes(small.err(), "--budget 100 is below 256 bytes");
+    const doc = JSON.parse(small.out());
+    assertEquals([doc.budget, doc.budget_given], [256, 100]);
+    assert(doc.bytes <= 256, `${doc.bytes} bytes`);
+
+    const fine = captureIO(ix.env, false);
+    assertEquals(await run(fine.io, "256"), 0);
+    assertEquals(fine.err(), "");
+    assertEquals(JSON.parse(fine.out()).budget_given, 256);
+  } finally {
+    ix.cleanup();
+  }
+});

@@ -27,12 +27,17 @@ import { isCut } from "./ending.ts";
 
 /** Default budget of `deja ctx` and the MCP `context` mode: 8 KiB. */
 export const CTX_BUDGET = 8 * 1024;
+/** Smallest digest budget in bytes: a smaller one is raised to it. */
+export const CTX_MIN_BUDGET = 256;
 
 /** Options of {@link sessionDigest}. */
 export interface DigestOptions {
   /** Words of the question the digest answers: decisions holding them are kept first. */
   query?: string;
-  /** Upper bound of `markdown` in UTF-8 bytes (default {@link CTX_BUDGET}; at least 256). */
+  /**
+   * Upper bound of `markdown` in UTF-8 bytes (default {@link CTX_BUDGET}; at least
+   * {@link CTX_MIN_BUDGET}).
+   */
   budgetBytes?: number;
   /** Home directory, shown as `~` in paths outside the project. */
   home?: string;
@@ -117,7 +122,7 @@ export function sessionDigest(
 ): Digest {
   const session = Q.sessionById.get(store, { id: sessionRowId });
   if (!session) throw new DejaError(`no session with row id ${sessionRowId}`, undefined, 1);
-  const budget = Math.max(256, opts.budgetBytes ?? CTX_BUDGET);
+  const budget = Math.max(CTX_MIN_BUDGET, opts.budgetBytes ?? CTX_BUDGET);
   const events = Q.eventsOfSession.all(store, { session: sessionRowId });
   const speech = (kind: string, min: number) =>
     events.filter((e) => e.kind === kind && e.text.trim().length >= min && !/^\s*</.test(e.text));
