@@ -228,13 +228,28 @@ export function howResult(
 const NO_COMMAND = "No command run here holds ";
 
 function howText(store: Store, what: string, f: Filters): string {
-  const r = howRuns(store, what, {
-    project: f.project,
-    limit: f.limit ?? 8,
-    hidden: f.hide && defaultHidden(store, f.hide),
-  });
+  const runs = (project: string | undefined) =>
+    howRuns(store, what, {
+      project,
+      limit: f.limit ?? 8,
+      hidden: f.hide && defaultHidden(store, { ...f.hide, project }),
+    });
+  const r = runs(f.project);
   if (!r.commands.length) {
-    return `${NO_COMMAND}${r.words.map((w) => `'${oneLineForAgent(w, 80)}'`).join(" and ")}.`;
+    // As `deja how` says it (lib/cli/_filtered.ts): whether the project is why, else how to widen.
+    const none = `${NO_COMMAND}${r.words.map((w) => `'${oneLineForAgent(w, 80)}'`).join(" and ")}`;
+    const hidden = r.hidden
+      ? ` ${plural(r.hidden, "session")} of throwaway or excluded projects were left out.`
+      : "";
+    const widen = ` Try fewer words (a command must hold every one), a "quoted phrase" for words ` +
+      `in order, or mode recall to search them in what was said.`;
+    if (!f.project) return `${none}.${hidden}${widen}`;
+    const inProject = `${none} in project ${oneLineForAgent(f.project, 200)}`;
+    const all = runs(undefined).total;
+    return all
+      ? `${inProject}; without project: ${plural(all, "command")}: call again without project ` +
+        `to see them.`
+      : `${inProject} (nor without project).${hidden}${widen}`;
   }
   const blocks = r.commands.map((c) => {
     const mix = outcomeMix(c);
