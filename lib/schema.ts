@@ -183,6 +183,15 @@ export const Q = {
   sessionsOfSource: query<{ source: string }, Id>(`SELECT id FROM sessions WHERE source = ?`, [
     "source",
   ]),
+  /**
+   * Whether any session read from `source` holds a reply (an assistant turn or a tool
+   * call): a store of prompts alone (a prompt history) records none (lib/memory/ending.ts).
+   */
+  sourceHasReplies: query<{ source: string }, { yes: number }>(
+    `SELECT EXISTS (SELECT 1 FROM sessions s JOIN events e ON e.session_id = s.id
+      WHERE s.source = ? AND e.kind IN ('assistant', 'tool_call')) AS yes`,
+    ["source"],
+  ),
   /** Removes one session (its events and derived rows follow by cascade). */
   deleteSession: query<Id>(`DELETE FROM sessions WHERE id = ?`, ["id"]),
   /** The highest seq of session `session` (-1 when it has no events). */
