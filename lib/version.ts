@@ -48,7 +48,7 @@ export const REVISIONS: Readonly<Record<string, number>> = {
   claude: 4,
   cherrystudio: 4,
   codebuddy: 4,
-  codewhale: 1,
+  codewhale: 2, // session 13: list_dir reads no file
   commandcode: 2,
   factory: 4,
   trae: 3, // session 11: reads Codex rollouts (parsers/_codex_reader.ts)
@@ -74,7 +74,6 @@ export const REVISIONS: Readonly<Record<string, number>> = {
   // (claude family, codex, trae, gemini, opencode family, crush, copilot, continue, cursor,
   // commandcode, cline family, aider), and these at 1.
   qwen: 1,
-  copilot_chat: 1,
   pi: 1,
   gjc: 1,
   kimchi: 1,
@@ -85,6 +84,12 @@ export const REVISIONS: Readonly<Record<string, number>> = {
   deepseek: 1,
   amp: 1,
   muse: 1,
+  // Session 13: a directory listing (the `list` tool kind, parsers/_tool_args.ts) reads no file:
+  // CodeWhale's and Grok's list_dir, Copilot Chat's list_dir (copilot_listDirectory), and
+  // Antigravity's list_dir / grep_search calls and LIST_DIRECTORY steps.
+  copilot_chat: 2,
+  grok: 1,
+  antigravity: 1,
 };
 
 /** The reader revision of `harness` ({@link REVISIONS}; 0 when not listed). */
