@@ -46,12 +46,15 @@ export const REVISIONS: Readonly<Record<string, number>> = {
   // listing call (Glob, Grep, LS) reads no file (parsers/_message_blocks.ts, _kimi_records.ts).
   // The same for the Cline family (2 cline, 2 roo, 3 kilocode: list_files, search_files,
   // list_code_definition_names in parsers/_task_tools.ts) and Kiro (1: ls, glob, grep).
-  claude: 4,
-  cherrystudio: 4,
-  codebuddy: 4,
-  codewhale: 1,
+  // 5 (Claude family: claude, cherrystudio, codebuddy, factory; session 13): the IDE's context
+  // beside a prompt (<ide_selection>, <ide_opened_file>, <ide_diagnostics>) is a notice
+  // (parsers/_message_blocks.ts ideNotices), where before it was dropped.
+  claude: 5,
+  cherrystudio: 5,
+  codebuddy: 5,
+  codewhale: 2, // session 13: list_dir reads no file
   commandcode: 2,
-  factory: 4,
+  factory: 5,
   trae: 3, // session 11: reads Codex rollouts (parsers/_codex_reader.ts)
   zcode: 4, // session 11: reads opencode's store (parsers/_opencode_events.ts)
   codex: 3, // session 11: turn_aborted notices; a fork's copied parent keeps its replies
@@ -75,7 +78,6 @@ export const REVISIONS: Readonly<Record<string, number>> = {
   // (claude family, codex, trae, gemini, opencode family, crush, copilot, continue, cursor,
   // commandcode, cline family, aider), and these at 1.
   qwen: 1,
-  copilot_chat: 1,
   pi: 1,
   gjc: 1,
   kimchi: 1,
@@ -86,6 +88,12 @@ export const REVISIONS: Readonly<Record<string, number>> = {
   deepseek: 1,
   amp: 1,
   muse: 1,
+  // Session 13: a directory listing (the `list` tool kind, parsers/_tool_args.ts) reads no file:
+  // CodeWhale's and Grok's list_dir, Copilot Chat's list_dir (copilot_listDirectory), and
+  // Antigravity's list_dir / grep_search calls and LIST_DIRECTORY steps.
+  copilot_chat: 2,
+  grok: 1,
+  antigravity: 1,
 };
 
 /** The reader revision of `harness` ({@link REVISIONS}; 0 when not listed). */

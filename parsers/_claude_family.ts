@@ -33,6 +33,7 @@ import {
   decodeProjectDir,
   harnessNotices,
   hasToolResult,
+  ideNotices,
   isCompactPrompt,
   toolResultEvent,
   type ToolVocabulary,
@@ -291,7 +292,14 @@ function userEvents(r: Obj, msg: Obj, time: number | undefined, f: FileFacts): E
   if (compactAgent && isCompactPrompt(text)) {
     return [{ kind: "notice", text: COMPACT_NOTICE, time, key }];
   }
-  const out: Event[] = text ? [{ kind: "user", text, time, key }] : [];
+  // What the IDE attached to the prompt (an open file, a selection): context, not the ask.
+  const out: Event[] = ideNotices(content).map((t, i) => ({
+    kind: "notice",
+    text: t,
+    time,
+    key: uuid ? `i:${uuid}:${i}` : undefined,
+  }));
+  if (text) out.push({ kind: "user", text, time, key });
   // The harness speaking: an interrupted turn, a local slash command's output.
   harnessNotices(content).forEach((t, i) =>
     out.push({ kind: "notice", text: t, time, key: uuid ? `n:${uuid}:${i}` : undefined })

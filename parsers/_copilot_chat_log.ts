@@ -260,7 +260,10 @@ function toolEvents(
   return out;
 }
 
-/** Sets `command`, `paths`, `edits`, `writes` for Copilot's built-in tools. */
+/**
+ * Sets `command`, `paths`, `edits`, `writes` for Copilot's built-in tools.
+ * `list_dir` names a directory listed, not a file read: it keeps its input only.
+ */
 function describe(
   info: ToolCallInfo,
   name: string,
@@ -280,7 +283,6 @@ function describe(
       break;
     }
     case "read_file":
-    case "list_dir":
     case "insert_edit_into_file":
       if (file) info.paths = [abs(file)];
       break;
