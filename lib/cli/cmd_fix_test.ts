@@ -212,6 +212,11 @@ Deno.test("fix leaves out a throwaway project's sessions and counts them, unless
     const io = { env: ix.env, cwd: "/" };
     const hidden = fixData(ix.store, ERROR, OPTS, io);
     assertEquals([hidden.status, hidden.hidden, hidden.fixes.length], ["unseen", 1, 0]);
+    // Not "never seen": the error is there, in a hidden session.
+    assertEquals(
+      hidden.message,
+      "only hidden sessions hold that error: 1 session of throwaway or excluded projects",
+    );
     const shown = fixData(ix.store, ERROR, { ...OPTS, junk: true }, io);
     assertEquals([shown.status, shown.hidden], ["found", 0]);
     assertEquals(shown.fixes[0].command, "npm install express");

@@ -427,11 +427,27 @@ export function findFixes(
       names,
       specific,
     }
-    : {
-      ...unseen(store, signatures, names, opts.mentions ? opts.hidden : "skip", left),
-      lookedFor,
-      hidden: left.size,
-    };
+    : hiddenOnly(
+      {
+        ...unseen(store, signatures, names, opts.mentions ? opts.hidden : "skip", left),
+        lookedFor,
+        hidden: left.size,
+      },
+    );
+}
+
+/**
+ * An answer that found nothing while hidden sessions hold the error says so, rather than
+ * "never seen" (the sessions exist; `--junk` shows the throwaway ones).
+ */
+function hiddenOnly(r: FixResult): FixResult {
+  if (!r.hidden || r.mentioned?.length) return r;
+  const n = r.hidden;
+  return {
+    ...r,
+    message: `only hidden sessions hold that error: ${n} session${n === 1 ? "" : "s"} of ` +
+      "throwaway or excluded projects",
+  };
 }
 
 /** True when the events of `hits` hold every one of `names` (lower case). */
