@@ -240,9 +240,15 @@ async function searchQuestion(
 export function errorJson(
   e: unknown,
   exit: number,
-): { error: string; hint: string | null; exit: number } {
+): { error: string; hint: string | null; exit: number; candidates?: unknown[] } {
   const message = e instanceof Error ? e.message : String(e);
-  return { error: message, hint: e instanceof DejaError ? e.hint ?? null : null, exit };
+  const hint = e instanceof DejaError ? e.hint ?? null : null;
+  const out = { error: message, hint, exit, ...(e instanceof DejaError ? e.json : undefined) };
+  // A session reference that matched several (lib/sessions.ts AmbiguousSession): the list.
+  const listed = (e as { candidates?: Array<{ time: number | null }> })?.candidates;
+  if (!Array.isArray(listed)) return out;
+  const iso = (ms: number | null) => ms ? new Date(ms).toISOString() : null;
+  return { ...out, candidates: listed.map((c) => ({ ...c, time: iso(c.time) })) };
 }
 
 /** The default command: `deja <words>` searches. */

@@ -5,9 +5,18 @@
  * @module
  */
 
-/** An error a command reports with a hint. */
+/**
+ * An error a command reports with a hint; `json` holds fields its `--json`
+ * error document carries besides `error`, `hint` and `exit` (e.g. restore's
+ * `work_dir_unknown`).
+ */
 export class DejaError extends Error {
-  constructor(message: string, readonly hint?: string, readonly exitCode = 2) {
+  constructor(
+    message: string,
+    readonly hint?: string,
+    readonly exitCode = 2,
+    readonly json?: Readonly<Record<string, unknown>>,
+  ) {
     super(message);
   }
 }

@@ -95,6 +95,15 @@ export interface Event {
    * one whose reason is `canceled` or `error`). Stored as `{"cut":true}` in `events.data`.
    */
   cut?: boolean;
+  /**
+   * The model that wrote this reply, on the events of a reply (`assistant`, its
+   * `tool_call`s, a `summary` it wrote) when the store records the model per
+   * message: a session that switched model mid-way says which reply is whose.
+   * Placeholders that name no model (Claude Code's `<synthetic>` on an API
+   * error) are left out (parsers/_util.ts `modelName`). The index keeps it only
+   * where it changes (`events.model`, `sessions.models`).
+   */
+  model?: string;
 }
 
 /**

@@ -8,7 +8,7 @@
  * cuts the strings out of `body` (slices, not parses) and parses only the
  * small head.
  *
- * Kind, tool and file op names go once per chunk in the head's list of names.
+ * Kind, tool, file op and model names go once per chunk in the head's list of names.
  *
  * Measured (issue 18, 100 MB bench corpus, 266 chunks, 46 MB as JSON text;
  * Bun, min of 5-7 on a loaded 2-core machine): as JSON text, 100-135 ms of
@@ -81,6 +81,7 @@ export function encodeChunk(c: PreparedChunk): WireChunk {
     } else nums.push(ABSENT);
     if (e.result) results.push(e.result);
     nums.push(e.result ? 1 : 0);
+    name(e.model ?? null);
   }
   parts.push(tokens.join(" "));
   return {
@@ -146,6 +147,8 @@ export function decodeChunk(w: WireChunk): PreparedChunk {
       e.files = list;
     }
     if (nums[i++] === 1) e.result = results[r++];
+    const model = named();
+    if (model !== null) e.model = model;
     events[k] = e;
   }
   const words = body.slice(at);

@@ -39,6 +39,7 @@ Deno.test("a chunk crosses the wire as it crossed as JSON text: nulls, absent fi
         data: '{"file_path":"a.ts"}',
         flags: 3,
         command: "",
+        model: "claude-opus-4-6",
         files: [
           { path: "a.ts", op: "edit", old: "x", new: "" },
           { path: "b.ts", op: "read", old: null, new: null },

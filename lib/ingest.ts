@@ -153,6 +153,11 @@ interface Slot {
    * index to take its status from.
    */
   results?: Set<number>;
+  /**
+   * The model of the session's latest reply written (undefined: none yet; null: not looked
+   * up in the index yet): an event whose model differs from it stores its model.
+   */
+  model?: string | null;
 }
 
 /** Writes the sessions of one source pass. Use inside a store transaction. */
@@ -307,7 +312,10 @@ export class SourceWriter {
     const gate = gateOf(this.store);
     if (gate) recordExcluded(this.store, gate.excludedBy);
     if (!deferred) this.indexText();
-    for (const slot of this.slots.values()) Q.countEvents.run(this.store, { id: slot.id });
+    for (const slot of this.slots.values()) {
+      Q.countEvents.run(this.store, { id: slot.id });
+      Q.setModels.run(this.store, { models: modelsJson(this.store, slot.id), id: slot.id });
+    }
     if (!deferred) this.vocab.flush();
     // Sessions this store no longer holds: the stores holding copies of them are read again.
     for (const [k, { harness, id }] of this.held) {
@@ -372,7 +380,7 @@ export class SourceWriter {
         Q.deleteSessionEvents.run(st, { session: id });
         slot = { id, nextSeq: 0, fresh: new Set(), results: new Set() };
       } else {
-        slot = { id, nextSeq: Q.maxSeq.get(st, { session: id })!.seq + 1 };
+        slot = { id, nextSeq: Q.maxSeq.get(st, { session: id })!.seq + 1, model: null };
       }
       this.slots.set(k, slot);
       this.sessions++;
@@ -427,6 +435,11 @@ export class SourceWriter {
       Q.deleteDerived.run(st, { event: eventId });
       Q.deleteDerivedFiles.run(st, { event: eventId });
     } else {
+      let model: string | null = null;
+      if (e.model !== undefined) {
+        if (slot.model === null) slot.model = Q.lastModel.get(st, { session: sid })?.model;
+        if (e.model !== slot.model) model = slot.model = e.model;
+      }
       // One params object per row, not a row spread into another (54,508 of them on the bench corpus).
       eventId = Number(
         Q.insertEvent.run(st, {
@@ -440,6 +453,7 @@ export class SourceWriter {
           call_id: e.callId,
           data: e.data,
           flags: e.flags,
+          model,
         }).lastInsertRowid,
       );
       if (!textFrom.has(st)) textFrom.set(st, eventId);
@@ -488,4 +502,14 @@ export class SourceWriter {
     });
     if (isError) Q.failFiles.run(this.store, { session: sid, call });
   }
+}
+
+/**
+ * The models session `id` used in order of first use, from its events' model
+ * switches, as the JSON array `sessions.models` holds; null for fewer than 2.
+ */
+function modelsJson(store: Store, id: number): string | null {
+  const seen = new Set<string>();
+  for (const { model } of Q.modelChanges.all(store, { session: id })) seen.add(model);
+  return seen.size > 1 ? JSON.stringify([...seen]) : null;
 }

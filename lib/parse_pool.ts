@@ -14,6 +14,25 @@
  * worker can start (a runtime or build without worker support, an environment
  * that cannot cross a thread), sources are parsed in process as before.
  *
+ * Where a full index's wall time goes (issue 18; the 100 MB bench corpus of
+ * `deno task bench`, 67 stores, 54,508 events; the compiled Bun binary, CPU
+ * per thread read from /proc/<pid>/task/<tid>/stat every 50 ms to its end, one
+ * run at load ~10 on 2 cores): the writer's thread is the longest, ~1.85-1.9 s
+ * of CPU, and CPU-bound (lib/ingest.ts: the statements ~1.45 s, plus
+ * discovery, planning, decoding the workers' chunks and their garbage); each of
+ * the two workers ~1.04-1.10 s (lib/parse_worker.ts: reading, JSON.parse, the
+ * parser, redaction, tokens); the JIT's threads ~0.35 s. With two cores the
+ * writer sets the pace: a cheaper write shortens the run, a faster parse or a
+ * third worker does not. The bench in the same session: the binary's full
+ * index 10.4 s wall, 4.9 s CPU (9.6 MB/s), peak RSS 116 MB, index 55.8 MB (56%
+ * of the corpus); wall figures at that load are mostly waiting for a core.
+ *
+ * Measured in the previous session and not kept (none shortened the run beyond
+ * noise; not measured again): the journal in WAL or MEMORY mode; a bigger
+ * `cache_size`; another FTS5 `hashsize` (the pending data kept before a
+ * flush); other batch sizes; the writer's garbage collection steered; other
+ * JIT thresholds; the events' indexes created after the rows (deferred).
+ *
  * `DEJA_PARSE_WORKER=0` turns the worker off, `=1` uses it for every source
  * (tests); by default a job of {@link WORKER_MIN_BYTES} or more uses it.
  *

@@ -89,6 +89,8 @@ export interface PreparedEvent {
   files?: PreparedFile[];
   /** A result's status, applied to its call's command and file rows. */
   result?: { exit?: number; isError?: boolean };
+  /** The model of the reply (`Event.model`); the writer keeps it where it changes. */
+  model?: string;
 }
 
 /** A session chunk ready to write: the session's fields, its events, what redaction and tokens it adds. */
@@ -189,6 +191,7 @@ function prepareEvent(
     flags: eventFlags(e.kind, text, failed),
   };
   if (e.key !== undefined && out.key !== e.key) out.longKey = e.key;
+  if (e.model) out.model = e.model;
   const files: PreparedFile[] = [];
   const edit = (ed: EditSpan): PreparedFile => ({
     path: ed.path,

@@ -85,10 +85,28 @@ function acceptProse(v: string): boolean {
   return !/^[a-z]+\d*-[a-z]{3,}$/i.test(v);
 }
 
-/** A .env value is a secret unless it is a number, a boolean or too short to be one. */
+/** A unit a setting's number carries: a time, a size, a share, a count (`30s`, `512MB`, `10req`). */
+const UNIT = String
+  .raw`(?:[mun]s|s|secs?|seconds?|m|mins?|minutes?|h|hrs?|hours?|d|days?|w|wks?|weeks?|mo|months?|y|yrs?|years?|[kmgtp]i?b?|b|bytes?|%|x|px|r[psmh]|qps|reqs?|requests?|calls?|tokens?|chars?|characters?|lines?|items?|times?|attempts?|tries|retries)`;
+
+/**
+ * A setting, not a secret: a number with an optional unit, or a rate
+ * (`5/minute`, `100/hour`, `10/1m`, `5 per minute`), several joined by `;` or
+ * `,` (`5/minute;100/hour`, Flask-Limiter's notation).
+ */
+const SETTING = new RegExp(
+  String.raw`^(?:\d+(?:\.\d+)?\s?${UNIT}?(?:\s?(?:/|\sper\s)\s?\d*\s?${UNIT})?(?:\s*[;,]\s*|$))+$`,
+  "i",
+);
+
+/**
+ * A .env value is a secret unless it is a boolean, too short to be one, or a
+ * number with a unit or rate (`AUTH_RATE_LIMIT=5/minute`, `TOKEN_TTL=3600s`:
+ * the name says secret, the value is a setting).
+ */
 function acceptDotenv(v: string): boolean {
   const u = v.replace(/^["']|["']$/g, "");
-  return u.length >= 4 && !/^(?:\d+|true|false|yes|no|on|off)$/i.test(u);
+  return u.length >= 4 && !/^(?:true|false|yes|no|on|off)$/i.test(u) && !SETTING.test(u);
 }
 
 /** Counts per secret kind. */

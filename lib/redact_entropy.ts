@@ -6,7 +6,13 @@
  *
  * What survives (look-alikes): hex digests and UUIDs (hex only), integrity
  * hashes (`sha512-…`, Go's `h1:…`), paths (a run with `/`-separated words),
- * identifiers (no digits, or too few of each character class), base64 data (a
+ * names made of words and numbers (a path part or file name like
+ * `docs/978-0-13-468599-1/CleanArchitecture_Ch07`: two or more `/`, `-` or `_`
+ * between parts that change between upper case, lower case and digits no more
+ * than once in five characters, as words and numbers do and random text does
+ * about every other character), request ids (the value of a `request_id`,
+ * `requestId`, `x-request-id` or `request id`, or a run starting `req_`, as in
+ * an API error's text), identifiers (no digits, or too few of each character class), base64 data (a
  * run over 128 characters, a line inside a block of such lines, or after
  * `base64,`), and anything under the entropy
  * floor (Shannon entropy of the run's characters below 3.6 bits each, 4.0 for
@@ -58,8 +64,45 @@ export function looksRandom(run: string): boolean {
     else if (c >= 97 && c <= 122) lower++;
   }
   if (digits < 2 || upper < 2 || lower < 2) return false;
+  if (core.startsWith("req_") || wordsAndNumbers(core)) return false;
   return entropy(core) >= (core.length >= 32 ? 4.0 : 3.6);
 }
+
+/** Upper case, lower case or digit (0 for any other character). */
+function classOf(c: number): number {
+  return c >= 48 && c <= 57 ? 1 : c >= 65 && c <= 90 ? 2 : c >= 97 && c <= 122 ? 3 : 0;
+}
+
+/**
+ * True when `run` reads as words and numbers joined by separators (a path part,
+ * a dated or numbered file name): two or more `/`, `-` or `_`, and at most one
+ * change of character class (upper, lower, digit) per five letters and digits.
+ * A random run changes class at about every other character (with 26 upper,
+ * 26 lower and 10 digits, the next character is of another class ~60% of the
+ * time); `CleanArchitecture_Ch07` changes five times in 19.
+ */
+function wordsAndNumbers(run: string): boolean {
+  let seps = 0, chars = 0, changes = 0, last = 0;
+  for (let i = 0; i < run.length; i++) {
+    const k = classOf(run.charCodeAt(i));
+    if (k === 0) {
+      if (run[i] !== "+" && run[i] !== "=") seps++;
+      last = 0;
+      continue;
+    }
+    chars++;
+    if (last !== 0 && k !== last) changes++;
+    last = k;
+  }
+  return seps >= 2 && changes * 5 <= chars;
+}
+
+/** The run at `s` is the value of a request id (`"request_id": "…"`, `x-request-id: …`, `request id: …`). */
+function isRequestId(text: string, s: number): boolean {
+  return REQUEST_ID_KEY.test(text.slice(Math.max(0, s - 40), s));
+}
+
+const REQUEST_ID_KEY = /(?:^|[^A-Za-z])req(?:uest)?[ _-]?id\\?["']?\s*[:=]\s*\\?["']?$/i;
 
 /** A high-entropy value found in a text: [start, end) offsets. */
 export interface Span {
@@ -83,7 +126,7 @@ export function entropySpans(text: string): Span[] {
     if (
       len >= 20 && len <= MAX_RUN + 4 &&
       (isAssignmentValue(text, start) || (len >= 28 && aloneOnLine(text, start, end))) &&
-      looksRandom(text.slice(start, end))
+      looksRandom(text.slice(start, end)) && !isRequestId(text, start)
     ) {
       out.push({ start, end });
     }

@@ -183,6 +183,9 @@ const CORPUS_SECRETS: Array<[kind: string, text: string, secret: string]> = [
     "lQOYBF",
   ],
   ["entropy", "SESSION_SIGNING = Zx8Qp2Lm9Vt4Rk7Wn3Bc6Hd1", "Zx8Qp2Lm9Vt4Rk7Wn3Bc6Hd1"],
+  // Separators do not make a random value a name: its parts change case at every other character.
+  ["entropy", "deploy_salt = Zx8-Qp2_Lm9Vt4Rk7Wn3Bc6Hd1", "Zx8-Qp2_Lm9Vt4Rk7Wn3Bc6Hd1"],
+  ["entropy", '"build_ref": "hzsXXFVYQLSaon-qO8poTA7xWq"', "hzsXXFVYQLSaon-qO8poTA7xWq"],
   [
     "entropy",
     "here it is:\n  Q7mZp3Xk9Lw2Vr8Tn4Ys6Bd1Hc5Jf0Ga\nthanks",
@@ -221,6 +224,16 @@ const CORPUS_LOOKALIKES = [
   "task-runner disk-usage risk-score ask-before-run",
   "export PATH=/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin",
   "CamelCaseIdentifierWithoutAnyDigitsInItAtAll = true",
+  // Names made of words and numbers: an ISBN in a path, dated and numbered file names.
+  '"file_path": "docs/978-0-13-468599-1/CleanArchitecture_Ch07.md"',
+  "file: Books/978-0-13-468599-1/CH07/Fig_07-12B.png",
+  '"path": "reports/Q3-2024/Sales_Report_2024-09-30_v2_FINAL.xlsx"',
+  "saved to:\n  Invoices/2024/INV-2024-05-17_Acme-GmbH_Q2\nok",
+  // Request ids in an API error's text (a user trial saw them redacted).
+  'API Error: 529 {"type":"error","error":{"type":"overloaded_error"},"request_id":"req_011CZjHc3FjLNWZD3hatwdev"}',
+  "requestId: req_011CWrSB1S4Z9PK6DTG2Nwii",
+  "x-request-id: Lueba0S7TW-A0yfto3UVLgQ9zK",
+  '"Request-Id": "hzsXXFVYQLSaon-qO8poTA7xWq"',
 ];
 for (const text of CORPUS_LOOKALIKES) {
   Deno.test(`redact leaves the look-alike ${JSON.stringify(text.slice(0, 36))} whole`, () => {
@@ -399,4 +412,27 @@ Deno.test("a second pass changes and counts nothing an earlier pass masked", () 
   const second: Record<string, number> = {};
   assertEquals(redact(once, second), once);
   assertEquals(second, {});
+});
+
+Deno.test("redact keeps a .env setting whose name says secret but whose value is a number with a unit or rate", () => {
+  const settings = [
+    "AUTH_RATE_LIMIT=5/minute",
+    "AUTH_RATE_LIMIT=5/minute;100/hour",
+    'AUTH_RATE_LIMIT="5 per minute"',
+    "TOKEN_TTL=3600s",
+    "AUTH_TIMEOUT=1.5h",
+    "TOKEN_MAX_SIZE=512MB",
+    "SECRET_ROTATE_EVERY=30d",
+    "PASSWORD_MIN_LENGTH=12",
+  ];
+  for (const line of settings) {
+    const counts: Record<string, number> = {};
+    assertEquals(redact(`${line}\nPORT=8080`, counts), `${line}\nPORT=8080`, line);
+    assertEquals(counts, {}, line);
+  }
+  // A value that only starts like a number is still a secret.
+  for (const line of ["SECRET=9fjkqwpzmx", "AUTH_TOKEN=5/minute-Xk29fQ", "API_KEY=10mb7Qz2LpW"]) {
+    const name = line.slice(0, line.indexOf("="));
+    assertEquals(redact(`${line}\n`, {}), `${name}=[redacted:assignment]\n`, line);
+  }
 });

@@ -25,6 +25,11 @@ export interface SessionRow {
   events: number;
   /** The remote it was read from (`deja remote`); null for this machine's. */
   origin?: string | null;
+  /**
+   * JSON array of the models the session's replies used, in order of first use, when
+   * there were 2 or more (schema 12); null otherwise. Absent in rows built by hand.
+   */
+  models?: string | null;
 }
 
 /** A row of the events table. */
@@ -37,6 +42,8 @@ export interface EventRow {
   tool: string | null;
   call_id: string | null;
   data: string | null;
+  /** The reply's model where the session's model changes (schema 12), else null. Absent in rows built by hand. */
+  model?: string | null;
 }
 
 /** A row of the sources table: one store deja read, with what it knows to skip unchanged ones. */

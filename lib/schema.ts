@@ -25,7 +25,7 @@ import type {
 } from "./rows.ts";
 
 /** Current schema version (stored in `PRAGMA user_version`). */
-export const SCHEMA_VERSION = 11;
+export const SCHEMA_VERSION = 12;
 
 /** Pragmas applied to every connection to the index. */
 export const PRAGMAS = [
@@ -183,6 +183,15 @@ export const Q = {
   sessionsOfSource: query<{ source: string }, Id>(`SELECT id FROM sessions WHERE source = ?`, [
     "source",
   ]),
+  /**
+   * Whether any session read from `source` holds a reply (an assistant turn or a tool
+   * call): a store of prompts alone (a prompt history) records none (lib/memory/ending.ts).
+   */
+  sourceHasReplies: query<{ source: string }, { yes: number }>(
+    `SELECT EXISTS (SELECT 1 FROM sessions s JOIN events e ON e.session_id = s.id
+      WHERE s.source = ? AND e.kind IN ('assistant', 'tool_call')) AS yes`,
+    ["source"],
+  ),
   /** Removes one session (its events and derived rows follow by cascade). */
   deleteSession: query<Id>(`DELETE FROM sessions WHERE id = ?`, ["id"]),
   /** The highest seq of session `session` (-1 when it has no events). */
@@ -211,11 +220,28 @@ export const Q = {
       call_id: string | null;
       data: string | null;
       flags: number;
+      /** The reply's model where it changes in the session, else null. */
+      model: string | null;
     }
   >(
-    `INSERT INTO events (session_id, seq, kind, text, time, key, tool, call_id, data, flags)
-    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    ["session", "seq", "kind", "text", "time", "key", "tool", "call_id", "data", "flags"],
+    `INSERT INTO events (session_id, seq, kind, text, time, key, tool, call_id, data, flags, model)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    ["session", "seq", "kind", "text", "time", "key", "tool", "call_id", "data", "flags", "model"],
+  ),
+  /** The model of the last switch of session `session` (the model its latest reply used). */
+  lastModel: query<{ session: number }, { model: string }>(
+    `SELECT model FROM events WHERE session_id = ? AND model IS NOT NULL ORDER BY seq DESC LIMIT 1`,
+    ["session"],
+  ),
+  /** Every model switch of session `session`, in order (events_model). */
+  modelChanges: query<{ session: number }, { model: string }>(
+    `SELECT model FROM events WHERE session_id = ? AND model IS NOT NULL ORDER BY seq`,
+    ["session"],
+  ),
+  /** A session's models in order of first use (JSON array), or null for fewer than 2. */
+  setModels: query<{ models: string | null; id: number }>(
+    `UPDATE sessions SET models = ? WHERE id = ?`,
+    ["models", "id"],
   ),
   /**
    * Indexes for search every event from row id `from` on (those a writer inserted
@@ -227,7 +253,7 @@ export const Q = {
   ),
   /** An event rewritten in place (a later record with the same key). */
   updateEvent: query<
-    Omit<EventRow, "seq"> & { flags: number }
+    Omit<EventRow, "seq" | "model"> & { flags: number }
   >(
     `UPDATE events SET kind = ?, text = ?, time = ?, tool = ?, call_id = ?, data = ?, flags = ?
     WHERE id = ?`,

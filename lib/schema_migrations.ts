@@ -238,4 +238,15 @@ export const MIGRATIONS: readonly string[] = [
   `
   ALTER TABLE sources ADD COLUMN reader INTEGER NOT NULL DEFAULT 0;
   `,
+  // 11 -> 12: sessions that switch model mid-way (Event.model): an event row names its reply's
+  // model where it changes (the first reply with a model, then each switch; NULL elsewhere, so
+  // a session of one model adds one value), and a session of 2 or more models lists them in
+  // order of first use (JSON array; NULL for fewer). The partial index finds a session's
+  // switches without reading its events. Stores indexed before get them when read again
+  // (lib/version.ts REVISIONS raised for each parser that reads the model per reply).
+  `
+  ALTER TABLE events ADD COLUMN model TEXT;
+  ALTER TABLE sessions ADD COLUMN models TEXT;
+  CREATE INDEX events_model ON events(session_id, seq) WHERE model IS NOT NULL;
+  `,
 ];

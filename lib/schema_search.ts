@@ -203,15 +203,20 @@ export const SEARCH_Q = {
   /**
    * Where the sessions `ids` state their problem (lib/search/fielded.ts): the title (seq -1),
    * the user turns among the first six that are not pasted dumps (flag bit 4) and the
-   * summaries, each clipped to 2,000 characters.
+   * summaries, each clipped to 2,000 characters. The events are picked by their kind, seq
+   * and flags in events_rank (their ids from events_session) and only the picked rows are
+   * read: tested on each event's own row, every event of thirty sessions was read, and a
+   * user turn's flags (after its text in the row) read the whole text (issue 15).
    */
   headsOf: query<{ ids: string }, { session_id: number; kind: string; seq: number; text: string }>(
     `SELECT id AS session_id, 'title' AS kind, -1 AS seq, substr(title, 1, 2000) AS text
     FROM sessions WHERE id IN (SELECT value FROM json_each(?)) AND title IS NOT NULL
     UNION ALL
-    SELECT session_id, kind, seq, substr(text, 1, 2000) FROM events
-    WHERE session_id IN (SELECT value FROM json_each(?))
-      AND ((kind = 'user' AND seq < 6 AND (flags & 4) = 0) OR kind = 'summary')`,
+    SELECT session_id, kind, seq, substr(text, 1, 2000) FROM events WHERE id IN (
+      SELECT r.id FROM events f INDEXED BY events_session
+      CROSS JOIN events r INDEXED BY events_rank ON r.id = f.id
+      WHERE f.session_id IN (SELECT value FROM json_each(?))
+        AND ((r.kind = 'user' AND r.seq < 6 AND (r.flags & 4) = 0) OR r.kind = 'summary'))`,
     ["ids", "ids"],
   ),
   /** Who holds a term: events matching `match`, filters appended by lib/search/sessionrank.ts. */

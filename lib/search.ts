@@ -291,9 +291,13 @@ function run(store: Store, query: string, o: SearchOptions): SearchResult {
     rescore(stats, cache, scores, alts, f, lad.weights, b, tier === "relevance");
   }
   trace("search: rescored");
-  if (lad.coord) coordinate(store, lad.coord, scores, (id) => cache.members(id), rootOf);
+  if (lad.coord) {
+    coordinate(store, lad.coord, scores, (id) => cache.members(id), rootOf);
+    trace("search: concepts coordinated");
+  }
   if (tier === "relevance" || lad.widened?.tier === "relevance") {
     rerankFielded(stats, cache, scores, alts, lad.weights, lad.coord?.concepts, lad.phraseWords);
+    trace("search: fielded rerank");
   }
   const titled = titledSessions(store, parsed, f, rootOf);
   liftTitled(scores, titled);

@@ -11,6 +11,9 @@ import { Q } from "./schema.ts";
 import { harnessIds } from "../core/registry.ts";
 import type { SessionRow } from "./rows.ts";
 import { MAX_LIKE_TEXT, overLikeBound } from "./query.ts";
+import { describeSession } from "./memory/last.ts";
+import { localTime } from "./memory/text.ts";
+import { oneLine } from "../core/text.ts";
 
 /** Looks like a session id someone copied: hex/uuid, `harness:id`, or a deja/aider id. */
 export function looksLikeId(text: string): boolean {
@@ -37,8 +40,8 @@ export class NoSessionMatch extends DejaError {
  * notes of that day (`deja remember`): the one project's, or, when several projects have
  * notes that day, an exit-2 error listing them with their projects.
  *
- * @throws {DejaError} exit 1 when none matches; exit 2 when several do (the
- *   hint lists them).
+ * @throws {NoSessionMatch} (exit 1) when none matches; {@link AmbiguousSession}
+ *   (exit 2) when several do, listing them.
  */
 export function resolveSession(store: Store, ref: string): SessionRow {
   if (overLikeBound(ref)) {
@@ -61,6 +64,18 @@ export function resolveSession(store: Store, ref: string): SessionRow {
       1,
     );
   }
+  const found = lookup(store, ref);
+  if (!Array.isArray(found)) return found;
+  throw new AmbiguousSession(ref, found, store);
+}
+
+/**
+ * The session `ref` names, or every row it matches when it names no one
+ * session (the caller says so); the checks of {@link resolveSession} on the way.
+ *
+ * @throws {NoSessionMatch} when none matches.
+ */
+function lookup(store: Store, ref: string): SessionRow | SessionRow[] {
   let harness: string | null = null;
   let prefix = ref;
   const m = /^([a-z][a-z0-9_]*):(.+)$/i.exec(ref);
@@ -87,12 +102,84 @@ export function resolveSession(store: Store, ref: string): SessionRow {
     throw new NoSessionMatch(ref, hint);
   }
   if (rows.length === 1) return rows[0];
-  const root = parentOfAll(rows);
-  if (root) return root;
-  const list = rows.slice(0, 5).map((r) =>
-    `${r.harness}:${r.native_id}${day && r.project ? ` (${r.project})` : ""}`
-  ).join(", ");
-  throw new DejaError(`'${ref}' matches ${rows.length} sessions`, `be more specific: ${list}`, 2);
+  return parentOfAll(rows) ?? rows;
+}
+
+/** One session an ambiguous reference matched, as {@link AmbiguousSession} lists it. */
+export interface Candidate {
+  /** Its shortest reference ({@link shortRef}). */
+  ref: string;
+  harness: string;
+  /** Native session id. */
+  id: string;
+  /** Last activity (else start), epoch ms; null when the store kept none. */
+  time: number | null;
+  /** The title, else the first typed prompt ({@link describeSession}); null when neither. */
+  title: string | null;
+  project: string | null;
+}
+
+/** Candidates {@link AmbiguousSession} lists at most. */
+export const CANDIDATES_SHOWN = 8;
+
+/**
+ * A session reference (an id prefix) that matches several sessions: exit 2,
+ * the message listing the newest {@link CANDIDATES_SHOWN} of them one a line
+ * (`<ref>  <harness>  <date>  <title>`), so a person or an agent picks one
+ * instead of deja picking for them. A subagent whose parent is also matched is
+ * left out (the parent names it). `show`, `ctx`, `resume`, `handoff`, `view`,
+ * `--session` and MCP mode context all end in it (lib/memory/pick.ts); the
+ * `--json` error adds {@link candidates} (docs/json-output.md, "Errors").
+ */
+export class AmbiguousSession extends DejaError {
+  /** The sessions listed, newest first. */
+  readonly candidates: Candidate[];
+  /** How many sessions matched (parents only); `more` when the query's page was full. */
+  readonly total: number;
+  /** True when more sessions may match than {@link total} counts (a full page). */
+  readonly more: boolean;
+
+  constructor(readonly ref: string, rows: SessionRow[], store: Store) {
+    const top = rows.filter((r) =>
+      r.parent === null || !rows.some((p) => p.harness === r.harness && p.native_id === r.parent)
+    );
+    const more = rows.length >= PREFIX_PAGE;
+    const candidates = top.slice(0, CANDIDATES_SHOWN).map((r) => ({
+      ref: shortRef(store, r.harness, r.native_id),
+      harness: r.harness,
+      id: r.native_id,
+      time: r.updated ?? r.started,
+      title: describeSession(store, r),
+      project: r.project,
+    }));
+    const day = /^deja:\d{4}-\d{2}-\d{2}$/i.test(ref);
+    const lines = candidateLines(candidates, day);
+    const left = top.length - candidates.length;
+    if (more) lines.push(left > 0 ? `  … at least ${left} more` : "  … perhaps more");
+    else if (left > 0) lines.push(`  … ${left} more`);
+    super(
+      `'${ref}' matches ${more ? "at least " : ""}${top.length} sessions:\n${lines.join("\n")}`,
+      "name one: each line starts with its shortest id (harness:id works too)",
+      2,
+    );
+    this.candidates = candidates;
+    this.total = top.length;
+    this.more = more;
+  }
+}
+
+/** `<ref>  <harness>  <date time>  <title>`, columns aligned, two spaces in. */
+function candidateLines(cs: Candidate[], day: boolean): string[] {
+  const w = (f: (c: Candidate) => string) => Math.max(...cs.map((c) => f(c).length));
+  const refW = w((c) => c.ref);
+  const harnessW = w((c) => c.harness);
+  return cs.map((c) => {
+    const title = oneLine(c.title ?? "(no title, no prompt)", 60);
+    const where = day && c.project ? ` (${c.project})` : "";
+    return `  ${c.ref.padEnd(refW)}  ${c.harness.padEnd(harnessW)}  ${
+      localTime(c.time)
+    }  ${title}${where}`;
+  });
 }
 
 /** Rows a prefix query returns at most (Q.sessionsByPrefix); a full page may hide more. */
@@ -131,9 +218,30 @@ export function shortRef(store: Store, harness: string, id: string): string {
     if (n > id.length) continue;
     const prefix = id.slice(0, n);
     try {
-      const s = resolveSession(store, prefix);
-      if (s.harness === harness && s.native_id === id) return prefix;
-    } catch { /* ambiguous at this length */ }
+      const s = lookup(store, prefix);
+      if (!Array.isArray(s) && s.harness === harness && s.native_id === id) return prefix;
+    } catch { /* no match at this length */ }
   }
   return `${harness}:${id}`;
+}
+
+/**
+ * The models session `s` used, in order of first use: `sessions.models` when it
+ * switched model (2 or more), else its one model, else none.
+ */
+export function modelsOf(s: Pick<SessionRow, "model" | "models">): string[] {
+  if (s.models) {
+    try {
+      const list = JSON.parse(s.models);
+      if (Array.isArray(list) && list.length && list.every((m) => typeof m === "string")) {
+        return list;
+      }
+    } catch { /* a damaged value: the session's one model below */ }
+  }
+  return s.model ? [s.model] : [];
+}
+
+/** {@link modelsOf} as a header shows it: `a → b → c`, or "" when none is known. */
+export function modelsLabel(s: Pick<SessionRow, "model" | "models">): string {
+  return modelsOf(s).join(" → ");
 }

@@ -1,4 +1,4 @@
-import { assertEquals, assertStringIncludes, assertThrows } from "../tests/_assert.ts";
+import { assertEquals, assertMatch, assertStringIncludes, assertThrows } from "../tests/_assert.ts";
 import { indexSessions } from "../tests/_memory.ts";
 import { join } from "node:path";
 import { materialize, REPO, testEnv } from "../tests/_fixture.ts";
@@ -6,7 +6,7 @@ import { runIndex } from "./indexer.ts";
 import { parsers } from "../parsers/mod.ts";
 import { indexPath, Store } from "./store.ts";
 import { DejaError } from "../core/errors.ts";
-import { resolveSession, shortRef } from "./sessions.ts";
+import { AmbiguousSession, resolveSession, shortRef } from "./sessions.ts";
 
 const PARENT = "0b5e2a10-1d2c-4e6f-8a9b-111111111111";
 
@@ -85,9 +85,52 @@ Deno.test("resolveSession takes deja:<day> for that day's notes, listing project
       DejaError,
     ) as DejaError;
     assertEquals(e.exitCode, 2);
-    assertStringIncludes(String(e.hint), "(/w/api)");
-    assertStringIncludes(String(e.hint), "(/w/web)");
+    assertStringIncludes(e.message, "(/w/api)");
+    assertStringIncludes(e.message, "(/w/web)");
     assertThrows(() => resolveSession(ix.store, "deja:2026-12-04"), DejaError);
+  } finally {
+    ix.cleanup();
+  }
+});
+
+// User trial (2026-12): `show 019d` named five ids and nothing else; which was which?
+Deno.test("resolveSession lists the sessions an ambiguous prefix matches with id, harness, date and title", async () => {
+  const spec = (id: string, start: string, user: string) => ({
+    id,
+    cwd: "/w/app",
+    start,
+    turns: [{ user }, { say: "done" }],
+  });
+  const ix = await indexSessions([
+    spec("ab12cd00-0000-4000-8000-000000000001", "2026-11-01T10:00:00Z", "fix the login redirect"),
+    spec("ab12ef00-0000-4000-8000-000000000002", "2026-11-02T10:00:00Z", "add a dark theme"),
+    spec("99990000-0000-4000-8000-000000000003", "2026-11-03T10:00:00Z", "unrelated"),
+  ]);
+  try {
+    const e = assertThrows(
+      () => resolveSession(ix.store, "ab12"),
+      AmbiguousSession,
+    ) as AmbiguousSession;
+    assertEquals(e.exitCode, 2);
+    assertEquals(e.candidates.map((c) => [c.ref, c.harness, c.title]), [
+      ["ab12ef00", "claude", "add a dark theme"],
+      ["ab12cd00", "claude", "fix the login redirect"],
+    ]);
+    assertEquals(e.total, 2);
+    const lines = e.message.split("\n");
+    assertEquals(lines[0], "'ab12' matches 2 sessions:");
+    // The date is the machine's local time (as `show` prints it).
+    assertMatch(
+      lines[1],
+      /^ {2}ab12ef00 {2}claude {2}2026-11-0[123] \d\d:\d\d {2}add a dark theme$/,
+    );
+    assertMatch(
+      lines[2],
+      /^ {2}ab12cd00 {2}claude {2}2026-1[01]-\d\d \d\d:\d\d {2}fix the login redirect$/,
+    );
+    assertEquals(lines.length, 3);
+    // Each listed reference names its session alone.
+    for (const c of e.candidates) assertEquals(resolveSession(ix.store, c.ref).native_id, c.id);
   } finally {
     ix.cleanup();
   }

@@ -15,11 +15,12 @@ export const VERSION: string = denoJson.version;
  * parts of them) that an index built before never looked at — Gemini CLI's
  * prompt log was generation 2, links to session files and folders followed
  * everywhere (and Kimi's file times) generation 3, Cursor's workspace databases (their
- * prompt history, each a source of its own) generation 4. The last full run records it (`meta` last_index);
+ * prompt history, each a source of its own) generation 4, Gemini CLI's saved
+ * conversations (`checkpoint-<tag>.json`) generation 5. The last full run records it (`meta` last_index);
  * a `deja index` over an index of another generation runs in full (discovery
  * included) rather than answering "nothing changed" from the stat pass.
  */
-export const READERS = 4;
+export const READERS = 5;
 
 /**
  * Each harness's reader revision, raised when a fix changes what its parser
@@ -45,31 +46,54 @@ export const REVISIONS: Readonly<Record<string, number>> = {
   // listing call (Glob, Grep, LS) reads no file (parsers/_message_blocks.ts, _kimi_records.ts).
   // The same for the Cline family (2 cline, 2 roo, 3 kilocode: list_files, search_files,
   // list_code_definition_names in parsers/_task_tools.ts) and Kiro (1: ls, glob, grep).
-  claude: 3,
-  cherrystudio: 3,
-  codebuddy: 3,
-  codewhale: 1,
-  commandcode: 1,
-  factory: 3,
-  trae: 2, // session 11: reads Codex rollouts (parsers/_codex_reader.ts)
-  zcode: 3, // session 11: reads opencode's store (parsers/_opencode_events.ts)
-  codex: 2, // session 11: turn_aborted notices; a fork's copied parent keeps its replies
-  crush: 2, // session 11: a call joined from pieces is not run; a provider's finish error is a notice
+  // 5 (Claude family: claude, cherrystudio, codebuddy, factory; session 13): the IDE's context
+  // beside a prompt (<ide_selection>, <ide_opened_file>, <ide_diagnostics>) is a notice
+  // (parsers/_message_blocks.ts ideNotices), where before it was dropped.
+  claude: 5,
+  cherrystudio: 5,
+  codebuddy: 5,
+  codewhale: 2, // session 13: list_dir reads no file
+  commandcode: 2,
+  factory: 5,
+  trae: 3, // session 11: reads Codex rollouts (parsers/_codex_reader.ts)
+  zcode: 4, // session 11: reads opencode's store (parsers/_opencode_events.ts)
+  codex: 3, // session 11: turn_aborted notices; a fork's copied parent keeps its replies
+  crush: 3, // session 11: a call joined from pieces is not run; a provider's finish error is a notice
   hermes: 1,
-  kimi: 2,
-  cline: 2,
-  roo: 2,
-  kilocode: 3, // session 11: reads opencode's store (parsers/_opencode_events.ts)
-  cursor: 1,
-  opencode: 2, // session 11: a command the person ran with ! is theirs, not the agent's
+  kimi: 3, // session 13: the work dir from a <kaos>_<md5> folder or the system prompt's line
+  cline: 3,
+  roo: 3,
+  kilocode: 4, // session 11: reads opencode's store (parsers/_opencode_events.ts)
+  cursor: 2,
+  opencode: 3, // session 11: a command the person ran with ! is theirs, not the agent's
   // Session 11's fixes.
-  aider: 1, // the project (and edit paths) from the repository aider's banner names
+  aider: 2, // the project (and edit paths) from the repository aider's banner names
   // Continue's cancelled (and never approved) calls are not run; Copilot's and Continue's
   // results of calls that never ran carry `notRun`.
-  continue: 1,
-  copilot: 1,
-  gemini: 1,
+  continue: 2,
+  copilot: 2,
+  gemini: 3, // session 13: a saved conversation (checkpoint-<tag>.json) whose chat is gone is read
   kiro: 1, // ls, glob and grep read no file (parsers/_kiro_tools.ts)
+  // Session 13: each reply keeps its model (Event.model); the numbers raised above for it too
+  // (claude family, codex, trae, gemini, opencode family, crush, copilot, continue, cursor,
+  // commandcode, cline family, aider), and these at 1.
+  qwen: 1,
+  pi: 1,
+  gjc: 1,
+  kimchi: 1,
+  omp: 1,
+  openclaw: 1,
+  prime: 1,
+  senpi: 1,
+  deepseek: 1,
+  amp: 1,
+  muse: 1,
+  // Session 13: a directory listing (the `list` tool kind, parsers/_tool_args.ts) reads no file:
+  // CodeWhale's and Grok's list_dir, Copilot Chat's list_dir (copilot_listDirectory), and
+  // Antigravity's list_dir / grep_search calls and LIST_DIRECTORY steps.
+  copilot_chat: 2,
+  grok: 1,
+  antigravity: 1,
 };
 
 /** The reader revision of `harness` ({@link REVISIONS}; 0 when not listed). */

@@ -32,8 +32,15 @@ const STEP_TOOLS: Record<string, string[]> = {
 /** Header labels naming the file a VIEW_FILE / CODE_ACTION / LIST_DIRECTORY step touched. */
 const PATH_LABELS = ["File Path:", "Created file", "Edited file", "Modified file"];
 
-/** Planner tool-call argument names that hold a path (later reader). */
-const PATH_ARGS = ["AbsolutePath", "TargetFile", "DirectoryPath", "SearchPath"];
+/** Planner tool-call argument names that hold a file path (later reader). */
+const PATH_ARGS = ["AbsolutePath", "TargetFile"];
+
+/**
+ * Planner tool-call argument names that hold a directory listed or searched
+ * (`list_dir`, `grep_search`; later reader): not a file read, so no `paths`,
+ * but still a hint for the project.
+ */
+const DIR_ARGS = ["DirectoryPath", "SearchPath"];
 
 /** A planner tool call still waiting for the step that carries it out. */
 interface Pending {
@@ -113,6 +120,8 @@ export class StepReader {
         tool.paths = [path];
         this.notePath(path);
       }
+      const dir = DIR_ARGS.map((k) => str(args[k])).find((v) => v !== undefined);
+      if (dir && !p) this.notePath(fileUriPath(dir) ?? dir);
       this.push({ kind: "tool_call", text: "", ...at(time), tool });
       this.pending.push({ tool, names: name });
     });
@@ -131,7 +140,14 @@ export class StepReader {
     if (type === "RUN_COMMAND" || type === "GENERIC") {
       const cmd = headerField(content, "Task Description:");
       if (cmd) found.command = cmd;
-    } else if (type === "VIEW_FILE" || type === "CODE_ACTION" || type === "LIST_DIRECTORY") {
+    } else if (type === "LIST_DIRECTORY") {
+      // A directory listed, not a file read: the call keeps it as its input only.
+      const path = headerPath(content);
+      if (path) {
+        this.notePath(path);
+        found.input = { DirectoryPath: path };
+      }
+    } else if (type === "VIEW_FILE" || type === "CODE_ACTION") {
       const path = headerPath(content) ??
         (type === "CODE_ACTION" ? changedPath(content) : undefined);
       if (path) {
@@ -151,7 +167,7 @@ export class StepReader {
         call.edits = found.edits;
         delete call.paths;
       }
-    } else if (found.command || found.paths || found.edits) {
+    } else if (found.command || found.paths || found.edits || found.input) {
       callId = `step-${idx}`;
       this.push({ kind: "tool_call", text: "", ...at(time), tool: { ...found, id: callId } });
     }

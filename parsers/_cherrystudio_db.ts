@@ -32,7 +32,7 @@ import type { DatabaseSync } from "node:sqlite";
 import type { Event, ParseCtx, Session } from "../core/model.ts";
 import { columns, openOrCountEmpty, tables } from "../core/sqlite_read.ts";
 import { toMillis } from "./_time.ts";
-import { arr, decodeArgs, type Obj, obj, str } from "./_util.ts";
+import { arr, decodeArgs, type Obj, obj, str, withModel } from "./_util.ts";
 import { newSession, spanTimes } from "./_session_meta.ts";
 import { callInfo, type CallKind } from "./_call_info.ts";
 
@@ -177,6 +177,7 @@ function topicSession(
       ctx.skip("unknown_record", where, `role ${role ?? "(none)"}`);
       continue;
     }
+    if (role === "assistant") withModel(evs, r.model_id);
     for (const e of evs) events.push(time === undefined ? e : { ...e, time });
   }
   if (!events.length) return undefined;

@@ -25,7 +25,7 @@ import type {
 import { readJsonl } from "./_jsonl.ts";
 import { walk } from "../core/fs.ts";
 import { toMillis } from "./_time.ts";
-import { arr, type Obj, obj, str } from "./_util.ts";
+import { arr, type Obj, obj, str, withModel } from "./_util.ts";
 import {
   assistantEvents,
   CLAUDE_TOOLS,
@@ -33,6 +33,7 @@ import {
   decodeProjectDir,
   harnessNotices,
   hasToolResult,
+  ideNotices,
   isCompactPrompt,
   toolResultEvent,
   type ToolVocabulary,
@@ -291,7 +292,14 @@ function userEvents(r: Obj, msg: Obj, time: number | undefined, f: FileFacts): E
   if (compactAgent && isCompactPrompt(text)) {
     return [{ kind: "notice", text: COMPACT_NOTICE, time, key }];
   }
-  const out: Event[] = text ? [{ kind: "user", text, time, key }] : [];
+  // What the IDE attached to the prompt (an open file, a selection): context, not the ask.
+  const out: Event[] = ideNotices(content).map((t, i) => ({
+    kind: "notice",
+    text: t,
+    time,
+    key: uuid ? `i:${uuid}:${i}` : undefined,
+  }));
+  if (text) out.push({ kind: "user", text, time, key });
   // The harness speaking: an interrupted turn, a local slash command's output.
   harnessNotices(content).forEach((t, i) =>
     out.push({ kind: "notice", text: t, time, key: uuid ? `n:${uuid}:${i}` : undefined })
@@ -438,6 +446,7 @@ async function* readFamily(
     const s = chunkFor(rt);
     if (cwd) s.project = cwd;
     if (model) s.model = model;
+    withModel(events, model);
     for (const e of events) {
       s.events.push(stripUndefined(e));
       if (e.time !== undefined) {

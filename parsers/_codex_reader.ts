@@ -11,7 +11,7 @@
 import { basename } from "node:path";
 import type { Event, ParseCtx, ToolCallInfo } from "../core/model.ts";
 import { toMillis } from "./_time.ts";
-import { blockText, num, type Obj, obj, str } from "./_util.ts";
+import { blockText, num, type Obj, obj, str, withModel } from "./_util.ts";
 import {
   customToolCall,
   envContextCwd,
@@ -244,6 +244,8 @@ export class RolloutReader {
    */
   push(ev: Event, fallback = false): void {
     const kept = ev.time === undefined ? dropTime(ev) : ev;
+    // The model of the turn (`turn_context.model`, the latest before this reply).
+    withModel([kept], this.st.model);
     const key = this.dialect.key?.(this, kept);
     if (key) {
       if (this.keys.has(key)) return;

@@ -43,7 +43,7 @@
  */
 import type { Event, ParseCtx } from "../core/model.ts";
 import { toMillis } from "./_time.ts";
-import { arr, blockText, type Obj, obj, str } from "./_util.ts";
+import { arr, blockText, type Obj, obj, str, withModel } from "./_util.ts";
 import { callInfo, type CallKind } from "./_call_info.ts";
 import { uriToPath } from "./_vscode.ts";
 
@@ -181,8 +181,10 @@ export function historyEvents(
     } else if (role === "assistant") {
       const model = str(obj(msg.usage)?.model);
       if (model) out.model = model;
-      if (text) push({ kind: "assistant", text });
-      assistantTools(msg, arr(item.toolCallStates), project, answered, statusOf).forEach(push);
+      // The reply's model (`usage.model`), on the reply and its calls.
+      const reply: Event[] = text ? [{ kind: "assistant", text }] : [];
+      reply.push(...assistantTools(msg, arr(item.toolCallStates), project, answered, statusOf));
+      withModel(reply, model).forEach(push);
     } else if (role === "tool") {
       const id = str(msg.toolCallId) ?? "";
       push(resultOf(id, blockText(msg.content), statusOf.get(id)));

@@ -35,7 +35,7 @@
  * @module
  */
 import type { EditSpan, Event, ParseCtx, ToolCallInfo, WriteSpan } from "../core/model.ts";
-import { arr, decodeArgs, num, type Obj, obj, str } from "./_util.ts";
+import { arr, decodeArgs, num, type Obj, obj, str, withModel } from "./_util.ts";
 
 import { toMillis } from "./_time.ts";
 import { parsePatch } from "./_patch.ts";
@@ -169,8 +169,12 @@ export function chatEvents(
     const calls = roundCalls(meta);
     const results = obj(meta?.toolCallResults);
     let prose = "";
+    // The reply's model: the request's `modelId` (a subagent's own events are left unmarked).
+    const mark = (evs: Event[]) => withModel(evs, req.modelId);
     const flush = () => {
-      if (prose.trim()) own("").push(at({ kind: "assistant", text: prose.trim() }, time));
+      if (prose.trim()) {
+        own("").push(...mark([at({ kind: "assistant", text: prose.trim() }, time)]));
+      }
       prose = "";
     };
     for (const p of arr(req.response)) {
@@ -195,7 +199,7 @@ export function chatEvents(
         const sub = str(part.subAgentInvocationId) ??
           (part.fromSubAgent === true ? "subagent" : undefined);
         const events = toolEvents(part, calls, results, project, time);
-        own(sub ?? "").push(...events);
+        own(sub ?? "").push(...(sub ? events : mark(events)));
         const tsd = obj(part.toolSpecificData);
         const callId = str(part.toolCallId);
         if (tsd?.kind === "subagent" && callId) {
@@ -256,7 +260,10 @@ function toolEvents(
   return out;
 }
 
-/** Sets `command`, `paths`, `edits`, `writes` for Copilot's built-in tools. */
+/**
+ * Sets `command`, `paths`, `edits`, `writes` for Copilot's built-in tools.
+ * `list_dir` names a directory listed, not a file read: it keeps its input only.
+ */
 function describe(
   info: ToolCallInfo,
   name: string,
@@ -276,7 +283,6 @@ function describe(
       break;
     }
     case "read_file":
-    case "list_dir":
     case "insert_edit_into_file":
       if (file) info.paths = [abs(file)];
       break;

@@ -14,7 +14,7 @@
  */
 import type { Event, ToolCallInfo, ToolResultInfo } from "../core/model.ts";
 import { toMillis } from "./_time.ts";
-import { arr, decodeArgs, num, type Obj, obj, str } from "./_util.ts";
+import { arr, decodeArgs, num, type Obj, obj, str, withModel } from "./_util.ts";
 import { commandOf, functionCall, resolveIn } from "./_responses_items.ts";
 
 /**
@@ -175,6 +175,8 @@ export class EventReader {
   }
 
   private push(agent: string, ev: Event): void {
+    // The model of the reply: `assistant.message` `model`, else the session's latest.
+    withModel([ev], this.st.model);
     let list = this.byAgent.get(agent);
     if (!list) this.byAgent.set(agent, list = []);
     list.push(ev);

@@ -13,7 +13,7 @@ import { rootFrom } from "../core/paths.ts";
 import { columns, tables } from "../core/sqlite_read.ts";
 import { allRows, getRow } from "../core/sqlite_rows.ts";
 import { toMillis } from "./_time.ts";
-import { obj, str } from "./_util.ts";
+import { obj, str, withModel } from "./_util.ts";
 import {
   crushMessageEvents,
   decodeParts,
@@ -159,7 +159,11 @@ export function readSession(
     }
   }
   const env = { project, calls, dropped, joined, skip };
-  const events = rows.flatMap((r) => crushMessageEvents(r, env));
+  const events = rows.flatMap((r) =>
+    r.role === "assistant"
+      ? withModel(crushMessageEvents(r, env), r.model)
+      : crushMessageEvents(r, env)
+  );
   const model = rows.filter((r) => r.role === "assistant" && r.model).at(-1)?.model;
   const title = typeof row.title === "string" ? stripThink(row.title).replace(/\s+/g, " ") : "";
   return {

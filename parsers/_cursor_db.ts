@@ -34,7 +34,7 @@ import { skipUnreadable } from "../core/fs.ts";
 import { openOrCountEmpty, openSalvaged, tables } from "../core/sqlite_read.ts";
 import { jsonColumn } from "./_json_doc.ts";
 import { toMillis } from "./_time.ts";
-import { arr, type Obj, obj, str } from "./_util.ts";
+import { arr, type Obj, obj, str, withModel } from "./_util.ts";
 import { uriToPath, workspaceDirs } from "./_vscode.ts";
 import { bubbleEvents, bubbleTime } from "./_cursor_bubbles.ts";
 
@@ -162,7 +162,8 @@ function composerSession(
   let summarized = false;
   for (const [bid, b] of ordered) {
     time = bubbleTime(b) ?? time;
-    events.push(...bubbleEvents(b, time, project, `${path}: bubbleId:${cid}:${bid}`, ctx));
+    const evs = bubbleEvents(b, time, project, `${path}: bubbleId:${cid}:${bid}`, ctx);
+    events.push(...withModel(evs, obj(b.modelInfo)?.modelName));
     if (summaryText && !summarized && bid === summaryAfter) {
       events.push(withTime({ kind: "summary", text: summaryText }, time));
       summarized = true;

@@ -31,7 +31,7 @@
  * @module
  */
 import type { Event, ParseCtx, ToolCallInfo, ToolResultInfo } from "../core/model.ts";
-import { arr, decodeArgs, num, type Obj, obj, str } from "./_util.ts";
+import { arr, decodeArgs, num, type Obj, obj, str, withModel } from "./_util.ts";
 import { describeTool, type ToolKind } from "./_tool_args.ts";
 
 const KINDS: Record<string, ToolKind> = {
@@ -138,6 +138,8 @@ export class DshFolder {
    * event with the same key in place.
    */
   private push(e: Event, slot?: number): void {
+    // The model of the reply: the last `model/selection`, `request/context` or message source.
+    withModel([e], this.model);
     const i = e.key === undefined ? undefined : this.at.get(e.key);
     if (i !== undefined) {
       this.events[i] = e;

@@ -11,7 +11,7 @@
  */
 import type { EditSpan, Event, SkipReason, ToolCallInfo, WriteSpan } from "../core/model.ts";
 import { toMillis } from "./_time.ts";
-import { arr, decodeArgs, type Obj, obj, str } from "./_util.ts";
+import { arr, decodeArgs, type Obj, obj, str, withModel } from "./_util.ts";
 import { absolutePath } from "../core/paths.ts";
 
 /** Context the mapping needs: where relative paths resolve, and how to count skips. */
@@ -67,7 +67,7 @@ export function geminiMessageEvents(m: Obj, ctx: MapCtx): { events: Event[]; mod
         if (fc) events.push(...toolEvents(fc, `${id}:p${i}`, time, ctx));
       });
     }
-    return { events, model: str(m.model) };
+    return { events: withModel(events, m.model), model: str(m.model) };
   }
   if (type && UI_TYPES.has(type)) return { events };
   ctx.skip("unknown_record", ctx.where, `message type ${JSON.stringify(m.type)}`);

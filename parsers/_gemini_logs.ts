@@ -21,6 +21,8 @@ const MAX_BYTES = 64 << 20;
  * The prompt-only sessions of the log at `path`, whose chats live in `chats`.
  *
  * @param project the project directory of the log's folder, when known.
+ * @param held ids of sessions a saved conversation (`checkpoint-<tag>.json`,
+ *   `_gemini_checkpoints.ts`) holds: read from there, like a chat.
  */
 export async function logSessions(
   harness: string,
@@ -28,6 +30,7 @@ export async function logSessions(
   chats: string,
   ctx: ParseCtx,
   project?: string,
+  held: ReadonlySet<string> = new Set(),
 ): Promise<Session[]> {
   const doc = await readJsonFile(path, MAX_BYTES, skipUnreadable(ctx));
   if (!Array.isArray(doc)) {
@@ -49,7 +52,7 @@ export async function logSessions(
     path,
     ctx,
     fields,
-    (id) => shortIds.has(id.slice(0, 8).toLowerCase()),
+    (id) => shortIds.has(id.slice(0, 8).toLowerCase()) || held.has(id),
   );
   doc.forEach((entry, i) => {
     // Only what the person typed (the log has held nothing else so far).

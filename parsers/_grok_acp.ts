@@ -278,7 +278,7 @@ function rawOutputText(raw: unknown): string | undefined {
 const NAMES: Record<string, ToolKind> = {
   run_terminal_command: "shell",
   read_file: "read",
-  list_dir: "paths",
+  list_dir: "list", // a directory listed, not a file read
   search_replace: "edit",
   write: "write",
 };

@@ -86,6 +86,8 @@ export const COMPACT_NOTICE =
   "Claude Code asked this agent to summarise the conversation so far (its instruction is not shown)";
 
 const LOCAL_OUTPUT_RE = /^<local-command-(stdout|stderr)>([\s\S]*)<\/local-command-\1>$/;
+/** IDE context an editor integration attaches to a prompt (removed from the user's words). */
+const IDE_RE = /<(ide_opened_file|ide_selection|ide_diagnostics)>([\s\S]*?)<\/\1>/g;
 // deno-lint-ignore no-control-regex
 const ANSI_RE = /\x1b\[[0-9;]*m/g;
 
@@ -112,6 +114,28 @@ export function harnessNotices(content: unknown): string[] {
     if (!m) continue;
     const said = m[2].replace(ANSI_RE, "").trim();
     if (said && said !== "(no content)") out.push(said);
+  }
+  return out;
+}
+
+/**
+ * What Claude Code's IDE integration attached to a user record: the inside of
+ * each `<ide_opened_file>`, `<ide_selection>` and `<ide_diagnostics>` element
+ * of its texts (string content or text blocks), trimmed, in order; empty ones
+ * are left out. The IDE wrote them, not the person (`The user selected the
+ * lines 13 to 18 from …`, realdata `mac-2.0.2-session.jsonl`), so they are
+ * notices beside the prompt, never its text ({@link userText} removes them).
+ */
+export function ideNotices(content: unknown): string[] {
+  const texts = typeof content === "string"
+    ? [content]
+    : arr(content).map(obj).filter((o) => o?.type === "text").map((o) => str(o?.text) ?? "");
+  const out: string[] = [];
+  for (const t of texts) {
+    for (const m of t.matchAll(IDE_RE)) {
+      const said = m[2].trim();
+      if (said) out.push(said);
+    }
   }
   return out;
 }

@@ -34,7 +34,7 @@
  */
 import { isAbsolute } from "node:path";
 import type { EditSpan, Event, ParseCtx, Session, ToolCallInfo, WriteSpan } from "../core/model.ts";
-import { arr, decodeArgs, num, type Obj, obj, str } from "./_util.ts";
+import { arr, decodeArgs, num, type Obj, obj, str, withModel } from "./_util.ts";
 import { toMillis } from "./_time.ts";
 import { parsePatch } from "./_patch.ts";
 import { absolutePath } from "../core/paths.ts";
@@ -112,7 +112,10 @@ export function buildSession(
     const parent = str(m.data.parentID);
     const userRan = m.data.role === "assistant" &&
       (parent ? shellPrompts.has(parent) : i > 0 && shellPrompts.has(messages[i - 1].id));
-    events.push(...opencodeMessageEvents(m, cwd, ctx, userRan));
+    const evs = opencodeMessageEvents(m, cwd, ctx, userRan);
+    // The reply's model (`modelID` of an assistant message); a command the person ran is theirs.
+    if (m.data.role === "assistant" && !userRan) withModel(evs, m.data.modelID);
+    events.push(...evs);
   });
   const title = info.title && !DEFAULT_TITLE.test(info.title) ? info.title : undefined;
   return {

@@ -21,7 +21,7 @@
  */
 import type { Event, SkipReason } from "../core/model.ts";
 import { toMillis } from "./_time.ts";
-import { arr, blockText, num, type Obj, obj, str } from "./_util.ts";
+import { arr, blockText, num, type Obj, obj, str, withModel } from "./_util.ts";
 import { piToolCall, piToolResult } from "./_pi_tools.ts";
 
 /** What a session knows about itself beyond its events (JSON: it is saved between passes). */
@@ -119,6 +119,8 @@ export class PiReader {
     }
     const id = str(rec.id);
     if (id) ev.key = part ? `${id}#${part}` : id;
+    // A reply's model: its message's `model`, else the last `model_change`.
+    if (msg?.role === "assistant") withModel([ev], this.meta.model);
     this.events.push(ev);
   }
 

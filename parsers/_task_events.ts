@@ -27,7 +27,7 @@
  * @module
  */
 import type { Event, ParseCtx } from "../core/model.ts";
-import { arr, blockText, decodeArgs, type Obj, obj, str } from "./_util.ts";
+import { arr, blockText, decodeArgs, type Obj, obj, str, withModel } from "./_util.ts";
 import { toMillis } from "./_time.ts";
 import {
   COMMAND_TOOLS,
@@ -155,10 +155,14 @@ export function taskEvents(
       ctx.skip("unknown_record", `${where}#${n}`, `role ${String(role)}`);
       return;
     }
+    const model = role === "assistant"
+      ? str(obj(m.modelInfo)?.modelId) ?? str(obj(m.modelInfo)?.id) ?? str(m.model)
+      : undefined;
     if (role === "assistant") {
       pending = [];
-      out.model ??= str(obj(m.modelInfo)?.modelId) ?? str(obj(m.modelInfo)?.id) ?? str(m.model);
+      out.model ??= model;
     }
+    const from = ev.length;
     if (m.isSummary === true) {
       push(ev, "summary", blockText(m.content).trim(), time);
       return;
@@ -183,6 +187,8 @@ export function taskEvents(
         ctx.skip("unknown_record", `${where}#${n}`, `${String(role)} block ${type}`);
       }
     }
+    // The reply's model (`modelInfo.modelId` of an assistant message), on what it said and called.
+    if (model) withModel(ev.slice(from), model);
   });
   out.envCwd = envCwd;
   if (latestCwd !== envCwd) out.movedCwd = latestCwd;

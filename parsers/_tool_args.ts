@@ -13,8 +13,13 @@ import type { EditSpan, ToolCallInfo } from "../core/model.ts";
 import { arr, type Obj, obj, str } from "./_util.ts";
 import { commandOf, resolveIn } from "./_responses_items.ts";
 
-/** What a tool does, as far as deja is concerned. */
-export type ToolKind = "shell" | "read" | "write" | "edit" | "move" | "paths";
+/**
+ * What a tool does, as far as deja is concerned. `list` is a directory
+ * listing (`list_dir` and the like): it names a directory, reads no file, and
+ * so leaves the call with its input only (a listed directory is not a file
+ * read for `blame`, `restore` or a session's files).
+ */
+export type ToolKind = "shell" | "read" | "write" | "edit" | "move" | "paths" | "list";
 
 const PATH_KEYS = ["path", "file_path", "filePath", "filepath", "file", "absolute_path"];
 const CONTENT_KEYS = ["content", "file_text", "text", "contents"];
@@ -74,6 +79,8 @@ export function describeTool(
       if (list.length) tool.paths = list;
       break;
     }
+    case "list":
+      break;
     case "write": {
       const content = firstString(a, CONTENT_KEYS);
       if (path && content !== undefined) tool.writes = [{ path, content }];

@@ -18,6 +18,7 @@ import type {
 import { isRegularFile, readTextOrNone, skipUnreadable } from "../core/fs.ts";
 import { readLines } from "./_jsonl.ts";
 import { expandHome, rootFrom } from "../core/paths.ts";
+import { withModel } from "./_util.ts";
 import {
   aiderEditBlocks,
   bannerModel,
@@ -184,6 +185,7 @@ async function* parse(source: SourceRef, ctx: ParseCtx): AsyncGenerator<Session>
         s.prompted = true;
       }
     } else if (block.role === "assistant") {
+      const from = s.events.length;
       if (text) s.events.push({ kind: "assistant", text, time });
       const where = `${path}:${lineNo}`;
       for (
@@ -200,6 +202,8 @@ async function* parse(source: SourceRef, ctx: ParseCtx): AsyncGenerator<Session>
           tool: { name: "search_replace", input: { file: sr.file }, edits: [sr.edit] },
         });
       }
+      // The model the last banner named (a `/model` switch prints one again).
+      withModel(s.events.slice(from), s.model);
     } else {
       for (const l of block.lines) {
         s.model = bannerModel(l) ?? s.model;

@@ -51,7 +51,7 @@ import { isDir, listFiles } from "../core/fs.ts";
 import { readJsonDocument } from "./_json_doc.ts";
 import { expandHome, overrideVar, xdgData } from "../core/paths.ts";
 import { toMillis } from "./_time.ts";
-import { arr, blockText, num, type Obj, obj, str } from "./_util.ts";
+import { arr, blockText, num, type Obj, obj, str, withModel } from "./_util.ts";
 import { newSession, spanTimes } from "./_session_meta.ts";
 import { callInfo, type CallKind, isMarker, markerParse, markerSource } from "./_call_info.ts";
 import { extensionStorageDirs, uriToPath } from "./_vscode.ts";
@@ -167,7 +167,10 @@ async function* parseThread(source: SourceRef, ctx: ParseCtx): AsyncGenerator<Se
     model = str(usage?.model) ?? model;
     const time = toMillis(obj(m.meta)?.sentAt) ?? toMillis(usage?.timestamp) ?? last;
     last = time;
-    for (const e of messageEvents(m, project)) events.push(time ? { ...e, time } : e);
+    const evs = messageEvents(m, project);
+    // The reply's model (`usage.model` of an assistant message).
+    if (role === "assistant") withModel(evs, usage?.model);
+    for (const e of evs) events.push(time ? { ...e, time } : e);
   });
   if (!events.length) return;
   const s = newSession(ID, str(doc.id) ?? basename(source.path, ".json"), source.path, events, {

@@ -208,6 +208,35 @@ Deno.test("a planner tool call with JSON-encoded args is one call whose result i
   }
 });
 
+Deno.test("list_dir and grep_search calls and LIST_DIRECTORY steps name a directory, not a file read", async () => {
+  const t = tree({
+    [transcript()]: jsonl(
+      ask("where"),
+      step("MODEL", "PLANNER_RESPONSE", "", {
+        tool_calls: [
+          { name: "list_dir", args: { DirectoryPath: '"/srv/code/app/internal"' } },
+          { name: "grep_search", args: { SearchPath: '"/srv/code/app"', Query: '"TODO"' } },
+        ],
+      }),
+      step("MODEL", "LIST_DIRECTORY", "File Path: file:///srv/code/app/internal\nhandlers.go"),
+      step("MODEL", "LIST_DIRECTORY", "File Path: file:///srv/code/app/cmd\nmain.go"),
+    ),
+  });
+  try {
+    const s = (await parse(t.root)).sessions[0];
+    const calls = s.events.filter((e) => e.kind === "tool_call");
+    assertEquals(calls.map((e) => [e.tool?.name, e.tool?.paths, e.tool?.input]), [
+      ["list_dir", undefined, { DirectoryPath: "/srv/code/app/internal" }],
+      ["grep_search", undefined, { SearchPath: "/srv/code/app", Query: "TODO" }],
+      ["LIST_DIRECTORY", undefined, { DirectoryPath: "/srv/code/app/cmd" }],
+    ]);
+    const results = s.events.filter((e) => e.kind === "tool_result");
+    assertEquals(results.map((e) => e.result?.callId), [calls[0].tool?.id, calls[2].tool?.id]);
+  } finally {
+    t.cleanup();
+  }
+});
+
 Deno.test("a CODE_ACTION diff block becomes an edit span of the changed file when the step names it", async () => {
   const t = tree({
     [transcript()]: jsonl(

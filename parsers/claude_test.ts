@@ -707,3 +707,43 @@ Deno.test("an interrupt marker and a local command's output are harness notices,
     st.cleanup();
   }
 });
+
+// Regression (2026-12, new-user trial on a real store, realdata mac-2.0.2-session.jsonl): the
+// IDE's `<ide_selection>` beside a prompt was dropped, so the selected code was found nowhere.
+Deno.test("IDE context (ide_selection, ide_opened_file, ide_diagnostics) is a notice before the prompt, never its words", async () => {
+  const file = `-work-t/${SID}.jsonl`;
+  const selection = "<ide_selection>The user selected the lines 3 to 4 from /w/t/a.hbs:\n" +
+    "{{#if ready}}\n\nThis may or may not be related to the current task.</ide_selection>";
+  const st = store({
+    [file]: [
+      rec("user", "u1", [
+        { type: "text", text: selection },
+        { type: "text", text: "why does this block never render?" },
+      ]),
+      rec(
+        "user",
+        "u2",
+        "<ide_opened_file>The user opened the file /w/t/b.ts in the IDE.</ide_opened_file>" +
+          "<ide_diagnostics>b.ts:1 unused import</ide_diagnostics>keep going" +
+          "<ide_selection>  </ide_selection>",
+      ),
+    ],
+  });
+  try {
+    const { sessions } = await parseOne(claude, src(join(st.root, file)), st.env);
+    assertEquals(sessions[0].events.map((e) => [e.kind, e.text, e.key]), [
+      [
+        "notice",
+        "The user selected the lines 3 to 4 from /w/t/a.hbs:\n{{#if ready}}\n\n" +
+        "This may or may not be related to the current task.",
+        "i:u1:0",
+      ],
+      ["user", "why does this block never render?", "u:u1"],
+      ["notice", "The user opened the file /w/t/b.ts in the IDE.", "i:u2:0"],
+      ["notice", "b.ts:1 unused import", "i:u2:1"],
+      ["user", "keep going", "u:u2"],
+    ]);
+  } finally {
+    st.cleanup();
+  }
+});

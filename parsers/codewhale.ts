@@ -32,7 +32,8 @@
  * summaries -> summary. project = `metadata.workspace`; a fork's
  * `parent_session_id` -> parent. Tools (`crates/tui/src/tools/file.rs`):
  * `exec_shell {command}`, `read_file {path}`, `write_file {path, content}`,
- * `edit_file {path, search, replace}`, `list_dir {path}`, `apply_patch`.
+ * `edit_file {path, search, replace}`, `list_dir {path}` (a directory listed, not
+ * a file read: no `paths`), `apply_patch`.
  * No exit status is recorded apart from `is_error`.
  *
  * @module
@@ -63,7 +64,7 @@ const BOOKKEEPING = new Set(["offline_queue.json", "owners.json", "session_boot_
 const KINDS: Readonly<Record<string, CallKind>> = {
   exec_shell: "shell",
   read_file: "read",
-  list_dir: "paths",
+  list_dir: "list",
   write_file: "write",
   edit_file: "edit",
   apply_patch: "patch",

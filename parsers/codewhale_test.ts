@@ -113,3 +113,21 @@ Deno.test("the legacy ~/.deepseek root is read only while ~/.codewhale/sessions 
 });
 
 documentHostileTests(codewhale);
+
+Deno.test("a list_dir call names a directory listed, not a file read; read_file reads one", async () => {
+  const use = (id: string, name: string) => ({
+    type: "tool_use",
+    id,
+    name,
+    input: { path: "src" },
+  });
+  const { s } = await parseDoc({
+    metadata: meta,
+    messages: [{ role: "assistant", content: [use("c1", "list_dir"), use("c2", "read_file")] }],
+  });
+  const tools = s?.events.map((e) => e.tool);
+  assertEquals([tools?.[0]?.name, tools?.[0]?.paths, tools?.[0]?.input], ["list_dir", undefined, {
+    path: "src",
+  }]);
+  assertEquals(tools?.[1]?.paths, ["/w/cw/src"]);
+});

@@ -53,7 +53,7 @@ import { headRecords, readJsonl } from "./_jsonl.ts";
 import { walk } from "../core/fs.ts";
 import { absolutePath, rootFrom } from "../core/paths.ts";
 import { toMillis } from "./_time.ts";
-import { arr, blockText, type Obj, obj, str } from "./_util.ts";
+import { arr, blockText, type Obj, obj, str, withModel } from "./_util.ts";
 import {
   assistantEvents,
   hasToolResult,
@@ -146,7 +146,12 @@ async function* parse(source: SourceRef, ctx: ParseCtx): AsyncGenerator<Session>
       ctx.skip("bad_shape", where, "message without role");
       continue;
     }
-    for (const e of messageEvents(msg, base, head.cwd)) events.push(stamp(e, time));
+    // The reply's model: the record's `model` (a message record's).
+    const evs = withModel(
+      messageEvents(msg, base, head.cwd),
+      type === "message" ? r!.model : undefined,
+    );
+    for (const e of evs) events.push(stamp(e, time));
   }
   ctx.endState = head;
   if (!events.length) return;

@@ -6,7 +6,7 @@ import { materialize, parseOne, REPO, runParser, testEnv } from "../tests/_fixtu
 import { fixtureRun, loadRegistry } from "../tests/_registry.ts";
 import { SourceCtx } from "../lib/parse_ctx.ts";
 import { copilot_chat } from "./copilot_chat.ts";
-import { applyEntry } from "./_copilot_chat_log.ts";
+import { applyEntry, chatEvents } from "./_copilot_chat_log.ts";
 import { tempDir } from "../tests/_tmp.ts";
 
 const FIXTURE = join(REPO, "fixtures/registry/copilot_chat");
@@ -348,4 +348,30 @@ Deno.test("fixture run equals expected.json when DEJA_COPILOT_CHAT_ROOT points a
   assert(entry);
   const want = JSON.parse(await Deno.readTextFile(join(FIXTURE, "expected.json")));
   assertEquals(await fixtureRun(entry, copilot_chat), want);
+});
+
+Deno.test("a list_dir call (copilot_listDirectory) names a directory listed, not a file read", () => {
+  const part = (id: string, toolId: string, path: string) => ({
+    kind: "toolInvocationSerialized",
+    toolId,
+    toolCallId: id,
+    isComplete: true,
+    toolSpecificData: { kind: "input", rawInput: { path } },
+  });
+  const state = {
+    requests: [{
+      message: { text: "look" },
+      response: [
+        part("l1", "copilot_listDirectory", "src"),
+        part("r1", "copilot_readFile", "src/a.ts"),
+      ],
+    }],
+  };
+  const ctx = new SourceCtx(testEnv("/h"));
+  const ev = chatEvents(state, "/w/web", "w", ctx).byOwner.get("")!;
+  const calls = ev.filter((e) => e.kind === "tool_call").map((e) => e.tool);
+  assertEquals(calls.map((t) => [t?.id, t?.paths, t?.input]), [
+    ["l1", undefined, { path: "src" }],
+    ["r1", ["/w/web/src/a.ts"], { path: "src/a.ts" }],
+  ]);
 });

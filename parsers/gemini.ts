@@ -31,6 +31,11 @@ import { toMillis } from "./_time.ts";
 import { arr, type Obj, obj, str } from "./_util.ts";
 import { geminiMessageEvents } from "./_gemini_events.ts";
 import { logSessions } from "./_gemini_logs.ts";
+import {
+  checkpointFiles,
+  checkpointSessionIds,
+  checkpointSessions,
+} from "./_gemini_checkpoints.ts";
 
 const ID = "gemini";
 
@@ -54,6 +59,9 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  *   `sessionId` and is ignored.
  * - `tmp/<projectId>/logs.json`: the prompt log (`_gemini_logs.ts`); the
  *   prompts of a session whose chat is gone are that session.
+ * - `tmp/<projectId>/checkpoint-<tag>.json`: a saved conversation
+ *   (`_gemini_checkpoints.ts`); when no chat holds it, it is the session (and
+ *   the prompt log leaves a session it names to it).
  * - `*.jsonl`: the streamed layout (0.61.0; Gemini CLI's
  *   `chatRecordingService.ts`, read via the search tool): a metadata line
  *   `{sessionId, projectHash, startTime, lastUpdated, kind}`, message lines
@@ -108,6 +116,15 @@ async function discover({ env, problem }: DiscoverCtx): Promise<Discovery> {
     });
     for (const path of await dropTwins(files)) {
       sources.push({ harness: ID, path, kind: "document", hint: { projectId, root } });
+    }
+    // `checkpoint-<tag>.json` (`/chat save`): a session of its own when its chat is gone.
+    for (const path of await checkpointFiles(join(tmp, projectId))) {
+      sources.push({
+        harness: ID,
+        path,
+        kind: "document",
+        hint: { projectId, root, checkpoint: "1" },
+      });
     }
     const logs = join(tmp, projectId, "logs.json");
     if (await isRegularFile(logs, problem)) {
@@ -173,7 +190,15 @@ async function* parse(source: SourceRef, ctx: ParseCtx): AsyncGenerator<Session>
     const { root, projectId } = source.hint;
     const project = await projectFor(root, projectId, undefined, skipUnreadable(ctx));
     const chats = join(root, "tmp", projectId, "chats");
-    yield* await logSessions(ID, source.path, chats, ctx, project);
+    const held = await checkpointSessionIds(join(root, "tmp", projectId));
+    yield* await logSessions(ID, source.path, chats, ctx, project, held);
+    return;
+  }
+  if (source.hint?.checkpoint) {
+    const { root, projectId } = source.hint;
+    const project = await projectFor(root, projectId, undefined, skipUnreadable(ctx));
+    const chats = join(root, "tmp", projectId, "chats");
+    yield* checkpointSessions(ID, source, ctx, { project, chats });
     return;
   }
   const conv = source.path.endsWith(".jsonl")

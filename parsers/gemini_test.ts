@@ -754,3 +754,127 @@ Deno.test("a resumed chat keeps its tool calls and results when the $set snapsho
     t.cleanup();
   }
 });
+
+// ---- saved conversations (checkpoint-<tag>.json) -------------------------------------
+
+const ENV_TURN = {
+  role: "user",
+  parts: [{
+    text: "This is the Gemini CLI. We are setting up the context for our chat.\nOS: linux",
+  }],
+};
+/** A `/restore` checkpoint's shape (realdata/gemini-cli checkpoint-write_file.json). */
+const restoreCheckpoint = (sessionId: string) =>
+  JSON.stringify({
+    clientHistory: [
+      ENV_TURN,
+      { role: "user", parts: [{ text: "write the notes" }] },
+      {
+        role: "model",
+        parts: [{
+          functionCall: { name: "write_file", args: { file_path: "n.md", content: "x" } },
+        }],
+      },
+      {
+        role: "user",
+        parts: [{ functionResponse: { name: "write_file", response: { output: "wrote n.md" } } }],
+      },
+      { role: "model", parts: [{ text: "Done." }] },
+    ],
+    toolCall: { name: "write_file", args: {} },
+    commitHash: "1b29c6ecad1bb21fc849e928d3bd0c67356c70e7",
+    messageId: `${sessionId}########3`,
+  });
+
+Deno.test("a checkpoint whose chat is gone is the session: its history, the environment turn dropped, each result beside its call", async () => {
+  const t = tree({
+    "projects.json": JSON.stringify({ projects: { "/w/notes": "notes" } }),
+    "tmp/notes/checkpoint-write_file.json": restoreCheckpoint(S),
+    "tmp/notes/checkpoint-plan.json": JSON.stringify({
+      history: [ENV_TURN, { role: "user", parts: [{ text: "plan the week" }] }, {
+        role: "model",
+        parts: [{ text: "Monday: notes." }],
+      }],
+      authType: "oauth-personal",
+    }),
+    "tmp/notes/chats/.keep": "",
+  });
+  try {
+    const run = await runParser(gemini, testEnv("/nowhere", { DEJA_GEMINI_ROOT: t.root }));
+    assert.deepEqual(run.errors, {});
+    assert.deepEqual(run.skips, {});
+    const by = (id: string) => run.sessions.find((s) => s.id === id)!;
+    const s = by(S);
+    assert.equal(kinds(s), "user,tool_call,tool_result,assistant");
+    assert.deepEqual(texts(s, "user"), ["write the notes"]);
+    const call = s.events[1];
+    assert.deepEqual(call.tool?.writes, [{ path: "/w/notes/n.md", content: "x" }]);
+    assert.equal(s.events[2].result?.callId, call.tool?.id);
+    assert.equal(s.events[2].text, "wrote n.md");
+    assert.equal([s.project, s.timeFromFile, s.updated! > 0].join(), "/w/notes,true,true");
+    const saved = by("checkpoint-plan");
+    assert.equal(saved.title, "plan");
+    assert.deepEqual(texts(saved, "assistant"), ["Monday: notes."]);
+  } finally {
+    t.cleanup();
+  }
+});
+
+Deno.test("a checkpoint yields nothing and is counted not_session when a chat holds its session or its prompts", async () => {
+  const t = tree({
+    [CHAT.replace("proj", "notes")]: jsonl(META, user("u1", "plan the week")),
+    "tmp/notes/checkpoint-write_file.json": restoreCheckpoint(S),
+    "tmp/notes/checkpoint-plan.json": JSON.stringify([
+      { role: "user", parts: [{ text: "plan the week" }] },
+      { role: "model", parts: [{ text: "Monday." }] },
+    ]),
+  });
+  try {
+    const run = await runParser(gemini, testEnv("/nowhere", { DEJA_GEMINI_ROOT: t.root }));
+    assert.deepEqual(run.sessions.map((s) => s.id), [S]);
+    assert.equal(run.sessions[0].path, join(t.root, CHAT.replace("proj", "notes")));
+    for (const f of ["checkpoint-write_file.json", "checkpoint-plan.json"]) {
+      assert.deepEqual(run.skips[join(t.root, "tmp/notes", f)], { not_session: 1 });
+    }
+  } finally {
+    t.cleanup();
+  }
+});
+
+Deno.test("the prompt log leaves a session to the checkpoint that holds it when its chat is gone", async () => {
+  const other = "99999999-2222-4333-8444-555555555555";
+  const t = tree({
+    "tmp/notes/checkpoint-write_file.json": restoreCheckpoint(S),
+    "tmp/notes/logs.json": JSON.stringify([
+      {
+        sessionId: S,
+        messageId: 0,
+        type: "user",
+        message: "write the notes",
+        timestamp: META.startTime,
+      },
+      { sessionId: other, messageId: 0, type: "user", message: "hello", timestamp: META.startTime },
+    ]),
+  });
+  try {
+    const run = await runParser(gemini, testEnv("/nowhere", { DEJA_GEMINI_ROOT: t.root }));
+    assert.deepEqual(
+      run.sessions.map((s) => [s.id, s.path?.split("/").pop()]).sort(),
+      [[S, "checkpoint-write_file.json"], [other, "logs.json"]],
+    );
+  } finally {
+    t.cleanup();
+  }
+});
+
+Deno.test("a checkpoint that is empty or not JSON is counted and yields nothing", async () => {
+  const t = tree({ "tmp/p/checkpoint-a.json": "", "tmp/p/checkpoint-b.json": '{"history": [' });
+  try {
+    const run = await runParser(gemini, testEnv("/nowhere", { DEJA_GEMINI_ROOT: t.root }));
+    assert.deepEqual(run.sessions, []);
+    assert.deepEqual(run.skips[join(t.root, "tmp/p/checkpoint-a.json")], { empty: 1 });
+    assert.deepEqual(run.skips[join(t.root, "tmp/p/checkpoint-b.json")], { malformed_json: 1 });
+  } finally {
+    t.cleanup();
+  }
+});

@@ -244,6 +244,30 @@ Deno.test("diff content becomes edits, a null oldText a whole-file write, and re
   }
 });
 
+Deno.test("a list_dir call names a directory listed, not a file read, even with an ACP read kind and locations", async () => {
+  const t = tree({
+    [UPD]: jsonl(
+      call("l1", {
+        title: "list_dir",
+        kind: "read",
+        rawInput: { path: "src" },
+        locations: [{ path: "/w/app/src" }],
+      }),
+      call("r1", { title: "read_file", kind: "read", locations: [{ path: "/w/app/c.go" }] }),
+    ),
+  });
+  try {
+    const { sessions } = await parseFile(t.root);
+    const tools = sessions[0].events.map((e) => e.tool!);
+    assertEquals([tools[0].name, tools[0].paths, tools[0].input], ["list_dir", undefined, {
+      path: "src",
+    }]);
+    assertEquals(tools[1].paths, ["/w/app/c.go"]);
+  } finally {
+    t.cleanup();
+  }
+});
+
 Deno.test("times read epoch seconds, epoch ms, and _meta.agentTimestampMs when timestamp is missing", async () => {
   const noStamp = up({
     sessionUpdate: "agent_message_chunk",

@@ -20,9 +20,10 @@ import {
   readJsonFile,
   skipUnreadable,
   statOrNull,
+  subdirs,
   type Unreadable,
 } from "../core/fs.ts";
-import { readJsonl } from "./_jsonl.ts";
+import { headRecords, readJsonl } from "./_jsonl.ts";
 import { rootFrom } from "../core/paths.ts";
 import { arr, obj, str } from "./_util.ts";
 import { contextEvents, type KimiCtx, type KimiWireState, WireReader } from "./_kimi_records.ts";
@@ -315,15 +316,57 @@ async function typedIn(dir: string, kctx: KimiCtx, ctx: ParseCtx): Promise<Set<s
   return known;
 }
 
-/** The work directory of a session folder (see the parser's doc). */
+/**
+ * The work directory of a session folder (see the parser's doc): the `kimi.json`
+ * work dir whose md5 names the folder (`<kaos>_<md5>` for a work dir on another
+ * KAOS than `local`), else `session_to_workdir`, else the line of the session's
+ * system prompt that names it.
+ */
 async function projectOf(at: Place, report: Unreadable): Promise<string | undefined> {
   const meta = obj(await readJsonFile(join(at.root, "kimi.json"), undefined, report));
   for (const wd of arr(meta?.work_dirs)) {
     const path = str(obj(wd)?.path);
-    if (path && createHash("md5").update(path, "utf8").digest("hex") === at.workDirKey) return path;
+    if (path && folderOf(path, str(obj(wd)?.kaos)) === at.workDirKey) return path;
   }
-  return str(obj(meta?.session_to_workdir)?.[at.sessionId]);
+  return str(obj(meta?.session_to_workdir)?.[at.sessionId]) ??
+    await promptWorkDir(join(at.root, "sessions", at.workDirKey), at.sessionId);
 }
+
+/**
+ * The folder name Kimi CLI gives a work dir's sessions (kimi-cli@4a550eff
+ * `metadata.py` `WorkDirMeta.sessions_dir`): the md5 of the path, prefixed by
+ * `<kaos>_` when the work dir is not on the local KAOS.
+ */
+function folderOf(path: string, kaos = "local"): string {
+  const md5 = createHash("md5").update(path, "utf8").digest("hex");
+  return kaos === "local" ? md5 : `${kaos}_${md5}`;
+}
+
+/**
+ * The work dir the system prompt names: Kimi CLI writes the prompt as the
+ * first record of `context.jsonl` (`{"role": "_system_prompt", content}`,
+ * kimi-cli@4a550eff `soul/context.py` `write_system_prompt`), and its default
+ * agent's prompt says "The current working directory is `<path>`."
+ * (`agents/default/system.md`). For a session id, that session's folder (the
+ * legacy flat `<id>.jsonl` too); without one (a prompt history), the first of
+ * the work dir's sessions that has it.
+ */
+async function promptWorkDir(dir: string, sessionId: string): Promise<string | undefined> {
+  const files = sessionId
+    ? [join(dir, sessionId, "context.jsonl"), join(dir, `${sessionId}.jsonl`)]
+    : (await subdirs(dir)).slice(0, 8).map((d) => join(dir, d, "context.jsonl"));
+  for (const path of files) {
+    if (!(await isRegularFile(path))) continue;
+    const rec = obj((await headRecords(path, 1).catch(() => []))[0]);
+    const prompt = rec?.role === "_system_prompt" ? str(rec.content) : undefined;
+    const found = prompt && WORK_DIR_LINE.exec(prompt)?.[1].trim();
+    if (found) return found;
+  }
+  return undefined;
+}
+
+/** The system prompt's work dir line (kimi-cli `agents/default/system.md`). */
+const WORK_DIR_LINE = /The current working directory is `([^`\n]+)`/;
 
 /** A title the person set (`state.json` `custom_title`, newer builds). */
 async function titleOf(

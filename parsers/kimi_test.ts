@@ -548,6 +548,49 @@ Deno.test("project falls back to session_to_workdir and then to unknown when no 
   }
 });
 
+Deno.test("project matches a work dir on another KAOS when the folder is named <kaos>_<md5>", async () => {
+  const t = tree({
+    "kimi.json": JSON.stringify({ work_dirs: [{ path: "/box/app", kaos: "ssh" }] }),
+    [`sessions/ssh_${createHash("md5").update("/box/app").digest("hex")}/s1/context.jsonl`]: jsonl({
+      role: "user",
+      content: "a",
+    }),
+  });
+  try {
+    const run = await runParser(kimi, testEnv("/nowhere", { DEJA_KIMI_ROOT: t.root }));
+    assertEquals(run.sessions.map((s) => s.project), ["/box/app"]);
+  } finally {
+    t.cleanup();
+  }
+});
+
+Deno.test("project comes from the system prompt's work dir line when kimi.json names no work dir of the folder", async () => {
+  const prompt = {
+    role: "_system_prompt",
+    content: "You are Kimi.\n\n## Working Directory\n\nThe current working directory is " +
+      "`/home/ana/shop`. This should be considered as the project root.\n",
+  };
+  const other = "sessions/697a0ebec3147bb421a9dd6a0531906f";
+  const t = tree({
+    "kimi.json": JSON.stringify({ work_dirs: [{ path: "/home/user", kaos: "local" }] }),
+    [`${other}/s1/context.jsonl`]: jsonl(prompt, { role: "user", content: "a" }),
+    [`${other}/s1/wire.jsonl`]: jsonl(META, w("TurnBegin", { user_input: "a" })),
+    [`${other}/s1/context_sub_1.jsonl`]: jsonl({ role: "user", content: "task" }),
+    [`${other}/s2/context.jsonl`]: jsonl({ role: "user", content: "b" }),
+    [`user-history/697a0ebec3147bb421a9dd6a0531906f.jsonl`]: jsonl({ content: "c" }),
+  });
+  try {
+    const run = await runParser(kimi, testEnv("/nowhere", { DEJA_KIMI_ROOT: t.root }));
+    const by = (id: string) => run.sessions.find((s) => s.id === id)?.project;
+    assertEquals(
+      ["s1", "s1/sub_1", "s2", "prompt-history-697a0ebec3147bb421a9dd6a0531906f"].map(by),
+      ["/home/ana/shop", "/home/ana/shop", undefined, "/home/ana/shop"],
+    );
+  } finally {
+    t.cleanup();
+  }
+});
+
 // ---- hostile input -------------------------------------------------------------------
 
 Deno.test("empty wire file yields no session and counts empty when nothing was written", async () => {

@@ -10,7 +10,7 @@ import { headRecords, readJsonl } from "./_jsonl.ts";
 import { walk } from "../core/fs.ts";
 import { absolutePath, rootFrom, xdgData } from "../core/paths.ts";
 import { toMillis } from "./_time.ts";
-import { arr, decodeArgs, num, type Obj, obj, str } from "./_util.ts";
+import { arr, decodeArgs, num, type Obj, obj, str, withModel } from "./_util.ts";
 
 /** Events held before a chunk is yielded. */
 const CHUNK_EVENTS = 256;
@@ -123,6 +123,8 @@ function toolResult(res: Obj, time: number | undefined): Event {
 /** Folds one pass's records into events and metadata. */
 class Fold {
   readonly events: Event[] = [];
+  /** This pass's reply events by `response_id`, for the `model_completed` that names their model. */
+  private replies = new Map<string, Event[]>();
   /** Metadata changed in this pass. */
   dirty = false;
   constructor(
@@ -181,6 +183,17 @@ class Fold {
 
   private run(ev: Obj | undefined, time: number | undefined): void {
     if (!ev) return this.skip("bad_shape", "run record without event");
+    const from = this.events.length;
+    this.runEvent(ev, time);
+    const added = this.events.slice(from);
+    if (!added.length) return;
+    // A reply's model: the configured one, until its response's `model_completed` names it.
+    withModel(added, this.st.model);
+    const rid = str(ev.response_id);
+    if (rid) this.replies.set(rid, [...(this.replies.get(rid) ?? []), ...added]);
+  }
+
+  private runEvent(ev: Obj, time: number | undefined): void {
     const at = time !== undefined ? { time } : {};
     switch (str(ev.kind)) {
       case "started": {
@@ -212,8 +225,11 @@ class Fold {
           if (res) this.events.push(toolResult(res, time));
         }
         return;
-      case "model_completed":
+      case "model_completed": {
+        const rid = str(ev.response_id);
+        if (rid) withModel(this.replies.get(rid) ?? [], ev.model);
         return this.set("model", str(ev.model));
+      }
     }
     // Every other run event (reasoning, usage, terminal, task lifecycle) carries nothing to index.
   }

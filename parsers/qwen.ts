@@ -18,7 +18,7 @@ import { listFiles } from "../core/fs.ts";
 import { readJsonl } from "./_jsonl.ts";
 import { absolutePath, rootFrom } from "../core/paths.ts";
 import { toMillis } from "./_time.ts";
-import { arr, decodeArgs, num, type Obj, obj, str } from "./_util.ts";
+import { arr, decodeArgs, num, type Obj, obj, str, withModel } from "./_util.ts";
 import {
   partsText,
   resultOf,
@@ -177,6 +177,7 @@ function recordEvents(rec: Obj, time: number | undefined, cwd?: string): Mapped 
         const call = obj(obj(p)?.functionCall);
         if (call) events.push(callEvent(call, `${uuid}:${i}`, time, cwd));
       });
+      withModel(events, rec.model);
       return { events: events.concat(responses(parts, rec, time)), model: str(rec.model) };
     }
     case "tool_result":

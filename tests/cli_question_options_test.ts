@@ -75,16 +75,25 @@ Deno.test("a question begun by a command's name keeps the search options the com
   }
 });
 
-// Regression (2026-12): `deja fix … --junk` was "Unknown option" though fix always looks in
-// throwaway projects' sessions; `deja last --since yesterday` was unknown though search took it.
-Deno.test("fix takes --junk and changes nothing; last filters by --since; forget names --before", async () => {
+// Regression (2026-12): `deja fix … --junk` was "Unknown option"; then fix looked in throwaway
+// projects' sessions whatever it was told (a new-user trial found scratch checkouts' errors
+// answered as fixes), so it now hides them as search does and --junk shows them.
+// `deja last --since yesterday` was unknown though search took it.
+Deno.test("fix hides throwaway sessions unless --junk; last filters by --since; forget names --before", async () => {
   const ix = await indexSessions([S, SCRATCH]);
   try {
     const error = ["fix", "Error: Connection refused"];
     const plain = await runMain(ix.env, error);
+    assert(!plain.out.includes(SCRATCH.id.slice(0, 8)), plain.out);
+    assertStringIncludes(plain.err, "hint: 1 session of throwaway or excluded projects left out");
+    assertStringIncludes(plain.err, "--junk");
     const junk = await runMain(ix.env, [...error, "--junk"]);
-    assertEquals(junk.code, plain.code, junk.err);
-    assertEquals(junk.out, plain.out);
+    assertStringIncludes(junk.out, SCRATCH.id.slice(0, 8));
+    assert(!junk.err.includes("left out"), junk.err);
+    const json = await runMain(ix.env, [...error, "--json"]);
+    assertEquals(JSON.parse(json.out).hidden, 1);
+    const jsonJunk = await runMain(ix.env, [...error, "--json", "--junk"]);
+    assertEquals(JSON.parse(jsonJunk.out).hidden, 0);
     const help = await runMain(ix.env, ["fix", "--help"]);
     assertStringIncludes(help.out, "--junk");
 

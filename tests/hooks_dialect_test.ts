@@ -10,7 +10,14 @@ import { COMMANDS, main } from "../main.ts";
 import type { IO } from "../core/runtime.ts";
 import type { Env } from "../core/model.ts";
 import { indexSessions, type SessionSpec } from "./_memory.ts";
-import { checkDialects, dialectFor, dialects, envelope, placeOf } from "../lib/hooks/dialect.ts";
+import {
+  checkDialects,
+  checkWiredEvents,
+  dialectFor,
+  dialects,
+  envelope,
+  placeOf,
+} from "../lib/hooks/dialect.ts";
 import { HOOKS } from "../lib/hooks/table.ts";
 import { patchFile } from "../lib/hooks/run.ts";
 import registry from "../registry.json" with { type: "json" };
@@ -69,6 +76,67 @@ Deno.test("checkDialects names an unknown envelope and an unknown harness", () =
   const bad = { zz: { envelope: "xml", project_env: [], session_env: [], cwd_env: "x" } };
   const p = checkDialects(bad, new Set(["claude"]));
   assertEquals(p.length, 3, p.join("\n"));
+});
+
+Deno.test("checkDialects names an event_names key that is no hook and an empty event name", () => {
+  const row = { envelope: "nested", project_env: [], session_env: [], cwd_env: [] };
+  const bad = { claude: { ...row, event_names: { "hook-nope": "X", "hook-tool": "" } } };
+  const p = checkDialects(bad, new Set(["claude"]));
+  assertEquals(p.length, 2, p.join("\n"));
+  assertStringIncludes(p[0], "hook-nope");
+  assertStringIncludes(p[1], "hook-tool");
+});
+
+Deno.test("every -auto wiring runs each hook on the event its dialect's event_names names", () => {
+  const all = dialects();
+  const problems = registry.harnesses.flatMap((h) => {
+    const hooks = (h as { install?: { auto?: { hooks?: { event?: unknown; args?: unknown }[] } } })
+      .install?.auto?.hooks ?? [];
+    return checkWiredEvents(h.id, hooks, all.get(h.id));
+  });
+  assertEquals(problems, []);
+  const wrong = checkWiredEvents(
+    "gemini",
+    [{ event: "UserPromptSubmit", args: ["hook-prompt"] }],
+    all.get("gemini"),
+  );
+  assertEquals(wrong.length, 1);
+  assertStringIncludes(wrong[0], "BeforeAgent");
+});
+
+Deno.test("Gemini CLI's hooks echo its own event names (google-gemini/gemini-cli HookEventName)", async () => {
+  // Other sessions make the prompt's words rare enough for hook-prompt to search them.
+  const filler = (n: number): SessionSpec => ({
+    id: `f${n}f00000-0000-4000-8000-00000000000${n}`,
+    cwd: "/w/shop",
+    start: `2026-10-0${n}T10:00:00Z`,
+    turns: [{ user: `Rename the logger module, step ${n}.` }, { say: "Renamed." }],
+  });
+  const ix = await indexSessions([DONE, ...[1, 2, 3, 4, 5, 6, 7, 8, 9].map(filler)]);
+  try {
+    const env = ix.env;
+    const ev = (extra: Record<string, unknown>) =>
+      JSON.stringify({ session_id: "g9", cwd: "/w/shop", ...extra });
+    const name = async (args: string[], stdin: string) => {
+      const r = await run(env, [...args, "--harness", "gemini"], stdin);
+      return r.out ? JSON.parse(r.out).hookSpecificOutput.hookEventName : "(silent)";
+    };
+    const prompt = ev({ hook_event_name: "BeforeAgent", prompt: "marigold discount checkout" });
+    assertEquals(await name(["hook-prompt"], prompt), "BeforeAgent");
+    const tool = ev({
+      hook_event_name: "BeforeTool",
+      tool_name: "write_file",
+      tool_input: { file_path: "/w/shop/src/checkout.ts", content: "x" },
+    });
+    assertEquals(await name(["hook-tool"], tool), "BeforeTool");
+    assertEquals(await name(["hook-precompact"], ev({ session_id: DONE.id })), "PreCompress");
+    // Claude Code's dialect keeps Claude Code's names.
+    const again = prompt.replace('"g9"', '"c9"'); // another session: nothing seen yet
+    const c = await run(env, ["hook-prompt"], again);
+    assertEquals(JSON.parse(c.out).hookSpecificOutput.hookEventName, "UserPromptSubmit");
+  } finally {
+    ix.cleanup();
+  }
 });
 
 Deno.test("each envelope kind wraps the text the way its harness reads it", () => {

@@ -6,7 +6,7 @@
  * the hooks run against a small index of their own.
  */
 import { assert, assertEquals, assertStringIncludes } from "./_assert.ts";
-import { existsSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { read, roundTrip, t, world, write } from "./_install_world.ts";
 import { installTargets, uninstallTargets } from "../lib/install/run.ts";
@@ -150,6 +150,54 @@ Deno.test("an -auto target of a harness without one is an error naming why and t
       assertStringIncludes(err.message, "gets no automatic recall");
       assertStringIncludes(String(err.hint), `deja install ${plain}`);
     }
+  } finally {
+    rmSync(w.root, { recursive: true, force: true });
+  }
+});
+
+Deno.test("kimi-auto: refused with a hint and nothing written when only Kimi CLI's ~/.kimi is here", async () => {
+  const w = world();
+  try {
+    mkdirSync(join(w.home, ".kimi"));
+    let err: unknown;
+    try {
+      selectTargets(w.env, { names: ["kimi-auto"] }, true);
+    } catch (e) {
+      err = e;
+    }
+    assert(err instanceof DejaError);
+    assertEquals(err.exitCode, 2);
+    assertStringIncludes(err.message, "Kimi Code was not found (no ~/.kimi-code)");
+    assertStringIncludes(String(err.hint), "KIMI_CODE_HOME");
+    assertStringIncludes(String(err.hint), "'deja install kimi'");
+    // Through the command: exit 2, and no file of any kind appears.
+    const r = await run(w.env, ["install", "kimi-auto", "--no-index"], "");
+    assertEquals(r.code, 2);
+    assert(!existsSync(join(w.home, ".kimi-code")));
+    assert(!existsSync(join(w.home, ".kimi", "mcp.json")));
+    assert(!existsSync(launcherPath(w.env)));
+    // Uninstall still takes it (whatever an older deja wrote).
+    assertEquals(selectTargets(w.env, { names: ["kimi-auto"] }, false).map((x) => x.name), [
+      "kimi-auto",
+    ]);
+  } finally {
+    rmSync(w.root, { recursive: true, force: true });
+  }
+});
+
+Deno.test("install --auto wires Kimi CLI's MCP server, not kimi-auto, until Kimi Code is here", () => {
+  const w = world();
+  try {
+    mkdirSync(join(w.home, ".kimi"));
+    const names = () =>
+      selectTargets(w.env, { names: [], auto: true }, true).map((x) => x.name)
+        .filter((n) => n.startsWith("kimi"));
+    assertEquals(names(), ["kimi"]);
+    mkdirSync(join(w.home, ".kimi-code"));
+    assertEquals(names(), ["kimi-auto"]);
+    assertEquals(selectTargets(w.env, { names: ["kimi-auto"] }, true).map((x) => x.name), [
+      "kimi-auto",
+    ]);
   } finally {
     rmSync(w.root, { recursive: true, force: true });
   }

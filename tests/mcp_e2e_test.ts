@@ -118,8 +118,10 @@ Deno.test("deja mcp serves the SDK client: initialize, tools/list, recall, error
     assertEquals(missing.isError, true);
     assertStringIncludes(textOf(missing), "mode fix needs error");
 
-    // A line that is not JSON: a parse error comes back (the client cannot pair it with a
-    // request and reports it), and the server keeps serving.
+    // A line that is not JSON: a parse error with `id: null` comes back (JSON-RPC 2.0). The
+    // SDK client's schema wants a string or number id, so it reports the reply through
+    // onerror, pairs it with no request, and the server keeps serving.
+    const before = errors.length;
     child.stdin!.write("{this is not json\n");
     const after = await client.callTool({
       name: "deja",
@@ -128,8 +130,8 @@ Deno.test("deja mcp serves the SDK client: initialize, tools/list, recall, error
     assert(!after.isError, textOf(after));
     assertStringIncludes(textOf(after), "blame /work/demo/README.md: exact match");
     assert(
-      errors.some((e) => /-32700/.test(e.message)),
-      `parse error seen: ${errors.map((e) => e.message)}`,
+      errors.slice(before).some((e) => /null/.test(e.message)),
+      `the null-id reply reported: ${errors.map((e) => e.message)}`,
     );
 
     // Unknown tool: a protocol error, not a crash.
@@ -191,9 +193,9 @@ Deno.test("deja mcp answers raw lines in order and exits 0 at the end of its inp
     const out = r.stdout.trim().split("\n").map((l) => JSON.parse(l));
     assertEquals(out.length, 8, r.stdout);
     assertEquals(out[0].result.protocolVersion, "2024-11-05", "a revision the client speaks");
-    assertEquals([out[1].error.code, "id" in out[1]], [-32700, false]);
-    assertEquals(out[2].error.code, -32600);
-    assertEquals(out[3].error.code, -32600);
+    assertEquals([out[1].error.code, out[1].id], [-32700, null]);
+    assertEquals([out[2].error.code, out[2].id], [-32600, null]);
+    assertEquals([out[3].error.code, out[3].id], [-32600, null]);
     assertEquals([out[4].id, out[4].error.code], ["a", -32601]);
     assertEquals(out[5].result.isError, undefined);
     // No index yet: the server starts building one in the background and says so.

@@ -1,6 +1,6 @@
 /** The work-memory commands run in-process: text and --json, exit codes, refusals. */
 import { assert, assertEquals, assertMatch, assertStringIncludes } from "./_assert.ts";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { main } from "../main.ts";
 import type { IO } from "../core/runtime.ts";
@@ -130,6 +130,33 @@ Deno.test("restore lists, prints cleaned text (TTY and pipe), writes exact bytes
     const j = JSON.parse((await run(ix, ["restore", "/w/svc/server.js", "--json"])).out);
     assertEquals(j.spans.map((s: { n: number }) => s.n), [1, 2]);
     assertEquals(j.spans[0].text, undefined);
+  } finally {
+    ix.cleanup();
+  }
+});
+
+Deno.test("restore -o refuses a relative path whose session recorded no work dir, with work_dir_unknown in JSON", async () => {
+  const R: SessionSpec = {
+    id: "abab0010-0000-4000-8000-000000000010",
+    cwd: "",
+    start: "2026-11-10T10:00:00Z",
+    turns: [{ user: "set the key" }, { edit: "backend/.env", old: "KEY=1\n", new: "KEY=2\n" }],
+  };
+  const ix = await indexSessions([R]);
+  try {
+    // The person's checkout holds a backend/.env too: the one the agent edited, or not.
+    mkdirSync(join(ix.root, "backend"));
+    writeFileSync(join(ix.root, "backend/.env"), "KEY=2\n");
+    const args = ["restore", "backend/.env", "-o", "backend/.env", "--force"];
+    const t = await run(ix, args);
+    assertEquals(t.code, 2);
+    assertStringIncludes(t.err, "recorded no work dir: which backend/.env it came from is unknown");
+    assertStringIncludes(t.err, "hint: -o <another file>");
+    assertEquals(readFileSync(join(ix.root, "backend/.env"), "utf8"), "KEY=2\n");
+    const j = await run(ix, [...args, "--json"]);
+    const d = JSON.parse(j.out);
+    assertEquals([j.code, d.exit, d.work_dir_unknown], [2, 2, true]);
+    assertStringIncludes(d.hint, "-o <another file>");
   } finally {
     ix.cleanup();
   }

@@ -93,7 +93,11 @@ Deno.test("a search's matching events are read through the ranking index, not th
 /** Writes a session holding one tool call and its result (call id "c1") through the store's queries. */
 function callAndResult(db: DatabaseSync): void {
   db.exec(`INSERT INTO sessions (id, harness, native_id, source) VALUES (1, 'claude', 's', '/s')`);
-  const ins = db.prepare(Q.insertEvent.sql);
+  // The columns every schema since 3 has (not Q.insertEvent's: an older index lacks `model`).
+  const ins = db.prepare(
+    `INSERT INTO events (session_id, seq, kind, text, time, key, tool, call_id, data, flags)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  );
   for (
     const [seq, kind, data] of [[0, "tool_call", '{"command":"ls"}'], [
       1,
@@ -185,6 +189,23 @@ Deno.test("opening a schema 8 index adds time_from_file and marks sessions dated
       { native_id: "c", time_from_file: 0 }, // a harness that records times is left alone
       { native_id: "w", time_from_file: 0 },
     ]);
+  } finally {
+    s.close();
+  }
+});
+
+Deno.test("opening a schema 11 index adds the model columns and keeps every row", () => {
+  const { path, old } = oldIndex(11);
+  callAndResult(old);
+  old.close();
+  const s = Store.open(path);
+  try {
+    assertEquals(userVersion(s.db), SCHEMA_VERSION);
+    const rows = s.db.prepare("SELECT model FROM events ORDER BY seq").all();
+    assertEquals(rows.map((r) => r.model), [null, null]);
+    assertEquals(s.db.prepare("SELECT models FROM sessions").get()?.models, null);
+    const index = s.db.prepare("SELECT sql FROM sqlite_master WHERE name = 'events_model'").get();
+    assertEquals(typeof index?.sql, "string");
   } finally {
     s.close();
   }

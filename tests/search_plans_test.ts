@@ -92,6 +92,24 @@ Deno.test("a regular-expression search inside sessions walks their events by the
   });
 });
 
+Deno.test("the head rerank picks its events in the indexes and reads the events table by id only", async () => {
+  await withMemIndex(sessions(), (store) => {
+    const sqls = recording(store, () => {
+      search(store, "why did the overnight spreadsheet download come out blank for people", {
+        limit: 10,
+      });
+    });
+    const heads = sqls.find((s) => s === Q.headsOf.sql);
+    assert(heads, "the head rerank ran");
+    const events = plan(store, heads).filter((l) => /^(SCAN|SEARCH) (events|f|r)\b/.test(l));
+    assertEquals(events, [
+      "SEARCH events USING INTEGER PRIMARY KEY (rowid=?)",
+      "SEARCH f USING COVERING INDEX events_session (session_id=?)",
+      "SEARCH r USING COVERING INDEX events_rank (id=?)",
+    ]);
+  });
+});
+
 Deno.test("SessionCache files subagents under their root and reads rows ahead of a miss", async () => {
   const list = [
     { id: "root", events: [["user", "parent work"]] as Array<["user", string]> },

@@ -14,6 +14,7 @@ import { inPackageCache } from "../install/launcher.ts";
 import { selectTargets } from "../install/select.ts";
 import { installTargets, uninstallTargets, type WireReport } from "../install/run.ts";
 import { findTarget } from "../install/facts.ts";
+import { NOT_DEJAS } from "../install/wire.ts";
 import { REMOTE_SYNC, type ServiceSpec, WATCH } from "../fresh/service.ts";
 
 /** What an install or uninstall command line asks for. */
@@ -123,7 +124,9 @@ export function wireText(r: WireReport, io: Pick<IO, "isTTY" | "env">, install: 
     lines.push(
       `${paint(r.launcher.action)} ${"launcher".padEnd(12)} ${"".padEnd(8)} ${
         tilde(r.launcher.path, home)
-      }${install ? c.dim(` -> ${r.launcher.target.join(" ")}`) : ""}`,
+      }${install ? c.dim(` -> ${r.launcher.target.join(" ")}`) : ""}${
+        r.launcher.action === "kept" ? c.dim(` (${NOT_DEJAS})`) : ""
+      }`,
     );
   }
   const all = r.outcomes.flatMap((o) => o.changes.map((ch) => ch.action)).concat(r.launcher.action);

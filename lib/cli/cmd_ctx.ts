@@ -10,7 +10,7 @@ import type { Args, CommandSpec } from "./common.ts";
 import { intOpt, isoTime, printJson, quoteShown } from "./common.ts";
 import type { IO } from "../../core/runtime.ts";
 import { DejaError } from "../../core/errors.ts";
-import { CTX_BUDGET, type Digest, sessionDigest } from "../memory/digest.ts";
+import { CTX_BUDGET, CTX_MIN_BUDGET, type Digest, sessionDigest } from "../memory/digest.ts";
 import { type Picked, pickSession } from "../memory/pick.ts";
 import type { Store } from "../store.ts";
 import { shortRef } from "../sessions.ts";
@@ -35,7 +35,7 @@ export const ctxCmd: CommandSpec = {
     budget: {
       type: "string",
       value: "<bytes>",
-      description: `largest digest in bytes (default ${CTX_BUDGET}, at least 256)`,
+      description: `largest digest in bytes (default ${CTX_BUDGET}, at least ${CTX_MIN_BUDGET})`,
     },
     json: { type: "boolean", description: "print the digest and its parts as JSON" },
   },
@@ -47,15 +47,24 @@ export interface CtxArgs {
   /** A search query or a session id prefix. */
   query: string;
   filter: SessionFilter;
-  /** Largest digest in bytes. */
+  /** Largest digest in bytes, as used: at least {@link CTX_MIN_BUDGET}. */
   budget: number;
+  /** The budget asked for (`--budget`, else the default); below the least it is raised. */
+  budgetGiven: number;
   json: boolean;
 }
 
 /** The session `deja ctx` picked and its digest, or what was hidden when none was. */
 export type CtxData =
   | { query: string; picked: null; hidden: number }
-  | { query: string; picked: Picked; digest: Digest; ref: string; budget: number };
+  | {
+    query: string;
+    picked: Picked;
+    digest: Digest;
+    ref: string;
+    budget: number;
+    budgetGiven: number;
+  };
 
 /**
  * Reads `deja ctx`'s arguments.
@@ -68,7 +77,14 @@ export function parseCtx(a: Args): CtxArgs {
     throw new DejaError("no query or session id given", 'try: deja ctx "what you remember"');
   }
   const filter = parseFilter(a);
-  return { query, filter, budget: intOpt(a, "budget", CTX_BUDGET), json: Boolean(a.values.json) };
+  const budgetGiven = intOpt(a, "budget", CTX_BUDGET);
+  return {
+    query,
+    filter,
+    budget: Math.max(CTX_MIN_BUDGET, budgetGiven),
+    budgetGiven,
+    json: Boolean(a.values.json),
+  };
 }
 
 /** Picks the session the query names (an id, else the best hit) and digests it. */
@@ -93,6 +109,7 @@ export function ctxData(store: Store, args: CtxArgs, io: Pick<IO, "env" | "cwd">
     digest,
     ref: shortRef(store, s.harness, s.native_id),
     budget: args.budget,
+    budgetGiven: args.budgetGiven,
   };
 }
 
@@ -105,7 +122,8 @@ export function ctxJson(d: CtxData): Record<string, unknown> {
     via: d.picked.via,
     tier: d.picked.tier ?? null,
     session: sessionJsonOf(g.session, d.ref),
-    budget: Math.max(256, d.budget),
+    budget: d.budget,
+    budget_given: d.budgetGiven,
     bytes: g.bytes,
     truncated: g.truncated,
     markdown: g.markdown,
@@ -119,6 +137,7 @@ export function ctxJson(d: CtxData): Record<string, unknown> {
 
 function runCtx(a: Args, io: IO): number {
   const args = parseCtx(a);
+  if (args.budgetGiven < CTX_MIN_BUDGET) io.err(budgetWarning(args.budgetGiven));
   const d = withStore(io, (store) => ctxData(store, args, io));
   if (args.json) printJson(io, ctxJson(d));
   else if (d.picked) io.out(d.digest.markdown);
@@ -127,4 +146,10 @@ function runCtx(a: Args, io: IO): number {
     hiddenHint(io, d.hidden);
   }
   return d.picked ? 0 : 1;
+}
+
+/** The stderr warning for a `--budget` below {@link CTX_MIN_BUDGET}: what is used instead. */
+export function budgetWarning(given: number): string {
+  return `deja: --budget ${given} is below ${CTX_MIN_BUDGET} bytes, too little for a digest to ` +
+    `hold much; using ${CTX_MIN_BUDGET}\n`;
 }

@@ -10,7 +10,7 @@ import { captureIO } from "../../tests/_cli_io.ts";
 import { DejaError } from "../../core/errors.ts";
 import { csi } from "./output.ts";
 import { ctxCmd, ctxData, parseCtx } from "./cmd_ctx.ts";
-import { NoSessionMatch } from "../sessions.ts";
+import { AmbiguousSession, NoSessionMatch } from "../sessions.ts";
 import { idShaped } from "../memory/pick.ts";
 
 const ID = "c7c70000-1111-4222-8333-444455556666";
@@ -115,6 +115,59 @@ Deno.test("ctx refuses an id that matches no session, and finds one only as writ
     ]);
     const run = captureIO(ix.env, false);
     await assertRejects(() => ctxCmd.run({ values: {}, positionals: ["ffffffff"] }, run.io));
+  } finally {
+    ix.cleanup();
+  }
+});
+
+// User trial (2026-12): `deja ctx 019d` matched 13 sessions' ids and digested a search hit
+// for the four characters instead, without a word about the ids.
+Deno.test("ctx lists the sessions a short id prefix matches and exits 2, never picking one", async () => {
+  const spec = (id: string, user: string) => ({
+    id,
+    cwd: "/w/app",
+    start: "2026-11-01T10:00:00Z",
+    turns: [{ user }, { say: "done" }],
+  });
+  const ix = await indexSessions([
+    spec("019d0000-0000-4000-8000-000000000001", "fix the login redirect, see 019d"),
+    spec("019d1111-0000-4000-8000-000000000002", "add a dark theme"),
+  ]);
+  try {
+    const io = captureIO(ix.env, false).io;
+    const ask = (q: string) => ctxData(ix.store, parseCtx({ values: {}, positionals: [q] }), io);
+    const e = assertThrows(() => ask("019d"), AmbiguousSession) as AmbiguousSession;
+    assertEquals(e.exitCode, 2);
+    assertEquals(e.candidates.map((c) => c.ref).sort(), ["019d0000", "019d1111"]);
+    assertStringIncludes(e.message, "add a dark theme");
+    assertStringIncludes(e.message, "fix the login redirect");
+    // A longer prefix still names one; words still search.
+    assertEquals(ask("019d1").picked?.session.native_id, "019d1111-0000-4000-8000-000000000002");
+    assertEquals(ask("redirect").picked?.via, "search");
+  } finally {
+    ix.cleanup();
+  }
+});
+
+// User trial (2026-12): `--budget 100` silently became 256; the JSON said only 256.
+Deno.test("ctx warns on stderr when --budget is below 256, and its JSON keeps the budget given", async () => {
+  const ix = await fixture();
+  try {
+    const a = parseCtx({ values: { budget: "100" }, positionals: ["c7c7"] });
+    assertEquals([a.budget, a.budgetGiven], [256, 100]);
+    const small = captureIO(ix.env, false);
+    const run = (io: typeof small.io, budget: string) =>
+      ctxCmd.run({ values: { json: true, budget }, positionals: ["c7c7"] }, io);
+    assertEquals(await run(small.io, "100"), 0);
+    assertStringIncludes(small.err(), "--budget 100 is below 256 bytes");
+    const doc = JSON.parse(small.out());
+    assertEquals([doc.budget, doc.budget_given], [256, 100]);
+    assert(doc.bytes <= 256, `${doc.bytes} bytes`);
+
+    const fine = captureIO(ix.env, false);
+    assertEquals(await run(fine.io, "256"), 0);
+    assertEquals(fine.err(), "");
+    assertEquals(JSON.parse(fine.out()).budget_given, 256);
   } finally {
     ix.cleanup();
   }

@@ -159,7 +159,10 @@ export function doctorJson(r: DoctorReport): Record<string, unknown> {
   return {
     binary: r.binary,
     launcher: r.launcher,
-    targets: r.targets,
+    targets: r.targets.map((t) => {
+      const hint = wireHint(t);
+      return hint ? { ...t, hint } : t;
+    }),
     index: {
       path: index.path,
       exists: index.exists,
@@ -205,6 +208,8 @@ export function doctorText(r: DoctorReport, io: Pick<IO, "isTTY" | "env">): stri
       );
       if (p.warning) lines.push(c.yellow(`  ${"".padEnd(8)} warning: ${p.warning}`));
     }
+    const note = wireNote(t);
+    if (note) lines.push(c.dim(`  ${"note".padEnd(8)} ${note}`));
   }
   if (absent.length) {
     lines.push(
@@ -266,6 +271,23 @@ export function doctorText(r: DoctorReport, io: Pick<IO, "isTTY" | "env">): stri
     if (rm.last_error) lines.push(`  ${c.red("last error:")} ${rm.last_error}`);
   }
   return lines.join("\n") + "\n";
+}
+
+/**
+ * The command that wires a harness found here into deja when its target is not wired
+ * (`deja install <target>`; install leaves what is wired as it is), else null.
+ */
+export function wireHint(t: TargetStatus): string | null {
+  return t.detected && t.state === "not_wired" ? `deja install ${t.target}` : null;
+}
+
+/** The note under a target {@link wireHint} names: which parts are missing, and the command. */
+function wireNote(t: TargetStatus): string | null {
+  const hint = wireHint(t);
+  if (!hint) return null;
+  const missing = [...new Set(t.parts.filter((p) => p.state !== "wired").map((p) => p.kind))];
+  const what = missing.length ? ` (${missing.join(", ")} missing)` : "";
+  return `${t.harness} is here but not wired${what}: ${hint}`;
 }
 
 function runDoctor(a: Args, io: IO): number {

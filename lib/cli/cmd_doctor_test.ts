@@ -78,3 +78,46 @@ Deno.test("doctor exits 1 naming a broken config on stderr, and refuses an extra
     rmSync(w.root, { recursive: true, force: true });
   }
 });
+
+// User trial (2026-12): doctor listed a harness found here as "not wired" and left the
+// reader to find out how to wire it.
+Deno.test("doctor notes a harness found here but not wired, with the install command", async () => {
+  const w = world();
+  try {
+    installTargets(w.env, w.self, [t("crush")]);
+    const pipe = captureIO(w.env, false);
+    assertEquals(await doctorCmd.run(none, pipe.io), 0);
+    const out = pipe.out();
+    const r = doctorData(w.env, w.self);
+    const crush = r.targets.find((x) => x.target === "crush")!;
+    const auto = r.targets.find((x) => x.target === "crush-auto")!;
+    assertEquals([crush.detected, crush.state, auto.detected, auto.state], [
+      true,
+      "wired",
+      true,
+      "not_wired",
+    ]);
+    assertStringIncludes(
+      out,
+      "  note     crush is here but not wired (hooks missing): deja install crush-auto",
+    );
+    assertEquals(out.includes("deja install crush\n"), false, "a wired target gets no note");
+    // A harness not found here gets none either.
+    const absent = r.targets.filter((x) => !x.detected);
+    assert(absent.length > 0);
+    for (const x of absent) assertEquals(out.includes(`deja install ${x.target}\n`), false);
+
+    const json = captureIO(w.env, false);
+    await doctorCmd.run({ values: { json: true }, positionals: [] }, json.io);
+    const doc = JSON.parse(json.out());
+    const hint = (target: string) =>
+      doc.targets.find((x: { target: string }) => x.target === target).hint;
+    assertEquals([hint("crush-auto"), hint("crush"), hint(absent[0].target)], [
+      "deja install crush-auto",
+      undefined,
+      undefined,
+    ]);
+  } finally {
+    rmSync(w.root, { recursive: true, force: true });
+  }
+});

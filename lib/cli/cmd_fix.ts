@@ -1,5 +1,7 @@
 /**
  * `deja fix "<error text>"`: what ran after the same error before, where it did not come back.
+ * Sessions of throwaway projects are left out as search leaves them out (lib/search/sessions.ts
+ * `defaultHidden`; `--junk` shows them), and how many held the error is said.
  *
  * Parse ({@link parseFix}; `-` reads the text from stdin) → run ({@link fixData}) → render
  * ({@link fixJson}, {@link fixText}).
@@ -14,7 +16,8 @@ import { DejaError } from "../../core/errors.ts";
 import type { Store } from "../store.ts";
 import { shortRef } from "../sessions.ts";
 import { findFixes, type FixExample, type FixResult } from "../memory/fix.ts";
-import { withStore } from "./_memory.ts";
+import { hiddenHint, JUNK_OPTION, withStore } from "./_memory.ts";
+import { defaultHidden } from "../search/sessions.ts";
 
 /** Largest error text read from stdin: 1 MiB. */
 const STDIN_MAX = 1 << 20;
@@ -22,15 +25,10 @@ const STDIN_MAX = 1 << 20;
 export const fixCmd: CommandSpec = {
   refresh: true,
   words: true,
-  usage: 'fix "<error text>" | fix - (reads stdin) [--limit N] [--json]',
+  usage: 'fix "<error text>" | fix - (reads stdin) [--junk] [--limit N] [--json]',
   options: {
     limit: { type: "string", value: "<n>", description: "commands to show (default 3)" },
-    // Typed by habit (search, how, last take it): accepted, changes nothing.
-    junk: {
-      type: "boolean",
-      description:
-        "accepted, changes nothing: fix always looks in throwaway projects' sessions too",
-    },
+    ...JUNK_OPTION,
     json: { type: "boolean", description: "print the answer as JSON (docs/json-output.md)" },
   },
   run: runFix,
@@ -42,6 +40,8 @@ export interface FixArgs {
   text: string | null;
   /** Most commands to show. */
   limit: number;
+  /** `--junk`: look in throwaway projects' sessions too. */
+  junk: boolean;
   json: boolean;
 }
 
@@ -65,7 +65,12 @@ export function parseFix(a: Args): FixArgs {
   const words = a.positionals.join(" ");
   const stdin = words.trim() === "-";
   if (!stdin) errorText(words);
-  return { text: stdin ? null : words, limit: intOpt(a, "limit", 3), json: Boolean(a.values.json) };
+  return {
+    text: stdin ? null : words,
+    limit: intOpt(a, "limit", 3),
+    junk: Boolean(a.values.junk),
+    json: Boolean(a.values.json),
+  };
 }
 
 /** `text` when it holds more than white space. @throws {DejaError} otherwise */
@@ -79,9 +84,19 @@ export function errorText(text: string): string {
   return text;
 }
 
-/** What ran after the error in `text` before, best first. */
-export function fixData(store: Store, text: string, limit: number): FixData {
-  const r = findFixes(store, text, { limit, mentions: true });
+/**
+ * What ran after the error in `text` before, best first. Sessions of throwaway
+ * (unless `junk`) and excluded projects are left out, and counted in `hidden`
+ * when they hold the error; the project the person is in (`io.cwd`) never is.
+ */
+export function fixData(
+  store: Store,
+  text: string,
+  o: { limit: number; junk: boolean },
+  io: Pick<IO, "env" | "cwd">,
+): FixData {
+  const hidden = defaultHidden(store, { env: io.env, junk: o.junk, here: io.cwd });
+  const r = findFixes(store, text, { limit: o.limit, mentions: true, hidden });
   return {
     ...r,
     fixes: r.fixes.map((f) => ({
@@ -104,6 +119,7 @@ export function fixJson(d: FixData): Record<string, unknown> {
     names: d.names,
     specific: d.specific,
     seen: d.seen,
+    hidden: d.hidden,
     seen_in: d.seenIn.map((x) => ({
       harness: x.harness,
       session: x.session,
@@ -179,8 +195,11 @@ export function fixText(d: FixData, io: Pick<IO, "isTTY" | "env">): string {
 async function runFix(a: Args, io: IO): Promise<number> {
   const args = parseFix(a);
   const text = args.text ?? errorText(await io.readStdin(STDIN_MAX, 10_000));
-  const d = withStore(io, (store) => fixData(store, text, args.limit));
+  const d = withStore(io, (store) => fixData(store, text, args, io));
   if (args.json) printJson(io, fixJson(d));
-  else io.out(fixText(d, io));
+  else {
+    io.out(fixText(d, io));
+    hiddenHint(io, d.hidden);
+  }
   return d.status === "found" ? 0 : 1;
 }

@@ -14,6 +14,7 @@ import { fixAnswer } from "../mcp/answers.ts";
 
 const ID = "f1c50000-1111-4222-8333-444455556666";
 const ERROR = "Error: Cannot find module 'express'";
+const OPTS = { limit: 3, junk: false };
 
 function fixture() {
   return indexSessions([{
@@ -33,6 +34,7 @@ Deno.test("fix parses its text (or '-' for stdin) and --limit, and refuses no te
   assertEquals(parseFix({ values: {}, positionals: ["Error:", "boom"] }), {
     text: "Error: boom",
     limit: 3,
+    junk: false,
     json: false,
   });
   assertEquals(parseFix({ values: { limit: "1" }, positionals: ["-"] }).text, null);
@@ -43,11 +45,14 @@ Deno.test("fix parses its text (or '-' for stdin) and --limit, and refuses no te
 Deno.test("fix's run finds the command that followed the error where it did not come back", async () => {
   const ix = await fixture();
   try {
-    const d = fixData(ix.store, ERROR, 3);
+    const d = fixData(ix.store, ERROR, OPTS, { env: ix.env, cwd: "/" });
     assertEquals(d.status, "found");
     assertEquals(d.fixes[0].command, "npm install express");
     assert(ID.startsWith(d.fixes[0].examples[0].ref));
-    assertEquals(fixData(ix.store, "Error: Cannot find module 'koa'", 3).status, "unseen");
+    assertEquals(
+      fixData(ix.store, "Error: Cannot find module 'koa'", OPTS, { env: ix.env, cwd: "/" }).status,
+      "unseen",
+    );
   } finally {
     ix.cleanup();
   }
@@ -161,12 +166,15 @@ Deno.test("fix says a session holds only the error's general form when it lacks 
   ]);
   try {
     const paste = "Error: Cannot find module 'left-pad'";
-    const both = fixData(ix.store, paste, 3);
+    const both = fixData(ix.store, paste, OPTS, { env: ix.env, cwd: "/" });
     assertEquals(both.names, ["left-pad"]);
     assertEquals(both.specific, true);
     // The older session holding 'left-pad' comes first (the search narrows to it).
     assertEquals(both.mentioned.map((m) => [m.ref, m.specific])[0], [named.slice(0, 8), true]);
-    const only = fixData(ix.store, "Error: Cannot find module 'is-odd'", 3);
+    const only = fixData(ix.store, "Error: Cannot find module 'is-odd'", OPTS, {
+      env: ix.env,
+      cwd: "/",
+    });
     assertEquals(only.specific, false);
     assertEquals(only.mentioned.map((m) => m.ref).includes(general.slice(0, 8)), true);
     assertStringIncludes(
@@ -184,6 +192,40 @@ Deno.test("fix says a session holds only the error's general form when it lacks 
       fixAnswer(ix.store, "Error: Cannot find module 'is-odd'", {}),
       "only in its general form 'Cannot find module', not 'is-odd'",
     );
+  } finally {
+    ix.cleanup();
+  }
+});
+
+Deno.test("fix leaves out a throwaway project's sessions and counts them, unless junk or the person is there", async () => {
+  const scratch = "7e3a0000-1111-4222-8333-444455556666";
+  const ix = await indexSessions([{
+    id: scratch,
+    cwd: "/tmp/tmp.Xk2p9Qa1/svc",
+    start: "2026-11-02T10:00:00Z",
+    turns: [
+      { bash: "node server.js", out: ERROR, exit: 1 },
+      { bash: "npm install express", out: "added 60 packages", exit: 0 },
+    ],
+  }]);
+  try {
+    const io = { env: ix.env, cwd: "/" };
+    const hidden = fixData(ix.store, ERROR, OPTS, io);
+    assertEquals([hidden.status, hidden.hidden, hidden.fixes.length], ["unseen", 1, 0]);
+    // Not "never seen": the error is there, in a hidden session.
+    assertEquals(
+      hidden.message,
+      "only hidden sessions hold that error: 1 session of throwaway or excluded projects",
+    );
+    const shown = fixData(ix.store, ERROR, { ...OPTS, junk: true }, io);
+    assertEquals([shown.status, shown.hidden], ["found", 0]);
+    assertEquals(shown.fixes[0].command, "npm install express");
+    const there = fixData(ix.store, ERROR, OPTS, { ...io, cwd: "/tmp/tmp.Xk2p9Qa1/svc" });
+    assertEquals([there.status, there.hidden], ["found", 0]);
+    const text = captureIO(ix.env, false);
+    assertEquals(await fixCmd.run({ values: {}, positionals: [ERROR] }, text.io), 1);
+    assertStringIncludes(text.err(), "1 session of throwaway or excluded projects left out");
+    assertStringIncludes(text.err(), "--junk shows");
   } finally {
     ix.cleanup();
   }

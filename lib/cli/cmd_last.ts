@@ -10,7 +10,7 @@ import { colors, fmtSessionTime, printJson, searchInstead } from "./common.ts";
 import { oneLine, plural, tilde } from "../../core/text.ts";
 import type { IO } from "../../core/runtime.ts";
 import { DejaError } from "../../core/errors.ts";
-import { shortRef } from "../sessions.ts";
+import { modelsOf, shortRef } from "../sessions.ts";
 import { type LastSession, lastSessions } from "../memory/last.ts";
 import type { Store } from "../store.ts";
 import { Q } from "../schema.ts";
@@ -116,6 +116,7 @@ export function lastJson(d: LastData): Record<string, unknown> {
     sessions: d.sessions.map(({ ref, ...s }) => ({
       ...sessionJsonOf(s, ref),
       model: s.model,
+      models: modelsOf(s),
       events: s.events,
       description: s.description,
     })),

@@ -56,7 +56,12 @@ Deno.test("last prints colour on a terminal, plain text to a pipe, and JSON with
     assertEquals(await lastCmd.run({ values: { json: true }, positionals: [] }, json.io), 0);
     const doc = JSON.parse(json.out());
     assertEquals(doc.sessions.map((s: { id: string }) => s.id), [NEW, OLD]);
-    assertEquals(Object.keys(doc.sessions[0]).slice(-3), ["model", "events", "description"]);
+    assertEquals(Object.keys(doc.sessions[0]).slice(-4), [
+      "model",
+      "models",
+      "events",
+      "description",
+    ]);
 
     const none = captureIO(ix.env, false);
     assertEquals(await lastCmd.run({ values: { project: "zzz" }, positionals: [] }, none.io), 1);

@@ -13,11 +13,12 @@ import { existsSync } from "node:fs";
 import type { IO } from "../../core/runtime.ts";
 import { indexPath, Store } from "../store.ts";
 import { DejaError } from "../../core/errors.ts";
-import { resolveSession, shortRef } from "../sessions.ts";
+import { modelsLabel, modelsOf, resolveSession, shortRef } from "../sessions.ts";
 import { Q } from "../schema.ts";
 import type { EventRow, FileRow, SessionRow } from "../rows.ts";
 import { describeSession } from "../memory/last.ts";
 import { noteIdAt, notesOfDays } from "../memory/note_ids.ts";
+import { type Ending, endingOf, isCut } from "../memory/ending.ts";
 
 export const showCmd: CommandSpec = {
   asks: true,
@@ -65,6 +66,8 @@ export interface ShowData {
   sourceExists: boolean;
   /** A day of notes (harness `deja`): per event row id, the id of its note (`deja forget --note`). */
   noteIds: Map<number, string>;
+  /** How the session ended: its last request unanswered, or mid-reply (lib/memory/ending.ts). */
+  ending: Ending;
 }
 
 /**
@@ -103,6 +106,10 @@ export function showSession(store: Store, ref: string, tz?: string): ShowData {
       .map((c) => ({ id: c.native_id, ref: shortRef(store, c.harness, c.native_id) })),
     sourceExists: existsSync(s.source),
     noteIds: s.harness === "deja" ? noteIdsOf(s, events, tz) : new Map(),
+    ending: s.harness === "deja" ? null : endingOf(events, {
+      source: Q.sourceByPath.get(store, { path: s.source }),
+      recordsReplies: () => Q.sourceHasReplies.get(store, { source: s.source })?.yes === 1,
+    }),
   };
 }
 
@@ -172,10 +179,13 @@ export function showJson(d: ShowData): Record<string, unknown> {
     updated: isoTime(s.updated),
     time_from_file: Boolean(s.time_from_file),
     model: s.model,
+    models: modelsOf(s),
     parent: s.parent,
     source: s.source,
     source_exists: d.sourceExists,
     subagents: d.subagents.map((c) => c.id),
+    unanswered: d.ending === "unanswered",
+    ended_mid_reply: d.ending === "mid_reply",
     events: d.events.map((e) => {
       const cmd = d.commands.get(e.id);
       return {
@@ -185,9 +195,11 @@ export function showJson(d: ShowData): Record<string, unknown> {
         text: e.text,
         tool: e.tool,
         call_id: e.call_id,
+        ...(e.model ? { model: e.model } : {}),
         ...(d.noteIds.has(e.id) ? { note_id: d.noteIds.get(e.id) } : {}),
         ...(cmd ? { exit: cmd.exit, is_error: cmd.is_error === 1 } : {}),
         ...(cmd?.not_run ? { not_run: true } : {}),
+        ...(isCut(e) ? { cut: true } : {}),
       };
     }),
     files: d.files.map((f) => ({
@@ -209,7 +221,7 @@ export function showText(d: ShowData, io: Pick<IO, "isTTY" | "env">, full: boole
     `${c.bold(oneLine(d.description ?? "(no title, no prompt)", 100))}`,
     `${c.cyan(d.ref)} ${s.harness}  ${tilde(s.project, io.env.home)}  ${fmtTime(s.started)} → ${
       fmtSessionTime(s.updated, s)
-    }${s.model ? `  ${s.model}` : ""}`,
+    }${modelsLabel(s) ? `  ${modelsLabel(s)}` : ""}`,
     c.dim(`id ${s.native_id}  source ${tilde(s.source, io.env.home)}`) +
     (d.sourceExists ? "" : c.yellow(" (gone since; kept in the index)")),
   ];
@@ -218,7 +230,13 @@ export function showText(d: ShowData, io: Pick<IO, "isTTY" | "env">, full: boole
     out.push(c.dim(`subagents: ${d.subagents.map((x) => x.ref).join(", ")}`));
   }
   out.push("");
+  let model: string | undefined;
   for (const e of d.events) {
+    // Where the replies' model changes (the first one is the header's).
+    if (e.model && e.model !== model) {
+      if (model !== undefined) out.push(c.dim(`— model ${e.model} from here`));
+      model = e.model;
+    }
     const text = full ? e.text : clip(e.text, e.kind);
     const label = e.kind === "tool_call" || e.kind === "tool_result"
       ? `${e.kind} ${e.tool ?? ""}`.trim()
@@ -235,10 +253,21 @@ export function showText(d: ShowData, io: Pick<IO, "isTTY" | "env">, full: boole
         : ""
       : "";
     const note = d.noteIds.get(e.id);
+    const cut = isCut(e) ? c.yellow(" cut off") : "";
     out.push(
-      `${c.dim(fmtTime(e.time))} ${c.bold(label)}${status}${note ? `  note ${c.cyan(note)}` : ""}`,
+      `${c.dim(fmtTime(e.time))} ${c.bold(label)}${status}${cut}${
+        note ? `  note ${c.cyan(note)}` : ""
+      }`,
     );
     out.push(text.split("\n").map((l) => `  ${l}`).join("\n"));
+  }
+  if (d.ending) {
+    out.push(
+      "",
+      c.yellow(
+        d.ending === "unanswered" ? "no reply followed the last message" : "ended mid-reply",
+      ),
+    );
   }
   if (d.noteIds.size) {
     out.push(

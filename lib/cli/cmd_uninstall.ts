@@ -16,20 +16,16 @@ import type { WireReport } from "../install/run.ts";
 import {
   REMOTE_SYNC,
   removeService,
+  type ServiceFileAction,
   servicePath,
   type ServiceSpec,
   stopHint,
   WATCH,
 } from "../fresh/service.ts";
-import {
-  parseWire,
-  refusalText,
-  wire,
-  type WireArgs,
-  wireCode,
-  wireJson,
-  wireText,
-} from "./_wire.ts";
+import { selectTargets } from "../install/select.ts";
+import { uninstallTargets } from "../install/run.ts";
+import { parseWire, refusalText, type WireArgs, wireCode, wireJson, wireText } from "./_wire.ts";
+import { NOT_DEJAS } from "../install/wire.ts";
 
 export const uninstallCmd: CommandSpec = {
   usage: "uninstall <target>... | --all | --watch-service | remote-sync [--json]",
@@ -57,10 +53,16 @@ export type UninstallArgs = WireArgs;
 
 /** What `deja uninstall` did. */
 export interface UninstallResult {
-  /** The unwiring; null when only services were asked for. */
+  /**
+   * The unwiring; null when only services were asked for and the launcher
+   * stayed (something else still runs it, or it was not there).
+   */
   report: WireReport | null;
-  /** Services whose files were removed, with where they were. */
-  removed: Array<{ spec: ServiceSpec; path: string }>;
+  /**
+   * Services uninstall found files of, with where the main one is (the `.timer`
+   * of a periodic one on Linux) and what it did with each file.
+   */
+  removed: Array<{ spec: ServiceSpec; path: string; files: ServiceFileAction[] }>;
 }
 
 /** Reads `deja uninstall`'s arguments. */
@@ -74,13 +76,23 @@ export function parseUninstall(a: Args): UninstallArgs {
  * @throws {DejaError} for an unknown target or none given.
  */
 export function uninstallData(env: Env, args: UninstallArgs): UninstallResult {
-  const report = args.onlyServices ? null : wire(env, args, null);
+  // Targets first checked, services then removed, then the targets: the launcher goes
+  // once nothing runs it, services included (run.ts `launcherInUse`).
+  const refs = args.onlyServices
+    ? []
+    : selectTargets(env, { names: args.names, all: args.all, auto: args.auto }, false);
   const removed: UninstallResult["removed"] = [];
   for (const spec of args.all ? [WATCH, REMOTE_SYNC] : args.services) {
     const path = servicePath(env, spec);
-    if (removeService(env, spec) && path) removed.push({ spec, path });
+    const files = removeService(env, spec);
+    if (files.length && path) removed.push({ spec, path, files });
   }
-  return { report, removed };
+  const report = uninstallTargets(env, refs);
+  // Only services asked for: the report is shown when the launcher went with the last of them.
+  return {
+    report: args.onlyServices && report.launcher.action !== "removed" ? null : report,
+    removed,
+  };
 }
 
 /** The `--json` document (docs/json-output.md, `install`: the same shape). */
@@ -91,12 +103,20 @@ export function uninstallText(r: WireReport, io: Pick<IO, "isTTY" | "env">): str
   return wireText(r, io, false);
 }
 
-/** The lines of the services removed, and how a running one stops. */
+/**
+ * One line per service file found (the `.service` and the `.timer`): removed,
+ * or kept when deja did not write it; then how a running service stops.
+ */
 export function removedText(removed: UninstallResult["removed"], env: Env): string {
-  return removed.map(({ spec, path }) =>
-    `removed   ${spec.name.padEnd(12)} ${(spec.everyS ? "timer" : "service").padEnd(8)} ${
-      tilde(path, env.home)
-    }\n(if it runs, it stops with: ${stopHint(env, spec)})\n`
+  return removed.map(({ spec, files }) =>
+    files.map((f) =>
+      `${f.action.padEnd(9)} ${spec.name.padEnd(12)} ${f.kind.padEnd(8)} ${
+        tilde(f.path, env.home)
+      }${f.action === "kept" ? ` (${NOT_DEJAS})` : ""}\n`
+    ).join("") +
+    (files.some((f) => f.action === "removed")
+      ? `(if it runs, it stops with: ${stopHint(env, spec)})\n`
+      : "")
   ).join("");
 }
 
@@ -120,12 +140,13 @@ async function runUninstall(a: Args, io: IO): Promise<number> {
 export function uninstallDocument(res: UninstallResult, env: Env): Record<string, unknown> {
   return {
     ...(res.report ? uninstallJson(res.report) : { launcher: null, targets: [] }),
-    services: res.removed.map(({ spec, path }) => ({
+    services: res.removed.map(({ spec, path, files }) => ({
       name: spec.name,
       kind: spec.everyS ? "timer" : "service",
       path,
-      action: "removed",
+      action: files.some((f) => f.action === "removed") ? "removed" : "kept",
       stop: stopHint(env, spec),
+      files,
     })),
   };
 }

@@ -200,16 +200,56 @@ export function writeService(
   return acts.includes("created") ? "created" : acts.includes("updated") ? "updated" : "unchanged";
 }
 
-/** Removes the service's files deja wrote; true when there was one. */
-export function removeService(env: Env, spec: ServiceSpec = WATCH): boolean {
-  let any = false;
+/** What uninstall did with one file of a service it found. */
+export interface ServiceFileAction {
+  path: string;
+  /** `timer` for a systemd `.timer`, else `service` (a unit or a launchd agent). */
+  kind: "service" | "timer";
+  /** `kept`: a file at deja's path that deja did not write, left alone. */
+  action: "removed" | "kept";
+}
+
+/**
+ * True when the service file at `path` is deja's: a systemd unit or timer
+ * with deja's `# Written by 'deja install` line, a launchd agent labelled
+ * `dev.deja.<name>`.
+ */
+function isDejaService(path: string, spec: ServiceSpec): boolean {
+  try {
+    const text = readTextSync(path, 64 * 1024);
+    return text.includes("# Written by 'deja install") ||
+      text.includes(`<key>Label</key><string>dev.deja.${spec.name}</string>`);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Removes the service's files deja wrote (the `.service` and, for a periodic
+ * one, its `.timer`); a file at the same place that deja did not write is
+ * kept. Returns what it found, in write order ([] when nothing was there).
+ */
+export function removeService(env: Env, spec: ServiceSpec = WATCH): ServiceFileAction[] {
+  const out: ServiceFileAction[] = [];
   for (const f of serviceFiles(env, "", spec)) {
     if (!existsSync(f.path)) continue;
+    const kind = f.path.endsWith(".timer") ? "timer" : "service";
+    if (!isDejaService(f.path, spec)) {
+      out.push({ path: f.path, kind, action: "kept" });
+      continue;
+    }
     rmSync(f.path, { force: true });
-    any = true;
+    out.push({ path: f.path, kind, action: "removed" });
   }
   removeMadeDirs(env);
-  return any;
+  return out;
+}
+
+/** True while a file of any of deja's user services is there (each runs the launcher). */
+export function anyServiceWritten(env: Env): boolean {
+  return [WATCH, REMOTE_SYNC].some((spec) =>
+    serviceFiles(env, "", spec).some((f) => existsSync(f.path) && isDejaService(f.path, spec))
+  );
 }
 
 /** Whether a watcher runs and whether the service file is there. */

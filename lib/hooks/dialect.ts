@@ -12,6 +12,7 @@ import registry from "../../registry.json" with { type: "json" };
 import { harnessId } from "../../core/registry.ts";
 import type { Env } from "../../core/model.ts";
 import { type HookEvent, str } from "./input.ts";
+import { HOOK_NAMES } from "./table.ts";
 
 /** The answer's shape on stdout. */
 export type Envelope = "nested" | "flat" | "cursor" | "context" | "text";
@@ -35,11 +36,25 @@ export interface Dialect {
   cwdEnv: string[];
   /** The one PreToolUse hook also carries session-start and prompt recall (Crush). */
   allInTool: boolean;
+  /**
+   * The harness's own name of the event each hook answers (`hook-prompt` ->
+   * Gemini CLI's `BeforeAgent`), echoed by a nested envelope and written by
+   * install; a hook not listed answers under Claude Code's name (table.ts).
+   */
+  eventNames: Readonly<Record<string, string>>;
 }
 
 const ENVELOPES: ReadonlySet<string> = new Set(["nested", "flat", "cursor", "context", "text"]);
 const strs = (v: unknown): string[] =>
   Array.isArray(v) ? v.filter((x): x is string => typeof x === "string") : [];
+
+/** `event_names` of a dialect row: hook name -> event name, non-empty strings only. */
+function eventNamesOf(v: unknown): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (!v || typeof v !== "object" || Array.isArray(v)) return out;
+  for (const [k, n] of Object.entries(v)) if (typeof n === "string" && n) out[k] = n;
+  return out;
+}
 
 /** Every dialect row of registry.json, by harness id. */
 export function dialects(): Map<string, Dialect> {
@@ -55,6 +70,7 @@ export function dialects(): Map<string, Dialect> {
       sessionEnv: strs(o.session_env),
       cwdEnv: strs(o.cwd_env),
       allInTool: o.all_in_tool === true,
+      eventNames: eventNamesOf(o.event_names),
     });
   }
   return out;
@@ -78,6 +94,47 @@ export function checkDialects(raw: unknown, ids: ReadonlySet<string>): string[] 
       if (!Array.isArray(o[k]) || strs(o[k]).length !== (o[k] as unknown[]).length) {
         out.push(`hook_dialects.${id}.${k} must be a list of variable names`);
       }
+    }
+    const names = o.event_names;
+    if (names === undefined) continue;
+    if (!names || typeof names !== "object" || Array.isArray(names)) {
+      out.push(`hook_dialects.${id}.event_names must be an object {hook-name: event name}`);
+      continue;
+    }
+    for (const [hook, n] of Object.entries(names)) {
+      if (!HOOK_NAMES.has(hook)) {
+        out.push(
+          `hook_dialects.${id}.event_names.${hook}: no such hook (${[...HOOK_NAMES].join(", ")})`,
+        );
+      }
+      if (typeof n !== "string" || !n) {
+        out.push(`hook_dialects.${id}.event_names.${hook} must be a non-empty event name`);
+      }
+    }
+  }
+  return out;
+}
+
+/**
+ * Problems where a harness's `-auto` wiring (registry.json `install.auto.hooks`,
+ * each `{event, args: ["hook-…", …]}`) names an event other than its dialect's
+ * `event_names` says for that hook (empty when they agree). Used by the
+ * registry test; each line says what to fix.
+ */
+export function checkWiredEvents(
+  id: string,
+  hooks: readonly { event?: unknown; args?: unknown }[],
+  d: Dialect | undefined,
+): string[] {
+  if (!d) return [];
+  const out: string[] = [];
+  for (const h of hooks) {
+    const hook = Array.isArray(h.args) ? h.args[0] : undefined;
+    const want = typeof hook === "string" ? d.eventNames[hook] : undefined;
+    if (want !== undefined && h.event !== want) {
+      out.push(
+        `${id}: install.auto.hooks runs ${hook} on ${h.event}, but hook_dialects.${id}.event_names.${hook} is ${want}`,
+      );
     }
   }
   return out;
@@ -133,7 +190,10 @@ export function placeOf(d: Dialect, event: HookEvent, env: Env, processCwd: stri
   return { cwd, dir, id };
 }
 
-/** The line a harness reads for framed `text` answering `event` (Claude Code's spelling). */
+/**
+ * The line a harness reads for framed `text` answering `event` (the name the
+ * nested envelope echoes: the dialect's own, see {@link Dialect.eventNames}).
+ */
 export function envelope(d: Dialect, text: string, event: string): string {
   switch (d.envelope) {
     case "flat":

@@ -301,7 +301,7 @@ export async function hookAnswer(o: HookOptions, io: IO): Promise<HookResult> {
     const text = assemble(list, state, seen, budget);
     if (Date.now() - started > limit) return result;
     if (file && JSON.stringify(state) !== before) saveState(file, state);
-    if (text) result.answer = { text, event: hookEventName(name, event) };
+    if (text) result.answer = { text, event: hookEventName(name, event, dialect) };
   } catch (e) {
     result.error = e;
   } finally {
@@ -346,8 +346,13 @@ export async function runHook(name: HookName, args: string[], io: IO): Promise<n
   return 0;
 }
 
-/** The event name the envelope echoes (Claude Code checks it matches the event it fired). */
-function hookEventName(name: HookName, e: HookEvent): string {
+/**
+ * The event name the envelope echoes (Claude Code checks it matches the event it fired): the
+ * dialect's own name for the hook (Gemini CLI's `BeforeAgent`, ...), else Claude Code's.
+ */
+function hookEventName(name: HookName, e: HookEvent, d: Dialect): string {
+  const own = d.eventNames[name];
+  if (own) return own;
   const got = str(e, "hook_event_name");
   if (name === "hook-tool-after" && (got === "PostToolUse" || got === "PostToolUseFailure")) {
     return got;

@@ -119,12 +119,29 @@ export interface InstallFacts {
     /** What the person still has to do once the hooks are written (Codex: approve them once). */
     note?: string;
     /**
+     * The program the hooks run in, when `detect` also matches a sibling that
+     * would not bring their output to the model (Kimi Code beside the Python
+     * Kimi CLI): `deja install <target>-auto` is refused while none of its
+     * paths exists, and `--auto` takes the plain target instead ({@link autoPresent}).
+     */
+    needs?: AutoNeeds;
+    /**
      * The config where the harness pins the hooks the user approved (Codex's
      * `[hooks.state]` in config.toml, codex_trust.ts): doctor warns while deja's
      * hooks have no pin there.
      */
     trust_file?: string;
   };
+}
+
+/** The program an `-auto` target's hooks need (see `InstallFacts.auto.needs`). */
+export interface AutoNeeds {
+  /** Its name as people know it (`Kimi Code`). */
+  name: string;
+  /** Path templates; the program counts as present when any exists. */
+  detect: string[];
+  /** Why the sibling the harness's own `detect` also matches is not enough (one clause). */
+  why: string;
 }
 
 /** One config value an `-auto` target sets (see `InstallFacts.auto.grant`). */
@@ -192,6 +209,15 @@ function checkGrant(where: string, v: unknown, out: string[]): void {
   if (!["string", "number", "boolean"].includes(typeof v.value)) {
     out.push(`${where}.value must be a string, number or boolean`);
   }
+}
+
+function checkNeeds(where: string, v: unknown, out: string[]): void {
+  if (v === undefined) return;
+  if (!isObj(v) || !isStr(v.name) || !isStr(v.why)) {
+    return void out.push(`${where} must be an object {name, detect, why}`);
+  }
+  if (!Array.isArray(v.detect) || !v.detect.length) out.push(`${where}.detect is empty`);
+  else v.detect.forEach((d, i) => checkTemplate(`${where}.detect[${i}]`, d, out));
 }
 
 /**
@@ -268,6 +294,7 @@ export function checkInstallFacts(id: string, v: unknown): string[] {
       checkTemplate(`${id}: install.auto.trust_file`, auto.trust_file, out);
     }
     checkGrant(`${id}: install.auto.grant`, auto.grant, out);
+    checkNeeds(`${id}: install.auto.needs`, auto.needs, out);
     if (auto.base !== undefined && !isObj(auto.base)) {
       out.push(`${id}: install.auto.base must be an object`);
     }
@@ -383,6 +410,15 @@ export function noAutoReason(name: string): { harness: Wirable; reason: string }
 /** True when any of the harness's detect paths exists. */
 export function detected(env: Env, w: Wirable): boolean {
   return w.facts.detect.some((d) => existsSync(expandPath(env, d)));
+}
+
+/**
+ * True unless the harness's `-auto` target needs a program (`auto.needs`)
+ * none of whose paths exists: `kimi-auto` wires Kimi Code, not Kimi CLI.
+ */
+export function autoPresent(env: Env, w: Wirable): boolean {
+  const needs = w.facts.auto?.needs;
+  return !needs || needs.detect.some((d) => existsSync(expandPath(env, d)));
 }
 
 /**

@@ -38,6 +38,11 @@ Deno.test("checkInstallFacts names each malformed part", () => {
     { auto: { ...good.auto, hooks: [{ event: "E", args: ["hook-x"], timeout: 0.5 }] } },
     "timeout",
   );
+  one({ auto: { ...good.auto, needs: { name: "X Code", why: "w" } } }, "install.auto.needs");
+  one(
+    { auto: { ...good.auto, needs: { name: "X", detect: ["/home/x"], why: "w" } } },
+    "must use ~",
+  );
   assertEquals(checkInstallFacts("x", "nope"), ["x: install must be an object"]);
 });
 

@@ -28,7 +28,10 @@ import {
 } from "./files.ts";
 import { loadInstallState, saveInstallState } from "./state.ts";
 import { DejaError } from "../../core/errors.ts";
-import { launcherPath, writeLauncher } from "./launcher.ts";
+import { launcherPath, launcherTarget, writeLauncher } from "./launcher.ts";
+import { anyServiceWritten } from "../fresh/service.ts";
+import { expandPath } from "./template.ts";
+import { readTextSync } from "../../core/fsread.ts";
 import { holdsDeja, planTarget, type TargetOutcome, wireTarget } from "./wire.ts";
 import { targetStatus } from "./doctor.ts";
 import { formatOf, parseConfig } from "./formats.ts";
@@ -38,7 +41,8 @@ export interface WireReport {
   launcher: {
     /** What configs run: the launcher path (the binary itself on Windows). */
     path: string;
-    action: FileAction;
+    /** `kept`: uninstall found a file there that deja did not write, and left it. */
+    action: FileAction | "kept";
     /** The argv the launcher starts. */
     target: string[];
   };
@@ -173,21 +177,47 @@ function uninstallAll(env: Env, refs: TargetRef[]): WireReport {
     made: state.made,
     withAuto: [...withAuto].filter((h) => !done.has(h)),
   });
-  const still = wirables().some((w) =>
-    [false, true].some((auto) => {
-      const st = targetStatus(env, { name: "", harness: w, auto });
-      return st.parts.some((p) =>
-        p.kind !== "skill" && p.kind !== "command" && p.kind !== "file" &&
-        p.state !== "not_wired"
-      );
-    })
-  );
+  const still = launcherInUse(env, path);
   // The launcher is deja's own: never restored from a backup (an older deja made those).
   if (!still) rmSync(`${path}.deja.bak`, { force: true });
-  const action: FileAction = still ? "unchanged" : removeFile(path, dirname(path));
+  const action: FileAction | "kept" = still
+    ? "unchanged"
+    : existsSync(path) && launcherTarget(path) === null
+    ? "kept" // a file at the launcher's place that deja did not write
+    : removeFile(path, dirname(path));
   dropBackups(env, outcomes);
   removeMadeDirs(env);
   return { launcher: { path, action, target: [] }, outcomes };
+}
+
+/**
+ * True while anything deja wrote still runs the launcher at `path`: an MCP
+ * server or hooks of any harness, a file deja owns whose text names it (pi's
+ * extension, a plugin), or a user service (`--watch-service`, `remote-sync`).
+ * Skills, commands and guidance files only name deja's tool: they do not count.
+ */
+function launcherInUse(env: Env, path: string): boolean {
+  const wired = wirables().some((w) =>
+    [false, true].some((auto) => {
+      const st = targetStatus(env, { name: "", harness: w, auto });
+      return st.parts.some((p) =>
+        (p.kind === "mcp" || p.kind === "hooks") && p.state !== "not_wired"
+      );
+    })
+  );
+  if (wired || anyServiceWritten(env)) return true;
+  return wirables().some((w) => {
+    const f = w.facts;
+    return [f.skill, f.command, ...(f.files ?? []), ...(f.auto?.files ?? [])].some((o) => {
+      const file = o && realTarget(expandPath(env, o.file));
+      if (!file || !existsSync(file)) return false;
+      try {
+        return readTextSync(file).includes(path);
+      } catch {
+        return false;
+      }
+    });
+  });
 }
 
 /**

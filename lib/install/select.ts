@@ -6,8 +6,11 @@
 import type { Env } from "../../core/model.ts";
 import { DejaError } from "../../core/errors.ts";
 import { suggestCommand } from "../cli/suggest.ts";
+import { tilde } from "../../core/text.ts";
+import { expandPath } from "./template.ts";
 import {
   allTargetNames,
+  autoPresent,
   detected,
   findTarget,
   hooklessHarness,
@@ -36,7 +39,8 @@ export interface Selection {
  * sibling redundant on install (it writes the same files and more).
  *
  * @throws {DejaError} (exit 2) naming an unknown target (or an `-auto` target the
- *   harness cannot have, with why), or when none was given;
+ *   harness cannot have, with why; or, on install, one whose hooks need a program
+ *   that is not on this machine: `kimi-auto` without Kimi Code), or when none was given;
  *   (exit 1) when `--all`/`--auto` finds no harness on this machine.
  */
 export function selectTargets(env: Env, sel: Selection, install: boolean): TargetRef[] {
@@ -80,6 +84,7 @@ export function selectTargets(env: Env, sel: Selection, install: boolean): Targe
         2,
       );
     }
+    if (install && t.auto && !autoPresent(env, t.harness)) throw missingProgram(env, t);
     out.push(t);
   }
   if (sel.all || sel.auto) {
@@ -95,7 +100,9 @@ export function selectTargets(env: Env, sel: Selection, install: boolean): Targe
       // `uninstall --auto` (without --all): only the -auto wiring (hooks, plugins) of each.
       const autoOnly = !install && sel.auto && !sel.all;
       if (autoOnly && !w.facts.auto) continue;
-      const deep = (install || autoOnly) && sel.auto && w.facts.auto;
+      // Install: a harness whose hooks need a program that is not here (Kimi Code) gets its plain target.
+      const deep = (install || autoOnly) && sel.auto && w.facts.auto &&
+        (!install || autoPresent(env, w));
       out.push({
         name: deep ? w.facts.auto!.target : w.facts.target,
         harness: w,
@@ -115,4 +122,25 @@ export function selectTargets(env: Env, sel: Selection, install: boolean): Targe
     }
     return true;
   });
+}
+
+/**
+ * The refusal of `install <h>-auto` when the program its hooks run in is not
+ * here (registry.json `install.auto.needs`): nothing is written.
+ */
+function missingProgram(env: Env, t: TargetRef): DejaError {
+  const needs = t.harness.facts.auto!.needs!;
+  const where = needs.detect.map((d) => tilde(expandPath(env, d), env.home)).join(" or ");
+  const plain = t.harness.facts.target;
+  const vars = [
+    ...new Set(needs.detect.flatMap((d) => [...d.matchAll(/\$\{(\w+)/g)].map((m) => m[1]))),
+  ];
+  const set = vars.length ? ` (or set ${vars.join(" or ")} to where it lives)` : "";
+  return new DejaError(
+    `'${t.name}' wires ${needs.name}'s hooks, and ${needs.name} was not found (no ${where}); ` +
+      `${needs.why}, so nothing was written`,
+    `install ${needs.name}${set}, then run this again; ` +
+      `'deja install ${plain}' wires deja's MCP server for ${t.harness.displayName} meanwhile`,
+    2,
+  );
 }

@@ -71,7 +71,10 @@ export interface Change {
   kind: PartKind | "launcher";
   /** Absolute path of the file. */
   path: string;
-  /** `kept`: a file deja did not write is in the way and was left alone. */
+  /**
+   * `kept`: a file or entry deja did not write is in the way (install) or was
+   * found where deja's would be (uninstall), and was left alone.
+   */
   action: FileAction | "kept";
   note?: string;
 }
@@ -139,12 +142,19 @@ function remember(ctx: WireCtx, path: string, key: string[], value: unknown): vo
  * replaced. An entry that is not deja's any more (the user changed it) stays,
  * and the record of the older one is dropped.
  */
-function uninstallMcp(ctx: WireCtx, path: string, key: string[], entry: Obj, o: Obj): void {
+function uninstallMcp(
+  ctx: WireCtx,
+  path: string,
+  key: string[],
+  entry: Obj,
+  o: Obj,
+): "kept" | void {
   const file = realTarget(path);
   const r = ctx.state?.replaced.find((x) => x.file === file && sameKey(x.key, key));
   if (!removeMcp(o, key, entry, ctx.launcher)) {
-    if (r && mcpValue(o, key) !== undefined) ctx.restored?.push(r);
-    return;
+    if (mcpValue(o, key) === undefined) return;
+    if (r) ctx.restored?.push(r);
+    return "kept"; // the user's own `deja` entry: found, not removed
   }
   if (!r) return;
   setMcp(o, key, structuredClone(r.value), true);
@@ -183,6 +193,9 @@ function uninstallHooks(
   else removeHooks(o, style as "flat" | "nested", specs, ctx.launcher, back, done);
   ctx.restored?.push(...recs.filter((r) => done.includes(r.value as HookReplaced)));
 }
+
+/** The note of what uninstall found but did not remove: deja did not write it. */
+export const NOT_DEJAS = "not deja's";
 
 /** Text that marks a file as deja's (see texts.ts). */
 const MARK = "deja:managed";
@@ -343,7 +356,7 @@ function ownedStep(ctx: WireCtx, path: string, file: OwnedFile, install: boolean
     if (there && readTextSync(realTarget(path)) === text) return { do: "none" };
     return { do: "write", text, backup: !mine };
   }
-  if (there && !mine) return { do: "keep", note: "not written by deja" };
+  if (there && !mine) return { do: "keep", note: NOT_DEJAS };
   return there ? { do: "remove" } : { do: "none" };
 }
 
@@ -479,7 +492,7 @@ export function wireTarget(ctx: WireCtx, ref: TargetRef, install: boolean): Targ
       kind: edit.kind,
       path: edit.path,
       action,
-      ...(kept ? { note: "not written by deja; --force replaces it" } : {}),
+      ...(kept ? { note: install ? "not written by deja; --force replaces it" : NOT_DEJAS } : {}),
     });
   }
   // 3. The files deja owns whole.

@@ -9,7 +9,7 @@
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import type { Store } from "../store.ts";
-import { NoSessionMatch, shortRef } from "../sessions.ts";
+import { AmbiguousSession, NoSessionMatch, shortRef } from "../sessions.ts";
 import { DejaError } from "../../core/errors.ts";
 import { CTX_BUDGET, sessionDigest } from "../memory/digest.ts";
 import { pickSession } from "../memory/pick.ts";
@@ -55,6 +55,8 @@ export function contextText(store: Store, query: string, f: Filters, home: strin
     if (e instanceof NoSessionMatch) {
       throw new DejaError(e.message, "copy an id from mode recall, or give words to search");
     }
+    // A prefix several ids share: the candidates, their titles framed as recorded text.
+    if (e instanceof AmbiguousSession) throw ambiguity(e);
     throw e;
   }
   if (!picked) {
@@ -68,6 +70,24 @@ export function contextText(store: Store, query: string, f: Filters, home: strin
     home,
   });
   return framed(`${head}\n${d.markdown}`, CONTEXT_BUDGET);
+}
+
+/** Largest candidate list in an ambiguity error, frame included: 2 KiB. */
+const CANDIDATES_BUDGET = 2 * 1024;
+
+/** {@link AmbiguousSession} for a model: one line per candidate, the titles in the frame. */
+function ambiguity(e: AmbiguousSession): DejaError {
+  const head = `'${oneLineForAgent(e.ref, 80)}' matches ${e.more ? "at least " : ""}${
+    plural(e.total, "session")
+  }: call mode context again with one of these ids as query`;
+  const lines = e.candidates.map((c) =>
+    `- ${c.ref} · ${c.harness} · ${localTime(c.time)} · ${
+      oneLineForAgent(c.title ?? "(no title)", 100)
+    }`
+  );
+  const left = e.total - e.candidates.length;
+  if (left > 0 || e.more) lines.push(`${e.more ? "at least " : ""}${left} more: a longer prefix`);
+  return new DejaError(`${head}\n${framed(lines.join("\n"), CANDIDATES_BUDGET)}`);
 }
 
 /** Sessions that touched `typed` (a path, optionally `path:line`), newest first. */
@@ -208,13 +228,28 @@ export function howResult(
 const NO_COMMAND = "No command run here holds ";
 
 function howText(store: Store, what: string, f: Filters): string {
-  const r = howRuns(store, what, {
-    project: f.project,
-    limit: f.limit ?? 8,
-    hidden: f.hide && defaultHidden(store, f.hide),
-  });
+  const runs = (project: string | undefined) =>
+    howRuns(store, what, {
+      project,
+      limit: f.limit ?? 8,
+      hidden: f.hide && defaultHidden(store, { ...f.hide, project }),
+    });
+  const r = runs(f.project);
   if (!r.commands.length) {
-    return `${NO_COMMAND}${r.words.map((w) => `'${oneLineForAgent(w, 80)}'`).join(" and ")}.`;
+    // As `deja how` says it (lib/cli/_filtered.ts): whether the project is why, else how to widen.
+    const none = `${NO_COMMAND}${r.words.map((w) => `'${oneLineForAgent(w, 80)}'`).join(" and ")}`;
+    const hidden = r.hidden
+      ? ` ${plural(r.hidden, "session")} of throwaway or excluded projects were left out.`
+      : "";
+    const widen = ` Try fewer words (a command must hold every one), a "quoted phrase" for words ` +
+      `in order, or mode recall to search them in what was said.`;
+    if (!f.project) return `${none}.${hidden}${widen}`;
+    const inProject = `${none} in project ${oneLineForAgent(f.project, 200)}`;
+    const all = runs(undefined).total;
+    return all
+      ? `${inProject}; without project: ${plural(all, "command")}: call again without project ` +
+        `to see them.`
+      : `${inProject} (nor without project).${hidden}${widen}`;
   }
   const blocks = r.commands.map((c) => {
     const mix = outcomeMix(c);

@@ -318,3 +318,49 @@ Deno.test("recall whose harness or project filter left nothing says so, and how 
     ix.cleanup();
   }
 });
+
+// User trial (2026-12): an id prefix several sessions share was answered with one of them.
+Deno.test("context names the candidates in an error when an id prefix matches several sessions", async () => {
+  const ix = await indexSessions([
+    { ...S, id: "71710001-0000-4000-8000-00000000000a" },
+    { ...HOSTILE, id: "71710001-0000-4000-8000-00000000000b" },
+  ]);
+  try {
+    const r = await call(ix, { mode: "context", query: "717100" });
+    assertEquals(r.isError, true);
+    const t = text(r);
+    assertStringIncludes(t, "'717100' matches 2 sessions");
+    assertStringIncludes(t, "claude");
+    assertStringIncludes(t, "The service crashes at start");
+    assertMatch(t, /- 71710001-0000-4000-8000-00000000000a · claude · 2026-11-\d\d/);
+    assertStringIncludes(t, FRAME_OPEN);
+    assertEquals(t.split(FRAME_CLOSE).length, 2, "a title cannot close the frame");
+  } finally {
+    ix.cleanup();
+  }
+});
+
+// User trial (2026-12): mode how said only "No command run here holds …", where `deja how`
+// says when the project filter is why and what to widen.
+Deno.test("how that finds nothing says whether the project is why, and how to widen", async () => {
+  const ix = await indexSessions([S]);
+  try {
+    const inOther = text(await call(ix, { mode: "how", what: "npm install", project: "/w/other" }));
+    assertStringIncludes(
+      inOther,
+      "No command run here holds 'npm' and 'install' in project /w/other",
+    );
+    assertStringIncludes(inOther, "without project: 1 command: call again without project");
+    const none = text(await call(ix, { mode: "how", what: "kubectl" }));
+    assertStringIncludes(none, "No command run here holds 'kubectl'.");
+    assertStringIncludes(none, "Try fewer words");
+    assertStringIncludes(none, "mode recall");
+    const neither = text(await call(ix, { mode: "how", what: "kubectl", project: "/w/svc" }));
+    assertStringIncludes(neither, "in project /w/svc (nor without project).");
+    // Found: no hint.
+    const found = text(await call(ix, { mode: "how", what: "npm install" }));
+    assertEquals(found.includes("Try fewer words"), false);
+  } finally {
+    ix.cleanup();
+  }
+});

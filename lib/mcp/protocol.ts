@@ -8,8 +8,8 @@
  * `-32700` (parse error), a message of the wrong shape `-32600` (invalid
  * request), an unknown method `-32601`, bad parameters or an unknown tool
  * `-32602`, a failure inside a handler `-32603`. When the request id cannot be
- * known the error carries no `id` (the MCP schema makes it optional; the
- * official SDK's client rejects `id: null`). Notifications never get a reply.
+ * read (a parse error, an invalid request) the error carries `"id": null`, as
+ * JSON-RPC 2.0 requires (section 5). Notifications never get a reply.
  * Problems with a tool's arguments are not protocol errors: the tool answers
  * with `isError: true`, so the model can correct its call.
  *
@@ -37,10 +37,14 @@ export const ERR = {
 /** A request id: a string or a number (JSON-RPC 2.0; MCP never uses null). */
 export type Id = string | number;
 
-/** One message this server writes. */
+/**
+ * One message this server writes. An error to a request whose id could not
+ * be read has `id: null` (JSON-RPC 2.0, section 5: "If there was an error in
+ * detecting the id in the Request object, it MUST be Null").
+ */
 export type Reply =
   | { jsonrpc: "2.0"; id: Id; result: unknown }
-  | { jsonrpc: "2.0"; id?: Id; error: { code: number; message: string } };
+  | { jsonrpc: "2.0"; id: Id | null; error: { code: number; message: string } };
 
 /** The `tools/call` result shape (MCP `CallToolResult`, text content only). */
 export interface ToolResult {
@@ -83,11 +87,9 @@ export function negotiate(requested: unknown): string {
     : PROTOCOL_VERSIONS[0];
 }
 
-/** An error reply; `id` left out when unknown. */
+/** An error reply; `id` null when the request's id could not be read. */
 export function errorReply(code: number, message: string, id?: Id): Reply {
-  return id === undefined
-    ? { jsonrpc: "2.0", error: { code, message } }
-    : { jsonrpc: "2.0", id, error: { code, message } };
+  return { jsonrpc: "2.0", id: id ?? null, error: { code, message } };
 }
 
 /**

@@ -43,10 +43,10 @@ Deno.test("initialize returns the revision, tools capability, server info and in
   });
 });
 
-Deno.test("handleLine answers a parse error without an id when the line is not JSON", async () => {
+Deno.test("handleLine answers a parse error with a null id when the line is not JSON", async () => {
   const r = await handleLine('{"jsonrpc":"2.0","id":7,', handlers());
   assertEquals(code(r), -32700);
-  assert(r && !("id" in r), "no id: it cannot be known");
+  assert(r && "id" in r && r.id === null, "id null: it cannot be read (JSON-RPC 2.0)");
   assertEquals(await handleLine("   ", handlers()), null, "a blank line is no message");
 });
 
@@ -56,7 +56,10 @@ Deno.test("handleLine rejects batches, non-objects, a wrong jsonrpc and a null i
   assertEquals(code(await handleLine("42", h)), -32600);
   const wrong = await handleLine(JSON.stringify({ jsonrpc: "1.0", id: 3, method: "ping" }), h);
   assertEquals([code(wrong), wrong && "id" in wrong ? wrong.id : null], [-32600, 3]);
-  assertEquals(code(await handleLine(rpc({ id: null, method: "ping" }), h)), -32600);
+  const nul = await handleLine(rpc({ id: null, method: "ping" }), h);
+  assertEquals([code(nul), nul && "id" in nul ? nul.id : "missing"], [-32600, null]);
+  const batch = await handleLine("[]", h);
+  assertEquals(batch && "id" in batch ? batch.id : "missing", null);
   assertEquals(code(await handleLine(rpc({ id: 4 }), h)), -32600);
 });
 

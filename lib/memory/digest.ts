@@ -23,15 +23,21 @@ import { byteLength, clipBytes, oneLine } from "../../core/text.ts";
 import { fillLists, inlineCode, type ListItem } from "./_fill.ts";
 import { describeSession } from "./last.ts";
 import { failureLine, type Outcome, outcomeLabel, outcomeOf } from "./outcome.ts";
+import { isCut } from "./ending.ts";
 
 /** Default budget of `deja ctx` and the MCP `context` mode: 8 KiB. */
 export const CTX_BUDGET = 8 * 1024;
+/** Smallest digest budget in bytes: a smaller one is raised to it. */
+export const CTX_MIN_BUDGET = 256;
 
 /** Options of {@link sessionDigest}. */
 export interface DigestOptions {
   /** Words of the question the digest answers: decisions holding them are kept first. */
   query?: string;
-  /** Upper bound of `markdown` in UTF-8 bytes (default {@link CTX_BUDGET}; at least 256). */
+  /**
+   * Upper bound of `markdown` in UTF-8 bytes (default {@link CTX_BUDGET}; at least
+   * {@link CTX_MIN_BUDGET}).
+   */
   budgetBytes?: number;
   /** Home directory, shown as `~` in paths outside the project. */
   home?: string;
@@ -116,7 +122,7 @@ export function sessionDigest(
 ): Digest {
   const session = Q.sessionById.get(store, { id: sessionRowId });
   if (!session) throw new DejaError(`no session with row id ${sessionRowId}`, undefined, 1);
-  const budget = Math.max(256, opts.budgetBytes ?? CTX_BUDGET);
+  const budget = Math.max(CTX_MIN_BUDGET, opts.budgetBytes ?? CTX_BUDGET);
   const events = Q.eventsOfSession.all(store, { session: sessionRowId });
   const speech = (kind: string, min: number) =>
     events.filter((e) => e.kind === kind && e.text.trim().length >= min && !/^\s*</.test(e.text));
@@ -360,11 +366,6 @@ function harnessSaid(events: EventRow[], last: EventRow | undefined): string | n
   return `The last request got no reply; the harness said${when}: “${
     oneLine(notice.text, 300)
   }” (last request: “${oneLine(last.text, 200)}”).`;
-}
-
-/** True when the harness never finished this reply (core/model.ts `Event.cut`). */
-function isCut(e: EventRow): boolean {
-  return e.data !== null && e.data.startsWith('{"cut":true');
 }
 
 /** Concluding assistant sentences, deduplicated, in order. */

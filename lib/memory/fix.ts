@@ -39,6 +39,7 @@ import { oneLine } from "../../core/text.ts";
 import { type Outcome, outcomeOf, ranWell } from "./outcome.ts";
 import { matchRows } from "../search/retrieve.ts";
 import { shortRef } from "../sessions.ts";
+import { countsAsHidden } from "../search/sessions.ts";
 
 /** One time a candidate followed the error. */
 export interface FixExample {
@@ -98,6 +99,12 @@ export interface FixResult {
   lookedFor: string;
   /** Sessions where a failing command's output held the error. */
   seen: number;
+  /**
+   * Sessions holding the error that `hidden` left out as throwaway or excluded
+   * projects (lib/search/sessions.ts `countsAsHidden`: not those a `--from` or
+   * a remote's policy leaves out), for the "--junk shows them" hint.
+   */
+  hidden: number;
   /** Those sessions, newest first (at most 5), each with its shortest reference (`ref`). */
   seenIn: SeenSession[];
   /** Best first, at most `limit`. */
@@ -272,7 +279,9 @@ function commandsOf(store: Store, sid: number): Cmd[] {
  * Looks up what followed the error in `errorText` (see the module's method).
  *
  * @param limit candidates returned at most (default 3).
- * @param hidden session row ids left out (a hook's policy: remotes under `--no-auto`).
+ * @param hidden session row ids left out (the CLI's and MCP's default: throwaway and excluded
+ *   projects, lib/search/sessions.ts `defaultHidden`; a hook's policy: remotes under
+ *   `--no-auto`); those holding the error are counted in `hidden`.
  * @param mentions when no failing command's output holds the error, look for the sessions
  *   that hold it as text all the same (`mentioned`; one more full-text pass, left to
  *   commands a person or an agent asked, not to hooks).
@@ -288,6 +297,7 @@ export function findFixes(
     (signatures.length && leavesOut(errorText) ? ` (${LEFT_OUT})` : "");
   if (!signatures.length) {
     return {
+      hidden: 0,
       status: "not_error",
       message: "no line of that text reports an error (nothing like 'error', 'not found', " +
         "'failed', 'denied', 'KeyError:' with a specific message)",
@@ -301,8 +311,12 @@ export function findFixes(
     };
   }
   const bySession = new Map<number, Hit[]>();
+  const left = new Set<number>();
   for (const h of hits(store, signatures)) {
-    if (opts.hidden?.has(h.sessionId)) continue;
+    if (opts.hidden?.has(h.sessionId)) {
+      if (countsAsHidden(opts.hidden, h.sessionId)) left.add(h.sessionId);
+      continue;
+    }
     bySession.set(h.sessionId, [...(bySession.get(h.sessionId) ?? []), h]);
   }
   const found = new Map<string, FixCandidate>();
@@ -395,6 +409,7 @@ export function findFixes(
       signatures,
       lookedFor,
       seen,
+      hidden: left.size,
       seenIn,
       fixes,
       names,
@@ -410,12 +425,33 @@ export function findFixes(
       signatures,
       lookedFor,
       seen,
+      hidden: left.size,
       seenIn,
       fixes,
       names,
       specific,
     }
-    : { ...unseen(store, signatures, names, opts.mentions ? opts.hidden : "skip"), lookedFor };
+    : hiddenOnly(
+      {
+        ...unseen(store, signatures, names, opts.mentions ? opts.hidden : "skip", left),
+        lookedFor,
+        hidden: left.size,
+      },
+    );
+}
+
+/**
+ * An answer that found nothing while hidden sessions hold the error says so, rather than
+ * "never seen" (the sessions exist; `--junk` shows the throwaway ones).
+ */
+function hiddenOnly(r: FixResult): FixResult {
+  if (!r.hidden || r.mentioned?.length) return r;
+  const n = r.hidden;
+  return {
+    ...r,
+    message: `only hidden sessions hold that error: ${n} session${n === 1 ? "" : "s"} of ` +
+      "throwaway or excluded projects",
+  };
 }
 
 /** True when the events of `hits` hold every one of `names` (lower case). */
@@ -443,9 +479,14 @@ function unseen(
   signatures: string[],
   names: string[],
   hidden: ReadonlySet<number> | undefined | "skip",
-): Omit<FixResult, "lookedFor"> {
+  left: Set<number>,
+): Omit<FixResult, "lookedFor" | "hidden"> {
   const found = (hidden === "skip" ? [] : hits(store, signatures, anyEvents(store)))
-    .filter((h) => hidden === "skip" || !hidden?.has(h.sessionId));
+    .filter((h) => {
+      if (hidden === "skip" || !hidden?.has(h.sessionId)) return true;
+      if (countsAsHidden(hidden, h.sessionId)) left.add(h.sessionId);
+      return false;
+    });
   const held = new Set(
     [...new Set(found.map((h) => h.sessionId))].filter((id) =>
       holdsNames(found.filter((h) => h.sessionId === id), names)

@@ -8,7 +8,7 @@ import type { Store } from "../store.ts";
 import { DejaError } from "../../core/errors.ts";
 import { harnessIds } from "../../core/registry.ts";
 import { Q } from "../schema.ts";
-import { looksLikeId, NoSessionMatch, resolveSession } from "../sessions.ts";
+import { AmbiguousSession, looksLikeId, NoSessionMatch, resolveSession } from "../sessions.ts";
 import { type SessionRow } from "../rows.ts";
 import { search, type SearchOptions, type Tier } from "../search.ts";
 
@@ -28,6 +28,14 @@ export function idShaped(arg: string): boolean {
   return m !== null && harnessIds().includes(m[1]);
 }
 
+/**
+ * Hex of four or more characters with a digit (`019d`, `a1b2`): the start of an id
+ * someone copied, too short for {@link idShaped} to call it one but no word either.
+ */
+function hexPrefix(arg: string): boolean {
+  return /^(?=[a-f-]*\d)[0-9a-f][0-9a-f-]{3,}$/i.test(arg);
+}
+
 /** The session an argument picked, and how. */
 export interface Picked {
   session: SessionRow;
@@ -40,7 +48,7 @@ export interface Picked {
 /**
  * Picks the session `arg` names. One word of four or more characters is tried
  * as an id prefix ({@link resolveSession}); when no session has that prefix,
- * or several do and the word does not look like an id, `arg` is searched and
+ * or several do and the word does not look like an id (`prompt`), `arg` is searched and
  * the best result (a parent session when the hit is in a subagent) is taken;
  * an argument {@link idShaped} that no id starts with is taken only as written
  * (exact, session or substring tier), never widened to a near word.
@@ -51,7 +59,9 @@ export interface Picked {
  * @param missed on a miss, gets how many sessions the search left out as
  *   hidden although they matched (for the `--junk` hint).
  * @returns null when neither finds a session.
- * @throws {DejaError} (exit 2) when an id-like argument matches several sessions;
+ * @throws {AmbiguousSession} (exit 2, listing them) when an id-like argument (or a hex
+ *   prefix of four or more characters with a digit) matches several sessions, or a word
+ *   that starts several ids is held by no session;
  *   {@link NoSessionMatch} (exit 1) when an {@link idShaped} one matches none and no
  *   session holds it as written.
  */
@@ -64,17 +74,22 @@ export function pickSession(
   const a = arg.trim();
   if (!a) return null;
   let noId = false;
+  let several: AmbiguousSession | undefined;
   if (!/\s/.test(a) && a.length >= 4) {
     try {
       return { session: resolveSession(store, a), via: "id" };
     } catch (e) {
       if (!(e instanceof DejaError)) throw e;
-      if (e.exitCode !== 1 && looksLikeId(a)) throw e;
+      // Several sessions start so: an id-like prefix lists them (exit 2), never picks one.
+      if (e.exitCode !== 1 && (looksLikeId(a) || hexPrefix(a))) throw e;
+      if (e instanceof AmbiguousSession) several = e;
       noId = e instanceof NoSessionMatch && idShaped(a);
     }
   }
   const res = search(store, a, { ...filters, limit: 1 });
   const top = res.results[0];
+  // A word that also starts several ids (`prompt`) and that no session holds: the ids.
+  if (several && !top) throw several;
   // An id that matches no session is searched only as written (a commit hash a session
   // mentions), never widened: `ffffffff` found the colour `#ffffff` (trial 9).
   if (noId && !(top && LITERAL.has(res.tier))) {

@@ -39,6 +39,7 @@
  */
 import { existsSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
+import { isAbsoluteAny } from "../../core/paths.ts";
 import type { Store } from "../store.ts";
 import { DejaError } from "../../core/errors.ts";
 import { Q } from "../schema.ts";
@@ -89,6 +90,11 @@ export interface RestoreSpan {
   harness: string;
   /** Native id of the session. */
   session: string;
+  /**
+   * The session's work directory (its project), against which a relative
+   * `path` resolves; null when the session recorded none.
+   */
+  workDir: string | null;
   /** Index row id of the session. */
   sessionRowId: number;
   /** Position of the call in its session. */
@@ -176,6 +182,7 @@ export function listSpans(
       timeSource: placed.source,
       harness: s.harness,
       session: s.native_id,
+      workDir: s.project,
       sessionRowId: s.id,
       seq: t.seq,
       eventId: t.eventId,
@@ -243,6 +250,39 @@ function same(a: string, b: string): boolean {
   }
 }
 
+/**
+ * The file a span came from: its path, a relative one resolved against its
+ * session's work dir; null when the path is relative and the work dir unknown.
+ */
+function cameFrom(span: RestoreSpan): string | null {
+  if (isAbsoluteAny(span.path)) return span.path;
+  return span.workDir === null ? null : resolve(span.workDir, span.path);
+}
+
+/** True when `path` ends with every component of the relative `rel`. */
+function endsWithPath(path: string, rel: string): boolean {
+  const split = (p: string) => p.split(/[\\/]+/).filter((x) => x !== "" && x !== ".");
+  const [p, r] = [split(path), split(rel)];
+  return r.length > 0 && r.length <= p.length &&
+    r.every((x, i) => x === p[p.length - r.length + i]);
+}
+
+/**
+ * The refusal to write a span whose recorded path is relative, from a session
+ * that recorded no work dir, onto a file that may be the one it came from:
+ * which directory the path was relative to is unknown, so putting it back (or
+ * calling the file its own) would be a guess. JSON: `work_dir_unknown: true`.
+ */
+function workDirUnknown(span: RestoreSpan, path: string): DejaError {
+  return new DejaError(
+    `span ${span.n}'s path ${span.path} is relative and its session (${span.harness}) recorded ` +
+      `no work dir: which ${span.path} it came from is unknown, so it is not written to ${path}`,
+    `-o <another file> writes the span out alone to compare; copy it into the right file by hand`,
+    2,
+    { work_dir_unknown: true },
+  );
+}
+
 /** What {@link writeSpan} did. */
 export interface Written {
   /** The absolute path written. */
@@ -274,7 +314,10 @@ function occurrences(hay: string, needle: string): { count: number; at: number }
  *   the file held), `force` or not; when `out` is the file the span came from,
  *   or exists, and `force` is not set; when `out` is the file the span came
  *   from and does not hold the edit's new text exactly once, `force` or not;
- *   or when the write fails.
+ *   when the span's path is relative, its session's work dir unknown and
+ *   `out` may be the file it came from (it ends with that path, or is a
+ *   `guard`), `force` or not (`work_dir_unknown` in the error's JSON); or
+ *   when the write fails.
  */
 export function writeSpan(
   span: RestoreSpan,
@@ -283,7 +326,12 @@ export function writeSpan(
 ): Written {
   const path = resolve(opts.cwd, out);
   if (span.unrestorable) throw notRestorable(span);
-  const own = [span.path, ...(opts.guard ?? [])].some((g) => same(path, g));
+  const from = cameFrom(span);
+  const guard = opts.guard ?? [];
+  if (from === null && (endsWithPath(path, span.path) || guard.some((g) => same(path, g)))) {
+    throw workDirUnknown(span, path);
+  }
+  const own = [...(from === null ? [] : [from]), ...guard].some((g) => same(path, g));
   const exists = existsSync(path);
   if (!opts.force) {
     if (own) {

@@ -1,5 +1,5 @@
 import { assert, assertEquals, assertThrows } from "../../tests/_assert.ts";
-import { readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { indexSessions, type SessionSpec } from "../../tests/_memory.ts";
 import { listSpans, spanCalls, writeSpan } from "./restore.ts";
@@ -196,6 +196,45 @@ Deno.test("listSpans calls a path typed as the relative path a harness recorded 
     const r = listSpans(ix.store, "backend/.env", { cwd: "/home/me/shop" });
     assertEquals(r.match, "exact");
     assertEquals(r.spans.map((s) => s.text), ["KEY=1\n"]);
+  } finally {
+    ix.cleanup();
+  }
+});
+
+Deno.test("writeSpan refuses a relative span from a session with no work dir onto what may be its file, force or not", async () => {
+  const R: SessionSpec = {
+    id: "abcd0008-0000-4000-8000-000000000008",
+    cwd: "",
+    start: "2026-09-05T10:00:00Z",
+    turns: [{ user: "set the key" }, { edit: "backend/.env", old: "KEY=1\n", new: "KEY=2\n" }],
+  };
+  const ix = await indexSessions([R]);
+  try {
+    const [span] = listSpans(ix.store, "backend/.env", { cwd: ix.root }).spans;
+    assertEquals([span.path, span.workDir], ["backend/.env", null]);
+    mkdirSync(join(ix.root, "backend"));
+    const file = join(ix.root, "backend", ".env");
+    writeFileSync(file, "KEY=2\n");
+    for (const force of [false, true]) {
+      const e = assertThrows(
+        () => writeSpan(span, "backend/.env", { cwd: ix.root, force, guard: [file] }),
+        DejaError,
+      ) as DejaError;
+      assert(
+        e.message.includes("is relative and its session (claude) recorded no work dir"),
+        e.message,
+      );
+      assert(e.hint?.includes("-o <another file>"), e.hint);
+      assertEquals(e.json, { work_dir_unknown: true });
+    }
+    assertEquals(readFileSync(file, "utf8"), "KEY=2\n");
+    // Another file is a copy to compare: written, the work dir does not matter.
+    assertEquals(writeSpan(span, "old.env", { cwd: ix.root, guard: [file] }).spliced, null);
+    assertEquals(readFileSync(join(ix.root, "old.env"), "utf8"), "KEY=1\n");
+    // With a work dir known, the relative path resolves against it: put back in place.
+    const known = { ...span, workDir: ix.root };
+    const w = writeSpan(known, file, { cwd: "/", force: true });
+    assertEquals([w.spliced, readFileSync(file, "utf8")], [{ line: 1 }, "KEY=1\n"]);
   } finally {
     ix.cleanup();
   }

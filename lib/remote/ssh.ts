@@ -6,6 +6,9 @@
  *
  * @module
  */
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import type { Env } from "../../core/model.ts";
 import { type Captured, runCapture, shQuote } from "../shell.ts";
 import { DejaError } from "../../core/errors.ts";
@@ -20,11 +23,77 @@ export function sshCommand(env: Env): string[] {
   return (env.get("DEJA_SSH") ?? "ssh").trim().split(/\s+/);
 }
 
-/** The ssh argv deja runs for `r` (without the command): `DEJA_SSH` or `ssh`, port, batch mode. */
-export function sshArgv(env: Env, r: Pick<Remote, "port">): string[] {
+/** Seconds a shared connection stays open once no step uses it (a sync that died leaves none for long). */
+export const CONTROL_PERSIST_S = 30;
+
+/**
+ * One ssh login shared by the steps of a sync (the probe, each rsync pass):
+ * OpenSSH's ControlMaster, its socket in a private temporary directory
+ * (mode 0700). The first step opens the master, the others run over it;
+ * {@link closeShared} ends it. Saves a login (key exchange, authentication)
+ * per step: a no-change sync makes one login instead of three to five.
+ */
+export interface SharedSsh {
+  /** The private directory holding the socket (removed by {@link closeShared}). */
+  dir: string;
+  /** The control socket (`ControlPath`). */
+  path: string;
+}
+
+/**
+ * A {@link SharedSsh} for one sync, or undefined where none is made: on
+ * Windows (its OpenSSH has no ControlMaster), or when the socket's path would
+ * be too long for a Unix socket (104 bytes on macOS). A master that cannot
+ * start costs nothing: ssh then logs in once per step, as without it.
+ */
+export function openShared(env: Env): SharedSsh | undefined {
+  if (env.platform === "win32") return undefined;
+  try {
+    const dir = mkdtempSync(join(env.get("TMPDIR") ?? tmpdir(), "deja-ssh-"));
+    const path = join(dir, "c");
+    if (path.length <= 100) return { dir, path };
+    rmSync(dir, { recursive: true, force: true });
+  } catch { /* no temporary directory: one login per step */ }
+  return undefined;
+}
+
+/**
+ * Ends the shared connection (`ssh -O exit`) and removes its directory.
+ * Never throws: a master that is gone already, or never started, is fine.
+ */
+export function closeShared(env: Env, r: Pick<Remote, "host" | "port">, s?: SharedSsh): void {
+  if (!s) return;
+  try {
+    if (existsSync(s.path)) {
+      runCapture([...sshArgv(env, r, s), "-O", "exit", r.host], {
+        env: childEnv(env),
+        timeoutMs: 10_000,
+      });
+    }
+  } finally {
+    rmSync(s.dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * The ssh argv deja runs for `r` (without the command): `DEJA_SSH` or `ssh`,
+ * port, batch mode, and with `shared` the options that run it over one
+ * master connection.
+ */
+export function sshArgv(env: Env, r: Pick<Remote, "port">, shared?: SharedSsh): string[] {
   return [
     ...sshCommand(env),
     ...(r.port ? ["-p", String(r.port)] : []),
+    ...(shared
+      ? [
+        "-o",
+        "ControlMaster=auto",
+        "-o",
+        `ControlPath=${shared.path}`,
+        "-o",
+        `ControlPersist=${CONTROL_PERSIST_S}`,
+      ]
+      : []),
     "-o",
     "BatchMode=yes",
     "-o",
@@ -38,8 +107,8 @@ export function sshArgv(env: Env, r: Pick<Remote, "port">): string[] {
 }
 
 /** The same command as one string for `rsync -e`. */
-export function rsyncShell(env: Env, r: Pick<Remote, "port">): string {
-  return sshArgv(env, r).map(shQuote).join(" ");
+export function rsyncShell(env: Env, r: Pick<Remote, "port">, shared?: SharedSsh): string {
+  return sshArgv(env, r, shared).map(shQuote).join(" ");
 }
 
 /** The environment deja's children run with (the process's own, as the IO's env has it). */
@@ -103,8 +172,8 @@ export function parseProbe(out: string, host: string): Probe {
 }
 
 /** Runs the probe on `r`. @throws {DejaError} when ssh fails, with a hint. */
-export function probe(env: Env, r: Remote): Probe {
-  const argv = [...sshArgv(env, r), r.host, `sh -c ${shQuote(probeScript())}`];
+export function probe(env: Env, r: Remote, shared?: SharedSsh): Probe {
+  const argv = [...sshArgv(env, r, shared), r.host, `sh -c ${shQuote(probeScript())}`];
   const c = runCapture(argv, { env: childEnv(env), timeoutMs: 120_000 });
   if (c.error || c.code !== 0) throw sshFailure(c, argv[0], r);
   const p = parseProbe(c.stdout, r.host);

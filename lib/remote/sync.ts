@@ -25,7 +25,15 @@ import { runCapture } from "../shell.ts";
 import { DejaError } from "../../core/errors.ts";
 import { openStore } from "../../core/sqlite_read.ts";
 import { mirrorDir, type Remote, type SyncState, updateRemote } from "./config.ts";
-import { childEnv, probe, rsyncShell, sshFailure } from "./ssh.ts";
+import {
+  childEnv,
+  closeShared,
+  openShared,
+  probe,
+  rsyncShell,
+  type SharedSsh,
+  sshFailure,
+} from "./ssh.ts";
 import { mirrorWants, remoteRoots } from "./mirror.ts";
 
 /** What one sync did. */
@@ -93,8 +101,10 @@ export async function syncRemote(
     discovery: "registry",
     ms: 0,
   };
+  // One ssh login for the whole sync: the probe opens it, the rsync passes run over it.
+  const shared = openShared(env);
   try {
-    const p = probe(env, r);
+    const p = probe(env, r, shared);
     const { roots, discovery } = await remoteRoots(p, parsers);
     out.roots = roots;
     out.discovery = discovery;
@@ -116,13 +126,13 @@ export async function syncRemote(
       // ones the new registries name besides follow in a second transfer.
       const state = { home: p.home, vars: p.vars };
       const known = await mirrorWants(mirror, state, roots, parsers);
-      const changed = transfer(env, r, [...roots, ...known], mirror, out);
+      const changed = transfer(env, r, [...roots, ...known], mirror, out, shared);
       const wants = await mirrorWants(mirror, state, roots, parsers);
       const more = wants.filter((x) => !known.includes(x));
-      if (more.length) changed.push(...transfer(env, r, more, mirror, out));
+      if (more.length) changed.push(...transfer(env, r, more, mirror, out, shared));
       const all = [...roots, ...wants];
       if (badCopies(env, mirror, changed).length) {
-        const again = transfer(env, r, all, mirror, out, false);
+        const again = transfer(env, r, all, mirror, out, shared, false);
         const bad = badCopies(env, mirror, [...changed, ...again]);
         if (bad.length) {
           throw new DejaError(
@@ -141,6 +151,8 @@ export async function syncRemote(
   } catch (e) {
     out.error = (e as Error).message;
     if (e instanceof DejaError && e.hint) out.hint = e.hint;
+  } finally {
+    closeShared(env, r, shared);
   }
   out.ms = Math.round(performance.now() - t0);
   updateRemote(env, r.name, (x) => {
@@ -170,6 +182,7 @@ function transfer(
   roots: string[],
   mirror: string,
   out: SyncResult,
+  shared: SharedSsh | undefined,
   appendPass = true,
 ): string[] {
   const partial = join(mirror, "..", `.${r.name}.partial`);
@@ -185,7 +198,7 @@ function transfer(
     // and none of it may land on this machine.
     ...NEVER_MIRROR.map((p) => `--exclude=${p}`),
     "-e",
-    rsyncShell(env, r),
+    rsyncShell(env, r, shared),
   ];
   const passes = [
     ...(appendPass

@@ -68,6 +68,44 @@ export function phrasalForms(
 }
 
 /**
+ * A compound the relevance tier reads as the phrasal verb it names, in an
+ * inflected form of the verb (`logout` -> "logs users out", "logged out",
+ * "logging out"; `setup` -> "sets it up", "setting up"): the verb with `-s`,
+ * `-ed` or `-ing` (its final `e` dropped or its last consonant doubled where
+ * English spells it so; irregular pasts are left out), then at most one word
+ * ({@link GAP}; none before `in`, as in {@link phrasalForms}), then the
+ * particle. Those whose words the history holds; at most `max`. Empty for a
+ * word that is no such compound.
+ *
+ * The bare verb is left out ("log out" is read by the word-forms tier, and in
+ * the relevance tier it matched "log" beside any "out" in filler).
+ */
+export function phrasalReadings(stats: TermStats, word: string, max = 6): string[][] {
+  const particle = PARTICLES.find((p) => word.endsWith(p) && word.length - p.length >= 3);
+  if (!particle || !stats.docs(particle)) return [];
+  const out: string[][] = [];
+  for (const v of inflected(word.slice(0, -particle.length))) {
+    if (out.length >= max) break;
+    if (stats.docs(v)) out.push(particle === "in" ? [v, particle] : [v, GAP, particle]);
+  }
+  return out;
+}
+
+/** `-s`, `-ed` and `-ing` forms of a regular verb, as English spells them (`log` -> `logs`, `logged`, `logging`). */
+export function inflected(verb: string): string[] {
+  const out = new Set<string>();
+  const e = verb.endsWith("e");
+  const stem = e ? verb.slice(0, -1) : verb;
+  // A short verb ending consonant-vowel-consonant doubles its consonant (`logged`, `setting`).
+  const double = /^[^aeiou]*[aeiou][b-df-hj-np-tvz]$/.test(verb) ? verb + verb.at(-1) : undefined;
+  out.add(/(?:s|sh|ch|x|z)$/.test(verb) ? verb + "es" : verb + "s");
+  out.add(stem + "ed");
+  out.add(stem + "ing");
+  if (double) out.add(double + "ed"), out.add(double + "ing");
+  return [...out];
+}
+
+/**
  * The compounds a past form of a verb names with its particle left out
  * (`timed` -> `timeout`, `timeouts`; `logged` -> `login`, `logout`): "the
  * request timed" is "it timed out", a timeout. The other way round of

@@ -45,7 +45,10 @@
  * object between (`logout` for "logs users out", in the head at half weight:
  * 0.933/0.917/0.933, one hit on one seed, while a held-out kind lost one;
  * matched in the events too, at full weight `checkout` found "check … out"
- * in filler and lost on seed 7).
+ * in filler and lost on seed 7). Kept since in another form: at a quarter
+ * of the compound's weight in the events (lib/search/relevance.ts), and
+ * here an alternative of several words counts only where a head holds it as
+ * a phrase, in order ({@link phraseIn}), not its words anywhere.
  *
  * Measured and not kept (hit@1, 60 a seed, seeds 11/3/7, after the particle
  * rule of lib/search/relevance.ts; paradev 0.933/0.917/0.933): the head lift
@@ -110,6 +113,8 @@ function heads(
   stats: TermStats,
   cache: SessionCache,
   ids: number[],
+  /** Filled: per root, its head's token runs (a field or a part of one) with their weight. */
+  runs: Map<number, HeadRun[]> = new Map(),
 ): Map<number, Map<string, number>> {
   const out = new Map<number, Map<string, number>>();
   const prompted = new Set<number>();
@@ -127,10 +132,48 @@ function heads(
     const root = cache.root(r.session_id);
     let map = out.get(root);
     if (!map) out.set(root, map = new Map());
-    for (const t of tokens(rest)) if (!map.has(t)) map.set(t, REST);
-    for (const t of tokens(text)) map.set(t, 1);
+    let list = runs.get(root);
+    if (!list) runs.set(root, list = []);
+    const [first, after] = [tokens(text), tokens(rest)];
+    for (const t of after) if (!map.has(t)) map.set(t, REST);
+    for (const t of first) map.set(t, 1);
+    list.push({ toks: first, w: 1 });
+    if (after.length) list.push({ toks: after, w: REST });
   }
   return out;
+}
+
+/** A run of a head's tokens (a title, a summary, a prompt's first sentence or the rest of it). */
+export interface HeadRun {
+  toks: string[];
+  /** What a word of it counts (1, or {@link REST}). */
+  w: number;
+}
+
+/**
+ * The weight at which `runs` hold the phrase `toks` in order ({@link GAP}: one
+ * word or none), the best run's; 0 when none does.
+ */
+export function phraseIn(runs: readonly HeadRun[], toks: readonly string[]): number {
+  let best = 0;
+  for (const r of runs) {
+    if (r.w <= best) continue;
+    for (let i = 0; i < r.toks.length; i++) {
+      if (r.toks[i] === toks[0] && matchesAt(r.toks, i + 1, toks, 1)) {
+        best = r.w;
+        break;
+      }
+    }
+  }
+  return best;
+}
+
+function matchesAt(run: readonly string[], i: number, toks: readonly string[], k: number): boolean {
+  if (k >= toks.length) return true;
+  if (toks[k] === GAP) {
+    return matchesAt(run, i, toks, k + 1) || (i < run.length && matchesAt(run, i + 1, toks, k + 1));
+  }
+  return i < run.length && run[i] === toks[k] && matchesAt(run, i + 1, toks, k + 1);
 }
 
 /**
@@ -154,7 +197,8 @@ export function rerankFielded(
   const top = [...scores.values()].sort((a, b) => b.score - a.score).slice(0, RERANKED);
   const ids = new Set<number>();
   for (const s of top) for (const m of cache.members(s.sessionId)) ids.add(m);
-  const held = heads(stats, cache, [...ids]);
+  const runs = new Map<number, HeadRun[]>();
+  const held = heads(stats, cache, [...ids], runs);
   const n = Math.max(1, Q.eventCount.get(stats.store, {})!.n);
   const w = (ti: number, i: number) => Math.min(1, weights?.[ti]?.[i] ?? 1);
   // A word's IDF by its strongest alternatives (as the session-level BM25 takes it).
@@ -169,7 +213,8 @@ export function rerankFielded(
     const head = held.get(s.sessionId);
     if (!head) continue;
     const per = new Array<number>(alts.length).fill(0);
-    s.score *= 1 + LIFT * headShare(head, alts, w, termIdf, per, phrases) / total;
+    const share = headShare(head, alts, w, termIdf, per, phrases, runs.get(s.sessionId));
+    s.score *= 1 + LIFT * share / total;
     s.score *= 1 + HEAD_CONCEPTS * leastConcept(per, termIdf, concepts);
   }
   feedback(stats, top, held, new Set(alts.flat(2)), n);
@@ -195,12 +240,16 @@ export function headShare(
   per: number[] = [],
   /** Head words that name a phrase of two query words (lib/search/relevance.ts): each takes them. */
   phrases?: ReadonlySet<string>,
+  /** The head's token runs: an alternative of several words counts only as a phrase there. */
+  runs?: readonly HeadRun[],
 ): number {
   /** Per query word, what each alternative the head holds is worth there, best first. */
   const offers = alts.map((a, ti) => {
     const out: { key: string; v: number }[] = [];
     a.forEach((toks, i) => {
-      const at = Math.min(...toks.filter((t) => t !== GAP).map((t) => head.get(t) ?? 0));
+      const at = runs && toks.length > 1
+        ? phraseIn(runs, toks)
+        : Math.min(...toks.filter((t) => t !== GAP).map((t) => head.get(t) ?? 0));
       if (at > 0) out.push({ key: toks.join(" "), v: termIdf[ti] * Math.sqrt(w(ti, i) * at) });
     });
     return out.sort((x, y) => y.v - x.v);

@@ -113,6 +113,8 @@ export const ABLATE = {
    * as the phrase they name (lib/search/relevance.ts).
    */
   phrase: false,
+  /** A compound is not read as its phrasal verb in the relevance tier (`logout` for "logs users out"). */
+  phrasal: false,
 };
 /** A name of {@link ABLATE}. */
 export type Ablation = keyof typeof ABLATE;

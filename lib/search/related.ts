@@ -174,6 +174,12 @@ export const RELATED = {
   cooc: 0.2,
   /** A related word a second query word also relates to counts at this multiple there. */
   shared: 0.5,
+  /**
+   * A compound (the query's word or a related word: `logout`) read as its phrasal verb
+   * ("logs users out", lib/search/compounds.ts `phrasalReadings`) counts at this multiple
+   * of the compound's weight.
+   */
+  phrasal: 0.25,
   /** Best events read per query word for its related words. */
   rows: 200,
 };

@@ -9,7 +9,7 @@
  */
 import { Q } from "../schema.ts";
 import type { EventRow, FileAtRow, SessionRow } from "../rows.ts";
-import { shortRef } from "../sessions.ts";
+import { modelsLabel, shortRef } from "../sessions.ts";
 import { describeSession } from "../memory/last.ts";
 import { outcomeLabel, outcomeOf, type RunFacts } from "../memory/outcome.ts";
 import { htm, type Html, type Part } from "./html.ts";
@@ -42,7 +42,7 @@ export function sessionPage(ctx: ViewCtx, harness: string, id: string): string |
     s.project ? htm`<a href="${projectHref(ctx, s.project)}">${shortPath(ctx, s.project)}</a>` : "-"
   } · ${when(s.started)} → ${when(s.updated, s)} · ${s.events} ${
     s.events === 1 ? "event" : "events"
-  }${s.model ? ` · ${s.model}` : ""}</div>
+  }${modelsLabel(s) ? ` · ${modelsLabel(s)}` : ""}</div>
     <div class="sub">id ${s.native_id} · ${shortPath(ctx, s.source)}${
     parent
       ? htm`
@@ -105,9 +105,17 @@ function transcript(ctx: ViewCtx, s: SessionRow, rootId: string, depth: number):
   const out: Part[] = [];
   let k = 0;
   const anchor = (seq: number) => eventAnchor(rootId, s.native_id, seq);
+  let model: string | undefined;
   for (const e of events) {
     while (k < children.length && (children[k].started ?? Infinity) <= (e.time ?? -Infinity)) {
       out.push(subagent(ctx, children[k++], rootId, depth));
+    }
+    // Where the replies' model changes (the first one is the header's).
+    if (e.model && e.model !== model) {
+      if (model !== undefined) {
+        out.push(htm`<div class="model-change">— model ${e.model} from here</div>`);
+      }
+      model = e.model;
     }
     if (e.kind === "tool_result" && e.call_id && calls.has(e.call_id)) continue; // shown with its call
     out.push(eventBlock(e, anchor(e.seq), {

@@ -3,13 +3,31 @@
 # HOME set to $FAKE_REMOTE_HOME (the "remote" machine's home). Host "down" fails the way an
 # unreachable host does (exit 255); $FAKE_REMOTE_NO_RSYNC hides rsync from the remote's PATH;
 # $FAKE_REMOTE_CUT=<bytes> breaks the connection of an rsync after that many bytes.
+# $FAKE_SSH_LOG, when set, gets each invocation's arguments as one line (newlines as spaces). A shared connection is
+# played too: `-o ControlMaster=auto` with a `ControlPath` makes that file (the "master"), and
+# `-O exit` removes it.
+[ -n "$FAKE_SSH_LOG" ] && printf '%s\n' "$(printf '%s' "$*" | tr '\n' ' ')" >>"$FAKE_SSH_LOG"
+master= cpath= op=
 while [ $# -gt 0 ]; do
   case "$1" in
-    -p | -o | -i | -l | -F) shift 2 ;;
+    -o)
+      case "$2" in
+        ControlMaster=auto) master=1 ;;
+        ControlPath=*) cpath=${2#ControlPath=} ;;
+      esac
+      shift 2
+      ;;
+    -O) op=$2 && shift 2 ;;
+    -p | -i | -l | -F) shift 2 ;;
     -*) shift ;;
     *) break ;;
   esac
 done
+if [ "$op" = "exit" ]; then
+  rm -f "$cpath"
+  exit 0
+fi
+[ -n "$master" ] && [ -n "$cpath" ] && [ ! -e "$cpath" ] && : >"$cpath"
 host=$1
 shift
 if [ "$host" = "down" ]; then

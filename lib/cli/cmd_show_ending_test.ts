@@ -1,0 +1,108 @@
+import { assertEquals, assertStringIncludes } from "../../tests/_assert.ts";
+import { claudeLines, indexSessions } from "../../tests/_memory.ts";
+import { captureIO } from "../../tests/_cli_io.ts";
+import { testEnv } from "../../tests/_fixture.ts";
+import { tempDir } from "../../tests/_tmp.ts";
+import { mkdirSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { runIndex } from "../indexer.ts";
+import { listProjects, tinyStore, tinyVars } from "../../tests/_crush_tiny.ts";
+import { parsers } from "../../parsers/mod.ts";
+import { showCmd } from "./cmd_show.ts";
+
+// User trial (2026-12): a session whose last prompt got no answer read in `show` like any other.
+Deno.test("show says no reply followed the last message, in text and as unanswered in JSON", async () => {
+  const ix = await indexSessions([{
+    id: "e0d10000-1111-4222-8333-444455556666",
+    cwd: "/w/app",
+    start: "2026-11-01T10:00:00Z",
+    turns: [{ user: "fix the build" }, { say: "Fixed." }, { user: "and the tests?" }],
+  }, {
+    id: "e0d20000-1111-4222-8333-444455556666",
+    cwd: "/w/app",
+    start: "2026-11-02T10:00:00Z",
+    turns: [{ user: "fix the build" }, { say: "Fixed." }],
+  }]);
+  try {
+    const pipe = captureIO(ix.env, false);
+    assertEquals(await showCmd.run({ values: {}, positionals: ["e0d1"] }, pipe.io), 0);
+    assertEquals(pipe.out().trimEnd().split("\n").at(-1), "no reply followed the last message");
+    const json = captureIO(ix.env, false);
+    await showCmd.run({ values: { json: true }, positionals: ["e0d1"] }, json.io);
+    const doc = JSON.parse(json.out());
+    assertEquals([doc.unanswered, doc.ended_mid_reply], [true, false]);
+
+    const answered = captureIO(ix.env, false);
+    await showCmd.run({ values: { json: true }, positionals: ["e0d2"] }, answered.io);
+    assertEquals(JSON.parse(answered.out()).unanswered, false);
+    const text = captureIO(ix.env, false);
+    await showCmd.run({ values: {}, positionals: ["e0d2"] }, text.io);
+    assertEquals(text.out().includes("no reply followed"), false);
+  } finally {
+    ix.cleanup();
+  }
+});
+
+Deno.test("show says a session ended mid-reply when its store's last line was cut off", async () => {
+  const root = tempDir("deja-show-cut-");
+  try {
+    const dir = join(root, "claude", "-w-app");
+    mkdirSync(dir, { recursive: true });
+    const lines = claudeLines({
+      id: "c0100000-1111-4222-8333-444455556666",
+      cwd: "/w/app",
+      start: "2026-11-01T10:00:00Z",
+      turns: [{ user: "plan the release" }, { say: "Step one is the changelog." }, {
+        say: "Step two is the tag and then",
+      }],
+    });
+    const last = lines.pop()!;
+    const file = join(dir, "c0100000-1111-4222-8333-444455556666.jsonl");
+    writeFileSync(file, lines.join("\n") + "\n" + last.slice(0, last.length / 2));
+    const old = new Date(Date.now() - 3_600_000);
+    utimesSync(file, old, old);
+    const env = testEnv(join(root, "home"), {
+      DEJA_HOME: join(root, "deja"),
+      DEJA_CLAUDE_ROOT: join(root, "claude"),
+    });
+    await runIndex(env, parsers, { only: ["claude"] });
+    const pipe = captureIO(env, false);
+    assertEquals(await showCmd.run({ values: {}, positionals: ["c010"] }, pipe.io), 0);
+    assertStringIncludes(pipe.out(), "Step one is the changelog.");
+    assertEquals(pipe.out().trimEnd().split("\n").at(-1), "ended mid-reply");
+    const json = captureIO(env, false);
+    await showCmd.run({ values: { json: true }, positionals: ["c010"] }, json.io);
+    const doc = JSON.parse(json.out());
+    assertEquals([doc.unanswered, doc.ended_mid_reply], [false, true]);
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+});
+
+Deno.test("show marks a reply Crush never finished cut off, and says the session ended mid-reply", async () => {
+  const root = tempDir("deja-show-crush-");
+  try {
+    const project = join(root, "proj");
+    mkdirSync(join(project, ".crush"), { recursive: true });
+    mkdirSync(join(root, "crush"), { recursive: true });
+    listProjects(root, [project]);
+    // Its assistant messages carry no finish part: the stream never ended.
+    tinyStore(join(project, ".crush", "crush.db"), ["a"]);
+    const env = testEnv(join(root, "home"), tinyVars(root));
+    await runIndex(env, parsers, { only: ["crush"] });
+    const json = captureIO(env, false);
+    assertEquals(await showCmd.run({ values: { json: true }, positionals: ["aaaa"] }, json.io), 0);
+    const doc = JSON.parse(json.out());
+    assertEquals(
+      doc.events.map((e: { kind: string; cut?: boolean }) => [e.kind, e.cut ?? false]),
+      [["user", false], ["assistant", true]],
+    );
+    assertEquals([doc.unanswered, doc.ended_mid_reply], [false, true]);
+    const pipe = captureIO(env, false);
+    await showCmd.run({ values: {}, positionals: ["aaaa"] }, pipe.io);
+    assertStringIncludes(pipe.out(), "assistant cut off");
+    assertEquals(pipe.out().trimEnd().split("\n").at(-1), "ended mid-reply");
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+});

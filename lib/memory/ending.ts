@@ -1,0 +1,74 @@
+/**
+ * How a session ended, as far as its store says: with a request no reply
+ * followed, or in the middle of a reply. `deja show` says so under the last
+ * event (docs/json-output.md, `show`: `unanswered`, `ended_mid_reply`).
+ *
+ * @module
+ */
+import type { EventRow, SourceRow } from "../rows.ts";
+import { storeSkips } from "../store_damage.ts";
+
+/**
+ * `unanswered`: the last request got no reply (no assistant words, no tool call
+ * after it); `mid_reply`: the last reply was cut off mid-stream; null: neither,
+ * or nothing to say (no request at all, a notes day).
+ */
+export type Ending = "unanswered" | "mid_reply" | null;
+
+/** True when the harness never finished this reply (core/model.ts `Event.cut`, `{"cut":true}`). */
+export function isCut(e: Pick<EventRow, "kind" | "data">): boolean {
+  return e.kind === "assistant" && e.data !== null && e.data.startsWith('{"cut":true');
+}
+
+/** What {@link endingOf} may ask beyond the events. */
+export interface EndingContext {
+  /** The session's store file (its `sources` row), when the index has it. */
+  source?: Pick<SourceRow, "sessions" | "skipped" | "mtime"> | null;
+  /**
+   * Whether the store records replies at all (lib/schema.ts `sourceHasReplies`);
+   * asked only of a session with none. Absent: taken as yes.
+   */
+  recordsReplies?: () => boolean;
+}
+
+/**
+ * How the session of `events` ended. A request is a user turn that reads as
+ * typed (markup such as `<command-name>` or `<local-command-stdout>` is the
+ * harness's, not a request). The reply was cut when the last assistant event
+ * after the last request is marked cut (Crush: no `finish` part, or one whose
+ * reason is `canceled` or `error`), or when the session's store file, holding
+ * this session alone, ends in a line cut off: unfinished and unchanged for over
+ * 10 minutes (lib/skips.ts `STALE_PARTIAL_MS`), so the record the harness was
+ * writing, the reply in all likelihood, is lost; a line still being written
+ * says nothing yet. A request with nothing after it is unanswered unless the
+ * store keeps no replies at all (Codex's `history.jsonl`, a prompt history:
+ * realdata codex 019d3c86, five prompts and no transcript).
+ */
+export function endingOf(
+  events: readonly Pick<EventRow, "kind" | "text" | "data" | "seq">[],
+  ctx: EndingContext = {},
+): Ending {
+  const asked = events.findLast((e) => e.kind === "user" && isRequest(e.text));
+  if (!asked) return null;
+  const after = events.filter((e) => e.seq > asked.seq);
+  const lastSaid = after.findLast((e) => e.kind === "assistant");
+  if (lastSaid && isCut(lastSaid)) return "mid_reply";
+  const src = ctx.source;
+  if (src?.sessions === 1 && storeSkips(src.skipped, src.mtime).counts.truncated) {
+    return "mid_reply";
+  }
+  if (after.some(isReply)) return null;
+  // A store of prompts alone records no reply to any of them: nothing to say.
+  if (!events.some(isReply) && ctx.recordsReplies && !ctx.recordsReplies()) return null;
+  return "unanswered";
+}
+
+/** Assistant words, a cut reply, or a tool call. */
+function isReply(e: Pick<EventRow, "kind" | "text" | "data">): boolean {
+  return (e.kind === "assistant" && e.text.trim() !== "") || isCut(e) || e.kind === "tool_call";
+}
+
+function isRequest(text: string): boolean {
+  const t = text.trim();
+  return t !== "" && !t.startsWith("<");
+}
