@@ -330,6 +330,12 @@ Deno.test("view activity leaves a file-dated session out of its charts and says 
   assertStringIncludes(row("/home/dev/long"), "2026-11-01"); // not its start, 2026-10-02
   assert(!row("/home/dev/long").includes("2026-10-02"), row("/home/dev/long"));
   assertStringIncludes(row("/home/dev/copied"), "(file time)");
+  // The session list's time window leaves it out and says so; without a window it is listed.
+  const recent = await get(f.srv, `${f.base}/?days=1`);
+  assert(!recent.body.includes("an old prompt from the history"), recent.body);
+  assertStringIncludes(recent.body, "1 undated session (no recorded time) not in this window");
+  const all = await get(f.srv, `${f.base}/`);
+  assertStringIncludes(all.body, "an old prompt from the history");
   // Recorded times first: the copied project (its file says 12:00) is listed last.
   assert(p.body.indexOf("/home/dev/long") < p.body.indexOf("/home/dev/copied"), p.body);
 });
