@@ -378,9 +378,10 @@ export const Q = {
     ["projects"],
   ),
   sessionsByPrefix: query<{ like: string; harness: string | null }, SessionRow>(
-    `SELECT * FROM sessions WHERE native_id LIKE ? ESCAPE '\\' AND (? IS NULL OR harness = ?)
-    ORDER BY updated DESC LIMIT 20`,
-    ["like", "harness", "harness"], // like: a native id prefix as a LIKE pattern
+    `SELECT * FROM sessions s WHERE native_id LIKE ? ESCAPE '\\' AND (? IS NULL OR harness = ?)
+    ORDER BY ${FILE_DATED}, updated DESC LIMIT 20`,
+    // like: a native id prefix as a LIKE pattern; newest first, file-dated ones after the dated
+    ["like", "harness", "harness"],
   ),
   eventsOfSession: query<{ session: number }, EventRow>(
     `SELECT * FROM events WHERE session_id = ? ORDER BY seq`,

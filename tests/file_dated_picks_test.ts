@@ -138,3 +138,22 @@ Deno.test("hook-context picks the last session with a recorded time, not a copie
   assertEquals(r.code, 0, r.err);
   assertStringIncludes(r.out, `deja ctx ${CLAUDE_ID.slice(0, 8)}`);
 });
+
+Deno.test("an id prefix two sessions share lists the one with a recorded time first", async () => {
+  using t = scopedTempDir("deja-filedated-");
+  const env = world(t.path);
+  // A Claude session whose id starts as the Kimi one does, older than the Kimi file's time.
+  const twin = `${KIMI_ID.slice(0, 8)}-1111-4000-8000-0000000000ee`;
+  const lines = claudeLines({
+    id: twin,
+    cwd: PROJECT,
+    start: "2026-11-05T10:00:00Z",
+    turns: [{ user: "an older twin" }, { say: "Yes." }],
+  });
+  writeFileSync(join(t.path, "claude", "-w-quokka", `${twin}.jsonl`), lines.join("\n") + "\n");
+  assertEquals((await runMain(env, ["index"])).code, 0);
+  const r = await runMain(env, ["show", KIMI_ID.slice(0, 8), "--json"]);
+  assertEquals(r.code, 2, r.out);
+  const ids = JSON.parse(r.out).candidates.map((c: { id: string }) => c.id);
+  assertEquals(ids, [twin, KIMI_ID]);
+});
