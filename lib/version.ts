@@ -58,7 +58,8 @@ export const REVISIONS: Readonly<Record<string, number>> = {
   trae: 3, // session 11: reads Codex rollouts (parsers/_codex_reader.ts)
   zcode: 4, // session 11: reads opencode's store (parsers/_opencode_events.ts)
   codex: 3, // session 11: turn_aborted notices; a fork's copied parent keeps its replies
-  crush: 3, // session 11: a call joined from pieces is not run; a provider's finish error is a notice
+  crush: 4, // session 11: a call joined from pieces is not run; a provider's finish error is a notice;
+  // session 13: a bash result without an `Exit code` line is exit 0
   hermes: 1,
   kimi: 3, // session 13: the work dir from a <kaos>_<md5> folder or the system prompt's line
   cline: 3,

@@ -125,6 +125,33 @@ export function exitCode(text: string): number | undefined {
 }
 
 /**
+ * A bash result that says the command did not finish in the foreground: aborted
+ * (`Command was aborted before completion` as its last line), or moved to a
+ * background job (`Background shell started with ID: …`, `Command is taking
+ * longer than expected and has been moved to background.`); its exit is unknown
+ * (charmbracelet/crush@37f36e93 internal/agent/tools/bash.go).
+ */
+function unfinished(text: string): boolean {
+  const t = text.trimEnd();
+  return t.endsWith("Command was aborted before completion") ||
+    t.startsWith("Background shell started with ID:") ||
+    t.startsWith("Command is taking longer than expected and has been moved to background.");
+}
+
+/**
+ * The exit of a bash result (see {@link exitCode}): Crush appends `Exit code N`
+ * only when N is not 0 (charmbracelet/crush@37f36e93 internal/agent/tools/bash.go
+ * `formatOutput`, and the same since e7258e38, internal/llm/tools/bash.go), so a
+ * result that ran to the end without one is exit 0. An error result (`missing
+ * command`, a denied permission) or an unfinished run ({@link unfinished}) has none.
+ */
+export function bashExit(text: string, isError: boolean): number | undefined {
+  const n = exitCode(text);
+  if (n !== undefined) return n;
+  return isError || unfinished(text) ? undefined : 0;
+}
+
+/**
  * The span `lsp_replace_symbol` replaced, from its result metadata
  * `{file_path, old_content, new_content}`: the lines the result text names
  * (`lines N-M`, 1-based, inclusive) of the old content against the lines that
@@ -369,7 +396,7 @@ export function crushMessageEvents(msg: MessageRow, env: PartsEnv): Event[] {
       const result: ToolResultInfo = { callId, isError: d.is_error === true };
       const name = (callId && env.calls.get(callId)) || text(d.name);
       if (name === "bash") {
-        const exit = exitCode(body);
+        const exit = bashExit(body, result.isError!);
         if (exit !== undefined) result.exit = exit;
       } else if (name === "lsp_replace_symbol" && !result.isError) {
         const meta = obj(decodeArgs(d.metadata));
