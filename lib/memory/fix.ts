@@ -35,7 +35,7 @@ import {
   usable,
 } from "./signature.ts";
 import { oneLine } from "../../core/text.ts";
-import { type Outcome, outcomeOf, ranWell } from "./outcome.ts";
+import { type Outcome, outcomeOf, ranWell, runFacts } from "./outcome.ts";
 import { matchRows } from "../search/retrieve.ts";
 import { shortRef } from "../sessions.ts";
 import { countsAsHidden } from "../search/sessions.ts";
@@ -255,12 +255,7 @@ function hits(
 
 function commandsOf(store: Store, sid: number): Cmd[] {
   return Q.commandsInOrder.all(store, { session: sid }).map((r) => {
-    const facts = {
-      exit: r.exit ?? null,
-      isError: Number(r.is_error),
-      output: r.output ?? null,
-      noResult: r.no_result === 1,
-    };
+    const facts = runFacts(r);
     const outcome = outcomeOf(facts);
     return {
       command: String(r.command),

@@ -8,7 +8,7 @@
  */
 import { Q } from "../schema.ts";
 import { indexStats } from "../stats.ts";
-import { outcomeOf } from "../memory/outcome.ts";
+import { outcomeOf, runFacts } from "../memory/outcome.ts";
 import { oneLine } from "../../core/text.ts";
 import { defaultHidden } from "../search/sessions.ts";
 import { htm, type Html } from "./html.ts";
@@ -137,11 +137,7 @@ function failedCommands(ctx: ViewCtx): Html {
   for (
     const c of Q.viewRecentCommands.all(ctx.store, { limit: COMMANDS_READ })
   ) {
-    const failed = outcomeOf({
-      exit: c.exit ?? null,
-      isError: c.is_error,
-      output: c.output,
-    }) === "failed";
+    const failed = outcomeOf(runFacts(c)) === "failed";
     if (!failed) continue;
     const key = oneLine(String(c.command), 90);
     counts.set(key, (counts.get(key) ?? 0) + 1);

@@ -1,0 +1,153 @@
+/**
+ * One rule for a command's outcome (lib/memory/outcome.ts), held by every
+ * surface: `show`, `view`, `ctx`, `how` and MCP judge the same Crush session
+ * alike. Before, `show` read only the store's status (a run whose output
+ * reports a failure read as nothing there, `failed` in `ctx`), and Crush's
+ * successful runs were `exit unknown` everywhere (Crush writes `Exit code N`
+ * only when N is not 0).
+ */
+import { assertEquals } from "./_assert.ts";
+import { testEnv } from "./_fixture.ts";
+import { tempDir } from "./_tmp.ts";
+import { mkdirSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { DatabaseSync } from "node:sqlite";
+import type { Env } from "../core/model.ts";
+import { runIndex } from "../lib/indexer.ts";
+import { parsers } from "../parsers/mod.ts";
+import { showJson, showSession } from "../lib/cli/cmd_show.ts";
+import { sessionDigest } from "../lib/memory/digest.ts";
+import { howRuns } from "../lib/memory/how.ts";
+import { sessionPage } from "../lib/view/session.ts";
+import { callDeja } from "../lib/mcp/call.ts";
+import { Store } from "../lib/store.ts";
+import { indexPath } from "../core/paths.ts";
+import { crushTables, listProjects } from "./_crush_tiny.ts";
+
+const SID = "7e57a11e-0000-4000-8000-000000000001";
+
+/** Each run: its command, its result (content, is_error; none: no result), the outcome wanted. */
+const RUNS: Array<[string, [string, boolean] | null, string]> = [
+  ["kit one", ["a\nb", false], "ok"], // no `Exit code` line: exit 0
+  ["kit two", ["cat: missing.txt: No such file or directory\nExit code 1", false], "failed"],
+  ["kit three", ["boom", true], "failed"], // the error flag, no exit
+  // Aborted (no exit), its output reporting a failure.
+  ["kit four", ["FAILED tests/a.py::t\nCommand was aborted before completion", false], "failed"],
+  ["kit five", ["partial\nCommand was aborted before completion", false], "unknown"],
+  ["kit six", null, "unknown"], // never answered: no result
+];
+
+/** A Crush store of one session running {@link RUNS}. */
+function crushStore(path: string): void {
+  const db = new DatabaseSync(path);
+  try {
+    crushTables(db);
+    db.prepare("INSERT INTO sessions VALUES (?, 'kit runs', 1000, 1010)").run(SID);
+    const msg = db.prepare("INSERT INTO messages VALUES (?, ?, ?, ?, ?)");
+    const rows: Array<[string, unknown[]]> = [
+      ["user", [{ type: "text", data: { text: "run the kit commands" } }]],
+    ];
+    RUNS.forEach(([command, result], i) => {
+      const id = `c${i}`;
+      rows.push(["assistant", [{
+        type: "tool_call",
+        data: { id, name: "bash", input: JSON.stringify({ command }), finished: true },
+      }]]);
+      if (result) {
+        rows.push(["tool", [{
+          type: "tool_result",
+          data: { tool_call_id: id, name: "bash", content: result[0], is_error: result[1] },
+        }]]);
+      }
+    });
+    rows.forEach(([role, parts], i) =>
+      msg.run(`m${i}`, SID, role, JSON.stringify(parts), 1001 + i)
+    );
+  } finally {
+    db.close();
+  }
+}
+
+/** The outcome a `how` command's counts give its one run. */
+function oneOutcome(c: { ok: number; failed: number; unknown: number }): string {
+  return c.ok ? "ok" : c.failed ? "failed" : "unknown";
+}
+
+async function indexed(root: string): Promise<Env> {
+  const home = join(root, "home");
+  const project = join(home, "proj"); // inside the home: not a throwaway project
+  mkdirSync(join(project, ".crush"), { recursive: true });
+  mkdirSync(join(root, "crush"), { recursive: true });
+  listProjects(root, [project]);
+  crushStore(join(project, ".crush", "crush.db"));
+  const env = testEnv(home, {
+    DEJA_HOME: join(root, "deja"),
+    DEJA_CRUSH_ROOT: join(root, "crush"),
+    DEJA_NO_REFRESH: "1",
+    TZ: "UTC",
+  });
+  await runIndex(env, parsers, { only: ["crush"] });
+  return env;
+}
+
+Deno.test("show, view, ctx, how and MCP give every command of one session the same outcome", async () => {
+  const root = tempDir("deja-outcome-rule-");
+  try {
+    const env = await indexed(root);
+    const want = RUNS.map(([command, , o]) => [command, o]);
+    const store = Store.open(indexPath(env));
+    try {
+      const show = showJson(showSession(store, SID.slice(0, 8)));
+      const events = show.events as Array<{ kind: string; text: string; outcome?: string }>;
+      assertEquals(
+        events.filter((e) => e.kind === "tool_call").map((e) => [e.text.slice(2), e.outcome]),
+        want,
+        "show --json",
+      );
+
+      const row = store.db.prepare("SELECT id FROM sessions WHERE native_id = ?").get(SID) as {
+        id: number;
+      };
+      assertEquals(
+        sessionDigest(store, row.id).commands.map((c) => [c.command, c.outcome]),
+        want,
+        "ctx",
+      );
+
+      const page = sessionPage({ base: "/t", store, env, now: 0 }, "crush", SID) ?? "";
+      const view = [
+        ...page.matchAll(/<pre class="cmd">\$ ([^<]*)<\/pre><span class="st st-(\w+)">/g),
+      ]
+        .map((m) => [m[1], m[2]]);
+      assertEquals(view, want, "view");
+
+      const how = howRuns(store, "kit", { limit: 10 }).commands;
+      const byHow = new Map(how.map((c) => [c.command, oneOutcome(c)]));
+      assertEquals(RUNS.map(([command]) => [command, byHow.get(command)]), want, "how");
+    } finally {
+      store.close();
+    }
+
+    const mcp = await callDeja({ mode: "how", query: "kit", limit: 10 }, {
+      env,
+      cwd: join(env.home, "proj"),
+      log: () => {},
+    });
+    const text = mcp.content[0].text;
+    const label: Record<string, string> = {
+      ok: "1 ok",
+      failed: "1 failed",
+      unknown: "1 exit unknown",
+    };
+    const byMcp = new Map(
+      [...text.matchAll(/^- (.+)\n .*runs: (.+)$/gm)].map((m) => [m[1], m[2]]),
+    );
+    assertEquals(
+      RUNS.map(([command]) => [command, byMcp.get(command)]),
+      RUNS.map(([command, , o]) => [command, label[o]]),
+      text,
+    );
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+});
