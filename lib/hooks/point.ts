@@ -16,7 +16,7 @@
 import type { Store } from "../store.ts";
 import { Q } from "../schema.ts";
 import { absoluteTarget } from "../memory/paths.ts";
-import { findFixes } from "../memory/fix.ts";
+import { findFixes, fixRecord } from "../memory/fix.ts";
 import { outcomeLabel, runFacts, runFailed } from "../memory/outcome.ts";
 import { concludes, displayPath, gist, sentences } from "../memory/text.ts";
 import { oneLine, plural } from "../../core/text.ts";
@@ -176,7 +176,7 @@ export function fixNote(
   const key = `fix:${fnv64(res.signatures.join("|"))}`;
   if (seen.has(key)) return null;
   const fixes = res.fixes.filter((f) =>
-    f.succeeded > 0 && f.examples.some((e) => citable(current, e.sessionRowId))
+    f.succeeded + f.unknown > 0 && f.examples.some((e) => citable(current, e.sessionRowId))
   ).slice(0, 2);
   if (!fixes.length) return null;
   const lines = [
@@ -188,10 +188,9 @@ export function fixNote(
     const ex = f.examples[0];
     const after = ex ? `; after \`${oneLine(normalCommand(ex.failed), 80)}\` failed` : "";
     lines.push(
-      `- \`${oneLine(f.command, 160)}\` (${
-        plural(f.sessions, "session")
-      }, succeeded ${f.succeeded}/` +
-        `${f.sessions}, last ${day(f.last)}${after})`,
+      `- \`${oneLine(f.command, 160)}\` (${plural(f.sessions, "session")}, ${fixRecord(f)}, last ${
+        day(f.last)
+      }${after})`,
     );
   }
   const body = fitLines(lines, budget);

@@ -13,9 +13,11 @@
  * the output decides: a line that reports a failure the way shells and tools
  * print one makes it `failed`, otherwise it is `unknown` (never `ok`: the
  * agent must not be told a failed command succeeded). A call with no result
- * at all (the session ended before it finished) is `unknown` too, and never
- * counts as a success ({@link ranWell}), even where a result without a status
- * does.
+ * at all (the session ended before it finished) is `unknown` too, labelled
+ * `no result`. `fix` counts an `unknown` run apart, neither a success nor a
+ * failure (`succeeded 0/2, 2 exit unknown`), and one with no result in neither
+ * (Crush session 093f9963 ended on a `git stash` call, which `fix` once called
+ * "succeeded 1/1").
  *
  * @module
  */
@@ -116,17 +118,6 @@ export function outcomeOf(r: RunFacts): Outcome {
   if (r.exit !== null && r.exit !== undefined) return r.exit === 0 ? "ok" : "failed";
   if (r.isError === true || r.isError === 1) return "failed";
   return failureLine(r.output) !== null ? "failed" : "unknown";
-}
-
-/**
- * True when the run counts as a success where stores record no status for one
- * (`fix`): `ok`, or `unknown` with a result that reports no failure. A call with
- * no result never does (Crush session 093f9963 ended on a `git stash` call, which
- * `fix` then called "succeeded 1/1").
- */
-export function ranWell(r: RunFacts): boolean {
-  const o = outcomeOf(r);
-  return o === "ok" || (o === "unknown" && !r.noResult);
 }
 
 /** True when the run failed ({@link outcomeOf} says `failed`). */
