@@ -284,6 +284,14 @@ export const Q = {
     ["exit", "is_error", "session", "call"],
   ),
   /**
+   * A call's command dropped: its result says it never ran (`notRun`: refused,
+   * denied, cancelled), so it is no failed command, and no command at all.
+   */
+  deleteCommandOfCall: query<{ session: number; call: string }>(
+    `DELETE FROM commands WHERE session_id = ? AND call_id = ?`,
+    ["session", "call"],
+  ),
+  /**
    * A call's file touches marked failed (its result was an error): an edit or
    * write that changed nothing, a read that found nothing (a `view` of a missing file).
    */

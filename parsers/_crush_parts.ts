@@ -152,6 +152,19 @@ export function bashExit(text: string, isError: boolean): number | undefined {
 }
 
 /**
+ * The texts of a result to a call Crush never ran because the person refused it
+ * (`User denied permission`, `Permission denied` before 2025-11,
+ * charmbracelet/crush@37f36e93 internal/agent/tools/tools.go
+ * NewPermissionDeniedResponse, 88c88c65 internal/agent/agent.go); always `is_error`.
+ */
+const DENIED = new Set(["User denied permission", "Permission denied"]);
+
+/** True when an error result says the person refused the call ({@link DENIED}). */
+export function deniedResult(text: string, isError: boolean): boolean {
+  return isError && DENIED.has(text.trim());
+}
+
+/**
  * The span `lsp_replace_symbol` replaced, from its result metadata
  * `{file_path, old_content, new_content}`: the lines the result text names
  * (`lines N-M`, 1-based, inclusive) of the old content against the lines that
@@ -394,6 +407,16 @@ export function crushMessageEvents(msg: MessageRow, env: PartsEnv): Event[] {
         continue;
       }
       const result: ToolResultInfo = { callId, isError: d.is_error === true };
+      if (deniedResult(body, result.isError!)) {
+        // The person refused the call: it never ran (the indexer keeps no command row for it).
+        out.push({
+          kind: "tool_result",
+          text: body,
+          result: { ...result, notRun: true },
+          ...base(i),
+        });
+        continue;
+      }
       const name = (callId && env.calls.get(callId)) || text(d.name);
       if (name === "bash") {
         const exit = bashExit(body, result.isError!);

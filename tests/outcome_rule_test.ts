@@ -37,7 +37,10 @@ const RUNS: Array<[string, [string, boolean] | null, string]> = [
   ["kit six", null, "unknown"], // never answered: no result
 ];
 
-/** A Crush store of one session running {@link RUNS}. */
+/** A call the person refused: it never ran, so no surface counts it as a command. */
+const DENIED = "kit seven";
+
+/** A Crush store of one session running {@link RUNS}, then the refused {@link DENIED}. */
 function crushStore(path: string): void {
   const db = new DatabaseSync(path);
   try {
@@ -47,7 +50,8 @@ function crushStore(path: string): void {
     const rows: Array<[string, unknown[]]> = [
       ["user", [{ type: "text", data: { text: "run the kit commands" } }]],
     ];
-    RUNS.forEach(([command, result], i) => {
+    const runs: typeof RUNS = [...RUNS, [DENIED, ["User denied permission", true], ""]];
+    runs.forEach(([command, result], i) => {
       const id = `c${i}`;
       rows.push(["assistant", [{
         type: "tool_call",
@@ -98,11 +102,22 @@ Deno.test("show, view, ctx, how and MCP give every command of one session the sa
     const store = Store.open(indexPath(env));
     try {
       const show = showJson(showSession(store, SID.slice(0, 8)));
-      const events = show.events as Array<{ kind: string; text: string; outcome?: string }>;
+      const events = show.events as Array<
+        { kind: string; text: string; outcome?: string; not_run?: boolean }
+      >;
+      const calls = events.filter((e) => e.kind === "tool_call");
       assertEquals(
-        events.filter((e) => e.kind === "tool_call").map((e) => [e.text.slice(2), e.outcome]),
+        calls.filter((e) => e.outcome).map((e) => [e.text.slice(2), e.outcome]),
         want,
         "show --json",
+      );
+      // The refused call: not run, with no outcome, and no command row behind it.
+      assertEquals(calls.filter((e) => !e.outcome).map((e) => [e.text.slice(2), e.not_run]), [
+        [DENIED, true],
+      ]);
+      assertEquals(
+        store.db.prepare("SELECT COUNT(*) AS n FROM commands WHERE command = ?").get(DENIED),
+        { n: 0 },
       );
 
       const row = store.db.prepare("SELECT id FROM sessions WHERE native_id = ?").get(SID) as {

@@ -211,8 +211,9 @@ export function showJson(d: ShowData): Record<string, unknown> {
         call_id: e.call_id,
         ...(e.model ? { model: e.model } : {}),
         ...(d.noteIds.has(e.id) ? { note_id: d.noteIds.get(e.id) } : {}),
-        ...(cmd ? { exit: cmd.exit, is_error: cmd.is_error === 1, outcome: cmd.outcome } : {}),
-        ...(cmd?.not_run ? { not_run: true } : {}),
+        ...(cmd ? { exit: cmd.exit, is_error: cmd.is_error === 1 } : {}),
+        // A call that never ran has no outcome: it says `not_run` instead.
+        ...(cmd ? cmd.not_run ? { not_run: true } : { outcome: cmd.outcome } : {}),
         ...(isCut(e) ? { cut: true } : {}),
       };
     }),
