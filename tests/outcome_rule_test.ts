@@ -19,6 +19,7 @@ import { showJson, showSession } from "../lib/cli/cmd_show.ts";
 import { sessionDigest } from "../lib/memory/digest.ts";
 import { howRuns } from "../lib/memory/how.ts";
 import { sessionPage } from "../lib/view/session.ts";
+import { activityPage } from "../lib/view/activity.ts";
 import { callDeja } from "../lib/mcp/call.ts";
 import { Store } from "../lib/store.ts";
 import { indexPath } from "../core/paths.ts";
@@ -40,17 +41,23 @@ const RUNS: Array<[string, [string, boolean] | null, string]> = [
 /** A call the person refused: it never ran, so no surface counts it as a command. */
 const DENIED = "kit seven";
 
-/** A Crush store of one session running {@link RUNS}, then the refused {@link DENIED}. */
-function crushStore(path: string): void {
+/** A session of a throwaway project: `kit two` fails there too, and `kit broken`. */
+const SCRATCH_SID = "5c7a7c40-0000-4000-8000-000000000002";
+const SCRATCH: typeof RUNS = [
+  ["kit two", ["cat: missing.txt: No such file or directory\nExit code 1", false], "failed"],
+  ["kit broken", ["Exit code 2", false], "failed"],
+];
+
+/** A Crush store of one session `sid` running `runs`. */
+function crushStore(path: string, sid: string, runs: typeof RUNS): void {
   const db = new DatabaseSync(path);
   try {
     crushTables(db);
-    db.prepare("INSERT INTO sessions VALUES (?, 'kit runs', 1000, 1010)").run(SID);
+    db.prepare("INSERT INTO sessions VALUES (?, 'kit runs', 1000, 1010)").run(sid);
     const msg = db.prepare("INSERT INTO messages VALUES (?, ?, ?, ?, ?)");
     const rows: Array<[string, unknown[]]> = [
       ["user", [{ type: "text", data: { text: "run the kit commands" } }]],
     ];
-    const runs: typeof RUNS = [...RUNS, [DENIED, ["User denied permission", true], ""]];
     runs.forEach(([command, result], i) => {
       const id = `c${i}`;
       rows.push(["assistant", [{
@@ -65,11 +72,24 @@ function crushStore(path: string): void {
       }
     });
     rows.forEach(([role, parts], i) =>
-      msg.run(`m${i}`, SID, role, JSON.stringify(parts), 1001 + i)
+      msg.run(`${sid}-m${i}`, sid, role, JSON.stringify(parts), 1001 + i)
     );
   } finally {
     db.close();
   }
+}
+
+/** The row id of the throwaway project's session. */
+function scratchRow(store: Store): number {
+  const r = store.db.prepare("SELECT id FROM sessions WHERE native_id = ?").get(SCRATCH_SID);
+  return (r as { id: number }).id;
+}
+
+/** The failed-commands chart of view's Activity page: each command and its count. */
+function failedChart(page: string): Array<[string, number]> {
+  const part = page.slice(page.indexOf("Commands that failed most"));
+  return [...part.matchAll(/<td><code>([^<]*)<\/code><\/td>\s*<td class="num">(\d+)<\/td>/g)]
+    .map((m) => [m[1], Number(m[2])]);
 }
 
 /** The outcome a `how` command's counts give its one run. */
@@ -80,10 +100,16 @@ function oneOutcome(c: { ok: number; failed: number; unknown: number }): string 
 async function indexed(root: string): Promise<Env> {
   const home = join(root, "home");
   const project = join(home, "proj"); // inside the home: not a throwaway project
-  mkdirSync(join(project, ".crush"), { recursive: true });
+  const scratch = join(home, "tmp.k3j9x2ab"); // a sandbox-looking folder: throwaway
+  for (const p of [project, scratch]) mkdirSync(join(p, ".crush"), { recursive: true });
   mkdirSync(join(root, "crush"), { recursive: true });
-  listProjects(root, [project]);
-  crushStore(join(project, ".crush", "crush.db"));
+  listProjects(root, [project, scratch]);
+  // Then the call the person refused, after the runs.
+  crushStore(join(project, ".crush", "crush.db"), SID, [
+    ...RUNS,
+    [DENIED, ["User denied permission", true], ""],
+  ]);
+  crushStore(join(scratch, ".crush", "crush.db"), SCRATCH_SID, SCRATCH);
   const env = testEnv(home, {
     DEJA_HOME: join(root, "deja"),
     DEJA_CRUSH_ROOT: join(root, "crush"),
@@ -136,7 +162,8 @@ Deno.test("show, view, ctx, how and MCP give every command of one session the sa
         .map((m) => [m[1], m[2]]);
       assertEquals(view, want, "view");
 
-      const how = howRuns(store, "kit", { limit: 10 }).commands;
+      const how = howRuns(store, "kit", { limit: 10, hidden: new Set([scratchRow(store)]) })
+        .commands;
       const byHow = new Map(how.map((c) => [c.command, oneOutcome(c)]));
       assertEquals(RUNS.map(([command]) => [command, byHow.get(command)]), want, "how");
     } finally {
@@ -162,6 +189,34 @@ Deno.test("show, view, ctx, how and MCP give every command of one session the sa
       RUNS.map(([command, , o]) => [command, label[o]]),
       text,
     );
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+});
+
+// Regression (2026-12, new-user trial): the Activity page left throwaway projects' sessions out
+// of every chart but the commands that failed most, which listed and counted them all the same.
+Deno.test("view's Activity counts failed commands of throwaway projects only when they are shown", async () => {
+  const root = tempDir("deja-outcome-activity-");
+  try {
+    const env = await indexed(root);
+    const store = Store.open(indexPath(env));
+    try {
+      const ctx = { base: "/t", store, env, now: Date.parse("2026-12-01T00:00:00Z") };
+      assertEquals(failedChart(activityPage(ctx, false)).sort(), [
+        ["kit four", 1],
+        ["kit three", 1],
+        ["kit two", 1],
+      ]);
+      assertEquals(failedChart(activityPage(ctx, true)).sort(), [
+        ["kit broken", 1],
+        ["kit four", 1],
+        ["kit three", 1],
+        ["kit two", 2],
+      ]);
+    } finally {
+      store.close();
+    }
   } finally {
     rmSync(root, { recursive: true, force: true });
   }
