@@ -477,20 +477,31 @@ export class SourceWriter {
       // A result recorded before its call (some stores stream out of order).
       const r = Q.resultForCall.get(st, { session: sid, call: e.callId });
       if (r?.data) {
-        const info = JSON.parse(r.data) as { exit?: number; isError?: boolean };
-        this.applyResult(sid, e.callId, info.exit, info.isError);
+        const info = JSON.parse(r.data) as { exit?: number; isError?: boolean; notRun?: boolean };
+        this.applyResult(sid, e.callId, info);
       }
     }
   }
 
   private derivedResult(sid: number, eventId: number, e: PreparedEvent): void {
     const r = e.result!;
-    if (e.callId) this.applyResult(sid, e.callId, r.exit, r.isError);
+    if (e.callId) this.applyResult(sid, e.callId, r);
     const base = { event_id: eventId, session_id: sid, call_id: e.callId, time: e.time };
     for (const f of e.files ?? []) Q.insertFile.run(this.store, { ...base, ...f });
   }
 
-  private applyResult(sid: number, call: string, exit?: number, isError?: boolean): void {
+  private applyResult(
+    sid: number,
+    call: string,
+    { exit, isError, notRun }: { exit?: number; isError?: boolean; notRun?: boolean },
+  ): void {
+    if (notRun) {
+      // A call that never ran (refused, denied, cancelled: core/model.ts `notRun`) is no
+      // command, not a failed one; its file touches changed nothing.
+      Q.deleteCommandOfCall.run(this.store, { session: sid, call });
+      Q.failFiles.run(this.store, { session: sid, call });
+      return;
+    }
     const failed = isError === true || (exit !== undefined && exit !== 0);
     // A plain success changes nothing on the command row (exit stays unknown, not an error).
     if (exit === undefined && !failed) return;

@@ -87,8 +87,11 @@ export interface PreparedEvent {
   command?: string;
   /** A call's reads, edits and writes, a result's edits. */
   files?: PreparedFile[];
-  /** A result's status, applied to its call's command and file rows. */
-  result?: { exit?: number; isError?: boolean };
+  /**
+   * A result's status, applied to its call's command and file rows (`notRun`: the call
+   * never ran, so it keeps no command row).
+   */
+  result?: { exit?: number; isError?: boolean; notRun?: boolean };
   /** The model of the reply (`Event.model`); the writer keeps it where it changes. */
   model?: string;
 }
@@ -216,7 +219,7 @@ function prepareEvent(
   } else if (e.kind === "tool_result" && e.result) {
     const { exit, isError, notRun } = e.result;
     out.data = JSON.stringify(notRun ? { exit, isError, notRun } : { exit, isError });
-    out.result = { exit: e.result.exit, isError: e.result.isError };
+    out.result = notRun ? { exit, isError, notRun } : { exit, isError };
     for (const ed of e.result.edits ?? []) files.push(edit(ed));
   }
   if (files.length) out.files = files;

@@ -284,6 +284,14 @@ export const Q = {
     ["exit", "is_error", "session", "call"],
   ),
   /**
+   * A call's command dropped: its result says it never ran (`notRun`: refused,
+   * denied, cancelled), so it is no failed command, and no command at all.
+   */
+  deleteCommandOfCall: query<{ session: number; call: string }>(
+    `DELETE FROM commands WHERE session_id = ? AND call_id = ?`,
+    ["session", "call"],
+  ),
+  /**
    * A call's file touches marked failed (its result was an error): an edit or
    * write that changed nothing, a read that found nothing (a `view` of a missing file).
    */
@@ -734,15 +742,20 @@ export const Q = {
     GROUP BY f.path ORDER BY n DESC, f.path LIMIT 25`,
     ["project"],
   ),
-  /** The latest `limit` command runs, for the failed-commands chart (output as in commandsInOrder). */
+  /**
+   * The latest `limit` command runs outside the sessions `hidden` lists (a JSON array of row
+   * ids: throwaway and excluded projects, as search leaves them out), for the failed-commands
+   * chart (output as in commandsInOrder).
+   */
   viewRecentCommands: query<
-    { limit: number },
+    { hidden: string; limit: number },
     { command: string; exit: number | null; is_error: number; output: string | null }
   >(
     `SELECT c.command AS command, c.exit AS exit, c.is_error AS is_error,
       ${OUTPUT_IF_UNKNOWN} AS output
-    FROM commands c ORDER BY c.time DESC LIMIT ?`,
-    ["limit"],
+    FROM commands c WHERE c.session_id NOT IN (SELECT value FROM json_each(?))
+    ORDER BY c.time DESC LIMIT ?`,
+    ["hidden", "limit"],
   ),
 
   // --- remote sources (lib/remote/) ---

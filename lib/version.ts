@@ -58,7 +58,8 @@ export const REVISIONS: Readonly<Record<string, number>> = {
   trae: 3, // session 11: reads Codex rollouts (parsers/_codex_reader.ts)
   zcode: 4, // session 11: reads opencode's store (parsers/_opencode_events.ts)
   codex: 3, // session 11: turn_aborted notices; a fork's copied parent keeps its replies
-  crush: 3, // session 11: a call joined from pieces is not run; a provider's finish error is a notice
+  crush: 4, // session 11: a call joined from pieces is not run; a provider's finish error is a notice;
+  // session 13: a bash result without an `Exit code` line is exit 0; a denied call is not run
   hermes: 1,
   kimi: 3, // session 13: the work dir from a <kaos>_<md5> folder or the system prompt's line
   cline: 3,
@@ -70,8 +71,9 @@ export const REVISIONS: Readonly<Record<string, number>> = {
   aider: 2, // the project (and edit paths) from the repository aider's banner names
   // Continue's cancelled (and never approved) calls are not run; Copilot's and Continue's
   // results of calls that never ran carry `notRun`.
-  continue: 2,
-  copilot: 2,
+  // Session 13: a call that never ran (`notRun`) keeps no command row (lib/ingest.ts).
+  continue: 3,
+  copilot: 3,
   gemini: 3, // session 13: a saved conversation (checkpoint-<tag>.json) whose chat is gone is read
   kiro: 1, // ls, glob and grep read no file (parsers/_kiro_tools.ts)
   // Session 13: each reply keeps its model (Event.model); the numbers raised above for it too

@@ -125,6 +125,46 @@ export function exitCode(text: string): number | undefined {
 }
 
 /**
+ * A bash result that says the command did not finish in the foreground: aborted
+ * (`Command was aborted before completion` as its last line), or moved to a
+ * background job (`Background shell started with ID: …`, `Command is taking
+ * longer than expected and has been moved to background.`); its exit is unknown
+ * (charmbracelet/crush@37f36e93 internal/agent/tools/bash.go).
+ */
+function unfinished(text: string): boolean {
+  const t = text.trimEnd();
+  return t.endsWith("Command was aborted before completion") ||
+    t.startsWith("Background shell started with ID:") ||
+    t.startsWith("Command is taking longer than expected and has been moved to background.");
+}
+
+/**
+ * The exit of a bash result (see {@link exitCode}): Crush appends `Exit code N`
+ * only when N is not 0 (charmbracelet/crush@37f36e93 internal/agent/tools/bash.go
+ * `formatOutput`, and the same since e7258e38, internal/llm/tools/bash.go), so a
+ * result that ran to the end without one is exit 0. An error result (`missing
+ * command`, a denied permission) or an unfinished run ({@link unfinished}) has none.
+ */
+export function bashExit(text: string, isError: boolean): number | undefined {
+  const n = exitCode(text);
+  if (n !== undefined) return n;
+  return isError || unfinished(text) ? undefined : 0;
+}
+
+/**
+ * The texts of a result to a call Crush never ran because the person refused it
+ * (`User denied permission`, `Permission denied` before 2025-11,
+ * charmbracelet/crush@37f36e93 internal/agent/tools/tools.go
+ * NewPermissionDeniedResponse, 88c88c65 internal/agent/agent.go); always `is_error`.
+ */
+const DENIED = new Set(["User denied permission", "Permission denied"]);
+
+/** True when an error result says the person refused the call ({@link DENIED}). */
+export function deniedResult(text: string, isError: boolean): boolean {
+  return isError && DENIED.has(text.trim());
+}
+
+/**
  * The span `lsp_replace_symbol` replaced, from its result metadata
  * `{file_path, old_content, new_content}`: the lines the result text names
  * (`lines N-M`, 1-based, inclusive) of the old content against the lines that
@@ -367,9 +407,19 @@ export function crushMessageEvents(msg: MessageRow, env: PartsEnv): Event[] {
         continue;
       }
       const result: ToolResultInfo = { callId, isError: d.is_error === true };
+      if (deniedResult(body, result.isError!)) {
+        // The person refused the call: it never ran (the indexer keeps no command row for it).
+        out.push({
+          kind: "tool_result",
+          text: body,
+          result: { ...result, notRun: true },
+          ...base(i),
+        });
+        continue;
+      }
       const name = (callId && env.calls.get(callId)) || text(d.name);
       if (name === "bash") {
-        const exit = exitCode(body);
+        const exit = bashExit(body, result.isError!);
         if (exit !== undefined) result.exit = exit;
       } else if (name === "lsp_replace_symbol" && !result.isError) {
         const meta = obj(decodeArgs(d.metadata));

@@ -37,8 +37,12 @@
  * or `error`, marks its text `cut` (the reply stopped mid-way, realdata
  * gpt5-unfinished db); `tool_call.input` is a JSON string decoded once more;
  * `tool_result` rows (role `tool`) link by `tool_call_id`, lose their `<cwd>`
- * trailer, and a bash result ending in `Exit code N` carries `exit: N`
- * (charmbracelet/crush `internal/agent/tools/bash.go`); `shell_command` parts
+ * trailer, and a bash result ending in `Exit code N` carries `exit: N`, one
+ * without that line `exit: 0` (Crush writes it only when N is not 0), unless it
+ * is an error, aborted or moved to the background (charmbracelet/crush@37f36e93
+ * `internal/agent/tools/bash.go`, _crush_parts.ts bashExit); an error result
+ * `User denied permission` (`Permission denied` before 2025-11) is `notRun`
+ * (the person refused the call); `shell_command` parts
  * (bang mode) become a call plus a result with `exit_code`. Tool calls with an
  * empty name (a streamed call split in pieces, realdata k3s db) are joined, by
  * part order, to the named call before them in the same message, which gets

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { zstdCompressSync } from "node:zlib";
 import type { Event, Session, SourceRef } from "../core/model.ts";
 import { crush } from "./crush.ts";
-import { exitCode, stripCwd, stripThink, symbolEdit } from "./_crush_parts.ts";
+import { bashExit, exitCode, stripCwd, stripThink, symbolEdit } from "./_crush_parts.ts";
 import { StoreError } from "../core/sqlite_read.ts";
 import { parseOne, REPO, runParser, testEnv } from "../tests/_fixture.ts";
 import { fixtureRun, loadRegistry } from "../tests/_registry.ts";
@@ -542,7 +542,8 @@ Deno.test("bash results lose the <cwd> trailer and carry exit N when the last li
       "a\nb",
       "Exit code 9",
     ]);
-    assertEquals(r.map((e) => e.result?.exit), [1, undefined, undefined]);
+    // No `Exit code` line on a bash result: Crush writes one only when the exit is not 0.
+    assertEquals(r.map((e) => e.result?.exit), [1, 0, undefined]);
     assertEquals(stripCwd("x\r\nExit code 4\r\n\r\n<cwd>C:/w</cwd>"), "x\r\nExit code 4");
     assertEquals(exitCode("x\r\nExit code 4"), 4);
   } finally {
@@ -666,6 +667,26 @@ Deno.test("lsp_replace_symbol writes its replacement and its result names the re
   } finally {
     t.cleanup();
   }
+});
+
+Deno.test("a bash result is exit 0 without an Exit code line, unknown when aborted, in the background or an error", () => {
+  assertEquals(bashExit("a\nb", false), 0);
+  assertEquals(bashExit("no output", false), 0);
+  assertEquals(bashExit("boom\nExit code 2", false), 2);
+  assertEquals(bashExit("partial\nCommand was aborted before completion", false), undefined);
+  assertEquals(
+    bashExit("Background shell started with ID: 003\n\nUse job_output tool to view output", false),
+    undefined,
+  );
+  assertEquals(
+    bashExit(
+      "Command is taking longer than expected and has been moved to background.\n\nBackground shell ID: 004",
+      false,
+    ),
+    undefined,
+  );
+  assertEquals(bashExit("missing command", true), undefined);
+  assertEquals(bashExit("User denied permission", true), undefined);
 });
 
 Deno.test("shell_command parts become a call and a result with the recorded exit code", async () => {
@@ -902,7 +923,7 @@ Deno.test({
         ].sort();
       const k3s = by("k3s-subagent-summary-0627");
       assertEquals(k3s.length, 5);
-      assertEquals(exits("k3s-subagent-summary-0627"), [1, 127, 128]);
+      assertEquals(exits("k3s-subagent-summary-0627"), [0, 1, 127, 128]);
       const sub = k3s.find((s) => s.id === "call_e5a890454e8c4a71b5efd553");
       assertEquals(sub?.parent, "093f9963-97b6-4279-9bea-ded429193b34");
       const summary = events(
@@ -918,7 +939,7 @@ Deno.test({
       );
       const win = by("windows-copilot-0812");
       assertEquals(win.length, 2);
-      assertEquals(exits("windows-copilot-0812"), [1, 3, 4]);
+      assertEquals(exits("windows-copilot-0812"), [0, 1, 3, 4]);
       const multi = win.flatMap((s) => events(s, "tool_call")).filter((e) =>
         e.tool?.name === "multiedit"
       );

@@ -99,7 +99,8 @@ Deno.test("a Crush call refused for invalid parameters is not run, counts as no 
       "tool_call bash not run",
       "tool_result not run",
       "notice",
-      "tool_call bash",
+      // Its result has no `Exit code` line: Crush writes one only when the exit is not 0.
+      "tool_call bash exit 0",
       "tool_result",
     ]);
     assertStringIncludes(out, "  $ kubectl version --short\n");

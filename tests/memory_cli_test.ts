@@ -294,6 +294,12 @@ Deno.test("fix reads stdin for '-', answers found with exit 0 and never seen wit
     const found = await run(ix, ["fix", "-"], { stdin: "Error: Cannot find module 'express'\n" });
     assertEquals(found.code, 0);
     assertStringIncludes(found.out, "npm install express");
+    // Its run has no status (Claude Code records none for a success): neither succeeded nor failed.
+    assertStringIncludes(found.out, "1 session, succeeded 0/1, 1 exit unknown,");
+    const fj = JSON.parse(
+      (await run(ix, ["fix", "Error: Cannot find module 'express'", "--json"])).out,
+    );
+    assertEquals([fj.fixes[0].succeeded, fj.fixes[0].unknown], [0, 1]);
     const never = await run(ix, ["fix", "Error: Cannot find module 'koa'"]);
     assertEquals(never.code, 1);
     assertStringIncludes(never.out, "that error was never seen");

@@ -15,7 +15,7 @@ import type { IO } from "../../core/runtime.ts";
 import { DejaError } from "../../core/errors.ts";
 import type { Store } from "../store.ts";
 import { shortRef } from "../sessions.ts";
-import { findFixes, type FixExample, type FixResult } from "../memory/fix.ts";
+import { findFixes, type FixExample, fixRecord, type FixResult } from "../memory/fix.ts";
 import { hiddenHint, JUNK_OPTION, withStore } from "./_memory.ts";
 import { defaultHidden } from "../search/sessions.ts";
 
@@ -130,6 +130,7 @@ export function fixJson(d: FixData): Record<string, unknown> {
       command: f.command,
       sessions: f.sessions,
       succeeded: f.succeeded,
+      unknown: f.unknown,
       retry: f.retry,
       specific: f.specific,
       last: isoTime(f.last),
@@ -173,11 +174,9 @@ export function fixText(d: FixData, io: Pick<IO, "isTTY" | "env">): string {
       "",
       `  ${c.bold(oneLine(f.command, 140))}`,
       c.dim(
-        `    ${f.sessions} session${
-          f.sessions === 1 ? "" : "s"
-        }, succeeded ${f.succeeded}/${f.sessions}, last ${fmtSessionTime(f.last, f)}${
-          f.retry ? ", the same command run again" : ""
-        }`,
+        `    ${f.sessions} session${f.sessions === 1 ? "" : "s"}, ${fixRecord(f)}, last ${
+          fmtSessionTime(f.last, f)
+        }${f.retry ? ", the same command run again" : ""}`,
       ),
     );
     for (const e of f.examples) {

@@ -17,6 +17,7 @@ import { modelsLabel, modelsOf, resolveSession, shortRef } from "../sessions.ts"
 import { Q } from "../schema.ts";
 import type { EventRow, FileRow, SessionRow } from "../rows.ts";
 import { describeSession } from "../memory/last.ts";
+import { type Outcome, outcomeOf, runFacts } from "../memory/outcome.ts";
 import { noteIdAt, notesOfDays } from "../memory/note_ids.ts";
 import { type Ending, endingOf, isCut } from "../memory/ending.ts";
 
@@ -91,8 +92,9 @@ export function showSession(store: Store, ref: string, tz?: string): ShowData {
   const s = resolveSession(store, ref);
   const events = Q.eventsOfSession.all(store, { session: s.id });
   const commands = new Map<number, RunStatus>();
-  for (const c of Q.commandsOfSession.all(store, { session: s.id })) {
-    commands.set(c.event_id, { exit: c.exit ?? null, is_error: c.is_error });
+  for (const c of Q.commandsInOrder.all(store, { session: s.id })) {
+    const facts = runFacts(c);
+    commands.set(c.event_id, { exit: facts.exit, is_error: c.is_error, outcome: outcomeOf(facts) });
   }
   outcomesOfResults(events, commands);
   return {
@@ -117,6 +119,8 @@ export function showSession(store: Store, ref: string, tz?: string): ShowData {
 interface RunStatus {
   exit: number | null;
   is_error: number;
+  /** lib/memory/outcome.ts's judgement, as every other surface makes it. */
+  outcome: Outcome;
   /** The store says the call never ran (core/model.ts `ToolResultInfo.notRun`). */
   not_run?: boolean;
 }
@@ -127,9 +131,15 @@ interface RunStatus {
  * has such a result: a failed `view` or `edit` shows failed like a failed
  * `bash`. A result saying the call never ran marks its call so even over a
  * command row (which says only `failed`). A successful result with no exit
- * adds nothing (nothing to say).
+ * adds nothing (nothing to say). The result of a command judged failed (its
+ * output reports a failure, lib/memory/outcome.ts) says so like its call.
  */
 function outcomesOfResults(events: EventRow[], out: Map<number, RunStatus>): void {
+  const ofCommand = new Map<string, RunStatus>();
+  for (const e of events) {
+    const o = e.kind === "tool_call" && e.call_id ? out.get(e.id) : undefined;
+    if (o && !ofCommand.has(e.call_id!)) ofCommand.set(e.call_id!, o);
+  }
   const byCall = new Map<string, RunStatus>();
   for (const e of events) {
     if (e.kind !== "tool_result" || !e.data) continue;
@@ -140,9 +150,9 @@ function outcomesOfResults(events: EventRow[], out: Map<number, RunStatus>): voi
       continue;
     }
     const exit = typeof info.exit === "number" ? info.exit : null;
-    const failed = info.isError === true || (exit !== null && exit !== 0);
-    if (exit === null && !failed) continue;
-    const o: RunStatus = { exit, is_error: failed ? 1 : 0 };
+    const outcome = outcomeOf({ exit, isError: info.isError === true });
+    if (outcome === "unknown") continue;
+    const o: RunStatus = { exit, is_error: outcome === "failed" ? 1 : 0, outcome };
     if (info.notRun === true) o.not_run = true;
     out.set(e.id, o);
     if (e.call_id && !byCall.has(e.call_id)) byCall.set(e.call_id, o);
@@ -151,6 +161,10 @@ function outcomesOfResults(events: EventRow[], out: Map<number, RunStatus>): voi
     if (e.kind !== "tool_call" || !e.call_id) continue;
     const o = byCall.get(e.call_id);
     if (o && (!out.has(e.id) || o.not_run)) out.set(e.id, o);
+  }
+  for (const e of events) {
+    const o = e.kind === "tool_result" && e.call_id ? ofCommand.get(e.call_id) : undefined;
+    if (o?.outcome === "failed" && !out.has(e.id)) out.set(e.id, o);
   }
 }
 
@@ -198,7 +212,8 @@ export function showJson(d: ShowData): Record<string, unknown> {
         ...(e.model ? { model: e.model } : {}),
         ...(d.noteIds.has(e.id) ? { note_id: d.noteIds.get(e.id) } : {}),
         ...(cmd ? { exit: cmd.exit, is_error: cmd.is_error === 1 } : {}),
-        ...(cmd?.not_run ? { not_run: true } : {}),
+        // A call that never ran has no outcome: it says `not_run` instead.
+        ...(cmd ? cmd.not_run ? { not_run: true } : { outcome: cmd.outcome } : {}),
         ...(isCut(e) ? { cut: true } : {}),
       };
     }),
@@ -243,12 +258,12 @@ export function showText(d: ShowData, io: Pick<IO, "isTTY" | "env">, full: boole
       : e.kind;
     const cmd = d.commands.get(e.id);
     // A result repeats its call's status only when it failed (the call line says `exit 0`).
-    const status = cmd && (e.kind !== "tool_result" || cmd.is_error)
+    const status = cmd && (e.kind !== "tool_result" || cmd.outcome === "failed")
       ? cmd.not_run
         ? c.yellow(" not run")
         : cmd.exit !== null
         ? cmd.exit === 0 ? c.green(" exit 0") : c.red(` exit ${cmd.exit}`)
-        : cmd.is_error
+        : cmd.outcome === "failed"
         ? c.red(" failed")
         : ""
       : "";

@@ -17,8 +17,8 @@ import { isFileDated, newerFirst, shownTime, timeRank } from "../session_time.ts
 import type { Store } from "../store.ts";
 import { Q } from "../schema.ts";
 import { absoluteTarget } from "../memory/paths.ts";
-import { findFixes } from "../memory/fix.ts";
-import { outcomeLabel, runFailed } from "../memory/outcome.ts";
+import { findFixes, fixRecord } from "../memory/fix.ts";
+import { outcomeLabel, runFacts, runFailed } from "../memory/outcome.ts";
 import { concludes, displayPath, gist, sentences } from "../memory/text.ts";
 import { oneLine, plural } from "../../core/text.ts";
 import { fnv64 } from "./state.ts";
@@ -102,18 +102,13 @@ export function commandNote(
     newerFirst(timeRank(b.time, !!b.time_from_file), timeRank(a.time, !!a.time_from_file))
   );
   const sessions = new Set(rows.map((r) => r.session_id));
-  const facts = (r: (typeof rows)[number]) => ({
-    exit: r.exit,
-    isError: r.is_error,
-    output: r.output,
-  });
-  const failed = rows.filter((r) => runFailed(facts(r))).length;
+  const failed = rows.filter((r) => runFailed(runFacts(r))).length;
   const last = rows[rows.length - 1];
   const runs = Q.commandsInOrder.all(store, { session: last.session_id });
   const lastRun = runs.filter((r) => normalCommand(r.command) === norm).at(-1);
   const after = lastRun ? concludedAfter(store, last.session_id, lastRun.seq) : null;
   if (!failed && !after) return null;
-  const status = outcomeLabel(facts(last));
+  const status = outcomeLabel(runFacts(last));
   const fails = failed ? `; ${failed} of ${plural(rows.length, "run")} failed` : "";
   const text = `\`${oneLine(norm, 120)}\` ran in ${plural(sessions.size, "earlier session")} ` +
     `here, last ${day(last.time)} (${status})${fails}.` + (after ? ` After it: ${after}` : "");
@@ -190,7 +185,7 @@ export function fixNote(
   const key = `fix:${fnv64(res.signatures.join("|"))}`;
   if (seen.has(key)) return null;
   const fixes = res.fixes.filter((f) =>
-    f.succeeded > 0 && f.examples.some((e) => citable(current, e.sessionRowId))
+    f.succeeded + f.unknown > 0 && f.examples.some((e) => citable(current, e.sessionRowId))
   ).slice(0, 2);
   if (!fixes.length) return null;
   const lines = [
@@ -202,10 +197,9 @@ export function fixNote(
     const ex = f.examples[0];
     const after = ex ? `; after \`${oneLine(normalCommand(ex.failed), 80)}\` failed` : "";
     lines.push(
-      `- \`${oneLine(f.command, 160)}\` (${
-        plural(f.sessions, "session")
-      }, succeeded ${f.succeeded}/` +
-        `${f.sessions}, last ${day(f.last)}${after})`,
+      `- \`${oneLine(f.command, 160)}\` (${plural(f.sessions, "session")}, ${fixRecord(f)}, last ${
+        day(f.last)
+      }${after})`,
     );
   }
   const body = fitLines(lines, budget);

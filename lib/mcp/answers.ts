@@ -16,7 +16,7 @@ import { pickSession } from "../memory/pick.ts";
 import { defaultHidden, type HideOptions, searchHiding } from "../search/sessions.ts";
 import { blame, type BlameSession } from "../memory/blame.ts";
 import { describeSession } from "../memory/last.ts";
-import { findFixes } from "../memory/fix.ts";
+import { findFixes, fixRecord } from "../memory/fix.ts";
 import { howRuns } from "../memory/how.ts";
 import { outcomeMix } from "../memory/outcome.ts";
 import { localTime, sessionTime } from "../memory/text.ts";
@@ -190,9 +190,9 @@ export function fixAnswer(store: Store, error: string, f: Filters): string {
   const blocks = r.fixes.map((x, i) => {
     const lines = [
       `${i + 1}. ${oneLineForAgent(x.command, 300)}`,
-      `   ${plural(x.sessions, "session")}, succeeded ${x.succeeded}/${x.sessions}, last ${
-        sessionTime(x.last, x, 10)
-      }${x.retry ? ", the failing command run again" : ""}`,
+      `   ${plural(x.sessions, "session")}, ${fixRecord(x)}, last ${sessionTime(x.last, x, 10)}${
+        x.retry ? ", the failing command run again" : ""
+      }`,
     ];
     for (const e of x.examples) {
       const edited = e.edited.length ? `; edited ${oneLineForAgent(e.edited.join(", "), 200)}` : "";

@@ -22,7 +22,7 @@ import {
 import { byteLength, clipBytes, oneLine } from "../../core/text.ts";
 import { fillLists, inlineCode, type ListItem } from "./_fill.ts";
 import { describeSession } from "./last.ts";
-import { failureLine, type Outcome, outcomeLabel, outcomeOf } from "./outcome.ts";
+import { failureLine, type Outcome, outcomeLabel, outcomeOf, runFacts } from "./outcome.ts";
 import { isCut } from "./ending.ts";
 
 /** Default budget of `deja ctx` and the MCP `context` mode: 8 KiB. */
@@ -274,12 +274,7 @@ function ended(
     );
   }
   const bad = runs.filter((r) => r.seq > reply.seq).flatMap((r) => {
-    const facts = {
-      exit: r.exit ?? null,
-      isError: Number(r.is_error),
-      output: r.output ?? null,
-      noResult: r.no_result === 1,
-    };
+    const facts = runFacts(r);
     const code = inlineCode(oneLine(r.command, 100));
     if (outcomeOf(facts) === "failed") return [`${code} failed (${outcomeLabel(facts)})`];
     return facts.noResult ? [`${code} never finished (no result)`] : [];
@@ -392,7 +387,7 @@ function foldCommands(rows: CommandAtRow[]): DigestCommand[] {
     const command = String(r.command).trim();
     const key = command.replace(/\s+/g, " ");
     const exit = r.exit ?? null;
-    const outcome = outcomeOf({ exit, isError: Number(r.is_error), output: r.output ?? null });
+    const outcome = outcomeOf(runFacts(r));
     const failed = outcome === "failed";
     const c = byKey.get(key) ??
       { command, runs: 0, failures: 0, exit: null, failed: false, outcome, time: null };

@@ -15,7 +15,9 @@
  * edit: the files changed in between are the fix). A candidate that failed
  * every time it ran, or never finished (a call with no result: the session ended
  * on it), is dropped (it fixed nothing). Candidates are ranked by
- * the number of sessions, then by how often they succeeded, then by recency.
+ * the number of sessions, then by how often they succeeded (exit 0), then by
+ * how often they ran with no status (`exit unknown`, counted apart: neither a
+ * success nor a failure), then by recency.
  *
  * @module
  */
@@ -36,7 +38,7 @@ import {
   usable,
 } from "./signature.ts";
 import { oneLine } from "../../core/text.ts";
-import { type Outcome, outcomeOf, ranWell } from "./outcome.ts";
+import { type Outcome, outcomeOf, runFacts } from "./outcome.ts";
 import { matchRows } from "../search/retrieve.ts";
 import { shortRef } from "../sessions.ts";
 import { countsAsHidden } from "../search/sessions.ts";
@@ -63,11 +65,13 @@ export interface FixCandidate {
   command: string;
   /** Sessions where it followed the error and the error did not recur. */
   sessions: number;
-  /**
-   * How many of those runs did not fail (outcome.ts `ranWell`: exit 0, or no status and no
-   * failure in the output; a call with no result at all never counts).
-   */
+  /** How many of those runs went well (outcome.ts `ok`: exit 0). */
   succeeded: number;
+  /**
+   * How many of those runs ran with an outcome unknown (outcome.ts `unknown`: no status and no
+   * failure in the output); a call with no result at all counts in neither.
+   */
+  unknown: number;
   /** True when it is the failing command run again (after `edited` changed). */
   retry: boolean;
   /** Epoch ms of the latest time it followed the error (the session's time when the run has none). */
@@ -170,8 +174,8 @@ interface Cmd {
   callId: string | null;
   outcome: Outcome;
   failed: boolean;
-  /** Counts as a success (outcome.ts `ranWell`: not for a call with no result). */
-  well: boolean;
+  /** The call has no result at all (it never finished). */
+  noResult: boolean;
   time: number | null;
 }
 
@@ -256,12 +260,7 @@ function hits(
 
 function commandsOf(store: Store, sid: number): Cmd[] {
   return Q.commandsInOrder.all(store, { session: sid }).map((r) => {
-    const facts = {
-      exit: r.exit ?? null,
-      isError: Number(r.is_error),
-      output: r.output ?? null,
-      noResult: r.no_result === 1,
-    };
+    const facts = runFacts(r);
     const outcome = outcomeOf(facts);
     return {
       command: String(r.command),
@@ -269,7 +268,7 @@ function commandsOf(store: Store, sid: number): Cmd[] {
       callId: r.call_id ?? null,
       outcome,
       failed: outcome === "failed",
-      well: ranWell(facts),
+      noResult: facts.noResult === true,
       time: r.time ?? null,
     };
   });
@@ -353,6 +352,7 @@ export function findFixes(
       command: key,
       sessions: 0,
       succeeded: 0,
+      unknown: 0,
       retry: key === again,
       last: null,
       timeFromFile: false,
@@ -361,7 +361,8 @@ export function findFixes(
     };
     c.sessions++;
     if (specificIn.has(sid)) c.specific = true;
-    if (next.well) c.succeeded++;
+    if (next.outcome === "ok") c.succeeded++;
+    else if (next.outcome === "unknown" && !next.noResult) c.unknown++;
     // The latest by a recorded time; a store file's time only when none is recorded.
     const at = next.time ?? s.updated ?? s.started ?? null;
     const fromFile = next.time === null && s.time_from_file === 1;
@@ -379,10 +380,10 @@ export function findFixes(
     });
     found.set(key, c);
   }
-  // A next command that itself failed every time it followed the error fixed nothing.
-  const fixes = [...found.values()].filter((c) => c.succeeded > 0).sort((a, b) =>
+  // A next command that failed or never finished every time it followed the error fixed nothing.
+  const fixes = [...found.values()].filter((c) => c.succeeded + c.unknown > 0).sort((a, b) =>
     Number(b.specific) - Number(a.specific) || b.sessions - a.sessions ||
-    b.succeeded - a.succeeded ||
+    b.succeeded - a.succeeded || b.unknown - a.unknown ||
     newerFirst(timeRank(a.last, a.timeFromFile), timeRank(b.last, b.timeFromFile))
   ).slice(0, opts.limit ?? 3);
   for (const f of fixes) {
@@ -452,6 +453,14 @@ function hiddenOnly(r: FixResult): FixResult {
     message: `only hidden sessions hold that error: ${n} session${n === 1 ? "" : "s"} of ` +
       "throwaway or excluded projects",
   };
+}
+
+/**
+ * How a candidate's runs went, for people and agents: `succeeded 1/2, 1 exit unknown`
+ * (runs with no status are neither counted as succeeded nor as failed).
+ */
+export function fixRecord(f: Pick<FixCandidate, "succeeded" | "unknown" | "sessions">): string {
+  return `succeeded ${f.succeeded}/${f.sessions}${f.unknown ? `, ${f.unknown} exit unknown` : ""}`;
 }
 
 /** True when the events of `hits` hold every one of `names` (lower case). */

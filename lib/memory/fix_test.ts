@@ -1,6 +1,6 @@
 import { assertEquals } from "../../tests/_assert.ts";
 import { indexSessions, type SessionSpec } from "../../tests/_memory.ts";
-import { findFixes } from "./fix.ts";
+import { findFixes, fixRecord } from "./fix.ts";
 import { errorSignatures, sameError, signature } from "./signature.ts";
 
 const LODASH = "Error: Cannot find module 'lodash'\nRequire stack:\n- /w/app/index.js";
@@ -82,12 +82,21 @@ Deno.test("findFixes ranks what ran next by sessions where the error did not com
     assertEquals(r.fixes.map((x) => x.command), ["npm install lodash", "npm dedupe"]);
     assertEquals(findFixes(ix.store, LODASH, { limit: 1 }).fixes.length, 1);
     const f = r.fixes[0];
-    assertEquals([f.command, f.sessions, f.succeeded, f.retry], [
+    // Claude Code records no status for a run that went well: not counted as succeeded (nor as
+    // failed), but apart, as runs of unknown outcome.
+    assertEquals([f.command, f.sessions, f.succeeded, f.unknown, f.retry], [
       "npm install lodash",
       2,
+      0,
       2,
       false,
     ]);
+    assertEquals(fixRecord(f), "succeeded 0/2, 2 exit unknown");
+    assertEquals(
+      fixRecord({ sessions: 3, succeeded: 2, unknown: 1 }),
+      "succeeded 2/3, 1 exit unknown",
+    );
+    assertEquals(fixRecord({ sessions: 2, succeeded: 2, unknown: 0 }), "succeeded 2/2");
     assertEquals(f.examples[0].session, "12120002-0000-4000-8000-000000000002");
     assertEquals(f.examples[0].then, ["npm   install lodash", "npm run build"]);
     assertEquals(f.examples[0].failed, "npm run build");
@@ -178,7 +187,7 @@ Deno.test("findFixes takes a passing re-run after an edit when what ran right af
     const r = findFixes(ix.store, "ImportError: cannot import name 'parse_row' from 'app'");
     assertEquals(r.status, "found");
     const f = r.fixes[0];
-    assertEquals([f.command, f.retry, f.succeeded], ["pytest", true, 1]);
+    assertEquals([f.command, f.retry, f.succeeded, f.unknown], ["pytest", true, 0, 1]);
     assertEquals(f.examples[0].edited, ["/w/seven/app.py"]);
     assertEquals(f.examples[0].then, ["pytest"]);
   } finally {

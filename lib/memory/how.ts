@@ -13,7 +13,7 @@ import { newerFirst, timeRank } from "../session_time.ts";
 import type { Store } from "../store.ts";
 import { Q } from "../schema.ts";
 import { projectLike } from "../project_path.ts";
-import { outcomeOf } from "./outcome.ts";
+import { outcomeOf, runFacts } from "./outcome.ts";
 import { tokens } from "../search/tokenize.ts";
 import { countsAsHidden } from "../search/sessions.ts";
 import { shortRef } from "../sessions.ts";
@@ -143,11 +143,11 @@ export function howRuns(store: Store, what: string, opts: HowOptions = {}): HowR
     const time = (r.time as number | null) ?? null;
     c.runs++;
     c.ids.add(Number(r.session_id));
-    const outcome = outcomeOf({
+    const outcome = outcomeOf(runFacts({
       exit,
-      isError: Number(r.is_error),
+      is_error: Number(r.is_error),
       output: (r.output as string | null) ?? null,
-    });
+    }));
     c[outcome]++; // the three outcomes are the three counts
     // The latest run by a recorded time; a file's time only when no run has one.
     const fromFile = Number(r.time_from_file) === 1;

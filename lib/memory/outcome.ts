@@ -1,17 +1,23 @@
 /**
- * Did a command fail? One judgement for `fix`, `how`, the digests (`ctx`,
- * the session-start hook, the Crush packet) and the hooks' earlier-run hints.
+ * Did a command fail? One judgement for `show`, `view`, `fix`, `how`, the
+ * digests (`ctx`, the session-start hook, the Crush packet), MCP's answers and
+ * the hooks' earlier-run hints: each reads its rows through {@link runFacts}
+ * and judges them with {@link outcomeOf} (tests/outcome_rule_test.ts holds
+ * them to one answer on one session).
  *
  * The store's word comes first: a recorded exit status decides (0 is `ok`,
  * anything else `failed`), and a result the harness marked as an error is
- * `failed`. When the store records neither — Crush writes an `Exit code N`
- * trailer only on failure, Claude Code's Bash results carry no status when
- * they succeed — the output decides: a line that reports a failure the way
- * shells and tools print one makes it `failed`, otherwise it is `unknown`
- * (never `ok`: the agent must not be told a failed command succeeded).
- * A call with no result at all (the session ended before it finished) is
- * `unknown` too, and never counts as a success ({@link ranWell}), even where
- * a result without a status does.
+ * `failed`. When the store records neither — Claude Code's Bash results carry
+ * no status when they succeed; a Crush run aborted or moved to the background
+ * has none (one that finished without an `Exit code N` trailer is exit 0) —
+ * the output decides: a line that reports a failure the way shells and tools
+ * print one makes it `failed`, otherwise it is `unknown` (never `ok`: the
+ * agent must not be told a failed command succeeded). A call with no result
+ * at all (the session ended before it finished) is `unknown` too, labelled
+ * `no result`. `fix` counts an `unknown` run apart, neither a success nor a
+ * failure (`succeeded 0/2, 2 exit unknown`), and one with no result in neither
+ * (Crush session 093f9963 ended on a `git stash` call, which `fix` once called
+ * "succeeded 1/1").
  *
  * @module
  */
@@ -30,6 +36,29 @@ export interface RunFacts {
   output?: string | null;
   /** The store holds the call and no result at all: it never ran or never finished. */
   noResult?: boolean;
+}
+
+/**
+ * A command run as the index's queries select it (lib/schema.ts `commandsInOrder`,
+ * `COMMAND_RUN`): its exit, error flag, and (when neither says) its result's text
+ * and whether it has a result at all.
+ */
+export interface RunRow {
+  exit: number | null | undefined;
+  is_error: number | boolean;
+  output?: string | null;
+  /** 1 when the call has no tool result (lib/schema.ts `NO_RESULT`). */
+  no_result?: number | boolean | null;
+}
+
+/** The facts of a run as a query row holds them ({@link RunRow}), for every surface alike. */
+export function runFacts(r: RunRow): RunFacts {
+  return {
+    exit: r.exit ?? null,
+    isError: r.is_error === true || Number(r.is_error) === 1,
+    output: r.output ?? null,
+    noResult: r.no_result === true || r.no_result === 1,
+  };
 }
 
 /**
@@ -89,17 +118,6 @@ export function outcomeOf(r: RunFacts): Outcome {
   if (r.exit !== null && r.exit !== undefined) return r.exit === 0 ? "ok" : "failed";
   if (r.isError === true || r.isError === 1) return "failed";
   return failureLine(r.output) !== null ? "failed" : "unknown";
-}
-
-/**
- * True when the run counts as a success where stores record no status for one
- * (`fix`): `ok`, or `unknown` with a result that reports no failure. A call with
- * no result never does (Crush session 093f9963 ended on a `git stash` call, which
- * `fix` then called "succeeded 1/1").
- */
-export function ranWell(r: RunFacts): boolean {
-  const o = outcomeOf(r);
-  return o === "ok" || (o === "unknown" && !r.noResult);
 }
 
 /** True when the run failed ({@link outcomeOf} says `failed`). */

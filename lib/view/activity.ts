@@ -2,15 +2,18 @@
  * The activity page (`/stats`): what the index holds in figures, sessions per
  * day as a heat map, sessions per harness and per project week by week, the
  * commands that failed most (lib/memory/outcome.ts decides what failed), and
- * the secrets redacted by kind (lib/stats.ts). Sessions with no recorded time
- * (lib/session_time.ts) are counted apart, not charted.
+ * the secrets redacted by kind (lib/stats.ts). Sessions of throwaway projects
+ * are left out of the sessions' charts and the failed commands alike, as
+ * search leaves them out, unless the page is asked for them (`?junk=1`).
+ * Sessions with no recorded time (lib/session_time.ts) are counted apart, not
+ * charted.
  *
  * @module
  */
 import { isFileDated } from "../session_time.ts";
 import { Q } from "../schema.ts";
 import { indexStats } from "../stats.ts";
-import { outcomeOf } from "../memory/outcome.ts";
+import { outcomeOf, runFacts } from "../memory/outcome.ts";
 import { oneLine } from "../../core/text.ts";
 import { defaultHidden } from "../search/sessions.ts";
 import { htm, type Html } from "./html.ts";
@@ -98,7 +101,7 @@ export function activityPage(ctx: ViewCtx, junk: boolean): string {
       "sessions per project per week",
     )
   }
-    <h2>Commands that failed most</h2>${failedCommands(ctx)}
+    <h2>Commands that failed most</h2>${failedCommands(ctx, hidden)}
     <h2>Secrets redacted, by kind</h2>${
     bars(
       Object.entries(st.redacted).sort((a, b) => b[1] - a[1]).map(([k, n]) => [htm`${k}`, n]),
@@ -144,16 +147,17 @@ function byWeek(
   return out;
 }
 
-function failedCommands(ctx: ViewCtx): Html {
+/**
+ * The commands that failed most among the latest runs, left out and counted by the same
+ * filter as the rest of the page (`hidden`: throwaway projects unless asked, excluded ones).
+ */
+function failedCommands(ctx: ViewCtx, hidden: ReadonlySet<number>): Html {
   const counts = new Map<string, number>();
+  const ids = JSON.stringify([...hidden]);
   for (
-    const c of Q.viewRecentCommands.all(ctx.store, { limit: COMMANDS_READ })
+    const c of Q.viewRecentCommands.all(ctx.store, { hidden: ids, limit: COMMANDS_READ })
   ) {
-    const failed = outcomeOf({
-      exit: c.exit ?? null,
-      isError: c.is_error,
-      output: c.output,
-    }) === "failed";
+    const failed = outcomeOf(runFacts(c)) === "failed";
     if (!failed) continue;
     const key = oneLine(String(c.command), 90);
     counts.set(key, (counts.get(key) ?? 0) + 1);

@@ -11,7 +11,7 @@ import { Q } from "../schema.ts";
 import type { EventRow, FileAtRow, SessionRow } from "../rows.ts";
 import { modelsLabel, shortRef } from "../sessions.ts";
 import { describeSession } from "../memory/last.ts";
-import { outcomeLabel, outcomeOf, type RunFacts } from "../memory/outcome.ts";
+import { outcomeLabel, outcomeOf, type RunFacts, runFacts } from "../memory/outcome.ts";
 import { htm, type Html, type Part } from "./html.ts";
 import { lineDiff } from "./diff.ts";
 import { eventAnchor } from "./list.ts";
@@ -78,13 +78,7 @@ function transcript(ctx: ViewCtx, s: SessionRow, rootId: string, depth: number):
   const events = Q.eventsOfSession.all(st, { session: s.id });
   const commands = new Map<number, CommandFacts>();
   for (const c of Q.commandsInOrder.all(st, { session: s.id })) {
-    commands.set(c.event_id, {
-      command: c.command,
-      exit: c.exit ?? null,
-      isError: c.is_error,
-      output: c.output,
-      noResult: c.no_result === 1,
-    });
+    commands.set(c.event_id, { command: c.command, ...runFacts(c) });
   }
   const touches = new Map<number, Touch[]>();
   for (const f of Q.filesInOrder.all(st, { session: s.id })) {
@@ -181,7 +175,7 @@ function eventBlock(e: EventRow, anchor: string, x: Extras): Html {
 function callBody(e: EventRow, x: Extras): Html {
   const parts: Part[] = [];
   if (x.command) {
-    const facts = { ...x.command, output: x.command.output ?? x.result?.text ?? null };
+    const facts = x.command;
     const outcome = outcomeOf(facts);
     parts.push(
       htm`<pre class="cmd">$ ${x.command.command}</pre><span class="st st-${outcome}">${
