@@ -52,6 +52,7 @@ export function latestHere(store: Store, cwd: string): SessionRow | undefined {
     const rows = Q.lastSessions.all(store, {
       harnesses: null,
       project: projectKeyLike(d),
+      since: null,
       limit: 50,
     });
     const work = rows.find((r) => r.harness !== "deja" && r.events > 1);

@@ -211,8 +211,9 @@ export const SINCE_FORMS = "30d, 12h, 2w, a date (2026-11-01) or time words (yes
 /**
  * Reads a `--since` value: `30d`, `12h`, `2w`, `45m`, a date (`2026-11-01`), or the
  * time words a query understands (`yesterday`, `last week`, `3 days ago`, `on friday`;
- * lib/search/timewords.ts), read as the start of the window they name. Returns epoch ms,
- * or undefined when unreadable.
+ * lib/search/timewords.ts), read as the start of the window they name. A bare date is
+ * that day's local midnight, as the time words are. Returns epoch ms, or undefined when
+ * unreadable.
  */
 export function parseSince(v: string, now = Date.now()): number | undefined {
   const m = /^(\d+)\s*([mhdwy])$/i.exec(v.trim());
@@ -230,9 +231,14 @@ export function parseSince(v: string, now = Date.now()): number | undefined {
   const s = v.trim();
   const d = /^(\d{4})-(\d{2})-(\d{2})$/.exec(s);
   if (d) {
-    // A calendar date that does not exist (2026-02-30) is an error, not March 2.
-    const t = Date.UTC(Number(d[1]), Number(d[2]) - 1, Number(d[3]));
-    return new Date(t).toISOString().slice(0, 10) === s ? t : undefined;
+    // Local midnight, as `yesterday` and `on monday` are read (not UTC midnight, which is
+    // the evening before west of Greenwich). A calendar date that does not exist
+    // (2026-02-30) is an error, not March 2.
+    const [y, mo, day] = [Number(d[1]), Number(d[2]) - 1, Number(d[3])];
+    const t = new Date(y, mo, day);
+    t.setFullYear(y); // years 0-99 are not 1900-1999
+    const same = t.getFullYear() === y && t.getMonth() === mo && t.getDate() === day;
+    return same ? t.getTime() : undefined;
   }
   const words = timeHint(s, now);
   if (words.hint && !words.rest.trim()) return words.hint.from;

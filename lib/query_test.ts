@@ -28,8 +28,16 @@ Deno.test("parseSince reads relative spans and dates", () => {
   const now = Date.parse("2026-11-29T00:00:00Z");
   assertEquals(parseSince("30d", now), now - 30 * 86400e3);
   assertEquals(parseSince("12h", now), now - 12 * 3600e3);
-  assertEquals(parseSince("2026-11-01", now), Date.parse("2026-11-01"));
+  assertEquals(parseSince("2026-11-01", now), new Date(2026, 10, 1).getTime());
   assertEquals(parseSince("soon", now), undefined);
+});
+
+Deno.test("parseSince reads a bare date as local midnight, as yesterday is (it was UTC midnight)", () => {
+  const now = new Date(2026, 10, 29, 15, 30).getTime();
+  assertEquals(parseSince("2026-11-28", now), parseSince("yesterday", now));
+  assertEquals(parseSince("2026-11-28", now), new Date(2026, 10, 28, 0, 0).getTime());
+  assertEquals(parseSince("2026-02-30", now), undefined);
+  assertEquals(parseSince("2026-13-01", now), undefined);
 });
 
 Deno.test("parseSince reads the time words a query does (--since yesterday was refused)", () => {

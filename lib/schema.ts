@@ -11,7 +11,7 @@
 
 import { type NoParams, query } from "./sql.ts";
 import { projectKeySql } from "./project_path.ts";
-import { type IdRow as Id, TOP_LEVEL } from "./schema_fragments.ts";
+import { FILE_DATED, type IdRow as Id, TOP_LEVEL } from "./schema_fragments.ts";
 import { SEARCH_Q } from "./schema_search.ts";
 import type {
   CommandAtRow,
@@ -386,9 +386,10 @@ export const Q = {
     ["projects"],
   ),
   sessionsByPrefix: query<{ like: string; harness: string | null }, SessionRow>(
-    `SELECT * FROM sessions WHERE native_id LIKE ? ESCAPE '\\' AND (? IS NULL OR harness = ?)
-    ORDER BY updated DESC LIMIT 20`,
-    ["like", "harness", "harness"], // like: a native id prefix as a LIKE pattern
+    `SELECT * FROM sessions s WHERE native_id LIKE ? ESCAPE '\\' AND (? IS NULL OR harness = ?)
+    ORDER BY ${FILE_DATED}, updated DESC LIMIT 20`,
+    // like: a native id prefix as a LIKE pattern; newest first, file-dated ones after the dated
+    ["like", "harness", "harness"],
   ),
   eventsOfSession: query<{ session: number }, EventRow>(
     `SELECT * FROM events WHERE session_id = ? ORDER BY seq`,
@@ -499,16 +500,19 @@ export const Q = {
   ),
   // A session is listed on its own when it has no parent or its parent is not indexed
   // (a subagent whose parent's store is gone or was never read).
-  // harnesses: a JSON array or null for all; project: a LIKE pattern or null; limit: -1 for none
+  // harnesses: a JSON array or null for all; project: a LIKE pattern or null; since: epoch ms
+  // or null (a file-dated session is returned to be counted, lib/session_time.ts); limit: -1 for none.
+  // File-dated sessions come after the dated ones.
   lastSessions: query<
-    { harnesses: string | null; project: string | null; limit: number },
+    { harnesses: string | null; project: string | null; since: number | null; limit: number },
     SessionRow
   >(
     `SELECT * FROM sessions s WHERE ${TOP_LEVEL}
       AND (? IS NULL OR harness IN (SELECT value FROM json_each(?)))
       AND (? IS NULL OR ${projectKeySql("project")} LIKE ? ESCAPE '\\')
-    ORDER BY COALESCE(updated, started, 0) DESC, harness, native_id LIMIT ?`,
-    ["harnesses", "harnesses", "project", "project", "limit"],
+      AND (? IS NULL OR ${FILE_DATED} OR COALESCE(updated, started, 0) >= ?)
+    ORDER BY ${FILE_DATED}, COALESCE(updated, started, 0) DESC, harness, native_id LIMIT ?`,
+    ["harnesses", "harnesses", "project", "project", "since", "since", "limit"],
   ),
   /** A session's first `limit` user turns (the first prompt describes a session without a title). */
   userTurns: query<{ session: number; limit: number }, { text: string }>(
@@ -699,12 +703,24 @@ export const Q = {
   ),
 
   // --- deja view (lib/view/) ---
-  /** Top-level sessions: when (epoch ms) and where (the list's filters, the activity charts). */
+  /**
+   * Top-level sessions: when they started and were last active (epoch ms), whether those are
+   * only the store file's mtime (`time_from_file`), and where (the list's filters, the
+   * activity charts, the projects page).
+   */
   viewSessionTimes: query<
     NoParams,
-    { id: number; harness: string; project: string | null; time: number | null }
+    {
+      id: number;
+      harness: string;
+      project: string | null;
+      time: number | null;
+      last: number | null;
+      time_from_file: number;
+    }
   >(
-    `SELECT id, harness, project, COALESCE(started, updated) AS time FROM sessions s
+    `SELECT id, harness, project, COALESCE(started, updated) AS time,
+      COALESCE(updated, started) AS last, time_from_file FROM sessions s
     WHERE ${TOP_LEVEL}`,
   ),
   /** The sessions of `project`. */

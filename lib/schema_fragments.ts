@@ -18,3 +18,9 @@ export type CountRow = { n: number };
 export type IdRow = { id: number };
 /** One term of the vocabulary. */
 export type TermRow = { term: string };
+
+/**
+ * A session row `s` whose times are only its store file's mtime: the store
+ * records none (lib/session_time.ts says what commands do with it).
+ */
+export const FILE_DATED = `(s.time_from_file = 1)`;

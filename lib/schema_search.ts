@@ -10,6 +10,7 @@ import { type NoParams, query } from "./sql.ts";
 import type { MatchRow } from "./rows.ts";
 import {
   type CountRow as N,
+  FILE_DATED,
   type IdRow as Id,
   type TermRow as Term,
   TOP_LEVEL,
@@ -32,10 +33,17 @@ export const SEARCH_Q = {
    */
   titledSessions: query<
     { like: string },
-    { id: number; harness: string; project: string | null; title: string; updated: number | null }
+    {
+      id: number;
+      harness: string;
+      project: string | null;
+      title: string;
+      updated: number | null;
+      time_from_file: number;
+    }
   >(
-    `SELECT id, harness, project, title, COALESCE(updated, started) AS updated FROM sessions
-    WHERE length(title) <> length(CAST(title AS BLOB)) OR title LIKE ? ESCAPE '\\'`,
+    `SELECT id, harness, project, title, COALESCE(updated, started) AS updated, time_from_file
+    FROM sessions WHERE length(title) <> length(CAST(title AS BLOB)) OR title LIKE ? ESCAPE '\\'`,
     ["like"],
   ),
   /**
@@ -71,6 +79,8 @@ export const SEARCH_Q = {
   ),
   /** The number of sessions, subagents included (session-level IDF). */
   sessionCount: query<NoParams, N>(`SELECT COUNT(*) AS n FROM sessions`),
+  /** The row ids of the file-dated sessions (what `--since` leaves out, lib/session_time.ts). */
+  fileDatedIds: query<NoParams, { id: number }>(`SELECT id FROM sessions s WHERE ${FILE_DATED}`),
   /** An upper bound of the number of events (for IDF). */
   eventCount: query<NoParams, N>(`SELECT COALESCE(MAX(id), 0) AS n FROM events`),
   /**

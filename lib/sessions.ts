@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { promptHistoryShortLengths } from "../core/prompt_history.ts";
 import type { Store } from "./store.ts";
 import { DejaError } from "../core/errors.ts";
 import { Q } from "./schema.ts";
@@ -207,12 +208,13 @@ function parentOfAll(rows: SessionRow[]): SessionRow | undefined {
 }
 
 /**
- * The shortest prefix of `id` (8, 12, 16 or 24 characters, else the whole id)
- * that {@link resolveSession} maps back to this session; `harness:id` when
+ * The shortest prefix of `id` (8, 12, 16 or 24 characters, else the whole id;
+ * a prompt-history session's stem and 8, 12 or 16 characters of its part,
+ * core/prompt_history.ts) that {@link resolveSession} maps back to this session; `harness:id` when
  * even the whole id is ambiguous across harnesses.
  */
 export function shortRef(store: Store, harness: string, id: string): string {
-  for (const n of [8, 12, 16, 24, id.length]) {
+  for (const n of promptHistoryShortLengths(id) ?? [8, 12, 16, 24, id.length]) {
     if (n > id.length) continue;
     const prefix = id.slice(0, n);
     try {

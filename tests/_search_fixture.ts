@@ -25,6 +25,13 @@ export interface MemSession {
    * `null`: an undated session (no time on it or its events).
    */
   at?: number | null;
+  /**
+   * Epoch ms of a store file's mtime that dates the session (`timeFromFile`: the store records
+   * no time, lib/session_time.ts); its events have no time. Overrides `at`.
+   */
+  fileTime?: number;
+  /** Epoch ms of its last activity, when not a minute after its last event (a long session). */
+  updated?: number;
   events: Array<[Event["kind"], string] | Event>;
 }
 
@@ -56,7 +63,9 @@ export async function memIndex(sessions: MemSession[], vars: Record<string, stri
   const write = (list: MemSession[]) => {
     for (const m of list) {
       const harness = m.harness ?? "mem";
-      const at = m.at === null ? undefined : m.at ?? Date.parse("2026-11-01T10:00:00Z");
+      const at = m.at === null || m.fileTime !== undefined
+        ? undefined
+        : m.at ?? Date.parse("2026-11-01T10:00:00Z");
       const events = m.events.map((e, i): Event =>
         Array.isArray(e)
           ? { kind: e[0], text: e[1], ...(at === undefined ? {} : { time: at + i * 60e3 }) }
@@ -68,8 +77,9 @@ export async function memIndex(sessions: MemSession[], vars: Record<string, stri
         project: m.project ?? "/home/dev/work/app",
         ...(m.parent ? { parent: m.parent } : {}),
         ...(m.title ? { title: m.title } : {}),
-        started: at,
-        updated: at === undefined ? undefined : at + events.length * 60e3,
+        started: at ?? m.fileTime,
+        updated: m.updated ?? (at === undefined ? m.fileTime : at + events.length * 60e3),
+        ...(m.fileTime !== undefined ? { timeFromFile: true } : {}),
         path: "",
         events,
       };

@@ -81,3 +81,21 @@ Deno.test("ranking by recency costs a two-month-old session under a tenth agains
   // Still a tie-breaker: the newer of two equal sessions comes first.
   assert(ratio < 1);
 });
+
+Deno.test("a file-dated session gets no recency bonus: a copied store's file time is not 'recent'", () => {
+  const facts = (fileDated: boolean) => ({
+    harness: "kimi",
+    started: NOW - DAY,
+    updated: NOW - 60_000,
+    gaveUp: false,
+    throwaway: false,
+    fileDated,
+  });
+  const old = { ...facts(false), started: NOW - 900 * DAY, updated: NOW - 900 * DAY };
+  assert(sessionMultiplier(facts(false), NOW) > sessionMultiplier(facts(true), NOW));
+  // As if its time were unknown: no better than a session dated years ago.
+  assert(sessionMultiplier(facts(true), NOW) <= sessionMultiplier(old, NOW));
+  // A time word's window does not hold it either.
+  const hint = { from: NOW - DAY, to: NOW, words: "today" };
+  assert(sessionMultiplier(facts(true), NOW, hint) < sessionMultiplier(facts(false), NOW, hint));
+});

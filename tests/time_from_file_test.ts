@@ -1,8 +1,9 @@
 /**
  * Sessions whose store records no times (a Kimi `context.jsonl`, found by a fresh-user trial on
  * Kimi CLI 1.17 session b1ea4a04) are dated by the file's modification time: every command
- * that shows the time marks it as the file's, `--json` says `time_from_file`, `--since`
- * compares that time, and a later read with recorded times clears the mark.
+ * that shows the time marks it as the file's, `--json` says `time_from_file`, `last` lists it
+ * after the dated sessions, `--since` leaves it out and counts it (a copied store's file time is
+ * the copy's day), and a later read with recorded times clears the mark.
  */
 import { assert, assertEquals, assertStringIncludes } from "./_assert.ts";
 import { mkdirSync, utimesSync, writeFileSync } from "node:fs";
@@ -58,8 +59,9 @@ function world(root: string): { env: Env; kimiDir: string } {
   return { env, kimiDir };
 }
 
+/** The line that starts with a prefix of `id` (a session's first line, not its description). */
 const lineOf = (out: string, id: string) =>
-  out.split("\n").find((l) => id.startsWith(l.split(" ")[0]) && l.includes(" ")) ?? "";
+  out.split("\n").find((l) => l.split(" ")[0] && id.startsWith(l.split(" ")[0])) ?? "";
 
 Deno.test("a session dated by its file's mtime is marked in last, show and search, text and JSON", async () => {
   using t = scopedTempDir("deja-filetime-");
@@ -96,10 +98,39 @@ Deno.test("a session dated by its file's mtime is marked in last, show and searc
     ]),
   );
   assertEquals(flags, { [KIMI_ID]: true, [CLAUDE_ID]: false });
+});
 
-  // --since compares the time shown: the file's for the Kimi session.
-  const since = JSON.parse((await runMain(env, ["last", "--since", "2026-11-15", "--json"])).out);
-  assertEquals(since.sessions.map((s: { id: string }) => s.id), [KIMI_ID]);
+Deno.test("last lists a file-dated session after the dated ones, though its file is newer", async () => {
+  using t = scopedTempDir("deja-filetime-");
+  const { env } = world(t.path);
+  assertEquals((await runMain(env, ["index"])).code, 0);
+  const doc = JSON.parse((await runMain(env, ["last", "--json"])).out);
+  assertEquals(doc.sessions.map((s: { id: string }) => s.id), [CLAUDE_ID, KIMI_ID]);
+  assertEquals(doc.undated, 0);
+  const text = (await runMain(env, ["last"])).out.split("\n");
+  const at = (id: string) =>
+    text.findIndex((l) => id.startsWith(l.split(" ")[0]) && l.includes(" "));
+  assert(at(CLAUDE_ID) >= 0 && at(CLAUDE_ID) < at(KIMI_ID), text.join("\n"));
+});
+
+Deno.test("last --since leaves a file-dated session out and says how many (stderr, JSON)", async () => {
+  using t = scopedTempDir("deja-filetime-");
+  const { env } = world(t.path);
+  assertEquals((await runMain(env, ["index"])).code, 0);
+  // The Kimi file's time (11-20) is inside the window, but it is not a recorded time.
+  const after = await runMain(env, ["last", "--since", "2026-11-15", "--json"]);
+  assertEquals(after.code, 1);
+  const doc = JSON.parse(after.out);
+  assertEquals([doc.sessions.length, doc.undated], [0, 1]);
+  const both = await runMain(env, ["last", "--since", "2026-11-01"]);
+  assertEquals(both.code, 0, both.err);
+  assert(lineOf(both.out, CLAUDE_ID) && !lineOf(both.out, KIMI_ID), both.out);
+  assertStringIncludes(both.err, "1 session with no recorded time");
+  assertStringIncludes(both.err, "left out by --since");
+  const none = await runMain(env, ["last", "--since", "2026-11-15"]);
+  assertStringIncludes(none.err, "1 session with no recorded time");
+  const plain = await runMain(env, ["last"]);
+  assert(!plain.err.includes("no recorded time"), plain.err);
 });
 
 Deno.test("a later read with recorded times clears the file-time mark and its times", async () => {
@@ -186,4 +217,45 @@ Deno.test("a Continue session is read again when sessions.json beside it changes
   assertEquals((await runMain(env, ["index"])).code, 0);
   const doc = JSON.parse((await runMain(env, ["last", "--harness", "continue", "--json"])).out);
   assertEquals(doc.sessions.map((s: { title: string }) => s.title), ["Quokka headcount"]);
+});
+
+Deno.test("search --since leaves a file-dated session out, says how many; no --since finds it", async () => {
+  using t = scopedTempDir("deja-filetime-");
+  const { env } = world(t.path);
+  assertEquals((await runMain(env, ["index"])).code, 0);
+  // The Kimi file's time (11-20) is in the window; the Claude session (11-10) is not.
+  const doc = JSON.parse(
+    (await runMain(env, ["quokkabundler", "--since", "2026-11-15", "--json"])).out,
+  );
+  assertEquals([doc.results.length, doc.undated], [0, 1]);
+  const text = await runMain(env, ["quokkabundler", "--since", "2026-11-01"]);
+  assertEquals(text.code, 0, text.err);
+  assert(lineOf(text.out, CLAUDE_ID) && !lineOf(text.out, KIMI_ID), text.out);
+  assertStringIncludes(text.err, "1 session with no recorded time");
+  const all = JSON.parse((await runMain(env, ["quokkabundler", "--json"])).out);
+  assertEquals([all.results.length, all.undated], [2, 0]);
+});
+
+Deno.test("a prompt history with no ids is shown as prompt-history-<8 chars> and listed after dated sessions", async () => {
+  using t = scopedTempDir("deja-filetime-");
+  const { env } = world(t.path);
+  // Kimi's user-history of the work dir: prompts no transcript holds, no id, no time.
+  const key = createHash("md5").update("/w/kimi-app", "utf8").digest("hex");
+  const dir = join(t.path, "kimi", "user-history");
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, `${key}.jsonl`);
+  writeFileSync(file, JSON.stringify({ content: "rename the wombat module" }) + "\n");
+  const copied = Date.UTC(2026, 10, 28, 9) / 1000; // the newest file time of all
+  utimesSync(file, copied, copied);
+  assertEquals((await runMain(env, ["index"])).code, 0);
+  const doc = JSON.parse((await runMain(env, ["last", "--json"])).out);
+  const ph = `prompt-history-${key}`;
+  assertEquals(doc.sessions.map((s: { id: string }) => s.id), [CLAUDE_ID, ph, KIMI_ID]);
+  const short = `prompt-history-${key.slice(0, 8)}`;
+  assertEquals(doc.sessions[1].short_id, short);
+  const text = (await runMain(env, ["last"])).out;
+  assertStringIncludes(text, `${short}  kimi`);
+  // The short id names the session.
+  const show = await runMain(env, ["show", short, "--json"]);
+  assertEquals([show.code, JSON.parse(show.out).id], [0, ph]);
 });

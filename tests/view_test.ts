@@ -303,3 +303,39 @@ Deno.test("view shows a session written after it started, freshened the way the 
     await srv.close();
   }
 });
+
+Deno.test("view activity leaves a file-dated session out of its charts and says so; projects show the newest update", async () => {
+  // A copied store's prompt history: dated only by its file, on the copy's day (11-01 12:00).
+  await using f = await fixture();
+  await f.idx.add([{
+    id: "prompt-history-0123456789abcdef",
+    project: "/home/dev/copied",
+    fileTime: AT + 2 * 3_600_000,
+    events: [["user", "an old prompt from the history"]],
+  }, {
+    // Started long ago, last active an hour before the view's now: the project's last activity.
+    id: "sess-long",
+    project: "/home/dev/long",
+    at: AT - 30 * 86_400_000,
+    updated: AT + 1_800_000,
+    events: [["user", "a month-long refactor"]],
+  }]);
+  const r = await get(f.srv, `${f.base}/stats`);
+  assertStringIncludes(r.body, "1 undated session not charted");
+  // The heat map counts the dated session of 11-01 only.
+  assertStringIncludes(r.body, "2026-11-01: 1 session");
+  const p = await get(f.srv, `${f.base}/projects`);
+  const row = (name: string) =>
+    p.body.slice(p.body.indexOf(name), p.body.indexOf("</tr>", p.body.indexOf(name)));
+  assertStringIncludes(row("/home/dev/long"), "2026-11-01"); // not its start, 2026-10-02
+  assert(!row("/home/dev/long").includes("2026-10-02"), row("/home/dev/long"));
+  assertStringIncludes(row("/home/dev/copied"), "(file time)");
+  // The session list's time window leaves it out and says so; without a window it is listed.
+  const recent = await get(f.srv, `${f.base}/?days=1`);
+  assert(!recent.body.includes("an old prompt from the history"), recent.body);
+  assertStringIncludes(recent.body, "1 undated session (no recorded time) not in this window");
+  const all = await get(f.srv, `${f.base}/`);
+  assertStringIncludes(all.body, "an old prompt from the history");
+  // Recorded times first: the copied project (its file says 12:00) is listed last.
+  assert(p.body.indexOf("/home/dev/long") < p.body.indexOf("/home/dev/copied"), p.body);
+});

@@ -172,6 +172,19 @@ export function hiddenHint(io: IO, n: number): void {
 }
 
 /**
+ * Says on stderr how many sessions `--since` left out because the store
+ * recorded no time for them (file-dated, lib/session_time.ts); nothing when none.
+ */
+export function undatedHint(io: IO, n: number): void {
+  if (!n) return;
+  io.err(
+    `hint: ${n} session${n === 1 ? "" : "s"} with no recorded time (dated only by ${
+      n === 1 ? "its" : "their"
+    } file) left out by --since; without it they are shown\n`,
+  );
+}
+
+/**
  * The `--harness` values as ids, each read by core/registry.ts `harnessId`
  * (any case, `claude-code` style names), comma lists split.
  * @throws {DejaError} exit 2 on an unknown harness

@@ -24,6 +24,7 @@ import {
   sessionJsonOf,
   SINCE_OPTION,
   timeOpt,
+  undatedHint,
   withStore,
 } from "./_memory.ts";
 import { filteredText, filtersUsed } from "./_filtered.ts";
@@ -62,6 +63,8 @@ export interface LastData {
   sessions: Array<LastSession & { ref: string }>;
   /** Sessions of throwaway or excluded projects left out. */
   hidden: number;
+  /** Sessions `--since` left out because they have no recorded time (lib/session_time.ts). */
+  undated: number;
   /** When the filters left none: sessions without them (else 0). */
   without: number;
 }
@@ -86,7 +89,7 @@ export function parseLast(a: Args): LastArgs {
 
 /** The `n` most recent sessions the filter lets through. */
 export function lastData(store: Store, args: LastArgs, io: Pick<IO, "env" | "cwd">): LastData {
-  const { sessions, hidden } = lastSessions(store, {
+  const { sessions, hidden, undated } = lastSessions(store, {
     limit: args.n,
     harness: args.filter.harness,
     project: args.filter.project,
@@ -102,6 +105,7 @@ export function lastData(store: Store, args: LastArgs, io: Pick<IO, "env" | "cwd
   return {
     sessions: sessions.map((s) => ({ ...s, ref: shortRef(store, s.harness, s.native_id) })),
     hidden,
+    undated,
     without,
   };
 }
@@ -117,6 +121,7 @@ export function lastJson(d: LastData): Record<string, unknown> {
       description: s.description,
     })),
     hidden: d.hidden,
+    undated: d.undated,
   };
 }
 
@@ -173,13 +178,16 @@ function runLast(a: Args, io: IO): number {
     if (d.hidden) {
       // Sessions do match, all hidden: say so, not "none matches" and "drop the filter".
       io.err(hiddenOnlyText(d.hidden, filtersOf(args)));
+      undatedHint(io, d.undated);
       return 1;
     }
     const f = { filters: filtersOf(args), without: d.without };
     io.err(filteredText("deja: no session in the index matches", f));
+    undatedHint(io, d.undated);
     return 1;
   }
   io.out(lastText(d, io));
   hiddenHint(io, d.hidden);
+  undatedHint(io, d.undated);
   return 0;
 }

@@ -28,6 +28,7 @@ import {
   type SessionFilter,
   SINCE_OPTION,
   timeOpt,
+  undatedHint,
 } from "./_memory.ts";
 import { type FilteredOut, filtersUsed, nothingMatchedText } from "./_filtered.ts";
 import { trace } from "../../core/trace.ts";
@@ -99,6 +100,8 @@ export interface SearchData {
   warning?: { message: string; hint?: string };
   /** Nothing matched under filters: which, and how many sessions match without them. */
   filtered?: FilteredOut;
+  /** Sessions matching the query that `--since` left out as file-dated (lib/session_time.ts). */
+  undated: number;
 }
 
 /**
@@ -190,6 +193,7 @@ export async function searchData(
     });
     filtered = { filters, without: all.nothingMatched ? 0 : all.total };
   }
+  const undated = args.since === undefined ? 0 : undatedLeftOut(store, args.query, opts);
   const refs = new Map<string, string>();
   for (const r of result.results) {
     refs.set(`${r.harness}:${r.id}`, shortRef(store, r.harness, r.id));
@@ -200,8 +204,27 @@ export async function searchData(
     embeddings,
     warning,
     filtered,
+    undated,
     noteIds: await snippetNoteIds(result, io.env),
   };
+}
+
+/**
+ * How many sessions holding the query `--since` left out because the store recorded no
+ * time for them (file-dated, lib/session_time.ts): the query run without `--since` over
+ * the file-dated sessions, less those an event's own time keeps in the window.
+ */
+function undatedLeftOut(store: Store, query: string, opts: SearchOptions): number {
+  const only = new Set(opts.sessionIds ?? []);
+  const ids = Q.fileDatedIds.all(store, {}).map((r) => r.id)
+    .filter((id) => !opts.sessionIds || only.has(id));
+  if (!ids.length) return 0;
+  const found = (since: number | undefined) => {
+    const r = search(store, query, { ...opts, since, sessionIds: ids, limit: 1 });
+    return r.nothingMatched ? 0 : r.total;
+  };
+  const all = found(undefined);
+  return all ? Math.max(0, all - found(opts.since)) : 0;
 }
 
 /**
@@ -247,6 +270,7 @@ export function searchJson(d: SearchData): Record<string, unknown> {
     ...jsonOf(d.result, (r) => refOf(d, r), (r, s) => noteOf(d, r, s)),
     embeddings: d.embeddings,
     filtered_out: f ? { filters: f.filters, sessions_without: f.without } : null,
+    undated: d.undated,
   };
 }
 
@@ -318,11 +342,13 @@ export async function runSearch(a: Args, io: IO): Promise<number> {
     io.err(nothingMatchedText(args.query, d.filtered) + cutText);
     if (note) io.err(`${note}\n`);
     hiddenHint(io, d.result.hidden);
+    undatedHint(io, d.undated);
     return 1;
   }
   if (cutText) io.err(cutText);
   if (note) io.err(`${colors(io).dim(note)}\n`);
   hiddenHint(io, d.result.hidden);
+  undatedHint(io, d.undated);
   io.out(searchText(d, io));
   return searchFound(d) ? 0 : 1;
 }

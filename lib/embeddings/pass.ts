@@ -82,7 +82,7 @@ async function pass(
   const max = o.maxSessions ?? 2000;
   const batch = o.batch ?? 32;
   const have = vectors.stamps(cfg.model);
-  const todo = Q.lastSessions.all(store, { harnesses: null, project: null, limit: -1 })
+  const todo = Q.lastSessions.all(store, { harnesses: null, project: null, since: null, limit: -1 })
     .filter((s) => have.get(`${s.harness}\0${s.native_id}`) !== stampOf(s));
   let embedded = 0;
   for (let i = 0; i < todo.length && embedded < max; i += batch) {

@@ -11,6 +11,7 @@
  *
  * @module
  */
+import { inSince } from "../session_time.ts";
 import type { Env } from "../../core/model.ts";
 import { Q } from "../schema.ts";
 import type { Store } from "../store.ts";
@@ -135,7 +136,7 @@ function addedHit(
   if (!s || hidden.has(s.id)) return null;
   if (o.harness && !o.harness.includes(s.harness)) return null;
   if (o.project && !(s.project ?? "").toLowerCase().includes(o.project.toLowerCase())) return null;
-  if (o.since !== undefined && (s.updated ?? s.started ?? 0) < o.since) return null;
+  if (o.since !== undefined && !inSince(s, o.since)) return null;
   const first = Q.firstUserEvent.get(store, { id: s.id });
   return {
     rowid: s.id,

@@ -77,6 +77,7 @@ export function projectSessions(
     const rows = Q.lastSessions.all(store, {
       harnesses: null,
       project: projectKeyLike(d),
+      since: null,
       limit: n,
     });
     const exact = rows.filter((r) => r.project === d);

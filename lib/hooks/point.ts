@@ -13,6 +13,7 @@
  *
  * @module
  */
+import { isFileDated, newerFirst, shownTime, timeRank } from "../session_time.ts";
 import type { Store } from "../store.ts";
 import { Q } from "../schema.ts";
 import { absoluteTarget } from "../memory/paths.ts";
@@ -96,7 +97,10 @@ export function commandNote(
     citable(current, r.session_id) && normalCommand(r.command) === norm
   );
   if (!rows.length) return null;
-  rows.sort((a, b) => (a.time ?? 0) - (b.time ?? 0));
+  // Oldest first, a store file's time below every recorded one: the last is the latest recorded run.
+  rows.sort((a, b) =>
+    newerFirst(timeRank(b.time, !!b.time_from_file), timeRank(a.time, !!a.time_from_file))
+  );
   const sessions = new Set(rows.map((r) => r.session_id));
   const failed = rows.filter((r) => runFailed(runFacts(r))).length;
   const last = rows[rows.length - 1];
@@ -147,8 +151,13 @@ export function fileNote(
   const ids = [...new Set(changes.map((t) => t.session_id))];
   const rows = Q.sessionsByIds.all(store, { ids: JSON.stringify(ids) });
   const ok = new Map(rows.filter((s) => s.native_id !== current.id).map((s) => [s.id, s]));
+  // The newest change by its own time, else its session's recorded one; a file's time last.
+  const rank = (t: (typeof changes)[number]) => {
+    const s = ok.get(t.session_id)!;
+    return t.time !== null ? t.time : timeRank(shownTime(s), isFileDated(s));
+  };
   const newest = changes.filter((t) => ok.has(t.session_id))
-    .sort((a, b) => (b.time ?? 0) - (a.time ?? 0) || b.seq - a.seq)[0];
+    .sort((a, b) => newerFirst(rank(a), rank(b)) || b.seq - a.seq)[0];
   if (!newest) return null;
   const s = ok.get(newest.session_id)!;
   const why = reasonAround(store, s.id, newest.seq);

@@ -21,6 +21,7 @@
  *
  * @module
  */
+import { datedFirst, newerFirst, timeRank } from "../session_time.ts";
 import type { Store } from "../store.ts";
 import { Q } from "../schema.ts";
 import type { SessionRow } from "../rows.ts";
@@ -362,9 +363,12 @@ export function findFixes(
     if (specificIn.has(sid)) c.specific = true;
     if (next.outcome === "ok") c.succeeded++;
     else if (next.outcome === "unknown" && !next.noResult) c.unknown++;
-    const at = next.time ?? s.updated ?? 0;
-    if (at >= (c.last ?? 0)) c.timeFromFile = next.time === null && s.time_from_file === 1;
-    c.last = Math.max(c.last ?? 0, at) || null;
+    // The latest by a recorded time; a store file's time only when none is recorded.
+    const at = next.time ?? s.updated ?? s.started ?? null;
+    const fromFile = next.time === null && s.time_from_file === 1;
+    if (timeRank(at, fromFile) >= timeRank(c.last, c.timeFromFile)) {
+      [c.last, c.timeFromFile] = [at, fromFile];
+    }
     c.examples.push({
       harness: s.harness,
       session: s.native_id,
@@ -379,14 +383,14 @@ export function findFixes(
   // A next command that failed or never finished every time it followed the error fixed nothing.
   const fixes = [...found.values()].filter((c) => c.succeeded + c.unknown > 0).sort((a, b) =>
     Number(b.specific) - Number(a.specific) || b.sessions - a.sessions ||
-    b.succeeded - a.succeeded || b.unknown - a.unknown || (b.last ?? 0) - (a.last ?? 0)
+    b.succeeded - a.succeeded || b.unknown - a.unknown ||
+    newerFirst(timeRank(a.last, a.timeFromFile), timeRank(b.last, b.timeFromFile))
   ).slice(0, opts.limit ?? 3);
   for (const f of fixes) {
     f.examples = f.examples.sort((a, b) => (b.time ?? 0) - (a.time ?? 0)).slice(0, 3);
   }
   const seenIn = seenRows.sort((a, b) =>
-    Number(specificIn.has(b.id)) - Number(specificIn.has(a.id)) ||
-    (b.updated ?? 0) - (a.updated ?? 0)
+    Number(specificIn.has(b.id)) - Number(specificIn.has(a.id)) || datedFirst(a, b)
   ).slice(0, 5)
     .map((s) => ({
       harness: s.harness,
@@ -499,9 +503,7 @@ function unseen(
   );
   const ids = [...new Set(found.map((h) => h.sessionId))];
   const rows = Q.sessionsByIds.all(store, { ids: JSON.stringify(ids) })
-    .sort((a, b) =>
-      Number(held.has(b.id)) - Number(held.has(a.id)) || (b.updated ?? 0) - (a.updated ?? 0)
-    );
+    .sort((a, b) => Number(held.has(b.id)) - Number(held.has(a.id)) || datedFirst(a, b));
   const mentioned = rows.slice(0, 5).map((s) => ({
     harness: s.harness,
     session: s.native_id,

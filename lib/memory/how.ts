@@ -4,10 +4,12 @@
  * tokens (the index's tokens, lib/search/tokenize.ts: `git` is not found in
  * `.github`), a `"quoted phrase"` as contiguous tokens; folded by their text
  * (white space collapsed), ranked by the number of sessions that ran them,
- * then by runs, then by recency.
+ * then by runs, then by recency (a recorded time over a store file's,
+ * lib/session_time.ts: the latest run is the latest recorded one).
  *
  * @module
  */
+import { newerFirst, timeRank } from "../session_time.ts";
 import type { Store } from "../store.ts";
 import { Q } from "../schema.ts";
 import { projectLike } from "../project_path.ts";
@@ -134,7 +136,7 @@ export function howRuns(store: Store, what: string, opts: HowOptions = {}): HowR
       unknown: 0,
       lastExit: null,
       ids: new Set<number>(),
-      lastAt: -1,
+      lastAt: -Infinity,
       lastSid: 0,
     };
     const exit = (r.exit as number | null) ?? null;
@@ -147,10 +149,13 @@ export function howRuns(store: Store, what: string, opts: HowOptions = {}): HowR
       output: (r.output as string | null) ?? null,
     }));
     c[outcome]++; // the three outcomes are the three counts
-    if ((time ?? 0) >= c.lastAt) {
-      c.lastAt = time ?? 0;
+    // The latest run by a recorded time; a file's time only when no run has one.
+    const fromFile = Number(r.time_from_file) === 1;
+    const rank = timeRank(time, fromFile);
+    if (rank >= c.lastAt) {
+      c.lastAt = rank;
       c.last = time;
-      c.timeFromFile = Number(r.time_from_file) === 1;
+      c.timeFromFile = fromFile;
       c.lastExit = exit;
       c.lastSid = Number(r.session_id);
     }
@@ -158,7 +163,8 @@ export function howRuns(store: Store, what: string, opts: HowOptions = {}): HowR
   }
   const all = [...byKey.values()].map(({ ids, lastAt: _, ...c }) => ({ ...c, sessions: ids.size }));
   all.sort((a, b) =>
-    b.sessions - a.sessions || b.runs - a.runs || (b.last ?? 0) - (a.last ?? 0) ||
+    b.sessions - a.sessions || b.runs - a.runs ||
+    newerFirst(timeRank(a.last, a.timeFromFile), timeRank(b.last, b.timeFromFile)) ||
     (a.command < b.command ? -1 : 1)
   );
   const shown = all.slice(0, opts.limit ?? 8);

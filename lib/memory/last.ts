@@ -5,13 +5,13 @@
  * it, and `deja show` lists them with it); a subagent whose parent is not
  * indexed is listed as a session of its own.
  *
- * A session dated by its store file's mtime (`time_from_file`: the store
- * records no time) is ordered by that time like any other, not moved below
- * the recorded ones of its day: a harness appends such a file at every turn,
- * so on a live store its mtime is the last turn's time, and ranking it lower
- * would hide the session just worked in. A copied store dates it to the day
- * of the copy; the list says so (`(file time)`), and the order agrees with
- * `--since`, which compares the same time.
+ * A session dated only by its store file's mtime (`time_from_file`: the
+ * store records no time; lib/session_time.ts) is listed after every dated
+ * one, newest file first: a copied or restored store carries the day of the
+ * copy, and a new-user trial on such stores found prompt histories and old
+ * copies listed as the newest sessions. `--since` leaves them out (no window
+ * can place them) and counts them (`undated`). (Until 2026-12 they were
+ * ordered by the file's time, for a live store whose mtime is its last turn.)
  *
  * @module
  */
@@ -21,6 +21,7 @@ import { projectLike } from "../project_path.ts";
 import type { SessionRow } from "../rows.ts";
 import { oneLine } from "../../core/text.ts";
 import { countsAsHidden } from "../search/sessions.ts";
+import { isFileDated } from "../session_time.ts";
 
 /** Options of {@link lastSessions}. */
 export interface LastOptions {
@@ -32,7 +33,7 @@ export interface LastOptions {
   project?: string;
   /** Row ids left out (the commands' rule: `defaultHidden`, lib/search/sessions.ts). */
   hidden?: Set<number>;
-  /** Epoch ms: only sessions updated (else started) at or after. */
+  /** Epoch ms: only sessions updated (else started) at or after, by a recorded time. */
   since?: number;
 }
 
@@ -41,6 +42,8 @@ export interface LastResult {
   sessions: LastSession[];
   /** Sessions matching the filter (and `since`) that `hidden` left out, however many were listed. */
   hidden: number;
+  /** Sessions matching the filter that `since` left out because they are file-dated (0 without `since`). */
+  undated: number;
 }
 
 /** A session `last` lists: its row and what it was about. */
@@ -59,23 +62,29 @@ export function lastSessions(store: Store, opts: LastOptions = {}): LastResult {
   const limit = opts.limit ?? 10;
   const sessions: LastSession[] = [];
   let hidden = 0;
-  // No SQL limit when some are hidden: read on until `limit` are kept.
+  let undated = 0;
+  const since = opts.since ?? null;
+  // No SQL limit when some are hidden, or file-dated ones are to be counted: read on.
   const rows = Q.lastSessions.iterate(store, {
     harnesses: h,
     project: p,
-    limit: opts.hidden?.size ? -1 : limit,
+    since,
+    limit: opts.hidden?.size || since !== null ? -1 : limit,
   });
   for (const s of rows) {
-    // Rows come newest first: the first one older than `since` ends the list.
-    if (opts.since !== undefined && (s.updated ?? s.started ?? 0) < opts.since) break;
+    // Rows come dated first; with `since` the file-dated ones are only counted.
+    if (since !== null && isFileDated(s)) {
+      if (!opts.hidden?.has(s.id)) undated++;
+      continue;
+    }
     // Hidden ones are counted over every matching session, not only the first
     // `limit`: the hint then agrees with `deja stats` whatever `n` is.
     if (opts.hidden?.has(s.id)) hidden += countsAsHidden(opts.hidden, s.id) ? 1 : 0;
     else if (sessions.length < limit) sessions.push({ ...s, description: null });
-    else if (!opts.hidden?.size) break;
+    else if (!opts.hidden?.size && since === null) break;
   }
   for (const s of sessions) s.description = describeSession(store, s);
-  return { sessions, hidden };
+  return { sessions, hidden, undated };
 }
 
 /** User turns read at most when looking for the first typed prompt. */

@@ -7,7 +7,10 @@
  * store recorded one; when it did not (`time_from_file`, or none), it is the
  * parent's time at the call that spawned the subagent, and the subagent's
  * touches sit at that call's place in the parent's run; else the session's
- * `updated`, then `started` (the store file's time counts here). Equal
+ * `updated`, then `started`. A time that is only the store file's mtime
+ * (`time_from_file`) places a touch after every touch with a recorded time
+ * (lib/session_time.ts: a copied store carries the copy's day), newest file
+ * first among themselves. Equal
  * times are broken by place: touches of one session (a subagent counted at
  * its spawning call in its parent) by event order, later first; touches of
  * unrelated sessions by session row id, higher first; then by `files` row id.
@@ -27,6 +30,7 @@
  *
  * @module
  */
+import { timeRank } from "../session_time.ts";
 import type { Store } from "../store.ts";
 import { Q } from "../schema.ts";
 import type { SessionRow } from "../rows.ts";
@@ -159,8 +163,9 @@ export function newestFirst<T extends Placed>(
   for (const t of touches) {
     const s = anchors.row(t.sessionId);
     const a = s ? anchors.of(s) : { time: null, root: t.sessionId, prefix: [] };
+    // A recorded time over a store file's (lib/session_time.ts): a copied store is not newest.
     key.set(t, {
-      time: t.time ?? a.time ?? -Infinity,
+      time: t.time ?? timeRank(a.time, "fromFile" in a && a.fromFile),
       root: a.root,
       path: [...a.prefix, t.seq],
     });

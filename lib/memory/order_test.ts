@@ -99,16 +99,16 @@ Deno.test("restore orders undated spans by their session's time, a subagent's at
   try {
     const r = listSpans(w.store, `${WD}/a.py`, { cwd: "/" });
     // The subagent was spawned between the parent's edits: its edits sit between them, the
-    // later first. The undated Kimi session is dated 2026-11-29 (its files): newer than the
-    // Claude edit.
+    // later first. The undated Kimi session is dated 2026-11-29 by its files only: after the
+    // Claude edit, whose time is recorded (a copied store's file time is the copy's day).
     assertEquals(r.spans.map((s) => s.text.trim()), [
+      "CLAUDE-OLD",
       "PARENT-LATE",
       "SUB-OLD-2",
       "SUB-OLD-1",
       "PARENT-OLD",
-      "CLAUDE-OLD",
     ]);
-    assertEquals(r.spans.map((s) => s.timeSource), ["file", "file", "file", "file", "event"]);
+    assertEquals(r.spans.map((s) => s.timeSource), ["event", "file", "file", "file", "file"]);
   } finally {
     w.cleanup();
   }
@@ -119,9 +119,9 @@ Deno.test("blame lists sessions in the order restore lists their newest spans", 
   try {
     const r = blame(w.store, `${WD}/a.py`, { cwd: "/", readFile: () => undefined });
     assertEquals(r.sessions.map((s) => s.session.native_id), [
+      "aaaa0001-0000-4000-8000-000000000001",
       SID,
       `${SID}/sub_1`,
-      "aaaa0001-0000-4000-8000-000000000001",
     ]);
   } finally {
     w.cleanup();
@@ -149,30 +149,31 @@ Deno.test("restore shows an undated span's placing time, marked as its session's
     w.store = Store.open(indexPath(w.env));
     const r = listSpans(w.store, `${WD}/a.py`, { cwd: "/" });
     const iso = (t: number | null) => t === null ? null : new Date(t).toISOString().slice(0, 16);
+    // Recorded times first (the event's, the session's), then the store files' times.
     assertEquals(r.spans.map((s) => [s.text.trim(), iso(s.time), s.timeSource]), [
+      ["UNDATED-OLD", "2026-06-01T10:02", "session"],
+      ["CLAUDE-OLD", "2026-01-13T10:02", "event"],
       ["PARENT-LATE", "2026-11-29T12:00", "file"],
       ["SUB-OLD-2", "2026-11-29T12:00", "file"],
       ["SUB-OLD-1", "2026-11-29T12:00", "file"],
       ["PARENT-OLD", "2026-11-29T12:00", "file"],
-      ["UNDATED-OLD", "2026-06-01T10:02", "session"],
-      ["CLAUDE-OLD", "2026-01-13T10:02", "event"],
     ]);
     const args = parseRestore({ values: {}, positionals: [`${WD}/a.py`] });
     const io = { env: w.env, cwd: "/", isTTY: false };
     const d = restoreData(w.store, args, io);
     const text = restoreText(d, `${WD}/a.py`, io);
-    assertStringIncludes(text, "  1  ~2026-11-29 12:00  edit");
+    assertStringIncludes(text, "  3  ~2026-11-29 12:00  edit");
     assertStringIncludes(text, "(file time)");
-    assertStringIncludes(text, "  5  ~2026-06-01 10:02  edit");
-    assertStringIncludes(text, "  6   2026-01-13 10:02  edit");
+    assertStringIncludes(text, "  1  ~2026-06-01 10:02  edit");
+    assertStringIncludes(text, "  2   2026-01-13 10:02  edit");
     assert(!/^\s+\d+ {2}- {2}/m.test(text), text);
     const doc = restoreJson(d) as { spans: Array<Record<string, unknown>> };
-    assertEquals(doc.spans.map((s) => [s.time_source, s.time_from_file]).slice(3), [
-      ["file", true],
+    assertEquals(doc.spans.map((s) => [s.time_source, s.time_from_file]).slice(0, 3), [
       ["session", false],
       ["event", false],
+      ["file", true],
     ]);
-    assertEquals(doc.spans[4].time, "2026-06-01T10:02:00.000Z");
+    assertEquals(doc.spans[0].time, "2026-06-01T10:02:00.000Z");
   } finally {
     w.cleanup();
   }

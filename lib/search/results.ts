@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { isFileDated } from "../session_time.ts";
 import { Q } from "../schema.ts";
 import type { Store } from "../store.ts";
 import type { TimeHint } from "../query.ts";
@@ -37,7 +38,14 @@ export function finish(
     const gaveUp = sig?.gave_up != null && (sig.concluded == null || sig.gave_up > sig.concluded);
     const throwaway = cache.throwaway(s.sessionId, o.env, o.here);
     const m = sessionMultiplier(
-      { harness: row.harness, started: row.started, updated: row.updated, gaveUp, throwaway },
+      {
+        harness: row.harness,
+        started: row.started,
+        updated: row.updated,
+        gaveUp,
+        throwaway,
+        fileDated: isFileDated(row),
+      },
       now,
       time,
     );

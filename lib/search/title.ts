@@ -9,6 +9,7 @@
  *
  * @module
  */
+import { inSince } from "../session_time.ts";
 import { Q } from "../schema.ts";
 import { projectHolds } from "../project_path.ts";
 import type { ParsedQuery } from "../query.ts";
@@ -53,7 +54,7 @@ export function titledSessions(
     if (hide.has(r.id)) continue;
     if (f.harness?.length && !f.harness.includes(r.harness)) continue;
     if (project && !projectHolds(r.project, project)) continue;
-    if (f.since !== undefined && (r.updated ?? 0) < f.since) continue;
+    if (f.since !== undefined && !inSince(r, f.since)) continue;
     const toks = tokens(r.title);
     if (parsed.parts.every((p) => holds(toks, p.tokens))) out.add(rootOf(r.id));
   }

@@ -5,9 +5,12 @@
  * the secrets redacted by kind (lib/stats.ts). Sessions of throwaway projects
  * are left out of the sessions' charts and the failed commands alike, as
  * search leaves them out, unless the page is asked for them (`?junk=1`).
+ * Sessions with no recorded time (lib/session_time.ts) are counted apart, not
+ * charted.
  *
  * @module
  */
+import { isFileDated } from "../session_time.ts";
 import { Q } from "../schema.ts";
 import { indexStats } from "../stats.ts";
 import { outcomeOf, runFacts } from "../memory/outcome.ts";
@@ -32,8 +35,12 @@ interface Row {
 /** The activity page. */
 export function activityPage(ctx: ViewCtx, junk: boolean): string {
   const hidden = defaultHidden(ctx.store, { env: ctx.env, junk });
-  const rows = Q.viewSessionTimes.all(ctx.store, {})
-    .filter((r) => r.time && !hidden.has(r.id));
+  const shown = Q.viewSessionTimes.all(ctx.store, {}).filter((r) => !hidden.has(r.id));
+  // A session dated only by its store file's mtime is not charted (a copied store would pile
+  // them up on the copy's day, lib/session_time.ts): counted and said under the cards.
+  const timed = shown.filter((r) => r.time);
+  const rows = timed.filter((r) => !isFileDated(r));
+  const undated = timed.length - rows.length;
   const perDay = new Map<string, number>();
   for (const r of rows) perDay.set(dayKey(r.time!), (perDay.get(dayKey(r.time!)) ?? 0) + 1);
   const latest = Math.max(0, ...rows.map((r) => r.time!));
@@ -43,10 +50,10 @@ export function activityPage(ctx: ViewCtx, junk: boolean): string {
   const st = indexStats(ctx.store, ctx.store.path, ctx.env);
   const redacted = Object.values(st.redacted).reduce((a, b) => a + b, 0);
   const cards = [
-    [short(rows.length), "sessions"],
+    [short(timed.length), "sessions"],
     [short(st.events), "events"],
-    [String(new Set(rows.map((r) => r.harness)).size), "harnesses"],
-    [String(new Set(rows.map((r) => r.project).filter(Boolean)).size), "projects"],
+    [String(new Set(timed.map((r) => r.harness)).size), "harnesses"],
+    [String(new Set(timed.map((r) => r.project).filter(Boolean)).size), "projects"],
     [short(redacted), "secrets redacted"],
   ].map(([n, l]) =>
     htm`
@@ -66,7 +73,13 @@ export function activityPage(ctx: ViewCtx, junk: boolean): string {
         `
       : ""
   }> throwaway projects</label></form>
-    <div class="cards">${cards}</div>
+    <div class="cards">${cards}</div>${
+    undated
+      ? htm`<p class="sub">${undated} undated session${
+        undated === 1 ? "" : "s"
+      } not charted (the store records no time; only the file's).</p>`
+      : ""
+  }
     <h2>Sessions per day</h2>${heatMap(perDay, end)}
     <h2>Sessions per harness, week by week</h2>${
     stackedBars(

@@ -11,7 +11,7 @@ import { describeSession, lastSessions } from "../memory/last.ts";
 import { defaultHidden, searchHiding } from "../search/sessions.ts";
 import { search } from "../search.ts";
 import { narration } from "../cli/cmd_search.ts";
-import { oneLine } from "../../core/text.ts";
+import { oneLine, plural } from "../../core/text.ts";
 import { htm, type Html, marked } from "./html.ts";
 import {
   badge,
@@ -149,6 +149,12 @@ export function sessionTable(ctx: ViewCtx, f: ListFilters): Html {
   }${
     res.hidden
       ? htm`<p class="sub">${res.hidden} sessions of throwaway or excluded projects not shown.</p>`
+      : ""
+  }${
+    res.undated
+      ? htm`<p class="sub">${
+        plural(res.undated, "undated session")
+      } (no recorded time) not in this window.</p>`
       : ""
   }
   `;

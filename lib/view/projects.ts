@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { isFileDated, newerFirst, timeRank } from "../session_time.ts";
 import { Q } from "../schema.ts";
 import { blame } from "../memory/blame.ts";
 import { defaultHidden } from "../search/sessions.ts";
@@ -15,7 +16,10 @@ import { badge, page, projectHref, sessionHref, shortPath, type ViewCtx, when } 
 interface ProjectRow {
   project: string;
   sessions: number;
-  last: number;
+  /** The newest update of its sessions (epoch ms), recorded times over file times. */
+  last: number | null;
+  /** `last` is only a store file's mtime (no session of it records a time). */
+  fileDated: boolean;
   harnesses: Set<string>;
 }
 
@@ -26,13 +30,20 @@ export function projectsPage(ctx: ViewCtx, junk: boolean): string {
   for (const r of Q.viewSessionTimes.all(ctx.store, {})) {
     const p = r.project;
     if (!p || hidden.has(r.id)) continue;
-    const row = by.get(p) ?? { project: p, sessions: 0, last: 0, harnesses: new Set() };
+    const row = by.get(p) ??
+      { project: p, sessions: 0, last: null, fileDated: false, harnesses: new Set<string>() };
     row.sessions++;
-    row.last = Math.max(row.last, r.time ?? 0);
+    // Last active: the newest update (not the first start), a recorded one over a file's.
+    const fromFile = isFileDated(r);
+    if (timeRank(r.last, fromFile) > timeRank(row.last, row.fileDated)) {
+      [row.last, row.fileDated] = [r.last, fromFile];
+    }
     row.harnesses.add(r.harness);
     by.set(p, row);
   }
-  const rows = [...by.values()].sort((a, b) => b.last - a.last).map((r) =>
+  const rows = [...by.values()].sort((a, b) =>
+    newerFirst(timeRank(a.last, a.fileDated), timeRank(b.last, b.fileDated))
+  ).map((r) =>
     htm`
       <tr>
         <td><a href="${projectHref(ctx, r.project)}">${shortPath(ctx, r.project)}</a></td>
@@ -43,7 +54,7 @@ export function projectsPage(ctx: ViewCtx, junk: boolean): string {
           `
       )
     }</td>
-        <td class="when">${when(r.last)}</td>
+        <td class="when">${when(r.last, { timeFromFile: r.fileDated })}</td>
         <td class="num">${r.sessions}</td>
       </tr>
     `
