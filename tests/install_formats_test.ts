@@ -109,10 +109,106 @@ Deno.test("gemini-auto: hooks in milliseconds and hooksConfig, both gone after u
     assertEquals(v.hooksConfig, { enabled: true });
     const start = (v.hooks.SessionStart as Array<{ hooks: Array<{ timeout: number }> }>)[0];
     assertEquals(start.hooks[0].timeout, 10000);
-    assert(v.hooks.BeforeAgent && v.hooks.AfterTool && v.hooks.PreCompress);
+    assert(v.hooks.BeforeAgent && v.hooks.AfterTool);
+    // Gemini CLI drops a BeforeTool hook's text and PreCompress's result: not wired.
+    assertEquals(Object.keys(v.hooks), ["SessionStart", "BeforeAgent", "AfterTool"]);
     assertStringIncludes(read(path), "// Gemini reads comments here");
     uninstallTargets(w.env, [t("gemini")]);
     assertEquals(read(path), original);
+  } finally {
+    rmSync(w.root, { recursive: true, force: true });
+  }
+});
+
+/** deja's gemini-auto hooks as earlier versions wrote them: BeforeTool and PreCompress included. */
+function oldGeminiHooks(launcher: string) {
+  const item = (sub: string) => ({
+    type: "command",
+    command: `${launcher} ${sub} --harness gemini`,
+    timeout: 10000,
+  });
+  return {
+    SessionStart: [{ hooks: [item("hook-context")] }],
+    BeforeAgent: [{ hooks: [item("hook-prompt")] }],
+    BeforeTool: [
+      { matcher: "write_file", hooks: [{ type: "command", command: "my-guard" }] },
+      { matcher: "run_shell_command|write_file|replace", hooks: [item("hook-tool")] },
+    ],
+    AfterTool: [{ matcher: "run_shell_command", hooks: [item("hook-tool-after")] }],
+    PreCompress: [{
+      hooks: [item("hook-precompact"), { type: "command", command: "my-snapshot" }],
+    }],
+  };
+}
+
+/** A settings.json wired by `deja install gemini` plus the old gemini-auto hooks. */
+function oldGeminiWiring(w: ReturnType<typeof world>): string {
+  const path = join(w.home, ".gemini", "settings.json");
+  installTargets(w.env, w.self, [t("gemini")]);
+  const v = JSON.parse(read(path));
+  v.hooks = oldGeminiHooks(launcherPath(w.env));
+  v.hooksConfig = { enabled: true };
+  write(path, JSON.stringify(v, null, 2) + "\n");
+  return path;
+}
+
+Deno.test("gemini-auto over deja's old BeforeTool/PreCompress hooks takes them out, keeps the user's", () => {
+  const w = world();
+  try {
+    const path = oldGeminiWiring(w);
+    const before = targetStatus(w.env, t("gemini-auto"));
+    assertEquals(before.state, "wired");
+    const warn = before.parts.find((p) => p.kind === "hooks")?.warning ?? "";
+    assertStringIncludes(warn, "BeforeTool hook-tool, PreCompress hook-precompact");
+    assertStringIncludes(warn, "deja install gemini-auto");
+    installTargets(w.env, w.self, [t("gemini-auto")]);
+    const text = read(path);
+    assert(!text.includes("hook-tool --harness") && !text.includes("hook-precompact"), text);
+    const v = JSON.parse(text);
+    assertEquals(v.hooks.BeforeTool, [
+      { matcher: "write_file", hooks: [{ type: "command", command: "my-guard" }] },
+    ]);
+    assertEquals(v.hooks.PreCompress, [{ hooks: [{ type: "command", command: "my-snapshot" }] }]);
+    assertStringIncludes(JSON.stringify(v.hooks.AfterTool), "hook-tool-after --harness gemini");
+    const after = targetStatus(w.env, t("gemini-auto"));
+    assertEquals(after.state, "wired");
+    assertEquals(after.parts.find((p) => p.kind === "hooks")?.warning, undefined);
+    // Installing again changes nothing.
+    installTargets(w.env, w.self, [t("gemini-auto")]);
+    assertEquals(read(path), text);
+  } finally {
+    rmSync(w.root, { recursive: true, force: true });
+  }
+});
+
+Deno.test("gemini-auto over old hooks of deja's alone leaves no empty BeforeTool/PreCompress", () => {
+  const w = world();
+  try {
+    const path = join(w.home, ".gemini", "settings.json");
+    const hooks = oldGeminiHooks(launcherPath(w.env));
+    hooks.BeforeTool.shift();
+    hooks.PreCompress[0].hooks.pop();
+    write(path, JSON.stringify({ hooks, hooksConfig: { enabled: true } }, null, 2) + "\n");
+    installTargets(w.env, w.self, [t("gemini-auto")]);
+    const v = JSON.parse(read(path));
+    assertEquals(Object.keys(v.hooks), ["SessionStart", "BeforeAgent", "AfterTool"]);
+  } finally {
+    rmSync(w.root, { recursive: true, force: true });
+  }
+});
+
+Deno.test("uninstall gemini takes deja's old BeforeTool/PreCompress hooks out too", () => {
+  const w = world();
+  try {
+    const path = oldGeminiWiring(w);
+    uninstallTargets(w.env, [t("gemini")]);
+    const text = read(path);
+    assert(!text.includes("--harness gemini") && !text.includes("mcpServers"), text);
+    const v = JSON.parse(text);
+    assertEquals(v.hooks.BeforeTool, [
+      { matcher: "write_file", hooks: [{ type: "command", command: "my-guard" }] },
+    ]);
+    assertEquals(v.hooks.PreCompress, [{ hooks: [{ type: "command", command: "my-snapshot" }] }]);
   } finally {
     rmSync(w.root, { recursive: true, force: true });
   }

@@ -14,7 +14,7 @@
  */
 import { existsSync } from "node:fs";
 import type { Env } from "../../core/model.ts";
-import { detected, mcpFile, type TargetRef } from "./facts.ts";
+import { detected, mcpFile, type RetiredHook, type TargetRef } from "./facts.ts";
 import { expandPath } from "./template.ts";
 import { BrokenConfig, readJsonDoc, realTarget } from "./files.ts";
 import {
@@ -22,6 +22,7 @@ import {
   findHooks,
   getMcp,
   hasListItem,
+  hookByDeja,
   isDejaServer,
   serverProgram,
   writtenByDeja,
@@ -172,7 +173,8 @@ export function targetStatus(env: Env, ref: TargetRef): TargetStatus {
       if (stale.length) return { state: "stale_path", detail: [...new Set(stale)].join("; ") };
       if (missing.length === auto.hooks.length) return { state: "not_wired" };
       if (missing.length) return { state: "not_wired", detail: `missing: ${missing.join(", ")}` };
-      const warning = auto.trust_file ? approval(env, auto.file, o, auto.trust_file) : undefined;
+      const warning = retiredLeft(o, auto.style, auto.retired ?? [], auto.target) ??
+        (auto.trust_file ? approval(env, auto.file, o, auto.trust_file) : undefined);
       if (warning) return { state: "wired", warning };
       return auto.note ? { state: "wired", detail: auto.note } : { state: "wired" };
     }));
@@ -186,6 +188,26 @@ export function targetStatus(env: Env, ref: TargetRef): TargetStatus {
     state,
     parts,
   };
+}
+
+/**
+ * The warning for deja's entries of hooks it no longer wires (`auto.retired`)
+ * still in `o`, or undefined when none is left.
+ */
+function retiredLeft(
+  o: Obj,
+  style: "flat" | "nested" | "list",
+  retired: readonly RetiredHook[],
+  target: string,
+): string | undefined {
+  const left = retired.filter((r) =>
+    (style === "list" ? findListHooks(o, r.event) : findHooks(o, r.event, style))
+      .some((h) => hookByDeja(h.command, [r]))
+  );
+  if (!left.length) return undefined;
+  const what = left.map((r) => `${r.event} ${r.args[0]}`).join(", ");
+  return `deja no longer wires ${what} (the harness never showed their text to the model); ` +
+    `\`deja install ${target}\` takes them out`;
 }
 
 /**

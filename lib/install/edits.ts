@@ -308,7 +308,11 @@ function items(entry: unknown, style: "flat" | "nested"): Obj[] {
  * arguments, a pipe, or a `deja` binary the user named is the user's: deja
  * neither takes it over (unless `--force`) nor removes it.
  */
-export function hookByDeja(command: unknown, specs: HookSpec[], launcher?: string): boolean {
+export function hookByDeja(
+  command: unknown,
+  specs: readonly Pick<HookSpec, "args">[],
+  launcher?: string,
+): boolean {
   if (typeof command !== "string") return false;
   const prog = commandProgram(command);
   return isLauncher(prog, launcher) && specs.some((s) => command === hookCommand(prog, s.args));
@@ -468,7 +472,7 @@ export function findHooks(
 export function removeHooks(
   o: Obj,
   style: "flat" | "nested",
-  specs: HookSpec[],
+  specs: readonly Pick<HookSpec, "args">[],
   launcher?: string,
   back: HookReplaced[] = [],
   restored: HookReplaced[] = [],

@@ -32,6 +32,13 @@ export interface HookSpec {
 }
 
 /**
+ * A hook deja once wrote into an `-auto` target's config and no longer does
+ * (its answer never reached the model): install and uninstall both take deja's
+ * own entry of it out ({@link HookSpec} `args` name it; `event` says where it was).
+ */
+export type RetiredHook = Pick<HookSpec, "event" | "args">;
+
+/**
  * A file deja owns whole (a skill, a slash command, a plugin), with the id of
  * its text in texts.ts; `{launcher}` in the text becomes the launcher path and
  * `{launcher_json}` that path as a JSON string.
@@ -107,6 +114,11 @@ export interface InstallFacts {
      */
     base?: Record<string, unknown>;
     hooks?: HookSpec[];
+    /**
+     * Hooks earlier versions of deja wired and this one does not: `deja install`
+     * removes deja's entries of them (the user's stay), and so does uninstall.
+     */
+    retired?: RetiredHook[];
     /** Plugin or extension files the `-auto` target writes (opencode, pi). */
     files?: OwnedFile[];
     /**
@@ -323,9 +335,33 @@ export function checkInstallFacts(id: string, v: unknown): string[] {
           out.push(`${w}.timeout must be a whole number >= 1 (in timeout_unit)`);
         }
       });
+      checkRetired(id, auto.retired, auto.hooks, out);
     }
   }
   return out;
+}
+
+/**
+ * Problems with `install.auto.retired`: each a `{event, args}` whose args start
+ * with a hook of table.ts and differ from every hook still wired (an entry both
+ * wired and retired would be written, then taken out again).
+ */
+function checkRetired(id: string, retired: unknown, hooks: unknown[], out: string[]): void {
+  if (retired === undefined) return;
+  if (!Array.isArray(retired)) return void out.push(`${id}: install.auto.retired must be a list`);
+  const wired = new Set(hooks.map((h) => JSON.stringify(isObj(h) ? h.args : undefined)));
+  retired.forEach((r, i) => {
+    const w = `${id}: install.auto.retired[${i}]`;
+    if (!isObj(r)) return void out.push(`${w} must be an object`);
+    if (!isStr(r.event)) out.push(`${w}.event is missing`);
+    if (!Array.isArray(r.args) || !r.args.length || !r.args.every(isStr)) {
+      out.push(`${w}.args must be deja arguments`);
+    } else if (!HOOK_NAMES.has(r.args[0] as string)) {
+      out.push(`${w}.args must start with a hook of lib/hooks/table.ts (${[...HOOK_NAMES]})`);
+    } else if (wired.has(JSON.stringify(r.args))) {
+      out.push(`${w}.args are still wired in install.auto.hooks`);
+    }
+  });
 }
 
 let cache: Wirable[] | undefined;

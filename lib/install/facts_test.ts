@@ -38,6 +38,19 @@ Deno.test("checkInstallFacts names each malformed part", () => {
     { auto: { ...good.auto, hooks: [{ event: "E", args: ["hook-x"], timeout: 0.5 }] } },
     "timeout",
   );
+  one({ auto: { ...good.auto, retired: {} } }, "install.auto.retired must be a list");
+  one({ auto: { ...good.auto, retired: [{ event: "E", args: ["mcp"] }] } }, "retired[0].args");
+  one(
+    { auto: { ...good.auto, retired: [{ event: "PreToolUse", args: ["hook-tool"] }] } },
+    "still wired",
+  );
+  assertEquals(
+    checkInstallFacts("x", {
+      ...good,
+      auto: { ...good.auto, retired: [{ event: "PreCompact", args: ["hook-precompact"] }] },
+    }),
+    [],
+  );
   one({ auto: { ...good.auto, needs: { name: "X Code", why: "w" } } }, "install.auto.needs");
   one(
     { auto: { ...good.auto, needs: { name: "X", detect: ["/home/x"], why: "w" } } },

@@ -107,7 +107,7 @@ export function findListHooks(
  */
 export function removeListHooks(
   o: Obj,
-  specs: HookSpec[],
+  specs: readonly Pick<HookSpec, "args">[],
   launcher?: string,
   back: HookReplaced[] = [],
   restored: HookReplaced[] = [],

@@ -53,7 +53,7 @@ import {
   writtenByDeja,
 } from "./edits.ts";
 import type { InstallState, Replaced } from "./state.ts";
-import type { HookSpec } from "./facts.ts";
+import type { HookSpec, RetiredHook } from "./facts.ts";
 import { newContainers, pruneEmptied, pruneEmpty } from "./containers.ts";
 import { type ConfigFormat, EditCheckError, renderChecked } from "./formats.ts";
 import { removeListHooks, setListHooks } from "./list_hooks.ts";
@@ -183,7 +183,7 @@ function uninstallHooks(
   ctx: WireCtx,
   path: string,
   style: string,
-  specs: HookSpec[],
+  specs: readonly Pick<HookSpec, "args">[],
   o: Obj,
 ): void {
   const recs = hookRecords(ctx, path);
@@ -192,6 +192,24 @@ function uninstallHooks(
   if (style === "list") removeListHooks(o, specs, ctx.launcher, back, done);
   else removeHooks(o, style as "flat" | "nested", specs, ctx.launcher, back, done);
   ctx.restored?.push(...recs.filter((r) => done.includes(r.value as HookReplaced)));
+}
+
+/**
+ * Takes deja's entries of the hooks it no longer wires (`auto.retired`) out of
+ * `o`, and the event lists that leaves empty; the user's entries stay.
+ */
+function dropRetired(
+  o: Obj,
+  style: string,
+  retired: readonly RetiredHook[],
+  launcher: string,
+): void {
+  if (!retired.length) return;
+  const before = structuredClone(o);
+  const n = style === "list"
+    ? removeListHooks(o, retired, launcher)
+    : removeHooks(o, style as "flat" | "nested", retired, launcher);
+  if (n) pruneEmptied(before, o);
 }
 
 /** The note of what uninstall found but did not remove: deja did not write it. */
@@ -246,6 +264,7 @@ function jsonEdits(ctx: WireCtx, ref: TargetRef, install: boolean): JsonEdit[] {
   }
   if (hooks && (ref.auto || !install)) {
     const hookPath = expandPath(ctx.env, hooks.file);
+    const retired = hooks.retired ?? [];
     out.push({
       kind: "hooks",
       path: hookPath,
@@ -256,11 +275,12 @@ function jsonEdits(ctx: WireCtx, ref: TargetRef, install: boolean): JsonEdit[] {
           const kept = hooks.style === "list"
             ? setListHooks(o, hooks.hooks, ctx.launcher, own)
             : setHooks(o, hooks.hooks, ctx.launcher, hooks.style, own);
+          dropRetired(o, hooks.style, retired, ctx.launcher);
           setBase(o, hooks.base);
           return kept;
         }
         : (o) => {
-          uninstallHooks(ctx, hookPath, hooks.style, hooks.hooks, o);
+          uninstallHooks(ctx, hookPath, hooks.style, [...hooks.hooks, ...retired], o);
           dropBase(o, hooks.base);
         },
     });
