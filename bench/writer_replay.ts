@@ -9,6 +9,10 @@
  * of each named query (Q) and of the commits. Under Bun, as the compiled
  * binary runs: `npx -y bun@1.4.5 run bench/writer_replay.ts --mb 100`.
  * `--corpus DIR` replays another Claude Code projects directory instead.
+ * `--no-queries` leaves the per-query timing out: its two clock reads a call
+ * cost more than most statements (the thread's CPU 1.6-1.7 s timed, 1.0-1.2 s
+ * not, under SCHED_FIFO). `--skip a,b` runs the named queries of lib/schema.ts
+ * as no-ops, to see what they cost (`--skip ftsFrom` leaves events_fts empty).
  *
  * What it leaves out of the real run: the transfer of chunks from the parse
  * workers (lib/parse_pool.ts: one JSON.parse per chunk on the writer's thread),
@@ -49,6 +53,8 @@ const { values } = parseArgs({
     runs: { type: "string", default: "3" },
     corpus: { type: "string" },
     "per-source": { type: "boolean", default: false },
+    "no-queries": { type: "boolean", default: false },
+    skip: { type: "string", default: "" },
   },
 });
 
@@ -88,7 +94,12 @@ const tally = (name: string, ms: number) => {
   e.ms += ms;
   spent.set(name, e);
 };
-for (const [name, q] of Object.entries(Q)) {
+for (const name of values.skip.split(",").filter(Boolean)) {
+  const q = (Q as unknown as Record<string, { run: unknown } | undefined>)[name];
+  if (!q) throw new Error(`--skip: no query ${name}`);
+  q.run = () => ({ changes: 0, lastInsertRowid: 0 });
+}
+for (const [name, q] of values["no-queries"] ? [] : Object.entries(Q)) {
   const m = q as unknown as Record<"run" | "get" | "all", (...a: unknown[]) => unknown>;
   for (const k of ["run", "get", "all"] as const) {
     const f = m[k];

@@ -18,20 +18,59 @@
  * `deno task bench`, 67 stores, 54,508 events; the compiled Bun binary, CPU
  * per thread read from /proc/<pid>/task/<tid>/stat every 50 ms to its end, one
  * run at load ~10 on 2 cores): the writer's thread is the longest, ~1.85-1.9 s
- * of CPU, and CPU-bound (lib/ingest.ts: the statements ~1.45 s, plus
+ * of CPU, and CPU-bound (lib/ingest.ts: the statements ~1.0-1.2 s, below, plus
  * discovery, planning, decoding the workers' chunks and their garbage); each of
  * the two workers ~1.04-1.10 s (lib/parse_worker.ts: reading, JSON.parse, the
- * parser, redaction, tokens); the JIT's threads ~0.35 s. With two cores the
- * writer sets the pace: a cheaper write shortens the run, a faster parse or a
- * third worker does not. The bench in the same session: the binary's full
- * index 10.4 s wall, 4.9 s CPU (9.6 MB/s), peak RSS 116 MB, index 55.8 MB (56%
- * of the corpus); wall figures at that load are mostly waiting for a core.
+ * parser, redaction, tokens); the JIT's threads ~0.35 s. The bench in the same
+ * session: the binary's full index 10.4 s wall, 4.9 s CPU (9.6 MB/s), peak RSS
+ * 116 MB, index 55.8 MB (56% of the corpus); wall figures at that load are
+ * mostly waiting for a core. Run under SCHED_FIFO (14 runs at load 4-6, per
+ * thread from /proc every 20 ms) the same index took 2.2-3.0 s wall for 4.4-5.6
+ * s of CPU, the wall within ~0.1 s of half the CPU: the writer (1.6-2.2 s) is
+ * the longest thread, but both cores are busy nearly all the run, so CPU cut
+ * from any thread (the workers, the JIT's, mimalloc's scavenger ~0.15 s)
+ * shortens it about as much as the same CPU cut from the writer.
+ *
+ * The writer's statements (`deno task bench:writer --no-queries`, under Bun
+ * with FTL off as the binary runs, SCHED_FIFO, load 4-6; timing each call
+ * had added ~0.5 s, its clock reads costing more than most statements):
+ * ~1.0-1.2 s of the thread. Taken out one at a time (`--skip`): events_fts,
+ * its INSERT ... SELECT and the flush of its pending data, ~0.45-0.5 s; the
+ * event rows with their six indexes and the commits of their pages ~0.4-0.45
+ * s; commands, files and their statuses ~0.1 s; vocab ~0.04 s; the JS around
+ * them, the session rows and the commits ~0.08-0.1 s. `perf record` of the
+ * binary's writer thread: ~17% of its samples in JIT-compiled JavaScript,
+ * ~26% in the kernel (file I/O ~8%, page faults ~7%, `madvise` ~2%), the rest
+ * SQLite, the runtime and libc. `strace` of the same: ~10.8k WAL frames
+ * written, ~7.9k pages (65 MB) checkpointed into the database, ~20k reads of 8
+ * KB pages (~14.7k from the WAL, ~5.6k from the database: what the 2 MB cache
+ * let go, and the checkpoints' copies); ~650 `madvise` calls, in four bursts
+ * of ~150 about a second apart (as the writer's collections, GC_BYTES, come),
+ * the rest on other threads. So what a write costs is SQLite's own work on the
+ * rows and the text index; the statements' number is not (below). After the
+ * last write the association pass read the whole events table for its few
+ * fields, 35-74 ms of the run's tail; it reads only their rows since
+ * (lib/schema_search.ts assocFields, 14-24 ms).
  *
  * Measured in the previous session and not kept (none shortened the run beyond
  * noise; not measured again): the journal in WAL or MEMORY mode; a bigger
  * `cache_size`; another FTS5 `hashsize` (the pending data kept before a
  * flush); other batch sizes; the writer's garbage collection steered; other
  * JIT thresholds; the events' indexes created after the rows (deferred).
+ *
+ * Measured and not kept (issue 18, this breakdown's session): events inserted
+ * up to 32 rows a statement (their command and file rows written after each
+ * group, in order, the ids counted back from the last rowid), with the status
+ * UPDATEs left out for calls of a session written afresh that had no command
+ * or file row (1,410 of 2,038 `setCommandExit` and 628 of 2,038 `failFiles`
+ * left): the replayed writer 0.96-1.35 s against 0.95-1.23 s (3 alternated
+ * triples under SCHED_FIFO), the binary's writer thread 1.70-2.49 s against
+ * 1.47-1.93 s (7 pairs at load 3-6); the rows alone in a micro-benchmark,
+ * median 400 ms one a statement against 340 ms 32 a statement, within its
+ * noise. FTS5 `pgsz` 8000 (leaves as large as the 8 KB page, half as many
+ * rows in events_fts_data, the index +0.07 MB): the replayed writer median
+ * 1.03 s against 1.07 s (9 runs each under SCHED_FIFO), the binary's writer
+ * thread 1.67-2.52 s against 1.77-2.29 s (4 pairs).
  *
  * `DEJA_PARSE_WORKER=0` turns the worker off, `=1` uses it for every source
  * (tests); by default a job of {@link WORKER_MIN_BYTES} or more uses it.

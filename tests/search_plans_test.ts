@@ -110,6 +110,16 @@ Deno.test("the head rerank picks its events in the indexes and reads the events 
   });
 });
 
+Deno.test("the association pass picks its events in events_rank and reads the events table by id only", async () => {
+  await withMemIndex(sessions(), (store) => {
+    const events = plan(store, Q.assocFields.sql).filter((l) => /^(SCAN|SEARCH) events\b/.test(l));
+    assertEquals(events, [
+      "SEARCH events USING INTEGER PRIMARY KEY (rowid=?)",
+      "SCAN events USING COVERING INDEX events_rank",
+    ]);
+  });
+});
+
 Deno.test("SessionCache files subagents under their root and reads rows ahead of a miss", async () => {
   const list = [
     { id: "root", events: [["user", "parent work"]] as Array<["user", string]> },
