@@ -156,7 +156,7 @@ Deno.test("last --since holds an own file's session by its time, leaves a prompt
   assert(lineOf(both.out, CLAUDE_ID) && lineOf(both.out, KIMI_ID), both.out);
   assert(!both.out.includes("prompt-history-"), both.out);
   assertStringIncludes(both.err, "1 undated session (prompt history");
-  assertStringIncludes(both.err, "left out by --since");
+  assertStringIncludes(both.err, "left out by --since; without it it is shown");
   // Past the context file's time: only the prompt history's count is left.
   const none = await runMain(env, ["last", "--since", "2026-11-21", "--json"]);
   assertEquals(none.code, 1);

@@ -180,7 +180,9 @@ export function undatedHint(io: IO, n: number): void {
   io.err(
     `hint: ${n} undated session${
       n === 1 ? "" : "s"
-    } (prompt history: dated only by a file many sessions share) left out by --since; without it they are shown\n`,
+    } (prompt history: dated only by a file many sessions share) left out by --since; without it ${
+      n === 1 ? "it is" : "they are"
+    } shown\n`,
   );
 }
 
