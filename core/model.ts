@@ -125,12 +125,16 @@ export interface Session {
   /** Epoch ms. */
   updated?: number;
   /**
-   * True when `started`/`updated` are the store file's modification time, not
-   * a time the harness recorded (its store holds none for this session). Set
-   * by the parser that fell back to the file's time; such a time is an upper
-   * bound (a copied file carries the copy's date), shown marked as the file's.
+   * Set when `started`/`updated` are a store file's modification time, not a
+   * time the harness recorded (its store holds none for this session), by the
+   * parser that fell back to the file's time: `true` when the file holds this
+   * session alone and is rewritten as it goes (its mtime is the session's last
+   * write), `"shared"` when the file holds many sessions (a prompt history:
+   * its mtime is the newest entry's, only an upper bound for this one). Either
+   * is shown marked as the file's time (a copied file carries the copy's
+   * date); a shared one is undated for ordering (lib/session_time.ts).
    */
-  timeFromFile?: boolean;
+  timeFromFile?: true | "shared";
   model?: string;
   /** Native id of the parent session (subagent runs are filed under their parent). */
   parent?: string;

@@ -51,6 +51,7 @@ import { gateOf } from "./forget/gate.ts";
 import { recordExcluded } from "./forget/exclusions.ts";
 import { fnv1a32, plural } from "../core/text.ts";
 import { type Contest, copyLoses, releaseCopies, wholeStore } from "./copies.ts";
+import { fileTimeColumn, fileTimeOf } from "./session_time.ts";
 
 export { cap, MAX_RESULT, MAX_SPAN, MAX_TEXT } from "./prepare.ts";
 
@@ -343,7 +344,7 @@ export class SourceWriter {
         title: c.title ?? null,
         started: c.started ?? null,
         updated: c.updated ?? null,
-        time_from_file: c.timeFromFile ? 1 : 0,
+        time_from_file: fileTimeColumn(c.timeFromFile),
         model: c.model ?? null,
         parent: c.parent ?? null,
         source: this.source,
@@ -388,14 +389,14 @@ export class SourceWriter {
     const t = mergeTimes({
       started: row.started ?? undefined,
       updated: row.updated ?? undefined,
-      timeFromFile: !!row.time_from_file,
+      timeFromFile: fileTimeOf(row.time_from_file),
     }, c);
     Q.updateSession.run(st, {
       project: c.project ?? row.project ?? null,
       title: c.title ?? row.title ?? null,
       started: t.started ?? null,
       updated: t.updated ?? null,
-      time_from_file: t.timeFromFile ? 1 : 0,
+      time_from_file: fileTimeColumn(t.timeFromFile),
       model: c.model ?? row.model ?? null,
       parent: c.parent ?? row.parent ?? null,
       source: this.source,

@@ -9,6 +9,7 @@
  * @module
  */
 import type { Event, Session } from "../core/model.ts";
+import type { FileTime } from "./session_time.ts";
 
 /** A session's times and where they came from (see {@link mergeTimes}). */
 export interface SessionTimes {
@@ -16,8 +17,8 @@ export interface SessionTimes {
   started?: number;
   /** Epoch ms. */
   updated?: number;
-  /** The times are the store file's mtime (`Session.timeFromFile`). */
-  timeFromFile?: boolean;
+  /** The times are a store file's mtime, its own or a shared one's (`Session.timeFromFile`). */
+  timeFromFile?: FileTime;
 }
 
 /**
@@ -25,7 +26,10 @@ export interface SessionTimes {
  * `started` the minimum, `updated` the maximum, when both are of one kind. A
  * recorded time beats a file's time: a chunk with recorded times replaces
  * times taken from a file (and clears the mark), and a file's time never
- * moves recorded ones. A chunk without times changes nothing.
+ * moves recorded ones. Between file times the chunk's kind (own file or
+ * shared) is kept: the latest read of the file says what it is (an index made
+ * before the two kinds were told apart holds every file time as the own
+ * file's). A chunk without times changes nothing.
  */
 export function mergeTimes(had: SessionTimes, chunk: SessionTimes): SessionTimes {
   const chunkHas = chunk.started !== undefined || chunk.updated !== undefined;
@@ -41,7 +45,7 @@ export function mergeTimes(had: SessionTimes, chunk: SessionTimes): SessionTimes
   return {
     started: pick(had.started, chunk.started, Math.min),
     updated: pick(had.updated, chunk.updated, Math.max),
-    timeFromFile: had.timeFromFile,
+    timeFromFile: chunk.timeFromFile,
   };
 }
 
@@ -58,7 +62,7 @@ export function mergeMeta(into: Session, chunk: Session): void {
   delete into.timeFromFile;
   if (started !== undefined) into.started = started;
   if (updated !== undefined) into.updated = updated;
-  if (timeFromFile) into.timeFromFile = true;
+  if (timeFromFile) into.timeFromFile = timeFromFile;
 }
 
 /** Folds chunks into sessions, in first-seen order. */

@@ -15,8 +15,9 @@ export interface SessionRow {
   started: number | null;
   updated: number | null;
   /**
-   * 1 when `started`/`updated` are the store file's mtime (the store records no time for
-   * the session; `Session.timeFromFile`), else 0. Absent in rows built by hand.
+   * When `started`/`updated` are a store file's mtime (the store records no time for the
+   * session; `Session.timeFromFile`): 1 for the session's own file, 2 for a file many
+   * sessions share (undated, lib/session_time.ts); else 0. Absent in rows built by hand.
    */
   time_from_file?: number;
   model: string | null;
@@ -126,7 +127,7 @@ export interface CommandRunRow {
   /** Epoch ms. */
   time: number | null;
   session_id: number;
-  /** 1 when `time` is the session's and that is its store file's mtime (the run has no time). */
+  /** The session's `time_from_file` when `time` is the session's (the run has none), else 0. */
   time_from_file?: number;
   output: string | null;
 }

@@ -11,7 +11,7 @@
 
 import { type NoParams, query } from "./sql.ts";
 import { projectKeySql } from "./project_path.ts";
-import { FILE_DATED, type IdRow as Id, TOP_LEVEL } from "./schema_fragments.ts";
+import { type IdRow as Id, TOP_LEVEL, UNDATED } from "./schema_fragments.ts";
 import { SEARCH_Q } from "./schema_search.ts";
 import type {
   CommandAtRow,
@@ -120,10 +120,13 @@ const FILE_AT = `f.id AS id, f.event_id AS event_id, f.session_id AS session_id,
       f.call_id AS call_id, f.path AS path, f.op AS op, f.old AS old, f.new AS new,
       f.failed AS failed, COALESCE(f.time, e.time) AS time, e.seq AS seq`;
 
-/** The columns of a command run ({@link CommandRunRow}) over `c` (commands) and `s` (sessions). */
+/**
+ * The columns of a command run ({@link CommandRunRow}) over `c` (commands) and `s` (sessions);
+ * a run without its own time takes its session's, and that one's `time_from_file`.
+ */
 const COMMAND_RUN = `c.command AS command, c.exit AS exit, c.is_error AS is_error,
       COALESCE(c.time, s.updated, s.started) AS time, c.session_id AS session_id,
-      (c.time IS NULL AND s.time_from_file = 1) AS time_from_file,
+      CASE WHEN c.time IS NULL THEN s.time_from_file ELSE 0 END AS time_from_file,
       ${OUTPUT_IF_UNKNOWN} AS output`;
 
 /**
@@ -338,9 +341,9 @@ export const Q = {
     `SELECT COUNT(*) AS sessions, COALESCE(SUM(events), 0) AS events FROM sessions WHERE source = ?`,
     ["source"],
   ),
-  /** A session read from `source` (a store path) dated by the file's mtime, if any. */
+  /** A session read from `source` (a store path) dated by the file's mtime (either kind), if any. */
   sourceDatedByFile: query<{ source: string }, { one: number }>(
-    `SELECT 1 AS one FROM sessions WHERE source = ? AND time_from_file = 1 LIMIT 1`,
+    `SELECT 1 AS one FROM sessions WHERE source = ? AND time_from_file <> 0 LIMIT 1`,
     ["source"],
   ),
   /** Adds `count` secrets of `kind` redacted in `source` (a store path). */
@@ -387,8 +390,8 @@ export const Q = {
   ),
   sessionsByPrefix: query<{ like: string; harness: string | null }, SessionRow>(
     `SELECT * FROM sessions s WHERE native_id LIKE ? ESCAPE '\\' AND (? IS NULL OR harness = ?)
-    ORDER BY ${FILE_DATED}, updated DESC LIMIT 20`,
-    // like: a native id prefix as a LIKE pattern; newest first, file-dated ones after the dated
+    ORDER BY ${UNDATED}, updated DESC LIMIT 20`,
+    // like: a native id prefix as a LIKE pattern; newest first, undated ones after the dated
     ["like", "harness", "harness"],
   ),
   eventsOfSession: query<{ session: number }, EventRow>(
@@ -501,8 +504,8 @@ export const Q = {
   // A session is listed on its own when it has no parent or its parent is not indexed
   // (a subagent whose parent's store is gone or was never read).
   // harnesses: a JSON array or null for all; project: a LIKE pattern or null; since: epoch ms
-  // or null (a file-dated session is returned to be counted, lib/session_time.ts); limit: -1 for none.
-  // File-dated sessions come after the dated ones.
+  // or null (an undated session is returned to be counted, lib/session_time.ts); limit: -1 for none.
+  // Undated sessions come after the dated ones.
   lastSessions: query<
     { harnesses: string | null; project: string | null; since: number | null; limit: number },
     SessionRow
@@ -510,8 +513,8 @@ export const Q = {
     `SELECT * FROM sessions s WHERE ${TOP_LEVEL}
       AND (? IS NULL OR harness IN (SELECT value FROM json_each(?)))
       AND (? IS NULL OR ${projectKeySql("project")} LIKE ? ESCAPE '\\')
-      AND (? IS NULL OR ${FILE_DATED} OR COALESCE(updated, started, 0) >= ?)
-    ORDER BY ${FILE_DATED}, COALESCE(updated, started, 0) DESC, harness, native_id LIMIT ?`,
+      AND (? IS NULL OR ${UNDATED} OR COALESCE(updated, started, 0) >= ?)
+    ORDER BY ${UNDATED}, COALESCE(updated, started, 0) DESC, harness, native_id LIMIT ?`,
     ["harnesses", "harnesses", "project", "project", "since", "since", "limit"],
   ),
   /** A session's first `limit` user turns (the first prompt describes a session without a title). */
@@ -671,11 +674,11 @@ export const Q = {
   >(
     // Sessions dated only by their store file's modification time kept apart (lib/stats.ts).
     `SELECT harness, COUNT(*) AS sessions, SUM(events) AS events,
-      MIN(CASE WHEN time_from_file = 1 THEN NULL ELSE COALESCE(started, updated) END) AS first,
-      MAX(CASE WHEN time_from_file = 1 THEN NULL ELSE COALESCE(updated, started) END) AS last,
-      SUM(time_from_file = 1) AS file_dated,
-      MIN(CASE WHEN time_from_file = 1 THEN COALESCE(started, updated) END) AS file_first,
-      MAX(CASE WHEN time_from_file = 1 THEN COALESCE(updated, started) END) AS file_last
+      MIN(CASE WHEN time_from_file <> 0 THEN NULL ELSE COALESCE(started, updated) END) AS first,
+      MAX(CASE WHEN time_from_file <> 0 THEN NULL ELSE COALESCE(updated, started) END) AS last,
+      SUM(time_from_file <> 0) AS file_dated,
+      MIN(CASE WHEN time_from_file <> 0 THEN COALESCE(started, updated) END) AS file_first,
+      MAX(CASE WHEN time_from_file <> 0 THEN COALESCE(updated, started) END) AS file_last
     FROM sessions GROUP BY harness ORDER BY sessions DESC`,
   ),
   /** The ten projects with the most top-level sessions. */

@@ -20,7 +20,8 @@ export type IdRow = { id: number };
 export type TermRow = { term: string };
 
 /**
- * A session row `s` whose times are only its store file's mtime: the store
- * records none (lib/session_time.ts says what commands do with it).
+ * A session row `s` that is undated: its times are only the mtime of a file
+ * many sessions share (a prompt history; `time_from_file` 2, lib/session_time.ts
+ * SHARED_FILE, says what commands do with it). Its own file's mtime (1) dates it.
  */
-export const FILE_DATED = `(s.time_from_file = 1)`;
+export const UNDATED = `(s.time_from_file = 2)`;

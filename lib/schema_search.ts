@@ -10,10 +10,10 @@ import { type NoParams, query } from "./sql.ts";
 import type { MatchRow } from "./rows.ts";
 import {
   type CountRow as N,
-  FILE_DATED,
   type IdRow as Id,
   type TermRow as Term,
   TOP_LEVEL,
+  UNDATED,
 } from "./schema_fragments.ts";
 
 /** Search's named queries (spread into {@link Q}). */
@@ -79,8 +79,8 @@ export const SEARCH_Q = {
   ),
   /** The number of sessions, subagents included (session-level IDF). */
   sessionCount: query<NoParams, N>(`SELECT COUNT(*) AS n FROM sessions`),
-  /** The row ids of the file-dated sessions (what `--since` leaves out, lib/session_time.ts). */
-  fileDatedIds: query<NoParams, { id: number }>(`SELECT id FROM sessions s WHERE ${FILE_DATED}`),
+  /** The row ids of the undated sessions (what `--since` leaves out, lib/session_time.ts). */
+  undatedIds: query<NoParams, { id: number }>(`SELECT id FROM sessions s WHERE ${UNDATED}`),
   /** An upper bound of the number of events (for IDF). */
   eventCount: query<NoParams, N>(`SELECT COALESCE(MAX(id), 0) AS n FROM events`),
   /**

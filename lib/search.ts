@@ -140,7 +140,7 @@ export interface SessionHit {
   title: string | null;
   started: number | null;
   updated: number | null;
-  /** The times are the store file's mtime, not recorded ones (`Session.timeFromFile`). */
+  /** The times are a store file's mtime, its own or a shared one's, not recorded ones (`Session.timeFromFile`): marked. */
   timeFromFile: boolean;
   parent: string | null;
   /** The remote it was read from (`deja remote`); null for this machine's. */

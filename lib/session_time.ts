@@ -2,80 +2,116 @@
  * One rule for when a session happened, and whether deja knows.
  *
  * A session's time is **recorded** when its store wrote one (a timestamp per
- * line, a `created_at` column); it is **file-dated** when the store writes
- * none and the parser fell back to the store file's modification time
- * (`Session.timeFromFile`, the `time_from_file` column: a prompt history with
- * neither ids nor times such as Kimi's `user-history` or opencode's
- * `prompt-history.jsonl`, Cursor's workspace prompts, a Kimi `context.jsonl`,
- * Continue's sessions without dates). A file's mtime is only an upper bound:
- * a copied or restored store carries the day of the copy. Found by a new-user
- * trial on copied stores: such sessions were listed as the newest by `last`,
- * won the recency bonus of search and the "how/fix" picks, and piled up on the
- * copy day in the view's activity chart.
+ * line, a `created_at` column). When the store writes none, the parser falls
+ * back to the store file's modification time (`Session.timeFromFile`, the
+ * `time_from_file` column), and that means one of two things:
  *
- * So every command that orders or filters by time treats a file-dated session
- * as undated: after the dated ones, never inside a `--since` window (which
- * says how many it left out), with no recency bonus. It still shows the
- * file's time, marked `(file time)` (lib/memory/text.ts).
+ * - **own file** (`timeFromFile: true`, column {@link OWN_FILE}): the file
+ *   holds this one session and is rewritten as it goes (a Kimi
+ *   `context.jsonl`, a Continue session JSON, a Cline-family task folder, a
+ *   Gemini checkpoint). Its mtime is the session's last write: a real "last
+ *   active" time. Such a session is ordered, filtered by `--since`, picked and
+ *   charted by that time like a recorded one. In a live store (the case that
+ *   matters: the Kimi session being worked on now) it is the newest session;
+ *   ranking it after months-old recorded sessions, and out of `--since today`,
+ *   gave a wrong answer.
+ * - **shared file** (`timeFromFile: "shared"`, column {@link SHARED_FILE}):
+ *   the file holds many sessions (a prompt history with neither ids nor times:
+ *   Kimi's `user-history`, opencode's `prompt-history.jsonl`, Cursor's
+ *   workspace prompts). Its mtime is only the newest entry's time, an upper
+ *   bound for the rest. Such a session is **undated**: listed after the dated
+ *   ones, never inside a `--since` window (which says how many it left out),
+ *   with no recency bonus in search, losing the how/fix/hook/blame/restore
+ *   picks to dated runs, and not charted in the view's activity. (Found by a
+ *   new-user trial: prompt histories were listed as the newest sessions and
+ *   piled up on one day of the chart.)
  *
- * SQL says the same with {@link FILE_DATED} (lib/schema_fragments.ts).
+ * Either kind still shows the file's time marked `(file time)`
+ * (lib/memory/text.ts, {@link hasFileTime}): a copied or restored store's own
+ * files carry the day of the copy, and the mark tells the person so.
+ *
+ * SQL says "undated" with {@link UNDATED} (lib/schema_fragments.ts).
  *
  * @module
  */
+
+/** `time_from_file` of a session whose times are its own store file's mtime. */
+export const OWN_FILE = 1;
+/** `time_from_file` of a session whose times are the mtime of a file many sessions share. */
+export const SHARED_FILE = 2;
+
+/** Where a session's times came from when not recorded: its own file, or a file of many. */
+export type FileTime = true | "shared";
+
+/** The `time_from_file` column value of a session's {@link FileTime} (0 for recorded times). */
+export function fileTimeColumn(t: FileTime | undefined | false): number {
+  return t === "shared" ? SHARED_FILE : t ? OWN_FILE : 0;
+}
+
+/** The {@link FileTime} a `time_from_file` column value stands for (undefined for 0). */
+export function fileTimeOf(column: number | null | undefined): FileTime | undefined {
+  return column === SHARED_FILE ? "shared" : column ? true : undefined;
+}
 
 /** What the rule reads of a session: a row (`time_from_file`) or a model/hit (`timeFromFile`). */
 export interface Timed {
   started?: number | null;
   updated?: number | null;
   time_from_file?: number | boolean | null;
-  timeFromFile?: boolean;
+  timeFromFile?: FileTime | boolean;
 }
 
-/** True when the session's times are only its store file's mtime (see the module). */
-export function isFileDated(s: Timed): boolean {
-  return Boolean(s.time_from_file) || s.timeFromFile === true;
+/** True when the session's times are a store file's mtime, of either kind: shown with the mark. */
+export function hasFileTime(s: Timed): boolean {
+  return Boolean(s.time_from_file) || Boolean(s.timeFromFile);
 }
 
-/** The time shown for a session (epoch ms): last update, else start, recorded or not; null when none. */
+/** True when the session's times are only a shared file's mtime: undated (see the module). */
+export function isUndated(s: Timed): boolean {
+  return s.time_from_file === SHARED_FILE || s.timeFromFile === "shared";
+}
+
+/** The time shown for a session (epoch ms): last update, else start, of whatever source; null when none. */
 export function shownTime(s: Timed): number | null {
   return s.updated ?? s.started ?? null;
 }
 
 /**
- * The session's last active time (epoch ms) when its store recorded it: `updated`,
- * else `started`; null when the session is file-dated or has no time.
+ * The session's last active time (epoch ms) when deja knows it — recorded, or
+ * its own file's: `updated`, else `started`; null when the session is undated
+ * or has no time.
  */
-export function recordedTime(s: Timed): number | null {
-  return isFileDated(s) ? null : shownTime(s);
+export function datedTime(s: Timed): number | null {
+  return isUndated(s) ? null : shownTime(s);
 }
 
 /**
- * Newest first with recorded times before file-dated ones (each group newest
+ * Newest first with dated sessions before undated ones (each group newest
  * first by its shown time); sessions without any time last. A comparator for
  * `Array.prototype.sort`; equal sessions compare 0.
  */
 export function datedFirst(a: Timed, b: Timed): number {
-  const rank = (s: Timed) => (shownTime(s) === null ? 2 : isFileDated(s) ? 1 : 0);
+  const rank = (s: Timed) => (shownTime(s) === null ? 2 : isUndated(s) ? 1 : 0);
   return rank(a) - rank(b) || (shownTime(b) ?? 0) - (shownTime(a) ?? 0);
 }
 
-/** Whether the session falls in a `--since` window (epoch ms): recorded time at or after `since`. */
+/** Whether the session falls in a `--since` window (epoch ms): dated at or after `since`. */
 export function inSince(s: Timed, since: number): boolean {
-  const t = recordedTime(s);
+  const t = datedTime(s);
   return t !== null && t >= since;
 }
 
 /** Below every epoch ms a store can hold, above none (integers stay exact under 2^53). */
-const FILE_SHIFT = 2 ** 52;
+const UNDATED_SHIFT = 2 ** 52;
 
 /**
- * A sort key for a time: a recorded time as it is, a file's time below every
- * recorded one (still newest first among themselves), no time lowest
- * (`-Infinity`). Compare keys with {@link newerFirst}.
+ * A sort key for a time: a dated time as it is, an undated one (a shared
+ * file's) below every dated one (still newest first among themselves), no
+ * time lowest (`-Infinity`). Compare keys with {@link newerFirst}.
  */
-export function timeRank(time: number | null | undefined, fileDated: boolean): number {
+export function timeRank(time: number | null | undefined, undated: boolean): number {
   if (time === null || time === undefined) return -Infinity;
-  return fileDated ? time - FILE_SHIFT : time;
+  return undated ? time - UNDATED_SHIFT : time;
 }
 
 /** A comparator of two {@link timeRank} keys, the higher (newer) first; 0 when equal. */

@@ -4,7 +4,8 @@
  * the vocabulary, forgotten sessions and hidden projects — and its size.
  *
  * A harness's date range (`first .. last`) spans the sessions whose store
- * records times. A session the store never dated (`time_from_file`: a Kimi
+ * records times. A session the store never dated (`time_from_file`, either
+ * kind of lib/session_time.ts: its own file's mtime or a shared one's; a Kimi
  * `context.jsonl` without its wire, a Continue session missing from
  * `sessions.json`, prompt histories without timestamps) carries its file's
  * modification time, which says when the file was last written or copied, not

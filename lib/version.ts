@@ -61,12 +61,14 @@ export const REVISIONS: Readonly<Record<string, number>> = {
   crush: 4, // session 11: a call joined from pieces is not run; a provider's finish error is a notice;
   // session 13: a bash result without an `Exit code` line is exit 0; a denied call is not run
   hermes: 1,
-  kimi: 3, // session 13: the work dir from a <kaos>_<md5> folder or the system prompt's line
+  kimi: 4, // session 13: the work dir from a <kaos>_<md5> folder or the system prompt's line;
+  // 4: a prompt history's session is dated by a shared file (undated, lib/session_time.ts)
   cline: 3,
   roo: 3,
   kilocode: 4, // session 11: reads opencode's store (parsers/_opencode_events.ts)
-  cursor: 2,
-  opencode: 3, // session 11: a command the person ran with ! is theirs, not the agent's
+  cursor: 3, // session 13: workspace prompts dated by a shared file (undated, lib/session_time.ts)
+  opencode: 4, // session 11: a command the person ran with ! is theirs, not the agent's;
+  // session 13: prompt-history.jsonl's session is dated by a shared file (undated)
   // Session 11's fixes.
   aider: 2, // the project (and edit paths) from the repository aider's banner names
   // Continue's cancelled (and never approved) calls are not run; Copilot's and Continue's

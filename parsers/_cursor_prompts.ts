@@ -13,7 +13,8 @@
  * session, `prompt-history-<hash>`, in the workspace's folder: the k-th prompt
  * of a text takes the time of the k-th `composer` generation of that text,
  * when kept. With no time at all the session is dated by the database's
- * mtime (an upper bound, `timeFromFile`). The source has no watermark: each
+ * mtime, a file every workspace prompt shares: an upper bound, so the session
+ * is undated (`timeFromFile: "shared"`, lib/session_time.ts). The source has no watermark: each
  * change of the database reads it whole and replaces the session (a session
  * whose prompts all reached composers since is left as it was).
  *
@@ -102,7 +103,7 @@ export async function* readCursorPrompts(
   if (folder) s.project = folder;
   if (s.updated === undefined) {
     const mtime = (await statOrNull(path))?.mtimeMs;
-    if (mtime !== undefined) [s.updated, s.timeFromFile] = [Math.floor(mtime), true];
+    if (mtime !== undefined) [s.updated, s.timeFromFile] = [Math.floor(mtime), "shared"];
   }
   yield s;
 }

@@ -18,7 +18,7 @@
  * characters of it, `session-<time>-<id8>.json[l]`, or the chat says it),
  * none holding every prompt it holds. Its session id is the one in
  * `messageId`, else `checkpoint-<tag>` (titled `<tag>`). It records no time:
- * the session is dated by the file's mtime (`timeFromFile`). The environment
+ * the session is dated by the file's mtime (`timeFromFile`, its own file). The environment
  * turn Gemini CLI sends first (`This is the Gemini CLI. We are setting up the
  * context for our chat.`, newer builds inside `<session_context>`) is dropped.
  *

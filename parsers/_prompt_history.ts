@@ -115,8 +115,9 @@ export interface LooseHistory {
  * Reads a prompt history that keeps neither a session id nor a time (Kimi CLI
  * `user-history/<md5 of work dir>.jsonl` `{content}`, opencode
  * `prompt-history.jsonl` `{input, parts, mode}`): the prompts no transcript
- * holds become one session of `user` events, dated by the file's mtime (an
- * upper bound, marked `timeFromFile`). A prompt whose trimmed text a
+ * holds become one session of `user` events, dated by the file's mtime: the
+ * newest prompt's time, only an upper bound for the others, so the session is
+ * undated (`timeFromFile: "shared"`, lib/session_time.ts). A prompt whose trimmed text a
  * transcript holds is left out; a line without the text field is skipped as
  * `bad_shape`.
  */
@@ -137,6 +138,6 @@ export async function* looseHistorySession(
   }
   if (!s.events.length) return;
   const mtime = (await statOrNull(path))?.mtimeMs;
-  if (mtime !== undefined) [s.updated, s.timeFromFile] = [Math.floor(mtime), true];
+  if (mtime !== undefined) [s.updated, s.timeFromFile] = [Math.floor(mtime), "shared"];
   yield s;
 }

@@ -32,7 +32,8 @@
  * `dateCreated`, `updated` the latest `reasoning.endAt` (ms) seen; a session
  * missing from the list starts at its earliest reasoning time. One with no
  * time at all (no list entry, no reasoning) is dated by the file's mtime and
- * marked `timeFromFile` (shown as the file's time).
+ * marked `timeFromFile` (the session's own file: its last write; shown as the
+ * file's time).
  *
  * @module
  */

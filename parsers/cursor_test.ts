@@ -7,6 +7,7 @@ import {
   mkdirSync,
   readFileSync,
   rmSync,
+  utimesSync,
   writeFileSync,
 } from "node:fs";
 import { join } from "node:path";
@@ -578,5 +579,27 @@ Deno.test("a workspace's prompt history keeps the prompts no composer holds, dat
     assertEquals([h.started, h.updated, h.timeFromFile], [T + 1000, T + 3000, undefined]);
     const skips = Object.values(run.skips).reduce((n, k) => n + (k.bad_shape ?? 0), 0);
     assertEquals(skips, 1, "the prompt without a text field");
+  });
+});
+
+Deno.test("a workspace's prompt history with no generation kept is dated by its database, a shared file", async () => {
+  await withTemp(async (user) => {
+    miniDb(join(user, "globalStorage", "state.vscdb"), []);
+    const ws = join(user, "workspaceStorage", "h2");
+    mkdirSync(ws, { recursive: true });
+    writeFileSync(join(ws, "workspace.json"), JSON.stringify({ folder: "file:///w/app" }));
+    const db = new DatabaseSync(join(ws, "state.vscdb"));
+    db.exec("CREATE TABLE ItemTable (key TEXT UNIQUE ON CONFLICT REPLACE, value BLOB)");
+    db.prepare("INSERT INTO ItemTable VALUES (?, ?)").run(
+      "aiService.prompts",
+      JSON.stringify([{ text: "a prompt no generation dates", commandType: 4 }]),
+    );
+    db.close();
+    const at = Date.UTC(2026, 10, 20, 12);
+    utimesSync(join(ws, "state.vscdb"), at / 1000, at / 1000);
+    const run = await runParser(cursor, testEnv(join(user, "home"), { DEJA_CURSOR_ROOT: user }));
+    const h = session(run.sessions, "prompt-history-h2");
+    // The database's mtime is only its newest write: the session is undated (lib/session_time.ts).
+    assertEquals([h.updated, h.timeFromFile], [at, "shared"]);
   });
 });

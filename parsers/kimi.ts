@@ -76,7 +76,8 @@ const SUB = /^context_sub_(\d+)\.jsonl$/;
  *
  * Records and mapping: `_kimi_records.ts`. Times: wire `timestamp` is epoch
  * seconds with a fraction -> epoch ms; context events have no time, so a
- * context-only session is dated by the file's mtime (`timeFromFile`).
+ * context-only session is dated by the file's mtime (`timeFromFile`: the file
+ * is the session's own, so its mtime is the session's last write).
  */
 export const kimi: Parser = { id: ID, discover, parse };
 

@@ -763,6 +763,9 @@ Deno.test("user-history prompts no transcript of the work dir holds become one s
     assertEquals(sessions[0].events.map((e) => [e.kind, e.text]), [
       ["user", "only in the history"],
     ]);
+    // Dated by the history file's mtime, the newest prompt's: a shared file's (undated).
+    assertEquals(sessions[0].timeFromFile, "shared");
+    assertEquals(typeof sessions[0].updated, "number");
     assertEquals(ctx.counts, { bad_shape: 1 });
   } finally {
     t.cleanup();

@@ -27,9 +27,12 @@ export interface MemSession {
   at?: number | null;
   /**
    * Epoch ms of a store file's mtime that dates the session (`timeFromFile`: the store records
-   * no time, lib/session_time.ts); its events have no time. Overrides `at`.
+   * no time, lib/session_time.ts); its events have no time. Overrides `at`. The file is the
+   * session's own unless `sharedFile`.
    */
   fileTime?: number;
+  /** The file `fileTime` is of holds many sessions (a prompt history): the session is undated. */
+  sharedFile?: boolean;
   /** Epoch ms of its last activity, when not a minute after its last event (a long session). */
   updated?: number;
   events: Array<[Event["kind"], string] | Event>;
@@ -79,7 +82,9 @@ export async function memIndex(sessions: MemSession[], vars: Record<string, stri
         ...(m.title ? { title: m.title } : {}),
         started: at ?? m.fileTime,
         updated: m.updated ?? (at === undefined ? m.fileTime : at + events.length * 60e3),
-        ...(m.fileTime !== undefined ? { timeFromFile: true } : {}),
+        ...(m.fileTime !== undefined
+          ? { timeFromFile: m.sharedFile ? "shared" as const : true }
+          : {}),
         path: "",
         events,
       };

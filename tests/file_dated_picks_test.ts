@@ -1,8 +1,12 @@
 /**
- * A session dated only by its store file's mtime (a copied Kimi `context.jsonl`: its file
- * time is the copy's day) loses the "latest" pick to a session with a recorded time in
- * `how`, `fix`, `blame` and `restore` (lib/session_time.ts); found by a new-user trial on
- * copied stores, where the copy won every "most recent" choice.
+ * The "latest" picks of `how`, `fix`, `blame`, `restore`, the hooks and an id prefix, for a
+ * session dated by a store file's mtime (lib/session_time.ts). A Kimi `context.jsonl` is the
+ * session's own file, rewritten at every turn: its mtime is the session's last write, and it
+ * competes with recorded times (a live Kimi session is the newest work). An undated session,
+ * dated only by a file many sessions share (a prompt history), loses every pick to a dated
+ * one: that mtime is only the newest prompt's (found by a new-user trial on copied stores,
+ * where such sessions won every "most recent" choice). The second kind is made here by marking
+ * the same Kimi session undated in the index, so both kinds run the same commands.
  */
 import { assertEquals, assertStringIncludes } from "./_assert.ts";
 import { mkdirSync, utimesSync, writeFileSync } from "node:fs";
@@ -12,6 +16,7 @@ import { scopedTempDir } from "./_tmp.ts";
 import { testEnv } from "./_fixture.ts";
 import { runMain, withVars } from "./_cli_io.ts";
 import { claudeLines } from "./_memory.ts";
+import { indexPath, Store } from "../lib/store.ts";
 import type { Env } from "../core/model.ts";
 
 const KIMI_ID = "7f1c2a10-0000-4000-8000-0000000000cc";
@@ -20,7 +25,7 @@ const PROJECT = "/w/quokka";
 const COMMAND = "quokkabundle build --all";
 const FILE = `${PROJECT}/src/quokka.ts`;
 const ERROR = "ZorbError: flux capacitor jammed in quokka.ts";
-/** The Kimi file's mtime, 2026-11-20 (a copy), after the Claude session of 2026-11-10. */
+/** The Kimi file's mtime, 2026-11-20, after the Claude session of 2026-11-10. */
 const FILE_TIME = Date.UTC(2026, 10, 20, 12);
 
 const line = (r: unknown) => JSON.stringify(r);
@@ -93,69 +98,107 @@ function world(root: string): Env {
   );
 }
 
-Deno.test("how names the run with a recorded time as the latest, not a copied store's", async () => {
-  using t = scopedTempDir("deja-filedated-");
-  const env = world(t.path);
+/**
+ * Indexes the world; with `undated`, marks the Kimi session's times as a shared file's
+ * (`time_from_file` 2, as a prompt history's), the commands reading the index as they are.
+ */
+async function indexed(env: Env, undated: boolean): Promise<void> {
   assertEquals((await runMain(env, ["index"])).code, 0);
-  const r = await runMain(env, ["how", "quokkabundle", "--json"]);
-  assertEquals(r.code, 0, r.err);
-  const [c] = JSON.parse(r.out).commands;
-  assertEquals([c.sessions, c.session, c.time_from_file], [2, CLAUDE_ID, false]);
+  if (!undated) return;
+  const store = Store.open(indexPath(env));
+  try {
+    store.db.exec("UPDATE sessions SET time_from_file = 2 WHERE harness = 'kimi'");
+  } finally {
+    store.close();
+  }
+}
+
+Deno.test("how names the newest run: an own file's time competes, an undated session's loses", async () => {
+  for (const undated of [false, true]) {
+    using t = scopedTempDir("deja-filedated-");
+    const env = world(t.path);
+    await indexed(env, undated);
+    const r = await runMain(env, ["how", "quokkabundle", "--json"]);
+    assertEquals(r.code, 0, r.err);
+    const [c] = JSON.parse(r.out).commands;
+    // Both kinds are marked as the file's time when they are the one shown.
+    assertEquals(
+      [c.sessions, c.session, c.time_from_file],
+      undated ? [2, CLAUDE_ID, false] : [2, KIMI_ID, true],
+      `undated: ${undated}`,
+    );
+  }
 });
 
-Deno.test("blame and restore put the change with a recorded time first, a copied store's after", async () => {
-  using t = scopedTempDir("deja-filedated-");
-  const env = world(t.path);
-  assertEquals((await runMain(env, ["index"])).code, 0);
-  const blame = await runMain(env, ["blame", FILE, "--json"]);
-  assertEquals(blame.code, 0, blame.err);
-  const sessions = JSON.parse(blame.out).sessions.map((s: { id: string }) => s.id);
-  assertEquals(sessions, [CLAUDE_ID, KIMI_ID]);
-  const restore = await runMain(env, ["restore", FILE, "--json"]);
-  assertEquals(restore.code, 0, restore.err);
-  const [first] = JSON.parse(restore.out).spans;
-  assertEquals([first.session, first.time_from_file], [CLAUDE_ID, false]);
+Deno.test("blame and restore put the newest change first: an own file's time by its date, an undated one after", async () => {
+  for (const undated of [false, true]) {
+    using t = scopedTempDir("deja-filedated-");
+    const env = world(t.path);
+    await indexed(env, undated);
+    const blame = await runMain(env, ["blame", FILE, "--json"]);
+    assertEquals(blame.code, 0, blame.err);
+    const sessions = JSON.parse(blame.out).sessions.map((s: { id: string }) => s.id);
+    assertEquals(sessions, undated ? [CLAUDE_ID, KIMI_ID] : [KIMI_ID, CLAUDE_ID]);
+    const restore = await runMain(env, ["restore", FILE, "--json"]);
+    assertEquals(restore.code, 0, restore.err);
+    const [first] = JSON.parse(restore.out).spans;
+    assertEquals(
+      [first.session, first.time_from_file],
+      undated ? [CLAUDE_ID, false] : [KIMI_ID, true],
+    );
+  }
 });
 
-Deno.test("fix lists the fix seen at a recorded time before a copied store's, equal otherwise", async () => {
+Deno.test("fix lists the newest fix first: an own file's time by its date, an undated session's after", async () => {
   // Both fixes ran once with no exit status recorded (Claude's result has none, Kimi's has no
   // status line): only the time tells them apart.
-  using t = scopedTempDir("deja-filedated-");
-  const env = world(t.path);
-  assertEquals((await runMain(env, ["index"])).code, 0);
-  const r = await runMain(env, ["fix", ERROR, "--json"]);
-  assertEquals(r.code, 0, r.err);
-  const fixes = JSON.parse(r.out).fixes.map((f: { command: string; time_from_file: boolean }) => [
-    f.command,
-    f.time_from_file,
-  ]);
-  assertEquals(fixes, [["quokkatest --clean", false], ["quokkatest --fresh", true]]);
+  for (const undated of [false, true]) {
+    using t = scopedTempDir("deja-filedated-");
+    const env = world(t.path);
+    await indexed(env, undated);
+    const r = await runMain(env, ["fix", ERROR, "--json"]);
+    assertEquals(r.code, 0, r.err);
+    const fixes = JSON.parse(r.out).fixes.map((
+      f: { command: string; time_from_file: boolean },
+    ) => [f.command, f.time_from_file]);
+    assertEquals(
+      fixes,
+      undated
+        ? [["quokkatest --clean", false], ["quokkatest --fresh", true]]
+        : [["quokkatest --fresh", true], ["quokkatest --clean", false]],
+    );
+  }
 });
 
-Deno.test("hook-context picks the last session with a recorded time, not a copied store's", async () => {
-  using t = scopedTempDir("deja-filedated-");
-  const env = world(t.path);
-  assertEquals((await runMain(env, ["index"])).code, 0);
-  const r = await runMain(env, ["hook-context", "--harness", "pi"], "", PROJECT);
-  assertEquals(r.code, 0, r.err);
-  assertStringIncludes(r.out, `deja ctx ${CLAUDE_ID.slice(0, 8)}`);
+Deno.test("hook-context picks the last session: an own file's time counts, an undated session's does not", async () => {
+  for (const undated of [false, true]) {
+    using t = scopedTempDir("deja-filedated-");
+    const env = world(t.path);
+    await indexed(env, undated);
+    const r = await runMain(env, ["hook-context", "--harness", "pi"], "", PROJECT);
+    assertEquals(r.code, 0, r.err);
+    const picked = undated ? CLAUDE_ID : KIMI_ID;
+    assertStringIncludes(r.out, `deja ctx ${picked.slice(0, 8)}`);
+  }
 });
 
-Deno.test("an id prefix two sessions share lists the one with a recorded time first", async () => {
-  using t = scopedTempDir("deja-filedated-");
-  const env = world(t.path);
-  // A Claude session whose id starts as the Kimi one does, older than the Kimi file's time.
-  const twin = `${KIMI_ID.slice(0, 8)}-1111-4000-8000-0000000000ee`;
-  const lines = claudeLines({
-    id: twin,
-    cwd: PROJECT,
-    start: "2026-11-05T10:00:00Z",
-    turns: [{ user: "an older twin" }, { say: "Yes." }],
-  });
-  writeFileSync(join(t.path, "claude", "-w-quokka", `${twin}.jsonl`), lines.join("\n") + "\n");
-  assertEquals((await runMain(env, ["index"])).code, 0);
-  const r = await runMain(env, ["show", KIMI_ID.slice(0, 8), "--json"]);
-  assertEquals(r.code, 2, r.out);
-  const ids = JSON.parse(r.out).candidates.map((c: { id: string }) => c.id);
-  assertEquals(ids, [twin, KIMI_ID]);
+Deno.test("an id prefix two sessions share lists the newest first, an undated session after", async () => {
+  for (const undated of [false, true]) {
+    using t = scopedTempDir("deja-filedated-");
+    const env = world(t.path);
+    // A Claude session whose id starts as the Kimi one does, older than the Kimi file's time.
+    const twin = `${KIMI_ID.slice(0, 8)}-1111-4000-8000-0000000000ee`;
+    const lines = claudeLines({
+      id: twin,
+      cwd: PROJECT,
+      start: "2026-11-05T10:00:00Z",
+      turns: [{ user: "an older twin" }, { say: "Yes." }],
+    });
+    writeFileSync(join(t.path, "claude", "-w-quokka", `${twin}.jsonl`), lines.join("\n") + "\n");
+    await indexed(env, undated);
+    const r = await runMain(env, ["show", KIMI_ID.slice(0, 8), "--json"]);
+    assertEquals(r.code, 2, r.out);
+    const ids = JSON.parse(r.out).candidates.map((c: { id: string }) => c.id);
+    assertEquals(ids, undated ? [twin, KIMI_ID] : [KIMI_ID, twin]);
+  }
 });

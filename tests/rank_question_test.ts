@@ -82,14 +82,14 @@ Deno.test("ranking by recency costs a two-month-old session under a tenth agains
   assert(ratio < 1);
 });
 
-Deno.test("a file-dated session gets no recency bonus: a copied store's file time is not 'recent'", () => {
-  const facts = (fileDated: boolean) => ({
+Deno.test("an undated session gets no recency bonus: a prompt history's file time is not 'recent'", () => {
+  const facts = (undated: boolean) => ({
     harness: "kimi",
     started: NOW - DAY,
     updated: NOW - 60_000,
     gaveUp: false,
     throwaway: false,
-    fileDated,
+    undated,
   });
   const old = { ...facts(false), started: NOW - 900 * DAY, updated: NOW - 900 * DAY };
   assert(sessionMultiplier(facts(false), NOW) > sessionMultiplier(facts(true), NOW));

@@ -1,9 +1,12 @@
 /**
- * Sessions whose store records no times (a Kimi `context.jsonl`, found by a fresh-user trial on
- * Kimi CLI 1.17 session b1ea4a04) are dated by the file's modification time: every command
- * that shows the time marks it as the file's, `--json` says `time_from_file`, `last` lists it
- * after the dated sessions, `--since` leaves it out and counts it (a copied store's file time is
- * the copy's day), and a later read with recorded times clears the mark.
+ * Sessions whose store records no times are dated by a file's modification time, and every
+ * command that shows the time marks it as the file's (`--json` says `time_from_file`). Two
+ * kinds (lib/session_time.ts): a Kimi `context.jsonl` (found by a fresh-user trial on Kimi CLI
+ * 1.17 session b1ea4a04) is the session's own file, so its mtime is the session's last write:
+ * `last` and `--since` place it by that time among the dated sessions. A prompt history
+ * (Kimi's `user-history`) is a file of many prompts whose mtime is only the newest one's: its
+ * session is undated, listed after the dated ones, left out by `--since` and counted. A later
+ * read with recorded times clears the mark.
  */
 import { assert, assertEquals, assertStringIncludes } from "./_assert.ts";
 import { mkdirSync, utimesSync, writeFileSync } from "node:fs";
@@ -59,6 +62,22 @@ function world(root: string): { env: Env; kimiDir: string } {
   return { env, kimiDir };
 }
 
+const HISTORY_PROMPT = "is the quokkabundler cached yet";
+/** The prompt-history session of the Kimi work dir. */
+const HISTORY_ID = `prompt-history-${
+  createHash("md5").update("/w/kimi-app", "utf8").digest("hex")
+}`;
+
+/** Kimi's user-history of the work dir (no ids, no times), its file written at `ms`. */
+function history(root: string, ms: number, text = HISTORY_PROMPT): void {
+  const key = createHash("md5").update("/w/kimi-app", "utf8").digest("hex");
+  const dir = join(root, "kimi", "user-history");
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, `${key}.jsonl`);
+  writeFileSync(file, JSON.stringify({ content: text }) + "\n");
+  utimesSync(file, ms / 1000, ms / 1000);
+}
+
 /** The line that starts with a prefix of `id` (a session's first line, not its description). */
 const lineOf = (out: string, id: string) =>
   out.split("\n").find((l) => l.split(" ")[0] && id.startsWith(l.split(" ")[0])) ?? "";
@@ -100,37 +119,50 @@ Deno.test("a session dated by its file's mtime is marked in last, show and searc
   assertEquals(flags, { [KIMI_ID]: true, [CLAUDE_ID]: false });
 });
 
-Deno.test("last lists a file-dated session after the dated ones, though its file is newer", async () => {
+Deno.test("last lists an own file's session by its time among the dated ones, a prompt history after", async () => {
   using t = scopedTempDir("deja-filetime-");
   const { env } = world(t.path);
+  // The history file is the newest of all (11-28), the context file (11-20) newer than Claude's.
+  history(t.path, Date.UTC(2026, 10, 28, 9));
   assertEquals((await runMain(env, ["index"])).code, 0);
   const doc = JSON.parse((await runMain(env, ["last", "--json"])).out);
-  assertEquals(doc.sessions.map((s: { id: string }) => s.id), [CLAUDE_ID, KIMI_ID]);
+  assertEquals(doc.sessions.map((s: { id: string }) => s.id), [KIMI_ID, CLAUDE_ID, HISTORY_ID]);
+  assertEquals(doc.sessions.map((s: { time_from_file: boolean }) => s.time_from_file), [
+    true,
+    false,
+    true,
+  ]);
   assertEquals(doc.undated, 0);
   const text = (await runMain(env, ["last"])).out.split("\n");
   const at = (id: string) =>
-    text.findIndex((l) => id.startsWith(l.split(" ")[0]) && l.includes(" "));
-  assert(at(CLAUDE_ID) >= 0 && at(CLAUDE_ID) < at(KIMI_ID), text.join("\n"));
+    text.findIndex((l) => l.split(" ")[0] && id.startsWith(l.split(" ")[0]));
+  assert(at(KIMI_ID) >= 0 && at(KIMI_ID) < at(CLAUDE_ID), text.join("\n"));
+  assert(at(CLAUDE_ID) < at(HISTORY_ID), text.join("\n"));
+  assertStringIncludes(text[at(KIMI_ID)], MARK);
 });
 
-Deno.test("last --since leaves a file-dated session out and says how many (stderr, JSON)", async () => {
+Deno.test("last --since holds an own file's session by its time, leaves a prompt history out and says how many", async () => {
   using t = scopedTempDir("deja-filetime-");
   const { env } = world(t.path);
+  history(t.path, Date.UTC(2026, 10, 28, 9));
   assertEquals((await runMain(env, ["index"])).code, 0);
-  // The Kimi file's time (11-20) is inside the window, but it is not a recorded time.
+  // The Kimi context's time (11-20) is inside the window; the history's (11-28) is no session's.
   const after = await runMain(env, ["last", "--since", "2026-11-15", "--json"]);
-  assertEquals(after.code, 1);
+  assertEquals(after.code, 0, after.err);
   const doc = JSON.parse(after.out);
-  assertEquals([doc.sessions.length, doc.undated], [0, 1]);
+  assertEquals([doc.sessions.map((s: { id: string }) => s.id), doc.undated], [[KIMI_ID], 1]);
   const both = await runMain(env, ["last", "--since", "2026-11-01"]);
   assertEquals(both.code, 0, both.err);
-  assert(lineOf(both.out, CLAUDE_ID) && !lineOf(both.out, KIMI_ID), both.out);
-  assertStringIncludes(both.err, "1 session with no recorded time");
-  assertStringIncludes(both.err, "left out by --since");
-  const none = await runMain(env, ["last", "--since", "2026-11-15"]);
-  assertStringIncludes(none.err, "1 session with no recorded time");
+  assert(lineOf(both.out, CLAUDE_ID) && lineOf(both.out, KIMI_ID), both.out);
+  assert(!both.out.includes("prompt-history-"), both.out);
+  assertStringIncludes(both.err, "1 undated session (prompt history");
+  assertStringIncludes(both.err, "left out by --since; without it it is shown");
+  // Past the context file's time: only the prompt history's count is left.
+  const none = await runMain(env, ["last", "--since", "2026-11-21", "--json"]);
+  assertEquals(none.code, 1);
+  assertEquals([JSON.parse(none.out).sessions.length, JSON.parse(none.out).undated], [0, 1]);
   const plain = await runMain(env, ["last"]);
-  assert(!plain.err.includes("no recorded time"), plain.err);
+  assert(!plain.err.includes("undated"), plain.err);
 });
 
 Deno.test("a later read with recorded times clears the file-time mark and its times", async () => {
@@ -181,6 +213,18 @@ Deno.test("a store touched without a size change is read again when its file dat
   ]);
 });
 
+Deno.test("a prompt history touched without a size change is read again: its file dates its session", async () => {
+  using t = scopedTempDir("deja-filetime-");
+  const { env } = world(t.path);
+  history(t.path, Date.UTC(2026, 10, 28, 9));
+  assertEquals((await runMain(env, ["index"])).code, 0);
+  history(t.path, Date.UTC(2026, 10, 29, 9)); // the same bytes, a later mtime
+  assertEquals((await runMain(env, ["index"])).code, 0);
+  const doc = JSON.parse((await runMain(env, ["last", "--harness", "kimi", "--json"])).out);
+  const s = doc.sessions.find((x: { id: string }) => x.id === HISTORY_ID);
+  assertEquals([s.time_from_file, s.updated], [true, "2026-11-29T09:00:00.000Z"]);
+});
+
 Deno.test("a Continue session is read again when sessions.json beside it changes", async () => {
   using t = scopedTempDir("deja-filetime-");
   const dir = join(t.path, "continue");
@@ -219,21 +263,24 @@ Deno.test("a Continue session is read again when sessions.json beside it changes
   assertEquals(doc.sessions.map((s: { title: string }) => s.title), ["Quokka headcount"]);
 });
 
-Deno.test("search --since leaves a file-dated session out, says how many; no --since finds it", async () => {
+Deno.test("search --since finds an own file's session by its time, leaves a prompt history out and says how many", async () => {
   using t = scopedTempDir("deja-filetime-");
   const { env } = world(t.path);
+  history(t.path, Date.UTC(2026, 10, 28, 9));
   assertEquals((await runMain(env, ["index"])).code, 0);
-  // The Kimi file's time (11-20) is in the window; the Claude session (11-10) is not.
+  // The Kimi context's time (11-20) is in the window; the Claude session (11-10) is not; the
+  // history's file time (11-28) is no session's.
   const doc = JSON.parse(
     (await runMain(env, ["quokkabundler", "--since", "2026-11-15", "--json"])).out,
   );
-  assertEquals([doc.results.length, doc.undated], [0, 1]);
+  assertEquals([doc.results.map((r: { id: string }) => r.id), doc.undated], [[KIMI_ID], 1]);
   const text = await runMain(env, ["quokkabundler", "--since", "2026-11-01"]);
   assertEquals(text.code, 0, text.err);
-  assert(lineOf(text.out, CLAUDE_ID) && !lineOf(text.out, KIMI_ID), text.out);
-  assertStringIncludes(text.err, "1 session with no recorded time");
+  assert(lineOf(text.out, CLAUDE_ID) && lineOf(text.out, KIMI_ID), text.out);
+  assert(!text.out.includes("prompt-history-"), text.out);
+  assertStringIncludes(text.err, "1 undated session (prompt history");
   const all = JSON.parse((await runMain(env, ["quokkabundler", "--json"])).out);
-  assertEquals([all.results.length, all.undated], [2, 0]);
+  assertEquals([all.results.length, all.undated], [3, 0]);
 });
 
 Deno.test("a prompt history with no ids is shown as prompt-history-<8 chars> and listed after dated sessions", async () => {
@@ -241,18 +288,14 @@ Deno.test("a prompt history with no ids is shown as prompt-history-<8 chars> and
   const { env } = world(t.path);
   // Kimi's user-history of the work dir: prompts no transcript holds, no id, no time.
   const key = createHash("md5").update("/w/kimi-app", "utf8").digest("hex");
-  const dir = join(t.path, "kimi", "user-history");
-  mkdirSync(dir, { recursive: true });
-  const file = join(dir, `${key}.jsonl`);
-  writeFileSync(file, JSON.stringify({ content: "rename the wombat module" }) + "\n");
-  const copied = Date.UTC(2026, 10, 28, 9) / 1000; // the newest file time of all
-  utimesSync(file, copied, copied);
+  history(t.path, Date.UTC(2026, 10, 28, 9), "rename the wombat module"); // the newest file time
   assertEquals((await runMain(env, ["index"])).code, 0);
   const doc = JSON.parse((await runMain(env, ["last", "--json"])).out);
   const ph = `prompt-history-${key}`;
-  assertEquals(doc.sessions.map((s: { id: string }) => s.id), [CLAUDE_ID, ph, KIMI_ID]);
+  assertEquals(ph, HISTORY_ID);
+  assertEquals(doc.sessions.map((s: { id: string }) => s.id), [KIMI_ID, CLAUDE_ID, ph]);
   const short = `prompt-history-${key.slice(0, 8)}`;
-  assertEquals(doc.sessions[1].short_id, short);
+  assertEquals(doc.sessions[2].short_id, short);
   const text = (await runMain(env, ["last"])).out;
   assertStringIncludes(text, `${short}  kimi`);
   // The short id names the session.

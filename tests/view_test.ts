@@ -304,14 +304,21 @@ Deno.test("view shows a session written after it started, freshened the way the 
   }
 });
 
-Deno.test("view activity leaves a file-dated session out of its charts and says so; projects show the newest update", async () => {
-  // A copied store's prompt history: dated only by its file, on the copy's day (11-01 12:00).
+Deno.test("view activity charts an own file's session, leaves an undated one out and says so; projects show the newest update", async () => {
+  // A prompt history: dated only by its file, which many prompts share (11-01 12:00).
   await using f = await fixture();
   await f.idx.add([{
     id: "prompt-history-0123456789abcdef",
     project: "/home/dev/copied",
     fileTime: AT + 2 * 3_600_000,
+    sharedFile: true,
     events: [["user", "an old prompt from the history"]],
+  }, {
+    // A live Kimi context file, the session's own: last written 10 minutes before the view's now.
+    id: "kimi-live",
+    project: "/home/dev/live",
+    fileTime: AT + 3_000_000,
+    events: [["user", "the session being worked on now"]],
   }, {
     // Started long ago, last active an hour before the view's now: the project's last activity.
     id: "sess-long",
@@ -322,20 +329,28 @@ Deno.test("view activity leaves a file-dated session out of its charts and says 
   }]);
   const r = await get(f.srv, `${f.base}/stats`);
   assertStringIncludes(r.body, "1 undated session not charted");
-  // The heat map counts the dated session of 11-01 only.
-  assertStringIncludes(r.body, "2026-11-01: 1 session");
+  // The heat map counts the dated session of 11-01 and the live one, not the prompt history.
+  assertStringIncludes(r.body, "2026-11-01: 2 sessions");
   const p = await get(f.srv, `${f.base}/projects`);
   const row = (name: string) =>
     p.body.slice(p.body.indexOf(name), p.body.indexOf("</tr>", p.body.indexOf(name)));
   assertStringIncludes(row("/home/dev/long"), "2026-11-01"); // not its start, 2026-10-02
   assert(!row("/home/dev/long").includes("2026-10-02"), row("/home/dev/long"));
   assertStringIncludes(row("/home/dev/copied"), "(file time)");
-  // The session list's time window leaves it out and says so; without a window it is listed.
+  assertStringIncludes(row("/home/dev/live"), "2026-11-01 10:50 (file time)");
+  // The session list's time window leaves the undated one out and says so, and holds the
+  // live one; without a window both are listed.
   const recent = await get(f.srv, `${f.base}/?days=1`);
   assert(!recent.body.includes("an old prompt from the history"), recent.body);
-  assertStringIncludes(recent.body, "1 undated session (no recorded time) not in this window");
+  assertStringIncludes(recent.body, "the session being worked on now");
+  assertStringIncludes(
+    recent.body,
+    "1 undated session (dated only by a file many sessions share) not in this window",
+  );
   const all = await get(f.srv, `${f.base}/`);
   assertStringIncludes(all.body, "an old prompt from the history");
-  // Recorded times first: the copied project (its file says 12:00) is listed last.
+  // By last activity: the live project (its own file, 10:50) first, the long one (10:30), and
+  // the prompt history's (its shared file says 12:00) last.
+  assert(p.body.indexOf("/home/dev/live") < p.body.indexOf("/home/dev/long"), p.body);
   assert(p.body.indexOf("/home/dev/long") < p.body.indexOf("/home/dev/copied"), p.body);
 });

@@ -172,15 +172,17 @@ export function hiddenHint(io: IO, n: number): void {
 }
 
 /**
- * Says on stderr how many sessions `--since` left out because the store
- * recorded no time for them (file-dated, lib/session_time.ts); nothing when none.
+ * Says on stderr how many sessions `--since` left out because they are undated
+ * (a prompt history: only its file's time, lib/session_time.ts); nothing when none.
  */
 export function undatedHint(io: IO, n: number): void {
   if (!n) return;
   io.err(
-    `hint: ${n} session${n === 1 ? "" : "s"} with no recorded time (dated only by ${
-      n === 1 ? "its" : "their"
-    } file) left out by --since; without it they are shown\n`,
+    `hint: ${n} undated session${
+      n === 1 ? "" : "s"
+    } (prompt history: dated only by a file many sessions share) left out by --since; without it ${
+      n === 1 ? "it is" : "they are"
+    } shown\n`,
   );
 }
 

@@ -104,22 +104,27 @@ Deno.test("how names the session of each command's latest run (text, JSON, MCP)"
   }
 });
 
-Deno.test("how marks a last time that is the store file's mtime, in text, JSON and MCP", async () => {
-  // Kimi 1.17 records no times: the session is dated by its file (found on realdata/kimi).
-  const ix = await fixture();
-  try {
-    ix.store.db.exec("UPDATE commands SET time = NULL; UPDATE sessions SET time_from_file = 1");
-    const args = { values: {}, positionals: ["docker", "build"] };
-    const pipe = captureIO(ix.env, false);
-    assertEquals(await howCmd.run(args, pipe.io), 0);
-    assertStringIncludes(pipe.out(), " (file time) in ");
-    const js = captureIO(ix.env, false);
-    assertEquals(await howCmd.run({ ...args, values: { json: true } }, js.io), 0);
-    const doc = JSON.parse(js.out());
-    assertEquals(doc.commands[0].time_from_file, true);
-    assertEquals("timeFromFile" in doc.commands[0], false);
-    assertStringIncludes(howAnswer(ix.store, "docker build", {}), " (file time) in ");
-  } finally {
-    ix.cleanup();
+Deno.test("how marks a last time that is a store file's mtime, its own or a shared one's, in text, JSON and MCP", async () => {
+  // Kimi 1.17 records no times: the session is dated by its file (found on realdata/kimi); a
+  // prompt history's file is shared (2). Both are marked.
+  for (const kind of [1, 2]) {
+    const ix = await fixture();
+    try {
+      ix.store.db.exec(
+        `UPDATE commands SET time = NULL; UPDATE sessions SET time_from_file = ${kind}`,
+      );
+      const args = { values: {}, positionals: ["docker", "build"] };
+      const pipe = captureIO(ix.env, false);
+      assertEquals(await howCmd.run(args, pipe.io), 0);
+      assertStringIncludes(pipe.out(), " (file time) in ");
+      const js = captureIO(ix.env, false);
+      assertEquals(await howCmd.run({ ...args, values: { json: true } }, js.io), 0);
+      const doc = JSON.parse(js.out());
+      assertEquals(doc.commands[0].time_from_file, true);
+      assertEquals("timeFromFile" in doc.commands[0], false);
+      assertStringIncludes(howAnswer(ix.store, "docker build", {}), " (file time) in ");
+    } finally {
+      ix.cleanup();
+    }
   }
 });

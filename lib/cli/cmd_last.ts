@@ -63,7 +63,7 @@ export interface LastData {
   sessions: Array<LastSession & { ref: string }>;
   /** Sessions of throwaway or excluded projects left out. */
   hidden: number;
-  /** Sessions `--since` left out because they have no recorded time (lib/session_time.ts). */
+  /** Sessions `--since` left out because they are undated (lib/session_time.ts). */
   undated: number;
   /** When the filters left none: sessions without them (else 0). */
   without: number;

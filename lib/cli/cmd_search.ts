@@ -100,7 +100,7 @@ export interface SearchData {
   warning?: { message: string; hint?: string };
   /** Nothing matched under filters: which, and how many sessions match without them. */
   filtered?: FilteredOut;
-  /** Sessions matching the query that `--since` left out as file-dated (lib/session_time.ts). */
+  /** Sessions matching the query that `--since` left out as undated (lib/session_time.ts). */
   undated: number;
 }
 
@@ -210,13 +210,13 @@ export async function searchData(
 }
 
 /**
- * How many sessions holding the query `--since` left out because the store recorded no
- * time for them (file-dated, lib/session_time.ts): the query run without `--since` over
- * the file-dated sessions, less those an event's own time keeps in the window.
+ * How many sessions holding the query `--since` left out because they are undated (a
+ * prompt history, lib/session_time.ts): the query run without `--since` over the
+ * undated sessions, less those an event's own time keeps in the window.
  */
 function undatedLeftOut(store: Store, query: string, opts: SearchOptions): number {
   const only = new Set(opts.sessionIds ?? []);
-  const ids = Q.fileDatedIds.all(store, {}).map((r) => r.id)
+  const ids = Q.undatedIds.all(store, {}).map((r) => r.id)
     .filter((id) => !opts.sessionIds || only.has(id));
   if (!ids.length) return 0;
   const found = (since: number | undefined) => {

@@ -13,7 +13,7 @@
  *
  * @module
  */
-import { isFileDated, newerFirst, shownTime, timeRank } from "../session_time.ts";
+import { isUndated, newerFirst, shownTime, timeRank } from "../session_time.ts";
 import type { Store } from "../store.ts";
 import { Q } from "../schema.ts";
 import { absoluteTarget } from "../memory/paths.ts";
@@ -97,10 +97,8 @@ export function commandNote(
     citable(current, r.session_id) && normalCommand(r.command) === norm
   );
   if (!rows.length) return null;
-  // Oldest first, a store file's time below every recorded one: the last is the latest recorded run.
-  rows.sort((a, b) =>
-    newerFirst(timeRank(b.time, !!b.time_from_file), timeRank(a.time, !!a.time_from_file))
-  );
+  // Oldest first, an undated session's time below every dated one: the last is the latest dated run.
+  rows.sort((a, b) => newerFirst(timeRank(b.time, isUndated(b)), timeRank(a.time, isUndated(a))));
   const sessions = new Set(rows.map((r) => r.session_id));
   const failed = rows.filter((r) => runFailed(runFacts(r))).length;
   const last = rows[rows.length - 1];
@@ -151,10 +149,10 @@ export function fileNote(
   const ids = [...new Set(changes.map((t) => t.session_id))];
   const rows = Q.sessionsByIds.all(store, { ids: JSON.stringify(ids) });
   const ok = new Map(rows.filter((s) => s.native_id !== current.id).map((s) => [s.id, s]));
-  // The newest change by its own time, else its session's recorded one; a file's time last.
+  // The newest change by its own time, else its session's dated one; an undated one's last.
   const rank = (t: (typeof changes)[number]) => {
     const s = ok.get(t.session_id)!;
-    return t.time !== null ? t.time : timeRank(shownTime(s), isFileDated(s));
+    return t.time !== null ? t.time : timeRank(shownTime(s), isUndated(s));
   };
   const newest = changes.filter((t) => ok.has(t.session_id))
     .sort((a, b) => newerFirst(rank(a), rank(b)) || b.seq - a.seq)[0];

@@ -21,7 +21,7 @@
  *
  * @module
  */
-import { datedFirst, newerFirst, timeRank } from "../session_time.ts";
+import { datedFirst, hasFileTime, isUndated, newerFirst, timeRank } from "../session_time.ts";
 import type { Store } from "../store.ts";
 import { Q } from "../schema.ts";
 import type { SessionRow } from "../rows.ts";
@@ -78,6 +78,8 @@ export interface FixCandidate {
   last: number | null;
   /** True when `last` is the session's store file's mtime (neither the run nor its session records a time). */
   timeFromFile: boolean;
+  /** True when `last` is an undated session's (a shared file's mtime, lib/session_time.ts): ranked below dated ones. */
+  undated: boolean;
   /** Up to 3 examples, newest first. */
   examples: FixExample[];
   /** It followed the error in a session holding the error's specific `names` (ranked first). */
@@ -356,6 +358,7 @@ export function findFixes(
       retry: key === again,
       last: null,
       timeFromFile: false,
+      undated: false,
       examples: [],
       specific: false,
     };
@@ -363,11 +366,12 @@ export function findFixes(
     if (specificIn.has(sid)) c.specific = true;
     if (next.outcome === "ok") c.succeeded++;
     else if (next.outcome === "unknown" && !next.noResult) c.unknown++;
-    // The latest by a recorded time; a store file's time only when none is recorded.
+    // The latest by a dated time; an undated session's only when none is dated.
     const at = next.time ?? s.updated ?? s.started ?? null;
-    const fromFile = next.time === null && s.time_from_file === 1;
-    if (timeRank(at, fromFile) >= timeRank(c.last, c.timeFromFile)) {
-      [c.last, c.timeFromFile] = [at, fromFile];
+    const sessionTime = next.time === null;
+    const undated = sessionTime && isUndated(s);
+    if (timeRank(at, undated) >= timeRank(c.last, c.undated)) {
+      [c.last, c.undated, c.timeFromFile] = [at, undated, sessionTime && hasFileTime(s)];
     }
     c.examples.push({
       harness: s.harness,
@@ -384,7 +388,7 @@ export function findFixes(
   const fixes = [...found.values()].filter((c) => c.succeeded + c.unknown > 0).sort((a, b) =>
     Number(b.specific) - Number(a.specific) || b.sessions - a.sessions ||
     b.succeeded - a.succeeded || b.unknown - a.unknown ||
-    newerFirst(timeRank(a.last, a.timeFromFile), timeRank(b.last, b.timeFromFile))
+    newerFirst(timeRank(a.last, a.undated), timeRank(b.last, b.undated))
   ).slice(0, opts.limit ?? 3);
   for (const f of fixes) {
     f.examples = f.examples.sort((a, b) => (b.time ?? 0) - (a.time ?? 0)).slice(0, 3);

@@ -4,12 +4,12 @@
  * tokens (the index's tokens, lib/search/tokenize.ts: `git` is not found in
  * `.github`), a `"quoted phrase"` as contiguous tokens; folded by their text
  * (white space collapsed), ranked by the number of sessions that ran them,
- * then by runs, then by recency (a recorded time over a store file's,
- * lib/session_time.ts: the latest run is the latest recorded one).
+ * then by runs, then by recency (a dated time over an undated session's,
+ * lib/session_time.ts: the latest run is the latest dated one).
  *
  * @module
  */
-import { newerFirst, timeRank } from "../session_time.ts";
+import { newerFirst, SHARED_FILE, timeRank } from "../session_time.ts";
 import type { Store } from "../store.ts";
 import { Q } from "../schema.ts";
 import { projectLike } from "../project_path.ts";
@@ -149,24 +149,22 @@ export function howRuns(store: Store, what: string, opts: HowOptions = {}): HowR
       output: (r.output as string | null) ?? null,
     }));
     c[outcome]++; // the three outcomes are the three counts
-    // The latest run by a recorded time; a file's time only when no run has one.
-    const fromFile = Number(r.time_from_file) === 1;
-    const rank = timeRank(time, fromFile);
+    // The latest run by a dated time; an undated session's only when no run has one.
+    const fromFile = Number(r.time_from_file ?? 0);
+    const rank = timeRank(time, fromFile === SHARED_FILE);
     if (rank >= c.lastAt) {
       c.lastAt = rank;
       c.last = time;
-      c.timeFromFile = fromFile;
+      c.timeFromFile = fromFile !== 0;
       c.lastExit = exit;
       c.lastSid = Number(r.session_id);
     }
     byKey.set(command, c);
   }
-  const all = [...byKey.values()].map(({ ids, lastAt: _, ...c }) => ({ ...c, sessions: ids.size }));
-  all.sort((a, b) =>
-    b.sessions - a.sessions || b.runs - a.runs ||
-    newerFirst(timeRank(a.last, a.timeFromFile), timeRank(b.last, b.timeFromFile)) ||
+  const all = [...byKey.values()].sort((a, b) =>
+    b.ids.size - a.ids.size || b.runs - a.runs || newerFirst(a.lastAt, b.lastAt) ||
     (a.command < b.command ? -1 : 1)
-  );
+  ).map(({ ids, lastAt: _, ...c }) => ({ ...c, sessions: ids.size }));
   const shown = all.slice(0, opts.limit ?? 8);
   const rowsById = new Map(
     Q.sessionsByIds.all(store, { ids: JSON.stringify([...new Set(shown.map((c) => c.lastSid))]) })

@@ -5,13 +5,14 @@
  * it, and `deja show` lists them with it); a subagent whose parent is not
  * indexed is listed as a session of its own.
  *
- * A session dated only by its store file's mtime (`time_from_file`: the
- * store records no time; lib/session_time.ts) is listed after every dated
- * one, newest file first: a copied or restored store carries the day of the
- * copy, and a new-user trial on such stores found prompt histories and old
- * copies listed as the newest sessions. `--since` leaves them out (no window
- * can place them) and counts them (`undated`). (Until 2026-12 they were
- * ordered by the file's time, for a live store whose mtime is its last turn.)
+ * An undated session — dated only by the mtime of a file many sessions share,
+ * a prompt history (`time_from_file` 2; lib/session_time.ts) — is listed
+ * after every dated one, newest file first: that mtime is only the newest
+ * prompt's, and a new-user trial found prompt histories listed as the newest
+ * sessions. `--since` leaves them out (no window can place them) and counts
+ * them (`undated`). A session dated by its own file's mtime (a Kimi
+ * `context.jsonl`, a Continue session) is listed by that time, its last
+ * write, among the dated ones (marked `(file time)` where shown).
  *
  * @module
  */
@@ -21,7 +22,7 @@ import { projectLike } from "../project_path.ts";
 import type { SessionRow } from "../rows.ts";
 import { oneLine } from "../../core/text.ts";
 import { countsAsHidden } from "../search/sessions.ts";
-import { isFileDated } from "../session_time.ts";
+import { isUndated } from "../session_time.ts";
 
 /** Options of {@link lastSessions}. */
 export interface LastOptions {
@@ -33,7 +34,7 @@ export interface LastOptions {
   project?: string;
   /** Row ids left out (the commands' rule: `defaultHidden`, lib/search/sessions.ts). */
   hidden?: Set<number>;
-  /** Epoch ms: only sessions updated (else started) at or after, by a recorded time. */
+  /** Epoch ms: only sessions updated (else started) at or after, by a dated time (not an undated one's). */
   since?: number;
 }
 
@@ -42,7 +43,7 @@ export interface LastResult {
   sessions: LastSession[];
   /** Sessions matching the filter (and `since`) that `hidden` left out, however many were listed. */
   hidden: number;
-  /** Sessions matching the filter that `since` left out because they are file-dated (0 without `since`). */
+  /** Sessions matching the filter that `since` left out because they are undated (0 without `since`). */
   undated: number;
 }
 
@@ -64,7 +65,7 @@ export function lastSessions(store: Store, opts: LastOptions = {}): LastResult {
   let hidden = 0;
   let undated = 0;
   const since = opts.since ?? null;
-  // No SQL limit when some are hidden, or file-dated ones are to be counted: read on.
+  // No SQL limit when some are hidden, or undated ones are to be counted: read on.
   const rows = Q.lastSessions.iterate(store, {
     harnesses: h,
     project: p,
@@ -72,8 +73,8 @@ export function lastSessions(store: Store, opts: LastOptions = {}): LastResult {
     limit: opts.hidden?.size || since !== null ? -1 : limit,
   });
   for (const s of rows) {
-    // Rows come dated first; with `since` the file-dated ones are only counted.
-    if (since !== null && isFileDated(s)) {
+    // Rows come dated first; with `since` the undated ones are only counted.
+    if (since !== null && isUndated(s)) {
       if (!opts.hidden?.has(s.id)) undated++;
       continue;
     }

@@ -7,10 +7,10 @@
  * store recorded one; when it did not (`time_from_file`, or none), it is the
  * parent's time at the call that spawned the subagent, and the subagent's
  * touches sit at that call's place in the parent's run; else the session's
- * `updated`, then `started`. A time that is only the store file's mtime
- * (`time_from_file`) places a touch after every touch with a recorded time
- * (lib/session_time.ts: a copied store carries the copy's day), newest file
- * first among themselves. Equal
+ * `updated`, then `started`. An undated session's time (only the mtime of a
+ * file many sessions share, `time_from_file` 2) places a touch after every
+ * touch with a dated time (lib/session_time.ts), newest file first among
+ * themselves; a session's own file's mtime places it like a recorded time. Equal
  * times are broken by place: touches of one session (a subagent counted at
  * its spawning call in its parent) by event order, later first; touches of
  * unrelated sessions by session row id, higher first; then by `files` row id.
@@ -30,7 +30,7 @@
  *
  * @module
  */
-import { timeRank } from "../session_time.ts";
+import { hasFileTime, isUndated, timeRank } from "../session_time.ts";
 import type { Store } from "../store.ts";
 import { Q } from "../schema.ts";
 import type { SessionRow } from "../rows.ts";
@@ -54,8 +54,10 @@ export type TimeSource = "event" | "session" | "file";
 /** Where a session's touches sit: a time, and a place in a run of sessions. */
 interface Anchor {
   time: number | null;
-  /** True when `time` is only the store file's modification time (`time_from_file`). */
+  /** True when `time` is only a store file's modification time (`time_from_file`, either kind). */
   fromFile: boolean;
+  /** True when `time` is an undated session's (a shared file's mtime): placed after dated ones. */
+  undated: boolean;
   /** Row id of the outermost session whose run this one is placed in. */
   root: number;
   /** Seqs of the spawning calls from `root` down to this session. */
@@ -105,11 +107,12 @@ export class Anchors {
     const own = s.updated ?? s.started ?? null;
     let a: Anchor = {
       time: own,
-      fromFile: own !== null && s.time_from_file === 1,
+      fromFile: own !== null && hasFileTime(s),
+      undated: own !== null && isUndated(s),
       root: s.id,
       prefix: [],
     };
-    if (s.parent && depth < 8 && (own === null || s.time_from_file === 1)) {
+    if (s.parent && depth < 8 && (own === null || hasFileTime(s))) {
       const p = Q.sessionByKey.get(this.store, { harness: s.harness, native_id: s.parent });
       if (p) {
         this.rows.set(p.id, p);
@@ -119,6 +122,7 @@ export class Anchors {
           a = {
             time: call.time ?? pa.time,
             fromFile: call.time === null && pa.fromFile,
+            undated: call.time === null && pa.undated,
             root: pa.root,
             prefix: [...pa.prefix, call.seq],
           };
@@ -163,9 +167,9 @@ export function newestFirst<T extends Placed>(
   for (const t of touches) {
     const s = anchors.row(t.sessionId);
     const a = s ? anchors.of(s) : { time: null, root: t.sessionId, prefix: [] };
-    // A recorded time over a store file's (lib/session_time.ts): a copied store is not newest.
+    // A dated time over an undated session's (lib/session_time.ts).
     key.set(t, {
-      time: t.time ?? timeRank(a.time, "fromFile" in a && a.fromFile),
+      time: t.time ?? timeRank(a.time, "undated" in a && a.undated),
       root: a.root,
       path: [...a.prefix, t.seq],
     });

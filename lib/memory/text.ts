@@ -7,6 +7,7 @@
 import { dirname, isAbsolute, relative } from "node:path";
 import { failureLine } from "./outcome.ts";
 import { oneLine, tilde } from "../../core/text.ts";
+import { hasFileTime, type Timed } from "../session_time.ts";
 
 /**
  * Words that mark an assistant sentence as concluding something: a cause
@@ -130,17 +131,18 @@ export const FILE_TIME_MARK = "(file time)";
 /**
  * A session's time for people: {@link localTime} of `ms` (cut to `chars`, e.g. 10 for the
  * day), followed by {@link FILE_TIME_MARK} when the session is dated by its store file's
- * modification time (`time_from_file` of its row, `timeFromFile` of a search hit or a
- * parsed session): that is when the file was last written, which a copy or a restore of
- * the store moves to the day it was made. Every command showing a session's time uses it.
+ * modification time, its own file's or a shared one's (`time_from_file` of its row,
+ * `timeFromFile` of a search hit or a parsed session; lib/session_time.ts hasFileTime):
+ * that is when the file was last written, which a copy or a restore of the store moves
+ * to the day it was made. Every command showing a session's time uses it.
  */
 export function sessionTime(
   ms: number | null | undefined,
-  s: { time_from_file?: number | boolean; timeFromFile?: boolean },
+  s: Pick<Timed, "time_from_file" | "timeFromFile">,
   chars?: number,
 ): string {
   const text = localTime(ms).slice(0, chars);
-  return ms && (s.time_from_file || s.timeFromFile) ? `${text} ${FILE_TIME_MARK}` : text;
+  return ms && hasFileTime(s) ? `${text} ${FILE_TIME_MARK}` : text;
 }
 
 /** `YYYY-MM-DD HH:MM` in the runtime's local zone, or `-`. */

@@ -27,9 +27,10 @@
  * the recall benchmark where a steeper `1 / (1 + 0.1·log2(1 + days))` cost
  * questions a quarter of their hits, and `0.8 + 0.2·e^(…)` still let a
  * session five days old beat a better match six weeks old), and time words in
- * the query (×1.5 inside the window, falling outside it). A session dated
- * only by its store file's mtime (lib/session_time.ts) takes the floor ×0.85,
- * as if a year old, and no window holds it.
+ * the query (×1.5 inside the window, falling outside it). An undated session
+ * (only a shared file's mtime dates it, a prompt history: lib/session_time.ts)
+ * takes the floor ×0.85, as if a year old, and no window holds it; a session
+ * dated by its own file's mtime is aged by it as by a recorded time.
  *
  * @module
  */
@@ -218,10 +219,10 @@ export interface SessionFacts {
   gaveUp: boolean;
   throwaway: boolean;
   /**
-   * Its times are only its store file's mtime (lib/session_time.ts): no recency bonus (a
-   * copied store would make it the newest), and a time word's window never holds it.
+   * Undated: its times are only a shared file's mtime (lib/session_time.ts), the newest
+   * prompt's of a prompt history: no recency bonus, and a time word's window never holds it.
    */
-  fileDated?: boolean;
+  undated?: boolean;
 }
 
 /** The product of the session-level multipliers (see the module doc). */
@@ -230,12 +231,12 @@ export function sessionMultiplier(f: SessionFacts, now: number, time?: TimeHint)
   if (f.harness === "deja") m *= 2;
   if (f.gaveUp && !ABLATE.signals) m *= 0.6;
   if (f.throwaway) m *= 0.5;
-  const last = f.fileDated ? null : f.updated ?? f.started;
+  const last = f.undated ? null : f.updated ?? f.started;
   if (last && !ABLATE.recency) {
     const days = Math.max(0, (now - last) / 86400e3);
     m *= 0.85 + 0.15 * Math.exp(-days / 60);
-  } else if (f.fileDated && !ABLATE.recency) m *= 0.85; // as if long ago, never recent
-  const first = f.fileDated ? null : f.started;
+  } else if (f.undated && !ABLATE.recency) m *= 0.85; // as if long ago, never recent
+  const first = f.undated ? null : f.started;
   if (time) m *= timeFit(time, first ?? last ?? 0, last ?? first ?? 0);
   return m;
 }

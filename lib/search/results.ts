@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { isFileDated } from "../session_time.ts";
+import { isUndated } from "../session_time.ts";
 import { Q } from "../schema.ts";
 import type { Store } from "../store.ts";
 import type { TimeHint } from "../query.ts";
@@ -44,7 +44,7 @@ export function finish(
         updated: row.updated,
         gaveUp,
         throwaway,
-        fileDated: isFileDated(row),
+        undated: isUndated(row),
       },
       now,
       time,

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { FILE_DATED } from "../schema_fragments.ts";
+import { UNDATED } from "../schema_fragments.ts";
 import { Q } from "../schema.ts";
 import { projectKeySql, projectLike } from "../project_path.ts";
 import type { Store } from "../store.ts";
@@ -56,8 +56,8 @@ export function filterSql(
     args.push(projectLike(f.project));
   }
   if (f.since !== undefined) {
-    // An event's own time, else its session's when recorded: a file-dated one is in no window.
-    sql += ` AND COALESCE(e.time, CASE WHEN ${FILE_DATED} THEN NULL ELSE s.updated END, 0) >= ?`;
+    // An event's own time, else its session's when dated: an undated one is in no window.
+    sql += ` AND COALESCE(e.time, CASE WHEN ${UNDATED} THEN NULL ELSE s.updated END, 0) >= ?`;
     args.push(f.since);
   }
   if (f.kinds?.length) {

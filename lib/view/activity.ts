@@ -5,12 +5,13 @@
  * the secrets redacted by kind (lib/stats.ts). Sessions of throwaway projects
  * are left out of the sessions' charts and the failed commands alike, as
  * search leaves them out, unless the page is asked for them (`?junk=1`).
- * Sessions with no recorded time (lib/session_time.ts) are counted apart, not
- * charted.
+ * Undated sessions (a prompt history: only a shared file's time,
+ * lib/session_time.ts) are counted apart, not charted; a session dated by its
+ * own file's mtime is charted on that day.
  *
  * @module
  */
-import { isFileDated } from "../session_time.ts";
+import { isUndated } from "../session_time.ts";
 import { Q } from "../schema.ts";
 import { indexStats } from "../stats.ts";
 import { outcomeOf, runFacts } from "../memory/outcome.ts";
@@ -36,10 +37,10 @@ interface Row {
 export function activityPage(ctx: ViewCtx, junk: boolean): string {
   const hidden = defaultHidden(ctx.store, { env: ctx.env, junk });
   const shown = Q.viewSessionTimes.all(ctx.store, {}).filter((r) => !hidden.has(r.id));
-  // A session dated only by its store file's mtime is not charted (a copied store would pile
-  // them up on the copy's day, lib/session_time.ts): counted and said under the cards.
+  // An undated session is not charted (a prompt history's file time is only its newest
+  // prompt's, lib/session_time.ts): counted and said under the cards.
   const timed = shown.filter((r) => r.time);
-  const rows = timed.filter((r) => !isFileDated(r));
+  const rows = timed.filter((r) => !isUndated(r));
   const undated = timed.length - rows.length;
   const perDay = new Map<string, number>();
   for (const r of rows) perDay.set(dayKey(r.time!), (perDay.get(dayKey(r.time!)) ?? 0) + 1);
@@ -77,7 +78,7 @@ export function activityPage(ctx: ViewCtx, junk: boolean): string {
     undated
       ? htm`<p class="sub">${undated} undated session${
         undated === 1 ? "" : "s"
-      } not charted (the store records no time; only the file's).</p>`
+      } not charted (a prompt history: dated only by a file many sessions share).</p>`
       : ""
   }
     <h2>Sessions per day</h2>${heatMap(perDay, end)}

@@ -8,6 +8,7 @@ import type { Env } from "../../core/model.ts";
 import type { Store } from "../store.ts";
 import { fmtSessionTime, fmtTime } from "../cli/common.ts";
 import { tilde } from "../../core/text.ts";
+import type { Timed } from "../session_time.ts";
 import { htm, type Html, type Part } from "./html.ts";
 
 /** What a page is rendered with. */
@@ -92,7 +93,7 @@ export const HUES = [
  */
 export function when(
   ms: number | null | undefined,
-  session?: { time_from_file?: number | boolean; timeFromFile?: boolean },
+  session?: Pick<Timed, "time_from_file" | "timeFromFile">,
 ): string {
   return session ? fmtSessionTime(ms, session) : fmtTime(ms ?? null);
 }

@@ -154,7 +154,7 @@ export function sessionTable(ctx: ViewCtx, f: ListFilters): Html {
     res.undated
       ? htm`<p class="sub">${
         plural(res.undated, "undated session")
-      } (no recorded time) not in this window.</p>`
+      } (dated only by a file many sessions share) not in this window.</p>`
       : ""
   }
   `;

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { isFileDated, newerFirst, timeRank } from "../session_time.ts";
+import { hasFileTime, isUndated, newerFirst, timeRank } from "../session_time.ts";
 import { Q } from "../schema.ts";
 import { blame } from "../memory/blame.ts";
 import { defaultHidden } from "../search/sessions.ts";
@@ -16,10 +16,12 @@ import { badge, page, projectHref, sessionHref, shortPath, type ViewCtx, when } 
 interface ProjectRow {
   project: string;
   sessions: number;
-  /** The newest update of its sessions (epoch ms), recorded times over file times. */
+  /** The newest update of its sessions (epoch ms), dated times over undated ones. */
   last: number | null;
-  /** `last` is only a store file's mtime (no session of it records a time). */
-  fileDated: boolean;
+  /** `last` is an undated session's (no session of it is dated, lib/session_time.ts). */
+  undated: boolean;
+  /** `last` is a store file's mtime (shown marked). */
+  fromFile: boolean;
   harnesses: Set<string>;
 }
 
@@ -31,18 +33,25 @@ export function projectsPage(ctx: ViewCtx, junk: boolean): string {
     const p = r.project;
     if (!p || hidden.has(r.id)) continue;
     const row = by.get(p) ??
-      { project: p, sessions: 0, last: null, fileDated: false, harnesses: new Set<string>() };
+      {
+        project: p,
+        sessions: 0,
+        last: null,
+        undated: false,
+        fromFile: false,
+        harnesses: new Set<string>(),
+      };
     row.sessions++;
-    // Last active: the newest update (not the first start), a recorded one over a file's.
-    const fromFile = isFileDated(r);
-    if (timeRank(r.last, fromFile) > timeRank(row.last, row.fileDated)) {
-      [row.last, row.fileDated] = [r.last, fromFile];
+    // Last active: the newest update (not the first start), a dated one over an undated one.
+    const undated = isUndated(r);
+    if (timeRank(r.last, undated) > timeRank(row.last, row.undated)) {
+      [row.last, row.undated, row.fromFile] = [r.last, undated, hasFileTime(r)];
     }
     row.harnesses.add(r.harness);
     by.set(p, row);
   }
   const rows = [...by.values()].sort((a, b) =>
-    newerFirst(timeRank(a.last, a.fileDated), timeRank(b.last, b.fileDated))
+    newerFirst(timeRank(a.last, a.undated), timeRank(b.last, b.undated))
   ).map((r) =>
     htm`
       <tr>
@@ -54,7 +63,7 @@ export function projectsPage(ctx: ViewCtx, junk: boolean): string {
           `
       )
     }</td>
-        <td class="when">${when(r.last, { timeFromFile: r.fileDated })}</td>
+        <td class="when">${when(r.last, { timeFromFile: r.fromFile })}</td>
         <td class="num">${r.sessions}</td>
       </tr>
     `
