@@ -309,12 +309,26 @@ export function opt(a: Args, name: string): string | undefined {
   return typeof v === "string" ? v : undefined;
 }
 
-/** A positive integer option, or `def`. @throws {DejaError} on a bad value. */
+/**
+ * `text` as a positive whole number when it is ASCII digits alone (leading zeros
+ * allowed) and the value is above 0 and exact in a double; otherwise undefined.
+ * Stricter than `Number()`, which also takes `1e3`, `0x400`, `1.0` and spaces.
+ */
+export function wholeNumber(text: string): number | undefined {
+  if (!/^[0-9]+$/.test(text)) return undefined;
+  const n = Number(text);
+  return n > 0 && Number.isSafeInteger(n) ? n : undefined;
+}
+
+/**
+ * A positive integer option ({@link wholeNumber}: digits only), or `def`.
+ * @throws {DejaError} on a bad value.
+ */
 export function intOpt(a: Args, name: string, def: number): number {
   const v = opt(a, name);
   if (v === undefined) return def;
-  const n = Number(v);
-  if (!Number.isInteger(n) || n <= 0) {
+  const n = wholeNumber(v);
+  if (n === undefined) {
     throw new DejaError(`--${name} takes a positive whole number, not '${v}'`, undefined, 2);
   }
   return n;
