@@ -12,13 +12,14 @@ import {
   chmodSync,
   existsSync,
   mkdirSync,
+  readdirSync,
   readFileSync,
   renameSync,
   rmSync,
   statSync,
   writeFileSync,
 } from "node:fs";
-import { dirname, join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { MIGRATIONS, PRAGMAS, Q, SCHEMA_VERSION } from "./schema.ts";
 import { DejaError } from "../core/errors.ts";
 import { commandName, pid, pidAlive } from "../core/runtime.ts";
@@ -127,6 +128,29 @@ export function moveIndexAside(path: string, now = new Date()): string {
   if (existsSync(path + "-wal")) renameSync(path + "-wal", to + "-wal");
   rmSync(path + "-shm", { force: true });
   return to;
+}
+
+/**
+ * The damaged indexes {@link moveIndexAside} set aside beside the index at `path`
+ * (`<path>.corrupt-<time>[-n]`, each followed by its `-wal` when there is one), oldest
+ * first. They are kept so nothing in them is lost (sessions whose stores are gone since);
+ * they still hold what a later `deja forget` removed from the index, so forget names them.
+ */
+export function setAsideIndexes(path: string): string[] {
+  const base = basename(path);
+  let names: string[];
+  try {
+    names = readdirSync(dirname(path));
+  } catch {
+    return [];
+  }
+  const head = `${base}.corrupt-`;
+  const aside = (n: string) =>
+    n.startsWith(head) && /^\d{8}T\d{6}(?:-\d+)?$/.test(n.slice(head.length));
+  return names.filter(aside).sort().flatMap((n) => {
+    const p = join(dirname(path), n);
+    return existsSync(`${p}-wal`) ? [p, `${p}-wal`] : [p];
+  });
 }
 
 /** An open index with its prepared statements. */

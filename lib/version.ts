@@ -49,12 +49,14 @@ export const REVISIONS: Readonly<Record<string, number>> = {
   // 5 (Claude family: claude, cherrystudio, codebuddy, factory; session 13): the IDE's context
   // beside a prompt (<ide_selection>, <ide_opened_file>, <ide_diagnostics>) is a notice
   // (parsers/_message_blocks.ts ideNotices), where before it was dropped.
-  claude: 5,
-  cherrystudio: 5,
-  codebuddy: 5,
+  // 6 (Claude family, session 13): a file of bookkeeping alone (file-history snapshots,
+  // summaries of other sessions) is counted not_session (parsers/_claude_family.ts).
+  claude: 6,
+  cherrystudio: 6,
+  codebuddy: 6,
   codewhale: 2, // session 13: list_dir reads no file
   commandcode: 2,
-  factory: 5,
+  factory: 6,
   trae: 3, // session 11: reads Codex rollouts (parsers/_codex_reader.ts)
   zcode: 4, // session 11: reads opencode's store (parsers/_opencode_events.ts)
   codex: 3, // session 11: turn_aborted notices; a fork's copied parent keeps its replies

@@ -346,6 +346,10 @@ async function* readFamily(
   /** Events held before the next chunk is yielded: fewer at first when the context asks, doubled at each chunk. */
   let chunkEvents = ctx.firstChunkEvents ?? CHUNK_EVENTS;
   let titleDirty = false;
+  /** Whether a session came out of this pass, and the record types it passed over silently. */
+  let made = false;
+  const passed = new Set<string>();
+  let other = false;
   const fallbackProject = () => (dialect.fallbackProject ?? defaultProject)(f);
 
   const chunkFor = (rt: Route): Session => {
@@ -387,6 +391,7 @@ async function* readFamily(
       }
     }
     for (const s of out) if (!s.model && st.model && s.id === st.cur) s.model = st.model;
+    if (out.length) made = true;
     return out;
   };
 
@@ -394,6 +399,7 @@ async function* readFamily(
     const where = `${source.path}@${line.start}`;
     const r = obj(line.value);
     if (!r) {
+      other = true;
       ctx.skip("bad_shape", where, "record is not an object");
       continue;
     }
@@ -407,8 +413,13 @@ async function* readFamily(
       time,
       st,
       f,
-      (reason, detail) => ctx.skip(reason, where, detail),
+      (reason, detail) => {
+        other = true;
+        ctx.skip(reason, where, detail);
+      },
     );
+    if (reading === null || "rank" in (reading ?? {})) passed.add(str(r.type) ?? "");
+    else other = true;
     if (reading === undefined) {
       const type = str(r.type);
       ctx.skip("unknown_record", where, type ? `type ${type}` : "record without type");
@@ -463,6 +474,24 @@ async function* readFamily(
   }
   yield* flush();
   ctx.endState = st;
+  if (ctx.offset === 0 && !made && !other && passed.size) {
+    ctx.skip("not_session", `${source.path}@0`, bookkeepingOnly([...passed]));
+    // Read whole again when it grows: a file that becomes a session drops this count.
+    ctx.endOffset = 0;
+  }
+}
+
+/**
+ * Why a file of bookkeeping alone is no session, from the record types in it.
+ * Observed in real stores: a file of `file-history-snapshot` lines only (Claude
+ * Code 2.1.68, Windows) and one of `summary` lines only, each naming another
+ * session's last message by `leafUuid` (macOS, Claude Code 1.x).
+ */
+function bookkeepingOnly(types: string[]): string {
+  if (types.every((t) => t.startsWith("file-history-"))) return "file-history snapshots only";
+  if (types.every((t) => t === "summary")) return "summaries of other sessions only";
+  const named = types.slice(0, 4).map((t) => t || "record without type");
+  return `bookkeeping only (${named.join(", ")}${types.length > 4 ? ", ..." : ""})`;
 }
 
 function defaultProject(f: FileFacts): string | undefined {

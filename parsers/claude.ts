@@ -21,7 +21,8 @@
  * Records: one JSON object per line with `type`. `user` / `assistant` lines
  * carry `message` (Anthropic Messages shape), `uuid`, `sessionId`, `cwd`,
  * `timestamp` (ISO 8601 string -> epoch ms). Everything else is bookkeeping,
- * ignored silently: see {@link BOOKKEEPING}; `custom-title.customTitle` >
+ * ignored silently: see {@link BOOKKEEPING} (a file of nothing else is counted
+ * `not_session`); `custom-title.customTitle` >
  * `ai-title.aiTitle` > `summary.summary` give the title; an `attachment` of
  * type `queued_command` (commandMode `prompt`) is a prompt typed mid-turn.
  * Unknown types are counted as `unknown_record`.

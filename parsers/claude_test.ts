@@ -86,8 +86,17 @@ Deno.test("fixture run matches expected.json when parsed from scratch", async ()
   }
 });
 
-/** The fixture's one skip: its cache warm-up sidechain, counted as not a session. */
-const WARMUP_SKIP = (root: string) => ({
+/**
+ * The fixture's skips: its cache warm-up sidechain, its file-history-snapshot-only file and
+ * its summary-only file, each counted as not a session.
+ */
+const SKIPS = (root: string) => ({
+  [join(root, "projects/-work-demo/3c4d5e6f-0000-4000-8000-333333333333.jsonl")]: {
+    not_session: 1,
+  },
+  [join(root, "projects/-work-demo/4d5e6f70-0000-4000-8000-444444444444.jsonl")]: {
+    not_session: 1,
+  },
   [join(root, "projects/-work-demo/agent-a227a46.jsonl")]: { not_session: 1 },
 });
 
@@ -108,7 +117,7 @@ Deno.test("discover lists every jsonl below the root as append sources when DEJA
   ]);
   assert(run.discovery.sources.every((s) => s.kind === "append" && s.harness === "claude"));
   assertEquals(run.errors, {});
-  assertEquals(run.skips, WARMUP_SKIP(run.root));
+  assertEquals(run.skips, SKIPS(run.root));
 });
 
 Deno.test("discover uses CLAUDE_CONFIG_DIR/projects, then ~/.claude/projects, when no override is set", async () => {
@@ -211,12 +220,62 @@ Deno.test("subagent parent comes from the directory name when its lines carry no
   }
 });
 
-Deno.test("snapshot-only and summary-only files yield no session and no error", async () => {
+// Regression (2026-12, user trial on realdata win2-snapshot-only.jsonl and mac-summary-only.jsonl):
+// a file of bookkeeping alone made no session and no count, so `deja sources` did not add up.
+Deno.test("snapshot-only and summary-only files are counted as not sessions, with what they hold, when no record makes a session", async () => {
   const run = await fixture();
   const paths = run.sessions.map((s) => s.path);
   assert(!paths.some((p) => p.includes("3c4d5e6f-") || p.includes("4d5e6f70-")));
-  assertEquals(run.skips, WARMUP_SKIP(run.root), "only the warm-up, counted as not a session");
+  assertEquals(run.skips, SKIPS(run.root));
   assertEquals(run.errors, {});
+  const st = store({
+    "-w/snap.jsonl": [
+      { type: "file-history-snapshot", messageId: "m1", snapshot: { messageId: "m1" } },
+    ],
+    "-w/sum.jsonl": [{ type: "summary", summary: "Other work", leafUuid: "l1" }],
+    "-w/both.jsonl": [
+      { type: "summary", summary: "Other work", leafUuid: "l1" },
+      { type: "file-history-snapshot", messageId: "m1", snapshot: { messageId: "m1" } },
+    ],
+  });
+  try {
+    const why = async (name: string) => {
+      const r = await parseOne(claude, src(join(st.root, "-w", name)), st.env);
+      assertEquals(r.sessions, []);
+      assertEquals(r.ctx.counts, { not_session: 1 });
+      return r.ctx.examples[0];
+    };
+    assert((await why("snap.jsonl")).endsWith("snap.jsonl@0: file-history snapshots only"));
+    assert((await why("sum.jsonl")).endsWith("sum.jsonl@0: summaries of other sessions only"));
+    assert(
+      (await why("both.jsonl")).endsWith(
+        "both.jsonl@0: bookkeeping only (summary, file-history-snapshot)",
+      ),
+    );
+  } finally {
+    st.cleanup();
+  }
+});
+
+Deno.test("a bookkeeping-only file is read whole again once it grows into a session, so its not-session count goes", async () => {
+  const file = "-w/grow.jsonl";
+  const st = store({ [file]: [{ type: "summary", summary: "Other work", leafUuid: "l1" }] });
+  try {
+    const first = await parseOne(claude, src(join(st.root, file)), st.env);
+    assertEquals(first.ctx.counts, { not_session: 1 });
+    // The next pass starts from the top (no carried count), not past the summary line.
+    assertEquals(first.ctx.endOffset, 0);
+    appendFileSync(join(st.root, file), JSON.stringify(rec("user", "u1", "fix the build")) + "\n");
+    const again = await parseOne(claude, src(join(st.root, file)), st.env, {
+      offset: first.ctx.endOffset,
+      state: first.ctx.endState,
+    });
+    assertEquals(again.sessions.map((s) => s.id), [SID]);
+    assertEquals(again.ctx.counts, {});
+    assert(again.ctx.endOffset! > 0);
+  } finally {
+    st.cleanup();
+  }
 });
 
 Deno.test("project is the recorded cwd as written, Windows paths included", async () => {
@@ -623,10 +682,11 @@ Deno.test({
 
 const PUBLIC = join(REAL, "claude-code");
 /** Files that hold no session, and why. */
+/** Public files that make no session, each by the reason its `not_session` count gives. */
 const EMPTY: Record<string, string> = {
-  "win2-snapshot-only.jsonl": "only file-history-snapshot records",
-  "mac-summary-only.jsonl": "only summary records pointing at other sessions",
-  "mac-2.1.1-legacy-agent-warmup-api-error.jsonl": "a cache warm-up sidechain, not work",
+  "win2-snapshot-only.jsonl": "file-history snapshots only",
+  "mac-summary-only.jsonl": "summaries of other sessions only",
+  "mac-2.1.1-legacy-agent-warmup-api-error.jsonl": "a cache warm-up",
 };
 
 Deno.test({
@@ -641,8 +701,8 @@ Deno.test({
       // history.jsonl is prompt history kept outside projects/: discovery never reads it.
       if (name === "win-history.jsonl") continue;
       const { sessions, ctx } = await parseOne(claude, src(join(PUBLIC, name)), env);
-      const warmup = EMPTY[name]?.includes("warm-up");
-      assertEquals(ctx.counts, warmup ? { not_session: 1 } : {}, name);
+      assertEquals(ctx.counts, EMPTY[name] ? { not_session: 1 } : {}, name);
+      if (EMPTY[name]) assert(ctx.examples[0].includes(`@0: ${EMPTY[name]}`), ctx.examples[0]);
       if (EMPTY[name]) assertEquals(sessions, [], `${name}: ${EMPTY[name]}`);
       else {
         assert(sessions.length >= 1, name);

@@ -279,3 +279,33 @@ Deno.test("a session id that matches nothing hints a search of the id alone; a b
     ix.cleanup();
   }
 });
+
+// Regression (2026-12, user trial): `deja remote add r1 '-oProxyCommand=…'` hinted
+// `deja remote -- add r1 '-oProxyCommand=…'`, which is then refused (rightly: ssh would read
+// such a host as an option). No hint may suggest a command that is refused.
+Deno.test("remote refuses a host or name starting with a dash as such, and hints no -- that would be refused", async () => {
+  const ix = await indexSessions([S]);
+  try {
+    const proxy = "-oProxyCommand=touch /tmp/deja-pwned";
+    for (const args of [["remote", "add", "r1", proxy], ["remote", "add", "r1", "-p2222"]]) {
+      const r = await runMain(ix.env, args);
+      assertEquals(r.code, 2, r.err);
+      assertStringIncludes(r.err, "an SSH target cannot start with '-'");
+      assertEquals(r.err.includes("deja remote -- "), false, r.err);
+      assertEquals(r.err.includes("Unknown option"), false, r.err);
+    }
+    const after = await runMain(ix.env, ["remote", "--", "add", "r1", proxy]);
+    assertEquals(after.code, 2, after.err);
+    assertStringIncludes(after.err, "an SSH target cannot start with '-'");
+    const name = await runMain(ix.env, ["remote", "add", "-x", "me@devbox"]);
+    assertEquals(name.code, 2, name.err);
+    assertStringIncludes(name.err, "'-x' cannot name a remote");
+    assertEquals(name.err.includes("deja remote -- "), false, name.err);
+    const other = await runMain(ix.env, ["remote", "list", "--bogus"]);
+    assertEquals(other.code, 2, other.err);
+    assertStringIncludes(other.err, "Unknown option");
+    assertEquals(other.err.includes("deja remote -- "), false, other.err);
+  } finally {
+    ix.cleanup();
+  }
+});

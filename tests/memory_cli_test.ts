@@ -318,12 +318,14 @@ Deno.test("how, last and remember print text and JSON", async () => {
     assertStringIncludes(how.out, "node server.js");
     assertStringIncludes(how.out, "ran 2 times in 1 session");
     assertEquals((await run(ix, ["how", "kubectl"])).code, 1);
-    // JSON fields are snake_case; the earlier `lastExit` stays beside `last_exit` for scripts.
+    // JSON fields are snake_case (docs/json-output.md): `last_exit` alone, the camelCase
+    // `lastExit` that stood beside it (user trial, 2026-12: one value under two names) is gone.
     const howDoc = JSON.parse((await run(ix, ["how", "node", "server", "--json"])).out);
     const cmd = howDoc.commands[0];
     assertEquals(cmd.command, "node server.js");
     assert("last_exit" in cmd, JSON.stringify(cmd));
-    assertEquals(cmd.last_exit, cmd.lastExit);
+    assert(!("lastExit" in cmd), JSON.stringify(cmd));
+    for (const k of Object.keys(cmd)) assert(/^[a-z][a-z0-9_]*$/.test(k), `${k} is not snake_case`);
     const rem = await run(ix, [
       "remember",
       "port comes from env.PORT",

@@ -12,7 +12,8 @@ import type { Args, CommandSpec } from "./common.ts";
 import { colors, fmtSessionTime, fmtTime, isoTime, opt, printJson } from "./common.ts";
 import { oneLine, plural, tilde } from "../../core/text.ts";
 import type { IO } from "../../core/runtime.ts";
-import { acquireWriterLock, indexPath, Store } from "../store.ts";
+import { acquireWriterLock, indexPath, setAsideIndexes, Store } from "../store.ts";
+import { shQuoteShown } from "../shell.ts";
 import { dataDir } from "../../core/paths.ts";
 import { DejaError } from "../../core/errors.ts";
 import { timeOpt } from "./_memory.ts";
@@ -92,6 +93,11 @@ export interface ForgetData {
   out?: ForgetOutcome;
   /** Of the sessions picked, those read from deja's own notes file (their lines go for good). */
   noteSessions: number;
+  /**
+   * Damaged indexes `deja index --rebuild` set aside (lib/store.ts setAsideIndexes), with
+   * their `-wal`: forget leaves them as they are, so they may still hold the text.
+   */
+  setAside?: string[];
 }
 
 /**
@@ -226,7 +232,8 @@ export function forgetSessions(
       const out = opts.dry || !plan.sessions.length
         ? undefined
         : applyForget(store, plan, opts.reason, Date.now(), notes);
-      return { dry: opts.dry, plan, out, noteSessions };
+      const setAside = setAsideIndexes(indexPath(env));
+      return { dry: opts.dry, plan, out, noteSessions, setAside };
     } finally {
       store.close();
     }
@@ -267,7 +274,23 @@ export function forgetJson(d: ForgetData): Record<string, unknown> {
     words_pruned: d.out?.wordsPruned ?? 0,
     notes_deleted: d.out?.notesDeleted ?? 0,
     note_sessions: d.noteSessions,
+    set_aside: d.setAside ?? [],
   };
+}
+
+/**
+ * The lines naming damaged indexes set aside by `deja index --rebuild` that may still hold
+ * what a forget removed, and the command that removes them; empty when there are none.
+ * Forget does not delete them itself: such a file may be the only copy of sessions whose
+ * stores are gone, and it is damaged, so it is not edited either.
+ */
+export function setAsideText(paths: readonly string[] = [], what = "their text"): string {
+  const main = paths.filter((p) => !p.endsWith("-wal"));
+  if (!main.length) return "";
+  const it = main.length === 1 ? "it" : "them";
+  return `a damaged index 'deja index --rebuild' set aside may still hold ${what}: ${
+    main.join(", ")
+  }\n  remove ${it}: rm ${paths.map(shQuoteShown).join(" ")}\n`;
 }
 
 /** The note that a date bound left undated sessions out; empty when it left none. */
@@ -304,7 +327,7 @@ export function forgetText(d: ForgetData, io: Pick<IO, "isTTY" | "env">): string
     ? "they stay out of the index; deja forget --list shows them\n"
     : "";
   return [head, ...lines].join("\n") + "\n" + (note ? c.dim(note) : "") +
-    (d.dry ? c.yellow(warn) : c.dim(notes + kept));
+    (d.dry ? c.yellow(warn) : c.dim(notes + kept)) + c.yellow(setAsideText(d.setAside));
 }
 
 async function runForget(a: Args, io: IO): Promise<number> {
@@ -325,14 +348,20 @@ async function runForget(a: Args, io: IO): Promise<number> {
     const note = args.dry
       ? findNote(ownNotes(io.env), args.id)
       : (await forgetOneNote(io.env, args.id)).note;
+    const setAside = setAsideIndexes(indexPath(io.env));
     if (args.json) {
       printJson(io, {
         dry_run: args.dry,
         note: { id: note.id, session: note.session, project: note.project, text: note.text },
+        set_aside: setAside,
       });
     } else {
       const verb = args.dry ? "would forget" : "forgot";
-      io.out(`${verb} note ${colors(io).cyan(note.id)}: ${oneLine(note.text, 80)}\n`);
+      const c = colors(io);
+      io.out(
+        `${verb} note ${c.cyan(note.id)}: ${oneLine(note.text, 80)}\n` +
+          c.yellow(setAsideText(setAside, "its text")),
+      );
     }
     return 0;
   }

@@ -3,6 +3,8 @@ import { indexSessions } from "../../tests/_memory.ts";
 import { captureIO } from "../../tests/_cli_io.ts";
 import { DejaError } from "../../core/errors.ts";
 import { csi } from "./output.ts";
+import { copyFileSync, readFileSync, writeFileSync } from "node:fs";
+import { indexPath } from "../store.ts";
 import {
   forgetCmd,
   forgetSessions,
@@ -106,4 +108,44 @@ Deno.test("forget's text says how many undated sessions a date bound left out", 
     "2 undated sessions left out: a date bound never picks a session with no date\n",
   );
   assertEquals(forgetText({ dry: true, plan: { ...plan, undated: 0 }, noteSessions: 0 }, io), "");
+});
+
+// Regression (2026-12, user trial): forget said sessions go "for good", while a damaged index
+// `deja index --rebuild` had set aside as index.db.corrupt-<time> still held their text.
+Deno.test("forget names a damaged index set aside by --rebuild that may still hold the text, with the command to remove it", async () => {
+  const ix = await fixture();
+  ix.store.close();
+  try {
+    const quiet = captureIO(ix.env, false);
+    const dry = { project: "secret", "dry-run": true };
+    assertEquals(await forgetCmd.run({ values: dry, positionals: [] }, quiet.io), 0);
+    assert(!quiet.out().includes("set aside"), "no set-aside copy, no word of one");
+
+    const path = indexPath(ix.env);
+    const aside = `${path}.corrupt-20261201T000000`;
+    copyFileSync(path, aside);
+    writeFileSync(`${aside}-wal`, "");
+    assert(readFileSync(aside).includes("drop me"), "the set-aside copy holds the session's text");
+
+    const json = captureIO(ix.env, false);
+    assertEquals(
+      await forgetCmd.run({ values: { ...dry, json: true }, positionals: [] }, json.io),
+      0,
+    );
+    assertEquals(JSON.parse(json.out()).set_aside, [aside, `${aside}-wal`]);
+
+    const done = captureIO(ix.env, false);
+    assertEquals(
+      await forgetCmd.run({ values: { project: "secret" }, positionals: [] }, done.io),
+      0,
+    );
+    assertStringIncludes(done.out(), "forgot 1 session (1 event):");
+    assertStringIncludes(
+      done.out(),
+      `a damaged index 'deja index --rebuild' set aside may still hold their text: ${aside}\n`,
+    );
+    assertStringIncludes(done.out(), `remove it: rm ${aside} ${aside}-wal\n`);
+  } finally {
+    ix.cleanup();
+  }
 });

@@ -84,13 +84,13 @@ export function howJson(r: HowResult): Record<string, unknown> {
     words: r.words,
     total: r.total,
     hidden: r.hidden,
-    // `last_exit` follows the snake_case of every other field; `lastExit` stays for scripts that read it.
+    // Snake_case like every other document (docs/json-output.md): `last_exit` alone.
     // `harness`, `session`, `short_id`: the session of the latest run (`deja show` takes the id).
-    commands: r.commands.map(({ latest, timeFromFile, ...c }) => ({
+    commands: r.commands.map(({ latest, timeFromFile, lastExit, ...c }) => ({
       ...c,
       last: isoTime(c.last),
       time_from_file: timeFromFile,
-      last_exit: c.lastExit,
+      last_exit: lastExit,
       harness: latest.harness,
       session: latest.session,
       short_id: latest.ref,

@@ -6,7 +6,7 @@
  * @module
  */
 import type { Args, CommandSpec } from "./common.ts";
-import { colors, fmtSessionTime, printJson, searchInstead } from "./common.ts";
+import { colors, fmtSessionTime, printJson, searchInstead, wholeNumber } from "./common.ts";
 import { oneLine, plural, tilde } from "../../core/text.ts";
 import type { IO } from "../../core/runtime.ts";
 import { DejaError } from "../../core/errors.ts";
@@ -76,8 +76,8 @@ export interface LastData {
  */
 export function parseLast(a: Args): LastArgs {
   const nText = a.positionals[0];
-  const n = nText === undefined ? 10 : Number(nText);
-  if (!Number.isInteger(n) || n <= 0) {
+  const n = nText === undefined ? 10 : wholeNumber(nText);
+  if (n === undefined) {
     throw new DejaError(
       `last takes a positive whole number, not '${nText}'`,
       `${searchInstead(["last", ...a.positionals])}; 'deja last 20' lists the newest 20`,

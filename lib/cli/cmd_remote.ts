@@ -53,8 +53,29 @@ export const remoteCmd: CommandSpec = {
     auto: { type: "boolean", description: "policy: hooks and MCP include this remote again" },
     json: { type: "boolean", description: "print as JSON (docs/json-output.md)" },
   },
+  dashed: dashedArg,
   run: runRemote,
 };
+
+/**
+ * The error for an argument starting with a dash, read as an unknown option: no host
+ * (ssh would read it as an option: `-oProxyCommand=…`) nor remote name may start with one,
+ * so `deja remote -- …` would be refused too and is not hinted (user trial, 2026-12).
+ */
+function dashedArg(arg: string, before: string[]): DejaError | undefined {
+  if (arg.startsWith("--")) return undefined; // a long option it does not take
+  try {
+    const [sub, n] = [before[0], before.length];
+    if (sub === "add" && n === 2) parseTarget(arg);
+    else if (sub === "add" || sub === "remove" || sub === "policy" ? n === 1 : sub === "sync") {
+      checkName(arg);
+    }
+  } catch (e) {
+    if (e instanceof DejaError) return e;
+    throw e;
+  }
+  return undefined;
+}
 
 /** What `deja remote` was asked: one request per subcommand. */
 export type RemoteArgs =

@@ -68,6 +68,13 @@ export interface CommandSpec {
    * count (`deja last -5` as `deja last 5`, as `head -5` reads it), not as an unknown option.
    */
   count?: boolean;
+  /**
+   * For an unknown option, when the command refuses every argument that starts with a
+   * dash (remote: a host or a remote's name), so no hint suggests `--` for it: the error to
+   * give instead. `arg` is the first unknown option as typed, `before` the positional
+   * arguments before it. Undefined: the "Unknown option" error, without the `--` hint.
+   */
+  dashed?(arg: string, before: string[]): DejaError | undefined;
   run(args: Args, io: IO): Promise<number>;
 }
 
@@ -168,6 +175,11 @@ export function parse(cmd: Command, argv: string[], home = ""): Args {
       ? cmd.lacks[unknown]
       : undefined;
     if (lacked) throw new DejaError(msg, `${lacked}; see 'deja ${cmd.name} --help'`, 2);
+    if (cmd.dashed && /^Unknown option '/i.test(raw)) {
+      const at = firstUnknown(cmd, argv);
+      const own = at < 0 ? undefined : cmd.dashed(argv[at], positionalArgs(cmd, argv.slice(0, at)));
+      throw own ?? new DejaError(msg, `see 'deja ${cmd.name} --help'`, 2);
+    }
     const dash = dashedText(cmd, argv, raw);
     throw new DejaError(msg, `${dash}see 'deja ${cmd.name} --help'`, 2);
   }
@@ -209,6 +221,23 @@ export function optionArgs(cmd: Command, argv: string[], also?: Command): string
 /** The positional arguments of `argv`, read as {@link optionArgs} reads its options. */
 export function positionalArgs(cmd: Command, argv: string[], also?: Command): string[] {
   return splitArgs(also ? [cmd, also] : [cmd], argv).positionals;
+}
+
+/** The index in `argv` of the first option `cmd` does not know (before any `--`), or -1. */
+function firstUnknown(cmd: Command, argv: string[]): number {
+  const specs = optionsOf(cmd);
+  const { tokens } = parseArgs({
+    args: argv,
+    options: Object.fromEntries(
+      Object.entries(specs).map((
+        [k, v],
+      ) => [k, { type: v.type, ...(v.short ? { short: v.short } : {}) }]),
+    ),
+    allowPositionals: true,
+    strict: false,
+    tokens: true,
+  });
+  return tokens.find((t) => t.kind === "option" && !Object.hasOwn(specs, t.name))?.index ?? -1;
 }
 
 /**
@@ -309,12 +338,26 @@ export function opt(a: Args, name: string): string | undefined {
   return typeof v === "string" ? v : undefined;
 }
 
-/** A positive integer option, or `def`. @throws {DejaError} on a bad value. */
+/**
+ * `text` as a positive whole number when it is ASCII digits alone (leading zeros
+ * allowed) and the value is above 0 and exact in a double; otherwise undefined.
+ * Stricter than `Number()`, which also takes `1e3`, `0x400`, `1.0` and spaces.
+ */
+export function wholeNumber(text: string): number | undefined {
+  if (!/^[0-9]+$/.test(text)) return undefined;
+  const n = Number(text);
+  return n > 0 && Number.isSafeInteger(n) ? n : undefined;
+}
+
+/**
+ * A positive integer option ({@link wholeNumber}: digits only), or `def`.
+ * @throws {DejaError} on a bad value.
+ */
 export function intOpt(a: Args, name: string, def: number): number {
   const v = opt(a, name);
   if (v === undefined) return def;
-  const n = Number(v);
-  if (!Number.isInteger(n) || n <= 0) {
+  const n = wholeNumber(v);
+  if (n === undefined) {
     throw new DejaError(`--${name} takes a positive whole number, not '${v}'`, undefined, 2);
   }
   return n;

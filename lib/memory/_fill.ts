@@ -98,14 +98,39 @@ export function fillLists(input: FillInput): { markdown: string; truncated: bool
 }
 
 /**
- * `s` cut to `max` bytes ({@link clipBytes}) with a code fence it leaves open
- * closed again, so the sections after it do not render as code.
+ * `s` cut to `max` UTF-8 bytes ({@link clipBytes}: never inside a character) with a
+ * code fence it leaves open closed again by a line of the same fence, so the sections
+ * after it do not render as code. The closing line counts within `max`.
  */
 export function clipText(s: string, max: number): string {
-  const open = (t: string) => (t.match(/^\s*(?:```|~~~)/gm) ?? []).length % 2 === 1;
-  const c = clipBytes(s, max);
-  if (!open(c)) return c;
-  return clipBytes(s, Math.max(0, max - 4)) + "\n```";
+  let room = max;
+  let cut = clipBytes(s, room);
+  for (let fence = openFence(cut); fence; fence = openFence(cut)) {
+    const closed = `${cut}\n${fence}`;
+    if (byteLength(closed) <= max) return closed;
+    // Cut shorter to make room for the closing line (a shorter cut may end before the fence).
+    room = Math.min(room - 1, max - fence.length - 1);
+    cut = clipBytes(s, Math.max(0, room));
+  }
+  return cut;
+}
+
+/**
+ * The fence a Markdown text leaves open (its opening run of backticks or tildes,
+ * as long as written), or null: a fence closes on a line of the same character, at
+ * least as long, with nothing after it (CommonMark; any indentation is taken).
+ */
+export function openFence(t: string): string | null {
+  let open: string | null = null;
+  for (const line of t.split("\n")) {
+    const m = /^\s*(`{3,}|~{3,})(.*)$/.exec(line);
+    if (!m) continue;
+    if (open === null) {
+      // A backtick fence's info string holds no backtick: such a line is inline code.
+      if (!(m[1][0] === "`" && m[2].includes("`"))) open = m[1];
+    } else if (m[1][0] === open[0] && m[1].length >= open.length && !m[2].trim()) open = null;
+  }
+  return open;
 }
 
 /** `s` as Markdown inline code, with a longer fence when it holds backticks. */

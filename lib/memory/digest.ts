@@ -19,8 +19,8 @@ import {
   sentences,
   sessionTime,
 } from "./text.ts";
-import { byteLength, clipBytes, oneLine } from "../../core/text.ts";
-import { fillLists, inlineCode, type ListItem } from "./_fill.ts";
+import { byteLength, oneLine } from "../../core/text.ts";
+import { clipText, fillLists, inlineCode, type ListItem } from "./_fill.ts";
 import { describeSession } from "./last.ts";
 import { failureLine, type Outcome, outcomeLabel, outcomeOf, runFacts } from "./outcome.ts";
 import { isCut } from "./ending.ts";
@@ -167,7 +167,9 @@ export function sessionDigest(
   let markdown = filled.markdown;
   let truncated = filled.truncated;
   if (byteLength(markdown) > budget) {
-    markdown = clipBytes(markdown, budget);
+    // A cut inside a code block closes it (`deja ctx redis --budget 100`, user trial 2026-12).
+    // It ends on a newline as an uncut digest does.
+    markdown = clipText(markdown, budget - 1) + "\n";
     truncated = true;
   }
   return {

@@ -102,6 +102,49 @@ Deno.test("sessionDigest stays within the budget and marks a failing last run", 
   }
 });
 
+// Regression (2026-12, user trial): `deja ctx redis --budget 100` (raised to 256) cut a Crush
+// session's digest inside the problem's code block, leaving the fence open (`• Fixed malf…`).
+Deno.test("sessionDigest closes a code fence its last cut leaves open, whatever the fence, within the budget", async () => {
+  const fenced = (open: string, close: string): SessionSpec => ({
+    id: `c3c3c3c3-0000-4000-8000-00000000000${open.length}`,
+    cwd: "/w/redis",
+    start: "2026-11-03T10:00:00Z",
+    turns: [
+      { user: "Add Redis" },
+      {
+        user: `Summary of the last session:\n\n${open}\n## Summary\n\nWhat was done:\n\n` +
+          "• Fixed malformed ✓ redis URLs 🔥 ".repeat(40) + `\n${close}\nThen add Redis.`,
+      },
+      { say: "Added the Redis client and a health check; the cache now warms on start." },
+    ],
+  });
+  for (const [open, close] of [["```", "```"], ["~~~", "~~~"], ["````", "````"]]) {
+    const spec = fenced(open, close);
+    const ix = await indexSessions([spec]);
+    try {
+      for (const budget of [100, 256, 300, 333, 420]) {
+        const d = sessionDigest(ix.store, rowId(ix.store, spec.id), { budgetBytes: budget });
+        assert(d.bytes <= Math.max(256, budget), `${d.bytes} bytes over ${budget}`);
+        assertEquals(d.bytes, byteLength(d.markdown));
+        assert(d.markdown.endsWith("\n"), "ends on a newline as an uncut digest does");
+        const half = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+        assert(!half.test(d.markdown), "no character cut in two");
+        // Every fence opened is closed by one of its own kind, at least as long.
+        let inside: string | null = null;
+        for (const line of d.markdown.split("\n")) {
+          const m = /^\s*(`{3,}|~{3,})/.exec(line);
+          if (!m) continue;
+          if (inside === null) inside = m[1];
+          else if (m[1][0] === inside[0] && m[1].length >= inside.length) inside = null;
+        }
+        assertEquals(inside, null, `${open} left open at ${budget}:\n${d.markdown}`);
+      }
+    } finally {
+      ix.cleanup();
+    }
+  }
+});
+
 Deno.test("sessionDigest keeps decisions holding the query words first when the budget is short", async () => {
   const s: SessionSpec = {
     id: "c3c3c3c3-0000-4000-8000-000000000003",

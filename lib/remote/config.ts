@@ -129,8 +129,14 @@ export function checkName(name: string): void {
 
 /** `user@host[:port]` -> host and port. @throws {DejaError} on a bad port or an empty host. */
 export function parseTarget(target: string): { host: string; port?: number } {
+  if (target.startsWith("-")) {
+    throw new DejaError(
+      `an SSH target cannot start with '-': '${target}' (ssh would read it as an option)`,
+      "write it as user@host or user@host:port",
+    );
+  }
   const m = /^([^\s:@/]+@)?([^\s:@/]+|\[[0-9a-fA-F:]+\])(?::(\d+))?$/.exec(target);
-  if (!m || target.startsWith("-")) {
+  if (!m) {
     throw new DejaError(
       `'${target}' is not an SSH target`,
       "write it as user@host or user@host:port",
