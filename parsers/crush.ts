@@ -159,7 +159,8 @@ export const crush: Parser = {
         hint: { project },
       });
     }
-    return { roots: [root], sources, wants, watch };
+    // projects.json rewritten in place names a new project's store without touching any folder.
+    return { roots: [root], sources, wants, watch, reads: [join(root, "projects.json")] };
   },
 
   async *parse(source, ctx) {
