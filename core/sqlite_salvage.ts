@@ -7,9 +7,12 @@
  * malformed"). Then, once, every table is copied row by row into a private
  * in-memory database ({@link recover}) and that query, and every later one,
  * runs on the copy. A table is read in rowid windows: a window that fails is
- * halved around the damage until only the rowids no read can reach are left,
- * and each such run is counted as one `corrupt` skip. Indexes are rebuilt on
- * the copy, so a damaged index costs no row.
+ * halved around the damage until only the rowids no read can reach are left.
+ * A window can also end early with no error (a damaged cell whose rowid reads
+ * past the window's end stops the scan), so every rowid the table's own scan
+ * or one of its indexes still names, and no window gave, is then looked up
+ * alone. Each run of rows still unread is counted as one `corrupt` skip.
+ * Indexes are rebuilt on the copy, so a damaged index costs no row.
  *
  * Limits: a store cut short whose header still counts the lost pages is
  * refused by SQLite at open (node:sqlite runs in defensive mode, so
@@ -116,10 +119,12 @@ function copyTable(
   // window's end stops the scan there (a real Crush store: 100 of 223 messages, nothing said).
   // Every row the table's own scan or an index still names, and no window gave, is looked up
   // by its rowid; what that cannot read is unreadable too.
-  const inBad = (r: number) => bad.some(([a, b]) => a <= r && r <= b);
+  const searched = runs(bad);
+  let k = 0; // rowids come sorted: one walk along the runs the search marked
   let looked = 0;
   for (const r of rowidsNamed(src, table, indexes)) {
-    if (got.has(r) || inBad(r)) continue;
+    while (k < searched.length && searched[k][1] < r) k++;
+    if (got.has(r) || (k < searched.length && searched[k][0] <= r)) continue;
     if (++looked > BUDGET) {
       bad.push([r, r]);
       continue;
