@@ -269,8 +269,10 @@ export interface Salvaging {
 /**
  * Wraps an open store so that the first query failing on corruption switches
  * every query, that one included, to a copy of what is still readable (see
- * the module doc). Only `prepare(...).all/get` are guarded, the calls parsers
- * make; anything else goes to whichever database is current.
+ * the module doc). Only `prepare(...).all/get/iterate` are guarded (`iterate`
+ * reads through `all`: node:sqlite's iterator stops at a damaged page without
+ * an error, which no salvage could see); anything else goes to whichever
+ * database is current.
  */
 export function salvaging(
   db: DatabaseSync,
@@ -309,6 +311,10 @@ export function salvaging(
     return new Proxy(on(), {
       get(_t, k) {
         if (k === "all" || k === "get") return (...a: unknown[]) => call(k, a);
+        // node:sqlite's iterator ends at a damaged page with no error: rows come from `all`.
+        if (k === "iterate") {
+          return (...a: unknown[]) => (call("all", a) as unknown[])[Symbol.iterator]();
+        }
         const s = on() as unknown as Record<PropertyKey, unknown>;
         const v = s[k];
         return typeof v === "function" ? v.bind(s) : v;
