@@ -60,4 +60,5 @@ Deno.test("discoveries that learn where stores are from a file name that file fo
   assertEquals(await reads("crush"), [join(dir, "data", "crush", "projects.json")]);
   assertEquals(await reads("reasonix"), [join(dir, "home", ".reasonix", "config.toml")]);
   assert((await reads("roo")).includes(join(dir, "config", "Code", "User", "settings.json")));
+  assertEquals(await reads("hermes"), [join(dir, "home", ".hermes", "config.yaml")]);
 });
