@@ -159,7 +159,8 @@ export const crush: Parser = {
         hint: { project },
       });
     }
-    // projects.json rewritten in place names a new project's store without touching any folder.
+    // Crush rewrites projects.json in place (os.WriteFile, charmbracelet/crush@127ce367
+    // internal/projects/projects.go): a new project's store appears without any folder's mtime moving.
     return { roots: [root], sources, wants, watch, reads: [join(root, "projects.json")] };
   },
 
