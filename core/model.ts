@@ -246,6 +246,14 @@ export interface Discovery {
    */
   watch?: string[];
   /**
+   * Files this discovery reads to learn where stores are (Crush's
+   * `projects.json`, a config naming a state directory), whether or not they
+   * exist, stamped by the stat pass (lib/fresh/) like `watch`: an edit made in
+   * place changes the file's mtime, not its directory's, and may name a store
+   * no stamped directory holds.
+   */
+  reads?: string[];
+  /**
    * Files in the roots left out on purpose because they hold no session, per
    * kind: a phrase saying what they are and why (`deja sources --verbose`).
    */

@@ -7,9 +7,12 @@
  * malformed"). Then, once, every table is copied row by row into a private
  * in-memory database ({@link recover}) and that query, and every later one,
  * runs on the copy. A table is read in rowid windows: a window that fails is
- * halved around the damage until only the rowids no read can reach are left,
- * and each such run is counted as one `corrupt` skip. Indexes are rebuilt on
- * the copy, so a damaged index costs no row.
+ * halved around the damage until only the rowids no read can reach are left.
+ * A window can also end early with no error (a damaged cell whose rowid reads
+ * past the window's end stops the scan), so every rowid the table's own scan
+ * or one of its indexes still names, and no window gave, is then looked up
+ * alone. Each run of rows still unread is counted as one `corrupt` skip.
+ * Indexes are rebuilt on the copy, so a damaged index costs no row.
  *
  * Limits: a store cut short whose header still counts the lost pages is
  * refused by SQLite at open (node:sqlite runs in defensive mode, so
@@ -41,11 +44,21 @@ const q = (id: string) => `"${id.replaceAll('"', '""')}"`;
 interface Master {
   type: string;
   name: string;
+  tbl_name: string;
   sql: string | null;
 }
 
-/** Copies the readable rows of one rowid table; returns the unreadable rowid runs. */
-function copyTable(src: DatabaseSync, mem: DatabaseSync, table: string): Array<[number, number]> {
+/**
+ * Copies the readable rows of one rowid table; returns the unreadable rowid
+ * runs, in rowid order. `indexes` are the table's indexes, each a second
+ * account of which rows the table holds ({@link rowidsNamed}).
+ */
+function copyTable(
+  src: DatabaseSync,
+  mem: DatabaseSync,
+  table: string,
+  indexes: readonly string[],
+): Array<[number, number]> {
   const cols = (src.prepare(`SELECT name FROM pragma_table_info(?)`).all(table) as Array<
     { name: string }
   >).map((c) => c.name);
@@ -60,6 +73,14 @@ function copyTable(src: DatabaseSync, mem: DatabaseSync, table: string): Array<[
   const put = mem.prepare(
     `INSERT OR IGNORE INTO ${q(table)} (rowid, ${list}) VALUES (?${", ?".repeat(cols.length)})`,
   );
+  const got = new Set<number>();
+  const keep = (rows: Array<Record<string, unknown>>) => {
+    for (const row of rows) {
+      const rid = Number(row.__deja_rid);
+      got.add(rid);
+      put.run(rid, ...cols.map((c) => row[c] as never));
+    }
+  };
   let lo = -EDGE, hi = EDGE;
   try {
     const b = src.prepare(`SELECT min(rowid) AS a, max(rowid) AS b FROM ${q(table)}`).get() as {
@@ -70,18 +91,13 @@ function copyTable(src: DatabaseSync, mem: DatabaseSync, table: string): Array<[
     [lo, hi] = [b.a, b.b];
   } catch { /* an edge page is damaged: search the whole range */ }
   const bad: Array<[number, number]> = [];
-  const mark = (a: number, b: number) => {
-    const last = bad.at(-1);
-    if (last && last[1] + 1 >= a) last[1] = Math.max(last[1], b);
-    else bad.push([a, b]);
-  };
   let spent = 0;
   const stack: Array<[number, number]> = [[lo, hi]];
   while (stack.length) {
     const [a, b] = stack.pop()!;
     if (a > b) continue;
     if (++spent > BUDGET) {
-      mark(a, b);
+      bad.push([a, b]);
       continue;
     }
     let rows: Array<Record<string, unknown>>;
@@ -90,17 +106,76 @@ function copyTable(src: DatabaseSync, mem: DatabaseSync, table: string): Array<[
       rows = (a === b ? one.all(a) : read.all(a, b)) as Array<Record<string, unknown>>;
     } catch (e) {
       if (!isCorrupt(e)) throw e;
-      if (a === b) mark(a, b);
+      if (a === b) bad.push([a, b]);
       else {
         const mid = Math.floor(a / 2 + b / 2);
-        // Depth first, low half on top: runs are marked in rowid order.
         stack.push([mid + 1, b], [a, mid]);
       }
       continue;
     }
-    for (const row of rows) put.run(Number(row.__deja_rid), ...cols.map((c) => row[c] as never));
+    keep(rows);
   }
-  return bad;
+  // A window can also end early without an error: a damaged cell whose rowid reads past the
+  // window's end stops the scan there (a real Crush store: 100 of 223 messages, nothing said).
+  // Every row the table's own scan or an index still names, and no window gave, is looked up
+  // by its rowid; what that cannot read is unreadable too.
+  const searched = runs(bad);
+  let k = 0; // rowids come sorted: one walk along the runs the search marked
+  let looked = 0;
+  for (const r of rowidsNamed(src, table, indexes)) {
+    while (k < searched.length && searched[k][1] < r) k++;
+    if (got.has(r) || (k < searched.length && searched[k][0] <= r)) continue;
+    if (++looked > BUDGET) {
+      bad.push([r, r]);
+      continue;
+    }
+    try {
+      const rows = one.all(r) as Array<Record<string, unknown>>;
+      if (rows.length) keep(rows);
+      else bad.push([r, r]);
+    } catch (e) {
+      if (!isCorrupt(e)) throw e;
+      bad.push([r, r]);
+    }
+  }
+  return runs(bad);
+}
+
+/**
+ * The rowids `table` names in its own scan and in each of `indexes` (a
+ * covering index scan reads the index alone), sorted; a scan that stops at
+ * damage gives what it read before, an index the planner cannot use (a
+ * partial one) gives none.
+ */
+function rowidsNamed(src: DatabaseSync, table: string, indexes: readonly string[]): number[] {
+  const out = new Set<number>();
+  // `+rowid` keeps the planner from seeking: a seek is what a damaged cell's rowid misleads.
+  const where = `WHERE +rowid BETWEEN ${-EDGE + 1} AND ${EDGE - 1}`;
+  const scans = [
+    `SELECT rowid AS r FROM ${q(table)} NOT INDEXED ${where}`,
+    ...indexes.map((i) => `SELECT rowid AS r FROM ${q(table)} INDEXED BY ${q(i)} ${where}`),
+  ];
+  for (const sql of scans) {
+    try {
+      for (const row of src.prepare(sql).iterate() as Iterable<{ r: number }>) out.add(row.r);
+    } catch (e) {
+      if (isCorrupt(e)) continue; // what it read before the damage is kept
+      if (/no query solution|no such index/i.test(String((e as Error)?.message))) continue;
+      throw e;
+    }
+  }
+  return [...out].sort((a, b) => a - b);
+}
+
+/** Rowid runs sorted and merged where they touch. */
+function runs(list: Array<[number, number]>): Array<[number, number]> {
+  const out: Array<[number, number]> = [];
+  for (const [a, b] of [...list].sort((x, y) => x[0] - y[0])) {
+    const last = out.at(-1);
+    if (last && last[1] + 1 >= a) last[1] = Math.max(last[1], b);
+    else out.push([a, b]);
+  }
+  return out;
 }
 
 /**
@@ -129,7 +204,9 @@ export function recover(
   path: string,
   ctx: Pick<ParseCtx, "skip">,
 ): DatabaseSync {
-  const master = allRows<Master>(src.prepare(`SELECT type, name, sql FROM sqlite_master`));
+  const master = allRows<Master>(
+    src.prepare(`SELECT type, name, tbl_name, sql FROM sqlite_master`),
+  );
   const mem = new DatabaseSync(":memory:");
   // Rows are copied table by table in whatever order, some of them lost: a foreign key must not
   // refuse a child whose parent comes later (or was on the damaged page).
@@ -166,7 +243,9 @@ export function recover(
       }
       continue;
     }
-    for (const [a, b] of copyTable(src, mem, table)) {
+    const indexes = master.filter((m) => m.type === "index" && m.tbl_name === table)
+      .map((m) => m.name);
+    for (const [a, b] of copyTable(src, mem, table, indexes)) {
       ctx.skip("corrupt", `${path}: ${unreadableRows(table, a, b)}`, "damaged page, unreadable");
     }
   }
@@ -190,8 +269,10 @@ export interface Salvaging {
 /**
  * Wraps an open store so that the first query failing on corruption switches
  * every query, that one included, to a copy of what is still readable (see
- * the module doc). Only `prepare(...).all/get` are guarded, the calls parsers
- * make; anything else goes to whichever database is current.
+ * the module doc). Only `prepare(...).all/get/iterate` are guarded (`iterate`
+ * reads through `all`: node:sqlite's iterator stops at a damaged page without
+ * an error, which no salvage could see); anything else goes to whichever
+ * database is current.
  */
 export function salvaging(
   db: DatabaseSync,
@@ -230,6 +311,10 @@ export function salvaging(
     return new Proxy(on(), {
       get(_t, k) {
         if (k === "all" || k === "get") return (...a: unknown[]) => call(k, a);
+        // node:sqlite's iterator ends at a damaged page with no error: rows come from `all`.
+        if (k === "iterate") {
+          return (...a: unknown[]) => (call("all", a) as unknown[])[Symbol.iterator]();
+        }
         const s = on() as unknown as Record<PropertyKey, unknown>;
         const v = s[k];
         return typeof v === "function" ? v.bind(s) : v;

@@ -153,3 +153,20 @@ Deno.test("unreadable rows are named by table, never by the search's internal bo
   assertEquals(unreadableRows("messages", 49, 181), "rows of messages with rowids 49..181");
   assertEquals(unreadableRows("messages", 7, 7), "the row of messages with rowid 7");
 });
+
+Deno.test("iterate on a salvaging handle reads through the salvage: it does not stop quietly at a damaged page", () => {
+  withStore(breakPageOf("R150X"), (lost, path) => {
+    const raw = new DatabaseSync(path, { readOnly: true });
+    let quiet = 0;
+    for (const _ of raw.prepare("SELECT body FROM t ORDER BY id").iterate()) quiet++;
+    raw.close();
+    assert(quiet < 150, `node:sqlite's own iterator stopped at the damage: ${quiet} rows`);
+    const ctx = new SourceCtx(env);
+    const h = openOrCountEmpty(path, ctx)!;
+    let n = 0;
+    for (const _ of h.db.prepare("SELECT body FROM t ORDER BY id").iterate()) n++;
+    h.close();
+    assertEquals(n, 300 - lost.size);
+    assert((ctx.counts.corrupt ?? 0) >= 1, JSON.stringify(ctx.counts));
+  });
+});

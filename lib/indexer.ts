@@ -391,6 +391,7 @@ async function indexHarness(
   };
   let sources: SourceRef[];
   let watch: string[] = [];
+  let reads: string[] = [];
   const discoveredAt = Date.now();
   try {
     trace(`${parser.id} discover`);
@@ -398,6 +399,7 @@ async function indexHarness(
     sum.roots = d.roots;
     sources = d.sources;
     watch = d.watch ?? [];
+    reads = d.reads ?? [];
   } catch (e) {
     sum.errors.push(`discovery: ${(e as Error).message}`);
     sum.discoveryFailed = true;
@@ -412,7 +414,13 @@ async function indexHarness(
       .filter((p) => !p.startsWith(mirrors));
     // Most stores are both found and held: each path once (thousands of stores, issue 18).
     const paths = [...new Set([...sources.map((s) => s.path), ...held])];
-    rememberLayout(run.fresh, parser.id, [...sum.roots, ...watch], paths, sources, discoveredAt);
+    rememberLayout(run.fresh, parser.id, {
+      roots: [...sum.roots, ...watch],
+      reads,
+      paths,
+      sources,
+      discoveredAt,
+    });
     (run.fresh.places ??= {})[parser.id] = placesStamp(env);
   }
   sum.found = sources.length;
@@ -513,26 +521,35 @@ async function indexHarness(
   }
 }
 
+/** What {@link rememberLayout} records of one harness's discovery. */
+interface Layout {
+  /** Its roots, with the directories discovery watches. */
+  roots: string[];
+  /** The files discovery read to find stores (Discovery.reads). */
+  reads: string[];
+  /** The stores found and those the index holds. */
+  paths: string[];
+  sources: SourceRef[];
+  /** Epoch ms discovery began. */
+  discoveredAt: number;
+}
+
 /**
  * Records where `harness`'s stores live for the freshness check: the
- * directories of `paths` (the stores found and those the index holds) up to
- * the `roots` (with the directories discovery watches). A directory
- * changed since discovery began is stamped unknown (-2), so a store created
- * while discovery ran is looked for again by the next check.
+ * directories of `paths` up to the `roots`, and the files discovery `reads`
+ * (stamped alike, by mtime). One changed since discovery began is stamped
+ * unknown (-2), so a store created, or named, while discovery ran is looked
+ * for again by the next check.
  */
-function rememberLayout(
-  fresh: FreshMap,
-  harness: string,
-  roots: string[],
-  paths: string[],
-  sources: SourceRef[],
-  discoveredAt: number,
-): void {
-  const dirs = stampDirs(harnessDirs(roots, paths.map((path) => ({ path }))));
-  for (const [d, m] of Object.entries(dirs)) if (m >= discoveredAt - 1) dirs[d] = -2;
+function rememberLayout(fresh: FreshMap, harness: string, l: Layout): void {
+  const dirs = stampDirs([
+    ...harnessDirs(l.roots, l.paths.map((path) => ({ path }))),
+    ...l.reads,
+  ]);
+  for (const [d, m] of Object.entries(dirs)) if (m >= l.discoveredAt - 1) dirs[d] = -2;
   fresh.dirs[harness] = dirs;
   const comps: Record<string, string[]> = {};
-  for (const s of sources) if (s.companions?.length) comps[s.path] = s.companions;
+  for (const s of l.sources) if (s.companions?.length) comps[s.path] = s.companions;
   fresh.companions[harness] = comps;
 }
 

@@ -189,6 +189,11 @@ export function parseJsonc(text: string): unknown {
   }
 }
 
+/** Each editor's `User/settings.json` (what {@link userSettingValues} reads), present or not. */
+export function userSettingsFiles(env: Env, apps: readonly string[] = VSCODE_APPS): string[] {
+  return userDirs(env, apps).map((u) => join(u, "settings.json"));
+}
+
 /** The string values of setting `key` in each editor's `User/settings.json`, `~` expanded. */
 export async function userSettingValues(
   env: Env,
@@ -196,10 +201,10 @@ export async function userSettingValues(
   apps: readonly string[] = VSCODE_APPS,
 ): Promise<string[]> {
   const out: string[] = [];
-  for (const u of userDirs(env, apps)) {
+  for (const file of userSettingsFiles(env, apps)) {
     let text: string;
     try {
-      text = await readText(join(u, "settings.json"), 4 << 20);
+      text = await readText(file, 4 << 20);
     } catch {
       continue;
     }

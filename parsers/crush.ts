@@ -159,7 +159,9 @@ export const crush: Parser = {
         hint: { project },
       });
     }
-    return { roots: [root], sources, wants, watch };
+    // Crush rewrites projects.json in place (os.WriteFile, charmbracelet/crush@127ce367
+    // internal/projects/projects.go): a new project's store appears without any folder's mtime moving.
+    return { roots: [root], sources, wants, watch, reads: [join(root, "projects.json")] };
   },
 
   async *parse(source, ctx) {

@@ -95,7 +95,9 @@ async function discover({ env, problem }: DiscoverCtx): Promise<Discovery> {
     const remote = remoteProvider(text);
     if (remote) sources.push({ harness: ID, path, kind: "document", hint: { remote } });
   }
-  return { roots: [root], sources };
+  // A config.yaml edited to name a remote provider is a new source, its folder's mtime unmoved.
+  const configs = [join(root, "config.yaml"), ...profiles.filter((p) => p.endsWith(".yaml"))];
+  return { roots: [root], sources, reads: configs };
 }
 
 interface SessionRow {

@@ -66,15 +66,19 @@ export function tomlStateDir(toml: string): string | undefined {
   return undefined;
 }
 
-/** The Reasonix state root. */
-export async function reasonixRoot(env: Env): Promise<string> {
-  if (env.get("DEJA_REASONIX_ROOT") || env.get("REASONIX_STATE_HOME")) {
-    return rootFrom(env, ID, [["REASONIX_STATE_HOME", ""]], "~/.reasonix");
-  }
+/** The Reasonix home (config.toml's folder), or undefined when a variable places the state root. */
+function reasonixHome(env: Env): string | undefined {
+  if (env.get("DEJA_REASONIX_ROOT") || env.get("REASONIX_STATE_HOME")) return undefined;
   const fallback = env.platform === "win32"
     ? join(env.get("APPDATA") ?? "~/AppData/Roaming", "reasonix")
     : "~/.reasonix";
-  const home = rootFrom(env, ID, [["REASONIX_HOME", ""]], fallback);
+  return rootFrom(env, ID, [["REASONIX_HOME", ""]], fallback);
+}
+
+/** The Reasonix state root. */
+export async function reasonixRoot(env: Env): Promise<string> {
+  const home = reasonixHome(env);
+  if (home === undefined) return rootFrom(env, ID, [["REASONIX_STATE_HOME", ""]], "~/.reasonix");
   try {
     const state = tomlStateDir(await readText(join(home, "config.toml"), 1 << 20));
     if (state) return expandHome(env, state);
@@ -124,7 +128,9 @@ async function discover({ env, problem }: DiscoverCtx): Promise<Discovery> {
     kind: store === "jsonl" ? "append" : "document",
     hint: { id, store },
   }));
-  return { roots: [root], sources };
+  // config.toml may move the state root: an edit of it is a place to look again.
+  const home = reasonixHome(env);
+  return { roots: [root], sources, ...(home ? { reads: [join(home, "config.toml")] } : {}) };
 }
 
 interface Meta {

@@ -13,7 +13,12 @@ import type {
   SourceRef,
 } from "../core/model.ts";
 import { expandHome, overrideVar } from "../core/paths.ts";
-import { extensionStorageDirs, rootsOrOverride, userSettingValues } from "./_vscode.ts";
+import {
+  extensionStorageDirs,
+  rootsOrOverride,
+  userSettingsFiles,
+  userSettingValues,
+} from "./_vscode.ts";
 import { skipUnreadable } from "../core/fs.ts";
 import { historyItemMeta, taskFiles, taskMetadataModel, taskSession } from "./_task_history.ts";
 
@@ -60,7 +65,8 @@ export const roo: Parser = {
 };
 
 async function discover({ env, problem }: DiscoverCtx): Promise<Discovery> {
-  const custom = env.get(overrideVar(ID)) ? [] : await userSettingValues(env, CUSTOM_STORAGE);
+  const own = Boolean(env.get(overrideVar(ID)));
+  const custom = own ? [] : await userSettingValues(env, CUSTOM_STORAGE);
   const roots = [
     ...new Set(rootsOrOverride(env, ID, () => [
       ...extensionStorageDirs(env, EXTENSION),
@@ -74,5 +80,6 @@ async function discover({ env, problem }: DiscoverCtx): Promise<Discovery> {
       sources.push({ harness: ID, path, kind: "document" });
     }
   }
-  return { roots, sources };
+  // A custom storage path set in an editor's settings is a place to look again.
+  return { roots, sources, ...(own ? {} : { reads: userSettingsFiles(env) }) };
 }

@@ -1,7 +1,8 @@
 /**
  * The cheap freshness check every reading command runs first: a stat of each
- * known store (and its companions) and of the directories discovery looks in,
- * compared with what the index recorded. No file body is opened.
+ * known store (and its companions), of the directories discovery looks in and
+ * of the files it reads to find stores (Crush's projects.json), compared with
+ * what the index recorded. No file body is opened.
  *
  * @module
  */

@@ -6,8 +6,10 @@
  * the `meta` table under {@link FRESH_KEY}.
  *
  * A new store appears as a new entry in one of these directories, which
- * changes that directory's mtime; a new directory changes its parent's. So a
- * stat of these directories tells whether discovery could find anything new.
+ * changes that directory's mtime; a new directory changes its parent's; a
+ * store named in a registry file (Crush's projects.json) changes that file's
+ * mtime, which is stamped with them. So a stat of these directories and files
+ * tells whether discovery could find anything new.
  *
  * @module
  */
@@ -24,7 +26,11 @@ const MAX_LEVELS = 6;
 
 /** The freshness map (JSON in `meta`). */
 export interface FreshMap {
-  /** harness id -> directory -> mtime in epoch ms (-1: did not exist). */
+  /**
+   * harness id -> directory, or file its discovery reads to find stores
+   * (Discovery.reads: Crush's projects.json) -> mtime in epoch ms (-1: did
+   * not exist, -2: changed while discovery ran).
+   */
   dirs: Record<string, Record<string, number>>;
   /** harness id -> source path -> its companion paths, in the order the index stamps them. */
   companions: Record<string, Record<string, string[]>>;

@@ -8,8 +8,9 @@
  * Anything the stat pass cannot vouch for sends the run the full way: no
  * index yet, no record of the last full run for a harness asked for (a
  * harness new to this deja, a run of other harnesses only), a store or a
- * discovery that failed last time (a full run retries it), a store or a
- * watched directory whose stamp moved, variables that place stores with other
+ * discovery that failed last time (a full run retries it), a store, a
+ * watched directory or a file discovery reads to find stores (Crush's
+ * projects.json, edited in place) whose stamp moved, variables that place stores with other
  * values than at the last discovery, a remote's mirror, an exclusion pattern
  * (the full run applies it to what is indexed) or one lifted since. (A store
  * gone that only a quiet run saw is told of by the next run that reads
