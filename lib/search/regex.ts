@@ -9,8 +9,9 @@
  * Two bounds: {@link compilePattern} refuses the shapes that do that (a repeated
  * group holding a repeat, a repeated choice of alternatives that start alike) before
  * any row is read, and {@link regexScan} stops with an error once the scan has run
- * {@link REGEX_BUDGET_MS}. An event's text is at most 64 KiB (lib/prepare.ts
- * MAX_TEXT), which bounds one row's test for patterns of neither shape.
+ * {@link REGEX_BUDGET_MS}: the texts are tested in a worker thread that is terminated
+ * then (lib/search/regex_run.ts), so even one text the pattern never finishes with
+ * cannot hold the scan past its budget.
  *
  * @module
  */
@@ -19,6 +20,7 @@ import type { Store } from "../store.ts";
 import { DejaError } from "../../core/errors.ts";
 import { type Filters, filterSql } from "./retrieve.ts";
 import { eventWeight, type ScoredEvent, type SessionScore } from "./rank.ts";
+import { testTexts } from "./regex_run.ts";
 
 /** Milliseconds a `--re` scan may run before it stops with an error (exit 2). */
 export const REGEX_BUDGET_MS = 10_000;
@@ -165,7 +167,7 @@ function firstAtom(branch: string, flags: string): RegExp | undefined {
 /**
  * Events whose text `re` matches, scored per session (filed under `rootOf`).
  *
- * @param budgetMs milliseconds the scan may run (checked after each event's test).
+ * @param budgetMs milliseconds the scan may run.
  * @throws {DejaError} (exit 2) when the scan runs longer than `budgetMs`.
  */
 export function regexScan(
@@ -178,23 +180,41 @@ export function regexScan(
   const { sql, args } = filterSql(f, "events");
   const rows = Q.scanRows.extend(sql, args).iterate(store, {});
   const until = Date.now() + budgetMs;
+  type Row = typeof rows extends Iterable<infer R> ? R : never;
+  const test = (batch: Row[]): Row[] => {
+    const hits = testTexts(re, batch.map((r) => r.text), until - Date.now());
+    if (hits === "timeout") {
+      throw new DejaError(
+        `--re: the pattern took too long (over ${budgetMs / 1000} s); simplify it`,
+        "fewer repeats of repeats, or narrow the scan with --project, --harness, --since or --role",
+        2,
+      );
+    }
+    return hits.map((i) => batch[i]);
+  };
   return scoreScan(
     (function* () {
+      let batch: Row[] = [];
+      let chars = 0;
       for (const r of rows) {
-        const hit = re.test(r.text);
-        if (Date.now() >= until) {
-          throw new DejaError(
-            `--re: the pattern took too long (over ${budgetMs / 1000} s); simplify it`,
-            "fewer repeats of repeats, or narrow the scan with --project, --harness, --since or --role",
-            2,
-          );
+        batch.push(r);
+        chars += r.text.length;
+        if (batch.length >= BATCH_ROWS || chars >= BATCH_CHARS) {
+          yield* test(batch);
+          batch = [];
+          chars = 0;
         }
-        if (hit) yield r;
       }
+      if (batch.length) yield* test(batch);
     })(),
     rootOf,
   );
 }
+
+/** Events whose texts cross to the worker at once (lib/search/regex_run.ts). */
+const BATCH_ROWS = 2000;
+/** Characters of text that cross to the worker at once. */
+const BATCH_CHARS = 4 * 1024 * 1024;
 
 /** Matching events a {@link literalScan} reads at most (the newest first). */
 export const LITERAL_SCAN_ROWS = 2000;

@@ -3,6 +3,7 @@ import { assert, assertEquals, assertThrows } from "../../tests/_assert.ts";
 import { DejaError } from "../../core/errors.ts";
 import { search } from "../search.ts";
 import { catastrophic, compilePattern, regexScan } from "./regex.ts";
+import { stopRegexWorker } from "./regex_run.ts";
 import { withMemIndex } from "../../tests/_search_fixture.ts";
 
 // Reported on a fake home (session 13): `deja --re '(\w+\s?)+$$$'` ran over a minute, 37 s of CPU.
@@ -44,3 +45,20 @@ Deno.test("regexScan stops with an error once its time budget is spent", () =>
       assertEquals(regexScan(s, /alpha/u, {}, (id) => id).size, 1);
     },
   ));
+
+// The shapes compilePattern refuses are not all that backtrack: repeats side by side take time
+// polynomial in the text (here n^4 on 20,000 spaces: hours), within one event's test.
+Deno.test("regexScan stops a pattern that never finishes one text, at its budget", () =>
+  withMemIndex([{ id: "s-sp", events: [["user", `${" ".repeat(20_000)}y`]] }], (s) => {
+    const slow = compilePattern("\\s*\\s*\\s*\\s*x");
+    const t0 = performance.now();
+    try {
+      const e = assertThrows(() => regexScan(s, slow, {}, (id) => id, 300), DejaError);
+      assert(e.message.includes("took too long"), e.message);
+      assert(performance.now() - t0 < 5000, `${performance.now() - t0} ms`);
+      // The next scan starts another worker.
+      assertEquals(regexScan(s, /y$/u, {}, (id) => id).size, 1);
+    } finally {
+      stopRegexWorker();
+    }
+  }));
