@@ -10,6 +10,7 @@
 
 import { DejaError } from "../core/errors.ts";
 import { MAX_LIKE_TEXT, overLikeBound } from "./query.ts";
+import type { Store } from "./store.ts";
 
 const DRIVE = /^([a-z]):(?=[\\/]|$)/;
 
@@ -90,4 +91,48 @@ export function projectHolds(project: string | null | undefined, text: string): 
 /** `p` with every `\` as `/`: {@link projectKeySql} in code. */
 export function projectKey(p: string): string {
   return p.replaceAll("\\", "/");
+}
+
+/** An absolute path, POSIX or Windows (a name `deja remember --project ops` kept is not). */
+const ABSOLUTE = /^(?:\/|[A-Za-z]:[\\/]|\\\\)/;
+
+/**
+ * The indexed project `text` names, the one rule for a `--project` that must name one
+ * project (`deja view --out`, `deja remember`): the project whose path is `text`
+ * (separators aside), else the one whose last folder is `text` (case aside), else the one
+ * whose path holds it ({@link projectLike}). With `pathsOnly`, projects that are not
+ * absolute paths (names earlier notes were filed under) are no candidates.
+ *
+ * @returns the project as the index keeps it; undefined when none matches.
+ * @throws {DejaError} (exit 2) when several match, naming up to five.
+ */
+export function indexedProject(
+  store: Store,
+  text: string,
+  opts: { pathsOnly?: boolean } = {},
+): string | undefined {
+  const rows = (store.db.prepare(
+    `SELECT project, COUNT(*) AS n FROM sessions WHERE ${
+      projectKeySql("project")
+    } LIKE ? ESCAPE '\\' GROUP BY project ORDER BY n DESC, project`,
+  ).all(projectLike(text)) as { project: string; n: number }[])
+    .filter((r) => !opts.pathsOnly || ABSOLUTE.test(r.project));
+  const key = projectKey(text);
+  const exact = rows.find((r) => projectKey(r.project) === key);
+  if (exact) return exact.project;
+  const folder = rows.filter((r) =>
+    projectKey(r.project).replace(/\/+$/, "").split("/").pop()!.toLowerCase() ===
+      key.toLowerCase()
+  );
+  if (folder.length === 1) return folder[0].project;
+  const pick = folder.length ? folder : rows;
+  if (pick.length === 1) return pick[0].project;
+  if (!pick.length) return undefined;
+  throw new DejaError(
+    `'${text}' matches ${pick.length} projects`,
+    `be more specific: ${pick.slice(0, 5).map((r) => r.project).join(", ")}${
+      pick.length > 5 ? ", …" : ""
+    }`,
+    2,
+  );
 }

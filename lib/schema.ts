@@ -726,6 +726,16 @@ export const Q = {
       COALESCE(updated, started) AS last, time_from_file FROM sessions s
     WHERE ${TOP_LEVEL}`,
   ),
+  /** Which of `dirs` (a JSON array) are the project of some session (`deja how`'s project here). */
+  projectsAmong: query<{ dirs: string }, { project: string }>(
+    `SELECT DISTINCT project FROM sessions WHERE project IN (SELECT value FROM json_each(?))`,
+    ["dirs"],
+  ),
+  /** Row ids of the sessions of exactly `project`. */
+  sessionIdsOf: query<{ project: string }, { id: number }>(
+    `SELECT id FROM sessions WHERE project = ?`,
+    ["project"],
+  ),
   /** The sessions of `project`. */
   viewProjectSessions: query<{ project: string }, SessionRow>(
     `SELECT * FROM sessions WHERE project = ? ORDER BY id`,

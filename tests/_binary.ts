@@ -42,6 +42,8 @@ export function binary(): string {
       "--bytecode",
       "--format=esm",
       join(REPO, "bin.ts"),
+      // The `--re` worker (lib/search/regex_run.ts), an entry of its own as in compile:bun.
+      join(REPO, "lib/search/regex_worker.ts"),
       "--outfile",
       out,
     ],

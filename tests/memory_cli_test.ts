@@ -335,8 +335,12 @@ Deno.test("how, last and remember print text and JSON", async () => {
       "svc",
     ]);
     assertEquals(rem.code, 0);
-    // The note's own id (what `forget --note` takes), not its day's session id.
-    assertMatch(rem.out, /^remembered note ([0-9a-f]{10}) for svc; undo: deja forget --note \1\n$/);
+    // The note's own id (what `forget --note` takes), not its day's session id; the name `svc`
+    // is the indexed project /w/svc, so the note is filed under that directory.
+    assertMatch(
+      rem.out,
+      /^remembered note ([0-9a-f]{10}) for \/w\/svc; undo: deja forget --note \1\n$/,
+    );
     const last = JSON.parse((await run(ix, ["last", "5", "--json"])).out);
     assertEquals(last.sessions.map((s: { harness: string }) => s.harness), ["deja", "claude"]);
     const onlyClaude = await run(ix, ["last", "--harness", "claude"]);

@@ -1,5 +1,8 @@
 /**
- * `deja how <tool>`: the real invocations run here, most widely used first.
+ * `deja how <tool>`: the real invocations, those run in the project here first (the
+ * indexed project the working directory is in, lib/memory/how.ts `enclosingProject`),
+ * then those run elsewhere, each group most widely used first and labelled. Outside
+ * every indexed project (or with `--project`) one list, and stderr says why.
  *
  * Parse ({@link parseHow}) → run ({@link howData}) → render ({@link howJson}, {@link howText}).
  *
@@ -8,11 +11,11 @@
 import type { Args, CommandSpec } from "./common.ts";
 import { colors, fmtSessionTime, intOpt, isoTime, namedWords, printJson } from "./common.ts";
 import { cutNote } from "../query.ts";
-import { oneLine } from "../../core/text.ts";
+import { oneLine, tilde } from "../../core/text.ts";
 import type { IO } from "../../core/runtime.ts";
 import { DejaError } from "../../core/errors.ts";
 import type { Store } from "../store.ts";
-import { type HowResult, howRuns } from "../memory/how.ts";
+import { enclosingProject, type HowResult, howRuns } from "../memory/how.ts";
 import { outcomeMix } from "../memory/outcome.ts";
 import { filteredText, filtersUsed } from "./_filtered.ts";
 import {
@@ -69,12 +72,17 @@ export function parseHow(a: Args): HowArgs {
   };
 }
 
-/** The distinct commands that hold every word, by number of sessions. */
+/**
+ * The distinct commands that hold every word, by number of sessions: without `--project`,
+ * those run in the project the working directory is in first.
+ */
 export function howData(store: Store, args: HowArgs, io: Pick<IO, "env" | "cwd">): HowResult {
+  const here = args.filter.project === undefined ? enclosingProject(store, io.cwd) : undefined;
   return howRuns(store, args.what, {
     project: args.filter.project,
     limit: args.limit,
     hidden: hiddenOf(store, args.filter, io),
+    ...(here === undefined ? {} : { here }),
   });
 }
 
@@ -84,6 +92,9 @@ export function howJson(r: HowResult): Record<string, unknown> {
     words: r.words,
     total: r.total,
     hidden: r.hidden,
+    // The project whose commands come first (`commands[].here`); null outside every one.
+    project_here: r.here ?? null,
+    total_here: r.totalHere,
     // Snake_case like every other document (docs/json-output.md): `last_exit` alone.
     // `harness`, `session`, `short_id`: the session of the latest run (`deja show` takes the id).
     commands: r.commands.map(({ latest, timeFromFile, lastExit, ...c }) => ({
@@ -98,11 +109,24 @@ export function howJson(r: HowResult): Record<string, unknown> {
   };
 }
 
-/** The commands as text, each with its runs and outcomes (colour on a terminal). */
+/**
+ * The commands as text, each with its runs and outcomes (colour on a terminal); with a
+ * project here, its commands under `In <project>:` and the rest under `Elsewhere:`.
+ */
 export function howText(r: HowResult, io: Pick<IO, "isTTY" | "env">): string {
   const c = colors(io);
   const out: string[] = [];
+  let group = "";
   for (const h of r.commands) {
+    const label = !r.here
+      ? ""
+      : h.here
+      ? `In ${tilde(r.here, io.env.home)}:`
+      : r.totalHere
+      ? "Elsewhere:"
+      : `Elsewhere (none ran in ${tilde(r.here, io.env.home)}):`;
+    if (label !== group) out.push(c.bold(label));
+    group = label;
     const mix = outcomeMix(h, (t, o) => o === "failed" ? c.red(t) : t);
     out.push(
       c.bold(oneLine(h.command, 160)),
@@ -114,7 +138,9 @@ export function howText(r: HowResult, io: Pick<IO, "isTTY" | "env">): string {
     );
   }
   if (r.total > r.commands.length) {
-    out.push(c.dim(`… ${r.total - r.commands.length} more (--limit)`));
+    const hereLeft = r.totalHere - r.commands.filter((h) => h.here).length;
+    const of = hereLeft ? `, ${hereLeft} of them in ${tilde(r.here!, io.env.home)}` : "";
+    out.push(c.dim(`… ${r.total - r.commands.length} more (--limit${of})`));
   }
   return out.join("\n") + "\n";
 }
@@ -136,12 +162,17 @@ function runHow(a: Args, io: IO): number {
     return r.commands.length ? 0 : 1;
   }
   if (!r.commands.length) {
-    const head = `deja: no command run here holds ${namedWords(r.words)}`;
+    const head = `deja: no command holds ${namedWords(r.words)}`;
     io.err(filteredText(head, { filters, without }, "command"));
     hiddenHint(io, r.hidden);
     return 1;
   }
   io.out(howText(r, io));
+  if (!r.here && !filters.length) {
+    io.err(
+      `deja: ${tilde(io.cwd, io.env.home)} is in no indexed project: commands from every project\n`,
+    );
+  }
   hiddenHint(io, r.hidden);
   return 0;
 }

@@ -76,7 +76,7 @@ Deno.test("how of a tool never run says so on stderr with exit 1", async () => {
     const none = captureIO(ix.env, false);
     assertEquals(await howCmd.run({ values: {}, positionals: ["kubectl"] }, none.io), 1);
     assertEquals(none.out(), "");
-    assertStringIncludes(none.err(), "deja: no command run here holds 'kubectl'");
+    assertStringIncludes(none.err(), "deja: no command holds 'kubectl'");
   } finally {
     ix.cleanup();
   }
@@ -126,5 +126,51 @@ Deno.test("how marks a last time that is a store file's mtime, its own or a shar
     } finally {
       ix.cleanup();
     }
+  }
+});
+
+// A fake home (session 13): `deja how git`, described as "commands run here", ranked a Kimi
+// `cd /home/user && git push` of another project above the current project's own git commands.
+Deno.test("how puts the commands of the project here first, labelled, then the rest (text, JSON, MCP)", async () => {
+  const push = { bash: "cd /home/user && git push origin master", out: "ok", exit: 0 };
+  const ix = await indexSessions([
+    { id: "h1", cwd: "/home/user", start: "2026-11-01T10:00:00Z", turns: [push] },
+    { id: "h2", cwd: "/home/user", start: "2026-11-02T10:00:00Z", turns: [push] },
+    {
+      id: "p1",
+      cwd: "/home/user/proj",
+      start: "2026-11-03T10:00:00Z",
+      turns: [{ bash: "git status --short", out: "", exit: 0 }],
+    },
+  ]);
+  const args = { values: {}, positionals: ["git"] };
+  try {
+    // In a folder of the project: its command first, then the one of /home/user, labelled.
+    const inProj = captureIO(ix.env, false);
+    assertEquals(await howCmd.run(args, { ...inProj.io, cwd: "/home/user/proj/src" }), 0);
+    const out = inProj.out();
+    assert(out.startsWith("In /home/user/proj:\ngit status --short\n"), out);
+    assertStringIncludes(out, "\nElsewhere:\ncd /home/user && git push origin master\n");
+    assertEquals(inProj.err(), "");
+    const js = captureIO(ix.env, false);
+    const jsArgs = { ...args, values: { json: true } };
+    assertEquals(await howCmd.run(jsArgs, { ...js.io, cwd: "/home/user/proj" }), 0);
+    const doc = JSON.parse(js.out());
+    assertEquals([doc.project_here, doc.total_here], ["/home/user/proj", 1]);
+    assertEquals(doc.commands.map((c: { here: boolean }) => c.here), [true, false]);
+    // In no indexed project: one list, most used first, and stderr says why.
+    const outside = captureIO(ix.env, false);
+    assertEquals(await howCmd.run(args, { ...outside.io, cwd: "/srv" }), 0);
+    assert(outside.out().startsWith("cd /home/user && git push"), outside.out());
+    assertStringIncludes(outside.err(), "deja: /srv is in no indexed project");
+    const mcp = howAnswer(ix.store, "git", { hide: { env: ix.env, here: "/home/user/proj" } });
+    assert(
+      mcp.indexOf("git status --short") < mcp.indexOf("git push"),
+      "MCP: this project's command first",
+    );
+    assertStringIncludes(mcp, "those run in this project (/home/user/proj) first");
+    assertStringIncludes(mcp, "(claude, this project)");
+  } finally {
+    ix.cleanup();
   }
 });

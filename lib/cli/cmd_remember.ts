@@ -20,7 +20,8 @@ export const rememberCmd: CommandSpec = {
     project: {
       type: "string",
       value: "<dir|name>",
-      description: "what the note is about (default: the current directory)",
+      description:
+        "what the note is about: a directory, or an indexed project's folder name or a part of its path (several matching: an error); a name none matches is kept as a name (default: the current directory)",
     },
     tag: {
       type: "string",
@@ -68,6 +69,7 @@ export function rememberJson(r: Remembered): Record<string, unknown> {
     id: r.id,
     indexed: r.indexed,
     error: r.error ?? null,
+    unmatched: r.unmatched ?? null,
   };
 }
 
@@ -91,6 +93,16 @@ export function questionNote(text: string, r: Remembered): string {
     `hint: ${searchInstead(text.split(/\s+/))}; to undo: deja forget --note ${r.id}\n`;
 }
 
+/**
+ * What stderr says when `--project` named no indexed project: the note is filed under the
+ * name as typed (lib/memory/notes.ts `notePlace`). Empty otherwise.
+ */
+export function unmatchedNote(r: Remembered): string {
+  if (r.unmatched === undefined) return "";
+  return `deja: no indexed project matches '${r.unmatched}': the note is filed under that name\n` +
+    "hint: --project takes the project's directory or a part of its path; deja last lists projects\n";
+}
+
 /** What stderr says when the note was saved but not indexed (empty when it was). */
 export function rememberNote(r: Remembered): string {
   if (r.indexed) return "";
@@ -110,6 +122,8 @@ async function runRemember(a: Args, io: IO): Promise<number> {
     return 0;
   }
   io.out(rememberText(r, io));
+  const unmatched = unmatchedNote(r);
+  if (unmatched) io.err(unmatched);
   const asked = questionNote(args.text, r);
   if (asked) io.err(asked);
   const note = rememberNote(r);

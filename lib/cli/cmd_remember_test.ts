@@ -56,6 +56,35 @@ Deno.test("remember prints the same line to a terminal and a pipe, the note with
   }
 });
 
+// A fake home (session 13): `remember "…" --project crush-k3s` filed the note under the name
+// `crush-k3s`, which `--project crush-k3s-subagent` and that directory's hook never showed.
+Deno.test("remember --project <name> files the note under the indexed project, or says it kept the name", async () => {
+  const dir = "/w/projects/crush-k3s-subagent";
+  const ix = await indexSessions([
+    { id: "s1", cwd: dir, start: "2026-11-01T10:00:00Z", turns: [{ user: "deploy k3s" }] },
+  ]);
+  ix.store.close();
+  try {
+    const c = captureIO(ix.env, false);
+    const a = { values: { project: "crush-k3s" }, positionals: ["the token is in vault"] };
+    assertEquals(await rememberCmd.run(a, c.io), 0);
+    assertStringIncludes(c.out(), `for ${dir};`);
+    assertEquals(c.err(), "");
+    const last = captureIO(ix.env, false);
+    const filter = { values: { json: true, project: "crush-k3s-subagent" }, positionals: [] };
+    assertEquals(await lastCmd.run(filter, last.io), 0);
+    const harnesses = JSON.parse(last.out()).sessions.map((s: { harness: string }) => s.harness);
+    assert(harnesses.includes("deja"), harnesses.join());
+    const o = captureIO(ix.env, false);
+    const b = { values: { project: "ops" }, positionals: ["rotate keys monthly"] };
+    assertEquals(await rememberCmd.run(b, o.io), 0);
+    assertStringIncludes(o.out(), "for ops;");
+    assertStringIncludes(o.err(), "deja: no indexed project matches 'ops'");
+  } finally {
+    ix.cleanup();
+  }
+});
+
 Deno.test("remember says on stderr when the note was saved but not indexed", () => {
   const note = { ts: "2026-11-01T10:00:00Z", project: "/w", text: "t", tags: [] };
   const saved = { note, path: "/n/notes.jsonl", session: "ab-2026-11-01", id: "0123456789" };

@@ -25,7 +25,7 @@ import { openBrowser, untilSignal } from "../../core/runtime.ts";
 import { DejaError } from "../../core/errors.ts";
 import { startView, type ViewServer } from "../view/server.ts";
 import { parsers } from "../../parsers/mod.ts";
-import { projectKey, projectKeySql, projectLike } from "../project_path.ts";
+import { indexedProject } from "../project_path.ts";
 
 export const viewCmd: CommandSpec = {
   usage: "view [--port N] [--no-open] | view --out DIR (--project <text> | <session>) [--force]",
@@ -215,22 +215,11 @@ async function runView(a: Args, io: IO): Promise<number> {
   return 0;
 }
 
-/** The one project whose path is `text` or contains it. */
+/** The one project whose path is `text` or contains it (lib/project_path.ts `indexedProject`). */
 function projectOf(store: Store, text: string): string {
-  const rows = store.db.prepare(
-    `SELECT project, COUNT(*) AS n FROM sessions WHERE ${
-      projectKeySql("project")
-    } LIKE ? ESCAPE '\\' GROUP BY project ORDER BY n DESC`,
-  ).all(projectLike(text)) as { project: string; n: number }[];
-  const exact = rows.find((r) => projectKey(r.project) === projectKey(text));
-  if (exact) return exact.project;
-  if (rows.length === 1) return rows[0].project;
-  if (!rows.length) {
+  const p = indexedProject(store, text);
+  if (p === undefined) {
     throw new DejaError(`no project in the index matches '${text}'`, "deja last shows projects", 1);
   }
-  throw new DejaError(
-    `'${text}' matches ${rows.length} projects`,
-    `be more specific: ${rows.slice(0, 5).map((r) => r.project).join(", ")}`,
-    2,
-  );
+  return p;
 }

@@ -49,7 +49,8 @@ export const COMMANDS: readonly CommandEntry[] = [
   },
   {
     name: "how",
-    summary: "The real commands run here that hold every word given, by number of sessions.",
+    summary:
+      "The real commands that hold every word given: this project's first, then elsewhere, by sessions.",
     lazy: async () => (await import("./cmd_how.ts")).howCmd,
   },
   {

@@ -17,7 +17,7 @@ import { defaultHidden, type HideOptions, searchHiding } from "../search/session
 import { blame, type BlameSession } from "../memory/blame.ts";
 import { describeSession } from "../memory/last.ts";
 import { findFixes, fixRecord } from "../memory/fix.ts";
-import { howRuns } from "../memory/how.ts";
+import { enclosingProject, howRuns } from "../memory/how.ts";
 import { outcomeMix } from "../memory/outcome.ts";
 import { localTime, sessionTime } from "../memory/text.ts";
 import { bodyBudget, fitBlocks, framed, oneLineForAgent } from "./_fit.ts";
@@ -210,7 +210,11 @@ export function fixAnswer(store: Store, error: string, f: Filters): string {
   );
 }
 
-/** The real invocations of a command run here, most widely used first. */
+/**
+ * The real invocations of a command, those run in the project the server works in first
+ * (the indexed project its directory, `hide.here`, is in; not with `project`), most
+ * widely used first.
+ */
 export function howAnswer(store: Store, what: string, f: Filters): string {
   return howResult(store, what, f).text;
 }
@@ -225,14 +229,16 @@ export function howResult(
   return { text, found: !text.startsWith(NO_COMMAND) };
 }
 
-const NO_COMMAND = "No command run here holds ";
+const NO_COMMAND = "No command holds ";
 
 function howText(store: Store, what: string, f: Filters): string {
+  const here = !f.project && f.hide?.here ? enclosingProject(store, f.hide.here) : undefined;
   const runs = (project: string | undefined) =>
     howRuns(store, what, {
       project,
       limit: f.limit ?? 8,
       hidden: f.hide && defaultHidden(store, { ...f.hide, project }),
+      ...(here === undefined ? {} : { here }),
     });
   const r = runs(f.project);
   if (!r.commands.length) {
@@ -255,12 +261,21 @@ function howText(store: Store, what: string, f: Filters): string {
     const mix = outcomeMix(c);
     return `- ${oneLineForAgent(c.command, 300)}\n  ran ${plural(c.runs, "time")} in ${
       plural(c.sessions, "session")
-    }, last ${sessionTime(c.last, c, 10)} in ${c.latest.ref} (${c.latest.harness}); runs: ${mix}`;
+    }, last ${sessionTime(c.last, c, 10)} in ${c.latest.ref} (${c.latest.harness}${
+      c.here ? ", this project" : ""
+    }); runs: ${mix}`;
   });
+  const where = f.project
+    ? ""
+    : !r.here
+    ? ", from every project (the server's directory is in no indexed project)"
+    : r.totalHere
+    ? `, those run in this project (${oneLineForAgent(r.here, 200)}) first`
+    : `; none ran in this project (${oneLineForAgent(r.here, 200)}): these ran elsewhere`;
   const tail = (shown: number) => r.total > shown ? `${r.total - shown} more: a larger limit` : "";
   return framed(
     fitBlocks(
-      `how: commands run here holding ${r.words.join(" ")}`,
+      `how: commands holding ${r.words.join(" ")}${where}`,
       blocks,
       tail,
       bodyBudget(SMALL_BUDGET),

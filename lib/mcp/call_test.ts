@@ -340,19 +340,19 @@ Deno.test("context names the candidates in an error when an id prefix matches se
   }
 });
 
-// User trial (2026-12): mode how said only "No command run here holds …", where `deja how`
-// says when the project filter is why and what to widen.
+// User trial (2026-12): mode how said only "No command run here holds …" (now "No command
+// holds …"), where `deja how` says when the project filter is why and what to widen.
 Deno.test("how that finds nothing says whether the project is why, and how to widen", async () => {
   const ix = await indexSessions([S]);
   try {
     const inOther = text(await call(ix, { mode: "how", what: "npm install", project: "/w/other" }));
     assertStringIncludes(
       inOther,
-      "No command run here holds 'npm' and 'install' in project /w/other",
+      "No command holds 'npm' and 'install' in project /w/other",
     );
     assertStringIncludes(inOther, "without project: 1 command: call again without project");
     const none = text(await call(ix, { mode: "how", what: "kubectl" }));
-    assertStringIncludes(none, "No command run here holds 'kubectl'.");
+    assertStringIncludes(none, "No command holds 'kubectl'.");
     assertStringIncludes(none, "Try fewer words");
     assertStringIncludes(none, "mode recall");
     const neither = text(await call(ix, { mode: "how", what: "kubectl", project: "/w/svc" }));

@@ -5,14 +5,17 @@
  * `.github`), a `"quoted phrase"` as contiguous tokens; folded by their text
  * (white space collapsed), ranked by the number of sessions that ran them,
  * then by runs, then by recency (a dated time over an undated session's,
- * lib/session_time.ts: the latest run is the latest dated one).
+ * lib/session_time.ts: the latest run is the latest dated one). With the
+ * project the person is in ({@link enclosingProject}), the commands run in it
+ * come first, each marked `here`, then those run only elsewhere.
  *
  * @module
  */
+import { dirname } from "node:path";
 import { newerFirst, SHARED_FILE, timeRank } from "../session_time.ts";
 import type { Store } from "../store.ts";
 import { Q } from "../schema.ts";
-import { projectLike } from "../project_path.ts";
+import { projectArg, projectLike } from "../project_path.ts";
 import { outcomeOf, runFacts } from "./outcome.ts";
 import { tokens } from "../search/tokenize.ts";
 import { countsAsHidden } from "../search/sessions.ts";
@@ -41,6 +44,8 @@ export interface HowCommand {
   lastExit: number | null;
   /** The session of the latest run: harness, native id and shortest reference (`deja show` takes it). */
   latest: { harness: string; session: string; ref: string };
+  /** It ran in the project `here` ({@link HowOptions}); false without one. */
+  here: boolean;
 }
 
 /** Options of {@link howRuns}. */
@@ -51,6 +56,11 @@ export interface HowOptions {
   limit?: number;
   /** Row ids left out (the commands' rule: `defaultHidden`, lib/search/sessions.ts). */
   hidden?: Set<number>;
+  /**
+   * The project the person is in, as the index keeps it ({@link enclosingProject}): the
+   * commands run in its sessions come first (by the same rule), then the others.
+   */
+  here?: string;
 }
 
 /** What {@link howRuns} returns. */
@@ -64,6 +74,26 @@ export interface HowResult {
   hidden: number;
   /** Words left out to keep the question within SQLite's limits (search's rule, lib/query.ts). */
   cut?: QueryCut;
+  /** The project whose commands came first ({@link HowOptions}); absent without one. */
+  here?: string;
+  /** Distinct matching commands that ran in `here` (0 without it). */
+  totalHere: number;
+}
+
+/**
+ * The indexed project the directory `dir` is in: the deepest of `dir` and its parents that
+ * is some session's project (a filesystem root never is: every path is in it).
+ *
+ * @returns the project as the index keeps it; undefined when `dir` is in none.
+ */
+export function enclosingProject(store: Store, dir: string): string | undefined {
+  const dirs: string[] = [];
+  for (let d = projectArg(dir, ""); dirname(d) !== d; d = dirname(d)) dirs.push(d);
+  if (!dirs.length) return undefined;
+  const found = new Set(
+    Q.projectsAmong.all(store, { dirs: JSON.stringify(dirs) }).map((r) => r.project),
+  );
+  return dirs.find((d) => found.has(d));
 }
 
 /**
@@ -104,7 +134,12 @@ export function howRuns(store: Store, what: string, opts: HowOptions = {}): HowR
     ? { long: asked.length - short.length, terms: short.length - terms.length }
     : undefined;
   const words = terms.map((t) => t.join(" "));
-  if (!terms.length) return { words, commands: [], total: 0, hidden: 0, cut };
+  const here = opts.here;
+  const none = { words, commands: [], total: 0, hidden: 0, totalHere: 0 };
+  if (!terms.length) return { ...none, ...(cut ? { cut } : {}), ...(here ? { here } : {}) };
+  const hereIds = new Set(
+    here ? Q.sessionIdsOf.all(store, { project: here }).map((r) => Number(r.id)) : [],
+  );
   const like = opts.project ? projectLike(opts.project) : null;
   // SQL narrows by substring (cheap; ASCII tokens only, as SQLite's lower() folds only
   // those); the token rule is applied below.
@@ -138,7 +173,9 @@ export function howRuns(store: Store, what: string, opts: HowOptions = {}): HowR
       ids: new Set<number>(),
       lastAt: -Infinity,
       lastSid: 0,
+      here: false,
     };
+    if (hereIds.has(Number(r.session_id))) c.here = true;
     const exit = (r.exit as number | null) ?? null;
     const time = (r.time as number | null) ?? null;
     c.runs++;
@@ -162,7 +199,8 @@ export function howRuns(store: Store, what: string, opts: HowOptions = {}): HowR
     byKey.set(command, c);
   }
   const all = [...byKey.values()].sort((a, b) =>
-    b.ids.size - a.ids.size || b.runs - a.runs || newerFirst(a.lastAt, b.lastAt) ||
+    Number(b.here) - Number(a.here) || b.ids.size - a.ids.size || b.runs - a.runs ||
+    newerFirst(a.lastAt, b.lastAt) ||
     (a.command < b.command ? -1 : 1)
   ).map(({ ids, lastAt: _, ...c }) => ({ ...c, sessions: ids.size }));
   const shown = all.slice(0, opts.limit ?? 8);
@@ -181,5 +219,7 @@ export function howRuns(store: Store, what: string, opts: HowOptions = {}): HowR
     total: all.length,
     hidden: hidden.size,
     ...(cut ? { cut } : {}),
+    ...(here ? { here } : {}),
+    totalHere: all.filter((c) => c.here).length,
   };
 }

@@ -14,12 +14,17 @@ import { runIndex } from "../indexer.ts";
 import { parsers } from "../../parsers/mod.ts";
 import { localDay, noteId, noteSessionId, notesPath } from "../../parsers/deja.ts";
 import { expandHome } from "../../core/paths.ts";
+import { indexPath, Store } from "../store.ts";
+import { indexedProject } from "../project_path.ts";
 
 /** One line of notes.jsonl. Fields are only ever added. */
 export interface Note {
   /** When it was written, ISO 8601 (UTC). */
   ts: string;
-  /** Absolute project directory, or the name given with `--project`. */
+  /**
+   * Absolute project directory, or the name given with `--project` when no indexed
+   * project matches it ({@link notePlace}).
+   */
   project: string;
   /** The note, secrets redacted. */
   text: string;
@@ -60,6 +65,8 @@ export interface Appended {
   session: string;
   /** The note's own id (parsers/deja.ts `noteId`): what `deja forget --note` takes. */
   id: string;
+  /** The `--project` name no indexed project matches, kept as written; absent otherwise. */
+  unmatched?: string;
 }
 
 /**
@@ -77,17 +84,51 @@ export function noteProject(env: Env, project: string | undefined, cwd: string):
 }
 
 /**
- * Appends a note to the notes file (created 0600 in a 0700 directory).
+ * Where a note goes: {@link noteProject}, and a bare name made the indexed project it
+ * names (lib/project_path.ts `indexedProject`: the project whose last folder is the name,
+ * else the one whose path holds it), so `--project crush-k3s` files the note under the
+ * project's directory, where searches with `--project` and the session-start hook in that
+ * directory find it. A name no indexed project matches (or any name, with no index yet)
+ * is kept as written and returned as `unmatched`.
  *
- * @throws {DejaError} (exit 2) when the text is empty or the file cannot be written.
+ * @throws {DejaError} (exit 2) when the name matches several projects, naming them.
+ */
+export function notePlace(
+  env: Env,
+  project: string | undefined,
+  cwd: string,
+): { project: string; unmatched?: string } {
+  const p = noteProject(env, project, cwd);
+  if (isAbsolute(p)) return { project: p };
+  let store: Store;
+  try {
+    store = Store.open(indexPath(env), { readOnly: true, busyMs: 1000 });
+  } catch {
+    return { project: p, unmatched: p };
+  }
+  try {
+    const found = indexedProject(store, p, { pathsOnly: true });
+    return found === undefined ? { project: p, unmatched: p } : { project: found };
+  } finally {
+    store.close();
+  }
+}
+
+/**
+ * Appends a note to the notes file (created 0600 in a 0700 directory), filed under
+ * {@link notePlace}.
+ *
+ * @throws {DejaError} (exit 2) when the text is empty, the project name matches several
+ *   projects or the file cannot be written.
  */
 export function appendNote(env: Env, text: string, opts: NoteOptions): Appended {
   const body = redact(text.trim(), {});
   if (!body) throw new DejaError("nothing to remember: the note is empty", 'deja remember "text"');
   const now = opts.now ?? Date.now();
+  const place = notePlace(env, opts.project, opts.cwd);
   const note: Note = {
     ts: new Date(now).toISOString(),
-    project: noteProject(env, opts.project, opts.cwd),
+    project: place.project,
     text: body,
     tags: splitTags(opts.tags ?? []).map((t) => redact(t, {})).filter(Boolean),
   };
@@ -114,6 +155,7 @@ export function appendNote(env: Env, text: string, opts: NoteOptions): Appended 
     path,
     session: noteSessionId(note.project, localDay(now, env.get("TZ"))),
     id: noteId(note.ts, note.project, note.text),
+    ...(place.unmatched === undefined ? {} : { unmatched: place.unmatched }),
   };
 }
 

@@ -2,7 +2,8 @@ import { assert, assertEquals, assertThrows } from "../../tests/_assert.ts";
 import { readFileSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { testEnv } from "../../tests/_fixture.ts";
-import { appendNote, noteProject, remember } from "./notes.ts";
+import { appendNote, notePlace, noteProject, remember } from "./notes.ts";
+import { memIndex } from "../../tests/_search_fixture.ts";
 import { localDay, noteSessionId, notesPath } from "../../parsers/deja.ts";
 import { acquireWriterLock, indexPath, Store } from "../store.ts";
 import { dataDir } from "../../core/paths.ts";
@@ -127,5 +128,31 @@ Deno.test("after remember, and after an index run, the freshness check finds the
     assert(fresh(), "fresh after the next index run");
   } finally {
     rmSync(root, { recursive: true });
+  }
+});
+
+// A fake home (session 13): `remember --project crush-k3s` filed the note under the literal
+// name, so `--project crush-k3s-subagent` and the session-start hook in that directory missed it.
+Deno.test("a --project name is filed under the indexed project it names, several are an error", async () => {
+  const ix = await memIndex([
+    { id: "a", project: "/w/projects/crush-k3s-subagent", events: [["user", "deploy k3s"]] },
+    { id: "b", project: "/w/projects/crush-mcp", events: [["user", "mcp tool"]] },
+    { id: "c", project: "/w/projects/app", events: [["user", "app"]] },
+    { id: "d", project: "/w/old/app-v1", events: [["user", "app"]] },
+  ]);
+  try {
+    const at = { cwd: "/w/elsewhere", now: Date.parse("2026-11-29T08:00:00Z") };
+    const k3s = appendNote(ix.env, "the k3s token lives in vault", { ...at, project: "crush-k3s" });
+    assertEquals(k3s.note.project, "/w/projects/crush-k3s-subagent");
+    assertEquals(k3s.unmatched, undefined);
+    // The last folder named exactly wins over paths that merely hold the name.
+    assertEquals(notePlace(ix.env, "app", "/").project, "/w/projects/app");
+    const e = assertThrows(() => appendNote(ix.env, "x", { ...at, project: "crush" }), DejaError);
+    assertEquals((e as DejaError).exitCode, 2);
+    assert((e as DejaError).hint?.includes("/w/projects/crush-mcp"), (e as DejaError).hint);
+    const ops = appendNote(ix.env, "rotate the keys monthly", { ...at, project: "ops" });
+    assertEquals([ops.note.project, ops.unmatched], ["ops", "ops"]);
+  } finally {
+    ix.cleanup();
   }
 });

@@ -4,6 +4,15 @@
  * `(?i)` at the start for a case-insensitive pattern. Sessions are ranked by
  * how many of their events match, then by recency.
  *
+ * JavaScript's engine backtracks, so a pattern can take time exponential in the
+ * text's length (`(\w+\s?)+$` on a line of words: over a minute on one fake home).
+ * Two bounds: {@link compilePattern} refuses the shapes that do that (a repeated
+ * group holding a repeat, a repeated choice of alternatives that start alike) before
+ * any row is read, and {@link regexScan} stops with an error once the scan has run
+ * {@link REGEX_BUDGET_MS}: the texts are tested in a worker thread that is terminated
+ * then (lib/search/regex_run.ts), so even one text the pattern never finishes with
+ * cannot hold the scan past its budget.
+ *
  * @module
  */
 import { Q } from "../schema.ts";
@@ -11,11 +20,16 @@ import type { Store } from "../store.ts";
 import { DejaError } from "../../core/errors.ts";
 import { type Filters, filterSql } from "./retrieve.ts";
 import { eventWeight, type ScoredEvent, type SessionScore } from "./rank.ts";
+import { testTexts } from "./regex_run.ts";
+
+/** Milliseconds a `--re` scan may run before it stops with an error (exit 2). */
+export const REGEX_BUDGET_MS = 10_000;
 
 /**
  * Compiles a `--re` pattern.
  *
- * @throws {DejaError} (exit 2) naming the syntax error.
+ * @throws {DejaError} (exit 2) naming the syntax error, or the part of the pattern
+ *   that could take exponential time ({@link catastrophic}).
  */
 export function compilePattern(pattern: string): RegExp {
   let flags = "u";
@@ -24,8 +38,9 @@ export function compilePattern(pattern: string): RegExp {
     flags += "i";
     src = src.slice(4);
   }
+  let re: RegExp;
   try {
-    return new RegExp(src, flags);
+    re = new RegExp(src, flags);
   } catch (e) {
     throw new DejaError(
       `--re: not a valid regular expression: ${(e as Error).message}`,
@@ -33,24 +48,173 @@ export function compilePattern(pattern: string): RegExp {
       2,
     );
   }
+  const bad = catastrophic(src, flags);
+  if (bad) {
+    throw new DejaError(
+      `--re: the pattern can take exponential time on a long text: ${bad}`,
+      "write each repeat once: [\\w\\s]+ for (\\w+\\s?)+, a(b|c)* for (ab|ac)*, \\w+ for (\\w|\\d)+",
+      2,
+    );
+  }
+  return re;
 }
 
-/** Events whose text `re` matches, scored per session (filed under `rootOf`). */
+/** A quantifier that repeats without bound: `*`, `+`, `{n,}`. */
+const UNBOUNDED = /^(?:[*+]|\{\d+,\})/;
+
+interface Group {
+  /** Where the group opened (its `(`). */
+  start: number;
+  /** A quantifier without bound stands in it or in a group it holds. */
+  repeats: boolean;
+  /** Its top-level alternatives' sources so far. */
+  branches: string[];
+  /** Where its current alternative began. */
+  branchStart: number;
+}
+
+/**
+ * The first part of a pattern (JavaScript syntax, valid) that can backtrack
+ * exponentially, described for a message; undefined when there is none. Two shapes:
+ * a group repeated without bound that holds a repeat without bound of its own
+ * (`(\w+\s?)+`, `(a*)*`), and a group repeated without bound two of whose
+ * alternatives can start with the same character (`(a|a)*`, `(\w|\d)+`; an ASCII
+ * character is tried on both first atoms). Repeats side by side (`\s*\s*x`) take
+ * polynomial time: the scan's time budget bounds those.
+ */
+export function catastrophic(src: string, flags = "u"): string | undefined {
+  const stack: Group[] = [{ start: -1, repeats: false, branches: [], branchStart: 0 }];
+  let i = 0;
+  while (i < src.length) {
+    const c = src[i];
+    if (c === "\\") {
+      i += 2;
+    } else if (c === "[") {
+      i = classEnd(src, i);
+    } else if (c === "(") {
+      let body = i + 1;
+      if (src[body] === "?") {
+        const m = /^\?(?:[:=!]|<[=!]|<[^>]*>)/.exec(src.slice(body));
+        body += m ? m[0].length : 1;
+      }
+      stack.push({ start: i, repeats: false, branches: [], branchStart: body });
+      i = body;
+      continue;
+    } else if (c === "|") {
+      const g = stack[stack.length - 1];
+      g.branches.push(src.slice(g.branchStart, i));
+      g.branchStart = i + 1;
+      i++;
+      continue;
+    } else if (c === ")" && stack.length > 1) {
+      const g = stack.pop()!;
+      g.branches.push(src.slice(g.branchStart, i));
+      const after = src.slice(i + 1);
+      const text = src.slice(g.start, i + 1);
+      if (UNBOUNDED.test(after)) {
+        if (g.repeats) return `the repeated group ${text} holds a repeat of its own`;
+        if (startAlike(g.branches, flags)) {
+          return `the repeated group ${text} has alternatives that can start alike`;
+        }
+      }
+      if (g.repeats || UNBOUNDED.test(after)) stack[stack.length - 1].repeats = true;
+      i++;
+      continue;
+    } else {
+      i++;
+    }
+    // After an atom (an escape, a class or a character): a repeat of it.
+    if (UNBOUNDED.test(src.slice(i))) stack[stack.length - 1].repeats = true;
+  }
+  return undefined;
+}
+
+/** The index after the character class opening at `i`. */
+function classEnd(src: string, i: number): number {
+  let j = i + 1;
+  if (src[j] === "^") j++;
+  if (src[j] === "]") j++;
+  while (j < src.length && src[j] !== "]") j += src[j] === "\\" ? 2 : 1;
+  return j + 1;
+}
+
+/** Whether two of `branches` can start with the same ASCII character (each alternative's first atom tried). */
+function startAlike(branches: string[], flags: string): boolean {
+  if (branches.length < 2) return false;
+  const firsts = branches.map((b) => firstAtom(b, flags));
+  if (firsts.some((f) => f === undefined)) return false;
+  for (let ch = 0; ch < 128; ch++) {
+    const c = String.fromCharCode(ch);
+    if (firsts.filter((f) => f!.test(c)).length > 1) return true;
+  }
+  return false;
+}
+
+/** An alternative's first atom (an escape, a class or a character) as a pattern; undefined when it starts otherwise. */
+function firstAtom(branch: string, flags: string): RegExp | undefined {
+  let atom: string;
+  if (!branch || "()^$".includes(branch[0])) return undefined;
+  if (branch[0] === "\\") atom = branch.slice(0, 2);
+  else if (branch[0] === "[") atom = branch.slice(0, classEnd(branch, 0));
+  else atom = branch[0];
+  try {
+    return new RegExp(`^(?:${atom})$`, flags.replace("g", ""));
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Events whose text `re` matches, scored per session (filed under `rootOf`).
+ *
+ * @param budgetMs milliseconds the scan may run.
+ * @throws {DejaError} (exit 2) when the scan runs longer than `budgetMs`.
+ */
 export function regexScan(
   store: Store,
   re: RegExp,
   f: Filters,
   rootOf: (id: number) => number,
+  budgetMs = REGEX_BUDGET_MS,
 ): Map<number, SessionScore> {
   const { sql, args } = filterSql(f, "events");
   const rows = Q.scanRows.extend(sql, args).iterate(store, {});
+  const until = Date.now() + budgetMs;
+  type Row = typeof rows extends Iterable<infer R> ? R : never;
+  const test = (batch: Row[]): Row[] => {
+    const hits = testTexts(re, batch.map((r) => r.text), until - Date.now());
+    if (hits === "timeout") {
+      throw new DejaError(
+        `--re: the pattern took too long (over ${budgetMs / 1000} s); simplify it`,
+        "fewer repeats of repeats, or narrow the scan with --project, --harness, --since or --role",
+        2,
+      );
+    }
+    return hits.map((i) => batch[i]);
+  };
   return scoreScan(
     (function* () {
-      for (const r of rows) if (re.test(r.text)) yield r;
+      let batch: Row[] = [];
+      let chars = 0;
+      for (const r of rows) {
+        batch.push(r);
+        chars += r.text.length;
+        if (batch.length >= BATCH_ROWS || chars >= BATCH_CHARS) {
+          yield* test(batch);
+          batch = [];
+          chars = 0;
+        }
+      }
+      if (batch.length) yield* test(batch);
     })(),
     rootOf,
   );
 }
+
+/** Events whose texts cross to the worker at once (lib/search/regex_run.ts). */
+const BATCH_ROWS = 2000;
+/** Characters of text that cross to the worker at once. */
+const BATCH_CHARS = 4 * 1024 * 1024;
 
 /** Matching events a {@link literalScan} reads at most (the newest first). */
 export const LITERAL_SCAN_ROWS = 2000;
