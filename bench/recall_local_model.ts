@@ -158,7 +158,12 @@ async function main(port: number): Promise<void> {
   const env = makeEnv(vars);
   await runIndex(env, parsers, { only: ["claude"] });
   const store = Store.open(indexPath(env));
-  const sessions = Q.lastSessions.all(store, { harnesses: null, project: null, since: null, limit: -1 });
+  const sessions = Q.lastSessions.all(store, {
+    harnesses: null,
+    project: null,
+    since: null,
+    limit: -1,
+  });
   console.log(`history: ${sessions.length} sessions, ${queries.length} queries`);
   const rows: string[] = [];
   const details: string[] = ["hit@1/hit@5/MRR@10"];
