@@ -88,3 +88,28 @@ Deno.test("a phrasal verb's particle brings no related words (`signed off` is no
     assert(off >= 0, r.words.join(" "));
     assertEquals(r.alts[off], [["off"]]);
   }));
+
+Deno.test("a derived word no session writes borrows the relations of its base (`archival` -> `archive` -> `backup`)", () =>
+  withMemIndex([
+    {
+      id: "s-backup",
+      events: [
+        ["user", "the nightly backup of the orders database keeps failing"],
+        ["assistant", "The root cause was a full volume; I rotated the old dumps."],
+      ],
+    },
+    {
+      id: "s-export",
+      events: [
+        ["user", "the csv export keeps failing for large reports"],
+        ["assistant", "Fixed by streaming the rows instead of building the file in memory."],
+      ],
+    },
+    { id: "s-other", events: [["user", "rename the settings page title"], ["assistant", "Done."]] },
+  ], (s) => {
+    // No session writes `archival`, nor any of its own related words (`retention`).
+    const q = "archival task failing";
+    assertEquals(search(s, q).results[0]?.id, "s-backup", q);
+    const off = search(s, q, { ablate: ["derived"] }).results.map((x) => x.id);
+    assert(off[0] !== "s-backup", `without the rule: ${off.join(" ")}`);
+  }));

@@ -116,6 +116,11 @@ export const ABLATE = {
   phrase: false,
   /** A compound is not read as its phrasal verb in the relevance tier (`logout` for "logs users out"). */
   phrasal: false,
+  /**
+   * A word the history never wrote, nor any of its related words, does not borrow the related
+   * words of the group words sharing its stem (`archival` -> `archive`, lib/search/related.ts).
+   */
+  derived: false,
 };
 /** A name of {@link ABLATE}. */
 export type Ablation = keyof typeof ABLATE;

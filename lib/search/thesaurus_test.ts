@@ -2,7 +2,7 @@ import { assert, assertEquals } from "../../tests/_assert.ts";
 import { THESAURUS } from "./thesaurus.ts";
 import { tokens } from "./tokenize.ts";
 import { STOP_WORDS } from "../query.ts";
-import { inflections, relatedTo } from "./related.ts";
+import { derivedFrom, inflections, relatedTo } from "./related.ts";
 
 Deno.test("thesaurus holds several hundred groups of index tokens, no stop words", () => {
   assert(THESAURUS.length >= 300, `only ${THESAURUS.length} groups`);
@@ -74,4 +74,13 @@ Deno.test("relatedTo also reads the groups of an irregular form no ending rule r
   assert(relatedTo("show").includes("displayed"), relatedTo("show").join(","));
   // A form an ending rule reaches brings nothing more (`shows` is read through `show` already).
   assert(!relatedTo("show").includes("renders"), "shows -> renders is not an irregular form");
+});
+
+Deno.test("derivedFrom: a derivation reaches the group words it derives from, an inflection or an agent none", () => {
+  assert(derivedFrom("archival").includes("archive"), derivedFrom("archival").join(","));
+  assert(derivedFrom("encryption").includes("encrypt"), derivedFrom("encryption").join(","));
+  // Inflections are read by relatedTo already; a shared stem is no base (`identity`).
+  for (const w of ["showing", "debits", "window", "identical", "balancer", "subscribers"]) {
+    assertEquals(derivedFrom(w), [], w);
+  }
 });
