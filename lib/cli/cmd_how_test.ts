@@ -220,3 +220,44 @@ Deno.test("how counts a command's runs here apart from its runs elsewhere (text,
     ix.cleanup();
   }
 });
+
+Deno.test("how says when only hidden sessions hold the command, not that none does (text, MCP)", async () => {
+  const cat = {
+    bash: "cat missing.txt",
+    out: "cat: missing.txt: No such file or directory",
+    exit: 1,
+  };
+  const ix = await indexSessions([
+    { id: "t1", cwd: "/tmp/tmp.Xk2p9Qa1/a", start: "2026-11-01T10:00:00Z", turns: [cat] },
+    { id: "t2", cwd: "/tmp/tmp.Yq7r3Zb2/b", start: "2026-11-02T10:00:00Z", turns: [cat] },
+  ]);
+  const args = { values: {}, positionals: ["cat", "missing.txt"] };
+  try {
+    const text = captureIO(ix.env, false);
+    assertEquals(await howCmd.run(args, { ...text.io, cwd: "/srv" }), 1);
+    const err = text.err();
+    assertStringIncludes(
+      err,
+      "deja: only hidden sessions hold a command with 'cat' and 'missing txt'",
+    );
+    assert(!err.includes("no command holds"), err);
+    assertStringIncludes(
+      err,
+      "2 sessions of throwaway or excluded projects left out; --junk shows",
+    );
+    const junk = captureIO(ix.env, false);
+    assertEquals(
+      await howCmd.run({ ...args, values: { junk: true } }, { ...junk.io, cwd: "/srv" }),
+      0,
+    );
+    assertStringIncludes(junk.out(), "cat missing.txt\n");
+    const mcp = howAnswer(ix.store, "cat missing.txt", { hide: { env: ix.env, here: "/srv" } });
+    assert(
+      mcp.startsWith("Only hidden sessions hold a command with 'cat' and 'missing txt'."),
+      mcp,
+    );
+    assertStringIncludes(mcp, "2 sessions of throwaway or excluded projects were left out.");
+  } finally {
+    ix.cleanup();
+  }
+});
