@@ -96,6 +96,38 @@ export function projectKey(p: string): string {
 /** An absolute path, POSIX or Windows (a name `deja remember --project ops` kept is not). */
 const ABSOLUTE = /^(?:\/|[A-Za-z]:[\\/]|\\\\)/;
 
+/** A Windows path: a drive (`C:\x`, `c:/x`, `C:`) or a UNC share (`\\host\x`). */
+const WINDOWS_PATH = /^(?:[A-Za-z]:(?:[\\/]|$)|\\\\)/;
+
+/** True when `text` is a Windows path ({@link WINDOWS_PATH}): never one to resolve against a POSIX directory. */
+export function isWindowsPath(text: string): boolean {
+  return WINDOWS_PATH.test(text);
+}
+
+/**
+ * The indexed project whose path `text` is, as deja prints it: separators aside, a
+ * trailing one dropped, a leading `~` as `home` ({@link projectArg}), a Windows drive
+ * path's case aside (`c:\users\x` names `C:\Users\x`, as Windows folds it). Names
+ * earlier notes were filed under (not absolute paths) are no candidates.
+ *
+ * @returns the project as the index keeps it; undefined when no project's path is `text`.
+ */
+export function exactProject(store: Store, text: string, home: string): string | undefined {
+  const want = projectKey(projectArg(text, home));
+  if (!ABSOLUTE.test(want)) return undefined;
+  // LIKE without a wildcard: equal, ASCII case aside; the case rule is applied below.
+  const rows = store.db.prepare(
+    `SELECT project, COUNT(*) AS n FROM sessions WHERE ${
+      projectKeySql("project")
+    } LIKE ? ESCAPE '\\' GROUP BY project ORDER BY n DESC, project`,
+  ).all(projectKeyLike(want)) as { project: string }[];
+  const same = (p: string) =>
+    projectKey(p) === want ||
+    (isWindowsPath(p) && isWindowsPath(want) && projectKey(p).toLowerCase() === want.toLowerCase());
+  return rows.find((r) => projectKey(r.project) === want)?.project ??
+    rows.find((r) => same(r.project))?.project;
+}
+
 /**
  * The indexed project `text` names, the one rule for a `--project` that must name one
  * project (`deja view --out`, `deja remember`): the project whose path is `text`

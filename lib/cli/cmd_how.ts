@@ -162,7 +162,11 @@ function runHow(a: Args, io: IO): number {
     return r.commands.length ? 0 : 1;
   }
   if (!r.commands.length) {
-    const head = `deja: no command holds ${namedWords(r.words)}`;
+    // Not "no command": when hidden sessions hold one, say so (as `fix` does); the hint
+    // below counts them and names --junk.
+    const head = r.hidden
+      ? `deja: only hidden sessions hold a command with ${namedWords(r.words)}`
+      : `deja: no command holds ${namedWords(r.words)}`;
     io.err(filteredText(head, { filters, without }, "command"));
     hiddenHint(io, r.hidden);
     return 1;

@@ -174,3 +174,90 @@ Deno.test("how puts the commands of the project here first, labelled, then the r
     ix.cleanup();
   }
 });
+
+Deno.test("how counts a command's runs here apart from its runs elsewhere (text, JSON, MCP)", async () => {
+  const ls = (exit: number) => ({ bash: "ls -la", out: exit ? "ls: cannot access" : "a b", exit });
+  const ix = await indexSessions([
+    { id: "e1", cwd: "/w/other1", start: "2026-11-01T10:00:00Z", turns: [ls(1)] },
+    { id: "e2", cwd: "/w/other2", start: "2026-11-02T10:00:00Z", turns: [ls(1), ls(1)] },
+    { id: "e3", cwd: "/w/other3", start: "2026-11-04T10:00:00Z", turns: [ls(1)] },
+    { id: "h1", cwd: "/w/proj", start: "2026-11-03T10:00:00Z", turns: [ls(0)] },
+  ]);
+  const args = { values: {}, positionals: ["ls"] };
+  try {
+    const text = captureIO(ix.env, false);
+    assertEquals(await howCmd.run(args, { ...text.io, cwd: "/w/proj" }), 0);
+    const out = text.out();
+    // Here: the one run in /w/proj, its session h1; elsewhere: the four others, last in e3.
+    assert(out.startsWith("In /w/proj:\nls -la\n  ran 1 time in 1 session, last "), out);
+    assertStringIncludes(out.split("Elsewhere:")[0], " in h1; runs: ");
+    assertStringIncludes(out, "\nElsewhere:\nls -la\n  ran 4 times in 3 sessions, last ");
+    assertStringIncludes(out.split("Elsewhere:")[1], " in e3; runs: ");
+    const js = captureIO(ix.env, false);
+    assertEquals(
+      await howCmd.run({ ...args, values: { json: true } }, { ...js.io, cwd: "/w/proj" }),
+      0,
+    );
+    const doc = JSON.parse(js.out());
+    assertEquals([doc.total, doc.total_here], [2, 1]);
+    type C = {
+      here: boolean;
+      sessions: number;
+      runs: number;
+      ok: number;
+      failed: number;
+      session: string;
+    };
+    assertEquals(
+      doc.commands.map((c: C) => [c.here, c.sessions, c.runs, c.failed, c.session]),
+      [[true, 1, 1, 0, "h1"], [false, 3, 4, 4, "e3"]],
+    );
+    const mcp = howAnswer(ix.store, "ls", { hide: { env: ix.env, here: "/w/proj" } });
+    assertStringIncludes(mcp, "ran 1 time in 1 session");
+    assertStringIncludes(mcp, "in h1 (claude, this project)");
+    assertStringIncludes(mcp, "ran 4 times in 3 sessions");
+  } finally {
+    ix.cleanup();
+  }
+});
+
+Deno.test("how says when only hidden sessions hold the command, not that none does (text, MCP)", async () => {
+  const cat = {
+    bash: "cat missing.txt",
+    out: "cat: missing.txt: No such file or directory",
+    exit: 1,
+  };
+  const ix = await indexSessions([
+    { id: "t1", cwd: "/tmp/tmp.Xk2p9Qa1/a", start: "2026-11-01T10:00:00Z", turns: [cat] },
+    { id: "t2", cwd: "/tmp/tmp.Yq7r3Zb2/b", start: "2026-11-02T10:00:00Z", turns: [cat] },
+  ]);
+  const args = { values: {}, positionals: ["cat", "missing.txt"] };
+  try {
+    const text = captureIO(ix.env, false);
+    assertEquals(await howCmd.run(args, { ...text.io, cwd: "/srv" }), 1);
+    const err = text.err();
+    assertStringIncludes(
+      err,
+      "deja: only hidden sessions hold a command with 'cat' and 'missing txt'",
+    );
+    assert(!err.includes("no command holds"), err);
+    assertStringIncludes(
+      err,
+      "2 sessions of throwaway or excluded projects left out; --junk shows",
+    );
+    const junk = captureIO(ix.env, false);
+    assertEquals(
+      await howCmd.run({ ...args, values: { junk: true } }, { ...junk.io, cwd: "/srv" }),
+      0,
+    );
+    assertStringIncludes(junk.out(), "cat missing.txt\n");
+    const mcp = howAnswer(ix.store, "cat missing.txt", { hide: { env: ix.env, here: "/srv" } });
+    assert(
+      mcp.startsWith("Only hidden sessions hold a command with 'cat' and 'missing txt'."),
+      mcp,
+    );
+    assertStringIncludes(mcp, "2 sessions of throwaway or excluded projects were left out.");
+  } finally {
+    ix.cleanup();
+  }
+});

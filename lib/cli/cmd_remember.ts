@@ -13,6 +13,8 @@ import { tilde } from "../../core/text.ts";
 import type { IO } from "../../core/runtime.ts";
 import { DejaError } from "../../core/errors.ts";
 import { remember, type Remembered, splitTags } from "../memory/notes.ts";
+import { isWindowsPath } from "../project_path.ts";
+import { isAbsolute } from "node:path";
 
 export const rememberCmd: CommandSpec = {
   usage: 'remember "text" [--project <dir|name>] [--tag <t>]... [--json]',
@@ -21,7 +23,7 @@ export const rememberCmd: CommandSpec = {
       type: "string",
       value: "<dir|name>",
       description:
-        "what the note is about: a directory, or an indexed project's folder name or a part of its path (several matching: an error); a name none matches is kept as a name (default: the current directory)",
+        "what the note is about: an indexed project as deja prints it, a directory (`./x`, `../x`, `~/x`, absolute, or an existing one from here), or an indexed project's folder name or a part of its path (several matching: an error); a name none matches is kept as a name (default: the current directory; empty: an error)",
     },
     tag: {
       type: "string",
@@ -99,6 +101,10 @@ export function questionNote(text: string, r: Remembered): string {
  */
 export function unmatchedNote(r: Remembered): string {
   if (r.unmatched === undefined) return "";
+  if (isAbsolute(r.unmatched) || isWindowsPath(r.unmatched)) {
+    return `deja: '${r.unmatched}' is no indexed project and no directory here: the note is filed under that path\n` +
+      "hint: --project takes the project's directory or a part of its path; deja last lists projects\n";
+  }
   return `deja: no indexed project matches '${r.unmatched}': the note is filed under that name\n` +
     "hint: --project takes the project's directory or a part of its path; deja last lists projects\n";
 }

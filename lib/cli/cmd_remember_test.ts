@@ -36,7 +36,14 @@ Deno.test("remember prints the same line to a terminal and a pipe, the note with
         ),
         c.out(),
       );
-      assertEquals(c.err(), "");
+      // /w/app exists nowhere: the first note warns; it is then an indexed project (its note's).
+      assertEquals(
+        c.err(),
+        tty
+          ? "deja: '/w/app' is no indexed project and no directory here: the note is filed under that path\n" +
+            "hint: --project takes the project's directory or a part of its path; deja last lists projects\n"
+          : "",
+      );
     }
     const json = captureIO(ix.env, false);
     const j = { values: { project: "/w/app", tag: ["ops"], json: true }, positionals: ["ssh in"] };
@@ -113,4 +120,31 @@ Deno.test("remember splits --tag a,b as the MCP tool does: one rule for every wa
   assertEquals(args.tags, ["a", "b", "c"]);
   assertEquals(splitTags("a, b"), ["a", "b"]);
   assertEquals(splitTags(["a,b", "c"]), ["a", "b", "c"]);
+});
+
+Deno.test("remember --project refuses an empty value and says a path is no project nor directory (text, JSON)", async () => {
+  const ix = await indexSessions([]);
+  ix.store.close();
+  try {
+    const empty = captureIO(ix.env, false);
+    const e = await assertRejects(
+      () => rememberCmd.run({ values: { project: "" }, positionals: ["x"] }, empty.io),
+      DejaError,
+    );
+    assertEquals((e as DejaError).exitCode, 2);
+    const js = captureIO(ix.env, false);
+    const a = { values: { project: "/nonexistent/dir", json: true }, positionals: ["a note"] };
+    assertEquals(await rememberCmd.run(a, js.io), 0);
+    const doc = JSON.parse(js.out());
+    assertEquals([doc.note.project, doc.unmatched], ["/nonexistent/dir", "/nonexistent/dir"]);
+    const text = captureIO(ix.env, false);
+    const b = { values: { project: "/nonexistent/other" }, positionals: ["b note"] };
+    assertEquals(await rememberCmd.run(b, text.io), 0);
+    assertStringIncludes(
+      text.err(),
+      "'/nonexistent/other' is no indexed project and no directory here",
+    );
+  } finally {
+    ix.cleanup();
+  }
 });

@@ -17,7 +17,7 @@ import { defaultHidden, type HideOptions, searchHiding } from "../search/session
 import { blame, type BlameSession } from "../memory/blame.ts";
 import { describeSession } from "../memory/last.ts";
 import { findFixes, fixRecord } from "../memory/fix.ts";
-import { enclosingProject, howRuns } from "../memory/how.ts";
+import { enclosingProject, type HowResult, howRuns } from "../memory/how.ts";
 import { outcomeMix } from "../memory/outcome.ts";
 import { localTime, sessionTime } from "../memory/text.ts";
 import { bodyBudget, fitBlocks, framed, oneLineForAgent } from "./_fit.ts";
@@ -225,13 +225,10 @@ export function howResult(
   what: string,
   f: Filters,
 ): { text: string; found: boolean } {
-  const text = howText(store, what, f);
-  return { text, found: !text.startsWith(NO_COMMAND) };
+  return howText(store, what, f);
 }
 
-const NO_COMMAND = "No command holds ";
-
-function howText(store: Store, what: string, f: Filters): string {
+function howText(store: Store, what: string, f: Filters): { text: string; found: boolean } {
   const here = !f.project && f.hide?.here ? enclosingProject(store, f.hide.here) : undefined;
   const runs = (project: string | undefined) =>
     howRuns(store, what, {
@@ -242,20 +239,7 @@ function howText(store: Store, what: string, f: Filters): string {
     });
   const r = runs(f.project);
   if (!r.commands.length) {
-    // As `deja how` says it (lib/cli/_filtered.ts): whether the project is why, else how to widen.
-    const none = `${NO_COMMAND}${r.words.map((w) => `'${oneLineForAgent(w, 80)}'`).join(" and ")}`;
-    const hidden = r.hidden
-      ? ` ${plural(r.hidden, "session")} of throwaway or excluded projects were left out.`
-      : "";
-    const widen = ` Try fewer words (a command must hold every one), a "quoted phrase" for words ` +
-      `in order, or mode recall to search them in what was said.`;
-    if (!f.project) return `${none}.${hidden}${widen}`;
-    const inProject = `${none} in project ${oneLineForAgent(f.project, 200)}`;
-    const all = runs(undefined).total;
-    return all
-      ? `${inProject}; without project: ${plural(all, "command")}: call again without project ` +
-        `to see them.`
-      : `${inProject} (nor without project).${hidden}${widen}`;
+    return { text: noCommand(r, f, () => runs(undefined).total), found: false };
   }
   const blocks = r.commands.map((c) => {
     const mix = outcomeMix(c);
@@ -273,7 +257,7 @@ function howText(store: Store, what: string, f: Filters): string {
     ? `, those run in this project (${oneLineForAgent(r.here, 200)}) first`
     : `; none ran in this project (${oneLineForAgent(r.here, 200)}): these ran elsewhere`;
   const tail = (shown: number) => r.total > shown ? `${r.total - shown} more: a larger limit` : "";
-  return framed(
+  const text = framed(
     fitBlocks(
       `how: commands holding ${r.words.join(" ")}${where}`,
       blocks,
@@ -283,4 +267,28 @@ function howText(store: Store, what: string, f: Filters): string {
       .text,
     SMALL_BUDGET,
   );
+  return { text, found: true };
+}
+
+/**
+ * Mode how's answer when no command was shown, as `deja how` says it (lib/cli/_filtered.ts):
+ * whether hidden sessions hold one, whether the project is why, else how to widen.
+ */
+function noCommand(r: HowResult, f: Filters, withoutProject: () => number): string {
+  const words = r.words.map((w) => `'${oneLineForAgent(w, 80)}'`).join(" and ");
+  const none = r.hidden
+    ? `Only hidden sessions hold a command with ${words}`
+    : `No command holds ${words}`;
+  const hidden = r.hidden
+    ? ` ${plural(r.hidden, "session")} of throwaway or excluded projects were left out.`
+    : "";
+  const widen = ` Try fewer words (a command must hold every one), a "quoted phrase" for words ` +
+    `in order, or mode recall to search them in what was said.`;
+  if (!f.project) return `${none}.${hidden}${r.hidden ? "" : widen}`;
+  const inProject = `${none} in project ${oneLineForAgent(f.project, 200)}`;
+  const all = withoutProject();
+  return all
+    ? `${inProject}; without project: ${plural(all, "command")}: call again without project ` +
+      `to see them.`
+    : `${inProject} (nor without project).${hidden}${r.hidden ? "" : widen}`;
 }

@@ -7,7 +7,9 @@
  * then by runs, then by recency (a dated time over an undated session's,
  * lib/session_time.ts: the latest run is the latest dated one). With the
  * project the person is in ({@link enclosingProject}), the commands run in it
- * come first, each marked `here`, then those run only elsewhere.
+ * come first, each marked `here`, then those run elsewhere: a command run both
+ * here and elsewhere is two entries, each counting only its own runs (a `here`
+ * entry's sessions, outcomes and latest run are this project's alone).
  *
  * @module
  */
@@ -44,7 +46,10 @@ export interface HowCommand {
   lastExit: number | null;
   /** The session of the latest run: harness, native id and shortest reference (`deja show` takes it). */
   latest: { harness: string; session: string; ref: string };
-  /** It ran in the project `here` ({@link HowOptions}); false without one. */
+  /**
+   * These are the command's runs in the project `here` ({@link HowOptions}); false for its
+   * runs elsewhere (a second entry when it ran in both), and without one.
+   */
   here: boolean;
 }
 
@@ -68,7 +73,10 @@ export interface HowResult {
   /** The words every command holds (folded tokens; a phrase or a word of several tokens as `a b`). */
   words: string[];
   commands: HowCommand[];
-  /** Distinct commands that matched, before the limit. */
+  /**
+   * Entries that matched, before the limit: distinct commands, a command run both here
+   * and elsewhere counting twice ({@link HowCommand.here}).
+   */
   total: number;
   /** Sessions that ran a matching command and were left out as `hidden`. */
   hidden: number;
@@ -76,7 +84,7 @@ export interface HowResult {
   cut?: QueryCut;
   /** The project whose commands came first ({@link HowOptions}); absent without one. */
   here?: string;
-  /** Distinct matching commands that ran in `here` (0 without it). */
+  /** Entries of `here`: distinct matching commands that ran in it (0 without it). */
   totalHere: number;
 }
 
@@ -160,7 +168,10 @@ export function howRuns(store: Store, what: string, opts: HowOptions = {}): HowR
       continue;
     }
     const command = String(r.command).replace(/\s+/g, " ").trim();
-    const c = byKey.get(command) ?? {
+    // Folded by command and here-ness: the here entry counts this project's runs alone.
+    const isHere = hereIds.has(Number(r.session_id));
+    const key = `${isHere ? "h" : "e"} ${command}`;
+    const c = byKey.get(key) ?? {
       command,
       sessions: 0,
       runs: 0,
@@ -173,9 +184,8 @@ export function howRuns(store: Store, what: string, opts: HowOptions = {}): HowR
       ids: new Set<number>(),
       lastAt: -Infinity,
       lastSid: 0,
-      here: false,
+      here: isHere,
     };
-    if (hereIds.has(Number(r.session_id))) c.here = true;
     const exit = (r.exit as number | null) ?? null;
     const time = (r.time as number | null) ?? null;
     c.runs++;
@@ -196,7 +206,7 @@ export function howRuns(store: Store, what: string, opts: HowOptions = {}): HowR
       c.lastExit = exit;
       c.lastSid = Number(r.session_id);
     }
-    byKey.set(command, c);
+    byKey.set(key, c);
   }
   const all = [...byKey.values()].sort((a, b) =>
     Number(b.here) - Number(a.here) || b.ids.size - a.ids.size || b.runs - a.runs ||

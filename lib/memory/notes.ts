@@ -5,7 +5,15 @@
  *
  * @module
  */
-import { chmodSync, closeSync, existsSync, mkdirSync, openSync, writeSync } from "node:fs";
+import {
+  chmodSync,
+  closeSync,
+  existsSync,
+  mkdirSync,
+  openSync,
+  statSync,
+  writeSync,
+} from "node:fs";
 import { dirname, isAbsolute, resolve } from "node:path";
 import type { Env } from "../../core/model.ts";
 import { DejaError } from "../../core/errors.ts";
@@ -15,7 +23,7 @@ import { parsers } from "../../parsers/mod.ts";
 import { localDay, noteId, noteSessionId, notesPath } from "../../parsers/deja.ts";
 import { expandHome } from "../../core/paths.ts";
 import { indexPath, Store } from "../store.ts";
-import { indexedProject } from "../project_path.ts";
+import { exactProject, indexedProject, isWindowsPath, normalizeProject } from "../project_path.ts";
 
 /** One line of notes.jsonl. Fields are only ever added. */
 export interface Note {
@@ -70,47 +78,89 @@ export interface Appended {
 }
 
 /**
- * The project a note is filed under: `cwd` when none is given; a value that
- * looks like a path (`/`, `~`, `.`, or a separator in it) made absolute; a
- * bare name kept as written.
+ * The project a note is filed under, before the index is asked ({@link notePlace}): `cwd`
+ * when none is given; a Windows path (`C:\\x`, `\\\\host\\x`) kept as written, its drive
+ * letter in upper case, never resolved against a POSIX `cwd`; a `~` path under the home
+ * directory; an absolute path, and a relative one meant as a path ({@link meantAsPath}),
+ * resolved against `cwd`; anything else (a name, or a part of a project's path such as
+ * `dev/app`) kept as written.
  */
 export function noteProject(env: Env, project: string | undefined, cwd: string): string {
   const p = project?.trim();
   if (!p) return cwd;
-  if (isAbsolute(p) || /^[~.]/.test(p) || /[\\/]/.test(p)) {
-    return p.startsWith("~") ? expandHome(env, p) : resolve(cwd, p);
-  }
-  return p;
+  if (isWindowsPath(p)) return normalizeProject(p);
+  if (p.startsWith("~")) return expandHome(env, p);
+  return isAbsolute(p) || meantAsPath(p, cwd) ? resolve(cwd, p) : p;
 }
 
 /**
- * Where a note goes: {@link noteProject}, and a bare name made the indexed project it
- * names (lib/project_path.ts `indexedProject`: the project whose last folder is the name,
- * else the one whose path holds it), so `--project crush-k3s` files the note under the
- * project's directory, where searches with `--project` and the session-start hook in that
- * directory find it. A name no indexed project matches (or any name, with no index yet)
- * is kept as written and returned as `unmatched`.
+ * True when the relative `p` is meant as a path from `cwd`: it starts with `.` (`./x`,
+ * `../x`, `.`), or it holds a separator and names an existing directory from `cwd`, every
+ * folder on the way existing as `cd` needs them (`crush-crush/..` is a path only where a
+ * folder `crush-crush` exists). Otherwise it is a name or a part of a project's path.
+ */
+function meantAsPath(p: string, cwd: string): boolean {
+  if (p.startsWith(".")) return true;
+  // Joined as typed, not normalized: the system walks every folder, `..` included.
+  return /[\\/]/.test(p) && isDir(`${cwd.replace(/\/+$/, "")}/${p}`);
+}
+
+function isDir(p: string): boolean {
+  try {
+    return statSync(p).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Where a note goes. First a value that is an indexed project's path, exactly as deja
+ * prints it (lib/project_path.ts `exactProject`: separators, a trailing one, `~` and a
+ * Windows drive path's case aside), is that project, before any path resolution (a
+ * Windows project from a Windows store stays itself on a POSIX machine). Else
+ * {@link noteProject}: a path is kept, and returned as `unmatched` when it is no indexed
+ * project and no directory here (a Windows path, or `/nonexistent/dir`); a name is made
+ * the indexed project it names (lib/project_path.ts `indexedProject`: the project whose
+ * last folder is the name, else the one whose path holds it), so `--project crush-k3s`
+ * files the note under the project's directory, where searches with `--project` and the
+ * session-start hook in that directory find it. A name no indexed project matches (or any
+ * name, with no index yet) is kept as written and returned as `unmatched`.
  *
- * @throws {DejaError} (exit 2) when the name matches several projects, naming them.
+ * @throws {DejaError} (exit 2) when the value is empty or white space, or the name
+ *   matches several projects, naming them.
  */
 export function notePlace(
   env: Env,
   project: string | undefined,
   cwd: string,
 ): { project: string; unmatched?: string } {
-  const p = noteProject(env, project, cwd);
-  if (isAbsolute(p)) return { project: p };
-  let store: Store;
+  if (project !== undefined && !project.trim()) {
+    throw new DejaError(
+      "--project is empty",
+      "give the project's directory or a part of its path, or leave --project out for the current directory",
+      2,
+    );
+  }
+  if (project === undefined) return { project: cwd };
+  let store: Store | undefined;
   try {
     store = Store.open(indexPath(env), { readOnly: true, busyMs: 1000 });
   } catch {
-    return { project: p, unmatched: p };
+    store = undefined;
   }
   try {
-    const found = indexedProject(store, p, { pathsOnly: true });
-    return found === undefined ? { project: p, unmatched: p } : { project: found };
+    const exact = store && exactProject(store, project.trim(), env.home);
+    if (exact !== undefined) return { project: exact };
+    const p = noteProject(env, project, cwd);
+    if (isAbsolute(p) || isWindowsPath(p)) {
+      const known = store && exactProject(store, p, env.home);
+      if (known !== undefined) return { project: known };
+      return isWindowsPath(p) || !isDir(p) ? { project: p, unmatched: p } : { project: p };
+    }
+    const found = store && indexedProject(store, p, { pathsOnly: true });
+    return found ? { project: found } : { project: p, unmatched: p };
   } finally {
-    store.close();
+    store?.close();
   }
 }
 

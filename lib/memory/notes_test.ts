@@ -1,5 +1,5 @@
 import { assert, assertEquals, assertThrows } from "../../tests/_assert.ts";
-import { readFileSync, rmSync, statSync } from "node:fs";
+import { mkdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { testEnv } from "../../tests/_fixture.ts";
 import { appendNote, notePlace, noteProject, remember } from "./notes.ts";
@@ -153,6 +153,55 @@ Deno.test("a --project name is filed under the indexed project it names, several
     const ops = appendNote(ix.env, "rotate the keys monthly", { ...at, project: "ops" });
     assertEquals([ops.note.project, ops.unmatched], ["ops", "ops"]);
   } finally {
+    ix.cleanup();
+  }
+});
+
+// A new-user trial (session 13): `--project 'C:\Users\user\dev\dashboard_mictlan'`, a project
+// exactly as deja printed it, was filed under `/tmp/C:\Users\…` (resolved against the working
+// directory); `--project ""` under the working directory; `crush-crush/..` under /tmp.
+Deno.test("--project: an indexed project's exact path first, a Windows path never resolved, empty refused", async () => {
+  const win = "C:\\Users\\user\\dev\\dashboard_mictlan";
+  const ix = await memIndex([
+    { id: "a", project: win, events: [["user", "dashboard"]] },
+    { id: "b", project: "/w/projects/crush-crush", events: [["user", "crush"]] },
+    { id: "c", project: "/home/u/src/tool", events: [["user", "tool"]] },
+  ]);
+  const cwd = tempDir("deja-notes-cwd-");
+  try {
+    mkdirSync(join(cwd, "sub"));
+    const env = { ...ix.env, home: "/home/u" };
+    const place = (p: string) => notePlace(env, p, cwd);
+    assertEquals(place(win), { project: win });
+    // As Windows folds case, and with either separator or a trailing one.
+    assertEquals(place("c:\\users\\USER\\dev\\dashboard_mictlan"), { project: win });
+    assertEquals(place("C:/Users/user/dev/dashboard_mictlan/"), { project: win });
+    assertEquals(place("~/src/tool"), { project: "/home/u/src/tool" });
+    // A Windows path no project is: kept as written (drive in upper case), with a warning.
+    assertEquals(place("d:\\other\\x"), { project: "D:\\other\\x", unmatched: "D:\\other\\x" });
+    assertEquals(noteProject(env, "C:\\x", "/tmp"), "C:\\x");
+    for (const empty of ["", "  "]) {
+      const e = assertThrows(() => place(empty), DejaError);
+      assertEquals((e as DejaError).exitCode, 2);
+    }
+    // `..` from a folder that is not here: no path, so a part of a project's path (none).
+    assertEquals(place("crush-crush/.."), {
+      project: "crush-crush/..",
+      unmatched: "crush-crush/..",
+    });
+    // From a folder that is here, or written `./…`/`../…`: a path from the working directory.
+    assertEquals(place("sub/.."), { project: cwd });
+    assertEquals(place("./sub"), { project: join(cwd, "sub") });
+    // A part of a project's path with a separator, no folder here: that project.
+    assertEquals(place("projects/crush-crush"), { project: "/w/projects/crush-crush" });
+    // An absolute path that is no project and no directory: kept, with a warning.
+    assertEquals(place("/nonexistent/dir"), {
+      project: "/nonexistent/dir",
+      unmatched: "/nonexistent/dir",
+    });
+    assertEquals(place(cwd), { project: cwd });
+  } finally {
+    rmSync(cwd, { recursive: true, force: true });
     ix.cleanup();
   }
 });
