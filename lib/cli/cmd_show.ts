@@ -19,7 +19,7 @@ import type { EventRow, FileRow, SessionRow } from "../rows.ts";
 import { describeSession } from "../memory/last.ts";
 import { type Outcome, outcomeOf, runFacts } from "../memory/outcome.ts";
 import { noteIdAt, notesOfDays } from "../memory/note_ids.ts";
-import { type Ending, endingOf, isCut } from "../memory/ending.ts";
+import { type Ending, endingText, isCut, sessionEnding } from "../memory/ending.ts";
 
 export const showCmd: CommandSpec = {
   asks: true,
@@ -108,10 +108,7 @@ export function showSession(store: Store, ref: string, tz?: string): ShowData {
       .map((c) => ({ id: c.native_id, ref: shortRef(store, c.harness, c.native_id) })),
     sourceExists: existsSync(s.source),
     noteIds: s.harness === "deja" ? noteIdsOf(s, events, tz) : new Map(),
-    ending: s.harness === "deja" ? null : endingOf(events, {
-      source: Q.sourceByPath.get(store, { path: s.source }),
-      recordsReplies: () => Q.sourceHasReplies.get(store, { source: s.source })?.yes === 1,
-    }),
+    ending: sessionEnding(store, s, events),
   };
 }
 
@@ -276,14 +273,8 @@ export function showText(d: ShowData, io: Pick<IO, "isTTY" | "env">, full: boole
     );
     out.push(text.split("\n").map((l) => `  ${l}`).join("\n"));
   }
-  if (d.ending) {
-    out.push(
-      "",
-      c.yellow(
-        d.ending === "unanswered" ? "no reply followed the last message" : "ended mid-reply",
-      ),
-    );
-  }
+  const ending = endingText(d.ending);
+  if (ending) out.push("", c.yellow(ending));
   if (d.noteIds.size) {
     out.push(
       "",

@@ -11,6 +11,7 @@ import { Q } from "../schema.ts";
 import type { EventRow, FileAtRow, SessionRow } from "../rows.ts";
 import { modelsLabel, shortRef } from "../sessions.ts";
 import { describeSession } from "../memory/last.ts";
+import { endingText, sessionEnding } from "../memory/ending.ts";
 import { outcomeLabel, outcomeOf, type RunFacts, runFacts } from "../memory/outcome.ts";
 import { htm, type Html, type Part } from "./html.ts";
 import { lineDiff } from "./diff.ts";
@@ -61,8 +62,16 @@ export function sessionPage(ctx: ViewCtx, harness: string, id: string): string |
   return page(ctx, {
     title: s.title || s.native_id,
     nav: "",
-    body: htm`${head}${transcript(ctx, s, s.native_id, 0)}`,
+    body: htm`${head}${transcript(ctx, s, s.native_id, 0)}${ending(ctx, s)}`,
   });
+}
+
+/** How the session ended, as `deja show` says it under the last event (lib/memory/ending.ts). */
+function ending(ctx: ViewCtx, s: SessionRow): Html | "" {
+  const text = endingText(
+    sessionEnding(ctx.store, s, Q.eventsOfSession.all(ctx.store, { session: s.id })),
+  );
+  return text ? htm`<div class="ending">${text}</div>` : "";
 }
 
 function copy(command: string): Html {
