@@ -19,6 +19,7 @@ import type { EventRow, FileRow, SessionRow } from "../rows.ts";
 import { describeSession } from "../memory/last.ts";
 import { type Outcome, outcomeOf, runFacts } from "../memory/outcome.ts";
 import { noteIdAt, notesOfDays } from "../memory/note_ids.ts";
+import { isUndated } from "../session_time.ts";
 import { type Ending, endingText, isCut, sessionEnding } from "../memory/ending.ts";
 
 export const showCmd: CommandSpec = {
@@ -189,6 +190,7 @@ export function showJson(d: ShowData): Record<string, unknown> {
     started: isoTime(s.started),
     updated: isoTime(s.updated),
     time_from_file: Boolean(s.time_from_file),
+    undated: isUndated(s),
     model: s.model,
     models: modelsOf(s),
     parent: s.parent,
