@@ -13,7 +13,14 @@ import { existsSync } from "node:fs";
 import type { IO } from "../../core/runtime.ts";
 import { indexPath, Store } from "../store.ts";
 import { DejaError } from "../../core/errors.ts";
-import { modelsLabel, modelsOf, resolveSession, shortRef } from "../sessions.ts";
+import {
+  modelPath,
+  modelsLabel,
+  modelsOf,
+  resolveSession,
+  shortRef,
+  switchCount,
+} from "../sessions.ts";
 import { Q } from "../schema.ts";
 import type { EventRow, FileRow, SessionRow } from "../rows.ts";
 import { describeSession } from "../memory/last.ts";
@@ -193,6 +200,7 @@ export function showJson(d: ShowData): Record<string, unknown> {
     undated: isUndated(s),
     model: s.model,
     models: modelsOf(s),
+    model_switches: switchCount(modelPath(d.events.map((e) => e.model))),
     parent: s.parent,
     source: s.source,
     source_exists: d.sourceExists,
@@ -231,11 +239,12 @@ export function showJson(d: ShowData): Record<string, unknown> {
 export function showText(d: ShowData, io: Pick<IO, "isTTY" | "env">, full: boolean): string {
   const s = d.session;
   const c = colors(io);
+  const models = modelsLabel(s, modelPath(d.events.map((e) => e.model)));
   const out: string[] = [
     `${c.bold(oneLine(d.description ?? "(no title, no prompt)", 100))}`,
     `${c.cyan(d.ref)} ${s.harness}  ${tilde(s.project, io.env.home)}  ${fmtTime(s.started)} → ${
       fmtSessionTime(s.updated, s)
-    }${modelsLabel(s) ? `  ${modelsLabel(s)}` : ""}`,
+    }${models ? `  ${models}` : ""}`,
     c.dim(`id ${s.native_id}  source ${tilde(s.source, io.env.home)}`) +
     (d.sourceExists ? "" : c.yellow(" (gone since; kept in the index)")),
   ];
