@@ -668,6 +668,7 @@ export const Q = {
       first: number | null;
       last: number | null;
       file_dated: number;
+      undated: number;
       file_first: number | null;
       file_last: number | null;
     }
@@ -677,9 +678,10 @@ export const Q = {
       MIN(CASE WHEN time_from_file <> 0 THEN NULL ELSE COALESCE(started, updated) END) AS first,
       MAX(CASE WHEN time_from_file <> 0 THEN NULL ELSE COALESCE(updated, started) END) AS last,
       SUM(time_from_file <> 0) AS file_dated,
+      SUM(${UNDATED}) AS undated,
       MIN(CASE WHEN time_from_file <> 0 THEN COALESCE(started, updated) END) AS file_first,
       MAX(CASE WHEN time_from_file <> 0 THEN COALESCE(updated, started) END) AS file_last
-    FROM sessions GROUP BY harness ORDER BY sessions DESC`,
+    FROM sessions s GROUP BY harness ORDER BY sessions DESC`,
   ),
   /** The ten projects with the most top-level sessions. */
   /**

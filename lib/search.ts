@@ -77,6 +77,7 @@ import { coordinate } from "./search/concepts.ts";
 import { liftPrompts, typedPrompts } from "./search/prompt.ts";
 import { liftTitled, titledSessions } from "./search/title.ts";
 import { trace } from "../core/trace.ts";
+import type { FileTime } from "./session_time.ts";
 
 /** Options of a search. */
 export interface SearchOptions {
@@ -141,7 +142,7 @@ export interface SessionHit {
   started: number | null;
   updated: number | null;
   /** The times are a store file's mtime, its own or a shared one's, not recorded ones (`Session.timeFromFile`): marked. */
-  timeFromFile: boolean;
+  timeFromFile: FileTime | false;
   parent: string | null;
   /** The remote it was read from (`deja remote`); null for this machine's. */
   origin: string | null;

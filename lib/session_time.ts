@@ -26,9 +26,11 @@
  *   new-user trial: prompt histories were listed as the newest sessions and
  *   piled up on one day of the chart.)
  *
- * Either kind still shows the file's time marked `(file time)`
- * (lib/memory/text.ts, {@link hasFileTime}): a copied or restored store's own
- * files carry the day of the copy, and the mark tells the person so.
+ * Either kind still shows the file's time, marked (lib/memory/text.ts
+ * `sessionTime`, {@link hasFileTime}): an own file's `(file time)`, since a
+ * copied or restored store's own files carry the day of the copy; a shared
+ * file's `(undated: prompt history)`, since the time is not the session's at
+ * all (`undated` in JSON).
  *
  * SQL says "undated" with {@link UNDATED} (lib/schema_fragments.ts).
  *

@@ -241,7 +241,39 @@ export function modelsOf(s: Pick<SessionRow, "model" | "models">): string[] {
   return s.model ? [s.model] : [];
 }
 
-/** {@link modelsOf} as a header shows it: `a → b → c`, or "" when none is known. */
-export function modelsLabel(s: Pick<SessionRow, "model" | "models">): string {
-  return modelsOf(s).join(" → ");
+/** Switches a header names one by one; more are shortened (see {@link modelsLabel}). */
+const SWITCHES_SHOWN = 5;
+
+/**
+ * The models of a session's replies in the order it switched between them, a model
+ * it went back to named again (`a → b → a`): `changes` are its events' `model` values
+ * in order (set where the replies' model changes, `Q.modelChanges`), a repeat next to
+ * itself and a missing one dropped.
+ */
+export function modelPath(changes: readonly (string | null | undefined)[]): string[] {
+  const path: string[] = [];
+  for (const m of changes) if (m && m !== path.at(-1)) path.push(m);
+  return path;
+}
+
+/** How many times the replies' model changed: one less than the {@link modelPath}'s length, or 0. */
+export function switchCount(path: readonly string[]): number {
+  return Math.max(0, path.length - 1);
+}
+
+/**
+ * The models a header shows: the session's {@link modelPath} when known (`a → b → a`;
+ * more than 5 switches as `a → b → … → a (7 switches)`), else {@link modelsOf} (a row
+ * read without its events); "" when none is known. (User trial 2026-12: from the
+ * distinct list, sonnet → opus → sonnet read `claude-sonnet-4-6 → claude-opus-4-6`, as
+ * if it ended on opus.)
+ */
+export function modelsLabel(
+  s: Pick<SessionRow, "model" | "models">,
+  path: readonly string[] = [],
+): string {
+  if (!path.length) return modelsOf(s).join(" → ");
+  const n = switchCount(path);
+  if (n <= SWITCHES_SHOWN) return path.join(" → ");
+  return `${path[0]} → ${path[1]} → … → ${path.at(-1)} (${n} switches)`;
 }

@@ -13,7 +13,10 @@
  * "today" (realdata kimi: the range ran to the copy's minute). Such sessions
  * are counted apart (`fileDated`) and left out of the range, never stretching
  * it; only a harness with no dated session at all shows their file times as its
- * range, marked so (`timeFromFile`, `(file time)` in the text). Dropping them
+ * range, marked so (`timeFromFile`, `(file time)` in the text). The text says they
+ * are among the harness's sessions (`6 sessions … (4 of them dated only by file
+ * time, outside this range)`), and how many of those are prompt histories,
+ * undated (`undated`: a shared file's time, not the session's). Dropping them
  * from the count was not kept: the session is real, only its date is not.
  *
  * @module
@@ -38,6 +41,11 @@ export interface HarnessRange {
   timeFromFile: boolean;
   /** Sessions dated only by their store file's modification time (left out of the range). */
   fileDated: number;
+  /**
+   * Of {@link fileDated}, those dated by a file many sessions share (prompt histories):
+   * undated (lib/session_time.ts isUndated).
+   */
+  undated: number;
 }
 
 /** The figures of `deja stats --json` (docs/json-output.md). */
@@ -110,6 +118,7 @@ export function indexStats(store: Store, path: string, env: Env, here?: string):
         last: fromFile ? h.file_last : h.last,
         timeFromFile: fromFile,
         fileDated: h.file_dated ?? 0,
+        undated: h.undated ?? 0,
       };
     }),
     ...shownProjects(store, env, patterns, here),

@@ -19,6 +19,26 @@ import type { Env } from "../core/model.ts";
 
 const SID = "3a0de1a5-0000-4000-8000-00000000c0de";
 
+/** Claude Code records of session `sid`: a prompt, then a reply by each of `models` in turn. */
+function switching(sid: string, models: string[]): string[] {
+  let n = 0;
+  const at = () => new Date(Date.UTC(2026, 10, 21, 9, n)).toISOString();
+  const base = () => ({ sessionId: sid, cwd: "/w/models", uuid: `u${++n}`, timestamp: at() });
+  return models.flatMap((model, i) => [
+    { ...base(), type: "user", message: { role: "user", content: `step ${i} please` } },
+    {
+      ...base(),
+      type: "assistant",
+      message: {
+        id: `msg_${n}`,
+        role: "assistant",
+        model,
+        content: [{ type: "text", text: `done ${i}` }],
+      },
+    },
+  ]).map((r) => JSON.stringify(r));
+}
+
 /** Claude Code records: prompt, reply per model, a `<synthetic>` API error between. */
 function lines(): string[] {
   let n = 0;
@@ -56,11 +76,15 @@ function lines(): string[] {
   ].map((r) => JSON.stringify(r));
 }
 
-async function indexed(): Promise<{ env: Env; root: string }> {
+async function indexed(
+  files: Record<string, string[]> = { [SID]: lines() },
+): Promise<{ env: Env; root: string }> {
   const root = tempDir("deja-models-");
   const dir = join(root, "claude", "-w-models");
   mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, `${SID}.jsonl`), lines().join("\n") + "\n");
+  for (const [sid, ls] of Object.entries(files)) {
+    writeFileSync(join(dir, `${sid}.jsonl`), ls.join("\n") + "\n");
+  }
   const env = testEnv(join(root, "home"), {
     DEJA_HOME: join(root, "deja"),
     DEJA_CLAUDE_ROOT: join(root, "claude"),
@@ -150,4 +174,45 @@ Deno.test({
       rmSync(root, { recursive: true, force: true });
     }
   },
+});
+
+// User trial (2026-12): sonnet → opus → sonnet read `claude-sonnet-4-6 → claude-opus-4-6` in the
+// header of show and the view (the distinct list), as if the session ended on opus.
+Deno.test("show and the view name the models in the order of the switches, a model gone back to again", async () => {
+  const BACK = "5e550001-0000-4000-8000-00000000c0de";
+  const MANY = "5e550002-0000-4000-8000-00000000c0de";
+  const [s, o, h] = ["claude-sonnet-4-6", "claude-opus-4-6", "claude-haiku-4-5"];
+  const { env, root } = await indexed({
+    [BACK]: switching(BACK, [s, o, o, s]),
+    [MANY]: switching(MANY, [s, o, s, h, s, o, s, o]),
+  });
+  try {
+    const text = await runMain(env, ["show", BACK.slice(0, 8)]);
+    assertEquals(text.code, 0, text.err);
+    const head = text.out.split("\n")[1];
+    assert(head.endsWith(`  ${s} → ${o} → ${s}`), head);
+    const json = JSON.parse((await runMain(env, ["show", BACK.slice(0, 8), "--json"])).out);
+    // `models` stays the distinct list, in order of first use; `model_switches` counts changes.
+    assertEquals([json.models, json.model_switches], [[s, o], 2]);
+
+    // Seven switches: the first two, the last, and how many.
+    const many = await runMain(env, ["show", MANY.slice(0, 8)]);
+    assert(many.out.split("\n")[1].endsWith(`  ${s} → ${o} → … → ${o} (7 switches)`), many.out);
+    const manyJson = JSON.parse((await runMain(env, ["show", MANY.slice(0, 8), "--json"])).out);
+    assertEquals([manyJson.models, manyJson.model_switches], [[s, o, h], 7]);
+
+    const store = Store.open(indexPath(env), { readOnly: true });
+    try {
+      const ctx = { base: "/t", store, env, now: 0 };
+      assertStringIncludes(sessionPage(ctx, "claude", BACK) ?? "", ` · ${s} → ${o} → ${s}</div>`);
+      assertStringIncludes(
+        sessionPage(ctx, "claude", MANY) ?? "",
+        ` · ${s} → ${o} → … → ${o} (7 switches)</div>`,
+      );
+    } finally {
+      store.close();
+    }
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
 });

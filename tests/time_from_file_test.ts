@@ -17,6 +17,8 @@ import { testEnv } from "./_fixture.ts";
 import { runMain, withVars } from "./_cli_io.ts";
 import { claudeLines } from "./_memory.ts";
 import type { Env } from "../core/model.ts";
+import { indexPath, Store } from "../lib/store.ts";
+import { sessionPage } from "../lib/view/session.ts";
 
 const KIMI_ID = "7f1c2a10-0000-4000-8000-0000000000aa";
 const CLAUDE_ID = "51510001-0000-4000-8000-0000000000bb";
@@ -301,4 +303,59 @@ Deno.test("a prompt history with no ids is shown as prompt-history-<8 chars> and
   // The short id names the session.
   const show = await runMain(env, ["show", short, "--json"]);
   assertEquals([show.code, JSON.parse(show.out).id], [0, ph]);
+});
+
+// User trial (2026-12, Kimi CLI): `last --harness kimi` listed the own-file session b1ea4a04
+// first and the prompt history last, both `2026-12-03 02:46 (file time)`, with no cue why the
+// two ends; `--json` said `"undated": 0` with the prompt history listed.
+Deno.test("a prompt history is marked undated, not file time, in last, search, show and the view", async () => {
+  using t = scopedTempDir("deja-filetime-");
+  const { env } = world(t.path);
+  history(t.path, FILE_TIME);
+  assertEquals((await runMain(env, ["index"])).code, 0);
+  const UNDATED = "(undated: prompt history)";
+
+  const last = await runMain(env, ["last", "--harness", "kimi"]);
+  assertEquals(last.code, 0, last.err);
+  assertStringIncludes(lineOf(last.out, HISTORY_ID), `2026-11-20 12:00 ${UNDATED}`);
+  assertStringIncludes(lineOf(last.out, KIMI_ID), `2026-11-20 12:00 ${MARK}`);
+  assert(!lineOf(last.out, KIMI_ID).includes(UNDATED), last.out);
+  const doc = JSON.parse((await runMain(env, ["last", "--harness", "kimi", "--json"])).out);
+  // `undated` stays what --since left out (none here); `undated_listed` counts those shown.
+  assertEquals([doc.undated, doc.undated_listed], [0, 1]);
+  assertEquals(
+    doc.sessions.map((s: { id: string; undated: boolean }) => [s.id, s.undated]),
+    [[KIMI_ID, false], [HISTORY_ID, true]],
+  );
+
+  const search = await runMain(env, ["quokkabundler"]);
+  assertEquals(search.code, 0, search.err);
+  assertStringIncludes(lineOf(search.out, HISTORY_ID), UNDATED);
+  assertStringIncludes(lineOf(search.out, KIMI_ID), MARK);
+  const hits = JSON.parse((await runMain(env, ["quokkabundler", "--json"])).out).results;
+  const byId = Object.fromEntries(
+    hits.map((r: { id: string; time_from_file: boolean; undated: boolean }) => [
+      r.id,
+      [r.time_from_file, r.undated],
+    ]),
+  );
+  assertEquals(byId[HISTORY_ID], [true, true]);
+  assertEquals(byId[KIMI_ID], [true, false]);
+
+  const show = await runMain(env, ["show", HISTORY_ID]);
+  assertEquals(show.code, 0, show.err);
+  assertStringIncludes(show.out.split("\n")[1], `→ 2026-11-20 12:00 ${UNDATED}`);
+  const showJson = JSON.parse((await runMain(env, ["show", HISTORY_ID, "--json"])).out);
+  assertEquals([showJson.time_from_file, showJson.undated], [true, true]);
+
+  const store = Store.open(indexPath(env), { readOnly: true });
+  try {
+    const page = sessionPage({ base: "/t", store, env, now: 0 }, "kimi", HISTORY_ID) ?? "";
+    assertStringIncludes(page, `2026-11-20 12:00 ${UNDATED}`);
+    const own = sessionPage({ base: "/t", store, env, now: 0 }, "kimi", KIMI_ID) ?? "";
+    assertStringIncludes(own, `2026-11-20 12:00 ${MARK}`);
+    assert(!own.includes(UNDATED), own);
+  } finally {
+    store.close();
+  }
 });

@@ -336,7 +336,7 @@ Deno.test("view activity charts an own file's session, leaves an undated one out
     p.body.slice(p.body.indexOf(name), p.body.indexOf("</tr>", p.body.indexOf(name)));
   assertStringIncludes(row("/home/dev/long"), "2026-11-01"); // not its start, 2026-10-02
   assert(!row("/home/dev/long").includes("2026-10-02"), row("/home/dev/long"));
-  assertStringIncludes(row("/home/dev/copied"), "(file time)");
+  assertStringIncludes(row("/home/dev/copied"), "2026-11-01 12:00 (undated: prompt history)");
   assertStringIncludes(row("/home/dev/live"), "2026-11-01 10:50 (file time)");
   // The session list's time window leaves the undated one out and says so, and holds the
   // live one; without a window both are listed.

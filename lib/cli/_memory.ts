@@ -17,6 +17,7 @@ import { defaultHidden } from "../search/sessions.ts";
 import { harnessId, harnessIds } from "../../core/registry.ts";
 import { loadRemotes } from "../remote/config.ts";
 import { parseSince, SINCE_FORMS } from "../query.ts";
+import { isUndated } from "../session_time.ts";
 
 /** `--harness` (repeatable) and `--project`, as search spells them. */
 export const FILTER_OPTIONS: Record<string, OptionSpec> = {
@@ -233,5 +234,6 @@ export function sessionJsonOf(s: SessionRow, shortId: string) {
     started: isoTime(s.started),
     updated: isoTime(s.updated),
     time_from_file: Boolean(s.time_from_file),
+    undated: isUndated(s),
   };
 }

@@ -28,6 +28,7 @@ import {
   withStore,
 } from "./_memory.ts";
 import { filteredText, filtersUsed } from "./_filtered.ts";
+import { isUndated } from "../session_time.ts";
 
 export const lastCmd: CommandSpec = {
   asks: true,
@@ -122,6 +123,7 @@ export function lastJson(d: LastData): Record<string, unknown> {
     })),
     hidden: d.hidden,
     undated: d.undated,
+    undated_listed: d.sessions.filter(isUndated).length,
   };
 }
 

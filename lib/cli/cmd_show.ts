@@ -13,13 +13,21 @@ import { existsSync } from "node:fs";
 import type { IO } from "../../core/runtime.ts";
 import { indexPath, Store } from "../store.ts";
 import { DejaError } from "../../core/errors.ts";
-import { modelsLabel, modelsOf, resolveSession, shortRef } from "../sessions.ts";
+import {
+  modelPath,
+  modelsLabel,
+  modelsOf,
+  resolveSession,
+  shortRef,
+  switchCount,
+} from "../sessions.ts";
 import { Q } from "../schema.ts";
 import type { EventRow, FileRow, SessionRow } from "../rows.ts";
 import { describeSession } from "../memory/last.ts";
 import { type Outcome, outcomeOf, runFacts } from "../memory/outcome.ts";
 import { noteIdAt, notesOfDays } from "../memory/note_ids.ts";
-import { type Ending, endingOf, isCut } from "../memory/ending.ts";
+import { isUndated } from "../session_time.ts";
+import { type Ending, endingText, isCut, sessionEnding } from "../memory/ending.ts";
 
 export const showCmd: CommandSpec = {
   asks: true,
@@ -108,10 +116,7 @@ export function showSession(store: Store, ref: string, tz?: string): ShowData {
       .map((c) => ({ id: c.native_id, ref: shortRef(store, c.harness, c.native_id) })),
     sourceExists: existsSync(s.source),
     noteIds: s.harness === "deja" ? noteIdsOf(s, events, tz) : new Map(),
-    ending: s.harness === "deja" ? null : endingOf(events, {
-      source: Q.sourceByPath.get(store, { path: s.source }),
-      recordsReplies: () => Q.sourceHasReplies.get(store, { source: s.source })?.yes === 1,
-    }),
+    ending: sessionEnding(store, s, events),
   };
 }
 
@@ -192,8 +197,10 @@ export function showJson(d: ShowData): Record<string, unknown> {
     started: isoTime(s.started),
     updated: isoTime(s.updated),
     time_from_file: Boolean(s.time_from_file),
+    undated: isUndated(s),
     model: s.model,
     models: modelsOf(s),
+    model_switches: switchCount(modelPath(d.events.map((e) => e.model))),
     parent: s.parent,
     source: s.source,
     source_exists: d.sourceExists,
@@ -232,11 +239,12 @@ export function showJson(d: ShowData): Record<string, unknown> {
 export function showText(d: ShowData, io: Pick<IO, "isTTY" | "env">, full: boolean): string {
   const s = d.session;
   const c = colors(io);
+  const models = modelsLabel(s, modelPath(d.events.map((e) => e.model)));
   const out: string[] = [
     `${c.bold(oneLine(d.description ?? "(no title, no prompt)", 100))}`,
     `${c.cyan(d.ref)} ${s.harness}  ${tilde(s.project, io.env.home)}  ${fmtTime(s.started)} → ${
       fmtSessionTime(s.updated, s)
-    }${modelsLabel(s) ? `  ${modelsLabel(s)}` : ""}`,
+    }${models ? `  ${models}` : ""}`,
     c.dim(`id ${s.native_id}  source ${tilde(s.source, io.env.home)}`) +
     (d.sourceExists ? "" : c.yellow(" (gone since; kept in the index)")),
   ];
@@ -276,14 +284,8 @@ export function showText(d: ShowData, io: Pick<IO, "isTTY" | "env">, full: boole
     );
     out.push(text.split("\n").map((l) => `  ${l}`).join("\n"));
   }
-  if (d.ending) {
-    out.push(
-      "",
-      c.yellow(
-        d.ending === "unanswered" ? "no reply followed the last message" : "ended mid-reply",
-      ),
-    );
-  }
+  const ending = endingText(d.ending);
+  if (ending) out.push("", c.yellow(ending));
   if (d.noteIds.size) {
     out.push(
       "",

@@ -9,6 +9,19 @@ import { runIndex } from "../indexer.ts";
 import { listProjects, tinyStore, tinyVars } from "../../tests/_crush_tiny.ts";
 import { parsers } from "../../parsers/mod.ts";
 import { showCmd } from "./cmd_show.ts";
+import { sessionPage } from "../view/session.ts";
+import { indexPath, Store } from "../store.ts";
+import type { Env } from "../../core/model.ts";
+
+/** The view's page of session `id` (the CLI's trial found it silent on how a session ended). */
+function viewPage(env: Env, harness: string, id: string): string {
+  const store = Store.open(indexPath(env), { readOnly: true });
+  try {
+    return sessionPage({ base: "/t", store, env, now: 0 }, harness, id) ?? "";
+  } finally {
+    store.close();
+  }
+}
 
 // User trial (2026-12): a session whose last prompt got no answer read in `show` like any other.
 Deno.test("show says no reply followed the last message, in text and as unanswered in JSON", async () => {
@@ -38,6 +51,12 @@ Deno.test("show says no reply followed the last message, in text and as unanswer
     const text = captureIO(ix.env, false);
     await showCmd.run({ values: {}, positionals: ["e0d2"] }, text.io);
     assertEquals(text.out().includes("no reply followed"), false);
+
+    // The view's session page says it too, and only of the unanswered one.
+    const page = viewPage(ix.env, "claude", "e0d10000-1111-4222-8333-444455556666");
+    assertStringIncludes(page, `<div class="ending">no reply followed the last message</div>`);
+    const done = viewPage(ix.env, "claude", "e0d20000-1111-4222-8333-444455556666");
+    assertEquals(done.includes("no reply followed"), false);
   } finally {
     ix.cleanup();
   }
@@ -74,6 +93,8 @@ Deno.test("show says a session ended mid-reply when its store's last line was cu
     await showCmd.run({ values: { json: true }, positionals: ["c010"] }, json.io);
     const doc = JSON.parse(json.out());
     assertEquals([doc.unanswered, doc.ended_mid_reply], [false, true]);
+    const page = viewPage(env, "claude", "c0100000-1111-4222-8333-444455556666");
+    assertStringIncludes(page, `<div class="ending">ended mid-reply</div>`);
   } finally {
     rmSync(root, { recursive: true, force: true });
   }

@@ -61,6 +61,7 @@ export function statsJson(st: IndexStats): Record<string, unknown> {
       last: isoTime(h.last),
       time_from_file: h.timeFromFile,
       file_dated: h.fileDated,
+      undated: h.undated,
     })),
   };
 }
@@ -86,9 +87,13 @@ export function statsText(st: IndexStats, io: Pick<IO, "isTTY" | "env">): string
         plural(h.events, "event ", "events").padStart(15)
       }  ${fmtTime(h.first)} .. ${fmtTime(h.last)}${
         h.timeFromFile
-          ? c.dim(" (file time)")
+          ? c.dim(` (file time${undatedNote(h.undated, h.sessions)})`)
           : h.fileDated
-          ? c.dim(`  + ${h.fileDated} dated only by file time`)
+          ? c.dim(
+            `  (${h.fileDated} of them dated only by file time, outside this range${
+              undatedNote(h.undated, h.fileDated)
+            })`,
+          )
           : ""
       }`,
     );
@@ -128,6 +133,20 @@ export function statsText(st: IndexStats, io: Pick<IO, "isTTY" | "env">): string
     ));
   }
   return out.join("\n") + "\n";
+}
+
+/**
+ * How many of `of` file-dated sessions are prompt histories, undated (lib/session_time.ts):
+ * `; 1 of those a prompt history, undated`; "" when none.
+ */
+function undatedNote(undated: number, of: number): string {
+  if (!undated) return "";
+  if (undated === of) {
+    return of === 1 ? "; a prompt history, undated" : "; all prompt histories, undated";
+  }
+  return `; ${undated} of those ${
+    undated === 1 ? "a prompt history" : "prompt histories"
+  }, undated`;
 }
 
 function runStats(a: Args, io: IO): number {

@@ -12,6 +12,7 @@ import { createHash } from "node:crypto";
 import { tempDir } from "../../tests/_tmp.ts";
 import { runIndex } from "../indexer.ts";
 import { parsers } from "../../parsers/mod.ts";
+import type { Env } from "../../core/model.ts";
 
 function fixture() {
   return indexSessions([
@@ -123,11 +124,17 @@ Deno.test("stats prints no more-projects line when every project fits in the ten
   }
 });
 
+async function jsonOf(env: Env) {
+  const json = captureIO(env, false);
+  assertEquals(await statsCmd.run({ values: { json: true }, positionals: [] }, json.io), 0);
+  return json;
+}
+
 /**
  * Kimi sessions in one work dir: one dated by its wire.jsonl (2026-03-04), two with only a
  * context.jsonl (no times), their files touched "today" as a copied store would be.
  */
-async function kimiWorld(root: string, dated: boolean) {
+async function kimiWorld(root: string, dated: boolean, history = false) {
   const kimi = join(root, "kimi");
   const hash = createHash("md5").update("/w/k").digest("hex");
   const session = (id: string) => {
@@ -167,6 +174,13 @@ async function kimiWorld(root: string, dated: boolean) {
     );
     utimesSync(f, copied, copied);
   }
+  if (history) {
+    // A prompt history: a prompt no context holds becomes the undated `prompt-history-<md5>`.
+    mkdirSync(join(kimi, "user-history"), { recursive: true });
+    const f = join(kimi, "user-history", `${hash}.jsonl`);
+    writeFileSync(f, JSON.stringify({ content: "a prompt from the history" }) + "\n");
+    utimesSync(f, copied, copied);
+  }
   const env = testEnv(join(root, "home"), {
     DEJA_HOME: join(root, "deja"),
     DEJA_KIMI_ROOT: kimi,
@@ -189,7 +203,7 @@ Deno.test("stats' date range leaves out sessions dated only by their file's time
     assertEquals(await statsCmd.run({ values: {}, positionals: [] }, pipe.io), 0);
     assertStringIncludes(
       pipe.out(),
-      "2026-03-04 02:00 .. 2026-03-04 02:01  + 2 dated only by file time",
+      "3 sessions        6 events  2026-03-04 02:00 .. 2026-03-04 02:01  (2 of them dated only by file time, outside this range)",
     );
     const json = captureIO(env, false);
     assertEquals(await statsCmd.run({ values: { json: true }, positionals: [] }, json.io), 0);
@@ -207,6 +221,21 @@ Deno.test("stats' date range leaves out sessions dated only by their file's time
     const text = captureIO(only, false);
     assertEquals(await statsCmd.run({ values: {}, positionals: [] }, text.io), 0);
     assertStringIncludes(text.out(), "2026-12-02 16:00 .. 2026-12-02 16:00 (file time)");
+
+    // A prompt history among them: counted among the file-dated, and said to be undated
+    // (user trial 2026-12: `6 sessions … + 4 dated only by file time` left open whether the
+    // 4 were among the 6, and which of them had no date of their own).
+    const both = await kimiWorld(join(root, "c"), true, true);
+    const [b] = statsData(both).harnesses;
+    assertEquals([b.sessions, b.fileDated, b.undated], [4, 3, 1]);
+    const line = captureIO(both, false);
+    assertEquals(await statsCmd.run({ values: {}, positionals: [] }, line.io), 0);
+    assertStringIncludes(
+      line.out(),
+      "(3 of them dated only by file time, outside this range; 1 of those a prompt history, undated)",
+    );
+    const doc2 = JSON.parse((await jsonOf(both)).out());
+    assertEquals([doc2.harnesses[0].file_dated, doc2.harnesses[0].undated], [3, 1]);
   } finally {
     rmSync(root, { recursive: true, force: true });
   }

@@ -410,7 +410,7 @@ export function colors(io: Pick<IO, "isTTY" | "env">) {
 export { localTime as fmtTime } from "../memory/text.ts";
 
 /** A session's time for people, marked when it is its file's (see {@link sessionTime}). */
-export { FILE_TIME_MARK, sessionTime as fmtSessionTime } from "../memory/text.ts";
+export { FILE_TIME_MARK, sessionTime as fmtSessionTime, UNDATED_MARK } from "../memory/text.ts";
 
 /** ISO 8601 for JSON output, or null. */
 export function isoTime(ms: number | null | undefined): string | null {

@@ -5,7 +5,9 @@
  *
  * @module
  */
-import type { EventRow, SourceRow } from "../rows.ts";
+import type { EventRow, SessionRow, SourceRow } from "../rows.ts";
+import { Q } from "../schema.ts";
+import type { Store } from "../store.ts";
 import { storeSkips } from "../store_damage.ts";
 
 /**
@@ -61,6 +63,32 @@ export function endingOf(
   // A store of prompts alone records no reply to any of them: nothing to say.
   if (!events.some(isReply) && ctx.recordsReplies && !ctx.recordsReplies()) return null;
   return "unanswered";
+}
+
+/**
+ * How session `s` of the index ended ({@link endingOf} of its `events`, with its
+ * store file's row); null for a day of notes (harness `deja`), which asks nothing.
+ * `deja show` and the view's session page both say it.
+ */
+export function sessionEnding(
+  store: Store,
+  s: Pick<SessionRow, "harness" | "source">,
+  events: readonly Pick<EventRow, "kind" | "text" | "data" | "seq">[],
+): Ending {
+  if (s.harness === "deja") return null;
+  return endingOf(events, {
+    source: Q.sourceByPath.get(store, { path: s.source }),
+    recordsReplies: () => Q.sourceHasReplies.get(store, { source: s.source })?.yes === 1,
+  });
+}
+
+/** What a reader is told of an ending: the line under the last event; null for none. */
+export function endingText(e: Ending): string | null {
+  return e === "unanswered"
+    ? "no reply followed the last message"
+    : e === "mid_reply"
+    ? "ended mid-reply"
+    : null;
 }
 
 /** Assistant words, a cut reply, or a tool call. */

@@ -7,7 +7,7 @@
 import { dirname, isAbsolute, relative } from "node:path";
 import { failureLine } from "./outcome.ts";
 import { oneLine, tilde } from "../../core/text.ts";
-import { hasFileTime, type Timed } from "../session_time.ts";
+import { hasFileTime, isUndated, type Timed } from "../session_time.ts";
 
 /**
  * Words that mark an assistant sentence as concluding something: a cause
@@ -129,12 +129,22 @@ export function displayPath(path: string, project?: string | null, home?: string
 export const FILE_TIME_MARK = "(file time)";
 
 /**
+ * Said instead of {@link FILE_TIME_MARK} when that file holds many sessions, a prompt
+ * history: the time is its newest prompt's, not this session's (lib/session_time.ts
+ * isUndated), and the session is listed after the dated ones. (User trial 2026-12: an own
+ * file's Kimi session and a prompt history read `(file time)` alike at the two ends of
+ * `last`, with no cue why.)
+ */
+export const UNDATED_MARK = "(undated: prompt history)";
+
+/**
  * A session's time for people: {@link localTime} of `ms` (cut to `chars`, e.g. 10 for the
- * day), followed by {@link FILE_TIME_MARK} when the session is dated by its store file's
- * modification time, its own file's or a shared one's (`time_from_file` of its row,
- * `timeFromFile` of a search hit or a parsed session; lib/session_time.ts hasFileTime):
- * that is when the file was last written, which a copy or a restore of the store moves
- * to the day it was made. Every command showing a session's time uses it.
+ * day), followed by {@link FILE_TIME_MARK} when the session is dated by its own store
+ * file's modification time, or {@link UNDATED_MARK} when by a file many sessions share
+ * (`time_from_file` of its row, `timeFromFile` of a search hit or a parsed session;
+ * lib/session_time.ts hasFileTime, isUndated): that is when the file was last written,
+ * which a copy or a restore of the store moves to the day it was made. Every command
+ * showing a session's time uses it.
  */
 export function sessionTime(
   ms: number | null | undefined,
@@ -142,7 +152,8 @@ export function sessionTime(
   chars?: number,
 ): string {
   const text = localTime(ms).slice(0, chars);
-  return ms && hasFileTime(s) ? `${text} ${FILE_TIME_MARK}` : text;
+  if (!ms || !hasFileTime(s)) return text;
+  return `${text} ${isUndated(s) ? UNDATED_MARK : FILE_TIME_MARK}`;
 }
 
 /** `YYYY-MM-DD HH:MM` in the runtime's local zone, or `-`. */

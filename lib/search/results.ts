@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { isUndated } from "../session_time.ts";
+import { fileTimeOf, isUndated } from "../session_time.ts";
 import { Q } from "../schema.ts";
 import type { Store } from "../store.ts";
 import type { TimeHint } from "../query.ts";
@@ -72,7 +72,7 @@ export function finish(
     title: row.title,
     started: row.started,
     updated: row.updated,
-    timeFromFile: !!row.time_from_file,
+    timeFromFile: fileTimeOf(row.time_from_file) ?? false,
     parent: row.parent,
     origin: row.origin ?? null,
     score,

@@ -62,6 +62,7 @@ pre.cmd{font-weight:600}details>summary{cursor:pointer;color:var(--mut);font-siz
 .path{font-family:ui-monospace,Menlo,monospace;font-size:12.5px}
 .sub-agent{margin:14px 0 14px 22px;border-left:2px dashed var(--line);padding-left:12px}
 .model-change{margin:10px 0;color:var(--mut);font-size:.9em}
+.ending{margin:14px 0;color:var(--unk);font-weight:600}
 .copy{display:inline-flex;gap:6px;align-items:center;margin:4px 10px 4px 0}
 .copy code{background:var(--code);padding:3px 7px;border-radius:5px}
 .copy button,button.copybtn{border:1px solid var(--line);background:var(--card);color:var(--fg);

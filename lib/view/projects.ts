@@ -63,7 +63,7 @@ export function projectsPage(ctx: ViewCtx, junk: boolean): string {
           `
       )
     }</td>
-        <td class="when">${when(r.last, { timeFromFile: r.fromFile })}</td>
+        <td class="when">${when(r.last, { timeFromFile: r.undated ? "shared" : r.fromFile })}</td>
         <td class="num">${r.sessions}</td>
       </tr>
     `

@@ -9,8 +9,9 @@
  */
 import { Q } from "../schema.ts";
 import type { EventRow, FileAtRow, SessionRow } from "../rows.ts";
-import { modelsLabel, shortRef } from "../sessions.ts";
+import { modelPath, modelsLabel, shortRef } from "../sessions.ts";
 import { describeSession } from "../memory/last.ts";
+import { endingText, sessionEnding } from "../memory/ending.ts";
 import { outcomeLabel, outcomeOf, type RunFacts, runFacts } from "../memory/outcome.ts";
 import { htm, type Html, type Part } from "./html.ts";
 import { lineDiff } from "./diff.ts";
@@ -35,6 +36,10 @@ export function sessionPage(ctx: ViewCtx, harness: string, id: string): string |
   const parent = s.parent
     ? Q.sessionByKey.get(ctx.store, { harness: s.harness, native_id: s.parent })
     : undefined;
+  const models = modelsLabel(
+    s,
+    modelPath(Q.modelChanges.all(ctx.store, { session: s.id }).map((r) => r.model)),
+  );
   const head = htm`
     <h1>${describeSession(ctx.store, s) ?? "(untitled)"}</h1>
     <div
@@ -42,7 +47,7 @@ export function sessionPage(ctx: ViewCtx, harness: string, id: string): string |
     s.project ? htm`<a href="${projectHref(ctx, s.project)}">${shortPath(ctx, s.project)}</a>` : "-"
   } · ${when(s.started)} → ${when(s.updated, s)} · ${s.events} ${
     s.events === 1 ? "event" : "events"
-  }${modelsLabel(s) ? ` · ${modelsLabel(s)}` : ""}</div>
+  }${models ? ` · ${models}` : ""}</div>
     <div class="sub">id ${s.native_id} · ${shortPath(ctx, s.source)}${
     parent
       ? htm`
@@ -61,8 +66,16 @@ export function sessionPage(ctx: ViewCtx, harness: string, id: string): string |
   return page(ctx, {
     title: s.title || s.native_id,
     nav: "",
-    body: htm`${head}${transcript(ctx, s, s.native_id, 0)}`,
+    body: htm`${head}${transcript(ctx, s, s.native_id, 0)}${ending(ctx, s)}`,
   });
+}
+
+/** How the session ended, as `deja show` says it under the last event (lib/memory/ending.ts). */
+function ending(ctx: ViewCtx, s: SessionRow): Html | "" {
+  const text = endingText(
+    sessionEnding(ctx.store, s, Q.eventsOfSession.all(ctx.store, { session: s.id })),
+  );
+  return text ? htm`<div class="ending">${text}</div>` : "";
 }
 
 function copy(command: string): Html {
