@@ -60,8 +60,9 @@ export const REVISIONS: Readonly<Record<string, number>> = {
   trae: 3, // session 11: reads Codex rollouts (parsers/_codex_reader.ts)
   zcode: 4, // session 11: reads opencode's store (parsers/_opencode_events.ts)
   codex: 3, // session 11: turn_aborted notices; a fork's copied parent keeps its replies
-  crush: 4, // session 11: a call joined from pieces is not run; a provider's finish error is a notice;
-  // session 13: a bash result without an `Exit code` line is exit 0; a denied call is not run
+  crush: 5, // session 11: a call joined from pieces is not run; a provider's finish error is a notice;
+  // session 13: a bash result without an `Exit code` line is exit 0; a denied call is not run;
+  // the placeholder titles New Session and Untitled Session are no title
   hermes: 1,
   kimi: 4, // session 13: the work dir from a <kaos>_<md5> folder or the system prompt's line;
   // 4: a prompt history's session is dated by a shared file (undated, lib/session_time.ts)

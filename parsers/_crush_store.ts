@@ -22,6 +22,13 @@ import {
   stripThink,
 } from "./_crush_parts.ts";
 
+/**
+ * The titles a Crush session carries until its title is generated; one whose generation never ran
+ * keeps it (realdata/crush: `New Session` 7 times in crush.db, `Untitled Session` twice in
+ * windows-copilot-0812.db). It names nothing, so the session is shown by its first prompt.
+ */
+const PLACEHOLDER_TITLES = new Set(["New Session", "Untitled Session"]);
+
 /** Directory holding `projects.json`. */
 export function crushRoot(env: Env): string {
   const vars: Array<[string, string]> = [["CRUSH_GLOBAL_DATA", ""], ["XDG_DATA_HOME", "crush"]];
@@ -170,7 +177,7 @@ export function readSession(
     harness: "crush",
     id: row.id,
     project,
-    title: title || undefined,
+    title: PLACEHOLDER_TITLES.has(title) ? undefined : title || undefined,
     started: toMillis(row.created_at),
     updated: toMillis(row.updated_at),
     model,

@@ -743,6 +743,28 @@ Deno.test("title sessions are skipped, subagents get their parent and summaries 
   }
 });
 
+Deno.test("a placeholder title (New Session, Untitled Session) is no title", async () => {
+  const t = temp();
+  try {
+    const db = store(
+      t,
+      "p",
+      `INSERT INTO sessions (id, title, created_at, updated_at)
+        VALUES ('a', 'New Session', 1, 2), ('b', 'Untitled Session', 1, 2), ('c', 'New Sessions', 1, 2);` +
+        msg("a", "user", P(text("fix the flaky test"))) + msg("b", "user", P(text("hi"))) +
+        msg("c", "user", P(text("hey"))),
+    );
+    const { sessions } = await parse(db);
+    assertEquals(sessions.map((s) => [s.id, s.title]), [
+      ["a", undefined],
+      ["b", undefined],
+      ["c", "New Sessions"],
+    ]);
+  } finally {
+    t.cleanup();
+  }
+});
+
 Deno.test("stripThink drops closed think blocks and an unclosed leading one", () => {
   assertEquals(stripThink("<think> a </think>  Ayo"), "Ayo");
   assertEquals(stripThink("<think>still thinking"), "");
