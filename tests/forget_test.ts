@@ -135,20 +135,20 @@ Deno.test("forget refuses an id prefix that matches several sessions unless told
   }
 });
 
-Deno.test("unforget lifts the tombstone and the next index reads the session again", async () => {
+Deno.test("unforget lifts the tombstone and a restoring index reads the session again", async () => {
   const ix = await memIndex(HISTORY);
   try {
     let s = ix.open();
     applyForget(s, planForget(s, { session: "aa11-secret" }), "--session aa11-secret");
-    const t = unforget(s, indexPath(ix.env), "mem:aa11-secret");
+    const t = unforget(indexPath(ix.env), "mem:aa11-secret");
     assertEquals(t.id, "aa11-secret");
     s.close();
     assertEquals(readTombstones(tombstoneFile(indexPath(ix.env))), []);
-    await ix.reindex();
+    await runIndex(ix.env, ix.parsers, { restore: true });
     s = ix.open();
     assertEquals(search(s, "zanzibarite").results[0]?.id, "aa11-secret");
     s.close();
-    assertThrows(() => unforget(undefined, indexPath(ix.env), "nothing-like-it"), DejaError);
+    assertThrows(() => unforget(indexPath(ix.env), "nothing-like-it"), DejaError);
   } finally {
     ix.cleanup();
   }
@@ -223,9 +223,9 @@ Deno.test("unforget takes a harness:id-prefix key as well as a bare prefix", asy
     const s = ix.open();
     applyForget(s, planForget(s, { session: "aa11-secret" }), "--session aa11-secret");
     applyForget(s, planForget(s, { session: "bb33" }), "--session bb33");
-    assertEquals(unforget(s, indexPath(ix.env), "mem:aa11").id, "aa11-secret");
-    assertEquals(unforget(s, indexPath(ix.env), "bb3").id, "bb33-keep");
-    assertThrows(() => unforget(s, indexPath(ix.env), "other:aa11"), DejaError);
+    assertEquals(unforget(indexPath(ix.env), "mem:aa11").id, "aa11-secret");
+    assertEquals(unforget(indexPath(ix.env), "bb3").id, "bb33-keep");
+    assertThrows(() => unforget(indexPath(ix.env), "other:aa11"), DejaError);
     s.close();
   } finally {
     ix.cleanup();

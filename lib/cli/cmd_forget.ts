@@ -27,7 +27,12 @@ import {
   unforget,
 } from "../forget/forget.ts";
 import type { Env } from "../../core/model.ts";
-import { readTombstones, type Tombstone, tombstoneFile } from "../forget/tombstones.ts";
+import {
+  readTombstones,
+  type Tombstone,
+  tombstoneFile,
+  writeTombstones,
+} from "../forget/tombstones.ts";
 import { runIndex } from "../indexer.ts";
 import { parsers } from "../../parsers/mod.ts";
 import { notesPath } from "../../parsers/deja.ts";
@@ -185,17 +190,31 @@ function underWriterLock<T>(env: Env, fn: (store: Store | undefined, path: strin
 
 /**
  * Lifts the tombstone `key` and reads that harness's stores again, so the
- * session is back at once.
+ * session is back at once, whole: first as usual (what changed since the last
+ * index), then every store whole writing only the sessions the index lacks
+ * (lib/indexer.ts `restore`), so no other session loses what its stores gave it.
+ * When the read fails the tombstones are put back as they were.
  *
  * @throws {DejaError} when no tombstone has that key (lib/forget/forget.ts).
  */
 export async function unforgetSession(env: Env, key: string): Promise<Tombstone> {
-  const t = underWriterLock(env, (store, path) => unforget(store, path, key));
-  if (parsers.some((p) => p.id === t.harness)) {
-    await runIndex(env, parsers, { only: [t.harness] });
+  const file = tombstoneFile(indexPath(env));
+  const before = readTombstones(file);
+  const t = underWriterLock(env, (_store, path) => unforget(path, key));
+  if (!parsers.some((p) => p.id === t.harness)) return t;
+  try {
+    const only = [t.harness];
+    await runIndex(env, parsers, { only, waitMs: UNFORGET_WAIT_MS });
+    await runIndex(env, parsers, { only, restore: true, waitMs: UNFORGET_WAIT_MS });
+  } catch (e) {
+    writeTombstones(file, before);
+    throw e;
   }
   return t;
 }
+
+/** How long `--unforget` waits for another index run to finish before it gives up. */
+const UNFORGET_WAIT_MS = 30_000;
 
 /** deja's own notes file for `env`, which a forget edits (lib/forget/forget.ts `OwnNotes`). */
 export function ownNotes(env: Env): OwnNotes {

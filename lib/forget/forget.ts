@@ -206,12 +206,16 @@ export function removeSessions(store: Store, sessions: SessionRow[]): ForgetOutc
 
 /**
  * Lifts the tombstone `key` (`harness:id`, or an id that names one
- * tombstone) and marks its store to be read again whole by the next index.
+ * tombstone). The session comes back with a read of its harness's stores that
+ * writes only the sessions the index lacks (lib/indexer.ts `restore`): its store
+ * is not marked to be read again whole, which replaced the other sessions read
+ * from it, losing what other stores had merged into them (Codex: a thread's
+ * rollout events, project and model, left with its history.jsonl prompt).
  *
  * @returns the lifted tombstone.
  * @throws {DejaError} exit 1 when no tombstone matches; exit 2 when several do.
  */
-export function unforget(store: Store | undefined, indexPath: string, key: string): Tombstone {
+export function unforget(indexPath: string, key: string): Tombstone {
   const file = tombstoneFile(indexPath);
   const list = readTombstones(file);
   let hits = list.filter((t) => t.key === key);
@@ -240,6 +244,5 @@ export function unforget(store: Store | undefined, indexPath: string, key: strin
   // Its subagents were forgotten with it and come back with it.
   const keep = list.filter((x) => x !== t && !(x.harness === t.harness && x.parent === t.id));
   writeTombstones(file, keep);
-  if (store && t.source) Q.forgetSource.run(store, { path: t.source });
   return t;
 }
