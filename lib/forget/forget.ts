@@ -242,7 +242,29 @@ export function unforget(indexPath: string, key: string): Tombstone {
   }
   const t = hits[0];
   // Its subagents were forgotten with it and come back with it.
-  const keep = list.filter((x) => x !== t && !(x.harness === t.harness && x.parent === t.id));
-  writeTombstones(file, keep);
+  lift(file, list, (x) => x === t || (x.harness === t.harness && x.parent === t.id));
   return t;
+}
+
+/**
+ * Lifts the tombstones the last forget wrote (they share its time): `deja forget --undo`
+ * brings a whole selection back in one command; run again, it undoes the forget before.
+ *
+ * @returns the lifted tombstones.
+ * @throws {DejaError} exit 1 when there are none.
+ */
+export function unforgetLast(indexPath: string): Tombstone[] {
+  const file = tombstoneFile(indexPath);
+  const list = readTombstones(file);
+  if (!list.length) {
+    throw new DejaError("no forgotten sessions", "deja forget --list shows them", 1);
+  }
+  const last = Math.max(...list.map((t) => t.at));
+  return lift(file, list, (t) => t.at === last);
+}
+
+/** Writes `list` without the tombstones `lifted` picks; returns those. */
+function lift(file: string, list: Tombstone[], lifted: (t: Tombstone) => boolean): Tombstone[] {
+  writeTombstones(file, list.filter((t) => !lifted(t)));
+  return list.filter(lifted);
 }
