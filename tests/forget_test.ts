@@ -135,6 +135,29 @@ Deno.test("forget refuses an id prefix that matches several sessions unless told
   }
 });
 
+// Regression (2026-12, user trial): `forget --session 019d` listed 5 of 13 matching ids and said
+// nothing of the other 8.
+Deno.test("forget's ambiguous prefix lists the newest sessions and counts the rest", async () => {
+  const many: MemSession[] = Array.from({ length: 11 }, (_, i) => ({
+    id: `dd${String(i).padStart(2, "0")}-many`,
+    at: NOV + i * 3600e3,
+    events: [["user", `prompt ${i}`]],
+  }));
+  const ix = await memIndex(many);
+  try {
+    const s = ix.open();
+    const e = assertThrows(() => planForget(s, { session: "dd" }), DejaError) as DejaError;
+    const lines = e.message.split("\n");
+    assertEquals(lines[0], "'dd' matches 11 sessions:");
+    assert(lines[1].includes("dd10"), `newest first: ${lines[1]}`);
+    assertEquals(lines.at(-1), "  … 3 more");
+    assert(e.hint?.includes("--all-matches"));
+    s.close();
+  } finally {
+    ix.cleanup();
+  }
+});
+
 Deno.test("unforget lifts the tombstone and a restoring index reads the session again", async () => {
   const ix = await memIndex(HISTORY);
   try {

@@ -29,6 +29,7 @@ import {
   writeTombstones,
 } from "./tombstones.ts";
 import { dropNotes } from "./notes_file.ts";
+import { AmbiguousSession } from "../sessions.ts";
 
 /** What to forget. */
 export interface ForgetSelector {
@@ -98,13 +99,15 @@ export function planForget(store: Store, sel: ForgetSelector): ForgetPlan {
   if (sel.session !== undefined && !sel.allMatches) {
     const top = picked.filter((s) => !s.parent || !picked.some((p) => p.native_id === s.parent));
     if (top.length > 1) {
-      throw new DejaError(
-        `'${sel.session}' matches ${top.length} sessions`,
-        `add --all-matches to forget them all, or be more specific: ${
-          top.slice(0, 5).map((s) => `${s.harness}:${s.native_id}`).join(", ")
-        }`,
-        2,
+      // Listed as every command lists an ambiguous id, newest first, with "… N more" past the first.
+      const newest = [...picked].sort((a, b) =>
+        (b.updated ?? b.started ?? 0) - (a.updated ?? a.started ?? 0)
       );
+      throw new AmbiguousSession(sel.session, newest, store, {
+        all: true,
+        hint: "name one (each line starts with its shortest id), or add --all-matches to " +
+          "forget them all",
+      });
     }
   }
   const byId = new Map(picked.map((s) => [s.id, s]));
