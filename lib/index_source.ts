@@ -76,6 +76,8 @@ export interface SourcePlan {
   ctx: SourceCtx;
   chunks: ParseRun;
   label?: Label;
+  /** Sessions (`harness\u0000native id`) the read leaves as the index holds them (IndexOptions.restore). */
+  keep?: ReadonlySet<string>;
 }
 
 /** A source's plan, or its outcome when there is nothing to read. */
@@ -92,7 +94,7 @@ export async function planSource(
   parser: Parser,
   src: SourceRef,
   rebuild: boolean,
-  opts: IndexOptions & { pool?: ParsePool } = {},
+  opts: IndexOptions & { pool?: ParsePool; keep?: ReadonlySet<string> } = {},
   label?: Label,
 ): Promise<Planned> {
   const none: SourceOutcome = { read: false, sessions: 0, events: 0, skipped: {} };
@@ -208,6 +210,7 @@ export async function planSource(
     ctx,
     chunks,
     ...(label ? { label } : {}),
+    ...(opts.keep ? { keep: opts.keep } : {}),
   };
 }
 
@@ -235,7 +238,7 @@ export async function writeSource(
   // Whether an error came from the harness store (the parser) or from the index (the writer).
   let parsing = false;
   try {
-    const pass = async (chunks: AsyncIterable<PreparedChunk>, keep?: Set<string>) => {
+    const pass = async (chunks: AsyncIterable<PreparedChunk>, keep?: ReadonlySet<string>) => {
       // Read whole: the same sessions indexed under another of their paths go first.
       if (mode !== "append") { for (const other of src.supersedes ?? []) dropSource(store, other); }
       writer = new SourceWriter(store, src.path, mode, { keep, whole: src.kind !== "append" });
@@ -256,7 +259,7 @@ export async function writeSource(
       if (tracing) trace(`wrote ${src.path} chunks ${n} waited ${waited.toFixed(1)}`);
       return writer;
     };
-    writer = await pass(plan.chunks);
+    writer = await pass(plan.chunks, plan.keep);
     // A damaged store's read replaces no session with less than the index held: read again,
     // keeping those sessions as they are (an undamaged read replaces them as the store says).
     const damaged = !!damageIn(ctx.counts);
@@ -268,7 +271,7 @@ export async function writeSource(
       batch.undo();
       batch.begin();
       ctx = new SourceCtx(ctx.env, offset, undefined, since);
-      const keep = new Set([...losses, ...copies].map((l) => l.key));
+      const keep = new Set([...plan.keep ?? [], ...[...losses, ...copies].map((l) => l.key)]);
       writer = await pass(prepared(plan.parser.parse(src, ctx), label), keep);
       if (kept) examples.unshift(keptNote(src.path, losses));
     }

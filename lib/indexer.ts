@@ -120,6 +120,14 @@ export interface IndexOptions {
   rebuild?: boolean;
   /** Only these harness ids. */
   only?: string[];
+  /**
+   * Read every selected store whole, writing only the sessions the index does not hold when
+   * the harness's turn comes (what `deja forget --unforget` brings back, from every store that
+   * holds a part of it): each session held stays as it is, with the events other stores merged
+   * into it. (A store read whole otherwise replaces its sessions, and a session of two append
+   * logs, Codex's rollout and history.jsonl, lost the other log's events.)
+   */
+  restore?: boolean;
   /** How long to wait for another writer, in milliseconds (default 0: fail at once). */
   waitMs?: number;
   /** Progress line for a terminal. */
@@ -426,8 +434,23 @@ async function indexHarness(
   sum.found = sources.length;
   trace(`${parser.id} found ${sources.length}`);
   let n = 0;
+  const keep = opts.restore
+    ? new Set(
+      Q.sessionIdsOfHarness.all(store, { harness: parser.id }).map((r) =>
+        `${parser.id}\u0000${r.native_id}`
+      ),
+    )
+    : undefined;
   const plan = (src: SourceRef) =>
-    planSource(store, env, parser, src, Boolean(opts.rebuild), { ...opts, pool: run.pool }, label);
+    planSource(
+      store,
+      env,
+      parser,
+      src,
+      Boolean(opts.rebuild || opts.restore),
+      { ...opts, pool: run.pool, ...(keep ? { keep } : {}) },
+      label,
+    );
   // The next sources, planned and their parses started (in order, as workers free up) before
   // the current one is written.
   const ahead: { src: SourceRef; planned: Planned }[] = [];

@@ -590,6 +590,11 @@ export const Q = {
     ["sessions", "events", "path"],
   ),
   /** Store paths of harness `harness`'s sources. */
+  /** The native ids of a harness's sessions (`deja forget --unforget` keeps them as they are). */
+  sessionIdsOfHarness: query<{ harness: string }, { native_id: string }>(
+    `SELECT native_id FROM sessions WHERE harness = ?`,
+    ["harness"],
+  ),
   sourcesOfHarness: query<{ harness: string }, { path: string }>(
     `SELECT path FROM sources WHERE harness = ?`,
     ["harness"],

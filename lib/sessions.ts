@@ -139,11 +139,20 @@ export class AmbiguousSession extends DejaError {
   /** True when more sessions may match than {@link total} counts (a full page). */
   readonly more: boolean;
 
-  constructor(readonly ref: string, rows: SessionRow[], store: Store) {
+  /**
+   * @param opts.all `rows` are every match (not a page of {@link PREFIX_PAGE}): their count is exact.
+   * @param opts.hint the hint instead of "name one: …" (`deja forget` names `--all-matches` too).
+   */
+  constructor(
+    readonly ref: string,
+    rows: SessionRow[],
+    store: Store,
+    opts: { all?: boolean; hint?: string } = {},
+  ) {
     const top = rows.filter((r) =>
       r.parent === null || !rows.some((p) => p.harness === r.harness && p.native_id === r.parent)
     );
-    const more = rows.length >= PREFIX_PAGE;
+    const more = !opts.all && rows.length >= PREFIX_PAGE;
     const candidates = top.slice(0, CANDIDATES_SHOWN).map((r) => ({
       ref: shortRef(store, r.harness, r.native_id),
       harness: r.harness,
@@ -159,7 +168,7 @@ export class AmbiguousSession extends DejaError {
     else if (left > 0) lines.push(`  … ${left} more`);
     super(
       `'${ref}' matches ${more ? "at least " : ""}${top.length} sessions:\n${lines.join("\n")}`,
-      "name one: each line starts with its shortest id (harness:id works too)",
+      opts.hint ?? "name one: each line starts with its shortest id (harness:id works too)",
       2,
     );
     this.candidates = candidates;

@@ -135,20 +135,43 @@ Deno.test("forget refuses an id prefix that matches several sessions unless told
   }
 });
 
-Deno.test("unforget lifts the tombstone and the next index reads the session again", async () => {
+// Regression (2026-12, user trial): `forget --session 019d` listed 5 of 13 matching ids and said
+// nothing of the other 8.
+Deno.test("forget's ambiguous prefix lists the newest sessions and counts the rest", async () => {
+  const many: MemSession[] = Array.from({ length: 11 }, (_, i) => ({
+    id: `dd${String(i).padStart(2, "0")}-many`,
+    at: NOV + i * 3600e3,
+    events: [["user", `prompt ${i}`]],
+  }));
+  const ix = await memIndex(many);
+  try {
+    const s = ix.open();
+    const e = assertThrows(() => planForget(s, { session: "dd" }), DejaError) as DejaError;
+    const lines = e.message.split("\n");
+    assertEquals(lines[0], "'dd' matches 11 sessions:");
+    assert(lines[1].includes("dd10"), `newest first: ${lines[1]}`);
+    assertEquals(lines.at(-1), "  … 3 more");
+    assert(e.hint?.includes("--all-matches"));
+    s.close();
+  } finally {
+    ix.cleanup();
+  }
+});
+
+Deno.test("unforget lifts the tombstone and a restoring index reads the session again", async () => {
   const ix = await memIndex(HISTORY);
   try {
     let s = ix.open();
     applyForget(s, planForget(s, { session: "aa11-secret" }), "--session aa11-secret");
-    const t = unforget(s, indexPath(ix.env), "mem:aa11-secret");
+    const t = unforget(indexPath(ix.env), "mem:aa11-secret");
     assertEquals(t.id, "aa11-secret");
     s.close();
     assertEquals(readTombstones(tombstoneFile(indexPath(ix.env))), []);
-    await ix.reindex();
+    await runIndex(ix.env, ix.parsers, { restore: true });
     s = ix.open();
     assertEquals(search(s, "zanzibarite").results[0]?.id, "aa11-secret");
     s.close();
-    assertThrows(() => unforget(undefined, indexPath(ix.env), "nothing-like-it"), DejaError);
+    assertThrows(() => unforget(indexPath(ix.env), "nothing-like-it"), DejaError);
   } finally {
     ix.cleanup();
   }
@@ -223,9 +246,9 @@ Deno.test("unforget takes a harness:id-prefix key as well as a bare prefix", asy
     const s = ix.open();
     applyForget(s, planForget(s, { session: "aa11-secret" }), "--session aa11-secret");
     applyForget(s, planForget(s, { session: "bb33" }), "--session bb33");
-    assertEquals(unforget(s, indexPath(ix.env), "mem:aa11").id, "aa11-secret");
-    assertEquals(unforget(s, indexPath(ix.env), "bb3").id, "bb33-keep");
-    assertThrows(() => unforget(s, indexPath(ix.env), "other:aa11"), DejaError);
+    assertEquals(unforget(indexPath(ix.env), "mem:aa11").id, "aa11-secret");
+    assertEquals(unforget(indexPath(ix.env), "bb3").id, "bb33-keep");
+    assertThrows(() => unforget(indexPath(ix.env), "other:aa11"), DejaError);
     s.close();
   } finally {
     ix.cleanup();

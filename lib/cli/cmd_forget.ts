@@ -25,17 +25,26 @@ import {
   type OwnNotes,
   planForget,
   unforget,
+  unforgetLast,
 } from "../forget/forget.ts";
 import type { Env } from "../../core/model.ts";
-import { readTombstones, type Tombstone, tombstoneFile } from "../forget/tombstones.ts";
+import {
+  readTombstones,
+  type Tombstone,
+  tombstoneFile,
+  writeTombstones,
+} from "../forget/tombstones.ts";
 import { runIndex } from "../indexer.ts";
 import { parsers } from "../../parsers/mod.ts";
 import { notesPath } from "../../parsers/deja.ts";
 import { findNote, forgetNote, type ForgotNote } from "../forget/note.ts";
 
+/** A forget of more sessions than this (or of every session indexed) needs `--yes`. */
+export const BULK = 10;
+
 export const forgetCmd: CommandSpec = {
   usage: "forget (--session <id> | --project <text> | --before <date|30d>)... [--dry-run] " +
-    "[--all-matches] | --note <id> | --list | --unforget <harness:id> [--json]",
+    "[--all-matches] [--yes] | --note <id> | --list | --unforget <harness:id> | --undo [--json]",
   maxPositionals: 0,
   // Forgetting is bounded from above only: what is older than a time, never what is newer.
   lacks: {
@@ -60,11 +69,19 @@ export const forgetCmd: CommandSpec = {
     },
     "dry-run": { type: "boolean", description: "list what would be forgotten, change nothing" },
     "all-matches": { type: "boolean", description: "forget every session an id prefix matches" },
+    yes: {
+      type: "boolean",
+      description: `forget more than ${BULK} sessions, or every session indexed, without asking`,
+    },
     list: { type: "boolean", description: "list the forgotten sessions (tombstones)" },
     unforget: {
       type: "string",
       value: "<harness:id>",
       description: "lift a tombstone and read that session's store again",
+    },
+    undo: {
+      type: "boolean",
+      description: "bring back every session the last forget removed (again: the one before)",
     },
     json: { type: "boolean", description: "print as JSON (docs/json-output.md)" },
   },
@@ -75,6 +92,7 @@ export const forgetCmd: CommandSpec = {
 export type ForgetArgs =
   | { mode: "list"; json: boolean }
   | { mode: "unforget"; key: string; json: boolean }
+  | { mode: "undo"; json: boolean }
   | { mode: "note"; id: string; dry: boolean; json: boolean }
   | {
     mode: "forget";
@@ -82,6 +100,8 @@ export type ForgetArgs =
     /** The selection as typed, kept in each tombstone. */
     reason: string;
     dry: boolean;
+    /** `--yes`: a bulk forget ({@link isBulk}) goes ahead without asking. */
+    yes: boolean;
     json: boolean;
   };
 
@@ -93,6 +113,8 @@ export interface ForgetData {
   out?: ForgetOutcome;
   /** Of the sessions picked, those read from deja's own notes file (their lines go for good). */
   noteSessions: number;
+  /** Sessions the index held before the forget (set by {@link forgetSessions}). */
+  total?: number;
   /**
    * Damaged indexes `deja index --rebuild` set aside (lib/store.ts setAsideIndexes), with
    * their `-wal`: forget leaves them as they are, so they may still hold the text.
@@ -111,14 +133,15 @@ export function parseForget(a: Args): ForgetArgs {
   const dry = Boolean(a.values["dry-run"]);
   const mode = oneMode(a);
   if (mode === "list") return { mode: "list", json }; // it changes nothing: --dry-run holds
-  if (mode === "unforget") {
+  if (mode === "undo" || mode === "unforget") {
     if (dry) {
       throw new DejaError(
-        "--unforget has no --dry-run",
+        `--${mode} has no --dry-run`,
         "deja forget --list shows the forgotten sessions --unforget would bring back",
         2,
       );
     }
+    if (mode === "undo") return { mode: "undo", json };
     return { mode: "unforget", key: opt(a, "unforget")!, json };
   }
   if (mode === "note") return { mode: "note", id: opt(a, "note")!, dry, json };
@@ -134,26 +157,26 @@ export function parseForget(a: Args): ForgetArgs {
     sel.project !== undefined ? `--project ${sel.project}` : "",
     beforeText !== undefined ? `--before ${beforeText}` : "",
   ].filter(Boolean).join(" ");
-  return { mode: "forget", sel, reason, dry, json };
+  return { mode: "forget", sel, reason, dry, yes: Boolean(a.values.yes), json };
 }
 
 /** The selectors of a forget; `--list`, `--unforget` and `--note` take none of them. */
-const SELECTORS = ["session", "project", "before", "all-matches"] as const;
+const SELECTORS = ["session", "project", "before", "all-matches", "yes"] as const;
 
 /**
  * Which one mode `a` asks for: `--list`, `--unforget`, `--note`, or a selection.
  *
  * @throws {DejaError} exit 2 when it mixes them (`--session X --note Y` ran only `--note`).
  */
-function oneMode(a: Args): "list" | "unforget" | "note" | "forget" {
+function oneMode(a: Args): "list" | "unforget" | "undo" | "note" | "forget" {
   const set = (k: string) => a.values[k] !== undefined && a.values[k] !== false;
-  const modes = (["list", "unforget", "note"] as const).filter(set);
+  const modes = (["list", "unforget", "undo", "note"] as const).filter(set);
   const sels = SELECTORS.filter(set);
   if (modes.length + (sels.length ? 1 : 0) <= 1) return modes[0] ?? "forget";
   const named = [...modes, ...sels].map((k) => `--${k}`);
   throw new DejaError(
     `${named.join(" and ")} do not go together`,
-    "run one at a time: --list, --unforget <harness:id>, --note <id>, or selectors " +
+    "run one at a time: --list, --unforget <harness:id>, --undo, --note <id>, or selectors " +
       "(--session, --project, --before); see 'deja forget --help'",
     2,
   );
@@ -185,17 +208,51 @@ function underWriterLock<T>(env: Env, fn: (store: Store | undefined, path: strin
 
 /**
  * Lifts the tombstone `key` and reads that harness's stores again, so the
- * session is back at once.
+ * session is back at once, whole: first as usual (what changed since the last
+ * index), then every store whole writing only the sessions the index lacks
+ * (lib/indexer.ts `restore`), so no other session loses what its stores gave it.
+ * When the read fails the tombstones are put back as they were.
  *
  * @throws {DejaError} when no tombstone has that key (lib/forget/forget.ts).
  */
 export async function unforgetSession(env: Env, key: string): Promise<Tombstone> {
-  const t = underWriterLock(env, (store, path) => unforget(store, path, key));
-  if (parsers.some((p) => p.id === t.harness)) {
-    await runIndex(env, parsers, { only: [t.harness] });
-  }
-  return t;
+  return (await restoring(env, (path) => [unforget(path, key)]))[0];
 }
+
+/**
+ * Lifts the tombstones of the last forget (`--undo`, lib/forget/forget.ts `unforgetLast`)
+ * and reads their harnesses' stores as {@link unforgetSession} does.
+ *
+ * @throws {DejaError} exit 1 when nothing is forgotten.
+ */
+export function undoLastForget(env: Env): Promise<Tombstone[]> {
+  return restoring(env, (path) => unforgetLast(path));
+}
+
+/**
+ * Lifts tombstones with `lift` (under the writer lock), then reads their harnesses' stores:
+ * first as usual, then whole writing only the sessions the index lacks. When the read
+ * fails the tombstones are put back as they were.
+ */
+async function restoring(env: Env, lift: (path: string) => Tombstone[]): Promise<Tombstone[]> {
+  const file = tombstoneFile(indexPath(env));
+  const before = readTombstones(file);
+  const lifted = underWriterLock(env, (_store, path) => lift(path));
+  const only = [...new Set(lifted.map((t) => t.harness))]
+    .filter((h) => parsers.some((p) => p.id === h));
+  if (!only.length) return lifted;
+  try {
+    await runIndex(env, parsers, { only, waitMs: UNFORGET_WAIT_MS });
+    await runIndex(env, parsers, { only, restore: true, waitMs: UNFORGET_WAIT_MS });
+  } catch (e) {
+    writeTombstones(file, before);
+    throw e;
+  }
+  return lifted;
+}
+
+/** How long `--unforget` waits for another index run to finish before it gives up. */
+const UNFORGET_WAIT_MS = 30_000;
 
 /** deja's own notes file for `env`, which a forget edits (lib/forget/forget.ts `OwnNotes`). */
 export function ownNotes(env: Env): OwnNotes {
@@ -226,6 +283,7 @@ export function forgetSessions(
   try {
     const store = Store.open(indexPath(env));
     try {
+      const total = store.stats().sessions;
       const plan = planForget(store, opts.sel);
       const notes = ownNotes(env);
       const noteSessions = plan.sessions.filter((s) => s.source === notes.path).length;
@@ -233,13 +291,19 @@ export function forgetSessions(
         ? undefined
         : applyForget(store, plan, opts.reason, Date.now(), notes);
       const setAside = setAsideIndexes(indexPath(env));
-      return { dry: opts.dry, plan, out, noteSessions, setAside };
+      return { dry: opts.dry, plan, out, noteSessions, total, setAside };
     } finally {
       store.close();
     }
   } finally {
     lock?.release();
   }
+}
+
+/** Whether a forget removes more than {@link BULK} sessions, or every session (of more than one) indexed. */
+export function isBulk(d: ForgetData): boolean {
+  const n = d.plan.sessions.length;
+  return n > BULK || (n > 1 && n === d.total);
 }
 
 /** The tombstones as text (colour on a terminal). */
@@ -324,7 +388,7 @@ export function forgetText(d: ForgetData, io: Pick<IO, "isTTY" | "env">): string
     }: their notes would be deleted from notes.jsonl for good (no --unforget)\n`
     : "";
   const kept = d.out?.tombstoned
-    ? "they stay out of the index; deja forget --list shows them\n"
+    ? "they stay out of the index; deja forget --list shows them, deja forget --undo brings them back\n"
     : "";
   return [head, ...lines].join("\n") + "\n" + (note ? c.dim(note) : "") +
     (d.dry ? c.yellow(warn) : c.dim(notes + kept)) + c.yellow(setAsideText(d.setAside));
@@ -342,6 +406,18 @@ async function runForget(a: Args, io: IO): Promise<number> {
     const t = await unforgetSession(io.env, args.key);
     if (args.json) printJson(io, { unforgotten: { ...t, at: isoTime(t.at) } });
     else io.out(`${colors(io).cyan(t.key)} is back in the index\n`);
+    return 0;
+  }
+  if (args.mode === "undo") {
+    const list = await undoLastForget(io.env);
+    if (args.json) printJson(io, { unforgotten: list.map((t) => ({ ...t, at: isoTime(t.at) })) });
+    else {
+      const c = colors(io);
+      io.out(
+        `${plural(list.length, "session")} back in the index:\n` +
+          list.map((t) => `  ${c.cyan(t.key)}  ${tilde(t.project, io.env.home)}\n`).join(""),
+      );
+    }
     return 0;
   }
   if (args.mode === "note") {
@@ -364,6 +440,22 @@ async function runForget(a: Args, io: IO): Promise<number> {
       );
     }
     return 0;
+  }
+  if (!args.dry && !args.yes) {
+    // A bulk forget asks first: show what it would forget (the error is the JSON answer), and
+    // do nothing.
+    const plan = forgetSessions(io.env, { ...args, dry: true });
+    if (isBulk(plan)) {
+      if (!args.json) io.out(forgetText(plan, io));
+      const n = plan.plan.sessions.length;
+      throw new DejaError(
+        `forget would remove ${plural(n, "session")}${
+          n === plan.total ? ", every session indexed" : ""
+        }: add --yes to forget them`,
+        "deja forget --undo brings back what the last forget removed (not deja notes)",
+        2,
+      );
+    }
   }
   const d = forgetSessions(io.env, args);
   const found = d.plan.sessions.length > 0;

@@ -155,6 +155,7 @@ export function parse(cmd: Command, argv: string[], home = ""): Args {
         positionals,
       );
     }
+    refuseEmpty(cmd, values);
     if (typeof values.project === "string") values.project = projectArg(values.project, home);
     return { values: values as Args["values"], positionals };
   } catch (e) {
@@ -182,6 +183,26 @@ export function parse(cmd: Command, argv: string[], home = ""): Args {
     }
     const dash = dashedText(cmd, argv, raw);
     throw new DejaError(msg, `${dash}see 'deja ${cmd.name} --help'`, 2);
+  }
+}
+
+/**
+ * Refuses a string option given an empty (or blank) value: `--project "$P"` with `$P` unset
+ * matched every project (forget removed them all), `--harness ""` read as every harness.
+ * No option of deja means anything by an empty value.
+ *
+ * @throws {DejaError} (exit 2) naming the option.
+ */
+function refuseEmpty(cmd: Command, values: Record<string, unknown>): void {
+  for (const [k, v] of Object.entries(values)) {
+    const given = typeof v === "string" ? [v] : Array.isArray(v) ? v : [];
+    if (!given.some((x) => typeof x === "string" && x.trim() === "")) continue;
+    const spec = optionsOf(cmd)[k];
+    throw new DejaError(
+      `--${k} got an empty value`,
+      `give it ${spec?.value ?? "a value"}, or leave --${k} out; see 'deja ${cmd.name} --help'`,
+      2,
+    );
   }
 }
 

@@ -29,6 +29,7 @@ import {
   writeTombstones,
 } from "./tombstones.ts";
 import { dropNotes } from "./notes_file.ts";
+import { AmbiguousSession } from "../sessions.ts";
 
 /** What to forget. */
 export interface ForgetSelector {
@@ -98,13 +99,15 @@ export function planForget(store: Store, sel: ForgetSelector): ForgetPlan {
   if (sel.session !== undefined && !sel.allMatches) {
     const top = picked.filter((s) => !s.parent || !picked.some((p) => p.native_id === s.parent));
     if (top.length > 1) {
-      throw new DejaError(
-        `'${sel.session}' matches ${top.length} sessions`,
-        `add --all-matches to forget them all, or be more specific: ${
-          top.slice(0, 5).map((s) => `${s.harness}:${s.native_id}`).join(", ")
-        }`,
-        2,
+      // Listed as every command lists an ambiguous id, newest first, with "… N more" past the first.
+      const newest = [...picked].sort((a, b) =>
+        (b.updated ?? b.started ?? 0) - (a.updated ?? a.started ?? 0)
       );
+      throw new AmbiguousSession(sel.session, newest, store, {
+        all: true,
+        hint: "name one (each line starts with its shortest id), or add --all-matches to " +
+          "forget them all",
+      });
     }
   }
   const byId = new Map(picked.map((s) => [s.id, s]));
@@ -206,12 +209,16 @@ export function removeSessions(store: Store, sessions: SessionRow[]): ForgetOutc
 
 /**
  * Lifts the tombstone `key` (`harness:id`, or an id that names one
- * tombstone) and marks its store to be read again whole by the next index.
+ * tombstone). The session comes back with a read of its harness's stores that
+ * writes only the sessions the index lacks (lib/indexer.ts `restore`): its store
+ * is not marked to be read again whole, which replaced the other sessions read
+ * from it, losing what other stores had merged into them (Codex: a thread's
+ * rollout events, project and model, left with its history.jsonl prompt).
  *
  * @returns the lifted tombstone.
  * @throws {DejaError} exit 1 when no tombstone matches; exit 2 when several do.
  */
-export function unforget(store: Store | undefined, indexPath: string, key: string): Tombstone {
+export function unforget(indexPath: string, key: string): Tombstone {
   const file = tombstoneFile(indexPath);
   const list = readTombstones(file);
   let hits = list.filter((t) => t.key === key);
@@ -238,8 +245,29 @@ export function unforget(store: Store | undefined, indexPath: string, key: strin
   }
   const t = hits[0];
   // Its subagents were forgotten with it and come back with it.
-  const keep = list.filter((x) => x !== t && !(x.harness === t.harness && x.parent === t.id));
-  writeTombstones(file, keep);
-  if (store && t.source) Q.forgetSource.run(store, { path: t.source });
+  lift(file, list, (x) => x === t || (x.harness === t.harness && x.parent === t.id));
   return t;
+}
+
+/**
+ * Lifts the tombstones the last forget wrote (they share its time): `deja forget --undo`
+ * brings a whole selection back in one command; run again, it undoes the forget before.
+ *
+ * @returns the lifted tombstones.
+ * @throws {DejaError} exit 1 when there are none.
+ */
+export function unforgetLast(indexPath: string): Tombstone[] {
+  const file = tombstoneFile(indexPath);
+  const list = readTombstones(file);
+  if (!list.length) {
+    throw new DejaError("no forgotten sessions", "deja forget --list shows them", 1);
+  }
+  const last = Math.max(...list.map((t) => t.at));
+  return lift(file, list, (t) => t.at === last);
+}
+
+/** Writes `list` without the tombstones `lifted` picks; returns those. */
+function lift(file: string, list: Tombstone[], lifted: (t: Tombstone) => boolean): Tombstone[] {
+  writeTombstones(file, list.filter((t) => !lifted(t)));
+  return list.filter(lifted);
 }
