@@ -111,7 +111,10 @@ export interface SearchData {
  */
 export function parseSearch(a: Args): SearchArgs {
   const query = a.values.re ? a.positionals.join(" ") : a.positionals.join(" ").trim();
-  if (!query.trim()) throw new DejaError("no query given", 'try: deja "what you remember"', 2);
+  // An empty quoted phrase (`deja '""'`) is no query either.
+  if (!(a.values.re ? query.trim() : query.replace(/["\s]/g, ""))) {
+    throw new DejaError("no query given", 'try: deja "what you remember"', 2);
+  }
   const filter = parseFilter(a);
   const { ms: since, text: sinceText } = timeOpt(a, "since");
   const kinds: string[] = [];
