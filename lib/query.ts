@@ -31,7 +31,7 @@ export interface ParsedQuery {
   terms: string[][];
   /** The same terms with how they were typed. */
   parts: QueryTerm[];
-  /** Stop words left out. */
+  /** Stop words left out, and words with nothing to search beside words that have (an emoji). */
   dropped: string[];
   /** The window the time words named, when there were any. */
   time?: TimeHint;
@@ -117,6 +117,8 @@ export const QUESTION =
  */
 export function parseQuery(q: string, now = Date.now()): ParsedQuery {
   const parts: QueryTerm[] = [];
+  /** Words with nothing to search (an emoji, punctuation): dropped beside words that have. */
+  const unsearchable: string[] = [];
   // Time words are read outside quoted phrases only.
   const pieces: Array<{ text: string; quoted: boolean }> = [];
   const re = /"([^"]*)"?|([^"]+)/g;
@@ -138,6 +140,7 @@ export function parseQuery(q: string, now = Date.now()): ParsedQuery {
     for (const word of p.text.split(/\s+/)) {
       const toks = tokens(word);
       if (toks.length) parts.push({ tokens: toks, quoted: false });
+      else if (word) unsearchable.push(word);
     }
   }
   const isStop = (t: QueryTerm) =>
@@ -145,6 +148,8 @@ export function parseQuery(q: string, now = Date.now()): ParsedQuery {
   let kept = parts.filter((t) => !isStop(t));
   if (!kept.length) kept = parts;
   const dropped = parts.filter((t) => !kept.includes(t)).map((t) => t.tokens[0]);
+  // A query of symbols alone is searched for them as typed (lib/search.ts): nothing dropped.
+  if (parts.length) dropped.push(...unsearchable);
   // The same word twice is one term.
   const seen = new Set<string>();
   kept = kept.filter((t) => {

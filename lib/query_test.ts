@@ -70,3 +70,11 @@ Deno.test("ftsTerm reads a gap as one word or none between two tokens (logs … 
   assertEquals(ftsTerm(["logs", GAP, "out"]), `NEAR("logs" "out", 1)`);
   assertEquals(ftsTerm(["logs", "out"]), `"logs out"`);
 });
+
+Deno.test("parseQuery reports a word with nothing to search (an emoji) beside words as dropped", () => {
+  const p = parseQuery("Database 🗄️");
+  assertEquals(p.terms, [["database"]]);
+  assertEquals(p.dropped, ["🗄️"]);
+  // Alone, the symbols are the query (searched as typed): nothing dropped.
+  assertEquals(parseQuery("🗄️").dropped, []);
+});

@@ -60,3 +60,18 @@ Deno.test("misspelt words whose corrections live only in different sessions find
       assertEquals(r.results.map((x) => x.id), [], `${q}: ${r.tier} ${JSON.stringify(r.changes)}`);
     }
   }));
+
+Deno.test("a misspelt word beside a three-letter word with two letters swapped: both are corrected", () =>
+  withMemIndex([
+    ...HISTORY,
+    {
+      id: "s-pdf",
+      events: [["user", "summarize the pdf report"], ["assistant", "The pdf says the cpu is hot."]],
+    },
+  ], (s) => {
+    for (const q of ["sumarize pfd", "summarize pfd", "sumarize pdf", "pfd"]) {
+      const r = search(s, q);
+      assertEquals(r.results.map((x) => x.id), ["s-pdf"], `${q}: ${r.tier} ${JSON.stringify(r)}`);
+      assertEquals(r.tier, "close", q);
+    }
+  }));

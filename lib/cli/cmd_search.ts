@@ -15,7 +15,7 @@ import { indexPath, Store } from "../store.ts";
 import { DejaError } from "../../core/errors.ts";
 import { search, type SearchOptions, type SearchResult } from "../search.ts";
 import { resolveSession, shortRef } from "../sessions.ts";
-import { cutNote } from "../query.ts";
+import { cutNote, parseQuery, STOP_WORDS } from "../query.ts";
 import { Q } from "../schema.ts";
 import { searchHiding } from "../search/sessions.ts";
 import { embedConfig } from "../embeddings/config.ts";
@@ -98,6 +98,11 @@ export interface SearchData {
   embeddings: string;
   /** An endpoint that failed: the results stay as the index ranked them. */
   warning?: { message: string; hint?: string };
+  /**
+   * When a query with a quoted phrase matched nothing: the query without its quotes and
+   * how many sessions it matches (more than none).
+   */
+  unquoted?: { query: string; sessions: number };
   /** Nothing matched under filters: which, and how many sessions match without them. */
   filtered?: FilteredOut;
   /** Sessions matching the query that `--since` left out as undated (lib/session_time.ts). */
@@ -111,7 +116,10 @@ export interface SearchData {
  */
 export function parseSearch(a: Args): SearchArgs {
   const query = a.values.re ? a.positionals.join(" ") : a.positionals.join(" ").trim();
-  if (!query.trim()) throw new DejaError("no query given", 'try: deja "what you remember"', 2);
+  // An empty quoted phrase (`deja '""'`) is no query either.
+  if (!(a.values.re ? query.trim() : query.replace(/["\s]/g, ""))) {
+    throw new DejaError("no query given", 'try: deja "what you remember"', 2);
+  }
   const filter = parseFilter(a);
   const { ms: since, text: sinceText } = timeOpt(a, "since");
   const kinds: string[] = [];
@@ -194,6 +202,14 @@ export async function searchData(
     filtered = { filters, without: all.nothingMatched ? 0 : all.total };
   }
   const undated = args.since === undefined ? 0 : undatedLeftOut(store, args.query, opts);
+  let unquoted: SearchData["unquoted"];
+  if (result.nothingMatched && !args.regex && args.query.includes('"')) {
+    const query = args.query.replaceAll('"', " ").replace(/\s+/g, " ").trim();
+    const loose = query ? search(store, query, { ...opts, limit: 1 }) : undefined;
+    if (loose && !loose.nothingMatched && loose.total) {
+      unquoted = { query, sessions: loose.total };
+    }
+  }
   const refs = new Map<string, string>();
   for (const r of result.results) {
     refs.set(`${r.harness}:${r.id}`, shortRef(store, r.harness, r.id));
@@ -205,6 +221,7 @@ export async function searchData(
     warning,
     filtered,
     undated,
+    ...(unquoted ? { unquoted } : {}),
     noteIds: await snippetNoteIds(result, io.env),
   };
 }
@@ -271,7 +288,20 @@ export function searchJson(d: SearchData): Record<string, unknown> {
     embeddings: d.embeddings,
     filtered_out: f ? { filters: f.filters, sessions_without: f.without } : null,
     undated: d.undated,
+    common_words_only: d.result.tier !== "regex" && commonWordsOnly(d.result.query).length > 0,
   };
+}
+
+/**
+ * The words of a query made of common words alone (`the`, `the of and to`), searched as
+ * typed since nothing else is left: nearly every session holds them. Empty otherwise.
+ */
+export function commonWordsOnly(query: string): string[] {
+  const parts = parseQuery(query).parts;
+  const common = parts.every((t) =>
+    !t.quoted && t.tokens.length === 1 && STOP_WORDS.has(t.tokens[0])
+  );
+  return common ? parts.map((t) => t.tokens[0]) : [];
 }
 
 /** `3 hits`; a session found by its title alone (lib/search/title.ts) says so. */
@@ -338,19 +368,36 @@ export async function runSearch(a: Args, io: IO): Promise<number> {
     ? `deja: ${cut}\nhint: search for fewer words, or the few that name the problem\n`
     : "";
   const note = narration(d.result);
+  const common = args.regex ? [] : commonWordsOnly(args.query);
+  if (common.length) {
+    io.err(
+      `deja: the query holds only common words (${common.join(", ")}), which most sessions hold\n` +
+        "hint: add a word that names what you remember\n",
+    );
+  }
   if (!d.result.results.length) {
     io.err(nothingMatchedText(args.query, d.filtered) + cutText);
     if (note) io.err(`${note}\n`);
     hiddenHint(io, d.result.hidden);
     undatedHint(io, d.undated);
+    unquotedHint(io, d.unquoted);
     return 1;
   }
   if (cutText) io.err(cutText);
   if (note) io.err(`${colors(io).dim(note)}\n`);
   hiddenHint(io, d.result.hidden);
   undatedHint(io, d.undated);
+  unquotedHint(io, d.unquoted);
   io.out(searchText(d, io));
   return searchFound(d) ? 0 : 1;
+}
+
+/** Says that the words of a quoted phrase that matched nothing match sessions without the quotes. */
+function unquotedHint(io: IO, u: SearchData["unquoted"]): void {
+  if (!u) return;
+  const n = u.sessions === 1 ? "1 session" : `${u.sessions} sessions`;
+  const words = /^[\w .-]+$/.test(u.query) ? u.query : `'${u.query.replaceAll("'", "'\\''")}'`;
+  io.err(`hint: the words without quotes match ${n}: deja ${words}\n`);
 }
 
 /** How each widening tier names what it did, for {@link narration}. */

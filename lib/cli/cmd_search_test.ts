@@ -46,6 +46,8 @@ Deno.test("search parses its query and filters, and refuses no query, a bad --si
   for (
     const bad of [
       args(["  "]),
+      args(['""']),
+      args(['" "', '""']),
       args(["x"], { since: "soon" }),
       args(["x"], { role: ["robot"] }),
       args(["x"], { harness: ["nope"] }),

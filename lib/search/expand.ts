@@ -275,11 +275,18 @@ function anchored(stats: TermStats, terms: QueryTerm[], t: QueryTerm): boolean {
 /**
  * True when the close tier guesses a spelling for `word` (not indexed, no digit): 4+ letters,
  * or three beside a word the history holds (`telegram bto` -> `bot`; `bto` alone is left to
- * the substring tier).
+ * the substring tier first), or three whose two neighbouring letters swapped spell an indexed
+ * word (`pfd` -> `pdf`, one edit however short the word).
  */
 function mayGuess(stats: TermStats, terms: QueryTerm[], t: QueryTerm, word: string): boolean {
   if (/\d/.test(word) || word.length < 3) return false;
-  return word.length >= 4 || anchored(stats, terms, t);
+  return word.length >= 4 || anchored(stats, terms, t) || swapFixes(stats, word).length > 0;
+}
+
+/** Indexed words that are `word` with two neighbouring letters swapped (`pfd` -> `pdf`). */
+function swapFixes(stats: TermStats, word: string): string[] {
+  if (/\d/.test(word) || stats.docs(word)) return [];
+  return near(stats.store, word, 1, 8, stats.count).filter((w) => swapped(word, w));
 }
 
 /**
@@ -390,7 +397,10 @@ export function expand(stats: TermStats, terms: QueryTerm[], tier: LiteralTier):
     !(tier === "close" && guesses <= 1 && terms.length <= 4)
   ) {
     const guessable = tier === "close" && terms.length <= 4 &&
-      terms.every((t) => stats.present(t.tokens) || (t.tokens[0]?.length ?? 0) >= 4);
+      terms.every((t) =>
+        stats.present(t.tokens) || (t.tokens[0]?.length ?? 0) >= 4 ||
+        (t.tokens.length === 1 && !t.quoted && swapFixes(stats, t.tokens[0]).length > 0)
+      );
     if (!guessable) return null;
     confirm = tier === "close" && weak > 0;
   }

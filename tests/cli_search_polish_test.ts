@@ -1,0 +1,71 @@
+/**
+ * A new-user search trial: a quoted phrase that matched nothing gave a bare "nothing
+ * matched" although its words unquoted match; a query of common words alone (`deja the`)
+ * listed sessions as exact matches with no word of warning; an emoji beside words was
+ * lost without a trace.
+ */
+import { assert, assertEquals, assertStringIncludes } from "./_assert.ts";
+import { runMain } from "./_cli_io.ts";
+import { memIndex, type MemSession } from "./_search_fixture.ts";
+
+const HISTORY: MemSession[] = [
+  {
+    id: "s-pdf",
+    events: [["user", "summarize the pdf report"], ["assistant", "The report is about the cpu."]],
+  },
+  {
+    id: "s-db",
+    events: [["user", "echo 🗄️ Database setup"], ["assistant", "The database is set up."]],
+  },
+];
+
+Deno.test("a quoted phrase that matches nothing hints at its words unquoted, exit 1", async () => {
+  const ix = await memIndex(HISTORY);
+  try {
+    const r = await runMain(ix.env, ['"pdf summarize"']);
+    assertEquals(r.code, 1, r.err);
+    assertStringIncludes(r.err, "nothing matched");
+    assertStringIncludes(
+      r.err,
+      "hint: the words without quotes match 1 session: deja pdf summarize",
+    );
+    // Words that match nothing either way get no such hint.
+    const none = await runMain(ix.env, ['"zzqx qqzz"']);
+    assertEquals(none.code, 1);
+    assert(!none.err.includes("without quotes"), none.err);
+  } finally {
+    ix.cleanup();
+  }
+});
+
+Deno.test("a query of common words alone says so on stderr and in --json", async () => {
+  const ix = await memIndex(HISTORY);
+  try {
+    for (const q of [["the"], ["the", "of", "and", "to"]]) {
+      const r = await runMain(ix.env, q);
+      assertStringIncludes(r.err, "the query holds only common words", q.join(" "));
+      const j = JSON.parse((await runMain(ix.env, ["--json", ...q])).out);
+      assertEquals(j.common_words_only, true, q.join(" "));
+    }
+    const r = await runMain(ix.env, ["the", "report"]);
+    assert(!r.err.includes("common words"), r.err);
+    assertEquals(
+      JSON.parse((await runMain(ix.env, ["--json", "the", "report"])).out)
+        .common_words_only,
+      false,
+    );
+  } finally {
+    ix.cleanup();
+  }
+});
+
+Deno.test("an emoji beside words is listed as dropped", async () => {
+  const ix = await memIndex(HISTORY);
+  try {
+    const j = JSON.parse((await runMain(ix.env, ["--json", "Database", "🗄️"])).out);
+    assertEquals(j.dropped, ["🗄️"]);
+    assertEquals(j.results[0]?.id, "s-db");
+  } finally {
+    ix.cleanup();
+  }
+});
