@@ -244,10 +244,9 @@ export function positionalArgs(cmd: Command, argv: string[], also?: Command): st
   return splitArgs(also ? [cmd, also] : [cmd], argv).positionals;
 }
 
-/** The index in `argv` of the first option `cmd` does not know (before any `--`), or -1. */
-function firstUnknown(cmd: Command, argv: string[]): number {
-  const specs = optionsOf(cmd);
-  const { tokens } = parseArgs({
+/** `argv` read leniently into parseArgs tokens against `specs` (unknown options kept as tokens). */
+function optionTokens(specs: ReturnType<typeof optionsOf>, argv: string[]) {
+  return parseArgs({
     args: argv,
     options: Object.fromEntries(
       Object.entries(specs).map((
@@ -257,7 +256,13 @@ function firstUnknown(cmd: Command, argv: string[]): number {
     allowPositionals: true,
     strict: false,
     tokens: true,
-  });
+  }).tokens;
+}
+
+/** The index in `argv` of the first option `cmd` does not know (before any `--`), or -1. */
+function firstUnknown(cmd: Command, argv: string[]): number {
+  const specs = optionsOf(cmd);
+  const tokens = optionTokens(specs, argv);
   return tokens.find((t) => t.kind === "option" && !Object.hasOwn(specs, t.name))?.index ?? -1;
 }
 
@@ -272,17 +277,7 @@ function dashedText(cmd: Command, argv: string[], raw: string): string {
   // A command whose argument is a count takes no text: `deja last -- -x` would not help.
   if (!/^Unknown option '/i.test(raw) || cmd.maxPositionals === 0 || cmd.count) return "";
   const specs = optionsOf(cmd);
-  const { tokens } = parseArgs({
-    args: argv,
-    options: Object.fromEntries(
-      Object.entries(specs).map((
-        [k, v],
-      ) => [k, { type: v.type, ...(v.short ? { short: v.short } : {}) }]),
-    ),
-    allowPositionals: true,
-    strict: false,
-    tokens: true,
-  });
+  const tokens = optionTokens(specs, argv);
   // An argument holding an option the command does not know (`-f`, or `-rf` with one) is text.
   const unknown = new Set(
     tokens.filter((t) => t.kind === "option" && !Object.hasOwn(specs, t.name)).map((t) => t.index),
