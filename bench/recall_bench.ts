@@ -1,7 +1,9 @@
 /**
  * `deno task bench:recall [--targets 120] [--distractors 300] [--per-kind 30]
  * [--seed 11] [--cold 5] [--no-binary] [--misses] [--ablate] [--json <file>]`: the labelled search
- * benchmark. Generates a history in Claude Code format (bench/gen_recall.ts),
+ * benchmark. `--seeds 3,5,7` runs it once per seed (in-process figures only) and prints hit@1
+ * per kind and seed with the mean and the lowest: one seed's 60 queries a kind move by a few
+ * hits from seed to seed (paraphrase 0.57-0.68 over six seeds), so a change is judged on many. Generates a history in Claude Code format (bench/gen_recall.ts),
  * indexes it with the production indexer, runs the labelled queries
  * (bench/recall_queries.ts) in-process the way the CLI does, and prints hit@1,
  * recall@5 and MRR@10 per query kind, the share of negative queries answered
@@ -16,7 +18,7 @@
  * @module
  */
 import { parseArgs } from "node:util";
-import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { spawnSync } from "node:child_process";
 import { join } from "node:path";
 import process from "node:process";
@@ -28,6 +30,7 @@ import {
   hitRow,
   type KindFigures,
   MUST_FIND_NOTHING,
+  NEGATIVE,
   pct,
   type QueryOutcome,
   runQueries,
@@ -50,12 +53,17 @@ const { values } = parseArgs({
     "per-kind": { type: "string", default: "30" },
     cold: { type: "string", default: "5" },
     seed: { type: "string", default: "11" },
+    seeds: { type: "string" },
     "no-binary": { type: "boolean", default: false },
     misses: { type: "boolean", default: false },
     ablate: { type: "boolean", default: false },
     json: { type: "string" },
   },
 });
+if (values.seeds) {
+  console.log(bySeed(values.seeds.split(",").map(Number)));
+  process.exit(0);
+}
 const targets = Number(values.targets);
 const seed = Number(values.seed);
 const work = join(REPO, ".bench", `recall-${seed}-${targets}-${values.distractors}`);
@@ -188,4 +196,46 @@ async function withEmbeddings(store: Store): Promise<KindFigures[] | null> {
     out.push({ q, tier: res.tier, nothingMatched: res.nothingMatched, rank: i + 1, top, ms });
   }
   return figures(out);
+}
+
+/**
+ * `--seeds`: runs this benchmark once per seed in a child process (its `--json`), then
+ * tabulates hit@1 per kind (the negatives' "nothing matched" share) with the mean and the lowest.
+ */
+function bySeed(seeds: number[]): string {
+  if (!seeds.length || seeds.some((s) => !Number.isInteger(s))) {
+    throw new Error(`--seeds takes whole numbers separated by commas`);
+  }
+  const per = new Map<number, KindFigures[]>();
+  for (const s of seeds) {
+    const out = join(REPO, ".bench", `recall-seed-${s}.json`);
+    const args = [
+      "run",
+      "-A",
+      new URL(import.meta.url).pathname,
+      "--no-binary",
+      "--seed",
+      String(s),
+    ];
+    for (const k of ["targets", "distractors", "per-kind"] as const) {
+      args.push(`--${k}`, values[k]!);
+    }
+    const r = spawnSync(process.execPath, [...args, "--json", out], { encoding: "utf8" });
+    if (r.status !== 0) throw new Error(`seed ${s} failed: ${r.stderr}`);
+    per.set(s, (JSON.parse(readFileSync(out, "utf8")) as { rows: KindFigures[] }).rows);
+    console.error(`seed ${s} done`);
+  }
+  const kinds = per.get(seeds[0])!.map((r) => r.kind);
+  const head = ["hit@1".padEnd(11), ...seeds.map((s) => `s${s}`.padStart(6)), "  mean", "   min"];
+  const lines = [head.join(" ")];
+  for (const k of kinds) {
+    const xs = seeds.map((s) => {
+      const r = per.get(s)!.find((x) => x.kind === k);
+      return r ? (NEGATIVE(k) ? r.nothing : r.hit1) : NaN;
+    });
+    const mean = xs.reduce((a, b) => a + b, 0) / xs.length;
+    const cells = [...xs, mean, Math.min(...xs)].map((x) => x.toFixed(2).padStart(6));
+    lines.push([k.padEnd(11), ...cells].join(" "));
+  }
+  return lines.join("\n");
 }
