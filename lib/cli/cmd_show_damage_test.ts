@@ -7,7 +7,8 @@ import { assert, assertEquals, assertStringIncludes } from "../../tests/_assert.
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { testEnv } from "../../tests/_fixture.ts";
-import { captureIO } from "../../tests/_cli_io.ts";
+import { captureIO, runMain } from "../../tests/_cli_io.ts";
+import { damageSessionC, listProjects, tinyStore, tinyVars } from "../../tests/_crush_tiny.ts";
 import { claudeLines } from "../../tests/_memory.ts";
 import { removeTemp, tempDir } from "../../tests/_tmp.ts";
 import { runIndex } from "../indexer.ts";
@@ -78,4 +79,33 @@ Deno.test("sessionDamage counts damage only, and names a store of several sessio
     sessionDamageText(d!),
     "its store (7 sessions) had 1 unreadable record (corrupt); some messages may be missing (deja sources --verbose says where)",
   );
+});
+
+Deno.test("show of any session of a damaged Crush database says its store, of several sessions, had unreadable records", async () => {
+  const dir = tempDir("deja-showdmg-crush-");
+  try {
+    const proj = join(dir, "proj");
+    mkdirSync(join(proj, ".crush"), { recursive: true });
+    mkdirSync(join(dir, "crush"), { recursive: true });
+    listProjects(dir, [proj]);
+    const db = join(proj, ".crush", "crush.db");
+    tinyStore(db, ["a", "b", "c"]);
+    const env = testEnv(join(dir, "home"), tinyVars(dir));
+    assertEquals((await runMain(env, ["index", "--quiet"])).code, 0);
+    const clean = JSON.parse((await runMain(env, ["show", "aaaaaaaa", "--json"])).out);
+    assertEquals(clean.source_damage, null);
+    damageSessionC(db);
+    assertEquals((await runMain(env, ["index", "--quiet"])).code, 0);
+    for (const ref of ["aaaaaaaa", "cccccccc"]) {
+      const text = (await runMain(env, ["show", ref])).out;
+      assert(/its store \(3 sessions\) had \d+ unreadable records? \(corrupt\)/.test(text), text);
+      const doc = JSON.parse((await runMain(env, ["show", ref, "--json"])).out);
+      assertEquals([doc.source_damage.store_sessions, doc.source_damage.skipped.corrupt > 0], [
+        3,
+        true,
+      ]);
+    }
+  } finally {
+    removeTemp(dir);
+  }
 });
