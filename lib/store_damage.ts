@@ -275,3 +275,51 @@ export function damageSummary(h: HarnessDamage): string {
   }
   return `${h.harness}: ${parts.join("; ")}`;
 }
+
+/**
+ * What a session's store lost to damage on its last read, as `deja show` says
+ * it: the records its bytes did not yield ({@link isDamage} reasons: corrupt
+ * pages, lines that are not JSON, a cut-off last line), by reason. The index
+ * records skips per store, not per session: for a store holding this session
+ * alone (`store_sessions` 1) the count is the session's own; for one holding
+ * several it is the whole store's, and some of them may be missing from others.
+ */
+export interface SessionDamage {
+  /** Records of the store its last read could not read (damage reasons only). */
+  unreadable_records: number;
+  /** Those records by reason (`{"malformed_json": 2}`). */
+  skipped: Record<string, number>;
+  /** Sessions the store holds in the index (the count above is theirs together). */
+  store_sessions: number;
+}
+
+/**
+ * The {@link SessionDamage} of a session from its store's `sources` row; null
+ * when the row is absent or its last read lost nothing to damage.
+ */
+export function sessionDamage(
+  row: Pick<SourceRow, "skipped" | "mtime" | "sessions"> | null | undefined,
+): SessionDamage | null {
+  if (!row) return null;
+  const s = storeSkips(row.skipped, row.mtime);
+  const records = s.lost.reduce((n, [, v]) => n + v, 0);
+  if (!records) return null;
+  return {
+    unreadable_records: records,
+    skipped: Object.fromEntries(s.lost),
+    store_sessions: row.sessions,
+  };
+}
+
+/**
+ * {@link SessionDamage} in one line for a reader: `its store had 2 unreadable
+ * records (malformed_json); some messages may be missing`, the store's sessions
+ * named when it holds more than this one.
+ */
+export function sessionDamageText(d: SessionDamage): string {
+  const whose = d.store_sessions > 1 ? `its store (${d.store_sessions} sessions)` : "its store";
+  const why = Object.keys(d.skipped).join(", ");
+  return `${whose} had ${
+    plural(d.unreadable_records, "unreadable record")
+  } (${why}); some messages may be missing (deja sources --verbose says where)`;
+}

@@ -19,6 +19,7 @@ import { isRegularFile, readTextOrNone, skipUnreadable } from "../core/fs.ts";
 import { readLines } from "./_jsonl.ts";
 import { expandHome, rootFrom } from "../core/paths.ts";
 import { withModel } from "./_util.ts";
+import { findHistories, PROJECT_ROOTS } from "./_aider_find.ts";
 import {
   aiderEditBlocks,
   bannerModel,
@@ -43,11 +44,14 @@ const INPUT = ".aider.input.history";
  *
  * Store: one Markdown file per launch directory, appended to by every aider
  * run started there; many sessions per file (docs/registry/aider.md; observed in
- * realdata/aider, aider 0.86.1). Looked for in three places:
+ * realdata/aider, aider 0.86.1). Looked for in four places:
  * `${DEJA_AIDER_ROOT:-~}/.aider.chat.history.md`, the file named by
- * `AIDER_CHAT_HISTORY_FILE` (any name), and `<p>/.aider.chat.history.md` for
- * each project directory deja already knows from other harnesses. Each file is
- * a `document` source, re-read whole when it changes.
+ * `AIDER_CHAT_HISTORY_FILE` (any name), `<p>/.aider.chat.history.md` for
+ * each project directory deja already knows from other harnesses, and a
+ * bounded search of the home directory and its usual project folders
+ * (parsers/_aider_find.ts: 3 levels, 2,000 folders at most, repositories not
+ * entered below their root). Each file is a `document` source, re-read whole
+ * when it changes.
  *
  * Grammar (line by line; aider's `io.py`, read via the search tool):
  * - `# aider chat started at YYYY-MM-DD HH:MM:SS` starts a session. The time
@@ -101,15 +105,20 @@ const INPUT = ".aider.input.history";
 export const aider: Parser = { id: ID, discover, parse };
 
 async function discover({ env, knownProjects, problem }: DiscoverCtx): Promise<Discovery> {
-  const primary = [join(rootFrom(env, ID, [], "~"), NAME)];
+  const home = rootFrom(env, ID, [], "~");
+  const primary = [join(home, NAME)];
   const named = env.get("AIDER_CHAT_HISTORY_FILE");
   if (named) primary.push(expandHome(env, named));
   // Project directories other harnesses recorded; one from another system (a Windows
   // path seen on Linux) is not a place on this machine.
   const projectFiles = knownProjects.filter((p) => isAbsolute(p)).map((p) => join(p, NAME));
+  // And the folders people keep projects in, searched a few levels down (parsers/_aider_find.ts).
+  const projectRoots = PROJECT_ROOTS.map((d) => join(home, d));
+  const search = findHistories([home, ...projectRoots], NAME);
   const roots = [...new Set(primary.map((p) => resolve(p)))];
   const sources: SourceRef[] = [];
-  for (const path of new Set([...roots, ...projectFiles.map((p) => resolve(p))])) {
+  const candidates = [...projectFiles, ...search.files].map((p) => resolve(p));
+  for (const path of new Set([...roots, ...candidates])) {
     if (await isRegularFile(path, problem)) {
       const companions = [inputHistoryPath(env, path)];
       sources.push({ harness: ID, path, kind: "document", companions });
@@ -117,7 +126,12 @@ async function discover({ env, knownProjects, problem }: DiscoverCtx): Promise<D
   }
   // Roots shown by `deja sources`: the fixed places, and the project files that exist.
   for (const s of sources) if (!roots.includes(s.path)) roots.push(s.path);
-  return { roots, sources };
+  // The folders searched are watched by the stat pass (a new history changes its folder's
+  // mtime), all but the home directory itself, which changes all the time (lib/fresh/map.ts);
+  // so are the project folders absent now, which a first project may make.
+  const watch = [...new Set([...projectRoots, ...search.dirs])]
+    .filter((d) => resolve(d) !== resolve(home));
+  return { roots, sources, watch };
 }
 
 /**

@@ -28,6 +28,7 @@ import { type Outcome, outcomeOf, runFacts } from "../memory/outcome.ts";
 import { noteIdAt, notesOfDays } from "../memory/note_ids.ts";
 import { isUndated } from "../session_time.ts";
 import { type Ending, endingText, isCut, sessionEnding } from "../memory/ending.ts";
+import { type SessionDamage, sessionDamage, sessionDamageText } from "../store_damage.ts";
 
 export const showCmd: CommandSpec = {
   asks: true,
@@ -77,6 +78,11 @@ export interface ShowData {
   noteIds: Map<number, string>;
   /** How the session ended: its last request unanswered, or mid-reply (lib/memory/ending.ts). */
   ending: Ending;
+  /**
+   * What its store's last read could not read (lib/store_damage.ts): records
+   * lost to damage, so the session may lack messages; null when none.
+   */
+  damage: SessionDamage | null;
 }
 
 /**
@@ -117,6 +123,7 @@ export function showSession(store: Store, ref: string, tz?: string): ShowData {
     sourceExists: existsSync(s.source),
     noteIds: s.harness === "deja" ? noteIdsOf(s, events, tz) : new Map(),
     ending: sessionEnding(store, s, events),
+    damage: sessionDamage(Q.sourceByPath.get(store, { path: s.source })),
   };
 }
 
@@ -204,6 +211,7 @@ export function showJson(d: ShowData): Record<string, unknown> {
     parent: s.parent,
     source: s.source,
     source_exists: d.sourceExists,
+    source_damage: d.damage,
     subagents: d.subagents.map((c) => c.id),
     unanswered: d.ending === "unanswered",
     ended_mid_reply: d.ending === "mid_reply",
@@ -248,6 +256,7 @@ export function showText(d: ShowData, io: Pick<IO, "isTTY" | "env">, full: boole
     c.dim(`id ${s.native_id}  source ${tilde(s.source, io.env.home)}`) +
     (d.sourceExists ? "" : c.yellow(" (gone since; kept in the index)")),
   ];
+  if (d.damage) out.push(c.yellow(sessionDamageText(d.damage)));
   if (s.parent) out.push(c.dim(`subagent of ${s.parent}`));
   if (d.subagents.length) {
     out.push(c.dim(`subagents: ${d.subagents.map((x) => x.ref).join(", ")}`));

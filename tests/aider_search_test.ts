@@ -1,0 +1,61 @@
+/**
+ * aider's histories in project folders no other harness knows (new-user trial, 2026-12: a
+ * user of aider alone got nothing) are found by `deja index`, and one that appears later is
+ * found by the next `deja index`, the no-op stat pass included (lib/fresh/).
+ */
+import { assertEquals } from "./_assert.ts";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { main } from "../main.ts";
+import type { IO } from "../core/runtime.ts";
+import { testEnv } from "./_fixture.ts";
+import { removeTemp, tempDir } from "./_tmp.ts";
+
+const NAME = ".aider.chat.history.md";
+const history = (prompt: string) =>
+  `# aider chat started at 2026-11-20 09:15:00\n\n#### ${prompt}  \n\nan answer\n`;
+
+async function index(home: string, dir: string) {
+  const out: string[] = [];
+  const io: IO = {
+    args: ["index", "--json", "--harness", "aider"],
+    env: testEnv(home, { DEJA_HOME: join(dir, "deja"), TZ: "UTC" }),
+    cwd: home,
+    out: (t) => out.push(t),
+    err: () => {},
+    isTTY: false,
+    errTTY: false,
+    readStdin: () => Promise.resolve(""),
+  };
+  assertEquals(await main(io), 0);
+  const doc = JSON.parse(out.join(""));
+  return doc.harnesses.find((h: { harness: string }) => h.harness === "aider") as {
+    found: number;
+    read: number;
+  };
+}
+
+Deno.test("deja index finds aider histories under ~/src and a new one on the next run, also in a project folder made since", async () => {
+  const dir = tempDir("deja-aidersearch-");
+  try {
+    const home = join(dir, "home");
+    mkdirSync(join(home, "src", "app", ".git"), { recursive: true });
+    writeFileSync(join(home, "src", "app", NAME), history("fix the parser"));
+    const first = await index(home, dir);
+    assertEquals([first.found, first.read], [1, 1]);
+    // Nothing new: the no-op reads nothing.
+    assertEquals((await index(home, dir)).read, 0);
+    // A new repository with a history under ~/src: found by the next run.
+    mkdirSync(join(home, "src", "tool", ".git"), { recursive: true });
+    writeFileSync(join(home, "src", "tool", NAME), history("add a flag"));
+    const second = await index(home, dir);
+    assertEquals([second.found, second.read], [2, 1]);
+    // A project folder absent until now (~/code): watched as a place projects appear.
+    mkdirSync(join(home, "code", "site"), { recursive: true });
+    writeFileSync(join(home, "code", "site", NAME), history("deploy"));
+    const third = await index(home, dir);
+    assertEquals([third.found, third.read], [3, 1]);
+  } finally {
+    removeTemp(dir);
+  }
+});
