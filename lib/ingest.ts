@@ -196,21 +196,28 @@ export class SourceWriter {
   readonly reread: string[] = [];
   /** The store holds whole sessions (a document or a database, not an append log). */
   private whole: boolean;
+  /** {@link constructor}'s `startOver`. */
+  private startOver?: ReadonlySet<string>;
 
   /**
    * @param opts.keep sessions (`harness\u0000native id`) this pass leaves as the
    *   index holds them: not removed in `full` mode, their chunks not written.
    * @param opts.whole the store holds each of its sessions whole (a document or a
    *   database): a session another such store holds is a copy (lib/copies.ts).
+   * @param opts.startOver a rebuild's sessions written so far this run: a session
+   *   the index holds from before the run, not among them, is started again
+   *   (what the old index held of it, from whatever store, goes), so that a
+   *   rebuild makes of each session what a first index makes of it.
    */
   constructor(
     private store: Store,
     readonly source: string,
     readonly mode: WriteMode,
-    opts: { keep?: ReadonlySet<string>; whole?: boolean } = {},
+    opts: { keep?: ReadonlySet<string>; whole?: boolean; startOver?: ReadonlySet<string> } = {},
   ) {
     const keep = opts.keep ?? new Set();
     this.whole = opts.whole === true;
+    if (opts.startOver) this.startOver = opts.startOver;
     this.vocab = new VocabWriter(store);
     for (const k of keep) this.leftOut.add(k);
     if (mode === "full") {
@@ -356,8 +363,18 @@ export class SourceWriter {
   private slot(c: PreparedChunk): Slot {
     const k = `${c.harness}\u0000${c.id}`;
     const st = this.store;
-    const row = Q.sessionByKey.get(st, { harness: c.harness, native_id: c.id });
+    let row = Q.sessionByKey.get(st, { harness: c.harness, native_id: c.id });
     let slot = this.slots.get(k);
+    if (row && !slot && this.startOver && !this.startOver.has(k)) {
+      // A rebuild meets a session the old index held (from another store: this store's went
+      // when the pass began): it starts again, as in a first index. Appended to, it kept the
+      // events of every store that gave it some, once more each rebuild (trial 14: a Codex
+      // rollout and the prompt history tied to it, 3 -> 6 -> 9 events).
+      this.before.set(k, { id: c.id, events: row.events });
+      this.indexText();
+      Q.deleteSession.run(st, { id: row.id });
+      row = undefined;
+    }
     if (!row) {
       const ins = Q.insertSession.get(st, {
         harness: c.harness,

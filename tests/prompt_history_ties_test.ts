@@ -174,3 +174,29 @@ Deno.test("a rollout that appears after its prompt history was read takes the se
     w.cleanup();
   }
 });
+
+Deno.test("a rebuild of two rollouts of one thread makes what the first index made", async () => {
+  const w = codexWorld();
+  try {
+    // A thread continued in a second file (keyless events, so appended to the first's).
+    w.write(join(w.day, "rollout-a.jsonl"), [
+      meta(ID),
+      said("user", "first question", T0),
+      said("assistant", "first answer", T0 + 1000),
+    ]);
+    w.write(join(w.day, "rollout-b.jsonl"), [
+      meta(ID),
+      said("user", "second question", T0 + 60_000),
+      said("assistant", "second answer", T0 + 61_000),
+    ]);
+    await w.index();
+    const first = w.session()!;
+    assertEquals(first.counted, 4);
+    for (let i = 0; i < 2; i++) {
+      await w.index("--rebuild");
+      assertEquals(w.session(), first, `rebuild ${i + 1}`);
+    }
+  } finally {
+    w.cleanup();
+  }
+});
