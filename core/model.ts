@@ -148,6 +148,14 @@ export interface Session {
    * what an earlier pass indexed (a Codex rollback).
    */
   whole?: boolean;
+  /**
+   * True when the events are prompts from a prompt history, tied to a session
+   * by its id (parsers/_prompt_history.ts). A session the index holds from
+   * another store (its transcript) stays that store's: the prompts add only
+   * what it lacks (a prompt whose text a user event of it holds, within
+   * core/prompt_history.ts PROMPT_MATCH_MS of its time, adds nothing; lib/ingest.ts).
+   */
+  prompts?: boolean;
 }
 
 /** How a source changes, which decides how it is re-read. */

@@ -13,6 +13,14 @@
 
 const STEM = "prompt-history";
 
+/**
+ * How far apart (ms) a prompt-history entry's time and a transcript's user
+ * event may be and still be the same prompt (`Session.prompts`): a history
+ * records the second it was typed (Codex `ts` in seconds), the transcript when
+ * it wrote the message.
+ */
+export const PROMPT_MATCH_MS = 5_000;
+
 /** The id of a prompt-history session: `prompt-history`, or `prompt-history-<part>`. */
 export function promptHistoryId(part?: string): string {
   return part ? `${STEM}-${part}` : STEM;

@@ -78,6 +78,8 @@ export interface SourcePlan {
   label?: Label;
   /** Sessions (`harness\u0000native id`) the read leaves as the index holds them (IndexOptions.restore). */
   keep?: ReadonlySet<string>;
+  /** A rebuild's sessions written so far this run (lib/ingest.ts SourceWriter `startOver`). */
+  startOver?: ReadonlySet<string>;
 }
 
 /** A source's plan, or its outcome when there is nothing to read. */
@@ -94,7 +96,11 @@ export async function planSource(
   parser: Parser,
   src: SourceRef,
   rebuild: boolean,
-  opts: IndexOptions & { pool?: ParsePool; keep?: ReadonlySet<string> } = {},
+  opts: IndexOptions & {
+    pool?: ParsePool;
+    keep?: ReadonlySet<string>;
+    startOver?: ReadonlySet<string>;
+  } = {},
   label?: Label,
 ): Promise<Planned> {
   const none: SourceOutcome = { read: false, sessions: 0, events: 0, skipped: {} };
@@ -211,6 +217,7 @@ export async function planSource(
     chunks,
     ...(label ? { label } : {}),
     ...(opts.keep ? { keep: opts.keep } : {}),
+    ...(opts.startOver ? { startOver: opts.startOver } : {}),
   };
 }
 
@@ -241,7 +248,11 @@ export async function writeSource(
     const pass = async (chunks: AsyncIterable<PreparedChunk>, keep?: ReadonlySet<string>) => {
       // Read whole: the same sessions indexed under another of their paths go first.
       if (mode !== "append") { for (const other of src.supersedes ?? []) dropSource(store, other); }
-      writer = new SourceWriter(store, src.path, mode, { keep, whole: src.kind !== "append" });
+      writer = new SourceWriter(store, src.path, mode, {
+        keep,
+        whole: src.kind !== "append",
+        ...(plan.startOver ? { startOver: plan.startOver } : {}),
+      });
       parsing = true;
       // The trace's wait: time the writer spent for this source's chunks to come.
       let waited = 0, since = traceNow(), n = 0;

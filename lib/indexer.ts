@@ -271,7 +271,12 @@ async function onePass(
     const seen = new Set<string>();
     const selected = parsers.filter((p) => !opts.only || opts.only.includes(p.id));
     const fresh = parseFreshMap(Q.getMeta.get(store, { key: FRESH_KEY })?.value);
-    const run: RunState = { pending: 0, fresh, pool };
+    const run: RunState = {
+      pending: 0,
+      fresh,
+      pool,
+      ...(opts.rebuild ? { rebuilt: new Set() } : {}),
+    };
     for (const parser of selected) {
       out.push(await indexHarness(store, env, parser, opts, seen, run));
     }
@@ -358,6 +363,11 @@ interface RunState {
   fresh: FreshMap;
   /** Where large sources are parsed while the previous chunks are written. */
   pool: ParsePool;
+  /**
+   * A rebuild's sessions written so far (`harness\u0000native id`): one the old index
+   * holds is started again when first written (lib/ingest.ts SourceWriter `startOver`).
+   */
+  rebuilt?: Set<string>;
 }
 
 async function indexHarness(
@@ -448,7 +458,12 @@ async function indexHarness(
       parser,
       src,
       Boolean(opts.rebuild || opts.restore),
-      { ...opts, pool: run.pool, ...(keep ? { keep } : {}) },
+      {
+        ...opts,
+        pool: run.pool,
+        ...(keep ? { keep } : {}),
+        ...(run.rebuilt ? { startOver: run.rebuilt } : {}),
+      },
       label,
     );
   // The next sources, planned and their parses started (in order, as workers free up) before
@@ -530,6 +545,7 @@ async function indexHarness(
     if (r.damage) (sum.damaged ??= []).push(r.damage);
     sum.sessions += r.sessions;
     for (const k of r.written ?? []) written.add(k);
+    if (run.rebuilt) { for (const k of r.written ?? []) run.rebuilt.add(k); }
     sum.events += r.events;
     for (const [k, v] of Object.entries(r.skipped)) {
       sum.skipped[k as SkipReason] = (sum.skipped[k as SkipReason] ?? 0) + (v ?? 0);

@@ -52,6 +52,8 @@ import { recordExcluded } from "./forget/exclusions.ts";
 import { fnv1a32, plural } from "../core/text.ts";
 import { type Contest, copyLoses, releaseCopies, wholeStore } from "./copies.ts";
 import { fileTimeColumn, fileTimeOf } from "./session_time.ts";
+import { notReopened } from "./resume_source.ts";
+import { PROMPT_MATCH_MS } from "../core/prompt_history.ts";
 
 export { cap, MAX_RESULT, MAX_SPAN, MAX_TEXT } from "./prepare.ts";
 
@@ -159,6 +161,12 @@ interface Slot {
    * up in the index yet): an event whose model differs from it stores its model.
    */
   model?: string | null;
+  /**
+   * A prompt history's prompts of a session the index holds from its transcript
+   * (`Session.prompts`): only the prompts it lacks are written, and the session
+   * stays the transcript's.
+   */
+  prompts?: boolean;
 }
 
 /** Writes the sessions of one source pass. Use inside a store transaction. */
@@ -188,21 +196,28 @@ export class SourceWriter {
   readonly reread: string[] = [];
   /** The store holds whole sessions (a document or a database, not an append log). */
   private whole: boolean;
+  /** {@link constructor}'s `startOver`. */
+  private startOver?: ReadonlySet<string>;
 
   /**
    * @param opts.keep sessions (`harness\u0000native id`) this pass leaves as the
    *   index holds them: not removed in `full` mode, their chunks not written.
    * @param opts.whole the store holds each of its sessions whole (a document or a
    *   database): a session another such store holds is a copy (lib/copies.ts).
+   * @param opts.startOver a rebuild's sessions written so far this run: a session
+   *   the index holds from before the run, not among them, is started again
+   *   (what the old index held of it, from whatever store, goes), so that a
+   *   rebuild makes of each session what a first index makes of it.
    */
   constructor(
     private store: Store,
     readonly source: string,
     readonly mode: WriteMode,
-    opts: { keep?: ReadonlySet<string>; whole?: boolean } = {},
+    opts: { keep?: ReadonlySet<string>; whole?: boolean; startOver?: ReadonlySet<string> } = {},
   ) {
     const keep = opts.keep ?? new Set();
     this.whole = opts.whole === true;
+    if (opts.startOver) this.startOver = opts.startOver;
     this.vocab = new VocabWriter(store);
     for (const k of keep) this.leftOut.add(k);
     if (mode === "full") {
@@ -270,7 +285,10 @@ export class SourceWriter {
     // Before the rows: a later chunk of the session does not list these again (lib/prepare.ts).
     this.vocab.add(chunk.tokens);
     const slot = this.slot(chunk);
-    for (const e of chunk.events) this.writeEvent(slot, e);
+    for (const e of chunk.events) {
+      if (slot.prompts && this.holdsPrompt(slot.id, e)) continue;
+      this.writeEvent(slot, e);
+    }
     for (const [kind, n] of Object.entries(chunk.redactions)) {
       this.redactions[kind] = (this.redactions[kind] ?? 0) + n;
     }
@@ -326,6 +344,17 @@ export class SourceWriter {
     }
   }
 
+  /**
+   * Whether session `id` holds prompt `e` already: a user event of the same
+   * text (trimmed) within PROMPT_MATCH_MS of its time (any time when either
+   * has none).
+   */
+  private holdsPrompt(id: number, e: PreparedEvent): boolean {
+    if (e.kind !== "user") return false;
+    const near = { session: id, text: e.text.trim(), time: e.time, ms: PROMPT_MATCH_MS };
+    return Q.userPromptNear.get(this.store, near) !== undefined;
+  }
+
   /** {@link catchUpText} of this writer's store. */
   private indexText(): void {
     catchUpText(this.store);
@@ -334,8 +363,18 @@ export class SourceWriter {
   private slot(c: PreparedChunk): Slot {
     const k = `${c.harness}\u0000${c.id}`;
     const st = this.store;
-    const row = Q.sessionByKey.get(st, { harness: c.harness, native_id: c.id });
+    let row = Q.sessionByKey.get(st, { harness: c.harness, native_id: c.id });
     let slot = this.slots.get(k);
+    if (row && !slot && this.startOver && !this.startOver.has(k)) {
+      // A rebuild meets a session the old index held (from another store: this store's went
+      // when the pass began): it starts again, as in a first index. Appended to, it kept the
+      // events of every store that gave it some, once more each rebuild (trial 14: a Codex
+      // rollout and the prompt history tied to it, 3 -> 6 -> 9 events).
+      this.before.set(k, { id: c.id, events: row.events });
+      this.indexText();
+      Q.deleteSession.run(st, { id: row.id });
+      row = undefined;
+    }
     if (!row) {
       const ins = Q.insertSession.get(st, {
         harness: c.harness,
@@ -355,7 +394,29 @@ export class SourceWriter {
       return slot;
     }
     const id = row.id;
+    if (!slot && c.prompts && row.source !== this.source) {
+      // A prompt history's prompts of a session held from its transcript: the session stays
+      // the transcript's (its source, title, times), and gets only the prompts it lacks.
+      slot = {
+        id,
+        nextSeq: Q.maxSeq.get(st, { session: id })!.seq + 1,
+        model: null,
+        prompts: true,
+      };
+      this.slots.set(k, slot);
+      this.sessions++;
+    }
+    if (slot?.prompts) return slot;
     if (!slot) {
+      // Held from a prompt history (its transcript was not there when that was read): a
+      // transcript read whole takes the session, and the history is read again whole, to add
+      // only the prompts the transcript lacks.
+      const fromPrompts = !c.prompts && this.mode !== "append" && row.source !== this.source &&
+        notReopened(row.harness, row.source)?.lives.kind === "prompts";
+      if (fromPrompts) {
+        Q.resetSourceStamp.run(st, { path: row.source });
+        this.reread.push(row.source);
+      }
       // Held from another store of whole sessions: this copy replaces it whole, and which
       // copy stays is decided when the pass ends (lib/copies.ts).
       const copy = this.whole && row.source !== this.source && wholeStore(st, row.source);
@@ -375,7 +436,7 @@ export class SourceWriter {
       if (this.whole) {
         Q.removeCopy.run(st, { harness: c.harness, native_id: c.id, source: this.source });
       }
-      if (this.mode === "sessions" || c.whole || copy) {
+      if (this.mode === "sessions" || c.whole || copy || fromPrompts) {
         this.before.set(k, { id: c.id, events: row.events });
         this.indexText();
         Q.deleteSessionEvents.run(st, { session: id });

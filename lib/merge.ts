@@ -4,12 +4,15 @@
  * whose `key` was seen before replaces the earlier one in place, a `whole`
  * chunk starts the session's events again, and metadata merges (non-empty
  * fields win, `started` min, `updated` max, recorded times over a file's:
- * {@link mergeTimes}).
+ * {@link mergeTimes}). A prompt history's chunk (`Session.prompts`) of a
+ * session another chunk began adds only the prompts it lacks (not the same
+ * text within PROMPT_MATCH_MS of a user event of it) and leaves its metadata.
  *
  * @module
  */
 import type { Event, Session } from "../core/model.ts";
 import type { FileTime } from "./session_time.ts";
+import { PROMPT_MATCH_MS } from "../core/prompt_history.ts";
 
 /** A session's times and where they came from (see {@link mergeTimes}). */
 export interface SessionTimes {
@@ -75,6 +78,10 @@ export function mergeChunks(chunks: Iterable<Session>): Session[] {
       const { whole: _whole, ...rest } = c; // an instruction to the store, not session data
       slot = { s: { ...rest, events: [] }, keys: new Map() };
       byId.set(id, slot);
+    } else if (c.prompts && !slot.s.prompts) {
+      const had = slot.s.events;
+      for (const e of c.events) if (!holdsPrompt(had, e)) appendEvent(had, slot.keys, e);
+      continue;
     } else {
       mergeMeta(slot.s, c);
       if (c.whole) [slot.s.events, slot.keys] = [[], new Map()];
@@ -82,6 +89,16 @@ export function mergeChunks(chunks: Iterable<Session>): Session[] {
     for (const e of c.events) appendEvent(slot.s.events, slot.keys, e);
   }
   return [...byId.values()].map((v) => v.s);
+}
+
+/** Whether `events` hold prompt `e`: a user event of its text (trimmed) within PROMPT_MATCH_MS. */
+function holdsPrompt(events: readonly Event[], e: Event): boolean {
+  if (e.kind !== "user") return false;
+  const text = e.text.trim();
+  return events.some((h) =>
+    h.kind === "user" && h.text.trim() === text &&
+    (h.time === undefined || e.time === undefined || Math.abs(h.time - e.time) <= PROMPT_MATCH_MS)
+  );
 }
 
 function appendEvent(events: Event[], keys: Map<string, number>, e: Event): void {

@@ -1,72 +1,38 @@
 import { assertEquals } from "../tests/_assert.ts";
-import { mergeChunks, mergeTimes } from "./merge.ts";
+import { mergeChunks } from "./merge.ts";
 import type { Session } from "../core/model.ts";
-import type { SessionTimes } from "./merge.ts";
 
-const FILE: SessionTimes = { started: 500, updated: 900, timeFromFile: true };
+const T = Date.parse("2026-04-20T03:56:46.630Z");
 
-Deno.test("mergeTimes takes the span of two recorded times, and of two file times", () => {
-  assertEquals(mergeTimes({ started: 10, updated: 20 }, { started: 5, updated: 15 }), {
-    started: 5,
-    updated: 20,
-    timeFromFile: undefined,
-  });
-  assertEquals(mergeTimes(FILE, { updated: 950, timeFromFile: true }), {
-    started: 500,
-    updated: 950,
-    timeFromFile: true,
-  });
-});
-
-Deno.test("mergeTimes lets recorded times replace a file's, and never the reverse", () => {
-  assertEquals(mergeTimes(FILE, { started: 100, updated: 200 }), { started: 100, updated: 200 });
-  assertEquals(mergeTimes({ started: 100, updated: 200 }, FILE), { started: 100, updated: 200 });
-  assertEquals(mergeTimes(FILE, {}), FILE, "a chunk without times changes nothing");
-  assertEquals(mergeTimes({}, FILE), FILE);
-});
-
-Deno.test("mergeChunks clears the file-time mark when a later chunk has recorded times", () => {
-  const chunk = (s: Partial<Session>): Session => ({
-    harness: "kimi",
-    id: "a",
-    path: "/p",
-    events: [],
-    ...s,
-  });
-  const [s] = mergeChunks([chunk({ updated: 900, timeFromFile: true }), chunk({ started: 100 })]);
-  assertEquals([s.started, s.updated, s.timeFromFile], [100, undefined, undefined]);
-});
-
-Deno.test("mergeTimes keeps the chunk's kind of file time: a re-read prompt history becomes shared", () => {
-  // An index made before the two kinds held every file time as the own file's (1).
-  assertEquals(mergeTimes(FILE, { updated: 950, timeFromFile: "shared" }), {
-    started: 500,
-    updated: 950,
-    timeFromFile: "shared",
-  });
-  assertEquals(mergeTimes({ updated: 950, timeFromFile: "shared" }, FILE), {
-    started: 500,
-    updated: 950,
-    timeFromFile: true,
-  });
-  // A shared file's time never moves a recorded one either.
-  assertEquals(
-    mergeTimes({ started: 100, updated: 200 }, { updated: 950, timeFromFile: "shared" }),
-    {
-      started: 100,
-      updated: 200,
-    },
-  );
-});
-
-Deno.test("mergeChunks keeps a shared file's mark on the merged session", () => {
-  const chunk = (s: Partial<Session>): Session => ({
-    harness: "kimi",
-    id: "prompt-history-a",
-    path: "/p",
-    events: [],
-    ...s,
-  });
-  const [s] = mergeChunks([chunk({}), chunk({ updated: 900, timeFromFile: "shared" })]);
-  assertEquals([s.updated, s.timeFromFile], [900, "shared"]);
+Deno.test("a prompt history's chunk adds to a session a transcript began only the prompts it lacks", () => {
+  const rollout: Session = {
+    harness: "codex",
+    id: "t1",
+    path: "/c/rollout.jsonl",
+    title: "Vault",
+    events: [
+      { kind: "user", text: "Hello?", time: T },
+      { kind: "notice", text: "Error: no model", time: T + 1295 },
+    ],
+  };
+  const history: Session = {
+    harness: "codex",
+    id: "t1",
+    path: "/c/history.jsonl",
+    prompts: true,
+    started: T - 630,
+    updated: T + 60_000,
+    events: [
+      { kind: "user", text: "Hello?", time: T - 630 },
+      { kind: "user", text: "Hello?", time: T + 60_000 },
+    ],
+  };
+  const [s] = mergeChunks([rollout, history]);
+  assertEquals(s.path, "/c/rollout.jsonl");
+  assertEquals(s.started, undefined);
+  assertEquals(s.events.map((e) => [e.text, e.time]), [
+    ["Hello?", T],
+    ["Error: no model", T + 1295],
+    ["Hello?", T + 60_000],
+  ]);
 });

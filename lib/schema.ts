@@ -197,6 +197,19 @@ export const Q = {
   ),
   /** Removes one session (its events and derived rows follow by cascade). */
   deleteSession: query<Id>(`DELETE FROM sessions WHERE id = ?`, ["id"]),
+  /**
+   * A user event of session `session` whose text, trimmed, is `text`, within `ms` of `time`
+   * (epoch ms; any time when either is unknown): a prompt it holds (lib/ingest.ts).
+   */
+  userPromptNear: query<
+    { session: number; text: string; time: number | null; ms: number },
+    Id
+  >(
+    `SELECT id FROM events WHERE session_id = ? AND kind = 'user'
+    AND trim(text, ' ' || char(9, 10, 13)) = ?
+    AND (time IS NULL OR ? IS NULL OR abs(time - ?) <= ?) LIMIT 1`,
+    ["session", "text", "time", "time", "ms"],
+  ),
   /** The highest seq of session `session` (-1 when it has no events). */
   maxSeq: query<{ session: number }, { seq: number }>(
     `SELECT COALESCE(MAX(seq), -1) AS seq FROM events WHERE session_id = ?`,

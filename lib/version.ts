@@ -51,7 +51,10 @@ export const REVISIONS: Readonly<Record<string, number>> = {
   // (parsers/_message_blocks.ts ideNotices), where before it was dropped.
   // 6 (Claude family, session 13): a file of bookkeeping alone (file-history snapshots,
   // summaries of other sessions) is counted not_session (parsers/_claude_family.ts).
-  claude: 6,
+  // 7 (claude), 4 (codex), 4 (gemini; session 14): a prompt history's prompts of a session a
+  // transcript holds add only the prompts it lacks, and leave it the transcript's
+  // (parsers/_prompt_history.ts marks them `prompts`, lib/ingest.ts).
+  claude: 7,
   cherrystudio: 6,
   codebuddy: 6,
   codewhale: 2, // session 13: list_dir reads no file
@@ -59,7 +62,7 @@ export const REVISIONS: Readonly<Record<string, number>> = {
   factory: 6,
   trae: 3, // session 11: reads Codex rollouts (parsers/_codex_reader.ts)
   zcode: 4, // session 11: reads opencode's store (parsers/_opencode_events.ts)
-  codex: 3, // session 11: turn_aborted notices; a fork's copied parent keeps its replies
+  codex: 4, // session 11: turn_aborted notices; a fork's copied parent keeps its replies
   crush: 5, // session 11: a call joined from pieces is not run; a provider's finish error is a notice;
   // session 13: a bash result without an `Exit code` line is exit 0; a denied call is not run;
   // the placeholder titles New Session and Untitled Session are no title
@@ -79,7 +82,7 @@ export const REVISIONS: Readonly<Record<string, number>> = {
   // Session 13: a call that never ran (`notRun`) keeps no command row (lib/ingest.ts).
   continue: 3,
   copilot: 3,
-  gemini: 3, // session 13: a saved conversation (checkpoint-<tag>.json) whose chat is gone is read
+  gemini: 4, // session 13: a saved conversation (checkpoint-<tag>.json) whose chat is gone is read
   kiro: 1, // ls, glob and grep read no file (parsers/_kiro_tools.ts)
   // Session 13: each reply keeps its model (Event.model); the numbers raised above for it too
   // (claude family, codex, trae, gemini, opencode family, crush, copilot, continue, cursor,

@@ -7,7 +7,10 @@
  * A prompt whose session has a transcript repeats it and is not read again; the
  * prompts of a session whose transcript is gone (deleted, pruned, another
  * machine's) become that session, made of `user` events, so they stay
- * searchable. Histories that name no session (Kimi CLI, opencode) are read by
+ * searchable. Such a session is marked `prompts` (core/model.ts): should the
+ * index hold it from a transcript after all (one named otherwise, or written
+ * since), the prompts add only what the transcript lacks (lib/ingest.ts).
+ * Histories that name no session (Kimi CLI, opencode) are read by
  * `looseHistorySession`.
  *
  * @module
@@ -79,7 +82,7 @@ export class PromptSessions {
     const time = toMillis(rec[fields.time]);
     let s = this.byId.get(id);
     if (!s) {
-      s = { harness: this.harness, id, path: this.path, events: [] };
+      s = { harness: this.harness, id, path: this.path, events: [], prompts: true };
       this.byId.set(id, s);
     }
     const project = fields.project ? str(rec[fields.project]) : undefined;
