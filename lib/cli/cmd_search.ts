@@ -8,7 +8,7 @@
  * @module
  */
 import type { Args, CommandSpec } from "./common.ts";
-import { colors, fmtSessionTime, intOpt, isoTime, opt, printJson } from "./common.ts";
+import { colors, fmtSessionTime, intOpt, isoTime, opt, printJson, quoteShown } from "./common.ts";
 import { oneLine, tilde } from "../../core/text.ts";
 import type { IO } from "../../core/runtime.ts";
 import { indexPath, Store } from "../store.ts";
@@ -17,6 +17,8 @@ import { search, type SearchOptions, type SearchResult } from "../search.ts";
 import { resolveSession, shortRef } from "../sessions.ts";
 import { cutNote, parseQuery, STOP_WORDS } from "../query.ts";
 import { Q } from "../schema.ts";
+import { TermStats } from "../search/expand.ts";
+import { tokens } from "../search/tokenize.ts";
 import { searchHiding } from "../search/sessions.ts";
 import { embedConfig } from "../embeddings/config.ts";
 import {
@@ -79,6 +81,8 @@ export interface SearchArgs {
   sinceText?: string;
   /** Event kinds of the `--role` values, or undefined for all. */
   kinds?: string[];
+  /** The `--role` values as typed (for messages). */
+  roles?: string[];
   /** `--session`: an id prefix; the search stays inside it and its subagents. */
   session?: string;
   regex: boolean;
@@ -105,6 +109,11 @@ export interface SearchData {
   unquoted?: { query: string; sessions: number };
   /** Nothing matched under filters: which, and how many sessions match without them. */
   filtered?: FilteredOut;
+  /**
+   * When nothing matched a query of several words some of which no event holds at all:
+   * those words, the query without them, and how many sessions it matches (more than none).
+   */
+  absent?: { words: string[]; query: string; sessions: number };
   /** Sessions matching the query that `--since` left out as undated (lib/session_time.ts). */
   undated: number;
 }
@@ -123,7 +132,8 @@ export function parseSearch(a: Args): SearchArgs {
   const filter = parseFilter(a);
   const { ms: since, text: sinceText } = timeOpt(a, "since");
   const kinds: string[] = [];
-  for (const r of (a.values.role as string[] | undefined) ?? []) {
+  const roles = (a.values.role as string[] | undefined) ?? [];
+  for (const r of roles) {
     const k = ROLES[r.replace("-", "_")];
     if (!k) {
       throw new DejaError(`unknown role '${r}'`, `roles: ${Object.keys(ROLES).join(", ")}`, 2);
@@ -136,6 +146,7 @@ export function parseSearch(a: Args): SearchArgs {
     since,
     sinceText,
     kinds: kinds.length ? kinds : undefined,
+    ...(roles.length ? { roles } : {}),
     session: opt(a, "session"),
     regex: Boolean(a.values.re),
     limit: intOpt(a, "limit", 10),
@@ -190,16 +201,26 @@ export async function searchData(
     if (rr.warning) warning = { message: rr.warning, hint: rr.hint };
   }
   let filtered: FilteredOut | undefined;
-  const filters = filtersUsed({ ...filter, since: args.sinceText });
-  if (!result.results.length && filters.length && !sessionIds) {
+  const filters = filtersUsed({ ...filter, since: args.sinceText, role: args.roles });
+  const widened = WIDER.indexOf(result.tier) > WIDER.indexOf("session");
+  if ((!result.results.length || widened) && filters.length && !sessionIds) {
     const all = search(store, args.query, {
       ...opts,
       harness: undefined,
       project: undefined,
       since: undefined,
+      kinds: undefined,
       limit: 1,
     });
-    filtered = { filters, without: all.nothingMatched ? 0 : all.total };
+    const without = all.nothingMatched ? 0 : all.total;
+    if (!result.results.length) filtered = { filters, without };
+    else if (WIDER.indexOf(all.tier) < WIDER.indexOf(result.tier)) {
+      // The words as typed match outside the filter: a widened guess inside it does not
+      // stand in for them (`redis --harness claude` found `redist`).
+      result = { ...result, tier: "none", results: [], total: 0, nothingMatched: true };
+      result.changes = [];
+      filtered = { filters, without };
+    }
   }
   const undated = args.since === undefined ? 0 : undatedLeftOut(store, args.query, opts);
   let unquoted: SearchData["unquoted"];
@@ -210,6 +231,9 @@ export async function searchData(
       unquoted = { query, sessions: loose.total };
     }
   }
+  const absent = result.results.length || args.regex || filtered?.without
+    ? undefined
+    : absentWords(store, args.query, opts);
   const refs = new Map<string, string>();
   for (const r of result.results) {
     refs.set(`${r.harness}:${r.id}`, shortRef(store, r.harness, r.id));
@@ -222,9 +246,38 @@ export async function searchData(
     filtered,
     undated,
     ...(unquoted ? { unquoted } : {}),
+    ...(absent ? { absent } : {}),
     noteIds: await snippetNoteIds(result, io.env),
   };
 }
+
+/**
+ * The words of a query that matched nothing which no event of the index holds at all
+ * (`zzqqxx` in `redis zzqqxx`), with the query without them and how many sessions it
+ * matches; undefined when there are none, when no word is left without them, or when
+ * the rest matches nothing either. A quoted query is left alone (its own hint).
+ */
+function absentWords(
+  store: Store,
+  query: string,
+  opts: SearchOptions,
+): SearchData["absent"] {
+  if (query.includes('"')) return undefined;
+  const words = query.split(/\s+/).filter(Boolean);
+  if (words.length < 2) return undefined;
+  const stats = new TermStats(store);
+  const gone = words.filter((w) => {
+    const t = tokens(w);
+    return t.length > 0 && !STOP_WORDS.has(t[0]) && t.some((k) => stats.docs(k) === 0);
+  });
+  const rest = words.filter((w) => !gone.includes(w)).join(" ");
+  if (!gone.length || !tokens(rest).length) return undefined;
+  const r = search(store, rest, { ...opts, limit: 1 });
+  return r.nothingMatched || !r.total ? undefined : { words: gone, query: rest, sessions: r.total };
+}
+
+/** The literal tiers, the most literal first (lib/search/ladder.ts). */
+const WIDER: SearchResult["tier"][] = ["exact", "session", "substring", "stemmed", "close"];
 
 /**
  * How many sessions holding the query `--since` left out because they are undated (a
@@ -370,26 +423,86 @@ export async function runSearch(a: Args, io: IO): Promise<number> {
   const note = narration(d.result);
   const common = args.regex ? [] : commonWordsOnly(args.query);
   if (common.length) {
+    // How many hold them, as found: `hi` is a common word held by 8 sessions of 78.
+    const n = d.result.total;
+    const them = common.length === 1 ? "it" : "them";
+    const held = !n
+      ? `no session holds ${them}`
+      : `${n} session${n === 1 ? " holds" : "s hold"} ${them}`;
     io.err(
-      `deja: the query holds only common words (${common.join(", ")}), which most sessions hold\n` +
+      `deja: the query holds only common words (${
+        common.join(", ")
+      }), searched as typed: ${held}\n` +
         "hint: add a word that names what you remember\n",
     );
   }
   if (!d.result.results.length) {
     io.err(nothingMatchedText(args.query, d.filtered) + cutText);
     if (note) io.err(`${note}\n`);
+    const left = droppedNote(d.result);
+    if (left) io.err(`${left}\n`);
     hiddenHint(io, d.result.hidden);
     undatedHint(io, d.undated);
     unquotedHint(io, d.unquoted);
+    absentHint(io, d.absent);
     return 1;
   }
   if (cutText) io.err(cutText);
+  // Every word held exactly, but only by hidden sessions: said before the look-alikes.
+  const hiddenExact = d.result.nothingMatched && d.result.hidden > 0;
+  if (hiddenExact) io.err(hiddenExactText(args.query, d.result.hidden));
   if (note) io.err(`${colors(io).dim(note)}\n`);
-  hiddenHint(io, d.result.hidden);
+  const left = droppedNote(d.result);
+  if (left) io.err(`${colors(io).dim(left)}\n`);
+  if (!hiddenExact) hiddenHint(io, d.result.hidden);
   undatedHint(io, d.undated);
   unquotedHint(io, d.unquoted);
   io.out(searchText(d, io));
   return searchFound(d) ? 0 : 1;
+}
+
+/**
+ * What stderr says when the sessions holding every word exactly are all hidden (throwaway
+ * or excluded projects) and only look-alikes are shown: how many hold it, and how to see
+ * them (new user, 2026-12: `deja cat missing.txt` listed 7 unrelated sessions while 14
+ * hidden ones held it, named only by the generic `--junk` hint after them).
+ */
+export function hiddenExactText(query: string, n: number): string {
+  const who = n === 1 ? "1 hidden session holds" : `${n} hidden sessions hold`;
+  return `deja: ${who} every word of ${quoteShown(query)} (throwaway or excluded projects); ` +
+    `those below only look like it\nhint: --junk shows the throwaway ones\n`;
+}
+
+/**
+ * The line that names the words the search left out (stop words, symbols with nothing
+ * to search), but a question's scaffolding the narration names; empty when none were,
+ * or when the first result is a prompt the whole query matched (lib/search/prompt.ts).
+ */
+export function droppedNote(res: SearchResult): string {
+  if (res.results[0]?.promptMatch) return "";
+  const question = new Set(res.leftOut ?? []);
+  const words = [...new Set(res.dropped.filter((w) => !question.has(w)))];
+  if (!words.length) return "";
+  const common = words.filter((w) => STOP_WORDS.has(w));
+  const other = words.filter((w) => !STOP_WORDS.has(w));
+  return "left out " + [
+    common.length ? `as too common: ${common.join(", ")}` : "",
+    other.length ? `with nothing to search: ${other.join(" ")}` : "",
+  ].filter(Boolean).join("; ");
+}
+
+/** Names the words no session holds, and what the query finds without them. */
+function absentHint(io: IO, a: SearchData["absent"]): void {
+  if (!a) return;
+  const n = a.sessions === 1 ? "1 session" : `${a.sessions} sessions`;
+  const which = a.words.map((w) => `'${w}'`).join(", ");
+  const verb = a.words.length === 1 ? "is" : "are";
+  const cmd = /^[\w .-]+$/.test(a.query) ? a.query : `'${a.query.replaceAll("'", "'\\''")}'`;
+  io.err(
+    `hint: ${which} ${verb} in no session; without ${
+      a.words.length === 1 ? "it" : "them"
+    }: ${n}: deja ${cmd}\n`,
+  );
 }
 
 /** Says that the words of a quoted phrase that matched nothing match sessions without the quotes. */
