@@ -214,11 +214,17 @@ export async function searchData(
     });
     const without = all.nothingMatched ? 0 : all.total;
     if (!result.results.length) filtered = { filters, without };
-    else if (WIDER.indexOf(all.tier) < WIDER.indexOf(result.tier)) {
-      // The words as typed match outside the filter: a widened guess inside it does not
-      // stand in for them (`redis --harness claude` found `redist`).
-      result = { ...result, tier: "none", results: [], total: 0, nothingMatched: true };
-      result.changes = [];
+    else if (WIDER.includes(all.tier) && WIDER.indexOf(all.tier) < WIDER.indexOf(result.tier)) {
+      // The words match more literally outside the filter: a widened guess inside it does
+      // not stand in for them (`redis --harness claude` found `redist`, trial 2026-12).
+      result = {
+        ...result,
+        tier: "none",
+        results: [],
+        total: 0,
+        nothingMatched: true,
+        changes: [],
+      };
       filtered = { filters, without };
     }
   }
