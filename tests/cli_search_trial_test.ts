@@ -53,6 +53,12 @@ const HISTORY: MemSession[] = [
     events: [["user", "redist folder of intel"]],
   },
   {
+    id: "s-vault",
+    at: AT,
+    project: "/home/dev/work/other",
+    events: [["user", "rotate the password of the vault cache"], ["assistant", "Rotated."]],
+  },
+  {
     id: "s-redis",
     at: AT,
     events: [["user", "the redis cache needs a password"], ["assistant", "redis now asks."]],
@@ -141,6 +147,14 @@ Deno.test("a filter that leaves only a widened guess says the filter left nothin
     const j = JSON.parse((await runMain(ix.env, ["--json", "redis", "--project", "other"])).out);
     assertEquals([j.tier, j.results.length], ["none", 0]);
     assertEquals(j.filtered_out.sessions_without, 1);
+    // The nearest by relevance inside the filter stay listed, the exact matches outside named.
+    const near = await runMain(ix.env, ["redis", "cache", "password", "--project", "other"]);
+    assertEquals(near.code, 1, near.err);
+    assertStringIncludes(near.out, "s-vault");
+    assertStringIncludes(
+      near.err,
+      "hint: without --project, 1 session matches the words; drop --project to see it\n",
+    );
     // Nothing holds `redi` as typed anywhere: the guess inside the filter is all there is.
     const inside = await runMain(ix.env, ["redi", "--project", "other"]);
     assertEquals(inside.code, 0, inside.err);

@@ -203,7 +203,8 @@ export async function searchData(
   let filtered: FilteredOut | undefined;
   const filters = filtersUsed({ ...filter, since: args.sinceText, role: args.roles });
   const widened = WIDER.indexOf(result.tier) > WIDER.indexOf("session");
-  if ((!result.results.length || widened) && filters.length && !sessionIds) {
+  const guessed = widened || result.tier === "relevance";
+  if ((!result.results.length || guessed) && filters.length && !sessionIds) {
     const all = search(store, args.query, {
       ...opts,
       harness: undefined,
@@ -213,8 +214,12 @@ export async function searchData(
       limit: 1,
     });
     const without = all.nothingMatched ? 0 : all.total;
+    const better = WIDER.includes(all.tier) &&
+      (result.tier === "relevance" || WIDER.indexOf(all.tier) < WIDER.indexOf(result.tier));
     if (!result.results.length) filtered = { filters, without };
-    else if (WIDER.includes(all.tier) && WIDER.indexOf(all.tier) < WIDER.indexOf(result.tier)) {
+    // The nearest by relevance stay listed (exit 1 as ever), the literal matches named.
+    else if (better && result.tier === "relevance") filtered = { filters, without };
+    else if (better) {
       // The words match more literally outside the filter: a widened guess inside it does
       // not stand in for them (`redis --harness claude` found `redist`, trial 2026-12).
       result = {
@@ -461,10 +466,23 @@ export async function runSearch(a: Args, io: IO): Promise<number> {
   const left = droppedNote(d.result);
   if (left) io.err(`${colors(io).dim(left)}\n`);
   if (!hiddenExact) hiddenHint(io, d.result.hidden);
+  if (d.filtered) io.err(literalOutsideHint(d.filtered));
   undatedHint(io, d.undated);
   unquotedHint(io, d.unquoted);
   io.out(searchText(d, io));
   return searchFound(d) ? 0 : 1;
+}
+
+/**
+ * The hint when only the nearest sessions by relevance are listed under filters while the
+ * words match as written without them: how many, and which flags to drop.
+ */
+export function literalOutsideHint(f: FilteredOut): string {
+  const flags = f.filters.map((x) => x.flag).join(" and ");
+  const n = f.without === 1 ? "1 session matches" : `${f.without} sessions match`;
+  return `hint: without ${flags}, ${n} the words; drop ${flags} to see ${
+    f.without === 1 ? "it" : "them"
+  }\n`;
 }
 
 /**
