@@ -158,6 +158,8 @@ export interface SessionHit {
   spread: boolean;
   /** Its title holds every word of the query as typed (lib/search/title.ts): found by its name. */
   titleMatch: boolean;
+  /** A prompt typed in it is the query, or nearly (lib/search/prompt.ts): every word counted. */
+  promptMatch: boolean;
   /** Best matching events, at most 3. Snippet text marks matches with \x01 ... \x02. */
   snippets: Array<
     {
@@ -287,6 +289,14 @@ function run(store: Store, query: string, o: SearchOptions): SearchResult {
   trace(`search: ladder ${lad.tier}, ${lad.scores.size} sessions`);
   let changes = lad.changes;
   let tier: Tier = lad.tier;
+  // Read before re-scoring: a short prompt is looked for among the exact tier's events.
+  const prompts = typedPrompts(
+    store,
+    query,
+    f,
+    rootOf,
+    tier === "exact" ? scores.values() : undefined,
+  );
   if (tier !== "error" && tier !== "none") {
     const b = tier === "relevance" && !ABLATE.relevanceLength ? B_RELEVANCE : B;
     rescore(stats, cache, scores, alts, f, lad.weights, b, tier === "relevance");
@@ -302,12 +312,14 @@ function run(store: Store, query: string, o: SearchOptions): SearchResult {
   }
   const titled = titledSessions(store, parsed, f, rootOf);
   liftTitled(scores, titled);
-  const prompts = typedPrompts(store, query, f, rootOf);
   liftPrompts(scores, prompts);
   if ((prompts.size || titled.size) && (tier === "relevance" || tier === "none")) tier = "exact";
   const results = finish(store, cache, scores, tier, o, now, parsed.time, limit);
   trace("search: titles, prompts, order");
-  for (const r of results) r.titleMatch = titled.has(r.rowid);
+  for (const r of results) {
+    r.titleMatch = titled.has(r.rowid);
+    r.promptMatch = prompts.has(r.rowid);
+  }
   // Exact matches ranked beside forms: labelled by what ranks first.
   let exactFollow = 0;
   if (lad.widened && tier === "exact") {

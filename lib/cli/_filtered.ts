@@ -1,5 +1,5 @@
 /**
- * When a search's filters (`--harness`, `--project`, `--since`) left nothing:
+ * When a search's filters (`--harness`, `--project`, `--since`, `--role`) left nothing:
  * which filters were given, and how many sessions the same query finds without
  * them, so "nothing matched" can say the filter is why (new user, 2026-12:
  * `deja login --project nosuchproj` said only `nothing matched "login"`).
@@ -10,7 +10,7 @@ import { quoteShown } from "./common.ts";
 
 /** One filter as typed: its flag and value. */
 export interface FilterUsed {
-  flag: "--harness" | "--project" | "--since";
+  flag: "--harness" | "--project" | "--since" | "--role";
   value: string;
 }
 
@@ -24,12 +24,13 @@ export interface FilteredOut {
 
 /** The filters given, in flag order; none for an unfiltered search. */
 export function filtersUsed(
-  f: { harness?: string[]; project?: string; since?: string },
+  f: { harness?: string[]; project?: string; since?: string; role?: string[] },
 ): FilterUsed[] {
   const out: FilterUsed[] = [];
   if (f.harness?.length) out.push({ flag: "--harness", value: f.harness.join(",") });
   if (f.project) out.push({ flag: "--project", value: f.project });
   if (f.since) out.push({ flag: "--since", value: f.since });
+  if (f.role?.length) out.push({ flag: "--role", value: f.role.join(",") });
   return out;
 }
 
@@ -52,6 +53,7 @@ export function filteredText(head: string, f?: FilteredOut, unit = "session"): s
     "--harness": "in harness",
     "--project": "in project",
     "--since": "since",
+    "--role": "in role",
   };
   const where = f.filters.map((x) => `${words[x.flag]} ${x.value}`).join(", ");
   const flags = f.filters.map((x) => x.flag).join(" and ");

@@ -8,6 +8,7 @@
  */
 import type { Args, CommandSpec } from "./common.ts";
 import { intOpt, isoTime, printJson, quoteShown } from "./common.ts";
+import { oneLine, tilde } from "../../core/text.ts";
 import type { IO } from "../../core/runtime.ts";
 import { DejaError } from "../../core/errors.ts";
 import { CTX_BUDGET, CTX_MIN_BUDGET, type Digest, sessionDigest } from "../memory/digest.ts";
@@ -140,12 +141,29 @@ function runCtx(a: Args, io: IO): number {
   if (args.budgetGiven < CTX_MIN_BUDGET) io.err(budgetWarning(args.budgetGiven));
   const d = withStore(io, (store) => ctxData(store, args, io));
   if (args.json) printJson(io, ctxJson(d));
-  else if (d.picked) io.out(d.digest.markdown);
-  else {
+  else if (d.picked) {
+    const guess = guessNote(d, io.env.home);
+    if (guess) io.err(guess);
+    io.out(d.digest.markdown);
+  } else {
     io.err(`deja: nothing matched ${quoteShown(args.query)}\n`);
     hiddenHint(io, d.hidden);
   }
   return d.picked ? 0 : 1;
+}
+
+/**
+ * The stderr note when the session digested is only the nearest by relevance (nothing
+ * matched the words exactly): which one it is, so the person can check it is the one
+ * they meant. Empty when it was named by its id or matched.
+ */
+export function guessNote(d: CtxData, home = ""): string {
+  if (!d.picked || d.picked.via !== "search" || d.picked.tier !== "relevance") return "";
+  const s = d.digest.session;
+  const what = [s.harness, s.title ? oneLine(s.title, 60) : "", s.project && tilde(s.project, home)]
+    .filter(Boolean).join(", ");
+  return `deja: nothing matched ${quoteShown(d.query)} exactly; digesting the closest ` +
+    `session, ${d.ref} (${what})\nhint: deja search ${quoteShown(d.query)} lists the others\n`;
 }
 
 /** The stderr warning for a `--budget` below {@link CTX_MIN_BUDGET}: what is used instead. */

@@ -31,6 +31,14 @@ import {
   undatedHint,
 } from "./_memory.ts";
 import { type FilteredOut, filtersUsed, nothingMatchedText } from "./_filtered.ts";
+import {
+  type Absent,
+  absentHint,
+  absentWords,
+  droppedNote,
+  hiddenExactText,
+  literalOutsideHint,
+} from "./_search_notes.ts";
 import { trace } from "../../core/trace.ts";
 const ROLES: Record<string, string[]> = {
   user: ["user"],
@@ -79,6 +87,8 @@ export interface SearchArgs {
   sinceText?: string;
   /** Event kinds of the `--role` values, or undefined for all. */
   kinds?: string[];
+  /** The `--role` values as typed (for messages). */
+  roles?: string[];
   /** `--session`: an id prefix; the search stays inside it and its subagents. */
   session?: string;
   regex: boolean;
@@ -105,6 +115,11 @@ export interface SearchData {
   unquoted?: { query: string; sessions: number };
   /** Nothing matched under filters: which, and how many sessions match without them. */
   filtered?: FilteredOut;
+  /**
+   * When nothing matched a query of several words some of which no event holds at all:
+   * those words, the query without them, and how many sessions it matches (more than none).
+   */
+  absent?: Absent;
   /** Sessions matching the query that `--since` left out as undated (lib/session_time.ts). */
   undated: number;
 }
@@ -123,7 +138,8 @@ export function parseSearch(a: Args): SearchArgs {
   const filter = parseFilter(a);
   const { ms: since, text: sinceText } = timeOpt(a, "since");
   const kinds: string[] = [];
-  for (const r of (a.values.role as string[] | undefined) ?? []) {
+  const roles = (a.values.role as string[] | undefined) ?? [];
+  for (const r of roles) {
     const k = ROLES[r.replace("-", "_")];
     if (!k) {
       throw new DejaError(`unknown role '${r}'`, `roles: ${Object.keys(ROLES).join(", ")}`, 2);
@@ -136,6 +152,7 @@ export function parseSearch(a: Args): SearchArgs {
     since,
     sinceText,
     kinds: kinds.length ? kinds : undefined,
+    ...(roles.length ? { roles } : {}),
     session: opt(a, "session"),
     regex: Boolean(a.values.re),
     limit: intOpt(a, "limit", 10),
@@ -190,16 +207,37 @@ export async function searchData(
     if (rr.warning) warning = { message: rr.warning, hint: rr.hint };
   }
   let filtered: FilteredOut | undefined;
-  const filters = filtersUsed({ ...filter, since: args.sinceText });
-  if (!result.results.length && filters.length && !sessionIds) {
+  const filters = filtersUsed({ ...filter, since: args.sinceText, role: args.roles });
+  const widened = WIDER.indexOf(result.tier) > WIDER.indexOf("session");
+  const guessed = widened || result.tier === "relevance";
+  if ((!result.results.length || guessed) && filters.length && !sessionIds) {
     const all = search(store, args.query, {
       ...opts,
       harness: undefined,
       project: undefined,
       since: undefined,
+      kinds: undefined,
       limit: 1,
     });
-    filtered = { filters, without: all.nothingMatched ? 0 : all.total };
+    const without = all.nothingMatched ? 0 : all.total;
+    const better = WIDER.includes(all.tier) &&
+      (result.tier === "relevance" || WIDER.indexOf(all.tier) < WIDER.indexOf(result.tier));
+    if (!result.results.length) filtered = { filters, without };
+    // The nearest by relevance stay listed (exit 1 as ever), the literal matches named.
+    else if (better && result.tier === "relevance") filtered = { filters, without };
+    else if (better) {
+      // The words match more literally outside the filter: a widened guess inside it does
+      // not stand in for them (`redis --harness claude` found `redist`, trial 2026-12).
+      result = {
+        ...result,
+        tier: "none",
+        results: [],
+        total: 0,
+        nothingMatched: true,
+        changes: [],
+      };
+      filtered = { filters, without };
+    }
   }
   const undated = args.since === undefined ? 0 : undatedLeftOut(store, args.query, opts);
   let unquoted: SearchData["unquoted"];
@@ -210,6 +248,9 @@ export async function searchData(
       unquoted = { query, sessions: loose.total };
     }
   }
+  const absent = result.results.length || args.regex || filtered?.without
+    ? undefined
+    : absentWords(store, args.query, opts);
   const refs = new Map<string, string>();
   for (const r of result.results) {
     refs.set(`${r.harness}:${r.id}`, shortRef(store, r.harness, r.id));
@@ -222,9 +263,13 @@ export async function searchData(
     filtered,
     undated,
     ...(unquoted ? { unquoted } : {}),
+    ...(absent ? { absent } : {}),
     noteIds: await snippetNoteIds(result, io.env),
   };
 }
+
+/** The literal tiers, the most literal first (lib/search/ladder.ts). */
+const WIDER: SearchResult["tier"][] = ["exact", "session", "substring", "stemmed", "close"];
 
 /**
  * How many sessions holding the query `--since` left out because they are undated (a
@@ -370,22 +415,39 @@ export async function runSearch(a: Args, io: IO): Promise<number> {
   const note = narration(d.result);
   const common = args.regex ? [] : commonWordsOnly(args.query);
   if (common.length) {
+    // How many hold them, as found: `hi` is a common word held by 8 sessions of 78.
+    const n = d.result.total;
+    const them = common.length === 1 ? "it" : "them";
+    const held = !n
+      ? `no session holds ${them}`
+      : `${n} session${n === 1 ? " holds" : "s hold"} ${them}`;
     io.err(
-      `deja: the query holds only common words (${common.join(", ")}), which most sessions hold\n` +
+      `deja: the query holds only common words (${
+        common.join(", ")
+      }), searched as typed: ${held}\n` +
         "hint: add a word that names what you remember\n",
     );
   }
   if (!d.result.results.length) {
     io.err(nothingMatchedText(args.query, d.filtered) + cutText);
     if (note) io.err(`${note}\n`);
+    const left = droppedNote(d.result);
+    if (left) io.err(`${left}\n`);
     hiddenHint(io, d.result.hidden);
     undatedHint(io, d.undated);
     unquotedHint(io, d.unquoted);
+    absentHint(io, d.absent);
     return 1;
   }
   if (cutText) io.err(cutText);
+  // Every word held exactly, but only by hidden sessions: said before the look-alikes.
+  const hiddenExact = d.result.nothingMatched && d.result.hidden > 0;
+  if (hiddenExact) io.err(hiddenExactText(args.query, d.result.hidden));
   if (note) io.err(`${colors(io).dim(note)}\n`);
-  hiddenHint(io, d.result.hidden);
+  const left = droppedNote(d.result);
+  if (left) io.err(`${colors(io).dim(left)}\n`);
+  if (!hiddenExact) hiddenHint(io, d.result.hidden);
+  if (d.filtered) io.err(literalOutsideHint(d.filtered));
   undatedHint(io, d.undated);
   unquotedHint(io, d.unquoted);
   io.out(searchText(d, io));

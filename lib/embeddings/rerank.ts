@@ -155,6 +155,7 @@ function addedHit(
     throwaway: false,
     spread: true,
     titleMatch: false,
+    promptMatch: false,
     snippets: first
       ? [{
         eventId: first.id,

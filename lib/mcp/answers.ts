@@ -63,7 +63,12 @@ export function contextText(store: Store, query: string, f: Filters, home: strin
     return `No past session matches "${oneLineForAgent(query, 200)}". Try mode recall first.`;
   }
   const ref = shortRef(store, picked.session.harness, picked.session.native_id);
-  const head = `session ${ref}${picked.via === "search" ? ` (best match for the words)` : ""}`;
+  const how = picked.via !== "search"
+    ? ""
+    : picked.tier === "relevance"
+    ? " (nothing matched the words exactly: the nearest session by relevance)"
+    : " (best match for the words)";
+  const head = `session ${ref}${how}`;
   const d = sessionDigest(store, picked.session.id, {
     query: picked.via === "search" ? query : undefined,
     budgetBytes: bodyBudget(CONTEXT_BUDGET) - byteLength(head) - 1,

@@ -6,16 +6,29 @@
  * every token, in order, as one phrase in a user turn no more than a few
  * tokens longer — and the sessions holding such a turn rank first.
  *
+ * A query of fewer than {@link MIN_TOKENS} tokens (`exit`, `Hello World!`,
+ * `PING!`) is read as a prompt only when a user turn is that query and nothing
+ * more (case and punctuation aside): one or two words are held by far too
+ * many longer turns. A turn equal to the query, whatever its length, ranks
+ * above a turn that only holds it, and sessions whose turn equals it rank by
+ * recency among themselves, the latest first (new user, 2026-12: `Hello
+ * World!` ranked its session third, `exit` second, because `hello` is a stop
+ * word and the rule wanted three tokens). Such a turn holds every word the
+ * ladder searched, so it is looked for among the user turns the ladder's
+ * exact tier found (`found`), the best by BM25 (a turn that short is the
+ * best): no phrase of two common words is read through the whole index again
+ * (issue 15: +60 ms on a cold `error build`).
+ *
  * @module
  */
 import { Q } from "../schema.ts";
 import { ftsTerm } from "../query.ts";
-import { type Filters, matchRows } from "./retrieve.ts";
+import { type Filters, matchRows, type Row } from "./retrieve.ts";
 import type { ScoredEvent, SessionScore } from "./rank.ts";
 import type { Store } from "../store.ts";
 import { tokens } from "./tokenize.ts";
 
-/** Fewest tokens a query needs to be read as a prompt. */
+/** Fewest tokens a query needs to match a longer prompt (a shorter one: only an equal prompt). */
 const MIN_TOKENS = 3;
 /** Most tokens read as a prompt (a longer query is a paste). */
 const MAX_TOKENS = 40;
@@ -27,58 +40,91 @@ export function slack(n: number): number {
   return Math.max(2, Math.ceil(n / 4));
 }
 
+/** The user turns of one root session that hold the query (see {@link typedPrompts}). */
+export interface PromptTurns {
+  events: ScoredEvent[];
+  /** Some turn is the query itself, case and punctuation aside. */
+  equal: boolean;
+}
+
 /**
  * Per root session, the user turns that hold `query` as typed (see the module
- * doc), best first; empty for a short, quoted or pasted query.
+ * doc), best first; empty for a quoted or pasted query, and for a short one
+ * no turn equals.
+ *
+ * @param found the sessions the ladder's exact tier found (their events): where
+ *   a short query's equal turn is looked for; none (or another tier): no turn.
  */
 export function typedPrompts(
   store: Store,
   query: string,
   f: Filters,
   rootOf: (id: number) => number,
-): Map<number, ScoredEvent[]> {
-  const out = new Map<number, ScoredEvent[]>();
+  found?: Iterable<SessionScore>,
+): Map<number, PromptTurns> {
+  const out = new Map<number, PromptTurns>();
   const toks = tokens(query);
-  if (toks.length < MIN_TOKENS || toks.length > MAX_TOKENS || query.includes('"')) return out;
+  if (!toks.length || toks.length > MAX_TOKENS || query.includes('"')) return out;
   if (f.kinds?.length && !f.kinds.includes("user")) return out;
-  const rows = matchRows(store, ftsTerm(toks), { ...f, kinds: ["user"] }, MAX_ROWS);
+  const rows = toks.length < MIN_TOKENS
+    ? userRows(found ?? [])
+    : matchRows(store, ftsTerm(toks), { ...f, kinds: ["user"] }, MAX_ROWS);
   if (!rows.length) return out;
   const texts = new Map<number, string>();
   for (
     const r of Q.eventTexts.all(store, { ids: JSON.stringify(rows.map((r) => r.event_id)) })
   ) texts.set(r.id, r.text);
-  const most = toks.length + slack(toks.length);
+  const most = toks.length < MIN_TOKENS ? toks.length : toks.length + slack(toks.length);
+  const whole = toks.join(" ");
   for (const r of rows) {
-    if (tokens(texts.get(r.event_id) ?? "").length > most) continue;
+    const turn = tokens(texts.get(r.event_id) ?? "");
+    if (turn.length > most) continue;
     const root = rootOf(r.session_id);
-    let list = out.get(root);
-    if (!list) out.set(root, list = []);
-    list.push({ row: r, score: -r.bm25 });
+    let got = out.get(root);
+    if (!got) out.set(root, got = { events: [], equal: false });
+    const equal = turn.length === toks.length && turn.join(" ") === whole;
+    // The equal turn first: it is the snippet shown.
+    if (equal && !got.equal) got.events.unshift({ row: r, score: -r.bm25 });
+    else got.events.push({ row: r, score: -r.bm25 });
+    got.equal ||= equal;
   }
   return out;
 }
 
+/** The user turns among `found`'s events, once each, the best {@link MAX_ROWS} by BM25. */
+function userRows(found: Iterable<SessionScore>): Row[] {
+  const rows = new Map<number, Row>();
+  for (const s of found) {
+    for (const e of s.events) if (e.row.kind === "user") rows.set(e.row.event_id, e.row);
+  }
+  return [...rows.values()].sort((a, b) => a.bm25 - b.bm25).slice(0, MAX_ROWS);
+}
+
 /**
  * Lifts the sessions of `prompts` above every other in `scores` (adding those
- * the ladder did not find), keeping their order among themselves, with the
- * prompt turn as their first event.
+ * the ladder did not find), with the prompt turn as their first event: those
+ * whose turn equals the query highest, all at one score (the session
+ * multipliers, recency foremost, order them), then those whose turn holds it,
+ * keeping their order among themselves.
  */
 export function liftPrompts(
   scores: Map<number, SessionScore>,
-  prompts: Map<number, ScoredEvent[]>,
+  prompts: Map<number, PromptTurns>,
 ): void {
   if (!prompts.size) return;
   let top = 0;
   for (const s of scores.values()) top = Math.max(top, s.score);
+  for (const p of prompts.values()) top = Math.max(top, ...p.events.map((e) => e.score));
   const lift = Math.max(1, top) * LIFT;
-  for (const [id, events] of prompts) {
+  for (const [id, { events, equal }] of prompts) {
     const s = scores.get(id);
+    const base = equal ? lift * LIFT : lift + (s?.score ?? events[0].score);
     if (s) {
       const ids = new Set(events.map((e) => e.row.event_id));
       s.events = [...events, ...s.events.filter((e) => !ids.has(e.row.event_id))];
-      s.score = lift + s.score;
+      s.score = base;
     } else {
-      scores.set(id, { sessionId: id, score: lift + events[0].score, events, spread: false });
+      scores.set(id, { sessionId: id, score: base, events, spread: false });
     }
   }
 }

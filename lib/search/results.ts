@@ -81,6 +81,7 @@ export function finish(
     throwaway,
     spread: s.spread,
     titleMatch: false,
+    promptMatch: false,
     snippets: pickSnippets(s, per).map((e) => ({
       eventId: e.row.event_id,
       kind: e.row.kind,

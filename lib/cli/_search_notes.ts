@@ -1,0 +1,105 @@
+/**
+ * The notes and hints `deja search` prints on stderr beside its results: the words it left
+ * out, a word no session holds, hidden sessions that hold every word, exact matches a
+ * filter left out (new-user trial, 2026-12).
+ *
+ * @module
+ */
+import type { IO } from "../../core/runtime.ts";
+import { quoteShown } from "./common.ts";
+import type { FilteredOut } from "./_filtered.ts";
+import type { Store } from "../store.ts";
+import { search, type SearchOptions, type SearchResult } from "../search.ts";
+import { STOP_WORDS } from "../query.ts";
+import { TermStats } from "../search/expand.ts";
+import { tokens } from "../search/tokenize.ts";
+
+/** Words of a query no event holds, and what the query finds without them. */
+export interface Absent {
+  words: string[];
+  /** The query without them. */
+  query: string;
+  /** Sessions it matches (more than none). */
+  sessions: number;
+}
+
+/**
+ * The words of a query that matched nothing which no event of the index holds at all
+ * (`zzqqxx` in `redis zzqqxx`), with the query without them and how many sessions it
+ * matches; undefined when there are none, when no word is left without them, or when
+ * the rest matches nothing either. A quoted query is left alone (its own hint).
+ */
+export function absentWords(
+  store: Store,
+  query: string,
+  opts: SearchOptions,
+): Absent | undefined {
+  if (query.includes('"')) return undefined;
+  const words = query.split(/\s+/).filter(Boolean);
+  if (words.length < 2) return undefined;
+  const stats = new TermStats(store);
+  const gone = words.filter((w) => {
+    const t = tokens(w);
+    return t.length > 0 && !STOP_WORDS.has(t[0]) && t.some((k) => stats.docs(k) === 0);
+  });
+  const rest = words.filter((w) => !gone.includes(w)).join(" ");
+  if (!gone.length || !tokens(rest).length) return undefined;
+  const r = search(store, rest, { ...opts, limit: 1 });
+  return r.nothingMatched || !r.total ? undefined : { words: gone, query: rest, sessions: r.total };
+}
+
+/** Names the words no session holds, and what the query finds without them. */
+export function absentHint(io: IO, a: Absent | undefined): void {
+  if (!a) return;
+  const n = a.sessions === 1 ? "1 session" : `${a.sessions} sessions`;
+  const which = a.words.map((w) => `'${w}'`).join(", ");
+  const verb = a.words.length === 1 ? "is" : "are";
+  const cmd = /^[\w .-]+$/.test(a.query) ? a.query : `'${a.query.replaceAll("'", "'\\''")}'`;
+  io.err(
+    `hint: ${which} ${verb} in no session; without ${
+      a.words.length === 1 ? "it" : "them"
+    }: ${n}: deja ${cmd}\n`,
+  );
+}
+
+/**
+ * The line that names the words the search left out (stop words, symbols with nothing
+ * to search), but a question's scaffolding the narration names; empty when none were,
+ * or when the first result is a prompt the whole query matched (lib/search/prompt.ts).
+ */
+export function droppedNote(res: SearchResult): string {
+  if (res.results[0]?.promptMatch) return "";
+  const question = new Set(res.leftOut ?? []);
+  const words = [...new Set(res.dropped.filter((w) => !question.has(w)))];
+  if (!words.length) return "";
+  const common = words.filter((w) => STOP_WORDS.has(w));
+  const other = words.filter((w) => !STOP_WORDS.has(w));
+  return "left out " + [
+    common.length ? `as too common: ${common.join(", ")}` : "",
+    other.length ? `with nothing to search: ${other.join(" ")}` : "",
+  ].filter(Boolean).join("; ");
+}
+
+/**
+ * What stderr says when the sessions holding every word exactly are all hidden (throwaway
+ * or excluded projects) and only look-alikes are shown: how many hold it, and how to see
+ * them (new user, 2026-12: `deja cat missing.txt` listed 7 unrelated sessions while 14
+ * hidden ones held it, named only by the generic `--junk` hint after them).
+ */
+export function hiddenExactText(query: string, n: number): string {
+  const who = n === 1 ? "1 hidden session holds" : `${n} hidden sessions hold`;
+  return `deja: ${who} every word of ${quoteShown(query)} (throwaway or excluded projects); ` +
+    `those below only look like it\nhint: --junk shows the throwaway ones\n`;
+}
+
+/**
+ * The hint when only the nearest sessions by relevance are listed under filters while the
+ * words match as written without them: how many, and which flags to drop.
+ */
+export function literalOutsideHint(f: FilteredOut): string {
+  const flags = f.filters.map((x) => x.flag).join(" and ");
+  const n = f.without === 1 ? "1 session matches" : `${f.without} sessions match`;
+  return `hint: without ${flags}, ${n} the words; drop ${flags} to see ${
+    f.without === 1 ? "it" : "them"
+  }\n`;
+}
