@@ -98,6 +98,9 @@
  * paraphrase 386 -> 369, blind 603 -> 590, `question` 589 -> 582, paradev
  * 560 -> 558: it earns its place, and three tuning seeds pointed the wrong way
  * (FEEDBACK 0.25 tuned 0.883/0.967/0.917; 0.75 and 1 0.883/0.967/0.867).
+ * Feedback words from the best 3 heads instead of 5: paradev 0.900/0.967/0.900
+ * (8 or 10: 0.883/0.967/0.900), but over the ten seeds paraphrase 386 -> 378,
+ * blind 603 -> 597, paradev 560 -> 557, `question` 589 -> 588.
  *
  * @module
  */
