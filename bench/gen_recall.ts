@@ -85,6 +85,13 @@ export interface HistoryOptions {
 /** Writes the history under `<out>/projects/` and returns what was planted. */
 export function generateHistory(out: string, o: HistoryOptions): History {
   const r = rng(o.seed);
+  // Its own stream, so the rest of a seed's history stays as it was: whether a session that is
+  // not a target says "since the last deploy" too. Only targets said it until issue 15's
+  // fourteenth session, and the head rerank's feedback (lib/search/fielded.ts) learnt it: the
+  // words the top sessions share were often `since`, `last` and `deploy`, which lifted planted
+  // targets over the other work for a reason no real history gives.
+  const said = rng(o.seed * 7919 + 1);
+  const deploy = () => (said() < 0.5 ? " since the last deploy" : "");
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(r() * xs.length)];
   const int = (lo: number, hi: number) => lo + Math.floor(r() * (hi - lo + 1));
   const uuid = () => {
@@ -250,7 +257,7 @@ export function generateHistory(out: string, o: HistoryOptions): History {
     // An earlier attempt at the same problem that gave up.
     if (r() < 0.2) {
       const g = open(c.project, at - int(1, 5) * DAY);
-      g.user(`The ${c.component.name} ${c.symptom.text}. ${prose(1)}`);
+      g.user(`The ${c.component.name} ${c.symptom.text}${deploy()}. ${prose(1)}`);
       g.assistant(`Looking at the ${c.component.noun} code and ${c.tech}. ${prose(2)}`);
       g.chatter(int(2, 8));
       g.assistant(`I wasn't able to find the cause. I've reverted my changes; ${prose(1)}`);
@@ -291,7 +298,7 @@ export function generateHistory(out: string, o: HistoryOptions): History {
       );
       aboutOther.push(`${component.noun}|${symptom.word}`);
       const w = open(pick(projects), at);
-      w.user(`The ${component.name} ${symptom.text}. ${prose(1)}`);
+      w.user(`The ${component.name} ${symptom.text}${deploy()}. ${prose(1)}`);
       w.chatter(int(2, 10));
       w.assistant(`The root cause was ${CAUSES[ci].text}. I ${FIXES[ci]}.`);
       w.chatter(int(0, 3));
