@@ -20,10 +20,11 @@ export type Turn =
   | { say: string }
   /** `out: null`: the call has no result (the session ended before it finished). */
   | { bash: string; out: string | null; exit?: number }
-  | { edit: string; old: string; new: string; fail?: boolean }
+  /** `out`: the result's text (default `ok`, or Claude Code's own words when it failed). */
+  | { edit: string; old: string; new: string; fail?: boolean; out?: string }
   | { multi: string; edits: Array<{ old: string; new: string }> }
   | { write: string; content: string; fail?: boolean }
-  | { read: string; fail?: boolean };
+  | { read: string; fail?: boolean; out?: string };
 
 /** A hand-written session. */
 export interface SessionSpec {
@@ -94,7 +95,8 @@ export function claudeLines(s: SessionSpec): string[] {
       result(id, failed ? `Exit code ${turn.exit}\n${turn.out}` : turn.out, failed);
     } else if ("edit" in turn) {
       const id = call("Edit", { file_path: turn.edit, old_string: turn.old, new_string: turn.new });
-      result(id, turn.fail ? "String to replace not found in file." : "ok", Boolean(turn.fail));
+      const out = turn.out ?? (turn.fail ? "String to replace not found in file." : "ok");
+      result(id, out, Boolean(turn.fail));
     } else if ("multi" in turn) {
       const edits = turn.edits.map((e) => ({ old_string: e.old, new_string: e.new }));
       result(call("MultiEdit", { file_path: turn.multi, edits }), "ok", false);
@@ -103,7 +105,8 @@ export function claudeLines(s: SessionSpec): string[] {
       result(id, turn.fail ? "EACCES" : "File created", Boolean(turn.fail));
     } else {
       const id = call("Read", { file_path: turn.read });
-      result(id, turn.fail ? "File does not exist." : "1\tcontent", Boolean(turn.fail));
+      const out = turn.out ?? (turn.fail ? "File does not exist." : "1\tcontent");
+      result(id, out, Boolean(turn.fail));
     }
   }
   return lines;

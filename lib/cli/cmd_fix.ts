@@ -128,6 +128,8 @@ export function fixJson(d: FixData): Record<string, unknown> {
     })),
     fixes: d.fixes.map((f) => ({
       command: f.command,
+      action: f.action,
+      path: f.path,
       sessions: f.sessions,
       succeeded: f.succeeded,
       unknown: f.unknown,

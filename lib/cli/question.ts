@@ -136,21 +136,28 @@ function shellWord(text: string): string {
   return text.split(" ").every((w) => shQuote(w) === w) ? text : shQuote(text);
 }
 
-/** Quotes and brackets around a word, and a trailing comma or semicolon: left unpaired by a cut. */
-const WRAP = /^[\[({'"`\u2018\u201c]+|[\])}'"`\u2019\u201d,;]+$/g;
+/**
+ * Quotes and brackets around a word, with the punctuation after a closing one (`'input[3].name':`,
+ * `(BadRequest):`), and a trailing comma or semicolon: left unpaired by a cut.
+ */
+const WRAP = /^[\[({'"`\u2018\u201c]+|(?:[\])}'"`\u2019\u201d]+[,;:.!?]*|[,;]+)$/g;
+
+/** A word of letters or digits (a lone `-` or `|` of a pasted line is none). */
+const WORDY = /[\p{L}\p{N}]/u;
 
 /**
  * The text a search line repeats, at most {@link SHOWN_TEXT} characters: as typed when it
  * fits; else its words without the quotes and brackets around them (a cut would leave them
- * unpaired), then without function words (lib/query.ts `STOP_WORDS`: the words that carry
- * meaning, paths and file names, are kept over `in`, `of`, `the`), then cut after the last
- * whole word that fits. Never a word that was not typed, never a `…`.
+ * unpaired) and without those that are only punctuation (a stray `-` at the end), then
+ * without function words (lib/query.ts `STOP_WORDS`: the words that carry meaning, paths
+ * and file names, are kept over `in`, `of`, `the`), then cut after the last whole word that
+ * fits. Never a word that was not typed, never a `…`.
  */
 export function shownSearchText(words: readonly string[]): string {
   const text = words.join(" ").replace(/\s+/g, " ").trim();
   const fits = (t: string) => [...t].length <= SHOWN_TEXT;
   if (fits(text)) return text;
-  let list = text.split(" ").map((w) => w.replace(WRAP, "")).filter(Boolean);
+  let list = text.split(" ").map((w) => w.replace(WRAP, "")).filter((w) => WORDY.test(w));
   if (!fits(list.join(" "))) {
     const content = list.filter((w) => !STOP_WORDS.has(w.toLowerCase()));
     if (content.length) list = content;

@@ -73,3 +73,23 @@ Deno.test("a search hint runs as shown: cut on words before quoting, no added wo
     "found",
   ]);
 });
+
+// Regression (2026-12, new-user trial of `deja fix`): the hint of a long pasted error kept half
+// of a quote pair (`deja search 'Invalid input[3].name'\'': empty …`: the closing quote had a
+// colon after it) and a lone dash of the pasted line.
+Deno.test("a search hint of a long error keeps no half quote, bracket or lone dash", () => {
+  const input = "Invalid 'input[3].name': empty string. Expected a string with minimum length 1, " +
+    "but got an empty string instead.";
+  const args = shellArgs(searchLine(searchWordsOf("fix", [input])));
+  assertEquals(args.length, 1, args.join(" | "));
+  assertEquals(args[0].includes("'"), false, args[0]);
+  assertEquals(args[0].startsWith("Invalid input[3].name empty string."), true, args[0]);
+  const pod = 'Error from server (BadRequest): previous terminated container "forgejo" in pod ' +
+    '"forgejo-7c9d8b6f5d-x2k4p" not found';
+  const podArgs = shellArgs(searchLine(searchWordsOf("fix", [pod])));
+  assertEquals(podArgs.some((a) => /[()"]/.test(a)), false, podArgs.join(" "));
+  const dash = "error: File not found: C:\\Users\\u\\Documents\\Fandom, Inc. - Google Chrome - " +
+    "wikipedia page of the vault";
+  const dashArgs = shellArgs(searchLine([dash])).join(" ").split(" ");
+  assertEquals(dashArgs.includes("-"), false, dashArgs.join(" "));
+});

@@ -4,17 +4,23 @@
  *
  * Method: the error lines of the pasted text become signatures
  * (signature.ts). Tool results holding them are found through the full-text
- * index and checked line by line (terminal colour codes ignored); a hit
- * counts when its call is a command that did not succeed: it failed
- * (outcome.ts), or the store records no status for it — its output holding an
- * error line is the evidence then (Crush and Claude Code record no status for
- * a run that went well). In each such session the last failing occurrence is
- * taken; when no later result holds the error again and a command ran after
- * it, the candidate fix is the next command, or, when that one failed too, the
- * first later run of the failing command that did not fail (a re-run after an
- * edit: the files changed in between are the fix). A candidate that failed
- * every time it ran, or never finished (a call with no result: the session ended
- * on it), is dropped (it fixed nothing). Candidates are ranked by
+ * index and checked line by line (terminal colour codes ignored, a JSON string
+ * decoded); a line that is the error itself is preferred: when some hold it so,
+ * those holding it only inside a longer, different error are left out (`file
+ * not found` in `"yq": executable file not found`). A hit counts when its call
+ * is a command that did not succeed: it failed (outcome.ts), or the store
+ * records no status for it — its output holding an error line is the evidence
+ * then (Crush and Claude Code record no status for a run that went well) — or
+ * a file action (read, edit, write) whose result was an error (fix_actions.ts).
+ * In each such session the last failing occurrence is taken (the last holding
+ * the error's specific names, when one does); when no later result holds the
+ * error again and something ran after it, the candidate fix is what followed
+ * (fix_actions.ts `followed`): after a command, the next command, or, when that
+ * one failed too, the first later run of the failing command that did not fail
+ * (a re-run after an edit: the files changed in between are the fix); after a
+ * file action, the next command or file action (a view of the right path). A
+ * candidate that failed every time it ran, or never finished (a call with no
+ * result: the session ended on it), is dropped (it fixed nothing). Candidates are ranked by
  * the number of sessions, then by how often they succeeded (exit 0), then by
  * how often they ran with no status (`exit unknown`, counted apart: neither a
  * success nor a failure), then by recency.
@@ -27,18 +33,20 @@ import { Q } from "../schema.ts";
 import type { SessionRow } from "../rows.ts";
 import { tokens } from "../query.ts";
 import {
+  CLOSE_MATCH,
   core,
   errorSignatures,
   leavesOut,
   LEFT_OUT,
-  lineSignatures,
+  matchShare,
   sameError,
   signature,
   specificNames,
+  textLines,
   usable,
 } from "./signature.ts";
 import { oneLine } from "../../core/text.ts";
-import { type Outcome, outcomeOf, runFacts } from "./outcome.ts";
+import { type Action, actionsOf, followed } from "./fix_actions.ts";
 import { matchRows } from "../search/retrieve.ts";
 import { shortRef } from "../sessions.ts";
 import { countsAsHidden } from "../search/sessions.ts";
@@ -51,9 +59,12 @@ export interface FixExample {
   sessionRowId: number;
   /** Epoch ms of the command that followed, when known. */
   time: number | null;
-  /** The command that failed with the error. */
+  /** The command (or `<op> <path>` file action) that failed with the error. */
   failed: string;
-  /** Commands run after the error, the candidate first (at most 3). */
+  /**
+   * Commands run after the error (after a failed file action: file actions too), the candidate
+   * first (at most 3).
+   */
   then: string[];
   /** Files edited or written between the failure and the candidate. */
   edited: string[];
@@ -61,8 +72,12 @@ export interface FixExample {
 
 /** A command that followed the error where the error did not come back. */
 export interface FixCandidate {
-  /** The command, white space collapsed. */
+  /** The command, white space collapsed; for a file action `<op> <path>` (`read /w/app/x.ts`). */
   command: string;
+  /** `command`, or the file action that followed a failed one (`read`, `edit`, `write`). */
+  action: Action["kind"];
+  /** The file a file action acted on; null for a command. */
+  path: string | null;
   /** Sessions where it followed the error and the error did not recur. */
   sessions: number;
   /** How many of those runs went well (outcome.ts `ok`: exit 0). */
@@ -128,7 +143,8 @@ export interface FixResult {
   specific: boolean | null;
   /**
    * `unseen` only: sessions whose events hold the error all the same (pasted into a prompt,
-   * quoted, or output of a command that did not fail), newest first, at most 5.
+   * quoted, output of a command that did not fail, or reported by the harness in a notice: a
+   * provider's error), newest first, at most 5.
    */
   mentioned?: Array<
     {
@@ -154,10 +170,21 @@ export interface SeenSession {
   specific: boolean;
 }
 
-/** `n sessions`, naming the newest of `list` (`1 session (a1b2c3d4)`, `3 sessions, latest a1b2c3d4`). */
-function seenPhrase(n: number, list: SeenSession[]): string {
+/**
+ * `n sessions`, naming the first of `list` (`1 session (a1b2c3d4)`, `3 sessions, latest
+ * a1b2c3d4`); when only some of the `n` hold the error's `names`, the first is one of those,
+ * ranked first, and said so (`5 sessions, dc3d92ac with 'image-repository.yaml'`), not called
+ * the latest.
+ */
+function seenPhrase(n: number, list: SeenSession[], names: string[], specific: number): string {
   if (n === 1) return `1 session${list[0] ? ` (${list[0].ref})` : ""}`;
-  return `${n} sessions${list[0] ? `, latest ${list[0].ref}` : ""}`;
+  if (!list[0]) return `${n} sessions`;
+  if (specific > 0 && specific < n) {
+    return `${n} sessions, ${list[0].ref} with ${
+      names.slice(0, 3).map((x) => `'${oneLine(x, 60)}'`).join(", ")
+    }`;
+  }
+  return `${n} sessions, latest ${list[0].ref}`;
 }
 
 interface Hit {
@@ -168,17 +195,10 @@ interface Hit {
   text: string;
   /** The line that matched, on one line (the error's form as this session holds it). */
   line: string;
-}
-
-interface Cmd {
-  command: string;
-  seq: number;
-  callId: string | null;
-  outcome: Outcome;
-  failed: boolean;
-  /** The call has no result at all (it never finished). */
-  noResult: boolean;
-  time: number | null;
+  /** The line is the error itself, not a longer error holding it (signature.ts `matchShare`). */
+  close: boolean;
+  /** The event is the harness's notice (a provider's error it reported). */
+  notice: boolean;
 }
 
 const norm = (s: string) => s.replace(/\s+/g, " ").trim();
@@ -205,6 +225,8 @@ type Candidate = {
   seq: number;
   call_id: string | null;
   text: string;
+  /** The event's kind, when the query gives it (tool results' does not: they are all one). */
+  kind?: string;
 };
 
 /** Tool results matching an FTS expression. */
@@ -222,10 +244,16 @@ const anyEvents = (store: Store) => (match: string): Candidate[] => {
     seq: r.seq,
     call_id: null,
     text: text.get(r.event_id) ?? "",
+    kind: r.kind,
   }));
 };
 
-/** Events (by `rowsOf`: tool results unless told) whose text holds one of `sigs` (FTS narrows, lines decide). */
+/**
+ * Events (by `rowsOf`: tool results unless told) whose text holds one of `sigs` (FTS narrows,
+ * lines decide, signature.ts `textLines`). When some hold a signature as the error itself, those
+ * holding it only inside a longer, different error (`file not found` in `"yq": executable file
+ * not found in $PATH`) are left out.
+ */
 function hits(
   store: Store,
   sigs: string[],
@@ -233,6 +261,7 @@ function hits(
 ): Hit[] {
   const out = new Map<number, Hit>();
   for (const sig of sigs) {
+    const mine = new Map<number, Hit>();
     const words = [...new Set(tokens(core(sig)))].filter((w) => w.length > 2)
       .sort((a, b) => b.length - a.length);
     for (const pick of narrowings(words)) {
@@ -240,40 +269,34 @@ function hits(
       const rows = rowsOf(match);
       let found = false;
       for (const r of rows) {
-        if (!lineSignatures(r.text).some((l) => sameError(l, sig))) continue;
-        found = true;
-        const line = r.text.split(/\r?\n/).find((l) => {
+        let line = "";
+        let share = 0;
+        for (const l of textLines(r.text)) {
           const ls = signature(l);
-          return usable(ls) && sameError(ls, sig);
-        }) ?? "";
-        out.set(r.id, {
+          if (!usable(ls) || !sameError(ls, sig)) continue;
+          const m = matchShare(ls, sig);
+          if (m > share) [line, share] = [l, m];
+        }
+        if (!share) continue;
+        found = true;
+        mine.set(r.id, {
           sessionId: r.session_id,
           seq: r.seq,
           callId: r.call_id ?? null,
           text: r.text.toLowerCase(),
           line: oneLine(line.replace(/^[\s\d.:|#>*-]+/, "").replace(/["'`]/g, ""), 80),
+          close: share >= CLOSE_MATCH,
+          notice: r.kind === "notice",
         });
       }
       if (found) break;
     }
+    const close = [...mine.values()].some((h) => h.close);
+    for (const [id, h] of mine) {
+      if ((h.close || !close) && !out.get(id)?.close) out.set(id, h);
+    }
   }
   return [...out.values()];
-}
-
-function commandsOf(store: Store, sid: number): Cmd[] {
-  return Q.commandsInOrder.all(store, { session: sid }).map((r) => {
-    const facts = runFacts(r);
-    const outcome = outcomeOf(facts);
-    return {
-      command: String(r.command),
-      seq: r.seq,
-      callId: r.call_id ?? null,
-      outcome,
-      failed: outcome === "failed",
-      noResult: facts.noResult === true,
-      time: r.time ?? null,
-    };
-  });
 }
 
 /**
@@ -330,32 +353,35 @@ export function findFixes(
     sessions.set(s.id, s);
   }
   for (const [sid, list] of bySession) {
-    const cmds = commandsOf(store, sid);
-    const failing = list.filter((h) =>
-      h.callId !== null && cmds.some((c) => c.callId === h.callId && c.outcome !== "ok")
-    ).sort((a, b) => a.seq - b.seq);
+    const acts = actionsOf(store, sid);
+    const actionOf = (h: Hit) =>
+      h.callId === null ? undefined : acts.find((a) => a.callId === h.callId && a.outcome !== "ok");
+    const failing = list.filter((h) => actionOf(h)).sort((a, b) => a.seq - b.seq);
     if (!failing.length) continue;
     seen++;
     seenRows.push(sessions.get(sid)!);
+    // Where the session holds the pasted error with its names, that occurrence is the one
+    // followed (not the same error about another file later on), and only it can come back.
+    const named = names.length ? failing.filter((h) => holdsAll(h.text, names)) : [];
     if (holdsNames(list, names)) specificIn.add(sid);
-    const last = failing[failing.length - 1];
-    if (list.some((h) => h.seq > last.seq)) continue; // the error came back
-    const failedCmd = cmds.find((c) => c.callId === last.callId)!;
-    const later = cmds.filter((c) => c.seq > last.seq);
-    if (!later.length) continue;
-    // The next command; when it failed too, a later passing re-run of the failing one.
-    const again = norm(failedCmd.command);
-    const next = later[0].failed
-      ? later.find((c) => !c.failed && norm(c.command) === again) ?? later[0]
-      : later[0];
+    const occurrences = named.length ? named : failing;
+    const recurs = named.length ? list.filter((h) => holdsAll(h.text, names)) : list;
+    const last = occurrences[occurrences.length - 1];
+    if (recurs.some((h) => h.seq > last.seq)) continue; // the error came back
+    const failedAct: Action = actionOf(last)!;
+    const after = followed(acts, failedAct, last.seq);
+    if (!after) continue;
+    const next = after.next;
     const s = sessions.get(sid)!;
-    const key = norm(next.command);
+    const key = norm(next.text);
     const c = found.get(key) ?? {
       command: key,
+      action: next.kind,
+      path: next.path,
       sessions: 0,
       succeeded: 0,
       unknown: 0,
-      retry: key === again,
+      retry: key === norm(failedAct.text),
       last: null,
       timeFromFile: false,
       undated: false,
@@ -378,8 +404,8 @@ export function findFixes(
       session: s.native_id,
       sessionRowId: s.id,
       time: next.time,
-      failed: failedCmd.command,
-      then: later.slice(later.indexOf(next), later.indexOf(next) + 3).map((x) => x.command),
+      failed: failedAct.text,
+      then: after.then.map((x) => x.text),
       edited: editedBetween(store, sid, last.seq, next.seq),
     });
     found.set(key, c);
@@ -404,12 +430,14 @@ export function findFixes(
       specific: specificIn.has(s.id),
     }));
   const specific = names.length && seen ? specificIn.size > 0 : null;
-  const general = specific === false ? generalForm([...bySession.values()].flat(), names) : "";
+  const general = specific === false
+    ? generalForm(bySession.get(seenIn[0]?.sessionRowId) ?? [], names)
+    : "";
   if (fixes.length) {
     return {
       status: "found",
       message: `seen in ${
-        seenPhrase(seen, seenIn)
+        seenPhrase(seen, seenIn, names, specificIn.size)
       }${general}; what ran next where it did not come back:`,
       signatures,
       lookedFor,
@@ -425,7 +453,9 @@ export function findFixes(
     ? {
       status: "no_fix",
       message:
-        `seen in ${seenPhrase(seen, seenIn)}${general}, but nothing that followed fixed it ` +
+        `seen in ${
+          seenPhrase(seen, seenIn, names, specificIn.size)
+        }${general}, but nothing that followed fixed it ` +
         "(the error came back, what ran next failed too or never finished, or nothing ran after it)",
       signatures,
       lookedFor,
@@ -467,19 +497,37 @@ export function fixRecord(f: Pick<FixCandidate, "succeeded" | "unknown" | "sessi
   return `succeeded ${f.succeeded}/${f.sessions}${f.unknown ? `, ${f.unknown} exit unknown` : ""}`;
 }
 
+/**
+ * True when `text` (lower case) holds the name `n` as a name of its own: not as the end of a
+ * longer one (`image-repository.yaml` is not held by `frontend-image-repository.yaml`).
+ */
+function holdsName(text: string, n: string): boolean {
+  for (let i = text.indexOf(n); i >= 0; i = text.indexOf(n, i + 1)) {
+    if (i === 0 || !/[\p{L}\p{N}_.-]/u.test(text[i - 1])) return true;
+  }
+  return false;
+}
+
+/** True when `text` (lower case) holds every one of `names` ({@link holdsName}). */
+function holdsAll(text: string, names: string[]): boolean {
+  return names.every((n) => holdsName(text, n));
+}
+
 /** True when the events of `hits` hold every one of `names` (lower case). */
 function holdsNames(hits: Hit[], names: string[]): boolean {
-  return names.every((n) => hits.some((h) => h.text.includes(n)));
+  return names.every((n) => hits.some((h) => holdsName(h.text, n)));
 }
 
 /**
  * `, but only in its general form 'Cannot find module', not 'left-pad'`: said when no session
- * found holds the pasted error's specific names.
+ * found holds the pasted error's specific names. `hits` are those of the session the answer
+ * names first: the form is quoted from it, and only the names it does not hold are listed.
  */
 function generalForm(hits: Hit[], names: string[]): string {
-  const form = hits.find((h) => h.line)?.line;
-  const not = names.slice(0, 3).map((n) => `'${oneLine(n, 60)}'`).join(", ");
-  return `, but only in its general form${form ? ` '${form}'` : ""}, not ${not}`;
+  const form = hits.find((h) => h.close && h.line)?.line ?? hits.find((h) => h.line)?.line;
+  const missing = names.filter((n) => !hits.some((h) => holdsName(h.text, n)));
+  const not = missing.slice(0, 3).map((n) => `'${oneLine(n, 60)}'`).join(", ");
+  return `, but only in its general form${form ? ` '${form}'` : ""}${not ? `, not ${not}` : ""}`;
 }
 
 /**
@@ -516,13 +564,20 @@ function unseen(
     specific: held.has(s.id),
   }));
   const n = rows.length;
+  const named = new Set(mentioned.map((m) => m.sessionRowId));
+  const kinds = new Set(found.filter((h) => named.has(h.sessionId)).map((h) => h.notice));
+  const how = kinds.has(true)
+    ? `reported by the harness${kinds.has(false) ? ", pasted or quoted" : ""}`
+    : "pasted or quoted";
   const specific = names.length && n ? held.size > 0 : null;
-  const general = specific === false ? generalForm(found, names) : "";
+  const general = specific === false
+    ? generalForm(found.filter((h) => h.sessionId === rows[0].id), names)
+    : "";
   return {
     status: "unseen",
     message: n
       ? `no command deja saw failed with that error; ${n} session${n === 1 ? "" : "s"} ` +
-        `${n === 1 ? "holds" : "hold"} it (pasted or quoted)${general}`
+        `${n === 1 ? "holds" : "hold"} it (${how})${general}`
       : "that error was never seen: no failing command's output holds it",
     signatures,
     seen: 0,

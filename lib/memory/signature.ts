@@ -7,7 +7,8 @@
  * word stays: `'lodash'` in "cannot find module 'lodash'" is what makes the
  * error specific); paths (anything with a `/` or `\` in it, `~/…`, `C:\…`) and
  * file names (`name.ext`) are removed; a Kubernetes pod name keeps only its
- * workload (`forgejo-5f4d46f74-hwbtn` -> `forgejo`); hex (`0x1f`, hashes of 7+
+ * workload (`forgejo-5f4d46f74-hwbtn` -> `forgejo`), and so does a name with a dashed id of
+ * letters and digits (`forgejo-abc123` -> `forgejo`); hex (`0x1f`, hashes of 7+
  * hex digits with a digit in them, uuids) and numbers are removed; the rest is lower
  * case letters, one space between words.
  *
@@ -39,6 +40,18 @@ function saysError(line: string): boolean {
  */
 const POD = /\b([a-z][a-z0-9]*(?:-[a-z][a-z0-9]*)*)-(?=[a-z]*\d)[a-z0-9]{6,10}-[a-z0-9]{5}\b/g;
 
+/**
+ * A generated id glued to a name by a dash, letters and digits of five or more
+ * (`forgejo-abc123`, a bare pod or a replica set `forgejo-7c9d8b6f5d`): only the name is kept,
+ * as of a {@link POD} name.
+ */
+const ID_SUFFIX = /\b([a-z][a-z0-9]*(?:-[a-z][a-z0-9]*)*)-(?=[a-z]*\d)[a-z0-9]{5,}\b/g;
+
+/** `text`, pod names and dashed ids cut to the name they carry ({@link POD}, {@link ID_SUFFIX}). */
+function workloads(text: string): string {
+  return text.replace(POD, "$1").replace(ID_SUFFIX, "$1");
+}
+
 /** Signatures too common to mean anything on their own. */
 const GENERIC = new Set([
   "error",
@@ -66,6 +79,7 @@ export function signature(line: string): string {
     .replace(/(?:[A-Za-z]:)?[^\s/\\]*[/\\][^\s]*/g, " ")
     .replace(/~[^\s]*/g, " ")
     .replace(POD, "$1")
+    .replace(ID_SUFFIX, "$1")
     .replace(/\b[\w@+-]+\.[A-Za-z][A-Za-z0-9]{0,5}\b/g, " ")
     .replace(/\b0x[0-9a-f]+\b/gi, " ")
     .replace(/\b(?=[0-9a-f-]*\d)[0-9a-f]{7,}(?:-[0-9a-f]{4,})*\b/gi, " ")
@@ -86,8 +100,9 @@ export function leavesOut(text: string): boolean {
 
 /**
  * The specific names of `text`'s error lines, which signatures leave out or blur so one error
- * matches in any checkout: quoted words (`'left-pad'`), and the last part of each path or file
- * name (`/w/app/index.js` -> `index.js`); lower case, deduplicated, in order. A session that
+ * matches in any checkout: quoted words (`'left-pad'`; a pod name or a dashed id as the name it
+ * carries, `"forgejo-5f4d46f74-hwbtn"` -> `forgejo`, as signatures take it), and the last
+ * part of each path or file name (`/w/app/index.js` -> `index.js`); lower case, deduplicated, in order. A session that
  * holds the error's signature but none of these holds only its general form.
  *
  * @example specificNames("Error: Cannot find module 'left-pad'") // ["left-pad"]
@@ -100,7 +115,7 @@ export function specificNames(text: string): string[] {
     const quoted = clean.matchAll(
       /(["'`\u2018\u201c])([^"'`\u2019\u201d\n]{2,120})["'`\u2019\u201d]/g,
     );
-    for (const m of quoted) out.add(lastPart(m[2]));
+    for (const m of quoted) out.add(lastPart(workloads(m[2])));
     for (const m of clean.matchAll(/(?:[A-Za-z]:)?[^\s/\\'"`]*[/\\][^\s'"`]*/g)) {
       out.add(lastPart(m[0]));
     }
@@ -141,10 +156,28 @@ export function errorSignatures(text: string, max = 5): string[] {
   return out;
 }
 
-/** The usable signatures of every line of a command's output (one per line). */
+/**
+ * The lines of an event's text, a JSON string held in it decoded: a provider's error quoted
+ * inside a JSON body (`{"raw":"{\n  \"message\": \"Invalid 'input[3].name': …\"`, a
+ * Crush notice) is split on its `\n` and its `\"` read as quotes, so its message is a line of
+ * its own. Only a line holding an escaped quote is decoded (a Windows path `C:\new` is not).
+ */
+export function textLines(text: string): string[] {
+  return text.split(/\r?\n/).flatMap((l) =>
+    l.includes('\\"')
+      ? l.replace(
+        /\\(["\\/nrt])/g,
+        (_, c) => c === "n" ? "\n" : c === "t" ? " " : c === "r" ? "" : c,
+      )
+        .split("\n")
+      : [l]
+  );
+}
+
+/** The usable signatures of every line of a command's output (one per line, {@link textLines}). */
 export function lineSignatures(text: string): string[] {
   const out = new Set<string>();
-  for (const line of text.split(/\r?\n/)) {
+  for (const line of textLines(text)) {
     const sig = signature(line);
     if (usable(sig)) out.add(sig);
   }
@@ -182,6 +215,23 @@ export function core(sig: string): string {
   const c = sig.replace(LEAD, "");
   return c !== sig && c.split(" ").length >= 3 ? c : sig;
 }
+
+/**
+ * How closely an output line's signature matches the error's, when {@link sameError}: the
+ * share of the longer one's words the shorter holds (1 when they are the same). A short error
+ * held in a longer, different one (`file not found` in `yq executable file not found in path`)
+ * scores low.
+ */
+export function matchShare(outputSig: string, errorSig: string): number {
+  const o = ` ${outputSig} `;
+  const e = o.includes(` ${errorSig} `) ? errorSig : core(errorSig);
+  const a = outputSig.split(" ").length;
+  const b = (o.includes(` ${e} `) ? e : errorSig).split(" ").length;
+  return Math.min(a, b) / Math.max(a, b);
+}
+
+/** The {@link matchShare} from which a line is the error itself, not a longer error holding it. */
+export const CLOSE_MATCH = 0.6;
 
 /**
  * True when an output line's signature and the error's signature are the

@@ -1,0 +1,101 @@
+/**
+ * What a session did, in order, as `fix` reads it: the commands it ran and the file actions
+ * (read, edit, write) it took, each with how it went. An error can be a failed command's
+ * output or a failed file action's result (Crush's `view` of a path that does not exist answers
+ * `File not found: /apps/…`, and the next call views the right path), and what followed it is
+ * the next command or file action.
+ *
+ * @module
+ */
+import type { Store } from "../store.ts";
+import { Q } from "../schema.ts";
+import { type Outcome, outcomeOf, runFacts } from "./outcome.ts";
+
+/** One command or file action of a session. */
+export interface Action {
+  /** `command` for a shell command, else the file action (lib/rows.ts `FileRow.op`). */
+  kind: "command" | "read" | "edit" | "write";
+  /** The command, or `<op> <path>` for a file action (`edit /w/app/x.ts`). */
+  text: string;
+  /** The file acted on; null for a command. */
+  path: string | null;
+  /** Seq of the call's event. */
+  seq: number;
+  callId: string | null;
+  /** A command's outcome (outcome.ts); a file action's is `failed` or `ok`. */
+  outcome: Outcome;
+  failed: boolean;
+  /** The call has no result at all (it never finished; commands only). */
+  noResult: boolean;
+  /** Epoch ms, when known. */
+  time: number | null;
+}
+
+const FILE_OPS = new Set(["read", "edit", "write"]);
+
+/** The commands and file actions of session `sid`, in order (one action per file call). */
+export function actionsOf(store: Store, sid: number): Action[] {
+  const out: Action[] = Q.commandsInOrder.all(store, { session: sid }).map((r) => {
+    const facts = runFacts(r);
+    const outcome = outcomeOf(facts);
+    return {
+      kind: "command",
+      text: String(r.command),
+      path: null,
+      seq: r.seq,
+      callId: r.call_id ?? null,
+      outcome,
+      failed: outcome === "failed",
+      noResult: facts.noResult === true,
+      time: r.time ?? null,
+    };
+  });
+  const calls = new Set(out.map((a) => a.callId).filter((c) => c !== null));
+  for (const f of Q.filesInOrder.all(store, { session: sid })) {
+    if (!FILE_OPS.has(f.op) || (f.call_id !== null && calls.has(f.call_id))) continue;
+    if (f.call_id !== null) calls.add(f.call_id);
+    const failed = f.failed === 1;
+    out.push({
+      kind: f.op as Action["kind"],
+      text: `${f.op} ${f.path}`,
+      path: f.path,
+      seq: f.seq,
+      callId: f.call_id ?? null,
+      outcome: failed ? "failed" : "ok",
+      failed,
+      noResult: false,
+      time: f.time ?? null,
+    });
+  }
+  return out.sort((a, b) => a.seq - b.seq);
+}
+
+const norm = (s: string) => s.replace(/\s+/g, " ").trim();
+
+/**
+ * What followed the failed action `failed` (the error's last occurrence in the session), from
+ * `actions` (the session's, in order), or null when nothing did. After a failed command: the
+ * next command, or, when that one failed too, the first later run of the failing command that
+ * did not fail (a re-run after an edit: the files changed in between are the fix).
+ * After a failed file action: the next action of any kind, or, when that one failed too, the
+ * first later one of the same kind that did not (a view or edit of the right path).
+ */
+export function followed(actions: Action[], failed: Action, at: number): Followed | null {
+  const later = actions.filter((a) =>
+    a.seq > at && (failed.kind !== "command" || a.kind === "command")
+  );
+  if (!later.length) return null;
+  const same = (a: Action) =>
+    failed.kind === "command" ? norm(a.text) === norm(failed.text) : a.kind === failed.kind;
+  const next = later[0].failed ? later.find((a) => !a.failed && same(a)) ?? later[0] : later[0];
+  const i = later.indexOf(next);
+  return { next, then: later.slice(i, i + 3) };
+}
+
+/** The answer of {@link followed}. */
+export interface Followed {
+  /** The candidate fix. */
+  next: Action;
+  /** It and the actions after it (at most 3). */
+  then: Action[];
+}

@@ -1,0 +1,177 @@
+// Regressions (2026-12, new-user trial of `deja fix` on real Crush stores): a failed `view` or
+// `edit` answering `File not found: /apps/…` was no occurrence (only commands were), so
+// `fix "File not found: /apps/media/radarr/image-repository.yaml"` answered with the command
+// that followed `"yq": executable file not found in $PATH` in another session, quoting as the
+// error's "general form" a line of a third session it did not name.
+import { assertEquals } from "../../tests/_assert.ts";
+import { indexSessions, type SessionSpec } from "../../tests/_memory.ts";
+import { findFixes } from "./fix.ts";
+import { matchShare, specificNames } from "./signature.ts";
+
+const NOT_FOUND = (p: string) => `File not found: ${p}`;
+
+/** A failed view of a path that does not exist, then a view of the right one. */
+const VIEWED: SessionSpec = {
+  id: "21210001-0000-4000-8000-000000000001",
+  cwd: "/w/k",
+  start: "2026-08-01T10:00:00Z",
+  turns: [
+    { user: "fix the radarr yaml" },
+    {
+      read: "/apps/media/radarr/image-repository.yaml",
+      fail: true,
+      out: NOT_FOUND("/apps/media/radarr/image-repository.yaml"),
+    },
+    { read: "/w/k/apps/media/radarr/image-repository.yaml" },
+  ],
+};
+
+/** A failed edit of a wrong path, then the edit of the right one; later a missing `yq`. */
+const EDITED: SessionSpec = {
+  id: "22220002-0000-4000-8000-000000000002",
+  cwd: "/w/k",
+  start: "2026-08-02T10:00:00Z",
+  turns: [
+    {
+      edit: "/apps/infra/kustomization.yaml",
+      old: "resources:",
+      new: "resources:\n  - redis/",
+      fail: true,
+      out: "file not found: /apps/infra/kustomization.yaml",
+    },
+    {
+      edit: "/w/k/apps/infra/kustomization.yaml",
+      old: "resources:",
+      new: "resources:\n  - redis/",
+    },
+    {
+      edit: "/w/k/apps/infra/redis/helm-release.yaml",
+      old: "version: 19.x.x",
+      new: "version: 19.6.4",
+      fail: true,
+      out: "file not found: /w/k/apps/infra/redis/helm-release.yaml",
+    },
+    { write: "/w/k/apps/infra/redis/helm-release.yaml", content: "version: 19.6.4\n" },
+    {
+      bash: "yq . apps/infra/redis/*.yaml",
+      out: '"yq": executable file not found in $PATH',
+      exit: 127,
+    },
+    {
+      bash: "for f in apps/infra/redis/*.yaml; do head -n 5 $f; done",
+      out: "version: 19.6.4",
+      exit: 0,
+    },
+  ],
+};
+
+/** Another error's general form in a file it read (not an occurrence: the read went well). */
+const QUOTED: SessionSpec = {
+  id: "20200003-0000-4000-8000-000000000003",
+  cwd: "/w/notes",
+  start: "2026-07-30T10:00:00Z",
+  turns: [
+    { read: "/w/notes/log.md", out: "1\terror: File not found: C:\\Users\\u\\Fandom, Inc. - wiki" },
+  ],
+};
+
+const SESSIONS = [QUOTED, VIEWED, EDITED];
+
+Deno.test("findFixes follows a failed file action with what came next in that session", async () => {
+  const ix = await indexSessions(SESSIONS);
+  try {
+    const r = findFixes(ix.store, NOT_FOUND("/apps/media/radarr/image-repository.yaml"));
+    assertEquals([r.status, r.seen, r.specific], ["found", 2, true]);
+    const f = r.fixes[0];
+    assertEquals(
+      [f.command, f.action, f.path, f.examples[0].session, f.examples[0].failed],
+      [
+        "read /w/k/apps/media/radarr/image-repository.yaml",
+        "read",
+        "/w/k/apps/media/radarr/image-repository.yaml",
+        VIEWED.id,
+        "read /apps/media/radarr/image-repository.yaml",
+      ],
+    );
+    // What followed the missing yq is no fix of a missing file.
+    assertEquals(r.fixes.some((x) => /yq|for f/.test(x.command)), false, r.fixes[1]?.command);
+    assertEquals(r.message.includes("Fandom"), false, r.message);
+
+    // The occurrence holding the pasted path is the one followed, not a later one of another file.
+    const k = findFixes(ix.store, "file not found: /apps/infra/kustomization.yaml");
+    assertEquals(
+      [k.status, k.fixes[0].command, k.fixes[0].action, k.fixes[0].examples[0].session],
+      ["found", "edit /w/k/apps/infra/kustomization.yaml", "edit", EDITED.id],
+    );
+  } finally {
+    ix.cleanup();
+  }
+});
+
+Deno.test("findFixes quotes the general form from the session it names, and only names it lacks", async () => {
+  const ix = await indexSessions(SESSIONS);
+  try {
+    const r = findFixes(ix.store, NOT_FOUND("/srv/other.yaml"));
+    assertEquals([r.specific, r.seenIn.length > 0], [false, true]);
+    assertEquals(r.message.includes("Fandom"), false, r.message);
+    assertEquals(r.message.includes("general form 'file not found:"), true, r.message);
+    assertEquals(r.message.includes("not 'other.yaml'"), true, r.message);
+  } finally {
+    ix.cleanup();
+  }
+  // A short error inside a longer, different one is a weak match.
+  assertEquals(matchShare("yq executable file not found in path", "file not found") < 0.6, true);
+  assertEquals(matchShare("file not found", "file not found"), 1);
+});
+
+const PUSH: SessionSpec = {
+  id: "23230004-0000-4000-8000-000000000004",
+  cwd: "/w/k",
+  start: "2026-08-03T10:00:00Z",
+  turns: [
+    {
+      bash: "git push",
+      out: "error: failed to push some refs to 'github.com:example-user/k.git'",
+      exit: 1,
+    },
+  ],
+};
+
+const POD_LOGS: SessionSpec = {
+  id: "24240005-0000-4000-8000-000000000005",
+  cwd: "/w/k",
+  start: "2026-08-04T10:00:00Z",
+  turns: [
+    {
+      bash: "kubectl logs -n forgejo forgejo-5f4d46f74-hwbtn --previous",
+      out: 'Error from server (BadRequest): previous terminated container "forgejo" in pod ' +
+        '"forgejo-5f4d46f74-hwbtn" not found',
+      exit: 1,
+    },
+    { bash: "kubectl describe pod -n forgejo", out: "Name: forgejo", exit: 0 },
+  ],
+};
+
+Deno.test("findFixes lists as missing only names the session lacks, and ignores pod names", async () => {
+  const ix = await indexSessions([PUSH, POD_LOGS]);
+  try {
+    const push = findFixes(
+      ix.store,
+      "error: failed to push some refs to 'github.com:someone/other.git'",
+    );
+    assertEquals([push.seen, push.specific], [1, false]);
+    assertEquals(push.message.includes("not 'other.git'"), true, push.message);
+    assertEquals(push.message.includes("'github.com'"), false, push.message);
+    for (const pod of ["forgejo-7c9d8b6f5d-x2k4p", "forgejo-abc123"]) {
+      const text = 'Error from server (BadRequest): previous terminated container "forgejo" ' +
+        `in pod "${pod}" not found`;
+      assertEquals(specificNames(text), ["forgejo"]);
+      const r = findFixes(ix.store, text);
+      assertEquals([r.status, r.seen, r.specific], ["found", 1, true], pod);
+      assertEquals(r.message.includes("general form"), false, r.message);
+      assertEquals(r.fixes[0].command, "kubectl describe pod -n forgejo");
+    }
+  } finally {
+    ix.cleanup();
+  }
+});
