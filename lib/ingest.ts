@@ -54,6 +54,8 @@ import { type Contest, copyLoses, releaseCopies, wholeStore } from "./copies.ts"
 import { fileTimeColumn, fileTimeOf } from "./session_time.ts";
 import { notReopened } from "./resume_source.ts";
 import { PROMPT_MATCH_MS } from "../core/prompt_history.ts";
+import { basename } from "node:path";
+import { storeState } from "./gone.ts";
 
 export { cap, MAX_RESULT, MAX_SPAN, MAX_TEXT } from "./prepare.ts";
 
@@ -436,7 +438,14 @@ export class SourceWriter {
       if (this.whole) {
         Q.removeCopy.run(st, { harness: c.harness, native_id: c.id, source: this.source });
       }
-      if (this.mode === "sessions" || c.whole || copy || fromPrompts) {
+      // The same file moved (Codex archiving a rollout into archived_sessions/, a home moved
+      // or restored elsewhere): its old path is gone and it is read from its start under the
+      // new one. Appended to, its keyless events were held twice (trial 14, second run: 2 -> 4
+      // events; a moved home 1,801 -> 1,906).
+      const moved = !copy && !fromPrompts && this.mode !== "append" &&
+        row.source !== this.source && basename(row.source) === basename(this.source) &&
+        storeState(row.source) === "gone";
+      if (this.mode === "sessions" || c.whole || copy || fromPrompts || moved) {
         this.before.set(k, { id: c.id, events: row.events });
         this.indexText();
         Q.deleteSessionEvents.run(st, { session: id });

@@ -6,7 +6,7 @@
  * with the history named as the session's source.
  */
 import { assert, assertEquals } from "./_assert.ts";
-import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { runMain } from "./_cli_io.ts";
@@ -196,6 +196,45 @@ Deno.test("a rebuild of two rollouts of one thread makes what the first index ma
       await w.index("--rebuild");
       assertEquals(w.session(), first, `rebuild ${i + 1}`);
     }
+  } finally {
+    w.cleanup();
+  }
+});
+
+Deno.test("a rollout moved (archived) is read again under its new path, not added to itself", async () => {
+  const w = codexWorld();
+  try {
+    const name = "rollout-tui-ollama-error.jsonl";
+    w.write(join(w.day, name), [meta(ID), said("user", "Hello?", T0), failed(ERROR, T0 + 1295)]);
+    await w.index();
+    const first = w.session()!;
+    assertEquals(first.counted, 2);
+    // Codex's archive moves the file into archived_sessions/ and keeps its name.
+    const archived = join(w.root, "archived_sessions", name);
+    mkdirSync(dirname(archived), { recursive: true });
+    renameSync(join(w.day, name), archived);
+    await w.index();
+    const after = w.session()!;
+    assertEquals(after.events, first.events);
+    assertEquals(after.total, first.total);
+    assertEquals(after.source, `archived_sessions/${name}`);
+    await w.index("--rebuild");
+    assertEquals(w.session(), after);
+  } finally {
+    w.cleanup();
+  }
+});
+
+Deno.test("a second rollout of a thread whose first is deleted still adds to the session", async () => {
+  const w = codexWorld();
+  try {
+    w.write(join(w.day, "rollout-a.jsonl"), [meta(ID), said("user", "first question", T0)]);
+    await w.index();
+    rmSync(join(w.day, "rollout-a.jsonl"));
+    w.write(join(w.day, "rollout-b.jsonl"), [meta(ID), said("user", "second", T0 + 60_000)]);
+    await w.index();
+    // Not the same file moved (another name): the gone file's events are kept, as for any gone store.
+    assertEquals(w.session()!.events, ["user: first question", "user: second"]);
   } finally {
     w.cleanup();
   }
