@@ -1,4 +1,4 @@
-import { assertEquals } from "../../tests/_assert.ts";
+import { assert, assertEquals } from "../../tests/_assert.ts";
 import { indexSessions, type SessionSpec } from "../../tests/_memory.ts";
 import { findFixes, fixRecord } from "./fix.ts";
 import { errorSignatures, sameError, signature } from "./signature.ts";
@@ -259,4 +259,15 @@ Deno.test("findFixes reads exception lines of Python and other languages as erro
   ]);
   assertEquals(errorSignatures("KeyError: 'user_id'"), ["keyerror user id"]);
   assertEquals(errorSignatures("MyErrorHandler started"), []);
+});
+
+Deno.test("an error holding a short line of another error is not that error (helm: file not found)", () => {
+  const pasted = signature('"helm": executable file not found in $PATH');
+  const failedEdit = signature(
+    "file not found: /Users/user/Code/k/apps/infra/redis/helm-release.yaml",
+  );
+  assert(!sameError(failedEdit, pasted), `${failedEdit} | ${pasted}`);
+  // A line that is most of the pasted error still is it.
+  const enoent = signature("Error: ENOENT: no such file or directory");
+  assert(sameError(signature("no such file or directory"), enoent));
 });

@@ -236,10 +236,15 @@ export const CLOSE_MATCH = 0.6;
 /**
  * True when an output line's signature and the error's signature are the
  * same error: the output holds the error (or its {@link core}), or the error
- * holds an output line of at least three words.
+ * holds an output line of at least three words that is most of it ({@link CLOSE_MATCH}).
  */
 export function sameError(outputSig: string, errorSig: string): boolean {
   const o = ` ${outputSig} `;
   if (o.includes(` ${errorSig} `) || o.includes(` ${core(errorSig)} `)) return true;
-  return ` ${errorSig} `.includes(o) && outputSig.split(" ").length >= 3;
+  // The error holding a line of the output: that line must be most of it. A pasted
+  // `"helm": executable file not found in $PATH` holds `file not found` (a failed edit's
+  // `file not found: …/helm-release.yaml`), another error (trial 14: fix named that edit).
+  const words = outputSig.split(" ").length;
+  return ` ${errorSig} `.includes(o) && words >= 3 &&
+    words / errorSig.split(" ").length >= CLOSE_MATCH;
 }
