@@ -236,7 +236,7 @@ export const CLOSE_MATCH = 0.6;
 /**
  * True when an output line's signature and the error's signature are the
  * same error: the output holds the error (or its {@link core}), or the error
- * holds an output line of at least three words that is most of it ({@link CLOSE_MATCH}).
+ * holds an output line of at least three words that is most of its {@link core} ({@link CLOSE_MATCH}).
  */
 export function sameError(outputSig: string, errorSig: string): boolean {
   const o = ` ${outputSig} `;
@@ -246,5 +246,5 @@ export function sameError(outputSig: string, errorSig: string): boolean {
   // `file not found: …/helm-release.yaml`), another error (trial 14: fix named that edit).
   const words = outputSig.split(" ").length;
   return ` ${errorSig} `.includes(o) && words >= 3 &&
-    words / errorSig.split(" ").length >= CLOSE_MATCH;
+    words / core(errorSig).split(" ").length >= CLOSE_MATCH;
 }
