@@ -5,9 +5,13 @@
  * page of its own), the variables that point deja (and nothing else) at them,
  * and a way to damage exactly the pages of session c.
  */
-import { readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
+import type { Env } from "../core/model.ts";
+import { runIndex } from "../lib/indexer.ts";
+import { parsers } from "../parsers/mod.ts";
+import { testEnv } from "./_fixture.ts";
 
 /** The page size SQLite gives a new database here. */
 const PAGE = 4096;
@@ -79,4 +83,38 @@ export function damageSessionC(path: string): void {
     b.fill(0xa5, n * PAGE, n * PAGE + 12);
   }
   writeFileSync(path, b);
+}
+
+/**
+ * One Crush session (`sid`, titled `title`, its messages as `[role, parts]` in order) in a
+ * project under `root`, listed in projects.json and indexed; the environment that reads it.
+ */
+export async function indexedCrushSession(
+  root: string,
+  sid: string,
+  title: string,
+  rows: ReadonlyArray<readonly [string, unknown[]]>,
+): Promise<Env> {
+  const project = join(root, "proj");
+  mkdirSync(join(project, ".crush"), { recursive: true });
+  mkdirSync(join(root, "crush"), { recursive: true });
+  listProjects(root, [project]);
+  const db = new DatabaseSync(join(project, ".crush", "crush.db"));
+  try {
+    crushTables(db);
+    db.prepare("INSERT INTO sessions VALUES (?, ?, 1000, 1010)").run(sid, title);
+    const msg = db.prepare("INSERT INTO messages VALUES (?, ?, ?, ?, ?)");
+    rows.forEach(([role, parts], i) =>
+      msg.run(`m${i}`, sid, role, JSON.stringify(parts), 1001 + i)
+    );
+  } finally {
+    db.close();
+  }
+  const env = testEnv(join(root, "home"), {
+    DEJA_HOME: join(root, "deja"),
+    DEJA_CRUSH_ROOT: join(root, "crush"),
+    TZ: "UTC",
+  });
+  await runIndex(env, parsers, { only: ["crush"] });
+  return env;
 }

@@ -8,87 +8,61 @@
  */
 import { assert, assertEquals, assertStringIncludes } from "./_assert.ts";
 import { captureIO } from "./_cli_io.ts";
-import { testEnv } from "./_fixture.ts";
 import { tempDir } from "./_tmp.ts";
-import { mkdirSync, rmSync } from "node:fs";
-import { join } from "node:path";
-import { DatabaseSync } from "node:sqlite";
-import { runIndex } from "../lib/indexer.ts";
-import { parsers } from "../parsers/mod.ts";
+import { rmSync } from "node:fs";
 import { showCmd } from "../lib/cli/cmd_show.ts";
 import { howData, parseHow } from "../lib/cli/cmd_how.ts";
 import { search } from "../lib/search.ts";
 import { Store } from "../lib/store.ts";
 import { indexPath } from "../core/paths.ts";
-import { crushTables, listProjects } from "./_crush_tiny.ts";
+import { indexedCrushSession } from "./_crush_tiny.ts";
 
 const SID = "0d21b928-0000-4000-8000-000000000001";
 
 /** A Crush store of one session: the refused, pieced call, a real run, a provider error. */
-function crushStore(path: string): void {
-  const db = new DatabaseSync(path);
-  try {
-    crushTables(db);
-    db.prepare("INSERT INTO sessions VALUES (?, 'debug pods', 1000, 1010)").run(SID);
-    const msg = db.prepare("INSERT INTO messages VALUES (?, ?, ?, ?, ?)");
-    const call = (id: string, name: string, input: string) => ({
-      type: "tool_call",
-      data: { id, name, input, type: "function", finished: true },
-    });
-    const res = (id: string, content: string, is_error: boolean) => ({
-      type: "tool_result",
-      data: { tool_call_id: id, name: "", content, metadata: "", is_error },
-    });
-    const rows: Array<[string, unknown[]]> = [
-      ["user", [{ type: "text", data: { text: "debug the forgejo pods" } }]],
-      ["assistant", [
-        call("c0", "bash", ""),
-        call("f1", "", '{"'),
-        call("f2", "", 'command":"kubectl version --short","timeout": 120000}'),
-        { type: "finish", data: { reason: "tool_use", time: 1002 } },
-      ]],
-      ["tool", [
-        res("c0", "invalid parameters", true),
-        res("f1", "Tool not found: ", true),
-        res("f2", "Tool not found: ", true),
-      ]],
-      ["assistant", [{
-        type: "finish",
-        data: {
-          reason: "error",
-          time: 1004,
-          message: "API Error",
-          details: "400 Bad Request: Invalid 'input[3].name': empty string",
-        },
-      }]],
-      ["assistant", [
-        call("c1", "bash", JSON.stringify({ command: "kubectl get nodes" })),
-        { type: "finish", data: { reason: "tool_use", time: 1006 } },
-      ]],
-      ["tool", [res("c1", "k1 Ready", false)]],
-    ];
-    rows.forEach(([role, parts], i) =>
-      msg.run(`m${i}`, SID, role, JSON.stringify(parts), 1001 + i)
-    );
-  } finally {
-    db.close();
-  }
+function sessionRows(): Array<[string, unknown[]]> {
+  const call = (id: string, name: string, input: string) => ({
+    type: "tool_call",
+    data: { id, name, input, type: "function", finished: true },
+  });
+  const res = (id: string, content: string, is_error: boolean) => ({
+    type: "tool_result",
+    data: { tool_call_id: id, name: "", content, metadata: "", is_error },
+  });
+  return [
+    ["user", [{ type: "text", data: { text: "debug the forgejo pods" } }]],
+    ["assistant", [
+      call("c0", "bash", ""),
+      call("f1", "", '{"'),
+      call("f2", "", 'command":"kubectl version --short","timeout": 120000}'),
+      { type: "finish", data: { reason: "tool_use", time: 1002 } },
+    ]],
+    ["tool", [
+      res("c0", "invalid parameters", true),
+      res("f1", "Tool not found: ", true),
+      res("f2", "Tool not found: ", true),
+    ]],
+    ["assistant", [{
+      type: "finish",
+      data: {
+        reason: "error",
+        time: 1004,
+        message: "API Error",
+        details: "400 Bad Request: Invalid 'input[3].name': empty string",
+      },
+    }]],
+    ["assistant", [
+      call("c1", "bash", JSON.stringify({ command: "kubectl get nodes" })),
+      { type: "finish", data: { reason: "tool_use", time: 1006 } },
+    ]],
+    ["tool", [res("c1", "k1 Ready", false)]],
+  ];
 }
 
 Deno.test("a Crush call refused for invalid parameters is not run, counts as no command, and a provider error is a notice", async () => {
   const root = tempDir("deja-crush-refused-");
   try {
-    const project = join(root, "proj");
-    mkdirSync(join(project, ".crush"), { recursive: true });
-    mkdirSync(join(root, "crush"), { recursive: true });
-    listProjects(root, [project]);
-    crushStore(join(project, ".crush", "crush.db"));
-    const env = testEnv(join(root, "home"), {
-      DEJA_HOME: join(root, "deja"),
-      DEJA_CRUSH_ROOT: join(root, "crush"),
-      TZ: "UTC",
-    });
-    await runIndex(env, parsers, { only: ["crush"] });
+    const env = await indexedCrushSession(root, SID, "debug pods", sessionRows());
 
     const pipe = captureIO(env, false);
     assertEquals(await showCmd.run({ values: {}, positionals: ["0d21b928"] }, pipe.io), 0);

@@ -7,18 +7,13 @@
  */
 import { assertEquals, assertStringIncludes } from "./_assert.ts";
 import { captureIO } from "./_cli_io.ts";
-import { testEnv } from "./_fixture.ts";
 import { tempDir } from "./_tmp.ts";
-import { mkdirSync, rmSync } from "node:fs";
-import { join } from "node:path";
-import { DatabaseSync } from "node:sqlite";
-import { runIndex } from "../lib/indexer.ts";
-import { parsers } from "../parsers/mod.ts";
+import { rmSync } from "node:fs";
 import { fixData } from "../lib/cli/cmd_fix.ts";
 import { Store } from "../lib/store.ts";
 import { indexPath } from "../core/paths.ts";
 import { textLines } from "../lib/memory/signature.ts";
-import { crushTables, listProjects } from "./_crush_tiny.ts";
+import { indexedCrushSession } from "./_crush_tiny.ts";
 
 const SID = "0d21b928-0000-4000-8000-000000000002";
 
@@ -40,41 +35,20 @@ const DETAILS = 'POST "https://openrouter.ai/api/v1/chat/completions": 400 Bad R
   });
 
 /** One Crush session: a prompt, then the provider's error as a `finish` part. */
-function crushStore(path: string): void {
-  const db = new DatabaseSync(path);
-  try {
-    crushTables(db);
-    db.prepare("INSERT INTO sessions VALUES (?, 'forgejo pods', 1000, 1010)").run(SID);
-    const msg = db.prepare("INSERT INTO messages VALUES (?, ?, ?, ?, ?)");
-    const rows: Array<[string, unknown[]]> = [
-      ["user", [{ type: "text", data: { text: "why does forgejo restart" } }]],
-      ["assistant", [{
-        type: "finish",
-        data: { reason: "error", time: 1004, message: "API Error", details: DETAILS },
-      }]],
-    ];
-    rows.forEach(([role, parts], i) =>
-      msg.run(`m${i}`, SID, role, JSON.stringify(parts), 1001 + i)
-    );
-  } finally {
-    db.close();
-  }
+function sessionRows(): Array<[string, unknown[]]> {
+  return [
+    ["user", [{ type: "text", data: { text: "why does forgejo restart" } }]],
+    ["assistant", [{
+      type: "finish",
+      data: { reason: "error", time: 1004, message: "API Error", details: DETAILS },
+    }]],
+  ];
 }
 
 Deno.test("fix finds a provider error the harness reported in a notice, inside escaped JSON", async () => {
   const root = tempDir("deja-fix-notice-");
   try {
-    const project = join(root, "proj");
-    mkdirSync(join(project, ".crush"), { recursive: true });
-    mkdirSync(join(root, "crush"), { recursive: true });
-    listProjects(root, [project]);
-    crushStore(join(project, ".crush", "crush.db"));
-    const env = testEnv(join(root, "home"), {
-      DEJA_HOME: join(root, "deja"),
-      DEJA_CRUSH_ROOT: join(root, "crush"),
-      TZ: "UTC",
-    });
-    await runIndex(env, parsers, { only: ["crush"] });
+    const env = await indexedCrushSession(root, SID, "forgejo pods", sessionRows());
     const store = Store.open(indexPath(env));
     try {
       const io = captureIO(env, false).io;
