@@ -191,6 +191,12 @@ Deno.test("a word in no session is named, with what the query finds without it",
     );
     const alone = await runMain(ix.env, ["zzqqxx"]);
     assert(!alone.err.includes("in no session"), alone.err);
+    // Under a filter the count is the filter's, and so is the command it gives.
+    const filtered = await runMain(ix.env, ["redis", "zzqqxx", "--role", "assistant"]);
+    assertStringIncludes(
+      filtered.err,
+      "hint: 'zzqqxx' is in no session; without it: 1 session: deja redis --role assistant\n",
+    );
   } finally {
     ix.cleanup();
   }

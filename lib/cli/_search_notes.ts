@@ -7,7 +7,7 @@
  */
 import type { IO } from "../../core/runtime.ts";
 import { quoteShown } from "./common.ts";
-import type { FilteredOut } from "./_filtered.ts";
+import type { FilteredOut, FilterUsed } from "./_filtered.ts";
 import type { Store } from "../store.ts";
 import { search, type SearchOptions, type SearchResult } from "../search.ts";
 import { STOP_WORDS } from "../query.ts";
@@ -19,8 +19,10 @@ export interface Absent {
   words: string[];
   /** The query without them. */
   query: string;
-  /** Sessions it matches (more than none). */
+  /** Sessions it matches (more than none), under the search's filters. */
   sessions: number;
+  /** Those filters, for the command the hint gives. */
+  filters?: FilterUsed[];
 }
 
 /**
@@ -33,6 +35,7 @@ export function absentWords(
   store: Store,
   query: string,
   opts: SearchOptions,
+  filters: FilterUsed[] = [],
 ): Absent | undefined {
   if (query.includes('"')) return undefined;
   const words = query.split(/\s+/).filter(Boolean);
@@ -45,7 +48,8 @@ export function absentWords(
   const rest = words.filter((w) => !gone.includes(w)).join(" ");
   if (!gone.length || !tokens(rest).length) return undefined;
   const r = search(store, rest, { ...opts, limit: 1 });
-  return r.nothingMatched || !r.total ? undefined : { words: gone, query: rest, sessions: r.total };
+  if (r.nothingMatched || !r.total) return undefined;
+  return { words: gone, query: rest, sessions: r.total, ...(filters.length ? { filters } : {}) };
 }
 
 /** Names the words no session holds, and what the query finds without them. */
@@ -54,7 +58,14 @@ export function absentHint(io: IO, a: Absent | undefined): void {
   const n = a.sessions === 1 ? "1 session" : `${a.sessions} sessions`;
   const which = a.words.map((w) => `'${w}'`).join(", ");
   const verb = a.words.length === 1 ? "is" : "are";
-  const cmd = /^[\w .-]+$/.test(a.query) ? a.query : `'${a.query.replaceAll("'", "'\\''")}'`;
+  const quote = (t: string) =>
+    /^[\w.,:/-]+$/.test(t) && !t.startsWith("-") ? t : `'${t.replaceAll("'", "'\\''")}'`;
+  // The count is under the search's filters: so is the command (trial 14 gave `deja redis`
+  // for a count of `--harness crush`).
+  const cmd = [
+    /^[\w .-]+$/.test(a.query) ? a.query : `'${a.query.replaceAll("'", "'\\''")}'`,
+    ...(a.filters ?? []).map((f) => `${f.flag} ${quote(f.value)}`),
+  ].join(" ");
   io.err(
     `hint: ${which} ${verb} in no session; without ${
       a.words.length === 1 ? "it" : "them"

@@ -250,7 +250,7 @@ export async function searchData(
   }
   const absent = result.results.length || args.regex || filtered?.without
     ? undefined
-    : absentWords(store, args.query, opts);
+    : absentWords(store, args.query, opts, filters);
   const refs = new Map<string, string>();
   for (const r of result.results) {
     refs.set(`${r.harness}:${r.id}`, shortRef(store, r.harness, r.id));
