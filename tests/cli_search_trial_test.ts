@@ -100,6 +100,31 @@ Deno.test("a prompt typed back exactly ranks its session first, the latest first
   }
 });
 
+Deno.test("a prompt typed back with its quote marks ranks its session first", async () => {
+  const ix = await memIndex([
+    {
+      id: "s-who",
+      at: AT - 86400e3,
+      events: [["user", 'Who is "you" and who is "me"'], ["assistant", "You are the user."]],
+    },
+    {
+      id: "s-talk",
+      at: AT,
+      events: [["user", "me and you: who is on call?"], ["assistant", "You are, and me after."]],
+    },
+  ]);
+  try {
+    const r = JSON.parse((await runMain(ix.env, ["--json", 'Who is "you" and who is "me"'])).out);
+    assertEquals(
+      r.results[0]?.id,
+      "s-who",
+      JSON.stringify(r.results.map((x: { id: string }) => x.id)),
+    );
+  } finally {
+    ix.cleanup();
+  }
+});
+
 Deno.test("text mode names the common words it left out", async () => {
   const ix = await memIndex(HISTORY);
   try {

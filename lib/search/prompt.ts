@@ -49,8 +49,11 @@ export interface PromptTurns {
 
 /**
  * Per root session, the user turns that hold `query` as typed (see the module
- * doc), best first; empty for a quoted or pasted query, and for a short one
- * no turn equals.
+ * doc), best first; empty for a pasted query, and for a short one no turn
+ * equals. Quote marks count for nothing: `Who is "you" and who is "me"` typed
+ * back is the prompt that held them (it ranked 15th of 17 when a quote kept a
+ * query out), and a turn that holds the query's tokens as one phrase holds any
+ * quoted phrase of it too.
  *
  * @param found the sessions the ladder's exact tier found (their events): where
  *   a short query's equal turn is looked for; none (or another tier): no turn.
@@ -64,7 +67,7 @@ export function typedPrompts(
 ): Map<number, PromptTurns> {
   const out = new Map<number, PromptTurns>();
   const toks = tokens(query);
-  if (!toks.length || toks.length > MAX_TOKENS || query.includes('"')) return out;
+  if (!toks.length || toks.length > MAX_TOKENS) return out;
   if (f.kinds?.length && !f.kinds.includes("user")) return out;
   const rows = toks.length < MIN_TOKENS
     ? userRows(found ?? [])
