@@ -86,8 +86,10 @@ Deno.test("a prompt typed back exactly ranks its session first, the latest first
     const hw = await ids("Hello World!");
     assertEquals(hw[0], "s-hello-world", hw.join(" "));
     assert(hw.includes("s-world-talk"), hw.join(" "));
-    // One word: the sessions where it was the whole prompt, the latest first.
-    assertEquals((await ids("exit")).slice(0, 3), ["s-exit-new", "s-exit-old", "s-exit-talk"]);
+    // One word: the sessions where it was the whole prompt, the one typed so first, then the
+    // one that differs only in case and punctuation (`Exit!`, newer).
+    assertEquals((await ids("exit")).slice(0, 3), ["s-exit-old", "s-exit-new", "s-exit-talk"]);
+    assertEquals((await ids("exit!")).slice(0, 3), ["s-exit-new", "s-exit-old", "s-exit-talk"]);
     // A prompt that only starts with the word is no typed prompt of a one-word query.
     assertEquals((await ids("  ping?? ")).length, 1);
     const text = await runMain(ix.env, ["Hello World!"]);
@@ -120,6 +122,25 @@ Deno.test("a prompt typed back with its quote marks ranks its session first", as
       "s-who",
       JSON.stringify(r.results.map((x: { id: string }) => x.id)),
     );
+  } finally {
+    ix.cleanup();
+  }
+});
+
+Deno.test("a prompt typed back with its own punctuation ranks above one that differs only in it", async () => {
+  const ix = await memIndex([
+    { id: "s-q", at: AT - 86400e3, events: [["user", "Hello?"], ["assistant", "Hi."]] },
+    { id: "s-bang", at: AT, events: [["user", "Hello!"], ["assistant", "Hi!"]] },
+  ]);
+  try {
+    const ids = async (q: string) =>
+      JSON.parse((await runMain(ix.env, ["--json", q])).out).results.map((r: { id: string }) =>
+        r.id
+      );
+    assertEquals(await ids("Hello?"), ["s-q", "s-bang"]);
+    assertEquals(await ids("hello!"), ["s-bang", "s-q"]);
+    // Neither typed as such: the latest first.
+    assertEquals(await ids("hello"), ["s-bang", "s-q"]);
   } finally {
     ix.cleanup();
   }

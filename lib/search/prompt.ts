@@ -10,8 +10,10 @@
  * `PING!`) is read as a prompt only when a user turn is that query and nothing
  * more (case and punctuation aside): one or two words are held by far too
  * many longer turns. A turn equal to the query, whatever its length, ranks
- * above a turn that only holds it, and sessions whose turn equals it rank by
- * recency among themselves, the latest first (new user, 2026-12: `Hello
+ * above a turn that only holds it, a turn that is the query as typed (case
+ * aside: `Hello?`) above one that differs in punctuation (`Hello!`; trial 14
+ * found `hello` ranked the session that typed it fourth), and sessions whose
+ * turns are alike so rank by recency among themselves, the latest first (new user, 2026-12: `Hello
  * World!` ranked its session third, `exit` second, because `hello` is a stop
  * word and the rule wanted three tokens). Such a turn holds every word the
  * ladder searched, so it is looked for among the user turns the ladder's
@@ -45,6 +47,8 @@ export interface PromptTurns {
   events: ScoredEvent[];
   /** Some turn is the query itself, case and punctuation aside. */
   equal: boolean;
+  /** Some turn is the query as typed, but for case and the spaces around it. */
+  verbatim: boolean;
 }
 
 /**
@@ -79,17 +83,19 @@ export function typedPrompts(
   ) texts.set(r.id, r.text);
   const most = toks.length < MIN_TOKENS ? toks.length : toks.length + slack(toks.length);
   const whole = toks.join(" ");
+  const typed = query.trim().toLowerCase();
   for (const r of rows) {
     const turn = tokens(texts.get(r.event_id) ?? "");
     if (turn.length > most) continue;
     const root = rootOf(r.session_id);
     let got = out.get(root);
-    if (!got) out.set(root, got = { events: [], equal: false });
+    if (!got) out.set(root, got = { events: [], equal: false, verbatim: false });
     const equal = turn.length === toks.length && turn.join(" ") === whole;
     // The equal turn first: it is the snippet shown.
     if (equal && !got.equal) got.events.unshift({ row: r, score: -r.bm25 });
     else got.events.push({ row: r, score: -r.bm25 });
     got.equal ||= equal;
+    got.verbatim ||= equal && (texts.get(r.event_id) ?? "").trim().toLowerCase() === typed;
   }
   return out;
 }
@@ -106,9 +112,10 @@ function userRows(found: Iterable<SessionScore>): Row[] {
 /**
  * Lifts the sessions of `prompts` above every other in `scores` (adding those
  * the ladder did not find), with the prompt turn as their first event: those
- * whose turn equals the query highest, all at one score (the session
- * multipliers, recency foremost, order them), then those whose turn holds it,
- * keeping their order among themselves.
+ * whose turn is the query as typed highest (`Hello?` above a later `Hello!`),
+ * then those whose turn equals it but for punctuation, each group at one score
+ * (the session multipliers, recency foremost, order them), then those whose
+ * turn holds it, keeping their order among themselves.
  */
 export function liftPrompts(
   scores: Map<number, SessionScore>,
@@ -119,9 +126,13 @@ export function liftPrompts(
   for (const s of scores.values()) top = Math.max(top, s.score);
   for (const p of prompts.values()) top = Math.max(top, ...p.events.map((e) => e.score));
   const lift = Math.max(1, top) * LIFT;
-  for (const [id, { events, equal }] of prompts) {
+  for (const [id, { events, equal, verbatim }] of prompts) {
     const s = scores.get(id);
-    const base = equal ? lift * LIFT : lift + (s?.score ?? events[0].score);
+    const base = verbatim
+      ? lift * LIFT * LIFT
+      : equal
+      ? lift * LIFT
+      : lift + (s?.score ?? events[0].score);
     if (s) {
       const ids = new Set(events.map((e) => e.row.event_id));
       s.events = [...events, ...s.events.filter((e) => !ids.has(e.row.event_id))];
