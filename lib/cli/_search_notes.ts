@@ -7,6 +7,7 @@
  */
 import type { IO } from "../../core/runtime.ts";
 import { quoteShown } from "./common.ts";
+import { shQuoteShown } from "../shell.ts";
 import type { FilteredOut, FilterUsed } from "./_filtered.ts";
 import type { Store } from "../store.ts";
 import { search, type SearchOptions, type SearchResult } from "../search.ts";
@@ -58,13 +59,11 @@ export function absentHint(io: IO, a: Absent | undefined): void {
   const n = a.sessions === 1 ? "1 session" : `${a.sessions} sessions`;
   const which = a.words.map((w) => `'${w}'`).join(", ");
   const verb = a.words.length === 1 ? "is" : "are";
-  const quote = (t: string) =>
-    /^[\w.,:/-]+$/.test(t) && !t.startsWith("-") ? t : `'${t.replaceAll("'", "'\\''")}'`;
   // The count is under the search's filters: so is the command (trial 14 gave `deja redis`
   // for a count of `--harness crush`).
   const cmd = [
     /^[\w .-]+$/.test(a.query) ? a.query : `'${a.query.replaceAll("'", "'\\''")}'`,
-    ...(a.filters ?? []).map((f) => `${f.flag} ${quote(f.value)}`),
+    ...(a.filters ?? []).map((f) => `${f.flag} ${shQuoteShown(f.value)}`),
   ].join(" ");
   io.err(
     `hint: ${which} ${verb} in no session; without ${
