@@ -54,12 +54,14 @@ export const REVISIONS: Readonly<Record<string, number>> = {
   // 7 (claude), 4 (codex), 4 (gemini; session 14): a prompt history's prompts of a session a
   // transcript holds add only the prompts it lacks, and leave it the transcript's
   // (parsers/_prompt_history.ts marks them `prompts`, lib/ingest.ts).
-  claude: 7,
-  cherrystudio: 6,
-  codebuddy: 6,
+  // 8 (claude), 7 (cherrystudio, codebuddy, factory; session 15): a reply the harness wrote for
+  // a failed API call (<synthetic>, isApiErrorMessage) is a notice, not assistant text.
+  claude: 8,
+  cherrystudio: 7,
+  codebuddy: 7,
   codewhale: 2, // session 13: list_dir reads no file
   commandcode: 2,
-  factory: 6,
+  factory: 7,
   trae: 3, // session 11: reads Codex rollouts (parsers/_codex_reader.ts)
   zcode: 4, // session 11: reads opencode's store (parsers/_opencode_events.ts)
   codex: 4, // session 11: turn_aborted notices; a fork's copied parent keeps its replies

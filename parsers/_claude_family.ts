@@ -222,15 +222,21 @@ function route(r: Obj, st: FamilyState, f: FileFacts): Route | undefined {
 }
 
 /**
- * The text of a reply Claude Code wrote itself when the API call failed
- * (`isApiErrorMessage: true`, `message.model` `<synthetic>`: "Prompt is too long",
- * "API Error: Repeated 529 Overloaded errors"; observed on 2.1.1 and 2.1.87, real
- * stores), marked as an API error so no reader takes it for the model's answer.
+ * A reply Claude Code wrote itself when the API call failed (`isApiErrorMessage: true`,
+ * `message.model` `<synthetic>`: "Prompt is too long", "API Error: Repeated 529 Overloaded
+ * errors"; observed on 2.1.1 and 2.1.87, real stores): the harness speaking, so a notice
+ * marked as an API error, as Codex's `error` events and Copilot's errors are. No reader
+ * takes it for the model's answer (ctx says the request got no reply but a harness notice),
+ * and search ranks it below what the people and the model said.
  */
 function apiError(events: Event[]): Event[] {
   return events.map((e) =>
-    e.kind === "assistant" && !/^api error\b/i.test(e.text.trim())
-      ? { ...e, text: `API error: ${e.text}` }
+    e.kind === "assistant"
+      ? {
+        ...e,
+        kind: "notice",
+        text: /^api error\b/i.test(e.text.trim()) ? e.text : `API error: ${e.text}`,
+      }
       : e
   );
 }

@@ -41,8 +41,8 @@
  *   id>` for tool calls, `u:<uuid>` for user lines and `res:<tool_use_id>` for
  *   results: distinct blocks never collide and a repeated line collapses.
  * - Thinking blocks are dropped; `message.model` gives the model unless it is
- *   `<synthetic>` (harness-made error replies, `isApiErrorMessage`: kept as assistant text
- *   marked `API error: …`).
+ *   `<synthetic>` (harness-made error replies, `isApiErrorMessage`: notices marked
+ *   `API error: …`).
  * - User lines: `isCompactSummary` -> summary; `isMeta` -> dropped; only
  *   tool_result blocks -> tool_result events (text blocks beside them are
  *   harness notes, dropped); otherwise cleaned prose (see `cleanUserText`).

@@ -40,7 +40,9 @@ function lines(): string[] {
 
 // Regression (2026-12, fresh-user trial on Claude Code 2.1.87's real store): `ctx` gave the
 // harness's own "Prompt is too long" reply as the session's Outcome, as if the model said it.
-Deno.test("a reply Claude Code wrote for a failed API call is marked as an API error", async () => {
+// Session 15: it is the harness speaking, so a notice (as Codex's error events are), not the
+// model's words with a mark.
+Deno.test("a reply Claude Code wrote for a failed API call is a notice marked as an API error", async () => {
   const root = tempDir("deja-claude-apierr-");
   try {
     const file = join(root, "-w-vault", `${SID}.jsonl`);
@@ -51,8 +53,11 @@ Deno.test("a reply Claude Code wrote for a failed API call is marked as an API e
       { harness: "claude", path: file, kind: "append" },
       testEnv(join(root, "__home__")),
     );
-    const said = sessions[0].events.filter((e) => e.kind === "assistant").map((e) => e.text);
-    assertEquals(said, ["API error: Prompt is too long"]);
+    const said = sessions[0].events.map((e) => [e.kind, e.text]);
+    assertEquals(said, [["user", "summarise the whole vault"], [
+      "notice",
+      "API error: Prompt is too long",
+    ]]);
     assertEquals(sessions[0].model, undefined);
   } finally {
     rmSync(root, { recursive: true });
