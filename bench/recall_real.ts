@@ -16,9 +16,13 @@
  * set; `--misses` lists each miss with the sessions ranked above. Asserts
  * nothing; skipped with a message where the real stores are absent.
  *
- * First figures (109 sessions from 12 harnesses; 31 questions and 8 negatives a
- * set): hit@1 0.19 / 0.10, hit@5 0.65 / 0.35, MRR@10 0.373 / 0.224 (tuning /
- * held out), every negative "nothing matched". The synthetic benchmark's
+ * A third set, `heldout2` (30 questions, another helper, written after the
+ * measurements below were decided), judged them once more.
+ *
+ * First figures (109 sessions from 12 harnesses; about 30 questions and 8
+ * negatives a set): hit@1 0.19 / 0.10 / 0.17, hit@5 0.65 / 0.35 / 0.60,
+ * MRR@10 0.373 / 0.224 / 0.323 (tuning / held out / held out 2), every
+ * negative "nothing matched". The synthetic benchmark's
  * paraphrase kinds (bench/recall_bench.ts, 0.63 held out) overstate what
  * people get: a real question names a thing by what it is ("personal git
  * hosting", "shared caching layer", "durable execution library") where the
@@ -33,10 +37,15 @@
  * `paradev` / `paraphrase` / `blind` hit@1 means are 0.94 / 0.63 / 0.49):
  * - a session's length as the larger of its events and twice its characters
  *   over the mean event's: tuning hit@1 0.19 -> 0.32, held out 0.10 -> 0.16
- *   (hit@5 0.35 -> 0.42), but synthetic 0.91 / 0.61 / 0.48; the larger of its
+ *   (hit@5 0.35 -> 0.42), held out 2 0.17 -> 0.20, but synthetic 0.91 / 0.61 / 0.48; the larger of its
  *   events and its characters over the mean event's: tuning 0.32, held out
- *   unchanged (0.10, hit@5 0.35); events plus characters over the mean
+ *   unchanged (0.10, hit@5 0.35), held out 2 0.17 -> 0.20 (one question), and
+ *   the count read at query time (all text of the candidates) or stored per
+ *   session (a migration) for it; events plus characters over the mean
  *   event's: tuning 0.35, held out 0.10 (hit@5 0.32), synthetic paradev 0.91;
+ * - widening by related words always (no gate) or at a gate of 0.5 instead of
+ *   0.7: tuning 0.23 / 0.26, held out 0.19 / 0.13, held out 2 0.20 / 0.20
+ *   (hit@5 0.60 / 0.53, from 0.60); one or two questions a set either way;
  * - BM25 `b` of 0.75 or 1 there, tool output at 0.1 or 0.05 instead of 0.3,
  *   tool calls at 0.1 or 0.3 instead of 0.8 (measured with the Crush sessions
  *   hidden): no set gained more than two questions, the held-out none at hit@1.
