@@ -40,6 +40,7 @@ import {
   literalOutsideHint,
 } from "./_search_notes.ts";
 import { trace } from "../../core/trace.ts";
+import { describeSession } from "../memory/last.ts";
 const ROLES: Record<string, string[]> = {
   user: ["user"],
   assistant: ["assistant"],
@@ -122,6 +123,12 @@ export interface SearchData {
   absent?: Absent;
   /** Sessions matching the query that `--since` left out as undated (lib/session_time.ts). */
   undated: number;
+  /**
+   * What each result's session was about, keyed `harness:id`: its title, else its first
+   * prompt that reads as typed (lib/memory/last.ts describeSession). A session without a
+   * title is told apart from the others by it, not by a snippet of tool output.
+   */
+  about: Map<string, string>;
 }
 
 /**
@@ -252,12 +259,16 @@ export async function searchData(
     ? undefined
     : absentWords(store, args.query, opts, filters);
   const refs = new Map<string, string>();
+  const about = new Map<string, string>();
   for (const r of result.results) {
     refs.set(`${r.harness}:${r.id}`, shortRef(store, r.harness, r.id));
+    const what = describeSession(store, { id: r.rowid, title: r.title });
+    if (what) about.set(`${r.harness}:${r.id}`, what);
   }
   return {
     result,
     refs,
+    about,
     embeddings,
     warning,
     filtered,
@@ -328,8 +339,14 @@ export function searchFound(d: SearchData): boolean {
 /** The `--json` document (docs/json-output.md, `search`). */
 export function searchJson(d: SearchData): Record<string, unknown> {
   const f = d.filtered;
+  const base = jsonOf(d.result, (r) => refOf(d, r), (r, s) => noteOf(d, r, s));
   return {
-    ...jsonOf(d.result, (r) => refOf(d, r), (r, s) => noteOf(d, r, s)),
+    ...base,
+    // What each session was about: its title, else its first typed prompt.
+    results: base.results.map((r, i) => {
+      const hit = d.result.results[i];
+      return { ...r, about: d.about.get(`${hit.harness}:${hit.id}`) ?? null };
+    }),
     embeddings: d.embeddings,
     filtered_out: f ? { filters: f.filters, sessions_without: f.without } : null,
     undated: d.undated,
@@ -369,7 +386,8 @@ export function searchText(d: SearchData, io: Pick<IO, "isTTY" | "env">): string
         fmtSessionTime(r.updated ?? r.started, r)
       }  ${tilde(r.project, io.env.home)}  ${c.dim(hitsOf(r.hits))}${marks ? `  ${marks}` : ""}`,
     );
-    if (r.title) out.push(`  ${oneLine(r.title, 100)}`);
+    const what = r.title ?? d.about.get(`${r.harness}:${r.id}`);
+    if (what) out.push(`  ${oneLine(what, 100)}`);
     for (const s of r.snippets) {
       const note = noteOf(d, r, s);
       out.push(
