@@ -76,6 +76,7 @@ import { heldBy } from "./search/whole.ts";
 import { coordinate } from "./search/concepts.ts";
 import { liftPrompts, typedPrompts } from "./search/prompt.ts";
 import { liftTitled, titledSessions } from "./search/title.ts";
+import { liftVerbatim, verbatimHolders } from "./search/verbatim.ts";
 import { trace } from "../core/trace.ts";
 import type { FileTime } from "./session_time.ts";
 
@@ -160,6 +161,8 @@ export interface SessionHit {
   titleMatch: boolean;
   /** A prompt typed in it is the query, or nearly (lib/search/prompt.ts): every word counted. */
   promptMatch: boolean;
+  /** An event of it holds the whole query as one phrase (lib/search/verbatim.ts). */
+  verbatimMatch?: boolean;
   /** Best matching events, at most 3. Snippet text marks matches with \x01 ... \x02. */
   snippets: Array<
     {
@@ -310,15 +313,20 @@ function run(store: Store, query: string, o: SearchOptions): SearchResult {
     rerankFielded(stats, cache, scores, alts, lad.weights, lad.coord?.concepts, lad.phraseWords);
     trace("search: fielded rerank");
   }
+  const verbatim = verbatimHolders(stats, query, f, rootOf);
+  liftVerbatim(scores, verbatim);
   const titled = titledSessions(store, parsed, f, rootOf);
   liftTitled(scores, titled);
   liftPrompts(scores, prompts);
-  if ((prompts.size || titled.size) && (tier === "relevance" || tier === "none")) tier = "exact";
+  if (
+    (prompts.size || titled.size || verbatim.size) && (tier === "relevance" || tier === "none")
+  ) tier = "exact";
   const results = finish(store, cache, scores, tier, o, now, parsed.time, limit);
   trace("search: titles, prompts, order");
   for (const r of results) {
     r.titleMatch = titled.has(r.rowid);
     r.promptMatch = prompts.has(r.rowid);
+    r.verbatimMatch = verbatim.has(r.rowid);
   }
   // Exact matches ranked beside forms: labelled by what ranks first.
   let exactFollow = 0;

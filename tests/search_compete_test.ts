@@ -28,7 +28,9 @@ const marathon = (n: number): MemSession => ({
         `step ${i} done`,
       ][i % 8],
     ]),
-    ["tool_result", "the hook: git bash required on windows hosts, installed by the script"],
+    // Every word as typed in one event, but not as the one phrase the question is (a phrase
+    // held verbatim ranks first: lib/search/verbatim.ts).
+    ["tool_result", "the hook: git bash is required, on windows hosts, installed by the script"],
   ],
 });
 

@@ -75,10 +75,11 @@ export function absentHint(io: IO, a: Absent | undefined): void {
 /**
  * The line that names the words the search left out (stop words, symbols with nothing
  * to search), but a question's scaffolding the narration names; empty when none were,
- * or when the first result is a prompt the whole query matched (lib/search/prompt.ts).
+ * or when the first result is a prompt the whole query matched (lib/search/prompt.ts) or
+ * holds the whole query as one phrase (lib/search/verbatim.ts).
  */
 export function droppedNote(res: SearchResult): string {
-  if (res.results[0]?.promptMatch) return "";
+  if (res.results[0]?.promptMatch || res.results[0]?.verbatimMatch) return "";
   const question = new Set(res.leftOut ?? []);
   const words = [...new Set(res.dropped.filter((w) => !question.has(w)))];
   if (!words.length) return "";

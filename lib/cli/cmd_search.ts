@@ -571,6 +571,7 @@ function jsonOf(
       throwaway: r.throwaway,
       spread: r.spread,
       title_match: r.titleMatch,
+      phrase_match: Boolean(r.verbatimMatch),
       snippets: r.snippets.map((s) => ({
         kind: s.kind,
         seq: s.seq,

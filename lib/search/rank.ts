@@ -121,6 +121,8 @@ export const ABLATE = {
    * words of the group words sharing its stem (`archival` -> `archive`, lib/search/related.ts).
    */
   derived: false,
+  /** A query held verbatim as a phrase does not rank its sessions first (lib/search/verbatim.ts). */
+  verbatim: false,
 };
 /** A name of {@link ABLATE}. */
 export type Ablation = keyof typeof ABLATE;

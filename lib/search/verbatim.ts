@@ -1,0 +1,96 @@
+/**
+ * A query held verbatim: three or more words that some event holds as one
+ * phrase, in order, every word counted (stop words too). The ladder drops the
+ * common words of such a query (`No such file or directory` is searched as
+ * `file directory`), so a session naming a file and a directory anywhere
+ * ranked with the ones that hold the message pasted back, and word forms
+ * ranked above the sentence as typed (`IF YOUR REPORTS ARE NOT VAULTED` gave
+ * a session with `report` and `vault` in tool output first, the three that
+ * typed the sentence 3rd, 5th and 7th; new-user trial, 2026-12, real
+ * stores). The sessions holding the phrase rank above every other, keeping
+ * their order among themselves; a typed prompt and a title still rank above
+ * them (lib/search/prompt.ts, lib/search/title.ts).
+ *
+ * @module
+ */
+import { ftsTerm } from "../query.ts";
+import { type Filters, filterSql } from "./retrieve.ts";
+import { Q } from "../schema.ts";
+import { ABLATE, type ScoredEvent, type SessionScore } from "./rank.ts";
+import type { TermStats } from "./expand.ts";
+import { tokens } from "./tokenize.ts";
+
+/** Fewest tokens read as a phrase (two are held side by side by chance too often). */
+const MIN_TOKENS = 3;
+/** Most tokens read as a phrase (a longer query is a paste: the ladder reads it). */
+const MAX_TOKENS = 40;
+/** Events read. */
+const MAX_ROWS = 200;
+/** A phrase whose rarest word is in more than this share of events is not read. */
+const COMMON = 0.2;
+
+/**
+ * Per root session (`rootOf`), its events holding `query`'s tokens as one phrase under
+ * filters `f`, best by BM25 first; empty for a query of fewer than three tokens or more
+ * than forty, or whose rarest token is in more than a fifth of the events.
+ */
+export function verbatimHolders(
+  stats: TermStats,
+  query: string,
+  f: Filters,
+  rootOf: (id: number) => number,
+): Map<number, ScoredEvent[]> {
+  const out = new Map<number, ScoredEvent[]>();
+  const toks = tokens(query);
+  if (ABLATE.verbatim || toks.length < MIN_TOKENS || toks.length > MAX_TOKENS) return out;
+  // A phrase of words that are everywhere (`error build file` on the 100 MB bench, each in
+  // 58-91 % of events) says nothing a session-level match does not, and reading it walks
+  // their whole position lists (a cold query +40 ms): only a phrase with a rarer word.
+  const store = stats.store;
+  const n = Math.max(1, Q.eventCount.get(store, {})!.n);
+  if (Math.min(...toks.map((t) => stats.docs(t))) / n > COMMON) return out;
+  // The newest first, not the best by BM25: ranking every match of a phrase of common words
+  // cost a cold query of three of them 25-70 ms on the 100 MB bench; in rowid order FTS5
+  // stops at the limit.
+  const { sql, args } = filterSql(f, "fts");
+  const rows = Q.searchRows.extend(
+    `${sql} ORDER BY events_fts.rowid DESC LIMIT ${MAX_ROWS}`,
+    args,
+  ).all(store, { match: ftsTerm(toks) }).sort((a, b) => a.bm25 - b.bm25);
+  for (const r of rows) {
+    const root = rootOf(r.session_id);
+    const got = out.get(root) ?? [];
+    got.push({ row: r, score: -r.bm25 });
+    out.set(root, got);
+  }
+  return out;
+}
+
+/**
+ * Lifts the sessions of `holders` above every other in `scores` (adding those the ladder
+ * did not find), their phrase events first, keeping their order among themselves.
+ */
+export function liftVerbatim(
+  scores: Map<number, SessionScore>,
+  holders: Map<number, ScoredEvent[]>,
+): void {
+  if (!holders.size) return;
+  let top = 0;
+  for (const s of scores.values()) top = Math.max(top, s.score);
+  for (const evs of holders.values()) top = Math.max(top, ...evs.map((e) => e.score));
+  const lift = Math.max(1, top) * LIFT;
+  for (const [id, events] of holders) {
+    const s = scores.get(id);
+    if (s) {
+      const ids = new Set(events.map((e) => e.row.event_id));
+      s.events = [...events, ...s.events.filter((e) => !ids.has(e.row.event_id))];
+      s.score = lift + s.score;
+      s.spread = false;
+    } else {
+      scores.set(id, { sessionId: id, score: lift + events[0].score, events, spread: false });
+    }
+  }
+}
+
+/** Above any session-level multiplier's spread (recency, throwaway, gave up, time words). */
+const LIFT = 10;

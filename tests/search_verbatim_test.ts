@@ -1,0 +1,87 @@
+/**
+ * A query some event holds verbatim ranks that session first (lib/search/verbatim.ts).
+ * New-user trial on real stores (2026-12): `deja 'No such file or directory'` ranked the two
+ * sessions holding the message 17th and 18th of 18, behind sessions naming a file and a
+ * directory anywhere; a sentence typed back ranked a word-form match above three verbatim
+ * copies.
+ */
+import { assert, assertEquals } from "./_assert.ts";
+import { runMain } from "./_cli_io.ts";
+import { memIndex, type MemSession } from "./_search_fixture.ts";
+import { search } from "../lib/search.ts";
+import { withAblation } from "../lib/search/rank.ts";
+
+const filler = (i: number): MemSession => ({
+  id: `s-other-${i}`,
+  events: [
+    ["user", `no file in the directory ${i}? no, no file`],
+    ["assistant", "No file: the directory holds no file, no directory either."],
+  ],
+});
+
+const HISTORY: MemSession[] = [
+  ...Array.from({ length: 6 }, (_, i) => filler(i)),
+  {
+    id: "s-pasted",
+    at: Date.parse("2026-06-01T00:00:00Z"),
+    events: [
+      ["user", "move the logs"],
+      ["tool_result", "mv: cannot move 'app.log' to 'old/': No such file or directory"],
+    ],
+  },
+];
+
+Deno.test("an error pasted back ranks the sessions holding it verbatim first, said in --json", async () => {
+  const ix = await memIndex(HISTORY);
+  try {
+    const r = await runMain(ix.env, ["search", "--json", "No such file or directory"]);
+    assertEquals(r.code, 0, r.err);
+    const j = JSON.parse(r.out);
+    assertEquals(j.results[0].id, "s-pasted");
+    assertEquals(j.results[0].phrase_match, true);
+    assert(j.results.slice(1).every((x: { phrase_match: boolean }) => !x.phrase_match));
+    assertEquals(j.tier, "exact");
+    // The words it did not search by are not named as left out: the phrase held them all.
+    const t = await runMain(ix.env, ["No such file or directory"]);
+    assert(!t.err.includes("too common"), t.err);
+    // Without the rule the session holding the message is not first (what the test guards).
+    const store = ix.open();
+    try {
+      const off = withAblation(["verbatim"], () => search(store, "No such file or directory"));
+      assert(off.results[0]?.id !== "s-pasted", off.results.map((x) => x.id).join(" "));
+    } finally {
+      store.close();
+    }
+  } finally {
+    ix.cleanup();
+  }
+});
+
+Deno.test("a phrase under a filter is looked for under it, and two words are no phrase", async () => {
+  const ix = await memIndex([
+    ...HISTORY,
+    {
+      id: "s-elsewhere",
+      project: "/w/elsewhere",
+      events: [["tool_result", "cat: x.txt: No such file or directory"]],
+    },
+  ]);
+  try {
+    const r = await runMain(ix.env, [
+      "search",
+      "--json",
+      "--project",
+      "elsewhere",
+      "No such file or directory",
+    ]);
+    const ids = JSON.parse(r.out).results.map((x: { id: string }) => x.id);
+    assertEquals(ids, ["s-elsewhere"], r.out + r.err);
+    const two = await runMain(ix.env, ["search", "--json", "file directory"]);
+    assert(
+      JSON.parse(two.out).results.every((x: { phrase_match: boolean }) => !x.phrase_match),
+      two.out,
+    );
+  } finally {
+    ix.cleanup();
+  }
+});
