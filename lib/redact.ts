@@ -70,7 +70,25 @@ function acceptAssignment(match: string, v: string): boolean {
   if (/\$\{|\{\{|#\{/.test(v)) return false;
   if (/\s/.test(v)) return acceptPhrase(v, quoted);
   if (quoted) return true;
+  if (codeReference(v)) return false;
   return v.length >= 20 || (/\d/.test(v) && /\p{L}/u.test(v));
+}
+
+/**
+ * An unquoted value that is a reference in code, not a secret: names of letters and
+ * underscores joined by dots, one of them snake_case or a field a secret is read from
+ * (`random_password.db_password.result`, `credentials.password`,
+ * `EXCLUDED.password_hash`, `google_secret_manager_secret.db_url.id`). Masked before, so a
+ * Terraform file, an SQL upsert or a login handler read back showed `[redacted:assignment]`
+ * where the code was and none of it could be searched (new-user trial, 2026-12, Cline's real
+ * store). A value with a digit is never one (`Summer2024.Secret`).
+ */
+function codeReference(v: string): boolean {
+  if (!/^[A-Za-z_$]+(?:\.[A-Za-z_$]+)+$/.test(v)) return false;
+  return v.split(".").some((p) =>
+    /[a-z]_[a-z]/i.test(p) ||
+    /^(?:password|passwd|secret|token|key|credentials?|hash|result|value|id)$/i.test(p)
+  );
 }
 
 /**

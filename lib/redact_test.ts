@@ -436,3 +436,26 @@ Deno.test("redact keeps a .env setting whose name says secret but whose value is
     assertEquals(redact(`${line}\n`, {}), `${name}=[redacted:assignment]\n`, line);
   }
 });
+
+// New-user trial (2026-12, Cline's real store): code after a password key word was masked, so a
+// Terraform file or a login handler read back could not be searched.
+Deno.test("redact leaves a reference in code after a key word alone, and still masks values", () => {
+  const c = {};
+  for (
+    const text of [
+      "password = random_password.db_password.result",
+      "secret = google_secret_manager_secret.db_url.id",
+      "password_hash = EXCLUDED.password_hash,",
+      "const password = credentials.password as string;",
+      "token: response.data.access_token",
+    ]
+  ) assertEquals(redact(text, c), text);
+  for (
+    const [text, want] of [
+      ["password = Summer2024.Secret", "password = [redacted:assignment]"],
+      ["password = hunter2", "password = [redacted:assignment]"],
+      ["api_key = sk_live_abcdefghijklmnopqrstuvwx", "api_key = [redacted:"],
+      [`password = "credentials.password"`, `password = "[redacted:assignment]"`],
+    ]
+  ) assertStringIncludes(redact(text, c), want);
+});
