@@ -208,6 +208,8 @@ export interface SearchResult {
   hidden: number;
   /** Words left out of an oversized query (lib/query.ts, {@link QueryCut}); absent when none were. */
   cut?: QueryCut;
+  /** The titles matched hold the query's words as the close-spellings tier corrected them. */
+  titleSpelt?: boolean;
 }
 
 /**
@@ -315,7 +317,20 @@ function run(store: Store, query: string, o: SearchOptions): SearchResult {
   }
   const verbatim = verbatimHolders(stats, query, f, rootOf);
   liftVerbatim(scores, verbatim);
-  const titled = titledSessions(store, parsed, f, rootOf);
+  let titled = titledSessions(store, parsed, f, rootOf);
+  let titleSpelt = false;
+  // Words spelt wrong that the ladder corrected name a title as corrected (`waybar backgrund
+  // paddng` ranked a prompt history above the session titled "Adjust waybar background and
+  // padding"; new-user trial, 2026-12).
+  const fixes = new Map(changes.filter((c) => c.to.length).map((c) => [c.from, c.to[0]]));
+  if (!titled.size && tier === "close" && fixes.size) {
+    const fixed = {
+      ...parsed,
+      parts: parsed.parts.map((p) => ({ ...p, tokens: p.tokens.map((t) => fixes.get(t) ?? t) })),
+    };
+    titled = titledSessions(store, fixed, f, rootOf);
+    titleSpelt = titled.size > 0;
+  }
   liftTitled(scores, titled);
   liftPrompts(scores, prompts);
   if (
@@ -375,6 +390,7 @@ function run(store: Store, query: string, o: SearchOptions): SearchResult {
       : {}),
     changes,
     hidden,
+    ...(titleSpelt ? { titleSpelt } : {}),
   };
 }
 

@@ -497,7 +497,11 @@ export function narration(res: SearchResult): string {
   const time = res.time ? ` (ranked by time: "${res.time.words}")` : "";
   const how = WIDENED[res.tier];
   if (res.results[0]?.titleMatch && (how || res.tier === "session")) {
-    const others = !res.results.some((r) => !r.titleMatch)
+    const all = !res.results.some((r) => !r.titleMatch);
+    if (res.titleSpelt) {
+      return `matched the title by ${how}: ${ch}${all ? "" : "; the others too"}${time}`;
+    }
+    const others = all
       ? ""
       : how
       ? `; the others by ${how}: ${ch}`

@@ -1,0 +1,44 @@
+/**
+ * A title holding the query's words as the close-spellings tier corrected them ranks first,
+ * as one holding them as typed does (new-user trial, 2026-12, real Cursor store: `waybar
+ * backgrund paddng` ranked a prompt history of one hit above the session titled "Adjust
+ * waybar background and padding", which ranks first spelt right).
+ */
+import { assertEquals } from "./_assert.ts";
+import { search } from "../lib/search.ts";
+import { narration } from "../lib/cli/cmd_search.ts";
+import { type MemSession, withMemIndex } from "./_search_fixture.ts";
+
+const HISTORY: MemSession[] = [
+  {
+    id: "s-titled",
+    title: "Adjust waybar background and padding",
+    events: [
+      ["user", "make the bar look better"],
+      ["assistant", "I changed the waybar config."],
+      ["assistant", "The background is now dark."],
+      ["assistant", "Each module has more padding."],
+    ],
+  },
+  {
+    id: "s-prompt",
+    events: [
+      ["user", "the waybar background padding looks off after the update, fix it please"],
+      ["assistant", "Done."],
+    ],
+  },
+];
+
+Deno.test("a title matched by corrected spellings ranks first and is said to", () =>
+  withMemIndex(HISTORY, (s) => {
+    const spelt = search(s, "waybar background padding");
+    assertEquals(spelt.results[0]?.id, "s-titled");
+    const r = search(s, "waybar backgrund paddng");
+    assertEquals(r.tier, "close");
+    assertEquals(r.results.map((x) => x.id), ["s-titled", "s-prompt"]);
+    assertEquals(r.results[0].titleMatch, true);
+    assertEquals(
+      narration(r),
+      "matched the title by close spellings: backgrund → background; paddng → padding; the others too",
+    );
+  }));
