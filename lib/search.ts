@@ -301,6 +301,7 @@ function run(store: Store, query: string, o: SearchOptions): SearchResult {
     f,
     rootOf,
     tier === "exact" ? scores.values() : undefined,
+    stats,
   );
   if (tier !== "error" && tier !== "none") {
     const b = tier === "relevance" && !ABLATE.relevanceLength ? B_RELEVANCE : B;
@@ -342,6 +343,12 @@ function run(store: Store, query: string, o: SearchOptions): SearchResult {
     r.titleMatch = titled.has(r.rowid);
     r.promptMatch = prompts.has(r.rowid);
     r.verbatimMatch = verbatim.has(r.rowid);
+  }
+  // A prompt typed before with one word spelt wrong ranks first: named after the correction.
+  const slip = results[0]?.promptMatch ? prompts.get(results[0].rowid)?.slip : undefined;
+  if (slip) {
+    tier = "close";
+    changes = [slip];
   }
   // Exact matches ranked beside forms: labelled by what ranks first.
   let exactFollow = 0;

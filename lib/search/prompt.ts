@@ -24,7 +24,9 @@
  * @module
  */
 import { Q } from "../schema.ts";
-import { ftsTerm } from "../query.ts";
+import { ftsTerm, GAP } from "../query.ts";
+import { distance } from "./vocab.ts";
+import type { TermStats } from "./expand.ts";
 import { type Filters, matchRows, type Row } from "./retrieve.ts";
 import type { ScoredEvent, SessionScore } from "./rank.ts";
 import type { Store } from "../store.ts";
@@ -49,6 +51,8 @@ export interface PromptTurns {
   equal: boolean;
   /** Some turn is the query as typed, but for case and the spaces around it. */
   verbatim: boolean;
+  /** The turn holds the query's one unknown word as this close spelling (a typo, see below). */
+  slip?: { from: string; to: string[] };
 }
 
 /**
@@ -61,6 +65,8 @@ export interface PromptTurns {
  *
  * @param found the sessions the ladder's exact tier found (their events): where
  *   a short query's equal turn is looked for; none (or another tier): no turn.
+ * @param stats the index's word counts: a query of four or more tokens that no turn holds is
+ *   read again with its one word the history never wrote left open (a typo).
  */
 export function typedPrompts(
   store: Store,
@@ -68,14 +74,36 @@ export function typedPrompts(
   f: Filters,
   rootOf: (id: number) => number,
   found?: Iterable<SessionScore>,
+  stats?: TermStats,
 ): Map<number, PromptTurns> {
   const out = new Map<number, PromptTurns>();
   const toks = tokens(query);
   if (!toks.length || toks.length > MAX_TOKENS) return out;
   if (f.kinds?.length && !f.kinds.includes("user")) return out;
-  const rows = toks.length < MIN_TOKENS
+  let rows = toks.length < MIN_TOKENS
     ? userRows(found ?? [])
     : matchRows(store, ftsTerm(toks), { ...f, kinds: ["user"] }, MAX_ROWS);
+  // One word the history never wrote, in a prompt of four words or more: a typo of the prompt
+  // (`what good is pritning a report no one can see` found no prompt, the session that typed it
+  // ranked 4th; new-user trial, 2026-12). The prompt is read with that word left open, and a
+  // turn counts only where the word it holds there is a close spelling of it.
+  let slip = -1;
+  if (!rows.length && stats && toks.length >= MIN_TOKENS + 1) {
+    const unknown = toks.flatMap((t, i) => (stats.docs(t) === 0 && t.length >= 4 ? [i] : []));
+    // Its other words all in more than a fifth of the events: the phrase read would walk
+    // their whole position lists (as lib/search/verbatim.ts).
+    const n = Math.max(1, Q.eventCount.get(store, {})!.n);
+    const rarest = Math.min(...toks.filter((_, i) => i !== unknown[0]).map((t) => stats.docs(t)));
+    if (unknown.length === 1 && rarest / n <= 0.2) {
+      slip = unknown[0];
+      const open = slip === 0
+        ? toks.slice(1)
+        : slip === toks.length - 1
+        ? toks.slice(0, -1)
+        : [...toks.slice(0, slip), GAP, ...toks.slice(slip + 1)];
+      rows = matchRows(store, ftsTerm(open), { ...f, kinds: ["user"] }, MAX_ROWS);
+    }
+  }
   if (!rows.length) return out;
   const texts = new Map<number, string>();
   for (
@@ -87,10 +115,14 @@ export function typedPrompts(
   for (const r of rows) {
     const turn = tokens(texts.get(r.event_id) ?? "");
     if (turn.length > most) continue;
+    const at = slip >= 0 ? slipAt(turn, toks, slip) : 0;
+    if (at < 0) continue;
     const root = rootOf(r.session_id);
     let got = out.get(root);
     if (!got) out.set(root, got = { events: [], equal: false, verbatim: false });
-    const equal = turn.length === toks.length && turn.join(" ") === whole;
+    if (slip >= 0) got.slip ??= { from: toks[slip], to: [turn[at + slip]] };
+    const equal = turn.length === toks.length &&
+      (slip >= 0 ? slipAt(turn, toks, slip) === 0 : turn.join(" ") === whole);
     // The equal turn first: it is the snippet shown.
     if (equal && !got.equal) got.events.unshift({ row: r, score: -r.bm25 });
     else got.events.push({ row: r, score: -r.bm25 });
@@ -98,6 +130,19 @@ export function typedPrompts(
     got.verbatim ||= equal && (texts.get(r.event_id) ?? "").trim().toLowerCase() === typed;
   }
   return out;
+}
+
+/**
+ * Where `turn` holds `toks` in order, but for the token at `slip`, which it holds as a close
+ * spelling (at most two edits); -1 when nowhere.
+ */
+function slipAt(turn: string[], toks: string[], slip: number): number {
+  for (let s = 0; s + toks.length <= turn.length; s++) {
+    if (
+      toks.every((t, j) => j === slip ? distance(turn[s + j], t, 2) <= 2 : turn[s + j] === t)
+    ) return s;
+  }
+  return -1;
 }
 
 /** The user turns among `found`'s events, once each, the best {@link MAX_ROWS} by BM25. */
@@ -137,6 +182,7 @@ export function liftPrompts(
       const ids = new Set(events.map((e) => e.row.event_id));
       s.events = [...events, ...s.events.filter((e) => !ids.has(e.row.event_id))];
       s.score = base;
+      s.spread = false;
     } else {
       scores.set(id, { sessionId: id, score: base, events, spread: false });
     }
