@@ -70,13 +70,19 @@ function acceptAssignment(match: string, v: string): boolean {
   if (/\$\{|\{\{|#\{/.test(v)) return false;
   if (/\s/.test(v)) return acceptPhrase(v, quoted);
   if (quoted) return true;
-  if (codeReference(v)) return false;
+  // Words joined by dots: a reference in code, else a passphrase (`prod.db.pass`,
+  // `correct.horse` were shown in clear: short, and no digit).
+  if (DOTTED.test(v)) return !codeReference(v);
   return v.length >= 20 || (/\d/.test(v) && /\p{L}/u.test(v));
 }
 
+/** Names of letters and underscores joined by dots. */
+const DOTTED = /^[A-Za-z_$]+(?:\.[A-Za-z_$]+)+$/;
+
 /**
  * An unquoted value that is a reference in code, not a secret: names of letters and
- * underscores joined by dots, one of them snake_case or a field a secret is read from
+ * underscores joined by dots, the first an object code reads settings from (`self`,
+ * `process`, `config`, …) or one of them snake_case, camelCase or a field a secret is read from
  * (`random_password.db_password.result`, `credentials.password`,
  * `EXCLUDED.password_hash`, `google_secret_manager_secret.db_url.id`). Masked before, so a
  * Terraform file, an SQL upsert or a login handler read back showed `[redacted:assignment]`
@@ -84,12 +90,17 @@ function acceptAssignment(match: string, v: string): boolean {
  * store). A value with a digit is never one (`Summer2024.Secret`).
  */
 function codeReference(v: string): boolean {
-  if (!/^[A-Za-z_$]+(?:\.[A-Za-z_$]+)+$/.test(v)) return false;
-  return v.split(".").some((p) =>
-    /[a-z]_[a-z]/i.test(p) ||
+  if (!DOTTED.test(v)) return false;
+  const parts = v.split(".");
+  return CODE_OBJECT.test(parts[0]) || parts.some((p) =>
+    /[a-z]_[a-z]|[a-z][A-Z]/.test(p) ||
     /^(?:password|passwd|secret|token|key|credentials?|hash|result|value|id)$/i.test(p)
   );
 }
+
+/** The first name of a reference in code: an object code reads settings from. */
+const CODE_OBJECT =
+  /^(?:self|this|os|process|config|cfg|conf|settings|credentials|creds|env|environ|request|req|res|response|data|user|args|opts|options|params|ctx|context|secrets|vars|input|props|state|app|window|globalThis|import)$/;
 
 /**
  * Whether a value a sentence names as a password (`the password is hunter2`) looks

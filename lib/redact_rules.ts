@@ -234,7 +234,7 @@ export const RULES: Rule[] = [
     // be JSON-escaped (\"password\": \"…\"); a PEM block is left to the private_key rule.
     kind: "assignment",
     re: String
-      .raw`(?:(?<=\\[nrt])|(?<![A-Za-z0-9\\]))${KEY_NAME}\s*[:=：]\s*(?:\\*["'])?(?<v>(?!-----BEGIN)[^\s"'\x60,;()\[\]{}<>\\]{6,})(?=[\s"'\x60,;)\]}>\\]|$)`,
+      .raw`(?:(?<=\\[nrt])|(?<![A-Za-z0-9\\]))${KEY_NAME}\s*(?::=|[:=：])\s*(?:\\*["'])?(?<v>(?!-----BEGIN)[^\s"'\x60,;()\[\]{}<>\\]{6,})(?=[\s"'\x60,;)\]}>\\]|$)`,
   },
   {
     // curl/wget/httpie `-u user:password`.

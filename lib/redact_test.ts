@@ -448,11 +448,20 @@ Deno.test("redact leaves a reference in code after a key word alone, and still m
       "password_hash = EXCLUDED.password_hash,",
       "const password = credentials.password as string;",
       "token: response.data.access_token",
+      "password = self.password",
+      "secret = settings.DATABASES.default.PASSWORD",
+      "token: config.authToken",
+      "password := getPassword()",
     ]
   ) assertEquals(redact(text, c), text);
   for (
     const [text, want] of [
       ["password = Summer2024.Secret", "password = [redacted:assignment]"],
+      // Words joined by dots that read as no reference in code are a passphrase (trial 15).
+      ["password = correct.horse", "password = [redacted:assignment]"],
+      ["DATABASE_PASSWORD: prod.db.pass", "DATABASE_PASSWORD: [redacted:assignment]"],
+      ["PGPASSWORD=my.pg.pass psql -h db", "PGPASSWORD=[redacted:"],
+      ["password := hunter2hunter2", "password := [redacted:assignment]"],
       ["password = hunter2", "password = [redacted:assignment]"],
       ["api_key = sk_live_abcdefghijklmnopqrstuvwx", "api_key = [redacted:"],
       [`password = "credentials.password"`, `password = "[redacted:assignment]"`],
