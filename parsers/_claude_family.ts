@@ -225,20 +225,24 @@ function route(r: Obj, st: FamilyState, f: FileFacts): Route | undefined {
  * A reply Claude Code wrote itself when the API call failed (`isApiErrorMessage: true`,
  * `message.model` `<synthetic>`: "Prompt is too long", "API Error: Repeated 529 Overloaded
  * errors"; observed on 2.1.1 and 2.1.87, real stores): the harness speaking, so a notice
- * marked as an API error, as Codex's `error` events and Copilot's errors are. No reader
+ * marked as an API error when flagged one, as Codex's `error` events and Copilot's errors are
+ * (a `<synthetic>` placeholder such as "No response requested." is a notice as it is). No reader
  * takes it for the model's answer (ctx says the request got no reply but a harness notice),
  * and search ranks it below what the people and the model said.
  */
-function apiError(events: Event[]): Event[] {
-  return events.map((e) =>
-    e.kind === "assistant"
-      ? {
-        ...e,
-        kind: "notice",
-        text: /^api error\b/i.test(e.text.trim()) ? e.text : `API error: ${e.text}`,
-      }
-      : e
-  );
+function apiError(events: Event[], flagged: boolean): Event[] {
+  return events.map((e) => {
+    if (e.kind !== "assistant") return e;
+    // "Claude AI usage limit reached|1760000000": the time the limit resets, in seconds.
+    const text = e.text.replace(
+      /^(.*usage limit reached)\|(\d{9,11})\s*$/is,
+      (_m, say: string, at: string) =>
+        `${say} (resets ${new Date(Number(at) * 1000).toISOString()})`,
+    );
+    // A placeholder the harness wrote with no error ("No response requested.") is no error.
+    const marked = !flagged || /^api error\b/i.test(text.trim()) ? text : `API error: ${text}`;
+    return { ...e, kind: "notice" as const, text: marked };
+  });
 }
 
 function claudeIds(r: Obj): { sid?: string; cwd?: string; version?: string } {
@@ -268,7 +272,9 @@ export function claudeRecord(
     const mid = str(msg.id) ?? str(r.uuid) ?? "";
     const m = str(msg.model);
     const events = assistantEvents(mid, msg.content, time, st.cwd, vocab);
-    if (r.isApiErrorMessage === true || m === "<synthetic>") return { events: apiError(events) };
+    if (r.isApiErrorMessage === true || m === "<synthetic>") {
+      return { events: apiError(events, r.isApiErrorMessage === true) };
+    }
     return m ? { events, model: m } : { events };
   }
   if (type === "attachment") return { events: queuedPrompt(r, time) };

@@ -63,3 +63,38 @@ Deno.test("a reply Claude Code wrote for a failed API call is a notice marked as
     rmSync(root, { recursive: true });
   }
 });
+
+Deno.test("a <synthetic> placeholder with no error flag is a notice as written; a usage limit names its reset", async () => {
+  const root = tempDir("deja-claude-apierr-");
+  try {
+    const file = join(root, "-w-vault", `${SID}.jsonl`);
+    mkdirSync(join(file, ".."), { recursive: true });
+    const [user, reply] = lines().map((l) => JSON.parse(l));
+    const say = (uuid: string, text: string, flagged: boolean) =>
+      JSON.stringify({
+        ...reply,
+        uuid,
+        message: { ...reply.message, id: `m-${uuid}`, content: [{ type: "text", text }] },
+        ...(flagged ? {} : { isApiErrorMessage: undefined, error: undefined }),
+      });
+    writeFileSync(
+      file,
+      [
+        JSON.stringify(user),
+        say("a2", "No response requested.", false),
+        say("a3", "Claude AI usage limit reached|1760000000", true),
+      ].join("\n") + "\n",
+    );
+    const { sessions } = await parseOne(
+      claude,
+      { harness: "claude", path: file, kind: "append" },
+      testEnv(join(root, "__home__")),
+    );
+    assertEquals(sessions[0].events.slice(1).map((e) => [e.kind, e.text]), [
+      ["notice", "No response requested."],
+      ["notice", "API error: Claude AI usage limit reached (resets 2025-10-09T08:53:20.000Z)"],
+    ]);
+  } finally {
+    rmSync(root, { recursive: true });
+  }
+});
