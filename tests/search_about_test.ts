@@ -18,6 +18,15 @@ const HISTORY: MemSession[] = [
     ],
   },
   {
+    id: "s-placeholder",
+    title: "Untitled Session",
+    events: [
+      ["user", "/model opus"],
+      ["user", "[Pasted text #1 +16 lines]"],
+      ["user", "why does the nightly backup skip the bucket"],
+    ],
+  },
+  {
     id: "s-titled",
     title: "Rotate the backup keys",
     events: [["user", "rotate keys please"], ["assistant", "The nightly backup keys are rotated."]],
@@ -37,6 +46,9 @@ Deno.test("a search result shows its title, else its first typed prompt, in text
       "the nightly backup job stopped uploading to the bucket",
     );
     assertEquals(under("s-titled").trim(), "Rotate the backup keys");
+    // A placeholder title, a slash command with its argument and a paste's placeholder are
+    // not what a session was about (trial 15).
+    assertEquals(under("s-placeholder").trim(), "why does the nightly backup skip the bucket");
     const j = await runMain(ix.env, ["search", "--json", "nightly", "backup"]);
     const about = Object.fromEntries(
       (JSON.parse(j.out).results as Array<{ id: string; about: string | null; title: unknown }>)

@@ -386,7 +386,7 @@ export function searchText(d: SearchData, io: Pick<IO, "isTTY" | "env">): string
         fmtSessionTime(r.updated ?? r.started, r)
       }  ${tilde(r.project, io.env.home)}  ${c.dim(hitsOf(r.hits))}${marks ? `  ${marks}` : ""}`,
     );
-    const what = r.title ?? d.about.get(`${r.harness}:${r.id}`);
+    const what = d.about.get(`${r.harness}:${r.id}`) ?? r.title;
     if (what) out.push(`  ${oneLine(what, 100)}`);
     for (const s of r.snippets) {
       const note = noteOf(d, r, s);

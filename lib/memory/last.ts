@@ -88,6 +88,9 @@ export function lastSessions(store: Store, opts: LastOptions = {}): LastResult {
   return { sessions, hidden, undated };
 }
 
+/** A title a harness gives a session before it has one (Continue, Crush, Cursor). */
+const PLACEHOLDER_TITLE = /^(?:untitled|new)(?: (?:session|chat|conversation|thread))?$/i;
+
 /** User turns read at most when looking for the first typed prompt. */
 const TURNS = 8;
 
@@ -102,10 +105,15 @@ export function describeSession(
   s: Pick<SessionRow, "id" | "title">,
 ): string | null {
   const title = s.title?.trim();
-  if (title) return oneLine(title, DESCRIPTION_CHARS);
+  if (title && !PLACEHOLDER_TITLE.test(title)) return oneLine(title, DESCRIPTION_CHARS);
   const turns = Q.userTurns.all(store, { session: s.id, limit: TURNS })
     .map((t) => t.text.trim()).filter(Boolean);
-  const typed = turns.find((t) => !t.startsWith("<") && !/^\/[\w:-]+$/.test(t));
-  const first = typed ?? turns[0];
+  // Not markup, a slash command (with its arguments: `/model opus`) or a paste's placeholder
+  // (`[Pasted text #1 +16 lines]`): trial 15 found them named as what sessions were about.
+  const typed = turns.find((t) =>
+    !t.startsWith("<") && !/^\/[\w:-]+(?:\s[^\n]{0,40})?$/.test(t) &&
+    !/^\[(?:Pasted text|Image) #\d+[^\]]*\]$/.test(t)
+  );
+  const first = typed ?? turns[0] ?? title;
   return first ? oneLine(first, DESCRIPTION_CHARS) : null;
 }
