@@ -77,6 +77,7 @@ import { coordinate } from "./search/concepts.ts";
 import { liftPrompts, typedPrompts } from "./search/prompt.ts";
 import { liftTitled, titledSessions } from "./search/title.ts";
 import { liftVerbatim, verbatimHolders } from "./search/verbatim.ts";
+import { tokens } from "./search/tokenize.ts";
 import { trace } from "../core/trace.ts";
 import type { FileTime } from "./session_time.ts";
 
@@ -368,7 +369,13 @@ function run(store: Store, query: string, o: SearchOptions): SearchResult {
     tier = held.changes.length ? "stemmed" : "exact";
     changes = held.changes;
   }
-  fillSnippets(store, results, o.snippets ?? 3, (t) => snippet(t, alts));
+  // An event holding the whole query as a phrase shows the phrase, not another place of its
+  // words (trial 15: `the file is` showed three snippets without it).
+  const phrase = verbatim.size ? [[tokens(query)]] : undefined;
+  fillSnippets(store, results, o.snippets ?? 3, (t) => {
+    const at = phrase && snippet(t, phrase);
+    return at && at.includes("\x01") ? at : snippet(t, alts);
+  });
   trace("search: snippets");
   // Sessions left out that hold every word: said when the shown results are less
   // literal than those (or there are none), so a hidden exact hit is not silent.

@@ -22,11 +22,24 @@ const filler = (i: number): MemSession => ({
 const HISTORY: MemSession[] = [
   ...Array.from({ length: 6 }, (_, i) => filler(i)),
   {
+    id: "s-bucket",
+    events: [[
+      "assistant",
+      `The bucket policy: ${
+        "allow read on the logs prefix; ".repeat(12)
+      }so where is the bucket now?`,
+    ]],
+  },
+  {
     id: "s-pasted",
     at: Date.parse("2026-06-01T00:00:00Z"),
     events: [
       ["user", "move the logs"],
-      ["tool_result", "mv: cannot move 'app.log' to 'old/': No such file or directory"],
+      [
+        "tool_result",
+        `the file list: ${"file.txt ".repeat(60)}\n` +
+        "mv: cannot move 'app.log' to 'old/': No such file or directory",
+      ],
     ],
   },
 ];
@@ -39,6 +52,12 @@ Deno.test("an error pasted back ranks the sessions holding it verbatim first, sa
     const j = JSON.parse(r.out);
     assertEquals(j.results[0].id, "s-pasted");
     assertEquals(j.results[0].phrase_match, true);
+    // A phrase of one word beside stop words shows the phrase, not the first place that word
+    // occurs (trial 15: `the file is` showed three snippets without it).
+    const b = await runMain(ix.env, ["search", "--json", "where is the bucket"]);
+    const top = JSON.parse(b.out).results[0];
+    assertEquals([top.id, top.phrase_match], ["s-bucket", true]);
+    assert(top.snippets[0].text.includes("where is the bucket"), b.out);
     assert(j.results.slice(1).every((x: { phrase_match: boolean }) => !x.phrase_match));
     assertEquals(j.tier, "exact");
     // The words it did not search by are not named as left out: the phrase held them all.
