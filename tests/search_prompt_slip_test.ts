@@ -20,6 +20,11 @@ const scatter = (i: number): MemSession => ({
 const HISTORY: MemSession[] = [
   ...Array.from({ length: 4 }, (_, i) => scatter(i)),
   {
+    id: "s-summary",
+    events: [["summary", "We will analyze the possible errors of the report in the next turn."]],
+  },
+  { id: "s-three", events: [["user", "analyze possible errors"], ["assistant", "Two found."]] },
+  {
     id: "s-typed",
     events: [
       ["user", "the charts are blank in the export"],
@@ -37,6 +42,9 @@ Deno.test("a prompt typed back with one word spelt wrong ranks its session first
     assertEquals(r.results[0].promptMatch, true);
     assertEquals(r.tier, "close");
     assertEquals(r.changes, [{ from: "pritning", to: ["printing"] }]);
+    // Three words (trial 15: `analyze posible errors` ranked a summary above the prompt).
+    const three = search(s, "analyze posible errors");
+    assertEquals([three.results[0]?.id, three.results[0]?.promptMatch], ["s-three", true]);
     // Two unknown words are no typo of one prompt: no prompt match claimed.
     const two = search(s, "what good is pritning a reprot no one can see");
     assert(!two.results.some((x) => x.promptMatch), JSON.stringify(two.results[0]));

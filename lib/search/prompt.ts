@@ -65,7 +65,7 @@ export interface PromptTurns {
  *
  * @param found the sessions the ladder's exact tier found (their events): where
  *   a short query's equal turn is looked for; none (or another tier): no turn.
- * @param stats the index's word counts: a query of four or more tokens that no turn holds is
+ * @param stats the index's word counts: a query of three or more tokens that no turn holds is
  *   read again with its one word the history never wrote left open (a typo).
  */
 export function typedPrompts(
@@ -83,12 +83,12 @@ export function typedPrompts(
   let rows = toks.length < MIN_TOKENS
     ? userRows(found ?? [])
     : matchRows(store, ftsTerm(toks), { ...f, kinds: ["user"] }, MAX_ROWS);
-  // One word the history never wrote, in a prompt of four words or more: a typo of the prompt
+  // One word the history never wrote, in a prompt of three words or more: a typo of the prompt
   // (`what good is pritning a report no one can see` found no prompt, the session that typed it
   // ranked 4th; new-user trial, 2026-12). The prompt is read with that word left open, and a
   // turn counts only where the word it holds there is a close spelling of it.
   let slip = -1;
-  if (!rows.length && stats && toks.length >= MIN_TOKENS + 1) {
+  if (!rows.length && stats && toks.length >= MIN_TOKENS) {
     const unknown = toks.flatMap((t, i) => (stats.docs(t) === 0 && t.length >= 4 ? [i] : []));
     // Its other words all in more than a fifth of the events: the phrase read would walk
     // their whole position lists (as lib/search/verbatim.ts).
