@@ -4,10 +4,11 @@
  * backgrund paddng` ranked a prompt history of one hit above the session titled "Adjust
  * waybar background and padding", which ranks first spelt right).
  */
-import { assertEquals } from "./_assert.ts";
+import { assert, assertEquals, assertStringIncludes } from "./_assert.ts";
+import { runMain } from "./_cli_io.ts";
 import { search } from "../lib/search.ts";
 import { narration } from "../lib/cli/cmd_search.ts";
-import { type MemSession, withMemIndex } from "./_search_fixture.ts";
+import { memIndex, type MemSession, withMemIndex } from "./_search_fixture.ts";
 
 const HISTORY: MemSession[] = [
   {
@@ -42,3 +43,22 @@ Deno.test("a title matched by corrected spellings ranks first and is said to", (
       "matched the title by close spellings: backgrund → background; paddng → padding; the others too",
     );
   }));
+
+Deno.test("the missing-word hint never names a word a title holds, nor one word twice", async () => {
+  const ix = await memIndex([
+    {
+      id: "s-hermes",
+      title: "Getting Started and Introductions",
+      events: [["user", "hi, getting started here"], ["assistant", "Welcome."]],
+    },
+  ]);
+  try {
+    const r = await runMain(ix.env, ["Getting Startd and Introductions"]);
+    assertStringIncludes(r.err, "hint: 'Startd' is in no session");
+    assert(!r.err.includes("'Introductions'"), r.err);
+    const twice = await runMain(ix.env, ["zzqq welcome zzqq"]);
+    assertStringIncludes(twice.err, "hint: 'zzqq' is in no session");
+  } finally {
+    ix.cleanup();
+  }
+});

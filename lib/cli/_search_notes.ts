@@ -42,15 +42,25 @@ export function absentWords(
   const words = query.split(/\s+/).filter(Boolean);
   if (words.length < 2) return undefined;
   const stats = new TermStats(store);
+  // A word a title holds is in a session (trial 15: "'Introductions' is in no session" of a
+  // session titled "Getting Started and Introductions").
   const gone = words.filter((w) => {
     const t = tokens(w);
-    return t.length > 0 && !STOP_WORDS.has(t[0]) && t.some((k) => stats.docs(k) === 0);
+    return t.length > 0 && !STOP_WORDS.has(t[0]) &&
+      t.some((k) => stats.docs(k) === 0 && !stats.inTitle(k));
   });
   const rest = words.filter((w) => !gone.includes(w)).join(" ");
-  if (!gone.length || !tokens(rest).length) return undefined;
+  // Common words alone are no search to suggest (trial 15 was offered `deja for of i tou to`).
+  const left = tokens(rest);
+  if (!gone.length || !left.length || left.every((t) => STOP_WORDS.has(t))) return undefined;
   const r = search(store, rest, { ...opts, limit: 1 });
   if (r.nothingMatched || !r.total) return undefined;
-  return { words: gone, query: rest, sessions: r.total, ...(filters.length ? { filters } : {}) };
+  return {
+    words: [...new Set(gone)],
+    query: rest,
+    sessions: r.total,
+    ...(filters.length ? { filters } : {}),
+  };
 }
 
 /** Names the words no session holds, and what the query finds without them. */
