@@ -10,30 +10,22 @@
  */
 import {
   copyFileSync,
+  cpSync,
   existsSync,
   mkdirSync,
   readdirSync,
   readFileSync,
   writeFileSync,
 } from "node:fs";
-import { basename, dirname, join } from "node:path";
+import { basename, join } from "node:path";
 import { REPO } from "../tests/_fixture.ts";
 
 /** Where the real stores live (absent on a machine without them). */
 export const REAL = join(REPO, "..", "shared", "realdata");
 
+/** Copies the folder `from` to `to`, whole. */
 function copyTree(from: string, to: string): void {
-  for (const ent of readdirSync(from, { withFileTypes: true })) {
-    const a = join(from, ent.name);
-    const b = join(to, ent.name);
-    if (ent.isDirectory()) {
-      mkdirSync(b, { recursive: true });
-      copyTree(a, b);
-    } else if (ent.isFile()) {
-      mkdirSync(dirname(b), { recursive: true });
-      copyFileSync(a, b);
-    }
-  }
+  cpSync(from, to, { recursive: true });
 }
 
 function copyInto(from: string, dir: string, name = basename(from)): void {
