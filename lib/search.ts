@@ -75,8 +75,8 @@ import { ladder } from "./search/ladder.ts";
 import { heldBy } from "./search/whole.ts";
 import { coordinate } from "./search/concepts.ts";
 import { liftPrompts, typedPrompts } from "./search/prompt.ts";
-import { liftTitled, titledSessions } from "./search/title.ts";
-import { liftVerbatim, verbatimHolders } from "./search/verbatim.ts";
+import { liftTitled, titledOrSpelt } from "./search/title.ts";
+import { liftVerbatim, phraseRows, verbatimHolders } from "./search/verbatim.ts";
 import { tokens } from "./search/tokenize.ts";
 import { trace } from "../core/trace.ts";
 import type { FileTime } from "./session_time.ts";
@@ -295,6 +295,7 @@ function run(store: Store, query: string, o: SearchOptions): SearchResult {
   trace(`search: ladder ${lad.tier}, ${lad.scores.size} sessions`);
   let changes = lad.changes;
   let tier: Tier = lad.tier;
+  const phrase = phraseRows(stats, query, f);
   // Read before re-scoring: a short prompt is looked for among the exact tier's events.
   const prompts = typedPrompts(
     store,
@@ -303,6 +304,7 @@ function run(store: Store, query: string, o: SearchOptions): SearchResult {
     rootOf,
     tier === "exact" ? scores.values() : undefined,
     stats,
+    phrase,
   );
   if (tier !== "error" && tier !== "none") {
     const b = tier === "relevance" && !ABLATE.relevanceLength ? B_RELEVANCE : B;
@@ -317,22 +319,15 @@ function run(store: Store, query: string, o: SearchOptions): SearchResult {
     rerankFielded(stats, cache, scores, alts, lad.weights, lad.coord?.concepts, lad.phraseWords);
     trace("search: fielded rerank");
   }
-  const verbatim = verbatimHolders(stats, query, f, rootOf);
+  const verbatim = verbatimHolders(phrase, rootOf);
   liftVerbatim(scores, verbatim);
-  let titled = titledSessions(store, parsed, f, rootOf);
-  let titleSpelt = false;
-  // Words spelt wrong that the ladder corrected name a title as corrected (`waybar backgrund
-  // paddng` ranked a prompt history above the session titled "Adjust waybar background and
-  // padding"; new-user trial, 2026-12).
-  const fixes = new Map(changes.filter((c) => c.to.length).map((c) => [c.from, c.to[0]]));
-  if (!titled.size && tier === "close" && fixes.size) {
-    const fixed = {
-      ...parsed,
-      parts: parsed.parts.map((p) => ({ ...p, tokens: p.tokens.map((t) => fixes.get(t) ?? t) })),
-    };
-    titled = titledSessions(store, fixed, f, rootOf);
-    titleSpelt = titled.size > 0;
-  }
+  const { titled, spelt: titleSpelt } = titledOrSpelt(
+    store,
+    parsed,
+    f,
+    rootOf,
+    tier === "close" ? changes : undefined,
+  );
   liftTitled(scores, titled);
   liftPrompts(scores, prompts);
   if (
@@ -371,9 +366,9 @@ function run(store: Store, query: string, o: SearchOptions): SearchResult {
   }
   // An event holding the whole query as a phrase shows the phrase, not another place of its
   // words (trial 15: `the file is` showed three snippets without it).
-  const phrase = verbatim.size ? [[tokens(query)]] : undefined;
+  const whole = verbatim.size ? [[tokens(query)]] : undefined;
   fillSnippets(store, results, o.snippets ?? 3, (t) => {
-    const at = phrase && snippet(t, phrase);
+    const at = whole && snippet(t, whole);
     return at && at.includes("\x01") ? at : snippet(t, alts);
   });
   trace("search: snippets");

@@ -27,6 +27,7 @@ import { Q } from "../schema.ts";
 import { ftsTerm, GAP } from "../query.ts";
 import { distance } from "./vocab.ts";
 import type { TermStats } from "./expand.ts";
+import type { PhraseRows } from "./verbatim.ts";
 import { type Filters, matchRows, type Row } from "./retrieve.ts";
 import type { ScoredEvent, SessionScore } from "./rank.ts";
 import type { Store } from "../store.ts";
@@ -67,6 +68,8 @@ export interface PromptTurns {
  *   a short query's equal turn is looked for; none (or another tier): no turn.
  * @param stats the index's word counts: a query of three or more tokens that no turn holds is
  *   read again with its one word the history never wrote left open (a typo).
+ * @param phrase the events holding the query as a phrase, as the search read them
+ *   (lib/search/verbatim.ts): when complete, the turns are among them and not read again.
  */
 export function typedPrompts(
   store: Store,
@@ -75,13 +78,17 @@ export function typedPrompts(
   rootOf: (id: number) => number,
   found?: Iterable<SessionScore>,
   stats?: TermStats,
+  phrase?: PhraseRows,
 ): Map<number, PromptTurns> {
   const out = new Map<number, PromptTurns>();
   const toks = tokens(query);
   if (!toks.length || toks.length > MAX_TOKENS) return out;
   if (f.kinds?.length && !f.kinds.includes("user")) return out;
+  // The phrase's events the search read already, when they are all of them: its user turns.
   let rows = toks.length < MIN_TOKENS
     ? userRows(found ?? [])
+    : phrase?.complete
+    ? phrase.rows.filter((r) => r.kind === "user").slice(0, MAX_ROWS)
     : matchRows(store, ftsTerm(toks), { ...f, kinds: ["user"] }, MAX_ROWS);
   // One word the history never wrote, in a prompt of three words or more: a typo of the prompt
   // (`what good is pritning a report no one can see` found no prompt, the session that typed it

@@ -62,6 +62,27 @@ export function titledSessions(
 }
 
 /**
+ * {@link titledSessions}, and when none holds the query as typed but the close-spellings
+ * tier corrected its words (`changes`), those holding it as corrected (`spelt`): `waybar
+ * backgrund paddng` ranked a prompt history above the session titled "Adjust waybar
+ * background and padding" (new-user trial, 2026-12).
+ */
+export function titledOrSpelt(
+  store: Store,
+  parsed: ParsedQuery,
+  f: Filters,
+  rootOf: (id: number) => number,
+  corrected: Array<{ from: string; to: string[] }> | undefined,
+): { titled: Set<number>; spelt: boolean } {
+  const titled = titledSessions(store, parsed, f, rootOf);
+  const fixes = new Map((corrected ?? []).filter((c) => c.to.length).map((c) => [c.from, c.to[0]]));
+  if (titled.size || !fixes.size) return { titled, spelt: false };
+  const parts = parsed.parts.map((p) => ({ ...p, tokens: p.tokens.map((t) => fixes.get(t) ?? t) }));
+  const spelt = titledSessions(store, { ...parsed, parts }, f, rootOf);
+  return { titled: spelt, spelt: spelt.size > 0 };
+}
+
+/**
  * Lifts the sessions of `titled` above every other in `scores` (adding those
  * the ladder did not find, with no matching events), keeping their order
  * among themselves.

@@ -14,7 +14,7 @@
  * @module
  */
 import { ftsTerm } from "../query.ts";
-import { type Filters, filterSql } from "./retrieve.ts";
+import { type Filters, filterSql, type Row } from "./retrieve.ts";
 import { Q } from "../schema.ts";
 import { ABLATE, type ScoredEvent, type SessionScore } from "./rank.ts";
 import type { TermStats } from "./expand.ts";
@@ -29,26 +29,30 @@ const MAX_ROWS = 200;
 /** A phrase whose rarest word is in more than this share of events is not read. */
 const COMMON = 0.2;
 
+/** The events holding a query as one phrase ({@link phraseRows}). */
+export interface PhraseRows {
+  /** Best by BM25 first. */
+  rows: Row[];
+  /** Every event holding it is here (fewer than the read's limit): a subset needs no read. */
+  complete: boolean;
+}
+
 /**
- * Per root session (`rootOf`), its events holding `query`'s tokens as one phrase under
- * filters `f`, best by BM25 first; empty for a query of fewer than three tokens or more
- * than forty, or whose rarest token is in more than a fifth of the events.
+ * The events holding `query`'s tokens as one phrase under filters `f`; undefined for a
+ * query of fewer than three tokens or more than forty, or whose rarest token is in more
+ * than a fifth of the events (not read). Read once a search: the sessions holding the
+ * phrase ({@link verbatimHolders}) and a typed prompt's turns (lib/search/prompt.ts) are both
+ * among them.
  */
-export function verbatimHolders(
-  stats: TermStats,
-  query: string,
-  f: Filters,
-  rootOf: (id: number) => number,
-): Map<number, ScoredEvent[]> {
-  const out = new Map<number, ScoredEvent[]>();
+export function phraseRows(stats: TermStats, query: string, f: Filters): PhraseRows | undefined {
   const toks = tokens(query);
-  if (ABLATE.verbatim || toks.length < MIN_TOKENS || toks.length > MAX_TOKENS) return out;
+  if (toks.length < MIN_TOKENS || toks.length > MAX_TOKENS) return undefined;
   // A phrase of words that are everywhere (`error build file` on the 100 MB bench, each in
   // 58-91 % of events) says nothing a session-level match does not, and reading it walks
   // their whole position lists (a cold query +40 ms): only a phrase with a rarer word.
   const store = stats.store;
   const n = Math.max(1, Q.eventCount.get(store, {})!.n);
-  if (Math.min(...toks.map((t) => stats.docs(t))) / n > COMMON) return out;
+  if (Math.min(...toks.map((t) => stats.docs(t))) / n > COMMON) return undefined;
   // The newest first, not the best by BM25: ranking every match of a phrase of common words
   // cost a cold query of three of them 25-70 ms on the 100 MB bench; in rowid order FTS5
   // stops at the limit.
@@ -57,7 +61,17 @@ export function verbatimHolders(
     `${sql} ORDER BY events_fts.rowid DESC LIMIT ${MAX_ROWS}`,
     args,
   ).all(store, { match: ftsTerm(toks) }).sort((a, b) => a.bm25 - b.bm25);
-  for (const r of rows) {
+  return { rows, complete: rows.length < MAX_ROWS };
+}
+
+/** Per root session (`rootOf`), its events of `phrase`, best by BM25 first. */
+export function verbatimHolders(
+  phrase: PhraseRows | undefined,
+  rootOf: (id: number) => number,
+): Map<number, ScoredEvent[]> {
+  const out = new Map<number, ScoredEvent[]>();
+  if (!phrase || ABLATE.verbatim) return out;
+  for (const r of phrase.rows) {
     const root = rootOf(r.session_id);
     const got = out.get(root) ?? [];
     got.push({ row: r, score: -r.bm25 });
