@@ -11,7 +11,9 @@
  * - `stemmed`: word forms and developer synonyms (`failing` -> `fails`,
  *   `db` -> `database`);
  * - `close`: close spellings of words the history (titles included) does
- *   not hold (a short word alone: only two letters swapped);
+ *   not hold (a short word alone: only two letters swapped); also a long
+ *   query, or a title, matched once such words are spelt right
+ *   (lib/search/spelling.ts);
  * - `error`: a pasted error matched by its signature;
  * - `relevance`: nothing matched — the sessions holding most of the query's
  *   words, by IDF weight (lib/search/relevance.ts);
@@ -78,6 +80,7 @@ import { liftPrompts, typedPrompts } from "./search/prompt.ts";
 import { liftTitled, titledOrSpelt } from "./search/title.ts";
 import { liftVerbatim, phraseRows, verbatimHolders } from "./search/verbatim.ts";
 import { tokens } from "./search/tokenize.ts";
+import { spellingFixes } from "./search/spelling.ts";
 import { trace } from "../core/trace.ts";
 import type { FileTime } from "./session_time.ts";
 
@@ -321,13 +324,15 @@ function run(store: Store, query: string, o: SearchOptions): SearchResult {
   }
   const verbatim = verbatimHolders(phrase, rootOf);
   liftVerbatim(scores, verbatim);
-  const { titled, spelt: titleSpelt } = titledOrSpelt(
-    store,
-    parsed,
-    f,
-    rootOf,
-    tier === "close" ? changes : undefined,
-  );
+  // A title holding the query once its words the history holds nowhere are spelt right
+  // (lib/search/spelling.ts): also when no tier corrected them (a long query, or a word only
+  // a title holds beside the misspelt one).
+  const fixes = tier === "close"
+    ? changes
+    : lad.spelt ?? (!ABLATE.spelt && (tier === "relevance" || tier === "none")
+      ? spellingFixes(stats, parsed.parts)
+      : undefined);
+  const { titled, spelt: titleSpelt } = titledOrSpelt(store, parsed, f, rootOf, fixes);
   liftTitled(scores, titled);
   liftPrompts(scores, prompts);
   if (
@@ -355,6 +360,12 @@ function run(store: Store, query: string, o: SearchOptions): SearchResult {
     } else if (lad.widened.tier === "stemmed") changes = [];
   }
   if (tier === "exact" && results.length && results.every((r) => r.spread)) tier = "session";
+  // Matched once words were spelt right (a long query's, or a title's): named after them.
+  const spelt = lad.spelt ?? (titleSpelt ? fixes : undefined);
+  if (spelt?.length && (tier === "exact" || tier === "session" || tier === "stemmed")) {
+    changes = [...spelt, ...changes.filter((c) => !spelt.some((s) => s.from === c.from))];
+    tier = "close";
+  }
   // A long query whose first session by relevance holds every word that carries meaning
   // (lib/search/whole.ts) is named after how it holds them, not "nothing matched".
   const held = tier === "relevance" && lad.forms && results.length

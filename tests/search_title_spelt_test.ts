@@ -53,12 +53,35 @@ Deno.test("the missing-word hint never names a word a title holds, nor one word 
     },
   ]);
   try {
-    const r = await runMain(ix.env, ["Getting Startd and Introductions"]);
-    assertStringIncludes(r.err, "hint: 'Startd' is in no session");
+    const r = await runMain(ix.env, ["Getting Qzxwv and Introductions"]);
+    assertStringIncludes(r.err, "hint: 'Qzxwv' is in no session");
     assert(!r.err.includes("'Introductions'"), r.err);
     const twice = await runMain(ix.env, ["zzqq welcome zzqq"]);
     assertStringIncludes(twice.err, "hint: 'zzqq' is in no session");
   } finally {
     ix.cleanup();
   }
+});
+
+Deno.test("a title is found when a word only it holds sits beside a misspelt one", async () => {
+  // New-user trial, 2026-12 (a real Hermes session): `introductions` is in no event, so no
+  // tier corrected `startd`, and "Getting Started and Introductions" was never looked for.
+  const history: MemSession[] = [
+    {
+      id: "s-hermes",
+      title: "Getting Started and Introductions",
+      events: [["user", "hi, getting started here"], ["assistant", "Welcome."]],
+    },
+    { id: "s-other", events: [["user", "getting the build started again"]] },
+  ];
+  await withMemIndex(history, (s) => {
+    const r = search(s, "Getting Startd and Introductions");
+    assertEquals(r.tier, "close");
+    assertEquals(r.results[0]?.id, "s-hermes");
+    assertEquals(r.results[0].titleMatch, true);
+    assertEquals(r.changes.map((c) => c.from), ["startd"]);
+    assert(r.changes[0].to.includes("started"), JSON.stringify(r.changes));
+    // A word with no close spelling anywhere still finds nothing.
+    assertEquals(search(s, "Getting Qzxwv and Introductions").results, []);
+  });
 });

@@ -166,7 +166,7 @@ function formsAndSynonyms(stats: TermStats, word: string): string[] {
  * Indexed tokens that `word` (4+ letters, not itself indexed) is the start of:
  * the word cut short. At most {@link MAX_ALTS}, most used first.
  */
-function completions(stats: TermStats, word: string): string[] {
+export function completions(stats: TermStats, word: string): string[] {
   return byUse(stats.count, withPrefix(stats.store, word).filter((w) => w !== word), MAX_ALTS);
 }
 
@@ -217,7 +217,7 @@ export function dropped(a: string, b: string): boolean {
  * one letter left out is read as its typo; beside other words the combination has to exist
  * too.
  */
-function spellings(stats: TermStats, word: string, short: boolean): string[] {
+export function spellings(stats: TermStats, word: string, short: boolean): string[] {
   const close = near(stats.store, word, word.length >= 8 ? 2 : 1, 8, stats.count);
   return short ? close.filter((w) => swapped(word, w) || dropped(word, w)) : close;
 }

@@ -9,6 +9,8 @@
  * query's are; only when none does is it ranked by relevance (a session that
  * lacks a word is never labelled exact, but for a question's scaffolding:
  * lib/search/whole.ts names the result after how its first session holds it).
+ * Its words the history holds nowhere are spelt as the history writes them
+ * (lib/search/spelling.ts), kept only when sessions then hold every word.
  *
  * A weak literal match does not stop the ladder alone: exact matches of three
  * or more words are ranked beside the sessions holding every word in another
@@ -29,6 +31,7 @@ import { relevance } from "./relevance.ts";
 import type { Coordination } from "./concepts.ts";
 import { ERROR_LINE, errorTier } from "./errortier.ts";
 import { type Forms, formsOf } from "./whole.ts";
+import { type Fix, respelt, spellingFixes } from "./spelling.ts";
 
 /** Event-level matches below this many sessions also try the session-level AND. */
 const SPREAD_MIN = 10;
@@ -74,6 +77,11 @@ export interface LadderResult {
   forms?: Forms[];
   /** Relevance tier: related words that name a phrase of two neighbouring query words. */
   phraseWords?: Set<string>;
+  /**
+   * A long query matched once the words the history holds nowhere were spelt as it writes
+   * them (lib/search/spelling.ts): the corrections, named in the result.
+   */
+  spelt?: Fix[];
 }
 
 /** True for a query ranked by relevance beside its exact matches (see the module doc). */
@@ -118,6 +126,10 @@ export function ladder(
     const spelt = t === "stemmed" && ex.changes.length > 0 &&
       ex.changes.every((c) => isSpellingFix(stats, c.from, c.to));
     return { tier: spelt ? "close" : t, scores, alts: ex.alts, changes: ex.changes };
+  }
+  if (long && !ABLATE.spelt) {
+    const fixed = respeltLong(stats, parsed, query, f, rootOf);
+    if (fixed) return fixed;
   }
   const er = errorTier(stats, query, f, rootOf);
   const ph = phrases();
@@ -183,6 +195,36 @@ function withForms(
   for (const [id, s] of exact) if (!scores.has(id)) scores.set(id, s);
   const widened = { ids, tier: "stemmed" as const };
   return { tier: "exact", scores, alts: ex.alts, changes: ex.changes, widened };
+}
+
+/**
+ * A long query none of whose sessions holds every word, matched again with each word the
+ * history holds nowhere spelt as it writes it (lib/search/spelling.ts): kept only when
+ * sessions hold the corrected words with the others (a literal match), never as relevance
+ * (a question's own words are no typos, and relevance reads their related words).
+ */
+function respeltLong(
+  stats: TermStats,
+  parsed: ParsedQuery,
+  query: string,
+  f: Filters,
+  rootOf: (id: number) => number,
+): LadderResult | undefined {
+  const fixes = spellingFixes(stats, parsed.parts);
+  if (!fixes.length) return undefined;
+  const parts = respelt(parsed.parts, fixes);
+  const first = new Map(fixes.map((x) => [x.from, x.to[0]]));
+  // The query as if typed right: concepts and phrases are read from its text.
+  const text = query.replace(/[\p{L}\p{N}_]+/gu, (w) => first.get(w.toLowerCase()) ?? w);
+  const sub = ladder(
+    stats,
+    { ...parsed, parts, terms: parts.map((p) => p.tokens) },
+    text,
+    f,
+    rootOf,
+  );
+  if (sub.tier === "none" || sub.tier === "relevance" || sub.tier === "error") return undefined;
+  return { ...sub, spelt: [...fixes, ...(sub.spelt ?? [])] };
 }
 
 /** Relevance candidates that join a long query's scattered matches. */

@@ -67,6 +67,8 @@ export const ABLATE = {
   recency: false,
   /** Long queries go down the ladder like short ones. */
   long: false,
+  /** A long query's words the history holds nowhere are not spelt again (lib/search/spelling.ts), nor a title's when nothing matched. */
+  spelt: false,
   /** A weak literal match stops the ladder: no forms beside exact matches, no relevance beside a long query's spread ones (lib/search/ladder.ts). */
   compete: false,
   /** No session-level AND: only events holding every term match. */

@@ -29,19 +29,24 @@ function holds(toks: string[], part: string[]): boolean {
 /**
  * The root sessions (filed under `rootOf`) whose title holds every term of
  * `parsed` under filters `f`; empty when an event-kind filter is set (a title
- * is no event).
+ * is no event). A word `spelt` lists is held when the title holds any of its
+ * spellings.
  */
 export function titledSessions(
   store: Store,
   parsed: ParsedQuery,
   f: Filters,
   rootOf: (id: number) => number,
+  spelt?: ReadonlyMap<string, readonly string[]>,
 ): Set<number> {
   const out = new Set<number>();
   if (!parsed.parts.length || f.kinds?.length) return out;
+  const respelt = (p: ParsedQuery["parts"][number]) =>
+    p.tokens.length === 1 ? spelt?.get(p.tokens[0]) : undefined;
   // Every word as a substring first (AND binds before the query's OR), then as whole tokens.
-  const [first, ...more] = [...new Set(parsed.parts.flatMap((p) => p.tokens))]
-    .map((t) => `%${t.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+  const [first = "%", ...more] = [
+    ...new Set(parsed.parts.filter((p) => !respelt(p)).flatMap((p) => p.tokens)),
+  ].map((t) => `%${t.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
   const rows = Q.titledSessions.extend(
     more.map(() => " AND title LIKE ? ESCAPE '\\'").join(""),
     more,
@@ -56,16 +61,21 @@ export function titledSessions(
     if (project && !projectHolds(r.project, project)) continue;
     if (f.since !== undefined && !inSince(r, f.since)) continue;
     const toks = tokens(r.title);
-    if (parsed.parts.every((p) => holds(toks, p.tokens))) out.add(rootOf(r.id));
+    const held = (p: ParsedQuery["parts"][number]) => {
+      const alts = respelt(p);
+      return alts ? alts.some((a) => toks.includes(a)) : holds(toks, p.tokens);
+    };
+    if (parsed.parts.every(held)) out.add(rootOf(r.id));
   }
   return out;
 }
 
 /**
- * {@link titledSessions}, and when none holds the query as typed but the close-spellings
- * tier corrected its words (`changes`), those holding it as corrected (`spelt`): `waybar
- * backgrund paddng` ranked a prompt history above the session titled "Adjust waybar
- * background and padding" (new-user trial, 2026-12).
+ * {@link titledSessions}, and when none holds the query as typed but some of its words were
+ * corrected (`corrected`: by the close-spellings tier, or lib/search/spelling.ts), those
+ * holding it as corrected, any spelling of a word (`spelt`): `waybar backgrund paddng`
+ * ranked a prompt history above the session titled "Adjust waybar background and padding"
+ * (new-user trial, 2026-12), and `Getting Startd and Introductions` found nothing.
  */
 export function titledOrSpelt(
   store: Store,
@@ -75,10 +85,9 @@ export function titledOrSpelt(
   corrected: Array<{ from: string; to: string[] }> | undefined,
 ): { titled: Set<number>; spelt: boolean } {
   const titled = titledSessions(store, parsed, f, rootOf);
-  const fixes = new Map((corrected ?? []).filter((c) => c.to.length).map((c) => [c.from, c.to[0]]));
+  const fixes = new Map((corrected ?? []).filter((c) => c.to.length).map((c) => [c.from, c.to]));
   if (titled.size || !fixes.size) return { titled, spelt: false };
-  const parts = parsed.parts.map((p) => ({ ...p, tokens: p.tokens.map((t) => fixes.get(t) ?? t) }));
-  const spelt = titledSessions(store, { ...parsed, parts }, f, rootOf);
+  const spelt = titledSessions(store, parsed, f, rootOf, fixes);
   return { titled: spelt, spelt: spelt.size > 0 };
 }
 

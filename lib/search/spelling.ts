@@ -1,0 +1,60 @@
+/**
+ * Words a query spells wrong where no tier corrects them word by word: a long
+ * query (lib/search/ladder.ts `isLong`) is matched whole, never widened per
+ * word, so `Which MCP servers you are conected` found nothing; and a title
+ * holding every word once one is corrected was looked for only after the
+ * close-spellings tier matched events (`Getting Startd and Introductions`,
+ * whose `introductions` only a title holds). Each such word is corrected on
+ * its own; the ladder keeps a long query's corrections only where sessions
+ * hold them together with the other words (lib/search/ladder.ts `spelt`).
+ *
+ * A word is corrected only when the history holds it nowhere: in no event nor
+ * title, in no form, and it is not a word of the thesaurus or the synonym
+ * groups (a question in other words names things the history never wrote:
+ * `basket` is no typo of `bucket`, and the relevance tier reads its related
+ * words instead).
+ *
+ * @module
+ */
+import type { QueryTerm } from "../query.ts";
+import { completions, MAX_ALTS, spellings, type TermStats, wordForms } from "./expand.ts";
+import { relatedTo } from "./related.ts";
+import { synonymsOf } from "./synonyms.ts";
+
+/** A word as typed and its close spellings, most used first. */
+export interface Fix {
+  from: string;
+  to: string[];
+}
+
+/**
+ * The close spellings of every word of `terms` the history holds nowhere (see
+ * the module doc): one edit away (two for words of 8+ letters) among the
+ * events' words, else the words it is the start of, else a title's words.
+ * Words of fewer than 4 letters, with a digit, quoted or of several tokens are
+ * never corrected; a word with no close spelling is left out.
+ */
+export function spellingFixes(stats: TermStats, terms: readonly QueryTerm[]): Fix[] {
+  const out: Fix[] = [];
+  for (const t of terms) {
+    const word = !t.quoted && t.tokens.length === 1 ? t.tokens[0] : undefined;
+    if (!word || word.length < 4 || /\d/.test(word) || out.some((f) => f.from === word)) continue;
+    if (stats.docs(word) || stats.inTitle(word) || wordForms(stats, word).length) continue;
+    if (relatedTo(word).length || synonymsOf(word).length) continue;
+    let to = spellings(stats, word, false);
+    if (!to.length) to = completions(stats, word);
+    if (!to.length) to = stats.titleNear(word, word.length >= 8 ? 2 : 1);
+    if (to.length) out.push({ from: word, to: to.slice(0, MAX_ALTS) });
+  }
+  return out;
+}
+
+/** `terms` with each word of `fixes` replaced by its first spelling. */
+export function respelt(terms: readonly QueryTerm[], fixes: readonly Fix[]): QueryTerm[] {
+  const first = new Map(fixes.map((f) => [f.from, f.to[0]]));
+  return terms.map((t) =>
+    t.tokens.length === 1 && first.has(t.tokens[0])
+      ? { ...t, tokens: [first.get(t.tokens[0])!] }
+      : t
+  );
+}

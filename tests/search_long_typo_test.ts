@@ -1,0 +1,59 @@
+/**
+ * A long query (five words or more, or a question of three) is matched whole and never
+ * widened word by word, so one misspelt word lost it: `Which MCP servers you are conected`
+ * found nothing on a real Claude store (new-user trial, 2026-12) while the same words spelt
+ * right found the session. Each word the history holds nowhere is now spelt as the history
+ * writes it, and kept only where sessions hold it with the other words.
+ */
+import { assert, assertEquals } from "./_assert.ts";
+import { search } from "../lib/search.ts";
+import { narration } from "../lib/cli/cmd_search.ts";
+import { type MemSession, withMemIndex } from "./_search_fixture.ts";
+
+const HISTORY: MemSession[] = [
+  {
+    id: "s-mcp",
+    events: [
+      ["user", "which mcp servers is this editor connected to right now?"],
+      ["assistant", "Two mcp servers are connected: github and the filesystem one."],
+    ],
+  },
+  { id: "s-servers", events: [["user", "restart the staging servers tonight"]] },
+  { id: "s-mcp-only", events: [["user", "write an mcp tool that lists open tabs"]] },
+  {
+    id: "s-card",
+    events: [["user", "check the totals"], [
+      "assistant",
+      "The card total shows the wrong amount: it was rounded twice.",
+    ]],
+  },
+];
+
+Deno.test("a long question with one misspelt word finds the session that holds it spelt right", () =>
+  withMemIndex(HISTORY, (s) => {
+    const right = search(s, "Which MCP servers is the editor connected to");
+    assertEquals(right.results[0]?.id, "s-mcp");
+    const r = search(s, "Which MCP servers is the editor conected to");
+    assertEquals(r.results[0]?.id, "s-mcp", JSON.stringify(r.results.map((x) => x.id)));
+    assertEquals(r.tier, "close");
+    assertEquals(r.nothingMatched, false);
+    assertEquals(r.changes[0], { from: "conected", to: r.changes[0].to });
+    assert(r.changes[0].to.includes("connected"), JSON.stringify(r.changes));
+    assert(narration(r).includes("conected → connected"), narration(r));
+    // Two misspelt words in a long query are each corrected.
+    const two = search(s, "Which MCP sevrers is the editor conected to");
+    assertEquals(two.results[0]?.id, "s-mcp");
+    assertEquals(two.changes.slice(0, 2).map((c) => c.from).sort(), ["conected", "sevrers"]);
+  }));
+
+Deno.test("a long question's own words are not read as typos", () =>
+  withMemIndex(HISTORY, (s) => {
+    // `cart` is one edit from `card`, which a session holds with every other word; but a
+    // word of the thesaurus is a word the person meant (a cart is no card), never corrected.
+    const r = search(s, "the cart total shows the wrong amount");
+    assert(!r.changes.some((c) => c.from === "cart"), JSON.stringify(r.changes));
+    assertEquals(r.tier === "close", false);
+    // A word with no close spelling leaves the query to relevance, as before.
+    const none = search(s, "which qzxwvk servers is the editor connected to");
+    assertEquals(none.changes.some((c) => c.from === "qzxwvk"), false);
+  }));
