@@ -20,7 +20,8 @@
  * - `regex` for `--re`; `none` when nothing was found at all.
  * A query of symbols alone (`👋`, `→`, `✓`: FTS5's tokenizer drops them, so it
  * has no terms) is `exact` when events hold it as written (a bounded scan,
- * lib/search/regex.ts `literalScan`).
+ * lib/search/regex.ts `literalScan`); so is a language named by a letter and
+ * a symbol (`C#`, `C++`), in either case.
  * A long query (lib/search/ladder.ts) is exact when sessions hold it whole
  * (only those are listed), else ranked by relevance. Weak exact matches do
  * not stop the ladder alone: word forms held in one event, and for a long
@@ -282,6 +283,13 @@ function run(store: Store, query: string, o: SearchOptions): SearchResult {
     const re = compilePattern(query.trim());
     return scanned("regex", regexScan(store, re, f, rootOf), re);
   }
+  // A language named by a letter and a symbol (`C#`, `F#`, `C++`) is the letter alone to
+  // FTS5 (`c` of every `C:\` path, trial 15): looked for as written, in either case.
+  const glyph = GLYPH_WORD.exec(query)?.[1];
+  if (glyph) {
+    const re = new RegExp(glyph.replace(/[+]/g, "\\+"), "iu");
+    return scanned("exact", literalScan(store, [glyph], f, rootOf, true), re);
+  }
   const symbols = symbolPieces(query, parsed.dropped);
   if (symbols) {
     const re = new RegExp(
@@ -413,6 +421,9 @@ function run(store: Store, query: string, o: SearchOptions): SearchResult {
     ...(titleSpelt ? { titleSpelt } : {}),
   };
 }
+
+/** A query of one or two letters and `#` or `++` alone (`C#`, `f#`, `C++`), quotes allowed. */
+const GLYPH_WORD = /^\s*"?([A-Za-z]{1,2}(?:#|\+\+))"?\s*$/;
 
 /**
  * The pieces of a query made only of symbols the index does not hold as terms

@@ -7,6 +7,8 @@
 import { assertEquals, assertStringIncludes } from "./_assert.ts";
 import { indexSessions } from "./_memory.ts";
 import { runMain, withVars } from "./_cli_io.ts";
+import { search } from "../lib/search.ts";
+import { withMemIndex } from "./_search_fixture.ts";
 
 async function fixture() {
   const ix = await indexSessions([
@@ -56,3 +58,21 @@ Deno.test("a query of symbols the tokenizer drops finds the events that hold the
     ix.cleanup();
   }
 });
+
+Deno.test("a language named by a letter and a symbol is looked for as written, in either case", () =>
+  withMemIndex([
+    { id: "s-dotnet", events: [["user", "port the parser to c# and keep the F# tests"]] },
+    { id: "s-drive", events: [["user", "copy C:\\tools\\c\\build.cmd to D:\\ci"]] },
+    { id: "s-cpp", events: [["assistant", "The C++ build needs -std=c++20."]] },
+  ], (s) => {
+    // Before, `C#` was the letter `c` to FTS5, and drive letters matched it.
+    for (const q of ["C#", "c#", '"C#"']) {
+      const r = search(s, q);
+      assertEquals(r.results.map((x) => x.id), ["s-dotnet"], q);
+      assertEquals(r.tier, "exact");
+      assertStringIncludes(r.results[0].snippets[0].text, "\x01c#\x02");
+    }
+    assertEquals(search(s, "f#").results.map((x) => x.id), ["s-dotnet"]);
+    assertEquals(search(s, "c++").results.map((x) => x.id), ["s-cpp"]);
+    assertEquals(search(s, "C# parser").tier === "none", false);
+  }));

@@ -225,15 +225,20 @@ export const LITERAL_SCAN_ROWS = 2000;
  * of symbols FTS5's unicode61 tokenizer drops as separators (emoji, `→`, `✓`) has
  * no terms to look up, so it is a scan of the events' text: each row is tested in
  * SQLite, and at most {@link LITERAL_SCAN_ROWS} matching rows cross into the ranking.
+ * With `anyCase`, ASCII letters match in either case.
  */
 export function literalScan(
   store: Store,
   pieces: string[],
   f: Filters,
   rootOf: (id: number) => number,
+  anyCase = false,
 ): Map<number, SessionScore> {
   const { sql, args } = filterSql(f, "events");
-  const has = pieces.map(() => " AND instr(e.text, ?) > 0").join("");
+  // SQLite's lower() folds ASCII letters only: `anyCase` is for ASCII pieces (`c#`).
+  const text = anyCase ? "lower(e.text)" : "e.text";
+  if (anyCase) pieces = pieces.map((p) => p.toLowerCase());
+  const has = pieces.map(() => ` AND instr(${text}, ?) > 0`).join("");
   const rows = Q.scanRows.extend(`${sql}${has} ORDER BY e.id DESC LIMIT ${LITERAL_SCAN_ROWS}`, [
     ...args,
     ...pieces,
