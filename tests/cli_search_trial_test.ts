@@ -288,3 +288,18 @@ Deno.test("a query of common words alone says how many sessions hold them", asyn
     ix.cleanup();
   }
 });
+
+Deno.test("--session naming no session says where ids are and how to search every session", async () => {
+  // Trial 15: the hint offered to search the id as words (`deja search zzz`).
+  const ix = await memIndex(HISTORY);
+  try {
+    const r = await runMain(ix.env, ["world", "map", "--session", "zzz"]);
+    assertEquals(r.code, 1);
+    assertStringIncludes(r.err, "no session matches 'zzz'");
+    assertStringIncludes(r.err, "hint: 'deja last' lists sessions with their ids");
+    assertStringIncludes(r.err, "deja search world map");
+    assert(!r.err.includes("deja search zzz"), r.err);
+  } finally {
+    ix.cleanup();
+  }
+});

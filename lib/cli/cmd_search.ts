@@ -14,7 +14,8 @@ import type { IO } from "../../core/runtime.ts";
 import { indexPath, Store } from "../store.ts";
 import { DejaError } from "../../core/errors.ts";
 import { search, type SearchOptions, type SearchResult } from "../search.ts";
-import { resolveSession, shortRef } from "../sessions.ts";
+import { NoSessionMatch, resolveSession, shortRef } from "../sessions.ts";
+import { searchLine } from "./question.ts";
 import { cutNote, parseQuery, STOP_WORDS } from "../query.ts";
 import { Q } from "../schema.ts";
 import { searchHiding } from "../search/sessions.ts";
@@ -180,7 +181,7 @@ export async function searchData(
   io: Pick<IO, "env" | "cwd">,
 ): Promise<SearchData> {
   const sessionIds = args.session === undefined ? undefined : Q.withChildren.all(store, {
-    ids: JSON.stringify([resolveSession(store, args.session).id]),
+    ids: JSON.stringify([withinSession(store, args.session, args.query).id]),
   }).map((r) => r.id);
   const { filter } = args;
   const opts: SearchOptions & { limit: number } = {
@@ -486,6 +487,25 @@ const WIDENED: Partial<Record<SearchResult["tier"], string>> = {
   stemmed: "word forms",
   close: "close spellings",
 };
+
+/**
+ * The session `--session` names; when none has that id, the hint names where ids are
+ * listed and the search without it (trial 15: it offered to search the id as words).
+ *
+ * @throws {DejaError} as {@link resolveSession} does.
+ */
+function withinSession(store: Store, ref: string, query: string) {
+  try {
+    return resolveSession(store, ref);
+  } catch (e) {
+    if (!(e instanceof NoSessionMatch) || !/^search first/.test(e.hint ?? "")) throw e;
+    throw new DejaError(
+      e.message,
+      `'deja last' lists sessions with their ids; every session: ${searchLine([query])}`,
+      1,
+    );
+  }
+}
 
 /**
  * The short line that says how literal the match was (empty for an exact match). A first
