@@ -335,9 +335,11 @@ function run(store: Store, query: string, o: SearchOptions): SearchResult {
   // A title holding the query once its words the history holds nowhere are spelt right
   // (lib/search/spelling.ts): also when no tier corrected them (a long query, or a word only
   // a title holds beside the misspelt one).
-  const fixes = tier === "close"
-    ? changes
-    : lad.spelt ?? (!ABLATE.spelt && (tier === "relevance" || tier === "none")
+  // Or in the forms the tier read (`waybar backgrounds`, trial 15).
+  const widened = tier === "close" || tier === "stemmed" ? changes : undefined;
+  const fixes = widened ??
+    lad.spelt ??
+    (!ABLATE.spelt && (tier === "relevance" || tier === "none")
       ? spellingFixes(stats, parsed.parts)
       : undefined);
   const { titled, spelt: titleSpelt } = titledOrSpelt(store, parsed, f, rootOf, fixes);
@@ -369,10 +371,18 @@ function run(store: Store, query: string, o: SearchOptions): SearchResult {
   }
   if (tier === "exact" && results.length && results.every((r) => r.spread)) tier = "session";
   // Matched once words were spelt right (a long query's, or a title's): named after them.
-  const spelt = lad.spelt ?? (titleSpelt ? fixes : undefined);
+  const spelt = lad.spelt ?? (titleSpelt && !widened ? fixes : undefined);
   if (spelt?.length && (tier === "exact" || tier === "session" || tier === "stemmed")) {
-    changes = [...spelt, ...changes.filter((c) => !spelt.some((s) => s.from === c.from))];
+    // A corrected word's own forms are named with it (`conected → connected, connection`).
+    const formsOf = (to: string) => changes.find((c) => c.from === to)?.to ?? [];
+    const own = new Set(spelt.flatMap((x) => [x.from, x.to[0]]));
+    changes = [
+      ...spelt.map((x) => ({ from: x.from, to: [...new Set([...x.to, ...formsOf(x.to[0])])] })),
+      ...changes.filter((c) => !own.has(c.from)),
+    ];
     tier = "close";
+    // None holds the words as typed: the sessions after the first hold them as corrected.
+    exactFollow = 0;
   }
   // A long query whose first session by relevance holds every word that carries meaning
   // (lib/search/whole.ts) is named after how it holds them, not "nothing matched".

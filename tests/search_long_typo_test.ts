@@ -39,7 +39,11 @@ Deno.test("a long question with one misspelt word finds the session that holds i
     assertEquals(r.nothingMatched, false);
     assertEquals(r.changes[0], { from: "conected", to: r.changes[0].to });
     assert(r.changes[0].to.includes("connected"), JSON.stringify(r.changes));
-    assert(narration(r).includes("conected → connected"), narration(r));
+    assert(
+      narration(r).startsWith("no exact match; close spellings: conected → connected"),
+      narration(r),
+    );
+    assert(!narration(r).includes("as typed"), narration(r));
     // Two misspelt words in a long query are each corrected.
     const two = search(s, "Which MCP sevrers is the editor conected to");
     assertEquals(two.results[0]?.id, "s-mcp");

@@ -85,3 +85,14 @@ Deno.test("a title is found when a word only it holds sits beside a misspelt one
     assertEquals(search(s, "Getting Qzxwv and Introductions").results, []);
   });
 });
+
+Deno.test("a title holding the query's words in the forms the tier read ranks first", () =>
+  withMemIndex(HISTORY, (s) => {
+    // New-user trial, 2026-12: `waybar backgrounds` put a prompt history first, the session
+    // titled "Adjust waybar background and padding" found only through the singular.
+    const r = search(s, "waybar backgrounds");
+    assertEquals(r.tier, "stemmed");
+    assertEquals(r.results[0]?.id, "s-titled");
+    assertEquals(r.results[0].titleMatch, true);
+    assertEquals(narration(r).startsWith("matched the title by word forms: backgrounds → "), true);
+  }));
