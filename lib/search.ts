@@ -340,7 +340,7 @@ function run(store: Store, query: string, o: SearchOptions): SearchResult {
   const fixes = widened ??
     lad.spelt ??
     (!ABLATE.spelt && (tier === "relevance" || tier === "none")
-      ? spellingFixes(stats, parsed.parts)
+      ? lad.fixes ?? spellingFixes(stats, parsed.parts)
       : undefined);
   const { titled, spelt: titleSpelt } = titledOrSpelt(store, parsed, f, rootOf, fixes);
   liftTitled(scores, titled);

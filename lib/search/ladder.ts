@@ -82,6 +82,8 @@ export interface LadderResult {
    * them (lib/search/spelling.ts): the corrections, named in the result.
    */
   spelt?: Fix[];
+  /** A long query's words the history holds nowhere and their spellings, kept or not. */
+  fixes?: Fix[];
 }
 
 /** True for a query ranked by relevance beside its exact matches (see the module doc). */
@@ -98,6 +100,7 @@ export function ladder(
   query: string,
   f: Filters,
   rootOf: (id: number) => number,
+  literalOnly = false,
 ): LadderResult {
   const none: LadderResult = { tier: "none", scores: new Map(), alts: [], changes: [] };
   if (!parsed.parts.length) return none;
@@ -127,8 +130,12 @@ export function ladder(
       ex.changes.every((c) => isSpellingFix(stats, c.from, c.to));
     return { tier: spelt ? "close" : t, scores, alts: ex.alts, changes: ex.changes };
   }
+  // Respelt, only the literal tiers are tried again: no second error or relevance pass.
+  if (literalOnly) return none;
+  let fixes: Fix[] | undefined;
   if (long && !ABLATE.spelt) {
-    const fixed = respeltLong(stats, parsed, query, f, rootOf);
+    fixes = spellingFixes(stats, parsed.parts);
+    const fixed = respeltLong(stats, parsed, query, f, rootOf, fixes);
     if (fixed) return fixed;
   }
   const er = errorTier(stats, query, f, rootOf);
@@ -137,9 +144,10 @@ export function ladder(
   if (er.scores.size) {
     return { tier: "error", scores: er.scores, alts: er.words.map((w) => [[w]]), changes: [] };
   }
-  if (parsed.parts.some((p) => p.quoted)) return none;
+  const nothing = fixes ? { ...none, fixes } : none;
+  if (parsed.parts.some((p) => p.quoted)) return nothing;
   const rel = relevanceOf(stats, parsed, query, f, rootOf);
-  if (!rel.scores.size) return none;
+  if (!rel.scores.size) return nothing;
   const { scores, alts, weights, coord, phraseWords } = rel;
   const forms = long ? formsOf(stats, parsed) : [];
   return {
@@ -151,6 +159,7 @@ export function ladder(
     ...(coord ? { coord } : {}),
     ...(forms.length ? { forms } : {}),
     ...(phraseWords.size ? { phraseWords } : {}),
+    ...(fixes ? { fixes } : {}),
   };
 }
 
@@ -209,22 +218,16 @@ function respeltLong(
   query: string,
   f: Filters,
   rootOf: (id: number) => number,
+  fixes: Fix[],
 ): LadderResult | undefined {
-  const fixes = spellingFixes(stats, parsed.parts);
   if (!fixes.length) return undefined;
   const parts = respelt(parsed.parts, fixes);
   const first = new Map(fixes.map((x) => [x.from, x.to[0]]));
   // The query as if typed right: concepts and phrases are read from its text.
   const text = query.replace(/[\p{L}\p{N}_]+/gu, (w) => first.get(w.toLowerCase()) ?? w);
-  const sub = ladder(
-    stats,
-    { ...parsed, parts, terms: parts.map((p) => p.tokens) },
-    text,
-    f,
-    rootOf,
-  );
-  if (sub.tier === "none" || sub.tier === "relevance" || sub.tier === "error") return undefined;
-  return { ...sub, spelt: [...fixes, ...(sub.spelt ?? [])] };
+  const respeltQuery = { ...parsed, parts, terms: parts.map((p) => p.tokens) };
+  const sub = ladder(stats, respeltQuery, text, f, rootOf, true);
+  return sub.tier === "none" ? undefined : { ...sub, spelt: fixes };
 }
 
 /** Relevance candidates that join a long query's scattered matches. */

@@ -31,22 +31,36 @@ export interface Fix {
  * The close spellings of every word of `terms` the history holds nowhere (see
  * the module doc): one edit away (two for words of 8+ letters) among the
  * events' words, else the words it is the start of, else a title's words.
- * Words of fewer than 4 letters, with a digit, quoted or of several tokens are
- * never corrected; a word with no close spelling is left out.
+ * Empty unless every other term is held as typed (by an event or a title) and
+ * every such word has a spelling: only then can the query match once respelt,
+ * and a long prompt (a hook's) with one word no spelling reaches costs no
+ * vocabulary scan. Words of fewer than 4 letters, with a digit, quoted or of
+ * several tokens are never corrected.
  */
 export function spellingFixes(stats: TermStats, terms: readonly QueryTerm[]): Fix[] {
-  const out: Fix[] = [];
+  const open = new Set<string>();
   for (const t of terms) {
+    if (stats.present(t.tokens)) continue;
     const word = !t.quoted && t.tokens.length === 1 ? t.tokens[0] : undefined;
-    if (!word || word.length < 4 || /\d/.test(word) || out.some((f) => f.from === word)) continue;
-    if (stats.docs(word) || stats.inTitle(word) || wordForms(stats, word).length) continue;
-    if (relatedTo(word).length || synonymsOf(word).length) continue;
+    if (word && stats.inTitle(word)) continue;
+    if (!word || !misspelt(stats, word)) return [];
+    open.add(word);
+  }
+  const out: Fix[] = [];
+  for (const word of open) {
     let to = spellings(stats, word, false);
     if (!to.length) to = completions(stats, word);
     if (!to.length) to = stats.titleNear(word, word.length >= 8 ? 2 : 1);
-    if (to.length) out.push({ from: word, to: to.slice(0, MAX_ALTS) });
+    if (!to.length) return [];
+    out.push({ from: word, to: to.slice(0, MAX_ALTS) });
   }
   return out;
+}
+
+/** True when `word` (held by no event nor title) may be a typo: no form of it is held, and it is no word of the thesaurus. */
+function misspelt(stats: TermStats, word: string): boolean {
+  if (word.length < 4 || /\d/.test(word) || wordForms(stats, word).length) return false;
+  return !relatedTo(word).length && !synonymsOf(word).length;
 }
 
 /** `terms` with each word of `fixes` replaced by its first spelling. */
