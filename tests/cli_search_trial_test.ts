@@ -303,3 +303,26 @@ Deno.test("--session naming no session says where ids are and how to search ever
     ix.cleanup();
   }
 });
+
+Deno.test("a session holding the words only between its events is marked among those holding them together", async () => {
+  // Trial 15: only the JSON said which results were spread.
+  const ix = await memIndex([
+    { id: "s-together", events: [["user", "the quokka frost alarm went off"]] },
+    { id: "s-apart", events: [["user", "a quokka at the zoo"], ["assistant", "frost overnight"]] },
+  ]);
+  try {
+    const r = await runMain(ix.env, ["quokka", "frost"]);
+    assertEquals(r.code, 0, r.err);
+    const heads = r.out.split("\n").filter((l) => /^s-/.test(l));
+    assertEquals(heads.length, 2, r.out);
+    const line = (id: string) => heads.find((l) => l.startsWith(id)) ?? "";
+    assert(line("s-togeth") && !line("s-togeth").includes("across"), r.out);
+    assert(line("s-apart").endsWith("words across events"), r.out);
+    // When every result is spread the narration says it once, and no line repeats it.
+    const all = await runMain(ix.env, ["zoo", "overnight"]);
+    assertStringIncludes(all.err + all.out, "no single event holds every word");
+    assert(!all.out.includes("words across events"), all.out);
+  } finally {
+    ix.cleanup();
+  }
+});

@@ -367,6 +367,9 @@ export function commonWordsOnly(query: string): string[] {
   return common ? parts.map((t) => t.tokens[0]) : [];
 }
 
+/** The tiers whose results may hold every word in one event or only between events. */
+const SPREAD_TIERS = new Set<SearchResult["tier"]>(["exact", "substring", "stemmed", "close"]);
+
 /** `3 hits`; a session found by its title alone (lib/search/title.ts) says so. */
 function hitsOf(n: number): string {
   return n ? `${n} hit${n === 1 ? "" : "s"}` : "title";
@@ -377,8 +380,12 @@ export function searchText(d: SearchData, io: Pick<IO, "isTTY" | "env">): string
   const c = colors(io);
   const res = d.result;
   const out: string[] = [];
+  // A session holding the words only between its events, among others holding them in one
+  // (when all do, the narration says so): marked, as the JSON's `spread` is (trial 15).
+  const apart = SPREAD_TIERS.has(res.tier) && res.results.some((r) => !r.spread);
   for (const r of res.results) {
     const marks = [
+      apart && r.spread && !r.titleMatch && !r.promptMatch ? c.dim("words across events") : "",
       r.gaveUp ? c.yellow("gave up") : "",
       r.throwaway ? c.yellow("throwaway") : "",
     ].filter(Boolean).join(" ");
