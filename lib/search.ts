@@ -198,6 +198,11 @@ export interface SearchResult {
    * word forms or relevance (a long query's ranks merged, lib/search/ladder.ts); absent: none.
    */
   exactFollow?: number;
+  /**
+   * How many sessions listed after those found by a title, a typed prompt or a phrase are
+   * only the nearest by relevance (they hold not every word); absent: none.
+   */
+  nearestFollow?: number;
   /** Words widened at this tier: what each stands for (`timout` -> `timeout`). */
   changes: Array<{ from: string; to: string[] }>;
   /** Stop words left out of the query (and {@link SearchResult.leftOut}). */
@@ -342,18 +347,31 @@ function run(store: Store, query: string, o: SearchOptions): SearchResult {
     (!ABLATE.spelt && (tier === "relevance" || tier === "none")
       ? lad.fixes ?? spellingFixes(stats, parsed.parts)
       : undefined);
-  const { titled, spelt: titleSpelt } = titledOrSpelt(store, parsed, f, rootOf, fixes);
+  const title = titledOrSpelt(store, parsed, f, rootOf, fixes);
+  const { titled } = title;
+  let titleSpelt = title.spelt;
+  // Nothing else matched, and a title holds every word in some form: named after the forms.
+  const titleForms = title.forms && (tier === "relevance" || tier === "none")
+    ? title.forms
+    : undefined;
   liftTitled(scores, titled);
   liftPrompts(scores, prompts);
+  // Found by its title, a prompt or a phrase where nothing else matched: what follows it is
+  // only the nearest by relevance, and is said to be (trial 16).
+  const guesses = tier === "relevance";
   if (
     (prompts.size || titled.size || verbatim.size) && (tier === "relevance" || tier === "none")
   ) tier = "exact";
   const results = finish(store, cache, scores, tier, o, now, parsed.time, limit);
   trace("search: titles, prompts, order");
+  let nearestFollow = 0;
   for (const r of results) {
     r.titleMatch = titled.has(r.rowid);
     r.promptMatch = prompts.has(r.rowid);
     r.verbatimMatch = verbatim.has(r.rowid);
+    if (guesses && tier === "exact" && !r.titleMatch && !r.promptMatch && !r.verbatimMatch) {
+      nearestFollow++;
+    }
   }
   // A prompt typed before with one word spelt wrong ranks first: named after the correction.
   const slip = results[0]?.promptMatch ? prompts.get(results[0].rowid)?.slip : undefined;
@@ -369,7 +387,14 @@ function run(store: Store, query: string, o: SearchOptions): SearchResult {
       exactFollow = results.filter((r) => !lad.widened!.ids.has(r.rowid)).length;
     } else if (lad.widened.tier === "stemmed") changes = [];
   }
-  if (tier === "exact" && results.length && results.every((r) => r.spread)) tier = "session";
+  if (tier === "exact" && results.length && results.every((r) => r.spread) && !nearestFollow) {
+    tier = "session";
+  }
+  if (titleForms && results[0]?.titleMatch) {
+    tier = "stemmed";
+    changes = titleForms;
+    titleSpelt = true;
+  }
   // Matched once words were spelt right (a long query's, or a title's): named after them.
   const spelt = lad.spelt ?? (titleSpelt && !widened ? fixes : undefined);
   if (spelt?.length && (tier === "exact" || tier === "session" || tier === "stemmed")) {
@@ -377,7 +402,11 @@ function run(store: Store, query: string, o: SearchOptions): SearchResult {
     const formsOf = (to: string) => changes.find((c) => c.from === to)?.to ?? [];
     const own = new Set(spelt.flatMap((x) => [x.from, x.to[0]]));
     changes = [
-      ...spelt.map((x) => ({ from: x.from, to: [...new Set([...x.to, ...formsOf(x.to[0])])] })),
+      // A long query was read with the first spelling of each word alone: that one is named.
+      ...spelt.map((x) => ({
+        from: x.from,
+        to: [...new Set([...(lad.spelt ? [x.to[0]] : x.to), ...formsOf(x.to[0])])],
+      })),
       ...changes.filter((c) => !own.has(c.from)),
     ];
     tier = "close";
@@ -423,6 +452,7 @@ function run(store: Store, query: string, o: SearchOptions): SearchResult {
     total: scores.size,
     nothingMatched: exactFollow === 0 && (tier === "relevance" || tier === "none"),
     ...(exactFollow ? { exactFollow } : {}),
+    ...(nearestFollow ? { nearestFollow } : {}),
     ...(held?.left.length
       ? { leftOut: held.left, dropped: [...parsed.dropped, ...held.left] }
       : {}),

@@ -61,3 +61,24 @@ Deno.test("a long question's own words are not read as typos", () =>
     const none = search(s, "which qzxwvk servers is the editor connected to");
     assertEquals(none.changes.some((c) => c.from === "qzxwvk"), false);
   }));
+
+Deno.test("a long query matched once respelt lists only the sessions holding every corrected word", () =>
+  withMemIndex([
+    {
+      id: "s-holds",
+      events: [
+        ["user", "only commenting them out fixed it"],
+        ["assistant", "the tests pass now"],
+      ],
+    },
+    // Holds most of the query in one event, but no form of `commenting`.
+    { id: "s-most", events: [["user", "only deleting them fixed the tests out there"]] },
+  ], (s) => {
+    const right = search(s, "only commenting them out fixed the tests");
+    assertEquals(right.results.map((x) => x.id)[0], "s-holds");
+    // Trial 16: sessions lacking a corrected word were listed as its matches.
+    const r = search(s, "only comenting them out fixed the tests");
+    assertEquals(r.tier, "close");
+    assertEquals(r.results.map((x) => x.id), ["s-holds"]);
+    assertEquals(r.changes[0], { from: "comenting", to: ["commenting"] });
+  }));

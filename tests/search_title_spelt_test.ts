@@ -96,3 +96,34 @@ Deno.test("a title holding the query's words in the forms the tier read ranks fi
     assertEquals(r.results[0].titleMatch, true);
     assertEquals(narration(r).startsWith("matched the title by word forms: backgrounds → "), true);
   }));
+
+Deno.test("a title holding every word in another form is found, also where events hold them as typed", () =>
+  withMemIndex([
+    {
+      id: "s-greeting",
+      title: "Simple greeting",
+      events: [["user", "hi"], ["assistant", "Hello!"]],
+    },
+    { id: "s-greet", events: [["user", "write a greet function that is simple"]] },
+    {
+      id: "s-backfill",
+      title: "Backfill Loading State Bug",
+      events: [["user", "the spinner never stops"], ["assistant", "Fixed the syncing flag."]],
+    },
+    { id: "s-bug", events: [["user", "a bug in the parser"]] },
+    { id: "s-job", events: [["user", "run the backfill job tonight"]] },
+  ], (s) => {
+    // Trial 16: `simple greet` missed the sessions titled "Simple greeting" (the events hold
+    // `greet` as typed, so no title was looked for in another form).
+    const r = search(s, "simple greet");
+    assertEquals(r.results[0]?.id, "s-greeting");
+    assertEquals(r.results[0].titleMatch, true);
+    assert(r.results.some((x) => x.id === "s-greet"));
+    // `backfil bug` found nothing: `backfil` is a form of `backfill` to the stemmer, which
+    // only the title holds beside `bug`.
+    const b = search(s, "backfil bug");
+    assertEquals(b.results.map((x) => x.id)[0], "s-backfill");
+    assertEquals(b.tier, "stemmed");
+    assertEquals(b.changes, [{ from: "backfil", to: ["backfill"] }]);
+    assertEquals(narration(b), "matched the title by word forms: backfil → backfill");
+  }));

@@ -520,9 +520,23 @@ function withinSession(store: Store, ref: string, query: string) {
  * match" nor "no single event holds every word" (the others, if any, say how they matched).
  */
 export function narration(res: SearchResult): string {
-  const ch = res.changes.map((x) => `${x.from} → ${x.to.slice(0, 4).join(", ")}`).join("; ");
+  // Four alternatives a word, and an ellipsis for the others searched too (trial 16).
+  const ch = res.changes.map((x) =>
+    `${x.from} → ${x.to.slice(0, 4).join(", ")}${x.to.length > 4 ? ", …" : ""}`
+  ).join("; ");
   const time = res.time ? ` (ranked by time: "${res.time.words}")` : "";
   const how = WIDENED[res.tier];
+  const n = res.nearestFollow ?? 0;
+  if (n && res.results[0]) {
+    const r = res.results[0];
+    const first = r.titleMatch
+      ? res.titleSpelt ? `matched the title by ${how ?? "word forms"}: ${ch}` : "matched the title"
+      : r.promptMatch
+      ? "matched a prompt typed before"
+      : "an event holds the query as one phrase";
+    const others = n === 1 ? "the other one is" : `the other ${n} are`;
+    return `${first}; ${others} only the nearest by relevance, holding some of the words${time}`;
+  }
   if (res.results[0]?.titleMatch && (how || res.tier === "session")) {
     const all = !res.results.some((r) => !r.titleMatch);
     if (res.titleSpelt) {
@@ -577,6 +591,7 @@ function jsonOf(
     tier: res.tier,
     nothing_matched: res.nothingMatched,
     exact_follow: (res.exactFollow ?? 0) > 0,
+    nearest_follow: res.nearestFollow ?? 0,
     total: res.total,
     changes: res.changes,
     dropped: res.dropped,

@@ -227,7 +227,15 @@ function respeltLong(
   const text = query.replace(/[\p{L}\p{N}_]+/gu, (w) => first.get(w.toLowerCase()) ?? w);
   const respeltQuery = { ...parsed, parts, terms: parts.map((p) => p.tokens) };
   const sub = ladder(stats, respeltQuery, text, f, rootOf, true);
-  return sub.tier === "none" ? undefined : { ...sub, spelt: fixes };
+  if (sub.tier === "none") return undefined;
+  // Only the sessions holding every word as corrected: one guess at a time (trial 16: those
+  // relevance put beside them, lacking a corrected word, were listed as its matches).
+  if (sub.widened?.tier === "relevance") {
+    for (const id of sub.widened.ids) sub.scores.delete(id);
+    if (!sub.scores.size) return undefined;
+    return { ...sub, widened: undefined, spelt: fixes };
+  }
+  return { ...sub, spelt: fixes };
 }
 
 /** Relevance candidates that join a long query's scattered matches. */

@@ -69,6 +69,8 @@ export const ABLATE = {
   long: false,
   /** A long query's words the history holds nowhere are not spelt again (lib/search/spelling.ts), nor a title's when nothing matched. */
   spelt: false,
+  /** A title is matched as typed or spelt again only, never by the forms of its words (lib/search/title.ts). */
+  titleForms: false,
   /** A weak literal match stops the ladder: no forms beside exact matches, no relevance beside a long query's spread ones (lib/search/ladder.ts). */
   compete: false,
   /** No session-level AND: only events holding every term match. */

@@ -17,6 +17,8 @@ import type { Store } from "../store.ts";
 import type { Filters } from "./retrieve.ts";
 import type { SessionScore } from "./rank.ts";
 import { tokens } from "./tokenize.ts";
+import { stemmer } from "stemmer";
+import { ABLATE } from "./rank.ts";
 
 /** `part` (its tokens) occurs contiguously in `toks`. */
 function holds(toks: string[], part: string[]): boolean {
@@ -38,14 +40,23 @@ export function titledSessions(
   f: Filters,
   rootOf: (id: number) => number,
   spelt?: ReadonlyMap<string, readonly string[]>,
+  stems?: Map<string, Set<string>>,
 ): Set<number> {
   const out = new Set<number>();
   if (!parsed.parts.length || f.kinds?.length) return out;
   const respelt = (p: ParsedQuery["parts"][number]) =>
     p.tokens.length === 1 ? spelt?.get(p.tokens[0]) : undefined;
-  // Every word as a substring first (AND binds before the query's OR), then as whole tokens.
+  const stemOf = (p: ParsedQuery["parts"][number]) =>
+    stems && p.tokens.length === 1 && !p.quoted ? stemmer(p.tokens[0]) : undefined;
+  // Every word as a substring first (AND binds before the query's OR), then as whole tokens;
+  // a word by its stem as the substring (`inquiri` of `inquiries` as `inquir`, in `Inquiry`).
   const [first = "%", ...more] = [
-    ...new Set(parsed.parts.filter((p) => !respelt(p)).flatMap((p) => p.tokens)),
+    ...new Set(
+      parsed.parts.filter((p) => !respelt(p)).flatMap((p) => {
+        const st = stemOf(p)?.replace(/i$/, "");
+        return st && st.length >= 3 ? [st] : p.tokens;
+      }),
+    ),
   ].map((t) => `%${t.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
   const rows = Q.titledSessions.extend(
     more.map(() => " AND title LIKE ? ESCAPE '\\'").join(""),
@@ -63,9 +74,22 @@ export function titledSessions(
     const toks = tokens(r.title);
     const held = (p: ParsedQuery["parts"][number]) => {
       const alts = respelt(p);
-      return alts ? alts.some((a) => toks.includes(a)) : holds(toks, p.tokens);
+      if (alts) return alts.some((a) => toks.includes(a));
+      const st = stemOf(p);
+      return st ? toks.some((t) => stemmer(t) === st) : holds(toks, p.tokens);
     };
-    if (parsed.parts.every(held)) out.add(rootOf(r.id));
+    if (!parsed.parts.every(held)) continue;
+    out.add(rootOf(r.id));
+    // The title's words each query word was matched to in another form.
+    for (const p of parsed.parts) {
+      const st = stemOf(p);
+      if (!st || toks.includes(p.tokens[0])) continue;
+      for (const t of toks) {
+        if (stemmer(t) !== st) continue;
+        if (!stems!.has(p.tokens[0])) stems!.set(p.tokens[0], new Set());
+        stems!.get(p.tokens[0])!.add(t);
+      }
+    }
   }
   return out;
 }
@@ -83,12 +107,19 @@ export function titledOrSpelt(
   f: Filters,
   rootOf: (id: number) => number,
   corrected: Array<{ from: string; to: string[] }> | undefined,
-): { titled: Set<number>; spelt: boolean } {
+): { titled: Set<number>; spelt: boolean; forms?: Array<{ from: string; to: string[] }> } {
   const titled = titledSessions(store, parsed, f, rootOf);
+  if (titled.size) return { titled, spelt: false };
   const fixes = new Map((corrected ?? []).filter((c) => c.to.length).map((c) => [c.from, c.to]));
-  if (titled.size || !fixes.size) return { titled, spelt: false };
-  const spelt = titledSessions(store, parsed, f, rootOf, fixes);
-  return { titled: spelt, spelt: spelt.size > 0 };
+  const spelt = fixes.size ? titledSessions(store, parsed, f, rootOf, fixes) : titled;
+  if (spelt.size) return { titled: spelt, spelt: true };
+  // In any form of each word (trial 16: `instruction cli` never found "Instructions in
+  // CLI.md", `greet` no "Simple greeting", `backfil bug` no "Backfill Loading State Bug").
+  if (ABLATE.titleForms) return { titled, spelt: false };
+  const seen = new Map<string, Set<string>>();
+  const formed = titledSessions(store, parsed, f, rootOf, undefined, seen);
+  const forms = [...seen].map(([from, to]) => ({ from, to: [...to] }));
+  return { titled: formed, spelt: false, ...(forms.length ? { forms } : {}) };
 }
 
 /**
