@@ -138,7 +138,8 @@ export function parseQuery(q: string, now = Date.now()): ParsedQuery {
       continue;
     }
     for (const word of p.text.split(/\s+/)) {
-      const toks = tokens(word);
+      // A possessive is its noun (`redis's config`, trial 16: searched `redis s` as a phrase).
+      const toks = tokens(word.replace(/(\p{L})['’]s$/u, "$1"));
       if (toks.length) parts.push({ tokens: toks, quoted: false });
       else if (word) unsearchable.push(word);
     }

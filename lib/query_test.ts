@@ -78,3 +78,11 @@ Deno.test("parseQuery reports a word with nothing to search (an emoji) beside wo
   // Alone, the symbols are the query (searched as typed): nothing dropped.
   assertEquals(parseQuery("🗄️").dropped, []);
 });
+
+Deno.test("a possessive is read as its noun outside quotes", () => {
+  assertEquals(parseQuery("redis's config").parts.map((p) => p.tokens), [["redis"], ["config"]]);
+  assertEquals(parseQuery("the cache’s size").terms, [["cache"], ["size"]]);
+  // Quoted, it is the phrase as typed; a contraction is not a possessive.
+  assertEquals(parseQuery('"redis\'s config"').parts[0].tokens, ["redis", "s", "config"]);
+  assertEquals(parseQuery("don't").parts.map((p) => p.tokens), [["don", "t"]]);
+});

@@ -44,6 +44,8 @@ export class NoSessionMatch extends DejaError {
  *   (exit 2) when several do, listing them.
  */
 export function resolveSession(store: Store, ref: string): SessionRow {
+  // An id pasted with the spaces around it (trial 16: `--session ' 093f9963'`).
+  ref = ref.trim();
   if (overLikeBound(ref)) {
     throw new DejaError(
       `no session matches '${[...ref].slice(0, 40).join("")}' (${ref.length} characters)`,

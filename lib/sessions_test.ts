@@ -50,7 +50,8 @@ Deno.test("resolveSession takes the parent when a prefix also matches its own su
 // Regression (2026-12, user trial): `show CLAUDE:5fbf3543` failed while `show 5FBF3543` worked.
 Deno.test("resolveSession takes the harness prefix in any case, as it takes the id", () =>
   claudeIndex((store) => {
-    for (const ref of ["CLAUDE:0b5e2a10", "Claude:0B5E2A10", "claude:0B5E2A10"]) {
+    // Pasted with spaces around it too (trial 16: `--session ' 093f9963'`).
+    for (const ref of ["CLAUDE:0b5e2a10", "Claude:0B5E2A10", "claude:0B5E2A10", " 0b5e2a10\n"]) {
       assertEquals(resolveSession(store, ref).native_id, PARENT, ref);
     }
     const bare = assertThrows(() => resolveSession(store, "CLAUDE:"), DejaError);

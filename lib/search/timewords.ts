@@ -94,14 +94,16 @@ const RULES: Rule[] = [
     re: new RegExp(
       `\\b(?:(?:in|during|last|since|back in)\\s+(${MONTHS.join("|")})|(${
         MONTHS.filter((m) => m !== "may").join("|")
-      }))\\b`,
+      }))\\b(?:,?\\s+((?:19|20)\\d\\d)\\b)?`,
       "i",
     ),
     window: (m, now) => {
       const month = MONTHS.indexOf((m[1] ?? m[2]).toLowerCase());
       const d = new Date(now);
-      let year = d.getFullYear();
-      if (month > d.getMonth()) year--;
+      // The year typed after the month (`in september 2025`, trial 16: searched September
+      // of this year and the word `2025`), else the last such month.
+      let year = m[3] ? Number(m[3]) : d.getFullYear();
+      if (!m[3] && month > d.getMonth()) year--;
       return [new Date(year, month, 1).getTime(), new Date(year, month + 1, 1).getTime()];
     },
   },

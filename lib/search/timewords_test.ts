@@ -20,6 +20,18 @@ Deno.test("timeHint reads yesterday, last week, N days ago and month names, and 
   assertEquals(new Date(future.from).getFullYear(), 2025, "a month not yet come is last year's");
 });
 
+Deno.test("a year typed after the month names that month of that year, and is no word", () => {
+  // Trial 16: `redis in september 2025` read September 2026 and searched the word `2025`.
+  const h = timeHint("redis in september 2025", NOW);
+  assertEquals(h.rest.trim(), "redis");
+  assertEquals(new Date(h.hint!.from).getFullYear(), 2025);
+  assertEquals(new Date(h.hint!.from).getMonth(), 8);
+  assertEquals(new Date(h.hint!.to).getMonth(), 9);
+  assertEquals(h.hint!.words, "in september 2025");
+  // A number that is no year stays a word of the query.
+  assertEquals(timeHint("march 42 tests", NOW).rest.trim(), "42 tests");
+});
+
 Deno.test("timeHint leaves may the verb alone and finds nothing in plain words", () => {
   assertEquals(timeHint("it may fail", NOW).hint, undefined);
   assertEquals(timeHint("in may the build", NOW).hint !== undefined, true);
