@@ -144,6 +144,8 @@ export function lastJson(d: LastData): Record<string, unknown> {
       models: modelsOf(s),
       events: s.events,
       description: s.description,
+      // The same text under the name search's results give it (`results[].about`).
+      about: s.description,
     })),
     hidden: d.hidden,
     undated: d.undated,
