@@ -47,29 +47,46 @@ export function harnessFacts(id: string): HarnessFacts | undefined {
   };
 }
 
+/** A name as typed names are compared: lower case, runs of spaces, `_` and `-` as one `-`. */
+const spelt = (s: string) => s.trim().toLowerCase().replace(/[\s_-]+/g, "-");
+
+/**
+ * The names a person may type for harness `h`, spelt as {@link spelt} spells them: its id,
+ * its display name (without a parenthesis: `GitHub Copilot Chat (VS Code)`; and without a
+ * last word `CLI`: `GitHub Copilot CLI` is also `github-copilot`), its install target and
+ * aliases, and each of the id, target and aliases with `-cli` (`copilot-cli`, `crush-cli`):
+ * the product names people type (new-user report, 2026-12: `--harness copilot-cli` was refused).
+ */
+function typedNames(h: Record<string, unknown>): string[] {
+  const inst = (h.install ?? {}) as { target?: unknown; aliases?: unknown };
+  const str = (v: unknown): v is string => typeof v === "string" && v.trim() !== "";
+  const own = [h.id, inst.target, ...(Array.isArray(inst.aliases) ? inst.aliases : [])]
+    .filter(str).map(spelt);
+  const display = str(h.display_name) ? h.display_name.replace(/\s*\([^)]*\)/g, "") : "";
+  const shown = [h.display_name, display, display.replace(/\s+cli$/i, "")].filter(str).map(spelt);
+  return [...new Set([...own, ...own.map((n) => `${n}-cli`), ...shown])];
+}
+
 /**
  * The harness id a person typed names, or undefined: the id in any case
- * (`Claude`), the display name with spaces as dashes (`claude-code`,
- * `Gemini-CLI`), or an install target or alias (`claude-code`, `opencode`).
- * The one reader of a `--harness` value (CLI, MCP, hooks, handoff).
+ * (`Claude`), or one of its {@link typedNames} in any case, with spaces,
+ * dashes or underscores alike (`claude-code`, `Gemini CLI`, `copilot-cli`,
+ * `github-copilot`, `copilot-chat`). The one reader of a `--harness` value
+ * (CLI, MCP, hooks, handoff).
  */
 export function harnessId(typed: string): string | undefined {
-  const t = typed.trim().toLowerCase();
+  const t = spelt(typed);
   if (!t) return undefined;
   const all = (registry as { harnesses: Array<Record<string, unknown>> }).harnesses;
-  const spelled = (s: unknown) =>
-    typeof s === "string" && s.toLowerCase().replace(/\s+/g, "-") === t;
-  for (const h of all) if (h.id === t) return h.id as string;
-  for (const h of all) {
-    const inst = (h.install ?? {}) as { target?: unknown; aliases?: unknown };
-    const names = [
-      h.display_name,
-      inst.target,
-      ...(Array.isArray(inst.aliases) ? inst.aliases : []),
-    ];
-    if (names.some(spelled)) return h.id as string;
-  }
+  for (const h of all) if (h.id === typed.trim().toLowerCase()) return h.id as string;
+  for (const h of all) if (typedNames(h).includes(t)) return h.id as string;
   return undefined;
+}
+
+/** Every name {@link harnessId} takes, with the harness it names (for a test of their overlap). */
+export function harnessNames(): Array<{ name: string; id: string }> {
+  const all = (registry as { harnesses: Array<Record<string, unknown>> }).harnesses;
+  return all.flatMap((h) => typedNames(h).map((name) => ({ name, id: h.id as string })));
 }
 
 /** Every harness id in registry order. */

@@ -88,15 +88,32 @@ export function processIO(): IO {
   };
 }
 
+/** The grace {@link exit} gives once {@link threadLeftRunning} was called, in milliseconds. */
+export const STUCK_GRACE_MS = 100;
+
+let stuckThread = false;
+
+/**
+ * Says that this process gave up on a thread it could not stop: Bun cannot interrupt a
+ * regular expression running in a worker (lib/search/regex_run.ts), and the thread it was
+ * told to end runs on and holds the process. {@link exit} then waits {@link STUCK_GRACE_MS}
+ * instead of its grace: a `--re` scan stopped at its 10 s budget ended only at 20.1 s (Bun
+ * 1.4.5 binary, new-user report 2026-12).
+ */
+export function threadLeftRunning(): void {
+  stuckThread = true;
+}
+
 /**
  * Ends the process with `code` once pending output is written. The process
  * exits on its own when nothing is left to do (calling `process.exit` at once
  * would cut a large write to a slow pipe short under Bun); a stray handle
- * cannot keep it alive beyond `graceMs` milliseconds.
+ * cannot keep it alive beyond `graceMs` milliseconds, nor beyond
+ * {@link STUCK_GRACE_MS} once a thread was left running ({@link threadLeftRunning}).
  */
 export function exit(code: number, graceMs = 10_000): void {
   process.exitCode = code;
-  const t = setTimeout(() => process.exit(code), graceMs);
+  const t = setTimeout(() => process.exit(code), stuckThread ? STUCK_GRACE_MS : graceMs);
   (t as { unref?: () => void }).unref?.();
 }
 

@@ -24,7 +24,7 @@ export const FILTER_OPTIONS: Record<string, OptionSpec> = {
   harness: {
     type: "string",
     value: "<id>",
-    description: "only sessions of this harness (repeatable)",
+    description: "only sessions of this harness: its id or product name (claude-code); repeatable",
     multiple: true,
   },
   project: {

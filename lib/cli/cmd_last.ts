@@ -6,7 +6,15 @@
  * @module
  */
 import type { Args, CommandSpec } from "./common.ts";
-import { colors, fmtSessionTime, printJson, searchInstead, wholeNumber } from "./common.ts";
+import {
+  colors,
+  fmtSessionTime,
+  intOpt,
+  opt,
+  printJson,
+  searchInstead,
+  wholeNumber,
+} from "./common.ts";
 import { oneLine, plural, tilde } from "../../core/text.ts";
 import type { IO } from "../../core/runtime.ts";
 import { DejaError } from "../../core/errors.ts";
@@ -33,10 +41,16 @@ import { isUndated } from "../session_time.ts";
 export const lastCmd: CommandSpec = {
   asks: true,
   refresh: true,
-  usage: "last [n] [--harness <id>] [--project <text>] [--since <30d|date>] [--junk] [--json]",
+  usage: "last [n | --limit <n>] [--harness <id>] [--project <text>] [--since <30d|date>] " +
+    "[--junk] [--json]",
   maxPositionals: 1,
   count: true,
   options: {
+    limit: {
+      type: "string",
+      value: "<n>",
+      description: "sessions to show (default 10), as the positional n (search's option)",
+    },
     ...FILTER_OPTIONS,
     since: {
       ...SINCE_OPTION.since,
@@ -71,19 +85,29 @@ export interface LastData {
 }
 
 /**
- * Reads `deja last`'s arguments.
+ * Reads `deja last`'s arguments: the count as `n` or `--limit` (search takes `--limit`).
  *
- * @throws {DejaError} when `n` is not a positive whole number or a harness is unknown.
+ * @throws {DejaError} exit 2 when the count is not a positive whole number, `n` and
+ * `--limit` differ, or a harness is unknown.
  */
 export function parseLast(a: Args): LastArgs {
   const nText = a.positionals[0];
-  const n = nText === undefined ? 10 : wholeNumber(nText);
-  if (n === undefined) {
+  const given = nText === undefined ? undefined : wholeNumber(nText);
+  if (nText !== undefined && given === undefined) {
     throw new DejaError(
       `last takes a positive whole number, not '${nText}'`,
       `${searchInstead(["last", ...a.positionals])}; 'deja last 20' lists the newest 20`,
     );
   }
+  const limit = opt(a, "limit") === undefined ? undefined : intOpt(a, "limit", 10);
+  if (given !== undefined && limit !== undefined && given !== limit) {
+    throw new DejaError(
+      `last was given two counts, ${given} and --limit ${limit}`,
+      `give one: 'deja last ${limit}' or 'deja last --limit ${limit}'`,
+      2,
+    );
+  }
+  const n = given ?? limit ?? 10;
   const { ms: since, text: sinceText } = timeOpt(a, "since");
   return { n, filter: parseFilter(a), since, sinceText, json: Boolean(a.values.json) };
 }
@@ -120,6 +144,8 @@ export function lastJson(d: LastData): Record<string, unknown> {
       models: modelsOf(s),
       events: s.events,
       description: s.description,
+      // The same text under the name search's results give it (`results[].about`).
+      about: s.description,
     })),
     hidden: d.hidden,
     undated: d.undated,

@@ -56,11 +56,12 @@ Deno.test("last prints colour on a terminal, plain text to a pipe, and JSON with
     assertEquals(await lastCmd.run({ values: { json: true }, positionals: [] }, json.io), 0);
     const doc = JSON.parse(json.out());
     assertEquals(doc.sessions.map((s: { id: string }) => s.id), [NEW, OLD]);
-    assertEquals(Object.keys(doc.sessions[0]).slice(-4), [
+    assertEquals(Object.keys(doc.sessions[0]).slice(-5), [
       "model",
       "models",
       "events",
       "description",
+      "about",
     ]);
 
     const none = captureIO(ix.env, false);

@@ -6,6 +6,7 @@
  * @module
  */
 import { byteLength, clipBytes } from "../../core/text.ts";
+import { cleanForAgent } from "../../core/frame.ts";
 
 /** One line of a list section. */
 export interface ListItem {
@@ -37,12 +38,21 @@ export interface FillInput {
 const MORE_RESERVE = 28;
 
 /**
- * Lays out the digest within `budget` bytes.
+ * Lays out the digest within `budget` bytes, its texts cleaned as they will be printed
+ * (core/frame.ts `cleanForAgent`).
  *
  * @returns the Markdown and whether anything was clipped or left out.
  */
 export function fillLists(input: FillInput): { markdown: string; truncated: boolean } {
-  const { budget, head, problem, outcome, lists } = input;
+  // Measured as printed: cleaned first, as the human writer and the frame clean text.
+  const { budget } = input;
+  const head = cleanForAgent(input.head);
+  const problem = input.problem === null ? null : cleanForAgent(input.problem);
+  const outcome = input.outcome === null ? null : cleanForAgent(input.outcome);
+  const lists = input.lists.map((l) => ({
+    title: l.title,
+    items: l.items.map((x) => ({ ...x, line: cleanForAgent(x.line) })),
+  }));
   const textCap = Math.max(160, Math.floor(budget * 0.2));
   let p = problem === null ? null : clipText(problem, textCap);
   let o = outcome === null ? null : clipText(outcome, textCap);
@@ -98,21 +108,55 @@ export function fillLists(input: FillInput): { markdown: string; truncated: bool
 }
 
 /**
- * `s` cut to `max` UTF-8 bytes ({@link clipBytes}: never inside a character) with a
+ * A digest's Markdown as it will be printed, within `budget` UTF-8 bytes: cleaned first as
+ * the human writer (lib/cli/output.ts) and the frame (core/frame.ts) clean it, since a frame
+ * tag they neutralise can grow (`<dejarecall` becomes `(deja-recall)`, two bytes more), then,
+ * when still too long, cut by {@link clipText} to end on a newline. `cut` says whether it was.
+ */
+export function fitMarkdown(markdown: string, budget: number): { markdown: string; cut: boolean } {
+  const clean = cleanForAgent(markdown);
+  let text = clean;
+  // Cleaning a cut of clean text changes nothing, so one pass is the rule; the loop is a guard.
+  for (let room = budget - 1; byteLength(text) > budget && room >= 0;) {
+    text = cleanForAgent(clipText(clean, room)) + "\n";
+    room -= Math.max(1, byteLength(text) - budget);
+  }
+  return { markdown: text, cut: text !== clean };
+}
+
+/** Bytes a cut gives up at most to end after a whole word rather than inside one. */
+const WORD_SLACK = 40;
+
+/**
+ * `s` cut to `max` UTF-8 bytes ({@link clipBytes}: never inside a character, `…` counted),
+ * after the last whole word when one ends within {@link WORD_SLACK} bytes of the cut, with a
  * code fence it leaves open closed again by a line of the same fence, so the sections
  * after it do not render as code. The closing line counts within `max`.
  */
 export function clipText(s: string, max: number): string {
   let room = max;
-  let cut = clipBytes(s, room);
+  let cut = clipWords(s, room);
   for (let fence = openFence(cut); fence; fence = openFence(cut)) {
     const closed = `${cut}\n${fence}`;
     if (byteLength(closed) <= max) return closed;
     // Cut shorter to make room for the closing line (a shorter cut may end before the fence).
     room = Math.min(room - 1, max - fence.length - 1);
-    cut = clipBytes(s, Math.max(0, room));
+    cut = clipWords(s, Math.max(0, room));
   }
   return cut;
+}
+
+/** {@link clipBytes}, backed off to the end of a word when `s` is cut inside one. */
+function clipWords(s: string, max: number): string {
+  const cut = clipBytes(s, max);
+  if (cut === s || !cut.endsWith("…")) return cut;
+  const kept = cut.slice(0, -1);
+  // Cut inside a word: the text goes on with a word character where the cut ended on one.
+  if (!/\S$/.test(kept) || /^\s/.test(s.slice(kept.length))) return cut;
+  const space = kept.search(/\s\S*$/);
+  if (space <= 0 || byteLength(kept.slice(space)) > WORD_SLACK) return cut;
+  const word = kept.slice(0, space).trimEnd();
+  return word ? `${word}…` : cut;
 }
 
 /**

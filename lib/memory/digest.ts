@@ -20,7 +20,7 @@ import {
   sessionTime,
 } from "./text.ts";
 import { byteLength, oneLine } from "../../core/text.ts";
-import { clipText, fillLists, inlineCode, type ListItem } from "./_fill.ts";
+import { fillLists, fitMarkdown, inlineCode, type ListItem } from "./_fill.ts";
 import { describeSession } from "./last.ts";
 import { failureLine, type Outcome, outcomeLabel, outcomeOf, runFacts } from "./outcome.ts";
 import { isCut } from "./ending.ts";
@@ -87,7 +87,10 @@ export const MAX_SUBAGENTS = 50;
 
 /** What {@link sessionDigest} returns; the lists are complete, `markdown` is bounded. */
 export interface Digest {
-  /** The Markdown digest, at most `budgetBytes` UTF-8 bytes. */
+  /**
+   * The Markdown digest, at most `budgetBytes` UTF-8 bytes, cleaned as it is printed (controls
+   * removed, frame tags neutralised: core/frame.ts `cleanForAgent`).
+   */
   markdown: string;
   /** UTF-8 length of `markdown`. */
   bytes: number;
@@ -164,14 +167,11 @@ export function sessionDigest(
       { title: "Files changed", items: fileItems },
     ],
   });
-  let markdown = filled.markdown;
-  let truncated = filled.truncated;
-  if (byteLength(markdown) > budget) {
-    // A cut inside a code block closes it (`deja ctx redis --budget 100`, user trial 2026-12).
-    // It ends on a newline as an uncut digest does.
-    markdown = clipText(markdown, budget - 1) + "\n";
-    truncated = true;
-  }
+  // Measured as printed; a cut inside a code block closes it (`deja ctx redis --budget 100`,
+  // user trial 2026-12) and ends on a newline as an uncut digest does.
+  const fit = fitMarkdown(filled.markdown, budget);
+  const markdown = fit.markdown;
+  const truncated = filled.truncated || fit.cut;
   return {
     markdown,
     bytes: byteLength(markdown),

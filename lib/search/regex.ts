@@ -8,10 +8,10 @@
  * text's length (`(\w+\s?)+$` on a line of words: over a minute on one fake home).
  * Two bounds: {@link compilePattern} refuses the shapes that do that (a repeated
  * group holding a repeat, a repeated choice of alternatives that start alike) before
- * any row is read, and {@link regexScan} stops with an error once the scan has run
- * {@link REGEX_BUDGET_MS}: the texts are tested in a worker thread that is terminated
- * then (lib/search/regex_run.ts), so even one text the pattern never finishes with
- * cannot hold the scan past its budget.
+ * any row is read, and {@link regexScan} stops with an error in time for the process to
+ * end within {@link REGEX_BUDGET_MS} of the scan's start: the texts are tested in a worker
+ * thread that is terminated then (lib/search/regex_run.ts), so even one text the pattern
+ * never finishes with cannot hold the scan, nor the process, past its budget.
  *
  * @module
  */
@@ -22,8 +22,15 @@ import { type Filters, filterSql } from "./retrieve.ts";
 import { eventWeight, type ScoredEvent, type SessionScore } from "./rank.ts";
 import { testTexts } from "./regex_run.ts";
 
-/** Milliseconds a `--re` scan may run before it stops with an error (exit 2). */
+/**
+ * Milliseconds from a `--re` scan's start (its worker's start included) to the end of the
+ * process when the scan is stopped with an error (exit 2): the scan stops
+ * {@link REGEX_END_MS} before, to say so and end (core/runtime.ts `threadLeftRunning`).
+ */
 export const REGEX_BUDGET_MS = 10_000;
+
+/** Of a scan's budget, what is kept for the message and the end of the process (ms). */
+export const REGEX_END_MS = 250;
 
 /**
  * Compiles a `--re` pattern.
@@ -167,8 +174,8 @@ function firstAtom(branch: string, flags: string): RegExp | undefined {
 /**
  * Events whose text `re` matches, scored per session (filed under `rootOf`).
  *
- * @param budgetMs milliseconds the scan may run.
- * @throws {DejaError} (exit 2) when the scan runs longer than `budgetMs`.
+ * @param budgetMs milliseconds the scan and the end of the process after it may take.
+ * @throws {DejaError} (exit 2) when the scan runs longer than `budgetMs` less {@link REGEX_END_MS}.
  */
 export function regexScan(
   store: Store,
@@ -179,13 +186,13 @@ export function regexScan(
 ): Map<number, SessionScore> {
   const { sql, args } = filterSql(f, "events");
   const rows = Q.scanRows.extend(sql, args).iterate(store, {});
-  const until = Date.now() + budgetMs;
+  const until = Date.now() + Math.max(0, budgetMs - REGEX_END_MS);
   type Row = typeof rows extends Iterable<infer R> ? R : never;
   const test = (batch: Row[]): Row[] => {
     const hits = testTexts(re, batch.map((r) => r.text), until - Date.now());
     if (hits === "timeout") {
       throw new DejaError(
-        `--re: the pattern took too long (over ${budgetMs / 1000} s); simplify it`,
+        `--re: the pattern took too long (a scan is stopped at ${budgetMs / 1000} s); simplify it`,
         "fewer repeats of repeats, or narrow the scan with --project, --harness, --since or --role",
         2,
       );
