@@ -395,24 +395,6 @@ function run(store: Store, query: string, o: SearchOptions): SearchResult {
     changes = titleForms;
     titleSpelt = true;
   }
-  // Matched once words were spelt right (a long query's, or a title's): named after them.
-  const spelt = lad.spelt ?? (titleSpelt && !widened ? fixes : undefined);
-  if (spelt?.length && (tier === "exact" || tier === "session" || tier === "stemmed")) {
-    // A corrected word's own forms are named with it (`conected → connected, connection`).
-    const formsOf = (to: string) => changes.find((c) => c.from === to)?.to ?? [];
-    const own = new Set(spelt.flatMap((x) => [x.from, x.to[0]]));
-    changes = [
-      // A long query was read with the first spelling of each word alone: that one is named.
-      ...spelt.map((x) => ({
-        from: x.from,
-        to: [...new Set([...(lad.spelt ? [x.to[0]] : x.to), ...formsOf(x.to[0])])],
-      })),
-      ...changes.filter((c) => !own.has(c.from)),
-    ];
-    tier = "close";
-    // None holds the words as typed: the sessions after the first hold them as corrected.
-    exactFollow = 0;
-  }
   // A long query whose first session by relevance holds every word that carries meaning
   // (lib/search/whole.ts) is named after how it holds them, not "nothing matched".
   const held = tier === "relevance" && lad.forms && results.length
@@ -421,6 +403,33 @@ function run(store: Store, query: string, o: SearchOptions): SearchResult {
   if (held) {
     tier = held.changes.length ? "stemmed" : "exact";
     changes = held.changes;
+  }
+  // Ranked by relevance as spelt right: the spellings it read are named.
+  if (tier === "relevance" && lad.spelt) {
+    changes = lad.spelt.map((x) => ({ from: x.from, to: x.spelt ? [x.to[0]] : x.to }));
+  }
+  // Matched once words were spelt right (a long query's, or a title's): named after them.
+  const spelt = lad.spelt ?? (title.spelt && !widened ? fixes : undefined);
+  if (spelt?.length && (tier === "exact" || tier === "session" || tier === "stemmed")) {
+    // A corrected word's own forms are named with it (`conected → connected, connection`).
+    const formsOf = (to: string) => changes.find((c) => c.from === to)?.to ?? [];
+    const own = new Set(spelt.flatMap((x) => [x.from, x.to[0]]));
+    changes = [
+      // A long query was read with the first spelling of each word alone: that one is named.
+      ...spelt.map((x) => ({
+        from: x.from,
+        to: [
+          ...new Set([
+            ...(lad.spelt && "spelt" in x && x.spelt ? [x.to[0]] : x.to),
+            ...formsOf(x.to[0]),
+          ]),
+        ],
+      })),
+      ...changes.filter((c) => !own.has(c.from)),
+    ];
+    tier = "close";
+    // None holds the words as typed: the sessions after the first hold them as corrected.
+    exactFollow = 0;
   }
   // An event holding the whole query as a phrase shows the phrase, not another place of its
   // words (trial 15: `the file is` showed three snippets without it).

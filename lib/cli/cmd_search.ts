@@ -570,7 +570,9 @@ export function narration(res: SearchResult): string {
     stemmed: `no exact match; ${how}: ${ch}${time}`,
     close: `no exact match; ${how}: ${ch}${time}`,
     error: `matched by error signature${time}`,
-    relevance: `nothing matched exactly; the nearest sessions by relevance${time}`,
+    relevance: `nothing matched exactly; the nearest sessions by relevance${
+      ch ? `, read as spelt: ${ch}` : ""
+    }${time}`,
     regex: "",
     none: "",
   }[res.tier];

@@ -32,6 +32,7 @@ import type { Coordination } from "./concepts.ts";
 import { ERROR_LINE, errorTier } from "./errortier.ts";
 import { type Forms, formsOf } from "./whole.ts";
 import { type Fix, respelt, spellingFixes } from "./spelling.ts";
+import { Q } from "../schema.ts";
 
 /** Event-level matches below this many sessions also try the session-level AND. */
 const SPREAD_MIN = 10;
@@ -100,7 +101,7 @@ export function ladder(
   query: string,
   f: Filters,
   rootOf: (id: number) => number,
-  literalOnly = false,
+  literalOnly: false | "exact" | "forms" = false,
 ): LadderResult {
   const none: LadderResult = { tier: "none", scores: new Map(), alts: [], changes: [] };
   if (!parsed.parts.length) return none;
@@ -109,7 +110,13 @@ export function ladder(
   let held: Set<number> | undefined | null = null;
   const phrases = () =>
     held === null ? (held = withPhrases(stats, query, parsed, f, rootOf)) : held;
-  for (const t of long ? ["exact" as const] : LITERAL) {
+  // Respelt with a word the history holds only in other forms: those forms too.
+  const tiers: LiteralTier[] = literalOnly === "forms"
+    ? ["exact", "stemmed"]
+    : long
+    ? ["exact"]
+    : LITERAL;
+  for (const t of tiers) {
     const ex = expand(stats, parsed.parts, t);
     if (!ex) continue;
     // Longer words that are only the word's own forms: the forms tier finds them and more.
@@ -146,10 +153,15 @@ export function ladder(
   }
   const nothing = fixes ? { ...none, fixes } : none;
   if (parsed.parts.some((p) => p.quoted)) return nothing;
-  const rel = relevanceOf(stats, parsed, query, f, rootOf);
+  // Ranked by relevance as spelt right, when every word the history lacks has a spelling
+  // (trial 16: `… backgrund back without changing the paddng`, its typos dropped as unknown
+  // words, ranked by the rest alone).
+  const met = fixes?.length ? metFixes(stats, parsed, fixes, f) : [];
+  const q = met.length ? respeltQuery(parsed, query, met) : { parsed, query };
+  const rel = relevanceOf(stats, q.parsed, q.query, f, rootOf);
   if (!rel.scores.size) return nothing;
   const { scores, alts, weights, coord, phraseWords } = rel;
-  const forms = long ? formsOf(stats, parsed) : [];
+  const forms = long ? formsOf(stats, q.parsed) : [];
   return {
     tier: "relevance",
     scores,
@@ -160,7 +172,46 @@ export function ladder(
     ...(forms.length ? { forms } : {}),
     ...(phraseWords.size ? { phraseWords } : {}),
     ...(fixes ? { fixes } : {}),
+    ...(met.length ? { spelt: met } : {}),
   };
+}
+
+/**
+ * The spellings of `fixes` some event holds beside another word of the query: the
+ * combination that exists together. A real word the history lacks is no typo of the
+ * look-alike it holds (trial 16: `vouch` → `voucher`, `bought` → `sought`), and the two
+ * seldom share an event with the question's other words.
+ */
+/** A word in more than this share of events confirms no spelling beside it. */
+const COMMON = 0.02;
+
+function metFixes(stats: TermStats, parsed: ParsedQuery, fixes: Fix[], f: Filters): Fix[] {
+  const fixed = new Set(fixes.map((x) => x.from));
+  const events = Math.max(1, Q.eventCount.get(stats.store, {})!.n);
+  const others = parsed.parts
+    .filter((p) => !p.quoted && p.tokens.length === 1 && !fixed.has(p.tokens[0]))
+    .map((p) => [p.tokens[0]])
+    // A common word (`get`) sits beside anything somewhere: only the rarer ones confirm.
+    .filter(([w]) => stats.docs(w) > 0 && stats.docs(w) <= Math.max(5, COMMON * events));
+  if (!others.length) return [];
+  const met = fixes.filter((x) =>
+    x.spelt &&
+    matchRows(stats.store, `${ftsTerm([x.to[0]])} AND ${ftsAny(others)}`, f, 1).length > 0
+  );
+  return met.length ? met : [];
+}
+
+/** `parsed` and `query` with each word of `fixes` spelt as its first spelling. */
+function respeltQuery(
+  parsed: ParsedQuery,
+  query: string,
+  fixes: Fix[],
+): { parsed: ParsedQuery; query: string } {
+  const parts = respelt(parsed.parts, fixes);
+  const first = new Map(fixes.map((x) => [x.from, x.to[0]]));
+  // The query as if typed right: concepts and phrases are read from its text.
+  const text = query.replace(/[\p{L}\p{N}_]+/gu, (w) => first.get(w.toLowerCase()) ?? w);
+  return { parsed: { ...parsed, parts, terms: parts.map((p) => p.tokens) }, query: text };
 }
 
 function relevanceOf(
@@ -209,8 +260,9 @@ function withForms(
 /**
  * A long query none of whose sessions holds every word, matched again with each word the
  * history holds nowhere spelt as it writes it (lib/search/spelling.ts): kept only when
- * sessions hold the corrected words with the others (a literal match), never as relevance
- * (a question's own words are no typos, and relevance reads their related words).
+ * sessions hold the corrected words with the others (a literal match); else the relevance
+ * tier ranks the query as corrected (lib/search/spelling.ts leaves a question's own words
+ * alone: they are no typos, and relevance reads their related words).
  */
 function respeltLong(
   stats: TermStats,
@@ -221,12 +273,9 @@ function respeltLong(
   fixes: Fix[],
 ): LadderResult | undefined {
   if (!fixes.length) return undefined;
-  const parts = respelt(parsed.parts, fixes);
-  const first = new Map(fixes.map((x) => [x.from, x.to[0]]));
-  // The query as if typed right: concepts and phrases are read from its text.
-  const text = query.replace(/[\p{L}\p{N}_]+/gu, (w) => first.get(w.toLowerCase()) ?? w);
-  const respeltQuery = { ...parsed, parts, terms: parts.map((p) => p.tokens) };
-  const sub = ladder(stats, respeltQuery, text, f, rootOf, true);
+  const q = respeltQuery(parsed, query, fixes);
+  const formed = fixes.some((x) => !x.spelt);
+  const sub = ladder(stats, q.parsed, q.query, f, rootOf, formed ? "forms" : "exact");
   if (sub.tier === "none") return undefined;
   // Only the sessions holding every word as corrected: one guess at a time (trial 16: those
   // relevance put beside them, lacking a corrected word, were listed as its matches).
