@@ -50,7 +50,7 @@ export function spellingFixes(stats: TermStats, terms: readonly QueryTerm[]): Fi
     if (word && stats.inTitle(word)) continue;
     const forms = word ? wordForms(stats, word) : [];
     if (word && forms.length) formed.set(word, forms);
-    else if (!word || !misspelt(stats, word)) return [];
+    else if (!word || !misspelt(word)) return [];
     else open.add(word);
   }
   if (!open.size) return [];
@@ -70,8 +70,8 @@ export function spellingFixes(stats: TermStats, terms: readonly QueryTerm[]): Fi
   return out;
 }
 
-/** True when `word` (held by no event nor title) may be a typo: no form of it is held, and it is no word of the thesaurus. */
-function misspelt(stats: TermStats, word: string): boolean {
+/** True when `word` (held in no form by any event or title) may be a typo: 4+ letters, no digit, no word of the thesaurus. */
+function misspelt(word: string): boolean {
   if (word.length < 4 || /\d/.test(word)) return false;
   return !relatedTo(word).length && !synonymsOf(word).length;
 }
