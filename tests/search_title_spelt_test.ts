@@ -127,3 +127,15 @@ Deno.test("a title holding every word in another form is found, also where event
     assertEquals(b.changes, [{ from: "backfil", to: ["backfill"] }]);
     assertEquals(narration(b), "matched the title by word forms: backfil → backfill");
   }));
+
+Deno.test("a short word alone is corrected for titles as for events: only swapped or dropped letters", () =>
+  withMemIndex([
+    { id: "s-title", title: "Add Redis", events: [["user", "add it to the cluster"]] },
+    { id: "s-body", events: [["user", "the redis cache is full"]] },
+  ], (s) => {
+    // Trial 16: `rediz` found the title "Add Redis" alone, the sessions holding `redis` lost.
+    assertEquals(search(s, "rediz").results, []);
+    const swapped = search(s, "redsi");
+    assertEquals(swapped.tier, "close");
+    assertEquals(swapped.results.map((x) => x.id).sort(), ["s-body", "s-title"]);
+  }));

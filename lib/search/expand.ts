@@ -34,6 +34,8 @@ import { byUse, containing, distance, docs, near, withPrefix } from "./vocab.ts"
 import { synonymsOf } from "./synonyms.ts";
 import { particleCompounds, phrasalForms } from "./compounds.ts";
 import { irregularForms } from "./irregular.ts";
+import { isEnglish } from "./english.ts";
+import { ABLATE } from "./rank.ts";
 
 /** The literal tiers, in ladder order. */
 export type LiteralTier = "exact" | "substring" | "stemmed" | "close";
@@ -200,7 +202,7 @@ export function fragmentOf(stats: TermStats, toks: string[]): string[][] {
 }
 
 /** Words of at most this many letters get a close spelling only by a swap when alone. */
-const SHORT = 5;
+export const SHORT = 5;
 
 /** True when `b` is `a` with one letter put back (`servr` -> `server`): the usual typo. */
 export function dropped(a: string, b: string): boolean {
@@ -235,6 +237,7 @@ function typoFirst(
   list: string[],
 ): boolean {
   if (word.length < 4 || /\d/.test(word) || stats.docs(word) || !list.length) return false;
+  if (!ABLATE.english && isEnglish(word)) return false;
   const fix = spellings(stats, word, word.length <= SHORT && !anchored(stats, terms, t))[0];
   return fix !== undefined && stats.docs(fix) > Math.max(...list.map((w) => stats.docs(w)));
 }
@@ -280,6 +283,8 @@ function anchored(stats: TermStats, terms: QueryTerm[], t: QueryTerm): boolean {
  */
 function mayGuess(stats: TermStats, terms: QueryTerm[], t: QueryTerm, word: string): boolean {
   if (/\d/.test(word) || word.length < 3) return false;
+  // A common English word is the word meant (`kitten` is no `bitten`: lib/search/english.ts).
+  if (!ABLATE.english && isEnglish(word)) return false;
   return word.length >= 4 || anchored(stats, terms, t) || swapFixes(stats, word).length > 0;
 }
 

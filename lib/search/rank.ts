@@ -71,6 +71,8 @@ export const ABLATE = {
   spelt: false,
   /** A title is matched as typed or spelt again only, never by the forms of its words (lib/search/title.ts). */
   titleForms: false,
+  /** Common English words the history lacks are corrected like any other (lib/search/english.ts). */
+  english: false,
   /** A weak literal match stops the ladder: no forms beside exact matches, no relevance beside a long query's spread ones (lib/search/ladder.ts). */
   compete: false,
   /** No session-level AND: only events holding every term match. */

@@ -17,9 +17,19 @@
  * @module
  */
 import type { QueryTerm } from "../query.ts";
-import { completions, MAX_ALTS, spellings, type TermStats, wordForms } from "./expand.ts";
+import {
+  completions,
+  MAX_ALTS,
+  SHORT,
+  spellings,
+  swapped,
+  type TermStats,
+  wordForms,
+} from "./expand.ts";
 import { byUse } from "./vocab.ts";
 import { relatedTo } from "./related.ts";
+import { isEnglish } from "./english.ts";
+import { ABLATE } from "./rank.ts";
 import { synonymsOf } from "./synonyms.ts";
 
 /** A word as typed and its close spellings, most used first. */
@@ -61,9 +71,16 @@ export function spellingFixes(stats: TermStats, terms: readonly QueryTerm[]): Fi
     to: byUse(stats.count, [...to], MAX_ALTS),
   }));
   for (const word of open) {
-    let to = spellings(stats, word, false);
+    // A short word alone is one edit from many others: only swapped or dropped letters, as
+    // the close tier reads it (trial 16: `rediz` found the title "Add Redis" alone).
+    const short = word.length <= SHORT && terms.length === 1;
+    let to = spellings(stats, word, short);
     if (!to.length) to = completions(stats, word);
-    if (!to.length) to = stats.titleNear(word, word.length >= 8 ? 2 : 1);
+    if (!to.length) {
+      to = stats.titleNear(word, word.length >= 8 ? 2 : 1).filter((w) =>
+        !short || swapped(word, w)
+      );
+    }
     if (!to.length) return [];
     out.push({ from: word, to: to.slice(0, MAX_ALTS), spelt: true });
   }
@@ -73,6 +90,7 @@ export function spellingFixes(stats: TermStats, terms: readonly QueryTerm[]): Fi
 /** True when `word` (held in no form by any event or title) may be a typo: 4+ letters, no digit, no word of the thesaurus. */
 function misspelt(word: string): boolean {
   if (word.length < 4 || /\d/.test(word)) return false;
+  if (!ABLATE.english && isEnglish(word)) return false;
   return !relatedTo(word).length && !synonymsOf(word).length;
 }
 
