@@ -341,8 +341,8 @@ function run(store: Store, query: string, o: SearchOptions): SearchResult {
   // (lib/search/spelling.ts): also when no tier corrected them (a long query, or a word only
   // a title holds beside the misspelt one).
   // Or in the forms the tier read (`waybar backgrounds`, trial 15).
-  const widened = tier === "close" || tier === "stemmed" ? changes : undefined;
-  const fixes = widened ??
+  const tierFixes = tier === "close" || tier === "stemmed" ? changes : undefined;
+  const fixes = tierFixes ??
     lad.spelt ??
     (!ABLATE.spelt && (tier === "relevance" || tier === "none")
       ? lad.fixes ?? spellingFixes(stats, parsed.parts)
@@ -409,7 +409,7 @@ function run(store: Store, query: string, o: SearchOptions): SearchResult {
     changes = lad.spelt.map((x) => ({ from: x.from, to: x.spelt ? [x.to[0]] : x.to }));
   }
   // Matched once words were spelt right (a long query's, or a title's): named after them.
-  const spelt = lad.spelt ?? (title.spelt && !widened ? fixes : undefined);
+  const spelt = lad.spelt ?? (title.spelt && !tierFixes ? fixes : undefined);
   if (spelt?.length && (tier === "exact" || tier === "session" || tier === "stemmed")) {
     // A corrected word's own forms are named with it (`conected → connected, connection`).
     const formsOf = (to: string) => changes.find((c) => c.from === to)?.to ?? [];

@@ -176,15 +176,15 @@ export function ladder(
   };
 }
 
+/** A word in more than this share of events confirms no spelling beside it. */
+const COMMON = 0.02;
+
 /**
  * The spellings of `fixes` some event holds beside another word of the query: the
  * combination that exists together. A real word the history lacks is no typo of the
  * look-alike it holds (trial 16: `vouch` → `voucher`, `bought` → `sought`), and the two
  * seldom share an event with the question's other words.
  */
-/** A word in more than this share of events confirms no spelling beside it. */
-const COMMON = 0.02;
-
 function metFixes(stats: TermStats, parsed: ParsedQuery, fixes: Fix[], f: Filters): Fix[] {
   const fixed = new Set(fixes.map((x) => x.from));
   const events = Math.max(1, Q.eventCount.get(stats.store, {})!.n);
@@ -194,11 +194,10 @@ function metFixes(stats: TermStats, parsed: ParsedQuery, fixes: Fix[], f: Filter
     // A common word (`get`) sits beside anything somewhere: only the rarer ones confirm.
     .filter(([w]) => stats.docs(w) > 0 && stats.docs(w) <= Math.max(5, COMMON * events));
   if (!others.length) return [];
-  const met = fixes.filter((x) =>
+  return fixes.filter((x) =>
     x.spelt &&
     matchRows(stats.store, `${ftsTerm([x.to[0]])} AND ${ftsAny(others)}`, f, 1).length > 0
   );
-  return met.length ? met : [];
 }
 
 /** `parsed` and `query` with each word of `fixes` spelt as its first spelling. */
