@@ -326,3 +326,21 @@ Deno.test("a session holding the words only between its events is marked among t
     ix.cleanup();
   }
 });
+
+Deno.test("nothing matched inside --session names the session and what matches without it", async () => {
+  // Trial 16: `search redis --session 4b4826a1` said only `nothing matched "redis"`.
+  const ix = await memIndex(HISTORY);
+  try {
+    const r = await runMain(ix.env, ["search", "tiles", "--session", "s-exit-old"]);
+    assertEquals(r.code, 1);
+    assertStringIncludes(
+      r.err,
+      `nothing matched "tiles" in session s-exit-old; without --session: 1 session`,
+    );
+    assertStringIncludes(r.err, "hint: the filter left nothing; drop --session to see them");
+    const none = await runMain(ix.env, ["search", "zzqqxx", "--session", "s-exit-old"]);
+    assertStringIncludes(none.err, "in session s-exit-old (nor without --session)");
+  } finally {
+    ix.cleanup();
+  }
+});

@@ -10,7 +10,7 @@ import { quoteShown } from "./common.ts";
 
 /** One filter as typed: its flag and value. */
 export interface FilterUsed {
-  flag: "--harness" | "--project" | "--since" | "--role";
+  flag: "--harness" | "--project" | "--since" | "--role" | "--session";
   value: string;
 }
 
@@ -24,13 +24,14 @@ export interface FilteredOut {
 
 /** The filters given, in flag order; none for an unfiltered search. */
 export function filtersUsed(
-  f: { harness?: string[]; project?: string; since?: string; role?: string[] },
+  f: { harness?: string[]; project?: string; since?: string; role?: string[]; session?: string },
 ): FilterUsed[] {
   const out: FilterUsed[] = [];
   if (f.harness?.length) out.push({ flag: "--harness", value: f.harness.join(",") });
   if (f.project) out.push({ flag: "--project", value: f.project });
   if (f.since) out.push({ flag: "--since", value: f.since });
   if (f.role?.length) out.push({ flag: "--role", value: f.role.join(",") });
+  if (f.session) out.push({ flag: "--session", value: f.session.trim() });
   return out;
 }
 
@@ -54,6 +55,7 @@ export function filteredText(head: string, f?: FilteredOut, unit = "session"): s
     "--project": "in project",
     "--since": "since",
     "--role": "in role",
+    "--session": "in session",
   };
   const where = f.filters.map((x) => `${words[x.flag]} ${x.value}`).join(", ");
   const flags = f.filters.map((x) => x.flag).join(" and ");

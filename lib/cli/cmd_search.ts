@@ -215,16 +215,22 @@ export async function searchData(
     if (rr.warning) warning = { message: rr.warning, hint: rr.hint };
   }
   let filtered: FilteredOut | undefined;
-  const filters = filtersUsed({ ...filter, since: args.sinceText, role: args.roles });
+  const filters = filtersUsed({
+    ...filter,
+    since: args.sinceText,
+    role: args.roles,
+    session: args.session,
+  });
   const widened = WIDER.indexOf(result.tier) > WIDER.indexOf("session");
   const guessed = widened || result.tier === "relevance";
-  if ((!result.results.length || guessed) && filters.length && !sessionIds) {
+  if ((!result.results.length || guessed) && filters.length) {
     const all = search(store, args.query, {
       ...opts,
       harness: undefined,
       project: undefined,
       since: undefined,
       kinds: undefined,
+      sessionIds: undefined,
       limit: 1,
     });
     const without = all.nothingMatched ? 0 : all.total;
