@@ -21,7 +21,8 @@
  * A query of symbols alone (`👋`, `→`, `✓`: FTS5's tokenizer drops them, so it
  * has no terms) is `exact` when events hold it as written (a bounded scan,
  * lib/search/regex.ts `literalScan`); so is a language named by a letter and
- * a symbol (`C#`, `C++`), in either case.
+ * a symbol (`C#`, `C++`), in either case, and beside other words it keeps
+ * the sessions they find that hold it.
  * A long query (lib/search/ladder.ts) is exact when sessions hold it whole
  * (only those are listed), else ranked by relevance. Weak exact matches do
  * not stop the ladder alone: word forms held in one event, and for a long
@@ -294,6 +295,23 @@ function run(store: Store, query: string, o: SearchOptions): SearchResult {
   if (glyph) {
     const re = new RegExp(glyph.replace(/[+]/g, "\\+"), "iu");
     return scanned("exact", literalScan(store, [glyph], f, rootOf, true), re);
+  }
+  // Beside other words (`C++ redis`): the sessions the other words find that hold it as
+  // written (trial 16: `C++ redis` matched `python3 -c`).
+  const pieces = query.split(/\s+/);
+  const glyphs = pieces.map((w) => GLYPH_WORD.exec(w)?.[1]).filter((g) => g !== undefined);
+  const rest = pieces.filter((w) => !GLYPH_WORD.test(w)).join(" ");
+  if (glyphs.length && rest.trim()) {
+    const holders = literalScan(store, glyphs, f, rootOf, true);
+    const out = run(store, rest, { ...o, limit: Math.max(limit, 200) });
+    const results = out.results.filter((r) => holders.has(r.rowid));
+    return {
+      ...out,
+      query,
+      results: results.slice(0, limit),
+      total: results.length,
+      ...(results.length ? {} : { tier: "none" as const, nothingMatched: true }),
+    };
   }
   const symbols = symbolPieces(query, parsed.dropped);
   if (symbols) {
