@@ -5,14 +5,17 @@
  * holding every word once one is corrected was looked for only after the
  * close-spellings tier matched events (`Getting Startd and Introductions`,
  * whose `introductions` only a title holds). Each such word is corrected on
- * its own; the ladder keeps a long query's corrections only where sessions
- * hold them together with the other words (lib/search/ladder.ts `spelt`).
+ * its own; the ladder keeps a long query's corrections where sessions hold
+ * them together with the other words, else ranks it by relevance as corrected
+ * where an event holds a correction beside a rarer word of the query
+ * (lib/search/ladder.ts `respeltLong`, `metFixes`).
  *
  * A word is corrected only when the history holds it nowhere: in no event nor
- * title, in no form, and it is not a word of the thesaurus or the synonym
- * groups (a question in other words names things the history never wrote:
- * `basket` is no typo of `bucket`, and the relevance tier reads its related
- * words instead).
+ * title, in no form, and it is no common English word (lib/search/english.ts)
+ * nor a word of the thesaurus or the synonym groups (a question in other words
+ * names things the history never wrote: `basket` is no typo of `bucket`, and
+ * the relevance tier reads its related words instead). Beside such a word, one
+ * the history holds only in other forms is read in them.
  *
  * @module
  */
@@ -44,8 +47,9 @@ export interface Fix {
  * The close spellings of every word of `terms` the history holds nowhere (see
  * the module doc): one edit away (two for words of 8+ letters) among the
  * events' words, else the words it is the start of, else a title's words.
- * Empty unless every other term is held as typed (by an event or a title) and
- * every such word has a spelling: only then can the query match once respelt,
+ * Empty unless every other term is held as typed (by an event or a title) or
+ * in other forms (then listed with its forms, most used first), and every
+ * misspelt word has a spelling: only then can the query match once respelt,
  * and a long prompt (a hook's) with one word no spelling reaches costs no
  * vocabulary scan. Words of fewer than 4 letters, with a digit, quoted or of
  * several tokens are never corrected.
@@ -87,7 +91,10 @@ export function spellingFixes(stats: TermStats, terms: readonly QueryTerm[]): Fi
   return out;
 }
 
-/** True when `word` (held in no form by any event or title) may be a typo: 4+ letters, no digit, no word of the thesaurus. */
+/**
+ * True when `word` (held in no form by any event or title) may be a typo: 4+ letters, no
+ * digit, no common English word, no word of the thesaurus or the synonym groups.
+ */
 function misspelt(word: string): boolean {
   if (word.length < 4 || /\d/.test(word)) return false;
   if (!ABLATE.english && isEnglish(word)) return false;
