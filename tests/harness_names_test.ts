@@ -47,7 +47,17 @@ Deno.test("--harness copilot-cli, gemini-cli and codex-cli name their harness; a
     }
     const bad = await runMain(ix.env, ["search", "websocket", "--harness", "copilot-clii"]);
     assertEquals(bad.code, 2);
-    assertStringIncludes(bad.err, "deja: unknown harness 'copilot-clii'\nhint: one of: claude, ");
+    assertStringIncludes(
+      bad.err,
+      "deja: unknown harness 'copilot-clii'; did you mean 'copilot'?\nhint: one of: claude, ",
+    );
+    // A near miss of an id or a name is named (trial 16); a far one is not guessed at.
+    for (const [typed, id] of [["claud", "claude"], ["cladue-code", "claude"], ["codx", "codex"]]) {
+      const r = await runMain(ix.env, ["last", "--harness", typed]);
+      assertStringIncludes(r.err, `unknown harness '${typed}'; did you mean '${id}'?`);
+    }
+    const far = await runMain(ix.env, ["last", "--harness", "zzzz"]);
+    assertStringIncludes(far.err, "deja: unknown harness 'zzzz'\nhint: one of:");
   } finally {
     ix.cleanup();
   }

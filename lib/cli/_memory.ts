@@ -14,7 +14,8 @@ import { DejaError } from "../../core/errors.ts";
 import { shortRef } from "../sessions.ts";
 import { type SessionRow } from "../rows.ts";
 import { defaultHidden } from "../search/sessions.ts";
-import { harnessId, harnessIds } from "../../core/registry.ts";
+import { harnessId, harnessIds, harnessNames } from "../../core/registry.ts";
+import { suggestCommand } from "./suggest.ts";
 import { loadRemotes } from "../remote/config.ts";
 import { parseSince, SINCE_FORMS } from "../query.ts";
 import { isUndated } from "../session_time.ts";
@@ -200,7 +201,15 @@ export function harnessOpt(a: Args): string[] | undefined {
     // registry.json lists the parsers' ids (tests/registry_test.ts): no parser is loaded to check.
     const id = harnessId(h);
     if (!id) {
-      throw new DejaError(`unknown harness '${h}'`, `one of: ${harnessIds().join(", ")}`, 2);
+      // A near miss is named (trial 16: `claud`, `cladue-code` listed forty ids and no guess).
+      const names = [...harnessIds(), ...harnessNames().map((n) => n.name)];
+      const near = suggestCommand(h.toLowerCase().replace(/[\s_]+/g, "-"), names);
+      const guess = near && harnessId(near);
+      throw new DejaError(
+        `unknown harness '${h}'${guess ? `; did you mean '${guess}'?` : ""}`,
+        `one of: ${harnessIds().join(", ")}`,
+        2,
+      );
     }
     if (!hs.includes(id)) hs.push(id);
   }
