@@ -64,6 +64,7 @@
  * @module
  */
 import type { Store } from "./store.ts";
+import { Q } from "./schema.ts";
 import type { Env } from "../core/model.ts";
 import { ftsAny, parseQuery, type QueryCut, type TimeHint } from "./query.ts";
 import { type Filters, matchRows } from "./search/retrieve.ts";
@@ -302,16 +303,11 @@ function run(store: Store, query: string, o: SearchOptions): SearchResult {
   const glyphs = pieces.map((w) => GLYPH_WORD.exec(w)?.[1]).filter((g) => g !== undefined);
   const rest = pieces.filter((w) => !GLYPH_WORD.test(w)).join(" ");
   if (glyphs.length && rest.trim()) {
-    const holders = literalScan(store, glyphs, f, rootOf, true);
-    const out = run(store, rest, { ...o, limit: Math.max(limit, 200) });
-    const results = out.results.filter((r) => holders.has(r.rowid));
-    return {
-      ...out,
-      query,
-      results: results.slice(0, limit),
-      total: results.length,
-      ...(results.length ? {} : { tier: "none" as const, nothingMatched: true }),
-    };
+    // Searched as `--session` searches: within the sessions (and subagents) holding it.
+    const holders = [...literalScan(store, glyphs, f, rootOf, true).keys()];
+    const ids = Q.withChildren.all(store, { ids: JSON.stringify(holders) }).map((r) => r.id)
+      .filter((id) => !o.sessionIds || o.sessionIds.includes(id));
+    return ids.length ? { ...run(store, rest, { ...o, sessionIds: ids }), query } : base;
   }
   const symbols = symbolPieces(query, parsed.dropped);
   if (symbols) {
