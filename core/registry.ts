@@ -54,13 +54,16 @@ const spelt = (s: string) => s.trim().toLowerCase().replace(/[\s_-]+/g, "-");
  * The names a person may type for harness `h`, spelt as {@link spelt} spells them: its id,
  * its display name (without a parenthesis: `GitHub Copilot Chat (VS Code)`; and without a
  * last word `CLI`: `GitHub Copilot CLI` is also `github-copilot`), its install target and
- * aliases, and each of the id, target and aliases with `-cli` (`copilot-cli`, `crush-cli`):
+ * aliases, the command that runs it (`cursor-agent`, `droid`, `kiro-cli`), and each of the id, target and aliases with `-cli` (`copilot-cli`, `crush-cli`):
  * the product names people type (new-user report, 2026-12: `--harness copilot-cli` was refused).
  */
 function typedNames(h: Record<string, unknown>): string[] {
   const inst = (h.install ?? {}) as { target?: unknown; aliases?: unknown };
   const str = (v: unknown): v is string => typeof v === "string" && v.trim() !== "";
-  const own = [h.id, inst.target, ...(Array.isArray(inst.aliases) ? inst.aliases : [])]
+  // The command that runs it (`cursor-agent`, `droid`, `agy`): the first word of its resume line.
+  const caps = (h.capabilities ?? {}) as { resume?: unknown };
+  const command = str(caps.resume) ? caps.resume.trim().split(/\s+/)[0] : undefined;
+  const own = [h.id, inst.target, ...(Array.isArray(inst.aliases) ? inst.aliases : []), command]
     .filter(str).map(spelt);
   const display = str(h.display_name) ? h.display_name.replace(/\s*\([^)]*\)/g, "") : "";
   const shown = [h.display_name, display, display.replace(/\s+cli$/i, "")].filter(str).map(spelt);

@@ -309,3 +309,45 @@ Deno.test("remote refuses a host or name starting with a dash as such, and hints
     ix.cleanup();
   }
 });
+
+// Trial 16 (2026-12): `deja redis --lmit 3` got only the hint for text starting with a dash;
+// `deja last month telegram` hinted `deja search month telegram`, without `last`;
+// `--session a --session b` searched `b` alone.
+Deno.test("a slip of an option is named; a time phrase keeps its first word; a filter given twice is refused", async () => {
+  const ix = await indexSessions([S]);
+  try {
+    for (
+      const [args, near, cmd] of [
+        [["spinner", "--lmit", "3"], "limit", "search"],
+        [["last", "--jsn"], "json", "last"],
+        [["show", S.id, "--jsno"], "json", "show"],
+      ] as const
+    ) {
+      const r = await runMain(ix.env, [...args]);
+      assertEquals(r.code, 2, r.err);
+      assertStringIncludes(r.err, `hint: did you mean --${near}? see 'deja ${cmd} --help'`);
+      clean(r.err);
+    }
+    // Far from every option: no guess, the dash hint as before.
+    const far = await runMain(ix.env, ["spinner", "--zzzzzz"]);
+    assertEquals(far.err.includes("did you mean"), false, far.err);
+    assertStringIncludes(far.err, "deja search -- spinner --zzzzzz");
+
+    const time = await runMain(ix.env, ["last", "month", "spinner"]);
+    assertEquals(time.code, 2, time.err);
+    assertStringIncludes(time.err, "to search these words: deja search last month spinner");
+    const plain = await runMain(ix.env, ["doctor", "now"]);
+    assertStringIncludes(plain.err, "to search these words: deja search now;");
+
+    const twice = await runMain(ix.env, ["spinner", "--session", S.id, "--session", "zz"]);
+    assertEquals(twice.code, 2, twice.err);
+    assertStringIncludes(twice.err, `--session given twice ('${S.id}' and 'zz'); it takes one`);
+    const same = await runMain(ix.env, ["spinner", "--session", S.id, "--session", S.id]);
+    assertEquals(same.code, 0, same.err);
+    // Other options keep the last value, as an alias's default is overridden.
+    const limit = await runMain(ix.env, ["spinner", "--limit", "5", "--limit", "1", "--json"]);
+    assertEquals([limit.code, JSON.parse(limit.out).results.length], [0, 1], limit.err);
+  } finally {
+    ix.cleanup();
+  }
+});

@@ -63,6 +63,17 @@ Deno.test("--harness copilot-cli, gemini-cli and codex-cli name their harness; a
   }
   const typed = ["codex-cli", "github-copilot", "GitHub Copilot CLI", "copilot-chat", "kimi-cli"];
   assertEquals(typed.map(harnessId), ["codex", "copilot", "copilot", "copilot_chat", "kimi"]);
+  // The command that runs a harness names it too (trial 16: `cursor-agent` was unknown).
+  const commands = ["cursor-agent", "droid", "agy", "kiro-cli", "cn", "traex", "prime-agent"];
+  assertEquals(commands.map(harnessId), [
+    "cursor",
+    "factory",
+    "antigravity",
+    "kiro",
+    "continue",
+    "trae",
+    "prime",
+  ]);
   assertEquals([harnessId("cli"), harnessId("-cli"), harnessId("")], [
     undefined,
     undefined,

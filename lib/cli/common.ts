@@ -12,8 +12,9 @@ import { UNSAFE_CHARS } from "../../core/terminal.ts";
 import { csi, writeJson } from "./output.ts";
 import { projectArg } from "../project_path.ts";
 import { QUESTION, STOP_WORDS } from "../query.ts";
-import { searchLine, UnexpectedWords } from "./question.ts";
+import { searchLine, startsTimePhrase, UnexpectedWords } from "./question.ts";
 import { shQuote } from "../shell.ts";
+import { suggestCommand } from "./suggest.ts";
 
 /** One option of a command. */
 export interface OptionSpec {
@@ -139,12 +140,14 @@ export function parse(cmd: Command, argv: string[], home = ""): Args {
     argv = argv.map((a, i) => (stop < 0 || i < stop) && /^-\d+$/.test(a) ? a.slice(1) : a);
   }
   try {
-    const { values, positionals } = parseArgs({
+    const { values, positionals, tokens } = parseArgs({
       args: argv,
       options,
       allowPositionals: true,
       strict: true,
+      tokens: true,
     });
+    refuseTwice(cmd, options, tokens);
     if (cmd.maxPositionals !== undefined && positionals.length > cmd.maxPositionals) {
       const extra = positionals.slice(cmd.maxPositionals).join(" ");
       throw new UnexpectedWords(
@@ -176,6 +179,9 @@ export function parse(cmd: Command, argv: string[], home = ""): Args {
       ? cmd.lacks[unknown]
       : undefined;
     if (lacked) throw new DejaError(msg, `${lacked}; see 'deja ${cmd.name} --help'`, 2);
+    // A slip of a known option (`--lmit`): named before any other reading of the dash.
+    const near = unknown && suggestCommand(unknown, Object.keys(optionsOf(cmd)));
+    if (near) throw new DejaError(msg, `did you mean --${near}? see 'deja ${cmd.name} --help'`, 2);
     if (cmd.dashed && /^Unknown option '/i.test(raw)) {
       const at = firstUnknown(cmd, argv);
       const own = at < 0 ? undefined : cmd.dashed(argv[at], positionalArgs(cmd, argv.slice(0, at)));
@@ -183,6 +189,45 @@ export function parse(cmd: Command, argv: string[], home = ""): Args {
     }
     const dash = dashedText(cmd, argv, raw);
     throw new DejaError(msg, `${dash}see 'deja ${cmd.name} --help'`, 2);
+  }
+}
+
+/**
+ * Filters of one value a person may give twice meaning both ({@link refuseTwice}); other
+ * options keep the last value given, as most tools do (an alias's `--limit` overridden).
+ */
+const ONE_FILTER = new Set(["session", "project", "harness", "role"]);
+
+/**
+ * Refuses a filter of one value given two different values: `--session a --session b`
+ * searched `b` alone, the first dropped without a word (new-user report, 2026-12). The
+ * same value twice is one.
+ *
+ * @throws {DejaError} (exit 2) naming the option and both values.
+ */
+function refuseTwice(
+  cmd: Command,
+  options: Record<string, { type: "string" | "boolean"; multiple?: boolean }>,
+  tokens: ReturnType<typeof parseArgs>["tokens"],
+): void {
+  const seen = new Map<string, string>();
+  for (const t of tokens ?? []) {
+    if (
+      t.kind !== "option" || !ONE_FILTER.has(t.name) || options[t.name]?.type !== "string" ||
+      options[t.name].multiple
+    ) {
+      continue;
+    }
+    const value = t.value ?? "";
+    const before = seen.get(t.name);
+    if (before !== undefined && before !== value) {
+      throw new DejaError(
+        `--${t.name} given twice ('${before}' and '${value}'); it takes one`,
+        `give --${t.name} once; see 'deja ${cmd.name} --help'`,
+        2,
+      );
+    }
+    seen.set(t.name, value);
   }
 }
 
@@ -312,10 +357,12 @@ export function searchInstead(words: string[]): string {
  * the error), never a word the user did not type as text; the command's name goes in front
  * only when it is itself a word of the question (`how`, a stop word, begins `deja how did I
  * hide the spinner`, as lib/cli/question.ts `questionWords` keeps it), or when the words are
- * only stop words (`deja show me` -> `show me`).
+ * only stop words (`deja show me` -> `show me`), or when it begins a time phrase (`deja last
+ * month telegram` -> `last month telegram`; new-user report, 2026-12: the hint dropped `last`).
  */
 export function searchWordsOf(command: string, words: string[]): string[] {
-  const question = STOP_WORDS.has(command.toLowerCase()) && QUESTION.test(words.join(" "));
+  const question = STOP_WORDS.has(command.toLowerCase()) && QUESTION.test(words.join(" ")) ||
+    startsTimePhrase(command, words);
   // Stop words alone (`deja show me`) search nothing: the command's name makes them a phrase.
   return question || words.every((w) => STOP_WORDS.has(w.toLowerCase()))
     ? [command, ...words]

@@ -107,12 +107,17 @@ export function questionInstead(
 export function questionWords(command: string, positionals: readonly string[]): string[] {
   const whole = [command, ...positionals];
   const lead = command.toLowerCase();
-  if (STOP_WORDS.has(lead) || timeHint(whole.join(" "), 0).hint?.words.startsWith(command)) {
+  if (STOP_WORDS.has(lead) || startsTimePhrase(command, positionals)) {
     return whole;
   }
   const first = positionals[0]?.toLowerCase() ?? "";
   const leadWord = QUESTION_NEXT.has(first) && !STOP_WORDS.has(first);
   return positionals.slice(leadWord && positionals.length > 1 ? 1 : 0);
+}
+
+/** Whether `command` is the first word of a time phrase its words go on (`last week`). */
+export function startsTimePhrase(command: string, words: readonly string[]): boolean {
+  return timeHint([command, ...words].join(" "), 0).hint?.words.startsWith(command) ?? false;
 }
 
 /**

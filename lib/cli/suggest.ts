@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { distance } from "../search/vocab.ts";
+import { distance } from "../search/distance.ts";
 
 /**
  * The command name `word` looks like a typo of, or undefined.
