@@ -115,3 +115,29 @@ Deno.test("a real word is not read as the look-alike no event holds beside the q
     assert(!r.changes.some((c) => c.from === "vouch"), JSON.stringify(r.changes));
     assertEquals(r.results[0]?.id, "s-cred");
   }));
+
+Deno.test("a long sentence typed back with one word in another form finds the event holding it", () =>
+  withMemIndex([
+    {
+      id: "s-prompt",
+      events: [["user", "you didnt successfully push all of the work onto github"]],
+    },
+    // Every word in some form, but spread over events: not the sentence typed back.
+    {
+      id: "s-spread",
+      events: [
+        ["user", "push the release work"],
+        ["assistant", "pushing it; the github action ran successfully"],
+        ["user", "you didnt tag it"],
+      ],
+    },
+  ], (s) => {
+    // Trial 16: exit 1, the prompt third among relevance guesses.
+    const r = search(s, "you didnt successfully pushed all of the work onto github");
+    assertEquals(r.results[0]?.id, "s-prompt", JSON.stringify(r.results.map((x) => x.id)));
+    assertEquals([r.tier, r.nothingMatched], ["stemmed", false]);
+    assert(r.changes.some((c) => c.from === "pushed" && c.to.includes("push")));
+    // Forms that only scatter the words over a session are left to relevance.
+    const spread = search(s, "pushes release tagged action successfully github");
+    assertEquals(spread.tier, "relevance");
+  }));

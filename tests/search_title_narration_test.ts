@@ -58,3 +58,23 @@ Deno.test("sessions listed after a title where nothing else matched are said to 
     const held = search(s, "loading");
     assertEquals(held.nearestFollow, undefined);
   }));
+
+Deno.test("time words that no listed session meets say so; one that meets them does not", () =>
+  withMemIndex([
+    { id: "s-sep", at: Date.UTC(2025, 8, 8, 12), events: [["user", "add redis to the cluster"]] },
+    { id: "s-oct", at: Date.UTC(2025, 9, 20, 12), events: [["user", "redis eviction policy"]] },
+  ], (s) => {
+    const now = Date.UTC(2026, 11, 3, 12);
+    // Trial 16: `redis in august 2025` listed September's sessions without a word.
+    const aug = search(s, "redis in august 2025", { now });
+    assertEquals(aug.results.map((r) => r.id)[0], "s-sep");
+    assertStringIncludes(
+      narration(aug),
+      '(ranked by time: "in august 2025"; no session listed falls in it)',
+    );
+    const sep = search(s, "redis in september 2025", { now });
+    assertStringIncludes(narration(sep), '(ranked by time: "in september 2025")');
+    const since = search(s, "redis since october 2025", { now });
+    assertEquals(since.results.map((r) => r.id)[0], "s-oct");
+    assertStringIncludes(narration(since), '(ranked by time: "since october 2025")');
+  }));

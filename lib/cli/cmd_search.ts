@@ -19,6 +19,7 @@ import { searchLine } from "./question.ts";
 import { cutNote, parseQuery, STOP_WORDS } from "../query.ts";
 import { Q } from "../schema.ts";
 import { searchHiding } from "../search/sessions.ts";
+import { inWindow } from "../search/timewords.ts";
 import { embedConfig } from "../embeddings/config.ts";
 import {
   checkFrom,
@@ -521,6 +522,21 @@ function withinSession(store: Store, ref: string, query: string) {
 }
 
 /**
+ * `; none falls in it` when no result listed meets the window the query's time words name:
+ * they rank, never filter, so `redis in august 2025` listed September's sessions without a
+ * word that August held none (trial 16).
+ */
+function outside(res: SearchResult): string {
+  const t = res.time;
+  if (!t || !res.results.length) return "";
+  const meets = res.results.some((r) => {
+    const start = r.started ?? r.updated;
+    return start !== null && inWindow(t, start, r.updated ?? start);
+  });
+  return meets ? "" : "; no session listed falls in it";
+}
+
+/**
  * The short line that says how literal the match was (empty for an exact match). A first
  * result found by its title holding every word is said to match the title, never "no exact
  * match" nor "no single event holds every word" (the others, if any, say how they matched).
@@ -530,7 +546,7 @@ export function narration(res: SearchResult): string {
   const ch = res.changes.map((x) =>
     `${x.from} → ${x.to.slice(0, 4).join(", ")}${x.to.length > 4 ? ", …" : ""}`
   ).join("; ");
-  const time = res.time ? ` (ranked by time: "${res.time.words}")` : "";
+  const time = res.time ? ` (ranked by time: "${res.time.words}"${outside(res)})` : "";
   const how = WIDENED[res.tier];
   const n = res.nearestFollow ?? 0;
   if (n && res.results[0]) {

@@ -145,6 +145,10 @@ export function ladder(
     const fixed = respeltLong(stats, parsed, query, f, rootOf, fixes);
     if (fixed) return fixed;
   }
+  if (long && !ABLATE.longForms) {
+    const formed = formsTogether(stats, parsed, query, f, rootOf);
+    if (formed) return formed;
+  }
   const er = errorTier(stats, query, f, rootOf);
   const ph = phrases();
   if (ph) { for (const id of er.scores.keys()) if (!ph.has(id)) er.scores.delete(id); }
@@ -284,6 +288,29 @@ function respeltLong(
     return { ...sub, widened: undefined, spelt: fixes };
   }
   return { ...sub, spelt: fixes };
+}
+
+/**
+ * A long query no session holds as typed, matched again with each word in its forms, kept
+ * only when an event holds them all together: a sentence typed back with one word in another
+ * form (trial 16: `you didnt successfully pushed all of the work previously onto my github`,
+ * a prompt that says `push`, ranked third by relevance, exit 1). Only the sessions with such
+ * an event are kept; words the forms find only scattered are left to relevance, as before.
+ */
+function formsTogether(
+  stats: TermStats,
+  parsed: ParsedQuery,
+  query: string,
+  f: Filters,
+  rootOf: (id: number) => number,
+): LadderResult | undefined {
+  const sub = ladder(stats, parsed, query, f, rootOf, "forms");
+  if (sub.tier === "none" || !sub.changes.length) return undefined;
+  // Only the sessions holding the words together: one scattering them in forms over a
+  // marathon outranked the prompt typed back.
+  for (const [id, score] of sub.scores) if (score.spread) sub.scores.delete(id);
+  if (!sub.scores.size) return undefined;
+  return { ...sub, widened: undefined };
 }
 
 /** Relevance candidates that join a long query's scattered matches. */

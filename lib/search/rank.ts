@@ -69,6 +69,8 @@ export const ABLATE = {
   long: false,
   /** A long query's words the history holds nowhere are not spelt again (lib/search/spelling.ts), nor a title's when nothing matched. */
   spelt: false,
+  /** A long query no session holds as typed is not matched again in word forms (lib/search/ladder.ts `formsTogether`). */
+  longForms: false,
   /** A title is matched as typed or spelt again only, never by the forms of its words (lib/search/title.ts). */
   titleForms: false,
   /** Common English words the history lacks are corrected like any other (lib/search/english.ts). */

@@ -34,6 +34,19 @@ const MONTHS = [
   "november",
   "december",
 ];
+/** Short month names: three letters, and `sept`. */
+const SHORT = [...MONTHS.map((m) => m.slice(0, 3)), "sept"];
+const SHORT_NAMES = SHORT.join("|");
+/** Every name of a month after `in`, `since` and the like, longest first. */
+const MONTH_NAMES = [...MONTHS, ...SHORT].sort((a, b) => b.length - a.length).join("|");
+
+/** The month (0-11) `name` names: whole or short. */
+function monthOf(name: string): number {
+  const n = name.toLowerCase();
+  const whole = MONTHS.indexOf(n);
+  return whole >= 0 ? whole : n === "sept" ? 8 : SHORT.indexOf(n);
+}
+
 const WEEKDAYS = ["sunday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday"];
 const COUNTS: Record<string, number> = {
   a: 1,
@@ -90,21 +103,25 @@ const RULES: Rule[] = [
   { re: /\blast year\b/i, window: (_m, now) => [now - 730 * DAY, now - 300 * DAY] },
   { re: /\b(?:recently|lately)\b/i, window: (_m, now) => [now - 14 * DAY, now + 1] },
   {
-    // "may" alone is a verb: only "in may", "last may", "since may" count.
+    // "may" alone is a verb: only "in may", "last may", "since may" count. A short name
+    // (`sep`, `sept`, `dec`) counts after such a word or before a year only (`jan` is a name).
+    // "since" names the month and what came after it (trial 16: read as "in").
     re: new RegExp(
-      `\\b(?:(?:in|during|last|since|back in)\\s+(${MONTHS.join("|")})|(${
+      `\\b(?:(in|during|last|since|back in)\\s+(${MONTH_NAMES})|(${
         MONTHS.filter((m) => m !== "may").join("|")
-      }))\\b(?:,?\\s+((?:19|20)\\d\\d)\\b)?`,
+      })|(${SHORT_NAMES})(?=,?\\s+(?:19|20)\\d\\d\\b))\\b(?:,?\\s+((?:19|20)\\d\\d)\\b)?`,
       "i",
     ),
     window: (m, now) => {
-      const month = MONTHS.indexOf((m[1] ?? m[2]).toLowerCase());
+      const month = monthOf(m[2] ?? m[3] ?? m[4]);
       const d = new Date(now);
       // The year typed after the month (`in september 2025`, trial 16: searched September
       // of this year and the word `2025`), else the last such month.
-      let year = m[3] ? Number(m[3]) : d.getFullYear();
-      if (!m[3] && month > d.getMonth()) year--;
-      return [new Date(year, month, 1).getTime(), new Date(year, month + 1, 1).getTime()];
+      let year = m[5] ? Number(m[5]) : d.getFullYear();
+      if (!m[5] && month > d.getMonth()) year--;
+      const from = new Date(year, month, 1).getTime();
+      if (m[1]?.toLowerCase() === "since") return [from, now + 1];
+      return [from, new Date(year, month + 1, 1).getTime()];
     },
   },
   {
@@ -135,12 +152,17 @@ export function timeHint(text: string, now: number): { rest: string; hint?: Time
   return { rest: text };
 }
 
+/** Whether a session's time span `[start, end]` (epoch ms) meets `hint`'s window. */
+export function inWindow(hint: TimeHint, start: number, end: number): boolean {
+  return end >= hint.from && start < hint.to;
+}
+
 /**
  * How well a session's time span `[start, end]` (epoch ms) fits `hint`: 1.5
  * inside the window, falling gently with the distance in days outside it.
  */
 export function timeFit(hint: TimeHint, start: number, end: number): number {
-  if (end >= hint.from && start < hint.to) return 1.5;
+  if (inWindow(hint, start, end)) return 1.5;
   const gap = end < hint.from ? hint.from - end : start - hint.to;
   const days = gap / DAY;
   return 1 / (1 + days / 14);

@@ -43,3 +43,18 @@ Deno.test("timeFit is highest inside the window and falls with the distance", ()
   assertEquals(timeFit(h, NOW - 1.5 * DAY, NOW - 1.4 * DAY), 1.5);
   assert(timeFit(h, NOW - 10 * DAY, NOW - 9 * DAY) > timeFit(h, NOW - 60 * DAY, NOW - 59 * DAY));
 });
+
+Deno.test("since a month runs to now; a short month name counts after in or before a year", () => {
+  // Trial 16: `redis since september 2025` got September alone; `sept`, `Sep` were words.
+  const since = timeHint("redis since september 2025", NOW).hint!;
+  assertEquals([new Date(since.from).getFullYear(), new Date(since.from).getMonth()], [2025, 8]);
+  assertEquals(since.to, NOW + 1);
+  for (const q of ["redis in sept 2025", "redis Sep 2025", "redis sep, 2025"]) {
+    const h = timeHint(q, NOW);
+    assertEquals(h.rest.trim(), "redis", q);
+    assertEquals([new Date(h.hint!.from).getMonth(), new Date(h.hint!.to).getMonth()], [8, 9], q);
+  }
+  assertEquals(new Date(timeHint("fix from in dec", NOW).hint!.from).getMonth(), 11);
+  // A short name alone is a word (`jan` the person, `mar` the verb).
+  assertEquals(timeHint("ask jan about the mar tests", NOW).hint, undefined);
+});
