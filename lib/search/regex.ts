@@ -84,7 +84,8 @@ interface Group {
  * The first part of a pattern (JavaScript syntax, valid) that can backtrack
  * exponentially, described for a message; undefined when there is none. Two shapes:
  * a group repeated without bound that holds a repeat without bound of its own
- * (`(\w+\s?)+`, `(a*)*`), and a group repeated without bound two of whose
+ * (`(\w+\s?)+`, `(a*)*`; not when each repetition ends in a character only its last atom
+ * takes, {@link separated}: `(\d+\.)+`), and a group repeated without bound two of whose
  * alternatives can start with the same character (`(a|a)*`, `(\w|\d)+`; an ASCII
  * character is tried on both first atoms). Repeats side by side (`\s*\s*x`) take
  * polynomial time: the scan's time budget bounds those.
@@ -119,7 +120,9 @@ export function catastrophic(src: string, flags = "u"): string | undefined {
       const after = src.slice(i + 1);
       const text = src.slice(g.start, i + 1);
       if (UNBOUNDED.test(after)) {
-        if (g.repeats) return `the repeated group ${text} holds a repeat of its own`;
+        if (g.repeats && !(g.branches.length === 1 && separated(g.branches[0], flags))) {
+          return `the repeated group ${text} holds a repeat of its own`;
+        }
         if (startAlike(g.branches, flags)) {
           return `the repeated group ${text} has alternatives that can start alike`;
         }
@@ -134,6 +137,63 @@ export function catastrophic(src: string, flags = "u"): string | undefined {
     if (UNBOUNDED.test(src.slice(i))) stack[stack.length - 1].repeats = true;
   }
   return undefined;
+}
+
+/** A quantifier after an atom: `*`, `+`, `?`, `{n}`, `{n,}`, `{n,m}`, lazy or not. */
+const QUANTIFIER = /^(?:[*+?]|\{\d+(?:,\d*)?\})\??/;
+
+/** Characters an atom is tried on to tell whether two atoms can match the same one. */
+const PROBES = [
+  ...Array.from({ length: 128 }, (_, c) => String.fromCharCode(c)),
+  "é",
+  "ß",
+  "→",
+  "中",
+  "\u00a0",
+  "\u2028",
+];
+
+/**
+ * Whether a repeated group's body is atoms ending in one that is always there and matches
+ * nothing another atom of the body can (`\w+\.` in `(\w+\.)+`, `[a-z]+,`, `a+b`): every
+ * repetition then ends at the one character only that atom takes, so a text splits into
+ * repetitions one way only, and the repeat inside does not backtrack exponentially (trial
+ * 16: `(\d+\.)+\d+`, `(\w+-)+\w+` were refused). Anything else (a group, an alternative,
+ * an anchor, a longer escape) is not read: the group stays refused.
+ */
+function separated(body: string, flags: string): boolean {
+  const atoms: Array<{ src: string; quantified: boolean }> = [];
+  let i = 0;
+  while (i < body.length) {
+    const c = body[i];
+    let end: number;
+    if (c === "\\") {
+      if (!/^[dDwWsStnr.\-\/,:;_#@!%&=~'"<>]$/.test(body[i + 1] ?? "")) return false;
+      end = i + 2;
+    } else if (c === "[") {
+      end = classEnd(body, i);
+    } else if ("()|^$*+?{}".includes(c)) {
+      return false;
+    } else {
+      end = i + c.length;
+    }
+    const q = QUANTIFIER.exec(body.slice(end));
+    atoms.push({ src: body.slice(i, end), quantified: q !== null });
+    i = end + (q ? q[0].length : 0);
+  }
+  const last = atoms.at(-1);
+  if (!last || last.quantified || atoms.length < 2) return false;
+  const test = (src: string) => new RegExp(`^(?:${src})$`, flags.replace("g", ""));
+  let sep: RegExp;
+  let others: RegExp[];
+  try {
+    sep = test(last.src);
+    others = atoms.slice(0, -1).map((a) => test(a.src));
+  } catch {
+    return false;
+  }
+  const probes = [...PROBES, ...body];
+  return !probes.some((ch) => sep.test(ch) && others.some((o) => o.test(ch)));
 }
 
 /** The index after the character class opening at `i`. */

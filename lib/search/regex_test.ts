@@ -25,6 +25,43 @@ Deno.test("catastrophic names nested repeats and alternatives that start alike, 
   }
 });
 
+// Trial 16: version numbers, kebab-case and lists were refused as exponential.
+Deno.test("a repeated group of repeats ending in a character none of them takes is passed", () => {
+  for (
+    const good of [
+      "(\\d+\\.)+\\d+",
+      "(\\w+-)+\\w+",
+      "(\\w+\\.)+yaml",
+      "([a-z]+,)+",
+      "(a+b)+",
+      "([^,]+,)+",
+    ]
+  ) {
+    assertEquals(catastrophic(good), undefined, good);
+  }
+  // The last atom optional, repeated, or one the repeat also takes: still refused.
+  for (
+    const bad of [
+      "(\\w+\\s?)+",
+      "(\\w+\\d)+",
+      "(.+,)+",
+      "(a+a)+",
+      "(a+b+)+",
+      "(a+(b))+",
+      "(\\w+[.a])+",
+    ]
+  ) {
+    assert(catastrophic(bad), bad);
+  }
+  // Case folded, `x` is a letter [a-z] takes.
+  assert(catastrophic("([a-z]+X)+", "ui"));
+  assertEquals(catastrophic("([a-z]+X)+", "u"), undefined);
+  // What is passed finds what it should.
+  withMemIndex([{ id: "s-v", events: [["user", "bumped to 1.22.3 from 1.21"]] }], (s) => {
+    assertEquals(regexScan(s, compilePattern("(\\d+\\.)+\\d+"), {}, (id) => id).size, 1);
+  });
+});
+
 Deno.test("search --re refuses the exponential pattern in well under a second", () =>
   withMemIndex([{ id: "s-words", events: [["user", `${"word ".repeat(40)}!`]] }], (s) => {
     const t0 = performance.now();
