@@ -83,7 +83,8 @@ import { liftPrompts, typedPrompts } from "./search/prompt.ts";
 import { liftTitled, titledOrSpelt } from "./search/title.ts";
 import { liftVerbatim, phraseRows, verbatimHolders } from "./search/verbatim.ts";
 import { tokens } from "./search/tokenize.ts";
-import { spellingFixes } from "./search/spelling.ts";
+import { spellingFixes, withoutStopSlips } from "./search/spelling.ts";
+import { docs } from "./search/vocab.ts";
 import { trace } from "../core/trace.ts";
 import type { FileTime } from "./session_time.ts";
 
@@ -237,7 +238,7 @@ export function search(store: Store, query: string, o: SearchOptions = {}): Sear
 function run(store: Store, query: string, o: SearchOptions): SearchResult {
   const limit = o.limit ?? 10;
   const now = o.now ?? Date.now();
-  const parsed = parseQuery(query, now);
+  const parsed = withoutStopSlips(parseQuery(query, now), (w) => docs(store, w) > 0);
   const base: SearchResult = {
     query,
     tier: "none",

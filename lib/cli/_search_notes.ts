@@ -14,6 +14,7 @@ import { search, type SearchOptions, type SearchResult } from "../search.ts";
 import { STOP_WORDS } from "../query.ts";
 import { TermStats } from "../search/expand.ts";
 import { tokens } from "../search/tokenize.ts";
+import { isStopSlip } from "../search/spelling.ts";
 
 /** Words of a query no event holds, and what the query finds without them. */
 export interface Absent {
@@ -94,9 +95,11 @@ export function droppedNote(res: SearchResult): string {
   const words = [...new Set(res.dropped.filter((w) => !question.has(w)))];
   if (!words.length) return "";
   const common = words.filter((w) => STOP_WORDS.has(w));
-  const other = words.filter((w) => !STOP_WORDS.has(w));
+  const slips = words.filter((w) => !STOP_WORDS.has(w) && isStopSlip(w));
+  const other = words.filter((w) => !STOP_WORDS.has(w) && !isStopSlip(w));
   return "left out " + [
     common.length ? `as too common: ${common.join(", ")}` : "",
+    slips.length ? `as a slip of a common word: ${slips.join(", ")}` : "",
     other.length ? `with nothing to search: ${other.join(" ")}` : "",
   ].filter(Boolean).join("; ");
 }

@@ -19,7 +19,7 @@
  *
  * @module
  */
-import type { QueryTerm } from "../query.ts";
+import type { ParsedQuery, QueryTerm } from "../query.ts";
 import {
   completions,
   MAX_ALTS,
@@ -109,4 +109,40 @@ export function respelt(terms: readonly QueryTerm[], fixes: readonly Fix[]): Que
       ? { ...t, tokens: [first.get(t.tokens[0])!] }
       : t
   );
+}
+
+/**
+ * Common slips of the words a query leaves out as too common (`teh`, `adn`, `waht`): a
+ * close spelling made them a search word (trial 16: `teh redis` searched `the` and `tech`,
+ * 56 hits down to 12). Only these, known by heart: a short word one swap from a stop word
+ * is often a word of its own (`aws`, `form`, `fro`).
+ */
+const STOP_SLIPS = new Set(
+  ("teh hte adn nad taht thta wiht iwth thsi tihs waht whta hwo yuo ahve hvae cna jsut " +
+    "fomr frmo wehn whne tehre thier becuase becasue shoudl woudl coudl").split(" "),
+);
+
+/** Whether `word` is one of the {@link STOP_SLIPS}. */
+export function isStopSlip(word: string): boolean {
+  return STOP_SLIPS.has(word);
+}
+
+/**
+ * `parsed` without its words that are {@link STOP_SLIPS} the history does not hold (`held`),
+ * each named with the stop words left out; as it is when no other word would be left.
+ */
+export function withoutStopSlips(
+  parsed: ParsedQuery,
+  held: (word: string) => boolean,
+): ParsedQuery {
+  const slip = (p: QueryTerm) =>
+    !p.quoted && p.tokens.length === 1 && STOP_SLIPS.has(p.tokens[0]) && !held(p.tokens[0]);
+  const kept = parsed.parts.filter((p) => !slip(p));
+  if (kept.length === parsed.parts.length || !kept.length) return parsed;
+  return {
+    ...parsed,
+    parts: kept,
+    terms: kept.map((p) => p.tokens),
+    dropped: [...parsed.dropped, ...parsed.parts.filter(slip).map((p) => p.tokens[0])],
+  };
 }
