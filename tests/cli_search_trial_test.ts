@@ -243,6 +243,15 @@ Deno.test("a word in no session is named, with what the query finds without it",
       filtered.err,
       "hint: 'zzqqxx' is in no session; without it: 1 session: deja redis --role assistant\n",
     );
+    // Beside the nearest by relevance too (trial 16: `simple greeting banana` listed a guess
+    // and never named `banana`).
+    const near = await runMain(ix.env, ["world", "tiles", "overlap", "zzqqxx"]);
+    assertEquals(near.code, 1, near.err);
+    assertStringIncludes(near.err, "nothing matched exactly; the nearest sessions by relevance");
+    assertStringIncludes(
+      near.err,
+      "hint: 'zzqqxx' is in no session; without it: 1 session: deja world tiles overlap\n",
+    );
   } finally {
     ix.cleanup();
   }

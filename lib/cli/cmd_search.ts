@@ -263,7 +263,10 @@ export async function searchData(
       unquoted = { query, sessions: loose.total };
     }
   }
-  const absent = result.results.length || args.regex || filtered?.without
+  // Also beside the nearest by relevance (trial 16: `simple greeting banana` listed a guess
+  // and never said that `banana` is in no session while `simple greeting` names 5 titles).
+  const absent = (result.results.length && !result.nothingMatched) || args.regex ||
+      filtered?.without
     ? undefined
     : absentWords(store, args.query, opts, filters);
   const refs = new Map<string, string>();
@@ -483,6 +486,7 @@ export async function runSearch(a: Args, io: IO): Promise<number> {
   if (d.filtered) io.err(literalOutsideHint(d.filtered));
   undatedHint(io, d.undated);
   unquotedHint(io, d.unquoted);
+  absentHint(io, d.absent);
   io.out(searchText(d, io));
   return searchFound(d) ? 0 : 1;
 }
