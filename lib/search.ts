@@ -223,6 +223,11 @@ export interface SearchResult {
   cut?: QueryCut;
   /** The titles matched hold the query's words as the close-spellings tier corrected them. */
   titleSpelt?: boolean;
+  /**
+   * At the `close` tier, the words of `changes` that were spelt again; the others were read
+   * in their forms beside them (`directry` spelt, `creating` as `create`). Absent: all spelt.
+   */
+  respelt?: string[];
 }
 
 /**
@@ -425,6 +430,7 @@ function run(store: Store, query: string, o: SearchOptions): SearchResult {
   }
   // Matched once words were spelt right (a long query's, or a title's): named after them.
   const spelt = lad.spelt ?? (title.spelt && !tierFixes ? fixes : undefined);
+  let respelt: string[] | undefined;
   if (spelt?.length && (tier === "exact" || tier === "session" || tier === "stemmed")) {
     // A corrected word's own forms are named with it (`conected → connected, connection`).
     const formsOf = (to: string) => changes.find((c) => c.from === to)?.to ?? [];
@@ -445,6 +451,11 @@ function run(store: Store, query: string, o: SearchOptions): SearchResult {
     tier = "close";
     // None holds the words as typed: the sessions after the first hold them as corrected.
     exactFollow = 0;
+  }
+  // A word held only in other forms came with a long query's spellings (lib/search/spelling.ts
+  // marks the spellings `spelt`): named apart. A title's corrections are all spellings.
+  if (tier === "close" && spelt?.some((x) => "spelt" in x && x.spelt)) {
+    respelt = spelt.filter((x) => "spelt" in x && x.spelt).map((x) => x.from);
   }
   // An event holding the whole query as a phrase shows the phrase, not another place of its
   // words (trial 15: `the file is` showed three snippets without it).
@@ -483,6 +494,7 @@ function run(store: Store, query: string, o: SearchOptions): SearchResult {
     changes,
     hidden,
     ...(titleSpelt ? { titleSpelt } : {}),
+    ...(respelt && changes.some((c) => !respelt!.includes(c.from)) ? { respelt } : {}),
   };
 }
 

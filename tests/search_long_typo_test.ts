@@ -141,3 +141,24 @@ Deno.test("a long sentence typed back with one word in another form finds the ev
     const spread = search(s, "pushes release tagged action successfully github");
     assertEquals(spread.tier, "relevance");
   }));
+
+Deno.test("a corrected long query names its spellings apart from the words read in their forms", () =>
+  withMemIndex([
+    {
+      id: "s-holds",
+      events: [
+        ["user", "only commenting them out fixed it"],
+        ["assistant", "the tests pass now"],
+      ],
+    },
+  ], (s) => {
+    // Trial 16: `creating → create` was listed among the close spellings.
+    const r = search(s, "only comenting them out fixed the test");
+    assertEquals([r.results[0]?.id, r.tier], ["s-holds", "close"]);
+    assertEquals(r.respelt, ["comenting"]);
+    const line = narration(r);
+    assert(
+      line.startsWith("no exact match; close spellings: comenting → commenting; word forms: test"),
+      line,
+    );
+  }));

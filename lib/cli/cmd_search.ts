@@ -547,9 +547,17 @@ function outside(res: SearchResult): string {
  */
 export function narration(res: SearchResult): string {
   // Four alternatives a word, and an ellipsis for the others searched too (trial 16).
-  const ch = res.changes.map((x) =>
-    `${x.from} → ${x.to.slice(0, 4).join(", ")}${x.to.length > 4 ? ", …" : ""}`
-  ).join("; ");
+  const list = (changes: SearchResult["changes"]) =>
+    changes.map((x) => `${x.from} → ${x.to.slice(0, 4).join(", ")}${x.to.length > 4 ? ", …" : ""}`)
+      .join("; ");
+  // Spellings and, after them, the words read in their forms beside them (trial 16: every
+  // change was called a close spelling, `creating → create` among them).
+  const spelt = res.respelt;
+  const ch = spelt && res.tier === "close"
+    ? `${list(res.changes.filter((c) => spelt.includes(c.from)))}; word forms: ${
+      list(res.changes.filter((c) => !spelt.includes(c.from)))
+    }`
+    : list(res.changes);
   const time = res.time ? ` (ranked by time: "${res.time.words}"${outside(res)})` : "";
   const how = WIDENED[res.tier];
   const n = res.nearestFollow ?? 0;

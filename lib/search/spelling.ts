@@ -39,7 +39,7 @@ import { synonymsOf } from "./synonyms.ts";
 export interface Fix {
   from: string;
   to: string[];
-  /** A spelling (true) or a word held only in other forms, its forms (false). */
+  /** A spelling (true), or absent: a word held only in other forms, its forms. */
   spelt?: boolean;
 }
 
