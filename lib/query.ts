@@ -131,6 +131,12 @@ export function parseQuery(q: string, now = Date.now()): ParsedQuery {
       pieces.push({ text: t.rest, quoted: false });
     }
   }
+  // Time words alone are the words searched (trial 16: `deja march`, `deja yesterday` found
+  // nothing while sessions say them); they still rank by their window.
+  if (time && pieces.every((p) => !tokens(p.text).length)) {
+    pieces.length = 0;
+    for (const m of q.matchAll(re)) pieces.push({ text: m[1] ?? m[2], quoted: m[1] !== undefined });
+  }
   for (const p of pieces) {
     if (p.quoted) {
       const toks = tokens(p.text);

@@ -44,7 +44,8 @@ Deno.test("parseSince reads the time words a query does (--since yesterday was r
   const now = new Date(2026, 10, 29, 15, 30).getTime(); // local time, as the words are read
   assertEquals(parseSince("yesterday", now), new Date(2026, 10, 28).getTime());
   assertEquals(parseSince(" Today ", now), new Date(2026, 10, 29).getTime());
-  assertEquals(parseSince("last week", now), now - 14 * 86400e3);
+  // The calendar week before this one (from Monday), as a person means it.
+  assertEquals(parseSince("last week", now), new Date(2026, 10, 16).getTime());
   assertEquals(parseSince("on monday", now), new Date(2026, 10, 23).getTime());
   // Only a whole time phrase: words around one are no date.
   assertEquals(parseSince("yesterday afternoon maybe", now), undefined);
@@ -85,4 +86,13 @@ Deno.test("a possessive is read as its noun outside quotes", () => {
   // Quoted, it is the phrase as typed; a contraction is not a possessive.
   assertEquals(parseQuery('"redis\'s config"').parts[0].tokens, ["redis", "s", "config"]);
   assertEquals(parseQuery("don't").parts.map((p) => p.tokens), [["don", "t"]]);
+});
+
+Deno.test("a query of time words alone searches them, ranked by their window", () => {
+  // Trial 16: `deja march` and `deja yesterday` found nothing while sessions say them.
+  assertEquals(parseQuery("yesterday").terms, [["yesterday"]]);
+  assertEquals(parseQuery("yesterday").time?.words, "yesterday");
+  assertEquals(parseQuery("in march").terms, [["march"]]);
+  assertEquals(parseQuery("redis yesterday").terms, [["redis"]]);
+  assertEquals(parseQuery('"march" yesterday').terms, [["march"]]);
 });

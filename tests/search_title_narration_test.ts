@@ -78,3 +78,22 @@ Deno.test("time words that no listed session meets say so; one that meets them d
     assertEquals(since.results.map((r) => r.id)[0], "s-oct");
     assertStringIncludes(narration(since), '(ranked by time: "since october 2025")');
   }));
+
+Deno.test("a title outside the window of the query's time words is not lifted above a session inside it", () =>
+  withMemIndex([
+    {
+      id: "s-titled-aug",
+      title: "Short greeting",
+      at: Date.UTC(2025, 7, 8, 12),
+      events: [["user", "hi"]],
+    },
+    { id: "s-mar", at: Date.UTC(2026, 2, 5, 12), events: [["user", "a greeting for the team"]] },
+  ], (s) => {
+    const now = Date.UTC(2026, 11, 3, 12);
+    // Trial 16: the August sessions titled "…greeting" came before the one of March 2026.
+    const since = search(s, "greeting since september 2025", { now });
+    assertEquals(since.results.map((r) => r.id), ["s-mar", "s-titled-aug"]);
+    // Inside its window, or with no time words, the title is first as before.
+    assertEquals(search(s, "greeting", { now }).results[0].id, "s-titled-aug");
+    assertEquals(search(s, "greeting in august 2025", { now }).results[0].id, "s-titled-aug");
+  }));

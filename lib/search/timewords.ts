@@ -74,6 +74,60 @@ interface Rule {
   window(m: RegExpExecArray, now: number): [number, number];
 }
 
+/** Local midnight of the first day of `now`'s week (Monday). */
+function startOfWeek(t: number): number {
+  const d = new Date(startOfDay(t));
+  return d.setDate(d.getDate() - ((d.getDay() + 6) % 7));
+}
+
+/** Local midnight of the first day of the month `delta` months from `now`'s. */
+function startOfMonth(t: number, delta = 0): number {
+  const d = new Date(t);
+  return new Date(d.getFullYear(), d.getMonth() + delta, 1).getTime();
+}
+
+/** Local midnight of January 1 of the year `delta` years from `now`'s. */
+function startOfYear(t: number, delta = 0): number {
+  return new Date(new Date(t).getFullYear() + delta, 0, 1).getTime();
+}
+
+/** Milliseconds of a unit named in a query (`day`, `weeks`, `month`, `yr`). */
+function unitMs(unit: string): number {
+  const u = unit.toLowerCase();
+  return u.startsWith("d")
+    ? DAY
+    : u.startsWith("w")
+    ? 7 * DAY
+    : u.startsWith("m")
+    ? 30 * DAY
+    : 365 * DAY;
+}
+
+/**
+ * A window `[from, to)` turned by the word before it: `since` and `from` run it to now,
+ * `after` starts at its end, `before` ends at its start; other words (`in`, `during`) keep it.
+ */
+function turned(word: string | undefined, w: [number, number], now: number): [number, number] {
+  switch (word?.toLowerCase()) {
+    case "since":
+    case "from":
+      return [w[0], now + 1];
+    case "after":
+      return [w[1], now + 1];
+    case "before":
+      return [0, w[0]];
+    default:
+      return w;
+  }
+}
+
+/** A count in words or digits (`3`, `three`, `a few`). */
+const COUNT = "(\\d+|an?|one|two|three|four|five|six|few|several|couple(?: of)?)";
+
+function countOf(word: string): number {
+  return /^\d+$/.test(word) ? Number(word) : COUNTS[word.toLowerCase()] ?? 1;
+}
+
 const RULES: Rule[] = [
   {
     re: /\b(?:earlier )?(?:today|tonight|this (?:morning|afternoon|evening))\b/i,
@@ -84,32 +138,62 @@ const RULES: Rule[] = [
     window: (_m, now) => [startOfDay(now) - DAY, startOfDay(now)],
   },
   {
-    re:
-      /\b(\d+|an?|one|two|three|four|five|six|few|several|couple(?: of)?)\s+(day|week|month|year)s?\s+ago\b/i,
+    re: new RegExp(`\\b${COUNT}\\s+(day|week|month|year)s?\\s+ago\\b`, "i"),
     window: (m, now) => {
-      const n = /^\d+$/.test(m[1]) ? Number(m[1]) : COUNTS[m[1].toLowerCase()] ?? 1;
-      const unit = { day: DAY, week: 7 * DAY, month: 30 * DAY, year: 365 * DAY }[
-        m[2].toLowerCase() as "day"
-      ];
+      const n = countOf(m[1]);
+      const unit = unitMs(m[2]);
       const center = now - n * unit;
       const half = Math.max(DAY, n * unit * 0.3);
       return [center - half, center + half];
     },
   },
-  { re: /\b(?:this|past) week\b/i, window: (_m, now) => [now - 7 * DAY, now + 1] },
-  { re: /\blast week\b/i, window: (_m, now) => [now - 14 * DAY, now - 5 * DAY] },
-  { re: /\b(?:this|past) month\b/i, window: (_m, now) => [now - 31 * DAY, now + 1] },
-  { re: /\blast month\b/i, window: (_m, now) => [now - 62 * DAY, now - 25 * DAY] },
-  { re: /\blast year\b/i, window: (_m, now) => [now - 730 * DAY, now - 300 * DAY] },
+  {
+    // `the last 30 days`, `past 2 weeks`, `in the last few months`: up to now.
+    re: new RegExp(
+      `\\b(?:in the |over the |during the |for the |the )?(?:last|past)\\s+${COUNT}\\s+(day|week|month|year)s?\\b`,
+      "i",
+    ),
+    window: (m, now) => [now - countOf(m[1]) * unitMs(m[2]), now + 1],
+  },
+  // Calendar weeks, months and years (trial 16: `last month` on December 3 was October 2
+  // to November 8, so a session of November 29 "fell outside" it).
+  { re: /\bthis week\b/i, window: (_m, now) => [startOfWeek(now), now + 1] },
+  { re: /\bpast week\b/i, window: (_m, now) => [now - 7 * DAY, now + 1] },
+  {
+    re: /\blast week\b/i,
+    window: (_m, now) => [startOfWeek(now) - 7 * DAY, startOfWeek(now)],
+  },
+  { re: /\bthis month\b/i, window: (_m, now) => [startOfMonth(now), now + 1] },
+  { re: /\bpast month\b/i, window: (_m, now) => [now - 31 * DAY, now + 1] },
+  {
+    re: /\blast month\b/i,
+    window: (_m, now) => [startOfMonth(now, -1), startOfMonth(now)],
+  },
+  { re: /\bthis year\b/i, window: (_m, now) => [startOfYear(now), now + 1] },
+  { re: /\bpast year\b/i, window: (_m, now) => [now - 365 * DAY, now + 1] },
+  { re: /\blast year\b/i, window: (_m, now) => [startOfYear(now, -1), startOfYear(now)] },
   { re: /\b(?:recently|lately)\b/i, window: (_m, now) => [now - 14 * DAY, now + 1] },
   {
-    // "may" alone is a verb: only "in may", "last may", "since may" count. A short name
-    // (`sep`, `sept`, `dec`) counts after such a word or before a year only (`jan` is a name).
-    // "since" names the month and what came after it (trial 16: read as "in").
+    // A date after a word that makes it one (`since 2025-09-01`, `on 2025-08-08`, `in 2025-08`).
+    re: /\b(in|on|during|since|from|after|before)\s+((?:19|20)\d\d)-(\d\d)(?:-(\d\d))?\b/i,
+    window: (m, now) => {
+      const [y, mo] = [Number(m[2]), Number(m[3]) - 1];
+      const w: [number, number] = m[4]
+        ? [new Date(y, mo, Number(m[4])).getTime(), new Date(y, mo, Number(m[4]) + 1).getTime()]
+        : [new Date(y, mo, 1).getTime(), new Date(y, mo + 1, 1).getTime()];
+      return turned(m[1], w, now);
+    },
+  },
+  {
+    // "may" and "march" alone are verbs: only "in may", "last march", "since may" count, or
+    // a year after them (`march 2025`). A short name
+    // (`sep`, `sept.`, `dec`) counts after such a word or before a year only (`jan` is a name).
+    // "since" and "from" run to now, "before" and "after" turn the window (trial 16: `since
+    // september 2025` was September alone; `before`, `after` were searched as words).
     re: new RegExp(
-      `\\b(?:(in|during|last|since|back in)\\s+(${MONTH_NAMES})|(${
-        MONTHS.filter((m) => m !== "may").join("|")
-      })|(${SHORT_NAMES})(?=,?\\s+(?:19|20)\\d\\d\\b))\\b(?:,?\\s+((?:19|20)\\d\\d)\\b)?`,
+      `\\b(?:(in|during|last|since|from|after|before|back in)\\s+(${MONTH_NAMES})|(${
+        MONTHS.filter((m) => m !== "may" && m !== "march").join("|")
+      })|(${SHORT_NAMES}|may|march)(?=\\.?,?\\s+(?:19|20)\\d\\d\\b))\\b\\.?(?:,?\\s+((?:19|20)\\d\\d)\\b)?`,
       "i",
     ),
     window: (m, now) => {
@@ -119,9 +203,19 @@ const RULES: Rule[] = [
       // of this year and the word `2025`), else the last such month.
       let year = m[5] ? Number(m[5]) : d.getFullYear();
       if (!m[5] && month > d.getMonth()) year--;
-      const from = new Date(year, month, 1).getTime();
-      if (m[1]?.toLowerCase() === "since") return [from, now + 1];
-      return [from, new Date(year, month + 1, 1).getTime()];
+      const w: [number, number] = [
+        new Date(year, month, 1).getTime(),
+        new Date(year, month + 1, 1).getTime(),
+      ];
+      return turned(m[1], w, now);
+    },
+  },
+  {
+    // A year after a word that makes it one (`in 2025`, `since 2024`; `python 2025` is words).
+    re: /\b(in|during|since|from|after|before)\s+((?:19|20)\d\d)\b/i,
+    window: (m, now) => {
+      const y = Number(m[2]);
+      return turned(m[1], [new Date(y, 0, 1).getTime(), new Date(y + 1, 0, 1).getTime()], now);
     },
   },
   {

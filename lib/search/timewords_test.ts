@@ -29,7 +29,7 @@ Deno.test("a year typed after the month names that month of that year, and is no
   assertEquals(new Date(h.hint!.to).getMonth(), 9);
   assertEquals(h.hint!.words, "in september 2025");
   // A number that is no year stays a word of the query.
-  assertEquals(timeHint("march 42 tests", NOW).rest.trim(), "42 tests");
+  assertEquals(timeHint("september 42 tests", NOW).rest.trim(), "42 tests");
 });
 
 Deno.test("timeHint leaves may the verb alone and finds nothing in plain words", () => {
@@ -57,4 +57,32 @@ Deno.test("since a month runs to now; a short month name counts after in or befo
   assertEquals(new Date(timeHint("fix from in dec", NOW).hint!.from).getMonth(), 11);
   // A short name alone is a word (`jan` the person, `mar` the verb).
   assertEquals(timeHint("ask jan about the mar tests", NOW).hint, undefined);
+});
+
+Deno.test("weeks, months and years are the calendar's; before, after and from turn a window", () => {
+  // Trial 16: on December 3, `last month` was October 2 to November 8.
+  const now = new Date(2026, 11, 3, 12).getTime(); // a Thursday
+  const at = (q: string) => {
+    const h = timeHint(q, now).hint!;
+    return [new Date(h.from).toDateString(), new Date(h.to - 1).toDateString()];
+  };
+  const day = (y: number, m: number, d: number) => new Date(y, m, d).toDateString();
+  assertEquals(at("greeting last month"), [day(2026, 10, 1), day(2026, 10, 30)]);
+  assertEquals(at("greeting this month"), [day(2026, 11, 1), day(2026, 11, 3)]);
+  assertEquals(at("greeting last week"), [day(2026, 10, 23), day(2026, 10, 29)]);
+  assertEquals(at("greeting this week"), [day(2026, 10, 30), day(2026, 11, 3)]);
+  assertEquals(at("greeting last year"), [day(2025, 0, 1), day(2025, 11, 31)]);
+  assertEquals(at("greeting this year"), [day(2026, 0, 1), day(2026, 11, 3)]);
+  assertEquals(at("greeting before september 2025")[1], day(2025, 7, 31));
+  assertEquals(at("greeting after september 2025"), [day(2025, 9, 1), day(2026, 11, 3)]);
+  assertEquals(at("from august 2025"), [day(2025, 7, 1), day(2026, 11, 3)]);
+  assertEquals(at("in aug. 2025"), [day(2025, 7, 1), day(2025, 7, 31)]);
+  assertEquals(at("deploys in 2025"), [day(2025, 0, 1), day(2025, 11, 31)]);
+  assertEquals(at("since 2025-09-01"), [day(2025, 8, 1), day(2026, 11, 3)]);
+  assertEquals(at("on 2025-08-08"), [day(2025, 7, 8), day(2025, 7, 8)]);
+  assertEquals(at("the last 30 days"), [day(2026, 10, 3), day(2026, 11, 3)]);
+  // A year with no word before it is a word; `march` alone is the verb.
+  assertEquals(timeHint("python 2025 wheels", now).hint, undefined);
+  assertEquals(timeHint("march forward", now).hint, undefined);
+  assertEquals(timeHint("march 2025 deploy", now).hint?.words, "march 2025");
 });

@@ -125,13 +125,18 @@ export function titledOrSpelt(
 /**
  * Lifts the sessions of `titled` above every other in `scores` (adding those
  * the ladder did not find, with no matching events), keeping their order
- * among themselves.
+ * among themselves. A `factor` of 1 puts them level with the best of the others
+ * (a title outside the window the query's time words name, lib/search.ts).
  */
-export function liftTitled(scores: Map<number, SessionScore>, titled: Set<number>): void {
+export function liftTitled(
+  scores: Map<number, SessionScore>,
+  titled: Set<number>,
+  factor = LIFT,
+): void {
   if (!titled.size) return;
   let top = 0;
   for (const s of scores.values()) top = Math.max(top, s.score);
-  const lift = Math.max(1, top) * LIFT;
+  const lift = Math.max(1, top) * factor;
   for (const id of titled) {
     const s = scores.get(id);
     if (s) s.score = lift + s.score;
