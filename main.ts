@@ -224,6 +224,18 @@ async function searchQuestion(
     parse(search, options, io.env.home);
   } catch (e) {
     if (!(e instanceof DejaError) || !/^Unknown option/i.test(e.message)) throw e;
+    // The command may take the option and not the words (trial 16: `deja forget --dry-run
+    // about redis` was told that forget has no --dry-run).
+    const name = /^Unknown option '-*([^'=]+)/i.exec(e.message)?.[1] ?? "";
+    if (Object.hasOwn(cmd.options ?? {}, name)) {
+      throw new DejaError(
+        `'deja ${cmd.name}' takes --${name} but not the words ${
+          words.map((w) => `'${w}'`).join(" ")
+        }`,
+        `${searchInstead(words)}; 'deja ${cmd.name} --help' shows what it takes`,
+        2,
+      );
+    }
     throw new DejaError(
       e.message,
       `the words read as a question to search, and neither 'deja ${cmd.name}' nor ` +

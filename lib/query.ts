@@ -218,7 +218,8 @@ export function ftsAny(alternatives: string[][]): string {
 }
 
 /** What a `--since` (or `--before`) value may be, for an error message. */
-export const SINCE_FORMS = "30d, 12h, 2w, a date (2026-11-01) or time words (yesterday, last week)";
+export const SINCE_FORMS =
+  "30d, 12h, 2w, 3mo, 45m (minutes), a date (2026-11-01) or time words (yesterday, last week)";
 
 /**
  * Reads a `--since` value: `30d`, `12h`, `2w`, `45m`, a date (`2026-11-01`), or the
@@ -228,17 +229,18 @@ export const SINCE_FORMS = "30d, 12h, 2w, a date (2026-11-01) or time words (yes
  * unreadable.
  */
 export function parseSince(v: string, now = Date.now()): number | undefined {
-  const m = /^(\d+)\s*([mhdwy])$/i.exec(v.trim());
+  // `m` is minutes (`45m`); a month is `mo` (trial 16: `1m` meant as a month found nothing).
+  const m = /^(\d+)\s*(m|mins?|minutes?|h|hours?|d|days?|w|weeks?|mo|mons?|months?|y|years?)$/i
+    .exec(v.trim());
   if (m) {
     const n = Number(m[1]);
-    const unit: Record<string, number> = {
-      m: 60e3,
-      h: 3600e3,
-      d: 86400e3,
-      w: 7 * 86400e3,
-      y: 365 * 86400e3,
-    };
-    return now - n * unit[m[2].toLowerCase()];
+    const u = m[2].toLowerCase();
+    const unit = u.startsWith("mo")
+      ? 30 * 86400e3
+      : u[0] === "m"
+      ? 60e3
+      : { h: 3600e3, d: 86400e3, w: 7 * 86400e3, y: 365 * 86400e3 }[u[0] as "h"];
+    return now - n * unit;
   }
   const s = v.trim();
   const d = /^(\d{4})-(\d{2})-(\d{2})$/.exec(s);

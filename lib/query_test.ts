@@ -96,3 +96,12 @@ Deno.test("a query of time words alone searches them, ranked by their window", (
   assertEquals(parseQuery("redis yesterday").terms, [["redis"]]);
   assertEquals(parseQuery('"march" yesterday').terms, [["march"]]);
 });
+
+Deno.test("parseSince reads months as mo, minutes as m or min", () => {
+  const now = new Date(2026, 10, 29, 15, 30).getTime();
+  assertEquals(parseSince("1mo", now), now - 30 * 86400e3);
+  assertEquals(parseSince("2 months", now), now - 60 * 86400e3);
+  assertEquals(parseSince("45m", now), now - 45 * 60e3);
+  assertEquals(parseSince("45min", now), now - 45 * 60e3);
+  assertEquals(parseSince("3 days", now), now - 3 * 86400e3);
+});

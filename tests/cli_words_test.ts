@@ -337,7 +337,9 @@ Deno.test("a slip of an option is named; a time phrase keeps its first word; a f
     assertEquals(time.code, 2, time.err);
     assertStringIncludes(time.err, "to search these words: deja search last month spinner");
     const plain = await runMain(ix.env, ["doctor", "now"]);
-    assertStringIncludes(plain.err, "to search these words: deja search now;");
+    assertStringIncludes(plain.err, "to search these words: deja search doctor now;");
+    const named = await runMain(ix.env, ["sources", "of", "spinner"]);
+    assertStringIncludes(named.err, "searched the question instead: deja search sources of spinner");
 
     const twice = await runMain(ix.env, ["spinner", "--session", S.id, "--session", "zz"]);
     assertEquals(twice.code, 2, twice.err);
@@ -347,6 +349,29 @@ Deno.test("a slip of an option is named; a time phrase keeps its first word; a f
     // Other options keep the last value, as an alias's default is overridden.
     const limit = await runMain(ix.env, ["spinner", "--limit", "5", "--limit", "1", "--json"]);
     assertEquals([limit.code, JSON.parse(limit.out).results.length], [0, 1], limit.err);
+  } finally {
+    ix.cleanup();
+  }
+});
+
+Deno.test("an option cut short, in capitals or with its value glued on is named as written", async () => {
+  const ix = await indexSessions([S]);
+  try {
+    for (
+      const [typed, near] of [
+        ["--proj", "--project"],
+        ["--JSON", "--json"],
+        ["--lim", "--limit"],
+        ["--since30d", "--since 30d"],
+      ]
+    ) {
+      const r = await runMain(ix.env, ["spinner", typed]);
+      assertEquals(r.code, 2, r.err);
+      assertStringIncludes(r.err, `hint: did you mean ${near}? see 'deja search --help'`);
+    }
+    const since = await runMain(ix.env, ["spinner", "--since", "30d", "--since", "300d"]);
+    assertEquals(since.code, 2, since.err);
+    assertStringIncludes(since.err, "--since given twice ('30d' and '300d')");
   } finally {
     ix.cleanup();
   }

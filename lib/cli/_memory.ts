@@ -56,7 +56,8 @@ export const SINCE_OPTION: Record<string, OptionSpec> = {
   since: {
     type: "string",
     value: "<30d|date>",
-    description: "only events this recent (m h d w y, a date, or yesterday, last week…)",
+    description:
+      "only events this recent (30d, 12h, 2w, 3mo, 45m for minutes, a date, or yesterday, last week…)",
   },
 };
 

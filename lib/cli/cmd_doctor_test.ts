@@ -72,7 +72,7 @@ Deno.test("doctor exits 1 naming a broken config on stderr, and refuses an extra
     assertEquals(extra.code, 2);
     assertEquals(
       extra.err,
-      "deja: unexpected argument 'now'\nhint: to search these words: deja search now; 'deja doctor --help' shows the command\n",
+      "deja: unexpected argument 'now'\nhint: to search these words: deja search doctor now; 'deja doctor --help' shows the command\n",
     );
   } finally {
     rmSync(w.root, { recursive: true, force: true });

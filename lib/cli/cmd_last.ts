@@ -54,7 +54,8 @@ export const lastCmd: CommandSpec = {
     ...FILTER_OPTIONS,
     since: {
       ...SINCE_OPTION.since,
-      description: "only sessions active this recently (m h d w y, a date, or yesterday…)",
+      description:
+        "only sessions active this recently (30d, 12h, 2w, 3mo, 45m for minutes, a date, or yesterday…)",
     },
     ...JUNK_OPTION,
     json: { type: "boolean", description: "print the sessions as JSON (docs/json-output.md)" },

@@ -65,7 +65,7 @@ Deno.test("mcp answers a line that is not JSON with a parse error and goes on; a
   assertEquals([r.code, r.out], [2, ""]);
   assertEquals(
     r.err,
-    "deja: unexpected argument 'serve'\nhint: to search these words: deja search serve; 'deja mcp --help' shows the command\n",
+    "deja: unexpected argument 'serve'\nhint: to search these words: deja search mcp serve; 'deja mcp --help' shows the command\n",
   );
 });
 

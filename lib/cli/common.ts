@@ -12,7 +12,7 @@ import { UNSAFE_CHARS } from "../../core/terminal.ts";
 import { csi, writeJson } from "./output.ts";
 import { projectArg } from "../project_path.ts";
 import { QUESTION, STOP_WORDS } from "../query.ts";
-import { searchLine, startsTimePhrase, UnexpectedWords } from "./question.ts";
+import { NAMED, searchLine, startsTimePhrase, UnexpectedWords } from "./question.ts";
 import { shQuote } from "../shell.ts";
 import { suggestCommand } from "./suggest.ts";
 
@@ -180,8 +180,8 @@ export function parse(cmd: Command, argv: string[], home = ""): Args {
       : undefined;
     if (lacked) throw new DejaError(msg, `${lacked}; see 'deja ${cmd.name} --help'`, 2);
     // A slip of a known option (`--lmit`): named before any other reading of the dash.
-    const near = unknown && suggestCommand(unknown, Object.keys(optionsOf(cmd)));
-    if (near) throw new DejaError(msg, `did you mean --${near}? see 'deja ${cmd.name} --help'`, 2);
+    const near = unknown && nearOption(unknown, optionsOf(cmd));
+    if (near) throw new DejaError(msg, `did you mean ${near}? see 'deja ${cmd.name} --help'`, 2);
     if (cmd.dashed && /^Unknown option '/i.test(raw)) {
       const at = firstUnknown(cmd, argv);
       const own = at < 0 ? undefined : cmd.dashed(argv[at], positionalArgs(cmd, argv.slice(0, at)));
@@ -193,10 +193,30 @@ export function parse(cmd: Command, argv: string[], home = ""): Args {
 }
 
 /**
+ * The option `typed` (as typed, without its dashes) most likely stands for, as it is to be
+ * written: one edit away (`lmit`), in another case (`JSON`), cut short to one option's start
+ * (`proj`, `lim`; trial 16: these got the hint for text starting with a dash), or an option
+ * with its value glued on (`since30d`: `--since 30d`). Undefined when none is.
+ */
+function nearOption(typed: string, specs: Record<string, OptionSpec>): string | undefined {
+  const names = Object.keys(specs);
+  const low = typed.toLowerCase();
+  if (names.includes(low)) return `--${low}`;
+  const starts = names.filter((n) => low.length >= 2 && n.startsWith(low));
+  if (starts.length === 1) return `--${starts[0]}`;
+  const glued = names.find((n) =>
+    specs[n].type === "string" && low.startsWith(n) && /^[=:]?\w/.test(low.slice(n.length))
+  );
+  if (glued) return `--${glued} ${typed.slice(glued.length).replace(/^[=:]/, "")}`;
+  const close = suggestCommand(low, names);
+  return close ? `--${close}` : undefined;
+}
+
+/**
  * Filters of one value a person may give twice meaning both ({@link refuseTwice}); other
  * options keep the last value given, as most tools do (an alias's `--limit` overridden).
  */
-const ONE_FILTER = new Set(["session", "project", "harness", "role"]);
+const ONE_FILTER = new Set(["session", "project", "harness", "role", "since", "before"]);
 
 /**
  * Refuses a filter of one value given two different values: `--session a --session b`
@@ -362,7 +382,7 @@ export function searchInstead(words: string[]): string {
  */
 export function searchWordsOf(command: string, words: string[]): string[] {
   const question = STOP_WORDS.has(command.toLowerCase()) && QUESTION.test(words.join(" ")) ||
-    startsTimePhrase(command, words);
+    NAMED.has(command.toLowerCase()) || startsTimePhrase(command, words);
   // Stop words alone (`deja show me`) search nothing: the command's name makes them a phrase.
   return question || words.every((w) => STOP_WORDS.has(w.toLowerCase()))
     ? [command, ...words]

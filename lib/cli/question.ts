@@ -101,19 +101,36 @@ export function questionInstead(
  * command's name when it would be a search word of its own that the question does not
  * hold (`show`, `last`: `deja show me the flask server` searches `me the flask server`),
  * with a lead word after it that is no stop word (`last time I …` searches `I …`). The
- * name stays when it is a stop word (`how did I …`, still read as a question) or starts a
- * time phrase (`last week`, `last friday`: lib/search/timewords.ts).
+ * name stays when it is a stop word (`how did I …`, still read as a question), a noun
+ * ({@link NAMED}: `sources of error`) or starts a time phrase (`last week`, `last friday`:
+ * lib/search/timewords.ts).
  */
 export function questionWords(command: string, positionals: readonly string[]): string[] {
   const whole = [command, ...positionals];
   const lead = command.toLowerCase();
-  if (STOP_WORDS.has(lead) || startsTimePhrase(command, positionals)) {
+  if (STOP_WORDS.has(lead) || NAMED.has(lead) || startsTimePhrase(command, positionals)) {
     return whole;
   }
   const first = positionals[0]?.toLowerCase() ?? "";
   const leadWord = QUESTION_NEXT.has(first) && !STOP_WORDS.has(first);
   return positionals.slice(leadWord && positionals.length > 1 ? 1 : 0);
 }
+
+/**
+ * Commands named by a noun, not an instruction: a question begun by one is about that thing
+ * and keeps it (trial 16: `deja sources of error` searched `of error`, `deja stats about
+ * redis` searched `about redis`).
+ */
+export const NAMED = new Set([
+  "sources",
+  "stats",
+  "remote",
+  "drift",
+  "doctor",
+  "mcp",
+  "view",
+  "demo",
+]);
 
 /** Whether `command` is the first word of a time phrase its words go on (`last week`). */
 export function startsTimePhrase(command: string, words: readonly string[]): boolean {
