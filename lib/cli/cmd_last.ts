@@ -37,6 +37,7 @@ import {
 } from "./_memory.ts";
 import { filteredText, filtersUsed } from "./_filtered.ts";
 import { isUndated } from "../session_time.ts";
+import { timeHint } from "../search/timewords.ts";
 
 export const lastCmd: CommandSpec = {
   asks: true,
@@ -71,6 +72,8 @@ export interface LastArgs {
   /** Epoch ms: only sessions last active at or after (`--since`), and the value as typed. */
   since?: number;
   sinceText?: string;
+  /** Epoch ms: only sessions started before (a window named: `deja last month`). */
+  until?: number;
   json: boolean;
 }
 
@@ -91,9 +94,31 @@ export interface LastData {
  * @throws {DejaError} exit 2 when the count is not a positive whole number, `n` and
  * `--limit` differ, or a harness is unknown.
  */
-export function parseLast(a: Args): LastArgs {
+export function parseLast(a: Args, now = Date.now()): LastArgs {
   const nText = a.positionals[0];
   const given = nText === undefined ? undefined : wholeNumber(nText);
+  // `deja last week`, `deja last month`: the sessions of that window (trial 16: `last month`
+  // was refused as a count, and the hint searched the words).
+  const phrase = nText === undefined ? undefined : `last ${a.positionals.join(" ")}`;
+  const window = phrase && given === undefined ? timeHint(phrase, now) : undefined;
+  if (window?.hint && !window.rest.trim()) {
+    if (opt(a, "since") !== undefined) {
+      throw new DejaError(
+        `last was given two windows, '${phrase}' and --since ${opt(a, "since")}`,
+        `give one: 'deja ${phrase}' or 'deja last --since ${opt(a, "since")}'`,
+        2,
+      );
+    }
+    const limit = opt(a, "limit") === undefined ? 10 : intOpt(a, "limit", 10);
+    return {
+      n: limit,
+      filter: parseFilter(a),
+      since: window.hint.from,
+      until: window.hint.to,
+      sinceText: phrase,
+      json: Boolean(a.values.json),
+    };
+  }
   if (nText !== undefined && given === undefined) {
     throw new DejaError(
       `last takes a positive whole number, not '${nText}'`,
@@ -120,6 +145,7 @@ export function lastData(store: Store, args: LastArgs, io: Pick<IO, "env" | "cwd
     harness: args.filter.harness,
     project: args.filter.project,
     since: args.since,
+    until: args.until,
     hidden: hiddenOf(store, args.filter, io),
   });
   // Nothing under --harness/--project: how many sessions there are without them.

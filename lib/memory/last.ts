@@ -36,6 +36,8 @@ export interface LastOptions {
   hidden?: Set<number>;
   /** Epoch ms: only sessions updated (else started) at or after, by a dated time (not an undated one's). */
   since?: number;
+  /** Epoch ms: only sessions started (else updated) before (`deja last month`'s window). */
+  until?: number;
 }
 
 /** What {@link lastSessions} returns. */
@@ -78,6 +80,7 @@ export function lastSessions(store: Store, opts: LastOptions = {}): LastResult {
       if (!opts.hidden?.has(s.id)) undated++;
       continue;
     }
+    if (opts.until !== undefined && (s.started ?? s.updated ?? 0) >= opts.until) continue;
     // Hidden ones are counted over every matching session, not only the first
     // `limit`: the hint then agrees with `deja stats` whatever `n` is.
     if (opts.hidden?.has(s.id)) hidden += countsAsHidden(opts.hidden, s.id) ? 1 : 0;

@@ -1,0 +1,46 @@
+/**
+ * `deja last week`, `deja last month`: the sessions of that window (trial 16: `last month`
+ * was refused as a count, and the hint offered to search the words).
+ */
+import { assertEquals, assertStringIncludes } from "./_assert.ts";
+import { runMain } from "./_cli_io.ts";
+import { indexSessions } from "./_memory.ts";
+
+const now = new Date();
+/** Local noon of day `day` of the month `delta` months from this one. */
+const at = (delta: number, day: number) =>
+  new Date(now.getFullYear(), now.getMonth() + delta, day, 12).toISOString();
+
+const spec = (id: string, start: string) => ({
+  id,
+  cwd: "/w/app",
+  start,
+  turns: [{ user: `work of ${id}` }, { say: "Done." }],
+});
+const PREV = "aaaa0000-1111-4222-8333-444455556666";
+const OLDER = "bbbb0000-1111-4222-8333-444455556666";
+const NOW = "cccc0000-1111-4222-8333-444455556666";
+
+Deno.test("deja last month lists the sessions of last month alone", async () => {
+  const ix = await indexSessions([
+    spec(PREV, at(-1, 10)),
+    spec(OLDER, at(-3, 10)),
+    spec(NOW, new Date(Date.now() - 60_000).toISOString()),
+  ]);
+  try {
+    const r = await runMain(ix.env, ["last", "month", "--json"]);
+    assertEquals(r.code, 0, r.err);
+    assertEquals(JSON.parse(r.out).sessions.map((s: { id: string }) => s.id), [PREV]);
+    const year = await runMain(ix.env, ["last", "--json"]);
+    assertEquals(JSON.parse(year.out).sessions.length, 3);
+    const both = await runMain(ix.env, ["last", "month", "--since", "2d"]);
+    assertEquals(both.code, 2, both.err);
+    assertStringIncludes(both.err, "last was given two windows");
+    // A word that names no window is still no count.
+    const word = await runMain(ix.env, ["last", "banana"]);
+    assertEquals(word.code, 2, word.err);
+    assertStringIncludes(word.err, "last takes a positive whole number, not 'banana'");
+  } finally {
+    ix.cleanup();
+  }
+});
