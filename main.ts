@@ -92,7 +92,23 @@ export async function main(io: IO): Promise<number> {
     argv = io.args;
   }
   const code = await runCommand(entry, argv, io);
-  if (!bare || (rest.length && code === 0)) return code;
+  if (!bare) return code;
+  // Words found after a mistyped command (trial 16: `deja serach docker`, `deja lats 5`
+  // searched the command's name with exit 0 and no word of it): said after the results.
+  if (rest.length && code === 0) {
+    if (first.length < 4 || !/^[a-z]+$/i.test(first)) return code;
+    const slip = (await import("./lib/cli/suggest.ts")).suggestCommand(first, [
+      ...TYPED_NAMES,
+      "search",
+    ]);
+    if (slip && !(await inHistory(io, first))) {
+      io.err(
+        `deja: '${first}' is not a command: these results are a search for the words; ` +
+          `did you mean 'deja ${slip}'?\n`,
+      );
+    }
+    return code;
+  }
   // Looked at after the search: its module is loaded only now (a cold query: issue 15).
   const suggest = await import("./lib/cli/suggest.ts");
   // A lone word that names a command deja calls otherwise (`deja sessions`): said whatever

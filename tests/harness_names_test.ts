@@ -56,6 +56,11 @@ Deno.test("--harness copilot-cli, gemini-cli and codex-cli name their harness; a
       const r = await runMain(ix.env, ["last", "--harness", typed]);
       assertStringIncludes(r.err, `unknown harness '${typed}'; did you mean '${id}'?`);
     }
+    // A word of the name that names one (trial 16: `Kimi Code` was offered `kilocode`).
+    for (const [typed, id] of [["Kimi Code", "kimi"], ["OpenAI Codex", "codex"]]) {
+      const r = await runMain(ix.env, ["last", "--harness", typed]);
+      assertStringIncludes(r.err, `unknown harness '${typed}'; did you mean '${id}'?`);
+    }
     const far = await runMain(ix.env, ["last", "--harness", "zzzz"]);
     assertStringIncludes(far.err, "deja: unknown harness 'zzzz'\nhint: one of:");
   } finally {

@@ -138,6 +138,31 @@ Deno.test("a mistyped command is still searched, and says which command it resem
   assertEquals(word.err.includes("not a command"), false);
 });
 
+Deno.test("words found after a mistyped command say which command it resembles", async () => {
+  const vars = world();
+  const line = {
+    sessionId: "22222222-2222-4333-8444-555555555555",
+    cwd: "/w/app",
+    timestamp: "2026-11-02T10:00:00Z",
+    type: "user",
+    uuid: "s0",
+    message: { role: "user", content: "search the widget docs" },
+  };
+  writeFileSync(
+    join(vars.DEJA_CLAUDE_ROOT, "-w-app", `${line.sessionId}.jsonl`),
+    JSON.stringify(line) + "\n",
+  );
+  await run(["index", "--quiet"], vars);
+  // Found with exit 0 (`serach` read as `search`): said too (trial 16: `deja serach docker`).
+  const found = await run(["serach", "widget"], vars);
+  assertEquals(found.code, 0, found.err);
+  assertStringIncludes(
+    found.err,
+    "deja: 'serach' is not a command: these results are a search for the words; " +
+      "did you mean 'deja search'?",
+  );
+});
+
 Deno.test("search shows a line said three times once per hit", async () => {
   const vars = world();
   await run(["index", "--quiet"], vars);

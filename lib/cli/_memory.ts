@@ -204,7 +204,13 @@ export function harnessOpt(a: Args): string[] | undefined {
     if (!id) {
       // A near miss is named (trial 16: `claud`, `cladue-code` listed forty ids and no guess).
       const names = [...harnessIds(), ...harnessNames().map((n) => n.name)];
-      const near = suggestCommand(h.toLowerCase().replace(/[\s_]+/g, "-"), names);
+      // A word of it that names one (trial 16: `Kimi Code` was offered `kilocode`; `OpenAI
+      // Codex`, `Charm Crush` nothing).
+      const words = h.toLowerCase().split(/[\s_.-]+/).filter((w) => w.length >= 3);
+      const named = [...new Set(words.map((w) => harnessId(w)).filter((x) => x !== undefined))];
+      const near = named.length === 1
+        ? named[0]
+        : suggestCommand(h.toLowerCase().replace(/[\s_]+/g, "-"), names);
       const guess = near && harnessId(near);
       throw new DejaError(
         `unknown harness '${h}'${guess ? `; did you mean '${guess}'?` : ""}`,
