@@ -353,3 +353,18 @@ Deno.test("nothing matched inside --session names the session and what matches w
     ix.cleanup();
   }
 });
+
+Deno.test("--json says how many listed results meet the window the time words name", async () => {
+  const ix = await memIndex(HISTORY);
+  try {
+    const year = new Date(AT).getFullYear();
+    const month = new Date(AT).toLocaleString("en", { month: "long" }).toLowerCase();
+    const inside = await runMain(ix.env, ["gateway", "in", month, String(year), "--json"]);
+    assertEquals(JSON.parse(inside.out).time.inside > 0, true, inside.out);
+    const outside = await runMain(ix.env, ["gateway", "in", month, String(year - 3), "--json"]);
+    const t = JSON.parse(outside.out).time;
+    assertEquals([t.words, t.inside], [`in ${month} ${year - 3}`, 0]);
+  } finally {
+    ix.cleanup();
+  }
+});

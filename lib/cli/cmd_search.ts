@@ -531,13 +531,19 @@ function withinSession(store: Store, ref: string, query: string) {
  * word that August held none (trial 16).
  */
 function outside(res: SearchResult): string {
+  return res.time && res.results.length && !insideWindow(res)
+    ? "; no session listed falls in it"
+    : "";
+}
+
+/** How many listed results meet the window the query's time words name (0 without one). */
+function insideWindow(res: SearchResult): number {
   const t = res.time;
-  if (!t || !res.results.length) return "";
-  const meets = res.results.some((r) => {
+  if (!t) return 0;
+  return res.results.filter((r) => {
     const start = r.started ?? r.updated;
     return start !== null && inWindow(t, start, r.updated ?? start);
-  });
-  return meets ? "" : "; no session listed falls in it";
+  }).length;
 }
 
 /**
@@ -632,7 +638,12 @@ function jsonOf(
     changes: res.changes,
     dropped: res.dropped,
     time: res.time
-      ? { from: isoTime(res.time.from), to: isoTime(res.time.to), words: res.time.words }
+      ? {
+        from: isoTime(res.time.from),
+        to: isoTime(res.time.to),
+        words: res.time.words,
+        inside: insideWindow(res),
+      }
       : null,
     hidden: res.hidden,
     cut: res.cut ?? null,
