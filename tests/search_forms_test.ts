@@ -87,3 +87,20 @@ Deno.test("phrasalForms leaves a word between only after an inflected verb, neve
     assertEquals(out.some((p) => p.join(" ") === `logs ${GAP} out`), true);
     assertEquals(phrasalForms(stats, "login", wordForms, 12).every((p) => !p.includes(GAP)), true);
   }));
+
+// Trial 16: the stemmer makes `ad` of `adding` and `add` of `add`, so `added lab todolist.md`
+// never found the prompt `add to todolist.md in the dev lab`.
+Deno.test("a short word's regular inflections are its forms, whatever the stemmer cuts", () =>
+  withMemIndex([
+    { id: "s-add", events: [["user", "add to todolist.md in the dev lab"]] },
+    { id: "s-note", events: [["user", "not the hop, the hope: noted"]] },
+  ], (s) => {
+    const st = new TermStats(s);
+    assertEquals([...wordForms(st, "adding")].sort(), ["add"]);
+    assertEquals([...wordForms(st, "added")].sort(), ["add"]);
+    // One syllable doubles its consonant: `noted` is no form of `not`, `hoped` of `hop`.
+    assertEquals([...wordForms(st, "noted")], ["noted"]);
+    assertEquals([...wordForms(st, "hoped")], ["hope"]);
+    const r = search(s, "added lab todolist.md");
+    assertEquals([r.results[0]?.id, r.tier], ["s-add", "stemmed"]);
+  }));

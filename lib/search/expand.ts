@@ -129,12 +129,47 @@ export function wordForms(stats: TermStats, word: string): readonly string[] {
   return forms;
 }
 
+/**
+ * The regular inflections of `base`: `-s`, `-es`, `-ed`, `-ing`, a final `e` dropped or a
+ * last consonant doubled before them (`add`: `adds`, `added`, `adding`). The stemmer cuts a
+ * short word's double letter (`adding` -> `ad`, `add` -> `add`), so these are told apart
+ * from its stems (trial 16: `adding`, `added` never found `add`).
+ */
+function inflections(base: string): string[] {
+  if (base.length < 3 || !/^[a-z]+$/.test(base)) return [];
+  const out = [base + "s", base + "es"];
+  // One syllable ending in a vowel and a consonant doubles it (`hop`: `hopped`, so `hoped` is
+  // of `hope`, and `noted` no form of `not`).
+  const doubles = /^[^aeiou]*[aeiou][bdgklmnprtv]$/.test(base);
+  if (doubles) out.push(base + base.at(-1) + "ed", base + base.at(-1) + "ing");
+  else out.push(base + "ed", base + "ing");
+  if (base.endsWith("e")) out.push(base + "d", base.slice(0, -1) + "ing");
+  return out;
+}
+
+/** Words `word` may be a regular inflection of (`adding` -> `add`, `making` -> `make`). */
+function bases(word: string): string[] {
+  const m = /^([a-z]{2,}?)(?:ing|ed|es|s)$/.exec(word);
+  if (!m) return [];
+  const b = m[1];
+  const out = [b, b + "e"];
+  if (b.length >= 3 && b.at(-1) === b.at(-2)) out.push(b.slice(0, -1));
+  return out.filter((x) => x.length >= 3 && x !== word && inflections(x).includes(word));
+}
+
 function findForms(stats: TermStats, word: string): string[] {
   if (/^\d+$/.test(word) || word.length < 3) return stats.docs(word) ? [word] : [];
   const raw = stemmer(word);
   const agent = word.startsWith(raw + "er") ? raw + "er" : undefined;
   const s = normStem(raw);
-  const cands = new Set<string>([word, s, s + "e", s + "s"]);
+  // A word's regular inflections and bases are its forms whatever the stemmer makes of them.
+  // Only a base the history holds lends its other inflections (`rolled`: `rol` is none, so no
+  // `roles`).
+  const held = bases(word).filter((b) => stats.docs(b) > 0);
+  const regular = new Set([...inflections(word), ...held]);
+  for (const b of held) for (const w of inflections(b)) regular.add(w);
+  regular.delete(word);
+  const cands = new Set<string>([word, s, s + "e", s + "s", ...regular]);
   const prefixes = [s];
   if (s.endsWith("i")) prefixes.push(s.slice(0, -1) + "y");
   for (const p of prefixes) {
@@ -144,7 +179,7 @@ function findForms(stats: TermStats, word: string): string[] {
   const irregular = new Set(irregularForms(word));
   for (const w of irregular) cands.add(w);
   const same = [...cands].filter((w) =>
-    w === word || irregular.has(w) ||
+    w === word || irregular.has(w) || (regular.has(w) && stats.docs(w) > 0) ||
     (normStem(stemmer(w)) === s && (!agent || w.startsWith(agent)))
   );
   return byUse(stats.count, same, MAX_ALTS);
