@@ -339,7 +339,10 @@ Deno.test("a slip of an option is named; a time phrase keeps its first word; a f
     const plain = await runMain(ix.env, ["doctor", "now"]);
     assertStringIncludes(plain.err, "to search these words: deja search doctor now;");
     const named = await runMain(ix.env, ["sources", "of", "spinner"]);
-    assertStringIncludes(named.err, "searched the question instead: deja search sources of spinner");
+    assertStringIncludes(
+      named.err,
+      "searched the question instead: deja search sources of spinner",
+    );
 
     const twice = await runMain(ix.env, ["spinner", "--session", S.id, "--session", "zz"]);
     assertEquals(twice.code, 2, twice.err);
