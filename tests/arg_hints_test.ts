@@ -104,11 +104,17 @@ Deno.test("search hints are runnable as printed: no '…' inside, no command wor
 Deno.test("last and show with plain words offer to search them", async () => {
   await withIndex(async (run) => {
     for (
-      const args of [["last", "week"], ["last", "fix"], ["show", "me"]]
+      const args of [["last", "fix"], ["show", "me"]]
     ) {
       const r = await run(args);
       assertStringIncludes(r.err, `to search these words: deja search ${args.join(" ")}`);
     }
+    // A window's words are that window's sessions (trial 16), named as typed.
+    const week = await run(["last", "week"]);
+    assertStringIncludes(
+      week.err,
+      "no session in the index matches in last week; without 'last week'",
+    );
     // Prose that does not fit is searched (tests/cli_words_test.ts).
     const prose = await run(["last", "fix", "for", "docker"]);
     assertStringIncludes(

@@ -12,6 +12,8 @@ import { quoteShown } from "./common.ts";
 export interface FilterUsed {
   flag: "--harness" | "--project" | "--since" | "--role" | "--session";
   value: string;
+  /** `--since` given as a window's words (`deja last month`): named by them, not the flag. */
+  phrase?: boolean;
 }
 
 /** What the filters left out (`search --json` `filtered_out`). */
@@ -57,8 +59,9 @@ export function filteredText(head: string, f?: FilteredOut, unit = "session"): s
     "--role": "in role",
     "--session": "in session",
   };
-  const where = f.filters.map((x) => `${words[x.flag]} ${x.value}`).join(", ");
-  const flags = f.filters.map((x) => x.flag).join(" and ");
+  const where = f.filters.map((x) => x.phrase ? `in ${x.value}` : `${words[x.flag]} ${x.value}`)
+    .join(", ");
+  const flags = f.filters.map((x) => x.phrase ? `'${x.value}'` : x.flag).join(" and ");
   if (!f.without) return `${head} ${where} (nor without ${flags})\n`;
   const n = `${f.without} ${unit}${f.without === 1 ? "" : "s"}`;
   return `${head} ${where}; without ${flags}: ${n}\nhint: the filter left nothing; drop ${flags} to see them\n`;

@@ -178,12 +178,12 @@ export function hiddenHint(io: IO, n: number): void {
  * Says on stderr how many sessions `--since` left out because they are undated
  * (a prompt history: only its file's time, lib/session_time.ts); nothing when none.
  */
-export function undatedHint(io: IO, n: number): void {
+export function undatedHint(io: IO, n: number, by = "--since"): void {
   if (!n) return;
   io.err(
     `hint: ${n} undated session${
       n === 1 ? "" : "s"
-    } (prompt history: dated only by a file many sessions share) left out by --since; without it ${
+    } (prompt history: dated only by a file many sessions share) left out by ${by}; without it ${
       n === 1 ? "it is" : "they are"
     } shown\n`,
   );

@@ -202,14 +202,15 @@ export function lastText(d: LastData, io: Pick<IO, "isTTY" | "env">): string {
  */
 export function hiddenOnlyText(
   hidden: number,
-  filters: Array<{ flag: string; value: string }>,
+  filters: Array<{ flag: string; value: string; phrase?: boolean }>,
 ): string {
   const words: Record<string, string> = {
     "--harness": "in harness",
     "--project": "in project",
     "--since": "since",
   };
-  const where = filters.map((x) => ` ${words[x.flag] ?? x.flag} ${x.value}`).join(",");
+  const where = filters.map((x) => ` ${x.phrase ? "in" : words[x.flag] ?? x.flag} ${x.value}`)
+    .join(",");
   const them = hidden === 1 ? "it is" : `all ${hidden} are`;
   const n = `${hidden} session${hidden === 1 ? "" : "s"}`;
   return `deja: ${n} in the index match${hidden === 1 ? "es" : ""}${where}, but ${them} hidden: ` +
@@ -219,7 +220,10 @@ export function hiddenOnlyText(
 
 /** The filters `deja last` was given, `--since` with them. */
 function filtersOf(args: LastArgs) {
-  return filtersUsed({ ...args.filter, since: args.sinceText });
+  const used = filtersUsed({ ...args.filter, since: args.sinceText });
+  return args.until === undefined
+    ? used
+    : used.map((f) => f.flag === "--since" ? { ...f, phrase: true } : f);
 }
 
 function runLast(a: Args, io: IO): number {
@@ -233,16 +237,16 @@ function runLast(a: Args, io: IO): number {
     if (d.hidden) {
       // Sessions do match, all hidden: say so, not "none matches" and "drop the filter".
       io.err(hiddenOnlyText(d.hidden, filtersOf(args)));
-      undatedHint(io, d.undated);
+      undatedHint(io, d.undated, args.until === undefined ? undefined : `'${args.sinceText}'`);
       return 1;
     }
     const f = { filters: filtersOf(args), without: d.without };
     io.err(filteredText("deja: no session in the index matches", f));
-    undatedHint(io, d.undated);
+    undatedHint(io, d.undated, args.until === undefined ? undefined : `'${args.sinceText}'`);
     return 1;
   }
   io.out(lastText(d, io));
   hiddenHint(io, d.hidden);
-  undatedHint(io, d.undated);
+  undatedHint(io, d.undated, args.until === undefined ? undefined : `'${args.sinceText}'`);
   return 0;
 }
