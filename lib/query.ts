@@ -181,6 +181,18 @@ export function parseQuery(q: string, now = Date.now()): ParsedQuery {
   };
 }
 
+/**
+ * The window a query names when it holds nothing else but common words (`in august 2025`,
+ * `what did I do yesterday`, `june`): what is asked is the sessions of that time, not the
+ * words. Undefined for any other query, and for one with a quoted phrase.
+ */
+export function timeOnly(q: string, now = Date.now()): TimeHint | undefined {
+  if (q.includes('"')) return undefined;
+  const t = timeHint(q, now);
+  if (!t.hint) return undefined;
+  return tokens(t.rest).every((w) => STOP_WORDS.has(w)) ? t.hint : undefined;
+}
+
 /** `tok` as an FTS5 string (double quotes doubled). */
 export function quote(tok: string): string {
   return `"${tok.replaceAll('"', '""')}"`;

@@ -37,7 +37,7 @@ import {
 } from "./_memory.ts";
 import { filteredText, filtersUsed } from "./_filtered.ts";
 import { isUndated } from "../session_time.ts";
-import { timeHint } from "../search/timewords.ts";
+import { type TimeHint, timeHint } from "../search/timewords.ts";
 
 export const lastCmd: CommandSpec = {
   asks: true,
@@ -227,7 +227,26 @@ function filtersOf(args: LastArgs) {
 }
 
 function runLast(a: Args, io: IO): number {
-  const args = parseLast(a);
+  return showLast(parseLast(a), io);
+}
+
+/**
+ * The sessions of the window `hint` names, as `deja last <window>` lists them, under the
+ * filters of `a` (`--harness`, `--project`, `--junk`, `--json`): what a search of time
+ * words alone asks for (lib/cli/cmd_search.ts).
+ */
+export function runLastWindow(a: Args, io: IO, hint: TimeHint, n: number): number {
+  return showLast({
+    n,
+    filter: parseFilter(a),
+    since: hint.from,
+    until: hint.to,
+    sinceText: hint.words.trim(),
+    json: Boolean(a.values.json),
+  }, io);
+}
+
+function showLast(args: LastArgs, io: IO): number {
   const d = withStore(io, (store) => lastData(store, args, io));
   if (args.json) {
     printJson(io, lastJson(d));

@@ -16,10 +16,11 @@ import { DejaError } from "../../core/errors.ts";
 import { search, type SearchOptions, type SearchResult } from "../search.ts";
 import { NoSessionMatch, resolveSession, shortRef } from "../sessions.ts";
 import { searchLine } from "./question.ts";
-import { cutNote, parseQuery, STOP_WORDS } from "../query.ts";
+import { cutNote, parseQuery, STOP_WORDS, timeOnly } from "../query.ts";
 import { Q } from "../schema.ts";
 import { searchHiding } from "../search/sessions.ts";
 import { inWindow } from "../search/timewords.ts";
+import { shQuote } from "../shell.ts";
 import { embedConfig } from "../embeddings/config.ts";
 import {
   checkFrom,
@@ -428,6 +429,19 @@ export function searchText(d: SearchData, io: Pick<IO, "isTTY" | "env">): string
  */
 export async function runSearch(a: Args, io: IO): Promise<number> {
   const args = parseSearch(a);
+  // Time words alone (`deja in august 2025`, `deja what did I do yesterday`): the sessions of
+  // that window, as `deja last` lists them (trial 16: the words were searched as text).
+  const window = args.regex || args.session || args.kinds || args.since !== undefined
+    ? undefined
+    : timeOnly(args.query);
+  if (window) {
+    const { runLastWindow } = await import("./cmd_last.ts");
+    io.err(
+      `deja: "${window.words.trim()}" names a time: its sessions, as 'deja last' lists them; ` +
+        `to search the words: deja search ${shQuote(`"${window.words.trim()}"`)}\n`,
+    );
+    return runLastWindow(a, io, window, args.limit);
+  }
   const store = Store.open(indexPath(io.env));
   trace("index open");
   let d: SearchData;

@@ -1,0 +1,38 @@
+/**
+ * A search of time words alone (`deja in august 2025`, `deja what did I do yesterday`) lists
+ * the sessions of that window as `deja last` does (trial 16: the words were searched as
+ * text, and `in august 2025` found nothing); the words stay searchable quoted.
+ */
+import { assertEquals, assertStringIncludes } from "./_assert.ts";
+import { runMain } from "./_cli_io.ts";
+import { indexSessions } from "./_memory.ts";
+
+const spec = (id: string, start: string, user: string) => ({
+  id,
+  cwd: "/w/app",
+  start,
+  turns: [{ user }, { say: "Done." }],
+});
+const AUG = "aaaa1111-1111-4222-8333-444455556666";
+const SEP = "bbbb1111-1111-4222-8333-444455556666";
+
+Deno.test("time words alone list the sessions of their window; quoted, they are searched", async () => {
+  const ix = await indexSessions([
+    spec(AUG, "2025-08-08T12:00:00Z", "wire the billing webhook"),
+    spec(SEP, "2025-09-20T12:00:00Z", "the august 2025 report is late"),
+  ]);
+  try {
+    const r = await runMain(ix.env, ["in", "august", "2025", "--json"]);
+    assertEquals(r.code, 0, r.err);
+    assertEquals(JSON.parse(r.out).sessions.map((s: { id: string }) => s.id), [AUG]);
+    assertStringIncludes(r.err, `deja: "in august 2025" names a time: its sessions`);
+    assertStringIncludes(r.err, `to search the words: deja search '"in august 2025"'`);
+    const quoted = await runMain(ix.env, ["search", '"august 2025"', "--json"]);
+    assertEquals(JSON.parse(quoted.out).results.map((s: { id: string }) => s.id), [SEP]);
+    // A word beside the time words is a search, ranked by the window.
+    const word = await runMain(ix.env, ["billing", "in", "august", "2025", "--json"]);
+    assertEquals(JSON.parse(word.out).results[0].id, AUG);
+  } finally {
+    ix.cleanup();
+  }
+});
