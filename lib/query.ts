@@ -268,6 +268,9 @@ export function parseSince(v: string, now = Date.now()): number | undefined {
   }
   const words = timeHint(s, now);
   if (words.hint && !words.rest.trim()) return words.hint.from;
+  // A number alone has no unit (trial 16: `--since 2 weeks` took `2`, a date of 2001, and
+  // searched `weeks`); JavaScript reads it as a year.
+  if (/^\d+$/.test(s)) return undefined;
   const t = Date.parse(s);
   return Number.isFinite(t) ? t : undefined;
 }

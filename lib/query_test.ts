@@ -105,3 +105,9 @@ Deno.test("parseSince reads months as mo, minutes as m or min", () => {
   assertEquals(parseSince("45min", now), now - 45 * 60e3);
   assertEquals(parseSince("3 days", now), now - 3 * 86400e3);
 });
+
+Deno.test("parseSince refuses a number without its unit", () => {
+  // Trial 16: `--since 2 weeks` took `2` as a date of 2001 and searched `weeks`.
+  for (const v of ["0", "2", "20", "2026"]) assertEquals(parseSince(v), undefined, v);
+  assertEquals(typeof parseSince("2w"), "number");
+});
