@@ -97,3 +97,21 @@ Deno.test("a title outside the window of the query's time words is not lifted ab
     assertEquals(search(s, "greeting", { now }).results[0].id, "s-titled-aug");
     assertEquals(search(s, "greeting in august 2025", { now }).results[0].id, "s-titled-aug");
   }));
+
+Deno.test("a session inside the window of the time words ranks above one outside that says the word more", () =>
+  withMemIndex([
+    {
+      id: "s-sep",
+      at: Date.UTC(2025, 8, 2, 12),
+      events: [
+        ["user", "kubectl apply fails; kubectl logs show it"],
+        ["assistant", "kubectl rollout restart fixed it"],
+      ],
+    },
+    { id: "s-aug", at: Date.UTC(2025, 7, 8, 12), events: [["user", "kubectl context is wrong"]] },
+  ], (s) => {
+    const now = Date.UTC(2026, 11, 3, 12);
+    // The time words put the session of their window first (trial 16: `kubectl in august 2025`).
+    assertEquals(search(s, "kubectl in august 2025", { now }).results[0].id, "s-aug");
+    assertEquals(search(s, "kubectl", { now }).results[0].id, "s-sep");
+  }));

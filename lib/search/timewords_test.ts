@@ -40,7 +40,10 @@ Deno.test("timeHint leaves may the verb alone and finds nothing in plain words",
 
 Deno.test("timeFit is highest inside the window and falls with the distance", () => {
   const h = { from: NOW - 2 * DAY, to: NOW - DAY, words: "yesterday" };
-  assertEquals(timeFit(h, NOW - 1.5 * DAY, NOW - 1.4 * DAY), 1.5);
+  const inside = timeFit(h, NOW - 1.5 * DAY, NOW - 1.4 * DAY);
+  // Inside, three times the weight of any session outside (at most 1 there).
+  assertEquals(inside, 3);
+  assert(timeFit(h, NOW - 0.9 * DAY, NOW - 0.8 * DAY) <= 1);
   assert(timeFit(h, NOW - 10 * DAY, NOW - 9 * DAY) > timeFit(h, NOW - 60 * DAY, NOW - 59 * DAY));
 });
 
