@@ -104,17 +104,3 @@ Deno.test("a short word's regular inflections are its forms, whatever the stemme
     const r = search(s, "added lab todolist.md");
     assertEquals([r.results[0]?.id, r.tier], ["s-add", "stemmed"]);
   }));
-
-// Trial 16: `adding redis` found the 2 sessions saying `adding`, and not "Add Redis" nor the 4
-// others `add redis` finds: forms were tried beside exact matches for 3 words or more only.
-Deno.test("two words find the sessions holding them in other forms beside those holding them as typed", () =>
-  withMemIndex([
-    { id: "s-adding", events: [["user", "adding redis as a cache"]] },
-    { id: "s-add", events: [["user", "add redis to the cluster"]] },
-    { id: "s-other", events: [["user", "adding a column"]] },
-  ], (s) => {
-    const r = search(s, "adding redis");
-    assertEquals(r.results.map((x) => x.id).sort(), ["s-add", "s-adding"]);
-    const off = search(s, "adding redis", { ablate: ["compete"] });
-    assertEquals(off.results.map((x) => x.id), ["s-adding"]);
-  }));

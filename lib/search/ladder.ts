@@ -229,14 +229,13 @@ function relevanceOf(
 }
 
 /**
- * The exact matches of a query of two or more words, with the sessions that
+ * The exact matches of a query of three or more words, with the sessions that
  * hold every word as typed or in another form (`requires` for `required`)
  * beside them, all ranked by the forms: one word's form does not push a
  * session holding the query in one short prompt below one naming the words
  * as typed across a marathon. Undefined when the forms add no session. The
  * sessions only the forms match are listed in `widened` (the result is
- * labelled `stemmed` when one of them ranks first). Two words too (trial 16: `adding redis`
- * found 2 sessions, `add redis` 6, "Add Redis" among them).
+ * labelled `stemmed` when one of them ranks first).
  */
 function withForms(
   stats: TermStats,
@@ -245,7 +244,7 @@ function withForms(
   rootOf: (id: number) => number,
   exact: Map<number, SessionScore>,
 ): LadderResult | undefined {
-  if (parsed.parts.filter((p) => !p.quoted).length < 2) return undefined;
+  if (parsed.parts.filter((p) => !p.quoted).length < 3) return undefined;
   const ex = expand(stats, parsed.parts, "stemmed");
   if (!ex || !ex.changes.length) return undefined;
   const scores = literalMatch(stats, ex.alts, f, rootOf, ex.confirm);
