@@ -85,7 +85,7 @@ import { liftVerbatim, phraseRows, verbatimHolders } from "./search/verbatim.ts"
 import { tokens } from "./search/tokenize.ts";
 import { spellingFixes, withoutStopSlips } from "./search/spelling.ts";
 import { docs } from "./search/vocab.ts";
-import { inWindow } from "./search/timewords.ts";
+import { sessionMeets } from "./search/timewords.ts";
 import { trace } from "../core/trace.ts";
 import type { FileTime } from "./session_time.ts";
 
@@ -378,12 +378,8 @@ function run(store: Store, query: string, o: SearchOptions): SearchResult {
   // Time words rank: a title or a prompt outside their window is no longer lifted above the
   // sessions inside it (trial 16: `greeting since september 2025` put eight August sessions
   // titled "…greeting" above the one of March 2026), only level with the best of them.
-  const inTime = (id: number) => {
-    if (!parsed.time) return true;
-    const r = cache.get(id);
-    const first = r?.started ?? r?.updated;
-    return first != null && inWindow(parsed.time, first, r?.updated ?? first);
-  };
+  const inTime = (id: number) =>
+    !parsed.time || sessionMeets(parsed.time, cache.get(id)?.started, cache.get(id)?.updated);
   const early = [...titled].filter((id) => !inTime(id));
   liftTitled(scores, early.length ? new Set([...titled].filter(inTime)) : titled);
   liftTitled(scores, new Set(early), 1);

@@ -37,7 +37,8 @@ import {
 } from "./_memory.ts";
 import { filteredText, filtersUsed } from "./_filtered.ts";
 import { isUndated } from "../session_time.ts";
-import { type TimeHint, timeHint } from "../search/timewords.ts";
+import type { TimeHint } from "../search/timewords.ts";
+import { timeOnly } from "../query.ts";
 
 export const lastCmd: CommandSpec = {
   asks: true,
@@ -100,8 +101,8 @@ export function parseLast(a: Args, now = Date.now()): LastArgs {
   // `deja last week`, `deja last month`: the sessions of that window (trial 16: `last month`
   // was refused as a count, and the hint searched the words).
   const phrase = nText === undefined ? undefined : `last ${a.positionals.join(" ")}`;
-  const window = phrase && given === undefined ? timeHint(phrase, now) : undefined;
-  if (window?.hint && !window.rest.trim()) {
+  const window = phrase && given === undefined ? timeOnly(phrase, now) : undefined;
+  if (window) {
     if (opt(a, "since") !== undefined) {
       throw new DejaError(
         `last was given two windows, '${phrase}' and --since ${opt(a, "since")}`,
@@ -113,8 +114,8 @@ export function parseLast(a: Args, now = Date.now()): LastArgs {
     return {
       n: limit,
       filter: parseFilter(a),
-      since: window.hint.from,
-      until: window.hint.to,
+      since: window.from,
+      until: window.to,
       sinceText: phrase,
       json: Boolean(a.values.json),
     };

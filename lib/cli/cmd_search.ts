@@ -19,7 +19,7 @@ import { searchLine } from "./question.ts";
 import { cutNote, parseQuery, STOP_WORDS, timeOnly } from "../query.ts";
 import { Q } from "../schema.ts";
 import { searchHiding } from "../search/sessions.ts";
-import { inWindow } from "../search/timewords.ts";
+import { sessionMeets } from "../search/timewords.ts";
 import { shQuote } from "../shell.ts";
 import { embedConfig } from "../embeddings/config.ts";
 import {
@@ -554,10 +554,7 @@ function outside(res: SearchResult): string {
 function insideWindow(res: SearchResult): number {
   const t = res.time;
   if (!t) return 0;
-  return res.results.filter((r) => {
-    const start = r.started ?? r.updated;
-    return start !== null && inWindow(t, start, r.updated ?? start);
-  }).length;
+  return res.results.filter((r) => sessionMeets(t, r.started, r.updated)).length;
 }
 
 /**

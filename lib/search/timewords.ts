@@ -254,6 +254,20 @@ export function timeHint(text: string, now: number): { rest: string; hint?: Time
  */
 const INSIDE = 3;
 
+/**
+ * Whether a session first active at `started` and last at `updated` (epoch ms, either null)
+ * meets `hint`'s window; one with neither time does not. What ranks a title (lib/search.ts)
+ * and what the first line says of the results (lib/cli/cmd_search.ts) read it alike.
+ */
+export function sessionMeets(
+  hint: TimeHint,
+  started: number | null | undefined,
+  updated: number | null | undefined,
+): boolean {
+  const first = started ?? updated;
+  return first != null && inWindow(hint, first, updated ?? first);
+}
+
 /** Whether a session's time span `[start, end]` (epoch ms) meets `hint`'s window. */
 export function inWindow(hint: TimeHint, start: number, end: number): boolean {
   return end >= hint.from && start < hint.to;
