@@ -16,10 +16,10 @@ import { DejaError } from "../../core/errors.ts";
 import { search, type SearchOptions, type SearchResult } from "../search.ts";
 import { NoSessionMatch, resolveSession, shortRef } from "../sessions.ts";
 import { searchLine } from "./question.ts";
+import { insideWindow, narration } from "./_search_narration.ts";
 import { cutNote, parseQuery, STOP_WORDS, timeOnly } from "../query.ts";
 import { Q } from "../schema.ts";
 import { searchHiding } from "../search/sessions.ts";
-import { sessionMeets } from "../search/timewords.ts";
 import { shQuote } from "../shell.ts";
 import { embedConfig } from "../embeddings/config.ts";
 import {
@@ -513,13 +513,6 @@ function unquotedHint(io: IO, u: SearchData["unquoted"]): void {
   io.err(`hint: the words without quotes match ${n}: deja ${words}\n`);
 }
 
-/** How each widening tier names what it did, for {@link narration}. */
-const WIDENED: Partial<Record<SearchResult["tier"], string>> = {
-  substring: "inside longer words",
-  stemmed: "word forms",
-  close: "close spellings",
-};
-
 /**
  * The session `--session` names; when none has that id, the hint names where ids are
  * listed and the search without it (trial 15: it offered to search the id as words).
@@ -537,101 +530,6 @@ function withinSession(store: Store, ref: string, query: string) {
       1,
     );
   }
-}
-
-/**
- * `; none falls in it` when no result listed meets the window the query's time words name:
- * they rank, never filter, so `redis in august 2025` listed September's sessions without a
- * word that August held none (trial 16).
- */
-function outside(res: SearchResult): string {
-  return res.time && res.results.length && !insideWindow(res)
-    ? "; no session listed falls in it"
-    : "";
-}
-
-/** How many listed results meet the window the query's time words name (0 without one). */
-function insideWindow(res: SearchResult): number {
-  const t = res.time;
-  if (!t) return 0;
-  return res.results.filter((r) => sessionMeets(t, r.started, r.updated)).length;
-}
-
-/**
- * The short line that says how literal the match was (empty for an exact match). A first
- * result found by its title holding every word is said to match the title, never "no exact
- * match" nor "no single event holds every word" (the others, if any, say how they matched).
- */
-export function narration(res: SearchResult): string {
-  // Four alternatives a word, and an ellipsis for the others searched too (trial 16).
-  const list = (changes: SearchResult["changes"]) =>
-    changes.map((x) => `${x.from} → ${x.to.slice(0, 4).join(", ")}${x.to.length > 4 ? ", …" : ""}`)
-      .join("; ");
-  // Spellings and, after them, the words read in their forms beside them (trial 16: every
-  // change was called a close spelling, `creating → create` among them).
-  const spelt = res.respelt;
-  const ch = spelt && res.tier === "close"
-    ? `${list(res.changes.filter((c) => spelt.includes(c.from)))}; word forms: ${
-      list(res.changes.filter((c) => !spelt.includes(c.from)))
-    }`
-    : list(res.changes);
-  const time = res.time ? ` (ranked by time: "${res.time.words}"${outside(res)})` : "";
-  const how = WIDENED[res.tier];
-  const n = res.nearestFollow ?? 0;
-  if (n && res.results[0]) {
-    const r = res.results[0];
-    const first = r.titleMatch
-      ? res.titleSpelt ? `matched the title by ${how ?? "word forms"}: ${ch}` : "matched the title"
-      : r.promptMatch
-      ? "matched a prompt typed before"
-      : "an event holds the query as one phrase";
-    const others = n === 1 ? "the other one is" : `the other ${n} are`;
-    return `${first}; ${others} only the nearest by relevance, holding some of the words${time}`;
-  }
-  if (res.results[0]?.titleMatch && (how || res.tier === "session")) {
-    const all = !res.results.some((r) => !r.titleMatch);
-    if (res.titleSpelt) {
-      return `matched the title by ${how}: ${ch}${all ? "" : "; the others too"}${time}`;
-    }
-    const others = all
-      ? ""
-      : how
-      ? `; the others by ${how}: ${ch}`
-      : "; the others hold the words between their events";
-    return `matched the title${others}${time}`;
-  }
-  if (res.exactFollow) {
-    // One sentence: the change list (itself split by "; ") goes in parentheses.
-    const first = res.tier === "relevance"
-      ? "the first result is the nearest by relevance"
-      : `the first result matches ${how} (${ch})`;
-    const n = res.exactFollow;
-    const others = Math.max(n, res.results.length - 1);
-    const follow = n < others
-      ? `${n} of the other ${others} hold${n === 1 ? "s" : ""}`
-      : n === 1
-      ? "the other one holds"
-      : `the other ${n} hold`;
-    return `${first}; ${follow} every word as typed${time}`;
-  }
-  const line = {
-    exact: time ? `exact match${time}` : "",
-    session: `no single event holds every word; these sessions hold them between them${time}`,
-    substring: `no exact match; ${how}: ${ch}${time}`,
-    stemmed: `no exact match; ${how}: ${ch}${time}`,
-    close: `no exact match; ${how}: ${ch}${time}`,
-    error: `matched by error signature${time}`,
-    relevance: `nothing matched exactly; the nearest sessions by relevance${
-      ch ? `, read as spelt: ${ch}` : ""
-    }${time}`,
-    regex: "",
-    none: "",
-  }[res.tier];
-  const left = res.leftOut?.join(", ");
-  if (!left) return line;
-  return line
-    ? `${line}; left out the question's ${left}`
-    : `every word matched but the question's ${left}${time}`;
 }
 
 function jsonOf(
