@@ -8,7 +8,7 @@
 import { assertEquals } from "./_assert.ts";
 import { search } from "../lib/search.ts";
 import { type MemSession, withMemIndex } from "./_search_fixture.ts";
-import { narration } from "../lib/cli/_search_narration.ts";
+import { narration } from "../lib/cli/search_narration.ts";
 
 /** A long session that names every word of the questions once, far apart, in tool output. */
 const marathon = (n: number): MemSession => ({

@@ -10,7 +10,7 @@
  */
 import { assert, assertEquals } from "./_assert.ts";
 import { search } from "../lib/search.ts";
-import { narration } from "../lib/cli/_search_narration.ts";
+import { narration } from "../lib/cli/search_narration.ts";
 import { findFixes } from "../lib/memory/fix.ts";
 import { type MemSession, type MemStore, withMemIndex } from "./_search_fixture.ts";
 

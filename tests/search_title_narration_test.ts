@@ -5,7 +5,7 @@
  */
 import { assertEquals, assertStringIncludes } from "./_assert.ts";
 import { search } from "../lib/search.ts";
-import { narration } from "../lib/cli/_search_narration.ts";
+import { narration } from "../lib/cli/search_narration.ts";
 import { withMemIndex } from "./_search_fixture.ts";
 
 Deno.test("an exact title whose words no single event holds is narrated as a title match", () =>

@@ -7,7 +7,7 @@
 import { assert, assertEquals, assertStringIncludes } from "./_assert.ts";
 import { runMain } from "./_cli_io.ts";
 import { search } from "../lib/search.ts";
-import { narration } from "../lib/cli/_search_narration.ts";
+import { narration } from "../lib/cli/search_narration.ts";
 import { memIndex, type MemSession, withMemIndex } from "./_search_fixture.ts";
 
 const HISTORY: MemSession[] = [

@@ -10,7 +10,7 @@ import { Q } from "../schema.ts";
 import { describeSession, lastSessions } from "../memory/last.ts";
 import { defaultHidden, searchHiding } from "../search/sessions.ts";
 import { search } from "../search.ts";
-import { narration } from "../cli/_search_narration.ts";
+import { narration } from "../cli/search_narration.ts";
 import { oneLine, plural } from "../../core/text.ts";
 import { htm, type Html, marked } from "./html.ts";
 import {
