@@ -44,3 +44,27 @@ Deno.test("deja last month lists the sessions of last month alone", async () => 
     ix.cleanup();
   }
 });
+
+Deno.test("deja last 30 days reads a count of days as a window; a year as a count says so", async () => {
+  // Trial 17b: `deja last 30 days` was refused ('days' unexpected); `deja last 2025` listed
+  // the newest sessions with no word that 2025 was read as a count.
+  const ix = await indexSessions([
+    spec(OLDER, at(-3, 10)),
+    spec(NOW, new Date(Date.now() - 60_000).toISOString()),
+  ]);
+  try {
+    const days = await runMain(ix.env, ["last", "30", "days", "--json"]);
+    assertEquals(days.code, 0, days.err);
+    assertEquals(JSON.parse(days.out).sessions.map((s: { id: string }) => s.id), [NOW]);
+    const count = await runMain(ix.env, ["last", "30", "--json"]);
+    assertEquals(JSON.parse(count.out).sessions.length, 2);
+    const extra = await runMain(ix.env, ["last", "30", "bananas"]);
+    assertEquals(extra.code, 2, extra.err);
+    assertStringIncludes(extra.err, "unexpected argument 'bananas'");
+    const year = await runMain(ix.env, ["last", "2025"]);
+    assertEquals(year.code, 0, year.err);
+    assertStringIncludes(year.err, "2025 was read as a count; the sessions of the year 2025");
+  } finally {
+    ix.cleanup();
+  }
+});

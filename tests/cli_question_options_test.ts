@@ -107,6 +107,15 @@ Deno.test("fix hides throwaway sessions unless --junk; last filters by --since; 
     const bad = await runMain(ix.env, ["last", "--since", "someday"]);
     assertEquals(bad.code, 2);
     assertStringIncludes(bad.err, "--since takes 30d");
+    // Trial 17b: `--since 3 months` named the unit as a count; `--since 2 weeks` gave no hint.
+    const cut = await runMain(ix.env, ["last", "--since", "3", "months"]);
+    assertEquals(cut.code, 2);
+    assertStringIncludes(
+      cut.err,
+      "not '3'\nhint: write the number and its unit as one word: --since 3mo",
+    );
+    const words = await runMain(ix.env, ["--since", "2", "weeks", "fix"]);
+    assertStringIncludes(words.err, "--since 2w");
 
     const forget = await runMain(ix.env, ["forget", "--since", "yesterday"]);
     assertEquals(forget.code, 2);

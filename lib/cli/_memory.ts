@@ -72,7 +72,18 @@ export function timeOpt(a: Args, name: string): { ms?: number; text?: string } {
   if (text === undefined) return {};
   const ms = parseSince(text);
   if (ms === undefined) {
-    throw new DejaError(`--${name} takes ${SINCE_FORMS}, not '${text}'`, undefined, 2);
+    // `--since 2 weeks` (trial 17b): the unit went to the words.
+    const unit = /^\d+$/.test(text.trim()) ? a.positionals[0] : undefined;
+    const hint = unit && /^(?:min(?:ute)?s?|hours?|days?|weeks?|months?|years?)$/i.test(unit)
+      ? `write the number and its unit as one word: --${name} ${text.trim()}${
+        unit.toLowerCase().startsWith("mo")
+          ? "mo"
+          : unit.toLowerCase().startsWith("mi")
+          ? "m"
+          : unit[0].toLowerCase()
+      }`
+      : undefined;
+    throw new DejaError(`--${name} takes ${SINCE_FORMS}, not '${text}'`, hint, 2);
   }
   return { ms, text };
 }

@@ -46,6 +46,8 @@ export const lastCmd: CommandSpec = {
   usage: "last [n | --limit <n>] [--harness <id>] [--project <text>] [--since <30d|date>] " +
     "[--junk] [--json]",
   maxPositionals: 1,
+  // `deja last 30 days`, `deja last 2 weeks` (trial 17b: refused, 'days' unexpected).
+  wordsFit: (words) => timeOnly(`last ${words.join(" ")}`) !== undefined,
   count: true,
   options: {
     limit: {
@@ -96,12 +98,16 @@ export interface LastData {
  * `--limit` differ, or a harness is unknown.
  */
 export function parseLast(a: Args, now = Date.now()): LastArgs {
+  // A `--since` cut from its unit (`--since 3 months`) is named before the unit as a count.
+  timeOpt(a, "since");
   const nText = a.positionals[0];
   const given = nText === undefined ? undefined : wholeNumber(nText);
   // `deja last week`, `deja last month`: the sessions of that window (trial 16: `last month`
   // was refused as a count, and the hint searched the words).
   const phrase = nText === undefined ? undefined : `last ${a.positionals.join(" ")}`;
-  const window = phrase && given === undefined ? timeOnly(phrase, now) : undefined;
+  const window = phrase && (given === undefined || a.positionals.length > 1)
+    ? timeOnly(phrase, now)
+    : undefined;
   if (window) {
     if (opt(a, "since") !== undefined) {
       throw new DejaError(
@@ -228,7 +234,14 @@ function filtersOf(args: LastArgs) {
 }
 
 function runLast(a: Args, io: IO): number {
-  return showLast(parseLast(a), io);
+  const args = parseLast(a);
+  const code = showLast(args, io);
+  // `deja last 2025` lists the newest 2025 sessions; the year is one word away (trial 17b).
+  const n = a.positionals[0];
+  if (!args.json && a.positionals.length === 1 && /^(?:19[89]|20\d)\d$/.test(n ?? "")) {
+    io.err(`hint: ${n} was read as a count; the sessions of the year ${n}: deja in ${n}\n`);
+  }
+  return code;
 }
 
 /**

@@ -43,6 +43,8 @@ export interface CommandSpec {
   options: Record<string, OptionSpec>;
   /** How many positional arguments it takes at most (unlimited when absent). */
   maxPositionals?: number;
+  /** Whether positional arguments past {@link maxPositionals} are still the command's own. */
+  wordsFit?: (positionals: readonly string[]) => boolean;
   /**
    * Reads the index: freshen it on use first (lib/fresh/freshen.ts), unless
    * `--no-refresh` or `DEJA_NO_REFRESH` says not to.
@@ -148,7 +150,10 @@ export function parse(cmd: Command, argv: string[], home = ""): Args {
       tokens: true,
     });
     refuseTwice(cmd, options, tokens);
-    if (cmd.maxPositionals !== undefined && positionals.length > cmd.maxPositionals) {
+    if (
+      cmd.maxPositionals !== undefined && positionals.length > cmd.maxPositionals &&
+      !cmd.wordsFit?.(positionals)
+    ) {
       const extra = positionals.slice(cmd.maxPositionals).join(" ");
       throw new UnexpectedWords(
         `unexpected argument '${extra}'`,

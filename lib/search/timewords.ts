@@ -71,6 +71,8 @@ function startOfDay(t: number): number {
 
 interface Rule {
   re: RegExp;
+  /** Whether the match names a time (else the rule is passed over); every match when absent. */
+  accept?(m: RegExpExecArray): boolean;
   window(m: RegExpExecArray, now: number): [number, number];
 }
 
@@ -128,7 +130,115 @@ function countOf(word: string): number {
   return /^\d+$/.test(word) ? Number(word) : COUNTS[word.toLowerCase()] ?? 1;
 }
 
+/** A day of the month, 1-31, with its ordinal ending when typed (`13th`). */
+const DAY_OF_MONTH = "(?:3[01]|[12]\\d|0?[1-9])(?:st|nd|rd|th)?";
+const YEAR = "(?:19|20)\\d\\d";
+/** A month with its day, and the year when typed: `jan 13th`, `13 january 2026`, `march 5, 2025`. */
+const MONTH_DAY =
+  `(?:${MONTH_NAMES})\\.?\\s+${DAY_OF_MONTH}(?:,?\\s+${YEAR})?|${DAY_OF_MONTH}\\s+(?:of\\s+)?(?:${MONTH_NAMES})\\.?(?:,?\\s+${YEAR})?`;
+/**
+ * One end of a range (`from march to may 2026`, `between jan 13 and jan 20`, `until friday`):
+ * a month with a day and a year when typed (`august of 2025`), a year, an ISO month or date, a
+ * weekday, today or yesterday.
+ */
+const POINT =
+  `(?:${MONTH_DAY}|(?:${MONTH_NAMES})\\.?(?:,?\\s+(?:of\\s+)?${YEAR})?|${YEAR}(?:-\\d\\d(?:-\\d\\d)?)?|${
+    WEEKDAYS.join("|")
+  }|today|yesterday)`;
+
+/** The month (0-11), day and year typed in a {@link POINT}, each undefined when not typed. */
+function pointParts(text: string): { month?: number; day?: number; year?: number } {
+  const t = text.toLowerCase();
+  const year = /\b((?:19|20)\d\d)\b/.exec(t)?.[1];
+  const name = new RegExp(`\\b(${MONTH_NAMES})\\b`).exec(t)?.[1];
+  const day = /(?:^|\s)(\d{1,2})(?:st|nd|rd|th)?\b/.exec(t)?.[1];
+  return {
+    month: name === undefined ? undefined : monthOf(name),
+    day: day === undefined ? undefined : Number(day),
+    year: year === undefined ? undefined : Number(year),
+  };
+}
+
+/**
+ * The window of one {@link POINT}: a day, a month or a year. A month or day typed without its
+ * year is the last one up to now, or of `year` when the range's other end gave one.
+ */
+function pointWindow(text: string, now: number, year?: number): [number, number] {
+  const t = text.trim().toLowerCase();
+  const iso = /^((?:19|20)\d\d)(?:-(\d\d)(?:-(\d\d))?)?$/.exec(t);
+  if (iso) {
+    const [y, mo, d] = [Number(iso[1]), iso[2] ? Number(iso[2]) - 1 : 0, Number(iso[3] ?? 1)];
+    if (!iso[2]) return [new Date(y, 0, 1).getTime(), new Date(y + 1, 0, 1).getTime()];
+    if (!iso[3]) return [new Date(y, mo, 1).getTime(), new Date(y, mo + 1, 1).getTime()];
+    return [new Date(y, mo, d).getTime(), new Date(y, mo, d + 1).getTime()];
+  }
+  if (t === "today") return [startOfDay(now), startOfDay(now) + DAY];
+  if (t === "yesterday") return [startOfDay(now) - DAY, startOfDay(now)];
+  const weekday = WEEKDAYS.indexOf(t);
+  if (weekday >= 0) return lastWeekday(weekday, now);
+  const p = pointParts(t);
+  const d = new Date(now);
+  let y = p.year ?? year ?? d.getFullYear();
+  const month = p.month ?? 0;
+  if (p.year === undefined && year === undefined) {
+    const ahead = month > d.getMonth() || (month === d.getMonth() && (p.day ?? 1) > d.getDate());
+    if (ahead) y--;
+  }
+  return p.day === undefined
+    ? [new Date(y, month, 1).getTime(), new Date(y, month + 1, 1).getTime()]
+    : [new Date(y, month, p.day).getTime(), new Date(y, month, p.day + 1).getTime()];
+}
+
+/** The last `weekday` (0 Sunday) before today, as a day's window. */
+function lastWeekday(weekday: number, now: number): [number, number] {
+  const back = (new Date(now).getDay() - weekday + 7) % 7 || 7;
+  const start = startOfDay(now) - back * DAY;
+  return [start, start + DAY];
+}
+
+/**
+ * A range's window, from the start of its first end to the end of its last (trial 17b: `from
+ * august to september` searched both months as words). The first end takes the last end's year
+ * when it has none, a year earlier when it would start after the last (`from november to
+ * february 2026`), and a weekday a week earlier (`from friday to monday`).
+ */
+function rangeWindow(first: string, last: string, now: number): [number, number] {
+  const end = pointWindow(last, now);
+  const typed = pointParts(first).year !== undefined || /^\d{4}/.test(first.trim());
+  const endYear = new Date(end[0]).getFullYear();
+  let start = pointWindow(first, now, typed ? undefined : endYear);
+  if (start[0] >= end[1] && !typed) {
+    start = WEEKDAYS.includes(first.trim().toLowerCase())
+      ? [start[0] - 7 * DAY, start[1] - 7 * DAY]
+      : pointWindow(first, now, endYear - 1);
+  }
+  return [Math.min(start[0], end[0]), Math.max(start[1], end[1])];
+}
+
 const RULES: Rule[] = [
+  {
+    // `from march to may 2026`, `between jan 13th and jan 20th`, `from 2025-08 to 2025-10`.
+    re: new RegExp(
+      `\\b(?:from|between)\\s+(${POINT})\\s+(?:to|until|till|through|thru|and|-)\\s+(${POINT})(?![\\w-])`,
+      "i",
+    ),
+    window: (m, now) => rangeWindow(m[1], m[2], now),
+  },
+  {
+    // `until march`, `till friday`, `up to 2025-10-01`: up to the end of that point.
+    re: new RegExp(`\\b(?:until|till|up until|up to)\\s+(${POINT})(?![\\w-])`, "i"),
+    window: (m, now) => [0, pointWindow(m[1], now)[1]],
+  },
+  {
+    // A day of a month (`on jan 13th`, `13 january 2026`, `since march 5`): `may 5` and
+    // `march 3` alone may be a verb and a count, so they need a word before them or a year.
+    re: new RegExp(
+      `\\b(?:(in|on|during|since|from|after|before)\\s+)?(${MONTH_DAY})(?![\\w-])`,
+      "i",
+    ),
+    accept: (m) => m[1] !== undefined || !/^(?:may|march)\b/i.test(m[2]) || /\d{4}/.test(m[2]),
+    window: (m, now) => turned(m[1], pointWindow(m[2], now), now),
+  },
   {
     re: /\b(?:earlier )?(?:today|tonight|this (?:morning|afternoon|evening))\b/i,
     window: (_m, now) => [startOfDay(now), now + 1],
@@ -193,7 +303,7 @@ const RULES: Rule[] = [
     re: new RegExp(
       `\\b(?:(in|during|last|since|from|after|before|back in)\\s+(${MONTH_NAMES})|(${
         MONTHS.filter((m) => m !== "may" && m !== "march").join("|")
-      })|(${SHORT_NAMES}|may|march)(?=\\.?,?\\s+(?:19|20)\\d\\d\\b))\\b\\.?(?:,?\\s+((?:19|20)\\d\\d)\\b)?`,
+      })|(${SHORT_NAMES}|may|march)(?=\\.?,?\\s+(?:of\\s+)?(?:19|20)\\d\\d\\b))\\b\\.?(?:,?\\s+(?:of\\s+)?((?:19|20)\\d\\d)\\b)?`,
       "i",
     ),
     window: (m, now) => {
@@ -220,13 +330,7 @@ const RULES: Rule[] = [
   },
   {
     re: new RegExp(`\\b(?:on|last)\\s+(${WEEKDAYS.join("|")})\\b`, "i"),
-    window: (m, now) => {
-      const want = WEEKDAYS.indexOf(m[1].toLowerCase());
-      const today = new Date(now).getDay();
-      const back = (today - want + 7) % 7 || 7;
-      const start = startOfDay(now) - back * DAY;
-      return [start, start + DAY];
-    },
+    window: (m, now) => lastWeekday(WEEKDAYS.indexOf(m[1].toLowerCase()), now),
   },
 ];
 
@@ -238,7 +342,7 @@ const RULES: Rule[] = [
 export function timeHint(text: string, now: number): { rest: string; hint?: TimeHint } {
   for (const r of RULES) {
     const m = r.re.exec(text);
-    if (!m) continue;
+    if (!m || (r.accept && !r.accept(m))) continue;
     const [from, to] = r.window(m, now);
     const rest = text.slice(0, m.index) + " " + text.slice(m.index + m[0].length);
     return { rest, hint: { from, to, words: m[0] } };

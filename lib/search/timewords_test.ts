@@ -89,3 +89,46 @@ Deno.test("weeks, months and years are the calendar's; before, after and from tu
   assertEquals(timeHint("march forward", now).hint, undefined);
   assertEquals(timeHint("march 2025 deploy", now).hint?.words, "march 2025");
 });
+
+Deno.test("a range runs from its first end to its last, and a day of a month is a day", () => {
+  // Trial 17b: `from august to september`, `between march and may 2026` and `january 13th`
+  // were searched as words (or read only the last month).
+  const at = new Date(2026, 11, 3, 15, 0).getTime(); // December 3, 2026
+  const ymd = (t: number) => {
+    const d = new Date(t);
+    return [d.getFullYear(), d.getMonth() + 1, d.getDate()];
+  };
+  const read = (q: string) => {
+    const h = timeHint(q, at);
+    return { rest: h.rest.trim(), from: ymd(h.hint!.from), to: ymd(h.hint!.to) };
+  };
+  assertEquals(read("from august to september tests"), {
+    rest: "tests",
+    from: [2026, 8, 1],
+    to: [2026, 10, 1],
+  });
+  assertEquals(read("between march and may 2026 tests").from, [2026, 3, 1]);
+  assertEquals(read("between march and may 2026 tests").to, [2026, 6, 1]);
+  // The first end takes a year earlier rather than start after the last.
+  assertEquals(read("from november to february 2026 x").from, [2025, 11, 1]);
+  assertEquals(read("from november to february x").to, [2026, 3, 1]);
+  assertEquals(read("tests between jan 13th and jan 20th"), {
+    rest: "tests",
+    from: [2026, 1, 13],
+    to: [2026, 1, 21],
+  });
+  assertEquals(read("from 2025-08 to 2025-10 x").to, [2025, 11, 1]);
+  assertEquals(read("until march redis"), { rest: "redis", from: [1970, 1, 1], to: [2026, 4, 1] });
+  assertEquals(read("january 13th deploy"), {
+    rest: "deploy",
+    from: [2026, 1, 13],
+    to: [2026, 1, 14],
+  });
+  assertEquals(read("13 january 2026 x").from, [2026, 1, 13]);
+  assertEquals(read("dec 5 build").from, [2025, 12, 5], "a day not yet come is last year's");
+  assertEquals(read("in august of 2025 x"), { rest: "x", from: [2025, 8, 1], to: [2025, 9, 1] });
+  // `may` and `march` with a number alone stay words; after `on` they are a day.
+  assertEquals(timeHint("it may 5 times", at).hint, undefined);
+  assertEquals(timeHint("march 3 steps", at).hint, undefined);
+  assertEquals(read("on may 5 x").from, [2026, 5, 5]);
+});
