@@ -94,8 +94,11 @@ export async function main(io: IO): Promise<number> {
   const code = await runCommand(entry, argv, io);
   if (!bare) return code;
   // Words found after a mistyped command (trial 16: `deja serach docker`, `deja lats 5`
-  // searched the command's name with exit 0 and no word of it): said after the results.
-  if (rest.length && code === 0) {
+  // searched the command's name with exit 0 and no word of it): said after the results. A
+  // lone word too (trial 17a: `deja indx` searched "index" and said nothing of the command),
+  // unless it names a command deja calls otherwise (below).
+  const lone = rest.length === 0 && (await import("./lib/cli/suggest.ts")).commandWord(first);
+  if (code === 0 && !lone) {
     if (first.length < 4 || !/^[a-z]+$/i.test(first)) return code;
     const slip = (await import("./lib/cli/suggest.ts")).suggestCommand(first, [
       ...TYPED_NAMES,
@@ -103,7 +106,9 @@ export async function main(io: IO): Promise<number> {
     ]);
     if (slip && !(await inHistory(io, first))) {
       io.err(
-        `deja: '${first}' is not a command: these results are a search for the words; ` +
+        `deja: '${first}' is not a command: these results are a search for the ${
+          rest.length ? "words" : "word"
+        }; ` +
           `did you mean 'deja ${slip}'?\n`,
       );
     }

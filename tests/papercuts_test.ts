@@ -161,6 +161,13 @@ Deno.test("words found after a mistyped command say which command it resembles",
     "deja: 'serach' is not a command: these results are a search for the words; " +
       "did you mean 'deja search'?",
   );
+  // A lone word too (trial 17a: `deja indx` found "index" and said nothing of the command).
+  const lone = await run(["serach"], vars);
+  assertEquals(lone.code, 0, lone.err);
+  assertStringIncludes(lone.err, "these results are a search for the word; did you mean");
+  // A word the history holds is a search, said nothing of.
+  const held = await run(["widget"], vars);
+  assertEquals(held.err.includes("not a command"), false, held.err);
 });
 
 Deno.test("search shows a line said three times once per hit", async () => {
