@@ -61,6 +61,8 @@ Deno.test("deja last 30 days reads a count of days as a window; a year as a coun
     const extra = await runMain(ix.env, ["last", "30", "bananas"]);
     assertEquals(extra.code, 2, extra.err);
     assertStringIncludes(extra.err, "unexpected argument 'bananas'");
+    // Trial 17a: `deja last 5 docker` hinted `deja search 5 docker`, the count as a word.
+    assertStringIncludes(extra.err, "to search these words: deja search bananas --limit 30;");
     const year = await runMain(ix.env, ["last", "2025"]);
     assertEquals(year.code, 0, year.err);
     assertStringIncludes(year.err, "2025 was read as a count; the sessions of the year 2025");

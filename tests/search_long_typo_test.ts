@@ -142,6 +142,27 @@ Deno.test("a long sentence typed back with one word in another form finds the ev
     assertEquals(spread.tier, "relevance");
   }));
 
+Deno.test("a prompt typed back with a contraction spelt out comes before words scattered as typed", () =>
+  withMemIndex([
+    {
+      id: "s-prompt",
+      events: [["user", "you didnt successfully push all of the work onto github"]],
+    },
+    // Every word as typed, `not` included, but spread over events.
+    {
+      id: "s-spread",
+      events: [
+        ["user", "push the release work, not the docs"],
+        ["assistant", "the github action ran successfully"],
+      ],
+    },
+  ], (s) => {
+    // Trial 17a: `did not` for `didnt`; the prompt came 6th, below sessions scattering the words.
+    const r = search(s, "you did not successfully push all the work onto github");
+    assertEquals(r.results[0]?.id, "s-prompt", JSON.stringify(r.results.map((x) => x.id)));
+    assert(r.changes.some((c) => c.from === "not" && c.to.includes("didnt")));
+  }));
+
 Deno.test("a corrected long query names its spellings apart from the words read in their forms", () =>
   withMemIndex([
     {

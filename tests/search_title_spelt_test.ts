@@ -139,3 +139,21 @@ Deno.test("a short word alone is corrected for titles as for events: only swappe
     assertEquals(swapped.tier, "close");
     assertEquals(swapped.results.map((x) => x.id).sort(), ["s-body", "s-title"]);
   }));
+
+Deno.test("a title matched in other forms beside events found in forms is said to be", () =>
+  withMemIndex([
+    {
+      id: "s-todo",
+      title: "add the todo list, instead of loading the codebase",
+      events: [["user", "add the todo list, instead of loading the codebase"]],
+    },
+    { id: "s-other", events: [["user", "the codebase was loaded slowly, so I added a note"]] },
+  ], (s) => {
+    // Trial 17a: "matched the title" where the title says `loading` and the query `loaded`
+    // (`add`, read in its forms `added` beside, is held as typed).
+    const r = search(s, "add todo list instead of loaded codebase");
+    assertEquals(r.results[0]?.id, "s-todo");
+    assertEquals(r.results[0].titleMatch, true);
+    assertStringIncludes(narration(r), "matched the title by word forms: ");
+    assertStringIncludes(narration(r), "loaded → ");
+  }));

@@ -155,11 +155,14 @@ export function parse(cmd: Command, argv: string[], home = ""): Args {
       !cmd.wordsFit?.(positionals)
     ) {
       const extra = positionals.slice(cmd.maxPositionals).join(" ");
+      // A count, then words (`deja last 5 docker`, trial 17a): the words, searched for that many.
+      const n = cmd.count && /^\d+$/.test(positionals[0]) ? positionals[0] : undefined;
+      const search = n
+        ? `to search these words: ${searchLine(positionals.slice(1))} --limit ${n}`
+        : searchInstead(searchWordsOf(cmd.name, positionals));
       throw new UnexpectedWords(
         `unexpected argument '${extra}'`,
-        `${
-          searchInstead(searchWordsOf(cmd.name, positionals))
-        }; 'deja ${cmd.name} --help' shows the command`,
+        `${search}; 'deja ${cmd.name} --help' shows the command`,
         positionals,
       );
     }

@@ -137,7 +137,8 @@ export function wordForms(stats: TermStats, word: string): readonly string[] {
  */
 function inflections(base: string): string[] {
   if (base.length < 3 || !/^[a-z]+$/.test(base)) return [];
-  const out = [base + "s", base + "es"];
+  // `-es` after a hissing sound or an `o` (`pushes`, `goes`): `notes` is no form of `not`.
+  const out = [base + "s", ...(/(?:s|x|z|ch|sh|o)$/.test(base) ? [base + "es"] : [])];
   // One syllable ending in a vowel and a consonant doubles it (`hop`: `hopped`, so `hoped` is
   // of `hope`, and `noted` no form of `not`).
   const doubles = /^[^aeiou]*[aeiou][bdgklmnprtv]$/.test(base);

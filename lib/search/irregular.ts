@@ -3,8 +3,8 @@
  * a problem with (`freezes` and `frozen`, `hangs` and `hung`, `breaks` and
  * `broken`). The word-forms tier and the relevance tier count them as forms
  * of one word (lib/search/expand.ts `wordForms`), as `failing` is of `fails`.
- * Only verbs whose forms keep the meaning in a coding conversation; index
- * tokens (lower case letters).
+ * Only verbs whose forms keep the meaning in a coding conversation, and `not`
+ * with its contractions; index tokens (lower case letters).
  *
  * @module
  */
@@ -28,6 +28,16 @@ const GROUPS: readonly (readonly string[])[] = [
   ["show", "shows", "showing", "showed", "shown"],
   ["spin", "spins", "spinning", "spun"],
   ["keep", "keeps", "keeping", "kept"],
+  // `not` and the negations that hold it, typed whole (`didnt`) or cut by the index at the
+  // apostrophe (`didn't`: `didn`, `t`): a prompt typed back with `did not` finds the one that
+  // said `didnt` (trial 17a). `can't`, `won't` and `don't` leave `can`, `won` and `don`, other
+  // words, so only their whole forms count.
+  [
+    "not",
+    ...["didn", "doesn", "isn", "wasn", "couldn", "wouldn", "shouldn", "haven", "hasn"],
+    ...["aren", "weren", "didnt", "doesnt", "dont", "isnt", "wasnt", "cant", "couldnt"],
+    ...["wouldnt", "shouldnt", "havent", "hasnt", "arent", "werent", "wont"],
+  ],
 ];
 
 const BY_WORD = new Map<string, readonly string[]>();

@@ -101,7 +101,7 @@ export function ladder(
   query: string,
   f: Filters,
   rootOf: (id: number) => number,
-  literalOnly: false | "exact" | "forms" = false,
+  literalOnly: false | "exact" | "forms" | "together" = false,
 ): LadderResult {
   const none: LadderResult = { tier: "none", scores: new Map(), alts: [], changes: [] };
   if (!parsed.parts.length) return none;
@@ -111,7 +111,7 @@ export function ladder(
   const phrases = () =>
     held === null ? (held = withPhrases(stats, query, parsed, f, rootOf)) : held;
   // Respelt with a word the history holds only in other forms: those forms too.
-  const tiers: LiteralTier[] = literalOnly === "forms"
+  const tiers: LiteralTier[] = literalOnly === "forms" || literalOnly === "together"
     ? ["exact", "stemmed"]
     : long
     ? ["exact"]
@@ -126,6 +126,16 @@ export function ladder(
     // A long query no single event holds whole: its matches are words scattered over
     // sessions, and a session holding most of it together competes (see `withRelevance`).
     if (long && !ABLATE.compete && [...scores.values()].every((s) => s.spread)) {
+      // Held together in one event with a word in another form: that first (trial 17a: `you
+      // did not successfully push …`, typed back from a prompt that said `didnt`, ranked 6th
+      // below sessions scattering the words as typed).
+      const formed = t === "exact" && !literalOnly && !ABLATE.longForms
+        ? formsTogether(stats, parsed, query, f, rootOf)
+        : undefined;
+      if (formed) return formed;
+      // Matched again in forms for one event holding them (above): the words as typed,
+      // scattered, yield to their forms.
+      if (literalOnly === "together" && t === "exact") continue;
       return withRelevance(stats, parsed, query, f, rootOf, { tier: t, scores, ...ex });
     }
     if (t === "exact" && !ABLATE.compete) {
@@ -304,7 +314,7 @@ function formsTogether(
   f: Filters,
   rootOf: (id: number) => number,
 ): LadderResult | undefined {
-  const sub = ladder(stats, parsed, query, f, rootOf, "forms");
+  const sub = ladder(stats, parsed, query, f, rootOf, "together");
   if (sub.tier === "none" || !sub.changes.length) return undefined;
   // Only the sessions holding the words together: one scattering them in forms over a
   // marathon outranked the prompt typed back.
