@@ -266,7 +266,9 @@ export function parseSince(v: string, now = Date.now()): number | undefined {
     const same = t.getFullYear() === y && t.getMonth() === mo && t.getDate() === day;
     return same ? t.getTime() : undefined;
   }
-  const words = timeHint(s, now);
+  // A weekday alone is the last one (trial 18a: `--since friday` was refused).
+  const day = /^(?:mon|tues|wednes|thurs|fri|satur|sun)day$/i.test(s) ? `on ${s}` : s;
+  const words = timeHint(day, now);
   if (words.hint && !words.rest.trim()) return words.hint.from;
   // A number alone has no unit (trial 16: `--since 2 weeks` took `2`, a date of 2001, and
   // searched `weeks`); JavaScript reads it as a year.

@@ -47,6 +47,15 @@ export const SEARCH_Q = {
     ["like"],
   ),
   /**
+   * Sessions whose calls changed the file at `path`, or at a path ending in `/` + it (`like`:
+   * `%/style.css`): a path typed as a query (lib/search/changed.ts).
+   */
+  changedFile: query<{ path: string; like: string }, Id>(
+    `SELECT DISTINCT session_id AS id FROM files
+    WHERE op <> 'read' AND failed = 0 AND (path = ? OR path LIKE ? ESCAPE '\\')`,
+    ["path", "like"],
+  ),
+  /**
    * Of the first `limit` events matching `match` (rowid order: a session's events lie
    * together), how many were read and how many sessions they belong to (session-level IDF,
    * lib/search/sessionrank.ts). The session of each is read from events_rank, not from the

@@ -64,6 +64,7 @@
  * @module
  */
 import type { Store } from "./store.ts";
+import { changedFileSessions } from "./search/changed.ts";
 import { Q } from "./schema.ts";
 import type { Env } from "../core/model.ts";
 import { ftsAny, parseQuery, type QueryCut, type TimeHint } from "./query.ts";
@@ -386,6 +387,11 @@ function run(store: Store, query: string, o: SearchOptions): SearchResult {
   liftTitled(scores, early.length ? new Set([...titled].filter(inTime)) : titled);
   liftTitled(scores, new Set(early), 1);
   liftPrompts(scores, parsed.time ? new Map([...prompts].filter(([id]) => inTime(id))) : prompts);
+  // A path typed alone: the sessions that changed the file, first (a prompt quoting the path
+  // with a word or two is no typed prompt of it).
+  if (!ABLATE.changed) {
+    liftTitled(scores, changedFileSessions(store, query, new Set(scores.keys()), rootOf));
+  }
   // Found by its title, a prompt or a phrase where nothing else matched: what follows it is
   // only the nearest by relevance, and is said to be (trial 16).
   const guesses = tier === "relevance";

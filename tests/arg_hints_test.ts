@@ -113,7 +113,7 @@ Deno.test("last and show with plain words offer to search them", async () => {
     const week = await run(["last", "week"]);
     assertStringIncludes(
       week.err,
-      "no session in the index matches in last week; without 'last week'",
+      "no session in the index matches last week; without 'last week'",
     );
     // Prose that does not fit is searched (tests/cli_words_test.ts).
     const prose = await run(["last", "fix", "for", "docker"]);

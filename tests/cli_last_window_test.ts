@@ -70,3 +70,43 @@ Deno.test("deja last 30 days reads a count of days as a window; a year as a coun
     ix.cleanup();
   }
 });
+
+Deno.test("deja last reads a window typed as search reads it, with a count before it", async () => {
+  // Trial 18a: `deja last yesterday`, `deja last in march` were refused or "searched the
+  // question instead"; `deja last 5 in march` searched the word `5`; a window listed 10 of 25
+  // and said nothing; `--since september 2025` unquoted read September of this year.
+  const ix = await indexSessions([
+    spec(PREV, at(-1, 10)),
+    spec(OLDER, at(-1, 12)),
+    spec(NOW, new Date(Date.now() - 60_000).toISOString()),
+  ]);
+  const month = new Date(now.getFullYear(), now.getMonth() - 1, 1)
+    .toLocaleString("en", { month: "long" }).toLowerCase();
+  try {
+    const inMonth = await runMain(ix.env, ["last", "in", month, "--json"]);
+    assertEquals(inMonth.code, 0, inMonth.err);
+    const doc = JSON.parse(inMonth.out);
+    assertEquals(doc.sessions.map((s: { id: string }) => s.id), [OLDER, PREV]);
+    assertEquals(doc.time.words, `in ${month}`);
+    assertEquals(doc.total, 2);
+    const one = await runMain(ix.env, ["last", "1", "in", month]);
+    assertEquals(one.code, 0, one.err);
+    assertEquals(one.err.includes("searched the question instead"), false, one.err);
+    assertStringIncludes(one.err, "showing 1 of 2: --limit shows more");
+    const yesterday = await runMain(ix.env, ["last", "yesterday"]);
+    assertStringIncludes(yesterday.err, "no session in the index matches yesterday;");
+    const cut = await runMain(ix.env, ["last", "--since", month, "2025"]);
+    assertEquals(cut.code, 2, cut.err);
+    assertStringIncludes(cut.err, `quote the words: deja last --since '${month} 2025'`);
+    const unquoted = await runMain(ix.env, ["last", "--since", "last", "week"]);
+    assertEquals(unquoted.code, 2);
+    assertStringIncludes(unquoted.err, "quote the words: --since 'last week'");
+    const words = await runMain(ix.env, ["search", "work", "--since", "2", "weeks"]);
+    assertStringIncludes(words.err, "--since 2w");
+    const weekday = await runMain(ix.env, ["last", "--since", "friday", "--json"]);
+    assertEquals(weekday.code === 0 || weekday.code === 1, true, weekday.err);
+    assertEquals(weekday.err.includes("--since takes"), false, weekday.err);
+  } finally {
+    ix.cleanup();
+  }
+});

@@ -146,7 +146,7 @@ Deno.test("words found after a mistyped command say which command it resembles",
     timestamp: "2026-11-02T10:00:00Z",
     type: "user",
     uuid: "s0",
-    message: { role: "user", content: "search the widget docs" },
+    message: { role: "user", content: "search the widget docs on forgejo" },
   };
   writeFileSync(
     join(vars.DEJA_CLAUDE_ROOT, "-w-app", `${line.sessionId}.jsonl`),
@@ -168,6 +168,15 @@ Deno.test("words found after a mistyped command say which command it resembles",
   // A word the history holds is a search, said nothing of.
   const held = await run(["widget"], vars);
   assertEquals(held.err.includes("not a command"), false, held.err);
+  // Two edits from a command and one from a word the search reads (trial 18a: `deja forgjeo`
+  // found Forgejo, then asked "did you mean 'deja forget'?").
+  const far = await run(["forgjeo"], vars);
+  assertEquals(far.code, 0, far.err);
+  assertEquals(far.err.includes("did you mean"), false, far.err);
+  // `--re` finding nothing with a `.*`: a line break may stand between (trial 18a).
+  const re = await run(["search", "widget.*banana", "--re"], vars);
+  assertEquals(re.code, 1, re.err);
+  assertStringIncludes(re.err, "hint: '.' matches no line break; [\\s\\S]* spans lines");
 });
 
 Deno.test("search shows a line said three times once per hit", async () => {

@@ -157,3 +157,35 @@ Deno.test("a title matched in other forms beside events found in forms is said t
     assertStringIncludes(narration(r), "matched the title by word forms: ");
     assertStringIncludes(narration(r), "loaded → ");
   }));
+
+Deno.test("a path typed alone puts the session that changed the file above one quoting it", () =>
+  withMemIndex([
+    {
+      id: "s-quotes",
+      events: [
+        ["user", "look at /home/me/.config/waybar/style.css please"],
+        ["user", "and /home/me/.config/waybar/style.css again, the padding"],
+        ["user", "still /home/me/.config/waybar/style.css"],
+      ],
+    },
+    {
+      id: "s-edits",
+      events: [
+        ["user", "make the bar darker"],
+        {
+          kind: "tool_call",
+          text: "Edit /home/me/.config/waybar/style.css",
+          tool: {
+            name: "Edit",
+            edits: [{ path: "/home/me/.config/waybar/style.css", old: "#fff", new: "#222" }],
+          },
+        },
+      ],
+    },
+  ], (s) => {
+    // Trial 18a: a prompt history quoting the path ranked above the session that edited it.
+    for (const q of ["/home/me/.config/waybar/style.css", "waybar/style.css", "style.css"]) {
+      const r = search(s, q);
+      assertEquals(r.results.map((x) => x.id), ["s-edits", "s-quotes"], q);
+    }
+  }));

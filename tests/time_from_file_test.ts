@@ -157,8 +157,11 @@ Deno.test("last --since holds an own file's session by its time, leaves a prompt
   assertEquals(both.code, 0, both.err);
   assert(lineOf(both.out, CLAUDE_ID) && lineOf(both.out, KIMI_ID), both.out);
   assert(!both.out.includes("prompt-history-"), both.out);
-  assertStringIncludes(both.err, "1 undated session (prompt history");
-  assertStringIncludes(both.err, "left out by --since; without it it is shown");
+  assertStringIncludes(both.err, "1 undated session (a prompt history");
+  assertStringIncludes(
+    both.err,
+    "is left out by --since, which cannot place it; without --since it is listed",
+  );
   // Past the context file's time: only the prompt history's count is left.
   const none = await runMain(env, ["last", "--since", "2026-11-21", "--json"]);
   assertEquals(none.code, 1);
@@ -280,7 +283,7 @@ Deno.test("search --since finds an own file's session by its time, leaves a prom
   assertEquals(text.code, 0, text.err);
   assert(lineOf(text.out, CLAUDE_ID) && lineOf(text.out, KIMI_ID), text.out);
   assert(!text.out.includes("prompt-history-"), text.out);
-  assertStringIncludes(text.err, "1 undated session (prompt history");
+  assertStringIncludes(text.err, "1 undated session (a prompt history");
   const all = JSON.parse((await runMain(env, ["quokkabundler", "--json"])).out);
   assertEquals([all.results.length, all.undated], [3, 0]);
 });

@@ -38,6 +38,21 @@ export function filtersUsed(
 }
 
 /**
+ * Time words as the place of a "matches …" line: as typed when they begin with their own
+ * word (`last week`, `yesterday`, `until friday`, `from august to october`), else `on` a day
+ * (`on jan 13th`) or `in` a month or a year (trial 18a: "matches in yesterday").
+ */
+export function inPhrase(words: string): string {
+  if (
+    /^(?:in|on|at|during|since|from|between|until|till|up|before|after|last|past|this|next|yesterday|today|tonight|earlier|recently|lately|the)\b/i
+      .test(words) || /\bago$/i.test(words)
+  ) return words;
+  return /\d/.test(words) && !/^\d{4}$/.test(words.trim()) && !/\b(?:19|20)\d\d$/.test(words)
+    ? `on ${words}`
+    : `in ${words}`;
+}
+
+/**
  * The "nothing matched" message and its hint: with the filters named when there
  * were any, and the count without them when that finds something.
  */
@@ -59,7 +74,7 @@ export function filteredText(head: string, f?: FilteredOut, unit = "session"): s
     "--role": "in role",
     "--session": "in session",
   };
-  const where = f.filters.map((x) => x.phrase ? `in ${x.value}` : `${words[x.flag]} ${x.value}`)
+  const where = f.filters.map((x) => x.phrase ? inPhrase(x.value) : `${words[x.flag]} ${x.value}`)
     .join(", ");
   const flags = f.filters.map((x) => x.phrase ? `'${x.value}'` : x.flag).join(" and ");
   if (!f.without) return `${head} ${where} (nor without ${flags})\n`;

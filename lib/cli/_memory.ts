@@ -72,9 +72,13 @@ export function timeOpt(a: Args, name: string): { ms?: number; text?: string } {
   if (text === undefined) return {};
   const ms = parseSince(text);
   if (ms === undefined) {
-    // `--since 2 weeks` (trial 17b): the unit went to the words.
-    const unit = /^\d+$/.test(text.trim()) ? a.positionals[0] : undefined;
-    const hint = unit && /^(?:min(?:ute)?s?|hours?|days?|weeks?|months?|years?)$/i.test(unit)
+    // `--since 2 weeks` (trial 17b): the unit went to the words, wherever they stand (trial
+    // 18a: `deja search docker --since 2 weeks` got no hint).
+    const units = /^(?:min(?:ute)?s?|hours?|days?|weeks?|months?|years?)$/i;
+    const unit = /^\d+$/.test(text.trim()) ? a.positionals.find((p) => units.test(p)) : undefined;
+    // `--since last week` unquoted (trial 18a): the words that make it a time, quoted.
+    const next = a.positionals.find((p) => parseSince(`${text} ${p}`) !== undefined);
+    const hint = unit
       ? `write the number and its unit as one word: --${name} ${text.trim()}${
         unit.toLowerCase().startsWith("mo")
           ? "mo"
@@ -82,6 +86,8 @@ export function timeOpt(a: Args, name: string): { ms?: number; text?: string } {
           ? "m"
           : unit[0].toLowerCase()
       }`
+      : next
+      ? `quote the words: --${name} '${text} ${next}'`
       : undefined;
     throw new DejaError(`--${name} takes ${SINCE_FORMS}, not '${text}'`, hint, 2);
   }
@@ -191,12 +197,13 @@ export function hiddenHint(io: IO, n: number): void {
  */
 export function undatedHint(io: IO, n: number, by = "--since"): void {
   if (!n) return;
+  // Trial 18a: "left out by 'last march'; without it it is shown" read garbled.
+  const one = n === 1;
   io.err(
-    `hint: ${n} undated session${
-      n === 1 ? "" : "s"
-    } (prompt history: dated only by a file many sessions share) left out by ${by}; without it ${
-      n === 1 ? "it is" : "they are"
-    } shown\n`,
+    `hint: ${n} undated session${one ? "" : "s"} (a prompt history, dated only by a file many ` +
+      `sessions share) ${one ? "is" : "are"} left out by ${by}, which cannot place ${
+        one ? "it" : "them"
+      }; without ${by} ${one ? "it is" : "they are"} listed\n`,
   );
 }
 

@@ -35,19 +35,19 @@ import {
   undatedHint,
   withStore,
 } from "./_memory.ts";
-import { filteredText, filtersUsed } from "./_filtered.ts";
+import { filteredText, filtersUsed, inPhrase } from "./_filtered.ts";
 import { isUndated } from "../session_time.ts";
 import type { TimeHint } from "../search/timewords.ts";
-import { timeOnly } from "../query.ts";
+import { parseSince, timeOnly } from "../query.ts";
 
 export const lastCmd: CommandSpec = {
   asks: true,
   refresh: true,
-  usage: "last [n | --limit <n>] [--harness <id>] [--project <text>] [--since <30d|date>] " +
-    "[--junk] [--json]",
+  usage: "last [n | --limit <n>] [week | 30 days | in march | yesterday | jan 13th …] " +
+    "[--harness <id>] [--project <text>] [--since <30d|date>] [--junk] [--json]",
   maxPositionals: 1,
   // `deja last 30 days`, `deja last 2 weeks` (trial 17b: refused, 'days' unexpected).
-  wordsFit: (words) => timeOnly(`last ${words.join(" ")}`) !== undefined,
+  wordsFit: (words) => lastWindow(words) !== undefined,
   count: true,
   options: {
     limit: {
@@ -78,6 +78,8 @@ export interface LastArgs {
   /** Epoch ms: only sessions started before (a window named: `deja last month`). */
   until?: number;
   json: boolean;
+  /** The window time words named (`deja last month`, `deja in march`), for `--json`. */
+  window?: TimeHint;
 }
 
 /** The sessions `deja last` lists, each with its shortest reference. */
@@ -89,6 +91,34 @@ export interface LastData {
   undated: number;
   /** When the filters left none: sessions without them (else 0). */
   without: number;
+  /** Sessions the filters let through, listed or not, when known (lib/memory/last.ts). */
+  total?: number;
+}
+
+/**
+ * The window `deja last`'s words name, with a count before it when one was given: `week`,
+ * `30 days`, `march` (as `last …`), `yesterday`, `jan 13th`, `in march`, `until friday` (as
+ * typed), `5 in march`, `3 last week` (trial 18a: `yesterday`, `jan 13th`, `in march` were
+ * refused or searched, `5 in march` searched the word `5`). Undefined when they name none.
+ */
+export function lastWindow(
+  words: readonly string[],
+  now = Date.now(),
+): { hint: TimeHint; phrase: string; n?: number } | undefined {
+  if (!words.length) return undefined;
+  const read = (ws: readonly string[]) => {
+    const text = ws.join(" ");
+    const last = timeOnly(`last ${text}`, now);
+    if (last) return { hint: last, phrase: `last ${text}` };
+    const typed = timeOnly(text, now);
+    return typed ? { hint: typed, phrase: text } : undefined;
+  };
+  const all = timeOnly(`last ${words.join(" ")}`, now);
+  if (all) return { hint: all, phrase: `last ${words.join(" ")}` };
+  const n = words.length > 1 ? wholeNumber(words[0]) : undefined;
+  const counted = n !== undefined ? read(words.slice(1)) : undefined;
+  if (counted) return { ...counted, n };
+  return read(words);
 }
 
 /**
@@ -99,16 +129,25 @@ export interface LastData {
  */
 export function parseLast(a: Args, now = Date.now()): LastArgs {
   // A `--since` cut from its unit (`--since 3 months`) is named before the unit as a count.
-  timeOpt(a, "since");
+  const since = timeOpt(a, "since");
+  // `--since september 2025` unquoted (trial 18a): September of this year, and 2025 sessions.
+  const rest = since.text !== undefined && a.positionals.length === 1
+    ? parseSince(`${since.text} ${a.positionals[0]}`, now)
+    : undefined;
+  if (rest !== undefined && rest !== since.ms) {
+    throw new DejaError(
+      `--since took '${since.text}', and '${a.positionals[0]}' after it is no count of sessions`,
+      `quote the words: deja last --since '${since.text} ${a.positionals[0]}'`,
+      2,
+    );
+  }
   const nText = a.positionals[0];
   const given = nText === undefined ? undefined : wholeNumber(nText);
   // `deja last week`, `deja last month`: the sessions of that window (trial 16: `last month`
   // was refused as a count, and the hint searched the words).
-  const phrase = nText === undefined ? undefined : `last ${a.positionals.join(" ")}`;
-  const window = phrase && (given === undefined || a.positionals.length > 1)
-    ? timeOnly(phrase, now)
-    : undefined;
+  const window = lastWindow(a.positionals, now);
   if (window) {
+    const phrase = window.phrase;
     if (opt(a, "since") !== undefined) {
       throw new DejaError(
         `last was given two windows, '${phrase}' and --since ${opt(a, "since")}`,
@@ -116,14 +155,22 @@ export function parseLast(a: Args, now = Date.now()): LastArgs {
         2,
       );
     }
-    const limit = opt(a, "limit") === undefined ? 10 : intOpt(a, "limit", 10);
+    const limit = opt(a, "limit") === undefined ? undefined : intOpt(a, "limit", 10);
+    if (window.n !== undefined && limit !== undefined && window.n !== limit) {
+      throw new DejaError(
+        `last was given two counts, ${window.n} and --limit ${limit}`,
+        `give one: 'deja last ${limit} ${phrase}' or 'deja last ${phrase} --limit ${limit}'`,
+        2,
+      );
+    }
     return {
-      n: limit,
+      n: window.n ?? limit ?? 10,
       filter: parseFilter(a),
-      since: window.from,
-      until: window.to,
+      since: window.hint.from,
+      until: window.hint.to,
       sinceText: phrase,
       json: Boolean(a.values.json),
+      window: window.hint,
     };
   }
   if (nText !== undefined && given === undefined) {
@@ -141,13 +188,18 @@ export function parseLast(a: Args, now = Date.now()): LastArgs {
     );
   }
   const n = given ?? limit ?? 10;
-  const { ms: since, text: sinceText } = timeOpt(a, "since");
-  return { n, filter: parseFilter(a), since, sinceText, json: Boolean(a.values.json) };
+  return {
+    n,
+    filter: parseFilter(a),
+    since: since.ms,
+    sinceText: since.text,
+    json: Boolean(a.values.json),
+  };
 }
 
 /** The `n` most recent sessions the filter lets through. */
 export function lastData(store: Store, args: LastArgs, io: Pick<IO, "env" | "cwd">): LastData {
-  const { sessions, hidden, undated } = lastSessions(store, {
+  const { sessions, hidden, undated, total } = lastSessions(store, {
     limit: args.n,
     harness: args.filter.harness,
     project: args.filter.project,
@@ -166,12 +218,23 @@ export function lastData(store: Store, args: LastArgs, io: Pick<IO, "env" | "cwd
     hidden,
     undated,
     without,
+    ...(total !== undefined ? { total } : {}),
   };
 }
 
 /** The `--json` document (docs/json-output.md, `last`). */
-export function lastJson(d: LastData): Record<string, unknown> {
+export function lastJson(d: LastData, window?: TimeHint): Record<string, unknown> {
   return {
+    // The window time words named, as search gives it (trial 18a: `deja in jan --json` had none).
+    ...(window
+      ? {
+        time: {
+          from: new Date(window.from).toISOString(),
+          to: new Date(window.to).toISOString(),
+          words: window.words.trim(),
+        },
+      }
+      : {}),
     sessions: d.sessions.map(({ ref, ...s }) => ({
       ...sessionJsonOf(s, ref),
       model: s.model,
@@ -184,6 +247,7 @@ export function lastJson(d: LastData): Record<string, unknown> {
     hidden: d.hidden,
     undated: d.undated,
     undated_listed: d.sessions.filter(isUndated).length,
+    ...(d.total !== undefined ? { total: d.total } : {}),
   };
 }
 
@@ -216,7 +280,9 @@ export function hiddenOnlyText(
     "--project": "in project",
     "--since": "since",
   };
-  const where = filters.map((x) => ` ${x.phrase ? "in" : words[x.flag] ?? x.flag} ${x.value}`)
+  const where = filters.map((x) =>
+    ` ${x.phrase ? inPhrase(x.value) : `${words[x.flag] ?? x.flag} ${x.value}`}`
+  )
     .join(",");
   const them = hidden === 1 ? "it is" : `all ${hidden} are`;
   const n = `${hidden} session${hidden === 1 ? "" : "s"}`;
@@ -257,13 +323,14 @@ export function runLastWindow(a: Args, io: IO, hint: TimeHint, n: number): numbe
     until: hint.to,
     sinceText: hint.words.trim(),
     json: Boolean(a.values.json),
+    window: hint,
   }, io);
 }
 
 function showLast(args: LastArgs, io: IO): number {
   const d = withStore(io, (store) => lastData(store, args, io));
   if (args.json) {
-    printJson(io, lastJson(d));
+    printJson(io, lastJson(d, args.window));
     return d.sessions.length ? 0 : 1;
   }
   if (!d.sessions.length) {
@@ -279,6 +346,10 @@ function showLast(args: LastArgs, io: IO): number {
     return 1;
   }
   io.out(lastText(d, io));
+  // Trial 18a: `deja from august to october 2025` listed 10 of 25 and said nothing.
+  if (d.total !== undefined && d.total > d.sessions.length) {
+    io.err(`showing ${d.sessions.length} of ${d.total}: --limit shows more\n`);
+  }
   hiddenHint(io, d.hidden);
   undatedHint(io, d.undated, args.until === undefined ? undefined : `'${args.sinceText}'`);
   return 0;

@@ -156,7 +156,10 @@ export function parse(cmd: Command, argv: string[], home = ""): Args {
     ) {
       const extra = positionals.slice(cmd.maxPositionals).join(" ");
       // A count, then words (`deja last 5 docker`, trial 17a): the words, searched for that many.
-      const n = cmd.count && /^\d+$/.test(positionals[0]) ? positionals[0] : undefined;
+      const n = cmd.count && /^\d+$/.test(positionals[0]) &&
+          !startsTimePhrase(cmd.name, positionals)
+        ? positionals[0]
+        : undefined;
       const search = n
         ? `to search these words: ${searchLine(positionals.slice(1))} --limit ${n}`
         : searchInstead(searchWordsOf(cmd.name, positionals));

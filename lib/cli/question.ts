@@ -59,12 +59,14 @@ export function readsAsProse(positionals: readonly string[]): boolean {
  * ({@link readsAsProse}).
  */
 export function searchedInstead(
-  cmd: Pick<CommandSpec, "asks" | "maxPositionals">,
+  cmd: Pick<CommandSpec, "asks" | "maxPositionals" | "wordsFit">,
   positionals: readonly string[],
 ): boolean {
   if (cmd.asks && readsAsQuestion(positionals)) return true;
+  // Words the command reads itself are its own (`deja last in march`, trial 18a: "searched the
+  // question instead", then the window listed).
   return cmd.maxPositionals !== undefined && positionals.length > cmd.maxPositionals &&
-    readsAsProse(positionals);
+    !cmd.wordsFit?.(positionals) && readsAsProse(positionals);
 }
 
 /**
@@ -87,7 +89,7 @@ export function searchedIfNothing(
  * anything (called only when needed). One path for the CLI's dispatcher and MCP's `how`.
  */
 export function questionInstead(
-  cmd: { name: string } & Pick<CommandSpec, "asks" | "maxPositionals">,
+  cmd: { name: string } & Pick<CommandSpec, "asks" | "maxPositionals" | "wordsFit">,
   positionals: readonly string[],
   found: () => boolean,
 ): string[] | undefined {
@@ -122,6 +124,7 @@ export function questionWords(command: string, positionals: readonly string[]): 
  * redis` searched `about redis`).
  */
 export const NAMED = new Set([
+  "version",
   "sources",
   "stats",
   "remote",

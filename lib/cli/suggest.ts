@@ -14,7 +14,11 @@ import { distance } from "../search/distance.ts";
  *
  * @example suggestCommand("showw", ["show", "last"]) === "show"
  */
-export function suggestCommand(word: string, names: readonly string[]): string | undefined {
+export function suggestCommand(
+  word: string,
+  names: readonly string[],
+  max: 1 | 2 = 2,
+): string | undefined {
   const w = word.toLowerCase();
   if (w.length < 3 || !/^[a-z-]+$/.test(w) || names.includes(w)) return undefined;
   let best: { name: string; d: number } | undefined;
@@ -22,7 +26,7 @@ export function suggestCommand(word: string, names: readonly string[]): string |
     const d = distance(w, name, 2);
     const close = d === 1
       ? name.length >= 4 || w.length > name.length || sameLetters(w, name)
-      : d === 2 && name.length >= 6 && w.length >= 5;
+      : d === 2 && max === 2 && name.length >= 6 && w.length >= 5;
     if (close && (!best || d < best.d)) best = { name, d };
   }
   return best?.name;

@@ -47,6 +47,8 @@ export interface LastResult {
   hidden: number;
   /** Sessions matching the filter that `since` left out because they are undated (0 without `since`). */
   undated: number;
+  /** Sessions the filters let through, listed or not; known when every row was read (`since`, hidden ones). */
+  total?: number;
 }
 
 /** A session `last` lists: its row and what it was about. */
@@ -66,6 +68,8 @@ export function lastSessions(store: Store, opts: LastOptions = {}): LastResult {
   const sessions: LastSession[] = [];
   let hidden = 0;
   let undated = 0;
+  let total = 0;
+  let whole = true;
   const since = opts.since ?? null;
   // No SQL limit when some are hidden, or undated ones are to be counted: read on.
   const rows = Q.lastSessions.iterate(store, {
@@ -83,12 +87,19 @@ export function lastSessions(store: Store, opts: LastOptions = {}): LastResult {
     if (opts.until !== undefined && (s.started ?? s.updated ?? 0) >= opts.until) continue;
     // Hidden ones are counted over every matching session, not only the first
     // `limit`: the hint then agrees with `deja stats` whatever `n` is.
-    if (opts.hidden?.has(s.id)) hidden += countsAsHidden(opts.hidden, s.id) ? 1 : 0;
-    else if (sessions.length < limit) sessions.push({ ...s, description: null });
-    else if (!opts.hidden?.size && since === null) break;
+    if (opts.hidden?.has(s.id)) {
+      hidden += countsAsHidden(opts.hidden, s.id) ? 1 : 0;
+      continue;
+    }
+    total++;
+    if (sessions.length < limit) sessions.push({ ...s, description: null });
+    else if (!opts.hidden?.size && since === null) {
+      whole = false;
+      break;
+    }
   }
   for (const s of sessions) s.description = describeSession(store, s);
-  return { sessions, hidden, undated };
+  return { sessions, hidden, undated, ...(whole ? { total } : {}) };
 }
 
 /** A title a harness gives a session before it has one (Continue, Crush, Cursor). */

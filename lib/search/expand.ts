@@ -33,7 +33,7 @@ import { tokens } from "./tokenize.ts";
 import { byUse, containing, distance, docs, near, withPrefix } from "./vocab.ts";
 import { synonymsOf } from "./synonyms.ts";
 import { particleCompounds, phrasalForms } from "./compounds.ts";
-import { irregularForms } from "./irregular.ts";
+import { contractionSpellings, irregularForms } from "./irregular.ts";
 import { isEnglish } from "./english.ts";
 import { ABLATE } from "./rank.ts";
 
@@ -358,6 +358,13 @@ export function expand(stats: TermStats, terms: QueryTerm[], tier: LiteralTier):
   /** Of those, the words no swap of two letters corrects (a weaker guess). */
   let weak = 0;
   for (const t of terms) {
+    // A contraction is one word spelt with or without its apostrophe, at every tier.
+    const both = t.quoted ? undefined : contractionSpellings(t.tokens);
+    const spelt = both?.filter((s) => stats.present(s));
+    if (spelt?.length && (tier === "exact" || spelt.length === 2 || t.tokens.length === 2)) {
+      alts.push(spelt);
+      continue;
+    }
     const literal = stats.present(t.tokens);
     const word = !t.quoted && t.tokens.length === 1 ? t.tokens[0] : undefined;
     let list: string[] = [];

@@ -3,8 +3,8 @@
  * a problem with (`freezes` and `frozen`, `hangs` and `hung`, `breaks` and
  * `broken`). The word-forms tier and the relevance tier count them as forms
  * of one word (lib/search/expand.ts `wordForms`), as `failing` is of `fails`.
- * Only verbs whose forms keep the meaning in a coding conversation, and `not`
- * with its contractions; index tokens (lower case letters).
+ * Only verbs whose forms keep the meaning in a coding conversation; index
+ * tokens (lower case letters). Also contractions (`didn't`, `didnt`, `did not`).
  *
  * @module
  */
@@ -28,22 +28,78 @@ const GROUPS: readonly (readonly string[])[] = [
   ["show", "shows", "showing", "showed", "shown"],
   ["spin", "spins", "spinning", "spun"],
   ["keep", "keeps", "keeping", "kept"],
-  // `not` and the negations that hold it, typed whole (`didnt`) or cut by the index at the
-  // apostrophe (`didn't`: `didn`, `t`): a prompt typed back with `did not` finds the one that
-  // said `didnt` (trial 17a). `can't`, `won't` and `don't` leave `can`, `won` and `don`, other
-  // words, so only their whole forms count.
-  [
-    "not",
-    ...["didn", "doesn", "isn", "wasn", "couldn", "wouldn", "shouldn", "haven", "hasn"],
-    ...["aren", "weren", "didnt", "doesnt", "dont", "isnt", "wasnt", "cant", "couldnt"],
-    ...["wouldnt", "shouldnt", "havent", "hasnt", "arent", "werent", "wont"],
-  ],
 ];
 
 const BY_WORD = new Map<string, readonly string[]>();
 for (const g of GROUPS) for (const w of g) BY_WORD.set(w, g);
 
-/** The irregular forms of `word` (itself included), or none when it has no such group. */
+/**
+ * The first words of the negations the index cuts at the apostrophe (`didn't`: `didn`, `t`)
+ * and people also type whole (`didnt`). `can't`, `won't` and `don't` leave `can`, `won` and
+ * `don`, other words: only the whole spelling is a single word's form for them.
+ */
+const NEGATED = [
+  "didn",
+  "doesn",
+  "isn",
+  "wasn",
+  "aren",
+  "weren",
+  "haven",
+  "hasn",
+  "hadn",
+  "couldn",
+  "wouldn",
+  "shouldn",
+  "mustn",
+  "needn",
+];
+const NEGATED_WHOLE = [...NEGATED.map((w) => w + "t"), "dont", "cant", "wont"];
+const NEGATED_SET = new Set(NEGATED);
+
+/**
+ * The irregular forms of `word` (itself included), or none when it has no such group. A
+ * contraction's forms are its spellings (`didnt`, `didn` of `didn't`), never `not`: a
+ * common word would bury the one session that says it as typed (trial 18a: `didnt push
+ * github`); `not`'s forms are the contractions holding it, so a prompt typed back with `did
+ * not` finds the one that said `didnt` (trial 17a).
+ */
 export function irregularForms(word: string): readonly string[] {
+  if (word === "not") return ["not", ...NEGATED, ...NEGATED_WHOLE];
+  if (NEGATED_SET.has(word)) return [word, word + "t"];
+  if (NEGATED_SET.has(word.slice(0, -1)) && word.endsWith("t")) return [word, word.slice(0, -1)];
   return BY_WORD.get(word) ?? [];
+}
+
+/** Short forms the index cuts at the apostrophe, and the one word people also type for them. */
+const CUT: ReadonlyMap<string, string> = new Map([
+  ...NEGATED.map((w) => [`${w} t`, w + "t"] as const),
+  ["don t", "dont"],
+  ["can t", "cant"],
+  ["won t", "wont"],
+  ["i m", "im"],
+  ["i ve", "ive"],
+  ["you re", "youre"],
+  ["they re", "theyre"],
+  ["that s", "thats"],
+  ["there s", "theres"],
+  ["what s", "whats"],
+]);
+const WHOLE: ReadonlyMap<string, string[]> = new Map(
+  [...CUT].map(([cut, whole]) => [whole, cut.split(" ")]),
+);
+
+/**
+ * Both spellings of a contraction typed with or without its apostrophe: `didn't` (the
+ * tokens `didn`, `t`) and `didnt`, in the order typed; undefined for any other term. One
+ * word as typed to the exact tier (trial 18a: `you didn't push …` missed the prompt saying
+ * `didnt`, and `don't have a local computer` the one saying `dont`).
+ */
+export function contractionSpellings(toks: readonly string[]): string[][] | undefined {
+  if (toks.length === 2) {
+    const whole = CUT.get(toks.join(" "));
+    return whole ? [[...toks], [whole]] : undefined;
+  }
+  const cut = toks.length === 1 ? WHOLE.get(toks[0]) : undefined;
+  return cut ? [[toks[0]], cut] : undefined;
 }

@@ -33,6 +33,7 @@ import { ERROR_LINE, errorTier } from "./errortier.ts";
 import { type Forms, formsOf } from "./whole.ts";
 import { type Fix, respelt, spellingFixes } from "./spelling.ts";
 import { Q } from "../schema.ts";
+import { tokens } from "./tokenize.ts";
 
 /** Event-level matches below this many sessions also try the session-level AND. */
 const SPREAD_MIN = 10;
@@ -255,6 +256,16 @@ function withForms(
   exact: Map<number, SessionScore>,
 ): LadderResult | undefined {
   if (parsed.parts.filter((p) => !p.quoted).length < 3) return undefined;
+  // A short prompt holds every word as typed: no form ranks above it (trial 18a: `didnt push
+  // github` put a session saying `didn't pushed … github` above the prompt saying it as typed).
+  // A tool's output or a long prompt holding them by chance does not stop the forms (recall
+  // question kind: `why did the backup job time out` lost the session where it `timed out`).
+  const prompts = [...exact.values()].filter((s) => !s.spread)
+    .flatMap((s) => s.events.filter((e) => e.row.kind === "user").map((e) => e.row.event_id));
+  if (prompts.length) {
+    const texts = Q.eventTexts.all(stats.store, { ids: JSON.stringify(prompts.slice(0, 50)) });
+    if (texts.some((t) => tokens(t.text).length <= SHORT_PROMPT)) return undefined;
+  }
   const ex = expand(stats, parsed.parts, "stemmed");
   if (!ex || !ex.changes.length) return undefined;
   const scores = literalMatch(stats, ex.alts, f, rootOf, ex.confirm);
@@ -322,6 +333,9 @@ function formsTogether(
   if (!sub.scores.size) return undefined;
   return { ...sub, widened: undefined };
 }
+
+/** Tokens of a prompt short enough that holding a query's words is no chance (`withForms`). */
+const SHORT_PROMPT = 24;
 
 /** Relevance candidates that join a long query's scattered matches. */
 const COMPETE = 20;

@@ -91,6 +91,8 @@ export const ABLATE = {
   sessionIdf: false,
   /** A pasted dump counts as one event, not as its lines, in a session's length. */
   pasteLength: false,
+  /** A path typed alone lifts the sessions that changed the file (lib/search/changed.ts). */
+  changed: false,
   /**
    * Words one event holds together count alike whoever wrote the event, a tool's output too
    * (lib/search/sessionrank.ts; the literal tiers).

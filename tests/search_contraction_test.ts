@@ -1,0 +1,40 @@
+/**
+ * Contractions typed with or without the apostrophe (`didn't`, `didnt`) are one word as typed,
+ * and `not` finds the contractions holding it (trial 17a, trial 18a: prompts typed back from
+ * memory missed the session that said them the other way).
+ */
+import { assertEquals } from "./_assert.ts";
+import { search } from "../lib/search.ts";
+import { withMemIndex } from "./_search_fixture.ts";
+
+Deno.test("a contraction typed with its apostrophe finds it typed without, and the other way", () =>
+  withMemIndex([
+    { id: "s-whole", events: [["user", "you didnt push the release branch to github"]] },
+    { id: "s-cut", events: [["user", "I don't have a local computer, only my phone"]] },
+    { id: "s-other", events: [["user", "push the docs to github; the computer is local"]] },
+  ], (s) => {
+    const cut = search(s, "didn't push github");
+    assertEquals(cut.results.map((r) => r.id), ["s-whole"]);
+    assertEquals([cut.tier, cut.changes], ["exact", []]);
+    const whole = search(s, "dont have a local computer");
+    assertEquals(whole.results[0]?.id, "s-cut");
+    assertEquals(whole.tier, "exact");
+  }));
+
+Deno.test("a prompt holding every word as typed ranks above another form of them", () =>
+  withMemIndex([
+    { id: "s-prompt", events: [["user", "you didnt successfully push the work onto github"]] },
+    {
+      id: "s-forms",
+      events: [
+        ["user", "it didn't work, the commit was never pushed to github, we pushed to gitlab"],
+        ["assistant", "I pushed it to github now; github shows it"],
+      ],
+    },
+  ], (s) => {
+    // Trial 18a: `didnt push github` put the session saying `didn't … pushed … github` first
+    // and said "no exact match".
+    const r = search(s, "didnt push github");
+    assertEquals(r.results[0]?.id, "s-prompt", JSON.stringify(r.results.map((x) => x.id)));
+    assertEquals(r.tier, "exact");
+  }));
