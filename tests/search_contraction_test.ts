@@ -19,6 +19,12 @@ Deno.test("a contraction typed with its apostrophe finds it typed without, and t
     const whole = search(s, "dont have a local computer");
     assertEquals(whole.results[0]?.id, "s-cut");
     assertEquals(whole.tier, "exact");
+    // A quoted phrase is held contiguously with the contraction spelt either way.
+    assertEquals(search(s, '"I dont have a local computer"').results.map((r) => r.id), ["s-cut"]);
+    assertEquals(search(s, '"you didn\'t push the release"').results.map((r) => r.id), [
+      "s-whole",
+    ]);
+    assertEquals(search(s, '"you didn\'t push the docs"').results.length, 0);
   }));
 
 Deno.test("a prompt holding every word as typed ranks above another form of them", () =>

@@ -33,7 +33,7 @@ import { tokens } from "./tokenize.ts";
 import { byUse, containing, distance, docs, near, withPrefix } from "./vocab.ts";
 import { synonymsOf } from "./synonyms.ts";
 import { particleCompounds, phrasalForms } from "./compounds.ts";
-import { contractionSpellings, irregularForms } from "./irregular.ts";
+import { contractionSpellings, irregularForms, phraseSpellings } from "./irregular.ts";
 import { isEnglish } from "./english.ts";
 import { ABLATE } from "./rank.ts";
 
@@ -409,13 +409,21 @@ export function expand(stats: TermStats, terms: QueryTerm[], tier: LiteralTier):
       if (!cut.length && !picked.some((w) => swapped(word, w))) weak++;
     }
     if (!word) {
-      const frag = !literal && tier === "substring" && !t.quoted ? fragmentOf(stats, t.tokens) : [];
-      if (!literal && !frag.length) return null;
+      // A phrase with a contraction in it is held spelt either way (lib/search/irregular.ts).
+      const held = t.tokens.length > 2
+        ? phraseSpellings(t.tokens).filter((v) => stats.present(v))
+        : literal
+        ? [t.tokens]
+        : [];
+      const frag = !held.length && tier === "substring" && !t.quoted
+        ? fragmentOf(stats, t.tokens)
+        : [];
+      if (!held.length && !frag.length) return null;
       if (frag.length) {
         changes.push({ from: t.tokens.join(" "), to: frag.map((f) => f.join(" ")) });
         widenedOnly++;
       }
-      alts.push(frag.length ? frag : [t.tokens]);
+      alts.push(frag.length ? frag : held);
       continue;
     }
     list = [...new Set(list)].slice(0, MAX_ALTS);

@@ -103,3 +103,29 @@ export function contractionSpellings(toks: readonly string[]): string[][] | unde
   const cut = toks.length === 1 ? WHOLE.get(toks[0]) : undefined;
   return cut ? [[toks[0]], cut] : undefined;
 }
+
+/**
+ * A phrase's spellings: as typed, and with each contraction in it spelt the other way
+ * (`i don't have` and `i dont have`); only the first when it holds none. A quoted phrase is
+ * held contiguously either way (trial 18a: `"i don't have a local computer"` found nothing
+ * where a prompt said `I dont have a local computer`).
+ */
+export function phraseSpellings(toks: readonly string[]): string[][] {
+  const other: string[] = [];
+  let changed = false;
+  for (let i = 0; i < toks.length; i++) {
+    const whole = i + 1 < toks.length ? CUT.get(`${toks[i]} ${toks[i + 1]}`) : undefined;
+    if (whole) {
+      other.push(whole);
+      i++;
+      changed = true;
+      continue;
+    }
+    const cut = WHOLE.get(toks[i]);
+    if (cut) {
+      other.push(...cut);
+      changed = true;
+    } else other.push(toks[i]);
+  }
+  return changed ? [[...toks], other] : [[...toks]];
+}

@@ -34,6 +34,7 @@ import { type Forms, formsOf } from "./whole.ts";
 import { type Fix, respelt, spellingFixes } from "./spelling.ts";
 import { Q } from "../schema.ts";
 import { tokens } from "./tokenize.ts";
+import { phraseSpellings } from "./irregular.ts";
 
 /** Event-level matches below this many sessions also try the session-level AND. */
 const SPREAD_MIN = 10;
@@ -394,7 +395,7 @@ function withPhrases(
 ): Set<number> | undefined {
   const quoted = parsed.parts.filter((p) => p.quoted && !p.tokens.some((t) => /\d/.test(t)));
   if (!quoted.length || !TYPED_QUOTES.test(query)) return undefined;
-  const exprs = quoted.map((p) => ftsTerm(p.tokens));
+  const exprs = quoted.map((p) => ftsAny(phraseSpellings(p.tokens)));
   const weights = quoted.map((p) => Math.min(...p.tokens.map((t) => stats.docs(t))));
   const sp = spreadMatch(stats.store, exprs, weights, f, 20_000);
   return new Set([...sp.sessions.keys()].map(rootOf));
