@@ -63,6 +63,16 @@ export async function main(io: IO): Promise<number> {
     return first === undefined ? 2 : 0;
   }
   if (first === "help") return help(io, rest);
+  // Options before a command's name are its own (trial 18b: `deja --json last` searched the
+  // word `last`): `--json`, `--junk` and `--no-refresh` go after it.
+  const lead = io.args.findIndex((a) => !a.startsWith("-"));
+  if (
+    lead > 0 && io.args.slice(0, lead).every((a) => /^--(?:json|junk|no-refresh)$/.test(a)) &&
+    COMMANDS.some((c) => c.name === io.args[lead] && !c.protocol) && !HOOK_NAMES.has(io.args[lead])
+  ) {
+    const args = [io.args[lead], ...io.args.slice(0, lead), ...io.args.slice(lead + 1)];
+    return main({ ...io, args });
+  }
   if (asksVersion(io.args)) {
     io.out(VERSION_LINE);
     return 0;

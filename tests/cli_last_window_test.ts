@@ -93,6 +93,18 @@ Deno.test("deja last reads a window typed as search reads it, with a count befor
     assertEquals(one.code, 0, one.err);
     assertEquals(one.err.includes("searched the question instead"), false, one.err);
     assertStringIncludes(one.err, "showing 1 of 2: --limit shows more");
+    // A day named alone, by month and day or as a date (trial 18b: `last march 4` refused).
+    const d = new Date(now.getFullYear(), now.getMonth() - 1, 12);
+    const iso = `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, "0")}-12`;
+    for (const day of [[month, "12"], [iso]]) {
+      const r = await runMain(ix.env, ["last", ...day, "--json"]);
+      assertEquals(r.code, 0, `${day}: ${r.err}`);
+      assertEquals(JSON.parse(r.out).sessions.map((s: { id: string }) => s.id), [OLDER], `${day}`);
+    }
+    // Options before the command's name are its own (trial 18b: `deja --json last` searched).
+    const before = await runMain(ix.env, ["--json", "last", "1"]);
+    assertEquals(before.code, 0, before.err);
+    assertEquals(JSON.parse(before.out).sessions.length, 1);
     const yesterday = await runMain(ix.env, ["last", "yesterday"]);
     assertStringIncludes(yesterday.err, "no session in the index matches yesterday;");
     const cut = await runMain(ix.env, ["last", "--since", month, "2025"]);

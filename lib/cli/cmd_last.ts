@@ -111,7 +111,10 @@ export function lastWindow(
     const last = timeOnly(`last ${text}`, now);
     if (last) return { hint: last, phrase: `last ${text}` };
     const typed = timeOnly(text, now);
-    return typed ? { hint: typed, phrase: text } : undefined;
+    if (typed) return { hint: typed, phrase: text };
+    // A day named alone (trial 18b: `deja last march 4`, `deja last 2026-11-29` were refused).
+    const day = timeOnly(`on ${text}`, now);
+    return day ? { hint: day, phrase: text } : undefined;
   };
   const all = timeOnly(`last ${words.join(" ")}`, now);
   if (all) return { hint: all, phrase: `last ${words.join(" ")}` };

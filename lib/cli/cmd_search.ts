@@ -21,6 +21,7 @@ import { cutNote, parseQuery, STOP_WORDS, timeOnly } from "../query.ts";
 import { Q } from "../schema.ts";
 import { searchHiding } from "../search/sessions.ts";
 import { shQuote } from "../shell.ts";
+import { changedFiles } from "../search/changed.ts";
 import { embedConfig } from "../embeddings/config.ts";
 import {
   checkFrom,
@@ -126,6 +127,8 @@ export interface SearchData {
   absent?: Absent;
   /** Sessions matching the query that `--since` left out as undated (lib/session_time.ts). */
   undated: number;
+  /** Files the query names, with how many sessions changed each, when nothing matched exactly. */
+  changed?: Array<{ file: string; sessions: number }>;
   /**
    * What each result's session was about, keyed `harness:id`: its title, else its first
    * prompt that reads as typed (lib/memory/last.ts describeSession). A session without a
@@ -277,10 +280,14 @@ export async function searchData(
     const what = describeSession(store, { id: r.rowid, title: r.title });
     if (what) about.set(`${r.harness}:${r.id}`, what);
   }
+  // A file named among other words, when nothing matched exactly: the sessions that changed it.
+  const exact = result.tier !== "relevance" && result.tier !== "none" && !result.nothingMatched;
+  const changed = args.regex || exact ? [] : changedFiles(store, args.query);
   return {
     result,
     refs,
     about,
+    ...(changed.length ? { changed } : {}),
     embeddings,
     warning,
     filtered,
@@ -363,6 +370,7 @@ export function searchJson(d: SearchData): Record<string, unknown> {
     filtered_out: f ? { filters: f.filters, sessions_without: f.without } : null,
     undated: d.undated,
     common_words_only: d.result.tier !== "regex" && commonWordsOnly(d.result.query).length > 0,
+    changed_files: d.changed ?? [],
   };
 }
 
@@ -487,6 +495,7 @@ export async function runSearch(a: Args, io: IO): Promise<number> {
     undatedHint(io, d.undated);
     unquotedHint(io, d.unquoted);
     absentHint(io, d.absent);
+    changedHint(io, d.changed);
     // Trial 18a: `forgejo.*crash` found nothing where a line break stands between the two.
     if (args.regex && /(?<!\\)\.[*+]/.test(args.query)) {
       io.err("hint: '.' matches no line break; [\\s\\S]* spans lines\n");
@@ -505,11 +514,20 @@ export async function runSearch(a: Args, io: IO): Promise<number> {
   undatedHint(io, d.undated);
   unquotedHint(io, d.unquoted);
   absentHint(io, d.absent);
+  changedHint(io, d.changed);
   io.out(searchText(d, io));
   return searchFound(d) ? 0 : 1;
 }
 
 /** Says that the words of a quoted phrase that matched nothing match sessions without the quotes. */
+/** Names `deja blame` for a file the query names that sessions changed (lib/search/changed.ts). */
+function changedHint(io: IO, changed: SearchData["changed"]): void {
+  for (const c of changed ?? []) {
+    const n = c.sessions === 1 ? "1 session" : `${c.sessions} sessions`;
+    io.err(`hint: ${n} changed ${c.file}: deja blame ${shQuote(c.file)}\n`);
+  }
+}
+
 function unquotedHint(io: IO, u: SearchData["unquoted"]): void {
   if (!u) return;
   const n = u.sessions === 1 ? "1 session" : `${u.sessions} sessions`;

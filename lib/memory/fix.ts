@@ -452,10 +452,9 @@ export function findFixes(
   return seen
     ? {
       status: "no_fix",
-      message:
-        `seen in ${
-          seenPhrase(seen, seenIn, names, specificIn.size)
-        }${general}, but nothing that followed fixed it ` +
+      message: `seen in ${seenPhrase(seen, seenIn, names, specificIn.size)}${general}${
+        // One "but" a sentence (trial 18b: "…, but only in its general form …, but nothing").
+        general ? "; nothing" : ", but nothing"} that followed fixed it ` +
         "(the error came back, what ran next failed too or never finished, or nothing ran after it)",
       signatures,
       lookedFor,

@@ -14,13 +14,35 @@ import type { Store } from "../store.ts";
 const PATH = /^(?:[^\s]*\/[^\s]*[^\s/]|[\w.-]+\.[A-Za-z0-9]{1,8})$/;
 
 /**
- * The root sessions (filed under `rootOf`) among `found` whose calls changed the file `query`
- * names, when the query is a path; empty otherwise.
+ * The root sessions (filed under `rootOf`) among `found` (all when undefined) whose calls
+ * changed the file `query` names, when the query is a path; empty otherwise.
  */
+/**
+ * The words of `query` that read as a file (`App.css`, `src/app.ts`), each with how many
+ * sessions' calls changed it: for a query that matched nothing exactly, the hint that `deja
+ * blame` answers it (trial 18b: `which session changed App.css` ranked the one session that
+ * edited it nowhere, the file name outweighed by `changed`). None when the query is the path
+ * alone (the search lifts those sessions itself).
+ */
+export function changedFiles(
+  store: Store,
+  query: string,
+): Array<{ file: string; sessions: number }> {
+  const words = query.trim().split(/\s+/).map((w) => w.replace(/^["'`(]+|["'`),;:!?.]+$/g, ""));
+  if (words.length < 2) return [];
+  const out: Array<{ file: string; sessions: number }> = [];
+  for (const w of new Set(words)) {
+    if (!/[./]/.test(w) || !PATH.test(w.replace(/^\.\//, ""))) continue;
+    const n = changedFileSessions(store, w, undefined, (id) => id).size;
+    if (n) out.push({ file: w, sessions: n });
+  }
+  return out;
+}
+
 export function changedFileSessions(
   store: Store,
   query: string,
-  found: ReadonlySet<number>,
+  found: ReadonlySet<number> | undefined,
   rootOf: (id: number) => number,
 ): Set<number> {
   const out = new Set<number>();
@@ -29,7 +51,7 @@ export function changedFileSessions(
   const like = `%/${q.replace(/^\//, "").replace(/[\\%_]/g, (c) => `\\${c}`)}`;
   for (const r of Q.changedFile.all(store, { path: q, like })) {
     const root = rootOf(r.id);
-    if (found.has(root)) out.add(root);
+    if (!found || found.has(root)) out.add(root);
   }
   return out;
 }
