@@ -270,6 +270,9 @@ export function parseSince(v: string, now = Date.now()): number | undefined {
   const day = /^(?:mon|tues|wednes|thurs|fri|satur|sun)day$/i.test(s) ? `on ${s}` : s;
   const words = timeHint(day, now);
   if (words.hint && !words.rest.trim()) return words.hint.from;
+  // A day named alone (`march 5`: JavaScript's date reader took it as March 5, 2001).
+  const on = timeHint(`on ${s}`, now);
+  if (on.hint && !on.rest.trim()) return on.hint.from;
   // A number alone has no unit (trial 16: `--since 2 weeks` took `2`, a date of 2001, and
   // searched `weeks`); JavaScript reads it as a year.
   if (/^\d+$/.test(s)) return undefined;

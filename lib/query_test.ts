@@ -111,3 +111,11 @@ Deno.test("parseSince refuses a number without its unit", () => {
   for (const v of ["0", "2", "20", "2026"]) assertEquals(parseSince(v), undefined, v);
   assertEquals(typeof parseSince("2w"), "number");
 });
+
+Deno.test("parseSince reads a day of a month and a weekday alone", () => {
+  // Trial 18b: `--since friday` was refused; `march 5` was read by JavaScript as 2001.
+  const now = new Date(2026, 11, 3, 15, 30).getTime(); // a Thursday
+  assertEquals(parseSince("march 5", now), new Date(2026, 2, 5).getTime());
+  assertEquals(parseSince("jan 13th", now), new Date(2026, 0, 13).getTime());
+  assertEquals(parseSince("friday", now), new Date(2026, 10, 27).getTime());
+});
