@@ -105,6 +105,10 @@ Deno.test("deja last reads a window typed as search reads it, with a count befor
     const before = await runMain(ix.env, ["--json", "last", "1"]);
     assertEquals(before.code, 0, before.err);
     assertEquals(JSON.parse(before.out).sessions.length, 1);
+    const two = await runMain(ix.env, ["last", "in", month, "--since", "2d"]);
+    assertEquals(two.code, 2, two.err);
+    // Trial 18b: the hint offered `deja in <month>`, which is no `last` command.
+    assertStringIncludes(two.err, `give one: 'deja last in ${month}' or 'deja last --since 2d'`);
     const yesterday = await runMain(ix.env, ["last", "yesterday"]);
     assertStringIncludes(yesterday.err, "no session in the index matches yesterday;");
     const cut = await runMain(ix.env, ["last", "--since", month, "2025"]);

@@ -26,7 +26,8 @@ Deno.test("time words alone list the sessions of their window; quoted, they are 
     assertEquals(r.code, 0, r.err);
     assertEquals(JSON.parse(r.out).sessions.map((s: { id: string }) => s.id), [AUG]);
     assertStringIncludes(r.err, `deja: "in august 2025" names a time: its sessions`);
-    assertStringIncludes(r.err, `to search the words: deja search '"in august 2025"'`);
+    assertStringIncludes(r.err, `to search the words: deja search '"august 2025"'`);
+    // The hint's search, pasted, finds the words (trial 18b: `"in march"` found nothing).
     const quoted = await runMain(ix.env, ["search", '"august 2025"', "--json"]);
     assertEquals(JSON.parse(quoted.out).results.map((s: { id: string }) => s.id), [SEP]);
     // A word beside the time words is a search, ranked by the window.

@@ -154,7 +154,9 @@ export function parseLast(a: Args, now = Date.now()): LastArgs {
     if (opt(a, "since") !== undefined) {
       throw new DejaError(
         `last was given two windows, '${phrase}' and --since ${opt(a, "since")}`,
-        `give one: 'deja ${phrase}' or 'deja last --since ${opt(a, "since")}'`,
+        `give one: 'deja ${
+          /^last\b/.test(phrase) ? phrase : `last ${phrase}`
+        }' or 'deja last --since ${opt(a, "since")}'`,
         2,
       );
     }

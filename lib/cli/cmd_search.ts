@@ -444,9 +444,16 @@ export async function runSearch(a: Args, io: IO): Promise<number> {
     : timeOnly(args.query);
   if (window) {
     const { runLastWindow } = await import("./cmd_last.ts");
+    // The phrase without the stop words around it (trial 18b: `"in march"` found nothing,
+    // and its hint led back to `deja in march`).
+    const words = window.words.trim().split(/\s+/);
+    const stop = (w: string | undefined) => w !== undefined && STOP_WORDS.has(w.toLowerCase());
+    while (words.length > 1 && stop(words[0])) words.shift();
+    while (words.length > 1 && stop(words.at(-1))) words.pop();
+    const quoted = `"${words.join(" ")}"`;
     io.err(
       `deja: "${window.words.trim()}" names a time: its sessions, as 'deja last' lists them; ` +
-        `to search the words: deja search ${shQuote(`"${window.words.trim()}"`)}\n`,
+        `to search the words: deja search ${shQuote(quoted)}\n`,
     );
     return runLastWindow(a, io, window, args.limit);
   }
