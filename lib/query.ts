@@ -233,6 +233,10 @@ export function ftsAny(alternatives: string[][]): string {
 export const SINCE_FORMS =
   "30d, 12h, 2w, 3mo, 45m (minutes), a date (2026-11-01) or time words (yesterday, last week)";
 
+/** A span back from now as `--since` takes it: a number and its unit (`30d`, `2 weeks`, `3mo`). */
+export const SPAN =
+  /^(\d+)\s*(m|mins?|minutes?|h|hours?|d|days?|w|weeks?|mo|mons?|months?|y|years?)$/i;
+
 /**
  * Reads a `--since` value: `30d`, `12h`, `2w`, `45m`, a date (`2026-11-01`), or the
  * time words a query understands (`yesterday`, `last week`, `3 days ago`, `on friday`;
@@ -242,8 +246,7 @@ export const SINCE_FORMS =
  */
 export function parseSince(v: string, now = Date.now()): number | undefined {
   // `m` is minutes (`45m`); a month is `mo` (trial 16: `1m` meant as a month found nothing).
-  const m = /^(\d+)\s*(m|mins?|minutes?|h|hours?|d|days?|w|weeks?|mo|mons?|months?|y|years?)$/i
-    .exec(v.trim());
+  const m = SPAN.exec(v.trim());
   if (m) {
     const n = Number(m[1]);
     const u = m[2].toLowerCase();

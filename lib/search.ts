@@ -390,7 +390,7 @@ function run(store: Store, query: string, o: SearchOptions): SearchResult {
   // A path typed alone: the sessions that changed the file, first (a prompt quoting the path
   // with a word or two is no typed prompt of it).
   if (!ABLATE.changed) {
-    liftTitled(scores, changedFileSessions(store, query, new Set(scores.keys()), rootOf));
+    liftTitled(scores, changedFileSessions(store, query, scores, rootOf));
   }
   // Found by its title, a prompt or a phrase where nothing else matched: what follows it is
   // only the nearest by relevance, and is said to be (trial 16).

@@ -17,7 +17,7 @@ import { defaultHidden } from "../search/sessions.ts";
 import { harnessId, harnessIds, harnessNames } from "../../core/registry.ts";
 import { suggestCommand } from "./suggest.ts";
 import { loadRemotes } from "../remote/config.ts";
-import { parseSince, SINCE_FORMS } from "../query.ts";
+import { parseSince, SINCE_FORMS, SPAN } from "../query.ts";
 import { isUndated } from "../session_time.ts";
 
 /** `--harness` (repeatable) and `--project`, as search spells them. */
@@ -72,19 +72,14 @@ export function timeOpt(a: Args, name: string): { ms?: number; text?: string } {
   if (text === undefined) return {};
   const ms = parseSince(text);
   if (ms === undefined) {
-    // `--since 2 weeks` (trial 17b): the unit went to the words, wherever they stand (trial
-    // 18a: `deja search docker --since 2 weeks` got no hint).
-    const units = /^(?:min(?:ute)?s?|hours?|days?|weeks?|months?|years?)$/i;
-    const unit = /^\d+$/.test(text.trim()) ? a.positionals.find((p) => units.test(p)) : undefined;
-    // `--since last week` unquoted (trial 18a): the words that make it a time, quoted.
+    // The word that went to the positionals, wherever it stands: a unit (`--since 2 weeks`,
+    // trial 17b; `deja search docker --since 2 weeks`, trial 18a) is written as one word with
+    // the number, other words (`--since last week` unquoted) are quoted with it.
     const next = a.positionals.find((p) => parseSince(`${text} ${p}`) !== undefined);
+    const unit = next && SPAN.test(`${text.trim()} ${next}`) ? next.toLowerCase() : undefined;
     const hint = unit
       ? `write the number and its unit as one word: --${name} ${text.trim()}${
-        unit.toLowerCase().startsWith("mo")
-          ? "mo"
-          : unit.toLowerCase().startsWith("mi")
-          ? "m"
-          : unit[0].toLowerCase()
+        unit.startsWith("mo") ? "mo" : unit.startsWith("mi") ? "m" : unit[0]
       }`
       : next
       ? `quote the words: --${name} '${text} ${next}'`

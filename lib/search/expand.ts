@@ -33,7 +33,7 @@ import { tokens } from "./tokenize.ts";
 import { byUse, containing, distance, docs, near, withPrefix } from "./vocab.ts";
 import { synonymsOf } from "./synonyms.ts";
 import { particleCompounds, phrasalForms } from "./compounds.ts";
-import { contractionSpellings, irregularForms, phraseSpellings } from "./irregular.ts";
+import { irregularForms, phraseSpellings } from "./irregular.ts";
 import { isEnglish } from "./english.ts";
 import { ABLATE } from "./rank.ts";
 
@@ -358,12 +358,16 @@ export function expand(stats: TermStats, terms: QueryTerm[], tier: LiteralTier):
   /** Of those, the words no swap of two letters corrects (a weaker guess). */
   let weak = 0;
   for (const t of terms) {
-    // A contraction is one word spelt with or without its apostrophe, at every tier.
-    const both = t.quoted ? undefined : contractionSpellings(t.tokens);
-    const spelt = both?.filter((s) => stats.present(s));
-    if (spelt?.length && (tier === "exact" || spelt.length === 2 || t.tokens.length === 2)) {
-      alts.push(spelt);
-      continue;
+    // A contraction is one word spelt with or without its apostrophe (`didnt`, `didn't`): as
+    // typed at the exact tier (the other tiers read both among its forms, and a phrase, the
+    // cut spelling included, below).
+    const ways = phraseSpellings(t.tokens);
+    if (tier === "exact" && ways.length > 1 && !t.quoted && t.tokens.length === 1) {
+      const held = ways.filter((v) => stats.present(v));
+      if (held.length) {
+        alts.push(held);
+        continue;
+      }
     }
     const literal = stats.present(t.tokens);
     const word = !t.quoted && t.tokens.length === 1 ? t.tokens[0] : undefined;
@@ -410,11 +414,7 @@ export function expand(stats: TermStats, terms: QueryTerm[], tier: LiteralTier):
     }
     if (!word) {
       // A phrase with a contraction in it is held spelt either way (lib/search/irregular.ts).
-      const held = t.tokens.length > 2
-        ? phraseSpellings(t.tokens).filter((v) => stats.present(v))
-        : literal
-        ? [t.tokens]
-        : [];
+      const held = ways.filter((v) => stats.present(v));
       const frag = !held.length && tier === "substring" && !t.quoted
         ? fragmentOf(stats, t.tokens)
         : [];

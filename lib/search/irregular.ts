@@ -90,25 +90,11 @@ const WHOLE: ReadonlyMap<string, string[]> = new Map(
 );
 
 /**
- * Both spellings of a contraction typed with or without its apostrophe: `didn't` (the
- * tokens `didn`, `t`) and `didnt`, in the order typed; undefined for any other term. One
- * word as typed to the exact tier (trial 18a: `you didn't push …` missed the prompt saying
- * `didnt`, and `don't have a local computer` the one saying `dont`).
- */
-export function contractionSpellings(toks: readonly string[]): string[][] | undefined {
-  if (toks.length === 2) {
-    const whole = CUT.get(toks.join(" "));
-    return whole ? [[...toks], [whole]] : undefined;
-  }
-  const cut = toks.length === 1 ? WHOLE.get(toks[0]) : undefined;
-  return cut ? [[toks[0]], cut] : undefined;
-}
-
-/**
- * A phrase's spellings: as typed, and with each contraction in it spelt the other way
- * (`i don't have` and `i dont have`); only the first when it holds none. A quoted phrase is
- * held contiguously either way (trial 18a: `"i don't have a local computer"` found nothing
- * where a prompt said `I dont have a local computer`).
+ * A term's spellings: as typed, and with each contraction in it spelt the other way
+ * (`didn't`, the tokens `didn` `t`, and `didnt`; `i don't have` and `i dont have`); only the
+ * first when it holds none. A quoted phrase is held contiguously either way (trial 18a: `"i
+ * don't have a local computer"` found nothing where a prompt said `I dont have a local
+ * computer`; `you didn't push …` missed the prompt saying `didnt`).
  */
 export function phraseSpellings(toks: readonly string[]): string[][] {
   const other: string[] = [];
