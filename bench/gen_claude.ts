@@ -1,7 +1,7 @@
 /**
  * Generates a synthetic Claude Code corpus for benchmarks: `<out>/projects/
  * <encoded-project>/<uuid>.jsonl`, about `mb` megabytes in files of about
- * 1.5 MB, shaped like real transcripts (user prompts, assistant text with
+ * 1.5 MB (or `fileBytes`), shaped like real transcripts (user prompts, assistant text with
  * tool_use blocks, tool_result lines, edits). Deterministic for a given seed.
  *
  * The records carry what Claude Code 2.1 writes beside the text: `requestId`,
@@ -94,9 +94,15 @@ function uuid(r: () => number): string {
  * Writes the corpus.
  *
  * @param mb approximate size in megabytes (10^6 bytes).
+ * @param fileBytes the size of a file; the last one takes what is left.
  * @returns number of files and bytes written.
  */
-export function generate(out: string, mb: number, seed = 7): { files: number; bytes: number } {
+export function generate(
+  out: string,
+  mb: number,
+  seed = 7,
+  fileBytes = 1.5e6,
+): { files: number; bytes: number } {
   const r = rng(seed);
   const vocab = vocabulary(r, 20000);
   // Zipf-ish: index = floor(n ^ u^2.5) concentrates mass on the first words.
@@ -135,7 +141,7 @@ export function generate(out: string, mb: number, seed = 7): { files: number; by
       lines.push(s);
       size += s.length + 1;
     };
-    const fileTarget = Math.min(1.5e6, target - bytes + 2000);
+    const fileTarget = Math.min(fileBytes, target - bytes + 2000);
     let turn = 0;
     while (size < fileTarget) {
       const prompt = sentence(8 + Math.floor(r() * 30)) +
@@ -270,8 +276,9 @@ export function ensureCorpus(
   work: string,
   mb: number,
   fresh = false,
+  fileKb = 1500,
 ): { dir: string; bytes: number } {
-  const dir = join(work, `claude-v2-${mb}mb`);
+  const dir = join(work, `claude-v2-${mb}mb${fileKb === 1500 ? "" : `-${fileKb}kb`}`);
   if (fresh) rmSync(dir, { recursive: true, force: true });
   // A marker without the generator's figures (an older bench wrote `{}`) is no marker.
   const marker = join(dir, "done");
@@ -285,7 +292,7 @@ export function ensureCorpus(
   if (typeof figures() !== "number") {
     rmSync(dir, { recursive: true, force: true });
     const t = performance.now();
-    const g = generate(dir, mb);
+    const g = generate(dir, mb, 7, fileKb * 1000);
     mkdirSync(dir, { recursive: true });
     writeFileSync(join(dir, "done"), JSON.stringify(g));
     console.log(

@@ -1,6 +1,7 @@
 /**
- * `deno task bench [--mb 100] [--runs 20]`: indexing and query figures on a
- * synthetic Claude Code corpus. Prints figures; asserts nothing about time.
+ * `deno task bench [--mb 100] [--runs 20] [--file-kb 1500]`: indexing and
+ * query figures on a synthetic Claude Code corpus of files of about
+ * `--file-kb` KB (40 gives the many short sessions of a typical history). Prints figures; asserts nothing about time.
  *
  * Reports: index throughput (MB/s), peak RSS of the indexing process, index
  * size, no-op re-index time, and query latency p50/p95 for a rare token and
@@ -30,6 +31,7 @@ import { REPO } from "../tests/_fixture.ts";
 const { values } = parseArgs({
   options: {
     mb: { type: "string", default: "100" },
+    "file-kb": { type: "string", default: "1500" },
     runs: { type: "string", default: "20" },
     fresh: { type: "boolean", default: false },
     scale: { type: "boolean", default: false },
@@ -56,7 +58,12 @@ if (values.scale) {
 const mb = Number(values.mb);
 const runs = Number(values.runs);
 const work = join(REPO, ".bench");
-const { dir: corpus, bytes: corpusBytes } = ensureCorpus(work, mb, values.fresh);
+const { dir: corpus, bytes: corpusBytes } = ensureCorpus(
+  work,
+  mb,
+  values.fresh,
+  Number(values["file-kb"]),
+);
 const home = join(work, "home");
 const dejaHome = join(work, `deja-${mb}mb`);
 rmSync(dejaHome, { recursive: true, force: true });

@@ -17,6 +17,7 @@ import type { Store } from "../store.ts";
 import { shortRef } from "../sessions.ts";
 import { blame, type BlameResult, type BlameSession } from "../memory/blame.ts";
 import { describeSession } from "../memory/last.ts";
+import { foundPath, matchLabel } from "../memory/paths.ts";
 import {
   FILTER_OPTIONS,
   hiddenHint,
@@ -117,6 +118,7 @@ export function blameJson(d: BlameData): Record<string, unknown> {
   return {
     target: d.target,
     match: d.match,
+    recorded: d.recorded ?? null,
     line: d.line ?? null,
     total: d.total,
     hidden: d.hidden,
@@ -138,8 +140,8 @@ export function blameJson(d: BlameData): Record<string, unknown> {
 export function blameText(d: BlameData, io: Pick<IO, "isTTY" | "env">): string {
   const c = colors(io);
   const out: string[] = [
-    c.bold(d.match === "exact" ? tilde(d.target, io.env.home) : d.typed) +
-    c.dim(`  ${d.match} match, ${d.total} session${d.total === 1 ? "" : "s"}`),
+    c.bold(tilde(foundPath(d, d.typed), io.env.home)) +
+    c.dim(`  ${matchLabel(d)}, ${d.total} session${d.total === 1 ? "" : "s"}`),
   ];
   if (d.line) out.push(...lineHeader(d, c));
   for (const s of d.sessions) out.push(...sessionLines(s, io, c, d.line?.text != null));

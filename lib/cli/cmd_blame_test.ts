@@ -7,6 +7,7 @@ import { captureIO } from "../../tests/_cli_io.ts";
 import { DejaError } from "../../core/errors.ts";
 import { csi } from "./output.ts";
 import { blameCmd, blameData, parseBlame } from "./cmd_blame.ts";
+import type { SessionSpec } from "../../tests/_memory.ts";
 
 const ID = "b1a40000-1111-4222-8333-444455556666";
 
@@ -142,6 +143,41 @@ Deno.test("blame path:line lists only the edits holding the line and says when t
     assertEquals(JSON.parse(json.out()).line.lines, 3);
   } finally {
     rmSync(dir, { recursive: true, force: true });
+    ix.cleanup();
+  }
+});
+
+Deno.test("blame names the relative record it matched, not the typed path made absolute", async () => {
+  // No work directory recorded: the record keeps `backend/.env` as the harness wrote it.
+  const R: SessionSpec = {
+    id: "ffff0016-0000-4000-8000-000000000016",
+    cwd: "",
+    start: "2026-10-02T10:00:00Z",
+    turns: [{ user: "Set the key" }, { write: "backend/.env", content: "KEY=1\n" }],
+  };
+  const ix = await indexSessions([R]);
+  try {
+    const pipe = captureIO(ix.env, false);
+    const io = { ...pipe.io, cwd: "/tmp" };
+    assertEquals(await blameCmd.run({ values: {}, positionals: ["backend/.env"] }, io), 0);
+    assert(
+      pipe.out().startsWith("backend/.env  exact match of a path recorded relative, 1 session\n"),
+      pipe.out(),
+    );
+    assert(!pipe.out().includes("/tmp/backend"), pipe.out());
+    const json = captureIO(ix.env, false, ["--json"]);
+    const jio = { ...json.io, cwd: "/tmp" };
+    assertEquals(
+      await blameCmd.run({ values: { json: true }, positionals: ["backend/.env"] }, jio),
+      0,
+    );
+    const doc = JSON.parse(json.out());
+    assertEquals([doc.match, doc.recorded, doc.target], [
+      "exact",
+      "backend/.env",
+      "/tmp/backend/.env",
+    ]);
+  } finally {
     ix.cleanup();
   }
 });

@@ -14,6 +14,7 @@ import type { IO } from "../../core/runtime.ts";
 import { DejaError } from "../../core/errors.ts";
 import type { Store } from "../store.ts";
 import { shortRef } from "../sessions.ts";
+import { foundPath, matchLabel } from "../memory/paths.ts";
 import {
   listSpans,
   notRestorable,
@@ -186,6 +187,7 @@ export function restoreJson(d: RestoreData): Record<string, unknown> {
   return {
     target: d.target,
     match: d.match,
+    recorded: d.recorded ?? null,
     hidden: d.hidden,
     spans: d.spans.map((s) => spanJson(s, false)),
   };
@@ -206,11 +208,11 @@ function spanCount(spans: readonly PickedSpan[]): string {
 /** The spans listed newest first, each with its first line (colour on a terminal). */
 export function restoreText(d: RestoreData, typed: string, io: Pick<IO, "isTTY" | "env">): string {
   const c = colors(io);
-  const target = d.match === "exact" ? d.target : typed;
+  const target = foundPath(d, typed);
   const match = d.match ?? "";
   const lines = [
     c.bold(tilde(target, io.env.home)) +
-    c.dim(`  ${match} match, ${spanCount(d.spans)}, newest first`),
+    c.dim(`  ${matchLabel(d)}, ${spanCount(d.spans)}, newest first`),
   ];
   const approx = d.spans.filter((s) => s.timeSource === "session" || s.timeSource === "file");
   // `~`: not the span's own time (lib/memory/order.ts); own times stay aligned beside them.

@@ -262,6 +262,7 @@ export function showText(d: ShowData, io: Pick<IO, "isTTY" | "env">, full: boole
     out.push(c.dim(`subagents: ${d.subagents.map((x) => x.ref).join(", ")}`));
   }
   out.push("");
+  const diffs = editDiffs(d.files);
   let model: string | undefined;
   for (const e of d.events) {
     // Where the replies' model changes (the first one is the header's).
@@ -269,7 +270,8 @@ export function showText(d: ShowData, io: Pick<IO, "isTTY" | "env">, full: boole
       if (model !== undefined) out.push(c.dim(`— model ${e.model} from here`));
       model = e.model;
     }
-    const text = full ? e.text : clip(e.text, e.kind);
+    const diff = e.kind === "tool_call" ? diffs.get(e.id) : undefined;
+    const text = full ? diff ?? e.text : clip(diff ?? e.text, e.kind);
     const label = e.kind === "tool_call" || e.kind === "tool_result"
       ? `${e.kind} ${e.tool ?? ""}`.trim()
       : e.kind;
@@ -291,7 +293,17 @@ export function showText(d: ShowData, io: Pick<IO, "isTTY" | "env">, full: boole
         note ? `  note ${c.cyan(note)}` : ""
       }`,
     );
-    out.push(text.split("\n").map((l) => `  ${l}`).join("\n"));
+    out.push(
+      text.split("\n").map((l) =>
+        diff === undefined
+          ? `  ${l}`
+          : l.startsWith("- ")
+          ? c.red(`  ${l}`)
+          : l.startsWith("+ ")
+          ? c.green(`  ${l}`)
+          : `  ${l}`
+      ).join("\n"),
+    );
   }
   const ending = endingText(d.ending);
   if (ending) out.push("", c.yellow(ending));
@@ -304,6 +316,39 @@ export function showText(d: ShowData, io: Pick<IO, "isTTY" | "env">, full: boole
     );
   }
   return out.join("\n") + "\n";
+}
+
+/**
+ * The text of each call that edited a file, by event id, as the edits'
+ * replaced and replacing lines (`- ` and `+ `): what a call's indexed text
+ * holds is only the new side (lib/render.ts), and a reader wants to see
+ * what changed. A call with a write beside its edits lists the write as
+ * indexed (`write <path>` and its content). Failed edits are shown too:
+ * the call line says the call failed.
+ */
+export function editDiffs(files: readonly FileRow[]): Map<number, string> {
+  const byEvent = new Map<number, FileRow[]>();
+  for (const f of files) {
+    if (f.op === "read") continue;
+    const list = byEvent.get(f.event_id) ?? [];
+    list.push(f);
+    byEvent.set(f.event_id, list);
+  }
+  const out = new Map<number, string>();
+  for (const [id, rows] of byEvent) {
+    if (!rows.some((f) => f.op === "edit" && f.old !== null)) continue;
+    const lines = (t: string, mark: string) =>
+      t === "" ? [] : t.replace(/\n$/, "").split("\n").map((l) => `${mark}${l}`);
+    out.set(
+      id,
+      rows.map((f) =>
+        f.op === "edit"
+          ? [`edit ${f.path}`, ...lines(f.old ?? "", "- "), ...lines(f.new ?? "", "+ ")].join("\n")
+          : `write ${f.path}\n${f.new ?? ""}`
+      ).join("\n"),
+    );
+  }
+  return out;
 }
 
 function runShow(a: Args, io: IO): number {

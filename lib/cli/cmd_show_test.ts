@@ -64,6 +64,10 @@ Deno.test("show prints colour on a terminal, plain text to a pipe, and JSON with
     assert(!pipe.out().includes(csi("0m")), "no colour in a pipe");
     assertStringIncludes(pipe.out(), "make the tests pass");
     assertStringIncludes(pipe.out(), "tool_call Bash exit 1");
+    // An edit shows what it replaced and with what, not only the new text.
+    assertStringIncludes(pipe.out(), "  edit /w/app/src/a.ts\n  - x = 1\n  + x = 2\n");
+    assertStringIncludes(tty.out(), csi("31m") + "  - x = 1");
+    assertStringIncludes(tty.out(), csi("32m") + "  + x = 2");
 
     const json = captureIO(ix.env, false);
     assertEquals(await showCmd.run({ values: { json: true }, positionals: ["5e55"] }, json.io), 0);

@@ -15,6 +15,7 @@ import { CTX_BUDGET, sessionDigest } from "../memory/digest.ts";
 import { pickSession } from "../memory/pick.ts";
 import { defaultHidden, type HideOptions, searchHiding } from "../search/sessions.ts";
 import { blame, type BlameSession } from "../memory/blame.ts";
+import { foundPath, matchLabel } from "../memory/paths.ts";
 import { describeSession } from "../memory/last.ts";
 import { findFixes, fixRecord } from "../memory/fix.ts";
 import { enclosingProject, type HowResult, howRuns } from "../memory/how.ts";
@@ -119,7 +120,7 @@ export function blameAnswer(
     return `No past session read or changed ${oneLineForAgent(tilde(r.target, home), 300)}.`;
   }
   const head = [
-    `blame ${oneLineForAgent(tilde(r.target, home), 300)}: ${r.match} match, ${
+    `blame ${oneLineForAgent(tilde(foundPath(r, path), home), 300)}: ${matchLabel(r)}, ${
       plural(r.total, "session")
     }, newest first`,
   ];

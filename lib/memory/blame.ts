@@ -108,6 +108,8 @@ export interface BlameResult {
   /** The path made absolute. */
   target: string;
   match: PathMatch | null;
+  /** The relative record an exact match is of (lib/memory/paths.ts `TouchMatch.recorded`). */
+  recorded?: string;
   /** The requested line: its current text (null when unusable) and why it was not used. */
   line?: BlameLine;
   sessions: BlameSession[];
@@ -189,6 +191,7 @@ export function blame(store: Store, typed: string, opts: BlameOptions): BlameRes
   return {
     target: m.target,
     match: m.match,
+    ...(m.recorded ? { recorded: m.recorded } : {}),
     ...(line ? { line } : {}),
     sessions: shown,
     total: bySession.size,

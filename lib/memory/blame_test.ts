@@ -324,8 +324,11 @@ Deno.test("blame calls a path typed as the relative path a harness recorded exac
   try {
     const rel = blame(ix.store, "backend/.env", { cwd: "/home/me/shop" });
     assertEquals(rel.match, "exact");
+    // What matched is the record, not the typed path made absolute (/home/me/shop/backend/.env).
+    assertEquals(rel.recorded, "backend/.env");
     assertEquals(rel.sessions.map((s) => s.session.native_id), [R.id]);
-    assertEquals(blame(ix.store, "/home/me/shop/backend/.env", { cwd: "/" }).match, "suffix");
+    const abs = blame(ix.store, "/home/me/shop/backend/.env", { cwd: "/" });
+    assertEquals([abs.match, abs.recorded], ["suffix", undefined]);
   } finally {
     ix.cleanup();
   }

@@ -66,6 +66,14 @@ export interface TouchMatch {
   target: string;
   /** Null when nothing matched. */
   match: PathMatch | null;
+  /**
+   * Set when the match is `exact` only by relative records equal to the path
+   * as typed: the path as recorded. The record names no directory, so the
+   * typed path made absolute ({@link target}) is not what matched, and is not
+   * shown as the file found (a trial read `/tmp/backend/app/db.py  exact
+   * match` for a record `backend/app/db.py` made in another directory).
+   */
+  recorded?: string;
   /** Matching touches, newest first (lib/memory/order.ts: best known time, then place). */
   touches: FileTouch[];
   /** The anchors that placed them (lib/memory/order.ts `placedTime` reads a touch's time). */
@@ -117,6 +125,8 @@ export function findTouches(store: Store, typed: string, cwd: string): TouchMatc
   const rows = Q.fileTouches.all(store, { like, path: base });
   // Score: components in common from the end; a whole-path match outranks any suffix.
   let best = 0;
+  let wholeTarget = false;
+  let relative: string | undefined;
   const scored: Array<[number, FileTouch]> = [];
   for (const r of rows) {
     const path = String(r.path);
@@ -125,11 +135,16 @@ export function findTouches(store: Store, typed: string, cwd: string): TouchMatc
     const fold = isWindowsDrivePath(path);
     let n = commonTail(got, want, fold);
     if (n === 0) continue;
-    if (n === want.length && got.length === want.length) n = Infinity;
-    else if (
+    if (n === want.length && got.length === want.length) {
+      n = Infinity;
+      wholeTarget = true;
+    } else if (
       asTyped && isRelative(path) && got.length === asTyped.length &&
       commonTail(got, asTyped) === got.length
-    ) n = Infinity;
+    ) {
+      n = Infinity;
+      relative ??= path;
+    }
     best = Math.max(best, n);
     scored.push([n, toTouch(r)]);
   }
@@ -145,7 +160,25 @@ export function findTouches(store: Store, typed: string, cwd: string): TouchMatc
     : best >= 2
     ? "suffix"
     : "basename";
-  return { target, match, touches, anchors };
+  const recorded = match === "exact" && !wholeTarget ? relative : undefined;
+  return { target, match, touches, anchors, ...(recorded ? { recorded } : {}) };
+}
+
+/**
+ * The path a listing names as the file found: the typed path made absolute
+ * for an exact match, the record for an exact match of a relative record
+ * ({@link TouchMatch.recorded}), and otherwise the path as typed.
+ */
+export function foundPath(
+  m: Pick<TouchMatch, "target" | "match" | "recorded">,
+  typed: string,
+): string {
+  return m.match === "exact" ? m.recorded ?? m.target : typed;
+}
+
+/** `exact match`, saying so when the exact match is of a relative record ({@link TouchMatch.recorded}). */
+export function matchLabel(m: Pick<TouchMatch, "match" | "recorded">): string {
+  return m.recorded ? "exact match of a path recorded relative" : `${m.match} match`;
 }
 
 /** A `files` row (as {@link Q.fileTouches} or {@link Q.filesInOrder} select it) as a touch. */

@@ -118,6 +118,8 @@ export interface RestoreList {
   /** The path made absolute. */
   target: string;
   match: PathMatch | null;
+  /** The relative record an exact match is of (lib/memory/paths.ts `TouchMatch.recorded`). */
+  recorded?: string;
   spans: RestoreSpan[];
   /** Sessions with spans of the file that were left out as `hidden`. */
   hidden: number;
@@ -191,7 +193,13 @@ export function listSpans(
     });
   }
   numberParts(spans);
-  return { target: m.target, match: m.match, spans, hidden: hidden.size };
+  return {
+    target: m.target,
+    match: m.match,
+    ...(m.recorded ? { recorded: m.recorded } : {}),
+    spans,
+    hidden: hidden.size,
+  };
 }
 
 /** Sets `part` and `parts` of spans that are parts of one call (in the call's own order). */
