@@ -197,7 +197,7 @@ export function doctorText(r: DoctorReport, io: Pick<IO, "isTTY" | "env">): stri
     if (absent.includes(t)) continue;
     lines.push(
       `${c.bold(t.target.padEnd(12))} ${paint(t.state, 0)}${
-        t.detected ? "" : c.dim("  (harness not found here)")
+        t.detected ? "" : c.dim("  (not installed here: no config of it found)")
       }`,
     );
     for (const p of t.parts) {
@@ -214,8 +214,11 @@ export function doctorText(r: DoctorReport, io: Pick<IO, "isTTY" | "env">): stri
   if (absent.length) {
     lines.push(
       c.dim(
-        `not found here, not wired: ${absent.map((t) => t.target).join(", ")}` +
-          " ('deja sources --wiring' shows what each would get)",
+        `not installed here (no config found), not wired: ${
+          absent.map((t) => t.target).join(", ")
+        }` +
+          " ('deja sources --wiring' shows what each would get; their sessions are read wherever" +
+          " they are found, installed or not)",
       ),
     );
   }

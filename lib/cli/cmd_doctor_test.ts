@@ -106,6 +106,8 @@ Deno.test("doctor notes a harness found here but not wired, with the install com
     const absent = r.targets.filter((x) => !x.detected);
     assert(absent.length > 0);
     for (const x of absent) assertEquals(out.includes(`deja install ${x.target}\n`), false);
+    // They are named as not installed, not as missing sessions.
+    assertStringIncludes(out, "not installed here (no config found), not wired: ");
 
     const json = captureIO(w.env, false);
     await doctorCmd.run({ values: { json: true }, positionals: [] }, json.io);
