@@ -116,7 +116,14 @@ export async function main(io: IO): Promise<number> {
       ...TYPED_NAMES,
       "search",
     ], 1);
-    if (slip && !(await inHistory(io, first))) {
+    // A command's name less its plural `s` (`deja stat`, `deja source`) is said even when the
+    // history holds the word (trial 18b: both searched with no word of the command): the
+    // search's results stand, and the command is one letter away.
+    if (slip && slip === `${first.toLowerCase()}s`) {
+      io.err(
+        `deja: these results are a search for '${first}'; 'deja ${slip}' is the command\n`,
+      );
+    } else if (slip && !(await inHistory(io, first))) {
       io.err(
         `deja: '${first}' is not a command: these results are a search for the ${
           rest.some((a) => !a.startsWith("-")) ? "words" : "word"

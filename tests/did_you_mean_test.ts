@@ -48,3 +48,28 @@ Deno.test("a lone word that names a command deja calls otherwise says which comm
     ix.cleanup();
   }
 });
+
+Deno.test("a command's name less its plural s names the command even when the history holds the word", async () => {
+  const ix = await indexSessions([{
+    id: "d1d00000-1111-4222-8333-444455556668",
+    cwd: "/w/app",
+    start: "2026-11-01T10:00:00Z",
+    turns: [{ user: "git show --stat of the last commit" }, { say: "the stat lists two files" }],
+  }]);
+  try {
+    const env = withVars(ix.env, { DEJA_NO_REFRESH: "1" });
+    // Trial 18b: `deja stat` searched the word and never named `deja stats`.
+    const r = await runMain(env, ["stat"]);
+    assertEquals(r.code, 0, r.err);
+    assertStringIncludes(r.out, "d1d00000");
+    assertStringIncludes(
+      r.err,
+      "these results are a search for 'stat'; 'deja stats' is the command",
+    );
+    // Two edits off a command and in the history: the history's own word, nothing said.
+    const other = await runMain(env, ["files"]);
+    assert(!other.err.includes("is the command"), other.err);
+  } finally {
+    ix.cleanup();
+  }
+});
