@@ -121,6 +121,7 @@ export function blameJson(d: BlameData): Record<string, unknown> {
     recorded: d.recorded ?? null,
     line: d.line ?? null,
     total: d.total,
+    listed: d.listed,
     hidden: d.hidden,
     sessions: d.sessions.map((s) => ({
       ...sessionJsonOf(s.session, s.ref),
@@ -141,7 +142,7 @@ export function blameText(d: BlameData, io: Pick<IO, "isTTY" | "env">): string {
   const c = colors(io);
   const out: string[] = [
     c.bold(tilde(foundPath(d, d.typed), io.env.home)) +
-    c.dim(`  ${matchLabel(d)}, ${d.total} session${d.total === 1 ? "" : "s"}`),
+    c.dim(`  ${matchLabel(d)}, ${d.listed} session${d.listed === 1 ? "" : "s"}`),
   ];
   if (d.line) out.push(...lineHeader(d, c));
   for (const s of d.sessions) out.push(...sessionLines(s, io, c, d.line?.text != null));
@@ -182,6 +183,9 @@ function runBlame(a: Args, io: IO): number {
     return 1;
   }
   io.out(blameText(d, io));
+  if (d.sessions.length < d.listed) {
+    io.err(`showing ${d.sessions.length} of ${d.listed}: --limit shows more\n`);
+  }
   hiddenHint(io, d.hidden);
   return 0;
 }

@@ -181,3 +181,32 @@ Deno.test("blame names the relative record it matched, not the typed path made a
     ix.cleanup();
   }
 });
+
+Deno.test("blame's header counts the sessions it lists, not the throwaway ones left out", async () => {
+  const s = (n: number, cwd: string) => ({
+    id: `b1a00000-1111-4222-8333-00000000000${n}`,
+    cwd,
+    start: `2026-10-0${n}T10:00:00Z`,
+    turns: [{ user: `edit the readme ${n}` }, {
+      edit: `${cwd}/README.md`,
+      old: "a",
+      new: `b${n}`,
+    }],
+  });
+  // Trial 18b: `deja blame README.md` said "10 sessions" and listed 6.
+  const ix = await indexSessions([s(1, "/w/app"), s(2, "/w/web"), s(3, "/tmp/scratch")]);
+  try {
+    const pipe = captureIO(ix.env, false);
+    const args = { values: { limit: "1" }, positionals: ["README.md"] };
+    assertEquals(await blameCmd.run(args, pipe.io), 0);
+    assert(pipe.out().startsWith("README.md  basename match, 2 sessions\n"), pipe.out());
+    assertStringIncludes(pipe.err(), "showing 1 of 2: --limit shows more");
+    assertStringIncludes(pipe.err(), "1 session of throwaway");
+    const json = captureIO(ix.env, false);
+    await blameCmd.run({ values: { json: true }, positionals: ["README.md"] }, json.io);
+    const doc = JSON.parse(json.out());
+    assertEquals([doc.total, doc.listed, doc.hidden], [3, 2, 1]);
+  } finally {
+    ix.cleanup();
+  }
+});

@@ -121,7 +121,7 @@ export function blameAnswer(
   }
   const head = [
     `blame ${oneLineForAgent(tilde(foundPath(r, path), home), 300)}: ${matchLabel(r)}, ${
-      plural(r.total, "session")
+      plural(r.listed, "session")
     }, newest first`,
   ];
   if (r.line) {
@@ -133,8 +133,10 @@ export function blameAnswer(
   }
   const blocks = r.sessions.map((s) => blameBlock(store, s, home));
   const tail = (shown: number) =>
-    r.total > shown
-      ? `${r.total - shown} more: narrow with project or harness; mode context with an id reads one`
+    r.listed > shown
+      ? `${
+        r.listed - shown
+      } more: narrow with project or harness; mode context with an id reads one`
       : "";
   return framed(
     fitBlocks(head.join("\n"), blocks, tail, bodyBudget(BLAME_BUDGET)).text,

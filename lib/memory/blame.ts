@@ -115,6 +115,8 @@ export interface BlameResult {
   sessions: BlameSession[];
   /** Sessions that touched the file before filters and the limit. */
   total: number;
+  /** Sessions left after the filters and `hidden`, before the limit: what a listing counts. */
+  listed: number;
   /** Sessions that touched it and were left out as `hidden`. */
   hidden: number;
 }
@@ -195,6 +197,7 @@ export function blame(store: Store, typed: string, opts: BlameOptions): BlameRes
     ...(line ? { line } : {}),
     sessions: shown,
     total: bySession.size,
+    listed: entries.length,
     hidden,
   };
 }
