@@ -34,6 +34,7 @@ import type { SessionRow } from "../rows.ts";
 import { tokens } from "../query.ts";
 import {
   CLOSE_MATCH,
+  codeSignatures,
   core,
   errorSignatures,
   leavesOut,
@@ -315,9 +316,12 @@ export function findFixes(
   errorText: string,
   opts: { limit?: number; hidden?: ReadonlySet<number>; mentions?: boolean } = {},
 ): FixResult {
-  const signatures = errorSignatures(errorText);
+  const codes = codeSignatures(errorText);
+  // A bare code (`deja fix ERESOLVE`) is looked for as its code.
+  const own = errorSignatures(errorText);
+  const signatures = own.length ? own : codes;
   const names = specificNames(errorText);
-  const lookedFor = signatures.join(" | ") +
+  let lookedFor = signatures.join(" | ") +
     (signatures.length && leavesOut(errorText) ? ` (${LEFT_OUT})` : "");
   if (!signatures.length) {
     return {
@@ -336,7 +340,19 @@ export function findFixes(
   }
   const bySession = new Map<number, Hit[]>();
   const left = new Set<number>();
-  for (const h of hits(store, signatures)) {
+  let seenHits = hits(store, signatures);
+  // No line's own signature seen: its error codes, which outlive a tool's wording.
+  const extra = codes.filter((c) => !signatures.includes(c));
+  let viaCode = "";
+  if (!seenHits.length && extra.length) {
+    seenHits = hits(store, extra);
+    if (seenHits.length) {
+      lookedFor += `; then its code: ${extra.join(" | ")}`;
+      const named = extra.map((c) => c.slice("code ".length).toUpperCase()).join(", ");
+      viaCode = ` (by its code ${named}: the wording differs)`;
+    }
+  }
+  for (const h of seenHits) {
     if (opts.hidden?.has(h.sessionId)) {
       if (countsAsHidden(opts.hidden, h.sessionId)) left.add(h.sessionId);
       continue;
@@ -438,7 +454,7 @@ export function findFixes(
       status: "found",
       message: `seen in ${
         seenPhrase(seen, seenIn, names, specificIn.size)
-      }${general}; what ran next where it did not come back:`,
+      }${general}${viaCode}; what ran next where it did not come back:`,
       signatures,
       lookedFor,
       seen,
@@ -452,7 +468,7 @@ export function findFixes(
   return seen
     ? {
       status: "no_fix",
-      message: `seen in ${seenPhrase(seen, seenIn, names, specificIn.size)}${general}${
+      message: `seen in ${seenPhrase(seen, seenIn, names, specificIn.size)}${general}${viaCode}${
         // One "but" a sentence (trial 18b: "…, but only in its general form …, but nothing").
         general ? "; nothing" : ", but nothing"} that followed fixed it ` +
         "(the error came back, what ran next failed too or never finished, or nothing ran after it)",

@@ -271,3 +271,41 @@ Deno.test("an error holding a short line of another error is not that error (hel
   const enoent = signature("Error: ENOENT: no such file or directory");
   assert(sameError(signature("no such file or directory"), enoent));
 });
+
+Deno.test("findFixes reads npm's ERR! as error, and falls back on an error code when the wording changed", async () => {
+  // npm 10 and later, as a store recorded it.
+  const NEW =
+    "npm error code ERESOLVE\nnpm error ERESOLVE could not resolve\nnpm error While resolving: app";
+  const ix = await indexSessions([{
+    id: "15150005-0000-4000-8000-000000000005",
+    cwd: "/w/five",
+    start: "2026-08-07T10:00:00Z",
+    turns: [
+      { bash: "npm install next-auth", out: NEW, exit: 1 },
+      { bash: "npm install next-auth --legacy-peer-deps", out: "added 3 packages", exit: 0 },
+    ],
+  }]);
+  try {
+    assertEquals(signature("npm ERR! code ERESOLVE"), signature("npm error code ERESOLVE"));
+    // Before npm 10 (trial 18b: "never seen"), its first line and its second.
+    for (
+      const typed of [
+        "npm ERR! code ERESOLVE",
+        "npm ERR! ERESOLVE unable to resolve dependency tree",
+      ]
+    ) {
+      const r = findFixes(ix.store, typed);
+      assertEquals(r.status, "found", typed);
+      assertEquals(r.fixes[0].command, "npm install next-auth --legacy-peer-deps");
+    }
+    const byCode = findFixes(ix.store, "ERESOLVE unable to resolve dependency tree");
+    assert(byCode.message.includes("(by its code ERESOLVE: the wording differs)"), byCode.message);
+    assert(byCode.lookedFor.endsWith("; then its code: code eresolve"), byCode.lookedFor);
+    // The code alone is looked for as its code.
+    assertEquals(findFixes(ix.store, "ERESOLVE").status, "found");
+    // A code no output holds is still unseen.
+    assertEquals(findFixes(ix.store, "npm ERR! code EINTEGRITY").status, "unseen");
+  } finally {
+    ix.cleanup();
+  }
+});
