@@ -81,8 +81,13 @@ const norm = (s: string) => s.replace(/\s+/g, " ").trim();
  * first later one of the same kind that did not (a view or edit of the right path).
  */
 export function followed(actions: Action[], failed: Action, at: number): Followed | null {
+  // A command that only looks around (`ls -la`, `cat x`, `git status`) fixes nothing: after a
+  // failed command it is passed over (trial 18b: `fix` offered `ls -la …` as the fix).
+  // A re-run of the failed command itself stays (its success after an edit is the answer).
   const later = actions.filter((a) =>
-    a.seq > at && (failed.kind !== "command" || a.kind === "command")
+    a.seq > at &&
+    (failed.kind !== "command" ||
+      (a.kind === "command" && (!looksOnly(a.text) || norm(a.text) === norm(failed.text))))
   );
   if (!later.length) return null;
   const same = (a: Action) =>
@@ -90,6 +95,75 @@ export function followed(actions: Action[], failed: Action, at: number): Followe
   const next = later[0].failed ? later.find((a) => !a.failed && same(a)) ?? later[0] : later[0];
   const i = later.indexOf(next);
   return { next, then: later.slice(i, i + 3) };
+}
+
+/** Programs that only read or print: run alone, they change nothing a fix could be. */
+const LOOKS = new Set([
+  "ls",
+  "ll",
+  "dir",
+  "cat",
+  "head",
+  "tail",
+  "less",
+  "more",
+  "pwd",
+  "cd",
+  "echo",
+  "printf",
+  "which",
+  "whereis",
+  "type",
+  "file",
+  "stat",
+  "find",
+  "grep",
+  "rg",
+  "ag",
+  "tree",
+  "wc",
+  "du",
+  "df",
+  "ps",
+  "env",
+  "printenv",
+  "whoami",
+  "id",
+  "uname",
+  "date",
+  "sort",
+  "uniq",
+  "cut",
+  "awk",
+  "jq",
+  "get-childitem",
+  "get-content",
+  "select-string",
+]);
+
+/** Git subcommands that only read. */
+const GIT_LOOKS = new Set(["status", "log", "diff", "show", "blame", "remote", "rev-parse"]);
+
+/**
+ * True when every part of a shell command (split on `&&`, `||`, `;` and `|`) runs a program of
+ * {@link LOOKS} or a reading git subcommand: the command looks around and changes nothing.
+ * `sed -i`, `find -delete`, `awk` writing with `>` and any redirection to a file are changes.
+ */
+export function looksOnly(command: string): boolean {
+  if (/(?:^|[^>&0-9])>{1,2}\s*[^&\s]/.test(command.replace(/2>&1|>\s*\/dev\/null/g, ""))) {
+    return false;
+  }
+  const parts = command.split(/&&|\|\||;|\|/).map((p) => p.trim()).filter(Boolean);
+  if (!parts.length) return false;
+  return parts.every((p) => {
+    const words = p.replace(/^(?:sudo\s+)?(?:[A-Z_][A-Z0-9_]*=\S*\s+)*/, "").split(/\s+/);
+    const prog = (words[0] ?? "").replace(/^.*[/\\]/, "").toLowerCase();
+    if (prog === "git") {
+      return GIT_LOOKS.has(words.find((w, i) => i > 0 && !w.startsWith("-")) ?? "");
+    }
+    if (prog === "find" && /\s-(?:delete|exec)/.test(p)) return false;
+    return LOOKS.has(prog);
+  });
 }
 
 /** The answer of {@link followed}. */

@@ -1,6 +1,7 @@
 import { assert, assertEquals } from "../../tests/_assert.ts";
 import { indexSessions, type SessionSpec } from "../../tests/_memory.ts";
 import { findFixes, fixRecord } from "./fix.ts";
+import { looksOnly } from "./fix_actions.ts";
 import { errorSignatures, sameError, signature } from "./signature.ts";
 
 const LODASH = "Error: Cannot find module 'lodash'\nRequire stack:\n- /w/app/index.js";
@@ -307,5 +308,53 @@ Deno.test("findFixes reads npm's ERR! as error, and falls back on an error code 
     assertEquals(findFixes(ix.store, "npm ERR! code EINTEGRITY").status, "unseen");
   } finally {
     ix.cleanup();
+  }
+});
+
+Deno.test("findFixes passes over commands that only look around after the error", async () => {
+  const ERR = "ModuleNotFoundError: No module named 'motor'";
+  const ix = await indexSessions([{
+    id: "16160006-0000-4000-8000-000000000006",
+    cwd: "/w/six",
+    start: "2026-08-08T10:00:00Z",
+    turns: [
+      { bash: "python app.py", out: ERR, exit: 1 },
+      { bash: "ls -la /w/six/backend", out: "app.py", exit: 0 },
+      { bash: "cd /w/six && cat requirements.txt | grep mo", out: "", exit: 1 },
+      { bash: "pip install motor", out: "Successfully installed motor", exit: 0 },
+    ],
+  }]);
+  try {
+    // Trial 18b: `ls -la …` was offered as the fix.
+    const r = findFixes(ix.store, ERR);
+    assertEquals(r.fixes.map((f) => f.command), ["pip install motor"]);
+  } finally {
+    ix.cleanup();
+  }
+});
+
+Deno.test("looksOnly tells a look-around from a change", () => {
+  for (
+    const c of [
+      "ls -la",
+      "cat a.txt | head -5",
+      "cd /w && git status",
+      "grep -rn x . 2>&1",
+      "Get-ChildItem C:\\x",
+    ]
+  ) {
+    assert(looksOnly(c), c);
+  }
+  for (
+    const c of [
+      "npm install",
+      "cat a > b",
+      "sed -i s/a/b/ f",
+      "git checkout main",
+      "find . -delete",
+      "ls && make",
+    ]
+  ) {
+    assert(!looksOnly(c), c);
   }
 });
