@@ -87,15 +87,20 @@ export async function openRegular(path: string): Promise<FileHandle> {
 
 /** {@link openRegular}, synchronously: a file descriptor the caller closes. */
 export function openRegularSync(path: string): number {
+  return openRegularSized(path).fd;
+}
+
+/** {@link openRegularSync}, with the file's size when it was opened (from the same fstat). */
+export function openRegularSized(path: string): { fd: number; size: number } {
   const fd = openSync(path, FLAGS);
   try {
     const st = fstatSync(fd);
     if (!st.isFile()) throw new NotRegularFileError(path, kindOf(st));
+    return { fd, size: st.size };
   } catch (e) {
     closeSync(fd);
     throw e;
   }
-  return fd;
 }
 
 function joinChunks(chunks: Uint8Array[], size: number): Uint8Array {

@@ -1,5 +1,5 @@
 import { assertEquals } from "../tests/_assert.ts";
-import { writeFileSync } from "node:fs";
+import { appendFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { readJsonl, readLines, STREAM_LINE_BYTES } from "./_jsonl.ts";
 import { cap, KEEP_CHARS } from "../core/text.ts";
@@ -207,4 +207,17 @@ Deno.test("readJsonl counts a long unterminated line already broken before its e
   const { values, ctx } = await read(file(`{"a":1}\n{"x" 1, "y":"${long}`));
   assertEquals(values, [{ a: 1 }]);
   assertEquals(ctx.counts, { malformed_json: 1 });
+});
+
+Deno.test("readLines reads on past the size a small file had when opened, a line across reads", () => {
+  // Its buffer is sized to the file (16 KiB at least): a file appended to while read is read on.
+  const p = join(tempDir("deja-jsonl-"), "grow.jsonl");
+  writeFileSync(p, '{"a":1}\n');
+  const it = readLines(p);
+  const first = it.next();
+  assertEquals(first.done ? null : new TextDecoder().decode(first.value.bytes), '{"a":1}');
+  const big = `{"b":"${"q".repeat(40_000)}"}`;
+  appendFileSync(p, big + '\n{"c":3}\n');
+  const rest = [...it].map((l) => [l.bytes.length, l.partial]);
+  assertEquals(rest, [[big.length, false], [7, false]]);
 });
