@@ -23,6 +23,8 @@ export interface QueryTerm {
   tokens: string[];
   /** Typed in double quotes. */
   quoted: boolean;
+  /** Of `not`: the word typed just before it, a stop word too (`did` of `did not`). */
+  after?: string;
 }
 
 /** A parsed query. */
@@ -146,7 +148,10 @@ export function parseQuery(q: string, now = Date.now()): ParsedQuery {
     for (const word of p.text.split(/\s+/)) {
       // A possessive is its noun (`redis's config`, trial 16: searched `redis s` as a phrase).
       const toks = tokens(word.replace(/(\p{L})['’]s$/u, "$1"));
-      if (toks.length) parts.push({ tokens: toks, quoted: false });
+      const prev = parts.at(-1);
+      if (toks.length === 1 && toks[0] === "not" && prev && !prev.quoted) {
+        parts.push({ tokens: toks, quoted: false, after: prev.tokens.at(-1) });
+      } else if (toks.length) parts.push({ tokens: toks, quoted: false });
       else if (word) unsearchable.push(word);
     }
   }
