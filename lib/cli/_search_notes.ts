@@ -127,3 +127,25 @@ export function literalOutsideHint(f: FilteredOut): string {
     f.without === 1 ? "it" : "them"
   }\n`;
 }
+
+/**
+ * The hint for a word typed with a symbol the index does not keep at its start or end
+ * (`#include`, `.NET`, `@types`, `C#`, `C++`): it was searched without it, and `--re`
+ * matches it as typed; empty when the query has none (trial 3: `#include` silently
+ * searched `include`, `.NET` found `mongodb.net` domains first). Words in quotes, paths
+ * (`/`, `~`), options and sentence punctuation (`done.`, `why?`) are no such words.
+ */
+export function symbolHint(query: string): string {
+  if (query.includes('"')) return "";
+  for (const w of query.split(/\s+/)) {
+    const m = /^([#.@$]+)([A-Za-z][\w-]*)$/.exec(w) ?? /^([A-Za-z][\w-]*?)([#+]+)$/.exec(w);
+    if (!m) continue;
+    const bare = tokens(w).join(" ");
+    if (!bare) continue;
+    // Whole: `\.NET` alone also matched `secrets.NETLIFY_AUTH_TOKEN`.
+    const re = w.replace(/[.*+?^${}()|[\]\\]/g, "\\$&") + (/\w$/.test(w) ? "\\b" : "");
+    return `hint: '${w}' was searched as '${bare}' (the index keeps no symbols); ` +
+      `deja search --re ${shQuoteShown(re)} matches it as typed\n`;
+  }
+  return "";
+}

@@ -42,6 +42,7 @@ import {
   droppedNote,
   hiddenExactText,
   literalOutsideHint,
+  symbolHint,
 } from "./_search_notes.ts";
 import { trace } from "../../core/trace.ts";
 import { describeSession } from "../memory/last.ts";
@@ -503,6 +504,7 @@ export async function runSearch(a: Args, io: IO): Promise<number> {
     unquotedHint(io, d.unquoted);
     absentHint(io, d.absent);
     changedHint(io, d.changed);
+    if (!args.regex) io.err(symbolHint(args.query));
     // Trial 18a: `forgejo.*crash` found nothing where a line break stands between the two.
     if (args.regex && /(?<!\\)\.[*+]/.test(args.query)) {
       io.err("hint: '.' matches no line break; [\\s\\S]* spans lines\n");
@@ -522,6 +524,7 @@ export async function runSearch(a: Args, io: IO): Promise<number> {
   unquotedHint(io, d.unquoted);
   absentHint(io, d.absent);
   changedHint(io, d.changed);
+  if (!args.regex) io.err(symbolHint(args.query));
   io.out(searchText(d, io));
   return searchFound(d) ? 0 : 1;
 }
