@@ -78,3 +78,25 @@ Deno.test("a session whose replies name no model stores none", () => {
     store.close();
   }
 });
+
+Deno.test("a session written again whole, or in several chunks of one pass, keeps the models its events hold", () => {
+  const store = Store.open(":memory:");
+  try {
+    store.tx(() => {
+      const w = new SourceWriter(store, "/s.jsonl", "full");
+      w.write(prepareChunk(chunk(["-", "opus"], 0)));
+      w.write(prepareChunk(chunk(["-", "sonnet", "opus"], 2)));
+      w.finish();
+    });
+    assertEquals(session(store).models, '["opus","sonnet"]');
+    // Replaced whole: the old events and their models go with them.
+    store.tx(() => {
+      const w = new SourceWriter(store, "/s.jsonl", "sessions");
+      w.write(prepareChunk(chunk(["-", "haiku"], 0)));
+      w.finish();
+    });
+    assertEquals([changes(store), session(store).models], [["e1=haiku"], null]);
+  } finally {
+    store.close();
+  }
+});
