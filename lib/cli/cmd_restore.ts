@@ -297,7 +297,7 @@ function runRestore(a: Args, io: IO): number {
     const written = writeSpan(span, args.out, {
       cwd: io.cwd,
       force: args.force,
-      guard: [d.target],
+      ...(d.match === "exact" ? { guard: [d.target] } : { lookalike: d.target }),
     });
     const where = tilde(written.path, io.env.home);
     if (args.json) {

@@ -156,3 +156,38 @@ Deno.test("restore counts edits by call when one call recorded several spans, an
     ix.cleanup();
   }
 });
+
+Deno.test("restore never writes a span into a file of another project that only shares its name", async () => {
+  const ix = await fixture();
+  try {
+    // Trial 9: in /tmp/otherproj, `restore conf.ts --span 2 -o conf.ts --force` put the other
+    // project's old line into this file, called "the file span 2 came from". Span 2 is the
+    // edit (span 1, the newest, is a write and never restorable).
+    const other = join(ix.root, "otherproj");
+    const file = join(other, "conf.ts");
+    Deno.mkdirSync(other, { recursive: true });
+    const body = "export const port = 8080;\nexport const host = 'b';\n";
+    Deno.writeTextFileSync(file, body);
+    for (const typed of ["conf.ts", "src/conf.ts"]) {
+      if (typed.includes("/")) Deno.mkdirSync(join(other, "src"), { recursive: true });
+      const target = join(other, typed);
+      if (typed.includes("/")) Deno.writeTextFileSync(target, body);
+      for (const force of [false, true]) {
+        const pipe = captureIO(ix.env, false);
+        const io = { ...pipe.io, cwd: other };
+        const values = { span: "2", out: typed, ...(force ? { force: true } : {}) };
+        const e = await assertRejects(
+          () => restoreCmd.run({ values, positionals: [typed] }, io),
+          DejaError,
+        );
+        assertStringIncludes(
+          (e as DejaError).message,
+          `is not the file span 2 came from (${FILE})`,
+        );
+        assertEquals(readFileSync(target, "utf8"), body, `${typed} force=${force}`);
+      }
+    }
+  } finally {
+    ix.cleanup();
+  }
+});

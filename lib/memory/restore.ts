@@ -316,7 +316,9 @@ function occurrences(hay: string, needle: string): { count: number; at: number }
  *
  * @param out the file, relative to `cwd`.
  * @param guard besides `span.path`, paths that are the file the span came from
- *   (the target the person typed).
+ *   (the target the person typed, when it matched exactly).
+ * @param lookalike the target the person typed when it matched the span's file by its
+ *   name or a suffix only: refused as `out`, `force` or not.
  * @throws {DejaError} (exit 2) when the span is not restorable (a write: the
  *   file's previous content is unknown; redacted or cut: the text is not what
  *   the file held), `force` or not; when `out` is the file the span came from,
@@ -330,7 +332,7 @@ function occurrences(hay: string, needle: string): { count: number; at: number }
 export function writeSpan(
   span: RestoreSpan,
   out: string,
-  opts: { cwd: string; force?: boolean; guard?: string[] },
+  opts: { cwd: string; force?: boolean; guard?: string[]; lookalike?: string },
 ): Written {
   const path = resolve(opts.cwd, out);
   if (span.unrestorable) throw notRestorable(span);
@@ -340,6 +342,17 @@ export function writeSpan(
     throw workDirUnknown(span, path);
   }
   const own = [...(from === null ? [] : [from]), ...guard].some((g) => same(path, g));
+  // The path typed matched the span's file by its name only: a file of another project, no
+  // undo to do there, `--force` or not (trial 9: another project's old line was put back into
+  // /tmp/otherproj/app.py, "the file span 2 came from").
+  if (!own && opts.lookalike !== undefined && same(path, opts.lookalike)) {
+    throw new DejaError(
+      `${path} is not the file span ${span.n} came from (${from ?? span.path}): the path typed ` +
+        "only ends like it",
+      `-o <another file> writes the span out alone to compare; run restore from its project ` +
+        "to undo the edit in place",
+    );
+  }
   const exists = existsSync(path);
   if (!opts.force) {
     if (own) {
