@@ -26,6 +26,7 @@ import type { EventRow, FileRow, SessionRow } from "../rows.ts";
 import { describeSession } from "../memory/last.ts";
 import { type Outcome, outcomeOf, runFacts } from "../memory/outcome.ts";
 import { noteIdAt, notesOfDays } from "../memory/note_ids.ts";
+import { diffText } from "../memory/edit_lines.ts";
 import { isUndated } from "../session_time.ts";
 import { type Ending, endingText, isCut, sessionEnding } from "../memory/ending.ts";
 import { type SessionDamage, sessionDamage, sessionDamageText } from "../store_damage.ts";
@@ -262,7 +263,7 @@ export function showText(d: ShowData, io: Pick<IO, "isTTY" | "env">, full: boole
     out.push(c.dim(`subagents: ${d.subagents.map((x) => x.ref).join(", ")}`));
   }
   out.push("");
-  const diffs = editDiffs(d.files);
+  const diffs = editDiffs(d.files, full);
   let model: string | undefined;
   for (const e of d.events) {
     // Where the replies' model changes (the first one is the header's).
@@ -319,14 +320,15 @@ export function showText(d: ShowData, io: Pick<IO, "isTTY" | "env">, full: boole
 }
 
 /**
- * The text of each call that edited a file, by event id, as the edits'
- * replaced and replacing lines (`- ` and `+ `): what a call's indexed text
- * holds is only the new side (lib/render.ts), and a reader wants to see
- * what changed. A call with a write beside its edits lists the write as
- * indexed (`write <path>` and its content). Failed edits are shown too:
- * the call line says the call failed.
+ * The text of each call that edited a file, by event id: under `edit <path>`, the lines
+ * the edit removed (`- `) and added (`+ `) with two unchanged lines around each change
+ * (`full`: every unchanged line), a longer unchanged run as `… N unchanged lines`
+ * (lib/memory/edit_lines.ts). A call's indexed text holds only the new side
+ * (lib/render.ts), and two whole blocks hide a one-line change among 70 (trial 9). A
+ * call with a write beside its edits lists the write as indexed. Failed edits are shown
+ * too: the call line says the call failed.
  */
-export function editDiffs(files: readonly FileRow[]): Map<number, string> {
+export function editDiffs(files: readonly FileRow[], full = false): Map<number, string> {
   const byEvent = new Map<number, FileRow[]>();
   for (const f of files) {
     if (f.op === "read") continue;
@@ -337,13 +339,12 @@ export function editDiffs(files: readonly FileRow[]): Map<number, string> {
   const out = new Map<number, string>();
   for (const [id, rows] of byEvent) {
     if (!rows.some((f) => f.op === "edit" && f.old !== null)) continue;
-    const lines = (t: string, mark: string) =>
-      t === "" ? [] : t.replace(/\n$/, "").split("\n").map((l) => `${mark}${l}`);
     out.set(
       id,
       rows.map((f) =>
         f.op === "edit"
-          ? [`edit ${f.path}`, ...lines(f.old ?? "", "- "), ...lines(f.new ?? "", "+ ")].join("\n")
+          ? [`edit ${f.path}`, ...diffText(f.old ?? "", f.new ?? "", full ? Infinity : 2)]
+            .join("\n")
           : `write ${f.path}\n${f.new ?? ""}`
       ).join("\n"),
     );

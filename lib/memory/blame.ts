@@ -8,10 +8,11 @@
  * is under 8 MiB) and line N taken, trimmed. A line with fewer than four
  * non-space characters identifies nothing and gives no preference. Otherwise a
  * session whose recorded spans hold that text ranks first: `wrote` when the
- * content of one of its writes contains it, or the new side of one of its
- * edits holds it more times than the old side (the session put the line
- * there), `replaced` when the old side holds it more times (the session
- * changed the code around it). An edit whose both sides hold it as many
+ * content of one of its writes contains it, or one of its edits added it (read
+ * by where the edit's new text is in the file, `lineMark` below; else by
+ * counts: its new side holds it more times than the old side), `replaced`
+ * when the old side holds it more times (the session changed the code around
+ * it). An edit whose both sides hold it as many
  * times left it as it was (unchanged context, realdata trial: two Claude
  * edits of index.css whose old and new strings both held `margin: 0;` were
  * both said to have written it) and counts for neither; failed edits count
@@ -28,6 +29,7 @@ import type { Store } from "../store.ts";
 import { Q } from "../schema.ts";
 import type { SessionRow } from "../rows.ts";
 import { type FileTouch, findTouches, type PathMatch } from "./paths.ts";
+import { editLines } from "./edit_lines.ts";
 import { gist } from "./text.ts";
 import { readTextSync } from "../../core/fsread.ts";
 import { countsAsHidden } from "../search/sessions.ts";
@@ -130,9 +132,8 @@ function readCurrent(path: string): string | undefined {
   }
 }
 
-function lineInfo(target: string, n: number, read: (p: string) => string | undefined): BlameLine {
+function lineInfo(n: number, body: string | undefined): BlameLine {
   if (n < 1) return { number: n, text: null, note: "lines are counted from 1" };
-  const body = read(target);
   if (body === undefined) return { number: n, text: null, note: "the file is not readable here" };
   // Lines as people count them (wc -l, editors): a final newline ends the last line, it does
   // not start an empty one.
@@ -159,9 +160,9 @@ function lineInfo(target: string, n: number, read: (p: string) => string | undef
  */
 export function blame(store: Store, typed: string, opts: BlameOptions): BlameResult {
   const m = findTouches(store, typed, opts.cwd);
-  const line = opts.line === undefined
-    ? undefined
-    : lineInfo(m.target, opts.line, opts.readFile ?? readCurrent);
+  const body = opts.line === undefined ? undefined : (opts.readFile ?? readCurrent)(m.target);
+  const line = opts.line === undefined ? undefined : lineInfo(opts.line, body);
+  const at: LineAt | null = line?.text ? { text: line.text, number: line.number, body } : null;
   const bySession = new Map<number, FileTouch[]>();
   for (const t of m.touches) {
     const list = bySession.get(t.sessionId) ?? [];
@@ -178,7 +179,7 @@ export function blame(store: Store, typed: string, opts: BlameOptions): BlameRes
     }
     if (opts.harness?.length && !opts.harness.includes(s.harness)) continue;
     if (opts.project && !(s.project ?? "").includes(opts.project)) continue;
-    entries.push(entry(s, bySession.get(s.id)!, line?.text ?? null));
+    entries.push(entry(s, bySession.get(s.id)!, at));
   }
   const rank = (e: BlameSession) => (e.line === "wrote" ? 2 : e.line === "replaced" ? 1 : 0);
   // Within a rank, sessions follow their newest touch in the touches' order (lib/memory/order.ts).
@@ -202,7 +203,14 @@ export function blame(store: Store, typed: string, opts: BlameOptions): BlameRes
   };
 }
 
-function entry(s: SessionRow, touches: FileTouch[], text: string | null): BlameSession {
+/** The requested line: its trimmed text, its number, and the file it is in as now. */
+interface LineAt {
+  text: string;
+  number: number;
+  body?: string;
+}
+
+function entry(s: SessionRow, touches: FileTouch[], at: LineAt | null): BlameSession {
   const e: BlameSession = {
     session: s,
     paths: [...new Set(touches.map((t) => t.path))],
@@ -236,7 +244,7 @@ function entry(s: SessionRow, touches: FileTouch[], text: string | null): BlameS
     }
     if (t.op === "edit") e.edits++;
     else e.writes++;
-    const line = text ? lineMark(t.op, spans, text) : null;
+    const line = at ? lineMark(t.op, spans, at) : null;
     if (line === "wrote") e.line = "wrote";
     else if (line === "replaced" && e.line === null) e.line = "replaced";
     e.changes.push({
@@ -262,21 +270,62 @@ function occurrences(span: string | null, text: string): number {
 }
 
 /**
- * How one change (its spans together) relates to the line's text: a write
- * holding it wrote it; an edit wrote it when its new sides hold it more times
- * than its old sides (it introduced the line), replaced it when fewer, and
- * neither when as many (the line was context the edit left as it was).
+ * How one change (its spans together) relates to the line: a write holding
+ * its text wrote it. An edit is read by where it is: when its new text is in
+ * the file once, the line is inside that block or not, and inside it, one the
+ * edit added (`wrote`) or one both sides keep (context: neither; trial 9 had
+ * `kind: Rule` and `port: 80` credited to an edit that only carried them). An
+ * edit of part of one line (`'hello'` -> `'howdy'`) wrote the line it is in
+ * (trial 9: "no recorded edit changed this text"). Where the new text is not
+ * in the file once (changed since, or repeated), by counts: the new sides
+ * holding the text more times than the old wrote it, fewer replaced it, as
+ * many left it as it was; a one-line edit whose new side is in the line and
+ * whose old side is not (`replace_all` of `foo` with `bar`) wrote it.
  */
 function lineMark(
   op: "edit" | "write",
   spans: readonly FileTouch[],
-  text: string,
+  at: LineAt,
 ): "wrote" | "replaced" | null {
+  const text = at.text;
   const count = (side: "old" | "new") => spans.reduce((n, t) => n + occurrences(t[side], text), 0);
   const added = count("new");
   if (op !== "edit") return added > 0 ? "wrote" : null;
+  const placed = spans.map((t) => placedMark(t, at));
+  if (placed.includes("wrote")) return "wrote";
+  const located = placed.every((p) => p !== undefined);
   const removed = count("old");
-  return added > removed ? "wrote" : added < removed ? "replaced" : null;
+  if (!located && added > removed) return "wrote";
+  if (added < removed) return "replaced";
+  if (located) return null;
+  const part = spans.some((t) =>
+    fragment(t.new) && at.text.includes(t.new!.trim()) &&
+    !(fragment(t.old) && at.text.includes(t.old!.trim()))
+  );
+  return part ? "wrote" : null;
+}
+
+/** A one-line piece of text of three or more characters besides spaces. */
+function fragment(t: string | null): boolean {
+  return t !== null && !t.includes("\n") && t.replace(/\s/g, "").length >= 3;
+}
+
+/**
+ * Where an edit's new text is in the file once: `wrote` when line `at.number` is a line it
+ * added (or the line a one-line edit changed part of), null when it is context the edit kept
+ * or outside the edit; undefined when the new text is not in the file exactly once.
+ */
+function placedMark(t: FileTouch, at: LineAt): "wrote" | null | undefined {
+  const neu = t.new ?? "";
+  if (at.body === undefined || neu.trim() === "") return undefined;
+  const first = at.body.indexOf(neu);
+  if (first < 0 || at.body.indexOf(neu, first + 1) >= 0) return undefined;
+  const start = at.body.slice(0, first).split("\n").length;
+  if (!neu.includes("\n")) return at.number === start ? "wrote" : null;
+  const i = at.number - start;
+  if (i < 0) return null;
+  const added = editLines(t.old ?? "", neu).find((l) => l.at === i);
+  return added === undefined ? null : added.mark === "+" ? "wrote" : null;
 }
 
 /** Gists of the nearest assistant turns before and after a call, within its user turn. */

@@ -217,9 +217,12 @@ Deno.test("blame with a line credits no edit that kept the line as context, only
     const r = blame(ix.store, "/w/site/index.css", { cwd: "/", line: 2, readFile: read });
     const by = new Map(r.sessions.map((s) => [s.session.native_id, s]));
     assertEquals(r.line?.text, "margin: 0;");
-    // The third edit added a second "margin: 0;": it wrote one; the first two left it alone.
-    assertEquals(by.get(E.id)?.changes.map((c) => c.line), [null, null, "wrote"]);
+    // The third edit added a second "margin: 0;", at line 6, not this one (read by where its
+    // new text is in the file); the first two left it alone.
+    assertEquals(by.get(E.id)?.changes.map((c) => c.line), [null, null, null]);
     assertEquals(by.get(W.id)?.line, "wrote");
+    const six = blame(ix.store, "/w/site/index.css", { cwd: "/", line: 6, readFile: read });
+    assertEquals(six.sessions[0].changes.map((c) => c.line), [null, null, "wrote"]);
     // A line only the second edit introduced is credited to that edit alone.
     const pad = blame(ix.store, "/w/site/index.css", { cwd: "/", line: 3, readFile: read });
     assertEquals(pad.sessions[0].session.native_id, E.id);
@@ -329,6 +332,43 @@ Deno.test("blame calls a path typed as the relative path a harness recorded exac
     assertEquals(rel.sessions.map((s) => s.session.native_id), [R.id]);
     const abs = blame(ix.store, "/home/me/shop/backend/.env", { cwd: "/" });
     assertEquals([abs.match, abs.recorded], ["suffix", undefined]);
+  } finally {
+    ix.cleanup();
+  }
+});
+
+Deno.test("blame with a line reads an edit by where it is: part of a line, and lines it only carried", async () => {
+  const E: SessionSpec = {
+    id: "ffff0008-0000-4000-8000-000000000008",
+    cwd: "/w/app",
+    start: "2026-10-03T09:00:00Z",
+    turns: [
+      { user: "say howdy, and add the tls block" },
+      // Trial 9: an Edit of part of a line was "no recorded edit changed this text".
+      { edit: "/w/app/app.py", old: "'hello'", new: "'howdy'" },
+      // Trial 9: lines the edit only carried (kind, port) were said to be written by it.
+      {
+        edit: "/w/app/ingress.yaml",
+        old: "routes:\n  - kind: Rule\n    port: 80\n",
+        new: "tls:\n  secret: web\nroutes:\n  - kind: Rule\n    port: 80\n    name: web\n",
+      },
+    ],
+  };
+  const ix = await indexSessions([E]);
+  try {
+    const files: Record<string, string> = {
+      "/w/app/app.py": "import os\nGREETING = 'howdy'\nprint(GREETING)\n",
+      "/w/app/ingress.yaml": "kind: Ingress\ntls:\n  secret: web\nroutes:\n  - kind: Rule\n" +
+        "    port: 80\n    name: web\n",
+    };
+    const read = (p: string) => files[p];
+    const mark = (file: string, line: number) =>
+      blame(ix.store, file, { cwd: "/", line, readFile: read }).sessions[0]?.line ?? null;
+    assertEquals([mark("/w/app/app.py", 2), mark("/w/app/app.py", 3)], ["wrote", null]);
+    assertEquals(
+      [1, 2, 3, 4, 5, 6, 7].map((n) => mark("/w/app/ingress.yaml", n)),
+      [null, "wrote", "wrote", null, null, null, "wrote"],
+    );
   } finally {
     ix.cleanup();
   }

@@ -1,0 +1,71 @@
+/**
+ * An edit's replaced and replacing text as lines: which lines it removed,
+ * which it added, and which both sides hold unchanged (context the harness
+ * sent along to anchor the edit). Read by `blame path:line` (did this edit
+ * put line N there, or only carry it?) and by `show` (what changed, not two
+ * whole blocks). The line diff is the npm package `diff` (jsdiff).
+ *
+ * @module
+ */
+import { diffArrays } from "diff";
+
+/** One line of an edit: kept (` `), removed (`-`) or added (`+`). */
+export interface EditLine {
+  mark: " " | "-" | "+";
+  text: string;
+  /** For kept and added lines: the line's 0-based index in the new side. */
+  at?: number;
+}
+
+/** `text` as lines, a final newline ending the last line rather than starting an empty one. */
+export function linesOf(text: string): string[] {
+  if (text === "") return [];
+  const lines = text.split(/\r?\n/);
+  if (lines[lines.length - 1] === "") lines.pop();
+  return lines;
+}
+
+/** The lines of an edit of `old` into `neu`, in order (see the module doc). */
+export function editLines(old: string, neu: string): EditLine[] {
+  const out: EditLine[] = [];
+  let at = 0;
+  for (const part of diffArrays(linesOf(old), linesOf(neu))) {
+    for (const text of part.value) {
+      if (part.removed) out.push({ mark: "-", text });
+      else out.push({ mark: part.added ? "+" : " ", text, at: at++ });
+    }
+  }
+  return out;
+}
+
+/**
+ * The lines of an edit for reading: every removed and added line, and at most
+ * `context` unchanged lines on each side of a change; a longer unchanged run
+ * is one `… N unchanged lines` line.
+ */
+export function diffText(old: string, neu: string, context = 2): string[] {
+  const lines = editLines(old, neu);
+  const near = lines.map(() => false);
+  lines.forEach((l, i) => {
+    if (l.mark === " ") return;
+    for (let j = Math.max(0, i - context); j <= Math.min(lines.length - 1, i + context); j++) {
+      near[j] = true;
+    }
+  });
+  const out: string[] = [];
+  let skipped = 0;
+  const flush = () => {
+    if (skipped) out.push(`… ${skipped} unchanged line${skipped === 1 ? "" : "s"}`);
+    skipped = 0;
+  };
+  lines.forEach((l, i) => {
+    if (l.mark === " " && !near[i]) {
+      skipped++;
+      return;
+    }
+    flush();
+    out.push(`${l.mark} ${l.text}`);
+  });
+  flush();
+  return out;
+}
