@@ -6,6 +6,7 @@ import { main } from "../main.ts";
 import type { IO } from "../core/runtime.ts";
 import type { Env } from "../core/model.ts";
 import { indexSessions, type MemoryIndex, type SessionSpec } from "./_memory.ts";
+import { tempDir } from "./_tmp.ts";
 import { splitLine } from "../lib/cli/cmd_blame.ts";
 
 const S: SessionSpec = {
@@ -230,31 +231,34 @@ Deno.test("restore says a redacted span is not restorable and -o refuses it, --f
 });
 
 Deno.test("restore -o onto the file the span came from puts it back in place; a moved-on file is refused", async () => {
+  // The recorded path is the file here (an exact match): a file of the same name elsewhere is
+  // never written (lib/cli/cmd_restore_test.ts).
+  const app = tempDir("deja-restore-app-");
   const ix = await indexSessions([{
     id: "abab0011-0000-4000-8000-000000000011",
-    cwd: "/w/app",
+    cwd: app,
     start: "2026-10-09T10:00:00Z",
-    turns: [{ edit: "/w/app/main.py", old: "port = 80\n", new: "port = 8080\n" }],
+    turns: [{ edit: join(app, "main.py"), old: "port = 80\n", new: "port = 8080\n" }],
   }]);
   try {
-    const file = join(ix.root, "main.py");
+    const file = join(app, "main.py");
     writeFileSync(file, "import os\nport = 8080\nhost = 'a'\n");
     const args = ["restore", "main.py", "--span", "1", "-o", "main.py"];
-    const asked = await run(ix, args);
+    const asked = await run(ix, args, { cwd: app });
     assertEquals(asked.code, 2);
     assertStringIncludes(asked.err, "add --force to put the span back in place");
-    const done = await run(ix, [...args, "--force"]);
+    const done = await run(ix, [...args, "--force"], { cwd: app });
     assertEquals(done.code, 0);
     assertStringIncludes(done.out, "back in");
     assertStringIncludes(done.out, "at line 2");
     assertEquals(readFileSync(file, "utf8"), "import os\nport = 80\nhost = 'a'\n");
     // Now the file no longer holds the edit's new text: refused, nothing lost.
-    const again = await run(ix, [...args, "--force", "--json"]);
+    const again = await run(ix, [...args, "--force", "--json"], { cwd: app });
     assertEquals(again.code, 2);
     assertStringIncludes(again.err, "no longer holds the text its edit put there");
     assertEquals(readFileSync(file, "utf8"), "import os\nport = 80\nhost = 'a'\n");
     writeFileSync(file, "port = 8080\n");
-    const j = JSON.parse((await run(ix, [...args, "--force", "--json"])).out);
+    const j = JSON.parse((await run(ix, [...args, "--force", "--json"], { cwd: app })).out);
     assertEquals([j.in_place, j.line, j.written], [true, 1, file]);
   } finally {
     ix.cleanup();
@@ -295,7 +299,7 @@ Deno.test("fix reads stdin for '-', answers found with exit 0 and never seen wit
     assertEquals(found.code, 0);
     assertStringIncludes(found.out, "npm install express");
     // Its run has no status (Claude Code records none for a success): neither succeeded nor failed.
-    assertStringIncludes(found.out, "1 session, succeeded 0/1, 1 exit unknown,");
+    assertStringIncludes(found.out, "1 session, 1/1 reported no error (exit not recorded),");
     const fj = JSON.parse(
       (await run(ix, ["fix", "Error: Cannot find module 'express'", "--json"])).out,
     );

@@ -39,6 +39,7 @@ import {
   errorSignatures,
   leavesOut,
   LEFT_OUT,
+  lineSignatures,
   matchShare,
   sameError,
   signature,
@@ -319,7 +320,16 @@ export function findFixes(
   const codes = codeSignatures(errorText);
   // A bare code (`deja fix ERESOLVE`) is looked for as its code.
   const own = errorSignatures(errorText);
-  const signatures = own.length ? own : codes;
+  let signatures = own.length ? own : codes;
+  // Asked (`mentions`: a person or an agent), a text whose lines name no error
+  // (`Read-only file system`, `No module named 'yaml'`, trial 9) is the error by their word
+  // when a failed command's output holds its lines; else it is said to name none.
+  let askedHits: Hit[] | undefined;
+  if (!signatures.length && opts.mentions) {
+    const asked = lineSignatures(errorText).slice(0, 5);
+    const found = asked.length ? hits(store, asked) : [];
+    if (found.length) [signatures, askedHits] = [asked, found];
+  }
   const names = specificNames(errorText);
   let lookedFor = signatures.join(" | ") +
     (signatures.length && leavesOut(errorText) ? ` (${LEFT_OUT})` : "");
@@ -340,7 +350,7 @@ export function findFixes(
   }
   const bySession = new Map<number, Hit[]>();
   const left = new Set<number>();
-  let seenHits = hits(store, signatures);
+  let seenHits = askedHits ?? hits(store, signatures);
   // No line's own signature seen: its error codes, which outlive a tool's wording.
   const extra = codes.filter((c) => !signatures.includes(c));
   let viaCode = "";
@@ -505,11 +515,16 @@ function hiddenOnly(r: FixResult): FixResult {
 }
 
 /**
- * How a candidate's runs went, for people and agents: `succeeded 1/2, 1 exit unknown`
+ * How a candidate's runs went, for people and agents: `succeeded 1/2, 1/2 reported no error
+ * (exit not recorded)`
  * (runs with no status are neither counted as succeeded nor as failed).
  */
 export function fixRecord(f: Pick<FixCandidate, "succeeded" | "unknown" | "sessions">): string {
-  return `succeeded ${f.succeeded}/${f.sessions}${f.unknown ? `, ${f.unknown} exit unknown` : ""}`;
+  // A run whose store records no exit status (Claude Code's that went well) is no failure:
+  // "succeeded 0/1, 1 exit unknown" read as one (trial 9).
+  const quiet = `${f.unknown}/${f.sessions} reported no error (exit not recorded)`;
+  if (!f.succeeded && f.unknown) return quiet;
+  return `succeeded ${f.succeeded}/${f.sessions}${f.unknown ? `, ${quiet}` : ""}`;
 }
 
 /**

@@ -156,7 +156,12 @@ export function looksOnly(command: string): boolean {
   const parts = command.split(/&&|\|\||;|\|/).map((p) => p.trim()).filter(Boolean);
   if (!parts.length) return false;
   return parts.every((p) => {
-    const words = p.replace(/^(?:sudo\s+)?(?:[A-Z_][A-Z0-9_]*=\S*\s+)*/, "").split(/\s+/);
+    // A loop's or a test's own words run nothing (`for f in *.yaml`, `do head $f`, `done`).
+    if (/^(?:for|while|until|if|elif)\s/.test(p) || /^(?:done|fi|else|then|do)$/.test(p)) {
+      return true;
+    }
+    const words = p.replace(/^(?:do|then|else)\s+/, "")
+      .replace(/^(?:sudo\s+)?(?:[A-Z_][A-Z0-9_]*=\S*\s+)*/, "").split(/\s+/);
     const prog = (words[0] ?? "").replace(/^.*[/\\]/, "").toLowerCase();
     if (prog === "git") {
       return GIT_LOOKS.has(words.find((w, i) => i > 0 && !w.startsWith("-")) ?? "");

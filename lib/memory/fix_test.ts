@@ -92,10 +92,10 @@ Deno.test("findFixes ranks what ran next by sessions where the error did not com
       2,
       false,
     ]);
-    assertEquals(fixRecord(f), "succeeded 0/2, 2 exit unknown");
+    assertEquals(fixRecord(f), "2/2 reported no error (exit not recorded)");
     assertEquals(
       fixRecord({ sessions: 3, succeeded: 2, unknown: 1 }),
-      "succeeded 2/3, 1 exit unknown",
+      "succeeded 2/3, 1/3 reported no error (exit not recorded)",
     );
     assertEquals(fixRecord({ sessions: 2, succeeded: 2, unknown: 0 }), "succeeded 2/2");
     assertEquals(f.examples[0].session, "12120002-0000-4000-8000-000000000002");
@@ -341,6 +341,8 @@ Deno.test("looksOnly tells a look-around from a change", () => {
       "cd /w && git status",
       "grep -rn x . 2>&1",
       "Get-ChildItem C:\\x",
+      // Trial 9: offered as the fix for a missing yq.
+      'cd /k && for file in apps/*.yaml; do echo "=== $file ==="; head -n 5 $file; echo; done',
     ]
   ) {
     assert(looksOnly(c), c);
@@ -353,8 +355,62 @@ Deno.test("looksOnly tells a look-around from a change", () => {
       "git checkout main",
       "find . -delete",
       "ls && make",
+      "for f in *.yaml; do kubectl apply -f $f; done",
     ]
   ) {
     assert(!looksOnly(c), c);
+  }
+});
+
+Deno.test("findFixes finds a git message wrapped over hint: lines, pasted as one sentence", async () => {
+  const OUT = "To github.com:me/k.git\n ! [rejected]        main -> main (fetch first)\n" +
+    "error: failed to push some refs to 'github.com:me/k.git'\n" +
+    "hint: Updates were rejected because the remote contains work that you do not\n" +
+    "hint: have locally. This is usually caused by another repository pushing to\n";
+  const ix = await indexSessions([{
+    id: "17170007-0000-4000-8000-000000000007",
+    cwd: "/w/seven",
+    start: "2026-08-09T10:00:00Z",
+    turns: [
+      { bash: "git push", out: OUT, exit: 1 },
+      { bash: "git pull --rebase && git push", out: "Successfully rebased", exit: 0 },
+    ],
+  }]);
+  try {
+    // Trial 9: "that error was never seen".
+    const r = findFixes(
+      ix.store,
+      "Updates were rejected because the remote contains work that you do not have locally",
+    );
+    assertEquals(r.status, "found", r.message);
+    assertEquals(r.fixes[0].command, "git pull --rebase && git push");
+  } finally {
+    ix.cleanup();
+  }
+});
+
+Deno.test("fix asked of a text whose lines name no error looks for its lines when an output holds them", async () => {
+  const ix = await indexSessions([{
+    id: "18180008-0000-4000-8000-000000000008",
+    cwd: "/w/eight",
+    start: "2026-08-10T10:00:00Z",
+    turns: [
+      { bash: "touch /srv/x", out: "touch: cannot touch '/srv/x': Read-only file system", exit: 1 },
+      { bash: "sudo mount -o remount,rw /srv", out: "", exit: 0 },
+    ],
+  }]);
+  try {
+    // Trial 9: "no line of that text reports an error".
+    const r = findFixes(ix.store, "Read-only file system", { mentions: true });
+    assertEquals(r.status, "found", r.message);
+    assertEquals(r.fixes[0].command, "sudo mount -o remount,rw /srv");
+    // Not asked (a hook), or held by no output: still no error named.
+    assertEquals(findFixes(ix.store, "Read-only file system").status, "not_error");
+    assertEquals(
+      findFixes(ix.store, "all went well today", { mentions: true }).status,
+      "not_error",
+    );
+  } finally {
+    ix.cleanup();
   }
 });

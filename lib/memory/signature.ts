@@ -75,6 +75,10 @@ const GENERIC = new Set([
  */
 export function signature(line: string): string {
   return sanitizeForTerminal(line)
+    // git's prefixes of a message it wraps over lines (`hint: Updates were rejected because
+    // the remote contains work that you do not` / `hint: have locally.`, trial 9): the line's
+    // words are the message's.
+    .replace(/^\s*(?:hint|remote):\s+/i, "")
     .replace(/["'`\u2018\u2019\u201c\u201d]/g, " ")
     .replace(/(?:[A-Za-z]:)?[^\s/\\]*[/\\][^\s]*/g, " ")
     .replace(/~[^\s]*/g, " ")
