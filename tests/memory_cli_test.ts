@@ -7,7 +7,7 @@ import type { IO } from "../core/runtime.ts";
 import type { Env } from "../core/model.ts";
 import { indexSessions, type MemoryIndex, type SessionSpec } from "./_memory.ts";
 import { tempDir } from "./_tmp.ts";
-import { splitLine } from "../lib/cli/cmd_blame.ts";
+import { splitLine } from "../lib/memory/paths.ts";
 
 const S: SessionSpec = {
   id: "51510001-0000-4000-8000-000000000001",
@@ -70,6 +70,11 @@ Deno.test("blame reads path:line, prints sessions, and exits 1 for an untouched 
   try {
     assertEquals(splitLine("src/a.ts:12", "/"), { path: "src/a.ts", line: 12 });
     assertEquals(splitLine("C:\\x\\a.ts", "/"), { path: "C:\\x\\a.ts" });
+    // As tools print a place (trial 9): tsc and gcc, MSBuild, a forge's link.
+    for (const arg of ["src/a.ts:12:29", "src/a.ts(12,29)", "src/a.ts#L12", "src/a.ts:12:"]) {
+      assertEquals(splitLine(arg, "/"), { path: "src/a.ts", line: 12 }, arg);
+    }
+    assertEquals(splitLine("C:\\x\\a.ts:7:1", "/"), { path: "C:\\x\\a.ts", line: 7 });
     const t = await run(ix, ["blame", "/w/svc/server.js:3"]);
     assertEquals(t.code, 0);
     assertStringIncludes(

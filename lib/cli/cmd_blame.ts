@@ -6,8 +6,6 @@
  *
  * @module
  */
-import { existsSync } from "node:fs";
-import { resolve } from "node:path";
 import type { Args, CommandSpec } from "./common.ts";
 import { colors, fmtTime, intOpt, isoTime, printJson } from "./common.ts";
 import { oneLine, tilde } from "../../core/text.ts";
@@ -15,9 +13,9 @@ import type { IO } from "../../core/runtime.ts";
 import { DejaError } from "../../core/errors.ts";
 import type { Store } from "../store.ts";
 import { shortRef } from "../sessions.ts";
-import { blame, type BlameResult, type BlameSession } from "../memory/blame.ts";
+import { blame, type BlameChange, type BlameResult, type BlameSession } from "../memory/blame.ts";
 import { describeSession } from "../memory/last.ts";
-import { foundPath, matchLabel } from "../memory/paths.ts";
+import { foundPath, matchLabel, splitLine } from "../memory/paths.ts";
 import {
   FILTER_OPTIONS,
   hiddenHint,
@@ -28,6 +26,7 @@ import {
   sessionJsonOf,
   withStore,
 } from "./_memory.ts";
+import { filteredText, filtersUsed } from "./_filtered.ts";
 
 export const blameCmd: CommandSpec = {
   asks: true,
@@ -59,16 +58,6 @@ export interface BlameData extends Omit<BlameResult, "sessions"> {
   /** The path as typed. */
   typed: string;
   sessions: Array<BlameSession & { ref: string; description: string | null }>;
-}
-
-/**
- * Splits `path:line`. A trailing `:N` is a line number unless the whole
- * argument names an existing file.
- */
-export function splitLine(arg: string, cwd: string): { path: string; line?: number } {
-  const m = /^(.+):(\d+)$/.exec(arg);
-  if (!m || existsSync(resolve(cwd, arg))) return { path: arg };
-  return { path: m[1], line: Number(m[2]) };
 }
 
 /**
@@ -178,7 +167,18 @@ function runBlame(a: Args, io: IO): number {
     return d.sessions.length ? 0 : 1;
   }
   if (!d.sessions.length) {
-    io.err(`deja: no session touched ${oneLine(tilde(d.target, io.env.home), 200)}\n`);
+    // Named as it matched (a bare name is no path of this directory: trial 9 was told "no
+    // session touched /tmp/README.md" of a name claude had edited elsewhere), and the
+    // filters named when they left nothing of what touched it.
+    const shown = oneLine(tilde(d.match ? foundPath(d, d.typed) : d.target, io.env.home), 200);
+    const filters = filtersUsed(args.filter);
+    const visible = d.total - d.hidden;
+    io.err(
+      filteredText(`deja: no session touched ${shown}`, {
+        filters,
+        without: filters.length ? visible : 0,
+      }),
+    );
     hiddenHint(io, d.hidden);
     return 1;
   }
@@ -215,13 +215,16 @@ function sessionLines(
   const said = s.changes.filter((x) => x.before || x.after);
   const shown = said.slice(-3);
   let prev = said[said.length - shown.length - 1];
+  // Several paths matched (a bare name, other checkouts): each change names its own (trial 9:
+  // "2 edits" of two different README.md files, told apart only by --json).
+  const where = (ch: BlameChange) => s.paths.length > 1 ? `  ${tilde(ch.path, io.env.home)}` : "";
   for (const ch of shown) {
-    lines.push(`    ${c.dim(`${ch.op.padEnd(5)} ${fmtTime(ch.time)}`)}`);
+    lines.push(`    ${c.dim(`${ch.op.padEnd(5)} ${fmtTime(ch.time)}${where(ch)}`)}`);
     if (ch.before && ch.before !== prev?.before) {
-      lines.push(`      before: ${ch.before}`);
+      lines.push(`      said before: ${ch.before}`);
     }
     if (ch.after && ch.after !== prev?.after) {
-      lines.push(`      after:  ${ch.after}`);
+      lines.push(`      said after:  ${ch.after}`);
     }
     prev = ch;
   }
@@ -250,8 +253,8 @@ function lineChanges(s: BlameData["sessions"][number], c: ReturnType<typeof colo
   const lines: string[] = [];
   for (const ch of shown) {
     lines.push(`    ${c.dim(`${ch.op.padEnd(5)} ${fmtTime(ch.time)}  ${ch.line} the line`)}`);
-    if (ch.before) lines.push(`      before: ${ch.before}`);
-    if (ch.after) lines.push(`      after:  ${ch.after}`);
+    if (ch.before) lines.push(`      said before: ${ch.before}`);
+    if (ch.after) lines.push(`      said after:  ${ch.after}`);
   }
   if (held.length > shown.length) {
     const n = held.length - shown.length;

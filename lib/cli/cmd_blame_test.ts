@@ -210,3 +210,37 @@ Deno.test("blame's header counts the sessions it lists, not the throwaway ones l
     ix.cleanup();
   }
 });
+
+Deno.test("blame names each change's path when several matched, says who spoke around it, and names its filters when they leave nothing", async () => {
+  const ix = await indexSessions([{
+    id: "b1a00000-1111-4222-8333-000000000009",
+    cwd: "/w/app",
+    start: "2026-10-09T10:00:00Z",
+    turns: [
+      { user: "fix both readmes" },
+      { say: "Tidying the top readme." },
+      { edit: "/w/app/README.md", old: "a", new: "b" },
+      { say: "Now the web one." },
+      { edit: "/w/app/web/README.md", old: "c", new: "d" },
+    ],
+  }]);
+  try {
+    const pipe = captureIO(ix.env, false);
+    assertEquals(await blameCmd.run({ values: {}, positionals: ["README.md"] }, pipe.io), 0);
+    // Trial 9: "2 edits" of two files told apart only by --json; `before:` read as old text.
+    assertStringIncludes(pipe.out(), "  /w/app/web/README.md\n");
+    assertStringIncludes(pipe.out(), "  /w/app/README.md\n");
+    assertStringIncludes(pipe.out(), "said before: Now the web one.");
+    // Trial 9: `--harness claude-code` leaving nothing said "no session touched /tmp/README.md".
+    const none = captureIO(ix.env, false);
+    const args = { values: { harness: ["codex"] }, positionals: ["README.md"] };
+    assertEquals(await blameCmd.run(args, none.io), 1);
+    assertStringIncludes(
+      none.err(),
+      "deja: no session touched README.md in harness codex; without",
+    );
+    assertStringIncludes(none.err(), "1 session");
+  } finally {
+    ix.cleanup();
+  }
+});

@@ -6,8 +6,6 @@
  *
  * @module
  */
-import { existsSync } from "node:fs";
-import { resolve } from "node:path";
 import type { Store } from "../store.ts";
 import { AmbiguousSession, NoSessionMatch, shortRef } from "../sessions.ts";
 import { DejaError } from "../../core/errors.ts";
@@ -15,7 +13,7 @@ import { CTX_BUDGET, sessionDigest } from "../memory/digest.ts";
 import { pickSession } from "../memory/pick.ts";
 import { defaultHidden, type HideOptions, searchHiding } from "../search/sessions.ts";
 import { blame, type BlameSession } from "../memory/blame.ts";
-import { foundPath, matchLabel } from "../memory/paths.ts";
+import { foundPath, matchLabel, splitLine } from "../memory/paths.ts";
 import { describeSession } from "../memory/last.ts";
 import { findFixes, fixRecord } from "../memory/fix.ts";
 import { enclosingProject, type HowResult, howRuns } from "../memory/how.ts";
@@ -106,11 +104,11 @@ export function blameAnswer(
 ): string {
   // A trailing :N is a line number unless the whole text names an existing file.
   const t = typed.trim();
-  const m = existsSync(resolve(cwd, t)) ? null : /^(.+):(\d+)$/.exec(t);
-  const path = m ? m[1] : t;
+  const at = splitLine(t, cwd);
+  const path = at.path;
   const r = blame(store, path, {
     cwd,
-    line: m ? Number(m[2]) : undefined,
+    line: at.line,
     harness: f.harness,
     project: f.project,
     limit: f.limit ?? 10,
@@ -167,9 +165,11 @@ function blameBlock(store: Store, s: BlameSession, home: string): string {
   for (const c of s.changes.filter((x) => x.before || x.after).slice(-3)) {
     out.push(`  ${c.op} ${localTime(c.time)}`);
     if (c.before && c.before !== prev?.before) {
-      out.push(`    before: ${oneLineForAgent(c.before, 240)}`);
+      out.push(`    said before: ${oneLineForAgent(c.before, 240)}`);
     }
-    if (c.after && c.after !== prev?.after) out.push(`    after: ${oneLineForAgent(c.after, 240)}`);
+    if (c.after && c.after !== prev?.after) {
+      out.push(`    said after: ${oneLineForAgent(c.after, 240)}`);
+    }
     prev = c;
   }
   return out.join("\n");

@@ -1,6 +1,9 @@
 import { assert, assertEquals } from "../../tests/_assert.ts";
 import { indexSessions, type SessionSpec } from "../../tests/_memory.ts";
 import { blame } from "./blame.ts";
+import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { tempDir } from "../../tests/_tmp.ts";
 
 const A: SessionSpec = {
   id: "aaaa0001-0000-4000-8000-000000000001",
@@ -369,6 +372,41 @@ Deno.test("blame with a line reads an edit by where it is: part of a line, and l
       [1, 2, 3, 4, 5, 6, 7].map((n) => mark("/w/app/ingress.yaml", n)),
       [null, "wrote", "wrote", null, null, null, "wrote"],
     );
+  } finally {
+    ix.cleanup();
+  }
+});
+
+Deno.test("blame calls a bare name a basename match of a relative record, and follows a symlink to the recorded file", async () => {
+  const dir = tempDir("deja-blame-link-");
+  mkdirSync(join(dir, "proj", "src"), { recursive: true });
+  writeFileSync(join(dir, "proj", "src", "app.py"), "x = 1\n");
+  symlinkSync(join(dir, "proj"), join(dir, "link"));
+  const A: SessionSpec = {
+    id: "ffff0009-0000-4000-8000-000000000009",
+    cwd: join(dir, "proj"),
+    start: "2026-10-04T09:00:00Z",
+    turns: [{ user: "set x" }, {
+      edit: join(dir, "proj", "src", "app.py"),
+      old: "x = 0",
+      new: "x = 1",
+    }],
+  };
+  const R: SessionSpec = {
+    id: "ffff0010-0000-4000-8000-000000000010",
+    cwd: "",
+    start: "2026-10-05T09:00:00Z",
+    turns: [{ user: "netlify" }, { write: "netlify.toml", content: "[build]\n" }],
+  };
+  const ix = await indexSessions([A, R]);
+  try {
+    // Trial 9: typed in an unrelated project, `netlify.toml` was an "exact match".
+    const bare = blame(ix.store, "netlify.toml", { cwd: "/w/elsewhere" });
+    assertEquals([bare.match, bare.recorded], ["basename", undefined]);
+    // Trial 9: through a symlinked directory, the very file was only a "suffix match".
+    const linked = blame(ix.store, "link/src/app.py", { cwd: dir });
+    assertEquals(linked.match, "exact");
+    assertEquals(linked.sessions.map((s) => s.session.native_id), [A.id]);
   } finally {
     ix.cleanup();
   }

@@ -26,6 +26,7 @@
  *
  * @module
  */
+import { existsSync, realpathSync } from "node:fs";
 import { isAbsolute, resolve } from "node:path";
 import type { Store } from "../store.ts";
 import { Q } from "../schema.ts";
@@ -80,6 +81,15 @@ export interface TouchMatch {
   anchors?: Anchors;
 }
 
+/** The file `path` leads to through symlinks, when it exists; else undefined. */
+function realTarget(path: string): string | undefined {
+  try {
+    return existsSync(path) ? realpathSync(path) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Splits a path into components on `/` and `\`. */
 function parts(p: string): string[] {
   return p.replace(/\\/g, "/").split("/").filter((x) => x !== "" && x !== ".");
@@ -117,8 +127,14 @@ function isRelative(p: string): boolean {
 export function findTouches(store: Store, typed: string, cwd: string): TouchMatch {
   const target = absoluteTarget(typed, cwd);
   const want = parts(target);
-  // The typed path as is, when relative: equal to a relative record is exact.
-  const asTyped = isRelative(typed.trim()) ? parts(typed.trim()) : null;
+  // Through a symlink (`~/link/src/app.py`), the file it leads to is the one recorded.
+  const real = realTarget(target);
+  const wantReal = real && real !== target ? parts(real) : null;
+  // The typed path as is, when relative: equal to a relative record is exact. A bare name
+  // alone is not: which directory either meant is unknown (trial 9: `netlify.toml` typed in
+  // an unrelated project was an "exact match" of a record without a directory).
+  const typedParts = parts(typed.trim());
+  const asTyped = isRelative(typed.trim()) && typedParts.length >= 2 ? typedParts : null;
   const base = want[want.length - 1];
   if (!base || overLikeBound(base)) return { target, match: null, touches: [] };
   const like = "%/" + base.replace(/[\\%_]/g, (c) => `\\${c}`);
@@ -134,8 +150,10 @@ export function findTouches(store: Store, typed: string, cwd: string): TouchMatc
     // LIKE ignores case; components must match exactly but on a Windows drive.
     const fold = isWindowsDrivePath(path);
     let n = commonTail(got, want, fold);
-    if (n === 0) continue;
-    if (n === want.length && got.length === want.length) {
+    const whole = (w: string[] | null) =>
+      w !== null && got.length === w.length && commonTail(got, w, fold) === w.length;
+    if (n === 0 && !whole(wantReal)) continue;
+    if (whole(want) || whole(wantReal)) {
       n = Infinity;
       wholeTarget = true;
     } else if (
@@ -196,4 +214,17 @@ export function toTouch(r: FileAtRow): FileTouch {
     time: r.time ?? null,
     seq: r.seq,
   };
+}
+
+/**
+ * Splits `path:line`, and the other ways tools print a place in a file, as people paste
+ * them (trial 9): `path:line:column` (tsc, eslint, gcc), `path(line,column)` (tsc on
+ * Windows, MSBuild), `path#L12` (a link to a forge). A place is read unless the whole
+ * argument names an existing file.
+ */
+export function splitLine(arg: string, cwd: string): { path: string; line?: number } {
+  const m = /^(.+?):(\d+)(?::\d+)?:?$/.exec(arg) ?? /^(.+)\((\d+)(?:,\s*\d+)?\)$/.exec(arg) ??
+    /^(.+)#L(\d+)(?:-L?\d+)?$/.exec(arg);
+  if (!m || existsSync(resolve(cwd, arg))) return { path: arg };
+  return { path: m[1], line: Number(m[2]) };
 }
