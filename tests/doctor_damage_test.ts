@@ -69,6 +69,8 @@ Deno.test("doctor names per harness the stores that failed or lost records, in t
     assertStringIncludes(text, "claude: 1 store damaged: skipped 2 malformed_json");
     assertStringIncludes(text, `hermes: 1 store failed (${db}: `);
     assertStringIncludes(text, "run 'deja sources --verbose' for details");
+    // Trial 9: "last indexed" read as the time of any read, refreshes included.
+    assert(/last full run [^,]+, 2 stores, 0 changed since last read/.test(text), text);
 
     const doc = JSON.parse(await doctor(env, true));
     const by = Object.fromEntries(

@@ -238,9 +238,11 @@ export function doctorText(r: DoctorReport, io: Pick<IO, "isTTY" | "env">): stri
     ? c.yellow("no index yet: run 'deja index'")
     : index.error
     ? c.red(`unreadable: ${index.error}`)
-    : `${index.fresh ? c.green("fresh") : c.yellow("stale")}  last indexed ${
+    // A refresh on use reads changed stores but is no full run (trial 9: "last indexed 22:15"
+    // beside sessions indexed at 22:20): the count is of stores changed since they were read.
+    : `${index.fresh ? c.green("fresh") : c.yellow("stale")}  last full run ${
       fmtTime(index.lastIndex)
-    }, ${index.sources} stores, ${index.changed} changed since${
+    }, ${index.sources} stores, ${index.changed} changed since last read${
       index.fresh ? "" : c.dim("  (run 'deja index')")
     }`;
   lines.push(`${c.bold("index".padEnd(12))} ${idx}`);
