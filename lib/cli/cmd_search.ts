@@ -495,7 +495,14 @@ export async function runSearch(a: Args, io: IO): Promise<number> {
     );
   }
   if (!d.result.results.length) {
-    io.err(nothingMatchedText(args.query, d.filtered) + cutText);
+    // Held only by hidden sessions: said in the verdict itself (trial 9 read "nothing matched"
+    // and only then the hint that 4 sessions holding it were left out).
+    const head = nothingMatchedText(args.query, d.filtered);
+    io.err(
+      (d.result.hidden > 0 && !d.filtered?.filters.length
+        ? head.replace(/\n$/, " outside throwaway or excluded projects\n")
+        : head) + cutText,
+    );
     if (note) io.err(`${note}\n`);
     const left = droppedNote(d.result);
     if (left) io.err(`${left}\n`);

@@ -515,14 +515,14 @@ function hiddenOnly(r: FixResult): FixResult {
 }
 
 /**
- * How a candidate's runs went, for people and agents: `succeeded 1/2, 1/2 reported no error
- * (exit not recorded)`
+ * How a candidate's runs went, for people and agents: `succeeded 1/2, 1/2 no error (exit
+ * unrecorded)`
  * (runs with no status are neither counted as succeeded nor as failed).
  */
 export function fixRecord(f: Pick<FixCandidate, "succeeded" | "unknown" | "sessions">): string {
   // A run whose store records no exit status (Claude Code's that went well) is no failure:
-  // "succeeded 0/1, 1 exit unknown" read as one (trial 9).
-  const quiet = `${f.unknown}/${f.sessions} reported no error (exit not recorded)`;
+  // "succeeded 0/1, 1 exit unknown" read as one (trial 9). As short: hooks have 512 bytes.
+  const quiet = `${f.unknown}/${f.sessions} no error (exit unrecorded)`;
   if (!f.succeeded && f.unknown) return quiet;
   return `succeeded ${f.succeeded}/${f.sessions}${f.unknown ? `, ${quiet}` : ""}`;
 }

@@ -15,7 +15,7 @@
  * agent must not be told a failed command succeeded). A call with no result
  * at all (the session ended before it finished) is `unknown` too, labelled
  * `no result`. `fix` counts an `unknown` run apart, neither a success nor a
- * failure (`2/2 reported no error (exit not recorded)`), and one with no result in neither
+ * failure (`2/2 no error (exit unrecorded)`), and one with no result in neither
  * (Crush session 093f9963 ended on a `git stash` call, which `fix` once called
  * "succeeded 1/1").
  *

@@ -48,3 +48,25 @@ Deno.test("search prints the symbol hint, and --re with it finds the word as typ
     ix.cleanup();
   }
 });
+
+Deno.test("a search held only by hidden sessions says so in its verdict", async () => {
+  const ix = await indexSessions([{
+    id: "5b530000-1111-4222-8333-000000000003",
+    cwd: "/tmp/scratch",
+    start: "2026-11-03T10:00:00Z",
+    turns: [{ user: "try the zebrafinch flag" }, { say: "done" }],
+  }]);
+  try {
+    const env = withVars(ix.env, { DEJA_NO_REFRESH: "1" });
+    // Trial 9: "nothing matched", and only a hint after it that a session holding it was hidden.
+    const r = await runMain(env, ["zebrafinch"]);
+    assertEquals(r.code, 1);
+    assertStringIncludes(
+      r.err,
+      'deja: nothing matched "zebrafinch" outside throwaway or excluded projects\n',
+    );
+    assertStringIncludes(r.err, "--junk");
+  } finally {
+    ix.cleanup();
+  }
+});
