@@ -361,11 +361,11 @@ export function expand(stats: TermStats, terms: QueryTerm[], tier: LiteralTier):
     // A contraction is one word spelt with or without its apostrophe (`didnt`, `didn't`): as
     // typed at the exact tier (the other tiers read both among its forms, and a phrase, the
     // cut spelling included, below).
-    // `not` after a verb it contracts with is also that contraction (`did not`: `didnt`).
+    const ways = phraseSpellings(t.tokens);
+    // `not` after a verb it contracts with: its forms are that contraction's alone.
     const neg = !t.quoted && t.tokens.length === 1 && t.tokens[0] === "not"
       ? notAfter(t.after)
       : undefined;
-    const ways = neg ? [t.tokens, ...neg.spellings] : phraseSpellings(t.tokens);
     if (tier === "exact" && ways.length > 1 && !t.quoted && t.tokens.length === 1) {
       const held = ways.filter((v) => stats.present(v));
       if (held.length) {
@@ -432,7 +432,7 @@ export function expand(stats: TermStats, terms: QueryTerm[], tier: LiteralTier):
     }
     // `not` after a verb it contracts with is that contraction only (lib/search/irregular.ts).
     // Its forms: those spellings of one word (`didn`, `didnt`), not every contraction.
-    if (neg) list = list.filter((w) => neg.forms.includes(w));
+    if (neg) list = list.filter((w) => neg.includes(w));
     list = [...new Set(list)].slice(0, MAX_ALTS);
     // A compound is also its phrasal verb (`timeout` -> `timed out`), a form of the word;
     // at the substring tier too, beside a word widened to what holds it, but no widening

@@ -80,22 +80,16 @@ const AUX_CUT: ReadonlyMap<string, string> = new Map([
 ]);
 
 /**
- * The other spellings of `not` after `before` (`did not`: `didnt`, and `didn't` as the index
- * cuts it, `didn` `t`), or undefined when `before` is no verb it contracts with. `did not`
- * means `didn't`, not every contraction: all of them, `dont` and `cant` among them, let long
- * sessions outrank the prompt typed back (trial 18b: `you did not push all the work to my
- * github` ranked the prompt saying `didnt` 12th).
+ * The forms of `not` after `before` (`did not`: `not`, `didnt`, `didn`), or undefined when
+ * `before` is no verb it contracts with. `did not` means `didn't`, not every contraction:
+ * all of them, `dont` and `cant` among them, let long sessions outrank the prompt typed
+ * back (trial 18b: `you did not push all the work to my github`). `don`, `can` and `won` are
+ * words of their own: no form of `not` alone.
  */
-export function notAfter(
-  before: string | undefined,
-): { spellings: string[][]; forms: string[] } | undefined {
+export function notAfter(before: string | undefined): string[] | undefined {
   const cut = before === undefined ? undefined : AUX_CUT.get(before);
   if (cut === undefined) return undefined;
-  // `don`, `can` and `won` are words of their own: no form of `not` alone.
-  return {
-    spellings: [[cut + "t"], [cut, "t"]],
-    forms: ["not", cut + "t", ...(NEGATED_SET.has(cut) ? [cut] : [])],
-  };
+  return ["not", cut + "t", ...(NEGATED_SET.has(cut) ? [cut] : [])];
 }
 
 /** Short forms the index cuts at the apostrophe, and the one word people also type for them. */
