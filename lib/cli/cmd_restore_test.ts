@@ -191,3 +191,23 @@ Deno.test("restore never writes a span into a file of another project that only 
     ix.cleanup();
   }
 });
+
+Deno.test("restore -o into a directory that does not exist says so in words", async () => {
+  const ix = await fixture();
+  try {
+    const pipe = captureIO(ix.env, false);
+    const out = join(ix.root, "no", "such", "dir", "x.ts");
+    const e = await assertRejects(
+      () => restoreCmd.run({ values: { span: "2", out }, positionals: [FILE] }, pipe.io),
+      DejaError,
+    );
+    // Trial 9: "cannot write …: ENOENT".
+    assertStringIncludes((e as DejaError).message, "its directory does not exist");
+    assertStringIncludes(
+      (e as DejaError).hint ?? "",
+      `create ${join(ix.root, "no", "such", "dir")} first`,
+    );
+  } finally {
+    ix.cleanup();
+  }
+});

@@ -407,6 +407,25 @@ Deno.test("blame calls a bare name a basename match of a relative record, and fo
     const linked = blame(ix.store, "link/src/app.py", { cwd: dir });
     assertEquals(linked.match, "exact");
     assertEquals(linked.sessions.map((s) => s.session.native_id), [A.id]);
+    // Doubled separators and `.` are no part of the path, nor is Unicode's decomposed form.
+    const messy = blame(ix.store, `${dir}//proj/./src/app.py`, { cwd: "/" });
+    assertEquals([messy.match, messy.target], ["exact", join(dir, "proj", "src", "app.py")]);
+  } finally {
+    ix.cleanup();
+  }
+});
+
+Deno.test("blame matches a file name typed in Unicode's decomposed form to the composed one recorded", async () => {
+  const C: SessionSpec = {
+    id: "ffff0011-0000-4000-8000-000000000011",
+    cwd: "/w/app",
+    start: "2026-10-06T09:00:00Z",
+    turns: [{ user: "cafe" }, { edit: "/w/app/src/caf\u00e9.py", old: "a = 1", new: "a = 2" }],
+  };
+  const ix = await indexSessions([C]);
+  try {
+    // Trial 9: `cafe\u0301.py` (as macOS spells it) found "no session touched".
+    assertEquals(blame(ix.store, "/w/app/src/cafe\u0301.py", { cwd: "/" }).match, "exact");
   } finally {
     ix.cleanup();
   }

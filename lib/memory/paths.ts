@@ -92,13 +92,18 @@ function realTarget(path: string): string | undefined {
 
 /** Splits a path into components on `/` and `\`. */
 function parts(p: string): string[] {
-  return p.replace(/\\/g, "/").split("/").filter((x) => x !== "" && x !== ".");
+  return p.normalize("NFC").replace(/\\/g, "/").split("/").filter((x) => x !== "" && x !== ".");
 }
 
-/** `typed` made absolute against `cwd` (a Windows drive path is already absolute). */
+/**
+ * `typed` made absolute against `cwd` (a Windows drive path is already absolute), its `.`
+ * and doubled separators gone (trial 9: `/w/app//src/./app.py` was echoed as typed), in
+ * Unicode's composed form as file names are recorded (a macOS `café` typed decomposed).
+ */
 export function absoluteTarget(typed: string, cwd: string): string {
-  const t = typed.trim();
-  if (isWindowsDrivePath(t) || isAbsolute(t)) return t.replace(/[\\/]+$/, "") || t;
+  const t = typed.trim().normalize("NFC");
+  if (isWindowsDrivePath(t)) return t.replace(/[\\/]+$/, "") || t;
+  if (isAbsolute(t)) return resolve(t);
   return resolve(cwd, t);
 }
 

@@ -38,7 +38,7 @@
  * @module
  */
 import { existsSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
-import { resolve } from "node:path";
+import { dirname, resolve } from "node:path";
 import { isAbsoluteAny } from "../../core/paths.ts";
 import type { Store } from "../store.ts";
 import { DejaError } from "../../core/errors.ts";
@@ -397,9 +397,23 @@ export function writeSpan(
     writeFileSync(path, body, { flag: opts.force ? "w" : "wx" });
   } catch (e) {
     const code = (e as { code?: string }).code ?? (e as Error).message;
+    // In words a person reads (trial 9: "cannot write …: ENOENT").
+    const why: Record<string, string> = {
+      ENOENT: "its directory does not exist",
+      EACCES: "permission denied",
+      EPERM: "permission denied",
+      EISDIR: "it is a directory",
+      ENOTDIR: "a part of its path is not a directory",
+      EROFS: "the file system is read-only",
+      ENOSPC: "no space left on the device",
+    };
     throw new DejaError(
-      `cannot write ${path}: ${code}`,
-      code === "EEXIST" ? "add --force to overwrite it" : undefined,
+      `cannot write ${path}: ${why[code] ?? code}`,
+      code === "EEXIST"
+        ? "add --force to overwrite it"
+        : code === "ENOENT"
+        ? `create ${dirname(path)} first, or write the span elsewhere`
+        : undefined,
     );
   }
   return { path, spliced };
