@@ -88,10 +88,23 @@ function lookup(store: Store, ref: string): SessionRow | SessionRow[] {
   }
   // `deja:<YYYY-MM-DD>`: the notes of that day (ids are `<hash>-<day>`, one per project).
   const day = harness === "deja" && /^\d{4}-\d{2}-\d{2}$/.test(prefix);
-  const like = day ? `%-${prefix}` : prefix.replace(/[\\%_]/g, (c) => `\\${c}`) + "%";
-  const rows = Q.sessionsByPrefix.all(store, { like, harness });
+  const esc = (t: string) => t.replace(/[\\%_]/g, (c) => `\\${c}`);
+  const like = day ? `%-${prefix}` : esc(prefix) + "%";
+  let rows = Q.sessionsByPrefix.all(store, { like, harness });
   const exact = rows.filter((r) => r.native_id === prefix);
   if (exact.length === 1) return exact[0];
+  // A subagent by its parent's short id (trial 9: `b1ea4a04/sub_8` for
+  // `b1ea4a04-95d9-43a8-98ce-189f553b08ca/sub_8`, as lists print it cut).
+  const cut = prefix.indexOf("/");
+  if (!rows.length && !day && cut > 0 && cut < prefix.length - 1) {
+    const child = prefix.slice(cut + 1);
+    rows = Q.sessionsByPrefix.all(store, {
+      like: `${esc(prefix.slice(0, cut))}%/${esc(child)}%`,
+      harness,
+    });
+    const whole = rows.filter((r) => r.native_id.endsWith(`/${child}`));
+    if (whole.length === 1) return whole[0];
+  }
   if (!rows.length) {
     // `nosuch:01a2`: say that the part before the colon names neither a harness nor a machine.
     const remote = m && !harness &&

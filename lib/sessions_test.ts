@@ -136,3 +136,18 @@ Deno.test("resolveSession lists the sessions an ambiguous prefix matches with id
     ix.cleanup();
   }
 });
+
+Deno.test("resolveSession takes a subagent by its parent's short id and its own name", () =>
+  claudeIndex((store) => {
+    const kids = store.db.prepare(
+      "SELECT native_id FROM sessions WHERE native_id LIKE '0b5e2a10%' AND parent IS NOT NULL",
+    ).all() as Array<{ native_id: string }>;
+    // Trial 9: `b1ea4a04/sub_8` was "no session matches"; only the full id worked.
+    for (const k of kids) {
+      const child = k.native_id.slice(k.native_id.indexOf("/") + 1);
+      assertEquals(resolveSession(store, `0b5e2a10/${child}`).native_id, k.native_id);
+    }
+    // A child's name several share is still refused; an unknown one matches none.
+    assertThrows(() => resolveSession(store, "0b5e2a10/agent-"), DejaError);
+    assertThrows(() => resolveSession(store, "0b5e2a10/nosuch"), DejaError);
+  }));
