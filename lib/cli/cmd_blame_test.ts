@@ -101,25 +101,27 @@ Deno.test("blame of a file no session touched says so on stderr with exit 1", as
 });
 
 Deno.test("blame path:line lists only the edits holding the line and says when the line is out of range", async () => {
+  // The recorded path is the file on disk (a line of a file of the same name elsewhere says
+  // nothing of who wrote it: lib/memory/blame_test.ts).
+  const dir = tempDir("deja-blame-");
+  const file = join(dir, "retry.ts");
   const ix = await indexSessions([{
     id: ID,
-    cwd: "/w/app",
+    cwd: dir,
     start: "2026-11-01T15:44:00Z",
     turns: [
       { user: "tune the retry module" },
-      { edit: "/w/app/src/retry.ts", old: "const MAX = 3;", new: "const MAX = 4;" },
-      { edit: "/w/app/src/retry.ts", old: "const WAIT = 1;", new: "const WAIT = 2;" },
-      { edit: "/w/app/src/retry.ts", old: "const MAX = 4;", new: "const MAX = 5;" },
+      { edit: file, old: "const MAX = 3;", new: "const MAX = 4;" },
+      { edit: file, old: "const WAIT = 1;", new: "const WAIT = 2;" },
+      { edit: file, old: "const MAX = 4;", new: "const MAX = 5;" },
     ],
   }]);
-  const dir = tempDir("deja-blame-");
   try {
-    const file = join(dir, "retry.ts");
     writeFileSync(file, "const MAX = 5;\nconst WAIT = 2;\n// the retry policy, unchanged\n");
-    // Recorded paths are /w/app/src/retry.ts: a file of that name elsewhere matches by its name.
     const run = async (arg: string) => {
       const cap = captureIO(ix.env, false);
-      const code = await blameCmd.run({ values: {}, positionals: [arg] }, cap.io);
+      // --junk: a temporary directory's project is throwaway.
+      const code = await blameCmd.run({ values: { junk: true }, positionals: [arg] }, cap.io);
       return { code, out: cap.out() };
     };
     const one = await run(`${file}:1`);
@@ -139,7 +141,10 @@ Deno.test("blame path:line lists only the edits holding the line and says when t
     assert(!past.out.includes("cannot tell"), past.out);
 
     const json = captureIO(ix.env, false);
-    await blameCmd.run({ values: { json: true }, positionals: [`${file}:9999`] }, json.io);
+    await blameCmd.run(
+      { values: { json: true, junk: true }, positionals: [`${file}:9999`] },
+      json.io,
+    );
     assertEquals(JSON.parse(json.out()).line.lines, 3);
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -52,7 +52,7 @@ export const restoreCmd: CommandSpec = {
       value: "<file>",
       description:
         "write the span to this file (- for stdout), alone (never over an existing file without --force); " +
-        "-o on the file it came from undoes that edit in place",
+        "-o on the file it came from, with --force, undoes that edit in place",
     },
     force: {
       type: "boolean",
@@ -313,7 +313,11 @@ function runRestore(a: Args, io: IO): number {
           `at line ${written.spliced.line}, in place of the text its edit put there; ` +
           "the rest of the file is unchanged\n",
       );
-    } else io.out(`wrote span ${span.n} (${span.lines} lines) to ${where}\n`);
+    } else {
+      io.out(
+        `wrote span ${span.n} (${span.lines} line${span.lines === 1 ? "" : "s"}) to ${where}\n`,
+      );
+    }
     return 0;
   }
   if (args.json) printJson(io, spanJson(span, true));

@@ -161,7 +161,14 @@ function lineInfo(n: number, body: string | undefined): BlameLine {
 export function blame(store: Store, typed: string, opts: BlameOptions): BlameResult {
   const m = findTouches(store, typed, opts.cwd);
   const body = opts.line === undefined ? undefined : (opts.readFile ?? readCurrent)(m.target);
-  const line = opts.line === undefined ? undefined : lineInfo(opts.line, body);
+  // Matched by the name alone, the file here is not one any session recorded: its line's
+  // text in another project's file says nothing of who wrote it here (trial 10: `calc.py:3`
+  // in an untouched project credited a session that edited another calc.py).
+  const line = opts.line === undefined
+    ? undefined
+    : m.match === "basename" && opts.line >= 1
+    ? { number: opts.line, text: null, note: "only files of the same name elsewhere were touched" }
+    : lineInfo(opts.line, body);
   const at: LineAt | null = line?.text ? { text: line.text, number: line.number, body } : null;
   const bySession = new Map<number, FileTouch[]>();
   for (const t of m.touches) {

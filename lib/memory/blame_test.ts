@@ -430,3 +430,29 @@ Deno.test("blame matches a file name typed in Unicode's decomposed form to the c
     ix.cleanup();
   }
 });
+
+Deno.test("blame with a line credits no session when only a file of the same name elsewhere was touched", async () => {
+  const E: SessionSpec = {
+    id: "ffff0012-0000-4000-8000-000000000012",
+    cwd: "/w/app",
+    start: "2026-10-07T09:00:00Z",
+    turns: [{ user: "timeout" }, {
+      edit: "/w/app/calc.py",
+      old: "TIMEOUT = 30",
+      new: "TIMEOUT = 60",
+    }],
+  };
+  const ix = await indexSessions([E]);
+  try {
+    // Trial 10: `calc.py:3` in an untouched project said a session that edited /w/app/calc.py
+    // "wrote the line".
+    const read = (
+      p: string,
+    ) => (p === "/w/other/calc.py" ? "x = 1\ny = 2\nTIMEOUT = 60\n" : undefined);
+    const r = blame(ix.store, "calc.py", { cwd: "/w/other", line: 3, readFile: read });
+    assertEquals([r.match, r.line?.text, r.sessions[0].line], ["basename", null, null]);
+    assertEquals(r.line?.note, "only files of the same name elsewhere were touched");
+  } finally {
+    ix.cleanup();
+  }
+});

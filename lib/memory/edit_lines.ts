@@ -20,7 +20,8 @@ export interface EditLine {
 /** `text` as lines, a final newline ending the last line rather than starting an empty one. */
 export function linesOf(text: string): string[] {
   if (text === "") return [];
-  const lines = text.split(/\r?\n/);
+  // Split on `\n` alone: a line's `\r` is part of it, so an edit of line endings is a change.
+  const lines = text.split("\n");
   if (lines[lines.length - 1] === "") lines.pop();
   return lines;
 }
@@ -64,7 +65,8 @@ export function diffText(old: string, neu: string, context = 2): string[] {
       return;
     }
     flush();
-    out.push(`${l.mark} ${l.text}`);
+    // A carriage return shown (trial 10: an edit from CRLF to LF read as "2 unchanged lines").
+    out.push(`${l.mark} ${l.text.replace(/\r$/, "\u240d")}`);
   });
   flush();
   return out;

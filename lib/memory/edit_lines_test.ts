@@ -25,4 +25,10 @@ Deno.test("diffText shows a change with two lines around it and folds the unchan
   ]);
   assertEquals(diffText(old, neu, Infinity).length, 9);
   assertEquals(diffText("x = 1", "x = 2"), ["- x = 1", "+ x = 2"]);
+  // Line endings are part of a line: an edit of them is shown (trial 10).
+  assertEquals(diffText("line1\r\nline2", "line1\nline2"), [
+    "- line1\u240d",
+    "+ line1",
+    "  line2",
+  ]);
 });

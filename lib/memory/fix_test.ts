@@ -414,3 +414,17 @@ Deno.test("fix asked of a text whose lines name no error looks for its lines whe
     ix.cleanup();
   }
 });
+
+Deno.test("an error reported by a shell matches whichever shell printed it", () => {
+  // Trial 10: `bash: gh: command not found` was "never seen" beside `/bin/bash: line 1: gh: …`.
+  const want = signature("gh: command not found");
+  for (
+    const l of [
+      "bash: gh: command not found",
+      "/bin/bash: line 1: gh: command not found",
+      "zsh: gh: command not found",
+    ]
+  ) {
+    assertEquals(signature(l), want, l);
+  }
+});

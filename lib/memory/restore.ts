@@ -37,7 +37,7 @@
  *
  * @module
  */
-import { existsSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, realpathSync, statSync, writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { isAbsoluteAny } from "../../core/paths.ts";
 import type { Store } from "../store.ts";
@@ -252,7 +252,11 @@ export function notRestorable(span: RestoreSpan): DejaError {
 function same(a: string, b: string): boolean {
   if (resolve(a) === resolve(b)) return true;
   try {
-    return realpathSync(a) === realpathSync(b);
+    if (realpathSync(a) === realpathSync(b)) return true;
+    // A hard link is the same file under another name (trial 10: `-o` onto one truncated
+    // the file the span came from to the span alone).
+    const [x, y] = [statSync(a), statSync(b)];
+    return x.ino === y.ino && x.dev === y.dev;
   } catch {
     return false;
   }
@@ -304,9 +308,22 @@ export interface Written {
 
 /** Non-overlapping occurrences of `needle` in `hay`, up to 2, and the first one's index. */
 function occurrences(hay: string, needle: string): { count: number; at: number } {
-  const at = hay.indexOf(needle);
-  if (at < 0) return { count: 0, at };
-  return { count: hay.indexOf(needle, at + needle.length) < 0 ? 1 : 2, at };
+  // Only where the text stands whole: a word character beside an end that is one means the
+  // file says something longer (trial 10: `port = 8080` found in `port = 80800`, and `port =
+  // 80` put back in its place made `port = 800`, a value nobody wrote).
+  const word = /[\p{L}\p{N}_]/u;
+  const whole = (i: number) =>
+    !(i > 0 && word.test(needle[0] ?? "") && word.test(hay[i - 1])) &&
+    !(word.test(needle[needle.length - 1] ?? "") && word.test(hay[i + needle.length] ?? ""));
+  let first = -1;
+  let count = 0;
+  for (let i = hay.indexOf(needle); i >= 0 && count < 2; i = hay.indexOf(needle, i + 1)) {
+    if (!whole(i)) continue;
+    if (first < 0) first = i;
+    count++;
+    i += needle.length - 1;
+  }
+  return { count, at: first };
 }
 
 /**

@@ -1,5 +1,5 @@
 import { assert, assertEquals, assertThrows } from "../../tests/_assert.ts";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { linkSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { indexSessions, type SessionSpec } from "../../tests/_memory.ts";
 import { listSpans, spanCalls, writeSpan } from "./restore.ts";
@@ -157,8 +157,11 @@ Deno.test("writeSpan onto the file the span came from undoes its edit in place, 
     const w = writeSpan(spans[1], file, { cwd: "/", guard, force: true });
     assertEquals(w, { path: file, spliced: { line: 2 } });
     assertEquals(readFileSync(file, "utf8"), "import os\nport = 80\nhost = 'a'\n");
-    // The file moved on: the edit's new text is gone, or there twice. Refused, --force or not.
-    for (const body of ["import os\nport = 9\n", "port = 8080\nport = 8080\n"]) {
+    // The file moved on: the edit's new text is gone, or there twice, or only inside a longer
+    // value (trial 10: `port = 80800` became `port = 800`). Refused, --force or not.
+    for (
+      const body of ["import os\nport = 9\n", "port = 8080\nport = 8080\n", "port = 80800\n"]
+    ) {
       writeFileSync(file, body);
       const e = assertThrows(
         () => writeSpan(spans[1], file, { cwd: "/", guard, force: true }),
@@ -179,6 +182,14 @@ Deno.test("writeSpan onto the file the span came from undoes its edit in place, 
     writeFileSync(other, "anything\n");
     assertEquals(writeSpan(spans[1], other, { cwd: "/", guard, force: true }).spliced, null);
     assertEquals(readFileSync(other, "utf8"), "port = 80\n");
+    // A hard link is the file itself (trial 10: `-o` onto one truncated the file to the span):
+    // its edit is undone in place, the rest kept.
+    writeFileSync(file, "import os\nport = 8080\nhost = 'a'\n");
+    const hard = join(ix.root, "hard.py");
+    linkSync(file, hard);
+    assertThrows(() => writeSpan(spans[1], hard, { cwd: "/", guard }), DejaError);
+    assertEquals(writeSpan(spans[1], hard, { cwd: "/", guard, force: true }).spliced, { line: 2 });
+    assertEquals(readFileSync(file, "utf8"), "import os\nport = 80\nhost = 'a'\n");
   } finally {
     ix.cleanup();
   }

@@ -79,6 +79,9 @@ export function signature(line: string): string {
     // the remote contains work that you do not` / `hint: have locally.`, trial 9): the line's
     // words are the message's.
     .replace(/^\s*(?:hint|remote):\s+/i, "")
+    // The shell that reports it (`bash: gh: command not found`, `/bin/bash: line 1: gh: …`,
+    // `zsh: …`): the error is the same whichever printed it (trial 10).
+    .replace(/^\s*(?:\S*\/)?(?:ba|z|da|k)?sh:\s*(?:line \d+:\s*)?/i, "")
     .replace(/["'`\u2018\u2019\u201c\u201d]/g, " ")
     .replace(/(?:[A-Za-z]:)?[^\s/\\]*[/\\][^\s]*/g, " ")
     .replace(/~[^\s]*/g, " ")
