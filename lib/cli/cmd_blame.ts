@@ -6,8 +6,10 @@
  *
  * @module
  */
+import { statSync } from "node:fs";
 import type { Args, CommandSpec } from "./common.ts";
-import { colors, fmtTime, intOpt, isoTime, printJson } from "./common.ts";
+import { shQuote } from "../shell.ts";
+import { colors, fmtSessionTime, fmtTime, intOpt, isoTime, printJson } from "./common.ts";
 import { oneLine, tilde } from "../../core/text.ts";
 import type { IO } from "../../core/runtime.ts";
 import { DejaError } from "../../core/errors.ts";
@@ -159,12 +161,32 @@ function lineHeader(d: BlameData, c: ReturnType<typeof colors>): string[] {
   return out;
 }
 
+/** True when `path` is a directory here. */
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
 function runBlame(a: Args, io: IO): number {
   const args = parseBlame(a, io.cwd);
   const d = withStore(io, (store) => blameData(store, args, io));
   if (args.json) {
     printJson(io, blameJson(d));
     return d.sessions.length ? 0 : 1;
+  }
+  if (!d.sessions.length && isDirectory(d.target)) {
+    // Trial 10: `deja blame proj/app` said "no session touched" a directory whose files a
+    // dozen sessions edited.
+    throw new DejaError(
+      `${tilde(d.target, io.env.home)} is a directory: blame takes a file`,
+      `deja blame ${args.path.replace(/\/+$/, "")}/<file>; deja last --project ${
+        shQuote(args.path.replace(/\/+$/, ""))
+      } lists the sessions of a project`,
+      1,
+    );
   }
   if (!d.sessions.length) {
     // Named as it matched (a bare name is no path of this directory: trial 9 was told "no
@@ -205,9 +227,10 @@ function sessionLines(
   const mark = s.line ? c.yellow(`  ${s.line} the line`) : "";
   const lines = [
     "",
-    `${c.cyan(s.ref)}  ${c.bold(s.session.harness)}  ${fmtTime(s.last ?? s.session.updated)}  ${
-      tilde(s.session.project, io.env.home)
-    }  ${c.dim(counts)}${mark}`,
+    // A time only the store file's mtime gives is marked, as `last` marks it (trial 10).
+    `${c.cyan(s.ref)}  ${c.bold(s.session.harness)}  ${
+      fmtSessionTime(s.last ?? s.session.updated, s.session)
+    }  ${tilde(s.session.project, io.env.home)}  ${c.dim(counts)}${mark}`,
   ];
   if (s.description) lines.push(`  ${oneLine(s.description, 100)}`);
   if (byLine) return [...lines, ...lineChanges(s, c)];

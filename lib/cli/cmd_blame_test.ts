@@ -1,4 +1,10 @@
-import { assert, assertEquals, assertStringIncludes, assertThrows } from "../../tests/_assert.ts";
+import {
+  assert,
+  assertEquals,
+  assertRejects,
+  assertStringIncludes,
+  assertThrows,
+} from "../../tests/_assert.ts";
 import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { indexSessions } from "../../tests/_memory.ts";
@@ -245,6 +251,41 @@ Deno.test("blame names each change's path when several matched, says who spoke a
       "deja: no session touched README.md in harness codex; without",
     );
     assertStringIncludes(none.err(), "1 session");
+  } finally {
+    ix.cleanup();
+  }
+});
+
+Deno.test("blame of a directory says it takes a file", async () => {
+  const ix = await fixture();
+  const dir = tempDir("deja-blame-dir-");
+  try {
+    const pipe = captureIO(ix.env, false);
+    // Trial 10: "no session touched" a directory whose files sessions had edited.
+    const e = await assertRejects(
+      () => blameCmd.run({ values: {}, positionals: [dir] }, pipe.io),
+      DejaError,
+    );
+    assertStringIncludes((e as DejaError).message, "is a directory: blame takes a file");
+    assertEquals((e as DejaError).exitCode, 1);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+    ix.cleanup();
+  }
+});
+
+Deno.test("blame marks a session's time that only its store file's mtime gives", async () => {
+  const ix = await fixture();
+  try {
+    // As a Kimi session without its wire.jsonl is dated (trial 10: unmarked in blame only).
+    ix.store.db.prepare("UPDATE sessions SET time_from_file = 1").run();
+    ix.store.db.prepare("UPDATE files SET time = NULL").run();
+    const pipe = captureIO(ix.env, false);
+    assertEquals(
+      await blameCmd.run({ values: {}, positionals: ["/w/app/src/retry.ts"] }, pipe.io),
+      0,
+    );
+    assertStringIncludes(pipe.out(), "(file time)");
   } finally {
     ix.cleanup();
   }

@@ -407,6 +407,9 @@ Deno.test("blame calls a bare name a basename match of a relative record, and fo
     const linked = blame(ix.store, "link/src/app.py", { cwd: dir });
     assertEquals(linked.match, "exact");
     assertEquals(linked.sessions.map((s) => s.session.native_id), [A.id]);
+    // A symlink to the file under another name (trial 10: "no session touched").
+    symlinkSync(join(dir, "proj", "src", "app.py"), join(dir, "alias.py"));
+    assertEquals(blame(ix.store, "alias.py", { cwd: dir }).match, "exact");
     // Doubled separators and `.` are no part of the path, nor is Unicode's decomposed form.
     const messy = blame(ix.store, `${dir}//proj/./src/app.py`, { cwd: "/" });
     assertEquals([messy.match, messy.target], ["exact", join(dir, "proj", "src", "app.py")]);

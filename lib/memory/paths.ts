@@ -142,8 +142,12 @@ export function findTouches(store: Store, typed: string, cwd: string): TouchMatc
   const asTyped = isRelative(typed.trim()) && typedParts.length >= 2 ? typedParts : null;
   const base = want[want.length - 1];
   if (!base || overLikeBound(base)) return { target, match: null, touches: [] };
-  const like = "%/" + base.replace(/[\\%_]/g, (c) => `\\${c}`);
-  const rows = Q.fileTouches.all(store, { like, path: base });
+  const touchesOf = (name: string) =>
+    Q.fileTouches.all(store, { like: "%/" + name.replace(/[\\%_]/g, (c) => `\\${c}`), path: name });
+  const rows = touchesOf(base);
+  // A symlink to a file of another name (trial 10: `alias.py` -> `calc.py` touched nothing).
+  const realBase = wantReal?.[wantReal.length - 1];
+  if (realBase && realBase !== base && !overLikeBound(realBase)) rows.push(...touchesOf(realBase));
   // Score: components in common from the end; a whole-path match outranks any suffix.
   let best = 0;
   let wholeTarget = false;
