@@ -187,6 +187,14 @@ Deno.test("restore never writes a span into a file of another project that only 
         assertEquals(readFileSync(target, "utf8"), body, `${typed} force=${force}`);
       }
     }
+    // Where no such file exists, the span alone is written: nothing is lost.
+    const fresh = join(ix.root, "freshproj");
+    Deno.mkdirSync(fresh, { recursive: true });
+    const pipe = captureIO(ix.env, false);
+    const io = { ...pipe.io, cwd: fresh };
+    const values = { span: "2", out: "conf.ts" };
+    assertEquals(await restoreCmd.run({ values, positionals: ["conf.ts"] }, io), 0);
+    assertEquals(readFileSync(join(fresh, "conf.ts"), "utf8"), "export const port = 80;\n");
   } finally {
     ix.cleanup();
   }

@@ -335,7 +335,7 @@ function occurrences(hay: string, needle: string): { count: number; at: number }
  * @param guard besides `span.path`, paths that are the file the span came from
  *   (the target the person typed, when it matched exactly).
  * @param lookalike the target the person typed when it matched the span's file by its
- *   name or a suffix only: refused as `out`, `force` or not.
+ *   name or a suffix only: refused as `out` when it exists, `force` or not.
  * @throws {DejaError} (exit 2) when the span is not restorable (a write: the
  *   file's previous content is unknown; redacted or cut: the text is not what
  *   the file held), `force` or not; when `out` is the file the span came from,
@@ -362,7 +362,8 @@ export function writeSpan(
   // The path typed matched the span's file by its name only: a file of another project, no
   // undo to do there, `--force` or not (trial 9: another project's old line was put back into
   // /tmp/otherproj/app.py, "the file span 2 came from").
-  if (!own && opts.lookalike !== undefined && same(path, opts.lookalike)) {
+  // A new file there loses nothing: the span alone is written, as to any other file.
+  if (!own && opts.lookalike !== undefined && existsSync(path) && same(path, opts.lookalike)) {
     throw new DejaError(
       `${path} is not the file span ${span.n} came from (${from ?? span.path}): the path typed ` +
         "only ends like it",
