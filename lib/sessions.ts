@@ -183,7 +183,8 @@ export class AmbiguousSession extends DejaError {
     else if (left > 0) lines.push(`  … ${left} more`);
     super(
       `'${ref}' matches ${more ? "at least " : ""}${top.length} sessions:\n${lines.join("\n")}`,
-      opts.hint ?? "name one: each line starts with its shortest id (harness:id works too)",
+      opts.hint ??
+        "name one: each line starts with an id that names it alone (harness:id works too)",
       2,
     );
     this.candidates = candidates;

@@ -242,7 +242,7 @@ export function doctorText(r: DoctorReport, io: Pick<IO, "isTTY" | "env">): stri
     // beside sessions indexed at 22:20): the count is of stores changed since they were read.
     : `${index.fresh ? c.green("fresh") : c.yellow("stale")}  last full run ${
       fmtTime(index.lastIndex)
-    }, ${index.sources} stores, ${index.changed} changed since last read${
+    }, ${index.sources} stores, ${index.changed} changed or new since last read${
       index.fresh ? "" : c.dim("  (run 'deja index')")
     }`;
   lines.push(`${c.bold("index".padEnd(12))} ${idx}`);

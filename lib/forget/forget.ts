@@ -105,7 +105,8 @@ export function planForget(store: Store, sel: ForgetSelector): ForgetPlan {
       );
       throw new AmbiguousSession(sel.session, newest, store, {
         all: true,
-        hint: "name one (each line starts with its shortest id), or add --all-matches to " +
+        hint:
+          "name one (each line starts with an id that names it alone), or add --all-matches to " +
           "forget them all",
       });
     }
