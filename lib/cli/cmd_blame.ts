@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { statSync } from "node:fs";
+import { isDirSync } from "../../core/fs.ts";
 import type { Args, CommandSpec } from "./common.ts";
 import { shQuote } from "../shell.ts";
 import { colors, fmtSessionTime, fmtTime, intOpt, isoTime, printJson } from "./common.ts";
@@ -161,15 +161,6 @@ function lineHeader(d: BlameData, c: ReturnType<typeof colors>): string[] {
   return out;
 }
 
-/** True when `path` is a directory here. */
-function isDirectory(path: string): boolean {
-  try {
-    return statSync(path).isDirectory();
-  } catch {
-    return false;
-  }
-}
-
 function runBlame(a: Args, io: IO): number {
   const args = parseBlame(a, io.cwd);
   const d = withStore(io, (store) => blameData(store, args, io));
@@ -177,7 +168,7 @@ function runBlame(a: Args, io: IO): number {
     printJson(io, blameJson(d));
     return d.sessions.length ? 0 : 1;
   }
-  if (!d.sessions.length && isDirectory(d.target)) {
+  if (!d.sessions.length && isDirSync(d.target)) {
     // Trial 10: `deja blame proj/app` said "no session touched" a directory whose files a
     // dozen sessions edited.
     throw new DejaError(

@@ -29,7 +29,7 @@ import type { Store } from "../store.ts";
 import { Q } from "../schema.ts";
 import type { SessionRow } from "../rows.ts";
 import { type FileTouch, findTouches, type PathMatch } from "./paths.ts";
-import { editLines } from "./edit_lines.ts";
+import { editLines, linesOf } from "./edit_lines.ts";
 import { gist } from "./text.ts";
 import { readTextSync } from "../../core/fsread.ts";
 import { countsAsHidden } from "../search/sessions.ts";
@@ -137,8 +137,7 @@ function lineInfo(n: number, body: string | undefined): BlameLine {
   if (body === undefined) return { number: n, text: null, note: "the file is not readable here" };
   // Lines as people count them (wc -l, editors): a final newline ends the last line, it does
   // not start an empty one.
-  const lines = body.split(/\r?\n/);
-  if (lines.length && lines[lines.length - 1] === "") lines.pop();
+  const lines = linesOf(body);
   if (n > lines.length) {
     const count = `${lines.length} line${lines.length === 1 ? "" : "s"}`;
     return { number: n, text: null, note: `the file has ${count}`, lines: lines.length };

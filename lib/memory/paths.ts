@@ -81,10 +81,10 @@ export interface TouchMatch {
   anchors?: Anchors;
 }
 
-/** The file `path` leads to through symlinks, when it exists; else undefined. */
+/** The file `path` leads to through symlinks; undefined when there is none. */
 function realTarget(path: string): string | undefined {
   try {
-    return existsSync(path) ? realpathSync(path) : undefined;
+    return realpathSync(path);
   } catch {
     return undefined;
   }

@@ -105,17 +105,12 @@ export function signature(line: string): string {
 const ERROR_CODE = /\bE[A-Z]{4,}\b/g;
 
 /**
- * The error codes of `text`'s error lines as signatures (`code eresolve`), for a last look when
+ * The error codes in `text` as signatures (`code eresolve`), for a last look when
  * no line's own signature is seen: npm's `ERESOLVE unable to resolve dependency tree` became
  * `ERESOLVE could not resolve`, and every version prints `code ERESOLVE` beside it (trial 18b).
  */
 export function codeSignatures(text: string): string[] {
-  const out = new Set<string>();
-  for (const line of text.split(/\r?\n/)) {
-    if (!saysError(line) && !/\bE[A-Z]{4,}\b/.test(line)) continue;
-    for (const m of line.matchAll(ERROR_CODE)) out.add(`code ${m[0].toLowerCase()}`);
-  }
-  return [...out];
+  return [...new Set([...text.matchAll(ERROR_CODE)].map((m) => `code ${m[0].toLowerCase()}`))];
 }
 
 /**
