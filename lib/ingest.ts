@@ -292,6 +292,7 @@ export class SourceWriter {
     }
     // Before the rows: a later chunk of the session does not list these again (lib/prepare.ts).
     this.vocab.add(chunk.tokens);
+    chunk.kept?.();
     const slot = this.slot(chunk);
     for (const e of chunk.events) {
       if (slot.prompts && this.holdsPrompt(slot.id, e)) continue;

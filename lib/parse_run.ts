@@ -21,8 +21,8 @@ export interface ParseRun extends AsyncIterable<PreparedChunk> {
 }
 
 type Msg =
-  /** A prepared chunk on the wire (lib/chunk_wire.ts). */
-  | ({ type: "chunk" } & WireChunk)
+  /** A prepared chunk on the wire (lib/chunk_wire.ts), the worker's `seq`-th. */
+  | ({ type: "chunk"; seq: number } & WireChunk)
   | { type: "done"; end: ParseEnd }
   | { type: "error"; message: string }
   /** The worker itself failed (its module did not load, it crashed). */
@@ -151,7 +151,10 @@ export class WorkerRun implements ParseRun {
         }
         taken = true;
         this.on.took(bytes);
-        yield decodeChunk(m);
+        const chunk = decodeChunk(m);
+        const group = this.group;
+        if (group && chunk.tokens.length) chunk.kept = () => group.kept(m.seq);
+        yield chunk;
       }
     } finally {
       if (tracing) trace(`idle ${this.job.src.path} ${idle.toFixed(1)}`);
@@ -194,6 +197,8 @@ export class WorkerLane {
   /** Jobs posted and not ended, the one being parsed first. */
   readonly groups: WorkerGroup[] = [];
   private gone = false;
+  /** Chunks whose tokens the writer kept, in order, not told to the worker yet. */
+  private keptSeqs: number[] = [];
   private readonly listeners = {
     message: (m: Msg) => this.groups[0]?.route(m),
     error: (e: Error) => this.broke(e?.message ?? String(e)),
@@ -220,11 +225,24 @@ export class WorkerLane {
     this.worker.postMessage({ type: "parse", batch });
   }
 
-  /** Acknowledges a chunk of `bytes` taken (or dropped) to the worker. */
+  /**
+   * Acknowledges a chunk of `bytes` taken (or dropped) to the worker, with the
+   * chunks whose tokens the writer kept since the last acknowledgement.
+   */
   ack(bytes: number): void {
+    const kept = this.keptSeqs;
+    if (kept.length) this.keptSeqs = [];
     try {
-      this.worker.postMessage({ type: "ack", bytes });
+      this.worker.postMessage(kept.length ? { type: "ack", bytes, kept } : { type: "ack", bytes });
     } catch { /* the worker is gone */ }
+  }
+
+  /**
+   * The writer kept the tokens of the worker's `seq`-th chunk (it tells the
+   * worker with its next acknowledgement: no message of its own).
+   */
+  kept(seq: number): void {
+    this.keptSeqs.push(seq);
   }
 
   /** `g`'s jobs ended (its last end came). */
@@ -288,6 +306,11 @@ export class WorkerGroup {
   /** Acknowledges a chunk of `bytes` taken (or dropped) to the worker that posted it. */
   ack(bytes: number): void {
     this.lane.ack(bytes);
+  }
+
+  /** The writer kept the tokens of the worker's `seq`-th chunk. */
+  kept(seq: number): void {
+    this.lane.kept(seq);
   }
 
   /** A run stopped before its end came: a source alone in the job stops the worker. */

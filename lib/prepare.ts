@@ -106,6 +106,12 @@ export interface PreparedChunk extends Omit<Session, "events"> {
    * collector passed to {@link prepareChunk} had not seen, each once.
    */
   tokens: string[];
+  /**
+   * Called by the writer once it took {@link tokens} into its vocabulary: the
+   * parse worker that sent them then leaves them out of the chunks it prepares
+   * next, of any session (lib/parse_worker.ts). Absent where no worker waits to hear.
+   */
+  kept?: () => void;
 }
 
 /**
@@ -114,6 +120,8 @@ export interface PreparedChunk extends Omit<Session, "events"> {
  * chunks of one session, as parsers yield them, shares the collector; another
  * session starts it again). So a token crosses to the writer once per session,
  * not once per chunk (the 100 MB bench corpus: ~226 k tokens, was ~393 k).
+ * A parse worker's collector also leaves out the tokens the writer said it
+ * kept, whatever their session ({@link VocabCollector.known}, lib/parse_worker.ts).
  * The writer takes a session's chunks all or none (lib/ingest.ts), so a token
  * left out of a later chunk is never missing from `vocab`.
  */

@@ -85,3 +85,60 @@ Deno.test("index writes the same rows when sources are parsed in the worker thre
   assert(redactions.length >= 1, "the planted secrets were counted");
   assert(!JSON.stringify(inWorker).includes("abcdefghijklmnopqrstuvwxyz0123456789"), "redacted");
 });
+
+Deno.test("a worker leaves out only tokens the writer kept: words first seen in a session left out still reach the vocabulary", async () => {
+  const vocabOf = async (worker: string) => {
+    const home = tempDir("deja-worker-kept-");
+    try {
+      const root = join(home, "claude", "projects");
+      // Excluded and kept projects sharing one word, the excluded ones read first (in path order);
+      // each session has a word of its own too.
+      for (let i = 0; i < 24; i++) {
+        const project = i % 2 ? `/work/b-kept${i}` : `/work/a-secret${i}`;
+        const dir = join(root, project.replaceAll("/", "-"));
+        mkdirSync(dir, { recursive: true });
+        const line = (uuid: string, content: string) =>
+          JSON.stringify({
+            type: "user",
+            message: { role: "user", content },
+            uuid,
+            sessionId: `s-${i}`,
+            cwd: project,
+            timestamp: `2025-01-01T00:${String(i).padStart(2, "0")}:00Z`,
+          });
+        writeFileSync(
+          join(dir, `s-${i}.jsonl`),
+          [line(`u${i}a`, `the quokkaword appears here`), line(`u${i}b`, `only mine${i}x`)]
+            .join("\n") + "\n",
+        );
+      }
+      const env = testEnv(home, {
+        DEJA_HOME: join(home, "deja"),
+        XDG_DATA_HOME: join(home, "xdg"),
+        XDG_CONFIG_HOME: join(home, "config"),
+        DEJA_CLAUDE_ROOT: root,
+        DEJA_PARSE_WORKER: worker,
+        DEJA_EXCLUDE_PROJECTS: "/work/a-secret*",
+      });
+      const r = await runIndex(env, parsers, { only: ["claude"] });
+      assertEquals(r.harnesses[0].errors, []);
+      const store = Store.open(indexPath(env));
+      try {
+        return (store.db.prepare("SELECT term FROM vocab ORDER BY term").all() as {
+          term: string;
+        }[])
+          .map((r) => r.term);
+      } finally {
+        store.close();
+      }
+    } finally {
+      rmSync(home, { recursive: true, force: true });
+    }
+  };
+  const inWorker = await vocabOf("1");
+  assert(inWorker.includes("quokkaword"), "the shared word is in the vocabulary");
+  for (let i = 0; i < 24; i++) {
+    assertEquals(inWorker.includes(`mine${i}x`), i % 2 === 1, `mine${i}x`);
+  }
+  assertEquals(inWorker, await vocabOf("0"));
+});

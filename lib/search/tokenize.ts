@@ -47,6 +47,13 @@ export const MAX_VOCAB_TOKEN = 48;
 /** FNV-1a's offset basis as a signed 32-bit integer (the same bits as 0x811c9dc5). */
 const FNV_BASIS = 0x811c9dc5 | 0;
 
+/** A collected (folded) token's hash, as {@link VocabCollector.add} makes it. */
+function tokenHash(t: string): number {
+  let h = FNV_BASIS;
+  for (let i = 0; i < t.length; i++) h = Math.imul(h ^ t.charCodeAt(i), 0x01000193);
+  return h;
+}
+
 /**
  * Character classes by UTF-16 unit: 0 separator, 1 digit, 2 letter (ASCII ones;
  * {@link VocabCollector.add} reads only ASCII text with it). A table of every unit
@@ -76,15 +83,24 @@ export class VocabCollector {
   private fresh: string[] = [];
   /** What the tokens collected belong to, for a caller that scopes them (lib/prepare.ts). */
   owner: string | undefined;
+  /**
+   * Tokens not to collect however new to this collector: those a parse worker
+   * knows the writer holds already (lib/parse_worker.ts).
+   */
+  known: VocabCollector | undefined;
+
+  /** How many tokens are collected. */
+  get size(): number {
+    return this.used;
+  }
 
   /** Adds the tokens of `text`. */
   add(text: string): void {
     if (NON_ASCII.test(text)) {
       for (const t of tokens(text)) {
         if (t.length < 2 || t.length > MAX_VOCAB_TOKEN || /^\d+$/.test(t)) continue;
-        let h = FNV_BASIS;
-        for (let i = 0; i < t.length; i++) h = Math.imul(h ^ t.charCodeAt(i), 0x01000193);
-        if (this.insertHash(h)) this.fresh.push(t);
+        const h = tokenHash(t);
+        if (this.insertHash(h) && !this.known?.hasHash(h)) this.fresh.push(t);
       }
       return;
     }
@@ -103,7 +119,10 @@ export class VocabCollector {
         h = Math.imul(h ^ (c | 32), 0x01000193);
       }
       const len = i - start;
-      if (len >= 2 && len <= MAX_VOCAB_TOKEN && (kinds & 2) !== 0 && this.insertHash(h)) {
+      if (
+        len >= 2 && len <= MAX_VOCAB_TOKEN && (kinds & 2) !== 0 && this.insertHash(h) &&
+        !this.known?.hasHash(h)
+      ) {
         this.fresh.push(text.slice(start, i).toLowerCase());
       }
     }
@@ -137,18 +156,29 @@ export class VocabCollector {
     return true;
   }
 
+  /** Whether a token of hash `h` was collected. */
+  private hasHash(h: number): boolean {
+    const key = h | 0 || 1;
+    const mask = this.table.length - 1;
+    for (let i = key & mask; this.table[i] !== 0; i = (i + 1) & mask) {
+      if (this.table[i] === key) return true;
+    }
+    return false;
+  }
+
   /**
    * Adds tokens already collected elsewhere (another thread's {@link take}),
    * returning those new to this collector. A token hashes as {@link add} hashes it.
    */
   addTokens(tokens: readonly string[]): string[] {
     const out: string[] = [];
-    for (const t of tokens) {
-      let h = FNV_BASIS;
-      for (let i = 0; i < t.length; i++) h = Math.imul(h ^ t.charCodeAt(i), 0x01000193);
-      if (this.insertHash(h)) out.push(t);
-    }
+    for (const t of tokens) if (this.insertHash(tokenHash(t))) out.push(t);
     return out;
+  }
+
+  /** Adds tokens already collected elsewhere, as {@link addTokens} without the list of new ones. */
+  mark(tokens: readonly string[]): void {
+    for (const t of tokens) this.insertHash(tokenHash(t));
   }
 
   /** Forgets every token collected (the next {@link add} starts a new set). */
