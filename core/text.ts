@@ -157,6 +157,30 @@ export function oneLine(s: string, n: number, opts: { marks?: boolean } = {}): s
   return beforeMarker(cut).trimEnd() + "…";
 }
 
+/**
+ * A shell command of several lines as one line that runs the same: a line
+ * ended by `\`, an operator (`&&`, `|`, `;`) or an opening word (`then`,
+ * `do`, `{`) runs on into the next, other lines are joined by `; ` (before,
+ * `export A=1\ncd app` read as `export A=1 cd app`, another command, trial
+ * 10). Where a here-document or a comment would make that a different command,
+ * the lines are joined by ` ⏎ ` instead. Runs of white space read as one space.
+ *
+ * @example commandOneLine("export A=1\ncd app &&\n  make") === "export A=1; cd app && make"
+ */
+export function commandOneLine(command: string): string {
+  const lines = command.split(/\r?\n/).map((l) => l.replace(/\s+/g, " ").trim()).filter(Boolean);
+  if (lines.length < 2) return lines[0] ?? "";
+  if (/<<|(?:^|\s)#/.test(command)) return lines.join(" \u23ce ");
+  let out = "";
+  for (const line of lines) {
+    if (!out) out = line;
+    else if (out.endsWith("\\")) out = out.slice(0, -1).trimEnd() + " " + line;
+    else if (/(?:&&|\|\||[|;&({]|\b(?:then|do|else|in))$/.test(out)) out += " " + line;
+    else out += "; " + line;
+  }
+  return out;
+}
+
 /** `n` and the noun, plural (`many`, else the noun and `s`) when `n` is not 1: `3 sessions`. */
 export function plural(n: number, one: string, many = `${one}s`): string {
   return `${n} ${n === 1 ? one : many}`;

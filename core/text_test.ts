@@ -1,5 +1,5 @@
 import { assertEquals } from "../tests/_assert.ts";
-import { clipBytes, duration, oneLine, plural, tilde } from "./text.ts";
+import { clipBytes, commandOneLine, duration, oneLine, plural, tilde } from "./text.ts";
 
 Deno.test("duration rounds to the largest unit that stays under 90 (hours under 48)", () => {
   assertEquals(
@@ -45,4 +45,16 @@ Deno.test("a cut title or description never ends inside a redaction marker", () 
     "a [rest o…",
     "a bracket that is no marker is cut as before",
   );
+});
+
+Deno.test("commandOneLine joins a command's lines so that the line runs the same", () => {
+  // Trial 10: `export A=1 cd app` set a variable named cd.
+  assertEquals(commandOneLine('export T="x"\ncd /srv\necho go'), 'export T="x"; cd /srv; echo go');
+  assertEquals(commandOneLine("cd app &&\n  make |\n  tail"), "cd app && make | tail");
+  assertEquals(commandOneLine("docker run \\\n  --rm img"), "docker run --rm img");
+  assertEquals(commandOneLine("if x; then\n  y\nfi"), "if x; then y; fi");
+  assertEquals(commandOneLine("one line"), "one line");
+  // A here-document or a comment would swallow what follows: the lines are marked instead.
+  assertEquals(commandOneLine("cat <<EOF\nhi\nEOF"), "cat <<EOF \u23ce hi \u23ce EOF");
+  assertEquals(commandOneLine("ls # look\nrm x"), "ls # look \u23ce rm x");
 });

@@ -99,10 +99,12 @@ export function applyWriterSettings(
 export { MIGRATIONS } from "./schema_migrations.ts";
 
 /**
- * The output of command `c` when the store records no status for it (NULL
- * otherwise): its tool result's text, for lib/memory/outcome.ts to judge.
+ * The output of command `c` when the store records no status for it, or one a
+ * pipe's last program may have returned (NULL otherwise): its tool result's
+ * text, for lib/memory/outcome.ts to judge.
  */
-const OUTPUT_IF_UNKNOWN = `CASE WHEN c.exit IS NULL AND c.is_error = 0 AND c.call_id IS NOT NULL
+const OUTPUT_IF_UNKNOWN = `CASE WHEN (c.exit IS NULL OR instr(c.command, '|') > 0)
+      AND c.is_error = 0 AND c.call_id IS NOT NULL
       THEN (SELECT r.text FROM events r WHERE r.session_id = c.session_id
         AND r.call_id = c.call_id AND r.kind = 'tool_result' ORDER BY r.seq LIMIT 1) END`;
 

@@ -36,6 +36,9 @@ const RUNS: Array<[string, [string, boolean] | null, string]> = [
   ["kit four", ["FAILED tests/a.py::t\nCommand was aborted before completion", false], "failed"],
   ["kit five", ["partial\nCommand was aborted before completion", false], "unknown"],
   ["kit six", null, "unknown"], // never answered: no result
+  // Exit 0 from the filter last in the pipe, not from the command: the output decides.
+  ["kit eight | head -5", ["Invalid KIT_TOKEN. Please check that it is valid", false], "unknown"],
+  ["kit nine | tail -3", ["error: kit nine cannot open its lock", false], "failed"],
 ];
 
 /** A call the person refused: it never ran, so no surface counts it as a command. */
@@ -205,12 +208,14 @@ Deno.test("view's Activity counts failed commands of throwaway projects only whe
       const ctx = { base: "/t", store, env, now: Date.parse("2026-12-01T00:00:00Z") };
       assertEquals(failedChart(activityPage(ctx, false)).sort(), [
         ["kit four", 1],
+        ["kit nine | tail -3", 1],
         ["kit three", 1],
         ["kit two", 1],
       ]);
       assertEquals(failedChart(activityPage(ctx, true)).sort(), [
         ["kit broken", 1],
         ["kit four", 1],
+        ["kit nine | tail -3", 1],
         ["kit three", 1],
         ["kit two", 2],
       ]);

@@ -10,7 +10,7 @@
  */
 import type { Args, CommandSpec } from "./common.ts";
 import { colors, fmtSessionTime, intOpt, isoTime, printJson } from "./common.ts";
-import { oneLine, tilde } from "../../core/text.ts";
+import { commandOneLine, oneLine, tilde } from "../../core/text.ts";
 import type { IO } from "../../core/runtime.ts";
 import { DejaError } from "../../core/errors.ts";
 import type { Store } from "../store.ts";
@@ -174,7 +174,7 @@ export function fixText(d: FixData, io: Pick<IO, "isTTY" | "env">): string {
   for (const f of d.fixes) {
     out.push(
       "",
-      `  ${c.bold(oneLine(f.command, 140))}`,
+      `  ${c.bold(oneLine(commandOneLine(f.command), 140))}`,
       c.dim(
         `    ${f.sessions} session${f.sessions === 1 ? "" : "s"}, ${fixRecord(f)}, last ${
           fmtSessionTime(f.last, f)

@@ -20,7 +20,7 @@ import { absoluteTarget } from "../memory/paths.ts";
 import { findFixes, fixRecord } from "../memory/fix.ts";
 import { outcomeLabel, runFacts, runFailed } from "../memory/outcome.ts";
 import { concludes, displayPath, gist, sentences } from "../memory/text.ts";
-import { oneLine, plural } from "../../core/text.ts";
+import { commandOneLine, oneLine, plural } from "../../core/text.ts";
 import { fnv64 } from "./state.ts";
 import {
   citable,
@@ -195,9 +195,9 @@ export function fixNote(
     const ex = f.examples[0];
     const after = ex ? `; after \`${oneLine(normalCommand(ex.failed), 80)}\` failed` : "";
     lines.push(
-      `- \`${oneLine(f.command, 160)}\` (${plural(f.sessions, "session")}, ${fixRecord(f)}, last ${
-        day(f.last)
-      }${after})`,
+      `- \`${oneLine(commandOneLine(f.command), 160)}\` (${plural(f.sessions, "session")}, ${
+        fixRecord(f)
+      }, last ${day(f.last)}${after})`,
     );
   }
   const body = fitLines(lines, budget);

@@ -20,7 +20,7 @@ import { enclosingProject, type HowResult, howRuns } from "../memory/how.ts";
 import { outcomeMix } from "../memory/outcome.ts";
 import { localTime, sessionTime } from "../memory/text.ts";
 import { bodyBudget, fitBlocks, framed, oneLineForAgent } from "./_fit.ts";
-import { byteLength, plural, tilde } from "../../core/text.ts";
+import { byteLength, commandOneLine, plural, tilde } from "../../core/text.ts";
 
 /** Largest `context` answer in bytes, frame included: 8 KiB. */
 export const CONTEXT_BUDGET = CTX_BUDGET;
@@ -197,7 +197,7 @@ export function fixAnswer(store: Store, error: string, f: Filters): string {
   }
   const blocks = r.fixes.map((x, i) => {
     const lines = [
-      `${i + 1}. ${oneLineForAgent(x.command, 300)}`,
+      `${i + 1}. ${oneLineForAgent(commandOneLine(x.command), 300)}`,
       `   ${plural(x.sessions, "session")}, ${fixRecord(x)}, last ${sessionTime(x.last, x, 10)}${
         x.retry ? ", the failing command run again" : ""
       }`,
@@ -251,11 +251,11 @@ function howText(store: Store, what: string, f: Filters): { text: string; found:
   }
   const blocks = r.commands.map((c) => {
     const mix = outcomeMix(c);
-    return `- ${oneLineForAgent(c.command, 300)}\n  ran ${plural(c.runs, "time")} in ${
-      plural(c.sessions, "session")
-    }, last ${sessionTime(c.last, c, 10)} in ${c.latest.ref} (${c.latest.harness}${
-      c.here ? ", this project" : ""
-    }); runs: ${mix}`;
+    return `- ${oneLineForAgent(commandOneLine(c.command), 300)}\n  ran ${
+      plural(c.runs, "time")
+    } in ${plural(c.sessions, "session")}, last ${
+      sessionTime(c.last, c, 10)
+    } in ${c.latest.ref} (${c.latest.harness}${c.here ? ", this project" : ""}); runs: ${mix}`;
   });
   const where = f.project
     ? ""

@@ -19,7 +19,7 @@ import {
   sentences,
   sessionTime,
 } from "./text.ts";
-import { byteLength, oneLine } from "../../core/text.ts";
+import { byteLength, commandOneLine, oneLine } from "../../core/text.ts";
 import { fillLists, fitMarkdown, inlineCode, type ListItem } from "./_fill.ts";
 import { describeSession } from "./last.ts";
 import { failureLine, type Outcome, outcomeLabel, outcomeOf, runFacts } from "./outcome.ts";
@@ -147,7 +147,7 @@ export function sessionDigest(
     rank: score(d) * 1000 + i, // query words first, then later (final) conclusions
   }));
   const commandItems: ListItem[] = commands.map((c, i) => ({
-    line: `- ${inlineCode(oneLine(c.command, 160))} → ${status(c)}`,
+    line: `- ${inlineCode(oneLine(commandOneLine(c.command), 160))} → ${status(c)}`,
     order: i,
     rank: (c.failures ? 1_000_000 : 0) + i,
   }));
@@ -277,7 +277,7 @@ function ended(
   }
   const bad = runs.filter((r) => r.seq > reply.seq).flatMap((r) => {
     const facts = runFacts(r);
-    const code = inlineCode(oneLine(r.command, 100));
+    const code = inlineCode(oneLine(commandOneLine(r.command), 100));
     if (outcomeOf(facts) === "failed") return [`${code} failed (${outcomeLabel(facts)})`];
     return facts.noResult ? [`${code} never finished (no result)`] : [];
   });

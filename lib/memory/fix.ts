@@ -47,7 +47,7 @@ import {
   textLines,
   usable,
 } from "./signature.ts";
-import { oneLine } from "../../core/text.ts";
+import { commandOneLine, oneLine } from "../../core/text.ts";
 import { type Action, actionsOf, followed } from "./fix_actions.ts";
 import { matchRows } from "../search/retrieve.ts";
 import { shortRef } from "../sessions.ts";
@@ -401,7 +401,8 @@ export function findFixes(
     const s = sessions.get(sid)!;
     const key = norm(next.text);
     const c = found.get(key) ?? {
-      command: key,
+      // Shown as one line that runs the same (its lines joined by `; `, not by spaces).
+      command: commandOneLine(next.text),
       action: next.kind,
       path: next.path,
       sessions: 0,
@@ -430,7 +431,7 @@ export function findFixes(
       session: s.native_id,
       sessionRowId: s.id,
       time: next.time,
-      failed: failedAct.text,
+      failed: commandOneLine(failedAct.text),
       then: after.then.map((x) => x.text),
       edited: editedBetween(store, sid, last.seq, next.seq),
     });

@@ -194,6 +194,7 @@ export function howRuns(store: Store, what: string, opts: HowOptions = {}): HowR
       exit,
       is_error: Number(r.is_error),
       output: (r.output as string | null) ?? null,
+      command: String(r.command),
     }));
     c[outcome]++; // the three outcomes are the three counts
     // The latest run by a dated time; an undated session's only when no run has one.

@@ -7,7 +7,10 @@
  *
  * The store's word comes first: a recorded exit status decides (0 is `ok`,
  * anything else `failed`), and a result the harness marked as an error is
- * `failed`. When the store records neither — Claude Code's Bash results carry
+ * `failed`. A status a filter last in the pipeline returned (`| head -30`) is
+ * not the command's, so there the output decides as below (trial 10: `railway
+ * up --detach 2>&1 | head -30` printed `Invalid RAILWAY_TOKEN` with exit 0, and
+ * `fix` called it a fix that succeeded). When the store records neither — Claude Code's Bash results carry
  * no status when they succeed; a Crush run aborted or moved to the background
  * has none (one that finished without an `Exit code N` trailer is exit 0) —
  * the output decides: a line that reports a failure the way shells and tools
@@ -26,6 +29,60 @@ import { sanitizeForTerminal } from "../../core/terminal.ts";
 /** What is known of one run of a command. */
 export type Outcome = "ok" | "failed" | "unknown";
 
+/**
+ * Programs that, last in a pipeline, only pass on, cut or count what came
+ * before them: the pipeline's exit status is theirs, not the command's.
+ */
+const FILTERS = new Set([
+  "head",
+  "tail",
+  "grep",
+  "egrep",
+  "fgrep",
+  "rg",
+  "less",
+  "more",
+  "cat",
+  "tee",
+  "sort",
+  "uniq",
+  "wc",
+  "cut",
+  "tr",
+  "sed",
+  "awk",
+  "column",
+  "jq",
+  "nl",
+  "fold",
+  "fmt",
+  "xxd",
+  "od",
+  "strings",
+]);
+
+/**
+ * The program a recorded exit status belongs to when it is not the command's
+ * own: the filter last in the command's last pipeline, with no `pipefail`
+ * (`railway up 2>&1 | head -30` -> `head`, whose 0 says nothing of `railway`),
+ * else null. Quoted text is not read for pipes or statements.
+ *
+ * @example statusOwner("npm test 2>&1 | tail -5") === "tail"
+ * @example statusOwner("set -o pipefail; npm test | tail -5") === null
+ */
+export function statusOwner(command: string | null | undefined): string | null {
+  if (!command?.includes("|") || /\bpipefail\b/.test(command)) return null;
+  const bare = command.replace(/'[^']*'|"(?:[^"\\]|\\.)*"/g, "''");
+  const last = bare.split(/\n|;|&&|\|\||(?<![<>|&])&(?![>&])/).map((s) => s.trim()).filter(Boolean)
+    .at(-1);
+  const stages = last?.split(/\|&?/) ?? [];
+  if (stages.length < 2) return null;
+  const words = stages[stages.length - 1].trim().split(/\s+/);
+  const name = words.find((w) => !/^\w+=/.test(w) && w !== "sudo" && w !== "command");
+  const base = name?.slice(name.lastIndexOf("/") + 1) ?? "";
+  return FILTERS.has(base) ? base : null;
+}
+
 /** The facts about one run, as the index keeps them. */
 export interface RunFacts {
   /** Exit status when the store records one, else null. */
@@ -36,6 +93,8 @@ export interface RunFacts {
   output?: string | null;
   /** The store holds the call and no result at all: it never ran or never finished. */
   noResult?: boolean;
+  /** The command, when known: a status its last filter returned does not count ({@link statusOwner}). */
+  command?: string | null;
 }
 
 /**
@@ -49,6 +108,7 @@ export interface RunRow {
   output?: string | null;
   /** 1 when the call has no tool result (lib/schema.ts `NO_RESULT`). */
   no_result?: number | boolean | null;
+  command?: string | null;
 }
 
 /** The facts of a run as a query row holds them ({@link RunRow}), for every surface alike. */
@@ -58,6 +118,7 @@ export function runFacts(r: RunRow): RunFacts {
     isError: r.is_error === true || Number(r.is_error) === 1,
     output: r.output ?? null,
     noResult: r.no_result === true || r.no_result === 1,
+    command: r.command ?? null,
   };
 }
 
@@ -115,7 +176,9 @@ export function failureLine(output: string | null | undefined): string | null {
 
 /** The outcome of one run (see the module's rules). */
 export function outcomeOf(r: RunFacts): Outcome {
-  if (r.exit !== null && r.exit !== undefined) return r.exit === 0 ? "ok" : "failed";
+  if (r.exit !== null && r.exit !== undefined && !statusOwner(r.command)) {
+    return r.exit === 0 ? "ok" : "failed";
+  }
   if (r.isError === true || r.isError === 1) return "failed";
   return failureLine(r.output) !== null ? "failed" : "unknown";
 }
@@ -131,7 +194,10 @@ export function runFailed(r: RunFacts): boolean {
  * call has none (it never finished), `exit unknown` otherwise.
  */
 export function outcomeLabel(r: RunFacts): string {
-  if (r.exit !== null && r.exit !== undefined) return `exit ${r.exit}`;
+  if (r.exit !== null && r.exit !== undefined) {
+    const owner = statusOwner(r.command);
+    return owner ? `exit ${r.exit} of ${owner}` : `exit ${r.exit}`;
+  }
   if (outcomeOf(r) === "failed") return "failed";
   return r.noResult ? "no result" : "exit unknown";
 }

@@ -1,5 +1,5 @@
 import { assertEquals } from "../../tests/_assert.ts";
-import { failureLine, outcomeLabel, outcomeMix, outcomeOf } from "./outcome.ts";
+import { failureLine, outcomeLabel, outcomeMix, outcomeOf, statusOwner } from "./outcome.ts";
 
 Deno.test("failureLine finds the line that reports a failure, colour codes removed", () => {
   const cases: Array<[string, string | null]> = [
@@ -76,4 +76,23 @@ Deno.test("a call with no result is unknown and labelled no result; a quiet run 
   assertEquals([outcomeOf(none), outcomeLabel(none)], ["unknown", "no result"]);
   const quiet = { exit: null, isError: 0, output: "cc -o app a.c" };
   assertEquals([outcomeOf(quiet), outcomeLabel(quiet)], ["unknown", "exit unknown"]);
+});
+
+Deno.test("statusOwner names the filter last in a pipe, whose status is not the command's", () => {
+  assertEquals(statusOwner("railway up --detach 2>&1 | head -30"), "head");
+  assertEquals(statusOwner("ls |& less"), "less");
+  assertEquals(statusOwner("foo | /usr/bin/tail -n 2"), "tail");
+  assertEquals(statusOwner("a && b | wc -l"), "wc");
+  // No pipe, a pipe inside quotes, `||`, pipefail, a real program last, or a later statement.
+  for (const c of ["npm test", "grep 'x|y' f", "a || b", "set -o pipefail; npm test | tail -5"]) {
+    assertEquals(statusOwner(c), null, c);
+  }
+  for (const c of ["cat x | python3 -", "cmd | head -3; echo done", 'echo "a | head"']) {
+    assertEquals(statusOwner(c), null, c);
+  }
+  const run = { exit: 0, isError: false, command: "deploy 2>&1 | head -30" };
+  assertEquals(outcomeOf({ ...run, output: "Invalid TOKEN. Please check it" }), "unknown");
+  assertEquals(outcomeOf({ ...run, output: "error: token rejected" }), "failed");
+  assertEquals(outcomeLabel({ ...run, output: "" }), "exit 0 of head");
+  assertEquals(outcomeOf({ ...run, command: "deploy" }), "ok");
 });

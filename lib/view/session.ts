@@ -91,7 +91,7 @@ function transcript(ctx: ViewCtx, s: SessionRow, rootId: string, depth: number):
   const events = Q.eventsOfSession.all(st, { session: s.id });
   const commands = new Map<number, CommandFacts>();
   for (const c of Q.commandsInOrder.all(st, { session: s.id })) {
-    commands.set(c.event_id, { command: c.command, ...runFacts(c) });
+    commands.set(c.event_id, { ...runFacts(c), command: c.command });
   }
   const touches = new Map<number, Touch[]>();
   for (const f of Q.filesInOrder.all(st, { session: s.id })) {
