@@ -1,5 +1,5 @@
 /**
- * `deno task bench [--mb 100] [--runs 20] [--file-kb 1500]`: indexing and
+ * `deno task bench [--mb 100] [--runs 20] [--file-kb 1500] [--pairs 3]`: indexing and
  * query figures on a synthetic Claude Code corpus of files of about
  * `--file-kb` KB (40 gives the many short sessions of a typical history). Prints figures; asserts nothing about time.
  *
@@ -7,7 +7,9 @@
  * size, no-op re-index time, and query latency p50/p95 for a rare token and
  * two common words, in-process and as a cold process of the compiled binary
  * (dist/deja-bun, built with `deno task compile:bun` when missing). When
- * DEJA_REF_BIN names the reference Go binary, it is timed on the same corpus.
+ * DEJA_REF_BIN names the reference Go binary, it is timed on the same corpus,
+ * then both full index runs again `--pairs` times alternated (the ratio of
+ * their minimums is the figure to quote: a shared machine's speed drifts).
  * Cold figures carry the mean CPU time per run (user + system of the
  * children, from /proc): on a shared machine it moves less than the wall time.
  *
@@ -38,6 +40,7 @@ const { values } = parseArgs({
     sweep: { type: "boolean", default: false },
     "big-mb": { type: "string", default: "2000" },
     "line-mb": { type: "string", default: "200" },
+    pairs: { type: "string", default: "3" },
   },
 });
 if (values.scale && values.sweep) {
@@ -277,4 +280,32 @@ if (ref && existsSync(ref)) {
   }
   push("reference: no-op 'index' (min of 10)", minRuns([ref, "index"], 10, refEnv));
   push("reference: '--version' (min of 10)", minRuns([ref, "--version"], 10, refEnv));
+
+  // The issue's measure: full index runs of both alternated, each from an empty index, so a
+  // machine whose speed drifts (a shared host) slows both alike; the ratio of the minimums.
+  const pairs = Number(values.pairs);
+  if (existsSync(bin) && pairs > 0) {
+    const ours: number[] = [];
+    const theirs: number[] = [];
+    const pairHome = join(work, `deja-pairs-${mb}mb`);
+    for (let i = 0; i < pairs; i++) {
+      rmSync(pairHome, { recursive: true, force: true });
+      ours.push(
+        child([bin, "index", "--harness", "claude", "--quiet"], {
+          ...env,
+          DEJA_HOME: pairHome,
+        }).ms,
+      );
+      rmSync(refEnv.DEJA_INDEX_DIR, { recursive: true, force: true });
+      theirs.push(time([ref, "index"]).ms);
+    }
+    const s = (ms: number) => (ms / 1000).toFixed(2);
+    const each = ours.map((o, i) => `${s(o)}/${s(theirs[i])}`).join(", ");
+    push(
+      `side by side: full index, ${pairs} alternated pairs`,
+      `deja ${s(Math.min(...ours))} s, reference ${s(Math.min(...theirs))} s (minimums): ${
+        (Math.min(...theirs) / Math.min(...ours)).toFixed(1)
+      }x faster; pairs ${each}`,
+    );
+  }
 }
