@@ -276,8 +276,9 @@ function occurrences(span: string | null, text: string): number {
 }
 
 /**
- * How one change (its spans together) relates to the line: a write holding
- * its text wrote it. An edit is read by where it is: when its new text is in
+ * How one change (its spans together) relates to the line: a write wrote it
+ * when the file keeps that line of the written content in its place (by a line
+ * diff of the two; by its text alone when the file cannot be read). An edit is read by where it is: when its new text is in
  * the file once, the line is inside that block or not, and inside it, one the
  * edit added (`wrote`) or one both sides keep (context: neither; trial 9 had
  * `kind: Rule` and `port: 80` credited to an edit that only carried them). An
@@ -296,7 +297,15 @@ function lineMark(
   const text = at.text;
   const count = (side: "old" | "new") => spans.reduce((n, t) => n + occurrences(t[side], text), 0);
   const added = count("new");
-  if (op !== "edit") return added > 0 ? "wrote" : null;
+  if (op !== "edit") {
+    if (!added) return null;
+    // Where the file is read, by place: the line is one the file keeps of the written content,
+    // at the place the diff of the two gives it (trial 10: a later edit put `return None` where
+    // the write had `pass`, and the write was credited for the line by its text elsewhere).
+    if (at.body === undefined) return "wrote";
+    const body = at.body;
+    return spans.some((t) => keptAt(t.new, body, at.number)) ? "wrote" : null;
+  }
   const placed = spans.map((t) => placedMark(t, at));
   if (placed.includes("wrote")) return "wrote";
   const located = placed.every((p) => p !== undefined);
@@ -309,6 +318,12 @@ function lineMark(
     !(fragment(t.old) && at.text.includes(t.old!.trim()))
   );
   return part ? "wrote" : null;
+}
+
+/** Whether line `number` (1-based) of `body` is a line of `written` the diff of the two keeps. */
+function keptAt(written: string | null, body: string, number: number): boolean {
+  if (!written) return false;
+  return editLines(written, body).some((l) => l.mark === " " && l.at === number - 1);
 }
 
 /** A one-line piece of text of three or more characters besides spaces. */

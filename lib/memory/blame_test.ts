@@ -459,3 +459,44 @@ Deno.test("blame with a line credits no session when only a file of the same nam
     ix.cleanup();
   }
 });
+
+Deno.test("blame with a line credits a write with the lines the file keeps of it in their place, not its text elsewhere", async () => {
+  const W: SessionSpec = {
+    id: "abab0011-0000-4000-8000-000000000011",
+    cwd: "/w/app",
+    start: "2026-10-02T09:00:00Z",
+    turns: [
+      { user: "write calc.py" },
+      {
+        write: "/w/app/calc.py",
+        content: "def helper():\n    pass\n\ndef other():\n    return None\n",
+      },
+    ],
+  };
+  const E: SessionSpec = {
+    id: "cdcd0012-0000-4000-8000-000000000012",
+    cwd: "/w/app",
+    start: "2026-10-04T09:00:00Z",
+    turns: [
+      { user: "helper should return None" },
+      {
+        edit: "/w/app/calc.py",
+        old: "def helper():\n    pass",
+        new: "def helper():\n    return None",
+      },
+    ],
+  };
+  const ix = await indexSessions([W, E]);
+  try {
+    const body = "def helper():\n    return None\n\ndef other():\n    return None\n";
+    const who = (line: number) =>
+      blame(ix.store, "/w/app/calc.py", { cwd: "/", line, readFile: () => body }).sessions
+        .filter((s) => s.line === "wrote").map((s) => s.session.native_id.slice(0, 4));
+    // Trial 10: line 2 came from the edit; the write had `pass` there, its `return None` is line 5.
+    assertEquals(who(2), ["cdcd"]);
+    assertEquals(who(5), ["abab"]);
+    assertEquals(who(1), ["abab"]);
+  } finally {
+    ix.cleanup();
+  }
+});
