@@ -6,7 +6,7 @@
  * successful runs were `exit unknown` everywhere (Crush writes `Exit code N`
  * only when N is not 0).
  */
-import { assertEquals } from "./_assert.ts";
+import { assert, assertEquals } from "./_assert.ts";
 import { testEnv } from "./_fixture.ts";
 import { tempDir } from "./_tmp.ts";
 import { mkdirSync, rmSync } from "node:fs";
@@ -15,7 +15,7 @@ import { DatabaseSync } from "node:sqlite";
 import type { Env } from "../core/model.ts";
 import { runIndex } from "../lib/indexer.ts";
 import { parsers } from "../parsers/mod.ts";
-import { showJson, showSession } from "../lib/cli/cmd_show.ts";
+import { showJson, showSession, showText } from "../lib/cli/cmd_show.ts";
 import { sessionDigest } from "../lib/memory/digest.ts";
 import { howRuns } from "../lib/memory/how.ts";
 import { sessionPage } from "../lib/view/session.ts";
@@ -132,7 +132,7 @@ Deno.test("show, view, ctx, how and MCP give every command of one session the sa
     try {
       const show = showJson(showSession(store, SID.slice(0, 8)));
       const events = show.events as Array<
-        { kind: string; text: string; outcome?: string; not_run?: boolean }
+        { kind: string; text: string; outcome?: string; not_run?: boolean; exit_of?: string }
       >;
       const calls = events.filter((e) => e.kind === "tool_call");
       assertEquals(
@@ -140,6 +140,13 @@ Deno.test("show, view, ctx, how and MCP give every command of one session the sa
         want,
         "show --json",
       );
+      // A status the pipe's last program returned is named as its, in JSON and in text.
+      assertEquals(
+        calls.filter((e) => "exit_of" in e).map((e) => [e.text.slice(2), e.exit_of]),
+        [["kit eight | head -5", "head"], ["kit nine | tail -3", "tail"]],
+      );
+      const text = showText(showSession(store, SID.slice(0, 8)), { isTTY: false, env }, false);
+      assert(text.includes("tool_call bash exit 0 of head"), text);
       // The refused call: not run, with no outcome, and no command row behind it.
       assertEquals(calls.filter((e) => !e.outcome).map((e) => [e.text.slice(2), e.not_run]), [
         [DENIED, true],

@@ -24,7 +24,7 @@ import {
 import { Q } from "../schema.ts";
 import type { EventRow, FileRow, SessionRow } from "../rows.ts";
 import { describeSession } from "../memory/last.ts";
-import { type Outcome, outcomeOf, runFacts } from "../memory/outcome.ts";
+import { type Outcome, outcomeOf, runFacts, statusOwner } from "../memory/outcome.ts";
 import { noteIdAt, notesOfDays } from "../memory/note_ids.ts";
 import { diffText } from "../memory/edit_lines.ts";
 import { isUndated } from "../session_time.ts";
@@ -109,7 +109,13 @@ export function showSession(store: Store, ref: string, tz?: string): ShowData {
   const commands = new Map<number, RunStatus>();
   for (const c of Q.commandsInOrder.all(store, { session: s.id })) {
     const facts = runFacts(c);
-    commands.set(c.event_id, { exit: facts.exit, is_error: c.is_error, outcome: outcomeOf(facts) });
+    const owner = facts.exit === null ? null : statusOwner(facts.command);
+    commands.set(c.event_id, {
+      exit: facts.exit,
+      is_error: c.is_error,
+      outcome: outcomeOf(facts),
+      ...(owner ? { of: owner } : {}),
+    });
   }
   outcomesOfResults(events, commands);
   return {
@@ -136,6 +142,8 @@ interface RunStatus {
   outcome: Outcome;
   /** The store says the call never ran (core/model.ts `ToolResultInfo.notRun`). */
   not_run?: boolean;
+  /** The status in words when a program last in a pipe returned it (`exit 0 of head`). */
+  of?: string;
 }
 
 /**
@@ -228,6 +236,8 @@ export function showJson(d: ShowData): Record<string, unknown> {
         ...(e.model ? { model: e.model } : {}),
         ...(d.noteIds.has(e.id) ? { note_id: d.noteIds.get(e.id) } : {}),
         ...(cmd ? { exit: cmd.exit, is_error: cmd.is_error === 1 } : {}),
+        // The exit status is the pipe's last program's (`head`), not the command's.
+        ...(cmd?.of ? { exit_of: cmd.of } : {}),
         // A call that never ran has no outcome: it says `not_run` instead.
         ...(cmd ? cmd.not_run ? { not_run: true } : { outcome: cmd.outcome } : {}),
         ...(isCut(e) ? { cut: true } : {}),
@@ -248,6 +258,7 @@ export function showJson(d: ShowData): Record<string, unknown> {
 export function showText(d: ShowData, io: Pick<IO, "isTTY" | "env">, full: boolean): string {
   const s = d.session;
   const c = colors(io);
+  const runColor = (o: Outcome) => o === "ok" ? c.green : o === "failed" ? c.red : c.yellow;
   const models = modelsLabel(s, modelPath(d.events.map((e) => e.model)));
   const out: string[] = [
     `${c.bold(oneLine(d.description ?? "(no title, no prompt)", 100))}`,
@@ -281,6 +292,8 @@ export function showText(d: ShowData, io: Pick<IO, "isTTY" | "env">, full: boole
     const status = cmd && (e.kind !== "tool_result" || cmd.outcome === "failed")
       ? cmd.not_run
         ? c.yellow(" not run")
+        : cmd.of
+        ? runColor(cmd.outcome)(` exit ${cmd.exit} of ${cmd.of}`)
         : cmd.exit !== null
         ? cmd.exit === 0 ? c.green(" exit 0") : c.red(` exit ${cmd.exit}`)
         : cmd.outcome === "failed"
