@@ -21,8 +21,8 @@ export type Turn =
   /** `out: null`: the call has no result (the session ended before it finished). */
   | { bash: string; out: string | null; exit?: number }
   /** `out`: the result's text (default `ok`, or Claude Code's own words when it failed). */
-  | { edit: string; old: string; new: string; fail?: boolean; out?: string }
-  | { multi: string; edits: Array<{ old: string; new: string }> }
+  | { edit: string; old: string; new: string; fail?: boolean; out?: string; all?: boolean }
+  | { multi: string; edits: Array<{ old: string; new: string; all?: boolean }> }
   | { write: string; content: string; fail?: boolean }
   | { read: string; fail?: boolean; out?: string };
 
@@ -94,11 +94,20 @@ export function claudeLines(s: SessionSpec): string[] {
       if (turn.out === null) continue;
       result(id, failed ? `Exit code ${turn.exit}\n${turn.out}` : turn.out, failed);
     } else if ("edit" in turn) {
-      const id = call("Edit", { file_path: turn.edit, old_string: turn.old, new_string: turn.new });
+      const id = call("Edit", {
+        file_path: turn.edit,
+        old_string: turn.old,
+        new_string: turn.new,
+        ...(turn.all ? { replace_all: true } : {}),
+      });
       const out = turn.out ?? (turn.fail ? "String to replace not found in file." : "ok");
       result(id, out, Boolean(turn.fail));
     } else if ("multi" in turn) {
-      const edits = turn.edits.map((e) => ({ old_string: e.old, new_string: e.new }));
+      const edits = turn.edits.map((e) => ({
+        old_string: e.old,
+        new_string: e.new,
+        ...(e.all ? { replace_all: true } : {}),
+      }));
       result(call("MultiEdit", { file_path: turn.multi, edits }), "ok", false);
     } else if ("write" in turn) {
       const id = call("Write", { file_path: turn.write, content: turn.content });

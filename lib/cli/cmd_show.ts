@@ -243,15 +243,54 @@ export function showJson(d: ShowData): Record<string, unknown> {
         ...(isCut(e) ? { cut: true } : {}),
       };
     }),
-    files: d.files.map((f) => ({
-      path: f.path,
-      op: f.op,
-      old: f.old,
-      new: f.new,
-      failed: f.failed === 1,
-      call_id: f.call_id,
-    })),
+    files: ((every) =>
+      d.files.map((f) => ({
+        path: f.path,
+        op: f.op,
+        old: f.old,
+        new: f.new,
+        failed: f.failed === 1,
+        call_id: f.call_id,
+        ...(every.has(f) ? { replace_all: true } : {}),
+      })))(replacingAll(d.files, d.events)),
   };
+}
+
+/**
+ * The edits of `files` that replaced every occurrence of their old text
+ * (Claude Code's and Kimi's `replace_all`, opencode's `replaceAll`), read from
+ * their call's input as `events.data` keeps it (a long input is not kept: then
+ * unknown). A MultiEdit's spans are its rows in order. Trial 10: an Edit with
+ * `replace_all` showed as one plain change.
+ */
+export function replacingAll(files: readonly FileRow[], events: readonly EventRow[]): Set<FileRow> {
+  const out = new Set<FileRow>();
+  const data = new Map(events.map((e) => [e.id, e.data]));
+  const all = (o: unknown) =>
+    !!o && typeof o === "object" &&
+    ((o as Record<string, unknown>).replace_all === true ||
+      (o as Record<string, unknown>).replaceAll === true);
+  const place = new Map<number, number>();
+  for (const f of files) {
+    if (f.op !== "edit") continue;
+    const i = place.get(f.event_id) ?? 0;
+    place.set(f.event_id, i + 1);
+    const d = data.get(f.event_id);
+    if (!d || !/replace_?all/i.test(d)) continue;
+    let input: Record<string, unknown>;
+    try {
+      input = JSON.parse(d);
+    } catch {
+      continue;
+    }
+    const list = Array.isArray(input?.edits)
+      ? input.edits
+      : Array.isArray(input?.edit)
+      ? input.edit
+      : [];
+    if (all(input) || all(list[i])) out.add(f);
+  }
+  return out;
 }
 
 /** The session as text for a reader (colour when `io` is a terminal). */
@@ -274,7 +313,7 @@ export function showText(d: ShowData, io: Pick<IO, "isTTY" | "env">, full: boole
     out.push(c.dim(`subagents: ${d.subagents.map((x) => x.ref).join(", ")}`));
   }
   out.push("");
-  const diffs = editDiffs(d.files, full);
+  const diffs = editDiffs(d.files, full, replacingAll(d.files, d.events));
   let model: string | undefined;
   for (const e of d.events) {
     // Where the replies' model changes (the first one is the header's).
@@ -341,7 +380,11 @@ export function showText(d: ShowData, io: Pick<IO, "isTTY" | "env">, full: boole
  * call with a write beside its edits lists the write as indexed. Failed edits are shown
  * too: the call line says the call failed.
  */
-export function editDiffs(files: readonly FileRow[], full = false): Map<number, string> {
+export function editDiffs(
+  files: readonly FileRow[],
+  full = false,
+  every: ReadonlySet<FileRow> = new Set(),
+): Map<number, string> {
   const byEvent = new Map<number, FileRow[]>();
   for (const f of files) {
     if (f.op === "read") continue;
@@ -356,7 +399,10 @@ export function editDiffs(files: readonly FileRow[], full = false): Map<number, 
       id,
       rows.map((f) =>
         f.op === "edit"
-          ? [`edit ${f.path}`, ...diffText(f.old ?? "", f.new ?? "", full ? Infinity : 2)]
+          ? [
+            `edit ${f.path}${every.has(f) ? " (every occurrence)" : ""}`,
+            ...diffText(f.old ?? "", f.new ?? "", full ? Infinity : 2),
+          ]
             .join("\n")
           : `write ${f.path}\n${f.new ?? ""}`
       ).join("\n"),

@@ -143,3 +143,37 @@ Deno.test("show of an unknown session is an error with exit 1", async () => {
     ix.cleanup();
   }
 });
+
+Deno.test("show marks an edit that replaced every occurrence, text and JSON", async () => {
+  const ix = await indexSessions([{
+    id: "a11a0001-0000-4000-8000-000000000001",
+    cwd: "/w/app",
+    start: "2026-10-01T10:00:00Z",
+    turns: [
+      { user: "rename foo to bar everywhere" },
+      { edit: "/w/app/a.py", old: "foo", new: "bar", all: true },
+      {
+        multi: "/w/app/b.py",
+        edits: [{ old: "x = 1", new: "x = 2" }, { old: "foo", new: "bar", all: true }],
+      },
+    ],
+  }]);
+  try {
+    const pipe = captureIO(ix.env, false);
+    assertEquals(await showCmd.run({ values: {}, positionals: ["a11a"] }, pipe.io), 0);
+    // Trial 10: a replace_all edit read as a change of one place.
+    assertStringIncludes(pipe.out(), "  edit /w/app/a.py (every occurrence)\n  - foo\n  + bar\n");
+    assertStringIncludes(pipe.out(), "  edit /w/app/b.py\n  - x = 1\n  + x = 2\n");
+    assertStringIncludes(pipe.out(), "  edit /w/app/b.py (every occurrence)\n  - foo\n");
+    const json = captureIO(ix.env, false);
+    assertEquals(await showCmd.run({ values: { json: true }, positionals: ["a11a"] }, json.io), 0);
+    const files = JSON.parse(json.out()).files as Array<{ path: string; replace_all?: boolean }>;
+    assertEquals(files.map((f) => [f.path, f.replace_all ?? false]), [
+      ["/w/app/a.py", true],
+      ["/w/app/b.py", false],
+      ["/w/app/b.py", true],
+    ]);
+  } finally {
+    ix.cleanup();
+  }
+});
