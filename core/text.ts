@@ -181,6 +181,24 @@ export function commandOneLine(command: string): string {
   return out;
 }
 
+/**
+ * A command for a reader, as lines: one line when it has one or its lines join
+ * into one that runs the same ({@link commandOneLine}), each cut at `width`;
+ * else (a here-document, a comment) its own lines, at most `most` of them and
+ * a count of the rest, so that what is shown can be read and pasted as it ran.
+ */
+export function commandLines(command: string, width: number, most = 8): string[] {
+  const one = commandOneLine(command);
+  if (!one.includes("\u23ce")) return [oneLine(one, width)];
+  const lines = command.replace(/^\s*\n|\n\s*$/g, "").split(/\r?\n/);
+  const shown = lines.slice(0, most).map((l) => {
+    const t = sanitizeForTerminal(l).trimEnd();
+    return t.length > width ? t.slice(0, width - 1) + "\u2026" : t;
+  });
+  if (lines.length > most) shown.push(`\u2026 ${lines.length - most} more lines`);
+  return shown;
+}
+
 /** `n` and the noun, plural (`many`, else the noun and `s`) when `n` is not 1: `3 sessions`. */
 export function plural(n: number, one: string, many = `${one}s`): string {
   return `${n} ${n === 1 ? one : many}`;

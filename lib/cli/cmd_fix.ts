@@ -10,7 +10,7 @@
  */
 import type { Args, CommandSpec } from "./common.ts";
 import { colors, fmtSessionTime, intOpt, isoTime, printJson } from "./common.ts";
-import { commandOneLine, oneLine, tilde } from "../../core/text.ts";
+import { commandLines, commandOneLine, oneLine, tilde } from "../../core/text.ts";
 import type { IO } from "../../core/runtime.ts";
 import { DejaError } from "../../core/errors.ts";
 import type { Store } from "../store.ts";
@@ -174,7 +174,7 @@ export function fixText(d: FixData, io: Pick<IO, "isTTY" | "env">): string {
   for (const f of d.fixes) {
     out.push(
       "",
-      `  ${c.bold(oneLine(commandOneLine(f.command), 140))}`,
+      ...commandLines(f.command, 140).map((l) => `  ${c.bold(l)}`),
       c.dim(
         `    ${f.sessions} session${f.sessions === 1 ? "" : "s"}, ${fixRecord(f)}, last ${
           fmtSessionTime(f.last, f)
@@ -183,7 +183,9 @@ export function fixText(d: FixData, io: Pick<IO, "isTTY" | "env">): string {
     );
     for (const e of f.examples) {
       out.push(
-        `    after ${c.red(oneLine(e.failed, 80))} failed in ${c.cyan(e.ref)} ${e.harness}`,
+        `    after ${c.red(oneLine(commandOneLine(e.failed), 80))} failed in ${
+          c.cyan(e.ref)
+        } ${e.harness}`,
       );
       if (e.edited.length) {
         out.push(`      edited ${e.edited.map((p) => tilde(p, io.env.home)).join(", ")}`);

@@ -11,7 +11,7 @@
 import type { Args, CommandSpec } from "./common.ts";
 import { colors, fmtSessionTime, intOpt, isoTime, namedWords, printJson } from "./common.ts";
 import { cutNote } from "../query.ts";
-import { commandOneLine, oneLine, tilde } from "../../core/text.ts";
+import { commandLines, tilde } from "../../core/text.ts";
 import type { IO } from "../../core/runtime.ts";
 import { DejaError } from "../../core/errors.ts";
 import type { Store } from "../store.ts";
@@ -129,7 +129,7 @@ export function howText(r: HowResult, io: Pick<IO, "isTTY" | "env">): string {
     group = label;
     const mix = outcomeMix(h, (t, o) => o === "failed" ? c.red(t) : t);
     out.push(
-      c.bold(oneLine(commandOneLine(h.command), 160)),
+      ...commandLines(h.text, 160).map((l) => c.bold(l)),
       c.dim(
         `  ran ${h.runs} time${h.runs === 1 ? "" : "s"} in ${h.sessions} session${
           h.sessions === 1 ? "" : "s"

@@ -194,7 +194,7 @@ function header(s: SessionRow, name: string | null, home?: string): string {
 }
 
 function status(c: DigestCommand): string {
-  const last = outcomeLabel({ exit: c.exit, isError: c.failed });
+  const last = outcomeLabel({ exit: c.exit, isError: c.failed, command: c.command });
   const runs = c.runs > 1 ? ` (${c.runs} runs${c.failures ? `, ${c.failures} failed` : ""})` : "";
   return (c.failed ? `**${last} ✗**` : last) + runs;
 }

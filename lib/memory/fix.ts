@@ -41,13 +41,14 @@ import {
   LEFT_OUT,
   lineSignatures,
   matchShare,
+  reworded,
   sameError,
   signature,
   specificNames,
   textLines,
   usable,
 } from "./signature.ts";
-import { commandOneLine, oneLine } from "../../core/text.ts";
+import { oneLine } from "../../core/text.ts";
 import { type Action, actionsOf, followed } from "./fix_actions.ts";
 import { matchRows } from "../search/retrieve.ts";
 import { shortRef } from "../sessions.ts";
@@ -398,11 +399,16 @@ export function findFixes(
     const after = followed(acts, failedAct, last.seq);
     if (!after) continue;
     const next = after.next;
+    // The error back in other words in the output of what ran next, whose status does not say
+    // it went well (trial 10: `railway up … | head -30`, exit 0 of head, printed `Invalid
+    // RAILWAY_TOKEN. Please check that it is valid` after `Unauthorized. Please check that your
+    // RAILWAY_TOKEN is valid`, and was offered as the fix).
+    if (next.outcome !== "ok" && next.output && saysAgain(next.output, signatures)) continue;
     const s = sessions.get(sid)!;
     const key = norm(next.text);
     const c = found.get(key) ?? {
-      // Shown as one line that runs the same (its lines joined by `; `, not by spaces).
-      command: commandOneLine(next.text),
+      // One line as its words (spacing folded, as runs are grouped); several as recorded, to paste.
+      command: next.text.trim().includes("\n") ? next.text : key,
       action: next.kind,
       path: next.path,
       sessions: 0,
@@ -431,7 +437,7 @@ export function findFixes(
       session: s.native_id,
       sessionRowId: s.id,
       time: next.time,
-      failed: commandOneLine(failedAct.text),
+      failed: failedAct.text,
       then: after.then.map((x) => x.text),
       edited: editedBetween(store, sid, last.seq, next.seq),
     });
@@ -513,6 +519,11 @@ function hiddenOnly(r: FixResult): FixResult {
     message: `only hidden sessions hold that error: ${n} session${n === 1 ? "" : "s"} of ` +
       "throwaway or excluded projects",
   };
+}
+
+/** Whether a line of `output` says one of the errors `signatures` again in other words. */
+function saysAgain(output: string, signatures: readonly string[]): boolean {
+  return lineSignatures(output).some((o) => signatures.some((e) => reworded(o, e)));
 }
 
 /**

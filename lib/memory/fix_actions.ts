@@ -29,6 +29,8 @@ export interface Action {
   noResult: boolean;
   /** Epoch ms, when known. */
   time: number | null;
+  /** A command's output, where its status leaves the outcome to it (outcome.ts), else null. */
+  output?: string | null;
 }
 
 const FILE_OPS = new Set(["read", "edit", "write"]);
@@ -48,6 +50,7 @@ export function actionsOf(store: Store, sid: number): Action[] {
       failed: outcome === "failed",
       noResult: facts.noResult === true,
       time: r.time ?? null,
+      output: facts.output ?? null,
     };
   });
   const calls = new Set(out.map((a) => a.callId).filter((c) => c !== null));

@@ -2,7 +2,7 @@ import { assert, assertEquals } from "../../tests/_assert.ts";
 import { indexSessions, type SessionSpec } from "../../tests/_memory.ts";
 import { findFixes, fixRecord } from "./fix.ts";
 import { looksOnly } from "./fix_actions.ts";
-import { errorSignatures, sameError, signature } from "./signature.ts";
+import { errorSignatures, reworded, sameError, signature } from "./signature.ts";
 
 const LODASH = "Error: Cannot find module 'lodash'\nRequire stack:\n- /w/app/index.js";
 
@@ -427,4 +427,48 @@ Deno.test("an error reported by a shell matches whichever shell printed it", () 
   ) {
     assertEquals(signature(l), want, l);
   }
+});
+
+Deno.test("findFixes passes over what ran next when its output says the error again in other words", async () => {
+  const err = "Unauthorized. Please check that your RAILWAY_TOKEN is valid";
+  const run = (id: string, then: string): SessionSpec => ({
+    id,
+    cwd: "/w/app",
+    start: "2026-10-01T10:00:00Z",
+    turns: [
+      { user: "deploy it" },
+      { bash: "railway up", out: err, exit: 1 },
+      // Trial 10: exit 0 of head, the error reworded in what it printed.
+      { bash: "railway up --detach 2>&1 | head -30", out: then },
+      { say: "Done." },
+    ],
+  });
+  const ix = await indexSessions([
+    run(
+      "7a110001-0000-4000-8000-000000000001",
+      "Invalid RAILWAY_TOKEN. Please check that it is valid and has access",
+    ),
+    run("7a110002-0000-4000-8000-000000000002", "Deploying... done: https://app.up.railway.app"),
+  ]);
+  try {
+    const r = findFixes(ix.store, err);
+    assertEquals(r.seen, 2);
+    assertEquals(r.fixes.map((f) => [f.command, f.sessions]), [[
+      "railway up --detach 2>&1 | head -30",
+      1,
+    ]]);
+    assertEquals(r.fixes[0].examples.map((e) => e.session.slice(0, 8)), ["7a110002"]);
+  } finally {
+    ix.cleanup();
+  }
+});
+
+Deno.test("reworded needs three of the error's own words, most of them", () => {
+  const e = signature("Unauthorized. Please check that your RAILWAY_TOKEN is valid");
+  assertEquals(
+    reworded(signature("Invalid RAILWAY_TOKEN. Please check that it is valid"), e),
+    true,
+  );
+  assertEquals(reworded(signature("RAILWAY_TOKEN is valid, deploying"), e), false);
+  assertEquals(reworded(signature("error: not found"), signature("error: file not found")), false);
 });

@@ -28,6 +28,8 @@ import { MAX_QUERY_TERMS, MAX_QUERY_TOKEN, type QueryCut } from "../query.ts";
 export interface HowCommand {
   /** The command, white space collapsed. */
   command: string;
+  /** The command as its latest run recorded it (its lines and spacing kept). */
+  text: string;
   /** Distinct sessions that ran it. */
   sessions: number;
   /** Times it ran. */
@@ -173,6 +175,7 @@ export function howRuns(store: Store, what: string, opts: HowOptions = {}): HowR
     const key = `${isHere ? "h" : "e"} ${command}`;
     const c = byKey.get(key) ?? {
       command,
+      text: String(r.command),
       sessions: 0,
       runs: 0,
       last: null,
@@ -206,6 +209,7 @@ export function howRuns(store: Store, what: string, opts: HowOptions = {}): HowR
       c.timeFromFile = fromFile !== 0;
       c.lastExit = exit;
       c.lastSid = Number(r.session_id);
+      c.text = String(r.command);
     }
     byKey.set(key, c);
   }

@@ -83,6 +83,8 @@ Deno.test("statusOwner names the filter last in a pipe, whose status is not the 
   assertEquals(statusOwner("ls |& less"), "less");
   assertEquals(statusOwner("foo | /usr/bin/tail -n 2"), "tail");
   assertEquals(statusOwner("a && b | wc -l"), "wc");
+  assertEquals(statusOwner('cd c:\\app && npx tsc --noEmit 2>&1 | findstr /i "error"'), "findstr");
+  assertEquals(statusOwner("Get-ChildItem | Select-String foo"), "Select-String");
   // No pipe, a pipe inside quotes, `||`, pipefail, a real program last, or a later statement.
   for (const c of ["npm test", "grep 'x|y' f", "a || b", "set -o pipefail; npm test | tail -5"]) {
     assertEquals(statusOwner(c), null, c);
@@ -95,4 +97,9 @@ Deno.test("statusOwner names the filter last in a pipe, whose status is not the 
   assertEquals(outcomeOf({ ...run, output: "error: token rejected" }), "failed");
   assertEquals(outcomeLabel({ ...run, output: "" }), "exit 0 of head");
   assertEquals(outcomeOf({ ...run, command: "deploy" }), "ok");
+  // A filter's non-zero status (nothing matched), flagged an error by the harness for it alone.
+  const none = { exit: 1, isError: true, command: "npx tsc 2>&1 | findstr /i storage", output: "" };
+  assertEquals(outcomeOf(none), "unknown");
+  assertEquals(outcomeOf({ ...none, command: "npx tsc" }), "failed");
+  assertEquals(outcomeOf({ ...none, exit: 0 }), "failed"); // an error flag beside exit 0 is news
 });

@@ -272,3 +272,27 @@ export function sameError(outputSig: string, errorSig: string): boolean {
   return ` ${errorSig} `.includes(o) && words >= 3 &&
     words / core(errorSig).split(" ").length >= CLOSE_MATCH;
 }
+
+/** Words that carry no error of their own (`please check that it is valid`: please, check, valid count). */
+const FILLER = new Set(
+  "a an the is are was were be been it its this that these those your you we i to of in on at for and or with has have had as by"
+    .split(" "),
+);
+
+/**
+ * True when an output line says the error again in other words: it holds at
+ * least three of the error's words that say which error it is (neither
+ * {@link SAYS_ERROR} nor filler), and most of them ({@link CLOSE_MATCH}).
+ * `invalid railway token please check that it is valid and has access` says
+ * `unauthorized please check that your railway token is valid` again (trial 10:
+ * `fix` offered the run that printed it as the fix).
+ */
+export function reworded(outputSig: string, errorSig: string): boolean {
+  const words = new Set(
+    errorSig.split(" ").filter((w) => w.length > 1 && !FILLER.has(w) && !SAYS_ERROR.has(w)),
+  );
+  if (words.size < 3) return false;
+  const out = new Set(outputSig.split(" "));
+  const held = [...words].filter((w) => out.has(w)).length;
+  return held >= 3 && held / words.size >= CLOSE_MATCH;
+}
