@@ -52,7 +52,10 @@ export function narration(res: SearchResult): string {
     }`
     : list(res.changes);
   const time = res.time ? ` (ranked by time: "${res.time.words}"${outside(res)})` : "";
-  const how = WIDENED[res.tier];
+  // A word typed joined that the history writes as two (`zorblatcount` -> `zorblat count`).
+  const apart = res.tier === "substring" && res.changes.length > 0 &&
+    res.changes.every((c) => !c.from.includes(" ") && c.to.every((t) => t.includes(" ")));
+  const how = apart ? "written apart" : WIDENED[res.tier];
   const n = res.nearestFollow ?? 0;
   if (n && res.results[0]) {
     const r = res.results[0];

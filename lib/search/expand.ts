@@ -347,6 +347,40 @@ function fragmentHolders(stats: TermStats, word: string): string[] {
 }
 
 /**
+ * A phrase of words (an identifier's parts, `zorblt count` of `zorblt_count`)
+ * with each word the history lacks spelt as it spells a close one (4+ letters,
+ * two guesses at most each), the others as typed: at most {@link MAX_ALTS}
+ * phrases, none when a word has no close spelling (trial 11: a misspelt
+ * snake_case name found nothing, where the same words typed apart were
+ * corrected).
+ */
+function speltPhrases(stats: TermStats, toks: string[]): string[][] {
+  const choices = toks.map((w) =>
+    stats.docs(w) > 0 ? [w] : w.length >= 4 ? spellings(stats, w, false).slice(0, 2) : []
+  );
+  if (choices.some((c) => !c.length) || choices.every((c, i) => c[0] === toks[i])) return [];
+  let out: string[][] = [[]];
+  for (const c of choices) out = out.flatMap((p) => c.map((w) => [...p, w])).slice(0, MAX_ALTS);
+  return out;
+}
+
+/**
+ * A word the history lacks read as two it holds written apart (`zorblatcount`,
+ * typed as one or in camelCase, where the history wrote `zorblat_count`): the
+ * splits into two words of three letters or more that the history holds each,
+ * as phrases, longest first part first, at most {@link MAX_ALTS}.
+ */
+export function splitWords(stats: TermStats, word: string): string[][] {
+  const out: string[][] = [];
+  for (let i = word.length - 3; i >= 3 && out.length < MAX_ALTS; i--) {
+    const a = word.slice(0, i);
+    const b = word.slice(i);
+    if (stats.docs(a) > 0 && stats.docs(b) > 0) out.push([a, b]);
+  }
+  return out;
+}
+
+/**
  * The alternatives of `terms` at `tier`, or null when the tier is declined.
  */
 export function expand(stats: TermStats, terms: QueryTerm[], tier: LiteralTier): Expansion | null {
@@ -422,12 +456,18 @@ export function expand(stats: TermStats, terms: QueryTerm[], tier: LiteralTier):
       const frag = !held.length && tier === "substring" && !t.quoted
         ? fragmentOf(stats, t.tokens)
         : [];
-      if (!held.length && !frag.length) return null;
-      if (frag.length) {
-        changes.push({ from: t.tokens.join(" "), to: frag.map((f) => f.join(" ")) });
+      // An identifier misspelt (`zorblt_count`): its words spelt as the history spells them.
+      const spelt = !held.length && tier === "close" && !t.quoted
+        ? speltPhrases(stats, t.tokens)
+        : [];
+      if (!held.length && !frag.length && !spelt.length) return null;
+      const widened = frag.length ? frag : spelt;
+      if (widened.length) {
+        changes.push({ from: t.tokens.join(" "), to: widened.map((f) => f.join(" ")) });
         widenedOnly++;
+        if (spelt.length) guesses++;
       }
-      alts.push(frag.length ? frag : held);
+      alts.push(widened.length ? widened : held);
       continue;
     }
     // `not` after a verb it contracts with is that contraction only (lib/search/irregular.ts).
@@ -440,9 +480,16 @@ export function expand(stats: TermStats, terms: QueryTerm[], tier: LiteralTier):
     const phrases = tier === "stemmed" || (tier !== "exact" && literal)
       ? phrasalForms(stats, word, wordForms, MAX_ALTS - list.length)
       : [];
+    // A word typed joined (or in camelCase) that the history writes as two: at the substring
+    // tier, beside the words holding it.
+    if (tier === "substring" && !literal && word.length >= 6) {
+      phrases.push(...splitWords(stats, word).slice(0, Math.max(0, MAX_ALTS - list.length)));
+    }
     if (!list.length && !phrases.length) return null;
     const others = [...list.filter((w) => w !== word), ...phrases.map((p) => p.join(" "))];
-    const widens = tier === "substring" ? list.some((w) => w !== word) : others.length > 0;
+    const widens = tier === "substring"
+      ? list.some((w) => w !== word) || (!literal && phrases.length > 0)
+      : others.length > 0;
     if (widens && !held) changes.push({ from: word, to: others, literal });
     if (!literal) widenedOnly++;
     alts.push([...list.map((w) => [w]), ...phrases]);
