@@ -39,3 +39,15 @@ Deno.test("a name typed joined or in camelCase finds it written apart", () =>
     }
     assertEquals(ids(search(s, "gorgonzolabucket")), ["s-bucket"]);
   }));
+
+Deno.test("a fragment of six letters or more is found inside a longer word, a shorter one only at its ends", () =>
+  withMemIndex([
+    { id: "s-frob", events: [["user", "the frobnicatorx module panics on start"]] },
+    { id: "s-snark", events: [["user", "restyle the snarkwidget header"]] },
+  ], (s) => {
+    // Trial 11: interior pieces found nothing though the README promises substrings.
+    assertEquals(ids(search(s, "nicato")), ["s-frob"]);
+    assertEquals(ids(search(s, "arkwidg")), ["s-snark"]);
+    assertEquals(ids(search(s, "rkwid")), []);
+    assertEquals(ids(search(s, "snark")), ["s-snark"]);
+  }));

@@ -330,17 +330,24 @@ function swapFixes(stats: TermStats, word: string): string[] {
   return near(stats.store, word, 1, 8, stats.count).filter((w) => swapped(word, w));
 }
 
+/** A fragment this long is read inside a longer word anywhere, not only at its ends or parts. */
+const INSIDE = 6;
+
 /**
  * Indexed tokens holding `word` as an identifier or path fragment, most used
  * first: at the start or end of the token (`code` -> `opencode`, `vscode`), or
  * between two indexed words of 3+ characters (`refresh` in
- * `tokenrefreshhandler`). Not a word inside another word (`mule` in `amulet`)
- * nor inside a random id (`yak` in `01kjyakes72aj...`).
+ * `tokenrefreshhandler`). A shorter word not inside another word (`mule` in
+ * `amulet`) nor inside a random id (`yak` in `01kjyakes72aj...`); one of
+ * {@link INSIDE} letters or more anywhere (`nicato` in `frobnicatorx`, trial
+ * 11: `--re` found it, the fallback did not). Measured (`bench:recall
+ * --per-kind 60 --no-binary`, seeds 11/3/7): no kind moved.
  */
+
 function fragmentHolders(stats: TermStats, word: string): string[] {
   const piece = (p: string) => p.length >= 3 && stats.docs(p) > 0;
   return containing(stats.store, word, 50, stats.count).filter((tok) => {
-    if (tok.startsWith(word) || tok.endsWith(word)) return true;
+    if (tok.startsWith(word) || tok.endsWith(word) || word.length >= INSIDE) return true;
     const at = tok.indexOf(word);
     return piece(tok.slice(0, at)) && piece(tok.slice(at + word.length));
   }).slice(0, MAX_ALTS);
