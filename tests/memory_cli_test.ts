@@ -304,7 +304,7 @@ Deno.test("fix reads stdin for '-', answers found with exit 0 and never seen wit
     assertEquals(found.code, 0);
     assertStringIncludes(found.out, "npm install express");
     // Its run has no status (Claude Code records none for a success): neither succeeded nor failed.
-    assertStringIncludes(found.out, "1 session, 1/1 no error (exit unrecorded),");
+    assertStringIncludes(found.out, "1 session, 1/1 no error seen (exit unknown),");
     const fj = JSON.parse(
       (await run(ix, ["fix", "Error: Cannot find module 'express'", "--json"])).out,
     );

@@ -109,7 +109,7 @@ export function showSession(store: Store, ref: string, tz?: string): ShowData {
   const commands = new Map<number, RunStatus>();
   for (const c of Q.commandsInOrder.all(store, { session: s.id })) {
     const facts = runFacts(c);
-    const owner = facts.exit === null ? null : statusOwner(facts.command);
+    const owner = facts.exit === null ? null : statusOwner(facts.command, facts.exit);
     commands.set(c.event_id, {
       exit: facts.exit,
       is_error: c.is_error,

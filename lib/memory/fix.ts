@@ -527,14 +527,14 @@ function saysAgain(output: string, signatures: readonly string[]): boolean {
 }
 
 /**
- * How a candidate's runs went, for people and agents: `succeeded 1/2, 1/2 no error (exit
- * unrecorded)`
- * (runs with no status are neither counted as succeeded nor as failed).
+ * How a candidate's runs went, for people and agents: `succeeded 1/2, 1/2 no error seen (exit
+ * unknown)` (runs with no status of their own are neither counted as succeeded nor as failed;
+ * `exit unknown` as `how`, `ctx` and `show` say it, trial 11).
  */
 export function fixRecord(f: Pick<FixCandidate, "succeeded" | "unknown" | "sessions">): string {
   // A run whose store records no exit status (Claude Code's that went well) is no failure:
   // "succeeded 0/1, 1 exit unknown" read as one (trial 9). As short: hooks have 512 bytes.
-  const quiet = `${f.unknown}/${f.sessions} no error (exit unrecorded)`;
+  const quiet = `${f.unknown}/${f.sessions} no error seen (exit unknown)`;
   if (!f.succeeded && f.unknown) return quiet;
   return `succeeded ${f.succeeded}/${f.sessions}${f.unknown ? `, ${quiet}` : ""}`;
 }

@@ -92,10 +92,10 @@ Deno.test("findFixes ranks what ran next by sessions where the error did not com
       2,
       false,
     ]);
-    assertEquals(fixRecord(f), "2/2 no error (exit unrecorded)");
+    assertEquals(fixRecord(f), "2/2 no error seen (exit unknown)");
     assertEquals(
       fixRecord({ sessions: 3, succeeded: 2, unknown: 1 }),
-      "succeeded 2/3, 1/3 no error (exit unrecorded)",
+      "succeeded 2/3, 1/3 no error seen (exit unknown)",
     );
     assertEquals(fixRecord({ sessions: 2, succeeded: 2, unknown: 0 }), "succeeded 2/2");
     assertEquals(f.examples[0].session, "12120002-0000-4000-8000-000000000002");

@@ -18,7 +18,7 @@
  * agent must not be told a failed command succeeded). A call with no result
  * at all (the session ended before it finished) is `unknown` too, labelled
  * `no result`. `fix` counts an `unknown` run apart, neither a success nor a
- * failure (`2/2 no error (exit unrecorded)`), and one with no result in neither
+ * failure (`2/2 no error seen (exit unknown)`), and one with no result in neither
  * (Crush session 093f9963 ended on a `git stash` call, which `fix` once called
  * "succeeded 1/1").
  *
@@ -42,26 +42,38 @@ const FILTERS = new Set(
   ].join(" ").split(" "),
 );
 
+/** Programs whose exit status 1 says only that nothing matched. */
+const SEARCHES = new Set(["grep", "egrep", "fgrep", "rg", "ag", "ack", "findstr"]);
+
 /**
  * The program a recorded exit status belongs to when it is not the command's
  * own: the filter last in the command's last pipeline, with no `pipefail`
  * (`railway up 2>&1 | head -30` -> `head`, whose 0 says nothing of `railway`),
- * else null. Quoted text is not read for pipes or statements.
+ * else null; also a search alone that exits 1 (nothing matched: an answer, not
+ * a failure) when `exit` is given. Quoted text is not read for pipes or statements.
  *
  * @example statusOwner("npm test 2>&1 | tail -5") === "tail"
  * @example statusOwner("set -o pipefail; npm test | tail -5") === null
  */
-export function statusOwner(command: string | null | undefined): string | null {
-  if (!command?.includes("|") || /\bpipefail\b/.test(command)) return null;
+export function statusOwner(
+  command: string | null | undefined,
+  exit?: number | null,
+): string | null {
+  if (!command) return null;
   const bare = command.replace(/'[^']*'|"(?:[^"\\]|\\.)*"/g, "''");
   const last = bare.split(/\n|;|&&|\|\||(?<![<>|&])&(?![>&])/).map((s) => s.trim()).filter(Boolean)
     .at(-1);
   const stages = last?.split(/\|&?/) ?? [];
-  if (stages.length < 2) return null;
-  const words = stages[stages.length - 1].trim().split(/\s+/);
+  const words = (stages.at(-1) ?? "").trim().split(/\s+/);
   const name = words.find((w) => !/^\w+=/.test(w) && w !== "sudo" && w !== "command");
   const base = name?.slice(Math.max(name.lastIndexOf("/"), name.lastIndexOf("\\")) + 1) ?? "";
   const program = base.replace(/\.exe$/i, "");
+  // A search alone that found nothing: its 1 is an answer, not a failure (trial 11: `grep -n
+  // wibblify include/*.h` was counted failed).
+  if (stages.length === 1) {
+    return exit === 1 && SEARCHES.has(program.toLowerCase()) ? program : null;
+  }
+  if (/\bpipefail\b/.test(command)) return null;
   return FILTERS.has(program.toLowerCase()) ? program : null;
 }
 
@@ -159,7 +171,7 @@ export function failureLine(output: string | null | undefined): string | null {
 /** The outcome of one run (see the module's rules). */
 export function outcomeOf(r: RunFacts): Outcome {
   const recorded = r.exit !== null && r.exit !== undefined;
-  const owned = recorded && statusOwner(r.command) !== null;
+  const owned = recorded && statusOwner(r.command, r.exit) !== null;
   if (recorded && !owned) return r.exit === 0 ? "ok" : "failed";
   // A harness that marks a non-zero exit as an error says no more than the filter's status
   // (trial 11: `… | findstr` matched nothing, exit 1, and the type check it filtered passed).
@@ -179,7 +191,7 @@ export function runFailed(r: RunFacts): boolean {
  */
 export function outcomeLabel(r: RunFacts): string {
   if (r.exit !== null && r.exit !== undefined) {
-    const owner = statusOwner(r.command);
+    const owner = statusOwner(r.command, r.exit);
     return owner ? `exit ${r.exit} of ${owner}` : `exit ${r.exit}`;
   }
   if (outcomeOf(r) === "failed") return "failed";

@@ -102,4 +102,16 @@ Deno.test("statusOwner names the filter last in a pipe, whose status is not the 
   assertEquals(outcomeOf(none), "unknown");
   assertEquals(outcomeOf({ ...none, command: "npx tsc" }), "failed");
   assertEquals(outcomeOf({ ...none, exit: 0 }), "failed"); // an error flag beside exit 0 is news
+  // A search alone that found nothing answered; one that could not read its file failed.
+  const miss = { exit: 1, isError: true, command: "grep -n wibblify include/*.h", output: "" };
+  assertEquals([statusOwner(miss.command, 1), outcomeOf(miss), outcomeLabel(miss)], [
+    "grep",
+    "unknown",
+    "exit 1 of grep",
+  ]);
+  assertEquals(statusOwner(miss.command, 2), null);
+  assertEquals(
+    outcomeOf({ ...miss, output: "grep: include/x.h: No such file or directory" }),
+    "failed",
+  );
 });
