@@ -162,15 +162,16 @@ export function oneLine(s: string, n: number, opts: { marks?: boolean } = {}): s
  * ended by `\`, an operator (`&&`, `|`, `;`) or an opening word (`then`,
  * `do`, `{`) runs on into the next, other lines are joined by `; ` (before,
  * `export A=1\ncd app` read as `export A=1 cd app`, another command, trial
- * 10). Where a here-document or a comment would make that a different command,
- * the lines are joined by ` ⏎ ` instead. Runs of white space read as one space.
+ * 10). Where a here-document, a comment or a line break inside quotes (a
+ * `python -c` program, a commit message; trial 12) would make that a different
+ * command, the lines are joined by ` ⏎ ` instead. Runs of white space read as one space.
  *
  * @example commandOneLine("export A=1\ncd app &&\n  make") === "export A=1; cd app && make"
  */
 export function commandOneLine(command: string): string {
   const lines = command.split(/\r?\n/).map((l) => l.replace(/\s+/g, " ").trim()).filter(Boolean);
   if (lines.length < 2) return lines[0] ?? "";
-  if (/<<|(?:^|\s)#/.test(command)) return lines.join(" \u23ce ");
+  if (/<<|(?:^|\s)#/.test(command) || newlineQuoted(command)) return lines.join(" \u23ce ");
   let out = "";
   for (const line of lines) {
     if (!out) out = line;
@@ -179,6 +180,22 @@ export function commandOneLine(command: string): string {
     else out += "; " + line;
   }
   return out;
+}
+
+/** Whether a line break of `command` falls inside quotes (a string, a `python -c` program). */
+function newlineQuoted(command: string): boolean {
+  let quote = "";
+  for (let i = 0; i < command.length; i++) {
+    const c = command[i];
+    if (quote === "'") {
+      if (c === "'") quote = "";
+    } else if (c === "\\") i++;
+    else if (quote === '"') {
+      if (c === '"') quote = "";
+    } else if (c === "'" || c === '"') quote = c;
+    if (c === "\n" && quote) return true;
+  }
+  return false;
 }
 
 /**

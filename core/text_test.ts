@@ -57,4 +57,14 @@ Deno.test("commandOneLine joins a command's lines so that the line runs the same
   // A here-document or a comment would swallow what follows: the lines are marked instead.
   assertEquals(commandOneLine("cat <<EOF\nhi\nEOF"), "cat <<EOF \u23ce hi \u23ce EOF");
   assertEquals(commandOneLine("ls # look\nrm x"), "ls # look \u23ce rm x");
+  // Trial 12: a program or a message inside quotes spans lines.
+  assertEquals(
+    commandOneLine("python3 -c '\nimport x\nx.main()\n'"),
+    "python3 -c ' \u23ce import x \u23ce x.main() \u23ce '",
+  );
+  assertEquals(
+    commandOneLine('git commit -m "fix\n\nbody"\ngit push'),
+    'git commit -m "fix \u23ce body" \u23ce git push',
+  );
+  assertEquals(commandOneLine('echo "it\'s"\nls'), 'echo "it\'s"; ls');
 });

@@ -140,6 +140,14 @@ Deno.test("show, view, ctx, how and MCP give every command of one session the sa
         want,
         "show --json",
       );
+      // A command's result says what its call says (trial 12: a filter's status made them differ).
+      const byCall = new Map(
+        (show.events as Array<{ kind: string; call_id: string | null; outcome?: string }>)
+          .filter((e) => e.kind === "tool_call" && e.outcome).map((e) => [e.call_id, e.outcome]),
+      );
+      for (const e of show.events as Array<{ kind: string; call_id: string; outcome?: string }>) {
+        if (e.kind === "tool_result" && e.outcome) assertEquals(e.outcome, byCall.get(e.call_id));
+      }
       // A status the pipe's last program returned is named as its, in JSON and in text.
       assertEquals(
         calls.filter((e) => "exit_of" in e).map((e) => [e.text.slice(2), e.exit_of]),

@@ -174,7 +174,11 @@ export function fixText(d: FixData, io: Pick<IO, "isTTY" | "env">): string {
   for (const f of d.fixes) {
     out.push(
       "",
-      ...commandLines(f.command, 140).map((l) => `  ${c.bold(l)}`),
+      // A command of several lines flush left, as it pastes (an indented `EOF` ends no
+      // here-document, trial 12).
+      ...((ls) => ls.length > 1 ? ls.map((l) => c.bold(l)) : [`  ${c.bold(ls[0])}`])(
+        commandLines(f.command, 140),
+      ),
       c.dim(
         `    ${f.sessions} session${f.sessions === 1 ? "" : "s"}, ${fixRecord(f)}, last ${
           fmtSessionTime(f.last, f)

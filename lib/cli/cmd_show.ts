@@ -170,6 +170,13 @@ function outcomesOfResults(events: EventRow[], out: Map<number, RunStatus>): voi
     } catch {
       continue;
     }
+    // A command's result says what its call says (trial 12: a lone `grep` that matched nothing,
+    // `unknown` on its call, was `failed` on its result, judged from its exit alone).
+    const ran = e.call_id && info.notRun !== true ? ofCommand.get(e.call_id) : undefined;
+    if (ran) {
+      out.set(e.id, ran);
+      continue;
+    }
     const exit = typeof info.exit === "number" ? info.exit : null;
     const outcome = outcomeOf({ exit, isError: info.isError === true });
     if (outcome === "unknown") continue;
@@ -329,10 +336,12 @@ export function showText(d: ShowData, io: Pick<IO, "isTTY" | "env">, full: boole
     const cmd = d.commands.get(e.id);
     // A result repeats its call's status only when it failed (the call line says `exit 0`).
     const status = cmd && (e.kind !== "tool_result" || cmd.outcome === "failed")
-      ? cmd.not_run
-        ? c.yellow(" not run")
-        : cmd.of
-        ? runColor(cmd.outcome)(` exit ${cmd.exit} of ${cmd.of}`)
+      ? cmd.not_run ? c.yellow(" not run") : cmd.of
+        ? runColor(cmd.outcome)(
+          cmd.outcome === "failed"
+            ? ` failed (exit ${cmd.exit} of ${cmd.of})`
+            : ` exit ${cmd.exit} of ${cmd.of}`,
+        )
         : cmd.exit !== null
         ? cmd.exit === 0 ? c.green(" exit 0") : c.red(` exit ${cmd.exit}`)
         : cmd.outcome === "failed"

@@ -74,7 +74,13 @@ export function statusOwner(
     return exit === 1 && SEARCHES.has(program.toLowerCase()) ? program : null;
   }
   if (/\bpipefail\b/.test(command)) return null;
-  return FILTERS.has(program.toLowerCase()) ? program : null;
+  // A filter's own failure (`jq` exit 4 on bad input, `tail` on a bad option) is no answer:
+  // only its 0, or a search's 1 (nothing matched), leaves the outcome to the output (trial 12).
+  const p = program.toLowerCase();
+  if (!FILTERS.has(p)) return null;
+  return exit === undefined || exit === null || exit === 0 || (exit === 1 && SEARCHES.has(p))
+    ? program
+    : null;
 }
 
 /** The facts about one run, as the index keeps them. */
@@ -192,7 +198,11 @@ export function runFailed(r: RunFacts): boolean {
 export function outcomeLabel(r: RunFacts): string {
   if (r.exit !== null && r.exit !== undefined) {
     const owner = statusOwner(r.command, r.exit);
-    return owner ? `exit ${r.exit} of ${owner}` : `exit ${r.exit}`;
+    if (!owner) return `exit ${r.exit}`;
+    // Failed by its output behind a status that says nothing (trial 12: `exit 0 of tail ✗`).
+    return outcomeOf(r) === "failed"
+      ? `failed (exit ${r.exit} of ${owner})`
+      : `exit ${r.exit} of ${owner}`;
   }
   if (outcomeOf(r) === "failed") return "failed";
   return r.noResult ? "no result" : "exit unknown";

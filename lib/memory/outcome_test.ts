@@ -96,6 +96,10 @@ Deno.test("statusOwner names the filter last in a pipe, whose status is not the 
   assertEquals(outcomeOf({ ...run, output: "Invalid TOKEN. Please check it" }), "unknown");
   assertEquals(outcomeOf({ ...run, output: "error: token rejected" }), "failed");
   assertEquals(outcomeLabel({ ...run, output: "" }), "exit 0 of head");
+  assertEquals(
+    outcomeLabel({ ...run, output: "error: token rejected" }),
+    "failed (exit 0 of head)",
+  );
   assertEquals(outcomeOf({ ...run, command: "deploy" }), "ok");
   // A filter's non-zero status (nothing matched), flagged an error by the harness for it alone.
   const none = { exit: 1, isError: true, command: "npx tsc 2>&1 | findstr /i storage", output: "" };
@@ -110,6 +114,12 @@ Deno.test("statusOwner names the filter last in a pipe, whose status is not the 
     "exit 1 of grep",
   ]);
   assertEquals(statusOwner(miss.command, 2), null);
+  // A filter that failed itself: the pipeline failed.
+  assertEquals(outcomeOf({ exit: 4, isError: true, command: "curl -s x | jq .status" }), "failed");
+  assertEquals(
+    outcomeOf({ exit: 1, isError: true, command: "npm test | grep FAIL", output: "" }),
+    "unknown",
+  );
   assertEquals(
     outcomeOf({ ...miss, output: "grep: include/x.h: No such file or directory" }),
     "failed",
