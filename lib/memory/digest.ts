@@ -285,9 +285,17 @@ function ended(
     const more = bad.length > 3 ? `, and ${bad.length - 3} more` : "";
     notes.push(`After this reply, ${bad.slice(0, 3).join("; ")}${more}.`);
   }
+  // A short reply came after the one shown (`Done.`): the one shown is not called the last
+  // (trial 12: "The last reply: I will now run the build" after the failed build and a "Done
+  // with the checks.").
+  const final = lastSaid && lastSaid.seq > reply.seq ? lastSaid : undefined;
+  if (final) {
+    notes.push(`The session's last words, after this reply: “${oneLine(final.text, 160)}”`);
+  }
   const text = reply.text.trim();
+  const name = (l: string) => final ? l.replace(/^The last reply/, "The last longer reply") : l;
   if (!notes.length) return label ? `${label}${text}` : text;
-  return `${notes.join(" ")}\n\n${label || "The last reply: "}${text}`;
+  return `${notes.join(" ")}\n\n${name(label || "The last reply: ")}${text}`;
 }
 
 /**

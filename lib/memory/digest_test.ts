@@ -294,7 +294,9 @@ Deno.test("sessionDigest's outcome says what failed after the reply, and a reply
     assertEquals(
       d.outcome,
       "After this reply, `git pull --rebase origin main` failed (exit 128); `git stash` never " +
-        "finished (no result).\n\nThe last reply: Let's rebase our changes on top of the remote changes:",
+        "finished (no result). The session's last words, after this reply: “Let's stash them:”" +
+        // Trial 12: a short final reply came after the one shown, which was called the last.
+        "\n\nThe last longer reply: Let's rebase our changes on top of the remote changes:",
     );
     // The harness never finished the last reply (a parser sets `cut`, stored in events.data).
     ix.store.db.prepare(
