@@ -26,7 +26,7 @@ import type { EventRow, FileRow, SessionRow } from "../rows.ts";
 import { describeSession } from "../memory/last.ts";
 import { type Outcome, outcomeOf, runFacts, statusOwner } from "../memory/outcome.ts";
 import { noteIdAt, notesOfDays } from "../memory/note_ids.ts";
-import { diffText } from "../memory/edit_lines.ts";
+import { editDiffs, replacingAll } from "./_show_edits.ts";
 import { isUndated } from "../session_time.ts";
 import { type Ending, endingText, isCut, sessionEnding } from "../memory/ending.ts";
 import { type SessionDamage, sessionDamage, sessionDamageText } from "../store_damage.ts";
@@ -263,43 +263,6 @@ export function showJson(d: ShowData): Record<string, unknown> {
   };
 }
 
-/**
- * The edits of `files` that replaced every occurrence of their old text
- * (Claude Code's and Kimi's `replace_all`, opencode's `replaceAll`), read from
- * their call's input as `events.data` keeps it (a long input is not kept: then
- * unknown). A MultiEdit's spans are its rows in order. Trial 10: an Edit with
- * `replace_all` showed as one plain change.
- */
-export function replacingAll(files: readonly FileRow[], events: readonly EventRow[]): Set<FileRow> {
-  const out = new Set<FileRow>();
-  const data = new Map(events.map((e) => [e.id, e.data]));
-  const all = (o: unknown) =>
-    !!o && typeof o === "object" &&
-    ((o as Record<string, unknown>).replace_all === true ||
-      (o as Record<string, unknown>).replaceAll === true);
-  const place = new Map<number, number>();
-  for (const f of files) {
-    if (f.op !== "edit") continue;
-    const i = place.get(f.event_id) ?? 0;
-    place.set(f.event_id, i + 1);
-    const d = data.get(f.event_id);
-    if (!d || !/replace_?all/i.test(d)) continue;
-    let input: Record<string, unknown>;
-    try {
-      input = JSON.parse(d);
-    } catch {
-      continue;
-    }
-    const list = Array.isArray(input?.edits)
-      ? input.edits
-      : Array.isArray(input?.edit)
-      ? input.edit
-      : [];
-    if (all(input) || all(list[i])) out.add(f);
-  }
-  return out;
-}
-
 /** The session as text for a reader (colour when `io` is a terminal). */
 export function showText(d: ShowData, io: Pick<IO, "isTTY" | "env">, full: boolean): string {
   const s = d.session;
@@ -378,46 +341,6 @@ export function showText(d: ShowData, io: Pick<IO, "isTTY" | "env">, full: boole
     );
   }
   return out.join("\n") + "\n";
-}
-
-/**
- * The text of each call that edited a file, by event id: under `edit <path>`, the lines
- * the edit removed (`- `) and added (`+ `) with two unchanged lines around each change
- * (`full`: every unchanged line), a longer unchanged run as `… N unchanged lines`
- * (lib/memory/edit_lines.ts). A call's indexed text holds only the new side
- * (lib/render.ts), and two whole blocks hide a one-line change among 70 (trial 9). A
- * call with a write beside its edits lists the write as indexed. Failed edits are shown
- * too: the call line says the call failed.
- */
-export function editDiffs(
-  files: readonly FileRow[],
-  full = false,
-  every: ReadonlySet<FileRow> = new Set(),
-): Map<number, string> {
-  const byEvent = new Map<number, FileRow[]>();
-  for (const f of files) {
-    if (f.op === "read") continue;
-    const list = byEvent.get(f.event_id) ?? [];
-    list.push(f);
-    byEvent.set(f.event_id, list);
-  }
-  const out = new Map<number, string>();
-  for (const [id, rows] of byEvent) {
-    if (!rows.some((f) => f.op === "edit" && f.old !== null)) continue;
-    out.set(
-      id,
-      rows.map((f) =>
-        f.op === "edit"
-          ? [
-            `edit ${f.path}${every.has(f) ? " (every occurrence)" : ""}`,
-            ...diffText(f.old ?? "", f.new ?? "", full ? Infinity : 2),
-          ]
-            .join("\n")
-          : `write ${f.path}\n${f.new ?? ""}`
-      ).join("\n"),
-    );
-  }
-  return out;
 }
 
 function runShow(a: Args, io: IO): number {

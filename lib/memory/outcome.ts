@@ -59,7 +59,8 @@ export function statusOwner(
   command: string | null | undefined,
   exit?: number | null,
 ): string | null {
-  if (!command) return null;
+  // Most commands have no pipe and no search's 1: no parse (`how` and `view` judge every run).
+  if (!command || (exit !== 1 && !command.includes("|"))) return null;
   const bare = command.replace(/'[^']*'|"(?:[^"\\]|\\.)*"/g, "''");
   const last = bare.split(/\n|;|&&|\|\||(?<![<>|&])&(?![>&])/).map((s) => s.trim()).filter(Boolean)
     .at(-1);

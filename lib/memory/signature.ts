@@ -273,7 +273,11 @@ export function sameError(outputSig: string, errorSig: string): boolean {
     words / core(errorSig).split(" ").length >= CLOSE_MATCH;
 }
 
-/** Words that carry no error of their own (`please check that it is valid`: please, check, valid count). */
+/**
+ * Words that carry no error of their own. Not lib/query.ts STOP_WORDS: that list drops
+ * `please`, and with it `RAILWAY_TOKEN is valid, deploying` read as `… please check that your
+ * RAILWAY_TOKEN is valid` said again (3 of 5 words).
+ */
 const FILLER = new Set(
   "a an the is are was were be been it its this that these those your you we i to of in on at for and or with has have had as by"
     .split(" "),
