@@ -51,3 +51,44 @@ Deno.test("a fragment of six letters or more is found inside a longer word, a sh
     assertEquals(ids(search(s, "rkwid")), []);
     assertEquals(ids(search(s, "snark")), ["s-snark"]);
   }));
+
+Deno.test("a name of three or more words typed joined or in camelCase finds it written apart", () =>
+  withMemIndex([
+    { id: "s-total", events: [["user", "cargo build fails with zorblat_count_total missing"]] },
+    { id: "s-count", events: [["user", "count the rows of the report; the total is off"]] },
+  ], (s) => {
+    // Trial 12: two-word names were found, three-word ones found nothing.
+    for (const q of ["zorblatCountTotal", "zorblatcounttotal", "ZorblatCountTotal"]) {
+      const r = search(s, q);
+      assertEquals(ids(r), ["s-total"], q);
+      assertEquals(r.changes.map((c) => c.to), [["zorblat count total"]], q);
+    }
+  }));
+
+Deno.test("a split of a joined word is offered only where some event holds it as a phrase", () =>
+  withMemIndex([
+    { id: "s-tar", events: [["user", "tar gzip the nightly logs"]] },
+    { id: "s-targ", events: [["user", "the targ flag and the zip tool are unrelated"]] },
+  ], (s) => {
+    // Trial 12: the answer listed phrases no session held (`targ zip` here).
+    const r = search(s, "targzip");
+    assertEquals(ids(r), ["s-tar"]);
+    assertEquals(r.changes.map((c) => c.to), [["tar gzip"]]);
+  }));
+
+Deno.test("a name typed in parts finds it written joined (camelCase in the history)", () =>
+  withMemIndex([
+    { id: "s-camel", events: [["user", "the parseHttpRequestHeaders helper drops cookies"]] },
+    { id: "s-words", events: [["user", "parse the request body before the headers"]] },
+  ], (s) => {
+    for (const q of ["parse_http_request_headers", "parse-http-request-headers"]) {
+      const r = search(s, q);
+      assertEquals(ids(r), ["s-camel"], q);
+      assertEquals(
+        narration(r),
+        "no exact match; written joined: parse http request headers → parsehttprequestheaders",
+      );
+    }
+    // A part of it, typed in parts: inside the longer word.
+    assertEquals(ids(search(s, "http_request")), ["s-camel"]);
+  }));

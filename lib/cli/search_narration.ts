@@ -55,7 +55,11 @@ export function narration(res: SearchResult): string {
   // A word typed joined that the history writes as two (`zorblatcount` -> `zorblat count`).
   const apart = res.tier === "substring" && res.changes.length > 0 &&
     res.changes.every((c) => !c.from.includes(" ") && c.to.every((t) => t.includes(" ")));
-  const how = apart ? "written apart" : WIDENED[res.tier];
+  // And a name typed in parts that the history writes as one word (`parse_http_request` ->
+  // `parsehttprequest`, a camelCase name).
+  const joined = res.tier === "substring" && res.changes.length > 0 &&
+    res.changes.every((c) => c.to.length === 1 && c.to[0] === c.from.replaceAll(" ", ""));
+  const how = apart ? "written apart" : joined ? "written joined" : WIDENED[res.tier];
   const n = res.nearestFollow ?? 0;
   if (n && res.results[0]) {
     const r = res.results[0];
