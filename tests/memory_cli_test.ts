@@ -55,7 +55,8 @@ Deno.test("ctx prints a digest, --json its parts, exit 1 when nothing matches", 
     const d = JSON.parse(j.out);
     assertEquals([d.via, d.session.id, d.budget], ["id", S.id, 300]);
     assert(d.bytes <= 300 && d.truncated === true);
-    assertEquals(d.commands[0].failures, 1);
+    const server = d.commands.find((c: { command: string }) => c.command === "node server.js");
+    assertEquals([server.runs, server.failures], [2, 1]);
     const none = await run(ix, ["ctx", "zzqqxx"]);
     assertEquals(none.code, 1);
     assertStringIncludes(none.err, "nothing matched");

@@ -390,7 +390,7 @@ function findDecisions(events: EventRow[]): string[] {
   return out;
 }
 
-/** The session's commands in order of first run, identical commands folded. */
+/** The session's commands in order of last run, identical commands folded. */
 function foldCommands(rows: CommandAtRow[]): DigestCommand[] {
   const byKey = new Map<string, DigestCommand>();
   for (const r of rows) {
@@ -407,6 +407,9 @@ function foldCommands(rows: CommandAtRow[]): DigestCommand[] {
     c.failed = failed;
     c.outcome = outcome;
     c.time = r.time ?? c.time;
+    // At the place of its last run (trial 12: a test that failed early and passed at the
+    // end was listed first, among the commands that ran before the fix).
+    byKey.delete(key);
     byKey.set(key, c);
   }
   return [...byKey.values()];

@@ -224,6 +224,36 @@ Deno.test("sessionDigest never says ok without a status, and says failed when th
   }
 });
 
+Deno.test("sessionDigest lists a command run again at its last run's place", async () => {
+  // Trial 12: `npm test`, failed early and passed after the fix, was listed first, before the
+  // commands of the fix itself, as if it had passed before them.
+  const s: SessionSpec = {
+    id: "d5d5d5d5-0000-4000-8000-000000000005",
+    cwd: "/w/order",
+    start: "2026-11-04T10:00:00Z",
+    turns: [
+      { user: "The test suite fails on the parser, please fix it." },
+      { bash: "npm test", out: "FAIL src/parse.test.ts", exit: 1 },
+      { bash: "npm run lint -- --fix", out: "fixed 2 problems", exit: 0 },
+      { bash: "npm test", out: "Tests: 12 passed", exit: 0 },
+      { bash: "git diff --stat", out: " src/parse.ts | 4 ++--", exit: 0 },
+    ],
+  };
+  const ix = await indexSessions([s]);
+  try {
+    const d = sessionDigest(ix.store, rowId(ix.store, s.id), {});
+    assertEquals(d.commands.map((c) => [c.command, c.runs, c.failures]), [
+      ["npm run lint -- --fix", 1, 0],
+      ["npm test", 2, 1],
+      ["git diff --stat", 1, 0],
+    ]);
+    const at = (t: string) => d.markdown.indexOf(t);
+    assert(at("`npm run lint -- --fix`") < at("`npm test`"), d.markdown);
+  } finally {
+    ix.cleanup();
+  }
+});
+
 // Observed on a real Claude Code 2.1.68 session: the user's last word was "does not work",
 // and "Try this instead:" (a lead-in to a list) was kept as a decision.
 Deno.test("sessionDigest's outcome leads with the user's last message when it reports a problem; no lead-ins as decisions", async () => {

@@ -78,8 +78,10 @@ const norm = (s: string) => s.replace(/\s+/g, " ").trim();
 /**
  * What followed the failed action `failed` (the error's last occurrence in the session), from
  * `actions` (the session's, in order), or null when nothing did. After a failed command: the
- * next command, or, when that one failed too, the first later run of the failing command that
- * did not fail (a re-run after an edit: the files changed in between are the fix).
+ * next command, or, when that one failed too, the first later run that did not fail of the
+ * failing command (a re-run after an edit: the files changed in between are the fix) or of
+ * that next command in other words (the same program and subcommand: a corrected attempt),
+ * whichever came first.
  * After a failed file action: the next action of any kind, or, when that one failed too, the
  * first later one of the same kind that did not (a view or edit of the right path).
  */
@@ -95,9 +97,33 @@ export function followed(actions: Action[], failed: Action, at: number): Followe
   if (!later.length) return null;
   const same = (a: Action) =>
     failed.kind === "command" ? norm(a.text) === norm(failed.text) : a.kind === failed.kind;
-  const next = later[0].failed ? later.find((a) => !a.failed && same(a)) ?? later[0] : later[0];
+  const first = later[0];
+  const rerun = first.failed ? later.find((a) => !a.failed && same(a)) : undefined;
+  // What ran right after failed too: its own attempt done again, in other words, that did
+  // not fail (trial 12: `pip install saltbushh` failed, `pip install saltbush==1.0` worked),
+  // unless a passing re-run of the failed command came first.
+  const corrected = first.failed && failed.kind === "command" && !same(first)
+    ? later.find((a) => !a.failed && a !== first && sameAttempt(a, first))
+    : undefined;
+  const next = corrected && (!rerun || corrected.seq < rerun.seq) ? corrected : rerun ?? first;
   const i = later.indexOf(next);
   return { next, then: later.slice(i, i + 3) };
+}
+
+/**
+ * True when command `a` does what command `b` tried, in other words: the same program and
+ * subcommand (`pip install saltbush==1.0` after `pip install saltbushh`), not a look-around.
+ */
+function sameAttempt(a: Action, b: Action): boolean {
+  // Past a leading `cd <dir> &&` and assignments: every command of a Crush session starts
+  // `cd /Users/… &&`, which named no program (the real store's `kustomize` error then took
+  // `cd … && just status` for a corrected attempt of `cd … && yq …`).
+  const head = (t: string) => {
+    let words = norm(t).replace(/^(?:cd\s+\S+\s*(?:&&|;)\s*)+/, "").split(" ");
+    while (words.length > 1 && /^\w+=/.test(words[0])) words = words.slice(1);
+    return words.slice(0, 2).join(" ");
+  };
+  return !looksOnly(a.text) && head(a.text) === head(b.text);
 }
 
 /** Programs that only read or print: run alone, they change nothing a fix could be. */

@@ -472,3 +472,61 @@ Deno.test("reworded needs three of the error's own words, most of them", () => {
   assertEquals(reworded(signature("RAILWAY_TOKEN is valid, deploying"), e), false);
   assertEquals(reworded(signature("error: not found"), signature("error: file not found")), false);
 });
+
+Deno.test("findFixes takes the corrected attempt when the first try after the error failed too", async () => {
+  // Trial 12: the error, then `pip install saltbushh` (a typo, failed), then `pip install
+  // saltbush==1.0` (worked): fix offered nothing, the failed attempt being "what ran next".
+  const s: SessionSpec = {
+    id: "17170017-0000-4000-8000-000000000017",
+    cwd: "/w/salt",
+    start: "2026-08-09T10:00:00Z",
+    turns: [
+      { bash: "python app.py", out: "ModuleNotFoundError: No module named 'saltbush'", exit: 1 },
+      {
+        bash: "pip install saltbushh",
+        out: "ERROR: No matching distribution found for saltbushh",
+        exit: 1,
+      },
+      { bash: "ls -la", out: "app.py", exit: 0 },
+      { bash: "pip install saltbush==1.0", out: "Successfully installed saltbush-1.0", exit: 0 },
+      { bash: "python app.py", out: "ok", exit: 0 },
+    ],
+  };
+  const ix = await indexSessions([s]);
+  try {
+    const r = findFixes(ix.store, "ModuleNotFoundError: No module named 'saltbush'");
+    assertEquals(r.status, "found");
+    const f = r.fixes[0];
+    assertEquals([f.command, f.retry, f.succeeded, f.unknown], [
+      "pip install saltbush==1.0",
+      false,
+      0,
+      1,
+    ]);
+    assertEquals(f.examples[0].then, ["pip install saltbush==1.0", "python app.py"]);
+  } finally {
+    ix.cleanup();
+  }
+  // A leading `cd <dir> &&` names no program: another command after it is no corrected attempt.
+  const cd: SessionSpec = {
+    id: "17170018-0000-4000-8000-000000000018",
+    cwd: "/w/k",
+    start: "2026-08-10T10:00:00Z",
+    turns: [
+      {
+        bash: "cd /w/k && kustomize build apps",
+        out: '"kustomize": executable file not found in $PATH',
+        exit: 127,
+      },
+      { bash: "cd /w/k && yq . apps/x.yaml", out: '"yq": executable file not found', exit: 127 },
+      { bash: "cd /w/k && just status", out: "all good", exit: 0 },
+    ],
+  };
+  const ix2 = await indexSessions([cd]);
+  try {
+    const r = findFixes(ix2.store, '"kustomize": executable file not found in $PATH');
+    assertEquals([r.status, r.fixes.length], ["no_fix", 0]);
+  } finally {
+    ix2.cleanup();
+  }
+});

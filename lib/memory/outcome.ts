@@ -10,12 +10,17 @@
  * `failed`. A status a filter last in the pipeline returned (`| head -30`) is
  * not the command's, so there the output decides as below (trial 10: `railway
  * up --detach 2>&1 | head -30` printed `Invalid RAILWAY_TOKEN` with exit 0, and
- * `fix` called it a fix that succeeded). When the store records neither — Claude Code's Bash results carry
- * no status when they succeed; a Crush run aborted or moved to the background
+ * `fix` called it a fix that succeeded). When the store records neither — a
+ * Claude Code Bash run moved to the background, or one of a store that keeps
+ * no status at all (a clean Claude Code run is exit 0 by its `toolUseResult`,
+ * parsers/_message_blocks.ts); a Crush run aborted or moved to the background
  * has none (one that finished without an `Exit code N` trailer is exit 0) —
  * the output decides: a line that reports a failure the way shells and tools
  * print one makes it `failed`, otherwise it is `unknown` (never `ok`: the
- * agent must not be told a failed command succeeded). A call with no result
+ * agent must not be told a failed command succeeded; only a command whose last
+ * statement ends in `|| true` is `ok`, its status 0 by its own words). A
+ * question's status 1 (`grep`, `diff`, `test`: nothing matched, they differ,
+ * false) is an answer, not a failure: there too the output decides. A call with no result
  * at all (the session ended before it finished) is `unknown` too, labelled
  * `no result`. `fix` counts an `unknown` run apart, neither a success nor a
  * failure (`2/2 no error seen (exit unknown)`), and one with no result in neither
@@ -46,6 +51,56 @@ const FILTERS = new Set(
 const SEARCHES = new Set(["grep", "egrep", "fgrep", "rg", "ag", "ack", "findstr"]);
 
 /**
+ * Programs whose exit status 1 is a "no" (files differ, a condition is false): an answer,
+ * not a failure, like a search's (trial 12: `diff a b`, `test -f x` counted failed).
+ */
+const QUESTIONS = new Set([...SEARCHES, "diff", "cmp", "test", "[", "[["]);
+
+/** Programs that, after `&&`, only say what the question before them answered. */
+const SAYS = new Set(["echo", "printf", "true", ":"]);
+
+/** The program a command's words run (assignments, `sudo`, `command` and a path left out). */
+function programOf(stage: string): string {
+  const words = stage.trim().split(/\s+/);
+  const name = words.find((w) => !/^\w+=/.test(w) && w !== "sudo" && w !== "command");
+  const base = name?.slice(Math.max(name.lastIndexOf("/"), name.lastIndexOf("\\")) + 1) ?? "";
+  return base.replace(/\.exe$/i, "");
+}
+
+/** Statements of a command: split at newlines, `;` and a lone `&` (quoted text blanked first). */
+function statements(command: string): string[] {
+  const bare = command.replace(/'[^']*'|"(?:[^"\\]|\\.)*"/g, "''");
+  return bare.split(/\n|;|(?<![<>|&])&(?![>&])/).map((s) => s.trim()).filter(Boolean);
+}
+
+/**
+ * The question a status 1 answers in a last statement of questions joined by `&&` (`grep -q
+ * x f && echo found`, `test -f x && echo yes`: the `&&` part never ran): the first program,
+ * when every part is a question or only says what it answered, with no pipe; else null.
+ */
+function questionChain(last: string): string | null {
+  if (last.includes("|")) return null;
+  const parts = last.split("&&").map(programOf);
+  const first = parts[0]?.toLowerCase() ?? "";
+  if (!QUESTIONS.has(first)) return null;
+  return parts.slice(1).every((p) => QUESTIONS.has(p.toLowerCase()) || SAYS.has(p))
+    ? parts[0]
+    : null;
+}
+
+/**
+ * How the command's status is 0 whatever ran (`|| true`), or null: its last statement ends in
+ * `|| true`, `|| :` or `|| exit 0` (trial 12: `rm x || true` was failed for Claude Code, from its
+ * output, and ok for Codex, from its exit 0).
+ */
+export function statusForcedZero(command: string | null | undefined): string | null {
+  if (!command || !command.includes("||")) return null;
+  const last = statements(command).at(-1) ?? "";
+  const m = /\|\|\s*(true|:|exit\s+0)\s*$/.exec(last);
+  return m ? `|| ${m[1].replace(/\s+/, " ")}` : null;
+}
+
+/**
  * The program a recorded exit status belongs to when it is not the command's
  * own: the filter last in the command's last pipeline, with no `pipefail`
  * (`railway up 2>&1 | head -30` -> `head`, whose 0 says nothing of `railway`),
@@ -61,18 +116,16 @@ export function statusOwner(
 ): string | null {
   // Most commands have no pipe and no search's 1: no parse (`how` and `view` judge every run).
   if (!command || (exit !== 1 && !command.includes("|"))) return null;
-  const bare = command.replace(/'[^']*'|"(?:[^"\\]|\\.)*"/g, "''");
-  const last = bare.split(/\n|;|&&|\|\||(?<![<>|&])&(?![>&])/).map((s) => s.trim()).filter(Boolean)
-    .at(-1);
+  const lastStatement = statements(command).at(-1) ?? "";
+  const last = lastStatement.split(/&&|\|\|/).map((s) => s.trim()).filter(Boolean).at(-1);
   const stages = last?.split(/\|&?/) ?? [];
-  const words = (stages.at(-1) ?? "").trim().split(/\s+/);
-  const name = words.find((w) => !/^\w+=/.test(w) && w !== "sudo" && w !== "command");
-  const base = name?.slice(Math.max(name.lastIndexOf("/"), name.lastIndexOf("\\")) + 1) ?? "";
-  const program = base.replace(/\.exe$/i, "");
-  // A search alone that found nothing: its 1 is an answer, not a failure (trial 11: `grep -n
-  // wibblify include/*.h` was counted failed).
+  const program = programOf(stages.at(-1) ?? "");
+  // A question alone that answered no: its 1 is an answer, not a failure (trial 11: `grep -n
+  // wibblify include/*.h` was counted failed; trial 12: `diff`, `test -f`, `grep -q … && …`).
   if (stages.length === 1) {
-    return exit === 1 && SEARCHES.has(program.toLowerCase()) ? program : null;
+    if (exit !== 1) return null;
+    if (!lastStatement.includes("&&")) return QUESTIONS.has(program.toLowerCase()) ? program : null;
+    return lastStatement.includes("||") ? null : questionChain(lastStatement);
   }
   if (/\bpipefail\b/.test(command)) return null;
   // A filter's own failure (`jq` exit 4 on bad input, `tail` on a bad option) is no answer:
@@ -178,6 +231,13 @@ export function failureLine(output: string | null | undefined): string | null {
 /** The outcome of one run (see the module's rules). */
 export function outcomeOf(r: RunFacts): Outcome {
   const recorded = r.exit !== null && r.exit !== undefined;
+  // No status recorded, and none needed: the command's own is 0 whatever failed before it.
+  if (
+    !recorded && !r.noResult && !(r.isError === true || r.isError === 1) &&
+    statusForcedZero(r.command)
+  ) {
+    return "ok";
+  }
   const owned = recorded && statusOwner(r.command, r.exit) !== null;
   if (recorded && !owned) return r.exit === 0 ? "ok" : "failed";
   // A harness that marks a non-zero exit as an error says no more than the filter's status
@@ -205,7 +265,9 @@ export function outcomeLabel(r: RunFacts): string {
       ? `failed (exit ${r.exit} of ${owner})`
       : `exit ${r.exit} of ${owner}`;
   }
-  if (outcomeOf(r) === "failed") return "failed";
+  const o = outcomeOf(r);
+  if (o === "failed") return "failed";
+  if (o === "ok") return `exit 0 (${statusForcedZero(r.command)})`;
   return r.noResult ? "no result" : "exit unknown";
 }
 

@@ -1,5 +1,12 @@
 import { assertEquals } from "../../tests/_assert.ts";
-import { failureLine, outcomeLabel, outcomeMix, outcomeOf, statusOwner } from "./outcome.ts";
+import {
+  failureLine,
+  outcomeLabel,
+  outcomeMix,
+  outcomeOf,
+  statusForcedZero,
+  statusOwner,
+} from "./outcome.ts";
 
 Deno.test("failureLine finds the line that reports a failure, colour codes removed", () => {
   const cases: Array<[string, string | null]> = [
@@ -124,4 +131,45 @@ Deno.test("statusOwner names the filter last in a pipe, whose status is not the 
     outcomeOf({ ...miss, output: "grep: include/x.h: No such file or directory" }),
     "failed",
   );
+});
+
+Deno.test("a question's 1 is a no, not a failure: diff, cmp, test, and questions joined by &&", () => {
+  // Trial 12: `diff`, `test -f` and `grep -q … && …` exiting 1 were counted failed.
+  const run = (command: string, exit: number, output = "") =>
+    outcomeOf({ exit, isError: exit !== 0, command, output });
+  assertEquals(statusOwner("diff -u a.txt b.txt", 1), "diff");
+  assertEquals(run("diff -u a.txt b.txt", 1, "--- a.txt\n+++ b.txt\n-x\n+y"), "unknown");
+  assertEquals(run("diff -u a.txt b.txt", 2, "diff: b.txt: No such file or directory"), "failed");
+  assertEquals(statusOwner("test -f dist/app.js", 1), "test");
+  assertEquals(statusOwner("[ -d node_modules ]", 1), "[");
+  assertEquals(statusOwner("cmp a.bin b.bin", 1), "cmp");
+  assertEquals(statusOwner("grep -q TODO src/app.ts && echo found", 1), "grep");
+  assertEquals(statusOwner("test -f x && grep -q y x && echo both", 1), "test");
+  assertEquals(run("grep -q TODO src/app.ts && echo found", 1), "unknown");
+  // The part after `&&` may have failed: the status is not the question's.
+  assertEquals(statusOwner("grep -q TODO src/app.ts && npm test", 1), null);
+  assertEquals(run("grep -q TODO src/app.ts && npm test", 1), "failed");
+  assertEquals(statusOwner("test -f x || touch x && ls", 1), null);
+  // Another status of a question is its own failure; a first program that asks nothing owns none.
+  assertEquals(statusOwner("test -f dist/app.js", 2), null);
+  assertEquals(statusOwner("npm test && echo ok", 1), null);
+});
+
+Deno.test("a command ending in || true has status 0 whatever failed before it", () => {
+  // Trial 12: `rm x || true` was failed for Claude Code (no status; its output says `rm:
+  // cannot remove`) and ok for Codex (exit 0).
+  const out = "rm: cannot remove 'build/x': No such file or directory";
+  const claude = { exit: null, isError: false, command: "rm build/x || true", output: out };
+  assertEquals(outcomeOf(claude), "ok");
+  assertEquals(outcomeLabel(claude), "exit 0 (|| true)");
+  assertEquals(outcomeOf({ ...claude, exit: 0 }), "ok");
+  assertEquals(statusForcedZero("cd app; rm -rf dist || :"), "|| :");
+  assertEquals(statusForcedZero("pkill node || exit 0"), "|| exit 0");
+  // Not the last statement's: the status is the last statement's own.
+  assertEquals(statusForcedZero("rm x || true; npm test"), null);
+  assertEquals(statusForcedZero('echo "a || true"'), null);
+  assertEquals(outcomeOf({ ...claude, command: "rm x || true; npm test" }), "failed");
+  // The harness's own error mark (a timeout) and a call that never finished still count.
+  assertEquals(outcomeOf({ ...claude, isError: true }), "failed");
+  assertEquals(outcomeOf({ ...claude, output: null, noResult: true }), "unknown");
 });
