@@ -36,7 +36,7 @@ import {
 export const restoreCmd: CommandSpec = {
   refresh: true,
   usage:
-    "restore <path> [--span N] [-o <file>] [--force] [--harness <id>] [--project <text>] [--junk] [--json]",
+    "restore <path> [--span N|<id>] [-o <file>] [--force] [--harness <id>] [--project <text>] [--junk] [--json]",
   maxPositionals: 1,
   options: {
     ...FILTER_OPTIONS,
@@ -44,7 +44,8 @@ export const restoreCmd: CommandSpec = {
     span: {
       type: "string",
       value: "<n>",
-      description: "print span n (as listed; controls removed, -o writes it byte for byte)",
+      description: "print span n, or the span of that id (ref@seq as listed: it stays when new " +
+        "sessions are indexed; controls removed, -o writes it byte for byte)",
     },
     out: {
       type: "string",
@@ -70,8 +71,11 @@ export interface RestoreArgs {
   /** The path as typed. */
   path: string;
   filter: SessionFilter;
-  /** The span to print or write (1-based, as listed); none lists them. */
-  span?: number;
+  /**
+   * The span to print or write: its number (1-based, as listed) or its id ({@link spanId});
+   * none lists them.
+   */
+  span?: number | string;
   /** The file to write the span to (`-o`); `-` is stdout. */
   out?: string;
   force: boolean;
@@ -81,6 +85,25 @@ export interface RestoreArgs {
 /** The spans of the file, each with the shortest reference of its session. */
 export interface RestoreData extends Omit<RestoreList, "spans"> {
   spans: Array<RestoreSpan & { ref: string }>;
+}
+
+/**
+ * A span's id: its session's short reference, `@`, the call's place in the session, and
+ * `.k` for the k-th part of a call that recorded several (`3f2a9c@41`, `3f2a9c@41.2`).
+ * Numbers count from the newest span, so a session indexed between a listing and `--span 2`
+ * shifts them (a background refresh, an agent still at work); an id does not shift.
+ */
+export function spanId(s: Pick<PickedSpan, "ref" | "seq" | "part" | "parts">): string {
+  return `${s.ref}@${s.seq}${s.parts > 1 ? `.${s.part}` : ""}`;
+}
+
+const SPAN_ID = /^([0-9A-Za-z][\w.:-]*)@(\d+)(?:\.(\d+))?$/;
+
+/** `--span`: a number (1 or more) or an id ({@link spanId}). @throws {DejaError} exit 2 */
+function spanArg(a: Args): number | string {
+  const v = String(a.values.span).trim();
+  if (SPAN_ID.test(v)) return v;
+  return intOpt(a, "span", 1);
 }
 
 /** A span `deja restore` picked, as the render step needs it. */
@@ -107,7 +130,7 @@ export function parseRestore(a: Args): RestoreArgs {
   return {
     path,
     filter,
-    span: a.values.span === undefined ? undefined : intOpt(a, "span", 1),
+    span: a.values.span === undefined ? undefined : spanArg(a),
     out,
     force: Boolean(a.values.force),
     json: Boolean(a.values.json),
@@ -144,6 +167,7 @@ export function pickSpan(d: RestoreData, args: RestoreArgs): PickedSpan {
       `deja restore ${args.path} lists them; then --span N -o ${args.out}`,
     );
   }
+  if (typeof args.span === "string") return spanById(d, args.span, args.path);
   const n = args.span ?? 1;
   const span = d.spans[n - 1];
   if (!span) {
@@ -157,10 +181,41 @@ export function pickSpan(d: RestoreData, args: RestoreArgs): PickedSpan {
   return span;
 }
 
+/**
+ * The span of id `id` ({@link spanId}; its session's reference may be any prefix of the
+ * session id that names one session among the file's spans).
+ *
+ * @throws {DejaError} exit 1 when no span of the file has that id, or the prefix names several.
+ */
+function spanById(d: RestoreData, id: string, path: string): PickedSpan {
+  const [, ref, seq, part] = SPAN_ID.exec(id)!;
+  const found = d.spans.filter((s) =>
+    s.session.toLowerCase().startsWith(ref.toLowerCase()) && s.seq === Number(seq) &&
+    (part === undefined ? s.part === 1 || s.parts === 1 : s.part === Number(part))
+  );
+  const sessions = new Set(found.map((s) => s.session));
+  if (sessions.size > 1) {
+    throw new DejaError(
+      `span id ${id} names ${sessions.size} sessions' spans`,
+      `deja restore ${path} lists each with a longer id`,
+    );
+  }
+  if (!found.length) {
+    throw new DejaError(
+      `no span ${id} among the ${d.spans.length} span${d.spans.length === 1 ? "" : "s"} of ${
+        d.spans[0]?.path ?? d.target
+      }`,
+      `deja restore ${path} lists them with their ids`,
+    );
+  }
+  return found[0];
+}
+
 /** One span in JSON (docs/json-output.md, `restore`), its text only when `withText`. */
 export function spanJson(s: PickedSpan, withText: boolean): Record<string, unknown> {
   return {
     n: s.n,
+    id: spanId(s),
     op: s.op,
     restorable: s.restorable,
     unrestorable: s.unrestorable,
@@ -235,7 +290,7 @@ export function restoreText(d: RestoreData, typed: string, io: Pick<IO, "isTTY" 
     lines.push(
       `${String(s.n).padStart(3)}  ${when(s).padEnd(width)}  ${s.op.padEnd(5)}  ${
         String(s.lines).padStart(4)
-      } line${s.lines === 1 ? " " : "s"}  ${c.cyan(s.ref)} ${s.harness}${where}${
+      } line${s.lines === 1 ? " " : "s"}  ${c.cyan(spanId(s))} ${s.harness}${where}${
         flags ? c.yellow(`  (${flags})`) : ""
       }`,
     );
@@ -251,7 +306,10 @@ export function restoreText(d: RestoreData, typed: string, io: Pick<IO, "isTTY" 
       }`,
     ));
   }
-  lines.push(c.dim(`deja restore <path> --span N prints one; add -o <file> to write it`));
+  lines.push(c.dim(
+    "deja restore <path> --span N prints one (or --span <id>, ref@seq as listed, which stays " +
+      "when new sessions are indexed); add -o <file> to write it",
+  ));
   return lines.join("\n") + "\n";
 }
 

@@ -11,7 +11,7 @@ import { indexSessions } from "../../tests/_memory.ts";
 import { captureIO } from "../../tests/_cli_io.ts";
 import { DejaError } from "../../core/errors.ts";
 import { csi } from "./output.ts";
-import { parseRestore, pickSpan, restoreCmd, restoreData } from "./cmd_restore.ts";
+import { parseRestore, pickSpan, restoreCmd, restoreData, spanJson } from "./cmd_restore.ts";
 
 const ID = "7e570000-1111-4222-8333-444455556666";
 const FILE = "/w/app/src/conf.ts";
@@ -217,5 +217,59 @@ Deno.test("restore -o into a directory that does not exist says so in words", as
     );
   } finally {
     ix.cleanup();
+  }
+});
+
+Deno.test("a span's id stays when a newer session shifts the numbers, and --span takes it", async () => {
+  // Numbers count from the newest span: an edit indexed between the listing and `--span 2`
+  // (an agent still at work, a background refresh) made `--span 2` another span.
+  const A = {
+    id: ID,
+    cwd: "/w/app",
+    start: "2026-11-01T10:00:00Z",
+    turns: [
+      { user: "tidy the config" },
+      { edit: FILE, old: "export const port = 80;\n", new: "export const port = 8080;\n" },
+    ],
+  };
+  const B = {
+    id: "0b0b0000-1111-4222-8333-444455556666",
+    cwd: "/w/app",
+    start: "2026-11-02T10:00:00Z",
+    turns: [
+      { user: "move the port again" },
+      { edit: FILE, old: "export const port = 8080;\n", new: "export const port = 9000;\n" },
+    ],
+  };
+  const before = await indexSessions([A]);
+  const after = await indexSessions([A, B]);
+  try {
+    const list = (ix: typeof before) => {
+      const io = captureIO(ix.env, false).io;
+      return restoreData(ix.store, parseRestore({ values: {}, positionals: [FILE] }), io);
+    };
+    const then = list(before).spans[0];
+    const now = list(after);
+    assertEquals(now.spans.map((s) => s.session), [B.id, ID]);
+    const id = spanJson(then, false).id as string;
+    assert(/^[0-9a-f]+@\d+$/.test(id), id);
+    assertEquals(now.spans.map((s) => spanJson(s, false).id).includes(id), true);
+    const args = parseRestore({ values: { span: id }, positionals: [FILE] });
+    assertEquals(args.span, id);
+    const picked = pickSpan(now, args);
+    assertEquals([picked.n, picked.session, picked.text], [2, ID, "export const port = 80;\n"]);
+    // A longer prefix of the session id is the same span; an id of no span says so.
+    assertEquals(pickSpan(now, { ...args, span: `${ID.slice(0, 12)}@${then.seq}` }).n, 2);
+    assertStringIncludes(
+      assertThrows(() => pickSpan(now, { ...args, span: `${ID.slice(0, 8)}@999` })).message,
+      "no span",
+    );
+    // The listing shows each id.
+    const pipe = captureIO(after.env, false);
+    assertEquals(await restoreCmd.run({ values: {}, positionals: [FILE] }, pipe.io), 0);
+    assertStringIncludes(pipe.out(), id);
+  } finally {
+    before.cleanup();
+    after.cleanup();
   }
 });
