@@ -56,14 +56,17 @@ export const REVISIONS: Readonly<Record<string, number>> = {
   // (parsers/_prompt_history.ts marks them `prompts`, lib/ingest.ts).
   // 8 (claude), 7 (cherrystudio, codebuddy, factory; session 15): a reply the harness wrote for
   // a failed API call (<synthetic>, isApiErrorMessage) is a notice, not assistant text.
-  claude: 8,
-  cherrystudio: 7,
-  codebuddy: 7,
-  codewhale: 2, // session 13: list_dir reads no file
-  commandcode: 2,
-  factory: 7,
+  // 9 (claude), 8 (cherrystudio, codebuddy, factory), 3 (codewhale, commandcode), 5 (zcode;
+  // session 21): a shell result whose toolUseResult shows a clean end is exit 0
+  // (parsers/_message_blocks.ts finishedClean; verified in the farm on Claude Code 2.1.332).
+  claude: 9,
+  cherrystudio: 8,
+  codebuddy: 8,
+  codewhale: 3, // session 13: list_dir reads no file
+  commandcode: 3,
+  factory: 8,
   trae: 3, // session 11: reads Codex rollouts (parsers/_codex_reader.ts)
-  zcode: 4, // session 11: reads opencode's store (parsers/_opencode_events.ts)
+  zcode: 5, // session 11: reads opencode's store (parsers/_opencode_events.ts)
   codex: 4, // session 11: turn_aborted notices; a fork's copied parent keeps its replies
   crush: 5, // session 11: a call joined from pieces is not run; a provider's finish error is a notice;
   // session 13: a bash result without an `Exit code` line is exit 0; a denied call is not run;

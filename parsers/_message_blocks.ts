@@ -149,7 +149,8 @@ export function hasToolResult(content: unknown): boolean {
  * One `tool_result` block -> a tool_result event. `extra` is the record's
  * top-level `toolUseResult` (used only when it belongs to this block alone):
  * its stdout/stderr fill an empty text. A leading `Exit code N` line on an
- * error result gives `exit`; system reminders appended to a result are removed.
+ * error result gives `exit`, and a shell run that `toolUseResult` shows ended cleanly
+ * gives exit 0 ({@link finishedClean}); system reminders appended to a result are removed.
  */
 export function toolResultEvent(block: Obj, extra: unknown, time?: number): Event {
   const callId = str(block.tool_use_id);
@@ -163,7 +164,7 @@ export function toolResultEvent(block: Obj, extra: unknown, time?: number): Even
   // The Bash tool starts a failed command's result with `Exit code N`; the
   // line stays in the text (it is what the model saw) and N becomes `exit`.
   const m = isError ? EXIT_RE.exec(text) : null;
-  const exit = m ? Number(m[1]) : undefined;
+  const exit = m ? Number(m[1]) : !isError && finishedClean(extra) ? 0 : undefined;
   const result: Event["result"] = { isError };
   if (callId) result.callId = callId;
   if (exit !== undefined) result.exit = exit;
@@ -171,6 +172,22 @@ export function toolResultEvent(block: Obj, extra: unknown, time?: number): Even
   if (time !== undefined) ev.time = time;
   if (callId) ev.key = `res:${callId}`;
   return ev;
+}
+
+/**
+ * True when a shell result's `toolUseResult` says the command ran to its end with status 0:
+ * not an error result, `interrupted: false`, and none of what Claude Code writes for a run
+ * that did not end that way: `backgroundTaskId` (run in the background, or moved there at
+ * its timeout, with `timedOutAfterMs`), `returnCodeInterpretation` (a non-zero status its
+ * Bash tool does not call an error: grep's 1, "No matches found"), `backgroundedByUser`.
+ * Claude Code 2.1.332 in the farm (docs/registry/claude.md): every non-zero exit and every
+ * timeout is an error result starting `Exit code N`; a clean run has that shape.
+ */
+function finishedClean(extra: unknown): boolean {
+  const o = obj(extra);
+  if (!o || o.interrupted !== false || typeof o.stdout !== "string") return false;
+  return o.backgroundTaskId === undefined && o.timedOutAfterMs === undefined &&
+    !o.returnCodeInterpretation && o.backgroundedByUser !== true;
 }
 
 function fallbackText(extra: unknown): string {

@@ -348,9 +348,56 @@ Deno.test("tool results carry callId, isError and exit when the Bash result star
   const s = byId(await fixture(), MAIN);
   const res = (id: string) => ofKind(s, "tool_result").find((e) => e.result?.callId === id)!;
   assertEquals(res("toolu_demo_02").result, { callId: "toolu_demo_02", isError: true, exit: 1 });
-  assertEquals(res("toolu_demo_01").result, { callId: "toolu_demo_01", isError: false });
+  // A clean run (`toolUseResult` with `interrupted: false`, nothing backgrounded) is exit 0.
+  assertEquals(res("toolu_demo_01").result, { callId: "toolu_demo_01", isError: false, exit: 0 });
   assertEquals(res("toolu_demo_03").text, "1\t# Demo\n2\t\n3\thello world"); // reminder stripped
   assertEquals(res("toolu_demo_08").text, "src/app.ts:3: // TODO"); // block-array content
+});
+
+Deno.test("a Bash result is exit 0 only when toolUseResult shows a clean end (farm, Claude Code 2.1.332)", async () => {
+  // Shapes Claude Code 2.1.332 wrote in the farm (docs/registry/claude.md): a clean run; one
+  // run in the background; one moved to the background at its timeout; a timeout (an error
+  // result, `Exit code 143`); grep's 1, which its Bash tool does not call an error.
+  const run = (id: string, content: string, toolUseResult: unknown, isError = false) =>
+    rec("user", id, [{ type: "tool_result", tool_use_id: id, content, is_error: isError }], {
+      toolUseResult,
+    });
+  const clean = { stdout: "ok", stderr: "", interrupted: false, isImage: false };
+  const st = store({
+    "-t/a.jsonl": [
+      run("t1", "ok", clean),
+      run("t2", "Command running in background with ID: b1.", {
+        ...clean,
+        stdout: "",
+        backgroundTaskId: "b1",
+      }),
+      run("t3", "partial\nCommand did not complete within its 1s timeout", {
+        ...clean,
+        stdout: "partial",
+        backgroundTaskId: "b2",
+        timedOutAfterMs: 1000,
+      }),
+      run("t4", "Exit code 143\nCommand timed out after 1s", "Error: Exit code 143", true),
+      run("t5", "", { ...clean, stdout: "", returnCodeInterpretation: "No matches found" }),
+      run("t6", "^C", { ...clean, interrupted: true }),
+      run("t7", "file text", { type: "text", file: { filePath: "/a", content: "x" } }),
+    ],
+  });
+  try {
+    const { sessions } = await parseOne(claude, src(join(st.root, "-t/a.jsonl")), st.env);
+    const exits = sessions[0].events.map((e) => [e.result?.callId, e.result?.exit ?? null]);
+    assertEquals(exits, [
+      ["t1", 0],
+      ["t2", null],
+      ["t3", null],
+      ["t4", 143],
+      ["t5", null],
+      ["t6", null],
+      ["t7", null],
+    ]);
+  } finally {
+    st.cleanup();
+  }
 });
 
 Deno.test("tool_use_error framing is removed and toolUseResult fills an empty result", async () => {
