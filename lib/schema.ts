@@ -30,6 +30,9 @@ export const SCHEMA_VERSION = 12;
 /** Pragmas applied to every connection to the index. */
 export const PRAGMAS = [
   "PRAGMA page_size = 8192",
+  // A new index keeps a map of its pages, so a full run can give freed ones back (lib/indexer.ts);
+  // an index made before keeps its setting (it only changes at creation or with VACUUM).
+  "PRAGMA auto_vacuum = INCREMENTAL",
   "PRAGMA journal_mode = WAL",
   "PRAGMA synchronous = NORMAL",
   "PRAGMA foreign_keys = ON",
