@@ -30,15 +30,19 @@ export const SCHEMA_VERSION = 12;
 /** Pragmas applied to every connection to the index. */
 export const PRAGMAS = [
   "PRAGMA page_size = 8192",
-  // A new index keeps a map of its pages, so a full run can give freed ones back (lib/indexer.ts);
-  // an index made before keeps its setting (it only changes at creation or with VACUUM).
-  "PRAGMA auto_vacuum = INCREMENTAL",
   "PRAGMA journal_mode = WAL",
   "PRAGMA synchronous = NORMAL",
   "PRAGMA foreign_keys = ON",
   "PRAGMA temp_store = MEMORY",
   "PRAGMA cache_size = -16000",
 ];
+
+/**
+ * Pragmas of a new index file, before its first table: it keeps a map of its pages, so a
+ * full run can give freed ones back (lib/indexer.ts). Set on an index that exists, this
+ * is a write (a read-only connection fails on it) and changes nothing without a VACUUM.
+ */
+export const NEW_FILE_PRAGMAS = ["PRAGMA auto_vacuum = INCREMENTAL"];
 
 /** Bytes of pending FTS5 data the writer holds before writing a segment ({@link applyWriterSettings}). */
 export const FTS_HASH_BYTES = 8 << 20;

@@ -20,7 +20,7 @@ import {
   writeFileSync,
 } from "node:fs";
 import { basename, dirname, join } from "node:path";
-import { MIGRATIONS, PRAGMAS, Q, SCHEMA_VERSION } from "./schema.ts";
+import { MIGRATIONS, NEW_FILE_PRAGMAS, PRAGMAS, Q, SCHEMA_VERSION } from "./schema.ts";
 import { DejaError } from "../core/errors.ts";
 import { commandName, pid, pidAlive } from "../core/runtime.ts";
 
@@ -212,6 +212,11 @@ export class Store {
       db.exec(`PRAGMA busy_timeout = ${busy}`);
       for (const p of PRAGMAS) {
         if (opts.readOnly && /journal_mode/.test(p)) continue; // a write; the indexer set it
+        // A new file's own settings go after its page size and before the journal mode
+        // (which writes the file's first page).
+        if (fresh && !opts.readOnly && /journal_mode/.test(p)) {
+          for (const q of NEW_FILE_PRAGMAS) db.exec(q);
+        }
         db.exec(p);
       }
     } catch (e) {
