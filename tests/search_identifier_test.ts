@@ -92,3 +92,20 @@ Deno.test("a name typed in parts finds it written joined (camelCase in the histo
     // A part of it, typed in parts: inside the longer word.
     assertEquals(ids(search(s, "http_request")), ["s-camel"]);
   }));
+
+Deno.test("a name in parts finds its camelCase spelling where each part is also a word elsewhere; short parts count", () =>
+  withMemIndex([
+    { id: "s-camel", events: [["user", "the sync flag isSyncingBackfillForMonth never clears"]] },
+    { id: "s-words", events: [["user", "is the month syncing? the backfill for it ran"]] },
+    { id: "s-snake", events: [["user", "raise max_retry_backoff_ms to 900 for the queue"]] },
+    { id: "s-max", events: [["user", "the max retry count and the backoff are fine, ms timing"]] },
+  ], (s) => {
+    // Trial 13: every part was a word of another session, so nothing was tried but relevance.
+    const r = search(s, "is_syncing_backfill_for_month");
+    assertEquals(ids(r)[0], "s-camel");
+    assertEquals(narration(r).startsWith("no exact match; written joined"), true, narration(r));
+    // Trial 13: a two-letter part (`ms`) kept the split from being found.
+    for (const q of ["maxRetryBackoffMs", "MaxRetryBackoffMS"]) {
+      assertEquals(ids(search(s, q)), ["s-snake"], q);
+    }
+  }));

@@ -380,34 +380,49 @@ function speltPhrases(stats: TermStats, toks: string[]): string[][] {
 }
 
 /** Most words a name typed joined is read as ({@link splitWords}). */
-const MAX_PARTS = 4;
+const MAX_PARTS = 6;
+
+/** Fewest letters of each word a name typed joined is read as (`ms` of `maxRetryBackoffMs`). */
+const MIN_PART = 2;
 
 /**
  * A word the history lacks read as words it holds written apart (`zorblatcount`,
- * `zorblatCountTotal`, typed as one or in camelCase, where the history wrote
- * `zorblat_count` or `zorblat_count_total`): the splits into two to
- * {@link MAX_PARTS} words of three letters or more that some event holds as
- * one phrase, fewest words first, then longest first word, at most
- * {@link MAX_ALTS}. A split whose words the history holds only apart is not
- * one (trial 12: the answer listed phrases no session held).
+ * `zorblatCountTotal`, `maxRetryBackoffMs`, typed as one or in camelCase, where the
+ * history wrote `zorblat_count`, `zorblat_count_total`, `max_retry_backoff_ms`): the
+ * splits into two to {@link MAX_PARTS} words of {@link MIN_PART} letters or more that
+ * some event holds as one phrase, fewest words first, then longest first word, at most
+ * {@link MAX_ALTS}. A split whose words the history holds only apart is not one (trial 12:
+ * the answer listed phrases no session held). Each piece of the word is looked up once.
  */
 export function splitWords(stats: TermStats, word: string): string[][] {
   const out: string[][] = [];
   if (word.length > 48) return out;
-  const cuts = (rest: string, parts: number): string[][] => {
-    if (parts === 1) return rest.length >= 3 && stats.docs(rest) > 0 ? [[rest]] : [];
+  const memo = new Map<string, string[][]>();
+  const cuts = (from: number, parts: number): string[][] => {
+    const key = `${from}:${parts}`;
+    const had = memo.get(key);
+    if (had) return had;
+    const rest = word.slice(from);
     const found: string[][] = [];
-    for (let i = rest.length - 3 * (parts - 1); i >= 3; i--) {
-      const head = rest.slice(0, i);
-      if (stats.docs(head) === 0) continue;
-      for (const tail of cuts(rest.slice(i), parts - 1)) found.push([head, ...tail]);
+    if (parts === 1) {
+      if (rest.length >= MIN_PART && stats.docs(rest) > 0) found.push([rest]);
+    } else {
+      for (let i = rest.length - MIN_PART * (parts - 1); i >= MIN_PART; i--) {
+        const head = rest.slice(0, i);
+        if (stats.docs(head) === 0) continue;
+        for (const tail of cuts(from + i, parts - 1)) found.push([head, ...tail]);
+        if (found.length >= 4 * MAX_ALTS) break;
+      }
     }
+    memo.set(key, found);
     return found;
   };
+  // Each phrase looked up is a query of the full-text index: a bounded number of them.
+  let asked = 0;
   for (let parts = 2; parts <= MAX_PARTS && out.length < MAX_ALTS; parts++) {
-    if (word.length < 3 * parts) break;
-    for (const split of cuts(word, parts)) {
-      if (out.length >= MAX_ALTS) break;
+    if (word.length < MIN_PART * parts) break;
+    for (const split of cuts(0, parts)) {
+      if (out.length >= MAX_ALTS || asked++ >= 2 * MAX_ALTS) break;
       if (stats.holds(split)) out.push(split);
     }
   }
@@ -503,8 +518,12 @@ export function expand(stats: TermStats, terms: QueryTerm[], tier: LiteralTier):
       const frag = !held.length && tier === "substring" && !t.quoted
         ? fragmentOf(stats, t.tokens)
         : [];
-      // A name typed in parts that the history writes as one word.
-      if (!held.length && !frag.length && tier === "substring" && !t.quoted) {
+      // A name typed in parts that the history writes as one word, also where each part is
+      // a word of the history somewhere but no event holds them as a phrase (trial 13:
+      // `is_syncing_backfill_for_month` for `isSyncingBackfillForMonth`).
+      if (
+        !frag.length && tier === "substring" && !t.quoted && !held.some((v) => stats.holds(v))
+      ) {
         frag.push(...joinedWords(stats, t.tokens, true));
       }
       // An identifier misspelt (`zorblt_count`): its words spelt as the history spells them.
