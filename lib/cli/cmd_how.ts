@@ -97,11 +97,12 @@ export function howJson(r: HowResult): Record<string, unknown> {
     total_here: r.totalHere,
     // Snake_case like every other document (docs/json-output.md): `last_exit` alone.
     // `harness`, `session`, `short_id`: the session of the latest run (`deja show` takes the id).
-    commands: r.commands.map(({ latest, timeFromFile, lastExit, ...c }) => ({
+    commands: r.commands.map(({ latest, timeFromFile, lastExit, lastStatus, ...c }) => ({
       ...c,
       last: isoTime(c.last),
       time_from_file: timeFromFile,
       last_exit: lastExit,
+      last_status: lastStatus,
       harness: latest.harness,
       session: latest.session,
       short_id: latest.ref,
@@ -127,7 +128,13 @@ export function howText(r: HowResult, io: Pick<IO, "isTTY" | "env">): string {
       : `Elsewhere (none ran in ${tilde(r.here, io.env.home)}):`;
     if (label !== group) out.push(c.bold(label));
     group = label;
-    const mix = outcomeMix(h, (t, o) => o === "failed" ? c.red(t) : t);
+    // A status recorded but not the command's own (`exit 1 of grep`) is said beside the mix,
+    // which counts such a run as unknown (trial 13: `runs: 1 exit unknown` beside exit 1).
+    const status = h.lastExit !== null && h.lastStatus !== `exit ${h.lastExit}` &&
+        !h.lastStatus.startsWith("failed")
+      ? c.dim(` (last ${h.lastStatus})`)
+      : "";
+    const mix = outcomeMix(h, (t, o) => o === "failed" ? c.red(t) : t) + status;
     out.push(
       ...commandLines(h.text, 160).map((l) => c.bold(l)),
       c.dim(

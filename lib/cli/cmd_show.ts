@@ -24,13 +24,7 @@ import {
 import { Q } from "../schema.ts";
 import type { EventRow, FileRow, SessionRow } from "../rows.ts";
 import { describeSession } from "../memory/last.ts";
-import {
-  type Outcome,
-  outcomeOf,
-  runFacts,
-  statusForcedZero,
-  statusOwner,
-} from "../memory/outcome.ts";
+import { exitOf, type Outcome, outcomeOf, runFacts, statusOwner } from "../memory/outcome.ts";
 import { noteIdAt, notesOfDays } from "../memory/note_ids.ts";
 import { editDiffs, replacingAll } from "./_show_edits.ts";
 import { isUndated } from "../session_time.ts";
@@ -117,13 +111,11 @@ export function showSession(store: Store, ref: string, tz?: string): ShowData {
     const facts = runFacts(c);
     const owner = facts.exit === null ? null : statusOwner(facts.command, facts.exit);
     const outcome = outcomeOf(facts);
-    const forced = facts.exit === null && outcome === "ok" ? statusForcedZero(facts.command) : null;
     commands.set(c.event_id, {
       exit: facts.exit,
       is_error: c.is_error,
       outcome,
       ...(owner ? { of: owner } : {}),
-      ...(forced ? { forced } : {}),
     });
   }
   outcomesOfResults(events, commands);
@@ -153,8 +145,6 @@ interface RunStatus {
   not_run?: boolean;
   /** The status in words when a program last in a pipe returned it (`exit 0 of head`). */
   of?: string;
-  /** No status recorded, and 0 by the command's own words (`|| true`). */
-  forced?: string;
 }
 
 /**
@@ -313,15 +303,13 @@ export function showText(d: ShowData, io: Pick<IO, "isTTY" | "env">, full: boole
       ? cmd.not_run ? c.yellow(" not run") : cmd.of
         ? runColor(cmd.outcome)(
           cmd.outcome === "failed"
-            ? ` failed (exit ${cmd.exit} of ${cmd.of})`
-            : ` exit ${cmd.exit} of ${cmd.of}`,
+            ? ` failed (${exitOf(cmd.exit, cmd.of)})`
+            : ` ${exitOf(cmd.exit, cmd.of)}`,
         )
         : cmd.exit !== null
         ? cmd.exit === 0 ? c.green(" exit 0") : c.red(` exit ${cmd.exit}`)
         : cmd.outcome === "failed"
         ? c.red(" failed")
-        : cmd.forced
-        ? c.green(` exit 0 (${cmd.forced})`)
         : ""
       : "";
     const note = d.noteIds.get(e.id);

@@ -18,7 +18,7 @@ import { newerFirst, SHARED_FILE, timeRank } from "../session_time.ts";
 import type { Store } from "../store.ts";
 import { Q } from "../schema.ts";
 import { projectArg, projectLike } from "../project_path.ts";
-import { outcomeOf, runFacts } from "./outcome.ts";
+import { outcomeLabel, outcomeOf, runFacts } from "./outcome.ts";
 import { tokens } from "../search/tokenize.ts";
 import { countsAsHidden } from "../search/sessions.ts";
 import { shortRef } from "../sessions.ts";
@@ -46,6 +46,11 @@ export interface HowCommand {
   unknown: number;
   /** Exit status of the latest run (null when unknown). */
   lastExit: number | null;
+  /**
+   * The latest run's status in words (outcome.ts `outcomeLabel`: `exit 0`, `exit 1 of grep`,
+   * `failed (exit 0 of tail)`, `exit unknown`).
+   */
+  lastStatus: string;
   /** The session of the latest run: harness, native id and shortest reference (`deja show` takes it). */
   latest: { harness: string; session: string; ref: string };
   /**
@@ -184,6 +189,7 @@ export function howRuns(store: Store, what: string, opts: HowOptions = {}): HowR
       failed: 0,
       unknown: 0,
       lastExit: null,
+      lastStatus: "exit unknown",
       ids: new Set<number>(),
       lastAt: -Infinity,
       lastSid: 0,
@@ -193,12 +199,13 @@ export function howRuns(store: Store, what: string, opts: HowOptions = {}): HowR
     const time = (r.time as number | null) ?? null;
     c.runs++;
     c.ids.add(Number(r.session_id));
-    const outcome = outcomeOf(runFacts({
+    const facts = runFacts({
       exit,
       is_error: Number(r.is_error),
       output: (r.output as string | null) ?? null,
       command: String(r.command),
-    }));
+    });
+    const outcome = outcomeOf(facts);
     c[outcome]++; // the three outcomes are the three counts
     // The latest run by a dated time; an undated session's only when no run has one.
     const fromFile = Number(r.time_from_file ?? 0);
@@ -208,6 +215,7 @@ export function howRuns(store: Store, what: string, opts: HowOptions = {}): HowR
       c.last = time;
       c.timeFromFile = fromFile !== 0;
       c.lastExit = exit;
+      c.lastStatus = outcomeLabel(facts);
       c.lastSid = Number(r.session_id);
       c.text = String(r.command);
     }

@@ -98,3 +98,23 @@ Deno.test("howRuns matches whole tokens, and a quoted phrase as contiguous words
     ix.cleanup();
   }
 });
+
+Deno.test("how says a run's status that is not the command's own: exit 1 of grep, exit 0 (|| true)", async () => {
+  // Trial 13: `grep -rn quarkle_legacy src/` exited 1 (nothing matched) and `how` said only
+  // `runs: 1 exit unknown` beside `last_exit: 1`.
+  const ix = await indexSessions([
+    s("21210009-0000-4000-8000-000000000009", "/w/q", "09", [
+      { bash: "grep -rn quarkle_legacy src/", out: "", exit: 1 },
+      { bash: "make quarkle-lint || true", out: "error: 3 problems found", exit: 0 },
+    ]),
+  ]);
+  try {
+    const grep = howRuns(ix.store, "quarkle_legacy").commands[0];
+    assertEquals([grep.unknown, grep.lastExit, grep.lastStatus], [1, 1, "exit 1 of grep"]);
+    const lint = howRuns(ix.store, "quarkle-lint").commands[0];
+    // Its output shows the failure its `|| true` hid from the status.
+    assertEquals([lint.failed, lint.lastStatus.startsWith("failed")], [1, true]);
+  } finally {
+    ix.cleanup();
+  }
+});

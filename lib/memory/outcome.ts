@@ -17,8 +17,8 @@
  * has none (one that finished without an `Exit code N` trailer is exit 0) —
  * the output decides: a line that reports a failure the way shells and tools
  * print one makes it `failed`, otherwise it is `unknown` (never `ok`: the
- * agent must not be told a failed command succeeded; only a command whose last
- * statement ends in `|| true` is `ok`, its status 0 by its own words). A
+ * agent must not be told a failed command succeeded). A command whose last
+ * statement ends in `|| true` has a 0 that says nothing either: its output decides. A
  * question's status 1 (`grep`, `diff`, `test`: nothing matched, they differ,
  * false) is an answer, not a failure: there too the output decides. A call with no result
  * at all (the session ended before it finished) is `unknown` too, labelled
@@ -51,10 +51,11 @@ const FILTERS = new Set(
 const SEARCHES = new Set(["grep", "egrep", "fgrep", "rg", "ag", "ack", "findstr"]);
 
 /**
- * Programs whose exit status 1 is a "no" (files differ, a condition is false): an answer,
- * not a failure, like a search's (trial 12: `diff a b`, `test -f x` counted failed).
+ * Programs whose exit status 1 is a "no" (files differ, a condition is false, no such
+ * program): an answer, not a failure, like a search's (trial 12: `diff a b`, `test -f x`
+ * counted failed; trial 13: `which quarkle`).
  */
-const QUESTIONS = new Set([...SEARCHES, "diff", "cmp", "test", "[", "[["]);
+const QUESTIONS = new Set([...SEARCHES, "diff", "cmp", "test", "[", "[[", "which"]);
 
 /** Programs that, after `&&`, only say what the question before them answered. */
 const SAYS = new Set(["echo", "printf", "true", ":"]);
@@ -90,8 +91,10 @@ function questionChain(last: string): string | null {
 
 /**
  * How the command's status is 0 whatever ran (`|| true`), or null: its last statement ends in
- * `|| true`, `|| :` or `|| exit 0` (trial 12: `rm x || true` was failed for Claude Code, from its
- * output, and ok for Codex, from its exit 0).
+ * `|| true`, `|| :` or `|| exit 0`. That 0 says nothing of what ran before it, as a filter's
+ * says nothing of what it filtered: the output decides ({@link statusOwner}). Trial 12: `rm x
+ * || true` was failed for Claude Code (no status; its output) and ok for Codex (exit 0);
+ * trial 13: calling it ok hid `make lint || true` printing its errors.
  */
 export function statusForcedZero(command: string | null | undefined): string | null {
   if (!command || !command.includes("||")) return null;
@@ -116,6 +119,8 @@ export function statusOwner(
 ): string | null {
   // Most commands have no pipe and no search's 1: no parse (`how` and `view` judge every run).
   if (!command || (exit !== 1 && !command.includes("|"))) return null;
+  const forced = statusForcedZero(command);
+  if (forced) return exit === undefined || exit === null || exit === 0 ? forced : null;
   const lastStatement = statements(command).at(-1) ?? "";
   const last = lastStatement.split(/&&|\|\|/).map((s) => s.trim()).filter(Boolean).at(-1);
   const stages = last?.split(/\|&?/) ?? [];
@@ -228,16 +233,17 @@ export function failureLine(output: string | null | undefined): string | null {
   return null;
 }
 
+/**
+ * A status that is not the command's own, in words: `exit 0 of head`, `exit 1 of grep`,
+ * `exit 0 (|| true)` ({@link statusOwner} names `owner`).
+ */
+export function exitOf(exit: number | null, owner: string): string {
+  return owner.startsWith("||") ? `exit ${exit} (${owner})` : `exit ${exit} of ${owner}`;
+}
+
 /** The outcome of one run (see the module's rules). */
 export function outcomeOf(r: RunFacts): Outcome {
   const recorded = r.exit !== null && r.exit !== undefined;
-  // No status recorded, and none needed: the command's own is 0 whatever failed before it.
-  if (
-    !recorded && !r.noResult && !(r.isError === true || r.isError === 1) &&
-    statusForcedZero(r.command)
-  ) {
-    return "ok";
-  }
   const owned = recorded && statusOwner(r.command, r.exit) !== null;
   if (recorded && !owned) return r.exit === 0 ? "ok" : "failed";
   // A harness that marks a non-zero exit as an error says no more than the filter's status
@@ -261,13 +267,9 @@ export function outcomeLabel(r: RunFacts): string {
     const owner = statusOwner(r.command, r.exit);
     if (!owner) return `exit ${r.exit}`;
     // Failed by its output behind a status that says nothing (trial 12: `exit 0 of tail ✗`).
-    return outcomeOf(r) === "failed"
-      ? `failed (exit ${r.exit} of ${owner})`
-      : `exit ${r.exit} of ${owner}`;
+    return outcomeOf(r) === "failed" ? `failed (${exitOf(r.exit, owner)})` : exitOf(r.exit, owner);
   }
-  const o = outcomeOf(r);
-  if (o === "failed") return "failed";
-  if (o === "ok") return `exit 0 (${statusForcedZero(r.command)})`;
+  if (outcomeOf(r) === "failed") return "failed";
   return r.noResult ? "no result" : "exit unknown";
 }
 
