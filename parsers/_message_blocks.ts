@@ -168,11 +168,24 @@ export function toolResultEvent(block: Obj, extra: unknown, time?: number): Even
   const result: Event["result"] = { isError };
   if (callId) result.callId = callId;
   if (exit !== undefined) result.exit = exit;
+  if (NOT_RUN_RE.test(text)) result.notRun = true;
   const ev: Event = { kind: "tool_result", text, result };
   if (time !== undefined) ev.time = time;
   if (callId) ev.key = `res:${callId}`;
   return ev;
 }
+
+/**
+ * The results Claude Code writes for a call it never ran (read in its bundled source,
+ * 2.1.332): the person refused it, a permission rule denied it, the person interrupted the
+ * turn before it ran, or the turn ended first (trial 13: such calls showed as `failed`).
+ */
+const NOT_RUN_RE = new RegExp(
+  "^(?:The user doesn't want to proceed with this tool use\\.|" +
+    "Permission to (?:use|read|edit|write) .{1,400}? has been denied|" +
+    "Claude requested permissions to use .{1,200}?, but you haven't granted it yet|" +
+    "\\[Request interrupted by user for tool use\\]|\\[Tool call did not complete: )",
+);
 
 /**
  * True when a shell result's `toolUseResult` says the command ran to its end with status 0:

@@ -400,6 +400,31 @@ Deno.test("a Bash result is exit 0 only when toolUseResult shows a clean end (fa
   }
 });
 
+Deno.test("a call Claude Code never ran (refused, denied, interrupted) has a result marked not run", async () => {
+  // Trial 13: such calls showed as `failed` in show, ctx and how. The texts are Claude Code's
+  // own (its bundled source, 2.1.332).
+  const res = (id: string, content: string) =>
+    rec("user", id, [{ type: "tool_result", tool_use_id: id, content, is_error: true }]);
+  const st = store({
+    "-t/a.jsonl": [
+      res(
+        "n1",
+        "The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if it was a file edit, the new_string was NOT written to the file).",
+      ),
+      res("n2", "Permission to use Bash with command rm -rf build has been denied."),
+      res("n3", "[Request interrupted by user for tool use]"),
+      res("n4", "Exit code 1\nPermission to use this is not what failed"),
+    ],
+  });
+  try {
+    const { sessions } = await parseOne(claude, src(join(st.root, "-t/a.jsonl")), st.env);
+    const notRun = sessions[0].events.map((e) => [e.result?.callId, e.result?.notRun ?? false]);
+    assertEquals(notRun, [["n1", true], ["n2", true], ["n3", true], ["n4", false]]);
+  } finally {
+    st.cleanup();
+  }
+});
+
 Deno.test("tool_use_error framing is removed and toolUseResult fills an empty result", async () => {
   const s = byId(await fixture(), "5e6f7081-0000-4000-8000-555555555555");
   assertEquals(
