@@ -88,13 +88,32 @@ export interface RestoreData extends Omit<RestoreList, "spans"> {
 }
 
 /**
- * A span's id: its session's short reference, `@`, the call's place in the session, and
- * `.k` for the k-th part of a call that recorded several (`3f2a9c@41`, `3f2a9c@41.2`).
+ * A span's id: the last 8 letters and digits of its session's id, `@`, the call's place in
+ * the session, and `.k` for the k-th part of a call that recorded several (`9c01ab3e@41`,
+ * `9c01ab3e@41.2`); more of the session's id only where two listed spans would share one.
  * Numbers count from the newest span, so a session indexed between a listing and `--span 2`
- * shifts them (a background refresh, an agent still at work); an id does not shift.
+ * shifts them (a background refresh, an agent still at work); an id does not shift. Trial
+ * 13: ids made of the shortest unique start of the session's id grew when a session sharing
+ * that start was indexed, and ids of Codex and opencode start with the time they began.
  */
-export function spanId(s: Pick<PickedSpan, "ref" | "seq" | "part" | "parts">): string {
-  return `${s.ref}@${s.seq}${s.parts > 1 ? `.${s.part}` : ""}`;
+export function spanId(
+  s: Pick<PickedSpan, "session" | "seq" | "part" | "parts">,
+  chars = ID_CHARS,
+): string {
+  const tail = s.session.replace(/[^0-9A-Za-z]/g, "").slice(-chars).toLowerCase();
+  return `${tail}@${s.seq}${s.parts > 1 ? `.${s.part}` : ""}`;
+}
+
+/** Letters and digits of a session's id a span's id ends with ({@link spanId}). */
+const ID_CHARS = 8;
+
+/** The id of each listed span ({@link spanId}), longer where two would be the same. */
+function spanIds(spans: readonly PickedSpan[]): Map<PickedSpan, string> {
+  const out = new Map<PickedSpan, string>();
+  const count = new Map<string, number>();
+  for (const s of spans) count.set(spanId(s), (count.get(spanId(s)) ?? 0) + 1);
+  for (const s of spans) out.set(s, count.get(spanId(s))! > 1 ? spanId(s, 64) : spanId(s));
+  return out;
 }
 
 const SPAN_ID = /^([0-9A-Za-z][\w.:-]*)@(\d+)(?:\.(\d+))?$/;
@@ -182,15 +201,17 @@ export function pickSpan(d: RestoreData, args: RestoreArgs): PickedSpan {
 }
 
 /**
- * The span of id `id` ({@link spanId}; its session's reference may be any prefix of the
- * session id that names one session among the file's spans).
+ * The span of id `id` ({@link spanId}; more of the end of its session's id names the same
+ * span).
  *
- * @throws {DejaError} exit 1 when no span of the file has that id, or the prefix names several.
+ * @throws {DejaError} exit 1 when no span of the file has that id, or it names several.
  */
 function spanById(d: RestoreData, id: string, path: string): PickedSpan {
   const [, ref, seq, part] = SPAN_ID.exec(id)!;
+  const tail = ref.toLowerCase();
   const found = d.spans.filter((s) =>
-    s.session.toLowerCase().startsWith(ref.toLowerCase()) && s.seq === Number(seq) &&
+    s.session.replace(/[^0-9A-Za-z]/g, "").toLowerCase().endsWith(tail) &&
+    s.seq === Number(seq) &&
     (part === undefined ? s.part === 1 || s.parts === 1 : s.part === Number(part))
   );
   const sessions = new Set(found.map((s) => s.session));
@@ -244,7 +265,9 @@ export function restoreJson(d: RestoreData): Record<string, unknown> {
     match: d.match,
     recorded: d.recorded ?? null,
     hidden: d.hidden,
-    spans: d.spans.map((s) => spanJson(s, false)),
+    spans: ((ids) => d.spans.map((s) => ({ ...spanJson(s, false), id: ids.get(s) })))(
+      spanIds(d.spans),
+    ),
   };
 }
 
@@ -276,6 +299,7 @@ export function restoreText(d: RestoreData, typed: string, io: Pick<IO, "isTTY" 
       ? fmtTime(null)
       : `${s.timeSource === "event" ? (approx.length ? " " : "") : "~"}${fmtTime(s.time)}`;
   const width = Math.max(0, ...d.spans.map((s) => when(s).length));
+  const ids = spanIds(d.spans);
   for (const s of d.spans) {
     const flags = [
       s.unrestorable === "write" && "previous content unknown, not restorable",
@@ -290,7 +314,7 @@ export function restoreText(d: RestoreData, typed: string, io: Pick<IO, "isTTY" 
     lines.push(
       `${String(s.n).padStart(3)}  ${when(s).padEnd(width)}  ${s.op.padEnd(5)}  ${
         String(s.lines).padStart(4)
-      } line${s.lines === 1 ? " " : "s"}  ${c.cyan(spanId(s))} ${s.harness}${where}${
+      } line${s.lines === 1 ? " " : "s"}  ${c.cyan(ids.get(s)!)} ${s.harness}${where}${
         flags ? c.yellow(`  (${flags})`) : ""
       }`,
     );
@@ -307,7 +331,7 @@ export function restoreText(d: RestoreData, typed: string, io: Pick<IO, "isTTY" 
     ));
   }
   lines.push(c.dim(
-    "deja restore <path> --span N prints one (or --span <id>, ref@seq as listed, which stays " +
+    "deja restore <path> --span N prints one (or --span <id>, as listed, which stays " +
       "when new sessions are indexed); add -o <file> to write it",
   ));
   return lines.join("\n") + "\n";
@@ -379,6 +403,8 @@ function runRestore(a: Args, io: IO): number {
     return 0;
   }
   if (args.json) printJson(io, spanJson(span, true));
-  else io.out(span.text);
+  // On a terminal a span without a final newline ends its last line, not the prompt's (trial
+  // 13); to a pipe it goes as it is (`-o -` and `-o` write it byte for byte either way).
+  else io.out(io.isTTY && !span.text.endsWith("\n") ? span.text + "\n" : span.text);
   return 0;
 }
