@@ -182,7 +182,10 @@ export function fixText(d: FixData, io: Pick<IO, "isTTY" | "env">): string {
       c.dim(
         `    ${f.sessions} session${f.sessions === 1 ? "" : "s"}, ${fixRecord(f)}, last ${
           fmtSessionTime(f.last, f)
-        }${f.retry ? ", the same command run again" : ""}`,
+        }${f.retry ? ", the same command run again" : ""}${
+          // Where the error was seen with its own names, a fix from a session that saw only
+          // its general form says so (trial 13: another test's fix read as this one's).
+          d.specific && !f.specific ? ", after the error in its general form only" : ""}`,
       ),
     );
     for (const e of f.examples) {

@@ -49,8 +49,16 @@ Deno.test("fix's run finds the command that followed the error where it did not 
     assertEquals(d.status, "found");
     assertEquals(d.fixes[0].command, "npm install express");
     assert(ID.startsWith(d.fixes[0].examples[0].ref));
+    // Another module: seen only in its general form, and said to be (trial 13).
+    const koa = fixData(ix.store, "Error: Cannot find module 'koa'", OPTS, {
+      env: ix.env,
+      cwd: "/",
+    });
+    assertEquals([koa.status, koa.specific], ["found", false]);
+    assertStringIncludes(koa.message, "only in its general form");
     assertEquals(
-      fixData(ix.store, "Error: Cannot find module 'koa'", OPTS, { env: ix.env, cwd: "/" }).status,
+      fixData(ix.store, "Error: ENOSPC: no space left on device", OPTS, { env: ix.env, cwd: "/" })
+        .status,
       "unseen",
     );
   } finally {
@@ -78,8 +86,8 @@ Deno.test("fix prints colour on a terminal, plain text to a pipe, and JSON with 
     assertEquals(doc.fixes[0].examples[0].session, ID);
 
     const never = captureIO(ix.env, false);
-    const koa = { values: {}, positionals: ["Error: Cannot find module 'koa'"] };
-    assertEquals(await fixCmd.run(koa, never.io), 1);
+    const full = { values: {}, positionals: ["Error: ENOSPC: no space left on device"] };
+    assertEquals(await fixCmd.run(full, never.io), 1);
     assertStringIncludes(never.out(), "that error was never seen");
   } finally {
     ix.cleanup();
@@ -226,6 +234,59 @@ Deno.test("fix leaves out a throwaway project's sessions and counts them, unless
     assertEquals(await fixCmd.run({ values: {}, positionals: [ERROR] }, text.io), 1);
     assertStringIncludes(text.err(), "1 session of throwaway or excluded projects left out");
     assertStringIncludes(text.err(), "--junk shows");
+  } finally {
+    ix.cleanup();
+  }
+});
+
+Deno.test("a fix from a session that saw the error only in its general form says so", async () => {
+  // Trial 13: the fix of another test (`test_payments.py`) was offered for
+  // `FAILED tests/test_quarkle.py::test_build` with nothing in the text to say so.
+  const ix = await indexSessions([
+    {
+      id: "f1f10001-0000-4000-8000-000000000001",
+      cwd: "/w/quarkle",
+      start: "2026-08-01T10:00:00Z",
+      turns: [
+        {
+          bash: "pytest tests/test_quarkle.py",
+          out: "FAILED tests/test_quarkle.py::test_build - AssertionError",
+          exit: 1,
+        },
+      ],
+    },
+    {
+      id: "f1f10002-0000-4000-8000-000000000002",
+      cwd: "/w/pay",
+      start: "2026-08-02T10:00:00Z",
+      turns: [
+        {
+          bash: "pytest tests/test_payments.py",
+          out: "FAILED tests/test_payments.py::test_refund - AssertionError",
+          exit: 1,
+        },
+        { edit: "/w/pay/refund.py", old: "amount", new: "-amount" },
+        { bash: "pytest tests/test_payments.py", out: "1 passed", exit: 0 },
+      ],
+    },
+  ]);
+  try {
+    const d = fixData(
+      ix.store,
+      "FAILED tests/test_quarkle.py::test_build - AssertionError",
+      OPTS,
+      { env: ix.env, cwd: "/" },
+    );
+    assertEquals([d.status, d.specific, d.fixes[0]?.specific], ["found", true, false]);
+    const io = captureIO(ix.env, false);
+    assertEquals(
+      await fixCmd.run({
+        values: {},
+        positionals: ["FAILED tests/test_quarkle.py::test_build - AssertionError"],
+      }, io.io),
+      0,
+    );
+    assertStringIncludes(io.out(), "after the error in its general form only");
   } finally {
     ix.cleanup();
   }

@@ -179,7 +179,8 @@ export function fixNote(
     ? output.slice(0, 2048) + "\n" + output.slice(-14_000)
     : output;
   const res = findFixes(store, text, { limit: 4, hidden: current.hidden });
-  if (res.status !== "found") return null;
+  // Another error of its kind (another module missing) is not "this error came up before".
+  if (res.status !== "found" || res.generalOnly) return null;
   const key = `fix:${fnv64(res.signatures.join("|"))}`;
   if (seen.has(key)) return null;
   const fixes = res.fixes.filter((f) =>

@@ -114,6 +114,11 @@ export interface FixResult {
   status: "found" | "no_fix" | "unseen" | "not_error";
   /** One sentence saying the answer, negative answers included. */
   message: string;
+  /**
+   * True when the error was found only with its own names left out (`Cannot find module`
+   * of `Cannot find module 'left-pad'`): another error of its kind, not this one.
+   */
+  generalOnly?: boolean;
   /** Signatures looked for (one per error line). */
   signatures: string[];
   /**
@@ -363,6 +368,24 @@ export function findFixes(
       viaCode = ` (by its code ${named}: the wording differs)`;
     }
   }
+  // Nor its code: the error with its own names left out (`Cannot find module 'left-pad'` ->
+  // `Cannot find module`), as another session met it (trial 13: the fix of `'express'`
+  // was "never seen" for `'left-pad'`). Its sessions hold only the general form, and say so.
+  let generalOnly = false;
+  if (!seenHits.length && names.length) {
+    const named = new Set(names.flatMap((n) => tokens(n)));
+    const general = [
+      ...new Set(
+        signatures.map((sig) => sig.split(" ").filter((w) => !named.has(w)).join(" "))
+          .filter((g) => g.split(" ").length >= 2 && !signatures.includes(g)),
+      ),
+    ];
+    if (general.length) seenHits = hits(store, general);
+    if (seenHits.length) {
+      lookedFor += `; then without its names: ${general.join(" | ")}`;
+      generalOnly = true;
+    }
+  }
   for (const h of seenHits) {
     if (opts.hidden?.has(h.sessionId)) {
       if (countsAsHidden(opts.hidden, h.sessionId)) left.add(h.sessionId);
@@ -480,6 +503,7 @@ export function findFixes(
       fixes,
       names,
       specific,
+      ...(generalOnly ? { generalOnly } : {}),
     };
   }
   return seen

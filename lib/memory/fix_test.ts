@@ -109,7 +109,7 @@ Deno.test("findFixes ranks what ran next by sessions where the error did not com
 Deno.test("findFixes answers plainly when the error was never seen, came back, or is no error", async () => {
   const ix = await indexSessions(SESSIONS);
   try {
-    const unseen = findFixes(ix.store, "Error: Cannot find module 'left-pad'");
+    const unseen = findFixes(ix.store, "Error: ENOSPC: no space left on device, write");
     assertEquals([unseen.status, unseen.seen, unseen.fixes.length], ["unseen", 0, 0]);
     assertEquals(unseen.message.startsWith("that error was never seen"), true);
     const back = findFixes(ix.store, "TypeError: x.map is not a function");
@@ -528,5 +528,40 @@ Deno.test("findFixes takes the corrected attempt when the first try after the er
     assertEquals([r.status, r.fixes.length], ["no_fix", 0]);
   } finally {
     ix2.cleanup();
+  }
+});
+
+Deno.test("findFixes falls back on the error without its names, and says it saw only that", async () => {
+  // Trial 13: `Cannot find module 'express'`, fixed in a session, was "never seen" for a
+  // pasted `Cannot find module 'left-pad'`, though the README promises the general form.
+  const ix = await indexSessions([{
+    id: "e1e10001-0000-4000-8000-000000000001",
+    cwd: "/w/svc",
+    start: "2026-08-01T10:00:00Z",
+    turns: [
+      { user: "start the server" },
+      {
+        bash: "node server.js",
+        out: "Error: Cannot find module 'express'\nRequire stack:\n- /w/svc/server.js",
+        exit: 1,
+      },
+      { bash: "npm install express", out: "added 60 packages", exit: 0 },
+      { bash: "node server.js", out: "listening", exit: 0 },
+    ],
+  }]);
+  try {
+    const r = findFixes(ix.store, "Error: Cannot find module 'left-pad'");
+    assertEquals([r.status, r.specific, r.fixes[0]?.command], [
+      "found",
+      false,
+      "npm install express",
+    ]);
+    assert(r.message.includes("only in its general form"), r.message);
+    assert(r.message.includes("not 'left-pad'"), r.message);
+    assert(r.lookedFor.includes("then without its names: error cannot find module"), r.lookedFor);
+    // The error as pasted, when some session holds it, is what is followed.
+    assertEquals(findFixes(ix.store, "Error: Cannot find module 'express'").specific, true);
+  } finally {
+    ix.cleanup();
   }
 });

@@ -1,0 +1,37 @@
+/**
+ * The tool hook's fix note speaks only of the error itself: another error of its kind (the
+ * same message about another module) is not "this error came up before" (trial 13: `fix`
+ * now falls back on an error's general form, and says so; a hook has no room to).
+ */
+import { assert, assertEquals } from "../../tests/_assert.ts";
+import { indexSessions } from "../../tests/_memory.ts";
+import { fixNote } from "./point.ts";
+
+Deno.test("the fix note cites the error as seen, never only its general form", async () => {
+  const ix = await indexSessions([{
+    id: "e1e10011-0000-4000-8000-000000000011",
+    cwd: "/w/svc",
+    start: "2026-08-01T10:00:00Z",
+    turns: [
+      { user: "start the server" },
+      { bash: "node server.js", out: "Error: Cannot find module 'express'", exit: 1 },
+      { bash: "npm install express", out: "added 60 packages", exit: 0 },
+      { bash: "node server.js", out: "listening", exit: 0 },
+    ],
+  }]);
+  try {
+    const current = { rows: new Set<number>(), hidden: new Set<number>() };
+    const same = fixNote(ix.store, "Error: Cannot find module 'express'", current, new Set(), 2000);
+    assert(same?.text.includes("npm install express"), same?.text);
+    const other = fixNote(
+      ix.store,
+      "Error: Cannot find module 'left-pad'",
+      current,
+      new Set(),
+      2000,
+    );
+    assertEquals(other, null);
+  } finally {
+    ix.cleanup();
+  }
+});
