@@ -81,7 +81,8 @@ const norm = (s: string) => s.replace(/\s+/g, " ").trim();
  * next command, or, when that one failed too, the first later run that did not fail of the
  * failing command (a re-run after an edit: the files changed in between are the fix) or of
  * that next command in other words (the same program and subcommand: a corrected attempt),
- * whichever came first.
+ * whichever came first; a passing re-run after other commands that did not fail, and no
+ * edit, gives the last of those (what made it pass; `then` shows the re-run after it).
  * After a failed file action: the next action of any kind, or, when that one failed too, the
  * first later one of the same kind that did not (a view or edit of the right path).
  */
@@ -105,7 +106,24 @@ export function followed(actions: Action[], failed: Action, at: number): Followe
   const corrected = first.failed && failed.kind === "command" && !same(first)
     ? later.find((a) => !a.failed && a !== first && sameAttempt(a, first))
     : undefined;
-  const next = corrected && (!rerun || corrected.seq < rerun.seq) ? corrected : rerun ?? first;
+  let next = corrected && (!rerun || corrected.seq < rerun.seq) ? corrected : rerun ?? first;
+  // A passing re-run after commands that changed something: the last of them that did not
+  // fail is what made it pass (trial 14: `pip install reqeusts` and `pip3 install --user
+  // requests` failed, `python -m pip install … requests` worked, and the re-run of `python
+  // app.py` was offered as the fix).
+  // Where files were edited in between, the edits are the fix and the re-run shows it worked
+  // (a real Crush session: `Invoke-Pester` after editing the tests, with a `Get-Command`
+  // listing between).
+  if (rerun && next === rerun && failed.kind === "command") {
+    const until = rerun.seq;
+    const edited = actions.some((a) =>
+      a.seq > at && a.seq < until && !a.failed && (a.kind === "edit" || a.kind === "write")
+    );
+    const between = later.filter((a) =>
+      a.seq < until && !a.failed && a.kind === "command" && !same(a)
+    );
+    if (!edited && between.length) next = between[between.length - 1];
+  }
   const i = later.indexOf(next);
   return { next, then: later.slice(i, i + 3) };
 }

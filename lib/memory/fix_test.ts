@@ -556,11 +556,53 @@ Deno.test("findFixes falls back on the error without its names, and says it saw 
       false,
       "npm install express",
     ]);
-    assert(r.message.includes("only in its general form"), r.message);
+    assert(
+      r.message.includes("but only with other names 'Error: Cannot find module express'"),
+      r.message,
+    );
     assert(r.message.includes("not 'left-pad'"), r.message);
     assert(r.lookedFor.includes("then without its names: error cannot find module"), r.lookedFor);
     // The error as pasted, when some session holds it, is what is followed.
     assertEquals(findFixes(ix.store, "Error: Cannot find module 'express'").specific, true);
+  } finally {
+    ix.cleanup();
+  }
+});
+
+Deno.test("findFixes offers what made the re-run pass, not the re-run, when commands ran between", async () => {
+  // Trial 14: two failed installs (a typo, then a different error), a third that worked, then
+  // the failed command again, passing: fix offered `python app.py` itself.
+  const ix = await indexSessions([{
+    id: "b2b22222-0000-4000-8000-000000000022",
+    cwd: "/w/req",
+    start: "2026-08-11T10:00:00Z",
+    turns: [
+      { bash: "python app.py", out: "ModuleNotFoundError: No module named 'requests'", exit: 1 },
+      {
+        bash: "pip install reqeusts",
+        out: "ERROR: No matching distribution found for reqeusts",
+        exit: 1,
+      },
+      {
+        bash: "pip3 install --user requests",
+        out: "error: externally-managed-environment",
+        exit: 1,
+      },
+      {
+        bash: "python -m pip install --break-system-packages requests",
+        out: "Successfully installed requests-2.32.3",
+        exit: 0,
+      },
+      { bash: "python app.py", out: "200 OK", exit: 0 },
+    ],
+  }]);
+  try {
+    const r = findFixes(ix.store, "ModuleNotFoundError: No module named 'requests'");
+    assertEquals(r.fixes[0].command, "python -m pip install --break-system-packages requests");
+    assertEquals(r.fixes[0].examples[0].then, [
+      "python -m pip install --break-system-packages requests",
+      "python app.py",
+    ]);
   } finally {
     ix.cleanup();
   }
