@@ -26,7 +26,8 @@ export function captureIO(env: Env, tty: boolean, args: string[] = [], stdin = "
     err: (t) => err.push(t),
     isTTY: tty,
     errTTY: tty,
-    readStdin: () => Promise.resolve(stdin),
+    // As the process's reader does: at most `max` bytes (ASCII here: characters).
+    readStdin: (max: number) => Promise.resolve(stdin.slice(0, max)),
   };
   return { io, out: () => out.join(""), err: () => err.join("") };
 }

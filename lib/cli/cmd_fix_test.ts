@@ -55,7 +55,7 @@ Deno.test("fix's run finds the command that followed the error where it did not 
       cwd: "/",
     });
     assertEquals([koa.status, koa.specific], ["found", false]);
-    assertStringIncludes(koa.message, "only in its general form");
+    assertStringIncludes(koa.message, "but only with other names");
     assertEquals(
       fixData(ix.store, "Error: ENOSPC: no space left on device", OPTS, { env: ix.env, cwd: "/" })
         .status,
@@ -287,6 +287,20 @@ Deno.test("a fix from a session that saw the error only in its general form says
       0,
     );
     assertStringIncludes(io.out(), "after the error in its general form only");
+  } finally {
+    ix.cleanup();
+  }
+});
+
+Deno.test("fix - reads a long log's end, where its error is, and says what it read", async () => {
+  // Trial 14: a 1.1 MB dump ending in the error was cut at 1 MiB from its start.
+  const ix = await fixture();
+  try {
+    const log = "building step ok\n".repeat(70_000) + ERROR + "\n";
+    const io = captureIO(ix.env, false, [], log);
+    assertEquals(await fixCmd.run({ values: {}, positionals: ["-"] }, io.io), 0);
+    assertStringIncludes(io.out(), "npm install express");
+    assertStringIncludes(io.err(), "its first 64 KB and last 960 KB are read");
   } finally {
     ix.cleanup();
   }

@@ -487,7 +487,7 @@ export function findFixes(
     }));
   const specific = names.length && seen ? specificIn.size > 0 : null;
   const general = specific === false
-    ? generalForm(bySession.get(seenIn[0]?.sessionRowId) ?? [], names)
+    ? generalForm(bySession.get(seenIn[0]?.sessionRowId) ?? [], names, generalOnly)
     : "";
   if (fixes.length) {
     return {
@@ -589,11 +589,14 @@ function holdsNames(hits: Hit[], names: string[]): boolean {
  * found holds the pasted error's specific names. `hits` are those of the session the answer
  * names first: the form is quoted from it, and only the names it does not hold are listed.
  */
-function generalForm(hits: Hit[], names: string[]): string {
+function generalForm(hits: Hit[], names: string[], otherNames = false): string {
   const form = hits.find((h) => h.close && h.line)?.line ?? hits.find((h) => h.line)?.line;
   const missing = names.filter((n) => !hits.some((h) => holdsName(h.text, n)));
   const not = missing.slice(0, 3).map((n) => `'${oneLine(n, 60)}'`).join(", ");
-  return `, but only in its general form${form ? ` '${form}'` : ""}${not ? `, not ${not}` : ""}`;
+  // Found with its names left out, the line seen names others (trial 14: "its general form
+  // 'Cannot find module express'" read as if `express` were part of the general form).
+  const how = otherNames ? "with other names" : "in its general form";
+  return `, but only ${how}${form ? ` '${form}'` : ""}${not ? `, not ${not}` : ""}`;
 }
 
 /**
