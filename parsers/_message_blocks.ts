@@ -168,7 +168,8 @@ export function toolResultEvent(block: Obj, extra: unknown, time?: number): Even
   const result: Event["result"] = { isError };
   if (callId) result.callId = callId;
   if (exit !== undefined) result.exit = exit;
-  if (NOT_RUN_RE.test(text)) result.notRun = true;
+  // Stopped while it ran (its output so far kept, `interrupted: true`) is not "never ran".
+  if (NOT_RUN_RE.test(text) && obj(extra)?.interrupted !== true) result.notRun = true;
   const ev: Event = { kind: "tool_result", text, result };
   if (time !== undefined) ev.time = time;
   if (callId) ev.key = `res:${callId}`;
@@ -178,13 +179,15 @@ export function toolResultEvent(block: Obj, extra: unknown, time?: number): Even
 /**
  * The results Claude Code writes for a call it never ran (read in its bundled source,
  * 2.1.332): the person refused it, a permission rule denied it, the person interrupted the
- * turn before it ran, or the turn ended first (trial 13: such calls showed as `failed`).
+ * turn before it ran, the turn ended first, or a PreToolUse hook blocked it (`PreToolUse:Bash
+ * hook error: …`; trials 13 and 14: such calls showed as `failed`).
  */
 const NOT_RUN_RE = new RegExp(
   "^(?:The user doesn't want to proceed with this tool use\\.|" +
     "Permission to (?:use|read|edit|write) .{1,400}? has been denied|" +
     "Claude requested permissions to use .{1,200}?, but you haven't granted it yet|" +
-    "\\[Request interrupted by user for tool use\\]|\\[Tool call did not complete: )",
+    "\\[Request interrupted by user for tool use\\]|\\[Tool call did not complete: |" +
+    "PreToolUse:\\S+ hook error: )",
 );
 
 /**

@@ -414,12 +414,23 @@ Deno.test("a call Claude Code never ran (refused, denied, interrupted) has a res
       res("n2", "Permission to use Bash with command rm -rf build has been denied."),
       res("n3", "[Request interrupted by user for tool use]"),
       res("n4", "Exit code 1\nPermission to use this is not what failed"),
+      res("n5", "PreToolUse:Bash hook error: [deny-curl]: network calls are blocked"),
+      rec("user", "n6", [{
+        type: "tool_result",
+        tool_use_id: "n6",
+        content: "[Request interrupted by user for tool use]",
+        is_error: true,
+      }], { toolUseResult: { stdout: "building 3/9", stderr: "", interrupted: true } }),
     ],
   });
   try {
     const { sessions } = await parseOne(claude, src(join(st.root, "-t/a.jsonl")), st.env);
     const notRun = sessions[0].events.map((e) => [e.result?.callId, e.result?.notRun ?? false]);
-    assertEquals(notRun, [["n1", true], ["n2", true], ["n3", true], ["n4", false]]);
+    // n6 ran and was stopped (its output so far kept): not "never ran".
+    assertEquals(notRun, [["n1", true], ["n2", true], ["n3", true], ["n4", false], [
+      "n5",
+      true,
+    ], ["n6", false]]);
   } finally {
     st.cleanup();
   }

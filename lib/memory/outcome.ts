@@ -91,7 +91,8 @@ function questionChain(last: string): string | null {
 
 /**
  * How the command's status is 0 whatever ran (`|| true`), or null: its last statement ends in
- * `|| true`, `|| :` or `|| exit 0`. That 0 says nothing of what ran before it, as a filter's
+ * `|| true`, `|| :`, `|| exit 0`, or `|| echo …` / `|| printf …` (trial 14: `./deploy.sh ||
+ * echo "deploy failed"` printed its error and was `exit 0`, ok). That 0 says nothing of what ran before it, as a filter's
  * says nothing of what it filtered: the output decides ({@link statusOwner}). Trial 12: `rm x
  * || true` was failed for Claude Code (no status; its output) and ok for Codex (exit 0);
  * trial 13: calling it ok hid `make lint || true` printing its errors.
@@ -99,7 +100,7 @@ function questionChain(last: string): string | null {
 export function statusForcedZero(command: string | null | undefined): string | null {
   if (!command || !command.includes("||")) return null;
   const last = statements(command).at(-1) ?? "";
-  const m = /\|\|\s*(true|:|exit\s+0)\s*$/.exec(last);
+  const m = /\|\|\s*(true|:|exit\s+0|echo\b|printf\b)[^|&;]*$/.exec(last);
   return m ? `|| ${m[1].replace(/\s+/, " ")}` : null;
 }
 

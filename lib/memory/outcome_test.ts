@@ -170,6 +170,11 @@ Deno.test("a command ending in || true: its 0 says nothing, the output decides, 
   assertEquals(statusOwner("make lint || true", 0), "|| true");
   assertEquals(statusForcedZero("cd app; rm -rf dist || :"), "|| :");
   assertEquals(statusForcedZero("pkill node || exit 0"), "|| exit 0");
+  assertEquals(statusForcedZero('./deploy.sh || echo "deploy failed"'), "|| echo");
+  assertEquals(
+    outcomeOf({ ...codex, command: './deploy.sh || echo "deploy failed"', output: "error: x" }),
+    "failed",
+  );
   // Not the last statement's: the status is the last statement's own.
   assertEquals(statusForcedZero("rm x || true; npm test"), null);
   assertEquals(statusForcedZero('echo "a || true"'), null);
