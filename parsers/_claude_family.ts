@@ -12,7 +12,8 @@
  *
  * @module
  */
-import { basename, dirname } from "node:path";
+import { readdirSync } from "node:fs";
+import { basename, dirname, join } from "node:path";
 import type {
   Env,
   Event,
@@ -200,10 +201,23 @@ export function familyParser(dialect: FamilyDialect, root: (env: Env) => string)
       for await (const path of walk(dir, opts)) {
         sources.push({ harness: dialect.harness, path, kind: "append" });
       }
-      return { roots: [dir], sources };
+      // Every project folder is watched, one that holds no session yet too: its first session
+      // changes only its own mtime (trial 14: a session written into a project folder that was
+      // empty at the last index was never indexed, the stat pass said "up to date").
+      return { roots: [dir], sources, watch: projectFolders(dir) };
     },
     parse: (source, ctx) => readFamily(source, ctx, dialect),
   };
+}
+
+/** The folders directly under `dir` (a link to one too); none when it cannot be read. */
+function projectFolders(dir: string): string[] {
+  try {
+    return readdirSync(dir, { withFileTypes: true })
+      .filter((e) => e.isDirectory() || e.isSymbolicLink()).map((e) => join(dir, e.name));
+  } catch {
+    return [];
+  }
 }
 
 interface Route {

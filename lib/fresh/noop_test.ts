@@ -186,3 +186,20 @@ Deno.test("an index last run by readers of another generation is read in full, m
     assert(upToDate(env), "the full run recorded this generation");
   });
 });
+
+Deno.test("a session written into a project folder that was empty at the last index is found", async () => {
+  // Trial 14: the folder was made, `deja index` ran, then a session was written into it; the
+  // stat pass said "up to date" until something changed in another folder.
+  await world(async ({ dir, vars }) => {
+    const env = testEnv(vars.HOME, vars);
+    const empty = join(dir, "claude", "-w-later");
+    mkdirSync(empty);
+    assertEquals(upToDate(env), null); // the root changed: a full run
+    await runMain(env, ["index"]);
+    assert(upToDate(env), "indexed: up to date");
+    await new Promise((r) => setTimeout(r, 20)); // a later mtime than the run's stamp
+    const other = "51111111-2222-4333-8444-555555555555";
+    writeFileSync(join(empty, `${other}.jsonl`), line(0, "lycheemarker session", other));
+    assertEquals(upToDate(env), null);
+  });
+});
