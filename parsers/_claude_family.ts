@@ -12,7 +12,6 @@
  *
  * @module
  */
-import { readdirSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import type {
   Env,
@@ -24,7 +23,7 @@ import type {
   SourceRef,
 } from "../core/model.ts";
 import { readJsonl } from "./_jsonl.ts";
-import { walk } from "../core/fs.ts";
+import { subdirs, walk } from "../core/fs.ts";
 import { toMillis } from "./_time.ts";
 import { arr, type Obj, obj, str, withModel } from "./_util.ts";
 import {
@@ -204,20 +203,11 @@ export function familyParser(dialect: FamilyDialect, root: (env: Env) => string)
       // Every project folder is watched, one that holds no session yet too: its first session
       // changes only its own mtime (trial 14: a session written into a project folder that was
       // empty at the last index was never indexed, the stat pass said "up to date").
-      return { roots: [dir], sources, watch: projectFolders(dir) };
+      const watch = (await subdirs(dir, problem)).map((name) => join(dir, name));
+      return { roots: [dir], sources, watch };
     },
     parse: (source, ctx) => readFamily(source, ctx, dialect),
   };
-}
-
-/** The folders directly under `dir` (a link to one too); none when it cannot be read. */
-function projectFolders(dir: string): string[] {
-  try {
-    return readdirSync(dir, { withFileTypes: true })
-      .filter((e) => e.isDirectory() || e.isSymbolicLink()).map((e) => join(dir, e.name));
-  } catch {
-    return [];
-  }
 }
 
 interface Route {

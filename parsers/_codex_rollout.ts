@@ -8,7 +8,7 @@
 import { dirname, join } from "node:path";
 import type { Env, ParseCtx, Parser, Session, SourceRef } from "../core/model.ts";
 import { headRecords, readJsonl } from "./_jsonl.ts";
-import { isRegularFile, listFiles } from "../core/fs.ts";
+import { isRegularFile, listFiles, subdirs, type Unreadable } from "../core/fs.ts";
 import { historySessions } from "./_prompt_history.ts";
 import { zstdJsonl, type ZstRecord } from "./_jsonl_zst.ts";
 import { obj } from "./_util.ts";
@@ -31,6 +31,21 @@ import {
  * after a week, decompressed again to append a turn) the session is read
  * again from the new file, not added to.
  */
+/** The year, month and day folders under `dir` (`2026`, `2026/12`, `2026/12/05`). */
+async function dateFolders(dir: string, onError?: Unreadable): Promise<string[]> {
+  const out: string[] = [];
+  let level = [dir];
+  for (let depth = 0; depth < 3; depth++) {
+    const next: string[] = [];
+    for (const d of level) {
+      for (const name of await subdirs(d, onError)) next.push(join(d, name));
+    }
+    out.push(...next);
+    level = next;
+  }
+  return out;
+}
+
 export function rolloutParser(dialect: RolloutDialect, home: (env: Env) => string): Parser {
   const harness = dialect.harness;
   const match = (_p: string, name: string) =>
@@ -42,6 +57,10 @@ export function rolloutParser(dialect: RolloutDialect, home: (env: Env) => strin
       const hint = { index: join(root, "session_index.jsonl") };
       const sources: SourceRef[] = [];
       const watch: string[] = [];
+      // The date folders are watched too, an empty one as well: a rollout written into a day
+      // folder made before the last index changes only that folder (trial 14 found the same
+      // gap in Claude Code's project folders).
+      watch.push(...await dateFolders(join(root, "sessions"), ctx.problem));
       for (const [dir, maxDepth] of [["sessions", 6], ["archived_sessions", 0]] as const) {
         watch.push(join(root, dir));
         const opts = { match, maxDepth, onError: ctx.problem };

@@ -1,8 +1,8 @@
 import { assert, assertEquals } from "../../tests/_assert.ts";
-import { appendFileSync, mkdirSync, writeFileSync } from "node:fs";
+import { appendFileSync, copyFileSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { tempDir } from "../../tests/_tmp.ts";
-import { testEnv } from "../../tests/_fixture.ts";
+import { REPO, testEnv } from "../../tests/_fixture.ts";
 import { runMain } from "../../tests/_cli_io.ts";
 import { runIndex } from "../indexer.ts";
 import { parsers } from "../../parsers/mod.ts";
@@ -202,4 +202,28 @@ Deno.test("a session written into a project folder that was empty at the last in
     writeFileSync(join(empty, `${other}.jsonl`), line(0, "lycheemarker session", other));
     assertEquals(upToDate(env), null);
   });
+});
+
+Deno.test("a Codex rollout written into a day folder that was empty at the last index is found", async () => {
+  const dir = tempDir("deja-noop-codex-");
+  const fx = join(REPO, "fixtures/registry/codex/sessions/2026/07/31");
+  const name = "rollout-2026-07-31T12-00-00-019fb79d-cd00-7a11-8a11-0000000000a1.jsonl";
+  const day = (d: string) => join(dir, "codex", "sessions", "2026", "07", d);
+  mkdirSync(day("31"), { recursive: true });
+  copyFileSync(join(fx, name), join(day("31"), name));
+  mkdirSync(day("30")); // made, and indexed, before its first rollout is written
+  const vars: Record<string, string> = {
+    HOME: join(dir, "home"),
+    XDG_CONFIG_HOME: join(dir, "config"),
+    XDG_DATA_HOME: join(dir, "data"),
+    DEJA_HOME: join(dir, "deja"),
+    DEJA_CODEX_ROOT: join(dir, "codex"),
+    DEJA_NO_REFRESH: "1",
+  };
+  const env = testEnv(vars.HOME, vars);
+  await runIndex(env, parsers, { only: ["codex"] });
+  assert(upToDate(env, { only: ["codex"] }), "indexed: up to date");
+  await new Promise((r) => setTimeout(r, 20));
+  copyFileSync(join(fx, name), join(day("30"), name.replace("07-31", "07-30")));
+  assertEquals(upToDate(env, { only: ["codex"] }), null);
 });
