@@ -18,7 +18,7 @@ import { newerFirst, SHARED_FILE, timeRank } from "../session_time.ts";
 import type { Store } from "../store.ts";
 import { Q } from "../schema.ts";
 import { projectArg, projectLike } from "../project_path.ts";
-import { outcomeLabel, outcomeOf, runFacts } from "./outcome.ts";
+import { outcomeLabel, outcomeOf, type RunFacts, runFacts } from "./outcome.ts";
 import { tokens } from "../search/tokenize.ts";
 import { countsAsHidden } from "../search/sessions.ts";
 import { shortRef } from "../sessions.ts";
@@ -166,7 +166,13 @@ export function howRuns(store: Store, what: string, opts: HowOptions = {}): HowR
       return terms.every((t) => holds(toks, t));
     },
   );
-  type Acc = Omit<HowCommand, "latest"> & { ids: Set<number>; lastAt: number; lastSid: number };
+  type Acc = Omit<HowCommand, "latest" | "lastStatus"> & {
+    ids: Set<number>;
+    lastAt: number;
+    lastSid: number;
+    /** The latest run's facts: its status in words is made for the commands shown only. */
+    lastFacts: RunFacts | null;
+  };
   const byKey = new Map<string, Acc>();
   const hidden = new Set<number>();
   for (const r of rows) {
@@ -189,7 +195,7 @@ export function howRuns(store: Store, what: string, opts: HowOptions = {}): HowR
       failed: 0,
       unknown: 0,
       lastExit: null,
-      lastStatus: "exit unknown",
+      lastFacts: null,
       ids: new Set<number>(),
       lastAt: -Infinity,
       lastSid: 0,
@@ -215,7 +221,7 @@ export function howRuns(store: Store, what: string, opts: HowOptions = {}): HowR
       c.last = time;
       c.timeFromFile = fromFile !== 0;
       c.lastExit = exit;
-      c.lastStatus = outcomeLabel(facts);
+      c.lastFacts = facts;
       c.lastSid = Number(r.session_id);
       c.text = String(r.command);
     }
@@ -231,10 +237,13 @@ export function howRuns(store: Store, what: string, opts: HowOptions = {}): HowR
     Q.sessionsByIds.all(store, { ids: JSON.stringify([...new Set(shown.map((c) => c.lastSid))]) })
       .map((s) => [s.id, s]),
   );
-  const commands: HowCommand[] = shown.map(({ lastSid, ...c }) => {
+  const commands: HowCommand[] = shown.map(({ lastSid, lastFacts, ...c }) => {
     const s = rowsById.get(lastSid);
     const harness = s?.harness ?? "", session = s?.native_id ?? "";
-    return { ...c, latest: { harness, session, ref: s ? shortRef(store, harness, session) : "" } };
+    // In words for the commands shown only (every run is judged, its label once a command).
+    const lastStatus = lastFacts ? outcomeLabel(lastFacts) : "exit unknown";
+    const ref = s ? shortRef(store, harness, session) : "";
+    return { ...c, lastStatus, latest: { harness, session, ref } };
   });
   return {
     words,

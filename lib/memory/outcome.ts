@@ -99,7 +99,12 @@ function questionChain(last: string): string | null {
  */
 export function statusForcedZero(command: string | null | undefined): string | null {
   if (!command || !command.includes("||")) return null;
-  const last = statements(command).at(-1) ?? "";
+  return forcedIn(statements(command).at(-1) ?? "");
+}
+
+/** {@link statusForcedZero} of a command's last statement (its quoted text blanked). */
+function forcedIn(last: string): string | null {
+  if (!last.includes("||")) return null;
   const m = /\|\|\s*(true|:|exit\s+0|echo\b|printf\b)[^|&;]*$/.exec(last);
   return m ? `|| ${m[1].replace(/\s+/, " ")}` : null;
 }
@@ -120,9 +125,10 @@ export function statusOwner(
 ): string | null {
   // Most commands have no pipe and no search's 1: no parse (`how` and `view` judge every run).
   if (!command || (exit !== 1 && !command.includes("|"))) return null;
-  const forced = statusForcedZero(command);
-  if (forced) return exit === undefined || exit === null || exit === 0 ? forced : null;
+  // The statements are read once: the forced 0, the last pipeline and its program.
   const lastStatement = statements(command).at(-1) ?? "";
+  const forced = forcedIn(lastStatement);
+  if (forced) return exit === undefined || exit === null || exit === 0 ? forced : null;
   const last = lastStatement.split(/&&|\|\|/).map((s) => s.trim()).filter(Boolean).at(-1);
   const stages = last?.split(/\|&?/) ?? [];
   const program = programOf(stages.at(-1) ?? "");
