@@ -149,6 +149,7 @@ export function fixJson(d: FixData): Record<string, unknown> {
       unknown: f.unknown,
       retry: f.retry,
       specific: f.specific,
+      ...(f.adapted ? { adapted: f.adapted } : {}),
       last: isoTime(f.last),
       time_from_file: f.timeFromFile,
       examples: f.examples.map((e) => ({
@@ -191,8 +192,19 @@ export function fixText(d: FixData, io: Pick<IO, "isTTY" | "env">): string {
       // A command of several lines flush left, as it pastes (an indented `EOF` ends no
       // here-document, trial 12).
       ...((ls) => ls.length > 1 ? ls.map((l) => c.bold(l)) : [`  ${c.bold(ls[0])}`])(
-        commandLines(f.command, 140),
+        commandLines(f.adapted?.command ?? f.command, 140),
       ),
+      // Offered for this error's name, the command as it ran for the other (trial 14: `npm
+      // install express` offered verbatim for `'left-pad'`).
+      ...(f.adapted
+        ? [
+          c.dim(
+            `    for '${f.adapted.to}'; it ran as ${
+              oneLine(f.command, 100)
+            } for '${f.adapted.from}'`,
+          ),
+        ]
+        : []),
       c.dim(
         `    ${f.sessions} session${f.sessions === 1 ? "" : "s"}, ${fixRecord(f)}, last ${
           fmtSessionTime(f.last, f)

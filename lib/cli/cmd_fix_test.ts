@@ -85,6 +85,20 @@ Deno.test("fix prints colour on a terminal, plain text to a pipe, and JSON with 
     assertEquals([doc.status, doc.fixes[0].command], ["found", "npm install express"]);
     assertEquals(doc.fixes[0].examples[0].session, ID);
 
+    // Another package's error: the command for this one first, then what ran (trial 14).
+    const koa = captureIO(ix.env, false);
+    const koaArgs = { values: {}, positionals: ["Error: Cannot find module 'koa'"] };
+    assertEquals(await fixCmd.run(koaArgs, koa.io), 0);
+    assertStringIncludes(
+      koa.out(),
+      "\n  npm install koa\n    for 'koa'; it ran as npm install express for 'express'\n",
+    );
+    const koaJson = captureIO(ix.env, false);
+    await fixCmd.run({ ...koaArgs, values: { json: true } }, koaJson.io);
+    assertEquals(JSON.parse(koaJson.out()).fixes[0].adapted.command, "npm install koa");
+    const agent = fixAnswer(ix.store, "Error: Cannot find module 'koa'", {});
+    assertStringIncludes(agent, "1. npm install koa (for 'koa'; it ran as npm install express");
+
     const never = captureIO(ix.env, false);
     const full = { values: {}, positionals: ["Error: ENOSPC: no space left on device"] };
     assertEquals(await fixCmd.run(full, never.io), 1);

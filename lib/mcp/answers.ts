@@ -197,7 +197,13 @@ export function fixAnswer(store: Store, error: string, f: Filters): string {
   }
   const blocks = r.fixes.map((x, i) => {
     const lines = [
-      `${i + 1}. ${oneLineForAgent(commandOneLine(x.command), 300)}`,
+      `${i + 1}. ${oneLineForAgent(commandOneLine(x.adapted?.command ?? x.command), 300)}${
+        x.adapted
+          ? ` (for '${x.adapted.to}'; it ran as ${
+            oneLineForAgent(commandOneLine(x.command), 200)
+          } for '${x.adapted.from}')`
+          : ""
+      }`,
       `   ${plural(x.sessions, "session")}, ${fixRecord(x)}, last ${sessionTime(x.last, x, 10)}${
         x.retry ? ", the failing command run again" : ""
       }`,

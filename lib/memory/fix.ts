@@ -41,6 +41,9 @@ import {
   LEFT_OUT,
   lineSignatures,
   matchShare,
+  otherKind,
+  type Quoted,
+  quotedNames,
   reworded,
   sameError,
   signature,
@@ -102,6 +105,12 @@ export interface FixCandidate {
   examples: FixExample[];
   /** It followed the error in a session holding the error's specific `names` (ranked first). */
   specific: boolean;
+  /**
+   * `command` with the name its error quoted put in place of the pasted error's own, when they
+   * differ and the command names it (`npm install express` for `'express'` ->
+   * `npm install left-pad` for `'left-pad'`): what to run here. Absent otherwise.
+   */
+  adapted?: { command: string; from: string; to: string };
 }
 
 /** The answer of {@link findFixes}. */
@@ -207,6 +216,8 @@ interface Hit {
   close: boolean;
   /** The event is the harness's notice (a provider's error it reported). */
   notice: boolean;
+  /** The names the matched line quotes (signature.ts `quotedNames`). */
+  quoted: Quoted[];
 }
 
 const norm = (s: string) => s.replace(/\s+/g, " ").trim();
@@ -295,6 +306,7 @@ function hits(
           line: oneLine(line.replace(/^[\s\d.:|#>*-]+/, "").replace(/["'`]/g, ""), 80),
           close: share >= CLOSE_MATCH,
           notice: r.kind === "notice",
+          quoted: quotedNames(line),
         });
       }
       if (found) break;
@@ -305,6 +317,28 @@ function hits(
     }
   }
   return [...out.values()];
+}
+
+/** A name a command can take as it is (no quoting needed). */
+const PLAIN_NAME = /^[\w@.+:/-]+$/;
+
+/**
+ * `command` for the pasted error's name: when the error it followed quoted one bare name
+ * (`express`) the command names as a word, and the pasted error quotes one other bare name
+ * (`left-pad`), that name in its place ({@link FixCandidate.adapted}).
+ */
+export function adapt(
+  command: string,
+  theirs: readonly Quoted[],
+  mine: readonly Quoted[],
+): FixCandidate["adapted"] {
+  if (theirs.length !== 1 || mine.length !== 1 || theirs[0].path || mine[0].path) return undefined;
+  const [from, to] = [theirs[0].raw, mine[0].raw];
+  if (from === to || !PLAIN_NAME.test(from) || !PLAIN_NAME.test(to)) return undefined;
+  const esc = from.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
+  const word = new RegExp(`(?<![\\w@./-])${esc}(?![\\w/-])`, "g");
+  if (!word.test(command)) return undefined;
+  return { command: command.replace(word, to), from, to };
 }
 
 /**
@@ -337,6 +371,11 @@ export function findFixes(
     if (found.length) [signatures, askedHits] = [asked, found];
   }
   const names = specificNames(errorText);
+  // A line quoting a name of another kind is another error in the same words: a missing
+  // file (`Cannot find module '/w/app/server.js'`) is no missing package (`'express'`, trial 14).
+  const mine = quotedNames(errorText);
+  let otherKinds = 0;
+  const fit = (hs: Hit[]) => hs.filter((h) => !otherKind(mine, h.quoted) || (otherKinds++, false));
   let lookedFor = signatures.join(" | ") +
     (signatures.length && leavesOut(errorText) ? ` (${LEFT_OUT})` : "");
   if (!signatures.length) {
@@ -356,12 +395,12 @@ export function findFixes(
   }
   const bySession = new Map<number, Hit[]>();
   const left = new Set<number>();
-  let seenHits = askedHits ?? hits(store, signatures);
+  let seenHits = fit(askedHits ?? hits(store, signatures));
   // No line's own signature seen: its error codes, which outlive a tool's wording.
   const extra = codes.filter((c) => !signatures.includes(c));
   let viaCode = "";
   if (!seenHits.length && extra.length) {
-    seenHits = hits(store, extra);
+    seenHits = fit(hits(store, extra));
     if (seenHits.length) {
       lookedFor += `; then its code: ${extra.join(" | ")}`;
       const named = extra.map((c) => c.slice("code ".length).toUpperCase()).join(", ");
@@ -380,11 +419,16 @@ export function findFixes(
           .filter((g) => g.split(" ").length >= 2 && !signatures.includes(g)),
       ),
     ];
-    if (general.length) seenHits = hits(store, general);
+    if (general.length) seenHits = fit(hits(store, general));
     if (seenHits.length) {
       lookedFor += `; then without its names: ${general.join(" | ")}`;
       generalOnly = true;
     }
+  }
+  if (otherKinds) {
+    lookedFor +=
+      `; lines quoting ${mine[0].path ? "a bare name, not a path," : "a path, not a name,"}` +
+      " left out";
   }
   for (const h of seenHits) {
     if (opts.hidden?.has(h.sessionId)) {
@@ -446,6 +490,7 @@ export function findFixes(
     };
     c.sessions++;
     if (specificIn.has(sid)) c.specific = true;
+    else c.adapted ??= adapt(c.command, last.quoted, mine);
     if (next.outcome === "ok") c.succeeded++;
     else if (next.outcome === "unknown" && !next.noResult) c.unknown++;
     // The latest by a dated time; an undated session's only when none is dated.
@@ -524,7 +569,7 @@ export function findFixes(
     }
     : hiddenOnly(
       {
-        ...unseen(store, signatures, names, opts.mentions ? opts.hidden : "skip", left),
+        ...unseen(store, signatures, names, opts.mentions ? opts.hidden : "skip", left, mine),
         lookedFor,
         hidden: left.size,
       },
@@ -610,9 +655,12 @@ function unseen(
   names: string[],
   hidden: ReadonlySet<number> | undefined | "skip",
   left: Set<number>,
+  /** The pasted error's quoted names: a line quoting another kind of name is no match. */
+  mine: readonly Quoted[] = [],
 ): Omit<FixResult, "lookedFor" | "hidden"> {
   const found = (hidden === "skip" ? [] : hits(store, signatures, anyEvents(store)))
     .filter((h) => {
+      if (otherKind(mine, h.quoted)) return false;
       if (hidden === "skip" || !hidden?.has(h.sessionId)) return true;
       if (countsAsHidden(hidden, h.sessionId)) left.add(h.sessionId);
       return false;

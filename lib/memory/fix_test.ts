@@ -1,8 +1,15 @@
 import { assert, assertEquals } from "../../tests/_assert.ts";
 import { indexSessions, type SessionSpec } from "../../tests/_memory.ts";
-import { findFixes, fixRecord } from "./fix.ts";
+import { adapt, findFixes, fixRecord } from "./fix.ts";
 import { looksOnly } from "./fix_actions.ts";
-import { errorSignatures, reworded, sameError, signature } from "./signature.ts";
+import {
+  errorSignatures,
+  otherKind,
+  quotedNames,
+  reworded,
+  sameError,
+  signature,
+} from "./signature.ts";
 
 const LODASH = "Error: Cannot find module 'lodash'\nRequire stack:\n- /w/app/index.js";
 
@@ -562,11 +569,46 @@ Deno.test("findFixes falls back on the error without its names, and says it saw 
     );
     assert(r.message.includes("not 'left-pad'"), r.message);
     assert(r.lookedFor.includes("then without its names: error cannot find module"), r.lookedFor);
-    // The error as pasted, when some session holds it, is what is followed.
-    assertEquals(findFixes(ix.store, "Error: Cannot find module 'express'").specific, true);
+    // The command is offered for this error's name, with what ran for the other (trial 14).
+    assertEquals(r.fixes[0].adapted, {
+      command: "npm install left-pad",
+      from: "express",
+      to: "left-pad",
+    });
+    // The error as pasted, when some session holds it, is what is followed, as it ran.
+    const same = findFixes(ix.store, "Error: Cannot find module 'express'");
+    assertEquals([same.specific, same.fixes[0]?.adapted], [true, undefined]);
+    // A missing file is another error in the same words (trial 14: the entry script's path
+    // matched `'express'` and was offered `npm install express`); the stack trace naming
+    // server.js does not make it one.
+    for (const file of ["/w/svc/server.js", "./config"]) {
+      const f = findFixes(ix.store, `Error: Cannot find module '${file}'`, { mentions: true });
+      assertEquals([f.status, f.fixes.length, f.seen], ["unseen", 0, 0], f.message);
+      assert(f.lookedFor.includes("lines quoting a bare name, not a path, left out"), f.lookedFor);
+    }
   } finally {
     ix.cleanup();
   }
+});
+
+Deno.test("adapt puts the pasted error's name in a command that names the other as a word", () => {
+  const q = (raw: string) => quotedNames(`Error: cannot find '${raw}'`);
+  assertEquals(
+    adapt("npm install express", q("express"), q("left-pad"))?.command,
+    "npm install left-pad",
+  );
+  assertEquals(
+    adapt("pip install -U requests>=2", q("requests"), q("httpx"))?.command,
+    "pip install -U httpx>=2",
+  );
+  // Not part of another name, not a path, not when the command does not name it.
+  assertEquals(adapt("npm install express-session", q("express"), q("koa")), undefined);
+  assertEquals(adapt("npm ci", q("express"), q("koa")), undefined);
+  assertEquals(adapt("npm install express", q("express"), q("./lib/koa")), undefined);
+  assertEquals(adapt("npm install express", q("express"), q("koa app")), undefined);
+  assertEquals(otherKind(q("/w/a.js"), q("express")), true);
+  assertEquals(otherKind(q("express"), q("left-pad")), false);
+  assertEquals(otherKind([], q("express")), false);
 });
 
 Deno.test("findFixes offers what made the re-run pass, not the re-run, when commands ran between", async () => {

@@ -122,6 +122,9 @@ export function leavesOut(text: string): boolean {
   return text.split(/\r?\n/).some((l) => saysError(l) && /[/\\~]|\w\.[A-Za-z]|\d/.test(l));
 }
 
+/** A quoted name of 2 to 120 characters. */
+const QUOTED = /(["'`\u2018\u201c])([^"'`\u2019\u201d\n]{2,120})["'`\u2019\u201d]/g;
+
 /**
  * The specific names of `text`'s error lines, which signatures leave out or blur so one error
  * matches in any checkout: quoted words (`'left-pad'`; a pod name or a dashed id as the name it
@@ -136,10 +139,7 @@ export function specificNames(text: string): string[] {
   for (const line of text.split(/\r?\n/)) {
     if (!saysError(line)) continue;
     const clean = sanitizeForTerminal(line);
-    const quoted = clean.matchAll(
-      /(["'`\u2018\u201c])([^"'`\u2019\u201d\n]{2,120})["'`\u2019\u201d]/g,
-    );
-    for (const m of quoted) out.add(lastPart(workloads(m[2])));
+    for (const m of clean.matchAll(QUOTED)) out.add(lastPart(workloads(m[2])));
     for (const m of clean.matchAll(/(?:[A-Za-z]:)?[^\s/\\'"`]*[/\\][^\s'"`]*/g)) {
       out.add(lastPart(m[0]));
     }
@@ -148,6 +148,47 @@ export function specificNames(text: string): string[] {
     }
   }
   return [...out].filter((n) => n.length >= 2 && /\p{L}/u.test(n));
+}
+
+/** A name an error line quotes: its last part ({@link specificNames}) and whether it is a path. */
+export interface Quoted {
+  /** Lower case, its last part when a path (`'./lib/config'` -> `config`). */
+  name: string;
+  /** As quoted (`./lib/config`, `left-pad`). */
+  raw: string;
+  /** A file's path (`/w/app/server.js`, `./config`, `~/x`), not a bare name (`express`). */
+  path: boolean;
+}
+
+/**
+ * The names quoted in `text`'s error lines: what the error is about (`Cannot find module
+ * 'express'` is about a package; `Cannot find module '/w/app/server.js'` about a file, another
+ * problem with the same words around it, trial 14).
+ */
+export function quotedNames(text: string): Quoted[] {
+  const out: Quoted[] = [];
+  for (const line of text.split(/\r?\n/)) {
+    if (!saysError(line)) continue;
+    const clean = sanitizeForTerminal(line);
+    for (const m of clean.matchAll(QUOTED)) {
+      const raw = m[2].trim();
+      const name = lastPart(workloads(raw));
+      if (name.length < 2 || !/\p{L}/u.test(name) || out.some((q) => q.raw === raw)) continue;
+      out.push({ name, raw, path: /[/\\]|^[.~]/.test(raw) });
+    }
+  }
+  return out;
+}
+
+/**
+ * True when the names two error lines quote are of different kinds: every one of `a` a path and
+ * every one of `b` a bare name, or the other way round (neither quoting any: false).
+ */
+export function otherKind(a: readonly Quoted[], b: readonly Quoted[]): boolean {
+  if (!a.length || !b.length) return false;
+  const paths = (q: readonly Quoted[]) => q.every((x) => x.path);
+  const bare = (q: readonly Quoted[]) => q.every((x) => !x.path);
+  return (paths(a) && bare(b)) || (bare(a) && paths(b));
 }
 
 /** The last part of a path (`/w/app/index.js` -> `index.js`), lower case, trailing punctuation cut. */
