@@ -130,6 +130,8 @@ export interface CommandRunRow {
   /** The session's `time_from_file` when `time` is the session's (the run has none), else 0. */
   time_from_file?: number;
   output: string | null;
+  /** The first 200 characters of its result when the harness marked it an error, else null. */
+  head?: string | null;
 }
 
 /** A command of one session in order, with its event's position. */

@@ -116,6 +116,15 @@ const OUTPUT_IF_UNKNOWN = `CASE WHEN (c.exit IS NULL OR instr(c.command, '|') > 
         AND r.call_id = c.call_id AND r.kind = 'tool_result' ORDER BY r.seq LIMIT 1) END`;
 
 /**
+ * The head of the result of command `c` when the harness marked it an error (NULL otherwise):
+ * where a harness says it stopped the run (`Command timed out after 2m 0.0s`,
+ * lib/memory/outcome.ts `runEnd`).
+ */
+const ERROR_HEAD = `CASE WHEN c.is_error <> 0 AND c.call_id IS NOT NULL
+      THEN (SELECT substr(r.text, 1, 200) FROM events r WHERE r.session_id = c.session_id
+        AND r.call_id = c.call_id AND r.kind = 'tool_result' ORDER BY r.seq LIMIT 1) END`;
+
+/**
  * 1 when command `c` has a call id and no tool result at all (the session ended before it
  * ran or finished, or it was refused), else 0: such a run is no success (lib/memory/fix.ts).
  * Observed on Crush (a session's last message a `git stash` call) and Continue.
@@ -136,7 +145,7 @@ const FILE_AT = `f.id AS id, f.event_id AS event_id, f.session_id AS session_id,
 const COMMAND_RUN = `c.command AS command, c.exit AS exit, c.is_error AS is_error,
       COALESCE(c.time, s.updated, s.started) AS time, c.session_id AS session_id,
       CASE WHEN c.time IS NULL THEN s.time_from_file ELSE 0 END AS time_from_file,
-      ${OUTPUT_IF_UNKNOWN} AS output`;
+      ${OUTPUT_IF_UNKNOWN} AS output, ${ERROR_HEAD} AS head`;
 
 /**
  * Named queries: SQL, named parameters (one per `?`, in order) and row type
@@ -464,7 +473,7 @@ export const Q = {
   commandsInOrder: query<{ session: number }, CommandAtRow>(
     `SELECT c.event_id AS event_id, c.call_id AS call_id, c.command AS command,
       c.exit AS exit, c.is_error AS is_error, c.time AS time, e.seq AS seq,
-      ${OUTPUT_IF_UNKNOWN} AS output, ${NO_RESULT} AS no_result
+      ${OUTPUT_IF_UNKNOWN} AS output, ${ERROR_HEAD} AS head, ${NO_RESULT} AS no_result
     FROM commands c JOIN events e ON e.id = c.event_id WHERE c.session_id = ? ORDER BY e.seq`,
     ["session"],
   ),

@@ -19,7 +19,12 @@ export type Turn =
   | { user: string }
   | { say: string }
   /** `out: null`: the call has no result (the session ended before it finished). */
-  | { bash: string; out: string | null; exit?: number }
+  /**
+   * `clean`: the result carries Claude Code's `toolUseResult` of a run that ended by itself
+   * (`{stdout, stderr, interrupted: false}`), which records a run without `Exit code N` as exit
+   * 0; without it such a run's exit is unknown.
+   */
+  | { bash: string; out: string | null; exit?: number; clean?: boolean }
   /** `out`: the result's text (default `ok`, or Claude Code's own words when it failed). */
   | { edit: string; old: string; new: string; fail?: boolean; out?: string; all?: boolean }
   | { multi: string; edits: Array<{ old: string; new: string; all?: boolean }> }
@@ -65,7 +70,7 @@ export function claudeLines(s: SessionSpec): string[] {
     }));
     return id;
   };
-  const result = (id: string, content: string, isError: boolean) => {
+  const result = (id: string, content: string, isError: boolean, extra?: object) => {
     lines.push(JSON.stringify({
       ...base(),
       type: "user",
@@ -73,6 +78,7 @@ export function claudeLines(s: SessionSpec): string[] {
         role: "user",
         content: [{ type: "tool_result", tool_use_id: id, content, is_error: isError }],
       },
+      ...(extra ? { toolUseResult: extra } : {}),
     }));
   };
   for (const turn of s.turns) {
@@ -92,7 +98,10 @@ export function claudeLines(s: SessionSpec): string[] {
       const id = call("Bash", { command: turn.bash });
       const failed = (turn.exit ?? 0) !== 0;
       if (turn.out === null) continue;
-      result(id, failed ? `Exit code ${turn.exit}\n${turn.out}` : turn.out, failed);
+      const clean = turn.clean && !failed
+        ? { stdout: turn.out, stderr: "", interrupted: false, isImage: false }
+        : undefined;
+      result(id, failed ? `Exit code ${turn.exit}\n${turn.out}` : turn.out, failed, clean);
     } else if ("edit" in turn) {
       const id = call("Edit", {
         file_path: turn.edit,

@@ -130,11 +130,14 @@ export function howText(r: HowResult, io: Pick<IO, "isTTY" | "env">): string {
     group = label;
     // A status recorded but not the command's own (`exit 1 of grep`) is said beside the mix,
     // which counts such a run as unknown (trial 13: `runs: 1 exit unknown` beside exit 1).
-    const status = h.lastExit !== null && h.lastStatus !== `exit ${h.lastExit}` &&
-        !h.lastStatus.startsWith("failed")
-      ? c.dim(` (last ${h.lastStatus})`)
-      : "";
-    const mix = outcomeMix(h, (t, o) => o === "failed" ? c.red(t) : t) + status;
+    // A lone run of unknown outcome is its status (trial 14: `1 exit unknown (last exit 0 (||
+    // true))` read as a contradiction); a run that timed out or went to the background says so.
+    const said = h.lastStatus !== `exit ${h.lastExit}` && !h.lastStatus.startsWith("failed") &&
+      !["exit unknown", "no result"].includes(h.lastStatus);
+    const mix = said && h.runs === 1 && h.unknown === 1
+      ? h.lastStatus
+      : outcomeMix(h, (t, o) => o === "failed" ? c.red(t) : t) +
+        (said ? c.dim(` (the last: ${h.lastStatus})`) : "");
     out.push(
       ...commandLines(h.text, 160).map((l) => c.bold(l)),
       c.dim(

@@ -261,3 +261,33 @@ Deno.test("how says when only hidden sessions hold the command, not that none do
     ix.cleanup();
   }
 });
+
+Deno.test("how says a lone run's status as it is, and a run stopped at its time limit or sent to the background", async () => {
+  // Trial 14: `runs: 1 exit unknown (last exit 0 (|| true))` read as a contradiction.
+  const ix = await indexSessions([{
+    id: "40770000-2222-4222-8333-444455556666",
+    cwd: "/w/todo",
+    start: "2026-11-02T10:00:00Z",
+    turns: [
+      { user: "look around" },
+      { bash: "grep -rn TODO src || true", out: "src/a.ts:3: // TODO", clean: true },
+      { bash: "sleep 5 && echo waited", out: "Command timed out after 1s", exit: 143 },
+      { bash: "npm run dev", out: "Command running in background with ID: bash_1." },
+    ],
+  }]);
+  try {
+    const text = async (...words: string[]) => {
+      const pipe = captureIO(ix.env, false);
+      assertEquals(await howCmd.run({ values: {}, positionals: words }, pipe.io), 0);
+      return pipe.out();
+    };
+    assertStringIncludes(await text("grep"), "; runs: exit 0 (|| true)\n");
+    assertStringIncludes(
+      await text("sleep"),
+      "; runs: 1 failed (the last: timed out after 1s (exit 143))\n",
+    );
+    assertStringIncludes(await text("npm", "run"), "; runs: in background\n");
+  } finally {
+    ix.cleanup();
+  }
+});

@@ -24,7 +24,14 @@ import {
 import { Q } from "../schema.ts";
 import type { EventRow, FileRow, SessionRow } from "../rows.ts";
 import { describeSession } from "../memory/last.ts";
-import { exitOf, type Outcome, outcomeOf, runFacts, statusOwner } from "../memory/outcome.ts";
+import {
+  exitOf,
+  type Outcome,
+  outcomeOf,
+  runEnd,
+  runFacts,
+  statusOwner,
+} from "../memory/outcome.ts";
 import { noteIdAt, notesOfDays } from "../memory/note_ids.ts";
 import { editDiffs, replacingAll } from "./_show_edits.ts";
 import { isUndated } from "../session_time.ts";
@@ -111,11 +118,13 @@ export function showSession(store: Store, ref: string, tz?: string): ShowData {
     const facts = runFacts(c);
     const owner = facts.exit === null ? null : statusOwner(facts.command, facts.exit);
     const outcome = outcomeOf(facts);
+    const ended = runEnd(facts.output ?? facts.head);
     commands.set(c.event_id, {
       exit: facts.exit,
       is_error: c.is_error,
       outcome,
       ...(owner ? { of: owner } : {}),
+      ...(ended ? { ended } : {}),
     });
   }
   outcomesOfResults(events, commands);
@@ -145,6 +154,8 @@ interface RunStatus {
   not_run?: boolean;
   /** The status in words when a program last in a pipe returned it (`exit 0 of head`). */
   of?: string;
+  /** How it ended when not by itself (lib/memory/outcome.ts `runEnd`: `timed out after 2m`). */
+  ended?: string;
 }
 
 /**
@@ -246,6 +257,8 @@ export function showJson(d: ShowData): Record<string, unknown> {
         ...(cmd ? { exit: cmd.exit, is_error: cmd.is_error === 1 } : {}),
         // The exit status is the pipe's last program's (`head`), not the command's.
         ...(cmd?.of ? { exit_of: cmd.of } : {}),
+        // Stopped at its time limit or moved to the background (`timed out after 2m 0.0s`).
+        ...(cmd?.ended ? { ended: cmd.ended } : {}),
         // A call that never ran has no outcome: it says `not_run` instead.
         ...(cmd ? cmd.not_run ? { not_run: true } : { outcome: cmd.outcome } : {}),
         ...(isCut(e) ? { cut: true } : {}),
@@ -300,7 +313,13 @@ export function showText(d: ShowData, io: Pick<IO, "isTTY" | "env">, full: boole
     const cmd = d.commands.get(e.id);
     // A result repeats its call's status only when it failed (the call line says `exit 0`).
     const status = cmd && (e.kind !== "tool_result" || cmd.outcome === "failed")
-      ? cmd.not_run ? c.yellow(" not run") : cmd.of
+      ? cmd.not_run ? c.yellow(" not run") : cmd.ended
+        ? runColor(cmd.outcome)(
+          ` ${cmd.ended}${
+            cmd.exit !== null && cmd.ended.startsWith("timed") ? ` (exit ${cmd.exit})` : ""
+          }`,
+        )
+        : cmd.of
         ? runColor(cmd.outcome)(
           cmd.outcome === "failed"
             ? ` failed (${exitOf(cmd.exit, cmd.of)})`

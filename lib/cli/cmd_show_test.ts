@@ -4,6 +4,7 @@ import { captureIO } from "../../tests/_cli_io.ts";
 import { DejaError } from "../../core/errors.ts";
 import { csi } from "./output.ts";
 import { parseShow, showCmd, showSession } from "./cmd_show.ts";
+import { sessionDigest } from "../memory/digest.ts";
 
 const ID = "5e55a000-1111-4222-8333-444455556666";
 
@@ -173,6 +174,44 @@ Deno.test("show marks an edit that replaced every occurrence, text and JSON", as
       ["/w/app/b.py", false],
       ["/w/app/b.py", true],
     ]);
+  } finally {
+    ix.cleanup();
+  }
+});
+
+Deno.test("show, ctx and their JSON say a run timed out or went to the background", async () => {
+  // Trial 14: a timeout read only `failed`, a background run `exit unknown`.
+  const ix = await indexSessions([{
+    id: "5e55b000-1111-4222-8333-444455556666",
+    cwd: "/w/app",
+    start: "2026-11-01T10:00:00Z",
+    turns: [
+      { user: "run the slow suite" },
+      { bash: "pytest -x tests/slow_test.py", out: "Command timed out after 1s", exit: 143 },
+      { bash: "npm run dev", out: "Command running in background with ID: bash_1." },
+    ],
+  }]);
+  try {
+    const pipe = captureIO(ix.env, false);
+    assertEquals(await showCmd.run({ values: {}, positionals: ["5e55b"] }, pipe.io), 0);
+    assertStringIncludes(pipe.out(), "tool_call Bash timed out after 1s (exit 143)\n");
+    assertStringIncludes(pipe.out(), "tool_call Bash in background\n");
+    const json = captureIO(ix.env, false);
+    await showCmd.run({ values: { json: true }, positionals: ["5e55b"] }, json.io);
+    const ended = JSON.parse(json.out()).events.filter((e: { ended?: string }) => e.ended)
+      .map((e: { kind: string; ended: string }) => `${e.kind} ${e.ended}`);
+    assertEquals(ended, [
+      "tool_call timed out after 1s",
+      "tool_result timed out after 1s",
+      "tool_call in background",
+      "tool_result in background",
+    ]);
+    const digest = sessionDigest(ix.store, showSession(ix.store, "5e55b").session.id);
+    assertEquals(digest.commands.map((c) => c.status), [
+      "timed out after 1s (exit 143)",
+      "in background",
+    ]);
+    assertStringIncludes(digest.markdown, "→ **timed out after 1s (exit 143) ✗**");
   } finally {
     ix.cleanup();
   }

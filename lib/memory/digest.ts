@@ -59,6 +59,11 @@ export interface DigestCommand {
   outcome: Outcome;
   /** Epoch ms of the last run, when known. */
   time: number | null;
+  /**
+   * The last run's status in words, as `show` and `how` say it (outcome.ts `outcomeLabel`):
+   * `exit 0`, `exit 1 of grep`, `timed out after 2m 0.0s`, `in background`, `exit unknown`.
+   */
+  status: string;
 }
 
 /**
@@ -194,7 +199,7 @@ function header(s: SessionRow, name: string | null, home?: string): string {
 }
 
 function status(c: DigestCommand): string {
-  const last = outcomeLabel({ exit: c.exit, isError: c.failed, command: c.command });
+  const last = c.status;
   const runs = c.runs > 1 ? ` (${c.runs} runs${c.failures ? `, ${c.failures} failed` : ""})` : "";
   return (c.failed ? `**${last} ✗**` : last) + runs;
 }
@@ -397,10 +402,12 @@ function foldCommands(rows: CommandAtRow[]): DigestCommand[] {
     const command = String(r.command).trim();
     const key = command.replace(/\s+/g, " ");
     const exit = r.exit ?? null;
-    const outcome = outcomeOf(runFacts(r));
+    const facts = runFacts(r);
+    const outcome = outcomeOf(facts);
     const failed = outcome === "failed";
     const c = byKey.get(key) ??
-      { command, runs: 0, failures: 0, exit: null, failed: false, outcome, time: null };
+      { command, runs: 0, failures: 0, exit: null, failed: false, outcome, time: null, status: "" };
+    c.status = outcomeLabel(facts);
     c.runs++;
     if (failed) c.failures++;
     c.exit = exit;

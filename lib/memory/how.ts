@@ -210,6 +210,7 @@ export function howRuns(store: Store, what: string, opts: HowOptions = {}): HowR
       is_error: Number(r.is_error),
       output: (r.output as string | null) ?? null,
       command: String(r.command),
+      head: (r.head as string | null) ?? null,
     });
     const outcome = outcomeOf(facts);
     c[outcome]++; // the three outcomes are the three counts

@@ -159,6 +159,8 @@ export interface RunFacts {
   output?: string | null;
   /** The store holds the call and no result at all: it never ran or never finished. */
   noResult?: boolean;
+  /** The head of its result when the harness marked it an error (where it says it stopped it). */
+  head?: string | null;
   /** The command, when known: a status its last filter returned does not count ({@link statusOwner}). */
   command?: string | null;
 }
@@ -175,6 +177,7 @@ export interface RunRow {
   /** 1 when the call has no tool result (lib/schema.ts `NO_RESULT`). */
   no_result?: number | boolean | null;
   command?: string | null;
+  head?: string | null;
 }
 
 /** The facts of a run as a query row holds them ({@link RunRow}), for every surface alike. */
@@ -185,6 +188,7 @@ export function runFacts(r: RunRow): RunFacts {
     output: r.output ?? null,
     noResult: r.no_result === true || r.no_result === 1,
     command: r.command ?? null,
+    head: r.head ?? null,
   };
 }
 
@@ -248,6 +252,39 @@ export function exitOf(exit: number | null, owner: string): string {
   return owner.startsWith("||") ? `exit ${exit} (${owner})` : `exit ${exit} of ${owner}`;
 }
 
+/**
+ * A run the harness stopped at its time limit: Claude Code's Bash result says `Command timed
+ * out after 2m 0.0s` (after an `Exit code 143` line in 2.1.332, verified in the farm; on its
+ * own in earlier results).
+ */
+const TIMED_OUT = /^(?:Error: )?Command timed out after (\S[^\n]{0,39}?)\s*$/m;
+/**
+ * A run the harness moved to the background, as Claude Code 2.1.332 words it (read in its
+ * bundled source): `Command running in background with ID: bash_1.`, `Command was manually
+ * backgrounded by user with ID: …`, `Command was moved to the background (ID: …) …`.
+ */
+const BACKGROUND =
+  /^Command (?:running in background|was manually backgrounded|was moved to the background)\b/m;
+/** Moved there at its time limit: `Command did not complete within its 2s timeout and was moved to the background`. */
+const TIMEOUT_BACKGROUND =
+  /^Command did not complete within its (\S{1,12}) timeout and was moved to the background\b/m;
+
+/**
+ * How a run ended when its harness says it did not end by itself: `timed out after 2m 0.0s`
+ * (the harness stopped it), `in background` (it went on after the result); null otherwise.
+ * Read in the first 2 KB of its output (trial 14: a timeout read only `failed`, a background
+ * run `exit unknown`).
+ */
+export function runEnd(output: string | null | undefined): string | null {
+  if (!output) return null;
+  const head = output.slice(0, 2048);
+  const t = TIMED_OUT.exec(head);
+  if (t) return `timed out after ${t[1]}`;
+  const late = TIMEOUT_BACKGROUND.exec(head);
+  if (late) return `in background after its ${late[1]} timeout`;
+  return BACKGROUND.test(head) ? "in background" : null;
+}
+
 /** The outcome of one run (see the module's rules). */
 export function outcomeOf(r: RunFacts): Outcome {
   const recorded = r.exit !== null && r.exit !== undefined;
@@ -270,6 +307,11 @@ export function runFailed(r: RunFacts): boolean {
  * call has none (it never finished), `exit unknown` otherwise.
  */
 export function outcomeLabel(r: RunFacts): string {
+  const end = runEnd(r.output ?? r.head);
+  if (end?.startsWith("timed out") && outcomeOf(r) === "failed") {
+    return r.exit !== null && r.exit !== undefined ? `${end} (exit ${r.exit})` : end;
+  }
+  if (end?.startsWith("in background") && (r.exit === null || r.exit === undefined)) return end;
   if (r.exit !== null && r.exit !== undefined) {
     const owner = statusOwner(r.command, r.exit);
     if (!owner) return `exit ${r.exit}`;

@@ -4,6 +4,7 @@ import {
   outcomeLabel,
   outcomeMix,
   outcomeOf,
+  runEnd,
   statusForcedZero,
   statusOwner,
 } from "./outcome.ts";
@@ -179,4 +180,39 @@ Deno.test("a command ending in || true: its 0 says nothing, the output decides, 
   assertEquals(statusForcedZero("rm x || true; npm test"), null);
   assertEquals(statusForcedZero('echo "a || true"'), null);
   assertEquals(outcomeOf({ ...codex, command: "rm x || true; npm test", output: "ok" }), "ok");
+});
+
+Deno.test("a run the harness stopped or moved to the background says so, not failed or exit unknown", () => {
+  // Claude Code's words (2.1.332 in the farm, and its bundled source; trial 14).
+  assertEquals(runEnd("Exit code 143\nCommand timed out after 1s"), "timed out after 1s");
+  assertEquals(
+    runEnd("Command timed out after 2m 0.0s\ncollected 3 items"),
+    "timed out after 2m 0.0s",
+  );
+  assertEquals(
+    runEnd("Command running in background with ID: bash_1. Output is being written to: /t/o."),
+    "in background",
+  );
+  assertEquals(
+    runEnd(
+      "Command did not complete within its 2s timeout and was moved to the background (ID: b).",
+    ),
+    "in background after its 2s timeout",
+  );
+  assertEquals(
+    runEnd("Command was manually backgrounded by user with ID: b3. Output …"),
+    "in background",
+  );
+  // Said by the command itself, later in its output, or of something else: nothing.
+  assertEquals(runEnd("tests passed\nthe job timed out after 3 retries"), null);
+  assertEquals(runEnd(null), null);
+  const timeout = { exit: 143, isError: 1, output: "Exit code 143\nCommand timed out after 1s" };
+  assertEquals([outcomeOf(timeout), outcomeLabel(timeout)], [
+    "failed",
+    "timed out after 1s (exit 143)",
+  ]);
+  const old = { exit: null, isError: 1, output: "Command timed out after 2m 0.0s" };
+  assertEquals(outcomeLabel(old), "timed out after 2m 0.0s");
+  const bg = { exit: null, isError: 0, output: "Command running in background with ID: bash_1." };
+  assertEquals([outcomeOf(bg), outcomeLabel(bg)], ["unknown", "in background"]);
 });
