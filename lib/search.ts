@@ -82,7 +82,7 @@ import { heldBy } from "./search/whole.ts";
 import { coordinate } from "./search/concepts.ts";
 import { liftPrompts, typedPrompts } from "./search/prompt.ts";
 import { liftTitled, titledOrSpelt } from "./search/title.ts";
-import { liftVerbatim, phraseRows, verbatimHolders } from "./search/verbatim.ts";
+import { joinedRows, liftVerbatim, phraseRows, verbatimHolders } from "./search/verbatim.ts";
 import { tokens } from "./search/tokenize.ts";
 import { spellingFixes, withoutStopSlips } from "./search/spelling.ts";
 import { docs } from "./search/vocab.ts";
@@ -173,6 +173,8 @@ export interface SessionHit {
   promptMatch: boolean;
   /** An event of it holds the whole query as one phrase (lib/search/verbatim.ts). */
   verbatimMatch?: boolean;
+  /** An event of it holds the query's words written joined, as one name (`fetchUserById`). */
+  joinedMatch?: boolean;
   /** Best matching events, at most 3. Snippet text marks matches with \x01 ... \x02. */
   snippets: Array<
     {
@@ -203,6 +205,11 @@ export interface SearchResult {
    * word forms or relevance (a long query's ranks merged, lib/search/ladder.ts); absent: none.
    */
   exactFollow?: number;
+  /**
+   * The name the first result holds the query's words as, written joined, as an event writes
+   * it (`fetchUserById` for `fetch user by id`; lib/search/verbatim.ts `joinedRows`).
+   */
+  joined?: string;
   /**
    * How many sessions listed after those found by a title, a typed prompt or a phrase are
    * only the nearest by relevance (they hold not every word); absent: none.
@@ -358,7 +365,14 @@ function run(store: Store, query: string, o: SearchOptions): SearchResult {
     trace("search: fielded rerank");
   }
   const verbatim = verbatimHolders(phrase, rootOf);
-  liftVerbatim(scores, verbatim);
+  // The words written joined, as one name: ranked with the phrase.
+  const joinedBy = ABLATE.verbatim ? undefined : joinedRows(stats, query, f);
+  const joined = verbatimHolders(joinedBy, rootOf);
+  const lifted = new Map(verbatim);
+  for (const [id, evs] of joined) {
+    lifted.set(id, [...(lifted.get(id) ?? []), ...evs].sort((a, b) => b.score - a.score));
+  }
+  liftVerbatim(scores, lifted);
   // A title holding the query once its words the history holds nowhere are spelt right
   // (lib/search/spelling.ts): also when no tier corrected them (a long query, or a word only
   // a title holds beside the misspelt one).
@@ -396,7 +410,7 @@ function run(store: Store, query: string, o: SearchOptions): SearchResult {
   // only the nearest by relevance, and is said to be (trial 16).
   const guesses = tier === "relevance";
   if (
-    (prompts.size || titled.size || verbatim.size) && (tier === "relevance" || tier === "none")
+    (prompts.size || titled.size || lifted.size) && (tier === "relevance" || tier === "none")
   ) tier = "exact";
   const results = finish(store, cache, scores, tier, o, now, parsed.time, limit);
   trace("search: titles, prompts, order");
@@ -405,7 +419,11 @@ function run(store: Store, query: string, o: SearchOptions): SearchResult {
     r.titleMatch = titled.has(r.rowid);
     r.promptMatch = prompts.has(r.rowid);
     r.verbatimMatch = verbatim.has(r.rowid);
-    if (guesses && tier === "exact" && !r.titleMatch && !r.promptMatch && !r.verbatimMatch) {
+    r.joinedMatch = joined.has(r.rowid);
+    if (
+      guesses && tier === "exact" && !r.titleMatch && !r.promptMatch && !r.verbatimMatch &&
+      !r.joinedMatch
+    ) {
       nearestFollow++;
     }
   }
@@ -475,7 +493,9 @@ function run(store: Store, query: string, o: SearchOptions): SearchResult {
   }
   // An event holding the whole query as a phrase shows the phrase, not another place of its
   // words (trial 15: `the file is` showed three snippets without it).
-  const whole = verbatim.size ? [[tokens(query)]] : undefined;
+  const whole = verbatim.size || joined.size
+    ? [[...(verbatim.size ? [tokens(query)] : []), ...(joinedBy ? [[joinedBy.token]] : [])]]
+    : undefined;
   fillSnippets(store, results, o.snippets ?? 3, (t) => {
     const at = whole && snippet(t, whole);
     return at && at.includes("\x01") ? at : snippet(t, alts);
@@ -504,6 +524,7 @@ function run(store: Store, query: string, o: SearchOptions): SearchResult {
     nothingMatched: exactFollow === 0 && (tier === "relevance" || tier === "none"),
     ...(exactFollow ? { exactFollow } : {}),
     ...(nearestFollow ? { nearestFollow } : {}),
+    ...(joinedBy && results[0]?.joinedMatch ? { joined: asWritten(store, joinedBy) } : {}),
     ...(held?.left.length
       ? { leftOut: held.left, dropped: [...parsed.dropped, ...held.left] }
       : {}),
@@ -512,6 +533,17 @@ function run(store: Store, query: string, o: SearchOptions): SearchResult {
     ...(titleSpelt ? { titleSpelt } : {}),
     ...(respelt && changes.some((c) => !respelt!.includes(c.from)) ? { respelt } : {}),
   };
+}
+
+/** The joined name as the first event holding it writes it (`fetchUserById`), else as indexed. */
+function asWritten(store: Store, j: { token: string; rows: Array<{ event_id: number }> }): string {
+  const ids = JSON.stringify(j.rows.slice(0, 3).map((r) => r.event_id));
+  const re = new RegExp(`(?<![\\p{L}\\p{N}])${j.token}(?![\\p{L}\\p{N}])`, "iu");
+  for (const t of Q.eventTexts.all(store, { ids })) {
+    const m = re.exec(t.text);
+    if (m) return m[0];
+  }
+  return j.token;
 }
 
 /** A query of one or two letters and `#` or `++` alone (`C#`, `f#`, `C++`), quotes allowed. */

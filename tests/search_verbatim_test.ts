@@ -104,3 +104,55 @@ Deno.test("a phrase under a filter is looked for under it, and two words are no 
     ix.cleanup();
   }
 });
+
+Deno.test("words typed apart find the name code writes them as, joined, first and named", async () => {
+  // Trial 14: `deja "fetch user by id"` listed four sessions naming fetch, user and id
+  // anywhere, not the one defining `fetchUserById`.
+  const apart = (i: number): MemSession => ({
+    id: `s-apart-${i}`,
+    events: [
+      ["user", `fetch the user list ${i} and show each user by its id`],
+      ["assistant", `I fetch every user by id ${i}: the id comes from the user table.`],
+    ],
+  });
+  const ix = await memIndex([
+    ...Array.from({ length: 6 }, (_, i) => apart(i)),
+    {
+      id: "s-joined",
+      at: Date.parse("2026-01-01T00:00:00Z"),
+      events: [
+        ["user", "the profile page times out"],
+        [
+          "tool_call",
+          "edit src/api.ts export function fetchUserById(userId) { return http.get(url) }",
+        ],
+      ],
+    },
+  ]);
+  try {
+    const r = await runMain(ix.env, ["search", "--json", "fetch user by id"]);
+    assertEquals(r.code, 0, r.err);
+    const j = JSON.parse(r.out);
+    assertEquals([j.results[0].id, j.results[0].joined_match], ["s-joined", true]);
+    assert(j.results.slice(1).every((x: { joined_match: boolean }) => !x.joined_match));
+    assert(j.results[0].snippets[0].text.includes("fetchUserById"), r.out);
+    const t = await runMain(ix.env, ["fetch user by id"]);
+    assert(
+      t.err.startsWith("the first result holds fetchUserById, the words written joined"),
+      t.err,
+    );
+    assert(!t.err.includes("too common"), t.err);
+    // Two words joined are too often a word of their own (`data base`): not read so.
+    const two = await runMain(ix.env, ["search", "--json", "user id"]);
+    assert(JSON.parse(two.out).results.every((x: { joined_match: boolean }) => !x.joined_match));
+    const store = ix.open();
+    try {
+      const off = withAblation(["verbatim"], () => search(store, "fetch user by id"));
+      assert(off.results[0]?.id !== "s-joined", off.results.map((x) => x.id).join(" "));
+    } finally {
+      store.close();
+    }
+  } finally {
+    ix.cleanup();
+  }
+});

@@ -90,7 +90,8 @@ export function absentHint(io: IO, a: Absent | undefined): void {
  * holds the whole query as one phrase (lib/search/verbatim.ts).
  */
 export function droppedNote(res: SearchResult): string {
-  if (res.results[0]?.promptMatch || res.results[0]?.verbatimMatch) return "";
+  const first = res.results[0];
+  if (first?.promptMatch || first?.verbatimMatch || first?.joinedMatch) return "";
   const question = new Set(res.leftOut ?? []);
   const words = [...new Set(res.dropped.filter((w) => !question.has(w)))];
   if (!words.length) return "";

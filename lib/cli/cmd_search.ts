@@ -613,6 +613,7 @@ function jsonOf(
       spread: r.spread,
       title_match: r.titleMatch,
       phrase_match: Boolean(r.verbatimMatch),
+      joined_match: Boolean(r.joinedMatch),
       snippets: r.snippets.map((s) => ({
         kind: s.kind,
         seq: s.seq,

@@ -39,6 +39,13 @@ export function insideWindow(res: SearchResult): number {
  * match" nor "no single event holds every word" (the others, if any, say how they matched).
  */
 export function narration(res: SearchResult): string {
+  const line = narrated(res);
+  // The words found written joined, as one name (trial 14: `fetch user by id`, `fetchUserById`).
+  if (!res.joined) return line;
+  return `the first result holds ${res.joined}, the words written joined${line ? `; ${line}` : ""}`;
+}
+
+function narrated(res: SearchResult): string {
   // Four alternatives a word, and an ellipsis for the others searched too (trial 16).
   const list = (changes: SearchResult["changes"]) =>
     changes.map((x) => `${x.from} → ${x.to.slice(0, 4).join(", ")}${x.to.length > 4 ? ", …" : ""}`)

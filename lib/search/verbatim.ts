@@ -64,9 +64,42 @@ export function phraseRows(stats: TermStats, query: string, f: Filters): PhraseR
   return { rows, complete: rows.length < MAX_ROWS };
 }
 
+/** Fewest characters of a name the query's words make joined ({@link joinedRows}). */
+const MIN_JOINED = 10;
+
+/**
+ * The events holding the name `query`'s words make written joined, as code writes them
+ * (`fetch user by id` -> `fetchUserById`, `fetch_user_by_id` being read as its words already):
+ * three or more tokens of letters and digits, ten characters or more together, a word the
+ * index holds in at most a fifth of the events; undefined otherwise. Such a name holds the
+ * words, in order, as one token, so its sessions rank with those holding the phrase (trial 14:
+ * `deja "fetch user by id"` listed four sessions naming `fetch`, `user` and `id` anywhere
+ * and not the one defining `fetchUserById`).
+ */
+export function joinedRows(
+  stats: TermStats,
+  query: string,
+  f: Filters,
+): { token: string; rows: Row[] } | undefined {
+  const toks = tokens(query);
+  if (toks.length < MIN_TOKENS || toks.length > 8) return undefined;
+  if (toks.some((t) => !/^[a-z0-9]+$/.test(t))) return undefined;
+  const token = toks.join("");
+  if (token.length < MIN_JOINED || token.length > 48) return undefined;
+  const docs = stats.docs(token);
+  const n = Math.max(1, Q.eventCount.get(stats.store, {})!.n);
+  if (!docs || docs / n > COMMON) return undefined;
+  const { sql, args } = filterSql(f, "fts");
+  const rows = Q.searchRows.extend(
+    `${sql} ORDER BY events_fts.rowid DESC LIMIT ${MAX_ROWS}`,
+    args,
+  ).all(stats.store, { match: ftsTerm([token]) }).sort((a, b) => a.bm25 - b.bm25);
+  return rows.length ? { token, rows } : undefined;
+}
+
 /** Per root session (`rootOf`), its events of `phrase`, best by BM25 first. */
 export function verbatimHolders(
-  phrase: PhraseRows | undefined,
+  phrase: Pick<PhraseRows, "rows"> | undefined,
   rootOf: (id: number) => number,
 ): Map<number, ScoredEvent[]> {
   const out = new Map<number, ScoredEvent[]>();
