@@ -252,6 +252,14 @@ Deno.test("a word in no session is named, with what the query finds without it",
       near.err,
       "hint: 'zzqqxx' is in no session; without it: 1 session: deja world tiles overlap\n",
     );
+    // Neither a word held in another form nor a time word is in no session, and the time
+    // words stay in the command (recall bench: "'lose', 'july' are in no session", then
+    // `deja … messages in`).
+    const timed = await runMain(ix.env, ["world", "tiles", "overlapping", "zzqqxx", "in", "july"]);
+    assertStringIncludes(
+      timed.err,
+      "hint: 'zzqqxx' is in no session; without it: 1 session: deja world tiles overlapping in july\n",
+    );
   } finally {
     ix.cleanup();
   }

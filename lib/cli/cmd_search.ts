@@ -273,7 +273,7 @@ export async function searchData(
   const absent = (result.results.length && !result.nothingMatched) || args.regex ||
       filtered?.without
     ? undefined
-    : absentWords(store, args.query, opts, filters);
+    : absentWords(store, args.query, opts, filters, result.time?.words);
   const refs = new Map<string, string>();
   const about = new Map<string, string>();
   for (const r of result.results) {
