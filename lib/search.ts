@@ -82,7 +82,13 @@ import { heldBy } from "./search/whole.ts";
 import { coordinate } from "./search/concepts.ts";
 import { liftPrompts, typedPrompts } from "./search/prompt.ts";
 import { liftTitled, titledOrSpelt } from "./search/title.ts";
-import { joinedRows, liftVerbatim, phraseRows, verbatimHolders } from "./search/verbatim.ts";
+import {
+  joinedRows,
+  liftVerbatim,
+  literalHolders,
+  phraseRows,
+  verbatimHolders,
+} from "./search/verbatim.ts";
 import { tokens } from "./search/tokenize.ts";
 import { spellingFixes, withoutStopSlips } from "./search/spelling.ts";
 import { docs } from "./search/vocab.ts";
@@ -368,11 +374,10 @@ function run(store: Store, query: string, o: SearchOptions): SearchResult {
   // The words written joined, as one name: ranked with the phrase.
   const joinedBy = ABLATE.verbatim ? undefined : joinedRows(stats, query, f);
   const joined = verbatimHolders(joinedBy, rootOf);
-  const lifted = new Map(verbatim);
-  for (const [id, evs] of joined) {
-    lifted.set(id, [...(lifted.get(id) ?? []), ...evs].sort((a, b) => b.score - a.score));
-  }
-  liftVerbatim(scores, lifted);
+  // Below the phrase as typed, and that below the name as written (`fetch_user_by_id`).
+  liftVerbatim(scores, new Map([...joined].filter(([id]) => !verbatim.has(id))));
+  liftVerbatim(scores, verbatim);
+  const lifted = new Set([...verbatim.keys(), ...joined.keys()]);
   // A title holding the query once its words the history holds nowhere are spelt right
   // (lib/search/spelling.ts): also when no tier corrected them (a long query, or a word only
   // a title holds beside the misspelt one).
@@ -401,6 +406,9 @@ function run(store: Store, query: string, o: SearchOptions): SearchResult {
   liftTitled(scores, early.length ? new Set([...titled].filter(inTime)) : titled);
   liftTitled(scores, new Set(early), 1);
   liftPrompts(scores, parsed.time ? new Map([...prompts].filter(([id]) => inTime(id))) : prompts);
+  // A name typed as written (`fetch_user_by_id`, `MODULE_NOT_FOUND`) is no prompt: the events
+  // holding it so rank above those holding its words otherwise (trial 15).
+  liftVerbatim(scores, literalHolders(stats, query, f, rootOf));
   // A path typed alone: the sessions that changed the file, first (a prompt quoting the path
   // with a word or two is no typed prompt of it).
   if (!ABLATE.changed) {

@@ -142,6 +142,40 @@ Deno.test("words typed apart find the name code writes them as, joined, first an
       t.err,
     );
     assert(!t.err.includes("too common"), t.err);
+    // The name written with separators ranks above it, and the phrase above that (trial 15:
+    // the session holding `fetch_user_by_id` as written was second).
+    const lit = await memIndex([
+      ...Array.from({ length: 4 }, (_, i) => apart(i)),
+      // Enough else that the query's words are not in a fifth of the events (a phrase of
+      // words that are everywhere is not read).
+      ...Array.from({ length: 30 }, (_, i) => ({
+        id: `s-else-${i}`,
+        events: [["user", `tune the cache ${i}`], ["assistant", `the cache ${i} is tuned`]],
+      } as MemSession)),
+      {
+        id: "s-joined",
+        events: [["tool_call", "export function fetchUserById(userId) { return get(url) }"]],
+      },
+      {
+        id: "s-snake",
+        at: Date.parse("2025-01-01T00:00:00Z"),
+        events: [["tool_call", "def fetch_user_by_id(user_id): return db.get(user_id)"]],
+      },
+      {
+        id: "s-said",
+        at: Date.parse("2025-02-01T00:00:00Z"),
+        events: [["user", "Fetch user by id, then?"]],
+      },
+    ]);
+    try {
+      const top = async (q: string) =>
+        JSON.parse((await runMain(lit.env, ["search", "--json", q])).out).results
+          .slice(0, 3).map((x: { id: string }) => x.id);
+      assertEquals((await top("fetch_user_by_id"))[0], "s-snake");
+      assertEquals((await top("fetch user by id")).slice(2), ["s-joined"]);
+    } finally {
+      lit.cleanup();
+    }
     // Two words joined are too often a word of their own (`data base`): not read so.
     const two = await runMain(ix.env, ["search", "--json", "user id"]);
     assert(JSON.parse(two.out).results.every((x: { joined_match: boolean }) => !x.joined_match));

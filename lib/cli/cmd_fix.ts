@@ -150,6 +150,7 @@ export function fixJson(d: FixData): Record<string, unknown> {
       retry: f.retry,
       specific: f.specific,
       ...(f.adapted ? { adapted: f.adapted } : {}),
+      ...(f.otherNames ? { other_names: f.otherNames } : {}),
       last: isoTime(f.last),
       time_from_file: f.timeFromFile,
       examples: f.examples.map((e) => ({
@@ -204,6 +205,8 @@ export function fixText(d: FixData, io: Pick<IO, "isTTY" | "env">): string {
             } for '${f.adapted.from}'`,
           ),
         ]
+        : f.otherNames
+        ? [c.dim(`    it ran for ${f.otherNames.map((n) => `'${oneLine(n, 60)}'`).join(", ")}`)]
         : []),
       c.dim(
         `    ${f.sessions} session${f.sessions === 1 ? "" : "s"}, ${fixRecord(f)}, last ${

@@ -202,6 +202,8 @@ export function fixAnswer(store: Store, error: string, f: Filters): string {
           ? ` (for '${x.adapted.to}'; it ran as ${
             oneLineForAgent(commandOneLine(x.command), 200)
           } for '${x.adapted.from}')`
+          : x.otherNames
+          ? ` (it ran for ${x.otherNames.map((n) => `'${oneLineForAgent(n, 60)}'`).join(", ")})`
           : ""
       }`,
       `   ${plural(x.sessions, "session")}, ${fixRecord(x)}, last ${sessionTime(x.last, x, 10)}${

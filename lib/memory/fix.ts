@@ -111,6 +111,11 @@ export interface FixCandidate {
    * `npm install left-pad` for `'left-pad'`): what to run here. Absent otherwise.
    */
   adapted?: { command: string; from: string; to: string };
+  /**
+   * The names the error it followed quoted, when it followed the error with other names than
+   * the pasted one's (`['cv2']` for `'sklearn'`); absent when it followed the pasted names.
+   */
+  otherNames?: string[];
 }
 
 /** The answer of {@link findFixes}. */
@@ -322,10 +327,52 @@ function hits(
 /** A name a command can take as it is (no quoting needed). */
 const PLAIN_NAME = /^[\w@.+:/-]+$/;
 
+/** A Python package installer in a command (`pip install`, `uv add`, `poetry add`, `conda install`). */
+const PY_INSTALL = /(?:^|[\s;&|(])(?:pip3?|pipx|uv|poetry|conda|mamba)\s/;
+
+/**
+ * Python modules whose package has another name (`import yaml` comes from `pyyaml`), for a
+ * command adapted to another module ({@link adapt}; trial 15 was offered `pip install yaml` and
+ * `pip install sklearn`). The packages' names as PyPI lists them.
+ */
+const PY_PACKAGES: Readonly<Record<string, string>> = {
+  yaml: "pyyaml",
+  sklearn: "scikit-learn",
+  skimage: "scikit-image",
+  cv2: "opencv-python",
+  PIL: "pillow",
+  bs4: "beautifulsoup4",
+  dateutil: "python-dateutil",
+  dotenv: "python-dotenv",
+  jwt: "pyjwt",
+  jose: "python-jose",
+  multipart: "python-multipart",
+  serial: "pyserial",
+  usb: "pyusb",
+  Crypto: "pycryptodome",
+  attr: "attrs",
+  MySQLdb: "mysqlclient",
+  fitz: "pymupdf",
+  docx: "python-docx",
+  pptx: "python-pptx",
+  gi: "pygobject",
+  zmq: "pyzmq",
+  OpenSSL: "pyopenssl",
+  nacl: "pynacl",
+  git: "gitpython",
+  magic: "python-magic",
+};
+
+/** A version pinned after a package's name: `@4`, `@^2.1`, `==1.2`, `>=2`, `~=3.0`. */
+const PIN = String.raw`(?:@[\w.^~<>=*-]+|[=<>!~]=?[\w.*]+)?`;
+
 /**
  * `command` for the pasted error's name: when the error it followed quoted one bare name
  * (`express`) the command names as a word, and the pasted error quotes one other bare name
- * (`left-pad`), that name in its place ({@link FixCandidate.adapted}).
+ * (`left-pad`), that name in its place ({@link FixCandidate.adapted}). The other name's
+ * version pin goes with it (`chalk@4` -> `ora`), and so does a `cd` into the other project
+ * first; a Python installer gets the package of a module that has another name (`sklearn` ->
+ * `scikit-learn`, and `opencv-python` read as the package of `cv2`).
  */
 export function adapt(
   command: string,
@@ -335,10 +382,16 @@ export function adapt(
   if (theirs.length !== 1 || mine.length !== 1 || theirs[0].path || mine[0].path) return undefined;
   const [from, to] = [theirs[0].raw, mine[0].raw];
   if (from === to || !PLAIN_NAME.test(from) || !PLAIN_NAME.test(to)) return undefined;
-  const esc = from.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
-  const word = new RegExp(`(?<![\\w@./-])${esc}(?![\\w/-])`, "g");
-  if (!word.test(command)) return undefined;
-  return { command: command.replace(word, to), from, to };
+  const py = PY_INSTALL.test(command);
+  const named = py ? PY_PACKAGES[to] ?? to : to;
+  for (const old of [from, ...(py && PY_PACKAGES[from] ? [PY_PACKAGES[from]] : [])]) {
+    const esc = old.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
+    const word = new RegExp(`(?<![\\w@./-])${esc}${PIN}(?![\\w/-])`, "g");
+    if (!word.test(command)) continue;
+    const here = command.replace(word, named).replace(/^\s*cd\s+\S+\s*&&\s*/, "");
+    return { command: here, from, to };
+  }
+  return undefined;
 }
 
 /**
@@ -490,9 +543,17 @@ export function findFixes(
     };
     c.sessions++;
     if (specificIn.has(sid)) c.specific = true;
-    else c.adapted ??= adapt(c.command, last.quoted, mine);
+    else {
+      c.adapted ??= adapt(c.command, last.quoted, mine);
+      // The names the error it followed quoted, where they are not the pasted error's (trial
+      // 15: `pip install opencv-python`, the fix of `'cv2'`, listed for `'sklearn'` unlabelled).
+      const other = last.quoted.map((q) => q.raw).filter((r) => !mine.some((m) => m.raw === r));
+      if (mine.length && other.length) c.otherNames ??= other.slice(0, 3);
+    }
     if (next.outcome === "ok") c.succeeded++;
-    else if (next.outcome === "unknown" && !next.noResult) c.unknown++;
+    // A run sent to the background says nothing of how it ended (trial 15: `pip install pandas`
+    // in the background, failed later, was "no error seen").
+    else if (next.outcome === "unknown" && !next.noResult && !next.background) c.unknown++;
     // The latest by a dated time; an undated session's only when none is dated.
     const at = next.time ?? s.updated ?? s.started ?? null;
     const sessionTime = next.time === null;

@@ -9,7 +9,7 @@
  */
 import type { Store } from "../store.ts";
 import { Q } from "../schema.ts";
-import { type Outcome, outcomeOf, runFacts } from "./outcome.ts";
+import { type Outcome, outcomeOf, runEnd, runFacts } from "./outcome.ts";
 
 /** One command or file action of a session. */
 export interface Action {
@@ -27,6 +27,8 @@ export interface Action {
   failed: boolean;
   /** The call has no result at all (it never finished; commands only). */
   noResult: boolean;
+  /** The harness moved it to the background: its result says nothing of how it ended. */
+  background?: boolean;
   /** Epoch ms, when known. */
   time: number | null;
   /** A command's output, where its status leaves the outcome to it (outcome.ts), else null. */
@@ -49,6 +51,7 @@ export function actionsOf(store: Store, sid: number): Action[] {
       outcome,
       failed: outcome === "failed",
       noResult: facts.noResult === true,
+      ...(runEnd(facts.output)?.startsWith("in background") ? { background: true } : {}),
       time: r.time ?? null,
       output: facts.output ?? null,
     };

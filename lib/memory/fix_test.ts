@@ -597,9 +597,28 @@ Deno.test("adapt puts the pasted error's name in a command that names the other 
     adapt("npm install express", q("express"), q("left-pad"))?.command,
     "npm install left-pad",
   );
+  // The other name's pin and a `cd` into its project stay behind (trial 15).
   assertEquals(
     adapt("pip install -U requests>=2", q("requests"), q("httpx"))?.command,
-    "pip install -U httpx>=2",
+    "pip install -U httpx",
+  );
+  assertEquals(
+    adapt("cd /home/dev/chalk-cli && npm install chalk@4", q("chalk"), q("ora"))?.command,
+    "npm install ora",
+  );
+  // A Python module is installed by its package's name, either way.
+  assertEquals(
+    adapt("pip install requests", q("requests"), q("yaml"))?.command,
+    "pip install pyyaml",
+  );
+  assertEquals(
+    adapt("pip install opencv-python", q("cv2"), q("sklearn"))?.command,
+    "pip install scikit-learn",
+  );
+  // A scoped package is a name, not a path.
+  assertEquals(
+    adapt("npm install express", q("express"), q("@types/node"))?.command,
+    "npm install @types/node",
   );
   // Not part of another name, not a path, not when the command does not name it.
   assertEquals(adapt("npm install express-session", q("express"), q("koa")), undefined);
@@ -645,6 +664,57 @@ Deno.test("findFixes offers what made the re-run pass, not the re-run, when comm
       "python -m pip install --break-system-packages requests",
       "python app.py",
     ]);
+  } finally {
+    ix.cleanup();
+  }
+});
+
+Deno.test("error names: an apostrophe is no quote, a scoped package no path, a short name keeps its digits", () => {
+  // Trial 15: `Can't resolve './utils'` named `'t resolve '`, `'@types/node'` read as a path,
+  // `No module named 'cv2'` looked for as `named cv`, and without its class no error at all.
+  assertEquals(
+    quotedNames("Module not found: Error: Can't resolve './utils' in '/w/src'").map((q) => q.raw),
+    ["./utils", "/w/src"],
+  );
+  assertEquals(quotedNames("Error: Cannot find module '@types/node'")[0], {
+    name: "@types/node",
+    raw: "@types/node",
+    path: false,
+  });
+  assertEquals(errorSignatures("No module named 'yaml'"), ["no module named yaml"]);
+  assertEquals(signature("ImportError: No module named cv2"), "importerror no module named cv2");
+  assertEquals(
+    signature("error[E0425]: cannot find value `x` at line 12"),
+    "error e0425 cannot find value x at line",
+  );
+});
+
+Deno.test("findFixes counts no run sent to the background, and names the other name a fix ran for", async () => {
+  const ix = await indexSessions([{
+    id: "b6b60001-0000-4000-8000-000000000001",
+    cwd: "/w/ml",
+    start: "2026-08-01T10:00:00Z",
+    turns: [
+      { bash: "python train.py", out: "ModuleNotFoundError: No module named 'pandas'", exit: 1 },
+      { bash: "pip install pandas", out: "Command running in background with ID: bash_1." },
+    ],
+  }, {
+    id: "b6b60002-0000-4000-8000-000000000002",
+    cwd: "/w/cam",
+    start: "2026-08-02T10:00:00Z",
+    turns: [
+      { bash: "python cam.py", out: "ModuleNotFoundError: No module named 'cv2'", exit: 1 },
+      { bash: "pip install opencv-python", out: "Successfully installed opencv-python", exit: 0 },
+      { bash: "python cam.py", out: "ok", exit: 0 },
+    ],
+  }]);
+  try {
+    // The background install is no fix of pandas; the cv2 one is offered for it, adapted.
+    const pandas = findFixes(ix.store, "ModuleNotFoundError: No module named 'pandas'");
+    assert(!pandas.fixes.some((f) => f.command === "pip install pandas"), pandas.message);
+    const sk = findFixes(ix.store, "ModuleNotFoundError: No module named 'sklearn'");
+    assertEquals(sk.fixes[0]?.adapted?.command, "pip install scikit-learn");
+    assertEquals(sk.fixes[0]?.otherNames, ["cv2"]);
   } finally {
     ix.cleanup();
   }

@@ -218,6 +218,10 @@ const FAILURE_LINES: readonly RegExp[] = [
   /^make(?:\[\d+\])?: \*\*\* /,
   // pytest / go test / jest summaries
   /^FAILED\b|^--- FAIL\b|^FAIL\b|\b[1-9]\d* (?:failed|failing)\b|\bFailed: [1-9]\d*\b|\bTests?:\s+[1-9]\d* failed\b/,
+  // a build's count of errors: webpack `compiled with 1 error`, tsc `Found 2 errors`, clang `3
+  // errors generated.`, eslint `✖ 4 problems (3 errors, 1 warning)`, webpack `ERROR in ./src/x.js`
+  // (trial 15: `npm run build 2>&1 | grep -v ERROR | tail -3`, exit 0 of tail, was offered as a fix)
+  /\b(?:compiled|built|finished|completed) with [1-9]\d* errors?\b|^Found [1-9]\d* errors?\b|^[1-9]\d* errors? generated\b|\([1-9]\d* errors?, \d+ warnings?\)|^ERROR in\b/i,
   // non-zero status written into the output by the tool or the harness
   /^(?:Error: )?Exit code [1-9]\d*\b|^exit status [1-9]\d*\b|\b(?:exited|exit) with (?:code|status) [1-9]\d*\b|^\[Process exited with code [1-9]\d*\]/i,
 ];

@@ -15,6 +15,20 @@ Deno.test("failureLine finds the line that reports a failure, colour codes remov
     ["bash: kustomize: command not found", "bash: kustomize: command not found"],
     ["src/a.c:3:5: error: unknown type name 'x'", "src/a.c:3:5: error: unknown type name 'x'"],
     ["fatal: not a git repository", "fatal: not a git repository"],
+    // A build's count of errors (trial 15: offered as a fix behind `| tail -3`).
+    [
+      "webpack 5.88.0 compiled with 1 error in 812 ms",
+      "webpack 5.88.0 compiled with 1 error in 812 ms",
+    ],
+    [
+      "Found 2 errors in the same file, starting at: src/a.ts:3",
+      "Found 2 errors in the same file, starting at: src/a.ts:3",
+    ],
+    ["3 errors generated.", "3 errors generated."],
+    ["✖ 4 problems (3 errors, 1 warning)", "✖ 4 problems (3 errors, 1 warning)"],
+    ["ERROR in ./src/index.js 3:0-28", "ERROR in ./src/index.js 3:0-28"],
+    ["webpack compiled successfully", null],
+    ["✖ 1 problem (0 errors, 1 warning)", null],
     ["error[E0425]: cannot find value `x`", "error[E0425]: cannot find value `x`"],
     [
       'Error from server (NotFound): pods "web" not found',

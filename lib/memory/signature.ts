@@ -18,7 +18,7 @@ import { sanitizeForTerminal } from "../redact.ts";
 
 /** Words that mark a line as reporting an error. */
 const ERROR_WORDS =
-  /\b(?:error|errors|err|fail|failed|failure|fatal|panic|exception|traceback|denied|refused|cannot|can't|could not|couldn't|unable|not found|no such|unknown|undefined|invalid|missing|unexpected|expected|timed out|timeout|segmentation|abort(?:ed)?|conflict|rejected|forbidden|unauthorized|not recognized|is not|does not|did not)\b/i;
+  /\b(?:error|errors|err|fail|failed|failure|fatal|panic|exception|traceback|denied|refused|cannot|can't|could not|couldn't|unable|not found|no such|unknown|undefined|invalid|missing|unexpected|expected|timed out|timeout|segmentation|abort(?:ed)?|conflict|rejected|forbidden|unauthorized|not recognized|is not|does not|did not|no module named)\b/i;
 
 /**
  * Error lines whose words {@link ERROR_WORDS} miss, as languages print them: an exception's
@@ -90,9 +90,14 @@ export function signature(line: string): string {
     .replace(/\b[\w@+-]+\.[A-Za-z][A-Za-z0-9]{0,5}\b/g, " ")
     .replace(/\b0x[0-9a-f]+\b/gi, " ")
     .replace(/\b(?=[0-9a-f-]*\d)[0-9a-f]{7,}(?:-[0-9a-f]{4,})*\b/gi, " ")
-    .replace(/\d+/g, " ")
+    // A short name with digits in it is a name (`cv2`, `utf8`, `node18`, Rust's `E0425`);
+    // other digits change from run to run (trial 15: `No module named cv2` was `named cv`).
+    .replace(
+      /[\p{L}\d]*\d[\p{L}\d]*/gu,
+      (w) => /^\p{L}{1,6}\d{1,4}$/u.test(w) ? w : w.replace(/\d+/g, " "),
+    )
     .toLowerCase()
-    .replace(/[^\p{L}]+/gu, " ")
+    .replace(/[^\p{L}\p{N}]+/gu, " ")
     .trim()
     // npm wrote `npm ERR!` before v10 and `npm error` since: one error either way.
     .replace(/\berr\b/g, "error");
@@ -122,8 +127,20 @@ export function leavesOut(text: string): boolean {
   return text.split(/\r?\n/).some((l) => saysError(l) && /[/\\~]|\w\.[A-Za-z]|\d/.test(l));
 }
 
-/** A quoted name of 2 to 120 characters. */
-const QUOTED = /(["'`\u2018\u201c])([^"'`\u2019\u201d\n]{2,120})["'`\u2019\u201d]/g;
+/**
+ * A quoted name of 2 to 120 characters; a quote inside a word is an apostrophe (trial 15:
+ * `Can't resolve './utils'` named `'t resolve '`).
+ */
+const QUOTED =
+  /(?<![\p{L}\p{N}])(["'`\u2018\u201c])([^"'`\u2019\u201d\n]{2,120})["'`\u2019\u201d](?![\p{L}\p{N}])/gu;
+
+/** An npm package's scoped name (`@types/node`): a name, not a path. */
+export const SCOPED = /^@[\w.-]+\/[\w.-]+$/;
+
+/** `raw` as a name: a scoped package whole, else the last part of a path (lower case). */
+function nameOf(raw: string): string {
+  return SCOPED.test(raw.trim()) ? raw.trim().toLowerCase() : lastPart(workloads(raw));
+}
 
 /**
  * The specific names of `text`'s error lines, which signatures leave out or blur so one error
@@ -139,9 +156,9 @@ export function specificNames(text: string): string[] {
   for (const line of text.split(/\r?\n/)) {
     if (!saysError(line)) continue;
     const clean = sanitizeForTerminal(line);
-    for (const m of clean.matchAll(QUOTED)) out.add(lastPart(workloads(m[2])));
+    for (const m of clean.matchAll(QUOTED)) out.add(nameOf(m[2]));
     for (const m of clean.matchAll(/(?:[A-Za-z]:)?[^\s/\\'"`]*[/\\][^\s'"`]*/g)) {
-      out.add(lastPart(m[0]));
+      if (!SCOPED.test(m[0])) out.add(lastPart(m[0]));
     }
     for (const m of clean.matchAll(/\b[\w@+-]+\.[A-Za-z][A-Za-z0-9]{0,5}\b/g)) {
       out.add(lastPart(m[0]));
@@ -172,9 +189,9 @@ export function quotedNames(text: string): Quoted[] {
     const clean = sanitizeForTerminal(line);
     for (const m of clean.matchAll(QUOTED)) {
       const raw = m[2].trim();
-      const name = lastPart(workloads(raw));
+      const name = nameOf(raw);
       if (name.length < 2 || !/\p{L}/u.test(name) || out.some((q) => q.raw === raw)) continue;
-      out.push({ name, raw, path: /[/\\]|^[.~]/.test(raw) });
+      out.push({ name, raw, path: !SCOPED.test(raw) && /[/\\]|^[.~]/.test(raw) });
     }
   }
   return out;

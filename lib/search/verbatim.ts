@@ -97,6 +97,47 @@ export function joinedRows(
   return rows.length ? { token, rows } : undefined;
 }
 
+/** Events read for the query as written ({@link literalHolders}). */
+const LITERAL_ROWS = 100;
+
+/**
+ * Per root session, its events that hold `query` as written, case aside, when the query is
+ * one name written with separators (`fetch_user_by_id`, `MODULE_NOT_FOUND`,
+ * `my-app.config`): they rank above the events holding its words otherwise (`fetch user by
+ * id`, `Module not found:`, a prompt typing them; trial 15: the session holding the literal
+ * name ranked second). Read among the newest {@link LITERAL_ROWS} events holding its words
+ * as a phrase.
+ */
+export function literalHolders(
+  stats: TermStats,
+  query: string,
+  f: Filters,
+  rootOf: (id: number) => number,
+): Map<number, ScoredEvent[]> {
+  const out = new Map<number, ScoredEvent[]>();
+  const q = query.trim().toLowerCase();
+  if (ABLATE.verbatim || !/^[\p{L}\p{N}]+(?:[_.-][\p{L}\p{N}]+)+$/u.test(q)) return out;
+  const toks = tokens(q.replace(/[_.-]/g, " "));
+  if (toks.length < 2) return out;
+  const store = stats.store;
+  const { sql, args } = filterSql(f, "fts");
+  const rows = Q.searchRows.extend(
+    `${sql} ORDER BY events_fts.rowid DESC LIMIT ${LITERAL_ROWS}`,
+    args,
+  ).all(store, { match: ftsTerm(toks) });
+  if (!rows.length) return out;
+  const text = new Map(
+    Q.eventTexts.all(store, { ids: JSON.stringify(rows.map((r) => r.event_id)) })
+      .map((t) => [t.id, t.text.toLowerCase()]),
+  );
+  for (const r of rows.sort((a, b) => a.bm25 - b.bm25)) {
+    if (!text.get(r.event_id)?.includes(q)) continue;
+    const root = rootOf(r.session_id);
+    out.set(root, [...(out.get(root) ?? []), { row: r, score: -r.bm25 }]);
+  }
+  return out;
+}
+
 /** Per root session (`rootOf`), its events of `phrase`, best by BM25 first. */
 export function verbatimHolders(
   phrase: Pick<PhraseRows, "rows"> | undefined,
