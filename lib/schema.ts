@@ -506,6 +506,19 @@ export const Q = {
     WHERE events_fts MATCH ? AND e.kind = 'tool_result' LIMIT 5000`,
     ["match"],
   ),
+  /**
+   * Calls whose result says they never ran (refused, denied, cancelled: `data` holds
+   * `"notRun":true`), their text holding every word (a JSON array, lower case); at most 50.
+   */
+  notRunCalls: query<{ words: string }, { text: string; session_id: number; time: number | null }>(
+    `SELECT c.text AS text, c.session_id AS session_id, c.time AS time
+    FROM events r JOIN events c
+      ON c.session_id = r.session_id AND c.call_id = r.call_id AND c.kind = 'tool_call'
+    WHERE r.kind = 'tool_result' AND r.data LIKE '%"notRun":true%'
+      AND NOT EXISTS (SELECT 1 FROM json_each(?) w WHERE instr(lower(c.text), w.value) = 0)
+    LIMIT 50`,
+    ["words"],
+  ),
   /** Command runs holding every word (a JSON array, lower case), in a project (LIKE pattern or null; how). */
   commandRuns: query<{ words: string; project: string | null }, CommandRunRow>(
     `SELECT ${COMMAND_RUN}

@@ -24,7 +24,7 @@ export type Turn =
    * (`{stdout, stderr, interrupted: false}`), which records a run without `Exit code N` as exit
    * 0; without it such a run's exit is unknown.
    */
-  | { bash: string; out: string | null; exit?: number; clean?: boolean }
+  | { bash: string; out: string | null; exit?: number; clean?: boolean; refused?: boolean }
   /** `out`: the result's text (default `ok`, or Claude Code's own words when it failed). */
   | { edit: string; old: string; new: string; fail?: boolean; out?: string; all?: boolean }
   | { multi: string; edits: Array<{ old: string; new: string; all?: boolean }> }
@@ -101,7 +101,9 @@ export function claudeLines(s: SessionSpec): string[] {
       const clean = turn.clean && !failed
         ? { stdout: turn.out, stderr: "", interrupted: false, isImage: false }
         : undefined;
-      result(id, failed ? `Exit code ${turn.exit}\n${turn.out}` : turn.out, failed, clean);
+      // Refused (`refused`): an error result of the harness's words alone, no exit code.
+      if (turn.refused) result(id, turn.out, true);
+      else result(id, failed ? `Exit code ${turn.exit}\n${turn.out}` : turn.out, failed, clean);
     } else if ("edit" in turn) {
       const id = call("Edit", {
         file_path: turn.edit,

@@ -131,6 +131,7 @@ export function ctxJson(d: CtxData): Record<string, unknown> {
     problem: g.problem,
     decisions: g.decisions,
     commands: g.commands.map((c) => ({ ...c, time: isoTime(c.time) })),
+    not_run: g.notRun,
     files: g.files,
     outcome: g.outcome,
   };

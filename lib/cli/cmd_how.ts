@@ -11,7 +11,7 @@
 import type { Args, CommandSpec } from "./common.ts";
 import { colors, fmtSessionTime, intOpt, isoTime, namedWords, printJson } from "./common.ts";
 import { cutNote } from "../query.ts";
-import { commandLines, tilde } from "../../core/text.ts";
+import { commandLines, oneLine, tilde } from "../../core/text.ts";
 import type { IO } from "../../core/runtime.ts";
 import { DejaError } from "../../core/errors.ts";
 import type { Store } from "../store.ts";
@@ -107,6 +107,17 @@ export function howJson(r: HowResult): Record<string, unknown> {
       session: latest.session,
       short_id: latest.ref,
     })),
+    // No command ran: the calls holding the words that never did (refused, denied, cancelled).
+    ...(r.notRun
+      ? {
+        not_run: r.notRun.map((n) => ({
+          command: n.command,
+          harness: n.harness,
+          session: n.session,
+          short_id: n.ref,
+        })),
+      }
+      : {}),
   };
 }
 
@@ -178,6 +189,14 @@ function runHow(a: Args, io: IO): number {
       ? `deja: only hidden sessions hold a command with ${namedWords(r.words)}`
       : `deja: no command holds ${namedWords(r.words)}`;
     io.err(filteredText(head, { filters, without }, "command"));
+    // Calls that hold the words but never ran: said, not left as "no command" (trial 15).
+    for (const n of r.notRun ?? []) {
+      io.err(
+        `  never ran (refused, denied or cancelled): ${
+          oneLine(n.command, 120)
+        } in ${n.ref} ${n.harness}\n`,
+      );
+    }
     hiddenHint(io, r.hidden);
     return 1;
   }

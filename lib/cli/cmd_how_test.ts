@@ -291,3 +291,40 @@ Deno.test("how says a lone run's status as it is, and a run stopped at its time 
     ix.cleanup();
   }
 });
+
+Deno.test("how of a command that never ran names the refused call, not 'no command' alone", async () => {
+  // Trial 15: `deja how rm build` said "no command holds 'rm' and 'build'" of a denied call.
+  const ix = await indexSessions([{
+    id: "40770000-3333-4222-8333-444455556666",
+    cwd: "/w/app",
+    start: "2026-11-03T10:00:00Z",
+    turns: [
+      { user: "clean up" },
+      {
+        bash: "rm -rf build",
+        out: "Permission to use Bash with command rm -rf build has been denied.",
+        refused: true,
+      },
+    ],
+  }]);
+  try {
+    const pipe = captureIO(ix.env, false);
+    assertEquals(await howCmd.run({ values: {}, positionals: ["rm", "build"] }, pipe.io), 1);
+    assertStringIncludes(pipe.err(), "deja: no command holds 'rm' and 'build'\n");
+    assertStringIncludes(
+      pipe.err(),
+      "  never ran (refused, denied or cancelled): rm -rf build in 40770000 claude\n",
+    );
+    const json = captureIO(ix.env, false);
+    await howCmd.run({ values: { json: true }, positionals: ["rm"] }, json.io);
+    assertEquals(JSON.parse(json.out()).not_run.map((n: { command: string }) => n.command), [
+      "rm -rf build",
+    ]);
+    // Words the refused call does not hold: nothing named.
+    const none = captureIO(ix.env, false);
+    await howCmd.run({ values: {}, positionals: ["rm", "dist"] }, none.io);
+    assert(!none.err().includes("never ran"), none.err());
+  } finally {
+    ix.cleanup();
+  }
+});

@@ -189,6 +189,11 @@ Deno.test("show, ctx and their JSON say a run timed out or went to the backgroun
       { user: "run the slow suite" },
       { bash: "pytest -x tests/slow_test.py", out: "Command timed out after 1s", exit: 143 },
       { bash: "npm run dev", out: "Command running in background with ID: bash_1." },
+      {
+        bash: "rm -rf build",
+        out: "Permission to use Bash with command rm -rf build has been denied.",
+        refused: true,
+      },
     ],
   }]);
   try {
@@ -212,6 +217,15 @@ Deno.test("show, ctx and their JSON say a run timed out or went to the backgroun
       "in background",
     ]);
     assertStringIncludes(digest.markdown, "→ **timed out after 1s (exit 143) ✗**");
+    // What never ran is the digest's too, with why (trial 15: ctx left it out).
+    assertEquals(digest.notRun, [{
+      command: "rm -rf build",
+      reason: "Permission to use Bash with command rm -rf build has been denied.",
+    }]);
+    assertStringIncludes(
+      digest.markdown,
+      "## Not run\n\n- `rm -rf build` — Permission to use Bash with command rm -rf build has been denied.\n",
+    );
   } finally {
     ix.cleanup();
   }

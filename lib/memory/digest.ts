@@ -107,6 +107,8 @@ export interface Digest {
   /** Assistant sentences that conclude something, in session order. */
   decisions: string[];
   commands: DigestCommand[];
+  /** Calls the store says never ran (refused, denied, cancelled), with why. */
+  notRun: NotRunCall[];
   files: DigestFile[];
   /**
    * The last substantial assistant turn; led by the user's last message when
@@ -141,6 +143,7 @@ export function sessionDigest(
   const outcome = findOutcome(events, first, runs);
   const decisions = findDecisions(events);
   const commands = foldCommands(runs);
+  const refused = notRun(events);
   const files = changedFiles(store, sessionRowId);
 
   const head = header(session, describeSession(store, session), opts.home);
@@ -156,6 +159,15 @@ export function sessionDigest(
     order: i,
     rank: (c.failures ? 1_000_000 : 0) + i,
   }));
+  // Calls that never ran (refused, denied, cancelled): what the user said no to is part of
+  // the story a handoff tells (trial 15: ctx left them out).
+  const refusedItems: ListItem[] = refused.map((r, i) => ({
+    line: `- ${inlineCode(oneLine(commandOneLine(r.command), 160))}${
+      r.reason ? ` — ${oneLine(r.reason, 120)}` : ""
+    }`,
+    order: i,
+    rank: i,
+  }));
   const fileItems: ListItem[] = files.map((f, i) => ({
     line: `- ${displayPath(f.path, session.project, opts.home)} (${counts(f)})`,
     order: i,
@@ -169,6 +181,7 @@ export function sessionDigest(
     lists: [
       { title: "Decisions", items: decisionItems },
       { title: "Commands", items: commandItems },
+      { title: "Not run", items: refusedItems },
       { title: "Files changed", items: fileItems },
     ],
   });
@@ -185,9 +198,38 @@ export function sessionDigest(
     problem,
     decisions,
     commands,
+    notRun: refused,
     files,
     outcome,
   };
+}
+
+/** A call the store says never ran, with the first line of what its result said. */
+export interface NotRunCall {
+  /** The call as recorded (`rm -rf build`; `edit <path>` for a file tool). */
+  command: string;
+  /** The result's first line (`Permission to use Bash … has been denied.`), or null. */
+  reason: string | null;
+}
+
+/**
+ * The calls of `events` whose result says they never ran (core/model.ts `notRun`: refused,
+ * denied, cancelled), in order, identical ones once.
+ */
+function notRun(events: readonly EventRow[]): NotRunCall[] {
+  const calls = new Map<string, EventRow>();
+  for (const e of events) if (e.kind === "tool_call" && e.call_id) calls.set(e.call_id, e);
+  const out = new Map<string, NotRunCall>();
+  for (const e of events) {
+    if (e.kind !== "tool_result" || !e.call_id || !e.data?.includes('"notRun":true')) continue;
+    const call = calls.get(e.call_id);
+    if (!call) continue;
+    const command = call.text.replace(/^\$ /, "").trim();
+    const reason = e.text.split("\n").map((l) => l.trim()).find(Boolean) ?? null;
+    out.delete(command);
+    out.set(command, { command, reason });
+  }
+  return [...out.values()];
 }
 
 function header(s: SessionRow, name: string | null, home?: string): string {

@@ -93,6 +93,11 @@ export interface HowResult {
   here?: string;
   /** Entries of `here`: distinct matching commands that ran in it (0 without it). */
   totalHere: number;
+  /**
+   * When no command ran: the calls holding the words that never ran (refused, denied,
+   * cancelled), each once, the latest first, at most 5, with a session of each.
+   */
+  notRun?: Array<{ command: string; harness: string; session: string; ref: string }>;
 }
 
 /**
@@ -127,6 +132,37 @@ export function howTerms(what: string): string[][] {
     else for (const w of m[2].split(/\s+/)) add(tokens(w));
   }
   return out;
+}
+
+/**
+ * The calls holding `terms` that never ran ({@link HowResult.notRun}; trial 15: `deja how rm
+ * build` said "no command holds 'rm' and 'build'" of an `rm -rf build` the user denied).
+ */
+function refusedOnly(store: Store, subs: string[], terms: string[][]): Pick<HowResult, "notRun"> {
+  const rows = Q.notRunCalls.all(store, { words: JSON.stringify(subs) })
+    .map((r) => ({ ...r, command: r.text.replace(/^\$ /, "").trim() }))
+    .filter((r) => terms.every((t) => holds(tokens(r.command), t)))
+    .sort((a, b) => (b.time ?? 0) - (a.time ?? 0));
+  const seen = new Map<string, (typeof rows)[number]>();
+  for (const r of rows) if (!seen.has(r.command)) seen.set(r.command, r);
+  const picked = [...seen.values()].slice(0, 5);
+  if (!picked.length) return {};
+  const byId = new Map(
+    Q.sessionsByIds.all(store, { ids: JSON.stringify(picked.map((r) => r.session_id)) })
+      .map((s) => [s.id, s]),
+  );
+  return {
+    notRun: picked.map((r) => {
+      const s = byId.get(r.session_id);
+      const harness = s?.harness ?? "", session = s?.native_id ?? "";
+      return {
+        command: r.command,
+        harness,
+        session,
+        ref: s ? shortRef(store, harness, session) : "",
+      };
+    }),
+  };
 }
 
 /** True when `toks` holds `term` as contiguous tokens. */
@@ -249,6 +285,7 @@ export function howRuns(store: Store, what: string, opts: HowOptions = {}): HowR
   return {
     words,
     commands,
+    ...(all.length ? {} : refusedOnly(store, subs, terms)),
     total: all.length,
     hidden: hidden.size,
     ...(cut ? { cut } : {}),
