@@ -78,6 +78,16 @@ export function resolveSession(store: Store, ref: string): SessionRow {
  * @throws {NoSessionMatch} when none matches.
  */
 function lookup(store: Store, ref: string): SessionRow | SessionRow[] {
+  // A span's id as `deja restore` lists it (`0000000e@41`, lib/cli/cmd_restore.ts `spanId`):
+  // the end of its session's id (trial 16: `deja show` of one said no session matches).
+  const span = /^([0-9A-Za-z]{8,64})@\d+(?:\.\d+)?$/.exec(ref);
+  if (span) {
+    const tail = span[1].toLowerCase();
+    const ends = Q.sessionsByPrefix.all(store, { like: "%", harness: null })
+      .filter((r) => r.native_id.replace(/[^0-9A-Za-z]/g, "").toLowerCase().endsWith(tail));
+    if (ends.length === 1) return ends[0];
+    if (ends.length) return parentOfAll(ends) ?? ends;
+  }
   let harness: string | null = null;
   let prefix = ref;
   const m = /^([a-z][a-z0-9_]*):(.+)$/i.exec(ref);

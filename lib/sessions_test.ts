@@ -151,3 +151,12 @@ Deno.test("resolveSession takes a subagent by its parent's short id and its own 
     assertThrows(() => resolveSession(store, "0b5e2a10/agent-"), DejaError);
     assertThrows(() => resolveSession(store, "0b5e2a10/nosuch"), DejaError);
   }));
+
+Deno.test("resolveSession takes a span id as restore lists it: the end of the session's id", () =>
+  claudeIndex((store) => {
+    // Trial 16: `deja show 00000004@1` (from `deja restore`) said no session matches.
+    const tail = PARENT.replace(/-/g, "").slice(-8);
+    assertEquals(resolveSession(store, `${tail}@3`).native_id, PARENT);
+    assertEquals(resolveSession(store, `${tail.toUpperCase()}@3.2`).native_id, PARENT);
+    assertThrows(() => resolveSession(store, "ffffffff@3"), DejaError);
+  }));

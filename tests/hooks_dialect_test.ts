@@ -177,11 +177,21 @@ Deno.test("hook-context takes the project from the dialect's variable (Gemini CL
 Deno.test("hook-precompact tells the agent's own session before compaction", () =>
   withIndex(async (env) => {
     const ev = JSON.stringify({ session_id: DONE.id, cwd: "/w/shop", trigger: "auto" });
-    const r = await run(env, ["hook-precompact", "--harness", "codex"], ev);
-    assertEquals(r.code, 0);
-    const v = JSON.parse(r.out);
-    assertEquals(v.hookSpecificOutput.hookEventName, "PreCompact");
-    assertStringIncludes(v.hookSpecificOutput.additionalContext, "marigold");
+    // Plain text: neither Claude Code nor Codex has a hookSpecificOutput for PreCompact (Claude
+    // Code 2.1.332 rejects one; it takes stdout as the compaction's instructions).
+    for (const harness of ["codex", "claude"]) {
+      const r = await run(env, ["hook-precompact", "--harness", harness], ev);
+      assertEquals(r.code, 0);
+      assert(!r.out.trimStart().startsWith("{"), r.out);
+      assertStringIncludes(r.out, "This session before it was compacted");
+      assertStringIncludes(r.out, "marigold");
+    }
+    // A second compaction says it again (the session grew), a session not indexed nothing
+    // (never the project's last session: trial 16).
+    const again = await run(env, ["hook-precompact", "--harness", "claude"], ev);
+    assertStringIncludes(again.out, "marigold");
+    const unknown = JSON.stringify({ session_id: "not-indexed-yet", cwd: "/w/shop" });
+    assertEquals((await run(env, ["hook-precompact"], unknown)).out, "");
   }));
 
 Deno.test("hook-tool knows Codex apply_patch and Gemini CLI write_file as edits of a file", () =>
@@ -272,4 +282,14 @@ Deno.test("a Cursor event without cwd: its first workspace root and its conversa
     "/x",
   );
   assertEquals(q.dir, "/w/proj");
+});
+
+Deno.test("a cwd with a trailing separator is the same directory", () => {
+  // Trial 16: `cwd: ".../proj1/"` matched no project and every hook was silent.
+  const env = testEnv("/home/u");
+  const place = (cwd: string) => placeOf(dialectFor([]), { cwd }, env, "/x");
+  assertEquals([place("/w/shop/").cwd, place("/w/shop//").dir], ["/w/shop", "/w/shop"]);
+  assertEquals(place("C:\\Users\\u\\app\\").cwd, "C:\\Users\\u\\app");
+  // A root stays a root.
+  assertEquals([place("/").cwd, place("C:\\").cwd], ["/", "C:\\"]);
 });

@@ -1,13 +1,6 @@
-import { assertEquals, assertStringIncludes } from "../../tests/_assert.ts";
+import { assert, assertEquals, assertStringIncludes } from "../../tests/_assert.ts";
 import { captureIO, runMain } from "../../tests/_cli_io.ts";
-import {
-  METRICS,
-  nested,
-  noIndexEnv,
-  runHookCmd,
-  silent,
-  withHookIndex,
-} from "../../tests/_hook_cli.ts";
+import { METRICS, noIndexEnv, runHookCmd, silent, withHookIndex } from "../../tests/_hook_cli.ts";
 import { hookAnswer, hookPrecompactCmd, parseHookArgs } from "./cmd_hook_precompact.ts";
 
 const args = (values: Record<string, string | boolean> = {}) => ({ values, positionals: [] });
@@ -25,15 +18,17 @@ Deno.test("hook-precompact's run digests the agent's own session before compacti
     assertStringIncludes(r.answer!.text, "prom-client");
   }));
 
-Deno.test("hook-precompact writes the same envelope at a terminal and in a pipe", () =>
+Deno.test("hook-precompact writes the same plain text at a terminal and in a pipe", () =>
   withHookIndex(async (env) => {
-    // Each run records what it said in the agent session's state: a fresh index each time.
+    // Plain text, not a hookSpecificOutput envelope: Claude Code has none for PreCompact and
+    // takes the hook's stdout as the compaction's instructions (lib/hooks/dialect.ts).
     const ev = { session_id: METRICS.id, cwd: "/w/app" };
     const tty = await runHookCmd(hookPrecompactCmd, env, ev, true);
-    await withHookIndex(async (env2) => {
-      const pipe = await runHookCmd(hookPrecompactCmd, env2, ev, false);
-      assertStringIncludes(nested(tty, pipe, "PreCompact"), METRICS.id);
-    });
+    const pipe = await runHookCmd(hookPrecompactCmd, env, ev, false);
+    assertEquals([tty.code, pipe.code, tty.err, pipe.err], [0, 0, "", ""]);
+    assertEquals(tty.out, pipe.out);
+    assert(pipe.out.startsWith("<deja-recall"), pipe.out);
+    assertStringIncludes(pipe.out, METRICS.id);
   }));
 
 Deno.test("hook-precompact exits 0 silently on garbage and without an index", () =>

@@ -44,8 +44,10 @@ export const restoreCmd: CommandSpec = {
     span: {
       type: "string",
       value: "<n>",
-      description: "print span n, or the span of that id (ref@seq as listed: it stays when new " +
-        "sessions are indexed; controls removed, -o writes it byte for byte)",
+      description: "print span n, or the span of that id (as listed: the end of its session's " +
+        "id, @, the call's place; numbers shift as new sessions are indexed, an id does not, " +
+        "unless another session's id ends alike; 'deja show <id>' opens its session; " +
+        "controls removed, -o writes it byte for byte)",
     },
     out: {
       type: "string",

@@ -183,8 +183,11 @@ export function placeOf(d: Dialect, event: HookEvent, env: Env, processCwd: stri
   const root = Array.isArray(roots) && typeof roots[0] === "string" && roots[0]
     ? roots[0]
     : undefined;
-  const cwd = str(event, "cwd") ?? root ?? firstSet(env, d.cwdEnv) ?? processCwd;
-  const dir = firstSet(env, d.projectEnv) ?? cwd;
+  // A directory named with a trailing separator is the same directory (trial 16: `cwd`
+  // `…/proj1/` matched no project, and every hook was silent).
+  const bare = (p: string) => p.length > 1 ? p.replace(/(?<=[^\\/:])[\\/]+$/, "") : p;
+  const cwd = bare(str(event, "cwd") ?? root ?? firstSet(env, d.cwdEnv) ?? processCwd);
+  const dir = bare(firstSet(env, d.projectEnv) ?? cwd);
   const id = str(event, "session_id") ?? str(event, "sessionId") ??
     str(event, "conversation_id") ?? firstSet(env, d.sessionEnv);
   return { cwd, dir, id };
@@ -205,6 +208,11 @@ export function envelope(d: Dialect, text: string, event: string): string {
     case "text":
       return text.endsWith("\n") ? text : text + "\n";
     default:
+      // PreCompact has no hookSpecificOutput in Claude Code (2.1.332's bundled schema lists
+      // none for it, and such output fails its validation) nor in Codex (0.171 has a
+      // PreCompactCommandOutputWire only): Claude Code takes the hook's plain stdout as
+      // instructions for the compaction's summary (its PreCompact runner, read in the bundle).
+      if (event === "PreCompact") return text.endsWith("\n") ? text : text + "\n";
       return JSON.stringify({
         hookSpecificOutput: { hookEventName: event, additionalContext: text },
       }) + "\n";

@@ -194,7 +194,13 @@ export function fixNote(
   ];
   for (const f of fixes) {
     const ex = f.examples[0];
-    const after = ex ? `; after \`${oneLine(normalCommand(ex.failed), 80)}\` failed` : "";
+    // What was edited before it ran is the fix of a re-run (trial 16: "run it again" alone).
+    const edits = ex?.edited.length
+      ? ` once ${ex.edited.slice(0, 2).map((p) => p.split(/[\\/]/).pop()).join(", ")}${
+        ex.edited.length > 2 ? ` and ${ex.edited.length - 2} more` : ""
+      } ${ex.edited.length === 1 ? "was" : "were"} edited`
+      : "";
+    const after = ex ? `; after \`${oneLine(normalCommand(ex.failed), 80)}\` failed${edits}` : "";
     lines.push(
       `- \`${oneLine(commandOneLine(f.command), 160)}\` (${plural(f.sessions, "session")}, ${
         fixRecord(f)

@@ -35,3 +35,34 @@ Deno.test("the fix note cites the error as seen, never only its general form", a
     ix.cleanup();
   }
 });
+
+Deno.test("the fix note of a re-run says what was edited before it", async () => {
+  // Trial 16: the note said only to run the failing command again; `deja fix` names the edit.
+  const ix = await indexSessions([{
+    id: "e1e10012-0000-4000-8000-000000000012",
+    cwd: "/w/zoo",
+    start: "2026-08-02T10:00:00Z",
+    turns: [
+      {
+        bash: "python -m pytest tests/test_quokka.py",
+        out: "ImportError: cannot import name 'Quokka' from 'zoo.animals'",
+        exit: 1,
+      },
+      { edit: "/w/zoo/zoo/animals.py", old: "class Quoka:", new: "class Quokka:" },
+      { bash: "python -m pytest tests/test_quokka.py", out: "1 passed", exit: 0 },
+    ],
+  }]);
+  try {
+    const current = { rows: new Set<number>(), hidden: new Set<number>() };
+    const note = fixNote(
+      ix.store,
+      "ImportError: cannot import name 'Quokka' from 'zoo.animals'",
+      current,
+      new Set(),
+      2000,
+    );
+    assert(note?.text.includes("once animals.py was edited"), note?.text);
+  } finally {
+    ix.cleanup();
+  }
+});

@@ -154,12 +154,19 @@ async function parts(name: HookName, c: Ctx): Promise<Part[]> {
     const { contextBlock, promptBlock } = await import("./recall.ts");
     if (name !== "hook-prompt") {
       // Before a compaction, and at the start that follows one, the session's own work is news.
-      const self = name === "hook-precompact" || str(c.event, "source") === "compact";
-      const b = body(name === "hook-precompact" ? BUDGET.precompact : BUDGET.context);
-      return [{
-        said: contextBlock(c.store, c.dir, c.current, c.seen, b, { self, home }),
-        budget: b,
-      }];
+      const compacting = name === "hook-precompact";
+      const self = compacting || str(c.event, "source") === "compact";
+      // Before a compaction only this session's own work is said, each time (the session grew
+      // since the last one), never another's: its text becomes the compaction's instructions
+      // (trial 16: a session not yet indexed got the project's last session's digest, and a
+      // second compaction nothing).
+      if (compacting && !c.current.rows.size) return [];
+      const b = body(compacting ? BUDGET.precompact : BUDGET.context);
+      const said = contextBlock(c.store, c.dir, c.current, compacting ? new Set() : c.seen, b, {
+        self,
+        home,
+      });
+      return [{ said: compacting && said ? { ...said, keys: [] } : said, budget: b }];
     }
     // Claude and most: `prompt`; Goose: `user_prompt`; Hermes: `extra.user_message`.
     const p = c.event.prompt ?? c.event.user_prompt ?? objField(c.event, "extra")?.user_message;
