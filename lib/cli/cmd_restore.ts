@@ -211,10 +211,13 @@ export function pickSpan(d: RestoreData, args: RestoreArgs): PickedSpan {
 function spanById(d: RestoreData, id: string, path: string): PickedSpan {
   const [, ref, seq, part] = SPAN_ID.exec(id)!;
   const tail = ref.toLowerCase();
+  const ends = (session: string) =>
+    session.replace(/[^0-9A-Za-z]/g, "").toLowerCase().endsWith(tail);
   const found = d.spans.filter((s) =>
-    s.session.replace(/[^0-9A-Za-z]/g, "").toLowerCase().endsWith(tail) &&
-    s.seq === Number(seq) &&
-    (part === undefined ? s.part === 1 || s.parts === 1 : s.part === Number(part))
+    (ends(s.session) && s.seq === Number(seq) &&
+      (part === undefined ? s.part === 1 || s.parts === 1 : s.part === Number(part))) ||
+    // An older call that replaced the same text, listed as the newer one.
+    (part === undefined && s.also?.some((a) => ends(a.session) && a.seq === Number(seq)))
   );
   const sessions = new Set(found.map((s) => s.session));
   if (sessions.size > 1) {

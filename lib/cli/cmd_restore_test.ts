@@ -276,6 +276,41 @@ Deno.test("a span's id stays when a newer session shifts the numbers, and --span
   }
 });
 
+Deno.test("a span's id still names it when a newer session replaced the same text", async () => {
+  // Trial 16: the older span folded into the newer one (one text to give back) and its id, as
+  // listed before, named no span.
+  const edit = (id: string, day: string) => ({
+    id,
+    cwd: "/w/app",
+    start: `2026-11-0${day}T10:00:00Z`,
+    turns: [
+      { user: "rename the entry point" },
+      { edit: FILE, old: "def main():\n", new: `def run_${day}():\n` },
+    ],
+  });
+  const before = await indexSessions([edit(ID, "1")]);
+  const after = await indexSessions([
+    edit(ID, "1"),
+    edit("7e570000-1111-4222-8333-0c0c0c0c0c0c", "2"),
+  ]);
+  try {
+    const list = (ix: typeof before) =>
+      restoreData(
+        ix.store,
+        parseRestore({ values: {}, positionals: [FILE] }),
+        captureIO(ix.env, false).io,
+      );
+    const id = spanJson(list(before).spans[0], false).id as string;
+    const now = list(after);
+    assertEquals(now.spans.length, 1);
+    const picked = pickSpan(now, parseRestore({ values: { span: id }, positionals: [FILE] }));
+    assertEquals(picked.text, "def main():\n");
+  } finally {
+    before.cleanup();
+    after.cleanup();
+  }
+});
+
 Deno.test("a span printed on a terminal ends its line; to a pipe it goes as it is", async () => {
   // Trial 13: `restore --span N` ran into the shell's prompt.
   const ix = await indexSessions([{

@@ -114,13 +114,24 @@ export function blameAnswer(
     limit: f.limit ?? 10,
     hidden: f.hide && defaultHidden(store, f.hide),
   });
+  // Sessions of throwaway or excluded projects left out are said, as recall, how and fix say
+  // them (trial 16: blame hid them without a word).
+  const left = r.hidden
+    ? ` ${
+      plural(r.hidden, "session")
+    } of throwaway or excluded projects left out ('deja blame --junk' in a terminal shows the throwaway ones).`
+    : "";
   if (!r.sessions.length) {
-    return `No past session read or changed ${oneLineForAgent(tilde(r.target, home), 300)}.`;
+    return r.hidden
+      ? `Only hidden sessions read or changed ${
+        oneLineForAgent(tilde(r.target, home), 300)
+      }:${left}`
+      : `No past session read or changed ${oneLineForAgent(tilde(r.target, home), 300)}.`;
   }
   const head = [
     `blame ${oneLineForAgent(tilde(foundPath(r, path), home), 300)}: ${matchLabel(r)}, ${
       plural(r.listed, "session")
-    }, newest first`,
+    }, newest first.${left}`,
   ];
   if (r.line) {
     head.push(

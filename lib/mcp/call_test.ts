@@ -364,3 +364,26 @@ Deno.test("how that finds nothing says whether the project is why, and how to wi
     ix.cleanup();
   }
 });
+
+Deno.test("blame says the throwaway projects' sessions it left out", async () => {
+  // Trial 16: MCP blame hid them without a word, where recall, how and fix say so.
+  const scratch = "/tmp/tmp.Qz81kPw9/app";
+  const ix = await indexSessions([S, {
+    id: "71710009-0000-4000-8000-000000000009",
+    cwd: scratch,
+    start: "2026-11-12T12:00:00Z",
+    turns: [
+      { user: "try the port change" },
+      { edit: `${scratch}/server.js`, old: "const port = 80;", new: "const port = 8080;" },
+    ],
+  }]);
+  try {
+    const only = text(await call(ix, { mode: "blame", path: `${scratch}/server.js` }));
+    assertStringIncludes(only, "Only hidden sessions read or changed");
+    assertStringIncludes(only, "1 session of throwaway or excluded projects left out");
+    const shown = text(await call(ix, { mode: "blame", path: "/w/svc/server.js" }));
+    assert(!shown.includes("left out"), shown);
+  } finally {
+    ix.cleanup();
+  }
+});

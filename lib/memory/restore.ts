@@ -91,6 +91,12 @@ export interface RestoreSpan {
   /** Native id of the session. */
   session: string;
   /**
+   * Older calls that replaced the same text in the file, listed as this one (the text they
+   * give back is the same): their session and call place, so an id listed before this one came
+   * still names it (trial 16).
+   */
+  also?: Array<{ session: string; seq: number }>;
+  /**
    * The session's work directory (its project), against which a relative
    * `path` resolves; null when the session recorded none.
    */
@@ -146,7 +152,7 @@ export function listSpans(
     sessions.set(s.id, s);
   }
   const anchors = m.anchors ?? new Anchors(store, sessions.values());
-  const seen = new Set<string>();
+  const seen = new Map<string, RestoreSpan>();
   const spans: RestoreSpan[] = [];
   const hidden = new Set<number>();
   for (const t of m.touches) {
@@ -162,8 +168,11 @@ export function listSpans(
     const text = (t.op === "edit" ? t.old : t.new) ?? "";
     if (text === "") continue;
     const key = `${t.path}\u0000${text}`;
-    if (seen.has(key)) continue;
-    seen.add(key);
+    const same = seen.get(key);
+    if (same) {
+      (same.also ??= []).push({ session: s.native_id, seq: t.seq });
+      continue;
+    }
     const redacted = /\[redacted:[a-z_]+\]/.test(text);
     const cut = /\n… \[\d+ characters cut\] …\n/.test(text);
     const unrestorable = t.op === "write" ? "write" : redacted ? "redacted" : cut ? "cut" : null;
@@ -191,6 +200,7 @@ export function listSpans(
       part: 1,
       parts: 1,
     });
+    seen.set(key, spans[spans.length - 1]);
   }
   numberParts(spans);
   return {
