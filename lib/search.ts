@@ -408,7 +408,8 @@ function run(store: Store, query: string, o: SearchOptions): SearchResult {
   liftPrompts(scores, parsed.time ? new Map([...prompts].filter(([id]) => inTime(id))) : prompts);
   // A name typed as written (`fetch_user_by_id`, `MODULE_NOT_FOUND`) is no prompt: the events
   // holding it so rank above those holding its words otherwise (trial 15).
-  liftVerbatim(scores, literalHolders(stats, query, f, rootOf));
+  const literal = literalHolders(stats, query, f, rootOf);
+  liftVerbatim(scores, literal);
   // A path typed alone: the sessions that changed the file, first (a prompt quoting the path
   // with a word or two is no typed prompt of it).
   if (!ABLATE.changed) {
@@ -427,7 +428,9 @@ function run(store: Store, query: string, o: SearchOptions): SearchResult {
     r.titleMatch = titled.has(r.rowid);
     r.promptMatch = prompts.has(r.rowid);
     r.verbatimMatch = verbatim.has(r.rowid);
-    r.joinedMatch = joined.has(r.rowid);
+    // Found by the words joined only: a session holding the name as typed or the phrase is
+    // named after that (trial 17: "written joined" said of the exact `fetch_user_by_id`).
+    r.joinedMatch = joined.has(r.rowid) && !verbatim.has(r.rowid) && !literal.has(r.rowid);
     if (
       guesses && tier === "exact" && !r.titleMatch && !r.promptMatch && !r.verbatimMatch &&
       !r.joinedMatch

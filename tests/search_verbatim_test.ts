@@ -172,6 +172,9 @@ Deno.test("words typed apart find the name code writes them as, joined, first an
         JSON.parse((await runMain(lit.env, ["search", "--json", q])).out).results
           .slice(0, 3).map((x: { id: string }) => x.id);
       assertEquals((await top("fetch_user_by_id"))[0], "s-snake");
+      // Named after the name as typed, not the joined one it also found (trial 17).
+      const said = await runMain(lit.env, ["fetch_user_by_id"]);
+      assert(!said.err.includes("written joined"), said.err);
       assertEquals((await top("fetch user by id")).slice(2), ["s-joined"]);
     } finally {
       lit.cleanup();

@@ -363,8 +363,36 @@ const PY_PACKAGES: Readonly<Record<string, string>> = {
   magic: "python-magic",
 };
 
-/** A version pinned after a package's name: `@4`, `@^2.1`, `==1.2`, `>=2`, `~=3.0`. */
-const PIN = String.raw`(?:@[\w.^~<>=*-]+|[=<>!~]=?[\w.*]+)?`;
+/** Extras and a version pinned after a package's name: `[s3]`, `@4`, `@^2.1`, `==1.2`, `>=2`. */
+const PIN = String.raw`(?:\[[\w,.-]*\])?(?:@[\w.^~<>=*-]+|[=<>!~]=?[\w.*]+)?`;
+
+/** Node's own modules (`fs`, `node:fs`): nothing to install. */
+const NODE_BUILTINS = new Set(
+  ("assert buffer child_process cluster crypto dgram dns events fs http http2 https net os " +
+    "path perf_hooks process querystring readline stream string_decoder timers tls tty url " +
+    "util v8 vm worker_threads zlib").split(" "),
+);
+
+/** Python's own modules a `No module named` names when a build lacks them: nothing to pip. */
+const PY_STDLIB = new Set(["distutils", "tkinter", "ctypes", "sqlite3", "ssl", "lzma", "bz2"]);
+
+/**
+ * The package to install for module `name`, or null when there is none to name: a package's
+ * module (`lodash/fp`, `@babel/core/lib/config`) is its package; a Python submodule
+ * (`sklearn.ensemble`) its package when the table knows it (`app.models` may be the
+ * project's own); Node's and Python's own modules, and private ones (`_ctypes`), none.
+ */
+function packageOf(name: string, py: boolean): string | null {
+  if (name.startsWith("node:") || NODE_BUILTINS.has(name)) return null;
+  if (py) {
+    const top = name.split(".")[0];
+    if (top.startsWith("_") || PY_STDLIB.has(top)) return null;
+    if (top !== name) return PY_PACKAGES[top] ?? null;
+    return PY_PACKAGES[name] ?? name;
+  }
+  const parts = name.split("/");
+  return name.startsWith("@") ? parts.slice(0, 2).join("/") : parts[0];
+}
 
 /**
  * `command` for the pasted error's name: when the error it followed quoted one bare name
@@ -383,10 +411,17 @@ export function adapt(
   const [from, to] = [theirs[0].raw, mine[0].raw];
   if (from === to || !PLAIN_NAME.test(from) || !PLAIN_NAME.test(to)) return undefined;
   const py = PY_INSTALL.test(command);
-  const named = py ? PY_PACKAGES[to] ?? to : to;
-  for (const old of [from, ...(py && PY_PACKAGES[from] ? [PY_PACKAGES[from]] : [])]) {
+  const named = packageOf(to, py);
+  const was = packageOf(from, py);
+  if (named === null || was === null) return undefined;
+  for (const old of [...new Set([was, from])]) {
     const esc = old.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
-    const word = new RegExp(`(?<![\\w@./-])${esc}${PIN}(?![\\w/-])`, "g");
+    // The name last of its command (`cargo add regex --features derive` carries flags that
+    // belong to regex, trial 17).
+    const word = new RegExp(
+      `(?<![\\w@./-])${esc}${PIN}(?![\\w/-])(?=\\s*(?:$|&&|\\|\\||;|\\|))`,
+      "g",
+    );
     if (!word.test(command)) continue;
     const here = command.replace(word, named).replace(/^\s*cd\s+\S+\s*&&\s*/, "");
     return { command: here, from, to };

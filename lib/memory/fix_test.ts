@@ -615,6 +615,27 @@ Deno.test("adapt puts the pasted error's name in a command that names the other 
     adapt("pip install opencv-python", q("cv2"), q("sklearn"))?.command,
     "pip install scikit-learn",
   );
+  // No command for a module nothing installs, a flag of the other's, or a submodule's guess
+  // (trial 17: `npm install fs`, `pip install app.models`, `cargo add x --features derive`).
+  for (
+    const [cmd, from, to] of [
+      ["npm install express", "express", "fs"],
+      ["npm install express", "express", "node:fs"],
+      ["pip install requests", "requests", "app.models"],
+      ["pip install requests", "requests", "_ctypes"],
+      ["pip install requests", "requests", "distutils"],
+      ["cargo add serde --features derive", "serde", "regex"],
+    ]
+  ) assertEquals(adapt(cmd, q(from), q(to)), undefined, `${cmd} for ${to}`);
+  // A package's module is its package; extras go with the other's name.
+  assertEquals(
+    adapt("npm install express", q("express"), q("lodash/fp"))?.command,
+    "npm install lodash",
+  );
+  assertEquals(
+    adapt("pip install plotly[kaleido]", q("plotly"), q("sklearn.ensemble"))?.command,
+    "pip install scikit-learn",
+  );
   // A scoped package is a name, not a path.
   assertEquals(
     adapt("npm install express", q("express"), q("@types/node"))?.command,
@@ -682,7 +703,11 @@ Deno.test("error names: an apostrophe is no quote, a scoped package no path, a s
     path: false,
   });
   assertEquals(errorSignatures("No module named 'yaml'"), ["no module named yaml"]);
-  assertEquals(signature("ImportError: No module named cv2"), "importerror no module named cv2");
+  // ImportError is the older name of ModuleNotFoundError (trial 17).
+  assertEquals(
+    signature("ImportError: No module named cv2"),
+    "modulenotfounderror no module named cv2",
+  );
   assertEquals(
     signature("error[E0425]: cannot find value `x` at line 12"),
     "error e0425 cannot find value x at line",

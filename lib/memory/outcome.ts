@@ -110,6 +110,17 @@ function forcedIn(last: string): string | null {
 }
 
 /**
+ * A last statement after others that only reports (`…; echo rc=$?`, `…; true`, `…; exit 0`,
+ * `… > log; cat log`, `…; tail -5 log`): the command's status is its own, and says nothing of
+ * what ran before it (trial 17: `set +e; pip install zeta; echo rc=$?` printed `rc=1` and was
+ * exit 0, offered by `fix` as a success). Returns `; echo` and the like, else null.
+ */
+function reporterIn(last: string): string | null {
+  const m = /^(echo|printf|true|:|exit\s+0|cat|tail|head)(?:\s|$)/.exec(last);
+  return m && !/[|&]/.test(last) ? `; ${m[1].replace(/\s+/, " ")}` : null;
+}
+
+/**
  * The program a recorded exit status belongs to when it is not the command's
  * own: the filter last in the command's last pipeline, with no `pipefail`
  * (`railway up 2>&1 | head -30` -> `head`, whose 0 says nothing of `railway`),
@@ -124,10 +135,11 @@ export function statusOwner(
   exit?: number | null,
 ): string | null {
   // Most commands have no pipe and no search's 1: no parse (`how` and `view` judge every run).
-  if (!command || (exit !== 1 && !command.includes("|"))) return null;
+  if (!command || (exit !== 1 && !command.includes("|") && !/[;\n]/.test(command))) return null;
   // The statements are read once: the forced 0, the last pipeline and its program.
-  const lastStatement = statements(command).at(-1) ?? "";
-  const forced = forcedIn(lastStatement);
+  const all = statements(command);
+  const lastStatement = all.at(-1) ?? "";
+  const forced = forcedIn(lastStatement) ?? (all.length > 1 ? reporterIn(lastStatement) : null);
   if (forced) return exit === undefined || exit === null || exit === 0 ? forced : null;
   const last = lastStatement.split(/&&|\|\|/).map((s) => s.trim()).filter(Boolean).at(-1);
   const stages = last?.split(/\|&?/) ?? [];
@@ -253,7 +265,9 @@ export function failureLine(output: string | null | undefined): string | null {
  * `exit 0 (|| true)` ({@link statusOwner} names `owner`).
  */
 export function exitOf(exit: number | null, owner: string): string {
-  return owner.startsWith("||") ? `exit ${exit} (${owner})` : `exit ${exit} of ${owner}`;
+  return owner.startsWith("||") || owner.startsWith(";")
+    ? `exit ${exit} (${owner})`
+    : `exit ${exit} of ${owner}`;
 }
 
 /**

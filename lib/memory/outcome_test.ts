@@ -111,9 +111,24 @@ Deno.test("statusOwner names the filter last in a pipe, whose status is not the 
   for (const c of ["npm test", "grep 'x|y' f", "a || b", "set -o pipefail; npm test | tail -5"]) {
     assertEquals(statusOwner(c), null, c);
   }
-  for (const c of ["cat x | python3 -", "cmd | head -3; echo done", 'echo "a | head"']) {
+  for (const c of ["cat x | python3 -", 'echo "a | head"', "cd app; npm test", "echo hi"]) {
     assertEquals(statusOwner(c), null, c);
   }
+  // A last statement that only reports after others owns the status (trial 17: `set +e; pip
+  // install zeta; echo rc=$?` printed rc=1 and was offered as a fix).
+  for (
+    const [c, owner] of [
+      ["cmd | head -3; echo done", "; echo"],
+      ["set +e; pip install zeta; echo rc=$?", "; echo"],
+      ["pip install toml; true", "; true"],
+      ["make > log 2>&1; cat log", "; cat"],
+      ["npm ci\nexit 0", "; exit 0"],
+    ]
+  ) assertEquals(statusOwner(c, 0), owner, c);
+  const masked = { exit: 0, isError: false, command: "pip install toml; echo done" };
+  assertEquals(outcomeOf({ ...masked, output: "ERROR: No matching distribution\ndone" }), "failed");
+  assertEquals(outcomeOf({ ...masked, output: "Successfully installed toml\ndone" }), "unknown");
+  assertEquals(outcomeLabel({ ...masked, output: "done" }), "exit 0 (; echo)");
   const run = { exit: 0, isError: false, command: "deploy 2>&1 | head -30" };
   assertEquals(outcomeOf({ ...run, output: "Invalid TOKEN. Please check it" }), "unknown");
   assertEquals(outcomeOf({ ...run, output: "error: token rejected" }), "failed");

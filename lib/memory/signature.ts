@@ -100,7 +100,10 @@ export function signature(line: string): string {
     .replace(/[^\p{L}\p{N}]+/gu, " ")
     .trim()
     // npm wrote `npm ERR!` before v10 and `npm error` since: one error either way.
-    .replace(/\berr\b/g, "error");
+    .replace(/\berr\b/g, "error")
+    // Python 2 and 3.5 raise ImportError where 3.6 and later raise ModuleNotFoundError, for
+    // one error (trial 17: `ImportError: No module named 'requests'` was never seen).
+    .replace(/\bimporterror(?= no module named\b)/g, "modulenotfounderror");
 }
 
 /**
@@ -191,7 +194,9 @@ export function quotedNames(text: string): Quoted[] {
       const raw = m[2].trim();
       const name = nameOf(raw);
       if (name.length < 2 || !/\p{L}/u.test(name) || out.some((q) => q.raw === raw)) continue;
-      out.push({ name, raw, path: !SCOPED.test(raw) && /[/\\]|^[.~]/.test(raw) });
+      // A path starts at a root, a drive, `.` or `~` (or holds `\`); `lodash/fp` is a
+      // package's module, as `@types/node` a package (trial 17).
+      out.push({ name, raw, path: /^(?:[/.~]|[A-Za-z]:[\\/])|\\/.test(raw) });
     }
   }
   return out;
