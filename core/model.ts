@@ -71,6 +71,11 @@ export interface ToolResultInfo {
   notRun?: boolean;
   /** Replaced spans known only from the result (Crush `lsp_replace_symbol` metadata). */
   edits?: EditSpan[];
+  /**
+   * The whole content a write replaced, when the store records it (Claude Code's Write
+   * `toolUseResult` of `type: "update"`: `originalFile`): what `deja restore` gives back.
+   */
+  overwritten?: string;
 }
 
 /** One event of a session, in order. */

@@ -575,7 +575,12 @@ export class SourceWriter {
   private applyResult(
     sid: number,
     call: string,
-    { exit, isError, notRun }: { exit?: number; isError?: boolean; notRun?: boolean },
+    { exit, isError, notRun, overwritten }: {
+      exit?: number;
+      isError?: boolean;
+      notRun?: boolean;
+      overwritten?: string;
+    },
   ): void {
     if (notRun) {
       // A call that never ran (refused, denied, cancelled: core/model.ts `notRun`) is no
@@ -585,6 +590,10 @@ export class SourceWriter {
       return;
     }
     const failed = isError === true || (exit !== undefined && exit !== 0);
+    // The file a write replaced, kept as the write's old text (`deja restore` gives it back).
+    if (overwritten !== undefined && !failed) {
+      Q.setWriteOld.run(this.store, { old: overwritten, session: sid, call });
+    }
     // A plain success changes nothing on the command row (exit stays unknown, not an error).
     if (exit === undefined && !failed) return;
     Q.setCommandExit.run(this.store, {

@@ -91,7 +91,7 @@ export interface PreparedEvent {
    * A result's status, applied to its call's command and file rows (`notRun`: the call
    * never ran, so it keeps no command row).
    */
-  result?: { exit?: number; isError?: boolean; notRun?: boolean };
+  result?: { exit?: number; isError?: boolean; notRun?: boolean; overwritten?: string };
   /** The model of the reply (`Event.model`); the writer keeps it where it changes. */
   model?: string;
 }
@@ -228,6 +228,10 @@ function prepareEvent(
     const { exit, isError, notRun } = e.result;
     out.data = JSON.stringify(notRun ? { exit, isError, notRun } : { exit, isError });
     out.result = notRun ? { exit, isError, notRun } : { exit, isError };
+    // What a write replaced: capped and redacted as an edit's replaced text is.
+    if (e.result.overwritten !== undefined && !notRun) {
+      out.result.overwritten = r(e.result.overwritten, MAX_SPAN);
+    }
     for (const ed of e.result.edits ?? []) files.push(edit(ed));
   }
   if (files.length) out.files = files;

@@ -329,6 +329,11 @@ export const Q = {
    * A call's file touches marked failed (its result was an error): an edit or
    * write that changed nothing, a read that found nothing (a `view` of a missing file).
    */
+  /** What a call's write replaced (its result says: lib/ingest.ts `applyResult`). */
+  setWriteOld: query<{ old: string; session: number; call: string }>(
+    `UPDATE files SET old = ? WHERE session_id = ? AND call_id = ? AND op = 'write'`,
+    ["old", "session", "call"],
+  ),
   failFiles: query<{ session: number; call: string }>(
     `UPDATE files SET failed = 1 WHERE session_id = ? AND call_id = ?`,
     ["session", "call"],

@@ -59,12 +59,14 @@ export const REVISIONS: Readonly<Record<string, number>> = {
   // 9 (claude), 8 (cherrystudio, codebuddy, factory), 3 (codewhale, commandcode), 5 (zcode;
   // session 21): a shell result whose toolUseResult shows a clean end is exit 0
   // (parsers/_message_blocks.ts finishedClean; verified in the farm on Claude Code 2.1.332).
-  claude: 9,
-  cherrystudio: 8,
-  codebuddy: 8,
+  // 10 (claude), 9 (cherrystudio, codebuddy, factory; session 22): a Write's result of type
+  // `update` keeps `originalFile`, the file it replaced, which restore gives back.
+  claude: 10,
+  cherrystudio: 9,
+  codebuddy: 9,
   codewhale: 3, // session 13: list_dir reads no file
   commandcode: 3,
-  factory: 8,
+  factory: 9,
   trae: 3, // session 11: reads Codex rollouts (parsers/_codex_reader.ts)
   zcode: 5, // session 11: reads opencode's store (parsers/_opencode_events.ts)
   codex: 4, // session 11: turn_aborted notices; a fork's copied parent keeps its replies

@@ -170,6 +170,12 @@ export function toolResultEvent(block: Obj, extra: unknown, time?: number): Even
   if (exit !== undefined) result.exit = exit;
   // Stopped while it ran (its output so far kept, `interrupted: true`) is not "never ran".
   if (NOT_RUN_RE.test(text) && obj(extra)?.interrupted !== true) result.notRun = true;
+  // A Write over an existing file: Claude Code keeps the file as it was (2.1.332's output
+  // schema: `type` "create" or "update", `originalFile` null for a new file or one too large).
+  const x = obj(extra);
+  if (!isError && x?.type === "update" && typeof x.originalFile === "string") {
+    result.overwritten = x.originalFile;
+  }
   const ev: Event = { kind: "tool_result", text, result };
   if (time !== undefined) ev.time = time;
   if (callId) ev.key = `res:${callId}`;

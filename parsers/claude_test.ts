@@ -354,6 +354,40 @@ Deno.test("tool results carry callId, isError and exit when the Bash result star
   assertEquals(res("toolu_demo_08").text, "src/app.ts:3: // TODO"); // block-array content
 });
 
+Deno.test("a Write over an existing file keeps the file it replaced (originalFile of an update)", async () => {
+  // Claude Code 2.1.332's Write output schema (read in its bundle): `type` create or update,
+  // `originalFile` the content before, null for a new file or one too large to include.
+  const run = (id: string, toolUseResult: unknown, isError = false) =>
+    rec(
+      "user",
+      id,
+      [{ type: "tool_result", tool_use_id: id, content: "done", is_error: isError }],
+      {
+        toolUseResult,
+      },
+    );
+  const w = { filePath: "/w/a.py", content: "new\n", structuredPatch: [] };
+  const st = store({
+    "-t/w.jsonl": [
+      run("w1", { ...w, type: "update", originalFile: "old\n" }),
+      run("w2", { ...w, type: "create", originalFile: null }),
+      run("w3", { ...w, type: "update", originalFile: null }),
+      run("w4", { ...w, type: "update", originalFile: "old\n" }, true),
+    ],
+  });
+  try {
+    const { sessions } = await parseOne(claude, src(join(st.root, "-t/w.jsonl")), st.env);
+    assertEquals(sessions[0].events.map((e) => e.result?.overwritten ?? null), [
+      "old\n",
+      null,
+      null,
+      null,
+    ]);
+  } finally {
+    st.cleanup();
+  }
+});
+
 Deno.test("a Bash result is exit 0 only when toolUseResult shows a clean end (farm, Claude Code 2.1.332)", async () => {
   // Shapes Claude Code 2.1.332 wrote in the farm (docs/registry/claude.md): a clean run; one
   // run in the background; one moved to the background at its timeout; a timeout (an error

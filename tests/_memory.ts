@@ -28,7 +28,11 @@ export type Turn =
   /** `out`: the result's text (default `ok`, or Claude Code's own words when it failed). */
   | { edit: string; old: string; new: string; fail?: boolean; out?: string; all?: boolean }
   | { multi: string; edits: Array<{ old: string; new: string; all?: boolean }> }
-  | { write: string; content: string; fail?: boolean }
+  /**
+   * `original`: the file the write replaced, as Claude Code's Write result of `type: "update"`
+   * records it (`originalFile`); without it the result is a plain "File created".
+   */
+  | { write: string; content: string; fail?: boolean; original?: string }
   | { read: string; fail?: boolean; out?: string };
 
 /** A hand-written session. */
@@ -122,7 +126,19 @@ export function claudeLines(s: SessionSpec): string[] {
       result(call("MultiEdit", { file_path: turn.multi, edits }), "ok", false);
     } else if ("write" in turn) {
       const id = call("Write", { file_path: turn.write, content: turn.content });
-      result(id, turn.fail ? "EACCES" : "File created", Boolean(turn.fail));
+      const update = turn.original === undefined || turn.fail ? undefined : {
+        type: "update",
+        filePath: turn.write,
+        content: turn.content,
+        structuredPatch: [],
+        originalFile: turn.original,
+      };
+      result(
+        id,
+        turn.fail ? "EACCES" : update ? `The file ${turn.write} has been updated.` : "File created",
+        Boolean(turn.fail),
+        update,
+      );
     } else {
       const id = call("Read", { file_path: turn.read });
       const out = turn.out ?? (turn.fail ? "File does not exist." : "1\tcontent");

@@ -331,3 +331,47 @@ Deno.test("a span printed on a terminal ends its line; to a pipe it goes as it i
     ix.cleanup();
   }
 });
+
+Deno.test("a write over a file whose store kept the file before it is restorable, in place too", async () => {
+  // Trial 16: "previous content unknown" of a Claude Code Write that recorded `originalFile`.
+  const ix0 = await indexSessions([]);
+  const file = join(ix0.root, "app", "settings.py");
+  ix0.cleanup();
+  const before = "DEBUG = False\nPORT = 80\n";
+  const after = "DEBUG = True\n";
+  const ix = await indexSessions([{
+    id: "7e570000-1111-4222-8333-0d0d0d0d0d0d",
+    cwd: join(file, ".."),
+    start: "2026-11-03T10:00:00Z",
+    turns: [
+      { user: "turn debug on" },
+      { write: file, content: after, original: before },
+      { write: `${file}.new`, content: "x = 1\n" },
+    ],
+  }]);
+  try {
+    Deno.mkdirSync(join(file, ".."), { recursive: true });
+    Deno.writeTextFileSync(file, after);
+    // Its project is under the temp dir, a throwaway one: --junk lists it.
+    const junk = { junk: true };
+    const pipe = captureIO(ix.env, false);
+    assertEquals(await restoreCmd.run({ values: junk, positionals: [file] }, pipe.io), 0);
+    assert(!pipe.out().includes("not restorable"), pipe.out());
+    const d = restoreData(ix.store, parseRestore({ values: junk, positionals: [file] }), pipe.io);
+    assertEquals([d.spans[0].op, d.spans[0].restorable, d.spans[0].text], ["write", true, before]);
+    // Put back in place while the file holds what the write put there: the write undone.
+    const io = captureIO(ix.env, false).io;
+    const values = { span: "1", out: file, force: true, junk: true };
+    assertEquals(await restoreCmd.run({ values, positionals: [file] }, io), 0);
+    assertEquals(readFileSync(file, "utf8"), before);
+    // A write that created a file has nothing before it.
+    const fresh = restoreData(
+      ix.store,
+      parseRestore({ values: junk, positionals: [`${file}.new`] }),
+      io,
+    );
+    assertEquals(fresh.spans[0].unrestorable, "write");
+  } finally {
+    ix.cleanup();
+  }
+});

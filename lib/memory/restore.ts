@@ -25,6 +25,11 @@
  * stand where the key was) or a middle cut past the 1 MiB cap (`"cut"`).
  * Such a span can still be printed, to restore the rest by hand.
  *
+ * A write over a file whose store kept what the file held (Claude Code's Write result,
+ * `originalFile`, lib/ingest.ts) is restorable as an edit is: its span is the file before
+ * the write, and put back in place it undoes the write while the file still holds what the
+ * write put there (trial 16).
+ *
  * Writing a span back ({@link writeSpan}): to another file, the span is the
  * whole content written (a copy to compare). Onto the file it came from (with
  * `force`), it is an undo of that edit: when the file now holds the edit's new
@@ -165,7 +170,10 @@ export function listSpans(
     }
     if (opts.harness?.length && !opts.harness.includes(s.harness)) continue;
     if (opts.project && !(s.project ?? "").includes(opts.project)) continue;
-    const text = (t.op === "edit" ? t.old : t.new) ?? "";
+    // A write whose store kept the file it replaced (Claude Code's `originalFile`) gives that
+    // back as an edit gives back its replaced text; another write, only what it wrote.
+    const overwrote = t.op === "write" && typeof t.old === "string";
+    const text = (t.op === "edit" || overwrote ? t.old : t.new) ?? "";
     if (text === "") continue;
     const key = `${t.path}\u0000${text}`;
     const same = seen.get(key);
@@ -175,7 +183,13 @@ export function listSpans(
     }
     const redacted = /\[redacted:[a-z_]+\]/.test(text);
     const cut = /\n… \[\d+ characters cut\] …\n/.test(text);
-    const unrestorable = t.op === "write" ? "write" : redacted ? "redacted" : cut ? "cut" : null;
+    const unrestorable = t.op === "write" && !overwrote
+      ? "write"
+      : redacted
+      ? "redacted"
+      : cut
+      ? "cut"
+      : null;
     const placed = placedTime(t, anchors);
     spans.push({
       n: spans.length + 1,
@@ -184,7 +198,7 @@ export function listSpans(
       unrestorable,
       path: t.path,
       text,
-      after: t.op === "edit" ? t.new ?? "" : null,
+      after: t.op === "edit" || overwrote ? t.new ?? "" : null,
       lines: text.split("\n").length - (text.endsWith("\n") ? 1 : 0),
       bytes: enc.encode(text).length,
       redacted,
