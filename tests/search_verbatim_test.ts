@@ -193,3 +193,28 @@ Deno.test("words typed apart find the name code writes them as, joined, first an
     ix.cleanup();
   }
 });
+
+Deno.test("a name of two short words typed with a separator finds it written joined", async () => {
+  // Trial 17: `on_click`, `set_up`, `for_each` never found `onClick`, `setUp`, `forEach`.
+  const ix = await memIndex([
+    ...Array.from({ length: 20 }, (_, i) => ({
+      id: `s-prose-${i}`,
+      events: [["user", `on click ${i} the menu opens, then set up the form`]],
+    } as MemSession)),
+    {
+      id: "s-code",
+      at: Date.parse("2025-01-01T00:00:00Z"),
+      events: [["tool_call", "edit src/menu.tsx <button onClick={open}>menu</button>"]],
+    },
+  ]);
+  try {
+    const r = await runMain(ix.env, ["search", "--json", "on_click"]);
+    const j = JSON.parse(r.out);
+    assertEquals([j.results[0].id, j.results[0].joined_match], ["s-code", true]);
+    // Two words typed apart are not read as one name.
+    const apart = JSON.parse((await runMain(ix.env, ["search", "--json", "on click"])).out);
+    assert(apart.results.every((x: { joined_match: boolean }) => !x.joined_match));
+  } finally {
+    ix.cleanup();
+  }
+});

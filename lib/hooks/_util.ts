@@ -6,7 +6,7 @@
  * @module
  */
 import { sanitizeForTerminal } from "../../core/terminal.ts";
-import { dirname } from "node:path";
+import { dirname, win32 } from "node:path";
 import type { Store } from "../store.ts";
 import { Q } from "../schema.ts";
 import { projectKeyLike } from "../project_path.ts";
@@ -73,18 +73,34 @@ export function projectSessions(
   dir: string,
   n: number,
 ): { project: string; sessions: SessionRow[] } | undefined {
-  for (let d = dir, i = 0; i < 64; d = dirname(d), i++) {
+  // A Windows path is walked up by its own rules, and names its project whatever the case of
+  // its drive letter or the way of its separators (`c:/Users/u/app` for `C:\Users\u\app`:
+  // trial 16, where every hook was silent).
+  const windows = WINDOWS.test(dir);
+  const up = windows ? win32.dirname : dirname;
+  const same = (a: string | null, b: string) =>
+    a === b || (windows && a !== null && WINDOWS.test(a) && winKey(a) === winKey(b));
+  const start = dir.length > 1 ? dir.replace(/(?<=[^\\/:])[\\/]+$/, "") : dir;
+  for (let d = start, i = 0; i < 64; d = up(d), i++) {
     const rows = Q.lastSessions.all(store, {
       harnesses: null,
       project: projectKeyLike(d),
       since: null,
       limit: n,
     });
-    const exact = rows.filter((r) => r.project === d);
-    if (exact.length) return { project: d, sessions: exact };
-    if (dirname(d) === d) break;
+    const exact = rows.filter((r) => same(r.project, d));
+    if (exact.length) return { project: exact[0].project!, sessions: exact };
+    if (up(d) === d) break;
   }
   return undefined;
+}
+
+/** A path with a drive letter (`C:\…`, `c:/…`). */
+const WINDOWS = /^[A-Za-z]:[\\/]/;
+
+/** A Windows path compared: `/` as `\`, lower case, no trailing separator. */
+function winKey(p: string): string {
+  return p.replaceAll("/", "\\").toLowerCase().replace(/(?<=.)\\+$/, "");
 }
 
 /**

@@ -81,11 +81,14 @@ export function joinedRows(
   query: string,
   f: Filters,
 ): { token: string; rows: Row[] } | undefined {
-  const toks = tokens(query);
-  if (toks.length < MIN_TOKENS || toks.length > 8) return undefined;
+  const toks = tokens(query.replace(/[_-]/g, " "));
+  // A name typed with separators (`on_click`, `set-up`) is a name of two words too (trial 17:
+  // `on_click` never found `onClick`); words typed apart need three (`data base` is no name).
+  const ident = /^[\p{L}\p{N}]+(?:[_-][\p{L}\p{N}]+)+$/u.test(query.trim());
+  if (toks.length < (ident ? 2 : MIN_TOKENS) || toks.length > 8) return undefined;
   if (toks.some((t) => !/^[a-z0-9]+$/.test(t))) return undefined;
   const token = toks.join("");
-  if (token.length < MIN_JOINED || token.length > 48) return undefined;
+  if (token.length < (ident ? 6 : MIN_JOINED) || token.length > 48) return undefined;
   const docs = stats.docs(token);
   const n = Math.max(1, Q.eventCount.get(stats.store, {})!.n);
   if (!docs || docs / n > COMMON) return undefined;
