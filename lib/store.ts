@@ -260,17 +260,7 @@ export class Store {
         "run 'deja index' to upgrade it",
       );
     }
-    for (let v = version; v < SCHEMA_VERSION; v++) {
-      this.db.exec("BEGIN IMMEDIATE");
-      try {
-        this.db.exec(MIGRATIONS[v]);
-        this.db.exec(`PRAGMA user_version = ${v + 1}`);
-        this.db.exec("COMMIT");
-      } catch (e) {
-        this.db.exec("ROLLBACK");
-        throw e;
-      }
-    }
+    migrateFrom(this.db, version);
   }
 
   /**
@@ -472,4 +462,33 @@ export function acquireWriterLock(
       db.close();
     },
   };
+}
+
+/**
+ * Runs the migrations from `version` (as read before the write lock) up to SCHEMA_VERSION, each
+ * in its own write transaction. The version is read again under the lock: another process (a
+ * background first build beside a search that started it) may have migrated the file while
+ * this one waited, and running a migration twice failed with "table sessions already exists"
+ * (seen once under the parallel test suite, session 22).
+ */
+export function migrateFrom(db: DatabaseSync, version: number): void {
+  for (let v = version; v < SCHEMA_VERSION;) {
+    db.exec("BEGIN IMMEDIATE");
+    try {
+      const now = (db.prepare("PRAGMA user_version").get() as { user_version: number })
+        .user_version;
+      if (now > v) {
+        db.exec("COMMIT");
+        v = now;
+        continue;
+      }
+      db.exec(MIGRATIONS[v]);
+      db.exec(`PRAGMA user_version = ${v + 1}`);
+      db.exec("COMMIT");
+      v++;
+    } catch (e) {
+      db.exec("ROLLBACK");
+      throw e;
+    }
+  }
 }

@@ -1,7 +1,7 @@
 import { assert, assertEquals, assertThrows } from "./_assert.ts";
 import { statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { Store } from "../lib/store.ts";
+import { migrateFrom, Store } from "../lib/store.ts";
 import { DejaError } from "../core/errors.ts";
 import { applyWriterSettings, MIGRATIONS, Q, SCHEMA_VERSION } from "../lib/schema.ts";
 import { DatabaseSync } from "node:sqlite";
@@ -224,4 +224,20 @@ Deno.test("a first build's writer skips fsync; any other run's writer keeps NORM
   };
   assertEquals(sync(true), 0); // OFF
   assertEquals(sync(false), 1); // NORMAL, as every connection opens
+});
+
+Deno.test("migrations read the version again under the lock: a file another process migrated is left as it is", () => {
+  // A search that starts a first build in the background and opens the index beside it both
+  // read version 0; the second ran migration 0 again ("table sessions already exists").
+  const path = join(tempDir("deja-migrate-"), "index.db");
+  const store = Store.open(path, { create: true });
+  store.close();
+  const db = new DatabaseSync(path);
+  try {
+    migrateFrom(db, 0); // the version this process read before the other migrated
+    const v = db.prepare("PRAGMA user_version").get() as { user_version: number };
+    assertEquals(v.user_version, SCHEMA_VERSION);
+  } finally {
+    db.close();
+  }
 });
