@@ -24,3 +24,12 @@ export function renderCall(t: ToolCallInfo): string {
   }
   return args ? `${t.name} ${args}` : t.name;
 }
+
+/**
+ * What a call did, as its rendered text ({@link renderCall}) names it: a shell call's command
+ * (without `$ `, whole), else the first line (`edit /w/app/x.ts`, not the edited text).
+ */
+export function callHeadline(text: string): string {
+  const t = text.trim();
+  return t.startsWith("$ ") ? t.slice(2).trim() : t.split("\n")[0].trim();
+}

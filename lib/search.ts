@@ -372,7 +372,7 @@ function run(store: Store, query: string, o: SearchOptions): SearchResult {
   }
   const verbatim = verbatimHolders(phrase, rootOf);
   // The words written joined, as one name: ranked with the phrase.
-  const joinedBy = ABLATE.verbatim ? undefined : joinedRows(stats, query, f);
+  const joinedBy = joinedRows(stats, query, f);
   const joined = verbatimHolders(joinedBy, rootOf);
   // Below the phrase as typed, and that below the name as written (`fetch_user_by_id`).
   liftVerbatim(scores, new Map([...joined].filter(([id]) => !verbatim.has(id))));

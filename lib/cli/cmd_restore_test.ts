@@ -8,6 +8,7 @@ import {
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { indexSessions } from "../../tests/_memory.ts";
+import { tempDir } from "../../tests/_tmp.ts";
 import { captureIO } from "../../tests/_cli_io.ts";
 import { DejaError } from "../../core/errors.ts";
 import { csi } from "./output.ts";
@@ -334,9 +335,8 @@ Deno.test("a span printed on a terminal ends its line; to a pipe it goes as it i
 
 Deno.test("a write over a file whose store kept the file before it is restorable, in place too", async () => {
   // Trial 16: "previous content unknown" of a Claude Code Write that recorded `originalFile`.
-  const ix0 = await indexSessions([]);
-  const file = join(ix0.root, "app", "settings.py");
-  ix0.cleanup();
+  // A real file to put the span back into, in a temp dir of the test's own (removed at exit).
+  const file = join(tempDir("deja-restore-"), "app", "settings.py");
   const before = "DEBUG = False\nPORT = 80\n";
   const after = "DEBUG = True\n";
   const ix = await indexSessions([{

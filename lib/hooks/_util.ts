@@ -12,6 +12,7 @@ import { Q } from "../schema.ts";
 import { projectKeyLike } from "../project_path.ts";
 import type { SessionRow } from "../rows.ts";
 import { byteLength } from "../../core/text.ts";
+import { trimSeparators } from "./input.ts";
 
 /** What a builder says, and the keys that mark it as said (see state.ts). */
 export interface Said {
@@ -80,8 +81,7 @@ export function projectSessions(
   const up = windows ? win32.dirname : dirname;
   const same = (a: string | null, b: string) =>
     a === b || (windows && a !== null && WINDOWS.test(a) && winKey(a) === winKey(b));
-  const start = dir.length > 1 ? dir.replace(/(?<=[^\\/:])[\\/]+$/, "") : dir;
-  for (let d = start, i = 0; i < 64; d = up(d), i++) {
+  for (let d = trimSeparators(dir), i = 0; i < 64; d = up(d), i++) {
     const rows = Q.lastSessions.all(store, {
       harnesses: null,
       project: projectKeyLike(d),

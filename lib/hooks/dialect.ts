@@ -11,7 +11,7 @@
 import registry from "../../registry.json" with { type: "json" };
 import { harnessId } from "../../core/registry.ts";
 import type { Env } from "../../core/model.ts";
-import { type HookEvent, str } from "./input.ts";
+import { type HookEvent, str, trimSeparators } from "./input.ts";
 import { HOOK_NAMES } from "./table.ts";
 
 /** The answer's shape on stdout. */
@@ -185,9 +185,8 @@ export function placeOf(d: Dialect, event: HookEvent, env: Env, processCwd: stri
     : undefined;
   // A directory named with a trailing separator is the same directory (trial 16: `cwd`
   // `…/proj1/` matched no project, and every hook was silent).
-  const bare = (p: string) => p.length > 1 ? p.replace(/(?<=[^\\/:])[\\/]+$/, "") : p;
-  const cwd = bare(str(event, "cwd") ?? root ?? firstSet(env, d.cwdEnv) ?? processCwd);
-  const dir = bare(firstSet(env, d.projectEnv) ?? cwd);
+  const cwd = trimSeparators(str(event, "cwd") ?? root ?? firstSet(env, d.cwdEnv) ?? processCwd);
+  const dir = trimSeparators(firstSet(env, d.projectEnv) ?? cwd);
   const id = str(event, "session_id") ?? str(event, "sessionId") ??
     str(event, "conversation_id") ?? firstSet(env, d.sessionEnv);
   return { cwd, dir, id };

@@ -115,3 +115,11 @@ export function objField(o: unknown, key: string): Record<string, unknown> | und
   }
   return v && typeof v === "object" && !Array.isArray(v) ? v as Record<string, unknown> : undefined;
 }
+
+/**
+ * `p` without a trailing separator (`/w/app/` -> `/w/app`, `C:\app\` -> `C:\app`); a root
+ * stays one (`/`, `C:\`). A harness may name its directory either way (trial 16).
+ */
+export function trimSeparators(p: string): string {
+  return p.length > 1 ? p.replace(/(?<=[^\\/:])[\\/]+$/, "") : p;
+}

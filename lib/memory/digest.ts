@@ -24,6 +24,7 @@ import { fillLists, fitMarkdown, inlineCode, type ListItem } from "./_fill.ts";
 import { describeSession } from "./last.ts";
 import { failureLine, type Outcome, outcomeLabel, outcomeOf, runFacts } from "./outcome.ts";
 import { isCut } from "./ending.ts";
+import { callHeadline } from "../render.ts";
 
 /** Default budget of `deja ctx` and the MCP `context` mode: 8 KiB. */
 export const CTX_BUDGET = 8 * 1024;
@@ -224,7 +225,7 @@ function notRun(events: readonly EventRow[]): NotRunCall[] {
     if (e.kind !== "tool_result" || !e.call_id || !e.data?.includes('"notRun":true')) continue;
     const call = calls.get(e.call_id);
     if (!call) continue;
-    const command = call.text.replace(/^\$ /, "").trim();
+    const command = callHeadline(call.text);
     const reason = e.text.split("\n").map((l) => l.trim()).find(Boolean) ?? null;
     out.delete(command);
     out.set(command, { command, reason });

@@ -20,6 +20,7 @@ import { Q } from "../schema.ts";
 import { projectArg, projectLike } from "../project_path.ts";
 import { outcomeLabel, outcomeOf, type RunFacts, runFacts } from "./outcome.ts";
 import { tokens } from "../search/tokenize.ts";
+import { callHeadline } from "../render.ts";
 import { countsAsHidden } from "../search/sessions.ts";
 import { shortRef } from "../sessions.ts";
 import { MAX_QUERY_TERMS, MAX_QUERY_TOKEN, type QueryCut } from "../query.ts";
@@ -140,7 +141,7 @@ export function howTerms(what: string): string[][] {
  */
 function refusedOnly(store: Store, subs: string[], terms: string[][]): Pick<HowResult, "notRun"> {
   const rows = Q.notRunCalls.all(store, { words: JSON.stringify(subs) })
-    .map((r) => ({ ...r, command: r.text.replace(/^\$ /, "").trim() }))
+    .map((r) => ({ ...r, command: callHeadline(r.text) }))
     .filter((r) => terms.every((t) => holds(tokens(r.command), t)))
     .sort((a, b) => (b.time ?? 0) - (a.time ?? 0));
   const seen = new Map<string, (typeof rows)[number]>();

@@ -53,16 +53,23 @@ export function phraseRows(stats: TermStats, query: string, f: Filters): PhraseR
   const store = stats.store;
   const n = Math.max(1, Q.eventCount.get(store, {})!.n);
   if (Math.min(...toks.map((t) => stats.docs(t))) / n > COMMON) return undefined;
-  // The newest first, not the best by BM25: ranking every match of a phrase of common words
-  // cost a cold query of three of them 25-70 ms on the 100 MB bench; in rowid order FTS5
-  // stops at the limit.
-  const { sql, args } = filterSql(f, "fts");
-  const rows = Q.searchRows.extend(
-    `${sql} ORDER BY events_fts.rowid DESC LIMIT ${MAX_ROWS}`,
-    args,
-  ).all(store, { match: ftsTerm(toks) }).sort((a, b) => a.bm25 - b.bm25);
+  const rows = newestRows(stats, f, toks, MAX_ROWS);
   return { rows, complete: rows.length < MAX_ROWS };
 }
+
+/**
+ * The newest `limit` events holding `toks` as a phrase under filters `f`, then best by BM25
+ * first: in rowid order FTS5 stops at the limit, where ranking every match of common words
+ * cost a cold query 25-70 ms on the 100 MB bench.
+ */
+function newestRows(stats: TermStats, f: Filters, toks: string[], limit: number): Row[] {
+  const { sql, args } = filterSql(f, "fts");
+  return Q.searchRows.extend(`${sql} ORDER BY events_fts.rowid DESC LIMIT ${limit}`, args)
+    .all(stats.store, { match: ftsTerm(toks) }).sort((a, b) => a.bm25 - b.bm25);
+}
+
+/** One name written with separators (`fetch_user_by_id`, `on-click`, `my-app.config`). */
+const SEPARATED = /^[\p{L}\p{N}]+(?:[_.-][\p{L}\p{N}]+)+$/u;
 
 /** Fewest characters of a name the query's words make joined ({@link joinedRows}). */
 const MIN_JOINED = 10;
@@ -81,10 +88,11 @@ export function joinedRows(
   query: string,
   f: Filters,
 ): { token: string; rows: Row[] } | undefined {
-  const toks = tokens(query.replace(/[_-]/g, " "));
+  if (ABLATE.verbatim) return undefined;
+  const toks = tokens(query.replace(/[_.-]/g, " "));
   // A name typed with separators (`on_click`, `set-up`) is a name of two words too (trial 17:
   // `on_click` never found `onClick`); words typed apart need three (`data base` is no name).
-  const ident = /^[\p{L}\p{N}]+(?:[_-][\p{L}\p{N}]+)+$/u.test(query.trim());
+  const ident = SEPARATED.test(query.trim());
   if (toks.length < (ident ? 2 : MIN_TOKENS) || toks.length > 8) return undefined;
   if (toks.some((t) => !/^[a-z0-9]+$/.test(t))) return undefined;
   const token = toks.join("");
@@ -92,11 +100,7 @@ export function joinedRows(
   const docs = stats.docs(token);
   const n = Math.max(1, Q.eventCount.get(stats.store, {})!.n);
   if (!docs || docs / n > COMMON) return undefined;
-  const { sql, args } = filterSql(f, "fts");
-  const rows = Q.searchRows.extend(
-    `${sql} ORDER BY events_fts.rowid DESC LIMIT ${MAX_ROWS}`,
-    args,
-  ).all(stats.store, { match: ftsTerm([token]) }).sort((a, b) => a.bm25 - b.bm25);
+  const rows = newestRows(stats, f, [token], MAX_ROWS);
   return rows.length ? { token, rows } : undefined;
 }
 
@@ -117,28 +121,16 @@ export function literalHolders(
   f: Filters,
   rootOf: (id: number) => number,
 ): Map<number, ScoredEvent[]> {
-  const out = new Map<number, ScoredEvent[]>();
   const q = query.trim().toLowerCase();
-  if (ABLATE.verbatim || !/^[\p{L}\p{N}]+(?:[_.-][\p{L}\p{N}]+)+$/u.test(q)) return out;
+  if (ABLATE.verbatim || !SEPARATED.test(q)) return new Map();
   const toks = tokens(q.replace(/[_.-]/g, " "));
-  if (toks.length < 2) return out;
-  const store = stats.store;
-  const { sql, args } = filterSql(f, "fts");
-  const rows = Q.searchRows.extend(
-    `${sql} ORDER BY events_fts.rowid DESC LIMIT ${LITERAL_ROWS}`,
-    args,
-  ).all(store, { match: ftsTerm(toks) });
-  if (!rows.length) return out;
+  if (toks.length < 2) return new Map();
+  const rows = newestRows(stats, f, toks, LITERAL_ROWS);
   const text = new Map(
-    Q.eventTexts.all(store, { ids: JSON.stringify(rows.map((r) => r.event_id)) })
+    Q.eventTexts.all(stats.store, { ids: JSON.stringify(rows.map((r) => r.event_id)) })
       .map((t) => [t.id, t.text.toLowerCase()]),
   );
-  for (const r of rows.sort((a, b) => a.bm25 - b.bm25)) {
-    if (!text.get(r.event_id)?.includes(q)) continue;
-    const root = rootOf(r.session_id);
-    out.set(root, [...(out.get(root) ?? []), { row: r, score: -r.bm25 }]);
-  }
-  return out;
+  return verbatimHolders({ rows: rows.filter((r) => text.get(r.event_id)?.includes(q)) }, rootOf);
 }
 
 /** Per root session (`rootOf`), its events of `phrase`, best by BM25 first. */
