@@ -1,6 +1,6 @@
 /**
  * `deno task bench:hooks [--mb 160] [--runs 40]`: hook latency from the
- * compiled binary (bun build --compile --splitting bin.ts), each run a cold
+ * compiled binary (`deno task compile:bun`), each run a cold
  * process fed one event on stdin, over the index of a synthetic Claude Code
  * corpus (bench/gen_claude.ts; `--mb` megabytes of JSONL, 160 by default,
  * which indexes to about 100 MB). Prints p50/p95 wall time per hook and the
@@ -85,21 +85,9 @@ if (stale()) {
 const size = statSync(idx).size + (existsSync(idx + "-wal") ? statSync(idx + "-wal").size : 0);
 
 const bin = join(work, "deja-hooks-bin");
-const b = spawnSync(
-  "bun",
-  [
-    "build",
-    "--compile",
-    "--minify",
-    "--splitting",
-    "--bytecode",
-    "--format=esm",
-    join(REPO, "bin.ts"),
-    "--outfile",
-    bin,
-  ],
-  { cwd: REPO, encoding: "utf8" },
-);
+// The release build of the binary (deno.json compile:bun: its worker entry points too).
+const b = spawnSync("deno", ["task", "compile:bun"], { cwd: REPO, encoding: "utf8" });
+if (b.status === 0) copyFileSync(join(REPO, "dist", "deja-bun"), bin);
 if (b.status !== 0) throw new Error(`bun build failed:\n${b.stderr}`);
 
 // Real material from the index.
@@ -141,6 +129,9 @@ if (existsSync(realCrush)) {
   copyFileSync(realCrush, join(crushProject, ".crush", "crush.db"));
 }
 
+// Agent session ids restart at bench-0 each run: what an earlier run was told is forgotten, or
+// its dedupe would silence every hook (and time the silence).
+rmSync(join(dejaHome, "hooks"), { recursive: true, force: true });
 let n = 0;
 const events: Array<[string, string[], () => Record<string, unknown>]> = [
   ["hook-context (SessionStart)", ["hook-context"], () => ({
@@ -208,7 +199,7 @@ function pct(xs: number[], p: number): number {
 console.log(
   `index: ${(size / 1e6).toFixed(1)} MB (${
     JSON.parse(readFileSync(join(corpus, "done"), "utf8")).files
-  } sessions of ${mb} MB Claude Code JSONL); binary: bun --compile --splitting bin.ts; ${runs} runs each`,
+  } sessions of ${mb} MB Claude Code JSONL); binary: deno task compile:bun; ${runs} runs each`,
 );
 console.log(`${"hook".padEnd(46)} ${"p50".padStart(8)} ${"p95".padStart(8)}  bytes out`);
 // Rounds outer, hooks inner: a burst of load elsewhere on the machine hits every hook alike.

@@ -12,7 +12,7 @@ import { makeEnv } from "../core/runtime.ts";
 import type { Env } from "../core/model.ts";
 import { FRAME_OPEN, FRAME_PREAMBLE } from "../core/frame.ts";
 import { assemble, BUDGET } from "../lib/hooks/run.ts";
-import { indexSessions, type MemoryIndex, type SessionSpec } from "./_memory.ts";
+import { claudeLines, indexSessions, type MemoryIndex, type SessionSpec } from "./_memory.ts";
 import { tempDir } from "./_tmp.ts";
 
 const WS: SessionSpec = {
@@ -129,6 +129,54 @@ Deno.test("hook-context gives the project's last session once per agent session,
     // Another agent session hears it again.
     const again = await hook(ix.env, ["hook-context"], { ...ev, session_id: "agent-2" });
     assertStringIncludes(claude(again, "SessionStart"), METRICS.id);
+  }));
+
+Deno.test("hooks read a session written since the last index before they answer (trial 16)", () =>
+  withIndex(async (ix) => {
+    // A session that ended after the last `deja index`, and the live one being compacted.
+    const later: SessionSpec = {
+      id: "d4d40004-0000-4000-8000-000000000004",
+      cwd: "/w/app",
+      start: "2026-10-09T10:00:00Z",
+      turns: [
+        { user: "Rotate the signing keys of the webhook verifier." },
+        { say: "Decided to keep two keys live for a day; the verifier tries both." },
+      ],
+    };
+    const live: SessionSpec = {
+      id: "e5e50005-0000-4000-8000-000000000005",
+      cwd: "/w/app",
+      start: "2026-10-10T10:00:00Z",
+      turns: [
+        { user: "Move the nightly export to the cron worker." },
+        { bash: "npm run export:nightly", out: "exported 1204 rows", exit: 0 },
+      ],
+    };
+    const dir = join(ix.root, "claude", "-w-app");
+    for (const s of [later, live]) {
+      writeFileSync(join(dir, `${s.id}.jsonl`), claudeLines(s).join("\n") + "\n");
+    }
+    // With the refresh off, the hook answers from the index as it was: the session before.
+    const off = {
+      ...ix.env,
+      get: (k: string) => k === "DEJA_HOOK_REFRESH_MS" ? "0" : ix.env.get(k),
+    };
+    const start = { session_id: live.id, cwd: "/w/app", source: "startup" };
+    const stale = claude(await hook(off as Env, ["hook-context"], start), "SessionStart");
+    assertStringIncludes(stale, METRICS.id);
+    assertEquals(
+      (await hook(off as Env, ["hook-precompact"], { session_id: live.id, cwd: "/w/app" })).out,
+      "",
+    );
+    // By default the changed store is read first: the session that just ended is named.
+    const t = claude(
+      await hook(ix.env, ["hook-context"], start),
+      "SessionStart",
+    );
+    assertStringIncludes(t, later.id);
+    assertStringIncludes(t, "two keys");
+    const pre = await hook(ix.env, ["hook-precompact"], { session_id: live.id, cwd: "/w/app" });
+    assertStringIncludes(pre.out, "npm run export:nightly");
   }));
 
 Deno.test("hook-context never digests the agent's own session", () =>

@@ -28,7 +28,8 @@ import { existsSync } from "node:fs";
 import type { IO } from "../../core/runtime.ts";
 import { indexPath, Store } from "../store.ts";
 import { dataDir } from "../../core/paths.ts";
-import { kickIfStale } from "../fresh/background.ts";
+import { kickIfStale, refreshOff } from "../fresh/background.ts";
+import { freshen } from "../fresh/freshen.ts";
 import { lastIndexAt } from "../fresh/manifest.ts";
 import { byteLength, clipBytes } from "../../core/text.ts";
 import { frame, FRAME_BYTES } from "../../core/frame.ts";
@@ -54,6 +55,46 @@ export const BUDGET = {
 
 /** Default time budget of a hook in milliseconds (`DEJA_HOOK_DEADLINE_MS` overrides). */
 export const DEADLINE_MS = 4000;
+
+/**
+ * The hooks that read what the stores hold now before they answer (trial 16: a session that
+ * had just ended was not yet in the index, so SessionStart named the one before it, and
+ * PreCompact for a transcript not yet indexed said nothing): the session start, the prompt
+ * and the compaction, once a session or a turn. The tool hooks, before and after every call,
+ * answer from the index as it is.
+ */
+const REFRESHING: ReadonlySet<HookName> = new Set([
+  "hook-context",
+  "hook-prompt",
+  "hook-precompact",
+]);
+
+/**
+ * Time a hook spends reading changed stores before it answers, at most (milliseconds;
+ * `DEJA_HOOK_REFRESH_MS` overrides, 0 leaves every change to the background run). What does
+ * not fit is read by a background `deja index` and the hook answers from the index as it is.
+ */
+export const HOOK_REFRESH_MS = 500;
+
+/**
+ * Reads changed stores into the index within the hook's refresh budget; true when some were
+ * read. Never throws.
+ */
+async function refreshFirst(env: IO["env"], left: number): Promise<boolean> {
+  try {
+    if (refreshOff(env)) return false;
+    const own = Number(env.get("DEJA_HOOK_REFRESH_MS"));
+    const cap = env.get("DEJA_HOOK_REFRESH_MS") !== undefined && Number.isFinite(own) && own >= 0
+      ? own
+      : HOOK_REFRESH_MS;
+    // Half of what the hook has left at most: the answer itself needs the rest.
+    const budgetMs = Math.min(cap, Math.floor(left / 2));
+    if (budgetMs <= 0) return false;
+    return (await freshen(env, undefined, { budgetMs })).read > 0;
+  } catch {
+    return false; // the hook answers from the index as it is
+  }
+}
 
 /** What a hook run needs besides its event. */
 interface Ctx {
@@ -294,6 +335,16 @@ export async function hookAnswer(o: HookOptions, io: IO): Promise<HookResult> {
     const event = await readEvent(io) ?? {};
     if (Date.now() - started > limit) return result;
     store = Store.open(indexPath(io.env), { readOnly: true, busyMs: 250 });
+    // The index opened as this deja's schema (an older one is the background run's to migrate,
+    // never a hook's): what changed is read in first, and the index opened again if it moved.
+    if (REFRESHING.has(name) && !allInOne) {
+      if (await refreshFirst(io.env, limit - (Date.now() - started))) {
+        store.close();
+        store = undefined;
+        store = Store.open(indexPath(io.env), { readOnly: true, busyMs: 250 });
+      }
+      if (Date.now() - started > limit) return result;
+    }
     const env = io.env;
     const { cwd, dir, id } = placeOf(dialect, event, env, io.cwd);
     const file = id ? statePath(dataDir(env), id) : undefined;
