@@ -88,6 +88,7 @@ import {
   literalHolders,
   phraseRows,
   verbatimHolders,
+  versionRows,
 } from "./search/verbatim.ts";
 import { tokens } from "./search/tokenize.ts";
 import { spellingFixes, withoutStopSlips } from "./search/spelling.ts";
@@ -216,6 +217,8 @@ export interface SearchResult {
    * it (`fetchUserById` for `fetch user by id`; lib/search/verbatim.ts `joinedRows`).
    */
   joined?: string;
+  /** `version`: {@link joined} is the version typed, written with a `v` (`v2.3.1`). */
+  joinedHow?: "version";
   /**
    * How many sessions listed after those found by a title, a typed prompt or a phrase are
    * only the nearest by relevance (they hold not every word); absent: none.
@@ -372,7 +375,7 @@ function run(store: Store, query: string, o: SearchOptions): SearchResult {
   }
   const verbatim = verbatimHolders(phrase, rootOf);
   // The words written joined, as one name: ranked with the phrase.
-  const joinedBy = joinedRows(stats, query, f);
+  const joinedBy = joinedRows(stats, query, f) ?? versionRows(stats, query, f);
   const joined = verbatimHolders(joinedBy, rootOf);
   // Below the phrase as typed, and that below the name as written (`fetch_user_by_id`).
   liftVerbatim(scores, new Map([...joined].filter(([id]) => !verbatim.has(id))));
@@ -505,7 +508,7 @@ function run(store: Store, query: string, o: SearchOptions): SearchResult {
   // An event holding the whole query as a phrase shows the phrase, not another place of its
   // words (trial 15: `the file is` showed three snippets without it).
   const whole = verbatim.size || joined.size
-    ? [[...(verbatim.size ? [tokens(query)] : []), ...(joinedBy ? [[joinedBy.token]] : [])]]
+    ? [[...(verbatim.size ? [tokens(query)] : []), ...(joinedBy ? [joinedBy.toks] : [])]]
     : undefined;
   fillSnippets(store, results, o.snippets ?? 3, (t) => {
     const at = whole && snippet(t, whole);
@@ -535,7 +538,12 @@ function run(store: Store, query: string, o: SearchOptions): SearchResult {
     nothingMatched: exactFollow === 0 && (tier === "relevance" || tier === "none"),
     ...(exactFollow ? { exactFollow } : {}),
     ...(nearestFollow ? { nearestFollow } : {}),
-    ...(joinedBy && results[0]?.joinedMatch ? { joined: asWritten(store, joinedBy) } : {}),
+    ...(joinedBy && results[0]?.joinedMatch
+      ? {
+        joined: asWritten(store, joinedBy),
+        ...(joinedBy.how === "version" ? { joinedHow: joinedBy.how } : {}),
+      }
+      : {}),
     ...(held?.left.length
       ? { leftOut: held.left, dropped: [...parsed.dropped, ...held.left] }
       : {}),
@@ -549,7 +557,8 @@ function run(store: Store, query: string, o: SearchOptions): SearchResult {
 /** The joined name as the first event holding it writes it (`fetchUserById`), else as indexed. */
 function asWritten(store: Store, j: { token: string; rows: Array<{ event_id: number }> }): string {
   const ids = JSON.stringify(j.rows.slice(0, 3).map((r) => r.event_id));
-  const re = new RegExp(`(?<![\\p{L}\\p{N}])${j.token}(?![\\p{L}\\p{N}])`, "iu");
+  const at = j.token.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  const re = new RegExp(`(?<![\\p{L}\\p{N}])${at}(?![\\p{L}\\p{N}])`, "iu");
   for (const t of Q.eventTexts.all(store, { ids })) {
     const m = re.exec(t.text);
     if (m) return m[0];

@@ -126,3 +126,28 @@ Deno.test("deja last reads a window typed as search reads it, with a count befor
     ix.cleanup();
   }
 });
+
+Deno.test("deja last week says which days it listed (trial 17)", async () => {
+  const ix = await indexSessions([spec(PREV, at(-1, 10)), spec(NOW, new Date().toISOString())]);
+  try {
+    const r = await runMain(ix.env, ["last", "month"]);
+    assertEquals(r.code, 0, r.err);
+    const first = new Date(now.getFullYear(), now.getMonth() - 1, 1);
+    const end = new Date(now.getFullYear(), now.getMonth(), 0);
+    const ymd = (d: Date) =>
+      `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, "0")}-${
+        String(d.getDate()).padStart(2, "0")
+      }`;
+    assertStringIncludes(r.err, `last month: `);
+    assertStringIncludes(r.err, `${ymd(first)} to `);
+    assertStringIncludes(r.err, ` ${ymd(end)}\n`);
+    // A window up to now says since when.
+    const past = await runMain(ix.env, ["last", "3", "days"]);
+    assertStringIncludes(past.err, "last 3 days: since ");
+    // Scripts read the window from --json; stderr stays quiet there.
+    const json = await runMain(ix.env, ["last", "month", "--json"]);
+    assertEquals(json.err.includes("last month:"), false);
+  } finally {
+    ix.cleanup();
+  }
+});

@@ -174,6 +174,30 @@ Deno.test("ctx says on stderr when it digests the nearest session by relevance",
     const exact = await runMain(ix.env, ["ctx", "subscription", "budget"]);
     assertEquals(exact.code, 0, exact.err);
     assertEquals(exact.err, "");
+    // One word in common and one held nowhere: no session is meant (trial 16: `ctx
+    // zzzz-no-such` digested a skill list for its `no`).
+    const none = await runMain(ix.env, ["ctx", "zzqqxx", "budget"]);
+    assertEquals([none.code, none.out], [1, ""]);
+    assertStringIncludes(
+      none.err,
+      `deja: nothing matched "zzqqxx budget": 'zzqqxx' is in no session`,
+    );
+    const nj = JSON.parse((await runMain(ix.env, ["ctx", "--json", "zzqqxx budget"])).out);
+    assertEquals([nj.session, nj.absent], [null, ["zzqqxx"]]);
+  } finally {
+    ix.cleanup();
+  }
+  // The nearest session by relevance found for the one word held (`no`): not digested.
+  const no = await memIndex([
+    ...HISTORY,
+    { id: "s-no", events: [["user", "cat: x: No such file or directory"], ["assistant", "no"]] },
+  ]);
+  try {
+    const json = JSON.parse((await runMain(no.env, ["search", "--json", "zzqqxx-no-such"])).out);
+    assertEquals([json.tier, json.results[0]?.id], ["relevance", "s-no"]);
+    const r = await runMain(no.env, ["ctx", "zzqqxx-no-such"]);
+    assertEquals([r.code, r.out], [1, ""]);
+    assertStringIncludes(r.err, "'zzqqxx' is in no session\nhint: deja search");
   } finally {
     ix.cleanup();
   }

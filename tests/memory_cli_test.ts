@@ -443,7 +443,7 @@ Deno.test("a quoted query is named once-quoted, and --interval without --watch i
     const plain = await run(ix, ["search", "zzqq", "--no-refresh"]);
     assertStringIncludes(plain.err, 'nothing matched "zzqq"\n');
     const c = await run(ix, ["ctx", '"zzqq overloaded"', "--no-refresh"]);
-    assertStringIncludes(c.err, 'nothing matched "zzqq overloaded"\n');
+    assertStringIncludes(c.err, "nothing matched \"zzqq overloaded\": 'zzqq'");
     const i = await run(ix, ["index", "--interval", "5"]);
     assertEquals(i.code, 2);
     assertStringIncludes(i.err, "--interval applies only to --watch");

@@ -218,3 +218,44 @@ Deno.test("a name of two short words typed with a separator finds it written joi
     ix.cleanup();
   }
 });
+
+Deno.test("a version typed bare finds it written with a v, and its numbers are never one name", async () => {
+  // Trial 17: `deja 2.3.1` missed the session naming `v2.3.1` and said "written joined:
+  // 2 3 1 → 231", listing a session that numbered lines 230, 231, 232.
+  const ix = await memIndex([
+    ...Array.from({ length: 12 }, (_, i) => ({
+      id: `s-list-${i}`,
+      events: [["tool_result", `${i} 2 3 ${i + 1} 230 231 232 lines of a listing`]],
+    } as MemSession)),
+    {
+      id: "s-tag",
+      at: Date.parse("2025-01-01T00:00:00Z"),
+      events: [["user", "cut the release v2.3.1 and push the tag"]],
+    },
+    {
+      id: "s-bare",
+      at: Date.parse("2025-02-01T00:00:00Z"),
+      events: [["assistant", "pinned the client to 4.5.6 in the lock file"]],
+    },
+  ]);
+  try {
+    const r = await runMain(ix.env, ["search", "--json", "2.3.1"]);
+    assertEquals(r.code, 0, r.err);
+    const j = JSON.parse(r.out);
+    assertEquals([j.results[0].id, j.results[0].joined_match], ["s-tag", true]);
+    assertEquals(j.changes, []);
+    const t = await runMain(ix.env, ["2.3.1"]);
+    assert(
+      t.err.startsWith("the first result holds v2.3.1, the version written with a 'v'"),
+      t.err,
+    );
+    assert(!t.err.includes("231"), t.err);
+    // Typed with its v, or as written, it is found as it is; a bare version is no other.
+    const v = JSON.parse((await runMain(ix.env, ["search", "--json", "v2.3.1"])).out);
+    assertEquals(v.results[0].id, "s-tag");
+    const bare = JSON.parse((await runMain(ix.env, ["search", "--json", "4.5.6"])).out);
+    assertEquals([bare.results[0].id, bare.results[0].joined_match], ["s-bare", false]);
+  } finally {
+    ix.cleanup();
+  }
+});

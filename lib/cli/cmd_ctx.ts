@@ -12,7 +12,7 @@ import { oneLine, tilde } from "../../core/text.ts";
 import type { IO } from "../../core/runtime.ts";
 import { DejaError } from "../../core/errors.ts";
 import { CTX_BUDGET, CTX_MIN_BUDGET, type Digest, sessionDigest } from "../memory/digest.ts";
-import { type Picked, pickSession } from "../memory/pick.ts";
+import { type Missed, type Picked, pickSession } from "../memory/pick.ts";
 import type { Store } from "../store.ts";
 import { shortRef } from "../sessions.ts";
 import {
@@ -57,7 +57,7 @@ export interface CtxArgs {
 
 /** The session `deja ctx` picked and its digest, or what was hidden when none was. */
 export type CtxData =
-  | { query: string; picked: null; hidden: number }
+  | { query: string; picked: null; hidden: number; absent?: string[]; nearest?: boolean }
   | {
     query: string;
     picked: Picked;
@@ -91,13 +91,21 @@ export function parseCtx(a: Args): CtxArgs {
 /** Picks the session the query names (an id, else the best hit) and digests it. */
 export function ctxData(store: Store, args: CtxArgs, io: Pick<IO, "env" | "cwd">): CtxData {
   // A search hides what search hides (the one rule, lib/search/sessions.ts); an id is shown.
-  const missed = { hidden: 0 };
+  const missed: Missed = { hidden: 0 };
   const picked = pickSession(store, args.query, {
     harness: args.filter.harness,
     project: args.filter.project,
     ...searchHiding({ env: io.env, junk: args.filter.junk, here: io.cwd }),
   }, missed);
-  if (!picked) return { query: args.query, picked: null, hidden: missed.hidden };
+  if (!picked) {
+    return {
+      query: args.query,
+      picked: null,
+      hidden: missed.hidden,
+      ...(missed.absent ? { absent: missed.absent } : {}),
+      ...(missed.nearest ? { nearest: true } : {}),
+    };
+  }
   const digest = sessionDigest(store, picked.session.id, {
     query: picked.via === "search" ? args.query : undefined,
     budgetBytes: args.budget,
@@ -116,7 +124,9 @@ export function ctxData(store: Store, args: CtxArgs, io: Pick<IO, "env" | "cwd">
 
 /** The `--json` document (docs/json-output.md, `ctx`). */
 export function ctxJson(d: CtxData): Record<string, unknown> {
-  if (!d.picked) return { query: d.query, via: null, session: null, hidden: d.hidden };
+  if (!d.picked) {
+    return { query: d.query, via: null, session: null, hidden: d.hidden, absent: d.absent ?? [] };
+  }
   const g = d.digest;
   return {
     query: d.query,
@@ -147,7 +157,14 @@ function runCtx(a: Args, io: IO): number {
     if (guess) io.err(guess);
     io.out(d.digest.markdown);
   } else {
-    io.err(`deja: nothing matched ${quoteShown(args.query)}\n`);
+    const none = d.absent?.length
+      ? `: ${d.absent.map((w) => `'${w}'`).join(", ")} ${
+        d.absent.length === 1 ? "is" : "are"
+      } in no session${
+        d.nearest ? `\nhint: deja search ${quoteShown(args.query)} lists the nearest sessions` : ""
+      }`
+      : "";
+    io.err(`deja: nothing matched ${quoteShown(args.query)}${none}\n`);
     hiddenHint(io, d.hidden);
   }
   return d.picked ? 0 : 1;

@@ -338,6 +338,9 @@ function showLast(args: LastArgs, io: IO): number {
     printJson(io, lastJson(d, args.window));
     return d.sessions.length ? 0 : 1;
   }
+  // The days a window's words named (trial 17: `last week` listed the previous calendar week,
+  // Monday to Sunday, and said nothing of it).
+  if (args.window) io.err(`${windowLine(args.window, Date.now())}\n`);
   if (!d.sessions.length) {
     if (d.hidden) {
       // Sessions do match, all hidden: say so, not "none matches" and "drop the filter".
@@ -358,4 +361,23 @@ function showLast(args: LastArgs, io: IO): number {
   hiddenHint(io, d.hidden);
   undatedHint(io, d.undated, args.until === undefined ? undefined : `'${args.sinceText}'`);
   return 0;
+}
+
+/**
+ * The days time words named, as a person reads them: `last week: Mon 2026-11-23 to Sun
+ * 2026-11-29`, `past week: since Fri 2026-11-27` (local dates; `to` is exclusive).
+ */
+export function windowLine(w: TimeHint, now: number): string {
+  const day = (ms: number) => {
+    const d = new Date(ms);
+    const p = (n: number) => String(n).padStart(2, "0");
+    const name = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"][d.getDay()];
+    return `${name} ${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())}`;
+  };
+  const words = w.words.trim();
+  const first = day(w.from);
+  // Up to now (`past week`): read when the command began, a moment before `now`.
+  if (w.to > now - 60_000) return `${words}: since ${first}`;
+  const lastDay = day(w.to - 1);
+  return `${words}: ${first === lastDay ? first : `${first} to ${lastDay}`}`;
 }

@@ -42,7 +42,10 @@ export function narration(res: SearchResult): string {
   const line = narrated(res);
   // The words found written joined, as one name (trial 14: `fetch user by id`, `fetchUserById`).
   if (!res.joined) return line;
-  return `the first result holds ${res.joined}, the words written joined${line ? `; ${line}` : ""}`;
+  const how = res.joinedHow === "version"
+    ? "the version written with a 'v'"
+    : "the words written joined";
+  return `the first result holds ${res.joined}, ${how}${line ? `; ${line}` : ""}`;
 }
 
 function narrated(res: SearchResult): string {
@@ -74,9 +77,13 @@ function narrated(res: SearchResult): string {
       ? res.titleSpelt ? `matched the title by ${how ?? "word forms"}: ${ch}` : "matched the title"
       : r.promptMatch
       ? "matched a prompt typed before"
+      : r.joinedMatch
+      ? "" // said before this line (narration)
       : "an event holds the query as one phrase";
     const others = n === 1 ? "the other one is" : `the other ${n} are`;
-    return `${first}; ${others} only the nearest by relevance, holding some of the words${time}`;
+    return `${
+      first ? `${first}; ` : ""
+    }${others} only the nearest by relevance, holding some of the words${time}`;
   }
   if (res.results[0]?.titleMatch && (how || res.tier === "session")) {
     const all = !res.results.some((r) => !r.titleMatch);

@@ -10,7 +10,7 @@ import type { Store } from "../store.ts";
 import { AmbiguousSession, NoSessionMatch, shortRef } from "../sessions.ts";
 import { DejaError } from "../../core/errors.ts";
 import { CTX_BUDGET, sessionDigest } from "../memory/digest.ts";
-import { pickSession } from "../memory/pick.ts";
+import { type Missed, pickSession } from "../memory/pick.ts";
 import { defaultHidden, type HideOptions, searchHiding } from "../search/sessions.ts";
 import { blame, type BlameSession } from "../memory/blame.ts";
 import { foundPath, matchLabel, splitLine } from "../memory/paths.ts";
@@ -43,12 +43,13 @@ const day = (ms: number | null | undefined) => localTime(ms).slice(0, 10);
 /** The digest of the session `query` names (an id prefix, else the best search hit). */
 export function contextText(store: Store, query: string, f: Filters, home: string): string {
   let picked;
+  const missed: Missed = { hidden: 0 };
   try {
     picked = pickSession(store, query, {
       harness: f.harness,
       project: f.project,
       ...(f.hide ? searchHiding(f.hide) : {}),
-    });
+    }, missed);
   } catch (e) {
     // An id no session has (pick.ts): an error, with the agent's way on.
     if (e instanceof NoSessionMatch) {
@@ -59,7 +60,14 @@ export function contextText(store: Store, query: string, f: Filters, home: strin
     throw e;
   }
   if (!picked) {
-    return `No past session matches "${oneLineForAgent(query, 200)}". Try mode recall first.`;
+    const none = missed.absent?.length
+      ? ` (${missed.absent.map((w) => `'${oneLineForAgent(w, 60)}'`).join(", ")} ${
+        missed.absent.length === 1 ? "is" : "are"
+      } in no session)`
+      : "";
+    return `No past session matches "${
+      oneLineForAgent(query, 200)
+    }"${none}. Try mode recall first.`;
   }
   const ref = shortRef(store, picked.session.harness, picked.session.native_id);
   const how = picked.via !== "search"

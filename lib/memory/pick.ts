@@ -11,6 +11,8 @@ import { Q } from "../schema.ts";
 import { AmbiguousSession, looksLikeId, NoSessionMatch, resolveSession } from "../sessions.ts";
 import { type SessionRow } from "../rows.ts";
 import { search, type SearchOptions, type Tier } from "../search.ts";
+import { STOP_WORDS, tokens } from "../query.ts";
+import { TermStats, wordForms } from "../search/expand.ts";
 
 /** Search tiers that found the words as written (not widened, stemmed or guessed). */
 const LITERAL: ReadonlySet<Tier> = new Set(["exact", "session", "substring"]);
@@ -45,6 +47,16 @@ export interface Picked {
   tier?: string;
 }
 
+/** Why {@link pickSession} found no session. */
+export interface Missed {
+  /** Sessions the search left out as hidden although they matched. */
+  hidden: number;
+  /** The query's words no session holds in any form, when they are why nothing was picked. */
+  absent?: string[];
+  /** A nearest session by relevance was found, and not taken ({@link Missed.absent}). */
+  nearest?: boolean;
+}
+
 /**
  * Picks the session `arg` names. One word of four or more characters is tried
  * as an id prefix ({@link resolveSession}); when no session has that prefix,
@@ -57,7 +69,8 @@ export interface Picked {
  * is picked whatever they say.
  *
  * @param missed on a miss, gets how many sessions the search left out as
- *   hidden although they matched (for the `--junk` hint).
+ *   hidden although they matched (for the `--junk` hint), and the words no session holds
+ *   when the nearest session by relevance shared at most one word with the query.
  * @returns null when neither finds a session.
  * @throws {AmbiguousSession} (exit 2, listing them) when an id-like argument (or a hex
  *   prefix of four or more characters with a digit) matches several sessions, or a word
@@ -69,7 +82,7 @@ export function pickSession(
   store: Store,
   arg: string,
   filters: Omit<SearchOptions, "limit"> = {},
-  missed?: { hidden: number },
+  missed?: Missed,
 ): Picked | null {
   const a = arg.trim();
   if (!a) return null;
@@ -99,8 +112,34 @@ export function pickSession(
         `'deja last' lists sessions, 'deja search ${a}' searches it loosely`,
     );
   }
-  const session = top ? Q.sessionById.get(store, { id: top.rowid }) : undefined;
+  // Only the nearest by relevance, and the query has at most one word the history holds
+  // beside one it holds nowhere: no session is meant (trial 16: `ctx zzzz-no-such` digested
+  // a skill list for its `no`).
+  const absent = top && res.tier === "relevance" ? strangers(store, a) : [];
+  const session = top && !absent.length ? Q.sessionById.get(store, { id: top.rowid }) : undefined;
   if (session) return { session, via: "search", tier: res.tier };
-  if (missed) missed.hidden = res.hidden;
+  if (missed) {
+    missed.hidden = res.hidden;
+    // Nothing found at all: the words held nowhere, whatever else is held.
+    const gone = top ? absent : strangers(store, a, Infinity);
+    if (gone.length) missed.absent = gone;
+    if (top) missed.nearest = true;
+  }
   return null;
+}
+
+/**
+ * The words of `query` no event, title or other form of theirs holds, when at most `shared`
+ * other words of it are held (by default one: the query shares at most a word with the
+ * history); else none.
+ */
+function strangers(store: Store, query: string, shared = 1): string[] {
+  const stats = new TermStats(store);
+  // Words as a search keeps them (a pasted page's first words, none longer than a hash).
+  const words = [...new Set(tokens(query))].filter((t) => !STOP_WORDS.has(t) && t.length <= 64)
+    .slice(0, 50);
+  const held = (k: string) =>
+    stats.docs(k) > 0 || stats.inTitle(k) || wordForms(stats, k).some((v) => v !== k);
+  const gone = words.filter((k) => !held(k));
+  return gone.length && words.length - gone.length <= shared ? gone : [];
 }

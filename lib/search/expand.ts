@@ -437,6 +437,8 @@ export function splitWords(stats: TermStats, word: string): string[][] {
  */
 function joinedWords(stats: TermStats, toks: readonly string[], inside: boolean): string[][] {
   if (toks.length < 2 || toks.includes(GAP) || toks.some((t) => !/^[a-z0-9]+$/.test(t))) return [];
+  // Numbers joined are no name (`2.3.1` is no `231`, trial 17; `10.0.0.1` no `10001`).
+  if (!/[a-z]/.test(toks[0]) || toks.filter((t) => /^\d+$/.test(t)).length > 1) return [];
   const joined = toks.join("");
   if (stats.docs(joined) > 0) return [[joined]];
   return inside && joined.length >= INSIDE ? fragmentHolders(stats, joined).map((w) => [w]) : [];

@@ -87,7 +87,7 @@ export function joinedRows(
   stats: TermStats,
   query: string,
   f: Filters,
-): { token: string; rows: Row[] } | undefined {
+): OtherSpelling | undefined {
   if (ABLATE.verbatim) return undefined;
   const toks = tokens(query.replace(/[_.-]/g, " "));
   // A name typed with separators (`on_click`, `set-up`) is a name of two words too (trial 17:
@@ -95,13 +95,49 @@ export function joinedRows(
   const ident = SEPARATED.test(query.trim());
   if (toks.length < (ident ? 2 : MIN_TOKENS) || toks.length > 8) return undefined;
   if (toks.some((t) => !/^[a-z0-9]+$/.test(t))) return undefined;
+  // A name starts with a letter and has one number at most: `2.3.1` is a version, not `231`
+  // (trial 17), nor is `v2.3.1` a `v231`.
+  if (!/[a-z]/.test(toks[0]) || toks.filter((t) => /^\d+$/.test(t)).length > 1) return undefined;
   const token = toks.join("");
   if (token.length < (ident ? 6 : MIN_JOINED) || token.length > 48) return undefined;
   const docs = stats.docs(token);
   const n = Math.max(1, Q.eventCount.get(stats.store, {})!.n);
   if (!docs || docs / n > COMMON) return undefined;
   const rows = newestRows(stats, f, [token], MAX_ROWS);
-  return rows.length ? { token, rows } : undefined;
+  return rows.length ? { token, toks: [token], rows, how: "joined" } : undefined;
+}
+
+/** The query as another spelling of it holds it ({@link joinedRows}, {@link versionRows}). */
+export interface OtherSpelling {
+  /** The other spelling, as indexed (`fetchuserbyid`, `v2.3.1`). */
+  token: string;
+  /** Its tokens, a phrase. */
+  toks: string[];
+  /** The newest events holding it. */
+  rows: Row[];
+  /** The words written joined as one name, or a version written with a `v`. */
+  how: "joined" | "version";
+}
+
+/**
+ * The events holding a version typed alone as a tag writes it: `2.3.1` as `v2.3.1` (trial
+ * 17: `deja 2.3.1` missed the session naming `v2.3.1`, the tokenizer reading that as `v2`,
+ * `3`, `1`). Not the other way round: `2 3 1` is also a run of numbers in a table or a
+ * listing. Undefined for any other query.
+ */
+export function versionRows(
+  stats: TermStats,
+  query: string,
+  f: Filters,
+): OtherSpelling | undefined {
+  if (ABLATE.verbatim) return undefined;
+  const m = /^\d+(?:\.\d+)+$/.exec(query.trim());
+  if (!m) return undefined;
+  const token = `v${m[0]}`;
+  const toks = tokens(token.replace(/\./g, " "));
+  if (toks.some((t) => !stats.docs(t))) return undefined;
+  const rows = newestRows(stats, f, toks, MAX_ROWS);
+  return rows.length ? { token, toks, rows, how: "version" } : undefined;
 }
 
 /** Events read for the query as written ({@link literalHolders}). */
