@@ -378,7 +378,7 @@ const PY_STDLIB = new Set(["distutils", "tkinter", "ctypes", "sqlite3", "ssl", "
 
 /**
  * The package to install for module `name`, or null when there is none to name: a package's
- * module (`lodash/fp`, `@babel/core/lib/config`) is its package; a Python submodule
+ * module (`lodash/fp`, `@babel/core/lib/config`) is its package, a Go import path itself; a Python submodule
  * (`sklearn.ensemble`) its package when the table knows it (`app.models` may be the
  * project's own); Node's and Python's own modules, and private ones (`_ctypes`), none.
  */
@@ -391,6 +391,8 @@ function packageOf(name: string, py: boolean): string | null {
     return PY_PACKAGES[name] ?? name;
   }
   const parts = name.split("/");
+  // A Go import path starts with a host (`github.com/gorilla/mux`): `go get` takes it whole.
+  if (parts.length > 1 && /^[\w-]+(?:\.[\w-]+)+$/.test(parts[0])) return name;
   return name.startsWith("@") ? parts.slice(0, 2).join("/") : parts[0];
 }
 

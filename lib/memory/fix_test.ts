@@ -9,6 +9,7 @@ import {
   reworded,
   sameError,
   signature,
+  specificNames,
 } from "./signature.ts";
 
 const LODASH = "Error: Cannot find module 'lodash'\nRequire stack:\n- /w/app/index.js";
@@ -743,4 +744,27 @@ Deno.test("findFixes counts no run sent to the background, and names the other n
   } finally {
     ix.cleanup();
   }
+});
+
+Deno.test("names errors print unquoted: a Go import path whole, a Python 2 module", () => {
+  // Trial 17: `no required module provides package github.com/gorilla/mux` was no error line,
+  // and the fix of `github.com/spf13/cobra` was offered for it as specific.
+  const go = (p: string) =>
+    `main.go:5:2: no required module provides package ${p}; to add it:\n\tgo get ${p}`;
+  assertEquals(quotedNames(go("github.com/gorilla/mux")), [
+    { name: "mux", raw: "github.com/gorilla/mux", path: false },
+  ]);
+  assert(errorSignatures(go("github.com/gorilla/mux")).length > 0);
+  assertEquals(
+    adapt(
+      "go get github.com/spf13/cobra",
+      quotedNames(go("github.com/spf13/cobra")),
+      quotedNames(go("github.com/gorilla/mux")),
+    )?.command,
+    "go get github.com/gorilla/mux",
+  );
+  assertEquals(quotedNames("ImportError: No module named cv2").map((q) => q.raw), ["cv2"]);
+  assertEquals(specificNames("ImportError: No module named cv2"), ["cv2"]);
+  // Quoted, it is read once.
+  assertEquals(quotedNames("No module named 'yaml'").map((q) => q.raw), ["yaml"]);
 });

@@ -18,7 +18,7 @@ import { sanitizeForTerminal } from "../redact.ts";
 
 /** Words that mark a line as reporting an error. */
 const ERROR_WORDS =
-  /\b(?:error|errors|err|fail|failed|failure|fatal|panic|exception|traceback|denied|refused|cannot|can't|could not|couldn't|unable|not found|no such|unknown|undefined|invalid|missing|unexpected|expected|timed out|timeout|segmentation|abort(?:ed)?|conflict|rejected|forbidden|unauthorized|not recognized|is not|does not|did not|no module named)\b/i;
+  /\b(?:error|errors|err|fail|failed|failure|fatal|panic|exception|traceback|denied|refused|cannot|can't|could not|couldn't|unable|not found|no such|unknown|undefined|invalid|missing|unexpected|expected|timed out|timeout|segmentation|abort(?:ed)?|conflict|rejected|forbidden|unauthorized|not recognized|is not|does not|did not|no module named|no required module)\b/i;
 
 /**
  * Error lines whose words {@link ERROR_WORDS} miss, as languages print them: an exception's
@@ -137,6 +137,15 @@ export function leavesOut(text: string): boolean {
 const QUOTED =
   /(?<![\p{L}\p{N}])(["'`\u2018\u201c])([^"'`\u2019\u201d\n]{2,120})["'`\u2019\u201d](?![\p{L}\p{N}])/gu;
 
+/**
+ * The names errors print without quotes, where they say what is missing: Go's `no required
+ * module provides package github.com/gorilla/mux;` (trial 17: the fix of `spf13/cobra` was
+ * given as one for it) and Python 2's `ImportError: No module named cv2`. Group 2, as
+ * {@link QUOTED}'s.
+ */
+const UNQUOTED =
+  /\b(no required module provides package|[Nn]o module named) ([\w.-]+(?:\/[\w.-]+)*?)(?=[;,:]?(?:\s|$))/g;
+
 /** An npm package's scoped name (`@types/node`): a name, not a path. */
 export const SCOPED = /^@[\w.-]+\/[\w.-]+$/;
 
@@ -159,7 +168,7 @@ export function specificNames(text: string): string[] {
   for (const line of text.split(/\r?\n/)) {
     if (!saysError(line)) continue;
     const clean = sanitizeForTerminal(line);
-    for (const m of clean.matchAll(QUOTED)) out.add(nameOf(m[2]));
+    for (const m of [...clean.matchAll(QUOTED), ...clean.matchAll(UNQUOTED)]) out.add(nameOf(m[2]));
     for (const m of clean.matchAll(/(?:[A-Za-z]:)?[^\s/\\'"`]*[/\\][^\s'"`]*/g)) {
       if (!SCOPED.test(m[0])) out.add(lastPart(m[0]));
     }
@@ -190,7 +199,7 @@ export function quotedNames(text: string): Quoted[] {
   for (const line of text.split(/\r?\n/)) {
     if (!saysError(line)) continue;
     const clean = sanitizeForTerminal(line);
-    for (const m of clean.matchAll(QUOTED)) {
+    for (const m of [...clean.matchAll(QUOTED), ...clean.matchAll(UNQUOTED)]) {
       const raw = m[2].trim();
       const name = nameOf(raw);
       if (name.length < 2 || !/\p{L}/u.test(name) || out.some((q) => q.raw === raw)) continue;
