@@ -14,7 +14,8 @@ import type { IO } from "../../core/runtime.ts";
 import { DejaError } from "../../core/errors.ts";
 import type { Store } from "../store.ts";
 import { shortRef } from "../sessions.ts";
-import { foundPath, matchLabel } from "../memory/paths.ts";
+import { foundPath, matchLabel, splitLine } from "../memory/paths.ts";
+import { blame } from "../memory/blame.ts";
 import {
   listSpans,
   notRestorable,
@@ -36,7 +37,7 @@ import {
 export const restoreCmd: CommandSpec = {
   refresh: true,
   usage:
-    "restore <path> [--span N|<id>] [-o <file>] [--force] [--harness <id>] [--project <text>] [--junk] [--json]",
+    "restore <path>[:line] [--span N|<id>] [-o <file>] [--force] [--harness <id>] [--project <text>] [--junk] [--json]",
   maxPositionals: 1,
   options: {
     ...FILTER_OPTIONS,
@@ -87,6 +88,11 @@ export interface RestoreArgs {
 /** The spans of the file, each with the shortest reference of its session. */
 export interface RestoreData extends Omit<RestoreList, "spans"> {
   spans: Array<RestoreSpan & { ref: string }>;
+  /**
+   * A line typed with the path (`app.py:3`): its text in the file now, and whether spans
+   * were kept to those whose edit or write put that text there (else all are listed).
+   */
+  line?: { n: number; text: string | null; kept: boolean; past?: number };
 }
 
 /**
@@ -164,15 +170,38 @@ export function restoreData(
   args: RestoreArgs,
   io: Pick<IO, "env" | "cwd">,
 ): RestoreData {
-  const r = listSpans(store, args.path, {
+  // `app.py:3`, as blame takes it (trial 16: "no agent replaced text in …/app.py:3").
+  const place = splitLine(args.path, io.cwd);
+  const r = listSpans(store, place.path, {
     cwd: io.cwd,
     harness: args.filter.harness,
     project: args.filter.project,
     hidden: hiddenOf(store, args.filter, io),
   });
+  let spans = r.spans.map((s) => ({ ...s, ref: shortRef(store, s.harness, s.session) }));
+  if (place.line === undefined) return { ...r, spans };
+  // The spans of the calls that wrote the line as it is now, by blame's line rule: those to
+  // give back.
+  const b = blame(store, place.path, {
+    cwd: io.cwd,
+    line: place.line,
+    harness: args.filter.harness,
+    project: args.filter.project,
+    limit: 1000,
+    hidden: hiddenOf(store, args.filter, io),
+  });
+  const wrote = new Set(
+    b.sessions.flatMap((e) =>
+      e.changes.filter((c) => c.line === "wrote").map((c) => `${e.session.native_id} ${c.seq}`)
+    ),
+  );
+  const put = spans.filter((s) => wrote.has(`${s.session} ${s.seq}`));
+  if (put.length) spans = put.map((s, i) => ({ ...s, n: i + 1 }));
+  const past = b.line?.lines !== undefined && place.line > b.line.lines ? b.line.lines : undefined;
   return {
     ...r,
-    spans: r.spans.map((s) => ({ ...s, ref: shortRef(store, s.harness, s.session) })),
+    spans,
+    line: { n: place.line, text: b.line?.text ?? null, kept: put.length > 0, past },
   };
 }
 
@@ -270,6 +299,11 @@ export function restoreJson(d: RestoreData): Record<string, unknown> {
     match: d.match,
     recorded: d.recorded ?? null,
     hidden: d.hidden,
+    ...(d.line
+      ? {
+        line: { n: d.line.n, text: d.line.text, kept: d.line.kept, past_end: d.line.past ?? null },
+      }
+      : {}),
     spans: ((ids) => d.spans.map((s) => ({ ...spanJson(s, false), id: ids.get(s) })))(
       spanIds(d.spans),
     ),
@@ -342,6 +376,18 @@ export function restoreText(d: RestoreData, typed: string, io: Pick<IO, "isTTY" 
   return lines.join("\n") + "\n";
 }
 
+/** What stderr says of a line typed with the path: which spans are listed for it. */
+export function lineNote(line: NonNullable<RestoreData["line"]>, spans: number): string {
+  const shown = line.text === null ? "" : ` (${oneLine(line.text, 60)})`;
+  return line.kept
+    ? `deja: line ${line.n}${shown}: the ${
+      spans === 1 ? "span whose edit" : `${spans} spans whose edits`
+    } put it there\n`
+    : line.past !== undefined
+    ? `deja: line ${line.n} is past the end of the file (${line.past} lines); every span of it\n`
+    : `deja: line ${line.n}${shown}: no listed edit put it there; every span of the file\n`;
+}
+
 /** What stderr says about a picked span before it is printed or written. */
 export function spanNotes(span: PickedSpan, writing: boolean): string[] {
   const notes: string[] = [];
@@ -362,6 +408,7 @@ function runRestore(a: Args, io: IO): number {
   const args = parseRestore(a);
   const d = withStore(io, (store) => restoreData(store, args, io));
   hiddenHint(io, d.hidden);
+  if (d.line && !args.json && d.spans.length) io.err(lineNote(d.line, d.spans.length));
   if (!d.spans.length) {
     if (args.json) printJson(io, restoreJson(d));
     else io.err(`deja: no agent replaced text in ${tilde(d.target, io.env.home)}\n`);

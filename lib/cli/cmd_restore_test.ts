@@ -5,7 +5,7 @@ import {
   assertStringIncludes,
   assertThrows,
 } from "../../tests/_assert.ts";
-import { readFileSync } from "node:fs";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { indexSessions } from "../../tests/_memory.ts";
 import { tempDir } from "../../tests/_tmp.ts";
@@ -373,5 +373,52 @@ Deno.test("a write over a file whose store kept the file before it is restorable
     assertEquals(fresh.spans[0].unrestorable, "write");
   } finally {
     ix.cleanup();
+  }
+});
+
+Deno.test("restore path:line lists the spans of the edits that put the line there (trial 16)", async () => {
+  const dir = tempDir("deja-restore-line-");
+  const file = join(dir, "app.py");
+  writeFileSync(file, "def salute(name):\n    return 2\n");
+  const ix = await indexSessions([
+    {
+      id: "aaaa0000-1111-4222-8333-444455556666",
+      cwd: dir,
+      start: "2026-11-01T10:00:00Z",
+      turns: [{ user: "rename" }, {
+        edit: file,
+        old: "def greet(name):",
+        new: "def salute(name):",
+      }],
+    },
+    {
+      id: "bbbb0000-1111-4222-8333-444455556666",
+      cwd: dir,
+      start: "2026-11-02T10:00:00Z",
+      turns: [{ user: "bump" }, { edit: file, old: "    return 1", new: "    return 2" }],
+    },
+  ]);
+  try {
+    const run = async (arg: string) => {
+      const c = captureIO(ix.env, false);
+      c.io.cwd = dir;
+      const code = await restoreCmd.run({ values: {}, positionals: [arg] }, c.io);
+      return { code, out: c.out(), err: c.err() };
+    };
+    const one = await run("app.py:1");
+    assertEquals(one.code, 0, one.err);
+    assertStringIncludes(one.err, "deja: line 1 (def salute(name):): the span whose edit put it");
+    assertStringIncludes(one.out, "1 span,");
+    assertStringIncludes(one.out, "def greet(name):");
+    assert(!one.out.includes("return 1"), one.out);
+    const two = await run("app.py:2");
+    assertStringIncludes(two.out, "return 1");
+    assert(!two.out.includes("greet"), two.out);
+    const past = await run("app.py:9");
+    assertStringIncludes(past.err, "line 9 is past the end of the file (2 lines)");
+    assertStringIncludes(past.out, "2 spans,");
+  } finally {
+    ix.cleanup();
+    rmSync(dir, { recursive: true, force: true });
   }
 });

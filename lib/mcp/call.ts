@@ -170,8 +170,12 @@ function str(v: unknown): string | undefined {
 /** The mode's main argument; `query` stands in for any of them. */
 function inputOf(args: Record<string, unknown>, mode: Mode): string {
   const need = NEEDS[mode];
-  const v = str(args[need.field]) ?? str(args.query);
-  if (v === undefined) throw new ArgError(`mode ${mode} needs ${need.field}: ${need.what}`);
+  const typed = str(args[need.field]) ?? str(args.query);
+  if (typed === undefined) throw new ArgError(`mode ${mode} needs ${need.field}: ${need.what}`);
+  // A control character between two words parts them (trial 16: `redis\u0000git` was searched
+  // as `redisgit`); tabs and line breaks stay, an error's lines are its lines.
+  // deno-lint-ignore no-control-regex
+  const v = typed.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g, " ");
   return need.field === "error" ? errorArg(v) : v;
 }
 

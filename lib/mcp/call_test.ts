@@ -230,6 +230,8 @@ Deno.test("bad arguments come back as error results the model can act on", async
       [{ mode: "recall", query: "x", harness: "nope" }, "unknown harness 'nope': one of claude"],
       [{ mode: "recall", query: "x", limit: 0 }, "limit takes a whole number from 1 to 20"],
       [{ mode: "recall", query: "x", limit: "2.5" }, "limit takes a whole number"],
+      // Trial 16: a note was saved under an empty project.
+      [{ mode: "remember", text: "a note", project: " " }, "project is empty"],
     ];
     for (const [args, want] of cases) {
       const r = await call(ix, args);
@@ -238,6 +240,9 @@ Deno.test("bad arguments come back as error results the model can act on", async
     }
     const ok = await call(ix, { mode: "RECALL", query: "module", limit: "3", harness: ["claude"] });
     assertEquals(ok.isError, undefined, text(ok));
+    // A control character parts two words (trial 16: `redis\u0000git` searched `redisgit`).
+    const nul = await call(ix, { mode: "recall", query: "dependency\u0000installing" });
+    assertStringIncludes(text(nul), "71710001");
   } finally {
     ix.cleanup();
   }
