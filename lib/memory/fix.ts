@@ -49,6 +49,7 @@ import {
   signature,
   specificNames,
   textLines,
+  unquotedNames,
   usable,
 } from "./signature.ts";
 import { oneLine } from "../../core/text.ts";
@@ -311,7 +312,7 @@ function hits(
           line: oneLine(line.replace(/^[\s\d.:|#>*-]+/, "").replace(/["'`]/g, ""), 80),
           close: share >= CLOSE_MATCH,
           notice: r.kind === "notice",
-          quoted: quotedNames(line),
+          quoted: ((q) => q.length ? q : unquotedNames(r.text))(quotedNames(line)),
         });
       }
       if (found) break;
@@ -429,6 +430,33 @@ export function adapt(
     return { command: here, from, to };
   }
   return undefined;
+}
+
+/**
+ * Candidates shown as the same command merged into one (trial 17: `pip install pyyaml`, run
+ * for `'yaml'` and adapted from the fix of `'requests'`, was listed twice as "1 session"):
+ * their counts added, the first's wording kept, a command that ran as shown before one
+ * adapted to it.
+ */
+function mergeShown(list: FixCandidate[]): FixCandidate[] {
+  const by = new Map<string, FixCandidate>();
+  const shown = (c: FixCandidate) => norm(c.adapted?.command ?? c.command);
+  for (const c of [...list].sort((a, b) => Number(!!a.adapted) - Number(!!b.adapted))) {
+    const into = by.get(shown(c));
+    if (!into) {
+      by.set(shown(c), c);
+      continue;
+    }
+    into.sessions += c.sessions;
+    into.succeeded += c.succeeded;
+    into.unknown += c.unknown;
+    into.specific ||= c.specific;
+    into.examples.push(...c.examples);
+    if (timeRank(c.last, c.undated) > timeRank(into.last, into.undated)) {
+      [into.last, into.undated, into.timeFromFile] = [c.last, c.undated, c.timeFromFile];
+    }
+  }
+  return [...by.values()];
 }
 
 /**
@@ -610,7 +638,10 @@ export function findFixes(
     found.set(key, c);
   }
   // A next command that failed or never finished every time it followed the error fixed nothing.
-  const fixes = [...found.values()].filter((c) => c.succeeded + c.unknown > 0).sort((a, b) =>
+  const fixes = mergeShown([...found.values()]).filter((c) => c.succeeded + c.unknown > 0).sort((
+    a,
+    b,
+  ) =>
     Number(b.specific) - Number(a.specific) || b.sessions - a.sessions ||
     b.succeeded - a.succeeded || b.unknown - a.unknown ||
     newerFirst(timeRank(a.last, a.undated), timeRank(b.last, b.undated))

@@ -768,3 +768,50 @@ Deno.test("names errors print unquoted: a Go import path whole, a Python 2 modul
   // Quoted, it is read once.
   assertEquals(quotedNames("No module named 'yaml'").map((q) => q.raw), ["yaml"]);
 });
+
+Deno.test("findFixes shows one command once, and names the package a 404's fix ran for", async () => {
+  const miss = (id: string, mod: string, fix: string): SessionSpec => ({
+    id,
+    cwd: "/w/py",
+    start: "2026-08-01T10:00:00Z",
+    turns: [
+      { bash: "python app.py", out: `ModuleNotFoundError: No module named '${mod}'`, exit: 1 },
+      { bash: fix, out: "Successfully installed", exit: 0 },
+    ],
+  });
+  const ix = await indexSessions([
+    miss("c7c70001-0000-4000-8000-000000000001", "pandas", "pip install pandas"),
+    miss("c7c70002-0000-4000-8000-000000000002", "requests", "pip install requests"),
+    {
+      id: "c7c70003-0000-4000-8000-000000000003",
+      cwd: "/w/js",
+      start: "2026-08-03T10:00:00Z",
+      turns: [
+        {
+          bash: "npm install left-padd",
+          out:
+            "npm ERR! code E404\nnpm ERR! 404 Not Found - GET https://registry.npmjs.org/left-padd - Not found",
+          exit: 1,
+        },
+        { bash: "npm install left-pad", out: "added 1 package", exit: 0 },
+      ],
+    },
+  ]);
+  try {
+    // The fixes of `'pandas'` and `'requests'`, each adapted for `'yaml'`, are one command:
+    // one candidate of two sessions (trial 17: listed twice as "1 session").
+    const y = findFixes(ix.store, "ModuleNotFoundError: No module named 'yaml'");
+    const shown = y.fixes.map((f) => f.adapted?.command ?? f.command);
+    assertEquals(shown.filter((c) => c === "pip install pyyaml").length, 1, shown.join(" | "));
+    assertEquals(y.fixes[0].sessions, 2);
+    // A 404 of another name: its fix is said to have run for that name (trial 17).
+    const npm = findFixes(
+      ix.store,
+      "npm ERR! 404 Not Found - GET https://registry.npmjs.org/lodahs - Not found",
+    );
+    assertEquals(npm.fixes[0]?.command, "npm install left-pad");
+    assertEquals(npm.fixes[0]?.otherNames, ["left-padd"]);
+  } finally {
+    ix.cleanup();
+  }
+});

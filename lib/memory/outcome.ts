@@ -71,7 +71,10 @@ function programOf(stage: string): string {
 /** Statements of a command: split at newlines, `;` and a lone `&` (quoted text blanked first). */
 function statements(command: string): string[] {
   const bare = command.replace(/'[^']*'|"(?:[^"\\]|\\.)*"/g, "''");
-  return bare.split(/\n|;|(?<![<>|&])&(?![>&])/).map((s) => s.trim()).filter(Boolean);
+  // A group's brackets are no part of its statements (trial 17: `(pip install delta; exit 0)`
+  // ended in `exit 0)`, not read as the forced 0 it is).
+  return bare.split(/\n|;|(?<![<>|&])&(?![>&])/)
+    .map((s) => s.trim().replace(/^[({]\s*/, "").replace(/\s*[)}]$/, "").trim()).filter(Boolean);
 }
 
 /**

@@ -123,6 +123,9 @@ Deno.test("statusOwner names the filter last in a pipe, whose status is not the 
       ["pip install toml; true", "; true"],
       ["make > log 2>&1; cat log", "; cat"],
       ["npm ci\nexit 0", "; exit 0"],
+      // In a group's brackets too (trial 17: `(pip install delta; exit 0)`).
+      ["(pip install delta; exit 0)", "; exit 0"],
+      ["{ npm test; true; }", "; true"],
     ]
   ) assertEquals(statusOwner(c, 0), owner, c);
   const masked = { exit: 0, isError: false, command: "pip install toml; echo done" };

@@ -140,11 +140,11 @@ const QUOTED =
 /**
  * The names errors print without quotes, where they say what is missing: Go's `no required
  * module provides package github.com/gorilla/mux;` (trial 17: the fix of `spf13/cobra` was
- * given as one for it) and Python 2's `ImportError: No module named cv2`. Group 2, as
- * {@link QUOTED}'s.
+ * given as one for it), Python 2's `ImportError: No module named cv2` and npm's `404 Not
+ * Found - GET https://registry.npmjs.org/lodahs`. Group 2, as {@link QUOTED}'s.
  */
 const UNQUOTED =
-  /\b(no required module provides package|[Nn]o module named) ([\w.-]+(?:\/[\w.-]+)*?)(?=[;,:]?(?:\s|$))/g;
+  /\b(no required module provides package |[Nn]o module named |404 Not Found - GET https?:\/\/registry\.npmjs\.org\/)([\w.-]+(?:\/[\w.-]+)*?)(?=[;,:]?(?:\s|$))/g;
 
 /** An npm package's scoped name (`@types/node`): a name, not a path. */
 export const SCOPED = /^@[\w.-]+\/[\w.-]+$/;
@@ -206,6 +206,22 @@ export function quotedNames(text: string): Quoted[] {
       // A path starts at a root, a drive, `.` or `~` (or holds `\`); `lodash/fp` is a
       // package's module, as `@types/node` a package (trial 17).
       out.push({ name, raw, path: /^(?:[/.~]|[A-Za-z]:[\\/])|\\/.test(raw) });
+    }
+  }
+  return out;
+}
+
+/**
+ * The names `text` prints where its errors say what is missing, unquoted ({@link UNQUOTED}):
+ * what a matched line without a name of its own is about (`npm ERR! code E404` above the
+ * `404 Not Found - GET …/left-padd` line).
+ */
+export function unquotedNames(text: string): Quoted[] {
+  const out: Quoted[] = [];
+  for (const m of sanitizeForTerminal(text).matchAll(UNQUOTED)) {
+    const raw = m[2].trim();
+    if (raw.length >= 2 && !out.some((q) => q.raw === raw)) {
+      out.push({ name: nameOf(raw), raw, path: false });
     }
   }
   return out;
