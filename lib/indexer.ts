@@ -23,7 +23,7 @@ import type { DiscoverCtx, DriftKind, Env, Parser, SkipReason, SourceRef } from 
 import { applyWriterSettings, Q } from "./schema.ts";
 import { READERS, REVISIONS } from "./version.ts";
 import { existsSync } from "node:fs";
-import { join, sep } from "node:path";
+import { dirname, join, sep } from "node:path";
 import {
   acquireWriterLock,
   asIndexError,
@@ -511,7 +511,7 @@ async function indexHarness(
       opts.progress?.(`${parser.id} ${n}/${sources.length}`);
       seen.add(src.path);
       if (opts.deadline !== undefined && performance.now() > opts.deadline) {
-        if (changedSince(store, src)) run.pending++;
+        if (changedSince(store, src)) leftPending(src);
         continue;
       }
       const first = ahead[0]?.src === src ? ahead.shift()!.planned : undefined;
@@ -548,9 +548,22 @@ async function indexHarness(
     return "chunks" in planned ? writeSource(store, planned, batch) : planned;
   }
 
+  /**
+   * A store this refresh on use leaves to a full run. One the index has no row of (new) is
+   * found only by discovery, which the directory stamps just taken would skip: its directory
+   * is stamped unknown, so the next check and the next `deja index` look again (trial 18: a
+   * new 8.7 MB session, over the inline bound, was never read, and `deja index` said "up to
+   * date").
+   */
+  function leftPending(src: SourceRef): void {
+    run.pending++;
+    const dirs = run.fresh.dirs[parser.id];
+    if (dirs && !Q.sourceByPath.get(store, { path: src.path })) dirs[dirname(src.path)] = -2;
+  }
+
   function tally(src: SourceRef, r: SourceOutcome): void {
     for (const p of r.reread ?? []) reread.add(p);
-    if (r.pending) run.pending++;
+    if (r.pending) leftPending(src);
     // A store that failed is not read, whatever stage it failed at (lib/store_damage.ts).
     if (r.read && !r.error) sum.read++;
     if (r.damage) (sum.damaged ??= []).push(r.damage);

@@ -164,7 +164,10 @@ Deno.test("ctx says on stderr when it digests the nearest session by relevance",
   try {
     const guess = await runMain(ix.env, ["ctx", "subscription", "budget", "zzqqxx"]);
     assertEquals(guess.code, 0, guess.err);
-    assertStringIncludes(guess.err, 'deja: nothing matched "subscription budget zzqqxx" exactly');
+    assertStringIncludes(
+      guess.err,
+      `deja: nothing matched "subscription budget zzqqxx" exactly ('zzqqxx' is in no session)`,
+    );
     assertStringIncludes(guess.err, "digesting the closest session, s-budget (mem");
     assertStringIncludes(guess.out, "subscription renewals");
     const json = JSON.parse(
@@ -184,6 +187,10 @@ Deno.test("ctx says on stderr when it digests the nearest session by relevance",
     );
     const nj = JSON.parse((await runMain(ix.env, ["ctx", "--json", "zzqqxx budget"])).out);
     assertEquals([nj.session, nj.absent], [null, ["zzqqxx"]]);
+    // Half the words held nowhere: no session is meant either (trial 18).
+    const half = await runMain(ix.env, ["ctx", "subscription", "budget", "zzqqxx", "qqzzyy"]);
+    assertEquals([half.code, half.out], [1, ""]);
+    assertStringIncludes(half.err, "'zzqqxx', 'qqzzyy' are in no session");
   } finally {
     ix.cleanup();
   }

@@ -232,3 +232,29 @@ Deno.test("index --watch makes an appended turn searchable within seconds and st
   await exited;
   assert(!existsSync(join(w.vars.DEJA_HOME, "watch.pid")), "it stopped cleanly");
 });
+
+Deno.test("a new store a refresh on use leaves unread is read by the next full run (trial 18)", async () => {
+  // Trial 18: a new 8.7 MB session, over the inline bound, was left to a full run, but the
+  // refresh had stamped its directory: `deja index` then said "up to date" and never read it.
+  for (const leave of [{ inlineMaxBytes: 10 }, { deadline: 0 }]) {
+    const w = await world();
+    const env = testEnv(w.vars.HOME, w.vars);
+    const sid = "51111111-2222-4333-8444-555555555555";
+    const dir = join(w.dir, "claude", "-w-big");
+    mkdirSync(dir);
+    writeFileSync(join(dir, `${sid}.jsonl`), line(0, "sphinxmoth in a large new session", sid));
+    const { runIndex } = await import("../lib/indexer.ts");
+    const { parsers } = await import("../parsers/mod.ts");
+    const inline = await runIndex(env, parsers, {
+      only: ["claude"],
+      deadline: performance.now() + 60_000,
+      inlineMaxBytes: 8 << 20,
+      ...leave,
+    });
+    assertEquals(inline.pending, 1, JSON.stringify(leave));
+    const idx = await run(["index"], w.vars);
+    assertEquals(idx.code, 0, idx.err);
+    assert(!idx.err.includes("up to date") && !idx.out.includes("up to date"), idx.out + idx.err);
+    assertEquals((await run(["sphinxmoth", "--no-refresh"], w.vars)).code, 0);
+  }
+});

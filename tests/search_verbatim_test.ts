@@ -230,7 +230,7 @@ Deno.test("a version typed bare finds it written with a v, and its numbers are n
     {
       id: "s-tag",
       at: Date.parse("2025-01-01T00:00:00Z"),
-      events: [["user", "cut the release v2.3.1 and push the tag"]],
+      events: [["user", "cut the release v2.3.1 and push the tag, then v18.19.0-rc.1"]],
     },
     {
       id: "s-bare",
@@ -250,6 +250,9 @@ Deno.test("a version typed bare finds it written with a v, and its numbers are n
       t.err,
     );
     assert(!t.err.includes("231"), t.err);
+    // A pre-release too (trial 18).
+    const rc = JSON.parse((await runMain(ix.env, ["search", "--json", "18.19.0-rc.1"])).out);
+    assertEquals([rc.results[0].id, rc.results[0].joined_match], ["s-tag", true]);
     // Typed with its v, or as written, it is found as it is; a bare version is no other.
     const v = JSON.parse((await runMain(ix.env, ["search", "--json", "v2.3.1"])).out);
     assertEquals(v.results[0].id, "s-tag");

@@ -180,7 +180,12 @@ export function guessNote(d: CtxData, home = ""): string {
   const s = d.digest.session;
   const what = [s.harness, s.title ? oneLine(s.title, 60) : "", s.project && tilde(s.project, home)]
     .filter(Boolean).join(", ");
-  return `deja: nothing matched ${quoteShown(d.query)} exactly; digesting the closest ` +
+  const absent = d.picked.absent?.length
+    ? ` (${d.picked.absent.map((w) => `'${w}'`).join(", ")} ${
+      d.picked.absent.length === 1 ? "is" : "are"
+    } in no session)`
+    : "";
+  return `deja: nothing matched ${quoteShown(d.query)} exactly${absent}; digesting the closest ` +
     `session, ${d.ref} (${what})\nhint: deja search ${quoteShown(d.query)} lists the others\n`;
 }
 

@@ -376,8 +376,13 @@ export function windowLine(w: TimeHint, now: number): string {
   };
   const words = w.words.trim();
   const first = day(w.from);
-  // Up to now (`past week`): read when the command began, a moment before `now`.
-  if (w.to > now - 60_000) return `${words}: since ${first}`;
+  // Up to now (`past week`): read when the command began, a moment before `now`; from a time
+  // of day, said (trial 18: "since Fri 2026-11-27" left out that morning's sessions).
+  const f = new Date(w.from);
+  const clock = f.getHours() || f.getMinutes()
+    ? ` ${String(f.getHours()).padStart(2, "0")}:${String(f.getMinutes()).padStart(2, "0")}`
+    : "";
+  if (w.to > now - 60_000) return `${words}: since ${first}${clock}`;
   const lastDay = day(w.to - 1);
   return `${words}: ${first === lastDay ? first : `${first} to ${lastDay}`}`;
 }

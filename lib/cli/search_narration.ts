@@ -41,7 +41,8 @@ export function insideWindow(res: SearchResult): number {
 export function narration(res: SearchResult): string {
   const line = narrated(res);
   // The words found written joined, as one name (trial 14: `fetch user by id`, `fetchUserById`).
-  if (!res.joined) return line;
+  // Said once: the tier's own line names the joined name already (trial 18: `ubuntu22.04`).
+  if (!res.joined || (res.joinedHow !== "version" && line.includes("written joined"))) return line;
   const how = res.joinedHow === "version"
     ? "the version written with a 'v'"
     : "the words written joined";

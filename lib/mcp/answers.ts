@@ -73,7 +73,11 @@ export function contextText(store: Store, query: string, f: Filters, home: strin
   const how = picked.via !== "search"
     ? ""
     : picked.tier === "relevance"
-    ? " (nothing matched the words exactly: the nearest session by relevance)"
+    ? ` (nothing matched the words exactly${
+      picked.absent?.length
+        ? `, ${picked.absent.map((w) => `'${oneLineForAgent(w, 60)}'`).join(", ")} in no session`
+        : ""
+    }: the nearest session by relevance)`
     : " (best match for the words)";
   const head = `session ${ref}${how}`;
   const d = sessionDigest(store, picked.session.id, {

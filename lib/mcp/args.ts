@@ -45,11 +45,6 @@ export function argProblem(args: Record<string, unknown>): string | undefined {
       return `${name} is ${v.length} characters long: at most ${max} are accepted`;
     }
   }
-  // An empty project names none (the CLI refuses `--project ""` too; trial 16: a note was
-  // saved under an empty project).
-  if (typeof args.project === "string" && !args.project.trim()) {
-    return "project is empty: give a project directory, or leave project out";
-  }
   const e = args.error;
   if (e !== undefined && e !== null && typeof e !== "string") {
     return `error must be a string, not ${kind(e)}`;

@@ -174,9 +174,24 @@ function inputOf(args: Record<string, unknown>, mode: Mode): string {
   if (typed === undefined) throw new ArgError(`mode ${mode} needs ${need.field}: ${need.what}`);
   // A control character between two words parts them (trial 16: `redis\u0000git` was searched
   // as `redisgit`); tabs and line breaks stay, an error's lines are its lines.
+  // A terminal's colour codes go whole (trial 18: a note kept `[31m` once ESC was cut).
   // deno-lint-ignore no-control-regex
-  const v = typed.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g, " ");
+  const v = typed.replace(/\u001b\[[0-9;?]*[ -\/]*[@-~]/g, "")
+    // deno-lint-ignore no-control-regex
+    .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g, " ");
+  if (!v.trim()) throw new ArgError(`mode ${mode} needs ${need.field}: ${need.what}`);
   return need.field === "error" ? errorArg(v) : v;
+}
+
+/**
+ * The `project` argument, or undefined when it names none: models fill an optional string
+ * with "" (trial 16: a note was saved under an empty project; trial 18: "" refused), and a
+ * value of spaces or control characters alone is as empty.
+ */
+function projectOf(args: Record<string, unknown>): string | undefined {
+  const p = str(args.project);
+  // deno-lint-ignore no-control-regex
+  return p === undefined || !p.replace(/[\s\u0000-\u001f\u007f]/g, "") ? undefined : p.trim();
 }
 
 function filtersOf(args: Record<string, unknown>, home: string): Filters {
@@ -195,8 +210,8 @@ function filtersOf(args: Record<string, unknown>, home: string): Filters {
     });
     if (named.length) f.harness = named;
   }
-  const p = str(args.project);
-  if (p) f.project = projectArg(p.trim(), home);
+  const p = projectOf(args);
+  if (p) f.project = projectArg(p, home);
   if (args.limit !== undefined && args.limit !== null && args.limit !== "") {
     const n = Number(args.limit);
     if (!Number.isInteger(n) || n < 1) {
@@ -228,7 +243,7 @@ async function rememberNote(
   ctx: CallContext,
 ): Promise<ToolResult> {
   const tags = splitTags(args.tags);
-  const opts = { project: str(args.project), tags, cwd: ctx.cwd, now: ctx.now };
+  const opts = { project: projectOf(args), tags, cwd: ctx.cwd, now: ctx.now };
   if (!existsSync(indexPath(ctx.env))) {
     const a = appendNote(ctx.env, text, opts);
     return answer(

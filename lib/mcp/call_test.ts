@@ -171,6 +171,19 @@ Deno.test("remember appends a note, says where, and recall finds it at once", as
       text(await call(ix, { mode: "recall", query: "zebrafish" })),
       "1. deja · /w/svc",
     );
+    // An empty project, as models fill an optional string, is none: the server's directory
+    // (trial 16: saved under ""; trial 18: refused), for a note and for a filter.
+    for (const project of ["", " ", "\u0000"]) {
+      const n = await call(
+        ix,
+        { mode: "remember", text: "Empty project note", project },
+        "/w/here",
+      );
+      assertStringIncludes(text(n), "under /w/here", JSON.stringify(project));
+      const q = await call(ix, { mode: "recall", query: "zebrafish", project });
+      assertEquals(q.isError, undefined, text(q));
+      assertStringIncludes(text(q), "/w/svc");
+    }
   } finally {
     ix.cleanup();
   }
@@ -230,8 +243,6 @@ Deno.test("bad arguments come back as error results the model can act on", async
       [{ mode: "recall", query: "x", harness: "nope" }, "unknown harness 'nope': one of claude"],
       [{ mode: "recall", query: "x", limit: 0 }, "limit takes a whole number from 1 to 20"],
       [{ mode: "recall", query: "x", limit: "2.5" }, "limit takes a whole number"],
-      // Trial 16: a note was saved under an empty project.
-      [{ mode: "remember", text: "a note", project: " " }, "project is empty"],
     ];
     for (const [args, want] of cases) {
       const r = await call(ix, args);
@@ -243,6 +254,14 @@ Deno.test("bad arguments come back as error results the model can act on", async
     // A control character parts two words (trial 16: `redis\u0000git` searched `redisgit`).
     const nul = await call(ix, { mode: "recall", query: "dependency\u0000installing" });
     assertStringIncludes(text(nul), "71710001");
+    // Control characters alone are no query (trial 18: answered as a search of nothing).
+    const bare = await call(ix, { mode: "recall", query: "\u0007\u0008\u000b" });
+    assertEquals(bare.isError, true);
+    assertStringIncludes(text(bare), "mode recall needs query");
+    // A colour code goes whole, not its `[31m`.
+    const red = await call(ix, { mode: "recall", query: "\u001b[31mdependency\u001b[0m" });
+    assertStringIncludes(text(red), "71710001");
+    assert(!text(red).includes("[31m"), text(red));
   } finally {
     ix.cleanup();
   }

@@ -287,6 +287,20 @@ function findOutcome(
       ? ended(reply, events, runs, "The last reply, to an earlier request: ", unanswered)
       : unanswered;
   }
+  // A request nothing followed yet (the session ends on it: an agent compacting mid-turn, a
+  // session left open) is what the next session must not lose (trial 18: PreCompact's digest
+  // left out "Now also rename the capybaraqueue module"). A short word (`thanks`) is none.
+  if (
+    last && last !== first && !reportsProblem(last.text) && last.text.trim().length >= 20 &&
+    !events.some((e) => e.seq > last.seq && (e.kind === "assistant" || e.kind === "tool_call"))
+  ) {
+    const open = `The user's last message, not answered yet: “${oneLine(last.text, 300)}”`;
+    return reply
+      ? `${open}
+
+${ended(reply, events, runs, "The last reply, to an earlier request: ")}`
+      : open;
+  }
   if (!last || last === first || !reportsProblem(last.text)) {
     return reply && ended(reply, events, runs, "");
   }

@@ -534,3 +534,37 @@ Deno.test("sessionDigest counts a call that recorded several spans of a file as 
     ix.cleanup();
   }
 });
+
+Deno.test("sessionDigest's outcome leads with a last request nothing answered yet", async () => {
+  // Trial 18: the digest PreCompact gives left out "Now also rename the capybaraqueue module".
+  const open: SessionSpec = {
+    id: "b1b1b1b1-0000-4000-8000-00000000000b",
+    cwd: "/w/q",
+    start: "2026-11-09T10:00:00Z",
+    turns: [
+      { user: "Rename the queue helpers to the new naming scheme." },
+      { say: "Renamed the queue helpers; the tests pass with the new names." },
+      { user: "Now also rename the capybaraqueue module to capyq." },
+    ],
+  };
+  const done: SessionSpec = {
+    ...open,
+    id: "b1b1b1b1-0000-4000-8000-00000000000c",
+    turns: [...open.turns.slice(0, 2), { user: "thanks, good" }],
+  };
+  const ix = await indexSessions([open, done]);
+  try {
+    const d = sessionDigest(ix.store, rowId(ix.store, open.id), {});
+    const [note, reply] = d.outcome?.split("\n\n") ?? [];
+    assertEquals(
+      note,
+      "The user's last message, not answered yet: “Now also rename the capybaraqueue module to capyq.”",
+    );
+    assertStringIncludes(reply, "The last reply, to an earlier request: Renamed the queue helpers");
+    // A short last word is no request.
+    const fine = sessionDigest(ix.store, rowId(ix.store, done.id), {});
+    assertEquals(fine.outcome, "Renamed the queue helpers; the tests pass with the new names.");
+  } finally {
+    ix.cleanup();
+  }
+});

@@ -752,9 +752,11 @@ Deno.test("names errors print unquoted: a Go import path whole, a Python 2 modul
   const go = (p: string) =>
     `main.go:5:2: no required module provides package ${p}; to add it:\n\tgo get ${p}`;
   assertEquals(quotedNames(go("github.com/gorilla/mux")), [
-    { name: "mux", raw: "github.com/gorilla/mux", path: false },
+    { name: "github.com/gorilla/mux", raw: "github.com/gorilla/mux", path: false },
   ]);
   assert(errorSignatures(go("github.com/gorilla/mux")).length > 0);
+  // Whole, however short its last part (trial 18: `github.com/x/y` was read as `y`).
+  assert(specificNames(go("github.com/x/y")).includes("github.com/x/y"));
   assertEquals(
     adapt(
       "go get github.com/spf13/cobra",

@@ -45,6 +45,8 @@ export interface Picked {
   via: "id" | "search";
   /** Search tier (`exact` or `session`) when `via` is `search`. */
   tier?: string;
+  /** Words of the query no session holds, when the session is only the nearest by relevance. */
+  absent?: string[];
 }
 
 /** Why {@link pickSession} found no session. */
@@ -112,16 +114,28 @@ export function pickSession(
         `'deja last' lists sessions, 'deja search ${a}' searches it loosely`,
     );
   }
-  // Only the nearest by relevance, and the query has at most one word the history holds
-  // beside one it holds nowhere: no session is meant (trial 16: `ctx zzzz-no-such` digested
-  // a skill list for its `no`).
-  const absent = top && res.tier === "relevance" ? strangers(store, a) : [];
-  const session = top && !absent.length ? Q.sessionById.get(store, { id: top.rowid }) : undefined;
-  if (session) return { session, via: "search", tier: res.tier };
+  // Only the nearest by relevance, where the query shares at most one word with the history
+  // beside words it holds nowhere, or half its words are held nowhere: no session is meant
+  // (trial 16: `ctx zzzz-no-such` digested a skill list for its `no`; trial 18: `ctx install
+  // python frumious zorblax blorp`). Nor when every word is a common one (`the and of`).
+  const near = top && res.tier === "relevance" ? strangers(store, a) : undefined;
+  const refused = near !== undefined &&
+    (!near.words.length ||
+      (near.gone.length > 0 &&
+        (near.words.length - near.gone.length <= 1 || near.gone.length * 2 >= near.words.length)));
+  const session = top && !refused ? Q.sessionById.get(store, { id: top.rowid }) : undefined;
+  if (session) {
+    return {
+      session,
+      via: "search",
+      tier: res.tier,
+      ...(near?.gone.length ? { absent: near.gone } : {}),
+    };
+  }
   if (missed) {
     missed.hidden = res.hidden;
     // Nothing found at all: the words held nowhere, whatever else is held.
-    const gone = top ? absent : strangers(store, a, Infinity);
+    const gone = (near ?? strangers(store, a)).gone;
     if (gone.length) missed.absent = gone;
     if (top) missed.nearest = true;
   }
@@ -129,17 +143,14 @@ export function pickSession(
 }
 
 /**
- * The words of `query` no event, title or other form of theirs holds, when at most `shared`
- * other words of it are held (by default one: the query shares at most a word with the
- * history); else none.
+ * The words of `query` as a search keeps them (no common words; a pasted page's first fifty,
+ * none longer than a hash), and those no event, title or other form of theirs holds.
  */
-function strangers(store: Store, query: string, shared = 1): string[] {
+function strangers(store: Store, query: string): { words: string[]; gone: string[] } {
   const stats = new TermStats(store);
-  // Words as a search keeps them (a pasted page's first words, none longer than a hash).
   const words = [...new Set(tokens(query))].filter((t) => !STOP_WORDS.has(t) && t.length <= 64)
     .slice(0, 50);
   const held = (k: string) =>
     stats.docs(k) > 0 || stats.inTitle(k) || wordForms(stats, k).some((v) => v !== k);
-  const gone = words.filter((k) => !held(k));
-  return gone.length && words.length - gone.length <= shared ? gone : [];
+  return { words, gone: words.filter((k) => !held(k)) };
 }

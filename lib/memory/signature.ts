@@ -151,8 +151,16 @@ export const SCOPED = /^@[\w.-]+\/[\w.-]+$/;
 
 /** `raw` as a name: a scoped package whole, else the last part of a path (lower case). */
 function nameOf(raw: string): string {
-  return SCOPED.test(raw.trim()) ? raw.trim().toLowerCase() : lastPart(workloads(raw));
+  const t = raw.trim();
+  return SCOPED.test(t) || GO_IMPORT.test(t) ? t.toLowerCase() : lastPart(workloads(raw));
 }
+
+/**
+ * A Go import path (`github.com/x/y`, `golang.org/x/sync/errgroup`): a name whole, its last
+ * part alone names nothing (trial 18: `github.com/x/y` was read as `y`, too short to look
+ * for, and the fix of `github.com/pkg/errors` was given as specific).
+ */
+const GO_IMPORT = /^[a-z0-9-]+(?:\.[a-z0-9-]+)+(?:\/[\w.~-]+)+$/i;
 
 /**
  * The specific names of `text`'s error lines, which signatures leave out or blur so one error
@@ -170,7 +178,9 @@ export function specificNames(text: string): string[] {
     const clean = sanitizeForTerminal(line);
     for (const m of [...clean.matchAll(QUOTED), ...clean.matchAll(UNQUOTED)]) out.add(nameOf(m[2]));
     for (const m of clean.matchAll(/(?:[A-Za-z]:)?[^\s/\\'"`]*[/\\][^\s'"`]*/g)) {
-      if (!SCOPED.test(m[0])) out.add(lastPart(m[0]));
+      const p = m[0].replace(/[.,:;)]+$/, "");
+      if (GO_IMPORT.test(p)) out.add(p.toLowerCase());
+      else if (!SCOPED.test(m[0])) out.add(lastPart(m[0]));
     }
     for (const m of clean.matchAll(/\b[\w@+-]+\.[A-Za-z][A-Za-z0-9]{0,5}\b/g)) {
       out.add(lastPart(m[0]));

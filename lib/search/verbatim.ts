@@ -131,10 +131,11 @@ export function versionRows(
   f: Filters,
 ): OtherSpelling | undefined {
   if (ABLATE.verbatim) return undefined;
-  const m = /^\d+(?:\.\d+)+$/.exec(query.trim());
+  // With a pre-release or build suffix too (`18.19.0-rc.1`, trial 18).
+  const m = /^\d+(?:\.\d+)+(?:[-+][0-9A-Za-z]+(?:[.-][0-9A-Za-z]+)*)?$/.exec(query.trim());
   if (!m) return undefined;
   const token = `v${m[0]}`;
-  const toks = tokens(token.replace(/\./g, " "));
+  const toks = tokens(token.replace(/[.+-]/g, " "));
   if (toks.some((t) => !stats.docs(t))) return undefined;
   const rows = newestRows(stats, f, toks, MAX_ROWS);
   return rows.length ? { token, toks, rows, how: "version" } : undefined;
