@@ -540,3 +540,34 @@ Deno.test("assemble cuts a part to its own budget, defers what does not fit, dro
   assertEquals(state.seen, ["old", "a"]);
   assertEquals(advanced, 3, "said, already said and nothing-to-say advance; the deferred one not");
 });
+
+Deno.test("hook-prompt falls back to its weightiest word when the others match nothing with it", async () => {
+  // Trial 18: "what version of quokkamatic" said nothing: `version` is held, never with it.
+  const filler = (i: number): SessionSpec => ({
+    id: `f${String(i).padStart(7, "0")}-0000-4000-8000-000000000000`,
+    cwd: "/w/app",
+    start: "2026-09-01T10:00:00Z",
+    turns: [
+      { user: i < 3 ? `Bump the version of the logger ${i}.` : `Tidy the logger ${i}.` },
+      { say: `Done with ${i}.` },
+    ],
+  });
+  const quokka: SessionSpec = {
+    id: "e7e70007-0000-4000-8000-000000000007",
+    cwd: "/w/app",
+    start: "2026-10-07T10:00:00Z",
+    turns: [
+      { user: "Upgrade the quokkamatic library to v2.3.1 and fix the throttling bug." },
+      { say: "Upgraded quokkamatic; the throttling bug was a stale cache." },
+    ],
+  };
+  const ix = await indexSessions([...Array.from({ length: 30 }, (_, i) => filler(i)), quokka]);
+  try {
+    const ev = { session_id: "agent-q", cwd: "/w/app", prompt: "what version of quokkamatic" };
+    const t = claude(await hook(ix.env, ["hook-prompt"], ev), "UserPromptSubmit");
+    assertStringIncludes(t, 'on "quokkamatic"');
+    assertStringIncludes(t, "e7e70007");
+  } finally {
+    ix.cleanup();
+  }
+});

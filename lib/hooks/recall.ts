@@ -12,7 +12,7 @@
  * more, the weightiest (up to {@link QUERY_WORDS}) are searched in this
  * project, and only a literal match counts (tiers exact, session, substring,
  * stemmed, error); when they match nothing literally, the two weightiest are
- * searched again. Not the two weightiest alone: the word that names the task
+ * searched again, and then the weightiest alone when it weighs 3 or more. Not the two weightiest alone: the word that names the task
  * is often one the history uses a lot (trial 9, a k3s project: "add redis to
  * the kubernetes cluster" searched "cluster kubernetes", redis weighing 4.8
  * against 6.1 and 5.8, and left out the session titled "Add Redis" that
@@ -202,6 +202,12 @@ export function promptBlock(
   let res = search(store, query, opts);
   if (!LITERAL.has(res.tier) && words.length > 2) {
     query = words.slice(0, 2).map((w) => w.word).join(" ");
+    res = search(store, query, opts);
+  }
+  // Still nothing literal: the weightiest word alone when it is one that counts alone (trial
+  // 18: "what version of quokkamatic" said nothing, `version` held by no session of it).
+  if (!LITERAL.has(res.tier) && words.length > 1 && words[0].weight >= 3) {
+    query = words[0].word;
     res = search(store, query, opts);
   }
   const hits = LITERAL.has(res.tier)
