@@ -24,6 +24,7 @@ import { applyWriterSettings, Q } from "./schema.ts";
 import { READERS, REVISIONS } from "./version.ts";
 import { existsSync } from "node:fs";
 import { dirname, join, sep } from "node:path";
+import { ensureReplays, markReplays } from "./replays.ts";
 import {
   acquireWriterLock,
   asIndexError,
@@ -303,6 +304,12 @@ async function onePass(
     const tell = opts.tellGone === true;
     const gone = full && !opts.rebuild ? newlyGone(store, complete, kept, tell, seen) : [];
     trace("gone checked");
+    // Calls one session replays from another (lib/replays.ts): again whenever calls were
+    // written or dropped, and once on an index whose table was never filled (after its
+    // migration).
+    if (out.some((h) => h.read > 0) || gone.length) markReplays(store);
+    else ensureReplays(store);
+    trace("replays marked");
     // Words the history uses together, for questions in other words (lib/search/assoc.ts).
     if (full) buildAssociations(store);
     trace("associations built");

@@ -25,7 +25,7 @@ import type {
 } from "./rows.ts";
 
 /** Current schema version (stored in `PRAGMA user_version`). */
-export const SCHEMA_VERSION = 12;
+export const SCHEMA_VERSION = 13;
 
 /** Pragmas applied to every connection to the index. */
 export const PRAGMAS = [
@@ -146,6 +146,18 @@ const COMMAND_RUN = `c.command AS command, c.exit AS exit, c.is_error AS is_erro
       COALESCE(c.time, s.updated, s.started) AS time, c.session_id AS session_id,
       CASE WHEN c.time IS NULL THEN s.time_from_file ELSE 0 END AS time_from_file,
       ${OUTPUT_IF_UNKNOWN} AS output, ${ERROR_HEAD} AS head`;
+
+/** A call another session also holds (lib/replays.ts). */
+export interface SharedCallRow {
+  event_id: number;
+  call_id: string;
+  what: string;
+  session_id: number;
+  harness: string;
+  sub: number;
+  started: number | null;
+  updated: number | null;
+}
 
 /**
  * Named queries: SQL, named parameters (one per `?`, in order) and row type
@@ -488,11 +500,44 @@ export const Q = {
     FROM files f JOIN events e ON e.id = f.event_id WHERE f.session_id = ? ORDER BY e.seq, f.id`,
     ["session"],
   ),
+  /**
+   * Command calls whose id (16 characters or more) another row also holds, with their session
+   * (lib/replays.ts): `what` is the command.
+   */
+  sharedCommandCalls: query<NoParams, SharedCallRow>(
+    `SELECT x.event_id AS event_id, x.call_id AS call_id, x.command AS what,
+      x.session_id AS session_id, s.harness AS harness, s.parent IS NOT NULL AS sub,
+      s.started AS started, s.updated AS updated
+    FROM commands x JOIN sessions s ON s.id = x.session_id
+    WHERE x.call_id IN (SELECT call_id FROM commands WHERE length(call_id) >= 16
+      GROUP BY call_id HAVING COUNT(*) > 1)`,
+  ),
+  /** File calls as {@link Q.sharedCommandCalls}: `what` is the operation and the path. */
+  sharedFileCalls: query<NoParams, SharedCallRow>(
+    `SELECT x.event_id AS event_id, x.call_id AS call_id, x.op || ' ' || x.path AS what,
+      x.session_id AS session_id, s.harness AS harness, s.parent IS NOT NULL AS sub,
+      s.started AS started, s.updated AS updated
+    FROM files x JOIN sessions s ON s.id = x.session_id
+    WHERE x.call_id IN (SELECT call_id FROM files WHERE length(call_id) >= 16
+      GROUP BY call_id HAVING COUNT(*) > 1)`,
+  ),
+  clearReplays: query<NoParams>(`DELETE FROM replays`),
+  insertReplay: query<{ event: number; owner: number }>(
+    `INSERT OR REPLACE INTO replays (event_id, owner) VALUES (?, ?)`,
+    ["event", "owner"],
+  ),
+  /** The events of session `session`'s calls that replay another session's (lib/replays.ts). */
+  replaysOfSession: query<{ session: number }, { id: number }>(
+    `SELECT r.event_id AS id FROM replays r JOIN events e ON e.id = r.event_id
+    WHERE e.session_id = ?`,
+    ["session"],
+  ),
   /** Touches of a file: `like` on the path with '/' separators (escaped with \), or the exact `path`. */
   fileTouches: query<{ like: string; path: string }, FileAtRow>(
     `SELECT ${FILE_AT}
     FROM files f JOIN events e ON e.id = f.event_id
-    WHERE replace(f.path, char(92), '/') LIKE ? ESCAPE '\\' OR f.path = ?`,
+    WHERE (replace(f.path, char(92), '/') LIKE ? ESCAPE '\\' OR f.path = ?)
+      AND f.event_id NOT IN (SELECT event_id FROM replays)`,
     ["like", "path"],
   ),
   /** A window of a session's events, `from` and `to` seq included. */
@@ -529,7 +574,8 @@ export const Q = {
     `SELECT ${COMMAND_RUN}
     FROM commands c JOIN sessions s ON s.id = c.session_id
     WHERE NOT EXISTS (SELECT 1 FROM json_each(?) w WHERE instr(lower(c.command), w.value) = 0)
-      AND (? IS NULL OR ${projectKeySql("s.project")} LIKE ? ESCAPE '\\')`,
+      AND (? IS NULL OR ${projectKeySql("s.project")} LIKE ? ESCAPE '\\')
+      AND c.event_id NOT IN (SELECT event_id FROM replays)`,
     ["words", "project", "project"],
   ),
   /** Successful edits and writes of the file at exactly `path`, without their spans (hooks). */
@@ -540,14 +586,16 @@ export const Q = {
     `SELECT f.session_id AS session_id, f.op AS op,
       COALESCE(f.time, e.time) AS time, e.seq AS seq
     FROM files f JOIN events e ON e.id = f.event_id
-    WHERE f.path = ? AND f.op <> 'read' AND f.failed = 0`,
+    WHERE f.path = ? AND f.op <> 'read' AND f.failed = 0
+      AND f.event_id NOT IN (SELECT event_id FROM replays)`,
     ["path"],
   ),
   /** Runs of commands holding `text` (case-sensitive) in a project (a LIKE pattern; hooks). */
   commandsHolding: query<{ text: string; project: string }, CommandRunRow>(
     `SELECT ${COMMAND_RUN}
     FROM commands c JOIN sessions s ON s.id = c.session_id
-    WHERE instr(c.command, ?) > 0 AND s.project LIKE ? ESCAPE '\\'`,
+    WHERE instr(c.command, ?) > 0 AND s.project LIKE ? ESCAPE '\\'
+      AND c.event_id NOT IN (SELECT event_id FROM replays)`,
     ["text", "project"],
   ),
   // A session is listed on its own when it has no parent or its parent is not indexed
@@ -818,6 +866,7 @@ export const Q = {
       COUNT(DISTINCT CASE f.op WHEN 'write' THEN f.event_id END) AS writes,
       COUNT(DISTINCT f.session_id) AS sessions
     FROM files f JOIN sessions s ON s.id = f.session_id WHERE s.project = ?
+      AND f.event_id NOT IN (SELECT event_id FROM replays)
     GROUP BY f.path ORDER BY n DESC, f.path LIMIT 25`,
     ["project"],
   ),
@@ -833,6 +882,7 @@ export const Q = {
     `SELECT c.command AS command, c.exit AS exit, c.is_error AS is_error,
       ${OUTPUT_IF_UNKNOWN} AS output
     FROM commands c WHERE c.session_id NOT IN (SELECT value FROM json_each(?))
+      AND c.event_id NOT IN (SELECT event_id FROM replays)
     ORDER BY c.time DESC LIMIT ?`,
     ["hidden", "limit"],
   ),

@@ -249,4 +249,15 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE sessions ADD COLUMN models TEXT;
   CREATE INDEX events_model ON events(session_id, seq) WHERE model IS NOT NULL;
   `,
+  // 12 -> 13: tool calls one session replays from another (lib/replays.ts: a Claude Code
+  // compaction subagent replays its parent's records, a resumed session may copy the one it
+  // resumed): the call's event, and the session whose call it is. Counts across sessions
+  // (how, blame, fix, the view's charts) leave these out; the session itself shows them.
+  // Filled at the end of the next index run that writes, and rewritten by each.
+  `
+  CREATE TABLE replays (
+    event_id INTEGER PRIMARY KEY REFERENCES events(id) ON DELETE CASCADE,
+    owner    INTEGER NOT NULL
+  );
+  `,
 ];

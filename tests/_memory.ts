@@ -62,7 +62,9 @@ export function claudeLines(s: SessionSpec): string[] {
     ...(s.agent ? { isSidechain: true, agentId: s.agent } : {}),
   });
   const call = (name: string, input: unknown) => {
-    const id = `toolu_${s.id.slice(0, 8)}_${n}`;
+    // Unique to the session (and subagent), as a harness's random ids are: two sessions
+    // holding one call id replay one call (lib/replays.ts).
+    const id = `toolu_${(s.id + (s.agent ?? "")).replace(/[^0-9A-Za-z]/g, "")}_${n}`;
     lines.push(JSON.stringify({
       ...base(),
       type: "assistant",

@@ -20,6 +20,7 @@ import { DejaError } from "../../core/errors.ts";
 import type { SessionRow } from "../rows.ts";
 import { VocabCollector } from "../search/tokenize.ts";
 import { pruneVocab } from "../search/vocab.ts";
+import { markReplays } from "../replays.ts";
 import { buildAssociations } from "../search/assoc.ts";
 import {
   keyOf,
@@ -201,6 +202,8 @@ export function removeSessions(store: Store, sessions: SessionRow[]): ForgetOutc
   });
   // Words learned from the removed sessions leave the association table with them.
   buildAssociations(store, true);
+  // A removed session's calls another session replays are that one's now (lib/replays.ts).
+  markReplays(store);
   // Merge the FTS segments so the deleted words leave them, and keep no old page in the WAL.
   store.db.exec("INSERT INTO events_fts(events_fts) VALUES ('optimize')");
   store.db.exec("INSERT INTO vocab_tri(vocab_tri) VALUES ('optimize')");

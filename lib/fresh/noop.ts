@@ -32,6 +32,7 @@ import { harnessIds } from "../../core/registry.ts";
 import { acquireWriterLock, indexPath, Store } from "../store.ts";
 import { Q, SCHEMA_VERSION } from "../schema.ts";
 import { compareStamps, isFresh, recorded } from "./check.ts";
+import { ensureReplays } from "../replays.ts";
 import { EXCLUDED_KEY } from "../forget/exclusions.ts";
 import { readManifest, touchManifest, writeManifest } from "./manifest.ts";
 import { releasedSources } from "../forget/exclusions.ts";
@@ -85,6 +86,8 @@ export function upToDate(env: Env, opts: NoopOptions = {}): NoopResult | null {
       return null; // the full run reports (or repairs) what is wrong
     }
     try {
+      // An index just migrated to hold `replays` fills it, even on a run with nothing to read.
+      ensureReplays(store);
       const last = lastRun(store);
       if (!allClean(last, selected)) return null;
       const stale = compareStamps(recorded(store), { env, harnesses: selected });

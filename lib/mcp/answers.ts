@@ -231,7 +231,7 @@ export function fixAnswer(store: Store, error: string, f: Filters): string {
       }`,
       `   ${plural(x.sessions, "session")}, ${fixRecord(x)}, last ${sessionTime(x.last, x, 10)}${
         x.retry ? ", the failing command run again" : ""
-      }`,
+      }${x.checked ? "" : ", not checked: what failed never ran again after it"}`,
     ];
     for (const e of x.examples) {
       const edited = e.edited.length ? `; edited ${oneLineForAgent(e.edited.join(", "), 200)}` : "";

@@ -96,6 +96,11 @@ export interface FixCandidate {
   unknown: number;
   /** True when it is the failing command run again (after `edited` changed). */
   retry: boolean;
+  /**
+   * In some session, what failed ran again after it and did not fail (fix_actions.ts
+   * `Followed.checked`): ranked before fixes nothing checked.
+   */
+  checked: boolean;
   /** Epoch ms of the latest time it followed the error (the session's time when the run has none). */
   last: number | null;
   /** True when `last` is the session's store file's mtime (neither the run nor its session records a time). */
@@ -451,6 +456,7 @@ function mergeShown(list: FixCandidate[]): FixCandidate[] {
     into.succeeded += c.succeeded;
     into.unknown += c.unknown;
     into.specific ||= c.specific;
+    into.checked ||= c.checked;
     into.examples.push(...c.examples);
     if (timeRank(c.last, c.undated) > timeRank(into.last, into.undated)) {
       [into.last, into.undated, into.timeFromFile] = [c.last, c.undated, c.timeFromFile];
@@ -600,6 +606,7 @@ export function findFixes(
       succeeded: 0,
       unknown: 0,
       retry: key === norm(failedAct.text),
+      checked: false,
       last: null,
       timeFromFile: false,
       undated: false,
@@ -607,6 +614,7 @@ export function findFixes(
       specific: false,
     };
     c.sessions++;
+    c.checked ||= after.checked;
     if (specificIn.has(sid)) c.specific = true;
     else {
       c.adapted ??= adapt(c.command, last.quoted, mine);
@@ -642,7 +650,8 @@ export function findFixes(
     a,
     b,
   ) =>
-    Number(b.specific) - Number(a.specific) || b.sessions - a.sessions ||
+    Number(b.specific) - Number(a.specific) || Number(b.checked) - Number(a.checked) ||
+    b.sessions - a.sessions ||
     b.succeeded - a.succeeded || b.unknown - a.unknown ||
     newerFirst(timeRank(a.last, a.undated), timeRank(b.last, b.undated))
   ).slice(0, opts.limit ?? 3);

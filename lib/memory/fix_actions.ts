@@ -8,6 +8,7 @@
  * @module
  */
 import type { Store } from "../store.ts";
+import { replayedIn } from "../replays.ts";
 import { Q } from "../schema.ts";
 import { type Outcome, outcomeOf, runEnd, runFacts } from "./outcome.ts";
 
@@ -39,7 +40,11 @@ const FILE_OPS = new Set(["read", "edit", "write"]);
 
 /** The commands and file actions of session `sid`, in order (one action per file call). */
 export function actionsOf(store: Store, sid: number): Action[] {
-  const out: Action[] = Q.commandsInOrder.all(store, { session: sid }).map((r) => {
+  // The calls it replays from another session are that session's (lib/replays.ts).
+  const replayed = replayedIn(store, sid);
+  const out: Action[] = Q.commandsInOrder.all(store, { session: sid }).filter((r) =>
+    !replayed.has(r.event_id)
+  ).map((r) => {
     const facts = runFacts(r);
     const outcome = outcomeOf(facts);
     return {
@@ -59,6 +64,7 @@ export function actionsOf(store: Store, sid: number): Action[] {
   const calls = new Set(out.map((a) => a.callId).filter((c) => c !== null));
   for (const f of Q.filesInOrder.all(store, { session: sid })) {
     if (!FILE_OPS.has(f.op) || (f.call_id !== null && calls.has(f.call_id))) continue;
+    if (replayed.has(f.event_id)) continue;
     if (f.call_id !== null) calls.add(f.call_id);
     const failed = f.failed === 1;
     out.push({
@@ -128,7 +134,10 @@ export function followed(actions: Action[], failed: Action, at: number): Followe
     if (!edited && between.length) next = between[between.length - 1];
   }
   const i = later.indexOf(next);
-  return { next, then: later.slice(i, i + 3) };
+  const ok = (a: Action) =>
+    !a.failed && (same(a) || (failed.kind === "command" && sameAttempt(a, failed)));
+  const checked = failed.kind !== "command" || later.slice(i).some(ok);
+  return { next, then: later.slice(i, i + 3), checked };
 }
 
 /**
@@ -227,4 +236,11 @@ export interface Followed {
   next: Action;
   /** It and the actions after it (at most 3). */
   then: Action[];
+  /**
+   * What failed ran again and did not fail, at or after `next` (the failing command itself, or
+   * a corrected attempt of it), or a failed file action done right: the fix was checked. False
+   * when the session went on without it (trial 19: `git stash` in a session that ended "the
+   * build error is still there", `just status` where `yq` was never run again).
+   */
+  checked: boolean;
 }

@@ -817,3 +817,37 @@ Deno.test("findFixes shows one command once, and names the package a 404's fix r
     ix.cleanup();
   }
 });
+
+Deno.test("findFixes ranks a fix the failing command checked before one nothing checked", async () => {
+  // Trial 19: `git stash`, in a session that ended "the build error is still there", came
+  // first as the fix, the build never run again after it.
+  const err = "src/cart.ts(42,7): error TS2322: Type 'string' is not assignable to type 'number'.";
+  const ix = await indexSessions([{
+    id: "d8d80001-0000-4000-8000-000000000001",
+    cwd: "/w/shop",
+    start: "2026-08-01T10:00:00Z",
+    turns: [
+      { bash: "npm run build", out: err, exit: 1 },
+      { edit: "/w/shop/src/cart.ts", old: "total = item.price", new: "total = +item.price" },
+      { bash: "npm run build", out: "built", exit: 0 },
+    ],
+  }, {
+    id: "d8d80002-0000-4000-8000-000000000002",
+    cwd: "/w/shop",
+    start: "2026-08-09T10:00:00Z",
+    turns: [
+      { bash: "npm run build", out: err, exit: 1 },
+      { bash: "git stash", out: "Saved working directory", exit: 0 },
+      { say: "The build error is still there; I could not fix it." },
+    ],
+  }]);
+  try {
+    const r = findFixes(ix.store, err);
+    assertEquals(r.fixes.map((f) => [f.command, f.checked]), [
+      ["npm run build", true],
+      ["git stash", false],
+    ]);
+  } finally {
+    ix.cleanup();
+  }
+});

@@ -1,0 +1,96 @@
+/**
+ * Calls one session replays from another are counted once (lib/replays.ts; trial 19: a
+ * Claude Code compaction subagent replays its parent's records, a resumed session copies the
+ * one it resumed, and `how`, `blame` and `fix` counted each call two or three times).
+ */
+import { assert, assertEquals, assertStringIncludes } from "./_assert.ts";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { claudeLines, indexSessions, type SessionSpec } from "./_memory.ts";
+import { runIndex } from "../lib/indexer.ts";
+import { parsers } from "../parsers/mod.ts";
+import { runMain } from "./_cli_io.ts";
+
+const PARENT: SessionSpec = {
+  id: "b6a0b148-db15-4f6a-a926-bc51df315ca8",
+  cwd: "/w/shop",
+  start: "2026-11-20T10:00:00Z",
+  turns: [
+    { user: "The production build is broken, can you fix it?" },
+    {
+      bash: "npm run build",
+      out: "src/cart.ts(42,7): error TS2322: Type 'string' is not assignable to type 'number'.",
+      exit: 1,
+    },
+    { edit: "/w/shop/src/cart.ts", old: "total = item.price", new: "total = Number(item.price)" },
+    { bash: "npm run build", out: "built", exit: 0 },
+    { say: "Fixed: the price is parsed before it is added." },
+  ],
+};
+
+/** `lines` as another session's: the same records, another session id (and subagent). */
+function copied(lines: string[], sid: string, agent?: string): string[] {
+  return lines.map((l) => {
+    const r = JSON.parse(l);
+    r.sessionId = sid;
+    if (agent) Object.assign(r, { isSidechain: true, agentId: agent });
+    return JSON.stringify(r);
+  });
+}
+
+Deno.test("a compaction subagent's and a resumed session's copies of calls are counted once", async () => {
+  const ix = await indexSessions([PARENT]);
+  try {
+    const project = join(ix.root, "claude", "-w-shop");
+    const lines = claudeLines(PARENT);
+    // The compaction subagent beside the parent replays its records, then summarises.
+    const sub = join(project, PARENT.id, "subagents");
+    mkdirSync(sub, { recursive: true });
+    writeFileSync(
+      join(sub, "agent-acompact-1234abcd5678ef90.jsonl"),
+      copied(lines, PARENT.id, "acompact-1234abcd5678ef90").join("\n") + "\n",
+    );
+    // A resumed session: the same records under a new id, then work of its own.
+    const resumed = "9cdc4510-53e6-4496-a8a7-59d7795fb01e";
+    const own = claudeLines({
+      id: resumed,
+      cwd: "/w/shop",
+      start: "2026-11-21T10:00:00Z",
+      turns: [{ user: "Push it." }, { bash: "git push origin main", out: "ok", exit: 0 }],
+    });
+    writeFileSync(
+      join(project, `${resumed}.jsonl`),
+      [...copied(lines, resumed), ...own].join("\n") + "\n",
+    );
+    await runIndex(ix.env, parsers, { only: ["claude"] });
+    const replays = ix.store.db.prepare("SELECT COUNT(*) AS n FROM replays").get() as { n: number };
+    assertEquals(replays.n, 6, "3 calls replayed twice each");
+
+    const how = await runMain(ix.env, ["how", "npm run build", "--json", "--no-refresh"]);
+    const c = JSON.parse(how.out).commands[0];
+    assertEquals([c.command, c.sessions, c.runs, c.session], ["npm run build", 1, 2, PARENT.id]);
+    const blame = JSON.parse(
+      (await runMain(ix.env, ["blame", "/w/shop/src/cart.ts", "--json", "--no-refresh"])).out,
+    );
+    assertEquals(blame.sessions.map((s: { id: string }) => s.id), [PARENT.id]);
+    const fix = JSON.parse(
+      (await runMain(ix.env, [
+        "fix",
+        "--json",
+        "--no-refresh",
+        "error TS2322: Type 'string' is not assignable to type 'number'.",
+      ])).out,
+    );
+    assertEquals([fix.seen, fix.fixes[0].sessions], [1, 1]);
+    // The copy still shows its own calls, the replayed ones with their status.
+    const show = await runMain(ix.env, ["show", resumed, "--no-refresh"]);
+    assertStringIncludes(show.out, "npm run build");
+    assertStringIncludes(show.out, "exit 1");
+    assert(show.out.includes("git push origin main"));
+    // `how` of the copy's own work counts it.
+    const push = await runMain(ix.env, ["how", "git push", "--no-refresh"]);
+    assertStringIncludes(push.out, "1 time");
+  } finally {
+    ix.cleanup();
+  }
+});
