@@ -73,7 +73,10 @@ export function markReplays(store: Store): number {
   return out.size;
 }
 
-/** The events of session `sid`'s calls that replay another session's (see the module doc). */
-export function replayedIn(store: Store, sid: number): Set<number> {
-  return new Set(Q.replaysOfSession.all(store, { session: sid }).map((r) => r.id));
+/**
+ * The events of session `sid`'s calls that replay another session's (see the module doc),
+ * each with the session that owns it.
+ */
+export function replayedIn(store: Store, sid: number): Map<number, number> {
+  return new Map(Q.replaysOfSession.all(store, { session: sid }).map((r) => [r.id, r.owner]));
 }

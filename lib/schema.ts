@@ -502,23 +502,25 @@ export const Q = {
   ),
   /**
    * Command calls whose id (16 characters or more) another row also holds, with their session
-   * (lib/replays.ts): `what` is the command.
+   * (lib/replays.ts): `what` is the call's time and command (a replay keeps both).
    */
   sharedCommandCalls: query<NoParams, SharedCallRow>(
-    `SELECT x.event_id AS event_id, x.call_id AS call_id, x.command AS what,
+    `SELECT x.event_id AS event_id, x.call_id AS call_id, e.time || ' ' || x.command AS what,
       x.session_id AS session_id, s.harness AS harness, s.parent IS NOT NULL AS sub,
       s.started AS started, s.updated AS updated
-    FROM commands x JOIN sessions s ON s.id = x.session_id
-    WHERE x.call_id IN (SELECT call_id FROM commands WHERE length(call_id) >= 16
+    FROM commands x JOIN sessions s ON s.id = x.session_id JOIN events e ON e.id = x.event_id
+    WHERE e.time IS NOT NULL AND x.call_id IN (SELECT call_id FROM commands WHERE length(call_id) >= 16
       GROUP BY call_id HAVING COUNT(*) > 1)`,
   ),
-  /** File calls as {@link Q.sharedCommandCalls}: `what` is the operation and the path. */
+  /** File calls as {@link Q.sharedCommandCalls}: `what` is the time, operation, path and texts. */
   sharedFileCalls: query<NoParams, SharedCallRow>(
-    `SELECT x.event_id AS event_id, x.call_id AS call_id, x.op || ' ' || x.path AS what,
+    `SELECT x.event_id AS event_id, x.call_id AS call_id,
+      e.time || ' ' || x.op || ' ' || x.path || ' ' || coalesce(length(x.old), '-') || ' ' ||
+        coalesce(length(x.new), '-') || ' ' || coalesce(substr(x.new, 1, 200), '') AS what,
       x.session_id AS session_id, s.harness AS harness, s.parent IS NOT NULL AS sub,
       s.started AS started, s.updated AS updated
-    FROM files x JOIN sessions s ON s.id = x.session_id
-    WHERE x.call_id IN (SELECT call_id FROM files WHERE length(call_id) >= 16
+    FROM files x JOIN sessions s ON s.id = x.session_id JOIN events e ON e.id = x.event_id
+    WHERE e.time IS NOT NULL AND x.call_id IN (SELECT call_id FROM files WHERE length(call_id) >= 16
       GROUP BY call_id HAVING COUNT(*) > 1)`,
   ),
   clearReplays: query<NoParams>(`DELETE FROM replays`),
@@ -527,8 +529,8 @@ export const Q = {
     ["event", "owner"],
   ),
   /** The events of session `session`'s calls that replay another session's (lib/replays.ts). */
-  replaysOfSession: query<{ session: number }, { id: number }>(
-    `SELECT r.event_id AS id FROM replays r JOIN events e ON e.id = r.event_id
+  replaysOfSession: query<{ session: number }, { id: number; owner: number }>(
+    `SELECT r.event_id AS id, r.owner AS owner FROM replays r JOIN events e ON e.id = r.event_id
     WHERE e.session_id = ?`,
     ["session"],
   ),

@@ -94,3 +94,67 @@ Deno.test("a compaction subagent's and a resumed session's copies of calls are c
     ix.cleanup();
   }
 });
+
+Deno.test("calls of one id at other times are other calls; a resumed copy's new re-run is its fix", async () => {
+  // Trial 20: Kimi K2 names the first call of every session `functions.Bash:0`: three
+  // unrelated sessions running `npm test` were counted as one run. And a resumed session
+  // whose re-run passed (a new call) was "nothing that followed fixed it".
+  const ix = await indexSessions([PARENT]);
+  try {
+    const project = join(ix.root, "claude", "-w-shop");
+    const same = (sid: string, day: string) =>
+      claudeLines({
+        id: sid,
+        cwd: "/w/shop",
+        start: `2026-11-${day}T10:00:00Z`,
+        turns: [{ user: "run the tests" }, { bash: "npm test", out: "ok", exit: 0 }],
+      }).map((l) => l.replaceAll(/toolu_[0-9a-z]+_(\d+)/g, "functions.Bash:$1"));
+    writeFileSync(
+      join(project, "aaaa0001-0000-4000-8000-000000000001.jsonl"),
+      same("aaaa0001-0000-4000-8000-000000000001", "01").join("\n") + "\n",
+    );
+    writeFileSync(
+      join(project, "aaaa0002-0000-4000-8000-000000000002.jsonl"),
+      same("aaaa0002-0000-4000-8000-000000000002", "02").join("\n") + "\n",
+    );
+    // The original ends on the error, edited; its resumed copy runs the build again, passing.
+    const broken: SessionSpec = {
+      ...PARENT,
+      id: "cccc0003-0000-4000-8000-000000000003",
+      turns: PARENT.turns.slice(0, 3),
+    };
+    const lines = claudeLines(broken);
+    writeFileSync(join(project, `${broken.id}.jsonl`), lines.join("\n") + "\n");
+    const resumed = "dddd0004-0000-4000-8000-000000000004";
+    const again = claudeLines({
+      id: resumed,
+      cwd: "/w/shop",
+      start: "2026-11-22T10:00:00Z",
+      turns: [{ user: "try again" }, { bash: "npm run build", out: "built", exit: 0 }],
+    });
+    writeFileSync(
+      join(project, `${resumed}.jsonl`),
+      [...copied(lines, resumed), ...again].join("\n") + "\n",
+    );
+    await runIndex(ix.env, parsers, { only: ["claude"] });
+    const how = JSON.parse(
+      (await runMain(ix.env, ["how", "npm test", "--json", "--no-refresh"])).out,
+    );
+    assertEquals([how.commands[0].sessions, how.commands[0].runs], [2, 2]);
+    const fix = JSON.parse(
+      (await runMain(ix.env, [
+        "fix",
+        "--json",
+        "--no-refresh",
+        "error TS2322: Type 'string' is not assignable to type 'number'.",
+      ])).out,
+    );
+    const resumedFix = fix.fixes.find((f: { examples: Array<{ session: string }> }) =>
+      f.examples.some((e) => e.session === resumed)
+    );
+    assert(resumedFix, JSON.stringify(fix.fixes));
+    assertEquals([resumedFix.command, resumedFix.checked], ["npm run build", true]);
+  } finally {
+    ix.cleanup();
+  }
+});

@@ -202,9 +202,9 @@ export function fixNote(
       : "";
     const after = ex ? `; after \`${oneLine(normalCommand(ex.failed), 80)}\` failed${edits}` : "";
     lines.push(
-      `- \`${oneLine(commandOneLine(f.command), 160)}\` (${plural(f.sessions, "session")}, ${
+      `- \`${oneLine(commandOneLine(f.command), 120)}\` (${plural(f.sessions, "session")}, ${
         fixRecord(f)
-      }, last ${day(f.last)}${after})`,
+      }${f.checked ? "" : ", not checked"}, last ${day(f.last)}${after})`,
     );
   }
   const body = fitLines(lines, budget);

@@ -54,6 +54,7 @@ import {
 } from "./signature.ts";
 import { oneLine } from "../../core/text.ts";
 import { type Action, actionsOf, followed } from "./fix_actions.ts";
+import { replayedIn } from "../replays.ts";
 import { matchRows } from "../search/retrieve.ts";
 import { shortRef } from "../sessions.ts";
 import { countsAsHidden } from "../search/sessions.ts";
@@ -570,8 +571,26 @@ export function findFixes(
   for (const s of Q.sessionsByIds.all(store, { ids })) {
     sessions.set(s.id, s);
   }
+  // A session holding a copy of another's calls (lib/replays.ts: a resumed session, a
+  // compaction subagent) and that session are one line of work, followed once: in the one
+  // with more actions (the copy that went on), else in the original. Each copy of the error
+  // counted, the original's fix was counted again; the original alone, a re-run that passed
+  // in the resumed copy went unseen (trial 20).
+  const actsOf = new Map([...bySession.keys()].map((sid) => [sid, actionsOf(store, sid)]));
+  const lines = new Map<number, number[]>();
+  for (const sid of bySession.keys()) {
+    const owner = replayedIn(store, sid).values().next().value ?? sid;
+    lines.set(owner, [...(lines.get(owner) ?? []), sid]);
+  }
+  for (const [owner, line] of lines) {
+    const keep = line.reduce((a, b) => {
+      const d = actsOf.get(b)!.length - actsOf.get(a)!.length;
+      return d > 0 || (d === 0 && b === owner) ? b : a;
+    });
+    for (const sid of line) if (sid !== keep) bySession.delete(sid);
+  }
   for (const [sid, list] of bySession) {
-    const acts = actionsOf(store, sid);
+    const acts = actsOf.get(sid)!;
     const actionOf = (h: Hit) =>
       h.callId === null ? undefined : acts.find((a) => a.callId === h.callId && a.outcome !== "ok");
     const failing = list.filter((h) => actionOf(h)).sort((a, b) => a.seq - b.seq);

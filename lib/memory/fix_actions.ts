@@ -8,7 +8,6 @@
  * @module
  */
 import type { Store } from "../store.ts";
-import { replayedIn } from "../replays.ts";
 import { Q } from "../schema.ts";
 import { type Outcome, outcomeOf, runEnd, runFacts } from "./outcome.ts";
 
@@ -40,11 +39,7 @@ const FILE_OPS = new Set(["read", "edit", "write"]);
 
 /** The commands and file actions of session `sid`, in order (one action per file call). */
 export function actionsOf(store: Store, sid: number): Action[] {
-  // The calls it replays from another session are that session's (lib/replays.ts).
-  const replayed = replayedIn(store, sid);
-  const out: Action[] = Q.commandsInOrder.all(store, { session: sid }).filter((r) =>
-    !replayed.has(r.event_id)
-  ).map((r) => {
+  const out: Action[] = Q.commandsInOrder.all(store, { session: sid }).map((r) => {
     const facts = runFacts(r);
     const outcome = outcomeOf(facts);
     return {
@@ -64,7 +59,6 @@ export function actionsOf(store: Store, sid: number): Action[] {
   const calls = new Set(out.map((a) => a.callId).filter((c) => c !== null));
   for (const f of Q.filesInOrder.all(store, { session: sid })) {
     if (!FILE_OPS.has(f.op) || (f.call_id !== null && calls.has(f.call_id))) continue;
-    if (replayed.has(f.event_id)) continue;
     if (f.call_id !== null) calls.add(f.call_id);
     const failed = f.failed === 1;
     out.push({
@@ -134,9 +128,15 @@ export function followed(actions: Action[], failed: Action, at: number): Followe
     if (!edited && between.length) next = between[between.length - 1];
   }
   const i = later.indexOf(next);
-  const ok = (a: Action) =>
-    !a.failed && (same(a) || (failed.kind === "command" && sameAttempt(a, failed)));
-  const checked = failed.kind !== "command" || later.slice(i).some(ok);
+  // Checked: the failing command (or an attempt of it in other words) ran again, whatever
+  // else it then said, as its error did not come back (the caller's rule; trial 20: `pytest`
+  // failing on another error after `pip install pyyaml` was "not checked"); a failed file
+  // action done again, right (not a look around after it).
+  const again = (a: Action) =>
+    failed.kind === "command"
+      ? same(a) || sameAttempt(a, failed)
+      : a.kind === failed.kind && !a.failed;
+  const checked = later.slice(i).some(again);
   return { next, then: later.slice(i, i + 3), checked };
 }
 
@@ -237,8 +237,8 @@ export interface Followed {
   /** It and the actions after it (at most 3). */
   then: Action[];
   /**
-   * What failed ran again and did not fail, at or after `next` (the failing command itself, or
-   * a corrected attempt of it), or a failed file action done right: the fix was checked. False
+   * What failed ran again at or after `next` (the failing command itself, or an attempt of it
+   * in other words), or a failed file action was done again right: the fix was checked. False
    * when the session went on without it (trial 19: `git stash` in a session that ended "the
    * build error is still there", `just status` where `yq` was never run again).
    */

@@ -851,3 +851,24 @@ Deno.test("findFixes ranks a fix the failing command checked before one nothing 
     ix.cleanup();
   }
 });
+
+Deno.test("a fix is checked when what failed ran again without its error, whatever else it said", async () => {
+  // Trial 20: `pytest` failed on a missing yaml, `pip install pyyaml`, then `pytest` failed on
+  // another error: the fix was "not checked".
+  const ix = await indexSessions([{
+    id: "e9e90001-0000-4000-8000-000000000001",
+    cwd: "/w/py",
+    start: "2026-08-01T10:00:00Z",
+    turns: [
+      { bash: "pytest", out: "ModuleNotFoundError: No module named 'yaml'", exit: 1 },
+      { bash: "pip install pyyaml", out: "Successfully installed pyyaml", exit: 0 },
+      { bash: "pytest", out: "AssertionError: assert 1 == 2", exit: 1 },
+    ],
+  }]);
+  try {
+    const r = findFixes(ix.store, "ModuleNotFoundError: No module named 'yaml'");
+    assertEquals(r.fixes.map((f) => [f.command, f.checked]), [["pip install pyyaml", true]]);
+  } finally {
+    ix.cleanup();
+  }
+});
