@@ -191,6 +191,10 @@ Deno.test("ctx says on stderr when it digests the nearest session by relevance",
     const half = await runMain(ix.env, ["ctx", "subscription", "budget", "zzqqxx", "qqzzyy"]);
     assertEquals([half.code, half.out], [1, ""]);
     assertStringIncludes(half.err, "'zzqqxx', 'qqzzyy' are in no session");
+    // Common words alone name no session (trial 19).
+    const common = await runMain(ix.env, ["ctx", "the", "and", "of"]);
+    assertEquals([common.code, common.out], [1, ""]);
+    assertStringIncludes(common.err, "it holds only common words");
   } finally {
     ix.cleanup();
   }

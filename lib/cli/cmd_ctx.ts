@@ -57,7 +57,14 @@ export interface CtxArgs {
 
 /** The session `deja ctx` picked and its digest, or what was hidden when none was. */
 export type CtxData =
-  | { query: string; picked: null; hidden: number; absent?: string[]; nearest?: boolean }
+  | {
+    query: string;
+    picked: null;
+    hidden: number;
+    absent?: string[];
+    nearest?: boolean;
+    common?: boolean;
+  }
   | {
     query: string;
     picked: Picked;
@@ -104,6 +111,7 @@ export function ctxData(store: Store, args: CtxArgs, io: Pick<IO, "env" | "cwd">
       hidden: missed.hidden,
       ...(missed.absent ? { absent: missed.absent } : {}),
       ...(missed.nearest ? { nearest: true } : {}),
+      ...(missed.common ? { common: true } : {}),
     };
   }
   const digest = sessionDigest(store, picked.session.id, {
@@ -164,7 +172,10 @@ function runCtx(a: Args, io: IO): number {
         d.nearest ? `\nhint: deja search ${quoteShown(args.query)} lists the nearest sessions` : ""
       }`
       : "";
-    io.err(`deja: nothing matched ${quoteShown(args.query)}${none}\n`);
+    const common = d.common
+      ? ": it holds only common words\nhint: give a word of what the session was about, or its id"
+      : "";
+    io.err(`deja: nothing matched ${quoteShown(args.query)}${none}${common}\n`);
     hiddenHint(io, d.hidden);
   }
   return d.picked ? 0 : 1;

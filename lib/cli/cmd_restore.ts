@@ -16,6 +16,8 @@ import type { Store } from "../store.ts";
 import { shortRef } from "../sessions.ts";
 import { foundPath, matchLabel, splitLine } from "../memory/paths.ts";
 import { blame } from "../memory/blame.ts";
+import { existsSync } from "node:fs";
+import { resolve } from "node:path";
 import {
   listSpans,
   notRestorable,
@@ -410,6 +412,15 @@ function runRestore(a: Args, io: IO): number {
   hiddenHint(io, d.hidden);
   if (d.line && !args.json && d.spans.length) io.err(lineNote(d.line, d.spans.length));
   if (!d.spans.length) {
+    // `app.py:abc`: a place that is no line number, on a file that exists (trial 18).
+    const bad = /^(.+):([^:/\\]*)$/.exec(args.path);
+    if (bad && !existsSync(resolve(io.cwd, args.path)) && existsSync(resolve(io.cwd, bad[1]))) {
+      throw new DejaError(
+        bad[2] ? `'${bad[2]}' is no line number` : "no line number after ':'",
+        `deja restore ${bad[1]}:<line>, counting from 1; or deja restore ${bad[1]}`,
+        2,
+      );
+    }
     if (args.json) printJson(io, restoreJson(d));
     else io.err(`deja: no agent replaced text in ${tilde(d.target, io.env.home)}\n`);
     return 1;

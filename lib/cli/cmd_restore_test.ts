@@ -414,6 +414,16 @@ Deno.test("restore path:line lists the spans of the edits that put the line ther
     const two = await run("app.py:2");
     assertStringIncludes(two.out, "return 1");
     assert(!two.out.includes("greet"), two.out);
+    // A place that is no line number is said to be (trial 18: read as a file name).
+    const bad = captureIO(ix.env, false);
+    bad.io.cwd = dir;
+    const e = await assertRejects(() =>
+      restoreCmd.run({ values: {}, positionals: ["app.py:abc"] }, bad.io)
+    );
+    assertEquals([(e as DejaError).message, (e as DejaError).exitCode], [
+      "'abc' is no line number",
+      2,
+    ]);
     const past = await run("app.py:9");
     assertStringIncludes(past.err, "line 9 is past the end of the file (2 lines)");
     assertStringIncludes(past.out, "2 spans,");

@@ -57,6 +57,8 @@ export interface Missed {
   absent?: string[];
   /** A nearest session by relevance was found, and not taken ({@link Missed.absent}). */
   nearest?: boolean;
+  /** The query holds only common words (`the and of`): nothing was searched. */
+  common?: boolean;
 }
 
 /**
@@ -100,6 +102,12 @@ export function pickSession(
       if (e instanceof AmbiguousSession) several = e;
       noId = e instanceof NoSessionMatch && idShaped(a);
     }
+  }
+  // Common words alone (`the and of`) name no session (trial 19: a session was digested).
+  const toks = tokens(a);
+  if (toks.length && toks.every((t) => STOP_WORDS.has(t))) {
+    if (missed) missed.common = true;
+    return null;
   }
   const res = search(store, a, { ...filters, limit: 1 });
   const top = res.results[0];
