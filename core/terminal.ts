@@ -33,3 +33,15 @@ export const UNSAFE_CHARS =
 export function sanitizeForTerminal(text: string): string {
   return text.replace(SEQUENCES, "").replace(/\r(?!\n)/g, "\n").replace(UNSAFE_CHARS, "");
 }
+
+/** The C0 controls but tab and line breaks, and DEL. */
+// deno-lint-ignore no-control-regex
+const C0 = /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]/g;
+
+/**
+ * {@link sanitizeForTerminal}, where a control character between two words parts them (a
+ * space): typed text read as words (an MCP query: `redis\u0000git` is two words, trial 16).
+ */
+export function sanitizeToWords(text: string): string {
+  return sanitizeForTerminal(text.replace(SEQUENCES, "").replace(C0, " "));
+}

@@ -501,29 +501,42 @@ export const Q = {
     ["session"],
   ),
   /**
-   * Command calls whose id (16 characters or more) another row also holds, with their session
-   * (lib/replays.ts): `what` is the call's time and command (a replay keeps both).
+   * Command calls of the ids `ids` (a JSON array: {@link Q.repeatedCommandCalls}), with their
+   * session (lib/replays.ts): `what` is the call's time and command (a replay keeps both).
    */
-  sharedCommandCalls: query<NoParams, SharedCallRow>(
+  sharedCommandCalls: query<{ ids: string }, SharedCallRow>(
     `SELECT x.event_id AS event_id, x.call_id AS call_id, e.time || ' ' || x.command AS what,
       x.session_id AS session_id, s.harness AS harness, s.parent IS NOT NULL AS sub,
       s.started AS started, s.updated AS updated
     FROM commands x JOIN sessions s ON s.id = x.session_id JOIN events e ON e.id = x.event_id
-    WHERE e.time IS NOT NULL AND x.call_id IN (SELECT call_id FROM commands WHERE length(call_id) >= 16
-      GROUP BY call_id HAVING COUNT(*) > 1)`,
+    WHERE e.time IS NOT NULL AND x.call_id IN (SELECT value FROM json_each(?))`,
+    ["ids"],
   ),
   /** File calls as {@link Q.sharedCommandCalls}: `what` is the time, operation, path and texts. */
-  sharedFileCalls: query<NoParams, SharedCallRow>(
+  sharedFileCalls: query<{ ids: string }, SharedCallRow>(
     `SELECT x.event_id AS event_id, x.call_id AS call_id,
       e.time || ' ' || x.op || ' ' || x.path || ' ' || coalesce(length(x.old), '-') || ' ' ||
         coalesce(length(x.new), '-') || ' ' || coalesce(substr(x.new, 1, 200), '') AS what,
       x.session_id AS session_id, s.harness AS harness, s.parent IS NOT NULL AS sub,
       s.started AS started, s.updated AS updated
     FROM files x JOIN sessions s ON s.id = x.session_id JOIN events e ON e.id = x.event_id
-    WHERE e.time IS NOT NULL AND x.call_id IN (SELECT call_id FROM files WHERE length(call_id) >= 16
-      GROUP BY call_id HAVING COUNT(*) > 1)`,
+    WHERE e.time IS NOT NULL AND x.call_id IN (SELECT value FROM json_each(?))`,
+    ["ids"],
+  ),
+  /** Call ids (16 characters or more) two or more command rows hold (lib/replays.ts). */
+  repeatedCommandCalls: query<NoParams, { call_id: string }>(
+    `SELECT call_id FROM commands WHERE length(call_id) >= 16
+    GROUP BY call_id HAVING COUNT(*) > 1`,
+  ),
+  /** Call ids (16 characters or more) two or more file rows hold (lib/replays.ts). */
+  repeatedFileCalls: query<NoParams, { call_id: string }>(
+    `SELECT call_id FROM files WHERE length(call_id) >= 16
+    GROUP BY call_id HAVING COUNT(*) > 1`,
   ),
   clearReplays: query<NoParams>(`DELETE FROM replays`),
+  allReplays: query<NoParams, { id: number; owner: number }>(
+    `SELECT event_id AS id, owner FROM replays`,
+  ),
   insertReplay: query<{ event: number; owner: number }>(
     `INSERT OR REPLACE INTO replays (event_id, owner) VALUES (?, ?)`,
     ["event", "owner"],

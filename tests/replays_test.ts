@@ -28,6 +28,11 @@ const PARENT: SessionSpec = {
   ],
 };
 
+/** Writes a JSONL store of `lines`. */
+function writeLines(path: string, lines: string[]): void {
+  writeFileSync(path, lines.join("\n") + "\n");
+}
+
 /** `lines` as another session's: the same records, another session id (and subagent). */
 function copied(lines: string[], sid: string, agent?: string): string[] {
   return lines.map((l) => {
@@ -46,9 +51,9 @@ Deno.test("a compaction subagent's and a resumed session's copies of calls are c
     // The compaction subagent beside the parent replays its records, then summarises.
     const sub = join(project, PARENT.id, "subagents");
     mkdirSync(sub, { recursive: true });
-    writeFileSync(
+    writeLines(
       join(sub, "agent-acompact-1234abcd5678ef90.jsonl"),
-      copied(lines, PARENT.id, "acompact-1234abcd5678ef90").join("\n") + "\n",
+      copied(lines, PARENT.id, "acompact-1234abcd5678ef90"),
     );
     // A resumed session: the same records under a new id, then work of its own.
     const resumed = "9cdc4510-53e6-4496-a8a7-59d7795fb01e";
@@ -58,10 +63,7 @@ Deno.test("a compaction subagent's and a resumed session's copies of calls are c
       start: "2026-11-21T10:00:00Z",
       turns: [{ user: "Push it." }, { bash: "git push origin main", out: "ok", exit: 0 }],
     });
-    writeFileSync(
-      join(project, `${resumed}.jsonl`),
-      [...copied(lines, resumed), ...own].join("\n") + "\n",
-    );
+    writeLines(join(project, `${resumed}.jsonl`), [...copied(lines, resumed), ...own]);
     await runIndex(ix.env, parsers, { only: ["claude"] });
     const replays = ix.store.db.prepare("SELECT COUNT(*) AS n FROM replays").get() as { n: number };
     assertEquals(replays.n, 6, "3 calls replayed twice each");
@@ -109,13 +111,13 @@ Deno.test("calls of one id at other times are other calls; a resumed copy's new 
         start: `2026-11-${day}T10:00:00Z`,
         turns: [{ user: "run the tests" }, { bash: "npm test", out: "ok", exit: 0 }],
       }).map((l) => l.replaceAll(/toolu_[0-9a-z]+_(\d+)/g, "functions.Bash:$1"));
-    writeFileSync(
+    writeLines(
       join(project, "aaaa0001-0000-4000-8000-000000000001.jsonl"),
-      same("aaaa0001-0000-4000-8000-000000000001", "01").join("\n") + "\n",
+      same("aaaa0001-0000-4000-8000-000000000001", "01"),
     );
-    writeFileSync(
+    writeLines(
       join(project, "aaaa0002-0000-4000-8000-000000000002.jsonl"),
-      same("aaaa0002-0000-4000-8000-000000000002", "02").join("\n") + "\n",
+      same("aaaa0002-0000-4000-8000-000000000002", "02"),
     );
     // The original ends on the error, edited; its resumed copy runs the build again, passing.
     const broken: SessionSpec = {
@@ -124,7 +126,7 @@ Deno.test("calls of one id at other times are other calls; a resumed copy's new 
       turns: PARENT.turns.slice(0, 3),
     };
     const lines = claudeLines(broken);
-    writeFileSync(join(project, `${broken.id}.jsonl`), lines.join("\n") + "\n");
+    writeLines(join(project, `${broken.id}.jsonl`), lines);
     const resumed = "dddd0004-0000-4000-8000-000000000004";
     const again = claudeLines({
       id: resumed,
@@ -132,10 +134,7 @@ Deno.test("calls of one id at other times are other calls; a resumed copy's new 
       start: "2026-11-22T10:00:00Z",
       turns: [{ user: "try again" }, { bash: "npm run build", out: "built", exit: 0 }],
     });
-    writeFileSync(
-      join(project, `${resumed}.jsonl`),
-      [...copied(lines, resumed), ...again].join("\n") + "\n",
-    );
+    writeLines(join(project, `${resumed}.jsonl`), [...copied(lines, resumed), ...again]);
     await runIndex(ix.env, parsers, { only: ["claude"] });
     const how = JSON.parse(
       (await runMain(ix.env, ["how", "npm test", "--json", "--no-refresh"])).out,

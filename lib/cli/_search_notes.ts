@@ -12,7 +12,7 @@ import type { FilteredOut, FilterUsed } from "./_filtered.ts";
 import type { Store } from "../store.ts";
 import { search, type SearchOptions, type SearchResult } from "../search.ts";
 import { STOP_WORDS } from "../query.ts";
-import { TermStats, wordForms } from "../search/expand.ts";
+import { heldAnywhere, TermStats } from "../search/expand.ts";
 import { tokens } from "../search/tokenize.ts";
 import { isStopSlip } from "../search/spelling.ts";
 
@@ -54,9 +54,7 @@ export function absentWords(
   const gone = words.filter((w) => {
     const t = tokens(w);
     return t.length > 0 && !STOP_WORDS.has(t[0]) && !t.every((k) => timed.has(k)) &&
-      t.some((k) =>
-        stats.docs(k) === 0 && !stats.inTitle(k) && !wordForms(stats, k).some((v) => v !== k)
-      );
+      t.some((k) => !heldAnywhere(stats, k));
   });
   const rest = words.filter((w) => !gone.includes(w)).join(" ");
   // Common words alone are no search to suggest (trial 15 was offered `deja for of i tou to`).

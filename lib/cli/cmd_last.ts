@@ -38,6 +38,7 @@ import {
 import { filteredText, filtersUsed, inPhrase } from "./_filtered.ts";
 import { isUndated } from "../session_time.ts";
 import type { TimeHint } from "../search/timewords.ts";
+import { localTime } from "../memory/text.ts";
 import { parseSince, timeOnly } from "../query.ts";
 
 export const lastCmd: CommandSpec = {
@@ -368,21 +369,17 @@ function showLast(args: LastArgs, io: IO): number {
  * 2026-11-29`, `past week: since Fri 2026-11-27` (local dates; `to` is exclusive).
  */
 export function windowLine(w: TimeHint, now: number): string {
-  const day = (ms: number) => {
-    const d = new Date(ms);
-    const p = (n: number) => String(n).padStart(2, "0");
-    const name = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"][d.getDay()];
-    return `${name} ${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())}`;
-  };
+  const at = localTime; // `YYYY-MM-DD HH:MM`
+  const day = (ms: number) =>
+    `${["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"][new Date(ms).getDay()]} ${
+      at(ms).slice(0, 10)
+    }`;
   const words = w.words.trim();
   const first = day(w.from);
   // Up to now (`past week`): read when the command began, a moment before `now`; from a time
   // of day, said (trial 18: "since Fri 2026-11-27" left out that morning's sessions).
-  const f = new Date(w.from);
-  const clock = f.getHours() || f.getMinutes()
-    ? ` ${String(f.getHours()).padStart(2, "0")}:${String(f.getMinutes()).padStart(2, "0")}`
-    : "";
-  if (w.to > now - 60_000) return `${words}: since ${first}${clock}`;
+  const clock = at(w.from).slice(11);
+  if (w.to > now - 60_000) return `${words}: since ${first}${clock === "00:00" ? "" : ` ${clock}`}`;
   const lastDay = day(w.to - 1);
   return `${words}: ${first === lastDay ? first : `${first} to ${lastDay}`}`;
 }

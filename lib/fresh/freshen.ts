@@ -148,10 +148,14 @@ export async function freshen(
 }
 
 function budgetOf(env: Env): number {
-  const v = Number(env.get("DEJA_REFRESH_BUDGET_MS"));
-  return Number.isFinite(v) && v >= 0 && env.get("DEJA_REFRESH_BUDGET_MS") !== undefined
-    ? v
-    : DEFAULT_BUDGET_MS;
+  return msVar(env, "DEJA_REFRESH_BUDGET_MS", DEFAULT_BUDGET_MS);
+}
+
+/** Milliseconds from variable `name` (0 or more), else `fallback` (unset, empty or no number). */
+export function msVar(env: Env, name: string, fallback: number): number {
+  const raw = env.get(name);
+  const v = Number(raw);
+  return raw !== undefined && raw.trim() !== "" && Number.isFinite(v) && v >= 0 ? v : fallback;
 }
 
 /** The one line a person is told on stderr, or '' when there is nothing to say. */

@@ -29,7 +29,7 @@ import type { IO } from "../../core/runtime.ts";
 import { indexPath, Store } from "../store.ts";
 import { dataDir } from "../../core/paths.ts";
 import { kickIfStale, refreshOff } from "../fresh/background.ts";
-import { freshen } from "../fresh/freshen.ts";
+import { freshen, msVar } from "../fresh/freshen.ts";
 import { lastIndexAt } from "../fresh/manifest.ts";
 import { byteLength, clipBytes } from "../../core/text.ts";
 import { frame, FRAME_BYTES } from "../../core/frame.ts";
@@ -83,12 +83,11 @@ export const HOOK_REFRESH_MS = 500;
 async function refreshFirst(env: IO["env"], left: number): Promise<boolean> {
   try {
     if (refreshOff(env)) return false;
-    const own = Number(env.get("DEJA_HOOK_REFRESH_MS"));
-    const cap = env.get("DEJA_HOOK_REFRESH_MS") !== undefined && Number.isFinite(own) && own >= 0
-      ? own
-      : HOOK_REFRESH_MS;
     // Half of what the hook has left at most: the answer itself needs the rest.
-    const budgetMs = Math.min(cap, Math.floor(left / 2));
+    const budgetMs = Math.min(
+      msVar(env, "DEJA_HOOK_REFRESH_MS", HOOK_REFRESH_MS),
+      Math.floor(left / 2),
+    );
     if (budgetMs <= 0) return false;
     return (await freshen(env, undefined, { budgetMs })).read > 0;
   } catch {

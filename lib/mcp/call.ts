@@ -38,6 +38,7 @@ import { freshen, refreshOff } from "../fresh/freshen.ts";
 import { argProblem, errorArg } from "./args.ts";
 import { harnessId } from "../../core/registry.ts";
 import { projectArg } from "../project_path.ts";
+import { sanitizeToWords } from "../../core/terminal.ts";
 import { byteLength } from "../../core/text.ts";
 
 /** What a call needs from the process: environment, working directory, a log. */
@@ -173,12 +174,8 @@ function inputOf(args: Record<string, unknown>, mode: Mode): string {
   const typed = str(args[need.field]) ?? str(args.query);
   if (typed === undefined) throw new ArgError(`mode ${mode} needs ${need.field}: ${need.what}`);
   // A control character between two words parts them (trial 16: `redis\u0000git` was searched
-  // as `redisgit`); tabs and line breaks stay, an error's lines are its lines.
-  // A terminal's colour codes go whole (trial 18: a note kept `[31m` once ESC was cut).
-  // deno-lint-ignore no-control-regex
-  const v = typed.replace(/\u001b\[[0-9;?]*[ -\/]*[@-~]/g, "")
-    // deno-lint-ignore no-control-regex
-    .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g, " ");
+  // as `redisgit`); a terminal's colour codes go whole (trial 18: a note kept `[31m`).
+  const v = sanitizeToWords(typed);
   if (!v.trim()) throw new ArgError(`mode ${mode} needs ${need.field}: ${need.what}`);
   return need.field === "error" ? errorArg(v) : v;
 }
@@ -190,8 +187,7 @@ function inputOf(args: Record<string, unknown>, mode: Mode): string {
  */
 function projectOf(args: Record<string, unknown>): string | undefined {
   const p = str(args.project);
-  // deno-lint-ignore no-control-regex
-  return p === undefined || !p.replace(/[\s\u0000-\u001f\u007f]/g, "") ? undefined : p.trim();
+  return p === undefined || !sanitizeToWords(p).trim() ? undefined : p.trim();
 }
 
 function filtersOf(args: Record<string, unknown>, home: string): Filters {

@@ -12,7 +12,7 @@ import { AmbiguousSession, looksLikeId, NoSessionMatch, resolveSession } from ".
 import { type SessionRow } from "../rows.ts";
 import { search, type SearchOptions, type Tier } from "../search.ts";
 import { STOP_WORDS, tokens } from "../query.ts";
-import { TermStats, wordForms } from "../search/expand.ts";
+import { heldAnywhere, TermStats } from "../search/expand.ts";
 
 /** Search tiers that found the words as written (not widened, stemmed or guessed). */
 const LITERAL: ReadonlySet<Tier> = new Set(["exact", "session", "substring"]);
@@ -158,7 +158,5 @@ function strangers(store: Store, query: string): { words: string[]; gone: string
   const stats = new TermStats(store);
   const words = [...new Set(tokens(query))].filter((t) => !STOP_WORDS.has(t) && t.length <= 64)
     .slice(0, 50);
-  const held = (k: string) =>
-    stats.docs(k) > 0 || stats.inTitle(k) || wordForms(stats, k).some((v) => v !== k);
-  return { words, gone: words.filter((k) => !held(k)) };
+  return { words, gone: words.filter((k) => !heldAnywhere(stats, k)) };
 }

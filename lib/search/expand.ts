@@ -125,6 +125,25 @@ export class TermStats {
 const normStem = (s: string) => s.replace(/y$/, "i");
 
 /**
+ * True when the history holds `word` somewhere: in an event, in a title, or in another form
+ * (`lose` where sessions say `loses`). What "in no session" means wherever deja says so
+ * (`deja search`'s absent words, `ctx`'s refusal).
+ */
+export function heldAnywhere(stats: TermStats, word: string): boolean {
+  return stats.docs(word) > 0 || stats.inTitle(word) ||
+    wordForms(stats, word).some((v) => v !== word);
+}
+
+/**
+ * True when tokens typed with separators may be one name written joined (`on_click` ->
+ * `onclick`): it starts with a letter and holds one number at most. Numbers joined are no
+ * name (`2.3.1` is no `231`, `10.0.0.1` no `10001`, trial 17).
+ */
+export function joinableName(toks: readonly string[]): boolean {
+  return /[a-z]/.test(toks[0] ?? "") && toks.filter((t) => /^\d+$/.test(t)).length <= 1;
+}
+
+/**
  * Words of the vocabulary with the same stem as `word` (itself included when
  * indexed). A word whose `-er` the stemmer cut (`limiter`, `exporter`,
  * `registered`) keeps only the forms that spell it (`limiters`, not `limit`):
@@ -437,8 +456,7 @@ export function splitWords(stats: TermStats, word: string): string[][] {
  */
 function joinedWords(stats: TermStats, toks: readonly string[], inside: boolean): string[][] {
   if (toks.length < 2 || toks.includes(GAP) || toks.some((t) => !/^[a-z0-9]+$/.test(t))) return [];
-  // Numbers joined are no name (`2.3.1` is no `231`, trial 17; `10.0.0.1` no `10001`).
-  if (!/[a-z]/.test(toks[0]) || toks.filter((t) => /^\d+$/.test(t)).length > 1) return [];
+  if (!joinableName(toks)) return [];
   const joined = toks.join("");
   if (stats.docs(joined) > 0) return [[joined]];
   return inside && joined.length >= INSIDE ? fragmentHolders(stats, joined).map((w) => [w]) : [];

@@ -17,7 +17,7 @@ import { ftsTerm } from "../query.ts";
 import { type Filters, filterSql, type Row } from "./retrieve.ts";
 import { Q } from "../schema.ts";
 import { ABLATE, type ScoredEvent, type SessionScore } from "./rank.ts";
-import type { TermStats } from "./expand.ts";
+import { joinableName, type TermStats } from "./expand.ts";
 import { tokens } from "./tokenize.ts";
 
 /** Fewest tokens read as a phrase (two are held side by side by chance too often). */
@@ -95,9 +95,8 @@ export function joinedRows(
   const ident = SEPARATED.test(query.trim());
   if (toks.length < (ident ? 2 : MIN_TOKENS) || toks.length > 8) return undefined;
   if (toks.some((t) => !/^[a-z0-9]+$/.test(t))) return undefined;
-  // A name starts with a letter and has one number at most: `2.3.1` is a version, not `231`
-  // (trial 17), nor is `v2.3.1` a `v231`.
-  if (!/[a-z]/.test(toks[0]) || toks.filter((t) => /^\d+$/.test(t)).length > 1) return undefined;
+  // `2.3.1` is a version, not `231` (trial 17), nor is `v2.3.1` a `v231`.
+  if (!joinableName(toks)) return undefined;
   const token = toks.join("");
   if (token.length < (ident ? 6 : MIN_JOINED) || token.length > 48) return undefined;
   const docs = stats.docs(token);
