@@ -243,4 +243,16 @@ export const SEARCH_Q = {
     WHERE events_fts MATCH ?`,
     ["match"],
   ),
+  /**
+   * Whether any of the sessions `ids` is dated within `[from, to)` (epoch ms): its span
+   * `[started, updated]` meets it, as lib/search/timewords.ts `sessionMeets` reads it; a
+   * session dated only by a shared file's mtime (`time_from_file` 2, lib/session_time.ts
+   * SHARED_FILE) is in no window.
+   */
+  anyInWindow: query<{ ids: string; from: number; to: number }, { n: number }>(
+    `SELECT count(*) AS n FROM (SELECT 1 FROM sessions
+    WHERE id IN (SELECT value FROM json_each(?)) AND time_from_file != 2
+      AND coalesce(updated, started) >= ? AND coalesce(started, updated) < ? LIMIT 1)`,
+    ["ids", "from", "to"],
+  ),
 } as const;

@@ -73,7 +73,7 @@ import { compilePattern, literalScan, regexScan, regexSnippet } from "./search/r
 import { snippet } from "./search/snippet.ts";
 import { hiddenSessions, originHidden, type OriginRule, SessionCache } from "./search/sessions.ts";
 import { B, B_RELEVANCE, rescore } from "./search/sessionrank.ts";
-import { rerankFielded } from "./search/fielded.ts";
+import { liftLiteralHeads, rerankFielded } from "./search/fielded.ts";
 import { TermStats } from "./search/expand.ts";
 import { ABLATE, type Ablation, withAblation } from "./search/rank.ts";
 import { fillSnippets, finish } from "./search/results.ts";
@@ -372,6 +372,9 @@ function run(store: Store, query: string, o: SearchOptions): SearchResult {
   if (tier === "relevance" || lad.widened?.tier === "relevance") {
     rerankFielded(stats, cache, scores, alts, lad.weights, lad.coord?.concepts, lad.phraseWords);
     trace("search: fielded rerank");
+  } else if (tier === "exact" || tier === "substring" || tier === "stemmed" || tier === "close") {
+    liftLiteralHeads(stats, cache, scores, alts);
+    trace("search: literal heads");
   }
   const verbatim = verbatimHolders(phrase, rootOf);
   // The words written joined, as one name: ranked with the phrase.

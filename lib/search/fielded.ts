@@ -360,3 +360,49 @@ function feedback(
     s.score *= 1 + FEEDBACK * x / total;
   }
 }
+
+/** How much a literal match whose head holds every query word is lifted (×1 + this × least weight). */
+export const HEAD_LITERAL = 1;
+
+/**
+ * The literal tiers (exact, substring, word forms, close spellings) rank the
+ * events holding the query by BM25 alone, so a session that names the words
+ * in passing — an assistant line, a summary of other work — outranked the one
+ * whose title or first request states them (trial 19: `add redis to the
+ * cluster` put a session mentioning `REDIS_URL … cluster.local` above the one
+ * that opened "Add redis to this kubernetes cluster"). Among the best
+ * {@link RERANKED}, a session whose head (see {@link heads}) holds every query
+ * word — in one of the forms the tier matched — is lifted
+ * `× (1 + HEAD_LITERAL · least)`, least being the lowest weight at which the
+ * head holds a word (1 in its title, summaries or first sentence,
+ * {@link REST} after it). A head holding only some of the words lifts nothing:
+ * the tier already ranks by how events hold them.
+ */
+export function liftLiteralHeads(
+  stats: TermStats,
+  cache: SessionCache,
+  scores: Map<number, SessionScore>,
+  alts: string[][][],
+): void {
+  if (ABLATE.literalHeads || scores.size < 2 || !alts.length) return;
+  const top = [...scores.values()].sort((a, b) => b.score - a.score).slice(0, RERANKED);
+  const ids = new Set<number>();
+  for (const s of top) for (const m of cache.members(s.sessionId)) ids.add(m);
+  const held = heads(stats, cache, [...ids]);
+  for (const s of top) {
+    const head = held.get(s.sessionId);
+    if (!head) continue;
+    let least = 1;
+    for (const a of alts) {
+      let best = 0;
+      for (const toks of a) {
+        const words = toks.filter((t) => t !== GAP);
+        if (!words.length) continue;
+        best = Math.max(best, Math.min(...words.map((t) => head.get(t) ?? 0)));
+      }
+      least = Math.min(least, best);
+      if (!least) break;
+    }
+    if (least > 0) s.score *= 1 + HEAD_LITERAL * least;
+  }
+}

@@ -144,3 +144,47 @@ Deno.test("a query word held only in another form is still widened with its rela
       off.results.map((x) => x.id).join(" "),
     );
   }));
+
+/** Two sessions holding `add`, `redis` and `cluster` in one event: one set out to do it. */
+const STATED: MemSession[] = [
+  {
+    // Names the words in passing, in one short assistant line about other work.
+    id: "s-passing",
+    title: "Add backend pod to the timer app",
+    events: [
+      ["user", "Add a backend pod to the timer app"],
+      [
+        "assistant",
+        "Set REDIS_URL to redis://redis.svc.cluster.local; add it to the frontend too.",
+      ],
+    ],
+  },
+  {
+    id: "s-stated",
+    title: "Add Redis",
+    events: [
+      [
+        "user",
+        "Summary of the last session:\nOur goal: add redis to this kubernetes cluster, simply.",
+      ],
+      ["tool_call", "kubectl apply -f apps/infra/redis/helmrelease.yaml"],
+      ["tool_result", "helmrelease.helm.toolkit.fluxcd.io/redis created"],
+      ["assistant", "Redis runs in the cluster now; I committed the manifests."],
+    ],
+  },
+  { id: "s-other", events: [["user", "add a dark mode toggle"], ["assistant", "Added it."]] },
+];
+
+Deno.test("a literal match whose title or first request holds every word ranks first", () =>
+  withMemIndex(STATED, (s) => {
+    const r = search(s, "add redis to the cluster");
+    assertEquals(r.tier, "exact");
+    assertEquals(r.results.map((x) => x.id)[0], "s-stated", r.results.map((x) => x.id).join(" "));
+    // Without the lift the passing line's BM25 wins (what the lift changes).
+    const off = search(s, "add redis to the cluster", { ablate: ["literalHeads"] });
+    assertEquals(
+      off.results.map((x) => x.id)[0],
+      "s-passing",
+      off.results.map((x) => x.id).join(" "),
+    );
+  }));

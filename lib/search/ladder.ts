@@ -256,7 +256,12 @@ function withForms(
   rootOf: (id: number) => number,
   exact: Map<number, SessionScore>,
 ): LadderResult | undefined {
-  if (parsed.parts.filter((p) => !p.quoted).length < 3) return undefined;
+  // Fewer words: only when the query names a time none of its exact matches falls in (trial
+  // 19: `why did the build fail last week` listed two sessions of the week before, and not
+  // the one of that week saying the build "fails").
+  if (parsed.parts.filter((p) => !p.quoted).length < 3 && !noneInTime(stats, parsed, exact)) {
+    return undefined;
+  }
   // A short prompt holds every word as typed: no form ranks above it (trial 18a: `didnt push
   // github` put a session saying `didn't pushed … github` above the prompt saying it as typed).
   // A tool's output or a long prompt holding them by chance does not stop the forms (recall
@@ -280,6 +285,18 @@ function withForms(
   for (const [id, s] of exact) if (!scores.has(id)) scores.set(id, s);
   const widened = { ids, tier: "stemmed" as const };
   return { tier: "exact", scores, alts: ex.alts, changes: ex.changes, widened };
+}
+
+/** The query names a time, and none of the sessions `found` falls in it. */
+function noneInTime(
+  stats: TermStats,
+  parsed: ParsedQuery,
+  found: Map<number, SessionScore>,
+): boolean {
+  const t = parsed.time;
+  if (!t || ABLATE.timeForms) return false;
+  const ids = JSON.stringify([...found.keys()]);
+  return Q.anyInWindow.get(stats.store, { ids, from: t.from, to: t.to })!.n === 0;
 }
 
 /**

@@ -104,6 +104,10 @@ export const ABLATE = {
   coordinate: false,
   /** The relevance tier is not reranked by the fields a session states its work in (lib/search/fielded.ts). */
   fielded: false,
+  /** A literal match whose head holds every query word is not lifted (lib/search/fielded.ts `liftLiteralHeads`). */
+  literalHeads: false,
+  /** A query of one or two words naming a time no exact match falls in is not matched in forms too (lib/search/ladder.ts). */
+  timeForms: false,
   /** Two words typed apart are not read as the one word the history writes (lib/search/compounds.ts `joinedWords`). */
   joined: false,
   /** The relevance tier normalises session length as the literal tiers do (lib/search/sessionrank.ts `B_RELEVANCE`). */

@@ -1,5 +1,7 @@
 import { assert, assertEquals } from "../../tests/_assert.ts";
 import { timeFit, timeHint } from "./timewords.ts";
+import { search } from "../search.ts";
+import { type MemSession, withMemIndex } from "../../tests/_search_fixture.ts";
 
 const NOW = new Date(2026, 10, 18, 15, 0).getTime(); // a Wednesday, local time
 const DAY = 86400e3;
@@ -131,4 +133,36 @@ Deno.test("a range runs from its first end to its last, and a day of a month is 
   assertEquals(timeHint("it may 5 times", at).hint, undefined);
   assertEquals(timeHint("march 3 steps", at).hint, undefined);
   assertEquals(read("on may 5 x").from, [2026, 5, 5]);
+});
+
+Deno.test("time words no exact match falls in: the sessions holding the words in other forms join", () => {
+  const now = new Date(2026, 11, 3, 12).getTime(); // a Thursday
+  const day = 86400e3;
+  const history: MemSession[] = [
+    {
+      id: "s-old",
+      at: now - 13 * day,
+      events: [["user", "the build is broken"], [
+        "assistant",
+        "Fixed the build; two tests still fail.",
+      ]],
+    },
+    {
+      id: "s-week",
+      at: now - 6 * day,
+      events: [["user", "build fails again after the merge"], ["assistant", "Reverted the merge."]],
+    },
+    { id: "s-other", at: now - 2 * day, events: [["user", "add a dark mode toggle"]] },
+  ];
+  withMemIndex(history, (s) => {
+    const r = search(s, "why did the build fail last week", { now });
+    assertEquals(r.results.map((x) => x.id)[0], "s-week", r.results.map((x) => x.id).join(" "));
+    assertEquals(r.tier, "stemmed");
+    // Without it only the exact match of the week before is listed.
+    const off = search(s, "why did the build fail last week", { now, ablate: ["timeForms"] });
+    assertEquals(off.results.map((x) => x.id), ["s-old"]);
+    // An exact match inside the window: the forms are not read.
+    const inside = search(s, "why did the build fail two weeks ago", { now });
+    assertEquals(inside.results.map((x) => x.id), ["s-old"]);
+  });
 });
