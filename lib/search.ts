@@ -182,6 +182,11 @@ export interface SessionHit {
   verbatimMatch?: boolean;
   /** An event of it holds the query's words written joined, as one name (`fetchUserById`). */
   joinedMatch?: boolean;
+  /**
+   * Native ids of sessions of the same harness whose matched events are all copies of this
+   * one's (a resumed or forked session, lib/search/results.ts `foldCopies`): not listed apart.
+   */
+  copies?: string[];
   /** Best matching events, at most 3. Snippet text marks matches with \x01 ... \x02. */
   snippets: Array<
     {
@@ -193,6 +198,11 @@ export interface SessionHit {
       session: string;
     }
   >;
+}
+
+/** How many sessions `hits` name as copies of theirs (not counted apart). */
+function foldedCopies(hits: SessionHit[]): number {
+  return hits.reduce((n, h) => n + (h.copies?.length ?? 0), 0);
 }
 
 /** What a search returns. */
@@ -306,7 +316,7 @@ function run(store: Store, query: string, o: SearchOptions): SearchResult {
       ...base,
       tier: out.length ? tier : "none" as const,
       results: out,
-      total: scores.size,
+      total: scores.size - foldedCopies(out),
       nothingMatched: !out.length,
     };
   };
@@ -537,7 +547,7 @@ function run(store: Store, query: string, o: SearchOptions): SearchResult {
     ...base,
     tier,
     results,
-    total: scores.size,
+    total: scores.size - foldedCopies(results),
     nothingMatched: exactFollow === 0 && (tier === "relevance" || tier === "none"),
     ...(exactFollow ? { exactFollow } : {}),
     ...(nearestFollow ? { nearestFollow } : {}),

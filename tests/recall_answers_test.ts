@@ -47,6 +47,8 @@ const HISTORY: MemSession[] = [
   },
   ...[1, 2, 3].map((i): MemSession => ({
     id: `s-prompt-${i}`,
+    // Typed on three days (the same records at the same time would be one session's copies).
+    at: Date.UTC(2026, 10, i),
     events: [
       ["user", "what is this project about"],
       ["assistant", "It is a small tool that reads sessions and indexes them."],

@@ -13,6 +13,8 @@ import { narration } from "../lib/cli/search_narration.ts";
 /** A long session that names every word of the questions once, far apart, in tool output. */
 const marathon = (n: number): MemSession => ({
   id: `s-marathon-${n}`,
+  // Two days apart: the same records at the same time would be one session's copies.
+  at: Date.UTC(2026, 9, 20 + 2 * n),
   events: [
     ["user", "set up the dev box"],
     ...Array.from({ length: 30 }, (_, i): ["assistant" | "tool_result", string] => [

@@ -278,6 +278,7 @@ export async function searchData(
   const about = new Map<string, string>();
   for (const r of result.results) {
     refs.set(`${r.harness}:${r.id}`, shortRef(store, r.harness, r.id));
+    for (const id of r.copies ?? []) refs.set(`${r.harness}:${id}`, shortRef(store, r.harness, id));
     const what = describeSession(store, { id: r.rowid, title: r.title });
     if (what) about.set(`${r.harness}:${r.id}`, what);
   }
@@ -408,6 +409,13 @@ export function searchText(d: SearchData, io: Pick<IO, "isTTY" | "env">): string
       apart && r.spread && !r.titleMatch && !r.promptMatch ? c.dim("words across events") : "",
       r.gaveUp ? c.yellow("gave up") : "",
       r.throwaway ? c.yellow("throwaway") : "",
+      r.copies?.length
+        ? c.dim(
+          `also in ${
+            r.copies.map((id) => refOf(d, { harness: r.harness, id })).join(", ")
+          } (a copy)`,
+        )
+        : "",
     ].filter(Boolean).join(" ");
     out.push(
       `${c.cyan(refOf(d, r))}  ${c.bold(r.harness)}  ${
@@ -614,6 +622,7 @@ function jsonOf(
       title_match: r.titleMatch,
       phrase_match: Boolean(r.verbatimMatch),
       joined_match: Boolean(r.joinedMatch),
+      copies: r.copies ?? [],
       snippets: r.snippets.map((s) => ({
         kind: s.kind,
         seq: s.seq,

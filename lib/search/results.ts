@@ -11,7 +11,8 @@ import type { Store } from "../store.ts";
 import type { TimeHint } from "../query.ts";
 import type { SearchOptions, SessionHit, Tier } from "../search.ts";
 import { sessionMultiplier, type SessionScore } from "./rank.ts";
-import type { SessionCache } from "./sessions.ts";
+import type { SessionCache, SessRow } from "./sessions.ts";
+import type { Row } from "./retrieve.ts";
 
 /** Applies session multipliers, sorts, caps, and builds the hits (snippet texts filled later). */
 export function finish(
@@ -62,6 +63,7 @@ export function finish(
     Number(b.note) - Number(a.note) || b.score - a.score ||
     (b.row.updated ?? 0) - (a.row.updated ?? 0) || a.row.id - b.row.id
   );
+  const copies = foldCopies(store, ranked, limit);
   // Candidates beyond the number shown: identical texts are dropped once filled (fillSnippets).
   const per = (o.snippets ?? 3) * SPARE;
   return ranked.slice(0, limit).map(({ s, row, gaveUp, throwaway, score }) => ({
@@ -82,6 +84,7 @@ export function finish(
     spread: s.spread,
     titleMatch: false,
     promptMatch: false,
+    ...(copies.has(row.id) ? { copies: copies.get(row.id) } : {}),
     snippets: pickSnippets(s, per).map((e) => ({
       eventId: e.row.event_id,
       kind: e.row.kind,
@@ -91,6 +94,59 @@ export function finish(
       session: cache.get(e.row.session_id)?.native_id ?? row.native_id,
     })),
   }));
+}
+
+/** Ranked sessions compared for copies: those shown and as many again. */
+const COPY_WINDOW = 2;
+
+/**
+ * Folds into one result the sessions whose matched events are all copies of another's: a
+ * resumed or forked Claude Code session starts with the records of the one it continued
+ * (same time, kind and text; anthropics/claude-code issues 4926 and 28463), and the search
+ * listed both with the same hit (trial 19: `production build broken`). Among the first
+ * {@link COPY_WINDOW} × `limit` of `ranked`, a session of the same harness and machine
+ * (`deja remote`: a mirror's copy is listed with its machine) as one ranked above it, each of whose matched events that one also holds (the same kind and time, a
+ * recorded time, and the same text) is dropped from `ranked` and named among that one's
+ * copies. A copy that matched anything new of its own stays. Returns, per kept session
+ * row id, the native ids of its copies.
+ */
+function foldCopies(
+  store: Store,
+  ranked: { s: SessionScore; row: SessRow }[],
+  limit: number,
+): Map<number, string[]> {
+  const out = new Map<number, string[]>();
+  const n = Math.min(ranked.length, COPY_WINDOW * limit);
+  const keyOf = (r: Row) => `${r.kind}\x00${r.time}`;
+  const twins = new Map<number, Map<string, number>>(); // per kept index: event key -> id
+  const drop = new Set<number>();
+  for (let i = 0; i < n; i++) {
+    const events = ranked[i].s.events;
+    const timed = events.length > 0 && events.every((e) => e.row.time != null);
+    for (let j = 0; timed && j < i; j++) {
+      const [a, b] = [ranked[j].row, ranked[i].row];
+      if (drop.has(j) || a.harness !== b.harness || a.origin !== b.origin) continue;
+      let keys = twins.get(j);
+      if (!keys) {
+        twins.set(j, keys = new Map());
+        for (const e of ranked[j].s.events) keys.set(keyOf(e.row), e.row.event_id);
+      }
+      const pairs = events.map((e) => [e.row.event_id, keys!.get(keyOf(e.row))] as const);
+      if (pairs.some(([, twin]) => twin === undefined)) continue;
+      const texts = eventTexts(store, pairs.flatMap(([a, b]) => [a, b!]));
+      if (pairs.some(([a, b]) => texts.get(a) !== texts.get(b!))) continue;
+      drop.add(i);
+      const kept = ranked[j].row.id;
+      out.set(kept, [...out.get(kept) ?? [], ranked[i].row.native_id]);
+      break;
+    }
+  }
+  if (drop.size) {
+    const left = ranked.filter((_, i) => !drop.has(i));
+    ranked.length = 0;
+    ranked.push(...left);
+  }
+  return out;
 }
 
 /** How many candidate events per snippet shown, so duplicates can be dropped. */
