@@ -255,4 +255,17 @@ export const SEARCH_Q = {
       AND coalesce(updated, started) >= ? AND coalesce(started, updated) < ? LIMIT 1)`,
     ["ids", "from", "to"],
   ),
+  /**
+   * How many of the events `ids` the sessions `sessions` hold too: an event of the same kind,
+   * time and text (a copied record, lib/search/results.ts `foldCopies`). The sessions' events
+   * are read once, each looked up among the few matched ones.
+   */
+  eventsHeldBy: query<{ ids: string; sessions: string }, { n: number }>(
+    `WITH a AS MATERIALIZED (SELECT id, time, kind, text FROM events
+      WHERE id IN (SELECT value FROM json_each(?)))
+    SELECT count(DISTINCT a.id) AS n FROM events b JOIN a
+      ON a.time = b.time AND a.kind = b.kind AND a.text = b.text
+    WHERE b.session_id IN (SELECT value FROM json_each(?))`,
+    ["ids", "sessions"],
+  ),
 } as const;

@@ -38,3 +38,23 @@ Deno.test("a session whose matched events are all copies of another's is listed 
     const own = search(s, "push origin main", { now: AT + 2 * 86400e3 });
     assertEquals(own.results.map((x) => [x.id, x.copies ?? []]), [["resumed", []]]);
   }));
+
+Deno.test("a fork ranked above the session it copied gives way to it, which takes its place", () =>
+  withMemIndex([
+    {
+      id: "long",
+      at: AT,
+      events: [...FIRST, ["user", "the production build is broken again after the merge"]],
+    },
+    // Forked after the first two records; its title (lifted) names the query.
+    {
+      id: "fork",
+      at: AT,
+      title: "production build broken",
+      updated: AT + 86400e3,
+      events: [...FIRST, ["user", "never mind, write the changelog"]],
+    },
+  ], (s) => {
+    const r = search(s, "production build broken", { now: AT + 2 * 86400e3 });
+    assertEquals(r.results.map((x) => [x.id, x.copies ?? []]), [["long", ["fork"]]]);
+  }));

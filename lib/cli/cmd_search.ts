@@ -413,7 +413,7 @@ export function searchText(d: SearchData, io: Pick<IO, "isTTY" | "env">): string
         ? c.dim(
           `also in ${
             r.copies.map((id) => refOf(d, { harness: r.harness, id })).join(", ")
-          } (a copy)`,
+          } (the same records)`,
         )
         : "",
     ].filter(Boolean).join(" ");

@@ -12,7 +12,6 @@ import type { TimeHint } from "../query.ts";
 import type { SearchOptions, SessionHit, Tier } from "../search.ts";
 import { sessionMultiplier, type SessionScore } from "./rank.ts";
 import type { SessionCache, SessRow } from "./sessions.ts";
-import type { Row } from "./retrieve.ts";
 
 /** Applies session multipliers, sorts, caps, and builds the hits (snippet texts filled later). */
 export function finish(
@@ -63,7 +62,7 @@ export function finish(
     Number(b.note) - Number(a.note) || b.score - a.score ||
     (b.row.updated ?? 0) - (a.row.updated ?? 0) || a.row.id - b.row.id
   );
-  const copies = foldCopies(store, ranked, limit);
+  const copies = foldCopies(store, cache, ranked, limit);
   // Candidates beyond the number shown: identical texts are dropped once filled (fillSnippets).
   const per = (o.snippets ?? 3) * SPARE;
   return ranked.slice(0, limit).map(({ s, row, gaveUp, throwaway, score }) => ({
@@ -102,43 +101,48 @@ const COPY_WINDOW = 2;
 /**
  * Folds into one result the sessions whose matched events are all copies of another's: a
  * resumed or forked Claude Code session starts with the records of the one it continued
- * (same time, kind and text; anthropics/claude-code issues 4926 and 28463), and the search
- * listed both with the same hit (trial 19: `production build broken`). Among the first
- * {@link COPY_WINDOW} × `limit` of `ranked`, a session of the same harness and machine
- * (`deja remote`: a mirror's copy is listed with its machine) as one ranked above it, each of whose matched events that one also holds (the same kind and time, a
- * recorded time, and the same text) is dropped from `ranked` and named among that one's
- * copies. A copy that matched anything new of its own stays. Returns, per kept session
- * row id, the native ids of its copies.
+ * (same start, and each record's time, kind and text; anthropics/claude-code issues 4926 and
+ * 28463), and the search listed both with the same hit (trial 19: `production build
+ * broken`). Among the first {@link COPY_WINDOW} × `limit` of `ranked`, two sessions of the
+ * same harness and machine (`deja remote`: a mirror's copy is listed with its machine) that
+ * started at the same recorded time are compared: when every matched event of one is held by
+ * the other (its session or subagents; the same kind, time and text), the one is dropped and
+ * named among the other's copies, the other taking the better rank of the two (a fork ranked
+ * above the longer session it copied, trial 21). A copy that matched anything new of its own
+ * stays. Returns, per kept session row id, the native ids of its copies.
  */
 function foldCopies(
   store: Store,
-  ranked: { s: SessionScore; row: SessRow }[],
+  cache: SessionCache,
+  ranked: { s: SessionScore; row: SessRow; score: number }[],
   limit: number,
 ): Map<number, string[]> {
   const out = new Map<number, string[]>();
   const n = Math.min(ranked.length, COPY_WINDOW * limit);
-  const keyOf = (r: Row) => `${r.kind}\x00${r.time}`;
-  const twins = new Map<number, Map<string, number>>(); // per kept index: event key -> id
   const drop = new Set<number>();
+  /** Every matched event of `from` is held by the session `to` (or its subagents). */
+  const within = (from: SessionScore, to: number) => {
+    const ids = [...new Set(from.events.map((e) => e.row.event_id))];
+    if (!ids.length || from.events.some((e) => e.row.time == null)) return false;
+    const sessions = JSON.stringify(cache.members(to));
+    return Q.eventsHeldBy.get(store, { ids: JSON.stringify(ids), sessions })!.n === ids.length;
+  };
   for (let i = 0; i < n; i++) {
-    const events = ranked[i].s.events;
-    const timed = events.length > 0 && events.every((e) => e.row.time != null);
-    for (let j = 0; timed && j < i; j++) {
+    for (let j = 0; j < i && !drop.has(i); j++) {
       const [a, b] = [ranked[j].row, ranked[i].row];
       if (drop.has(j) || a.harness !== b.harness || a.origin !== b.origin) continue;
-      let keys = twins.get(j);
-      if (!keys) {
-        twins.set(j, keys = new Map());
-        for (const e of ranked[j].s.events) keys.set(keyOf(e.row), e.row.event_id);
+      if (a.started == null || a.started !== b.started) continue;
+      if (!within(ranked[i].s, a.id)) {
+        if (!within(ranked[j].s, b.id)) continue;
+        // The one ranked above is the copy: the other takes its place and its score.
+        const score = ranked[j].score;
+        [ranked[j], ranked[i]] = [ranked[i], ranked[j]];
+        ranked[j].score = Math.max(score, ranked[j].score);
       }
-      const pairs = events.map((e) => [e.row.event_id, keys!.get(keyOf(e.row))] as const);
-      if (pairs.some(([, twin]) => twin === undefined)) continue;
-      const texts = eventTexts(store, pairs.flatMap(([a, b]) => [a, b!]));
-      if (pairs.some(([a, b]) => texts.get(a) !== texts.get(b!))) continue;
       drop.add(i);
-      const kept = ranked[j].row.id;
-      out.set(kept, [...out.get(kept) ?? [], ranked[i].row.native_id]);
-      break;
+      const [k, c] = [ranked[j].row.id, ranked[i].row];
+      out.set(k, [...out.get(k) ?? [], c.native_id, ...out.get(c.id) ?? []]);
+      out.delete(c.id);
     }
   }
   if (drop.size) {
