@@ -405,7 +405,13 @@ function run(store: Store, query: string, o: SearchOptions): SearchResult {
       ? lad.fixes ?? spellingFixes(stats, parsed.parts)
       : undefined);
   const title = titledOrSpelt(store, parsed, f, rootOf, fixes);
-  const { titled } = title;
+  // A title holding none of the words as typed, only other forms of each, is no title match
+  // beside events holding them as typed (trial 21: `crashes` put first, tagged a title hit, a
+  // session titled "…crashing" that never says `crashes`, above two that do). One word of it
+  // as typed keeps it (trial 16: `simple greet`, the session titled "Simple greeting").
+  const formedOnly = title.forms !== undefined && tier === "exact" && !lad.widened &&
+    new Set(title.forms.map((x) => x.from)).size >= parsed.parts.filter((p) => !p.quoted).length;
+  const titled = formedOnly ? new Set<number>() : title.titled;
   // A title held in other forms of the words, beside events found in forms: said so (trial
   // 17a: "matched the title" where the title says `loading`, the query `loaded`).
   let titleSpelt = title.spelt || (title.forms !== undefined && tier === "stemmed");

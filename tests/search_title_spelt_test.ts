@@ -189,3 +189,26 @@ Deno.test("a path typed alone puts the session that changed the file above one q
       assertEquals(r.results.map((x) => x.id), ["s-edits", "s-quotes"], q);
     }
   }));
+
+Deno.test("a title holding the word only in another form is no title hit beside events holding it as typed", () =>
+  withMemIndex([
+    {
+      id: "s-crashing",
+      title: "Forgejo crashing in the cluster",
+      events: [["user", "forgejo is down"], [
+        "assistant",
+        "The pod ran out of memory: a crash loop.",
+      ]],
+    },
+    {
+      id: "s-crashes",
+      events: [["user", "if the app crashes again, collect the logs"], ["assistant", "Will do."]],
+    },
+  ], (s) => {
+    const r = search(s, "crashes");
+    assertEquals(r.tier, "exact");
+    assertEquals(r.results.map((x) => [x.id, x.titleMatch]), [["s-crashes", false]]);
+    // Its own word beside it: the title in forms still finds it, said so.
+    const both = search(s, "forgejo crashes");
+    assertEquals(both.results[0]?.id, "s-crashing");
+  }));

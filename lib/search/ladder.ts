@@ -259,9 +259,8 @@ function withForms(
   // Fewer words: only when the query names a time none of its exact matches falls in (trial
   // 19: `why did the build fail last week` listed two sessions of the week before, and not
   // the one of that week saying the build "fails").
-  if (parsed.parts.filter((p) => !p.quoted).length < 3 && !noneInTime(stats, parsed, exact)) {
-    return undefined;
-  }
+  const few = parsed.parts.filter((p) => !p.quoted).length < 3;
+  if (few && !noneInTime(stats, parsed, exact.keys())) return undefined;
   // A short prompt holds every word as typed: no form ranks above it (trial 18a: `didnt push
   // github` put a session saying `didn't pushed … github` above the prompt saying it as typed).
   // A tool's output or a long prompt holding them by chance does not stop the forms (recall
@@ -282,20 +281,19 @@ function withForms(
     else scores.delete(id);
   }
   if (!ids.size) return undefined;
+  // Read for the time alone: only when a form adds a session inside it (trial 21: `failed last
+  // month`, an empty window, ranked sessions saying `failing` above those saying `failed`).
+  if (few && noneInTime(stats, parsed, ids)) return undefined;
   for (const [id, s] of exact) if (!scores.has(id)) scores.set(id, s);
   const widened = { ids, tier: "stemmed" as const };
   return { tier: "exact", scores, alts: ex.alts, changes: ex.changes, widened };
 }
 
-/** The query names a time, and none of the sessions `found` falls in it. */
-function noneInTime(
-  stats: TermStats,
-  parsed: ParsedQuery,
-  found: Map<number, SessionScore>,
-): boolean {
+/** The query names a time, and none of the sessions `found` (row ids) falls in it. */
+function noneInTime(stats: TermStats, parsed: ParsedQuery, found: Iterable<number>): boolean {
   const t = parsed.time;
   if (!t || ABLATE.timeForms) return false;
-  const ids = JSON.stringify([...found.keys()]);
+  const ids = JSON.stringify([...found]);
   return Q.anyInWindow.get(stats.store, { ids, from: t.from, to: t.to })!.n === 0;
 }
 

@@ -154,7 +154,7 @@ Deno.test("time words no exact match falls in: the sessions holding the words in
     },
     { id: "s-other", at: now - 2 * day, events: [["user", "add a dark mode toggle"]] },
   ];
-  withMemIndex(history, (s) => {
+  return withMemIndex(history, (s) => {
     const r = search(s, "why did the build fail last week", { now });
     assertEquals(r.results.map((x) => x.id)[0], "s-week", r.results.map((x) => x.id).join(" "));
     assertEquals(r.tier, "stemmed");
@@ -164,5 +164,8 @@ Deno.test("time words no exact match falls in: the sessions holding the words in
     // An exact match inside the window: the forms are not read.
     const inside = search(s, "why did the build fail two weeks ago", { now });
     assertEquals(inside.results.map((x) => x.id), ["s-old"]);
+    // A window neither holds: the exact match alone, no form ranked above it (trial 21).
+    const empty = search(s, "why did the build fail in march", { now });
+    assertEquals([empty.tier, empty.results.map((x) => x.id)], ["exact", ["s-old"]]);
   });
 });
