@@ -30,7 +30,8 @@
  *
  * @module
  */
-import { GAP } from "../query.ts";
+import { GAP, STOP_WORDS } from "../query.ts";
+import { Q } from "../schema.ts";
 import type { TermStats } from "./expand.ts";
 
 /** Particles a compound ends in. */
@@ -167,4 +168,37 @@ export function joinedWords(stats: TermStats, words: string[], query: string): J
     i++;
   }
   return out;
+}
+
+/** Shortest word read as two words written apart. */
+const APART_MIN = 5;
+/** The rarer half of a word written apart is in at most this share of events, or this many. */
+const APART_SHARE = 0.05;
+const APART_FLOOR = 100;
+
+/**
+ * The two words the history writes apart for one word typed whole (`vscode` -> `vs code`,
+ * `nodejs` -> `node js`), the reverse of {@link joinedWords}: split where both halves are two
+ * letters or more, neither a stop word nor a particle (a phrasal verb is the forms tier's:
+ * `setup`, `logout`), the rarer half in at most {@link APART_SHARE} of events or
+ * {@link APART_FLOOR} (a name written apart, not two common words side by side; it also
+ * bounds the phrase read), and some event holds the two as a phrase. At most one split, the
+ * first from the left. Trial 21: `configure vscode extensions` never found the session
+ * titled "Configure VS Code extensions" whose first request says "configure my extensions
+ * within VS Code".
+ */
+export function writtenApart(stats: TermStats, word: string): string[][] {
+  if (word.length < APART_MIN || /[^a-z]/.test(word)) return [];
+  let events = 0;
+  for (let i = 2; i <= word.length - 2; i++) {
+    const [a, b] = [word.slice(0, i), word.slice(i)];
+    if (STOP_WORDS.has(a) || STOP_WORDS.has(b) || PARTICLES.includes(b)) continue;
+    if (PARTICLES.includes(a)) continue;
+    const rarer = Math.min(stats.docs(a), stats.docs(b));
+    if (!rarer) continue;
+    events ||= Math.max(1, Q.eventCount.get(stats.store, {})!.n);
+    if (rarer > Math.max(APART_FLOOR, APART_SHARE * events)) continue;
+    if (stats.holds([a, b])) return [[a, b]];
+  }
+  return [];
 }

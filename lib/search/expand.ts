@@ -32,7 +32,7 @@ import { Q } from "../schema.ts";
 import { tokens } from "./tokenize.ts";
 import { byUse, containing, distance, docs, near, withPrefix } from "./vocab.ts";
 import { synonymsOf } from "./synonyms.ts";
-import { particleCompounds, phrasalForms } from "./compounds.ts";
+import { particleCompounds, phrasalForms, writtenApart } from "./compounds.ts";
 import { irregularForms, notAfter, phraseSpellings } from "./irregular.ts";
 import { isEnglish } from "./english.ts";
 import { ABLATE } from "./rank.ts";
@@ -491,6 +491,16 @@ export function expand(stats: TermStats, terms: QueryTerm[], tier: LiteralTier):
     }
     const literal = stats.present(t.tokens);
     const word = !t.quoted && t.tokens.length === 1 ? t.tokens[0] : undefined;
+    // A word the history holds as typed and also writes as two (`vscode` as `vs code`): both,
+    // as typed. One it never holds whole is found written apart at the substring tier, and
+    // said so (`zorblatcount`, {@link splitWords}).
+    const apart = tier === "exact" && word && literal && !ABLATE.apart
+      ? writtenApart(stats, word)
+      : [];
+    if (apart.length) {
+      alts.push([[word!], ...apart]);
+      continue;
+    }
     let list: string[] = [];
     /** At the close tier: a word held as typed (its forms are not spellings to report). */
     let held = false;

@@ -108,6 +108,8 @@ export const ABLATE = {
   literalHeads: false,
   /** A query of one or two words naming a time no exact match falls in is not matched in forms too (lib/search/ladder.ts). */
   timeForms: false,
+  /** A word typed whole is not also matched as the two words the history writes apart (lib/search/compounds.ts `writtenApart`). */
+  apart: false,
   /** Two words typed apart are not read as the one word the history writes (lib/search/compounds.ts `joinedWords`). */
   joined: false,
   /** The relevance tier normalises session length as the literal tiers do (lib/search/sessionrank.ts `B_RELEVANCE`). */
