@@ -19,7 +19,15 @@
  *
  * @module
  */
-import type { DiscoverCtx, DriftKind, Env, Parser, SkipReason, SourceRef } from "../core/model.ts";
+import type {
+  DiscoverCtx,
+  Discovery,
+  DriftKind,
+  Env,
+  Parser,
+  SkipReason,
+  SourceRef,
+} from "../core/model.ts";
 import { applyWriterSettings, Q } from "./schema.ts";
 import { READERS, REVISIONS } from "./version.ts";
 import { existsSync } from "node:fs";
@@ -66,6 +74,7 @@ import {
   writeSource,
 } from "./index_source.ts";
 import { trace } from "../core/trace.ts";
+import { clearIdle, whenIdle } from "./idle.ts";
 
 /** Per-harness result of one run. */
 export interface HarnessSummary {
@@ -276,10 +285,23 @@ async function onePass(
       pending: 0,
       fresh,
       pool,
+      ahead: new Map(),
+      begun: new Set(),
       ...(opts.rebuild ? { rebuilt: new Set() } : {}),
     };
-    for (const parser of selected) {
-      out.push(await indexHarness(store, env, parser, opts, seen, run));
+    // The harnesses after the first are discovered while the writer waits for a worker's
+    // chunk (lib/idle.ts), not one after another once the last store is written.
+    for (const parser of selected.slice(1)) {
+      whenIdle(() => {
+        if (!run.begun.has(parser.id)) run.ahead.set(parser.id, discoverAhead(env, parser));
+      });
+    }
+    try {
+      for (const parser of selected) {
+        out.push(await indexHarness(store, env, parser, opts, seen, run));
+      }
+    } finally {
+      clearIdle();
     }
     const full = opts.deadline === undefined && opts.inlineMaxBytes === undefined;
     const reading = opts.remotes ?? full;
@@ -382,6 +404,46 @@ interface RunState {
    * holds is started again when first written (lib/ingest.ts SourceWriter `startOver`).
    */
   rebuilt?: Set<string>;
+  /** Discoveries begun while the writer waited (this machine's stores only). */
+  ahead: Map<string, Promise<Ahead>>;
+  /** Harnesses whose turn began: not discovered ahead any more. */
+  begun: Set<string>;
+}
+
+/** A discovery run ahead of its harness's turn (see {@link discoverAhead}). */
+interface Ahead {
+  at: number;
+  found?: Discovery;
+  error?: Error;
+  problems: Array<[string, Error]>;
+  /** It asked for the projects the index knows, which this run may still add: run again. */
+  stale: boolean;
+}
+
+/**
+ * Discovers `parser`'s stores of this machine ahead of its turn, its problems kept to be told
+ * then. A discovery that asks for the projects the index knows (aider's) is run again at its
+ * turn: the stores written before it may add some.
+ */
+function discoverAhead(env: Env, parser: Parser): Promise<Ahead> {
+  const got: Ahead = { at: Date.now(), problems: [], stale: false };
+  const dctx: DiscoverCtx = {
+    env,
+    get knownProjects(): string[] {
+      got.stale = true;
+      return [];
+    },
+    problem: (path, e) => got.problems.push([path, e]),
+  };
+  trace(`${parser.id} discover ahead`);
+  let p: Promise<Discovery>;
+  try {
+    p = Promise.resolve(parser.discover(dctx));
+  } catch (e) {
+    p = Promise.reject(e);
+  }
+  return p.then((d) => ({ ...got, found: d }), (e) => ({ ...got, error: e as Error }))
+    .then((a) => ({ ...a, stale: got.stale }));
 }
 
 async function indexHarness(
@@ -428,10 +490,19 @@ async function indexHarness(
   let sources: SourceRef[];
   let watch: string[] = [];
   let reads: string[] = [];
-  const discoveredAt = Date.now();
+  let discoveredAt = Date.now();
+  if (!label) run.begun.add(parser.id);
+  const before = label ? undefined : run.ahead.get(parser.id);
+  const early = before && await before;
   try {
     trace(`${parser.id} discover`);
-    const d = await parser.discover(dctx);
+    let d: Discovery;
+    if (early && !early.stale) {
+      discoveredAt = early.at;
+      for (const [path, e] of early.problems) dctx.problem!(path, e);
+      if (early.error) throw early.error;
+      d = early.found!;
+    } else d = await parser.discover(dctx);
     sum.roots = d.roots;
     sources = d.sources;
     watch = d.watch ?? [];

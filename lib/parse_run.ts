@@ -7,6 +7,7 @@
  *
  * @module
  */
+import { runIdle } from "./idle.ts";
 import type { Worker } from "node:worker_threads";
 import type { SourceCtx } from "./parse_ctx.ts";
 import { absorb, type ParseBatch, type ParseEnd, type ParseJob } from "./parse_job.ts";
@@ -128,6 +129,8 @@ export class WorkerRun implements ParseRun {
     try {
       for (;;) {
         const at = traceNow();
+        // Waiting: a task queued for the writer's idle time first (lib/idle.ts).
+        while (!this.queue.length && await runIdle());
         while (!this.queue.length) await new Promise<void>((r) => (this.wake = r));
         if (tracing) idle += traceNow() - at;
         const m = this.queue.shift()!;
