@@ -61,14 +61,17 @@ export const REVISIONS: Readonly<Record<string, number>> = {
   // (parsers/_message_blocks.ts finishedClean; verified in the farm on Claude Code 2.1.332).
   // 10 (claude), 9 (cherrystudio, codebuddy, factory; session 22): a Write's result of type
   // `update` keeps `originalFile`, the file it replaced, which restore gives back.
-  claude: 10,
-  cherrystudio: 9,
-  codebuddy: 9,
-  codewhale: 3, // session 13: list_dir reads no file
-  commandcode: 3,
-  factory: 9,
+  // 11 (claude), 10 (cherrystudio, codebuddy, factory), 4 (codewhale, commandcode), 6 (zcode;
+  // session 24): a shell result whose output says it went to the background (or was stopped)
+  // is no exit 0, whatever toolUseResult lacks (core/run_end.ts).
+  claude: 11,
+  cherrystudio: 10,
+  codebuddy: 10,
+  codewhale: 4, // session 13: list_dir reads no file
+  commandcode: 4,
+  factory: 10,
   trae: 3, // session 11: reads Codex rollouts (parsers/_codex_reader.ts)
-  zcode: 5, // session 11: reads opencode's store (parsers/_opencode_events.ts)
+  zcode: 6, // session 11: reads opencode's store (parsers/_opencode_events.ts)
   codex: 4, // session 11: turn_aborted notices; a fork's copied parent keeps its replies
   crush: 5, // session 11: a call joined from pieces is not run; a provider's finish error is a notice;
   // session 13: a bash result without an `Exit code` line is exit 0; a denied call is not run;

@@ -12,6 +12,7 @@ import type { EditSpan, Event, ToolCallInfo, WriteSpan } from "../core/model.ts"
 import { arr, blockText, type Obj, obj, str } from "./_util.ts";
 import { absolutePath } from "../core/paths.ts";
 import { fnv1a32 } from "../core/text.ts";
+import { runEnd } from "../core/run_end.ts";
 
 /** Tags whose whole element is harness-injected and never what a person typed. */
 const NOISE_TAGS = [
@@ -164,7 +165,14 @@ export function toolResultEvent(block: Obj, extra: unknown, time?: number): Even
   // The Bash tool starts a failed command's result with `Exit code N`; the
   // line stays in the text (it is what the model saw) and N becomes `exit`.
   const m = isError ? EXIT_RE.exec(text) : null;
-  const exit = m ? Number(m[1]) : !isError && finishedClean(extra) ? 0 : undefined;
+  // A run its output says went to the background (or was stopped) has no status of its own,
+  // whatever `toolUseResult` lacks (trial 19: a `run_in_background` call without
+  // `backgroundTaskId` read as exit 0).
+  const exit = m
+    ? Number(m[1])
+    : !isError && finishedClean(extra) && runEnd(text) === null
+    ? 0
+    : undefined;
   const result: Event["result"] = { isError };
   if (callId) result.callId = callId;
   if (exit !== undefined) result.exit = exit;

@@ -415,6 +415,9 @@ Deno.test("a Bash result is exit 0 only when toolUseResult shows a clean end (fa
       run("t5", "", { ...clean, stdout: "", returnCodeInterpretation: "No matches found" }),
       run("t6", "^C", { ...clean, interrupted: true }),
       run("t7", "file text", { type: "text", file: { filePath: "/a", content: "x" } }),
+      // Its output says it went to the background, though toolUseResult lacks the task id
+      // (trial 19: read as exit 0).
+      run("t8", "Command running in background with ID: bash_1.", { ...clean, stdout: "" }),
     ],
   });
   try {
@@ -428,6 +431,7 @@ Deno.test("a Bash result is exit 0 only when toolUseResult shows a clean end (fa
       ["t5", null],
       ["t6", null],
       ["t7", null],
+      ["t8", null],
     ]);
   } finally {
     st.cleanup();
