@@ -131,7 +131,13 @@ async function discover({ env, knownProjects, problem }: DiscoverCtx): Promise<D
   // so are the project folders absent now, which a first project may make.
   const watch = [...new Set([...projectRoots, ...search.dirs])]
     .filter((d) => resolve(d) !== resolve(home));
-  return { roots, sources, watch };
+  // The history a known project may hold, absent now: stamped by the stat pass as a file
+  // looked for, so the next `deja index` reads one made since (trial 22: a history made in the
+  // folder a Claude Code session ran in was "up to date" until --rebuild). Not the folders
+  // themselves: a project's folder changes with every build.
+  const found = new Set(sources.map((s) => s.path));
+  const reads = [...new Set(projectFiles.map((p) => resolve(p)))].filter((p) => !found.has(p));
+  return { roots, sources, watch, reads };
 }
 
 /**

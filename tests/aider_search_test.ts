@@ -59,3 +59,55 @@ Deno.test("deja index finds aider histories under ~/src and a new one on the nex
     removeTemp(dir);
   }
 });
+
+Deno.test("a history made since in the folder another harness's session ran in is read by the next deja index", async () => {
+  const dir = tempDir("deja-aiderknown-");
+  try {
+    const home = join(dir, "home");
+    const project = join(dir, "elsewhere", "shop");
+    mkdirSync(project, { recursive: true });
+    // A Claude Code session that ran in `project` (outside the folders aider's discovery walks).
+    const claude = join(home, ".claude", "projects", "-elsewhere-shop");
+    mkdirSync(claude, { recursive: true });
+    const rec = (i: number) =>
+      JSON.stringify({
+        type: "user",
+        message: { role: "user", content: `question ${i}` },
+        uuid: `u${i}`,
+        sessionId: "11111111-2222-4333-8444-555555555555",
+        cwd: project,
+        timestamp: `2026-11-20T10:0${i}:00Z`,
+      });
+    writeFileSync(
+      join(claude, "11111111-2222-4333-8444-555555555555.jsonl"),
+      `${rec(1)}\n${rec(2)}\n`,
+    );
+    const env = testEnv(home, { DEJA_HOME: join(dir, "deja"), TZ: "UTC" });
+    const run = async () => {
+      const out: string[] = [];
+      const io: IO = {
+        args: ["index", "--json"],
+        env,
+        cwd: home,
+        out: (t) => out.push(t),
+        err: () => {},
+        isTTY: false,
+        errTTY: false,
+        readStdin: () => Promise.resolve(""),
+      };
+      assertEquals(await main(io), 0);
+      const doc = JSON.parse(out.join(""));
+      return doc.harnesses.find((h: { harness: string }) => h.harness === "aider") as
+        | { found: number; read: number }
+        | undefined;
+    };
+    assertEquals((await run())?.found ?? 0, 0);
+    // Nothing new: a no-op.
+    assertEquals((await run())?.read ?? 0, 0);
+    writeFileSync(join(project, NAME), history("fix the cart"));
+    const after = await run();
+    assertEquals([after?.found, after?.read], [1, 1]);
+  } finally {
+    removeTemp(dir);
+  }
+});
