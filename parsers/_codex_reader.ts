@@ -23,6 +23,7 @@ import {
   uuid7Millis,
 } from "./_responses_items.ts";
 import { isAbsoluteAny } from "../core/paths.ts";
+import { fnv1a32 } from "../core/text.ts";
 
 /** Response-item payload types that carry nothing to index (reasoning is dropped on purpose). */
 const QUIET_ITEMS = new Set([
@@ -246,7 +247,9 @@ export class RolloutReader {
     const kept = ev.time === undefined ? dropTime(ev) : ev;
     // The model of the turn (`turn_context.model`, the latest before this reply).
     withModel([kept], this.st.model);
-    const key = this.dialect.key?.(this, kept);
+    // A fallback (an `event_msg` beside the roled message it repeats) is not keyed as a record:
+    // the two are alike, and the roled one must stay.
+    const key = this.dialect.key?.(this, kept) ?? (fallback ? undefined : recordKey(kept));
     if (key) {
       if (this.keys.has(key)) return;
       this.keys.add(key);
@@ -451,4 +454,19 @@ function metaId(p: Obj): string | undefined {
 function dropTime(ev: Event): Event {
   const { time: _t, ...rest } = ev;
   return rest;
+}
+
+/**
+ * The key of an event no dialect keys: a call or a result by its call id, anything else by
+ * its time, kind and text. A rollout copied under another name (a backup, a synced folder)
+ * holds the same thread id, and its events were appended to the session again (trial 22: a
+ * copied Codex rollout showed the conversation twice, search counted every hit twice, and
+ * deleting the copy kept the doubles); keyed, the copy's events are the ones the index holds.
+ * An event without a time is not keyed (two alike are not told apart).
+ */
+function recordKey(ev: Event): string | undefined {
+  if (ev.kind === "tool_call" && ev.tool?.id) return `c:${ev.tool.id}`;
+  if (ev.kind === "tool_result" && ev.result?.callId) return `r:${ev.result.callId}`;
+  if (ev.time === undefined) return undefined;
+  return `t:${ev.time}:${ev.kind}:${fnv1a32(ev.text).toString(36)}:${ev.text.length}`;
 }
