@@ -405,6 +405,12 @@ const MAX_PARTS = 6;
 const MIN_PART = 2;
 
 /**
+ * Shortest word read as words written apart: five letters, two words of two letters or more
+ * beside three (trial 22: `dotai`, for the `dot-ai` the history writes, found nothing at six).
+ */
+const SPLIT_MIN = 5;
+
+/**
  * A word the history lacks read as words it holds written apart (`zorblatcount`,
  * `zorblatCountTotal`, `maxRetryBackoffMs`, typed as one or in camelCase, where the
  * history wrote `zorblat_count`, `zorblat_count_total`, `max_retry_backoff_ms`): the
@@ -582,7 +588,7 @@ export function expand(stats: TermStats, terms: QueryTerm[], tier: LiteralTier):
       : [];
     // A word typed joined (or in camelCase) that the history writes as two: at the substring
     // tier, beside the words holding it.
-    if (tier === "substring" && !literal && word.length >= 6) {
+    if (tier === "substring" && !literal && word.length >= SPLIT_MIN) {
       phrases.push(...splitWords(stats, word).slice(0, Math.max(0, MAX_ALTS - list.length)));
     }
     if (!list.length && !phrases.length) return null;
