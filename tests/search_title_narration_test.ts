@@ -5,7 +5,7 @@
  */
 import { assertEquals, assertStringIncludes } from "./_assert.ts";
 import { search } from "../lib/search.ts";
-import { narration } from "../lib/cli/search_narration.ts";
+import { narration, outsideWindow } from "../lib/cli/search_narration.ts";
 import { withMemIndex } from "./_search_fixture.ts";
 
 Deno.test("an exact title whose words no single event holds is narrated as a title match", () =>
@@ -72,11 +72,25 @@ Deno.test("time words that no listed session meets say so; one that meets them d
       narration(aug),
       '(ranked by time: "in august 2025"; no session listed falls in it)',
     );
+    // Some in, some out: how many, and each one out is marked in the text (trial 22).
     const sep = search(s, "redis in september 2025", { now });
-    assertStringIncludes(narration(sep), '(ranked by time: "in september 2025")');
+    assertStringIncludes(
+      narration(sep),
+      '(ranked by time: "in september 2025"; 1 of 2 listed falls in it)',
+    );
+    assertEquals(sep.results.map((r) => [r.id, outsideWindow(sep, r)]), [
+      ["s-sep", false],
+      ["s-oct", true],
+    ]);
     const since = search(s, "redis since october 2025", { now });
     assertEquals(since.results.map((r) => r.id)[0], "s-oct");
-    assertStringIncludes(narration(since), '(ranked by time: "since october 2025")');
+    assertStringIncludes(
+      narration(since),
+      '(ranked by time: "since october 2025"; 1 of 2 listed falls in it)',
+    );
+    // All in: nothing more said.
+    const year = search(s, "redis in 2025", { now });
+    assertStringIncludes(narration(year), '(ranked by time: "in 2025")');
   }));
 
 Deno.test("a title outside the window of the query's time words is not lifted above a session inside it", () =>

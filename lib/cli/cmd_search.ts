@@ -16,7 +16,7 @@ import { DejaError } from "../../core/errors.ts";
 import { search, type SearchOptions, type SearchResult } from "../search.ts";
 import { NoSessionMatch, resolveSession, shortRef } from "../sessions.ts";
 import { searchLine } from "./question.ts";
-import { insideWindow, narration } from "./search_narration.ts";
+import { insideWindow, narration, outsideWindow } from "./search_narration.ts";
 import { cutNote, parseQuery, STOP_WORDS, timeOnly } from "../query.ts";
 import { Q } from "../schema.ts";
 import { searchHiding } from "../search/sessions.ts";
@@ -404,11 +404,14 @@ export function searchText(d: SearchData, io: Pick<IO, "isTTY" | "env">): string
   // A session holding the words only between its events, among others holding them in one
   // (when all do, the narration says so): marked, as the JSON's `spread` is (trial 15).
   const apart = SPREAD_TIERS.has(res.tier) && res.results.some((r) => !r.spread);
+  const inWindow = insideWindow(res) > 0;
   for (const r of res.results) {
     const marks = [
       apart && r.spread && !r.titleMatch && !r.promptMatch ? c.dim("words across events") : "",
       r.gaveUp ? c.yellow("gave up") : "",
       r.throwaway ? c.yellow("throwaway") : "",
+      // Beside results inside the window the time words name: each one outside it, marked.
+      inWindow && outsideWindow(res, r) ? c.dim(`not ${res.time!.words}`) : "",
       r.copies?.length
         ? c.dim(
           `also in ${

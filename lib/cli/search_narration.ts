@@ -21,9 +21,18 @@ const WIDENED: Partial<Record<SearchResult["tier"], string>> = {
  * word that August held none (trial 16).
  */
 function outside(res: SearchResult): string {
-  return res.time && res.results.length && !insideWindow(res)
-    ? "; no session listed falls in it"
-    : "";
+  if (!res.time || !res.results.length) return "";
+  const k = insideWindow(res);
+  const n = res.results.length;
+  // Some in, some out: how many (trial 22: `crash in august 2025` listed one August session
+  // and two of other months with nothing to tell them apart; the text marks each one out).
+  if (k && k < n) return `; ${k} of ${n} listed ${k === 1 ? "falls" : "fall"} in it`;
+  return k ? "" : "; no session listed falls in it";
+}
+
+/** Whether the listed result `r` is outside the window the query's time words name. */
+export function outsideWindow(res: SearchResult, r: SearchResult["results"][number]): boolean {
+  return res.time !== undefined && !sessionMeets(res.time, r.started, r.updated);
 }
 
 /** How many listed results meet the window the query's time words name (0 without one). */
