@@ -127,9 +127,9 @@ const TRAE_DIALECT: RolloutDialect = {
     x.turn = outer ?? x.turn;
     return true;
   },
+  // Calls, results and the rest are keyed as every rollout's are (parsers/_codex_reader.ts
+  // recordKey); a reply by its turn.
   key(r, ev: Event) {
-    if (ev.kind === "tool_call" && ev.tool?.id) return `c:${ev.tool.id}`;
-    if (ev.kind === "tool_result" && ev.result?.callId) return `r:${ev.result.callId}`;
     if (ev.kind !== "assistant") return undefined;
     const x = ext(r);
     return `a:${x.turn ?? `#${x.n ?? 0}`}:${fnv1a(ev.text)}`;

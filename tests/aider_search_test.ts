@@ -15,10 +15,11 @@ const NAME = ".aider.chat.history.md";
 const history = (prompt: string) =>
   `# aider chat started at 2026-11-20 09:15:00\n\n#### ${prompt}  \n\nan answer\n`;
 
-async function index(home: string, dir: string) {
+/** `deja index --json` (of aider alone unless `all`): aider's line, if any. */
+async function index(home: string, dir: string, all = false) {
   const out: string[] = [];
   const io: IO = {
-    args: ["index", "--json", "--harness", "aider"],
+    args: ["index", "--json", ...(all ? [] : ["--harness", "aider"])],
     env: testEnv(home, { DEJA_HOME: join(dir, "deja"), TZ: "UTC" }),
     cwd: home,
     out: (t) => out.push(t),
@@ -29,10 +30,8 @@ async function index(home: string, dir: string) {
   };
   assertEquals(await main(io), 0);
   const doc = JSON.parse(out.join(""));
-  return doc.harnesses.find((h: { harness: string }) => h.harness === "aider") as {
-    found: number;
-    read: number;
-  };
+  return (doc.harnesses.find((h: { harness: string }) => h.harness === "aider") ??
+    { found: 0, read: 0 }) as { found: number; read: number };
 }
 
 Deno.test("deja index finds aider histories under ~/src and a new one on the next run, also in a project folder made since", async () => {
@@ -82,31 +81,13 @@ Deno.test("a history made since in the folder another harness's session ran in i
       join(claude, "11111111-2222-4333-8444-555555555555.jsonl"),
       `${rec(1)}\n${rec(2)}\n`,
     );
-    const env = testEnv(home, { DEJA_HOME: join(dir, "deja"), TZ: "UTC" });
-    const run = async () => {
-      const out: string[] = [];
-      const io: IO = {
-        args: ["index", "--json"],
-        env,
-        cwd: home,
-        out: (t) => out.push(t),
-        err: () => {},
-        isTTY: false,
-        errTTY: false,
-        readStdin: () => Promise.resolve(""),
-      };
-      assertEquals(await main(io), 0);
-      const doc = JSON.parse(out.join(""));
-      return doc.harnesses.find((h: { harness: string }) => h.harness === "aider") as
-        | { found: number; read: number }
-        | undefined;
-    };
-    assertEquals((await run())?.found ?? 0, 0);
+    // Every harness: aider's discovery reads the projects the Claude session names.
+    assertEquals((await index(home, dir, true)).found, 0);
     // Nothing new: a no-op.
-    assertEquals((await run())?.read ?? 0, 0);
+    assertEquals((await index(home, dir, true)).read, 0);
     writeFileSync(join(project, NAME), history("fix the cart"));
-    const after = await run();
-    assertEquals([after?.found, after?.read], [1, 1]);
+    const after = await index(home, dir, true);
+    assertEquals([after.found, after.read], [1, 1]);
   } finally {
     removeTemp(dir);
   }

@@ -32,7 +32,7 @@
  */
 import { GAP, STOP_WORDS } from "../query.ts";
 import { Q } from "../schema.ts";
-import type { TermStats } from "./expand.ts";
+import { splitWords, type TermStats } from "./expand.ts";
 
 /** Particles a compound ends in. */
 export const PARTICLES: readonly string[] = ["out", "up", "down", "in", "off", "over", "back"];
@@ -182,23 +182,20 @@ const APART_FLOOR = 100;
  * letters or more, neither a stop word nor a particle (a phrasal verb is the forms tier's:
  * `setup`, `logout`), the rarer half in at most {@link APART_SHARE} of events or
  * {@link APART_FLOOR} (a name written apart, not two common words side by side; it also
- * bounds the phrase read), and some event holds the two as a phrase. At most one split, the
- * first from the left. Trial 21: `configure vscode extensions` never found the session
- * titled "Configure VS Code extensions" whose first request says "configure my extensions
- * within VS Code".
+ * bounds the phrase read), and some event holds the two as a phrase (lib/search/expand.ts
+ * `splitWords`, two words, the longest first word first). At most one split. Trial 21:
+ * `configure vscode extensions` never found the session titled "Configure VS Code
+ * extensions" whose first request says "configure my extensions within VS Code".
  */
 export function writtenApart(stats: TermStats, word: string): string[][] {
   if (word.length < APART_MIN || /[^a-z]/.test(word)) return [];
   let events = 0;
-  for (let i = 2; i <= word.length - 2; i++) {
-    const [a, b] = [word.slice(0, i), word.slice(i)];
-    if (STOP_WORDS.has(a) || STOP_WORDS.has(b) || PARTICLES.includes(b)) continue;
-    if (PARTICLES.includes(a)) continue;
-    const rarer = Math.min(stats.docs(a), stats.docs(b));
-    if (!rarer) continue;
+  const accept = ([a, b]: string[]) => {
+    if (STOP_WORDS.has(a) || STOP_WORDS.has(b) || PARTICLES.includes(a) || PARTICLES.includes(b)) {
+      return false;
+    }
     events ||= Math.max(1, Q.eventCount.get(stats.store, {})!.n);
-    if (rarer > Math.max(APART_FLOOR, APART_SHARE * events)) continue;
-    if (stats.holds([a, b])) return [[a, b]];
-  }
-  return [];
+    return Math.min(stats.docs(a), stats.docs(b)) <= Math.max(APART_FLOOR, APART_SHARE * events);
+  };
+  return splitWords(stats, word, { parts: 2, accept, max: 1 });
 }

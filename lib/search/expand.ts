@@ -419,8 +419,15 @@ const SPLIT_MIN = 5;
  * {@link MAX_ALTS}. A split whose words the history holds only apart is not one (trial 12:
  * the answer listed phrases no session held). Each piece of the word is looked up once.
  */
-export function splitWords(stats: TermStats, word: string): string[][] {
+export function splitWords(
+  stats: TermStats,
+  word: string,
+  /** The most words of a split, and which splits are looked up as phrases at all. */
+  o: { parts?: number; accept?: (split: string[]) => boolean; max?: number } = {},
+): string[][] {
   const out: string[][] = [];
+  const most = Math.min(MAX_PARTS, o.parts ?? MAX_PARTS);
+  const max = o.max ?? MAX_ALTS;
   if (word.length > 48) return out;
   const memo = new Map<string, string[][]>();
   const cuts = (from: number, parts: number): string[][] => {
@@ -444,10 +451,11 @@ export function splitWords(stats: TermStats, word: string): string[][] {
   };
   // Each phrase looked up is a query of the full-text index: a bounded number of them.
   let asked = 0;
-  for (let parts = 2; parts <= MAX_PARTS && out.length < MAX_ALTS; parts++) {
+  for (let parts = 2; parts <= most && out.length < max; parts++) {
     if (word.length < MIN_PART * parts) break;
     for (const split of cuts(0, parts)) {
-      if (out.length >= MAX_ALTS || asked++ >= 2 * MAX_ALTS) break;
+      if (o.accept && !o.accept(split)) continue;
+      if (out.length >= max || asked++ >= 2 * MAX_ALTS) break;
       if (stats.holds(split)) out.push(split);
     }
   }
