@@ -68,6 +68,48 @@ Deno.test("ranking lifts the session holding two adjacent query words side by si
   }
 });
 
+Deno.test("two adjacent query words held side by side with a thesaurus word for one (lose messages ~ drops messages) lift that session", async () => {
+  // The same words, `drops` (a thesaurus word for `lose`) and `messages` among them; `apart`
+  // is newer, `together` says "drops messages" as the query put it.
+  const apart: MemSession = {
+    id: "apart",
+    at: NOW - 2 * DAY + 3600e3,
+    events: [
+      ["user", "the sync daemon drops the timezone of messages since the last deploy"],
+      ["assistant", "the daemon acknowledges before it writes"],
+      ["assistant", "fixed: the sync daemon acknowledges after the write"],
+    ],
+  };
+  const together: MemSession = {
+    id: "together",
+    at: NOW - 2 * DAY,
+    events: [
+      ["user", "the sync daemon drops messages of the timezone since the last deploy"],
+      ["assistant", "the daemon acknowledges before it writes"],
+      ["assistant", "fixed: the sync daemon acknowledges after the write"],
+    ],
+  };
+  const others: MemSession[] = Array.from({ length: 10 }, (_, i) => ({
+    id: `other${i}`,
+    at: NOW - 2 * DAY,
+    events: [
+      ["user", `the chat${i} widget shows avatars in the wrong order`],
+      ["assistant", `sorted the chat${i} list by time`],
+    ],
+  }));
+  const ix = await memIndex([apart, together, ...others]);
+  const s = ix.open();
+  try {
+    const q = "why did the sync daemon lose messages";
+    const order = (o = {}) => search(s, q, { now: NOW, ...o }).results.map((r) => r.id);
+    assertEquals(order().slice(0, 2), ["together", "apart"]);
+    assertEquals(order({ ablate: ["relatedPairs"] }).slice(0, 2), ["apart", "together"]);
+  } finally {
+    s.close();
+    ix.cleanup();
+  }
+});
+
 Deno.test("ranking by recency costs a two-month-old session under a tenth against yesterday's", () => {
   const facts = (daysAgo: number) => ({
     harness: "mem",

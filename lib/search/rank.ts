@@ -100,6 +100,8 @@ export const ABLATE = {
   proximityKind: false,
   /** Adjacent query words held adjacent count for nothing more (lib/search/adjacent.ts). */
   adjacent: false,
+  /** A pair read only in the forms typed, never with a thesaurus word for one half (lib/search/adjacent.ts). */
+  relatedPairs: false,
   /** No concept coordination in the relevance tier (lib/search/concepts.ts). */
   coordinate: false,
   /** The relevance tier is not reranked by the fields a session states its work in (lib/search/fielded.ts). */

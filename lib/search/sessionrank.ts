@@ -224,7 +224,7 @@ export function rescore(
     for (const p of pairs) {
       const tf = p.tf.get(s.sessionId) ?? 0;
       if (tf > 0) {
-        sc += PAIR_WEIGHT * bm25Idf(sessions, p.df) * (tf * (K1 + 1)) /
+        sc += PAIR_WEIGHT * p.w * bm25Idf(sessions, p.df) * (tf * (K1 + 1)) /
           (tf + K1 * (1 - b + b * len / avg));
       }
     }
