@@ -372,7 +372,7 @@ function run(store: Store, query: string, o: SearchOptions): SearchResult {
   );
   if (tier !== "error" && tier !== "none") {
     const b = tier === "relevance" && !ABLATE.relevanceLength ? B_RELEVANCE : B;
-    rescore(stats, cache, scores, alts, f, lad.weights, b, tier === "relevance");
+    rescore(stats, cache, scores, alts, f, lad.weights, b, tier === "relevance", lad.counts);
   }
   trace("search: rescored");
   if (lad.coord) {

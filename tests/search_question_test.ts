@@ -42,3 +42,35 @@ Deno.test("search ranks a question's two words typed apart by the one word the h
     assertEquals(r.tier, "relevance");
     assertEquals(r.results[0]?.id, "s-tz");
   }));
+
+Deno.test("two words typed apart for one the history writes weigh as the two words they were (time zone against wrong)", () =>
+  withMemIndex(
+    [
+      // Both name the profile api and a root cause; one is wrong about totals, one loses the timezone.
+      {
+        id: "totals",
+        events: [
+          ["user", "the profile api returns wrong totals since the last deploy"],
+          ["assistant", "found it: the root cause was a race in the retry loop"],
+        ],
+      },
+      {
+        id: "tz",
+        events: [
+          ["user", "the profile api loses the timezone since the last deploy"],
+          ["assistant", "found it: the root cause was a pool that ran dry"],
+        ],
+      },
+      ...Array.from({ length: 8 }, (_, i): MemSession => ({
+        id: `other${i}`,
+        events: [["user", `the export${i} job is slow since the last deploy`]],
+      })),
+    ],
+    (s) => {
+      const q = "what was the root cause when the profile started to get the time zone wrong?";
+      const first = (o = {}) => search(s, q, o).results[0]?.id;
+      assertEquals(first(), "tz");
+      // Counted as one word, `timezone` weighs what `wrong` weighs, and the tie goes the other way.
+      assertEquals(first({ ablate: ["joinedCount"] }), "totals");
+    },
+  ));

@@ -65,6 +65,8 @@ export interface LadderResult {
   alts: string[][][];
   /** Per term, the weight of each alternative (relevance tier; absent: 1 each). */
   weights?: number[][];
+  /** Per term, the query's words it stands for (relevance tier; absent: 1 each). */
+  counts?: number[];
   changes: Array<{ from: string; to: string[] }>;
   /** Relevance tier: the query's concepts, to coordinate after re-scoring (lib/search/concepts.ts). */
   coord?: Coordination;
@@ -176,13 +178,14 @@ export function ladder(
   const q = met.length ? respeltQuery(parsed, query, met) : { parsed, query };
   const rel = relevanceOf(stats, q.parsed, q.query, f, rootOf);
   if (!rel.scores.size) return nothing;
-  const { scores, alts, weights, coord, phraseWords } = rel;
+  const { scores, alts, weights, counts, coord, phraseWords } = rel;
   const forms = long ? formsOf(stats, q.parsed) : [];
   return {
     tier: "relevance",
     scores,
     alts,
     weights,
+    counts,
     changes: [],
     ...(coord ? { coord } : {}),
     ...(forms.length ? { forms } : {}),

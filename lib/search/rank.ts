@@ -102,6 +102,8 @@ export const ABLATE = {
   adjacent: false,
   /** A pair read only in the forms typed, never with a thesaurus word for one half (lib/search/adjacent.ts). */
   relatedPairs: false,
+  /** Two words typed apart for one the history holds weigh as one word, not two (lib/search/relevance.ts). */
+  joinedCount: false,
   /** No concept coordination in the relevance tier (lib/search/concepts.ts). */
   coordinate: false,
   /** The relevance tier is not reranked by the fields a session states its work in (lib/search/fielded.ts). */

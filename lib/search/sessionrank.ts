@@ -124,6 +124,8 @@ export function rescore(
   b: number = B,
   /** Ranked in the `relevance` tier (lib/search/rank.ts `eventWeight`). */
   relevance = false,
+  /** Per term, the query's words it stands for (its IDF counts that many times; default 1). */
+  counts?: number[],
 ): void {
   if (!scores.size || !alts.length || ABLATE.rescore) return;
   const store: Store = stats.store;
@@ -156,9 +158,9 @@ export function rescore(
     // A word as typed (or a form of it) by the sessions that hold it; a term the history
     // only holds related words of keeps the events' view (measured: bench/recall_bench.ts).
     idf.push(
-      best === 1 && !ABLATE.sessionIdf
+      (best === 1 && !ABLATE.sessionIdf
         ? bm25Idf(sessions, sessionDf(stats, strongest))
-        : bm25Idf(n, df),
+        : bm25Idf(n, df)) * (counts?.[ti] ?? 1),
     );
     common.push(df / n > COMMON);
     if (df / n > COMMON || ti >= 30) {
