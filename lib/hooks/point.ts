@@ -178,7 +178,8 @@ export function fixNote(
   const text = output.length > 16_384
     ? output.slice(0, 2048) + "\n" + output.slice(-14_000)
     : output;
-  const res = findFixes(store, text, { limit: 4, hidden: current.hidden });
+  // Every caller's output is a failed command's (lib/hooks/run.ts failureText, Crush's failure).
+  const res = findFixes(store, text, { limit: 4, hidden: current.hidden, failed: true });
   // Another error of its kind (another module missing) is not "this error came up before".
   if (res.status !== "found" || res.generalOnly) return null;
   const key = `fix:${fnv64(res.signatures.join("|"))}`;

@@ -66,3 +66,27 @@ Deno.test("the fix note of a re-run says what was edited before it", async () =>
     ix.cleanup();
   }
 });
+
+Deno.test("the fix note answers a failed command whose lines name no error word, as deja fix does", async () => {
+  // Trial 20: `hook-tool-after` said nothing for this output while `deja fix` answered it.
+  const out = "ZORB-E42: quux linker exploded at stage 3";
+  const ix = await indexSessions([{
+    id: "e1e10013-0000-4000-8000-000000000013",
+    cwd: "/w/quux",
+    start: "2026-08-03T10:00:00Z",
+    turns: [
+      { bash: "make link", out, exit: 1 },
+      { bash: "make clean-stage3", out: "cleaned", exit: 0 },
+      { bash: "make link", out: "linked", exit: 0 },
+    ],
+  }]);
+  try {
+    const current = { rows: new Set<number>(), hidden: new Set<number>() };
+    const note = fixNote(ix.store, `Exit code 1\n${out}`, current, new Set(), 2000);
+    assert(note?.text.includes("make clean-stage3"), note?.text);
+    // Output that never failed anywhere in the history is still no error.
+    assertEquals(fixNote(ix.store, "Exit code 1\nall quiet", current, new Set(), 2000), null);
+  } finally {
+    ix.cleanup();
+  }
+});

@@ -476,11 +476,15 @@ function mergeShown(list: FixCandidate[]): FixCandidate[] {
  * @param mentions when no failing command's output holds the error, look for the sessions
  *   that hold it as text all the same (`mentioned`; one more full-text pass, left to
  *   commands a person or an agent asked, not to hooks).
+ * @param failed `errorText` is what a command that failed printed (a hook's tool output):
+ *   its lines are the error by the command's word when none reports one, as when asked
+ *   (trial 20: `ZORB-E42: quux linker exploded at stage 3` after `Exit code 1` was answered
+ *   by `deja fix` and never by the tool hook).
  */
 export function findFixes(
   store: Store,
   errorText: string,
-  opts: { limit?: number; hidden?: ReadonlySet<number>; mentions?: boolean } = {},
+  opts: { limit?: number; hidden?: ReadonlySet<number>; mentions?: boolean; failed?: boolean } = {},
 ): FixResult {
   const codes = codeSignatures(errorText);
   // A bare code (`deja fix ERESOLVE`) is looked for as its code.
@@ -490,7 +494,7 @@ export function findFixes(
   // (`Read-only file system`, `No module named 'yaml'`, trial 9) is the error by their word
   // when a failed command's output holds its lines; else it is said to name none.
   let askedHits: Hit[] | undefined;
-  if (!signatures.length && opts.mentions) {
+  if (!signatures.length && (opts.mentions || opts.failed)) {
     const asked = lineSignatures(errorText).slice(0, 5);
     const found = asked.length ? hits(store, asked) : [];
     if (found.length) [signatures, askedHits] = [asked, found];
