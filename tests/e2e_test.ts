@@ -72,6 +72,8 @@ for (const name of readdirSync(caseRoot).sort()) {
   const spec = JSON.parse(readFileSync(join(caseRoot, name, "case.json"), "utf8")) as {
     stores: "fixtures" | "none";
     steps: Step[];
+    /** Variables of the case's own (`DEJA_SELF`: what a background run starts). */
+    env?: Record<string, string>;
   };
   Deno.test(`e2e ${name}`, () => {
     const work = tempDir(`deja-e2e-${name}-`);
@@ -82,6 +84,7 @@ for (const name of readdirSync(caseRoot).sort()) {
       DEJA_HOME: join(work, "deja"),
       NO_COLOR: "1",
       TZ: "UTC",
+      ...spec.env,
     };
     const cleanups: Array<() => void> = [];
     const cleanup = () => cleanups.forEach((c) => c());
