@@ -4,6 +4,7 @@
  */
 import { assertEquals } from "./_assert.ts";
 import { search } from "../lib/search.ts";
+import { narration } from "../lib/cli/search_narration.ts";
 import { joinedWords } from "../lib/search/compounds.ts";
 import { TermStats } from "../lib/search/expand.ts";
 import { type MemSession, withMemIndex } from "./_search_fixture.ts";
@@ -74,3 +75,28 @@ Deno.test("two words typed apart for one the history writes weigh as the two wor
       assertEquals(first({ ablate: ["joinedCount"] }), "totals");
     },
   ));
+
+const JOINED: MemSession[] = [
+  { id: "db", events: [["user", "the database migration locks the orders table"]] },
+  { id: "scattered", events: [["user", "data extraction feeds the knowledge base nightly"]] },
+  { id: "cycle", events: [["assistant", "the widget lifecycle hooks run twice"]] },
+  { id: "other", events: [["user", "the login page renders blank"]] },
+];
+
+Deno.test("two words typed apart that the history writes as one find that word at the exact tier, and say so", () =>
+  withMemIndex(JOINED, (s) => {
+    // Trial 23: `data base` listed only the session holding the two words apart.
+    const r = search(s, "data base");
+    assertEquals(r.tier, "exact");
+    assertEquals(r.results.map((x) => x.id).sort(), ["db", "scattered"]);
+    assertEquals(r.results[0].id, "db");
+    assertEquals(r.changes, [{ from: "data base", to: ["database"] }]);
+    assertEquals(narration(r), "exact match, also as one word: data base → database");
+    // `life` is in no session: as typed, the exact tier had nothing.
+    assertEquals(search(s, "life cycle").results.map((x) => x.id), ["cycle"]);
+    assertEquals(search(s, "life-cycle").results.map((x) => x.id), ["cycle"]);
+    // Apart in the query, or a verb and its particle: as typed only.
+    assertEquals(search(s, "data of the base").changes, []);
+    const off = search(s, "data base", { ablate: ["joinedLiteral"] });
+    assertEquals(off.results.map((x) => x.id), ["scattered"]);
+  }));

@@ -121,8 +121,16 @@ function narrated(res: SearchResult): string {
       : `the other ${n} hold`;
     return `${first}; ${follow} every word as typed${time}`;
   }
+  // Two words typed apart that the history writes as one, read as both (`data base`).
+  const ones = res.tier === "exact"
+    ? res.changes.filter((c) => c.from.includes(" ") && c.to[0] === c.from.replaceAll(" ", ""))
+    : [];
   const line = {
-    exact: time ? `exact match${time}` : "",
+    exact: ones.length
+      ? `exact match, also as one word: ${list(ones)}${time}`
+      : time
+      ? `exact match${time}`
+      : "",
     session: `no single event holds every word; these sessions hold them between them${time}`,
     substring: `no exact match; ${how}: ${ch}${time}`,
     stemmed: `no exact match; ${how}: ${ch}${time}`,

@@ -170,6 +170,49 @@ export function joinedWords(stats: TermStats, words: string[], query: string): J
   return out;
 }
 
+/**
+ * Two words of the query typed side by side (a space or a hyphen between) that the history
+ * writes as one word (`data base`, `web socket`, `life cycle`, `git hub`): the term index of
+ * each of the two, with that word. The literal tiers let each of them match it beside the
+ * word as typed (lib/search/expand.ts `expand`), so a session holding `database` holds both
+ * and one holding `data` and `base` apart still holds both. Trial 23: `data base` listed a
+ * session saying "data extraction … knowledge base" and never the one saying `database`;
+ * `life cycle` matched nothing where two sessions say `lifecycle`. Each word of two letters
+ * or more, the two of five or more; not a verb and its particle (below).
+ */
+export function joinedPairs(
+  stats: TermStats,
+  parts: readonly { tokens: string[]; quoted: boolean }[],
+  query: string,
+): Map<number, JoinedPair> {
+  const out = new Map<number, JoinedPair>();
+  const text = query.toLowerCase();
+  for (let i = 0; i + 1 < parts.length; i++) {
+    const [p, q] = [parts[i], parts[i + 1]];
+    if (p.quoted || q.quoted || p.tokens.length !== 1 || q.tokens.length !== 1) continue;
+    const [a, b] = [p.tokens[0], q.tokens[0]];
+    if (!/^[a-z]{2,}$/.test(a) || !/^[a-z]{2,}$/.test(b) || a.length + b.length < 5) continue;
+    // A verb and its particle are the forms tier's, in every form of the verb (`time out` is
+    // also "times out", which `timeout` beside `time` would lose at this tier).
+    if (PARTICLES.includes(b)) continue;
+    if (out.has(i) || !stats.docs(a + b)) continue;
+    if (!new RegExp(`(?:^|[^a-z0-9])${a}(?:\\s+|-)${b}(?:[^a-z0-9]|$)`).test(text)) continue;
+    out.set(i, { word: a + b, typed: `${a} ${b}`, first: true });
+    out.set(i + 1, { word: a + b, typed: `${a} ${b}`, first: false });
+  }
+  return out;
+}
+
+/** One of two words typed apart that the history writes as one ({@link joinedPairs}). */
+export interface JoinedPair {
+  /** The word the history writes (`database`). */
+  word: string;
+  /** The two as typed, a space between (`data base`). */
+  typed: string;
+  /** The first of the two. */
+  first: boolean;
+}
+
 /** Shortest word read as two words written apart. */
 const APART_MIN = 5;
 /** The rarer half of a word written apart is in at most this share of events, or this many. */

@@ -32,7 +32,7 @@ import { Q } from "../schema.ts";
 import { tokens } from "./tokenize.ts";
 import { byUse, containing, distance, docs, near, withPrefix } from "./vocab.ts";
 import { synonymsOf } from "./synonyms.ts";
-import { particleCompounds, phrasalForms, writtenApart } from "./compounds.ts";
+import { type JoinedPair, particleCompounds, phrasalForms, writtenApart } from "./compounds.ts";
 import { irregularForms, notAfter, phraseSpellings } from "./irregular.ts";
 import { isEnglish } from "./english.ts";
 import { ABLATE } from "./rank.ts";
@@ -479,15 +479,23 @@ function joinedWords(stats: TermStats, toks: readonly string[], inside: boolean)
 /**
  * The alternatives of `terms` at `tier`, or null when the tier is declined.
  */
-export function expand(stats: TermStats, terms: QueryTerm[], tier: LiteralTier): Expansion | null {
+export function expand(
+  stats: TermStats,
+  terms: QueryTerm[],
+  tier: LiteralTier,
+  joined?: ReadonlyMap<number, JoinedPair>,
+): Expansion | null {
   const alts: string[][][] = [];
   const changes: Array<Expansion["changes"][number] & { literal?: boolean }> = [];
   let widenedOnly = 0;
+  /** Two words typed apart read as the one word the history writes (not a widening of the tier). */
+  const joins: Expansion["changes"] = [];
   /** Words only spelt close to an indexed token (not the start of one). */
   let guesses = 0;
   /** Of those, the words no swap of two letters corrects (a weaker guess). */
   let weak = 0;
-  for (const t of terms) {
+  for (let ti = 0; ti < terms.length; ti++) {
+    const t = terms[ti];
     // A contraction is one word spelt with or without its apostrophe (`didnt`, `didn't`): as
     // typed at the exact tier (the other tiers read both among its forms, and a phrase, the
     // cut spelling included, below).
@@ -599,13 +607,25 @@ export function expand(stats: TermStats, terms: QueryTerm[], tier: LiteralTier):
     if (tier === "substring" && !literal && word.length >= SPLIT_MIN) {
       phrases.push(...splitWords(stats, word).slice(0, Math.max(0, MAX_ALTS - list.length)));
     }
+    // Typed apart beside the next word or the last, where the history writes the two as one
+    // (`data base` -> `database`): each of the two may be that word (lib/search/compounds.ts
+    // `joinedPairs`).
+    const pair = ABLATE.joinedLiteral ? undefined : joined?.get(ti);
+    const whole = pair && !list.includes(pair.word) ? pair.word : undefined;
+    if (whole) list.push(whole);
     if (!list.length && !phrases.length) return null;
-    const others = [...list.filter((w) => w !== word), ...phrases.map((p) => p.join(" "))];
+    const others = [
+      ...list.filter((w) => w !== word && w !== whole),
+      ...phrases.map((p) => p.join(" ")),
+    ];
     const widens = tier === "substring"
-      ? list.some((w) => w !== word) || (!literal && phrases.length > 0)
+      ? list.some((w) => w !== word && w !== whole) || (!literal && phrases.length > 0)
       : others.length > 0;
     if (widens && !held) changes.push({ from: word, to: others, literal });
-    if (!literal) widenedOnly++;
+    // Said once for the two, as typed (`data base → database`).
+    if (whole && pair?.first) joins.push({ from: pair.typed, to: [whole] });
+    // (Held as the word the two make is no guess: `life cycle` where only `lifecycle` is held.)
+    if (!literal && !(whole && list.length === 1)) widenedOnly++;
     alts.push([...list.map((w) => [w]), ...phrases]);
   }
   if (tier !== "exact" && !changes.length) return null;
@@ -633,7 +653,8 @@ export function expand(stats: TermStats, terms: QueryTerm[], tier: LiteralTier):
   ) {
     return null;
   }
-  return confirm ? { alts, changes: shown(changes), confirm } : { alts, changes: shown(changes) };
+  const said = [...shown(changes), ...joins];
+  return confirm ? { alts, changes: said, confirm } : { alts, changes: said };
 }
 
 /** The changes to report: those of words not held as typed, or all when every word was. */

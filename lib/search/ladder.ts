@@ -35,6 +35,7 @@ import { type Fix, respelt, spellingFixes } from "./spelling.ts";
 import { Q } from "../schema.ts";
 import { tokens } from "./tokenize.ts";
 import { phraseSpellings } from "./irregular.ts";
+import { joinedPairs } from "./compounds.ts";
 
 /** Event-level matches below this many sessions also try the session-level AND. */
 const SPREAD_MIN = 10;
@@ -114,6 +115,7 @@ export function ladder(
   let held: Set<number> | undefined | null = null;
   const phrases = () =>
     held === null ? (held = withPhrases(stats, query, parsed, f, rootOf)) : held;
+  const joins = joinedPairs(stats, parsed.parts, query);
   // Respelt with a word the history holds only in other forms: those forms too.
   const tiers: LiteralTier[] = literalOnly === "forms" || literalOnly === "together"
     ? ["exact", "stemmed"]
@@ -121,7 +123,7 @@ export function ladder(
     ? ["exact"]
     : LITERAL;
   for (const t of tiers) {
-    const ex = expand(stats, parsed.parts, t);
+    const ex = expand(stats, parsed.parts, t, joins);
     if (!ex) continue;
     // Longer words that are only the word's own forms: the forms tier finds them and more.
     if (t === "substring" && ex.changes.every((c) => isForms(stats, c.from, c.to))) continue;

@@ -104,6 +104,8 @@ export const ABLATE = {
   relatedPairs: false,
   /** Two words typed apart for one the history holds weigh as one word, not two (lib/search/relevance.ts). */
   joinedCount: false,
+  /** The literal tiers read two words typed apart only as typed, never as the one word the history writes. */
+  joinedLiteral: false,
   /** No concept coordination in the relevance tier (lib/search/concepts.ts). */
   coordinate: false,
   /** The relevance tier is not reranked by the fields a session states its work in (lib/search/fielded.ts). */
