@@ -147,14 +147,24 @@ export const GROUP_SOURCES = 64;
 export const POOL_SIZE = 2;
 
 /**
- * Jobs posted to one worker at most: the one it parses and the next, so that
- * it starts the next as soon as it ends one. With one, a worker that ended
- * its job waited for the writer's thread to hear so, and the writer was
+ * Jobs posted to one worker at most: the one it parses and the next ones, so
+ * that it starts the next as soon as it ends one. With one, a worker that
+ * ended its job waited for the writer's thread to hear so, and the writer was
  * writing a source or committing a batch: a traced run of the 100 MB bench
  * corpus (2 workers, DEJA_TRACE_INDEX=1) had each worker idle a third of the
  * run, and the writer wait for chunks as long (issue 18).
+ *
+ * Two were not enough either: a batch's commit (FTS5 indexing its text, 40-55
+ * ms on the writer's thread) outlasted the ~15 ms two jobs of small stores
+ * hold, and both workers idled until it ended, twelve times a run (traced:
+ * the writer then waited 446 ms for chunks; with six, 285 ms, the workers
+ * parsing until the commit's end). A worker's memory stays bounded by its
+ * credit (lib/parse_worker.ts `mayPost`), not by the jobs it holds. Measured
+ * on the 2,282 stores of 40 KB, compiled binary, 5 alternating pairs: wall
+ * 1.87-1.96 s (median 1.95) with two against 1.74-1.92 s (1.81) with six,
+ * peak RSS 119-123 MB against 124-127; ten were no faster than six.
  */
-export const JOB_DEPTH = 2;
+export const JOB_DEPTH = 6;
 
 export type { ParseRun };
 
