@@ -63,6 +63,26 @@ Deno.test("the missing-word hint never names a word a title holds, nor one word 
   }
 });
 
+Deno.test("the missing-word hint never names a word held as a part of a name written joined", async () => {
+  // Trial 23: "'spinner' is in no session" where a session renders `<CircleSpinner />`.
+  const ix = await memIndex([
+    {
+      id: "s-spin",
+      events: [["assistant", "the page renders <CircleSpinner /> while the loadbalancer warms"]],
+    },
+    { id: "s-page", events: [["user", "the page shows a blank header"]] },
+  ]);
+  try {
+    const r = await runMain(ix.env, ["page", "spinner", "zzqq"]);
+    assertStringIncludes(r.err, "hint: 'zzqq' is in no session");
+    assert(!r.err.includes("'spinner'"), r.err);
+    const lb = await runMain(ix.env, ["page", "balancer", "zzqq"]);
+    assert(!lb.err.includes("'balancer'"), lb.err);
+  } finally {
+    ix.cleanup();
+  }
+});
+
 Deno.test("a title is found when a word only it holds sits beside a misspelt one", async () => {
   // New-user trial, 2026-12 (a real Hermes session): `introductions` is in no event, so no
   // tier corrected `startd`, and "Getting Started and Introductions" was never looked for.

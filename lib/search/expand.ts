@@ -125,13 +125,16 @@ export class TermStats {
 const normStem = (s: string) => s.replace(/y$/, "i");
 
 /**
- * True when the history holds `word` somewhere: in an event, in a title, or in another form
- * (`lose` where sessions say `loses`). What "in no session" means wherever deja says so
+ * True when the history holds `word` somewhere: in an event, in a title, in another form
+ * (`lose` where sessions say `loses`), or as a part of a name written joined (`spinner` of
+ * `<CircleSpinner />`, `balancer` of `LoadBalancer`: trial 23 was told both were "in no
+ * session"; {@link fragmentHolders}). What "in no session" means wherever deja says so
  * (`deja search`'s absent words, `ctx`'s refusal).
  */
 export function heldAnywhere(stats: TermStats, word: string): boolean {
   return stats.docs(word) > 0 || stats.inTitle(word) ||
-    wordForms(stats, word).some((v) => v !== word);
+    wordForms(stats, word).some((v) => v !== word) ||
+    (word.length >= 4 && /^[a-z]+$/.test(word) && fragmentHolders(stats, word).length > 0);
 }
 
 /**
