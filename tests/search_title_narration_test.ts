@@ -91,6 +91,13 @@ Deno.test("time words that no listed session meets say so; one that meets them d
     // All in: nothing more said.
     const year = search(s, "redis in 2025", { now });
     assertStringIncludes(narration(year), '(ranked by time: "in 2025")');
+    // A month without its year names the year read (trial 23: `redis in september` read
+    // September 2026 and said only that no session fell in it, beside one of 2025).
+    const bare = search(s, "redis in september", { now });
+    assertStringIncludes(
+      narration(bare),
+      '(ranked by time: "in september", September 2026; no session listed falls in it)',
+    );
   }));
 
 Deno.test("a title outside the window of the query's time words is not lifted above a session inside it", () =>

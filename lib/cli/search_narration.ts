@@ -30,6 +30,20 @@ function outside(res: SearchResult): string {
   return k ? "" : "; no session listed falls in it";
 }
 
+const MONTH_WORD =
+  /\b(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\b/i;
+
+/**
+ * `, September 2026` for a month named without its year: the last one (trial 23: `redis in
+ * september` said no session listed fell in it beside one of September 2025, and never which
+ * September it read).
+ */
+function whichYear(t: NonNullable<SearchResult["time"]>): string {
+  if (!MONTH_WORD.test(t.words) || /\b\d{4}\b/.test(t.words)) return "";
+  const d = new Date(t.from);
+  return `, ${d.toLocaleString("en-US", { month: "long" })} ${d.getFullYear()}`;
+}
+
 /** Whether the listed result `r` is outside the window the query's time words name. */
 export function outsideWindow(res: SearchResult, r: SearchResult["results"][number]): boolean {
   return res.time !== undefined && !sessionMeets(res.time, r.started, r.updated);
@@ -71,7 +85,9 @@ function narrated(res: SearchResult): string {
       list(res.changes.filter((c) => !spelt.includes(c.from)))
     }`
     : list(res.changes);
-  const time = res.time ? ` (ranked by time: "${res.time.words}"${outside(res)})` : "";
+  const time = res.time
+    ? ` (ranked by time: "${res.time.words}"${whichYear(res.time)}${outside(res)})`
+    : "";
   // A word typed joined that the history writes as two (`zorblatcount` -> `zorblat count`).
   const apart = res.tier === "substring" && res.changes.length > 0 &&
     res.changes.every((c) => !c.from.includes(" ") && c.to.every((t) => t.includes(" ")));
