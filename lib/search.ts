@@ -223,6 +223,11 @@ export interface SearchResult {
    */
   exactFollow?: number;
   /**
+   * How many sessions holding a word typed alone only in other forms are listed after its
+   * exact matches (`crashing` after `crashes`; lib/search/ladder.ts `formsBelow`); absent: none.
+   */
+  formsFollow?: number;
+  /**
    * The name the first result holds the query's words as, written joined, as an event writes
    * it (`fetchUserById` for `fetch user by id`; lib/search/verbatim.ts `joinedRows`).
    */
@@ -409,7 +414,8 @@ function run(store: Store, query: string, o: SearchOptions): SearchResult {
   // beside events holding them as typed (trial 21: `crashes` put first, tagged a title hit, a
   // session titled "…crashing" that never says `crashes`, above two that do). One word of it
   // as typed keeps it (trial 16: `simple greet`, the session titled "Simple greeting").
-  const formedOnly = title.forms !== undefined && tier === "exact" && !lad.widened &&
+  const formedOnly = title.forms !== undefined && tier === "exact" &&
+    (!lad.widened || lad.widened.below) &&
     new Set(title.forms.map((x) => x.from)).size >= parsed.parts.filter((p) => !p.quoted).length;
   const titled = formedOnly ? new Set<number>() : title.titled;
   // A title held in other forms of the words, beside events found in forms: said so (trial
@@ -443,7 +449,8 @@ function run(store: Store, query: string, o: SearchOptions): SearchResult {
   if (
     (prompts.size || titled.size || lifted.size) && (tier === "relevance" || tier === "none")
   ) tier = "exact";
-  const results = finish(store, cache, scores, tier, o, now, parsed.time, limit);
+  const below = lad.widened?.below ? lad.widened.ids : undefined;
+  const results = finish(store, cache, scores, tier, o, now, parsed.time, limit, below);
   trace("search: titles, prompts, order");
   let nearestFollow = 0;
   for (const r of results) {
@@ -468,7 +475,11 @@ function run(store: Store, query: string, o: SearchOptions): SearchResult {
   }
   // Exact matches ranked beside forms: labelled by what ranks first.
   let exactFollow = 0;
-  if (lad.widened && tier === "exact") {
+  let formsFollow = 0;
+  if (lad.widened?.below && tier === "exact" && !lad.widened.ids.has(results[0]?.rowid ?? -1)) {
+    formsFollow = results.filter((r) => lad.widened!.ids.has(r.rowid)).length;
+    if (!formsFollow) changes = [];
+  } else if (lad.widened && tier === "exact") {
     if (lad.widened.ids.has(results[0]?.rowid ?? -1)) {
       tier = lad.widened.tier;
       exactFollow = results.filter((r) => !lad.widened!.ids.has(r.rowid)).length;
@@ -556,6 +567,7 @@ function run(store: Store, query: string, o: SearchOptions): SearchResult {
     total: scores.size - foldedCopies(results),
     nothingMatched: exactFollow === 0 && (tier === "relevance" || tier === "none"),
     ...(exactFollow ? { exactFollow } : {}),
+    ...(formsFollow ? { formsFollow } : {}),
     ...(nearestFollow ? { nearestFollow } : {}),
     ...(joinedBy && results[0]?.joinedMatch
       ? {

@@ -1,6 +1,7 @@
 /** Word forms at the stemmed tier: phrasal verbs of a compound, `-er` nouns apart from their verb. */
 import { assertEquals } from "./_assert.ts";
 import { search } from "../lib/search.ts";
+import { narration } from "../lib/cli/search_narration.ts";
 import { phrasalForms } from "../lib/search/compounds.ts";
 import { TermStats, wordForms } from "../lib/search/expand.ts";
 import { GAP } from "../lib/query.ts";
@@ -103,4 +104,29 @@ Deno.test("a short word's regular inflections are its forms, whatever the stemme
     assertEquals([...wordForms(st, "hoped")], ["hope"]);
     const r = search(s, "added lab todolist.md");
     assertEquals([r.results[0]?.id, r.tier], ["s-add", "stemmed"]);
+  }));
+
+Deno.test("a word typed alone lists the sessions holding only its other forms after its exact matches", () =>
+  withMemIndex([
+    // Newer and titled with the form: it would rank first beside the exact matches.
+    {
+      id: "s-crashing",
+      at: Date.UTC(2026, 10, 30),
+      title: "Importer crashing",
+      events: [["user", "the importer keeps crashing on big files"], ["user", "crashing again"]],
+    },
+    { id: "s-crashes", at: Date.UTC(2026, 5, 1), events: [["user", "the app crashes on start"]] },
+    { id: "s-other", events: [["user", "the login page renders blank"]] },
+  ], (s) => {
+    const now = Date.UTC(2026, 11, 1);
+    const r = search(s, "crashes", { now });
+    assertEquals(r.tier, "exact");
+    assertEquals(r.results.map((x) => x.id), ["s-crashes", "s-crashing"]);
+    assertEquals(r.formsFollow, 1);
+    assertEquals(narration(r), "exact match; then 1 by word forms: crashes → crashing");
+    // Two words keep to the exact matches (their forms join only beside time words or a
+    // question of three or more).
+    assertEquals(search(s, "app crashes", { now }).results.map((x) => x.id), ["s-crashes"]);
+    const off = search(s, "crashes", { now, ablate: ["aloneForms"] });
+    assertEquals(off.results.map((x) => x.id), ["s-crashes"]);
   }));

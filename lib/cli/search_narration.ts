@@ -141,11 +141,17 @@ function narrated(res: SearchResult): string {
   const ones = res.tier === "exact"
     ? res.changes.filter((c) => c.from.includes(" ") && c.to[0] === c.from.replaceAll(" ", ""))
     : [];
+  // A word typed alone: the sessions holding only its other forms follow the exact matches.
+  const formed = res.formsFollow
+    ? `; then ${res.formsFollow} by word forms: ${
+      list(res.changes.filter((c) => !ones.includes(c)))
+    }`
+    : "";
   const line = {
     exact: ones.length
-      ? `exact match, also as one word: ${list(ones)}${time}`
-      : time
-      ? `exact match${time}`
+      ? `exact match, also as one word: ${list(ones)}${formed}${time}`
+      : time || formed
+      ? `exact match${formed}${time}`
       : "",
     session: `no single event holds every word; these sessions hold them between them${time}`,
     substring: `no exact match; ${how}: ${ch}${time}`,

@@ -75,7 +75,12 @@ export interface LadderResult {
    * Sessions beside the literal matches that a wider tier found (`withForms`,
    * `withRelevance`): the result takes that tier's name when one ranks first.
    */
-  widened?: { ids: Set<number>; tier: "stemmed" | "relevance" };
+  widened?: {
+    ids: Set<number>;
+    tier: "stemmed" | "relevance";
+    /** Listed after every exact match, never beside them (a word typed alone: `withForms`). */
+    below?: boolean;
+  };
   /**
    * Relevance tier of a long query: its words and their forms, to tell whether a
    * session holds every one of them (lib/search/whole.ts).
@@ -265,6 +270,11 @@ function withForms(
   // 19: `why did the build fail last week` listed two sessions of the week before, and not
   // the one of that week saying the build "fails").
   const few = parsed.parts.filter((p) => !p.quoted).length < 3;
+  // A word typed alone: its other forms after every exact match (trial 22: `crashes` never
+  // listed the sessions saying `crashing`, `tests` found 3 sessions where `test` found 11).
+  const alone = parsed.parts.length === 1 && !parsed.parts[0].quoted &&
+    parsed.parts[0].tokens.length === 1 && !ABLATE.aloneForms;
+  if (alone) return formsBelow(stats, parsed, f, rootOf, exact);
   if (few && !noneInTime(stats, parsed, exact.keys())) return undefined;
   // A short prompt holds every word as typed: no form ranks above it (trial 18a: `didnt push
   // github` put a session saying `didn't pushed … github` above the prompt saying it as typed).
@@ -291,6 +301,28 @@ function withForms(
   if (few && noneInTime(stats, parsed, ids)) return undefined;
   for (const [id, s] of exact) if (!scores.has(id)) scores.set(id, s);
   const widened = { ids, tier: "stemmed" as const };
+  return { tier: "exact", scores, alts: ex.alts, changes: ex.changes, widened };
+}
+
+/**
+ * A word typed alone, its exact matches `exact`: the sessions only its other forms hold
+ * (in one event), listed after them (lib/search.ts keeps them below). Undefined when the
+ * forms add none.
+ */
+function formsBelow(
+  stats: TermStats,
+  parsed: ParsedQuery,
+  f: Filters,
+  rootOf: (id: number) => number,
+  exact: Map<number, SessionScore>,
+): LadderResult | undefined {
+  const ex = expand(stats, parsed.parts, "stemmed");
+  if (!ex || !ex.changes.length) return undefined;
+  const scores = literalMatch(stats, ex.alts, f, rootOf, ex.confirm);
+  const ids = new Set([...scores.keys()].filter((id) => !exact.has(id)));
+  if (!ids.size) return undefined;
+  for (const [id, s] of exact) scores.set(id, s);
+  const widened = { ids, tier: "stemmed" as const, below: true };
   return { tier: "exact", scores, alts: ex.alts, changes: ex.changes, widened };
 }
 

@@ -106,6 +106,8 @@ export const ABLATE = {
   joinedCount: false,
   /** The literal tiers read two words typed apart only as typed, never as the one word the history writes. */
   joinedLiteral: false,
+  /** A word typed alone lists its exact matches only, not its other forms after them (lib/search/ladder.ts). */
+  aloneForms: false,
   /** No concept coordination in the relevance tier (lib/search/concepts.ts). */
   coordinate: false,
   /** The relevance tier is not reranked by the fields a session states its work in (lib/search/fielded.ts). */

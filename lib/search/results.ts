@@ -23,6 +23,8 @@ export function finish(
   now: number,
   time: TimeHint | undefined,
   limit: number,
+  /** Sessions listed after every other, whatever their score (other forms of a word typed alone). */
+  below?: ReadonlySet<number>,
 ): SessionHit[] {
   if (!scores.size) return [];
   const ids = [...scores.keys()];
@@ -58,8 +60,9 @@ export function finish(
       note: literal && row.harness === "deja",
     };
   });
+  const under = (x: { s: SessionScore }) => Number(below?.has(x.s.sessionId) ?? false);
   ranked.sort((a, b) =>
-    Number(b.note) - Number(a.note) || b.score - a.score ||
+    Number(b.note) - Number(a.note) || under(a) - under(b) || b.score - a.score ||
     (b.row.updated ?? 0) - (a.row.updated ?? 0) || a.row.id - b.row.id
   );
   const copies = foldCopies(store, cache, ranked, limit);
