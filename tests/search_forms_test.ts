@@ -130,3 +130,29 @@ Deno.test("a word typed alone lists the sessions holding only its other forms af
     const off = search(s, "crashes", { now, ablate: ["aloneForms"] });
     assertEquals(off.results.map((x) => x.id), ["s-crashes"]);
   }));
+
+Deno.test("a question's words held as typed close together in one event keep its other forms out", () =>
+  withMemIndex([
+    {
+      id: "s-git",
+      events: [[
+        "tool_result",
+        "To github.com:me/k.git ! [rejected] main -> main (fetch first) error: failed to push some refs",
+      ]],
+    },
+    {
+      id: "s-recap",
+      events: [[
+        "assistant",
+        "Recap: the git hooks now run on every commit, the lint step is faster, we cleaned up the " +
+        "branch by unsetting upstream and pushing fresh, the release notes were rewritten twice, " +
+        "and the three suggestions from review were rejected for now.",
+      ]],
+    },
+  ], (s) => {
+    const q = "git push was rejected";
+    assertEquals(search(s, q).results.map((x) => x.id), ["s-git"]);
+    // Trial 23: with the forms beside it, the recap ranked first.
+    const off = search(s, q, { ablate: ["nearForms"] });
+    assertEquals(off.results.map((x) => x.id).sort(), ["s-git", "s-recap"]);
+  }));

@@ -296,6 +296,19 @@ function withForms(
     else scores.delete(id);
   }
   if (!ids.size) return undefined;
+  // Nor, for a question, does an event holding its words as typed within a few words of each
+  // other, unless a short prompt holds them in their forms (trial 23: `git push was rejected`
+  // ranked a long recap saying `pushing` … `rejected` above git's own "! [rejected] … failed
+  // to push"; `git bash required on windows` still finds the prompt "… requires git bash").
+  if (!few && !ABLATE.nearForms && nearAsTyped(stats, parsed, exact)) {
+    const asked = [...ids].flatMap((id) =>
+      scores.get(id)!.events.filter((e) => e.row.kind === "user").map((e) => e.row.event_id)
+    );
+    const texts = asked.length
+      ? Q.eventTexts.all(stats.store, { ids: JSON.stringify(asked.slice(0, 50)) })
+      : [];
+    if (!texts.some((t) => tokens(t.text).length <= SHORT_PROMPT)) return undefined;
+  }
   // Read for the time alone: only when a form adds a session inside it (trial 21: `failed last
   // month`, an empty window, ranked sessions saying `failing` above those saying `failed`).
   if (few && noneInTime(stats, parsed, ids)) return undefined;
@@ -389,6 +402,8 @@ function formsTogether(
 
 /** Tokens of a prompt short enough that holding a query's words is no chance (`withForms`). */
 const SHORT_PROMPT = 24;
+/** A span of tokens holding every word of a query as typed: no chance either (`withForms`). */
+const NEAR = 24;
 
 /** Relevance candidates that join a long query's scattered matches. */
 const COMPETE = 20;
@@ -480,4 +495,32 @@ function literalMatch(
     }
   }
   return scores;
+}
+
+/** Some event of the exact matches `exact` holds every word of the query within {@link NEAR}. */
+function nearAsTyped(
+  stats: TermStats,
+  parsed: ParsedQuery,
+  exact: Map<number, SessionScore>,
+): boolean {
+  const words = parsed.parts.filter((p) => !p.quoted && p.tokens.length === 1)
+    .map((p) => p.tokens[0]);
+  if (words.length !== parsed.parts.length) return false;
+  const held = [...exact.values()].filter((s) => !s.spread)
+    .flatMap((s) => s.events.map((e) => e.row.event_id));
+  if (!held.length) return false;
+  const texts = Q.eventTexts.all(stats.store, { ids: JSON.stringify(held.slice(0, 50)) });
+  return texts.some((t) => within(tokens(t.text), words, NEAR));
+}
+
+/** True when `toks` hold every one of `words` within a span of `span` tokens. */
+function within(toks: readonly string[], words: readonly string[], span: number): boolean {
+  const want = new Set(words);
+  const last = new Map<string, number>();
+  for (let i = 0; i < toks.length; i++) {
+    if (!want.has(toks[i])) continue;
+    last.set(toks[i], i);
+    if (last.size === want.size && i - Math.min(...last.values()) < span) return true;
+  }
+  return false;
 }

@@ -108,6 +108,8 @@ export const ABLATE = {
   joinedLiteral: false,
   /** A word typed alone lists its exact matches only, not its other forms after them (lib/search/ladder.ts). */
   aloneForms: false,
+  /** Forms join a question's exact matches even when an event holds its words as typed close together (lib/search/ladder.ts). */
+  nearForms: false,
   /** No concept coordination in the relevance tier (lib/search/concepts.ts). */
   coordinate: false,
   /** The relevance tier is not reranked by the fields a session states its work in (lib/search/fielded.ts). */
