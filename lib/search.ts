@@ -86,6 +86,7 @@ import {
   joinedRows,
   liftVerbatim,
   literalHolders,
+  pairRows,
   phraseRows,
   verbatimHolders,
   versionRows,
@@ -226,7 +227,7 @@ export interface SearchResult {
    * How many sessions holding a word typed alone only in other forms are listed after its
    * exact matches (`crashing` after `crashes`; lib/search/ladder.ts `formsBelow`); absent: none.
    */
-  formsFollow?: number;
+  formsFollow?: { listed: number; total: number };
   /**
    * The name the first result holds the query's words as, written joined, as an event writes
    * it (`fetchUserById` for `fetch user by id`; lib/search/verbatim.ts `joinedRows`).
@@ -393,7 +394,8 @@ function run(store: Store, query: string, o: SearchOptions): SearchResult {
   }
   const verbatim = verbatimHolders(phrase, rootOf);
   // The words written joined, as one name: ranked with the phrase.
-  const joinedBy = joinedRows(stats, query, f) ?? versionRows(stats, query, f);
+  const joinedBy = joinedRows(stats, query, f) ?? versionRows(stats, query, f) ??
+    pairRows(stats, parsed.parts, query, f);
   const joined = verbatimHolders(joinedBy, rootOf);
   // Below the phrase as typed, and that below the name as written (`fetch_user_by_id`).
   liftVerbatim(scores, new Map([...joined].filter(([id]) => !verbatim.has(id))));
@@ -475,10 +477,11 @@ function run(store: Store, query: string, o: SearchOptions): SearchResult {
   }
   // Exact matches ranked beside forms: labelled by what ranks first.
   let exactFollow = 0;
-  let formsFollow = 0;
+  let formsFollow: { listed: number; total: number } | undefined;
   if (lad.widened?.below && tier === "exact" && !lad.widened.ids.has(results[0]?.rowid ?? -1)) {
-    formsFollow = results.filter((r) => lad.widened!.ids.has(r.rowid)).length;
-    if (!formsFollow) changes = [];
+    // All of them, listed or not (trial 24: "then 1 by word forms" where 11 sessions held one).
+    const listed = results.filter((r) => lad.widened!.ids.has(r.rowid)).length;
+    formsFollow = { listed, total: lad.widened.ids.size };
   } else if (lad.widened && tier === "exact") {
     if (lad.widened.ids.has(results[0]?.rowid ?? -1)) {
       tier = lad.widened.tier;

@@ -122,11 +122,18 @@ Deno.test("a word typed alone lists the sessions holding only its other forms af
     const r = search(s, "crashes", { now });
     assertEquals(r.tier, "exact");
     assertEquals(r.results.map((x) => x.id), ["s-crashes", "s-crashing"]);
-    assertEquals(r.formsFollow, 1);
+    assertEquals(r.formsFollow, { listed: 1, total: 1 });
     assertEquals(narration(r), "exact match; then 1 by word forms: crashes → crashing");
     // Two words keep to the exact matches (their forms join only beside time words or a
     // question of three or more).
     assertEquals(search(s, "app crashes", { now }).results.map((x) => x.id), ["s-crashes"]);
+    // Fewer listed than hold a form: how many of them, and that the rest are left out.
+    const one = search(s, "crashes", { now, limit: 1 });
+    assertEquals(one.formsFollow, { listed: 0, total: 1 });
+    assertEquals(
+      narration(one),
+      "exact match; 1 more by word forms (crashes → crashing), none listed: raise --limit",
+    );
     const off = search(s, "crashes", { now, ablate: ["aloneForms"] });
     assertEquals(off.results.map((x) => x.id), ["s-crashes"]);
   }));
@@ -155,4 +162,21 @@ Deno.test("a question's words held as typed close together in one event keep its
     // Trial 23: with the forms beside it, the recap ranked first.
     const off = search(s, q, { ablate: ["nearForms"] });
     assertEquals(off.results.map((x) => x.id).sort(), ["s-git", "s-recap"]);
+  }));
+
+Deno.test("a word's forms are never a stop word, and a word typed alone lists no form of three letters after it", () =>
+  withMemIndex([
+    { id: "thing", events: [["user", "one thing broke"]] },
+    { id: "things", events: [["user", "many things broke"]] },
+    { id: "the", events: [["user", "the build broke"]] },
+    { id: "seed", events: [["user", "seed the database"]] },
+    { id: "see", events: [["user", "I see it now"]] },
+  ], (s) => {
+    // Trial 24: `thing` read as `the` (a base by the rule of `making` -> `make`).
+    assertEquals(search(s, "thing").results.map((x) => x.id), ["thing", "things"]);
+    assertEquals(search(s, "thing").changes, [{ from: "thing", to: ["things"] }]);
+    // Beside another word read in its forms too (`broken` -> `broke`).
+    assertEquals(search(s, "thing broken").results.map((x) => x.id).sort(), ["thing", "things"]);
+    // `see` is taken for a base of `seed`; typed alone, it is not listed after it.
+    assertEquals(search(s, "seed").results.map((x) => x.id), ["seed"]);
   }));

@@ -100,3 +100,33 @@ Deno.test("two words typed apart that the history writes as one find that word a
     const off = search(s, "data base", { ablate: ["joinedLiteral"] });
     assertEquals(off.results.map((x) => x.id), ["scattered"]);
   }));
+
+Deno.test("two words typed alone that the history writes as one rank the sessions holding it first, in either number, a particle's too", () =>
+  withMemIndex([
+    // Names `file` and `name` often, apart.
+    {
+      id: "apart",
+      events: [
+        ["user", "open the config file and change the name field"],
+        ["assistant", "the file now holds the new name; another file keeps the old name"],
+        ["tool_result", "file: app.yaml name: web file: db.yaml name: db"],
+      ],
+    },
+    { id: "one", events: [["assistant", "the filename is derived from the upload"]] },
+    { id: "backup", events: [["user", "the nightly backup job failed"]] },
+    { id: "dbs", events: [["user", "both databases need the index"]] },
+    { id: "noise", events: [["user", "we will back it up later, up to you"]] },
+  ], (s) => {
+    // Trial 24: `file name` said "also as one word: filename" and listed that session 14th.
+    const r = search(s, "file name");
+    assertEquals(r.results.map((x) => x.id), ["one", "apart"]);
+    assertEquals(narration(r), "exact match, also as one word: file name → filename");
+    assertEquals(
+      search(s, "file name", { ablate: ["joinedLiteral"] }).results.map((x) => x.id),
+      ["apart"],
+    );
+    // A verb and its particle typed alone are the word (`back up`); the plural as held.
+    assertEquals(search(s, "back up").results[0]?.id, "backup");
+    assertEquals(search(s, "data base").results.map((x) => x.id), ["dbs"]);
+    assertEquals(search(s, "data bases").results.map((x) => x.id), ["dbs"]);
+  }));

@@ -592,6 +592,7 @@ function jsonOf(
     tier: res.tier,
     nothing_matched: res.nothingMatched,
     exact_follow: (res.exactFollow ?? 0) > 0,
+    forms_follow: res.formsFollow ?? null,
     nearest_follow: res.nearestFollow ?? 0,
     total: res.total,
     changes: res.changes,

@@ -65,7 +65,11 @@ export function narration(res: SearchResult): string {
   const line = narrated(res);
   // The words found written joined, as one name (trial 14: `fetch user by id`, `fetchUserById`).
   // Said once: the tier's own line names the joined name already (trial 18: `ubuntu22.04`).
-  if (!res.joined || (res.joinedHow !== "version" && line.includes("written joined"))) return line;
+  if (
+    !res.joined ||
+    (res.joinedHow !== "version" &&
+      (line.includes("written joined") || line.includes("also as one word")))
+  ) return line;
   const how = res.joinedHow === "version"
     ? "the version written with a 'v'"
     : "the words written joined";
@@ -139,14 +143,21 @@ function narrated(res: SearchResult): string {
   }
   // Two words typed apart that the history writes as one, read as both (`data base`).
   const ones = res.tier === "exact"
-    ? res.changes.filter((c) => c.from.includes(" ") && c.to[0] === c.from.replaceAll(" ", ""))
+    ? res.changes.filter((c) =>
+      c.from.includes(" ") && c.to.every((t) => !t.includes(" ")) &&
+      c.to[0].startsWith(c.from.split(" ")[0])
+    )
     : [];
   // A word typed alone: the sessions holding only its other forms follow the exact matches.
-  const formed = res.formsFollow
-    ? `; then ${res.formsFollow} by word forms: ${
-      list(res.changes.filter((c) => !ones.includes(c)))
-    }`
-    : "";
+  const more = res.formsFollow;
+  const forms = more ? list(res.changes.filter((c) => !ones.includes(c))) : "";
+  const formed = !more
+    ? ""
+    : more.listed === more.total
+    ? `; then ${more.total} by word forms: ${forms}`
+    : `; ${more.total} more by word forms (${forms}), ${
+      more.listed ? `${more.listed} listed` : "none listed: raise --limit"
+    }`;
   const line = {
     exact: ones.length
       ? `exact match, also as one word: ${list(ones)}${formed}${time}`

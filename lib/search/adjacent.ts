@@ -87,6 +87,10 @@ export function adjacentPairs(
   for (let i = 0; i + 1 < alts.length && out.length < MAX_PAIRS; i++) {
     if (common(i) && common(i + 1)) continue;
     const phrases = forms(i).flatMap((a) => forms(i + 1).map((b) => ftsTerm([...a, ...b])));
+    // Two words typed apart that the history writes as one (lib/search/compounds.ts
+    // `joinedPairs`): each may be that word, and the word is the two held together.
+    const one = new Set(alts[i + 1].filter((t) => t.length === 1).map((t) => t[0]));
+    for (const t of alts[i]) if (t.length === 1 && one.has(t[0])) phrases.push(ftsTerm(t));
     if (!phrases.length) continue;
     const match = phrases.length === 1 ? phrases[0] : `(${phrases.join(" OR ")})`;
     const df = Q.termSessions.get(stats.store, { match, limit: SAMPLE })!.s;

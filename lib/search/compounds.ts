@@ -192,13 +192,20 @@ export function joinedPairs(
     if (p.quoted || q.quoted || p.tokens.length !== 1 || q.tokens.length !== 1) continue;
     const [a, b] = [p.tokens[0], q.tokens[0]];
     if (!/^[a-z]{2,}$/.test(a) || !/^[a-z]{2,}$/.test(b) || a.length + b.length < 5) continue;
-    // A verb and its particle are the forms tier's, in every form of the verb (`time out` is
-    // also "times out", which `timeout` beside `time` would lose at this tier).
-    if (PARTICLES.includes(b)) continue;
-    if (out.has(i) || !stats.docs(a + b)) continue;
+    // In a question, a verb and its particle are the forms tier's, in every form of the verb
+    // (`why did the backup job time out`: `timeout` beside `time` found sessions at this tier,
+    // and the one where it "times out" was lost). Typed alone they are the word (`back up`,
+    // `mark down`: trial 24 found none of the sessions saying `backup`, `markdown`).
+    if (PARTICLES.includes(b) && parts.length > 2) continue;
+    if (out.has(i)) continue;
+    // Either number joins the word as held (`data bases` -> `database`, `data base` -> `databases`).
+    const words = [a + b, b.endsWith("s") ? a + b.slice(0, -1) : a + b + "s"]
+      .filter((w) => stats.docs(w) > 0);
+    if (!words.length) continue;
     if (!new RegExp(`(?:^|[^a-z0-9])${a}(?:\\s+|-)${b}(?:[^a-z0-9]|$)`).test(text)) continue;
-    out.set(i, { word: a + b, typed: `${a} ${b}`, first: true });
-    out.set(i + 1, { word: a + b, typed: `${a} ${b}`, first: false });
+    const typed = `${a} ${b}`;
+    out.set(i, { word: words[0], words, typed, first: true });
+    out.set(i + 1, { word: words[0], words, typed, first: false });
   }
   return out;
 }
@@ -207,6 +214,8 @@ export function joinedPairs(
 export interface JoinedPair {
   /** The word the history writes (`database`). */
   word: string;
+  /** It and, for a plural typed, the singular too, those the history holds (`databases`, `database`). */
+  words: string[];
   /** The two as typed, a space between (`data base`). */
   typed: string;
   /** The first of the two. */

@@ -26,7 +26,7 @@
  * @module
  */
 import { stemmer } from "stemmer";
-import { ftsTerm, GAP, type QueryTerm } from "../query.ts";
+import { ftsTerm, GAP, type QueryTerm, STOP_WORDS } from "../query.ts";
 import type { Store } from "../store.ts";
 import { Q } from "../schema.ts";
 import { tokens } from "./tokenize.ts";
@@ -216,7 +216,11 @@ function findForms(stats: TermStats, word: string): string[] {
 }
 
 function formsAndSynonyms(stats: TermStats, word: string): string[] {
-  const out = new Set(wordForms(stats, word));
+  // A stop word is no form to match: every event holds one (trial 24: `thing` read as `the`,
+  // a base by the rule of `making` -> `make`, listed 28 sessions holding only `the`; `used`
+  // as `us`). (The relevance tier reads a word's forms as they are: measured, held-out
+  // paraphrases moved by ±2 a seed either way.)
+  const out = new Set(wordForms(stats, word).filter((w) => w === word || !STOP_WORDS.has(w)));
   // A past form the history never writes as the compound of its verb (`timed` -> `timeout`).
   for (const c of particleCompounds(stats, word, wordForms, MAX_ALTS - out.size)) out.add(c);
   const syn = new Set<string>(synonymsOf(word));
@@ -614,21 +618,22 @@ export function expand(
     // (`data base` -> `database`): each of the two may be that word (lib/search/compounds.ts
     // `joinedPairs`).
     const pair = ABLATE.joinedLiteral ? undefined : joined?.get(ti);
-    const whole = pair && !list.includes(pair.word) ? pair.word : undefined;
-    if (whole) list.push(whole);
+    const wholes = pair ? pair.words.filter((w) => !list.includes(w)) : [];
+    const whole = wholes[0];
+    list.push(...wholes);
     if (!list.length && !phrases.length) return null;
     const others = [
-      ...list.filter((w) => w !== word && w !== whole),
+      ...list.filter((w) => w !== word && !wholes.includes(w)),
       ...phrases.map((p) => p.join(" ")),
     ];
     const widens = tier === "substring"
-      ? list.some((w) => w !== word && w !== whole) || (!literal && phrases.length > 0)
+      ? list.some((w) => w !== word && !wholes.includes(w)) || (!literal && phrases.length > 0)
       : others.length > 0;
     if (widens && !held) changes.push({ from: word, to: others, literal });
     // Said once for the two, as typed (`data base → database`).
-    if (whole && pair?.first) joins.push({ from: pair.typed, to: [whole] });
+    if (whole && pair?.first) joins.push({ from: pair.typed, to: wholes });
     // (Held as the word the two make is no guess: `life cycle` where only `lifecycle` is held.)
-    if (!literal && !(whole && list.length === 1)) widenedOnly++;
+    if (!literal && !(whole && list.length === wholes.length)) widenedOnly++;
     alts.push([...list.map((w) => [w]), ...phrases]);
   }
   if (tier !== "exact" && !changes.length) return null;

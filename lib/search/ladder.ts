@@ -329,8 +329,16 @@ function formsBelow(
   rootOf: (id: number) => number,
   exact: Map<number, SessionScore>,
 ): LadderResult | undefined {
-  const ex = expand(stats, parsed.parts, "stemmed");
-  if (!ex || !ex.changes.length) return undefined;
+  const stemmed = expand(stats, parsed.parts, "stemmed");
+  if (!stemmed || !stemmed.changes.length) return undefined;
+  // A form of three letters is too often another word (trial 24: `seed` read as `see`).
+  const word = parsed.parts[0].tokens[0];
+  const kept = (w: string) => w === word || w.includes(" ") || w.length >= 4;
+  const alts = [stemmed.alts[0].filter((toks) => kept(toks.join(" ")))];
+  const changes = stemmed.changes.map((c) => ({ ...c, to: c.to.filter(kept) }))
+    .filter((c) => c.to.length);
+  if (!changes.length) return undefined;
+  const ex = { ...stemmed, alts, changes };
   const scores = literalMatch(stats, ex.alts, f, rootOf, ex.confirm);
   const ids = new Set([...scores.keys()].filter((id) => !exact.has(id)));
   if (!ids.size) return undefined;

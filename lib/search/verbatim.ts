@@ -13,7 +13,8 @@
  *
  * @module
  */
-import { ftsTerm } from "../query.ts";
+import { ftsTerm, type QueryTerm } from "../query.ts";
+import { joinedPairs } from "./compounds.ts";
 import { type Filters, filterSql, type Row } from "./retrieve.ts";
 import { Q } from "../schema.ts";
 import { ABLATE, type ScoredEvent, type SessionScore } from "./rank.ts";
@@ -104,6 +105,33 @@ export function joinedRows(
   if (!docs || docs / n > COMMON) return undefined;
   const rows = newestRows(stats, f, [token], MAX_ROWS);
   return rows.length ? { token, toks: [token], rows, how: "joined" } : undefined;
+}
+
+/**
+ * The events holding the one word that a query of two words typed apart stands for, as the
+ * history writes it (`file name` -> `filename`, lib/search/compounds.ts `joinedPairs`), and
+ * those holding the two as a phrase: their sessions rank first, as the search says it read them
+ * (trial 24: `file name` said "also as one word: filename" and listed the only session
+ * holding it 14th of 17, below sessions naming `file` and `name` apart). Undefined for any
+ * other query, or a word in more than a fifth of the events.
+ */
+export function pairRows(
+  stats: TermStats,
+  parts: readonly QueryTerm[],
+  query: string,
+  f: Filters,
+): OtherSpelling | undefined {
+  if (ABLATE.verbatim || ABLATE.joinedLiteral || parts.length !== 2) return undefined;
+  const pair = joinedPairs(stats, parts, query).get(0);
+  if (!pair) return undefined;
+  const n = Math.max(1, Q.eventCount.get(stats.store, {})!.n);
+  if (stats.docs(pair.word) / n > COMMON) return undefined;
+  // The two as a phrase too: a query of two words has no phrase read of its own (phraseRows).
+  const rows = [
+    ...newestRows(stats, f, [pair.word], MAX_ROWS),
+    ...newestRows(stats, f, pair.typed.split(" "), MAX_ROWS),
+  ].sort((a, b) => a.bm25 - b.bm25);
+  return rows.length ? { token: pair.word, toks: [pair.word], rows, how: "joined" } : undefined;
 }
 
 /** The query as another spelling of it holds it ({@link joinedRows}, {@link versionRows}). */
