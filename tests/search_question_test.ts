@@ -130,3 +130,20 @@ Deno.test("two words typed alone that the history writes as one rank the session
     assertEquals(search(s, "data base").results.map((x) => x.id), ["dbs"]);
     assertEquals(search(s, "data bases").results.map((x) => x.id), ["dbs"]);
   }));
+
+Deno.test("a question with two words typed apart for one word is widened at each word's own weight", () =>
+  withMemIndex([
+    { id: "tz", events: [["tool_result", "timezone America/Denver"]] },
+    { id: "local", events: [["user", "handle the local dates in the report"]] },
+    { id: "other", events: [["user", "the login page renders blank"]] },
+    // `handle` commoner than `timezone`.
+    { id: "h1", events: [["user", "handle the retry in the parser"]] },
+  ], (s) => {
+    // Trial 24: `… time zone` found nothing where `… timezone` listed the nearest sessions:
+    // counted as two words, `timezone` alone passed for most of the question, and `handle`
+    // was never read in its related words.
+    const ids = (q: string) => search(s, q).results.map((x) => x.id).sort();
+    // Widened at each word's own weight (`local` of `timezone`), and the word typed apart is
+    // two words of the question: its holder alone is listed too.
+    assertEquals(ids("how did we handle the time zone"), ["local", "tz"]);
+  }));
