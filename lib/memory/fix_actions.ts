@@ -9,7 +9,7 @@
  */
 import type { Store } from "../store.ts";
 import { Q } from "../schema.ts";
-import { type Outcome, outcomeOf, runEnd, runFacts } from "./outcome.ts";
+import { failureLine, type Outcome, outcomeOf, runEnd, runFacts } from "./outcome.ts";
 
 /** One command or file action of a session. */
 export interface Action {
@@ -41,7 +41,10 @@ const FILE_OPS = new Set(["read", "edit", "write"]);
 export function actionsOf(store: Store, sid: number): Action[] {
   const out: Action[] = Q.commandsInOrder.all(store, { session: sid }).map((r) => {
     const facts = runFacts(r);
-    const outcome = outcomeOf(facts);
+    // Exit 0 that printed a failure line did not go well (fix.ts `okButSaidError`).
+    const outcome = okButSaidError({ outcome: outcomeOf(facts), output: facts.output })
+      ? "failed"
+      : outcomeOf(facts);
     return {
       kind: "command",
       text: String(r.command),
@@ -243,4 +246,14 @@ export interface Followed {
    * build error is still there", `just status` where `yq` was never run again).
    */
   checked: boolean;
+}
+
+/**
+ * A run taken for a success (exit 0, or no failure line its status left to it) whose own output
+ * still reports an error: it failed, as far as what follows it is concerned (trial 24, a Crush
+ * session: PowerShell's `Import-Module …` printed "ParserError … was not loaded" in colour
+ * codes and CRLF lines, and was offered as the fix of a failing test that "succeeded 1/1").
+ */
+export function okButSaidError(a: Pick<Action, "outcome" | "output">): boolean {
+  return a.outcome === "ok" && failureLine(a.output) !== null;
 }

@@ -1,7 +1,7 @@
 import { assert, assertEquals } from "../../tests/_assert.ts";
 import { indexSessions, type SessionSpec } from "../../tests/_memory.ts";
 import { adapt, findFixes, fixRecord } from "./fix.ts";
-import { looksOnly } from "./fix_actions.ts";
+import { looksOnly, okButSaidError } from "./fix_actions.ts";
 import {
   errorSignatures,
   otherKind,
@@ -871,4 +871,16 @@ Deno.test("a fix is checked when what failed ran again without its error, whatev
   } finally {
     ix.cleanup();
   }
+});
+
+Deno.test("a run taken for a success whose output reports an error is not one", () => {
+  // Trial 24 (a Crush session): the output as the real run printed it, colour codes and CRLF.
+  const output = "\n\x1b[31;1mParserError: \x1b[31;1mVariable reference is not valid. ':' was " +
+    "not followed by a valid variable name character.\x1b[0m\r\n\x1b[31;1mImport-Module: " +
+    "\x1b[31;1mThe specified module './Tools.psm1' was not loaded because no valid module " +
+    "file was found in any module directory.\x1b[0m";
+  assertEquals(okButSaidError({ outcome: "ok", output }), true);
+  assertEquals(okButSaidError({ outcome: "ok", output: "Tests Passed: 4, Failed: 0" }), false);
+  assertEquals(okButSaidError({ outcome: "ok", output: null }), false);
+  assertEquals(okButSaidError({ outcome: "failed", output }), false);
 });
