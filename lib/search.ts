@@ -360,7 +360,7 @@ function run(store: Store, query: string, o: SearchOptions): SearchResult {
   if (!parsed.parts.length) return base;
 
   const stats = new TermStats(store);
-  const lad = ladder(stats, parsed, query, f, rootOf);
+  const lad = ladder(stats, parsed, query, f, rootOf, false, limit);
   const { scores, alts } = lad;
   trace(`search: ladder ${lad.tier}, ${lad.scores.size} sessions`);
   let changes = lad.changes;

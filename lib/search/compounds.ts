@@ -214,7 +214,7 @@ export function joinedPairs(
 export interface JoinedPair {
   /** The word the history writes (`database`). */
   word: string;
-  /** It and, for a plural typed, the singular too, those the history holds (`databases`, `database`). */
+  /** It and the word in the other number, those the history holds (`databases`, `database`). */
   words: string[];
   /** The two as typed, a space between (`data base`). */
   typed: string;

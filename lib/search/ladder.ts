@@ -112,6 +112,8 @@ export function ladder(
   f: Filters,
   rootOf: (id: number) => number,
   literalOnly: false | "exact" | "forms" | "together" = false,
+  /** Results to be listed: a word typed alone with this many exact matches reads no forms. */
+  limit = Infinity,
 ): LadderResult {
   const none: LadderResult = { tier: "none", scores: new Map(), alts: [], changes: [] };
   if (!parsed.parts.length) return none;
@@ -150,7 +152,7 @@ export function ladder(
       return withRelevance(stats, parsed, query, f, rootOf, { tier: t, scores, ...ex });
     }
     if (t === "exact" && !ABLATE.compete) {
-      const wide = withForms(stats, parsed, f, rootOf, scores);
+      const wide = withForms(stats, parsed, f, rootOf, scores, limit);
       if (wide) return wide;
     }
     // Word forms that are all spelling fixes (`kubernets` -> `kubernetes`) are named as such.
@@ -265,6 +267,7 @@ function withForms(
   f: Filters,
   rootOf: (id: number) => number,
   exact: Map<number, SessionScore>,
+  limit = Infinity,
 ): LadderResult | undefined {
   // Fewer words: only when the query names a time none of its exact matches falls in (trial
   // 19: `why did the build fail last week` listed two sessions of the week before, and not
@@ -274,7 +277,9 @@ function withForms(
   // listed the sessions saying `crashing`, `tests` found 3 sessions where `test` found 11).
   const alone = parsed.parts.length === 1 && !parsed.parts[0].quoted &&
     parsed.parts[0].tokens.length === 1 && !ABLATE.aloneForms;
-  if (alone) return formsBelow(stats, parsed, f, rootOf, exact);
+  // (None listed when the exact matches fill the list: not read, a common word's forms cost a
+  // cold `error` ~60 ms on the 100 MB bench.)
+  if (alone) return exact.size < limit ? formsBelow(stats, parsed, f, rootOf, exact) : undefined;
   if (few && !noneInTime(stats, parsed, exact.keys())) return undefined;
   // A short prompt holds every word as typed: no form ranks above it (trial 18a: `didnt push
   // github` put a session saying `didn't pushed … github` above the prompt saying it as typed).
