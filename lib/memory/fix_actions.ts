@@ -41,10 +41,9 @@ const FILE_OPS = new Set(["read", "edit", "write"]);
 export function actionsOf(store: Store, sid: number): Action[] {
   const out: Action[] = Q.commandsInOrder.all(store, { session: sid }).map((r) => {
     const facts = runFacts(r);
-    // Exit 0 that printed a failure line did not go well (fix.ts `okButSaidError`).
-    const outcome = okButSaidError({ outcome: outcomeOf(facts), output: facts.output })
-      ? "failed"
-      : outcomeOf(facts);
+    // Exit 0 that printed a failure line did not go well ({@link okButSaidError}).
+    const run = outcomeOf(facts);
+    const outcome = okButSaidError({ outcome: run, output: facts.output }) ? "failed" : run;
     return {
       kind: "command",
       text: String(r.command),

@@ -84,6 +84,19 @@ export function adjacentPairs(
     return list;
   };
   const { sql, args } = filterSql({ ...f, sessionIds: ids }, "fts");
+  // The sessions holding any of `phrases` (FTS5 phrase terms), at weight `w`; none: undefined.
+  const held = (phrases: string[], w: number): Pair | undefined => {
+    if (!phrases.length) return undefined;
+    const match = phrases.length === 1 ? phrases[0] : `(${phrases.join(" OR ")})`;
+    const df = Q.termSessions.get(stats.store, { match, limit: SAMPLE })!.s;
+    if (!df) return undefined;
+    const tf = new Map<number, number>();
+    for (const r of Q.termEvents.extend(sql, args).all(stats.store, { match })) {
+      const root = rootOf(r.session_id);
+      tf.set(root, (tf.get(root) ?? 0) + eventWeight(r.kind, r.flags));
+    }
+    return tf.size ? { df, tf, w } : undefined;
+  };
   for (let i = 0; i + 1 < alts.length && out.length < MAX_PAIRS; i++) {
     if (common(i) && common(i + 1)) continue;
     const phrases = forms(i).flatMap((a) => forms(i + 1).map((b) => ftsTerm([...a, ...b])));
@@ -91,16 +104,8 @@ export function adjacentPairs(
     // `joinedPairs`): each may be that word, and the word is the two held together.
     const one = new Set(alts[i + 1].filter((t) => t.length === 1).map((t) => t[0]));
     for (const t of alts[i]) if (t.length === 1 && one.has(t[0])) phrases.push(ftsTerm(t));
-    if (!phrases.length) continue;
-    const match = phrases.length === 1 ? phrases[0] : `(${phrases.join(" OR ")})`;
-    const df = Q.termSessions.get(stats.store, { match, limit: SAMPLE })!.s;
-    if (!df) continue;
-    const tf = new Map<number, number>();
-    for (const r of Q.termEvents.extend(sql, args).all(stats.store, { match })) {
-      const root = rootOf(r.session_id);
-      tf.set(root, (tf.get(root) ?? 0) + eventWeight(r.kind, r.flags));
-    }
-    if (tf.size) out.push({ df, tf, w: 1 });
+    const pair = held(phrases, 1);
+    if (pair) out.push(pair);
   }
   if (ABLATE.relatedPairs || !weights) return out;
   // A thesaurus word for one half: `lose messages` read as "drops messages" too, at its weight.
@@ -117,17 +122,8 @@ export function adjacentPairs(
       ...ra.flatMap((a) => forms(i + 1).map((b) => [...a.toks, ...b])),
       ...rb.flatMap((b) => forms(i).map((a) => [...a, ...b.toks])),
     ].map(ftsTerm);
-    if (!phrases.length) continue;
-    const w = Math.max(...[...ra, ...rb].map((x) => x.w));
-    const match = phrases.length === 1 ? phrases[0] : `(${phrases.join(" OR ")})`;
-    const df = Q.termSessions.get(stats.store, { match, limit: SAMPLE })!.s;
-    if (!df) continue;
-    const tf = new Map<number, number>();
-    for (const r of Q.termEvents.extend(sql, args).all(stats.store, { match })) {
-      const root = rootOf(r.session_id);
-      tf.set(root, (tf.get(root) ?? 0) + eventWeight(r.kind, r.flags));
-    }
-    if (tf.size) out.push({ df, tf, w });
+    const pair = held(phrases, Math.max(...[...ra, ...rb].map((x) => x.w)));
+    if (pair) out.push(pair);
   }
   return out;
 }

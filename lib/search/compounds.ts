@@ -185,7 +185,11 @@ export function joinedPairs(
   parts: readonly { tokens: string[]; quoted: boolean }[],
   query: string,
 ): Map<number, JoinedPair> {
+  // Read once a search: the ladder's tiers and the phrase lift (verbatim.ts `pairRows`).
+  const known = pairsRead.get(stats);
+  if (known?.parts === parts && known.query === query) return known.pairs;
   const out = new Map<number, JoinedPair>();
+  pairsRead.set(stats, { parts, query, pairs: out });
   const text = query.toLowerCase();
   for (let i = 0; i + 1 < parts.length; i++) {
     const [p, q] = [parts[i], parts[i + 1]];
@@ -209,6 +213,11 @@ export function joinedPairs(
   }
   return out;
 }
+
+const pairsRead = new WeakMap<
+  TermStats,
+  { parts: readonly unknown[]; query: string; pairs: Map<number, JoinedPair> }
+>();
 
 /** One of two words typed apart that the history writes as one ({@link joinedPairs}). */
 export interface JoinedPair {
