@@ -52,6 +52,21 @@ Deno.test("a fragment of six letters or more is found inside a longer word, a sh
     assertEquals(ids(search(s, "snark")), ["s-snark"]);
   }));
 
+Deno.test("a short word is not read inside a dictionary word, nor at the end of a word that is no name", () =>
+  withMemIndex([
+    { id: "s-snip", events: [["user", "paste the snippet into the service config"]] },
+    { id: "s-single", events: [["user", "a single worker failed after the restart"]] },
+    { id: "s-open", events: [["user", "the opencode sidebar renders blank"]] },
+    { id: "s-auth", events: [["user", "the authentication header is dropped"]] },
+  ], (s) => {
+    // Trial 24: `pet -> snippet`, `ice -> service`, `sing -> using, missing`, `led -> failed`.
+    for (const q of ["pet", "ice", "sing", "led", "art"]) assertEquals(ids(search(s, q)), [], q);
+    // A name ending in the word after a word of its own, and the start of a longer word for
+    // a word that is none itself, are still read.
+    assertEquals(ids(search(s, "code")), ["s-open"]);
+    assertEquals(ids(search(s, "auth")), ["s-auth"]);
+  }));
+
 Deno.test("a name of three or more words typed joined or in camelCase finds it written apart", () =>
   withMemIndex([
     { id: "s-total", events: [["user", "cargo build fails with zorblat_count_total missing"]] },

@@ -21,7 +21,6 @@ import { DejaError } from "../../core/errors.ts";
 import { modelsOf, shortRef } from "../sessions.ts";
 import { type LastSession, lastSessions } from "../memory/last.ts";
 import type { Store } from "../store.ts";
-import { Q } from "../schema.ts";
 import {
   FILTER_OPTIONS,
   hiddenHint,
@@ -94,6 +93,11 @@ export interface LastData {
   without: number;
   /** Sessions the filters let through, listed or not, when known (lib/memory/last.ts). */
   total?: number;
+  /**
+   * When a month or day named without its year held none: the latest of the five years
+   * before whose same days hold some, and how many ({@link earlierYear}).
+   */
+  earlier?: { year: number; sessions: number };
 }
 
 /**
@@ -213,19 +217,66 @@ export function lastData(store: Store, args: LastArgs, io: Pick<IO, "env" | "cwd
     until: args.until,
     hidden: hiddenOf(store, args.filter, io),
   });
-  // Nothing under --harness/--project: how many sessions there are without them.
-  const unfiltered = () =>
-    lastSessions(store, { limit: 1, hidden: hiddenOf(store, args.filter, io) }).sessions.length
-      ? Number(Q.sessionCount.get(store, {})?.n ?? 0)
-      : 0;
+  // Nothing under --harness/--project: how many sessions there are without them, as
+  // `deja last` counts them (trial 24: 52 here, subagents and throwaway ones included,
+  // where `deja last` said 45).
+  const unfiltered = () => {
+    const all = lastSessions(store, {
+      limit: 1,
+      hidden: hiddenOf(store, args.filter, io),
+      count: true,
+    });
+    return all.total ?? 0;
+  };
   const without = sessions.length || !filtersOf(args).length ? 0 : unfiltered();
+  const earlier = sessions.length || hidden ? undefined : earlierYear(store, args, io);
   return {
     sessions: sessions.map((s) => ({ ...s, ref: shortRef(store, s.harness, s.native_id) })),
     hidden,
     undated,
     without,
     ...(total !== undefined ? { total } : {}),
+    ...(earlier ? { earlier } : {}),
   };
+}
+
+/** A month named (`in september`, `sep 8th`) with no year of its own. */
+const MONTH_NO_YEAR =
+  /\b(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\b/i;
+
+/**
+ * For a window of a month or a day named without its year (read as the last one) that holds
+ * no session: the latest of the five years before whose same days hold some under the same
+ * filters, and how many (trial 24: `deja last in september` found nothing and said only to
+ * drop the words, while all six September sessions were of 2025).
+ */
+function earlierYear(
+  store: Store,
+  args: LastArgs,
+  io: Pick<IO, "env" | "cwd">,
+): LastData["earlier"] {
+  const w = args.window;
+  if (!w || !MONTH_NO_YEAR.test(w.words) || /\b\d{4}\b/.test(w.words)) return undefined;
+  const back = (ms: number, years: number) => {
+    const d = new Date(ms);
+    d.setFullYear(d.getFullYear() - years);
+    return d.getTime();
+  };
+  const hidden = hiddenOf(store, args.filter, io);
+  for (let years = 1; years <= 5; years++) {
+    const r = lastSessions(store, {
+      limit: 1,
+      harness: args.filter.harness,
+      project: args.filter.project,
+      since: back(w.from, years),
+      until: back(w.to, years),
+      hidden,
+    });
+    if (r.sessions.length) {
+      return { year: new Date(back(w.from, years)).getFullYear(), sessions: r.total ?? 1 };
+    }
+  }
+  return undefined;
 }
 
 /** The `--json` document (docs/json-output.md, `last`). */
@@ -254,6 +305,7 @@ export function lastJson(d: LastData, window?: TimeHint): Record<string, unknown
     undated: d.undated,
     undated_listed: d.sessions.filter(isUndated).length,
     ...(d.total !== undefined ? { total: d.total } : {}),
+    ...(d.earlier ? { earlier: d.earlier } : {}),
   };
 }
 
@@ -351,6 +403,14 @@ function showLast(args: LastArgs, io: IO): number {
     }
     const f = { filters: filtersOf(args), without: d.without };
     io.err(filteredText("deja: no session in the index matches", f));
+    if (d.earlier && args.window) {
+      const { year, sessions } = d.earlier;
+      io.err(
+        `hint: the same days of ${year} hold ${
+          plural(sessions, "session")
+        }: deja last ${args.window.words.trim()} ${year}\n`,
+      );
+    }
     undatedHint(io, d.undated, args.until === undefined ? undefined : `'${args.sinceText}'`);
     return 1;
   }

@@ -71,3 +71,46 @@ Deno.test("last prints colour on a terminal, plain text to a pipe, and JSON with
     ix.cleanup();
   }
 });
+
+Deno.test("a month named without its year that holds none names the earlier year that does", async () => {
+  // The month of 60 days ago, read as this year's; its sessions are of the year before.
+  const then = new Date(Date.now() - 60 * 86400e3);
+  const month = then.toLocaleString("en-US", { month: "long", timeZone: "UTC" }).toLowerCase();
+  const year = then.getUTCFullYear() - 1;
+  const mm = String(then.getUTCMonth() + 1).padStart(2, "0");
+  const ix = await indexSessions([
+    { id: OLD, cwd: "/w/app", start: `${year}-${mm}-10T10:00:00Z`, turns: [{ user: "old work" }] },
+    {
+      id: NEW,
+      cwd: "/w/lib",
+      start: new Date(Date.now() - 86400e3).toISOString(),
+      turns: [{ user: "new work" }],
+    },
+  ]);
+  try {
+    const text = captureIO(ix.env, false);
+    assertEquals(await lastCmd.run({ values: {}, positionals: ["in", month] }, text.io), 1);
+    assertStringIncludes(text.err(), "no session in the index matches");
+    assertStringIncludes(
+      text.err(),
+      `hint: the same days of ${year} hold 1 session: deja last in ${month} ${year}\n`,
+    );
+    // The count without the words is the sessions `deja last` lists.
+    assertStringIncludes(text.err(), `without 'in ${month}': 2 sessions`);
+    const json = captureIO(ix.env, false);
+    assertEquals(
+      await lastCmd.run({ values: { json: true }, positionals: ["in", month] }, json.io),
+      1,
+    );
+    assertEquals(JSON.parse(json.out()).earlier, { year, sessions: 1 });
+    // The command the hint gives lists it.
+    const go = captureIO(ix.env, false);
+    assertEquals(
+      await lastCmd.run({ values: {}, positionals: ["in", month, String(year)] }, go.io),
+      0,
+    );
+    assertStringIncludes(go.out(), "old work");
+  } finally {
+    ix.cleanup();
+  }
+});

@@ -38,6 +38,8 @@ export interface LastOptions {
   since?: number;
   /** Epoch ms: only sessions started (else updated) before (`deja last month`'s window). */
   until?: number;
+  /** Read every matching row, so `total` is known whatever the limit. */
+  count?: boolean;
 }
 
 /** What {@link lastSessions} returns. */
@@ -76,7 +78,8 @@ export function lastSessions(store: Store, opts: LastOptions = {}): LastResult {
     harnesses: h,
     project: p,
     since,
-    limit: opts.hidden?.size || since !== null ? -1 : limit,
+    // One more than listed: a row past them says the total is not known (else it is).
+    limit: opts.hidden?.size || since !== null || opts.count ? -1 : limit + 1,
   });
   for (const s of rows) {
     // Rows come dated first; with `since` the undated ones are only counted.
@@ -93,7 +96,7 @@ export function lastSessions(store: Store, opts: LastOptions = {}): LastResult {
     }
     total++;
     if (sessions.length < limit) sessions.push({ ...s, description: null });
-    else if (!opts.hidden?.size && since === null) {
+    else if (!opts.hidden?.size && since === null && !opts.count) {
       whole = false;
       break;
     }

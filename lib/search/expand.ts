@@ -369,21 +369,35 @@ const INSIDE = 6;
 
 /**
  * Indexed tokens holding `word` as an identifier or path fragment, most used
- * first: at the start or end of the token (`code` -> `opencode`, `vscode`), or
- * between two indexed words of 3+ characters (`refresh` in
- * `tokenrefreshhandler`). A shorter word not inside another word (`mule` in
- * `amulet`) nor inside a random id (`yak` in `01kjyakes72aj...`); one of
- * {@link INSIDE} letters or more anywhere (`nicato` in `frobnicatorx`, trial
- * 11: `--re` found it, the fallback did not). Measured (`bench:recall
- * --per-kind 60 --no-binary`, seeds 11/3/7): no kind moved.
+ * first: at the start of the token, at its end after a word or two letters at most (`code` -> `opencode`,
+ * `vscode`), or between two words of 3+ characters (`refresh` in
+ * `tokenrefreshhandler`); a word is one the history holds or a common English one. A
+ * shorter word not inside another word (`mule` in `amulet`, `pet` in `snippet`) nor
+ * inside a random id (`yak` in `01kjyakes72aj...`); one of {@link INSIDE} letters or
+ * more anywhere (`nicato` in `frobnicatorx`, trial 11: `--re` found it, the fallback
+ * did not). Never inside a common English word, which is one word (`ice` in `service`,
+ * `led` in `failed`), and at its start only for a word that is not one itself (`sing`
+ * is not read in `single`; trial 24 was shown `pet -> snippet`, `ice -> service`).
+ * Measured (`bench:recall --per-kind 60 --no-binary`, seeds 11/3/7): no kind moved.
  */
 
 function fragmentHolders(stats: TermStats, word: string): string[] {
-  const piece = (p: string) => p.length >= 3 && stats.docs(p) > 0;
+  /** A part of a name: a word of 3+ letters the history holds, or an English one. */
+  const piece = (p: string) => (p.length >= 3 && stats.docs(p) > 0) || isEnglish(p);
   return containing(stats.store, word, 50, stats.count).filter((tok) => {
-    if (tok.startsWith(word) || tok.endsWith(word) || word.length >= INSIDE) return true;
+    // A dictionary word is one word, not a name holding this one (`service` of `ice`);
+    // one starting with it is read only for a word that is no word of its own (`auth` of
+    // `authentication`, not `sing` of `single`).
+    const dictionary = !ABLATE.fragmentWords && isEnglish(tok);
+    if (tok.startsWith(word)) return !dictionary || !isEnglish(word);
+    if (dictionary) return false;
+    if (word.length >= INSIDE) return true;
     const at = tok.indexOf(word);
-    return piece(tok.slice(0, at)) && piece(tok.slice(at + word.length));
+    const before = tok.slice(0, at), after = tok.slice(at + word.length);
+    // At the end, what comes before is a word of its own or a prefix of two letters at
+    // most (`open` of `opencode`, `vs` of `vscode`; not `snip` of `snippet`, trial 24).
+    if (!after) return ABLATE.fragmentWords || before.length <= 2 || piece(before);
+    return piece(before) && piece(after);
   }).slice(0, MAX_ALTS);
 }
 

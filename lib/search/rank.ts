@@ -110,6 +110,8 @@ export const ABLATE = {
   aloneForms: false,
   /** Forms join a question's exact matches even when an event holds its words as typed close together (lib/search/ladder.ts). */
   nearForms: false,
+  /** A word is read inside dictionary words and after any letters (lib/search/expand.ts `fragmentHolders`). */
+  fragmentWords: false,
   /** No concept coordination in the relevance tier (lib/search/concepts.ts). */
   coordinate: false,
   /** The relevance tier is not reranked by the fields a session states its work in (lib/search/fielded.ts). */
