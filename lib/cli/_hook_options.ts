@@ -34,11 +34,28 @@ export function parseHookArgs(name: HookName, args: Args): HookOptions {
   return parseHook(name, hookArgs(args));
 }
 
+/**
+ * The fields of the event each hook reads (Claude Code's names; the dialects map
+ * others', lib/hooks/dialect.ts), for its help (trial 24: `hook-tool-after --help` named
+ * none, and a response given as text was guessed at).
+ */
+const READS: Record<HookName, string> = {
+  "hook-context": 'session_id, cwd, source ("compact": this session\'s own work)',
+  "hook-prompt": "session_id, cwd, prompt (text, or parts with text)",
+  "hook-tool": "session_id, cwd, tool_name, tool_input.command or tool_input.file_path",
+  "hook-tool-after": "session_id, cwd, tool_name, tool_input.command, and the failure:\n" +
+    "  error (PostToolUseFailure), or tool_response (PostToolUse): its text, or\n" +
+    "  {stdout, stderr, output, exit_code | exitCode | returncode, is_error}",
+  "hook-precompact": "session_id, cwd",
+};
+
 /** The command of hook `name`: parse, then lib/hooks/run.ts runs it and prints its envelope. */
 export function hookCommandSpec(name: HookName, usage: string): CommandSpec {
   return {
     usage,
     options: hookOptions,
+    details: `Reads a JSON event on stdin: ${READS[name]}.\n` +
+      "Prints the harness's envelope or nothing, and exits 0 whatever happens (docs/hooks.md).",
     run: (args, io) => runHook(name, hookArgs(args), io),
   };
 }

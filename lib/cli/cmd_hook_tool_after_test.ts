@@ -52,3 +52,30 @@ Deno.test("hook-tool-after exits 0 silently after a success, on garbage and with
     assertEquals(r.code, 0);
     assertStringIncludes(r.out, "PostToolUseFailure");
   }));
+
+Deno.test("hook-tool-after reads a PostToolUse response given as its text alone", () =>
+  withHookIndex(async (env) => {
+    // Trial 24: a string `tool_response` gave nothing, though its text was the error.
+    const asText = (id: string, text: string) => ({
+      ...failure(id),
+      hook_event_name: "PostToolUse",
+      error: undefined,
+      tool_response: text,
+    });
+    const said = await runHookCmd(
+      hookToolAfterCmd,
+      env,
+      asText("r1", "Exit code 1\nError: connect ECONNREFUSED 127.0.0.1:6379"),
+      false,
+    );
+    assertStringIncludes(said.out, "docker compose up -d redis");
+    silent(await runHookCmd(hookToolAfterCmd, env, asText("r2", "42 passing"), false));
+  }));
+
+Deno.test("hook-tool-after's help names the event fields it reads", async () => {
+  const r = await runMain(noIndexEnv(), ["hook-tool-after", "--help"]);
+  assertEquals(r.code, 0);
+  for (const field of ["tool_input.command", "error", "tool_response", "exit_code", "is_error"]) {
+    assertStringIncludes(r.out, field);
+  }
+});

@@ -78,6 +78,8 @@ export interface CommandSpec {
    * arguments before it. Undefined: the "Unknown option" error, without the `--` hint.
    */
   dashed?(arg: string, before: string[]): DejaError | undefined;
+  /** Lines its help prints after the options (a hook: the event fields it reads). */
+  details?: string;
   run(args: Args, io: IO): Promise<number>;
 }
 
@@ -423,6 +425,7 @@ export function helpFor(cmd: Command): string {
     const flag = `${v.short ? `-${v.short}, ` : "    "}--${k}${v.value ? ` ${v.value}` : ""}`;
     lines.push(`  ${flag.padEnd(28)} ${v.description}`);
   }
+  if (cmd.details) lines.push("", cmd.details);
   return lines.join("\n") + "\n";
 }
 

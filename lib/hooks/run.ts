@@ -168,6 +168,16 @@ export function failureText(e: HookEvent): string | undefined {
   if (str(e, "hook_event_name") === "PostToolUseFailure" || (error && !e.tool_response)) {
     return error;
   }
+  // A response given as its text alone (some harnesses' PostToolUse; trial 24 found it
+  // silent): failed when a line of it says so.
+  const text = typeof e.tool_response === "string"
+    ? e.tool_response
+    : !e.tool_response && typeof e.tool_output === "string"
+    ? e.tool_output
+    : undefined;
+  if (text !== undefined) {
+    return runFailed({ exit: null, isError: false, output: text }) ? text : undefined;
+  }
   const r = objField(e, "tool_response");
   if (!r) return undefined;
   const out = [str(r, "stderr"), str(r, "stdout"), str(r, "output"), str(r, "error")]
