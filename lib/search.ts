@@ -75,9 +75,9 @@ import { hiddenSessions, originHidden, type OriginRule, SessionCache } from "./s
 import { B, B_RELEVANCE, rescore } from "./search/sessionrank.ts";
 import { liftLiteralHeads, rerankFielded } from "./search/fielded.ts";
 import { TermStats } from "./search/expand.ts";
-import { ABLATE, type Ablation, withAblation } from "./search/rank.ts";
+import { ABLATE, type Ablation, type SessionScore, withAblation } from "./search/rank.ts";
 import { fillSnippets, finish } from "./search/results.ts";
-import { ladder } from "./search/ladder.ts";
+import { ladder, relevanceOf } from "./search/ladder.ts";
 import { heldBy } from "./search/whole.ts";
 import { coordinate } from "./search/concepts.ts";
 import { liftPrompts, typedPrompts } from "./search/prompt.ts";
@@ -136,6 +136,11 @@ export interface SearchOptions {
   now?: number;
   /** Ranking changes switched off, to measure them (benchmarks only; lib/search/rank.ts ABLATE). */
   ablate?: Ablation[];
+  /**
+   * False: a question's few loose literal matches are listed alone, with no nearest
+   * sessions by relevance after them ({@link nearestAfter}; a hook wants only matches).
+   */
+  nearest?: boolean;
 }
 
 /** How literal the match was (see the module doc). */
@@ -240,6 +245,11 @@ export interface SearchResult {
    * only the nearest by relevance (they hold not every word); absent: none.
    */
   nearestFollow?: number;
+  /**
+   * How many sessions listed after a question's few literal matches are the nearest by
+   * relevance, holding only some of its words ({@link nearestAfter}); absent: none.
+   */
+  nearestAfter?: number;
   /** Words widened at this tier: what each stands for (`timout` -> `timeout`). */
   changes: Array<{ from: string; to: string[] }>;
   /** Stop words left out of the query (and {@link SearchResult.leftOut}). */
@@ -272,6 +282,114 @@ export interface SearchResult {
  */
 export function search(store: Store, query: string, o: SearchOptions = {}): SearchResult {
   return withAblation(o.ablate, () => run(store, query, o));
+}
+
+/** Literal matches fewer than this leave a question room for the nearest by relevance. */
+const FEW = 3;
+/** The nearest by relevance listed after a question's few literal matches, at most. */
+const AFTER = 5;
+/** The tiers whose few matches {@link nearestAfter} follows. */
+const FEW_LITERAL: ReadonlySet<Tier> = new Set(["exact", "session", "stemmed", "close"]);
+
+/** Tokens of one event within which a query's words count as held together ({@link looseOnly}). */
+const CLOSE = 24;
+
+/**
+ * True when no session of `hits` holds the query as such: none matched it by its title, a
+ * prompt, a phrase or a name, and no matched event of theirs holds a word of each term of
+ * `alts` within {@link CLOSE} tokens (the words only scattered over a long event or over
+ * the session). A query one session holds close together is answered by that session
+ * (a log line pasted back, a prompt typed again): nothing is listed after it.
+ */
+function looseOnly(
+  stats: TermStats,
+  scores: Map<number, SessionScore>,
+  alts: string[][][],
+  hits: SessionHit[],
+): boolean {
+  if (hits.some((h) => h.titleMatch || h.promptMatch || h.verbatimMatch || h.joinedMatch)) {
+    return false;
+  }
+  const ids = hits.flatMap((h) => {
+    const s = scores.get(h.rowid);
+    return s && !s.spread ? s.events.slice(0, 10).map((e) => e.row.event_id) : [];
+  });
+  if (!ids.length) return true;
+  const texts = Q.eventTexts.all(stats.store, { ids: JSON.stringify(ids) });
+  return !texts.some((t) => closeTogether(tokens(t.text), alts, CLOSE));
+}
+
+/** True when `toks` hold an alternative of every term of `alts` within `span` tokens. */
+function closeTogether(toks: readonly string[], alts: string[][][], span: number): boolean {
+  const found: Array<[number, number]> = [];
+  for (let i = 0; i < toks.length; i++) {
+    for (let k = 0; k < alts.length; k++) {
+      if (alts[k].some((a) => a.length > 0 && a.every((w, j) => toks[i + j] === w))) {
+        found.push([i, k]);
+      }
+    }
+  }
+  // The shortest run of positions holding every term.
+  const count = new Map<number, number>();
+  let lo = 0;
+  for (const [at, term] of found) {
+    count.set(term, (count.get(term) ?? 0) + 1);
+    while (count.size === alts.length) {
+      if (at - found[lo][0] < span) return true;
+      const t = found[lo++][1];
+      const left = count.get(t)! - 1;
+      if (left) count.set(t, left);
+      else count.delete(t);
+    }
+  }
+  return false;
+}
+
+/**
+ * A question of three or more words (none quoted) that fewer than {@link FEW} sessions
+ * match, each only loosely ({@link looseOnly}): the relevance tier's best sessions, at most
+ * {@link AFTER} and up to the limit, listed after those matches with their snippets (copies
+ * of theirs left out). One session that happens to hold the words (in some form) far apart
+ * no longer hides the sessions about the question (trial 23: `which vscode extensions should
+ * I remove` listed one session whose long summary held `vscode`, `extension` and `removed`,
+ * and not the two about VS Code extensions).
+ */
+function nearestAfter(
+  store: Store,
+  stats: TermStats,
+  cache: SessionCache,
+  parsed: ReturnType<typeof parseQuery>,
+  query: string,
+  f: Filters,
+  rootOf: (id: number) => number,
+  o: SearchOptions,
+  now: number,
+  found: SessionHit[],
+  limit: number,
+): SessionHit[] {
+  const words = parsed.parts.filter((p) => !p.quoted);
+  if (words.length < 3 || words.length < parsed.parts.length) return [];
+  const rel = relevanceOf(stats, parsed, query, f, rootOf);
+  for (const r of found) rel.scores.delete(r.rowid);
+  if (!rel.scores.size) return [];
+  rescore(stats, cache, rel.scores, rel.alts, f, rel.weights, B_RELEVANCE, true, rel.counts);
+  if (rel.coord) coordinate(store, rel.coord, rel.scores, (id) => cache.members(id), rootOf);
+  rerankFielded(
+    stats,
+    cache,
+    rel.scores,
+    rel.alts,
+    rel.weights,
+    rel.coord?.concepts,
+    rel.phraseWords,
+  );
+  const n = Math.min(AFTER, limit - found.length);
+  const copies = new Set(found.flatMap((h) => (h.copies ?? []).map((c) => `${h.harness}:${c}`)));
+  const more = finish(store, cache, rel.scores, "relevance", o, now, parsed.time, n + copies.size)
+    .filter((h) => !copies.has(`${h.harness}:${h.id}`)).slice(0, n);
+  fillSnippets(store, more, o.snippets ?? 3, (t) => snippet(t, rel.alts));
+  trace("search: nearest after a few literal matches");
+  return more;
 }
 
 function run(store: Store, query: string, o: SearchOptions): SearchResult {
@@ -548,6 +666,12 @@ function run(store: Store, query: string, o: SearchOptions): SearchResult {
     return at && at.includes("\x01") ? at : snippet(t, alts);
   });
   trace("search: snippets");
+  const after = FEW_LITERAL.has(tier) && !nearestFollow && results.length < FEW &&
+      results.length < limit && o.nearest !== false && !ABLATE.nearestAfter &&
+      looseOnly(stats, scores, alts, results)
+    ? nearestAfter(store, stats, cache, parsed, query, f, rootOf, o, now, results, limit)
+    : [];
+  results.push(...after);
   // Sessions left out that hold every word: said when the shown results are less
   // literal than those (or there are none), so a hidden exact hit is not silent.
   let hidden = 0;
@@ -567,11 +691,12 @@ function run(store: Store, query: string, o: SearchOptions): SearchResult {
     ...base,
     tier,
     results,
-    total: scores.size - foldedCopies(results),
+    total: scores.size + after.length - foldedCopies(results),
     nothingMatched: exactFollow === 0 && (tier === "relevance" || tier === "none"),
     ...(exactFollow ? { exactFollow } : {}),
     ...(formsFollow ? { formsFollow } : {}),
     ...(nearestFollow ? { nearestFollow } : {}),
+    ...(after.length ? { nearestAfter: after.length } : {}),
     ...(joinedBy && results[0]?.joinedMatch
       ? {
         joined: asWritten(store, joinedBy),

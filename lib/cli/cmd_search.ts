@@ -214,7 +214,12 @@ export async function searchData(
   else {
     // Loaded only when an endpoint is configured (it loads the redaction rules: issue 15).
     const { CANDIDATES, rerank } = await import("../embeddings/rerank.ts");
-    const wide = search(store, args.query, { ...opts, limit: Math.max(args.limit, CANDIDATES) });
+    // Its literal matches alone: a reranked list has no place where the nearest begin.
+    const wide = search(store, args.query, {
+      ...opts,
+      limit: Math.max(args.limit, CANDIDATES),
+      nearest: false,
+    });
     const rr = await rerank(store, io.env, wide, opts);
     result = rr.result;
     embeddings = rr.state;
@@ -594,6 +599,7 @@ function jsonOf(
     exact_follow: (res.exactFollow ?? 0) > 0,
     forms_follow: res.formsFollow ?? null,
     nearest_follow: res.nearestFollow ?? 0,
+    nearest_after: res.nearestAfter ?? 0,
     total: res.total,
     changes: res.changes,
     dropped: res.dropped,

@@ -62,7 +62,7 @@ export function insideWindow(res: SearchResult): number {
  * match" nor "no single event holds every word" (the others, if any, say how they matched).
  */
 export function narration(res: SearchResult): string {
-  const line = narrated(res);
+  const line = withNearest(res, narrated(res));
   // The words found written joined, as one name (trial 14: `fetch user by id`, `fetchUserById`).
   // Said once: the tier's own line names the joined name already (trial 18: `ubuntu22.04`).
   if (
@@ -74,6 +74,19 @@ export function narration(res: SearchResult): string {
     ? "the version written with a 'v'"
     : "the words written joined";
   return `the first result holds ${res.joined}, ${how}${line ? `; ${line}` : ""}`;
+}
+
+/**
+ * `line` with the nearest sessions by relevance that follow a question's few literal
+ * matches named after it (lib/search.ts `nearestAfter`).
+ */
+function withNearest(res: SearchResult, line: string): string {
+  const n = res.nearestAfter;
+  if (!n) return line;
+  const them = `then ${n === 1 ? "1 session" : `${n} sessions`} nearest by relevance, holding ${
+    n === 1 ? "some" : "each some"
+  } of the words`;
+  return line ? `${line}; ${them}` : `${res.tier === "session" ? "" : "exact match; "}${them}`;
 }
 
 function narrated(res: SearchResult): string {

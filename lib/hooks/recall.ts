@@ -197,7 +197,7 @@ export function promptBlock(
     !seen.has(`recall:${r.rowid}`);
   // Every informative word (up to QUERY_WORDS); the two weightiest again when together they
   // match nothing literally (more words can only narrow the literal match).
-  const opts = { project, limit: 6, snippets: 2, leaveOut: current.hidden };
+  const opts = { project, limit: 6, snippets: 2, leaveOut: current.hidden, nearest: false };
   let query = words.slice(0, QUERY_WORDS).map((w) => w.word).join(" ");
   let res = search(store, query, opts);
   if (!LITERAL.has(res.tier) && words.length > 2) {

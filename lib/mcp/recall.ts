@@ -167,7 +167,11 @@ function tierNote(res: SearchResult): string {
     error: "; matched by error signature",
     relevance: "; nothing matched every word, nearest by shared words",
   };
-  return oneLineForAgent(notes[res.tier] ?? "", 300);
+  // The nearest by relevance after a question's few loose matches (lib/search.ts).
+  const after = res.nearestAfter
+    ? `; the last ${res.nearestAfter} only the nearest by shared words`
+    : "";
+  return oneLineForAgent((notes[res.tier] ?? "") + after, 300);
 }
 
 function hitBlock(

@@ -241,7 +241,8 @@ function respeltQuery(
   return { parsed: { ...parsed, parts, terms: parts.map((p) => p.tokens) }, query: text };
 }
 
-function relevanceOf(
+/** The relevance tier's sessions for the query's words as typed (lib/search/relevance.ts). */
+export function relevanceOf(
   stats: TermStats,
   parsed: ParsedQuery,
   query: string,

@@ -1,0 +1,67 @@
+/**
+ * A question that few sessions match literally: the nearest sessions by relevance follow
+ * those matches, so one session that happens to hold the words does not hide the ones
+ * about the question (trial 23).
+ */
+import { assert, assertEquals, assertStringIncludes } from "./_assert.ts";
+import { search } from "../lib/search.ts";
+import { narration } from "../lib/cli/search_narration.ts";
+import { withAblation } from "../lib/search/rank.ts";
+import { type MemSession, withMemIndex } from "./_search_fixture.ts";
+
+const HISTORY: MemSession[] = [
+  {
+    id: "s-changelog",
+    events: [[
+      "assistant",
+      "changelog of the week: bumped the vscode version of the dev container and pinned the " +
+      "node image, moved the lint job to the shared runner, cached the pnpm store between " +
+      "builds, split the e2e suite in four shards, renamed the staging bucket, fixed the " +
+      "flaky login test, added an extension point for custom reporters, and removed the jq step",
+    ]],
+  },
+
+  {
+    id: "s-uninstall",
+    events: [
+      ["user", "which vscode extensions do I still need"],
+      ["assistant", "18 extensions are installed; six of them you never open"],
+      ["user", "uninstall the vscode extensions I never use"],
+    ],
+  },
+  {
+    id: "s-settings",
+    events: [["user", "configure my vscode extensions and their settings"]],
+  },
+  { id: "s-other", events: [["user", "the redis cache drops keys after a restart"]] },
+  { id: "s-redis", events: [["user", "the redis container restarts every night"]] },
+];
+
+const Q = "which vscode extensions should I remove";
+
+Deno.test("a question few sessions match literally lists the nearest by relevance after them", () =>
+  withMemIndex(HISTORY, (s) => {
+    const r = search(s, Q);
+    const ids = r.results.map((x) => x.id);
+    assertEquals(ids[0], "s-changelog", "the literal match stays first");
+    assert(ids.includes("s-uninstall") && ids.includes("s-settings"), ids.join(" "));
+    assert(!ids.includes("s-other"), "a session holding none of the words is no neighbour");
+    assertEquals(r.nearestAfter, ids.length - 1);
+    assertStringIncludes(narration(r), `then ${ids.length - 1} sessions nearest by relevance`);
+    // Without the rule, the one literal match was all.
+    const alone = withAblation(["nearestAfter"], () => search(s, Q));
+    assertEquals(alone.results.map((x) => x.id), ["s-changelog"]);
+    // A query of two words keeps its literal matches alone.
+    const two = search(s, "extension removed");
+    assertEquals(two.results.map((x) => x.id), ["s-changelog"]);
+    assertEquals(two.nearestAfter, undefined);
+    // A hook asks for matches only.
+    assertEquals(search(s, Q, { nearest: false }).results.map((x) => x.id), ["s-changelog"]);
+  }));
+
+Deno.test("a question one session holds close together is answered by that session alone", () =>
+  withMemIndex(HISTORY, (s) => {
+    const r = search(s, "why does the redis cache drop keys after a restart");
+    assertEquals(r.results.map((x) => x.id), ["s-other"]);
+    assertEquals(r.nearestAfter, undefined);
+  }));
