@@ -186,6 +186,12 @@ export interface SessionHit {
   promptMatch: boolean;
   /** An event of it holds the whole query as one phrase (lib/search/verbatim.ts). */
   verbatimMatch?: boolean;
+  /**
+   * Listed beside sessions holding every word, it holds only some of them: the relevance
+   * tier put it there (a long query's session holding most words in one event, or the
+   * nearest after a question's few loose matches).
+   */
+  partial?: boolean;
   /** An event of it holds the query's words written joined, as one name (`fetchUserById`). */
   joinedMatch?: boolean;
   /**
@@ -671,6 +677,15 @@ function run(store: Store, query: string, o: SearchOptions): SearchResult {
       looseOnly(stats, scores, alts, results)
     ? nearestAfter(store, stats, cache, parsed, query, f, rootOf, o, now, results, limit)
     : [];
+  // Among sessions that hold every word, those that hold only some are marked (trial 25:
+  // `how did we set up the k3s app` said every session listed held the words between its
+  // events; eight of ten had no `k3s`).
+  const some = lad.widened?.tier === "relevance" && !lad.widened.below &&
+      (tier === "exact" || tier === "session" || tier === "stemmed" || tier === "close")
+    ? lad.widened.ids
+    : undefined;
+  for (const r of results) if (some?.has(r.rowid)) r.partial = true;
+  for (const r of after) r.partial = true;
   results.push(...after);
   // Sessions left out that hold every word: said when the shown results are less
   // literal than those (or there are none), so a hidden exact hit is not silent.

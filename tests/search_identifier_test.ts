@@ -135,3 +135,24 @@ Deno.test("a name of five letters typed joined finds it written apart with a hyp
     assertEquals(ids(r), ["s-dot"]);
     assertEquals(r.changes.map((c) => c.to), [["dot ai"]]);
   }));
+
+Deno.test("a word the history holds is not read inside longer words beside another word", () =>
+  withMemIndex([
+    { id: "s-redis", events: [["user", "add redis to the cluster and point the app at it"]] },
+    {
+      id: "s-path",
+      events: [["tool_result", "PATH=/c/Intel/redist/intel64:/c/touchstone/bin:/usr/bin"]],
+    },
+    { id: "s-touch", events: [["user", "touch the lock file so make rebuilds"]] },
+    ...Array.from({ length: 8 }, (_, i): MemSession => ({
+      id: `s-fill-${i}`,
+      events: [["user", `rename the config key number ${i} and run the tests again`]],
+    })),
+  ], (s) => {
+    // Trial 25: `touch redis` read `redis` as `redist` and listed only the PATH dump.
+    const r = search(s, "touch redis");
+    assertEquals(r.changes.some((c) => c.to.includes("redist")), false, JSON.stringify(r.changes));
+    assertEquals(ids(r).includes("s-path"), false, ids(r).join(" "));
+    // A word the history lacks still is (`kout` of a path cut mid-token).
+    assertEquals(ids(search(s, "intel64 touchst")), ["s-path"]);
+  }));

@@ -65,3 +65,28 @@ Deno.test("a question one session holds close together is answered by that sessi
     assertEquals(r.results.map((x) => x.id), ["s-other"]);
     assertEquals(r.nearestAfter, undefined);
   }));
+
+Deno.test("a long query's sessions holding only some of its words are marked as such", () =>
+  withMemIndex([
+    {
+      id: "s-spread",
+      events: [
+        ["user", "we set up k3s on the build box"],
+        ["assistant", "the app now runs behind the ingress controller"],
+      ],
+    },
+    { id: "s-most", events: [["user", "set up the ingress for the app on the old box"]] },
+    { id: "s-far", events: [["user", "the weather is nice today"]] },
+  ], (s) => {
+    // Trial 25: every session listed was said to hold the words between its events.
+    const r = search(s, "how did we set up the k3s app ingress");
+    assertEquals(r.tier, "session");
+    assertEquals(r.results.map((x) => [x.id, Boolean(x.partial)]), [
+      ["s-spread", false],
+      ["s-most", true],
+    ]);
+    assertStringIncludes(
+      narration(r),
+      "1 session holds them between its events, 1 other only some of them",
+    );
+  }));

@@ -412,7 +412,11 @@ export function searchText(d: SearchData, io: Pick<IO, "isTTY" | "env">): string
   const inWindow = insideWindow(res) > 0;
   for (const r of res.results) {
     const marks = [
-      apart && r.spread && !r.titleMatch && !r.promptMatch ? c.dim("words across events") : "",
+      r.partial
+        ? c.dim("some of the words")
+        : apart && r.spread && !r.titleMatch && !r.promptMatch
+        ? c.dim("words across events")
+        : "",
       r.gaveUp ? c.yellow("gave up") : "",
       r.throwaway ? c.yellow("throwaway") : "",
       // Beside results inside the window the time words name: each one outside it, marked.
@@ -629,6 +633,7 @@ function jsonOf(
       gave_up: r.gaveUp,
       throwaway: r.throwaway,
       spread: r.spread,
+      partial: Boolean(r.partial),
       title_match: r.titleMatch,
       phrase_match: Boolean(r.verbatimMatch),
       joined_match: Boolean(r.joinedMatch),

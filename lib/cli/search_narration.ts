@@ -77,6 +77,21 @@ export function narration(res: SearchResult): string {
 }
 
 /**
+ * Who holds a long query's words between their events: all the sessions listed, or those
+ * that do beside the ones holding only some of the words (`partial`, before any nearest
+ * after them, said apart).
+ */
+function betweenThem(res: SearchResult): string {
+  const listed = res.results.slice(0, res.results.length - (res.nearestAfter ?? 0));
+  const some = listed.filter((r) => r.partial).length;
+  if (!some) return "these sessions hold them between them";
+  const all = listed.length - some;
+  return `${all === 1 ? "1 session holds" : `${all} sessions hold`} them between ${
+    all === 1 ? "its" : "their"
+  } events, ${some === 1 ? "1 other" : `${some} others`} only some of them`;
+}
+
+/**
  * `line` with the nearest sessions by relevance that follow a question's few literal
  * matches named after it (lib/search.ts `nearestAfter`).
  */
@@ -177,7 +192,7 @@ function narrated(res: SearchResult): string {
       : time || formed
       ? `exact match${formed}${time}`
       : "",
-    session: `no single event holds every word; these sessions hold them between them${time}`,
+    session: `no single event holds every word; ${betweenThem(res)}${time}`,
     substring: `no exact match; ${how}: ${ch}${time}`,
     stemmed: `no exact match; ${how}: ${ch}${time}`,
     close: `no exact match; ${how}: ${ch}${time}`,

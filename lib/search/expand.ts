@@ -550,7 +550,15 @@ export function expand(
     if (tier === "exact" || !word) {
       if (literal) list = [word ?? ""];
     } else if (tier === "substring") {
-      list = [...(literal ? [word] : []), ...fragmentHolders(stats, word)];
+      // A word the history holds is read inside longer words only alone: beside another
+      // word, in its own forms only (`leak` in `leaks`; trial 25: `touch redis` read `redis`
+      // as `redist`, in a PATH dump beside `touchstone`, and listed no session about Redis).
+      const inside = fragmentHolders(stats, word);
+      list = !literal
+        ? inside
+        : terms.length === 1 || ABLATE.heldFragments
+        ? [word, ...inside]
+        : [word, ...inside.filter((w) => wordForms(stats, word).includes(w))];
       if (typoFirst(stats, terms, t, word, list)) return null;
     } else if (tier === "stemmed") {
       list = formsAndSynonyms(stats, word);

@@ -112,6 +112,8 @@ export const ABLATE = {
   nearForms: false,
   /** A word is read inside dictionary words and after any letters (lib/search/expand.ts `fragmentHolders`). */
   fragmentWords: false,
+  /** A word the history holds is read inside longer words beside other words too (lib/search/expand.ts). */
+  heldFragments: false,
   /** A question's few literal matches are listed alone, with no nearest by relevance after them (lib/search.ts). */
   nearestAfter: false,
   /** No concept coordination in the relevance tier (lib/search/concepts.ts). */
