@@ -445,9 +445,7 @@ export class SourceWriter {
         });
         Q.addCopy.run(st, { harness: c.harness, native_id: c.id, source: row.source });
       }
-      if (this.whole) {
-        Q.removeCopy.run(st, { harness: c.harness, native_id: c.id, source: this.source });
-      }
+      Q.removeCopy.run(st, { harness: c.harness, native_id: c.id, source: this.source });
       // The same file moved (Codex archiving a rollout into archived_sessions/, a home moved
       // or restored elsewhere): its old path is gone and it is read from its start under the
       // new one. Appended to, its keyless events were held twice (trial 14, second run: 2 -> 4
@@ -455,6 +453,16 @@ export class SourceWriter {
       const moved = !copy && !fromPrompts && this.mode !== "append" &&
         row.source !== this.source && basename(row.source) === basename(this.source) &&
         storeState(row.source) === "gone";
+      // An append log taking a session another store still holds (a resumed Claude Code
+      // session's file copies its lines): that store holds a copy, read again when this one
+      // stops holding the session (trial 26: the file rewritten without them, the session
+      // left the index while its own file, unchanged, was never read again).
+      if (
+        !this.whole && !copy && !fromPrompts && !moved && row.source !== this.source &&
+        storeState(row.source) !== "gone"
+      ) {
+        Q.addCopy.run(st, { harness: c.harness, native_id: c.id, source: row.source });
+      }
       if (this.mode === "sessions" || c.whole || copy || fromPrompts || moved) {
         this.before.set(k, { id: c.id, events: row.events });
         this.indexText();

@@ -6,6 +6,7 @@
  */
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { DatabaseSync } from "node:sqlite";
 import { testEnv } from "./_fixture.ts";
 import { tempDir } from "./_tmp.ts";
 import { runMain } from "./_cli_io.ts";
@@ -90,6 +91,37 @@ Deno.test("index counts a session three stores hold once, and says how many copi
     const h = JSON.parse((await runMain(w.env, ["index", "--json", "--rebuild"])).out)
       .harnesses.find((x: { harness: string }) => x.harness === "claude");
     assertEquals([h.sessions, h.copies], [3, 2]);
+  } finally {
+    w.cleanup();
+  }
+});
+
+Deno.test("a rebuild leaves the text index no larger than a first build made it", async () => {
+  // Trial 26: each --rebuild grew the index (174 -> 192 -> 233 MB), the text index keeping
+  // the old events' deletions beside the new segments.
+  const w = world();
+  try {
+    const proj = join(w.claude, "-tmp-p");
+    mkdirSync(proj, { recursive: true });
+    for (let s = 0; s < 12; s++) claudeStore(proj, `sess${s}`, 40);
+    const textBytes = () => {
+      const db = new DatabaseSync(join(w.root, "deja", "index.db"), { readOnly: true });
+      try {
+        return (db.prepare("SELECT sum(length(block)) AS n FROM events_fts_data").get() as {
+          n: number;
+        }).n;
+      } finally {
+        db.close();
+      }
+    };
+    assertEquals((await runMain(w.env, ["index", "--quiet"])).code, 0);
+    const first = textBytes();
+    for (let i = 0; i < 2; i++) {
+      assertEquals((await runMain(w.env, ["index", "--rebuild", "--quiet"])).code, 0);
+    }
+    assert(textBytes() <= first * 1.05, `${textBytes()} bytes after two rebuilds, ${first} first`);
+    const r = await runMain(w.env, ["search", "--junk", "build", "sess3"]);
+    assertEquals(r.code, 0, r.err);
   } finally {
     w.cleanup();
   }
