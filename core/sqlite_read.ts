@@ -85,10 +85,33 @@ function walMode(path: string): boolean {
   return head.length === 20 && head[18] === 2;
 }
 
+/**
+ * SQLite's word for a store whose last write its harness left unfinished (a hot
+ * `-journal` beside it, from a crash): a read-only connection cannot roll it back.
+ */
+const HOT_JOURNAL = "readonly database";
+
+/**
+ * The message of opening store `path` failed with `e`: SQLite's own, but for a hot
+ * journal, which it names as "attempt to write a readonly database" as if deja had
+ * tried to write the store (trial 26).
+ */
+export function openFailure(path: string, e: unknown): string {
+  const msg = String((e as Error)?.message ?? e);
+  if (msg.toLowerCase().includes(HOT_JOURNAL) && existsSync(`${path}-journal`)) {
+    return `${path}: its harness left a write unfinished (${basename(path)}-journal); ` +
+      "deja reads stores read-only and never rolls one back: it is read once the harness " +
+      "opens it again";
+  }
+  return `${path}: ${msg}`;
+}
+
 /** Classifies a node:sqlite error. */
 export function classify(e: unknown): "locked" | "corrupt" | "unreadable" {
   const msg = String((e as Error)?.message ?? e).toLowerCase();
-  if (msg.includes("locked") || msg.includes("busy")) return "locked";
+  if (msg.includes("locked") || msg.includes("busy") || msg.includes(HOT_JOURNAL)) {
+    return "locked";
+  }
   if (msg.includes("not a database") || msg.includes("malformed") || msg.includes("corrupt")) {
     return "corrupt";
   }
@@ -236,7 +259,7 @@ export function openStore(path: string, env: Env, opts: OpenOptions = {}): Store
       return { db, snapshot: false, close: () => closeQuietly(db) };
     } catch (e) {
       if (classify(e) !== "unreadable") {
-        throw new StoreError(`${path}: ${(e as Error).message}`, classify(e));
+        throw new StoreError(openFailure(path, e), classify(e));
       }
       how = { kind: "copy" }; // an -shm SQLite cannot use read-only (an old crash): read a copy
     }
@@ -246,7 +269,7 @@ export function openStore(path: string, env: Env, opts: OpenOptions = {}): Store
       const db = connect(path, undefined, busyMs);
       return { db, snapshot: false, close: () => closeQuietly(db) };
     } catch (e) {
-      throw new StoreError(`${path}: ${(e as Error).message}`, classify(e));
+      throw new StoreError(openFailure(path, e), classify(e));
     }
   }
   if (opts.copy === false) {

@@ -7,6 +7,8 @@
 import { assert, assertEquals, assertThrows } from "../tests/_assert.ts";
 import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
+import { spawnSync } from "node:child_process";
+import process from "node:process";
 import { DatabaseSync } from "node:sqlite";
 import { copiesDir, openStore, StoreError, sweepCopies } from "./sqlite_read.ts";
 import { makeEnv } from "./runtime.ts";
@@ -128,3 +130,31 @@ for (const mode of ["WAL", "DELETE"]) {
     });
   });
 }
+
+Deno.test("a store its harness left mid-write (a hot journal) is named so, and left as it is", () => {
+  // Trial 26: "attempt to write a readonly database" read as if deja had written the store.
+  const dir = tempDir("deja-hot-");
+  try {
+    const path = join(dir, "crush.db");
+    const db = new DatabaseSync(path);
+    db.exec("PRAGMA journal_mode = DELETE; CREATE TABLE m (id INTEGER PRIMARY KEY, t TEXT)");
+    const put = db.prepare("INSERT INTO m (t) VALUES (?)");
+    for (let i = 0; i < 500; i++) put.run("x".repeat(200));
+    db.close();
+    // A writer that dies inside its transaction leaves the journal behind, hot.
+    const code = `import { DatabaseSync } from "node:sqlite";
+      const db = new DatabaseSync(${JSON.stringify(path)});
+      db.exec("PRAGMA cache_size = 1; BEGIN IMMEDIATE; UPDATE m SET t = 'y' || t");
+      Deno.exit(0);`;
+    const r = spawnSync(process.execPath, ["eval", code], { encoding: "utf8" });
+    assertEquals(r.status, 0, r.stderr);
+    assert(existsSync(`${path}-journal`), "the journal is left");
+    const before = [statSync(path).size, statSync(`${path}-journal`).size];
+    const e = assertThrows(() => openStore(path, makeEnv({ HOME: dir })), StoreError) as StoreError;
+    assertEquals(e.reason, "locked");
+    assert(e.message.includes("left a write unfinished (crush.db-journal)"), e.message);
+    assertEquals([statSync(path).size, statSync(`${path}-journal`).size], before);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

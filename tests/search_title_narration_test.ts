@@ -96,7 +96,8 @@ Deno.test("time words that no listed session meets say so; one that meets them d
     const bare = search(s, "redis in september", { now });
     assertStringIncludes(
       narration(bare),
-      '(ranked by time: "in september", September 2026; no session listed falls in it)',
+      '(ranked by time: "in september", September 2026; no session listed falls in it; ' +
+        "1 falls in September 2025)",
     );
   }));
 

@@ -300,10 +300,33 @@ export function indexText(
   return lines.join("\n") + "\n";
 }
 
+/** Least time between two redraws of the progress line, ms. */
+export const PROGRESS_MS = 100;
+
+/**
+ * `draw`, called at most once every {@link PROGRESS_MS}, and whenever the harness (the
+ * line's first word) changes (trial 26: 4,290 redraws, 128 KB of escapes, for one run).
+ */
+export function throttled(
+  draw: (line: string) => void,
+  now: () => number = () => performance.now(),
+): (line: string) => void {
+  let last = -Infinity;
+  let harness = "";
+  return (line) => {
+    const h = line.slice(0, line.indexOf(" ") >>> 0);
+    const t = now();
+    if (t - last < PROGRESS_MS && h === harness) return;
+    last = t;
+    harness = h;
+    draw(line);
+  };
+}
+
 async function runIndexCmd(args: IndexArgs, io: IO): Promise<number> {
   const tty = io.errTTY && !args.quiet && !args.json;
   const d = await indexData(io.env, args, {
-    progress: tty ? (line) => io.err(`${CR}${csi("2K")}indexing ${line}`) : undefined,
+    progress: tty ? throttled((line) => io.err(`${CR}${csi("2K")}indexing ${line}`)) : undefined,
     indexed: tty ? () => io.err(`${CR}${csi("2K")}`) : undefined,
   });
   for (const w of d.warnings) io.err(w);

@@ -27,7 +27,32 @@ function outside(res: SearchResult): string {
   // Some in, some out: how many (trial 22: `crash in august 2025` listed one August session
   // and two of other months with nothing to tell them apart; the text marks each one out).
   if (k && k < n) return `; ${k} of ${n} listed ${k === 1 ? "falls" : "fall"} in it`;
-  return k ? "" : "; no session listed falls in it";
+  return k ? "" : `; no session listed falls in it${earlierYear(res)}`;
+}
+
+/**
+ * For a month named without its year, none of whose sessions are listed: how many listed
+ * fall in the same month of the latest of the five years before that holds some (trial 25:
+ * `redis in september` read September 2026 and listed four sessions of September 2025,
+ * saying only that none fell in it; `deja last in september` named 2025).
+ */
+function earlierYear(res: SearchResult): string {
+  const t = res.time!;
+  if (!whichYear(t)) return "";
+  for (let years = 1; years <= 5; years++) {
+    const back = (ms: number) => {
+      const d = new Date(ms);
+      d.setFullYear(d.getFullYear() - years);
+      return d.getTime();
+    };
+    const then = { ...t, from: back(t.from), to: back(t.to) };
+    const k = res.results.filter((r) => sessionMeets(then, r.started, r.updated)).length;
+    if (k) {
+      const name = new Date(then.from).toLocaleString("en-US", { month: "long" });
+      return `; ${k} ${k === 1 ? "falls" : "fall"} in ${name} ${new Date(then.from).getFullYear()}`;
+    }
+  }
+  return "";
 }
 
 const MONTH_WORD =
