@@ -6,7 +6,7 @@
  * writers leave a consistent index; `index --watch` follows appends.
  */
 import { assert, assertEquals, assertStringIncludes } from "./_assert.ts";
-import { appendFileSync, existsSync, mkdirSync, utimesSync, writeFileSync } from "node:fs";
+import { appendFileSync, existsSync, mkdirSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { spawn, spawnSync } from "node:child_process";
 import { join } from "node:path";
 import process from "node:process";
@@ -257,4 +257,28 @@ Deno.test("a new store a refresh on use leaves unread is read by the next full r
     assert(!idx.err.includes("up to date") && !idx.out.includes("up to date"), idx.out + idx.err);
     assertEquals((await run(["sphinxmoth", "--no-refresh"], w.vars)).code, 0);
   }
+});
+
+Deno.test("an index whose first full run never finished says so and finishes it in the background", async () => {
+  // Trial 26: a first `deja index` killed at a third of the stores; every search then
+  // answered from that third, said nothing, and no background run read the rest.
+  const w = await world();
+  const other = join(w.dir, "claude", "-w-lib");
+  mkdirSync(other, { recursive: true });
+  const late = "31111111-2222-4333-8444-555555555555";
+  writeFileSync(join(other, `${late}.jsonl`), line(0, "the quolldrum never indexed", late));
+  // As a killed first run leaves it: no record of a full run, no stat manifest.
+  const db = new DatabaseSync(join(w.vars.DEJA_HOME, "index.db"));
+  db.exec("DELETE FROM meta WHERE key = 'last_index'");
+  db.close();
+  rmSync(manifestPath(join(w.vars.DEJA_HOME, "index.db")), { force: true });
+  const r = await run(["parser", "--json"], w.vars);
+  const f = JSON.parse(r.out).freshness;
+  assertEquals([f.state, f.unfinished, f.background], ["catching_up", true, true]);
+  const text = await run(["parser"], w.vars);
+  assertStringIncludes(text.err, "the index was never built in full");
+  assert(
+    await until(async () => (await run(["quolldrum", "--no-refresh"], w.vars)).code === 0, 30_000),
+    "the background run read the rest",
+  );
 });

@@ -171,10 +171,12 @@ Deno.test({
       ).get() as { id: number };
       const d = sessionDigest(ix.store, row.id);
       // PowerShell printed an error but exited 0: Crush wrote no `Exit code` line (it writes one
-      // only when the exit is not 0), so the run is exit 0, whatever its output says.
+      // only when the exit is not 0). The status is PowerShell's, which says nothing of the
+      // errors it printed: the output does (trial 25: `fix` offered this run as the fix of
+      // the very error it printed).
       const lint = d.commands.find((c) => c.command.includes("lint.ps1"))!;
-      assertEquals([lint.exit, lint.outcome], [0, "ok"]);
-      assertStringIncludes(d.markdown, "lint.ps1'\"` → exit 0");
+      assertEquals([lint.exit, lint.outcome], [0, "failed"]);
+      assertStringIncludes(d.markdown, "lint.ps1'\"` → **failed (exit 0) ✗**");
     } finally {
       ix.cleanup();
     }

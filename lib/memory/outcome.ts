@@ -134,6 +134,9 @@ function reporterIn(last: string): string | null {
  * @example statusOwner("npm test 2>&1 | tail -5") === "tail"
  * @example statusOwner("set -o pipefail; npm test | tail -5") === null
  */
+/** A command run by PowerShell: `pwsh …`, `powershell.exe -Command …` ({@link outcomeOf}). */
+const POWERSHELL = /^\s*(?:\S*[\\/])?(?:pwsh|powershell)(?:\.exe)?\s/i;
+
 export function statusOwner(
   command: string | null | undefined,
   exit?: number | null,
@@ -280,7 +283,15 @@ export { runEnd };
 export function outcomeOf(r: RunFacts): Outcome {
   const recorded = r.exit !== null && r.exit !== undefined;
   const owned = recorded && statusOwner(r.command, r.exit) !== null;
-  if (recorded && !owned) return r.exit === 0 ? "ok" : "failed";
+  if (recorded && !owned) {
+    // PowerShell's 0 says nothing of a script's errors, which it prints and goes on (trial
+    // 25: `pwsh -Command "& lint.ps1"`, exit 0, whose output says `'Invoke-ScriptAnalyzer' is
+    // not recognized`, was offered as the fix of that same error): its output then says.
+    if (r.exit === 0 && POWERSHELL.test(r.command ?? "") && failureLine(r.output) !== null) {
+      return "failed";
+    }
+    return r.exit === 0 ? "ok" : "failed";
+  }
   // A harness that marks a non-zero exit as an error says no more than the filter's status
   // (trial 11: `… | findstr` matched nothing, exit 1, and the type check it filtered passed).
   if ((r.isError === true || r.isError === 1) && !(owned && r.exit !== 0)) return "failed";
@@ -305,7 +316,9 @@ export function outcomeLabel(r: RunFacts): string {
   if (end?.startsWith("in background") && (r.exit === null || r.exit === undefined)) return end;
   if (r.exit !== null && r.exit !== undefined) {
     const owner = statusOwner(r.command, r.exit);
-    if (!owner) return `exit ${r.exit}`;
+    if (!owner) {
+      return outcomeOf(r) === "failed" && r.exit === 0 ? "failed (exit 0)" : `exit ${r.exit}`;
+    }
     // Failed by its output behind a status that says nothing (trial 12: `exit 0 of tail ✗`).
     return outcomeOf(r) === "failed" ? `failed (${exitOf(r.exit, owner)})` : exitOf(r.exit, owner);
   }

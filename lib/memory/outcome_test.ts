@@ -248,3 +248,18 @@ Deno.test("a run the harness stopped or moved to the background says so, not fai
   const bg = { exit: null, isError: 0, output: "Command running in background with ID: bash_1." };
   assertEquals([outcomeOf(bg), outcomeLabel(bg)], ["unknown", "in background"]);
 });
+
+Deno.test("PowerShell's exit 0 beside an error it printed is a failure; a clean one stays ok", () => {
+  // Trial 25 (a Crush session): `pwsh -Command "& lint.ps1"` exit 0, offered by `fix` and the
+  // hook as what fixed "… is not recognized as a name of a cmdlet", printed that error itself.
+  const output = "Running ScriptAnalyzer...\r\n\x1b[31;1m\x1b[36;1m     | \x1b[31;1mThe term " +
+    "'Invoke-ScriptAnalyzer' is not recognized as a name of a cmdlet, function, script file, " +
+    "or executable program. Check\x1b[0m\r\n";
+  const pwsh = { exit: 0, isError: false, output, command: `pwsh -NoLogo -Command "& 'lint.ps1'"` };
+  assertEquals(outcomeOf(pwsh), "failed");
+  assertEquals(outcomeLabel(pwsh), "failed (exit 0)");
+  assertEquals(outcomeOf({ ...pwsh, command: "powershell.exe -Command lint.ps1" }), "failed");
+  assertEquals(outcomeOf({ ...pwsh, output: "Running ScriptAnalyzer...\r\n" }), "ok");
+  // Another program's 0 is its own, whatever it printed (a log searched for errors).
+  assertEquals(outcomeOf({ ...pwsh, command: "cat build.log" }), "ok");
+});
