@@ -90,3 +90,25 @@ Deno.test("a long query's sessions holding only some of its words are marked as 
       "1 session holds them between its events, 1 other only some of them",
     );
   }));
+
+Deno.test("a long query's sessions holding its words as typed, scattered, follow those holding them in forms", () =>
+  withMemIndex([
+    ...HISTORY,
+    {
+      id: "s-scattered",
+      events: [
+        ["user", "is the vscode copilot chat worth it"],
+        ["assistant", "it overlaps with two other extensions you have"],
+        ["user", "then remove the ones I never open"],
+      ],
+    },
+  ], (s) => {
+    // Trial 27: the session holding every word as typed, across its events, was dropped by the
+    // forms match, and came back only as a neighbour holding "some of the words".
+    const r = search(s, Q);
+    const hit = r.results.find((x) => x.id === "s-scattered");
+    assert(hit, r.results.map((x) => x.id).join(" "));
+    assertEquals([hit.spread, Boolean(hit.partial)], [true, false]);
+    const before = withAblation(["scattered"], () => search(s, Q));
+    assertEquals(before.results.find((x) => x.id === "s-scattered")?.partial, true);
+  }));

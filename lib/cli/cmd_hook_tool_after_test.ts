@@ -79,3 +79,19 @@ Deno.test("hook-tool-after's help names the event fields it reads", async () => 
     assertStringIncludes(r.out, field);
   }
 });
+
+Deno.test("hook-tool-after reads PowerShell's exit 0 beside an error it printed as a failure", () =>
+  withHookIndex(async (env) => {
+    // Trial 27: `{stdout: "ParserError: …", exit_code: 0}` of a pwsh command gave nothing.
+    const ev = (id: string, command: string) => ({
+      ...failure(id),
+      hook_event_name: "PostToolUse",
+      error: undefined,
+      tool_input: { command },
+      tool_response: { stdout: "Error: connect ECONNREFUSED 127.0.0.1:6379", exit_code: 0 },
+    });
+    const said = await runHookCmd(hookToolAfterCmd, env, ev("p1", "pwsh -Command npm test"), false);
+    assertStringIncludes(said.out, "docker compose up -d redis");
+    // Another program's 0 is its own.
+    silent(await runHookCmd(hookToolAfterCmd, env, ev("p2", "cat redis.log"), false));
+  }));

@@ -326,7 +326,10 @@ export function showText(d: ShowData, io: Pick<IO, "isTTY" | "env">, full: boole
             : ` ${exitOf(cmd.exit, cmd.of)}`,
         )
         : cmd.exit !== null
-        ? cmd.exit === 0 ? c.green(" exit 0") : c.red(` exit ${cmd.exit}`)
+        // PowerShell's 0 beside an error it printed (lib/memory/outcome.ts): said as `ctx` says it.
+        ? cmd.exit === 0
+          ? cmd.outcome === "failed" ? c.red(" failed (exit 0)") : c.green(" exit 0")
+          : c.red(` exit ${cmd.exit}`)
         : cmd.outcome === "failed"
         ? c.red(" failed")
         : ""

@@ -90,3 +90,54 @@ Deno.test("the fix note answers a failed command whose lines name no error word,
     ix.cleanup();
   }
 });
+
+Deno.test("the fix note leaves out what followed only the error's general form", async () => {
+  // Trial 27: a `mv` of another project, after another file's "not found", was offered to the
+  // agent as the fix of this one; `deja fix` marks such a run "general form only".
+  const ix = await indexSessions([
+    {
+      id: "e1e10021-0000-4000-8000-000000000021",
+      cwd: "/w/app",
+      start: "2026-08-01T10:00:00Z",
+      turns: [
+        { user: "run it" },
+        {
+          bash: "node app.js",
+          out: "Error: ENOENT: no such file or directory, open 'config.yml'",
+          exit: 1,
+        },
+        { bash: "cp config.example.yml config.yml", out: "", exit: 0 },
+        { bash: "node app.js", out: "ready", exit: 0 },
+      ],
+    },
+    {
+      id: "e1e10022-0000-4000-8000-000000000022",
+      cwd: "/w/other",
+      start: "2026-08-02T10:00:00Z",
+      turns: [
+        { user: "start the tool" },
+        {
+          bash: "node tool.js",
+          out: "Error: ENOENT: no such file or directory, open 'settings.json'",
+          exit: 1,
+        },
+        { bash: "mv legacy.json settings.json", out: "", exit: 0 },
+        { bash: "node tool.js", out: "done", exit: 0 },
+      ],
+    },
+  ]);
+  try {
+    const current = { rows: new Set<number>(), hidden: new Set<number>() };
+    const note = fixNote(
+      ix.store,
+      "Error: ENOENT: no such file or directory, open 'config.yml'",
+      current,
+      new Set(),
+      2000,
+    );
+    assert(note?.text.includes("cp config.example.yml config.yml"), note?.text);
+    assert(!note?.text.includes("mv legacy.json"), note?.text);
+  } finally {
+    ix.cleanup();
+  }
+});

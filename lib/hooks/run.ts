@@ -189,6 +189,8 @@ export function failureText(e: HookEvent): string | undefined {
     exit: code ?? null,
     isError: r.is_error === true || r.isError === true,
     output: out,
+    // PowerShell's 0 beside an error it printed is a failure (trial 27: silent).
+    command: str(objField(e, "tool_input") ?? {}, "command") ?? null,
   });
   return failed && out ? out : undefined;
 }

@@ -145,7 +145,7 @@ export function ladder(
       const formed = t === "exact" && !literalOnly && !ABLATE.longForms
         ? formsTogether(stats, parsed, query, f, rootOf)
         : undefined;
-      if (formed) return formed;
+      if (formed) return withScattered(formed, scores);
       // Matched again in forms for one event holding them (above): the words as typed,
       // scattered, yield to their forms.
       if (literalOnly === "together" && t === "exact") continue;
@@ -412,6 +412,23 @@ function formsTogether(
   for (const [id, score] of sub.scores) if (score.spread) sub.scores.delete(id);
   if (!sub.scores.size) return undefined;
   return { ...sub, widened: undefined };
+}
+
+/**
+ * A long query's sessions holding its words in other forms in one event (`formed`), with
+ * the sessions holding them as typed but scattered over their events listed after them
+ * (trial 27: `which vscode extensions should I remove` dropped the session holding every
+ * word as typed, which then came back only as a neighbour by relevance, "some of the words").
+ */
+function withScattered(
+  formed: LadderResult,
+  scattered: Map<number, SessionScore>,
+): LadderResult {
+  if (ABLATE.scattered) return formed;
+  const ids = new Set([...scattered.keys()].filter((id) => !formed.scores.has(id)));
+  if (!ids.size) return formed;
+  for (const id of ids) formed.scores.set(id, scattered.get(id)!);
+  return { ...formed, widened: { ids, tier: "stemmed", below: true } };
 }
 
 /** Tokens of a prompt short enough that holding a query's words is no chance (`withForms`). */

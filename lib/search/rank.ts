@@ -114,6 +114,8 @@ export const ABLATE = {
   fragmentWords: false,
   /** A word the history holds is read inside longer words beside other words too (lib/search/expand.ts). */
   heldFragments: false,
+  /** A long query's words held in forms in one event leave out the sessions holding them as typed, scattered (lib/search/ladder.ts). */
+  scattered: false,
   /** A question's few literal matches are listed alone, with no nearest by relevance after them (lib/search.ts). */
   nearestAfter: false,
   /** No concept coordination in the relevance tier (lib/search/concepts.ts). */
