@@ -335,9 +335,6 @@ async function onePass(
     // Words the history uses together, for questions in other words (lib/search/assoc.ts).
     if (full) buildAssociations(store);
     trace("associations built");
-    // Pages freed by the events of stores read again (and by segment merges) go back to the
-    // file system: 1.6 MB of the 100 MB bench's 60 MB index (issue 18), and more with each
-    // re-read. A pragma that frees one page a step (`exec` stepped it once under Deno).
     // A rebuild wrote every event again over the old ones: the text index held the new
     // segments beside the old ones' deletions, unmerged (trial 26: 174 -> 192 -> 233 MB over
     // two rebuilds of a 420 MB corpus). Merged into one, what was deleted goes.
@@ -346,6 +343,9 @@ async function onePass(
       store.db.exec("INSERT INTO vocab_tri(vocab_tri) VALUES ('optimize')");
       trace("text index merged");
     }
+    // Pages freed by the events of stores read again (and by segment merges) go back to the
+    // file system: 1.6 MB of the 100 MB bench's 60 MB index (issue 18), and more with each
+    // re-read. A pragma that frees one page a step (`exec` stepped it once under Deno).
     if (full) {
       store.db.prepare("PRAGMA incremental_vacuum").all();
       trace("free pages given back");

@@ -369,8 +369,8 @@ const INSIDE = 6;
 
 /**
  * Indexed tokens holding `word` as an identifier or path fragment, most used
- * first: at the start of the token, at its end after a word or two letters at most (`code` -> `opencode`,
- * `vscode`), or between two words of 3+ characters (`refresh` in
+ * first: at the start of the token, at its end after a word or two letters at most
+ * (`code` -> `opencode`, `vscode`), or between two words of 3+ characters (`refresh` in
  * `tokenrefreshhandler`); a word is one the history holds or a common English one. A
  * shorter word not inside another word (`mule` in `amulet`, `pet` in `snippet`) nor
  * inside a random id (`yak` in `01kjyakes72aj...`); one of {@link INSIDE} letters or
