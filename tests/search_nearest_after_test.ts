@@ -112,3 +112,20 @@ Deno.test("a long query's sessions holding its words as typed, scattered, follow
     const before = withAblation(["scattered"], () => search(s, Q));
     assertEquals(before.results.find((x) => x.id === "s-scattered")?.partial, true);
   }));
+
+Deno.test("a sentence typed back says its phrase match alone holds it as typed", () =>
+  withMemIndex(HISTORY, (s) => {
+    // Trial 27: a sentence typed back listed its session (its phrase match), then nine others
+    // holding its words somewhere, and stderr said nothing. The search on the real store gives
+    // this shape; here its result is taken and its first marked as the phrase match.
+    const r = { ...search(s, "vscode extension removed"), nearestAfter: undefined };
+    assert(r.tier === "exact" && r.results.length >= 1, r.tier);
+    const first = { ...r.results[0], verbatimMatch: true };
+    const other = { ...r.results[0], id: "other", verbatimMatch: false, spread: true };
+    assertEquals(
+      narration({ ...r, results: [first, other] }),
+      "the first result holds the query as one phrase; the other one holds its words apart",
+    );
+    assertEquals(narration({ ...r, results: [first] }), "", "alone, nothing to tell apart");
+    assertEquals(narration({ ...r, results: [first, { ...other, verbatimMatch: true }] }), "");
+  }));

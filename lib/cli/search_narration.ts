@@ -87,7 +87,7 @@ export function insideWindow(res: SearchResult): number {
  * match" nor "no single event holds every word" (the others, if any, say how they matched).
  */
 export function narration(res: SearchResult): string {
-  const line = withNearest(res, narrated(res));
+  const line = withNearest(res, narrated(res) || phraseFirst(res));
   // The words found written joined, as one name (trial 14: `fetch user by id`, `fetchUserById`).
   // Said once: the tier's own line names the joined name already (trial 18: `ubuntu22.04`).
   if (
@@ -99,6 +99,22 @@ export function narration(res: SearchResult): string {
     ? "the version written with a 'v'"
     : "the words written joined";
   return `the first result holds ${res.joined}, ${how}${line ? `; ${line}` : ""}`;
+}
+
+/**
+ * For exact matches whose first alone holds the query as one phrase, the others its words
+ * apart (in one event or between events): said so, or nothing told them apart (trial 27: a
+ * sentence typed back listed its session, then nine holding `set`, `check`, `file` and
+ * `confirm` somewhere, and stderr was empty).
+ */
+function phraseFirst(res: SearchResult): string {
+  const [first, ...rest] = res.results;
+  if (res.tier !== "exact" || !first?.verbatimMatch || !rest.length) return "";
+  if (rest.some((r) => r.verbatimMatch)) return "";
+  const n = rest.length;
+  return `the first result holds the query as one phrase; ${
+    n === 1 ? "the other one holds" : `the other ${n} hold`
+  } its words apart`;
 }
 
 /**
