@@ -11,6 +11,7 @@ import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { runMain } from "./_cli_io.ts";
 import { testEnv } from "./_fixture.ts";
+import { claudeLine } from "./_memory.ts";
 import { tempDir } from "./_tmp.ts";
 import { damageSessionC, listProjects, tinyStore, tinyVars } from "./_crush_tiny.ts";
 
@@ -210,23 +211,6 @@ Deno.test("a Crush session held from a store that is deleted is read again from 
   }
 });
 
-/** A Claude Code line of session `sid`: a prompt or an answer, with its own uuid. */
-function claudeLine(sid: string, n: number, role: "user" | "assistant", text: string): string {
-  const base = {
-    sessionId: sid,
-    uuid: `${sid.slice(0, 8)}-0000-4000-8000-${String(n).padStart(12, "0")}`,
-    timestamp: `2026-11-0${1 + (n % 8)}T10:00:0${n % 10}Z`,
-    cwd: "/w/ledger",
-  };
-  return JSON.stringify(
-    role === "user" ? { ...base, type: "user", message: { role: "user", content: text } } : {
-      ...base,
-      type: "assistant",
-      message: { id: `m${n}`, role: "assistant", content: [{ type: "text", text }] },
-    },
-  );
-}
-
 Deno.test("a Claude Code session whose lines another file copied stays when that file drops them", async () => {
   // Trial 26: file R held copies of session A's lines (as a resumed session's file does),
   // took A's source, and when R was rewritten without them A left the index, its own file
@@ -236,12 +220,10 @@ Deno.test("a Claude Code session whose lines another file copied stays when that
   mkdirSync(proj, { recursive: true });
   const A = "aaaa0000-1111-4222-8333-444455556666";
   const R = "bbbb0000-1111-4222-8333-444455556666";
-  const own = [0, 1, 2, 3, 4, 5].map((i) =>
-    claudeLine(A, i, i % 2 ? "assistant" : "user", `harbour ledger step ${i}`)
-  );
-  const mine = [10, 11].map((i) => claudeLine(R, i, i % 2 ? "assistant" : "user", `reply ${i}`));
-  writeFileSync(join(proj, `${A}.jsonl`), own.join("\n") + "\n");
-  writeFileSync(join(proj, `${R}.jsonl`), [...own, ...mine].join("\n") + "\n");
+  const own = [0, 1, 2, 3, 4, 5].map((i) => claudeLine(i, `harbour ledger step ${i}`, A));
+  const mine = [10, 11].map((i) => claudeLine(i, `reply ${i}`, R));
+  writeFileSync(join(proj, `${A}.jsonl`), own.join(""));
+  writeFileSync(join(proj, `${R}.jsonl`), [...own, ...mine].join(""));
   const vars = {
     HOME: join(dir, "home"),
     DEJA_HOME: join(dir, "deja"),
@@ -267,10 +249,7 @@ Deno.test("a Claude Code session whose lines another file copied stays when that
     assertEquals((await run(["index", "--quiet"], vars)).code, 0);
     assertEquals(events(), 6);
     // R rewritten without A's lines (a later compaction or edit).
-    writeFileSync(
-      join(proj, `${R}.jsonl`),
-      [...mine, claudeLine(R, 12, "user", "more")].join("\n") + "\n",
-    );
+    writeFileSync(join(proj, `${R}.jsonl`), [...mine, claudeLine(12, "more", R)].join(""));
     assertEquals((await run(["index", "--quiet"], vars)).code, 0);
     assertEquals(events(), 6, "A is read again from its own file");
     const show = await run(["show", A.slice(0, 8)], vars);
