@@ -36,7 +36,7 @@ import {
 } from "./_memory.ts";
 import { filteredText, filtersUsed, inPhrase } from "./_filtered.ts";
 import { isUndated } from "../session_time.ts";
-import type { TimeHint } from "../search/timewords.ts";
+import { monthWithoutYear, type TimeHint, yearsBefore } from "../search/timewords.ts";
 import { localTime } from "../memory/text.ts";
 import { parseSince, timeOnly } from "../query.ts";
 
@@ -240,10 +240,6 @@ export function lastData(store: Store, args: LastArgs, io: Pick<IO, "env" | "cwd
   };
 }
 
-/** A month named (`in september`, `sep 8th`) with no year of its own. */
-const MONTH_NO_YEAR =
-  /\b(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\b/i;
-
 /**
  * For a window of a month or a day named without its year (read as the last one) that holds
  * no session: the latest of the five years before whose same days hold some under the same
@@ -256,24 +252,20 @@ function earlierYear(
   io: Pick<IO, "env" | "cwd">,
 ): LastData["earlier"] {
   const w = args.window;
-  if (!w || !MONTH_NO_YEAR.test(w.words) || /\b\d{4}\b/.test(w.words)) return undefined;
-  const back = (ms: number, years: number) => {
-    const d = new Date(ms);
-    d.setFullYear(d.getFullYear() - years);
-    return d.getTime();
-  };
+  if (!w || !monthWithoutYear(w)) return undefined;
   const hidden = hiddenOf(store, args.filter, io);
   for (let years = 1; years <= 5; years++) {
+    const then = yearsBefore(w, years);
     const r = lastSessions(store, {
       limit: 1,
       harness: args.filter.harness,
       project: args.filter.project,
-      since: back(w.from, years),
-      until: back(w.to, years),
+      since: then.from,
+      until: then.to,
       hidden,
     });
     if (r.sessions.length) {
-      return { year: new Date(back(w.from, years)).getFullYear(), sessions: r.total ?? 1 };
+      return { year: new Date(then.from).getFullYear(), sessions: r.total ?? 1 };
     }
   }
   return undefined;

@@ -6,7 +6,7 @@
  * @module
  */
 import type { SearchResult } from "../search.ts";
-import { sessionMeets } from "../search/timewords.ts";
+import { monthWithoutYear, sessionMeets, yearsBefore } from "../search/timewords.ts";
 
 /** How each widening tier names what it did, for {@link narration}. */
 const WIDENED: Partial<Record<SearchResult["tier"], string>> = {
@@ -40,12 +40,7 @@ function earlierYear(res: SearchResult): string {
   const t = res.time!;
   if (!whichYear(t)) return "";
   for (let years = 1; years <= 5; years++) {
-    const back = (ms: number) => {
-      const d = new Date(ms);
-      d.setFullYear(d.getFullYear() - years);
-      return d.getTime();
-    };
-    const then = { ...t, from: back(t.from), to: back(t.to) };
+    const then = yearsBefore(t, years);
     const k = res.results.filter((r) => sessionMeets(then, r.started, r.updated)).length;
     if (k) {
       const name = new Date(then.from).toLocaleString("en-US", { month: "long" });
@@ -55,16 +50,13 @@ function earlierYear(res: SearchResult): string {
   return "";
 }
 
-const MONTH_WORD =
-  /\b(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\b/i;
-
 /**
  * `, September 2026` for a month named without its year: the last one (trial 23: `redis in
  * september` said no session listed fell in it beside one of September 2025, and never which
  * September it read).
  */
 function whichYear(t: NonNullable<SearchResult["time"]>): string {
-  if (!MONTH_WORD.test(t.words) || /\b\d{4}\b/.test(t.words)) return "";
+  if (!monthWithoutYear(t)) return "";
   const d = new Date(t.from);
   return `, ${d.toLocaleString("en-US", { month: "long" })} ${d.getFullYear()}`;
 }

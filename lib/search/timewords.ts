@@ -388,3 +388,25 @@ export function timeFit(hint: TimeHint, start: number, end: number): number {
   const days = gap / DAY;
   return 1 / (1 + days / 14);
 }
+
+/** A month named (`in september`, `sep 8th`), in any of its spellings. */
+const MONTH_NAMED = new RegExp(`\\b(?:${MONTH_NAMES})\\b`, "i");
+
+/**
+ * True when `hint`'s words name a month (or a day of one) without its year: read as the
+ * last one, so the same days of an earlier year may be the ones meant (`deja last`'s hint,
+ * search's first line).
+ */
+export function monthWithoutYear(hint: TimeHint): boolean {
+  return MONTH_NAMED.test(hint.words) && !/\b\d{4}\b/.test(hint.words);
+}
+
+/** `hint`'s window moved `years` calendar years back. */
+export function yearsBefore(hint: TimeHint, years: number): TimeHint {
+  const back = (ms: number) => {
+    const d = new Date(ms);
+    d.setFullYear(d.getFullYear() - years);
+    return d.getTime();
+  };
+  return { ...hint, from: back(hint.from), to: back(hint.to) };
+}
