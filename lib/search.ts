@@ -75,9 +75,10 @@ import { hiddenSessions, originHidden, type OriginRule, SessionCache } from "./s
 import { B, B_RELEVANCE, rescore } from "./search/sessionrank.ts";
 import { liftLiteralHeads, rerankFielded } from "./search/fielded.ts";
 import { TermStats } from "./search/expand.ts";
-import { ABLATE, type Ablation, type SessionScore, withAblation } from "./search/rank.ts";
+import { ABLATE, type Ablation, withAblation } from "./search/rank.ts";
 import { fillSnippets, finish } from "./search/results.ts";
-import { ladder, relevanceOf } from "./search/ladder.ts";
+import { ladder } from "./search/ladder.ts";
+import { FEW, FEW_LITERAL, looseOnly, nearestAfter } from "./search/nearest.ts";
 import { heldBy } from "./search/whole.ts";
 import { coordinate } from "./search/concepts.ts";
 import { liftPrompts, typedPrompts } from "./search/prompt.ts";
@@ -138,7 +139,7 @@ export interface SearchOptions {
   ablate?: Ablation[];
   /**
    * False: a question's few loose literal matches are listed alone, with no nearest
-   * sessions by relevance after them ({@link nearestAfter}; a hook wants only matches).
+   * sessions by relevance after them (lib/search/nearest.ts; a hook wants only matches).
    */
   nearest?: boolean;
 }
@@ -253,7 +254,7 @@ export interface SearchResult {
   nearestFollow?: number;
   /**
    * How many sessions listed after a question's few literal matches are the nearest by
-   * relevance, holding only some of its words ({@link nearestAfter}); absent: none.
+   * relevance, holding only some of its words (lib/search/nearest.ts); absent: none.
    */
   nearestAfter?: number;
   /** Words widened at this tier: what each stands for (`timout` -> `timeout`). */
@@ -288,114 +289,6 @@ export interface SearchResult {
  */
 export function search(store: Store, query: string, o: SearchOptions = {}): SearchResult {
   return withAblation(o.ablate, () => run(store, query, o));
-}
-
-/** Literal matches fewer than this leave a question room for the nearest by relevance. */
-const FEW = 3;
-/** The nearest by relevance listed after a question's few literal matches, at most. */
-const AFTER = 5;
-/** The tiers whose few matches {@link nearestAfter} follows. */
-const FEW_LITERAL: ReadonlySet<Tier> = new Set(["exact", "session", "stemmed", "close"]);
-
-/** Tokens of one event within which a query's words count as held together ({@link looseOnly}). */
-const CLOSE = 24;
-
-/**
- * True when no session of `hits` holds the query as such: none matched it by its title, a
- * prompt, a phrase or a name, and no matched event of theirs holds a word of each term of
- * `alts` within {@link CLOSE} tokens (the words only scattered over a long event or over
- * the session). A query one session holds close together is answered by that session
- * (a log line pasted back, a prompt typed again): nothing is listed after it.
- */
-function looseOnly(
-  stats: TermStats,
-  scores: Map<number, SessionScore>,
-  alts: string[][][],
-  hits: SessionHit[],
-): boolean {
-  if (hits.some((h) => h.titleMatch || h.promptMatch || h.verbatimMatch || h.joinedMatch)) {
-    return false;
-  }
-  const ids = hits.flatMap((h) => {
-    const s = scores.get(h.rowid);
-    return s && !s.spread ? s.events.slice(0, 10).map((e) => e.row.event_id) : [];
-  });
-  if (!ids.length) return true;
-  const texts = Q.eventTexts.all(stats.store, { ids: JSON.stringify(ids) });
-  return !texts.some((t) => closeTogether(tokens(t.text), alts, CLOSE));
-}
-
-/** True when `toks` hold an alternative of every term of `alts` within `span` tokens. */
-function closeTogether(toks: readonly string[], alts: string[][][], span: number): boolean {
-  const found: Array<[number, number]> = [];
-  for (let i = 0; i < toks.length; i++) {
-    for (let k = 0; k < alts.length; k++) {
-      if (alts[k].some((a) => a.length > 0 && a.every((w, j) => toks[i + j] === w))) {
-        found.push([i, k]);
-      }
-    }
-  }
-  // The shortest run of positions holding every term.
-  const count = new Map<number, number>();
-  let lo = 0;
-  for (const [at, term] of found) {
-    count.set(term, (count.get(term) ?? 0) + 1);
-    while (count.size === alts.length) {
-      if (at - found[lo][0] < span) return true;
-      const t = found[lo++][1];
-      const left = count.get(t)! - 1;
-      if (left) count.set(t, left);
-      else count.delete(t);
-    }
-  }
-  return false;
-}
-
-/**
- * A question of three or more words (none quoted) that fewer than {@link FEW} sessions
- * match, each only loosely ({@link looseOnly}): the relevance tier's best sessions, at most
- * {@link AFTER} and up to the limit, listed after those matches with their snippets (copies
- * of theirs left out). One session that happens to hold the words (in some form) far apart
- * no longer hides the sessions about the question (trial 23: `which vscode extensions should
- * I remove` listed one session whose long summary held `vscode`, `extension` and `removed`,
- * and not the two about VS Code extensions).
- */
-function nearestAfter(
-  store: Store,
-  stats: TermStats,
-  cache: SessionCache,
-  parsed: ReturnType<typeof parseQuery>,
-  query: string,
-  f: Filters,
-  rootOf: (id: number) => number,
-  o: SearchOptions,
-  now: number,
-  found: SessionHit[],
-  limit: number,
-): SessionHit[] {
-  const words = parsed.parts.filter((p) => !p.quoted);
-  if (words.length < 3 || words.length < parsed.parts.length) return [];
-  const rel = relevanceOf(stats, parsed, query, f, rootOf);
-  for (const r of found) rel.scores.delete(r.rowid);
-  if (!rel.scores.size) return [];
-  rescore(stats, cache, rel.scores, rel.alts, f, rel.weights, B_RELEVANCE, true, rel.counts);
-  if (rel.coord) coordinate(store, rel.coord, rel.scores, (id) => cache.members(id), rootOf);
-  rerankFielded(
-    stats,
-    cache,
-    rel.scores,
-    rel.alts,
-    rel.weights,
-    rel.coord?.concepts,
-    rel.phraseWords,
-  );
-  const n = Math.min(AFTER, limit - found.length);
-  const copies = new Set(found.flatMap((h) => (h.copies ?? []).map((c) => `${h.harness}:${c}`)));
-  const more = finish(store, cache, rel.scores, "relevance", o, now, parsed.time, n + copies.size)
-    .filter((h) => !copies.has(`${h.harness}:${h.id}`)).slice(0, n);
-  fillSnippets(store, more, o.snippets ?? 3, (t) => snippet(t, rel.alts));
-  trace("search: nearest after a few literal matches");
-  return more;
 }
 
 function run(store: Store, query: string, o: SearchOptions): SearchResult {
