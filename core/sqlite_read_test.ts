@@ -146,7 +146,17 @@ Deno.test("a store its harness left mid-write (a hot journal) is named so, and l
       const db = new DatabaseSync(${JSON.stringify(path)});
       db.exec("PRAGMA cache_size = 1; BEGIN IMMEDIATE; UPDATE m SET t = 'y' || t");
       Deno.exit(0);`;
-    const r = spawnSync(process.execPath, ["eval", code], { encoding: "utf8" });
+    // The child's caches and home are this test's own directory's, not the caller's.
+    const r = spawnSync(process.execPath, ["eval", code], {
+      encoding: "utf8",
+      env: {
+        PATH: process.env.PATH ?? "",
+        HOME: dir,
+        DENO_DIR: join(dir, "deno"),
+        XDG_CACHE_HOME: join(dir, "cache"),
+        DENO_NO_UPDATE_CHECK: "1",
+      },
+    });
     assertEquals(r.status, 0, r.stderr);
     assert(existsSync(`${path}-journal`), "the journal is left");
     const before = [statSync(path).size, statSync(`${path}-journal`).size];

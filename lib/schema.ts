@@ -107,11 +107,12 @@ export { MIGRATIONS } from "./schema_migrations.ts";
 
 /**
  * The output of command `c` when the store records no status for it, or one a
- * pipe's last program may have returned, or PowerShell's 0 (NULL otherwise): its
- * tool result's text, for lib/memory/outcome.ts to judge.
+ * pipe's last program may have returned, or a 0 of a command naming PowerShell (NULL
+ * otherwise): its tool result's text, for lib/memory/outcome.ts to judge (its `POWERSHELL`
+ * tells which of those PowerShell ran).
  */
 const OUTPUT_IF_UNKNOWN = `CASE WHEN (c.exit IS NULL OR instr(c.command, '|') > 0
-      OR (c.exit = 0 AND (c.command LIKE 'pwsh %' OR c.command LIKE 'powershell%')))
+      OR (c.exit = 0 AND (c.command LIKE '%pwsh%' OR c.command LIKE '%powershell%')))
       AND c.is_error = 0 AND c.call_id IS NOT NULL
       THEN (SELECT r.text FROM events r WHERE r.session_id = c.session_id
         AND r.call_id = c.call_id AND r.kind = 'tool_result' ORDER BY r.seq LIMIT 1) END`;
