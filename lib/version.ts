@@ -94,7 +94,10 @@ export const REVISIONS: Readonly<Record<string, number>> = {
   // Session 13: a call that never ran (`notRun`) keeps no command row (lib/ingest.ts).
   continue: 3,
   copilot: 3,
-  gemini: 4, // session 13: a saved conversation (checkpoint-<tag>.json) whose chat is gone is read
+  // gemini 4, session 13: a saved conversation (checkpoint-<tag>.json) whose chat is gone is read.
+  // 5, session 27: a chat over 64 MiB is read in pieces (it was skipped as oversized, and left
+  // so: its size and time unchanged, it was never read again).
+  gemini: 5,
   kiro: 1, // ls, glob and grep read no file (parsers/_kiro_tools.ts)
   // Session 13: each reply keeps its model (Event.model); the numbers raised above for it too
   // (claude family, codex, trae, gemini, opencode family, crush, copilot, continue, cursor,

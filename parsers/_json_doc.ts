@@ -6,7 +6,9 @@
  * @module
  */
 import { decodeUtf8, REPAIRED } from "../core/text.ts";
-import { readBytes } from "../core/fsread.ts";
+import { openRegularSync, readBytes } from "../core/fsread.ts";
+import { closeSync, readSync } from "node:fs";
+import { JsonStream, type StreamFailure } from "./_json_stream.ts";
 import type { ParseCtx } from "../core/model.ts";
 import { type Obj, obj } from "./_util.ts";
 import { salvageJson } from "./_json_salvage.ts";
@@ -42,6 +44,71 @@ export async function readJsonDocument(
     return undefined;
   }
   return salvageDocument(text.replace(/^\uFEFF/, ""), where, ctx);
+}
+
+/**
+ * A document over this many bytes is not read whole: {@link streamDocument}
+ * reads it in pieces (one whole read holds the bytes, their text and the parsed
+ * value at once, several times the file's size).
+ */
+export const WHOLE_DOC_BYTES = 64 << 20;
+
+/** Bytes read at a time by {@link streamDocument}. */
+const PIECE = 1 << 20;
+
+/** What {@link streamDocument} read of a document besides the items it yielded. */
+export interface StreamedDocument {
+  /**
+   * The top-level value, the streamed array left empty; after a failure, the
+   * members finished before it (undefined when the value was not even begun).
+   */
+  value: unknown;
+  /** Why the read stopped before the end, and the byte offset of the piece it stopped in. */
+  failure?: { why: StreamFailure; at: number };
+  /** Bytes that were not UTF-8 were read as U+FFFD. */
+  repaired: boolean;
+}
+
+/**
+ * Reads a JSON document too large to hold in pieces (parsers/_json_stream.ts),
+ * yielding each item of the array under its top-level key `key` as soon as it
+ * is read, never holding the items together; strings keep what the index can
+ * store of them (`KEEP_CHARS`, core/text.ts). The generator's return value is
+ * the rest of the document. Unlike {@link salvageDocument}, a damaged document
+ * is read only up to the damage: the items before it are yielded, the failure
+ * is returned.
+ *
+ * @throws the file-system error when the file cannot be opened (NotRegularFileError
+ *   for something that is not a regular file).
+ */
+export function* streamDocument(
+  path: string,
+  key: string,
+): Generator<unknown, StreamedDocument> {
+  const items: unknown[] = [];
+  const stream = new JsonStream(undefined, { key, item: (v) => items.push(v) });
+  const fd = openRegularSync(path);
+  const piece = new Uint8Array(PIECE);
+  let pos = 0;
+  try {
+    for (;;) {
+      const n = readSync(fd, piece, 0, PIECE, pos);
+      if (n === 0) break;
+      stream.push(n === PIECE ? piece : piece.subarray(0, n));
+      for (const item of items) yield item;
+      items.length = 0;
+      if (stream.failure) break;
+      pos += n;
+    }
+  } finally {
+    closeSync(fd);
+  }
+  const done = stream.end();
+  return {
+    value: done ? done.value : stream.partial,
+    ...(stream.failure ? { failure: { why: stream.failure, at: pos } } : {}),
+    repaired: stream.repaired,
+  };
 }
 
 /**

@@ -78,8 +78,29 @@ export class JsonStream {
   private str = new CappedString();
   private isKey = false;
   private token = "";
+  /** `kept` when the spilled array opened: what each spilled item charged is given back. */
+  private spillMark = -1;
+  private root?: Container;
 
-  constructor(private budget = LINE_BUDGET) {}
+  /**
+   * @param budget characters of values the whole value may keep
+   * @param spill when set, the array under the top-level key `spill.key` is not
+   *   kept: each of its items goes to `spill.item` as soon as it is read, and what
+   *   it cost is given back to the budget, so a document of millions of items
+   *   (a chat's `messages`) is read in the memory of one item and the rest
+   */
+  constructor(
+    private budget = LINE_BUDGET,
+    private spill?: { key: string; item: (v: unknown) => void },
+  ) {}
+
+  /**
+   * The top-level object or array as read so far, even after a failure: the
+   * members finished before it (a damaged document's head).
+   */
+  get partial(): unknown {
+    return this.root?.obj ?? this.root?.arr;
+  }
 
   /** Feeds the next bytes of the line (the newline excluded). */
   push(b: Uint8Array): void {
@@ -223,7 +244,10 @@ export class JsonStream {
     // A value starts.
     if (c === 0x7b || c === 0x5b) {
       this.charge(32);
-      this.stack.push(c === 0x7b ? { obj: {} } : { arr: [] });
+      if (c === 0x5b && this.spilling(this.stack.length + 1)) this.spillMark = this.kept;
+      const box: Container = c === 0x7b ? { obj: {} } : { arr: [] };
+      this.root ??= box;
+      this.stack.push(box);
       this.state = c === 0x7b ? S.KeyOrEnd : S.ValueOrEnd;
     } else if (c === 0x22) {
       this.isKey = false;
@@ -267,8 +291,12 @@ export class JsonStream {
       this.state = S.Done;
       return;
     }
-    if (top.arr) top.arr.push(v);
-    else {
+    if (top.arr) {
+      if (this.spillMark >= 0 && this.spilling(this.stack.length)) {
+        this.kept = this.spillMark;
+        this.spill!.item(v);
+      } else top.arr.push(v);
+    } else {
       const k = top.key!;
       // As JSON.parse does: `__proto__` is an own property, not the prototype.
       if (k === "__proto__") {
@@ -282,6 +310,13 @@ export class JsonStream {
       top.key = undefined;
     }
     this.state = S.After;
+  }
+
+  /** Whether an array at this depth (1: the top value) is the spilled one. */
+  private spilling(depth: number): boolean {
+    const root = this.stack[0];
+    return depth === 2 && this.spill !== undefined && root?.obj !== undefined &&
+      root.key === this.spill.key;
   }
 
   private endString(): void {

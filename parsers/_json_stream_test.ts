@@ -121,3 +121,37 @@ Deno.test("JsonStream fails a line whose kept values pass the budget as oversize
   assertEquals([s.end(), s.failure], [undefined, "oversized"]);
   assertEquals(stream(enc.encode(many), 100).end()?.value, JSON.parse(many));
 });
+
+Deno.test("JsonStream spills the items of the named top-level array, each once, and gives their budget back", () => {
+  const items = Array.from(
+    { length: 500 },
+    (_, i) => ({ i, text: "x".repeat(100), nested: [[i]] }),
+  );
+  const doc = { id: "s", messages: items, other: [[1], [2]], tail: { messages: [1, 2] } };
+  const bytes = enc.encode(JSON.stringify(doc));
+  for (const step of [1, 7, 4096]) {
+    const got: unknown[] = [];
+    // 500 items of about 150 characters each pass a budget of 10,000 together, not one at a time.
+    const s = new JsonStream(10_000, { key: "messages", item: (v) => got.push(v) });
+    for (let i = 0; i < bytes.length; i += step) s.push(bytes.subarray(i, i + step));
+    const end = s.end();
+    assertEquals(s.failure, undefined, `pieces of ${step}`);
+    assertEquals(got, items);
+    // Only the top-level key spills: the rest of the document is kept as read.
+    assertEquals(end?.value, { ...doc, messages: [] });
+  }
+  // Without the spill the same document passes the budget.
+  const whole = new JsonStream(10_000);
+  whole.push(bytes);
+  assertEquals(whole.end(), undefined);
+  assertEquals(whole.failure, "oversized");
+});
+
+Deno.test("JsonStream's partial value holds the members finished before a failure", () => {
+  const s = new JsonStream(undefined, { key: "messages", item: () => {} });
+  s.push(enc.encode(`{"sessionId":"abc","startTime":"t","messages":[{"a":1},{"b":`));
+  s.push(enc.encode(`]`));
+  assertEquals(s.end(), undefined);
+  assertEquals(s.failure, "malformed_json");
+  assertEquals(s.partial, { sessionId: "abc", startTime: "t" });
+});

@@ -25,7 +25,14 @@ import {
   type Unreadable,
 } from "../core/fs.ts";
 import { headRecords, readJsonl } from "./_jsonl.ts";
-import { salvageDocument } from "./_json_doc.ts";
+import {
+  salvageDocument,
+  streamDocument,
+  type StreamedDocument,
+  WHOLE_DOC_BYTES,
+} from "./_json_doc.ts";
+import { stat } from "node:fs/promises";
+import { REPAIRED } from "../core/text.ts";
 import { rootFrom } from "../core/paths.ts";
 import { toMillis } from "./_time.ts";
 import { arr, type Obj, obj, str } from "./_util.ts";
@@ -201,57 +208,180 @@ async function* parse(source: SourceRef, ctx: ParseCtx): AsyncGenerator<Session>
     yield* checkpointSessions(ID, source, ctx, { project, chats });
     return;
   }
+  if (!source.path.endsWith(".jsonl") && await sizeOf(source.path) > wholeMax(ctx)) {
+    yield* parseStreamed(source, ctx);
+    return;
+  }
   const conv = source.path.endsWith(".jsonl")
     ? await replayJsonl(source.path, ctx)
     : await readWhole(source.path, ctx);
   if (!conv) return;
-  const sessionId = str(conv.meta.sessionId);
+  const chat = await chatOf(source, conv.meta, ctx);
+  if (!chat) return;
+  for (const m of conv.messages) chat.add(m);
+  if (chat.held) yield chat.chunk();
+}
+
+/** Messages read before a streamed chat yields a chunk of its events. */
+const CHUNK_MESSAGES = 256;
+
+/**
+ * A `.json` chat over {@link WHOLE_DOC_BYTES}, read in pieces (`streamDocument`,
+ * parsers/_json_doc.ts) in two passes: the first reads the chat's own fields
+ * (its id, title and times, wherever they sit around `messages`), the second
+ * its messages, yielded as chunks of the session. Memory holds one chunk,
+ * whatever the size of the file (trial 26: a 77 MB chat was skipped whole).
+ */
+async function* parseStreamed(source: SourceRef, ctx: ParseCtx): AsyncGenerator<Session> {
+  const path = source.path;
+  if (await isRegularFile(`${path}l`)) return; // the .jsonl twin wins
+  let count = 0;
+  let head: StreamedDocument;
+  try {
+    const pass = streamDocument(path, "messages");
+    for (let r = pass.next();; r = pass.next()) {
+      if (r.done) {
+        head = r.value;
+        break;
+      }
+      count++;
+    }
+  } catch (e) {
+    ctx.skip("unreadable", path, (e as Error).message);
+    return;
+  }
+  if (head.repaired) ctx.skip("invalid_utf8", path, REPAIRED);
+  if (head.value === undefined) {
+    // Damaged before its first value began: nothing of it is a chat.
+    ctx.skip(head.failure?.why ?? "malformed_json", `${path}@${head.failure?.at ?? 0}`);
+    return;
+  }
+  const meta = chatMeta(head.value, count, path, ctx);
+  const chat = meta && await chatOf(source, meta, ctx);
+  if (!chat) {
+    if (head.failure) ctx.skip(head.failure.why, `${path}@${head.failure.at}`);
+    return;
+  }
+  let i = 0;
+  const pass = streamDocument(path, "messages");
+  for (let r = pass.next(); !r.done; r = pass.next()) {
+    const m = obj(r.value);
+    if (!m) ctx.skip("bad_shape", `${path}#messages[${i}]`, "message is not an object");
+    else chat.add(m);
+    if (++i % CHUNK_MESSAGES === 0 && chat.held) yield chat.chunk();
+  }
+  if (head.failure) {
+    ctx.skip(head.failure.why, `${path}@${head.failure.at}`, `read up to here: ${i} messages kept`);
+  }
+  if (chat.held) yield chat.chunk();
+}
+
+/** Bytes of a `.json` chat read whole: `DEJA_WHOLE_DOC_MAX`, else {@link WHOLE_DOC_BYTES}. */
+function wholeMax(ctx: ParseCtx): number {
+  const n = Number(ctx.env.get("DEJA_WHOLE_DOC_MAX"));
+  return n > 0 ? Math.min(n, WHOLE_DOC_BYTES) : WHOLE_DOC_BYTES;
+}
+
+/** Size of a file in bytes; 0 when it cannot be read (the read that follows reports why). */
+async function sizeOf(path: string): Promise<number> {
+  try {
+    return (await stat(path)).size;
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * A chat's own fields from its top-level object, or undefined (and counted) when
+ * the document is not a chat. `messages` tells whether it held any, for a chat
+ * whose `sessionId` was damaged: it keeps the file's name as its id.
+ */
+function chatMeta(doc: unknown, messages: number, path: string, ctx: ParseCtx): Obj | undefined {
+  const o = obj(doc);
+  if (o && !str(o.sessionId) && messages && (o.startTime || o.projectHash)) {
+    o.sessionId = basename(path, ".json");
+  }
+  if (o && str(o.sessionId)) return o;
+  // logs.json (an array) and checkpoints ({clientHistory, toolCall}) are known non-chats.
+  if (Array.isArray(doc)) return undefined;
+  if (o && ("clientHistory" in o || "toolCall" in o)) {
+    ctx.skip("not_session", path, CHECKPOINT);
+    return undefined;
+  }
+  ctx.skip("unknown_record", path, "JSON document without sessionId");
+  return undefined;
+}
+
+/** The events of one chat as its messages are added, handed out in chunks of the session. */
+interface Chat {
+  add(m: Obj): void;
+  /** Events added since the last chunk. */
+  readonly held: number;
+  /** A chunk of the session holding the events added since the last one. */
+  chunk(): Session;
+}
+
+/** A {@link Chat} for a chat's fields, or undefined (and counted) when it names no session. */
+async function chatOf(source: SourceRef, meta: Obj, ctx: ParseCtx): Promise<Chat | undefined> {
+  const sessionId = str(meta.sessionId);
   if (!sessionId) {
     ctx.skip("bad_shape", source.path, "no sessionId in the chat");
-    return;
+    return undefined;
   }
   const loc = locate(source);
   const project = loc
-    ? await projectFor(loc.root, loc.projectId, str(conv.meta.projectHash), skipUnreadable(ctx))
+    ? await projectFor(loc.root, loc.projectId, str(meta.projectHash), skipUnreadable(ctx))
     : undefined;
-  const started = toMillis(conv.meta.startTime);
-  const events: Event[] = [];
+  const started = toMillis(meta.startTime);
+  const last = toMillis(meta.lastUpdated);
+  const parent = parentOf(source.path, loc?.chats);
+  let events: Event[] = [];
   let model: string | undefined;
-  let times = started === undefined ? [] : [started];
   // A result also carried as a functionResponse part later on keeps its first copy.
   const answered = new Set<string>();
-  for (const m of conv.messages) {
-    const r = geminiMessageEvents(m, {
-      project,
-      fallbackTime: started,
-      skip: ctx.skip.bind(ctx),
-      where: source.path,
-    });
-    for (const e of r.events) {
-      if (e.kind === "tool_result" && e.key) {
-        if (answered.has(e.key)) continue;
-        answered.add(e.key);
+  return {
+    add(m) {
+      const r = geminiMessageEvents(m, {
+        project,
+        fallbackTime: started,
+        skip: ctx.skip.bind(ctx),
+        where: source.path,
+      });
+      for (const e of r.events) {
+        if (e.kind === "tool_result" && e.key) {
+          if (answered.has(e.key)) continue;
+          answered.add(e.key);
+        }
+        events.push(e);
       }
-      events.push(e);
-    }
-    if (r.model) model = r.model;
-  }
-  if (!events.length) return;
-  times = times.concat(events.flatMap((e) => (e.time === undefined ? [] : [e.time])));
-  const last = toMillis(conv.meta.lastUpdated);
-  if (last !== undefined) times.push(last);
-  const parent = parentOf(source.path, loc?.chats);
-  yield {
-    harness: ID,
-    id: parent === sessionId ? `${sessionId}~subagent` : sessionId,
-    project,
-    title: str(conv.meta.summary),
-    started: times.length ? Math.min(...times) : undefined,
-    updated: times.length ? Math.max(...times) : undefined,
-    model,
-    parent,
-    path: source.path,
-    events,
+      if (r.model) model = r.model;
+    },
+    get held() {
+      return events.length;
+    },
+    chunk() {
+      let lo = Infinity;
+      let hi = -Infinity;
+      for (const t of [started, last, ...events.map((e) => e.time)]) {
+        if (t === undefined) continue;
+        if (t < lo) lo = t;
+        if (t > hi) hi = t;
+      }
+      const s: Session = {
+        harness: ID,
+        id: parent === sessionId ? `${sessionId}~subagent` : sessionId,
+        project,
+        title: str(meta.summary),
+        started: lo === Infinity ? undefined : lo,
+        updated: hi === -Infinity ? undefined : hi,
+        model,
+        parent,
+        path: source.path,
+        events,
+      };
+      events = [];
+      return s;
+    },
   };
 }
 
@@ -260,7 +390,7 @@ async function readWhole(path: string, ctx: ParseCtx): Promise<Conversation | un
   if (await isRegularFile(`${path}l`)) return undefined; // the .jsonl twin wins
   let text: string;
   try {
-    text = await readStoreText(path, ctx);
+    text = await readStoreText(path, ctx, path, WHOLE_DOC_BYTES);
   } catch (e) {
     if ((e as { code?: string }).code === "EFBIG") {
       ctx.skip("oversized", path, (e as Error).message);
@@ -275,21 +405,8 @@ async function readWhole(path: string, ctx: ParseCtx): Promise<Conversation | un
   // A damaged chat is read message by message; only what is damaged is lost.
   const doc = salvageDocument(text.replace(/^\uFEFF/, ""), path, ctx);
   if (doc === undefined) return undefined;
-  const o = obj(doc);
-  if (o && !str(o.sessionId) && arr(o.messages).length && (o.startTime || o.projectHash)) {
-    // A chat whose sessionId line was damaged keeps the file's name as its id.
-    o.sessionId = basename(path, ".json");
-  }
-  if (!o || !str(o.sessionId)) {
-    // logs.json (an array) and checkpoints ({clientHistory, toolCall}) are known non-chats.
-    if (Array.isArray(doc)) return undefined;
-    if (o && ("clientHistory" in o || "toolCall" in o)) {
-      ctx.skip("not_session", path, CHECKPOINT);
-      return undefined;
-    }
-    ctx.skip("unknown_record", path, "JSON document without sessionId");
-    return undefined;
-  }
+  const o = chatMeta(doc, arr(obj(doc)?.messages).length, path, ctx);
+  if (!o) return undefined;
   const messages = arr(o.messages).flatMap((m, i) => {
     const mo = obj(m);
     if (!mo) ctx.skip("bad_shape", `${path}#messages[${i}]`, "message is not an object");

@@ -878,3 +878,117 @@ Deno.test("a checkpoint that is empty or not JSON is counted and yields nothing"
     t.cleanup();
   }
 });
+
+// ---- chats too large to read whole -------------------------------------------------
+
+/** A `.json` chat of `n` turns (a prompt, a shell call with its result, an answer), its summary after the messages. */
+function bigChat(n: number): string {
+  const messages = [];
+  for (let i = 0; i < n; i++) {
+    const ts = new Date(Date.UTC(2026, 10, 1, 10, 0, i)).toISOString();
+    messages.push(user(`u${i}`, `question ${i} about the flaky cache`, ts));
+    messages.push(model(`g${i}`, `answer ${i}`, {
+      timestamp: ts,
+      toolCalls: [{
+        id: `call-${i}`,
+        name: "run_shell_command",
+        args: { command: `echo ${i}` },
+        status: i % 7 ? "success" : "error",
+        timestamp: ts,
+        result: [{
+          functionResponse: {
+            id: `call-${i}`,
+            name: "run_shell_command",
+            response: { output: `Command: echo ${i}\nOutput: ${i}\nExit Code: ${i % 7 ? 0 : 1}` },
+          },
+        }],
+      }],
+    }));
+  }
+  return JSON.stringify({ ...META, messages, summary: "Fix the flaky cache" }, null, 2);
+}
+
+const BIG = "tmp/proj/chats/session-2026-11-01T10-00-11111111.json";
+
+Deno.test("a chat over the whole-read cap is read in pieces, in chunks, into the session a whole read gives", async () => {
+  // Trial 26: a 77 MB chat was skipped whole as oversized, and later runs said "up to date".
+  const t = tree({ [BIG]: bigChat(600) });
+  try {
+    const whole = await parseFile(t.root, BIG);
+    const env = testEnv(t.root, { DEJA_WHOLE_DOC_MAX: "1000" });
+    const pieces = await parseOne(gemini, src(join(t.root, BIG)), env);
+    assert.equal(whole.sessions.length, 1);
+    assert.equal(whole.sessions[0].events.length, 600 * 4);
+    assert.equal(whole.sessions[0].title, "Fix the flaky cache");
+    assert.deepEqual(pieces.sessions, whole.sessions);
+    assert.equal(pieces.ctx.skipped, 0);
+    // Several chunks, not one session held whole.
+    const chunks = [];
+    for await (const s of gemini.parse(src(join(t.root, BIG)), pieces.ctx)) chunks.push(s);
+    assert.ok(chunks.length >= 3, `${chunks.length} chunks`);
+    assert.ok(chunks.every((c) => c.id === S && c.title === "Fix the flaky cache"));
+  } finally {
+    t.cleanup();
+  }
+});
+
+Deno.test("a damaged chat read in pieces keeps the messages before the damage and counts it", async () => {
+  const text = bigChat(300);
+  const cut = text.indexOf('"u200"'); // the file ends inside message u200
+  const t = tree({ [BIG]: text.slice(0, cut) + "\u0000garbage" });
+  try {
+    const env = testEnv(t.root, { DEJA_WHOLE_DOC_MAX: "1000" });
+    const { sessions, ctx } = await parseOne(gemini, src(join(t.root, BIG)), env);
+    assert.equal(sessions.length, 1);
+    const prompts = texts(sessions[0], "user");
+    assert.equal(prompts.length, 200);
+    assert.equal(prompts.at(-1), "question 199 about the flaky cache");
+    assert.equal(ctx.counts.malformed_json, 1);
+  } finally {
+    t.cleanup();
+  }
+});
+
+Deno.test({
+  name: "each public chat read in pieces gives what a whole read gives",
+  ignore: !existsSync(PUBLIC),
+  fn: async () => {
+    const root = tempDir("deja-gemini-pieces-");
+    try {
+      const names = [
+        "chat-hashed-projectdir-2.5-flash.json",
+        "chat-named-projectdir-kind-main.json",
+        "chat-tiny-with-info-message.json",
+        "chat-subagent-kind-subagent.json",
+        "chat-skill-extraction-subagent.json",
+        "checkpoint-write_file.json",
+      ];
+      const chats = join(root, "tmp/p/chats");
+      mkdirSync(chats, { recursive: true });
+      for (const n of names) copyFileSync(join(PUBLIC, n), join(chats, n));
+      const whole = await runParser(gemini, testEnv("/nowhere", { DEJA_GEMINI_ROOT: root }));
+      const pieces = await runParser(
+        gemini,
+        testEnv("/nowhere", { DEJA_GEMINI_ROOT: root, DEJA_WHOLE_DOC_MAX: "1" }),
+      );
+      assert.equal(whole.sessions.length, 5);
+      assert.deepEqual(pieces.sessions, whole.sessions);
+      assert.deepEqual(pieces.skips, whole.skips);
+      assert.deepEqual(pieces.errors, {});
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  },
+});
+
+Deno.test("a chat over the whole-read cap that is not JSON from its first byte is counted once", async () => {
+  const t = tree({ [BIG]: "\u0000".repeat(5000) });
+  try {
+    const env = testEnv(t.root, { DEJA_WHOLE_DOC_MAX: "1000" });
+    const { sessions, ctx } = await parseOne(gemini, src(join(t.root, BIG)), env);
+    assert.equal(sessions.length, 0);
+    assert.deepEqual(ctx.counts, { malformed_json: 1 });
+  } finally {
+    t.cleanup();
+  }
+});
