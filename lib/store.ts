@@ -326,12 +326,16 @@ export function makeDataDir(dir: string): void {
  * Sets the index directory to 0700 and the index, its `-wal` and `-shm` to
  * 0600, whatever they were (a directory made by someone else at 0777, a file
  * copied in at 0644). Called each time the index is opened for writing; a file
- * deja may not change (another owner) is left as it is.
+ * deja may not change (another owner) is left as it is. A directory with the
+ * sticky bit is a shared one (`DEJA_HOME=/tmp`): it is never changed, only
+ * the files are (a script opening an index at /tmp/x.db as root once made /tmp
+ * 0700, and every other user's temporary files failed).
  */
 function makePrivate(path: string): void {
   const set = (p: string, mode: number) => {
     try {
-      if ((statSync(p).mode & 0o777) !== mode) chmodSync(p, mode);
+      const was = statSync(p).mode;
+      if ((was & 0o1000) === 0 && (was & 0o777) !== mode) chmodSync(p, mode);
     } catch { /* absent, or not ours to change */ }
   };
   set(dirname(path), 0o700);

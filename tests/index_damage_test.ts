@@ -204,7 +204,7 @@ Deno.test("index --rebuild moves a damaged index aside and starts a new one keep
   }
 });
 
-Deno.test("the index directory and file get 0700 and 0600 each time the index is written, whatever they were", async () => {
+Deno.test("the index directory and file get 0700 and 0600 each time the index is written, whatever they were, a shared directory left shared", async () => {
   const w = await world();
   try {
     chmodSync(w.vars.DEJA_HOME, 0o777);
@@ -221,6 +221,13 @@ Deno.test("the index directory and file get 0700 and 0600 each time the index is
     assertEquals((await run(["index", "--quiet"], { ...w.vars, DEJA_HOME: other })).code, 0);
     assertEquals(statSync(other).mode & 0o777, 0o700);
     assertEquals(statSync(join(other, "index.db")).mode & 0o777, 0o600);
+    // A shared directory (sticky, as /tmp is) keeps its mode: only the index is made private.
+    const shared = join(w.dir, "shared");
+    mkdirSync(shared);
+    chmodSync(shared, 0o1777);
+    assertEquals((await run(["index", "--quiet"], { ...w.vars, DEJA_HOME: shared })).code, 0);
+    assertEquals(statSync(shared).mode & 0o7777, 0o1777);
+    assertEquals(statSync(join(shared, "index.db")).mode & 0o777, 0o600);
   } finally {
     w.cleanup();
   }
