@@ -1,5 +1,5 @@
 import { assert, assertEquals } from "../../tests/_assert.ts";
-import { learnAssociations, MIN_SESSIONS } from "./assoc.ts";
+import { learnAssociations, learnFrom, MIN_SESSIONS } from "./assoc.ts";
 import { buildAssociations, learnedFor } from "./assoc.ts";
 import { memIndex, type MemSession } from "../../tests/_search_fixture.ts";
 import { Q } from "../schema.ts";
@@ -35,6 +35,18 @@ Deno.test("learnAssociations finds words sessions use together, not a rare chanc
   assertEquals(of("zebra"), []);
   assertEquals(of("deploy"), []);
   for (const a of got) assert(a.weight > 0 && a.weight <= 1, JSON.stringify(a));
+});
+
+Deno.test("learnFrom learns the same from a session's rows apart as from them together", () => {
+  // The index's rows come titles first, then turns: a session's words are counted once.
+  const together = new Map([...corpus()].map(([i, [t]]) => [i, [t, `${t} again`]]));
+  const apart = [...together].map(([session_id, [t]]) => ({ session_id, text: t }))
+    .concat([...together].map(([session_id, [, u]]) => ({ session_id, text: u })));
+  const want = learnAssociations(together);
+  assert(want.length > 0);
+  const key = (a: { term: string; other: string; weight: number }) =>
+    `${a.term} ${a.other} ${a.weight.toFixed(9)}`;
+  assertEquals(learnFrom(apart).map(key).sort(), want.map(key).sort());
 });
 
 Deno.test("learnAssociations learns nothing from a history too small to tell", () => {
