@@ -15,6 +15,16 @@ import { STOP_WORDS } from "../query.ts";
 import { heldAnywhere, TermStats } from "../search/expand.ts";
 import { tokens } from "../search/tokenize.ts";
 import { isStopSlip } from "../search/spelling.ts";
+import { COMMANDS } from "./table.ts";
+
+/**
+ * `deja <words>`, or `deja search <words>` when the first word names a command
+ * (`fix`, `last`, `show`): run bare, those words would run the command, not a search.
+ */
+export function searchCommand(words: string): string {
+  const first = words.split(/\s+/)[0];
+  return COMMANDS.some((c) => c.name === first) ? `deja search ${words}` : `deja ${words}`;
+}
 
 /** Words of a query no event holds, and what the query finds without them. */
 export interface Absent {
@@ -70,6 +80,52 @@ export function absentWords(
   };
 }
 
+/** One word of a query whose words no session holds together, and its own sessions. */
+export interface ApartWord {
+  word: string;
+  /** Sessions the word alone matches, under the search's filters. */
+  sessions: number;
+}
+
+/**
+ * The two words of a query that matched nothing when each matches sessions on its own,
+ * never one session both (`touch flux`: `flux` in 3, `touch` in 3), most sessions first;
+ * undefined otherwise. A quoted query, and one of more or fewer than two words beside
+ * its common ones, are left alone.
+ */
+export function apartWords(
+  store: Store,
+  query: string,
+  opts: SearchOptions,
+): ApartWord[] | undefined {
+  if (query.includes('"')) return undefined;
+  const words = [...new Set(tokens(query).filter((t) => !STOP_WORDS.has(t)))];
+  if (words.length !== 2) return undefined;
+  const out: ApartWord[] = [];
+  for (const word of words) {
+    const r = search(store, word, { ...opts, limit: 1, nearest: false });
+    if (r.nothingMatched || !r.total) return undefined;
+    out.push({ word, sessions: r.total });
+  }
+  return out.sort((a, b) => b.sessions - a.sessions);
+}
+
+/** Names each of two words no session holds together, with its own sessions and command. */
+export function apartHint(io: IO, a: ApartWord[] | undefined, filters: FilterUsed[] = []): void {
+  if (!a) return;
+  const flags = filters.map((f) => ` ${f.flag} ${shQuoteShown(f.value)}`).join("");
+  const each = a.map((w, i) =>
+    `'${w.word}'${i ? "" : " alone"} is in ${w.sessions}${
+      i ? "" : ` session${w.sessions === 1 ? "" : "s"}`
+    } (${searchCommand(w.word + flags)})`
+  );
+  io.err(
+    `hint: ${a.map((w) => `'${w.word}'`).join(" and ")} are in no session together: ${
+      each.join(", ")
+    }\n`,
+  );
+}
+
 /** Names the words no session holds, and what the query finds without them. */
 export function absentHint(io: IO, a: Absent | undefined): void {
   if (!a) return;
@@ -83,9 +139,9 @@ export function absentHint(io: IO, a: Absent | undefined): void {
     ...(a.filters ?? []).map((f) => `${f.flag} ${shQuoteShown(f.value)}`),
   ].join(" ");
   io.err(
-    `hint: ${which} ${verb} in no session; without ${
-      a.words.length === 1 ? "it" : "them"
-    }: ${n}: deja ${cmd}\n`,
+    `hint: ${which} ${verb} in no session; without ${a.words.length === 1 ? "it" : "them"}: ${n}: ${
+      searchCommand(cmd)
+    }\n`,
   );
 }
 

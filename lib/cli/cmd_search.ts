@@ -39,6 +39,9 @@ import {
   type Absent,
   absentHint,
   absentWords,
+  apartHint,
+  type ApartWord,
+  apartWords,
   droppedNote,
   hiddenExactText,
   literalOutsideHint,
@@ -126,6 +129,8 @@ export interface SearchData {
    * those words, the query without them, and how many sessions it matches (more than none).
    */
   absent?: Absent;
+  /** Two words each held by sessions, none holding both (lib/cli/_search_notes.ts). */
+  apart?: ApartWord[];
   /** Sessions matching the query that `--since` left out as undated (lib/session_time.ts). */
   undated: number;
   /** Files the query names, with how many sessions changed each, when nothing matched exactly. */
@@ -279,6 +284,9 @@ export async function searchData(
       filtered?.without
     ? undefined
     : absentWords(store, args.query, opts, filters, result.time?.words);
+  const apart = result.results.length || args.regex || absent || filtered?.without
+    ? undefined
+    : apartWords(store, args.query, opts);
   const refs = new Map<string, string>();
   const about = new Map<string, string>();
   for (const r of result.results) {
@@ -301,6 +309,7 @@ export async function searchData(
     undated,
     ...(unquoted ? { unquoted } : {}),
     ...(absent ? { absent } : {}),
+    ...(apart ? { apart } : {}),
     noteIds: await snippetNoteIds(result, io.env),
   };
 }
@@ -378,6 +387,7 @@ export function searchJson(d: SearchData): Record<string, unknown> {
     undated: d.undated,
     common_words_only: d.result.tier !== "regex" && commonWordsOnly(d.result.query).length > 0,
     changed_files: d.changed ?? [],
+    words_apart: d.apart ?? [],
   };
 }
 
@@ -530,6 +540,7 @@ export async function runSearch(a: Args, io: IO): Promise<number> {
     undatedHint(io, d.undated);
     unquotedHint(io, d.unquoted);
     absentHint(io, d.absent);
+    apartHint(io, d.apart, d.filtered?.filters);
     changedHint(io, d.changed);
     if (!args.regex) io.err(symbolHint(args.query));
     // Trial 18a: `forgejo.*crash` found nothing where a line break stands between the two.

@@ -118,6 +118,8 @@ export const ABLATE = {
   scattered: false,
   /** A question's few literal matches are listed alone, with no nearest by relevance after them (lib/search.ts). */
   nearestAfter: false,
+  /** Two words typed that sessions hold, never one session both, are widened to their related words (lib/search/relevance.ts). */
+  twoApart: false,
   /** No concept coordination in the relevance tier (lib/search/concepts.ts). */
   coordinate: false,
   /** The relevance tier is not reranked by the fields a session states its work in (lib/search/fielded.ts). */

@@ -279,6 +279,15 @@ export function relevance(
     for (const ti of m.keys()) c += own(terms[ti]);
     cover = Math.max(cover, c / ownTotal);
   }
+  // Two words typed, each held by sessions, never both by one: the query names a thing
+  // and what was done to it, and no session did that. Their related words would only pair
+  // one with a neighbour of the other (trial 25: `touch redis` listed two sessions holding
+  // `touch` beside a `cache`, never the Redis ones; `touch flux` found nothing at all). Left
+  // to the caller, which names each word's sessions (lib/cli/_search_notes.ts `apartWords`).
+  if (
+    !ABLATE.twoApart && terms.length === 2 && words.length === 2 &&
+    terms.every((t) => t.typed && t.count === 1) && cover < 1
+  ) return empty;
   const widen = cover < RELATED.gate;
   // A related word stands for one query word only (`ram`, `growing` and `killed` all
   // relate to `memory`: one mention of it is not three words of the question).

@@ -1,0 +1,62 @@
+/**
+ * Two words typed, each held by sessions, never by one session both (trial 25: `touch
+ * redis` listed two sessions holding `touch` beside a `cache`, never the Redis ones;
+ * trial 27: `touch flux` found nothing and said nothing more): nothing matched, and the
+ * hint names each word's own sessions, with a command that searches it.
+ */
+import { assert, assertEquals, assertStringIncludes } from "./_assert.ts";
+import { search } from "../lib/search.ts";
+import { withAblation } from "../lib/search/rank.ts";
+import { runMain } from "./_cli_io.ts";
+import { memIndex, type MemSession, withMemIndex } from "./_search_fixture.ts";
+
+const HISTORY: MemSession[] = [
+  {
+    id: "s-touch",
+    events: [["user", "touch the lockfile so the cache is rebuilt on the next install"]],
+  },
+  { id: "s-redis-add", events: [["user", "add redis to the cluster with a helm chart"]] },
+  { id: "s-redis-keys", events: [["user", "redis keys expire too early after a restart"]] },
+  { id: "s-fix", events: [["user", "fix the flaky login test"], ["assistant", "Fixed."]] },
+  { id: "s-docs", events: [["user", "write the readme section on deployment"]] },
+  { id: "s-both", events: [["user", "the linter and the formatter disagree on quotes"]] },
+];
+
+Deno.test("two words no session holds together match nothing, not one word beside the other's neighbour", () =>
+  withMemIndex(HISTORY, (s) => {
+    const r = search(s, "touch redis");
+    assertEquals(r.results.map((x) => x.id), []);
+    assert(r.nothingMatched);
+    // Before: `redis` widened to its neighbour `cache`, and the session that touched a
+    // lockfile was the answer.
+    const widened = withAblation(["twoApart"], () => search(s, "touch redis"));
+    assertEquals(widened.results.map((x) => x.id), ["s-touch"]);
+    // Two words one session holds are found as ever; so is a question of three words.
+    assertEquals(search(s, "linter formatter").results.map((x) => x.id), ["s-both"]);
+  }));
+
+Deno.test("nothing matched names each of two words apart with its own sessions and a command", async () => {
+  const ix = await memIndex(HISTORY);
+  try {
+    const r = await runMain(ix.env, ["touch", "redis"]);
+    assertEquals(r.code, 1);
+    assertStringIncludes(
+      r.err,
+      "hint: 'redis' and 'touch' are in no session together: 'redis' alone is in 2 sessions " +
+        "(deja redis), 'touch' is in 1 (deja touch)",
+    );
+    // A word that names a command is searched with `deja search`.
+    const fix = await runMain(ix.env, ["search", "fix", "redis"]);
+    assertStringIncludes(fix.err, "(deja search fix)");
+    const json = JSON.parse((await runMain(ix.env, ["--json", "touch", "redis"])).out);
+    assertEquals(json.words_apart, [{ word: "redis", sessions: 2 }, {
+      word: "touch",
+      sessions: 1,
+    }]);
+    // Not said when a word is in no session at all: that hint names it.
+    const none = await runMain(ix.env, ["touch", "zzqqxx"]);
+    assertEquals(none.err.includes("together"), false, none.err);
+  } finally {
+    ix.cleanup();
+  }
+});
