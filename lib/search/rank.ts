@@ -120,6 +120,10 @@ export const ABLATE = {
   nearestAfter: false,
   /** Two words typed that sessions hold, never one session both, are widened to their related words (lib/search/relevance.ts). */
   twoApart: false,
+  /** A synonym lends every word of its stem, not its inflections only (lib/search/expand.ts). */
+  synonymStems: false,
+  /** Every word's forms are named, also one every session listed holds as typed (lib/search.ts). */
+  usedChanges: false,
   /** No concept coordination in the relevance tier (lib/search/concepts.ts). */
   coordinate: false,
   /** The relevance tier is not reranked by the fields a session states its work in (lib/search/fielded.ts). */
