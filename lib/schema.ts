@@ -646,6 +646,13 @@ export const Q = {
     ORDER BY seq`,
     ["session", "limit"],
   ),
+  /** The seqs of a session's user turns, in order (lib/memory/fix.ts: a new request after an error). */
+  userSeqs: query<{ session: number }, { seq: number }>(
+    `SELECT f.seq AS seq FROM events f INDEXED BY events_session
+      CROSS JOIN events r INDEXED BY events_rank ON r.id = f.id
+      WHERE f.session_id = ? AND r.kind = 'user' ORDER BY f.seq`,
+    ["session"],
+  ),
   /** A session's first user event (the snippet of a session an embeddings search added). */
   firstUserEvent: query<Id, Pick<EventRow, "id" | "seq" | "time" | "text">>(
     `SELECT id, seq, time, text FROM events WHERE session_id = ? AND kind = 'user'

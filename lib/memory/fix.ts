@@ -610,7 +610,8 @@ export function findFixes(
     const last = occurrences[occurrences.length - 1];
     if (recurs.some((h) => h.seq > last.seq)) continue; // the error came back
     const failedAct: Action = actionOf(last)!;
-    const after = followed(acts, failedAct, last.seq);
+    const asked = Q.userSeqs.all(store, { session: sid }).find((u) => u.seq > last.seq)?.seq;
+    const after = followed(acts, failedAct, last.seq, asked);
     if (!after) continue;
     const next = after.next;
     // The error back in other words in the output of what ran next, whose status does not say

@@ -80,6 +80,12 @@ export function actionsOf(store: Store, sid: number): Action[] {
 
 const norm = (s: string) => s.replace(/\s+/g, " ").trim();
 
+/** Rules switched off, to show what they change (tests only). */
+export const ABLATE_FIX = {
+  /** Any action after the user's next request may be the fix, not only an attempt at the failed one. */
+  askedAfter: false,
+};
+
 /**
  * What followed the failed action `failed` (the error's last occurrence in the session), from
  * `actions` (the session's, in order), or null when nothing did. After a failed command: the
@@ -91,12 +97,25 @@ const norm = (s: string) => s.replace(/\s+/g, " ").trim();
  * After a failed file action: the next action of any kind, or, when that one failed too, the
  * first later one of the same kind that did not (a view or edit of the right path).
  */
-export function followed(actions: Action[], failed: Action, at: number): Followed | null {
+export function followed(
+  actions: Action[],
+  failed: Action,
+  at: number,
+  asked = Infinity,
+): Followed | null {
+  // After the user's next request (`asked`, the seq of the first user turn after the error),
+  // only an attempt at the failed action itself: what else ran answers the request (trial 27:
+  // a Read refused as too large, the user's "1", then `which op …` for a 1Password plan,
+  // offered as the fix).
+  const related = (a: Action) =>
+    failed.kind === "command"
+      ? a.kind === "command" && (norm(a.text) === norm(failed.text) || sameAttempt(a, failed))
+      : a.kind === failed.kind && a.path === failed.path;
   // A command that only looks around (`ls -la`, `cat x`, `git status`) fixes nothing: after a
   // failed command it is passed over (trial 18b: `fix` offered `ls -la …` as the fix).
   // A re-run of the failed command itself stays (its success after an edit is the answer).
   const later = actions.filter((a) =>
-    a.seq > at &&
+    a.seq > at && (a.seq < asked || ABLATE_FIX.askedAfter || related(a)) &&
     (failed.kind !== "command" ||
       (a.kind === "command" && (!looksOnly(a.text) || norm(a.text) === norm(failed.text))))
   );

@@ -884,3 +884,53 @@ Deno.test("a run taken for a success whose output reports an error is not one", 
   assertEquals(okButSaidError({ outcome: "ok", output: null }), false);
   assertEquals(okButSaidError({ outcome: "failed", output }), false);
 });
+
+const ERR = "deploy.sh: line 4: jq: command not found";
+
+Deno.test("after the user's next request only an attempt at the failed action is its fix", async () => {
+  // Trial 27: a failed step, the user's next request, then a command for that request,
+  // offered as the fix of the error.
+  const asked: SessionSpec = {
+    id: "16160006-0000-4000-8000-000000000006",
+    cwd: "/w/six",
+    start: "2026-08-08T10:00:00Z",
+    turns: [
+      { user: "lint the scripts" },
+      { bash: "bash deploy.sh", out: ERR, exit: 127 },
+      { user: "1" },
+      { bash: "which op && op --version", out: "op 2.30.0", exit: 0 },
+    ],
+  };
+  const retried: SessionSpec = {
+    id: "17170007-0000-4000-8000-000000000007",
+    cwd: "/w/seven",
+    start: "2026-08-09T10:00:00Z",
+    turns: [
+      { bash: "bash deploy.sh", out: ERR, exit: 127 },
+      { user: "use the packaged jq and run it again" },
+      { bash: "which jq", out: "/usr/bin/jq", exit: 0 },
+      { edit: "/w/seven/deploy.sh", old: "rm $f", new: 'rm "$f"' },
+      { bash: "bash deploy.sh", out: "deployed", exit: 0 },
+    ],
+  };
+  const ix = await indexSessions([asked, retried]);
+  try {
+    const r = findFixes(ix.store, ERR);
+    assertEquals(r.fixes.map((f) => f.command), ["bash deploy.sh"]);
+    assertEquals(r.fixes[0].examples[0].edited, ["/w/seven/deploy.sh"]);
+    // Without the rule, the command for the user's next request was a fix too.
+    const { ABLATE_FIX } = await import("./fix_actions.ts");
+    ABLATE_FIX.askedAfter = true;
+    try {
+      const all = findFixes(ix.store, ERR);
+      assertEquals(all.fixes.map((f) => f.command).sort(), [
+        "bash deploy.sh",
+        "which op && op --version",
+      ]);
+    } finally {
+      ABLATE_FIX.askedAfter = false;
+    }
+  } finally {
+    ix.cleanup();
+  }
+});
