@@ -201,17 +201,23 @@ export const SEARCH_Q = {
   /**
    * The fields a session states its problem and answer in (lib/search/assoc.ts): its title,
    * its first user turns that are not pasted dumps, its summaries and its conclusions
-   * (flag bits: 1 conclusion, 4 paste), each clipped to 2,000 characters. The events are
+   * (flag bits: 1 conclusion, 4 paste), each clipped to 2,000 characters; of the newest
+   * `sessions` sessions only (by their last time, then their row). The events are
    * picked by their kind, seq and flags in events_rank and only the picked rows are read, as
    * in {@link headsOf}: tested on the rows, every event's row was read whole (flags come after
    * the text).
    */
-  assocFields: query<NoParams, { session_id: number; text: string }>(
-    `SELECT id AS session_id, substr(title, 1, 2000) AS text FROM sessions WHERE title IS NOT NULL
+  assocFields: query<{ sessions: number }, { session_id: number; text: string }>(
+    `WITH newest(id) AS (
+      SELECT id FROM sessions ORDER BY COALESCE(updated, started, 0) DESC, id DESC LIMIT ?)
+    SELECT id AS session_id, substr(title, 1, 2000) AS text FROM sessions
+    WHERE title IS NOT NULL AND id IN newest
     UNION ALL
     SELECT session_id, substr(text, 1, 2000) FROM events WHERE id IN (
       SELECT id FROM events INDEXED BY events_rank
-      WHERE (kind = 'user' AND seq < 6 AND (flags & 4) = 0) OR kind = 'summary' OR (flags & 1) != 0)`,
+      WHERE (kind = 'user' AND seq < 6 AND (flags & 4) = 0) OR kind = 'summary' OR (flags & 1) != 0)
+    AND session_id IN newest`,
+    ["sessions"],
   ),
   /**
    * Where the sessions `ids` state their problem (lib/search/fielded.ts): the title (seq -1),

@@ -12,10 +12,10 @@
  * session says what it was about — never whole tool outputs, so the cost stays
  * proportional to the sessions, not to the bytes indexed.
  *
- * Bounds: a word counts when 3 to 10% of the sessions hold it (a rarer pair is
- * chance, a commoner word links everything); at most {@link PER_SESSION} words
- * per session (its rarest), pairs seen in at least {@link MIN_PAIR} sessions,
- * at most {@link PER_TERM} neighbours per word. Rebuilt whole after a full
+ * Bounds: the newest {@link MAX_LEARNED} sessions; a word counts when 3 to 10%
+ * of them hold it (a rarer pair is chance, a commoner word links everything); at
+ * most {@link PER_SESSION} words per session (its rarest), pairs seen in at least
+ * {@link MIN_PAIR} sessions, at most {@link PER_TERM} neighbours per word. Rebuilt whole after a full
  * index run when the number of sessions moved by {@link REBUILD_SHARE} since
  * the last build (the table is a few hundred kB at most; a rebuild takes well
  * under a second per 1,000 sessions).
@@ -54,12 +54,18 @@ export const MIN_NPMI = 0.3;
 export const PER_TERM = 5;
 /** Rebuilt when the number of sessions moved by this share since the last build. */
 export const REBUILD_SHARE = 0.05;
+/**
+ * Sessions learned from: the newest this many. A history of more is learned from its
+ * newest, in bounded memory: 20,000 small sessions of one template lifted the end of a
+ * first index from 131 to 192 MB learning from all (issue 18's trial).
+ */
+export const MAX_LEARNED = 8000;
 /** Below this many sessions nothing is learned (too few to tell a pattern from chance). */
 export const MIN_SESSIONS = 30;
 
 const META = "assoc";
 /** Characters of text learned between two collections of what their rows and tokens left. */
-const GC_CHARS = 1 << 20;
+const GC_CHARS = 1 << 18;
 const WORD = /^[a-z][a-z0-9]{2,23}$/;
 
 /** A learned association. */
@@ -88,77 +94,123 @@ export function learnAssociations(fields: Map<number, string[]>): Association[] 
 
 /**
  * Learns the associations of the rows `fields`, read one at a time: each text is
- * turned into its words' ids as it comes and never kept, and what the rows and
- * their tokens leave is collected every {@link GC_CHARS} characters. A first
- * `deja index` of 21,667 small stores (3.7 M characters of fields) peaked at
- * 153-155 MB of RSS without learning, 182-183 MB when it learned from the texts
- * held in a map, and 152-156 MB so (compiled binary, two runs each; issue 18).
+ * turned into its words' ids as it comes and never kept, what the rows and their
+ * tokens leave is collected every {@link GC_CHARS} characters, the words of all
+ * sessions are held in flat arrays, and a word keeps its best neighbours as they
+ * come. Issue 18, compiled binary: a first `deja index` of 21,667 small stores
+ * peaked at 153-155 MB without learning, 182-183 MB learning from the texts held
+ * in a map, 152-156 MB so; one of 20,000 stores of one template (77k pairs kept,
+ * millions passing) 131 MB before learning, 185-192 MB after, 152 MB with
+ * {@link MAX_LEARNED} and these.
  */
 export function learnFrom(fields: Iterable<AssocField>): Association[] {
   const ids = new Map<string, number>();
   const words: string[] = [];
-  const sets: number[][] = [];
-  const df: number[] = [];
-  /** A session's place in `sets`. */
+  // Each row's words as (session, word) pairs in two flat arrays, then grouped by session
+  // (counting sort): no array a session (21,667 sessions: 322k words in 65k small arrays).
+  const rowSession = new Ints();
+  const rowWord = new Ints();
+  /** A session's place, in the order sessions first came. */
   const place = new Map<number, number>();
-  /** Sessions whose rows came apart (a title, then its turns after other sessions'). */
-  const apart = new Set<number>();
   // One lookup a token: a word's id, or -1 for a token that is no word (refused once); a
-  // word's last session in `last`, so each session lists it once (no Set a session).
+  // word's last session in `last`, so a session's rows in a row list it once.
   const last: number[] = [];
-  let prev = -1;
   const pacer = new GarbagePacer(GC_CHARS);
   for (const { session_id, text } of fields) {
     if (!text) continue;
     pacer.took(text.length);
     let s = place.get(session_id);
-    if (s === undefined) {
-      s = sets.push([]) - 1;
-      place.set(session_id, s);
-    } else if (s !== prev) apart.add(s);
-    prev = s;
-    const set = sets[s];
+    if (s === undefined) place.set(session_id, s = place.size);
     for (const w of tokens(text)) {
       let id = ids.get(w);
       if (id === undefined) {
         id = !WORD.test(w) || STOP_WORDS.has(w) ? -1 : words.push(w) - 1;
         ids.set(w, id);
-        if (id >= 0) last.push(-1), df.push(0);
+        if (id >= 0) last.push(-1);
       }
       if (id < 0 || last[id] === s) continue;
       last[id] = s;
-      set.push(id);
+      rowSession.push(s);
+      rowWord.push(id);
     }
   }
-  for (const s of apart) sets[s] = [...new Set(sets[s])];
-  for (const set of sets) for (const id of set) df[id]++;
-  const n = sets.length;
+  const n = place.size;
   if (n < MIN_SESSIONS) return [];
+  const m = words.length;
+  // Grouped by session, in the order they came; a session's rows apart (its title, then its
+  // turns after other sessions' titles) list a word once, where it first came.
+  const at = new Int32Array(n + 1);
+  for (let i = 0; i < rowSession.n; i++) at[rowSession.a[i] + 1]++;
+  for (let s = 0; s < n; s++) at[s + 1] += at[s];
+  const flat = new Int32Array(rowSession.n);
+  const fill = at.slice(0, n);
+  for (let i = 0; i < rowSession.n; i++) flat[fill[rowSession.a[i]]++] = rowWord.a[i];
+  const df = new Int32Array(m);
+  const mark = new Int32Array(m).fill(-1);
+  const start = new Int32Array(n + 1);
+  let size = 0;
+  for (let s = 0; s < n; s++) {
+    start[s] = size;
+    for (let j = at[s]; j < at[s + 1]; j++) {
+      const id = flat[j];
+      if (mark[id] === s) continue;
+      mark[id] = s;
+      df[id]++;
+      flat[size++] = id;
+    }
+  }
+  start[n] = size;
   const max = Math.max(MIN_DF, Math.floor(n * MAX_SHARE));
   const ok = (id: number) => df[id] >= MIN_DF && df[id] <= max;
-  // Each session's kept words, ascending; then, word by word, the later words of the sessions
-  // that hold it counted in one reused array (a pair is counted under its smaller id, as once).
-  const m = words.length;
-  const postings: (number[] | undefined)[] = new Array(m);
-  const kept = sets.map((set, s) => {
-    const k = set.filter(ok).sort((a, b) => df[a] - df[b]).slice(0, PER_SESSION);
-    k.sort((a, b) => a - b);
-    for (const id of k) (postings[id] ??= []).push(s);
-    return k;
-  });
+  // Each session's kept words (its rarest PER_SESSION), ascending, in place of its words;
+  // then each word's sessions, for the pairs counted word by word below.
+  const keptAt = new Int32Array(n + 1);
+  const pick: number[] = [];
+  let kept = 0;
+  for (let s = 0; s < n; s++) {
+    pick.length = 0;
+    for (let j = start[s]; j < start[s + 1]; j++) if (ok(flat[j])) pick.push(flat[j]);
+    pick.sort((a, b) => df[a] - df[b]);
+    if (pick.length > PER_SESSION) pick.length = PER_SESSION;
+    pick.sort((a, b) => a - b);
+    keptAt[s] = kept;
+    for (const id of pick) flat[kept++] = id;
+  }
+  keptAt[n] = kept;
+  const postAt = new Int32Array(m + 1);
+  for (let j = 0; j < kept; j++) postAt[flat[j] + 1]++;
+  for (let a = 0; a < m; a++) postAt[a + 1] += postAt[a];
+  const postings = new Int32Array(kept);
+  const next = postAt.slice(0, m);
+  for (let s = 0; s < n; s++) {
+    for (let j = keptAt[s]; j < keptAt[s + 1]; j++) postings[next[flat[j]]++] = s;
+  }
+  // Each word's best PER_TERM neighbours so far, best first: every pair that passed would
+  // be thousands of small arrays more on a large history (issue 18).
   const best = new Map<number, Array<[number, number]>>();
+  const before = (x: [number, number], y: [number, number]) =>
+    y[1] - x[1] || (words[x[0]] < words[y[0]] ? -1 : 1);
   const keep = (a: number, b: number, w: number) => {
     let l = best.get(a);
     if (!l) best.set(a, l = []);
-    l.push([b, w]);
+    // (Compared before a pair is made: millions pass the bounds and are not kept.)
+    const worst = l.length === PER_TERM ? l[PER_TERM - 1] : undefined;
+    if (worst && (w < worst[1] || (w === worst[1] && words[b] > words[worst[0]]))) return;
+    const p: [number, number] = [b, w];
+    let i = l.length;
+    while (i > 0 && before(p, l[i - 1]) < 0) i--;
+    l.splice(i, 0, p);
+    if (l.length > PER_TERM) l.pop();
   };
   const count = new Int32Array(m);
   const seen: number[] = [];
   for (let a = 0; a < m; a++) {
-    for (const s of postings[a] ?? []) {
-      const k = kept[s];
-      for (let j = k.indexOf(a) + 1; j < k.length; j++) {
-        if (count[k[j]]++ === 0) seen.push(k[j]);
+    for (let p = postAt[a]; p < postAt[a + 1]; p++) {
+      const s = postings[p];
+      let j = keptAt[s];
+      while (flat[j] !== a) j++;
+      for (j++; j < keptAt[s + 1]; j++) {
+        if (count[flat[j]]++ === 0) seen.push(flat[j]);
       }
     }
     for (const b of seen) {
@@ -175,12 +227,25 @@ export function learnFrom(fields: Iterable<AssocField>): Association[] {
   }
   const out: Association[] = [];
   for (const [a, l] of best) {
-    l.sort((x, y) => y[1] - x[1] || (words[x[0]] < words[y[0]] ? -1 : 1));
-    for (const [b, w] of l.slice(0, PER_TERM)) {
+    for (const [b, w] of l) {
       out.push({ term: words[a], other: words[b], weight: Math.min(1, w) });
     }
   }
   return out;
+}
+
+/** A growing list of 32-bit integers: `a[0..n)`. */
+class Ints {
+  a = new Int32Array(1 << 12);
+  n = 0;
+  push(v: number): void {
+    if (this.n === this.a.length) {
+      const b = new Int32Array(this.a.length * 2);
+      b.set(this.a);
+      this.a = b;
+    }
+    this.a[this.n++] = v;
+  }
 }
 
 /** What a build did. */
@@ -203,7 +268,7 @@ export function buildAssociations(store: Store, force = false): AssocBuild {
   if (!force && last >= 0 && Math.abs(sessions - last) <= Math.max(5, last * REBUILD_SHARE)) {
     return { built: false, sessions, pairs: 0, ms: performance.now() - t0 };
   }
-  const learned = learnFrom(Q.assocFields.iterate(store, {}));
+  const learned = learnFrom(Q.assocFields.iterate(store, { sessions: MAX_LEARNED }));
   store.db.exec("BEGIN");
   try {
     Q.assocClear.run(store, {});

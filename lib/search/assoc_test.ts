@@ -76,3 +76,23 @@ Deno.test("index builds the association table after a full run and skips an unch
     ix.cleanup();
   }
 });
+
+Deno.test("the association pass reads the fields of the newest sessions only, as many as asked", async () => {
+  const day = 86400e3;
+  const ix = await memIndex([0, 1, 2, 3].map((i) => ({
+    id: `n${i}`,
+    at: Date.parse("2026-10-01T10:00:00Z") + i * day,
+    events: [["user", `field of session ${i}`]] as Array<["user", string]>,
+  })));
+  const s = ix.open();
+  try {
+    const texts = (n: number) =>
+      Q.assocFields.all(s, { sessions: n }).map((r) => r.text).filter((t) => t.startsWith("field"))
+        .sort();
+    assertEquals(texts(2), ["field of session 2", "field of session 3"]);
+    assertEquals(texts(10).length, 4);
+  } finally {
+    s.close();
+    ix.cleanup();
+  }
+});
