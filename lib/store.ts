@@ -22,7 +22,7 @@ import {
 import { basename, dirname, join } from "node:path";
 import { MIGRATIONS, NEW_FILE_PRAGMAS, PRAGMAS, Q, SCHEMA_VERSION } from "./schema.ts";
 import { DejaError } from "../core/errors.ts";
-import { commandName, pid, pidAlive } from "../core/runtime.ts";
+import { commandName, pid, pidAlive, uid } from "../core/runtime.ts";
 
 /** Path of the index file (core/paths.ts, where bin.ts reads it without loading SQLite). */
 export { indexPath } from "../core/paths.ts";
@@ -326,16 +326,21 @@ export function makeDataDir(dir: string): void {
  * Sets the index directory to 0700 and the index, its `-wal` and `-shm` to
  * 0600, whatever they were (a directory made by someone else at 0777, a file
  * copied in at 0644). Called each time the index is opened for writing; a file
- * deja may not change (another owner) is left as it is. A directory with the
+ * deja may not change, or one another user owns (deja run as root), is left as it
+ * is. A directory with the
  * sticky bit is a shared one (`DEJA_HOME=/tmp`): it is never changed, only
  * the files are (a script opening an index at /tmp/x.db as root once made /tmp
  * 0700, and every other user's temporary files failed).
  */
 function makePrivate(path: string): void {
+  const me = uid();
   const set = (p: string, mode: number) => {
     try {
-      const was = statSync(p).mode;
-      if ((was & 0o1000) === 0 && (was & 0o777) !== mode) chmodSync(p, mode);
+      const st = statSync(p);
+      // Only what this user owns: run as root, deja made another user's directory 0700
+      // (trial 28: a 2775 group directory, a 777 one).
+      if (me >= 0 && st.uid !== me) return;
+      if ((st.mode & 0o1000) === 0 && (st.mode & 0o777) !== mode) chmodSync(p, mode);
     } catch { /* absent, or not ours to change */ }
   };
   set(dirname(path), 0o700);

@@ -9,6 +9,7 @@ import { assert, assertEquals, assertStringIncludes } from "./_assert.ts";
 import {
   appendFileSync,
   chmodSync,
+  chownSync,
   copyFileSync,
   mkdirSync,
   readdirSync,
@@ -19,6 +20,7 @@ import {
 } from "node:fs";
 import { DatabaseSync } from "node:sqlite";
 import { join } from "node:path";
+import process from "node:process";
 import { main } from "../main.ts";
 import type { IO } from "../core/runtime.ts";
 import { checkIndex } from "../lib/store.ts";
@@ -228,6 +230,15 @@ Deno.test("the index directory and file get 0700 and 0600 each time the index is
     assertEquals((await run(["index", "--quiet"], { ...w.vars, DEJA_HOME: shared })).code, 0);
     assertEquals(statSync(shared).mode & 0o7777, 0o1777);
     assertEquals(statSync(join(shared, "index.db")).mode & 0o777, 0o600);
+    // Run as root, another user's directory keeps its mode (trial 28: a 2775 one became 700).
+    if (process.getuid?.() === 0) {
+      const theirs = join(w.dir, "theirs");
+      mkdirSync(theirs);
+      chmodSync(theirs, 0o2775);
+      chownSync(theirs, 65534, 65534);
+      assertEquals((await run(["index", "--quiet"], { ...w.vars, DEJA_HOME: theirs })).code, 0);
+      assertEquals(statSync(theirs).mode & 0o7777, 0o2775);
+    }
   } finally {
     w.cleanup();
   }
