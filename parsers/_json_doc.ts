@@ -63,8 +63,10 @@ export interface StreamedDocument {
    * members finished before it (undefined when the value was not even begun).
    */
   value: unknown;
-  /** Why the read stopped before the end, and the byte offset of the piece it stopped in. */
+  /** Why the read stopped before the end, and the byte offset it stopped at. */
   failure?: { why: StreamFailure; at: number };
+  /** Damaged stretches of the streamed array passed over: where each began and the byte read from again. */
+  skipped: Array<{ at: number; resumed: number }>;
   /** Bytes that were not UTF-8 were read as U+FFFD. */
   repaired: boolean;
 }
@@ -74,9 +76,14 @@ export interface StreamedDocument {
  * yielding each item of the array under its top-level key `key` as soon as it
  * is read, never holding the items together; strings keep what the index can
  * store of them (`KEEP_CHARS`, core/text.ts). The generator's return value is
- * the rest of the document. Unlike {@link salvageDocument}, a damaged document
- * is read only up to the damage: the items before it are yielded, the failure
- * is returned.
+ * the rest of the document.
+ *
+ * A damaged item is passed over when `resync` is given: the bytes that start an
+ * item on a line of its own as its writer lays the document out (`\n    {` for
+ * a pretty-printed member array). The read goes on from the next such start and
+ * each damaged stretch is returned in `skipped`; what follows the array (its
+ * document's later members) is then not read. Without one, or when no item
+ * starts after the damage, the read stops there (`failure`).
  *
  * @throws the file-system error when the file cannot be opened (NotRegularFileError
  *   for something that is not a regular file).
@@ -84,31 +91,86 @@ export interface StreamedDocument {
 export function* streamDocument(
   path: string,
   key: string,
+  resync?: Uint8Array,
 ): Generator<unknown, StreamedDocument> {
   const items: unknown[] = [];
-  const stream = new JsonStream(undefined, { key, item: (v) => items.push(v) });
+  const item = (v: unknown) => items.push(v);
+  let stream = new JsonStream(undefined, { key, item });
+  const first = stream;
+  const skipped: StreamedDocument["skipped"] = [];
+  let failure: StreamedDocument["failure"];
   const fd = openRegularSync(path);
   const piece = new Uint8Array(PIECE);
   let pos = 0;
+  /** Where a damaged item began, while the next item's start is looked for. */
+  let lost: number | undefined;
   try {
     for (;;) {
       const n = readSync(fd, piece, 0, PIECE, pos);
       if (n === 0) break;
-      stream.push(n === PIECE ? piece : piece.subarray(0, n));
-      for (const item of items) yield item;
-      items.length = 0;
-      if (stream.failure) break;
+      let from = 0;
+      while (from < n) {
+        if (lost !== undefined) {
+          const at = find(piece, n, from, resync!);
+          if (at < 0) break;
+          skipped.push({ at: lost, resumed: pos + at });
+          lost = undefined;
+          stream = new JsonStream(undefined, { key: "", item });
+          stream.push(OPEN);
+          from = at;
+        }
+        stream.push(from === 0 && n === PIECE ? piece : piece.subarray(from, n));
+        for (const v of items) yield v;
+        items.length = 0;
+        if (!stream.failure) break;
+        const at = pos + from + stream.failedAt;
+        // The array's items read again after a damage ended with the array: done.
+        if (stream !== first && stream.complete) break;
+        // A damage may also close the array and the document early (`"}]}` in a message):
+        // text after a whole document is looked past too, for the next item.
+        if (!resync || !(stream.inSpill || stream.complete)) {
+          failure = { why: stream.failure, at };
+          break;
+        }
+        lost = at;
+        from += stream.failedAt + 1;
+      }
+      if (failure || (stream !== first && stream.complete)) break;
       pos += n;
     }
   } finally {
     closeSync(fd);
   }
-  const done = stream.end();
+  if (lost !== undefined) failure = { why: "malformed_json", at: lost };
+  // Read again after a damage, the file ended before the array did (cut short).
+  else if (stream !== first && !stream.complete && !failure) {
+    failure = { why: "malformed_json", at: pos };
+  }
+  const done = first.failure ? undefined : first.end();
+  if (stream === first && !failure && !done) failure = { why: first.failure!, at: pos };
   return {
-    value: done ? done.value : stream.partial,
-    ...(stream.failure ? { failure: { why: stream.failure, at: pos } } : {}),
-    repaired: stream.repaired,
+    value: done ? done.value : first.partial,
+    ...(failure ? { failure } : {}),
+    skipped,
+    repaired: first.repaired || stream.repaired,
   };
+}
+
+/** `[`: a read resumed after a damage is the array's items alone. */
+const OPEN = new Uint8Array([0x5b]);
+
+/** The first place of `pattern` in `b[from..n)`, or -1 (a start split between pieces is missed). */
+function find(b: Uint8Array, n: number, from: number, pattern: Uint8Array): number {
+  for (
+    let i = b.indexOf(pattern[0], from);
+    i >= 0 && i + pattern.length <= n;
+    i = b.indexOf(pattern[0], i + 1)
+  ) {
+    let j = 1;
+    while (j < pattern.length && b[i + j] === pattern[j]) j++;
+    if (j === pattern.length) return i + 1; // the item starts after the line break
+  }
+  return -1;
 }
 
 /**

@@ -62,6 +62,10 @@ const ESCAPES: Record<number, string> = {
 export class JsonStream {
   /** Why the line failed, once it has. */
   failure?: StreamFailure;
+  /** Where in the last piece pushed it failed (the byte being read). */
+  failedAt = 0;
+  /** It failed inside an item of the spilled array. */
+  inSpill = false;
   /** String values (and keys) cut to their head and tail. */
   cuts = 0;
   /** Whether a string held bytes that were not UTF-8 (read as U+FFFD). */
@@ -81,11 +85,14 @@ export class JsonStream {
   /** `kept` when the spilled array opened: what each spilled item charged is given back. */
   private spillMark = -1;
   private root?: Container;
+  /** The byte of the current piece being read. */
+  private at = 0;
+  private done = false;
 
   /**
    * @param budget characters of values the whole value may keep
-   * @param spill when set, the array under the top-level key `spill.key` is not
-   *   kept: each of its items goes to `spill.item` as soon as it is read, and what
+   * @param spill when set, the array under the top-level key `spill.key` (the
+   *   top-level array itself when the key is empty) is not kept: each of its items goes to `spill.item` as soon as it is read, and what
    *   it cost is given back to the budget, so a document of millions of items
    *   (a chat's `messages`) is read in the memory of one item and the rest
    */
@@ -108,8 +115,17 @@ export class JsonStream {
     try {
       this.scan(b);
     } catch (e) {
+      this.failedAt = this.at;
+      const depth = this.spill?.key ? 2 : 1;
+      this.inSpill = this.stack.length >= depth && this.stack[depth - 1].arr !== undefined &&
+        this.spilling(depth);
       this.fail(failure(e));
     }
+  }
+
+  /** The value was whole before the failure (text followed it). */
+  get complete(): boolean {
+    return this.done;
   }
 
   /** Ends the line: its value, or `undefined` with {@link failure} set. */
@@ -149,6 +165,7 @@ export class JsonStream {
       }
     }
     while (i < n) {
+      this.at = i;
       const c = b[i];
       switch (this.state) {
         case S.Str: {
@@ -289,6 +306,7 @@ export class JsonStream {
     if (!top) {
       this.result = v;
       this.state = S.Done;
+      this.done = true;
       return;
     }
     if (top.arr) {
@@ -312,11 +330,15 @@ export class JsonStream {
     this.state = S.After;
   }
 
-  /** Whether an array at this depth (1: the top value) is the spilled one. */
+  /**
+   * Whether an array at this depth (1: the top value) is the spilled one: the top-level
+   * member `spill.key`'s, or with an empty key the top value itself.
+   */
   private spilling(depth: number): boolean {
+    if (this.spill === undefined) return false;
+    if (this.spill.key === "") return depth === 1;
     const root = this.stack[0];
-    return depth === 2 && this.spill !== undefined && root?.obj !== undefined &&
-      root.key === this.spill.key;
+    return depth === 2 && root?.obj !== undefined && root.key === this.spill.key;
   }
 
   private endString(): void {

@@ -222,11 +222,25 @@ async function* parse(source: SourceRef, ctx: ParseCtx): AsyncGenerator<Session>
   if (chat.held) yield chat.chunk();
 }
 
+/**
+ * Where a message starts in a chat Gemini CLI wrote (`JSON.stringify(…, null, 2)`: each
+ * message a line `    {` of its own, realdata/gemini-cli): a message damaged in a chat read
+ * in pieces is passed over to the next one.
+ */
+const ITEM_LINE = new TextEncoder().encode("\n    {");
+
+/**
+ * A `.json` chat over this many bytes is read in pieces ({@link parseStreamed}): read
+ * whole, one holds about seven times its size at once (trial 28: a 38.7 MB chat peaked at
+ * 289 MB, a 64 MB one at 446 MB).
+ */
+const WHOLE_CHAT_BYTES = 8 << 20;
+
 /** Messages read before a streamed chat yields a chunk of its events. */
 const CHUNK_MESSAGES = 256;
 
 /**
- * A `.json` chat over {@link WHOLE_DOC_BYTES}, read in pieces (`streamDocument`,
+ * A `.json` chat over {@link WHOLE_CHAT_BYTES}, read in pieces (`streamDocument`,
  * parsers/_json_doc.ts) in two passes: the first reads the chat's own fields
  * (its id, title and times, wherever they sit around `messages`), the second
  * its messages, yielded as chunks of the session. Memory holds one chunk,
@@ -238,7 +252,7 @@ async function* parseStreamed(source: SourceRef, ctx: ParseCtx): AsyncGenerator<
   let count = 0;
   let head: StreamedDocument;
   try {
-    const pass = streamDocument(path, "messages");
+    const pass = streamDocument(path, "messages", ITEM_LINE);
     for (let r = pass.next();; r = pass.next()) {
       if (r.done) {
         head = r.value;
@@ -263,12 +277,19 @@ async function* parseStreamed(source: SourceRef, ctx: ParseCtx): AsyncGenerator<
     return;
   }
   let i = 0;
-  const pass = streamDocument(path, "messages");
+  const pass = streamDocument(path, "messages", ITEM_LINE);
   for (let r = pass.next(); !r.done; r = pass.next()) {
     const m = obj(r.value);
     if (!m) ctx.skip("bad_shape", `${path}#messages[${i}]`, "message is not an object");
     else chat.add(m);
     if (++i % CHUNK_MESSAGES === 0 && chat.held) yield chat.chunk();
+  }
+  for (const x of head.skipped) {
+    ctx.skip(
+      "malformed_json",
+      `${path}@${x.at}`,
+      `a damaged message passed over: read again from byte ${x.resumed}`,
+    );
   }
   if (head.failure) {
     ctx.skip(head.failure.why, `${path}@${head.failure.at}`, `read up to here: ${i} messages kept`);
@@ -276,10 +297,10 @@ async function* parseStreamed(source: SourceRef, ctx: ParseCtx): AsyncGenerator<
   if (chat.held) yield chat.chunk();
 }
 
-/** Bytes of a `.json` chat read whole: `DEJA_WHOLE_DOC_MAX`, else {@link WHOLE_DOC_BYTES}. */
+/** Bytes of a `.json` chat read whole: `DEJA_WHOLE_DOC_MAX`, else {@link WHOLE_CHAT_BYTES}. */
 function wholeMax(ctx: ParseCtx): number {
   const n = Number(ctx.env.get("DEJA_WHOLE_DOC_MAX"));
-  return n > 0 ? Math.min(n, WHOLE_DOC_BYTES) : WHOLE_DOC_BYTES;
+  return n > 0 ? Math.min(n, WHOLE_CHAT_BYTES) : WHOLE_CHAT_BYTES;
 }
 
 /** Size of a file in bytes; 0 when it cannot be read (the read that follows reports why). */

@@ -992,3 +992,28 @@ Deno.test("a chat over the whole-read cap that is not JSON from its first byte i
     t.cleanup();
   }
 });
+
+Deno.test("a chat read in pieces passes over a damaged message and reads the ones after it", async () => {
+  // Trial 28: 10,000 valid messages after a damage in the middle of a 77 MB chat were dropped.
+  const text = bigChat(300);
+  const at = text.indexOf('"u100"');
+  const damaged = text.slice(0, at) + '"}]}, ]]]GARBAGE\u0001{{{{' + text.slice(at + 10);
+  const t = tree({ [BIG]: damaged });
+  try {
+    const env = testEnv(t.root, { DEJA_WHOLE_DOC_MAX: "1000" });
+    const { sessions, ctx } = await parseOne(gemini, src(join(t.root, BIG)), env);
+    const prompts = texts(sessions[0], "user");
+    // Only the damaged message is lost: the 199 after it are read.
+    assert.equal(prompts.length, 299);
+    assert.ok(!prompts.includes("question 100 about the flaky cache"));
+    assert.equal(prompts.at(-1), "question 299 about the flaky cache");
+    assert.equal(ctx.counts.malformed_json, 1);
+    // Named at the damaged byte, not at the start of the piece it was read in.
+    const example = ctx.examples.find((e) => e.startsWith("malformed_json")) ?? "";
+    const byte = Number(/@(\d+):/.exec(example)?.[1]);
+    assert.ok(byte >= at && byte < at + 40, example);
+    assert.match(example, /read again from byte \d+/);
+  } finally {
+    t.cleanup();
+  }
+});
