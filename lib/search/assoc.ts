@@ -65,7 +65,7 @@ export const MIN_SESSIONS = 30;
 
 const META = "assoc";
 /** Characters of text learned between two collections of what their rows and tokens left. */
-const GC_CHARS = 1 << 18;
+const GC_CHARS = 1 << 20;
 const WORD = /^[a-z][a-z0-9]{2,23}$/;
 
 /** A learned association. */
