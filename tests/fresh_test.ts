@@ -19,6 +19,7 @@ import { callDeja } from "../lib/mcp/call.ts";
 import { tempDir } from "./_tmp.ts";
 import { claudeLine } from "./_memory.ts";
 import { manifestPath } from "../lib/fresh/manifest.ts";
+import { acquireWriterLock } from "../lib/store.ts";
 
 const SELF = JSON.stringify([
   process.execPath,
@@ -272,6 +273,24 @@ Deno.test("an index whose first full run never finished says so and finishes it 
   db.exec("DELETE FROM meta WHERE key = 'last_index'");
   db.close();
   rmSync(manifestPath(join(w.vars.DEJA_HOME, "index.db")), { force: true });
+  // While a `deja index` holds the writer lock, the index is being built, not stopped (trial
+  // 28: a search during a first index said the first run "stopped early").
+  const lock = acquireWriterLock(w.vars.DEJA_HOME, 0, {});
+  try {
+    const busy = await run(["parser", "--json"], w.vars);
+    const b = JSON.parse(busy.out).freshness;
+    assertEquals([b.state, b.unfinished, b.background, b.building], [
+      "catching_up",
+      true,
+      false,
+      process.pid,
+    ]);
+    const said = await run(["parser"], w.vars);
+    assertStringIncludes(said.err, "the index is still being built");
+    assertEquals(said.err.includes("stopped early"), false, said.err);
+  } finally {
+    lock.release();
+  }
   const r = await run(["parser", "--json"], w.vars);
   const f = JSON.parse(r.out).freshness;
   assertEquals([f.state, f.unfinished, f.background], ["catching_up", true, true]);

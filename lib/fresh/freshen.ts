@@ -13,7 +13,8 @@
  */
 import { existsSync } from "node:fs";
 import type { Env, Parser } from "../../core/model.ts";
-import { indexPath, isCorruption, Store } from "../store.ts";
+import { indexPath, isCorruption, lockHolder, Store } from "../store.ts";
+import { dirname } from "node:path";
 import { DejaError } from "../../core/errors.ts";
 import { duration } from "../../core/text.ts";
 import { checkStaleness, compareStamps, isFresh } from "./check.ts";
@@ -53,6 +54,11 @@ export interface Freshness {
    * not read yet are in no changed list; a background run finishes it.
    */
   unfinished?: boolean;
+  /**
+   * With {@link unfinished}: a `deja index` (its pid) is building the index now, so it is
+   * not stopped: it is not done yet.
+   */
+  building?: number;
 }
 
 /** Options of {@link freshen}. */
@@ -109,8 +115,12 @@ export async function freshen(
       return out({ state: "fresh", read: 0, pending: 0, behind_ms: 0, background: false });
     }
     if (unfinished) {
-      const running = runningBackground(env, now);
-      const pid = running ? undefined : bgOk ? startBackground(env) : undefined;
+      // A first `deja index` still at work is no run that stopped (trial 28: a search while
+      // it ran said the first run "stopped early"): it is said, and no other run started.
+      const writer = lockHolder(dirname(path));
+      const building = writer && !writer.brief ? writer.pid : undefined;
+      const running = building ? undefined : runningBackground(env, now);
+      const pid = running || building ? undefined : bgOk ? startBackground(env) : undefined;
       return out({
         state: "catching_up",
         read: 0,
@@ -118,6 +128,7 @@ export async function freshen(
         behind_ms: 0,
         background: Boolean(pid) || Boolean(running),
         unfinished: true,
+        ...(building ? { building } : {}),
       });
     }
   }
@@ -186,6 +197,10 @@ export function freshnessNote(f: Freshness): string {
     return f.background ? "deja: no index yet: building it in the background now (first run)" : "";
   }
   if (f.state !== "catching_up") return "";
+  if (f.unfinished && f.building) {
+    return `deja: the index is still being built ('deja index', pid ${f.building}): ` +
+      "results may miss much of the history until it ends";
+  }
   if (f.unfinished) {
     return `deja: the index was never built in full (a first run stopped early): ${
       f.background ? "reading the rest in the background now" : "run 'deja index' to finish it"
