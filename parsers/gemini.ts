@@ -220,6 +220,11 @@ async function* parse(source: SourceRef, ctx: ParseCtx): AsyncGenerator<Session>
   if (!chat) return;
   for (const m of conv.messages) chat.add(m);
   if (chat.held) yield chat.chunk();
+  // A chat saved before its first message says why it is no session (trial 28: "1 store,
+  // 1 read, 0 sessions" and no reason). (A `.jsonl` emptied by a `$set` was cleared.)
+  else if (!conv.messages.length && !source.path.endsWith(".jsonl")) {
+    ctx.skip("empty", source.path, "a chat with no messages");
+  }
 }
 
 /**
@@ -295,6 +300,9 @@ async function* parseStreamed(source: SourceRef, ctx: ParseCtx): AsyncGenerator<
     ctx.skip(head.failure.why, `${path}@${head.failure.at}`, `read up to here: ${i} messages kept`);
   }
   if (chat.held) yield chat.chunk();
+  else if (!i && !head.failure && !head.skipped.length) {
+    ctx.skip("empty", path, "a chat with no messages");
+  }
 }
 
 /** Bytes of a `.json` chat read whole: `DEJA_WHOLE_DOC_MAX`, else {@link WHOLE_CHAT_BYTES}. */

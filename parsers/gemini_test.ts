@@ -1017,3 +1017,21 @@ Deno.test("a chat read in pieces passes over a damaged message and reads the one
     t.cleanup();
   }
 });
+
+Deno.test("a chat with no messages is counted empty, read whole or in pieces", async () => {
+  // Trial 28: "1 store, 1 read, 0 sessions" and no reason given.
+  const t = tree({ [BIG]: JSON.stringify({ ...META, messages: [] }, null, 2) });
+  try {
+    for (const vars of [{}, { DEJA_WHOLE_DOC_MAX: "10" }] as Record<string, string>[]) {
+      const { sessions, ctx } = await parseOne(
+        gemini,
+        src(join(t.root, BIG)),
+        testEnv(t.root, vars),
+      );
+      assert.equal(sessions.length, 0);
+      assert.deepEqual(ctx.counts, { empty: 1 });
+    }
+  } finally {
+    t.cleanup();
+  }
+});
