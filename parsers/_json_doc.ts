@@ -104,6 +104,8 @@ export function* streamDocument(
   let pos = 0;
   /** Where a damaged item began, while the next item's start is looked for. */
   let lost: number | undefined;
+  /** Bytes that were not UTF-8, in a read that was then passed over. */
+  let repaired = false;
   try {
     for (;;) {
       const n = readSync(fd, piece, 0, PIECE, pos);
@@ -115,6 +117,7 @@ export function* streamDocument(
           if (at < 0) break;
           skipped.push({ at: lost, resumed: pos + at });
           lost = undefined;
+          repaired ||= stream.repaired;
           stream = new JsonStream(undefined, { key: "", item });
           stream.push(OPEN);
           from = at;
@@ -152,7 +155,7 @@ export function* streamDocument(
     value: done ? done.value : first.partial,
     ...(failure ? { failure } : {}),
     skipped,
-    repaired: first.repaired || stream.repaired,
+    repaired: repaired || first.repaired || stream.repaired,
   };
 }
 

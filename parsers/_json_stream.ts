@@ -87,7 +87,6 @@ export class JsonStream {
   private root?: Container;
   /** The byte of the current piece being read. */
   private at = 0;
-  private done = false;
 
   /**
    * @param budget characters of values the whole value may keep
@@ -125,7 +124,7 @@ export class JsonStream {
 
   /** The value was whole before the failure (text followed it). */
   get complete(): boolean {
-    return this.done;
+    return this.state === S.Done; // (a failure leaves the state as it was)
   }
 
   /** Ends the line: its value, or `undefined` with {@link failure} set. */
@@ -306,7 +305,6 @@ export class JsonStream {
     if (!top) {
       this.result = v;
       this.state = S.Done;
-      this.done = true;
       return;
     }
     if (top.arr) {
