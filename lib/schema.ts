@@ -25,7 +25,7 @@ import type {
 } from "./rows.ts";
 
 /** Current schema version (stored in `PRAGMA user_version`). */
-export const SCHEMA_VERSION = 13;
+export const SCHEMA_VERSION = 14;
 
 /** Pragmas applied to every connection to the index. */
 export const PRAGMAS = [

@@ -260,4 +260,10 @@ export const MIGRATIONS: readonly string[] = [
     owner    INTEGER NOT NULL
   );
   `,
+  // 13 -> 14: a run reads the stores of one harness at a time (what it held before, what is
+  // gone since), once or twice per harness, 41 of them: without an index each read scanned
+  // every store's row (a first index of 40,000 stores: 82 scans of 7.3 ms, 0.6 s of 17 s).
+  `
+  CREATE INDEX sources_harness ON sources(harness);
+  `,
 ];

@@ -1,6 +1,6 @@
 import { assert, assertEquals } from "./_assert.ts";
 import { join } from "node:path";
-import { ParsePool } from "../lib/parse_pool.ts";
+import { ParsePool, SOURCE_GC_BYTES } from "../lib/parse_pool.ts";
 import { GarbagePacer } from "../core/runtime.ts";
 import { SourceCtx } from "../lib/parse_ctx.ts";
 import { claude } from "../parsers/claude.ts";
@@ -11,13 +11,14 @@ import { encodeChunk, wireBytes } from "../lib/chunk_wire.ts";
 
 const store = claudeStore;
 
-Deno.test("the writer's garbage collections are paced by the chunk text of the whole run, not per source", async () => {
+Deno.test("the writer's garbage collections are paced by the whole run's chunk text and sources, not per source", async () => {
   using tmp = scopedTempDir("deja-gcpace-");
   const env = testEnv(tmp.path, { DEJA_HOME: join(tmp.path, "deja"), DEJA_PARSE_WORKER: "1" });
-  const sizes: number[] = [];
+  const sizes: number[][] = [];
   let collections = 0;
-  // Each source is one small chunk: a count kept per source would never reach `every`.
-  const every = 2000;
+  // Each source is one small chunk: a count kept per source would never reach `every`, and
+  // the chunks of all six alone would not either; each source's own share does, now and then.
+  const every = Math.floor(2.5 * SOURCE_GC_BYTES);
   const pool = new ParsePool(env, 1, new GarbagePacer(every, () => collections++));
   try {
     for (let i = 0; i < 6; i++) {
@@ -28,19 +29,26 @@ Deno.test("the writer's garbage collections are paced by the chunk text of the w
         new SourceCtx(env),
         1,
       );
+      const mine: number[] = [];
       // The worker sends each chunk as its two strings (lib/chunk_wire.ts).
-      for await (const c of run) sizes.push(wireBytes(encodeChunk(c)));
+      for await (const c of run) mine.push(wireBytes(encodeChunk(c)));
+      sizes.push(mine);
     }
   } finally {
     pool.close();
   }
   assertEquals(sizes.length, 6);
-  assert(sizes.every((n) => n < every / 2), `each chunk well under ${every} bytes: ${sizes}`);
-  // Collected each time the text taken since the last collection reached `every`.
+  const text = sizes.flat();
+  assert(text.length >= 6 && text.reduce((a, b) => a + b, 0) < every, `chunks: ${text}`);
+  // Collected each time what was counted since the last collection reached `every`: each
+  // source's share as it starts, then its chunks' text.
   let taken = 0;
   let expected = 0;
-  for (const n of sizes) if ((taken += n) >= every) [taken, expected] = [0, expected + 1];
-  assert(expected >= 1);
+  const count = (n: number) => {
+    if ((taken += n) >= every) [taken, expected] = [0, expected + 1];
+  };
+  for (const chunks of sizes) [SOURCE_GC_BYTES, ...chunks].forEach(count);
+  assertEquals(expected, 2);
   assertEquals(collections, expected);
 });
 

@@ -90,6 +90,18 @@ Deno.test("a search's matching events are read through the ranking index, not th
   }
 });
 
+Deno.test("a harness's stores are read through an index, not by a scan of every store", () => {
+  const s = fresh();
+  try {
+    const plan = (s.db.prepare(`EXPLAIN QUERY PLAN ${Q.sourcesOfHarness.sql}`).all("claude") as {
+      detail: string;
+    }[]).map((r) => r.detail).join("\n");
+    assert(/USING (COVERING )?INDEX sources_harness/.test(plan), plan);
+  } finally {
+    s.close();
+  }
+});
+
 /** Writes a session holding one tool call and its result (call id "c1") through the store's queries. */
 function callAndResult(db: DatabaseSync): void {
   db.exec(`INSERT INTO sessions (id, harness, native_id, source) VALUES (1, 'claude', 's', '/s')`);
