@@ -38,6 +38,7 @@ import { type SourceRow } from "./rows.ts";
 import type { IndexOptions } from "./indexer.ts";
 import { trace, traceNow, tracing } from "../core/trace.ts";
 import { revisionOf } from "./version.ts";
+import { dropSession } from "./drop_events.ts";
 
 export interface SourceOutcome {
   /** Changed, but left for a full run (too large for an inline refresh). */
@@ -235,7 +236,7 @@ export async function writeSource(
   const examples: string[] = [];
   const none: SourceOutcome = { read: false, sessions: 0, events: 0, skipped: {} };
   try {
-    batch.begin();
+    batch.begin(size - offset);
   } catch (e) {
     plan.chunks.cancel();
     if (isCorruption(e)) throw asIndexError(e, store.path);
@@ -280,7 +281,7 @@ export async function writeSource(
     const copies = writer.lostCopies(damaged);
     if (losses.length || copies.length) {
       batch.undo();
-      batch.begin();
+      batch.begin(size - offset);
       ctx = new SourceCtx(ctx.env, offset, undefined, since);
       const keep = new Set([...plan.keep ?? [], ...[...losses, ...copies].map((l) => l.key)]);
       writer = await pass(prepared(plan.parser.parse(src, ctx), label), keep);
@@ -410,7 +411,7 @@ export function dropSource(store: Store, path: string): void {
   if (sessions.length) catchUpText(store);
   for (const { id } of sessions) {
     const row = Q.sessionById.get(store, { id });
-    Q.deleteSession.run(store, { id });
+    dropSession(store, id);
     // The stores still holding a copy of it are read again (lib/copies.ts).
     if (row) releaseCopies(store, row.harness, row.native_id);
   }

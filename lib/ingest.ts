@@ -56,6 +56,7 @@ import { notReopened } from "./resume_source.ts";
 import { PROMPT_MATCH_MS } from "../core/prompt_history.ts";
 import { basename } from "node:path";
 import { storeState } from "./gone.ts";
+import { dropEvents, dropSession } from "./drop_events.ts";
 
 export { cap, MAX_RESULT, MAX_SPAN, MAX_TEXT } from "./prepare.ts";
 
@@ -111,9 +112,30 @@ const textFrom = new WeakMap<Store, number>();
 export function catchUpText(store: Store): void {
   const from = textFrom.get(store);
   if (from === undefined) return;
-  Q.ftsFrom.run(store, { from });
+  // In statements of about TEXT_PIECE_BYTES of text each: see TEXT_PIECE_BYTES.
+  let start = from, taken = 0, last = 0;
+  const pieces: [number, number][] = [];
+  for (const { id, n } of Q.eventSizesFrom.iterate(store, { from })) {
+    if (last && taken >= TEXT_PIECE_BYTES) {
+      pieces.push([start, last]);
+      start = id;
+      taken = 0;
+    }
+    taken += n;
+    last = id;
+  }
+  if (last) pieces.push([start, last]);
+  for (const [a, b] of pieces) Q.ftsRange.run(store, { from: a, to: b });
   textFrom.delete(store);
 }
+
+/**
+ * Bytes of event text one statement of {@link catchUpText} indexes. In a transaction SQLite
+ * keeps a copy of each page that existed when a statement began and that it changes, until
+ * it ends (in memory: lib/schema.ts `temp_store`); the text index's merges change such pages,
+ * and so do its new segments when they reuse pages a deletion freed (a store read again).
+ */
+export const TEXT_PIECE_BYTES = 8 << 20;
 
 /**
  * Where events_fts's catching up starts for `store` (undefined: nothing to
@@ -242,7 +264,7 @@ export class SourceWriter {
           this.before.set(k, { id: row.native_id, events: row.events });
           this.held.set(k, { harness: row.harness, id: row.native_id });
         }
-        Q.deleteSession.run(store, { id });
+        dropSession(store, id);
       }
     }
   }
@@ -384,7 +406,7 @@ export class SourceWriter {
       // rollout and the prompt history tied to it, 3 -> 6 -> 9 events).
       this.before.set(k, { id: c.id, events: row.events });
       this.indexText();
-      Q.deleteSession.run(st, { id: row.id });
+      dropSession(st, row.id);
       row = undefined;
     }
     if (!row) {
@@ -466,7 +488,7 @@ export class SourceWriter {
       if (this.mode === "sessions" || c.whole || copy || fromPrompts || moved) {
         this.before.set(k, { id: c.id, events: row.events });
         this.indexText();
-        Q.deleteSessionEvents.run(st, { session: id });
+        dropEvents(st, [id]);
         slot = { id, nextSeq: 0, fresh: new Set(), results: new Set(), models: [] };
       } else {
         slot = { id, nextSeq: Q.maxSeq.get(st, { session: id })!.seq + 1, model: null };

@@ -210,10 +210,31 @@ export const Q = {
       "id",
     ],
   ),
-  /** Removes every event of session `session` (a row id). */
-  deleteSessionEvents: query<{ session: number }>(`DELETE FROM events WHERE session_id = ?`, [
-    "session",
-  ]),
+  /** How many events session `session` holds (lib/drop_events.ts). */
+  eventCountOf: query<{ session: number }, { n: number }>(
+    `SELECT COUNT(*) AS n FROM events WHERE session_id = ?`,
+    ["session"],
+  ),
+  /**
+   * The id and text size (bytes) of each event of session `session`, in id order
+   * (lib/drop_events.ts). Only the two numbers reach a sorter: with a window function over
+   * the rows, SQLite kept every row's text in a temporary table (in memory: 61 MB for a
+   * 64 MB chat).
+   */
+  eventSizes: query<{ session: number }, { id: number; n: number }>(
+    `SELECT id, octet_length(text) AS n FROM events WHERE session_id = ? ORDER BY id`,
+    ["session"],
+  ),
+  /** Removes the events of session `session` up to event id `through`. */
+  deleteSessionEventsThrough: query<{ session: number; through: number }>(
+    `DELETE FROM events WHERE session_id = ? AND id <= ?`,
+    ["session", "through"],
+  ),
+  /** Removes the events of the sessions `ids` (a JSON array of row ids). */
+  deleteEventsOfSessions: query<{ ids: string }>(
+    `DELETE FROM events WHERE session_id IN (SELECT value FROM json_each(?))`,
+    ["ids"],
+  ),
   /** Row ids of the sessions read from `source` (a store path). */
   sessionsOfSource: query<{ source: string }, Id>(`SELECT id FROM sessions WHERE source = ?`, [
     "source",
@@ -297,6 +318,16 @@ export const Q = {
    */
   ftsFrom: query<{ from: number }>(
     `INSERT INTO events_fts(rowid, text) SELECT id, text FROM events WHERE id >= ?`,
+    ["from"],
+  ),
+  /** Indexes for search the events of row ids `from` to `to` (lib/ingest.ts catchUpText). */
+  ftsRange: query<{ from: number; to: number }>(
+    `INSERT INTO events_fts(rowid, text) SELECT id, text FROM events WHERE id BETWEEN ? AND ?`,
+    ["from", "to"],
+  ),
+  /** The id and text size (bytes) of each event from row id `from` on, in id order. */
+  eventSizesFrom: query<{ from: number }, { id: number; n: number }>(
+    `SELECT id, octet_length(text) AS n FROM events WHERE id >= ? ORDER BY id`,
     ["from"],
   ),
   /** An event rewritten in place (a later record with the same key). */

@@ -14,6 +14,14 @@
  * of those stores, min of 3 alternating runs at load 8 on 2 cores: CPU 7.5 ->
  * 5.8 s, wall 11.7 -> 8.5 s, the same rows, events_fts terms and search results.
  *
+ * A source of {@link BATCH_BYTES} or more is written alone, in a transaction of its own with
+ * no savepoint: while a savepoint is open, SQLite keeps a copy of every page that existed
+ * when it began and is changed before its release (its sub-journal, in memory with
+ * `temp_store = MEMORY`). A first read changes few such pages; a store read again changes
+ * every page its old sessions held, as they are deleted and the freed pages reused. A 64 MB
+ * Gemini chat edited and read again peaked at 216-231 MB (its first read 124); alone, it
+ * is rolled back with its transaction, which the WAL undoes without a copy.
+ *
  * @module
  */
 import type { Store } from "./store.ts";
@@ -38,6 +46,8 @@ export class WriteBatch {
   private sources = 0;
   /** events_fts's catching-up mark when the current source's savepoint began. */
   private mark: number | undefined;
+  /** The current source is written alone, in the transaction with no savepoint. */
+  private alone = false;
 
   constructor(
     private store: Store,
@@ -45,27 +55,40 @@ export class WriteBatch {
     private maxSources = BATCH_SOURCES,
   ) {}
 
-  /** Starts a source: the batch's transaction when none is open, then the source's savepoint. */
-  begin(): void {
+  /**
+   * Starts a source of `bytes` to read: the batch's transaction when none is open, then the
+   * source's savepoint. A source of {@link maxBytes} or more commits the batch before it and
+   * is written alone, with no savepoint (see the module doc).
+   */
+  begin(bytes = 0): void {
+    this.alone = bytes >= this.maxBytes;
+    if (this.alone) this.commit();
     if (!this.open) {
       this.store.db.exec("BEGIN IMMEDIATE");
       this.open = true;
     }
     this.mark = textMark(this.store);
-    this.store.db.exec("SAVEPOINT source");
+    if (!this.alone) this.store.db.exec("SAVEPOINT source");
   }
 
   /** Keeps the source's writes (`bytes` read); commits the batch when it is full. */
   keep(bytes: number): void {
-    this.store.db.exec("RELEASE source");
+    if (!this.alone) this.store.db.exec("RELEASE source");
     this.bytes += bytes;
+    // A source written alone read maxBytes or more: it commits here.
     if (++this.sources >= this.maxSources || this.bytes >= this.maxBytes) this.commit();
   }
 
   /** Undoes the source's writes; the batch's earlier sources stay. */
   undo(): void {
-    this.store.db.exec("ROLLBACK TO source");
-    this.store.db.exec("RELEASE source");
+    if (this.alone) {
+      // The transaction holds this source alone.
+      this.store.db.exec("ROLLBACK");
+      this.reset();
+    } else {
+      this.store.db.exec("ROLLBACK TO source");
+      this.store.db.exec("RELEASE source");
+    }
     // Text an earlier source left to index may have been indexed after the savepoint.
     resetTextMark(this.store, this.mark);
   }

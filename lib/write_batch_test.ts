@@ -109,3 +109,41 @@ Deno.test("the writer's settings hold 8 MB of FTS5 terms before a segment, writt
     store.close();
   }
 });
+
+Deno.test("a source as large as a batch commits the batch before it and is written alone, with no savepoint", () => {
+  const store = Store.open(":memory:");
+  try {
+    const batch = new WriteBatch(store, 1000);
+    batch.begin(10);
+    write(store, session("/a.jsonl", "sa", "alphaword"), true);
+    batch.keep(10);
+    batch.begin(5000);
+    // The batch before it committed: its text is indexed, and no savepoint is open to keep
+    // copies of the pages the large source changes.
+    assertEquals(hits(store, "alphaword"), 1);
+    let savepoint = true;
+    try {
+      store.db.exec("RELEASE source");
+    } catch {
+      savepoint = false;
+    }
+    assertEquals(savepoint, false);
+    write(store, session("/b.jsonl", "sb", "bravoword"), true);
+    batch.undo();
+    // Undone alone: the transaction went; the next source opens its own.
+    batch.begin(10);
+    write(store, session("/c.jsonl", "sc", "charlieword"), true);
+    batch.keep(10);
+    batch.begin(5000);
+    write(store, session("/d.jsonl", "sd", "deltaword"), true);
+    batch.keep(5000);
+    batch.commit();
+    assertEquals(
+      ["alphaword", "bravoword", "charlieword", "deltaword"].map((w) => hits(store, w)),
+      [1, 0, 1, 1],
+    );
+    store.db.exec("INSERT INTO events_fts(events_fts, rank) VALUES ('integrity-check', 1)");
+  } finally {
+    store.close();
+  }
+});

@@ -35,6 +35,7 @@ import {
 import { syncRemote, type SyncResult } from "../remote/sync.ts";
 import { type RemoteStatus, remoteStatus } from "../remote/status.ts";
 import { indexedOrigin } from "./_memory.ts";
+import { dropEvents } from "../drop_events.ts";
 
 const USAGE = "remote add <name> <user@host>[:port] [--path-map remote=local]… | remote list | " +
   "remote remove <name> [--purge] | remote sync [name…] | remote policy <name> --no-auto|--auto";
@@ -198,6 +199,7 @@ function purge(env: Env, name: string): number {
         store.tx(() => {
           const ids = Q.sessionsOfOrigin.all(store, { origin: name }).map((r) => r.id);
           n = ids.length;
+          dropEvents(store, ids);
           Q.deleteSessions.run(store, { ids: JSON.stringify(ids) });
           const like = `${dir.replace(/[\\%_]/g, (c) => `\\${c}`)}/%`;
           for (

@@ -31,6 +31,7 @@ import {
 } from "./tombstones.ts";
 import { dropNotes } from "./notes_file.ts";
 import { AmbiguousSession } from "../sessions.ts";
+import { dropEvents } from "../drop_events.ts";
 
 /** What to forget. */
 export interface ForgetSelector {
@@ -193,6 +194,7 @@ export function removeSessions(store: Store, sessions: SessionRow[]): ForgetOutc
   store.db.exec("PRAGMA secure_delete = ON");
   let pruned = 0;
   store.tx(() => {
+    dropEvents(store, sessions.map((s) => s.id));
     Q.deleteSessions.run(store, { ids });
     pruned = pruneVocab(store, words.take());
     for (const src of sources) {
