@@ -1,7 +1,7 @@
-import { assertEquals } from "../tests/_assert.ts";
+import { assert, assertEquals } from "../tests/_assert.ts";
 import type { Session } from "../core/model.ts";
 import { Store } from "./store.ts";
-import { SourceWriter } from "./ingest.ts";
+import { SourceWriter, TEXT_PIECE_BYTES } from "./ingest.ts";
 import { prepareChunk } from "./prepare.ts";
 import { WriteBatch } from "./write_batch.ts";
 import { VocabCollector } from "./search/tokenize.ts";
@@ -142,6 +142,36 @@ Deno.test("a source as large as a batch commits the batch before it and is writt
       ["alphaword", "bravoword", "charlieword", "deltaword"].map((w) => hits(store, w)),
       [1, 0, 1, 1],
     );
+    store.db.exec("INSERT INTO events_fts(events_fts, rank) VALUES ('integrity-check', 1)");
+  } finally {
+    store.close();
+  }
+});
+
+Deno.test("text caught up in pieces of TEXT_PIECE_BYTES indexes every event once, at the pieces' edges too", () => {
+  const store = Store.open(":memory:");
+  try {
+    // 160 events of 64 KB: 10 MB of text, more than one piece.
+    const filler = "lorem ".repeat(64 * 1024 / 6);
+    const n = 160;
+    assert(n * filler.length > TEXT_PIECE_BYTES);
+    const s: Session = {
+      harness: "claude",
+      id: "big",
+      path: "/big.jsonl",
+      events: Array.from({ length: n }, (_, i) => ({
+        kind: "user" as const,
+        text: `mark${i}word ${filler}`,
+        time: i + 1,
+      })),
+    };
+    const batch = new WriteBatch(store);
+    batch.begin(n * filler.length);
+    write(store, s, true);
+    batch.keep(n * filler.length);
+    batch.commit();
+    const found = Array.from({ length: n }, (_, i) => hits(store, `mark${i}word`));
+    assertEquals(found.filter((h) => h !== 1), []);
     store.db.exec("INSERT INTO events_fts(events_fts, rank) VALUES ('integrity-check', 1)");
   } finally {
     store.close();
