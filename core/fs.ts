@@ -38,10 +38,56 @@ function reportUnlessMissing(path: string, e: unknown, report?: Unreadable): voi
   if (code !== "ENOENT" && code !== "ENOTDIR") report?.(path, e as Error);
 }
 
-/** A discovery problem as one line: `path: message`, the path once when the message names it. */
+/**
+ * A discovery problem as one line: `path: message`, the path once when the message names it.
+ * Control characters a file name may hold (a newline) are written as escapes, so the line
+ * stays one line.
+ */
 export function problemLine(path: string, e: Error): string {
   const line = e.message.startsWith(path) ? e.message : `${path}: ${e.message}`;
-  return withPermissionHint(line, (e as { code?: string }).code);
+  return withPermissionHint(escapeControls(line), (e as { code?: string }).code);
+}
+
+/** `text` with its control characters written as escapes (`\n`, `\t`, `\x1b`). */
+export function escapeControls(text: string): string {
+  return text.replace(
+    // deno-lint-ignore no-control-regex
+    /[\x00-\x1f\x7f]/g,
+    (c) =>
+      c === "\n"
+        ? "\\n"
+        : c === "\t"
+        ? "\\t"
+        : c === "\r"
+        ? "\\r"
+        : `\\x${c.charCodeAt(0).toString(16).padStart(2, "0")}`,
+  );
+}
+
+/**
+ * Reported for a directory entry whose name is not valid UTF-8: the listing gives it with
+ * U+FFFD in place of the bytes that are not, and no file has that name, so it cannot be
+ * opened (the runtime's file API takes names as text). Renamed, it is read.
+ */
+export class UnreadableNameError extends Error {
+  /** Node-style error code. */
+  readonly code = "EBADNAME";
+  constructor(readonly path: string) {
+    super(
+      `${path}: its name is not valid UTF-8 (shown with \uFFFD), so deja cannot open it: rename it to read it`,
+    );
+  }
+}
+
+/** True when `name`, from a listing of `path`'s directory, lost bytes that are not UTF-8. */
+async function lostName(path: string, name: string): Promise<boolean> {
+  if (!name.includes("\uFFFD")) return false;
+  try {
+    await lstat(path);
+    return false; // a name that holds U+FFFD itself
+  } catch (e) {
+    return (e as { code?: string }).code === "ENOENT";
+  }
 }
 
 /**
@@ -135,6 +181,12 @@ export async function* walk(root: string, opts: WalkOptions): AsyncGenerator<str
     entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     for (const ent of entries) {
       const p = join(dir, ent.name);
+      if (await lostName(p, ent.name)) {
+        // A folder may hold stores; a file is told of when its name would be read.
+        const entered = ent.isDirectory() && depth < maxDepth && !opts.skipDirs?.has(ent.name);
+        if (entered || opts.match(p, ent.name)) opts.onError?.(p, new UnreadableNameError(p));
+        continue;
+      }
       const kind = ent.isSymbolicLink() || (!ent.isDirectory() && !ent.isFile())
         ? await kindAt(p)
         : ent.isDirectory()
@@ -179,6 +231,10 @@ export async function subdirs(dir: string, onError?: Unreadable): Promise<string
   }
   const out: string[] = [];
   for (const e of ents) {
+    if (e.isDirectory() && await lostName(join(dir, e.name), e.name)) {
+      onError?.(join(dir, e.name), new UnreadableNameError(join(dir, e.name)));
+      continue;
+    }
     if (e.isDirectory() || (e.isSymbolicLink() && (await isDir(join(dir, e.name))))) {
       out.push(e.name);
     }
