@@ -212,7 +212,13 @@ export type SkipReason =
    * Left out on purpose: a record or file the harness writes that is not a
    * conversation (a Claude Code cache warm-up sidechain). Counted, not lost.
    */
-  | "not_session";
+  | "not_session"
+  /**
+   * An event longer than the index keeps (lib/prepare.ts MAX_TEXT, MAX_RESULT; a line too
+   * long to read whole): its head and tail are searchable, its middle is not. Counted, not
+   * lost: the store still holds it, and `deja show --full` shows what the index kept.
+   */
+  | "cut_long";
 
 /**
  * What a change in a store's format affects (the categories of a drift report,

@@ -199,7 +199,7 @@ export async function planSource(
   const ctx = new SourceCtx(env, offset, state, since);
   const chunks: ParseRun = opts.pool
     ? opts.pool.parse(parser, src, ctx, size - offset, label)
-    : { [Symbol.asyncIterator]: () => prepared(parser.parse(src, ctx), label), cancel() {} };
+    : { [Symbol.asyncIterator]: () => prepared(parser.parse(src, ctx), label, ctx), cancel() {} };
   return {
     src,
     parser,
@@ -284,7 +284,7 @@ export async function writeSource(
       batch.begin(size - offset);
       ctx = new SourceCtx(ctx.env, offset, undefined, since);
       const keep = new Set([...plan.keep ?? [], ...[...losses, ...copies].map((l) => l.key)]);
-      writer = await pass(prepared(plan.parser.parse(src, ctx), label), keep);
+      writer = await pass(prepared(plan.parser.parse(src, ctx), label, ctx), keep);
       if (kept) examples.unshift(keptNote(src.path, losses));
     }
     if (label) Q.setOriginOfSource.run(store, { origin: label.origin, source: src.path });

@@ -273,9 +273,9 @@ export class ParsePool {
       // A worker that cannot run at all: this source and the rest are parsed in process.
       fallback: () => {
         this.failed = true;
-        return prepared(parser.parse(src, ctx), label);
+        return prepared(parser.parse(src, ctx), label, ctx);
       },
-      inProcess: () => prepared(parser.parse(src, ctx), label),
+      inProcess: () => prepared(parser.parse(src, ctx), label, ctx),
       demand: () => this.pump(),
     });
     this.waiting.push(run);
@@ -418,14 +418,16 @@ export class ParsePool {
 export async function* prepared(
   chunks: AsyncIterable<Session>,
   label?: Label,
+  ctx?: Pick<SourceCtx, "skip">,
 ): AsyncGenerator<PreparedChunk> {
   const vocab = new VocabCollector();
-  for await (const c of chunks) yield prepareChunk(c, vocab, label);
+  const cut = ctx && ((where: string, detail: string) => ctx.skip("cut_long", where, detail));
+  for await (const c of chunks) yield prepareChunk(c, vocab, label, cut);
 }
 
 /** A parse in process: it runs as its chunks are read. */
 function inProcess(parser: Parser, src: SourceRef, ctx: SourceCtx, label?: Label): ParseRun {
-  const gen = prepared(parser.parse(src, ctx), label);
+  const gen = prepared(parser.parse(src, ctx), label, ctx);
   return {
     [Symbol.asyncIterator]: () => gen,
     cancel: () => void gen.return(undefined).catch(() => {}),

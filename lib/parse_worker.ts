@@ -145,7 +145,12 @@ async function run(job: ParseJob, env: Env): Promise<void> {
   if (tracing) trace(`parse ${job.src.path}`);
   for await (const chunk of parser.parse(job.src, ctx)) {
     // Prepared before waiting for credit: the next chunk is ready when the writer asks.
-    const ready = prepareChunk(chunk, vocab, job.label);
+    const ready = prepareChunk(
+      chunk,
+      vocab,
+      job.label,
+      (where, detail) => ctx.skip("cut_long", where, detail),
+    );
     const wire = encodeChunk(ready);
     const bytes = wireBytes(wire);
     const at = traceNow();

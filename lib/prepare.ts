@@ -15,7 +15,7 @@ import { eventFlags } from "./search/signals.ts";
 import { VocabCollector } from "./search/tokenize.ts";
 import { normalizeProject } from "./project_path.ts";
 import { stripFrames } from "../core/frame.ts";
-import { cap, KEEP_CHARS } from "../core/text.ts";
+import { cap, cutsIn, KEEP_CHARS } from "../core/text.ts";
 import { type Label, labelSession } from "./remote/label.ts";
 
 export { cap };
@@ -129,6 +129,7 @@ export function prepareChunk(
   chunk: Session,
   vocab: VocabCollector = new VocabCollector(),
   label?: Label,
+  cut?: CutReport,
 ): PreparedChunk {
   const c = label ? labelSession(label, chunk) : chunk;
   const redactions: RedactionCounts = {};
@@ -142,6 +143,7 @@ export function prepareChunk(
   // masks those values where an event repeats them with no cue (before or after the cue).
   const found: FoundSecrets = new Map();
   const texts = c.events.map((e) => redact(eventText(e), redactions, found));
+  if (cut) reportCuts(c, texts, cut);
   const again = redactRepeats(found);
   const clean = again ?? ((t: string) => t);
   const events = c.events.map((e, i) =>
@@ -161,6 +163,34 @@ export function prepareChunk(
     redactions,
     tokens: vocab.take(),
   };
+}
+
+/**
+ * Told of each event whose text the index keeps shortened (`where`: its store and
+ * session; `detail`: how much is not searchable): a parse's `SourceCtx.skip("cut_long")`.
+ */
+export type CutReport = (where: string, detail: string) => void;
+
+/** Tells `cut` of each event of `c` whose text (`texts`, in order) holds a cut. */
+function reportCuts(c: Session, texts: readonly string[], cut: CutReport): void {
+  texts.forEach((t, i) => {
+    if (!t.includes(" characters cut] …")) return;
+    const { chars, marks } = cutsIn(t);
+    if (!chars) return;
+    const e = c.events[i];
+    cut(
+      `${c.path} (session ${c.id}, ${e.kind}${e.time ? ` at ${iso(e.time)}` : ""})`,
+      `${chars} characters in its middle are not searchable; the index keeps the ${
+        t.length - marks
+      } around them (deja show --full)`,
+    );
+  });
+}
+
+/** Epoch ms as ISO time, or the number when it is no valid time. */
+function iso(ms: number): string {
+  const d = new Date(ms);
+  return Number.isNaN(d.getTime()) ? String(ms) : d.toISOString();
 }
 
 /** An event's searchable text, rendered and capped (not yet redacted). */

@@ -1,6 +1,7 @@
 import { assert, assertEquals, assertStringIncludes } from "../tests/_assert.ts";
 import type { Session } from "../core/model.ts";
-import { prepareChunk } from "./prepare.ts";
+import { MAX_RESULT, MAX_TEXT, prepareChunk } from "./prepare.ts";
+import { isLoss, skipsText } from "./skips.ts";
 
 const SECRET = "Zq7mVx2pLk9wRt4n";
 
@@ -61,4 +62,36 @@ Deno.test("a reply the harness never finished is stored with data {cut: true}; a
     ],
   });
   assertEquals(ready.events.map((e) => e.data), [null, '{"cut":true}']);
+});
+
+Deno.test("an event the index keeps shortened is told of, with how much of it is not searchable", () => {
+  const told: [string, string][] = [];
+  const long = "word ".repeat(30_000); // 150,000 characters
+  prepareChunk(
+    {
+      harness: "claude",
+      id: "s1",
+      path: "/h/s1.jsonl",
+      events: [
+        { kind: "user", text: "short question", time: 1_700_000_000_000 },
+        { kind: "assistant", text: long, time: 1_700_000_001_000 },
+        { kind: "tool_result", text: long.slice(0, 20_000) },
+      ],
+    },
+    undefined,
+    undefined,
+    (where, detail) => told.push([where, detail]),
+  );
+  assertEquals(told.length, 2);
+  assert(told[0][0].startsWith("/h/s1.jsonl (session s1, assistant at 2023-11-14T"), told[0][0]);
+  // 150,000 characters, 64 Ki kept.
+  assert(told[0][1].startsWith(`${150_000 - MAX_TEXT} characters in its middle`), told[0][1]);
+  assert(
+    told[1][0].includes("tool_result") && told[1][1].includes(`keeps the ${MAX_RESULT} around`),
+  );
+  assertEquals(isLoss("cut_long"), false);
+  assertEquals(
+    skipsText({ cut_long: 2, malformed_json: 1 }),
+    "skipped: 1 malformed_json, shortened (middle not searchable): 2 cut_long",
+  );
 });

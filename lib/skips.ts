@@ -75,8 +75,14 @@ const CUT_DETAIL = `last line cut off (unfinished, the file unchanged for over $
 /** True when a count of `reason` means records were lost (neither repaired nor pending). */
 export function isLoss(reason: string): boolean {
   return !REPAIRED_REASONS.has(reason) && !PENDING_REASONS.has(reason) &&
-    !BY_DESIGN_REASONS.has(reason);
+    !BY_DESIGN_REASONS.has(reason) && !SHORTENED_REASONS.has(reason);
 }
+
+/**
+ * Skip reasons of events the index keeps shortened (their middle not searchable), not
+ * lost: printed as `shortened`.
+ */
+export const SHORTENED_REASONS: ReadonlySet<string> = new Set<SkipReason>(["cut_long"]);
 
 /**
  * Skip reasons of what is left out on purpose, not lost: records the harness
@@ -101,6 +107,7 @@ export function skipsText(counts: Partial<Record<string, number>>): string {
     part("repaired", (k) => REPAIRED_REASONS.has(k)),
     part("unfinished", (k) => PENDING_REASONS.has(k)),
     part("left out (not sessions)", (k) => BY_DESIGN_REASONS.has(k)),
+    part("shortened (middle not searchable)", (k) => SHORTENED_REASONS.has(k)),
   ].filter(Boolean).join(", ");
 }
 

@@ -25,6 +25,7 @@ import {
   isDamage,
   PENDING_REASONS,
   REPAIRED_REASONS,
+  SHORTENED_REASONS,
   skipsText,
 } from "../skips.ts";
 import { storeState } from "../gone.ts";
@@ -392,6 +393,8 @@ export function sourcesText(
         ? "unfinished "
         : BY_DESIGN_REASONS.has(reason)
         ? "left out "
+        : SHORTENED_REASONS.has(reason)
+        ? "shortened "
         : "skipped ";
       lines.push(c.yellow(`              ${verb}${x}`));
     }
