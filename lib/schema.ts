@@ -528,8 +528,8 @@ export const Q = {
     ["session"],
   ),
   /** The file touches of session `session` in order, with their event's seq. */
-  filesInOrder: query<{ session: number }, FileAtRow>(
-    `SELECT ${FILE_AT}
+  filesInOrder: query<{ session: number }, FileAtRow & { input: string | null }>(
+    `SELECT ${FILE_AT}, e.data AS input
     FROM files f JOIN events e ON e.id = f.event_id WHERE f.session_id = ? ORDER BY e.seq, f.id`,
     ["session"],
   ),

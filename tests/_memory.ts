@@ -33,7 +33,8 @@ export type Turn =
    * records it (`originalFile`); without it the result is a plain "File created".
    */
   | { write: string; content: string; fail?: boolean; original?: string }
-  | { read: string; fail?: boolean; out?: string };
+  /** `with`: more fields of the Read call's input (`{ limit: 20 }`). */
+  | { read: string; fail?: boolean; out?: string; with?: Record<string, unknown> };
 
 /** A hand-written session. */
 export interface SessionSpec {
@@ -142,7 +143,7 @@ export function claudeLines(s: SessionSpec): string[] {
         update,
       );
     } else {
-      const id = call("Read", { file_path: turn.read });
+      const id = call("Read", { file_path: turn.read, ...turn.with });
       const out = turn.out ?? (turn.fail ? "File does not exist." : "1\tcontent");
       result(id, out, Boolean(turn.fail));
     }

@@ -148,6 +148,7 @@ export function fixJson(d: FixData): Record<string, unknown> {
       succeeded: f.succeeded,
       unknown: f.unknown,
       retry: f.retry,
+      ...(f.changed ? { changed: f.changed } : {}),
       checked: f.checked,
       specific: f.specific,
       ...(f.adapted ? { adapted: f.adapted } : {}),
@@ -212,9 +213,13 @@ export function fixText(d: FixData, io: Pick<IO, "isTTY" | "env">): string {
       c.dim(
         `    ${f.sessions} session${f.sessions === 1 ? "" : "s"}, ${fixRecord(f)}, last ${
           fmtSessionTime(f.last, f)
-        }${f.retry ? ", the same command run again" : ""}${
-          f.checked ? "" : ", not checked: what failed never ran again after it"
         }${
+          f.retry
+            ? ", the same command run again"
+            : f.changed
+            ? `, the same ${f.action} with ${oneLine(f.changed, 80)}`
+            : ""
+        }${f.checked ? "" : ", not checked: what failed never ran again after it"}${
           // Where the error was seen with its own names, a fix from a session that saw only
           // its general form says so (trial 13: another test's fix read as this one's).
           d.specific && !f.specific ? ", after the error in its general form only" : ""}`,

@@ -53,7 +53,7 @@ import {
   usable,
 } from "./signature.ts";
 import { oneLine } from "../../core/text.ts";
-import { type Action, actionsOf, followed } from "./fix_actions.ts";
+import { type Action, actionsOf, followed, inputChange } from "./fix_actions.ts";
 import { replayedIn } from "../replays.ts";
 import { matchRows } from "../search/retrieve.ts";
 import { shortRef } from "../sessions.ts";
@@ -97,6 +97,11 @@ export interface FixCandidate {
   unknown: number;
   /** True when it is the failing command run again (after `edited` changed). */
   retry: boolean;
+  /**
+   * The failed file action again on the same file with other input, what differed
+   * (fix_actions.ts `inputChange`: `limit: 20`); then {@link retry} is false.
+   */
+  changed?: string;
   /**
    * In some session, what failed ran again after it and did not fail (fix_actions.ts
    * `Followed.checked`): ranked before fixes nothing checked.
@@ -621,6 +626,10 @@ export function findFixes(
     if (next.outcome !== "ok" && next.output && saysAgain(next.output, signatures)) continue;
     const s = sessions.get(sid)!;
     const key = norm(next.text);
+    // A file action again on the same file, called otherwise (`limit: 20`): not the same run.
+    const change = next.kind !== "command" && key === norm(failedAct.text)
+      ? inputChange(failedAct, next) || null
+      : null;
     const c = found.get(key) ?? {
       // One line as its words (spacing folded, as runs are grouped); several as recorded, to paste.
       command: next.text.trim().includes("\n") ? next.text : key,
@@ -629,7 +638,8 @@ export function findFixes(
       sessions: 0,
       succeeded: 0,
       unknown: 0,
-      retry: key === norm(failedAct.text),
+      retry: key === norm(failedAct.text) && !change,
+      ...(change ? { changed: change } : {}),
       checked: false,
       last: null,
       timeFromFile: false,

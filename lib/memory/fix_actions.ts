@@ -33,6 +33,8 @@ export interface Action {
   time: number | null;
   /** A command's output, where its status leaves the outcome to it (outcome.ts), else null. */
   output?: string | null;
+  /** A file action's call input as recorded (JSON, `events.data`), when the store has it. */
+  input?: string | null;
 }
 
 const FILE_OPS = new Set(["read", "edit", "write"]);
@@ -73,12 +75,47 @@ export function actionsOf(store: Store, sid: number): Action[] {
       failed,
       noResult: false,
       time: f.time ?? null,
+      input: f.input,
     });
   }
   return out.sort((a, b) => a.seq - b.seq);
 }
 
 const norm = (s: string) => s.replace(/\s+/g, " ").trim();
+
+/**
+ * What `again`, a file action of the same kind and path as `failed`, was called with
+ * differently (`limit: 20`): each input field whose value differs or is new, and
+ * `without <field>` for one it left out; "" when the inputs are the same, null when either
+ * input is unknown. The file's path is no difference (the actions name the same file).
+ * Trial 27: a Read refused as too large, read again with `"limit": 20`, was called "the same
+ * command run again", the difference that fixed it hidden.
+ */
+export function inputChange(failed: Action, again: Action): string | null {
+  const fields = (a: Action) => {
+    try {
+      const v = a.input ? JSON.parse(a.input) : null;
+      return v && typeof v === "object" && !Array.isArray(v) ? v as Record<string, unknown> : null;
+    } catch {
+      return null;
+    }
+  };
+  const before = fields(failed), after = fields(again);
+  if (!before || !after) return null;
+  const shown = (v: unknown) => {
+    const t = typeof v === "string" ? v : JSON.stringify(v) ?? String(v);
+    return t.length > 60 ? `${t.slice(0, 59)}…` : t;
+  };
+  const out: string[] = [];
+  for (const [k, v] of Object.entries(after)) {
+    if (v === again.path || JSON.stringify(v) === JSON.stringify(before[k])) continue;
+    out.push(`${k}: ${shown(v)}`);
+  }
+  for (const k of Object.keys(before)) {
+    if (!(k in after) && before[k] !== failed.path) out.push(`without ${k}`);
+  }
+  return out.join(", ");
+}
 
 /** Rules switched off, to show what they change (tests only). */
 export const ABLATE_FIX = {

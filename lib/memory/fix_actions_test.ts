@@ -6,6 +6,7 @@
 import { assertEquals } from "../../tests/_assert.ts";
 import { indexSessions, type SessionSpec } from "../../tests/_memory.ts";
 import { findFixes } from "./fix.ts";
+import { inputChange } from "./fix_actions.ts";
 import { matchShare, specificNames } from "./signature.ts";
 
 const NOT_FOUND = (p: string) => `File not found: ${p}`;
@@ -174,4 +175,71 @@ Deno.test("findFixes lists as missing only names the session lacks, and ignores 
   } finally {
     ix.cleanup();
   }
+});
+
+/** A Read refused as too large, then the same file read with a limit (trial 27). */
+const TOO_LARGE =
+  "File content (292.4KB) exceeds maximum allowed size (256KB). Please use offset and limit " +
+  "parameters to read specific portions of the file, or use the GrepTool to search for specific content.";
+
+Deno.test("a file read again with other input is not called the same command run again: what differed is said", async () => {
+  const path = "/w/notes/sort-audit.md";
+  const limited: SessionSpec = {
+    id: "21210001-0000-4000-8000-000000000009",
+    cwd: "/w/notes",
+    start: "2026-08-03T10:00:00Z",
+    turns: [
+      { user: "read the audit" },
+      { read: path, fail: true, out: TOO_LARGE },
+      { read: path, with: { limit: 20 } },
+    ],
+  };
+  const same: SessionSpec = {
+    id: "21210001-0000-4000-8000-00000000000a",
+    cwd: "/w/notes",
+    start: "2026-08-04T10:00:00Z",
+    turns: [
+      { user: "read the audit" },
+      { read: path, fail: true, out: TOO_LARGE },
+      { read: path },
+    ],
+  };
+  for (
+    const [spec, retry, changed] of [[limited, false, "limit: 20"], [
+      same,
+      true,
+      undefined,
+    ]] as const
+  ) {
+    const ix = await indexSessions([spec]);
+    try {
+      const r = findFixes(ix.store, TOO_LARGE, { mentions: true });
+      assertEquals(r.fixes.map((f) => [f.command, f.retry, f.changed]), [
+        [`read ${path}`, retry, changed],
+      ]);
+    } finally {
+      ix.cleanup();
+    }
+  }
+});
+
+Deno.test("inputChange lists the fields that differ or are new, and those left out; the path is none", () => {
+  const act = (input: string | null) => ({
+    kind: "read" as const,
+    text: "read /a",
+    path: "/a",
+    seq: 1,
+    callId: "c",
+    outcome: "ok" as const,
+    failed: false,
+    noResult: false,
+    time: null,
+    input,
+  });
+  assertEquals(
+    inputChange(act('{"file_path":"/a","offset":5}'), act('{"file_path":"/a","limit":20}')),
+    "limit: 20, without offset",
+  );
+  assertEquals(inputChange(act('{"file_path":"/a"}'), act('{"file_path":"/a"}')), "");
+  assertEquals(inputChange(act(null), act('{"file_path":"/a"}')), null);
 });
