@@ -934,3 +934,13 @@ Deno.test("after the user's next request only an attempt at the failed action is
     ix.cleanup();
   }
 });
+
+Deno.test("a name before the message that the message quotes again is no part of the error (PowerShell's one-line form)", () => {
+  const message =
+    "The term 'Invoke-ScriptAnalyzer' is not recognized as a name of a cmdlet, function, script file, or executable program.";
+  // The multi-line form prints the name on a line of its own, then `| <message>`.
+  assertEquals(signature(`Invoke-ScriptAnalyzer: ${message}`), signature(`     | ${message}`));
+  assertEquals(signature(`Invoke-ScriptAnalyzer : ${message}`), signature(message));
+  // A prefix the message does not quote stays.
+  assertEquals(signature("npm: 'install' failed"), "npm install failed");
+});

@@ -82,6 +82,10 @@ export function signature(line: string): string {
     // The shell that reports it (`bash: gh: command not found`, `/bin/bash: line 1: gh: …`,
     // `zsh: …`): the error is the same whichever printed it (trial 10).
     .replace(/^\s*(?:\S*\/)?(?:ba|z|da|k)?sh:\s*(?:line \d+:\s*)?/i, "")
+    // A name before the message that the message quotes again (PowerShell's one-line form,
+    // `Invoke-ScriptAnalyzer: The term 'Invoke-ScriptAnalyzer' is not recognized …`, whose
+    // multi-line form prints the name on a line of its own, trial 27): the message is the error.
+    .replace(/^\s*([^\s:'"`]+) ?:\s+(?=.*['"`\u2018\u201c]\1['"`\u2019\u201d])/u, "")
     .replace(/["'`\u2018\u2019\u201c\u201d]/g, " ")
     .replace(/(?:[A-Za-z]:)?[^\s/\\]*[/\\][^\s]*/g, " ")
     .replace(/~[^\s]*/g, " ")
