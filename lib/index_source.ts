@@ -235,8 +235,11 @@ export async function writeSource(
   let ctx = plan.ctx;
   const examples: string[] = [];
   const none: SourceOutcome = { read: false, sessions: 0, events: 0, skipped: {} };
+  // What the write may change: what it reads, and what a read of the whole store replaces (a
+  // 64 MB chat cut to 1 MB deletes 64 MB of events): lib/write_batch.ts writes it alone when large.
+  const weight = Math.max(size - offset, mode !== "append" ? prev?.size ?? 0 : 0);
   try {
-    batch.begin(size - offset);
+    batch.begin(weight);
   } catch (e) {
     plan.chunks.cancel();
     if (isCorruption(e)) throw asIndexError(e, store.path);
@@ -281,7 +284,7 @@ export async function writeSource(
     const copies = writer.lostCopies(damaged);
     if (losses.length || copies.length) {
       batch.undo();
-      batch.begin(size - offset);
+      batch.begin(weight);
       ctx = new SourceCtx(ctx.env, offset, undefined, since);
       const keep = new Set([...plan.keep ?? [], ...[...losses, ...copies].map((l) => l.key)]);
       writer = await pass(prepared(plan.parser.parse(src, ctx), label, ctx), keep);

@@ -56,7 +56,8 @@ export class WriteBatch {
   ) {}
 
   /**
-   * Starts a source of `bytes` to read: the batch's transaction when none is open, then the
+   * Starts a source that may change `bytes` of the index (what it reads, or more when it
+   * replaces what an earlier read wrote): the batch's transaction when none is open, then the
    * source's savepoint. A source of {@link maxBytes} or more commits the batch before it and
    * is written alone, with no savepoint (see the module doc).
    */
@@ -75,8 +76,10 @@ export class WriteBatch {
   keep(bytes: number): void {
     if (!this.alone) this.store.db.exec("RELEASE source");
     this.bytes += bytes;
-    // A source written alone read maxBytes or more: it commits here.
-    if (++this.sources >= this.maxSources || this.bytes >= this.maxBytes) this.commit();
+    // A source written alone commits here, whatever it read.
+    if (++this.sources >= this.maxSources || this.bytes >= this.maxBytes || this.alone) {
+      this.commit();
+    }
   }
 
   /** Undoes the source's writes; the batch's earlier sources stay. */

@@ -177,3 +177,22 @@ Deno.test("text caught up in pieces of TEXT_PIECE_BYTES indexes every event once
     store.close();
   }
 });
+
+Deno.test("a source written alone commits when kept, whatever it read", () => {
+  const store = Store.open(":memory:");
+  try {
+    const batch = new WriteBatch(store, 1000);
+    // It may change more than it reads (it replaces what an earlier read wrote).
+    batch.begin(5000);
+    write(store, session("/a.jsonl", "sa", "alphaword"), true);
+    batch.keep(10);
+    assertEquals(hits(store, "alphaword"), 1);
+    batch.begin(10);
+    write(store, session("/b.jsonl", "sb", "bravoword"), true);
+    batch.undo();
+    batch.commit();
+    assertEquals(["alphaword", "bravoword"].map((w) => hits(store, w)), [1, 0]);
+  } finally {
+    store.close();
+  }
+});
