@@ -68,12 +68,19 @@ export interface Recorded {
 
 /** What `store` recorded for the stat pass. */
 export function recorded(store: Store): Recorded {
-  const meta = (key: string) =>
-    (store.db.prepare("SELECT value FROM meta WHERE key = ?").get(key) as
-      | { value: string }
-      | undefined)?.value;
-  const map = parseFreshMap(meta(FRESH_KEY));
-  return { rows: Q.staleCheckSources.all(store, {}), map, lastIndex: lastIndexAt(store) };
+  return {
+    rows: Q.staleCheckSources.all(store, {}),
+    map: recordedMap(store),
+    lastIndex: lastIndexAt(store),
+  };
+}
+
+/** The freshness map `store` recorded (./map.ts). */
+export function recordedMap(store: Store): FreshMap {
+  const v = store.db.prepare("SELECT value FROM meta WHERE key = ?").get(FRESH_KEY) as
+    | { value: string }
+    | undefined;
+  return parseFreshMap(v?.value);
 }
 
 /** Stats every known store and watched directory of `store` (see the module doc). */

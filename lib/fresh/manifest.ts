@@ -16,12 +16,22 @@
  *
  * @module
  */
-import { readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import {
+  closeSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeSync,
+} from "node:fs";
 import { dirname, join } from "node:path";
 import type { FreshMap } from "./map.ts";
 import type { StaleRow } from "./check.ts";
 import type { HarnessSummary } from "../indexer.ts";
 import { readersKey } from "../version.ts";
+import { GarbagePacer } from "../../core/runtime.ts";
 
 /** The manifest's format version; another version is ignored. */
 const VERSION = 1;
@@ -89,27 +99,79 @@ export function readManifest(indexPath: string, schema: number): Manifest | null
   return now !== null && m.index === now ? m : null;
 }
 
+/** What {@link writeManifest}'s `read` gives: the manifest's fields, its rows as they come. */
+export type ManifestBody = Omit<Manifest, "v" | "index" | "readers" | "rows"> & {
+  rows: Iterable<StaleRow>;
+};
+
+/** Rows written to the file at a time ({@link writeManifest}). */
+const ROWS_AT_ONCE = 1000;
+
+/** Characters of rows written between two garbage collections ({@link writeManifest}). */
+const GC_CHARS = 2 << 20;
+
 /**
- * Writes the manifest of the index at `indexPath` with what `read` returns,
- * atomically (mode 0600). Call with the writer lock held and the writer's
- * connection closed: `read` opens the index (read only) and closes it again.
- * When the index changed while it was read, no manifest is left. Never throws.
+ * Writes the manifest of the index at `indexPath` with what `read` gives, then
+ * calls `done`, atomically (mode 0600). Call with the writer lock held and the
+ * writer's connection closed: `read` opens the index (read only), `done` closes
+ * it. The rows are written as they come, a thousand at a time: held whole with
+ * their JSON, the manifest of 100,000 stores took the run's peak from 144 to
+ * 236 MB at its very end (trial 29). When the index changed while it was read,
+ * no manifest is left. Never throws.
  */
 export function writeManifest(
   indexPath: string,
-  read: () => Omit<Manifest, "v" | "index" | "readers">,
+  read: () => { body: ManifestBody; done(): void },
 ): void {
   const path = manifestPath(indexPath);
+  const tmp = `${path}.${Math.random().toString(36).slice(2)}.tmp`;
+  let fd: number | undefined;
   try {
     const before = indexStamp(indexPath);
     if (before === null) return dropManifest(indexPath);
-    const body = read();
-    if (indexStamp(indexPath) !== before) return dropManifest(indexPath);
-    const m: Manifest = { v: VERSION, index: before, readers: readersKey(), ...body };
-    const tmp = `${path}.${Math.random().toString(36).slice(2)}.tmp`;
-    writeFileSync(tmp, JSON.stringify(m), { mode: 0o600 });
+    const { body, done } = read();
+    try {
+      const { rows, ...rest } = body;
+      const head: Omit<Manifest, "rows"> = {
+        v: VERSION,
+        index: before,
+        readers: readersKey(),
+        ...rest,
+      };
+      fd = openSync(tmp, "w", 0o600);
+      // The rows last: `{...head, "rows": [ ... ]}`.
+      writeSync(fd, `${JSON.stringify(head).slice(0, -1)},"rows":[`);
+      let part: string[] = [];
+      let first = true;
+      // The rows' objects and strings are garbage once written, collected late under Bun.
+      const pacer = new GarbagePacer(GC_CHARS);
+      const flush = () => {
+        if (!part.length) return;
+        const text = (first ? "" : ",") + part.join(",");
+        writeSync(fd!, text);
+        pacer.took(text.length);
+        first = false;
+        part = [];
+      };
+      for (const r of rows) {
+        part.push(JSON.stringify(r));
+        if (part.length >= ROWS_AT_ONCE) flush();
+      }
+      flush();
+      writeSync(fd, "]}");
+    } finally {
+      done();
+      if (fd !== undefined) closeSync(fd);
+    }
+    if (indexStamp(indexPath) !== before) {
+      rmSync(tmp, { force: true });
+      return dropManifest(indexPath);
+    }
     renameSync(tmp, path);
   } catch {
+    try {
+      rmSync(tmp, { force: true });
+    } catch { /* not there */ }
     dropManifest(indexPath);
   }
 }
