@@ -38,6 +38,9 @@ export function binary(): string {
       ...pre,
       "build",
       "--compile",
+      // As compile:bun: the binary reads no bunfig.toml nor .env of the directory it runs in.
+      "--no-compile-autoload-bunfig",
+      "--no-compile-autoload-dotenv",
       "--splitting",
       "--bytecode",
       "--format=esm",
