@@ -8,7 +8,7 @@
  * @module
  */
 import { lstat, readdir, realpath, stat } from "node:fs/promises";
-import { join } from "node:path";
+import { join, sep } from "node:path";
 import { type Stats, statSync } from "node:fs";
 import { kindOf, NotRegularFileError, readBytes } from "./fsread.ts";
 import type { ParseCtx } from "./model.ts";
@@ -118,7 +118,7 @@ export function isPermissionDenied(line: string): boolean {
  */
 export function isNotAStore(e: Error): boolean {
   const code = (e as { code?: string }).code;
-  return code === "EBROKENLINK" || code === "ENOTREG";
+  return code === "EBROKENLINK" || code === "ENOTREG" || code === "ELINKUP";
 }
 
 const HINT = "deja cannot read it: check its permissions for the user running deja";
@@ -146,6 +146,17 @@ export interface WalkOptions {
   onError?(path: string, error: Error): void;
 }
 
+/** Reported for a link to a folder that holds the walk's root (`/`, a home): not followed. */
+export class LinkUpError extends Error {
+  /** Node-style error code. */
+  readonly code = "ELINKUP";
+  constructor(readonly path: string, target: string) {
+    super(
+      `${path} is a link to ${target}, a folder that holds the stores' root: not followed (it would read far more than the stores)`,
+    );
+  }
+}
+
 /** Thrown or reported for a symbolic link whose target does not exist (or loops). */
 export class BrokenLinkError extends Error {
   /** Node-style error code. */
@@ -166,6 +177,16 @@ export class BrokenLinkError extends Error {
 export async function* walk(root: string, opts: WalkOptions): AsyncGenerator<string> {
   const maxDepth = opts.maxDepth ?? 8;
   const entered = new Set<string>();
+  const rootReal = await realpath(root).catch(() => root);
+  /**
+   * The real path of the link `p` when it is a folder above the root, else null (a link to
+   * the root itself is a loop, passed over as any folder entered before).
+   */
+  const holdsRoot = async (p: string): Promise<string | null> => {
+    const real = await realpath(p).catch(() => null);
+    if (real === null || real === rootReal) return null;
+    return rootReal.startsWith(real.endsWith(sep) ? real : real + sep) ? real : null;
+  };
   async function* visit(dir: string, depth: number): AsyncGenerator<string> {
     const real = await realpath(dir).catch(() => dir);
     if (entered.has(real)) return;
@@ -193,7 +214,12 @@ export async function* walk(root: string, opts: WalkOptions): AsyncGenerator<str
         ? "dir"
         : "file";
       if (kind === "dir") {
-        if (depth < maxDepth && !opts.skipDirs?.has(ent.name)) yield* visit(p, depth + 1);
+        if (depth >= maxDepth || opts.skipDirs?.has(ent.name)) continue;
+        // A link to a folder that holds the root (`/`, a home) is no folder of stores: it would
+        // walk the machine (trial 29: a link to `/` in a Claude project indexed 70,115 files).
+        const up = ent.isSymbolicLink() ? await holdsRoot(p) : null;
+        if (up !== null) opts.onError?.(p, new LinkUpError(p, up));
+        else yield* visit(p, depth + 1);
       } else if (kind === "broken") {
         // A link to nothing may have been a folder of stores (its target moved away): a name
         // that does not match is reported too, unless it names a folder never entered.

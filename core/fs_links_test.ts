@@ -80,3 +80,29 @@ Deno.test("a permission error gets its hint once, by code or by its text alone",
     problemLine("/s/c", Object.assign(new Error("gone"), { code: "ENOENT" })) === "/s/c: gone",
   );
 });
+
+Deno.test("a link to a folder that holds the root (`/`, the root's parent) is reported, not walked; one elsewhere is", async () => {
+  const base = tempDir("deja-fs-linkup-");
+  const root = join(base, "projects");
+  mkdirSync(join(root, "-w-a"), { recursive: true });
+  writeFileSync(join(root, "-w-a", "s.jsonl"), "{}\n");
+  mkdirSync(join(base, "elsewhere"));
+  writeFileSync(join(base, "elsewhere", "t.jsonl"), "{}\n");
+  writeFileSync(join(base, "above.jsonl"), "{}\n"); // in the root's parent: never read
+  symlinkSync("/", join(root, "-w-a", "rootlink"));
+  symlinkSync(base, join(root, "-w-a", "up"));
+  symlinkSync(root, join(root, "self"));
+  symlinkSync(join(base, "elsewhere"), join(root, "-w-b"));
+  const problems: [string, string][] = [];
+  const found = await listFiles(root, {
+    match: (_p, name) => name.endsWith(".jsonl"),
+    maxDepth: 6,
+    onError: (p, e) => problems.push([p.slice(root.length), (e as { code?: string }).code ?? ""]),
+  });
+  assertEquals(found, [join(root, "-w-a", "s.jsonl"), join(root, "-w-b", "t.jsonl")]);
+  // A link to the root itself is a loop: passed over in silence, as before.
+  assertEquals(problems.sort(), [
+    ["/-w-a/rootlink", "ELINKUP"],
+    ["/-w-a/up", "ELINKUP"],
+  ]);
+});
