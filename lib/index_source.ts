@@ -138,7 +138,14 @@ export async function planSource(
   if (
     src.kind === "append" && prev && prev.kind === "append" && prev.offset > 0 && sameElse
   ) {
-    if (size >= prev.offset && prev.head_hash === await safeHeadHash(src.path, prev.offset)) {
+    // The same size with another mtime may be a rewrite in place (a secret scrubbed with
+    // `sed -i`, trial 29): the head hash sees only the first and last few KB, so the store is
+    // read again whole. A file that only grew keeps its shortcut.
+    const rewritten = size === prev.offset && prev.mtime !== mtime;
+    if (
+      !rewritten && size >= prev.offset &&
+      prev.head_hash === await safeHeadHash(src.path, prev.offset)
+    ) {
       if (size === prev.offset) {
         saveSource(store, src, {
           size,

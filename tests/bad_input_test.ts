@@ -4,7 +4,16 @@
  */
 import { assert, assertEquals, assertStringIncludes } from "./_assert.ts";
 import { spawn, spawnSync } from "node:child_process";
-import { chmodSync, closeSync, mkdirSync, openSync, writeFileSync, writeSync } from "node:fs";
+import {
+  chmodSync,
+  closeSync,
+  mkdirSync,
+  openSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+  writeSync,
+} from "node:fs";
 import { join } from "node:path";
 import process from "node:process";
 import { DatabaseSync } from "node:sqlite";
@@ -262,4 +271,37 @@ Deno.test({
     chmodSync(closed, 0o755);
     void runBinary;
   },
+});
+
+Deno.test("a store rewritten in place with the same size and a new mtime is read again whole", async () => {
+  // Trial 29: a secret scrubbed with `sed -i` (same length) in the middle of a session stayed
+  // searchable: only the file's first and last few KB were compared.
+  const { proj, env } = claudeTree();
+  const sid = "dddddddd-0000-4000-8000-000000000004";
+  const f = join(proj, `${sid}.jsonl`);
+  const lines = Array.from(
+    { length: 40 },
+    (_, i) =>
+      rec(
+        sid,
+        i,
+        i === 20 ? "the word to scrub is scrubword1zz ok" : `line ${i} ${"x".repeat(300)}`,
+      ),
+  );
+  writeFileSync(f, lines.join(""));
+  await runIndex(env, claude);
+  assert(texts(env, sid).some((t) => t.includes("scrubword1zz")));
+  const before = statSync(f);
+  writeFileSync(f, lines.join("").replace("scrubword1zz", "XXXXXXXXXXXX"));
+  assertEquals(statSync(f).size, before.size);
+  utimesSync(f, new Date(before.mtimeMs + 5_000), new Date(before.mtimeMs + 5_000));
+  await runIndex(env, claude);
+  const now = texts(env, sid);
+  assertEquals(now.some((t) => t.includes("scrubword1zz")), false);
+  assert(now.some((t) => t.includes("XXXXXXXXXXXX")));
+  assertEquals(now.length, 40);
+  // Only touched again (the same bytes, the mtime moved back): read again, nothing doubled.
+  utimesSync(f, before.atime, before.mtime);
+  await runIndex(env, claude);
+  assertEquals(texts(env, sid).length, 40);
 });
