@@ -97,7 +97,8 @@ export const REVISIONS: Readonly<Record<string, number>> = {
   // gemini 4, session 13: a saved conversation (checkpoint-<tag>.json) whose chat is gone is read.
   // 5, session 27: a chat over 64 MiB is read in pieces (it was skipped as oversized, and left
   // so: its size and time unchanged, it was never read again).
-  gemini: 5,
+  // gemini 6, session 28: messages with no id each kept (keyed alike, each replaced the last).
+  gemini: 6,
   kiro: 1, // ls, glob and grep read no file (parsers/_kiro_tools.ts)
   // Session 13: each reply keeps its model (Event.model); the numbers raised above for it too
   // (claude family, codex, trae, gemini, opencode family, crush, copilot, continue, cursor,

@@ -41,17 +41,20 @@ export function geminiMessageEvents(m: Obj, ctx: MapCtx): { events: Event[]; mod
   const id = str(m.id) ?? "";
   const time = toMillis(m.timestamp) ?? ctx.fallbackTime;
   const events: Event[] = [];
+  // A message with no id has no key: keyed `m:` alike, each one replaced the one before
+  // (trial 29: a chat of id-less messages kept only its last).
+  const key = id ? { key: `m:${id}` } : {};
   if (type === "user") {
     const text = (partsText(m.displayContent) || partsText(m.content)).trim();
     if (text && !text.startsWith(SESSION_CONTEXT)) {
-      events.push({ kind: "user", text, time, key: `m:${id}` });
+      events.push({ kind: "user", text, time, ...key });
     }
     events.push(...responseParts(m.content, time));
     return { events };
   }
   if (type === "gemini" || type === "model") {
     const text = partsText(m.content).trim();
-    if (text) events.push({ kind: "assistant", text, time, key: `m:${id}` });
+    if (text) events.push({ kind: "assistant", text, time, ...key });
     arr(m.toolCalls).forEach((tc, i) => {
       const call = obj(tc);
       if (!call) {

@@ -1035,3 +1035,29 @@ Deno.test("a chat with no messages is counted empty, read whole or in pieces", a
     t.cleanup();
   }
 });
+
+Deno.test("messages with no id are each kept, not keyed alike (trial 29: only the last was kept)", async () => {
+  const rel = "tmp/proj/chats/session-2026-11-01T10-00-22222222.json";
+  const t = tree({
+    [rel]: JSON.stringify({
+      sessionId: S,
+      messages: [
+        { type: "user", content: [{ text: "first noidzz" }] },
+        { type: "gemini", content: "second noidzz" },
+        { type: "user", content: [{ text: "third noidzz" }] },
+      ],
+    }),
+  });
+  try {
+    const { sessions } = await parseOne(gemini, src(join(t.root, rel)), testEnv(t.root));
+    assert.equal(sessions.length, 1);
+    assert.deepEqual(sessions[0].events.map((e) => e.text), [
+      "first noidzz",
+      "second noidzz",
+      "third noidzz",
+    ]);
+    assert.deepEqual(sessions[0].events.map((e) => e.key), [undefined, undefined, undefined]);
+  } finally {
+    t.cleanup();
+  }
+});
