@@ -81,6 +81,17 @@ export function asSqliteError(e: unknown, command: string): unknown {
   const reason = String(x?.message ?? e).replace(/[^\x20-\x7e]/g, "?").slice(0, 120);
   // A limit the input reached (a pattern or expression too long) says nothing of the index.
   const input = /too (?:complex|large|big|many|long)|too deep/i.test(reason);
+  // The disk the index is on is full (SQLITE_FULL, 13): nothing to do with the words typed
+  // (trial 29: "try fewer or shorter words" for a full disk).
+  const full = x?.errcode === 13 || /database or disk is full/i.test(reason);
+  if (full) {
+    return new DejaError(
+      `${command} stopped: the disk the index is on is full (${reason})`,
+      "free space there (or point DEJA_HOME at another disk), then run 'deja index' again: " +
+        "what was indexed before is kept",
+      2,
+    );
+  }
   return new DejaError(
     `${command} stopped: SQLite refused the query (${reason})`,
     input

@@ -69,6 +69,18 @@ Deno.test("an SQLite error a command did not expect is one line with a hint", ()
   assertEquals(asSqliteError(other, "'deja search'"), other);
 });
 
+Deno.test("a full disk is said as such, not blamed on the words (trial 29)", () => {
+  const full = Object.assign(new Error("database or disk is full"), {
+    code: "ERR_SQLITE_ERROR",
+    errcode: 13,
+  });
+  const e = asSqliteError(full, "'deja index'");
+  assert(e instanceof DejaError);
+  assertStringIncludes(e.message, "'deja index' stopped: the disk the index is on is full");
+  assertStringIncludes(e.hint ?? "", "free space there");
+  assertEquals((e.hint ?? "").includes("words"), false);
+});
+
 // Regression (2026-12): plain words starting with a command's name ran that command:
 // `deja show me the forgejo logs` ended on "unexpected argument", `deja how did I hide the
 // loading spinner` on "no command run here holds …"; then only a hint said how to search them.
