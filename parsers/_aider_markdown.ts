@@ -274,17 +274,19 @@ export function inputHistory(text: string, tz?: string): InputEntry[] {
  * event takes the time of the next entry (from `from`, not older than the
  * session's start) with the same text, and the events after it, up to the
  * next dated prompt, take that time too (an unmatched prompt among them
- * included); events before the first dated prompt keep the session start.
- * Returns the index of the entry after the last one used.
+ * included); events before the first dated prompt keep the session start, or
+ * `carried`, the time in force where an earlier part of the session ended.
+ * Returns the index of the entry after the last one used, and the time in force.
  */
 export function datePrompts(
   events: { kind: string; text: string; time?: number }[],
   entries: InputEntry[],
   from: number,
   started: number | undefined,
-): number {
+  carried?: number,
+): { at: number; now: number | undefined } {
   let at = from;
-  let now: number | undefined;
+  let now: number | undefined = carried;
   for (const ev of events) {
     if (ev.kind === "user") {
       const text = ev.text.split("\n").map((l) => l.trimEnd()).join("\n").trim();
@@ -299,5 +301,5 @@ export function datePrompts(
     }
     if (now !== undefined) ev.time = now;
   }
-  return at;
+  return { at, now };
 }

@@ -162,7 +162,17 @@ interface Open {
   events: Event[];
   /** True once the session has a typed prompt (earlier `>` lines are the banner). */
   prompted: boolean;
+  /** The prompt time in force where the last part given ended ({@link datePrompts}). */
+  dated?: number;
+  /** The latest time of the parts given so far. */
+  last?: number;
 }
+
+/**
+ * Events of a session given at a time: a long session (a history of one aider run with
+ * 200,000 turns, trial 29: 265 MB held 1.3 GB) is given in parts the writer joins.
+ */
+const PART_EVENTS = 256;
 
 const USER = /^####(?: |$)/;
 const TOOL = /^>(?: |$)/;
@@ -235,13 +245,18 @@ async function* parse(source: SourceRef, ctx: ParseCtx): AsyncGenerator<Session>
     block = undefined;
   };
 
-  const close = (): Session | undefined => {
-    flush();
-    const s = session;
-    session = undefined;
-    if (!s || !s.events.length) return undefined;
-    nextEntry = datePrompts(s.events, entries, nextEntry, s.started);
-    const last = s.events.reduce((t, e) => Math.max(t, e.time ?? t), s.started ?? -Infinity);
+  /** The events of `s` read so far, dated, as a part of it; `s` then holds none. */
+  const part = (s: Open): Session => {
+    const d = datePrompts(s.events, entries, nextEntry, s.started, s.dated);
+    nextEntry = d.at;
+    s.dated = d.now;
+    const last = s.events.reduce(
+      (t, e) => Math.max(t, e.time ?? t),
+      s.last ?? s.started ?? -Infinity,
+    );
+    s.last = last;
+    const events = s.events;
+    s.events = [];
     return {
       harness: ID,
       id: `${idPrefix}-${s.ordinal}`,
@@ -250,8 +265,16 @@ async function* parse(source: SourceRef, ctx: ParseCtx): AsyncGenerator<Session>
       updated: Number.isFinite(last) ? last : s.started,
       model: s.model,
       path,
-      events: s.events,
+      events,
     };
+  };
+
+  const close = (): Session | undefined => {
+    flush();
+    const s = session;
+    session = undefined;
+    if (!s || !s.events.length) return undefined;
+    return part(s);
   };
 
   const add = (role: Role, text: string) => {
@@ -263,6 +286,8 @@ async function* parse(source: SourceRef, ctx: ParseCtx): AsyncGenerator<Session>
   };
 
   for await (const raw of readLines(path, 0)) {
+    // The blocks ended so far go as a part (the one being read stays).
+    if (session && session.events.length >= PART_EVENTS) yield part(session);
     lineNo++;
     bytes = raw.end;
     const where = `${path}:${lineNo}`;

@@ -11,6 +11,7 @@ import { dirname, join } from "node:path";
 import type { Session, SourceRef } from "../core/model.ts";
 import { parseOne, REPO, runParser, testEnv } from "../tests/_fixture.ts";
 import { aider } from "./aider.ts";
+import { SourceCtx } from "../lib/parse_ctx.ts";
 import { tempDir } from "../tests/_tmp.ts";
 
 const NAME = ".aider.chat.history.md";
@@ -520,4 +521,36 @@ Deno.test("project and edit paths are the repository aider's banner names when i
   assert.equal(sessions[1].project, "/srv/other");
   // The echoed command line, a relative `.git` and a line after the first prompt name no root.
   assert.equal(sessions[2].project, join(root, "proj"));
+});
+
+Deno.test("a long session is given in parts, its prompts' times carried from one part to the next", async () => {
+  // Trial 29: one session of 200,000 turns (265 MB) was held whole until its end (1.3 GB).
+  const turns = 600;
+  const lines = [H("2025-12-03 14:43:45"), U("make a plan"), "", "Here is the plan.", ""];
+  for (let i = 1; i < turns; i++) lines.push(U(`step ${i}`), "", `did step ${i}`, "");
+  const t = tree({
+    [`proj/${NAME}`]: md(...lines),
+    "proj/.aider.input.history": ["", "# 2025-12-03 14:46:02.414589", "+make a plan", ""].join(
+      "\n",
+    ),
+  });
+  try {
+    const env = testEnv(t.root, { TZ: "UTC" });
+    const ctx = new SourceCtx(env);
+    const parts: Session[] = [];
+    for await (const s of aider.parse(src(join(t.root, "proj", NAME)), ctx)) parts.push(s);
+    assert.ok(parts.length >= 4, `parts: ${parts.length}`);
+    assert.equal(new Set(parts.map((p) => p.id)).size, 1);
+    assert.ok(parts.every((p) => p.events.length <= 258), parts.map((p) => p.events.length).join());
+    const { sessions } = await parseOne(aider, src(join(t.root, "proj", NAME)), env);
+    assert.equal(sessions.length, 1);
+    assert.equal(sessions[0].events.length, 2 * turns);
+    // Only the first prompt is in the input history: every event after it takes its time,
+    // across the parts.
+    const plan = Date.UTC(2025, 11, 3, 14, 46, 2, 414);
+    assert.deepEqual([...new Set(sessions[0].events.map((e) => e.time))], [plan]);
+    assert.equal(sessions[0].events.at(-1)!.text, `did step ${turns - 1}`);
+  } finally {
+    t.cleanup();
+  }
 });
