@@ -60,7 +60,7 @@
 import { basename, dirname, join } from "node:path";
 import type { DatabaseSync } from "node:sqlite";
 import type { Parser, SourceRef } from "../core/model.ts";
-import { isDir, statRegular } from "../core/fs.ts";
+import { isDir, statOrNull, statRegular } from "../core/fs.ts";
 import { readRegistryJson } from "./_json_doc.ts";
 import { noteUnknownColumns, openOrCountEmpty, tables } from "../core/sqlite_read.ts";
 import { allRows } from "../core/sqlite_rows.ts";
@@ -146,7 +146,9 @@ export const crush: Parser = {
       const dd = str(p?.data_dir);
       const db = here(join(dd ? absolutePath(dd, project) : join(project, ".crush"), "crush.db"));
       wants.push(db, `${db}-wal`, `${db}-shm`);
-      if (!(await isDir(here(project)))) continue; // project deleted: normal
+      // A project deleted with its store is normal; a store kept elsewhere (an absolute
+      // `data_dir`) outlives its project and is read (trial 29: skipped without a word).
+      if (!(await isDir(here(project))) && !(await statOrNull(db))) continue;
       // A store that appears here (a copy, a first run of Crush) changes this folder's mtime.
       watch.push(dirname(db));
       if (seen.has(db) || !(await statRegular(db, problem))) continue;

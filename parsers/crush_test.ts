@@ -111,6 +111,8 @@ Deno.test("discover lists one sqlite store per registry project when projects.js
     const movedDb = storeAt(join(t.dir, "moved", "state", "crush.db"), sess("s2"));
     mkdirSync(join(t.dir, "abs"));
     const absDb = storeAt(join(t.dir, "elsewhere", "crush.db"), sess("s3"));
+    // A project deleted whose store was kept elsewhere: the store is still read.
+    const keptDb = storeAt(join(t.dir, "kept", "crush.db"), sess("s4"));
     const root = join(t.dir, "data");
     mkdirSync(root);
     writeFileSync(
@@ -121,6 +123,7 @@ Deno.test("discover lists one sqlite store per registry project when projects.js
           { path: join(t.dir, "gone"), data_dir: join(t.dir, "gone", ".crush") },
           { path: join(t.dir, "moved"), data_dir: "state" },
           { path: join(t.dir, "abs"), data_dir: join(t.dir, "elsewhere") },
+          { path: join(t.dir, "deleted"), data_dir: join(t.dir, "kept") },
           { path: join(t.dir, "app"), data_dir: join(t.dir, "app", ".crush") },
         ],
       }),
@@ -132,6 +135,7 @@ Deno.test("discover lists one sqlite store per registry project when projects.js
       [app, join(t.dir, "app")],
       [movedDb, join(t.dir, "moved")],
       [absDb, join(t.dir, "abs")],
+      [keptDb, join(t.dir, "deleted")],
     ]);
     assertEquals(d.sources[0].kind, "sqlite");
     assertEquals(d.sources[0].companions, [`${app}-wal`]);
@@ -140,6 +144,7 @@ Deno.test("discover lists one sqlite store per registry project when projects.js
       join(t.dir, "app"),
       join(t.dir, "moved"),
       join(t.dir, "abs"),
+      join(t.dir, "deleted"),
     ]);
   } finally {
     t.cleanup();
