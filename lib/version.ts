@@ -81,9 +81,11 @@ export const REVISIONS: Readonly<Record<string, number>> = {
   hermes: 1,
   kimi: 4, // session 13: the work dir from a <kaos>_<md5> folder or the system prompt's line;
   // 4: a prompt history's session is dated by a shared file (undated, lib/session_time.ts)
-  cline: 3,
-  roo: 3,
-  kilocode: 4, // session 11: reads opencode's store (parsers/_opencode_events.ts)
+  // 4 cline, 4 roo, 5 kilocode (session 29): a task history over 8 MB is read in pieces; one
+  // over 256 MB, skipped before, is read (parsers/_task_history.ts streamTask)
+  cline: 4,
+  roo: 4,
+  kilocode: 5, // session 11: reads opencode's store (parsers/_opencode_events.ts)
   cursor: 3, // session 13: workspace prompts dated by a shared file (undated, lib/session_time.ts)
   opencode: 4, // session 11: a command the person ran with ! is theirs, not the agent's;
   // session 13: prompt-history.jsonl's session is dated by a shared file (undated)

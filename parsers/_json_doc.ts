@@ -53,6 +53,43 @@ export async function readJsonDocument(
  */
 export const WHOLE_DOC_BYTES = 64 << 20;
 
+/**
+ * A document over this many bytes, of a harness whose reader can take it in pieces
+ * (a Gemini chat, a Cline task's history), is read with {@link streamDocument}: read
+ * whole, one holds about seven times its size at once (trial 28: a 64 MB Gemini chat
+ * peaked at 446 MB; trial 29: a 151 MB Cline history at 708 MB).
+ */
+export const STREAM_DOC_BYTES = 8 << 20;
+
+/** Bytes of a document read whole: `DEJA_WHOLE_DOC_MAX` (tests), else {@link STREAM_DOC_BYTES}. */
+export function wholeDocMax(ctx: Pick<ParseCtx, "env">): number {
+  const n = Number(ctx.env.get("DEJA_WHOLE_DOC_MAX"));
+  return n > 0 ? Math.min(n, STREAM_DOC_BYTES) : STREAM_DOC_BYTES;
+}
+
+/**
+ * The first byte of a file that is not white space or a BOM (`[`, `{`), or
+ * undefined when its first KB holds none.
+ *
+ * @throws the file-system error when the file cannot be opened.
+ */
+export function firstJsonByte(path: string): string | undefined {
+  const fd = openRegularSync(path);
+  try {
+    const b = new Uint8Array(1024);
+    const n = readSync(fd, b, 0, b.length, 0);
+    for (let i = 0; i < n; i++) {
+      const c = b[i];
+      if (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) continue;
+      if (i < 3 && (c === 0xef || c === 0xbb || c === 0xbf)) continue;
+      return String.fromCharCode(c);
+    }
+    return undefined;
+  } finally {
+    closeSync(fd);
+  }
+}
+
 /** Bytes read at a time by {@link streamDocument}. */
 const PIECE = 1 << 20;
 

@@ -89,58 +89,108 @@ export function taskEvents(
   where: string,
   ctx: ParseCtx,
 ): TaskEvents {
-  const out: TaskEvents = { events: [] };
-  const ev = out.events;
-  let envCwd: string | undefined;
-  let latestCwd: string | undefined;
-  let pending: Call[] = [];
-  const byId = new Map<string, Call>();
+  const reader = new TaskReader(cwd, where, ctx);
+  messages.forEach((m, n) => reader.add(m, n));
+  return { ...reader.found(), events: reader.take() };
+}
+
+/**
+ * The messages of a task read one at a time ({@link taskEvents}; a history too
+ * large to hold is read in pieces, parsers/_task_history.ts): {@link add} each
+ * message in order, {@link take} the events made so far whenever wanted, and
+ * {@link found} what the messages said of the task.
+ */
+export class TaskReader {
+  private ev: Event[] = [];
+  private model?: string;
+  private envCwd?: string;
+  private latestCwd?: string;
+  /** The previous assistant message's calls not yet answered. */
+  private pending: Call[] = [];
+  private byId = new Map<string, Call>();
+
+  constructor(
+    private cwd: string | undefined,
+    private where: string,
+    private ctx: ParseCtx,
+  ) {}
+
+  /** Events made since the last take, handed over. */
+  take(): Event[] {
+    return this.ev.splice(0);
+  }
+
+  /** Whether events wait to be taken. */
+  get held(): boolean {
+    return this.ev.length > 0;
+  }
+
+  /** The first model named, and the working directories the environment details named so far. */
+  found(): Omit<TaskEvents, "events"> {
+    const out: Omit<TaskEvents, "events"> = {};
+    if (this.model) out.model = this.model;
+    if (this.envCwd) out.envCwd = this.envCwd;
+    if (this.latestCwd !== this.envCwd) out.movedCwd = this.latestCwd;
+    return out;
+  }
+
   // The extension repeats the working directory in every <environment_details>; a resumed
   // task may have moved, so relative paths resolve against the latest one.
-  const base = () => latestCwd ?? cwd;
+  private base(): string | undefined {
+    return this.latestCwd ?? this.cwd;
+  }
 
-  const user = (text: string, time?: number) => push(ev, "user", text, time);
-  const callEvents = (name: string, id: string | undefined, input: unknown, time?: number) => {
+  private callEvents(name: string, id: string | undefined, input: unknown, time?: number): void {
+    const ev = this.ev;
     const field = SPEECH_TOOLS[name];
     const call: Call = { name, id, speech: field !== undefined };
-    pending.push(call);
-    if (id) byId.set(id, call);
+    this.pending.push(call);
+    if (id) this.byId.set(id, call);
     if (field) {
       push(ev, "assistant", str(obj(input)?.[field]) ?? "", time);
       return;
     }
-    const info = taskToolInfo(name, id, input, base());
+    const info = taskToolInfo(name, id, input, this.base());
     const commands = name === "run_commands" ? arr(obj(input)?.commands) : [];
     if (commands.length > 1) {
       // One call per command, so each gets its own result and exit status.
       commands.forEach((c, k) => {
-        const one = taskToolInfo(name, id ? `${id}#${k}` : undefined, { commands: [c] }, base());
+        const one = taskToolInfo(
+          name,
+          id ? `${id}#${k}` : undefined,
+          { commands: [c] },
+          this.base(),
+        );
         ev.push(withTime({ kind: "tool_call", text: "", tool: one }, time));
       });
       return;
     }
     ev.push(withTime({ kind: "tool_call", text: "", tool: info }, time));
-  };
-  const textResultEvents = (name: string, body: string, time?: number) => {
+  }
+
+  private textResultEvents(name: string, body: string, time?: number): void {
+    const pending = this.pending;
     let k = pending.findIndex((c) => c.name === name);
     if (k === -1) k = pending.length ? 0 : -1;
     const call = k === -1 ? undefined : pending.splice(k, 1)[0];
-    resultEvents(ev, call ?? { name, speech: false }, body, time);
-  };
+    resultEvents(this.ev, call ?? { name, speech: false }, body, time);
+  }
 
-  const userText = (text: string, time?: number) => {
+  private userText(text: string, time?: number): void {
     const named = ENV_CWD_RE.exec(text)?.[1]?.trim();
     if (named) {
-      envCwd ??= named;
-      latestCwd = named;
+      this.envCwd ??= named;
+      this.latestCwd = named;
     }
     const bare = text.replace(ENV_RE, "").trim();
     const res = textResult(bare);
-    if (res) textResultEvents(res.name, res.body, time);
-    else for (const t of typedText(bare)) user(t, time);
-  };
+    if (res) this.textResultEvents(res.name, res.body, time);
+    else for (const t of typedText(bare)) push(this.ev, "user", t, time);
+  }
 
-  messages.forEach((raw, n) => {
+  /** Message number `n` of the task (`n` names it in what is counted). */
+  add(raw: unknown, n: number): void {
+    const { ev, where, ctx } = this;
     const m = obj(raw);
     if (!m) {
       ctx.skip("bad_shape", `${where}#${n}`, "message is not an object");
@@ -159,8 +209,8 @@ export function taskEvents(
       ? str(obj(m.modelInfo)?.modelId) ?? str(obj(m.modelInfo)?.id) ?? str(m.model)
       : undefined;
     if (role === "assistant") {
-      pending = [];
-      out.model ??= model;
+      this.pending = [];
+      this.model ??= model;
     }
     const from = ev.length;
     if (m.isSummary === true) {
@@ -168,20 +218,20 @@ export function taskEvents(
       return;
     }
     for (const { o, type } of blocks(m.content)) {
-      if (type === "text" && isUser) userText(typeof o.text === "string" ? o.text : "", time);
+      if (type === "text" && isUser) this.userText(typeof o.text === "string" ? o.text : "", time);
       else if (type === "text") {
         const { prose, calls } = splitXmlTools(typeof o.text === "string" ? o.text : "");
         push(ev, "assistant", prose, time);
-        for (const c of calls) callEvents(c.name, undefined, c.input, time);
+        for (const c of calls) this.callEvents(c.name, undefined, c.input, time);
       } else if (type === "tool_use" && !isUser) {
-        callEvents(str(o.name) ?? "unknown", str(o.id), o.input, time);
+        this.callEvents(str(o.name) ?? "unknown", str(o.id), o.input, time);
       } else if (type === "tool-call" && !isUser) {
-        callEvents(str(o.toolName) ?? "unknown", str(o.toolCallId), decodeArgs(o.input), time);
+        this.callEvents(str(o.toolName) ?? "unknown", str(o.toolCallId), decodeArgs(o.input), time);
       } else if ((type === "tool_result" || type === "tool-result") && isUser) {
         const id = str(o.tool_use_id) ?? str(o.toolCallId);
-        const call = (id ? byId.get(id) : undefined) ??
+        const call = (id ? this.byId.get(id) : undefined) ??
           { name: str(o.name) ?? str(o.toolName) ?? "unknown", id, speech: false };
-        pending = pending.filter((c) => c !== call);
+        this.pending = this.pending.filter((c) => c !== call);
         blockResult(ev, call, o, time);
       } else if (!QUIET_BLOCKS.has(type)) {
         ctx.skip("unknown_record", `${where}#${n}`, `${String(role)} block ${type}`);
@@ -189,10 +239,7 @@ export function taskEvents(
     }
     // The reply's model (`modelInfo.modelId` of an assistant message), on what it said and called.
     if (model) withModel(ev.slice(from), model);
-  });
-  out.envCwd = envCwd;
-  if (latestCwd !== envCwd) out.movedCwd = latestCwd;
-  return out;
+  }
 }
 
 /** A message's content as typed blocks (a string is one text block). */

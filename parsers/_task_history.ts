@@ -27,8 +27,9 @@ import type { ParseCtx, Session } from "../core/model.ts";
 import { listFiles, readJsonFile, type Unreadable } from "../core/fs.ts";
 import { toMillis } from "./_time.ts";
 import { arr, type Obj, obj, str } from "./_util.ts";
-import { taskEvents } from "./_task_events.ts";
-import { readJsonDocument } from "./_json_doc.ts";
+import { taskEvents, TaskReader } from "./_task_events.ts";
+import { firstJsonByte, readJsonDocument, streamDocument, wholeDocMax } from "./_json_doc.ts";
+import { REPAIRED } from "../core/text.ts";
 
 export { readJsonDocument };
 
@@ -144,9 +145,34 @@ export function hintToMeta(h: Record<string, string> | undefined): TaskMeta {
 }
 
 /**
- * One task's session from its `api_conversation_history.json`. The id is the
- * task directory's name; undefined (with the reason counted) when the file
- * cannot be read.
+ * One task's session from its `api_conversation_history.json`, yielded whole,
+ * or in chunks when the file is over `wholeDocMax` bytes (parsers/_json_doc.ts;
+ * {@link streamTask}). The id is the task directory's name; nothing (with the
+ * reason counted) when the file cannot be read.
+ */
+export async function* taskSessions(
+  harness: string,
+  file: string,
+  meta: TaskMeta,
+  ctx: ParseCtx,
+  id = basename(dirname(file)),
+): AsyncGenerator<Session> {
+  let size = 0;
+  try {
+    size = (await stat(file)).size;
+  } catch { /* the read below says why */ }
+  if (size > wholeDocMax(ctx)) {
+    yield* streamTask(harness, id, file, meta, ctx);
+    return;
+  }
+  const s = await taskSession(harness, file, meta, ctx, id);
+  if (s) yield s;
+}
+
+/**
+ * One task's session from its `api_conversation_history.json`, read whole.
+ * The id is the task directory's name; undefined (with the reason counted) when
+ * the file cannot be read.
  */
 export async function taskSession(
   harness: string,
@@ -165,6 +191,124 @@ export async function taskSession(
   // A salvaged file whose every message was damaged has nothing left to index.
   if (!messages || (!messages.length && damaged)) return undefined;
   return buildTaskSession(harness, id, file, messages, meta, ctx);
+}
+
+/** Messages read before a streamed task yields a chunk of its events. */
+const CHUNK_MESSAGES = 256;
+
+/**
+ * Where a message starts in a history the extensions write (`JSON.stringify` of
+ * the array, one line: realdata/cline): a damaged message is passed over to the next.
+ */
+const MESSAGE_START = new TextEncoder().encode(',{"role":"');
+
+/**
+ * A task's history too large to hold, read in pieces (`streamDocument`): its
+ * messages (the top-level array, or `messages` of Roo's envelope) go through a
+ * {@link TaskReader} one at a time and leave as chunks of the session every
+ * {@link CHUNK_MESSAGES}. Each chunk carries what is known of the task so far;
+ * the last one what only the whole says (the folder it moved to, the file's
+ * time when no message had one). Memory holds one chunk whatever the file's size
+ * (trial 29: a 151 MB Cline history read whole peaked at 708 MB).
+ */
+async function* streamTask(
+  harness: string,
+  id: string,
+  file: string,
+  meta: TaskMeta,
+  ctx: ParseCtx,
+): AsyncGenerator<Session> {
+  let first: string | undefined;
+  try {
+    first = firstJsonByte(file);
+  } catch (e) {
+    ctx.skip("unreadable", file, (e as Error).message);
+    return;
+  }
+  if (first !== "[" && first !== "{") {
+    ctx.skip(first === undefined ? "empty" : "malformed_json", file);
+    return;
+  }
+  const reader = new TaskReader(meta.cwd, file, ctx);
+  let yielded = false;
+  let timed = false;
+  const chunk = (last: boolean): Session => {
+    const events = reader.take();
+    const found = reader.found();
+    let lo: number | undefined;
+    let hi: number | undefined;
+    for (const e of events) {
+      if (e.time === undefined) continue;
+      if (lo === undefined || e.time < lo) lo = e.time;
+      if (hi === undefined || e.time > hi) hi = e.time;
+    }
+    timed ||= lo !== undefined;
+    const s: Session = {
+      harness,
+      id,
+      project: (last ? found.movedCwd : undefined) ?? meta.cwd ?? found.envCwd,
+      title: meta.title,
+      started: meta.started ?? lo,
+      updated: hi !== undefined ? Math.max(hi, meta.started ?? 0) : meta.started,
+      model: meta.model ?? found.model,
+      parent: meta.parent,
+      path: file,
+      events,
+    };
+    for (const k of Object.keys(s) as Array<keyof Session>) {
+      if (s[k] === undefined) delete s[k];
+    }
+    yielded = true;
+    return s;
+  };
+  let n = 0;
+  let doc;
+  try {
+    const pass = streamDocument(file, first === "[" ? "" : "messages", MESSAGE_START);
+    for (let r = pass.next();; r = pass.next()) {
+      if (r.done) {
+        doc = r.value;
+        break;
+      }
+      reader.add(r.value, n);
+      if (++n % CHUNK_MESSAGES === 0 && reader.held) yield chunk(false);
+    }
+  } catch (e) {
+    ctx.skip("unreadable", file, (e as Error).message);
+    return;
+  }
+  if (doc.repaired) ctx.skip("invalid_utf8", file, REPAIRED);
+  // Roo's envelope says its version (a missing `messages` is counted too).
+  const shaped = first === "[" || doc.value === undefined || doc.failure !== undefined ||
+    historyMessages(doc.value, file, ctx) !== undefined;
+  for (const x of doc.skipped) {
+    ctx.skip(
+      "malformed_json",
+      `${file}@${x.at}`,
+      `a damaged message passed over: read again from byte ${x.resumed}`,
+    );
+  }
+  if (doc.failure) {
+    ctx.skip(doc.failure.why, `${file}@${doc.failure.at}`, `read up to here: ${n} messages kept`);
+  }
+  const moved = reader.found().movedCwd;
+  if (!reader.held && !moved && yielded && (timed || meta.started !== undefined)) return;
+  if (!n && !yielded) {
+    if (shaped && !doc.failure && !doc.skipped.length) {
+      ctx.skip("empty", file, "a task with no messages");
+    }
+    return;
+  }
+  const last = chunk(true);
+  if (!timed && meta.started === undefined) {
+    // No recorded time at all: the file's mtime dates the session, marked as such.
+    try {
+      const mtime = Math.floor((await stat(file)).mtimeMs);
+      last.started = last.updated = mtime;
+      last.timeFromFile = true;
+    } catch { /* raced with a delete: no fallback time */ }
+  }
+  yield last;
 }
 
 /** A session from already-read messages (shared with the Cline CLI's session files). */

@@ -26,7 +26,7 @@ import {
   readObject,
   taskFiles,
   taskMetadataModel,
-  taskSession,
+  taskSessions,
   titleOf,
 } from "./_task_history.ts";
 
@@ -118,8 +118,7 @@ async function discover({ env, problem }: DiscoverCtx): Promise<Discovery> {
 async function* task(source: SourceRef, ctx: ParseCtx): AsyncGenerator<Session> {
   const meta = hintToMeta(source.hint);
   meta.model ??= await taskMetadataModel(dirname(source.path), skipUnreadable(ctx));
-  const s = await taskSession(ID, source.path, meta, ctx);
-  if (s) yield s;
+  yield* taskSessions(ID, source.path, meta, ctx);
 }
 
 /** One CLI session: `<id>.messages.json` plus its manifest `<id>.json`. */

@@ -8,6 +8,8 @@ import { fixtureRun, loadRegistry } from "../tests/_registry.ts";
 import { cline } from "./cline.ts";
 import { searchReplaceBlocks, splitXmlTools } from "./_task_tools.ts";
 import { tempDir } from "../tests/_tmp.ts";
+import { SourceCtx } from "../lib/parse_ctx.ts";
+import { mergeChunks } from "../lib/merge.ts";
 
 const FIXTURE = join(REPO, "fixtures/registry/cline");
 const TASK = "1795000000000";
@@ -512,4 +514,166 @@ Deno.test("list_files, search_files and list_code_definition_names read no file;
     assertEquals(tool.input, input);
   }
   assertEquals(taskToolInfo("read_file", "c2", { path: "a.ts" }, "/w/app").paths, ["/w/app/a.ts"]);
+});
+
+// ---- a history too large to hold: read in pieces -------------------------------
+
+/** A task of `n` exchanges: a typed prompt, a command with its result, a reply, all timed. */
+function longTask(n: number, cwd: (i: number) => string = () => "/w/app"): unknown[] {
+  const out: unknown[] = [];
+  for (let i = 0; i < n; i++) {
+    const ts = 1795000000000 + i * 1000;
+    const env = `<environment_details>\n# Current Working Directory (${
+      cwd(i)
+    }) Files\n</environment_details>`;
+    out.push({
+      role: "user",
+      ts,
+      content: i === 0
+        ? [{ type: "text", text: `<task>\nfix the flaky cache ${i}\n</task>` }, {
+          type: "text",
+          text: env,
+        }]
+        : [
+          {
+            type: "text",
+            text: `[execute_command for 'npm test'] Result:\nCommand executed.\nOutput:\nok ${i}`,
+          },
+          { type: "text", text: env },
+        ],
+    });
+    out.push({
+      role: "assistant",
+      ts: ts + 500,
+      modelInfo: { modelId: i < 5 ? "model-a" : "model-b" },
+      content: [
+        { type: "text", text: `Step ${i} of the cache fix.` },
+        {
+          type: "tool_use",
+          id: `t${i}`,
+          name: "execute_command",
+          input: { command: `npm test -- ${i}` },
+        },
+      ],
+    });
+  }
+  return out;
+}
+
+/** The chunks one parse yields, and the sessions they make. */
+async function chunksOf(path: string, vars: Record<string, string>, home: string) {
+  const ctx = new SourceCtx(testEnv(home, vars), 0, undefined, 0);
+  const chunks: Session[] = [];
+  for await (const s of cline.parse(taskSource(path), ctx)) chunks.push(s);
+  return { chunks, sessions: mergeChunks(chunks), ctx };
+}
+
+Deno.test("a task history over the whole-read size is read in pieces, in chunks, into the same session", async () => {
+  await withTemp(async (dir) => {
+    const p = writeTask(dir, "1795000000000", JSON.stringify(longTask(700)));
+    const whole = await chunksOf(p, {}, dir);
+    const pieces = await chunksOf(p, { DEJA_WHOLE_DOC_MAX: "1000" }, dir);
+    assertEquals(whole.chunks.length, 1);
+    // 1,400 messages: a chunk every 256, so six.
+    assertEquals(pieces.chunks.length, 6);
+    assertEquals(pieces.sessions, whole.sessions);
+    assertEquals(pieces.ctx.counts, whole.ctx.counts);
+    const s = pieces.sessions[0];
+    assertEquals([s.project, s.model, s.started, s.updated], [
+      "/w/app",
+      "model-a",
+      1795000000000,
+      1795000000000 + 699 * 1000 + 500,
+    ]);
+    assertEquals(s.events.filter((e) => e.kind === "tool_result").length, 699);
+  });
+});
+
+Deno.test("a task read in pieces takes the folder it moved to, and the file's time when no message has one", async () => {
+  await withTemp(async (dir) => {
+    const moved = writeTask(
+      dir,
+      "m1",
+      JSON.stringify(longTask(300, (i) => (i < 290 ? "/w/old copy" : "/w/new"))),
+    );
+    const untimed = writeTask(
+      dir,
+      "u1",
+      JSON.stringify(
+        longTask(300).map((m) => ({ ...(m as Record<string, unknown>), ts: undefined })),
+      ),
+    );
+    for (const p of [moved, untimed]) {
+      const whole = await chunksOf(p, {}, dir);
+      const pieces = await chunksOf(p, { DEJA_WHOLE_DOC_MAX: "1000" }, dir);
+      assert(pieces.chunks.length > 1);
+      assertEquals(pieces.sessions, whole.sessions);
+    }
+    assertEquals(
+      (await chunksOf(moved, { DEJA_WHOLE_DOC_MAX: "1000" }, dir)).sessions[0].project,
+      "/w/new",
+    );
+    const u = (await chunksOf(untimed, { DEJA_WHOLE_DOC_MAX: "1000" }, dir)).sessions[0];
+    assertEquals(u.timeFromFile, true);
+    assert(u.started !== undefined && u.started > Date.now() - 60_000, `started ${u.started}`);
+  });
+});
+
+Deno.test("a damaged message of a task read in pieces is passed over, the rest kept and the damage counted", async () => {
+  await withTemp(async (dir) => {
+    const text = JSON.stringify(longTask(300));
+    const at = text.indexOf("Step 100 of");
+    const p = writeTask(dir, "d1", text.slice(0, at) + '"}]]]} GARBAGE {{' + text.slice(at + 12));
+    const { sessions, ctx } = await chunksOf(p, { DEJA_WHOLE_DOC_MAX: "1000" }, dir);
+    const steps = sessions[0].events.filter((e) => e.kind === "assistant").map((e) => e.text);
+    assert(!steps.includes("Step 100 of the cache fix."));
+    assertEquals(steps.length, 299);
+    assertEquals(steps.at(-1), "Step 299 of the cache fix.");
+    assertEquals(ctx.counts, { malformed_json: 1 });
+    assert(ctx.examples.some((e) => /read again from byte \d+/.test(e)), ctx.examples.join("\n"));
+  });
+});
+
+Deno.test("a task history cut short in pieces keeps what came before the cut, and says where", async () => {
+  await withTemp(async (dir) => {
+    const text = JSON.stringify(longTask(300));
+    const p = writeTask(dir, "c1", text.slice(0, Math.floor(text.length * 0.6)));
+    const { sessions, ctx } = await chunksOf(p, { DEJA_WHOLE_DOC_MAX: "1000" }, dir);
+    assertEquals(ctx.counts, { malformed_json: 1 });
+    assert(
+      ctx.examples.some((e) => /read up to here: \d+ messages kept/.test(e)),
+      ctx.examples.join("\n"),
+    );
+    const n = sessions[0].events.filter((e) => e.kind === "assistant").length;
+    assert(n > 100 && n < 300, `${n} replies`);
+  });
+});
+
+Deno.test("an empty task file, or one that is no history, is counted the same read in pieces", async () => {
+  await withTemp(async (dir) => {
+    const empty = writeTask(dir, "e1", "   \n");
+    const shape = writeTask(dir, "b1", JSON.stringify({ hello: "world" }));
+    const none = writeTask(dir, "n1", "[]");
+    const vars = { DEJA_WHOLE_DOC_MAX: "1" };
+    assertEquals((await chunksOf(empty, vars, dir)).ctx.counts, { empty: 1 });
+    assertEquals((await chunksOf(shape, vars, dir)).ctx.counts, { bad_shape: 1 });
+    const n = await chunksOf(none, vars, dir);
+    assertEquals([n.sessions.length, n.ctx.counts], [0, { empty: 1 }]);
+  });
+});
+
+Deno.test("Roo's {version, messages} envelope is read in pieces too, its version checked", async () => {
+  await withTemp(async (dir) => {
+    const messages = longTask(300);
+    const v2 = writeTask(dir, "v2", JSON.stringify({ version: 2, messages }));
+    const v3 = writeTask(dir, "v3", JSON.stringify({ messages, version: 3 }));
+    const whole = await chunksOf(v2, {}, dir);
+    const pieces = await chunksOf(v2, { DEJA_WHOLE_DOC_MAX: "1000" }, dir);
+    assert(pieces.chunks.length > 1);
+    assertEquals(pieces.sessions, whole.sessions);
+    assertEquals(pieces.ctx.counts, {});
+    const later = await chunksOf(v3, { DEJA_WHOLE_DOC_MAX: "1000" }, dir);
+    assertEquals(later.ctx.counts, { unknown_schema: 1 });
+    assertEquals(later.sessions[0].events.length, whole.sessions[0].events.length);
+  });
 });

@@ -30,6 +30,7 @@ import {
   streamDocument,
   type StreamedDocument,
   WHOLE_DOC_BYTES,
+  wholeDocMax,
 } from "./_json_doc.ts";
 import { stat } from "node:fs/promises";
 import { REPAIRED } from "../core/text.ts";
@@ -208,7 +209,7 @@ async function* parse(source: SourceRef, ctx: ParseCtx): AsyncGenerator<Session>
     yield* checkpointSessions(ID, source, ctx, { project, chats });
     return;
   }
-  if (!source.path.endsWith(".jsonl") && await sizeOf(source.path) > wholeMax(ctx)) {
+  if (!source.path.endsWith(".jsonl") && await sizeOf(source.path) > wholeDocMax(ctx)) {
     yield* parseStreamed(source, ctx);
     return;
   }
@@ -234,18 +235,11 @@ async function* parse(source: SourceRef, ctx: ParseCtx): AsyncGenerator<Session>
  */
 const ITEM_LINE = new TextEncoder().encode("\n    {");
 
-/**
- * A `.json` chat over this many bytes is read in pieces ({@link parseStreamed}): read
- * whole, one holds about seven times its size at once (trial 28: a 38.7 MB chat peaked at
- * 289 MB, a 64 MB one at 446 MB).
- */
-const WHOLE_CHAT_BYTES = 8 << 20;
-
 /** Messages read before a streamed chat yields a chunk of its events. */
 const CHUNK_MESSAGES = 256;
 
 /**
- * A `.json` chat over {@link WHOLE_CHAT_BYTES}, read in pieces (`streamDocument`,
+ * A `.json` chat over `wholeDocMax` bytes (parsers/_json_doc.ts), read in pieces (`streamDocument`,
  * parsers/_json_doc.ts) in two passes: the first reads the chat's own fields
  * (its id, title and times, wherever they sit around `messages`), the second
  * its messages, yielded as chunks of the session. Memory holds one chunk,
@@ -303,12 +297,6 @@ async function* parseStreamed(source: SourceRef, ctx: ParseCtx): AsyncGenerator<
   else if (!i && !head.failure && !head.skipped.length) {
     ctx.skip("empty", path, "a chat with no messages");
   }
-}
-
-/** Bytes of a `.json` chat read whole: `DEJA_WHOLE_DOC_MAX`, else {@link WHOLE_CHAT_BYTES}. */
-function wholeMax(ctx: ParseCtx): number {
-  const n = Number(ctx.env.get("DEJA_WHOLE_DOC_MAX"));
-  return n > 0 ? Math.min(n, WHOLE_CHAT_BYTES) : WHOLE_CHAT_BYTES;
 }
 
 /** Size of a file in bytes; 0 when it cannot be read (the read that follows reports why). */

@@ -16,7 +16,7 @@ import { xdgData } from "../core/paths.ts";
 import { extensionStorageDirs, rootsOrOverride } from "./_vscode.ts";
 import { opencodeDatabases, readOpencodeDb } from "./_opencode_db.ts";
 import { skipUnreadable } from "../core/fs.ts";
-import { historyItemMeta, taskFiles, taskMetadataModel, taskSession } from "./_task_history.ts";
+import { historyItemMeta, taskFiles, taskMetadataModel, taskSessions } from "./_task_history.ts";
 
 const ID = "kilocode";
 /** The extension's storage folder name. */
@@ -75,6 +75,5 @@ async function* task(source: SourceRef, ctx: ParseCtx): AsyncGenerator<Session> 
   const dir = dirname(source.path);
   const meta = await historyItemMeta(dir, skipUnreadable(ctx));
   meta.model ??= await taskMetadataModel(dir, skipUnreadable(ctx));
-  const s = await taskSession(ID, source.path, meta, ctx);
-  if (s) yield s;
+  yield* taskSessions(ID, source.path, meta, ctx);
 }

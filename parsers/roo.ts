@@ -20,7 +20,7 @@ import {
   userSettingValues,
 } from "./_vscode.ts";
 import { skipUnreadable } from "../core/fs.ts";
-import { historyItemMeta, taskFiles, taskMetadataModel, taskSession } from "./_task_history.ts";
+import { historyItemMeta, taskFiles, taskMetadataModel, taskSessions } from "./_task_history.ts";
 
 const ID = "roo";
 /** The extension's storage folder name (VS Code lower-cases the publisher). */
@@ -59,8 +59,7 @@ export const roo: Parser = {
     const dir = dirname(source.path);
     const meta = await historyItemMeta(dir, skipUnreadable(ctx));
     meta.model ??= await taskMetadataModel(dir, skipUnreadable(ctx));
-    const s = await taskSession(ID, source.path, meta, ctx);
-    if (s) yield s;
+    yield* taskSessions(ID, source.path, meta, ctx);
   },
 };
 

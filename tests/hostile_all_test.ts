@@ -15,8 +15,8 @@
  * - a corrupt or truncated SQLite store: a `StoreError` with reason `corrupt`
  *   (the indexer records it as the source's error and keeps what it had);
  * - oversized: a JSON document over its cap (a sparse 300 MiB file) is counted
- *   `oversized` without being read whole (a Gemini chat is read in pieces: what
- *   it held is kept, the padding counted `malformed_json`), and a JSONL line over the line cap
+ *   `oversized` without being read whole (a Gemini chat, a Cline-family task history are read in pieces: what
+ *   they held is kept, the padding counted `malformed_json`), and a JSONL line over the line cap
  *   is counted `oversized` while the records before it are still read;
  * - locked: a SQLite store another process holds in an exclusive transaction
  *   is a source error that classifies as `locked` after the busy timeout;
@@ -65,6 +65,10 @@ const EXCEPT: Record<string, string> = {
   // A Gemini chat over its whole-read cap is read in pieces (parsers/gemini.ts): what it held
   // before the padding is kept, the padding counted malformed.
   "gemini json": "streamed",
+  // So is a task history of the Cline family (parsers/_task_history.ts).
+  "cline json": "streamed",
+  "roo json": "streamed",
+  "kilocode json": "streamed",
 };
 
 const enc = new TextEncoder();
