@@ -14,7 +14,10 @@ import { testEnv } from "../tests/_fixture.ts";
 import { runMain } from "../tests/_cli_io.ts";
 import { sourcesData } from "./cli/cmd_sources.ts";
 import { storeState } from "./gone.ts";
-import type { Env } from "../core/model.ts";
+import type { Env, Parser } from "../core/model.ts";
+import { runIndex } from "./indexer.ts";
+import { claude as claudeParser } from "../parsers/claude.ts";
+import { goneWhileRead } from "./cli/cmd_index.ts";
 
 const SID = "41111111-2222-4333-8444-555555555556";
 
@@ -117,4 +120,33 @@ Deno.test("a folder two layouts of one harness walk is reported once when it can
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+Deno.test("a store deleted after discovery found it is no error: counted gone, nothing recorded, exit 0", async () => {
+  await withClaude(async (env, root) => {
+    const kept = join(root, "-w-a", `${SID}.jsonl`);
+    const lost = join(root, "-w-b", "42222222-2222-4333-8444-555555555556.jsonl");
+    writeFileSync(kept, body);
+    writeFileSync(lost, body.replaceAll(SID, "42222222-2222-4333-8444-555555555556"));
+    // Discovery finds both; the second is deleted before it is read (trial 29: sessions
+    // removed while `deja index` ran were errors, exit 3, until the next run).
+    const racing: Parser = {
+      ...claudeParser,
+      async discover(ctx) {
+        const d = await claudeParser.discover(ctx);
+        rmSync(lost);
+        return d;
+      },
+    };
+    const res = await runIndex(env, [racing], { only: ["claude"] });
+    const h = res.harnesses.find((x) => x.harness === "claude")!;
+    assertEquals([h.found, h.read, h.failed, h.errors], [2, 1, 0, []]);
+    assertEquals(h.gone_while_read, { count: 1, first: lost });
+    const s = await claude(env);
+    assertEquals([s.indexed, s.errors, s.sessions], [1, 0, 1]);
+    assert(
+      goneWhileRead(h.gone_while_read!).includes("gone before it was read"),
+      goneWhileRead(h.gone_while_read!),
+    );
+  });
 });

@@ -38,6 +38,7 @@ import { type SourceRow } from "./rows.ts";
 import type { IndexOptions } from "./indexer.ts";
 import { trace, traceNow, tracing } from "../core/trace.ts";
 import { revisionOf } from "./version.ts";
+import { storeState } from "./gone.ts";
 import { dropSession } from "./drop_events.ts";
 
 export interface SourceOutcome {
@@ -55,6 +56,11 @@ export interface SourceOutcome {
   damage?: string;
   /** Stores of copies to read again: this store no longer holds their session (lib/copies.ts). */
   reread?: string[];
+  /**
+   * The store was gone when it came to be read (deleted or moved after discovery found it):
+   * nothing of it is recorded, no error; what the index held of it stays (lib/gone.ts).
+   */
+  gone?: boolean;
 }
 
 /** A source to read: what its pass starts from, and its parse, started. */
@@ -367,18 +373,27 @@ export async function writeSource(
       if (isCorruption(u)) throw asIndexError(u, store.path);
     }
     const out = recordError(store, src, prev, (e as Error).message ?? String(e));
-    return { ...out, read: true, skipped: ctx.counts };
+    return out.gone ? out : { ...out, read: true, skipped: ctx.counts };
   } finally {
     plan.chunks.cancel(); // a writer that stopped early: the parse is stopped too
   }
 }
 
+/**
+ * Records that `src` could not be read, keeping its previous stamp. A store no
+ * longer there (deleted or moved since discovery found it; trial 29: sessions
+ * removed while `deja index` ran were errors until the next run) is no error:
+ * nothing is recorded and the outcome says `gone`.
+ */
 export function recordError(
   store: Store,
   src: SourceRef,
   prev: SourceRow | undefined,
   message: string,
 ): SourceOutcome {
+  if (storeState(src.path) === "gone") {
+    return { read: false, sessions: 0, events: 0, skipped: {}, gone: true };
+  }
   // Store errors often start with the path already; say it once.
   if (message.startsWith(`${src.path}: `)) message = message.slice(src.path.length + 2);
   // Keep the previous stamp and offset so the next run retries from where the last good pass ended.

@@ -112,6 +112,11 @@ export interface HarnessSummary {
    * Absent when none.
    */
   not_read?: string[];
+  /**
+   * Stores discovery found that were gone when they came to be read (deleted or moved
+   * while the run went on): counted, no error. Absent when none.
+   */
+  gone_while_read?: { count: number; first: string };
   /** Per store this run found damaged, what it could not read (lib/store_damage.ts damageLine). Absent when none. */
   damaged?: string[];
   /** The remote whose mirror was read (absent: this machine's stores). */
@@ -662,6 +667,10 @@ async function indexHarness(
     }
     for (const [k, v] of Object.entries(r.drift ?? {})) {
       sum.drift[k as DriftKind] = (sum.drift[k as DriftKind] ?? 0) + (v ?? 0);
+    }
+    if (r.gone) {
+      const g = sum.gone_while_read ??= { count: 0, first: src.path };
+      g.count++;
     }
     if (r.error) {
       sum.failed++;

@@ -217,7 +217,7 @@ export function indexText(
   const { res } = d;
   const failed = res.harnesses.some((h) => h.errors.length);
   // Something discovery could not read (a link whose folder moved away): not "up to date".
-  const passedOver = res.harnesses.some((h) => h.not_read?.length);
+  const passedOver = res.harnesses.some((h) => h.not_read?.length || h.gone_while_read);
   const c = colors(io);
   const lines: string[] = [];
   let absent = 0;
@@ -233,7 +233,10 @@ export function indexText(
     const drift = Object.values(h.drift).reduce((n, v) => n + (v ?? 0), 0);
     // Nothing read and nothing wrong: counted in the closing line, not a row of zeros that
     // looks like an empty index.
-    if (!h.read && !h.errors.length && !skipped && !drift && !h.not_read?.length) {
+    if (
+      !h.read && !h.errors.length && !skipped && !drift && !h.not_read?.length &&
+      !h.gone_while_read
+    ) {
       unchanged++;
       continue;
     }
@@ -262,6 +265,10 @@ export function indexText(
       lines.push(
         c.dim(`              not read: ${h.not_read!.length - 5} more ('deja sources --verbose')`),
       );
+    }
+    const g = h.gone_while_read;
+    if (g) {
+      lines.push(c.dim(`              not read: ${goneWhileRead(g)}`));
     }
   }
   if (quiet) return lines.join("\n") + "\n";
@@ -421,4 +428,11 @@ async function embedAfterIndex(
     warnings.push(`deja: embeddings skipped: ${(e as Error).message}\n`);
     return { embedded: 0, pending: 0, error: (e as Error).message };
   }
+}
+
+/** The line of stores deleted or moved while the run read the others. */
+export function goneWhileRead(g: { count: number; first: string }): string {
+  return g.count === 1
+    ? `${g.first}: gone before it was read (deleted or moved while deja ran)`
+    : `${g.count} stores gone before they were read (deleted or moved while deja ran; first ${g.first})`;
 }
