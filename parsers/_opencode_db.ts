@@ -27,7 +27,8 @@ import type { DatabaseSync } from "node:sqlite";
 import { readdir } from "node:fs/promises";
 import { isAbsolute, join } from "node:path";
 import type { Env, ParseCtx, Session } from "../core/model.ts";
-import { isRegularFile, type Unreadable } from "../core/fs.ts";
+import { isDir, isRegularFile, type Unreadable } from "../core/fs.ts";
+import { NotRegularFileError } from "../core/fsread.ts";
 import { columns, noteUnknownColumns, openOrCountEmpty, tables } from "../core/sqlite_read.ts";
 import { jsonColumn } from "./_json_doc.ts";
 import { toMillis } from "./_time.ts";
@@ -128,7 +129,9 @@ export async function opencodeDatabases(
   if (named) {
     if (named === ":memory:") return [];
     const path = isAbsolute(named) ? named : join(root, named);
-    return (await isRegularFile(path, problem)) ? [path] : [];
+    if (await isRegularFile(path, problem)) return [path];
+    if (await isDir(path)) problem?.(path, new NotRegularFileError(path, "directory"));
+    return [];
   }
   let names: string[];
   try {
@@ -139,9 +142,12 @@ export async function opencodeDatabases(
   const pattern = new RegExp(`^${app}(-[A-Za-z0-9._-]+)?\\.db$`);
   const out: string[] = [];
   for (const name of names.sort()) {
-    if (pattern.test(name) && (await isRegularFile(join(root, name), problem))) {
-      out.push(join(root, name));
-    }
+    if (!pattern.test(name)) continue;
+    const path = join(root, name);
+    if (await isRegularFile(path, problem)) out.push(path);
+    // A folder by the database's name holds no store: said, not passed over as if absent
+    // (trial 29: an opencode.db that was a directory gave "up to date").
+    else if (await isDir(path)) problem?.(path, new NotRegularFileError(path, "directory"));
   }
   return out;
 }

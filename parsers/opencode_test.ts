@@ -132,6 +132,24 @@ Deno.test("discover adds channel databases and honours OPENCODE_DB when they exi
   });
 });
 
+Deno.test("a folder named like the database is reported as no store, not passed over (trial 29)", async () => {
+  await withTemp(async (dir) => {
+    mkdirSync(join(dir, "opencode.db"));
+    mkdirSync(join(dir, "named.db"));
+    for (const vars of [{}, { OPENCODE_DB: "named.db" }] as Record<string, string>[]) {
+      const problems: string[] = [];
+      const d = await opencode.discover({
+        env: testEnv(join(dir, "home"), { DEJA_OPENCODE_ROOT: dir, ...vars }),
+        knownProjects: [],
+        problem: (path, e) => problems.push(`${path}: ${(e as { code?: string }).code}`),
+      });
+      assertEquals(d.sources, []);
+      const name = vars.OPENCODE_DB ?? "opencode.db";
+      assertEquals(problems, [`${join(dir, name)}: ENOTREG`]);
+    }
+  });
+});
+
 Deno.test("discover returns no sources without throwing when the data dir is missing", async () => {
   const env = testEnv("/nonexistent-home", { DEJA_OPENCODE_ROOT: "/nonexistent-deja-oc" });
   const d = await opencode.discover({ env, knownProjects: [] });
