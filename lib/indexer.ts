@@ -40,6 +40,7 @@ import {
   IndexDamaged,
   indexPath,
   moveIndexAside,
+  readOnlyIndexError,
   Store,
 } from "./store.ts";
 import { dataDir } from "../core/paths.ts";
@@ -267,6 +268,11 @@ async function onePass(
     if (!aside || !existsSync(path)) throw e;
     aside();
     store = Store.open(path, { create: true });
+  }
+  if (store.frozen) {
+    // Opened as it is in a folder deja may not write to (lib/store.ts): no run can write it.
+    store.close();
+    throw readOnlyIndexError("'deja index'", "the index's folder may not be written");
   }
   applyWriterSettings(store.db, firstBuild);
   trace("index open");

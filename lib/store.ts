@@ -9,9 +9,13 @@
  */
 import { DatabaseSync, type StatementSync } from "node:sqlite";
 import {
+  accessSync,
   chmodSync,
+  closeSync,
+  constants,
   existsSync,
   mkdirSync,
+  openSync,
   readdirSync,
   readFileSync,
   renameSync,
@@ -20,6 +24,7 @@ import {
   writeFileSync,
 } from "node:fs";
 import { basename, dirname, join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { MIGRATIONS, NEW_FILE_PRAGMAS, PRAGMAS, Q, SCHEMA_VERSION } from "./schema.ts";
 import { DejaError } from "../core/errors.ts";
 import { commandName, pid, pidAlive, uid } from "../core/runtime.ts";
@@ -92,6 +97,14 @@ export function asSqliteError(e: unknown, command: string): unknown {
       2,
     );
   }
+  // The index may not be written (SQLITE_READONLY, 8): its folder is read-only (a mount, a
+  // home shared read-only; trial 29), or the file is: nothing to do with the words typed.
+  if (
+    (typeof x?.errcode === "number" && (x.errcode & 0xff) === 8) ||
+    /readonly database/i.test(reason)
+  ) {
+    return readOnlyIndexError(command, reason);
+  }
   return new DejaError(
     `${command} stopped: SQLite refused the query (${reason})`,
     input
@@ -114,6 +127,14 @@ export function checkIndex(path: string): string | null {
       path,
       { readOnly: true } as ConstructorParameters<typeof DatabaseSync>[1],
     );
+    try {
+      db.prepare("SELECT count(*) FROM sqlite_schema").get();
+    } catch (e) {
+      // In a folder deja may not write to, read as it is (see Store.open).
+      if (!cannotOpen(e) || writableDir(dirname(path))) throw e;
+      db.close();
+      db = openFrozen(path, 1000);
+    }
     const row = db.prepare("PRAGMA quick_check(1)").get() as { quick_check?: string } | undefined;
     const verdict = String(row?.quick_check ?? "no answer");
     return verdict === "ok" ? null : verdict.replace(/\s+/g, " ").slice(0, 120);
@@ -168,6 +189,11 @@ export function setAsideIndexes(path: string): string[] {
 export class Store {
   readonly db: DatabaseSync;
   private cache = new Map<string, StatementSync>();
+  /**
+   * Opened as it is in a folder deja may not write to (read-only and immutable,
+   * see {@link Store.open}): readable, never written.
+   */
+  frozen = false;
 
   private constructor(db: DatabaseSync, readonly path: string) {
     this.db = db;
@@ -212,34 +238,34 @@ export class Store {
     if (fresh && !memory) makeDataDir(join(path, ".."));
     const busy = Math.max(0, Math.floor(opts.busyMs ?? 5000));
     let db: DatabaseSync;
+    let frozen = false;
     try {
-      db = new DatabaseSync(
-        path,
-        { timeout: busy, ...(opts.readOnly ? { readOnly: true } : {}) } as ConstructorParameters<
-          typeof DatabaseSync
-        >[1],
-      );
+      db = openDb(path, busy, Boolean(opts.readOnly), fresh);
       if (!memory && !opts.readOnly) makePrivate(path);
-      db.exec(`PRAGMA busy_timeout = ${busy}`);
-      for (const p of PRAGMAS) {
-        if (opts.readOnly && /journal_mode/.test(p)) continue; // a write; the indexer set it
-        // A new file's own settings go after its page size and before the journal mode
-        // (which writes the file's first page).
-        if (fresh && !opts.readOnly && /journal_mode/.test(p)) {
-          for (const q of NEW_FILE_PRAGMAS) db.exec(q);
-        }
-        db.exec(p);
-      }
     } catch (e) {
       if (isCorruption(e)) throw asIndexError(e, path);
-      throw new DejaError(
-        `cannot open the index ${path}: ${(e as Error).message}`,
-        "run 'deja index --rebuild' to start a new one",
-      );
+      if (!memory && !fresh && cannotOpen(e) && !writableDir(dirname(path))) {
+        // A folder deja may not write to (a read-only mount, a home shared read-only): the
+        // index's readers need its `-shm` beside it, which cannot be made there (trial 29:
+        // every search failed and suggested a rebuild). Read as it is, never written.
+        try {
+          db = openFrozen(path, busy);
+          frozen = true;
+        } catch (f) {
+          if (isCorruption(f)) throw asIndexError(f, path);
+          throw readOnlyDirError(path, f);
+        }
+      } else {
+        throw new DejaError(
+          `cannot open the index ${path}: ${(e as Error).message}`,
+          "run 'deja index --rebuild' to start a new one",
+        );
+      }
     }
     const store = new Store(db, path);
+    store.frozen = frozen;
     try {
-      store.migrate(Boolean(opts.readOnly));
+      store.migrate(Boolean(opts.readOnly) || frozen);
     } catch (e) {
       store.close();
       throw e;
@@ -511,4 +537,107 @@ export function migrateFrom(db: DatabaseSync, version: number): void {
       throw e;
     }
   }
+}
+
+/** Opens the index file and applies deja's settings (a new file's first). */
+function openDb(path: string, busy: number, readOnly: boolean, fresh: boolean): DatabaseSync {
+  const db = new DatabaseSync(
+    path,
+    { timeout: busy, ...(readOnly ? { readOnly: true } : {}) } as ConstructorParameters<
+      typeof DatabaseSync
+    >[1],
+  );
+  try {
+    db.exec(`PRAGMA busy_timeout = ${busy}`);
+    for (const p of PRAGMAS) {
+      if (readOnly && /journal_mode/.test(p)) continue; // a write; the indexer set it
+      // A new file's own settings go after its page size and before the journal mode
+      // (which writes the file's first page).
+      if (fresh && !readOnly && /journal_mode/.test(p)) {
+        for (const q of NEW_FILE_PRAGMAS) db.exec(q);
+      }
+      db.exec(p);
+    }
+  } catch (e) {
+    try {
+      db.close();
+    } catch { /* already failing */ }
+    throw e;
+  }
+  return db;
+}
+
+/**
+ * Opens the index in a folder deja cannot write to: read-only and `immutable`
+ * (SQLite takes no lock and makes no `-shm`; nothing can write there either).
+ */
+function openFrozen(path: string, busy: number): DatabaseSync {
+  const url = pathToFileURL(path);
+  url.search = "immutable=1";
+  const db = new DatabaseSync(
+    url as unknown as string,
+    { readOnly: true } as ConstructorParameters<typeof DatabaseSync>[1],
+  );
+  try {
+    db.exec(`PRAGMA busy_timeout = ${busy}`);
+    for (const p of PRAGMAS) if (!/journal_mode/.test(p)) db.exec(p);
+    db.prepare("SELECT count(*) FROM sqlite_schema").get();
+  } catch (e) {
+    try {
+      db.close();
+    } catch { /* already failing */ }
+    throw e;
+  }
+  return db;
+}
+
+/** SQLite could not open the file (SQLITE_CANTOPEN), as opposed to finding it damaged or busy. */
+function cannotOpen(e: unknown): boolean {
+  const x = e as { errcode?: unknown; message?: unknown } | null;
+  return (typeof x?.errcode === "number" && (x.errcode & 0xff) === 14) ||
+    /unable to open database file/i.test(String(x?.message ?? ""));
+}
+
+/**
+ * Whether this process may create files in `dir`: asked with `access`, then by
+ * creating (and removing) a file there, since the answer to root on a read-only
+ * mount differs between runtimes (Deno's `access` looks at the mode bits alone).
+ * Called where something already failed, not on every command.
+ */
+export function writableDir(dir: string): boolean {
+  try {
+    accessSync(dir, constants.W_OK);
+  } catch {
+    return false;
+  }
+  const probe = join(dir, `.deja-write-probe-${pid()}`);
+  try {
+    closeSync(openSync(probe, "wx"));
+  } catch (e) {
+    return (e as { code?: string }).code === "EEXIST";
+  }
+  try {
+    rmSync(probe, { force: true });
+  } catch { /* made, so writable; left for the next probe's EEXIST */ }
+  return true;
+}
+
+/** A command that must write the index, in a folder (or of a file) deja may not write to. */
+export function readOnlyIndexError(command: string, reason: string): DejaError {
+  return new DejaError(
+    `${command} stopped: the index cannot be written here (${reason})`,
+    "let deja write to its folder (DEJA_HOME, ~/.local/share/deja by default), or point DEJA_HOME " +
+      "at a folder it may write to; searches still answer from the index as it is",
+    2,
+  );
+}
+
+/** The index could not be read even as it is, in a folder deja may not write to. */
+function readOnlyDirError(path: string, e: unknown): DejaError {
+  return new DejaError(
+    `cannot open the index ${path}: its folder is read-only and the index cannot be read as it is (${
+      (e as Error).message
+    })`,
+    "let deja write to the folder, or set DEJA_HOME to a folder it may write to and run 'deja index'",
+  );
 }

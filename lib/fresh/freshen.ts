@@ -13,7 +13,7 @@
  */
 import { existsSync } from "node:fs";
 import type { Env, Parser } from "../../core/model.ts";
-import { indexPath, isCorruption, lockHolder, Store } from "../store.ts";
+import { indexPath, isCorruption, lockHolder, Store, writableDir } from "../store.ts";
 import { dirname } from "node:path";
 import { DejaError } from "../../core/errors.ts";
 import { duration } from "../../core/text.ts";
@@ -36,9 +36,10 @@ export interface Freshness {
    * `fresh`: nothing had changed; `refreshed`: changes were read in now;
    * `catching_up`: some changes are left to a background run (or another
    * writer holds the index); `no_index`: there is no index yet (a background
-   * run builds it); `off`: the check was turned off.
+   * run builds it); `off`: the check was turned off; `read_only`: the index's
+   * folder may not be written, so the index is answered from as it is.
    */
-  state: "fresh" | "refreshed" | "catching_up" | "no_index" | "off";
+  state: "fresh" | "refreshed" | "catching_up" | "no_index" | "off" | "read_only";
   /** Stores read in now. */
   read: number;
   /** Changed stores not yet in the index. */
@@ -163,8 +164,13 @@ export async function freshen(
       if (isCorruption(e)) {
         return out({ state: "fresh", read: 0, pending: 0, behind_ms: 0, background: false });
       }
-      // Another writer holds the index: it is catching up already.
       if (!(e instanceof DejaError)) throw e;
+      // A folder deja may not write to (a read-only mount): no run could bring the index up
+      // to date (trial 29: every search failed). Answered from as it is, and said.
+      if (!writableDir(dirname(path))) {
+        return out({ state: "read_only", read: 0, pending: 0, behind_ms: 0, background: false });
+      }
+      // Another writer holds the index: it is catching up already.
     }
   }
   if (inline && !pending) {
@@ -193,6 +199,10 @@ export function msVar(env: Env, name: string, fallback: number): number {
 
 /** The one line a person is told on stderr, or '' when there is nothing to say. */
 export function freshnessNote(f: Freshness): string {
+  if (f.state === "read_only") {
+    return "deja: the index's folder is read-only: answering from the index as it is " +
+      "(not brought up to date)";
+  }
   if (f.state === "no_index") {
     return f.background ? "deja: no index yet: building it in the background now (first run)" : "";
   }

@@ -1,0 +1,113 @@
+/**
+ * An index in a folder deja may not write to (a read-only mount, a home shared
+ * read-only; trial 29: every search failed, "unable to open database file", and
+ * suggested a rebuild). The index is read as it is; commands that must write say
+ * why they cannot, with the way out.
+ *
+ * The folder is made read-only with a read-only bind mount when the tests run as
+ * root (whom file modes do not stop), else with its mode; where neither can be
+ * done the tests are skipped and say so.
+ */
+import { chmodSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { join } from "node:path";
+import { assert, assertEquals } from "./_assert.ts";
+import { claudeLines, indexSessions } from "./_memory.ts";
+import { runMain, withVars } from "./_cli_io.ts";
+import { indexPath, Store } from "../lib/store.ts";
+import { freshen } from "../lib/fresh/freshen.ts";
+import { tempDir } from "./_tmp.ts";
+
+/** A read-only view of `dir`: its path and how to end it; undefined when none can be made. */
+function readOnlyView(dir: string): { path: string; end: () => void } | undefined {
+  const uid = process.getuid?.() ?? 0;
+  if (uid !== 0) {
+    chmodSync(dir, 0o555);
+    return { path: dir, end: () => chmodSync(dir, 0o755) };
+  }
+  const mnt = `${dir}-ro`;
+  mkdirSync(mnt, { recursive: true });
+  const bind = spawnSync("mount", ["--bind", dir, mnt], { stdio: "ignore" });
+  if (bind.status !== 0) return undefined;
+  const ro = spawnSync("mount", ["-o", "remount,ro,bind", mnt], { stdio: "ignore" });
+  const end = () => {
+    spawnSync("umount", [mnt], { stdio: "ignore" });
+    rmSync(mnt, { recursive: true, force: true });
+  };
+  if (ro.status !== 0) {
+    end();
+    return undefined;
+  }
+  return { path: mnt, end };
+}
+
+/** Whether a read-only view can be made here (probed once). */
+const canView = (() => {
+  const d = tempDir("deja-ro-probe-");
+  try {
+    const v = readOnlyView(d);
+    v?.end();
+    return v !== undefined;
+  } finally {
+    rmSync(d, { recursive: true, force: true });
+  }
+})();
+if (!canView) console.log("readonly_home_test: no read-only mount or mode possible here; skipped");
+
+const SID = "5a111111-2222-4333-8444-555555555555";
+
+Deno.test({
+  name: "an index in a read-only folder is searched as it is, and a write says why it cannot",
+  ignore: !canView,
+  async fn() {
+    const ix = await indexSessions([{
+      id: SID,
+      cwd: "/w/ro",
+      start: "2026-11-01T10:00:00Z",
+      turns: [{ user: "the zorblatt cache evicts too early" }, { say: "Raised the zorblatt TTL." }],
+    }]);
+    ix.store.close();
+    const home = join(ix.root, "deja");
+    const view = readOnlyView(home);
+    assert(view);
+    try {
+      const env = withVars(ix.env, { DEJA_HOME: view.path });
+      // Opened as it is: no -shm can be made beside it.
+      const store = Store.open(indexPath(env));
+      try {
+        assert(store.frozen);
+        const n = store.db.prepare("SELECT count(*) AS n FROM sessions").get() as { n: number };
+        assertEquals(n.n, 1);
+      } finally {
+        store.close();
+      }
+      // A new session: no run can read it in; said, and answered from the index as it is.
+      const more = claudeLines({
+        id: "5a222222-2222-4333-8444-555555555555",
+        cwd: "/w/ro",
+        start: "2026-11-02T10:00:00Z",
+        turns: [{ user: "a later zorblatt question" }],
+      });
+      writeFileSync(
+        join(ix.root, "claude", "-w-ro", "5a222222-2222-4333-8444-555555555555.jsonl"),
+        more.join("\n") + "\n",
+      );
+      assertEquals((await freshen(env)).state, "read_only");
+      const found = await runMain(env, ["zorblatt"]);
+      assertEquals(found.code, 0, found.err);
+      assert(found.out.includes("zorblatt"), found.out);
+      assert(found.err.includes("read-only"), found.err);
+      assert(!found.err.includes("--rebuild"), found.err);
+      const idx = await runMain(env, ["index"]);
+      assert(idx.code !== 0);
+      assert(idx.err.includes("cannot be written"), idx.err);
+      assert(!idx.err.includes("fewer or shorter words"), idx.err);
+      const doc = await runMain(env, ["doctor", "--json"]);
+      const report = JSON.parse(doc.out);
+      assertEquals(report.index.error, null, JSON.stringify(report.index));
+    } finally {
+      view.end();
+      ix.cleanup();
+    }
+  },
+});
