@@ -12,7 +12,7 @@ import { UNSAFE_CHARS } from "../../core/terminal.ts";
 import { csi, writeJson } from "./output.ts";
 import { projectArg } from "../project_path.ts";
 import { QUESTION, STOP_WORDS } from "../query.ts";
-import { NAMED, searchLine, startsTimePhrase, UnexpectedWords } from "./question.ts";
+import { keepsName, searchLine, startsTimePhrase, UnexpectedWords } from "./question.ts";
 import { shQuote } from "../shell.ts";
 import { suggestCommand } from "./suggest.ts";
 
@@ -395,7 +395,7 @@ export function searchInstead(words: string[]): string {
  */
 export function searchWordsOf(command: string, words: string[]): string[] {
   const question = STOP_WORDS.has(command.toLowerCase()) && QUESTION.test(words.join(" ")) ||
-    NAMED.has(command.toLowerCase()) || startsTimePhrase(command, words);
+    keepsName(command) || startsTimePhrase(command, words);
   // Stop words alone (`deja show me`) search nothing: the command's name makes them a phrase.
   return question || words.every((w) => STOP_WORDS.has(w.toLowerCase()))
     ? [command, ...words]

@@ -104,13 +104,14 @@ export function questionInstead(
  * hold (`show`, `last`: `deja show me the flask server` searches `me the flask server`),
  * with a lead word after it that is no stop word (`last time I …` searches `I …`). The
  * name stays when it is a stop word (`how did I …`, still read as a question), a noun
- * ({@link NAMED}: `sources of error`) or starts a time phrase (`last week`, `last friday`:
+ * ({@link NAMED}: `sources of error`), a verb the question is about ({@link ACTIONS}:
+ * `restore the database`) or starts a time phrase (`last week`, `last friday`:
  * lib/search/timewords.ts).
  */
 export function questionWords(command: string, positionals: readonly string[]): string[] {
   const whole = [command, ...positionals];
   const lead = command.toLowerCase();
-  if (STOP_WORDS.has(lead) || NAMED.has(lead) || startsTimePhrase(command, positionals)) {
+  if (STOP_WORDS.has(lead) || keepsName(command) || startsTimePhrase(command, positionals)) {
     return whole;
   }
   const first = positionals[0]?.toLowerCase() ?? "";
@@ -134,6 +135,28 @@ export const NAMED = new Set([
   "view",
   "demo",
 ]);
+
+/**
+ * Commands named by a verb that is a word of the question begun by it: `deja restore the
+ * database` asks about restoring it (trial 27: searched `the database` alone), unlike `show`,
+ * `last`, `ctx` or `remember`, which only ask for something.
+ */
+export const ACTIONS = new Set([
+  "restore",
+  "blame",
+  "forget",
+  "resume",
+  "install",
+  "uninstall",
+  "index",
+  "handoff",
+]);
+
+/** Whether a question begun by `command` keeps its name as a search word ({@link NAMED}, {@link ACTIONS}). */
+export function keepsName(command: string): boolean {
+  const c = command.toLowerCase();
+  return NAMED.has(c) || ACTIONS.has(c);
+}
 
 /** Whether `command` is the first word of a time phrase its words go on (`last week`). */
 export function startsTimePhrase(command: string, words: readonly string[]): boolean {

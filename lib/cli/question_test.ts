@@ -34,6 +34,19 @@ Deno.test("questionWords leaves out a command's name the question does not hold"
   assertEquals(questionWords("last", ["week", "I", "deployed"]), ["last", "week", "I", "deployed"]);
 });
 
+Deno.test("questionWords keeps a command's name that is a verb the question is about (trial 27)", () => {
+  assertEquals(questionWords("restore", ["the", "database"]), ["restore", "the", "database"]);
+  assertEquals(questionWords("blame", ["the", "flaky", "cache"]), [
+    "blame",
+    "the",
+    "flaky",
+    "cache",
+  ]);
+  assertEquals(questionWords("ctx", ["for", "the", "cache"]), ["for", "the", "cache"]);
+  assertEquals(searchWordsOf("forget", ["the", "old", "token"]), ["forget", "the", "old", "token"]);
+  assertEquals(searchWordsOf("fix", ["TypeError: x is undefined"]), ["TypeError: x is undefined"]);
+});
+
 /** The arguments a POSIX shell reads from `line` after `deja search`. */
 function shellArgs(line: string): string[] {
   const r = runCapture([
