@@ -232,6 +232,12 @@ const FAILURE_LINES: readonly RegExp[] = [
   /\bexecutable file not found\b/,
   /\bis not recognized as (?:an internal or external command|(?:the )?name of a cmdlet|a name of a cmdlet)/i,
   /\bPermission denied\b/,
+  // The same failures in the languages Windows and glibc most often speak (trial 27: a
+  // Portuguese PowerShell's "não é reconhecido como nome de cmdlet" read as no error):
+  // PowerShell's and cmd's "not recognized" (pt, es, fr, de), then bash's "command not
+  // found", "No such file or directory" and "Permission denied" (pt_BR, pt_PT, es, fr, de).
+  /n[ãa]o [ée] reconhecido como (?:(?:o )?nome de (?:um )?cmdlet|um comando interno)|no se reconoce como (?:nombre de un cmdlet|un comando interno)|n'est pas reconnu (?:comme nom d'applet de commande|en tant que commande interne)|wurde nicht als Name eines Cmdlet|ist entweder falsch geschrieben oder\s+konnte nicht gefunden werden/i,
+  /\b(?:comando n[ãa]o encontrado|orden no encontrada|commande introuvable|Befehl nicht gefunden)\b|Arquivo ou diret[óo]rio (?:inexistente|n[ãa]o encontrado)|Ficheiro ou (?:pasta|diret[óo]rio) inexistente|No existe el archivo o el directorio|Aucun fichier ou dossier de ce type|Datei oder Verzeichnis nicht gefunden|\bPermiss[ãa]o negada\b|\bPermiso denegado\b|\bPermission non accord[ée]e\b|\bKeine Berechtigung\b/i,
   /^Segmentation fault\b/,
   /^\+ FullyQualifiedErrorId\s*:/, // Windows PowerShell error record
   /^make(?:\[\d+\])?: \*\*\* /,

@@ -50,6 +50,35 @@ Deno.test("failureLine finds the line that reports a failure, colour codes remov
       "   | The term 'x' is not recognized as a name of a cmdlet",
       "| The term 'x' is not recognized as a name of a cmdlet",
     ],
+    // Localized (trial 27: a Portuguese PowerShell's error read as no error).
+    [
+      "lint: O termo 'lint' não é reconhecido como nome de cmdlet, função, arquivo de script ou programa operável.",
+      "lint: O termo 'lint' não é reconhecido como nome de cmdlet, função, arquivo de script ou programa operável.",
+    ],
+    [
+      "'tsc' não é reconhecido como um comando interno\nou externo, um programa operável ou um arquivo em lotes.",
+      "'tsc' não é reconhecido como um comando interno",
+    ],
+    [
+      "El término 'x' no se reconoce como nombre de un cmdlet, función",
+      "El término 'x' no se reconoce como nombre de un cmdlet, función",
+    ],
+    [
+      "Le terme «x» n'est pas reconnu comme nom d'applet de commande, fonction",
+      "Le terme «x» n'est pas reconnu comme nom d'applet de commande, fonction",
+    ],
+    [
+      'Die Benennung "x" wurde nicht als Name eines Cmdlet, einer Funktion erkannt.',
+      'Die Benennung "x" wurde nicht als Name eines Cmdlet, einer Funktion erkannt.',
+    ],
+    ["bash: tsc: comando não encontrado", "bash: tsc: comando não encontrado"],
+    [
+      "cat: a.txt: Arquivo ou diretório inexistente",
+      "cat: a.txt: Arquivo ou diretório inexistente",
+    ],
+    ["ls: x: No existe el archivo o el directorio", "ls: x: No existe el archivo o el directorio"],
+    ["bash: ./run.sh: Permissão negada", "bash: ./run.sh: Permissão negada"],
+    ["O comando foi reconhecido e executado", null],
     [
       "FAILED tests/test_a.py::test_b - assert 1 == 2",
       "FAILED tests/test_a.py::test_b - assert 1 == 2",
