@@ -325,10 +325,10 @@ export const Q = {
     `INSERT INTO events_fts(rowid, text) SELECT id, text FROM events WHERE id BETWEEN ? AND ?`,
     ["from", "to"],
   ),
-  /** The id and text size (bytes) of each event from row id `from` on, in id order. */
-  eventSizesFrom: query<{ from: number }, { id: number; n: number }>(
-    `SELECT id, octet_length(text) AS n FROM events WHERE id >= ? ORDER BY id`,
-    ["from"],
+  /** The id and text size (bytes) of up to `n` events from row id `from` on, in id order. */
+  eventSizesFrom: query<{ from: number; n: number }, { id: number; n: number }>(
+    `SELECT id, octet_length(text) AS n FROM events WHERE id >= ? ORDER BY id LIMIT ?`,
+    ["from", "n"],
   ),
   /** An event rewritten in place (a later record with the same key). */
   updateEvent: query<

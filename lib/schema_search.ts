@@ -7,6 +7,7 @@
  * @module
  */
 import { type NoParams, query } from "./sql.ts";
+import { MAX_VOCAB_TOKEN } from "./search/tokenize.ts";
 import type { MatchRow } from "./rows.ts";
 import {
   type CountRow as N,
@@ -102,6 +103,11 @@ export const SEARCH_Q = {
     ["terms"],
   ),
   deleteVocab: query<Term>(`DELETE FROM vocab WHERE term = ?`, ["term"]),
+  /** Every token of the text index `vocab` lacks, added (lib/search/vocab.ts repairVocab). */
+  repairVocab: query(
+    `INSERT OR IGNORE INTO vocab(term) SELECT term FROM events_vocab
+      WHERE length(term) BETWEEN 2 AND ${MAX_VOCAB_TOKEN} AND term GLOB '*[^0-9]*'`,
+  ),
   /** Terms containing `match` (a trigram MATCH expression: a quoted substring of 3+ characters). */
   vocabContaining: query<{ match: string }, Term>(
     `SELECT term FROM vocab_tri WHERE vocab_tri MATCH ? LIMIT 2000`,

@@ -26,7 +26,14 @@
  */
 import type { Store } from "./store.ts";
 import { catchUpText, resetTextMark, textMark } from "./ingest.ts";
-import { flushVocab, vocabCommitted, vocabRolledBack } from "./search/vocab.ts";
+import {
+  flushVocab,
+  vocabCommitted,
+  type VocabMark,
+  vocabMark,
+  vocabReleased,
+  vocabRolledBack,
+} from "./search/vocab.ts";
 import { trace } from "../core/trace.ts";
 
 /** Bytes read into one batch before it commits (a larger store commits alone). */
@@ -48,6 +55,8 @@ export class WriteBatch {
   private mark: number | undefined;
   /** The current source is written alone, in the transaction with no savepoint. */
   private alone = false;
+  /** The vocabulary's inserts when the current source's savepoint began. */
+  private vocab: VocabMark = { flushed: 0, unkept: 0 };
 
   constructor(
     private store: Store,
@@ -69,12 +78,16 @@ export class WriteBatch {
       this.open = true;
     }
     this.mark = textMark(this.store);
+    this.vocab = vocabMark(this.store);
     if (!this.alone) this.store.db.exec("SAVEPOINT source");
   }
 
   /** Keeps the source's writes (`bytes` read); commits the batch when it is full. */
   keep(bytes: number): void {
-    if (!this.alone) this.store.db.exec("RELEASE source");
+    if (!this.alone) {
+      this.store.db.exec("RELEASE source");
+      vocabReleased(this.store);
+    }
     this.bytes += bytes;
     // A source written alone commits here, whatever it read.
     if (++this.sources >= this.maxSources || this.bytes >= this.maxBytes || this.alone) {
@@ -94,6 +107,8 @@ export class WriteBatch {
     }
     // Text an earlier source left to index may have been indexed after the savepoint.
     resetTextMark(this.store, this.mark);
+    // Tokens a long source inserted as it went (lib/search/vocab.ts FLUSH_TOKENS) went with it.
+    vocabRolledBack(this.store, this.vocab);
   }
 
   /** Indexes the batch's text and tokens and commits it (nothing when none is open). */
@@ -102,7 +117,9 @@ export class WriteBatch {
     trace(`commit ${this.sources} sources`);
     try {
       catchUpText(this.store);
+      trace("text indexed");
       flushVocab(this.store);
+      trace("vocabulary written");
       this.store.db.exec("COMMIT");
       vocabCommitted(this.store);
       trace("committed");

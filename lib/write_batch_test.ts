@@ -5,7 +5,7 @@ import { SourceWriter, TEXT_PIECE_BYTES } from "./ingest.ts";
 import { prepareChunk } from "./prepare.ts";
 import { WriteBatch } from "./write_batch.ts";
 import { VocabCollector } from "./search/tokenize.ts";
-import { flushVocab } from "./search/vocab.ts";
+import { FLUSH_TOKENS, flushVocab, KEPT_FLUSHED } from "./search/vocab.ts";
 import { applyWriterSettings, FTS_HASH_BYTES } from "./schema.ts";
 
 function session(source: string, id: string, text: string): Session {
@@ -192,6 +192,75 @@ Deno.test("a source written alone commits when kept, whatever it read", () => {
     batch.undo();
     batch.commit();
     assertEquals(["alphaword", "bravoword"].map((w) => hits(store, w)), [1, 0]);
+  } finally {
+    store.close();
+  }
+});
+
+/** A session of `n` events, each with a word of its own (`<prefix><i>x`). */
+function manyWords(source: string, id: string, prefix: string, n: number): Session {
+  const events = Array.from({ length: n }, (_, i) => ({
+    kind: "user" as const,
+    text: `${prefix}${i.toString(36)}x`,
+    time: 1,
+  }));
+  return { harness: "claude", id, path: source, events };
+}
+
+const vocabHas = (store: Store, term: string) =>
+  store.db.prepare("SELECT 1 FROM vocab WHERE term = ?").get(term) !== undefined;
+
+Deno.test("a source of many new words inserts them as it goes, not all at its commit (issue 18)", () => {
+  const store = Store.open(":memory:");
+  try {
+    const batch = new WriteBatch(store);
+    batch.begin();
+    const w = new SourceWriter(store, "/a.jsonl", "full");
+    w.write(prepareChunk(manyWords("/a.jsonl", "sa", "qz", FLUSH_TOKENS + 10)));
+    // Before the source ends or the batch commits, most of its words are in `vocab` already.
+    const n = (store.db.prepare("SELECT count(*) AS n FROM vocab").get() as { n: number }).n;
+    assert(n >= FLUSH_TOKENS, `${n} words inserted before the commit`);
+    w.finish(true);
+    batch.keep(10);
+    batch.commit();
+    assert(vocabHas(store, `qz${(FLUSH_TOKENS + 9).toString(36)}x`));
+  } finally {
+    store.close();
+  }
+});
+
+Deno.test("a source rolled back after more new words than are kept: vocab is repaired from the text at the next commit", () => {
+  const store = Store.open(":memory:");
+  try {
+    const batch = new WriteBatch(store);
+    const vocab = new VocabCollector();
+    // A source the batch keeps, then one read in two passes: its first pass fails after more
+    // new words than a rollback can insert again, and the second pass, whose chunks the
+    // worker sends without the words it sent before, succeeds.
+    batch.begin();
+    const kept = new SourceWriter(store, "/k.jsonl", "full");
+    kept.write(prepareChunk(session("/k.jsonl", "sk", "keptword"), vocab));
+    kept.finish(true);
+    batch.keep(10);
+    const big = manyWords("/b.jsonl", "sb", "rb", KEPT_FLUSHED + 100);
+    batch.begin();
+    const first = new SourceWriter(store, "/b.jsonl", "full");
+    first.write(prepareChunk(big, vocab));
+    batch.undo();
+    batch.begin();
+    const again = new SourceWriter(store, "/b.jsonl", "full");
+    const chunk = prepareChunk(big, vocab);
+    assertEquals(chunk.tokens, []); // sent once per run
+    again.write(chunk);
+    again.finish(true);
+    batch.keep(10);
+    batch.commit();
+    const missing = store.db.prepare(
+      "SELECT count(*) AS n FROM events_vocab WHERE term NOT IN (SELECT term FROM vocab)",
+    ).get() as { n: number };
+    assertEquals(missing.n, 0);
+    assert(vocabHas(store, "keptword"));
+    assert(vocabHas(store, `rb${(KEPT_FLUSHED + 99).toString(36)}x`));
   } finally {
     store.close();
   }

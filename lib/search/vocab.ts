@@ -23,19 +23,44 @@ export { distance };
  * Per store: the tokens this process wrote to `vocab` or will write (`pending`:
  * new ones not inserted yet, left for {@link flushVocab} when a batch of
  * sources defers them, lib/write_batch.ts; `flushed`: inserted since the last
- * {@link vocabCommitted}, so a rollback can insert them again).
+ * {@link vocabCommitted}, so a rollback can insert them again, up to
+ * {@link KEPT_FLUSHED}; past that `lost` says some were not kept, and a rollback
+ * asks for {@link repairVocab} instead).
  */
 interface VocabState {
   c: VocabCollector;
   pending: string[];
   flushed: string[];
+  /** Inserts in the open transaction whose tokens `flushed` does not list (past KEPT_FLUSHED). */
+  unkept: number;
+  /** A rollback undid inserts whose tokens were not kept: `vocab` lacks some. */
+  repair: boolean;
 }
+
+/** Where a savepoint began, to roll the tokens back to ({@link vocabMark}). */
+export interface VocabMark {
+  flushed: number;
+  unkept: number;
+}
+
+/**
+ * New tokens held before they are inserted, within the source's transaction: a source
+ * of a million distinct words held them all until its commit (issue 18: 857k strings,
+ * about 50 MB, and 74 MB more for the one insert of them all).
+ */
+export const FLUSH_TOKENS = 32_768;
+
+/** Tokens inserted in an open transaction kept to insert again after a rollback. */
+export const KEPT_FLUSHED = 65_536;
 
 const collectors = new WeakMap<Store, VocabState>();
 
 function stateOf(store: Store): VocabState {
   let s = collectors.get(store);
-  if (!s) collectors.set(store, s = { c: new VocabCollector(), pending: [], flushed: [] });
+  if (!s) {
+    s = { c: new VocabCollector(), pending: [], flushed: [], unkept: 0, repair: false };
+    collectors.set(store, s);
+  }
   return s;
 }
 
@@ -46,10 +71,14 @@ function stateOf(store: Store): VocabState {
 export class VocabWriter {
   constructor(private store: Store) {}
 
-  /** Adds the tokens of a written chunk. */
+  /**
+   * Adds the tokens of a written chunk. Call inside the source's transaction: past
+   * {@link FLUSH_TOKENS} new ones they are inserted at once.
+   */
   add(tokens: readonly string[]): void {
     const s = stateOf(this.store);
     for (const t of s.c.addTokens(tokens)) s.pending.push(t);
+    if (s.pending.length >= FLUSH_TOKENS) flushVocab(this.store);
   }
 
   /** Inserts the tokens new to this process. Call inside the source's transaction. */
@@ -66,27 +95,71 @@ export function flushVocab(store: Store): void {
   const s = collectors.get(store);
   if (!s?.pending.length) return;
   Q.insertVocab.run(store, { terms: JSON.stringify(s.pending) });
-  for (const t of s.pending) s.flushed.push(t);
+  if (s.flushed.length + s.pending.length <= KEPT_FLUSHED) {
+    for (const t of s.pending) s.flushed.push(t);
+  } else s.unkept++;
   s.pending = [];
 }
 
-/** The transaction that {@link flushVocab} wrote in committed: its tokens are in `vocab` for good. */
-export function vocabCommitted(store: Store): void {
+/**
+ * The savepoint of a source that inserted tokens was released: they stay in the open
+ * transaction, and are no longer kept to insert again (a rollback of a later source's
+ * savepoint does not undo them; one of the whole transaction, rare, repairs instead).
+ * So what is kept is one source's, never a batch's (issue 18).
+ */
+export function vocabReleased(store: Store): void {
   const s = collectors.get(store);
-  if (s) s.flushed = [];
+  if (!s?.flushed.length) return;
+  s.flushed = [];
+  s.unkept++;
+}
+
+/** Where the tokens inserted so far stand, for a savepoint's {@link vocabRolledBack}. */
+export function vocabMark(store: Store): VocabMark {
+  const s = collectors.get(store);
+  return { flushed: s?.flushed.length ?? 0, unkept: s?.unkept ?? 0 };
 }
 
 /**
- * The transaction that {@link flushVocab} wrote in was rolled back: the tokens
- * it inserted are pending again. The tokens seen stay seen: a parse worker
- * sends each token once per run (lib/prepare.ts), so a later chunk that holds
- * one of them does not list it again.
+ * The transaction that {@link flushVocab} wrote in committed: its tokens are in `vocab` for
+ * good. When an earlier rollback lost tokens it had inserted, they are put back now
+ * ({@link repairVocab}).
  */
-export function vocabRolledBack(store: Store): void {
+export function vocabCommitted(store: Store): void {
   const s = collectors.get(store);
   if (!s) return;
-  s.pending = s.flushed.concat(s.pending);
   s.flushed = [];
+  s.unkept = 0;
+  if (s.repair) {
+    s.repair = false;
+    repairVocab(store);
+  }
+}
+
+/**
+ * The transaction that {@link flushVocab} wrote in was rolled back, or its savepoint that
+ * began at `mark`: the tokens inserted since are pending again. The tokens seen stay seen:
+ * a parse worker sends each token once per run (lib/prepare.ts), so a later chunk that
+ * holds one of them does not list it again. Tokens inserted since and not kept are put
+ * back from the text index after the next commit ({@link repairVocab}).
+ */
+export function vocabRolledBack(store: Store, mark: VocabMark = { flushed: 0, unkept: 0 }): void {
+  const s = collectors.get(store);
+  if (!s) return;
+  s.pending = s.flushed.slice(mark.flushed).concat(s.pending);
+  s.flushed.length = Math.min(s.flushed.length, mark.flushed);
+  if (s.unkept > mark.unkept) s.repair = true;
+  s.unkept = Math.min(s.unkept, mark.unkept);
+}
+
+/**
+ * Inserts into `vocab` every token of the text index it lacks (those a rolled-back
+ * transaction had inserted and did not keep to insert again: {@link vocabRolledBack}).
+ * One pass over the text index's vocabulary, in a transaction of its own; rare (a store
+ * whose read failed after more than {@link KEPT_FLUSHED} new tokens).
+ */
+export function repairVocab(store: Store): void {
+  store.tx(() => Q.repairVocab.run(store, {}));
 }
 
 /** Forgets what this process believes is in `vocab` (after a prune). */
