@@ -80,6 +80,12 @@ export interface SourceRow {
   reader: number;
 }
 
+/** The columns of a store `deja sources` reads (lib/schema.ts `sourcesReport`). */
+export type SourceReportRow = Pick<
+  SourceRow,
+  "path" | "harness" | "size" | "mtime" | "sessions" | "skipped" | "error" | "indexed_at"
+>;
+
 /** A row of the commands table: one shell command a session ran. */
 export interface CommandRow {
   event_id: number;

@@ -190,7 +190,7 @@ export function parseSources(a: Args): SourcesArgs {
 export async function sourcesData(env: Env): Promise<SourcesData> {
   const path = indexPath(env);
   const store = existsSync(path) ? Store.open(path) : undefined;
-  const all = store ? Q.allSources.all(store, {}) : [];
+  const all = store ? Q.sourcesReport.all(store, {}) : [];
   // A remote's stores are read from its mirror under deja's data dir: counted per remote.
   const mirrors = join(dataDir(env), "remotes") + sep;
   const rows = all.filter((r) => !r.path.startsWith(mirrors));
