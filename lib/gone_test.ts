@@ -150,3 +150,30 @@ Deno.test("a store deleted after discovery found it is no error: counted gone, n
     );
   });
 });
+
+Deno.test("a session file emptied or overwritten with garbage keeps its session as indexed; one cut shorter is followed and said (trial 30)", async () => {
+  await withClaude(async (env, root) => {
+    const file = join(root, "-w-a", `${SID}.jsonl`);
+    const lines = Array.from({ length: 10 }, (_, i) => claudeLine(i, `step ${i} of the fix`, SID));
+    writeFileSync(file, lines.join(""));
+    assertEquals((await index(env)).code, 0);
+    const events = async () => (await claude(env)).events;
+    const held = await events();
+    assert(held >= 10, `${held} events`);
+    for (const body of ["", "\u0000\u0001garbage that is no JSON at all\n"]) {
+      writeFileSync(file, body);
+      const r = await index(env);
+      assertEquals(r.code, 0, r.err);
+      assert(r.out.includes("kept 1 session as indexed"), r.out);
+      assertEquals(await events(), held, JSON.stringify(body));
+    }
+    // Put back, then cut to four lines: the index follows the store, and says so.
+    writeFileSync(file, lines.join(""));
+    assertEquals((await index(env)).code, 0);
+    assertEquals(await events(), held);
+    writeFileSync(file, lines.slice(0, 4).join(""));
+    const cut = await index(env);
+    assert(cut.out.includes("holds less than when last read"), cut.out);
+    assert((await events()) < held);
+  });
+});

@@ -10,7 +10,7 @@ import type { DriftKind, Env, Parser, SkipReason, SourceRef } from "../core/mode
 import { type DriftSummary, mergeDrift, mergeExamples, SourceCtx } from "./parse_ctx.ts";
 import { Q } from "./schema.ts";
 import { asIndexError, isCorruption, Store } from "./store.ts";
-import { catchUpText, keptNote, SourceWriter, type WriteMode } from "./ingest.ts";
+import { catchUpText, keptNote, type Loss, SourceWriter, type WriteMode } from "./ingest.ts";
 import { WriteBatch } from "./write_batch.ts";
 import { releaseCopies } from "./copies.ts";
 import type { PreparedChunk } from "./prepare.ts";
@@ -54,6 +54,11 @@ export interface SourceOutcome {
   error?: string;
   /** What a damaged read could not read (lib/store_damage.ts damageLine). */
   damage?: string;
+  /**
+   * An append store read again whole because it shrank, whose read returned sessions with
+   * fewer events than the index held: what it holds now, in words (the index follows it).
+   */
+  shrunk?: string;
   /** Stores of copies to read again: this store no longer holds their session (lib/copies.ts). */
   reread?: string[];
   /**
@@ -290,9 +295,17 @@ export async function writeSource(
     writer = await pass(plan.chunks, plan.keep);
     // A damaged store's read replaces no session with less than the index held: read again,
     // keeping those sessions as they are (an undamaged read replaces them as the store says).
-    const damaged = !!damageIn(ctx.counts);
-    const losses = src.kind !== "append" && damaged ? writer.losses() : [];
+    // So does a store found empty that held sessions (as a store deleted keeps them: gone, kept).
+    // Any store read whole counts: an append store is read whole again when it shrank (trial
+    // 30: a Claude session emptied or overwritten with garbage left the index without a word).
+    const damaged = !!damageIn(ctx.counts) || (mode === "full" && !!ctx.counts.empty);
+    const losses = (src.kind !== "append" || mode === "full") && damaged ? writer.losses() : [];
     const kept = losses.length;
+    // Undamaged, an append store that shrank is followed, and said (trial 30: 50 of a
+    // session's 100 events left the index without a word when its file was cut to 50 lines).
+    const shorter = mode === "full" && !damaged && src.kind === "append" && prev
+      ? writer.losses()
+      : [];
     // A session another store holds a better copy of stays as that store gave it (lib/copies.ts).
     const copies = writer.lostCopies(damaged);
     if (losses.length || copies.length) {
@@ -355,6 +368,7 @@ export async function writeSource(
     }
     return {
       ...(nothing ? { error: nothing } : damage ? { damage } : {}),
+      ...(shorter.length ? { shrunk: shrunkLine(src.path, shorter) } : {}),
       read: true,
       sessions: writer.sessions,
       written: writer.written,
@@ -443,4 +457,15 @@ export function dropSource(store: Store, path: string): void {
   Q.forgetSource.run(store, { path });
   Q.clearRedactions.run(store, { source: path });
   Q.clearCopiesOf.run(store, { source: path });
+}
+
+/** {@link SourceOutcome.shrunk}: `path: holds less than before: 1 session read again shorter (…)`. */
+function shrunkLine(path: string, losses: Loss[]): string {
+  const list = losses.slice(0, 3).map((l) =>
+    `${l.id.slice(0, 8)} ${l.before} -> ${l.after} events`
+  );
+  if (losses.length > 3) list.push(`${losses.length - 3} more`);
+  return `${path}: holds less than when last read (rewritten shorter); the index follows it: ${
+    losses.length === 1 ? "1 session" : `${losses.length} sessions`
+  } now shorter (${list.join(", ")})`;
 }

@@ -118,6 +118,8 @@ export interface HarnessSummary {
    * while the run went on): counted, no error. Absent when none.
    */
   gone_while_read?: { count: number; first: string };
+  /** Append stores read again whole that now hold less (index_source.ts `shrunk`). Absent when none. */
+  shrunk?: string[];
   /** Per store this run found damaged, what it could not read (lib/store_damage.ts damageLine). Absent when none. */
   damaged?: string[];
   /** The remote whose mirror was read (absent: this machine's stores). */
@@ -664,6 +666,7 @@ async function indexHarness(
     // A store that failed is not read, whatever stage it failed at (lib/store_damage.ts).
     if (r.read && !r.error) sum.read++;
     if (r.damage) (sum.damaged ??= []).push(r.damage);
+    if (r.shrunk) (sum.shrunk ??= []).push(r.shrunk);
     sum.sessions += r.sessions;
     for (const k of r.written ?? []) written.add(k);
     if (run.rebuilt) { for (const k of r.written ?? []) run.rebuilt.add(k); }

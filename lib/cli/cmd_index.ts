@@ -266,6 +266,7 @@ export function indexText(
         c.dim(`              not read: ${h.not_read!.length - 5} more ('deja sources --verbose')`),
       );
     }
+    for (const x of (h.shrunk ?? []).slice(0, 5)) lines.push(c.dim(`              ${x}`));
     const g = h.gone_while_read;
     if (g) {
       lines.push(c.dim(`              not read: ${goneWhileRead(g)}`));
