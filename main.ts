@@ -219,11 +219,17 @@ async function runCommand(entry: CommandEntry, argv: string[], io: IO): Promise<
     held?.flush();
     // Commands open no SQLite file but the index (harness stores are read by `index`, which
     // reports their damage per store): a corruption error here means the index is damaged.
-    const { asIndexError, asSqliteError, indexPath } = await import("./lib/store.ts");
+    const { asIndexError, asSqliteError, asWriteError, indexPath } = await import(
+      "./lib/store.ts"
+    );
     const { firstRunError } = await import("./lib/cli/refresh.ts");
     // Any other SQLite error (a limit reached) is one line with a hint, never a stack trace.
     let e = asSqliteError(
-      firstRunError(io, asIndexError(caught, indexPath(io.env))),
+      asWriteError(
+        firstRunError(io, asIndexError(caught, indexPath(io.env))),
+        `'deja ${entry.name}'`,
+        indexPath(io.env),
+      ),
       `'deja ${entry.name}'`,
     );
     const code = e instanceof DejaError ? e.exitCode : 2;

@@ -592,7 +592,7 @@ function openFrozen(path: string, busy: number): DatabaseSync {
 }
 
 /** SQLite could not open the file (SQLITE_CANTOPEN), as opposed to finding it damaged or busy. */
-function cannotOpen(e: unknown): boolean {
+export function cannotOpen(e: unknown): boolean {
   const x = e as { errcode?: unknown; message?: unknown } | null;
   return (typeof x?.errcode === "number" && (x.errcode & 0xff) === 14) ||
     /unable to open database file/i.test(String(x?.message ?? ""));
@@ -623,11 +623,13 @@ export function writableDir(dir: string): boolean {
 }
 
 /** A command that must write the index, in a folder (or of a file) deja may not write to. */
-export function readOnlyIndexError(command: string, reason: string): DejaError {
+export function readOnlyIndexError(command: string, reason: string, exists = true): DejaError {
   return new DejaError(
     `${command} stopped: the index cannot be written here (${reason})`,
     "let deja write to its folder (DEJA_HOME, ~/.local/share/deja by default), or point DEJA_HOME " +
-      "at a folder it may write to; searches still answer from the index as it is",
+      `at a folder it may write to${
+        exists ? "; searches still answer from the index as it is" : ""
+      }`,
     2,
   );
 }
@@ -639,5 +641,40 @@ function readOnlyDirError(path: string, e: unknown): DejaError {
       (e as Error).message
     })`,
     "let deja write to the folder, or set DEJA_HOME to a folder it may write to and run 'deja index'",
+  );
+}
+
+/**
+ * `e` as one line with the way out when it is a write refused by the file system
+ * (EROFS, EACCES, EPERM, ENOSPC) or an index SQLite could not open in a folder deja may
+ * not write to; anything else unchanged (trial 30: `deja forget` under a read-only
+ * DEJA_HOME printed a stack trace, `deja index` into one blamed the words typed).
+ */
+export function asWriteError(e: unknown, command: string, index: string): unknown {
+  if (e instanceof DejaError) return e;
+  const x = e as { code?: unknown; path?: unknown; message?: unknown } | null;
+  if (cannotOpen(e) && !writableDir(dirname(index))) {
+    return readOnlyIndexError(command, "its folder may not be written", existsSync(index));
+  }
+  const code = typeof x?.code === "string" ? x.code : "";
+  if (!["EROFS", "EACCES", "EPERM", "ENOSPC"].includes(code)) return e;
+  // A file written whole is written to a temporary name first: the file meant is named.
+  const path = typeof x?.path === "string"
+    ? x.path.replace(/\.[0-9a-f-]{36}\.tmp$/, "")
+    : undefined;
+  const why = code === "EROFS"
+    ? "read-only file system"
+    : code === "ENOSPC"
+    ? "the disk is full"
+    : "permission denied";
+  const ours = path !== undefined && path.startsWith(dirname(index));
+  return new DejaError(
+    `${command} stopped: cannot write ${path ?? "a file"} (${why})`,
+    ours
+      ? code === "ENOSPC"
+        ? "free space there, or point DEJA_HOME at another disk"
+        : "let deja write to its folder (DEJA_HOME), or point DEJA_HOME at a folder it may write to"
+      : "check that the file's folder may be written by this user",
+    2,
   );
 }

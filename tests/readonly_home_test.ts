@@ -17,6 +17,7 @@ import { runMain, withVars } from "./_cli_io.ts";
 import { indexPath, Store } from "../lib/store.ts";
 import { freshen } from "../lib/fresh/freshen.ts";
 import { tempDir } from "./_tmp.ts";
+import { testEnv } from "./_fixture.ts";
 
 /** A read-only view of `dir`: its path and how to end it; undefined when none can be made. */
 function readOnlyView(dir: string): { path: string; end: () => void } | undefined {
@@ -102,12 +103,48 @@ Deno.test({
       assert(idx.code !== 0);
       assert(idx.err.includes("cannot be written"), idx.err);
       assert(!idx.err.includes("fewer or shorter words"), idx.err);
+      // A write of a file of deja's own is one line with the way out, never a stack trace.
+      const forget = await runMain(env, ["forget", "--session", SID.slice(0, 8)]);
+      assertEquals(forget.code, 2, forget.err);
+      assert(
+        /cannot write .*tombstones\.jsonl \(read-only file system\)/.test(forget.err),
+        forget.err,
+      );
+      assert(!/\n\s+at /.test(forget.err), forget.err);
       const doc = await runMain(env, ["doctor", "--json"]);
       const report = JSON.parse(doc.out);
       assertEquals(report.index.error, null, JSON.stringify(report.index));
     } finally {
       view.end();
       ix.cleanup();
+    }
+  },
+});
+
+Deno.test({
+  name:
+    "a first index into a read-only folder says the folder cannot be written, not the words typed",
+  ignore: !canView,
+  async fn() {
+    const dir = tempDir("deja-ro-empty-");
+    const home = join(dir, "deja");
+    mkdirSync(home);
+    const view = readOnlyView(home);
+    assert(view);
+    try {
+      const env = testEnv(join(dir, "home"), {
+        DEJA_HOME: view.path,
+        DEJA_CLAUDE_ROOT: join(dir, "claude"),
+        XDG_CONFIG_HOME: join(dir, "config"),
+        XDG_DATA_HOME: join(dir, "data"),
+      });
+      const r = await runMain(env, ["index"]);
+      assertEquals(r.code, 2, r.err);
+      assert(r.err.includes("the index cannot be written here"), r.err);
+      assert(!r.err.includes("words"), r.err);
+    } finally {
+      view.end();
+      rmSync(dir, { recursive: true, force: true });
     }
   },
 });
