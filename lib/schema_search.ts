@@ -109,6 +109,11 @@ export const SEARCH_Q = {
       WHERE length(term) BETWEEN 2 AND ${MAX_VOCAB_TOKEN} AND term GLOB '*[^0-9]*'`,
   ),
   /** Terms containing `match` (a trigram MATCH expression: a quoted substring of 3+ characters). */
+  /** Terms matching a GLOB (a scan of the vocabulary: lib/search/vocab.ts `containing`, CJK). */
+  vocabGlob: query<{ glob: string }, Term>(
+    `SELECT term FROM vocab WHERE term GLOB ? LIMIT 2000`,
+    ["glob"],
+  ),
   vocabContaining: query<{ match: string }, Term>(
     `SELECT term FROM vocab_tri WHERE vocab_tri MATCH ? LIMIT 2000`,
     ["match"],

@@ -30,7 +30,7 @@ import { ftsTerm, GAP, type QueryTerm, STOP_WORDS } from "../query.ts";
 import type { Store } from "../store.ts";
 import { Q } from "../schema.ts";
 import { tokens } from "./tokenize.ts";
-import { byUse, containing, distance, docs, near, withPrefix } from "./vocab.ts";
+import { byUse, containing, distance, docs, isCjk, near, withPrefix } from "./vocab.ts";
 import { synonymsOf } from "./synonyms.ts";
 import { type JoinedPair, particleCompounds, phrasalForms, writtenApart } from "./compounds.ts";
 import { irregularForms, notAfter, phraseSpellings } from "./irregular.ts";
@@ -397,7 +397,9 @@ function fragmentHolders(stats: TermStats, word: string): string[] {
     const dictionary = !ABLATE.fragmentWords && isEnglish(tok);
     if (tok.startsWith(word)) return !dictionary || !isEnglish(word);
     if (dictionary) return false;
-    if (word.length >= INSIDE) return true;
+    // Written without spaces, a CJK word is inside a token anywhere (trial 30: `配置文件` in
+    // `我们修复了配置文件的错误` was not found).
+    if (word.length >= INSIDE || isCjk(word)) return true;
     const at = tok.indexOf(word);
     const before = tok.slice(0, at), after = tok.slice(at + word.length);
     // At the end, what comes before is a word of its own or a prefix of two letters at

@@ -193,18 +193,37 @@ export function docs(store: Store, term: string): number {
 /** How many events hold a term: {@link docs}, or a search's cache of it (lib/search/expand.ts). */
 export type DocCount = (term: string) => number;
 
-/** Tokens of the vocabulary that contain `part` (3+ characters), at most `max`, most used first. */
+/**
+ * Tokens of the vocabulary that contain `part` (3+ characters; 2 when they are CJK, whose
+ * words are written without spaces, {@link isCjk}), at most `max`, most used first.
+ */
 export function containing(
   store: Store,
   part: string,
   max: number,
   count: DocCount = (t) => docs(store, t),
 ): string[] {
-  if (part.length < 3) return [];
-  const rows = Q.vocabContaining.all(store, { match: `"${part.replaceAll('"', '""')}"` });
+  // A word of two CJK characters (`文件`, `오류`) is too short for the trigram index: the
+  // vocabulary is scanned for it (trial 30: found by --re only).
+  const rows = part.length >= 3
+    ? Q.vocabContaining.all(store, { match: `"${part.replaceAll('"', '""')}"` })
+    : part.length === 2 && isCjk(part)
+    ? Q.vocabGlob.all(store, { glob: `*${part}*` })
+    : [];
   const terms = rows.map((r) => r.term).filter((t) => t !== part && t.includes(part));
   return byUse(count, terms.slice(0, 300), max);
 }
+
+/**
+ * Whether `word` is written in CJK characters alone (Han, kana, Hangul): a script written
+ * without spaces between words, whose index tokens are whole runs of them (a clause up to
+ * its punctuation), so any part of a token may be a word.
+ */
+export function isCjk(word: string): boolean {
+  return CJK.test(word);
+}
+
+const CJK = /^[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}ー]+$/u;
 
 /** Tokens of the vocabulary that start with `prefix`. */
 export function withPrefix(store: Store, prefix: string): string[] {
