@@ -177,3 +177,15 @@ Deno.test("a session file emptied or overwritten with garbage keeps its session 
     assert((await events()) < held);
   });
 });
+
+Deno.test("doctor counts changed stores apart from harnesses whose folders may hold new ones (trial 30: 41 for one new store)", async () => {
+  await withClaude(async (env, root) => {
+    writeFileSync(join(root, "-w-a", `${SID}.jsonl`), body);
+    assertEquals((await index(env)).code, 0);
+    const other = "43333333-2222-4333-8444-555555555556";
+    writeFileSync(join(root, "-w-b", `${other}.jsonl`), body.replaceAll(SID, other));
+    const r = await runMain(env, ["doctor", "--json"], "", env.home);
+    const ix = JSON.parse(r.out).index;
+    assertEquals([ix.changed, ix.look_again, ix.fresh], [0, 1, false], JSON.stringify(ix));
+  });
+});

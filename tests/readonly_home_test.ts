@@ -114,6 +114,11 @@ Deno.test({
       const doc = await runMain(env, ["doctor", "--json"]);
       const report = JSON.parse(doc.out);
       assertEquals(report.index.error, null, JSON.stringify(report.index));
+      // Doctor says the index cannot be brought up to date, as a problem (trial 30: "run 'deja
+      // index'", which cannot work there).
+      assertEquals(report.index.read_only, true, JSON.stringify(report.index));
+      assert(doc.err.includes("index (its folder is read-only)"), doc.err);
+      assertEquals(doc.code, 1);
     } finally {
       view.end();
       ix.cleanup();

@@ -103,6 +103,7 @@ export function doctorData(env: Env, binary: string[]): DoctorReport {
       .map((t) => `${t.target} (${WORDS[t.state]})`),
     ...(launcher.exists && !launcher.target_exists ? ["launcher (stale path)"] : []),
     ...(index.exists && index.error ? ["index (unreadable)"] : []),
+    ...(index.exists && index.readOnly ? ["index (its folder is read-only)"] : []),
     // Each harness whose stores failed, cannot be read or are damaged (what the last index
     // run could not read of it included, lib/store_damage.ts): one phrase per harness shown,
     // counted by its stores (what the report lists).
@@ -169,6 +170,9 @@ export function doctorJson(r: DoctorReport): Record<string, unknown> {
       last_index: isoTime(index.lastIndex),
       sources: index.sources,
       changed: index.changed,
+      look_again: index.lookAgain,
+      read_only: index.readOnly === true,
+      building: index.building ?? null,
       fresh: index.fresh,
       error: index.error ?? null,
       harness_errors: index.harnessErrors,
@@ -242,8 +246,20 @@ export function doctorText(r: DoctorReport, io: Pick<IO, "isTTY" | "env">): stri
     // beside sessions indexed at 22:20): the count is of stores changed since they were read.
     : `${index.fresh ? c.green("fresh") : c.yellow("stale")}  last full run ${
       fmtTime(index.lastIndex)
-    }, ${index.sources} stores, ${index.changed} changed or new since last read${
-      index.fresh ? "" : c.dim("  (run 'deja index')")
+    }, ${index.sources} stores, ${index.changed} changed since last read${
+      index.lookAgain
+        ? `, new stores possible in ${plural(index.lookAgain, "harness's", "harnesses'")} folders`
+        : ""
+    }${
+      index.readOnly
+        ? c.red(
+          "  (its folder is read-only: searches answer from it as it is; no run can update it)",
+        )
+        : index.building
+        ? c.dim(`  ('deja index' is running now, pid ${index.building})`)
+        : index.fresh
+        ? ""
+        : c.dim("  (run 'deja index')")
     }`;
   lines.push(`${c.bold("index".padEnd(12))} ${idx}`);
   // Each failure shows once: under its harness, the first of each kind in the summary line.

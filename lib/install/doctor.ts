@@ -12,6 +12,7 @@
  *
  * @module
  */
+import { dirname } from "node:path";
 import { existsSync } from "node:fs";
 import type { Env } from "../../core/model.ts";
 import { detected, mcpFile, type RetiredHook, type TargetRef } from "./facts.ts";
@@ -32,7 +33,15 @@ import { unapprovedHooks } from "./codex_trust.ts";
 import { launcherPath, launcherTarget, targetExists } from "./launcher.ts";
 import { type PartKind, withLauncher } from "./wire.ts";
 import type { Obj } from "../../core/values.ts";
-import { asIndexError, checkIndex, IndexDamaged, indexPath, Store } from "../store.ts";
+import {
+  asIndexError,
+  checkIndex,
+  IndexDamaged,
+  indexPath,
+  lockHolder,
+  Store,
+  writableDir,
+} from "../store.ts";
 import { checkStaleness } from "../fresh/check.ts";
 import { lastIndexAt } from "../fresh/manifest.ts";
 import { Q } from "../schema.ts";
@@ -74,6 +83,15 @@ export interface IndexStatus {
   sources: number;
   /** Indexed stores whose size or mtime changed since they were read (or that are gone). */
   changed: number;
+  /**
+   * Harnesses whose store folders changed since they were looked in (new stores may be
+   * there; trial 30: counted as stores, "41 changed or new" for one new store).
+   */
+  lookAgain: number;
+  /** The index's folder may not be written: no run can bring the index up to date. */
+  readOnly?: boolean;
+  /** A `deja index` holds the index now (its pid). */
+  building?: number;
   /** The index exists, opens, and no indexed store changed since. */
   fresh: boolean;
   /** `harness: error` for each error the last `deja index` reported, each once (a failed store, a damaged registry). */
@@ -257,11 +275,15 @@ export function indexStatus(env: Env): IndexStatus {
     lastIndex: null,
     sources: 0,
     changed: 0,
+    lookAgain: 0,
     fresh: false,
     harnessErrors: [],
     damage: [],
   };
   if (!out.exists) return out;
+  if (!writableDir(dirname(path))) out.readOnly = true;
+  const writer = lockHolder(dirname(path));
+  if (writer && !writer.brief) out.building = writer.pid;
   let store: Store | undefined;
   const indexErrors: Record<string, string[]> = {};
   try {
@@ -282,8 +304,9 @@ export function indexStatus(env: Env): IndexStatus {
     const rows = Q.allSources.all(store, {});
     out.sources = rows.length;
     out.damage = storeDamage(env, rows, indexErrors);
-    out.changed = stale.changed.length + stale.discover.length;
-    out.fresh = out.changed === 0 && out.lastIndex !== null;
+    out.changed = stale.changed.length;
+    out.lookAgain = stale.discover.length;
+    out.fresh = out.changed === 0 && out.lookAgain === 0 && out.lastIndex !== null;
   } catch (e) {
     // Damage a read of the stat pass ran into reads as damage, with the way out.
     const err = asIndexError(e, path);
