@@ -547,7 +547,7 @@ function openDb(path: string, busy: number, readOnly: boolean, fresh: boolean): 
       typeof DatabaseSync
     >[1],
   );
-  try {
+  return settled(db, () => {
     db.exec(`PRAGMA busy_timeout = ${busy}`);
     for (const p of PRAGMAS) {
       if (readOnly && /journal_mode/.test(p)) continue; // a write; the indexer set it
@@ -558,6 +558,13 @@ function openDb(path: string, busy: number, readOnly: boolean, fresh: boolean): 
       }
       db.exec(p);
     }
+  });
+}
+
+/** `db` once `setUp` ran on it; closed when `setUp` throws (the error goes on). */
+function settled(db: DatabaseSync, setUp: () => void): DatabaseSync {
+  try {
+    setUp();
   } catch (e) {
     try {
       db.close();
@@ -578,17 +585,11 @@ function openFrozen(path: string, busy: number): DatabaseSync {
     url as unknown as string,
     { readOnly: true } as ConstructorParameters<typeof DatabaseSync>[1],
   );
-  try {
+  return settled(db, () => {
     db.exec(`PRAGMA busy_timeout = ${busy}`);
     for (const p of PRAGMAS) if (!/journal_mode/.test(p)) db.exec(p);
     db.prepare("SELECT count(*) FROM sqlite_schema").get();
-  } catch (e) {
-    try {
-      db.close();
-    } catch { /* already failing */ }
-    throw e;
-  }
-  return db;
+  });
 }
 
 /** SQLite could not open the file (SQLITE_CANTOPEN), as opposed to finding it damaged or busy. */

@@ -196,6 +196,28 @@ export function* streamDocument(
   };
 }
 
+/**
+ * Counts what a {@link streamDocument} read passed over or stopped at, in `path`: each
+ * damaged item passed over, and where the read stopped with the `n` items kept before it.
+ */
+export function countStreamDamage(
+  doc: StreamedDocument,
+  path: string,
+  n: number,
+  ctx: Pick<ParseCtx, "skip">,
+): void {
+  for (const x of doc.skipped) {
+    ctx.skip(
+      "malformed_json",
+      `${path}@${x.at}`,
+      `a damaged message passed over: read again from byte ${x.resumed}`,
+    );
+  }
+  if (doc.failure) {
+    ctx.skip(doc.failure.why, `${path}@${doc.failure.at}`, `read up to here: ${n} messages kept`);
+  }
+}
+
 /** `[`: a read resumed after a damage is the array's items alone. */
 const OPEN = new Uint8Array([0x5b]);
 

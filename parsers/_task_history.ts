@@ -28,7 +28,13 @@ import { listFiles, readJsonFile, type Unreadable } from "../core/fs.ts";
 import { toMillis } from "./_time.ts";
 import { arr, type Obj, obj, str } from "./_util.ts";
 import { taskEvents, TaskReader } from "./_task_events.ts";
-import { firstJsonByte, readJsonDocument, streamDocument, wholeDocMax } from "./_json_doc.ts";
+import {
+  countStreamDamage,
+  firstJsonByte,
+  readJsonDocument,
+  streamDocument,
+  wholeDocMax,
+} from "./_json_doc.ts";
 import { REPAIRED } from "../core/text.ts";
 
 export { readJsonDocument };
@@ -281,16 +287,7 @@ async function* streamTask(
   // Roo's envelope says its version (a missing `messages` is counted too).
   const shaped = first === "[" || doc.value === undefined || doc.failure !== undefined ||
     historyMessages(doc.value, file, ctx) !== undefined;
-  for (const x of doc.skipped) {
-    ctx.skip(
-      "malformed_json",
-      `${file}@${x.at}`,
-      `a damaged message passed over: read again from byte ${x.resumed}`,
-    );
-  }
-  if (doc.failure) {
-    ctx.skip(doc.failure.why, `${file}@${doc.failure.at}`, `read up to here: ${n} messages kept`);
-  }
+  countStreamDamage(doc, file, n, ctx);
   const moved = reader.found().movedCwd;
   if (!reader.held && !moved && yielded && (timed || meta.started !== undefined)) return;
   if (!n && !yielded) {

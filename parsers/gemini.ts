@@ -26,6 +26,7 @@ import {
 } from "../core/fs.ts";
 import { headRecords, readJsonl } from "./_jsonl.ts";
 import {
+  countStreamDamage,
   salvageDocument,
   streamDocument,
   type StreamedDocument,
@@ -283,16 +284,7 @@ async function* parseStreamed(source: SourceRef, ctx: ParseCtx): AsyncGenerator<
     else chat.add(m);
     if (++i % CHUNK_MESSAGES === 0 && chat.held) yield chat.chunk();
   }
-  for (const x of head.skipped) {
-    ctx.skip(
-      "malformed_json",
-      `${path}@${x.at}`,
-      `a damaged message passed over: read again from byte ${x.resumed}`,
-    );
-  }
-  if (head.failure) {
-    ctx.skip(head.failure.why, `${path}@${head.failure.at}`, `read up to here: ${i} messages kept`);
-  }
+  countStreamDamage(head, path, i, ctx);
   if (chat.held) yield chat.chunk();
   else if (!i && !head.failure && !head.skipped.length) {
     ctx.skip("empty", path, "a chat with no messages");
