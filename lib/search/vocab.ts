@@ -131,8 +131,12 @@ export function vocabCommitted(store: Store): void {
   s.flushed = [];
   s.unkept = 0;
   if (s.repair) {
-    s.repair = false;
-    repairVocab(store);
+    // Tried again after the next commit when it cannot run now (the index busy): what it
+    // adds is for the fallback tiers only, never worth failing a run.
+    try {
+      repairVocab(store);
+      s.repair = false;
+    } catch { /* left for the next commit */ }
   }
 }
 
