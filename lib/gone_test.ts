@@ -175,6 +175,14 @@ Deno.test("a session file emptied or overwritten with garbage keeps its session 
     const cut = await index(env);
     assert(cut.out.includes("holds less than when last read"), cut.out);
     assert((await events()) < held);
+    // Cut inside its first line: the session is no longer returned at all, and is kept.
+    writeFileSync(file, lines.join(""));
+    assertEquals((await index(env)).code, 0);
+    writeFileSync(file, lines[0].slice(0, 40));
+    const torn = await index(env);
+    assertEquals(torn.code, 0, torn.err);
+    assertEquals(await events(), held, torn.out);
+    assert(torn.out.includes("kept 1 session as indexed"), torn.out);
   });
 });
 

@@ -299,13 +299,17 @@ export async function writeSource(
     // Any store read whole counts: an append store is read whole again when it shrank (trial
     // 30: a Claude session emptied or overwritten with garbage left the index without a word).
     const damaged = !!damageIn(ctx.counts) || (mode === "full" && !!ctx.counts.empty);
-    const losses = (src.kind !== "append" || mode === "full") && damaged ? writer.losses() : [];
-    const kept = losses.length;
-    // Undamaged, an append store that shrank is followed, and said (trial 30: 50 of a
-    // session's 100 events left the index without a word when its file was cut to 50 lines).
-    const shorter = mode === "full" && !damaged && src.kind === "append" && prev
+    // An append store that shrank (read whole again, with an earlier read) is followed, and
+    // said (trial 30: 50 of a session's 100 events left the index without a word when its file
+    // was cut to 50 lines); a session it no longer returns at all is kept as a damaged
+    // store's is (trial 31: a file cut inside its first line lost its session).
+    const shrank = mode === "full" && src.kind === "append" && prev !== undefined;
+    const fewer = shrank && !damaged ? writer.losses() : [];
+    const losses = (src.kind !== "append" || mode === "full") && damaged
       ? writer.losses()
-      : [];
+      : fewer.filter((l) => l.after === 0);
+    const shorter = fewer.filter((l) => l.after > 0);
+    const kept = losses.length;
     // A session another store holds a better copy of stays as that store gave it (lib/copies.ts).
     const copies = writer.lostCopies(damaged);
     if (losses.length || copies.length) {
