@@ -556,7 +556,11 @@ export function expand(
     /** At the close tier: a word held as typed (its forms are not spellings to report). */
     let held = false;
     if (tier === "exact" || !word) {
-      if (literal) list = [word ?? ""];
+      // A CJK word held alone is also inside the longer runs the index holds as one token
+      // (trial 31: a message of `文件` alone hid every session with `配置文件`).
+      if (literal) {
+        list = word && isCjk(word) ? [word, ...fragmentHolders(stats, word)] : [word ?? ""];
+      }
     } else if (tier === "substring") {
       // A word the history holds is read inside longer words only alone: beside another
       // word, in its own forms only (`leak` in `leaks`; trial 25: `touch redis` read `redis`
@@ -564,7 +568,7 @@ export function expand(
       const inside = fragmentHolders(stats, word);
       list = !literal
         ? inside
-        : terms.length === 1 || ABLATE.heldFragments
+        : terms.length === 1 || ABLATE.heldFragments || isCjk(word)
         ? [word, ...inside]
         : [word, ...inside.filter((w) => wordForms(stats, word).includes(w))];
       if (typoFirst(stats, terms, t, word, list)) return null;
@@ -663,7 +667,8 @@ export function expand(
     // Said once for the two, as typed (`data base → database`).
     if (whole && pair?.first) joins.push({ from: pair.typed, to: wholes });
     // (Held as the word the two make is no guess: `life cycle` where only `lifecycle` is held.)
-    if (!literal && !(whole && list.length === wholes.length)) widenedOnly++;
+    // (Nor is a CJK word read inside the run of text that holds it: its script has no spaces.)
+    if (!literal && !(whole && list.length === wholes.length) && !isCjk(word)) widenedOnly++;
     alts.push([...list.map((w) => [w]), ...phrases]);
   }
   if (tier !== "exact" && !changes.length) return null;
