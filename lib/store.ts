@@ -233,7 +233,16 @@ export class Store {
       }
     }
     if (fresh && !memory && (!opts.create || opts.readOnly)) {
-      throw new DejaError(`no index at ${path}`, "run 'deja index' first", 2);
+      // In a folder deja may not write to, no index can be built: said, not "run deja index"
+      // (trial 31).
+      const dir = dirname(path);
+      throw new DejaError(
+        `no index at ${path}`,
+        existsSync(dir) && !writableDir(dir)
+          ? `its folder is read-only: point DEJA_HOME at a folder deja may write to, then run 'deja index'`
+          : "run 'deja index' first",
+        2,
+      );
     }
     if (fresh && !memory) makeDataDir(join(path, ".."));
     const busy = Math.max(0, Math.floor(opts.busyMs ?? 5000));

@@ -147,6 +147,12 @@ Deno.test({
       assertEquals(r.code, 2, r.err);
       assert(r.err.includes("the index cannot be written here"), r.err);
       assert(!r.err.includes("words"), r.err);
+      // Nor is "run 'deja index'" the way out for a search or doctor there (trial 31).
+      const q = await runMain(env, ["some", "words"]);
+      assert(q.err.includes("its folder is read-only"), q.err);
+      const doc = await runMain(env, ["doctor", "--json"]);
+      assertEquals(doc.code, 1, doc.err);
+      assertEquals(JSON.parse(doc.out).index.read_only, true, doc.out);
     } finally {
       view.end();
       rmSync(dir, { recursive: true, force: true });

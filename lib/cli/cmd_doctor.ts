@@ -103,7 +103,7 @@ export function doctorData(env: Env, binary: string[]): DoctorReport {
       .map((t) => `${t.target} (${WORDS[t.state]})`),
     ...(launcher.exists && !launcher.target_exists ? ["launcher (stale path)"] : []),
     ...(index.exists && index.error ? ["index (unreadable)"] : []),
-    ...(index.exists && index.readOnly ? ["index (its folder is read-only)"] : []),
+    ...(index.readOnly ? ["index (its folder is read-only)"] : []),
     // Each harness whose stores failed, cannot be read or are damaged (what the last index
     // run could not read of it included, lib/store_damage.ts): one phrase per harness shown,
     // counted by its stores (what the report lists).
@@ -239,7 +239,11 @@ export function doctorText(r: DoctorReport, io: Pick<IO, "isTTY" | "env">): stri
     lines.push(c.dim("  deja moved: run 'deja install' again from where it is now"));
   }
   const idx = !index.exists
-    ? c.yellow("no index yet: run 'deja index'")
+    ? index.readOnly
+      ? c.red(
+        "no index, and its folder is read-only: point DEJA_HOME at a folder deja may write to",
+      )
+      : c.yellow("no index yet: run 'deja index'")
     : index.error
     ? c.red(`unreadable: ${index.error}`)
     // A refresh on use reads changed stores but is no full run (trial 9: "last indexed 22:15"

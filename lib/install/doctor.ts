@@ -280,8 +280,9 @@ export function indexStatus(env: Env): IndexStatus {
     harnessErrors: [],
     damage: [],
   };
+  // Said with or without an index: none can be built or brought up to date there (trial 31).
+  if (existsSync(dirname(path)) && !writableDir(dirname(path))) out.readOnly = true;
   if (!out.exists) return out;
-  if (!writableDir(dirname(path))) out.readOnly = true;
   const writer = lockHolder(dirname(path));
   if (writer && !writer.brief) out.building = writer.pid;
   let store: Store | undefined;
