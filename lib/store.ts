@@ -26,7 +26,7 @@ import {
 import { basename, dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { MIGRATIONS, NEW_FILE_PRAGMAS, PRAGMAS, Q, SCHEMA_VERSION } from "./schema.ts";
-import { DejaError } from "../core/errors.ts";
+import { DejaError, writeReason } from "../core/errors.ts";
 import { commandName, pid, pidAlive, uid } from "../core/runtime.ts";
 
 /** Path of the index file (core/paths.ts, where bin.ts reads it without loading SQLite). */
@@ -672,11 +672,7 @@ export function asWriteError(e: unknown, command: string, index: string): unknow
   const path = typeof x?.path === "string"
     ? x.path.replace(/\.[0-9a-f-]{36}\.tmp$/, "")
     : undefined;
-  const why = code === "EROFS"
-    ? "read-only file system"
-    : code === "ENOSPC"
-    ? "the disk is full"
-    : "permission denied";
+  const why = writeReason(e);
   const ours = path !== undefined && path.startsWith(dirname(index));
   return new DejaError(
     `${command} stopped: cannot write ${path ?? "a file"} (${why})`,

@@ -107,7 +107,7 @@ Deno.test({
       const forget = await runMain(env, ["forget", "--session", SID.slice(0, 8)]);
       assertEquals(forget.code, 2, forget.err);
       assert(
-        /cannot write .*tombstones\.jsonl \(read-only file system\)/.test(forget.err),
+        /cannot write .*tombstones\.jsonl \(the file system is read-only\)/.test(forget.err),
         forget.err,
       );
       assert(!/\n\s+at /.test(forget.err), forget.err);

@@ -16,7 +16,7 @@ import {
 } from "node:fs";
 import { dirname, isAbsolute, resolve } from "node:path";
 import type { Env } from "../../core/model.ts";
-import { DejaError } from "../../core/errors.ts";
+import { DejaError, writeReason } from "../../core/errors.ts";
 import { redact } from "../redact.ts";
 import { runIndex } from "../indexer.ts";
 import { parsers } from "../../parsers/mod.ts";
@@ -194,9 +194,8 @@ export function appendNote(env: Env, text: string, opts: NoteOptions): Appended 
     }
     if (fresh) chmodSync(path, 0o600);
   } catch (e) {
-    const code = (e as { code?: string }).code ?? (e as Error).message;
     throw new DejaError(
-      `cannot write ${path}: ${code}`,
+      `cannot write ${path}: ${writeReason(e)}`,
       "set DEJA_HOME to a directory you can write",
     );
   }

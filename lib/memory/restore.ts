@@ -46,7 +46,7 @@ import { existsSync, readFileSync, realpathSync, statSync, writeFileSync } from 
 import { dirname, resolve } from "node:path";
 import { isAbsoluteAny } from "../../core/paths.ts";
 import type { Store } from "../store.ts";
-import { DejaError } from "../../core/errors.ts";
+import { DejaError, writeReason } from "../../core/errors.ts";
 import { Q } from "../schema.ts";
 import type { SessionRow } from "../rows.ts";
 import { findTouches, type PathMatch } from "./paths.ts";
@@ -439,18 +439,8 @@ export function writeSpan(
     writeFileSync(path, body, { flag: opts.force ? "w" : "wx" });
   } catch (e) {
     const code = (e as { code?: string }).code ?? (e as Error).message;
-    // In words a person reads (trial 9: "cannot write …: ENOENT").
-    const why: Record<string, string> = {
-      ENOENT: "its directory does not exist",
-      EACCES: "permission denied",
-      EPERM: "permission denied",
-      EISDIR: "it is a directory",
-      ENOTDIR: "a part of its path is not a directory",
-      EROFS: "the file system is read-only",
-      ENOSPC: "no space left on the device",
-    };
     throw new DejaError(
-      `cannot write ${path}: ${why[code] ?? code}`,
+      `cannot write ${path}: ${writeReason(e)}`,
       code === "EEXIST"
         ? "add --force to overwrite it"
         : code === "ENOENT"
