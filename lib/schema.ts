@@ -488,6 +488,26 @@ export const Q = {
     `SELECT * FROM events WHERE session_id = ? ORDER BY seq`,
     ["session"],
   ),
+  /**
+   * The events of one session without their text (`deja show`, which reads the text a page
+   * at a time: lib/cli/cmd_show.ts): `text` is its first character that is not ASCII white
+   * space ('' when none), what tells a said or typed turn (lib/memory/ending.ts); `n` its
+   * size in bytes.
+   */
+  eventMetaOfSession: query<{ session: number }, EventRow & { n: number }>(
+    `SELECT id, seq, kind, time, tool, call_id, data, model, octet_length(text) AS n,
+      substr(ltrim(text, ' ' || char(9) || char(10) || char(13)), 1, 1) AS text
+      FROM events WHERE session_id = ? ORDER BY seq`,
+    ["session"],
+  ),
+  /** The text of a session's events from seq `from` to `to`. */
+  eventTextsBetween: query<
+    { session: number; from: number; to: number },
+    { id: number; text: string }
+  >(
+    `SELECT id, text FROM events WHERE session_id = ? AND seq BETWEEN ? AND ?`,
+    ["session", "from", "to"],
+  ),
   /** The commands of one session (row id). */
   commandsOfSession: query<{ session: number }, CommandRow>(
     `SELECT * FROM commands WHERE session_id = ?`,

@@ -10,7 +10,7 @@ import type { Args, CommandSpec } from "./common.ts";
 import { colors, fmtSessionTime, fmtTime, isoTime, printJson } from "./common.ts";
 import { cutsIn, oneLine, tilde } from "../../core/text.ts";
 import { existsSync } from "node:fs";
-import type { IO } from "../../core/runtime.ts";
+import { GarbagePacer, type IO } from "../../core/runtime.ts";
 import { indexPath, Store } from "../store.ts";
 import { DejaError } from "../../core/errors.ts";
 import {
@@ -91,6 +91,11 @@ export interface ShowData {
    * lost to damage, so the session may lack messages; null when none.
    */
   damage: SessionDamage | null;
+  /**
+   * A lean read's texts, by the event's place in `events` (whose `text` is then only its
+   * first character): read from the index as they are shown, in order.
+   */
+  texts?: (i: number) => string;
 }
 
 /**
@@ -110,11 +115,21 @@ export function parseShow(a: Args): ShowArgs {
  *
  * @throws {DejaError} exit 1 when no session matches, 2 when several do (lib/sessions.ts).
  */
-export function showSession(store: Store, ref: string, tz?: string): ShowData {
+export function showSession(
+  store: Store,
+  ref: string,
+  tz?: string,
+  opts: { lean?: boolean } = {},
+): ShowData {
   const s = resolveSession(store, ref);
-  const events = Q.eventsOfSession.all(store, { session: s.id });
+  // Lean: the text is read a page at a time as it is shown ({@link showChunks}); a day of
+  // notes (small, and its note ids read from the text) is read whole.
+  const lean = opts.lean === true && s.harness !== "deja";
+  const events = lean
+    ? Q.eventMetaOfSession.all(store, { session: s.id })
+    : Q.eventsOfSession.all(store, { session: s.id });
   const commands = new Map<number, RunStatus>();
-  for (const c of Q.commandsInOrder.all(store, { session: s.id })) {
+  for (const c of Q.commandsInOrder.iterate(store, { session: s.id })) {
     const facts = runFacts(c);
     const owner = facts.exit === null ? null : statusOwner(facts.command, facts.exit);
     const outcome = outcomeOf(facts);
@@ -141,6 +156,50 @@ export function showSession(store: Store, ref: string, tz?: string): ShowData {
     noteIds: s.harness === "deja" ? noteIdsOf(s, events, tz) : new Map(),
     ending: sessionEnding(store, s, events),
     damage: sessionDamage(Q.sourceByPath.get(store, { path: s.source })),
+    ...(lean ? { texts: pagedTexts(store, s.id, events as Array<EventRow & { n: number }>) } : {}),
+  };
+}
+
+/** Bytes of event text read between two collections of garbage ({@link pagedTexts}). */
+const SHOW_GC_BYTES = 32 << 20;
+
+/** Bytes of event text {@link pagedTexts} reads at a time. */
+const TEXT_PAGE_BYTES = 4 << 20;
+
+/**
+ * The texts of a lean read's events ({@link showSession}), a page of about
+ * {@link TEXT_PAGE_BYTES} (at most 1,024 events) at a time, from the store left open: a
+ * session of a million events or 150 MB was held whole, about 1 GB (trial 30).
+ */
+function pagedTexts(
+  store: Store,
+  session: number,
+  events: Array<EventRow & { n: number }>,
+): (i: number) => string {
+  let page = new Map<number, string>();
+  let start = 0, end = -1; // the indexes of `events` the page holds
+  // The pages read and written are garbage at once; a runtime that collects late would
+  // hold them all (a 150 MB session: 991 -> 528 MB without, lower with).
+  const pacer = new GarbagePacer(SHOW_GC_BYTES);
+  return (i) => {
+    if (i > end || i < start) {
+      let bytes = 0;
+      let j = i;
+      while (
+        j < events.length && j - i < 1024 && (j === i || bytes + events[j].n <= TEXT_PAGE_BYTES)
+      ) {
+        bytes += events[j].n;
+        j++;
+      }
+      start = i;
+      end = j - 1;
+      pacer.took(bytes);
+      page = new Map(
+        Q.eventTextsBetween.all(store, { session, from: events[i].seq, to: events[end].seq })
+          .map((r) => [r.id, r.text]),
+      );
+    }
+    return page.get(events[i].id) ?? "";
   };
 }
 
@@ -279,6 +338,21 @@ export function showJson(d: ShowData): Record<string, unknown> {
 
 /** The session as text for a reader (colour when `io` is a terminal). */
 export function showText(d: ShowData, io: Pick<IO, "isTTY" | "env">, full: boolean): string {
+  return [...showChunks(d, io, full)].join("");
+}
+
+/** Events {@link showChunks} renders between two writes. */
+const CHUNK_EVENTS = 256;
+
+/**
+ * {@link showText} in pieces of {@link CHUNK_EVENTS} events, each ending in a newline:
+ * written as they come, a long session is never held as one text.
+ */
+export function* showChunks(
+  d: ShowData,
+  io: Pick<IO, "isTTY" | "env">,
+  full: boolean,
+): Generator<string> {
   const s = d.session;
   const c = colors(io);
   const runColor = (o: Outcome) => o === "ok" ? c.green : o === "failed" ? c.red : c.yellow;
@@ -299,14 +373,20 @@ export function showText(d: ShowData, io: Pick<IO, "isTTY" | "env">, full: boole
   out.push("");
   const diffs = editDiffs(d.files, full, replacingAll(d.files, d.events));
   let model: string | undefined;
-  for (const e of d.events) {
+  for (let i = 0; i < d.events.length; i++) {
+    const e = d.events[i];
+    if (i && i % CHUNK_EVENTS === 0 && out.length) {
+      yield out.join("\n") + "\n";
+      out.length = 0;
+    }
+    const said = d.texts ? d.texts(i) : e.text;
     // Where the replies' model changes (the first one is the header's).
     if (e.model && e.model !== model) {
       if (model !== undefined) out.push(c.dim(`— model ${e.model} from here`));
       model = e.model;
     }
     const diff = e.kind === "tool_call" ? diffs.get(e.id) : undefined;
-    const text = full ? diff ?? e.text : clip(diff ?? e.text, e.kind);
+    const text = full ? diff ?? said : clip(diff ?? said, e.kind);
     const label = e.kind === "tool_call" || e.kind === "tool_result"
       ? `${e.kind} ${e.tool ?? ""}`.trim()
       : e.kind;
@@ -363,20 +443,21 @@ export function showText(d: ShowData, io: Pick<IO, "isTTY" | "env">, full: boole
       ),
     );
   }
-  return out.join("\n") + "\n";
+  if (out.length) yield out.join("\n") + "\n";
 }
 
 function runShow(a: Args, io: IO): number {
   const args = parseShow(a);
   const store = Store.open(indexPath(io.env));
-  let d: ShowData;
   try {
-    d = showSession(store, args.ref, io.env.get("TZ"));
+    // As text, the events' text is read and written a page at a time (trial 30: a session of
+    // 150 MB or a million events held whole, about 1 GB, even through `| head`).
+    const d = showSession(store, args.ref, io.env.get("TZ"), { lean: !args.json });
+    if (args.json) printJson(io, showJson(d));
+    else for (const chunk of showChunks(d, io, args.full)) io.out(chunk);
   } finally {
     store.close();
   }
-  if (args.json) printJson(io, showJson(d));
-  else io.out(showText(d, io, args.full));
   return 0;
 }
 

@@ -3,7 +3,7 @@ import { indexSessions } from "../../tests/_memory.ts";
 import { captureIO } from "../../tests/_cli_io.ts";
 import { DejaError } from "../../core/errors.ts";
 import { csi } from "./output.ts";
-import { parseShow, showCmd, showSession } from "./cmd_show.ts";
+import { parseShow, showChunks, showCmd, showSession, showText } from "./cmd_show.ts";
 import { sessionDigest } from "../memory/digest.ts";
 
 const ID = "5e55a000-1111-4222-8333-444455556666";
@@ -226,6 +226,36 @@ Deno.test("show, ctx and their JSON say a run timed out or went to the backgroun
       digest.markdown,
       "## Not run\n\n- `rm -rf build` — Permission to use Bash with command rm -rf build has been denied.\n",
     );
+  } finally {
+    ix.cleanup();
+  }
+});
+
+Deno.test("a long session is shown from pages of its text read as they are written, the same as read whole (trial 30)", async () => {
+  const turns = [];
+  for (let i = 0; i < 700; i++) {
+    turns.push({ user: `step ${i}: run the suite again` });
+    turns.push({
+      bash: `npm test -- --shard ${i}`,
+      out: i % 7 ? "ok" : "1 failing",
+      exit: i % 7 ? 0 : 1,
+    });
+    turns.push({ say: `Step ${i} done. ${"x".repeat(i % 50)}` });
+  }
+  const ix = await indexSessions([{ id: ID, cwd: "/w/app", start: "2026-11-01T10:00:00Z", turns }]);
+  try {
+    const io = { isTTY: false, env: ix.env };
+    const whole = showSession(ix.store, "5e55");
+    const lean = showSession(ix.store, "5e55", undefined, { lean: true });
+    assert(whole.events.length > 2048, `${whole.events.length} events`);
+    // Lean, the events carry no text; each is read when shown.
+    assert(lean.texts && lean.events.every((e) => e.text.length <= 1));
+    const chunks = [...showChunks(lean, io, false)];
+    assert(chunks.length > 4, `${chunks.length} chunks`);
+    assertEquals(chunks.join(""), showText(whole, io, false));
+    assertEquals([...showChunks(lean, io, true)].join(""), showText(whole, io, true));
+    assertEquals(lean.ending, whole.ending);
+    assertEquals([...lean.commands.entries()], [...whole.commands.entries()]);
   } finally {
     ix.cleanup();
   }
