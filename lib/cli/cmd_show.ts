@@ -178,8 +178,8 @@ function pagedTexts(
 ): (i: number) => string {
   let page = new Map<number, string>();
   let start = 0, end = -1; // the indexes of `events` the page holds
-  // The pages read and written are garbage at once; a runtime that collects late would
-  // hold them all (a 150 MB session: 991 -> 528 MB without, lower with).
+  // The pages read and written are garbage at once; a runtime that collects late holds
+  // many of them (a 150 MB Cline task, before its commands were folded as read: 528 -> 454 MB).
   const pacer = new GarbagePacer(SHOW_GC_BYTES);
   return (i) => {
     if (i > end || i < start) {
