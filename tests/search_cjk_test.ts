@@ -53,6 +53,14 @@ Deno.test("a CJK word inside a longer run of text is found, two characters or mo
       const projects = JSON.parse(r.out).results.map((x: { project: string }) => x.project);
       assertEquals(projects.sort(), want.split(" "), q);
     }
+    // Quoted, a phrase inside a run is found; characters that are not contiguous are not.
+    const quoted = await runMain(env, ["search", "--json", '"文件的错误"']);
+    assertEquals(quoted.code, 0, quoted.err);
+    assertEquals(JSON.parse(quoted.out).results.map((x: { project: string }) => x.project), [
+      "/w/zh",
+    ]);
+    const apart = await runMain(env, ["search", "--json", '"配置错误"']);
+    assertEquals(apart.code, 1, apart.out);
     // A CJK word in no text is still no hit.
     const none = await runMain(env, ["search", "--json", "数据库"]);
     assertEquals(none.code, 1, none.out);

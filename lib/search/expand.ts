@@ -608,8 +608,13 @@ export function expand(
     if (!word) {
       // A phrase with a contraction in it is held spelt either way (lib/search/irregular.ts).
       const held = ways.filter((v) => stats.present(v));
+      const cjk = t.tokens.length === 1 && isCjk(t.tokens[0]);
       const frag = !held.length && tier === "substring" && !t.quoted
         ? fragmentOf(stats, t.tokens)
+        // Quoted, a CJK phrase is still inside the run of text that holds it, contiguous
+        // there (trial 31: `"配置文件"` matched nothing where `配置文件` was found).
+        : !held.length && tier === "substring" && cjk
+        ? fragmentHolders(stats, t.tokens[0]).map((w) => [w])
         : [];
       // A name typed in parts that the history writes as one word, also where each part is
       // a word of the history somewhere but no event holds them as a phrase (trial 13:
