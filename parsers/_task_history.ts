@@ -23,7 +23,7 @@
  */
 import { stat } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
-import type { ParseCtx, Session } from "../core/model.ts";
+import type { Event, ParseCtx, Session } from "../core/model.ts";
 import { listFiles, readJsonFile, type Unreadable } from "../core/fs.ts";
 import { toMillis } from "./_time.ts";
 import { arr, type Obj, obj, str } from "./_util.ts";
@@ -241,13 +241,7 @@ async function* streamTask(
   const chunk = (last: boolean): Session => {
     const events = reader.take();
     const found = reader.found();
-    let lo: number | undefined;
-    let hi: number | undefined;
-    for (const e of events) {
-      if (e.time === undefined) continue;
-      if (lo === undefined || e.time < lo) lo = e.time;
-      if (hi === undefined || e.time > hi) hi = e.time;
-    }
+    const [lo, hi] = timeSpan(events);
     timed ||= lo !== undefined;
     const s: Session = {
       harness,
@@ -318,13 +312,7 @@ export async function buildTaskSession(
   ctx: ParseCtx,
 ): Promise<Session> {
   const { events, model, envCwd, movedCwd } = taskEvents(messages, meta.cwd, file, ctx);
-  let first: number | undefined;
-  let last: number | undefined;
-  for (const e of events) {
-    if (e.time === undefined) continue;
-    if (first === undefined || e.time < first) first = e.time;
-    if (last === undefined || e.time > last) last = e.time;
-  }
+  const [first, last] = timeSpan(events);
   // No recorded time at all: the file's mtime dates the session, marked as such.
   let mtime: number | undefined;
   if (meta.started === undefined && first === undefined) {
@@ -359,4 +347,16 @@ export async function buildTaskSession(
  */
 export async function readObject(path: string, report?: Unreadable): Promise<Obj | undefined> {
   return obj(await readJsonFile(path, 16 << 20, report));
+}
+
+/** The earliest and latest recorded time of `events` (undefined when none has one). */
+function timeSpan(events: readonly Event[]): [number | undefined, number | undefined] {
+  let lo: number | undefined;
+  let hi: number | undefined;
+  for (const e of events) {
+    if (e.time === undefined) continue;
+    if (lo === undefined || e.time < lo) lo = e.time;
+    if (hi === undefined || e.time > hi) hi = e.time;
+  }
+  return [lo, hi];
 }
