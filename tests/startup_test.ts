@@ -17,8 +17,13 @@ interface Dep {
 
 /** Local modules main.ts reaches through static imports only. */
 function staticGraph(root: string): Set<string> {
-  const r = spawnSync("deno", ["info", "--json", root], { cwd: REPO, encoding: "utf8" });
-  assertEquals(r.status, 0, r.stderr);
+  // The graph's JSON passes 1 MB (spawnSync's default buffer) when the checkout's path is long.
+  const r = spawnSync("deno", ["info", "--json", root], {
+    cwd: REPO,
+    encoding: "utf8",
+    maxBuffer: 256 * 1024 * 1024,
+  });
+  assertEquals(r.status, 0, `${r.error ?? ""} ${r.stderr}`);
   const info = JSON.parse(r.stdout) as {
     modules: { specifier: string; dependencies?: Dep[] }[];
   };
