@@ -508,6 +508,41 @@ export const Q = {
     `SELECT id, text FROM events WHERE session_id = ? AND seq BETWEEN ? AND ?`,
     ["session", "from", "to"],
   ),
+  /**
+   * A session's events of one kind after seq `after`, in order, and the same backwards: the
+   * digest (lib/memory/digest.ts) reads them a row at a time rather than the session whole.
+   */
+  eventsOfKindAfter: query<{ session: number; kind: string; after: number }, EventRow>(
+    `SELECT * FROM events WHERE session_id = ? AND kind = ? AND seq > ? ORDER BY seq`,
+    ["session", "kind", "after"],
+  ),
+  eventsOfKindBackFrom: query<{ session: number; kind: string; after: number }, EventRow>(
+    `SELECT * FROM events WHERE session_id = ? AND kind = ? AND seq > ? ORDER BY seq DESC`,
+    ["session", "kind", "after"],
+  ),
+  /** A session's events strictly between two seqs, in order. */
+  eventsBetweenSeqs: query<{ session: number; from: number; to: number }, EventRow>(
+    `SELECT * FROM events WHERE session_id = ? AND seq > ? AND seq < ? ORDER BY seq`,
+    ["session", "from", "to"],
+  ),
+  /** Whether the assistant said or called anything after seq `after`. */
+  actedAfter: query<{ session: number; after: number }, { yes: number }>(
+    `SELECT 1 AS yes FROM events WHERE session_id = ? AND seq > ?
+      AND kind IN ('assistant', 'tool_call') LIMIT 1`,
+    ["session", "after"],
+  ),
+  /** A session's results of calls that never ran (`{"notRun":true}`, core/model.ts), in order. */
+  notRunResults: query<{ session: number }, EventRow>(
+    `SELECT * FROM events WHERE session_id = ? AND kind = 'tool_result' AND call_id IS NOT NULL
+      AND instr(data, '"notRun":true') > 0 ORDER BY seq`,
+    ["session"],
+  ),
+  /** The text of a session's last call with id `call`. */
+  callText: query<{ session: number; call: string }, { text: string }>(
+    `SELECT text FROM events WHERE session_id = ? AND call_id = ? AND kind = 'tool_call'
+      ORDER BY seq DESC LIMIT 1`,
+    ["session", "call"],
+  ),
   /** The commands of one session (row id). */
   commandsOfSession: query<{ session: number }, CommandRow>(
     `SELECT * FROM commands WHERE session_id = ?`,

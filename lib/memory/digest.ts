@@ -134,17 +134,15 @@ export function sessionDigest(
   const session = Q.sessionById.get(store, { id: sessionRowId });
   if (!session) throw new DejaError(`no session with row id ${sessionRowId}`, undefined, 1);
   const budget = Math.max(CTX_MIN_BUDGET, opts.budgetBytes ?? CTX_BUDGET);
-  const events = Q.eventsOfSession.all(store, { session: sessionRowId });
-  const speech = (kind: string, min: number) =>
-    events.filter((e) => e.kind === kind && e.text.trim().length >= min && !/^\s*</.test(e.text));
-  const users = speech("user", 20);
-  const first = users[0] ?? events.find((e) => e.kind === "user");
+  const events = eventsOf(store, sessionRowId);
+  const first = find(events.of("user"), (e) => e.text.trim().length >= 20 && typed(e)) ??
+    find(events.of("user"), () => true);
   const problem = first?.text.trim() ?? null;
   const runs = Q.commandsInOrder.all(store, { session: sessionRowId });
   const outcome = findOutcome(events, first, runs);
   const decisions = findDecisions(events);
   const commands = foldCommands(runs);
-  const refused = notRun(events);
+  const refused = notRun(store, sessionRowId);
   const files = changedFiles(store, sessionRowId);
 
   const head = header(session, describeSession(store, session), opts.home);
@@ -214,16 +212,14 @@ export interface NotRunCall {
 }
 
 /**
- * The calls of `events` whose result says they never ran (core/model.ts `notRun`: refused,
+ * The calls of the session whose result says they never ran (core/model.ts `notRun`: refused,
  * denied, cancelled), in order, identical ones once.
  */
-function notRun(events: readonly EventRow[]): NotRunCall[] {
-  const calls = new Map<string, EventRow>();
-  for (const e of events) if (e.kind === "tool_call" && e.call_id) calls.set(e.call_id, e);
+function notRun(store: Store, session: number): NotRunCall[] {
   const out = new Map<string, NotRunCall>();
-  for (const e of events) {
-    if (e.kind !== "tool_result" || !e.call_id || !e.data?.includes('"notRun":true')) continue;
-    const call = calls.get(e.call_id);
+  for (const e of Q.notRunResults.iterate(store, { session })) {
+    if (!e.call_id) continue;
+    const call = Q.callText.get(store, { session, call: e.call_id });
     if (!call) continue;
     const command = callHeadline(call.text);
     const reason = e.text.split("\n").map((l) => l.trim()).find(Boolean) ?? null;
@@ -232,6 +228,45 @@ function notRun(events: readonly EventRow[]): NotRunCall[] {
   }
   return [...out.values()];
 }
+
+/** Before the first seq and after the last. */
+const START = Number.MIN_SAFE_INTEGER;
+const END = Number.MAX_SAFE_INTEGER;
+
+/**
+ * One session's events as the digest reads them: from the index a row at a time, one kind or
+ * one stretch at a time, never the session whole. A session of a million events read whole
+ * took `ctx` to about 480 MB, and the hooks and `handoff` digest sessions too (issue 18).
+ */
+interface Events {
+  /** The events of `kind` after seq `after`, in order. */
+  of(kind: string, after?: number): Iterable<EventRow>;
+  /** The same, the last first. */
+  backFrom(kind: string, after?: number): Iterable<EventRow>;
+  /** Every event after seq `from` and before seq `to`, in order. */
+  between(from: number, to?: number): Iterable<EventRow>;
+  /** Whether an assistant turn or call comes after seq `after`. */
+  actedAfter(after: number): boolean;
+}
+
+function eventsOf(store: Store, session: number): Events {
+  return {
+    of: (kind, after = START) => Q.eventsOfKindAfter.iterate(store, { session, kind, after }),
+    backFrom: (kind, after = START) =>
+      Q.eventsOfKindBackFrom.iterate(store, { session, kind, after }),
+    between: (from, to = END) => Q.eventsBetweenSeqs.iterate(store, { session, from, to }),
+    actedAfter: (after) => Q.actedAfter.get(store, { session, after }) !== undefined,
+  };
+}
+
+/** The first of `rows` that `ok` accepts; the rest are not read. */
+function find<T>(rows: Iterable<T>, ok: (row: T) => boolean): T | undefined {
+  for (const r of rows) if (ok(r)) return r;
+  return undefined;
+}
+
+/** Words a person or the model wrote, not blank and not a tag the harness put in (`<command-name>`). */
+const typed = (e: EventRow) => e.text.trim() !== "" && !/^\s*</.test(e.text);
 
 function header(s: SessionRow, name: string | null, home?: string): string {
   const project = s.project ? displayPath(s.project, null, home) : "-";
@@ -261,17 +296,21 @@ function counts(f: DigestFile): string {
 
 /** How the session ended (see {@link Digest.outcome}). */
 function findOutcome(
-  events: EventRow[],
+  events: Events,
   first: EventRow | undefined,
   runs: CommandAtRow[],
 ): string | null {
   const lastReply = (after: number) => {
-    const says = events.filter((e) => e.kind === "assistant" && e.seq > after && e.text.trim());
-    return says.findLast((e) => e.text.trim().length >= 40 && !/^\s*</.test(e.text)) ??
-      says.at(-1) ?? null;
+    let latest: EventRow | undefined;
+    for (const e of events.backFrom("assistant", after)) {
+      if (!e.text.trim()) continue;
+      latest ??= e;
+      if (e.text.trim().length >= 40 && typed(e)) return e;
+    }
+    return latest ?? null;
   };
-  const reply = lastReply(-Infinity);
-  const last = events.findLast((e) => e.kind === "user" && e.text.trim() && !/^\s*</.test(e.text));
+  const reply = lastReply(START);
+  const last = find(events.backFrom("user"), typed);
   const stop = interruption(events, last);
   if (stop) {
     // The note leads; the reply shown is the interrupted turn's own words, else an earlier one's.
@@ -287,12 +326,13 @@ function findOutcome(
       ? ended(reply, events, runs, "The last reply, to an earlier request: ", unanswered)
       : unanswered;
   }
+  const isFirst = last !== undefined && last.id === first?.id;
   // A request nothing followed yet (the session ends on it: an agent compacting mid-turn, a
   // session left open) is what the next session must not lose (trial 18: PreCompact's digest
   // left out "Now also rename the capybaraqueue module"). A short word (`thanks`) is none.
   if (
-    last && last !== first && !reportsProblem(last.text) && last.text.trim().length >= 20 &&
-    !events.some((e) => e.seq > last.seq && (e.kind === "assistant" || e.kind === "tool_call"))
+    last && !isFirst && !reportsProblem(last.text) && last.text.trim().length >= 20 &&
+    !events.actedAfter(last.seq)
   ) {
     const open = `The user's last message, not answered yet: “${oneLine(last.text, 300)}”`;
     return reply
@@ -301,7 +341,7 @@ function findOutcome(
 ${ended(reply, events, runs, "The last reply, to an earlier request: ")}`
       : open;
   }
-  if (!last || last === first || !reportsProblem(last.text)) {
+  if (!last || isFirst || !reportsProblem(last.text)) {
     return reply && ended(reply, events, runs, "");
   }
   const quote = oneLine(last.text, 300);
@@ -323,16 +363,16 @@ ${ended(reply, events, runs, "The last reply, to an earlier request: ")}`
  */
 function ended(
   reply: EventRow,
-  events: EventRow[],
+  events: Events,
   runs: CommandAtRow[],
   label: string,
   lead?: string,
 ): string {
   const notes: string[] = lead ? [lead] : [];
-  const lastSaid = events.findLast((e) => e.kind === "assistant" && e.text.trim());
+  const lastSaid = find(events.backFrom("assistant"), (e) => e.text.trim() !== "");
   if (lastSaid && isCut(lastSaid)) {
     notes.push(
-      lastSaid === reply
+      lastSaid.id === reply.id
         ? "The session ended mid-reply: this last reply stops unfinished."
         : "The session ended mid-reply: its last reply stops unfinished.",
     );
@@ -385,24 +425,28 @@ function interruptedBy(text: string): "user" | "unknown" | null {
  * times, each step interrupted, while ctx showed the reply to the request
  * before them as the outcome), and the last request itself.
  */
-function interruption(events: EventRow[], last: EventRow | undefined): string | null {
+function interruption(events: Events, last: EventRow | undefined): string | null {
   if (!last) return null;
   const isStop = (e: EventRow) => e.kind === "notice" && interruptedBy(e.text) !== null;
   const stopAfter = (from: number, to: number) => {
     let stop: EventRow | undefined;
-    for (const e of events) {
-      if (e.seq <= from || e.seq >= to) continue;
+    for (const e of events.between(from, to)) {
       if (isStop(e)) stop = e;
       else if (stop && e.kind === "assistant" && e.text.trim()) stop = undefined;
     }
     return stop;
   };
-  const stop = stopAfter(last.seq, Infinity);
+  const stop = stopAfter(last.seq, END);
   if (!stop) return null;
   // Earlier requests that also ended interrupted, back to one that did not.
-  const asks = events.filter((e) => e.kind === "user" && e.text.trim() && !/^\s*</.test(e.text));
   let n = 1;
-  for (let i = asks.length - 2; i >= 0 && stopAfter(asks[i].seq, asks[i + 1].seq); i--) n++;
+  let to = last.seq;
+  for (const ask of events.backFrom("user")) {
+    if (ask.seq >= to || !typed(ask)) continue;
+    if (!stopAfter(ask.seq, to)) break;
+    n++;
+    to = ask.seq;
+  }
   const by = interruptedBy(stop.text) === "user"
     ? "interrupted by the user"
     : "interrupted (the store does not say whether by the user or by a failed step)";
@@ -423,11 +467,13 @@ function interruption(events: EventRow[], last: EventRow | undefined): string | 
  * provider refused the request with an error that `show` prints while ctx
  * had no outcome at all).
  */
-function harnessSaid(events: EventRow[], last: EventRow | undefined): string | null {
+function harnessSaid(events: Events, last: EventRow | undefined): string | null {
   if (!last) return null;
-  const after = events.filter((e) => e.seq > last.seq);
-  if (after.some((e) => e.kind === "assistant" && e.text.trim())) return null;
-  const notice = after.findLast((e) => e.kind === "notice" && e.text.trim());
+  let notice: EventRow | undefined;
+  for (const e of events.between(last.seq)) {
+    if (e.kind === "assistant" && e.text.trim()) return null;
+    if (e.kind === "notice" && e.text.trim()) notice = e;
+  }
   if (!notice) return null;
   const when = notice.time ? ` at ${localTime(notice.time)}` : "";
   return `The last request got no reply; the harness said${when}: “${
@@ -436,11 +482,10 @@ function harnessSaid(events: EventRow[], last: EventRow | undefined): string | n
 }
 
 /** Concluding assistant sentences, deduplicated, in order. */
-function findDecisions(events: EventRow[]): string[] {
+function findDecisions(events: Events): string[] {
   const seen = new Set<string>();
   const out: string[] = [];
-  for (const e of events) {
-    if (e.kind !== "assistant") continue;
+  for (const e of events.of("assistant")) {
     for (const s of sentences(e.text)) {
       if (s.length < 15 || s.length > 600 || !concludes(s)) continue;
       const key = s.toLowerCase().replace(/\W+/g, " ").trim();

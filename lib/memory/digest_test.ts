@@ -337,6 +337,15 @@ Deno.test("sessionDigest's outcome says what failed after the reply, and a reply
       sessionDigest(ix.store, sid).outcome ?? "",
       "The session ended mid-reply: its last reply stops unfinished. After this reply,",
     );
+    // When the reply shown is the cut one it is "this" reply (realdata crush f306c145).
+    ix.store.db.prepare(
+      `UPDATE events SET text = ? WHERE session_id = ? AND kind = 'assistant'
+        AND seq = (SELECT max(seq) FROM events WHERE session_id = ? AND kind = 'assistant')`,
+    ).run("Here is my plan for the command line, in three steps, starting with", sid, sid);
+    assertStringIncludes(
+      sessionDigest(ix.store, sid).outcome ?? "",
+      "The session ended mid-reply: this last reply stops unfinished.",
+    );
   } finally {
     ix.cleanup();
   }
