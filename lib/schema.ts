@@ -500,6 +500,13 @@ export const Q = {
       FROM events WHERE session_id = ? ORDER BY seq`,
     ["session"],
   ),
+  /** {@link Q.eventMetaOfSession} a page at a time: `limit` events after seq `after`. */
+  eventMetaPage: query<{ session: number; after: number; limit: number }, EventRow & { n: number }>(
+    `SELECT id, seq, kind, time, tool, call_id, data, model, octet_length(text) AS n,
+      substr(ltrim(text, ' ' || char(9) || char(10) || char(13)), 1, 1) AS text
+      FROM events WHERE session_id = ? AND seq > ? ORDER BY seq LIMIT ?`,
+    ["session", "after", "limit"],
+  ),
   /** The text of a session's events from seq `from` to `to`. */
   eventTextsBetween: query<
     { session: number; from: number; to: number },

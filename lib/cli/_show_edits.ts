@@ -4,19 +4,21 @@
  *
  * @module
  */
-import type { EventRow, FileRow } from "../rows.ts";
+import type { FileRow } from "../rows.ts";
 import { diffText } from "../memory/edit_lines.ts";
 
 /**
  * The edits of `files` that replaced every occurrence of their old text
  * (Claude Code's and Kimi's `replace_all`, opencode's `replaceAll`), read from
- * their call's input as `events.data` keeps it (a long input is not kept: then
- * unknown). A MultiEdit's spans are its rows in order. Trial 10: an Edit with
+ * their call's input as `events.data` keeps it (`data`, by event row id; a long input is not
+ * kept: then unknown). A MultiEdit's spans are its rows in order. Trial 10: an Edit with
  * `replace_all` showed as one plain change.
  */
-export function replacingAll(files: readonly FileRow[], events: readonly EventRow[]): Set<FileRow> {
+export function replacingAll(
+  files: readonly FileRow[],
+  data: ReadonlyMap<number, string | null>,
+): Set<FileRow> {
   const out = new Set<FileRow>();
-  const data = new Map(events.map((e) => [e.id, e.data]));
   const all = (o: unknown) =>
     !!o && typeof o === "object" &&
     ((o as Record<string, unknown>).replace_all === true ||

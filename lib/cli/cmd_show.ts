@@ -7,20 +7,13 @@
  * @module
  */
 import type { Args, CommandSpec } from "./common.ts";
-import { colors, fmtSessionTime, fmtTime, isoTime, printJson } from "./common.ts";
+import { colors, fmtSessionTime, fmtTime, isoTime, printJsonStreaming } from "./common.ts";
 import { cutsIn, oneLine, tilde } from "../../core/text.ts";
 import { existsSync } from "node:fs";
 import { GarbagePacer, type IO } from "../../core/runtime.ts";
 import { indexPath, Store } from "../store.ts";
 import { DejaError } from "../../core/errors.ts";
-import {
-  modelPath,
-  modelsLabel,
-  modelsOf,
-  resolveSession,
-  shortRef,
-  switchCount,
-} from "../sessions.ts";
+import { modelsLabel, modelsOf, resolveSession, shortRef, switchCount } from "../sessions.ts";
 import { Q } from "../schema.ts";
 import type { EventRow, FileRow, SessionRow } from "../rows.ts";
 import { describeSession } from "../memory/last.ts";
@@ -35,7 +28,7 @@ import {
 import { noteIdAt, notesOfDays } from "../memory/note_ids.ts";
 import { editDiffs, replacingAll } from "./_show_edits.ts";
 import { isUndated } from "../session_time.ts";
-import { type Ending, endingText, isCut, sessionEnding } from "../memory/ending.ts";
+import { type Ending, endingText, EndingWatch, isCut, sessionEnding } from "../memory/ending.ts";
 import { type SessionDamage, sessionDamage, sessionDamageText } from "../store_damage.ts";
 
 export const showCmd: CommandSpec = {
@@ -66,7 +59,15 @@ export interface ShowData {
   description: string | null;
   /** The shortest unambiguous reference of the session. */
   ref: string;
-  events: EventRow[];
+  /**
+   * The events in order, as often as they are asked for: the list itself when read whole,
+   * else read from the index a page at a time as they are shown ({@link pagedEvents}).
+   */
+  events: Iterable<EventRow>;
+  /** The replies' models in order, each change once (lib/sessions.ts `modelPath`). */
+  models: string[];
+  /** The edits that replaced every occurrence of their old text (`replacingAll`). */
+  replaceAll: Set<FileRow>;
   /**
    * Per event row id: the outcome of the call or result — a shell call's from
    * its command row, any other call's and every result's from the result's
@@ -91,11 +92,6 @@ export interface ShowData {
    * lost to damage, so the session may lack messages; null when none.
    */
   damage: SessionDamage | null;
-  /**
-   * A lean read's texts, by the event's place in `events` (whose `text` is then only its
-   * first character): read from the index as they are shown, in order.
-   */
-  texts?: (i: number) => string;
 }
 
 /**
@@ -122,12 +118,11 @@ export function showSession(
   opts: { lean?: boolean } = {},
 ): ShowData {
   const s = resolveSession(store, ref);
-  // Lean: the text is read a page at a time as it is shown ({@link showChunks}); a day of
-  // notes (small, and its note ids read from the text) is read whole.
+  // Lean: the events are read a page at a time as they are shown ({@link pagedEvents}); a
+  // day of notes (small, and its note ids read from the text) is read whole.
   const lean = opts.lean === true && s.harness !== "deja";
-  const events = lean
-    ? Q.eventMetaOfSession.all(store, { session: s.id })
-    : Q.eventsOfSession.all(store, { session: s.id });
+  const whole = lean ? null : Q.eventsOfSession.all(store, { session: s.id });
+  const files = Q.filesOfSession.all(store, { session: s.id });
   const commands = new Map<number, RunStatus>();
   for (const c of Q.commandsInOrder.iterate(store, { session: s.id })) {
     const facts = runFacts(c);
@@ -142,64 +137,109 @@ export function showSession(
       ...(ended ? { ended } : {}),
     });
   }
-  outcomesOfResults(events, commands);
+  const seen = survey(
+    whole ?? Q.eventMetaOfSession.iterate(store, { session: s.id }),
+    new Set(files.map((f) => f.event_id)),
+  );
+  outcomesOfResults(seen.calls, seen.results, commands);
   return {
     session: s,
     description: describeSession(store, s),
     ref: shortRef(store, s.harness, s.native_id),
-    events,
+    events: whole ?? pagedEvents(store, s.id),
+    models: seen.models,
+    replaceAll: replacingAll(files, seen.editData),
     commands,
-    files: Q.filesOfSession.all(store, { session: s.id }),
+    files,
     subagents: Q.childrenOf.all(store, { harness: s.harness, parent: s.native_id })
       .map((c) => ({ id: c.native_id, ref: shortRef(store, c.harness, c.native_id) })),
     sourceExists: existsSync(s.source),
-    noteIds: s.harness === "deja" ? noteIdsOf(s, events, tz) : new Map(),
-    ending: sessionEnding(store, s, events),
+    noteIds: s.harness === "deja" ? noteIdsOf(s, whole ?? [], tz) : new Map(),
+    ending: sessionEnding(store, s, seen.ending),
     damage: sessionDamage(Q.sourceByPath.get(store, { path: s.source })),
-    ...(lean ? { texts: pagedTexts(store, s.id, events as Array<EventRow & { n: number }>) } : {}),
   };
 }
 
-/** Bytes of event text read between two collections of garbage ({@link pagedTexts}). */
-const SHOW_GC_BYTES = 32 << 20;
-
-/** Bytes of event text {@link pagedTexts} reads at a time. */
-const TEXT_PAGE_BYTES = 4 << 20;
+/** What one pass over a session's events learns that showing it needs before the first. */
+interface Survey {
+  /** The calls with a call id, and the results with a call id or a status, in order. */
+  calls: Array<Pick<EventRow, "id" | "call_id">>;
+  results: Array<Pick<EventRow, "id" | "call_id" | "data">>;
+  /** The replies' models, each change once. */
+  models: string[];
+  /** The `data` of the events that edited files. */
+  editData: Map<number, string | null>;
+  ending: EndingWatch;
+}
 
 /**
- * The texts of a lean read's events ({@link showSession}), a page of about
- * {@link TEXT_PAGE_BYTES} (at most 1,024 events) at a time, from the store left open: a
- * session of a million events or 150 MB was held whole, about 1 GB (trial 30).
+ * Reads `events` once (a lean read: their metadata a row at a time) for {@link Survey},
+ * keeping of each only what it needs: a million events' rows held took about 480 MB.
  */
-function pagedTexts(
-  store: Store,
-  session: number,
-  events: Array<EventRow & { n: number }>,
-): (i: number) => string {
-  let page = new Map<number, string>();
-  let start = 0, end = -1; // the indexes of `events` the page holds
-  // The pages read and written are garbage at once; a runtime that collects late holds
-  // many of them (a 150 MB Cline task, before its commands were folded as read: 528 -> 454 MB).
-  const pacer = new GarbagePacer(SHOW_GC_BYTES);
-  return (i) => {
-    if (i > end || i < start) {
-      let bytes = 0;
-      let j = i;
-      while (
-        j < events.length && j - i < 1024 && (j === i || bytes + events[j].n <= TEXT_PAGE_BYTES)
-      ) {
-        bytes += events[j].n;
-        j++;
+function survey(events: Iterable<EventRow>, edits: ReadonlySet<number>): Survey {
+  const out: Survey = {
+    calls: [],
+    results: [],
+    models: [],
+    editData: new Map(),
+    ending: new EndingWatch(),
+  };
+  for (const e of events) {
+    const { id, call_id, data } = e;
+    if (e.kind === "tool_call" && call_id) out.calls.push({ id, call_id });
+    else if (e.kind === "tool_result" && (call_id || data)) out.results.push({ id, call_id, data });
+    if (e.model && e.model !== out.models.at(-1)) out.models.push(e.model);
+    if (edits.has(id)) out.editData.set(id, data);
+    out.ending.see(e);
+  }
+  return out;
+}
+
+/** Bytes of event text read between two collections of garbage ({@link pagedEvents}). */
+const SHOW_GC_BYTES = 32 << 20;
+
+/** Bytes of event text {@link pagedEvents} reads at a time. */
+const TEXT_PAGE_BYTES = 4 << 20;
+
+/** Events whose metadata {@link pagedEvents} reads at a time. */
+const META_PAGE = 1024;
+
+/**
+ * The events of session `session` in order, read from the store left open each time they are
+ * iterated: their metadata {@link META_PAGE} at a time, their text a page of about
+ * {@link TEXT_PAGE_BYTES} at a time. A session of a million events or 150 MB was held whole,
+ * about 1 GB (trial 30).
+ */
+function pagedEvents(store: Store, session: number): Iterable<EventRow> {
+  return {
+    *[Symbol.iterator]() {
+      // The pages read and written are garbage at once; a runtime that collects late holds
+      // many of them (a 150 MB Cline task, before its commands were folded as read: 528 -> 454 MB).
+      const pacer = new GarbagePacer(SHOW_GC_BYTES);
+      let after = Number.MIN_SAFE_INTEGER;
+      for (;;) {
+        const meta = Q.eventMetaPage.all(store, { session, after, limit: META_PAGE });
+        if (!meta.length) return;
+        for (let i = 0; i < meta.length;) {
+          let bytes = 0;
+          let j = i;
+          while (j < meta.length && (j === i || bytes + meta[j].n <= TEXT_PAGE_BYTES)) {
+            bytes += meta[j].n;
+            j++;
+          }
+          pacer.took(bytes);
+          const texts = new Map(
+            Q.eventTextsBetween.all(store, { session, from: meta[i].seq, to: meta[j - 1].seq })
+              .map((r) => [r.id, r.text]),
+          );
+          for (; i < j; i++) {
+            const { n: _, ...e } = meta[i];
+            yield { ...e, text: texts.get(e.id) ?? "" };
+          }
+        }
+        after = meta[meta.length - 1].seq;
       }
-      start = i;
-      end = j - 1;
-      pacer.took(bytes);
-      page = new Map(
-        Q.eventTextsBetween.all(store, { session, from: events[i].seq, to: events[end].seq })
-          .map((r) => [r.id, r.text]),
-      );
-    }
-    return page.get(events[i].id) ?? "";
+    },
   };
 }
 
@@ -226,15 +266,19 @@ interface RunStatus {
  * adds nothing (nothing to say). The result of a command judged failed (its
  * output reports a failure, lib/memory/outcome.ts) says so like its call.
  */
-function outcomesOfResults(events: EventRow[], out: Map<number, RunStatus>): void {
+function outcomesOfResults(
+  calls: readonly Pick<EventRow, "id" | "call_id">[],
+  results: readonly Pick<EventRow, "id" | "call_id" | "data">[],
+  out: Map<number, RunStatus>,
+): void {
   const ofCommand = new Map<string, RunStatus>();
-  for (const e of events) {
-    const o = e.kind === "tool_call" && e.call_id ? out.get(e.id) : undefined;
+  for (const e of calls) {
+    const o = out.get(e.id);
     if (o && !ofCommand.has(e.call_id!)) ofCommand.set(e.call_id!, o);
   }
   const byCall = new Map<string, RunStatus>();
-  for (const e of events) {
-    if (e.kind !== "tool_result" || !e.data) continue;
+  for (const e of results) {
+    if (!e.data) continue;
     let info: { exit?: number; isError?: boolean; notRun?: boolean };
     try {
       info = JSON.parse(e.data);
@@ -256,13 +300,12 @@ function outcomesOfResults(events: EventRow[], out: Map<number, RunStatus>): voi
     out.set(e.id, o);
     if (e.call_id && !byCall.has(e.call_id)) byCall.set(e.call_id, o);
   }
-  for (const e of events) {
-    if (e.kind !== "tool_call" || !e.call_id) continue;
-    const o = byCall.get(e.call_id);
+  for (const e of calls) {
+    const o = byCall.get(e.call_id!);
     if (o && (!out.has(e.id) || o.not_run)) out.set(e.id, o);
   }
-  for (const e of events) {
-    const o = e.kind === "tool_result" && e.call_id ? ofCommand.get(e.call_id) : undefined;
+  for (const e of results) {
+    const o = e.call_id ? ofCommand.get(e.call_id) : undefined;
     if (o?.outcome === "failed" && !out.has(e.id)) out.set(e.id, o);
   }
 }
@@ -280,6 +323,11 @@ function noteIdsOf(s: SessionRow, events: EventRow[], tz?: string): Map<number, 
 
 /** The `--json` document (docs/json-output.md, `show`). */
 export function showJson(d: ShowData): Record<string, unknown> {
+  return { ...showJsonHead(d), events: [...d.events].map((e) => eventJson(d, e)) };
+}
+
+/** {@link showJson} but for its events, whose place it holds (`events: []`). */
+function showJsonHead(d: ShowData): Record<string, unknown> {
   const s = d.session;
   return {
     harness: s.harness,
@@ -294,7 +342,7 @@ export function showJson(d: ShowData): Record<string, unknown> {
     undated: isUndated(s),
     model: s.model,
     models: modelsOf(s),
-    model_switches: switchCount(modelPath(d.events.map((e) => e.model))),
+    model_switches: switchCount(d.models),
     parent: s.parent,
     source: s.source,
     source_exists: d.sourceExists,
@@ -302,27 +350,7 @@ export function showJson(d: ShowData): Record<string, unknown> {
     subagents: d.subagents.map((c) => c.id),
     unanswered: d.ending === "unanswered",
     ended_mid_reply: d.ending === "mid_reply",
-    events: d.events.map((e) => {
-      const cmd = d.commands.get(e.id);
-      return {
-        seq: e.seq,
-        kind: e.kind,
-        time: isoTime(e.time),
-        text: e.text,
-        tool: e.tool,
-        call_id: e.call_id,
-        ...(e.model ? { model: e.model } : {}),
-        ...(d.noteIds.has(e.id) ? { note_id: d.noteIds.get(e.id) } : {}),
-        ...(cmd ? { exit: cmd.exit, is_error: cmd.is_error === 1 } : {}),
-        // The exit status is the pipe's last program's (`head`), not the command's.
-        ...(cmd?.of ? { exit_of: cmd.of } : {}),
-        // Stopped at its time limit or moved to the background (`timed out after 2m 0.0s`).
-        ...(cmd?.ended ? { ended: cmd.ended } : {}),
-        // A call that never ran has no outcome: it says `not_run` instead.
-        ...(cmd ? cmd.not_run ? { not_run: true } : { outcome: cmd.outcome } : {}),
-        ...(isCut(e) ? { cut: true } : {}),
-      };
-    }),
+    events: [],
     files: ((every) =>
       d.files.map((f) => ({
         path: f.path,
@@ -332,7 +360,30 @@ export function showJson(d: ShowData): Record<string, unknown> {
         failed: f.failed === 1,
         call_id: f.call_id,
         ...(every.has(f) ? { replace_all: true } : {}),
-      })))(replacingAll(d.files, d.events)),
+      })))(d.replaceAll),
+  };
+}
+
+/** One event of {@link showJson}. */
+function eventJson(d: ShowData, e: EventRow): Record<string, unknown> {
+  const cmd = d.commands.get(e.id);
+  return {
+    seq: e.seq,
+    kind: e.kind,
+    time: isoTime(e.time),
+    text: e.text,
+    tool: e.tool,
+    call_id: e.call_id,
+    ...(e.model ? { model: e.model } : {}),
+    ...(d.noteIds.has(e.id) ? { note_id: d.noteIds.get(e.id) } : {}),
+    ...(cmd ? { exit: cmd.exit, is_error: cmd.is_error === 1 } : {}),
+    // The exit status is the pipe's last program's (`head`), not the command's.
+    ...(cmd?.of ? { exit_of: cmd.of } : {}),
+    // Stopped at its time limit or moved to the background (`timed out after 2m 0.0s`).
+    ...(cmd?.ended ? { ended: cmd.ended } : {}),
+    // A call that never ran has no outcome: it says `not_run` instead.
+    ...(cmd ? cmd.not_run ? { not_run: true } : { outcome: cmd.outcome } : {}),
+    ...(isCut(e) ? { cut: true } : {}),
   };
 }
 
@@ -356,7 +407,7 @@ export function* showChunks(
   const s = d.session;
   const c = colors(io);
   const runColor = (o: Outcome) => o === "ok" ? c.green : o === "failed" ? c.red : c.yellow;
-  const models = modelsLabel(s, modelPath(d.events.map((e) => e.model)));
+  const models = modelsLabel(s, d.models);
   const out: string[] = [
     `${c.bold(oneLine(d.description ?? "(no title, no prompt)", 100))}`,
     `${c.cyan(d.ref)} ${s.harness}  ${tilde(s.project, io.env.home)}  ${fmtTime(s.started)} → ${
@@ -371,15 +422,15 @@ export function* showChunks(
     out.push(c.dim(`subagents: ${d.subagents.map((x) => x.ref).join(", ")}`));
   }
   out.push("");
-  const diffs = editDiffs(d.files, full, replacingAll(d.files, d.events));
+  const diffs = editDiffs(d.files, full, d.replaceAll);
   let model: string | undefined;
-  for (let i = 0; i < d.events.length; i++) {
-    const e = d.events[i];
-    if (i && i % CHUNK_EVENTS === 0 && out.length) {
+  let i = 0;
+  for (const e of d.events) {
+    if (i++ && (i - 1) % CHUNK_EVENTS === 0 && out.length) {
       yield out.join("\n") + "\n";
       out.length = 0;
     }
-    const said = d.texts ? d.texts(i) : e.text;
+    const said = e.text;
     // Where the replies' model changes (the first one is the header's).
     if (e.model && e.model !== model) {
       if (model !== undefined) out.push(c.dim(`— model ${e.model} from here`));
@@ -450,11 +501,15 @@ function runShow(a: Args, io: IO): number {
   const args = parseShow(a);
   const store = Store.open(indexPath(io.env));
   try {
-    // As text, the events' text is read and written a page at a time (trial 30: a session of
-    // 150 MB or a million events held whole, about 1 GB, even through `| head`).
-    const d = showSession(store, args.ref, io.env.get("TZ"), { lean: !args.json });
-    if (args.json) printJson(io, showJson(d));
-    else for (const chunk of showChunks(d, io, args.full)) io.out(chunk);
+    // The events are read and written a page at a time, as text and as JSON (trial 30: a
+    // session of 150 MB or a million events held whole, about 1 GB, even through `| head`).
+    const d = showSession(store, args.ref, io.env.get("TZ"), { lean: true });
+    if (args.json) {
+      const events = function* () {
+        for (const e of d.events) yield eventJson(d, e);
+      };
+      printJsonStreaming(io, showJsonHead(d), "events", events());
+    } else for (const chunk of showChunks(d, io, args.full)) io.out(chunk);
   } finally {
     store.close();
   }

@@ -3,7 +3,8 @@ import { indexSessions } from "../../tests/_memory.ts";
 import { captureIO } from "../../tests/_cli_io.ts";
 import { DejaError } from "../../core/errors.ts";
 import { csi } from "./output.ts";
-import { parseShow, showChunks, showCmd, showSession, showText } from "./cmd_show.ts";
+import type { EventRow } from "../rows.ts";
+import { parseShow, showChunks, showCmd, showJson, showSession, showText } from "./cmd_show.ts";
 import { sessionDigest } from "../memory/digest.ts";
 
 const ID = "5e55a000-1111-4222-8333-444455556666";
@@ -42,11 +43,12 @@ Deno.test("show's run returns the session's events, command outcomes and edits a
     const d = showSession(ix.store, "5e55");
     assertEquals(d.session.native_id, ID);
     assertEquals(d.description, "make the tests pass");
-    const callExits = d.events.filter((e) => e.kind === "tool_call" && d.commands.has(e.id))
+    const events = [...d.events];
+    const callExits = events.filter((e) => e.kind === "tool_call" && d.commands.has(e.id))
       .map((e) => d.commands.get(e.id)!.exit);
     assertEquals(callExits, [1]);
     assertEquals(d.files.map((f) => [f.op, f.path]), [["edit", "/w/app/src/a.ts"]]);
-    assert(d.events.some((e) => e.kind === "assistant" && e.text.includes("x to 2")));
+    assert(events.some((e) => e.kind === "assistant" && e.text.includes("x to 2")));
   } finally {
     ix.cleanup();
   }
@@ -247,14 +249,29 @@ Deno.test("a long session is shown from pages of its text read as they are writt
     const io = { isTTY: false, env: ix.env };
     const whole = showSession(ix.store, "5e55");
     const lean = showSession(ix.store, "5e55", undefined, { lean: true });
-    assert(whole.events.length > 2048, `${whole.events.length} events`);
-    // Lean, the events carry no text; each is read when shown.
-    assert(lean.texts && lean.events.every((e) => e.text.length <= 1));
+    const n = [...whole.events].length;
+    assert(n > 2048, `${n} events`);
+    // Lean, the events are not held; they are read a page at a time each time they are asked for.
+    assert(!Array.isArray(lean.events));
+    const shown = ({ id, seq, kind, text, time, tool, call_id, data, model }: EventRow) => ({
+      id,
+      seq,
+      kind,
+      text,
+      time,
+      tool,
+      call_id,
+      data,
+      model,
+    });
+    assertEquals([...lean.events].map(shown), [...whole.events].map(shown));
     const chunks = [...showChunks(lean, io, false)];
     assert(chunks.length > 4, `${chunks.length} chunks`);
     assertEquals(chunks.join(""), showText(whole, io, false));
     assertEquals([...showChunks(lean, io, true)].join(""), showText(whole, io, true));
     assertEquals(lean.ending, whole.ending);
+    assertEquals(lean.models, whole.models);
+    assertEquals(showJson(lean), showJson(whole));
     assertEquals([...lean.commands.entries()], [...whole.commands.entries()]);
   } finally {
     ix.cleanup();

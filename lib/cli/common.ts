@@ -466,16 +466,64 @@ export function printJson(io: IO, value: unknown): void {
   if (io.freshness && value && typeof value === "object" && !Array.isArray(value)) {
     value = { ...value, freshness: io.freshness };
   }
-  // JSON already escapes C0 controls; what else a terminal or a reader would act on (C1, DEL,
-  // bidi and invisible characters) is escaped too: the same value once parsed, and written
-  // raw, past the human writer (lib/cli/output.ts), so the JSON stays exact.
-  writeJson(
-    io,
-    JSON.stringify(value, null, 2).replace(
-      UNSAFE_CHARS,
-      (c) => c.split("").map((u) => `\\u${u.charCodeAt(0).toString(16).padStart(4, "0")}`).join(""),
-    ) + "\n",
+  writeJson(io, safeJson(JSON.stringify(value, null, 2)) + "\n");
+}
+
+/**
+ * JSON already escapes C0 controls; what else a terminal or a reader would act on (C1, DEL,
+ * bidi and invisible characters) is escaped too: the same value once parsed, and written
+ * raw, past the human writer (lib/cli/output.ts), so the JSON stays exact.
+ */
+function safeJson(json: string): string {
+  return json.replace(
+    UNSAFE_CHARS,
+    (c) => c.split("").map((u) => `\\u${u.charCodeAt(0).toString(16).padStart(4, "0")}`).join(""),
   );
+}
+
+/** Items of a streamed array {@link printJsonStreaming} writes at once. */
+const STREAM_ITEMS = 256;
+
+/**
+ * {@link printJson} of `value` with the array at `key` (its place held by any value) taken
+ * from `items` and written a few items at a time: the same text, never held whole (`deja
+ * show --json` of a session of a million events held it all, 1.2 GB).
+ */
+export function printJsonStreaming(
+  io: IO,
+  value: Record<string, unknown>,
+  key: string,
+  items: Iterable<unknown>,
+): void {
+  const all = io.freshness ? { ...value, freshness: io.freshness } : value;
+  const entries = Object.entries(all).filter(([k, v]) => k === key || jsonHolds(v));
+  const nested = (v: unknown, indent: string) =>
+    JSON.stringify(v, null, 2).replaceAll("\n", `\n${indent}`);
+  let out = "{";
+  for (const [i, [k, v]] of entries.entries()) {
+    out += `${i ? "," : ""}\n  ${JSON.stringify(k)}: `;
+    if (k !== key) {
+      out += nested(v, "  ");
+      continue;
+    }
+    out += "[";
+    let n = 0;
+    for (const item of items) {
+      // An array holds null where an object would leave the member out.
+      out += `${n ? "," : ""}\n    ${nested(jsonHolds(item) ? item : null, "    ")}`;
+      if (++n % STREAM_ITEMS === 0) {
+        writeJson(io, safeJson(out));
+        out = "";
+      }
+    }
+    out += n ? "\n  ]" : "]";
+  }
+  writeJson(io, safeJson(out + (entries.length ? "\n}\n" : "}\n")));
+}
+
+/** Whether JSON.stringify writes `v` as an object's member (it leaves out these). */
+function jsonHolds(v: unknown): boolean {
+  return v !== undefined && typeof v !== "function" && typeof v !== "symbol";
 }
 
 /**

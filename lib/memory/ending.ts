@@ -47,22 +47,49 @@ export interface EndingContext {
  * realdata codex 019d3c86, five prompts and no transcript).
  */
 export function endingOf(
-  events: readonly Pick<EventRow, "kind" | "text" | "data" | "seq">[],
+  events: Iterable<Pick<EventRow, "kind" | "text" | "data">>,
   ctx: EndingContext = {},
 ): Ending {
-  const asked = events.findLast((e) => e.kind === "user" && isRequest(e.text));
-  if (!asked) return null;
-  const after = events.filter((e) => e.seq > asked.seq);
-  const lastSaid = after.findLast((e) => e.kind === "assistant");
-  if (lastSaid && isCut(lastSaid)) return "mid_reply";
-  const src = ctx.source;
-  if (src?.sessions === 1 && storeSkips(src.skipped, src.mtime).counts.truncated) {
-    return "mid_reply";
+  const w = new EndingWatch();
+  for (const e of events) w.see(e);
+  return w.ending(ctx);
+}
+
+/**
+ * {@link endingOf} fed one event at a time, in order: `deja show` reads a long session once
+ * and learns its ending on the way, holding none of it.
+ */
+export class EndingWatch {
+  #asked = false;
+  /** Since the last request: the last assistant event was cut; a reply came. */
+  #cut = false;
+  #replied = false;
+  #anyReply = false;
+
+  see(e: Pick<EventRow, "kind" | "text" | "data">): void {
+    const reply = isReply(e);
+    if (reply) this.#anyReply = true;
+    if (e.kind === "user" && isRequest(e.text)) {
+      this.#asked = true;
+      this.#cut = this.#replied = false;
+      return;
+    }
+    if (e.kind === "assistant") this.#cut = isCut(e);
+    if (reply) this.#replied = true;
   }
-  if (after.some(isReply)) return null;
-  // A store of prompts alone records no reply to any of them: nothing to say.
-  if (!events.some(isReply) && ctx.recordsReplies && !ctx.recordsReplies()) return null;
-  return "unanswered";
+
+  ending(ctx: EndingContext = {}): Ending {
+    if (!this.#asked) return null;
+    if (this.#cut) return "mid_reply";
+    const src = ctx.source;
+    if (src?.sessions === 1 && storeSkips(src.skipped, src.mtime).counts.truncated) {
+      return "mid_reply";
+    }
+    if (this.#replied) return null;
+    // A store of prompts alone records no reply to any of them: nothing to say.
+    if (!this.#anyReply && ctx.recordsReplies && !ctx.recordsReplies()) return null;
+    return "unanswered";
+  }
 }
 
 /**
@@ -73,10 +100,12 @@ export function endingOf(
 export function sessionEnding(
   store: Store,
   s: Pick<SessionRow, "harness" | "source">,
-  events: readonly Pick<EventRow, "kind" | "text" | "data" | "seq">[],
+  events: Iterable<Pick<EventRow, "kind" | "text" | "data">> | EndingWatch,
 ): Ending {
   if (s.harness === "deja") return null;
-  return endingOf(events, {
+  const w = events instanceof EndingWatch ? events : new EndingWatch();
+  if (!(events instanceof EndingWatch)) { for (const e of events) w.see(e); }
+  return w.ending({
     source: Q.sourceByPath.get(store, { path: s.source }),
     recordsReplies: () => Q.sourceHasReplies.get(store, { source: s.source })?.yes === 1,
   });
