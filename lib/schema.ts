@@ -726,7 +726,8 @@ export const Q = {
     { harnesses: string | null; project: string | null; since: number | null; limit: number },
     SessionRow
   >(
-    `SELECT * FROM sessions s WHERE ${TOP_LEVEL}
+    // A session that holds no event has nothing to show (trial 30: a Cline task of `[]`).
+    `SELECT * FROM sessions s WHERE ${TOP_LEVEL} AND events > 0
       AND (? IS NULL OR harness IN (SELECT value FROM json_each(?)))
       AND (? IS NULL OR ${projectKeySql("project")} LIKE ? ESCAPE '\\')
       AND (? IS NULL OR ${UNDATED} OR COALESCE(updated, started, 0) >= ?)

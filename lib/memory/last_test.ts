@@ -2,6 +2,7 @@ import { assertEquals } from "../../tests/_assert.ts";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { indexSessions, type SessionSpec } from "../../tests/_memory.ts";
+import { testEnv } from "../../tests/_fixture.ts";
 import { runIndex } from "../indexer.ts";
 import { indexPath, Store } from "../store.ts";
 import { parsers } from "../../parsers/mod.ts";
@@ -133,6 +134,37 @@ Deno.test("lastSessions cleans a description before cutting it", async () => {
   try {
     const [s] = lastSessions(ix.store).sessions;
     assertEquals(s.description, `${"word ".repeat(30)}click after`);
+  } finally {
+    ix.cleanup();
+  }
+});
+
+// Regression (trial 30 #8): a Cline task whose history is `[]` was listed by `last` as a
+// session of 0 events, although there is nothing in it to show.
+Deno.test("lastSessions leaves out sessions that hold no events", async () => {
+  const ix = await indexSessions([at("51510001-0000-4000-8000-000000000001", "/w/a", "01")]);
+  try {
+    const cline = join(ix.root, "cline");
+    mkdirSync(join(cline, "tasks", "1790000000002"), { recursive: true });
+    writeFileSync(join(cline, "tasks", "1790000000002", "api_conversation_history.json"), "[]");
+    ix.store.close();
+    const env = testEnv(join(ix.root, "home"), {
+      DEJA_HOME: join(ix.root, "deja"),
+      DEJA_CLAUDE_ROOT: join(ix.root, "claude"),
+      DEJA_CLINE_ROOT: cline,
+      TZ: "UTC",
+    });
+    await runIndex(env, parsers, { only: ["claude", "cline"] });
+    const store = Store.open(indexPath(env));
+    try {
+      const empty = store.db.prepare("SELECT events FROM sessions WHERE harness = 'cline'").all();
+      assertEquals(empty, [{ events: 0 }]);
+      const listed = lastSessions(store, {});
+      assertEquals(listed.sessions.map((s) => s.harness), ["claude"]);
+      assertEquals(listed.total, 1);
+    } finally {
+      store.close();
+    }
   } finally {
     ix.cleanup();
   }
