@@ -103,6 +103,12 @@ Deno.test({
       assert(idx.code !== 0);
       assert(idx.err.includes("cannot be written"), idx.err);
       assert(!idx.err.includes("fewer or shorter words"), idx.err);
+      // Watching says it cannot before it says it watches (trial 31: "watching the stores",
+      // then a failure to write its pid file).
+      const watch = await runMain(env, ["index", "--watch"]);
+      assertEquals(watch.code, 2, watch.err);
+      assert(watch.err.includes("cannot be written"), watch.err);
+      assert(!watch.err.includes("watching"), watch.err);
       // A write of a file of deja's own is one line with the way out, never a stack trace.
       const forget = await runMain(env, ["forget", "--session", SID.slice(0, 8)]);
       assertEquals(forget.code, 2, forget.err);

@@ -14,14 +14,14 @@ import { colors, intOpt, printJson } from "./common.ts";
 import { DejaError } from "../../core/errors.ts";
 import type { HarnessSummary, IndexOptions, IndexResult } from "../indexer.ts";
 import { sessionsWritten } from "../index_summary.ts";
-import { indexPath, makeDataDir, Store } from "../store.ts";
+import { indexPath, makeDataDir, readOnlyIndexError, Store, writableDir } from "../store.ts";
 import { harnessOpt } from "./_memory.ts";
 import { pid, relaunchForBatch, untilSignal } from "../../core/runtime.ts";
 import { endBackground, runningBackground } from "../fresh/background.ts";
 import { upToDate } from "../fresh/noop.ts";
 import { skipsText } from "../skips.ts";
 import { goneLine } from "../gone.ts";
-import { rmSync, writeFileSync } from "node:fs";
+import { existsSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { dataDir } from "../../core/paths.ts";
 import { CR, csi } from "./output.ts";
@@ -134,8 +134,16 @@ export function parseIndex(a: Args): IndexArgs {
 /** `deja index --watch`: until Ctrl-C or a service stop; a pid file tells doctor it runs. */
 async function watchRun(args: IndexArgs, io: IO): Promise<number> {
   const pidFile = join(dataDir(io.env), "watch.pid");
-  if (!args.quiet) io.err(`deja: watching the stores (Ctrl-C stops) -> ${indexPath(io.env)}\n`);
   makeDataDir(dataDir(io.env));
+  // Said before it says it watches (trial 31: "watching the stores", then a failed write).
+  if (!writableDir(dataDir(io.env))) {
+    throw readOnlyIndexError(
+      "'deja index --watch'",
+      "its folder may not be written",
+      existsSync(indexPath(io.env)),
+    );
+  }
+  if (!args.quiet) io.err(`deja: watching the stores (Ctrl-C stops) -> ${indexPath(io.env)}\n`);
   const { watchIndex } = await import("../fresh/watch.ts");
   const { parsers } = await import("../../parsers/mod.ts");
   const stop = untilSignal();
