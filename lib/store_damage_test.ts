@@ -16,3 +16,15 @@ Deno.test("damageLine says a file that is not JSONL as such, and where SQLite pa
     `${db}: damaged, could not read rows of sessions with rowids 1..5 (1 corrupt)`,
   );
 });
+
+// Trial 31 #9: an emptied session file's line said "damaged, kept 1 session as indexed" with no
+// reason, while the index run said "skipped: 1 empty".
+Deno.test("damageLine says a store now empty as such, with the sessions it kept", () => {
+  const p = "/h/.claude/projects/x/a.jsonl";
+  assertEquals(damageLine(p, { empty: 1 }, [], 1), `${p}: now empty, kept 1 session as indexed`);
+  // Damage found too: the damage leads.
+  assertEquals(
+    damageLine(p, { empty: 1, not_jsonl: 1 }, [`not_jsonl at ${p}: not JSONL: 3 of 3 lines`], 2),
+    `${p}: damaged, not JSONL, kept 2 sessions as indexed (1 not_jsonl)`,
+  );
+});
