@@ -246,11 +246,16 @@ export function doctorText(r: DoctorReport, io: Pick<IO, "isTTY" | "env">): stri
       : c.yellow("no index yet: run 'deja index'")
     : index.error
     ? c.red(`unreadable: ${index.error}`)
+    // A first build under way: what it read so far, not "0 changed" of a partial count (trial 31).
+    : index.building && index.lastIndex === null
+    ? `${c.yellow("being built")}  ${plural(index.sources, "store")} read so far${
+      c.dim(`  ('deja index' is running now, pid ${index.building})`)
+    }`
     // A refresh on use reads changed stores but is no full run (trial 9: "last indexed 22:15"
     // beside sessions indexed at 22:20): the count is of stores changed since they were read.
     : `${index.fresh ? c.green("fresh") : c.yellow("stale")}  last full run ${
       fmtTime(index.lastIndex)
-    }, ${index.sources} stores, ${index.changed} changed since last read${
+    }, ${plural(index.sources, "store")}, ${index.changed} changed since last read${
       index.lookAgain
         ? `, new stores possible in ${plural(index.lookAgain, "harness's", "harnesses'")} folders`
         : ""
