@@ -532,6 +532,24 @@ export const Q = {
     `SELECT * FROM events WHERE session_id = ? AND seq > ? AND seq < ? ORDER BY seq`,
     ["session", "from", "to"],
   ),
+  /** The last seq of a session's events (none when it has none). */
+  lastSeq: query<{ session: number }, { seq: number }>(
+    `SELECT seq FROM events WHERE session_id = ? ORDER BY seq DESC LIMIT 1`,
+    ["session"],
+  ),
+  /**
+   * What a session's events before seq `seq` leave a page of the view (lib/view/session.ts):
+   * their latest time, and the model the last one of them that names one names.
+   */
+  pageBefore: query<
+    { session: number; seq: number },
+    { time: number | null; model: string | null }
+  >(
+    `SELECT (SELECT max(time) FROM events WHERE session_id = ? AND seq < ?) AS time,
+      (SELECT model FROM events WHERE session_id = ? AND seq < ? AND model IS NOT NULL
+        ORDER BY seq DESC LIMIT 1) AS model`,
+    ["session", "seq", "session", "seq"],
+  ),
   /** Whether the assistant said or called anything after seq `after`. */
   actedAfter: query<{ session: number; after: number }, { yes: number }>(
     `SELECT 1 AS yes FROM events WHERE session_id = ? AND seq > ?

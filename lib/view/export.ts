@@ -21,7 +21,7 @@ import type { Store } from "../store.ts";
 import { redact, type RedactionCounts } from "../redact.ts";
 import { CSS, JS } from "./assets.ts";
 import { esc } from "./html.ts";
-import type { ViewCtx } from "./layout.ts";
+import { pageStart, VIEW_PAGE, type ViewCtx } from "./layout.ts";
 import { sessionPage } from "./session.ts";
 import { blamePage, projectPage } from "./projects.ts";
 
@@ -126,19 +126,30 @@ function hashName(prefix: string, ...parts: string[]): string {
   return `${prefix}-${h}.html`;
 }
 
-function sessionKey(s: SessionRow): string {
-  return keyOf("/session", { h: s.harness, id: s.native_id });
+/** The link key of a session's page that starts at seq `from` (lib/view/layout.ts `VIEW_PAGE`). */
+function sessionKey(s: SessionRow, from = 0): string {
+  return keyOf("/session", { h: s.harness, id: s.native_id, ...from ? { at: String(from) } : {} });
 }
 
+/** Every page of each of `sessions` and of their subagents: a long session is several. */
 function sessionEntries(ctx: ViewCtx, sessions: SessionRow[], rootFile?: string): Planned[] {
   const all = new Map<number, SessionRow>(sessions.map((s) => [s.id, s]));
   const ids = JSON.stringify([...all.keys()]);
   for (const c of Q.childrenOfMany.all(ctx.store, { ids })) all.set(c.id, c);
-  return [...all.values()].map((s, i) => ({
-    key: sessionKey(s),
-    file: i === 0 && rootFile ? rootFile : hashName("session", s.harness, s.native_id),
-    render: () => sessionPage(ctx, s.harness, s.native_id),
-  }));
+  return [...all.values()].flatMap((s, i) => {
+    const last = pageStart(Q.lastSeq.get(ctx.store, { session: s.id })?.seq ?? 0);
+    const out: Planned[] = [];
+    for (let from = 0; from <= last; from += VIEW_PAGE) {
+      out.push({
+        key: sessionKey(s, from),
+        file: i === 0 && rootFile && !from
+          ? rootFile
+          : hashName("session", s.harness, s.native_id, ...from ? [String(from)] : []),
+        render: () => sessionPage(ctx, s.harness, s.native_id, from),
+      });
+    }
+    return out;
+  });
 }
 
 function sessionPlan(ctx: ViewCtx, s: SessionRow): Planned[] {

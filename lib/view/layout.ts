@@ -103,7 +103,19 @@ export function shortPath(ctx: ViewCtx, path: string | null | undefined): string
   return tilde(path, ctx.env.home);
 }
 
-/** The link to a session's page (at event `seq` when given). */
+/**
+ * Events a session's page shows at most, by seq: page `k` holds seqs `k * VIEW_PAGE` up to
+ * the next page's first (a session of tens of thousands of events was one page of as many
+ * blocks, and the server held all of them).
+ */
+export const VIEW_PAGE = 2000;
+
+/** The first seq of the page that holds seq `seq` ({@link VIEW_PAGE}). */
+export function pageStart(seq: number): number {
+  return Math.floor(Math.max(0, seq) / VIEW_PAGE) * VIEW_PAGE;
+}
+
+/** The link to a session's page (at event `seq` when given, on the page that holds it). */
 export function sessionHref(
   ctx: ViewCtx,
   harness: string,
@@ -111,7 +123,9 @@ export function sessionHref(
   seq?: number,
 ): string {
   const q = `h=${encodeURIComponent(harness)}&id=${encodeURIComponent(id)}`;
-  return `${ctx.base}/session?${q}${seq === undefined ? "" : `#e${seq}`}`;
+  if (seq === undefined) return `${ctx.base}/session?${q}`;
+  const at = pageStart(seq) ? `&at=${pageStart(seq)}` : "";
+  return `${ctx.base}/session?${q}${at}#e${seq}`;
 }
 
 /** The link to a project's page. */

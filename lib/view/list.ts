@@ -195,10 +195,9 @@ export function searchResults(ctx: ViewCtx, query: string, f: ListFilters): Html
       badge(
         r.harness,
       )
-    } <a class="title" href="${
-      sessionHref(ctx, r.harness, r.id, undefined) +
-      (best ? anchorHash(r.id, best) : "")
-    }">${
+    } <a class="title" href="${(best?.session === r.id
+      ? sessionHref(ctx, r.harness, r.id, best.seq)
+      : sessionHref(ctx, r.harness, r.id) + (best ? anchorHash(r.id, best) : ""))}">${
       oneLine(
         describeSession(ctx.store, { id: r.rowid, title: r.title }) ?? "(untitled)",
         TITLE_CHARS,
@@ -210,7 +209,9 @@ export function searchResults(ctx: ViewCtx, query: string, f: ListFilters): Html
     }</div>${
       r.snippets.map((s) =>
         htm`<div class="snip"><a href="${
-          sessionHref(ctx, r.harness, r.id) + anchorHash(r.id, s)
+          s.session === r.id
+            ? sessionHref(ctx, r.harness, r.id, s.seq)
+            : sessionHref(ctx, r.harness, r.id) + anchorHash(r.id, s)
         }"><span class="badge">${s.kind.replace("_", " ")}</span> ${marked(s.text)}</a></div>`
       )
     }</div>

@@ -210,7 +210,13 @@ function route_(ctx: ViewCtx, route: string, q: URLSearchParams): Reply {
     case "/api/search":
       return ok(searchResults(ctx, (q.get("q") ?? "").trim(), f).value);
     case "/session": {
-      const body = sessionPage(ctx, q.get("h") ?? "", q.get("id") ?? "");
+      const at = Number(q.get("at") ?? 0);
+      const body = sessionPage(
+        ctx,
+        q.get("h") ?? "",
+        q.get("id") ?? "",
+        Number.isSafeInteger(at) && at > 0 ? at : 0,
+      );
       return body ? ok(body) : fail(404, "no such session in the index");
     }
     case "/projects":

@@ -16,7 +16,17 @@ import { outcomeLabel, outcomeOf, type RunFacts, runFacts } from "../memory/outc
 import { htm, type Html, type Part } from "./html.ts";
 import { lineDiff } from "./diff.ts";
 import { eventAnchor } from "./list.ts";
-import { badge, page, projectHref, sessionHref, shortPath, type ViewCtx, when } from "./layout.ts";
+import {
+  badge,
+  page,
+  pageStart,
+  projectHref,
+  sessionHref,
+  shortPath,
+  VIEW_PAGE,
+  type ViewCtx,
+  when,
+} from "./layout.ts";
 
 type CommandFacts = RunFacts & { command: string };
 type Touch = Pick<FileAtRow, "path" | "op" | "old" | "new" | "failed">;
@@ -28,10 +38,23 @@ const FOLD_CHARS = 3000;
 /** Subagents nested at most this deep. */
 const MAX_DEPTH = 4;
 
-/** The session page, or null when no session has that harness and id. */
-export function sessionPage(ctx: ViewCtx, harness: string, id: string): string | null {
+/**
+ * The session page, or null when no session has that harness and id: the page of
+ * {@link VIEW_PAGE} events that holds seq `at` (the first by default).
+ */
+export function sessionPage(
+  ctx: ViewCtx,
+  harness: string,
+  id: string,
+  at = 0,
+): string | null {
   const s = Q.sessionByKey.get(ctx.store, { harness, native_id: id });
   if (!s) return null;
+  const from = pageStart(at);
+  const last = Q.lastSeq.get(ctx.store, { session: s.id })?.seq ?? 0;
+  const range = { from: Math.min(from, pageStart(last)), to: 0 };
+  range.to = range.from + VIEW_PAGE;
+  const pager = pagerOf(ctx, s, range, last);
   const ref = `${s.harness}:${shortRef(ctx.store, s.harness, s.native_id)}`;
   const parent = s.parent
     ? Q.sessionByKey.get(ctx.store, { harness: s.harness, native_id: s.parent })
@@ -66,14 +89,41 @@ export function sessionPage(ctx: ViewCtx, harness: string, id: string): string |
   return page(ctx, {
     title: s.title || s.native_id,
     nav: "",
-    body: htm`${head}${transcript(ctx, s, s.native_id, 0)}${ending(ctx, s)}`,
+    body: htm`${head}${pager}${transcript(ctx, s, s.native_id, 0, range)}${pager}${
+      range.to > last ? ending(ctx, s) : ""
+    }`,
   });
 }
 
-/** How the session ended, as `deja show` says it under the last event (lib/memory/ending.ts). */
+/** Seqs `from` up to `to` (not included): the events of one page. */
+interface SeqRange {
+  from: number;
+  to: number;
+}
+
+/** The links to the pages before and after `range`; "" when the session fits on one page. */
+function pagerOf(ctx: ViewCtx, s: SessionRow, range: SeqRange, last: number): Html | "" {
+  if (range.from === 0 && range.to > last) return "";
+  const link = (seq: number, label: string) =>
+    htm`<a href="${sessionHref(ctx, s.harness, s.native_id)}${
+      seq ? `&at=${seq}` : ""
+    }">${label}</a>`;
+  return htm`<div class="sub pager">events #${range.from} to #${
+    Math.min(range.to, last + 1) - 1
+  } of #0 to #${last} · ${range.from ? link(0, "first") : "first"} · ${
+    range.from ? link(range.from - VIEW_PAGE, "← earlier") : "← earlier"
+  } · ${range.to <= last ? link(range.to, "later →") : "later →"} · ${
+    range.to <= last ? link(pageStart(last), "last") : "last"
+  }</div>`;
+}
+
+/**
+ * How the session ended, as `deja show` says it under the last event (lib/memory/ending.ts),
+ * read from the events' metadata a row at a time.
+ */
 function ending(ctx: ViewCtx, s: SessionRow): Html | "" {
   const text = endingText(
-    sessionEnding(ctx.store, s, Q.eventsOfSession.all(ctx.store, { session: s.id })),
+    sessionEnding(ctx.store, s, Q.eventMetaOfSession.iterate(ctx.store, { session: s.id })),
   );
   return text ? htm`<div class="ending">${text}</div>` : "";
 }
@@ -85,16 +135,27 @@ function copy(command: string): Html {
   `;
 }
 
-/** A session's events (and its subagents, nested where they started). */
-function transcript(ctx: ViewCtx, s: SessionRow, rootId: string, depth: number): Html {
+/**
+ * A session's events in `range` (and its subagents, nested where they started; each shows its
+ * first page, the rest on its own page).
+ */
+function transcript(
+  ctx: ViewCtx,
+  s: SessionRow,
+  rootId: string,
+  depth: number,
+  range: SeqRange = { from: 0, to: VIEW_PAGE },
+): Html {
   const st = ctx.store;
-  const events = Q.eventsOfSession.all(st, { session: s.id });
+  const events = Q.eventsBetweenSeqs.all(st, { session: s.id, from: range.from - 1, to: range.to });
+  const ids = new Set(events.map((e) => e.id));
   const commands = new Map<number, CommandFacts>();
-  for (const c of Q.commandsInOrder.all(st, { session: s.id })) {
-    commands.set(c.event_id, { ...runFacts(c), command: c.command });
+  for (const c of Q.commandsInOrder.iterate(st, { session: s.id })) {
+    if (ids.has(c.event_id)) commands.set(c.event_id, { ...runFacts(c), command: c.command });
   }
   const touches = new Map<number, Touch[]>();
-  for (const f of Q.filesInOrder.all(st, { session: s.id })) {
+  for (const f of Q.filesInOrder.iterate(st, { session: s.id })) {
+    if (!ids.has(f.event_id)) continue;
     const list = touches.get(f.event_id) ?? [];
     list.push(f);
     touches.set(f.event_id, list);
@@ -113,6 +174,13 @@ function transcript(ctx: ViewCtx, s: SessionRow, rootId: string, depth: number):
   let k = 0;
   const anchor = (seq: number) => eventAnchor(rootId, s.native_id, seq);
   let model: string | undefined;
+  if (range.from > 0) {
+    // Where an earlier page left off: the subagents it placed, the model it last named.
+    const before = Q.pageBefore.get(st, { session: s.id, seq: range.from });
+    const was = before?.time ?? -Infinity;
+    while (k < children.length && (children[k].started ?? Infinity) <= was) k++;
+    model = before?.model ?? undefined;
+  }
   for (const e of events) {
     while (k < children.length && (children[k].started ?? Infinity) <= (e.time ?? -Infinity)) {
       out.push(subagent(ctx, children[k++], rootId, depth));
@@ -131,10 +199,24 @@ function transcript(ctx: ViewCtx, s: SessionRow, rootId: string, depth: number):
       result: e.call_id && e.kind === "tool_call" ? results.get(e.call_id) : undefined,
     }));
   }
-  while (k < children.length) out.push(subagent(ctx, children[k++], rootId, depth));
+  const lastPage = !Q.eventsBetweenSeqs.get(st, { session: s.id, from: range.to - 1, to: END });
+  if (lastPage) {
+    while (k < children.length) {
+      out.push(subagent(ctx, children[k++], rootId, depth));
+    }
+  } else if (depth > 0) {
+    out.push(
+      htm`<div class="sub">${s.events - events.length} more events: <a href="${
+        sessionHref(ctx, s.harness, s.native_id)
+      }">open alone</a></div>`,
+    );
+  }
   if (!events.length) out.push(htm`<div class="empty">This session has no events.</div>`);
   return htm`${out}`;
 }
+
+/** After every seq. */
+const END = Number.MAX_SAFE_INTEGER;
 
 function subagent(ctx: ViewCtx, c: SessionRow, rootId: string, depth: number): Html {
   const open = sessionHref(ctx, c.harness, c.native_id);
