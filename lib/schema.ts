@@ -532,11 +532,6 @@ export const Q = {
     `SELECT * FROM events WHERE session_id = ? AND seq > ? AND seq < ? ORDER BY seq`,
     ["session", "from", "to"],
   ),
-  /** The last seq of a session's events (none when it has none). */
-  lastSeq: query<{ session: number }, { seq: number }>(
-    `SELECT seq FROM events WHERE session_id = ? ORDER BY seq DESC LIMIT 1`,
-    ["session"],
-  ),
   /**
    * What a session's events before seq `seq` leave a page of the view (lib/view/session.ts):
    * their latest time, and the model the last one of them that names one names.

@@ -137,7 +137,7 @@ function sessionEntries(ctx: ViewCtx, sessions: SessionRow[], rootFile?: string)
   const ids = JSON.stringify([...all.keys()]);
   for (const c of Q.childrenOfMany.all(ctx.store, { ids })) all.set(c.id, c);
   return [...all.values()].flatMap((s, i) => {
-    const last = pageStart(Q.lastSeq.get(ctx.store, { session: s.id })?.seq ?? 0);
+    const last = pageStart(Math.max(0, Q.maxSeq.get(ctx.store, { session: s.id })?.seq ?? 0));
     const out: Planned[] = [];
     for (let from = 0; from <= last; from += VIEW_PAGE) {
       out.push({

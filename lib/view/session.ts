@@ -51,7 +51,7 @@ export function sessionPage(
   const s = Q.sessionByKey.get(ctx.store, { harness, native_id: id });
   if (!s) return null;
   const from = pageStart(at);
-  const last = Q.lastSeq.get(ctx.store, { session: s.id })?.seq ?? 0;
+  const last = Math.max(0, Q.maxSeq.get(ctx.store, { session: s.id })?.seq ?? 0);
   const range = { from: Math.min(from, pageStart(last)), to: 0 };
   range.to = range.from + VIEW_PAGE;
   const pager = pagerOf(ctx, s, range, last);
