@@ -41,6 +41,7 @@ import {
   indexPath,
   moveIndexAside,
   readOnlyIndexError,
+  readOnlyWhy,
   Store,
 } from "./store.ts";
 import { dataDir } from "../core/paths.ts";
@@ -272,9 +273,10 @@ async function onePass(
     store = Store.open(path, { create: true });
   }
   if (store.frozen) {
-    // Opened as it is in a folder deja may not write to (lib/store.ts): no run can write it.
+    // Opened as it is, read-only or in a folder deja may not write to (lib/store.ts): no run
+    // can write it.
     store.close();
-    throw readOnlyIndexError("'deja index'", "the index's folder may not be written");
+    throw readOnlyIndexError("'deja index'", readOnlyWhy(path));
   }
   applyWriterSettings(store.db, firstBuild);
   trace("index open");

@@ -131,7 +131,7 @@ export function checkIndex(path: string): string | null {
       db.prepare("SELECT count(*) FROM sqlite_schema").get();
     } catch (e) {
       // In a folder deja may not write to, read as it is (see Store.open).
-      if (!cannotOpen(e) || writableDir(dirname(path))) throw e;
+      if (!(cannotOpen(e) || refusedWrite(e)) || indexWritable(path)) throw e;
       db.close();
       db = openFrozen(path, 1000);
     }
@@ -249,14 +249,20 @@ export class Store {
     let db: DatabaseSync;
     let frozen = false;
     try {
+      // An index file made read-only opens, and refuses the first write (trial 32): read as it is.
+      if (!memory && !fresh && !opts.readOnly && !fileWritable(path)) throw READ_ONLY_FILE;
       db = openDb(path, busy, Boolean(opts.readOnly), fresh);
       if (!memory && !opts.readOnly) makePrivate(path);
     } catch (e) {
       if (isCorruption(e)) throw asIndexError(e, path);
-      if (!memory && !fresh && cannotOpen(e) && !writableDir(dirname(path))) {
+      if (
+        !memory && !fresh && (e === READ_ONLY_FILE || cannotOpen(e) || refusedWrite(e)) &&
+        !indexWritable(path)
+      ) {
         // A folder deja may not write to (a read-only mount, a home shared read-only): the
         // index's readers need its `-shm` beside it, which cannot be made there (trial 29:
-        // every search failed and suggested a rebuild). Read as it is, never written.
+        // every search failed and suggested a rebuild). An index file made read-only refuses
+        // the connection's first write (trial 32, as its owner). Read as it is, never written.
         try {
           db = openFrozen(path, busy);
           frozen = true;
@@ -369,23 +375,25 @@ export function makeDataDir(dir: string): void {
 }
 
 /**
- * Sets the index directory to 0700 and the index, its `-wal` and `-shm` to
- * 0600, whatever they were (a directory made by someone else at 0777, a file
- * copied in at 0644). Called each time the index is opened for writing; a file
- * deja may not change, or one another user owns (deja run as root), is left as it
- * is. A directory with the
+ * Takes every permission of group and others from the index directory and from the index,
+ * its `-wal` and `-shm` (a directory made by someone else at 0777 becomes 0700, a file copied
+ * in at 0644 0600), and adds none: an index its owner made read-only stays so (trial 32: deja
+ * made a `chmod -w` folder and file writable again, unsaid). Called each time the index is
+ * opened for writing; a file deja may not change, or one another user owns (deja run as root),
+ * is left as it is. A directory with the
  * sticky bit is a shared one (`DEJA_HOME=/tmp`): it is never changed, only
  * the files are (a script opening an index at /tmp/x.db as root once made /tmp
  * 0700, and every other user's temporary files failed).
  */
 function makePrivate(path: string): void {
   const me = uid();
-  const set = (p: string, mode: number) => {
+  const set = (p: string, owner: number) => {
     try {
       const st = statSync(p);
       // Only what this user owns: run as root, deja made another user's directory 0700
       // (trial 28: a 2775 group directory, a 777 one).
       if (me >= 0 && st.uid !== me) return;
+      const mode = st.mode & owner;
       if ((st.mode & 0o1000) === 0 && (st.mode & 0o777) !== mode) chmodSync(p, mode);
     } catch { /* absent, or not ours to change */ }
   };
@@ -601,6 +609,43 @@ function openFrozen(path: string, busy: number): DatabaseSync {
   });
 }
 
+/** SQLite refused a write (SQLITE_READONLY): the file, or its folder, may not be written. */
+function refusedWrite(e: unknown): boolean {
+  const x = e as { errcode?: unknown; message?: unknown } | null;
+  return (typeof x?.errcode === "number" && (x.errcode & 0xff) === 8) ||
+    /readonly database/i.test(String(x?.message ?? ""));
+}
+
+/** Thrown inside {@link Store.open} for an index file it may not write. */
+const READ_ONLY_FILE = new Error("the index file is read-only");
+
+/** Whether this process may write the file at `path` (false when it is not there). */
+function fileWritable(path: string): boolean {
+  try {
+    accessSync(path, constants.W_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** What keeps deja from writing the index at `path` ({@link indexWritable} said no). */
+export function readOnlyPart(path: string): "file" | "folder" {
+  return writableDir(dirname(path)) ? "file" : "folder";
+}
+
+/** {@link readOnlyPart} in words. */
+export function readOnlyWhy(path: string): string {
+  return readOnlyPart(path) === "file"
+    ? "the index file is read-only"
+    : "the index's folder may not be written";
+}
+
+/** Whether deja may write the index at `path`: its folder, and the file when it is there. */
+export function indexWritable(path: string): boolean {
+  return writableDir(dirname(path)) && (fileWritable(path) || !existsSync(path));
+}
+
 /** SQLite could not open the file (SQLITE_CANTOPEN), as opposed to finding it damaged or busy. */
 export function cannotOpen(e: unknown): boolean {
   const x = e as { errcode?: unknown; message?: unknown } | null;
@@ -663,8 +708,8 @@ function readOnlyDirError(path: string, e: unknown): DejaError {
 export function asWriteError(e: unknown, command: string, index: string): unknown {
   if (e instanceof DejaError) return e;
   const x = e as { code?: unknown; path?: unknown; message?: unknown } | null;
-  if (cannotOpen(e) && !writableDir(dirname(index))) {
-    return readOnlyIndexError(command, "its folder may not be written", existsSync(index));
+  if ((cannotOpen(e) || refusedWrite(e)) && !indexWritable(index)) {
+    return readOnlyIndexError(command, readOnlyWhy(index), existsSync(index));
   }
   const code = typeof x?.code === "string" ? x.code : "";
   if (!["EROFS", "EACCES", "EPERM", "ENOSPC"].includes(code)) return e;

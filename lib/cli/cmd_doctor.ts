@@ -103,7 +103,7 @@ export function doctorData(env: Env, binary: string[]): DoctorReport {
       .map((t) => `${t.target} (${WORDS[t.state]})`),
     ...(launcher.exists && !launcher.target_exists ? ["launcher (stale path)"] : []),
     ...(index.exists && index.error ? ["index (unreadable)"] : []),
-    ...(index.readOnly ? ["index (its folder is read-only)"] : []),
+    ...(index.readOnly ? [`index (its ${index.readOnlyPart ?? "folder"} is read-only)`] : []),
     // Each harness whose stores failed, cannot be read or are damaged (what the last index
     // run could not read of it included, lib/store_damage.ts): one phrase per harness shown,
     // counted by its stores (what the report lists).
@@ -262,7 +262,9 @@ export function doctorText(r: DoctorReport, io: Pick<IO, "isTTY" | "env">): stri
     }${
       index.readOnly
         ? c.red(
-          "  (its folder is read-only: searches answer from it as it is; no run can update it)",
+          `  (its ${
+            index.readOnlyPart ?? "folder"
+          } is read-only: searches answer from it as it is; no run can update it)`,
         )
         : index.building
         ? c.dim(`  ('deja index' is running now, pid ${index.building})`)

@@ -14,7 +14,14 @@ import { colors, intOpt, printJson } from "./common.ts";
 import { DejaError } from "../../core/errors.ts";
 import type { HarnessSummary, IndexOptions, IndexResult } from "../indexer.ts";
 import { sessionsWritten } from "../index_summary.ts";
-import { indexPath, makeDataDir, readOnlyIndexError, Store, writableDir } from "../store.ts";
+import {
+  indexPath,
+  indexWritable,
+  makeDataDir,
+  readOnlyIndexError,
+  readOnlyWhy,
+  Store,
+} from "../store.ts";
 import { harnessOpt } from "./_memory.ts";
 import { pid, relaunchForBatch, untilSignal } from "../../core/runtime.ts";
 import { endBackground, runningBackground } from "../fresh/background.ts";
@@ -136,10 +143,10 @@ async function watchRun(args: IndexArgs, io: IO): Promise<number> {
   const pidFile = join(dataDir(io.env), "watch.pid");
   makeDataDir(dataDir(io.env));
   // Said before it says it watches (trial 31: "watching the stores", then a failed write).
-  if (!writableDir(dataDir(io.env))) {
+  if (!indexWritable(indexPath(io.env))) {
     throw readOnlyIndexError(
       "'deja index --watch'",
-      "its folder may not be written",
+      readOnlyWhy(indexPath(io.env)),
       existsSync(indexPath(io.env)),
     );
   }

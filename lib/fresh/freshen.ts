@@ -13,7 +13,7 @@
  */
 import { existsSync } from "node:fs";
 import type { Env, Parser } from "../../core/model.ts";
-import { indexPath, isCorruption, lockHolder, Store, writableDir } from "../store.ts";
+import { indexPath, indexWritable, isCorruption, lockHolder, Store } from "../store.ts";
 import { dirname } from "node:path";
 import { DejaError } from "../../core/errors.ts";
 import { duration } from "../../core/text.ts";
@@ -167,7 +167,7 @@ export async function freshen(
       if (!(e instanceof DejaError)) throw e;
       // A folder deja may not write to (a read-only mount): no run could bring the index up
       // to date (trial 29: every search failed). Answered from as it is, and said.
-      if (!writableDir(dirname(path))) {
+      if (!indexWritable(path)) {
         return out({ state: "read_only", read: 0, pending: 0, behind_ms: 0, background: false });
       }
       // Another writer holds the index: it is catching up already.
@@ -200,7 +200,7 @@ export function msVar(env: Env, name: string, fallback: number): number {
 /** The one line a person is told on stderr, or '' when there is nothing to say. */
 export function freshnessNote(f: Freshness): string {
   if (f.state === "read_only") {
-    return "deja: the index's folder is read-only: answering from the index as it is " +
+    return "deja: the index is read-only here: answering from it as it is " +
       "(not brought up to date)";
   }
   if (f.state === "no_index") {

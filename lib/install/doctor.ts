@@ -38,9 +38,10 @@ import {
   checkIndex,
   IndexDamaged,
   indexPath,
+  indexWritable,
   lockHolder,
+  readOnlyPart,
   Store,
-  writableDir,
 } from "../store.ts";
 import { checkStaleness } from "../fresh/check.ts";
 import { lastIndexAt } from "../fresh/manifest.ts";
@@ -90,6 +91,8 @@ export interface IndexStatus {
   lookAgain: number;
   /** The index's folder may not be written: no run can bring the index up to date. */
   readOnly?: boolean;
+  /** Which of the two is read-only (lib/store.ts `readOnlyPart`). */
+  readOnlyPart?: "file" | "folder";
   /** A `deja index` holds the index now (its pid). */
   building?: number;
   /** The index exists, opens, and no indexed store changed since. */
@@ -281,7 +284,10 @@ export function indexStatus(env: Env): IndexStatus {
     damage: [],
   };
   // Said with or without an index: none can be built or brought up to date there (trial 31).
-  if (existsSync(dirname(path)) && !writableDir(dirname(path))) out.readOnly = true;
+  if (existsSync(dirname(path)) && !indexWritable(path)) {
+    out.readOnly = true;
+    out.readOnlyPart = readOnlyPart(path);
+  }
   if (!out.exists) return out;
   const writer = lockHolder(dirname(path));
   if (writer && !writer.brief) out.building = writer.pid;
