@@ -25,14 +25,35 @@ const TIMEOUT_BACKGROUND =
   /^Command did not complete within its (\S{1,12}) timeout and was moved to the background\b/m;
 
 /**
+ * A run the person stopped while it ran, as Claude Code 2.1.332 records it (read in its
+ * bundled source): the call's result is `[Request interrupted by user for tool use]` (an error
+ * result; its `toolUseResult.interrupted` is true, else the call never ran:
+ * parsers/_message_blocks.ts), or the Bash tool's output so far ends `<error>Command was
+ * aborted before completion</error>` (the run aborted: the person interrupted the turn).
+ */
+const INTERRUPTED = /^\[Request interrupted by user for tool use\]/;
+const ABORTED = /<error>Command was aborted before completion<\/error>\s*$/;
+
+/** True when {@link runEnd} says the run was stopped before its end (it neither passed nor failed). */
+export function stoppedEnd(end: string | null): boolean {
+  return end === INTERRUPTED_END || end === ABORTED_END;
+}
+
+const INTERRUPTED_END = "interrupted by the user";
+const ABORTED_END = "aborted before completion";
+
+/**
  * How a run ended when its harness says it did not end by itself: `timed out after 2m 0.0s`
- * (the harness stopped it), `in background` (it went on after the result); null otherwise.
- * Read in the first 2 KB of its output (trial 14: a timeout read only `failed`, a background
- * run `exit unknown`).
+ * (the harness stopped it), `in background` (it went on after the result), `interrupted by the
+ * user` or `aborted before completion` (stopped while it ran); null otherwise. Read in the
+ * first 2 KB of its output, and its last line (trial 14: a timeout read only `failed`, a
+ * background run `exit unknown`; trial 32: a stopped run read `failed`).
  */
 export function runEnd(output: string | null | undefined): string | null {
   if (!output) return null;
   const head = output.slice(0, 2048);
+  if (INTERRUPTED.test(head)) return INTERRUPTED_END;
+  if (ABORTED.test(output.slice(-200))) return ABORTED_END;
   const t = TIMED_OUT.exec(head);
   if (t) return `timed out after ${t[1]}`;
   const late = TIMEOUT_BACKGROUND.exec(head);

@@ -24,7 +24,20 @@ export type Turn =
    * (`{stdout, stderr, interrupted: false}`), which records a run without `Exit code N` as exit
    * 0; without it such a run's exit is unknown.
    */
-  | { bash: string; out: string | null; exit?: number; clean?: boolean; refused?: boolean }
+  /**
+   * `stopped`: the person stopped the run while it ran, as Claude Code 2.1.332 records it (read
+   * in its bundled source): `marker`, an error result `[Request interrupted by user for tool
+   * use]`; `aborted`, its output so far ending `<error>Command was aborted before
+   * completion</error>`; either with `toolUseResult.interrupted` true.
+   */
+  | {
+    bash: string;
+    out: string | null;
+    exit?: number;
+    clean?: boolean;
+    refused?: boolean;
+    stopped?: "marker" | "aborted";
+  }
   /** `out`: the result's text (default `ok`, or Claude Code's own words when it failed). */
   | { edit: string; old: string; new: string; fail?: boolean; out?: string; all?: boolean }
   | { multi: string; edits: Array<{ old: string; new: string; all?: boolean }> }
@@ -108,9 +121,15 @@ export function claudeLines(s: SessionSpec): string[] {
       const clean = turn.clean && !failed
         ? { stdout: turn.out, stderr: "", interrupted: false, isImage: false }
         : undefined;
+      const partial = { stdout: turn.out, stderr: "", interrupted: true, isImage: false };
       // Refused (`refused`): an error result of the harness's words alone, no exit code.
       if (turn.refused) result(id, turn.out, true);
-      else result(id, failed ? `Exit code ${turn.exit}\n${turn.out}` : turn.out, failed, clean);
+      else if (turn.stopped === "marker") {
+        result(id, "[Request interrupted by user for tool use]", true, partial);
+      } else if (turn.stopped === "aborted") {
+        const text = `${turn.out}\n<error>Command was aborted before completion</error>`;
+        result(id, text, false, partial);
+      } else result(id, failed ? `Exit code ${turn.exit}\n${turn.out}` : turn.out, failed, clean);
     } else if ("edit" in turn) {
       const id = call("Edit", {
         file_path: turn.edit,

@@ -24,6 +24,7 @@ import { fillLists, fitMarkdown, inlineCode, type ListItem } from "./_fill.ts";
 import { describeSession } from "./last.ts";
 import { failureLine, type Outcome, outcomeLabel, outcomeOf, runFacts } from "./outcome.ts";
 import { isCut } from "./ending.ts";
+import { runEnd, stoppedEnd } from "../../core/run_end.ts";
 import { callHeadline } from "../render.ts";
 
 /** Default budget of `deja ctx` and the MCP `context` mode: 8 KiB. */
@@ -381,6 +382,9 @@ function ended(
     const facts = runFacts(r);
     const code = inlineCode(oneLine(commandOneLine(r.command), 100));
     if (outcomeOf(facts) === "failed") return [`${code} failed (${outcomeLabel(facts)})`];
+    // Stopped while it ran (trial 32): said as such, not as failed.
+    const end = runEnd(facts.output ?? facts.head);
+    if (stoppedEnd(end)) return [`${code} was ${end}`];
     return facts.noResult ? [`${code} never finished (no result)`] : [];
   });
   if (bad.length) {

@@ -5,6 +5,7 @@ import { localTime } from "./text.ts";
 import { pickSession } from "./pick.ts";
 import { byteLength } from "../../core/text.ts";
 import { DejaError } from "../../core/errors.ts";
+import { showSession, showText } from "../cli/cmd_show.ts";
 
 const LOGIN: SessionSpec = {
   id: "a1a1a1a1-0000-4000-8000-000000000001",
@@ -573,6 +574,44 @@ Deno.test("sessionDigest's outcome leads with a last request nothing answered ye
     // A short last word is no request.
     const fine = sessionDigest(ix.store, rowId(ix.store, done.id), {});
     assertEquals(fine.outcome, "Renamed the queue helpers; the tests pass with the new names.");
+  } finally {
+    ix.cleanup();
+  }
+});
+
+// Trial 32: a run the person stopped while it ran (Claude Code's `interrupted: true`) was
+// `failed ✗` in show and ctx, like a run that failed by itself.
+Deno.test("a run stopped by the person is said as interrupted, not failed, in show and ctx", async () => {
+  const s: SessionSpec = {
+    id: "a6a6a6a6-0000-4000-8000-000000000006",
+    cwd: "/w/stop",
+    start: "2026-11-05T10:00:00Z",
+    turns: [
+      { user: "Run the long soak test for me, please." },
+      { say: "Starting the soak test now; it takes a while to finish." },
+      { bash: "sleep 1000", out: "", stopped: "marker" },
+      { bash: "./soak.sh --hours 2", out: "warming up\nround 1 ok", stopped: "aborted" },
+    ],
+  };
+  const ix = await indexSessions([s]);
+  try {
+    const d = sessionDigest(ix.store, rowId(ix.store, s.id));
+    assertEquals(
+      d.commands.map((c) => [c.command, c.outcome, c.status, c.failed]),
+      [
+        ["sleep 1000", "unknown", "interrupted by the user", false],
+        ["./soak.sh --hours 2", "unknown", "aborted before completion", false],
+      ],
+    );
+    assert(!d.markdown.includes("✗"), d.markdown);
+    assertStringIncludes(d.outcome ?? "", "`sleep 1000` was interrupted by the user");
+    const text = showText(showSession(ix.store, s.id.slice(0, 8)), {
+      isTTY: false,
+      env: ix.env,
+    }, false);
+    assertStringIncludes(text, "tool_call Bash interrupted by the user");
+    assertStringIncludes(text, "tool_call Bash aborted before completion");
+    assert(!text.includes("failed"), text);
   } finally {
     ix.cleanup();
   }

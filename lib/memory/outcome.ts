@@ -29,7 +29,7 @@
  *
  * @module
  */
-import { runEnd } from "../../core/run_end.ts";
+import { runEnd, stoppedEnd } from "../../core/run_end.ts";
 import { sanitizeForTerminal } from "../../core/terminal.ts";
 
 /** What is known of one run of a command. */
@@ -287,6 +287,8 @@ export { runEnd };
 
 /** The outcome of one run (see the module's rules). */
 export function outcomeOf(r: RunFacts): Outcome {
+  // Stopped while it ran: it neither passed nor failed (trial 32: `failed ✗`).
+  if (stoppedEnd(runEnd(r.output ?? r.head))) return "unknown";
   const recorded = r.exit !== null && r.exit !== undefined;
   const owned = recorded && statusOwner(r.command, r.exit) !== null;
   if (recorded && !owned) {
@@ -316,6 +318,7 @@ export function runFailed(r: RunFacts): boolean {
  */
 export function outcomeLabel(r: RunFacts): string {
   const end = runEnd(r.output ?? r.head);
+  if (stoppedEnd(end)) return end!;
   if (end?.startsWith("timed out") && outcomeOf(r) === "failed") {
     return r.exit !== null && r.exit !== undefined ? `${end} (exit ${r.exit})` : end;
   }
