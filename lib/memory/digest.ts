@@ -23,7 +23,7 @@ import { byteLength, commandOneLine, oneLine } from "../../core/text.ts";
 import { fillLists, fitMarkdown, inlineCode, type ListItem } from "./_fill.ts";
 import { describeSession } from "./last.ts";
 import { failureLine, type Outcome, outcomeLabel, outcomeOf, runFacts } from "./outcome.ts";
-import { isCut } from "./ending.ts";
+import { isCut, sessionEnding } from "./ending.ts";
 import { runEnd, stoppedEnd } from "../../core/run_end.ts";
 import { callHeadline } from "../render.ts";
 
@@ -140,7 +140,12 @@ export function sessionDigest(
     find(events.of("user"), () => true);
   const problem = first?.text.trim() ?? null;
   const runs = Q.commandsInOrder.all(store, { session: sessionRowId });
-  const outcome = findOutcome(events, first, runs);
+  // A request nothing answered, the session's only one, is its outcome too, as `show` says
+  // (trial 32: ctx had none; not for a store that keeps no replies at all).
+  const outcome = findOutcome(events, first, runs) ??
+    (sessionEnding(store, session, events.between(START)) === "unanswered"
+      ? "No reply followed the request: the session ends on it."
+      : null);
   const decisions = findDecisions(events);
   const commands = foldCommands(runs);
   const refused = notRun(store, sessionRowId);

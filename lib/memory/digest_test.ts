@@ -6,6 +6,15 @@ import { pickSession } from "./pick.ts";
 import { byteLength } from "../../core/text.ts";
 import { DejaError } from "../../core/errors.ts";
 import { showSession, showText } from "../cli/cmd_show.ts";
+import { mkdirSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { DatabaseSync } from "node:sqlite";
+import { crushTables, listProjects } from "../../tests/_crush_tiny.ts";
+import { testEnv } from "../../tests/_fixture.ts";
+import { tempDir } from "../../tests/_tmp.ts";
+import { runIndex } from "../indexer.ts";
+import { parsers } from "../../parsers/mod.ts";
+import { indexPath, Store } from "../store.ts";
 
 const LOGIN: SessionSpec = {
   id: "a1a1a1a1-0000-4000-8000-000000000001",
@@ -614,5 +623,48 @@ Deno.test("a run stopped by the person is said as interrupted, not failed, in sh
     assert(!text.includes("failed"), text);
   } finally {
     ix.cleanup();
+  }
+});
+
+// Trial 32: a session of one request and no reply had no outcome in ctx, while show said
+// "no reply followed the last message" (crush a513ab58: one store, replies in its other sessions).
+Deno.test("sessionDigest says when the session's only request got no reply", async () => {
+  const root = tempDir("deja-digest-none-");
+  try {
+    const project = join(root, "proj");
+    mkdirSync(join(project, ".crush"), { recursive: true });
+    mkdirSync(join(root, "crush"), { recursive: true });
+    listProjects(root, [project]);
+    const db = new DatabaseSync(join(project, ".crush", "crush.db"));
+    crushTables(db);
+    const text = (t: string) => JSON.stringify([{ type: "text", data: { text: t } }]);
+    const msg = db.prepare("INSERT INTO messages VALUES (?, ?, ?, ?, ?)");
+    db.prepare("INSERT INTO sessions VALUES (?, ?, 1000, 1010)").run("answered-s", "answered");
+    msg.run("m1", "answered-s", "user", text("Rename the invoice helper, please."), 1001);
+    msg.run("m2", "answered-s", "assistant", text("Renamed it to formatInvoice."), 1002);
+    db.prepare("INSERT INTO sessions VALUES (?, ?, 2000, 2010)").run("waiting-s", "waiting");
+    msg.run("m3", "waiting-s", "user", text("Please port the billing job to the new queue."), 2001);
+    db.close();
+    const env = testEnv(join(root, "home"), {
+      DEJA_HOME: join(root, "deja"),
+      DEJA_CRUSH_ROOT: join(root, "crush"),
+      TZ: "UTC",
+    });
+    await runIndex(env, parsers, { only: ["crush"] });
+    const store = Store.open(indexPath(env));
+    try {
+      const id = (n: string) =>
+        (store.db.prepare("SELECT id FROM sessions WHERE native_id = ?").get(n) as { id: number })
+          .id;
+      const d = sessionDigest(store, id("waiting-s"));
+      assertEquals(d.outcome, "No reply followed the request: the session ends on it.");
+      assertStringIncludes(d.markdown, "## Outcome");
+      // (A Crush reply without its `finish` part is one the harness never finished.)
+      assertStringIncludes(sessionDigest(store, id("answered-s")).outcome ?? "", "formatInvoice");
+    } finally {
+      store.close();
+    }
+  } finally {
+    rmSync(root, { recursive: true, force: true });
   }
 });
