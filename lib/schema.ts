@@ -106,6 +106,13 @@ export function applyWriterSettings(
 
 export { MIGRATIONS } from "./schema_migrations.ts";
 
+/** A command row with its event's seq and what tells its outcome ({@link Q.commandsInOrder}). */
+const COMMANDS_AT = () =>
+  `SELECT c.event_id AS event_id, c.call_id AS call_id, c.command AS command,
+      c.exit AS exit, c.is_error AS is_error, c.time AS time, e.seq AS seq,
+      ${OUTPUT_IF_UNKNOWN} AS output, ${ERROR_HEAD} AS head, ${NO_RESULT} AS no_result
+    FROM commands c JOIN events e ON e.id = c.event_id`;
+
 /**
  * The output of command `c` when the store records no status for it, or one a
  * pipe's last program may have returned, or a 0 of a command naming PowerShell (NULL
@@ -605,11 +612,13 @@ export const Q = {
   sessionById: query<Id, SessionRow>(`SELECT * FROM sessions WHERE id = ?`, ["id"]),
   /** The commands of session `session` in order, with their event's seq (and output: OUTPUT_IF_UNKNOWN; no_result: NO_RESULT). */
   commandsInOrder: query<{ session: number }, CommandAtRow>(
-    `SELECT c.event_id AS event_id, c.call_id AS call_id, c.command AS command,
-      c.exit AS exit, c.is_error AS is_error, c.time AS time, e.seq AS seq,
-      ${OUTPUT_IF_UNKNOWN} AS output, ${ERROR_HEAD} AS head, ${NO_RESULT} AS no_result
-    FROM commands c JOIN events e ON e.id = c.event_id WHERE c.session_id = ? ORDER BY e.seq`,
+    `${COMMANDS_AT()} WHERE c.session_id = ? ORDER BY e.seq`,
     ["session"],
+  ),
+  /** {@link Q.commandsInOrder} after seq `after` (what ran after a reply: lib/memory/digest.ts). */
+  commandsAfter: query<{ session: number; after: number }, CommandAtRow>(
+    `${COMMANDS_AT()} WHERE c.session_id = ? AND e.seq > ? ORDER BY e.seq`,
+    ["session", "after"],
   ),
   /** The file touches of session `session` in order, with their event's seq. */
   filesInOrder: query<{ session: number }, FileAtRow & { input: string | null }>(

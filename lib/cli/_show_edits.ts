@@ -53,13 +53,14 @@ export function replacingAll(
  * (lib/memory/edit_lines.ts). A call's indexed text holds only the new side
  * (lib/render.ts), and two whole blocks hide a one-line change among 70 (trial 9). A
  * call with a write beside its edits lists the write as indexed. Failed edits are shown
- * too: the call line says the call failed.
+ * too: the call line says the call failed. Each text is made when it is asked for (`get`):
+ * made all at once, the 30,000 edits of a long session took `show` ~70 MB (trial 32).
  */
 export function editDiffs(
   files: readonly FileRow[],
   full = false,
   every: ReadonlySet<FileRow> = new Set(),
-): Map<number, string> {
+): { get(eventId: number): string | undefined } {
   const byEvent = new Map<number, FileRow[]>();
   for (const f of files) {
     if (f.op === "read") continue;
@@ -67,12 +68,11 @@ export function editDiffs(
     list.push(f);
     byEvent.set(f.event_id, list);
   }
-  const out = new Map<number, string>();
-  for (const [id, rows] of byEvent) {
-    if (!rows.some((f) => f.op === "edit" && f.old !== null)) continue;
-    out.set(
-      id,
-      rows.map((f) =>
+  return {
+    get(id) {
+      const rows = byEvent.get(id);
+      if (!rows?.some((f) => f.op === "edit" && f.old !== null)) return undefined;
+      return rows.map((f) =>
         f.op === "edit"
           ? [
             `edit ${f.path}${every.has(f) ? " (every occurrence)" : ""}`,
@@ -80,8 +80,7 @@ export function editDiffs(
           ]
             .join("\n")
           : `write ${f.path}\n${f.new ?? ""}`
-      ).join("\n"),
-    );
-  }
-  return out;
+      ).join("\n");
+    },
+  };
 }

@@ -7,7 +7,7 @@
  * @module
  */
 import type { Args, CommandSpec } from "./common.ts";
-import { intOpt, isoTime, printJson, quoteShown } from "./common.ts";
+import { intOpt, isoTime, printJson, printJsonStreaming, quoteShown } from "./common.ts";
 import { oneLine, tilde } from "../../core/text.ts";
 import type { IO } from "../../core/runtime.ts";
 import { DejaError } from "../../core/errors.ts";
@@ -159,8 +159,15 @@ function runCtx(a: Args, io: IO): number {
   const args = parseCtx(a);
   if (args.budgetGiven < CTX_MIN_BUDGET) io.err(budgetWarning(args.budgetGiven));
   const d = withStore(io, (store) => ctxData(store, args, io));
-  if (args.json) printJson(io, ctxJson(d));
-  else if (d.picked) {
+  if (args.json) {
+    // The lists are whole (a session of 150,000 commands: a 34 MB document), written as read.
+    const j = ctxJson(d);
+    if (!d.picked) printJson(io, j);
+    else {printJsonStreaming(io, j, {
+        commands: j.commands as unknown[],
+        files: j.files as unknown[],
+      });}
+  } else if (d.picked) {
     const guess = guessNote(d, io.env.home);
     if (guess) io.err(guess);
     io.out(d.digest.markdown);

@@ -10,7 +10,7 @@ import type { Args, CommandSpec } from "./common.ts";
 import { colors, fmtSessionTime, fmtTime, isoTime, printJsonStreaming } from "./common.ts";
 import { cutsIn, oneLine, tilde } from "../../core/text.ts";
 import { existsSync } from "node:fs";
-import { GarbagePacer, type IO } from "../../core/runtime.ts";
+import { collectGarbage, GarbagePacer, type IO } from "../../core/runtime.ts";
 import { indexPath, Store } from "../store.ts";
 import { DejaError } from "../../core/errors.ts";
 import { modelsLabel, modelsOf, resolveSession, shortRef, switchCount } from "../sessions.ts";
@@ -137,11 +137,15 @@ export function showSession(
       ...(ended ? { ended } : {}),
     });
   }
+  // The rows read are garbage now; a runtime that collects late holds them beside what the
+  // next pass reads (a session of 150,000 commands: ~70 MB).
+  collectGarbage();
   const seen = survey(
     whole ?? Q.eventMetaOfSession.iterate(store, { session: s.id }),
     new Set(files.map((f) => f.event_id)),
   );
   outcomesOfResults(seen.calls, seen.results, commands);
+  collectGarbage();
   return {
     session: s,
     description: describeSession(store, s),
@@ -198,6 +202,9 @@ function survey(events: Iterable<EventRow>, edits: ReadonlySet<number>): Survey 
 /** Bytes of event text read between two collections of garbage ({@link pagedEvents}). */
 const SHOW_GC_BYTES = 32 << 20;
 
+/** The garbage one event shown makes beside its text, as {@link pagedEvents} counts it. */
+const EVENT_GARBAGE_BYTES = 1024;
+
 /** Bytes of event text {@link pagedEvents} reads at a time. */
 const TEXT_PAGE_BYTES = 4 << 20;
 
@@ -215,7 +222,10 @@ function pagedEvents(store: Store, session: number): Iterable<EventRow> {
     *[Symbol.iterator]() {
       // The pages read and written are garbage at once; a runtime that collects late holds
       // many of them (a 150 MB Cline task, before its commands were folded as read: 528 -> 454 MB).
-      const pacer = new GarbagePacer(SHOW_GC_BYTES);
+      const pacer = new GarbagePacer(
+        SHOW_GC_BYTES,
+        () => (globalThis as { Bun?: { gc(sync: boolean): void } }).Bun?.gc(false),
+      );
       let after = Number.MIN_SAFE_INTEGER;
       for (;;) {
         const meta = Q.eventMetaPage.all(store, { session, after, limit: META_PAGE });
@@ -227,7 +237,9 @@ function pagedEvents(store: Store, session: number): Iterable<EventRow> {
             bytes += meta[j].n;
             j++;
           }
-          pacer.took(bytes);
+          // Each event shown makes garbage beyond its text (its rows, its lines): counted too, or
+          // a session of many short events (420,000 tool calls and results) collects too late.
+          pacer.took(bytes + (j - i) * EVENT_GARBAGE_BYTES);
           const texts = new Map(
             Q.eventTextsBetween.all(store, { session, from: meta[i].seq, to: meta[j - 1].seq })
               .map((r) => [r.id, r.text]),
@@ -508,7 +520,7 @@ function runShow(a: Args, io: IO): number {
       const events = function* () {
         for (const e of d.events) yield eventJson(d, e);
       };
-      printJsonStreaming(io, showJsonHead(d), "events", events());
+      printJsonStreaming(io, showJsonHead(d), { events: events() });
     } else for (const chunk of showChunks(d, io, args.full)) io.out(chunk);
   } finally {
     store.close();

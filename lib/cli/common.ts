@@ -485,30 +485,29 @@ function safeJson(json: string): string {
 const STREAM_ITEMS = 256;
 
 /**
- * {@link printJson} of `value` with the array at `key` (its place held by any value) taken
- * from `items` and written a few items at a time: the same text, never held whole (`deja
- * show --json` of a session of a million events held it all, 1.2 GB).
+ * {@link printJson} of `value` with each array of `streams` (its place in `value` held by any
+ * value) taken from its iterable and written a few items at a time: the same text, never held
+ * whole (`deja show --json` of a session of a million events held it all, 1.2 GB).
  */
 export function printJsonStreaming(
   io: IO,
   value: Record<string, unknown>,
-  key: string,
-  items: Iterable<unknown>,
+  streams: Record<string, Iterable<unknown>>,
 ): void {
   const all = io.freshness ? { ...value, freshness: io.freshness } : value;
-  const entries = Object.entries(all).filter(([k, v]) => k === key || jsonHolds(v));
+  const entries = Object.entries(all).filter(([k, v]) => k in streams || jsonHolds(v));
   const nested = (v: unknown, indent: string) =>
     JSON.stringify(v, null, 2).replaceAll("\n", `\n${indent}`);
   let out = "{";
   for (const [i, [k, v]] of entries.entries()) {
     out += `${i ? "," : ""}\n  ${JSON.stringify(k)}: `;
-    if (k !== key) {
+    if (!(k in streams)) {
       out += nested(v, "  ");
       continue;
     }
     out += "[";
     let n = 0;
-    for (const item of items) {
+    for (const item of streams[k]) {
       // An array holds null where an object would leave the member out.
       out += `${n ? "," : ""}\n    ${nested(jsonHolds(item) ? item : null, "    ")}`;
       if (++n % STREAM_ITEMS === 0) {

@@ -16,7 +16,7 @@ function both(value: Record<string, unknown>, key: string, freshness?: object) {
   };
   printJson(whole.io, value);
   const items = value[key] as unknown[];
-  printJsonStreaming(streamed.io, { ...value, [key]: null }, key, items.values());
+  printJsonStreaming(streamed.io, { ...value, [key]: null }, { [key]: items.values() });
   return { whole: whole.out(), streamed: streamed.out(), writes: writes.length };
 }
 
@@ -40,4 +40,16 @@ Deno.test("printJsonStreaming writes what printJson writes, its array a few item
   }
   // A thousand items are written in pieces, not as one text.
   assert(both(cases[0][0], "events").writes > 3);
+});
+
+Deno.test("printJsonStreaming streams several arrays in their places", () => {
+  const value = { a: 1, commands: [{ c: "ls" }, { c: "pwd" }], mid: "x", files: [], z: [3] };
+  const whole = captureIO(testEnv("/nonexistent-home"), false);
+  const streamed = captureIO(testEnv("/nonexistent-home"), false);
+  printJson(whole.io, value);
+  printJsonStreaming(streamed.io, value, {
+    commands: value.commands.values(),
+    files: value.files.values(),
+  });
+  assertEquals(streamed.out(), whole.out());
 });

@@ -139,7 +139,8 @@ export function sessionDigest(
   const first = find(events.of("user"), (e) => e.text.trim().length >= 20 && typed(e)) ??
     find(events.of("user"), () => true);
   const problem = first?.text.trim() ?? null;
-  const runs = Q.commandsInOrder.all(store, { session: sessionRowId });
+  // What ran after a reply is read when asked; the commands themselves a row at a time.
+  const runs = (after: number) => Q.commandsAfter.iterate(store, { session: sessionRowId, after });
   // A request nothing answered, the session's only one, is its outcome too, as `show` says
   // (trial 32: ctx had none; not for a store that keeps no replies at all).
   const outcome = findOutcome(events, first, runs) ??
@@ -147,7 +148,7 @@ export function sessionDigest(
       ? "No reply followed the request: the session ends on it."
       : null);
   const decisions = findDecisions(events);
-  const commands = foldCommands(runs);
+  const commands = foldCommands(Q.commandsInOrder.iterate(store, { session: sessionRowId }));
   const refused = notRun(store, sessionRowId);
   const files = changedFiles(store, sessionRowId);
 
@@ -304,7 +305,7 @@ function counts(f: DigestFile): string {
 function findOutcome(
   events: Events,
   first: EventRow | undefined,
-  runs: CommandAtRow[],
+  runs: (after: number) => Iterable<CommandAtRow>,
 ): string | null {
   const lastReply = (after: number) => {
     let latest: EventRow | undefined;
@@ -370,7 +371,7 @@ ${ended(reply, events, runs, "The last reply, to an earlier request: ")}`
 function ended(
   reply: EventRow,
   events: Events,
-  runs: CommandAtRow[],
+  runs: (after: number) => Iterable<CommandAtRow>,
   label: string,
   lead?: string,
 ): string {
@@ -383,18 +384,26 @@ function ended(
         : "The session ended mid-reply: its last reply stops unfinished.",
     );
   }
-  const bad = runs.filter((r) => r.seq > reply.seq).flatMap((r) => {
+  // The first three said, the rest counted.
+  const bad: string[] = [];
+  let more = 0;
+  for (const r of runs(reply.seq)) {
     const facts = runFacts(r);
-    const code = inlineCode(oneLine(commandOneLine(r.command), 100));
-    if (outcomeOf(facts) === "failed") return [`${code} failed (${outcomeLabel(facts)})`];
-    // Stopped while it ran (trial 32): said as such, not as failed.
-    const end = runEnd(facts.output ?? facts.head);
-    if (stoppedEnd(end)) return [`${code} was ${end}`];
-    return facts.noResult ? [`${code} never finished (no result)`] : [];
-  });
+    const code = () => inlineCode(oneLine(commandOneLine(r.command), 100));
+    let note: (() => string) | undefined;
+    if (outcomeOf(facts) === "failed") note = () => `${code()} failed (${outcomeLabel(facts)})`;
+    else {
+      // Stopped while it ran (trial 32): said as such, not as failed.
+      const end = runEnd(facts.output ?? facts.head);
+      if (stoppedEnd(end)) note = () => `${code()} was ${end}`;
+      else if (facts.noResult) note = () => `${code()} never finished (no result)`;
+    }
+    if (!note) continue;
+    if (bad.length < 3) bad.push(note());
+    else more++;
+  }
   if (bad.length) {
-    const more = bad.length > 3 ? `, and ${bad.length - 3} more` : "";
-    notes.push(`After this reply, ${bad.slice(0, 3).join("; ")}${more}.`);
+    notes.push(`After this reply, ${bad.join("; ")}${more ? `, and ${more} more` : ""}.`);
   }
   // A short reply came after the one shown (`Done.`): the one shown is not called the last
   // (trial 12: "The last reply: I will now run the build" after the failed build and a "Done
@@ -507,7 +516,7 @@ function findDecisions(events: Events): string[] {
 }
 
 /** The session's commands in order of last run, identical commands folded. */
-function foldCommands(rows: CommandAtRow[]): DigestCommand[] {
+function foldCommands(rows: Iterable<CommandAtRow>): DigestCommand[] {
   const byKey = new Map<string, DigestCommand>();
   for (const r of rows) {
     const command = String(r.command).trim();
