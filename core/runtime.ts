@@ -10,7 +10,7 @@ import process from "node:process";
 import { closeSync, existsSync, fstatSync, openSync, read } from "node:fs";
 import { dirname, join } from "node:path";
 import type { Env } from "./model.ts";
-import { isTerminal, writeAll } from "./stdio.ts";
+import { isTerminal, readerGone, writeAll } from "./stdio.ts";
 
 /**
  * `node:child_process` and `node:os`, loaded on first use: every command
@@ -68,6 +68,11 @@ export interface IO {
   ): Promise<string>;
   /** How fresh the index was made before the command ran (set by main.ts; added to `--json`). */
   freshness?: object;
+  /**
+   * True once stdout's reader went away (`deja show … | head`): what is still to be written
+   * would be read by no one, so a long command may stop. Absent: never.
+   */
+  outGone?(): boolean;
 }
 
 /**
@@ -85,6 +90,7 @@ export function processIO(): IO {
     isTTY: isTerminal(1),
     errTTY: isTerminal(2),
     readStdin: readFd0,
+    outGone: () => readerGone(1),
   };
 }
 

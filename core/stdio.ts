@@ -12,6 +12,14 @@ import { readlinkSync, writeSync } from "node:fs";
 
 const pause = new Int32Array(new SharedArrayBuffer(4));
 
+/** Descriptors whose reader went away (EPIPE): nothing written there is read any more. */
+const gone = new Set<number>();
+
+/** True when a write to `fd` found its reader gone (`deja show … | head`): a command may stop. */
+export function readerGone(fd: number): boolean {
+  return gone.has(fd);
+}
+
 /**
  * Writes all of `text` to file descriptor `fd`, synchronously. A pipe whose
  * reader went away (EPIPE) or any other error ends it quietly (a closed pipe is
@@ -26,7 +34,9 @@ export function writeAll(fd: number, text: string | Uint8Array, waitMs = 30_000)
     try {
       at += writeSync(fd, buf, at, buf.length - at);
     } catch (e) {
-      if ((e as { code?: string }).code !== "EAGAIN" || waited++ >= waitMs) return;
+      const code = (e as { code?: string }).code;
+      if (code === "EPIPE") gone.add(fd);
+      if (code !== "EAGAIN" || waited++ >= waitMs) return;
       Atomics.wait(pause, 0, 0, 1);
     }
   }

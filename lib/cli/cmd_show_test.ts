@@ -273,6 +273,17 @@ Deno.test("a long session is shown from pages of its text read as they are writt
     assertEquals(lean.models, whole.models);
     assertEquals(showJson(lean), showJson(whole));
     assertEquals([...lean.commands.entries()], [...whole.commands.entries()]);
+    // A reader that went away (`| head`) stops the writing, as text and as JSON (trial 32: the
+    // whole session was made all the same).
+    const { main } = await import("../../main.ts");
+    for (const json of [false, true]) {
+      const c = captureIO(ix.env, false, ["show", "5e55", ...json ? ["--json"] : []]);
+      let writes = 0;
+      c.io.out = () => void writes++;
+      c.io.outGone = () => writes > 0;
+      assertEquals(await main(c.io), 0);
+      assertEquals(writes, 1, json ? "json" : "text");
+    }
   } finally {
     ix.cleanup();
   }

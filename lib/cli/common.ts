@@ -513,6 +513,8 @@ export function printJsonStreaming(
       if (++n % STREAM_ITEMS === 0) {
         writeJson(io, safeJson(out));
         out = "";
+        // Read by no one now (`| head`): the rest is not made.
+        if (io.outGone?.()) return;
       }
     }
     out += n ? "\n  ]" : "]";
