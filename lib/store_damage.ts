@@ -293,6 +293,13 @@ export interface SessionDamage {
   skipped: Record<string, number>;
   /** Sessions the store holds in the index (the count above is theirs together). */
   store_sessions: number;
+  /**
+   * Sessions of the store its last read returned shorter or not at all, kept as they were
+   * indexed (absent: none).
+   */
+  kept_as_indexed?: number;
+  /** The store is empty now (its sessions are kept as they were indexed). */
+  now_empty?: boolean;
 }
 
 /**
@@ -305,11 +312,14 @@ export function sessionDamage(
   if (!row) return null;
   const s = storeSkips(row.skipped, row.mtime);
   const records = s.lost.reduce((n, [, v]) => n + v, 0);
-  if (!records) return null;
+  if (!records && !s.kept) return null;
   return {
     unreadable_records: records,
     skipped: Object.fromEntries(s.lost),
     store_sessions: row.sessions,
+    // Trial 32: a store emptied since showed nothing of it, though doctor said it.
+    ...s.kept ? { kept_as_indexed: s.kept } : {},
+    ...s.kept && s.counts.empty ? { now_empty: true } : {},
   };
 }
 
@@ -321,7 +331,17 @@ export function sessionDamage(
 export function sessionDamageText(d: SessionDamage): string {
   const whose = d.store_sessions > 1 ? `its store (${d.store_sessions} sessions)` : "its store";
   const why = Object.keys(d.skipped).join(", ");
+  const kept = d.kept_as_indexed
+    ? d.now_empty
+      ? `${whose} is empty now; shown as it was indexed`
+      : `${whose} no longer holds ${
+        d.store_sessions > 1 ? plural(d.kept_as_indexed, "session") : "it"
+      } in full; shown as ${d.store_sessions > 1 ? "they were" : "it was"} indexed`
+    : "";
+  if (!d.unreadable_records) return kept;
   return `${whose} had ${
     plural(d.unreadable_records, "unreadable record")
-  } (${why}); some messages may be missing (deja sources --verbose says where)`;
+  } (${why}); some messages may be missing (deja sources --verbose says where)${
+    kept ? `; ${kept.replace(/^its store(?: \(\d+ sessions\))? /, "it ")}` : ""
+  }`;
 }

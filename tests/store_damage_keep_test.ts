@@ -14,6 +14,7 @@ import { runMain } from "./_cli_io.ts";
 import { testEnv } from "./_fixture.ts";
 import { tempDir } from "./_tmp.ts";
 import { damageSessionC, listProjects, tinyStore, tinyVars } from "./_crush_tiny.ts";
+import { claudeLine } from "./_memory.ts";
 
 /** deja's `main` in process over `vars`, in their HOME (tests/_cli_io.ts). */
 const run = (args: string[], vars: Record<string, string>) =>
@@ -199,5 +200,47 @@ Deno.test("plain sources marks a store whose last read kept or skipped anything,
     assertEquals(w.counts(), { a: 2, b: 2, c: 6 }, "the index keeps what it held");
   } finally {
     w.cleanup();
+  }
+});
+
+// Trial 32: after its file was emptied, doctor said "now empty, kept 1 session as indexed" but
+// `show` gave no sign of it and its JSON had `source_damage: null`.
+Deno.test("show says a session's store is empty now and the session is shown as indexed", async () => {
+  const dir = tempDir("deja-emptied-");
+  try {
+    const projects = join(dir, "claude");
+    mkdirSync(join(projects, "-w-e"), { recursive: true });
+    const sid = "e7e7e7e7-0000-4000-8000-000000000007";
+    const file = join(projects, "-w-e", `${sid}.jsonl`);
+    writeFileSync(
+      file,
+      [0, 1].map((i) => claudeLine(i, `the quorbin index step ${i}`, sid)).join("\n") + "\n",
+    );
+    const vars = {
+      HOME: join(dir, "home"),
+      DEJA_HOME: join(dir, "deja"),
+      DEJA_CLAUDE_ROOT: projects,
+      DEJA_NO_REFRESH: "1",
+      TZ: "UTC",
+    };
+    assertEquals((await run(["index", "--quiet"], vars)).code, 0);
+    writeFileSync(file, "");
+    assertEquals((await run(["index", "--quiet"], vars)).code, 0);
+    const text = await run(["show", sid.slice(0, 8)], vars);
+    assertStringIncludes(text.out, "its store is empty now; shown as it was indexed");
+    assertStringIncludes(text.out, "the quorbin index step 1");
+    const json = JSON.parse((await run(["show", sid.slice(0, 8), "--json"], vars)).out);
+    // Trial 32: the store's name in the short line lost its last character ("…indexe, …").
+    const sources = (await run(["sources"], vars)).out;
+    assertStringIncludes(sources, `(${file})`);
+    assertEquals(json.source_damage, {
+      unreadable_records: 0,
+      skipped: {},
+      store_sessions: 1,
+      kept_as_indexed: 1,
+      now_empty: true,
+    });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
   }
 });
