@@ -8,7 +8,7 @@ import { promptHistoryShortLengths } from "../core/prompt_history.ts";
 import type { Store } from "./store.ts";
 import { DejaError } from "../core/errors.ts";
 import { Q } from "./schema.ts";
-import { harnessIds } from "../core/registry.ts";
+import { harnessId, harnessIds } from "../core/registry.ts";
 import type { SessionRow } from "./rows.ts";
 import { MAX_LIKE_TEXT, overLikeBound } from "./query.ts";
 import { describeSession } from "./memory/last.ts";
@@ -55,9 +55,9 @@ export function resolveSession(store: Store, ref: string): SessionRow {
   }
   // `deja:` with nothing after the colon: no id to look for.
   // A harness prefix in any case (`CLAUDE:5fbf3543`), as the id after it is (SQLite's LIKE).
-  const bare = /^([a-z][a-z0-9_]*):$/i.exec(ref);
-  const bareId = bare?.[1].toLowerCase();
-  if (bareId && harnessIds().includes(bareId)) {
+  const bare = /^([a-z][a-z0-9_-]*):$/i.exec(ref);
+  const bareId = bare && harnessId(bare[1]);
+  if (bareId) {
     throw new DejaError(
       `'${ref}' names a harness but no session`,
       `put an id after the colon (${bareId}:<id>${
@@ -90,10 +90,12 @@ function lookup(store: Store, ref: string): SessionRow | SessionRow[] {
   }
   let harness: string | null = null;
   let prefix = ref;
-  const m = /^([a-z][a-z0-9_]*):(.+)$/i.exec(ref);
-  // `<harness>:<id>`; a remote's sessions are `<remote>:<id>` (lib/remote/label.ts), a prefix.
-  if (m && harnessIds().includes(m[1].toLowerCase())) {
-    harness = m[1].toLowerCase();
+  const m = /^([a-z][a-z0-9_-]*):(.+)$/i.exec(ref);
+  // `<harness>:<id>`, the harness by any name `--harness` takes (`claude-code:5fbf3543`, trial
+  // 32); a remote's sessions are `<remote>:<id>` (lib/remote/label.ts), a prefix.
+  const named = m ? harnessId(m[1]) : undefined;
+  if (m && named) {
+    harness = named;
     prefix = m[2];
   }
   // `deja:<YYYY-MM-DD>`: the notes of that day (ids are `<hash>-<day>`, one per project).
@@ -119,10 +121,22 @@ function lookup(store: Store, ref: string): SessionRow | SessionRow[] {
     // `nosuch:01a2`: say that the part before the colon names neither a harness nor a machine.
     const remote = m && !harness &&
       Q.anyOfOrigin.get(store, { origin: m[1] }) !== undefined;
+    // `codex:9eff8ccb` of a Claude Code session: said where it is (trial 32).
+    const elsewhere = harness && !day
+      ? [...new Set(Q.sessionsByPrefix.all(store, { like, harness: null }).map((r) => r.harness))]
+      : [];
     const hint = m && !harness && !remote
       ? `'${m[1]}' is neither a harness nor a remote (harnesses: ${
         harnessIds().join(", ")
       }; remotes: deja remote list)`
+      : elsewhere.length
+      ? `no ${harness} session starts so; ${
+        elsewhere.length === 1
+          ? `it is ${/^[aeiou]/i.test(elsewhere[0]) ? "an" : "a"} ${
+            elsewhere[0]
+          } session: deja show ${elsewhere[0]}:${prefix}`
+          : `sessions of ${elsewhere.join(", ")} do`
+      }`
       : "search first: deja <words>";
     throw new NoSessionMatch(ref, hint);
   }

@@ -56,6 +56,18 @@ Deno.test("resolveSession takes the harness prefix in any case, as it takes the 
     }
     const bare = assertThrows(() => resolveSession(store, "CLAUDE:"), DejaError);
     assertStringIncludes((bare as DejaError).message, "names a harness but no session");
+    // The product's name, as `--harness` takes it (trial 32: `claude-code:9eff8ccb` matched none).
+    assertEquals(resolveSession(store, "claude-code:0b5e2a10").native_id, PARENT);
+    assertStringIncludes(
+      (assertThrows(() => resolveSession(store, "claude-code:"), DejaError) as DejaError).message,
+      "names a harness but no session",
+    );
+    // Another harness's session is said where it is.
+    const other = assertThrows(() => resolveSession(store, "codex:0b5e2a10"), DejaError);
+    assertStringIncludes(
+      (other as DejaError).hint ?? "",
+      "it is a claude session: deja show claude:0b5e2a10",
+    );
   }));
 
 Deno.test("resolveSession still refuses a prefix several subagents share without their parent", () =>
