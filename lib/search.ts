@@ -175,6 +175,8 @@ export interface SessionHit {
   score: number;
   /** Matching events in the session (and its subagents) that were read. */
   hits: number;
+  /** More events matched than were read (a limit): {@link hits} is a floor. */
+  hitsCapped?: boolean;
   /** The session's last word is giving up (ranked lower). */
   gaveUp: boolean;
   /** A throwaway project (ranked at half weight; left out with `hideThrowaway`). */

@@ -406,9 +406,12 @@ export function commonWordsOnly(query: string): string[] {
 /** The tiers whose results may hold every word in one event or only between events. */
 const SPREAD_TIERS = new Set<SearchResult["tier"]>(["exact", "substring", "stemmed", "close"]);
 
-/** `3 hits`; a session found by its title alone (lib/search/title.ts) says so. */
-function hitsOf(n: number): string {
-  return n ? `${n} hit${n === 1 ? "" : "s"}` : "title";
+/**
+ * `3 hits` (`5000+ hits` when more matched than were read); a session found by its title alone
+ * (lib/search/title.ts) says so.
+ */
+function hitsOf(n: number, capped = false): string {
+  return n ? `${n}${capped ? "+" : ""} hit${n === 1 && !capped ? "" : "s"}` : "title";
 }
 
 /** The results as text, a header line and snippets each (colour on a terminal). */
@@ -442,7 +445,7 @@ export function searchText(d: SearchData, io: Pick<IO, "isTTY" | "env">): string
     out.push(
       `${c.cyan(refOf(d, r))}  ${c.bold(r.harness)}  ${
         fmtSessionTime(r.updated ?? r.started, r)
-      }  ${tilde(r.project, io.env.home)}  ${c.dim(hitsOf(r.hits))}${marks ? `  ${marks}` : ""}`,
+      }  ${tilde(r.project, io.env.home)}  ${c.dim(hitsOf(r.hits, r.hitsCapped))}${marks ? `  ${marks}` : ""}`,
     );
     const what = d.about.get(`${r.harness}:${r.id}`) ?? r.title;
     if (what) out.push(`  ${oneLine(what, 100)}`);
@@ -641,6 +644,7 @@ function jsonOf(
       undated: r.timeFromFile === "shared",
       score: Number(r.score.toFixed(4)),
       hits: r.hits,
+      hits_capped: Boolean(r.hitsCapped),
       gave_up: r.gaveUp,
       throwaway: r.throwaway,
       spread: r.spread,

@@ -212,6 +212,8 @@ export interface SessionScore {
   events: ScoredEvent[];
   /** No single event holds every term. */
   spread: boolean;
+  /** Its matches were read up to a limit: `events` counts some of them, not all. */
+  capped?: boolean;
 }
 
 /** Best event + 0.3 × second + 0.15 × third. */

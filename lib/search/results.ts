@@ -81,6 +81,7 @@ export function finish(
     origin: row.origin ?? null,
     score,
     hits: new Set(s.events.map((e) => e.row.event_id)).size,
+    ...(s.capped ? { hitsCapped: true } : {}),
     gaveUp,
     throwaway,
     spread: s.spread,

@@ -204,7 +204,7 @@ export function searchResults(ctx: ViewCtx, query: string, f: ListFilters): Html
       )
     }</a></div><div class="sub">${r.project ? shortPath(ctx, r.project) : "-"} · ${
       when(r.updated ?? r.started, r)
-    } · ${r.hits} ${r.hits === 1 ? "hit" : "hits"}${
+    } · ${r.hits}${r.hitsCapped ? "+" : ""} ${r.hits === 1 && !r.hitsCapped ? "hit" : "hits"}${
       r.throwaway ? " · throwaway project" : ""
     }</div>${
       r.snippets.map((s) =>
