@@ -151,7 +151,7 @@ Deno.test("a store deleted after discovery found it is no error: counted gone, n
   });
 });
 
-Deno.test("a session file emptied or overwritten with garbage keeps its session as indexed; one cut shorter is followed and said (trial 30)", async () => {
+Deno.test("a session file emptied or overwritten with garbage keeps its session as indexed; one cut short is kept, one rewritten shorter followed and said (trials 30, 32)", async () => {
   await withClaude(async (env, root) => {
     const file = join(root, "-w-a", `${SID}.jsonl`);
     const lines = Array.from({ length: 10 }, (_, i) => claudeLine(i, `step ${i} of the fix`, SID));
@@ -167,13 +167,19 @@ Deno.test("a session file emptied or overwritten with garbage keeps its session 
       assert(r.out.includes("kept 1 session as indexed"), r.out);
       assertEquals(await events(), held, JSON.stringify(body));
     }
-    // Put back, then cut to four lines: the index follows the store, and says so.
+    // Put back, then cut to four lines: what the index held is kept, and said (trial 32: the
+    // index dropped the six lines cut).
     writeFileSync(file, lines.join(""));
     assertEquals((await index(env)).code, 0);
     assertEquals(await events(), held);
     writeFileSync(file, lines.slice(0, 4).join(""));
     const cut = await index(env);
-    assert(cut.out.includes("holds less than when last read"), cut.out);
+    assert(cut.out.includes("holds less than before, kept 1 session as indexed"), cut.out);
+    assertEquals(await events(), held);
+    // Rewritten shorter, with a line it did not hold: the index follows the store, and says so.
+    writeFileSync(file, [...lines.slice(0, 3), claudeLine(42, "a new last step", SID)].join(""));
+    const rewritten = await index(env);
+    assert(rewritten.out.includes("holds less than when last read"), rewritten.out);
     assert((await events()) < held);
     // Cut inside its first line: the session is no longer returned at all, and is kept.
     writeFileSync(file, lines.join(""));

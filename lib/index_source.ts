@@ -292,6 +292,10 @@ export async function writeSource(
       if (tracing) trace(`wrote ${src.path} chunks ${n} waited ${waited.toFixed(1)}`);
       return writer;
     };
+    // An append store read whole again (it shrank, or its start changed): the keys of the events
+    // it held, to tell a session cut short from one rewritten (below).
+    const shrank = mode === "full" && src.kind === "append" && prev !== undefined;
+    const heldBefore = shrank ? heldKeys(store, src.path) : undefined;
     writer = await pass(plan.chunks, plan.keep);
     // A damaged store's read replaces no session with less than the index held: read again,
     // keeping those sessions as they are (an undamaged read replaces them as the store says).
@@ -299,16 +303,17 @@ export async function writeSource(
     // Any store read whole counts: an append store is read whole again when it shrank (trial
     // 30: a Claude session emptied or overwritten with garbage left the index without a word).
     const damaged = !!damageIn(ctx.counts) || (mode === "full" && !!ctx.counts.empty);
-    // An append store that shrank (read whole again, with an earlier read) is followed, and
-    // said (trial 30: 50 of a session's 100 events left the index without a word when its file
-    // was cut to 50 lines); a session it no longer returns at all is kept as a damaged
-    // store's is (trial 31: a file cut inside its first line lost its session).
-    const shrank = mode === "full" && src.kind === "append" && prev !== undefined;
+    // An append store that shrank (read whole again, with an earlier read): a session it no
+    // longer returns at all is kept as a damaged store's is (trial 31: a file cut inside its
+    // first line lost its session), and so is one cut short, every event it returns one the
+    // index held (trial 32: a file cut to its first 5 lines lost 15 of 19 events). One
+    // rewritten (an event it had not) is followed, and said (trial 30).
     const fewer = shrank && !damaged ? writer.losses() : [];
+    const cut = (l: Loss) => l.after === 0 || cutShort(store, l, heldBefore);
     const losses = (src.kind !== "append" || mode === "full") && damaged
       ? writer.losses()
-      : fewer.filter((l) => l.after === 0);
-    const shorter = fewer.filter((l) => l.after > 0);
+      : fewer.filter(cut);
+    const shorter = fewer.filter((l) => !cut(l));
     const kept = losses.length;
     // A session another store holds a better copy of stays as that store gave it (lib/copies.ts).
     const copies = writer.lostCopies(damaged);
@@ -461,6 +466,35 @@ export function dropSource(store: Store, path: string): void {
   Q.forgetSource.run(store, { path });
   Q.clearRedactions.run(store, { source: path });
   Q.clearCopiesOf.run(store, { source: path });
+}
+
+/** The keys of the events the sessions of store `path` hold, by session (`harness\u0000id`). */
+function heldKeys(store: Store, path: string): Map<string, Set<string>> {
+  const out = new Map<string, Set<string>>();
+  for (const r of Q.eventKeysOfSource.iterate(store, { source: path })) {
+    const k = `${r.harness}\u0000${r.native_id}`;
+    let set = out.get(k);
+    if (!set) out.set(k, set = new Set());
+    set.add(r.key);
+  }
+  return out;
+}
+
+/**
+ * Whether session `l`, read again shorter, was cut short: every event this read wrote of it
+ * is one the index held (`held`, by key); false for one with an event it had not, or whose
+ * events have no keys to tell.
+ */
+function cutShort(store: Store, l: Loss, held: Map<string, Set<string>> | undefined): boolean {
+  const before = held?.get(l.key);
+  if (!before?.size) return false;
+  const [harness, id] = l.key.split("\u0000");
+  let n = 0;
+  for (const r of Q.eventKeysOfSession.iterate(store, { harness, native_id: id })) {
+    if (r.key === null || !before.has(r.key)) return false;
+    n++;
+  }
+  return n > 0;
 }
 
 /** {@link SourceOutcome.shrunk}: `path: holds less than before: 1 session read again shorter (…)`. */

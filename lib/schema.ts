@@ -552,6 +552,18 @@ export const Q = {
         ORDER BY seq DESC LIMIT 1) AS model`,
     ["session", "seq", "session", "seq"],
   ),
+  /** The keys of the events of store `source`'s sessions (lib/index_source.ts tells a cut). */
+  eventKeysOfSource: query<{ source: string }, { harness: string; native_id: string; key: string }>(
+    `SELECT s.harness, s.native_id, e.key FROM sessions s JOIN events e ON e.session_id = s.id
+      WHERE s.source = ? AND e.key IS NOT NULL`,
+    ["source"],
+  ),
+  /** The keys of one session's events (null for an event written without one). */
+  eventKeysOfSession: query<{ harness: string; native_id: string }, { key: string | null }>(
+    `SELECT e.key FROM sessions s JOIN events e ON e.session_id = s.id
+      WHERE s.harness = ? AND s.native_id = ?`,
+    ["harness", "native_id"],
+  ),
   /** Whether the assistant said or called anything after seq `after`. */
   actedAfter: query<{ session: number; after: number }, { yes: number }>(
     `SELECT 1 AS yes FROM events WHERE session_id = ? AND seq > ?

@@ -132,8 +132,11 @@ export function damageLine(
     ...kept ? [`kept ${plural(kept, "session")} as indexed`] : [],
   ];
   const n = lost.map(([k, v]) => `${v} ${k}`).join(", ");
-  // Nothing damaged, the store emptied: said so (trial 31: "damaged" with no reason).
-  if (!n && what.length === 1 && kept && counts.empty) return `${path}: now empty, ${what[0]}`;
+  // Nothing damaged, the store emptied or cut short: said so (trial 31: "damaged" with no
+  // reason).
+  if (!n && what.length === 1 && kept) {
+    return `${path}: ${counts.empty ? "now empty" : "holds less than before"}, ${what[0]}`;
+  }
   return `${path}: damaged${what.length ? `, ${what.join(", ")}` : ""}${n ? ` (${n})` : ""}`;
 }
 

@@ -445,7 +445,9 @@ export function searchText(d: SearchData, io: Pick<IO, "isTTY" | "env">): string
     out.push(
       `${c.cyan(refOf(d, r))}  ${c.bold(r.harness)}  ${
         fmtSessionTime(r.updated ?? r.started, r)
-      }  ${tilde(r.project, io.env.home)}  ${c.dim(hitsOf(r.hits, r.hitsCapped))}${marks ? `  ${marks}` : ""}`,
+      }  ${tilde(r.project, io.env.home)}  ${c.dim(hitsOf(r.hits, r.hitsCapped))}${
+        marks ? `  ${marks}` : ""
+      }`,
     );
     const what = d.about.get(`${r.harness}:${r.id}`) ?? r.title;
     if (what) out.push(`  ${oneLine(what, 100)}`);

@@ -475,8 +475,8 @@ export function damageMark(
   const stores = h.damaged > 1 ? ` (${h.damaged} stores)` : "";
   // The store by name (the first; --verbose names each, with what could not be read).
   const first = h.damaged_stores?.[0];
-  // Its line (lib/store_damage.ts damageLine) is `<path>: damaged, …` or `<path>: now empty, …`.
-  const path = first && /^(.*?): (?:damaged|now empty)\b/.exec(first)?.[1];
+  // Its line (lib/store_damage.ts damageLine): `<path>: damaged, …`, `<path>: now empty, …`.
+  const path = first && /^(.*?): (?:damaged|now empty|holds less than before)\b/.exec(first)?.[1];
   const where = path ? ` (${path}${h.damaged > 1 ? ", …" : ""})` : "";
   return `damaged${stores}: ${parts.join(", ")}${where} — deja sources --verbose`;
 }

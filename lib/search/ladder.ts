@@ -517,7 +517,7 @@ function literalMatch(
   const scores = scoreRows(rows, rootOf);
   // More matched than were read: a session's count is a floor (trial 32: "5000 hits" for
   // 80,000 matching results).
-  if (rows.length >= MAX_ROWS) for (const s of scores.values()) s.capped = true;
+  if (rows.length >= MAX_ROWS) { for (const s of scores.values()) s.capped = true; }
   if (confirm && !scores.size) return scores;
   if (alts.length > 1 && scores.size < SPREAD_MIN && !ABLATE.spread) {
     const weights = alts.map((a) => a.reduce((s, toks) => s + stats.docs(toks[0]), 0));
