@@ -64,14 +64,17 @@ export const REVISIONS: Readonly<Record<string, number>> = {
   // 11 (claude), 10 (cherrystudio, codebuddy, factory), 4 (codewhale, commandcode), 6 (zcode;
   // session 24): a shell result whose output says it went to the background (or was stopped)
   // is no exit 0, whatever toolUseResult lacks (core/run_end.ts).
-  claude: 11,
-  cherrystudio: 10,
-  codebuddy: 10,
-  codewhale: 4, // session 13: list_dir reads no file
-  commandcode: 4,
-  factory: 10,
+  // 12 (claude), 11 (cherrystudio, codebuddy, factory; session 30): a file whose messages hold
+  // no text is counted `not_session`; and (with 5 for codewhale, commandcode, 7 for zcode) a
+  // run stopped while it ran (core/run_end.ts `interrupted by the user`) is no exit 0.
+  claude: 12,
+  cherrystudio: 11,
+  codebuddy: 11,
+  codewhale: 5, // session 13: list_dir reads no file
+  commandcode: 5,
+  factory: 11,
   trae: 4, // session 11: reads Codex rollouts (parsers/_codex_reader.ts); 4: see codex 5
-  zcode: 6, // session 11: reads opencode's store (parsers/_opencode_events.ts)
+  zcode: 7, // session 11: reads opencode's store (parsers/_opencode_events.ts)
   codex: 5, // session 11: turn_aborted notices; a fork's copied parent keeps its replies;
   // 5 (session 24): each event keyed (its call id, else its time, kind and text), so a
   // rollout copied under another name adds nothing (parsers/_codex_reader.ts recordKey)

@@ -366,6 +366,9 @@ async function* readFamily(
   let made = false;
   const passed = new Set<string>();
   let other = false;
+  // Messages read whose blocks held no text (an image, a thinking block), and ones that held some.
+  let textless = false;
+  let withText = false;
   const fallbackProject = () => (dialect.fallbackProject ?? defaultProject)(f);
 
   const chunkFor = (rt: Route): Session => {
@@ -453,7 +456,11 @@ async function* readFamily(
     }
     const { events, model } = reading;
     if (model) st.model = model;
-    if (events.length === 0) continue;
+    if (events.length === 0) {
+      textless = true;
+      continue;
+    }
+    withText = true;
     const rt = route(r, st, f);
     if (!rt) {
       ctx.skip("bad_shape", where, "no session id");
@@ -490,8 +497,17 @@ async function* readFamily(
   }
   yield* flush();
   ctx.endState = st;
-  if (ctx.offset === 0 && !made && !other && passed.size) {
-    ctx.skip("not_session", `${source.path}@0`, bookkeepingOnly([...passed]));
+  // Messages read that made no session: none held text to index (an image-only prompt, a
+  // thinking-only reply; trial 32: counted nowhere, `sources --verbose` had no reason).
+  const why = ctx.offset !== 0 || made
+    ? ""
+    : textless && !withText
+    ? "messages with no text to index"
+    : !other && passed.size
+    ? bookkeepingOnly([...passed])
+    : "";
+  if (why) {
+    ctx.skip("not_session", `${source.path}@0`, why);
     // Read whole again when it grows: a file that becomes a session drops this count.
     ctx.endOffset = 0;
   }

@@ -928,3 +928,23 @@ Deno.test("IDE context (ide_selection, ide_opened_file, ide_diagnostics) is a no
     st.cleanup();
   }
 });
+
+// Trial 32: a file whose messages hold no text (an image-only prompt, a thinking-only reply)
+// was read, made no session, and was counted nowhere: `sources --verbose` had no reason.
+Deno.test("a file whose messages hold no text is counted as no session, with why", async () => {
+  const st = store({
+    "-w/image.jsonl": [
+      rec("user", "u1", [{ type: "image", source: { type: "base64", data: "iVBORw0K" } }]),
+      rec("assistant", "a1", [{ type: "thinking", thinking: "", signature: "s" }]),
+    ],
+  });
+  try {
+    const r = await parseOne(claude, src(join(st.root, "-w", "image.jsonl")), st.env);
+    assertEquals(r.sessions, []);
+    assertEquals(r.ctx.counts, { not_session: 1 });
+    assert(r.ctx.examples[0].endsWith("image.jsonl@0: messages with no text to index"));
+    assertEquals(r.ctx.endOffset, 0);
+  } finally {
+    st.cleanup();
+  }
+});
