@@ -21,7 +21,7 @@ import {
 } from "./text.ts";
 import { byteLength, commandOneLine, oneLine } from "../../core/text.ts";
 import { fillLists, fitMarkdown, inlineCode, type ListItem } from "./_fill.ts";
-import { describeSession } from "./last.ts";
+import { describeSession, DESCRIPTION_CHARS } from "./last.ts";
 import { failureLine, type Outcome, outcomeLabel, outcomeOf, runFacts } from "./outcome.ts";
 import { isCut, sessionEnding } from "./ending.ts";
 import { runEnd, stoppedEnd } from "../../core/run_end.ts";
@@ -152,7 +152,14 @@ export function sessionDigest(
   const refused = notRun(store, sessionRowId);
   const files = changedFiles(store, sessionRowId);
 
-  const head = header(session, describeSession(store, session), opts.home);
+  // A session without a title is named by its first prompt: the Problem says it already
+  // (trial 32: the same words in bold and under "## Problem").
+  const name = describeSession(store, session);
+  const head = header(
+    session,
+    name && problem && oneLine(problem, DESCRIPTION_CHARS) === name ? null : name,
+    opts.home,
+  );
   const q = new Set(tokens(opts.query ?? ""));
   const score = (s: string) => tokens(s).filter((t) => q.has(t)).length;
   const decisionItems: ListItem[] = decisions.map((d, i) => ({

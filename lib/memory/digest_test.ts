@@ -668,3 +668,26 @@ Deno.test("sessionDigest says when the session's only request got no reply", asy
     rmSync(root, { recursive: true, force: true });
   }
 });
+
+// Trial 32: a session without a title showed its first prompt in bold under the heading and
+// again under "## Problem".
+Deno.test("sessionDigest names a session by its prompt once, under Problem", async () => {
+  const s: SessionSpec = {
+    id: "a8a8a8a8-0000-4000-8000-000000000008",
+    cwd: "/w/once",
+    start: "2026-11-05T10:00:00Z",
+    turns: [
+      { user: "Make the importer skip rows without a date." },
+      { say: "Done: rows without a date are skipped now." },
+    ],
+  };
+  const ix = await indexSessions([s]);
+  try {
+    const d = sessionDigest(ix.store, rowId(ix.store, s.id));
+    assertEquals(d.markdown.split("Make the importer skip rows without a date.").length, 2);
+    assertStringIncludes(d.markdown, "## Problem\n\nMake the importer skip rows without a date.");
+    assert(!d.markdown.includes("**Make the importer"), d.markdown);
+  } finally {
+    ix.cleanup();
+  }
+});
