@@ -123,6 +123,8 @@ export function asSqliteError(e: unknown, command: string): unknown {
 export function checkIndex(path: string): string | null {
   let db: DatabaseSync | undefined;
   try {
+    // A file deja may not write is read as it is: a reader would leave a read-only `-shm`.
+    if (!fileWritable(path)) return quickCheck(db = openFrozen(path, 1000));
     db = new DatabaseSync(
       path,
       { readOnly: true } as ConstructorParameters<typeof DatabaseSync>[1],
@@ -135,9 +137,7 @@ export function checkIndex(path: string): string | null {
       db.close();
       db = openFrozen(path, 1000);
     }
-    const row = db.prepare("PRAGMA quick_check(1)").get() as { quick_check?: string } | undefined;
-    const verdict = String(row?.quick_check ?? "no answer");
-    return verdict === "ok" ? null : verdict.replace(/\s+/g, " ").slice(0, 120);
+    return quickCheck(db);
   } catch (e) {
     return String((e as { errstr?: string }).errstr ?? (e as Error).message ?? e);
   } finally {
@@ -145,6 +145,13 @@ export function checkIndex(path: string): string | null {
       db?.close();
     } catch { /* nothing open */ }
   }
+}
+
+/** SQLite's `quick_check` of `db`: null when sound, else the first problem found. */
+function quickCheck(db: DatabaseSync): string | null {
+  const row = db.prepare("PRAGMA quick_check(1)").get() as { quick_check?: string } | undefined;
+  const verdict = String(row?.quick_check ?? "no answer");
+  return verdict === "ok" ? null : verdict.replace(/\s+/g, " ").slice(0, 120);
 }
 
 /**
@@ -249,8 +256,10 @@ export class Store {
     let db: DatabaseSync;
     let frozen = false;
     try {
-      // An index file made read-only opens, and refuses the first write (trial 32): read as it is.
-      if (!memory && !fresh && !opts.readOnly && !fileWritable(path)) throw READ_ONLY_FILE;
+      // An index file made read-only opens, and refuses the first write (trial 32): read as it
+      // is. A reader too: opened otherwise it made a `-shm` as read-only as the file, and once
+      // the file was writable again every command failed on it (trial 33).
+      if (!memory && !fresh && !fileWritable(path)) throw READ_ONLY_FILE;
       db = openDb(path, busy, Boolean(opts.readOnly), fresh);
       if (!memory && !opts.readOnly) makePrivate(path);
     } catch (e) {
@@ -271,9 +280,10 @@ export class Store {
           throw readOnlyDirError(path, f);
         }
       } else {
+        const stuck = refusedWrite(e) ? stuckBeside(path) : undefined;
         throw new DejaError(
           `cannot open the index ${path}: ${(e as Error).message}`,
-          "run 'deja index --rebuild' to start a new one",
+          stuck ? stuckHint(stuck) : "run 'deja index --rebuild' to start a new one",
         );
       }
     }
@@ -616,6 +626,18 @@ function refusedWrite(e: unknown): boolean {
     /readonly database/i.test(String(x?.message ?? ""));
 }
 
+/**
+ * The `-shm` or `-wal` beside the index at `path` that deja may not write, when one is there
+ * (left by a reader of the index while it was read-only: trial 33, every command failed).
+ */
+function stuckBeside(path: string): string | undefined {
+  return ["-shm", "-wal"].map((x) => path + x).find((p) => existsSync(p) && !fileWritable(p));
+}
+
+function stuckHint(file: string): string {
+  return `${file} may not be written: make it writable, or remove it while no deja runs`;
+}
+
 /** Thrown inside {@link Store.open} for an index file it may not write. */
 const READ_ONLY_FILE = new Error("the index file is read-only");
 
@@ -707,6 +729,10 @@ function readOnlyDirError(path: string, e: unknown): DejaError {
  */
 export function asWriteError(e: unknown, command: string, index: string): unknown {
   if (e instanceof DejaError) return e;
+  const stuck = refusedWrite(e) && indexWritable(index) ? stuckBeside(index) : undefined;
+  if (stuck) {
+    return new DejaError(`${command} stopped: ${stuck} may not be written`, stuckHint(stuck), 2);
+  }
   const x = e as { code?: unknown; path?: unknown; message?: unknown } | null;
   if ((cannotOpen(e) || refusedWrite(e)) && !indexWritable(index)) {
     return readOnlyIndexError(command, readOnlyWhy(index), existsSync(index));

@@ -7,7 +7,7 @@
  */
 import { assert, assertEquals, assertStringIncludes } from "./_assert.ts";
 import { spawnSync } from "node:child_process";
-import { chmodSync, mkdirSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { exactly } from "./_env.ts";
 import { uid } from "../core/runtime.ts";
@@ -83,13 +83,24 @@ Deno.test({
         );
         const doc = run("doctor");
         assertStringIncludes(doc.stderr, `index (its ${folder ? "folder" : "file"} is read-only)`);
-        // Left as its owner made it.
+        // Left as its owner made it, and nothing made beside it (trial 33: a reader's `-shm`,
+        // as read-only as the file, failed every command once the file was writable again).
         assertEquals(mode(index), 0o400);
         if (folder) assertEquals(mode(deja), 0o500);
+        assert(!existsSync(`${index}-shm`) && !existsSync(`${index}-wal`));
       } finally {
         chmodSync(deja, 0o700);
       }
     }
+    chmodSync(index, 0o600);
+    assertEquals(run("snarkwidget").status, 0);
+    // A `-shm` left read-only beside a writable index is named, with the way out.
+    writeFileSync(`${index}-shm`, new Uint8Array(32768));
+    if (uid() === 0) spawnSync("chown", ["65534:65534", `${index}-shm`]);
+    chmodSync(`${index}-shm`, 0o400);
+    const stuck = run("snarkwidget");
+    assertEquals(stuck.status, 2, stuck.stderr);
+    assertStringIncludes(stuck.stderr, "index.db-shm may not be written");
   },
 });
 
