@@ -423,8 +423,10 @@ Deno.test("show, ctx and blame name an untitled session by its first typed promp
     assert(show.out.startsWith(want), show.out);
     assert(!show.out.includes("(untitled)"));
     assertEquals(JSON.parse((await run(ix, ["show", "51510001", "--json"])).out).description, want);
+    // ctx says it once, as its Problem (trial 32: in bold above it too).
     const ctx = await run(ix, ["ctx", "51510001", "--no-refresh"]);
-    assertStringIncludes(ctx.out, `**${want}**`);
+    assertStringIncludes(ctx.out, `## Problem\n\n${want}`);
+    assert(!ctx.out.includes("(untitled)"));
     const blame = await run(ix, ["blame", "/w/svc/server.js", "--no-refresh"]);
     assertStringIncludes(blame.out, want);
   } finally {
