@@ -81,6 +81,11 @@ Deno.test({
           idx.stderr,
           folder ? "the index's folder may not be written" : "the index file is read-only",
         );
+        // A forget that cannot remove the session records nothing (trial 33: its tombstone was
+        // written, and the next writable index removed the session).
+        const forget = run("forget", "--session", SID.slice(0, 8));
+        assertEquals(forget.status, 2, forget.stderr);
+        assert(!existsSync(join(deja, "tombstones.jsonl")), "no tombstone written");
         const doc = run("doctor");
         assertStringIncludes(doc.stderr, `index (its ${folder ? "folder" : "file"} is read-only)`);
         // Left as its owner made it, and nothing made beside it (trial 33: a reader's `-shm`,

@@ -15,7 +15,7 @@
  */
 import { Q } from "../schema.ts";
 import { projectLike } from "../project_path.ts";
-import { type Store } from "../store.ts";
+import { readOnlyIndexError, readOnlyWhy, type Store } from "../store.ts";
 import { DejaError } from "../../core/errors.ts";
 import type { SessionRow } from "../rows.ts";
 import { VocabCollector } from "../search/tokenize.ts";
@@ -144,6 +144,9 @@ export function applyForget(
   notes?: OwnNotes,
 ): ForgetOutcome {
   if (!plan.sessions.length) return { sessions: 0, events: 0, wordsPruned: 0 };
+  // An index read as it is (read-only) cannot lose the sessions: nothing is written, not even
+  // the tombstones (trial 33: "stopped", yet the forget was recorded and took effect later).
+  if (store.frozen) throw readOnlyIndexError("'deja forget'", readOnlyWhy(store.path));
   const own = plan.sessions.filter((s) => notes && s.source === notes.path);
   let notesDeleted = 0;
   if (notes && own.length) {
