@@ -109,13 +109,22 @@ Deno.test({
       assertEquals(watch.code, 2, watch.err);
       assert(watch.err.includes("cannot be written"), watch.err);
       assert(!watch.err.includes("watching"), watch.err);
-      // A write of a file of deja's own is one line with the way out, never a stack trace.
+      // A forget records nothing it cannot carry out (trial 33), and says why in one line.
       const forget = await runMain(env, ["forget", "--session", SID.slice(0, 8)]);
       assertEquals(forget.code, 2, forget.err);
+      assert(forget.err.includes("the index cannot be written here"), forget.err);
+      assert(!/\n\s+at /.test(forget.err), forget.err);
+      // A write of a file of deja's own is one line with the way out, never a stack trace.
+      const noted = await runMain(withVars(env, { DEJA_DEJA_ROOT: view.path }), [
+        "remember",
+        "the zorblatt TTL is 60s",
+      ]);
+      assertEquals(noted.code, 2, noted.err);
       assert(
-        /cannot write .*tombstones\.jsonl \(the file system is read-only\)/.test(forget.err),
-        forget.err,
+        /cannot write .*notes\.jsonl.*the file system is read-only/.test(noted.err),
+        noted.err,
       );
+      assert(!/\n\s+at /.test(noted.err), noted.err);
       assert(!/\n\s+at /.test(forget.err), forget.err);
       const doc = await runMain(env, ["doctor", "--json"]);
       const report = JSON.parse(doc.out);
