@@ -65,8 +65,10 @@ export function concludes(sentence: string): boolean {
   return DECISION_RE.test(s) && !NOT_CONCLUDING.test(s) && !FRAGMENT.test(s);
 }
 
+// `do not` / `don't` only after a subject: at a sentence's start it is an instruction ("stop,
+// do not run that", trial 33), not a report.
 const NOT_WORKING =
-  /\b(?:(?:does|did|do|is|was|are)(?:n't|n’t| not) (?:work|help|fix|change|solve|run|build|compile|pass|load|start)|not working|no longer works?|still (?:fails?|failing|broken|not|doesn't|does not|the same|get|getting|see|seeing|happens|wrong|crash(?:es|ing)|there)|same (?:error|problem|issue|result|thing)|(?:fails|failed|failing|broken|crash(?:es|ed|ing)|conflicts? with|wrong|nothing happen(?:s|ed)?))\b/i;
+  /\b(?:(?:does|did|is|was|are|(?<=\b(?:it|they|we|i|you|this|that|which|these|those|tests?|still|also|just|really|but)\s)do)(?:n't|n’t| not) (?:work|help|fix|change|solve|run|build|compile|pass|load|start)|not working|no longer works?|still (?:fails?|failing|broken|not|doesn't|does not|the same|get|getting|see|seeing|happens|wrong|crash(?:es|ing)|there)|same (?:error|problem|issue|result|thing)|(?:fails|failed|failing|broken|crash(?:es|ed|ing)|conflicts? with|wrong|nothing happen(?:s|ed)?))\b/i;
 
 /**
  * True when a user's message reports that something is not working: "does

@@ -1,5 +1,5 @@
 import { assertEquals } from "../../tests/_assert.ts";
-import { displayPath } from "./text.ts";
+import { displayPath, reportsProblem } from "./text.ts";
 import { oneLine } from "../../core/text.ts";
 
 Deno.test("displayPath shows a path relative to its project, or under ~", () => {
@@ -15,4 +15,18 @@ Deno.test("oneLine removes escape sequences before it cuts, so no half sequence 
   const osc = `\x1b]8;;http://evil.example/${"p".repeat(50)}\x07link\x1b]8;;\x07`;
   assertEquals(oneLine(`ab ${osc} cd`, 10), "ab link cd");
   assertEquals(oneLine(`ab ${osc} cdefghijk`, 10), "ab link c…");
+});
+
+// Trial 33: "stop, do not run that; what would it have done?" was read as a report that
+// something does not work, and ctx led its outcome with it.
+Deno.test("reportsProblem tells a report that something does not work from an instruction", () => {
+  const cases: Array<[string, boolean]> = [
+    ["stop, do not run that; what would it have done?", false],
+    ["Don't run the migration yet, just show me the plan", false],
+    ["It doesn't work after the upgrade", true],
+    ["the tests do not pass on CI", true],
+    ["they don't run in parallel any more", true],
+    ["still failing after the fix", true],
+  ];
+  for (const [text, want] of cases) assertEquals(reportsProblem(text), want, text);
 });
