@@ -272,6 +272,15 @@ export function collectGarbage(): void {
 }
 
 /**
+ * Asks Bun to collect garbage without waiting for it (nothing elsewhere): `deja show` of a
+ * session of many short events paced so held less at no cost in time (420k events: 306 -> 251
+ * MB, 4.6 -> 4.4 s), where {@link collectGarbage} cost ~1.8 s.
+ */
+export function collectGarbageSoon(): void {
+  (globalThis as { Bun?: { gc(sync: boolean): void } }).Bun?.gc(false);
+}
+
+/**
  * Calls {@link collectGarbage} (or `collect`) once every `every` bytes of text
  * a thread made garbage, counted across all the calls to {@link took}: a count
  * kept per source never fires when the sources are small (issue 18).

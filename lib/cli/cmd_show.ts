@@ -10,7 +10,7 @@ import type { Args, CommandSpec } from "./common.ts";
 import { colors, fmtSessionTime, fmtTime, isoTime, printJsonStreaming } from "./common.ts";
 import { cutsIn, oneLine, tilde } from "../../core/text.ts";
 import { existsSync } from "node:fs";
-import { collectGarbage, GarbagePacer, type IO } from "../../core/runtime.ts";
+import { collectGarbage, collectGarbageSoon, GarbagePacer, type IO } from "../../core/runtime.ts";
 import { indexPath, Store } from "../store.ts";
 import { DejaError } from "../../core/errors.ts";
 import { modelsLabel, modelsOf, resolveSession, shortRef, switchCount } from "../sessions.ts";
@@ -222,10 +222,7 @@ function pagedEvents(store: Store, session: number): Iterable<EventRow> {
     *[Symbol.iterator]() {
       // The pages read and written are garbage at once; a runtime that collects late holds
       // many of them (a 150 MB Cline task, before its commands were folded as read: 528 -> 454 MB).
-      const pacer = new GarbagePacer(
-        SHOW_GC_BYTES,
-        () => (globalThis as { Bun?: { gc(sync: boolean): void } }).Bun?.gc(false),
-      );
+      const pacer = new GarbagePacer(SHOW_GC_BYTES, collectGarbageSoon);
       let after = Number.MIN_SAFE_INTEGER;
       for (;;) {
         const meta = Q.eventMetaPage.all(store, { session, after, limit: META_PAGE });
