@@ -495,13 +495,13 @@ export function printJsonStreaming(
   streams: Record<string, Iterable<unknown>>,
 ): void {
   const all = io.freshness ? { ...value, freshness: io.freshness } : value;
-  const entries = Object.entries(all).filter(([k, v]) => k in streams || jsonHolds(v));
+  const entries = Object.entries(all).filter(([k, v]) => Object.hasOwn(streams, k) || jsonHolds(v));
   const nested = (v: unknown, indent: string) =>
     JSON.stringify(v, null, 2).replaceAll("\n", `\n${indent}`);
   let out = "{";
   for (const [i, [k, v]] of entries.entries()) {
     out += `${i ? "," : ""}\n  ${JSON.stringify(k)}: `;
-    if (!(k in streams)) {
+    if (!Object.hasOwn(streams, k)) {
       out += nested(v, "  ");
       continue;
     }

@@ -32,6 +32,8 @@ Deno.test("printJsonStreaming writes what printJson writes, its array a few item
     [{ a: "x", events: [], skip: undefined, b: [] }, "events", { state: "fresh", age: 3 }],
     [{ events: [1, undefined, "two", null, () => 1], tail: 0 }, "events"],
     [{ first: { x: 1 }, events: many.slice(0, 3) }, "events", { state: "stale" }],
+    // A member named as an Object method is a member like any other.
+    [{ constructor: "x", toString: 2, events: [1] }, "events"],
   ];
   for (const [value, key, fresh] of cases) {
     const r = both(value, key, fresh);
