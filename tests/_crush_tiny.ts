@@ -89,11 +89,21 @@ export function damageSessionC(path: string): void {
  * One Crush session (`sid`, titled `title`, its messages as `[role, parts]` in order) in a
  * project under `root`, listed in projects.json and indexed; the environment that reads it.
  */
-export async function indexedCrushSession(
+export function indexedCrushSession(
   root: string,
   sid: string,
   title: string,
   rows: ReadonlyArray<readonly [string, unknown[]]>,
+): Promise<Env> {
+  return indexedCrushSessions(root, [{ sid, title, rows }]);
+}
+
+/** {@link indexedCrushSession} of several sessions in one store, in order, a second apart. */
+export async function indexedCrushSessions(
+  root: string,
+  sessions: ReadonlyArray<
+    { sid: string; title: string; rows: ReadonlyArray<readonly [string, unknown[]]> }
+  >,
 ): Promise<Env> {
   const project = join(root, "proj");
   mkdirSync(join(project, ".crush"), { recursive: true });
@@ -102,11 +112,14 @@ export async function indexedCrushSession(
   const db = new DatabaseSync(join(project, ".crush", "crush.db"));
   try {
     crushTables(db);
-    db.prepare("INSERT INTO sessions VALUES (?, ?, 1000, 1010)").run(sid, title);
     const msg = db.prepare("INSERT INTO messages VALUES (?, ?, ?, ?, ?)");
-    rows.forEach(([role, parts], i) =>
-      msg.run(`m${i}`, sid, role, JSON.stringify(parts), 1001 + i)
-    );
+    sessions.forEach(({ sid, title, rows }, k) => {
+      const at = 1000 * (k + 1);
+      db.prepare("INSERT INTO sessions VALUES (?, ?, ?, ?)").run(sid, title, at, at + 10);
+      rows.forEach(([role, parts], i) =>
+        msg.run(`m${k}-${i}`, sid, role, JSON.stringify(parts), at + 1 + i)
+      );
+    });
   } finally {
     db.close();
   }

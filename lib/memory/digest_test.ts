@@ -6,14 +6,9 @@ import { pickSession } from "./pick.ts";
 import { byteLength } from "../../core/text.ts";
 import { DejaError } from "../../core/errors.ts";
 import { showSession, showText } from "../cli/cmd_show.ts";
-import { mkdirSync, rmSync } from "node:fs";
-import { join } from "node:path";
-import { DatabaseSync } from "node:sqlite";
-import { crushTables, listProjects } from "../../tests/_crush_tiny.ts";
-import { testEnv } from "../../tests/_fixture.ts";
+import { rmSync } from "node:fs";
+import { indexedCrushSessions } from "../../tests/_crush_tiny.ts";
 import { tempDir } from "../../tests/_tmp.ts";
-import { runIndex } from "../indexer.ts";
-import { parsers } from "../../parsers/mod.ts";
 import { indexPath, Store } from "../store.ts";
 
 const LOGIN: SessionSpec = {
@@ -631,26 +626,22 @@ Deno.test("a run stopped by the person is said as interrupted, not failed, in sh
 Deno.test("sessionDigest says when the session's only request got no reply", async () => {
   const root = tempDir("deja-digest-none-");
   try {
-    const project = join(root, "proj");
-    mkdirSync(join(project, ".crush"), { recursive: true });
-    mkdirSync(join(root, "crush"), { recursive: true });
-    listProjects(root, [project]);
-    const db = new DatabaseSync(join(project, ".crush", "crush.db"));
-    crushTables(db);
-    const text = (t: string) => JSON.stringify([{ type: "text", data: { text: t } }]);
-    const msg = db.prepare("INSERT INTO messages VALUES (?, ?, ?, ?, ?)");
-    db.prepare("INSERT INTO sessions VALUES (?, ?, 1000, 1010)").run("answered-s", "answered");
-    msg.run("m1", "answered-s", "user", text("Rename the invoice helper, please."), 1001);
-    msg.run("m2", "answered-s", "assistant", text("Renamed it to formatInvoice."), 1002);
-    db.prepare("INSERT INTO sessions VALUES (?, ?, 2000, 2010)").run("waiting-s", "waiting");
-    msg.run("m3", "waiting-s", "user", text("Please port the billing job to the new queue."), 2001);
-    db.close();
-    const env = testEnv(join(root, "home"), {
-      DEJA_HOME: join(root, "deja"),
-      DEJA_CRUSH_ROOT: join(root, "crush"),
-      TZ: "UTC",
-    });
-    await runIndex(env, parsers, { only: ["crush"] });
+    const text = (t: string) => [{ type: "text", data: { text: t } }];
+    const env = await indexedCrushSessions(root, [
+      {
+        sid: "answered-s",
+        title: "answered",
+        rows: [
+          ["user", text("Rename the invoice helper, please.")],
+          ["assistant", text("Renamed it to formatInvoice.")],
+        ],
+      },
+      {
+        sid: "waiting-s",
+        title: "waiting",
+        rows: [["user", text("Please port the billing job to the new queue.")]],
+      },
+    ]);
     const store = Store.open(indexPath(env));
     try {
       const id = (n: string) =>
