@@ -6,7 +6,7 @@
  * session: "200 sessions" where the index held 1).
  */
 import { assert, assertEquals } from "../tests/_assert.ts";
-import { mkdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { appendFileSync, mkdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { claudeLine } from "../tests/_memory.ts";
 import { tempDir } from "../tests/_tmp.ts";
@@ -151,7 +151,7 @@ Deno.test("a store deleted after discovery found it is no error: counted gone, n
   });
 });
 
-Deno.test("a session file emptied or overwritten with garbage keeps its session as indexed; one cut short is kept, one rewritten shorter followed and said (trials 30, 32)", async () => {
+Deno.test("a session file emptied or overwritten with garbage keeps its session as indexed; one cut short is kept, one cut and written to is added to, one rewritten shorter followed and said (trials 30, 32, 33)", async () => {
   await withClaude(async (env, root) => {
     const file = join(root, "-w-a", `${SID}.jsonl`);
     const lines = Array.from({ length: 10 }, (_, i) => claudeLine(i, `step ${i} of the fix`, SID));
@@ -176,11 +176,33 @@ Deno.test("a session file emptied or overwritten with garbage keeps its session 
     const cut = await index(env);
     assert(cut.out.includes("holds less than before, kept 1 session as indexed"), cut.out);
     assertEquals(await events(), held);
-    // Rewritten shorter, with a line it did not hold: the index follows the store, and says so.
+    // Cut short, then written to (trial 33: a file restored from an older copy, and the agent
+    // went on; one line appended to a cut file left 19 of 57 events): what the index held is
+    // kept, the new line added after it, and said.
     writeFileSync(file, [...lines.slice(0, 3), claudeLine(42, "a new last step", SID)].join(""));
+    const continued = await index(env);
+    assert(
+      continued.out.includes("kept 1 session as indexed, and added the 1 event written since"),
+      continued.out,
+    );
+    assertEquals(await events(), held + 1);
+    // Then appended to as usual: read from where the last read ended.
+    appendFileSync(file, claudeLine(43, "and one more", SID));
+    assertEquals((await index(env)).code, 0);
+    assertEquals(await events(), held + 2);
+    // Still kept: the store holds less than the index (trial 33: sources, doctor and show
+    // disagreed once it was appended to).
+    assertEquals((await claude(env)).kept, 1);
+    const shown = JSON.parse((await runMain(env, ["show", SID, "--json"], "", env.home)).out);
+    assertEquals(shown.source_damage?.kept_as_indexed, 1, JSON.stringify(shown.source_damage));
+    // Rewritten shorter, a line it did not hold before those it held: the index follows the
+    // store, and says so.
+    writeFileSync(file, lines.join(""));
+    assertEquals((await index(env)).code, 0);
+    writeFileSync(file, [claudeLine(44, "a new first step", SID), ...lines.slice(0, 3)].join(""));
     const rewritten = await index(env);
     assert(rewritten.out.includes("holds less than when last read"), rewritten.out);
-    assert((await events()) < held);
+    assertEquals(await events(), 4);
     // Cut inside its first line: the session is no longer returned at all, and is kept.
     writeFileSync(file, lines.join(""));
     assertEquals((await index(env)).code, 0);
@@ -201,5 +223,29 @@ Deno.test("doctor counts changed stores apart from harnesses whose folders may h
     const r = await runMain(env, ["doctor", "--json"], "", env.home);
     const ix = JSON.parse(r.out).index;
     assertEquals([ix.changed, ix.look_again, ix.fresh], [0, 1, false], JSON.stringify(ix));
+  });
+});
+
+Deno.test("a rebuild says which sessions it dropped that the index had kept (trial 33: one kept from a rewritten store went without a word)", async () => {
+  await withClaude(async (env, root) => {
+    const file = join(root, "-w-a", `${SID}.jsonl`);
+    writeFileSync(file, body);
+    const other = "42222222-2222-4333-8444-555555555556";
+    writeFileSync(join(root, "-w-b", `${other}.jsonl`), body.replaceAll(SID, other));
+    assertEquals((await index(env)).code, 0);
+    // Rewritten as another session: the first is kept as indexed by a plain run.
+    const renamed = "43333333-2222-4333-8444-555555555556";
+    writeFileSync(file, body.replaceAll(SID, renamed));
+    assert((await index(env)).out.includes("kept 1 session as indexed"));
+    assertEquals((await claude(env)).sessions, 3);
+    const r = await runMain(env, ["index", "--rebuild"], "", env.home);
+    assertEquals(r.code, 0, r.err);
+    assert(
+      r.err.includes("the rebuild dropped 1 session no store returns now (41111111 claude, from "),
+      r.err,
+    );
+    const j = await runMain(env, ["index", "--rebuild", "--json"], "", env.home);
+    assertEquals(JSON.parse(j.out).dropped, undefined, "nothing more to drop");
+    assertEquals((await claude(env)).sessions, 2);
   });
 });

@@ -32,6 +32,7 @@ import {
   parseSkipRecord,
   safeHeadHash,
   saveSource,
+  type SkipRecord,
   stamp,
 } from "./source_state.ts";
 import { type SourceRow } from "./rows.ts";
@@ -86,6 +87,8 @@ export interface SourcePlan {
   /** Where earlier passes of the same append source (or a SQLite store's last read) skipped records. */
   prevExamples: string[];
   prevDrift: DriftSummary | undefined;
+  /** The sessions earlier passes of the same append source kept as indexed (they still are). */
+  prevKept?: Pick<SkipRecord, "kept" | "keptIds">;
   ctx: SourceCtx;
   chunks: ParseRun;
   label?: Label;
@@ -142,6 +145,7 @@ export async function planSource(
   let prevSkips: Partial<Record<SkipReason, number>> = {};
   let prevExamples: string[] = [];
   let prevDrift: DriftSummary | undefined;
+  let prevKept: SourcePlan["prevKept"];
   // The content-unchanged shortcuts below hold only while nothing else the sessions were read
   // from moved: a companion (a list beside the file) changed, or the file's mtime moved and a
   // session of it is dated by that mtime (`time_from_file`): then the source is read again whole.
@@ -182,6 +186,7 @@ export async function planSource(
       prevSkips = carried.counts;
       prevExamples = carried.examples;
       prevDrift = parseDrift(prev.drift);
+      if (carried.kept) prevKept = { kept: carried.kept, keptIds: carried.keptIds };
     }
   } else if (src.kind === "document") {
     try {
@@ -233,6 +238,7 @@ export async function planSource(
     prevSkips,
     prevExamples,
     prevDrift,
+    ...(prevKept ? { prevKept } : {}),
     ctx,
     chunks,
     ...(label ? { label } : {}),
@@ -268,11 +274,16 @@ export async function writeSource(
   // Whether an error came from the harness store (the parser) or from the index (the writer).
   let parsing = false;
   try {
-    const pass = async (chunks: AsyncIterable<PreparedChunk>, keep?: ReadonlySet<string>) => {
+    const pass = async (
+      chunks: AsyncIterable<PreparedChunk>,
+      keep?: ReadonlySet<string>,
+      merge?: ReadonlySet<string>,
+    ) => {
       // Read whole: the same sessions indexed under another of their paths go first.
       if (mode !== "append") { for (const other of src.supersedes ?? []) dropSource(store, other); }
       writer = new SourceWriter(store, src.path, mode, {
         keep,
+        ...(merge ? { merge } : {}),
         whole: src.kind !== "append",
         ...(plan.startOver ? { startOver: plan.startOver } : {}),
       });
@@ -304,27 +315,40 @@ export async function writeSource(
     // Any store read whole counts: an append store is read whole again when it shrank (trial
     // 30: a Claude session emptied or overwritten with garbage left the index without a word).
     const damaged = !!damageIn(ctx.counts) || (mode === "full" && !!ctx.counts.empty);
-    // An append store that shrank (read whole again, with an earlier read): a session it no
-    // longer returns at all is kept as a damaged store's is (trial 31: a file cut inside its
-    // first line lost its session), and so is one cut short, every event it returns one the
-    // index held (trial 32: a file cut to its first 5 lines lost 15 of 19 events). One
-    // rewritten (an event it had not) is followed, and said (trial 30).
-    const fewer = shrank && !damaged ? writer.losses() : [];
-    const cut = (l: Loss) => l.after === 0 || cutShort(store, l, heldBefore);
+    // An append store read whole again (it shrank, or its start changed, with an earlier
+    // read): a session it no longer returns at all is kept as a damaged store's is (trial 31:
+    // a file cut inside its first line lost its session), and so is one cut short, every
+    // event it returns one the index held (trial 32: a file cut to its first 5 lines lost 15
+    // of 19 events). One cut short and then written to (events the index held, then only new
+    // ones) keeps what the index held and gets the new events added (trial 33: one line
+    // appended to a cut file left 19 of 57 events). One rewritten (a new event before one the
+    // index held) is followed, and said (trial 30).
+    const fates = shrank && !damaged
+      ? writer.replaced().map((l) => ({ l, fate: fateOf(store, l, heldBefore) }))
+      : [];
     const losses = (src.kind !== "append" || mode === "full") && damaged
       ? writer.losses()
-      : fewer.filter(cut);
-    const shorter = fewer.filter((l) => !cut(l));
-    const kept = losses.length;
+      : fates.filter((f) => f.fate.kind === "cut").map((f) => f.l);
+    const continued = fates.flatMap((f) =>
+      f.fate.kind === "continued" ? [{ ...f.l, added: f.fate.added }] : []
+    );
+    const shorter = fates.filter((f) => f.fate.kind === "rewritten" && f.l.after < f.l.before)
+      .map((f) => f.l);
+    const kept = losses.length + continued.length;
+    const added = continued.reduce((n, l) => n + (l.added ?? 0), 0);
     // A session another store holds a better copy of stays as that store gave it (lib/copies.ts).
     const copies = writer.lostCopies(damaged);
-    if (losses.length || copies.length) {
+    if (kept || copies.length) {
       batch.undo();
       batch.begin(weight);
       ctx = new SourceCtx(ctx.env, offset, undefined, since);
       const keep = new Set([...plan.keep ?? [], ...[...losses, ...copies].map((l) => l.key)]);
-      writer = await pass(prepared(plan.parser.parse(src, ctx), label, ctx), keep);
-      if (kept) examples.unshift(keptNote(src.path, losses));
+      const merge = new Set(continued.map((l) => l.key));
+      writer = await pass(prepared(plan.parser.parse(src, ctx), label, ctx), keep, merge);
+      if (kept) {
+        const why = damaged ? "damaged" : "it holds less than before";
+        examples.unshift(keptNote(src.path, [...losses, ...continued], why));
+      }
     }
     if (label) Q.setOriginOfSource.run(store, { origin: label.origin, source: src.path });
     if (mode !== "append") Q.clearRedactions.run(store, { source: src.path });
@@ -360,14 +384,14 @@ export async function writeSource(
       skipped: {
         counts,
         examples: [...examples, ...mergeExamples(plan.prevExamples, ctx.examples)],
-        ...(kept ? { kept } : {}),
+        ...keptRecord(kept ? { kept, keptIds: keptIds(losses, continued) } : plan.prevKept),
       },
       drift: JSON.stringify(drift),
     });
     batch.keep(size - offset);
     // Said as `deja sources` and `deja doctor` say it: a cut-off last line is `truncated`.
     const seen = agedCounts(ctx.counts as Record<string, number>, mtime);
-    const damage = damageLine(src.path, seen, agedExamples(ctx.examples, mtime), kept);
+    const damage = damageLine(src.path, seen, agedExamples(ctx.examples, mtime), kept, added);
     // A copy of sessions held from another store was read (lib/copies.ts): not nothing.
     const held = (Q.sourceTotals.get(store, { source: src.path })?.sessions ?? 0) +
       (Q.copyCount.get(store, { source: src.path })?.n ?? 0);
@@ -469,11 +493,17 @@ export function dropSource(store: Store, path: string): void {
   Q.clearCopiesOf.run(store, { source: path });
 }
 
+/** The keys of the events a session held, as 32-bit hashes: in order, and sorted to look up. */
+interface HeldKeys {
+  order: Int32Array;
+  sorted: Int32Array;
+}
+
 /**
  * The keys of the events the sessions of store `path` hold, by session (`harness\u0000id`), as
- * sorted 32-bit hashes: a session of a million events takes 4 MB, not the ~80 MB of its keys.
+ * 32-bit hashes: a session of a million events takes 8 MB, not the ~80 MB of its keys.
  */
-function heldKeys(store: Store, path: string): Map<string, Int32Array> {
+function heldKeys(store: Store, path: string): Map<string, HeldKeys> {
   const lists = new Map<string, number[]>();
   for (const r of Q.eventKeysOfSource.iterate(store, { source: path })) {
     const k = `${r.harness}\u0000${r.native_id}`;
@@ -481,8 +511,11 @@ function heldKeys(store: Store, path: string): Map<string, Int32Array> {
     if (!list) lists.set(k, list = []);
     list.push(fnv1a32(r.key) | 0);
   }
-  const out = new Map<string, Int32Array>();
-  for (const [k, list] of lists) out.set(k, Int32Array.from(list).sort());
+  const out = new Map<string, HeldKeys>();
+  for (const [k, list] of lists) {
+    const order = Int32Array.from(list);
+    out.set(k, { order, sorted: order.slice().sort() });
+  }
   return out;
 }
 
@@ -499,20 +532,45 @@ function holds(hashes: Int32Array, h: number): boolean {
 }
 
 /**
- * Whether session `l`, read again shorter, was cut short: every event this read wrote of it
- * is one the index held (`held`, by key); false for one with an event it had not, or whose
- * events have no keys to tell.
+ * What became of session `l` in an append store read whole again, told by the keys of the
+ * events this read wrote of it, in order, against those the index held (`held`):
+ * - `cut`: not returned at all, or the first events the index held, in order, and no more;
+ * - `continued`: the first events the index held, in order, then only new ones (`added`);
+ * - `whole`: every event the index held, in order, and perhaps new ones after them;
+ * - `rewritten`: anything else (events out of the order held, a new event before one held,
+ *   none held, or events with no keys to tell).
  */
-function cutShort(store: Store, l: Loss, held: Map<string, Int32Array> | undefined): boolean {
+function fateOf(
+  store: Store,
+  l: Loss,
+  held: Map<string, HeldKeys> | undefined,
+): { kind: "cut" | "rewritten" | "whole" } | { kind: "continued"; added: number } {
+  if (l.after === 0) return { kind: "cut" };
   const before = held?.get(l.key);
-  if (!before?.length) return false;
+  if (!before?.order.length) return { kind: "rewritten" };
   const [harness, id] = l.key.split("\u0000");
-  let n = 0;
+  let kept = 0, added = 0;
   for (const r of Q.eventKeysOfSession.iterate(store, { harness, native_id: id })) {
-    if (r.key === null || !holds(before, fnv1a32(r.key) | 0)) return false;
-    n++;
+    if (r.key === null) return { kind: "rewritten" };
+    const h = fnv1a32(r.key) | 0;
+    if (!added && kept < before.order.length && before.order[kept] === h) kept++;
+    else if (holds(before.sorted, h)) return { kind: "rewritten" };
+    else added++;
   }
-  return n > 0;
+  if (!kept) return { kind: "rewritten" };
+  if (kept === before.order.length) return { kind: "whole" };
+  return added ? { kind: "continued", added } : { kind: "cut" };
+}
+
+/** The native ids of the sessions a read kept, for the store's record (the first 200). */
+function keptIds(...lists: Loss[][]): string[] {
+  return lists.flat().slice(0, 200).map((l) => l.id);
+}
+
+/** {@link SkipRecord}'s `kept` and `keptIds`, when some. */
+function keptRecord(k: Pick<SkipRecord, "kept" | "keptIds"> | undefined): Partial<SkipRecord> {
+  if (!k?.kept) return {};
+  return { kept: k.kept, ...(k.keptIds?.length ? { keptIds: k.keptIds } : {}) };
 }
 
 /** {@link SourceOutcome.shrunk}: `path: holds less than before: 1 session read again shorter (…)`. */

@@ -187,6 +187,17 @@ export interface IndexResult {
    * use, and on a rebuild (which drops them).
    */
   gone?: string[];
+  /**
+   * A rebuild's sessions the index held before it that no store returned (from a store
+   * gone, emptied, cut short or rewritten: a plain run keeps them, a rebuild does not).
+   */
+  dropped?: Dropped;
+}
+
+/** {@link IndexResult.dropped}: how many, and the first few. */
+export interface Dropped {
+  count: number;
+  first: { harness: string; id: string; source: string }[];
 }
 
 /**
@@ -247,7 +258,7 @@ export async function runIndex(
 }
 
 /** What one pass over the harnesses yields. */
-type Pass = Pick<IndexResult, "harnesses" | "excluded" | "pending" | "gone"> & {
+type Pass = Pick<IndexResult, "harnesses" | "excluded" | "pending" | "gone" | "dropped"> & {
   /** Stores newly gone that this run did not tell of: the next run must not be a stat pass. */
   untold?: boolean;
 };
@@ -295,6 +306,8 @@ async function onePass(
     const out: HarnessSummary[] = [];
     const seen = new Set<string>();
     const selected = parsers.filter((p) => !opts.only || opts.only.includes(p.id));
+    // A rebuild drops what no store returns: the sessions held before it, to say which.
+    const heldBefore = opts.rebuild ? sessionKeys(store) : undefined;
     const fresh = parseFreshMap(Q.getMeta.get(store, { key: FRESH_KEY })?.value);
     const run: RunState = {
       pending: 0,
@@ -378,11 +391,13 @@ async function onePass(
         }),
       });
     }
+    const dropped = heldBefore && droppedSince(store, heldBefore);
     return {
       harnesses: out,
       excluded,
       pending: run.pending,
       ...(gone.length ? (tell ? { gone } : { untold: true }) : {}),
+      ...(dropped ? { dropped } : {}),
     };
   } catch (e) {
     // Harness stores are read inside planSource/writeSource, which report their damage per source;
@@ -392,6 +407,28 @@ async function onePass(
     store.close();
     trace("index closed");
   }
+}
+
+/** The sessions the index holds, `harness\u0000native id` -> the store they were read from. */
+function sessionKeys(store: Store): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const r of Q.sessionKeysAll.iterate(store, {})) {
+    out.set(`${r.harness}\u0000${r.native_id}`, r.source);
+  }
+  return out;
+}
+
+/** Of the sessions `before` (from {@link sessionKeys}), those the index no longer holds. */
+function droppedSince(store: Store, before: Map<string, string>): Dropped | undefined {
+  for (const r of Q.sessionKeysAll.iterate(store, {})) {
+    before.delete(`${r.harness}\u0000${r.native_id}`);
+  }
+  if (!before.size) return undefined;
+  const first = [...before].slice(0, 5).map(([k, source]) => {
+    const [harness, id] = k.split("\u0000");
+    return { harness, id, source };
+  });
+  return { count: before.size, first };
 }
 
 /**

@@ -84,19 +84,24 @@ export interface Loss {
   before: number;
   /** Events this pass read (0 when the read did not return the session). */
   after: number;
+  /** Of {@link after}, events the index did not hold (a session cut short, then written to). */
+  added?: number;
 }
 
 /**
  * What `deja sources --verbose` says of a damaged read that kept sessions:
  * `read partly at <path>: damaged, so the index kept what it held of 1 session
- * this read returned shorter or not at all: a179a6fe (4 events; read now 0)`.
+ * this read returned shorter or not at all: a179a6fe (4 events; read now 0)`. `why` says why
+ * (a store cut short is not damaged).
  */
-export function keptNote(path: string, losses: Loss[]): string {
+export function keptNote(path: string, losses: Loss[], why = "damaged"): string {
   const list = losses.slice(0, 3).map((l) =>
-    `${l.id.slice(0, 8)} (${l.before} events; read now ${l.after})`
+    `${l.id.slice(0, 8)} (${l.before} events; read now ${l.after}${
+      l.added ? `, ${l.added} of them new, added` : ""
+    })`
   );
   if (losses.length > 3) list.push(`${losses.length - 3} more`);
-  return `read partly at ${path}: damaged, so the index kept what it held of ${
+  return `read partly at ${path}: ${why}, so the index kept what it held of ${
     plural(losses.length, "session")
   } this read returned shorter or not at all: ${list.join(", ")}`;
 }
@@ -245,6 +250,9 @@ export class SourceWriter {
   /**
    * @param opts.keep sessions (`harness\u0000native id`) this pass leaves as the
    *   index holds them: not removed in `full` mode, their chunks not written.
+   * @param opts.merge sessions this pass adds to as the index holds them: not removed in
+   *   `full` mode, their events written over those of the same key, the others appended
+   *   (a session file cut short, then written to).
    * @param opts.whole the store holds each of its sessions whole (a document or a
    *   database): a session another such store holds is a copy (lib/copies.ts).
    * @param opts.startOver a rebuild's sessions written so far this run: a session
@@ -256,9 +264,15 @@ export class SourceWriter {
     private store: Store,
     readonly source: string,
     readonly mode: WriteMode,
-    opts: { keep?: ReadonlySet<string>; whole?: boolean; startOver?: ReadonlySet<string> } = {},
+    opts: {
+      keep?: ReadonlySet<string>;
+      merge?: ReadonlySet<string>;
+      whole?: boolean;
+      startOver?: ReadonlySet<string>;
+    } = {},
   ) {
     const keep = opts.keep ?? new Set();
+    const merge = opts.merge ?? new Set();
     this.whole = opts.whole === true;
     if (opts.startOver) this.startOver = opts.startOver;
     this.vocab = new VocabWriter(store);
@@ -272,7 +286,7 @@ export class SourceWriter {
       for (const { id } of old) {
         const row = Q.sessionById.get(store, { id });
         const k = row ? `${row.harness}\u0000${row.native_id}` : "";
-        if (keep.has(k)) continue;
+        if (keep.has(k) || merge.has(k)) continue;
         if (row) {
           this.before.set(k, { id: row.native_id, events: row.events });
           this.held.set(k, { harness: row.harness, id: row.native_id });
@@ -304,11 +318,16 @@ export class SourceWriter {
    * store must not leave these so (lib/indexer.ts reads it again keeping them).
    */
   losses(): Loss[] {
+    return this.replaced().filter((l) => l.after < l.before || !this.slots.has(l.key));
+  }
+
+  /** After {@link finish}: every session this pass replaced, with its events before and after. */
+  replaced(): Loss[] {
     const out: Loss[] = [];
     for (const [key, b] of this.before) {
       const slot = this.slots.get(key);
       const after = slot ? Q.sessionById.get(this.store, { id: slot.id })?.events ?? 0 : 0;
-      if (after < b.events || !slot) out.push({ key, id: b.id, before: b.events, after });
+      out.push({ key, id: b.id, before: b.events, after });
     }
     return out;
   }

@@ -555,13 +555,13 @@ export const Q = {
   /** The keys of the events of store `source`'s sessions (lib/index_source.ts tells a cut). */
   eventKeysOfSource: query<{ source: string }, { harness: string; native_id: string; key: string }>(
     `SELECT s.harness, s.native_id, e.key FROM sessions s JOIN events e ON e.session_id = s.id
-      WHERE s.source = ? AND e.key IS NOT NULL`,
+      WHERE s.source = ? AND e.key IS NOT NULL ORDER BY s.id, e.seq`,
     ["source"],
   ),
-  /** The keys of one session's events (null for an event written without one). */
+  /** The keys of one session's events, in order (null for an event written without one). */
   eventKeysOfSession: query<{ harness: string; native_id: string }, { key: string | null }>(
     `SELECT e.key FROM sessions s JOIN events e ON e.session_id = s.id
-      WHERE s.harness = ? AND s.native_id = ?`,
+      WHERE s.harness = ? AND s.native_id = ? ORDER BY e.seq`,
     ["harness", "native_id"],
   ),
   /** Whether the assistant said or called anything after seq `after`. */
@@ -859,6 +859,10 @@ export const Q = {
   ),
   /** Store paths of harness `harness`'s sources. */
   /** The native ids of a harness's sessions (`deja forget --unforget` keeps them as they are). */
+  /** Every session held: its harness, native id and store. */
+  sessionKeysAll: query<NoParams, { harness: string; native_id: string; source: string }>(
+    `SELECT harness, native_id, source FROM sessions`,
+  ),
   sessionIdsOfHarness: query<{ harness: string }, { native_id: string }>(
     `SELECT native_id FROM sessions WHERE harness = ?`,
     ["harness"],

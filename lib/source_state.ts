@@ -116,12 +116,31 @@ export interface SkipRecord {
   examples: string[];
   /** Sessions a damaged read returned shorter or not at all, kept as indexed (absent: none). */
   kept?: number;
+  /** Their native ids (the first 200; absent in a record written before they were kept). */
+  keptIds?: string[];
 }
 
 /** A stored `skipped` JSON whole, to save again unchanged. */
 export function parseSkipRecord(json: string | null): SkipRecord {
   const kept = parseKept(json);
-  return { counts: parseSkips(json), examples: parseSkipExamples(json), ...(kept ? { kept } : {}) };
+  const keptIds = kept ? parseKeptIds(json) : undefined;
+  return {
+    counts: parseSkips(json),
+    examples: parseSkipExamples(json),
+    ...(kept ? { kept } : {}),
+    ...(keptIds ? { keptIds } : {}),
+  };
+}
+
+/** The native ids of the sessions a stored `skipped` JSON says were kept; undefined when unsaid. */
+export function parseKeptIds(json: string | null): string[] | undefined {
+  if (!json) return undefined;
+  try {
+    const ids = (JSON.parse(json) as { keptIds?: unknown }).keptIds;
+    return Array.isArray(ids) ? ids.filter((x): x is string => typeof x === "string") : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Sessions a stored `skipped` JSON says the read kept as indexed (damage); 0 when none. */

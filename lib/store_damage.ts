@@ -10,7 +10,7 @@ import type { Env } from "../core/model.ts";
 import { dataDir } from "../core/paths.ts";
 import type { SourceRow } from "./rows.ts";
 import { agedCounts, agedExamples, isDamage } from "./skips.ts";
-import { parseKept, parseSkipExamples, parseSkips } from "./source_state.ts";
+import { parseKept, parseKeptIds, parseSkipExamples, parseSkips } from "./source_state.ts";
 import { type StoreState, storeState } from "./gone.ts";
 import { isPermissionDenied, withPermissionHint } from "../core/fs.ts";
 import { plural } from "../core/text.ts";
@@ -52,6 +52,8 @@ export interface StoreSkips {
   /** Reasons that say the bytes are damaged ({@link isDamage}), with their counts. */
   lost: Array<[string, number]>;
   kept: number;
+  /** The native ids of the sessions kept (undefined when the record does not say). */
+  keptIds?: string[];
   /**
    * The store's last read found damaged bytes or kept sessions as indexed.
    * Records the harness wrote in a shape deja skips (`bad_shape`, ...) are
@@ -70,7 +72,15 @@ export function storeSkips(skipped: string | null, mtimeMs?: number | null): Sto
   const examples = agedExamples(parseSkipExamples(skipped), mtimeMs);
   const lost = Object.entries(counts).filter(([k, v]) => v && isDamage(k));
   const kept = parseKept(skipped);
-  return { counts, examples, lost, kept, damaged: lost.length > 0 || kept > 0 };
+  const keptIds = kept ? parseKeptIds(skipped) : undefined;
+  return {
+    counts,
+    examples,
+    lost,
+    kept,
+    ...(keptIds ? { keptIds } : {}),
+    damaged: lost.length > 0 || kept > 0,
+  };
 }
 
 /** How a store the index holds stands as a problem: unreadable, failed, or none. */
@@ -98,6 +108,7 @@ export function damageLine(
   counts: Partial<Record<string, number>>,
   examples: readonly string[],
   kept = 0,
+  added = 0,
 ): string | null {
   const lost = Object.entries(counts).filter(([k, v]) => v && isDamage(k));
   if (!lost.length && !kept) return null;
@@ -129,7 +140,13 @@ export function damageLine(
       : [],
     ...new Set(whole),
     ...new Set(cuts),
-    ...kept ? [`kept ${plural(kept, "session")} as indexed`] : [],
+    ...kept
+      ? [
+        `kept ${plural(kept, "session")} as indexed${
+          added ? `, and added the ${plural(added, "event")} written since` : ""
+        }`,
+      ]
+      : [],
   ];
   const n = lost.map(([k, v]) => `${v} ${k}`).join(", ");
   // Nothing damaged, the store emptied or cut short: said so (trial 31: "damaged" with no
@@ -298,7 +315,7 @@ export interface SessionDamage {
   store_sessions: number;
   /**
    * Sessions of the store its last read returned shorter or not at all, kept as they were
-   * indexed (absent: none).
+   * indexed; absent when none, or when this session is not one of them.
    */
   kept_as_indexed?: number;
   /** The store is empty now (its sessions are kept as they were indexed). */
@@ -311,9 +328,12 @@ export interface SessionDamage {
  */
 export function sessionDamage(
   row: Pick<SourceRow, "skipped" | "mtime" | "sessions"> | null | undefined,
+  id?: string,
 ): SessionDamage | null {
   if (!row) return null;
   const s = storeSkips(row.skipped, row.mtime);
+  // Trial 33: a store of two sessions, one kept, said so of the other, just read in full.
+  if (s.kept && s.keptIds && id !== undefined && !s.keptIds.includes(id)) s.kept = 0;
   const records = s.lost.reduce((n, [, v]) => n + v, 0);
   if (!records && !s.kept) return null;
   return {

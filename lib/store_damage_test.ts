@@ -1,5 +1,5 @@
 import { assertEquals } from "../tests/_assert.ts";
-import { damageLine } from "./store_damage.ts";
+import { damageLine, sessionDamage } from "./store_damage.ts";
 
 // A trial read "could not read not JSONL": a note naming the store itself was taken for a place.
 Deno.test("damageLine says a file that is not JSONL as such, and where SQLite pages were lost", () => {
@@ -27,4 +27,17 @@ Deno.test("damageLine says a store now empty as such, with the sessions it kept"
     damageLine(p, { empty: 1, not_jsonl: 1 }, [`not_jsonl at ${p}: not JSONL: 3 of 3 lines`], 2),
     `${p}: damaged, not JSONL, kept 2 sessions as indexed (1 not_jsonl)`,
   );
+});
+
+Deno.test("sessionDamage says a session kept only of the sessions the store's read kept (trial 33)", () => {
+  const row = {
+    skipped: JSON.stringify({ counts: {}, examples: [], kept: 1, keptIds: ["kept-one"] }),
+    mtime: 0,
+    sessions: 2,
+  };
+  assertEquals(sessionDamage(row, "kept-one")?.kept_as_indexed, 1);
+  assertEquals(sessionDamage(row, "read-in-full"), null);
+  // A record that does not name them (written before they were named) says it of each.
+  const unnamed = { ...row, skipped: JSON.stringify({ counts: {}, examples: [], kept: 1 }) };
+  assertEquals(sessionDamage(unnamed, "read-in-full")?.kept_as_indexed, 1);
 });

@@ -12,7 +12,7 @@ import type { IO } from "../../core/runtime.ts";
 import type { Env } from "../../core/model.ts";
 import { colors, intOpt, printJson } from "./common.ts";
 import { DejaError } from "../../core/errors.ts";
-import type { HarnessSummary, IndexOptions, IndexResult } from "../indexer.ts";
+import type { Dropped, HarnessSummary, IndexOptions, IndexResult } from "../indexer.ts";
 import { sessionsWritten } from "../index_summary.ts";
 import {
   indexPath,
@@ -216,6 +216,7 @@ export function indexJson(d: IndexData): Record<string, unknown> {
     complete: !failures(res.harnesses),
     ...(res.movedAside ? { moved_aside: res.movedAside } : {}),
     ...(res.gone?.length ? { gone: res.gone } : {}),
+    ...(res.dropped ? { dropped: res.dropped } : {}),
     ...(d.embedded ? { embeddings: d.embedded } : {}),
   };
 }
@@ -357,6 +358,7 @@ async function runIndexCmd(args: IndexArgs, io: IO): Promise<number> {
     io.err(`deja: the index was damaged; moved it to ${d.res.movedAside} and started a new one\n`);
   }
   if (d.res.gone?.length && !args.quiet) io.err(goneLine(d.res.gone));
+  if (d.res.dropped && !args.quiet) io.err(droppedLine(d.res.dropped));
   if (args.json) {
     printJson(io, indexJson(d));
     return d.code;
@@ -371,6 +373,19 @@ async function runIndexCmd(args: IndexArgs, io: IO): Promise<number> {
     io.err(`deja: indexed with ${plural(n, "error")} (above); everything readable is indexed\n`);
   }
   return d.code;
+}
+
+/**
+ * What a rebuild dropped (trial 33: sessions kept from a store rewritten went without a word):
+ * `deja: the rebuild dropped 1 session no store returns now (058a90bd claude, from …/rw.jsonl)`.
+ */
+export function droppedLine(d: Dropped): string {
+  const list = d.first.slice(0, 3).map((x) => `${x.id.slice(0, 8)} ${x.harness}, from ${x.source}`);
+  if (d.count > list.length) list.push(`${d.count - list.length} more`);
+  return `deja: the rebuild dropped ${plural(d.count, "session")} no store returns now (${
+    list.join("; ")
+  }): the index had kept ${d.count === 1 ? "it" : "them"} from a store gone, emptied, cut short ` +
+    `or rewritten\n`;
 }
 
 /** A full index run; the indexer and the parsers are loaded only for it. */

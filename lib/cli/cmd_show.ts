@@ -160,7 +160,7 @@ export function showSession(
     sourceExists: existsSync(s.source),
     noteIds: s.harness === "deja" ? noteIdsOf(s, whole ?? [], tz) : new Map(),
     ending: sessionEnding(store, s, seen.ending),
-    damage: sessionDamage(Q.sourceByPath.get(store, { path: s.source })),
+    damage: sessionDamage(Q.sourceByPath.get(store, { path: s.source }), s.native_id),
   };
 }
 
