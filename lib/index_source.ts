@@ -87,6 +87,8 @@ export interface SourcePlan {
   /** Where earlier passes of the same append source (or a SQLite store's last read) skipped records. */
   prevExamples: string[];
   prevDrift: DriftSummary | undefined;
+  /** The store was read by another revision of its parser (read whole again now). */
+  again?: boolean;
   /** The sessions earlier passes of the same append source kept as indexed (they still are). */
   prevKept?: Pick<SkipRecord, "kept" | "keptIds">;
   ctx: SourceCtx;
@@ -239,6 +241,7 @@ export async function planSource(
     prevExamples,
     prevDrift,
     ...(prevKept ? { prevKept } : {}),
+    ...(again ? { again } : {}),
     ctx,
     chunks,
     ...(label ? { label } : {}),
@@ -306,7 +309,8 @@ export async function writeSource(
     };
     // An append store read whole again (it shrank, or its start changed): the keys of the events
     // it held, to tell a session cut short from one rewritten (below).
-    const shrank = mode === "full" && src.kind === "append" && prev !== undefined;
+    // So is one read whole by a new revision of its parser (a cut session it kept stays kept).
+    const shrank = mode === "full" && src.kind === "append" && (prev !== undefined || !!plan.again);
     const heldBefore = shrank ? heldKeys(store, src.path) : undefined;
     writer = await pass(plan.chunks, plan.keep);
     // A damaged store's read replaces no session with less than the index held: read again,
@@ -323,8 +327,10 @@ export async function writeSource(
     // ones) keeps what the index held and gets the new events added (trial 33: one line
     // appended to a cut file left 19 of 57 events). One rewritten (a new event before one the
     // index held) is followed, and said (trial 30).
+    // A new revision's reader that leaves a session out (not a session to it) is followed.
+    const dropsOwn = !!plan.again && !!ctx.counts.not_session;
     const fates = shrank && !damaged
-      ? writer.replaced().map((l) => ({ l, fate: fateOf(store, l, heldBefore) }))
+      ? writer.replaced().map((l) => ({ l, fate: fateOf(store, l, heldBefore, dropsOwn) }))
       : [];
     const losses = (src.kind !== "append" || mode === "full") && damaged
       ? writer.losses()
@@ -332,8 +338,9 @@ export async function writeSource(
     const continued = fates.flatMap((f) =>
       f.fate.kind === "continued" ? [{ ...f.l, added: f.fate.added }] : []
     );
-    const shorter = fates.filter((f) => f.fate.kind === "rewritten" && f.l.after < f.l.before)
-      .map((f) => f.l);
+    // Said of a store rewritten, not of one a new reader makes less of.
+    const shorter = plan.again ? [] : fates
+      .filter((f) => f.fate.kind === "rewritten" && f.l.after < f.l.before).map((f) => f.l);
     const kept = losses.length + continued.length;
     const added = continued.reduce((n, l) => n + (l.added ?? 0), 0);
     // A session another store holds a better copy of stays as that store gave it (lib/copies.ts).
@@ -534,7 +541,8 @@ function holds(hashes: Int32Array, h: number): boolean {
 /**
  * What became of session `l` in an append store read whole again, told by the keys of the
  * events this read wrote of it, in order, against those the index held (`held`):
- * - `cut`: not returned at all, or the first events the index held, in order, and no more;
+ * - `cut`: not returned at all (unless `leftOut`: the reader said it is no session), or the
+ *   first events the index held, in order, and no more;
  * - `continued`: the first events the index held, in order, then only new ones (`added`);
  * - `whole`: every event the index held, in order, and perhaps new ones after them;
  * - `rewritten`: anything else (events out of the order held, a new event before one held,
@@ -544,8 +552,9 @@ function fateOf(
   store: Store,
   l: Loss,
   held: Map<string, HeldKeys> | undefined,
+  leftOut = false,
 ): { kind: "cut" | "rewritten" | "whole" } | { kind: "continued"; added: number } {
-  if (l.after === 0) return { kind: "cut" };
+  if (l.after === 0) return { kind: leftOut ? "rewritten" : "cut" };
   const before = held?.get(l.key);
   if (!before?.order.length) return { kind: "rewritten" };
   const [harness, id] = l.key.split("\u0000");

@@ -137,3 +137,30 @@ Deno.test("every harness with a reader revision is one deja knows", () => {
     assert(Number.isInteger(n) && n > 0, `${id}: ${n}`);
   }
 });
+
+Deno.test("a session kept as indexed from a store cut short stays so when a new revision reads the store again", async () => {
+  const { env, vars } = world();
+  const file = join(vars.DEJA_CLAUDE_ROOT, "-w-app", `${SID}.jsonl`);
+  const lines = Array.from({ length: 6 }, (_, i) => claudeLine(i, `step ${i} of the fix`, SID));
+  writeFileSync(file, lines.join(""));
+  await runIndex(env, parsers);
+  const path = indexPath(env);
+  const events = () => {
+    const store = Store.open(path, { readOnly: true });
+    try {
+      return (store.db.prepare("SELECT COUNT(*) AS n FROM events").get() as { n: number }).n;
+    } finally {
+      store.close();
+    }
+  };
+  const held = events();
+  writeFileSync(file, lines.slice(0, 3).join(""));
+  await runIndex(env, parsers);
+  assertEquals(events(), held, "kept as indexed");
+  // A deja whose Claude reader is newer reads the store again whole: what the index kept stays
+  // (it went without a word).
+  readByOlderParser(path, "claude");
+  const cli = await runMain(env, ["index", "--json"]);
+  assertEquals(claudeOf(cli.out).read, 1, cli.out);
+  assertEquals(events(), held);
+});
