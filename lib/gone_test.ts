@@ -195,6 +195,35 @@ Deno.test("a session file emptied or overwritten with garbage keeps its session 
     assertEquals((await claude(env)).kept, 1);
     const shown = JSON.parse((await runMain(env, ["show", SID, "--json"], "", env.home)).out);
     assertEquals(shown.source_damage?.kept_as_indexed, 1, JSON.stringify(shown.source_damage));
+    // Given back whole (trial 34: a file restored after a cut stayed "holds less than before").
+    const all = [
+      ...lines,
+      claudeLine(42, "a new last step", SID),
+      claudeLine(43, "and one more", SID),
+    ];
+    writeFileSync(file, all.join(""));
+    assertEquals((await index(env)).code, 0);
+    assertEquals([await events(), (await claude(env)).kept], [held + 2, 0]);
+    // Its last reply edited in place, its time unchanged (trial 34: held twice, old and new):
+    // followed, as a secret scrubbed with `sed -i` must be.
+    writeFileSync(
+      file,
+      [...all.slice(0, -1), claudeLine(43, "and one more, edited", SID)].join(""),
+    );
+    const edited = await index(env);
+    assertEquals(edited.code, 0);
+    assert(!edited.out.includes("kept"), edited.out);
+    assertEquals(await events(), held + 2);
+    // Emptied, then written to (trial 34: 14 events became 1): kept, and the new one added.
+    writeFileSync(file, "");
+    assertEquals((await index(env)).code, 0);
+    writeFileSync(file, claudeLine(50, "written after it was emptied", SID));
+    assertEquals((await index(env)).code, 0);
+    assertEquals(await events(), held + 3);
+    // A rebuild keeps what a plain run kept (trial 34: 14 events became 7, without a word).
+    const rebuilt = await runMain(env, ["index", "--rebuild"], "", env.home);
+    assertEquals(rebuilt.code, 0, rebuilt.err);
+    assertEquals(await events(), held + 3, rebuilt.out + rebuilt.err);
     // Rewritten shorter, a line it did not hold before those it held: the index follows the
     // store, and says so.
     writeFileSync(file, lines.join(""));
@@ -226,26 +255,65 @@ Deno.test("doctor counts changed stores apart from harnesses whose folders may h
   });
 });
 
-Deno.test("a rebuild says which sessions it dropped that the index had kept (trial 33: one kept from a rewritten store went without a word)", async () => {
+Deno.test("a rebuild keeps what a plain run kept, and says which sessions of stores gone it dropped (trials 33, 34)", async () => {
   await withClaude(async (env, root) => {
     const file = join(root, "-w-a", `${SID}.jsonl`);
     writeFileSync(file, body);
     const other = "42222222-2222-4333-8444-555555555556";
     writeFileSync(join(root, "-w-b", `${other}.jsonl`), body.replaceAll(SID, other));
     assertEquals((await index(env)).code, 0);
-    // Rewritten as another session: the first is kept as indexed by a plain run.
+    // Rewritten as another session: the first is kept as indexed, by a rebuild too.
     const renamed = "43333333-2222-4333-8444-555555555556";
     writeFileSync(file, body.replaceAll(SID, renamed));
     assert((await index(env)).out.includes("kept 1 session as indexed"));
     assertEquals((await claude(env)).sessions, 3);
+    const kept = await runMain(env, ["index", "--rebuild", "--json"], "", env.home);
+    assertEquals(JSON.parse(kept.out).dropped, undefined, kept.out);
+    assertEquals((await claude(env)).sessions, 3);
+    // A store deleted: a rebuild drops its session, and says so.
+    rmSync(join(root, "-w-b", `${other}.jsonl`));
     const r = await runMain(env, ["index", "--rebuild"], "", env.home);
     assertEquals(r.code, 0, r.err);
     assert(
-      r.err.includes("the rebuild dropped 1 session no store returns now (41111111 claude, from "),
+      r.err.includes("the rebuild dropped 1 session no store returns now (42222222 claude, from "),
       r.err,
     );
     const j = await runMain(env, ["index", "--rebuild", "--json"], "", env.home);
     assertEquals(JSON.parse(j.out).dropped, undefined, "nothing more to drop");
     assertEquals((await claude(env)).sessions, 2);
+  });
+});
+
+Deno.test("show of a session whose store was emptied, then deleted, says it is gone, not empty (trial 34)", async () => {
+  await withClaude(async (env, root) => {
+    const file = join(root, "-w-a", `${SID}.jsonl`);
+    writeFileSync(file, body);
+    assertEquals((await index(env)).code, 0);
+    writeFileSync(file, "");
+    assertEquals((await index(env)).code, 0);
+    const empty = JSON.parse((await runMain(env, ["show", SID, "--json"], "", env.home)).out);
+    assertEquals(empty.source_damage?.now_empty, true);
+    rmSync(file);
+    assertEquals((await index(env)).code, 0);
+    const gone = await runMain(env, ["show", SID], "", env.home);
+    assert(gone.out.includes("gone since; kept in the index"), gone.out);
+    assert(!gone.out.includes("empty now"), gone.out);
+    const doc = JSON.parse((await runMain(env, ["show", SID, "--json"], "", env.home)).out);
+    assertEquals([doc.source_exists, doc.source_damage], [false, null]);
+  });
+});
+
+Deno.test("index --watch's line for a run says what a store lost, as 'deja index' does (trial 34)", async () => {
+  const { checkOnce } = await import("./fresh/watch.ts");
+  const { parsers } = await import("../parsers/mod.ts");
+  await withClaude(async (env, root) => {
+    const file = join(root, "-w-a", `${SID}.jsonl`);
+    const lines = Array.from({ length: 6 }, (_, i) => claudeLine(i, `step ${i}`, SID));
+    writeFileSync(file, lines.join(""));
+    assertEquals((await index(env)).code, 0);
+    writeFileSync(file, lines.slice(0, 2).join(""));
+    const line = await checkOnce(env, parsers);
+    assert(line.startsWith("claude: 1 read, 0 sessions, 0 events; "), line);
+    assert(line.includes("holds less than before, kept 1 session as indexed"), line);
   });
 });

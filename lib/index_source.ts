@@ -29,10 +29,10 @@ import type { Label } from "./remote/label.ts";
 import {
   fileHash,
   parseDrift,
+  parseKept,
   parseSkipRecord,
   safeHeadHash,
   saveSource,
-  type SkipRecord,
   stamp,
 } from "./source_state.ts";
 import { type SourceRow } from "./rows.ts";
@@ -87,10 +87,11 @@ export interface SourcePlan {
   /** Where earlier passes of the same append source (or a SQLite store's last read) skipped records. */
   prevExamples: string[];
   prevDrift: DriftSummary | undefined;
-  /** The store was read by another revision of its parser (read whole again now). */
-  again?: boolean;
-  /** The sessions earlier passes of the same append source kept as indexed (they still are). */
-  prevKept?: Pick<SkipRecord, "kept" | "keptIds">;
+  /**
+   * Why a store the index holds is read whole as if for the first time: another revision of
+   * its parser read it, or a rebuild.
+   */
+  readAgain?: "revision" | "rebuild";
   ctx: SourceCtx;
   chunks: ParseRun;
   label?: Label;
@@ -128,6 +129,11 @@ export async function planSource(
   // read by another revision of its parser (lib/version.ts REVISIONS): a fix reaches it.
   const row = rebuild ? undefined : Q.sourceByPath.get(store, { path: src.path });
   const again = row !== undefined && (row.reader ?? 0) !== revisionOf(src.harness);
+  const readAgain = again
+    ? "revision"
+    : rebuild && Q.sourceByPath.get(store, { path: src.path })
+    ? "rebuild"
+    : undefined;
   const prev = again ? undefined : row;
   const unchanged = prev && prev.kind === src.kind && prev.size === size && prev.mtime === mtime &&
     (prev.companions ?? "[]") === comps && !prev.error;
@@ -147,7 +153,6 @@ export async function planSource(
   let prevSkips: Partial<Record<SkipReason, number>> = {};
   let prevExamples: string[] = [];
   let prevDrift: DriftSummary | undefined;
-  let prevKept: SourcePlan["prevKept"];
   // The content-unchanged shortcuts below hold only while nothing else the sessions were read
   // from moved: a companion (a list beside the file) changed, or the file's mtime moved and a
   // session of it is dated by that mtime (`time_from_file`): then the source is read again whole.
@@ -180,15 +185,19 @@ export async function planSource(
         });
         return none;
       }
-      offset = prev.offset;
-      state = prev.state ? JSON.parse(prev.state) : undefined;
-      mode = "append";
-      // A line the last pass found unfinished is this pass's to read (or count) again.
-      const carried = withoutPending(parseSkipRecord(prev.skipped));
-      prevSkips = carried.counts;
-      prevExamples = carried.examples;
-      prevDrift = parseDrift(prev.drift);
-      if (carried.kept) prevKept = { kept: carried.kept, keptIds: carried.keptIds };
+      // A store holding less than the index kept of it is read whole again as it grows: what
+      // it holds again, or adds, is weighed against what was kept (trial 34: a file restored
+      // whole after a cut stayed "holds less than before").
+      if (!parseKept(prev.skipped)) {
+        offset = prev.offset;
+        state = prev.state ? JSON.parse(prev.state) : undefined;
+        mode = "append";
+        // A line the last pass found unfinished is this pass's to read (or count) again.
+        const carried = withoutPending(parseSkipRecord(prev.skipped));
+        prevSkips = carried.counts;
+        prevExamples = carried.examples;
+        prevDrift = parseDrift(prev.drift);
+      }
     }
   } else if (src.kind === "document") {
     try {
@@ -240,8 +249,7 @@ export async function planSource(
     prevSkips,
     prevExamples,
     prevDrift,
-    ...(prevKept ? { prevKept } : {}),
-    ...(again ? { again } : {}),
+    ...(readAgain ? { readAgain } : {}),
     ctx,
     chunks,
     ...(label ? { label } : {}),
@@ -309,8 +317,10 @@ export async function writeSource(
     };
     // An append store read whole again (it shrank, or its start changed): the keys of the events
     // it held, to tell a session cut short from one rewritten (below).
-    // So is one read whole by a new revision of its parser (a cut session it kept stays kept).
-    const shrank = mode === "full" && src.kind === "append" && (prev !== undefined || !!plan.again);
+    // So is one a new revision of its parser or a rebuild reads whole: a cut session it kept
+    // stays kept (trial 34: a rebuild dropped what the index had kept of a file cut short).
+    const shrank = mode === "full" && src.kind === "append" &&
+      (prev !== undefined || plan.readAgain !== undefined);
     const heldBefore = shrank ? heldKeys(store, src.path) : undefined;
     writer = await pass(plan.chunks, plan.keep);
     // A damaged store's read replaces no session with less than the index held: read again,
@@ -328,7 +338,7 @@ export async function writeSource(
     // appended to a cut file left 19 of 57 events). One rewritten (a new event before one the
     // index held) is followed, and said (trial 30).
     // A new revision's reader that leaves a session out (not a session to it) is followed.
-    const dropsOwn = !!plan.again && !!ctx.counts.not_session;
+    const dropsOwn = plan.readAgain !== undefined && !!ctx.counts.not_session;
     const fates = shrank && !damaged
       ? writer.replaced().map((l) => ({ l, fate: fateOf(store, l, heldBefore, dropsOwn) }))
       : [];
@@ -339,7 +349,7 @@ export async function writeSource(
       f.fate.kind === "continued" ? [{ ...f.l, added: f.fate.added }] : []
     );
     // Said of a store rewritten, not of one a new reader makes less of.
-    const shorter = plan.again ? [] : fates
+    const shorter = plan.readAgain === "revision" ? [] : fates
       .filter((f) => f.fate.kind === "rewritten" && f.l.after < f.l.before).map((f) => f.l);
     const kept = losses.length + continued.length;
     const added = continued.reduce((n, l) => n + (l.added ?? 0), 0);
@@ -391,7 +401,7 @@ export async function writeSource(
       skipped: {
         counts,
         examples: [...examples, ...mergeExamples(plan.prevExamples, ctx.examples)],
-        ...keptRecord(kept ? { kept, keptIds: keptIds(losses, continued) } : plan.prevKept),
+        ...(kept ? { kept, keptIds: keptIds(losses, continued) } : {}),
       },
       drift: JSON.stringify(drift),
     });
@@ -500,53 +510,62 @@ export function dropSource(store: Store, path: string): void {
   Q.clearCopiesOf.run(store, { source: path });
 }
 
-/** The keys of the events a session held, as 32-bit hashes: in order, and sorted to look up. */
+/** The keys of the events a session held, as 32-bit hashes, and the time of its last event. */
 interface HeldKeys {
-  order: Int32Array;
+  /** The hashes, sorted. */
   sorted: Int32Array;
+  /** The place in the session (by seq) of each hash of {@link sorted}. */
+  places: Int32Array;
+  /** Its latest event time (epoch ms; -Infinity when none has a time). */
+  latest: number;
 }
 
 /**
  * The keys of the events the sessions of store `path` hold, by session (`harness\u0000id`), as
- * 32-bit hashes: a session of a million events takes 8 MB, not the ~80 MB of its keys.
+ * 32-bit hashes: a session of a million events takes 12 MB, not the ~80 MB of its keys.
  */
 function heldKeys(store: Store, path: string): Map<string, HeldKeys> {
-  const lists = new Map<string, number[]>();
+  const lists = new Map<string, { hashes: number[]; latest: number }>();
   for (const r of Q.eventKeysOfSource.iterate(store, { source: path })) {
     const k = `${r.harness}\u0000${r.native_id}`;
     let list = lists.get(k);
-    if (!list) lists.set(k, list = []);
-    list.push(fnv1a32(r.key) | 0);
+    if (!list) lists.set(k, list = { hashes: [], latest: -Infinity });
+    list.hashes.push(fnv1a32(r.key) | 0);
+    if (r.time !== null && r.time > list.latest) list.latest = r.time;
   }
   const out = new Map<string, HeldKeys>();
-  for (const [k, list] of lists) {
-    const order = Int32Array.from(list);
-    out.set(k, { order, sorted: order.slice().sort() });
+  for (const [k, { hashes, latest }] of lists) {
+    const h = Int32Array.from(hashes);
+    const places = Int32Array.from(h.keys()).sort((x, y) => h[x] - h[y]);
+    out.set(k, { sorted: places.map((i) => h[i]), places, latest });
   }
   return out;
 }
 
-/** Whether sorted `hashes` holds `h`. */
-function holds(hashes: Int32Array, h: number): boolean {
-  let lo = 0, hi = hashes.length - 1;
+/** The place of hash `h` in the session `held` describes; -1 when it held none. */
+function placeOf(held: HeldKeys, h: number): number {
+  let lo = 0, hi = held.sorted.length - 1;
   while (lo <= hi) {
     const mid = (lo + hi) >> 1;
-    if (hashes[mid] === h) return true;
-    if (hashes[mid] < h) lo = mid + 1;
+    if (held.sorted[mid] === h) return held.places[mid];
+    if (held.sorted[mid] < h) lo = mid + 1;
     else hi = mid - 1;
   }
-  return false;
+  return -1;
 }
 
 /**
- * What became of session `l` in an append store read whole again, told by the keys of the
- * events this read wrote of it, in order, against those the index held (`held`):
- * - `cut`: not returned at all (unless `leftOut`: the reader said it is no session), or the
- *   first events the index held, in order, and no more;
- * - `continued`: the first events the index held, in order, then only new ones (`added`);
- * - `whole`: every event the index held, in order, and perhaps new ones after them;
- * - `rewritten`: anything else (events out of the order held, a new event before one held,
- *   none held, or events with no keys to tell).
+ * What became of session `l` in an append store read whole again, told by the events this
+ * read wrote of it, in order, against those the index held (`held`, by key):
+ * - `whole`: every event the index held, in its order (and perhaps new ones after them);
+ * - `cut`: not returned at all (unless `leftOut`: the reader said it is no session), or
+ *   fewer of the events the index held, in its order, and nothing new;
+ * - `continued`: fewer of the events the index held, in its order, then only new events
+ *   written after the last it held (`added`): a file cut short or emptied, then written to
+ *   (trials 33, 34);
+ * - `rewritten`: anything else: events out of the order held, a new event before one held or
+ *   no later than the last held (an event edited in place: a secret scrubbed with `sed -i`),
+ *   events with no keys to tell.
  */
 function fateOf(
   store: Store,
@@ -556,30 +575,26 @@ function fateOf(
 ): { kind: "cut" | "rewritten" | "whole" } | { kind: "continued"; added: number } {
   if (l.after === 0) return { kind: leftOut ? "rewritten" : "cut" };
   const before = held?.get(l.key);
-  if (!before?.order.length) return { kind: "rewritten" };
+  if (!before?.sorted.length) return { kind: "rewritten" };
   const [harness, id] = l.key.split("\u0000");
-  let kept = 0, added = 0;
+  let last = -1, matched = 0, added = 0;
   for (const r of Q.eventKeysOfSession.iterate(store, { harness, native_id: id })) {
     if (r.key === null) return { kind: "rewritten" };
-    const h = fnv1a32(r.key) | 0;
-    if (!added && kept < before.order.length && before.order[kept] === h) kept++;
-    else if (holds(before.sorted, h)) return { kind: "rewritten" };
-    else added++;
+    const place = placeOf(before, fnv1a32(r.key) | 0);
+    if (place >= 0) {
+      if (place <= last || added) return { kind: "rewritten" };
+      last = place;
+      matched++;
+    } else if (r.time !== null && r.time > before.latest) added++;
+    else return { kind: "rewritten" };
   }
-  if (!kept) return { kind: "rewritten" };
-  if (kept === before.order.length) return { kind: "whole" };
+  if (matched === before.sorted.length) return { kind: "whole" };
   return added ? { kind: "continued", added } : { kind: "cut" };
 }
 
 /** The native ids of the sessions a read kept, for the store's record (the first 200). */
 function keptIds(...lists: Loss[][]): string[] {
   return lists.flat().slice(0, 200).map((l) => l.id);
-}
-
-/** {@link SkipRecord}'s `kept` and `keptIds`, when some. */
-function keptRecord(k: Pick<SkipRecord, "kept" | "keptIds"> | undefined): Partial<SkipRecord> {
-  if (!k?.kept) return {};
-  return { kept: k.kept, ...(k.keptIds?.length ? { keptIds: k.keptIds } : {}) };
 }
 
 /** {@link SourceOutcome.shrunk}: `path: holds less than before: 1 session read again shorter (…)`. */

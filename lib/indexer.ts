@@ -188,8 +188,8 @@ export interface IndexResult {
    */
   gone?: string[];
   /**
-   * A rebuild's sessions the index held before it that no store returned (from a store
-   * gone, emptied, cut short or rewritten: a plain run keeps them, a rebuild does not).
+   * A rebuild's sessions the index held before it that no store returned: those of stores
+   * gone (a plain run keeps them, a rebuild does not).
    */
   dropped?: Dropped;
 }

@@ -256,6 +256,12 @@ export const Q = {
       WHERE s.source = ? AND e.kind IN ('assistant', 'tool_call')) AS yes`,
     ["source"],
   ),
+  /** Whether any session of harness `harness` holds a reply (lib/memory/ending.ts). */
+  harnessHasReplies: query<{ harness: string }, { yes: number }>(
+    `SELECT EXISTS (SELECT 1 FROM sessions s JOIN events e ON e.session_id = s.id
+      WHERE s.harness = ? AND e.kind IN ('assistant', 'tool_call')) AS yes`,
+    ["harness"],
+  ),
   /** Removes one session (its events and derived rows follow by cascade). */
   deleteSession: query<Id>(`DELETE FROM sessions WHERE id = ?`, ["id"]),
   /**
@@ -453,6 +459,10 @@ export const Q = {
       "path" | "harness" | "kind" | "size" | "mtime" | "companions" | "offset" | "error"
     >
   >(`SELECT path, harness, kind, size, mtime, companions, offset, error FROM sources`),
+  /** Each harness's reader revisions among its stores (lib/fresh/freshen.ts). */
+  readerRevisions: query<NoParams, { harness: string; reader: number | null }>(
+    `SELECT DISTINCT harness, reader FROM sources WHERE error IS NULL`,
+  ),
   allSources: query<NoParams, SourceRow>(`SELECT * FROM sources ORDER BY harness, path`),
   /**
    * What `deja sources` says of each store: the columns it reads alone (every column of
@@ -553,14 +563,20 @@ export const Q = {
     ["session", "seq", "session", "seq"],
   ),
   /** The keys of the events of store `source`'s sessions (lib/index_source.ts tells a cut). */
-  eventKeysOfSource: query<{ source: string }, { harness: string; native_id: string; key: string }>(
-    `SELECT s.harness, s.native_id, e.key FROM sessions s JOIN events e ON e.session_id = s.id
+  eventKeysOfSource: query<
+    { source: string },
+    { harness: string; native_id: string; key: string; time: number | null }
+  >(
+    `SELECT s.harness, s.native_id, e.key, e.time FROM sessions s JOIN events e ON e.session_id = s.id
       WHERE s.source = ? AND e.key IS NOT NULL ORDER BY s.id, e.seq`,
     ["source"],
   ),
   /** The keys of one session's events, in order (null for an event written without one). */
-  eventKeysOfSession: query<{ harness: string; native_id: string }, { key: string | null }>(
-    `SELECT e.key FROM sessions s JOIN events e ON e.session_id = s.id
+  eventKeysOfSession: query<
+    { harness: string; native_id: string },
+    { key: string | null; time: number | null }
+  >(
+    `SELECT e.key, e.time FROM sessions s JOIN events e ON e.session_id = s.id
       WHERE s.harness = ? AND s.native_id = ? ORDER BY e.seq`,
     ["harness", "native_id"],
   ),

@@ -376,7 +376,8 @@ async function runIndexCmd(args: IndexArgs, io: IO): Promise<number> {
 }
 
 /**
- * What a rebuild dropped (trial 33: sessions kept from a store rewritten went without a word):
+ * What a rebuild dropped (trial 33: sessions went without a word): those of stores gone (a
+ * rebuild keeps what a plain run kept of stores in place):
  * `deja: the rebuild dropped 1 session no store returns now (058a90bd claude, from …/rw.jsonl)`.
  */
 export function droppedLine(d: Dropped): string {
@@ -384,8 +385,7 @@ export function droppedLine(d: Dropped): string {
   if (d.count > list.length) list.push(`${d.count - list.length} more`);
   return `deja: the rebuild dropped ${plural(d.count, "session")} no store returns now (${
     list.join("; ")
-  }): the index had kept ${d.count === 1 ? "it" : "them"} from a store gone, emptied, cut short ` +
-    `or rewritten\n`;
+  }): ${d.count === 1 ? "its store is" : "their stores are"} gone\n`;
 }
 
 /** A full index run; the indexer and the parsers are loaded only for it. */

@@ -146,6 +146,7 @@ export function showSession(
   );
   outcomesOfResults(seen.calls, seen.results, commands);
   collectGarbage();
+  const exists = existsSync(s.source);
   return {
     session: s,
     description: describeSession(store, s),
@@ -157,11 +158,26 @@ export function showSession(
     files,
     subagents: Q.childrenOf.all(store, { harness: s.harness, parent: s.native_id })
       .map((c) => ({ id: c.native_id, ref: shortRef(store, c.harness, c.native_id) })),
-    sourceExists: existsSync(s.source),
+    sourceExists: exists,
     noteIds: s.harness === "deja" ? noteIdsOf(s, whole ?? [], tz) : new Map(),
     ending: sessionEnding(store, s, seen.ending),
-    damage: sessionDamage(Q.sourceByPath.get(store, { path: s.source }), s.native_id),
+    damage: goneDamage(
+      sessionDamage(Q.sourceByPath.get(store, { path: s.source }), s.native_id),
+      exists,
+    ),
   };
+}
+
+/**
+ * A store gone since: what it held is kept, which the source line says ("gone since; kept in
+ * the index"); that it was empty or shorter when last read is no longer said (trial 34: "is
+ * empty now" beside "gone since"). Records its last read could not read still are.
+ */
+function goneDamage(d: SessionDamage | null, exists: boolean): SessionDamage | null {
+  if (!d || exists) return d;
+  if (!d.unreadable_records) return null;
+  const { kept_as_indexed: _k, now_empty: _e, ...rest } = d;
+  return rest;
 }
 
 /** What one pass over a session's events learns that showing it needs before the first. */

@@ -14,6 +14,7 @@ import type { Env, Parser } from "../../core/model.ts";
 import { indexPath, Store } from "../store.ts";
 import { runIndex } from "../indexer.ts";
 import { sessionsWritten } from "../index_summary.ts";
+import { plural } from "../../core/text.ts";
 import { checkStaleness, isFresh } from "./check.ts";
 import { FRESH_KEY, parseFreshMap } from "./map.ts";
 
@@ -118,8 +119,15 @@ export async function checkOnce(env: Env, parsers: readonly Parser[]): Promise<s
     const res = await runIndex(env, parsers, { only: harnesses, waitMs: 30_000 });
     const read = res.harnesses.filter((h) => h.read);
     if (!read.length) return "";
+    // What a store lost is said as `deja index` says it (trial 34: a cut file read as nothing).
     return read.map((h) =>
-      `${h.harness}: ${h.read} read, ${sessionsWritten(h)} sessions, ${h.events} events`
+      [
+        `${h.harness}: ${h.read} read, ${plural(sessionsWritten(h), "session")}, ${
+          plural(h.events, "event")
+        }`,
+        ...h.damaged ?? [],
+        ...h.shrunk ?? [],
+      ].join("; ")
     )
       .join("; ");
   } catch (e) {
