@@ -301,3 +301,34 @@ Deno.test("an index whose first full run never finished says so and finishes it 
     "the background run read the rest",
   );
 });
+
+Deno.test("stores read again for a newer reader are said as such, not as changed stores (trial 33)", async () => {
+  const w = await world();
+  // Over the refresh's inline limit (lib/fresh/freshen.ts INLINE_MAX_BYTES): left to a
+  // background run.
+  const long = "a long step of the migration ".repeat(3000);
+  appendFileSync(
+    w.file,
+    Array.from({ length: 110 }, (_, i) => line(2 + i, `${long} ${i}`)).join(""),
+  );
+  assertEquals((await run(["index", "--quiet"], w.vars)).code, 0);
+  // As an older deja's reader of Claude Code left it.
+  const index = join(w.vars.DEJA_HOME, "index.db");
+  const db = new DatabaseSync(index);
+  db.prepare("UPDATE sources SET reader = reader - 1 WHERE harness = 'claude'").run();
+  db.close();
+  rmSync(manifestPath(index));
+  // Something to look at: a new session in a new project.
+  const sid2 = "31111111-2222-4333-8444-555555555555";
+  const other = join(w.dir, "claude", "-w-other");
+  mkdirSync(other);
+  writeFileSync(join(other, `${sid2}.jsonl`), line(0, "numbatquill in a new project", sid2));
+  const r = await run(["numbatquill", "--json"], w.vars);
+  assertEquals(r.code, 0, r.err);
+  const f = JSON.parse(r.out).freshness;
+  assertEquals([f.state, f.pending, f.reread], ["catching_up", 1, ["claude"]], r.out);
+  assertStringIncludes(r.err, "deja reads claude better now, so 1 store is read again");
+  assert(!r.err.includes("changed store"), r.err);
+  const env = testEnv(w.vars.HOME, w.vars);
+  assert(await until(() => !existsSync(sentinelPath(env)), 30_000), "the background run ends");
+});

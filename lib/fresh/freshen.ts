@@ -23,6 +23,7 @@ import { SCHEMA_VERSION } from "../schema.ts";
 import { releasedSources } from "../forget/exclusions.ts";
 import { runningBackground, startBackground } from "./background.ts";
 import { Q } from "../schema.ts";
+import { revisionOf } from "../version.ts";
 export { refreshOff } from "./background.ts";
 
 /** Inline budget of a CLI command in milliseconds. */
@@ -60,6 +61,12 @@ export interface Freshness {
    * not stopped: it is not done yet.
    */
   building?: number;
+  /**
+   * Harnesses whose reader changed since the index read their stores (a newer deja): with
+   * `catching_up`, the stores left are read again, not changed (trial 33: "1 changed store
+   * (0 s behind)" for a store no one had touched).
+   */
+  reread?: string[];
 }
 
 /** Options of {@link freshen}. */
@@ -93,6 +100,8 @@ export async function freshen(
   let stale;
   // Stores an exclusion since lifted had dropped sessions from: read again now.
   let released: string[] = [];
+  // Harnesses an older reader read (lib/version.ts REVISIONS): their stores are read again.
+  let revised: string[] = [];
   // While the index is as the last writer left it, the stat manifest says what it holds
   // (./manifest.ts); an exclusion recorded there needs the index itself.
   const m = readManifest(path, SCHEMA_VERSION);
@@ -108,6 +117,7 @@ export async function freshen(
         unfinished = !Q.getMeta.get(store, { key: "last_index" });
         stale = checkStaleness(store, { env });
         released = releasedSources(store, env).map((r) => r.harness);
+        revised = revisedHarnesses(store);
       } finally {
         store.close();
       }
@@ -177,13 +187,25 @@ export async function freshen(
     return out({ state: "refreshed", read, pending: 0, behind_ms: 0, background: false });
   }
   const pid = bgOk ? startBackground(env) : undefined;
+  // More left than changed, with a reader changed: those are stores read again.
+  const reread = pending > stale.changed.length && revised.length ? revised : undefined;
   return out({
     state: "catching_up",
     read,
     pending: Math.max(pending, 1),
-    behind_ms: behind,
+    behind_ms: reread && !stale.changed.length ? 0 : behind,
     background: Boolean(pid) || bgRunning,
+    ...(reread ? { reread } : {}),
   });
+}
+
+/** Harnesses whose stores the index holds as read by another revision of their reader. */
+function revisedHarnesses(store: Store): string[] {
+  const out: string[] = [];
+  for (const r of Q.readerRevisions.all(store, {})) {
+    if ((r.reader ?? 0) !== revisionOf(r.harness)) out.push(r.harness);
+  }
+  return out;
 }
 
 function budgetOf(env: Env): number {
@@ -215,6 +237,13 @@ export function freshnessNote(f: Freshness): string {
     return `deja: the index was never built in full (a first run stopped early): ${
       f.background ? "reading the rest in the background now" : "run 'deja index' to finish it"
     }; results may miss much of the history`;
+  }
+  if (f.reread) {
+    return `deja: the index is catching up: deja reads ${f.reread.join(", ")} better now, so ${
+      f.pending === 1 ? "1 store is" : `${f.pending} stores are`
+    } read again ${
+      f.background ? "in the background" : "at the next 'deja index'"
+    }; results may miss what the new reader finds`;
   }
   return `deja: the index is catching up: ${f.pending} changed ${
     f.pending === 1 ? "store" : "stores"

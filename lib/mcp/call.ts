@@ -97,9 +97,11 @@ export async function callDeja(
       : await freshen(ctx.env, parsers, { budgetMs: MCP_BUDGET_MS });
     if (fresh?.state === "no_index" && fresh.background) return answer(BUILDING);
     const note = fresh?.state === "catching_up"
-      ? `\n\n(deja's index is catching up: ${fresh.pending} changed ${
+      ? `\n\n(deja's index is catching up: ${fresh.pending} ${fresh.reread ? "" : "changed "}${
         fresh.pending === 1 ? "store is" : "stores are"
-      } being read in the background; the newest work may be missing — ask again shortly.)`
+      } being read${
+        fresh.reread ? " again by a newer reader" : ""
+      } in the background; the newest work may be missing — ask again shortly.)`
       : "";
     const res = withIndex(ctx, (store) => {
       switch (mode) {
