@@ -35,8 +35,17 @@ Deno.test("show says no reply followed the last message, in text and as unanswer
     cwd: "/w/app",
     start: "2026-11-02T10:00:00Z",
     turns: [{ user: "fix the build" }, { say: "Fixed." }],
+  }, {
+    // One prompt, in a file of its own (trial 33: not unanswered, its store holding no reply).
+    id: "e0d30000-1111-4222-8333-444455556666",
+    cwd: "/w/app",
+    start: "2026-11-03T10:00:00Z",
+    turns: [{ user: "why is the deploy slow?" }],
   }]);
   try {
+    const lone = captureIO(ix.env, false);
+    await showCmd.run({ values: { json: true }, positionals: ["e0d3"] }, lone.io);
+    assertEquals(JSON.parse(lone.out()).unanswered, true, lone.out());
     const pipe = captureIO(ix.env, false);
     assertEquals(await showCmd.run({ values: {}, positionals: ["e0d1"] }, pipe.io), 0);
     assertEquals(pipe.out().trimEnd().split("\n").at(-1), "no reply followed the last message");

@@ -9,6 +9,7 @@ import type { EventRow, SessionRow, SourceRow } from "../rows.ts";
 import { Q } from "../schema.ts";
 import type { Store } from "../store.ts";
 import { storeSkips } from "../store_damage.ts";
+import { notReopened } from "../resume_source.ts";
 
 /**
  * `unanswered`: the last request got no reply (no assistant words, no tool call
@@ -105,10 +106,27 @@ export function sessionEnding(
   if (s.harness === "deja") return null;
   const w = events instanceof EndingWatch ? events : new EndingWatch();
   if (!(events instanceof EndingWatch)) { for (const e of events) w.see(e); }
+  const source = Q.sourceByPath.get(store, { path: s.source });
   return w.ending({
-    source: Q.sourceByPath.get(store, { path: s.source }),
-    recordsReplies: () => Q.sourceHasReplies.get(store, { source: s.source })?.yes === 1,
+    source,
+    recordsReplies: () => recordsReplies(store, s, source),
   });
+}
+
+/**
+ * Whether the store of session `s` records replies: not a prompt history; one that holds a
+ * reply; or the transcript of this session alone, of a harness whose other stores hold
+ * replies (trial 33: a Claude Code session of one prompt and no reply was not unanswered).
+ */
+function recordsReplies(
+  store: Store,
+  s: Pick<SessionRow, "harness" | "source">,
+  source: Pick<SourceRow, "sessions"> | undefined,
+): boolean {
+  if (notReopened(s.harness, s.source)?.lives.kind === "prompts") return false;
+  if (Q.sourceHasReplies.get(store, { source: s.source })?.yes === 1) return true;
+  return source?.sessions === 1 &&
+    Q.harnessHasReplies.get(store, { harness: s.harness })?.yes === 1;
 }
 
 /** What a reader is told of an ending: the line under the last event; null for none. */
