@@ -143,6 +143,13 @@ Deno.test("a command's own syntax still runs the command; words that are no pros
     assertEquals(show.code, 2, show.err);
     assertStringIncludes(show.err, "unexpected argument");
     assertStringIncludes(show.err, "hint: to search these words: deja search flask server;");
+    // A session given to forget without --session (trial 34: the hint offered a search).
+    const forget = await runMain(ix.env, ["forget", "c11c0001"]);
+    assertEquals(forget.code, 2, forget.err);
+    assertStringIncludes(
+      forget.err,
+      "hint: to forget that session: deja forget --session c11c0001;",
+    );
     const how = await runMain(ix.env, ["how", "kubectl", "rollout"]);
     assertEquals(how.code, 1);
     assertStringIncludes(how.err, "hint: to search these words: deja search kubectl rollout\n");

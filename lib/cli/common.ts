@@ -162,7 +162,12 @@ export function parse(cmd: Command, argv: string[], home = ""): Args {
           !startsTimePhrase(cmd.name, positionals)
         ? positionals[0]
         : undefined;
-      const search = n
+      // `deja forget 9eff8ccb` (trial 34): the session it meant is given with --session.
+      const session = cmd.name === "forget" && positionals.length === 1 &&
+        /^[\w.-]+(?::[\w./-]+)?$/.test(positionals[0]);
+      const search = session
+        ? `to forget that session: deja forget --session ${shQuote(positionals[0])}`
+        : n
         ? `to search these words: ${searchLine(positionals.slice(1))} --limit ${n}`
         : searchInstead(searchWordsOf(cmd.name, positionals));
       throw new UnexpectedWords(
