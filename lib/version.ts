@@ -67,12 +67,14 @@ export const REVISIONS: Readonly<Record<string, number>> = {
   // 12 (claude), 11 (cherrystudio, codebuddy, factory; session 30): a file whose messages hold
   // no text is counted `not_session`; and (with 5 for codewhale, commandcode, 7 for zcode) a
   // run stopped while it ran (core/run_end.ts `interrupted by the user`) is no exit 0.
-  claude: 12,
-  cherrystudio: 11,
-  codebuddy: 11,
+  // 13 (claude), 12 (cherrystudio, codebuddy, factory; session 31): a title naming no session
+  // (a leading `summary`) is the next session's, not the one read last.
+  claude: 13,
+  cherrystudio: 12,
+  codebuddy: 12,
   codewhale: 5, // session 13: list_dir reads no file
   commandcode: 5,
-  factory: 11,
+  factory: 12,
   trae: 4, // session 11: reads Codex rollouts (parsers/_codex_reader.ts); 4: see codex 5
   zcode: 7, // session 11: reads opencode's store (parsers/_opencode_events.ts)
   codex: 5, // session 11: turn_aborted notices; a fork's copied parent keeps its replies;

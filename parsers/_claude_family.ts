@@ -106,6 +106,14 @@ export interface FamilyState {
   cwd?: string;
   title?: string;
   rank?: number;
+  /**
+   * The session {@link title} is of: the one its record names (`sessionId`), else the first
+   * main session read after it (a `summary` heads the file of the session it sums up); absent,
+   * the session read last ({@link cur}).
+   */
+  titleFor?: string;
+  /** A title naming no session was read, and no main session after it yet. */
+  titleNext?: boolean;
   model?: string;
   /** Session key that last received events, and its parent. */
   cur?: string;
@@ -383,26 +391,31 @@ async function* readFamily(
     return s;
   };
 
-  const flush = (): Session[] => {
+  const flush = (last = false): Session[] => {
     const out = [...pending.values()];
     pending.clear();
     held = 0;
     heldBytes = 0;
     chunkEvents = Math.min(chunkEvents * 2, CHUNK_EVENTS);
-    if (st.title && st.cur) {
-      const main = out.find((s) => s.id === st.cur);
+    // The title's session (trial 34: a file of two sessions gave the first one's summary to
+    // the second, read last).
+    // Not known yet while a title naming no session waits for the next session (unless the
+    // file ends first: then the last session's).
+    const owner = st.titleNext && !last ? undefined : st.titleFor ?? st.cur;
+    if (st.title && owner) {
+      const main = out.find((s) => s.id === owner);
       if (main) {
         main.title = st.title;
         titleDirty = false;
       } else if (titleDirty) {
         const meta: Session = {
           harness,
-          id: st.cur,
+          id: owner,
           path: source.path,
           title: st.title,
           events: [],
         };
-        if (st.curParent) meta.parent = st.curParent;
+        if (st.curParent && owner === st.cur) meta.parent = st.curParent;
         const project = st.cwd ?? fallbackProject();
         if (project) meta.project = project;
         out.push(meta);
@@ -447,10 +460,16 @@ async function* readFamily(
     if (reading === null) continue;
     if ("rank" in reading) {
       const t = reading.title;
-      if (t && reading.rank >= (st.rank ?? 0)) {
+      const named = str(r.sessionId);
+      // A title of another session than the last one's is no rival of it.
+      if (t && (reading.rank >= (st.rank ?? 0) || (named && named !== st.titleFor))) {
         if (t !== st.title) titleDirty = true;
         st.title = t;
         st.rank = reading.rank;
+        if (named) st.titleFor = named;
+        else delete st.titleFor;
+        if (named) delete st.titleNext;
+        else st.titleNext = true;
       }
       continue;
     }
@@ -491,11 +510,15 @@ async function* readFamily(
     st.cur = rt.id;
     if (rt.parent) st.curParent = rt.parent;
     else delete st.curParent;
+    if (st.titleNext && !rt.parent) {
+      st.titleFor = rt.id;
+      delete st.titleNext;
+    }
     held += events.length;
     heldBytes += line.end - line.start;
     if (held >= chunkEvents || heldBytes >= CHUNK_BYTES) yield* flush();
   }
-  yield* flush();
+  yield* flush(true);
   ctx.endState = st;
   // Messages read that made no session: none held text to index (an image-only prompt, a
   // thinking-only reply; trial 32: counted nowhere, `sources --verbose` had no reason).

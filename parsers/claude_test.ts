@@ -948,3 +948,36 @@ Deno.test("a file whose messages hold no text is counted as no session, with why
     st.cleanup();
   }
 });
+
+Deno.test("a summary heading a file is the title of the session after it, not of another read later (trial 34)", async () => {
+  const other = "9a8b7c6d-0000-4000-8000-000000000002";
+  const file = "-w/two.jsonl";
+  const st = store({
+    [file]: [
+      { type: "summary", summary: "Charges finder", leafUuid: "elsewhere" },
+      rec("user", "a1", "find the recurring charges"),
+      rec("assistant", "a2", [{ type: "text", text: "Found them." }]),
+      rec("user", "b1", "another task", { sessionId: other }),
+      rec("assistant", "b2", [{ type: "text", text: "Done." }], { sessionId: other }),
+    ],
+  });
+  try {
+    const path = join(st.root, file);
+    const run = await parseOne(claude, src(path), st.env);
+    const titles = new Map<string, string | undefined>();
+    for (const s of run.sessions) if (s.title || !titles.has(s.id)) titles.set(s.id, s.title);
+    assertEquals(titles.get(SID), "Charges finder");
+    assertEquals(titles.get(other), undefined);
+    // The first session written to again at the end: the title stays its own.
+    appendFileSync(path, JSON.stringify(rec("user", "a3", "and the yearly ones")) + "\n");
+    const again = await parseOne(claude, src(path), st.env, {
+      offset: run.ctx.endOffset,
+      state: run.ctx.endState,
+    });
+    assertEquals(again.sessions.filter((s) => s.title).map((s) => [s.id, s.title]), [
+      [SID, "Charges finder"],
+    ]);
+  } finally {
+    st.cleanup();
+  }
+});
