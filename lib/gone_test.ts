@@ -220,10 +220,19 @@ Deno.test("a session file emptied or overwritten with garbage keeps its session 
     writeFileSync(file, claudeLine(50, "written after it was emptied", SID));
     assertEquals((await index(env)).code, 0);
     assertEquals(await events(), held + 3);
-    // A rebuild keeps what a plain run kept (trial 34: 14 events became 7, without a word).
+    // A rebuild starts from the stores, and says what it dropped (trial 34: 14 events became
+    // 7, without a word).
     const rebuilt = await runMain(env, ["index", "--rebuild"], "", env.home);
     assertEquals(rebuilt.code, 0, rebuilt.err);
-    assertEquals(await events(), held + 3, rebuilt.out + rebuilt.err);
+    assert(
+      rebuilt.err.includes(
+        `the rebuild dropped ${
+          held + 2
+        } events of 1 session its store holds no more (41111111 claude, ${held + 3} -> 1 events)`,
+      ),
+      rebuilt.err,
+    );
+    assertEquals(await events(), 1);
     // Rewritten shorter, a line it did not hold before those it held: the index follows the
     // store, and says so.
     writeFileSync(file, lines.join(""));
@@ -255,22 +264,24 @@ Deno.test("doctor counts changed stores apart from harnesses whose folders may h
   });
 });
 
-Deno.test("a rebuild keeps what a plain run kept, and says which sessions of stores gone it dropped (trials 33, 34)", async () => {
+Deno.test("a rebuild starts from the stores and says which sessions it dropped (trials 33, 34)", async () => {
   await withClaude(async (env, root) => {
     const file = join(root, "-w-a", `${SID}.jsonl`);
     writeFileSync(file, body);
     const other = "42222222-2222-4333-8444-555555555556";
     writeFileSync(join(root, "-w-b", `${other}.jsonl`), body.replaceAll(SID, other));
     assertEquals((await index(env)).code, 0);
-    // Rewritten as another session: the first is kept as indexed, by a rebuild too.
+    // Rewritten as another session: the first is kept as indexed by a plain run; a rebuild,
+    // which starts from the stores, drops it and says so.
     const renamed = "43333333-2222-4333-8444-555555555556";
     writeFileSync(file, body.replaceAll(SID, renamed));
     assert((await index(env)).out.includes("kept 1 session as indexed"));
     assertEquals((await claude(env)).sessions, 3);
-    const kept = await runMain(env, ["index", "--rebuild", "--json"], "", env.home);
-    assertEquals(JSON.parse(kept.out).dropped, undefined, kept.out);
-    assertEquals((await claude(env)).sessions, 3);
-    // A store deleted: a rebuild drops its session, and says so.
+    const json = await runMain(env, ["index", "--rebuild", "--json"], "", env.home);
+    const dropped = JSON.parse(json.out).dropped;
+    assertEquals([dropped?.count, dropped?.first[0].id], [1, SID], json.out);
+    assertEquals((await claude(env)).sessions, 2);
+    // A store deleted: the same.
     rmSync(join(root, "-w-b", `${other}.jsonl`));
     const r = await runMain(env, ["index", "--rebuild"], "", env.home);
     assertEquals(r.code, 0, r.err);
@@ -280,7 +291,7 @@ Deno.test("a rebuild keeps what a plain run kept, and says which sessions of sto
     );
     const j = await runMain(env, ["index", "--rebuild", "--json"], "", env.home);
     assertEquals(JSON.parse(j.out).dropped, undefined, "nothing more to drop");
-    assertEquals((await claude(env)).sessions, 2);
+    assertEquals((await claude(env)).sessions, 1);
   });
 });
 
@@ -313,7 +324,88 @@ Deno.test("index --watch's line for a run says what a store lost, as 'deja index
     assertEquals((await index(env)).code, 0);
     writeFileSync(file, lines.slice(0, 2).join(""));
     const line = await checkOnce(env, parsers);
-    assert(line.startsWith("claude: 1 read, 0 sessions, 0 events; "), line);
+    assert(line.startsWith("claude: 1 read, ") && line.includes(", 0 events; "), line);
     assert(line.includes("holds less than before, kept 1 session as indexed"), line);
+  });
+});
+
+Deno.test("a session file moved to another project folder and cut short there keeps what the index held (trial 34)", async () => {
+  await withClaude(async (env, root) => {
+    const from = join(root, "-w-a", `${SID}.jsonl`);
+    const to = join(root, "-w-b", `${SID}.jsonl`);
+    const lines = Array.from({ length: 10 }, (_, i) => claudeLine(i, `step ${i} of the fix`, SID));
+    writeFileSync(from, lines.join(""));
+    assertEquals((await index(env)).code, 0);
+    const events = async () => (await claude(env)).events;
+    const held = await events();
+    rmSync(from);
+    writeFileSync(to, lines.slice(0, 4).join(""));
+    const r = await index(env);
+    assertEquals(r.code, 0, r.err);
+    assert(r.out.includes("kept 1 session as indexed"), r.out);
+    assertEquals(await events(), held);
+    const doc = JSON.parse((await runMain(env, ["show", SID, "--json"], "", env.home)).out);
+    assertEquals([doc.source, doc.source_damage?.kept_as_indexed], [to, 1]);
+    // Moved again, and written to there: the new event is added to what was held.
+    const back = join(root, "-w-a", `${SID}.jsonl`);
+    rmSync(to);
+    writeFileSync(
+      back,
+      [...lines.slice(0, 4), claudeLine(42, "a step after the move", SID)].join(""),
+    );
+    assertEquals((await index(env)).code, 0);
+    assertEquals(await events(), held + 1);
+    // Moved whole: nothing to keep, nothing said.
+    rmSync(back);
+    writeFileSync(to, [...lines, claudeLine(42, "a step after the move", SID)].join(""));
+    const whole = await index(env);
+    assert(!whole.out.includes("kept"), whole.out);
+    assertEquals([await events(), (await claude(env)).kept], [held + 1, 0]);
+  });
+});
+
+Deno.test("what was deleted or edited inside a session file is followed, what was cut off its end kept, what came after added (trial 35)", async () => {
+  await withClaude(async (env, root) => {
+    const file = join(root, "-w-a", `${SID}.jsonl`);
+    const lines = Array.from({ length: 10 }, (_, i) => claudeLine(i, `step ${i} of the fix`, SID));
+    const texts = async () =>
+      (JSON.parse((await runMain(env, ["show", SID, "--json"], "", env.home)).out).events as {
+        text: string;
+      }[]).map((e) => e.text);
+    writeFileSync(file, lines.join(""));
+    assertEquals((await index(env)).code, 0);
+    // A record deleted from the middle (a secret scrubbed so): it leaves the index.
+    writeFileSync(file, [...lines.slice(0, 4), ...lines.slice(5)].join(""));
+    assertEquals((await index(env)).code, 0);
+    assertEquals((await texts()).includes("step 4 of the fix"), false);
+    assertEquals((await texts()).length, 9);
+    // Put back, cut short, then a record inside what is left edited: the edit is followed,
+    // what was cut off kept (trial 35: the edit dropped all that was kept).
+    writeFileSync(file, lines.join(""));
+    assertEquals((await index(env)).code, 0);
+    writeFileSync(file, lines.slice(0, 5).join(""));
+    assertEquals((await index(env)).code, 0);
+    writeFileSync(
+      file,
+      [...lines.slice(0, 2), claudeLine(2, "step 2, scrubbed", SID), ...lines.slice(3, 5)].join(""),
+    );
+    const edited = await index(env);
+    assert(!edited.out.includes("rewritten shorter"), edited.out);
+    assertEquals(await texts(), [
+      "step 0 of the fix",
+      "step 1 of the fix",
+      "step 2, scrubbed",
+      ...lines.slice(3).map((_, i) => `step ${i + 3} of the fix`),
+    ]);
+    // Cut inside a line, then written to (trial 35: the new records were never read).
+    writeFileSync(file, lines.join(""));
+    assertEquals((await index(env)).code, 0);
+    writeFileSync(file, lines.slice(0, 5).join("") + lines[5].slice(0, 30));
+    assertEquals((await index(env)).code, 0);
+    appendFileSync(file, "\n" + claudeLine(40, "written after the crash", SID));
+    const after = await index(env);
+    assert(after.out.includes("kept 1 session as indexed"), after.out);
+    const now = await texts();
+    assertEquals([now.length, now.at(-1)], [11, "written after the crash"]);
   });
 });

@@ -10,7 +10,14 @@ import type { DriftKind, Env, Parser, SkipReason, SourceRef } from "../core/mode
 import { type DriftSummary, mergeDrift, mergeExamples, SourceCtx } from "./parse_ctx.ts";
 import { Q } from "./schema.ts";
 import { asIndexError, isCorruption, Store } from "./store.ts";
-import { catchUpText, keptNote, type Loss, SourceWriter, type WriteMode } from "./ingest.ts";
+import {
+  catchUpText,
+  keptNote,
+  type Loss,
+  type MergePlan,
+  SourceWriter,
+  type WriteMode,
+} from "./ingest.ts";
 import { WriteBatch } from "./write_batch.ts";
 import { releaseCopies } from "./copies.ts";
 import type { PreparedChunk } from "./prepare.ts";
@@ -40,6 +47,7 @@ import type { IndexOptions } from "./indexer.ts";
 import { trace, traceNow, tracing } from "../core/trace.ts";
 import { revisionOf } from "./version.ts";
 import { fnv1a32 } from "../core/text.ts";
+import { type HeldKeys, heldKeys, heldPlace } from "./held_keys.ts";
 import { storeState } from "./gone.ts";
 import { dropSession } from "./drop_events.ts";
 
@@ -87,11 +95,8 @@ export interface SourcePlan {
   /** Where earlier passes of the same append source (or a SQLite store's last read) skipped records. */
   prevExamples: string[];
   prevDrift: DriftSummary | undefined;
-  /**
-   * Why a store the index holds is read whole as if for the first time: another revision of
-   * its parser read it, or a rebuild.
-   */
-  readAgain?: "revision" | "rebuild";
+  /** Why a store the index holds is read whole as if for the first time: another revision of its parser read it. */
+  readAgain?: "revision";
   ctx: SourceCtx;
   chunks: ParseRun;
   label?: Label;
@@ -129,11 +134,7 @@ export async function planSource(
   // read by another revision of its parser (lib/version.ts REVISIONS): a fix reaches it.
   const row = rebuild ? undefined : Q.sourceByPath.get(store, { path: src.path });
   const again = row !== undefined && (row.reader ?? 0) !== revisionOf(src.harness);
-  const readAgain = again
-    ? "revision"
-    : rebuild && Q.sourceByPath.get(store, { path: src.path })
-    ? "rebuild"
-    : undefined;
+  const readAgain = again ? "revision" : undefined;
   const prev = again ? undefined : row;
   const unchanged = prev && prev.kind === src.kind && prev.size === size && prev.mtime === mtime &&
     (prev.companions ?? "[]") === comps && !prev.error;
@@ -288,7 +289,7 @@ export async function writeSource(
     const pass = async (
       chunks: AsyncIterable<PreparedChunk>,
       keep?: ReadonlySet<string>,
-      merge?: ReadonlySet<string>,
+      merge?: ReadonlyMap<string, MergePlan>,
     ) => {
       // Read whole: the same sessions indexed under another of their paths go first.
       if (mode !== "append") { for (const other of src.supersedes ?? []) dropSource(store, other); }
@@ -315,12 +316,12 @@ export async function writeSource(
       if (tracing) trace(`wrote ${src.path} chunks ${n} waited ${waited.toFixed(1)}`);
       return writer;
     };
-    // An append store read whole again (it shrank, or its start changed): the keys of the events
-    // it held, to tell a session cut short from one rewritten (below).
-    // So is one a new revision of its parser or a rebuild reads whole: a cut session it kept
-    // stays kept (trial 34: a rebuild dropped what the index had kept of a file cut short).
+    // An append store read whole again (it shrank, or its start changed, with an earlier
+    // read; or a new revision of its parser read it): the keys of the events it held, to weigh
+    // the read against (below). A rebuild follows the stores (lib/indexer.ts says what it
+    // dropped).
     const shrank = mode === "full" && src.kind === "append" &&
-      (prev !== undefined || plan.readAgain !== undefined);
+      (prev !== undefined || plan.readAgain === "revision");
     const heldBefore = shrank ? heldKeys(store, src.path) : undefined;
     writer = await pass(plan.chunks, plan.keep);
     // A damaged store's read replaces no session with less than the index held: read again,
@@ -329,28 +330,43 @@ export async function writeSource(
     // Any store read whole counts: an append store is read whole again when it shrank (trial
     // 30: a Claude session emptied or overwritten with garbage left the index without a word).
     const damaged = !!damageIn(ctx.counts) || (mode === "full" && !!ctx.counts.empty);
-    // An append store read whole again (it shrank, or its start changed, with an earlier
-    // read): a session it no longer returns at all is kept as a damaged store's is (trial 31:
-    // a file cut inside its first line lost its session), and so is one cut short, every
-    // event it returns one the index held (trial 32: a file cut to its first 5 lines lost 15
-    // of 19 events). One cut short and then written to (events the index held, then only new
-    // ones) keeps what the index held and gets the new events added (trial 33: one line
-    // appended to a cut file left 19 of 57 events). One rewritten (a new event before one the
-    // index held) is followed, and said (trial 30).
-    // A new revision's reader that leaves a session out (not a session to it) is followed.
-    const dropsOwn = plan.readAgain !== undefined && !!ctx.counts.not_session;
-    const fates = shrank && !damaged
-      ? writer.replaced().map((l) => ({ l, fate: fateOf(store, l, heldBefore, dropsOwn) }))
-      : [];
-    const losses = (src.kind !== "append" || mode === "full") && damaged
-      ? writer.losses()
-      : fates.filter((f) => f.fate.kind === "cut").map((f) => f.l);
-    const continued = fates.flatMap((f) =>
-      f.fate.kind === "continued" ? [{ ...f.l, added: f.fate.added }] : []
-    );
-    // Said of a store rewritten, not of one a new reader makes less of.
-    const shorter = plan.readAgain === "revision" ? [] : fates
-      .filter((f) => f.fate.kind === "rewritten" && f.l.after < f.l.before).map((f) => f.l);
+    // A session of an append store read whole again is weighed against what the index held
+    // (fateOf): what was cut off its end is kept (trials 31-32: a file cut short lost its
+    // events), what was written after is added (trial 33), what was edited or deleted inside
+    // it is followed (trial 35: a record deleted to scrub it stayed), and a read that cannot
+    // be told from a rewrite is followed, and said (trial 30). So is a session of a log moved
+    // here from its old path, gone (trial 34: moved and cut short, 7 of 14 events went): it
+    // goes with the file. A new revision's reader that leaves a session out (not a session
+    // to it) is followed.
+    const dropsOwn = plan.readAgain === "revision" && !!ctx.counts.not_session;
+    const moved = writer.movedHeld;
+    const weighed = moved.size ? new Map([...heldBefore ?? [], ...moved]) : heldBefore;
+    /** Sessions left as the index holds them (not written), and those written over it. */
+    const losses: Loss[] = [];
+    const merges = new Map<string, MergePlan>();
+    const continued: Loss[] = [];
+    const shorter: Loss[] = [];
+    /** Seqs of the events kept that their store no longer holds, by session: marked KEPT. */
+    const marks = new Map<string, number[]>();
+    if (shrank || moved.size) {
+      for (const l of writer.replaced()) {
+        if (!shrank && !moved.has(l.key)) continue;
+        const f = fateOf(store, l, weighed, dropsOwn);
+        if (f.kind === "kept" && f.mark.length) marks.set(l.key, f.mark);
+        // What the read returned is written over what was held (an event edited in place
+        // keeps its key); a damaged read's gaps are damage, not deletions, and what it returned
+        // may be short: only what came after it is added.
+        if (f.kind === "kept" && l.after && (f.added || !damaged)) {
+          merges.set(l.key, damaged ? NO_CHANGE : f.plan ?? NO_CHANGE);
+          continued.push(f.added ? { ...l, added: f.added } : l);
+        } else if (f.kind === "kept" || (damaged && l.after < l.before)) losses.push(l);
+        else if (f.kind === "rewritten" && l.after < l.before && plan.readAgain !== "revision") {
+          shorter.push(l);
+        }
+      }
+    } else if (damaged && (src.kind !== "append" || mode === "full")) {
+      losses.push(...writer.losses());
+    }
     const kept = losses.length + continued.length;
     const added = continued.reduce((n, l) => n + (l.added ?? 0), 0);
     // A session another store holds a better copy of stays as that store gave it (lib/copies.ts).
@@ -360,8 +376,11 @@ export async function writeSource(
       batch.begin(weight);
       ctx = new SourceCtx(ctx.env, offset, undefined, since);
       const keep = new Set([...plan.keep ?? [], ...[...losses, ...copies].map((l) => l.key)]);
-      const merge = new Set(continued.map((l) => l.key));
-      writer = await pass(prepared(plan.parser.parse(src, ctx), label, ctx), keep, merge);
+      writer = await pass(prepared(plan.parser.parse(src, ctx), label, ctx), keep, merges);
+      for (const [k, seqs] of marks) {
+        const [harness, native_id] = k.split("\u0000");
+        for (const seq of seqs) Q.markKept.run(store, { harness, native_id, seq });
+      }
       if (kept) {
         const why = damaged ? "damaged" : "it holds less than before";
         examples.unshift(keptNote(src.path, [...losses, ...continued], why));
@@ -510,86 +529,102 @@ export function dropSource(store: Store, path: string): void {
   Q.clearCopiesOf.run(store, { source: path });
 }
 
-/** The keys of the events a session held, as 32-bit hashes, and the time of its last event. */
-interface HeldKeys {
-  /** The hashes, sorted. */
-  sorted: Int32Array;
-  /** The place in the session (by seq) of each hash of {@link sorted}. */
-  places: Int32Array;
-  /** Its latest event time (epoch ms; -Infinity when none has a time). */
-  latest: number;
-}
+/** A session written over what the index holds, nothing held dropped or replaced. */
+const NO_CHANGE: MergePlan = { drop: [], at: new Map() };
 
 /**
- * The keys of the events the sessions of store `path` hold, by session (`harness\u0000id`), as
- * 32-bit hashes: a session of a million events takes 12 MB, not the ~80 MB of its keys.
- */
-function heldKeys(store: Store, path: string): Map<string, HeldKeys> {
-  const lists = new Map<string, { hashes: number[]; latest: number }>();
-  for (const r of Q.eventKeysOfSource.iterate(store, { source: path })) {
-    const k = `${r.harness}\u0000${r.native_id}`;
-    let list = lists.get(k);
-    if (!list) lists.set(k, list = { hashes: [], latest: -Infinity });
-    list.hashes.push(fnv1a32(r.key) | 0);
-    if (r.time !== null && r.time > list.latest) list.latest = r.time;
-  }
-  const out = new Map<string, HeldKeys>();
-  for (const [k, { hashes, latest }] of lists) {
-    const h = Int32Array.from(hashes);
-    const places = Int32Array.from(h.keys()).sort((x, y) => h[x] - h[y]);
-    out.set(k, { sorted: places.map((i) => h[i]), places, latest });
-  }
-  return out;
-}
-
-/** The place of hash `h` in the session `held` describes; -1 when it held none. */
-function placeOf(held: HeldKeys, h: number): number {
-  let lo = 0, hi = held.sorted.length - 1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >> 1;
-    if (held.sorted[mid] === h) return held.places[mid];
-    if (held.sorted[mid] < h) lo = mid + 1;
-    else hi = mid - 1;
-  }
-  return -1;
-}
-
-/**
- * What became of session `l` in an append store read whole again, told by the events this
- * read wrote of it, in order, against those the index held (`held`, by key):
- * - `whole`: every event the index held, in its order (and perhaps new ones after them);
- * - `cut`: not returned at all (unless `leftOut`: the reader said it is no session), or
- *   fewer of the events the index held, in its order, and nothing new;
- * - `continued`: fewer of the events the index held, in its order, then only new events
- *   written after the last it held (`added`): a file cut short or emptied, then written to
- *   (trials 33, 34);
- * - `rewritten`: anything else: events out of the order held, a new event before one held or
- *   no later than the last held (an event edited in place: a secret scrubbed with `sed -i`),
- *   events with no keys to tell.
+ * What became of session `l` in an append store read whole again (or moved), told by the
+ * keys and times of the events this read wrote of it, in order, against those the index held
+ * (`held`): a diff. The events held that the read still returns must come in the order held;
+ * between two of them, events held and missing now were deleted (they go), or, as many new
+ * ones in their place, edited (the new ones take their places). Events the index kept before,
+ * their store no longer holding them (KEPT), are not missed: they stay. After the last event
+ * returned:
+ * - nothing held missing, nothing kept: `whole`, the read is the session (what is new after
+ *   it is appended);
+ * - events held missing (the file was cut short, a restore from an older copy), or events
+ *   kept before, and nothing new or only events newer than any held (written since): `kept`,
+ *   those at the end kept (`mark`: to mark KEPT) and the new ones added (`added`), with `plan`
+ *   for what changed before them;
+ * - as many events new as missing and none newer: the last ones edited in place;
+ * - otherwise `rewritten`: followed.
+ * A session not returned at all is `kept` (unless `leftOut`: the reader said it is none);
+ * events without keys cannot be told: `rewritten`.
  */
 function fateOf(
   store: Store,
   l: Loss,
   held: Map<string, HeldKeys> | undefined,
   leftOut = false,
-): { kind: "cut" | "rewritten" | "whole" } | { kind: "continued"; added: number } {
-  if (l.after === 0) return { kind: leftOut ? "rewritten" : "cut" };
+): { kind: "whole" | "rewritten" } | Kept {
   const before = held?.get(l.key);
-  if (!before?.sorted.length) return { kind: "rewritten" };
+  const n = before?.seqs.length ?? 0;
+  if (l.after === 0) {
+    if (leftOut) return { kind: "rewritten" };
+    return { kind: "kept", added: 0, mark: before ? [...before.seqs] : [] };
+  }
+  if (!before || !n) return { kind: "rewritten" };
   const [harness, id] = l.key.split("\u0000");
-  let last = -1, matched = 0, added = 0;
+  const drop: number[] = [];
+  const at = new Map<number, number>();
+  /** The new events read since the last held one: key hashes and times. */
+  let fresh: { h: number; time: number | null }[] = [];
+  let last = -1, keptBefore = 0;
+  /** The places after `from` up to `to` (excluded) whose events were not kept before. */
+  const missed = (from: number, to: number) => {
+    const out: number[] = [];
+    for (let p = from + 1; p < to; p++) {
+      if (before.kept[p]) keptBefore++;
+      else out.push(p);
+    }
+    return out;
+  };
   for (const r of Q.eventKeysOfSession.iterate(store, { harness, native_id: id })) {
     if (r.key === null) return { kind: "rewritten" };
-    const place = placeOf(before, fnv1a32(r.key) | 0);
-    if (place >= 0) {
-      if (place <= last || added) return { kind: "rewritten" };
-      last = place;
-      matched++;
-    } else if (r.time !== null && r.time > before.latest) added++;
-    else return { kind: "rewritten" };
+    const h = fnv1a32(r.key) | 0;
+    const place = heldPlace(before, h);
+    if (place < 0) {
+      fresh.push({ h, time: r.time });
+      continue;
+    }
+    if (place <= last) return { kind: "rewritten" };
+    const gone = missed(last, place);
+    if (fresh.length && fresh.length !== gone.length) return { kind: "rewritten" };
+    gone.forEach((p, i) => {
+      drop.push(before.seqs[p]);
+      if (fresh.length) at.set(fresh[i].h, before.seqs[p]);
+    });
+    fresh = [];
+    last = place;
   }
-  if (matched === before.sorted.length) return { kind: "whole" };
-  return added ? { kind: "continued", added } : { kind: "cut" };
+  const tail = missed(last, n);
+  if (!tail.length && !keptBefore) return { kind: "whole" };
+  const newer = fresh.every((e) => e.time !== null && e.time > before.latest);
+  let mark = tail.map((p) => before.seqs[p]);
+  let added = fresh.length;
+  if (fresh.length && !newer) {
+    // The last events edited in place: as many new ones as missing, none newer.
+    if (fresh.length !== tail.length) return { kind: "rewritten" };
+    if (!keptBefore) return { kind: "whole" };
+    tail.forEach((p, i) => {
+      drop.push(before.seqs[p]);
+      at.set(fresh[i].h, before.seqs[p]);
+    });
+    mark = [];
+    added = 0;
+  }
+  return { kind: "kept", added, mark, ...(drop.length || at.size ? { plan: { drop, at } } : {}) };
+}
+
+/** {@link fateOf}: a session kept as the index held it, or written over what it held. */
+interface Kept {
+  kind: "kept";
+  /** How to write it over what the index holds (absent: nothing held changed before its end). */
+  plan?: MergePlan;
+  /** New events after what was held. */
+  added: number;
+  /** Seqs of the events held that its store no longer holds: marked KEPT. */
+  mark: number[];
 }
 
 /** The native ids of the sessions a read kept, for the store's record (the first 200). */

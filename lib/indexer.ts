@@ -188,16 +188,24 @@ export interface IndexResult {
    */
   gone?: string[];
   /**
-   * A rebuild's sessions the index held before it that no store returned: those of stores
-   * gone (a plain run keeps them, a rebuild does not).
+   * What a rebuild dropped that the index held before it: the sessions no store returned
+   * (those of stores gone), and the events of sessions their stores hold fewer of (what a plain
+   * run kept of a file cut short). A plain run keeps both; a rebuild starts from the stores.
    */
   dropped?: Dropped;
 }
 
 /** {@link IndexResult.dropped}: how many, and the first few. */
 export interface Dropped {
+  /** Sessions no store returns now. */
   count: number;
   first: { harness: string; id: string; source: string }[];
+  /** Sessions of fewer events than the index held (kept of a store cut short): their events dropped. */
+  shortened: {
+    count: number;
+    events: number;
+    first: { harness: string; id: string; source: string; before: number; after: number }[];
+  };
 }
 
 /**
@@ -410,25 +418,47 @@ async function onePass(
 }
 
 /** The sessions the index holds, `harness\u0000native id` -> the store they were read from. */
-function sessionKeys(store: Store): Map<string, string> {
-  const out = new Map<string, string>();
+function sessionKeys(store: Store): Map<string, { source: string; events: number }> {
+  const out = new Map<string, { source: string; events: number }>();
   for (const r of Q.sessionKeysAll.iterate(store, {})) {
-    out.set(`${r.harness}\u0000${r.native_id}`, r.source);
+    out.set(`${r.harness}\u0000${r.native_id}`, { source: r.source, events: r.events });
   }
   return out;
 }
 
-/** Of the sessions `before` (from {@link sessionKeys}), those the index no longer holds. */
-function droppedSince(store: Store, before: Map<string, string>): Dropped | undefined {
+/**
+ * Of the sessions `before` (from {@link sessionKeys}), those the index no longer holds, and
+ * those it holds fewer events of (what a plain run kept of a store cut short).
+ */
+function droppedSince(
+  store: Store,
+  before: Map<string, { source: string; events: number }>,
+): Dropped | undefined {
+  const shorter: Dropped["shortened"]["first"] = [];
+  let shortened = 0, events = 0;
   for (const r of Q.sessionKeysAll.iterate(store, {})) {
-    before.delete(`${r.harness}\u0000${r.native_id}`);
+    const k = `${r.harness}\u0000${r.native_id}`;
+    const b = before.get(k);
+    before.delete(k);
+    if (!b || r.events >= b.events) continue;
+    shortened++;
+    events += b.events - r.events;
+    if (shorter.length < 5) {
+      shorter.push({
+        harness: r.harness,
+        id: r.native_id,
+        source: r.source,
+        before: b.events,
+        after: r.events,
+      });
+    }
   }
-  if (!before.size) return undefined;
-  const first = [...before].slice(0, 5).map(([k, source]) => {
+  if (!before.size && !shortened) return undefined;
+  const first = [...before].slice(0, 5).map(([k, b]) => {
     const [harness, id] = k.split("\u0000");
-    return { harness, id, source };
+    return { harness, id, source: b.source };
   });
-  return { count: before.size, first };
+  return { count: before.size, first, shortened: { count: shortened, events, first: shorter } };
 }
 
 /**

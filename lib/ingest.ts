@@ -58,6 +58,7 @@ import { PROMPT_MATCH_MS } from "../core/prompt_history.ts";
 import { basename } from "node:path";
 import { storeState } from "./gone.ts";
 import { dropEvents, dropSession } from "./drop_events.ts";
+import { type HeldKeys, sessionHeldKeys } from "./held_keys.ts";
 
 export { cap, MAX_RESULT, MAX_SPAN, MAX_TEXT } from "./prepare.ts";
 
@@ -215,6 +216,20 @@ interface Slot {
    * stays the transcript's.
    */
   prompts?: boolean;
+  /** Of a session written over what the index holds ({@link MergePlan}): new events' seqs. */
+  at?: ReadonlyMap<number, number>;
+}
+
+/**
+ * How a pass writes a session over what the index holds of it (lib/index_source.ts `fateOf`:
+ * a session file cut short, then perhaps edited or written to): the events of the same key
+ * are written over, the others appended, and besides:
+ */
+export interface MergePlan {
+  /** Seqs of the events held that go (deleted inside the file, or edited: replaced). */
+  drop: readonly number[];
+  /** A new event's key hash -> the seq it takes (an event edited in place, in its place). */
+  at: ReadonlyMap<number, number>;
 }
 
 /** Writes the sessions of one source pass. Use inside a store transaction. */
@@ -246,13 +261,21 @@ export class SourceWriter {
   private whole: boolean;
   /** {@link constructor}'s `startOver`. */
   private startOver?: ReadonlySet<string>;
+  /** {@link constructor}'s `merge`. */
+  private merge: ReadonlyMap<string, MergePlan>;
+  /**
+   * Sessions of an append log this pass took from its old path, gone (the file moved), with
+   * what the index held of them: lib/index_source.ts weighs the read against it, as it weighs
+   * a file read again whole (trial 34: moved and cut short, 14 events became 7 silently).
+   */
+  readonly movedHeld = new Map<string, HeldKeys>();
 
   /**
    * @param opts.keep sessions (`harness\u0000native id`) this pass leaves as the
    *   index holds them: not removed in `full` mode, their chunks not written.
-   * @param opts.merge sessions this pass adds to as the index holds them: not removed in
-   *   `full` mode, their events written over those of the same key, the others appended
-   *   (a session file cut short, then written to).
+   * @param opts.merge sessions this pass writes over what the index holds of them, as each
+   *   one's {@link MergePlan} says: not removed in `full` mode (a session file cut short,
+   *   then perhaps edited or written to).
    * @param opts.whole the store holds each of its sessions whole (a document or a
    *   database): a session another such store holds is a copy (lib/copies.ts).
    * @param opts.startOver a rebuild's sessions written so far this run: a session
@@ -266,13 +289,13 @@ export class SourceWriter {
     readonly mode: WriteMode,
     opts: {
       keep?: ReadonlySet<string>;
-      merge?: ReadonlySet<string>;
+      merge?: ReadonlyMap<string, MergePlan>;
       whole?: boolean;
       startOver?: ReadonlySet<string>;
     } = {},
   ) {
     const keep = opts.keep ?? new Set();
-    const merge = opts.merge ?? new Set();
+    const merge = this.merge = opts.merge ?? new Map();
     this.whole = opts.whole === true;
     if (opts.startOver) this.startOver = opts.startOver;
     this.vocab = new VocabWriter(store);
@@ -517,13 +540,26 @@ export class SourceWriter {
       ) {
         Q.addCopy.run(st, { harness: c.harness, native_id: c.id, source: row.source });
       }
-      if (this.mode === "sessions" || c.whole || copy || fromPrompts || moved) {
+      // Moved, and to be added to as held (lib/index_source.ts): its events are kept.
+      const adding = moved && this.merge.has(k) && !c.whole;
+      if (moved && !this.whole && !adding) {
+        this.movedHeld.set(k, sessionHeldKeys(st, c.harness, c.id));
+      }
+      if (
+        (this.mode === "sessions" || c.whole || copy || fromPrompts || moved) && !adding
+      ) {
         this.before.set(k, { id: c.id, events: row.events });
         this.indexText();
         dropEvents(st, [id]);
         slot = { id, nextSeq: 0, fresh: new Set(), results: new Set(), models: [] };
       } else {
         slot = { id, nextSeq: Q.maxSeq.get(st, { session: id })!.seq + 1, model: null };
+        const plan = this.merge.get(k);
+        if (plan) {
+          if (plan.drop.length) this.indexText();
+          for (const seq of plan.drop) Q.deleteEventAtSeq.run(st, { session: id, seq });
+          if (plan.at.size) slot.at = plan.at;
+        }
       }
       this.slots.set(k, slot);
       this.sessions++;
@@ -588,7 +624,8 @@ export class SourceWriter {
       eventId = Number(
         Q.insertEvent.run(st, {
           session: sid,
-          seq: slot.nextSeq++,
+          seq: (slot.at && e.key !== null ? slot.at.get(fnv1a32(e.key) | 0) : undefined) ??
+            slot.nextSeq++,
           kind: e.kind,
           text: e.text,
           time: e.time,

@@ -565,20 +565,39 @@ export const Q = {
   /** The keys of the events of store `source`'s sessions (lib/index_source.ts tells a cut). */
   eventKeysOfSource: query<
     { source: string },
-    { harness: string; native_id: string; key: string; time: number | null }
+    {
+      harness: string;
+      native_id: string;
+      key: string;
+      time: number | null;
+      seq: number;
+      flags: number;
+    }
   >(
-    `SELECT s.harness, s.native_id, e.key, e.time FROM sessions s JOIN events e ON e.session_id = s.id
+    `SELECT s.harness, s.native_id, e.key, e.time, e.seq, e.flags FROM sessions s
+      JOIN events e ON e.session_id = s.id
       WHERE s.source = ? AND e.key IS NOT NULL ORDER BY s.id, e.seq`,
     ["source"],
   ),
   /** The keys of one session's events, in order (null for an event written without one). */
   eventKeysOfSession: query<
     { harness: string; native_id: string },
-    { key: string | null; time: number | null }
+    { key: string | null; time: number | null; seq: number; flags: number }
   >(
-    `SELECT e.key, e.time FROM sessions s JOIN events e ON e.session_id = s.id
+    `SELECT e.key, e.time, e.seq, e.flags FROM sessions s JOIN events e ON e.session_id = s.id
       WHERE s.harness = ? AND s.native_id = ? ORDER BY e.seq`,
     ["harness", "native_id"],
+  ),
+  /** Marks the event at `seq` of session `harness`/`native_id` kept (lib/search/signals.ts KEPT). */
+  markKept: query<{ harness: string; native_id: string; seq: number }>(
+    `UPDATE events SET flags = flags | 16 WHERE seq = ? AND session_id =
+      (SELECT id FROM sessions WHERE harness = ? AND native_id = ?)`,
+    ["seq", "harness", "native_id"],
+  ),
+  /** Deletes the event at `seq` of session `session` (its text leaves events_fts by trigger). */
+  deleteEventAtSeq: query<{ session: number; seq: number }>(
+    `DELETE FROM events WHERE session_id = ? AND seq = ?`,
+    ["session", "seq"],
   ),
   /** Whether the assistant said or called anything after seq `after`. */
   actedAfter: query<{ session: number; after: number }, { yes: number }>(
@@ -876,9 +895,10 @@ export const Q = {
   /** Store paths of harness `harness`'s sources. */
   /** The native ids of a harness's sessions (`deja forget --unforget` keeps them as they are). */
   /** Every session held: its harness, native id and store. */
-  sessionKeysAll: query<NoParams, { harness: string; native_id: string; source: string }>(
-    `SELECT harness, native_id, source FROM sessions`,
-  ),
+  sessionKeysAll: query<
+    NoParams,
+    { harness: string; native_id: string; source: string; events: number }
+  >(`SELECT harness, native_id, source, events FROM sessions`),
   sessionIdsOfHarness: query<{ harness: string }, { native_id: string }>(
     `SELECT native_id FROM sessions WHERE harness = ?`,
     ["harness"],

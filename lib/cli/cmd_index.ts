@@ -376,16 +376,38 @@ async function runIndexCmd(args: IndexArgs, io: IO): Promise<number> {
 }
 
 /**
- * What a rebuild dropped (trial 33: sessions went without a word): those of stores gone (a
- * rebuild keeps what a plain run kept of stores in place):
- * `deja: the rebuild dropped 1 session no store returns now (058a90bd claude, from …/rw.jsonl)`.
+ * What a rebuild dropped (trials 33, 34: sessions and events went without a word): `deja: the
+ * rebuild dropped 1 session no store returns now (058a90bd claude, from …/rw.jsonl)`, and the
+ * events stores hold no more.
  */
 export function droppedLine(d: Dropped): string {
-  const list = d.first.slice(0, 3).map((x) => `${x.id.slice(0, 8)} ${x.harness}, from ${x.source}`);
-  if (d.count > list.length) list.push(`${d.count - list.length} more`);
-  return `deja: the rebuild dropped ${plural(d.count, "session")} no store returns now (${
-    list.join("; ")
-  }): ${d.count === 1 ? "its store is" : "their stores are"} gone\n`;
+  const lines: string[] = [];
+  if (d.count) {
+    const list = d.first.slice(0, 3).map((x) =>
+      `${x.id.slice(0, 8)} ${x.harness}, from ${x.source}`
+    );
+    if (d.count > list.length) list.push(`${d.count - list.length} more`);
+    lines.push(
+      `deja: the rebuild dropped ${plural(d.count, "session")} no store returns now (${
+        list.join("; ")
+      })\n`,
+    );
+  }
+  const s = d.shortened;
+  if (s.count) {
+    const list = s.first.slice(0, 3).map((x) =>
+      `${x.id.slice(0, 8)} ${x.harness}, ${x.before} -> ${x.after} events`
+    );
+    if (s.count > list.length) list.push(`${s.count - list.length} more`);
+    lines.push(
+      `deja: the rebuild dropped ${plural(s.events, "event")} of ${plural(s.count, "session")} ${
+        s.count === 1 ? "its store holds" : "their stores hold"
+      } no more (${list.join("; ")}): what the index had kept of ${
+        s.count === 1 ? "a store" : "stores"
+      } cut short\n`,
+    );
+  }
+  return lines.join("");
 }
 
 /** A full index run; the indexer and the parsers are loaded only for it. */

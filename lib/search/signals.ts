@@ -16,6 +16,12 @@ export const GAVE_UP = 2;
 export const PASTE = 4;
 /** A tool result that failed (the harness said so), or a user turn that reports an error. */
 export const ERROR = 8;
+/**
+ * Not a signal of the text: an event the index keeps that its store no longer holds (cut off
+ * the end of a session file; lib/index_source.ts `fateOf`). A later read that misses it is no
+ * deletion; one that returns it again clears the bit (the event is written over).
+ */
+export const KEPT = 16;
 
 const CONCLUSION_RE =
   /\b(?:root cause|the (?:real )?(?:fix|problem|issue|culprit|cause|bug) (?:was|is)|fixed (?:by|it|the|this|that|now)|(?:is|was|are|were|now) fixed|(?:this|that|it) (?:fixes|fixed)|turned out|it was because|was caused by|(?:we|i) decided|decided to|decision:|works now|now works|is working now|resolved (?:by|it|the)|the solution (?:was|is)|solved (?:by|it)|went with|chose to|the answer (?:was|is))\b/i;
