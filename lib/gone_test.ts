@@ -326,6 +326,12 @@ Deno.test("index --watch's line for a run says what a store lost, as 'deja index
     const line = await checkOnce(env, parsers);
     assert(line.startsWith("claude: 1 read, ") && line.includes(", 0 events; "), line);
     assert(line.includes("holds less than before, kept 1 session as indexed"), line);
+    // doctor says how to take the store as it is now (trial 35: no way was named).
+    const doctor = await runMain(env, ["doctor"], "", env.home);
+    assert(
+      doctor.out.includes("'deja index --rebuild' takes the stores as they are now"),
+      doctor.out,
+    );
   });
 });
 

@@ -285,6 +285,12 @@ export function doctorText(r: DoctorReport, io: Pick<IO, "isTTY" | "env">): stri
       for (const x of d.damaged_stores.slice(0, 5)) lines.push(c.yellow(`    ${x}`));
     }
     lines.push(c.dim("  run 'deja sources --verbose' for details"));
+    // Trial 35: a store cut short stayed a problem with no way to take it as it is now.
+    if (index.damage.some((d) => d.kept)) {
+      lines.push(c.dim(
+        "  sessions kept as indexed stay so; 'deja index --rebuild' takes the stores as they are now",
+      ));
+    }
   }
   lines.push(
     `${c.bold("watch".padEnd(12))} ${
