@@ -379,7 +379,13 @@ export async function writeSource(
       writer = await pass(prepared(plan.parser.parse(src, ctx), label, ctx), keep, merges);
       for (const [k, seqs] of marks) {
         const [harness, native_id] = k.split("\u0000");
-        for (const seq of seqs) Q.markKept.run(store, { harness, native_id, seq });
+        // In runs of seqs: a tail kept is one statement.
+        for (let i = 0; i < seqs.length;) {
+          let j = i;
+          while (j + 1 < seqs.length && seqs[j + 1] === seqs[j] + 1) j++;
+          Q.markKept.run(store, { harness, native_id, from: seqs[i], to: seqs[j] });
+          i = j + 1;
+        }
       }
       if (kept) {
         const why = damaged ? "damaged" : "it holds less than before";

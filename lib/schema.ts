@@ -588,11 +588,14 @@ export const Q = {
       WHERE s.harness = ? AND s.native_id = ? ORDER BY e.seq`,
     ["harness", "native_id"],
   ),
-  /** Marks the event at `seq` of session `harness`/`native_id` kept (lib/search/signals.ts KEPT). */
-  markKept: query<{ harness: string; native_id: string; seq: number }>(
-    `UPDATE events SET flags = flags | 16 WHERE seq = ? AND session_id =
-      (SELECT id FROM sessions WHERE harness = ? AND native_id = ?)`,
-    ["seq", "harness", "native_id"],
+  /**
+   * Marks the events from seq `from` to `to` of session `harness`/`native_id` kept
+   * (lib/search/signals.ts KEPT).
+   */
+  markKept: query<{ harness: string; native_id: string; from: number; to: number }>(
+    `UPDATE events SET flags = flags | 16 WHERE session_id =
+      (SELECT id FROM sessions WHERE harness = ? AND native_id = ?) AND seq BETWEEN ? AND ?`,
+    ["harness", "native_id", "from", "to"],
   ),
   /** Deletes the event at `seq` of session `session` (its text leaves events_fts by trigger). */
   deleteEventAtSeq: query<{ session: number; seq: number }>(
