@@ -195,6 +195,9 @@ Deno.test("a session file emptied or overwritten with garbage keeps its session 
     assertEquals((await claude(env)).kept, 1);
     const shown = JSON.parse((await runMain(env, ["show", SID, "--json"], "", env.home)).out);
     assertEquals(shown.source_damage?.kept_as_indexed, 1, JSON.stringify(shown.source_damage));
+    // ctx says so too (trial 35: no sign its digest held text the store no longer does).
+    const ctx = await runMain(env, ["ctx", SID], "", env.home);
+    assert(ctx.out.includes("Its store no longer holds it in full"), ctx.out);
     // Given back whole (trial 34: a file restored after a cut stayed "holds less than before").
     const all = [
       ...lines,

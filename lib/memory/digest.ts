@@ -24,6 +24,7 @@ import { fillLists, fitMarkdown, inlineCode, type ListItem } from "./_fill.ts";
 import { describeSession, DESCRIPTION_CHARS } from "./last.ts";
 import { failureLine, type Outcome, outcomeLabel, outcomeOf, runFacts } from "./outcome.ts";
 import { isCut, sessionEnding } from "./ending.ts";
+import { sessionDamage } from "../store_damage.ts";
 import { runEnd, stoppedEnd } from "../../core/run_end.ts";
 import { callHeadline } from "../render.ts";
 
@@ -159,6 +160,9 @@ export function sessionDigest(
     session,
     name && problem && oneLine(problem, DESCRIPTION_CHARS) === name ? null : name,
     opts.home,
+    // As `show` says it (trials 34, 35: ctx gave no sign its digest held text no longer there).
+    !!sessionDamage(Q.sourceByPath.get(store, { path: session.source }), session.native_id)
+      ?.kept_as_indexed,
   );
   const q = new Set(tokens(opts.query ?? ""));
   const score = (s: string) => tokens(s).filter((t) => q.has(t)).length;
@@ -282,10 +286,11 @@ function find<T>(rows: Iterable<T>, ok: (row: T) => boolean): T | undefined {
 /** Words a person or the model wrote, not blank and not a tag the harness put in (`<command-name>`). */
 const typed = (e: EventRow) => e.text.trim() !== "" && !/^\s*</.test(e.text);
 
-function header(s: SessionRow, name: string | null, home?: string): string {
+function header(s: SessionRow, name: string | null, home?: string, kept = false): string {
   const project = s.project ? displayPath(s.project, null, home) : "-";
   const when = `${localTime(s.started)} → ${sessionTime(s.updated ?? s.started, s)}`;
   const lines = [`# deja context: ${s.harness} · ${project} · ${s.native_id} · ${when}`];
+  if (kept) lines.push("", "_Its store no longer holds it in full: this is what the index kept._");
   if (name) lines.push("", `**${oneLine(name, 200)}**`);
   return lines.join("\n");
 }
