@@ -236,21 +236,31 @@ Deno.test("a session file emptied or overwritten with garbage keeps its session 
       rebuilt.err,
     );
     assertEquals(await events(), 1);
-    // Rewritten shorter, a line it did not hold before those it held: the index follows the
-    // store, and says so.
+    // Rewritten shorter, its lines out of the order held: the index follows the store, and
+    // says so.
     writeFileSync(file, lines.join(""));
     assertEquals((await index(env)).code, 0);
-    writeFileSync(file, [claudeLine(44, "a new first step", SID), ...lines.slice(0, 3)].join(""));
+    writeFileSync(file, [lines[2], lines[0], lines[1]].join(""));
     const rewritten = await index(env);
     assert(rewritten.out.includes("holds less than when last read"), rewritten.out);
-    assertEquals(await events(), 4);
+    assertEquals(await events(), 3);
+    // Cut short, then a record dated before the last one kept (trial 36: 5 -> 1 events): what
+    // was cut is kept, the new one added.
+    writeFileSync(file, lines.join(""));
+    assertEquals((await index(env)).code, 0);
+    writeFileSync(file, [...lines.slice(0, 3), claudeLine(5, "an older record", SID)].join(""));
+    assertEquals((await index(env)).code, 0);
+    assertEquals(await events(), held + 1);
     // Cut inside its first line: the session is no longer returned at all, and is kept.
     writeFileSync(file, lines.join(""));
     assertEquals((await index(env)).code, 0);
+    // (The record it no longer holds stays kept.)
+    const whole = await events();
+    assertEquals(whole, held + 1);
     writeFileSync(file, lines[0].slice(0, 40));
     const torn = await index(env);
     assertEquals(torn.code, 0, torn.err);
-    assertEquals(await events(), held, torn.out);
+    assertEquals(await events(), whole, torn.out);
     assert(torn.out.includes("kept 1 session as indexed"), torn.out);
   });
 });
@@ -416,5 +426,50 @@ Deno.test("what was deleted or edited inside a session file is followed, what wa
     assert(after.out.includes("kept 1 session as indexed"), after.out);
     const now = await texts();
     assertEquals([now.length, now.at(-1)], [11, "written after the crash"]);
+  });
+});
+
+Deno.test("a record deleted, one appended, then the old file put back: the appended one is kept; a rebuild drops what an emptied store held (trial 36)", async () => {
+  await withClaude(async (env, root) => {
+    const file = join(root, "-w-a", `${SID}.jsonl`);
+    const lines = Array.from({ length: 8 }, (_, i) => claudeLine(i, `step ${i} of the fix`, SID));
+    const texts = async () =>
+      (JSON.parse((await runMain(env, ["show", SID, "--json"], "", env.home)).out).events as {
+        text: string;
+      }[]).map((e) => e.text);
+    writeFileSync(file, lines.join(""));
+    assertEquals((await index(env)).code, 0);
+    writeFileSync(file, [...lines.slice(0, 4), ...lines.slice(5)].join(""));
+    assertEquals((await index(env)).code, 0);
+    appendFileSync(file, claudeLine(30, "appended after the deletion", SID));
+    assertEquals((await index(env)).code, 0);
+    writeFileSync(file, lines.join(""));
+    const restored = await index(env);
+    assert(restored.out.includes("kept 1 session as indexed"), restored.out);
+    const now = await texts();
+    assertEquals(now.length, 9, now.join(" | "));
+    assert(now.includes("appended after the deletion") && now.includes("step 4 of the fix"));
+    // Emptied: kept by a plain run; a rebuild starts from the store, and says what went.
+    writeFileSync(file, "");
+    assertEquals((await index(env)).code, 0);
+    assertEquals((await texts()).length, 9);
+    const rebuilt = await runMain(env, ["index", "--rebuild", "--json"], "", env.home);
+    const dropped = JSON.parse(rebuilt.out).dropped;
+    assertEquals([dropped?.count, dropped?.first?.[0]?.id], [1, SID], rebuilt.out);
+    assertEquals((await claude(env)).sessions, 0);
+  });
+});
+
+Deno.test("doctor says how many damaged stores it did not list (trial 36: 5 of 8 shown, nothing said)", async () => {
+  await withClaude(async (env, root) => {
+    const ids = Array.from({ length: 7 }, (_, i) => `4${i}111111-2222-4333-8444-555555555556`);
+    for (const id of ids) {
+      writeFileSync(join(root, "-w-a", `${id}.jsonl`), body.replaceAll(SID, id));
+    }
+    assertEquals((await index(env)).code, 0);
+    for (const id of ids) writeFileSync(join(root, "-w-a", `${id}.jsonl`), "");
+    assertEquals((await index(env)).code, 0);
+    const doctor = await runMain(env, ["doctor"], "", env.home);
+    assert(doctor.out.includes("… and 2 more ('deja sources --verbose' lists them)"), doctor.out);
   });
 });

@@ -97,6 +97,11 @@ export interface SourcePlan {
   prevDrift: DriftSummary | undefined;
   /** Why a store the index holds is read whole as if for the first time: another revision of its parser read it. */
   readAgain?: "revision";
+  /**
+   * A rebuild's read: the store's sessions are what it holds now, damaged, emptied or cut short
+   * (nothing is kept as the index held it; lib/indexer.ts says what went).
+   */
+  rebuild?: boolean;
   ctx: SourceCtx;
   chunks: ParseRun;
   label?: Label;
@@ -251,6 +256,8 @@ export async function planSource(
     prevExamples,
     prevDrift,
     ...(readAgain ? { readAgain } : {}),
+    // Not a restore's read (`forget --unforget`), which keeps every session held as it is.
+    ...(opts.rebuild ? { rebuild: true } : {}),
     ctx,
     chunks,
     ...(label ? { label } : {}),
@@ -339,7 +346,8 @@ export async function writeSource(
     // goes with the file. A new revision's reader that leaves a session out (not a session
     // to it) is followed.
     const dropsOwn = plan.readAgain === "revision" && !!ctx.counts.not_session;
-    const moved = writer.movedHeld;
+    // A rebuild keeps nothing as held (trial 36: an emptied store's session stayed).
+    const moved = plan.rebuild ? new Map<string, HeldKeys>() : writer.movedHeld;
     const weighed = moved.size ? new Map([...heldBefore ?? [], ...moved]) : heldBefore;
     /** Sessions left as the index holds them (not written), and those written over it. */
     const losses: Loss[] = [];
@@ -364,7 +372,12 @@ export async function writeSource(
           shorter.push(l);
         }
       }
-    } else if (damaged && (src.kind !== "append" || mode === "full")) {
+    } else if (
+      damaged && (!plan.rebuild || unreadBytes(ctx.counts)) &&
+      (src.kind !== "append" || mode === "full")
+    ) {
+      // A rebuild takes a store emptied, or of lines that are not JSON, as it is now (trial
+      // 36); one whose pages or bytes could not be read tells nothing of what it holds.
       losses.push(...writer.losses());
     }
     const kept = losses.length + continued.length;
@@ -535,6 +548,11 @@ export function dropSource(store: Store, path: string): void {
   Q.clearCopiesOf.run(store, { source: path });
 }
 
+/** Whether a read met bytes it could not read at all (SQLite pages, an I/O error). */
+function unreadBytes(counts: Partial<Record<string, number>>): boolean {
+  return !!(counts.corrupt || counts.unreadable);
+}
+
 /** A session written over what the index holds, nothing held dropped or replaced. */
 const NO_CHANGE: MergePlan = { drop: [], at: new Map() };
 
@@ -575,7 +593,7 @@ function fateOf(
   const at = new Map<number, number>();
   /** The new events read since the last held one: key hashes and times. */
   let fresh: { h: number; time: number | null }[] = [];
-  let last = -1, keptBefore = 0;
+  let last = -1, keptBefore = 0, inserted = 0;
   /** The places after `from` up to `to` (excluded) whose events were not kept before. */
   const missed = (from: number, to: number) => {
     const out: number[] = [];
@@ -594,12 +612,15 @@ function fateOf(
       continue;
     }
     if (place <= last) return { kind: "rewritten" };
+    // Missing here: deleted; new here: each takes the place of one missing, in order, and
+    // those beyond are appended (nothing held is lost for want of a place; trial 36: a
+    // record deleted, then the file restored, lost the one appended meanwhile).
     const gone = missed(last, place);
-    if (fresh.length && fresh.length !== gone.length) return { kind: "rewritten" };
     gone.forEach((p, i) => {
       drop.push(before.seqs[p]);
-      if (fresh.length) at.set(fresh[i].h, before.seqs[p]);
+      if (i < fresh.length) at.set(fresh[i].h, before.seqs[p]);
     });
+    inserted += Math.max(0, fresh.length - gone.length);
     fresh = [];
     last = place;
   }
@@ -607,17 +628,18 @@ function fateOf(
   if (!tail.length && !keptBefore) return { kind: "whole" };
   const newer = fresh.every((e) => e.time !== null && e.time > before.latest);
   let mark = tail.map((p) => before.seqs[p]);
-  let added = fresh.length;
-  if (fresh.length && !newer) {
-    // The last events edited in place: as many new ones as missing, none newer.
-    if (fresh.length !== tail.length) return { kind: "rewritten" };
+  let added = fresh.length + inserted;
+  // The last events edited in place: as many new ones as missing, none newer. Otherwise what
+  // is missing at the end is kept and what is new added, whatever its time (trial 36: new
+  // records dated before the last kept one dropped all that was kept).
+  if (fresh.length && !newer && fresh.length === tail.length) {
     if (!keptBefore) return { kind: "whole" };
     tail.forEach((p, i) => {
       drop.push(before.seqs[p]);
       at.set(fresh[i].h, before.seqs[p]);
     });
     mark = [];
-    added = 0;
+    added = inserted;
   }
   return { kind: "kept", added, mark, ...(drop.length || at.size ? { plan: { drop, at } } : {}) };
 }

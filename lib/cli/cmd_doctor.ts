@@ -283,6 +283,14 @@ export function doctorText(r: DoctorReport, io: Pick<IO, "isTTY" | "env">): stri
         if (!summary.includes(`(${e})`)) lines.push(c.red(`    error: ${e}`));
       }
       for (const x of d.damaged_stores.slice(0, 5)) lines.push(c.yellow(`    ${x}`));
+      // Trial 36: 5 of 8 listed, and nothing said of the others.
+      if (d.damaged_stores.length > 5) {
+        lines.push(
+          c.dim(
+            `    … and ${d.damaged_stores.length - 5} more ('deja sources --verbose' lists them)`,
+          ),
+        );
+      }
     }
     lines.push(c.dim("  run 'deja sources --verbose' for details"));
     // Trial 35: a store cut short stayed a problem with no way to take it as it is now.

@@ -404,7 +404,7 @@ export function droppedLine(d: Dropped): string {
         s.count === 1 ? "its store holds" : "their stores hold"
       } no more (${list.join("; ")}): what the index had kept of ${
         s.count === 1 ? "a store" : "stores"
-      } cut short\n`,
+      } cut short or damaged\n`,
     );
   }
   return lines.join("");
