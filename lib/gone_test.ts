@@ -473,3 +473,31 @@ Deno.test("doctor says how many damaged stores it did not list (trial 36: 5 of 8
     assert(doctor.out.includes("… and 2 more ('deja sources --verbose' lists them)"), doctor.out);
   });
 });
+
+Deno.test("a record damaged in the middle stays kept when the file is then written to (trial 37)", async () => {
+  await withClaude(async (env, root) => {
+    const file = join(root, "-w-a", `${SID}.jsonl`);
+    const lines = Array.from({ length: 8 }, (_, i) => claudeLine(i, `step ${i} of the fix`, SID));
+    const texts = async () =>
+      (JSON.parse((await runMain(env, ["show", SID, "--json"], "", env.home)).out).events as {
+        text: string;
+      }[]).map((e) => e.text);
+    writeFileSync(file, lines.join(""));
+    assertEquals((await index(env)).code, 0);
+    const torn = [...lines.slice(0, 3), lines[3].slice(0, 30) + "\n", ...lines.slice(4)];
+    writeFileSync(file, torn.join(""));
+    const damaged = await index(env);
+    assert(damaged.out.includes("kept 1 session as indexed"), damaged.out);
+    assertEquals((await texts()).length, 8);
+    appendFileSync(file, claudeLine(30, "written after the damage", SID));
+    assertEquals((await index(env)).code, 0);
+    const now = await texts();
+    assertEquals(now.length, 9, now.join(" | "));
+    assert(now.includes("step 3 of the fix") && now.includes("written after the damage"));
+    // Repaired: the record is read again, nothing twice.
+    writeFileSync(file, [...lines, claudeLine(30, "written after the damage", SID)].join(""));
+    assertEquals((await index(env)).code, 0);
+    assertEquals((await texts()).length, 9);
+    assertEquals((await claude(env)).kept, 0);
+  });
+});

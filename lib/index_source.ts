@@ -360,12 +360,24 @@ export async function writeSource(
       for (const l of writer.replaced()) {
         if (!shrank && !moved.has(l.key)) continue;
         const f = fateOf(store, l, weighed, dropsOwn);
+        if (damaged && f.kind !== "rewritten") {
+          // A damaged read's gaps are damage, not deletions: every event it misses is kept,
+          // and marked so (trial 37: a record damaged in the middle went at the next append),
+          // and only what came after it is added.
+          const gaps = f.kind === "whole" ? f.gaps : [...f.plan?.drop ?? [], ...f.mark];
+          if (f.kind === "whole" && !gaps.length) continue;
+          if (gaps.length) marks.set(l.key, gaps);
+          if (f.added && l.after) {
+            merges.set(l.key, NO_CHANGE);
+            continued.push({ ...l, added: f.added });
+          } else losses.push(l);
+          continue;
+        }
         if (f.kind === "kept" && f.mark.length) marks.set(l.key, f.mark);
         // What the read returned is written over what was held (an event edited in place
-        // keeps its key); a damaged read's gaps are damage, not deletions, and what it returned
-        // may be short: only what came after it is added.
-        if (f.kind === "kept" && l.after && (f.added || !damaged)) {
-          merges.set(l.key, damaged ? NO_CHANGE : f.plan ?? NO_CHANGE);
+        // keeps its key).
+        if (f.kind === "kept" && l.after) {
+          merges.set(l.key, f.plan ?? NO_CHANGE);
           continued.push(f.added ? { ...l, added: f.added } : l);
         } else if (f.kind === "kept" || (damaged && l.after < l.before)) losses.push(l);
         else if (f.kind === "rewritten" && l.after < l.before && plan.readAgain !== "revision") {
@@ -580,7 +592,7 @@ function fateOf(
   l: Loss,
   held: Map<string, HeldKeys> | undefined,
   leftOut = false,
-): { kind: "whole" | "rewritten" } | Kept {
+): { kind: "rewritten" } | Whole | Kept {
   const before = held?.get(l.key);
   const n = before?.seqs.length ?? 0;
   if (l.after === 0) {
@@ -625,7 +637,9 @@ function fateOf(
     last = place;
   }
   const tail = missed(last, n);
-  if (!tail.length && !keptBefore) return { kind: "whole" };
+  if (!tail.length && !keptBefore) {
+    return { kind: "whole", gaps: drop, added: fresh.length + inserted };
+  }
   const newer = fresh.every((e) => e.time !== null && e.time > before.latest);
   let mark = tail.map((p) => before.seqs[p]);
   let added = fresh.length + inserted;
@@ -633,7 +647,7 @@ function fateOf(
   // is missing at the end is kept and what is new added, whatever its time (trial 36: new
   // records dated before the last kept one dropped all that was kept).
   if (fresh.length && !newer && fresh.length === tail.length) {
-    if (!keptBefore) return { kind: "whole" };
+    if (!keptBefore) return { kind: "whole", gaps: [...drop, ...mark], added: inserted };
     tail.forEach((p, i) => {
       drop.push(before.seqs[p]);
       at.set(fresh[i].h, before.seqs[p]);
@@ -642,6 +656,16 @@ function fateOf(
     added = inserted;
   }
   return { kind: "kept", added, mark, ...(drop.length || at.size ? { plan: { drop, at } } : {}) };
+}
+
+/**
+ * {@link fateOf}: the read is the session; `gaps`, the seqs of the events held it misses
+ * (deleted, edited: replaced), `added` the new events it holds.
+ */
+interface Whole {
+  kind: "whole";
+  gaps: number[];
+  added: number;
 }
 
 /** {@link fateOf}: a session kept as the index held it, or written over what it held. */
