@@ -576,16 +576,16 @@ const NO_CHANGE: MergePlan = { drop: [], at: new Map() };
  * ones in their place, edited (the new ones take their places). Events the index kept before,
  * their store no longer holding them (KEPT), are not missed: they stay. After the last event
  * returned:
- * - nothing held missing, nothing kept: `whole`, the read is the session (what is new after
- *   it is appended);
+ * - nothing held missing, nothing kept: `whole`, the read is the session (`gaps`: what it
+ *   misses inside; `added`: what is new);
  * - events held missing (the file was cut short, a restore from an older copy), or events
- *   kept before, and nothing new or only events newer than any held (written since): `kept`,
- *   those at the end kept (`mark`: to mark KEPT) and the new ones added (`added`), with `plan`
- *   for what changed before them;
- * - as many events new as missing and none newer: the last ones edited in place;
- * - otherwise `rewritten`: followed.
+ *   kept before: `kept`, those at the end kept (`mark`: to mark KEPT) and the new ones added
+ *   whatever their time (`added`), with `plan` for what changed before them;
+ * - unless as many events are new as missing at the end and none newer than any held: the
+ *   last ones edited in place (`whole`, or `kept` with them replaced when events were kept
+ *   before).
  * A session not returned at all is `kept` (unless `leftOut`: the reader said it is none);
- * events without keys cannot be told: `rewritten`.
+ * events out of the order held, or without keys, cannot be told: `rewritten`, followed.
  */
 function fateOf(
   store: Store,
