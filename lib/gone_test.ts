@@ -46,6 +46,11 @@ const body = claudeLine(0, "the parser crashes", SID) + claudeLine(1, "Fixed.", 
 const index = (env: Env) => runMain(env, ["index"], "", env.home);
 const claude = async (env: Env) =>
   (await sourcesData(env)).harnesses.find((h) => h.harness === "claude")!;
+/** The texts of session SID's events, as `deja show --json` gives them. */
+const textsOf = async (env: Env) =>
+  (JSON.parse((await runMain(env, ["show", SID, "--json"], "", env.home)).out).events as {
+    text: string;
+  }[]).map((e) => e.text);
 
 Deno.test("a session file moved to another project directory is not told of as gone", async () => {
   await withClaude(async (env, root) => {
@@ -387,10 +392,7 @@ Deno.test("what was deleted or edited inside a session file is followed, what wa
   await withClaude(async (env, root) => {
     const file = join(root, "-w-a", `${SID}.jsonl`);
     const lines = Array.from({ length: 10 }, (_, i) => claudeLine(i, `step ${i} of the fix`, SID));
-    const texts = async () =>
-      (JSON.parse((await runMain(env, ["show", SID, "--json"], "", env.home)).out).events as {
-        text: string;
-      }[]).map((e) => e.text);
+    const texts = () => textsOf(env);
     writeFileSync(file, lines.join(""));
     assertEquals((await index(env)).code, 0);
     // A record deleted from the middle (a secret scrubbed so): it leaves the index.
@@ -433,10 +435,7 @@ Deno.test("a record deleted, one appended, then the old file put back: the appen
   await withClaude(async (env, root) => {
     const file = join(root, "-w-a", `${SID}.jsonl`);
     const lines = Array.from({ length: 8 }, (_, i) => claudeLine(i, `step ${i} of the fix`, SID));
-    const texts = async () =>
-      (JSON.parse((await runMain(env, ["show", SID, "--json"], "", env.home)).out).events as {
-        text: string;
-      }[]).map((e) => e.text);
+    const texts = () => textsOf(env);
     writeFileSync(file, lines.join(""));
     assertEquals((await index(env)).code, 0);
     writeFileSync(file, [...lines.slice(0, 4), ...lines.slice(5)].join(""));
@@ -478,10 +477,7 @@ Deno.test("a record damaged in the middle stays kept when the file is then writt
   await withClaude(async (env, root) => {
     const file = join(root, "-w-a", `${SID}.jsonl`);
     const lines = Array.from({ length: 8 }, (_, i) => claudeLine(i, `step ${i} of the fix`, SID));
-    const texts = async () =>
-      (JSON.parse((await runMain(env, ["show", SID, "--json"], "", env.home)).out).events as {
-        text: string;
-      }[]).map((e) => e.text);
+    const texts = () => textsOf(env);
     writeFileSync(file, lines.join(""));
     assertEquals((await index(env)).code, 0);
     const torn = [...lines.slice(0, 3), lines[3].slice(0, 30) + "\n", ...lines.slice(4)];
