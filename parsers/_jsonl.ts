@@ -210,7 +210,14 @@ type Outcome =
   /** An unterminated last line that does not parse yet: the pass stops before it. */
   | { kind: "unfinished"; where: string }
   | { kind: "skip"; reason: SkipReason; where: string; detail?: string; end: number }
-  | { kind: "record"; record: JsonLine; repaired: boolean; where: string };
+  | {
+    kind: "record";
+    record: JsonLine;
+    repaired: boolean;
+    where: string;
+    /** A torn record before it on its line, lost (counted `malformed_json`). */
+    torn?: boolean;
+  };
 
 /**
  * Lines judged, from the start of a file whose first line is not JSON, before
@@ -367,8 +374,34 @@ function outcome(line: RawLine<JsonStream>, path: string, maxLine: number): Outc
     // finished. It is left for the next pass (endOffset stops before it). One with a NUL
     // byte is not (JSON text never holds one raw): damage, such as a zero-filled tail.
     if (line.partial && !line.bytes.includes(0)) return { kind: "unfinished", where };
+    const after = line.partial ? undefined : afterTorn(text, start, end);
+    if (after) return { kind: "record", record: after, repaired, where, torn: true };
     return { kind: "skip", reason: "malformed_json", where, end };
   }
+}
+
+/** Lines up to this size are searched for a whole record after a torn one ({@link afterTorn}). */
+const TORN_MAX = 4 << 20;
+
+/**
+ * A whole JSON object that ends line `text` after a torn one: a harness that died mid-line
+ * and wrote its next record on (trials 34, 36: the new record was lost with the fragment).
+ * The first `{"` from which the rest of the line parses as an object, of at most 16 tried,
+ * in a line of at most {@link TORN_MAX} characters; undefined when none.
+ */
+function afterTorn(text: string, start: number, end: number): JsonLine | undefined {
+  if (text.length > TORN_MAX) return undefined;
+  let at = text.indexOf('{"', 1);
+  for (let tries = 0; at > 0 && tries < 16; tries++) {
+    try {
+      const value = JSON.parse(text.slice(at));
+      if (value && typeof value === "object" && !Array.isArray(value)) {
+        return { value, start: start + new TextEncoder().encode(text.slice(0, at)).length, end };
+      }
+    } catch { /* not from here */ }
+    at = text.indexOf('{"', at + 1);
+  }
+  return undefined;
 }
 
 /** Counts or yields one line's outcome, moving `ctx.endOffset` past it. */
@@ -380,6 +413,7 @@ function* apply(ctx: ParseCtx, o: Outcome): Generator<JsonLine> {
     ctx.endOffset = o.end;
   } else if (o.kind === "record") {
     ctx.endOffset = o.record.end;
+    if (o.torn) ctx.skip("malformed_json", o.where, "a torn record, a whole one after it read");
     if (o.repaired) ctx.skip("invalid_utf8", o.where, REPAIRED);
     yield o.record;
   }

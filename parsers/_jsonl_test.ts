@@ -221,3 +221,18 @@ Deno.test("readLines reads on past the size a small file had when opened, a line
   const rest = [...it].map((l) => [l.bytes.length, l.partial]);
   assertEquals(rest, [[big.length, false], [7, false]]);
 });
+
+Deno.test("readJsonl reads a whole record written on after a torn one on its line (trials 34, 36)", async () => {
+  // A harness that died mid-line and wrote its next record on, with no newline between.
+  const torn = '{"type":"user","message":{"content":"the first half of a rec';
+  const { values, ctx } = await read(file(`{"a":1}\n${torn}{"a":2,"é":"x"}\n{"a":3}\n`));
+  assertEquals(values, [{ a: 1 }, { a: 2, "é": "x" }, { a: 3 }]);
+  assertEquals(ctx.counts.malformed_json, 1);
+  // Where the record starts: after the torn bytes.
+  const starts: number[] = [];
+  const ctx2 = new SourceCtx(testEnv("/nonexistent"), 0);
+  for await (const r of readJsonl(file(`${torn}{"a":2}\n`), ctx2)) starts.push(r.start);
+  assertEquals(starts, [enc.encode(torn).length]);
+  // A line of no whole record is skipped as before.
+  assertEquals((await read(file('{"a":1}\n{"b":{"c"\n'))).values, [{ a: 1 }]);
+});
