@@ -46,6 +46,9 @@ const body = claudeLine(0, "the parser crashes", SID) + claudeLine(1, "Fixed.", 
 const index = (env: Env) => runMain(env, ["index"], "", env.home);
 const claude = async (env: Env) =>
   (await sourcesData(env)).harnesses.find((h) => h.harness === "claude")!;
+/** `n` lines of session SID, "step i of the fix", a second apart. */
+const steps = (n: number) =>
+  Array.from({ length: n }, (_, i) => claudeLine(i, `step ${i} of the fix`, SID));
 /** The texts of session SID's events, as `deja show --json` gives them. */
 const textsOf = async (env: Env) =>
   (JSON.parse((await runMain(env, ["show", SID, "--json"], "", env.home)).out).events as {
@@ -159,7 +162,7 @@ Deno.test("a store deleted after discovery found it is no error: counted gone, n
 Deno.test("a session file emptied or overwritten with garbage keeps its session as indexed; one cut short is kept, one cut and written to is added to, one rewritten shorter followed and said (trials 30, 32, 33)", async () => {
   await withClaude(async (env, root) => {
     const file = join(root, "-w-a", `${SID}.jsonl`);
-    const lines = Array.from({ length: 10 }, (_, i) => claudeLine(i, `step ${i} of the fix`, SID));
+    const lines = steps(10);
     writeFileSync(file, lines.join(""));
     assertEquals((await index(env)).code, 0);
     const events = async () => (await claude(env)).events;
@@ -337,7 +340,7 @@ Deno.test("index --watch's line for a run says what a store lost, as 'deja index
   const { parsers } = await import("../parsers/mod.ts");
   await withClaude(async (env, root) => {
     const file = join(root, "-w-a", `${SID}.jsonl`);
-    const lines = Array.from({ length: 6 }, (_, i) => claudeLine(i, `step ${i}`, SID));
+    const lines = steps(6);
     writeFileSync(file, lines.join(""));
     assertEquals((await index(env)).code, 0);
     writeFileSync(file, lines.slice(0, 2).join(""));
@@ -357,7 +360,7 @@ Deno.test("a session file moved to another project folder and cut short there ke
   await withClaude(async (env, root) => {
     const from = join(root, "-w-a", `${SID}.jsonl`);
     const to = join(root, "-w-b", `${SID}.jsonl`);
-    const lines = Array.from({ length: 10 }, (_, i) => claudeLine(i, `step ${i} of the fix`, SID));
+    const lines = steps(10);
     writeFileSync(from, lines.join(""));
     assertEquals((await index(env)).code, 0);
     const events = async () => (await claude(env)).events;
@@ -391,7 +394,7 @@ Deno.test("a session file moved to another project folder and cut short there ke
 Deno.test("what was deleted or edited inside a session file is followed, what was cut off its end kept, what came after added (trial 35)", async () => {
   await withClaude(async (env, root) => {
     const file = join(root, "-w-a", `${SID}.jsonl`);
-    const lines = Array.from({ length: 10 }, (_, i) => claudeLine(i, `step ${i} of the fix`, SID));
+    const lines = steps(10);
     const texts = () => textsOf(env);
     writeFileSync(file, lines.join(""));
     assertEquals((await index(env)).code, 0);
@@ -434,7 +437,7 @@ Deno.test("what was deleted or edited inside a session file is followed, what wa
 Deno.test("a record deleted, one appended, then the old file put back: the appended one is kept; a rebuild drops what an emptied store held (trial 36)", async () => {
   await withClaude(async (env, root) => {
     const file = join(root, "-w-a", `${SID}.jsonl`);
-    const lines = Array.from({ length: 8 }, (_, i) => claudeLine(i, `step ${i} of the fix`, SID));
+    const lines = steps(8);
     const texts = () => textsOf(env);
     writeFileSync(file, lines.join(""));
     assertEquals((await index(env)).code, 0);
@@ -476,7 +479,7 @@ Deno.test("doctor says how many damaged stores it did not list (trial 36: 5 of 8
 Deno.test("a record damaged in the middle stays kept when the file is then written to (trial 37)", async () => {
   await withClaude(async (env, root) => {
     const file = join(root, "-w-a", `${SID}.jsonl`);
-    const lines = Array.from({ length: 8 }, (_, i) => claudeLine(i, `step ${i} of the fix`, SID));
+    const lines = steps(8);
     const texts = () => textsOf(env);
     writeFileSync(file, lines.join(""));
     assertEquals((await index(env)).code, 0);

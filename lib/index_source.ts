@@ -29,7 +29,7 @@ import {
   maxCounts,
   withoutPending,
 } from "./skips.ts";
-import { damagedToNothing, damageLine } from "./store_damage.ts";
+import { damagedToNothing, damageLine, unreadIn } from "./store_damage.ts";
 import { ParsePool, type ParseRun, prepared } from "./parse_pool.ts";
 import { redactDeep } from "./redact.ts";
 import type { Label } from "./remote/label.ts";
@@ -385,7 +385,7 @@ export async function writeSource(
         }
       }
     } else if (
-      damaged && (!plan.rebuild || unreadBytes(ctx.counts)) &&
+      damaged && (!plan.rebuild || unreadIn(ctx.counts)) &&
       (src.kind !== "append" || mode === "full")
     ) {
       // A rebuild takes a store emptied, or of lines that are not JSON, as it is now (trial
@@ -558,11 +558,6 @@ export function dropSource(store: Store, path: string): void {
   Q.forgetSource.run(store, { path });
   Q.clearRedactions.run(store, { source: path });
   Q.clearCopiesOf.run(store, { source: path });
-}
-
-/** Whether a read met bytes it could not read at all (SQLite pages, an I/O error). */
-function unreadBytes(counts: Partial<Record<string, number>>): boolean {
-  return !!(counts.corrupt || counts.unreadable);
 }
 
 /** A session written over what the index holds, nothing held dropped or replaced. */

@@ -165,6 +165,11 @@ export function damageLine(
  */
 const UNREAD: ReadonlySet<string> = new Set(["corrupt", "unreadable"]);
 
+/** Whether a read's `counts` say it met bytes it could not read at all ({@link UNREAD}). */
+export function unreadIn(counts: Partial<Record<string, number>>): boolean {
+  return Object.keys(counts).some((k) => counts[k] && UNREAD.has(k));
+}
+
 /**
  * The failure a damaged read amounts to when it left the index nothing of the
  * store (`held`: sessions the index holds from it after the read): the store
@@ -180,7 +185,7 @@ export function damagedToNothing(
   held: number,
   counts: Partial<Record<string, number>>,
 ): string | null {
-  if (!damage || held > 0 || !Object.keys(counts).some((k) => counts[k] && UNREAD.has(k))) {
+  if (!damage || held > 0 || !unreadIn(counts)) {
     return null;
   }
   const what = damage.startsWith(`${path}: `) ? damage.slice(path.length + 2) : damage;
