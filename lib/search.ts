@@ -78,6 +78,7 @@ import { TermStats } from "./search/expand.ts";
 import { ABLATE, type Ablation, withAblation } from "./search/rank.ts";
 import { fillSnippets, finish } from "./search/results.ts";
 import { ladder } from "./search/ladder.ts";
+import { isJoinedPair } from "./search/compounds.ts";
 import { FEW, FEW_LITERAL, looseOnly, nearestAfter } from "./search/nearest.ts";
 import { heldBy } from "./search/whole.ts";
 import { coordinate } from "./search/concepts.ts";
@@ -571,6 +572,20 @@ function run(store: Store, query: string, o: SearchOptions): SearchResult {
       return results.some((r) => !holding.has(r.rowid));
     });
     if (used.length) changes = used;
+  }
+  // Two words typed apart also read as the one word the history writes are named only when
+  // a session listed holds that word (trial 37: `executable file not found` said "also as one
+  // word: not found → notfound" above sessions none of which held `notfound`).
+  if (tier === "exact" && changes.some(isJoinedPair)) {
+    const ids = results.flatMap((r) => cache.members(r.rowid));
+    changes = changes.filter((c) => {
+      if (!isJoinedPair(c) || !ids.length) return !isJoinedPair(c);
+      const holding = new Set(
+        matchRows(store, ftsAny(c.to.map((t) => [t])), { ...f, sessionIds: ids }, 5000)
+          .map((r) => rootOf(r.session_id)),
+      );
+      return results.some((r) => holding.has(r.rowid));
+    });
   }
   // An event holding the whole query as a phrase shows the phrase, not another place of its
   // words (trial 15: `the file is` showed three snippets without it).

@@ -101,6 +101,23 @@ Deno.test("two words typed apart that the history writes as one find that word a
     assertEquals(off.results.map((x) => x.id), ["scattered"]);
   }));
 
+Deno.test("two words also read as one word are named only when a session listed holds that word", () =>
+  withMemIndex([
+    { id: "path", events: [["tool_result", "exec: docker: executable file not found in PATH"]] },
+    { id: "other", events: [["assistant", "the lookup returned notfound for the key"]] },
+  ], (s) => {
+    // Trial 37: `executable file not found` said "also as one word: not found → notfound",
+    // and no session listed held `notfound`.
+    const r = search(s, "executable file not found");
+    assertEquals(r.results.map((x) => x.id), ["path"]);
+    assertEquals(r.changes, []);
+    assertEquals(narration(r), "");
+    // Where one listed holds it, it is said.
+    const two = search(s, "not found");
+    assertEquals(two.results.map((x) => x.id).sort(), ["other", "path"]);
+    assertEquals(narration(two), "exact match, also as one word: not found → notfound");
+  }));
+
 Deno.test("two words typed alone that the history writes as one rank the sessions holding it first, in either number, a particle's too", () =>
   withMemIndex([
     // Names `file` and `name` often, apart.

@@ -6,6 +6,7 @@
  * @module
  */
 import type { SearchResult } from "../search.ts";
+import { isJoinedPair } from "../search/compounds.ts";
 import { monthWithoutYear, sessionMeets, yearsBefore } from "../search/timewords.ts";
 
 /** How each widening tier names what it did, for {@link narration}. */
@@ -203,12 +204,7 @@ function narrated(res: SearchResult): string {
     return `${first}; ${follow} every word as typed${time}`;
   }
   // Two words typed apart that the history writes as one, read as both (`data base`).
-  const ones = res.tier === "exact"
-    ? res.changes.filter((c) =>
-      c.from.includes(" ") && c.to.every((t) => !t.includes(" ")) &&
-      c.to[0].startsWith(c.from.split(" ")[0])
-    )
-    : [];
+  const ones = res.tier === "exact" ? res.changes.filter(isJoinedPair) : [];
   // A word typed alone: the sessions holding only its other forms follow the exact matches.
   const more = res.formsFollow;
   const forms = more ? list(res.changes.filter((c) => !ones.includes(c))) : "";

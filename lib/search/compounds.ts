@@ -260,3 +260,12 @@ export function writtenApart(stats: TermStats, word: string): string[][] {
   };
   return splitWords(stats, word, { parts: 2, accept, max: 1 });
 }
+
+/**
+ * True for a change that read two words typed apart as the one word the history writes
+ * (`not found` -> `notfound`, `data base` -> `database`; {@link joinedPairs} at the exact tier).
+ */
+export function isJoinedPair(c: { from: string; to: readonly string[] }): boolean {
+  return c.from.includes(" ") && c.to.length > 0 && c.to.every((t) => !t.includes(" ")) &&
+    c.to[0].startsWith(c.from.split(" ")[0]);
+}
