@@ -66,7 +66,9 @@ export function absentWords(
     return t.length > 0 && !STOP_WORDS.has(t[0]) && !t.every((k) => timed.has(k)) &&
       t.some((k) => !heldAnywhere(stats, k));
   });
-  const rest = words.filter((w) => !gone.includes(w)).join(" ");
+  // Nor is an operator of another engine's syntax given back (trial 37: `foo OR bar` was
+  // offered `deja OR bar`).
+  const rest = words.filter((w) => !gone.includes(w) && !OPERATORS.has(w)).join(" ");
   // Common words alone are no search to suggest (trial 15 was offered `deja for of i tou to`).
   const left = tokens(rest);
   if (!gone.length || !left.length || left.every((t) => STOP_WORDS.has(t))) return undefined;
@@ -211,4 +213,42 @@ export function symbolHint(query: string): string {
       `deja search --re ${shQuoteShown(re)} matches it as typed\n`;
   }
   return "";
+}
+
+/** Words other search engines read as operators when typed in capitals. */
+const OPERATORS = new Set(["OR", "AND", "NOT"]);
+
+/**
+ * The hint for a query that types `OR` or `NOT` in capitals as another engine's operator:
+ * deja reads every word as a word and lists the sessions holding them all (trial 37: `foo OR
+ * bar` said only "left out as too common: or"; `NOT redis` listed sessions about redis and
+ * said nothing). For `OR`, the `--re` search that finds any of the words. Empty when there is
+ * none, for a quoted query, or when no other word is left.
+ */
+export function operatorHint(query: string): string {
+  if (query.includes('"')) return "";
+  const words = query.split(/\s+/).filter(Boolean);
+  const plain = words.filter((w) => !OPERATORS.has(w));
+  if (!plain.length) return "";
+  if (words.includes("OR")) {
+    const re = plain.map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|");
+    return "hint: OR is no operator here: deja lists the sessions holding every word; " +
+      `deja search --re ${shQuoteShown(`(?i)${re}`)} finds any of them\n`;
+  }
+  if (words.includes("NOT")) {
+    return "hint: NOT is no operator here: 'not' was searched as a word beside the others " +
+      "(no word can be left out)\n";
+  }
+  return "";
+}
+
+/**
+ * The hint after a `--re` search that matched nothing: the pattern is case-sensitive
+ * (trial 37: `exit code 1[0-9]+` found nothing where the history says "Exit code 127";
+ * `(?i)` was named only for a pattern that did not compile). Empty for a pattern that
+ * ignores case already or has no letter.
+ */
+export function caseHint(pattern: string): string {
+  if (pattern.startsWith("(?i)") || !/\p{L}/u.test(pattern)) return "";
+  return `hint: --re is case-sensitive; ${shQuoteShown(`(?i)${pattern}`)} ignores case\n`;
 }

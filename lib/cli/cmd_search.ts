@@ -42,9 +42,11 @@ import {
   apartHint,
   type ApartWord,
   apartWords,
+  caseHint,
   droppedNote,
   hiddenExactText,
   literalOutsideHint,
+  operatorHint,
   symbolHint,
 } from "./_search_notes.ts";
 import { trace } from "../../core/trace.ts";
@@ -547,7 +549,8 @@ export async function runSearch(a: Args, io: IO): Promise<number> {
     absentHint(io, d.absent);
     apartHint(io, d.apart, d.filtered?.filters);
     changedHint(io, d.changed);
-    if (!args.regex) io.err(symbolHint(args.query));
+    if (!args.regex) io.err(symbolHint(args.query) + operatorHint(args.query));
+    if (args.regex) io.err(caseHint(args.query));
     // Trial 18a: `forgejo.*crash` found nothing where a line break stands between the two.
     if (args.regex && /(?<!\\)\.[*+]/.test(args.query)) {
       io.err("hint: '.' matches no line break; [\\s\\S]* spans lines\n");
@@ -567,7 +570,7 @@ export async function runSearch(a: Args, io: IO): Promise<number> {
   unquotedHint(io, d.unquoted);
   absentHint(io, d.absent);
   changedHint(io, d.changed);
-  if (!args.regex) io.err(symbolHint(args.query));
+  if (!args.regex) io.err(symbolHint(args.query) + operatorHint(args.query));
   io.out(searchText(d, io));
   return searchFound(d) ? 0 : 1;
 }

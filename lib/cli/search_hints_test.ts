@@ -1,7 +1,7 @@
 import { assertEquals, assertStringIncludes } from "../../tests/_assert.ts";
 import { indexSessions } from "../../tests/_memory.ts";
 import { runMain, withVars } from "../../tests/_cli_io.ts";
-import { symbolHint } from "./_search_notes.ts";
+import { caseHint, operatorHint, symbolHint } from "./_search_notes.ts";
 
 Deno.test("a word typed with a symbol the index drops says so and names --re", () => {
   assertEquals(
@@ -68,5 +68,54 @@ Deno.test("a search held only by hidden sessions says so in its verdict", async 
     assertStringIncludes(r.err, "--junk");
   } finally {
     ix.cleanup();
+  }
+});
+
+Deno.test("OR and NOT typed as operators are said to be words, and --re is said to heed case", async () => {
+  assertEquals(operatorHint("redis AND cache"), "");
+  assertEquals(operatorHint('"foo OR bar"'), "");
+  assertEquals(operatorHint("or else"), "");
+  assertEquals(caseHint("(?i)exit code"), "");
+  assertEquals(caseHint("[0-9]+"), "");
+  const ix = await indexSessions([
+    {
+      id: "0e510000-1111-4222-8333-000000000001",
+      cwd: "/w/a",
+      start: "2026-11-01T10:00:00Z",
+      turns: [{ user: "the redis cache went stale" }, { say: "Exit code 127 from the flush" }],
+    },
+    {
+      id: "0e520000-1111-4222-8333-000000000002",
+      cwd: "/w/b",
+      start: "2026-11-02T10:00:00Z",
+      turns: [{ user: "tune the postgres pool" }, { say: "done" }],
+    },
+  ]);
+  try {
+    const env = withVars(ix.env, { DEJA_NO_REFRESH: "1" });
+    // Trial 37: `foo OR bar` offered `deja OR bar`, and said nothing of OR.
+    const or = await runMain(env, ["search", "zqxfoo OR postgres"]);
+    assertEquals(or.code, 1);
+    assertStringIncludes(or.err, "without it: 1 session: deja postgres\n");
+    assertStringIncludes(
+      or.err,
+      "hint: OR is no operator here: deja lists the sessions holding every word; " +
+        "deja search --re '(?i)zqxfoo|postgres' finds any of them\n",
+    );
+    const either = await runMain(env, ["search", "--re", "(?i)redis|postgres", "--json"]);
+    assertEquals(JSON.parse(either.out).results.length, 2);
+    const not = await runMain(env, ["search", "NOT redis"]);
+    assertStringIncludes(not.err, "hint: NOT is no operator here");
+    // Trial 37: `exit code 1[0-9]+` found nothing where the history says "Exit code 127".
+    const re = await runMain(env, ["search", "--re", "exit code 1[0-9]+"]);
+    assertEquals(re.code, 1);
+    assertStringIncludes(
+      re.err,
+      "hint: --re is case-sensitive; '(?i)exit code 1[0-9]+' ignores case\n",
+    );
+    const ci = await runMain(env, ["search", "--re", "(?i)exit code 1[0-9]+", "--json"]);
+    assertEquals(JSON.parse(ci.out).results.length, 1);
+  } finally {
+    await ix.cleanup();
   }
 });
