@@ -225,24 +225,24 @@ function sessionLines(
   ];
   if (s.description) lines.push(`  ${oneLine(s.description, 100)}`);
   if (byLine) return [...lines, ...lineChanges(s, c)];
-  // The newest three changes; a gist already printed for the change before is not repeated.
-  const said = s.changes.filter((x) => x.before || x.after);
-  const shown = said.slice(-3);
-  let prev = said[said.length - shown.length - 1];
+  // The newest three changes, each with its time whether or not words surround it (trial 37:
+  // a Crush edit with no gist was counted, "1 edit", and never listed); a gist already
+  // printed for a change before is not repeated.
+  const shown = s.changes.slice(-3);
+  const earlier = s.changes.slice(0, s.changes.length - shown.length);
+  let before = earlier.findLast((x) => x.before)?.before;
+  let after = earlier.findLast((x) => x.after)?.after;
   // Several paths matched (a bare name, other checkouts): each change names its own (trial 9:
   // "2 edits" of two different README.md files, told apart only by --json).
   const where = (ch: BlameChange) => s.paths.length > 1 ? `  ${tilde(ch.path, io.env.home)}` : "";
   for (const ch of shown) {
     lines.push(`    ${c.dim(`${ch.op.padEnd(5)} ${fmtTime(ch.time)}${where(ch)}`)}`);
-    if (ch.before && ch.before !== prev?.before) {
-      lines.push(`      said before: ${ch.before}`);
-    }
-    if (ch.after && ch.after !== prev?.after) {
-      lines.push(`      said after:  ${ch.after}`);
-    }
-    prev = ch;
+    if (ch.before && ch.before !== before) lines.push(`      said before: ${ch.before}`);
+    if (ch.after && ch.after !== after) lines.push(`      said after:  ${ch.after}`);
+    before = ch.before ?? before;
+    after = ch.after ?? after;
   }
-  const more = said.length - shown.length;
+  const more = earlier.length;
   if (more > 0) lines.push(c.dim(`    … ${more} earlier change${more === 1 ? "" : "s"} (--json)`));
   return lines;
 }

@@ -83,6 +83,9 @@ Deno.test("blame prints colour on a terminal, plain text to a pipe, and JSON wit
     assert(pipe.out().startsWith("/w/app/src/retry.ts  exact match, 1 session\n"), pipe.out());
     assertStringIncludes(pipe.out(), "1 edit, 1 read");
     assertStringIncludes(pipe.out(), "  raise the retry limit\n");
+    // An edit no words surround is listed with its time all the same (trial 37: a Crush
+    // session said "1 edit" and listed none).
+    assertStringIncludes(pipe.out(), "\n    edit  2026-1");
 
     const json = captureIO(ix.env, false);
     assertEquals(await blameCmd.run({ ...args, values: { json: true } }, json.io), 0);
