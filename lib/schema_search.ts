@@ -184,12 +184,16 @@ export const SEARCH_Q = {
     WHERE p.id IN (SELECT value FROM json_each(?))`,
     ["ids"],
   ),
-  /** Every session: its project, and whether it is a subagent filed under an indexed parent. */
+  /**
+   * Every session: its project, whether it is a subagent filed under an indexed parent
+   * (`sub`), and whether it is one listed on its own, its parent not indexed (`alone`).
+   */
   sessionKinds: query<
     NoParams,
-    { id: number; harness: string; project: string | null; sub: number }
+    { id: number; harness: string; project: string | null; sub: number; alone: number }
   >(
-    `SELECT id, harness, project, NOT ${TOP_LEVEL} AS sub FROM sessions s`,
+    `SELECT id, harness, project, NOT ${TOP_LEVEL} AS sub,
+      s.parent IS NOT NULL AND ${TOP_LEVEL} AS alone FROM sessions s`,
   ),
   /** Every session with a project. */
   sessionProjects: query<NoParams, { id: number; harness: string; project: string }>(

@@ -81,6 +81,8 @@ export interface IndexStats {
   excluded: number;
   /** Subagent sessions filed under their indexed parent (never listed on their own). */
   subagents: number;
+  /** Subagent sessions whose parent is not indexed (listed on their own, counted as sessions). */
+  subagentsAlone: number;
   /** Exclusion patterns in force. */
   excludePatterns: number;
 }
@@ -128,6 +130,7 @@ export function indexStats(store: Store, path: string, env: Env, here?: string):
     throwaway: hidden.throwaway,
     excluded: hidden.excluded,
     subagents: hidden.subagents,
+    subagentsAlone: hidden.subagentsAlone,
     excludePatterns: patterns.length,
   };
 }

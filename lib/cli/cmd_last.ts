@@ -289,6 +289,8 @@ export function lastJson(d: LastData, window?: TimeHint): Record<string, unknown
       model: s.model,
       models: modelsOf(s),
       events: s.events,
+      // A subagent whose parent is not indexed: the parent's id.
+      parent: s.parent ?? null,
       description: s.description,
       // The same text under the name search's results give it (`results[].about`).
       about: s.description,
@@ -309,7 +311,10 @@ export function lastText(d: LastData, io: Pick<IO, "isTTY" | "env">): string {
     out.push(
       `${c.cyan(s.ref)}  ${c.bold(s.harness)}  ${fmtSessionTime(s.updated ?? s.started, s)}  ${
         tilde(s.project, io.env.home)
-      }  ${c.dim(plural(s.events, "event"))}`,
+      }  ${c.dim(plural(s.events, "event"))}${
+        // Listed on its own, a subagent shares its parent's short id (trial 37: read as the
+        // parent session itself).
+        s.parent ? c.dim("  a subagent; its parent session is not in the index") : ""}`,
     );
     if (s.description) out.push(`  ${oneLine(s.description, 100)}`);
   }

@@ -56,10 +56,11 @@ Deno.test("last prints colour on a terminal, plain text to a pipe, and JSON with
     assertEquals(await lastCmd.run({ values: { json: true }, positionals: [] }, json.io), 0);
     const doc = JSON.parse(json.out());
     assertEquals(doc.sessions.map((s: { id: string }) => s.id), [NEW, OLD]);
-    assertEquals(Object.keys(doc.sessions[0]).slice(-5), [
+    assertEquals(Object.keys(doc.sessions[0]).slice(-6), [
       "model",
       "models",
       "events",
+      "parent",
       "description",
       "about",
     ]);

@@ -53,6 +53,8 @@ export function statsJson(st: IndexStats): Record<string, unknown> {
     excludePatterns: undefined,
     more_projects: st.moreProjects,
     moreProjects: undefined,
+    subagents_alone: st.subagentsAlone,
+    subagentsAlone: undefined,
     harnesses: st.harnesses.map((h) => ({
       harness: h.harness,
       sessions: h.sessions,
@@ -76,11 +78,17 @@ export function statsText(st: IndexStats, io: Pick<IO, "isTTY" | "env">): string
       plural(st.sources, "store")
     }, ${plural(st.words, "word")}`,
   ];
-  if (st.subagents) {
-    out.push(c.dim(
-      `           ${st.subagents} of the sessions are subagents, filed under their parent session`,
-    ));
-  }
+  // Trial 37: three subagents whose parent was not indexed were listed by `last` and left
+  // out of this count.
+  const filed = st.subagents &&
+    `${st.subagents} of the sessions ${
+      st.subagents === 1 ? "is a subagent, filed under its" : "are subagents, filed under their"
+    } parent session`;
+  const alone = st.subagentsAlone &&
+    `${st.subagentsAlone} ${filed ? "more" : "of the sessions"} ${
+      st.subagentsAlone === 1 ? "is a subagent" : "are subagents"
+    } listed on ${st.subagentsAlone === 1 ? "its" : "their"} own, the parent not in the index`;
+  if (filed || alone) out.push(c.dim(`           ${[filed, alone].filter(Boolean).join("; ")}`));
   for (const h of st.harnesses) {
     out.push(
       `  ${h.harness.padEnd(10)} ${plural(h.sessions, "session ", "sessions").padStart(15)} ${

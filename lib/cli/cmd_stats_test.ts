@@ -5,6 +5,7 @@ import { testEnv } from "../../tests/_fixture.ts";
 import { DejaError } from "../../core/errors.ts";
 import { csi } from "./output.ts";
 import { parseStats, statsCmd, statsData } from "./cmd_stats.ts";
+import { lastCmd } from "./cmd_last.ts";
 import { isoTime } from "./common.ts";
 import { mkdirSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -238,5 +239,61 @@ Deno.test("stats' date range leaves out sessions dated only by their file's time
     assertEquals([doc2.harnesses[0].file_dated, doc2.harnesses[0].undated], [3, 1]);
   } finally {
     rmSync(root, { recursive: true, force: true });
+  }
+});
+
+Deno.test("stats counts the subagents listed on their own, and last marks them", async () => {
+  const parent = "5ab50000-1111-4222-8333-444455556666";
+  const gone = "5ab60000-1111-4222-8333-444455556666";
+  const ix = await indexSessions([
+    {
+      id: parent,
+      cwd: "/w/app",
+      start: "2026-11-01T10:00:00Z",
+      turns: [{ user: "split the work" }, { say: "handing it to a subagent" }],
+    },
+    {
+      id: parent,
+      agent: "a1a1a1a1a1a1a1a1",
+      cwd: "/w/app",
+      start: "2026-11-01T10:02:00Z",
+      turns: [{ user: "read the routes" }, { say: "read" }],
+    },
+    // Its parent's file is not in the store (trial 37: three such in a real store).
+    {
+      id: gone,
+      agent: "b2b2b2b2b2b2b2b2",
+      cwd: "/w/app",
+      start: "2026-11-01T11:00:00Z",
+      turns: [{ user: "check the tests" }, { say: "checked" }],
+    },
+  ]);
+  try {
+    const st = statsData(ix.env);
+    assertEquals([st.sessions, st.subagents, st.subagentsAlone], [3, 1, 1]);
+    const pipe = captureIO(ix.env, false);
+    assertEquals(await statsCmd.run({ values: {}, positionals: [] }, pipe.io), 0);
+    assertStringIncludes(
+      pipe.out(),
+      "1 of the sessions is a subagent, filed under its parent session; " +
+        "1 more is a subagent listed on its own, the parent not in the index\n",
+    );
+    const json = captureIO(ix.env, false);
+    assertEquals(await statsCmd.run({ values: { json: true }, positionals: [] }, json.io), 0);
+    assertEquals(JSON.parse(json.out()).subagents_alone, 1);
+    const last = captureIO(ix.env, false);
+    assertEquals(await lastCmd.run({ values: {}, positionals: [] }, last.io), 0);
+    const lines = last.out().split("\n").filter((l) => /^\S/.test(l));
+    assertEquals(lines.length, 2, last.out());
+    assertStringIncludes(lines[0], "  a subagent; its parent session is not in the index");
+    assert(!lines[1].includes("subagent"), lines[1]);
+    const lastJ = captureIO(ix.env, false);
+    assertEquals(await lastCmd.run({ values: { json: true }, positionals: [] }, lastJ.io), 0);
+    assertEquals(JSON.parse(lastJ.out()).sessions.map((s: { parent: string | null }) => s.parent), [
+      gone,
+      null,
+    ]);
+  } finally {
+    ix.cleanup();
   }
 });

@@ -53,7 +53,7 @@ Deno.test("stats, last and search apply one throwaway rule and their counts add 
 
     const text = captureIO(env, false);
     assertEquals(await statsCmd.run({ values: {}, positionals: [] }, text.io), 0);
-    assertStringIncludes(text.out(), "1 of the sessions are subagents");
+    assertStringIncludes(text.out(), "1 of the sessions is a subagent, filed under its parent");
     assertStringIncludes(text.out(), "1 throwaway, 1 excluded");
     assertStringIncludes(text.out(), "matching sessions are not indexed");
   } finally {

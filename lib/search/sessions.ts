@@ -138,6 +138,8 @@ export interface HiddenCounts {
   excluded: number;
   /** Subagent sessions filed under their indexed parent (never listed on their own). */
   subagents: number;
+  /** Subagent sessions whose parent is not indexed (listed on their own). */
+  subagentsAlone: number;
 }
 
 /**
@@ -149,8 +151,9 @@ export interface HiddenCounts {
  */
 export function hiddenCounts(store: Store, env: Env, here?: string): HiddenCounts {
   const excluded = projectMatcher(excludePatterns(env));
-  const out: HiddenCounts = { throwaway: 0, excluded: 0, subagents: 0 };
+  const out: HiddenCounts = { throwaway: 0, excluded: 0, subagents: 0, subagentsAlone: 0 };
   for (const r of Q.sessionKinds.all(store, {})) {
+    if (r.alone) out.subagentsAlone++;
     if (r.sub) out.subagents++;
     else if (excluded(r.project)) out.excluded++;
     else if (isThrowawaySession(r, env, here)) out.throwaway++;
