@@ -18,23 +18,10 @@ import { shortRef } from "../sessions.ts";
 import { findFixes, type FixExample, fixRecord, type FixResult } from "../memory/fix.ts";
 import { hiddenHint, JUNK_OPTION, withStore } from "./_memory.ts";
 import { defaultHidden } from "../search/sessions.ts";
+import { ERROR_TEXT_HEAD, ERROR_TEXT_MAX, errorTextWithin } from "../memory/signature.ts";
 
-/** Largest error text looked at: 1 MiB (its first 64 KiB and its last part when longer). */
-const TEXT_MAX = 1 << 20;
-
-/** Largest text read from stdin: 16 MiB (a log piped whole; its end is kept, see {@link headAndTail}). */
+/** Largest text read from stdin: 16 MiB (a log piped whole; its end is kept, see {@link errorTextWithin}). */
 const STDIN_MAX = 16 << 20;
-
-/**
- * `text` within {@link TEXT_MAX}: its first 64 KiB and its last part, where a log's error
- * usually is (trial 14: a 1.1 MB dump ending in the error was cut at 1 MiB, and "no line of
- * that text reports an error"). Null when it fits.
- */
-function headAndTail(text: string): string | null {
-  if (text.length <= TEXT_MAX) return null;
-  const head = 64 << 10;
-  return text.slice(0, head) + "\n" + text.slice(text.length - (TEXT_MAX - head));
-}
 
 export const fixCmd: CommandSpec = {
   refresh: true,
@@ -242,11 +229,11 @@ export function fixText(d: FixData, io: Pick<IO, "isTTY" | "env">): string {
 async function runFix(a: Args, io: IO): Promise<number> {
   const args = parseFix(a);
   const whole = args.text ?? errorText(await io.readStdin(STDIN_MAX, 10_000));
-  const cut = headAndTail(whole);
+  const cut = errorTextWithin(whole);
   if (cut !== null) {
     io.err(
       `deja: the text is ${(whole.length / 1e6).toFixed(1)} MB; its first 64 KB and last ` +
-        `${((TEXT_MAX - (64 << 10)) / 1024).toFixed(0)} KB are read${
+        `${((ERROR_TEXT_MAX - ERROR_TEXT_HEAD) / 1024).toFixed(0)} KB are read${
           whole.length >= STDIN_MAX ? " (stdin stopped at 16 MiB)" : ""
         }\n`,
     );

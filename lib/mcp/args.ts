@@ -8,14 +8,15 @@
  * Lengths, in UTF-16 code units (JavaScript string length): `query`, `path`,
  * `what`, `project` and `harness` at most {@link MAX_QUERY}; `text` (a note)
  * at most {@link MAX_NOTE}; longer is an error, never cut silently. `error`
- * (a pasted error, often long) is the exception: {@link errorArg} keeps its
- * first {@link MAX_QUERY} characters, where the error line is.
+ * (a pasted error, often a command's whole output) is the exception: it is read
+ * as `deja fix` reads one ({@link errorArg}).
  *
  * @module
  */
 import { MAX_LIMIT } from "./tool.ts";
+import { errorTextWithin } from "../memory/signature.ts";
 
-/** Longest `query`, `path`, `what`, `project` or `harness`, and what is kept of `error`. */
+/** Longest `query`, `path`, `what`, `project` or `harness`. */
 export const MAX_QUERY = 2000;
 /** Longest note (`text` of mode remember). */
 export const MAX_NOTE = 8000;
@@ -80,7 +81,11 @@ export function argProblem(args: Record<string, unknown>): string | undefined {
   return undefined;
 }
 
-/** The `error` argument as used: its first {@link MAX_QUERY} characters. */
+/**
+ * The `error` argument as used: whole up to 1 MiB, else its start and its end, as `deja fix`
+ * reads one (trial 38: cut to its first 2,000 characters, a command's output that ended in
+ * the error was answered "no line of that text reports an error").
+ */
 export function errorArg(v: string): string {
-  return v.length > MAX_QUERY ? v.slice(0, MAX_QUERY) : v;
+  return errorTextWithin(v) ?? v;
 }

@@ -1,9 +1,10 @@
-import { assertEquals, assertStringIncludes } from "../../tests/_assert.ts";
+import { assert, assertEquals, assertStringIncludes } from "../../tests/_assert.ts";
 import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { testEnv } from "../../tests/_fixture.ts";
 import { callDeja } from "./call.ts";
-import { argProblem, errorArg, MAX_QUERY } from "./args.ts";
+import { argProblem, errorArg } from "./args.ts";
+import { ERROR_TEXT_MAX } from "../memory/signature.ts";
 import { tempDir } from "../../tests/_tmp.ts";
 
 Deno.test("a tool call with an out-of-range or ill-typed argument is an error naming it and what it takes", async () => {
@@ -60,9 +61,12 @@ Deno.test("a tool call with an out-of-range or ill-typed argument is an error na
   }
 });
 
-Deno.test("a pasted error is cut to its first 2,000 characters, not refused", () => {
+Deno.test("a pasted error is read whole up to 1 MiB, else its start and its end, not refused", () => {
   const long = "Error: boom\n" + "x".repeat(5000);
   assertEquals(argProblem({ mode: "fix", error: long }), undefined);
-  assertEquals(errorArg(long).length, MAX_QUERY);
+  assertEquals(errorArg(long), long);
   assertEquals(errorArg("short"), "short");
+  const huge = "noise\n".repeat(200_000) + "Error: the end";
+  assertEquals(errorArg(huge).length, ERROR_TEXT_MAX + 1);
+  assert(errorArg(huge).endsWith("\nError: the end"));
 });

@@ -133,6 +133,15 @@ Deno.test("context takes an id, fix the error text and how the command words", a
       await call(ix, { mode: "fix", query: "Error: Cannot find module 'express'" }),
     );
     assertStringIncludes(viaQuery, "npm install express");
+    // A command's whole output, the error at its end (trial 38: past 2,000 characters the
+    // text was cut to its start, and "no line of that text reports an error").
+    const output = text(
+      await call(ix, {
+        mode: "fix",
+        error: "npm warn deprecated\n".repeat(200) + "Error: Cannot find module 'express'",
+      }),
+    );
+    assertStringIncludes(output, "1. npm install express");
     const how = text(await call(ix, { mode: "how", what: "node" }));
     assertStringIncludes(how, "- node server.js\n  ran 2 times in 1 session");
     const none = await call(ix, { mode: "blame", path: "/w/nowhere.ts" });

@@ -16,6 +16,23 @@
  */
 import { sanitizeForTerminal } from "../redact.ts";
 
+/** Largest error text looked at: 1 MiB (its first {@link ERROR_TEXT_HEAD} and its last part when longer). */
+export const ERROR_TEXT_MAX = 1 << 20;
+/** What of a longer error text's start is looked at. */
+export const ERROR_TEXT_HEAD = 64 << 10;
+
+/**
+ * `text` within {@link ERROR_TEXT_MAX}: its first {@link ERROR_TEXT_HEAD} and its last part,
+ * where a log's error usually is (trial 14: a 1.1 MB dump ending in the error was cut at 1
+ * MiB, and "no line of that text reports an error"). Null when it fits. `deja fix` and the
+ * MCP tool's fix mode read a pasted error through it.
+ */
+export function errorTextWithin(text: string): string | null {
+  if (text.length <= ERROR_TEXT_MAX) return null;
+  return text.slice(0, ERROR_TEXT_HEAD) + "\n" +
+    text.slice(text.length - (ERROR_TEXT_MAX - ERROR_TEXT_HEAD));
+}
+
 /** Words that mark a line as reporting an error. */
 const ERROR_WORDS =
   /\b(?:error|errors|err|fail|failed|failure|fatal|panic|exception|traceback|denied|refused|cannot|can't|could not|couldn't|unable|not found|no such|unknown|undefined|invalid|missing|unexpected|expected|timed out|timeout|segmentation|abort(?:ed)?|conflict|rejected|forbidden|unauthorized|not recognized|is not|does not|did not|no module named|no required module)\b/i;
