@@ -178,6 +178,12 @@ export interface TargetRef {
   name: string;
   harness: Wirable;
   auto: boolean;
+  /**
+   * Picked by `--auto` for a harness at its plain target (it has no `-auto` one, or the
+   * program its hooks need is not here), not named: `uninstall --auto` takes that wiring
+   * back when this install wrote it (lib/install/state.ts `withAuto`).
+   */
+  swept?: boolean;
 }
 
 const isStr = (v: unknown): v is string => typeof v === "string" && v !== "";

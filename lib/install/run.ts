@@ -96,9 +96,13 @@ export function installTargets(
   }
   // An -auto target writes the plain wiring too; when that was not there before, uninstalling
   // the -auto target takes it back (state.ts `withAuto`). A plain target asked for keeps it.
+  // So does `--auto`'s plain wiring of a harness it could not give an -auto target (goose, zed).
   const wired = refs.filter((_, i) => !refusals[i]);
-  const brought = wired.filter((r) => r.auto && !plainWired(env, r)).map((r) => r.harness.harness);
-  const plainAsked = new Set(wired.filter((r) => !r.auto).map((r) => r.harness.harness));
+  const brought = wired.filter((r) => (r.auto || r.swept) && !plainWired(env, r))
+    .map((r) => r.harness.harness);
+  const plainAsked = new Set(
+    wired.filter((r) => !r.auto && !r.swept).map((r) => r.harness.harness),
+  );
   const result = cleanFsErrors(() =>
     keepingMadeDirs(env, () => {
       try {

@@ -8,6 +8,7 @@ import { DejaError } from "../../core/errors.ts";
 import { suggestCommand } from "../cli/suggest.ts";
 import { tilde } from "../../core/text.ts";
 import { expandPath } from "./template.ts";
+import { loadInstallState } from "./state.ts";
 import {
   allTargetNames,
   autoPresent,
@@ -96,10 +97,17 @@ export function selectTargets(env: Env, sel: Selection, install: boolean): Targe
         1,
       );
     }
+    // What `install --auto` wired at a plain target, and wrote there (state.ts `withAuto`).
+    const withAuto = new Set(!install && sel.auto ? loadInstallState(env).withAuto : []);
     for (const w of pool) {
-      // `uninstall --auto` (without --all): only the -auto wiring (hooks, plugins) of each.
+      // `uninstall --auto` (without --all): only the -auto wiring (hooks, plugins) of each,
+      // and the plain wiring `install --auto` wrote for a harness with no -auto target (trial
+      // 38: goose and zed stayed wired, and said nothing).
       const autoOnly = !install && sel.auto && !sel.all;
-      if (autoOnly && !w.facts.auto) continue;
+      if (autoOnly && !w.facts.auto) {
+        if (withAuto.has(w.harness)) out.push({ name: w.facts.target, harness: w, auto: false });
+        continue;
+      }
       // Install: a harness whose hooks need a program that is not here (Kimi Code) gets its plain target.
       const deep = (install || autoOnly) && sel.auto && w.facts.auto &&
         (!install || autoPresent(env, w));
@@ -107,6 +115,7 @@ export function selectTargets(env: Env, sel: Selection, install: boolean): Targe
         name: deep ? w.facts.auto!.target : w.facts.target,
         harness: w,
         auto: Boolean(deep),
+        ...(install && sel.auto && !deep ? { swept: true } : {}),
       });
     }
   }
