@@ -474,3 +474,59 @@ Deno.test("the launcher runs the recorded deja, and exits 0 silently when it is 
   );
   assertEquals(viaVar.stdout, "moved deja mcp\n", "DEJA_BIN is the second place it looks");
 });
+
+Deno.test("uninstall --auto takes back the plain wiring install --auto wrote for a harness with no -auto target, not a plain install's", () => {
+  // Trial 38: `install --auto` wired goose and zed (no hooks, so no -auto target), and
+  // `uninstall --auto` left both wired and their backups, saying nothing.
+  const w = world();
+  const goose = join(w.home, ".config/goose/config.yaml");
+  const zed = join(w.home, ".config/zed/settings.json");
+  write(goose, "extensions:\n  developer:\n    enabled: true\n    type: builtin\n");
+  write(zed, '{\n  "theme": "One Dark",\n  "context_servers": {}\n}\n');
+  const before = snapshot(w.home);
+  const on = selectTargets(w.env, { names: [], auto: true }, true);
+  assertEquals(on.map((r) => r.name).sort(), ["goose", "zed"]);
+  installTargets(w.env, w.self, on);
+  assertEquals(targetStatus(w.env, t("goose")).state, "wired");
+  const off = selectTargets(w.env, { names: [], auto: true }, false);
+  assertEquals(off.filter((r) => ["goose", "zed"].includes(r.name)).length, 2);
+  uninstallTargets(w.env, off);
+  // The same files, bytes and modes (their mtimes are the writes').
+  const bytes = (s: Record<string, string>) =>
+    Object.fromEntries(Object.entries(s).map(([k, v]) => [k, v.replace(/ \S+ /, " ")]));
+  assertEquals(bytes(snapshot(w.home)), bytes(before));
+  assert(!existsSync(w.launcher));
+  // Asked for by name, goose's plain wiring is the user's choice: `uninstall --auto` keeps it.
+  installTargets(w.env, w.self, selectTargets(w.env, { names: [], auto: true }, true));
+  installTargets(w.env, w.self, [t("goose")]);
+  uninstallTargets(w.env, selectTargets(w.env, { names: [], auto: true }, false));
+  assertEquals(targetStatus(w.env, t("goose")).state, "wired");
+  assertEquals(targetStatus(w.env, t("zed")).state, "not_wired");
+});
+
+Deno.test("gemini-auto's hooksConfig.enabled goes with its uninstall beside the user's hooks, and doctor warns when the user turned it off", () => {
+  // Trial 38: install added `hooksConfig.enabled: true` (turning on the user's own hooks
+  // too), and uninstall left it on while the user's hook stayed; with the switch off, doctor
+  // said "wired" of hooks Gemini CLI never runs.
+  const w = world();
+  const settings = join(w.home, ".gemini/settings.json");
+  const mine = '{\n  "theme": "GitHub",\n  "hooks": {"AfterTool": [{"matcher": "write_file", ' +
+    '"hooks": [{"type": "command", "command": "my-linter"}]}]}\n}\n';
+  write(settings, mine);
+  installTargets(w.env, w.self, [t("gemini-auto")]);
+  assertEquals(json(settings).hooksConfig, { enabled: true });
+  uninstallTargets(w.env, [t("gemini-auto")]);
+  assertEquals(readFileSync(settings, "utf8"), mine);
+  // A switch the user set is theirs: kept, and a false one named by doctor.
+  write(settings, '{\n  "hooksConfig": {"enabled": false}\n}\n');
+  installTargets(w.env, w.self, [t("gemini-auto")]);
+  assertEquals(json(settings).hooksConfig, { enabled: false });
+  const hooks = targetStatus(w.env, t("gemini-auto")).parts.find((p) => p.kind === "hooks");
+  assertEquals(hooks?.state, "wired");
+  assertStringIncludes(
+    hooks?.warning ?? "",
+    "hooksConfig.enabled is false in ~/.gemini/settings.json",
+  );
+  uninstallTargets(w.env, [t("gemini-auto"), t("gemini")]);
+  assertEquals(json(settings), { hooksConfig: { enabled: false } });
+});

@@ -17,6 +17,7 @@ import { existsSync } from "node:fs";
 import type { Env } from "../../core/model.ts";
 import { detected, mcpFile, type RetiredHook, type TargetRef } from "./facts.ts";
 import { expandPath } from "./template.ts";
+import { tilde } from "../../core/text.ts";
 import { BrokenConfig, readJsonDoc, realTarget } from "./files.ts";
 import {
   commandProgram,
@@ -32,7 +33,7 @@ import type { ConfigFormat } from "./formats.ts";
 import { unapprovedHooks } from "./codex_trust.ts";
 import { launcherPath, launcherTarget, targetExists } from "./launcher.ts";
 import { type PartKind, withLauncher } from "./wire.ts";
-import type { Obj } from "../../core/values.ts";
+import { isObj, type Obj } from "../../core/values.ts";
 import {
   asIndexError,
   checkIndex,
@@ -195,6 +196,7 @@ export function targetStatus(env: Env, ref: TargetRef): TargetStatus {
       if (missing.length === auto.hooks.length) return { state: "not_wired" };
       if (missing.length) return { state: "not_wired", detail: `missing: ${missing.join(", ")}` };
       const warning = retiredLeft(o, auto.style, auto.retired ?? [], auto.target) ??
+        baseOff(o, auto.base, tilde(expandPath(env, auto.file), env.home)) ??
         (auto.trust_file ? approval(env, auto.file, o, auto.trust_file) : undefined);
       if (warning) return { state: "wired", warning };
       return auto.note ? { state: "wired", detail: auto.note } : { state: "wired" };
@@ -209,6 +211,31 @@ export function targetStatus(env: Env, ref: TargetRef): TargetStatus {
     state,
     parts,
   };
+}
+
+/**
+ * The warning for a value the hooks need (`auto.base`) that the config holds otherwise
+ * (trial 38: Gemini CLI's `"hooksConfig": {"enabled": false}`, which install does not
+ * overwrite, and doctor said "wired" of hooks that never run); undefined when none is.
+ */
+function baseOff(
+  o: Obj,
+  base: Obj | undefined,
+  file: string,
+  at: string[] = [],
+): string | undefined {
+  for (const [k, v] of Object.entries(base ?? {})) {
+    const here = o[k];
+    if (here === undefined) continue;
+    if (isObj(v)) {
+      const off = isObj(here) ? baseOff(here, v, file, [...at, k]) : undefined;
+      if (off) return off;
+    } else if (JSON.stringify(here) !== JSON.stringify(v)) {
+      return `hooks present, but ${[...at, k].join(".")} is ${JSON.stringify(here)} in ${file}: ` +
+        `the harness runs no hook until it is ${JSON.stringify(v)}`;
+    }
+  }
+  return undefined;
 }
 
 /**

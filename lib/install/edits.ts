@@ -518,17 +518,26 @@ export function setBase(o: Obj, base: Obj | undefined): void {
 }
 
 /**
- * Takes the values of `base` out of `o` again, once no hook is left in `o`:
- * only values still equal to what install set go, and objects left empty too.
+ * Takes the values of `base` out of `o` again: only values still equal to what install
+ * set go, and objects left empty too. While hooks of the user's are left in `o`, only
+ * those under a top-level object install created (`made`, state.ts): one the user had
+ * stays, as their hooks may need it; one deja made goes, so the user's hooks are as off
+ * as before (trial 38: Gemini CLI's `hooksConfig.enabled`, added by install, stayed on).
  */
-export function dropBase(o: Obj, base: Obj | undefined): void {
+export function dropBase(o: Obj, base: Obj | undefined, made: readonly string[][] = []): void {
   const left = isObj(o.hooks) &&
     Object.values(o.hooks).some((v) => !Array.isArray(v) || v.length > 0);
-  if (!base || left) return;
-  for (const [k, v] of Object.entries(base)) {
-    if (isObj(o[k]) && isObj(v)) {
-      dropBase(o[k] as Obj, v);
-      if (!Object.keys(o[k] as Obj).length) delete o[k];
-    } else if (JSON.stringify(o[k]) === JSON.stringify(v)) delete o[k];
+  for (const [k, v] of Object.entries(base ?? {})) {
+    if (left && !made.some((p) => p.length === 1 && p[0] === k)) continue;
+    dropValue(o, k, v);
   }
+}
+
+/** Removes `o[k]` where it equals `v`, deep: objects left empty go too. */
+function dropValue(o: Obj, k: string, v: unknown): void {
+  const here = o[k];
+  if (isObj(here) && isObj(v)) {
+    for (const [k2, v2] of Object.entries(v)) dropValue(here, k2, v2);
+    if (!Object.keys(here).length) delete o[k];
+  } else if (JSON.stringify(here) === JSON.stringify(v)) delete o[k];
 }

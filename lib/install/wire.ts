@@ -281,7 +281,8 @@ function jsonEdits(ctx: WireCtx, ref: TargetRef, install: boolean): JsonEdit[] {
         }
         : (o) => {
           uninstallHooks(ctx, hookPath, hooks.style, [...hooks.hooks, ...retired], o);
-          dropBase(o, hooks.base);
+          const real = realTarget(hookPath);
+          dropBase(o, hooks.base, ctx.state?.made?.find((m) => m.file === real)?.keys);
         },
     });
   }
