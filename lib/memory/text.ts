@@ -56,13 +56,32 @@ const NOT_CONCLUDING = /^(?:now,?\s+|ok(?:ay)?,?\s+|great!?\s+)?(?:let me|let's|
 const FRAGMENT = /[:,;–—-]\s*$/;
 
 /**
+ * An offer to look into it, not a choice taken: "I'll help you investigate why …", "I will
+ * start by checking …" (trial 38: handed on as decisions). "I will freeze the clock instead
+ * of sleeping" is a choice, and stays.
+ */
+const OFFER =
+  /^(?:now,?\s+|ok(?:ay)?,?\s+)?(?:i'll|i’ll|i will|i'm going to|i’m going to|i am going to)\s+(?:help|start|begin|first|look|check|investigate|examine|analy[sz]e|review|explore|search|read|dig|trace|debug)\b/i;
+
+/**
+ * An exclamation or a heading of a few words that only announces: "I see the issue!", "The
+ * issue is now clear!", "The Solution That Worked" (trial 38: handed on as decisions).
+ */
+function announces(s: string): boolean {
+  const words = s.match(/[\p{L}\p{N}'’]+/gu)?.length ?? 0;
+  return words <= 5 && (/!\s*$/.test(s) || !/[.!?)"'”`]\s*$/.test(s));
+}
+
+/**
  * True when `sentence` holds one of the {@link DECISION_MARKERS} and is a
- * complete sentence: not a plan ("Let me …"), a question, or a lead-in ending
- * in ':' that only introduces a list.
+ * complete sentence: not a plan ("Let me …"), an offer to look ("I'll help you
+ * investigate …"), a question, a lead-in ending in ':' that only introduces a
+ * list, or a few words that only announce ("I see the issue!").
  */
 export function concludes(sentence: string): boolean {
   const s = sentence.trim();
-  return DECISION_RE.test(s) && !NOT_CONCLUDING.test(s) && !FRAGMENT.test(s);
+  return DECISION_RE.test(s) && !NOT_CONCLUDING.test(s) && !FRAGMENT.test(s) &&
+    !OFFER.test(s) && !announces(s);
 }
 
 // `do not` / `don't` only after a subject: at a sentence's start it is an instruction ("stop,

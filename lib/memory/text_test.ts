@@ -1,5 +1,5 @@
 import { assertEquals } from "../../tests/_assert.ts";
-import { displayPath, reportsProblem } from "./text.ts";
+import { concludes, displayPath, reportsProblem } from "./text.ts";
 import { oneLine } from "../../core/text.ts";
 
 Deno.test("displayPath shows a path relative to its project, or under ~", () => {
@@ -29,4 +29,25 @@ Deno.test("reportsProblem tells a report that something does not work from an in
     ["still failing after the fix", true],
   ];
   for (const [text, want] of cases) assertEquals(reportsProblem(text), want, text);
+});
+
+Deno.test("concludes leaves out offers to look and announcements of a few words", () => {
+  // Trial 38: handed on by ctx and handoff as decisions.
+  for (
+    const s of [
+      "I see the issue!",
+      "The issue is now clear!",
+      "The Solution That Worked",
+      "I'll help you investigate why the loading state is causing the flicker.",
+      "I will start by checking the root cause in the logs.",
+    ]
+  ) assertEquals(concludes(s), false, s);
+  for (
+    const s of [
+      "I will freeze the clock instead of sleeping.",
+      "Fixed the typo.",
+      "The root cause is the session cookie expiring during slow runs.",
+      "The fix was to pin lodash to 4.17.21 because 4.18 broke the build!",
+    ]
+  ) assertEquals(concludes(s), true, s);
 });
