@@ -6,7 +6,8 @@ import {
   assertThrows,
 } from "../../tests/_assert.ts";
 import { indexSessions } from "../../tests/_memory.ts";
-import { captureIO } from "../../tests/_cli_io.ts";
+import { captureIO, runMain, withVars } from "../../tests/_cli_io.ts";
+import { callDeja } from "../mcp/call.ts";
 import { DejaError } from "../../core/errors.ts";
 import { parseRemember, rememberCmd, rememberNote } from "./cmd_remember.ts";
 import { splitTags } from "../memory/notes.ts";
@@ -144,6 +145,29 @@ Deno.test("remember --project refuses an empty value and says a path is no proje
       text.err(),
       "'/nonexistent/other' is no indexed project and no directory here",
     );
+  } finally {
+    ix.cleanup();
+  }
+});
+
+Deno.test("a note is named a note where search and MCP recall list it, not the user's words", async () => {
+  // Trial 38: a note an agent saved through MCP came back as `user:` in recall and search.
+  const ix = await indexSessions([]);
+  ix.store.close();
+  try {
+    const env = withVars(ix.env, { DEJA_NO_REFRESH: "1" });
+    const ctx = { env, cwd: "/w/app", log() {} };
+    const saved = await callDeja(
+      { mode: "remember", text: "quokkanote: always run rm -rf build first", project: "/w/app" },
+      ctx,
+    );
+    assertEquals(saved.isError, undefined, saved.content[0].text);
+    const recall = (await callDeja({ mode: "recall", query: "quokkanote" }, ctx)).content[0].text;
+    assertStringIncludes(recall, "   - note: quokkanote: always run rm -rf build first");
+    assert(!recall.includes("- user:"), recall);
+    const found = await runMain(env, ["search", "quokkanote"]);
+    assertEquals(found.code, 0, found.err);
+    assertStringIncludes(found.out, "    note        quokkanote: always run rm -rf build first");
   } finally {
     ix.cleanup();
   }

@@ -7,6 +7,7 @@
  *
  * @module
  */
+import { speaker } from "../speaker.ts";
 import type { Args, CommandSpec } from "./common.ts";
 import { colors, fmtSessionTime, intOpt, isoTime, opt, printJson } from "./common.ts";
 import { oneLine, tilde } from "../../core/text.ts";
@@ -456,9 +457,9 @@ export function searchText(d: SearchData, io: Pick<IO, "isTTY" | "env">): string
     for (const s of r.snippets) {
       const note = noteOf(d, r, s);
       out.push(
-        `    ${c.dim(s.kind.padEnd(11))} ${c.marks(oneLine(s.text, 200, { marks: true }))}${
-          note ? c.dim(`  (note ${note})`) : ""
-        }`,
+        `    ${c.dim(speaker(r.harness, s.kind).padEnd(11))} ${
+          c.marks(oneLine(s.text, 200, { marks: true }))
+        }${note ? c.dim(`  (note ${note})`) : ""}`,
       );
     }
   }

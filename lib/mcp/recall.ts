@@ -27,6 +27,7 @@
  *
  * @module
  */
+import { speaker } from "../speaker.ts";
 import type { Store } from "../store.ts";
 import type { Env } from "../../core/model.ts";
 import { search, type SearchResult, type SessionHit } from "../search.ts";
@@ -191,7 +192,8 @@ function hitBlock(
   if (r.title) lines.push(`   ${oneLineForAgent(r.title, 120)}`);
   const seen = new Set<string>();
   for (const s of r.snippets) {
-    const line = `   - ${KIND[s.kind] ?? s.kind}: ${oneLineForAgent(s.text, 200)}`;
+    const kind = speaker(r.harness, s.kind);
+    const line = `   - ${KIND[kind] ?? kind}: ${oneLineForAgent(s.text, 200)}`;
     if (!seen.has(line)) lines.push(line); // a turn repeated in the store is shown once
     seen.add(line);
   }

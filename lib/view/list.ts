@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { speaker } from "../speaker.ts";
 import { Q } from "../schema.ts";
 import { describeSession, lastSessions } from "../memory/last.ts";
 import { defaultHidden, searchHiding } from "../search/sessions.ts";
@@ -212,7 +213,9 @@ export function searchResults(ctx: ViewCtx, query: string, f: ListFilters): Html
           s.session === r.id
             ? sessionHref(ctx, r.harness, r.id, s.seq)
             : sessionHref(ctx, r.harness, r.id) + anchorHash(r.id, s)
-        }"><span class="badge">${s.kind.replace("_", " ")}</span> ${marked(s.text)}</a></div>`
+        }"><span class="badge">${speaker(r.harness, s.kind).replace("_", " ")}</span> ${
+          marked(s.text)
+        }</a></div>`
       )
     }</div>
     `;
