@@ -58,7 +58,7 @@ export interface IO {
    * Reads at most `maxBytes` of stdin within `timeoutMs` milliseconds; what
    * arrived by then ('' on a TTY). With `done`, stops as soon as `done(text so
    * far)` is true (a harness may keep stdin open after its event); with
-   * `idleMs`, also when nothing has come for that long.
+   * `idleMs`, also when nothing more has come for that long after the first bytes.
    */
   readStdin(
     maxBytes: number,
@@ -126,7 +126,8 @@ export function exit(code: number, graceMs = 10_000): void {
 /**
  * Reads stdin through `fs.read` on descriptor 0 (no stream objects): at most
  * `maxBytes`, within `timeoutMs` milliseconds, stopping early when `done`
- * says so or nothing has come for `idleMs`; '' when stdin is a terminal.
+ * says so or nothing more has come for `idleMs` after the first bytes; ''
+ * when stdin is a terminal.
  */
 function readFd0(
   maxBytes: number,
@@ -166,7 +167,6 @@ function readFd0(
       clearTimeout(quiet);
       quiet = setTimeout(finish, idleMs);
     };
-    waitIdle();
     const next = () => {
       const buf = new Uint8Array(64 * 1024);
       read(0, buf, 0, buf.length, null, (err, n) => {

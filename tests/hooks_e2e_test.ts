@@ -25,10 +25,16 @@ interface Timed {
 }
 
 /**
- * Runs the binary with `input` written to stdin, which is then kept open for
- * `holdMs` (as some harnesses do) unless the process ends first.
+ * Runs the binary with `input` written to stdin (after `delayMs`), which is then kept open
+ * for `holdMs` (as some harnesses do) unless the process ends first.
  */
-function runHeld(args: string[], env: Record<string, string>, input: string, holdMs: number) {
+function runHeld(
+  args: string[],
+  env: Record<string, string>,
+  input: string,
+  holdMs: number,
+  delayMs = 0,
+) {
   const bin = binary(); // built (once) before the clock starts
   return new Promise<Timed>((resolve) => {
     const t = performance.now();
@@ -39,10 +45,11 @@ function runHeld(args: string[], env: Record<string, string>, input: string, hol
     let stderr = "";
     child.stdout.on("data", (c) => stdout += c);
     child.stderr.on("data", (c) => stderr += c);
-    if (input) child.stdin.write(input);
+    const late = setTimeout(() => input && child.stdin.write(input), delayMs);
     const hold = setTimeout(() => child.stdin.end(), holdMs);
     child.on("close", (code) => {
       clearTimeout(hold);
+      clearTimeout(late);
       resolve({ code, stdout, stderr, ms: performance.now() - t });
     });
   });
@@ -84,6 +91,11 @@ Deno.test("a hook answers and exits while the harness keeps stdin open", async (
     // Half an event, then nothing.
     const h = await runHeld(["hook-tool"], env, EVENT.slice(0, 40), HOLD);
     assertEquals([h.code, h.stdout], [0, ""]);
+    // An event written late, as a loaded machine may (trial 38: 0.5 s late went unanswered).
+    const ev2 = JSON.stringify({ session_id: "held-2", cwd: "/w/held", source: "startup" });
+    const late = await runHeld(["hook-context"], env, ev2, HOLD, 600);
+    assertEquals(late.code, 0);
+    assertStringIncludes(late.stdout, '"hookEventName":"SessionStart"');
   } finally {
     ix.cleanup();
   }

@@ -10,12 +10,16 @@ import type { IO } from "../../core/runtime.ts";
 
 /** Most bytes of stdin read (a PostToolUse event carries the tool's output). */
 export const STDIN_MAX = 2 * 1024 * 1024;
-/** Longest wait for the event, in milliseconds. */
-export const STDIN_WAIT_MS = 500;
 /**
- * Reading ends once nothing has come for this long, in milliseconds (a
- * harness writes its event at once; one that keeps stdin open and silent
- * costs no more than this).
+ * Longest wait for the event, in milliseconds: also for its first byte (trial 38: an event
+ * written 0.5 s after the hook started, as a loaded machine may, went unanswered when the
+ * wait was 0.5 s and silence ended it after 0.2 s). A harness that keeps stdin open and
+ * never writes costs this much; every harness deja wires writes at once, or closes stdin.
+ */
+export const STDIN_WAIT_MS = 1500;
+/**
+ * Reading ends once nothing more has come for this long after the first bytes, in
+ * milliseconds (a harness writes its event at once).
  */
 export const STDIN_IDLE_MS = 200;
 
