@@ -199,17 +199,19 @@ export function fixNote(
   ];
   for (const f of fixes) {
     const ex = f.examples[0];
-    // What was edited before it ran is the fix of a re-run (trial 16: "run it again" alone).
-    const edits = ex?.edited.length
-      ? ` once ${ex.edited.slice(0, 2).map((p) => p.split(/[\\/]/).pop()).join(", ")}${
+    // What was edited before it ran is the fix of a re-run (trial 16: "run it again" alone),
+    // said first: the edit, then the run that passed (trial 38: "after X failed once Y was
+    // edited" read as if the edit had made it fail).
+    const edited = ex?.edited.length
+      ? `edit ${ex.edited.slice(0, 2).map((p) => p.split(/[\\/]/).pop()).join(", ")}${
         ex.edited.length > 2 ? ` and ${ex.edited.length - 2} more` : ""
-      } ${ex.edited.length === 1 ? "was" : "were"} edited`
+      }, then run `
       : "";
-    const after = ex ? `; after \`${oneLine(normalCommand(ex.failed), 80)}\` failed${edits}` : "";
+    const after = ex ? `; after \`${oneLine(normalCommand(ex.failed), 80)}\` failed` : "";
     lines.push(
-      `- \`${oneLine(commandOneLine(f.command), 120)}\` (${plural(f.sessions, "session")}, ${
-        fixRecord(f)
-      }${f.checked ? "" : ", not checked"}, last ${day(f.last)}${after})`,
+      `- ${edited}\`${oneLine(commandOneLine(f.command), 120)}\` (${
+        plural(f.sessions, "session")
+      }, ${fixRecord(f)}${f.checked ? "" : ", not checked"}, last ${day(f.last)}${after})`,
     );
   }
   const body = fitLines(lines, budget);

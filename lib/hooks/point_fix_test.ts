@@ -3,7 +3,7 @@
  * same message about another module) is not "this error came up before" (trial 13: `fix`
  * now falls back on an error's general form, and says so; a hook has no room to).
  */
-import { assert, assertEquals } from "../../tests/_assert.ts";
+import { assert, assertEquals, assertStringIncludes } from "../../tests/_assert.ts";
 import { indexSessions } from "../../tests/_memory.ts";
 import { fixNote } from "./point.ts";
 
@@ -61,7 +61,11 @@ Deno.test("the fix note of a re-run says what was edited before it", async () =>
       new Set(),
       2000,
     );
-    assert(note?.text.includes("once animals.py was edited"), note?.text);
+    assertStringIncludes(note?.text ?? "", "- edit animals.py, then run `python -m pytest");
+    assertStringIncludes(
+      note?.text ?? "",
+      "; after `python -m pytest tests/test_quokka.py` failed)",
+    );
   } finally {
     ix.cleanup();
   }
