@@ -176,7 +176,7 @@ Deno.test({
       // the very error it printed).
       const lint = d.commands.find((c) => c.command.includes("lint.ps1"))!;
       assertEquals([lint.exit, lint.outcome], [0, "failed"]);
-      assertStringIncludes(d.markdown, "lint.ps1'\"` → **failed (exit 0) ✗**");
+      assertStringIncludes(d.markdown, "lint.ps1'\"` → **failed by its output (exit 0) ✗**");
     } finally {
       ix.cleanup();
     }

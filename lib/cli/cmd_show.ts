@@ -18,6 +18,7 @@ import { Q } from "../schema.ts";
 import type { EventRow, FileRow, SessionRow } from "../rows.ts";
 import { describeSession } from "../memory/last.ts";
 import {
+  BY_OUTPUT,
   exitOf,
   type Outcome,
   outcomeOf,
@@ -478,13 +479,13 @@ export function* showChunks(
         : cmd.of
         ? runColor(cmd.outcome)(
           cmd.outcome === "failed"
-            ? ` failed (${exitOf(cmd.exit, cmd.of)})`
+            ? ` ${BY_OUTPUT} (${exitOf(cmd.exit, cmd.of)})`
             : ` ${exitOf(cmd.exit, cmd.of)}`,
         )
         : cmd.exit !== null
         // PowerShell's 0 beside an error it printed (lib/memory/outcome.ts): said as `ctx` says it.
         ? cmd.exit === 0
-          ? cmd.outcome === "failed" ? c.red(" failed (exit 0)") : c.green(" exit 0")
+          ? cmd.outcome === "failed" ? c.red(` ${BY_OUTPUT} (exit 0)`) : c.green(" exit 0")
           : c.red(` exit ${cmd.exit}`)
         : cmd.outcome === "failed"
         ? c.red(" failed")

@@ -403,8 +403,11 @@ function ended(
     const facts = runFacts(r);
     const code = () => inlineCode(oneLine(commandOneLine(r.command), 100));
     let note: (() => string) | undefined;
-    if (outcomeOf(facts) === "failed") note = () => `${code()} failed (${outcomeLabel(facts)})`;
-    else {
+    if (outcomeOf(facts) === "failed") {
+      // `failed by its output (exit 0)` says it whole; `exit 128` is said as a failure.
+      const label = outcomeLabel(facts);
+      note = () => `${code()} ${label.startsWith("failed") ? label : `failed (${label})`}`;
+    } else {
       // Stopped while it ran (trial 32): said as such, not as failed.
       const end = runEnd(facts.output ?? facts.head);
       if (stoppedEnd(end)) note = () => `${code()} was ${end}`;

@@ -49,7 +49,7 @@ export interface HowCommand {
   lastExit: number | null;
   /**
    * The latest run's status in words (outcome.ts `outcomeLabel`: `exit 0`, `exit 1 of grep`,
-   * `failed (exit 0 of tail)`, `exit unknown`).
+   * `failed by its output (exit 0 of tail)`, `exit unknown`).
    */
   lastStatus: string;
   /** The session of the latest run: harness, native id and shortest reference (`deja show` takes it). */

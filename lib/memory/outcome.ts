@@ -312,6 +312,12 @@ export function runFailed(r: RunFacts): boolean {
 }
 
 /**
+ * A run whose status says it succeeded while its output reports an error, as listings name
+ * it, the status after it (trial 38: `failed (exit 0)` read as a contradiction).
+ */
+export const BY_OUTPUT = "failed by its output";
+
+/**
  * A short status for people and agents: `exit N` when the exit status is
  * recorded, `failed` when the run failed without one, `no result` when the
  * call has none (it never finished), `exit unknown` otherwise.
@@ -326,10 +332,12 @@ export function outcomeLabel(r: RunFacts): string {
   if (r.exit !== null && r.exit !== undefined) {
     const owner = statusOwner(r.command, r.exit);
     if (!owner) {
-      return outcomeOf(r) === "failed" && r.exit === 0 ? "failed (exit 0)" : `exit ${r.exit}`;
+      return outcomeOf(r) === "failed" && r.exit === 0 ? `${BY_OUTPUT} (exit 0)` : `exit ${r.exit}`;
     }
     // Failed by its output behind a status that says nothing (trial 12: `exit 0 of tail ✗`).
-    return outcomeOf(r) === "failed" ? `failed (${exitOf(r.exit, owner)})` : exitOf(r.exit, owner);
+    return outcomeOf(r) === "failed"
+      ? `${BY_OUTPUT} (${exitOf(r.exit, owner)})`
+      : exitOf(r.exit, owner);
   }
   if (outcomeOf(r) === "failed") return "failed";
   return r.noResult ? "no result" : "exit unknown";

@@ -167,7 +167,7 @@ Deno.test("statusOwner names the filter last in a pipe, whose status is not the 
   assertEquals(outcomeLabel({ ...run, output: "" }), "exit 0 of head");
   assertEquals(
     outcomeLabel({ ...run, output: "error: token rejected" }),
-    "failed (exit 0 of head)",
+    "failed by its output (exit 0 of head)",
   );
   assertEquals(outcomeOf({ ...run, command: "deploy" }), "ok");
   // A filter's non-zero status (nothing matched), flagged an error by the harness for it alone.
@@ -226,7 +226,7 @@ Deno.test("a command ending in || true: its 0 says nothing, the output decides, 
   const claude = { exit: null, isError: false, command: "rm build/x || true", output: out };
   const codex = { ...claude, exit: 0 };
   assertEquals([outcomeOf(claude), outcomeOf(codex)], ["failed", "failed"]);
-  assertEquals(outcomeLabel(codex), "failed (exit 0 (|| true))");
+  assertEquals(outcomeLabel(codex), "failed by its output (exit 0 (|| true))");
   const quiet = { ...codex, output: "" };
   assertEquals([outcomeOf(quiet), outcomeLabel(quiet)], ["unknown", "exit 0 (|| true)"]);
   assertEquals(statusOwner("make lint || true", 0), "|| true");
@@ -286,7 +286,7 @@ Deno.test("PowerShell's exit 0 beside an error it printed is a failure; a clean 
     "or executable program. Check\x1b[0m\r\n";
   const pwsh = { exit: 0, isError: false, output, command: `pwsh -NoLogo -Command "& 'lint.ps1'"` };
   assertEquals(outcomeOf(pwsh), "failed");
-  assertEquals(outcomeLabel(pwsh), "failed (exit 0)");
+  assertEquals(outcomeLabel(pwsh), "failed by its output (exit 0)");
   assertEquals(outcomeOf({ ...pwsh, command: "powershell.exe -Command lint.ps1" }), "failed");
   assertEquals(outcomeOf({ ...pwsh, output: "Running ScriptAnalyzer...\r\n" }), "ok");
   // Another program's 0 is its own, whatever it printed (a log searched for errors).
