@@ -38,6 +38,26 @@ Deno.test("an unclosed TOML table header is placed on its own line", () => {
   }
 });
 
+Deno.test("a config of valid text but the wrong shape is said to be so, once", () => {
+  // Trial 38: `[]` was "not valid JSON", and "(nothing was changed)" came before the hint
+  // saying nothing was written.
+  const w = world();
+  try {
+    const path = join(w.home, ".claude.json");
+    write(path, "[]\n");
+    const r = installTargets(w.env, w.self, [t("claude-code")]);
+    assertEquals(
+      r.outcomes[0].refused,
+      `${path} holds a list where its settings (an object) belong`,
+    );
+    write(path, '{"mcpServers": []}\n');
+    const shape = installTargets(w.env, w.self, [t("claude-code")]).outcomes[0].refused ?? "";
+    assertEquals(shape, `${path}: mcpServers is not an object`);
+  } finally {
+    rmSync(w.root, { recursive: true, force: true });
+  }
+});
+
 // Named targets only: nothing is looked up on disk.
 const pick = (name: string) => selectTargets(testEnv("/nonexistent"), { names: [name] }, true);
 const message = (name: string) => assertThrows(() => pick(name), DejaError).message;

@@ -45,6 +45,11 @@ import {
 export const installCmd: CommandSpec = {
   usage: "install <target>... | --all | --auto [--force] [--no-index] [--watch-service] [--json]" +
     " | install remote-sync",
+  // Trial 38: `install --dry-run` got the hint for text starting with a dash.
+  lacks: {
+    "dry-run": "install has no dry run: 'deja sources --wiring' shows what each target writes " +
+      "and where, and 'deja uninstall <target>' takes it back",
+  },
   options: {
     "no-index": {
       type: "boolean",

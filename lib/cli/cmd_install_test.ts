@@ -158,3 +158,19 @@ Deno.test("install --watch-service --json prints one document with the service i
     rmSync(w.root, { recursive: true, force: true });
   }
 });
+
+Deno.test("install and uninstall --dry-run name where to look instead", async () => {
+  // Trial 38: `install --dry-run` got the hint for text starting with a dash.
+  const w = world();
+  try {
+    const on = await runMain(w.env, ["install", "--dry-run", "claude-code"]);
+    assertEquals(on.code, 2);
+    assertStringIncludes(on.err, "hint: install has no dry run: 'deja sources --wiring' shows");
+    const off = await runMain(w.env, ["uninstall", "--dry-run", "--all"]);
+    assertEquals(off.code, 2);
+    assertStringIncludes(off.err, "hint: uninstall has no dry run: 'deja doctor' shows");
+    assert(!existsSync(join(w.home, ".claude.json")), "nothing was written");
+  } finally {
+    rmSync(w.root, { recursive: true, force: true });
+  }
+});

@@ -29,6 +29,10 @@ import { NOT_DEJAS } from "../install/wire.ts";
 
 export const uninstallCmd: CommandSpec = {
   usage: "uninstall <target>... | --all | --watch-service | remote-sync [--json]",
+  lacks: {
+    "dry-run": "uninstall has no dry run: 'deja doctor' shows what is wired and where; " +
+      "uninstall removes only deja's own entries",
+  },
   options: {
     all: {
       type: "boolean",

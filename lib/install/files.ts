@@ -201,7 +201,15 @@ export function readJsonDoc(path: string, format: ConfigFormat = formatOf(path))
     throw new BrokenConfig(path, e.reason, e.at, format);
   }
   if (typeof v !== "object" || v === null || Array.isArray(v)) {
-    throw new BrokenConfig(path, "the top level is not an object", undefined, format);
+    // Valid text of the wrong shape (trial 38: `[]` was called "not valid JSON").
+    const shape = Array.isArray(v) ? "a list" : v === null ? "null" : `a ${typeof v}`;
+    throw new BrokenConfig(
+      path,
+      "the top level is not an object",
+      undefined,
+      format,
+      `holds ${shape} where its settings (an object) belong`,
+    );
   }
   const bom = readHeadSync(real, 3).join() === "239,187,191";
   return { path, real, format, text, bom, exists: true, value: v as Record<string, unknown> };

@@ -441,7 +441,7 @@ export function planTarget(
     if (err instanceof ShapeError) {
       const path = edits[changed.length]?.path ?? "";
       return {
-        refused: `${path}: ${err.message}; fix it, then run this again (nothing was changed)`,
+        refused: `${path}: ${err.message}`,
       };
     }
     throw err;
