@@ -530,3 +530,21 @@ Deno.test("gemini-auto's hooksConfig.enabled goes with its uninstall beside the 
   uninstallTargets(w.env, [t("gemini-auto"), t("gemini")]);
   assertEquals(json(settings), { hooksConfig: { enabled: false } });
 });
+
+Deno.test("doctor calls deja's MCP entry with the user's own settings wired, and says whose it is", () => {
+  // Trial 38: an `env` added to deja's entry made doctor say "not wired", while the entry
+  // still ran deja's server.
+  const w = world();
+  installTargets(w.env, w.self, [t("claude-code")]);
+  const path = join(w.home, ".claude.json");
+  const doc = json(path);
+  doc.mcpServers.deja.env = { DEJA_HOME: "/elsewhere" };
+  write(path, JSON.stringify(doc, null, 2) + "\n");
+  const mcp = targetStatus(w.env, t("claude-code")).parts.find((p) => p.kind === "mcp")!;
+  assertEquals(mcp.state, "wired");
+  assertStringIncludes(mcp.warning ?? "", "an entry deja did not write runs deja's server");
+  // Uninstall keeps it, and the launcher it runs.
+  uninstallTargets(w.env, [t("claude-code")]);
+  assertEquals(json(path).mcpServers.deja.env, { DEJA_HOME: "/elsewhere" });
+  assert(existsSync(w.launcher), "the launcher the user's entry runs stays");
+});

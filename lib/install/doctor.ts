@@ -142,11 +142,18 @@ export function targetStatus(env: Env, ref: TargetRef): TargetStatus {
         const e = getMcp(o, mcp.key);
         if (!e || !isDejaServer(e)) return { state: "not_wired" };
         const want = withLauncher(mcp.entry, serverProgram(e)) as Obj;
-        if (!writtenByDeja(e, want, env.platform === "win32" ? serverProgram(e) : undefined)) {
-          return { state: "not_wired", detail: "an entry deja did not write is there" };
-        }
         const l = liveness(env, serverProgram(e));
-        return l.ok ? { state: "wired" } : { state: "stale_path", detail: l.detail };
+        if (!l.ok) return { state: "stale_path", detail: l.detail };
+        if (!writtenByDeja(e, want, env.platform === "win32" ? serverProgram(e) : undefined)) {
+          // Deja's server all the same, with settings of the user's (trial 38: an `env` added
+          // to deja's entry was "not wired"): it works; install and uninstall leave it be.
+          return {
+            state: "wired",
+            warning: "an entry deja did not write runs deja's server: install and uninstall " +
+              "keep it as it is ('deja install --force' replaces it)",
+          };
+        }
+        return { state: "wired" };
       }));
     }
     if (f.skill) parts.push(ownedPart(env, "skill", f.skill.file));
