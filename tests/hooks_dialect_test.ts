@@ -293,3 +293,43 @@ Deno.test("a cwd with a trailing separator is the same directory", () => {
   // A root stays a root.
   assertEquals([place("/").cwd, place("C:\\").cwd], ["/", "C:\\"]);
 });
+
+Deno.test("hook-tool-after reads Gemini CLI's AfterTool result object (llmContent, error)", async () => {
+  // Trial 39: Gemini's hooks reference gives `tool_response` as `{llmContent, returnDisplay,
+  // error?}`; deja answered a failed `run_shell_command` so given with nothing.
+  const ix = await indexSessions([{
+    id: "9e390000-0000-4000-8000-000000000039",
+    cwd: "/w/shop",
+    start: "2026-10-01T10:00:00Z",
+    turns: [
+      { bash: "npm test", out: "Error: Cannot find module 'lodash'", exit: 1 },
+      { bash: "npm install lodash", out: "added 1 package", exit: 0 },
+      { bash: "npm test", out: "1 passing", exit: 0 },
+    ],
+  }]);
+  try {
+    const llm =
+      "Command: npm test\nDirectory: (root)\nOutput: Error: Cannot find module 'lodash'\n" +
+      "Error: (none)\nExit Code: 1";
+    for (
+      const response of [
+        { llmContent: llm, returnDisplay: "Error: Cannot find module 'lodash'" },
+        { llmContent: [{ text: llm }], error: { message: "exit 1", type: "SHELL" } },
+      ]
+    ) {
+      const ev = JSON.stringify({
+        session_id: `g${JSON.stringify(response).length}`,
+        cwd: "/w/shop",
+        hook_event_name: "AfterTool",
+        tool_name: "run_shell_command",
+        tool_input: { command: "npm test" },
+        tool_response: response,
+      });
+      const r = await run(ix.env, ["hook-tool-after", "--harness", "gemini"], ev);
+      assertEquals(r.code, 0);
+      assertStringIncludes(r.out, "npm install lodash");
+    }
+  } finally {
+    ix.cleanup();
+  }
+});

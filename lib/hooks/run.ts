@@ -162,6 +162,14 @@ function toolInput(c: Ctx): { tool: string; command?: string; file?: string } {
   };
 }
 
+/** A tool result's text for the model: a string, or a list of parts (strings, `{text}`). */
+function llmText(v: unknown): string | undefined {
+  if (typeof v === "string") return v;
+  if (!Array.isArray(v)) return undefined;
+  const parts = v.map((p) => typeof p === "string" ? p : str(p, "text") ?? "").filter(Boolean);
+  return parts.length ? parts.join("\n") : undefined;
+}
+
 /** What the shell tool call's failure said, or undefined when it did not fail. */
 export function failureText(e: HookEvent): string | undefined {
   const error = str(e, "error");
@@ -180,14 +188,24 @@ export function failureText(e: HookEvent): string | undefined {
   }
   const r = objField(e, "tool_response");
   if (!r) return undefined;
-  const out = [str(r, "stderr"), str(r, "stdout"), str(r, "output"), str(r, "error")]
-    .filter(Boolean).join("\n");
+  // Gemini CLI's AfterTool: `{llmContent, returnDisplay, error?: {message, type}}` (its hooks
+  // reference; trial 39: a failed `run_shell_command` so given got no answer).
+  const llm = llmText(r.llmContent) ?? str(r, "returnDisplay");
+  const failure = objField(r, "error");
+  const out = [
+    str(r, "stderr"),
+    str(r, "stdout"),
+    str(r, "output"),
+    str(r, "error"),
+    llm,
+    failure && str(failure, "message"),
+  ].filter(Boolean).join("\n");
   const code = [r.exit_code, r.exitCode, r.returncode, r.returnCode].find((v) =>
     typeof v === "number"
   ) as number | undefined;
   const failed = runFailed({
     exit: code ?? null,
-    isError: r.is_error === true || r.isError === true,
+    isError: r.is_error === true || r.isError === true || failure !== undefined,
     output: out,
     // PowerShell's 0 beside an error it printed is a failure (trial 27: silent).
     command: str(objField(e, "tool_input") ?? {}, "command") ?? null,
