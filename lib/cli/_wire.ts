@@ -81,8 +81,9 @@ export function refusalText(r: WireReport): string {
 
 /** The `--json` document (docs/json-output.md, `install`). */
 export function wireJson(r: WireReport): Record<string, unknown> {
+  const { keptFor, ...launcher } = r.launcher;
   return {
-    launcher: r.launcher,
+    launcher: { ...launcher, ...(keptFor ? { kept_for: keptFor } : {}) },
     targets: r.outcomes.map((o) => ({
       target: o.target,
       harness: o.harness,
@@ -125,7 +126,14 @@ export function wireText(r: WireReport, io: Pick<IO, "isTTY" | "env">, install: 
       `${paint(r.launcher.action)} ${"launcher".padEnd(12)} ${"".padEnd(8)} ${
         tilde(r.launcher.path, home)
       }${install ? c.dim(` -> ${r.launcher.target.join(" ")}`) : ""}${
-        r.launcher.action === "kept" ? c.dim(` (${NOT_DEJAS})`) : ""
+        r.launcher.action !== "kept" ? "" : r.launcher.keptFor
+          ? c.dim(
+            ` (still run by ${
+              tilde(r.launcher.keptFor, home)
+            }: an entry of deja's you edited is kept as yours; take it out there, then ` +
+              "uninstall again)",
+          )
+          : c.dim(` (${NOT_DEJAS})`)
       }`,
     );
   }

@@ -16,7 +16,7 @@ import { existsSync, readFileSync, rmSync } from "node:fs";
 import { dirname } from "node:path";
 import type { Env } from "../../core/model.ts";
 import type { TargetRef } from "./facts.ts";
-import { wirables } from "./facts.ts";
+import { mcpFile, wirables } from "./facts.ts";
 import type { FileAction } from "./files.ts";
 import {
   keepingMadeDirs,
@@ -41,8 +41,13 @@ export interface WireReport {
   launcher: {
     /** What configs run: the launcher path (the binary itself on Windows). */
     path: string;
-    /** `kept`: uninstall found a file there that deja did not write, and left it. */
+    /**
+     * `kept`: uninstall found a file there that deja did not write, and left it; or
+     * (with {@link keptFor}) a config still runs it.
+     */
     action: FileAction | "kept";
+    /** The config that still runs the launcher: an entry of deja's the user edited. */
+    keptFor?: string;
     /** The argv the launcher starts. */
     target: string[];
   };
@@ -182,16 +187,20 @@ function uninstallAll(env: Env, refs: TargetRef[]): WireReport {
     withAuto: [...withAuto].filter((h) => !done.has(h)),
   });
   const still = launcherInUse(env, path);
+  // An entry of deja's the user edited (a flag added to a hook) is kept as theirs, and runs
+  // the launcher still: it stays, and is said to (trial 39: it was removed, and the agent's
+  // hook failed on every prompt).
+  const keptFor = still || !existsSync(path) ? undefined : configRunning(env, path);
   // The launcher is deja's own: never restored from a backup (an older deja made those).
-  if (!still) rmSync(`${path}.deja.bak`, { force: true });
+  if (!still && !keptFor) rmSync(`${path}.deja.bak`, { force: true });
   const action: FileAction | "kept" = still
     ? "unchanged"
-    : existsSync(path) && launcherTarget(path) === null
-    ? "kept" // a file at the launcher's place that deja did not write
+    : keptFor || (existsSync(path) && launcherTarget(path) === null)
+    ? "kept" // a file at the launcher's place that deja did not write, or one a config runs
     : removeFile(path, dirname(path));
   dropBackups(env, outcomes);
   removeMadeDirs(env);
-  return { launcher: { path, action, target: [] }, outcomes };
+  return { launcher: { path, action, target: [], ...(keptFor ? { keptFor } : {}) }, outcomes };
 }
 
 /**
@@ -222,6 +231,27 @@ function launcherInUse(env: Env, path: string): boolean {
       }
     });
   });
+}
+
+/**
+ * The first config of any harness (an MCP server's, the hooks') whose text still names the
+ * launcher at `path` once deja's own entries are gone: an entry the user edited. Undefined
+ * when none does.
+ */
+function configRunning(env: Env, path: string): string | undefined {
+  const files = new Set<string>();
+  for (const w of wirables()) {
+    const f = w.facts;
+    if (f.mcp) files.add(mcpFile(env, f.mcp));
+    if (f.auto?.file) files.add(expandPath(env, f.auto.file));
+    if (f.auto?.grant) files.add(expandPath(env, f.auto.grant.file));
+  }
+  for (const file of files) {
+    try {
+      if (existsSync(file) && readTextSync(file).includes(path)) return file;
+    } catch { /* unreadable: not this one */ }
+  }
+  return undefined;
 }
 
 /**
