@@ -548,3 +548,48 @@ Deno.test("doctor calls deja's MCP entry with the user's own settings wired, and
   assertEquals(json(path).mcpServers.deja.env, { DEJA_HOME: "/elsewhere" });
   assert(existsSync(w.launcher), "the launcher the user's entry runs stays");
 });
+
+Deno.test("uninstall keeps the launcher a hook of deja's the user edited still runs, and says where", () => {
+  // Trial 39: a flag added to deja's hook kept the hook (the user's now) while uninstall
+  // removed the launcher it ran: the agent's hook then failed on every prompt.
+  const w = world();
+  installTargets(w.env, w.self, [t("claude-auto")]);
+  const settings = join(w.home, ".claude/settings.json");
+  write(
+    settings,
+    readFileSync(settings, "utf8").replace(
+      "deja-launcher hook-prompt",
+      "deja-launcher hook-prompt --no-refresh",
+    ),
+  );
+  const off = uninstallTargets(w.env, [t("claude-auto")]);
+  assertStringIncludes(readFileSync(settings, "utf8"), "hook-prompt --no-refresh");
+  assertEquals([off.launcher.action, off.launcher.keptFor], ["kept", settings]);
+  assert(existsSync(w.launcher), "the launcher the edited hook runs stays");
+  // Taken out by hand, the next uninstall removes the launcher.
+  const doc = json(settings);
+  delete doc.hooks;
+  write(settings, JSON.stringify(doc) + "\n");
+  assertEquals(uninstallTargets(w.env, [t("claude-auto")]).launcher.action, "removed");
+  assert(!existsSync(w.launcher));
+});
+
+Deno.test("deja's goose entry turned off by hand is said so by doctor, and uninstall takes it", () => {
+  // Trial 39: doctor said "wired" (and "runs deja's server") of `enabled: false`, and
+  // uninstall kept it as "not deja's".
+  const w = world();
+  const goose = join(w.home, ".config/goose/config.yaml");
+  const before = "extensions:\n  developer:\n    enabled: true\n    type: builtin\n";
+  write(goose, before);
+  installTargets(w.env, w.self, [t("goose")]);
+  write(goose, readFileSync(goose, "utf8").replace(/(deja:[\s\S]*?enabled:) true/, "$1 false"));
+  assertStringIncludes(readFileSync(goose, "utf8"), "enabled: false");
+  const mcp = targetStatus(w.env, t("goose")).parts.find((p) => p.kind === "mcp")!;
+  assertEquals([mcp.state, mcp.detail], [
+    "not_wired",
+    "deja's entry is there, turned off (enabled: false)",
+  ]);
+  const off = uninstallTargets(w.env, [t("goose")]);
+  assertEquals(off.outcomes[0].changes.map((c) => c.action), ["removed"]);
+  assertEquals(readFileSync(goose, "utf8"), before);
+});

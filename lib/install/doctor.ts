@@ -142,6 +142,15 @@ export function targetStatus(env: Env, ref: TargetRef): TargetStatus {
         const e = getMcp(o, mcp.key);
         if (!e || !isDejaServer(e)) return { state: "not_wired" };
         const want = withLauncher(mcp.entry, serverProgram(e)) as Obj;
+        // Turned off in the harness's config (trial 39: goose's `enabled: false` was "wired").
+        if (e.enabled === false || e.disabled === true) {
+          return {
+            state: "not_wired",
+            detail: `deja's entry is there, turned off (${
+              e.enabled === false ? "enabled: false" : "disabled: true"
+            })`,
+          };
+        }
         const l = liveness(env, serverProgram(e));
         if (!l.ok) return { state: "stale_path", detail: l.detail };
         if (!writtenByDeja(e, want, env.platform === "win32" ? serverProgram(e) : undefined)) {

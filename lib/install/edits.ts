@@ -176,7 +176,9 @@ const RUNS = ["command", "cmd", "args", "env", "cwd", "url", "type", "transport"
  * True when deja wrote this MCP entry: it is exactly `want` (deja's entry for
  * the target, launcher filled in), but that the program may be any deja
  * launcher (or the program `launcher` names, the binary itself on Windows), and
- * that fields which do not say what runs (`disabled`, `timeout`) may be added.
+ * that fields which do not say what runs (`disabled`, `timeout`, goose's `enabled`) may be
+ * added or changed (trial 39: deja's goose entry turned off by hand was "not deja's", and
+ * uninstall left it).
  * An entry with other args, an `env`, or a `deja` binary the user named by
  * hand is the user's: deja neither takes it over (unless `--force`) nor removes it.
  */
@@ -191,7 +193,7 @@ export function writtenByDeja(entry: unknown, want: Obj, launcher?: string): boo
       : isObj(v) && typeof v.path === "string"
       ? { ...v, path: serverProgram(entry) }
       : v;
-  for (const k of new Set([...Object.keys(want), ...RUNS])) {
+  for (const k of RUNS) {
     const mine = k in want ? JSON.stringify(swap(want[k])) : undefined;
     if ((k in entry ? JSON.stringify(entry[k]) : undefined) !== mine) {
       if (k in want || k in entry) return false;
