@@ -12,6 +12,7 @@ import type { FilteredOut, FilterUsed } from "./_filtered.ts";
 import type { Store } from "../store.ts";
 import { search, type SearchOptions, type SearchResult } from "../search.ts";
 import { STOP_WORDS } from "../query.ts";
+import { misreadOperators, OPERATORS } from "../search/operators.ts";
 import { heldAnywhere, TermStats } from "../search/expand.ts";
 import { tokens } from "../search/tokenize.ts";
 import { isStopSlip } from "../search/spelling.ts";
@@ -215,9 +216,6 @@ export function symbolHint(query: string): string {
   return "";
 }
 
-/** Words other search engines read as operators when typed in capitals. */
-const OPERATORS = new Set(["OR", "AND", "NOT"]);
-
 /**
  * The hint for a query that types `OR` or `NOT` in capitals as another engine's operator:
  * deja reads every word as a word and lists the sessions holding them all (trial 37: `foo OR
@@ -226,16 +224,14 @@ const OPERATORS = new Set(["OR", "AND", "NOT"]);
  * none, for a quoted query, or when no other word is left.
  */
 export function operatorHint(query: string): string {
-  if (query.includes('"')) return "";
-  const words = query.split(/\s+/).filter(Boolean);
-  const plain = words.filter((w) => !OPERATORS.has(w));
-  if (!plain.length) return "";
-  if (words.includes("OR")) {
+  const ops = misreadOperators(query);
+  const plain = query.split(/\s+/).filter((w) => w && !OPERATORS.has(w));
+  if (ops.includes("OR")) {
     const re = plain.map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|");
     return "hint: OR is no operator here: deja lists the sessions holding every word; " +
       `deja search --re ${shQuoteShown(`(?i)${re}`)} finds any of them\n`;
   }
-  if (words.includes("NOT")) {
+  if (ops.includes("NOT")) {
     return "hint: NOT is no operator here: 'not' was searched as a word beside the others " +
       "(no word can be left out)\n";
   }

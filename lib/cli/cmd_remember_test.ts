@@ -172,3 +172,33 @@ Deno.test("a note is named a note where search and MCP recall list it, not the u
     ix.cleanup();
   }
 });
+
+Deno.test("MCP recall says OR and NOT are no operators, as the CLI does", async () => {
+  // Trial 39: `forgejo NOT redis` through MCP listed sessions about redis and said nothing.
+  const ix = await indexSessions([
+    {
+      id: "0f390000-1111-4222-8333-000000000001",
+      cwd: "/w/a",
+      start: "2026-11-01T10:00:00Z",
+      turns: [{ user: "forgejo cannot reach redis" }, { say: "restarted redis" }],
+    },
+  ]);
+  ix.store.close();
+  try {
+    const env = withVars(ix.env, { DEJA_NO_REFRESH: "1" });
+    const ctx = { env, cwd: "/w/a", log() {} };
+    const text = async (query: string) =>
+      (await callDeja({ mode: "recall", query }, ctx)).content[0].text;
+    assertStringIncludes(
+      await text("forgejo NOT redis"),
+      "; NOT is no operator here: 'not' was searched as a word\n1. claude",
+    );
+    assertStringIncludes(
+      await text("forgejo OR zqxnothing"),
+      "Note: OR is no operator here: it finds no more (ask each word alone for either).",
+    );
+    assert(!(await text("forgejo redis")).includes("no operator"));
+  } finally {
+    ix.cleanup();
+  }
+});

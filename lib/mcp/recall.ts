@@ -28,6 +28,7 @@
  * @module
  */
 import { speaker } from "../speaker.ts";
+import { misreadOperators } from "../search/operators.ts";
 import type { Store } from "../store.ts";
 import type { Env } from "../../core/model.ts";
 import { search, type SearchResult, type SessionHit } from "../search.ts";
@@ -93,13 +94,14 @@ export function recallText(store: Store, query: string, o: RecallOptions): Recal
     ...(o.now ? { now: o.now } : {}),
   });
   const q = oneLineForAgent(query, 200);
+  const ops = operatorNote(query);
   if (!res.results.length) {
     const hidden = res.hidden ? ` (${res.hidden} in throwaway or excluded projects)` : "";
     const f = filteredOut(store, query, o);
     return {
       text: `Nothing in past sessions matches "${q}"${hidden}${f.text}.${
         f.without ? "" : " Try other or fewer words."
-      }`,
+      }${ops && ` Note: ${ops}.`}`,
       shown: 0,
       total: 0,
       tier: res.tier,
@@ -109,7 +111,7 @@ export function recallText(store: Store, query: string, o: RecallOptions): Recal
   const blocks = res.results.map((r, i) => hitBlock(store, r, i, query, home));
   const head = `recall "${q}": ${res.total} session${res.total === 1 ? "" : "s"} found${
     tierNote(res)
-  }`;
+  }${ops && `; ${ops}`}`;
   const tail = (shown: number) => {
     const more = res.total - shown;
     return more > 0
@@ -156,6 +158,22 @@ function filteredOut(
       `${where}; without ${fields}: ${n}, so the filter left nothing (ask again without ${fields})`,
     without,
   };
+}
+
+/**
+ * What an agent is told of `OR` or `NOT` typed as operators: they are words, and every word
+ * is required (trial 39: `forgejo NOT redis` listed sessions about redis, and said nothing,
+ * where the CLI says so).
+ */
+function operatorNote(query: string): string {
+  const ops = misreadOperators(query);
+  const said = [
+    ops.includes("OR")
+      ? "OR is no operator here: it finds no more (ask each word alone for either)"
+      : "",
+    ops.includes("NOT") ? "NOT is no operator here: 'not' was searched as a word" : "",
+  ];
+  return said.filter(Boolean).join("; ");
 }
 
 function tierNote(res: SearchResult): string {
