@@ -78,7 +78,7 @@ import { TermStats } from "./search/expand.ts";
 import { ABLATE, type Ablation, withAblation } from "./search/rank.ts";
 import { fillSnippets, finish } from "./search/results.ts";
 import { ladder } from "./search/ladder.ts";
-import { isJoinedPair } from "./search/compounds.ts";
+import { isApartWord, isJoinedPair } from "./search/compounds.ts";
 import { FEW, FEW_LITERAL, looseOnly, nearestAfter } from "./search/nearest.ts";
 import { heldBy } from "./search/whole.ts";
 import { coordinate } from "./search/concepts.ts";
@@ -90,6 +90,7 @@ import {
   literalHolders,
   pairRows,
   phraseRows,
+  typedHolders,
   verbatimHolders,
   versionRows,
 } from "./search/verbatim.ts";
@@ -460,6 +461,12 @@ function run(store: Store, query: string, o: SearchOptions): SearchResult {
   // holding it so rank above those holding its words otherwise (trial 15).
   const literal = literalHolders(stats, query, f, rootOf);
   liftVerbatim(scores, literal);
+  // A word typed alone that the history also writes as two: its sessions holding it whole
+  // first (lib/search/verbatim.ts `typedHolders`).
+  const apartWord = tier === "exact" && parsed.parts.length === 1
+    ? changes.find(isApartWord)?.from
+    : undefined;
+  if (apartWord) liftVerbatim(scores, typedHolders(stats, apartWord, f, rootOf));
   // A path typed alone: the sessions that changed the file, first (a prompt quoting the path
   // with a word or two is no typed prompt of it).
   if (!ABLATE.changed) {
@@ -576,15 +583,25 @@ function run(store: Store, query: string, o: SearchOptions): SearchResult {
   // Two words typed apart also read as the one word the history writes are named only when
   // a session listed holds that word (trial 37: `executable file not found` said "also as one
   // word: not found → notfound" above sessions none of which held `notfound`).
-  if (tier === "exact" && changes.some(isJoinedPair)) {
+  // So is a word typed whole also read as the two the history writes apart, when a session
+  // listed holds only those (trial 39: `NotFound`).
+  if (tier === "exact" && changes.some((c) => isJoinedPair(c) || isApartWord(c))) {
     const ids = results.flatMap((r) => cache.members(r.rowid));
-    changes = changes.filter((c) => {
-      if (!isJoinedPair(c) || !ids.length) return !isJoinedPair(c);
-      const holding = new Set(
-        matchRows(store, ftsAny(c.to.map((t) => [t])), { ...f, sessionIds: ids }, 5000)
+    const holders = (alts: string[][]) =>
+      new Set(
+        matchRows(store, ftsAny(alts), { ...f, sessionIds: ids }, 5000)
           .map((r) => rootOf(r.session_id)),
       );
-      return results.some((r) => holding.has(r.rowid));
+    changes = changes.filter((c) => {
+      const joined = isJoinedPair(c);
+      if (!joined && !isApartWord(c)) return true;
+      if (!ids.length) return false;
+      if (joined) {
+        const holding = holders(c.to.map((t) => [t]));
+        return results.some((r) => holding.has(r.rowid));
+      }
+      const whole = holders([[c.from]]);
+      return results.some((r) => !whole.has(r.rowid));
     });
   }
   // An event holding the whole query as a phrase shows the phrase, not another place of its

@@ -118,6 +118,22 @@ Deno.test("two words also read as one word are named only when a session listed 
     assertEquals(narration(two), "exact match, also as one word: not found → notfound");
   }));
 
+Deno.test("a word typed whole that the history also writes as two ranks its holders first, and says so", () =>
+  withMemIndex([
+    { id: "apart1", events: [["tool_result", "exec: docker: executable file not found"]] },
+    { id: "apart2", events: [["tool_result", "module not found in the cache"]] },
+    { id: "whole", events: [["tool_result", "rpc error: code = NotFound desc = no image"]] },
+  ], (s) => {
+    // Trial 39: `NotFound` listed four sessions saying "not found" first, the one holding
+    // `NotFound` fifth, and said nothing.
+    const r = search(s, "NotFound");
+    assertEquals(r.results[0].id, "whole");
+    assertEquals(r.results.map((x) => x.id).sort(), ["apart1", "apart2", "whole"]);
+    assertEquals(narration(r), "exact match, also as two words: notfound → not found");
+    // Held whole by every session listed: nothing to say.
+    assertEquals(narration(search(s, "NotFound desc")), "");
+  }));
+
 Deno.test("two words typed alone that the history writes as one rank the sessions holding it first, in either number, a particle's too", () =>
   withMemIndex([
     // Names `file` and `name` often, apart.

@@ -6,7 +6,7 @@
  * @module
  */
 import type { SearchResult } from "../search.ts";
-import { isJoinedPair } from "../search/compounds.ts";
+import { isApartWord, isJoinedPair } from "../search/compounds.ts";
 import { monthWithoutYear, sessionMeets, yearsBefore } from "../search/timewords.ts";
 
 /** How each widening tier names what it did, for {@link narration}. */
@@ -205,9 +205,11 @@ function narrated(res: SearchResult): string {
   }
   // Two words typed apart that the history writes as one, read as both (`data base`).
   const ones = res.tier === "exact" ? res.changes.filter(isJoinedPair) : [];
+  // A word typed whole also read as two (`notfound` -> `not found`).
+  const twos = res.tier === "exact" ? res.changes.filter(isApartWord) : [];
   // A word typed alone: the sessions holding only its other forms follow the exact matches.
   const more = res.formsFollow;
-  const forms = more ? list(res.changes.filter((c) => !ones.includes(c))) : "";
+  const forms = more ? list(res.changes.filter((c) => !ones.includes(c) && !twos.includes(c))) : "";
   const formed = !more
     ? ""
     : more.listed === more.total
@@ -216,8 +218,13 @@ function narrated(res: SearchResult): string {
       more.listed ? `${more.listed} listed` : "none listed: raise --limit"
     }`;
   const line = {
-    exact: ones.length
-      ? `exact match, also as one word: ${list(ones)}${formed}${time}`
+    exact: ones.length || twos.length
+      ? `exact match, ${
+        [
+          ones.length ? `also as one word: ${list(ones)}` : "",
+          twos.length ? `also as two words: ${list(twos)}` : "",
+        ].filter(Boolean).join("; ")
+      }${formed}${time}`
       : time || formed
       ? `exact match${formed}${time}`
       : "",

@@ -261,6 +261,11 @@ export function writtenApart(stats: TermStats, word: string): string[][] {
   return splitWords(stats, word, { parts: 2, accept, max: 1 });
 }
 
+/** True for a change that read one word typed whole as the two the history writes (`notfound` -> `not found`). */
+export function isApartWord(c: { from: string; to: readonly string[] }): boolean {
+  return !c.from.includes(" ") && c.to.length > 0 && c.to.every((t) => t.includes(" "));
+}
+
 /**
  * True for a change that read two words typed apart as the one word the history writes
  * (`not found` -> `notfound`, `data base` -> `database`; {@link joinedPairs} at the exact tier).

@@ -550,6 +550,9 @@ export function expand(
       : [];
     if (apart.length) {
       alts.push([[word!], ...apart]);
+      // Said (search narration: "also as two words"), not a widening of the tier (trial 39:
+      // `NotFound` listed sessions saying "not found" and said nothing of it).
+      joins.push({ from: word!, to: apart.map((a) => a.join(" ")) });
       continue;
     }
     let list: string[] = [];

@@ -197,6 +197,20 @@ export function literalHolders(
   return verbatimHolders({ rows: rows.filter((r) => text.get(r.event_id)?.includes(q)) }, rootOf);
 }
 
+/**
+ * Per root session, its newest events holding `word` as typed: for a word the history also
+ * writes as two (`notfound`, `not found`), whose sessions holding it whole rank first (trial
+ * 39: the one session with `NotFound` came fifth, below four saying "file not found").
+ */
+export function typedHolders(
+  stats: TermStats,
+  word: string,
+  f: Filters,
+  rootOf: (id: number) => number,
+): Map<number, ScoredEvent[]> {
+  return verbatimHolders({ rows: newestRows(stats, f, [word], LITERAL_ROWS) }, rootOf);
+}
+
 /** Per root session (`rootOf`), its events of `phrase`, best by BM25 first. */
 export function verbatimHolders(
   phrase: Pick<PhraseRows, "rows"> | undefined,
