@@ -8,8 +8,12 @@
  */
 import type { IO } from "../../core/runtime.ts";
 
-/** Most bytes of stdin read (a PostToolUse event carries the tool's output). */
-export const STDIN_MAX = 2 * 1024 * 1024;
+/**
+ * Most bytes of stdin read (a PostToolUse event carries the tool's output: trial 39's test
+ * log of 2.1 MB, its error at the end, went unanswered at 2 MiB, and a larger one's writer
+ * met a closed pipe). The fix note reads a long failure's start and end (lib/hooks/point.ts).
+ */
+export const STDIN_MAX = 16 * 1024 * 1024;
 /**
  * Longest wait for the event, in milliseconds: also for its first byte (trial 38: an event
  * written 0.5 s after the hook started, as a loaded machine may, went unanswered when the
@@ -32,29 +36,43 @@ export type HookEvent = Record<string, unknown>;
  * opens no object or array): either way, reading more would not help.
  */
 export function jsonDone(text: string): boolean {
+  return jsonScanner()(text);
+}
+
+/**
+ * {@link jsonDone} for a text that only grows: each call reads on from where the last one
+ * stopped (trial 39: scanned from the start at every 64 KiB read, a 5.7 MB event took the
+ * whole wait, and the harness writing it met a closed pipe).
+ */
+export function jsonScanner(): (text: string) => boolean {
   let depth = 0;
   let inString = false;
   let started = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (!started) {
-      if (c === " " || c === "\n" || c === "\r" || c === "\t" || c === "\ufeff") continue;
-      if (c !== "{" && c !== "[") return true;
-      started = true;
+  let at = 0;
+  return (text) => {
+    let i = at;
+    for (; i < text.length; i++) {
+      const c = text[i];
+      if (!started) {
+        if (c === " " || c === "\n" || c === "\r" || c === "\t" || c === "\ufeff") continue;
+        if (c !== "{" && c !== "[") return true;
+        started = true;
+      }
+      if (inString) {
+        if (c === "\\") i++;
+        else if (c === '"') inString = false;
+        continue;
+      }
+      if (c === '"') inString = true;
+      else if (c === "{" || c === "[") depth++;
+      else if (c === "}" || c === "]") {
+        depth--;
+        if (depth === 0) return true;
+      }
     }
-    if (inString) {
-      if (c === "\\") i++;
-      else if (c === '"') inString = false;
-      continue;
-    }
-    if (c === '"') inString = true;
-    else if (c === "{" || c === "[") depth++;
-    else if (c === "}" || c === "]") {
-      depth--;
-      if (depth === 0) return true;
-    }
-  }
-  return false;
+    at = i;
+    return false;
+  };
 }
 
 /**
@@ -95,7 +113,7 @@ export function parseEvent(text: string): HookEvent | undefined {
 
 /** Reads and decodes the event on stdin; undefined for garbage, nothing, or a timeout. */
 export async function readEvent(io: IO): Promise<HookEvent | undefined> {
-  const text = await io.readStdin(STDIN_MAX, STDIN_WAIT_MS, jsonDone, STDIN_IDLE_MS);
+  const text = await io.readStdin(STDIN_MAX, STDIN_WAIT_MS, jsonScanner(), STDIN_IDLE_MS);
   return parseEvent(text);
 }
 

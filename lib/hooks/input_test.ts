@@ -1,6 +1,6 @@
 import { assert, assertEquals } from "../../tests/_assert.ts";
 import type { IO } from "../../core/runtime.ts";
-import { jsonDone, objField, parseEvent, readEvent, str } from "./input.ts";
+import { jsonDone, jsonScanner, objField, parseEvent, readEvent, str } from "./input.ts";
 
 Deno.test("jsonDone is true once a complete object arrived, strings and escapes respected", () => {
   assert(!jsonDone(""));
@@ -48,4 +48,14 @@ Deno.test("str and objField read fields; a JSON string holding an object is deco
   assertEquals(objField({ t: '{"command":"ls"}' }, "t"), { command: "ls" });
   assertEquals(objField({ t: "[1]" }, "t"), undefined);
   assertEquals(objField({ t: "nope" }, "t"), undefined);
+});
+
+Deno.test("jsonScanner reads on from where it stopped, an escape split between two reads", () => {
+  // Trial 39: scanned from the start at every read, a 5.7 MB event outlasted the wait.
+  const whole = '{"a":"x\\"}y","b":[1,{"c":2}]}';
+  for (let cut = 0; cut <= whole.length; cut++) {
+    const done = jsonScanner();
+    assertEquals(done(whole.slice(0, cut)), cut === whole.length, `cut at ${cut}`);
+    assert(done(whole), `whole after a cut at ${cut}`);
+  }
 });
