@@ -348,7 +348,9 @@ function run(store: Store, query: string, o: SearchOptions): SearchResult {
     };
   };
   if (o.regex) {
-    const re = compilePattern(query.trim());
+    // As written: a space at either end is part of the pattern (trial 40: `--re ' redis'`
+    // matched `forgejo-redis`, and `--json` gave the query with its space).
+    const re = compilePattern(query);
     return scanned("regex", regexScan(store, re, f, rootOf), re);
   }
   // A language named by a letter and a symbol (`C#`, `F#`, `C++`) is the letter alone to
@@ -418,6 +420,11 @@ function run(store: Store, query: string, o: SearchOptions): SearchResult {
   const joinedBy = joinedRows(stats, query, f) ?? versionRows(stats, query, f) ??
     pairRows(stats, parsed.parts, query, f);
   const joined = verbatimHolders(joinedBy, rootOf);
+  // Those holding the joined word itself (trial 40: `not found` said "the first result holds
+  // notfound" of a session holding only the phrase).
+  const joinedWord = joinedBy?.wordRows
+    ? verbatimHolders({ rows: joinedBy.wordRows }, rootOf)
+    : joined;
   // Below the phrase as typed, and that below the name as written (`fetch_user_by_id`).
   liftVerbatim(scores, new Map([...joined].filter(([id]) => !verbatim.has(id))));
   liftVerbatim(scores, verbatim);
@@ -488,7 +495,7 @@ function run(store: Store, query: string, o: SearchOptions): SearchResult {
     r.verbatimMatch = verbatim.has(r.rowid);
     // Found by the words joined only: a session holding the name as typed or the phrase is
     // named after that (trial 17: "written joined" said of the exact `fetch_user_by_id`).
-    r.joinedMatch = joined.has(r.rowid) && !verbatim.has(r.rowid) && !literal.has(r.rowid);
+    r.joinedMatch = joinedWord.has(r.rowid) && !verbatim.has(r.rowid) && !literal.has(r.rowid);
     if (
       guesses && tier === "exact" && !r.titleMatch && !r.promptMatch && !r.verbatimMatch &&
       !r.joinedMatch

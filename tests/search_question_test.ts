@@ -105,6 +105,11 @@ Deno.test("two words also read as one word are named only when a session listed 
   withMemIndex([
     { id: "path", events: [["tool_result", "exec: docker: executable file not found in PATH"]] },
     { id: "other", events: [["assistant", "the lookup returned notfound for the key"]] },
+    // Others, so that `notfound` is a rare word.
+    ...[1, 2, 3, 4, 5, 6].map((n): MemSession => ({
+      id: `filler${n}`,
+      events: [["user", `rename the logger module, step ${n}`]],
+    })),
   ], (s) => {
     // Trial 37: `executable file not found` said "also as one word: not found → notfound",
     // and no session listed held `notfound`.
@@ -116,6 +121,12 @@ Deno.test("two words also read as one word are named only when a session listed 
     const two = search(s, "not found");
     assertEquals(two.results.map((x) => x.id).sort(), ["other", "path"]);
     assertEquals(narration(two), "exact match, also as one word: not found → notfound");
+    // Only the session holding the joined word is said to (trial 40: every session holding
+    // the phrase was `joined_match`, and "the first result holds notfound" was said of one).
+    assertEquals(
+      two.results.map((x) => [x.id, Boolean(x.joinedMatch)]).sort(),
+      [["other", true], ["path", false]],
+    );
   }));
 
 Deno.test("a word typed whole that the history also writes as two ranks its holders first, and says so", () =>

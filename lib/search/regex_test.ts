@@ -99,3 +99,16 @@ Deno.test("regexScan stops a pattern that never finishes one text, at its budget
       stopRegexWorker();
     }
   }));
+
+Deno.test("search --re keeps a space at either end of the pattern", () =>
+  withMemIndex([
+    { id: "s-word", events: [["user", "restart the redis cache"]] },
+    { id: "s-glued", events: [["user", "the forgejo-redis pod restarted"]] },
+  ], (s) => {
+    // Trial 40: `--re ' redis'` was trimmed, and matched `forgejo-redis` too.
+    assertEquals(search(s, " redis", { regex: true }).results.map((r) => r.id), ["s-word"]);
+    assertEquals(search(s, "redis", { regex: true }).results.map((r) => r.id).sort(), [
+      "s-glued",
+      "s-word",
+    ]);
+  }));

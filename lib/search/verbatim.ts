@@ -127,11 +127,12 @@ export function pairRows(
   const n = Math.max(1, Q.eventCount.get(stats.store, {})!.n);
   if (stats.docs(pair.word) / n > COMMON) return undefined;
   // The two as a phrase too: a query of two words has no phrase read of its own (phraseRows).
-  const rows = [
-    ...newestRows(stats, f, [pair.word], MAX_ROWS),
-    ...newestRows(stats, f, pair.typed.split(" "), MAX_ROWS),
-  ].sort((a, b) => a.bm25 - b.bm25);
-  return rows.length ? { token: pair.word, toks: [pair.word], rows, how: "joined" } : undefined;
+  const word = newestRows(stats, f, [pair.word], MAX_ROWS);
+  const rows = [...word, ...newestRows(stats, f, pair.typed.split(" "), MAX_ROWS)]
+    .sort((a, b) => a.bm25 - b.bm25);
+  return rows.length
+    ? { token: pair.word, toks: [pair.word], rows, how: "joined", wordRows: word }
+    : undefined;
 }
 
 /** The query as another spelling of it holds it ({@link joinedRows}, {@link versionRows}). */
@@ -144,6 +145,11 @@ export interface OtherSpelling {
   rows: Row[];
   /** The words written joined as one name, or a version written with a `v`. */
   how: "joined" | "version";
+  /**
+   * Of {@link rows}, those holding {@link token} itself, where the rest hold the words typed
+   * as a phrase ({@link pairRows}); absent when every row holds it.
+   */
+  wordRows?: Row[];
 }
 
 /**
