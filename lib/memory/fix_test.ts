@@ -944,3 +944,23 @@ Deno.test("a name before the message that the message quotes again is no part of
   // A prefix the message does not quote stays.
   assertEquals(signature("npm: 'install' failed"), "npm install failed");
 });
+
+Deno.test("specificNames takes a dotted name whole, and a count of no errors says no error", () => {
+  // Trial 39: `cluster.local` (a piece of the host) was said to be missing from a session
+  // holding `redis.infra.svc.cluster.local`, and a test log's "0 errors" PASS lines gave names.
+  assertEquals(
+    specificNames("Error: getaddrinfo ENOTFOUND redis.infra.svc.cluster.local"),
+    ["redis.infra.svc.cluster.local"],
+  );
+  assertEquals(specificNames("FAIL src/app.test.js\nError: boom in app.config.ts"), [
+    "app.test.js",
+    "app.config.ts",
+  ]);
+  assertEquals(
+    specificNames(
+      "PASS src/mod001.test.js (3 tests; 0 errors)\nError: Cannot find module 'lodash'",
+    ),
+    ["lodash"],
+  );
+  assertEquals(specificNames("PASS a.test.js (0 errors, 1 failed)"), ["a.test.js"]);
+});

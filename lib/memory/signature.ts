@@ -45,9 +45,13 @@ const ERROR_WORDS =
  */
 const ERROR_SHAPES = /(?:^|[^\w])[A-Z][A-Za-z0-9]*(?:Error|Exception)\b|\bpanicked at\b/;
 
+/** A count of none (`0 errors`, `no failures`): no error said (trial 39: a test log's PASS lines). */
+const NONE_COUNT = /\b(?:0|no|zero)\s+(?:errors?|failures?|failed|warnings?)\b/gi;
+
 /** True when `line` reports an error ({@link ERROR_WORDS} or {@link ERROR_SHAPES}). */
 function saysError(line: string): boolean {
-  return ERROR_WORDS.test(line) || ERROR_SHAPES.test(line);
+  const said = line.replace(NONE_COUNT, "");
+  return ERROR_WORDS.test(said) || ERROR_SHAPES.test(said);
 }
 
 /**
@@ -203,7 +207,11 @@ export function specificNames(text: string): string[] {
       if (GO_IMPORT.test(p)) out.add(p.toLowerCase());
       else if (!SCOPED.test(m[0])) out.add(lastPart(m[0]));
     }
-    for (const m of clean.matchAll(/\b[\w@+-]+\.[A-Za-z][A-Za-z0-9]{0,5}\b/g)) {
+    // Whole dotted names (`app.test.js`, `redis.infra.svc.cluster.local`), not pieces of them
+    // (trial 39: `cluster.local` was said to be missing from a session holding the host whole).
+    for (
+      const m of clean.matchAll(/(?<![\w@+.-])[\w@+-]+(?:\.[\w@+-]+)*\.[A-Za-z][A-Za-z0-9]{0,5}\b/g)
+    ) {
       out.add(lastPart(m[0]));
     }
   }
