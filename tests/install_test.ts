@@ -565,6 +565,12 @@ Deno.test("uninstall keeps the launcher a hook of deja's the user edited still r
   const off = uninstallTargets(w.env, [t("claude-auto")]);
   assertStringIncludes(readFileSync(settings, "utf8"), "hook-prompt --no-refresh");
   assertEquals([off.launcher.action, off.launcher.keptFor], ["kept", settings]);
+  // And said of the hooks (trial 40: "removed" was all it printed).
+  const hooks = off.outcomes.flatMap((o) => o.changes).find((c) => c.kind === "hooks");
+  assertEquals([hooks?.action, hooks?.note], [
+    "kept",
+    "a hook of deja's you edited is kept as yours; deja's others were removed",
+  ]);
   assert(existsSync(w.launcher), "the launcher the edited hook runs stays");
   // Taken out by hand, the next uninstall removes the launcher.
   const doc = json(settings);
@@ -589,6 +595,12 @@ Deno.test("deja's goose entry turned off by hand is said so by doctor, and unins
     "not_wired",
     "deja's entry is there, turned off (enabled: false)",
   ]);
+  // Install leaves it off, and says so (trial 40: turned back on, "updated").
+  const again = installTargets(w.env, w.self, [t("goose")]);
+  assertEquals(again.outcomes[0].changes.map((c) => [c.action, c.note]), [
+    ["kept", "turned off by you; --force turns it back on"],
+  ]);
+  assertStringIncludes(readFileSync(goose, "utf8"), "enabled: false");
   const off = uninstallTargets(w.env, [t("goose")]);
   assertEquals(off.outcomes[0].changes.map((c) => c.action), ["removed"]);
   assertEquals(readFileSync(goose, "utf8"), before);

@@ -229,7 +229,10 @@ export function doctorText(r: DoctorReport, io: Pick<IO, "isTTY" | "env">): stri
   lines.push(
     `${c.bold("launcher".padEnd(12))} ${
       !launcher.exists
-        ? c.dim("not written yet")
+        // Named by a wired target, it was there and is gone (trial 40: "not written yet").
+        ? targets.some((t) => t.state === "stale_path")
+          ? c.red("missing")
+          : c.dim("not written yet")
         : launcher.target_exists
         ? c.green("ok")
         : c.red("stale path")
@@ -237,6 +240,8 @@ export function doctorText(r: DoctorReport, io: Pick<IO, "isTTY" | "env">): stri
   );
   if (launcher.exists && !launcher.target_exists) {
     lines.push(c.dim("  deja moved: run 'deja install' again from where it is now"));
+  } else if (!launcher.exists && targets.some((t) => t.state === "stale_path")) {
+    lines.push(c.dim("  the configs run it: 'deja install' again writes it"));
   }
   const idx = !index.exists
     ? index.readOnly
@@ -331,6 +336,10 @@ export function wireHint(t: TargetStatus): string | null {
 function wireNote(t: TargetStatus): string | null {
   const hint = wireHint(t);
   if (!hint) return null;
+  // A part deja's entry is in, turned off, is no missing one (trial 40: "mcp missing" under
+  // "deja's entry is there, turned off"): install leaves it off; --force turns it on.
+  const off = t.parts.some((p) => p.detail?.includes("turned off"));
+  if (off) return `${t.harness}: deja's entry is turned off; ${hint} --force turns it on again`;
   const missing = [...new Set(t.parts.filter((p) => p.state !== "wired").map((p) => p.kind))];
   const what = missing.length ? ` (${missing.join(", ")} missing)` : "";
   return `${t.harness} is here but not wired${what}: ${hint}`;

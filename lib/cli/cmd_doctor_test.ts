@@ -4,6 +4,7 @@ import { t, world, write } from "../../tests/_install_world.ts";
 import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { installTargets } from "../install/run.ts";
+import { launcherPath } from "../install/launcher.ts";
 import { csi } from "./output.ts";
 import { doctorCmd, doctorData, parseDoctor } from "./cmd_doctor.ts";
 
@@ -119,6 +120,24 @@ Deno.test("doctor notes a harness found here but not wired, with the install com
       undefined,
       undefined,
     ]);
+  } finally {
+    rmSync(w.root, { recursive: true, force: true });
+  }
+});
+
+Deno.test("doctor calls a launcher the configs run and that is gone missing, not unwritten", async () => {
+  // Trial 40: a deleted launcher was "not written yet" while every target said "stale path".
+  const w = world();
+  try {
+    const before = captureIO(w.env, false);
+    await doctorCmd.run(none, before.io);
+    assertStringIncludes(before.out(), "launcher     not written yet");
+    installTargets(w.env, w.self, [t("crush")]);
+    rmSync(launcherPath(w.env));
+    const after = captureIO(w.env, false);
+    await doctorCmd.run(none, after.io);
+    assertStringIncludes(after.out(), "launcher     missing  ");
+    assertStringIncludes(after.out(), "the configs run it: 'deja install' again writes it");
   } finally {
     rmSync(w.root, { recursive: true, force: true });
   }

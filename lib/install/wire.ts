@@ -37,9 +37,12 @@ import {
 } from "./files.ts";
 import {
   addListItem,
+  commandProgram,
   dropBase,
+  findHooks,
   type HookOwnership,
   type HookReplaced,
+  isLauncher,
   mcpValue,
   removeGrant,
   removeHooks,
@@ -56,10 +59,10 @@ import type { InstallState, Replaced } from "./state.ts";
 import type { HookSpec, RetiredHook } from "./facts.ts";
 import { newContainers, pruneEmptied, pruneEmpty } from "./containers.ts";
 import { type ConfigFormat, EditCheckError, renderChecked } from "./formats.ts";
-import { removeListHooks, setListHooks } from "./list_hooks.ts";
+import { findListHooks, removeListHooks, setListHooks } from "./list_hooks.ts";
 import { TEXTS } from "./texts.ts";
 import { readTextSync } from "../../core/fsread.ts";
-import type { Obj } from "../../core/values.ts";
+import { isObj, type Obj } from "../../core/values.ts";
 
 /** The parts of a target. */
 /** `file`: another file deja owns (guidance, instructions); plugin files count as `hooks`. */
@@ -105,8 +108,11 @@ interface JsonEdit {
   kind: PartKind;
   path: string;
   format?: ConfigFormat;
-  /** Applies the edit; `kept` when an entry deja did not write is in the way. */
-  apply(o: Obj): "kept" | void;
+  /**
+   * Applies the edit; `kept` when an entry deja did not write is in the way, or `{kept}`
+   * with the note saying why another thing was left.
+   */
+  apply(o: Obj): "kept" | { kept: string } | void;
 }
 
 const sameKey = (a: string[], b: string[]) => JSON.stringify(a) === JSON.stringify(b);
@@ -116,8 +122,20 @@ const sameKey = (a: string[], b: string[]) => JSON.stringify(a) === JSON.stringi
  * there that deja did not write is the user's: kept, unless `force`, which
  * records it in the install state first so that uninstall puts it back.
  */
-function installMcp(ctx: WireCtx, path: string, key: string[], entry: Obj, o: Obj): "kept" | void {
+function installMcp(
+  ctx: WireCtx,
+  path: string,
+  key: string[],
+  entry: Obj,
+  o: Obj,
+): "kept" | { kept: string } | void {
   const old = mcpValue(o, key);
+  // Deja's entry turned off by the user stays off (trial 40: `install --auto`, run again to
+  // wire a new agent, turned goose's back on and said "updated").
+  if (
+    !ctx.force && isObj(old) && (old.enabled === false || old.disabled === true) &&
+    writtenByDeja(old, entry, ctx.launcher)
+  ) return { kept: "turned off by you; --force turns it back on" };
   if (old === undefined || writtenByDeja(old, entry, ctx.launcher)) return setMcp(o, key, entry);
   if (!ctx.force) return "kept";
   remember(ctx, path, key, old);
@@ -215,6 +233,10 @@ function dropRetired(
 /** The note of what uninstall found but did not remove: deja did not write it. */
 export const NOT_DEJAS = "not deja's";
 
+/** The note of a hook of deja's the user edited, which uninstall leaves (theirs now). */
+export const EDITED_HOOK =
+  "a hook of deja's you edited is kept as yours; deja's others were removed";
+
 /** Text that marks a file as deja's (see texts.ts). */
 const MARK = "deja:managed";
 
@@ -283,6 +305,16 @@ function jsonEdits(ctx: WireCtx, ref: TargetRef, install: boolean): JsonEdit[] {
           uninstallHooks(ctx, hookPath, hooks.style, [...hooks.hooks, ...retired], o);
           const real = realTarget(hookPath);
           dropBase(o, hooks.base, ctx.state?.made?.find((m) => m.file === real)?.keys);
+          // A hook of deja's the user edited (a flag added) stays, theirs now: said (trial
+          // 40: "removed" was all uninstall printed of a hook it left running deja).
+          const left = hooks.hooks.some((spec) =>
+            (hooks.style === "list"
+              ? findListHooks(o, spec.event)
+              : findHooks(o, spec.event, hooks.style!)).some((h) =>
+                h.sub === spec.args[0] && isLauncher(commandProgram(h.command), ctx.launcher)
+              )
+          );
+          return left ? "kept" : undefined;
         },
     });
   }
@@ -407,7 +439,7 @@ function recordMade(ctx: WireCtx, doc: JsonDoc, next: Obj): void {
 
 interface Plan {
   docs: Map<string, { doc: JsonDoc; next: Obj }>;
-  changed: Array<{ edit: JsonEdit; did: boolean; kept?: boolean }>;
+  changed: Array<{ edit: JsonEdit; did: boolean; kept?: boolean; why?: string }>;
 }
 
 /**
@@ -433,8 +465,9 @@ export function planTarget(
       }
       const d = docs.get(e.path)!;
       const before = JSON.stringify(d.next);
-      const kept = e.apply(d.next) === "kept";
-      changed.push({ edit: e, did: JSON.stringify(d.next) !== before, kept });
+      const r = e.apply(d.next);
+      const why = typeof r === "object" ? r.kept : undefined;
+      changed.push({ edit: e, did: JSON.stringify(d.next) !== before, kept: r !== undefined, why });
     }
   } catch (err) {
     if (err instanceof BrokenConfig) return { refused: err.message };
@@ -499,7 +532,7 @@ export function wireTarget(ctx: WireCtx, ref: TargetRef, install: boolean): Targ
       ctx.state.made = ctx.state.made.filter((m) => m.file !== d.doc.real);
     }
   }
-  for (const { edit, did, kept } of changed) {
+  for (const { edit, did, kept, why } of changed) {
     const exists = docs.get(edit.path)!.doc.exists;
     const action: FileAction | "kept" = kept
       ? "kept"
@@ -513,7 +546,15 @@ export function wireTarget(ctx: WireCtx, ref: TargetRef, install: boolean): Targ
       kind: edit.kind,
       path: edit.path,
       action,
-      ...(kept ? { note: install ? "not written by deja; --force replaces it" : NOT_DEJAS } : {}),
+      ...(kept
+        ? {
+          note: why ?? (install
+            ? "not written by deja; --force replaces it"
+            : edit.kind === "hooks"
+            ? EDITED_HOOK
+            : NOT_DEJAS),
+        }
+        : {}),
     });
   }
   // 3. The files deja owns whole.
