@@ -543,6 +543,13 @@ Deno.test("doctor calls deja's MCP entry with the user's own settings wired, and
   const mcp = targetStatus(w.env, t("claude-code")).parts.find((p) => p.kind === "mcp")!;
   assertEquals(mcp.state, "wired");
   assertStringIncludes(mcp.warning ?? "", "an entry deja did not write runs deja's server");
+  // Other arguments may start no server (trial 41: `mcp --bogus` was "wired").
+  const bogus = json(path);
+  bogus.mcpServers.deja.args = ["mcp", "--bogus"];
+  write(path, JSON.stringify(bogus, null, 2) + "\n");
+  const off = targetStatus(w.env, t("claude-code")).parts.find((p) => p.kind === "mcp")!;
+  assertEquals(off.state, "not_wired");
+  write(path, JSON.stringify(doc, null, 2) + "\n");
   // Uninstall keeps it, and the launcher it runs.
   uninstallTargets(w.env, [t("claude-code")]);
   assertEquals(json(path).mcpServers.deja.env, { DEJA_HOME: "/elsewhere" });
@@ -565,6 +572,10 @@ Deno.test("uninstall keeps the launcher a hook of deja's the user edited still r
   const off = uninstallTargets(w.env, [t("claude-auto")]);
   assertStringIncludes(readFileSync(settings, "utf8"), "hook-prompt --no-refresh");
   assertEquals([off.launcher.action, off.launcher.keptFor], ["kept", settings]);
+  // Doctor names it too (trial 41: "not wired", and nothing of the hook still running deja).
+  const left = targetStatus(w.env, t("claude-auto")).parts.find((p) => p.kind === "hooks")!;
+  assertEquals(left.state, "not_wired");
+  assertStringIncludes(left.detail ?? "", "; still there: UserPromptSubmit hook-prompt");
   // And said of the hooks (trial 40: "removed" was all it printed).
   const hooks = off.outcomes.flatMap((o) => o.changes).find((c) => c.kind === "hooks");
   assertEquals([hooks?.action, hooks?.note], [

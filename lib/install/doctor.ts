@@ -154,6 +154,10 @@ export function targetStatus(env: Env, ref: TargetRef): TargetStatus {
         const l = liveness(env, serverProgram(e));
         if (!l.ok) return { state: "stale_path", detail: l.detail };
         if (!writtenByDeja(e, want, env.platform === "win32" ? serverProgram(e) : undefined)) {
+          // Other arguments may start no server (trial 41: `mcp --bogus` was "wired").
+          if (JSON.stringify(serverArgs(e)) !== JSON.stringify(serverArgs(want))) {
+            return { state: "not_wired", detail: "an entry deja did not write is there" };
+          }
           // Deja's server all the same, with settings of the user's (trial 38: an `env` added
           // to deja's entry was "not wired"): it works; install and uninstall leave it be.
           return {
@@ -196,6 +200,7 @@ export function targetStatus(env: Env, ref: TargetRef): TargetStatus {
     parts.push(jsonPart(expandPath(env, auto.file), auto.format, "hooks", (o) => {
       const missing: string[] = [];
       const stale: string[] = [];
+      const there: string[] = [];
       for (const spec of auto.hooks) {
         const found = (auto.style === "list"
           ? findListHooks(o, spec.event)
@@ -203,6 +208,7 @@ export function targetStatus(env: Env, ref: TargetRef): TargetStatus {
             h.sub === spec.args[0]
           );
         if (!found.length) missing.push(`${spec.event} ${spec.args[0]}`);
+        else there.push(`${spec.event} ${spec.args[0]}`);
         for (const h of found) {
           const l = liveness(env, commandProgram(h.command));
           if (!l.ok) stale.push(l.detail ?? h.command);
@@ -210,7 +216,14 @@ export function targetStatus(env: Env, ref: TargetRef): TargetStatus {
       }
       if (stale.length) return { state: "stale_path", detail: [...new Set(stale)].join("; ") };
       if (missing.length === auto.hooks.length) return { state: "not_wired" };
-      if (missing.length) return { state: "not_wired", detail: `missing: ${missing.join(", ")}` };
+      // What is left runs deja all the same (trial 41: a hook the user edited, kept by
+      // uninstall, went unmentioned under "not wired").
+      if (missing.length) {
+        return {
+          state: "not_wired",
+          detail: `missing: ${missing.join(", ")}; still there: ${there.join(", ")}`,
+        };
+      }
       const warning = retiredLeft(o, auto.style, auto.retired ?? [], auto.target) ??
         baseOff(o, auto.base, tilde(expandPath(env, auto.file), env.home)) ??
         (auto.trust_file ? approval(env, auto.file, o, auto.trust_file) : undefined);
@@ -227,6 +240,11 @@ export function targetStatus(env: Env, ref: TargetRef): TargetStatus {
     state,
     parts,
   };
+}
+
+/** The arguments an MCP entry runs its program with (`args`, or a command list's rest). */
+function serverArgs(e: Obj): unknown {
+  return Array.isArray(e.command) ? e.command.slice(1) : e.args ?? null;
 }
 
 /**
