@@ -616,3 +616,25 @@ Deno.test("deja's goose entry turned off by hand is said so by doctor, and unins
   assertEquals(off.outcomes[0].changes.map((c) => c.action), ["removed"]);
   assertEquals(readFileSync(goose, "utf8"), before);
 });
+
+Deno.test("install says it set the switch Gemini CLI's hooks need, in a settings file of the user's", () => {
+  // Trials 38, 40, 41: `hooksConfig.enabled` was set without a word, turning on the user's own
+  // hooks in that file too.
+  const w = world();
+  const settings = join(w.home, ".gemini/settings.json");
+  write(settings, '{\n  "theme": "GitHub"\n}\n');
+  const on = installTargets(w.env, w.self, [t("gemini-auto")]);
+  const hooks = on.outcomes.flatMap((o) => o.changes).find((c) => c.kind === "hooks");
+  assertEquals(hooks?.action, "updated");
+  assertStringIncludes(hooks?.note ?? "", "set hooksConfig.enabled = true: the hooks run only");
+  // Nothing to say once it is there, nor of a file deja creates.
+  const again = installTargets(w.env, w.self, [t("gemini-auto")]);
+  assertEquals(
+    again.outcomes.flatMap((o) => o.changes).find((c) => c.kind === "hooks")?.note,
+    undefined,
+  );
+  const fresh = world();
+  const made = installTargets(fresh.env, fresh.self, [t("gemini-auto")]);
+  const created = made.outcomes.flatMap((o) => o.changes).find((c) => c.kind === "hooks");
+  assertEquals(created?.note, undefined);
+});

@@ -511,12 +511,25 @@ export function removeHooks(
   return n;
 }
 
-/** Sets each top-level value of `base` that `o` lacks (deep, objects merged; nothing overwritten). */
-export function setBase(o: Obj, base: Obj | undefined): void {
+/**
+ * Sets each top-level value of `base` that `o` lacks (deep, objects merged; nothing
+ * overwritten). Returns what it set, as `key.path = value`.
+ */
+export function setBase(o: Obj, base: Obj | undefined, at: string[] = []): string[] {
+  const set: string[] = [];
   for (const [k, v] of Object.entries(base ?? {})) {
-    if (o[k] === undefined) o[k] = structuredClone(v);
-    else if (isObj(o[k]) && isObj(v)) setBase(o[k] as Obj, v);
+    if (o[k] === undefined) {
+      o[k] = structuredClone(v);
+      set.push(...leaves(v, [...at, k]));
+    } else if (isObj(o[k]) && isObj(v)) set.push(...setBase(o[k] as Obj, v, [...at, k]));
   }
+  return set;
+}
+
+/** `v`'s values as `key.path = value`, objects walked. */
+function leaves(v: unknown, at: string[]): string[] {
+  if (!isObj(v)) return [`${at.join(".")} = ${JSON.stringify(v)}`];
+  return Object.entries(v).flatMap(([k, x]) => leaves(x, [...at, k]));
 }
 
 /**

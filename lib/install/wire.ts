@@ -110,9 +110,9 @@ interface JsonEdit {
   format?: ConfigFormat;
   /**
    * Applies the edit; `kept` when an entry deja did not write is in the way, or `{kept}`
-   * with the note saying why another thing was left.
+   * with the note saying why another thing was left; `{note}` says something it did.
    */
-  apply(o: Obj): "kept" | { kept: string } | void;
+  apply(o: Obj): "kept" | { kept: string } | { note: string } | void;
 }
 
 const sameKey = (a: string[], b: string[]) => JSON.stringify(a) === JSON.stringify(b);
@@ -298,8 +298,16 @@ function jsonEdits(ctx: WireCtx, ref: TargetRef, install: boolean): JsonEdit[] {
             ? setListHooks(o, hooks.hooks, ctx.launcher, own)
             : setHooks(o, hooks.hooks, ctx.launcher, hooks.style, own);
           dropRetired(o, hooks.style, retired, ctx.launcher);
-          setBase(o, hooks.base);
-          return kept;
+          // A switch the hooks need, set where the file lacked it, is said (trials 38, 40, 41:
+          // Gemini's `hooksConfig.enabled`, which turns on the user's own hooks there too).
+          const set = setBase(o, hooks.base);
+          if (kept) return kept;
+          return set.length
+            ? {
+              note: `set ${set.join(", ")}: the hooks run only with it, any of yours in this ` +
+                "file too; uninstall takes it back",
+            }
+            : undefined;
         }
         : (o) => {
           uninstallHooks(ctx, hookPath, hooks.style, [...hooks.hooks, ...retired], o);
@@ -439,7 +447,7 @@ function recordMade(ctx: WireCtx, doc: JsonDoc, next: Obj): void {
 
 interface Plan {
   docs: Map<string, { doc: JsonDoc; next: Obj }>;
-  changed: Array<{ edit: JsonEdit; did: boolean; kept?: boolean; why?: string }>;
+  changed: Array<{ edit: JsonEdit; did: boolean; kept?: boolean; why?: string; said?: string }>;
 }
 
 /**
@@ -466,8 +474,10 @@ export function planTarget(
       const d = docs.get(e.path)!;
       const before = JSON.stringify(d.next);
       const r = e.apply(d.next);
-      const why = typeof r === "object" ? r.kept : undefined;
-      changed.push({ edit: e, did: JSON.stringify(d.next) !== before, kept: r !== undefined, why });
+      const why = typeof r === "object" && "kept" in r ? r.kept : undefined;
+      const said = typeof r === "object" && "note" in r ? r.note : undefined;
+      const kept = r === "kept" || why !== undefined;
+      changed.push({ edit: e, did: JSON.stringify(d.next) !== before, kept, why, said });
     }
   } catch (err) {
     if (err instanceof BrokenConfig) return { refused: err.message };
@@ -532,7 +542,7 @@ export function wireTarget(ctx: WireCtx, ref: TargetRef, install: boolean): Targ
       ctx.state.made = ctx.state.made.filter((m) => m.file !== d.doc.real);
     }
   }
-  for (const { edit, did, kept, why } of changed) {
+  for (const { edit, did, kept, why, said } of changed) {
     const exists = docs.get(edit.path)!.doc.exists;
     const action: FileAction | "kept" = kept
       ? "kept"
@@ -554,6 +564,8 @@ export function wireTarget(ctx: WireCtx, ref: TargetRef, install: boolean): Targ
             ? EDITED_HOOK
             : NOT_DEJAS),
         }
+        : said && did && exists // a file deja created holds nothing of the user's to say it of
+        ? { note: said }
         : {}),
     });
   }
