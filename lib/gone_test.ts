@@ -49,6 +49,14 @@ const claude = async (env: Env) =>
 /** `n` lines of session SID, "step i of the fix", a second apart. */
 const steps = (n: number) =>
   Array.from({ length: n }, (_, i) => claudeLine(i, `step ${i} of the fix`, SID));
+/** Session SID's file of `n` steps under `root`, indexed: its path and lines. */
+async function indexedSteps(env: Env, root: string, n: number) {
+  const file = join(root, "-w-a", `${SID}.jsonl`);
+  const lines = steps(n);
+  writeFileSync(file, lines.join(""));
+  assertEquals((await index(env)).code, 0);
+  return { file, lines };
+}
 /** The texts of session SID's events, as `deja show --json` gives them. */
 const textsOf = async (env: Env) =>
   (JSON.parse((await runMain(env, ["show", SID, "--json"], "", env.home)).out).events as {
@@ -161,10 +169,7 @@ Deno.test("a store deleted after discovery found it is no error: counted gone, n
 
 Deno.test("a session file emptied or overwritten with garbage keeps its session as indexed; one cut short is kept, one cut and written to is added to, one rewritten shorter followed and said (trials 30, 32, 33)", async () => {
   await withClaude(async (env, root) => {
-    const file = join(root, "-w-a", `${SID}.jsonl`);
-    const lines = steps(10);
-    writeFileSync(file, lines.join(""));
-    assertEquals((await index(env)).code, 0);
+    const { file, lines } = await indexedSteps(env, root, 10);
     const events = async () => (await claude(env)).events;
     const held = await events();
     assert(held >= 10, `${held} events`);
@@ -339,10 +344,7 @@ Deno.test("index --watch's line for a run says what a store lost, as 'deja index
   const { checkOnce } = await import("./fresh/watch.ts");
   const { parsers } = await import("../parsers/mod.ts");
   await withClaude(async (env, root) => {
-    const file = join(root, "-w-a", `${SID}.jsonl`);
-    const lines = steps(6);
-    writeFileSync(file, lines.join(""));
-    assertEquals((await index(env)).code, 0);
+    const { file, lines } = await indexedSteps(env, root, 6);
     writeFileSync(file, lines.slice(0, 2).join(""));
     const line = await checkOnce(env, parsers);
     assert(line.startsWith("claude: 1 read, ") && line.includes(", 0 events; "), line);
@@ -393,11 +395,8 @@ Deno.test("a session file moved to another project folder and cut short there ke
 
 Deno.test("what was deleted or edited inside a session file is followed, what was cut off its end kept, what came after added (trial 35)", async () => {
   await withClaude(async (env, root) => {
-    const file = join(root, "-w-a", `${SID}.jsonl`);
-    const lines = steps(10);
+    const { file, lines } = await indexedSteps(env, root, 10);
     const texts = () => textsOf(env);
-    writeFileSync(file, lines.join(""));
-    assertEquals((await index(env)).code, 0);
     // A record deleted from the middle (a secret scrubbed so): it leaves the index.
     writeFileSync(file, [...lines.slice(0, 4), ...lines.slice(5)].join(""));
     assertEquals((await index(env)).code, 0);
@@ -436,11 +435,8 @@ Deno.test("what was deleted or edited inside a session file is followed, what wa
 
 Deno.test("a record deleted, one appended, then the old file put back: the appended one is kept; a rebuild drops what an emptied store held (trial 36)", async () => {
   await withClaude(async (env, root) => {
-    const file = join(root, "-w-a", `${SID}.jsonl`);
-    const lines = steps(8);
+    const { file, lines } = await indexedSteps(env, root, 8);
     const texts = () => textsOf(env);
-    writeFileSync(file, lines.join(""));
-    assertEquals((await index(env)).code, 0);
     writeFileSync(file, [...lines.slice(0, 4), ...lines.slice(5)].join(""));
     assertEquals((await index(env)).code, 0);
     appendFileSync(file, claudeLine(30, "appended after the deletion", SID));
@@ -478,11 +474,8 @@ Deno.test("doctor says how many damaged stores it did not list (trial 36: 5 of 8
 
 Deno.test("a record damaged in the middle stays kept when the file is then written to (trial 37)", async () => {
   await withClaude(async (env, root) => {
-    const file = join(root, "-w-a", `${SID}.jsonl`);
-    const lines = steps(8);
+    const { file, lines } = await indexedSteps(env, root, 8);
     const texts = () => textsOf(env);
-    writeFileSync(file, lines.join(""));
-    assertEquals((await index(env)).code, 0);
     const torn = [...lines.slice(0, 3), lines[3].slice(0, 30) + "\n", ...lines.slice(4)];
     writeFileSync(file, torn.join(""));
     const damaged = await index(env);
