@@ -544,6 +544,16 @@ export function runtimeName(): string {
   return `node ${v.node ?? "?"}`;
 }
 
+/** One variable of the process environment as it is (an empty value kept, unlike {@link Env.get}). */
+export function envVar(name: string): string | undefined {
+  return process.env[name];
+}
+
+/** Whether deja runs on Windows. */
+export function isWindows(): boolean {
+  return process.platform === "win32";
+}
+
 /** The platform and CPU architecture (`linux-x64`, `darwin-arm64`, `win32-x64`). */
 export function platformName(): string {
   return `${process.platform}-${process.arch}`;

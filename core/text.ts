@@ -31,8 +31,10 @@ export function fnv1a32(s: string): number {
   return h >>> 0;
 }
 
-const strictUtf8 = new TextDecoder("utf-8", { fatal: true });
-const lossyUtf8 = new TextDecoder("utf-8");
+// Made on first use: two decoders cost a cold command of the Bun binary 1-1.5 ms to make,
+// and most commands decode nothing (issue 15).
+let strictUtf8: TextDecoder | undefined;
+let lossyUtf8: TextDecoder | undefined;
 
 /**
  * Bytes read from a store as text, the one way every reader decodes them:
@@ -42,8 +44,10 @@ const lossyUtf8 = new TextDecoder("utf-8");
  */
 export function decodeUtf8(bytes: Uint8Array): { text: string; repaired: boolean } {
   try {
+    strictUtf8 ??= new TextDecoder("utf-8", { fatal: true });
     return { text: strictUtf8.decode(bytes), repaired: false };
   } catch {
+    lossyUtf8 ??= new TextDecoder("utf-8");
     return { text: lossyUtf8.decode(bytes), repaired: true };
   }
 }

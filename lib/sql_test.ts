@@ -1,6 +1,6 @@
-import { assertEquals, assertThrows } from "../tests/_assert.ts";
+import { assertEquals, assertMatch, assertThrows } from "../tests/_assert.ts";
 import { DatabaseSync } from "node:sqlite";
-import { type Prepares, query } from "./sql.ts";
+import { marks, type Prepares, query } from "./sql.ts";
 
 function db(): Prepares & { close(): void } {
   const d = new DatabaseSync(":memory:");
@@ -20,9 +20,23 @@ Deno.test("a query binds its named parameters in the order of its ? marks", () =
   d.close();
 });
 
-Deno.test("a query whose names and ? marks differ is refused when declared (quoted ? not counted)", () => {
-  assertThrows(() => query<{ a: number }>("SELECT ? + ?", ["a"]), Error);
-  query<{ n: number }>("SELECT 'a ? in a string' WHERE 1 = ?", ["n"]);
+Deno.test("a query whose names and ? marks differ is refused when it runs (quoted ? not counted)", () => {
+  const d = db();
+  const wrong = query<{ a: number }>("SELECT ? + ?", ["a"]);
+  assertMatch(
+    assertThrows(() => wrong.get(d, { a: 1 }), Error).message,
+    /2 parameters but 1 names/,
+  );
+  assertMatch(
+    assertThrows(() => wrong.extend(" WHERE 1", []), Error).message,
+    /2 parameters but 1 names/,
+  );
+  const quoted = query<{ n: number }, { x: string }>("SELECT 'a ? in a string' AS x WHERE 1 = ?", [
+    "n",
+  ]);
+  assertEquals(quoted.get(d, { n: 1 })?.x, "a ? in a string");
+  assertEquals(marks("SELECT 'it''s ?' || ?, ?"), 2);
+  d.close();
 });
 
 Deno.test("an extended query appends its filter and binds the filter's arguments after its own", () => {

@@ -5,6 +5,7 @@ import { migrateFrom, Store } from "../lib/store.ts";
 import { DejaError } from "../core/errors.ts";
 import { applyWriterSettings, MIGRATIONS, Q, SCHEMA_VERSION } from "../lib/schema.ts";
 import { DatabaseSync } from "node:sqlite";
+import { marks } from "../lib/sql.ts";
 import { tempDir } from "./_tmp.ts";
 
 function fresh(): Store {
@@ -21,6 +22,8 @@ Deno.test("every named query prepares against a fresh schema", () => {
     } catch (e) {
       throw new Error(`query ${name} does not prepare: ${(e as Error).message}`);
     }
+    // Its names, one per `?` mark (lib/sql.ts checks that when a query first runs).
+    if (typeof q !== "string") assertEquals([name, marks(q.sql)], [name, q.params.length]);
   }
   s.close();
 });

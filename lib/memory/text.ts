@@ -7,6 +7,7 @@
 import { dirname, isAbsolute, relative } from "node:path";
 import { failureLine } from "./outcome.ts";
 import { oneLine, tilde } from "../../core/text.ts";
+import { localClock } from "../../core/localzone.ts";
 import { hasFileTime, isUndated, type Timed } from "../session_time.ts";
 
 /**
@@ -177,12 +178,15 @@ export function sessionTime(
   return `${text} ${isUndated(s) ? UNDATED_MARK : FILE_TIME_MARK}`;
 }
 
-/** `YYYY-MM-DD HH:MM` in the runtime's local zone, or `-`. */
+/**
+ * `YYYY-MM-DD HH:MM` in the local zone, or `-`: read from the system's zone file
+ * (core/localzone.ts), which spares a cold command the runtime's zone set-up.
+ */
 export function localTime(ms: number | null | undefined): string {
   if (!ms) return "-";
-  const d = new Date(ms);
+  const d = localClock(ms);
   const p = (n: number) => String(n).padStart(2, "0");
-  return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())} ${p(d.getHours())}:${
-    p(d.getMinutes())
-  }`;
+  return `${d.getUTCFullYear()}-${p(d.getUTCMonth() + 1)}-${p(d.getUTCDate())} ${
+    p(d.getUTCHours())
+  }:${p(d.getUTCMinutes())}`;
 }

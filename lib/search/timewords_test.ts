@@ -169,3 +169,44 @@ Deno.test("time words no exact match falls in: the sessions holding the words in
     assertEquals([empty.tier, empty.results.map((x) => x.id)], ["exact", ["s-old"]]);
   });
 });
+
+Deno.test("every kind of time phrase is still read, typed in any case, and text with none is left whole", () => {
+  // One phrase per rule: text holding none of the rules' cue words skips them (a cold search
+  // then compiles none of their expressions), so each rule's cue must be one of those words.
+  const phrases = [
+    "from march to may 2026",
+    "between jan 13th and jan 20th",
+    "until friday",
+    "up to 2025-10-01",
+    "on 13 january 2026",
+    "Sept 8th",
+    "earlier today",
+    "this morning",
+    "last night",
+    "two weeks ago",
+    "in the past 3 days",
+    "this week",
+    "past week",
+    "LAST WEEK",
+    "this month",
+    "past month",
+    "last month",
+    "this year",
+    "past year",
+    "last year",
+    "lately",
+    "since 2025-09-01",
+    "back in August",
+    "october",
+    "in 2025",
+    "on Tuesday",
+  ];
+  for (const p of phrases) {
+    const h = timeHint(`redis ${p} restart`, NOW);
+    assert(h.hint, `no time read in "${p}"`);
+    assertEquals(h.rest.replace(/\s+/g, " ").trim(), "redis restart", p);
+  }
+  for (const q of ["quokkafrost", "ECONNREFUSED 127.0.0.1:6379", "may the build pass", "up"]) {
+    assertEquals(timeHint(q, NOW), { rest: q });
+  }
+});
