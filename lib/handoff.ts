@@ -32,8 +32,8 @@ export const HANDOFF_BUDGET = 6 * 1024;
 export interface HandoffPlan {
   /** The session handed off. */
   from: SessionRow;
-  /** Target harness id. */
-  to: string;
+  /** Target harness id; null when none was named (`--print` or `--json` alone: the packet only). */
+  to: string | null;
   /** The prompt: a short preamble and the session digest, at most {@link HANDOFF_BUDGET} bytes. */
   packet: string;
   /** `exec`: start the target with `argv` in `cwd`; `paste`: print the packet. */
@@ -72,21 +72,22 @@ function top(store: Store, s: SessionRow): SessionRow {
 }
 
 /**
- * Plans a handoff to harness `to` (a registry id) of the session `ref` names,
- * or of the newest session of `cwd`'s project.
+ * Plans a handoff to harness `target` (a registry id) of the session `ref` names,
+ * or of the newest session of `cwd`'s project. With no target (null) the plan is the packet
+ * alone, to paste anywhere.
  *
  * @throws {DejaError} exit 2 for an unknown harness; exit 1 when no session is found.
  */
 export function handoffPlan(
   store: Store,
-  to: string,
+  target: string | null,
   ref: string | undefined,
   cwd: string,
   home?: string,
 ): HandoffPlan {
-  to = harnessId(to) ?? to;
-  const facts = harnessFacts(to);
-  if (!facts || to === "deja") {
+  const to = target === null ? null : harnessId(target) ?? target;
+  const facts = to === null ? undefined : harnessFacts(to);
+  if (to !== null && (!facts || to === "deja")) {
     const startable = harnessIds().filter((h) => h !== "deja");
     throw new DejaError(
       to === "deja"
@@ -116,13 +117,13 @@ export function handoffPlan(
   const budget = HANDOFF_BUDGET - new TextEncoder().encode(preamble).length;
   const digest = sessionDigest(store, from.id, { budgetBytes: budget, home });
   const packet = preamble + cleanForAgent(digest.markdown);
-  const exec = facts.handoff === "exec" && facts.handoffCommand !== null;
+  const exec = facts?.handoff === "exec" && facts.handoffCommand !== null;
   return {
     from,
     to,
     packet,
     mode: exec ? "exec" : "paste",
-    argv: exec ? templateArgv(facts.handoffCommand!, { prompt: packet }) : null,
+    argv: exec ? templateArgv(facts!.handoffCommand!, { prompt: packet }) : null,
     cwd: isDirSync(from.project) ? from.project : cwd,
   };
 }

@@ -18,6 +18,7 @@ import { HANDOFF_BUDGET, handoffPlan, latestHere } from "../lib/handoff.ts";
 import { displayCommand, templateArgv } from "../lib/shell.ts";
 import { resolveSession } from "../lib/sessions.ts";
 import { spawnSync } from "node:child_process";
+import { runMain, withVars } from "./_cli_io.ts";
 
 const APP = "a1b2c3d4-0000-4000-8000-000000000001";
 const SUB = "a1b2c3d4-0000-4000-8000-0000000000a9$$call_agent_1";
@@ -190,4 +191,38 @@ Deno.test("a command shown to a person spells out characters the terminal would 
   assertEquals(r.stdout, dir);
   // Plain paths keep plain POSIX quoting (sh has no $'…').
   assertEquals(displayCommand(["x"], "/w/my app"), "cd '/w/my app' && x");
+});
+
+Deno.test("handoff --print needs no target: the packet is the same for any, printed to paste", async () => {
+  // Trial 39: `deja handoff <id> --print` asked for --to, to print a packet --to never changes.
+  const fx = materialize("fixtures/registry/crush");
+  const env = withVars(
+    testEnv(join(fx.root, "home"), {
+      DEJA_HOME: join(fx.root, "deja"),
+      DEJA_CRUSH_ROOT: join(fx.root, "data"),
+    }),
+    { DEJA_NO_REFRESH: "1" },
+  );
+  try {
+    await runIndex(env, parsers, { only: ["crush"] });
+    const printed = await runMain(env, ["handoff", APP.slice(0, 8), "--print"]);
+    assertEquals(printed.code, 0, printed.err);
+    assertStringIncludes(printed.out, "not instructions");
+    assertStringIncludes(printed.out, APP);
+    assertEquals(printed.err, "", "no note about a target none was named");
+    const toCodex = await runMain(env, ["handoff", "--to", "codex", APP.slice(0, 8), "--print"]);
+    assertEquals(toCodex.out, printed.out);
+    const json = await runMain(env, ["handoff", APP.slice(0, 8), "--json"]);
+    assertEquals(json.code, 0, json.err);
+    const doc = JSON.parse(json.out);
+    assertEquals([doc.to, doc.mode, doc.argv], [null, "paste", null]);
+    assertEquals(doc.packet.trimEnd(), printed.out.trimEnd());
+    // Starting a harness still needs one named, and the refusal says what works without.
+    const bare = await runMain(env, ["handoff", APP.slice(0, 8)]);
+    assertEquals(bare.code, 2);
+    assertStringIncludes(bare.err, "--to <harness> is required");
+    assertStringIncludes(bare.err, "--print");
+  } finally {
+    fx.cleanup();
+  }
 });

@@ -18,7 +18,7 @@ import { findTarget } from "../install/facts.ts";
 import { displayCommand, runInherit } from "../shell.ts";
 
 export const handoffCmd: CommandSpec = {
-  usage: "handoff --to <harness> [id-prefix] [--print] [--json]",
+  usage: "handoff --to <harness> [id-prefix] | handoff [id-prefix] --print [--json]",
   maxPositionals: 1,
   options: {
     to: {
@@ -37,8 +37,11 @@ export const handoffCmd: CommandSpec = {
 
 /** What `deja handoff` was asked. */
 export interface HandoffArgs {
-  /** The target: a registry id, or what `--to` said when it names no harness or install target. */
-  to: string;
+  /**
+   * The target: a registry id, or what `--to` said when it names no harness or install target;
+   * null without `--to` (`--print` and `--json` need none: the packet is the same for any).
+   */
+  to: string | null;
   /** The session to hand off; the newest of the current project when absent. */
   ref?: string;
   /** Print the packet instead of starting the harness. */
@@ -49,13 +52,19 @@ export interface HandoffArgs {
 /**
  * Reads `deja handoff`'s arguments; `--to` may name an install target (its harness is meant).
  *
- * @throws {DejaError} exit 2 without `--to`.
+ * @throws {DejaError} exit 2 without `--to`, unless `--print` or `--json` (which start nothing).
  */
 export function parseHandoff(a: Args): HandoffArgs {
   const raw = opt(a, "to");
-  if (!raw) throw new DejaError("--to <harness> is required", "e.g. deja handoff --to crush", 2);
+  if (!raw && !a.values.print && !a.values.json) {
+    throw new DejaError(
+      "--to <harness> is required to start one",
+      "e.g. deja handoff --to crush; or deja handoff --print for the text to paste anywhere",
+      2,
+    );
+  }
   return {
-    to: harnessFacts(raw) ? raw : findTarget(raw)?.harness.harness ?? raw,
+    to: !raw ? null : harnessFacts(raw) ? raw : findTarget(raw)?.harness.harness ?? raw,
     ref: a.positionals[0],
     print: Boolean(a.values.print),
     json: Boolean(a.values.json),
@@ -91,8 +100,9 @@ export function handoffJson(plan: HandoffPlan): Record<string, unknown> {
 
 /** What stderr says when the target cannot take the packet as a prompt. */
 export function pasteNote(plan: HandoffPlan): string {
+  const to = plan.to ?? "the target";
   return `deja: ${
-    harnessFacts(plan.to)?.displayName ?? plan.to
+    harnessFacts(to)?.displayName ?? to
   } cannot be started with a prompt: paste the text above into it\n`;
 }
 
@@ -112,7 +122,7 @@ function runHandoff(a: Args, io: IO): number {
   }
   if (plan.mode === "paste" || args.print || !plan.argv) {
     io.out(plan.packet.endsWith("\n") ? plan.packet : plan.packet + "\n");
-    if (plan.mode === "paste") io.err(pasteNote(plan));
+    if (plan.mode === "paste" && plan.to !== null) io.err(pasteNote(plan));
     return 0;
   }
   io.err(startingNote(plan, plan.argv));
