@@ -5,7 +5,7 @@
 import { assert, assertEquals, assertStringIncludes } from "../../tests/_assert.ts";
 import { indexSessions } from "../../tests/_memory.ts";
 import { runMain, withVars } from "../../tests/_cli_io.ts";
-import { readFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 
 /** An empty index with two notes of one project and day; `run` gets the env and their ids. */
 async function withNotes(
@@ -115,4 +115,55 @@ Deno.test("forget --note given a day's id says it is a day of notes and lists th
     assertStringIncludes(r.err, `deja forget --session deja:${n.day}`);
     assertEquals(readFileSync(n.file, "utf8"), before);
   });
+});
+
+Deno.test("forget of a notes day deletes that day's notes as indexed, whatever zone the shell is in now", async () => {
+  // Trial 42: a day indexed under one TZ, forgotten under another, lost a note of the next
+  // day (gone from the file, still in the index) or kept one it said it forgot.
+  const ix = await indexSessions([]);
+  ix.store.close();
+  const file = `${ix.root}/notes/notes.jsonl`;
+  const notes = [
+    ["2026-12-05T10:00:00Z", "alpha note"],
+    ["2026-12-05T20:00:00Z", "bravo note"],
+    ["2026-12-06T02:00:00Z", "charlie note"], // December 5 in New York, the 6th in UTC
+  ];
+  const write = () =>
+    writeFileSync(
+      file,
+      notes.map(([ts, text]) => JSON.stringify({ ts, project: "/w/k3s", text }) + "\n").join(""),
+    );
+  const env = (tz: string) => withVars(ix.env, { TZ: tz, DEJA_NO_REFRESH: "1" });
+  const left = () =>
+    readFileSync(file, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l).text);
+  const dayOf = async (tz: string, text: string) => {
+    const r = await runMain(env(tz), ["search", `"${text}"`, "--json"]);
+    return JSON.parse(r.out).results[0].id as string;
+  };
+  try {
+    mkdirSync(`${ix.root}/notes`, { recursive: true });
+    write();
+    // Indexed in New York: one day of three notes; forgotten from a UTC shell, all three go.
+    await runMain(env("America/New_York"), ["index", "--quiet"]);
+    const ny = await dayOf("America/New_York", "charlie note");
+    assertEquals(await dayOf("America/New_York", "alpha note"), ny);
+    const gone = await runMain(env("UTC"), ["forget", "--session", `deja:${ny}`, "--yes"]);
+    assertEquals(gone.code, 0, gone.err);
+    assertEquals(left(), []);
+    // Indexed in UTC: the 6th holds charlie alone; forgotten from New York, the others stay.
+    write();
+    await runMain(env("UTC"), ["index", "--quiet"]);
+    const utc6 = await dayOf("UTC", "charlie note");
+    assert(utc6 !== (await dayOf("UTC", "alpha note")));
+    const one = await runMain(env("America/New_York"), [
+      "forget",
+      "--session",
+      `deja:${utc6}`,
+      "--yes",
+    ]);
+    assertEquals(one.code, 0, one.err);
+    assertEquals(left(), ["alpha note", "bravo note"]);
+  } finally {
+    ix.cleanup();
+  }
 });

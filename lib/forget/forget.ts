@@ -30,6 +30,7 @@ import {
   writeTombstones,
 } from "./tombstones.ts";
 import { dropNotes } from "./notes_file.ts";
+import { type NoteRecord, noteSessionId } from "../../parsers/deja.ts";
 import { AmbiguousSession } from "../sessions.ts";
 import { dropEvents } from "../drop_events.ts";
 
@@ -150,9 +151,18 @@ export function applyForget(
   const own = plan.sessions.filter((s) => notes && s.source === notes.path);
   let notesDeleted = 0;
   if (notes && own.length) {
-    const ids = new Set(own.map((s) => s.native_id));
+    // A note is one of a forgotten day's when that day's id is its project's and its time is
+    // one of that session's events: never the day read again in this shell's zone (trial 42:
+    // a day indexed under another TZ lost a note of the next day and kept one of its own).
+    const days = own.map((s) => ({
+      id: s.native_id,
+      day: s.native_id.slice(-10),
+      times: new Set(Q.eventsOfSession.all(store, { session: s.id }).map((e) => e.time)),
+    }));
+    const ofDay = (n: NoteRecord) =>
+      days.some((d) => d.times.has(n.time) && noteSessionId(n.project, d.day) === d.id);
     // The lines first: if removal fails, the next index reads the shorter file whole.
-    notesDeleted = dropNotes(notes.path, notes.tz, (n) => ids.has(n.session)).length;
+    notesDeleted = dropNotes(notes.path, notes.tz, ofDay).length;
     Q.forgetSource.run(store, { path: notes.path });
   }
   const file = tombstoneFile(store.path);
