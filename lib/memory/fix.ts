@@ -231,8 +231,8 @@ interface Hit {
   line: string;
   /** The line is the error itself, not a longer error holding it (signature.ts `matchShare`). */
   close: boolean;
-  /** The event is the harness's notice (a provider's error it reported). */
-  notice: boolean;
+  /** The event's kind (a harness's notice: a provider's error it reported), when known. */
+  kind?: string;
   /** The names the matched line quotes (signature.ts `quotedNames`). */
   quoted: Quoted[];
 }
@@ -322,7 +322,7 @@ function hits(
           text: r.text.toLowerCase(),
           line: oneLine(line.replace(/^[\s\d.:|#>*-]+/, "").replace(/["'`]/g, ""), 80),
           close: share >= CLOSE_MATCH,
-          notice: r.kind === "notice",
+          kind: r.kind,
           quoted: ((q) => q.length ? q : unquotedNames(r.text))(quotedNames(line)),
         });
       }
@@ -817,6 +817,19 @@ function generalForm(hits: Hit[], names: string[], otherNames = false): string {
 }
 
 /**
+ * Where a session holds an error no failing command printed, by the kind of its event (trial
+ * 39: a tool's own result was said to be "pasted or quoted").
+ */
+const HOW = new Map<string, string>([
+  ["notice", "reported by the harness"],
+  ["user", "pasted in a prompt"],
+  ["assistant", "quoted in a reply"],
+  ["tool_result", "in a tool's output"],
+  ["tool_call", "in a tool call"],
+  ["summary", "in a summary"],
+]);
+
+/**
  * The answer when no failing command's output holds the error: the sessions
  * whose events hold it all the same (pasted into a prompt, quoted in a reply,
  * printed by a command that did not fail) are named, not called never seen.
@@ -854,10 +867,8 @@ function unseen(
   }));
   const n = rows.length;
   const named = new Set(mentioned.map((m) => m.sessionRowId));
-  const kinds = new Set(found.filter((h) => named.has(h.sessionId)).map((h) => h.notice));
-  const how = kinds.has(true)
-    ? `reported by the harness${kinds.has(false) ? ", pasted or quoted" : ""}`
-    : "pasted or quoted";
+  const kinds = new Set(found.filter((h) => named.has(h.sessionId)).map((h) => h.kind));
+  const how = [...HOW].filter(([k]) => kinds.has(k)).map(([, v]) => v).join(", ") || "quoted";
   const specific = names.length && n ? held.size > 0 : null;
   const general = specific === false
     ? generalForm(found.filter((h) => h.sessionId === rows[0].id), names)

@@ -964,3 +964,29 @@ Deno.test("specificNames takes a dotted name whole, and a count of no errors say
   );
   assertEquals(specificNames("PASS a.test.js (0 errors, 1 failed)"), ["a.test.js"]);
 });
+
+Deno.test("an error no failing command printed is said to be where it is: a tool's output, a prompt, a reply", async () => {
+  // Trial 39: the result a harness recorded for a tool was said to be "pasted or quoted".
+  const ERR = "Error: frobnicator quota exhausted for tenant";
+  const one = (id: string, turns: SessionSpec["turns"]): SessionSpec => ({
+    id,
+    cwd: "/w/frob",
+    start: "2026-08-09T10:00:00Z",
+    turns,
+  });
+  const cases: Array<[SessionSpec["turns"], string]> = [
+    [[{ bash: "frob status", out: `${ERR} acme`, exit: 0, clean: true }], "(in a tool's output)"],
+    [[{ user: `I keep getting ${ERR} acme, why?` }], "(pasted in a prompt)"],
+    [[{ user: "check frob" }, { say: `The log said ${ERR} acme.` }], "(quoted in a reply)"],
+  ];
+  for (const [turns, how] of cases) {
+    const ix = await indexSessions([one("15150005-0000-4000-8000-000000000005", turns)]);
+    try {
+      const r = findFixes(ix.store, `${ERR} acme`, { mentions: true });
+      assertEquals(r.status, "unseen", r.message);
+      assert(r.message.includes(`1 session holds it ${how}`), r.message);
+    } finally {
+      ix.cleanup();
+    }
+  }
+});
