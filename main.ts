@@ -32,6 +32,7 @@ import { COMMANDS } from "./lib/cli/table.ts";
 import { HOOK_NAMES, unknownHook, unknownHookMessage } from "./lib/hooks/table.ts";
 import { asksVersion, VERSION, VERSION_LINE } from "./lib/version.ts";
 import { trace } from "./core/trace.ts";
+import { zoneWarning } from "./core/localzone.ts";
 
 // Only what every run needs is imported above; the index, the hooks and each
 // command's module are imported when a run needs them (start-up time: issue 18).
@@ -90,7 +91,11 @@ export async function main(io: IO): Promise<number> {
   }
   // Human output is cleaned in one place (lib/cli/output.ts); a protocol (MCP) writes raw.
   let entry = COMMANDS.find((c) => c.name === first);
-  if (!entry?.protocol) io = humanIO(io);
+  if (!entry?.protocol) {
+    io = humanIO(io);
+    const zone = zoneWarning(io.env);
+    if (zone) io.err(zone);
+  }
   let argv = rest;
   // A bare 'deja <words>' is a search, also when the first word looks like a mistyped
   // command; after the search (or its usage error: `deja indx --rebuild`), the note says which

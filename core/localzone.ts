@@ -19,6 +19,7 @@
  */
 import { readFileSync } from "node:fs";
 import { envVar, isWindows } from "./runtime.ts";
+import type { Env } from "./model.ts";
 
 /** One local time type of a zone: its offset east of UTC, in seconds. */
 interface Rule {
@@ -255,4 +256,21 @@ export function localOffsetMs(ms: number): number {
 /** `ms` as the local wall clock: a Date whose UTC fields (`getUTCHours` …) read local time. */
 export function localClock(ms: number): Date {
   return new Date(ms + localOffsetMs(ms));
+}
+
+/**
+ * What a command says on stderr when `TZ` is set to what the runtimes cannot read: a POSIX
+ * rule (`EST5EDT,M3.2.0,M11.1.0`, `IST-5:30`), a path, or a name no zone file has. They
+ * then show UTC, and so does deja (its time words ask the runtime): said, not left silent
+ * (trial 42: every time hours off, with no word of why). Undefined when `TZ` is unset or
+ * empty, names a zone, or is UTC in other words (`UTC0`).
+ */
+export function zoneWarning(env: Env): string | undefined {
+  const tz = env.get("TZ");
+  if (tz === undefined || isWindows() || zoneOf(tz, env.get("TZDIR"))) return undefined;
+  const rule = parseRule(tz.replace(/^:/, ""));
+  if (rule && rule.std === 0 && rule.dst === undefined) return undefined;
+  return `deja: TZ=${tz} is not a time zone name deja can read: times are shown in UTC\n` +
+    "hint: set TZ to a zone's name, e.g. TZ=America/New_York (the names are under " +
+    "/usr/share/zoneinfo)\n";
 }

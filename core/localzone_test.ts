@@ -3,7 +3,9 @@ import { existsSync } from "node:fs";
 import { spawnSync } from "node:child_process";
 import { join } from "node:path";
 import { tempDir } from "../tests/_tmp.ts";
-import { parseRule, parseTzif, ruleOffset, zoneOf, zoneOffset } from "./localzone.ts";
+import { parseRule, parseTzif, ruleOffset, zoneOf, zoneOffset, zoneWarning } from "./localzone.ts";
+import { makeEnv } from "./runtime.ts";
+import { runMain } from "../tests/_cli_io.ts";
 
 const at = (iso: string) => Date.parse(iso) / 1000;
 const hours = (s: number) => s / 3600;
@@ -175,5 +177,38 @@ Deno.test({
       assert(out.n > 100_000, tz);
       assertEquals([tz, out.bad], [tz, 0]);
     }
+  },
+});
+
+Deno.test({
+  name: "a TZ the runtimes read as UTC (a rule, a path, an unknown name) is said once, with a hint",
+  ignore: !existsSync(`${ZONEINFO}/Europe/Berlin`),
+  async fn() {
+    // Trial 42: `TZ=IST-5:30` showed every time 5.5 hours off, with no word of why.
+    const home = tempDir("deja-tzwarn-");
+    const env = (tz?: string) =>
+      makeEnv({
+        HOME: home,
+        DEJA_HOME: join(home, "deja"),
+        DEJA_NO_REFRESH: "1",
+        ...(tz === undefined ? {} : { TZ: tz }),
+      });
+    for (
+      const tz of ["EST5EDT,M3.2.0,M11.1.0", "IST-5:30", `${ZONEINFO}/Asia/Kolkata`, "Mars/Base"]
+    ) {
+      const w = zoneWarning(env(tz)) ?? "";
+      assert(w.startsWith(`deja: TZ=${tz} is not a time zone name`), tz);
+      assert(w.includes("times are shown in UTC") && w.includes("hint: "), w);
+    }
+    for (
+      const tz of [undefined, "", "UTC", "UTC0", "America/New_York", ":Europe/Berlin", "EST5EDT"]
+    ) {
+      assertEquals(zoneWarning(env(tz)), undefined, String(tz));
+    }
+    // Every command says it (once), on stderr: its output is as it was.
+    const r = await runMain(env("IST-5:30"), ["last"]);
+    assertEquals(r.err.split("is not a time zone name").length, 2, r.err);
+    const plain = await runMain(env("Asia/Kolkata"), ["last"]);
+    assertEquals(plain.err.includes("time zone"), false, plain.err);
   },
 });
