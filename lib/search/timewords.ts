@@ -312,7 +312,10 @@ const RULES: Rule[] = [
       // The year typed after the month (`in september 2025`, trial 16: searched September
       // of this year and the word `2025`), else the last such month.
       let year = m[5] ? Number(m[5]) : d.getFullYear();
-      if (!m[5] && month > d.getMonth()) year--;
+      // A month not yet come is last year's; so is this month called "last" (trial 42: `last
+      // december` said in December searched this December, not the one before).
+      const last = m[1]?.toLowerCase() === "last";
+      if (!m[5] && (month > d.getMonth() || (last && month === d.getMonth()))) year--;
       const w: [number, number] = [
         new Date(year, month, 1).getTime(),
         new Date(year, month + 1, 1).getTime(),

@@ -210,3 +210,14 @@ Deno.test("every kind of time phrase is still read, typed in any case, and text 
     assertEquals(timeHint(q, NOW), { rest: q });
   }
 });
+
+Deno.test("last <this month> is the one a year ago; in <this month> is this one", () => {
+  // Trial 42: on December 5, `last december` searched this December.
+  const dec5 = new Date(2026, 11, 5, 12, 0).getTime();
+  const last = timeHint("redis last december", dec5).hint!;
+  assertEquals([new Date(last.from).getFullYear(), new Date(last.from).getMonth()], [2025, 11]);
+  const inDec = timeHint("redis in december", dec5).hint!;
+  assertEquals([new Date(inDec.from).getFullYear(), new Date(inDec.from).getMonth()], [2026, 11]);
+  const lastNov = timeHint("redis last november", dec5).hint!;
+  assertEquals(new Date(lastNov.from).getFullYear(), 2026);
+});
