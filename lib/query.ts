@@ -284,6 +284,10 @@ export function parseSince(v: string, now = Date.now()): number | undefined {
   // A number alone has no unit (trial 16: `--since 2 weeks` took `2`, a date of 2001, and
   // searched `weeks`); JavaScript reads it as a year.
   if (/^\d+$/.test(s)) return undefined;
+  // Time words and a number after them are no date either (trial 42: JavaScript read
+  // `yesterday 5` as May 2001, so `deja last 5 --since yesterday` took the 5 for more of it).
+  const count = (r: { rest: string; hint?: TimeHint }) => r.hint && /^\d+$/.test(r.rest.trim());
+  if (count(words) || count(on)) return undefined;
   const t = Date.parse(s);
   return Number.isFinite(t) ? t : undefined;
 }

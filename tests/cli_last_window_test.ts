@@ -122,6 +122,11 @@ Deno.test("deja last reads a window typed as search reads it, with a count befor
     const weekday = await runMain(ix.env, ["last", "--since", "friday", "--json"]);
     assertEquals(weekday.code === 0 || weekday.code === 1, true, weekday.err);
     assertEquals(weekday.err.includes("--since takes"), false, weekday.err);
+    // A count and time words after --since (trial 42: `last 5 --since yesterday` was refused,
+    // its 5 read as more of the window: JavaScript read "yesterday 5" as May 2001).
+    const counted = await runMain(ix.env, ["last", "1", "--since", `${month} 1`, "--json"]);
+    assertEquals(counted.code, 0, counted.err);
+    assertEquals(JSON.parse(counted.out).sessions.map((s: { id: string }) => s.id), [NOW]);
   } finally {
     ix.cleanup();
   }
