@@ -106,11 +106,20 @@ export function pasteNote(plan: HandoffPlan): string {
   } cannot be started with a prompt: paste the text above into it\n`;
 }
 
-/** What stderr says before the target starts: its command, the packet named by its size. */
+/**
+ * What stderr says before the target starts: its command, the packet named by its size, and
+ * when the session's project is not on this machine, that it starts here instead (trial 42:
+ * it started in the current directory and said nothing, the digest's paths being the
+ * project's).
+ */
 export function startingNote(plan: HandoffPlan, argv: string[]): string {
   const bytes = byteLength(plan.packet);
   const shown = argv.map((a) => (a === plan.packet ? `<${bytes}-byte digest>` : a));
-  return `deja: starting ${displayCommand(shown, plan.cwd)}\n`;
+  const away = plan.from.project && plan.cwd !== plan.from.project
+    ? `deja: the session's project ${plan.from.project} is not on this machine: ` +
+      `starting in ${plan.cwd}\n`
+    : "";
+  return `${away}deja: starting ${displayCommand(shown, plan.cwd)}\n`;
 }
 
 function runHandoff(a: Args, io: IO): number {

@@ -97,3 +97,29 @@ Deno.test("handoff to an unknown harness is an error with exit 2", async () => {
     ix.cleanup();
   }
 });
+
+Deno.test("handoff says so when the session's project is not on this machine and it starts here", async () => {
+  // Trial 42: it started in the current directory and said nothing.
+  const gone = "/nonexistent-deja-project/app";
+  const ix = await indexSessions([{
+    id: ID,
+    cwd: gone,
+    start: "2026-11-01T10:00:00Z",
+    turns: [{ user: "port the parser to streams" }, { say: "Started." }],
+  }]);
+  try {
+    const io = captureIO(ix.env, false).io;
+    const plan = handoffData(parseHandoff({ values: { to: "codex" }, positionals: ["4a0"] }), io);
+    assertEquals(plan.cwd, "/");
+    const note = startingNote(plan, plan.argv!);
+    assert(
+      note.startsWith(
+        `deja: the session's project ${gone} is not on this machine: starting in /\n`,
+      ),
+      note,
+    );
+    assertStringIncludes(note, "deja: starting cd / && codex");
+  } finally {
+    ix.cleanup();
+  }
+});
