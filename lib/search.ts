@@ -61,6 +61,16 @@
  * every match of the two words (~65 ms warm; the top 5,000 are needed as they
  * are, so not cut) and the first read of their doclists.
  *
+ * Again on 2026-12-05 (the same corpus; 146 stores): `quokkafrost` ~75 ms — start 22, modules
+ * +9, stat pass +7, open +6, search +14, then 13 ms to print its one line, 9-10 of them the
+ * runtime's first local-time call (ICU's zone set-up in the Bun binary). Local times are now
+ * read from the system's zone file (core/localzone.ts); the ~200 query declarations no longer
+ * count their `?` marks at load (lib/sql.ts), text without a time cue skips the time words'
+ * expressions (lib/search/timewords.ts). 20 alternated cold runs: wall p50 75.2 -> 66.3 ms,
+ * CPU 85.9 -> 75.7 ms. Left: the runtime's start and node:fs (~20 ms before main.ts runs) and
+ * one `stat` per store (~4-6 µs each under Bun: 2,282 stores, 9-13 ms; async stats were
+ * slower and did not overlap the main thread's work).
+ *
  * @module
  */
 import type { Store } from "./store.ts";
