@@ -294,6 +294,13 @@ Deno.test("a session id that matches nothing hints a search of the id alone; a b
     assertEquals(bare.code, 1);
     assertStringIncludes(bare.err, "deja:<YYYY-MM-DD>");
     assertEquals(bare.err.includes("deja search"), false);
+    // The other way round (trial 42): an id searched as words names the commands that take it.
+    const id = S.id.slice(0, 8);
+    const searched = await runMain(ix.env, [id]);
+    assertEquals(searched.code, 1, searched.err);
+    assertStringIncludes(searched.err, `hint: ${id} is a session's id: deja show ${id}`);
+    const other = await runMain(ix.env, ["abcdef12"]);
+    assertEquals(other.err.includes("is a session's id"), false, other.err);
   } finally {
     ix.cleanup();
   }

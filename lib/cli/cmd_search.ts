@@ -15,7 +15,13 @@ import type { IO } from "../../core/runtime.ts";
 import { indexPath, Store } from "../store.ts";
 import { DejaError } from "../../core/errors.ts";
 import { search, type SearchOptions, type SearchResult } from "../search.ts";
-import { NoSessionMatch, resolveSession, shortRef } from "../sessions.ts";
+import {
+  AmbiguousSession,
+  looksLikeId,
+  NoSessionMatch,
+  resolveSession,
+  shortRef,
+} from "../sessions.ts";
 import { searchLine } from "./question.ts";
 import { insideWindow, narration, outsideWindow } from "./search_narration.ts";
 import { cutNote, parseQuery, STOP_WORDS, timeOnly } from "../query.ts";
@@ -138,6 +144,8 @@ export interface SearchData {
   undated: number;
   /** Files the query names, with how many sessions changed each, when nothing matched exactly. */
   changed?: Array<{ file: string; sessions: number }>;
+  /** The query as typed, when nothing matched it and it is an indexed session's id (prefix). */
+  idOf?: string;
   /**
    * What each result's session was about, keyed `harness:id`: its title, else its first
    * prompt that reads as typed (lib/memory/last.ts describeSession). A session without a
@@ -301,7 +309,11 @@ export async function searchData(
   // A file named among other words, when nothing matched exactly: the sessions that changed it.
   const exact = result.tier !== "relevance" && result.tier !== "none" && !result.nothingMatched;
   const changed = args.regex || exact ? [] : changedFiles(store, args.query);
+  const idOf = !result.results.length && !args.regex
+    ? sessionIdTyped(store, args.query)
+    : undefined;
   return {
+    ...(idOf ? { idOf } : {}),
     result,
     refs,
     about,
@@ -315,6 +327,21 @@ export async function searchData(
     ...(apart ? { apart } : {}),
     noteIds: await snippetNoteIds(result, io.env),
   };
+}
+
+/**
+ * `query` when it is a session's id (or the prefix of several) and no event holds it (trial
+ * 42: a pasted id answered "nothing matched" and named no command that takes it).
+ */
+function sessionIdTyped(store: Store, query: string): string | undefined {
+  const ref = query.trim();
+  if (!looksLikeId(ref)) return undefined;
+  try {
+    resolveSession(store, ref);
+    return ref;
+  } catch (e) {
+    return e instanceof AmbiguousSession ? ref : undefined; // several: show lists them
+  }
 }
 
 /** The literal tiers, the most literal first (lib/search/ladder.ts). */
@@ -550,6 +577,10 @@ export async function runSearch(a: Args, io: IO): Promise<number> {
     absentHint(io, d.absent);
     apartHint(io, d.apart, d.filtered?.filters);
     changedHint(io, d.changed);
+    if (d.idOf) {
+      const ref = shQuote(d.idOf);
+      io.err(`hint: ${d.idOf} is a session's id: deja show ${ref} (or deja ctx ${ref})\n`);
+    }
     if (!args.regex) io.err(symbolHint(args.query) + operatorHint(args.query));
     if (args.regex) io.err(caseHint(args.query));
     // Trial 18a: `forgejo.*crash` found nothing where a line break stands between the two.
