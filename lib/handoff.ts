@@ -101,7 +101,7 @@ export function handoffPlan(
   if (!picked) {
     throw new DejaError(
       `no session of this directory's project is indexed (${cwd})`,
-      "name one: deja handoff --to <harness> <id-prefix> (find it with 'deja last')",
+      "name one: deja handoff <id-prefix> --to <harness> (or --print); 'deja last' lists them",
       1,
     );
   }
