@@ -85,6 +85,15 @@ export function noteSessionId(project: string, day: string): string {
 }
 
 /**
+ * Whether `sessionId` is a day of `project`'s notes, whichever zone read the day: the notes
+ * a session holds are then told by their times (trial 43: a note matched to its day in the
+ * reader's own zone was not found in a day indexed under another).
+ */
+export function isDayOf(project: string, sessionId: string): boolean {
+  return noteSessionId(project, sessionId.slice(-10)) === sessionId;
+}
+
+/**
  * The id of one note: the first 10 hex of sha1(ts, newline, project, newline,
  * text) over the record as written (`ts` as its JSON text). Derived, not
  * stored, so notes written before ids existed have one too; `deja forget

@@ -167,3 +167,41 @@ Deno.test("forget of a notes day deletes that day's notes as indexed, whatever z
     ix.cleanup();
   }
 });
+
+Deno.test("a note forgotten, or shown, under another zone than the one that indexed it", async () => {
+  // Trial 43: forgotten under a zone that put it on another day, the note left the file and
+  // stayed in the index (search, show and the hooks still gave it); shown so, its day listed
+  // no note ids. Kiritimati (UTC+14) and Pago Pago (UTC-11) are never on the same date.
+  const ix = await indexSessions([]);
+  ix.store.close();
+  const file = `${ix.root}/notes/notes.jsonl`;
+  const env = (tz: string) => withVars(ix.env, { TZ: tz, DEJA_NO_REFRESH: "1" });
+  const [east, west] = ["Pacific/Kiritimati", "Pacific/Pago_Pago"];
+  try {
+    mkdirSync(`${ix.root}/notes`, { recursive: true });
+    writeFileSync(
+      file,
+      [["2026-12-05T10:00:00Z", "zebrafinch quota note"], ["2026-12-05T10:00:05Z", "okapi note"]]
+        .map(([ts, text]) => JSON.stringify({ ts, project: "/w/k3s", text }) + "\n").join(""),
+    );
+    await runMain(env(east), ["index", "--quiet"]);
+    const found = JSON.parse((await runMain(env(east), ["zebrafinch", "--json"])).out);
+    const day = found.results[0].id as string;
+    // Shown from the other zone, the day still names each note's id.
+    const shown = await runMain(env(west), ["show", `deja:${day}`, "--json"]);
+    assertEquals(shown.code, 0, shown.err);
+    const ids = JSON.parse(shown.out).events.map((e: { note_id?: string }) => e.note_id);
+    assertEquals(ids.filter(Boolean).length, 2, shown.out);
+    const zebra = found.results[0].snippets[0].note_id as string;
+    assert(ids.includes(zebra), `${zebra} in ${ids}`);
+    // Forgotten from the other zone: gone from the file and from the index.
+    const gone = await runMain(env(west), ["forget", "--note", zebra]);
+    assertEquals(gone.code, 0, gone.err);
+    assert(!readFileSync(file, "utf8").includes("zebrafinch"));
+    const after = await runMain(env(west), ["zebrafinch"]);
+    assertEquals(after.code, 1, after.out);
+    assertEquals((await runMain(env(east), ["okapi"])).code, 0, "the other note stays");
+  } finally {
+    ix.cleanup();
+  }
+});

@@ -30,7 +30,7 @@ import {
   writeTombstones,
 } from "./tombstones.ts";
 import { dropNotes } from "./notes_file.ts";
-import { type NoteRecord, noteSessionId } from "../../parsers/deja.ts";
+import { isDayOf, type NoteRecord } from "../../parsers/deja.ts";
 import { AmbiguousSession } from "../sessions.ts";
 import { dropEvents } from "../drop_events.ts";
 
@@ -131,6 +131,23 @@ export interface OwnNotes {
 }
 
 /**
+ * Whether the notes day `row` (a session read from the notes file) holds a note: the day is
+ * its project's ({@link isDayOf}) and one of its events has the note's time. Read from the
+ * index, not from the day the note falls on in this shell's zone (trial 42).
+ */
+export function dayHolds(
+  store: Store,
+  row: Pick<SessionRow, "id" | "native_id">,
+): (n: NoteRecord) => boolean {
+  let times: Set<number | null> | undefined;
+  return (n) => {
+    if (!isDayOf(n.project, row.native_id)) return false;
+    times ??= new Set(Q.eventsOfSession.all(store, { session: row.id }).map((e) => e.time));
+    return times.has(n.time);
+  };
+}
+
+/**
  * Writes the tombstones of `plan`, then removes its sessions from the index.
  * Sessions read from deja's own notes file (`notes`) get no tombstone: their
  * notes are deleted from the file instead, so their text leaves the disk and
@@ -154,13 +171,8 @@ export function applyForget(
     // A note is one of a forgotten day's when that day's id is its project's and its time is
     // one of that session's events: never the day read again in this shell's zone (trial 42:
     // a day indexed under another TZ lost a note of the next day and kept one of its own).
-    const days = own.map((s) => ({
-      id: s.native_id,
-      day: s.native_id.slice(-10),
-      times: new Set(Q.eventsOfSession.all(store, { session: s.id }).map((e) => e.time)),
-    }));
-    const ofDay = (n: NoteRecord) =>
-      days.some((d) => d.times.has(n.time) && noteSessionId(n.project, d.day) === d.id);
+    const days = own.map((s) => dayHolds(store, s));
+    const ofDay = (n: NoteRecord) => days.some((holds) => holds(n));
     // The lines first: if removal fails, the next index reads the shorter file whole.
     notesDeleted = dropNotes(notes.path, notes.tz, ofDay).length;
     Q.forgetSource.run(store, { path: notes.path });

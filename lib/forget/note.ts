@@ -11,7 +11,7 @@ import { DejaError } from "../../core/errors.ts";
 import { oneLine, plural } from "../../core/text.ts";
 import type { NoteRecord } from "../../parsers/deja.ts";
 import { dropNotes, listNotes } from "./notes_file.ts";
-import { type OwnNotes, planForget, removeSessions } from "./forget.ts";
+import { dayHolds, type OwnNotes, removeSessions } from "./forget.ts";
 
 /** What {@link forgetNote} removed. */
 export interface ForgotNote {
@@ -90,8 +90,11 @@ export function forgetNote(store: Store | undefined, notes: OwnNotes, id: string
   if (!gone.length) throw new DejaError(`no note has the id '${id}'`, undefined, 1);
   let sessions = 0;
   if (store) {
-    const rows = planForget(store, { session: `deja:${gone[0].session}`, allMatches: true })
-      .sessions.filter((r) => r.source === notes.path && r.native_id === gone[0].session);
+    // The day the index holds the note in, whichever zone read it (trial 43: forgotten under
+    // another zone, the note left the file and stayed in the index, and in what hooks said).
+    const ids = Q.sessionsOfSource.all(store, { source: notes.path }).map((r) => r.id);
+    const rows = Q.sessionsByIds.all(store, { ids: JSON.stringify(ids) })
+      .filter((r) => dayHolds(store, r)(gone[0]));
     sessions = removeSessions(store, rows).sessions;
     Q.forgetSource.run(store, { path: notes.path });
   }

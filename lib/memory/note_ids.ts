@@ -7,20 +7,26 @@
  *
  * @module
  */
-import type { NoteRecord } from "../../parsers/deja.ts";
+import { isDayOf, type NoteRecord } from "../../parsers/deja.ts";
 import type { OwnNotes } from "../forget/forget.ts";
 import { listNotes } from "../forget/notes_file.ts";
 
-/** The notes of each day (session id) in `days`, from one read of the notes file. */
+/**
+ * The notes each day (session id) in `days` may hold, from one read of the notes file: its
+ * project's notes, whichever zone read their days ({@link isDayOf}); {@link noteIdAt} then
+ * tells them by time.
+ */
 export function notesOfDays(notes: OwnNotes, days: Iterable<string>): Map<string, NoteRecord[]> {
-  const want = new Set(days);
+  const want = [...new Set(days)];
   const out = new Map<string, NoteRecord[]>();
-  if (!want.size) return out;
+  if (!want.length) return out;
   for (const n of listNotes(notes.path, notes.tz)) {
-    if (!want.has(n.session)) continue;
-    const list = out.get(n.session) ?? [];
-    list.push(n);
-    out.set(n.session, list);
+    for (const d of want) {
+      if (!isDayOf(n.project, d)) continue;
+      const list = out.get(d) ?? [];
+      list.push(n);
+      out.set(d, list);
+    }
   }
   return out;
 }
