@@ -265,6 +265,8 @@ interface Events {
   between(from: number, to?: number): Iterable<EventRow>;
   /** Whether an assistant turn or call comes after seq `after`. */
   actedAfter(after: number): boolean;
+  /** Tool calls after seq `after`, and the file edits and writes among them that went through. */
+  workAfter(after: number): { calls: number; edits: number; writes: number };
 }
 
 function eventsOf(store: Store, session: number): Events {
@@ -274,6 +276,22 @@ function eventsOf(store: Store, session: number): Events {
       Q.eventsOfKindBackFrom.iterate(store, { session, kind, after }),
     between: (from, to = END) => Q.eventsBetweenSeqs.iterate(store, { session, from, to }),
     actedAfter: (after) => Q.actedAfter.get(store, { session, after }) !== undefined,
+    workAfter(after) {
+      let calls = 0;
+      for (const _ of Q.eventsOfKindAfter.iterate(store, { session, kind: "tool_call", after })) {
+        calls++;
+      }
+      const done = new Set<string>();
+      for (const f of Q.filesInOrder.all(store, { session })) {
+        if (f.seq > after && !f.failed && f.op !== "read") done.add(`${f.event_id} ${f.op}`);
+      }
+      const ops = [...done].map((k) => k.split(" ")[1]);
+      return {
+        calls,
+        edits: ops.filter((o) => o === "edit").length,
+        writes: ops.filter((o) => o !== "edit").length,
+      };
+    },
   };
 }
 
@@ -399,6 +417,7 @@ function ended(
   // The first three said, the rest counted.
   const bad: string[] = [];
   let more = 0;
+  let lastBad = -1;
   for (const r of runs(reply.seq)) {
     const facts = runFacts(r);
     const code = () => inlineCode(oneLine(commandOneLine(r.command), 100));
@@ -414,11 +433,16 @@ function ended(
       else if (facts.noResult) note = () => `${code()} never finished (no result)`;
     }
     if (!note) continue;
+    lastBad = r.seq;
     if (bad.length < 3) bad.push(note());
     else more++;
   }
   if (bad.length) {
-    notes.push(`After this reply, ${bad.join("; ")}${more ? `, and ${more} more` : ""}.`);
+    notes.push(
+      `After this reply, ${bad.join("; ")}${more ? `, and ${more} more` : ""}${
+        workedOn(events.workAfter(lastBad))
+      }.`,
+    );
   }
   // A short reply came after the one shown (`Done.`): the one shown is not called the last
   // (trial 12: "The last reply: I will now run the build" after the failed build and a "Done
@@ -431,6 +455,19 @@ function ended(
   const name = (l: string) => final ? l.replace(/^The last reply/, "The last longer reply") : l;
   if (!notes.length) return label ? `${label}${text}` : text;
   return `${notes.join(" ")}\n\n${name(label || "The last reply: ")}${text}`;
+}
+
+/**
+ * What the session did after the last failure said of it, when anything (trial 42: "After
+ * this reply, `git config …` failed" closed a digest whose session then wrote three files
+ * and edited a fourth).
+ */
+function workedOn(w: { calls: number; edits: number; writes: number }): string {
+  if (!w.calls) return "";
+  const n = (k: number, what: string) => `${k} ${what}${k === 1 ? "" : "s"}`;
+  const files = [w.writes && n(w.writes, "file write"), w.edits && n(w.edits, "file edit")]
+    .filter(Boolean).join(" and ");
+  return `; then ${n(w.calls, "more tool call")} ran${files ? `, ${files} among them` : ""}`;
 }
 
 /**

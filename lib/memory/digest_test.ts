@@ -682,3 +682,33 @@ Deno.test("sessionDigest names a session by its prompt once, under Problem", asy
     ix.cleanup();
   }
 });
+
+Deno.test("the outcome says the session went on after a failure it names, and what it changed", async () => {
+  // Trial 42 (realdata claude 744827a2): "After this reply, `git config …` failed" closed a
+  // digest whose session then wrote three files and edited a fourth.
+  const s: SessionSpec = {
+    id: "a6a6a6a6-0000-4000-8000-000000000006",
+    cwd: "/w/vault",
+    start: "2026-11-05T10:00:00Z",
+    turns: [
+      { user: "Set up the secrets manager for this vault, please." },
+      { say: "I'll propose a plan for the secrets manager integration first, then write it." },
+      { user: "1" },
+      { bash: "git config --global user.signingkey", out: "", exit: 1 },
+      { write: "/w/vault/.op/SETUP.md", content: "# Setup\n" },
+      { edit: "/w/vault/CONVENTIONS.md", old: "## Rules", new: "## Secrets\n\n## Rules" },
+      { read: "/w/vault/CLAUDE.md" },
+    ],
+  };
+  const ix = await indexSessions([s]);
+  try {
+    const d = sessionDigest(ix.store, rowId(ix.store, s.id));
+    assertStringIncludes(
+      d.outcome ?? "",
+      "After this reply, `git config --global user.signingkey` failed (exit 1); then 3 more " +
+        "tool calls ran, 1 file write and 1 file edit among them.",
+    );
+  } finally {
+    ix.cleanup();
+  }
+});
