@@ -40,7 +40,8 @@ Deno.test("a title matched by corrected spellings ranks first and is said to", (
     assertEquals(r.results[0].titleMatch, true);
     assertEquals(
       narration(r),
-      "matched the title by close spellings: backgrund → background; paddng → padding; the others too",
+      "matched the title by close spellings: backgrund → background; paddng → padding; " +
+        "the others hold them in their events",
     );
   }));
 

@@ -180,7 +180,10 @@ function narrated(res: SearchResult): string {
   if (res.results[0]?.titleMatch && (how || res.tier === "session")) {
     const all = !res.results.some((r) => !r.titleMatch);
     if (res.titleSpelt) {
-      return `matched the title by ${how}: ${ch}${all ? "" : "; the others too"}${time}`;
+      // The others hold those spellings between their events (trial 42: "the others too" read
+      // as if their titles matched as well).
+      const others = all ? "" : "; the others hold them in their events";
+      return `matched the title by ${how}: ${ch}${others}${time}`;
     }
     const others = all
       ? ""
