@@ -105,7 +105,8 @@ export const REVISIONS: Readonly<Record<string, number>> = {
   // 5, session 27: a chat over 64 MiB is read in pieces (it was skipped as oversized, and left
   // so: its size and time unchanged, it was never read again).
   // gemini 6, session 28: messages with no id each kept (keyed alike, each replaced the last).
-  gemini: 6,
+  // 7, session 33: a chat whose project folder names no project takes its `directories`' first.
+  gemini: 7,
   kiro: 1, // ls, glob and grep read no file (parsers/_kiro_tools.ts)
   // Session 13: each reply keeps its model (Event.model); the numbers raised above for it too
   // (claude family, codex, trae, gemini, opencode family, crush, copilot, continue, cursor,

@@ -338,9 +338,13 @@ async function chatOf(source: SourceRef, meta: Obj, ctx: ParseCtx): Promise<Chat
     return undefined;
   }
   const loc = locate(source);
-  const project = loc
-    ? await projectFor(loc.root, loc.projectId, str(meta.projectHash), skipUnreadable(ctx))
-    : undefined;
+  // Else the chat's own `directories`: the workspace's folders, the project's first, which
+  // the CLI records for a subagent's chat (chatRecordingService.ts, read 2026-12-05; trial
+  // 42: realdata chats mrp1k5 and twynek had no project though their files named it).
+  const project =
+    (loc
+      ? await projectFor(loc.root, loc.projectId, str(meta.projectHash), skipUnreadable(ctx))
+      : undefined) ?? (Array.isArray(meta.directories) ? str(meta.directories[0]) : undefined);
   const started = toMillis(meta.startTime);
   const last = toMillis(meta.lastUpdated);
   const parent = parentOf(source.path, loc?.chats);

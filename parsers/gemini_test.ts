@@ -653,13 +653,25 @@ Deno.test({
       assert.equal(by("twynek").parent, "f328310d-05ea-45ce-b9cb-fe2717bebe12");
       assert.equal(by("mrp1k5").parent, undefined);
       assert.deepEqual(texts(by("b9d28477-6950-4d22-838c-2380d35ff50c"), "user"), ["restart"]);
-      assert.ok(run.sessions.every((s) => s.project === undefined)); // no projects.json or .project_root copied
+      // No projects.json or .project_root copied: only the subagents' own `directories` name one.
+      assert.deepEqual(
+        run.sessions.map((s) => [s.id, s.project]).sort(),
+        [
+          ["5b6234f8-0315-4733-a3be-ee67d6712014", undefined],
+          ["b9d28477-6950-4d22-838c-2380d35ff50c", undefined],
+          ["f3bcbc84-0a3c-4852-b805-a0112b261a7b", undefined],
+          ["mrp1k5", "C:\\Users\\user\\Documents\\IDAHO-VAULT"],
+          ["twynek", "C:\\Users\\user\\Documents\\IDAHO-VAULT"],
+        ],
+      );
       const main = by("f3bcbc84-0a3c-4852-b805-a0112b261a7b");
       assert.equal(main.model, "gemini-3-flash-preview");
       assert.ok(main.events.some((e) => e.tool?.name === "glob"));
       assert.ok(
         by("twynek").events.some((e) =>
-          e.tool?.paths?.[0] === ".github/scripts/requirements-scraper.txt"
+          // Made whole against the project its `directories` name.
+          e.tool?.paths?.[0] ===
+            "C:\\Users\\user\\Documents\\IDAHO-VAULT\\.github\\scripts\\requirements-scraper.txt"
         ),
       );
     } finally {
@@ -1057,6 +1069,38 @@ Deno.test("messages with no id are each kept, not keyed alike (trial 29: only th
       "third noidzz",
     ]);
     assert.deepEqual(sessions[0].events.map((e) => e.key), [undefined, undefined, undefined]);
+  } finally {
+    t.cleanup();
+  }
+});
+
+Deno.test("a chat whose project folder names no project takes the first of its own directories", async () => {
+  // Trial 42 (realdata mrp1k5, twynek): the CLI records a subagent chat's workspace folders in
+  // `directories`; with no projects.json or .project_root, the chat had no project at all.
+  const t = tree({
+    [CHAT]: jsonl(
+      {
+        sessionId: S,
+        projectHash: "ab12",
+        startTime: "2026-11-01T10:00:00.000Z",
+        kind: "subagent",
+        directories: ["C:\\Users\\u\\Documents\\VAULT", "C:\\Users\\u\\extra"],
+      },
+      user("m1", "what is in the vault"),
+    ),
+    "tmp/named/chats/session-2026-11-01T10-00-33333333.jsonl": jsonl(
+      { sessionId: "named-1", projectHash: "cd34", directories: ["/elsewhere"] },
+      user("m1", "hello"),
+    ),
+    "tmp/named/.project_root": "/w/named",
+  });
+  try {
+    const [s] = (await parseFile(t.root, CHAT)).sessions;
+    assert.equal(s.project, "C:\\Users\\u\\Documents\\VAULT");
+    // Where the project folder names its project, that one stands.
+    const [n] = (await parseFile(t.root, "tmp/named/chats/session-2026-11-01T10-00-33333333.jsonl"))
+      .sessions;
+    assert.equal(n.project, "/w/named");
   } finally {
     t.cleanup();
   }
