@@ -304,6 +304,15 @@ Deno.test("a session id that matches nothing hints a search of the id alone; a b
   } finally {
     ix.cleanup();
   }
+  // Ids that are not hex are ids too (trial 43: Gemini's `mrp1k5` got a bare "nothing matched").
+  const short = await indexSessions([{ ...S, id: "zq7k2m" }]);
+  try {
+    const r = await runMain(short.env, ["zq7k2m"]);
+    assertEquals(r.code, 1, r.err);
+    assertStringIncludes(r.err, "hint: zq7k2m is a session's id: deja show zq7k2m");
+  } finally {
+    short.cleanup();
+  }
 });
 
 // Regression (2026-12, user trial): `deja remote add r1 '-oProxyCommand=…'` hinted

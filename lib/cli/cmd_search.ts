@@ -335,7 +335,9 @@ export async function searchData(
  */
 function sessionIdTyped(store: Store, query: string): string | undefined {
   const ref = query.trim();
-  if (!looksLikeId(ref)) return undefined;
+  // Any one token of four characters or more: Gemini's `mrp1k5`, opencode's `ses_dd74` and
+  // aider's `aider-69…` are ids too (trial 43), not only hex.
+  if (!looksLikeId(ref) && !/^[\w.:-]{4,}$/.test(ref)) return undefined;
   try {
     resolveSession(store, ref);
     return ref;
