@@ -95,6 +95,7 @@ export function handoffJson(plan: HandoffPlan): Record<string, unknown> {
     argv: plan.argv,
     packet: plan.packet,
     bytes: byteLength(plan.packet),
+    project_here: !awayFrom(plan),
   };
 }
 
@@ -115,11 +116,17 @@ export function pasteNote(plan: HandoffPlan): string {
 export function startingNote(plan: HandoffPlan, argv: string[]): string {
   const bytes = byteLength(plan.packet);
   const shown = argv.map((a) => (a === plan.packet ? `<${bytes}-byte digest>` : a));
-  const away = plan.from.project && plan.cwd !== plan.from.project
-    ? `deja: the session's project ${plan.from.project} is not on this machine: ` +
-      `starting in ${plan.cwd}\n`
-    : "";
+  const away = awayFrom(plan) ? `${awayNote(plan)}: starting in ${plan.cwd}\n` : "";
   return `${away}deja: starting ${displayCommand(shown, plan.cwd)}\n`;
+}
+
+/** Whether the session's project is not on this machine (the plan's `cwd` is another). */
+function awayFrom(plan: HandoffPlan): boolean {
+  return Boolean(plan.from.project) && plan.cwd !== plan.from.project;
+}
+
+function awayNote(plan: HandoffPlan): string {
+  return `deja: the session's project ${plan.from.project} is not on this machine`;
 }
 
 function runHandoff(a: Args, io: IO): number {
@@ -131,6 +138,9 @@ function runHandoff(a: Args, io: IO): number {
   }
   if (plan.mode === "paste" || args.print || !plan.argv) {
     io.out(plan.packet.endsWith("\n") ? plan.packet : plan.packet + "\n");
+    // Printed to paste: where it goes is the person's to choose, the project's absence is said
+    // all the same (trial 43: only the start of a target said it).
+    if (awayFrom(plan)) io.err(`${awayNote(plan)}: its paths are that project's\n`);
     if (plan.mode === "paste" && plan.to !== null) io.err(pasteNote(plan));
     return 0;
   }

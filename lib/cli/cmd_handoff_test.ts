@@ -77,6 +77,7 @@ Deno.test("handoff prints the packet to a terminal and a pipe, the plan with --j
     assertEquals(await handoffCmd.run(j, json.io), 0);
     const doc = JSON.parse(json.out());
     assertEquals([doc.from.id, doc.to, doc.mode, doc.argv[0]], [ID, "codex", "exec", "codex"]);
+    assertEquals(doc.project_here, true);
     assertEquals(doc.bytes, new TextEncoder().encode(doc.packet).length);
   } finally {
     ix.cleanup();
@@ -119,6 +120,15 @@ Deno.test("handoff says so when the session's project is not on this machine and
       note,
     );
     assertStringIncludes(note, "deja: starting cd / && codex");
+    // Printed to paste, or as JSON, it is said too (trial 43).
+    const printed = captureIO(ix.env, false);
+    const p = { values: { print: true }, positionals: ["4a0"] };
+    assertEquals(await handoffCmd.run(p, printed.io), 0);
+    assertStringIncludes(printed.err(), `the session's project ${gone} is not on this machine`);
+    const json = captureIO(ix.env, false);
+    const j = { values: { to: "codex", json: true }, positionals: ["4a0"] };
+    assertEquals(await handoffCmd.run(j, json.io), 0);
+    assertEquals(JSON.parse(json.out()).project_here, false);
   } finally {
     ix.cleanup();
   }
