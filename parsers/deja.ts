@@ -4,15 +4,17 @@
  * Store: `${DEJA_DEJA_ROOT:-${DEJA_HOME:-${XDG_DATA_HOME:-~/.local/share}/deja}}/notes.jsonl`,
  * one JSON record per line, appended by `deja remember` (and the MCP
  * `remember` mode): `{"ts": "<ISO 8601>", "project": "<dir or name>",
- * "text": "...", "tags": ["..."]}`. An `append` source: a later pass resumes
- * after the last complete line.
+ * "text": "...", "tags": ["..."], "day": "<YYYY-MM-DD>"}`. An `append` source: a later pass
+ * resumes after the last complete line.
  *
  * Mapping:
  * - One session per project per local calendar day: id `<h>-<YYYY-MM-DD>`,
  *   `h` = the first 10 hex of sha1(project, newline, day), stable however
  *   many notes the day gets. The hash leads so that a short prefix of the id
- *   (what `deja show` takes) tells notes apart. The day is read in the zone named by `TZ` when the
- *   runtime knows it, else in the runtime's own zone.
+ *   (what `deja show` takes) tells notes apart. The day is the record's `day`, the
+ *   writer's local day (`deja remember` records it since session 33); a note without one
+ *   takes its day in the zone named by `TZ` when the runtime knows it, else in the
+ *   runtime's own zone (so such notes can move between days when read under another zone).
  * - project = the record's `project` (an absolute directory, or the name given
  *   to `--project`); a record without one is filed under `notes`.
  * - title = `Notes: <last path component of project>, <day>`.
@@ -119,7 +121,8 @@ export interface NoteRecord {
 }
 
 /**
- * Reads one parsed line of the notes file as a note, in zone `tz`; undefined
+ * Reads one parsed line of the notes file as a note, on the day it records (else its day in
+ * zone `tz`); undefined
  * when it is not one (not an object, no text, no readable `ts`).
  */
 export function noteRecord(value: unknown, tz?: string): NoteRecord | undefined {
@@ -128,7 +131,9 @@ export function noteRecord(value: unknown, tz?: string): NoteRecord | undefined 
   const time = toMillis(o?.ts);
   if (!o || !text || time === undefined) return undefined;
   const project = str(o.project)?.trim() || DEFAULT_NOTES_PROJECT;
-  const day = localDay(time, tz);
+  // The day the writer recorded, else the day in the reader's zone (notes written before).
+  const written = str(o.day);
+  const day = written && /^\d{4}-\d{2}-\d{2}$/.test(written) ? written : localDay(time, tz);
   const id = noteId(o.ts, str(o.project) ?? "", str(o.text) ?? "");
   return { id, session: noteSessionId(project, day), project, time, text, day };
 }

@@ -231,10 +231,11 @@ function nearOption(typed: string, specs: Record<string, OptionSpec>): string | 
 }
 
 /**
- * Filters of one value a person may give twice meaning both ({@link refuseTwice}); other
+ * Filters of one value a person may give twice meaning both ({@link refuseTwice}; `forget
+ * --note a --note b` forgot b alone, trial 44); other
  * options keep the last value given, as most tools do (an alias's `--limit` overridden).
  */
-const ONE_FILTER = new Set(["session", "project", "harness", "role", "since", "before"]);
+const ONE_FILTER = new Set(["session", "project", "harness", "role", "since", "before", "note"]);
 
 /**
  * Refuses a filter of one value given two different values: `--session a --session b`

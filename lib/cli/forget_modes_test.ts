@@ -205,3 +205,39 @@ Deno.test("a note forgotten, or shown, under another zone than the one that inde
     ix.cleanup();
   }
 });
+
+Deno.test("a note remembered in one zone stays in its day read in any other, and --note is one note", async () => {
+  // Trial 44: read again under another zone (after any forget, the file is read whole), notes
+  // moved between days, and a day id shown earlier came to hold another note, which a
+  // `forget --session` of it then deleted. And `--note a --note b` forgot b alone.
+  const ix = await indexSessions([]);
+  ix.store.close();
+  const file = `${ix.root}/notes/notes.jsonl`;
+  const env = (tz: string) => withVars(ix.env, { TZ: tz, DEJA_NO_REFRESH: "1" });
+  const [east, west] = ["Pacific/Kiritimati", "Pacific/Pago_Pago"];
+  try {
+    const p = ["--project", "/w/k3s", "--json"];
+    const keep = JSON.parse((await runMain(env(east), ["remember", "keep walrus", ...p])).out);
+    const drop = JSON.parse((await runMain(env(west), ["remember", "drop narwhal", ...p])).out);
+    assert(keep.session !== drop.session, "written under zones a day apart: two days");
+    for (const line of readFileSync(file, "utf8").trim().split("\n")) {
+      assert(/^\d{4}-\d{2}-\d{2}$/.test(JSON.parse(line).day), line);
+    }
+    // Read again whole under either zone, each note stays in the day it was written on.
+    for (const tz of [west, east]) {
+      await runMain(env(tz), ["index", "--rebuild", "--quiet"]);
+      const day = async (w: string) =>
+        JSON.parse((await runMain(env(tz), [w, "--json"])).out).results[0].id;
+      assertEquals([await day("walrus"), await day("narwhal")], [keep.session, drop.session], tz);
+    }
+    const twice = await runMain(env(west), ["forget", "--note", keep.id, "--note", drop.id]);
+    assertEquals(twice.code, 2, twice.err);
+    assertStringIncludes(twice.err, "--note given twice");
+    const gone = await runMain(env(west), ["forget", "--session", `deja:${drop.session}`, "--yes"]);
+    assertEquals(gone.code, 0, gone.err);
+    assertEquals(readFileSync(file, "utf8").includes("keep walrus"), true);
+    assertEquals(readFileSync(file, "utf8").includes("drop narwhal"), false);
+  } finally {
+    ix.cleanup();
+  }
+});

@@ -38,6 +38,13 @@ export interface Note {
   text: string;
   /** Tags without `#`. */
   tags: string[];
+  /**
+   * The day it was written on in the writer's zone (`YYYY-MM-DD`): the day of notes it is
+   * filed under, whatever zone reads the file later (trial 44: read again under another `TZ`,
+   * notes moved between days, and a day's id came to hold other notes). Absent from notes
+   * written before it was recorded: those take their day in the reader's zone.
+   */
+  day?: string;
 }
 
 /**
@@ -181,6 +188,7 @@ export function appendNote(env: Env, text: string, opts: NoteOptions): Appended 
     project: place.project,
     text: body,
     tags: splitTags(opts.tags ?? []).map((t) => redact(t, {})).filter(Boolean),
+    day: localDay(now, env.get("TZ")),
   };
   const path = notesPath(env);
   try {
@@ -202,7 +210,7 @@ export function appendNote(env: Env, text: string, opts: NoteOptions): Appended 
   return {
     note,
     path,
-    session: noteSessionId(note.project, localDay(now, env.get("TZ"))),
+    session: noteSessionId(note.project, note.day!),
     id: noteId(note.ts, note.project, note.text),
     ...(place.unmatched === undefined ? {} : { unmatched: place.unmatched }),
   };

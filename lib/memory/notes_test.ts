@@ -38,6 +38,7 @@ Deno.test("appendNote writes one redacted JSON line to a private notes file", ()
       project: "/w/app",
       text: "deploy key is [redacted:anthropic_key], rotate it",
       tags: ["ops", "secrets"],
+      day: "2026-11-29", // the writer's day, in its TZ (UTC here)
     });
     assertEquals(a.session, noteSessionId("/w/app", "2026-11-29"));
     assertThrows(() => appendNote(h.env, "   ", { cwd: "/" }), DejaError);
