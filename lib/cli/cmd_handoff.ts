@@ -95,7 +95,7 @@ export function handoffJson(plan: HandoffPlan): Record<string, unknown> {
     argv: plan.argv,
     packet: plan.packet,
     bytes: byteLength(plan.packet),
-    project_here: !awayFrom(plan),
+    project_here: Boolean(plan.from.project) && !awayFrom(plan),
   };
 }
 

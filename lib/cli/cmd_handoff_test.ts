@@ -133,3 +133,22 @@ Deno.test("handoff says so when the session's project is not on this machine and
     ix.cleanup();
   }
 });
+
+Deno.test("handoff --json says the project is not here when the session has none", async () => {
+  // Trial 44: a session with no project at all was said to have it here (`project_here: true`).
+  const ix = await indexSessions([{
+    id: ID,
+    cwd: "",
+    start: "2026-11-01T10:00:00Z",
+    turns: [{ user: "hello there" }, { say: "Hi." }],
+  }]);
+  try {
+    const c = captureIO(ix.env, false);
+    const a = { values: { to: "codex", json: true }, positionals: ["4a0"] };
+    assertEquals(await handoffCmd.run(a, c.io), 0);
+    const doc = JSON.parse(c.out());
+    assertEquals([doc.from.project, doc.project_here], [null, false]);
+  } finally {
+    ix.cleanup();
+  }
+});
