@@ -20,9 +20,17 @@ export function notesOfDays(notes: OwnNotes, days: Iterable<string>): Map<string
   const want = [...new Set(days)];
   const out = new Map<string, NoteRecord[]>();
   if (!want.length) return out;
+  // One hash per project and day, not per note: a notes file holds many notes of few projects.
+  const of = new Map<string, boolean>();
+  const dayOf = (project: string, d: string) => {
+    const k = `${project}\n${d}`;
+    let v = of.get(k);
+    if (v === undefined) of.set(k, v = isDayOf(project, d));
+    return v;
+  };
   for (const n of listNotes(notes.path, notes.tz)) {
     for (const d of want) {
-      if (!isDayOf(n.project, d)) continue;
+      if (!dayOf(n.project, d)) continue;
       const list = out.get(d) ?? [];
       list.push(n);
       out.set(d, list);
