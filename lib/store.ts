@@ -588,6 +588,33 @@ function openDb(path: string, busy: number, readOnly: boolean, fresh: boolean): 
   });
 }
 
+/**
+ * Copies what the index's `-wal` holds into the file and empties the log
+ * (`wal_checkpoint(TRUNCATE)`), waiting `busyMs` at most for readers in the
+ * middle of a read. A writer closing its connection does this itself only when no
+ * other connection is open; otherwise the log is left to the last reader to close,
+ * whose checkpoint then changes `index.db` after the stat manifest stamped it
+ * (lib/fresh/manifest.ts), and every search after took the slower path of reading
+ * the index (the stores' stamps from it: +25 ms a query over 2,282 stores) until
+ * a store changed. Never throws: an index it cannot settle is stamped as it is.
+ */
+export function settleWal(path: string, busyMs = 200): void {
+  try {
+    const db = new DatabaseSync(
+      path,
+      { timeout: busyMs } as ConstructorParameters<
+        typeof DatabaseSync
+      >[1],
+    );
+    try {
+      db.exec(`PRAGMA busy_timeout = ${busyMs}`);
+      db.prepare("PRAGMA wal_checkpoint(TRUNCATE)").get();
+    } finally {
+      db.close();
+    }
+  } catch { /* a reader kept its snapshot, or the folder is read-only: left as it is */ }
+}
+
 /** `db` once `setUp` ran on it; closed when `setUp` throws (the error goes on). */
 function settled(db: DatabaseSync, setUp: () => void): DatabaseSync {
   try {

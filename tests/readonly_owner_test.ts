@@ -103,6 +103,14 @@ Deno.test({
     writeFileSync(`${index}-shm`, new Uint8Array(32768));
     if (uid() === 0) spawnSync("chown", ["65534:65534", `${index}-shm`]);
     chmodSync(`${index}-shm`, 0o400);
+    // Read while the index is up to date (its stat manifest vouches for it); a session
+    // written since needs a write, which names the file.
+    assertEquals(run("snarkwidget").status, 0);
+    writeFileSync(
+      join(projects, "-w-ro", "7c6c6c6c-0000-4000-8000-000000000007.jsonl"),
+      claudeLine(0, "another snarkwidget question", "7c6c6c6c-0000-4000-8000-000000000007") +
+        "\n",
+    );
     const stuck = run("snarkwidget");
     assertEquals(stuck.status, 2, stuck.stderr);
     assertStringIncludes(stuck.stderr, "index.db-shm may not be written");

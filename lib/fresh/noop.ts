@@ -29,7 +29,7 @@ import type { Env } from "../../core/model.ts";
 import { dataDir } from "../../core/paths.ts";
 import { READERS, revisionOf, REVISIONS } from "../version.ts";
 import { harnessIds } from "../../core/registry.ts";
-import { acquireWriterLock, indexPath, Store } from "../store.ts";
+import { acquireWriterLock, indexPath, settleWal, Store } from "../store.ts";
 import { Q, SCHEMA_VERSION } from "../schema.ts";
 import { compareStamps, isFresh, recorded, recordedMap } from "./check.ts";
 import { ensureReplays } from "../replays.ts";
@@ -133,6 +133,7 @@ function fromManifest(env: Env, path: string, selected: string[]): NoopResult | 
  * connection is closed. Never throws.
  */
 export function saveManifest(path: string): void {
+  settleWal(path);
   writeManifest(path, () => {
     const store = Store.open(path, { readOnly: true });
     try {

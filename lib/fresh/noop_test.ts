@@ -10,7 +10,8 @@ import { indexPath, Store } from "../store.ts";
 import { upToDate } from "./noop.ts";
 import { checkStaleness } from "./check.ts";
 import { claudeLine } from "../../tests/_memory.ts";
-import { lastIndexAt, manifestPath } from "./manifest.ts";
+import { lastIndexAt, manifestPath, readManifest } from "./manifest.ts";
+import { SCHEMA_VERSION } from "../schema.ts";
 import { acquireWriterLock } from "../store.ts";
 import { dataDir } from "../../core/paths.ts";
 import { existsSync, rmSync } from "node:fs";
@@ -149,6 +150,32 @@ Deno.test("the stat manifest is not believed once the index changed since it was
       store.close();
     }
     assertEquals(upToDate(env), null, "the index, not the stale manifest, answers");
+  });
+});
+
+Deno.test("a run that wrote while a reader had the index open leaves the manifest true after the reader", async () => {
+  await world(async ({ file, vars }) => {
+    const env = testEnv(vars.HOME, vars);
+    const path = indexPath(env);
+    // A reader (an MCP server, a search) holds a connection across the run: the run's close
+    // is not the last, and its log is left to whoever closes last.
+    const reader = Store.open(path, { readOnly: true });
+    try {
+      assertEquals(reader.stats().sessions, 1);
+      appendFileSync(file, line(2, "and the second fix"));
+      await runIndex(env, parsers);
+    } finally {
+      reader.close();
+    }
+    // A search opens the index read-write; closing last, it checkpoints what is in the log.
+    Store.open(path).close();
+    assert(readManifest(path, SCHEMA_VERSION), "the manifest still describes the index");
+    const store = Store.open(path, { readOnly: true });
+    try {
+      assertEquals(checkStaleness(store, { env }).changed, [], "the run read the grown store");
+    } finally {
+      store.close();
+    }
   });
 });
 
