@@ -78,13 +78,18 @@ export interface HistorySearch {
  * folders and {@link SKIP} are not entered; links to folders are followed,
  * each real folder visited once (a link back up the tree is no loop).
  * Folders that cannot be read are passed over silently: a guess at where
- * projects are is no store deja failed to read.
+ * projects are is no store deja failed to read. Nor are the folders of `avoid`
+ * entered (links to them neither): deja's own data folder, whose mtime changes each time a search opens the
+ * index (its `-wal` made and removed), so that watched it made every search after
+ * discover aider again and never settle (`DEJA_HOME=~/deja`).
  */
 export function findHistories(
   roots: readonly string[],
   name: string,
   maxDirs = MAX_DIRS,
+  avoid: readonly string[] = [],
 ): HistorySearch {
+  const shun = new Set(avoid.map(realDir).filter((d) => d !== undefined));
   const files: string[] = [];
   const top: string[] = [];
   const repos: string[] = [];
@@ -100,7 +105,7 @@ export function findHistories(
   while (level.length) {
     const next: Array<[string, string, number]> = [];
     for (const [dir, real, depth] of level) {
-      if (seen.has(real)) continue;
+      if (seen.has(real) || shun.has(real)) continue;
       if (seen.size >= maxDirs) {
         capped = true;
         break;

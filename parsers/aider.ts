@@ -17,7 +17,7 @@ import type {
 } from "../core/model.ts";
 import { isRegularFile, readTextOrNone, skipUnreadable } from "../core/fs.ts";
 import { readLines } from "./_jsonl.ts";
-import { expandHome, rootFrom } from "../core/paths.ts";
+import { dataDir, expandHome, rootFrom } from "../core/paths.ts";
 import { withModel } from "./_util.ts";
 import { findHistories, PROJECT_ROOTS } from "./_aider_find.ts";
 import {
@@ -114,7 +114,7 @@ async function discover({ env, knownProjects, problem }: DiscoverCtx): Promise<D
   const projectFiles = knownProjects.filter((p) => isAbsolute(p)).map((p) => join(p, NAME));
   // And the folders people keep projects in, searched a few levels down (parsers/_aider_find.ts).
   const projectRoots = PROJECT_ROOTS.map((d) => join(home, d));
-  const search = findHistories([home, ...projectRoots], NAME);
+  const search = findHistories([home, ...projectRoots], NAME, undefined, [dataDir(env)]);
   const roots = [...new Set(primary.map((p) => resolve(p)))];
   const sources: SourceRef[] = [];
   const candidates = [...projectFiles, ...search.files].map((p) => resolve(p));

@@ -179,6 +179,20 @@ Deno.test("a run that wrote while a reader had the index open leaves the manifes
   });
 });
 
+Deno.test("deja's data folder inside the home is not watched: a search's open and close changes nothing", async () => {
+  await world(async ({ vars }) => {
+    // The index kept in a plain folder of the home, three levels of which aider's search reads.
+    const inHome: Record<string, string> = { ...vars, DEJA_HOME: join(vars.HOME, "deja") };
+    mkdirSync(inHome.HOME, { recursive: true });
+    const env = testEnv(inHome.HOME, inHome);
+    await runIndex(env, parsers);
+    await new Promise((r) => setTimeout(r, 5));
+    // A search opens the index read-write: its -wal and -shm come and go in the folder.
+    Store.open(indexPath(env)).close();
+    assert(upToDate(env), "nothing changed: answered by the stat pass");
+  });
+});
+
 Deno.test("a no-op re-index that opened the index writes the stat manifest again", async () => {
   await world(async ({ vars }) => {
     const env = testEnv(vars.HOME, vars);
