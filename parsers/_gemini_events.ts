@@ -133,9 +133,26 @@ function toolEvents(
   if (res.text === undefined && !isError) return events;
   let text = stripFraming(res.text ?? "");
   let exit: number | undefined;
-  if (name === SHELL) ({ text, exit } = shellOutput(text));
+  if (name === SHELL) {
+    const raw = text;
+    ({ text, exit } = shellOutput(text));
+    if (exit === undefined && status === "success" && !isError && ranToZero(raw)) exit = 0;
+  }
   events.push(toolResultFrom(id, text, time, exit, isError));
   return events;
+}
+
+/**
+ * Whether a shell report without an `Exit Code` line, of a call whose `status` is `success`, is
+ * one of a command that exited 0: Gemini CLI writes the line only for a non-zero code (its
+ * `shell.ts`, `exitCode !== null && exitCode !== 0`). Not when it says the code was none
+ * (older builds' `Exit Code: (none)`: killed, or never started), names a signal or an error,
+ * or ran the command in the background.
+ */
+function ranToZero(report: string): boolean {
+  return !/^Exit Code:/m.test(report) && !/^Signal: (?!\(none\))/m.test(report) &&
+    !/^Error: (?!\(none\))/m.test(report) && !/^Background PIDs:/m.test(report) &&
+    !/moved to background|cancelled|timed out/i.test(report.slice(0, 200));
 }
 
 /**

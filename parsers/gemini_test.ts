@@ -315,7 +315,7 @@ const shell = (id: string, command: string, output: string, status = "success") 
   timestamp: "2026-11-01T10:00:05.000Z",
 });
 
-Deno.test("run_shell_command maps to a command with the exit code when the output records one", async () => {
+Deno.test("run_shell_command maps to a command with the exit code the output records, 0 for a success without one", async () => {
   const t = tree({
     [CHAT]: jsonl(
       META,
@@ -327,6 +327,16 @@ Deno.test("run_shell_command maps to a command with the exit code when the outpu
             "<untrusted_context>\nOutput: cat: missing.txt: No such file\nExit Code: 1\nProcess Group PGID: 9\n</untrusted_context>",
           ),
           shell("c2", "ls", "Output: a.txt\nError: (none)\nExit Code: (none)\nSignal: (none)"),
+          // 0.61.0 writes no Exit Code line for 0 (shell.ts): a success is exit 0 ...
+          shell(
+            "c3",
+            "ls",
+            "<untrusted_context>\nOutput: b.txt\nProcess Group PGID: 7\n</untrusted_context>",
+          ),
+          // ... but not a signal, an error, a call that went to the background, or one not a success.
+          shell("c4", "sleep 9", "Output: (empty)\nSignal: 15"),
+          shell("c5", "npm start &", "Output: ready\nBackground PIDs: 4242"),
+          shell("c6", "ls", "Output: b.txt", "error"),
         ],
       }),
     ),
@@ -334,13 +344,18 @@ Deno.test("run_shell_command maps to a command with the exit code when the outpu
   try {
     const { sessions } = await parseFile(t.root, CHAT);
     const ev = sessions[0].events;
-    assert.equal(kinds(sessions[0]), "tool_call,tool_result,tool_call,tool_result");
+    assert.equal(kinds(sessions[0]), "tool_call,tool_result,".repeat(6).slice(0, -1));
     assert.equal(ev[0].tool?.command, "cat missing.txt");
     assert.equal(ev[0].tool?.id, "c1");
     assert.deepEqual(ev[1].result, { callId: "c1", exit: 1 });
     assert.equal(ev[1].text, "cat: missing.txt: No such file\nExit Code: 1");
     assert.deepEqual(ev[3].result, { callId: "c2" });
     assert.equal(ev[3].text, "a.txt");
+    assert.deepEqual(ev[5].result, { callId: "c3", exit: 0 });
+    assert.equal(ev[5].text, "b.txt");
+    assert.equal(ev[7].result?.exit, undefined);
+    assert.equal(ev[9].result?.exit, undefined);
+    assert.equal(ev[11].result?.exit, undefined);
   } finally {
     t.cleanup();
   }
