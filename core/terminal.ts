@@ -11,6 +11,20 @@ const SEQUENCES =
   // deno-lint-ignore no-control-regex
   /\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]|\x9b[0-9;?]*[ -/]*[@-~]|\x9d[^\x07\x9c]*(?:\x07|\x9c)/g;
 
+/** Whether text may hold an escape sequence (ESC, or a C1 CSI or OSC). */
+// deno-lint-ignore no-control-regex
+const SEQUENCE_START = /[\x1b\x9b\x9d]/;
+
+/**
+ * `text` without its terminal escape sequences (colours, cursor moves, titles): what a
+ * terminal shows of a command's output, the words a person copies from it. The index keeps
+ * tool output so (lib/prepare.ts; trial 45: PowerShell's `\x1b[31;1m` inside an error kept a
+ * phrase copied from `deja show` from matching, and showed in snippets).
+ */
+export function stripEscapes(text: string): string {
+  return SEQUENCE_START.test(text) ? text.replace(SEQUENCES, "") : text;
+}
+
 /**
  * Characters removed on their own: C0 controls but tab and newline (a lone
  * carriage return is handled before), ESC, DEL, C1 controls, bidi overrides,

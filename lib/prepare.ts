@@ -16,6 +16,7 @@ import { VocabCollector } from "./search/tokenize.ts";
 import { normalizeProject } from "./project_path.ts";
 import { stripFrames } from "../core/frame.ts";
 import { cap, cutsIn, KEEP_CHARS } from "../core/text.ts";
+import { stripEscapes } from "../core/terminal.ts";
 import { type Label, labelSession } from "./remote/label.ts";
 
 export { cap };
@@ -182,7 +183,7 @@ function reportCuts(c: Session, texts: readonly string[], cut: CutReport): void 
       `${c.path} (session ${c.id}, ${e.kind}${e.time ? ` at ${iso(e.time)}` : ""})`,
       `${chars} characters in its middle are not searchable; the index keeps the ${
         t.length - marks
-      } around them (deja show --full)`,
+      } around them; the store itself holds it whole`,
     );
   });
 }
@@ -195,10 +196,13 @@ function iso(ms: number): string {
 
 /** An event's searchable text, rendered and capped (not yet redacted). */
 function eventText(e: Event): string {
-  if (e.kind === "tool_call" && e.tool) return cap(e.text || renderCall(e.tool), MAX_TEXT);
-  if (e.kind === "tool_result") return cap(stripFrames(e.text), MAX_RESULT);
+  if (e.kind === "tool_call" && e.tool) {
+    return cap(stripEscapes(e.text || renderCall(e.tool)), MAX_TEXT);
+  }
+  // Terminal escapes (colours) are no words: a phrase copied from a terminal matches.
+  if (e.kind === "tool_result") return cap(stripFrames(stripEscapes(e.text)), MAX_RESULT);
   // deja's own recall, echoed back by a harness, is not new history (core/frame.ts).
-  return cap(stripFrames(e.text), MAX_TEXT, 0.1);
+  return cap(stripFrames(stripEscapes(e.text)), MAX_TEXT, 0.1);
 }
 
 /**
