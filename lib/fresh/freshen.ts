@@ -160,11 +160,26 @@ export async function freshen(
     try {
       const { runIndex } = await import("../indexer.ts");
       const list = parsers ?? (await import("../../parsers/mod.ts")).parsers;
-      const res = await runIndex(env, list, {
-        only: harnesses,
-        deadline: performance.now() + budget,
-        inlineMaxBytes: INLINE_MAX_BYTES,
-      });
+      const end = performance.now() + budget;
+      const run = (waitMs?: number) =>
+        runIndex(env, list, {
+          only: harnesses,
+          deadline: end,
+          inlineMaxBytes: INLINE_MAX_BYTES,
+          ...(waitMs ? { waitMs } : {}),
+        });
+      let res;
+      try {
+        res = await run();
+      } catch (e) {
+        // Another command's refresh on use holds the index, reading what this one would: it
+        // is waited for, within this one's budget, and what it left is read then (trial 45:
+        // two searches started together after an agent wrote; the one that lost the lock
+        // answered from the index as it was, "nothing matched", exit 1).
+        const left = end - performance.now();
+        if (!(e instanceof DejaError) || !lockHolder(dirname(path))?.brief || left < 50) throw e;
+        res = await run(Math.floor(left));
+      }
       pending = res.pending;
       read = res.harnesses.reduce((n, h) => n + h.read, 0);
       inline = true;
