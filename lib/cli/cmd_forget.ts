@@ -22,6 +22,7 @@ import {
   type ForgetOutcome,
   type ForgetPlan,
   type ForgetSelector,
+  ofDays,
   type OwnNotes,
   planForget,
   unforget,
@@ -38,6 +39,7 @@ import { runIndex } from "../indexer.ts";
 import { parsers } from "../../parsers/mod.ts";
 import { notesPath } from "../../parsers/deja.ts";
 import { findNote, forgetNote, type ForgotNote } from "../forget/note.ts";
+import { listNotes } from "../forget/notes_file.ts";
 
 /** A forget of more sessions than this (or of every session indexed) needs `--yes`. */
 export const BULK = 10;
@@ -113,6 +115,8 @@ export interface ForgetData {
   out?: ForgetOutcome;
   /** Of the sessions picked, those read from deja's own notes file (their lines go for good). */
   noteSessions: number;
+  /** On a dry run, the notes those days hold, which a forget would delete (trial 44). */
+  notes?: { id: string; text: string }[];
   /** Sessions the index held before the forget (set by {@link forgetSessions}). */
   total?: number;
   /**
@@ -286,12 +290,25 @@ export function forgetSessions(
       const total = store.stats().sessions;
       const plan = planForget(store, opts.sel);
       const notes = ownNotes(env);
-      const noteSessions = plan.sessions.filter((s) => s.source === notes.path).length;
+      const days = plan.sessions.filter((s) => s.source === notes.path);
       const out = opts.dry || !plan.sessions.length
         ? undefined
         : applyForget(store, plan, opts.reason, Date.now(), notes);
       const setAside = setAsideIndexes(indexPath(env));
-      return { dry: opts.dry, plan, out, noteSessions, total, setAside };
+      // What a dry run of a notes day would delete for good is shown, not only counted.
+      const doomed = opts.dry && days.length
+        ? listNotes(notes.path, notes.tz).filter(ofDays(store, days))
+          .map((n) => ({ id: n.id, text: n.text }))
+        : undefined;
+      return {
+        dry: opts.dry,
+        plan,
+        out,
+        noteSessions: days.length,
+        ...(doomed ? { notes: doomed } : {}),
+        total,
+        setAside,
+      };
     } finally {
       store.close();
     }
@@ -338,6 +355,7 @@ export function forgetJson(d: ForgetData): Record<string, unknown> {
     words_pruned: d.out?.wordsPruned ?? 0,
     notes_deleted: d.out?.notesDeleted ?? 0,
     note_sessions: d.noteSessions,
+    ...(d.notes ? { notes: d.notes } : {}),
     set_aside: d.setAside ?? [],
   };
 }
@@ -385,7 +403,9 @@ export function forgetText(d: ForgetData, io: Pick<IO, "isTTY" | "env">): string
   const warn = d.dry && d.noteSessions
     ? `${
       plural(d.noteSessions, "of them is a day of deja notes", "of them are days of deja notes")
-    }: their notes would be deleted from notes.jsonl for good (no --unforget)\n`
+    }: their notes would be deleted from notes.jsonl for good (no --unforget)\n${
+      (d.notes ?? []).map((n) => `  note ${n.id}  ${oneLine(n.text, 70)}\n`).join("")
+    }`
     : "";
   const kept = d.out?.tombstoned
     ? "they stay out of the index; deja forget --list shows them, deja forget --undo brings them back\n"

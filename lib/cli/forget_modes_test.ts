@@ -171,6 +171,22 @@ Deno.test("forget of a notes day deletes that day's notes as indexed, whatever z
     await runMain(env("America/New_York"), ["index", "--quiet"]);
     const ny = await dayOf("America/New_York", "charlie note");
     assertEquals(await dayOf("America/New_York", "alpha note"), ny);
+    // A dry run names the notes it would delete for good, not only their count (trial 44).
+    const dry = await runMain(env("UTC"), ["forget", "--session", `deja:${ny}`, "--dry-run"]);
+    for (const [, text] of notes) assertStringIncludes(dry.out, `  ${text}\n`);
+    assertEquals(dry.out.match(/^ {2}note [0-9a-f]+ {2}/gm)?.length, 3, dry.out);
+    const dryJson = await runMain(env("UTC"), [
+      "forget",
+      "--session",
+      `deja:${ny}`,
+      "--dry-run",
+      "--json",
+    ]);
+    assertEquals(
+      JSON.parse(dryJson.out).notes.map((n: { text: string }) => n.text),
+      notes.map(([, text]) => text),
+    );
+    assertEquals(left().length, 3, "a dry run deletes nothing");
     const gone = await runMain(env("UTC"), ["forget", "--session", `deja:${ny}`, "--yes"]);
     assertEquals(gone.code, 0, gone.err);
     assertEquals(left(), []);

@@ -148,6 +148,19 @@ export function dayHolds(
 }
 
 /**
+ * Whether a note is one of the notes days `days`': a day's id is its project's and its time is
+ * one of that session's events ({@link dayHolds}), never the day read again in this shell's zone
+ * (trial 42: a day indexed under another TZ lost a note of the next day and kept one of its own).
+ */
+export function ofDays(
+  store: Store,
+  days: readonly Pick<SessionRow, "id" | "native_id">[],
+): (n: NoteRecord) => boolean {
+  const holds = days.map((s) => dayHolds(store, s));
+  return (n) => holds.some((h) => h(n));
+}
+
+/**
  * Writes the tombstones of `plan`, then removes its sessions from the index.
  * Sessions read from deja's own notes file (`notes`) get no tombstone: their
  * notes are deleted from the file instead, so their text leaves the disk and
@@ -168,13 +181,8 @@ export function applyForget(
   const own = plan.sessions.filter((s) => notes && s.source === notes.path);
   let notesDeleted = 0;
   if (notes && own.length) {
-    // A note is one of a forgotten day's when that day's id is its project's and its time is
-    // one of that session's events: never the day read again in this shell's zone (trial 42:
-    // a day indexed under another TZ lost a note of the next day and kept one of its own).
-    const days = own.map((s) => dayHolds(store, s));
-    const ofDay = (n: NoteRecord) => days.some((holds) => holds(n));
     // The lines first: if removal fails, the next index reads the shorter file whole.
-    notesDeleted = dropNotes(notes.path, notes.tz, ofDay).length;
+    notesDeleted = dropNotes(notes.path, notes.tz, ofDays(store, own)).length;
     Q.forgetSource.run(store, { path: notes.path });
   }
   const file = tombstoneFile(store.path);
