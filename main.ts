@@ -152,17 +152,24 @@ export async function main(io: IO): Promise<number> {
   }
   // Only when the search found nothing (exit 1) or failed on its options (exit 2).
   const near = code !== 0 ? suggest.suggestCommand(first, TYPED_NAMES) : undefined;
-  if (near && !(await inHistory(io, first))) {
+  const held = near ? await inHistory(io, first) : true;
+  if (near && held !== true) {
+    // Without an index nothing was searched (trial 45: the first run said "the words were
+    // searched for" under "no index yet").
     io.err(
       `deja: '${first}' is not a command; did you mean '${near}'?\n` +
-        `hint: the words were searched for; 'deja ${near} --help' shows that command\n`,
+        `hint: ${held === false ? "the words were searched for; " : ""}` +
+        `'deja ${near} --help' shows that command\n`,
     );
   }
   return code;
 }
 
-/** True when `word` is a token of the indexed history (false without a readable index). */
-async function inHistory(io: IO, word: string): Promise<boolean> {
+/**
+ * True when `word` is a token of the indexed history, false when it is not, undefined
+ * without a readable index.
+ */
+async function inHistory(io: IO, word: string): Promise<boolean | undefined> {
   try {
     const { indexPath, Store } = await import("./lib/store.ts");
     const { docs } = await import("./lib/search/vocab.ts");
@@ -173,7 +180,7 @@ async function inHistory(io: IO, word: string): Promise<boolean> {
       store.close();
     }
   } catch {
-    return false;
+    return undefined;
   }
 }
 

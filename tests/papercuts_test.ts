@@ -136,6 +136,10 @@ Deno.test("a mistyped command is still searched, and says which command it resem
   const word = await run(["flaky", "widget"], vars);
   assertEquals(word.code, 0);
   assertEquals(word.err.includes("not a command"), false);
+  // No index yet: nothing was searched, and the note does not say it was (trial 45).
+  const first = await run(["showw", "11111111"], { ...world(), DEJA_NO_REFRESH: "1" });
+  assertStringIncludes(first.err, "did you mean 'show'?");
+  assertEquals(first.err.includes("searched"), false, first.err);
 });
 
 Deno.test("words found after a mistyped command say which command it resembles", async () => {

@@ -4,10 +4,15 @@
  * adds a note on stderr. Close means one edit (a transposition counts as one),
  * or two for names of six letters or more; a three-letter name needs the typo
  * to be longer or a transposition, so everyday words (`fox`, `now`) stay quiet.
+ * The commands that delete are named only one edit away: two trials were told "did
+ * you mean 'forget'?" of a search for `forgejo`.
  *
  * @module
  */
 import { distance } from "../search/distance.ts";
+
+/** Commands that delete what they are given: never guessed from a word two edits away. */
+const DELETING: ReadonlySet<string> = new Set(["forget", "uninstall"]);
 
 /**
  * The command name `word` looks like a typo of, or undefined.
@@ -26,7 +31,7 @@ export function suggestCommand(
     const d = distance(w, name, 2);
     const close = d === 1
       ? name.length >= 4 || w.length > name.length || sameLetters(w, name)
-      : d === 2 && max === 2 && name.length >= 6 && w.length >= 5;
+      : d === 2 && max === 2 && name.length >= 6 && w.length >= 5 && !DELETING.has(name);
     if (close && (!best || d < best.d)) best = { name, d };
   }
   return best?.name;
