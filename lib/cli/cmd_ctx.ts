@@ -147,6 +147,8 @@ export function ctxJson(d: CtxData): Record<string, unknown> {
     truncated: g.truncated,
     markdown: g.markdown,
     problem: g.problem,
+    later_requests: g.laterRequests,
+    last_request: g.lastRequest,
     decisions: g.decisions,
     commands: g.commands.map((c) => ({ ...c, time: isoTime(c.time) })),
     not_run: g.notRun,

@@ -31,6 +31,8 @@ export interface FillInput {
   /** Always printed first. */
   head: string;
   problem: string | null;
+  /** A line under the problem, never clipped (short: digest.ts `laterText`). */
+  later?: string | null;
   outcome: string | null;
   lists: ListSection[];
 }
@@ -49,6 +51,7 @@ export function fillLists(input: FillInput): { markdown: string; truncated: bool
   const head = cleanForAgent(input.head);
   const problem = input.problem === null ? null : cleanForAgent(input.problem);
   const outcome = input.outcome === null ? null : cleanForAgent(input.outcome);
+  const later = input.later ? `\n\n${cleanForAgent(input.later)}` : "";
   const lists = input.lists.map((l) => ({
     title: l.title,
     items: l.items.map((x) => ({ ...x, line: cleanForAgent(x.line) })),
@@ -59,7 +62,7 @@ export function fillLists(input: FillInput): { markdown: string; truncated: bool
   const chosen: ListItem[][] = lists.map(() => []);
   const assemble = () => {
     const parts = [head];
-    if (p) parts.push(`## Problem\n\n${p}`);
+    if (p) parts.push(`## Problem\n\n${p}${later}`);
     lists.forEach((l, i) => {
       if (!chosen[i].length) return;
       const lines = [...chosen[i]].sort((a, b) => a.order - b.order).map((x) => x.line);

@@ -23,6 +23,7 @@ import { byteLength, commandOneLine, oneLine } from "../../core/text.ts";
 import { fillLists, fitMarkdown, inlineCode, type ListItem } from "./_fill.ts";
 import { describeSession, DESCRIPTION_CHARS } from "./last.ts";
 import { failureLine, type Outcome, outcomeLabel, outcomeOf, runFacts } from "./outcome.ts";
+import { fileMoves, resolvedIn } from "./moves.ts";
 import { isCut, sessionEnding } from "./ending.ts";
 import { sessionDamage } from "../store_damage.ts";
 import { runEnd, stoppedEnd } from "../../core/run_end.ts";
@@ -84,6 +85,55 @@ export interface DigestFile {
   /** Edits and writes its subagents made (at any depth, up to {@link MAX_SUBAGENTS}). */
   subagent_edits: number;
   subagent_writes: number;
+  /** A command of the session removed it after its last change (`rm`, `git rm`: ./moves.ts). */
+  removed?: boolean;
+  /** A command of the session moved it after its last change, to this path (as typed). */
+  moved_to?: string;
+}
+
+/**
+ * Marks the files of `byPath` that a command of session `sid` that did not fail removed or
+ * moved after their last change there (./moves.ts; paths made whole against `project`).
+ */
+function movedAfter(
+  store: Store,
+  sid: number,
+  project: string | null,
+  byPath: Map<string, DigestFile>,
+  lastChange: ReadonlyMap<string, number>,
+): void {
+  const whole = new Map<string, string>();
+  for (const path of lastChange.keys()) {
+    const abs = resolvedIn(path, project);
+    if (abs) whole.set(abs, path);
+  }
+  if (!whole.size) return;
+  /** The files a path names: the file itself, or those inside a folder of that path. */
+  const named = (p: string) => {
+    const abs = resolvedIn(p, project);
+    if (!abs) return [];
+    return [...whole].filter(([f]) => f === abs || f.startsWith(`${abs}/`)).map(([, k]) => k);
+  };
+  for (const r of Q.commandsInOrder.iterate(store, { session: sid })) {
+    if (!/\b(?:rm|mv)\b/.test(r.command) || outcomeOf(runFacts(r)) === "failed") continue;
+    const { removed, moved } = fileMoves(r.command);
+    for (const p of removed) {
+      for (const k of named(p)) {
+        if (r.seq <= lastChange.get(k)!) continue;
+        const f = byPath.get(k)!;
+        f.removed = true;
+        delete f.moved_to;
+      }
+    }
+    for (const [from, to] of moved) {
+      for (const k of named(from)) {
+        if (r.seq <= lastChange.get(k)!) continue;
+        const f = byPath.get(k)!;
+        f.moved_to = to;
+        delete f.removed;
+      }
+    }
+  }
 }
 
 /**
@@ -107,6 +157,10 @@ export interface Digest {
   session: SessionRow;
   /** The first substantial user turn. */
   problem: string | null;
+  /** Substantial user turns after {@link problem} (typed, 20 characters or more). */
+  laterRequests: number;
+  /** The last of them; null when there is none. */
+  lastRequest: string | null;
   /** Assistant sentences that conclude something, in session order. */
   decisions: string[];
   commands: DigestCommand[];
@@ -137,9 +191,17 @@ export function sessionDigest(
   if (!session) throw new DejaError(`no session with row id ${sessionRowId}`, undefined, 1);
   const budget = Math.max(CTX_MIN_BUDGET, opts.budgetBytes ?? CTX_BUDGET);
   const events = eventsOf(store, sessionRowId);
-  const first = find(events.of("user"), (e) => e.text.trim().length >= 20 && typed(e)) ??
-    find(events.of("user"), () => true);
+  const first = find(events.of("user"), request) ?? find(events.of("user"), () => true);
   const problem = first?.text.trim() ?? null;
+  // A long session's first request is not all it was about (trial 43: aider-69's Problem was
+  // "create an .aidar.json file" of twelve requests that built a whole project).
+  let laterRequests = 0;
+  let lastRequest: string | null = null;
+  for (const e of events.of("user", first?.seq)) {
+    if (!request(e)) continue;
+    laterRequests++;
+    lastRequest = e.text.trim();
+  }
   // What ran after a reply is read when asked; the commands themselves a row at a time.
   const runs = (after: number) => Q.commandsAfter.iterate(store, { session: sessionRowId, after });
   // A request nothing answered, the session's only one, is its outcome too, as `show` says
@@ -147,11 +209,11 @@ export function sessionDigest(
   const outcome = findOutcome(events, first, runs) ??
     (sessionEnding(store, session, events.between(START)) === "unanswered"
       ? "No reply followed the request: the session ends on it."
-      : null);
+      : toolsOnly(events));
   const decisions = findDecisions(events);
   const commands = foldCommands(Q.commandsInOrder.iterate(store, { session: sessionRowId }));
   const refused = notRun(store, sessionRowId);
-  const files = changedFiles(store, sessionRowId);
+  const files = changedFiles(store, sessionRowId, session.project);
 
   // A session without a title is named by its first prompt: the Problem says it already
   // (trial 32: the same words in bold and under "## Problem").
@@ -194,6 +256,7 @@ export function sessionDigest(
     budget,
     head,
     problem,
+    later: laterText(laterRequests, lastRequest, outcome),
     outcome,
     lists: [
       { title: "Decisions", items: decisionItems },
@@ -213,6 +276,8 @@ export function sessionDigest(
     truncated,
     session,
     problem,
+    laterRequests,
+    lastRequest,
     decisions,
     commands,
     notRun: refused,
@@ -304,6 +369,23 @@ function find<T>(rows: Iterable<T>, ok: (row: T) => boolean): T | undefined {
 /** Words a person or the model wrote, not blank and not a tag the harness put in (`<command-name>`). */
 const typed = (e: EventRow) => e.text.trim() !== "" && !/^\s*</.test(e.text);
 
+/** A user turn that asks for something: typed, 20 characters or more. */
+const request = (e: EventRow) => e.text.trim().length >= 20 && typed(e);
+
+/**
+ * The line under the Problem that says the session went on to more requests, quoting the last
+ * unless the outcome quotes it already; null when the first request was the only one.
+ */
+function laterText(n: number, last: string | null, outcome: string | null): string | null {
+  if (!n || last === null) return null;
+  const more = n === 1 ? "Then 1 more request" : `Then ${n} more requests`;
+  const quote = oneLine(last, 200);
+  if (outcome?.includes(oneLine(last, 300).slice(0, 60))) {
+    return `${more}; the last is quoted under Outcome.`;
+  }
+  return `${more}${n === 1 ? "" : "; the last"}: “${quote}”`;
+}
+
 function header(s: SessionRow, name: string | null, home?: string, kept = false): string {
   const project = s.project ? displayPath(s.project, null, home) : "-";
   const when = `${localTime(s.started)} → ${sessionTime(s.updated ?? s.started, s)}`;
@@ -328,7 +410,8 @@ function counts(f: DigestFile): string {
   if (f.subagent_edits) sub.push(n(f.subagent_edits, "edit"));
   if (f.subagent_writes) sub.push(n(f.subagent_writes, "write"));
   const by = sub.length ? `${sub.join(", ")} by a subagent` : "";
-  return [own.join(", "), by].filter(Boolean).join("; ");
+  const after = f.removed ? "removed later" : f.moved_to ? `moved later to ${f.moved_to}` : "";
+  return [own.join(", "), by, after].filter(Boolean).join("; ");
 }
 
 /** How the session ended (see {@link Digest.outcome}). */
@@ -438,9 +521,10 @@ function ended(
     else more++;
   }
   if (bad.length) {
+    const then = workText(events.workAfter(lastBad), "more ");
     notes.push(
       `After this reply, ${bad.join("; ")}${more ? `, and ${more} more` : ""}${
-        workedOn(events.workAfter(lastBad))
+        then ? `; then ${then}` : ""
       }.`,
     );
   }
@@ -448,6 +532,18 @@ function ended(
   // (trial 12: "The last reply: I will now run the build" after the failed build and a "Done
   // with the checks.").
   const final = lastSaid && lastSaid.seq > reply.seq ? lastSaid : undefined;
+  if (!bad.length) {
+    // Files changed after the reply shown (aider's edits, proposed in the reply and applied
+    // after it; a reply followed by more work): a reply asking to confirm, or announcing the
+    // change, is not where the session stopped (trial 43: aider-69's outcome asked "Please
+    // confirm" of an edit applied and committed). Nor is one that tools followed and no reply
+    // (trial 46: Gemini f3bcbc84 ended on "I'll list the contents of the chats directory").
+    const w = events.workAfter(reply.seq);
+    if (w.edits || w.writes) notes.push(`After this reply, ${workText(w, "")}.`);
+    else if (w.calls && !final) {
+      notes.push(`After this reply, ${workText(w, "")}; no reply followed.`);
+    }
+  }
   if (final) {
     notes.push(`The session's last words, after this reply: “${oneLine(final.text, 160)}”`);
   }
@@ -458,16 +554,30 @@ function ended(
 }
 
 /**
- * What the session did after the last failure said of it, when anything (trial 42: "After
- * this reply, `git config …` failed" closed a digest whose session then wrote three files
- * and edited a fourth).
+ * The outcome of a session that holds no reply but tool calls (trial 46: Crush 7e39705f ran
+ * fourteen and said nothing; its digest had no Outcome): what ran after its last request.
  */
-function workedOn(w: { calls: number; edits: number; writes: number }): string {
+function toolsOnly(events: Events): string | null {
+  const last = find(events.backFrom("user"), typed);
+  const w = events.workAfter(last?.seq ?? START);
+  if (!w.calls) return null;
+  return `No reply in the session; after ${last ? "its last request" : "it began"}, ${
+    workText(w, "")
+  }.`;
+}
+
+/**
+ * Tool calls counted by `w`, and the file writes and edits among them ("" when none): what
+ * the session did after the last failure said of it (trial 42: "After this reply, `git
+ * config …` failed" closed a digest whose session then wrote three files and edited a
+ * fourth), or after its last reply. `more` leads "tool call" when calls were named before.
+ */
+function workText(w: { calls: number; edits: number; writes: number }, more: string): string {
   if (!w.calls) return "";
   const n = (k: number, what: string) => `${k} ${what}${k === 1 ? "" : "s"}`;
   const files = [w.writes && n(w.writes, "file write"), w.edits && n(w.edits, "file edit")]
     .filter(Boolean).join(" and ");
-  return `; then ${n(w.calls, "more tool call")} ran${files ? `, ${files} among them` : ""}`;
+  return `${n(w.calls, `${more}tool call`)} ran${files ? `, ${files} among them` : ""}`;
 }
 
 /**
@@ -618,10 +728,12 @@ export function sameFile(byPath: Map<string, DigestFile>, path: string): string 
  * session's own, then those only its subagents (the first {@link MAX_SUBAGENTS}
  * by start) changed.
  */
-function changedFiles(store: Store, sid: number): DigestFile[] {
+function changedFiles(store: Store, sid: number, project: string | null): DigestFile[] {
   const byPath = new Map<string, DigestFile>();
   // A call counts once per file however many spans it recorded (a Cursor edit_file's diff chunks).
   const counted = new Set<string>();
+  /** The seq of the session's own last change of each file. */
+  const lastChange = new Map<string, number>();
   const add = (id: number, own: boolean) => {
     for (const r of Q.filesInOrder.all(store, { session: id })) {
       if (r.op === "read" || r.failed === 1) continue;
@@ -633,10 +745,12 @@ function changedFiles(store: Store, sid: number): DigestFile[] {
         { path, edits: 0, writes: 0, subagent_edits: 0, subagent_writes: 0 };
       if (r.op === "edit") own ? f.edits++ : f.subagent_edits++;
       else own ? f.writes++ : f.subagent_writes++;
+      if (own) lastChange.set(path, r.seq);
       byPath.set(path, f);
     }
   };
   add(sid, true);
+  if (lastChange.size) movedAfter(store, sid, project, byPath, lastChange);
   const subs = Q.childrenOfMany.all(store, { ids: JSON.stringify([sid]) })
     .sort((a, b) => (a.started ?? 0) - (b.started ?? 0) || a.id - b.id)
     .slice(0, MAX_SUBAGENTS);

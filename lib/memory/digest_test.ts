@@ -712,3 +712,136 @@ Deno.test("the outcome says the session went on after a failure it names, and wh
     ix.cleanup();
   }
 });
+
+Deno.test("the outcome says the files a last reply's own edits changed after it", async () => {
+  // Trial 43 (realdata aider-69): the outcome ended "Please confirm if you would like to
+  // proceed with this change." of an edit aider applied and committed after that reply.
+  const s = (id: string, fail: boolean): SessionSpec => ({
+    id,
+    cwd: "/w/iot",
+    start: "2026-11-05T10:00:00Z",
+    turns: [
+      { user: "Add a README to the project root summarising what it does." },
+      {
+        say: "Here is the change to README.md that summarises the project. " +
+          "Please confirm if you would like to proceed with this change.",
+      },
+      { edit: "/w/iot/README.md", old: "", new: "# IoT results\n", fail },
+    ],
+  });
+  const applied = s("a7a7a7a7-0000-4000-8000-000000000007", false);
+  const refused = s("a8a8a8a8-0000-4000-8000-000000000008", true);
+  const ix = await indexSessions([applied, refused, LOGIN]);
+  try {
+    const outcome = (id: string) => sessionDigest(ix.store, rowId(ix.store, id)).outcome ?? "";
+    assertStringIncludes(
+      outcome(applied.id),
+      "After this reply, 1 tool call ran, 1 file edit among them.",
+    );
+    // The edit failed: a call ran, nothing changed, and the session said no more.
+    assertStringIncludes(
+      outcome(refused.id),
+      "After this reply, 1 tool call ran; no reply followed.",
+    );
+    // The session's last reply came after its work: nothing is said of what came before it.
+    assert(!outcome(LOGIN.id).includes("After this reply"), outcome(LOGIN.id));
+  } finally {
+    ix.cleanup();
+  }
+});
+
+Deno.test("the Problem says a session went on to more requests, and quotes the last", async () => {
+  // Trial 43 (realdata aider-69): the Problem was the first of twelve requests, "create an
+  // .aidar.json file", of a session that built a whole project.
+  const s: SessionSpec = {
+    id: "a9a9a9a9-0000-4000-8000-000000000009",
+    cwd: "/w/iot",
+    start: "2026-11-05T10:00:00Z",
+    turns: [
+      { user: "Create an .aidar.json file in the project root." },
+      { say: "Created .aidar.json with the project's directory and tracked files." },
+      { user: "ok" },
+      { user: "Now train the model on the sensor data and plot the results." },
+      { say: "Trained the model; the plot is in results.png and shows the loss falling." },
+      { user: "Write a README that summarises the whole project for newcomers." },
+      { say: "Here is the README: it describes the model, the data and how to run it." },
+    ],
+  };
+  const ix = await indexSessions([s, LOGIN]);
+  try {
+    const d = sessionDigest(ix.store, rowId(ix.store, s.id));
+    assertEquals(d.problem, "Create an .aidar.json file in the project root.");
+    assertEquals(d.laterRequests, 2, '"ok" asks for nothing');
+    assertEquals(d.lastRequest, "Write a README that summarises the whole project for newcomers.");
+    assertStringIncludes(
+      d.markdown,
+      "## Problem\n\nCreate an .aidar.json file in the project root.\n\nThen 2 more requests; " +
+        "the last: “Write a README that summarises the whole project for newcomers.”\n\n",
+    );
+    // One request alone: nothing more is said.
+    const one = sessionDigest(ix.store, rowId(ix.store, LOGIN.id));
+    assertEquals([one.laterRequests, one.lastRequest], [0, null]);
+    assert(!one.markdown.includes("more request"), one.markdown);
+  } finally {
+    ix.cleanup();
+  }
+});
+
+Deno.test("Files changed says which files the session removed or moved after changing them", async () => {
+  // Trial 46 (realdata crush a4217d5a): a file written, then deleted with `rm`, was listed as
+  // "(1 write)"; one edited, then moved with `mv`, as "(1 edit)".
+  const s: SessionSpec = {
+    id: "aaaa0001-0000-4000-8000-00000000000a",
+    cwd: "/w/infra",
+    start: "2026-11-05T10:00:00Z",
+    turns: [
+      { user: "Clean up the automation manifests and move the MCP config to the root." },
+      { write: "/w/infra/backend-automation.yaml", content: "kind: ImageUpdateAutomation\n" },
+      { edit: "/w/infra/.crush/mcp.json", old: "{}", new: '{"mcp": {}}' },
+      { write: "/w/infra/kept.yaml", content: "kind: Kustomization\n" },
+      { write: "/w/infra/again.yaml", content: "a: 1\n" },
+      { bash: "rm backend-automation.yaml && git mv .crush/mcp.json crush.json", out: "", exit: 0 },
+      { bash: "rm kept.yaml", out: "rm: cannot remove 'kept.yaml': Permission denied", exit: 1 },
+      { bash: "rm -f again.yaml", out: "", exit: 0 },
+      { write: "/w/infra/again.yaml", content: "a: 2\n" },
+      { say: "Removed the old automation and moved the MCP config to crush.json." },
+    ],
+  };
+  const ix = await indexSessions([s]);
+  try {
+    const d = sessionDigest(ix.store, rowId(ix.store, s.id));
+    const by = new Map(d.files.map((f) => [f.path, f]));
+    assertEquals(by.get("/w/infra/backend-automation.yaml")?.removed, true);
+    assertEquals(by.get("/w/infra/.crush/mcp.json")?.moved_to, "crush.json");
+    assertEquals(by.get("/w/infra/kept.yaml")?.removed, undefined, "the rm failed");
+    assertEquals(by.get("/w/infra/again.yaml")?.removed, undefined, "written again after");
+    assertStringIncludes(d.markdown, "- backend-automation.yaml (1 write; removed later)");
+    assertStringIncludes(d.markdown, "- .crush/mcp.json (1 edit; moved later to crush.json)");
+  } finally {
+    ix.cleanup();
+  }
+});
+
+Deno.test("a session with tool calls and no reply says so as its outcome", async () => {
+  // Trial 46 (realdata crush 7e39705f): fourteen calls, no reply, and no Outcome at all.
+  const s: SessionSpec = {
+    id: "aaaa0002-0000-4000-8000-00000000000b",
+    cwd: "/w/desk",
+    start: "2026-11-05T10:00:00Z",
+    turns: [
+      { user: "Remove every shortcut from the desktop, please." },
+      { bash: "ls ~/Desktop", out: "a.lnk\nb.lnk", exit: 0 },
+      { write: "/w/desk/remove.ps1", content: "Remove-Item *.lnk\n" },
+    ],
+  };
+  const ix = await indexSessions([s]);
+  try {
+    const d = sessionDigest(ix.store, rowId(ix.store, s.id));
+    assertEquals(
+      d.outcome,
+      "No reply in the session; after its last request, 2 tool calls ran, 1 file write among them.",
+    );
+  } finally {
+    ix.cleanup();
+  }
+});
