@@ -77,14 +77,14 @@ import type { Store } from "./store.ts";
 import { changedFileSessions } from "./search/changed.ts";
 import { Q } from "./schema.ts";
 import type { Env } from "../core/model.ts";
-import { ftsAny, parseQuery, type QueryCut, type TimeHint } from "./query.ts";
+import { ftsAny, parseQuery, type QueryCut, STOP_WORDS, type TimeHint } from "./query.ts";
 import { type Filters, matchRows } from "./search/retrieve.ts";
 import { compilePattern, literalScan, regexScan, regexSnippet } from "./search/regex.ts";
 import { snippet } from "./search/snippet.ts";
 import { hiddenSessions, originHidden, type OriginRule, SessionCache } from "./search/sessions.ts";
 import { B, B_RELEVANCE, rescore } from "./search/sessionrank.ts";
 import { liftLiteralHeads, rerankFielded } from "./search/fielded.ts";
-import { TermStats } from "./search/expand.ts";
+import { TermStats, wordForms } from "./search/expand.ts";
 import { ABLATE, type Ablation, withAblation } from "./search/rank.ts";
 import { fillSnippets, finish } from "./search/results.ts";
 import { ladder } from "./search/ladder.ts";
@@ -209,6 +209,11 @@ export interface SessionHit {
   partial?: boolean;
   /** An event of it holds the query's words written joined, as one name (`fetchUserById`). */
   joinedMatch?: boolean;
+  /**
+   * Nearest by relevance, it holds none of the query's words in any form, only words the
+   * index associates with them (lib/search/assoc.ts).
+   */
+  relatedOnly?: boolean;
   /**
    * Native ids of sessions of the same harness whose matched events are all copies of this
    * one's (a resumed or forked session, lib/search/results.ts `foldCopies`): not listed apart.
@@ -597,6 +602,24 @@ function run(store: Store, query: string, o: SearchOptions): SearchResult {
     });
     if (used.length) changes = used;
   }
+  // Beside a spelling fix, a word held as typed was read in its forms too: named after the
+  // spellings when a session listed lacks it as typed (trial 45: `docekr executable` listed
+  // sessions saying only `exécution` and named `docekr → docker` alone).
+  if (tier === "close" && lad.heldForms?.length && results.length) {
+    const ids = results.flatMap((r) => cache.members(r.rowid));
+    const used = lad.heldForms.filter((c) => {
+      const holding = new Set(
+        matchRows(store, ftsAny([[c.from]]), { ...f, sessionIds: ids }, 5000)
+          .map((r) => rootOf(r.session_id)),
+      );
+      // A title holding it holds it too (the ladder reads titles as held).
+      return results.some((r) => !holding.has(r.rowid) && !tokens(r.title ?? "").includes(c.from));
+    });
+    if (used.length) {
+      respelt ??= changes.map((c) => c.from);
+      changes = [...changes, ...used];
+    }
+  }
   // Two words typed apart also read as the one word the history writes are named only when
   // a session listed holds that word (trial 37: `executable file not found` said "also as one
   // word: not found → notfound" above sessions none of which held `notfound`).
@@ -646,6 +669,12 @@ function run(store: Store, query: string, o: SearchOptions): SearchResult {
   for (const r of results) if (some?.has(r.rowid)) r.partial = true;
   for (const r of after) r.partial = true;
   results.push(...after);
+  // Nearest by relevance, a session may hold none of the words, only words the index learned
+  // go with them: marked (trial 45: `developer role ollama` listed second a session holding
+  // none of the three, and said nothing).
+  if (tier === "relevance" && results.length) {
+    relatedOnly(store, stats, query, f, rootOf, results, (id) => cache.members(id));
+  }
   // Sessions left out that hold every word: said when the shown results are less
   // literal than those (or there are none), so a hidden exact hit is not silent.
   let hidden = 0;
@@ -711,4 +740,32 @@ function symbolPieces(query: string, dropped: string[]): string[] | undefined {
   if (dropped.length || /[\p{L}\p{N}]/u.test(query)) return undefined;
   const pieces = query.replaceAll('"', " ").split(/\s+/).filter(Boolean);
   return pieces.length ? [...new Set(pieces)] : undefined;
+}
+
+/**
+ * Marks the results that hold none of the query's words (as typed or in a form) in any
+ * event or title ({@link SessionHit.relatedOnly}): one read of the index over them.
+ */
+function relatedOnly(
+  store: Store,
+  stats: TermStats,
+  query: string,
+  f: Filters,
+  rootOf: (id: number) => number,
+  results: SessionHit[],
+  members: (id: number) => number[],
+): void {
+  const words = [...new Set(tokens(query).filter((t) => !STOP_WORDS.has(t)))];
+  if (!words.length) return;
+  const alts = words.flatMap((w) => [w, ...wordForms(stats, w)]).map((w) => [w]);
+  const ids = results.flatMap((r) => members(r.rowid));
+  const holding = new Set(
+    matchRows(store, ftsAny(alts), { ...f, sessionIds: ids }, 5000).map((r) =>
+      rootOf(r.session_id)
+    ),
+  );
+  for (const r of results) {
+    const title = tokens(r.title ?? "");
+    if (!holding.has(r.rowid) && !words.some((w) => title.includes(w))) r.relatedOnly = true;
+  }
 }

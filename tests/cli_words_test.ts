@@ -313,6 +313,22 @@ Deno.test("a session id that matches nothing hints a search of the id alone; a b
   } finally {
     short.cleanup();
   }
+  // An id whose words other sessions hold lists them, and still names the commands (trial 43:
+  // aider's `aider-69f75c590d41-1` listed look-alikes and no hint).
+  const worded = await indexSessions([{ ...S, id: "spinner-69f7-1" }, {
+    ...S,
+    turns: [{ user: "another spinner question, about 69f7" }, { say: "Answered it." }],
+  }]);
+  try {
+    const r = await runMain(worded.env, ["spinner-69f7-1"]);
+    assertStringIncludes(r.out, "another spinner question");
+    assertStringIncludes(r.err, "hint: spinner-69f7-1 is a session's id: deja show spinner-69f7-1");
+    // A word of prose is no id, whatever it matches.
+    const word = await runMain(worded.env, ["spinners"]);
+    assertEquals(word.err.includes("is a session's id"), false, word.err);
+  } finally {
+    worded.cleanup();
+  }
 });
 
 // Regression (2026-12, user trial): `deja remote add r1 '-oProxyCommand=…'` hinted
@@ -410,6 +426,118 @@ Deno.test("an option cut short, in capitals or with its value glued on is named 
     const since = await runMain(ix.env, ["spinner", "--since", "30d", "--since", "300d"]);
     assertEquals(since.code, 2, since.err);
     assertStringIncludes(since.err, "--since given twice ('30d' and '300d')");
+  } finally {
+    ix.cleanup();
+  }
+});
+
+// Trial 45: PowerShell's coloured error output was indexed with its escapes: a phrase copied
+// from `deja show` (which shows none) matched nothing, and snippets carried `[31;1m`.
+Deno.test("terminal colours in a tool's output are no part of its words", async () => {
+  const ix = await indexSessions([{
+    ...S,
+    turns: [
+      { user: "run the script analyzer on the module" },
+      {
+        bash: "pwsh ./lint.ps1",
+        out:
+          "\x1b[36;1mRunning ScriptAnalyzer\x1b[0m\n\x1b[31;1m4 | Invoke-ScriptAnalyzer -Path\x1b[0m",
+        exit: 1,
+      },
+    ],
+  }]);
+  try {
+    const r = await runMain(ix.env, ['"4 | Invoke-ScriptAnalyzer -Path"', "--json"]);
+    assertEquals(r.code, 0, r.err);
+    const json = JSON.parse(r.out);
+    assertEquals(json.results.length, 1);
+    assertEquals(r.out.includes("\\u001b"), false, r.out);
+    const phrase = await runMain(ix.env, ['"Running ScriptAnalyzer 4 Invoke-ScriptAnalyzer"']);
+    assertEquals(phrase.code, 0, phrase.err);
+  } finally {
+    ix.cleanup();
+  }
+});
+
+// Trial 45: `rediss sentinell forgejoo` said "'sentinell', 'forgejoo' are in no session;
+// without them: deja rediss", though the search reads `forgejoo` as `forgejo`, which one holds.
+Deno.test("a word the search reads as a typo is not said to be in no session", async () => {
+  const ix = await indexSessions([
+    {
+      ...S,
+      turns: [{ user: "the redis cache behind forgejo keeps evicting" }, {
+        say: "Raised maxmemory.",
+      }],
+    },
+    {
+      ...S,
+      id: "c11c0002-1111-4111-8111-111111111112",
+      turns: [{ user: "redis eviction on the staging box" }, { say: "Looked at the policy." }],
+    },
+  ]);
+  try {
+    const r = await runMain(ix.env, ["rediss", "sentinell", "forgejoo"]);
+    assertEquals(r.code, 1, r.err);
+    assertStringIncludes(r.err, "hint: 'sentinell' is in no session; without it: 1 session: ");
+    assertStringIncludes(r.err, "deja rediss forgejoo");
+  } finally {
+    ix.cleanup();
+  }
+});
+
+// Trial 45: `docekr executable` listed sessions that say only `execution`, and named only
+// `docekr → docker`: the word held as typed was read in its forms beside the spelling fix.
+Deno.test("beside a spelling fix, a word read in its forms is named as such", async () => {
+  const spec = (n: number, text: string): SessionSpec => ({
+    ...S,
+    id: `c11c000${n}-1111-4111-8111-11111111111${n}`,
+    turns: [{ user: text }, { say: "Looked into it." }],
+  });
+  const ix = await indexSessions([
+    spec(1, "the docker executable is missing from the path"),
+    spec(2, "docker execution failed on the build box"),
+  ]);
+  try {
+    const r = await runMain(ix.env, ["docekr", "executable", "--json"]);
+    assertEquals(r.code, 0, r.err);
+    const json = JSON.parse(r.out);
+    assertEquals(json.results.length, 2);
+    assertEquals(json.changes.map((c: { from: string }) => c.from), ["docekr", "executable"]);
+    const text = await runMain(ix.env, ["docekr", "executable"]);
+    assertStringIncludes(
+      text.err + text.out,
+      "close spellings: docekr → docker; word forms: executable → ",
+    );
+  } finally {
+    ix.cleanup();
+  }
+  // Every session listed holds it as typed: its forms are not news.
+  const held = await indexSessions([spec(1, "the docker executable is missing from the path")]);
+  try {
+    const r = await runMain(held.env, ["docekr", "executable", "--json"]);
+    assertEquals(JSON.parse(r.out).changes.map((c: { from: string }) => c.from), ["docekr"]);
+  } finally {
+    held.cleanup();
+  }
+});
+
+// Trial 46: `deja 5fbf3543 centered` said the id "is in no session" and offered the search
+// without it, across every session.
+Deno.test("a session's id typed among the words is offered as --session", async () => {
+  const ix = await indexSessions([S, {
+    ...S,
+    id: "c11c0002-1111-4111-8111-111111111112",
+    turns: [{ user: "the spinner on the login page" }, { say: "Centered it." }],
+  }]);
+  try {
+    const r = await runMain(ix.env, ["c11c0001", "spinner"]);
+    assertEquals(r.code, 1, r.err);
+    assertStringIncludes(
+      r.err,
+      "hint: c11c0001 is a session's id, no word of one: deja spinner --session c11c0001\n",
+    );
+    const within = await runMain(ix.env, ["spinner", "--session", "c11c0001", "--json"]);
+    assertEquals(JSON.parse(within.out).results.map((x: { id: string }) => x.id), [S.id]);
   } finally {
     ix.cleanup();
   }

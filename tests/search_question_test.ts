@@ -191,3 +191,19 @@ Deno.test("a question with two words typed apart for one word is widened at each
     // two words of the question: its holder alone is listed too.
     assertEquals(ids("how did we handle the time zone"), ["local", "tz"]);
   }));
+
+Deno.test("a session nearest by relevance that holds none of the words is marked so", () =>
+  // Trial 45: `developer role ollama` listed second a session holding none of the three words,
+  // found by words the index relates to them, and said nothing of it.
+  withMemIndex([
+    { id: "s-db", events: [["user", "the database connection pool runs dry under load"]] },
+    { id: "s-k8s", events: [["user", "why does the kubernetes pod keep restarting every hour"]] },
+    { id: "s-other", events: [["user", "the login page shows a blank screen after deploy"]] },
+  ], (s) => {
+    const r = search(s, "why does the k8s pool run dry");
+    assertEquals(r.tier, "relevance");
+    assertEquals(r.results.map((x) => [x.id, Boolean(x.relatedOnly)]), [
+      ["s-db", false], // `pool`, `dry`
+      ["s-k8s", true], // `kubernetes` only, the synonym of `k8s`
+    ]);
+  }));

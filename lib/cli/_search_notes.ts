@@ -13,7 +13,7 @@ import type { Store } from "../store.ts";
 import { search, type SearchOptions, type SearchResult } from "../search.ts";
 import { STOP_WORDS } from "../query.ts";
 import { misreadOperators, OPERATORS } from "../search/operators.ts";
-import { heldAnywhere, TermStats } from "../search/expand.ts";
+import { heldAnywhere, spellings, TermStats } from "../search/expand.ts";
 import { tokens } from "../search/tokenize.ts";
 import { isStopSlip } from "../search/spelling.ts";
 import { COMMANDS } from "./table.ts";
@@ -36,6 +36,8 @@ export interface Absent {
   sessions: number;
   /** Those filters, for the command the hint gives. */
   filters?: FilterUsed[];
+  /** The one word of them that is a session's id (lib/cli/cmd_search.ts): searched within it. */
+  id?: string;
 }
 
 /**
@@ -62,10 +64,14 @@ export function absentWords(
   // name no text (`why did the sync daemon lose messages in july`: "'lose', 'july' are in no
   // session", and `deja … messages in` offered; recall bench, seed 3).
   const timed = new Set(tokens(time ?? ""));
+  // Nor a word the search reads as a typo of one the history holds (trial 45: `forgejoo` of
+  // `rediss sentinell forgejoo` was called in no session, and `deja rediss` offered).
+  const respelt = (k: string) =>
+    k.length >= 4 && !/\d/.test(k) && spellings(stats, k, false).length > 0;
   const gone = words.filter((w) => {
     const t = tokens(w);
     return t.length > 0 && !STOP_WORDS.has(t[0]) && !t.every((k) => timed.has(k)) &&
-      t.some((k) => !heldAnywhere(stats, k));
+      t.some((k) => !heldAnywhere(stats, k) && !respelt(k));
   });
   // Nor is an operator of another engine's syntax given back (trial 37: `foo OR bar` was
   // offered `deja OR bar`).
@@ -141,6 +147,16 @@ export function absentHint(io: IO, a: Absent | undefined): void {
     /^[\w .-]+$/.test(a.query) ? a.query : `'${a.query.replaceAll("'", "'\\''")}'`,
     ...(a.filters ?? []).map((f) => `${f.flag} ${shQuoteShown(f.value)}`),
   ].join(" ");
+  // A session's id among the words (trial 46: `deja 5fbf3543 centered` was told to drop it):
+  // the search within that session.
+  if (a.id && a.words.length === 1) {
+    io.err(
+      `hint: ${a.id} is a session's id, no word of one: ${
+        searchCommand(`${cmd} --session ${shQuoteShown(a.id)}`)
+      }\n`,
+    );
+    return;
+  }
   io.err(
     `hint: ${which} ${verb} in no session; without ${a.words.length === 1 ? "it" : "them"}: ${n}: ${
       searchCommand(cmd)

@@ -291,10 +291,14 @@ export async function searchData(
   }
   // Also beside the nearest by relevance (trial 16: `simple greeting banana` listed a guess
   // and never said that `banana` is in no session while `simple greeting` names 5 titles).
-  const absent = (result.results.length && !result.nothingMatched) || args.regex ||
+  const absentAll = (result.results.length && !result.nothingMatched) || args.regex ||
       filtered?.without
     ? undefined
     : absentWords(store, args.query, opts, filters, result.time?.words);
+  const idWord = absentAll?.words.length === 1 && !opts.sessionIds
+    ? sessionIdTyped(store, absentAll.words[0])
+    : undefined;
+  const absent = absentAll && idWord ? { ...absentAll, id: idWord } : absentAll;
   const apart = result.results.length || args.regex || absent || filtered?.without
     ? undefined
     : apartWords(store, args.query, opts);
@@ -309,7 +313,9 @@ export async function searchData(
   // A file named among other words, when nothing matched exactly: the sessions that changed it.
   const exact = result.tier !== "relevance" && result.tier !== "none" && !result.nothingMatched;
   const changed = args.regex || exact ? [] : changedFiles(store, args.query);
-  const idOf = !result.results.length && !args.regex
+  // With sessions listed too, when none holds the query as typed and it has a digit (no word
+  // of prose): `deja aider-69f75c590d41-1` listed look-alikes and named no command (trial 43).
+  const idOf = !args.regex && (!result.results.length || (!exact && /\d/.test(args.query)))
     ? sessionIdTyped(store, args.query)
     : undefined;
   return {
@@ -457,7 +463,9 @@ export function searchText(d: SearchData, io: Pick<IO, "isTTY" | "env">): string
   const inWindow = insideWindow(res) > 0;
   for (const r of res.results) {
     const marks = [
-      r.partial
+      r.relatedOnly
+        ? c.dim("none of the words, related ones")
+        : r.partial
         ? c.dim("some of the words")
         : apart && r.spread && !r.titleMatch && !r.promptMatch
         ? c.dim("words across events")
@@ -579,10 +587,7 @@ export async function runSearch(a: Args, io: IO): Promise<number> {
     absentHint(io, d.absent);
     apartHint(io, d.apart, d.filtered?.filters);
     changedHint(io, d.changed);
-    if (d.idOf) {
-      const ref = shQuote(d.idOf);
-      io.err(`hint: ${d.idOf} is a session's id: deja show ${ref} (or deja ctx ${ref})\n`);
-    }
+    idHint(io, d.idOf);
     if (!args.regex) io.err(symbolHint(args.query) + operatorHint(args.query));
     if (args.regex) io.err(caseHint(args.query));
     // Trial 18a: `forgejo.*crash` found nothing where a line break stands between the two.
@@ -604,12 +609,19 @@ export async function runSearch(a: Args, io: IO): Promise<number> {
   unquotedHint(io, d.unquoted);
   absentHint(io, d.absent);
   changedHint(io, d.changed);
+  idHint(io, d.idOf);
   if (!args.regex) io.err(symbolHint(args.query) + operatorHint(args.query));
   io.out(searchText(d, io));
   return searchFound(d) ? 0 : 1;
 }
 
-/** Says that the words of a quoted phrase that matched nothing match sessions without the quotes. */
+/** Names the commands that take a session's id, for a query that is one ({@link sessionIdTyped}). */
+function idHint(io: IO, idOf: string | undefined): void {
+  if (!idOf) return;
+  const ref = shQuote(idOf);
+  io.err(`hint: ${idOf} is a session's id: deja show ${ref} (or deja ctx ${ref})\n`);
+}
+
 /** Names `deja blame` for a file the query names that sessions changed (lib/search/changed.ts). */
 function changedHint(io: IO, changed: SearchData["changed"]): void {
   for (const c of changed ?? []) {
@@ -618,6 +630,7 @@ function changedHint(io: IO, changed: SearchData["changed"]): void {
   }
 }
 
+/** Says that the words of a quoted phrase that matched nothing match sessions without the quotes. */
 function unquotedHint(io: IO, u: SearchData["unquoted"]): void {
   if (!u) return;
   const n = u.sessions === 1 ? "1 session" : `${u.sessions} sessions`;
@@ -688,6 +701,7 @@ function jsonOf(
       throwaway: r.throwaway,
       spread: r.spread,
       partial: Boolean(r.partial),
+      related_only: Boolean(r.relatedOnly),
       title_match: r.titleMatch,
       phrase_match: Boolean(r.verbatimMatch),
       joined_match: Boolean(r.joinedMatch),

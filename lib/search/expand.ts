@@ -51,6 +51,11 @@ export interface Expansion {
    */
   changes: Array<{ from: string; to: string[] }>;
   /**
+   * At the close tier: the words held as typed that are read in their forms beside the
+   * corrected ones (`executable` beside `docekr` → `docker`), named apart from the spellings.
+   */
+  heldForms?: Array<{ from: string; to: string[] }>;
+  /**
    * Several guessed words (close spellings not of swapped letters): the tier
    * matches only when some event holds a guess of every word together.
    */
@@ -516,6 +521,7 @@ export function expand(
 ): Expansion | null {
   const alts: string[][][] = [];
   const changes: Array<Expansion["changes"][number] & { literal?: boolean }> = [];
+  const heldForms: Expansion["changes"] = [];
   let widenedOnly = 0;
   /** Two words typed apart read as the one word the history writes (not a widening of the tier). */
   const joins: Expansion["changes"] = [];
@@ -672,6 +678,7 @@ export function expand(
       ? list.some((w) => w !== word && !wholes.includes(w)) || (!literal && phrases.length > 0)
       : others.length > 0;
     if (widens && !held) changes.push({ from: word, to: others, literal });
+    if (widens && held) heldForms.push({ from: word, to: others });
     // Said once for the two, as typed (`data base → database`).
     if (whole && pair?.first) joins.push({ from: pair.typed, to: wholes });
     // (Held as the word the two make is no guess: `life cycle` where only `lifecycle` is held.)
@@ -705,7 +712,12 @@ export function expand(
     return null;
   }
   const said = [...shown(changes), ...joins];
-  return confirm ? { alts, changes: said, confirm } : { alts, changes: said };
+  return {
+    alts,
+    changes: said,
+    ...(confirm ? { confirm } : {}),
+    ...(tier === "close" && heldForms.length ? { heldForms } : {}),
+  };
 }
 
 /** The changes to report: those of words not held as typed, or all when every word was. */

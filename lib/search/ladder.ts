@@ -69,6 +69,8 @@ export interface LadderResult {
   /** Per term, the query's words it stands for (relevance tier; absent: 1 each). */
   counts?: number[];
   changes: Array<{ from: string; to: string[] }>;
+  /** Close tier: words held as typed, read in their forms beside the spellings (expand.ts). */
+  heldForms?: Array<{ from: string; to: string[] }>;
   /** Relevance tier: the query's concepts, to coordinate after re-scoring (lib/search/concepts.ts). */
   coord?: Coordination;
   /**
@@ -158,7 +160,13 @@ export function ladder(
     // Word forms that are all spelling fixes (`kubernets` -> `kubernetes`) are named as such.
     const spelt = t === "stemmed" && ex.changes.length > 0 &&
       ex.changes.every((c) => isSpellingFix(stats, c.from, c.to));
-    return { tier: spelt ? "close" : t, scores, alts: ex.alts, changes: ex.changes };
+    return {
+      tier: spelt ? "close" : t,
+      scores,
+      alts: ex.alts,
+      changes: ex.changes,
+      ...(ex.heldForms ? { heldForms: ex.heldForms } : {}),
+    };
   }
   // Respelt, only the literal tiers are tried again: no second error or relevance pass.
   if (literalOnly) return none;
