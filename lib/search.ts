@@ -587,17 +587,21 @@ function run(store: Store, query: string, o: SearchOptions): SearchResult {
   if (tier === "close" && spelt?.some((x) => "spelt" in x && x.spelt)) {
     respelt = spelt.filter((x) => "spelt" in x && x.spelt).map((x) => x.from);
   }
+  /** The sessions listed (by root) an event of which holds one of `alts`. */
+  const holders = (alts: string[][]) =>
+    new Set(
+      matchRows(store, ftsAny(alts), {
+        ...f,
+        sessionIds: results.flatMap((r) => cache.members(r.rowid)),
+      }, 5000).map((r) => rootOf(r.session_id)),
+    );
   // A word every session listed holds as typed was not read in its forms for them: its
   // forms are not named (trial 27: `deploy kustomize` said `kustomize → kustomization` of a
   // session whose own snippet says `kustomize-controller`).
   if (tier === "stemmed" && !titleSpelt && results.length > 0 && !ABLATE.usedChanges) {
-    const ids = results.flatMap((r) => cache.members(r.rowid));
     const used = changes.filter((c) => {
       if (!/^[\p{L}\p{N}]+$/u.test(c.from)) return true;
-      const holding = new Set(
-        matchRows(store, ftsAny([[c.from]]), { ...f, sessionIds: ids }, 5000)
-          .map((r) => rootOf(r.session_id)),
-      );
+      const holding = holders([[c.from]]);
       return results.some((r) => !holding.has(r.rowid));
     });
     if (used.length) changes = used;
@@ -606,12 +610,8 @@ function run(store: Store, query: string, o: SearchOptions): SearchResult {
   // spellings when a session listed lacks it as typed (trial 45: `docekr executable` listed
   // sessions saying only `exécution` and named `docekr → docker` alone).
   if (tier === "close" && lad.heldForms?.length && results.length) {
-    const ids = results.flatMap((r) => cache.members(r.rowid));
     const used = lad.heldForms.filter((c) => {
-      const holding = new Set(
-        matchRows(store, ftsAny([[c.from]]), { ...f, sessionIds: ids }, 5000)
-          .map((r) => rootOf(r.session_id)),
-      );
+      const holding = holders([[c.from]]);
       // A title holding it holds it too (the ladder reads titles as held).
       return results.some((r) => !holding.has(r.rowid) && !tokens(r.title ?? "").includes(c.from));
     });
@@ -626,16 +626,10 @@ function run(store: Store, query: string, o: SearchOptions): SearchResult {
   // So is a word typed whole also read as the two the history writes apart, when a session
   // listed holds only those (trial 39: `NotFound`).
   if (tier === "exact" && changes.some((c) => isJoinedPair(c) || isApartWord(c))) {
-    const ids = results.flatMap((r) => cache.members(r.rowid));
-    const holders = (alts: string[][]) =>
-      new Set(
-        matchRows(store, ftsAny(alts), { ...f, sessionIds: ids }, 5000)
-          .map((r) => rootOf(r.session_id)),
-      );
     changes = changes.filter((c) => {
       const joined = isJoinedPair(c);
       if (!joined && !isApartWord(c)) return true;
-      if (!ids.length) return false;
+      if (!results.length) return false;
       if (joined) {
         const holding = holders(c.to.map((t) => [t]));
         return results.some((r) => holding.has(r.rowid));
@@ -672,9 +666,7 @@ function run(store: Store, query: string, o: SearchOptions): SearchResult {
   // Nearest by relevance, a session may hold none of the words, only words the index learned
   // go with them: marked (trial 45: `developer role ollama` listed second a session holding
   // none of the three, and said nothing).
-  if (tier === "relevance" && results.length) {
-    relatedOnly(store, stats, query, f, rootOf, results, (id) => cache.members(id));
-  }
+  if (tier === "relevance" && results.length) relatedOnly(stats, query, results, holders);
   // Sessions left out that hold every word: said when the shown results are less
   // literal than those (or there are none), so a hidden exact hit is not silent.
   let hidden = 0;
@@ -747,23 +739,14 @@ function symbolPieces(query: string, dropped: string[]): string[] | undefined {
  * event or title ({@link SessionHit.relatedOnly}): one read of the index over them.
  */
 function relatedOnly(
-  store: Store,
   stats: TermStats,
   query: string,
-  f: Filters,
-  rootOf: (id: number) => number,
   results: SessionHit[],
-  members: (id: number) => number[],
+  holders: (alts: string[][]) => Set<number>,
 ): void {
   const words = [...new Set(tokens(query).filter((t) => !STOP_WORDS.has(t)))];
   if (!words.length) return;
-  const alts = words.flatMap((w) => [w, ...wordForms(stats, w)]).map((w) => [w]);
-  const ids = results.flatMap((r) => members(r.rowid));
-  const holding = new Set(
-    matchRows(store, ftsAny(alts), { ...f, sessionIds: ids }, 5000).map((r) =>
-      rootOf(r.session_id)
-    ),
-  );
+  const holding = holders(words.flatMap((w) => [w, ...wordForms(stats, w)]).map((w) => [w]));
   for (const r of results) {
     const title = tokens(r.title ?? "");
     if (!holding.has(r.rowid) && !words.some((w) => title.includes(w))) r.relatedOnly = true;

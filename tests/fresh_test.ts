@@ -20,6 +20,7 @@ import { tempDir } from "./_tmp.ts";
 import { claudeLine } from "./_memory.ts";
 import { manifestPath } from "../lib/fresh/manifest.ts";
 import { acquireWriterLock } from "../lib/store.ts";
+import { briefHolder } from "./_brief_lock.ts";
 
 const SELF = JSON.stringify([
   process.execPath,
@@ -338,26 +339,7 @@ Deno.test("a search waits for another command's refresh on use, then answers fro
   // answered from the index as it was: "nothing matched", exit 1, for text on disk.
   const w = await world();
   appendFileSync(w.file, line(2, "zanzibarquux marker appended later"));
-  const script = join(w.dir, "hold.ts");
-  const store = new URL("../lib/store.ts", import.meta.url).href;
-  writeFileSync(
-    script,
-    `import { acquireWriterLock } from ${JSON.stringify(store)};\n` +
-      `const l = acquireWriterLock(${
-        JSON.stringify(w.vars.DEJA_HOME)
-      }, 0, { doing: "refreshing it on use", brief: true });\n` +
-      `console.log("held");\nawait new Promise((r) => setTimeout(r, 500));\nl.release();\n`,
-  );
-  const child = spawn(process.execPath, ["run", "-A", "--no-lock", script], {
-    stdio: ["ignore", "pipe", "inherit"],
-  });
-  const done = new Promise((r) => child.on("exit", r));
-  await new Promise<void>((resolve, reject) => {
-    child.stdout!.on("data", (b: Uint8Array) => {
-      if (String(b).includes("held")) resolve();
-    });
-    child.on("exit", () => reject(new Error("the holder ended before it held the lock")));
-  });
+  const { done } = await briefHolder(w.vars.DEJA_HOME, 500);
   const r = await run(["zanzibarquux", "--json"], w.vars);
   await done;
   assertEquals(r.code, 0, r.err);

@@ -5,12 +5,12 @@
  * writing it", which no `deja index` was.
  */
 import { assert, assertEquals, assertStringIncludes, assertThrows } from "./_assert.ts";
-import { spawn } from "node:child_process";
-import { existsSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import process from "node:process";
 import { acquireWriterLock, lockHolder } from "../lib/store.ts";
 import { DejaError } from "../core/errors.ts";
+import { briefHolder } from "./_brief_lock.ts";
 import { tempDir } from "./_tmp.ts";
 
 Deno.test("a writer the lock turns away is told which process holds it and what it does", () => {
@@ -37,26 +37,7 @@ Deno.test("a writer waits for a refresh on use (a brief hold) instead of failing
   const dir = tempDir("deja-lock-");
   try {
     // Another process holds the lock briefly, as freshen-on-use does, then lets go.
-    const script = join(dir, "hold.ts");
-    const store = new URL("../lib/store.ts", import.meta.url).href;
-    writeFileSync(
-      script,
-      `import { acquireWriterLock } from ${JSON.stringify(store)};\n` +
-        `const l = acquireWriterLock(${
-          JSON.stringify(dir)
-        }, 0, { doing: "refreshing it on use", brief: true });\n` +
-        `console.log("held");\nawait new Promise((r) => setTimeout(r, 800));\nl.release();\n`,
-    );
-    const child = spawn(Deno.execPath(), ["run", "-A", "--no-lock", script], {
-      stdio: ["ignore", "pipe", "inherit"],
-    });
-    const done = new Promise((r) => child.on("exit", r));
-    await new Promise<void>((resolve, reject) => {
-      child.stdout!.on("data", (b: Uint8Array) => {
-        if (String(b).includes("held")) resolve();
-      });
-      child.on("exit", () => reject(new Error("the holder ended before it held the lock")));
-    });
+    const { done } = await briefHolder(dir, 800);
     assertEquals(lockHolder(dir)?.doing, "refreshing it on use");
     // A refresh on use of its own (a hook's, within its time budget) does not wait: it is busy.
     assertThrows(() => acquireWriterLock(dir, 0, { brief: true }), DejaError);

@@ -346,8 +346,10 @@ function eventsOf(store: Store, session: number): Events {
       for (const _ of Q.eventsOfKindAfter.iterate(store, { session, kind: "tool_call", after })) {
         calls++;
       }
+      // Most digests ask after their last reply, which no call follows: no file row is read.
+      if (!calls) return { calls, edits: 0, writes: 0 };
       const done = new Set<string>();
-      for (const f of Q.filesInOrder.all(store, { session })) {
+      for (const f of Q.filesInOrder.iterate(store, { session })) {
         if (f.seq > after && !f.failed && f.op !== "read") done.add(`${f.event_id} ${f.op}`);
       }
       const ops = [...done].map((k) => k.split(" ")[1]);

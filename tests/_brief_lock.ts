@@ -1,0 +1,38 @@
+/**
+ * A refresh on use of another process, as tests need one: a child `deno` that takes the
+ * writer lock of a data folder as a brief hold (lib/store.ts), keeps it, then lets go.
+ *
+ * @module
+ */
+import { spawn } from "node:child_process";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { tempDir } from "./_tmp.ts";
+
+/**
+ * Starts the holder of `dir`'s lock for `ms` and resolves once it holds it, with a promise
+ * of the child's end.
+ */
+export async function briefHolder(dir: string, ms: number): Promise<{ done: Promise<unknown> }> {
+  const script = join(tempDir("deja-hold-"), "hold.ts");
+  const store = new URL("../lib/store.ts", import.meta.url).href;
+  writeFileSync(
+    script,
+    `import { acquireWriterLock } from ${JSON.stringify(store)};\n` +
+      `const l = acquireWriterLock(${
+        JSON.stringify(dir)
+      }, 0, { doing: "refreshing it on use", brief: true });\n` +
+      `console.log("held");\nawait new Promise((r) => setTimeout(r, ${ms}));\nl.release();\n`,
+  );
+  const child = spawn(Deno.execPath(), ["run", "-A", "--no-lock", script], {
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  const done = new Promise((r) => child.on("exit", r));
+  await new Promise<void>((resolve, reject) => {
+    child.stdout!.on("data", (b: Uint8Array) => {
+      if (String(b).includes("held")) resolve();
+    });
+    child.on("exit", () => reject(new Error("the holder ended before it held the lock")));
+  });
+  return { done };
+}
