@@ -13,15 +13,26 @@ import { tempDir } from "./_tmp.ts";
  * Starts the holder of `dir`'s lock for `ms` and resolves once it holds it, with a promise
  * of the child's end.
  */
-export async function briefHolder(dir: string, ms: number): Promise<{ done: Promise<unknown> }> {
+export async function briefHolder(
+  dir: string,
+  ms: number,
+  /** Hold the lock without recording who holds it (as a holder between its lock and its record). */
+  unrecorded = false,
+): Promise<{ done: Promise<unknown> }> {
   const script = join(tempDir("deja-hold-"), "hold.ts");
   const store = new URL("../lib/store.ts", import.meta.url).href;
-  writeFileSync(
-    script,
-    `import { acquireWriterLock } from ${JSON.stringify(store)};\n` +
+  const take = unrecorded
+    ? `import { DatabaseSync } from "node:sqlite";\n` +
+      `const db = new DatabaseSync(${JSON.stringify(join(dir, "index.lock"))});\n` +
+      `db.exec("PRAGMA journal_mode = DELETE"); db.exec("BEGIN EXCLUSIVE");\n` +
+      `const l = { release: () => db.close() };\n`
+    : `import { acquireWriterLock } from ${JSON.stringify(store)};\n` +
       `const l = acquireWriterLock(${
         JSON.stringify(dir)
-      }, 0, { doing: "refreshing it on use", brief: true });\n` +
+      }, 0, { doing: "refreshing it on use", brief: true });\n`;
+  writeFileSync(
+    script,
+    take +
       `console.log("held");\nawait new Promise((r) => setTimeout(r, ${ms}));\nl.release();\n`,
   );
   const child = spawn(Deno.execPath(), ["run", "-A", "--no-lock", script], {

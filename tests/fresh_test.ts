@@ -345,4 +345,12 @@ Deno.test("a search waits for another command's refresh on use, then answers fro
   assertEquals(r.code, 0, r.err);
   assertEquals(JSON.parse(r.out).freshness.state, "refreshed");
   assertEquals(r.err, "", "nothing said of a background run");
+  // A holder that has not said who it is yet (or let go between the two reads) is waited
+  // for too (trial 47: 4 of 35 rounds of two searches still lost).
+  appendFileSync(w.file, line(3, "quagmirequux marker appended later"));
+  const bare = await briefHolder(w.vars.DEJA_HOME, 500, true);
+  const again = await run(["quagmirequux", "--json"], w.vars);
+  await bare.done;
+  assertEquals(again.code, 0, again.err);
+  assertEquals(JSON.parse(again.out).freshness.state, "refreshed");
 });

@@ -176,8 +176,11 @@ export async function freshen(
         // is waited for, within this one's budget, and what it left is read then (trial 45:
         // two searches started together after an agent wrote; the one that lost the lock
         // answered from the index as it was, "nothing matched", exit 1).
+        // A holder gone already (it let go between the two reads) is waited for as well: only a
+        // full run (no brief hold) is left to finish on its own (trial 47: 4 of 35 rounds lost).
         const left = end - performance.now();
-        if (!(e instanceof DejaError) || !lockHolder(dirname(path))?.brief || left < 50) throw e;
+        const holder = lockHolder(dirname(path));
+        if (!(e instanceof DejaError) || (holder && !holder.brief) || left < 50) throw e;
         res = await run(Math.floor(left));
       }
       pending = res.pending;
