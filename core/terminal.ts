@@ -6,10 +6,14 @@
  * @module
  */
 
-/** Escape sequences: CSI, OSC (ended by BEL or ST), single-character ESC commands, C1 CSI and OSC. */
+/**
+ * Escape sequences: CSI, OSC (ended by BEL or ST), a character set chosen (`ESC ( B`, which
+ * `tput sgr0` writes before `ESC [ m`; trial 47 found its `(B` left glued to the next word),
+ * single-character ESC commands, C1 CSI and OSC.
+ */
 const SEQUENCES =
   // deno-lint-ignore no-control-regex
-  /\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]|\x9b[0-9;?]*[ -/]*[@-~]|\x9d[^\x07\x9c]*(?:\x07|\x9c)/g;
+  /\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[()*+][0-~]|\x1b[@-Z\\-_]|\x9b[0-9;?]*[ -/]*[@-~]|\x9d[^\x07\x9c]*(?:\x07|\x9c)/g;
 
 /** Whether text may hold an escape sequence (ESC, or a C1 CSI or OSC). */
 // deno-lint-ignore no-control-regex

@@ -441,7 +441,7 @@ Deno.test("terminal colours in a tool's output are no part of its words", async 
       {
         bash: "pwsh ./lint.ps1",
         out:
-          "\x1b[36;1mRunning ScriptAnalyzer\x1b[0m\n\x1b[31;1m4 | Invoke-ScriptAnalyzer -Path\x1b[0m",
+          "\x1b[36;1mRunning ScriptAnalyzer\x1b(B\x1b[m\n\x1b[31;1m4 | Invoke-ScriptAnalyzer -Path\x1b[0m",
         exit: 1,
       },
     ],
