@@ -19,7 +19,8 @@ export async function briefHolder(
   /** Hold the lock without recording who holds it (as a holder between its lock and its record). */
   unrecorded = false,
 ): Promise<{ done: Promise<unknown> }> {
-  const script = join(tempDir("deja-hold-"), "hold.ts");
+  const home = tempDir("deja-hold-");
+  const script = join(home, "hold.ts");
   const store = new URL("../lib/store.ts", import.meta.url).href;
   const take = unrecorded
     ? `import { DatabaseSync } from "node:sqlite";\n` +
@@ -37,6 +38,13 @@ export async function briefHolder(
   );
   const child = spawn(Deno.execPath(), ["run", "-A", "--no-lock", script], {
     stdio: ["ignore", "pipe", "inherit"],
+    // Its own module cache and home: the script imports local files and node: built-ins only.
+    env: {
+      DENO_DIR: join(home, "deno"),
+      HOME: home,
+      XDG_CACHE_HOME: join(home, ".cache"),
+      NO_COLOR: "1",
+    },
   });
   const done = new Promise((r) => child.on("exit", r));
   await new Promise<void>((resolve, reject) => {

@@ -11,7 +11,8 @@
  *
  * @module
  */
-import { basename, isAbsolute, join, normalize } from "node:path";
+import { basename, isAbsolute, join } from "node:path";
+import { absoluteTarget } from "./paths.ts";
 
 /** Files a command removed and moved, their paths as typed. */
 export interface FileMoves {
@@ -96,9 +97,11 @@ export function fileMoves(command: string): FileMoves {
   return out;
 }
 
-/** `path` made absolute against `project` (POSIX), normalised; undefined when it cannot be. */
+/**
+ * `path` made absolute against `project` as `blame` makes a typed path (./paths.ts
+ * `absoluteTarget`); undefined for a relative path without a POSIX project to read it in.
+ */
 export function resolvedIn(path: string, project: string | null): string | undefined {
-  if (isAbsolute(path)) return normalize(path).replace(/\/+$/, "");
-  if (!project || !project.startsWith("/")) return undefined;
-  return normalize(join(project, path)).replace(/\/+$/, "");
+  if (!isAbsolute(path) && !project?.startsWith("/")) return undefined;
+  return absoluteTarget(path, project ?? "/");
 }
