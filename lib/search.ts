@@ -666,7 +666,9 @@ function run(store: Store, query: string, o: SearchOptions): SearchResult {
   // Nearest by relevance, a session may hold none of the words, only words the index learned
   // go with them: marked (trial 45: `developer role ollama` listed second a session holding
   // none of the three, and said nothing).
-  if (tier === "relevance" && results.length) relatedOnly(stats, query, results, holders);
+  if (tier === "relevance" && results.length) {
+    relatedOnly(stats, query, results, holders, lad.spelt?.map((x) => x.to[0]));
+  }
   // Sessions left out that hold every word: said when the shown results are less
   // literal than those (or there are none), so a hidden exact hit is not silent.
   let hidden = 0;
@@ -735,7 +737,7 @@ function symbolPieces(query: string, dropped: string[]): string[] | undefined {
 }
 
 /**
- * Marks the results that hold none of the query's words (as typed or in a form) in any
+ * Marks the results that hold none of the query's words (as typed, as spelt or in a form) in any
  * event or title ({@link SessionHit.relatedOnly}): one read of the index over them.
  */
 function relatedOnly(
@@ -743,8 +745,10 @@ function relatedOnly(
   query: string,
   results: SessionHit[],
   holders: (alts: string[][]) => Set<number>,
+  /** The spellings the query was read in (a word it holds as spelt is one of its words). */
+  spelt: readonly string[] = [],
 ): void {
-  const words = [...new Set(tokens(query).filter((t) => !STOP_WORDS.has(t)))];
+  const words = [...new Set([...tokens(query).filter((t) => !STOP_WORDS.has(t)), ...spelt])];
   if (!words.length) return;
   const holding = holders(words.flatMap((w) => [w, ...wordForms(stats, w)]).map((w) => [w]));
   for (const r of results) {

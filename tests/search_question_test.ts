@@ -207,3 +207,30 @@ Deno.test("a session nearest by relevance that holds none of the words is marked
       ["s-k8s", true], // `kubernetes` only, the synonym of `k8s`
     ]);
   }));
+
+Deno.test("two typos beside a word no event holds with them: nearest by relevance as spelt, not nothing", () =>
+  // Trial 47: `kubctl forgjo executable` said a bare "nothing matched" where
+  // `kubectl forgejo executable` listed the nearest sessions.
+  withMemIndex([
+    { id: "s-crash", events: [["user", "kubectl logs show forgejo crashing in the cluster"]] },
+    { id: "s-exe", events: [["tool_result", "make the script executable with chmod"]] },
+    { id: "s-other", events: [["user", "the login page shows a blank screen after deploy"]] },
+    { id: "s-more", events: [["user", "the forgejo runner needs a token"]] },
+    { id: "s-x1", events: [["user", "write the readme for the parser"]] },
+    { id: "s-x2", events: [["user", "the parser fails on empty input"]] },
+    { id: "s-x3", events: [["user", "add a flag to print the version"]] },
+    { id: "s-x4", events: [["user", "rename the config loader"]] },
+  ], (s) => {
+    const typed = search(s, "kubectl forgejo executable");
+    assertEquals(typed.tier, "relevance");
+    const r = search(s, "kubctl forgjo executable");
+    assertEquals(r.tier, "relevance");
+    assertEquals(r.results.map((x) => x.id), typed.results.map((x) => x.id));
+    assertEquals(r.results[0]?.id, "s-crash");
+    // Holding the words as spelt, no session listed is called one of none of the words.
+    assertEquals(r.results.filter((x) => x.relatedOnly).map((x) => x.id), []);
+    assertEquals(
+      narration(r),
+      "nothing matched exactly; the nearest sessions by relevance, read as spelt: kubctl → kubectl; forgjo → forgejo",
+    );
+  }));

@@ -191,9 +191,20 @@ export function ladder(
   // Ranked by relevance as spelt right, when every word the history lacks has a spelling
   // (trial 16: `… backgrund back without changing the paddng`, its typos dropped as unknown
   // words, ranked by the rest alone).
-  const met = fixes?.length ? metFixes(stats, parsed, fixes, f) : [];
-  const q = met.length ? respeltQuery(parsed, query, met) : { parsed, query };
-  const rel = relevanceOf(stats, q.parsed, q.query, f, rootOf);
+  // A short query gets its spellings here (trial 47: `kubctl forgjo executable`, two typos
+  // and a word, matched nothing and said no more while `kubectl forgejo executable` listed 7).
+  if (!fixes && !ABLATE.spelt) fixes = spellingFixes(stats, parsed.parts);
+  let met = fixes?.length ? metFixes(stats, parsed, fixes, f) : [];
+  let q = met.length ? respeltQuery(parsed, query, met) : { parsed, query };
+  let rel = relevanceOf(stats, q.parsed, q.query, f, rootOf);
+  // Nothing near the words as typed: every spelling, confirmed or not (trial 47, two typos
+  // beside a word no event holds with either spelling).
+  const spelt = fixes?.filter((x) => x.spelt) ?? [];
+  if (!rel.scores.size && spelt.length > met.length) {
+    met = spelt;
+    q = respeltQuery(parsed, query, met);
+    rel = relevanceOf(stats, q.parsed, q.query, f, rootOf);
+  }
   if (!rel.scores.size) return nothing;
   const { scores, alts, weights, counts, coord, phraseWords } = rel;
   const forms = long ? formsOf(stats, q.parsed) : [];
