@@ -538,6 +538,25 @@ Deno.test("a session's id typed among the words is offered as --session", async 
     );
     const within = await runMain(ix.env, ["spinner", "--session", "c11c0001", "--json"]);
     assertEquals(JSON.parse(within.out).results.map((x: { id: string }) => x.id), [S.id]);
+    // A script reading --json is told as much (trial 47: no field said it).
+    const json = await runMain(ix.env, ["c11c0001", "spinner", "--json"]);
+    assertEquals(json.code, 1, json.err);
+    const d = JSON.parse(json.out);
+    assertEquals(d.absent_words, {
+      words: ["c11c0001"],
+      without: "spinner",
+      sessions: 2,
+      session_id: "c11c0001",
+    });
+    assertEquals(d.hints, [
+      "c11c0001 is a session's id, no word of one: deja spinner --session c11c0001",
+    ]);
+    // And a lone id, to read with show or ctx.
+    const lone = JSON.parse((await runMain(ix.env, ["c11c0002", "--json"])).out);
+    assertEquals([lone.session_id, lone.hints], [
+      "c11c0002",
+      ["c11c0002 is a session's id: deja show c11c0002 (or deja ctx c11c0002)"],
+    ]);
   } finally {
     ix.cleanup();
   }

@@ -17,6 +17,7 @@ import { heldAnywhere, spellings, TermStats } from "../search/expand.ts";
 import { tokens } from "../search/tokenize.ts";
 import { isStopSlip } from "../search/spelling.ts";
 import { COMMANDS } from "./table.ts";
+import { AmbiguousSession, looksLikeId, resolveSession } from "../sessions.ts";
 
 /**
  * `deja <words>`, or `deja search <words>` when the first word names a command
@@ -263,4 +264,21 @@ export function operatorHint(query: string): string {
 export function caseHint(pattern: string): string {
   if (pattern.startsWith("(?i)") || !/\p{L}/u.test(pattern)) return "";
   return `hint: --re is case-sensitive; ${shQuoteShown(`(?i)${pattern}`)} ignores case\n`;
+}
+
+/**
+ * `query` when it is a session's id (or the prefix of several) and no event holds it (trial
+ * 42: a pasted id answered "nothing matched" and named no command that takes it).
+ */
+export function sessionIdTyped(store: Store, query: string): string | undefined {
+  const ref = query.trim();
+  // Any one token of four characters or more: Gemini's `mrp1k5`, opencode's `ses_dd74` and
+  // aider's `aider-69…` are ids too (trial 43), not only hex.
+  if (!looksLikeId(ref) && !/^[\w.:-]{4,}$/.test(ref)) return undefined;
+  try {
+    resolveSession(store, ref);
+    return ref;
+  } catch (e) {
+    return e instanceof AmbiguousSession ? ref : undefined; // several: show lists them
+  }
 }

@@ -15,13 +15,7 @@ import type { IO } from "../../core/runtime.ts";
 import { indexPath, Store } from "../store.ts";
 import { DejaError } from "../../core/errors.ts";
 import { search, type SearchOptions, type SearchResult } from "../search.ts";
-import {
-  AmbiguousSession,
-  looksLikeId,
-  NoSessionMatch,
-  resolveSession,
-  shortRef,
-} from "../sessions.ts";
+import { NoSessionMatch, resolveSession, shortRef } from "../sessions.ts";
 import { searchLine } from "./question.ts";
 import { insideWindow, narration, outsideWindow } from "./search_narration.ts";
 import { cutNote, parseQuery, STOP_WORDS, timeOnly } from "../query.ts";
@@ -54,6 +48,7 @@ import {
   hiddenExactText,
   literalOutsideHint,
   operatorHint,
+  sessionIdTyped,
   symbolHint,
 } from "./_search_notes.ts";
 import { trace } from "../../core/trace.ts";
@@ -335,23 +330,6 @@ export async function searchData(
   };
 }
 
-/**
- * `query` when it is a session's id (or the prefix of several) and no event holds it (trial
- * 42: a pasted id answered "nothing matched" and named no command that takes it).
- */
-function sessionIdTyped(store: Store, query: string): string | undefined {
-  const ref = query.trim();
-  // Any one token of four characters or more: Gemini's `mrp1k5`, opencode's `ses_dd74` and
-  // aider's `aider-69…` are ids too (trial 43), not only hex.
-  if (!looksLikeId(ref) && !/^[\w.:-]{4,}$/.test(ref)) return undefined;
-  try {
-    resolveSession(store, ref);
-    return ref;
-  } catch (e) {
-    return e instanceof AmbiguousSession ? ref : undefined; // several: show lists them
-  }
-}
-
 /** The literal tiers, the most literal first (lib/search/ladder.ts). */
 const WIDER: SearchResult["tier"][] = ["exact", "session", "substring", "stemmed", "close"];
 
@@ -410,7 +388,10 @@ export function searchFound(d: SearchData): boolean {
 }
 
 /** The `--json` document (docs/json-output.md, `search`). */
-export function searchJson(d: SearchData): Record<string, unknown> {
+export function searchJson(
+  d: SearchData,
+  args: Pick<SearchArgs, "query" | "regex">,
+): Record<string, unknown> {
   const f = d.filtered;
   const base = jsonOf(d.result, (r) => refOf(d, r), (r, s) => noteOf(d, r, s));
   return {
@@ -426,6 +407,18 @@ export function searchJson(d: SearchData): Record<string, unknown> {
     common_words_only: d.result.tier !== "regex" && commonWordsOnly(d.result.query).length > 0,
     changed_files: d.changed ?? [],
     words_apart: d.apart ?? [],
+    absent_words: d.absent
+      ? {
+        words: d.absent.words,
+        without: d.absent.query,
+        sessions: d.absent.sessions,
+        session_id: d.absent.id ?? null,
+      }
+      : null,
+    session_id: d.idOf ?? null,
+    // What the text output says after its verdict (trial 47: a session's id among the words
+    // was named on stderr and not here).
+    hints: hintsText(d, args).split("\n").filter(Boolean).map((l) => l.replace(/^hint: /, "")),
   };
 }
 
@@ -545,7 +538,7 @@ export async function runSearch(a: Args, io: IO): Promise<number> {
     io.err(`deja: ${d.warning.message}\n${d.warning.hint ? `hint: ${d.warning.hint}\n` : ""}`);
   }
   if (args.json) {
-    printJson(io, searchJson(d));
+    printJson(io, searchJson(d, args));
     trace("printed");
     return searchFound(d) ? 0 : 1;
   }
@@ -581,19 +574,7 @@ export async function runSearch(a: Args, io: IO): Promise<number> {
     if (note) io.err(`${note}\n`);
     const left = droppedNote(d.result);
     if (left) io.err(`${left}\n`);
-    hiddenHint(io, d.result.hidden);
-    undatedHint(io, d.undated);
-    unquotedHint(io, d.unquoted);
-    absentHint(io, d.absent);
-    apartHint(io, d.apart, d.filtered?.filters);
-    changedHint(io, d.changed);
-    idHint(io, d.idOf);
-    if (!args.regex) io.err(symbolHint(args.query) + operatorHint(args.query));
-    if (args.regex) io.err(caseHint(args.query));
-    // Trial 18a: `forgejo.*crash` found nothing where a line break stands between the two.
-    if (args.regex && /(?<!\\)\.[*+]/.test(args.query)) {
-      io.err("hint: '.' matches no line break; [\\s\\S]* spans lines\n");
-    }
+    io.err(hintsText(d, args));
     return 1;
   }
   if (cutText) io.err(cutText);
@@ -603,16 +584,37 @@ export async function runSearch(a: Args, io: IO): Promise<number> {
   if (note) io.err(`${colors(io).dim(note)}\n`);
   const left = droppedNote(d.result);
   if (left) io.err(`${colors(io).dim(left)}\n`);
-  if (!hiddenExact) hiddenHint(io, d.result.hidden);
-  if (d.filtered) io.err(literalOutsideHint(d.filtered));
+  io.err(hintsText(d, args));
+  io.out(searchText(d, io));
+  return searchFound(d) ? 0 : 1;
+}
+
+/**
+ * The `hint:` lines of a search, as the text output prints them after its verdict and the
+ * `--json` document lists them (`hints`): what to type instead, and what was left out.
+ */
+function hintsText(d: SearchData, args: Pick<SearchArgs, "query" | "regex">): string {
+  const out: string[] = [];
+  const io = { err: (s: string) => void out.push(s) } as unknown as IO;
+  const found = d.result.results.length > 0;
+  // Every word held exactly, but only by hidden sessions: said in the verdict instead.
+  if (!found || !(d.result.nothingMatched && d.result.hidden > 0)) hiddenHint(io, d.result.hidden);
+  if (found && d.filtered) io.err(literalOutsideHint(d.filtered));
   undatedHint(io, d.undated);
   unquotedHint(io, d.unquoted);
   absentHint(io, d.absent);
+  if (!found) apartHint(io, d.apart, d.filtered?.filters);
   changedHint(io, d.changed);
   idHint(io, d.idOf);
   if (!args.regex) io.err(symbolHint(args.query) + operatorHint(args.query));
-  io.out(searchText(d, io));
-  return searchFound(d) ? 0 : 1;
+  else if (!found) {
+    io.err(caseHint(args.query));
+    // Trial 18a: `forgejo.*crash` found nothing where a line break stands between the two.
+    if (/(?<!\\)\.[*+]/.test(args.query)) {
+      io.err("hint: '.' matches no line break; [\\s\\S]* spans lines\n");
+    }
+  }
+  return out.join("");
 }
 
 /** Names the commands that take a session's id, for a query that is one ({@link sessionIdTyped}). */

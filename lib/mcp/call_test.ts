@@ -420,3 +420,47 @@ Deno.test("blame says the throwaway projects' sessions it left out", async () =>
     ix.cleanup();
   }
 });
+
+// Trial 47: an agent pasting a session's id among its words was told "Try other or fewer
+// words", where the CLI names the session.
+Deno.test("recall names a session's id typed among the words or alone", async () => {
+  const ix = await indexSessions([S]);
+  try {
+    const among = text(await call(ix, { mode: "recall", query: "71710001 crashes" }));
+    assertStringIncludes(among, "71710001 is a session's id, no word: mode context with it");
+    const lone = text(await call(ix, { mode: "recall", query: "71710001" }));
+    assertStringIncludes(lone, '"71710001" is a session\'s id: mode context with it');
+    const none = text(await call(ix, { mode: "recall", query: "zorbulent" }));
+    assertStringIncludes(none, "Try other or fewer words.");
+  } finally {
+    ix.cleanup();
+  }
+});
+
+// Trial 47: recall headed the nearest sessions "nearest by shared words" and listed one
+// sharing none of them unmarked, where the CLI marks it.
+Deno.test("recall says how the nearest were found and marks one holding none of the words", async () => {
+  const one = (n: number, user: string): SessionSpec => ({
+    ...S,
+    id: `7171100${n}-0000-4000-8000-00000000000${n}`,
+    cwd: `/w/p${n}`,
+    turns: [{ user }, { say: "Looked into it." }],
+  });
+  const ix = await indexSessions([
+    one(1, "the database connection pool runs dry under load"),
+    one(2, "why does the kubernetes pod keep restarting every hour"),
+    one(3, "the login page shows a blank screen after deploy"),
+  ]);
+  try {
+    const t = text(await call(ix, { mode: "recall", query: "why does the k8s pool run dry" }));
+    assertStringIncludes(t, "nothing matched exactly; the nearest sessions by relevance");
+    assert(!t.includes("nearest by shared words"), t);
+    const blocks = t.split(/\n(?=\d\. )/);
+    const k8s = blocks.find((b) => b.includes("kubernetes"));
+    const db = blocks.find((b) => b.includes("connection pool"));
+    assertStringIncludes(k8s ?? t, "none of the words, only related ones");
+    assert(db && !db.includes("none of the words"), t);
+  } finally {
+    ix.cleanup();
+  }
+});

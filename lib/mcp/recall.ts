@@ -31,7 +31,9 @@ import { speaker } from "../speaker.ts";
 import { misreadOperators } from "../search/operators.ts";
 import type { Store } from "../store.ts";
 import type { Env } from "../../core/model.ts";
-import { search, type SearchResult, type SessionHit } from "../search.ts";
+import { search, type SearchOptions, type SearchResult, type SessionHit } from "../search.ts";
+import { absentWords, sessionIdTyped } from "../cli/_search_notes.ts";
+import { narration } from "../cli/search_narration.ts";
 import { shortRef } from "../sessions.ts";
 import { searchHiding } from "../search/sessions.ts";
 import { tokens } from "../query.ts";
@@ -86,21 +88,23 @@ const KIND: Record<string, string> = {
 /** Searches `query` and renders the hits (see the module doc). */
 export function recallText(store: Store, query: string, o: RecallOptions): Recall {
   const limit = o.limit ?? RECALL_LIMIT;
-  const res = search(store, query, {
+  const opts: SearchOptions = {
     harness: o.harness,
     project: o.project,
     limit,
     ...searchHiding({ env: o.env, here: o.cwd, auto: true }),
     ...(o.now ? { now: o.now } : {}),
-  });
+  };
+  const res = search(store, query, opts);
   const q = oneLineForAgent(query, 200);
   const ops = operatorNote(query);
+  const advice = res.nothingMatched || !res.results.length ? adviceOf(store, query, opts) : "";
   if (!res.results.length) {
     const hidden = res.hidden ? ` (${res.hidden} in throwaway or excluded projects)` : "";
     const f = filteredOut(store, query, o);
     return {
       text: `Nothing in past sessions matches "${q}"${hidden}${f.text}.${
-        f.without ? "" : " Try other or fewer words."
+        advice ? ` ${advice}.` : f.without ? "" : " Try other or fewer words."
       }${ops && ` Note: ${ops}.`}`,
       shown: 0,
       total: 0,
@@ -111,7 +115,7 @@ export function recallText(store: Store, query: string, o: RecallOptions): Recal
   const blocks = res.results.map((r, i) => hitBlock(store, r, i, query, home));
   const head = `recall "${q}": ${res.total} session${res.total === 1 ? "" : "s"} found${
     tierNote(res)
-  }${ops && `; ${ops}`}`;
+  }${ops && `; ${ops}`}${advice && `; ${advice}`}`;
   const tail = (shown: number) => {
     const more = res.total - shown;
     return more > 0
@@ -176,7 +180,49 @@ function operatorNote(query: string): string {
   return said.filter(Boolean).join("; ");
 }
 
+/**
+ * What an agent is told when nothing matched the words exactly, as the CLI's hints tell a
+ * person (trial 47: a session's id pasted among the words was answered "Try other or fewer
+ * words"): an id to read with mode context, words in no session and what the rest finds,
+ * a quoted phrase whose words match without the quotes. Empty when there is nothing to say.
+ */
+function adviceOf(store: Store, query: string, opts: SearchOptions): string {
+  const said: string[] = [];
+  const whole = sessionIdTyped(store, query);
+  if (whole) said.push(`"${whole}" is a session's id: mode context with it reads that session`);
+  const absent = whole ? undefined : absentWords(store, query, opts);
+  const id = absent?.words.length === 1 ? sessionIdTyped(store, absent.words[0]) : undefined;
+  if (id) {
+    said.push(`${id} is a session's id, no word: mode context with it reads that session`);
+  } else if (absent) {
+    const n = absent.sessions === 1 ? "1 session" : `${absent.sessions} sessions`;
+    const them = absent.words.length === 1 ? "it" : "them";
+    said.push(
+      `${absent.words.map((w) => `'${w}'`).join(", ")} ${
+        absent.words.length === 1 ? "is" : "are"
+      } in no session; without ${them}, recall "${oneLineForAgent(absent.query, 200)}" finds ${n}`,
+    );
+  }
+  if (query.includes('"')) {
+    const loose = query.replaceAll('"', " ").replace(/\s+/g, " ").trim();
+    const r = loose ? search(store, loose, { ...opts, limit: 1 }) : undefined;
+    if (r && !r.nothingMatched && r.total) {
+      said.push(
+        `without the quotes the words match ${r.total} session${r.total === 1 ? "" : "s"}`,
+      );
+    }
+  }
+  return said.join("; ");
+}
+
+/**
+ * How the results were found, as the CLI says it (lib/cli/search_narration.ts: trial 47 had
+ * an agent told "close spellings (… executable → execution …)" of word forms, and "nearest by
+ * shared words" of sessions sharing none); a tier the narration leaves unsaid, in short.
+ */
 function tierNote(res: SearchResult): string {
+  const said = narration(res);
+  if (said) return oneLineForAgent(`; ${said.replace("raise --limit", "a larger limit")}`, 300);
   const ch = res.changes.map((c) => `${c.from} → ${c.to.slice(0, 3).join("/")}`).join(", ");
   const notes: Record<string, string> = {
     session: "; the words are spread over each session",
@@ -201,7 +247,13 @@ function hitBlock(
   home: string,
 ): string {
   const project = oneLineForAgent(tilde(r.project, home), 120);
-  const marks = [r.gaveUp ? "gave up" : "", r.parent ? "subagent" : ""].filter(Boolean);
+  const marks = [
+    // As the CLI marks them (trial 47: an agent was told nothing of a session nearest by
+    // relevance that holds none of the words).
+    r.relatedOnly ? "none of the words, only related ones" : r.partial ? "some of the words" : "",
+    r.gaveUp ? "gave up" : "",
+    r.parent ? "subagent" : "",
+  ].filter(Boolean);
   const lines = [
     `${i + 1}. ${r.harness} · ${project} · ${shortRef(store, r.harness, r.id)} · ${
       sessionTime(r.updated ?? r.started, r, 10)
