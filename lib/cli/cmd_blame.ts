@@ -122,6 +122,8 @@ export function blameJson(d: BlameData): Record<string, unknown> {
       edits: s.edits,
       writes: s.writes,
       failed: s.failed,
+      removed: Boolean(s.removed),
+      moved_to: s.moved_to ?? null,
       line: s.line,
       changes: s.changes.map((c) => ({ ...c, time: isoTime(c.time) })),
     })),
@@ -214,7 +216,8 @@ function sessionLines(
     s.writes && `${s.writes} write${s.writes === 1 ? "" : "s"}`,
     s.reads && `${s.reads} read${s.reads === 1 ? "" : "s"}`,
     s.failed && `${s.failed} failed`,
-  ].filter(Boolean).join(", ");
+  ].filter(Boolean).join(", ") +
+    (s.removed ? "; removed later" : s.moved_to ? `; moved later to ${s.moved_to}` : "");
   const mark = s.line ? c.yellow(`  ${s.line} the line`) : "";
   const lines = [
     "",

@@ -25,6 +25,7 @@
  *
  * @module
  */
+import { movesAfter } from "./moves.ts";
 import type { Store } from "../store.ts";
 import { Q } from "../schema.ts";
 import type { SessionRow } from "../rows.ts";
@@ -94,6 +95,10 @@ export interface BlameSession {
   line: "wrote" | "replaced" | null;
   /** Successful edits and writes (one per call), in session order. */
   changes: BlameChange[];
+  /** A command of the session removed the file after its last touch (lib/memory/moves.ts). */
+  removed?: true;
+  /** A command of the session moved it after its last touch, to this path (as typed). */
+  moved_to?: string;
 }
 
 /** The requested line: its current text (null when unusable) and why it was not used. */
@@ -196,6 +201,16 @@ export function blame(store: Store, typed: string, opts: BlameOptions): BlameRes
   const shown = entries.slice(0, opts.limit ?? 10);
   for (const e of shown) {
     for (const c of e.changes) Object.assign(c, around(store, e.session.id, c.seq));
+    // Removed or moved by a command after its last touch (trial 47: a file written, then
+    // deleted with `rm`, was only "1 write" here where ctx said "removed later").
+    const last = new Map<string, number>();
+    for (const t of bySession.get(e.session.id)!) {
+      if (!t.failed) last.set(t.path, Math.max(last.get(t.path) ?? 0, t.seq));
+    }
+    for (const m of movesAfter(store, e.session.id, e.session.project, last).values()) {
+      Object.assign(e, m);
+      break;
+    }
   }
   return {
     target: m.target,

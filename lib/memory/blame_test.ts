@@ -500,3 +500,36 @@ Deno.test("blame with a line credits a write with the lines the file keeps of it
     ix.cleanup();
   }
 });
+
+// Trial 47: a file written and then deleted with `rm` was only "1 write" here, where ctx
+// said "removed later".
+Deno.test("blame says a session removed or moved the file after touching it", async () => {
+  const spec = (n: number, bash: string): SessionSpec => ({
+    id: `b1a30000-0000-4000-8000-00000000000${n}`,
+    cwd: "/w/ops",
+    start: `2026-11-0${n}T10:00:00Z`,
+    turns: [
+      { user: "tidy the manifests" },
+      { write: "/w/ops/deploy.yaml", content: "kind: Deployment\n" },
+      { bash, out: "", exit: 0 },
+      { say: "Done." },
+    ],
+  });
+  const ix = await indexSessions([
+    spec(1, "rm deploy.yaml"),
+    spec(2, "mv deploy.yaml frontend-deploy.yaml"),
+    spec(3, "mv deploy.yaml deploy.old && mv deploy.old deploy.yaml"),
+  ]);
+  try {
+    const r = blame(ix.store, "/w/ops/deploy.yaml", { cwd: "/w/ops" });
+    const by = new Map(r.sessions.map((s) => [s.session.native_id, [s.removed, s.moved_to]]));
+    assertEquals(by.get("b1a30000-0000-4000-8000-000000000001"), [true, undefined]);
+    assertEquals(by.get("b1a30000-0000-4000-8000-000000000002"), [
+      undefined,
+      "frontend-deploy.yaml",
+    ]);
+    assertEquals(by.get("b1a30000-0000-4000-8000-000000000003"), [undefined, undefined]);
+  } finally {
+    ix.cleanup();
+  }
+});

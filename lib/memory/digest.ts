@@ -23,7 +23,7 @@ import { byteLength, commandOneLine, oneLine } from "../../core/text.ts";
 import { fillLists, fitMarkdown, inlineCode, type ListItem } from "./_fill.ts";
 import { describeSession, DESCRIPTION_CHARS } from "./last.ts";
 import { failureLine, type Outcome, outcomeLabel, outcomeOf, runFacts } from "./outcome.ts";
-import { fileMoves, resolvedIn } from "./moves.ts";
+import { movesAfter } from "./moves.ts";
 import { isCut, sessionEnding } from "./ending.ts";
 import { sessionDamage } from "../store_damage.ts";
 import { runEnd, stoppedEnd } from "../../core/run_end.ts";
@@ -93,7 +93,7 @@ export interface DigestFile {
 
 /**
  * Marks the files of `byPath` that a command of session `sid` that did not fail removed or
- * moved after their last change there (./moves.ts; paths made whole against `project`).
+ * moved after their last change there (./moves.ts `movesAfter`).
  */
 function movedAfter(
   store: Store,
@@ -102,37 +102,8 @@ function movedAfter(
   byPath: Map<string, DigestFile>,
   lastChange: ReadonlyMap<string, number>,
 ): void {
-  const whole = new Map<string, string>();
-  for (const path of lastChange.keys()) {
-    const abs = resolvedIn(path, project);
-    if (abs) whole.set(abs, path);
-  }
-  if (!whole.size) return;
-  /** The files a path names: the file itself, or those inside a folder of that path. */
-  const named = (p: string) => {
-    const abs = resolvedIn(p, project);
-    if (!abs) return [];
-    return [...whole].filter(([f]) => f === abs || f.startsWith(`${abs}/`)).map(([, k]) => k);
-  };
-  for (const r of Q.commandsInOrder.iterate(store, { session: sid })) {
-    if (!/\b(?:rm|mv)\b/.test(r.command) || outcomeOf(runFacts(r)) === "failed") continue;
-    const { removed, moved } = fileMoves(r.command);
-    for (const p of removed) {
-      for (const k of named(p)) {
-        if (r.seq <= lastChange.get(k)!) continue;
-        const f = byPath.get(k)!;
-        f.removed = true;
-        delete f.moved_to;
-      }
-    }
-    for (const [from, to] of moved) {
-      for (const k of named(from)) {
-        if (r.seq <= lastChange.get(k)!) continue;
-        const f = byPath.get(k)!;
-        f.moved_to = to;
-        delete f.removed;
-      }
-    }
+  for (const [k, m] of movesAfter(store, sid, project, lastChange)) {
+    Object.assign(byPath.get(k)!, m);
   }
 }
 

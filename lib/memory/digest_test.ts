@@ -804,6 +804,16 @@ Deno.test("Files changed says which files the session removed or moved after cha
       { bash: "rm kept.yaml", out: "rm: cannot remove 'kept.yaml': Permission denied", exit: 1 },
       { bash: "rm -f again.yaml", out: "", exit: 0 },
       { write: "/w/infra/again.yaml", content: "a: 2\n" },
+      // Trial 47: moved aside and back is where it was; a glob and unlink remove.
+      { write: "/w/infra/q.txt", content: "q\n" },
+      { bash: "mv q.txt q.txt.old", out: "", exit: 0 },
+      { bash: "mv q.txt.old q.txt", out: "", exit: 0 },
+      { write: "/w/infra/run.log", content: "log\n" },
+      { write: "/w/infra/u.txt", content: "u\n" },
+      { write: "/w/infra/logs/keep.md", content: "k\n" },
+      { bash: "rm -f *.log && unlink u.txt", out: "", exit: 0 },
+      { write: "/w/infra/w.txt", content: "w\n" },
+      { bash: "mv w.txt w1.txt && mv w1.txt archive/", out: "", exit: 0 },
       { say: "Removed the old automation and moved the MCP config to crush.json." },
     ],
   };
@@ -815,6 +825,14 @@ Deno.test("Files changed says which files the session removed or moved after cha
     assertEquals(by.get("/w/infra/.crush/mcp.json")?.moved_to, "crush.json");
     assertEquals(by.get("/w/infra/kept.yaml")?.removed, undefined, "the rm failed");
     assertEquals(by.get("/w/infra/again.yaml")?.removed, undefined, "written again after");
+    assertEquals([by.get("/w/infra/q.txt")?.moved_to, by.get("/w/infra/q.txt")?.removed], [
+      undefined,
+      undefined,
+    ]);
+    assertEquals(by.get("/w/infra/run.log")?.removed, true);
+    assertEquals(by.get("/w/infra/u.txt")?.removed, true);
+    assertEquals(by.get("/w/infra/logs/keep.md")?.removed, undefined, "*.log is one level");
+    assertEquals(by.get("/w/infra/w.txt")?.moved_to, "archive/w1.txt", "followed twice");
     assertStringIncludes(d.markdown, "- backend-automation.yaml (1 write; removed later)");
     assertStringIncludes(d.markdown, "- .crush/mcp.json (1 edit; moved later to crush.json)");
   } finally {

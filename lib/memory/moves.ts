@@ -6,13 +6,17 @@
  *
  * Read as a person reads the command line, not run: words split as a POSIX shell splits
  * them (quotes, backslashes), commands apart at `;`, `&&`, `||`, `|` and line breaks. A word
- * with a glob or a variable in it names no file that can be told; after a `cd` the relative
- * paths that follow are in a folder not known, so the reading stops there.
+ * with a variable or a brace in it names no file that can be told, nor does a glob but a
+ * removal's `*` and `?` ({@link globNames}); after a `cd` the relative paths that follow are
+ * in a folder not known, so the reading stops there. `unlink` removes as `rm` does.
  *
  * @module
  */
 import { basename, isAbsolute, join } from "node:path";
 import { absoluteTarget } from "./paths.ts";
+import type { Store } from "../store.ts";
+import { Q } from "../schema.ts";
+import { outcomeOf, runFacts } from "./outcome.ts";
 
 /** Files a command removed and moved, their paths as typed. */
 export interface FileMoves {
@@ -65,6 +69,20 @@ function commands(line: string): string[][] {
 
 /** Whether a word may stand for other text than itself (a glob, a variable, a `~`). */
 const NOT_LITERAL = /[*?[\]$`~{}]/;
+/** A word whose only other text is a `*` or `?` glob (`rm *.log`): told against known files. */
+const STAR_GLOB = /^[^[\]$`~{}]*[*?][^[\]$`~{}]*$/;
+
+/**
+ * Whether the whole path `path` is named by `pattern` (made whole the same way), a glob of
+ * `*` and `?` within one folder level, or lies inside a folder it names.
+ */
+export function globNames(pattern: string, path: string): boolean {
+  const re = pattern.replace(/[.+^()|\\]/g, "\\$&").replaceAll("*", "[^/]*").replaceAll(
+    "?",
+    "[^/]",
+  );
+  return new RegExp(`^${re}(?:/.*)?$`).test(path);
+}
 
 /**
  * The files `command` removes and moves (see the module doc); empty lists for any other
@@ -81,11 +99,13 @@ export function fileMoves(command: string): FileMoves {
     if (words[0] === "cd" || words[0] === "pushd") break;
     const git = words[0] === "git";
     const verb = git ? words[1] : words[0];
-    if (verb !== "rm" && verb !== "mv") continue;
+    const gone = verb === "rm" || (!git && verb === "unlink");
+    if (!gone && verb !== "mv") continue;
     const args = words.slice(git ? 2 : 1);
     const names = args.filter((w) => !w.startsWith("-") && w !== "");
-    if (names.some((w) => NOT_LITERAL.test(w))) continue;
-    if (verb === "rm") out.removed.push(...names);
+    // A removal's `*` and `?` globs are told against the files the session changed.
+    if (names.some((w) => NOT_LITERAL.test(w) && !(gone && STAR_GLOB.test(w)))) continue;
+    if (gone) out.removed.push(...names);
     else if (names.length === 2) {
       const [from, to] = names;
       out.moved.push([from, to.endsWith("/") ? join(to, basename(from)) : to]);
@@ -104,4 +124,62 @@ export function fileMoves(command: string): FileMoves {
 export function resolvedIn(path: string, project: string | null): string | undefined {
   if (!isAbsolute(path) && !project?.startsWith("/")) return undefined;
   return absoluteTarget(path, project ?? "/");
+}
+
+/** What became of a file after a session's last change to it ({@link movesAfter}). */
+export interface LaterMove {
+  removed?: true;
+  /** Its new path, as the last move typed it. */
+  moved_to?: string;
+}
+
+/**
+ * The files of `lastChange` (path as recorded -> seq of the session's last change to it) that
+ * a command of session `sid` that did not fail removed or moved after that change, followed
+ * command by command (paths made whole against `project`): a file moved aside and back is
+ * where it was (trial 47: `mv q.txt q.txt.old`, then back, was "moved later to q.txt.old").
+ */
+export function movesAfter(
+  store: Store,
+  sid: number,
+  project: string | null,
+  lastChange: ReadonlyMap<string, number>,
+): Map<string, LaterMove> {
+  const out = new Map<string, LaterMove>();
+  /** Where each file is now: a whole path, or null once removed. */
+  const at = new Map<string, string | null>();
+  for (const path of lastChange.keys()) {
+    const abs = resolvedIn(path, project);
+    if (abs) at.set(path, abs);
+  }
+  if (!at.size) return out;
+  const from = new Map(at);
+  /** The last target a file was moved to, as typed. */
+  const typed = new Map<string, string>();
+  for (const r of Q.commandsInOrder.iterate(store, { session: sid })) {
+    if (!/\b(?:rm|mv|unlink)\b/.test(r.command) || outcomeOf(runFacts(r)) === "failed") continue;
+    const { removed, moved } = fileMoves(r.command);
+    /** The files now at `p`, or inside a folder there, that changed last before this command. */
+    const named = (p: string) => {
+      const abs = resolvedIn(p, project);
+      if (!abs) return [];
+      return [...at].filter(([k, now]) =>
+        now !== null && globNames(abs, now) && r.seq > lastChange.get(k)!
+      ).map(([k, now]) => ({ k, rest: now!.slice(abs.length) }));
+    };
+    for (const p of removed) for (const { k } of named(p)) at.set(k, null);
+    for (const [source, to] of moved) {
+      const target = resolvedIn(to, project);
+      if (!target) continue;
+      for (const { k, rest } of named(source)) {
+        at.set(k, target + rest);
+        typed.set(k, rest ? join(to, rest) : to);
+      }
+    }
+  }
+  for (const [k, now] of at) {
+    if (now === null) out.set(k, { removed: true });
+    else if (now !== from.get(k)) out.set(k, { moved_to: typed.get(k)! });
+  }
+  return out;
 }
