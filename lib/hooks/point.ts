@@ -113,7 +113,11 @@ export function commandNote(
   return { text, keys: [`cmd:${fnv64(norm)}`] };
 }
 
-/** The gist of the assistant turn just before event `seq` (within its user turn), else just after. */
+/**
+ * The gist of the assistant turn just before event `seq` (within its user turn), else just
+ * after, named as such: "Before it:" or "After it:" (trial 48 read "Then: the file creation
+ * failed" of a sentence said before a write that succeeded).
+ */
 function reasonAround(store: Store, sid: number, seq: number): string | null {
   const win = Q.eventsBetween.all(store, { session: sid, from: seq - 40, to: seq + 40 });
   let before: string | null = null;
@@ -123,10 +127,12 @@ function reasonAround(store: Store, sid: number, seq: number): string | null {
       else if (e.kind === "assistant" && e.text.trim()) before = e.text;
     } else if (e.seq > seq) {
       if (before || e.kind === "user") break;
-      if (e.kind === "assistant" && e.text.trim()) return gist(stripControls(e.text));
+      if (e.kind === "assistant" && e.text.trim()) {
+        return `After it: ${gist(stripControls(e.text))}`;
+      }
     }
   }
-  return before ? gist(stripControls(before)) : null;
+  return before ? `Before it: ${gist(stripControls(before))}` : null;
 }
 
 /**
@@ -163,7 +169,7 @@ export function fileNote(
   const shown = displayPath(target, project, home);
   const text = `\`${oneLine(shown, 120)}\` was changed in ${plural(ok.size, "earlier session")}` +
     ` (last ${day(newest.time ?? s.updated)}, ${s.harness} ${shortId(s.native_id)}).` +
-    (why ? ` Then: ${why}` : "") + ` (deja blame ${oneLine(shown, 80)} for more)`;
+    (why ? ` ${why}` : "") + ` (deja blame ${oneLine(shown, 80)} for more)`;
   return { text, keys: [`file:${target}`] };
 }
 
