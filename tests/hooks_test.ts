@@ -262,6 +262,9 @@ Deno.test("hook-tool notes a file an earlier session changed, and why", () =>
     assert(bytes(t) <= BUDGET.tool, `${bytes(t)} bytes`);
     assertStringIncludes(t, "`src/ws_client.ts` was changed in 1 earlier session");
     assertStringIncludes(t, WS.id.slice(0, 8));
+    // What was said before the change is named so (trial 48: "Then: …" of a sentence said
+    // before a write that succeeded).
+    assertStringIncludes(t, "Before it: The root cause was redis not running");
   }));
 
 Deno.test("hook-tool is silent for looking around, unknown tools and unknown files", () =>
@@ -571,3 +574,39 @@ Deno.test("hook-prompt falls back to its weightiest word when the others match n
     ix.cleanup();
   }
 });
+
+// Trial 48: a command that succeeded and printed an old error's text (a grep of notes, a
+// warning on stderr) was handed that error's fix.
+Deno.test("hook-tool-after is silent after a command that succeeded quoting an old error", () =>
+  withIndex(async (ix) => {
+    const old = "Error: connect ECONNREFUSED 127.0.0.1:6379";
+    const base = {
+      cwd: "/w/app",
+      hook_event_name: "PostToolUse",
+      tool_name: "Bash",
+      tool_input: { command: "grep -r ECONNREFUSED notes.txt" },
+    };
+    const cases: Array<[string, unknown]> = [
+      // Claude Code's Bash result: PostToolUse fires only after a call that succeeded.
+      ["c1", { stdout: `notes.txt: CI said ${old}`, stderr: "", interrupted: false }],
+      ["c2", { stdout: "", stderr: `warning: ${old}`, interrupted: false, isImage: false }],
+      // A status the text states: Gemini's `Exit Code: 0`, Codex's `Process exited with code 0`.
+      ["g1", { llmContent: `Command: grep\nOutput: ${old}\nError: (none)\nExit Code: 0` }],
+      ["x1", `Process exited with code 0\nOutput:\n${old}`],
+    ];
+    for (const [id, response] of cases) {
+      const r = await hook(ix.env, ["hook-tool-after"], {
+        ...base,
+        session_id: `agent-ok-${id}`,
+        tool_response: response,
+      });
+      assertEquals([id, r.code, r.out], [id, 0, ""]);
+    }
+    // The same text with a failing status still gets its fix.
+    const failed = await hook(ix.env, ["hook-tool-after"], {
+      ...base,
+      session_id: "agent-bad",
+      tool_response: `Process exited with code 1\nOutput:\n${old}`,
+    });
+    assertStringIncludes(failed.out, "docker compose up -d redis");
+  }));

@@ -170,6 +170,16 @@ function llmText(v: unknown): string | undefined {
   return parts.length ? parts.join("\n") : undefined;
 }
 
+/**
+ * The exit status a result's text states at the start of a line (`Exit Code: 0`, Gemini CLI's
+ * shell result; `Process exited with code 0` and `Exit code: 1`, Codex's), else null. Only one status: text holding two is
+ * output quoting another run.
+ */
+function statedExit(text: string): number | null {
+  const all = [...text.matchAll(/^(?:Exit [Cc]ode:|Process exited with code) (-?\d+)\b/gm)];
+  return all.length === 1 ? Number(all[0][1]) : null;
+}
+
 /** What the shell tool call's failure said, or undefined when it did not fail. */
 export function failureText(e: HookEvent): string | undefined {
   const error = str(e, "error");
@@ -184,10 +194,21 @@ export function failureText(e: HookEvent): string | undefined {
     ? e.tool_output
     : undefined;
   if (text !== undefined) {
-    return runFailed({ exit: null, isError: false, output: text }) ? text : undefined;
+    return runFailed({ exit: statedExit(text), isError: false, output: text }) ? text : undefined;
   }
   const r = objField(e, "tool_response");
   if (!r) return undefined;
+  // Claude Code's Bash result (`stdout`, `stderr`, `interrupted`) in PostToolUse: the event
+  // fires only after a call that succeeded, a failure going to PostToolUseFailure. Its output
+  // quoting an old error is no failure (trial 48: `grep yq notes.txt` printing "executable
+  // file not found" was handed that error's fix).
+  const code0 = [r.exit_code, r.exitCode, r.returncode, r.returnCode].find((v) =>
+    typeof v === "number"
+  );
+  if (
+    str(e, "hook_event_name") === "PostToolUse" && typeof r.interrupted === "boolean" &&
+    code0 === undefined && r.is_error !== true && r.isError !== true && !objField(r, "error")
+  ) return undefined;
   // Gemini CLI's AfterTool: `{llmContent, returnDisplay, error?: {message, type}}` (its hooks
   // reference; trial 39: a failed `run_shell_command` so given got no answer).
   const llm = llmText(r.llmContent) ?? str(r, "returnDisplay");
@@ -200,11 +221,10 @@ export function failureText(e: HookEvent): string | undefined {
     llm,
     failure && str(failure, "message"),
   ].filter(Boolean).join("\n");
-  const code = [r.exit_code, r.exitCode, r.returncode, r.returnCode].find((v) =>
-    typeof v === "number"
-  ) as number | undefined;
+  const code = code0 as number | undefined;
   const failed = runFailed({
-    exit: code ?? null,
+    // Gemini's llmContent ends `Exit Code: N`; a status the text states is the status.
+    exit: code ?? statedExit(out),
     isError: r.is_error === true || r.isError === true || failure !== undefined,
     output: out,
     // PowerShell's 0 beside an error it printed is a failure (trial 27: silent).
