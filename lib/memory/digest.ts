@@ -14,6 +14,7 @@ import { tokens } from "../query.ts";
 import {
   concludes,
   displayPath,
+  INFERENCE,
   localTime,
   reportsProblem,
   sentences,
@@ -634,20 +635,33 @@ function harnessSaid(events: Events, last: EventRow | undefined): string | null 
   }” (last request: “${oneLine(last.text, 200)}”).`;
 }
 
-/** Concluding assistant sentences, deduplicated, in order. */
+/**
+ * Concluding assistant sentences, deduplicated, in order. A sentence that only infers from
+ * what was just seen ({@link INFERENCE}) counts from a reply no tool call follows before the
+ * next request: said in the middle of the work, the work went on to test it.
+ */
 function findDecisions(events: Events): string[] {
   const seen = new Set<string>();
-  const out: string[] = [];
+  const found: Array<{ s: string; at: number; inferred: boolean }> = [];
   for (const e of events.of("assistant")) {
     for (const s of sentences(e.text)) {
       if (s.length < 15 || s.length > 600 || !concludes(s)) continue;
       const key = s.toLowerCase().replace(/\W+/g, " ").trim();
       if (seen.has(key)) continue;
       seen.add(key);
-      out.push(s);
+      found.push({ s, at: e.seq, inferred: INFERENCE.test(s) });
     }
   }
-  return out;
+  // Read after the loop above: its statement is the one these use.
+  const first = (kind: string, after: number) => find(events.of(kind, after), () => true)?.seq;
+  /** Whether a tool call follows seq `at` before the next request. */
+  const midWork = (at: number) => {
+    const call = first("tool_call", at);
+    if (call === undefined) return false;
+    const ask = first("user", at);
+    return ask === undefined || call < ask;
+  };
+  return found.filter((d) => !d.inferred || !midWork(d.at)).map((d) => d.s);
 }
 
 /** The session's commands in order of last run, identical commands folded. */

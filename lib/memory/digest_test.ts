@@ -863,3 +863,32 @@ Deno.test("a session with tool calls and no reply says so as its outcome", async
     ix.cleanup();
   }
 });
+
+// Trial 48: "The directory is empty, which means the file creation failed." was handed on as
+// a decision of a session that wrote the files the next moment.
+Deno.test("Decisions keep an inference only from a reply no tool call follows", async () => {
+  const s: SessionSpec = {
+    id: "aaaa0048-0000-4000-8000-000000000048",
+    cwd: "/w/k3s",
+    start: "2026-11-05T10:00:00Z",
+    turns: [
+      { user: "Add the redis manifests to the cluster repo." },
+      { say: "The directory is empty, which means the file creation failed." },
+      { write: "/w/k3s/apps/redis/release.yaml", content: "kind: HelmRelease\n" },
+      {
+        say: "Wrote the manifests. The pull was slow, which means the cache was cold. " +
+          "The fix was to create the folder before writing.",
+      },
+    ],
+  };
+  const ix = await indexSessions([s]);
+  try {
+    const d = sessionDigest(ix.store, rowId(ix.store, s.id));
+    assertEquals(d.decisions, [
+      "The pull was slow, which means the cache was cold.",
+      "The fix was to create the folder before writing.",
+    ]);
+  } finally {
+    ix.cleanup();
+  }
+});

@@ -82,8 +82,28 @@ function announces(s: string): boolean {
 export function concludes(sentence: string): boolean {
   const s = sentence.trim();
   return DECISION_RE.test(s) && !NOT_CONCLUDING.test(s) && !FRAGMENT.test(s) &&
-    !OFFER.test(s) && !announces(s);
+    !OFFER.test(s) && !announces(s) && !HEDGED.test(s) && !NAMES_ONLY.test(s);
 }
+
+/**
+ * A guess, not a conclusion: "which probably explains …", "it seems the pod restarted"
+ * (trial 48: "I see the main pod was restarted recently which explains why it's going down",
+ * a guess the session disproved, handed on as a decision).
+ */
+const HEDGED =
+  /\b(?:probably|perhaps|maybe|possibly|likely|might|may be|could be|seems?|seemed|appears? to|looks like|i (?:think|suspect|guess|assume))\b/i;
+
+/** A few words that name a finding and say nothing of it: "I see the issue.", "Found the problem." */
+const NAMES_ONLY =
+  /^(?:(?:ok(?:ay)?|ah|now),?\s+)?(?:i (?:see|found|know|get|understand)|found|got|that's|that is|this is|there's)\s+(?:the|a)\s+(?:real\s+)?(?:issue|problem|culprit|reason|fix|cause|solution)[.!]?$/i;
+
+/**
+ * Markers that read a conclusion out of what was just seen ("the directory is empty, which
+ * means the file creation failed"): an inference the work that follows may overturn (trial
+ * 48: the files were written the next moment). The digest keeps such a sentence only from a
+ * reply no tool call follows (lib/memory/digest.ts).
+ */
+export const INFERENCE = /\bwhich\s+(?:means|explains)\b/i;
 
 // `do not` / `don't` only after a subject: at a sentence's start it is an instruction ("stop,
 // do not run that", trial 33), not a report.

@@ -51,3 +51,23 @@ Deno.test("concludes leaves out offers to look and announcements of a few words"
     ]
   ) assertEquals(concludes(s), true, s);
 });
+
+Deno.test("concludes leaves out guesses and a finding named without a word of it", () => {
+  // Trial 48: handed on by ctx, handoff and recall's "concluded:" as decisions.
+  for (
+    const s of [
+      "I see the main Forgejo pod was restarted recently which probably explains why.",
+      "It seems the cache is stale because the key changed.",
+      "This looks like the issue with the proxy.",
+      "I think the root cause is the proxy.",
+      "I see the issue.",
+      "Found the problem.",
+    ]
+  ) assertEquals(concludes(s), false, s);
+  for (
+    const s of [
+      "I see the issue: the proxy strips the header, so the fix is to forward it.",
+      "The problem is the proxy stripping the Authorization header.",
+    ]
+  ) assertEquals(concludes(s), true, s);
+});
