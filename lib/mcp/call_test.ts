@@ -104,7 +104,12 @@ Deno.test("recall, context and blame stay within 4, 8 and 8 KiB when there is mo
     assert(bytes(recall) > 3000, `recall uses its room: ${bytes(recall)} bytes`);
     const shown = recall.match(/^\d+\. claude/gm)?.length ?? 0;
     assertStringIncludes(recall, 'recall "pipeline crashes": 30 sessions found');
-    assertStringIncludes(recall, `${30 - shown} more: a larger limit or narrower words`);
+    // Cut for size before the limit: a larger limit would not show more (trial 48).
+    assert(shown < 20, `${shown} shown`);
+    assertStringIncludes(
+      recall,
+      `${30 - shown} more: the answer holds 4 KiB: narrower words, or project or harness`,
+    );
     assert(recall.endsWith(FRAME_CLOSE));
     const ctx = text(await call(ix, { mode: "context", query: "pipeline crashes" }));
     assert(bytes(ctx) <= 8192 && ctx.endsWith(FRAME_CLOSE), `context is ${bytes(ctx)} bytes`);
@@ -460,6 +465,33 @@ Deno.test("recall says how the nearest were found and marks one holding none of 
     const db = blocks.find((b) => b.includes("connection pool"));
     assertStringIncludes(k8s ?? t, "none of the words, only related ones");
     assert(db && !db.includes("none of the words"), t);
+  } finally {
+    ix.cleanup();
+  }
+});
+
+// Trial 48: hits over the cap lost their "+", a throwaway session its mark, a quoted phrase
+// was quoted twice, and a word left out was not named.
+Deno.test("recall marks throwaway sessions, says how to reach them, and names words left out", async () => {
+  const scratch: SessionSpec = {
+    ...S,
+    id: "71710048-0000-4000-8000-000000000048",
+    cwd: "/tmp/t",
+    turns: [{ user: "the zebrafinch build broke again" }, { say: "Rebuilt it." }],
+  };
+  const ix = await indexSessions([S, scratch]);
+  try {
+    const t = text(await call(ix, { mode: "recall", query: '"missing module" 💘' }));
+    assertStringIncludes(t, `recall '"missing module" 💘': 1 session found`);
+    assertStringIncludes(t, "left out with nothing to search: 💘");
+    const hidden = text(await call(ix, { mode: "recall", query: "zebrafinch" }));
+    assertStringIncludes(
+      hidden,
+      "(1 in throwaway or excluded projects: give project, a part of their path, to search them)",
+    );
+    assert(!hidden.includes("Try other"), hidden);
+    const shown = text(await call(ix, { mode: "recall", query: "zebrafinch", project: "/tmp/t" }));
+    assertStringIncludes(shown, "1 match · throwaway");
   } finally {
     ix.cleanup();
   }

@@ -32,7 +32,7 @@ import { misreadOperators } from "../search/operators.ts";
 import type { Store } from "../store.ts";
 import type { Env } from "../../core/model.ts";
 import { search, type SearchOptions, type SearchResult, type SessionHit } from "../search.ts";
-import { absentWords, sessionIdTyped } from "../cli/_search_notes.ts";
+import { absentWords, droppedNote, sessionIdTyped } from "../cli/_search_notes.ts";
 import { narration } from "../cli/search_narration.ts";
 import { shortRef } from "../sessions.ts";
 import { searchHiding } from "../search/sessions.ts";
@@ -96,15 +96,19 @@ export function recallText(store: Store, query: string, o: RecallOptions): Recal
     ...(o.now ? { now: o.now } : {}),
   };
   const res = search(store, query, opts);
-  const q = oneLineForAgent(query, 200);
+  const q = quotedForAgent(query);
   const ops = operatorNote(query);
   const advice = res.nothingMatched || !res.results.length ? adviceOf(store, query, opts) : "";
   if (!res.results.length) {
-    const hidden = res.hidden ? ` (${res.hidden} in throwaway or excluded projects)` : "";
+    // Held only in throwaway projects: the way in is `project` (trial 48: "Try other or fewer
+    // words" of 4 sessions the argument reaches).
+    const hidden = res.hidden
+      ? ` (${res.hidden} in throwaway or excluded projects: give project, a part of their path, to search them)`
+      : "";
     const f = filteredOut(store, query, o);
     return {
-      text: `Nothing in past sessions matches "${q}"${hidden}${f.text}.${
-        advice ? ` ${advice}.` : f.without ? "" : " Try other or fewer words."
+      text: `Nothing in past sessions matches ${q}${hidden}${f.text}.${
+        advice ? ` ${advice}.` : f.without || res.hidden ? "" : " Try other or fewer words."
       }${ops && ` Note: ${ops}.`}`,
       shown: 0,
       total: 0,
@@ -113,13 +117,20 @@ export function recallText(store: Store, query: string, o: RecallOptions): Recal
   }
   const home = o.env.home;
   const blocks = res.results.map((r, i) => hitBlock(store, r, i, query, home));
-  const head = `recall "${q}": ${res.total} session${res.total === 1 ? "" : "s"} found${
+  // The words left out, as the CLI names them (trial 48: `💘 Crush` said nothing of the emoji).
+  const left = droppedNote(res);
+  const head = `recall ${q}: ${res.total} session${res.total === 1 ? "" : "s"} found${
     tierNote(res)
-  }${ops && `; ${ops}`}${advice && `; ${advice}`}`;
+  }${left && `; ${left}`}${ops && `; ${ops}`}${advice && `; ${advice}`}`;
   const tail = (shown: number) => {
     const more = res.total - shown;
+    // Cut for size before the limit (trial 48: 8 of a limit of 20 shown, and "a larger limit"
+    // advised where 20 is the most).
+    const why = shown < res.results.length
+      ? `the answer holds ${RECALL_BUDGET / 1024} KiB: narrower words, or project or harness`
+      : "a larger limit or narrower words";
     return more > 0
-      ? `${more} more: a larger limit or narrower words; mode context with an id reads one session`
+      ? `${more} more: ${why}; mode context with an id reads one session`
       : "mode context with an id reads one session";
   };
   const fit = fitBlocks(head, blocks, tail, bodyBudget(o.budget ?? RECALL_BUDGET));
@@ -178,6 +189,12 @@ function operatorNote(query: string): string {
     ops.includes("NOT") ? "NOT is no operator here: 'not' was searched as a word" : "",
   ];
   return said.filter(Boolean).join("; ");
+}
+
+/** The query in quotes for the answer's first line; one holding `"` in single quotes. */
+function quotedForAgent(query: string): string {
+  const q = oneLineForAgent(query, 200);
+  return q.includes('"') ? `'${q}'` : `"${q}"`;
 }
 
 /**
@@ -252,12 +269,15 @@ function hitBlock(
     // relevance that holds none of the words).
     r.relatedOnly ? "none of the words, only related ones" : r.partial ? "some of the words" : "",
     r.gaveUp ? "gave up" : "",
+    r.throwaway ? "throwaway" : "",
     r.parent ? "subagent" : "",
   ].filter(Boolean);
   const lines = [
     `${i + 1}. ${r.harness} · ${project} · ${shortRef(store, r.harness, r.id)} · ${
       sessionTime(r.updated ?? r.started, r, 10)
-    } · ${r.hits} match${r.hits === 1 ? "" : "es"}${marks.length ? ` · ${marks.join(", ")}` : ""}`,
+    } · ${r.hits}${r.hitsCapped ? "+" : ""} match${r.hits === 1 && !r.hitsCapped ? "" : "es"}${
+      marks.length ? ` · ${marks.join(", ")}` : ""
+    }`,
   ];
   if (r.title) lines.push(`   ${oneLineForAgent(r.title, 120)}`);
   const seen = new Set<string>();
