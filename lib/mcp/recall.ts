@@ -32,7 +32,7 @@ import { misreadOperators } from "../search/operators.ts";
 import type { Store } from "../store.ts";
 import type { Env } from "../../core/model.ts";
 import { search, type SearchOptions, type SearchResult, type SessionHit } from "../search.ts";
-import { absentWords, droppedNote, sessionIdTyped } from "../cli/_search_notes.ts";
+import { absentWords, droppedNote, sessionIdTyped } from "../cli/search_words.ts";
 import { narration } from "../cli/search_narration.ts";
 import { shortRef } from "../sessions.ts";
 import { searchHiding } from "../search/sessions.ts";
@@ -121,7 +121,7 @@ export function recallText(store: Store, query: string, o: RecallOptions): Recal
   const left = droppedNote(res);
   const head = `recall ${q}: ${res.total} session${res.total === 1 ? "" : "s"} found${
     tierNote(res)
-  }${left && `; ${left}`}${ops && `; ${ops}`}${advice && `; ${advice}`}`;
+  }${left && `; ${left}`}${advice && `; ${advice}`}${ops && `; ${ops}`}`;
   const tail = (shown: number) => {
     const more = res.total - shown;
     // Cut for size before the limit (trial 48: 8 of a limit of 20 shown, and "a larger limit"

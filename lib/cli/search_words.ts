@@ -1,0 +1,117 @@
+/**
+ * What a search that matched nothing (or only the nearest) can tell of its words, for people
+ * (lib/cli/_search_notes.ts puts it in hints) and for agents (lib/mcp/recall.ts): words no
+ * session holds, a session's id typed among them or alone, the words it left out.
+ *
+ * @module
+ */
+import type { FilterUsed } from "./_filtered.ts";
+import type { Store } from "../store.ts";
+import { search, type SearchOptions, type SearchResult } from "../search.ts";
+import { STOP_WORDS } from "../query.ts";
+import { OPERATORS } from "../search/operators.ts";
+import { heldAnywhere, spellings, TermStats } from "../search/expand.ts";
+import { tokens } from "../search/tokenize.ts";
+import { isStopSlip } from "../search/spelling.ts";
+import { AmbiguousSession, looksLikeId, resolveSession } from "../sessions.ts";
+
+/** Words of a query no event holds, and what the query finds without them. */
+export interface Absent {
+  words: string[];
+  /** The query without them. */
+  query: string;
+  /** Sessions it matches (more than none), under the search's filters. */
+  sessions: number;
+  /** Those filters, for the command the hint gives. */
+  filters?: FilterUsed[];
+  /** The one word of them that is a session's id (lib/cli/cmd_search.ts): searched within it. */
+  id?: string;
+}
+
+/**
+ * The words of a query that matched nothing which no event of the index holds at all
+ * (`zzqqxx` in `redis zzqqxx`), with the query without them and how many sessions it
+ * matches; undefined when there are none, when no word is left without them, or when
+ * the rest matches nothing either. A quoted query is left alone (its own hint).
+ */
+export function absentWords(
+  store: Store,
+  query: string,
+  opts: SearchOptions,
+  filters: FilterUsed[] = [],
+  /** The query's time words the search read as a time (`in july`): they rank, never absent. */
+  time?: string,
+): Absent | undefined {
+  if (query.includes('"')) return undefined;
+  const words = query.split(/\s+/).filter(Boolean);
+  if (words.length < 2) return undefined;
+  const stats = new TermStats(store);
+  // A word a title holds is in a session (trial 15: "'Introductions' is in no session" of a
+  // session titled "Getting Started and Introductions").
+  // Nor is a word held in another form (`lose` where sessions say `loses`), and time words
+  // name no text (`why did the sync daemon lose messages in july`: "'lose', 'july' are in no
+  // session", and `deja … messages in` offered; recall bench, seed 3).
+  const timed = new Set(tokens(time ?? ""));
+  // Nor a word the search reads as a typo of one the history holds (trial 45: `forgejoo` of
+  // `rediss sentinell forgejoo` was called in no session, and `deja rediss` offered).
+  const respelt = (k: string) =>
+    k.length >= 4 && !/\d/.test(k) && spellings(stats, k, false).length > 0;
+  const gone = words.filter((w) => {
+    const t = tokens(w);
+    return t.length > 0 && !STOP_WORDS.has(t[0]) && !t.every((k) => timed.has(k)) &&
+      t.some((k) => !heldAnywhere(stats, k) && !respelt(k));
+  });
+  // Nor is an operator of another engine's syntax given back (trial 37: `foo OR bar` was
+  // offered `deja OR bar`).
+  const rest = words.filter((w) => !gone.includes(w) && !OPERATORS.has(w)).join(" ");
+  // Common words alone are no search to suggest (trial 15 was offered `deja for of i tou to`).
+  const left = tokens(rest);
+  if (!gone.length || !left.length || left.every((t) => STOP_WORDS.has(t))) return undefined;
+  const r = search(store, rest, { ...opts, limit: 1 });
+  if (r.nothingMatched || !r.total) return undefined;
+  return {
+    words: [...new Set(gone)],
+    query: rest,
+    sessions: r.total,
+    ...(filters.length ? { filters } : {}),
+  };
+}
+
+/**
+ * The line that names the words the search left out (stop words, symbols with nothing
+ * to search), but a question's scaffolding the narration names; empty when none were,
+ * or when the first result is a prompt the whole query matched (lib/search/prompt.ts) or
+ * holds the whole query as one phrase (lib/search/verbatim.ts).
+ */
+export function droppedNote(res: SearchResult): string {
+  const first = res.results[0];
+  if (first?.promptMatch || first?.verbatimMatch || first?.joinedMatch) return "";
+  const question = new Set(res.leftOut ?? []);
+  const words = [...new Set(res.dropped.filter((w) => !question.has(w)))];
+  if (!words.length) return "";
+  const common = words.filter((w) => STOP_WORDS.has(w));
+  const slips = words.filter((w) => !STOP_WORDS.has(w) && isStopSlip(w));
+  const other = words.filter((w) => !STOP_WORDS.has(w) && !isStopSlip(w));
+  return "left out " + [
+    common.length ? `as too common: ${common.join(", ")}` : "",
+    slips.length ? `as a slip of a common word: ${slips.join(", ")}` : "",
+    other.length ? `with nothing to search: ${other.join(" ")}` : "",
+  ].filter(Boolean).join("; ");
+}
+
+/**
+ * `query` when it is a session's id (or the prefix of several) and no event holds it (trial
+ * 42: a pasted id answered "nothing matched" and named no command that takes it).
+ */
+export function sessionIdTyped(store: Store, query: string): string | undefined {
+  const ref = query.trim();
+  // Any one token of four characters or more: Gemini's `mrp1k5`, opencode's `ses_dd74` and
+  // aider's `aider-69…` are ids too (trial 43), not only hex.
+  if (!looksLikeId(ref) && !/^[\w.:-]{4,}$/.test(ref)) return undefined;
+  try {
+    resolveSession(store, ref);
+    return ref;
+  } catch (e) {
+    return e instanceof AmbiguousSession ? ref : undefined; // several: show lists them
+  }
+}
