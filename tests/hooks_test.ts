@@ -610,3 +610,18 @@ Deno.test("hook-tool-after is silent after a command that succeeded quoting an o
     });
     assertStringIncludes(failed.out, "docker compose up -d redis");
   }));
+
+// Trial 48: "what did we decide about REDIS_URL" said nothing where "what about REDIS_URL"
+// named the session: a rare word held only by another project's session stood in the way.
+Deno.test("hook-prompt finds the project's session without a word only another project holds", () =>
+  withIndex(async (ix) => {
+    const ev = {
+      session_id: "agent-rare",
+      cwd: "/w/app",
+      hook_event_name: "UserPromptSubmit",
+      prompt: "what about the firewall and the flaky backoff",
+    };
+    const t = claude(await hook(ix.env, ["hook-prompt"], ev), "UserPromptSubmit");
+    assertStringIncludes(t, `id ${WS.id.slice(0, 8)}`);
+    assert(!t.includes(OTHER.id.slice(0, 8)), "another project's session stays out");
+  }));

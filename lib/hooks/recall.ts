@@ -198,8 +198,16 @@ export function promptBlock(
   // Every informative word (up to QUERY_WORDS); the two weightiest again when together they
   // match nothing literally (more words can only narrow the literal match).
   const opts = { project, limit: 6, snippets: 2, leaveOut: current.hidden, nearest: false };
-  let query = words.slice(0, QUERY_WORDS).map((w) => w.word).join(" ");
+  const top = words.slice(0, QUERY_WORDS).map((w) => w.word);
+  let query = top.join(" ");
   let res = search(store, query, opts);
+  // Without one of them, the weightiest first: a rare word of the asking (`decide`, `remind`)
+  // held elsewhere stood in the way (trial 48: "what did we decide about REDIS_URL" said
+  // nothing where "what about REDIS_URL" named the session).
+  for (let i = 0; !LITERAL.has(res.tier) && top.length > 2 && i < top.length; i++) {
+    query = top.filter((_, k) => k !== i).join(" ");
+    res = search(store, query, opts);
+  }
   if (!LITERAL.has(res.tier) && words.length > 2) {
     query = words.slice(0, 2).map((w) => w.word).join(" ");
     res = search(store, query, opts);
