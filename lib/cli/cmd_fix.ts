@@ -15,7 +15,13 @@ import type { IO } from "../../core/runtime.ts";
 import { DejaError } from "../../core/errors.ts";
 import type { Store } from "../store.ts";
 import { shortRef } from "../sessions.ts";
-import { findFixes, type FixExample, fixRecord, type FixResult } from "../memory/fix.ts";
+import {
+  findFixes,
+  type FixExample,
+  fixRecord,
+  type FixResult,
+  NOT_CHECKED,
+} from "../memory/fix.ts";
 import { hiddenHint, JUNK_OPTION, withStore } from "./_memory.ts";
 import { defaultHidden } from "../search/sessions.ts";
 import { ERROR_TEXT_HEAD, ERROR_TEXT_MAX, errorTextWithin } from "../memory/signature.ts";
@@ -206,7 +212,7 @@ export function fixText(d: FixData, io: Pick<IO, "isTTY" | "env">): string {
             : f.changed
             ? `, the same ${f.action} with ${oneLine(f.changed, 80)}`
             : ""
-        }${f.checked ? "" : ", not checked: what failed never ran again after it"}${
+        }${f.checked ? "" : `, ${NOT_CHECKED}`}${
           // Where the error was seen with its own names, a fix from a session that saw only
           // its general form says so (trial 13: another test's fix read as this one's).
           d.specific && !f.specific ? ", after the error in its general form only" : ""}`,

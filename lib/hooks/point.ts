@@ -17,7 +17,7 @@ import { isUndated, newerFirst, shownTime, timeRank } from "../session_time.ts";
 import type { Store } from "../store.ts";
 import { Q } from "../schema.ts";
 import { absoluteTarget } from "../memory/paths.ts";
-import { findFixes, fixRecord } from "../memory/fix.ts";
+import { findFixes, fixRecord, NOT_CHECKED } from "../memory/fix.ts";
 import { outcomeLabel, runFacts, runFailed } from "../memory/outcome.ts";
 import { concludes, displayPath, gist, sentences } from "../memory/text.ts";
 import { commandOneLine, oneLine, plural } from "../../core/text.ts";
@@ -217,7 +217,7 @@ export function fixNote(
     lines.push(
       `- ${edited}\`${oneLine(commandOneLine(f.command), 120)}\` (${
         plural(f.sessions, "session")
-      }, ${fixRecord(f)}${f.checked ? "" : ", not checked"}, last ${day(f.last)}${after})`,
+      }, ${fixRecord(f)}${f.checked ? "" : `, ${NOT_CHECKED}`}, last ${day(f.last)}${after})`,
     );
   }
   const body = fitLines(lines, budget);

@@ -145,3 +145,33 @@ Deno.test("the fix note leaves out what followed only the error's general form",
     ix.cleanup();
   }
 });
+
+// Trial 48: "succeeded 1/1, not checked" read as a fix that worked; `deja fix` says why not.
+Deno.test("the fix note says why a fix is not checked, as deja fix does", async () => {
+  const ix = await indexSessions([{
+    id: "e1e10048-0000-4000-8000-000000000048",
+    cwd: "/w/k",
+    start: "2026-08-01T10:00:00Z",
+    turns: [
+      { user: "check the cluster" },
+      { bash: "yq e .a x.yaml", out: '"yq": executable file not found in $PATH', exit: 127 },
+      { bash: "just status", out: "all pods running", exit: 0 },
+    ],
+  }]);
+  try {
+    const current = { rows: new Set<number>(), hidden: new Set<number>() };
+    const note = fixNote(
+      ix.store,
+      '"yq": executable file not found in $PATH',
+      current,
+      new Set(),
+      2000,
+    );
+    assertStringIncludes(
+      note?.text ?? "",
+      "not checked: what failed never ran again after it",
+    );
+  } finally {
+    ix.cleanup();
+  }
+});

@@ -15,7 +15,7 @@ import { defaultHidden, type HideOptions, searchHiding } from "../search/session
 import { blame, type BlameSession } from "../memory/blame.ts";
 import { foundPath, matchLabel, splitLine } from "../memory/paths.ts";
 import { describeSession } from "../memory/last.ts";
-import { findFixes, fixRecord } from "../memory/fix.ts";
+import { findFixes, fixRecord, NOT_CHECKED } from "../memory/fix.ts";
 import { enclosingProject, type HowResult, howRuns } from "../memory/how.ts";
 import { outcomeMix } from "../memory/outcome.ts";
 import { localTime, sessionTime } from "../memory/text.ts";
@@ -231,7 +231,7 @@ export function fixAnswer(store: Store, error: string, f: Filters): string {
       }`,
       `   ${plural(x.sessions, "session")}, ${fixRecord(x)}, last ${sessionTime(x.last, x, 10)}${
         x.retry ? ", the failing command run again" : ""
-      }${x.checked ? "" : ", not checked: what failed never ran again after it"}`,
+      }${x.checked ? "" : `, ${NOT_CHECKED}`}`,
     ];
     for (const e of x.examples) {
       const edited = e.edited.length ? `; edited ${oneLineForAgent(e.edited.join(", "), 200)}` : "";

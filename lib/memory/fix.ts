@@ -79,6 +79,9 @@ export interface FixExample {
 }
 
 /** A command that followed the error where the error did not come back. */
+/** What a fix not checked is told with: the command that failed never ran again after it. */
+export const NOT_CHECKED = "not checked: what failed never ran again after it";
+
 export interface FixCandidate {
   /** The command, white space collapsed; for a file action `<op> <path>` (`read /w/app/x.ts`). */
   command: string;
