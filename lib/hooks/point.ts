@@ -20,7 +20,7 @@ import { absoluteTarget } from "../memory/paths.ts";
 import { findFixes, fixRecord, NOT_CHECKED } from "../memory/fix.ts";
 import { outcomeLabel, runFacts, runFailed } from "../memory/outcome.ts";
 import { concludes, displayPath, gist, sentences } from "../memory/text.ts";
-import { commandOneLine, oneLine, plural } from "../../core/text.ts";
+import { byteLength, commandOneLine, oneLine, plural } from "../../core/text.ts";
 import { fnv64 } from "./state.ts";
 import {
   citable,
@@ -213,11 +213,17 @@ export function fixNote(
         ex.edited.length > 2 ? ` and ${ex.edited.length - 2} more` : ""
       }, then run `
       : "";
-    const after = ex ? `; after \`${oneLine(normalCommand(ex.failed), 80)}\` failed` : "";
-    lines.push(
-      `- ${edited}\`${oneLine(commandOneLine(f.command), 120)}\` (${
+    const line = (width: number) =>
+      `- ${edited}\`${oneLine(commandOneLine(f.command), width)}\` (${
         plural(f.sessions, "session")
-      }, ${fixRecord(f)}${f.checked ? "" : `, ${NOT_CHECKED}`}, last ${day(f.last)}${after})`,
+      }, ${fixRecord(f)}${f.checked ? "" : `, ${NOT_CHECKED}`}, last ${day(f.last)}${
+        ex ? `; after \`${oneLine(normalCommand(ex.failed), Math.min(80, width))}\` failed` : ""
+      })`;
+    // Long commands are cut shorter rather than the line left out (a caveat in full, trial 48).
+    const room = budget - byteLength(lines.join("\n")) - 1;
+    const full = line(120);
+    lines.push(
+      byteLength(full) <= room ? full : line(Math.max(40, 120 - (byteLength(full) - room))),
     );
   }
   const body = fitLines(lines, budget);
