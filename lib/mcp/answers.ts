@@ -171,7 +171,8 @@ function blameBlock(store: Store, s: BlameSession, home: string): string {
     s.writes && plural(s.writes, "write"),
     s.reads && plural(s.reads, "read"),
     s.failed && `${s.failed} failed`,
-  ].filter(Boolean).join(", ");
+  ].filter(Boolean).join(", ") +
+    (s.removed ? "; removed later" : s.moved_to ? `; moved later to ${s.moved_to}` : "");
   const line = s.line === "wrote"
     ? " · wrote the line"
     : s.line === "replaced"
@@ -186,7 +187,10 @@ function blameBlock(store: Store, s: BlameSession, home: string): string {
   if (name) out.push(`  ${oneLineForAgent(name, 120)}`);
   let prev: { before: string | null; after: string | null } | undefined;
   for (const c of s.changes.filter((x) => x.before || x.after).slice(-3)) {
-    out.push(`  ${c.op} ${localTime(c.time)}`);
+    // Several files matched (a bare name, other checkouts): each change names its own, as the
+    // CLI does (trial 48: "2 edits" of two README.md files, told apart by neither).
+    const where = s.paths.length > 1 ? ` ${oneLineForAgent(tilde(c.path, home), 160)}` : "";
+    out.push(`  ${c.op} ${localTime(c.time)}${where}`);
     if (c.before && c.before !== prev?.before) {
       out.push(`    said before: ${oneLineForAgent(c.before, 240)}`);
     }

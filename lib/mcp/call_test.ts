@@ -496,3 +496,32 @@ Deno.test("recall marks throwaway sessions, says how to reach them, and names wo
     ix.cleanup();
   }
 });
+
+// Trial 48: blame by a bare name listed "2 edits" of two README.md files and named neither.
+Deno.test("blame names each change's file when several matched, and a file removed later", async () => {
+  const s: SessionSpec = {
+    ...S,
+    id: "71710049-0000-4000-8000-000000000049",
+    cwd: "/w/docs",
+    turns: [
+      { user: "Update both readmes." },
+      { say: "Updating the root readme first." },
+      { edit: "/w/docs/README.md", old: "a", new: "b" },
+      { say: "Now the frontend one." },
+      { edit: "/w/docs/frontend/README.md", old: "c", new: "d" },
+      { say: "Both updated." },
+      { write: "/w/docs/old.md", content: "x" },
+      { bash: "rm old.md", out: "", exit: 0 },
+    ],
+  };
+  const ix = await indexSessions([s]);
+  try {
+    const t = text(await call(ix, { mode: "blame", path: "README.md" }, "/w/else"));
+    assertStringIncludes(t, " /w/docs/README.md");
+    assertStringIncludes(t, " /w/docs/frontend/README.md");
+    const gone = text(await call(ix, { mode: "blame", path: "/w/docs/old.md" }));
+    assertStringIncludes(gone, "1 write; removed later");
+  } finally {
+    ix.cleanup();
+  }
+});
