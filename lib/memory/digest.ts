@@ -170,7 +170,7 @@ export function sessionDigest(
   let laterRequests = 0;
   let lastRequest: string | null = null;
   for (const e of events.of("user", first?.seq)) {
-    if (!request(e)) continue;
+    if (!laterRequest(e)) continue;
     laterRequests++;
     lastRequest = e.text.trim();
   }
@@ -345,6 +345,27 @@ const typed = (e: EventRow) => e.text.trim() !== "" && !/^\s*</.test(e.text);
 
 /** A user turn that asks for something: typed, 20 characters or more. */
 const request = (e: EventRow) => e.text.trim().length >= 20 && typed(e);
+
+/** A reply that only agrees or lets the work go on: "ok", "yes please", "continue". */
+const ACK =
+  /^(?:(?:y|ye[sp]|yeah|ok(?:ay)?|k|sure|fine|thanks?|thank you|ty|cool|great|perfect|nice|good|lgtm|continue|proceed|go(?: ahead| on)?|do it|please|sounds good|looks good|right|correct|no|nope|n)[\s,.!]*)+$/i;
+
+/**
+ * A user turn after the first request that asks for more: typed, and not a mere yes or go on
+ * (trial 47: "git status", "now run the tests", "does not work" went uncounted, under 20
+ * characters).
+ */
+const laterRequest = (e: EventRow) => {
+  const t = e.text.trim();
+  // `!cmd`: a command the user ran in the harness's shell mode; `[…]`: a harness's notice;
+  // `/model sonnet`: a setting of the harness.
+  return typed(e) && !ACK.test(t) && !/^!/.test(t) && !/^\[[^\]]*\]$/.test(t) &&
+    !HARNESS_COMMAND.test(t);
+};
+
+/** Slash commands that set the harness up rather than ask the model for work. */
+const HARNESS_COMMAND =
+  /^\/(?:model|clear|compact|config|settings|help|cost|usage|stats|status|login|logout|resume|exit|quit|permissions|approvals|memory|vim|theme|doctor|mcp|hooks|agents|context|add-dir|privacy-settings|terminal-setup|ide|export|rewind|fast|effort)\b/i;
 
 /**
  * The line under the Problem that says the session went on to more requests, quoting the last

@@ -765,13 +765,14 @@ Deno.test("the Problem says a session went on to more requests, and quotes the l
       { say: "Trained the model; the plot is in results.png and shows the loss falling." },
       { user: "Write a README that summarises the whole project for newcomers." },
       { say: "Here is the README: it describes the model, the data and how to run it." },
+      { user: "yes please, continue" },
     ],
   };
   const ix = await indexSessions([s, LOGIN]);
   try {
     const d = sessionDigest(ix.store, rowId(ix.store, s.id));
     assertEquals(d.problem, "Create an .aidar.json file in the project root.");
-    assertEquals(d.laterRequests, 2, '"ok" asks for nothing');
+    assertEquals(d.laterRequests, 2, '"ok" and "yes please, continue" ask for nothing');
     assertEquals(d.lastRequest, "Write a README that summarises the whole project for newcomers.");
     assertStringIncludes(
       d.markdown,
@@ -888,6 +889,36 @@ Deno.test("Decisions keep an inference only from a reply no tool call follows", 
       "The pull was slow, which means the cache was cold.",
       "The fix was to create the folder before writing.",
     ]);
+  } finally {
+    ix.cleanup();
+  }
+});
+
+// Trial 47: short follow-ups ("git status", "now run the tests") went uncounted, and the last
+// request quoted was an older one.
+Deno.test("later requests count short ones, not a mere yes", async () => {
+  const s: SessionSpec = {
+    id: "a9a9a9a9-0000-4000-8000-000000000047",
+    cwd: "/w/iot",
+    start: "2026-11-05T10:00:00Z",
+    turns: [
+      { user: "Migrate the schema to add the devices table." },
+      { say: "Migrated the schema; the devices table is in." },
+      { user: "ok" },
+      { user: "now run the tests" },
+      { say: "All 12 tests pass." },
+      { user: "git status" },
+      { say: "Two files changed." },
+      // Run by the user in shell mode, a setting of the harness, a notice: no requests.
+      { user: "!ls -la" },
+      { user: "/model opus" },
+      { user: "[Request interrupted by user]" },
+    ],
+  };
+  const ix = await indexSessions([s]);
+  try {
+    const d = sessionDigest(ix.store, rowId(ix.store, s.id));
+    assertEquals([d.laterRequests, d.lastRequest], [2, "git status"]);
   } finally {
     ix.cleanup();
   }
