@@ -84,7 +84,7 @@ import { snippet } from "./search/snippet.ts";
 import { hiddenSessions, originHidden, type OriginRule, SessionCache } from "./search/sessions.ts";
 import { B, B_RELEVANCE, rescore } from "./search/sessionrank.ts";
 import { liftLiteralHeads, rerankFielded } from "./search/fielded.ts";
-import { TermStats, wordForms } from "./search/expand.ts";
+import { isSpellingFix, TermStats, wordForms } from "./search/expand.ts";
 import { ABLATE, type Ablation, withAblation } from "./search/rank.ts";
 import { fillSnippets, finish } from "./search/results.ts";
 import { ladder } from "./search/ladder.ts";
@@ -586,6 +586,12 @@ function run(store: Store, query: string, o: SearchOptions): SearchResult {
   // marks the spellings `spelt`): named apart. A title's corrections are all spellings.
   if (tier === "close" && spelt?.some((x) => "spelt" in x && x.spelt)) {
     respelt = spelt.filter((x) => "spelt" in x && x.spelt).map((x) => x.from);
+  }
+  // A word the history holds only in other forms, beside a spelling fix: named as forms
+  // (trial 47: `docekr executables` called `executables → execution, …` a close spelling).
+  if (tier === "close" && !respelt) {
+    const fixed = changes.filter((c) => isSpellingFix(stats, c.from, c.to)).map((c) => c.from);
+    if (fixed.length && fixed.length < changes.length) respelt = fixed;
   }
   /** The sessions listed (by root) an event of which holds one of `alts`. */
   const holders = (alts: string[][]) =>

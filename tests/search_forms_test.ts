@@ -189,3 +189,17 @@ Deno.test("a word typed alone says how many sessions hold its other forms when n
     assertStringIncludes(narration(r), "exact match; 2 more by word forms (crashes → ");
     assertStringIncludes(narration(r), "), 1 listed");
   }));
+
+Deno.test("beside a spelling fix, a word held only in other forms is named as forms", () =>
+  // Trial 47: `docekr executables` said "close spellings: docekr → docker; executables →
+  // execution, …", a word's forms called a close spelling.
+  withMemIndex([
+    { id: "s1", events: [["user", "the docker executable is missing"]] },
+    { id: "s2", events: [["user", "docker execution failed on the box"]] },
+    { id: "s3", events: [["user", "rename the config loader"]] },
+  ], (s) => {
+    const r = search(s, "docekr executables");
+    assertEquals(r.tier, "close");
+    assertEquals(r.respelt, ["docekr"]);
+    assertStringIncludes(narration(r), "docekr → docker; word forms: executables → ");
+  }));
