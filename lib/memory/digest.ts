@@ -17,6 +17,7 @@ import {
   INFERENCE,
   localTime,
   reportsProblem,
+  RETRACTS,
   sentences,
   sessionTime,
 } from "./text.ts";
@@ -665,8 +666,12 @@ function findDecisions(events: Events): string[] {
   const seen = new Set<string>();
   const found: Array<{ s: string; at: number; inferred: boolean }> = [];
   for (const e of events.of("assistant")) {
+    // A reply that takes back the last conclusion before it: that one is none.
+    if (RETRACTS.test(e.text) && found.at(-1)?.at !== undefined && found.at(-1)!.at < e.seq) {
+      found.pop();
+    }
     for (const s of sentences(e.text)) {
-      if (s.length < 15 || s.length > 600 || !concludes(s)) continue;
+      if (s.length < 15 || s.length > 600 || !concludes(s) || RETRACTS.test(s)) continue;
       const key = s.toLowerCase().replace(/\W+/g, " ").trim();
       if (seen.has(key)) continue;
       seen.add(key);

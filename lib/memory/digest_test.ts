@@ -923,3 +923,29 @@ Deno.test("later requests count short ones, not a mere yes", async () => {
     ix.cleanup();
   }
 });
+
+// Trial 49: "The test fails because the fixture is missing" stayed a decision after the
+// session said "Actually, I was wrong".
+Deno.test("Decisions drop a conclusion the next reply takes back", async () => {
+  const s: SessionSpec = {
+    id: "aaaa0049-0000-4000-8000-000000000049",
+    cwd: "/w/app",
+    start: "2026-11-05T10:00:00Z",
+    turns: [
+      { user: "Why does the login test fail on CI?" },
+      { say: "The test fails because the fixture is missing from the repo." },
+      { bash: "ls tests/fixtures", out: "users.json", exit: 0 },
+      { say: "Actually, I was wrong: the fixture is there." },
+      { say: "The root cause is the clock: CI runs in UTC and the token expires." },
+    ],
+  };
+  const ix = await indexSessions([s]);
+  try {
+    const d = sessionDigest(ix.store, rowId(ix.store, s.id));
+    assertEquals(d.decisions, [
+      "The root cause is the clock: CI runs in UTC and the token expires.",
+    ]);
+  } finally {
+    ix.cleanup();
+  }
+});

@@ -95,7 +95,14 @@ const HEDGED =
 
 /** A few words that name a finding and say nothing of it: "I see the issue.", "Found the problem." */
 const NAMES_ONLY =
-  /^(?:(?:ok(?:ay)?|ah|now),?\s+)?(?:i (?:see|found|know|get|understand)|found|got|that's|that is|this is|there's)\s+(?:the|a)\s+(?:real\s+)?(?:issue|problem|culprit|reason|fix|cause|solution)[.!]?$/i;
+  /^(?:(?:ok(?:ay)?|ah|now),?\s+)?(?:i (?:can )?(?:see|found|know|get|understand)|found|got|that's|that is|this is|there's|here's)\s+(?:the|a)\s+(?:real\s+)?(?:issue|problem|culprit|reason|fix|cause|solution)(?:\s+(?:now|here))?[.!]?$/i;
+
+/**
+ * A reply that takes back what the one before it concluded: "Actually, I was wrong", "that
+ * wasn't the cause" (trial 49: the digest kept the conclusion so taken back).
+ */
+export const RETRACTS =
+  /\b(?:i was (?:wrong|mistaken)|i misread|my (?:earlier|previous|first) (?:assumption|diagnosis|guess|analysis|conclusion) was (?:wrong|incorrect)|that (?:was(?:n't| not)|is(?:n't| not)) (?:it|the (?:cause|issue|problem|reason))|scratch that|that(?:'s| is| was) not (?:right|correct)|(?:i|that) was incorrect)\b/i;
 
 /**
  * Markers that read a conclusion out of what was just seen ("the directory is empty, which

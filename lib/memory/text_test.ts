@@ -62,6 +62,7 @@ Deno.test("concludes leaves out guesses and a finding named without a word of it
       "I think the root cause is the proxy.",
       "I see the issue.",
       "Found the problem.",
+      "I can see the issue now.",
     ]
   ) assertEquals(concludes(s), false, s);
   for (
