@@ -624,4 +624,12 @@ Deno.test("hook-prompt finds the project's session without a word only another p
     const t = claude(await hook(ix.env, ["hook-prompt"], ev), "UserPromptSubmit");
     assertStringIncludes(t, `id ${WS.id.slice(0, 8)}`);
     assert(!t.includes(OTHER.id.slice(0, 8)), "another project's session stays out");
+    // Two words held only elsewhere (trial 49: "remind me what we decided on REDIS_URL").
+    const two = {
+      ...ev,
+      session_id: "agent-rare-2",
+      prompt: "what about the firewall rule and the flaky backoff",
+    };
+    const u = claude(await hook(ix.env, ["hook-prompt"], two), "UserPromptSubmit");
+    assertStringIncludes(u, `id ${WS.id.slice(0, 8)}`);
   }));

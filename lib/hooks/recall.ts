@@ -201,12 +201,23 @@ export function promptBlock(
   const top = words.slice(0, QUERY_WORDS).map((w) => w.word);
   let query = top.join(" ");
   let res = search(store, query, opts);
-  // Without one of them, the weightiest first: a rare word of the asking (`decide`, `remind`)
-  // held elsewhere stood in the way (trial 48: "what did we decide about REDIS_URL" said
-  // nothing where "what about REDIS_URL" named the session).
-  for (let i = 0; !LITERAL.has(res.tier) && top.length > 2 && i < top.length; i++) {
-    query = top.filter((_, k) => k !== i).join(" ");
-    res = search(store, query, opts);
+  // Only the words this project's sessions hold, then without one of them, the weightiest
+  // first: a rare word of the asking (`decide`, `remind`) held elsewhere stood in the way
+  // (trials 48, 49: "what did we decide about REDIS_URL" said nothing where "what about
+  // REDIS_URL" named the session).
+  if (!LITERAL.has(res.tier) && top.length > 1) {
+    const weight = new Map(words.map((w) => [w.word, w.weight]));
+    const held = top.filter((w) => LITERAL.has(search(store, w, { ...opts, limit: 1 }).tier));
+    if (held.length > 1 || (held.length === 1 && weight.get(held[0])! >= 3)) {
+      if (held.length < top.length) {
+        query = held.join(" ");
+        res = search(store, query, opts);
+      }
+      for (let i = 0; !LITERAL.has(res.tier) && held.length > 2 && i < held.length; i++) {
+        query = held.filter((_, k) => k !== i).join(" ");
+        res = search(store, query, opts);
+      }
+    }
   }
   if (!LITERAL.has(res.tier) && words.length > 2) {
     query = words.slice(0, 2).map((w) => w.word).join(" ");
