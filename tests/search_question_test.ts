@@ -233,4 +233,8 @@ Deno.test("two typos beside a word no event holds with them: nearest by relevanc
       narration(r),
       "nothing matched exactly; the nearest sessions by relevance, read as spelt: kubctl → kubectl; forgjo → forgejo",
     );
+    // Beside a word in no session that is no typo either (trial 49).
+    const odd = search(s, "kubctl forgjo wombat");
+    assertEquals(odd.tier, "relevance");
+    assertEquals(odd.results[0]?.id, "s-crash");
   }));

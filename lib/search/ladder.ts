@@ -199,7 +199,12 @@ export function ladder(
   let rel = relevanceOf(stats, q.parsed, q.query, f, rootOf);
   // Nothing near the words as typed: every spelling, confirmed or not (trial 47, two typos
   // beside a word no event holds with either spelling).
-  const spelt = fixes?.filter((x) => x.spelt) ?? [];
+  let spelt = fixes?.filter((x) => x.spelt) ?? [];
+  // Or each word spelt on its own, a word that is none left as typed (trial 49: `kubctl
+  // forgjo wombat`, beside a word in no session).
+  if (!rel.scores.size && !spelt.length && !ABLATE.spelt) {
+    spelt = spellingFixes(stats, parsed.parts, true).filter((x) => x.spelt);
+  }
   if (!rel.scores.size && spelt.length > met.length) {
     met = spelt;
     q = respeltQuery(parsed, query, met);

@@ -52,9 +52,15 @@ export interface Fix {
  * misspelt word has a spelling: only then can the query match once respelt,
  * and a long prompt (a hook's) with one word no spelling reaches costs no
  * vocabulary scan. Words of fewer than 4 letters, with a digit, quoted or of
- * several tokens are never corrected.
+ * several tokens are never corrected. `lenient`: the spellings there are, whatever the
+ * other words (the relevance tier's last try, lib/search/ladder.ts).
  */
-export function spellingFixes(stats: TermStats, terms: readonly QueryTerm[]): Fix[] {
+export function spellingFixes(
+  stats: TermStats,
+  terms: readonly QueryTerm[],
+  /** A word that is no typo, or has no spelling, is left as typed instead of ending the search. */
+  lenient = false,
+): Fix[] {
   const open = new Set<string>();
   /** Words the history holds only in other forms (`changing` where it says `change`). */
   const formed = new Map<string, readonly string[]>();
@@ -64,8 +70,9 @@ export function spellingFixes(stats: TermStats, terms: readonly QueryTerm[]): Fi
     if (word && stats.inTitle(word)) continue;
     const forms = word ? wordForms(stats, word) : [];
     if (word && forms.length) formed.set(word, forms);
-    else if (!word || !misspelt(word)) return [];
-    else open.add(word);
+    else if (!word || !misspelt(word)) {
+      if (!lenient) return [];
+    } else open.add(word);
   }
   if (!open.size) return [];
   // Beside a misspelt word, a word in another form is read in its most used one (trial 16:
@@ -85,7 +92,10 @@ export function spellingFixes(stats: TermStats, terms: readonly QueryTerm[]): Fi
         !short || swapped(word, w)
       );
     }
-    if (!to.length) return [];
+    if (!to.length) {
+      if (lenient) continue;
+      return [];
+    }
     out.push({ from: word, to: to.slice(0, MAX_ALTS), spelt: true });
   }
   return out;
