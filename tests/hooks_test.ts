@@ -633,3 +633,32 @@ Deno.test("hook-prompt finds the project's session without a word only another p
     const u = claude(await hook(ix.env, ["hook-prompt"], two), "UserPromptSubmit");
     assertStringIncludes(u, `id ${WS.id.slice(0, 8)}`);
   }));
+
+// Trial 49: before an edit of a file a past session removed, the note said nothing of it.
+Deno.test("hook-tool says when the earlier session removed or moved the file after", async () => {
+  const spec = (n: number, bash: string): SessionSpec => ({
+    id: `e4e40049-0000-4000-8000-00000000000${n}`,
+    cwd: `/w/p${n}`,
+    start: "2026-10-01T10:00:00Z",
+    turns: [
+      { user: "tidy the logs folder please" },
+      { write: `/w/p${n}/a.log`, content: "x\n" },
+      { bash, out: "", exit: 0 },
+      { say: "Cleaned up." },
+    ],
+  });
+  const ix = await indexSessions([spec(1, "rm a.log"), spec(2, "mv a.log b.log")]);
+  try {
+    const ask = (n: number) =>
+      hook(ix.env, ["hook-tool"], {
+        session_id: `agent-fate-${n}`,
+        cwd: `/w/p${n}`,
+        tool_name: "Edit",
+        tool_input: { file_path: `/w/p${n}/a.log`, old_string: "x", new_string: "y" },
+      });
+    assertStringIncludes(claude(await ask(1), "PreToolUse"), "It removed the file later.");
+    assertStringIncludes(claude(await ask(2), "PreToolUse"), "It moved the file later to b.log.");
+  } finally {
+    ix.cleanup();
+  }
+});

@@ -17,6 +17,7 @@ import { isUndated, newerFirst, shownTime, timeRank } from "../session_time.ts";
 import type { Store } from "../store.ts";
 import { Q } from "../schema.ts";
 import { absoluteTarget } from "../memory/paths.ts";
+import { movesAfter } from "../memory/moves.ts";
 import { findFixes, fixRecord, NOT_CHECKED } from "../memory/fix.ts";
 import { outcomeLabel, runFacts, runFailed } from "../memory/outcome.ts";
 import { concludes, displayPath, gist, sentences } from "../memory/text.ts";
@@ -167,8 +168,16 @@ export function fileNote(
   const why = reasonAround(store, s.id, newest.seq);
   const project = projectSessions(store, dir, 1)?.project;
   const shown = displayPath(target, project, home);
+  // That session removed or moved it after (trial 49: `deja blame` said so, this note did not).
+  const lastSeq = Math.max(...changes.filter((t) => t.session_id === s.id).map((t) => t.seq));
+  const later = movesAfter(store, s.id, s.project, new Map([[target, lastSeq]])).get(target);
+  const fate = later?.removed
+    ? " It removed the file later."
+    : later?.moved_to
+    ? ` It moved the file later to ${oneLine(later.moved_to, 80)}.`
+    : "";
   const text = `\`${oneLine(shown, 120)}\` was changed in ${plural(ok.size, "earlier session")}` +
-    ` (last ${day(newest.time ?? s.updated)}, ${s.harness} ${shortId(s.native_id)}).` +
+    ` (last ${day(newest.time ?? s.updated)}, ${s.harness} ${shortId(s.native_id)}).${fate}` +
     (why ? ` ${why}` : "") + ` (deja blame ${oneLine(shown, 80)} for more)`;
   return { text, keys: [`file:${target}`] };
 }
