@@ -110,7 +110,8 @@ export const RETRACTS =
  * 48: the files were written the next moment). The digest keeps such a sentence only from a
  * reply no tool call follows (lib/memory/digest.ts).
  */
-export const INFERENCE = /\bwhich\s+(?:means|explains)\b/i;
+export const INFERENCE =
+  /\b(?:which|that)\s+(?:means|explains|would explain|is causing|causes|is why)\b/i;
 
 // `do not` / `don't` only after a subject: at a sentence's start it is an instruction ("stop,
 // do not run that", trial 33), not a report.

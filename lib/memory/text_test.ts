@@ -1,5 +1,5 @@
 import { assertEquals } from "../../tests/_assert.ts";
-import { concludes, displayPath, reportsProblem } from "./text.ts";
+import { concludes, displayPath, INFERENCE, reportsProblem } from "./text.ts";
 import { oneLine } from "../../core/text.ts";
 
 Deno.test("displayPath shows a path relative to its project, or under ~", () => {
@@ -71,4 +71,16 @@ Deno.test("concludes leaves out guesses and a finding named without a word of it
       "The problem is the proxy stripping the Authorization header.",
     ]
   ) assertEquals(concludes(s), true, s);
+});
+
+Deno.test("INFERENCE names a conclusion read out of what was just seen", () => {
+  // Trial 49: "The first character is a `-` which is causing the YAML parser to fail."
+  for (
+    const s of [
+      "The directory is empty, which means the file creation failed.",
+      "The first character is a `-` which is causing the YAML parser to fail.",
+      "The pod restarted recently, which explains why it's going down.",
+    ]
+  ) assertEquals(INFERENCE.test(s), true, s);
+  assertEquals(INFERENCE.test("The root cause was the clock."), false);
 });
