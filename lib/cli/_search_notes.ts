@@ -9,14 +9,18 @@ import type { IO } from "../../core/runtime.ts";
 import { quoteShown } from "./common.ts";
 import { shQuoteShown } from "../shell.ts";
 import type { FilteredOut, FilterUsed } from "./_filtered.ts";
-import type { Store } from "../store.ts";
-import { search, type SearchOptions } from "../search.ts";
-import { STOP_WORDS } from "../query.ts";
 import { misreadOperators, OPERATORS } from "../search/operators.ts";
 import { tokens } from "../search/tokenize.ts";
 import { COMMANDS } from "./table.ts";
-import type { Absent } from "./search_words.ts";
-export { type Absent, absentWords, droppedNote, sessionIdTyped } from "./search_words.ts";
+import type { Absent, ApartWord } from "./search_words.ts";
+export {
+  type Absent,
+  absentWords,
+  type ApartWord,
+  apartWords,
+  droppedNote,
+  sessionIdTyped,
+} from "./search_words.ts";
 
 /**
  * `deja <words>`, or `deja search <words>` when the first word names a command
@@ -25,36 +29,6 @@ export { type Absent, absentWords, droppedNote, sessionIdTyped } from "./search_
 export function searchCommand(words: string): string {
   const first = words.split(/\s+/)[0];
   return COMMANDS.some((c) => c.name === first) ? `deja search ${words}` : `deja ${words}`;
-}
-
-/** One word of a query whose words no session holds together, and its own sessions. */
-export interface ApartWord {
-  word: string;
-  /** Sessions the word alone matches, under the search's filters. */
-  sessions: number;
-}
-
-/**
- * The two words of a query that matched nothing when each matches sessions on its own,
- * never one session both (`touch flux`: `flux` in 3, `touch` in 3), most sessions first;
- * undefined otherwise. A quoted query, and one of more or fewer than two words beside
- * its common ones, are left alone.
- */
-export function apartWords(
-  store: Store,
-  query: string,
-  opts: SearchOptions,
-): ApartWord[] | undefined {
-  if (query.includes('"')) return undefined;
-  const words = [...new Set(tokens(query).filter((t) => !STOP_WORDS.has(t)))];
-  if (words.length !== 2) return undefined;
-  const out: ApartWord[] = [];
-  for (const word of words) {
-    const r = search(store, word, { ...opts, limit: 1, nearest: false });
-    if (r.nothingMatched || !r.total) return undefined;
-    out.push({ word, sessions: r.total });
-  }
-  return out.sort((a, b) => b.sessions - a.sessions);
 }
 
 /** Names each of two words no session holds together, with its own sessions and command. */

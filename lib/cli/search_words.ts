@@ -115,3 +115,33 @@ export function sessionIdTyped(store: Store, query: string): string | undefined 
     return e instanceof AmbiguousSession ? ref : undefined; // several: show lists them
   }
 }
+
+/** One word of a query whose words no session holds together, and its own sessions. */
+export interface ApartWord {
+  word: string;
+  /** Sessions the word alone matches, under the search's filters. */
+  sessions: number;
+}
+
+/**
+ * The two words of a query that matched nothing when each matches sessions on its own,
+ * never one session both (`touch flux`: `flux` in 3, `touch` in 3), most sessions first;
+ * undefined otherwise. A quoted query, and one of more or fewer than two words beside
+ * its common ones, are left alone.
+ */
+export function apartWords(
+  store: Store,
+  query: string,
+  opts: SearchOptions,
+): ApartWord[] | undefined {
+  if (query.includes('"')) return undefined;
+  const words = [...new Set(tokens(query).filter((t) => !STOP_WORDS.has(t)))];
+  if (words.length !== 2) return undefined;
+  const out: ApartWord[] = [];
+  for (const word of words) {
+    const r = search(store, word, { ...opts, limit: 1, nearest: false });
+    if (r.nothingMatched || !r.total) return undefined;
+    out.push({ word, sessions: r.total });
+  }
+  return out.sort((a, b) => b.sessions - a.sessions);
+}

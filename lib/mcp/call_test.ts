@@ -525,3 +525,23 @@ Deno.test("blame names each change's file when several matched, and a file remov
     ix.cleanup();
   }
 });
+
+// Trial 49: an id beside one word said no more than the id; two words each held, never
+// together, were answered "Try other or fewer words".
+Deno.test("recall says what the words find without a pasted id, and of two words never together", async () => {
+  const ix = await indexSessions([S, HOSTILE]);
+  try {
+    const id = text(await call(ix, { mode: "recall", query: "71710002 express" }));
+    assertStringIncludes(
+      id,
+      '71710002 is a session\'s id, no word: mode context with it reads that session; without it, recall "express" finds 1 session',
+    );
+    const apart = text(await call(ix, { mode: "recall", query: "express stale" }));
+    assertStringIncludes(
+      apart,
+      "no session holds both words: 'express' alone is in 1 session, 'stale' alone is in 1 session",
+    );
+  } finally {
+    ix.cleanup();
+  }
+});

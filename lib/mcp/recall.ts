@@ -32,7 +32,8 @@ import { misreadOperators } from "../search/operators.ts";
 import type { Store } from "../store.ts";
 import type { Env } from "../../core/model.ts";
 import { search, type SearchOptions, type SearchResult, type SessionHit } from "../search.ts";
-import { absentWords, droppedNote, sessionIdTyped } from "../cli/search_words.ts";
+import { absentWords, apartWords, droppedNote, sessionIdTyped } from "../cli/search_words.ts";
+import { MAX_LIMIT } from "./tool.ts";
 import { narration } from "../cli/search_narration.ts";
 import { shortRef } from "../sessions.ts";
 import { searchHiding } from "../search/sessions.ts";
@@ -98,7 +99,7 @@ export function recallText(store: Store, query: string, o: RecallOptions): Recal
   const res = search(store, query, opts);
   const q = quotedForAgent(query);
   const ops = operatorNote(query);
-  const advice = res.nothingMatched || !res.results.length ? adviceOf(store, query, opts) : "";
+  const advice = res.nothingMatched || !res.results.length ? adviceOf(store, query, opts, res) : "";
   if (!res.results.length) {
     // Held only in throwaway projects: the way in is `project` (trial 48: "Try other or fewer
     // words" of 4 sessions the argument reaches).
@@ -128,6 +129,8 @@ export function recallText(store: Store, query: string, o: RecallOptions): Recal
     // advised where 20 is the most).
     const why = shown < res.results.length
       ? `the answer holds ${RECALL_BUDGET / 1024} KiB: narrower words, or project or harness`
+      : limit >= MAX_LIMIT
+      ? "narrower words, or project or harness" // no larger limit is taken (trial 49)
       : "a larger limit or narrower words";
     return more > 0
       ? `${more} more: ${why}; mode context with an id reads one session`
@@ -203,21 +206,47 @@ function quotedForAgent(query: string): string {
  * words"): an id to read with mode context, words in no session and what the rest finds,
  * a quoted phrase whose words match without the quotes. Empty when there is nothing to say.
  */
-function adviceOf(store: Store, query: string, opts: SearchOptions): string {
+function adviceOf(
+  store: Store,
+  query: string,
+  opts: SearchOptions,
+  res: SearchResult,
+): string {
   const said: string[] = [];
+  const sessions = (n: number) => n === 1 ? "1 session" : `${n} sessions`;
+  // Held whole only by hidden sessions: those listed only look like it (trial 49, as the CLI).
+  if (res.results.length && res.hidden > 0) {
+    said.push(
+      `${sessions(res.hidden)} of throwaway or excluded projects hold every word (give project, ` +
+        "a part of their path, to search them); those listed only look like it",
+    );
+  }
   const whole = sessionIdTyped(store, query);
   if (whole) said.push(`"${whole}" is a session's id: mode context with it reads that session`);
   const absent = whole ? undefined : absentWords(store, query, opts);
   const id = absent?.words.length === 1 ? sessionIdTyped(store, absent.words[0]) : undefined;
+  const rest = absent &&
+    `recall "${oneLineForAgent(absent.query, 200)}" finds ${sessions(absent.sessions)}`;
   if (id) {
-    said.push(`${id} is a session's id, no word: mode context with it reads that session`);
+    // The words without it find sessions too (trial 49: `0d21b928 forgejo` said no more).
+    said.push(
+      `${id} is a session's id, no word: mode context with it reads that session; without it, ${rest}`,
+    );
   } else if (absent) {
-    const n = absent.sessions === 1 ? "1 session" : `${absent.sessions} sessions`;
     const them = absent.words.length === 1 ? "it" : "them";
     said.push(
       `${absent.words.map((w) => `'${w}'`).join(", ")} ${
         absent.words.length === 1 ? "is" : "are"
-      } in no session; without ${them}, recall "${oneLineForAgent(absent.query, 200)}" finds ${n}`,
+      } in no session; without ${them}, ${rest}`,
+    );
+  }
+  // Two words each held, never together (trial 49: `forgejo obsidian`, as the CLI says it).
+  const apart = res.results.length || absent || whole ? undefined : apartWords(store, query, opts);
+  if (apart) {
+    said.push(
+      `no session holds both words: ${
+        apart.map((w) => `'${w.word}' alone is in ${sessions(w.sessions)}`).join(", ")
+      }`,
     );
   }
   if (query.includes('"')) {
