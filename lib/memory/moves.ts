@@ -7,8 +7,9 @@
  * Read as a person reads the command line, not run: words split as a POSIX shell splits
  * them (quotes, backslashes), commands apart at `;`, `&&`, `||`, `|` and line breaks. A word
  * with a variable or a brace in it names no file that can be told, nor does a glob but a
- * removal's `*` and `?` ({@link globNames}); after a `cd` the relative paths that follow are
- * in a folder not known, so the reading stops there. `unlink` removes as `rm` does.
+ * removal's `*` and `?` ({@link globNames}); a `cd` to a folder named plainly is followed,
+ * and after any other (`cd`, `cd -`, `cd $X`) the relative paths that follow are in a folder
+ * not known, so the reading stops there. `unlink` removes as `rm` does.
  *
  * @module
  */
@@ -92,11 +93,23 @@ export function globNames(pattern: string, path: string): boolean {
  */
 export function fileMoves(command: string): FileMoves {
   const out: FileMoves = { removed: [], moved: [] };
+  /** The folder a `cd` went to, relative to where the command started ("" for there). */
+  let dir = "";
+  const at = (p: string) => (dir && !isAbsolute(p) ? join(dir, p) : p);
   for (let words of commands(command)) {
     while (words.length && (words[0] === "sudo" || /^[A-Za-z_]\w*=/.test(words[0]))) {
       words = words.slice(1);
     }
-    if (words[0] === "cd" || words[0] === "pushd") break;
+    if (words[0] === "cd" || words[0] === "pushd") {
+      // Followed to a folder it names plainly (trial 49: `cd sub && rm inner.txt`); `cd`, `cd -`
+      // and `cd ~` go where the line does not say.
+      const to = words.slice(1).filter((w) => w !== "--");
+      if (to.length !== 1 || to[0] === "-" || to[0].startsWith("-") || NOT_LITERAL.test(to[0])) {
+        break;
+      }
+      dir = at(to[0]);
+      continue;
+    }
     const git = words[0] === "git";
     const verb = git ? words[1] : words[0];
     const gone = verb === "rm" || (!git && verb === "unlink");
@@ -105,13 +118,15 @@ export function fileMoves(command: string): FileMoves {
     const names = args.filter((w) => !w.startsWith("-") && w !== "");
     // A removal's `*` and `?` globs are told against the files the session changed.
     if (names.some((w) => NOT_LITERAL.test(w) && !(gone && STAR_GLOB.test(w)))) continue;
-    if (gone) out.removed.push(...names);
+    if (gone) out.removed.push(...names.map(at));
     else if (names.length === 2) {
       const [from, to] = names;
-      out.moved.push([from, to.endsWith("/") ? join(to, basename(from)) : to]);
+      out.moved.push([at(from), at(to.endsWith("/") ? join(to, basename(from)) : to)]);
     } else if (names.length > 2) {
       const to = names.at(-1)!;
-      for (const from of names.slice(0, -1)) out.moved.push([from, join(to, basename(from))]);
+      for (const from of names.slice(0, -1)) {
+        out.moved.push([at(from), at(join(to, basename(from)))]);
+      }
     }
   }
   return out;

@@ -10,15 +10,19 @@ Deno.test("fileMoves reads rm and mv as a shell splits them, and nothing it cann
     removed: [],
     moved: [["x.json", "crush.json"], ["one.md", "docs/one.md"], ["two.md", "docs/two.md"]],
   });
-  // A variable names no file that can be told, nor a glob moved; after a cd the folder is
-  // unknown. A removal's `*` glob is kept, to tell against the files known; `unlink` removes.
+  // A variable names no file that can be told, nor a glob moved; a cd to a folder named
+  // plainly is followed, after another the folder is unknown. A removal's `*` glob is kept, to tell against the files known; `unlink` removes.
   assertEquals(fileMoves("rm *.log $TMP/x"), { removed: [], moved: [] });
   assertEquals(fileMoves("mv *.log old/"), { removed: [], moved: [] });
   assertEquals(fileMoves("rm -f *.tmp k.txt; unlink u.txt"), {
     removed: ["*.tmp", "k.txt", "u.txt"],
     moved: [],
   });
-  assertEquals(fileMoves("rm a && cd sub && rm b"), { removed: ["a"], moved: [] });
+  assertEquals(fileMoves("rm a && cd sub && rm b"), { removed: ["a", "sub/b"], moved: [] });
+  assertEquals(fileMoves("cd /tmp/x && mv a b && cd - && rm c"), {
+    removed: [],
+    moved: [["/tmp/x/a", "/tmp/x/b"]],
+  });
   // Other commands, and the words rm and mv as arguments, remove nothing.
   assertEquals(fileMoves("echo rm a.txt | grep mv"), { removed: [], moved: [] });
   assertEquals(fileMoves("sudo rm /etc/x.conf"), { removed: ["/etc/x.conf"], moved: [] });
