@@ -551,6 +551,14 @@ Deno.test("a session's id typed among the words is offered as --session", async 
     assertEquals(d.hints, [
       "c11c0001 is a session's id, no word of one: deja spinner --session c11c0001",
     ]);
+    // A session that holds none of the other words is offered to read, not to search within
+    // (trial 49).
+    const empty = await runMain(ix.env, ["c11c0002", "setloading"]);
+    assertStringIncludes(
+      empty.err,
+      "hint: c11c0002 is a session's id, no word of one, and that session holds no other word " +
+        "of the query: deja show c11c0002; across every session: deja setloading\n",
+    );
     // And a lone id, to read with show or ctx.
     const lone = JSON.parse((await runMain(ix.env, ["c11c0002", "--json"])).out);
     assertEquals([lone.session_id, lone.hints], [

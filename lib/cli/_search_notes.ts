@@ -61,6 +61,13 @@ export function absentHint(io: IO, a: Absent | undefined): void {
   ].join(" ");
   // A session's id among the words (trial 46: `deja 5fbf3543 centered` was told to drop it):
   // the search within that session.
+  if (a.id && a.words.length === 1 && a.idEmpty) {
+    io.err(
+      `hint: ${a.id} is a session's id, no word of one, and that session holds no other word of ` +
+        `the query: deja show ${shQuoteShown(a.id)}; across every session: ${searchCommand(cmd)}\n`,
+    );
+    return;
+  }
   if (a.id && a.words.length === 1) {
     io.err(
       `hint: ${a.id} is a session's id, no word of one: ${

@@ -51,6 +51,7 @@ import {
   sessionIdTyped,
   symbolHint,
 } from "./_search_notes.ts";
+import { idHolds } from "./search_words.ts";
 import { trace } from "../../core/trace.ts";
 import { describeSession } from "../memory/last.ts";
 const ROLES: Record<string, string[]> = {
@@ -293,7 +294,15 @@ export async function searchData(
   const idWord = absentAll?.words.length === 1 && !opts.sessionIds
     ? sessionIdTyped(store, absentAll.words[0])
     : undefined;
-  const absent = absentAll && idWord ? { ...absentAll, id: idWord } : absentAll;
+  const absent = absentAll && idWord
+    ? {
+      ...absentAll,
+      id: idWord,
+      // The search within it would find nothing (trial 49: `deja forgejo 019d9249` offered
+      // `deja forgejo --session 019d9249` of a session that never says forgejo).
+      ...(idHolds(store, idWord, absentAll.query, opts) ? {} : { idEmpty: true }),
+    }
+    : absentAll;
   const apart = result.results.length || args.regex || absent || filtered?.without
     ? undefined
     : apartWords(store, args.query, opts);

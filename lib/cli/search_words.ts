@@ -14,6 +14,7 @@ import { heldAnywhere, spellings, TermStats } from "../search/expand.ts";
 import { tokens } from "../search/tokenize.ts";
 import { isStopSlip } from "../search/spelling.ts";
 import { AmbiguousSession, looksLikeId, resolveSession } from "../sessions.ts";
+import { Q } from "../schema.ts";
 
 /** Words of a query no event holds, and what the query finds without them. */
 export interface Absent {
@@ -26,6 +27,8 @@ export interface Absent {
   filters?: FilterUsed[];
   /** The one word of them that is a session's id (lib/cli/cmd_search.ts): searched within it. */
   id?: string;
+  /** That session holds none of the other words as the search reads them ({@link idHolds}). */
+  idEmpty?: boolean;
 }
 
 /**
@@ -144,4 +147,20 @@ export function apartWords(
     out.push({ word, sessions: r.total });
   }
   return out.sort((a, b) => b.sessions - a.sessions);
+}
+
+/**
+ * Whether the session `ref` names (with its subagents) holds `query` as the search reads it;
+ * true when `ref` names several (the hint then leaves the choice to `deja show`).
+ */
+export function idHolds(store: Store, ref: string, query: string, opts: SearchOptions): boolean {
+  let id: number;
+  try {
+    id = resolveSession(store, ref).id;
+  } catch {
+    return true;
+  }
+  const sessionIds = Q.withChildren.all(store, { ids: JSON.stringify([id]) }).map((r) => r.id);
+  const r = search(store, query, { ...opts, sessionIds, limit: 1 });
+  return !r.nothingMatched && r.total > 0;
 }
