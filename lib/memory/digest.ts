@@ -57,6 +57,8 @@ export interface DigestCommand {
   runs: number;
   /** How many of those runs failed (outcome.ts: exit status, error result, or output). */
   failures: number;
+  /** How many were stopped before their end: interrupted or aborted (core/run_end.ts). */
+  stopped: number;
   /** Exit status of the last run (null when the store does not say). */
   exit: number | null;
   /** True when the last run failed. */
@@ -393,7 +395,13 @@ function header(s: SessionRow, name: string | null, home?: string, kept = false)
 
 function status(c: DigestCommand): string {
   const last = c.status;
-  const runs = c.runs > 1 ? ` (${c.runs} runs${c.failures ? `, ${c.failures} failed` : ""})` : "";
+  // A run stopped before its end neither passed nor failed (trial 46: a `flux reconcile`
+  // aborted, then run again, read "exit 0 (2 runs)").
+  const runs = c.runs > 1
+    ? ` (${c.runs} runs${c.failures ? `, ${c.failures} failed` : ""}${
+      c.stopped ? `, ${c.stopped} stopped` : ""
+    })`
+    : "";
   return (c.failed ? `**${last} ✗**` : last) + runs;
 }
 
@@ -701,10 +709,21 @@ function foldCommands(rows: Iterable<CommandAtRow>): DigestCommand[] {
     const outcome = outcomeOf(facts);
     const failed = outcome === "failed";
     const c = byKey.get(key) ??
-      { command, runs: 0, failures: 0, exit: null, failed: false, outcome, time: null, status: "" };
+      {
+        command,
+        runs: 0,
+        failures: 0,
+        stopped: 0,
+        exit: null,
+        failed: false,
+        outcome,
+        time: null,
+        status: "",
+      };
     c.status = outcomeLabel(facts);
     c.runs++;
     if (failed) c.failures++;
+    if (stoppedEnd(runEnd(facts.output ?? facts.head))) c.stopped++;
     c.exit = exit;
     c.failed = failed;
     c.outcome = outcome;

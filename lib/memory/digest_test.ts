@@ -949,3 +949,31 @@ Deno.test("Decisions drop a conclusion the next reply takes back", async () => {
     ix.cleanup();
   }
 });
+
+// Trial 46 (realdata crush dc3d92ac): a run aborted before completion, then run again, read
+// "exit 0 (2 runs)".
+Deno.test("Commands count the runs stopped before their end", async () => {
+  const s: SessionSpec = {
+    id: "aaaa0046-0000-4000-8000-000000000046",
+    cwd: "/w/k3s",
+    start: "2026-11-05T10:00:00Z",
+    turns: [
+      { user: "Reconcile the flux kustomization and check it applies." },
+      {
+        bash: "flux reconcile kustomization flux-system",
+        out: "► annotating\n<error>Command was aborted before completion</error>",
+      },
+      { bash: "flux reconcile kustomization flux-system", out: "✔ applied revision", exit: 0 },
+      { say: "Reconciled; the revision applied." },
+    ],
+  };
+  const ix = await indexSessions([s]);
+  try {
+    const d = sessionDigest(ix.store, rowId(ix.store, s.id));
+    const c = d.commands.find((x) => x.command.startsWith("flux reconcile"));
+    assertEquals([c?.runs, c?.failures, c?.stopped], [2, 0, 1]);
+    assertStringIncludes(d.markdown, "(2 runs, 1 stopped)");
+  } finally {
+    ix.cleanup();
+  }
+});
