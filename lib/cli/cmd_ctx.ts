@@ -153,6 +153,7 @@ export function ctxJson(d: CtxData): Record<string, unknown> {
     commands: g.commands.map((c) => ({ ...c, time: isoTime(c.time) })),
     not_run: g.notRun,
     files: g.files,
+    failed_changes: g.failedChanges,
     outcome: g.outcome,
   };
 }

@@ -95,6 +95,13 @@ export interface DigestFile {
   moved_to?: string;
 }
 
+/** A file the session tried to edit or write, every try failed ({@link Digest.failedChanges}). */
+export interface FailedChange {
+  path: string;
+  edits: number;
+  writes: number;
+}
+
 /**
  * Marks the files of `byPath` that a command of session `sid` that did not fail removed or
  * moved after their last change there (./moves.ts `movesAfter`).
@@ -142,6 +149,8 @@ export interface Digest {
   /** Calls the store says never ran (refused, denied, cancelled), with why. */
   notRun: NotRunCall[];
   files: DigestFile[];
+  /** Files the session's own edits or writes all failed on: nothing of them changed. */
+  failedChanges: FailedChange[];
   /**
    * The last substantial assistant turn; led by the user's last message when
    * that one reports a problem ("does not work", a pasted error) and is not
@@ -188,7 +197,7 @@ export function sessionDigest(
   const decisions = findDecisions(events);
   const commands = foldCommands(Q.commandsInOrder.iterate(store, { session: sessionRowId }));
   const refused = notRun(store, sessionRowId);
-  const files = changedFiles(store, sessionRowId, session.project);
+  const { files, failed } = changedFiles(store, sessionRowId, session.project);
 
   // A session without a title is named by its first prompt: the Problem says it already
   // (trial 32: the same words in bold and under "## Problem").
@@ -227,6 +236,19 @@ export function sessionDigest(
     order: i,
     rank: -i,
   }));
+  // Edits and writes that all failed (trial 46: a README edit that never went through was
+  // said nowhere, beside a reply claiming "README fixed").
+  const failedItems: ListItem[] = failed.map((f, i) => ({
+    line: `- ${displayPath(f.path, session.project, opts.home)} (${
+      [
+        f.edits && `${f.edits} edit${f.edits === 1 ? "" : "s"}`,
+        f.writes && `${f.writes} write${f.writes === 1 ? "" : "s"}`,
+      ]
+        .filter(Boolean).join(", ")
+    }, nothing changed)`,
+    order: i,
+    rank: -i,
+  }));
   const filled = fillLists({
     budget,
     head,
@@ -238,6 +260,7 @@ export function sessionDigest(
       { title: "Commands", items: commandItems },
       { title: "Not run", items: refusedItems },
       { title: "Files changed", items: fileItems },
+      { title: "Changes that failed", items: failedItems },
     ],
   });
   // Measured as printed; a cut inside a code block closes it (`deja ctx redis --budget 100`,
@@ -257,6 +280,7 @@ export function sessionDigest(
     commands,
     notRun: refused,
     files,
+    failedChanges: failed,
     outcome,
   };
 }
@@ -760,15 +784,31 @@ export function sameFile(byPath: Map<string, DigestFile>, path: string): string 
  * session's own, then those only its subagents (the first {@link MAX_SUBAGENTS}
  * by start) changed.
  */
-function changedFiles(store: Store, sid: number, project: string | null): DigestFile[] {
+function changedFiles(
+  store: Store,
+  sid: number,
+  project: string | null,
+): { files: DigestFile[]; failed: FailedChange[] } {
   const byPath = new Map<string, DigestFile>();
+  /** The session's own edits and writes that failed, per file, a call once. */
+  const failed = new Map<string, FailedChange>();
   // A call counts once per file however many spans it recorded (a Cursor edit_file's diff chunks).
   const counted = new Set<string>();
   /** The seq of the session's own last change of each file. */
   const lastChange = new Map<string, number>();
   const add = (id: number, own: boolean) => {
     for (const r of Q.filesInOrder.all(store, { session: id })) {
-      if (r.op === "read" || r.failed === 1) continue;
+      if (r.op === "read") continue;
+      if (r.failed === 1) {
+        const call = `${r.event_id} ${r.op} ${r.path} failed`;
+        if (!own || counted.has(call)) continue;
+        counted.add(call);
+        const x = failed.get(String(r.path)) ?? { path: String(r.path), edits: 0, writes: 0 };
+        if (r.op === "edit") x.edits++;
+        else x.writes++;
+        failed.set(x.path, x);
+        continue;
+      }
       const path = own ? String(r.path) : sameFile(byPath, String(r.path));
       const call = `${r.event_id} ${r.op} ${path}`;
       if (counted.has(call)) continue;
@@ -787,5 +827,10 @@ function changedFiles(store: Store, sid: number, project: string | null): Digest
     .sort((a, b) => (a.started ?? 0) - (b.started ?? 0) || a.id - b.id)
     .slice(0, MAX_SUBAGENTS);
   for (const c of subs) add(c.id, false);
-  return [...byPath.values()];
+  return {
+    files: [...byPath.values()],
+    // Only files the session never changed: a failed edit beside one that went through is
+    // no news.
+    failed: [...failed.values()].filter((x) => !byPath.has(x.path)),
+  };
 }

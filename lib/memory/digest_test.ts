@@ -63,7 +63,8 @@ Deno.test("sessionDigest gives problem, decisions, commands, files and outcome o
     assertStringIncludes(md, "`npm test -- login.spec.ts` → exit unknown (3 runs, 1 failed)");
     assertEquals(d.commands[0].outcome, "unknown");
     assertStringIncludes(md, "- src/session.ts (1 edit)");
-    assert(!md.includes("missing.ts"), "a failed edit is not a changed file");
+    assert(!d.files.some((f) => f.path.includes("missing.ts")), "a failed edit is no change");
+    assertStringIncludes(md, "## Changes that failed\n\n- src/missing.ts (1 edit, nothing changed)");
     assert(!md.includes("Let me run"), "a plan is not a decision");
     assertEquals(d.truncated, false);
     assertEquals(d.bytes, byteLength(md));
@@ -973,6 +974,34 @@ Deno.test("Commands count the runs stopped before their end", async () => {
     const c = d.commands.find((x) => x.command.startsWith("flux reconcile"));
     assertEquals([c?.runs, c?.failures, c?.stopped], [2, 0, 1]);
     assertStringIncludes(d.markdown, "(2 runs, 1 stopped)");
+  } finally {
+    ix.cleanup();
+  }
+});
+
+// Trial 46: a README edit that failed was said nowhere, beside a reply claiming "README fixed".
+Deno.test("a file whose every change failed is listed under Changes that failed", async () => {
+  const s: SessionSpec = {
+    id: "aaaa0146-0000-4000-8000-000000000146",
+    cwd: "/w/app",
+    start: "2026-11-05T10:00:00Z",
+    turns: [
+      { user: "Fix the README typo and the config default." },
+      { edit: "/w/app/README.md", old: "teh", new: "the", fail: true },
+      { edit: "/w/app/config.ts", old: "a", new: "b", fail: true },
+      { edit: "/w/app/config.ts", old: "a = 1", new: "a = 2" },
+      { say: "Done: README fixed and the default changed." },
+    ],
+  };
+  const ix = await indexSessions([s]);
+  try {
+    const d = sessionDigest(ix.store, rowId(ix.store, s.id));
+    assertEquals(d.failedChanges, [{ path: "/w/app/README.md", edits: 1, writes: 0 }]);
+    assertStringIncludes(
+      d.markdown,
+      "## Changes that failed\n\n- README.md (1 edit, nothing changed)",
+    );
+    assertEquals(d.files.map((f) => f.path), ["/w/app/config.ts"]);
   } finally {
     ix.cleanup();
   }
