@@ -117,10 +117,12 @@ export async function main(io: IO): Promise<number> {
     if (first.length < 4 || !/^[a-z]+$/i.test(first)) return code;
     // One slip only: the search read a word two edits off as the history's own (trial 18a:
     // `deja forgjeo` found Forgejo, then asked "did you mean 'deja forget'?").
-    const slip = (await import("./lib/cli/suggest.ts")).suggestCommand(first, [
-      ...TYPED_NAMES,
-      "search",
-    ], 1);
+    const suggest = await import("./lib/cli/suggest.ts");
+    const typo = suggest.suggestCommand(first, [...TYPED_NAMES, "search"], 1);
+    // A search that found something is not second-guessed with a command that deletes
+    // (trial 47: `deja Forgej` listed Forgejo's sessions, then asked "did you mean 'deja
+    // forget'?").
+    const slip = typo && suggest.deletes(typo) ? undefined : typo;
     // A command's name less its plural `s` (`deja stat`, `deja source`) is said even when the
     // history holds the word (trial 18b: both searched with no word of the command): the
     // search's results stand, and the command is one letter away.

@@ -270,3 +270,29 @@ Deno.test("uninstall leaves no directory, backup or launcher install made, and f
     .filter((p) => !p.startsWith(".deja-data")).sort();
   assertEquals(left, [".config", ".config/crush", ".config/crush/crush.json"]);
 });
+
+// Trial 47: `deja Forgej` listed Forgejo's sessions, then asked "did you mean 'deja forget'?".
+Deno.test("a search that found something is not asked whether a command that deletes was meant", async () => {
+  const vars = world();
+  const proj = join(vars.DEJA_CLAUDE_ROOT, "-w-git");
+  mkdirSync(proj, { recursive: true });
+  const id = "22222222-2222-4333-8444-555555555555";
+  writeFileSync(
+    join(proj, `${id}.jsonl`),
+    JSON.stringify({
+      sessionId: id,
+      cwd: "/w/git",
+      timestamp: "2026-11-02T10:00:00Z",
+      type: "user",
+      uuid: "g0",
+      message: { role: "user", content: "the forgejo pod keeps crashing" },
+    }) + "\n",
+  );
+  await run(["index", "--quiet"], vars);
+  const r = await run(["Forgej"], vars);
+  assertEquals(r.code, 0, r.err);
+  assertEquals(r.err.includes("forget"), false, r.err);
+  // Found nothing: the command is still named.
+  const none = await run(["forgot"], vars);
+  assertStringIncludes(none.err, "forget");
+});

@@ -14,6 +14,11 @@ import { distance } from "../search/distance.ts";
 /** Commands that delete what they are given: never guessed from a word two edits away. */
 const DELETING: ReadonlySet<string> = new Set(["forget", "uninstall"]);
 
+/** True for a command that deletes what it is given (`forget`, `uninstall`). */
+export function deletes(name: string): boolean {
+  return DELETING.has(name);
+}
+
 /**
  * The command name `word` looks like a typo of, or undefined.
  *
