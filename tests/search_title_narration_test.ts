@@ -137,3 +137,22 @@ Deno.test("a session inside the window of the time words ranks above one outside
     assertEquals(search(s, "kubectl in august 2025", { now }).results[0].id, "s-aug");
     assertEquals(search(s, "kubectl", { now }).results[0].id, "s-sep");
   }));
+
+Deno.test("a title matched inside a longer word says so", () =>
+  // Trial 45: `Backfil` said "matched the title" of a title holding only `Backfill`.
+  withMemIndex([
+    {
+      id: "s-titled",
+      title: "Backfill Loading State Bug",
+      events: [["user", "isSyncingBackfill never resets"], ["assistant", "Fixed the flag."]],
+    },
+    { id: "s-other", events: [["user", "the loading screen flickers"]] },
+  ], (s) => {
+    const r = search(s, "Backfil");
+    assertEquals(r.tier, "substring");
+    assertEquals(r.results.map((x) => [x.id, x.titleMatch]), [["s-titled", true]]);
+    assertStringIncludes(
+      narration(r),
+      "matched the title, inside longer words: backfil → ",
+    );
+  }));

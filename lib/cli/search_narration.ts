@@ -185,8 +185,10 @@ function narrated(res: SearchResult): string {
       const others = all ? "" : "; the others hold them in their events";
       return `matched the title by ${how}: ${ch}${others}${time}`;
     }
+    // Every one by its title, read wider than typed: how is said (trial 45: `Backfil` said
+    // "matched the title" of titles holding only `Backfill`).
     const others = all
-      ? ""
+      ? how && ch ? `, ${how}: ${ch}` : ""
       : how
       ? `; the others by ${how}: ${ch}`
       : "; the others hold the words between their events";
