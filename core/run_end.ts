@@ -34,6 +34,16 @@ const TIMEOUT_BACKGROUND =
 const INTERRUPTED = /^\[Request interrupted by user for tool use\]/;
 const ABORTED = /<error>Command was aborted before completion<\/error>\s*$/;
 
+/**
+ * True when a run's output ends as a run stopped while it ran: {@link stoppedEnd}, or Crush's
+ * bash tool's own last line `Command was aborted before completion` (realdata crush
+ * dc3d92ac, trial 50), which outcome.ts reads by the output before it.
+ */
+export function stoppedRun(output: string | null | undefined): boolean {
+  return stoppedEnd(runEnd(output)) ||
+    /(?:^|\n)Command was aborted before completion\s*$/.test(output?.slice(-200) ?? "");
+}
+
 /** True when {@link runEnd} says the run was stopped before its end (it neither passed nor failed). */
 export function stoppedEnd(end: string | null): boolean {
   return end === INTERRUPTED_END || end === ABORTED_END;

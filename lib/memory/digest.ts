@@ -28,7 +28,7 @@ import { failureLine, type Outcome, outcomeLabel, outcomeOf, runFacts } from "./
 import { movesAfter } from "./moves.ts";
 import { isCut, sessionEnding } from "./ending.ts";
 import { sessionDamage } from "../store_damage.ts";
-import { runEnd, stoppedEnd } from "../../core/run_end.ts";
+import { runEnd, stoppedEnd, stoppedRun } from "../../core/run_end.ts";
 import { callHeadline } from "../render.ts";
 
 /** Default budget of `deja ctx` and the MCP `context` mode: 8 KiB. */
@@ -747,7 +747,7 @@ function foldCommands(rows: Iterable<CommandAtRow>): DigestCommand[] {
     c.status = outcomeLabel(facts);
     c.runs++;
     if (failed) c.failures++;
-    if (stoppedEnd(runEnd(facts.output ?? facts.head))) c.stopped++;
+    if (!failed && stoppedRun(facts.output ?? facts.head)) c.stopped++;
     c.exit = exit;
     c.failed = failed;
     c.outcome = outcome;

@@ -64,7 +64,10 @@ Deno.test("sessionDigest gives problem, decisions, commands, files and outcome o
     assertEquals(d.commands[0].outcome, "unknown");
     assertStringIncludes(md, "- src/session.ts (1 edit)");
     assert(!d.files.some((f) => f.path.includes("missing.ts")), "a failed edit is no change");
-    assertStringIncludes(md, "## Changes that failed\n\n- src/missing.ts (1 edit, nothing changed)");
+    assertStringIncludes(
+      md,
+      "## Changes that failed\n\n- src/missing.ts (1 edit, nothing changed)",
+    );
     assert(!md.includes("Let me run"), "a plan is not a decision");
     assertEquals(d.truncated, false);
     assertEquals(d.bytes, byteLength(md));
@@ -965,6 +968,12 @@ Deno.test("Commands count the runs stopped before their end", async () => {
         out: "► annotating\n<error>Command was aborted before completion</error>",
       },
       { bash: "flux reconcile kustomization flux-system", out: "✔ applied revision", exit: 0 },
+      // Crush's bash tool ends an aborted run's output so, untagged (realdata dc3d92ac, trial 50).
+      {
+        bash: "kubectl rollout status deploy/web",
+        out: "waiting\n\nCommand was aborted before completion",
+      },
+      { bash: "kubectl rollout status deploy/web", out: "successfully rolled out", exit: 0 },
       { say: "Reconciled; the revision applied." },
     ],
   };
@@ -974,6 +983,8 @@ Deno.test("Commands count the runs stopped before their end", async () => {
     const c = d.commands.find((x) => x.command.startsWith("flux reconcile"));
     assertEquals([c?.runs, c?.failures, c?.stopped], [2, 0, 1]);
     assertStringIncludes(d.markdown, "(2 runs, 1 stopped)");
+    const k = d.commands.find((x) => x.command.startsWith("kubectl rollout"));
+    assertEquals([k?.runs, k?.failures, k?.stopped], [2, 0, 1]);
   } finally {
     ix.cleanup();
   }
