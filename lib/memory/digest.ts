@@ -181,10 +181,20 @@ export function sessionDigest(
   // "create an .aidar.json file" of twelve requests that built a whole project).
   let laterRequests = 0;
   let lastRequest: string | null = null;
+  /** The session's last message from the user, a mere yes or no too. */
+  let final: EventRow | undefined;
   for (const e of events.of("user", first?.seq)) {
+    if (said(e)) final = e;
     if (!laterRequest(e)) continue;
     laterRequests++;
     lastRequest = e.text.trim();
+    final = undefined;
+  }
+  // The last word is the user's answer, however short (trial 50: a "no" to "Should I drop
+  // them now?" vanished, and the handoff said to carry on).
+  if (final) {
+    laterRequests++;
+    lastRequest = final.text.trim();
   }
   // What ran after a reply is read when asked; the commands themselves a row at a time.
   const runs = (after: number) => Q.commandsAfter.iterate(store, { session: sessionRowId, after });
@@ -382,12 +392,15 @@ const ACK =
  * (trial 47: "git status", "now run the tests", "does not work" went uncounted, under 20
  * characters).
  */
-const laterRequest = (e: EventRow) => {
+const laterRequest = (e: EventRow) => said(e) && !ACK.test(e.text.trim());
+
+/**
+ * A message the user wrote to the model: typed, not `!cmd` (a command the user ran in the
+ * harness's shell mode), a harness's `[…]` notice or a setting of the harness (`/model`).
+ */
+const said = (e: EventRow) => {
   const t = e.text.trim();
-  // `!cmd`: a command the user ran in the harness's shell mode; `[…]`: a harness's notice;
-  // `/model sonnet`: a setting of the harness.
-  return typed(e) && !ACK.test(t) && !/^!/.test(t) && !/^\[[^\]]*\]$/.test(t) &&
-    !HARNESS_COMMAND.test(t);
+  return typed(e) && !/^!/.test(t) && !/^\[[^\]]*\]$/.test(t) && !HARNESS_COMMAND.test(t);
 };
 
 /** Slash commands that set the harness up rather than ask the model for work. */
@@ -402,7 +415,10 @@ function laterText(n: number, last: string | null, outcome: string | null): stri
   if (!n || last === null) return null;
   const more = n === 1 ? "Then 1 more request" : `Then ${n} more requests`;
   const quote = oneLine(last, 200);
-  if (outcome?.includes(oneLine(last, 300).slice(0, 60))) {
+  // Quoted there, not merely found in it (trial 50: the last request "1" was "quoted under
+  // Outcome" because the Outcome held a digit 1).
+  const head = oneLine(last, 300).slice(0, 60);
+  if (head.length >= 12 && outcome?.includes(head)) {
     return `${more}; the last is quoted under Outcome.`;
   }
   return `${more}${n === 1 ? "" : "; the last"}: “${quote}”`;

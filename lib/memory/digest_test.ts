@@ -769,14 +769,13 @@ Deno.test("the Problem says a session went on to more requests, and quotes the l
       { say: "Trained the model; the plot is in results.png and shows the loss falling." },
       { user: "Write a README that summarises the whole project for newcomers." },
       { say: "Here is the README: it describes the model, the data and how to run it." },
-      { user: "yes please, continue" },
     ],
   };
   const ix = await indexSessions([s, LOGIN]);
   try {
     const d = sessionDigest(ix.store, rowId(ix.store, s.id));
     assertEquals(d.problem, "Create an .aidar.json file in the project root.");
-    assertEquals(d.laterRequests, 2, '"ok" and "yes please, continue" ask for nothing');
+    assertEquals(d.laterRequests, 2, '"ok" asks for nothing');
     assertEquals(d.lastRequest, "Write a README that summarises the whole project for newcomers.");
     assertStringIncludes(
       d.markdown,
@@ -925,6 +924,24 @@ Deno.test("later requests count short ones, not a mere yes", async () => {
     assertEquals([d.laterRequests, d.lastRequest], [2, "git status"]);
   } finally {
     ix.cleanup();
+  }
+  // The user's last word is said however short (trial 50: a "no" to dropping tables vanished).
+  const no: SessionSpec = {
+    ...s,
+    id: "a9a9a9a9-0000-4000-8000-000000000050",
+    turns: [
+      ...s.turns,
+      { say: "Should I drop the old tables now? This cannot be undone." },
+      { user: "no" },
+    ],
+  };
+  const iy = await indexSessions([no]);
+  try {
+    const d = sessionDigest(iy.store, rowId(iy.store, no.id));
+    assertEquals([d.laterRequests, d.lastRequest], [3, "no"]);
+    assertStringIncludes(d.markdown, "Then 3 more requests; the last: “no”");
+  } finally {
+    iy.cleanup();
   }
 });
 
