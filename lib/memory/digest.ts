@@ -16,10 +16,12 @@ import {
   displayPath,
   INFERENCE,
   localTime,
+  PASS_CLAIM,
   reportsProblem,
   RETRACTS,
   sentences,
   sessionTime,
+  TEST_COMMAND,
 } from "./text.ts";
 import { byteLength, commandOneLine, oneLine } from "../../core/text.ts";
 import { fillLists, fitMarkdown, inlineCode, type ListItem } from "./_fill.ts";
@@ -204,8 +206,11 @@ export function sessionDigest(
     (sessionEnding(store, session, events.between(START)) === "unanswered"
       ? "No reply followed the request: the session ends on it."
       : toolsOnly(events));
-  const decisions = findDecisions(events);
   const commands = foldCommands(Q.commandsInOrder.iterate(store, { session: sessionRowId }));
+  // "All tests pass now" where the session's last test run failed is no decision (trial 50:
+  // the digest said so beside its own `pytest → exit 1 ✗`).
+  const lastTest = commands.findLast((c) => TEST_COMMAND.test(c.command));
+  const decisions = findDecisions(events).filter((d) => !lastTest?.failed || !PASS_CLAIM.test(d));
   const refused = notRun(store, sessionRowId);
   const { files, failed } = changedFiles(store, sessionRowId, session.project);
 
@@ -728,14 +733,19 @@ function findDecisions(events: Events): string[] {
   }
   // Read after the loop above: its statement is the one these use.
   const first = (kind: string, after: number) => find(events.of(kind, after), () => true)?.seq;
-  /** Whether a tool call follows seq `at` before the next request. */
-  const midWork = (at: number) => {
+  /**
+   * Whether a tool call follows seq `at` before the next request, or that request reports a
+   * problem (trial 50: "the pod was restarted, which explains why it's going down", then the
+   * user's output showing there was no restart).
+   */
+  const overturned = (at: number) => {
+    const ask = find(events.of("user", at), typed);
+    if (ask && reportsProblem(ask.text)) return true;
     const call = first("tool_call", at);
     if (call === undefined) return false;
-    const ask = first("user", at);
-    return ask === undefined || call < ask;
+    return ask === undefined || call < ask.seq;
   };
-  return found.filter((d) => !d.inferred || !midWork(d.at)).map((d) => d.s);
+  return found.filter((d) => !d.inferred || !overturned(d.at)).map((d) => d.s);
 }
 
 /** The session's commands in order of last run, identical commands folded. */

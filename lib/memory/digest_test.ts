@@ -1034,3 +1034,36 @@ Deno.test("a file whose every change failed is listed under Changes that failed"
     ix.cleanup();
   }
 });
+
+// Trial 50: a retracted choice, a false "All tests pass", a guess the user's next message
+// contradicts, each handed on as a decision.
+Deno.test("Decisions leave out what the session took back or its own record contradicts", async () => {
+  const s: SessionSpec = {
+    id: "aaaa0050-0000-4000-8000-000000000050",
+    cwd: "/w/app",
+    start: "2026-11-05T10:00:00Z",
+    turns: [
+      { user: "Pick a cache backend for sessions and fix the login test." },
+      { say: "Decision: we'll use Postgres as the cache backend, because it is already deployed." },
+      {
+        say: "Actually, scrap that: Postgres is too slow here. I'm reverting the Postgres choice.",
+      },
+      { say: "We went with Redis because it keeps sessions in memory." },
+      { bash: "pytest tests/test_login.py", out: "1 failed", exit: 1 },
+      { say: "All tests pass now and the login bug is fixed." },
+      { bash: "pytest tests/test_login.py", out: "NameError: guest", exit: 1 },
+      { say: "The pod restarted recently, which explains why the login drops." },
+      {
+        user: 'Error from server (BadRequest): previous terminated container "web" in pod ' +
+          '"web-1" not found',
+      },
+    ],
+  };
+  const ix = await indexSessions([s]);
+  try {
+    const d = sessionDigest(ix.store, rowId(ix.store, s.id));
+    assertEquals(d.decisions, ["We went with Redis because it keeps sessions in memory."]);
+  } finally {
+    ix.cleanup();
+  }
+});

@@ -81,6 +81,8 @@ function announces(s: string): boolean {
  */
 export function concludes(sentence: string): boolean {
   const s = sentence.trim();
+  // An unchecked to-do (`[ ] Identify the root cause …`, trial 50) is work left, not done.
+  if (/^\[ ?\]/.test(s)) return false;
   return DECISION_RE.test(s) && !NOT_CONCLUDING.test(s) && !FRAGMENT.test(s) &&
     !OFFER.test(s) && !announces(s) && !HEDGED.test(s) && !NAMES_ONLY.test(s);
 }
@@ -102,7 +104,7 @@ const NAMES_ONLY =
  * wasn't the cause" (trial 49: the digest kept the conclusion so taken back).
  */
 export const RETRACTS =
-  /\b(?:i was (?:wrong|mistaken)|i misread|my (?:earlier|previous|first) (?:assumption|diagnosis|guess|analysis|conclusion) was (?:wrong|incorrect)|that (?:was(?:n't| not)|is(?:n't| not)) (?:it|the (?:cause|issue|problem|reason))|scratch that|that(?:'s| is| was) not (?:right|correct)|(?:i|that) was incorrect)\b/i;
+  /\b(?:scrap that|never ?mind|revert(?:ing)? (?:the|that|my) [\w-]+ (?:choice|decision|idea|plan)|(?:that|the [\w-]+) (?:idea|plan|choice) is abandoned|i was (?:wrong|mistaken)|i misread|my (?:earlier|previous|first) (?:assumption|diagnosis|guess|analysis|conclusion) was (?:wrong|incorrect)|that (?:was(?:n't| not)|is(?:n't| not)) (?:it|the (?:cause|issue|problem|reason))|scratch that|that(?:'s| is| was) not (?:right|correct)|(?:i|that) was incorrect)\b/i;
 
 /**
  * Markers that read a conclusion out of what was just seen ("the directory is empty, which
@@ -218,3 +220,11 @@ export function localTime(ms: number | null | undefined): string {
     p(d.getUTCHours())
   }:${p(d.getUTCMinutes())}`;
 }
+
+/** A command that runs a test suite. */
+export const TEST_COMMAND =
+  /\b(?:pytest|jest|vitest|mocha|rspec|phpunit|tox|nox|go test|cargo test|(?:npm|yarn|pnpm|bun)(?: run)? test|deno test|mvn test|gradle test|make test|dotnet test)\b/;
+
+/** A sentence saying the tests pass: "All tests pass now", "the tests are green". */
+export const PASS_CLAIM =
+  /\b(?:tests? (?:now )?pass(?:es|ing)?|tests? (?:are|is) (?:now )?(?:passing|green)|pass(?:es)? now)\b/i;

@@ -63,6 +63,7 @@ Deno.test("concludes leaves out guesses and a finding named without a word of it
       "I see the issue.",
       "Found the problem.",
       "I can see the issue now.",
+      "[ ] Identify the root cause of any failing dependencies.",
     ]
   ) assertEquals(concludes(s), false, s);
   for (
