@@ -22,6 +22,7 @@ import {
   sentences,
   sessionTime,
   TEST_COMMAND,
+  UNCONFIRMED,
 } from "./text.ts";
 import { byteLength, commandOneLine, oneLine } from "../../core/text.ts";
 import { fillLists, fitMarkdown, inlineCode, type ListItem } from "./_fill.ts";
@@ -719,6 +720,8 @@ function findDecisions(events: Events): string[] {
   const seen = new Set<string>();
   const found: Array<{ s: string; at: number; inferred: boolean }> = [];
   for (const e of events.of("assistant")) {
+    // A reply that calls itself unconfirmed concludes nothing.
+    if (UNCONFIRMED.test(e.text)) continue;
     // A reply that takes back the last conclusion before it: that one is none.
     if (RETRACTS.test(e.text) && found.at(-1)?.at !== undefined && found.at(-1)!.at < e.seq) {
       found.pop();

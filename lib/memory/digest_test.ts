@@ -1049,6 +1049,10 @@ Deno.test("Decisions leave out what the session took back or its own record cont
         say: "Actually, scrap that: Postgres is too slow here. I'm reverting the Postgres choice.",
       },
       { say: "We went with Redis because it keeps sessions in memory." },
+      {
+        say: "The problem is that the getter is cached. Shall I run the tests to confirm this " +
+          "hypothesis?",
+      },
       { bash: "pytest tests/test_login.py", out: "1 failed", exit: 1 },
       { say: "All tests pass now and the login bug is fixed." },
       { bash: "pytest tests/test_login.py", out: "NameError: guest", exit: 1 },

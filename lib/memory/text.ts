@@ -62,7 +62,7 @@ const FRAGMENT = /[:,;–—-]\s*$/;
  * of sleeping" is a choice, and stays.
  */
 const OFFER =
-  /^(?:now,?\s+|ok(?:ay)?,?\s+)?(?:i'll|i’ll|i will|i'm going to|i’m going to|i am going to)\s+(?:help|start|begin|first|look|check|investigate|examine|analy[sz]e|review|explore|search|read|dig|trace|debug)\b/i;
+  /^(?:now,?\s+|ok(?:ay)?,?\s+)?(?:i'll|i’ll|i will|i'm going to|i’m going to|i am going to)\s+(?:help|start|begin|first|look|check|investigate|examine|analy[sz]e|review|explore|search|read|dig|trace|debug|orient|gather|scan|survey|map)\b/i;
 
 /**
  * An exclamation or a heading of a few words that only announces: "I see the issue!", "The
@@ -81,8 +81,9 @@ function announces(s: string): boolean {
  */
 export function concludes(sentence: string): boolean {
   const s = sentence.trim();
-  // An unchecked to-do (`[ ] Identify the root cause …`, trial 50) is work left, not done.
-  if (/^\[ ?\]/.test(s)) return false;
+  // An unchecked to-do (`[ ] Identify the root cause …`, trial 50) is work left, not done; a
+  // condition ("If you're using Claude Code instead, it adds nothing.") settles nothing.
+  if (/^\[ ?\]/.test(s) || /^(?:if|unless|when|whether)\b/i.test(s)) return false;
   return DECISION_RE.test(s) && !NOT_CONCLUDING.test(s) && !FRAGMENT.test(s) &&
     !OFFER.test(s) && !announces(s) && !HEDGED.test(s) && !NAMES_ONLY.test(s);
 }
@@ -228,3 +229,10 @@ export const TEST_COMMAND =
 /** A sentence saying the tests pass: "All tests pass now", "the tests are green". */
 export const PASS_CLAIM =
   /\b(?:tests? (?:now )?pass(?:es|ing)?|tests? (?:are|is) (?:now )?(?:passing|green)|pass(?:es)? now)\b/i;
+
+/**
+ * A reply that calls what it says unconfirmed: "to confirm this hypothesis", "not verified"
+ * (trial 50: its causes were handed on as decisions, no test ever run).
+ */
+export const UNCONFIRMED =
+  /\b(?:hypothes[ie]s|to confirm (?:this|that|it|the)|not (?:yet )?(?:verified|confirmed|tested)|unverified|untested)\b/i;

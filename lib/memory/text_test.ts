@@ -64,6 +64,8 @@ Deno.test("concludes leaves out guesses and a finding named without a word of it
       "Found the problem.",
       "I can see the issue now.",
       "[ ] Identify the root cause of any failing dependencies.",
+      "If you're using Claude Code instead, it adds nothing.",
+      "I'm going to orient us first by reading the repo's boot documents, because they decide it.",
     ]
   ) assertEquals(concludes(s), false, s);
   for (
