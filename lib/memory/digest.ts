@@ -28,7 +28,7 @@ import { byteLength, commandOneLine, oneLine } from "../../core/text.ts";
 import { fillLists, fitMarkdown, inlineCode, type ListItem } from "./_fill.ts";
 import { describeSession, DESCRIPTION_CHARS } from "./last.ts";
 import { failureLine, type Outcome, outcomeLabel, outcomeOf, runFacts } from "./outcome.ts";
-import { movesAfter } from "./moves.ts";
+import { fileMoves, movesAfter, resolvedIn } from "./moves.ts";
 import { isCut, sessionEnding } from "./ending.ts";
 import { sessionDamage } from "../store_damage.ts";
 import { runEnd, stoppedEnd, stoppedRun } from "../../core/run_end.ts";
@@ -460,7 +460,12 @@ function counts(f: DigestFile): string {
   if (f.subagent_edits) sub.push(n(f.subagent_edits, "edit"));
   if (f.subagent_writes) sub.push(n(f.subagent_writes, "write"));
   const by = sub.length ? `${sub.join(", ")} by a subagent` : "";
-  const after = f.removed ? "removed later" : f.moved_to ? `moved later to ${f.moved_to}` : "";
+  const changed = own.length > 0 || sub.length > 0;
+  const after = f.removed
+    ? "removed later"
+    : f.moved_to
+    ? `moved ${changed ? "later " : ""}to ${f.moved_to}`
+    : "";
   return [own.join(", "), by, after].filter(Boolean).join("; ");
 }
 
@@ -852,6 +857,28 @@ function changedFiles(
   };
   add(sid, true);
   if (lastChange.size) movedAfter(store, sid, project, byPath, lastChange);
+  // Files the session only moved, by a command (trial 50: three manifests renamed with `mv`
+  // were nowhere in the list, their new names only under "Changes that failed").
+  const known = new Set([...byPath.keys()].map((k) => resolvedIn(k, project) ?? k));
+  for (const r of Q.commandsInOrder.iterate(store, { session: sid })) {
+    if (!/\bmv\b/.test(r.command) || outcomeOf(runFacts(r)) === "failed") continue;
+    for (const [from, to] of fileMoves(r.command).moved) {
+      const whole = resolvedIn(from, project);
+      const there = resolvedIn(to, project);
+      // Where a file already listed went is no other file (`mv a b && mv b dir/`).
+      if (there) known.add(there);
+      if (!whole || known.has(whole)) continue;
+      known.add(whole);
+      byPath.set(whole, {
+        path: whole,
+        edits: 0,
+        writes: 0,
+        subagent_edits: 0,
+        subagent_writes: 0,
+        moved_to: to,
+      });
+    }
+  }
   const subs = Q.childrenOfMany.all(store, { ids: JSON.stringify([sid]) })
     .sort((a, b) => (a.started ?? 0) - (b.started ?? 0) || a.id - b.id)
     .slice(0, MAX_SUBAGENTS);

@@ -818,6 +818,8 @@ Deno.test("Files changed says which files the session removed or moved after cha
       { bash: "rm -f *.log && unlink u.txt", out: "", exit: 0 },
       { write: "/w/infra/w.txt", content: "w\n" },
       { bash: "mv w.txt w1.txt && mv w1.txt archive/", out: "", exit: 0 },
+      // Only moved (trial 50: renamed manifests were nowhere in the list).
+      { bash: "mv deployment.yaml frontend-deployment.yaml", out: "", exit: 0 },
       { say: "Removed the old automation and moved the MCP config to crush.json." },
     ],
   };
@@ -837,6 +839,9 @@ Deno.test("Files changed says which files the session removed or moved after cha
     assertEquals(by.get("/w/infra/u.txt")?.removed, true);
     assertEquals(by.get("/w/infra/logs/keep.md")?.removed, undefined, "*.log is one level");
     assertEquals(by.get("/w/infra/w.txt")?.moved_to, "archive/w1.txt", "followed twice");
+    assertEquals(by.get("/w/infra/deployment.yaml")?.moved_to, "frontend-deployment.yaml");
+    assertEquals(by.has("/w/infra/w1.txt"), false, "where a listed file went is no other file");
+    assertStringIncludes(d.markdown, "- deployment.yaml (moved to frontend-deployment.yaml)");
     assertStringIncludes(d.markdown, "- backend-automation.yaml (1 write; removed later)");
     assertStringIncludes(d.markdown, "- .crush/mcp.json (1 edit; moved later to crush.json)");
   } finally {
