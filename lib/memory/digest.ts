@@ -28,7 +28,7 @@ import { byteLength, commandOneLine, oneLine } from "../../core/text.ts";
 import { fillLists, fitMarkdown, inlineCode, type ListItem } from "./_fill.ts";
 import { describeSession, DESCRIPTION_CHARS } from "./last.ts";
 import { failureLine, type Outcome, outcomeLabel, outcomeOf, runFacts } from "./outcome.ts";
-import { fileMoves, movesAfter, resolvedIn } from "./moves.ts";
+import { fileMoves, type MoveCommand, moveCommands, movesAfter, resolvedIn } from "./moves.ts";
 import { isCut, sessionEnding } from "./ending.ts";
 import { sessionDamage } from "../store_damage.ts";
 import { runEnd, stoppedEnd, stoppedRun } from "../../core/run_end.ts";
@@ -115,8 +115,9 @@ function movedAfter(
   project: string | null,
   byPath: Map<string, DigestFile>,
   lastChange: ReadonlyMap<string, number>,
+  rows: readonly MoveCommand[],
 ): void {
-  for (const [k, m] of movesAfter(store, sid, project, lastChange)) {
+  for (const [k, m] of movesAfter(store, sid, project, lastChange, rows)) {
     Object.assign(byPath.get(k)!, m);
   }
 }
@@ -187,7 +188,7 @@ export function sessionDigest(
   /** The session's last message from the user, a mere yes or no too. */
   let final: EventRow | undefined;
   for (const e of events.of("user", first?.seq)) {
-    if (said(e)) final = e;
+    if (said(e) && !THANKS.test(e.text.trim())) final = e;
     if (!laterRequest(e)) continue;
     laterRequests++;
     lastRequest = e.text.trim();
@@ -408,6 +409,10 @@ const said = (e: EventRow) => {
   const t = e.text.trim();
   return typed(e) && !/^!/.test(t) && !/^\[[^\]]*\]$/.test(t) && !HARNESS_COMMAND.test(t);
 };
+
+/** A last word that answers nothing: "thanks", "great!". */
+const THANKS =
+  /^(?:(?:thanks?|thank you|ty|great|perfect|cool|nice|awesome|good job|well done)[\s,.!]*)+$/i;
 
 /** Slash commands that set the harness up rather than ask the model for work. */
 const HARNESS_COMMAND =
@@ -856,12 +861,12 @@ function changedFiles(
     }
   };
   add(sid, true);
-  if (lastChange.size) movedAfter(store, sid, project, byPath, lastChange);
+  const moving = moveCommands(store, sid);
+  if (lastChange.size) movedAfter(store, sid, project, byPath, lastChange, moving);
   // Files the session only moved, by a command (trial 50: three manifests renamed with `mv`
   // were nowhere in the list, their new names only under "Changes that failed").
   const known = new Set([...byPath.keys()].map((k) => resolvedIn(k, project) ?? k));
-  for (const r of Q.commandsInOrder.iterate(store, { session: sid })) {
-    if (!/\bmv\b/.test(r.command) || outcomeOf(runFacts(r)) === "failed") continue;
+  for (const r of moving) {
     for (const [from, to] of fileMoves(r.command).moved) {
       const whole = resolvedIn(from, project);
       const there = resolvedIn(to, project);

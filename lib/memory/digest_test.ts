@@ -921,6 +921,7 @@ Deno.test("later requests count short ones, not a mere yes", async () => {
       { user: "!ls -la" },
       { user: "/model opus" },
       { user: "[Request interrupted by user]" },
+      { user: "thanks!" },
     ],
   };
   const ix = await indexSessions([s]);

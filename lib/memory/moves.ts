@@ -141,6 +141,25 @@ export function resolvedIn(path: string, project: string | null): string | undef
   return absoluteTarget(path, project ?? "/");
 }
 
+/** A command of a session that may remove or move files, and its place in the session. */
+export interface MoveCommand {
+  seq: number;
+  command: string;
+}
+
+/**
+ * The commands of session `sid` that did not fail and may remove or move files (`rm`, `mv`,
+ * `unlink`), in order: one read of the session's commands for every question asked of them.
+ */
+export function moveCommands(store: Store, sid: number): MoveCommand[] {
+  const out: MoveCommand[] = [];
+  for (const r of Q.commandsInOrder.iterate(store, { session: sid })) {
+    if (!/\b(?:rm|mv|unlink)\b/.test(r.command) || outcomeOf(runFacts(r)) === "failed") continue;
+    out.push({ seq: r.seq, command: r.command });
+  }
+  return out;
+}
+
 /** What became of a file after a session's last change to it ({@link movesAfter}). */
 export interface LaterMove {
   removed?: true;
@@ -159,6 +178,7 @@ export function movesAfter(
   sid: number,
   project: string | null,
   lastChange: ReadonlyMap<string, number>,
+  rows: readonly MoveCommand[] = moveCommands(store, sid),
 ): Map<string, LaterMove> {
   const out = new Map<string, LaterMove>();
   /** Where each file is now: a whole path, or null once removed. */
@@ -171,8 +191,7 @@ export function movesAfter(
   const from = new Map(at);
   /** The last target a file was moved to, as typed. */
   const typed = new Map<string, string>();
-  for (const r of Q.commandsInOrder.iterate(store, { session: sid })) {
-    if (!/\b(?:rm|mv|unlink)\b/.test(r.command) || outcomeOf(runFacts(r)) === "failed") continue;
+  for (const r of rows) {
     const { removed, moved } = fileMoves(r.command);
     /** The files now at `p`, or inside a folder there, that changed last before this command. */
     const named = (p: string) => {
