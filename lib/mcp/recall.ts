@@ -128,7 +128,9 @@ export function recallText(store: Store, query: string, o: RecallOptions): Recal
     // Cut for size before the limit (trial 48: 8 of a limit of 20 shown, and "a larger limit"
     // advised where 20 is the most).
     const why = shown < res.results.length
-      ? `the answer holds ${RECALL_BUDGET / 1024} KiB: narrower words, or project or harness`
+      ? `the answer holds ${
+        sizeOf(o.budget ?? RECALL_BUDGET)
+      }: narrower words, or project or harness`
       : limit >= MAX_LIMIT
       ? "narrower words, or project or harness" // no larger limit is taken (trial 49)
       : "a larger limit or narrower words";
@@ -192,6 +194,11 @@ function operatorNote(query: string): string {
     ops.includes("NOT") ? "NOT is no operator here: 'not' was searched as a word" : "",
   ];
   return said.filter(Boolean).join("; ");
+}
+
+/** An answer's size limit as said to an agent: `4 KiB`, `900 bytes`. */
+function sizeOf(bytes: number): string {
+  return bytes >= 1024 && bytes % 1024 === 0 ? `${bytes / 1024} KiB` : `${bytes} bytes`;
 }
 
 /** The query in quotes for the answer's first line; one holding `"` in single quotes. */
