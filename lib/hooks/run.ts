@@ -172,8 +172,8 @@ function llmText(v: unknown): string | undefined {
 
 /**
  * The exit status a result's text states at the start of a line (`Exit Code: 0`, Gemini CLI's
- * shell result; `Process exited with code 0` and `Exit code: 1`, Codex's), else null. Only one status: text holding two is
- * output quoting another run.
+ * shell result; `Process exited with code 0` and `Exit code: 1`, Codex's), else null. Only
+ * one status: text holding two is output quoting another run.
  */
 function statedExit(text: string): number | null {
   const all = [...text.matchAll(/^(?:Exit [Cc]ode:|Process exited with code) (-?\d+)\b/gm)];
