@@ -105,7 +105,7 @@ const NAMES_ONLY =
  * wasn't the cause" (trial 49: the digest kept the conclusion so taken back).
  */
 export const RETRACTS =
-  /\b(?:scrap that|never ?mind|revert(?:ing)? (?:the|that|my) [\w-]+ (?:choice|decision|idea|plan)|(?:that|the [\w-]+) (?:idea|plan|choice) is abandoned|i was (?:wrong|mistaken)|i misread|my (?:earlier|previous|first) (?:assumption|diagnosis|guess|analysis|conclusion) was (?:wrong|incorrect)|that (?:was(?:n't| not)|is(?:n't| not)) (?:it|the (?:cause|issue|problem|reason))|scratch that|that(?:'s| is| was) not (?:right|correct)|(?:i|that) was incorrect)\b/i;
+  /\b(?:(?:scrap|scratch) (?:that|this|it|[\w.-]+(?=\s*[:;,—–-]))|never ?mind|revert(?:ing)? (?:the|that|my) [\w-]+ (?:choice|decision|idea|plan)|(?:that|the [\w-]+) (?:idea|plan|choice) is abandoned|i was (?:wrong|mistaken)|i misread|my (?:earlier|previous|first) (?:assumption|diagnosis|guess|analysis|conclusion) was (?:wrong|incorrect)|that (?:was(?:n't| not)|is(?:n't| not)) (?:it|the (?:cause|issue|problem|reason))|that(?:'s| is| was) not (?:right|correct)|(?:i|that) was incorrect)\b/i;
 
 /**
  * Markers that read a conclusion out of what was just seen ("the directory is empty, which

@@ -1,5 +1,5 @@
 import { assertEquals } from "../../tests/_assert.ts";
-import { concludes, displayPath, INFERENCE, reportsProblem } from "./text.ts";
+import { concludes, displayPath, INFERENCE, reportsProblem, RETRACTS } from "./text.ts";
 import { oneLine } from "../../core/text.ts";
 
 Deno.test("displayPath shows a path relative to its project, or under ~", () => {
@@ -86,4 +86,19 @@ Deno.test("INFERENCE names a conclusion read out of what was just seen", () => {
     ]
   ) assertEquals(INFERENCE.test(s), true, s);
   assertEquals(INFERENCE.test("The root cause was the clock."), false);
+});
+
+Deno.test("RETRACTS names a reply that takes back what was said before it", () => {
+  // Trial 51: "Actually, scratch Postgres: we'll use SQLite" kept the Postgres decision.
+  for (
+    const s of [
+      "Actually, scratch Postgres: we'll use SQLite.",
+      "Scrap that, the cache is fine.",
+      "Actually, I was wrong: the fixture is there.",
+      "I'm reverting the Postgres choice.",
+    ]
+  ) assertEquals(RETRACTS.test(s), true, s);
+  for (const s of ["Scratch files go under tmp/.", "The root cause was the clock."]) {
+    assertEquals(RETRACTS.test(s), false, s);
+  }
 });
