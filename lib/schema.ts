@@ -665,6 +665,16 @@ export const Q = {
     `${COMMANDS_AT()} WHERE c.session_id = ? ORDER BY e.seq`,
     ["session"],
   ),
+  /**
+   * {@link Q.commandsInOrder} of the commands whose text holds `rm`, `mv` or `unlink` (those
+   * that may remove or move files: lib/memory/moves.ts), so a session's other commands and
+   * their outputs are not read for them (the edit hook asks it of a file's last session).
+   */
+  moveCommandsInOrder: query<{ session: number }, CommandAtRow>(
+    `${COMMANDS_AT()} WHERE c.session_id = ? AND (instr(c.command, 'rm') > 0
+      OR instr(c.command, 'mv') > 0 OR instr(c.command, 'unlink') > 0) ORDER BY e.seq`,
+    ["session"],
+  ),
   /** {@link Q.commandsInOrder} after seq `after` (what ran after a reply: lib/memory/digest.ts). */
   commandsAfter: query<{ session: number; after: number }, CommandAtRow>(
     `${COMMANDS_AT()} WHERE c.session_id = ? AND e.seq > ? ORDER BY e.seq`,

@@ -153,7 +153,7 @@ export interface MoveCommand {
  */
 export function moveCommands(store: Store, sid: number): MoveCommand[] {
   const out: MoveCommand[] = [];
-  for (const r of Q.commandsInOrder.iterate(store, { session: sid })) {
+  for (const r of Q.moveCommandsInOrder.iterate(store, { session: sid })) {
     if (!/\b(?:rm|mv|unlink)\b/.test(r.command) || outcomeOf(runFacts(r)) === "failed") continue;
     out.push({ seq: r.seq, command: r.command });
   }
