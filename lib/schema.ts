@@ -680,6 +680,12 @@ export const Q = {
     `${COMMANDS_AT()} WHERE c.session_id = ? AND e.seq > ? ORDER BY e.seq`,
     ["session", "after"],
   ),
+  /** The files session `session` read without error before seq `before` (lib/memory/digest.ts). */
+  readsBefore: query<{ session: number; before: number }, { path: string; time: number | null }>(
+    `SELECT f.path AS path, f.time AS time FROM files f JOIN events e ON e.id = f.event_id
+    WHERE f.session_id = ? AND f.op = 'read' AND f.failed = 0 AND e.seq < ? ORDER BY e.seq`,
+    ["session", "before"],
+  ),
   /** The file touches of session `session` in order, with their event's seq. */
   filesInOrder: query<{ session: number }, FileAtRow & { input: string | null }>(
     `SELECT ${FILE_AT}, e.data AS input

@@ -13,6 +13,7 @@ import type { CommandAtRow, EventRow, SessionRow } from "../rows.ts";
 import { tokens } from "../query.ts";
 import {
   concludes,
+  COULD_NOT_READ,
   displayPath,
   INFERENCE,
   localTime,
@@ -200,15 +201,26 @@ export function sessionDigest(
     laterRequests++;
     lastRequest = final.text.trim();
   }
+  let lastTestRun: { seq: number; command: string; failed: boolean; label: string } | undefined;
+  const commands = foldCommands(
+    Q.commandsInOrder.iterate(store, { session: sessionRowId }),
+    (r, facts) => {
+      if (!TEST_COMMAND.test(r.command)) return;
+      const failed = outcomeOf(facts) === "failed";
+      lastTestRun = { seq: r.seq, command: r.command, failed, label: outcomeLabel(facts) };
+    },
+  );
   // What ran after a reply is read when asked; the commands themselves a row at a time.
-  const runs = (after: number) => Q.commandsAfter.iterate(store, { session: sessionRowId, after });
+  const after: After = {
+    runs: (after) => Q.commandsAfter.iterate(store, { session: sessionRowId, after }),
+    doubts: (reply) => doubts(store, sessionRowId, reply, lastTestRun),
+  };
   // A request nothing answered, the session's only one, is its outcome too, as `show` says
   // (trial 32: ctx had none; not for a store that keeps no replies at all).
-  const outcome = findOutcome(events, first, runs) ??
+  const outcome = findOutcome(events, first, after) ??
     (sessionEnding(store, session, events.between(START)) === "unanswered"
       ? "No reply followed the request: the session ends on it."
       : toolsOnly(events));
-  const commands = foldCommands(Q.commandsInOrder.iterate(store, { session: sessionRowId }));
   // "All tests pass now" where the session's last test run failed is no decision (trial 50:
   // the digest said so beside its own `pytest → exit 1 ✗`).
   const lastTest = commands.findLast((c) => TEST_COMMAND.test(c.command));
@@ -478,7 +490,7 @@ function counts(f: DigestFile): string {
 function findOutcome(
   events: Events,
   first: EventRow | undefined,
-  runs: (after: number) => Iterable<CommandAtRow>,
+  runs: After,
 ): string | null {
   const lastReply = (after: number) => {
     let latest: EventRow | undefined;
@@ -544,11 +556,12 @@ ${ended(reply, events, runs, "The last reply, to an earlier request: ")}`
 function ended(
   reply: EventRow,
   events: Events,
-  runs: (after: number) => Iterable<CommandAtRow>,
+  after: After,
   label: string,
   lead?: string,
 ): string {
   const notes: string[] = lead ? [lead] : [];
+  const runs = after.runs;
   const lastSaid = find(events.backFrom("assistant"), (e) => e.text.trim() !== "");
   if (lastSaid && isCut(lastSaid)) {
     notes.push(
@@ -607,10 +620,74 @@ function ended(
   if (final) {
     notes.push(`The session's last words, after this reply: “${oneLine(final.text, 160)}”`);
   }
+  notes.push(...after.doubts(reply));
   const text = reply.text.trim();
   const name = (l: string) => final ? l.replace(/^The last reply/, "The last longer reply") : l;
   if (!notes.length) return label ? `${label}${text}` : text;
   return `${notes.join(" ")}\n\n${name(label || "The last reply: ")}${text}`;
+}
+
+/** What {@link ended} reads of the session beyond the reply it shows. */
+interface After {
+  /** The commands run after seq `after`, in order. */
+  runs(after: number): Iterable<CommandAtRow>;
+  /** Notes on what the reply says and the record before it contradicts ({@link doubts}). */
+  doubts(reply: EventRow): string[];
+}
+
+/**
+ * What `reply` says that the session's own record contradicts, said beside it: it could not
+ * read a file the session read without error before it (trial 51: Gemini twynek's last reply
+ * "I was unable to analyze the `setup-vault` action's `action.yml`" after its `read_file` of
+ * that file returned it whole), or the tests pass where the session's last test run, before
+ * the reply, failed (trial 50). A run that failed after the reply is said by {@link ended}.
+ */
+function doubts(
+  store: Store,
+  session: number,
+  reply: EventRow,
+  lastTest: { seq: number; command: string; failed: boolean; label: string } | undefined,
+): string[] {
+  const notes: string[] = [];
+  const text = reply.text;
+  if (lastTest?.failed && lastTest.seq < reply.seq && PASS_CLAIM.test(text)) {
+    const label = lastTest.label.startsWith("failed")
+      ? lastTest.label
+      : `failed (${lastTest.label})`;
+    notes.push(
+      `This reply says the tests pass, but the session's last test run, ${
+        inlineCode(oneLine(commandOneLine(lastTest.command), 100))
+      }, ${label} before it and none ran after.`,
+    );
+  }
+  const named = new Set<string>();
+  for (const m of text.matchAll(COULD_NOT_READ)) {
+    for (const f of fileNames(m[0])) named.add(f);
+  }
+  if (!named.size) return notes;
+  const seen = new Set<string>();
+  for (const r of Q.readsBefore.iterate(store, { session, before: reply.seq })) {
+    const base = baseName(r.path);
+    if (!named.has(base) || seen.has(base)) continue;
+    seen.add(base);
+    notes.push(
+      `This reply says it could not read ${inlineCode(base)}, but the session read ${
+        inlineCode(r.path)
+      } without error${r.time ? ` at ${localTime(r.time)}` : ""}, before it.`,
+    );
+  }
+  return notes;
+}
+
+/** The last part of `path`, lower-cased, whichever separator it uses. */
+function baseName(path: string): string {
+  return (path.split(/[\\/]/).pop() ?? path).toLowerCase();
+}
+
+/** The file names (a name with an extension, lower-cased) a claim holds, quoted or not. */
+function fileNames(claim: string): string[] {
+  return [...claim.matchAll(/[\w.-]*\w\.[A-Za-z][A-Za-z0-9]{0,7}\b/g)]
+    .map((m) => baseName(m[0])).filter((n) => !/^(?:e\.g|i\.e|etc)\b/.test(n));
 }
 
 /**
@@ -762,13 +839,17 @@ function findDecisions(events: Events): string[] {
 }
 
 /** The session's commands in order of last run, identical commands folded. */
-function foldCommands(rows: Iterable<CommandAtRow>): DigestCommand[] {
+function foldCommands(
+  rows: Iterable<CommandAtRow>,
+  each?: (r: CommandAtRow, facts: ReturnType<typeof runFacts>) => void,
+): DigestCommand[] {
   const byKey = new Map<string, DigestCommand>();
   for (const r of rows) {
     const command = String(r.command).trim();
     const key = command.replace(/\s+/g, " ");
     const exit = r.exit ?? null;
     const facts = runFacts(r);
+    each?.(r, facts);
     const outcome = outcomeOf(facts);
     const failed = outcome === "failed";
     const c = byKey.get(key) ??

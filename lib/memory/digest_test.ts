@@ -1077,3 +1077,44 @@ Deno.test("Decisions leave out what the session took back or its own record cont
     ix.cleanup();
   }
 });
+
+// Trial 51: Gemini twynek's last reply said it was "unable to analyze … `action.yml`" after its
+// read of that file returned it whole; trial 50: "All tests pass" after a failed last test run.
+Deno.test("the Outcome says where the last reply contradicts the record before it", async () => {
+  const s: SessionSpec = {
+    id: "aaaa0051-0000-4000-8000-000000000051",
+    cwd: "/w/app",
+    start: "2026-11-05T10:00:00Z",
+    turns: [
+      { user: "Find out why the dependency install fails in CI." },
+      { read: "/w/app/.github/actions/setup/action.yml", out: "inputs: {}" },
+      { read: "/w/app/config.toml", fail: true, out: "permission denied" },
+      { bash: "pytest tests/", out: "1 failed", exit: 1 },
+      {
+        say: "All tests pass. However, I was unable to analyze the `setup` action's " +
+          "`action.yml`, crucial for the root `requirements.txt`, and I couldn't open " +
+          "config.toml either.",
+      },
+    ],
+  };
+  const ix = await indexSessions([s]);
+  try {
+    const out = sessionDigest(ix.store, rowId(ix.store, s.id)).outcome ?? "";
+    assertStringIncludes(
+      out,
+      "This reply says the tests pass, but the session's last test run, `pytest tests/`, " +
+        "failed (exit 1) before it and none ran after.",
+    );
+    assertStringIncludes(
+      out,
+      "This reply says it could not read `action.yml`, but the session read " +
+        "`/w/app/.github/actions/setup/action.yml` without error at",
+    );
+    // A name later in the sentence is not what it could not read; a failed read is no read.
+    assert(!out.includes("could not read `requirements.txt`"), out);
+    assert(!out.includes("could not read `config.toml`"), out);
+    assertStringIncludes(out, "The last reply: All tests pass.");
+  } finally {
+    ix.cleanup();
+  }
+});

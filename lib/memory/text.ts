@@ -231,6 +231,13 @@ export const PASS_CLAIM =
   /\b(?:tests? (?:now )?pass(?:es|ing)?|tests? (?:are|is) (?:now )?(?:passing|green)|pass(?:es)? now)\b/i;
 
 /**
+ * A claim of not having read something, with what follows it up to the end of its clause: "I
+ * was unable to analyze the `setup-vault` action's `action.yml`", "couldn't open config.yaml".
+ */
+export const COULD_NOT_READ =
+  /\b(?:unable to|could ?n[o']t|can ?n[o']t|failed to|(?:was|were)(?: not|n't) able to|did ?n[o']t (?:get to|manage to)|never got to)\s+(?:fully |properly |actually )?(?:read|analy[sz]e|open|access|inspect|examine|review|view|see|load|look (?:at|into)|check)\b(?:[^.,;:!?\n]|[.,:!?](?=\w)){0,160}/gi;
+
+/**
  * A reply that calls what it says unconfirmed: "to confirm this hypothesis", "not verified"
  * (trial 50: its causes were handed on as decisions, no test ever run).
  */
