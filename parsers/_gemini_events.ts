@@ -31,6 +31,15 @@ const UI_TYPES: ReadonlySet<string> = new Set(["info", "error", "warning"]);
 const SESSION_CONTEXT = "<session_context>";
 
 /**
+ * The message Gemini CLI's subagent runner sends as a user turn when the subagent ran out of
+ * turns or time, or stopped calling tools (its `getFinalWarningMessage`, local-executor.ts,
+ * read via the search tool; observed in realdata/gemini-cli/chat-subagent-kind-subagent.json):
+ * the harness's words, not a request (trial 51: the digest quoted it as "1 more request").
+ */
+const GRACE_NOTICE =
+  /^(?:You have exceeded the (?:time limit|maximum number of turns)|You have stopped calling tools without finishing|Execution was interrupted)\. You have one final chance to complete the task\b/;
+
+/**
  * Maps one message record to events, in order: the message's text, then for
  * each tool call a `tool_call` and (when the call has a result) a `tool_result`.
  *
@@ -47,7 +56,7 @@ export function geminiMessageEvents(m: Obj, ctx: MapCtx): { events: Event[]; mod
   if (type === "user") {
     const text = (partsText(m.displayContent) || partsText(m.content)).trim();
     if (text && !text.startsWith(SESSION_CONTEXT)) {
-      events.push({ kind: "user", text, time, ...key });
+      events.push({ kind: GRACE_NOTICE.test(text) ? "notice" : "user", text, time, ...key });
     }
     events.push(...responseParts(m.content, time));
     return { events };

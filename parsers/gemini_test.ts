@@ -450,6 +450,33 @@ Deno.test("project comes from projects.json by slug, by sha256 or from .project_
   }
 });
 
+// Trial 51 (realdata twynek): the subagent runner's out-of-turns message was quoted by the
+// digest as the user's last request.
+Deno.test("a subagent's out-of-turns message from the runner is a notice, not the user's", async () => {
+  const grace = "You have exceeded the maximum number of turns. You have one final chance to " +
+    "complete the task with a short grace period. You MUST call `complete_task` immediately.";
+  const quoted = "Explain why it said: You have exceeded the maximum number of turns.";
+  const t = tree({
+    [`tmp/p/chats/${S}/twynek.json`]: JSON.stringify({
+      ...META,
+      sessionId: "twynek",
+      kind: "subagent",
+      messages: [
+        user("u1", "Investigate failing dependencies."),
+        user("u2", grace),
+        user("u3", quoted),
+      ],
+    }),
+  });
+  try {
+    const s = (await parseFile(t.root, `tmp/p/chats/${S}/twynek.json`)).sessions[0];
+    assert.deepEqual(texts(s, "user"), ["Investigate failing dependencies.", quoted]);
+    assert.deepEqual(texts(s, "notice"), [grace]);
+  } finally {
+    t.cleanup();
+  }
+});
+
 Deno.test("subagent chat gets the folder's session id as parent when the folder is a UUID", async () => {
   const sub = (sid: string) =>
     JSON.stringify({ ...META, sessionId: sid, kind: "subagent", messages: [user("u", "task")] });
