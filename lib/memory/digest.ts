@@ -142,9 +142,9 @@ export interface Digest {
   /** True when something was shortened or left out to meet the budget. */
   truncated: boolean;
   session: SessionRow;
-  /** The first substantial user turn. */
+  /** The first user turn that asks for something (not a greeting, not a mere yes). */
   problem: string | null;
-  /** Substantial user turns after {@link problem} (typed, 20 characters or more). */
+  /** User turns after {@link problem} that ask for more (not a mere yes), and a last short answer. */
   laterRequests: number;
   /** The last of them; null when there is none. */
   lastRequest: string | null;
@@ -399,8 +399,16 @@ function find<T>(rows: Iterable<T>, ok: (row: T) => boolean): T | undefined {
 /** Words a person or the model wrote, not blank and not a tag the harness put in (`<command-name>`). */
 const typed = (e: EventRow) => e.text.trim() !== "" && !/^\s*</.test(e.text);
 
-/** A user turn that asks for something: typed, 20 characters or more. */
-const request = (e: EventRow) => e.text.trim().length >= 20 && typed(e);
+/**
+ * The user turn that opens the work: said to the model, and neither a mere yes nor a greeting
+ * (trial 51: "Start the migration", under 20 characters, was passed over for the fourth
+ * message, "stop waiting, run the tests").
+ */
+const request = (e: EventRow) => laterRequest(e) && !GREETING.test(e.text.trim());
+
+/** A turn that only greets: "hi", "hello there!". */
+const GREETING =
+  /^(?:hi|hello|hey|hiya|yo|howdy|greetings|good (?:morning|afternoon|evening))(?:\s+(?:there|all|again|everyone|claude|gemini|codex))?[\s,.!]*$/i;
 
 /** A reply that only agrees or lets the work go on: "ok", "yes please", "continue". */
 const ACK =
@@ -426,9 +434,12 @@ const said = (e: EventRow) => {
 const THANKS =
   /^(?:(?:thanks?|thank you|ty|great|perfect|cool|nice|awesome|good job|well done)[\s,.!]*)+$/i;
 
-/** Slash commands that set the harness up rather than ask the model for work. */
+/**
+ * Slash commands that set the harness up rather than ask the model for work (Claude Code's,
+ * Gemini CLI's and Codex's built-ins; trial 51's `/chrome` was taken for the opening request).
+ */
 const HARNESS_COMMAND =
-  /^\/(?:model|clear|compact|config|settings|help|cost|usage|stats|status|login|logout|resume|exit|quit|permissions|approvals|memory|vim|theme|doctor|mcp|hooks|agents|context|add-dir|privacy-settings|terminal-setup|ide|export|rewind|fast|effort)\b/i;
+  /^\/(?:model|clear|compact|config|settings|help|cost|usage|stats|status|login|logout|resume|exit|quit|permissions|approvals|memory|vim|theme|doctor|mcp|hooks|agents|context|add-dir|privacy-settings|terminal-setup|ide|export|rewind|fast|effort|chrome|bashes|bug|feedback|plugins?|output-style|statusline|sandbox|todos|tasks|upgrade|release-notes|install-github-app|keybindings|extensions|tools|auth|about|copy|directory|editor|restore)\b/i;
 
 /**
  * The line under the Problem that says the session went on to more requests, quoting the last

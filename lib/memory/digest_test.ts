@@ -1118,3 +1118,33 @@ Deno.test("the Outcome says where the last reply contradicts the record before i
     ix.cleanup();
   }
 });
+
+// Trial 51: "Start the migration" (under 20 characters) was passed over: the Problem was the
+// fourth message, and the count of later requests lost the ones before it. A harness setting
+// (`/chrome`, realdata 5fbf3543) opens nothing.
+Deno.test("the Problem is the first request however short, not a greeting or a mere yes", async () => {
+  const s: SessionSpec = {
+    id: "aaaa0052-0000-4000-8000-000000000052",
+    cwd: "/w/app",
+    start: "2026-11-05T10:00:00Z",
+    turns: [
+      { user: "hello there!" },
+      { user: "/chrome" },
+      { user: "Start the migration" },
+      { say: "Starting it with the new schema file." },
+      { user: "ok" },
+      { user: "stop waiting, run the tests" },
+      { say: "We chose to keep the old schema; the migration is no longer needed." },
+      { user: "no" },
+    ],
+  };
+  const ix = await indexSessions([s]);
+  try {
+    const d = sessionDigest(ix.store, rowId(ix.store, s.id));
+    assertEquals(d.problem, "Start the migration");
+    assertEquals(d.laterRequests, 2);
+    assertEquals(d.lastRequest, "no");
+  } finally {
+    ix.cleanup();
+  }
+});
