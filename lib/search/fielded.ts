@@ -122,6 +122,13 @@ export const FEEDBACK_FROM = 5;
 export const FEEDBACK = 0.5;
 /** The weight of a word of the first prompt after its first sentence. */
 export const REST = 0.5;
+/**
+ * How much of the first prompt after its first sentence is head, in characters: a long prompt's
+ * far end is a list, a log or a pasted file, not its problem (trial 53: `deja 1password` put
+ * first a Gemini skill-extraction chat whose 2,294-character prompt, a list of old sessions,
+ * names 1Password once at character 1,975, above the session about it; `ctx` digested it).
+ */
+export const REST_CHARS = 600;
 /** A head word a query word with more at stake claimed counts at this share for another. */
 export const SHARED_HEAD = 0.7;
 /** A head naming every concept of the query (at full weight) is lifted ×1 + this. */
@@ -159,7 +166,7 @@ function heads(
       if (prompted.has(r.session_id)) continue;
       prompted.add(r.session_id);
       const cut = text.search(SENTENCE_END);
-      if (cut > 0) [text, rest] = [text.slice(0, cut), text.slice(cut)];
+      if (cut > 0) [text, rest] = [text.slice(0, cut), text.slice(cut, cut + REST_CHARS)];
     }
     const root = cache.root(r.session_id);
     let map = out.get(root);
