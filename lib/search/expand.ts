@@ -285,6 +285,15 @@ export function fragmentOf(stats: TermStats, toks: string[]): string[][] {
 /** Words of at most this many letters get a close spelling only by a swap when alone. */
 export const SHORT = 5;
 
+/**
+ * True when `word` holds a digit that makes it no typo to correct: a version, a hash, an id.
+ * A name's leading one or two digits before five letters or more (`1password`, `3dprinter`)
+ * do not (trial 53: `1pasword` found nothing while `pasword` found 1Password's session).
+ */
+export function hasDigits(word: string): boolean {
+  return /\d/.test(word) && !/^\d{1,2}[a-z]{5,}$/.test(word);
+}
+
 /** True when `b` is `a` with one letter put back (`servr` -> `server`): the usual typo. */
 export function dropped(a: string, b: string): boolean {
   if (b.length !== a.length + 1) return false;
@@ -294,7 +303,7 @@ export function dropped(a: string, b: string): boolean {
 }
 
 /**
- * The close spellings of `word` (4+ letters, no digit, not indexed), most used first among
+ * The close spellings of `word` (4+ letters, no digit ({@link hasDigits}), not indexed), most used first among
  * the closest: one edit away (two for words of 8+). A short word alone is one edit from many
  * others (`pony` -> `pong`, `cafe` -> `case`): alone (`short`), only two letters swapped or
  * one letter left out is read as its typo; beside other words the combination has to exist
@@ -317,7 +326,7 @@ function typoFirst(
   word: string,
   list: string[],
 ): boolean {
-  if (word.length < 4 || /\d/.test(word) || stats.docs(word) || !list.length) return false;
+  if (word.length < 4 || hasDigits(word) || stats.docs(word) || !list.length) return false;
   if (!ABLATE.english && isEnglish(word)) return false;
   const fix = spellings(stats, word, word.length <= SHORT && !anchored(stats, terms, t))[0];
   return fix !== undefined && stats.docs(fix) > Math.max(...list.map((w) => stats.docs(w)));
@@ -357,13 +366,13 @@ function anchored(stats: TermStats, terms: QueryTerm[], t: QueryTerm): boolean {
 }
 
 /**
- * True when the close tier guesses a spelling for `word` (not indexed, no digit): 4+ letters,
+ * True when the close tier guesses a spelling for `word` (not indexed, no digit ({@link hasDigits})): 4+ letters,
  * or three beside a word the history holds (`telegram bto` -> `bot`; `bto` alone is left to
  * the substring tier first), or three whose two neighbouring letters swapped spell an indexed
  * word (`pfd` -> `pdf`, one edit however short the word).
  */
 function mayGuess(stats: TermStats, terms: QueryTerm[], t: QueryTerm, word: string): boolean {
-  if (/\d/.test(word) || word.length < 3) return false;
+  if (hasDigits(word) || word.length < 3) return false;
   // A common English word is the word meant (`kitten` is no `bitten`: lib/search/english.ts).
   if (!ABLATE.english && isEnglish(word)) return false;
   return word.length >= 4 || anchored(stats, terms, t) || swapFixes(stats, word).length > 0;
@@ -371,7 +380,7 @@ function mayGuess(stats: TermStats, terms: QueryTerm[], t: QueryTerm, word: stri
 
 /** Indexed words that are `word` with two neighbouring letters swapped (`pfd` -> `pdf`). */
 function swapFixes(stats: TermStats, word: string): string[] {
-  if (/\d/.test(word) || stats.docs(word)) return [];
+  if (hasDigits(word) || stats.docs(word)) return [];
   return near(stats.store, word, 1, 8, stats.count).filter((w) => swapped(word, w));
 }
 

@@ -22,6 +22,7 @@
 import type { ParsedQuery, QueryTerm } from "../query.ts";
 import {
   completions,
+  hasDigits,
   MAX_ALTS,
   SHORT,
   spellings,
@@ -51,8 +52,8 @@ export interface Fix {
  * in other forms (then listed with its forms, most used first), and every
  * misspelt word has a spelling: only then can the query match once respelt,
  * and a long prompt (a hook's) with one word no spelling reaches costs no
- * vocabulary scan. Words of fewer than 4 letters, with a digit, quoted or of
- * several tokens are never corrected. `lenient`: the spellings there are, whatever the
+ * vocabulary scan. Words of fewer than 4 letters, with a digit (but a name's leading one:
+ * {@link misspelt}), quoted or of several tokens are never corrected. `lenient`: the spellings there are, whatever the
  * other words (the relevance tier's last try, lib/search/ladder.ts).
  */
 export function spellingFixes(
@@ -103,10 +104,12 @@ export function spellingFixes(
 
 /**
  * True when `word` (held in no form by any event or title) may be a typo: 4+ letters, no
- * digit, no common English word, no word of the thesaurus or the synonym groups.
+ * digit but a leading one or two before five letters or more (a name such as `1password`,
+ * `3dprinter`; trial 53: `1pasword` found nothing), no common English word, no word of the
+ * thesaurus or the synonym groups. A version, a hash or an id is no typo.
  */
 function misspelt(word: string): boolean {
-  if (word.length < 4 || /\d/.test(word)) return false;
+  if (word.length < 4 || hasDigits(word)) return false;
   if (!ABLATE.english && isEnglish(word)) return false;
   return !relatedTo(word).length && !synonymsOf(word).length;
 }
