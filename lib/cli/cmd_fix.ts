@@ -140,6 +140,7 @@ export function fixJson(d: FixData): Record<string, unknown> {
       sessions: f.sessions,
       succeeded: f.succeeded,
       unknown: f.unknown,
+      gone: f.gone,
       retry: f.retry,
       ...(f.changed ? { changed: f.changed } : {}),
       checked: f.checked,

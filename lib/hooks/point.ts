@@ -203,7 +203,9 @@ export function fixNote(
   // (a file, a module), is no fix of this one: `deja fix` says so beside it; the hook, which
   // cannot, leaves it out (trial 27: a `mv` of another project offered for "File not found").
   const fixes = res.fixes.filter((f) =>
-    f.succeeded + f.unknown > 0 && f.examples.some((e) => citable(current, e.sessionRowId)) &&
+    f.succeeded + f.unknown + f.gone > 0 && f.examples.some((e) =>
+      citable(current, e.sessionRowId)
+    ) &&
     (!res.specific || f.specific)
   ).slice(0, 2);
   if (!fixes.length) return null;

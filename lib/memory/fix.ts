@@ -98,6 +98,11 @@ export interface FixCandidate {
    * failure in the output); a call with no result at all counts in neither.
    */
   unknown: number;
+  /**
+   * How many of those runs were the failing command run again after files changed, failing on
+   * another error: this one did not come back (fix_actions.ts `Followed.gone`).
+   */
+  gone: number;
   /** True when it is the failing command run again (after `edited` changed). */
   retry: boolean;
   /**
@@ -626,7 +631,9 @@ export function findFixes(
     // it went well (trial 10: `railway up … | head -30`, exit 0 of head, printed `Invalid
     // RAILWAY_TOKEN. Please check that it is valid` after `Unauthorized. Please check that your
     // RAILWAY_TOKEN is valid`, and was offered as the fix).
-    if (next.outcome !== "ok" && next.output && saysAgain(next.output, signatures)) continue;
+    if (
+      !after.gone && next.outcome !== "ok" && next.output && saysAgain(next.output, signatures)
+    ) continue;
     const s = sessions.get(sid)!;
     const key = norm(next.text);
     // A file action again on the same file, called otherwise (`limit: 20`): not the same run.
@@ -641,6 +648,7 @@ export function findFixes(
       sessions: 0,
       succeeded: 0,
       unknown: 0,
+      gone: 0,
       retry: key === norm(failedAct.text) && !change,
       ...(change ? { changed: change } : {}),
       checked: false,
@@ -660,7 +668,8 @@ export function findFixes(
       const other = last.quoted.map((q) => q.raw).filter((r) => !mine.some((m) => m.raw === r));
       if (mine.length && other.length) c.otherNames ??= other.slice(0, 3);
     }
-    if (next.outcome === "ok") c.succeeded++;
+    if (after.gone) c.gone++;
+    else if (next.outcome === "ok") c.succeeded++;
     // A run sent to the background says nothing of how it ended (trial 15: `pip install pandas`
     // in the background, failed later, was "no error seen").
     else if (next.outcome === "unknown" && !next.noResult && !next.background) c.unknown++;
@@ -683,15 +692,16 @@ export function findFixes(
     found.set(key, c);
   }
   // A next command that failed or never finished every time it followed the error fixed nothing.
-  const fixes = mergeShown([...found.values()]).filter((c) => c.succeeded + c.unknown > 0).sort((
-    a,
-    b,
-  ) =>
-    Number(b.specific) - Number(a.specific) || Number(b.checked) - Number(a.checked) ||
-    b.sessions - a.sessions ||
-    b.succeeded - a.succeeded || b.unknown - a.unknown ||
-    newerFirst(timeRank(a.last, a.undated), timeRank(b.last, b.undated))
-  ).slice(0, opts.limit ?? 3);
+  const fixes = mergeShown([...found.values()]).filter((c) => c.succeeded + c.unknown + c.gone > 0)
+    .sort((
+      a,
+      b,
+    ) =>
+      Number(b.specific) - Number(a.specific) || Number(b.checked) - Number(a.checked) ||
+      b.sessions - a.sessions ||
+      b.succeeded - a.succeeded || b.unknown - a.unknown || b.gone - a.gone ||
+      newerFirst(timeRank(a.last, a.undated), timeRank(b.last, b.undated))
+    ).slice(0, opts.limit ?? 3);
   for (const f of fixes) {
     f.examples = f.examples.sort((a, b) => (b.time ?? 0) - (a.time ?? 0)).slice(0, 3);
   }
@@ -775,12 +785,19 @@ function saysAgain(output: string, signatures: readonly string[]): boolean {
  * unknown)` (runs with no status of their own are neither counted as succeeded nor as failed;
  * `exit unknown` as `how`, `ctx` and `show` say it, trial 11).
  */
-export function fixRecord(f: Pick<FixCandidate, "succeeded" | "unknown" | "sessions">): string {
+export function fixRecord(
+  f: Pick<FixCandidate, "succeeded" | "unknown" | "sessions"> & { gone?: number },
+): string {
   // A run whose store records no exit status (Claude Code's that went well) is no failure:
   // "succeeded 0/1, 1 exit unknown" read as one (trial 9). As short: hooks have 512 bytes.
   const quiet = `${f.unknown}/${f.sessions} no error seen (exit unknown)`;
-  if (!f.succeeded && f.unknown) return quiet;
-  return `succeeded ${f.succeeded}/${f.sessions}${f.unknown ? `, ${quiet}` : ""}`;
+  const gone = f.gone ? `${f.gone}/${f.sessions} free of this error, failed on another` : "";
+  const said = [
+    f.succeeded || (!f.unknown && !gone) ? `succeeded ${f.succeeded}/${f.sessions}` : "",
+    f.unknown ? quiet : "",
+    gone,
+  ];
+  return said.filter(Boolean).join(", ");
 }
 
 /**

@@ -167,6 +167,20 @@ export function followed(
   const corrected = first.failed && failed.kind === "command" && !same(first)
     ? later.find((a) => !a.failed && a !== first && sameAttempt(a, first))
     : undefined;
+  const changedBefore = (until: number) =>
+    actions.some((a) =>
+      a.seq > at && a.seq < until && !a.failed && (a.kind === "edit" || a.kind === "write")
+    );
+  // The first re-run after edits, failing on another error: this error's fix is the edits
+  // before it, not all those made until a re-run passed.
+  const retried = failed.kind === "command" ? later.find(same) : undefined;
+  if (
+    retried?.failed && !retried.noResult && changedBefore(retried.seq) &&
+    (!corrected || corrected.seq > retried.seq)
+  ) {
+    const i = later.indexOf(retried);
+    return { next: retried, then: later.slice(i, i + 3), checked: true, gone: true };
+  }
   let next = corrected && (!rerun || corrected.seq < rerun.seq) ? corrected : rerun ?? first;
   // A passing re-run after commands that changed something: the last of them that did not
   // fail is what made it pass (trial 14: `pip install reqeusts` and `pip3 install --user
@@ -177,9 +191,7 @@ export function followed(
   // listing between).
   if (rerun && next === rerun && failed.kind === "command") {
     const until = rerun.seq;
-    const edited = actions.some((a) =>
-      a.seq > at && a.seq < until && !a.failed && (a.kind === "edit" || a.kind === "write")
-    );
+    const edited = changedBefore(until);
     const between = later.filter((a) =>
       a.seq < until && !a.failed && a.kind === "command" && !same(a)
     );
@@ -301,6 +313,13 @@ export interface Followed {
    * build error is still there", `just status` where `yq` was never run again).
    */
   checked: boolean;
+  /**
+   * `next` is the failing command run again after files were changed, failing on another error
+   * (this one is gone: the caller took the error's last occurrence): the changes before it
+   * fixed this error, whatever passed later (trial 52: Crush fd7da67c's `Invoke-Pester` re-run
+   * after one edit of the tests failed three times more on other errors before it passed).
+   */
+  gone?: boolean;
 }
 
 /**
