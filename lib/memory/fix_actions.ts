@@ -202,12 +202,20 @@ export function followed(
   // else it then said, as its error did not come back (the caller's rule; trial 20: `pytest`
   // failing on another error after `pip install pyyaml` was "not checked"); a failed file
   // action done again, right (not a look around after it).
+  // A file action again on a file of the same name (another folder: the right path); one on
+  // another file is the work going on, no check (trial 52: a read of `…\1` that did not exist,
+  // then a read of `1Password_md.ajson`, was "succeeded 1/1" with no caveat).
   const again = (a: Action) =>
     failed.kind === "command"
       ? same(a) || sameAttempt(a, failed)
-      : a.kind === failed.kind && !a.failed;
+      : a.kind === failed.kind && !a.failed && baseName(a.path) === baseName(failed.path);
   const checked = later.slice(i).some(again);
   return { next, then: later.slice(i, i + 3), checked };
+}
+
+/** The last part of `path`, lower-cased, whichever separator it uses ("" for none). */
+function baseName(path: string | null): string {
+  return (path ?? "").split(/[\\/]/).pop()!.toLowerCase();
 }
 
 /**

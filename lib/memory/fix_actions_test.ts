@@ -282,3 +282,28 @@ Deno.test("a re-run after an edit that fails on another error is where this erro
     ix.cleanup();
   }
 });
+
+// Trial 52 (realdata Claude 744827a2): a read of a file that did not exist, then a read of
+// another file, was offered "succeeded 1/1" as if the read had been done again right.
+Deno.test("a failed file action is checked by one on a file of its name, not on another file", async () => {
+  const s: SessionSpec = {
+    id: "24240004-0000-4000-8000-000000000004",
+    cwd: "/w/v",
+    start: "2026-03-31T01:40:00Z",
+    turns: [
+      { user: "find the secret notes" },
+      { read: "/w/v/response_49b8/1", fail: true, out: "File does not exist." },
+      { read: "/w/v/.smart-env/multi/1Password_md.ajson" },
+    ],
+  };
+  const ix = await indexSessions([s, VIEWED]);
+  try {
+    const other = findFixes(ix.store, "File does not exist.");
+    assertEquals(other.fixes[0].path, "/w/v/.smart-env/multi/1Password_md.ajson");
+    assertEquals(other.fixes[0].checked, false);
+    const right = findFixes(ix.store, NOT_FOUND("/apps/media/radarr/image-repository.yaml"));
+    assertEquals(right.fixes[0].checked, true);
+  } finally {
+    ix.cleanup();
+  }
+});
