@@ -8,7 +8,7 @@
  * @module
  */
 import type { DatabaseSync } from "node:sqlite";
-import type { Env, ParseCtx, Session } from "../core/model.ts";
+import type { Env, Event, ParseCtx, Session } from "../core/model.ts";
 import { rootFrom } from "../core/paths.ts";
 import { columns, tables } from "../core/sqlite_read.ts";
 import { allRows, getRow } from "../core/sqlite_rows.ts";
@@ -116,7 +116,70 @@ export function readCrushSession(
   const row = getRow<CrushSessionRow>(db.prepare(sessionsSql(schema.s) + " WHERE id = ?"), id);
   if (!row || typeof row.id !== "string") return undefined;
   const raw = allRows<RawMessage>(db.prepare(messagesSql(schema.m)), id);
-  return readSession(row, raw, path, project, skip);
+  return readSession(row, raw, path, project, skip, fileHistory(db));
+}
+
+/** The versions Crush kept of each file a session touched, oldest first, by path. */
+export type FileHistory = (session: string) => Map<string, string[]>;
+
+/**
+ * Reads Crush's file history (its `files` table: `{session_id, path, content, version}`, a
+ * version kept before a file's first change and after each; charmbracelet/crush
+ * internal/history, observed in realdata's k3s store), or undefined when the store has none.
+ */
+export function fileHistory(db: DatabaseSync): FileHistory | undefined {
+  if (!tables(db).has("files")) return undefined;
+  const have = columns(db, "files");
+  if (!["session_id", "path", "content", "version"].every((c) => have.has(c))) return undefined;
+  const q = db.prepare(
+    "SELECT path, CAST(content AS TEXT) AS content FROM files WHERE session_id = ? ORDER BY path, version",
+  );
+  return (session) => {
+    const out = new Map<string, string[]>();
+    for (const r of allRows<{ path: unknown; content: unknown }>(q, session)) {
+      if (typeof r.path !== "string" || typeof r.content !== "string") continue;
+      const list = out.get(r.path) ?? [];
+      list.push(r.content);
+      out.set(r.path, list);
+    }
+    return out;
+  };
+}
+
+/**
+ * Gives each write that replaced a file the content it replaced, from Crush's file history:
+ * the version before the first later one holding what the write wrote (`ToolResultInfo
+ * .overwritten`: what `deja restore` gives back; trial 52: a `write` over a 197-byte
+ * kustomization.yaml was "previous content unknown, not restorable"). A file that was new
+ * (an empty version before) gets nothing.
+ */
+function withOverwritten(events: Event[], history: Map<string, string[]>): void {
+  const writes = new Map<string, { path: string; content: string }>();
+  for (const e of events) {
+    const w = e.kind === "tool_call" && e.tool?.id && e.tool.writes?.length === 1
+      ? e.tool.writes[0]
+      : undefined;
+    if (!w) continue;
+    // The history keeps the path Crush resolved; a relative argument resolved against another
+    // folder (a store read where its project is not) is found by its end.
+    const arg = str(obj(e.tool!.input)?.file_path);
+    const tail = arg && !/^(?:\/|[A-Za-z]:)/.test(arg) ? `/${arg.replace(/^\.\//, "")}` : undefined;
+    const ends = tail && !history.has(w.path)
+      ? [...history.keys()].filter((p) => p.endsWith(tail))
+      : [];
+    writes.set(e.tool!.id!, { path: ends.length === 1 ? ends[0] : w.path, content: w.content });
+  }
+  const from = new Map<string, number>();
+  for (const e of events) {
+    const r = e.kind === "tool_result" ? e.result : undefined;
+    const w = r?.callId && !r.isError && !r.notRun ? writes.get(r.callId) : undefined;
+    const versions = w && history.get(w.path);
+    if (!w || !versions) continue;
+    const k = versions.indexOf(w.content, from.get(w.path) ?? 1);
+    if (k < 1) continue;
+    from.set(w.path, k + 1);
+    if (versions[k - 1]) r!.overwritten = versions[k - 1];
+  }
 }
 
 /**
@@ -130,6 +193,7 @@ export function readSession(
   path: string,
   project: string | undefined,
   skip: ParseCtx["skip"],
+  history?: FileHistory,
 ): Session {
   const rows: MessageRow[] = [];
   for (const r of raw) {
@@ -171,6 +235,9 @@ export function readSession(
       ? withModel(crushMessageEvents(r, env), r.model)
       : crushMessageEvents(r, env)
   );
+  if (history && events.some((e) => e.tool?.writes?.length)) {
+    withOverwritten(events, history(row.id));
+  }
   const model = rows.filter((r) => r.role === "assistant" && r.model).at(-1)?.model;
   const title = typeof row.title === "string" ? stripThink(row.title).replace(/\s+/g, " ") : "";
   return {

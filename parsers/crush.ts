@@ -68,6 +68,7 @@ import { arr, obj, str } from "./_util.ts";
 import {
   crushRoot,
   type CrushSessionRow,
+  fileHistory,
   messagesSql,
   type RawMessage,
   readSchema,
@@ -194,10 +195,11 @@ export const crush: Parser = {
         ...(since ? [since] : []),
       );
       const msgs = db.prepare(messagesSql(m));
+      const history = fileHistory(db);
       for (const row of sessions) {
         if (typeof row.id !== "string" || row.id.startsWith("title-")) continue;
         const raw = allRows<RawMessage>(msgs, row.id);
-        yield readSession(row, raw, source.path, project, ctx.skip.bind(ctx));
+        yield readSession(row, raw, source.path, project, ctx.skip.bind(ctx), history);
       }
       const w = typeof top === "number" ? top : Number(top);
       ctx.endWatermark = Number.isFinite(w) && w > 0 ? w : ctx.since;

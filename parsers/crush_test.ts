@@ -984,3 +984,52 @@ Deno.test({
     }
   },
 });
+
+// Trial 52 (realdata k3s store, session a4217d5a): a write over a 197-byte kustomization.yaml
+// was "previous content unknown, not restorable" while Crush's file history kept it.
+Deno.test("a write over a file gets the content it replaced from Crush's file history", async () => {
+  const t = temp();
+  try {
+    const files =
+      `CREATE TABLE files (id TEXT PRIMARY KEY, session_id TEXT NOT NULL, path TEXT NOT NULL,
+      content TEXT NOT NULL, version INTEGER NOT NULL DEFAULT 0, created_at INTEGER NOT NULL,
+      updated_at INTEGER NOT NULL);`;
+    const v = (id: string, path: string, content: string, version: number) =>
+      `INSERT INTO files VALUES ('${id}', 's1', '${path}', '${content}', ${version}, 1, 1);`;
+    const db = store(
+      t,
+      "app",
+      files + sess("s1") +
+        msg(
+          "s1",
+          "assistant",
+          P(
+            call("w1", "write", { file_path: "k/kustomization.yaml", content: "b\n" }),
+            call("w2", "write", { file_path: "/w/app/k/kustomization.yaml", content: "c\n" }),
+            call("w3", "write", { file_path: "/w/app/new.txt", content: "n\n" }),
+            call("w4", "write", { file_path: "/w/app/x.txt", content: "z\n" }),
+            fin,
+          ),
+        ) +
+        msg("s1", "tool", P(res("w1", "File successfully written"))) +
+        msg("s1", "tool", P(res("w2", "File successfully written"))) +
+        msg("s1", "tool", P(res("w3", "File successfully written"))) +
+        msg("s1", "tool", P(res("w4", "File successfully written"))) +
+        // The history keeps the path Crush resolved, here another folder than the one read.
+        v("f0", "/Users/u/app/k/kustomization.yaml", "a\n", 0) +
+        v("f1", "/Users/u/app/k/kustomization.yaml", "b\n", 1) +
+        v("f2", "/Users/u/app/k/kustomization.yaml", "c\n", 2) +
+        v("n0", "/w/app/new.txt", "", 0) +
+        v("n1", "/w/app/new.txt", "n\n", 1) +
+        v("x0", "/w/app/x.txt", "old\n", 0) +
+        v("x1", "/w/app/x.txt", "z\n", 1),
+    );
+    const { sessions } = await parse(db);
+    const over = events(sessions[0], "tool_result").map((e) => e.result?.overwritten);
+    // The second write's path is not the history's, nor its argument relative: not guessed; a
+    // new file (an empty version before) replaced nothing.
+    assertEquals(over, ["a\n", undefined, undefined, "old\n"]);
+  } finally {
+    t.cleanup();
+  }
+});
