@@ -189,7 +189,9 @@ function runBlame(a: Args, io: IO): number {
     const filters = filtersUsed(args.filter);
     const visible = d.total - d.hidden;
     io.err(
-      filteredText(`deja: no session touched ${shown}`, {
+      // Sessions of throwaway projects that did are said so (trial 52: "no session touched"
+      // a file a hidden session had edited).
+      filteredText(`deja: no session ${d.hidden ? `listed ` : ""}touched ${shown}`, {
         filters,
         without: filters.length ? visible : 0,
       }),

@@ -13,6 +13,7 @@ import { captureIO } from "../../tests/_cli_io.ts";
 import { DejaError } from "../../core/errors.ts";
 import { csi } from "./output.ts";
 import { blameCmd, blameData, parseBlame } from "./cmd_blame.ts";
+import { restoreCmd } from "./cmd_restore.ts";
 import type { SessionSpec } from "../../tests/_memory.ts";
 
 const ID = "b1a40000-1111-4222-8333-444455556666";
@@ -220,6 +221,23 @@ Deno.test("blame's header counts the sessions it lists, not the throwaway ones l
     await blameCmd.run({ values: { json: true }, positionals: ["README.md"] }, json.io);
     const doc = JSON.parse(json.out());
     assertEquals([doc.total, doc.listed, doc.hidden], [3, 2, 1]);
+    // Only a throwaway session touched it: not "no session touched" (trial 52).
+    const only = captureIO(ix.env, false);
+    const path = { values: {}, positionals: ["/tmp/scratch/README.md"] };
+    assertEquals(await blameCmd.run(path, only.io), 1);
+    assert(
+      only.err().startsWith("deja: no session listed touched /tmp/scratch/README.md\n"),
+      only.err(),
+    );
+    assertStringIncludes(only.err(), "1 session of throwaway");
+    const restored = captureIO(ix.env, false);
+    assertEquals(await restoreCmd.run(path, restored.io), 1);
+    assert(
+      restored.err().startsWith(
+        "deja: no agent replaced text in /tmp/scratch/README.md in a session listed\nhint: 1 session",
+      ),
+      restored.err(),
+    );
   } finally {
     ix.cleanup();
   }

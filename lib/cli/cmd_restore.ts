@@ -409,7 +409,7 @@ export function spanNotes(span: PickedSpan, writing: boolean): string[] {
 function runRestore(a: Args, io: IO): number {
   const args = parseRestore(a);
   const d = withStore(io, (store) => restoreData(store, args, io));
-  hiddenHint(io, d.hidden);
+  if (d.spans.length) hiddenHint(io, d.hidden);
   if (d.line && !args.json && d.spans.length) io.err(lineNote(d.line, d.spans.length));
   if (!d.spans.length) {
     // `app.py:abc`: a place that is no line number, on a file that exists (trial 18).
@@ -422,7 +422,14 @@ function runRestore(a: Args, io: IO): number {
       );
     }
     if (args.json) printJson(io, restoreJson(d));
-    else io.err(`deja: no agent replaced text in ${tilde(d.target, io.env.home)}\n`);
+    else {
+      io.err(
+        `deja: no agent replaced text in ${tilde(d.target, io.env.home)}${
+          d.hidden ? " in a session listed" : ""
+        }\n`,
+      );
+    }
+    hiddenHint(io, d.hidden);
     return 1;
   }
   if (args.span === undefined && args.out === undefined) {
