@@ -268,6 +268,11 @@ Deno.test("findFixes reads exception lines of Python and other languages as erro
   ]);
   assertEquals(errorSignatures("KeyError: 'user_id'"), ["keyerror user id"]);
   assertEquals(errorSignatures("MyErrorHandler started"), []);
+  // An exception's name alone, of two words or more, is looked for (trial 53); a builtin's
+  // (`TypeError`) alone says too little.
+  assertEquals(errorSignatures("MalformedYAMLError"), ["malformedyamlerror"]);
+  assertEquals(errorSignatures("  ModuleNotFoundError "), ["modulenotfounderror"]);
+  assertEquals(errorSignatures("TypeError"), []);
 });
 
 Deno.test("an error holding a short line of another error is not that error (helm: file not found)", () => {
