@@ -70,6 +70,15 @@ Deno.test({
       assert(spans[0].text.startsWith("apiVersion: kustomize.config.k8s.io/v1beta1"));
       assert(!spans[0].text.includes("- redis"), "the old side, before redis was added");
 
+      // A write over a file gives back what it replaced, from Crush's file history (trial 52:
+      // "previous content unknown, not restorable").
+      const over = listSpans(ix.store, "apps/fun/chex-mix-timer/kustomization.yaml", {
+        cwd: "/nowhere",
+      }).spans.filter((x) => x.op === "write");
+      assertEquals(over.map((x) => x.restorable), [true]);
+      assertStringIncludes(over[0].text, "  - deployment.yaml\n");
+      assert(!over[0].text.includes("frontend-deployment.yaml"), "the file before the write");
+
       // Windows paths written by Crush on Windows, matched by file name.
       const w = blame(ix.store, "WinSetup.psm1", { cwd: "/nowhere" });
       assertEquals(w.match, "basename");
