@@ -809,6 +809,10 @@ function harnessSaid(events: Events, last: EventRow | undefined): string | null 
   }” (last request: “${oneLine(last.text, 200)}”).`;
 }
 
+/** A reply that goes on to check what it said: "Let me check the logs", "I'll verify it". */
+const GOES_TO_CHECK =
+  /\b(?:let me|let's|i'll|i will|i need to|next,? i)\s+(?:now\s+)?(?:check|look|verify|see|inspect|investigate|confirm|examine|dig|test|review)\b/i;
+
 /**
  * Concluding assistant sentences, deduplicated, in order. A sentence that only infers from
  * what was just seen ({@link INFERENCE}) counts from a reply no tool call follows before the
@@ -829,7 +833,11 @@ function findDecisions(events: Events): string[] {
       const key = s.toLowerCase().replace(/\W+/g, " ").trim();
       if (seen.has(key)) continue;
       seen.add(key);
-      found.push({ s, at: e.seq, inferred: INFERENCE.test(s) });
+      // An inference the same reply then sets out to check is a step of the work (trial 53:
+      // "… restarted recently, which explains why it's going down. Let me check the logs").
+      const inferred = INFERENCE.test(s);
+      if (inferred && GOES_TO_CHECK.test(e.text.slice(e.text.indexOf(s) + s.length))) continue;
+      found.push({ s, at: e.seq, inferred });
     }
   }
   // Read after the loop above: its statement is the one these use.

@@ -1148,3 +1148,32 @@ Deno.test("the Problem is the first request however short, not a greeting or a m
     ix.cleanup();
   }
 });
+
+// Trial 53 (realdata Crush 0d21b928): "I see the main Forgejo pod was restarted recently which
+// explains why it's going down. Let me check the logs" was listed as a decision; the user's logs
+// two messages later showed no restart.
+Deno.test("Decisions leave out an inference its own reply sets out to check", async () => {
+  const s: SessionSpec = {
+    id: "aaaa0053-0000-4000-8000-000000000053",
+    cwd: "/w/k",
+    start: "2025-09-06T01:00:00Z",
+    turns: [
+      { user: "forgejo keeps going down, find out why" },
+      {
+        say: "I see the main Forgejo pod was restarted recently which explains why it's going " +
+          "down. Let me check the logs to see what's causing the restarts:",
+      },
+      { user: "Excellent! Please look at those logs now" },
+      { say: "The Redis connection string was wrong, which explains why the pod crashed." },
+    ],
+  };
+  const ix = await indexSessions([s]);
+  try {
+    const d = sessionDigest(ix.store, rowId(ix.store, s.id));
+    assertEquals(d.decisions, [
+      "The Redis connection string was wrong, which explains why the pod crashed.",
+    ]);
+  } finally {
+    ix.cleanup();
+  }
+});
