@@ -151,8 +151,12 @@ function narrated(res: SearchResult): string {
       list(res.changes.filter((c) => !spelt.includes(c.from)))
     }`
     : list(res.changes);
+  // Time words rank, never sort nor filter (trial 53: "ranked by time" read as a list in
+  // order of time, its hits' order).
   const time = res.time
-    ? ` (ranked by time: "${res.time.words}"${whichYear(res.time)}${outside(res)})`
+    ? ` (time "${res.time.words}"${whichYear(res.time)}: sessions in it ranked first${
+      outside(res)
+    })`
     : "";
   // A word typed joined that the history writes as two (`zorblatcount` -> `zorblat count`).
   const apart = res.tier === "substring" && res.changes.length > 0 &&
