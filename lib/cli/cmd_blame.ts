@@ -236,17 +236,18 @@ function sessionLines(
   const shown = s.changes.slice(-3);
   const earlier = s.changes.slice(0, s.changes.length - shown.length);
   let before = earlier.findLast((x) => x.before)?.before;
-  let after = earlier.findLast((x) => x.after)?.after;
   // Several paths matched (a bare name, other checkouts): each change names its own (trial 9:
   // "2 edits" of two different README.md files, told apart only by --json).
   const where = (ch: BlameChange) => s.paths.length > 1 ? `  ${tilde(ch.path, io.env.home)}` : "";
-  for (const ch of shown) {
+  shown.forEach((ch, i) => {
     lines.push(`    ${c.dim(`${ch.op.padEnd(5)} ${fmtTime(ch.time)}${where(ch)}`)}`);
     if (ch.before && ch.before !== before) lines.push(`      said before: ${ch.before}`);
-    if (ch.after && ch.after !== after) lines.push(`      said after:  ${ch.after}`);
+    // What was said after several changes goes under the last of them, the one it follows
+    // (trial 52: a closing "Done … 4 passed" under the first of three edits, 12 minutes and a
+    // failing test run before it).
+    if (ch.after && ch.after !== shown[i + 1]?.after) lines.push(`      said after:  ${ch.after}`);
     before = ch.before ?? before;
-    after = ch.after ?? after;
-  }
+  });
   const more = earlier.length;
   if (more > 0) lines.push(c.dim(`    … ${more} earlier change${more === 1 ? "" : "s"} (--json)`));
   return lines;

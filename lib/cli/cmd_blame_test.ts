@@ -311,3 +311,35 @@ Deno.test("blame marks a session's time that only its store file's mtime gives",
     ix.cleanup();
   }
 });
+
+// Trial 52 (realdata Crush fd7da67c): the closing "Done … 4 passed", said after the third of
+// three edits, was printed under the first, 12 minutes and a failing test run before it.
+Deno.test("blame prints what was said after several changes under the last of them", async () => {
+  const ix = await indexSessions([{
+    id: "b1a00000-1111-4222-8333-000000000052",
+    cwd: "/w/win",
+    start: "2026-01-13T20:50:00Z",
+    turns: [
+      { user: "fix the tests" },
+      { edit: "/w/win/tests/a.Tests.ps1", old: "-BeTrue", new: "Be $true" },
+      { bash: "pwsh -c Invoke-Pester", out: "Failed: 1", exit: 3 },
+      { edit: "/w/win/tests/a.Tests.ps1", old: "x", new: "y" },
+      { edit: "/w/win/tests/a.Tests.ps1", old: "y", new: "z" },
+      { say: "Done: the tests pass now, 4 passed." },
+    ],
+  }]);
+  try {
+    const pipe = captureIO(ix.env, false);
+    assertEquals(
+      await blameCmd.run({ values: {}, positionals: ["/w/win/tests/a.Tests.ps1"] }, pipe.io),
+      0,
+    );
+    const out = pipe.out().split("\n").map((l) => l.trim());
+    const edits = out.flatMap((l, k) => l.startsWith("edit") ? [k] : []);
+    const said = out.flatMap((l, k) => l.startsWith("said after:") ? [k] : []);
+    assertEquals(edits.length, 3, pipe.out());
+    assertEquals(said, [edits[2] + 1], pipe.out());
+  } finally {
+    ix.cleanup();
+  }
+});
