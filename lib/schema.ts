@@ -1123,6 +1123,21 @@ export const Q = {
     ["origin"],
   ),
   /** Row ids of every session not from `origin` (null: this machine). */
+  /**
+   * Sessions none of whose models holds `text` (any case): `--model` (lib/search/sessions.ts
+   * `originHidden`). `model` is the last reply's, `models` every one of a session that switched.
+   */
+  /** How many sessions one of whose models holds `text` (any case): {@link Q.sessionsNotOfModel}'s others. */
+  sessionsOfModel: query<{ text: string }, { n: number }>(
+    `SELECT count(*) AS n FROM sessions
+    WHERE instr(lower(COALESCE(model, '') || ' ' || COALESCE(models, '')), lower(?)) > 0`,
+    ["text"],
+  ),
+  sessionsNotOfModel: query<{ text: string }, Id>(
+    `SELECT id FROM sessions
+    WHERE instr(lower(COALESCE(model, '') || ' ' || COALESCE(models, '')), lower(?)) = 0`,
+    ["text"],
+  ),
   sessionsNotOfOrigin: query<{ origin: string | null }, Id>(
     `SELECT id FROM sessions WHERE origin IS NOT ?`,
     ["origin"],

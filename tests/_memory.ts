@@ -61,6 +61,8 @@ export interface SessionSpec {
    * records `isSidechain`, `agentId`), as Claude Code files a `Task` agent.
    */
   agent?: string;
+  /** The model each reply names (`message.model`). */
+  model?: string;
 }
 
 /** Claude Code JSONL lines for one session. */
@@ -112,7 +114,12 @@ export function claudeLines(s: SessionSpec): string[] {
       lines.push(JSON.stringify({
         ...base(),
         type: "assistant",
-        message: { id: `msg_${n}`, role: "assistant", content: [{ type: "text", text: turn.say }] },
+        message: {
+          id: `msg_${n}`,
+          role: "assistant",
+          content: [{ type: "text", text: turn.say }],
+          ...(s.model ? { model: s.model } : {}),
+        },
       }));
     } else if ("bash" in turn) {
       const id = call("Bash", { command: turn.bash });

@@ -10,7 +10,7 @@ import { quoteShown } from "./common.ts";
 
 /** One filter as typed: its flag and value. */
 export interface FilterUsed {
-  flag: "--harness" | "--project" | "--since" | "--role" | "--session";
+  flag: "--harness" | "--project" | "--since" | "--role" | "--session" | "--model";
   value: string;
   /** `--since` given as a window's words (`deja last month`): named by them, not the flag. */
   phrase?: boolean;
@@ -26,7 +26,14 @@ export interface FilteredOut {
 
 /** The filters given, in flag order; none for an unfiltered search. */
 export function filtersUsed(
-  f: { harness?: string[]; project?: string; since?: string; role?: string[]; session?: string },
+  f: {
+    harness?: string[];
+    project?: string;
+    since?: string;
+    role?: string[];
+    session?: string;
+    model?: string;
+  },
 ): FilterUsed[] {
   const out: FilterUsed[] = [];
   if (f.harness?.length) out.push({ flag: "--harness", value: f.harness.join(",") });
@@ -34,6 +41,7 @@ export function filtersUsed(
   if (f.since) out.push({ flag: "--since", value: f.since });
   if (f.role?.length) out.push({ flag: "--role", value: f.role.join(",") });
   if (f.session) out.push({ flag: "--session", value: f.session.trim() });
+  if (f.model) out.push({ flag: "--model", value: f.model });
   return out;
 }
 
@@ -73,6 +81,7 @@ export function filteredText(head: string, f?: FilteredOut, unit = "session"): s
     "--since": "since",
     "--role": "in role",
     "--session": "in session",
+    "--model": "with model",
   };
   const where = f.filters.map((x) => x.phrase ? inPhrase(x.value) : `${words[x.flag]} ${x.value}`)
     .join(", ");

@@ -38,6 +38,11 @@ export const FILTER_OPTIONS: Record<string, OptionSpec> = {
     value: "<name|local>",
     description: "only sessions of this machine ('local') or of this remote ('deja remote list')",
   },
+  model: {
+    type: "string",
+    value: "<text>",
+    description: "only sessions whose model's name contains this (qwen, gpt-5, opus)",
+  },
 };
 
 /**
@@ -96,6 +101,8 @@ export interface SessionFilter {
   project?: string;
   /** As typed; checked against the remotes when the filter is applied ({@link hiddenOf}). */
   from?: string;
+  /** `--model`: a text one of the session's models holds. */
+  model?: string;
   junk: boolean;
 }
 
@@ -105,6 +112,9 @@ export function parseFilter(a: Args): SessionFilter {
     harness: harnessOpt(a),
     project: a.values.project as string | undefined,
     from: typeof a.values.from === "string" ? a.values.from : undefined,
+    model: typeof a.values.model === "string" && a.values.model.trim()
+      ? a.values.model.trim()
+      : undefined,
     junk: Boolean(a.values.junk),
   };
 }
@@ -122,6 +132,7 @@ export function hiddenOf(store: Store, f: SessionFilter, io: Pick<IO, "env" | "c
     here: io.cwd,
     project: f.project,
     from: f.from === undefined ? undefined : checkFrom(f.from, io),
+    model: f.model,
   });
 }
 
@@ -133,6 +144,9 @@ export function hiddenFor(store: Store, a: Args, io: IO): Set<number> {
     here: io.cwd,
     project: a.values.project as string | undefined,
     from: fromOpt(a, io),
+    model: typeof a.values.model === "string" && a.values.model.trim()
+      ? a.values.model.trim()
+      : undefined,
   });
 }
 

@@ -59,6 +59,16 @@ export function absentHint(io: IO, a: Absent | undefined): void {
     /^[\w .-]+$/.test(a.query) ? a.query : `'${a.query.replaceAll("'", "'\\''")}'`,
     ...(a.filters ?? []).map((f) => `${f.flag} ${shQuoteShown(f.value)}`),
   ].join(" ");
+  // A model's name among the words: the search among that model's sessions (trial 53).
+  if (a.model && !a.id) {
+    const m = a.model;
+    io.err(
+      `hint: '${m.word}' is no word of any session, but part of the model's name of ${
+        m.sessions === 1 ? "1 session" : `${m.sessions} sessions`
+      }: ${searchCommand(`${cmd} --model ${shQuoteShown(m.word)}`)}\n`,
+    );
+    return;
+  }
   // A session's id among the words (trial 46: `deja 5fbf3543 centered` was told to drop it):
   // the search within that session.
   if (a.id && a.words.length === 1 && a.idEmpty) {

@@ -102,7 +102,12 @@ export function ctxData(store: Store, args: CtxArgs, io: Pick<IO, "env" | "cwd">
   const picked = pickSession(store, args.query, {
     harness: args.filter.harness,
     project: args.filter.project,
-    ...searchHiding({ env: io.env, junk: args.filter.junk, here: io.cwd }),
+    ...searchHiding({
+      env: io.env,
+      junk: args.filter.junk,
+      here: io.cwd,
+      model: args.filter.model,
+    }),
   }, missed);
   if (!picked) {
     return {

@@ -44,7 +44,7 @@ export const lastCmd: CommandSpec = {
   asks: true,
   refresh: true,
   usage: "last [n | --limit <n>] [week | 30 days | in march | yesterday | jan 13th …] " +
-    "[--harness <id>] [--project <text>] [--since <30d|date>] [--junk] [--json]",
+    "[--harness <id>] [--project <text>] [--since <30d|date>] [--model <text>] [--junk] [--json]",
   maxPositionals: 1,
   // `deja last 30 days`, `deja last 2 weeks` (trial 17b: refused, 'days' unexpected).
   wordsFit: (words) => lastWindow(words) !== undefined,
@@ -223,7 +223,7 @@ export function lastData(store: Store, args: LastArgs, io: Pick<IO, "env" | "cwd
   const unfiltered = () => {
     const all = lastSessions(store, {
       limit: 1,
-      hidden: hiddenOf(store, args.filter, io),
+      hidden: hiddenOf(store, { ...args.filter, model: undefined }, io),
       count: true,
     });
     return all.total ?? 0;

@@ -67,7 +67,7 @@ const ROLES: Record<string, string[]> = {
 export const searchCmd: CommandSpec = {
   refresh: true,
   usage: "search <query...> [--harness <id>] [--project <text>] [--since <30d|date>] " +
-    "[--role <kind>] [--session <id>] [--re] [--junk] [--limit N] [--json]",
+    "[--role <kind>] [--session <id>] [--model <text>] [--re] [--junk] [--limit N] [--json]",
   options: {
     ...FILTER_OPTIONS,
     ...SINCE_OPTION,
@@ -134,6 +134,8 @@ export interface SearchData {
    * those words, the query without them, and how many sessions it matches (more than none).
    */
   absent?: Absent;
+  /** The query, a word no session holds, is part of the model's name of this many sessions. */
+  modelOf?: { word: string; sessions: number };
   /** Two words each held by sessions, none holding both (lib/cli/_search_notes.ts). */
   apart?: ApartWord[];
   /** Sessions matching the query that `--since` left out as undated (lib/session_time.ts). */
@@ -215,6 +217,7 @@ export async function searchData(
       junk: filter.junk,
       here: io.cwd,
       from: filter.from === undefined ? undefined : checkFrom(filter.from, io),
+      model: filter.model,
     }),
     snippets: sessionIds ? 10 : 3,
   };
@@ -254,6 +257,7 @@ export async function searchData(
       since: undefined,
       kinds: undefined,
       sessionIds: undefined,
+      ...(opts.origins ? { origins: { ...opts.origins, model: undefined } } : {}),
       limit: 1,
     });
     const without = all.nothingMatched ? 0 : all.total;
@@ -322,8 +326,15 @@ export async function searchData(
   const idOf = !args.regex && (!result.results.length || (!exact && /\d/.test(args.query)))
     ? sessionIdTyped(store, args.query)
     : undefined;
+  // A model's name alone (trial 53: `deja qwen` said only "nothing matched").
+  const word = args.query.trim();
+  const modelOf = !result.results.length && !args.regex && !idOf && !filter.model &&
+      /^[\w.:/-]+$/.test(word)
+    ? Q.sessionsOfModel.get(store, { text: word })!.n
+    : 0;
   return {
     ...(idOf ? { idOf } : {}),
+    ...(modelOf ? { modelOf: { word, sessions: modelOf } } : {}),
     result,
     refs,
     about,
@@ -612,6 +623,14 @@ function hintsText(d: SearchData, args: Pick<SearchArgs, "query" | "regex">): st
   undatedHint(io, d.undated);
   unquotedHint(io, d.unquoted);
   absentHint(io, d.absent);
+  if (d.modelOf) {
+    const n = d.modelOf.sessions;
+    io.err(
+      `hint: '${d.modelOf.word}' is part of the model's name of ${
+        n === 1 ? "1 session" : `${n} sessions`
+      }: deja last --model ${shQuote(d.modelOf.word)}\n`,
+    );
+  }
   if (!found) apartHint(io, d.apart, d.filtered?.filters);
   changedHint(io, d.changed);
   idHint(io, d.idOf);

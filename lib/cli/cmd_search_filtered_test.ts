@@ -7,6 +7,7 @@ import { assertEquals, assertStringIncludes } from "../../tests/_assert.ts";
 import { indexSessions } from "../../tests/_memory.ts";
 import { captureIO } from "../../tests/_cli_io.ts";
 import { parseSearch, searchCmd } from "./cmd_search.ts";
+import { lastCmd } from "./cmd_last.ts";
 import { harnessId } from "../../core/registry.ts";
 
 const args = (positionals: string[], values: Record<string, unknown> = {}) => ({
@@ -74,4 +75,56 @@ Deno.test("--harness takes an id in any case and the harness's names (claude-cod
     "codex",
     undefined,
   ]);
+});
+
+// Trial 53: people recall a session by its model ("the one with qwen"); `qwen` was "in no
+// session" and no command could list that model's sessions.
+Deno.test("--model keeps the sessions of that model, and a model's name typed is pointed to it", async () => {
+  const spec = (n: number, model: string, say: string) => ({
+    id: `5ea00000-1111-4222-8333-00000000000${n}`,
+    cwd: "/w/app",
+    start: `2026-11-0${n}T10:00:00Z`,
+    model,
+    turns: [{ user: "fix the flaky websocket reconnect" }, { say }],
+  });
+  const ix = await indexSessions([
+    spec(1, "qwen/qwen3-coder", "Reconnect backoff added."),
+    spec(2, "claude-opus-4-5", "Reconnect jitter added."),
+  ]);
+  try {
+    const kept = captureIO(ix.env, false);
+    assertEquals(
+      await searchCmd.run(args(["websocket"], { model: "QWEN", json: true }), kept.io),
+      0,
+    );
+    const doc = JSON.parse(kept.out());
+    assertEquals(doc.results.map((r: { id: string }) => r.id), [spec(1, "", "").id]);
+    const none = captureIO(ix.env, false);
+    assertEquals(await searchCmd.run(args(["websocket"], { model: "gemma" }), none.io), 1);
+    assertStringIncludes(
+      none.err(),
+      'nothing matched "websocket" with model gemma; without --model: 2 sessions',
+    );
+    const named = captureIO(ix.env, false);
+    assertEquals(await searchCmd.run(args(["qwen"]), named.io), 1);
+    assertStringIncludes(
+      named.err(),
+      "hint: 'qwen' is part of the model's name of 1 session: deja last --model qwen\n",
+    );
+    const among = captureIO(ix.env, false);
+    await searchCmd.run(args(["qwen", "websocket", "reconnect"]), among.io);
+    assertStringIncludes(
+      among.err(),
+      "hint: 'qwen' is no word of any session, but part of the model's name of 1 session: " +
+        "deja websocket reconnect --model qwen\n",
+    );
+    const last = captureIO(ix.env, false);
+    assertEquals(await lastCmd.run(args([], { model: "opus", json: true }), last.io), 0);
+    assertEquals(
+      JSON.parse(last.out()).sessions.map((s: { id: string }) => s.id),
+      [spec(2, "", "").id],
+    );
+  } finally {
+    ix.cleanup();
+  }
 });

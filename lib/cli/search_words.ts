@@ -25,6 +25,11 @@ export interface Absent {
   sessions: number;
   /** Those filters, for the command the hint gives. */
   filters?: FilterUsed[];
+  /**
+   * One of the words names the model of some sessions, not a word of theirs (trial 53: `qwen`
+   * was "in no session" of a history whose Crush sessions ran `qwen/qwen3-coder`).
+   */
+  model?: { word: string; sessions: number };
   /** The one word of them that is a session's id (lib/cli/cmd_search.ts): searched within it. */
   id?: string;
   /** That session holds none of the other words as the search reads them ({@link idHolds}). */
@@ -72,11 +77,15 @@ export function absentWords(
   if (!gone.length || !left.length || left.every((t) => STOP_WORDS.has(t))) return undefined;
   const r = search(store, rest, { ...opts, limit: 1 });
   if (r.nothingMatched || !r.total) return undefined;
+  const model = gone.length === 1 && !filters.some((f) => f.flag === "--model")
+    ? Q.sessionsOfModel.get(store, { text: gone[0] })!.n
+    : 0;
   return {
     words: [...new Set(gone)],
     query: rest,
     sessions: r.total,
     ...(filters.length ? { filters } : {}),
+    ...(model ? { model: { word: gone[0], sessions: model } } : {}),
   };
 }
 

@@ -207,6 +207,8 @@ export interface HideOptions {
   project?: string;
   /** `--from`: only sessions of this machine (`local`) or of this remote. */
   from?: string;
+  /** `--model`: only sessions one of whose replies' models holds this (any case). */
+  model?: string;
   /** Answering a hook or an agent (MCP): remotes whose policy is `--no-auto` are left out. */
   auto?: boolean;
 }
@@ -223,7 +225,7 @@ export function searchHiding(
     exclude: excludePatterns(o.env),
     here: o.here,
     env: o.env,
-    origins: { from: o.from, auto: o.auto },
+    origins: { from: o.from, auto: o.auto, model: o.model },
   };
 }
 
@@ -231,6 +233,8 @@ export function searchHiding(
 export interface OriginRule {
   from?: string;
   auto?: boolean;
+  /** Only sessions one of whose models holds this text (`--model`). */
+  model?: string;
 }
 
 /**
@@ -243,6 +247,9 @@ export function originHidden(store: Store, env: Env, rule: OriginRule): number[]
   if (rule.from) {
     const origin = rule.from === "local" ? null : rule.from;
     out.push(...Q.sessionsNotOfOrigin.all(store, { origin }).map((r) => r.id));
+  }
+  if (rule.model) {
+    out.push(...Q.sessionsNotOfModel.all(store, { text: rule.model }).map((r) => r.id));
   }
   if (rule.auto) {
     let quiet: string[] = [];
