@@ -686,6 +686,19 @@ export const Q = {
     WHERE f.session_id = ? AND f.op = 'read' AND f.failed = 0 AND e.seq < ? ORDER BY e.seq`,
     ["session", "before"],
   ),
+  /**
+   * The edit rows of the events `ids` (a JSON array), in each call's order, with the call's
+   * input (lib/memory/edit_lines.ts `replacingAll`: which replaced every occurrence).
+   */
+  editInputs: query<
+    { ids: string },
+    { id: number; event_id: number; op: string; data: string | null }
+  >(
+    `SELECT f.id AS id, f.event_id AS event_id, f.op AS op, e.data AS data
+    FROM files f JOIN events e ON e.id = f.event_id
+    WHERE f.event_id IN (SELECT value FROM json_each(?)) AND f.op = 'edit' ORDER BY f.event_id, f.id`,
+    ["ids"],
+  ),
   /** The file touches of session `session` in order, with their event's seq. */
   filesInOrder: query<{ session: number }, FileAtRow & { input: string | null }>(
     `SELECT ${FILE_AT}, e.data AS input

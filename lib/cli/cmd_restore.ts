@@ -281,6 +281,7 @@ export function spanJson(s: PickedSpan, withText: boolean): Record<string, unkno
     bytes: s.bytes,
     redacted: s.redacted,
     cut: s.cut,
+    replace_all: s.replaceAll ?? false,
     time: isoTime(s.time),
     time_source: s.timeSource,
     time_from_file: s.timeSource === "file",
@@ -350,6 +351,7 @@ export function restoreText(d: RestoreData, typed: string, io: Pick<IO, "isTTY" 
       s.cut && s.unrestorable !== "cut" && "cut",
       s.timeSource === "file" && "file time",
       s.parts > 1 && `part ${s.part} of ${s.parts} of one ${s.op}`,
+      s.replaceAll && "replaced every occurrence",
     ].filter(Boolean).join(", ");
     const where = s.path === target && match === "exact" ? "" : `  ${tilde(s.path, io.env.home)}`;
     lines.push(

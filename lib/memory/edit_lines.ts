@@ -8,6 +8,7 @@
  * @module
  */
 import { diffArrays } from "diff";
+import type { FileRow } from "../rows.ts";
 
 /** One line of an edit: kept (` `), removed (`-`) or added (`+`). */
 export interface EditLine {
@@ -69,5 +70,44 @@ export function diffText(old: string, neu: string, context = 2): string[] {
     out.push(`${l.mark} ${l.text.replace(/\r$/, "\u240d")}`);
   });
   flush();
+  return out;
+}
+
+/**
+ * The edits of `files` that replaced every occurrence of their old text
+ * (Claude Code's and Kimi's `replace_all`, opencode's `replaceAll`), read from
+ * their call's input as `events.data` keeps it (`data`, by event row id; a long input is not
+ * kept: then unknown). A MultiEdit's spans are its rows in order. Trial 10: an Edit with
+ * `replace_all` showed as one plain change.
+ */
+export function replacingAll<F extends Pick<FileRow, "op" | "event_id">>(
+  files: readonly F[],
+  data: ReadonlyMap<number, string | null>,
+): Set<F> {
+  const out = new Set<F>();
+  const all = (o: unknown) =>
+    !!o && typeof o === "object" &&
+    ((o as Record<string, unknown>).replace_all === true ||
+      (o as Record<string, unknown>).replaceAll === true);
+  const place = new Map<number, number>();
+  for (const f of files) {
+    if (f.op !== "edit") continue;
+    const i = place.get(f.event_id) ?? 0;
+    place.set(f.event_id, i + 1);
+    const d = data.get(f.event_id);
+    if (!d || !/replace_?all/i.test(d)) continue;
+    let input: Record<string, unknown>;
+    try {
+      input = JSON.parse(d);
+    } catch {
+      continue;
+    }
+    const list = Array.isArray(input?.edits)
+      ? input.edits
+      : Array.isArray(input?.edit)
+      ? input.edit
+      : [];
+    if (all(input) || all(list[i])) out.add(f);
+  }
   return out;
 }

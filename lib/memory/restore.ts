@@ -52,6 +52,7 @@ import type { SessionRow } from "../rows.ts";
 import { findTouches, type PathMatch } from "./paths.ts";
 import { Anchors, placedTime, type TimeSource } from "./order.ts";
 import { countsAsHidden } from "../search/sessions.ts";
+import { replacingAll } from "./edit_lines.ts";
 
 /** One restorable span. */
 export interface RestoreSpan {
@@ -84,6 +85,12 @@ export interface RestoreSpan {
   redacted: boolean;
   /** True when the span was over the 1 MiB cap and its middle was cut at index time. */
   cut: boolean;
+  /**
+   * True when the edit replaced every occurrence of `text` (`replace_all`): written back in
+   * place it goes back in each of them (trial 52: a `<#!` replaced on nine lines was listed
+   * as a one-line span).
+   */
+  replaceAll?: boolean;
   /**
    * Epoch ms: the event's, else the time that placed it in the order
    * (lib/memory/order.ts: its session's, or a subagent's spawning call);
@@ -157,6 +164,13 @@ export function listSpans(
     sessions.set(s.id, s);
   }
   const anchors = m.anchors ?? new Anchors(store, sessions.values());
+  const edited = [...new Set(m.touches.filter((t) => t.op === "edit").map((t) => t.eventId))];
+  const every = new Set<number>();
+  if (edited.length) {
+    const rows = Q.editInputs.all(store, { ids: JSON.stringify(edited) });
+    const data = new Map(rows.map((r) => [r.event_id, r.data]));
+    for (const r of replacingAll(rows, data)) every.add(r.id);
+  }
   const seen = new Map<string, RestoreSpan>();
   const spans: RestoreSpan[] = [];
   const hidden = new Set<number>();
@@ -203,6 +217,7 @@ export function listSpans(
       bytes: enc.encode(text).length,
       redacted,
       cut,
+      ...(every.has(t.id) ? { replaceAll: true } : {}),
       time: placed.time,
       timeSource: placed.source,
       harness: s.harness,

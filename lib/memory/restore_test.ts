@@ -250,3 +250,30 @@ Deno.test("writeSpan refuses a relative span from a session with no work dir ont
     ix.cleanup();
   }
 });
+
+// Trial 52 (realdata Crush fd7da67c): a `<#!` replaced on nine lines at once was listed as a
+// plain one-line span, nothing saying it belongs in nine places.
+Deno.test("listSpans marks an edit that replaced every occurrence, and only that one", async () => {
+  const s: SessionSpec = {
+    id: "eeee0052-0000-4000-8000-000000000052",
+    cwd: "/w/win",
+    start: "2026-01-13T20:50:00Z",
+    turns: [
+      { user: "fix the comment blocks" },
+      { edit: "/w/win/Setup.psm1", old: "<#!", new: "<#", all: true },
+      { edit: "/w/win/Setup.psm1", old: "Write-Host", new: "Write-Log" },
+      {
+        multi: "/w/win/Setup.psm1",
+        edits: [{ old: "a", new: "b" }, { old: "c", new: "d", all: true }],
+      },
+    ],
+  };
+  const ix = await indexSessions([s]);
+  try {
+    const spans = listSpans(ix.store, "/w/win/Setup.psm1", { cwd: "/w" }).spans;
+    const every = Object.fromEntries(spans.map((x) => [x.text, x.replaceAll ?? false]));
+    assertEquals(every, { "<#!": true, "Write-Host": false, a: false, c: true });
+  } finally {
+    ix.cleanup();
+  }
+});
