@@ -463,7 +463,10 @@ export function* showChunks(
       model = e.model;
     }
     const diff = e.kind === "tool_call" ? diffs.get(e.id) : undefined;
-    const text = full ? diff ?? said : clip(diff ?? said, e.kind);
+    // A read of part of a file says which part (trial 52: two reads of one file looked the
+    // same, the second with `limit: 20`, which is what `fix` offered as the fix).
+    const part = e.kind === "tool_call" && said.startsWith("read ") ? readPart(e.data) : "";
+    const text = (full ? diff ?? said : clip(diff ?? said, e.kind)) + part;
     const label = e.kind === "tool_call" || e.kind === "tool_result"
       ? `${e.kind} ${e.tool ?? ""}`.trim()
       : e.kind;
@@ -521,6 +524,26 @@ export function* showChunks(
     );
   }
   if (out.length) yield out.join("\n") + "\n";
+}
+
+/** The part of a file a read call asked for, from its input (` (offset: 40, limit: 20)`), else "". */
+export function readPart(data: string | null | undefined): string {
+  if (!data || !/offset|limit|line|range/i.test(data)) return "";
+  let input: unknown;
+  try {
+    input = JSON.parse(data);
+  } catch {
+    return "";
+  }
+  if (!input || typeof input !== "object" || Array.isArray(input)) return "";
+  const said = Object.entries(input as Record<string, unknown>)
+    .filter(([k, v]) =>
+      /^(?:offset|limit|(?:start|end)_?line|line_?(?:start|end)|lines?|view_?range|range)$/i
+        .test(k) &&
+      (typeof v === "number" || (Array.isArray(v) && v.every((x) => typeof x === "number")))
+    )
+    .map(([k, v]) => `${k}: ${Array.isArray(v) ? v.join("-") : v}`);
+  return said.length ? ` (${said.join(", ")})` : "";
 }
 
 function runShow(a: Args, io: IO): number {

@@ -4,7 +4,15 @@ import { captureIO } from "../../tests/_cli_io.ts";
 import { DejaError } from "../../core/errors.ts";
 import { csi } from "./output.ts";
 import type { EventRow } from "../rows.ts";
-import { parseShow, showChunks, showCmd, showJson, showSession, showText } from "./cmd_show.ts";
+import {
+  parseShow,
+  readPart,
+  showChunks,
+  showCmd,
+  showJson,
+  showSession,
+  showText,
+} from "./cmd_show.ts";
 import { sessionDigest } from "../memory/digest.ts";
 
 const ID = "5e55a000-1111-4222-8333-444455556666";
@@ -287,4 +295,33 @@ Deno.test("a long session is shown from pages of its text read as they are writt
   } finally {
     ix.cleanup();
   }
+});
+
+// Trial 52 (realdata Claude 237326ca): two reads of one file printed alike, the second with
+// `limit: 20` (the change `fix` offered as the fix).
+Deno.test("show says which part of a file a read asked for", async () => {
+  const ix = await indexSessions([{
+    id: "5b0e0052-0000-4000-8000-000000000052",
+    cwd: "/w/v",
+    start: "2026-03-29T04:00:00Z",
+    turns: [
+      { user: "audit the sort" },
+      { read: "/w/v/audit.md", fail: true, out: "File content exceeds maximum allowed size" },
+      { read: "/w/v/audit.md", with: { offset: 40, limit: 20 } },
+    ],
+  }]);
+  try {
+    const pipe = captureIO(ix.env, false);
+    assertEquals(await showCmd.run({ values: {}, positionals: ["5b0e0052"] }, pipe.io), 0);
+    const reads = pipe.out().split("\n").filter((l) => l.trim().startsWith("read /w/v/audit.md"));
+    assertEquals(reads.map((l) => l.trim()), [
+      "read /w/v/audit.md",
+      "read /w/v/audit.md (offset: 40, limit: 20)",
+    ]);
+  } finally {
+    ix.cleanup();
+  }
+  assertEquals(readPart('{"file_path":"a","view_range":[10,30]}'), " (view_range: 10-30)");
+  assertEquals(readPart('{"file_path":"line-notes.md"}'), "");
+  assertEquals(readPart("not json, limit"), "");
 });
