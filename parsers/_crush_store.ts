@@ -119,6 +119,10 @@ export function readCrushSession(
   return readSession(row, raw, path, project, skip, fileHistory(db));
 }
 
+/** What a write that left no trace says in place of its empty result ({@link withOverwritten}). */
+export const NOT_WRITTEN =
+  "[no result, and Crush's file history holds no version of the file: not written]";
+
 /** The versions Crush kept of each file a session touched, oldest first, by path. */
 export type FileHistory = (session: string) => Map<string, string[]>;
 
@@ -151,7 +155,8 @@ export function fileHistory(db: DatabaseSync): FileHistory | undefined {
  * the version before the first later one holding what the write wrote (`ToolResultInfo
  * .overwritten`: what `deja restore` gives back; trial 52: a `write` over a 197-byte
  * kustomization.yaml was "previous content unknown, not restorable"). A file that was new
- * (an empty version before) gets nothing.
+ * (an empty version before) gets nothing. A write with an empty result whose file the history
+ * never kept is marked failed.
  */
 function withOverwritten(events: Event[], history: Map<string, string[]>): void {
   const writes = new Map<string, { path: string; content: string }>();
@@ -174,6 +179,14 @@ function withOverwritten(events: Event[], history: Map<string, string[]>): void 
     const r = e.kind === "tool_result" ? e.result : undefined;
     const w = r?.callId && !r.isError && !r.notRun ? writes.get(r.callId) : undefined;
     const versions = w && history.get(w.path);
+    // A write with no result whose file the history never kept did not land (trial 51: five
+    // writes to `/apps/infra/redis/*.yaml`, at the filesystem's root, answered with nothing;
+    // the agent found the directory empty and wrote them again where Crush kept them).
+    if (w && !versions && history.size && !e.text.trim()) {
+      r!.isError = true;
+      e.text = NOT_WRITTEN;
+      continue;
+    }
     if (!w || !versions) continue;
     const k = versions.indexOf(w.content, from.get(w.path) ?? 1);
     if (k < 1) continue;

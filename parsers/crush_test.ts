@@ -4,6 +4,7 @@ import { copyFileSync, existsSync, mkdirSync, rmSync, writeFileSync } from "node
 import { join } from "node:path";
 import { zstdCompressSync } from "node:zlib";
 import type { Event, Session, SourceRef } from "../core/model.ts";
+import { NOT_WRITTEN } from "./_crush_store.ts";
 import { crush } from "./crush.ts";
 import { bashExit, exitCode, stripCwd, stripThink, symbolEdit } from "./_crush_parts.ts";
 import { StoreError } from "../core/sqlite_read.ts";
@@ -1029,6 +1030,53 @@ Deno.test("a write over a file gets the content it replaced from Crush's file hi
     // The second write's path is not the history's, nor its argument relative: not guessed; a
     // new file (an empty version before) replaced nothing.
     assertEquals(over, ["a\n", undefined, undefined, "old\n"]);
+  } finally {
+    t.cleanup();
+  }
+});
+
+// Trial 51 (realdata k3s store, session 093f9963): five writes to `/apps/infra/redis/*.yaml` got
+// an empty result and left the directory empty; the digest listed them as files changed.
+Deno.test("a write with no result whose file Crush's history never kept is a failed one", async () => {
+  const t = temp();
+  try {
+    const files =
+      `CREATE TABLE files (id TEXT PRIMARY KEY, session_id TEXT NOT NULL, path TEXT NOT NULL,
+      content TEXT NOT NULL, version INTEGER NOT NULL DEFAULT 0, created_at INTEGER NOT NULL,
+      updated_at INTEGER NOT NULL);
+      INSERT INTO files VALUES ('k0', 's1', '/w/app/k.yaml', '', 0, 1, 1);
+      INSERT INTO files VALUES ('k1', 's1', '/w/app/k.yaml', 'b', 1, 1, 1);`;
+    const db = store(
+      t,
+      "app",
+      files + sess("s1") + sess("s2") +
+        msg(
+          "s1",
+          "assistant",
+          P(
+            call("w1", "write", { file_path: "/apps/k.yaml", content: "b" }),
+            call("w2", "write", { file_path: "/w/app/k.yaml", content: "b" }),
+            fin,
+          ),
+        ) +
+        msg("s1", "tool", P(res("w1", ""))) +
+        msg("s1", "tool", P(res("w2", ""))) +
+        // A session the history keeps nothing of: nothing is judged.
+        msg(
+          "s2",
+          "assistant",
+          P(call("w3", "write", { file_path: "/x.yaml", content: "c" }), fin),
+        ) +
+        msg("s2", "tool", P(res("w3", ""))),
+    );
+    const { sessions } = await parse(db);
+    const results = (id: string) =>
+      events(sessions.find((s) => s.id === id), "tool_result").map((e) => [
+        e.result?.isError ?? false,
+        e.text,
+      ]);
+    assertEquals(results("s1"), [[true, NOT_WRITTEN], [false, ""]]);
+    assertEquals(results("s2"), [[false, ""]]);
   } finally {
     t.cleanup();
   }
