@@ -268,11 +268,16 @@ Deno.test("findFixes reads exception lines of Python and other languages as erro
   ]);
   assertEquals(errorSignatures("KeyError: 'user_id'"), ["keyerror user id"]);
   assertEquals(errorSignatures("MyErrorHandler started"), []);
-  // An exception's name alone, of two words or more, is looked for (trial 53); a builtin's
-  // (`TypeError`) alone says too little.
+  // An exception's name alone is looked for, however typed (trials 53, 54); `error` alone or
+  // a word that only holds it is not.
   assertEquals(errorSignatures("MalformedYAMLError"), ["malformedyamlerror"]);
   assertEquals(errorSignatures("  ModuleNotFoundError "), ["modulenotfounderror"]);
-  assertEquals(errorSignatures("TypeError"), []);
+  assertEquals(errorSignatures("MalformedYAMLError:"), ["malformedyamlerror"]);
+  assertEquals(errorSignatures("malformedyamlerror"), ["malformedyamlerror"]);
+  assertEquals(errorSignatures("KeyError"), ["keyerror"]);
+  assertEquals(errorSignatures("java.io.IOException"), ["ioexception"]);
+  assertEquals(errorSignatures("error"), []);
+  assertEquals(errorSignatures("ErrorBoundary"), []);
 });
 
 Deno.test("an error holding a short line of another error is not that error (helm: file not found)", () => {

@@ -45,8 +45,8 @@ const ERROR_WORDS =
  */
 const ERROR_SHAPES = /(?:^|[^\w])[A-Z][A-Za-z0-9]*(?:Error|Exception)\b|\bpanicked at\b/;
 
-/** A line that is an exception's name alone, of two words or more (`MalformedYAMLError`, not `TypeError`). */
-const EXCEPTION_NAME = /^[A-Z][a-z0-9]+[A-Z][A-Za-z0-9]*[A-Z][A-Za-z0-9]*(?:Error|Exception)$/;
+/** A line that is an exception's name alone (`MalformedYAMLError`, `KeyError:`, `java.io.IOException`), in any case. */
+const EXCEPTION_NAME = /^[A-Za-z_][\w.$]*?[A-Za-z0-9_](?:error|exception)\s*:?$/i;
 
 /** A count of none (`0 errors`, `no failures`): no error said (trial 39: a test log's PASS lines). */
 const NONE_COUNT = /\b(?:0|no|zero)\s+(?:errors?|failures?|failed|warnings?)\b/gi;
@@ -301,11 +301,13 @@ export function usable(sig: string): boolean {
 export function errorSignatures(text: string, max = 5): string[] {
   const out: string[] = [];
   for (const line of text.split(/\r?\n/)) {
-    if (!saysError(line)) continue;
+    // An exception's name alone is one to look for, however typed (trial 53: `deja fix
+    // MalformedYAMLError` said no line of it reported an error; trial 54: nor of
+    // `MalformedYAMLError:`, `malformedyamlerror`, `KeyError`).
+    const name = EXCEPTION_NAME.test(line.trim());
+    if (!name && !saysError(line)) continue;
     const sig = signature(line);
-    // An exception's name alone is specific enough (trial 53: `deja fix MalformedYAMLError`
-    // said no line of it reported an error).
-    if (!(usable(sig) || EXCEPTION_NAME.test(line.trim())) || out.includes(sig)) continue;
+    if (!(usable(sig) || name) || !sig || out.includes(sig)) continue;
     out.push(sig);
     if (out.length >= max) break;
   }
