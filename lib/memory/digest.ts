@@ -12,9 +12,12 @@ import { Q } from "../schema.ts";
 import type { CommandAtRow, EventRow, SessionRow } from "../rows.ts";
 import { tokens } from "../query.ts";
 import {
+  BARE_OUTCOME,
   concludes,
   COULD_NOT_READ,
+  DIAGNOSIS,
   displayPath,
+  HEDGED,
   INFERENCE,
   localTime,
   PASS_CLAIM,
@@ -833,10 +836,18 @@ function findDecisions(events: Events): string[] {
       const key = s.toLowerCase().replace(/\W+/g, " ").trim();
       if (seen.has(key)) continue;
       seen.add(key);
-      // An inference the same reply then sets out to check is a step of the work (trial 53:
-      // "… restarted recently, which explains why it's going down. Let me check the logs").
+      // An inference or a diagnosis the same reply then sets out to check is a step of the
+      // work (trial 53: "… restarted recently, which explains why it's going down. Let me
+      // check the logs"; trial 54: "the issue is with a malformed YAML file … Let me check
+      // the file"), and so is a diagnosis of a reply that calls its own account likely (trial
+      // 54: "here's why commit f89d24a likely caused test failures: … The problem is …").
       const inferred = INFERENCE.test(s);
-      if (inferred && GOES_TO_CHECK.test(e.text.slice(e.text.indexOf(s) + s.length))) continue;
+      const diagnosis = DIAGNOSIS.test(s);
+      const rest = e.text.slice(e.text.indexOf(s) + s.length);
+      if ((inferred || diagnosis) && GOES_TO_CHECK.test(rest)) continue;
+      if (diagnosis && HEDGED.test(e.text.slice(0, Math.max(0, e.text.indexOf(s))))) continue;
+      // "The issue has been resolved." says nothing the Outcome does not (trial 54).
+      if (BARE_OUTCOME.test(s.trim())) continue;
       found.push({ s, at: e.seq, inferred });
     }
   }

@@ -1177,3 +1177,35 @@ Deno.test("Decisions leave out an inference its own reply sets out to check", as
     ix.cleanup();
   }
 });
+
+// Trial 54 (realdata Crush dc3d92ac, Claude 058a90bd): a diagnosis the reply then set out to
+// check, one from a reply that called its account "likely", and a bare "The issue has been
+// resolved." were listed as decisions.
+Deno.test("Decisions leave out a diagnosis checked next or hedged by its reply, and a bare outcome", async () => {
+  const s: SessionSpec = {
+    id: "aaaa0054-0000-4000-8000-000000000054",
+    cwd: "/w/k",
+    start: "2025-09-08T15:00:00Z",
+    turns: [
+      { user: "flux reconcile fails, fix it" },
+      {
+        say: "Looking at the error logs, the issue is with a malformed YAML file: " +
+          "`image-repository.yaml` in the radarr directory. Let me check the file to see what's wrong:",
+      },
+      { read: "/w/k/apps/radarr/image-repository.yaml" },
+      {
+        say: "Here's why the commit likely broke the tests: the getter changed. The problem is " +
+          "that the template still evaluates the condition.",
+      },
+      { say: "The root cause was a leading '-' in four files, which I removed." },
+      { say: "The issue has been resolved." },
+    ],
+  };
+  const ix = await indexSessions([s]);
+  try {
+    const d = sessionDigest(ix.store, rowId(ix.store, s.id));
+    assertEquals(d.decisions, ["The root cause was a leading '-' in four files, which I removed."]);
+  } finally {
+    ix.cleanup();
+  }
+});

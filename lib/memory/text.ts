@@ -93,7 +93,7 @@ export function concludes(sentence: string): boolean {
  * (trial 48: "I see the main pod was restarted recently which explains why it's going down",
  * a guess the session disproved, handed on as a decision).
  */
-const HEDGED =
+export const HEDGED =
   /\b(?:probably|perhaps|maybe|possibly|likely|might|may be|could be|seems?|seemed|appears? to|looks like|i (?:think|suspect|guess|assume))\b/i;
 
 /** A few words that name a finding and say nothing of it: "I see the issue.", "Found the problem." */
@@ -113,6 +113,17 @@ export const RETRACTS =
  * 48: the files were written the next moment). The digest keeps such a sentence only from a
  * reply no tool call follows (lib/memory/digest.ts).
  */
+/**
+ * A diagnosis: what the trouble is ("the issue is with a malformed YAML file", "the root
+ * cause was …"), a guess until the work checks it.
+ */
+export const DIAGNOSIS =
+  /\b(?:(?:the|this|that) (?:real |actual |main )?(?:issue|problem|cause|culprit|bug|error)s? (?:is|are|was|were|lies|comes|seems)|root cause)\b/i;
+
+/** An outcome claimed with nothing of what was done: "The issue has been resolved." */
+export const BARE_OUTCOME =
+  /^(?:the |this |that |all )?(?:issue|problem|error|bug|task|it)s? (?:(?:has|have) )?(?:is |are )?(?:now )?(?:been )?(?:resolved|fixed|addressed|solved|done)[.!]?$/i;
+
 export const INFERENCE =
   /\b(?:which|that)\s+(?:means|explains|would explain|is causing|causes|is why)\b/i;
 
