@@ -171,8 +171,13 @@ export function sentences(text: string): string[] {
  */
 export function gist(text: string, n = 240): string {
   const ss = sentences(text);
-  const c = ss.find(concludes);
-  return oneLine(c ?? (ss.length ? ss.join(" ") : text), n);
+  let i = ss.findIndex(concludes);
+  if (i < 0) return oneLine(ss.length ? ss.join(" ") : text, n);
+  // A conclusion of a word or two says what, not why: the sentences after it come along
+  // (trial 54: blame's "said after: Fixed." lost "The issue was that `place-items` …").
+  let out = ss[i];
+  while (out.split(/\s+/).length < 6 && i + 1 < ss.length) out += ` ${ss[++i]}`;
+  return oneLine(out, n);
 }
 
 /**

@@ -1,5 +1,5 @@
 import { assertEquals } from "../../tests/_assert.ts";
-import { concludes, displayPath, INFERENCE, reportsProblem, RETRACTS } from "./text.ts";
+import { concludes, displayPath, gist, INFERENCE, reportsProblem, RETRACTS } from "./text.ts";
 import { oneLine } from "../../core/text.ts";
 
 Deno.test("displayPath shows a path relative to its project, or under ~", () => {
@@ -101,4 +101,16 @@ Deno.test("RETRACTS names a reply that takes back what was said before it", () =
   for (const s of ["Scratch files go under tmp/.", "The root cause was the clock."]) {
     assertEquals(RETRACTS.test(s), false, s);
   }
+});
+
+// Trial 54 (realdata Claude 5fbf3543): blame's "said after: Fixed." lost the why after it.
+Deno.test("gist takes the sentences after a conclusion of a word or two", () => {
+  assertEquals(
+    gist("Fixed. The issue was that `place-items: center` is ignored by flexbox. Try it now."),
+    "Fixed. The issue was that `place-items: center` is ignored by flexbox.",
+  );
+  assertEquals(
+    gist("The root cause was a stale cache entry. I cleared it."),
+    "The root cause was a stale cache entry.",
+  );
 });
