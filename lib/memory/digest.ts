@@ -285,7 +285,10 @@ export function sessionDigest(
     budget,
     head,
     problem,
-    later: laterText(laterRequests, lastRequest, outcome),
+    later: [
+      laterRequests ? refusedFirst(events, first) : null,
+      laterText(laterRequests, lastRequest, outcome),
+    ].filter(Boolean).join("\n\n") || null,
     outcome,
     lists: [
       { title: "Decisions", items: decisionItems },
@@ -810,6 +813,24 @@ function harnessSaid(events: Events, last: EventRow | undefined): string | null 
   return `The last request got no reply; the harness said${when}: “${
     oneLine(notice.text, 300)
   }” (last request: “${oneLine(last.text, 200)}”).`;
+}
+
+/**
+ * A note when the first request, followed by others, got no reply and no work, only a notice
+ * of the harness (trial 54: Crush 7e39705f's "create AGENTS.md" got "Error: Bad Request …";
+ * five hours later an `ls` and tool calls, and the digest read as if the work went on).
+ */
+function refusedFirst(events: Events, first: EventRow | undefined): string | null {
+  if (!first) return null;
+  let notice: EventRow | undefined;
+  for (const e of events.between(first.seq)) {
+    if (e.kind === "user" && said(e)) break;
+    if ((e.kind === "assistant" && e.text.trim()) || e.kind === "tool_call") return null;
+    if (e.kind === "notice" && e.text.trim()) notice ??= e;
+  }
+  if (!notice) return null;
+  const when = notice.time ? ` at ${localTime(notice.time)}` : "";
+  return `It got no reply; the harness said${when}: “${oneLine(notice.text, 300)}”`;
 }
 
 /** A reply that goes on to check what it said: "Let me check the logs", "I'll verify it". */

@@ -8,6 +8,7 @@ import { DejaError } from "../../core/errors.ts";
 import { showSession, showText } from "../cli/cmd_show.ts";
 import { rmSync } from "node:fs";
 import { indexedCrushSessions } from "../../tests/_crush_tiny.ts";
+import { withMemIndex } from "../../tests/_search_fixture.ts";
 import { tempDir } from "../../tests/_tmp.ts";
 import { indexPath, Store } from "../store.ts";
 
@@ -1209,3 +1210,33 @@ Deno.test("Decisions leave out a diagnosis checked next or hedged by its reply, 
     ix.cleanup();
   }
 });
+
+// Trial 54 (realdata Crush 7e39705f): the opening request got only the harness's "Error: Bad
+// Request …"; an `ls` five hours later and tool calls followed, and nothing said it failed.
+Deno.test("the Problem says when the first request got only the harness's error, later ones following", () =>
+  withMemIndex([{
+    id: "s-refused",
+    events: [
+      ["user", "Analyze this codebase and create AGENTS.md for future agents"],
+      ["notice", "Error: Bad Request Your organization must be verified"],
+      ["user", "ls"],
+      { kind: "tool_call", text: "$ ls", tool: { name: "bash", id: "c1", command: "ls" } },
+    ],
+  }, {
+    id: "s-answered",
+    events: [
+      ["user", "Analyze this codebase and create AGENTS.md for future agents"],
+      ["notice", "Error: rate limited, retrying"],
+      ["assistant", "Wrote AGENTS.md with the build and test commands."],
+      ["user", "now add the lint command"],
+    ],
+  }], (s) => {
+    const md = (id: string) => sessionDigest(s, rowId(s, id)).markdown;
+    assertStringIncludes(
+      md("s-refused"),
+      `It got no reply; the harness said at ${localTime(Date.parse("2026-11-01T10:01:00Z"))}: ` +
+        "“Error: Bad Request Your " +
+        "organization must be verified”\n\nThen 1 more request: “ls”",
+    );
+    assert(!md("s-answered").includes("It got no reply"), md("s-answered"));
+  }));
