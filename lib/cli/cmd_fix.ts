@@ -177,7 +177,8 @@ export function fixText(d: FixData, io: Pick<IO, "isTTY" | "env">): string {
       `  ${c.cyan(m.ref)}  ${m.harness}${m.title ? `  ${oneLine(m.title, 80)}` : ""}\n`
     ).join("");
     return `${d.message}\n${named}` +
-      (d.signatures.length ? c.dim(`looked for: ${d.lookedFor}\n`) : "") +
+      // Not echoed whole (trial 54: 50 kB pasted, 48 kB printed back).
+      (d.signatures.length ? c.dim(`looked for: ${oneLine(d.lookedFor, 300)}\n`) : "") +
       (d.mentioned.length || d.seenIn.length
         ? c.dim(`deja show ${(d.mentioned[0] ?? d.seenIn[0]).ref} to read it\n`)
         : "");

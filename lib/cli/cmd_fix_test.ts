@@ -162,6 +162,11 @@ Deno.test("fix says its signature left the file name out rather than seem to ign
       "looked for: segmentation fault in (paths, file names and numbers left out, so it matches anywhere)",
     );
     assertStringIncludes(fixAnswer(ix.store, "gh: command not found", {}), "gh command not found.");
+    // A long paste is not echoed back whole (trial 54: 50 kB in, 48 kB out).
+    const big = captureIO(ix.env, false);
+    await fixCmd.run({ values: {}, positionals: [`Error: ${"abc def ".repeat(6000)}`] }, big.io);
+    const looked = big.out().split("\n").find((l) => l.startsWith("looked for: "));
+    assert(looked !== undefined && looked.length <= 320, String(looked?.length));
   } finally {
     ix.cleanup();
   }

@@ -585,6 +585,15 @@ export async function runSearch(a: Args, io: IO): Promise<number> {
   if (!d.result.results.length) {
     // Held only by hidden sessions: said in the verdict itself (trial 9 read "nothing matched"
     // and only then the hint that 4 sessions holding it were left out).
+    // Every word cut: nothing was searched, not "nothing matched" (trial 54: one word of
+    // 2,000 characters).
+    if (cut && !parseQuery(args.query, Date.now()).parts.length) {
+      io.err(
+        `deja: nothing was searched: ${cut}\n` +
+          "hint: search for the few words that name the problem\n",
+      );
+      return 1;
+    }
     const head = nothingMatchedText(args.query, d.filtered);
     io.err(
       (d.result.hidden > 0 && !d.filtered?.filters.length

@@ -128,3 +128,21 @@ Deno.test("--model keeps the sessions of that model, and a model's name typed is
     ix.cleanup();
   }
 });
+
+// Trial 54: one word of 2,000 characters said "nothing matched", though nothing was searched.
+Deno.test("a query whose every word was cut says nothing was searched", async () => {
+  const ix = await fixture();
+  try {
+    const pipe = captureIO(ix.env, false);
+    assertEquals(await searchCmd.run(args(["x".repeat(2000)]), pipe.io), 1);
+    assertEquals(
+      pipe.err(),
+      "deja: nothing was searched: the query was cut: left out 1 word longer than 1000 " +
+        "characters\nhint: search for the few words that name the problem\n",
+    );
+    const rest = captureIO(ix.env, false);
+    assertEquals(await searchCmd.run(args([`${"x".repeat(2000)} websocket`]), rest.io), 0);
+  } finally {
+    ix.cleanup();
+  }
+});
