@@ -16,7 +16,7 @@
  * sessions up from the directory they run in (elsewhere they fail or silently
  * start a new session; pi, prime-agent, Senpi, gajae-code and Kimchi offer to
  * fork the session into the current directory instead), so for them a project
- * directory that no longer exists, or another system's (a Windows path here),
+ * directory not on this machine (removed, moved, or another machine's), or another system's (a Windows path here),
  * is refused, and one deja does not know is said on stderr and refused by
  * `--exec`. A harness that finds sessions by id from anywhere (Codex,
  * Copilot CLI, Oh My Pi, Factory Droid, Kilo CLI) runs without it, with a
@@ -235,7 +235,8 @@ function placeOf(project: string | null, facts: HarnessFacts, hint: string): Pla
   if (project && !isDirSync(project)) {
     if (byDir !== false) {
       throw new DejaError(
-        `the project directory ${project} no longer exists, and ${name} looks for ` +
+        `the project directory ${project} is not on this machine (removed, moved, or ` +
+          `another machine's), and ${name} looks for ` +
           `this session from there`,
         hint,
         2,
@@ -243,8 +244,8 @@ function placeOf(project: string | null, facts: HarnessFacts, hint: string): Pla
     }
     return {
       cwd: null,
-      note:
-        `the project directory ${project} no longer exists; ${name} finds the session from anywhere`,
+      note: `the project directory ${project} is not on this machine (removed, moved, or another ` +
+        `machine's); ${name} finds the session from anywhere`,
       needsCwd: false,
     };
   }

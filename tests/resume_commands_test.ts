@@ -178,7 +178,7 @@ Deno.test("resume of a session whose project is gone refuses for a harness that 
           DejaError,
         ) as DejaError;
         assertEquals(e.exitCode, 2, r.harness);
-        assertStringIncludes(e.message, `the project directory ${gone} no longer exists`);
+        assertStringIncludes(e.message, `the project directory ${gone} is not on this machine`);
       } else {
         const d = resumeData(ix.env, `${r.harness}:${r.id}`);
         assertEquals([d.plan.cwd, d.command], [null, r.argv.join(" ")], r.harness);

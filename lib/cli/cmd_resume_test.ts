@@ -189,7 +189,7 @@ Deno.test("resume of a harness that finds sessions from anywhere runs without a 
     assertEquals(d.plan.cwd, null);
     assertStringIncludes(
       resumeNotes(d.plan),
-      `the project directory ${join(ix.root, "gone")} no longer exists`,
+      `the project directory ${join(ix.root, "gone")} is not on this machine`,
     );
     // --exec says the same note before it runs the command (a stand-in `codex` on PATH).
     const bin = join(ix.root, "bin");
@@ -203,7 +203,7 @@ Deno.test("resume of a harness that finds sessions from anywhere runs without a 
         await resumeCmd.run({ values: { exec: true }, positionals: ["019d1111"] }, c.io),
         7,
       );
-      assertStringIncludes(c.err(), "no longer exists");
+      assertStringIncludes(c.err(), "is not on this machine (removed, moved");
     } finally {
       if (path === undefined) Deno.env.delete("PATH");
       else Deno.env.set("PATH", path);
