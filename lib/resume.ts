@@ -16,8 +16,8 @@
  * sessions up from the directory they run in (elsewhere they fail or silently
  * start a new session; pi, prime-agent, Senpi, gajae-code and Kimchi offer to
  * fork the session into the current directory instead), so for them a project
- * directory not on this machine (removed, moved, or another machine's), or another system's (a Windows path here),
- * is refused, and one deja does not know is said on stderr and refused by
+ * directory not on this machine (removed, moved, or another machine's), or
+ * another system's (a Windows path here), is refused, and one deja does not know is said on stderr and refused by
  * `--exec`. A harness that finds sessions by id from anywhere (Codex,
  * Copilot CLI, Oh My Pi, Factory Droid, Kilo CLI) runs without it, with a
  * note. Each harness's page (docs/registry/<id>.md) says what its value was
