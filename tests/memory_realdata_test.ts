@@ -17,6 +17,7 @@ import { listSpans } from "../lib/memory/restore.ts";
 import { findFixes } from "../lib/memory/fix.ts";
 import { sessionDigest } from "../lib/memory/digest.ts";
 import { pickSession } from "../lib/memory/pick.ts";
+import { search } from "../lib/search.ts";
 import { tempDir } from "./_tmp.ts";
 
 const REAL = join(REPO, "..", "shared", "realdata", "crush");
@@ -205,6 +206,23 @@ Deno.test({
       const d = sessionDigest(ix.store, row.id);
       assert(d.outcome?.startsWith("The user's last message reports a problem"), d.outcome ?? "");
       assertStringIncludes(d.outcome!, "Error from server (BadRequest)");
+    } finally {
+      ix.cleanup();
+    }
+  },
+});
+
+Deno.test({
+  name:
+    "search puts first the real Crush session whose first prompt states the query after a pasted summary",
+  ignore: !existsSync(REAL),
+  fn: async () => {
+    const ix = await crushIndex();
+    try {
+      // 093f9963 opens with the last session's summary in a fence, then "Our goal for this
+      // session: Add redis to this kubernetes cluster" (trials 19, 55).
+      const r = search(ix.store, "add redis to the cluster");
+      assertEquals(r.results[0]?.title, "Add Redis");
     } finally {
       ix.cleanup();
     }

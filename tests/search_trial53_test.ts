@@ -6,6 +6,7 @@
  */
 import { assertEquals } from "./_assert.ts";
 import { search } from "../lib/search.ts";
+import { asides } from "../lib/search/fielded.ts";
 import { type MemSession, withMemIndex } from "./_search_fixture.ts";
 
 const LIST = Array.from(
@@ -53,3 +54,12 @@ Deno.test("a typo in a name led by a digit is spelt as the history writes it", (
     // A version or a hash is no typo.
     assertEquals(search(s, "ssh2keys").results, []);
   }));
+
+Deno.test("asides leaves out a first prompt's fenced blocks and list items, not its prose", () => {
+  const rest = "\n```\n## Summary\n• Committed and pushed\n```\n\nOur goal: add redis.\n" +
+    "- item one\n1. step\n[old] Implement 1Password\n| a | b |\nPlain words stay.";
+  assertEquals(asides(rest).split("\n").filter(Boolean), [
+    "Our goal: add redis.",
+    "Plain words stay.",
+  ]);
+});

@@ -123,12 +123,17 @@ export const FEEDBACK = 0.5;
 /** The weight of a word of the first prompt after its first sentence. */
 export const REST = 0.5;
 /**
- * How much of the first prompt after its first sentence is head, in characters: a long prompt's
- * far end is a list, a log or a pasted file, not its problem (trial 53: `deja 1password` put
- * first a Gemini skill-extraction chat whose 2,294-character prompt, a list of old sessions,
- * names 1Password once at character 1,975, above the session about it; `ctx` digested it).
+ * The first prompt after its first sentence, as head: without its fenced blocks and its list
+ * items (`-`, `*`, `•`, `1.`, a table's `|` rows, `[tag]` lines), a pasted file or summary and a list of things being no statement of the problem
+ * (trial 53: `deja 1password` put first a Gemini skill-extraction chat whose prompt, a list of
+ * old sessions, names 1Password in one item, above the session about it, and `ctx` digested
+ * it). A prose line after them stays (trial 19's "Add redis to this kubernetes cluster", after
+ * a pasted summary in a fence; a cut at 600 characters lost it, trial 55).
  */
-export const REST_CHARS = 600;
+export function asides(rest: string): string {
+  return rest.replace(/```[\s\S]*?(?:```|$)/g, "\n").split("\n")
+    .filter((l) => !/^\s*(?:[-*+•|]|\d{1,3}[.)]|\[[^\]\n]{1,12}\])\s/.test(l)).join("\n");
+}
 /** A head word a query word with more at stake claimed counts at this share for another. */
 export const SHARED_HEAD = 0.7;
 /** A head naming every concept of the query (at full weight) is lifted ×1 + this. */
@@ -166,7 +171,7 @@ function heads(
       if (prompted.has(r.session_id)) continue;
       prompted.add(r.session_id);
       const cut = text.search(SENTENCE_END);
-      if (cut > 0) [text, rest] = [text.slice(0, cut), text.slice(cut, cut + REST_CHARS)];
+      if (cut > 0) [text, rest] = [text.slice(0, cut), asides(text.slice(cut))];
     }
     const root = cache.root(r.session_id);
     let map = out.get(root);
