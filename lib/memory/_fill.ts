@@ -57,7 +57,13 @@ export function fillLists(input: FillInput): { markdown: string; truncated: bool
     items: l.items.map((x) => ({ ...x, line: cleanForAgent(x.line) })),
   }));
   const textCap = Math.max(160, Math.floor(budget * 0.2));
-  let p = problem === null ? null : clipText(problem, textCap);
+  // A request that pasted a block (a log, the last session's summary) and then says what it
+  // wants keeps its words when cut: the blocks are folded first (trial 55: the compaction
+  // hook's digest of Crush 093f9963 kept the pasted summary and lost "Our goal for this
+  // session: Add redis to this kubernetes cluster").
+  const folded = (max: number) =>
+    problem === null || byteLength(problem) <= max ? problem : foldFences(problem);
+  let p = problem === null ? null : clipText(folded(textCap)!, textCap);
   let o = outcome === null ? null : clipText(outcome, textCap);
   const chosen: ListItem[][] = lists.map(() => []);
   const assemble = () => {
@@ -102,7 +108,10 @@ export function fillLists(input: FillInput): { markdown: string; truncated: bool
   const clipped = [p !== problem, o !== outcome].filter(Boolean).length;
   if (clipped && spare > 8) {
     const extra = Math.floor(spare / clipped) - 4;
-    if (problem !== null && p !== problem) p = clipText(problem, byteLength(p!) + extra);
+    if (problem !== null && p !== problem) {
+      const room = byteLength(p!) + extra;
+      p = clipText(folded(room)!, room);
+    }
     if (outcome !== null && o !== outcome) o = clipText(outcome, byteLength(o!) + extra);
   }
   const truncated = p !== problem || o !== outcome ||
@@ -129,6 +138,17 @@ export function fitMarkdown(markdown: string, budget: number): { markdown: strin
 
 /** Bytes a cut gives up at most to end after a whole word rather than inside one. */
 const WORD_SLACK = 40;
+
+/** `text` with each fenced block folded to one line that says how long it was. */
+export function foldFences(text: string): string {
+  return text.replace(
+    /^([ \t]*)(`{3,}|~{3,})[^\n]*\n[\s\S]*?(?:^\1\2[ \t]*$|(?![\s\S]))/gm,
+    (block) => {
+      const lines = block.split("\n").length;
+      return `[a pasted block of ${lines} lines, left out here]`;
+    },
+  ).replace(/\n{3,}/g, "\n\n");
+}
 
 /**
  * `s` cut to `max` UTF-8 bytes ({@link clipBytes}: never inside a character, `…` counted),

@@ -1240,3 +1240,36 @@ Deno.test("the Problem says when the first request got only the harness's error,
     );
     assert(!md("s-answered").includes("It got no reply"), md("s-answered"));
   }));
+
+// Trial 55 (realdata Crush 093f9963): at the compaction hook's budget, the Problem kept the
+// last session's pasted summary and lost the goal said after it.
+Deno.test("a Problem cut to the budget folds a pasted block before it cuts the request", async () => {
+  const summary = Array.from({ length: 40 }, (_, i) => `• fixed malformed YAML file ${i}`).join(
+    "\n",
+  );
+  const s: SessionSpec = {
+    id: "aaaa0055-0000-4000-8000-000000000055",
+    cwd: "/w/k",
+    start: "2025-09-08T15:29:00Z",
+    turns: [
+      {
+        user: `Summary of the last session:\n\n\`\`\`\n${summary}\n\`\`\`\n\n` +
+          "Our goal for this session: Add redis to this kubernetes cluster.",
+      },
+      { say: "I'll add the Bitnami Redis chart under apps/infra/redis." },
+    ],
+  };
+  const ix = await indexSessions([s]);
+  try {
+    const d = sessionDigest(ix.store, rowId(ix.store, s.id), { budgetBytes: 1200 });
+    assertStringIncludes(
+      d.markdown,
+      "Summary of the last session:\n\n[a pasted block of 42 lines, left out here]\n\n" +
+        "Our goal for this session: Add redis to this kubernetes cluster.",
+    );
+    const whole = sessionDigest(ix.store, rowId(ix.store, s.id), { budgetBytes: 100_000 });
+    assertStringIncludes(whole.markdown, "• fixed malformed YAML file 39");
+  } finally {
+    ix.cleanup();
+  }
+});
