@@ -19,7 +19,7 @@ import {
   placeOf,
 } from "../lib/hooks/dialect.ts";
 import { HOOKS } from "../lib/hooks/table.ts";
-import { patchFile } from "../lib/hooks/run.ts";
+import { failureText, patchFile } from "../lib/hooks/run.ts";
 import registry from "../registry.json" with { type: "json" };
 import { testEnv } from "./_fixture.ts";
 
@@ -329,6 +329,40 @@ Deno.test("hook-tool-after reads Gemini CLI's AfterTool result object (llmConten
       assertEquals(r.code, 0);
       assertStringIncludes(r.out, "npm install lodash");
     }
+  } finally {
+    ix.cleanup();
+  }
+});
+
+// Trial 55: `Output: ParserError: …` in llmContent (a display text that says less) matched
+// no error seen before: the label was read as part of the error.
+Deno.test("hook-tool-after reads Gemini's llmContent without its part labels", async () => {
+  const err = "ParserError: Variable reference is not valid. ':' was not followed by a valid " +
+    "variable name character.";
+  const ix = await indexSessions([{
+    id: "9e390000-0000-4000-8000-000000000055",
+    cwd: "/w/win",
+    start: "2026-01-13T20:50:00Z",
+    turns: [
+      { bash: "pwsh -c Import-Module ./Setup.psm1", out: err, exit: 1 },
+      { edit: "/w/win/Setup.psm1", old: "$x:", new: "${x}:" },
+      { bash: "pwsh -c Import-Module ./Setup.psm1", out: "", exit: 0 },
+    ],
+  }]);
+  try {
+    const ev = JSON.stringify({
+      session_id: "g55",
+      cwd: "/w/win",
+      hook_event_name: "AfterTool",
+      tool_name: "run_shell_command",
+      tool_input: { command: "pwsh -c Import-Module ./Setup.psm1" },
+      tool_response: { llmContent: `Output: ${err}\nExit Code: 1`, returnDisplay: "x" },
+    });
+    const r = await run(ix.env, ["hook-tool-after", "--harness", "gemini"], ev);
+    assertEquals(r.code, 0);
+    assertStringIncludes(r.out, "edit Setup.psm1");
+    // The error as read: its label gone.
+    assertEquals(failureText(JSON.parse(ev)), `${err}\nExit Code: 1`);
   } finally {
     ix.cleanup();
   }

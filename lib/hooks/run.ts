@@ -211,7 +211,10 @@ export function failureText(e: HookEvent): string | undefined {
   ) return undefined;
   // Gemini CLI's AfterTool: `{llmContent, returnDisplay, error?: {message, type}}` (its hooks
   // reference; trial 39: a failed `run_shell_command` so given got no answer).
-  const llm = llmText(r.llmContent) ?? str(r, "returnDisplay");
+  // Its shell result labels its parts (`Output: …`, `Stderr: …`): the labels are no part of
+  // the error (trial 55: `Output: ParserError: …` matched no error seen before).
+  const llm = (llmText(r.llmContent) ?? str(r, "returnDisplay"))
+    ?.replace(/^(?:Output|Stdout|Stderr): /gm, "");
   const failure = objField(r, "error");
   const out = [
     str(r, "stderr"),
