@@ -238,6 +238,9 @@ function foldedCopies(hits: SessionHit[]): number {
 }
 
 /** What a search returns. */
+/** The literal tiers, the most literal first (lib/search/ladder.ts): how literally a search matched. */
+export const WIDER: SearchResult["tier"][] = ["exact", "session", "substring", "stemmed", "close"];
+
 export interface SearchResult {
   query: string;
   tier: Tier;

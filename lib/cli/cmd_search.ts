@@ -14,7 +14,7 @@ import { oneLine, tilde } from "../../core/text.ts";
 import type { IO } from "../../core/runtime.ts";
 import { indexPath, Store } from "../store.ts";
 import { DejaError } from "../../core/errors.ts";
-import { search, type SearchOptions, type SearchResult } from "../search.ts";
+import { search, type SearchOptions, type SearchResult, WIDER } from "../search.ts";
 import { NoSessionMatch, resolveSession, shortRef } from "../sessions.ts";
 import { searchLine } from "./question.ts";
 import { insideWindow, narration, outsideWindow } from "./search_narration.ts";
@@ -349,9 +349,6 @@ export async function searchData(
     noteIds: await snippetNoteIds(result, io.env),
   };
 }
-
-/** The literal tiers, the most literal first (lib/search/ladder.ts). */
-const WIDER: SearchResult["tier"][] = ["exact", "session", "substring", "stemmed", "close"];
 
 /**
  * How many sessions holding the query `--since` left out because they are undated (a

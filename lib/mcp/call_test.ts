@@ -545,3 +545,33 @@ Deno.test("recall says what the words find without a pasted id, and of two words
     ix.cleanup();
   }
 });
+
+// Trial 55: recall of `redis` under harness claude answered `redist` of a PATH dump, a guess
+// inside a longer word, where the CLI says the filter left nothing: redis is held as typed
+// outside it.
+Deno.test("recall under a filter gives no widened guess where the words as typed match outside it", async () => {
+  const ix = await indexSessions([
+    {
+      id: "5e550000-0000-4000-8000-000000000001",
+      cwd: "/w/app",
+      start: "2026-10-01T10:00:00Z",
+      turns: [{ user: "add redis to the cluster" }, { say: "Added the redis chart." }],
+    },
+    {
+      id: "5e550000-0000-4000-8000-000000000002",
+      cwd: "/w/other",
+      start: "2026-10-02T10:00:00Z",
+      turns: [{ user: "copy the redistributable runtime" }, { say: "Copied the redistributable." }],
+    },
+  ]);
+  try {
+    const r = text(await call(ix, { mode: "recall", query: "redis", project: "/w/other" }));
+    assertStringIncludes(r, 'Nothing in past sessions matches "redis" in project /w/other');
+    assertStringIncludes(r, "without project: 1 session");
+    // With nothing as typed anywhere, the guess stays.
+    const guess = text(await call(ix, { mode: "recall", query: "redistrib", project: "/w/other" }));
+    assertStringIncludes(guess, "5e550000");
+  } finally {
+    ix.cleanup();
+  }
+});

@@ -31,7 +31,13 @@ import { speaker } from "../speaker.ts";
 import { misreadOperators } from "../search/operators.ts";
 import type { Store } from "../store.ts";
 import type { Env } from "../../core/model.ts";
-import { search, type SearchOptions, type SearchResult, type SessionHit } from "../search.ts";
+import {
+  search,
+  type SearchOptions,
+  type SearchResult,
+  type SessionHit,
+  WIDER,
+} from "../search.ts";
 import { absentWords, apartWords, droppedNote, sessionIdTyped } from "../cli/search_words.ts";
 import { MAX_LIMIT } from "./tool.ts";
 import { narration } from "../cli/search_narration.ts";
@@ -96,7 +102,15 @@ export function recallText(store: Store, query: string, o: RecallOptions): Recal
     ...searchHiding({ env: o.env, here: o.cwd, auto: true }),
     ...(o.now ? { now: o.now } : {}),
   };
-  const res = search(store, query, opts);
+  let res = search(store, query, opts);
+  // A widened guess under a filter does not stand in for the words as typed outside it, as
+  // the CLI says it (trial 55: `redis` under harness claude answered `redist` of a PATH dump).
+  if ((o.harness?.length || o.project) && WIDER.indexOf(res.tier) > WIDER.indexOf("session")) {
+    const all = search(store, query, { ...opts, harness: undefined, project: undefined, limit: 1 });
+    if (WIDER.includes(all.tier) && WIDER.indexOf(all.tier) < WIDER.indexOf(res.tier)) {
+      res = { ...res, results: [], total: 0, nothingMatched: true, tier: "none", changes: [] };
+    }
+  }
   const q = quotedForAgent(query);
   const ops = operatorNote(query);
   const advice = res.nothingMatched || !res.results.length ? adviceOf(store, query, opts, res) : "";
