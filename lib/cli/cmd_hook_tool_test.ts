@@ -9,6 +9,7 @@ import {
   withHookIndex,
 } from "../../tests/_hook_cli.ts";
 import { hookAnswer, hookToolCmd, parseHookArgs } from "./cmd_hook_tool.ts";
+import { indexSessions } from "../../tests/_memory.ts";
 
 const args = (values: Record<string, string | boolean> = {}) => ({ values, positionals: [] });
 const bash = (id: string, command: string) => ({
@@ -65,3 +66,40 @@ Deno.test("hook-tool exits 0 silently for looking around, garbage, no index and 
     assertEquals(r.code, 0);
     assertStringIncludes(r.out, "hookSpecificOutput");
   }));
+
+// Trial 55 (realdata Crush 0d21b928): before `kubectl get pods -n forgejo`, the hook passed on
+// "the pod was restarted recently, which explains why it's going down" — a guess the reply
+// then set out to check, which the record disproved.
+Deno.test("hook-tool does not pass on a guess the earlier reply set out to check", async () => {
+  const ix = await indexSessions([{
+    id: "70070055-0000-4000-8000-000000000055",
+    cwd: "/w/k",
+    start: "2025-09-06T01:00:00Z",
+    turns: [
+      { user: "forgejo keeps going down" },
+      { bash: "kubectl get pods -n forgejo", out: "forgejo-1 1/1 Running 0 4m13s", exit: 0 },
+      {
+        say: "I see the main Forgejo pod was restarted recently which explains why it's going " +
+          "down. Let me check the logs to see what's causing the restarts:",
+      },
+      { bash: "kubectl rollout restart deploy/web -n shop", out: "restarted", exit: 0 },
+      { say: "The rollout works now because the image tag was fixed." },
+    ],
+  }]);
+  try {
+    const o = parseHookArgs("hook-tool", args());
+    const run = async (command: string, id: string) =>
+      (await hookAnswer(
+        o,
+        captureIO(ix.env, false, [], JSON.stringify({ ...bash(id, command), cwd: "/w/k" })).io,
+      )).answer;
+    assertEquals(await run("kubectl get pods -n forgejo", "h1"), null);
+    const other = await run("kubectl rollout restart deploy/web -n shop", "h2");
+    assertStringIncludes(
+      other!.text,
+      "After it: The rollout works now because the image tag was fixed.",
+    );
+  } finally {
+    ix.cleanup();
+  }
+});

@@ -20,7 +20,7 @@ import { absoluteTarget } from "../memory/paths.ts";
 import { movesAfter } from "../memory/moves.ts";
 import { findFixes, fixRecord, NOT_CHECKED } from "../memory/fix.ts";
 import { outcomeLabel, runFacts, runFailed } from "../memory/outcome.ts";
-import { concludes, displayPath, gist, sentences } from "../memory/text.ts";
+import { checkedNext, concludes, displayPath, gist, sentences } from "../memory/text.ts";
 import { byteLength, commandOneLine, oneLine, plural } from "../../core/text.ts";
 import { fnv64 } from "./state.ts";
 import {
@@ -68,13 +68,16 @@ export function onlyLooks(command: string): boolean {
   return false;
 }
 
-/** The first concluding sentence of the assistant turn after event `seq` (before the next user turn). */
+/** The first concluding sentence said after event `seq`, before the next user turn or call. */
 function concludedAfter(store: Store, sid: number, seq: number): string | null {
   const win = Q.eventsBetween.all(store, { session: sid, from: seq + 1, to: seq + 40 });
   for (const e of win) {
-    if (e.kind === "user") break;
+    // Up to the next request or the next call: what follows another call is about that one.
+    if (e.kind === "user" || e.kind === "tool_call") break;
     if (e.kind !== "assistant" || !e.text.trim()) continue;
-    const s = sentences(e.text).find(concludes);
+    // Not a guess the reply then set out to check (trial 55: "the pod was restarted
+    // recently, which explains why it's going down. Let me check the logs").
+    const s = sentences(e.text).find((x) => concludes(x) && !checkedNext(x, e.text));
     if (s) return oneLine(stripControls(s), 200);
   }
   return null;

@@ -13,6 +13,7 @@ import type { CommandAtRow, EventRow, SessionRow } from "../rows.ts";
 import { tokens } from "../query.ts";
 import {
   BARE_OUTCOME,
+  checkedNext,
   concludes,
   COULD_NOT_READ,
   DIAGNOSIS,
@@ -833,10 +834,6 @@ function refusedFirst(events: Events, first: EventRow | undefined): string | nul
   return `It got no reply; the harness said${when}: “${oneLine(notice.text, 300)}”`;
 }
 
-/** A reply that goes on to check what it said: "Let me check the logs", "I'll verify it". */
-const GOES_TO_CHECK =
-  /\b(?:let me|let's|i'll|i will|i need to|next,? i)\s+(?:now\s+)?(?:check|look|verify|see|inspect|investigate|confirm|examine|dig|test|review)\b/i;
-
 /**
  * Concluding assistant sentences, deduplicated, in order. A sentence that only infers from
  * what was just seen ({@link INFERENCE}) counts from a reply no tool call follows before the
@@ -863,10 +860,10 @@ function findDecisions(events: Events): string[] {
       // the file"), and so is a diagnosis of a reply that calls its own account likely (trial
       // 54: "here's why commit f89d24a likely caused test failures: … The problem is …").
       const inferred = INFERENCE.test(s);
-      const diagnosis = DIAGNOSIS.test(s);
-      const rest = e.text.slice(e.text.indexOf(s) + s.length);
-      if ((inferred || diagnosis) && GOES_TO_CHECK.test(rest)) continue;
-      if (diagnosis && HEDGED.test(e.text.slice(0, Math.max(0, e.text.indexOf(s))))) continue;
+      if (checkedNext(s, e.text)) continue;
+      if (DIAGNOSIS.test(s) && HEDGED.test(e.text.slice(0, Math.max(0, e.text.indexOf(s))))) {
+        continue;
+      }
       // "The issue has been resolved." says nothing the Outcome does not (trial 54).
       if (BARE_OUTCOME.test(s.trim())) continue;
       found.push({ s, at: e.seq, inferred });

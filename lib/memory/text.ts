@@ -124,6 +124,21 @@ export const DIAGNOSIS =
 export const BARE_OUTCOME =
   /^(?:the |this |that |all )?(?:issue|problem|error|bug|task|it)s? (?:(?:has|have) )?(?:is |are )?(?:now )?(?:been )?(?:resolved|fixed|addressed|solved|done)[.!]?$/i;
 
+/** A reply that goes on to check what it said: "Let me check the logs", "I'll verify it". */
+export const GOES_TO_CHECK =
+  /\b(?:let me|let's|i'll|i will|i need to|next,? i)\s+(?:now\s+)?(?:check|look|verify|see|inspect|investigate|confirm|examine|dig|test|review)\b/i;
+
+/**
+ * True when `sentence`, an inference or a diagnosis, is followed in `text` (the reply holding
+ * it) by the reply setting out to check it: a step of the work, not a conclusion (trials 53,
+ * 54, 55: "… restarted recently, which explains why it's going down. Let me check the logs").
+ */
+export function checkedNext(sentence: string, text: string): boolean {
+  if (!INFERENCE.test(sentence) && !DIAGNOSIS.test(sentence)) return false;
+  const at = text.indexOf(sentence);
+  return at >= 0 && GOES_TO_CHECK.test(text.slice(at + sentence.length));
+}
+
 export const INFERENCE =
   /\b(?:which|that)\s+(?:means|explains|would explain|is causing|causes|is why)\b/i;
 
