@@ -217,6 +217,9 @@ Deno.test("view search answers with the CLI's search: same order, marked snippet
   assert(/id=sess-hostile#e\d/.test(r.body));
   assertStringIncludes(r.body, `#${encodeURIComponent("agent-1/e0")}`);
   assertStringIncludes(r.body, "tier exact");
+  // A word the search leaves out is said, as the CLI says it (trial 56).
+  const left = await get(f.srv, `${f.base}/api/search?q=hello%20websocket`);
+  assertStringIncludes(left.body, "left out as too common: hello");
 });
 
 Deno.test("view session page: turns, commands with their outcome, diffs, subagents, summaries, copy buttons", async () => {

@@ -126,7 +126,7 @@ export interface SearchData {
    * When a query with a quoted phrase matched nothing: the query without its quotes and
    * how many sessions it matches (more than none).
    */
-  unquoted?: { query: string; sessions: number };
+  unquoted?: { query: string; sessions: number; left?: string };
   /** Nothing matched under filters: which, and how many sessions match without them. */
   filtered?: FilteredOut;
   /**
@@ -286,7 +286,8 @@ export async function searchData(
     const query = args.query.replaceAll('"', " ").replace(/\s+/g, " ").trim();
     const loose = query ? search(store, query, { ...opts, limit: 1 }) : undefined;
     if (loose && !loose.nothingMatched && loose.total) {
-      unquoted = { query, sessions: loose.total };
+      const left = droppedNote(loose);
+      unquoted = { query, sessions: loose.total, ...(left ? { left } : {}) };
     }
   }
   // Also beside the nearest by relevance (trial 16: `simple greeting banana` listed a guess
@@ -671,7 +672,13 @@ function unquotedHint(io: IO, u: SearchData["unquoted"]): void {
   if (!u) return;
   const n = u.sessions === 1 ? "1 session" : `${u.sessions} sessions`;
   const words = /^[\w .-]+$/.test(u.query) ? u.query : `'${u.query.replaceAll("'", "'\\''")}'`;
-  io.err(`hint: the words without quotes match ${n}: deja ${words}\n`);
+  // Words that search leaves out are said (trial 56: "the words without quotes match 4
+  // sessions" of `"hello world"`, 3 of them without `hello`, left out as too common).
+  io.err(
+    u.left
+      ? `hint: without quotes, ${n} (${u.left}): deja ${words}\n`
+      : `hint: the words without quotes match ${n}: deja ${words}\n`,
+  );
 }
 
 /**

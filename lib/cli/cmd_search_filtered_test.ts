@@ -146,3 +146,19 @@ Deno.test("a query whose every word was cut says nothing was searched", async ()
     ix.cleanup();
   }
 });
+
+// Trial 56: `"hello world"` hinted "the words without quotes match 4 sessions", three of which
+// lack `hello`, a word search leaves out as too common.
+Deno.test("the unquoted hint names the words the search without quotes leaves out", async () => {
+  const ix = await fixture();
+  try {
+    const pipe = captureIO(ix.env, false);
+    assertEquals(await searchCmd.run(args(['"hello websocket"']), pipe.io), 1);
+    assertStringIncludes(
+      pipe.err(),
+      "hint: without quotes, 1 session (left out as too common: hello): deja hello websocket\n",
+    );
+  } finally {
+    ix.cleanup();
+  }
+});

@@ -12,6 +12,7 @@ import { describeSession, lastSessions } from "../memory/last.ts";
 import { defaultHidden, searchHiding } from "../search/sessions.ts";
 import { search } from "../search.ts";
 import { narration } from "../cli/search_narration.ts";
+import { droppedNote } from "../cli/search_words.ts";
 import { oneLine, plural } from "../../core/text.ts";
 import { htm, type Html, marked } from "./html.ts";
 import {
@@ -182,7 +183,9 @@ export function searchResults(ctx: ViewCtx, query: string, f: ListFilters): Html
     now: ctx.now,
     ...searchHiding({ env: ctx.env, junk: f.junk }),
   });
-  const note = narration(res);
+  // The words left out are said as the CLI says them (trial 56: `hello world` listed sessions
+  // without `hello`, and the page said nothing).
+  const note = [narration(res), droppedNote(res)].filter(Boolean).join("; ");
   if (!res.results.length) {
     return htm`<div class="empty">Nothing matched “${query}”${
       res.hidden ? ` (${res.hidden} sessions of throwaway projects hold it: tick the box)` : ""
