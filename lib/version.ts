@@ -69,14 +69,16 @@ export const REVISIONS: Readonly<Record<string, number>> = {
   // run stopped while it ran (core/run_end.ts `interrupted by the user`) is no exit 0.
   // 13 (claude), 12 (cherrystudio, codebuddy, factory; session 31): a title naming no session
   // (a leading `summary`) is the next session's, not the one read last.
-  claude: 13,
-  cherrystudio: 12,
-  codebuddy: 12,
-  codewhale: 5, // session 13: list_dir reads no file
-  commandcode: 5,
-  factory: 12,
+  // 14 (claude), 13 (cherrystudio, codebuddy, factory), 6 (codewhale, commandcode), 8 (zcode;
+  // session 36): an assistant block of a kind no reader knows keeps its text (and is counted).
+  claude: 14,
+  cherrystudio: 13,
+  codebuddy: 13,
+  codewhale: 6, // session 13: list_dir reads no file
+  commandcode: 6,
+  factory: 13,
   trae: 4, // session 11: reads Codex rollouts (parsers/_codex_reader.ts); 4: see codex 5
-  zcode: 7, // session 11: reads opencode's store (parsers/_opencode_events.ts)
+  zcode: 8, // session 11: reads opencode's store (parsers/_opencode_events.ts)
   codex: 5, // session 11: turn_aborted notices; a fork's copied parent keeps its replies;
   // 5 (session 24): each event keyed (its call id, else its time, kind and text), so a
   // rollout copied under another name adds nothing (parsers/_codex_reader.ts recordKey)

@@ -283,7 +283,14 @@ export function claudeRecord(
     if (type === "user") return { events: userEvents(r, msg, time, f) };
     const mid = str(msg.id) ?? str(r.uuid) ?? "";
     const m = str(msg.model);
-    const events = assistantEvents(mid, msg.content, time, st.cwd, vocab);
+    const events = assistantEvents(
+      mid,
+      msg.content,
+      time,
+      st.cwd,
+      vocab,
+      (t) => skip("unknown_record", `assistant content block of type ${t} (its text kept)`),
+    );
     if (r.isApiErrorMessage === true || m === "<synthetic>") {
       return { events: apiError(events, r.isApiErrorMessage === true) };
     }

@@ -629,6 +629,30 @@ Deno.test("unknown first record is counted as unknown_record and the session sti
   }
 });
 
+// Trial 56: an assistant block of a new type lost its text, with no count and no drift.
+Deno.test("an assistant block of an unknown type is counted and its text kept", async () => {
+  const st = store({
+    "-t/k.jsonl": [
+      rec("user", "a", "hi"),
+      rec("assistant", "b", [
+        { type: "thinking", thinking: "hmm" },
+        { type: "hyperlink_block", text: "new content block kind zorblax" },
+        { type: "text", text: "done" },
+      ]),
+    ],
+  });
+  try {
+    const { sessions, ctx } = await parseOne(claude, src(join(st.root, "-t/k.jsonl")), st.env);
+    assertEquals(ctx.counts, { unknown_record: 1 });
+    assertEquals(
+      sessions[0].events.filter((e) => e.kind === "assistant").map((e) => e.text),
+      ["new content block kind zorblax", "done"],
+    );
+  } finally {
+    st.cleanup();
+  }
+});
+
 Deno.test("bookkeeping records at line 1 are ignored silently", async () => {
   const st = store({
     "-t/b.jsonl": [
