@@ -77,7 +77,7 @@ Deno.test("sessionDamage counts damage only, and names a store of several sessio
   assertEquals(d, { unreadable_records: 1, skipped: { corrupt: 1 }, store_sessions: 7 });
   assertEquals(
     sessionDamageText(d!),
-    "its store (7 sessions) had 1 unreadable record (corrupt); some messages may be missing (deja sources --verbose says where)",
+    "its store (7 sessions) had 1 damaged stretch of rows (corrupt); some messages may be missing (deja sources --verbose says where)",
   );
 });
 
@@ -98,7 +98,10 @@ Deno.test("show of any session of a damaged Crush database says its store, of se
     assertEquals((await runMain(env, ["index", "--quiet"])).code, 0);
     for (const ref of ["aaaaaaaa", "cccccccc"]) {
       const text = (await runMain(env, ["show", ref])).out;
-      assert(/its store \(3 sessions\) had \d+ unreadable records? \(corrupt\)/.test(text), text);
+      assert(
+        /its store \(3 sessions\) had \d+ damaged stretch(?:es)? of rows \(corrupt\)/.test(text),
+        text,
+      );
       const doc = JSON.parse((await runMain(env, ["show", ref, "--json"])).out);
       assertEquals([doc.source_damage.store_sessions, doc.source_damage.skipped.corrupt > 0], [
         3,
