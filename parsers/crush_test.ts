@@ -986,15 +986,17 @@ Deno.test({
   },
 });
 
+/** Crush's file history table (charmbracelet/crush internal/db migrations; realdata's k3s store). */
+const FILES_TABLE = `CREATE TABLE files (id TEXT PRIMARY KEY, session_id TEXT NOT NULL,
+  path TEXT NOT NULL, content TEXT NOT NULL, version INTEGER NOT NULL DEFAULT 0,
+  created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL);`;
+
 // Trial 52 (realdata k3s store, session a4217d5a): a write over a 197-byte kustomization.yaml
 // was "previous content unknown, not restorable" while Crush's file history kept it.
 Deno.test("a write over a file gets the content it replaced from Crush's file history", async () => {
   const t = temp();
   try {
-    const files =
-      `CREATE TABLE files (id TEXT PRIMARY KEY, session_id TEXT NOT NULL, path TEXT NOT NULL,
-      content TEXT NOT NULL, version INTEGER NOT NULL DEFAULT 0, created_at INTEGER NOT NULL,
-      updated_at INTEGER NOT NULL);`;
+    const files = FILES_TABLE;
     const v = (id: string, path: string, content: string, version: number) =>
       `INSERT INTO files VALUES ('${id}', 's1', '${path}', '${content}', ${version}, 1, 1);`;
     const db = store(
@@ -1040,10 +1042,7 @@ Deno.test("a write over a file gets the content it replaced from Crush's file hi
 Deno.test("a write with no result whose file Crush's history never kept is a failed one", async () => {
   const t = temp();
   try {
-    const files =
-      `CREATE TABLE files (id TEXT PRIMARY KEY, session_id TEXT NOT NULL, path TEXT NOT NULL,
-      content TEXT NOT NULL, version INTEGER NOT NULL DEFAULT 0, created_at INTEGER NOT NULL,
-      updated_at INTEGER NOT NULL);
+    const files = FILES_TABLE + `
       INSERT INTO files VALUES ('k0', 's1', '/w/app/k.yaml', '', 0, 1, 1);
       INSERT INTO files VALUES ('k1', 's1', '/w/app/k.yaml', 'b', 1, 1, 1);`;
     const db = store(
