@@ -1140,10 +1140,10 @@ export const Q = {
    * Sessions none of whose models holds `text` (any case): `--model` (lib/search/sessions.ts
    * `originHidden`). `model` is the last reply's, `models` every one of a session that switched.
    */
-  /** How many sessions one of whose models holds `text` (any case): {@link Q.sessionsNotOfModel}'s others. */
+  /** How many sessions (not subagents, as `last` lists them) one of whose models holds `text` (any case). */
   sessionsOfModel: query<{ text: string }, { n: number }>(
-    `SELECT count(*) AS n FROM sessions
-    WHERE instr(lower(COALESCE(model, '') || ' ' || COALESCE(models, '')), lower(?)) > 0`,
+    `SELECT count(*) AS n FROM sessions WHERE parent IS NULL
+    AND instr(lower(COALESCE(model, '') || ' ' || COALESCE(models, '')), lower(?)) > 0`,
     ["text"],
   ),
   sessionsNotOfModel: query<{ text: string }, Id>(

@@ -25,6 +25,8 @@ import {
   withStore,
 } from "./_memory.ts";
 import { searchHiding } from "../search/sessions.ts";
+import { search } from "../search.ts";
+import { type FilteredOut, filtersUsed, nothingMatchedText } from "./_filtered.ts";
 
 export const ctxCmd: CommandSpec = {
   refresh: true,
@@ -64,6 +66,8 @@ export type CtxData =
     absent?: string[];
     nearest?: boolean;
     common?: boolean;
+    /** The filters given, and the sessions the query matches without them. */
+    filtered?: FilteredOut;
   }
   | {
     query: string;
@@ -110,9 +114,21 @@ export function ctxData(store: Store, args: CtxArgs, io: Pick<IO, "env" | "cwd">
     }),
   }, missed);
   if (!picked) {
+    const filters = filtersUsed(args.filter);
+    const without = filters.length
+      ? search(store, args.query, { limit: 1, ...searchHiding({ env: io.env, here: io.cwd }) })
+      : undefined;
     return {
       query: args.query,
       picked: null,
+      ...(filters.length
+        ? {
+          filtered: {
+            filters,
+            without: !without || without.nothingMatched ? 0 : without.total,
+          },
+        }
+        : {}),
       hidden: missed.hidden,
       ...(missed.absent ? { absent: missed.absent } : {}),
       ...(missed.nearest ? { nearest: true } : {}),
@@ -190,7 +206,12 @@ function runCtx(a: Args, io: IO): number {
     const common = d.common
       ? ": it holds only common words\nhint: give a word of what the session was about, or its id"
       : "";
-    io.err(`deja: nothing matched ${quoteShown(args.query)}${none}${common}\n`);
+    // The filter named when it left nothing (trial 57: `ctx redis --harness claude`).
+    io.err(
+      d.filtered?.without
+        ? nothingMatchedText(args.query, d.filtered)
+        : `deja: nothing matched ${quoteShown(args.query)}${none}${common}\n`,
+    );
     hiddenHint(io, d.hidden);
   }
   return d.picked ? 0 : 1;

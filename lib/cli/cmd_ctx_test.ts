@@ -172,3 +172,37 @@ Deno.test("ctx warns on stderr when --budget is below 256, and its JSON keeps th
     ix.cleanup();
   }
 });
+
+// Trial 57: `ctx redis --harness claude` digested the session of `redist` in a PATH dump, where
+// search and MCP recall say the filter left nothing.
+Deno.test("ctx under a filter digests no widened guess where the words as typed match outside it", async () => {
+  const ix = await indexSessions([
+    {
+      id: "c7c70057-0000-4000-8000-000000000001",
+      cwd: "/w/app",
+      start: "2026-10-01T10:00:00Z",
+      turns: [{ user: "add redis to the cluster" }, { say: "Added the redis chart." }],
+    },
+    {
+      id: "c7c70057-0000-4000-8000-000000000002",
+      cwd: "/w/other",
+      start: "2026-10-02T10:00:00Z",
+      turns: [{ user: "copy the redistributable runtime" }, { say: "Copied the redistributable." }],
+    },
+  ]);
+  try {
+    const pipe = captureIO(ix.env, false);
+    const code = await ctxCmd.run(
+      { values: { project: "/w/other" }, positionals: ["redis"] },
+      pipe.io,
+    );
+    assertEquals(code, 1);
+    assertEquals(pipe.out(), "");
+    assertStringIncludes(
+      pipe.err(),
+      'deja: nothing matched "redis" in project /w/other; without --project: 1 session',
+    );
+  } finally {
+    ix.cleanup();
+  }
+});

@@ -329,7 +329,8 @@ export async function searchData(
     : undefined;
   // A model's name alone (trial 53: `deja qwen` said only "nothing matched").
   const word = args.query.trim();
-  const modelOf = !result.results.length && !args.regex && !idOf && !filter.model &&
+  // Beside look-alikes too (trial 57: `gpt-5` listed `paperless-gpt` and `5|`).
+  const modelOf = (!result.results.length || !exact) && !args.regex && !idOf && !filter.model &&
       /^[\w.:/-]+$/.test(word)
     ? Q.sessionsOfModel.get(store, { text: word })!.n
     : 0;
