@@ -824,14 +824,27 @@ function harnessSaid(events: Events, last: EventRow | undefined): string | null 
 function refusedFirst(events: Events, first: EventRow | undefined): string | null {
   if (!first) return null;
   let notice: EventRow | undefined;
+  let worked = false;
+  /** The last event of the turn, a notice of an error: the turn ended on it. */
+  let endedOn: EventRow | undefined;
   for (const e of events.between(first.seq)) {
     if (e.kind === "user" && said(e)) break;
-    if ((e.kind === "assistant" && e.text.trim()) || e.kind === "tool_call") return null;
+    if ((e.kind === "assistant" && e.text.trim()) || e.kind === "tool_call") worked = true;
     if (e.kind === "notice" && e.text.trim()) notice ??= e;
+    if (e.text.trim() || e.kind === "tool_call") {
+      endedOn = e.kind === "notice" && /^(?:api )?error\b/i.test(e.text.trim()) ? e : undefined;
+    }
+  }
+  const at = (e: EventRow) => e.time ? ` at ${localTime(e.time)}` : "";
+  // Its work stopped on the harness's error, and the user asked again (trial 57: Crush
+  // 0d21b928's first turn ended on OpenRouter's 400 before "Please try again").
+  if (worked) {
+    return endedOn
+      ? `Its turn ended on the harness's error${at(endedOn)}: “${oneLine(endedOn.text, 300)}”`
+      : null;
   }
   if (!notice) return null;
-  const when = notice.time ? ` at ${localTime(notice.time)}` : "";
-  return `It got no reply; the harness said${when}: “${oneLine(notice.text, 300)}”`;
+  return `It got no reply; the harness said${at(notice)}: “${oneLine(notice.text, 300)}”`;
 }
 
 /**

@@ -1223,6 +1223,15 @@ Deno.test("the Problem says when the first request got only the harness's error,
       { kind: "tool_call", text: "$ ls", tool: { name: "bash", id: "c1", command: "ls" } },
     ],
   }, {
+    id: "s-ended",
+    events: [
+      ["user", "Forgejo keeps going down in my cluster, get to the bottom of it"],
+      ["assistant", "I'll check the pods and the recent events."],
+      ["notice", "Error: API Error 400 Bad Request"],
+      ["user", "Please try again, now that you're a new model"],
+      ["assistant", "All nodes are ready; the Forgejo pod restarted."],
+    ],
+  }, {
     id: "s-answered",
     events: [
       ["user", "Analyze this codebase and create AGENTS.md for future agents"],
@@ -1239,6 +1248,13 @@ Deno.test("the Problem says when the first request got only the harness's error,
         "organization must be verified”\n\nThen 1 more request: “ls”",
     );
     assert(!md("s-answered").includes("It got no reply"), md("s-answered"));
+    // Trial 57 (realdata Crush 0d21b928): a first turn that worked, then ended on the provider's
+    // error before the user asked again.
+    assertStringIncludes(
+      md("s-ended"),
+      "Its turn ended on the harness's error at " +
+        `${localTime(Date.parse("2026-11-01T10:02:00Z"))}: “Error: API Error 400 Bad Request”`,
+    );
   }));
 
 // Trial 55 (realdata Crush 093f9963): at the compaction hook's budget, the Problem kept the
