@@ -99,6 +99,13 @@ Deno.test("time words that no listed session meets say so; one that meets them d
       '(time "in september", September 2026: sessions in it ranked higher; no session listed falls in it; ' +
         "1 falls in September 2025)",
     );
+    // A day is named as a day, not its month (trial 57).
+    const day = search(s, "redis on september 8", { now });
+    assertStringIncludes(
+      narration(day),
+      '(time "on september 8", September 8, 2026: sessions in it ranked higher; no session ' +
+        "listed falls in it; 1 falls on September 8, 2025)",
+    );
   }));
 
 Deno.test("a title outside the window of the query's time words is not lifted above a session inside it", () =>

@@ -44,8 +44,8 @@ function earlierYear(res: SearchResult): string {
     const then = yearsBefore(t, years);
     const k = res.results.filter((r) => sessionMeets(then, r.started, r.updated)).length;
     if (k) {
-      const name = new Date(then.from).toLocaleString("en-US", { month: "long" });
-      return `; ${k} ${k === 1 ? "falls" : "fall"} in ${name} ${new Date(then.from).getFullYear()}`;
+      const name = windowName(then).slice(2);
+      return `; ${k} ${k === 1 ? "falls" : "fall"} ${/\d,/.test(name) ? "on" : "in"} ${name}`;
     }
   }
   return "";
@@ -57,9 +57,21 @@ function earlierYear(res: SearchResult): string {
  * September it read).
  */
 function whichYear(t: NonNullable<SearchResult["time"]>): string {
-  if (!monthWithoutYear(t)) return "";
+  return monthWithoutYear(t) ? windowName(t) : "";
+}
+
+/**
+ * `, September 2026`, or for a window of days within a month `, September 6, 2026` (trial 57:
+ * `redis on september 6` was named "September 2026", the whole month).
+ */
+function windowName(t: NonNullable<SearchResult["time"]>): string {
   const d = new Date(t.from);
-  return `, ${d.toLocaleString("en-US", { month: "long" })} ${d.getFullYear()}`;
+  const month = d.toLocaleString("en-US", { month: "long" });
+  const days = (t.to - t.from) / 86_400_000;
+  const end = new Date(t.to - 1);
+  if (days > 7 || end.getMonth() !== d.getMonth()) return `, ${month} ${d.getFullYear()}`;
+  const span = days > 1 ? `${d.getDate()}-${end.getDate()}` : `${d.getDate()}`;
+  return `, ${month} ${span}, ${d.getFullYear()}`;
 }
 
 /** Whether the listed result `r` is outside the window the query's time words name. */
