@@ -73,6 +73,13 @@ Deno.test("install of an unknown target is a usage error with the targets as hin
     assertEquals(r.code, 2);
     assertEquals(r.out, "");
     assertStringIncludes(r.err, "deja: unknown target 'nope'\nhint: targets: ");
+    // Words that name no target were maybe a search (trial 57).
+    const words = await runMain(w.env, ["install", "redis", "in", "kubernetes"]);
+    assertEquals(words.code, 2);
+    assertStringIncludes(
+      words.err,
+      "hint: to search these words: deja search install redis in kubernetes; targets: ",
+    );
     const none = await runMain(w.env, ["install"]);
     assertEquals(none.code, 2);
     assertStringIncludes(none.err, "which target?");

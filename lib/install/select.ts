@@ -79,9 +79,13 @@ export function selectTargets(env: Env, sel: Selection, install: boolean): Targe
       // An alias is suggested by the target name the list shows (`claud`: claude-code).
       const near = suggestCommand(n, allTargetNames());
       const like = near && (findTarget(near)?.name ?? near);
+      // Words that name no target at all were maybe a search (trial 57: `deja install redis
+      // in kubernetes` said only "unknown target 'redis'").
+      const words = !like && sel.names.length > 1 &&
+        sel.names.every((x) => !findTarget(x.toLowerCase()));
       throw new DejaError(
         `unknown target '${given}'${like ? `; did you mean '${like}'?` : ""}`,
-        hint,
+        words ? `to search these words: deja search ${verb} ${sel.names.join(" ")}; ${hint}` : hint,
         2,
       );
     }
