@@ -125,7 +125,11 @@ export function blameJson(d: BlameData): Record<string, unknown> {
       removed: Boolean(s.removed),
       moved_to: s.moved_to ?? null,
       line: s.line,
-      changes: s.changes.map((c) => ({ ...c, time: isoTime(c.time) })),
+      changes: s.changes.map(({ replaceAll, ...c }) => ({
+        ...c,
+        time: isoTime(c.time),
+        replace_all: replaceAll ?? false,
+      })),
     })),
   };
 }
@@ -240,7 +244,8 @@ function sessionLines(
   // "2 edits" of two different README.md files, told apart only by --json).
   const where = (ch: BlameChange) => s.paths.length > 1 ? `  ${tilde(ch.path, io.env.home)}` : "";
   shown.forEach((ch, i) => {
-    lines.push(`    ${c.dim(`${ch.op.padEnd(5)} ${fmtTime(ch.time)}${where(ch)}`)}`);
+    const all = ch.replaceAll ? " (every occurrence)" : "";
+    lines.push(`    ${c.dim(`${ch.op.padEnd(5)} ${fmtTime(ch.time)}${where(ch)}${all}`)}`);
     if (ch.before && ch.before !== before) lines.push(`      said before: ${ch.before}`);
     // What was said after several changes goes under the last of them, the one it follows
     // (trial 52: a closing "Done … 4 passed" under the first of three edits, 12 minutes and a

@@ -343,3 +343,32 @@ Deno.test("blame prints what was said after several changes under the last of th
     ix.cleanup();
   }
 });
+
+// Trial 57: restore said an edit replaced every occurrence, blame did not.
+Deno.test("blame says an edit replaced every occurrence, in text and JSON", async () => {
+  const ix = await indexSessions([{
+    id: "b1a00000-1111-4222-8333-000000000057",
+    cwd: "/w/win",
+    start: "2026-01-13T20:50:00Z",
+    turns: [
+      { user: "fix the comment blocks" },
+      { edit: "/w/win/Setup.psm1", old: "<#!", new: "<#", all: true },
+      { edit: "/w/win/Setup.psm1", old: "Write-Host", new: "Write-Log" },
+    ],
+  }]);
+  try {
+    const pipe = captureIO(ix.env, false);
+    assertEquals(
+      await blameCmd.run({ values: {}, positionals: ["/w/win/Setup.psm1"] }, pipe.io),
+      0,
+    );
+    const edits = pipe.out().split("\n").filter((l) => l.trim().startsWith("edit"));
+    assertEquals(edits.map((l) => l.includes("(every occurrence)")), [true, false]);
+    const json = captureIO(ix.env, false);
+    await blameCmd.run({ values: { json: true }, positionals: ["/w/win/Setup.psm1"] }, json.io);
+    const changes = JSON.parse(json.out()).sessions[0].changes;
+    assertEquals(changes.map((c: { replace_all: boolean }) => c.replace_all), [true, false]);
+  } finally {
+    ix.cleanup();
+  }
+});

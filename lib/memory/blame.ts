@@ -30,7 +30,7 @@ import type { Store } from "../store.ts";
 import { Q } from "../schema.ts";
 import type { SessionRow } from "../rows.ts";
 import { type FileTouch, findTouches, type PathMatch } from "./paths.ts";
-import { editLines, linesOf } from "./edit_lines.ts";
+import { editLines, everyOccurrence, linesOf } from "./edit_lines.ts";
 import { gist } from "./text.ts";
 import { readTextSync } from "../../core/fsread.ts";
 import { countsAsHidden } from "../search/sessions.ts";
@@ -74,6 +74,8 @@ export interface BlameChange {
   after: string | null;
   /** How this change's text relates to the requested line (as {@link BlameSession.line}). */
   line: "wrote" | "replaced" | null;
+  /** An edit that replaced every occurrence of its old text (`replace_all`). */
+  replaceAll?: boolean;
 }
 
 /** One session that touched the file. */
@@ -181,6 +183,8 @@ export function blame(store: Store, typed: string, opts: BlameOptions): BlameRes
     bySession.set(t.sessionId, list);
   }
   const rows = Q.sessionsByIds.all(store, { ids: JSON.stringify([...bySession.keys()]) });
+  // Edits that replaced every occurrence (trial 57: restore said so, blame did not).
+  const every = everyOccurrence(store, m.touches);
   const entries: BlameSession[] = [];
   let hidden = 0;
   for (const s of rows) {
@@ -190,7 +194,7 @@ export function blame(store: Store, typed: string, opts: BlameOptions): BlameRes
     }
     if (opts.harness?.length && !opts.harness.includes(s.harness)) continue;
     if (opts.project && !(s.project ?? "").includes(opts.project)) continue;
-    entries.push(entry(s, bySession.get(s.id)!, at));
+    entries.push(entry(s, bySession.get(s.id)!, at, every));
   }
   const rank = (e: BlameSession) => (e.line === "wrote" ? 2 : e.line === "replaced" ? 1 : 0);
   // Within a rank, sessions follow their newest touch in the touches' order (lib/memory/order.ts).
@@ -231,7 +235,12 @@ interface LineAt {
   body?: string;
 }
 
-function entry(s: SessionRow, touches: FileTouch[], at: LineAt | null): BlameSession {
+function entry(
+  s: SessionRow,
+  touches: FileTouch[],
+  at: LineAt | null,
+  every: ReadonlySet<number>,
+): BlameSession {
   const e: BlameSession = {
     session: s,
     paths: [...new Set(touches.map((t) => t.path))],
@@ -277,6 +286,7 @@ function entry(s: SessionRow, touches: FileTouch[], at: LineAt | null): BlameSes
       before: null,
       after: null,
       line,
+      ...(spans.some((x) => every.has(x.id)) ? { replaceAll: true } : {}),
     });
   }
   return e;

@@ -9,6 +9,8 @@
  */
 import { diffArrays } from "diff";
 import type { FileRow } from "../rows.ts";
+import type { Store } from "../store.ts";
+import { Q } from "../schema.ts";
 
 /** One line of an edit: kept (` `), removed (`-`) or added (`+`). */
 export interface EditLine {
@@ -109,5 +111,23 @@ export function replacingAll<F extends Pick<FileRow, "op" | "event_id">>(
       : [];
     if (all(input) || all(list[i])) out.add(f);
   }
+  return out;
+}
+
+/**
+ * The row ids in `files` of the edits among `touches` that replaced every occurrence of
+ * their old text ({@link replacingAll}, read from their calls' input): what `restore` and
+ * `blame` say of them.
+ */
+export function everyOccurrence(
+  store: Store,
+  touches: ReadonlyArray<{ op: string; eventId: number }>,
+): Set<number> {
+  const edited = [...new Set(touches.filter((t) => t.op === "edit").map((t) => t.eventId))];
+  const out = new Set<number>();
+  if (!edited.length) return out;
+  const rows = Q.editInputs.all(store, { ids: JSON.stringify(edited) });
+  const data = new Map(rows.map((r) => [r.event_id, r.data]));
+  for (const r of replacingAll(rows, data)) out.add(r.id);
   return out;
 }

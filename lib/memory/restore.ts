@@ -52,7 +52,7 @@ import type { SessionRow } from "../rows.ts";
 import { findTouches, type PathMatch } from "./paths.ts";
 import { Anchors, placedTime, type TimeSource } from "./order.ts";
 import { countsAsHidden } from "../search/sessions.ts";
-import { replacingAll } from "./edit_lines.ts";
+import { everyOccurrence } from "./edit_lines.ts";
 
 /** One restorable span. */
 export interface RestoreSpan {
@@ -164,13 +164,7 @@ export function listSpans(
     sessions.set(s.id, s);
   }
   const anchors = m.anchors ?? new Anchors(store, sessions.values());
-  const edited = [...new Set(m.touches.filter((t) => t.op === "edit").map((t) => t.eventId))];
-  const every = new Set<number>();
-  if (edited.length) {
-    const rows = Q.editInputs.all(store, { ids: JSON.stringify(edited) });
-    const data = new Map(rows.map((r) => [r.event_id, r.data]));
-    for (const r of replacingAll(rows, data)) every.add(r.id);
-  }
+  const every = everyOccurrence(store, m.touches);
   const seen = new Map<string, RestoreSpan>();
   const spans: RestoreSpan[] = [];
   const hidden = new Set<number>();
