@@ -77,6 +77,11 @@ export function isWindowsAbsolute(p: string): boolean {
   return WIN_DRIVE.test(p) || p.startsWith("\\\\");
 }
 
+/** The last part of `p`, whichever separator it uses (a Windows path read on POSIX too). */
+export function lastSegment(p: string): string {
+  return p.split(/[\\/]/).pop() ?? p;
+}
+
 /** True for an absolute POSIX path (`/x`) or a Windows absolute path (drive or UNC). */
 export function isAbsoluteAny(p: string): boolean {
   return p.startsWith("/") || isWindowsAbsolute(p);

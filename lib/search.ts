@@ -765,3 +765,23 @@ function relatedOnly(
     if (!holding.has(r.rowid) && !words.some((w) => title.includes(w))) r.relatedOnly = true;
   }
 }
+
+/**
+ * The search of `query` without its harness and project filters, when `res` (found under
+ * them) is a widened guess and that search matches more literally: the guess does not stand
+ * in for the words as typed outside the filter (MCP recall and `ctx`, as `deja search`
+ * says it; trials 55, 57: `redis` under harness claude answered `redist` of a PATH dump).
+ */
+export function moreLiteralOutside(
+  store: Store,
+  query: string,
+  opts: SearchOptions,
+  res: SearchResult,
+): SearchResult | undefined {
+  if (!res.results.length || !(opts.harness?.length || opts.project)) return undefined;
+  if (WIDER.indexOf(res.tier) <= WIDER.indexOf("session")) return undefined;
+  const all = search(store, query, { ...opts, harness: undefined, project: undefined, limit: 1 });
+  return WIDER.includes(all.tier) && WIDER.indexOf(all.tier) < WIDER.indexOf(res.tier)
+    ? all
+    : undefined;
+}

@@ -116,7 +116,8 @@ export function readCrushSession(
   const row = getRow<CrushSessionRow>(db.prepare(sessionsSql(schema.s) + " WHERE id = ?"), id);
   if (!row || typeof row.id !== "string") return undefined;
   const raw = allRows<RawMessage>(db.prepare(messagesSql(schema.m)), id);
-  return readSession(row, raw, path, project, skip, fileHistory(db));
+  // Without the file history: the hook reads commands and failures, every call (hot path).
+  return readSession(row, raw, path, project, skip);
 }
 
 /** What a write that left no trace says in place of its empty result ({@link withOverwritten}). */

@@ -30,7 +30,7 @@ import { posix, win32 } from "node:path";
 import type { ToolCallInfo, ToolResultInfo } from "../core/model.ts";
 import { arr, decodeArgs, num, type Obj, obj, str } from "./_util.ts";
 import { parsePatch } from "./_patch.ts";
-import { isAbsoluteAny, isWindowsAbsolute } from "../core/paths.ts";
+import { isAbsoluteAny, isWindowsAbsolute, lastSegment } from "../core/paths.ts";
 
 /**
  * Resolves `p` against `base` with the path rules of the machine that wrote
@@ -103,10 +103,6 @@ function quoteWord(w: string): string {
   return /^[A-Za-z0-9_@%+=:,./-]+$/.test(w) ? w : `'${w.replaceAll("'", `'\\''`)}'`;
 }
 
-function baseName(p: string): string {
-  return p.split(/[\\/]/).pop() ?? p;
-}
-
 /**
  * An argv as one command line: `["bash","-lc","<x>"]` becomes `<x>`,
  * `["powershell.exe", ..., "-Command", "<x>"]` becomes `<x>`, anything else is
@@ -114,7 +110,7 @@ function baseName(p: string): string {
  */
 export function argvCommand(argv: string[]): string {
   if (argv.length === 0) return "";
-  const exe = baseName(argv[0]).toLowerCase();
+  const exe = lastSegment(argv[0]).toLowerCase();
   if (SHELLS.has(exe) && argv.length === 3 && /^-[a-z]*c$/.test(argv[1])) return argv[2];
   if (/^(pwsh|powershell)(\.exe)?$/.test(exe)) {
     const at = argv.findIndex((a) => /^-c(ommand)?$/i.test(a));

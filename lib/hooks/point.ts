@@ -16,6 +16,7 @@
 import { isUndated, newerFirst, shownTime, timeRank } from "../session_time.ts";
 import type { Store } from "../store.ts";
 import { Q } from "../schema.ts";
+import { lastSegment } from "../../core/paths.ts";
 import { absoluteTarget } from "../memory/paths.ts";
 import { movesAfter } from "../memory/moves.ts";
 import { findFixes, fixRecord, NOT_CHECKED } from "../memory/fix.ts";
@@ -223,7 +224,7 @@ export function fixNote(
     // said first: the edit, then the run that passed (trial 38: "after X failed once Y was
     // edited" read as if the edit had made it fail).
     const edited = ex?.edited.length
-      ? `edit ${ex.edited.slice(0, 2).map((p) => p.split(/[\\/]/).pop()).join(", ")}${
+      ? `edit ${ex.edited.slice(0, 2).map(lastSegment).join(", ")}${
         ex.edited.length > 2 ? ` and ${ex.edited.length - 2} more` : ""
       }, then run `
       : "";

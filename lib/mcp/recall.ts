@@ -32,11 +32,11 @@ import { misreadOperators } from "../search/operators.ts";
 import type { Store } from "../store.ts";
 import type { Env } from "../../core/model.ts";
 import {
+  moreLiteralOutside,
   search,
   type SearchOptions,
   type SearchResult,
   type SessionHit,
-  WIDER,
 } from "../search.ts";
 import { absentWords, apartWords, droppedNote, sessionIdTyped } from "../cli/search_words.ts";
 import { MAX_LIMIT } from "./tool.ts";
@@ -103,13 +103,8 @@ export function recallText(store: Store, query: string, o: RecallOptions): Recal
     ...(o.now ? { now: o.now } : {}),
   };
   let res = search(store, query, opts);
-  // A widened guess under a filter does not stand in for the words as typed outside it, as
-  // the CLI says it (trial 55: `redis` under harness claude answered `redist` of a PATH dump).
-  if ((o.harness?.length || o.project) && WIDER.indexOf(res.tier) > WIDER.indexOf("session")) {
-    const all = search(store, query, { ...opts, harness: undefined, project: undefined, limit: 1 });
-    if (WIDER.includes(all.tier) && WIDER.indexOf(all.tier) < WIDER.indexOf(res.tier)) {
-      res = { ...res, results: [], total: 0, nothingMatched: true, tier: "none", changes: [] };
-    }
+  if (moreLiteralOutside(store, query, opts, res)) {
+    res = { ...res, results: [], total: 0, nothingMatched: true, tier: "none", changes: [] };
   }
   const q = quotedForAgent(query);
   const ops = operatorNote(query);

@@ -183,8 +183,6 @@ export function blame(store: Store, typed: string, opts: BlameOptions): BlameRes
     bySession.set(t.sessionId, list);
   }
   const rows = Q.sessionsByIds.all(store, { ids: JSON.stringify([...bySession.keys()]) });
-  // Edits that replaced every occurrence (trial 57: restore said so, blame did not).
-  const every = everyOccurrence(store, m.touches);
   const entries: BlameSession[] = [];
   let hidden = 0;
   for (const s of rows) {
@@ -194,7 +192,7 @@ export function blame(store: Store, typed: string, opts: BlameOptions): BlameRes
     }
     if (opts.harness?.length && !opts.harness.includes(s.harness)) continue;
     if (opts.project && !(s.project ?? "").includes(opts.project)) continue;
-    entries.push(entry(s, bySession.get(s.id)!, at, every));
+    entries.push(entry(s, bySession.get(s.id)!, at));
   }
   const rank = (e: BlameSession) => (e.line === "wrote" ? 2 : e.line === "replaced" ? 1 : 0);
   // Within a rank, sessions follow their newest touch in the touches' order (lib/memory/order.ts).
@@ -203,8 +201,17 @@ export function blame(store: Store, typed: string, opts: BlameOptions): BlameRes
   entries.sort((a, b) => rank(b) - rank(a) || place.get(a.session.id)! - place.get(b.session.id)!);
   // The text around each change is read only for the sessions returned.
   const shown = entries.slice(0, opts.limit ?? 10);
+  // Edits that replaced every occurrence, of the sessions returned (trial 57: restore said so,
+  // blame did not).
+  const every = everyOccurrence(store, shown.flatMap((e) => bySession.get(e.session.id)!));
   for (const e of shown) {
-    for (const c of e.changes) Object.assign(c, around(store, e.session.id, c.seq));
+    const touches = bySession.get(e.session.id)!;
+    for (const c of e.changes) {
+      Object.assign(c, around(store, e.session.id, c.seq));
+      if (touches.some((t) => t.seq === c.seq && t.path === c.path && every.has(t.id))) {
+        c.replaceAll = true;
+      }
+    }
     // Removed or moved by a command after its last touch (trial 47: a file written, then
     // deleted with `rm`, was only "1 write" here where ctx said "removed later").
     const last = new Map<string, number>();
@@ -235,12 +242,7 @@ interface LineAt {
   body?: string;
 }
 
-function entry(
-  s: SessionRow,
-  touches: FileTouch[],
-  at: LineAt | null,
-  every: ReadonlySet<number>,
-): BlameSession {
+function entry(s: SessionRow, touches: FileTouch[], at: LineAt | null): BlameSession {
   const e: BlameSession = {
     session: s,
     paths: [...new Set(touches.map((t) => t.path))],
@@ -286,7 +288,6 @@ function entry(
       before: null,
       after: null,
       line,
-      ...(spans.some((x) => every.has(x.id)) ? { replaceAll: true } : {}),
     });
   }
   return e;

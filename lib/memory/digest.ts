@@ -9,6 +9,7 @@
 import type { Store } from "../store.ts";
 import { DejaError } from "../../core/errors.ts";
 import { Q } from "../schema.ts";
+import { lastSegment } from "../../core/paths.ts";
 import type { CommandAtRow, EventRow, SessionRow } from "../rows.ts";
 import { tokens } from "../query.ts";
 import {
@@ -685,7 +686,7 @@ function doubts(
   if (!named.size) return notes;
   const seen = new Set<string>();
   for (const r of Q.readsBefore.iterate(store, { session, before: reply.seq })) {
-    const base = baseName(r.path);
+    const base = lastSegment(r.path).toLowerCase();
     if (!named.has(base) || seen.has(base)) continue;
     seen.add(base);
     notes.push(
@@ -697,15 +698,10 @@ function doubts(
   return notes;
 }
 
-/** The last part of `path`, lower-cased, whichever separator it uses. */
-function baseName(path: string): string {
-  return (path.split(/[\\/]/).pop() ?? path).toLowerCase();
-}
-
 /** The file names (a name with an extension, lower-cased) a claim holds, quoted or not. */
 function fileNames(claim: string): string[] {
   return [...claim.matchAll(/[\w.-]*\w\.[A-Za-z][A-Za-z0-9]{0,7}\b/g)]
-    .map((m) => baseName(m[0])).filter((n) => !/^(?:e\.g|i\.e|etc)\b/.test(n));
+    .map((m) => lastSegment(m[0]).toLowerCase()).filter((n) => !/^(?:e\.g|i\.e|etc)\b/.test(n));
 }
 
 /**

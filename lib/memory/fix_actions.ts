@@ -9,6 +9,7 @@
  */
 import type { Store } from "../store.ts";
 import { Q } from "../schema.ts";
+import { lastSegment } from "../../core/paths.ts";
 import { failureLine, type Outcome, outcomeOf, runEnd, runFacts } from "./outcome.ts";
 
 /** One command or file action of a session. */
@@ -208,14 +209,9 @@ export function followed(
   const again = (a: Action) =>
     failed.kind === "command"
       ? same(a) || sameAttempt(a, failed)
-      : a.kind === failed.kind && !a.failed && baseName(a.path) === baseName(failed.path);
+      : a.kind === failed.kind && !a.failed && sameName(a.path, failed.path);
   const checked = later.slice(i).some(again);
   return { next, then: later.slice(i, i + 3), checked };
-}
-
-/** The last part of `path`, lower-cased, whichever separator it uses ("" for none). */
-function baseName(path: string | null): string {
-  return (path ?? "").split(/[\\/]/).pop()!.toLowerCase();
 }
 
 /**
@@ -338,4 +334,9 @@ export interface Followed {
  */
 export function okButSaidError(a: Pick<Action, "outcome" | "output">): boolean {
   return a.outcome === "ok" && failureLine(a.output) !== null;
+}
+
+/** True when two recorded paths end in the same file name (any case, either separator). */
+function sameName(a: string | null, b: string | null): boolean {
+  return lastSegment(a ?? "").toLowerCase() === lastSegment(b ?? "").toLowerCase();
 }

@@ -10,7 +10,7 @@ import { harnessIds } from "../../core/registry.ts";
 import { Q } from "../schema.ts";
 import { AmbiguousSession, looksLikeId, NoSessionMatch, resolveSession } from "../sessions.ts";
 import { type SessionRow } from "../rows.ts";
-import { search, type SearchOptions, type Tier, WIDER } from "../search.ts";
+import { moreLiteralOutside, search, type SearchOptions, type Tier } from "../search.ts";
 import { STOP_WORDS, tokens } from "../query.ts";
 import { heldAnywhere, TermStats } from "../search/expand.ts";
 
@@ -110,19 +110,8 @@ export function pickSession(
     return null;
   }
   const res = search(store, a, { ...filters, limit: 1 });
-  let top: (typeof res.results)[number] | undefined = res.results[0];
-  // A widened guess under a filter does not stand in for the words as typed outside it, as
-  // search and MCP recall say (trial 57: `ctx redis --harness claude` digested the session of
-  // `redist` in a PATH dump).
-  if (
-    top && (filters.harness?.length || filters.project) &&
-    WIDER.indexOf(res.tier) > WIDER.indexOf("session")
-  ) {
-    const all = search(store, a, { ...filters, harness: undefined, project: undefined, limit: 1 });
-    if (WIDER.includes(all.tier) && WIDER.indexOf(all.tier) < WIDER.indexOf(res.tier)) {
-      top = undefined;
-    }
-  }
+  // A widened guess under a filter is no pick (trial 57: `ctx redis --harness claude`).
+  const top = moreLiteralOutside(store, a, filters, res) ? undefined : res.results[0];
   // A word that also starts several ids (`prompt`) and that no session holds: the ids.
   if (several && !top) throw several;
   // An id that matches no session is searched only as written (a commit hash a session
