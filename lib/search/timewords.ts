@@ -295,6 +295,20 @@ const RULES: Rule[] = [
     },
   },
   {
+    // A whole date typed alone (`redis 2025-09-06`, trial 57: searched as text, it matched
+    // nothing and was no time either); one with a clock time after it (a pasted log line),
+    // inside a path or a version, or that is no calendar day (`2026-02-30`) stays text.
+    re: /(?<![\w:./-])((?:19|20)\d\d)-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])(?![\w:./-]|\s+\d)/,
+    accept: (m) => {
+      const d = new Date(Number(m[1]), Number(m[2]) - 1, Number(m[3]));
+      return d.getMonth() === Number(m[2]) - 1;
+    },
+    window: (m) => {
+      const [y, mo, d] = [Number(m[1]), Number(m[2]) - 1, Number(m[3])];
+      return [new Date(y, mo, d).getTime(), new Date(y, mo, d + 1).getTime()];
+    },
+  },
+  {
     // "may" and "march" alone are verbs: only "in may", "last march", "since may" count, or
     // a year after them (`march 2025`). A short name
     // (`sep`, `sept.`, `dec`) counts after such a word or before a year only (`jan` is a name).
@@ -351,7 +365,8 @@ const CUES = new Set([
 ]);
 
 function mayNameTime(text: string): boolean {
-  return text.toLowerCase().split(/[^a-z]+/).some((w) => CUES.has(w));
+  return text.toLowerCase().split(/[^a-z]+/).some((w) => CUES.has(w)) ||
+    /\d{4}-\d\d-\d\d/.test(text);
 }
 
 /**

@@ -92,6 +92,29 @@ Deno.test("weeks, months and years are the calendar's; before, after and from tu
   assertEquals(timeHint("march 2025 deploy", now).hint?.words, "march 2025");
 });
 
+Deno.test("a whole date typed alone is that day; one in a log line, a path or no calendar is text", () => {
+  // Trial 57: `deja redis 2025-09-06` searched the date as text and matched nothing.
+  const now = new Date(2026, 11, 3, 15, 0).getTime();
+  const t = timeHint("redis 2025-09-06", now);
+  assertEquals(t.hint?.words, "2025-09-06");
+  assertEquals([t.hint?.from, t.hint?.to], [
+    new Date(2025, 8, 6).getTime(),
+    new Date(2025, 8, 7).getTime(),
+  ]);
+  assertEquals(t.rest.trim(), "redis");
+  assertEquals(timeHint("2025-09-06, redis", now).hint?.words, "2025-09-06");
+  for (
+    const text of [
+      "2025-09-06 12:01:33 ERROR redis down", // a log line's stamp
+      "2025-09-06T12:01:33Z redis",
+      "logs/2025-09-06.txt",
+      "backup-2025-09-06",
+      "v2025-09-06",
+      "redis 2026-02-30",
+    ]
+  ) assertEquals(timeHint(text, now).hint, undefined, text);
+});
+
 Deno.test("a range runs from its first end to its last, and a day of a month is a day", () => {
   // Trial 17b: `from august to september`, `between march and may 2026` and `january 13th`
   // were searched as words (or read only the last month).
