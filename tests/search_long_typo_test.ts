@@ -185,3 +185,17 @@ Deno.test("a corrected long query names its spellings apart from the words read 
       line,
     );
   }));
+
+Deno.test("a word two edits from another that starts otherwise is not read as its typo", () =>
+  // Trial 57: `deja KeyError` said "close spellings: keyerror → seterror" for a React session's
+  // `setError`: two edits that remake a word's first part make another word.
+  withMemIndex([
+    { id: "s-react", events: [["assistant", "call setError('') before the fetch"]] },
+    { id: "s-deploy", events: [["user", "the deployment failed again"]] },
+  ], (s) => {
+    const r = search(s, "KeyError");
+    assert(!r.changes.some((c) => c.to.includes("seterror")), JSON.stringify(r.changes));
+    assertEquals(r.results.map((x) => x.id).includes("s-react"), false);
+    // Two edits inside the word, its start kept, are still a typo.
+    assertEquals(search(s, "deplymet").results[0]?.id, "s-deploy");
+  }));

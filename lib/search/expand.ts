@@ -310,7 +310,11 @@ export function dropped(a: string, b: string): boolean {
  * too.
  */
 export function spellings(stats: TermStats, word: string, short: boolean): string[] {
-  const close = near(stats.store, word, word.length >= 8 ? 2 : 1, 8, stats.count);
+  // Two edits away, a word that starts otherwise is another word, not its typo (trial 57:
+  // `keyerror` was read as `seterror`): people rarely mistype a first letter, and two edits
+  // there remake a word's first part.
+  const close = near(stats.store, word, word.length >= 8 ? 2 : 1, 8, stats.count)
+    .filter((w) => w[0] === word[0] || distance(word, w, 1) <= 1);
   return short ? close.filter((w) => swapped(word, w) || dropped(word, w)) : close;
 }
 
