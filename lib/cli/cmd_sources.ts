@@ -483,15 +483,21 @@ export function damageMark(
 
 /**
  * The bytes of one indexed store: as recorded, or, for a store whose reads
- * all failed (no size recorded), its size on disk now (0 when a stat fails).
+ * all failed (no size recorded), its size on disk now (0 when a stat fails);
+ * with a SQLite store's write-ahead log beside it, which holds what was written
+ * since its last checkpoint (trial 56: opencode's 2.5 MB of sessions in its WAL
+ * were listed as the 4 KiB of its main file).
  */
-function storeBytes(r: { path: string; size: number | null }): number {
-  if ((r.size ?? -1) >= 0) return r.size!;
-  try {
-    return statSync(r.path).size;
-  } catch {
-    return 0;
-  }
+export function storeBytes(r: { path: string; size: number | null }): number {
+  const size = (path: string) => {
+    try {
+      return statSync(path).size;
+    } catch {
+      return 0;
+    }
+  };
+  const own = (r.size ?? -1) >= 0 ? r.size! : size(r.path);
+  return own + (/\.(?:db|sqlite3?|vscdb)$/i.test(r.path) ? size(`${r.path}-wal`) : 0);
 }
 
 /**

@@ -2,9 +2,11 @@ import { assert, assertEquals, assertStringIncludes } from "../../tests/_assert.
 import { indexSessions } from "../../tests/_memory.ts";
 import { captureIO } from "../../tests/_cli_io.ts";
 import { testEnv } from "../../tests/_fixture.ts";
-import { rmSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { csi } from "./output.ts";
-import { parseSources, sourcesCmd, sourcesData } from "./cmd_sources.ts";
+import { parseSources, sourcesCmd, sourcesData, storeBytes } from "./cmd_sources.ts";
 
 const ID = "50bce000-1111-4222-8333-444455556666";
 
@@ -194,5 +196,23 @@ Deno.test("sources lists the skips of every store of a harness, not the first st
     }
   } finally {
     ix.cleanup();
+  }
+});
+
+Deno.test("a SQLite store's size holds its write-ahead log; another file's does not", () => {
+  // Trial 56: opencode's sessions, 2.5 MB in opencode.db-wal, were listed as the 4 KiB main file.
+  const dir = mkdtempSync(join(tmpdir(), "deja-sources-wal-"));
+  try {
+    for (const [name, bytes] of [["opencode.db", 4096], ["opencode.db-wal", 50_000]] as const) {
+      writeFileSync(join(dir, name), new Uint8Array(bytes));
+    }
+    assertEquals(storeBytes({ path: `${dir}/opencode.db`, size: 4096 }), 54_096);
+    // A store whose reads failed has no recorded size: both files as they are now.
+    assertEquals(storeBytes({ path: `${dir}/opencode.db`, size: null }), 54_096);
+    writeFileSync(join(dir, "s.jsonl"), new Uint8Array(10));
+    writeFileSync(join(dir, "s.jsonl-wal"), new Uint8Array(99));
+    assertEquals(storeBytes({ path: `${dir}/s.jsonl`, size: 10 }), 10);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
   }
 });
