@@ -1093,14 +1093,17 @@ export const Q = {
     { project: string },
     { path: string; n: number; reads: number; edits: number; writes: number; sessions: number }
   >(
-    `SELECT f.path AS path, COUNT(DISTINCT f.event_id) AS n,
+    // A Windows path is one file whichever separators an agent wrote in it (trial 56: one
+    // file was two rows, once with `/` inside its Windows path).
+    `SELECT CASE WHEN f.path GLOB '[A-Za-z]:[\\/]*' THEN replace(f.path, '/', '\\') ELSE f.path END
+        AS path, COUNT(DISTINCT f.event_id) AS n,
       COUNT(DISTINCT CASE f.op WHEN 'read' THEN f.event_id END) AS reads,
       COUNT(DISTINCT CASE f.op WHEN 'edit' THEN f.event_id END) AS edits,
       COUNT(DISTINCT CASE f.op WHEN 'write' THEN f.event_id END) AS writes,
       COUNT(DISTINCT f.session_id) AS sessions
     FROM files f JOIN sessions s ON s.id = f.session_id WHERE s.project = ?
       AND f.event_id NOT IN (SELECT event_id FROM replays)
-    GROUP BY f.path ORDER BY n DESC, f.path LIMIT 25`,
+    GROUP BY 1 ORDER BY n DESC, 1 LIMIT 25`,
     ["project"],
   ),
   /**
