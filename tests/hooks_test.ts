@@ -14,6 +14,7 @@ import { FRAME_OPEN, FRAME_PREAMBLE } from "../core/frame.ts";
 import { assemble, BUDGET } from "../lib/hooks/run.ts";
 import { claudeLines, indexSessions, type MemoryIndex, type SessionSpec } from "./_memory.ts";
 import { tempDir } from "./_tmp.ts";
+import { readGiveUps } from "../lib/hooks/log.ts";
 
 const WS: SessionSpec = {
   id: "a1a10001-0000-4000-8000-000000000001",
@@ -442,6 +443,33 @@ Deno.test("a hook past its time budget says nothing", () =>
     const x = io(env, ["hook-context"], slow);
     assertEquals(await main(x.io), 0);
     assertEquals(x.out.join(""), "");
+    // Silent to the agent, but not without a trace (trial 55): the hooks' log says why.
+    const log = readGiveUps(env);
+    assertEquals(log.map((g) => g.hook), ["hook-context"]);
+    assert(/^gave up after \d+ ms reading the event \(its budget is 1 ms\)$/.test(log[0].why));
+  }));
+
+Deno.test("a hook that gives up says why in the hooks' log, and doctor shows it", () =>
+  withIndex(async (ix) => {
+    // Trial 55: an event not complete when reading stopped was dropped without a trace.
+    const cut = '{"session_id": "s", "cwd": "/w/app", "prompt": "websocket recon';
+    assertEquals(await hook(ix.env, ["hook-prompt"], cut), { code: 0, out: "", err: "" });
+    assertEquals(await hook(ix.env, ["hook-tool"], "garbage"), { code: 0, out: "", err: "" });
+    // Empty stdin is a harness's way to run a hook with nothing to say: no give-up.
+    await hook(ix.env, ["hook-context"], "");
+    const log = readGiveUps(ix.env);
+    assertEquals(log.map((g) => g.hook), ["hook-prompt", "hook-tool"]);
+    assert(log[0].why.startsWith("the event on stdin was not complete"), log[0].why);
+    assert(!log[0].why.includes("websocket"), "the event's text is never logged");
+    assertEquals(log[1].why, "stdin held no JSON object (7 bytes)");
+    const d = await hook(ix.env, ["doctor"], "");
+    assertStringIncludes(d.out, "hooks        2 answers given up in the last 7 days");
+    assertStringIncludes(d.out, "hook-tool: stdin held no JSON object (7 bytes)");
+    const j = JSON.parse((await hook(ix.env, ["doctor", "--json"], "")).out);
+    assertEquals([j.hooks.gave_up, j.hooks.last[0].hook], [2, "hook-tool"]);
+    // A run with nothing wrong writes nothing.
+    await hook(ix.env, ["hook-prompt"], { session_id: "t", cwd: "/w/app", prompt: "hello" });
+    assertEquals(readGiveUps(ix.env).length, 2);
   }));
 
 Deno.test("hook help is still available from the command table", () =>

@@ -27,6 +27,7 @@ import {
 import { launcherPath, launcherTarget, targetExists } from "../install/launcher.ts";
 import { existsSync } from "node:fs";
 import { damageSummary, type HarnessDamage } from "../store_damage.ts";
+import { type GiveUp, hookLogPath, readGiveUps } from "../hooks/log.ts";
 
 const WORDS: Record<WireState, string> = {
   wired: "wired",
@@ -67,6 +68,8 @@ export interface DoctorReport {
   index: IndexStatus;
   watch: WatchStatus;
   remotes: RemoteStatus[];
+  /** The hooks' give-ups (lib/hooks/log.ts) of the last {@link GIVE_UP_DAYS} days. */
+  hooks: HooksStatus;
   /** What is broken, one phrase each (empty: exit 0). */
   problems: string[];
   /**
@@ -74,6 +77,24 @@ export interface DoctorReport {
    * (`claude 2 damaged stores` is two), every other phrase one.
    */
   problem_count: number;
+}
+
+/** How far back `deja doctor` counts the hooks' give-ups. */
+export const GIVE_UP_DAYS = 7;
+
+/** The hooks' give-ups `deja doctor` reports: none is the usual case, and no problem. */
+export interface HooksStatus {
+  log: string;
+  /** Give-ups in the last {@link GIVE_UP_DAYS} days. */
+  gave_up: number;
+  /** The last three of them, newest first. */
+  last: GiveUp[];
+}
+
+/** The hooks' give-ups of the last {@link GIVE_UP_DAYS} days before `now`. */
+export function hooksStatus(env: Env, now = Date.now()): HooksStatus {
+  const recent = readGiveUps(env).filter((g) => g.at >= now - GIVE_UP_DAYS * 86_400_000);
+  return { log: hookLogPath(env), gave_up: recent.length, last: recent.slice(-3).reverse() };
 }
 
 /** Reads `deja doctor`'s arguments. */
@@ -124,6 +145,7 @@ export function doctorData(env: Env, binary: string[]): DoctorReport {
     index,
     watch: watchStatus(env),
     remotes,
+    hooks: hooksStatus(env),
     problems,
     problem_count,
   };
@@ -182,6 +204,11 @@ export function doctorJson(r: DoctorReport): Record<string, unknown> {
     problem_count: r.problem_count,
     watch: { running: watch.pid !== null, pid: watch.pid, service: watch.service },
     remotes: r.remotes,
+    hooks: {
+      log: r.hooks.log,
+      gave_up: r.hooks.gave_up,
+      last: r.hooks.last.map((g) => ({ at: isoTime(g.at), hook: g.hook, why: g.why })),
+    },
   };
 }
 
@@ -312,6 +339,17 @@ export function doctorText(r: DoctorReport, io: Pick<IO, "isTTY" | "env">): stri
       )
     }${watch.service ? `  service ${tilde(watch.service, home)}` : ""}`,
   );
+  // A hook is silent whatever goes wrong: what made it give up is said here (trial 55).
+  if (r.hooks.gave_up) {
+    lines.push(
+      `${c.bold("hooks".padEnd(12))} ${
+        c.yellow(
+          `${plural(r.hooks.gave_up, "answer")} given up in the last ${GIVE_UP_DAYS} days`,
+        )
+      }  ${c.dim(tilde(r.hooks.log, home))}`,
+    );
+    for (const g of r.hooks.last) lines.push(c.dim(`  ${fmtTime(g.at)} ${g.hook}: ${g.why}`));
+  }
   for (const rm of remotes) {
     const lag = rm.lag_ms === null
       ? c.yellow("never synced: run 'deja remote sync'")

@@ -111,10 +111,22 @@ export function parseEvent(text: string): HookEvent | undefined {
     : undefined;
 }
 
-/** Reads and decodes the event on stdin; undefined for garbage, nothing, or a timeout. */
-export async function readEvent(io: IO): Promise<HookEvent | undefined> {
-  const text = await io.readStdin(STDIN_MAX, STDIN_WAIT_MS, jsonScanner(), STDIN_IDLE_MS);
-  return parseEvent(text);
+/**
+ * Reads and decodes the event on stdin; `event` is undefined for garbage, nothing, or a
+ * timeout, and `unread` then says why when something came that was no event (for the hooks'
+ * log, lib/hooks/log.ts: never the text itself, which may hold anything).
+ */
+export async function readEvent(io: IO): Promise<{ event?: HookEvent; unread?: string }> {
+  const done = jsonScanner();
+  const text = await io.readStdin(STDIN_MAX, STDIN_WAIT_MS, done, STDIN_IDLE_MS);
+  const event = parseEvent(text);
+  if (event || !text.trim()) return { event };
+  const bytes = `${new TextEncoder().encode(text).length} bytes`;
+  return {
+    unread: !done(text)
+      ? `the event on stdin was not complete when reading stopped (${bytes}; a harness writes it at once, deja waits ${STDIN_WAIT_MS} ms for it)`
+      : `stdin held no JSON object (${bytes})`,
+  };
 }
 
 /** A string field of an object, or undefined (empty strings count as absent). */

@@ -36,8 +36,22 @@ Deno.test("readEvent asks stdin to stop at the end of the JSON value", async () 
       return Promise.resolve('{"session_id":"s"}');
     },
   } as unknown as IO;
-  assertEquals(await readEvent(io), { session_id: "s" });
+  assertEquals(await readEvent(io), { event: { session_id: "s" } });
   assert(asked !== undefined && asked('{"x":1}'));
+});
+
+Deno.test("readEvent says why what came on stdin was no event, never quoting it", async () => {
+  const given = (text: string) =>
+    readEvent({ readStdin: () => Promise.resolve(text) } as unknown as IO);
+  // Trial 55: an event still arriving when reading stopped was dropped without a trace.
+  const cut = await given('{"session_id":"s","prompt":"the secret hunter2 and');
+  assertEquals(cut.event, undefined);
+  assert(cut.unread?.startsWith("the event on stdin was not complete"), cut.unread);
+  assert(!cut.unread?.includes("hunter2"), cut.unread);
+  assertEquals((await given("not json at all")).unread, "stdin held no JSON object (15 bytes)");
+  // Nothing at all is no give-up: a harness may run a hook with empty stdin.
+  assertEquals(await given(""), { event: undefined });
+  assertEquals(await given("  \n"), { event: undefined });
 });
 
 Deno.test("str and objField read fields; a JSON string holding an object is decoded", () => {

@@ -34,6 +34,7 @@ import { lastIndexAt } from "../fresh/manifest.ts";
 import { byteLength, clipBytes } from "../../core/text.ts";
 import { frame, FRAME_BYTES } from "../../core/frame.ts";
 import { type HookEvent, objField, readEvent, str } from "./input.ts";
+import { noteGiveUp } from "./log.ts";
 import { type HookState, loadState, saveState, statePath } from "./state.ts";
 import { type Current, currentSession, type Said } from "./_util.ts";
 import type { Part } from "./crush.ts";
@@ -381,11 +382,20 @@ export async function hookAnswer(o: HookOptions, io: IO): Promise<HookResult> {
   const allInOne = dialect.allInTool && name === "hook-tool";
   let store: Store | undefined;
   const result: HookResult = { answer: null, kick: null };
+  /** Whether the time budget is spent; noted in the hooks' log when it is. */
+  const late = (doing: string) => {
+    const ms = Date.now() - started;
+    if (ms <= limit) return false;
+    noteGiveUp(io.env, name, `gave up after ${ms} ms ${doing} (its budget is ${limit} ms)`);
+    return true;
+  };
   try {
     // No event at all (pi's extension runs the session-start hook with empty stdin) is an
     // event with nothing in it: the dialect's variables and the process's cwd place it.
-    const event = await readEvent(io) ?? {};
-    if (Date.now() - started > limit) return result;
+    const read = await readEvent(io);
+    if (read.unread) noteGiveUp(io.env, name, read.unread);
+    const event = read.event ?? {};
+    if (late("reading the event")) return result;
     store = Store.open(indexPath(io.env), { readOnly: true, busyMs: 250 });
     // The index opened as this deja's schema (an older one is the background run's to migrate,
     // never a hook's): what changed is read in first, and the index opened again if it moved.
@@ -395,7 +405,7 @@ export async function hookAnswer(o: HookOptions, io: IO): Promise<HookResult> {
         store = undefined;
         store = Store.open(indexPath(io.env), { readOnly: true, busyMs: 250 });
       }
-      if (Date.now() - started > limit) return result;
+      if (late("reading changed stores first")) return result;
     }
     const env = io.env;
     const { cwd, dir, id } = placeOf(dialect, event, env, io.cwd);
@@ -409,11 +419,17 @@ export async function hookAnswer(o: HookOptions, io: IO): Promise<HookResult> {
     const budget = allInOne ? BUDGET.crush : hookRow(name)!.budget;
     const before = JSON.stringify(state);
     const text = assemble(list, state, seen, budget);
-    if (Date.now() - started > limit) return result;
+    if (late("finding what to say")) return result;
     if (file && JSON.stringify(state) !== before) saveState(file, state);
     if (text) result.answer = { text, event: hookEventName(name, event, dialect) };
   } catch (e) {
     result.error = e;
+    // No index yet is no give-up: the background run below builds it.
+    try {
+      if (existsSync(indexPath(io.env))) {
+        noteGiveUp(io.env, name, `stopped on an error: ${(e as Error)?.message ?? e}`);
+      }
+    } catch { /* never in the agent's way */ }
   } finally {
     try {
       if (store) result.kick = { lastIndex: lastIndexAt(store) };
