@@ -1000,3 +1000,24 @@ Deno.test("an error no failing command printed is said to be where it is: a tool
     }
   }
 });
+
+Deno.test("an error in Portuguese, Spanish, French or German is read as one; text that reports none is not", () => {
+  // Trial 55: `erro: não foi possível abrir o arquivo` was "no line of that text reports an error".
+  for (
+    const line of [
+      "erro: não foi possível abrir o arquivo config.yaml",
+      "Error al compilar: no se pudo abrir config.yaml",
+      "erreur : impossible de lire config.yaml",
+      "Fehler: Datei config.yaml konnte nicht geöffnet werden",
+    ]
+  ) assertEquals(errorSignatures(line).length, 1, line);
+  for (
+    const line of [
+      "todo bien, terminado en 2 segundos",
+      "Arquivo salvo com sucesso",
+      "Überfehlerhaft",
+    ]
+  ) {
+    assertEquals(errorSignatures(line), [], line);
+  }
+});

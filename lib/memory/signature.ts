@@ -51,10 +51,19 @@ const EXCEPTION_NAME = /^[A-Za-z_][\w.$]*?[A-Za-z0-9_](?:error|exception)\s*:?$/
 /** A count of none (`0 errors`, `no failures`): no error said (trial 39: a test log's PASS lines). */
 const NONE_COUNT = /\b(?:0|no|zero)\s+(?:errors?|failures?|failed|warnings?)\b/gi;
 
-/** True when `line` reports an error ({@link ERROR_WORDS} or {@link ERROR_SHAPES}). */
+/**
+ * {@link ERROR_WORDS} in the languages shells and runtimes most often speak besides English
+ * (Portuguese, Spanish, French, German; trial 55: `erro: não foi possível abrir o arquivo` was
+ * "no line of that text reports an error"). Whole words only: letters with accents count as
+ * letters around them.
+ */
+const LOCAL_ERROR_WORDS =
+  /(?<!\p{L})(?:erro|erros|falha|falhou|n[ãa]o foi poss[íi]vel|n[ãa]o encontrad[oa]|inexistente|negad[oa]|fallo|fall[óo]|no se pudo|no encontrad[oa]|no existe|denegado|erreur|[ée]chec|[ée]chou[ée]|introuvable|impossible de|fehler|fehlgeschlagen|nicht gefunden|konnte nicht|verweigert)(?!\p{L})/iu;
+
+/** True when `line` reports an error ({@link ERROR_WORDS}, {@link LOCAL_ERROR_WORDS} or {@link ERROR_SHAPES}). */
 function saysError(line: string): boolean {
   const said = line.replace(NONE_COUNT, "");
-  return ERROR_WORDS.test(said) || ERROR_SHAPES.test(said);
+  return ERROR_WORDS.test(said) || ERROR_SHAPES.test(said) || LOCAL_ERROR_WORDS.test(said);
 }
 
 /**
