@@ -24,7 +24,11 @@ export interface MapCtx {
   where: string;
 }
 
-/** Message types Gemini CLI writes that carry nothing to index. */
+/**
+ * Message types Gemini CLI writes for what it tells the person itself (`Update successful!`,
+ * an API error, a warning): the harness's words, kept as notices (trial 54: `show` left out
+ * the info message realdata's chat-tiny-with-info-message.json begins with).
+ */
 const UI_TYPES: ReadonlySet<string> = new Set(["info", "error", "warning"]);
 
 /** The environment block Gemini CLI sends as the first user turn (not typed by a person). */
@@ -81,7 +85,11 @@ export function geminiMessageEvents(m: Obj, ctx: MapCtx): { events: Event[]; mod
     }
     return { events: withModel(events, m.model), model: str(m.model) };
   }
-  if (type && UI_TYPES.has(type)) return { events };
+  if (type && UI_TYPES.has(type)) {
+    const text = partsText(m.content).trim();
+    if (text) events.push({ kind: "notice", text, time, ...key });
+    return { events };
+  }
   ctx.skip("unknown_record", ctx.where, `message type ${JSON.stringify(m.type)}`);
   return { events };
 }

@@ -88,7 +88,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  *
  * Mapping (`_gemini_events.ts`): `user` -> user (the `<session_context>`
  * environment turn and function-response-only turns dropped); `gemini` /
- * `model` -> assistant (thoughts dropped); `info`/`error`/`warning` dropped;
+ * `model` -> assistant (thoughts dropped); `info`/`error`/`warning` -> notice;
  * `toolCalls[]` -> tool_call + tool_result (`run_shell_command` -> command,
  * exit from `Exit Code: N`; `replace`/`edit` -> edits; `write_file` -> writes;
  * `read_file` -> paths; a resumed chat's `$set` snapshot carries the calls as

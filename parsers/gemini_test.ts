@@ -155,7 +155,7 @@ Deno.test("parse of a .json chat yields nothing when its .jsonl twin exists", as
   }
 });
 
-Deno.test("roles map user to user and gemini/model to assistant when info, error and warning are dropped", async () => {
+Deno.test("roles map user to user, gemini/model to assistant, and info, error and warning to notices", async () => {
   const t = tree({
     "tmp/p/chats/a.json": JSON.stringify({
       ...META,
@@ -176,8 +176,9 @@ Deno.test("roles map user to user and gemini/model to assistant when info, error
   });
   try {
     const { sessions, ctx } = await parseFile(t.root, "tmp/p/chats/a.json");
-    assert.equal(kinds(sessions[0]), "user,assistant,assistant");
+    assert.equal(kinds(sessions[0]), "notice,user,assistant,assistant,notice,notice");
     assert.deepEqual(texts(sessions[0], "assistant"), ["answer one", "answer two"]);
+    assert.deepEqual(texts(sessions[0], "notice"), ["Update successful!", "quota", "slow"]);
     assert.equal(ctx.skipped, 0);
   } finally {
     t.cleanup();
