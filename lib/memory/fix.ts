@@ -849,6 +849,13 @@ const HOW = new Map<string, string>([
   ["summary", "in a summary"],
 ]);
 
+/** How surely an event of each kind saw the error happen: its own output above a paste. */
+const HAPPENED = new Map<string, number>([
+  ["tool_result", 2],
+  ["notice", 2],
+  ["user", 1],
+]);
+
 /**
  * The answer when no failing command's output holds the error: the sessions
  * whose events hold it all the same (pasted into a prompt, quoted in a reply,
@@ -876,8 +883,18 @@ function unseen(
     ),
   );
   const ids = [...new Set(found.map((h) => h.sessionId))];
+  // Where the error happened (a tool's output, the harness's notice) before where it was only
+  // pasted, quoted or summed up (trial 57: the session whose own output printed
+  // `MalformedYAMLError` came second to one that pasted another session's summary of it).
+  const where = new Map<number, number>();
+  for (const h of found) {
+    where.set(h.sessionId, Math.max(where.get(h.sessionId) ?? 0, HAPPENED.get(h.kind ?? "") ?? 0));
+  }
   const rows = Q.sessionsByIds.all(store, { ids: JSON.stringify(ids) })
-    .sort((a, b) => Number(held.has(b.id)) - Number(held.has(a.id)) || datedFirst(a, b));
+    .sort((a, b) =>
+      Number(held.has(b.id)) - Number(held.has(a.id)) ||
+      (where.get(b.id) ?? 0) - (where.get(a.id) ?? 0) || datedFirst(a, b)
+    );
   const mentioned = rows.slice(0, 5).map((s) => ({
     harness: s.harness,
     session: s.native_id,

@@ -1021,3 +1021,30 @@ Deno.test("an error in Portuguese, Spanish, French or German is read as one; tex
     assertEquals(errorSignatures(line), [], line);
   }
 });
+
+Deno.test("of the sessions holding an error no command failed with, the one whose output printed it comes first", async () => {
+  // Trial 57: `fix MalformedYAMLError` named first a newer session that had only pasted
+  // another session's summary of the error, before the session whose tool output printed it.
+  const ERR = "Error: frobnicator quota exhausted for tenant acme";
+  const ix = await indexSessions([
+    {
+      id: "15150006-0000-4000-8000-000000000006",
+      cwd: "/w/frob",
+      start: "2026-08-09T10:00:00Z",
+      turns: [{ bash: "frob status", out: ERR, exit: 0, clean: true }, { say: "Noted." }],
+    },
+    {
+      id: "15150007-0000-4000-8000-000000000007",
+      cwd: "/w/frob",
+      start: "2026-08-10T10:00:00Z",
+      turns: [{ user: `Last time I kept getting this:\n${ERR}` }, { say: "Let us see." }],
+    },
+  ]);
+  try {
+    const r = findFixes(ix.store, ERR, { mentions: true });
+    assertEquals(r.status, "unseen", r.message);
+    assertEquals(r.mentioned?.map((m) => m.session.slice(0, 8)), ["15150006", "15150007"]);
+  } finally {
+    ix.cleanup();
+  }
+});
