@@ -216,6 +216,9 @@ export function lastData(store: Store, args: LastArgs, io: Pick<IO, "env" | "cwd
     since: args.since,
     until: args.until,
     hidden: hiddenOf(store, args.filter, io),
+    // Always counted (trial 59: `--project` and `--junk` listed 10 with no total, so neither
+    // a person nor a script could tell 17 more were left out).
+    count: true,
   });
   // Nothing under --harness/--project: how many sessions there are without them, as
   // `deja last` counts them (trial 24: 52 here, subagents and throwaway ones included,
@@ -223,7 +226,9 @@ export function lastData(store: Store, args: LastArgs, io: Pick<IO, "env" | "cwd
   const unfiltered = () => {
     const all = lastSessions(store, {
       limit: 1,
-      hidden: hiddenOf(store, { ...args.filter, model: undefined }, io),
+      // As plain `deja last` hides them (trial 59: `--project nosuch` said 49 where `deja
+      // last` lists 45: a project named keeps its throwaway sessions).
+      hidden: hiddenOf(store, { ...args.filter, model: undefined, project: undefined }, io),
       count: true,
     });
     return all.total ?? 0;

@@ -115,3 +115,44 @@ Deno.test("a month named without its year that holds none names the earlier year
     ix.cleanup();
   }
 });
+
+Deno.test("last under --project or --junk counts every session it leaves unlisted", async () => {
+  // Trial 59: `last --project crush` listed 10 of 27 with no total in JSON and no notice, and
+  // `--project nosuch` said "without --project: 49 sessions" where `deja last` lists 45.
+  const id = (n: number) => `1a5c000${n}-1111-4222-8333-444455556666`;
+  const ix = await indexSessions([
+    ...[1, 2, 3].map((n) => ({
+      id: id(n),
+      cwd: "/w/app",
+      start: `2026-11-0${n}T10:00:00Z`,
+      turns: [{ user: `app work ${n}` }, { say: "Done." }],
+    })),
+    {
+      id: id(4),
+      cwd: "/tmp/tmp.x1y2z3",
+      start: "2026-11-05T10:00:00Z",
+      turns: [{ user: "scratch" }, { say: "Done." }],
+    },
+  ]);
+  try {
+    const io = captureIO(ix.env, false).io;
+    const one = lastData(
+      ix.store,
+      parseLast({ values: { project: "app" }, positionals: ["1"] }),
+      io,
+    );
+    assertEquals([one.sessions.length, one.total], [1, 3]);
+    const junk = lastData(ix.store, parseLast({ values: { junk: true }, positionals: ["1"] }), io);
+    assertEquals([junk.sessions.length, junk.total], [1, 4]);
+    const text = captureIO(ix.env, false);
+    assertEquals(await lastCmd.run({ values: { project: "app" }, positionals: ["1"] }, text.io), 0);
+    assertStringIncludes(text.err(), "showing 1 of 3");
+    const plain = lastData(ix.store, parseLast({ values: {}, positionals: [] }), io);
+    const none = captureIO(ix.env, false);
+    assertEquals(await lastCmd.run({ values: { project: "nosuch" }, positionals: [] }, none.io), 1);
+    assertStringIncludes(none.err(), `without --project: ${plain.total} sessions`);
+    assertEquals(plain.total, 3, "the throwaway session is hidden from plain last");
+  } finally {
+    ix.cleanup();
+  }
+});
