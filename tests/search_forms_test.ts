@@ -203,3 +203,21 @@ Deno.test("beside a spelling fix, a word held only in other forms is named as fo
     assertEquals(r.respelt, ["docekr"]);
     assertStringIncludes(narration(r), "docekr → docker; word forms: executables → ");
   }));
+
+Deno.test("a word typed alone whose exact matches fill the list names the forms left unread", () =>
+  // Trial 59: `deja search error` said "showing 10 of 18" where `--limit 50` listed 20, two
+  // of them saying `errors`: the forms are not looked for while the exact matches fill the list.
+  withMemIndex([
+    { id: "s-a", events: [["user", "the app crashes on start"]] },
+    { id: "s-b", events: [["user", "the worker crashes at night"]] },
+    { id: "s-c", events: [["user", "the importer keeps crashing"]] },
+  ], (s) => {
+    const full = search(s, "crashes", { limit: 2 });
+    assertEquals(full.results.length, 2);
+    assertEquals(full.total, 2);
+    assertEquals(full.formsUnread?.includes("crashing"), true, JSON.stringify(full.formsUnread));
+    // With room, they are read and listed: nothing is left unread.
+    const room = search(s, "crashes", { limit: 5 });
+    assertEquals(room.results.map((x) => x.id).sort(), ["s-a", "s-b", "s-c"]);
+    assertEquals(room.formsUnread, undefined);
+  }));

@@ -512,11 +512,35 @@ export function searchText(d: SearchData, io: Pick<IO, "isTTY" | "env">): string
       );
     }
   }
-  if (res.total > res.results.length) {
-    out.push(c.dim(`showing ${res.results.length} of ${res.total}: --limit shows more`));
-  }
-  out.push(c.dim(`deja show <id> for a whole session`));
   return out.join("\n") + "\n";
+}
+
+/**
+ * The lines after a search's results, for stderr (trial 59: on stdout they reached `wc -l`
+ * and `grep`): how many more there are, and how to read one.
+ */
+export function searchFooter(d: SearchData, io: Pick<IO, "isTTY" | "env">): string {
+  const c = colors(io);
+  const res = d.result;
+  const out: string[] = [];
+  // A word's other forms were not looked for while its exact matches filled the list (trial 59:
+  // "showing 10 of 18" where `--limit 50` listed 20, two saying `errors` and `erred`).
+  const others = res.formsUnread?.slice(0, 4).join(", ");
+  if (res.total > res.results.length) {
+    out.push(
+      `showing ${res.results.length} of ${res.total}: --limit shows more${
+        others ? `, then the sessions holding its other forms (${others})` : ""
+      }`,
+    );
+  } else if (others) {
+    out.push(
+      `--limit ${
+        res.results.length + 10
+      } lists the sessions holding its other forms too (${others})`,
+    );
+  }
+  out.push(`deja show <id> for a whole session`);
+  return out.map((l) => c.dim(l)).join("\n") + "\n";
 }
 
 /**
@@ -614,6 +638,7 @@ export async function runSearch(a: Args, io: IO): Promise<number> {
   if (left) io.err(`${colors(io).dim(left)}\n`);
   io.err(hintsText(d, args));
   io.out(searchText(d, io));
+  io.err(searchFooter(d, io));
   return searchFound(d) ? 0 : 1;
 }
 
@@ -712,6 +737,7 @@ function jsonOf(
     nothing_matched: res.nothingMatched,
     exact_follow: (res.exactFollow ?? 0) > 0,
     forms_follow: res.formsFollow ?? null,
+    forms_unread: res.formsUnread ?? [],
     nearest_follow: res.nearestFollow ?? 0,
     nearest_after: res.nearestAfter ?? 0,
     total: res.total,

@@ -89,7 +89,9 @@ Deno.test("search prints colour on a terminal, plain text to a pipe, and JSON wi
     assertEquals(await searchCmd.run(args(["websocket"]), pipe.io), 0);
     assert(!pipe.out().includes(csi("0m")), "no colour in a pipe");
     assertStringIncludes(pipe.out(), "  fix the flaky websocket reconnect\n");
-    assertStringIncludes(pipe.out(), "deja show <id> for a whole session\n");
+    // Hints go to stderr, the results alone to stdout (trial 59: `| wc -l` counted them).
+    assertStringIncludes(pipe.err(), "deja show <id> for a whole session\n");
+    assert(!pipe.out().includes("deja show <id>"), pipe.out());
 
     const json = captureIO(ix.env, false);
     assertEquals(await searchCmd.run(args(["websocket"], { json: true }), json.io), 0);

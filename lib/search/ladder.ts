@@ -91,6 +91,11 @@ export interface LadderResult {
   /** Relevance tier: related words that name a phrase of two neighbouring query words. */
   phraseWords?: Set<string>;
   /**
+   * A word typed alone whose exact matches fill the list: its other forms the history holds,
+   * not matched (lib/search.ts says that more may follow past `--limit`).
+   */
+  formsUnread?: string[];
+  /**
    * A long query matched once the words the history holds nowhere were spelt as it writes
    * them (lib/search/spelling.ts): the corrections, named in the result.
    */
@@ -153,9 +158,11 @@ export function ladder(
       if (literalOnly === "together" && t === "exact") continue;
       return withRelevance(stats, parsed, query, f, rootOf, { tier: t, scores, ...ex });
     }
+    let formsUnread: string[] | undefined;
     if (t === "exact" && !ABLATE.compete) {
       const wide = withForms(stats, parsed, f, rootOf, scores, limit);
       if (wide) return wide;
+      if (scores.size >= limit) formsUnread = unreadForms(stats, parsed);
     }
     // Word forms that are all spelling fixes (`kubernets` -> `kubernetes`) are named as such.
     const spelt = t === "stemmed" && ex.changes.length > 0 &&
@@ -166,6 +173,7 @@ export function ladder(
       alts: ex.alts,
       changes: ex.changes,
       ...(ex.heldForms ? { heldForms: ex.heldForms } : {}),
+      ...(formsUnread?.length ? { formsUnread } : {}),
     };
   }
   // Respelt, only the literal tiers are tried again: no second error or relevance pass.
@@ -347,6 +355,27 @@ function withForms(
   return { tier: "exact", scores, alts: ex.alts, changes: ex.changes, widened };
 }
 
+/** The other forms of a word typed alone that {@link formsBelow} would read (none for a longer query). */
+function unreadForms(stats: TermStats, parsed: ParsedQuery): string[] | undefined {
+  const alone = parsed.parts.length === 1 && !parsed.parts[0].quoted &&
+    parsed.parts[0].tokens.length === 1 && !ABLATE.aloneForms;
+  if (!alone) return undefined;
+  return aloneForms(stats, parsed)?.changes.flatMap((c) => c.to);
+}
+
+/** A word typed alone's other forms, without those of three letters (undefined: none). */
+function aloneForms(stats: TermStats, parsed: ParsedQuery) {
+  const stemmed = expand(stats, parsed.parts, "stemmed");
+  if (!stemmed || !stemmed.changes.length) return undefined;
+  // A form of three letters is too often another word (trial 24: `seed` read as `see`).
+  const word = parsed.parts[0].tokens[0];
+  const kept = (w: string) => w === word || w.includes(" ") || w.length >= 4;
+  const alts = [stemmed.alts[0].filter((toks) => kept(toks.join(" ")))];
+  const changes = stemmed.changes.map((c) => ({ ...c, to: c.to.filter(kept) }))
+    .filter((c) => c.to.length);
+  return changes.length ? { ...stemmed, alts, changes } : undefined;
+}
+
 /**
  * A word typed alone, its exact matches `exact`: the sessions only its other forms hold
  * (in one event), listed after them (lib/search.ts keeps them below). Undefined when the
@@ -359,16 +388,8 @@ function formsBelow(
   rootOf: (id: number) => number,
   exact: Map<number, SessionScore>,
 ): LadderResult | undefined {
-  const stemmed = expand(stats, parsed.parts, "stemmed");
-  if (!stemmed || !stemmed.changes.length) return undefined;
-  // A form of three letters is too often another word (trial 24: `seed` read as `see`).
-  const word = parsed.parts[0].tokens[0];
-  const kept = (w: string) => w === word || w.includes(" ") || w.length >= 4;
-  const alts = [stemmed.alts[0].filter((toks) => kept(toks.join(" ")))];
-  const changes = stemmed.changes.map((c) => ({ ...c, to: c.to.filter(kept) }))
-    .filter((c) => c.to.length);
-  if (!changes.length) return undefined;
-  const ex = { ...stemmed, alts, changes };
+  const ex = aloneForms(stats, parsed);
+  if (!ex) return undefined;
   const scores = literalMatch(stats, ex.alts, f, rootOf, ex.confirm);
   const ids = new Set([...scores.keys()].filter((id) => !exact.has(id)));
   if (!ids.size) return undefined;
