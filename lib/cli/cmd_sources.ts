@@ -411,9 +411,6 @@ export function sourcesText(
       }  ${c.dim(via)}`,
     );
   }
-  if (!verbose) {
-    lines.push(c.dim("deja sources --verbose: every root, skips, redactions, verified versions"));
-  }
   return lines.join("\n") + "\n";
 }
 
@@ -426,7 +423,17 @@ async function runSources(a: Args, io: IO): Promise<number> {
   }
   const d = await sourcesData(io.env);
   if (args.json) printJson(io, d);
-  else io.out(sourcesText(d, io, args.verbose));
+  else {
+    io.out(sourcesText(d, io, args.verbose));
+    // A hint, on stderr: stdout is the table alone (trial 59).
+    if (!args.verbose) {
+      io.err(
+        `${
+          colors(io).dim("deja sources --verbose: every root, skips, redactions, verified versions")
+        }\n`,
+      );
+    }
+  }
   return 0;
 }
 

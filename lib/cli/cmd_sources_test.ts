@@ -52,6 +52,9 @@ Deno.test("sources prints colour on a terminal, plain text to a pipe, and JSON w
     const tty = captureIO(ix.env, true);
     assertEquals(await sourcesCmd.run({ values: {}, positionals: [] }, tty.io), 0);
     assertStringIncludes(tty.out(), csi("1m") + "claude");
+    // The hint goes to stderr: stdout is the table alone (trial 59).
+    assertStringIncludes(tty.err(), "deja sources --verbose: every root");
+    assert(!tty.out().includes("--verbose"), tty.out());
 
     const pipe = captureIO(ix.env, false);
     assertEquals(await sourcesCmd.run({ values: { verbose: true }, positionals: [] }, pipe.io), 0);
