@@ -10,7 +10,7 @@ import process from "node:process";
 import { closeSync, existsSync, fstatSync, openSync, read } from "node:fs";
 import { dirname, join } from "node:path";
 import type { Env } from "./model.ts";
-import { isTerminal, readerGone, writeAll } from "./stdio.ts";
+import { isTerminal, readerGone, writeAll, writeLost } from "./stdio.ts";
 
 /**
  * `node:child_process` and `node:os`, loaded on first use: every command
@@ -118,6 +118,13 @@ export function threadLeftRunning(): void {
  * {@link STUCK_GRACE_MS} once a thread was left running ({@link threadLeftRunning}).
  */
 export function exit(code: number, graceMs = 10_000): void {
+  // Output a write could not finish (a full disk) is no success (trial 59: `deja last --json >
+  // /dev/full` exited 0), as `echo` and `cat` see it; a reader gone (`| head`) is no failure.
+  const lostOut = writeLost(1);
+  if (lostOut) {
+    writeAll(2, `deja: the output could not be written whole (${lostOut})\n`);
+    if (code === 0) code = 1;
+  }
   process.exitCode = code;
   const t = setTimeout(() => process.exit(code), stuckThread ? STUCK_GRACE_MS : graceMs);
   (t as { unref?: () => void }).unref?.();

@@ -20,10 +20,21 @@ export function readerGone(fd: number): boolean {
   return gone.has(fd);
 }
 
+/** Descriptors a write failed on for another reason than a reader gone, with the error's code. */
+const lost = new Map<number, string>();
+
+/**
+ * The error code of the last write to `fd` that failed for another reason than a reader
+ * gone (`ENOSPC`: a full disk, `EIO`), or undefined: what was written is incomplete.
+ */
+export function writeLost(fd: number): string | undefined {
+  return lost.get(fd);
+}
+
 /**
  * Writes all of `text` to file descriptor `fd`, synchronously. A pipe whose
  * reader went away (EPIPE) or any other error ends it quietly (a closed pipe is
- * not an error); a full non-blocking pipe (EAGAIN) is waited on, 1 ms at a
+ * not an error; another error is kept for {@link writeLost}); a full non-blocking pipe (EAGAIN) is waited on, 1 ms at a
  * time, for up to `waitMs` milliseconds in all.
  */
 export function writeAll(fd: number, text: string | Uint8Array, waitMs = 30_000): void {
@@ -36,6 +47,7 @@ export function writeAll(fd: number, text: string | Uint8Array, waitMs = 30_000)
     } catch (e) {
       const code = (e as { code?: string }).code;
       if (code === "EPIPE") gone.add(fd);
+      else if (code !== "EAGAIN" || waited >= waitMs) lost.set(fd, code ?? String(e));
       if (code !== "EAGAIN" || waited++ >= waitMs) return;
       Atomics.wait(pause, 0, 0, 1);
     }
