@@ -2,7 +2,7 @@
  * `deja last week`, `deja last month`: the sessions of that window (trial 16: `last month`
  * was refused as a count, and the hint offered to search the words).
  */
-import { assertEquals, assertMatch, assertStringIncludes } from "./_assert.ts";
+import { assert, assertEquals, assertMatch, assertStringIncludes } from "./_assert.ts";
 import { runMain } from "./_cli_io.ts";
 import { indexSessions } from "./_memory.ts";
 
@@ -20,6 +20,7 @@ const spec = (id: string, start: string) => ({
 const PREV = "aaaa0000-1111-4222-8333-444455556666";
 const OLDER = "bbbb0000-1111-4222-8333-444455556666";
 const NOW = "cccc0000-1111-4222-8333-444455556666";
+const OLDER_AT = at(-3, 10);
 
 Deno.test("deja last month lists the sessions of last month alone", async () => {
   const ix = await indexSessions([
@@ -45,11 +46,10 @@ Deno.test("deja last month lists the sessions of last month alone", async () => 
   }
 });
 
-Deno.test("deja last 30 days reads a count of days as a window; a year as a count says so", async () => {
-  // Trial 17b: `deja last 30 days` was refused ('days' unexpected); `deja last 2025` listed
-  // the newest sessions with no word that 2025 was read as a count.
+Deno.test("deja last 30 days reads a count of days as a window; a year alone is the year", async () => {
+  // Trial 17b: `deja last 30 days` was refused ('days' unexpected).
   const ix = await indexSessions([
-    spec(OLDER, at(-3, 10)),
+    spec(OLDER, OLDER_AT),
     spec(NOW, new Date(Date.now() - 60_000).toISOString()),
   ]);
   try {
@@ -63,9 +63,16 @@ Deno.test("deja last 30 days reads a count of days as a window; a year as a coun
     assertStringIncludes(extra.err, "unexpected argument 'bananas'");
     // Trial 17a: `deja last 5 docker` hinted `deja search 5 docker`, the count as a word.
     assertStringIncludes(extra.err, "to search these words: deja search bananas --limit 30;");
-    const year = await runMain(ix.env, ["last", "2025"]);
+    // A year alone is that year (trial 59: `deja last 2025` listed the newest of every year).
+    const y = new Date(OLDER_AT).getFullYear();
+    const year = await runMain(ix.env, ["last", String(y), "--json"]);
     assertEquals(year.code, 0, year.err);
-    assertStringIncludes(year.err, "2025 was read as a count; the sessions of the year 2025");
+    const inYear = JSON.parse(year.out);
+    assertEquals(inYear.time.words, `in ${y}`);
+    assert(
+      inYear.sessions.every((s: { started: string }) => new Date(s.started).getFullYear() === y),
+    );
+    assert(inYear.sessions.some((s: { id: string }) => s.id === OLDER));
   } finally {
     ix.cleanup();
   }
@@ -152,6 +159,44 @@ Deno.test("deja last week says which days it listed (trial 17)", async () => {
     // Scripts read the window from --json; stderr stays quiet there.
     const json = await runMain(ix.env, ["last", "month", "--json"]);
     assertEquals(json.err.includes("last month:"), false);
+  } finally {
+    ix.cleanup();
+  }
+});
+
+Deno.test("deja last reads a day before its month as that day, a month alone as its latest", async () => {
+  // Trial 59: `deja last 4 march` listed four sessions of the whole of March under "last
+  // march", and `deja last december` on December 6 listed December of the year before.
+  const { lastWindow } = await import("../lib/cli/cmd_last.ts");
+  const now = new Date(2026, 11, 6, 4, 25).getTime();
+  const day = (y: number, m: number, d: number) => new Date(y, m, d).getTime();
+  const w = (text: string) => lastWindow(text.split(" "), now);
+  assertEquals([w("4 march")?.hint.from, w("4 march")?.hint.to, w("4 march")?.n], [
+    day(2026, 2, 4),
+    day(2026, 2, 5),
+    undefined,
+  ]);
+  assertEquals(w("29 march 2026")?.hint.from, day(2026, 2, 29));
+  assertEquals(w("4th march")?.hint.from, day(2026, 2, 4));
+  assertEquals(w("december")?.hint.from, day(2026, 11, 1));
+  assertEquals(w("march")?.hint.from, day(2026, 2, 1));
+  // A count before a window is still a count.
+  assertEquals(w("5 in march")?.n, 5);
+  assertEquals(w("3 last week")?.n, 3);
+});
+
+Deno.test("deja last -5 is a count, but --limit -1 is refused, not read as 1", async () => {
+  // Trial 59: `deja last --limit -1` listed one session where `--limit=-1` was refused.
+  const ix = await indexSessions([
+    spec(OLDER, OLDER_AT),
+    spec(NOW, new Date(Date.now() - 60_000).toISOString()),
+  ]);
+  try {
+    const neg = await runMain(ix.env, ["last", "--limit", "-1"]);
+    assertEquals(neg.code, 2, neg.err);
+    assertStringIncludes(neg.err, "--limit got a value starting with '-'");
+    const count = await runMain(ix.env, ["last", "-1", "--json"]);
+    assertEquals(JSON.parse(count.out).sessions.map((s: { id: string }) => s.id), [NOW]);
   } finally {
     ix.cleanup();
   }

@@ -121,13 +121,35 @@ export function lastWindow(
     const day = timeOnly(`on ${text}`, now);
     return day ? { hint: day, phrase: text } : undefined;
   };
+  // A month alone is its latest: this one while it runs (trial 59: `deja last december` on
+  // December 6 listed December of last year, "last december" read as the one before).
+  if (words.length === 1 && MONTH.test(words[0])) {
+    const month = timeOnly(`in ${words[0]}`, now);
+    if (month) return { hint: month, phrase: words[0] };
+  }
+  // A year alone is that year, not a count (trial 59: `deja last 2025` listed the newest
+  // 2,025 sessions of every year).
+  if (words.length === 1 && /^(?:19[89]|20\d)\d$/.test(words[0])) {
+    const year = timeOnly(`in ${words[0]}`, now);
+    if (year) return { hint: year, phrase: words[0] };
+  }
   const all = timeOnly(`last ${words.join(" ")}`, now);
   if (all) return { hint: all, phrase: `last ${words.join(" ")}` };
+  // A day before its month is that day, not a count (trial 59: `deja last 4 march` listed four
+  // sessions of the whole of March under "last march").
+  if (words.length > 1 && /^\d{1,2}(?:st|nd|rd|th)?$/i.test(words[0]) && MONTH.test(words[1])) {
+    const day = read(words);
+    if (day) return day;
+  }
   const n = words.length > 1 ? wholeNumber(words[0]) : undefined;
   const counted = n !== undefined ? read(words.slice(1)) : undefined;
   if (counted) return { ...counted, n };
   return read(words);
 }
+
+/** A month's name, whole or short (`march`, `sept`, `dec.`). */
+const MONTH =
+  /^(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?,?$/i;
 
 /**
  * Reads `deja last`'s arguments: the count as `n` or `--limit` (search takes `--limit`).
@@ -361,13 +383,7 @@ function filtersOf(args: LastArgs) {
 
 function runLast(a: Args, io: IO): number {
   const args = parseLast(a);
-  const code = showLast(args, io);
-  // `deja last 2025` lists the newest 2025 sessions; the year is one word away (trial 17b).
-  const n = a.positionals[0];
-  if (!args.json && a.positionals.length === 1 && /^(?:19[89]|20\d)\d$/.test(n ?? "")) {
-    io.err(`hint: ${n} was read as a count; the sessions of the year ${n}: deja in ${n}\n`);
-  }
-  return code;
+  return showLast(args, io);
 }
 
 /**

@@ -141,7 +141,15 @@ export function parse(cmd: Command, argv: string[], home = ""): Args {
   }
   if (cmd.count) {
     const stop = argv.indexOf("--");
-    argv = argv.map((a, i) => (stop < 0 || i < stop) && /^-\d+$/.test(a) ? a.slice(1) : a);
+    // `-5` is a count (`deja last -5`), but not as an option's value (trial 59: `--limit -1`
+    // listed one session; the option's own check refuses it).
+    const takesValue = (a: string | undefined) => {
+      const m = a === undefined ? null : /^--([\w-]+)$/.exec(a);
+      return m !== null && options[m[1]]?.type === "string";
+    };
+    argv = argv.map((a, i) =>
+      (stop < 0 || i < stop) && /^-\d+$/.test(a) && !takesValue(argv[i - 1]) ? a.slice(1) : a
+    );
   }
   try {
     const { values, positionals, tokens } = parseArgs({
