@@ -249,12 +249,16 @@ const RULES: Rule[] = [
   },
   {
     re: new RegExp(`\\b${COUNT}\\s+(day|week|month|year)s?\\s+ago\\b`, "i"),
+    // Whole days around that time (trial 59: `2 days ago` at noon said "Sat 03-28 to Mon
+    // 03-30" but ran noon to noon, leaving out a session of Monday evening), ending before
+    // today for days (`1 day ago` is not today).
     window: (m, now) => {
       const n = countOf(m[1]);
       const unit = unitMs(m[2]);
       const center = now - n * unit;
       const half = Math.max(DAY, n * unit * 0.3);
-      return [center - half, center + half];
+      const end = startOfDay(center + half) + DAY;
+      return [startOfDay(center - half), unit === DAY ? Math.min(end, startOfDay(now)) : end];
     },
   },
   {

@@ -15,6 +15,14 @@ Deno.test("timeHint reads yesterday, last week, N days ago and month names, and 
   assert(w.from < NOW - 7 * DAY && w.to < NOW);
   const ago = timeHint("cache fix 3 days ago", NOW)!.hint!;
   assert(ago.from < NOW - 3 * DAY && ago.to > NOW - 3 * DAY);
+  // Whole days, today left out (trial 59: noon to noon left out a session of the last day named).
+  for (const [phrase, days] of [["2 days ago", [3, 0]], ["1 day ago", [2, 0]]] as const) {
+    const h = timeHint(phrase, NOW)!.hint!;
+    const midnight = new Date(NOW).setHours(0, 0, 0, 0);
+    assertEquals([new Date(h.from).getHours(), new Date(h.to).getHours()], [0, 0], phrase);
+    assertEquals(Math.round((midnight - h.from) / DAY), days[0], phrase);
+    assertEquals(Math.round((midnight - h.to) / DAY), days[1], phrase);
+  }
   const m = timeHint("what we did in march", NOW)!.hint!;
   assertEquals(new Date(m.from).getMonth(), 2);
   assertEquals(new Date(m.from).getFullYear(), 2026);
