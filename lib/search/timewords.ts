@@ -350,8 +350,13 @@ const RULES: Rule[] = [
     },
   },
   {
-    re: new RegExp(`\\b(?:on|last)\\s+(${WEEKDAYS.join("|")})\\b`, "i"),
-    window: (m, now) => lastWeekday(WEEKDAYS.indexOf(m[1].toLowerCase()), now),
+    // `since monday`, `before friday` too (trial 59: searched as words).
+    re: new RegExp(
+      `\\b(on|last|since|from|after|before)\\s+(${WEEKDAYS.join("|")})\\b`,
+      "i",
+    ),
+    window: (m, now) =>
+      turned(m[1], lastWeekday(WEEKDAYS.indexOf(m[2].toLowerCase()), now), now),
   },
 ];
 

@@ -15,6 +15,13 @@ Deno.test("timeHint reads yesterday, last week, N days ago and month names, and 
   assert(w.from < NOW - 7 * DAY && w.to < NOW);
   const ago = timeHint("cache fix 3 days ago", NOW)!.hint!;
   assert(ago.from < NOW - 3 * DAY && ago.to > NOW - 3 * DAY);
+  // A weekday after since, from, after or before turns as a month does (trial 59: `since
+  // monday` was searched as words). NOW is a Wednesday: Monday is two days back.
+  const mon = new Date(NOW).setHours(0, 0, 0, 0) - 2 * DAY;
+  assertEquals(timeHint("redis since monday", NOW).hint?.from, mon);
+  assertEquals(timeHint("redis since monday", NOW).hint?.to, NOW + 1);
+  assertEquals(timeHint("deploy before monday", NOW).hint?.to, mon);
+  assertEquals(timeHint("deploy after monday", NOW).hint?.from, mon + DAY);
   // Whole days, today left out (trial 59: noon to noon left out a session of the last day named).
   for (const [phrase, days] of [["2 days ago", [3, 0]], ["1 day ago", [2, 0]]] as const) {
     const h = timeHint(phrase, NOW)!.hint!;
