@@ -180,6 +180,12 @@ Deno.test("deja last reads a day before its month as that day, a month alone as 
   assertEquals(w("4th march")?.hint.from, day(2026, 2, 4));
   assertEquals(w("december")?.hint.from, day(2026, 11, 1));
   assertEquals(w("march")?.hint.from, day(2026, 2, 1));
+  // What --since takes works as words too (trial 59: refused as words).
+  assertEquals([w("24 hours")?.hint.from, w("24 hours")?.phrase], [now - 86400e3, "last 24 hours"]);
+  assertEquals(w("90d")?.hint.from, now - 90 * 86400e3);
+  assertEquals(w("since yesterday")?.hint.from, day(2026, 11, 5));
+  assertEquals(w("since 2026-03-29")?.hint.from, day(2026, 2, 29));
+  assertEquals(w("since banana"), undefined);
   // A count before a window is still a count.
   assertEquals(w("5 in march")?.n, 5);
   assertEquals(w("3 last week")?.n, 3);

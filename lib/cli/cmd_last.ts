@@ -38,7 +38,7 @@ import { filteredText, filtersUsed, inPhrase } from "./_filtered.ts";
 import { isUndated } from "../session_time.ts";
 import { monthWithoutYear, type TimeHint, yearsBefore } from "../search/timewords.ts";
 import { localTime } from "../memory/text.ts";
-import { parseSince, timeOnly } from "../query.ts";
+import { parseSince, SPAN, timeOnly } from "../query.ts";
 
 export const lastCmd: CommandSpec = {
   asks: true,
@@ -144,7 +144,25 @@ export function lastWindow(
   const n = words.length > 1 ? wholeNumber(words[0]) : undefined;
   const counted = n !== undefined ? read(words.slice(1)) : undefined;
   if (counted) return { ...counted, n };
-  return read(words);
+  return read(words) ?? sinceWindow(words, now);
+}
+
+/**
+ * A span back from now (`24 hours`, `90d`) or `since` and what `--since` takes (`since
+ * yesterday`), as `--since` reads it (trial 59: these worked as `--since` and were refused
+ * as words).
+ */
+function sinceWindow(
+  words: readonly string[],
+  now: number,
+): { hint: TimeHint; phrase: string } | undefined {
+  const text = words.join(" ");
+  const after = /^since\s+(.+)$/i.exec(text)?.[1];
+  if (after === undefined && !SPAN.test(text)) return undefined;
+  const from = parseSince(after ?? text, now);
+  if (from === undefined || from > now) return undefined;
+  const phrase = after === undefined ? `last ${text}` : text;
+  return { hint: { from, to: now + 1, words: phrase }, phrase };
 }
 
 /** A month's name, whole or short (`march`, `sept`, `dec.`). */
