@@ -30,6 +30,11 @@ Deno.test("time words alone list the sessions of their window; quoted, they are 
     // The hint's search, pasted, finds the words (trial 18b: `"in march"` found nothing).
     const quoted = await runMain(ix.env, ["search", '"august 2025"', "--json"]);
     assertEquals(JSON.parse(quoted.out).results.map((s: { id: string }) => s.id), [SEP]);
+    // `deja search … --json` is a search's document whatever its words (trial 59: a script
+    // reading `results` got `deja last`'s document).
+    const asked = await runMain(ix.env, ["search", "in", "august", "2025", "--json"]);
+    const doc = JSON.parse(asked.out);
+    assertEquals([Array.isArray(doc.results), doc.sessions], [true, undefined]);
     // A word beside the time words is a search, ranked by the window.
     const word = await runMain(ix.env, ["billing", "in", "august", "2025", "--json"]);
     assertEquals(JSON.parse(word.out).results[0].id, AUG);

@@ -21,7 +21,7 @@ Deno.test("last --limit N lists the N newest sessions, as last N does", async ()
   try {
     const byLimit = await runMain(ix.env, ["last", "--limit", "5"]);
     const byN = await runMain(ix.env, ["last", "5"]);
-    assertEquals([byLimit.code, byLimit.err], [0, ""]);
+    assertEquals([byLimit.code, byLimit.err], [0, "showing 5 of 8: --limit shows more\n"]);
     assertEquals(byLimit.out, byN.out);
     assertEquals(byLimit.out.split("\n").filter((l) => l.startsWith("s-")).length, 5);
     const json = await runMain(ix.env, ["last", "--limit=3", "--json"]);

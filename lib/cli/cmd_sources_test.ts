@@ -2,8 +2,8 @@ import { assert, assertEquals, assertStringIncludes } from "../../tests/_assert.
 import { indexSessions } from "../../tests/_memory.ts";
 import { captureIO } from "../../tests/_cli_io.ts";
 import { testEnv } from "../../tests/_fixture.ts";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { rmSync, writeFileSync } from "node:fs";
+import { tempDir } from "../../tests/_tmp.ts";
 import { join } from "node:path";
 import { csi } from "./output.ts";
 import { parseSources, sourcesCmd, sourcesData, storeBytes } from "./cmd_sources.ts";
@@ -204,7 +204,7 @@ Deno.test("sources lists the skips of every store of a harness, not the first st
 
 Deno.test("a SQLite store's size holds its write-ahead log; another file's does not", () => {
   // Trial 56: opencode's sessions, 2.5 MB in opencode.db-wal, were listed as the 4 KiB main file.
-  const dir = mkdtempSync(join(tmpdir(), "deja-sources-wal-"));
+  const dir = tempDir("deja-sources-wal-");
   try {
     for (const [name, bytes] of [["opencode.db", 4096], ["opencode.db-wal", 50_000]] as const) {
       writeFileSync(join(dir, name), new Uint8Array(bytes));
