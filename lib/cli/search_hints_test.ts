@@ -119,3 +119,29 @@ Deno.test("OR and NOT typed as operators are said to be words, and --re is said 
     await ix.cleanup();
   }
 });
+
+Deno.test("a word in no session beside time words alone counts the sessions the window lists", async () => {
+  // Trial 59: `zzzqq in march` said "without it: 3 sessions: deja in march", the sessions
+  // saying `march`, where `deja in march` lists every session of March.
+  const spec = (n: number, day: string, said: string) => ({
+    id: `0e53000${n}-1111-4222-8333-000000000001`,
+    cwd: "/w/a",
+    start: `2026-03-${day}T10:00:00Z`,
+    turns: [{ user: said }, { say: "done" }],
+  });
+  const ix = await indexSessions([
+    spec(1, "03", "tune the postgres pool"),
+    spec(2, "10", "rename the march release notes"),
+    spec(3, "20", "fix the login page"),
+  ]);
+  try {
+    const env = withVars(ix.env, { DEJA_NO_REFRESH: "1" });
+    const r = await runMain(env, ["search", "zqxfoo", "in", "march", "2026"]);
+    assertEquals(r.code, 1);
+    assertStringIncludes(r.err, "without it: 3 sessions: deja in march 2026\n");
+    const listed = await runMain(env, ["in", "march", "2026", "--json"]);
+    assertEquals(JSON.parse(listed.out).sessions.length, 3);
+  } finally {
+    ix.cleanup();
+  }
+});

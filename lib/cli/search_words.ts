@@ -8,7 +8,9 @@
 import type { FilterUsed } from "./_filtered.ts";
 import type { Store } from "../store.ts";
 import { search, type SearchOptions, type SearchResult } from "../search.ts";
-import { STOP_WORDS } from "../query.ts";
+import { STOP_WORDS, timeOnly } from "../query.ts";
+import { defaultHidden } from "../search/sessions.ts";
+import { lastSessions } from "../memory/last.ts";
 import { OPERATORS } from "../search/operators.ts";
 import { heldAnywhere, spellings, TermStats } from "../search/expand.ts";
 import { tokens } from "../search/tokenize.ts";
@@ -75,18 +77,47 @@ export function absentWords(
   // Common words alone are no search to suggest (trial 15 was offered `deja for of i tou to`).
   const left = tokens(rest);
   if (!gone.length || !left.length || left.every((t) => STOP_WORDS.has(t))) return undefined;
-  const r = search(store, rest, { ...opts, limit: 1 });
-  if (r.nothingMatched || !r.total) return undefined;
+  const sessions = timeOnlyCount(store, rest, opts) ?? (() => {
+    const r = search(store, rest, { ...opts, limit: 1 });
+    return r.nothingMatched ? 0 : r.total;
+  })();
+  if (!sessions) return undefined;
   const model = gone.length === 1 && !filters.some((f) => f.flag === "--model")
     ? Q.sessionsOfModel.get(store, { text: gone[0] })!.n
     : 0;
   return {
     words: [...new Set(gone)],
     query: rest,
-    sessions: r.total,
+    sessions,
     ...(filters.length ? { filters } : {}),
     ...(model ? { model: { word: gone[0], sessions: model } } : {}),
   };
+}
+
+/**
+ * How many sessions `deja <rest>` lists when `rest` is time words alone (a window, listed as
+ * `deja last` lists it), under the search's filters; undefined for any other text (trial 59:
+ * `zzzqq in march` said "without it: 3 sessions: deja in march", the sessions saying `march`,
+ * where that command lists the 9 of March).
+ */
+function timeOnlyCount(store: Store, rest: string, opts: SearchOptions): number | undefined {
+  const window = opts.env ? timeOnly(rest, opts.now ?? Date.now()) : undefined;
+  if (!window || !opts.env) return undefined;
+  const hidden = defaultHidden(store, {
+    env: opts.env,
+    junk: opts.hideThrowaway === false,
+    here: opts.here,
+    project: opts.project,
+  });
+  return lastSessions(store, {
+    limit: 1,
+    harness: opts.harness,
+    project: opts.project,
+    since: window.from,
+    until: window.to,
+    hidden,
+    count: true,
+  }).total ?? 0;
 }
 
 /**
