@@ -638,3 +638,23 @@ Deno.test("install says it set the switch Gemini CLI's hooks need, in a settings
   const created = made.outcomes.flatMap((o) => o.changes).find((c) => c.kind === "hooks");
   assertEquals(created?.note, undefined);
 });
+
+Deno.test("a ~/.claude.json over 8 MiB is installed into and uninstalled from as any other", () => {
+  // Trial 58: a valid 8.4 MB ~/.claude.json (Claude Code grows it with every project's
+  // history) was "not valid JSON (EFBIG)": deja could neither install nor uninstall there.
+  const w = world();
+  const path = join(w.home, ".claude.json");
+  const big = JSON.stringify({ projects: { "/w/app": { history: "x".repeat(9 << 20) } } });
+  write(path, big);
+  const r = installTargets(w.env, w.self, [t("claude-code")]);
+  assertEquals(r.outcomes[0].refused, undefined);
+  assertEquals(json(path).mcpServers.deja.command, w.launcher);
+  assertEquals(json(path).projects["/w/app"].history.length, 9 << 20);
+  assertEquals(
+    targetStatus(w.env, { name: "claude-code", harness: t("claude-code").harness, auto: false })
+      .state,
+    "wired",
+  );
+  uninstallTargets(w.env, [t("claude-code")]);
+  assertEquals(readFileSync(path, "utf8"), big);
+});

@@ -48,6 +48,7 @@ import { checkStaleness } from "../fresh/check.ts";
 import { lastIndexAt } from "../fresh/manifest.ts";
 import { Q } from "../schema.ts";
 import { readTextSync } from "../../core/fsread.ts";
+import { CONFIG_MAX } from "./files.ts";
 import { findListHooks } from "./list_hooks.ts";
 import { type HarnessDamage, storeDamage } from "../store_damage.ts";
 
@@ -123,7 +124,7 @@ function ownedPart(env: Env, kind: PartKind, tpl: string): PartStatus {
   const path = expandPath(env, tpl);
   if (!existsSync(path)) return { kind, path, state: "not_wired" };
   try {
-    if (readTextSync(realTarget(path)).includes("deja:managed")) {
+    if (readTextSync(realTarget(path), CONFIG_MAX).includes("deja:managed")) {
       return { kind, path, state: "wired" };
     }
   } catch { /* unreadable */ }

@@ -176,6 +176,13 @@ export function writeProblem(path: string): string | undefined {
 }
 
 /**
+ * Largest config file deja reads and edits (trial 58: a valid `~/.claude.json` of 8.4 MB, which
+ * Claude Code grows with every project's history, was "not valid JSON (EFBIG)" under the
+ * 8 MiB cap of files deja reads, so deja could neither install nor uninstall there).
+ */
+export const CONFIG_MAX = 256 << 20;
+
+/**
  * Reads a config whose top level must be an object, in `format` (by default
  * the one its name says, formats.ts). A missing or empty file reads as `{}`.
  *
@@ -189,9 +196,13 @@ export function readJsonDoc(path: string, format: ConfigFormat = formatOf(path))
   }
   let text: string;
   try {
-    text = readTextSync(real);
+    text = readTextSync(real, CONFIG_MAX);
   } catch (e) {
-    throw new BrokenConfig(path, (e as { code?: string }).code ?? String(e), undefined, format);
+    const code = (e as { code?: string }).code ?? String(e);
+    if (code === "EFBIG") {
+      throw new BrokenConfig(path, code, undefined, format, `is over ${CONFIG_MAX >> 20} MiB`);
+    }
+    throw new BrokenConfig(path, code, undefined, format);
   }
   let v: unknown;
   try {
@@ -261,7 +272,7 @@ export function writeIfChanged(
   const real = realTarget(path);
   if (existsSync(real)) {
     try {
-      if (readTextSync(real) === text) return "unchanged";
+      if (readTextSync(real, CONFIG_MAX) === text) return "unchanged";
     } catch { /* unreadable: rewrite it */ }
   }
   return writeAtomic(real, text, mode, backup);

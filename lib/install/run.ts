@@ -32,6 +32,7 @@ import { launcherPath, launcherTarget, writeLauncher } from "./launcher.ts";
 import { anyServiceWritten } from "../fresh/service.ts";
 import { expandPath } from "./template.ts";
 import { readTextSync } from "../../core/fsread.ts";
+import { CONFIG_MAX } from "./files.ts";
 import { holdsDeja, planTarget, type TargetOutcome, wireTarget } from "./wire.ts";
 import { targetStatus } from "./doctor.ts";
 import { formatOf, parseConfig } from "./formats.ts";
@@ -225,7 +226,7 @@ function launcherInUse(env: Env, path: string): boolean {
       const file = o && realTarget(expandPath(env, o.file));
       if (!file || !existsSync(file)) return false;
       try {
-        return readTextSync(file).includes(path);
+        return readTextSync(file, CONFIG_MAX).includes(path);
       } catch {
         return false;
       }
@@ -248,7 +249,7 @@ function configRunning(env: Env, path: string): string | undefined {
   }
   for (const file of files) {
     try {
-      if (existsSync(file) && readTextSync(file).includes(path)) return file;
+      if (existsSync(file) && readTextSync(file, CONFIG_MAX).includes(path)) return file;
     } catch { /* unreadable: not this one */ }
   }
   return undefined;

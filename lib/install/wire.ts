@@ -62,6 +62,7 @@ import { type ConfigFormat, EditCheckError, renderChecked } from "./formats.ts";
 import { findListHooks, removeListHooks, setListHooks } from "./list_hooks.ts";
 import { TEXTS } from "./texts.ts";
 import { readTextSync } from "../../core/fsread.ts";
+import { CONFIG_MAX } from "./files.ts";
 import { isObj, type Obj } from "../../core/values.ts";
 
 /** The parts of a target. */
@@ -393,7 +394,7 @@ function ownedText(file: OwnedFile, launcher: string): string {
 
 function isMine(path: string): boolean {
   try {
-    return readTextSync(realTarget(path)).includes(MARK);
+    return readTextSync(realTarget(path), CONFIG_MAX).includes(MARK);
   } catch {
     return false;
   }
@@ -414,7 +415,7 @@ function ownedStep(ctx: WireCtx, path: string, file: OwnedFile, install: boolean
       return { do: "keep", note: "not written by deja; --force replaces it" };
     }
     const text = ownedText(file, ctx.launcher);
-    if (there && readTextSync(realTarget(path)) === text) return { do: "none" };
+    if (there && readTextSync(realTarget(path), CONFIG_MAX) === text) return { do: "none" };
     return { do: "write", text, backup: !mine };
   }
   if (there && !mine) return { do: "keep", note: NOT_DEJAS };
