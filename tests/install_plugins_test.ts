@@ -13,6 +13,7 @@ import { read, roundTrip, t, world, write } from "./_install_world.ts";
 import { installTargets, uninstallTargets } from "../lib/install/run.ts";
 import { launcherPath } from "../lib/install/launcher.ts";
 import { parseConfig } from "../lib/install/formats.ts";
+import { targetStatus } from "../lib/install/doctor.ts";
 
 type Obj = Record<string, unknown>;
 
@@ -170,6 +171,22 @@ Deno.test("opencode-auto writes a server plugin (default export with id and serv
     uninstallTargets(w.env, [t("opencode-auto")]);
     assert(!existsSync(file));
     uninstallTargets(w.env, [t("opencode")]);
+  } finally {
+    rmSync(w.root, { recursive: true, force: true });
+  }
+});
+
+Deno.test("doctor calls a plugin that runs the launcher stale when the launcher is gone", () => {
+  // Trial 58: opencode-auto and kilocode-auto were "wired" with the launcher deleted, their
+  // recall silently dead (the plugins spawn it).
+  const w = world();
+  try {
+    installTargets(w.env, w.self, [t("opencode-auto"), t("kilocode-auto")]);
+    const state = (name: string) =>
+      targetStatus(w.env, { name, harness: t(name).harness, auto: true }).state;
+    assertEquals([state("opencode-auto"), state("kilocode-auto")], ["wired", "wired"]);
+    rmSync(launcherPath(w.env));
+    assertEquals([state("opencode-auto"), state("kilocode-auto")], ["stale_path", "stale_path"]);
   } finally {
     rmSync(w.root, { recursive: true, force: true });
   }

@@ -124,7 +124,13 @@ function ownedPart(env: Env, kind: PartKind, tpl: string): PartStatus {
   const path = expandPath(env, tpl);
   if (!existsSync(path)) return { kind, path, state: "not_wired" };
   try {
-    if (readTextSync(realTarget(path), CONFIG_MAX).includes("deja:managed")) {
+    const text = readTextSync(realTarget(path), CONFIG_MAX);
+    if (text.includes("deja:managed")) {
+      // A file that runs the launcher (opencode's and Kilo Code's plugins) is as live as it
+      // (trial 58: both plugins were "wired" with the launcher gone, their recall dead).
+      const launcher = launcherPath(env);
+      const l = text.includes(launcher) ? liveness(env, launcher) : { ok: true };
+      if (!l.ok) return { kind, path, state: "stale_path", detail: l.detail };
       return { kind, path, state: "wired" };
     }
   } catch { /* unreadable */ }
