@@ -658,3 +658,20 @@ Deno.test("a ~/.claude.json over 8 MiB is installed into and uninstalled from as
   uninstallTargets(w.env, [t("claude-code")]);
   assertEquals(readFileSync(path, "utf8"), big);
 });
+
+Deno.test("doctor warns when Claude Code's disableAllHooks stops deja's hooks", () => {
+  // Trial 58: with `disableAllHooks: true` doctor said claude-auto "wired" with no warning.
+  const w = world();
+  installTargets(w.env, w.self, [t("claude-auto")]);
+  const path = join(w.home, ".claude/settings.json");
+  const status = () =>
+    targetStatus(w.env, { name: "claude-auto", harness: t("claude-auto").harness, auto: true });
+  assertEquals(status().parts.map((p) => p.warning).filter(Boolean), []);
+  write(path, JSON.stringify({ ...json(path), disableAllHooks: true }));
+  const s = status();
+  assertEquals(s.state, "wired");
+  assertStringIncludes(
+    s.parts.map((p) => p.warning ?? "").join(" "),
+    "disableAllHooks is true in ~/.claude/settings.json: the harness runs no hook",
+  );
+});

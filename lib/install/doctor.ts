@@ -233,6 +233,7 @@ export function targetStatus(env: Env, ref: TargetRef): TargetStatus {
       }
       const warning = retiredLeft(o, auto.style, auto.retired ?? [], auto.target) ??
         baseOff(o, auto.base, tilde(expandPath(env, auto.file), env.home)) ??
+        allOff(o, auto.off, tilde(expandPath(env, auto.file), env.home)) ??
         (auto.trust_file ? approval(env, auto.file, o, auto.trust_file) : undefined);
       if (warning) return { state: "wired", warning };
       return auto.note ? { state: "wired", detail: auto.note } : { state: "wired" };
@@ -274,6 +275,19 @@ function baseOff(
     } else if (JSON.stringify(here) !== JSON.stringify(v)) {
       return `hooks present, but ${[...at, k].join(".")} is ${JSON.stringify(here)} in ${file}: ` +
         `the harness runs no hook until it is ${JSON.stringify(v)}`;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * The warning when `o` holds a key of `off` with its value, which stops every hook of the
+ * harness (trial 58: Claude Code's `disableAllHooks: true` left deja's hooks "wired").
+ */
+function allOff(o: Obj, off: Obj | undefined, file: string): string | undefined {
+  for (const [k, v] of Object.entries(off ?? {})) {
+    if (JSON.stringify(o[k]) === JSON.stringify(v)) {
+      return `hooks present, but ${k} is ${JSON.stringify(v)} in ${file}: the harness runs no hook`;
     }
   }
   return undefined;

@@ -113,6 +113,11 @@ export interface InstallFacts {
      * hook is left beside them.
      */
     base?: Record<string, unknown>;
+    /**
+     * Top-level keys of the hook file that, holding this value, stop the harness running any
+     * hook (Claude Code's `disableAllHooks: true`): never written; `deja doctor` warns.
+     */
+    off?: Record<string, unknown>;
     hooks?: HookSpec[];
     /**
      * Hooks earlier versions of deja wired and this one does not: `deja install`
