@@ -675,3 +675,31 @@ Deno.test("doctor warns when Claude Code's disableAllHooks stops deja's hooks", 
     "disableAllHooks is true in ~/.claude/settings.json: the harness runs no hook",
   );
 });
+
+Deno.test("install beside the user's own deja hooks says it wrote the others, not that it kept the file", () => {
+  // Trial 58: with hand-written `deja hook-prompt` and `deja hook-context` hooks, install said
+  // "kept … (not written by deja)" and `"action": "kept"`, having added three hooks.
+  const w = world();
+  const path = join(w.home, ".claude/settings.json");
+  write(
+    path,
+    JSON.stringify({
+      hooks: {
+        UserPromptSubmit: [{ hooks: [{ type: "command", command: "deja hook-prompt" }] }],
+        SessionStart: [{ hooks: [{ type: "command", command: "deja hook-context" }] }],
+      },
+    }),
+  );
+  const r = installTargets(w.env, w.self, [t("claude-auto")]);
+  const hooksOf = (o: typeof r) =>
+    o.outcomes.flatMap((x) => x.changes).find((x) => x.kind === "hooks" && x.path === path)!;
+  const c = hooksOf(r);
+  assertEquals(c.action, "updated");
+  assertStringIncludes(c.note ?? "", "yours that run the same deja commands kept");
+  const hooks = json(path).hooks;
+  assertEquals(hooks.UserPromptSubmit[0].hooks[0].command, "deja hook-prompt");
+  assertEquals(hooks.PreToolUse[0].hooks[0].command, `${w.launcher} hook-tool`);
+  // With every one of them the user's, the file is kept and said so.
+  const again = installTargets(w.env, w.self, [t("claude-auto")]);
+  assertEquals(hooksOf(again).action, "kept");
+});

@@ -545,7 +545,12 @@ export function wireTarget(ctx: WireCtx, ref: TargetRef, install: boolean): Targ
   }
   for (const { edit, did, kept, why, said } of changed) {
     const exists = docs.get(edit.path)!.doc.exists;
-    const action: FileAction | "kept" = kept
+    // Some kept, others written (trial 58: "kept … (not written by deja)" of a file deja had
+    // just added three hooks to, beside the user's own two): written, and the kept ones said.
+    const partly = install && kept && did;
+    const action: FileAction | "kept" = partly
+      ? (exists ? "updated" : "created")
+      : kept
       ? "kept"
       : !did
       ? install ? (exists ? "unchanged" : "absent") : "absent"
@@ -557,7 +562,13 @@ export function wireTarget(ctx: WireCtx, ref: TargetRef, install: boolean): Targ
       kind: edit.kind,
       path: edit.path,
       action,
-      ...(kept
+      ...(partly
+        ? {
+          note: why ??
+            "deja's other entries added; yours that run the same deja commands kept, not " +
+              "written by deja: --force replaces them",
+        }
+        : kept
         ? {
           note: why ?? (install
             ? "not written by deja; --force replaces it"
