@@ -355,8 +355,7 @@ const RULES: Rule[] = [
       `\\b(on|last|since|from|after|before)\\s+(${WEEKDAYS.join("|")})\\b`,
       "i",
     ),
-    window: (m, now) =>
-      turned(m[1], lastWeekday(WEEKDAYS.indexOf(m[2].toLowerCase()), now), now),
+    window: (m, now) => turned(m[1], lastWeekday(WEEKDAYS.indexOf(m[2].toLowerCase()), now), now),
   },
 ];
 
