@@ -193,8 +193,16 @@ Deno.test("a read-only config (0444) is refused, even as root: not rewritten, mo
     const ins = installTargets(w.env, w.self, [t("cursor")]);
     assert(ins.aborted);
     assertStringIncludes(ins.outcomes[0].refused ?? "", "read-only");
+    assertStringIncludes(ins.outcomes[0].refused ?? "", "or add deja's entry by hand");
     assertEquals(read(path), '{"mcpServers":{}}\n');
     assertEquals(statSync(path).mode & 0o777, 0o444);
+    // Uninstalling, the hand's work is to remove it (trial 58: "add deja's entry by hand").
+    chmodSync(path, 0o644);
+    installTargets(w.env, w.self, [t("cursor")]);
+    chmodSync(path, 0o444);
+    const un = uninstallTargets(w.env, [t("cursor")]);
+    assertStringIncludes(un.outcomes[0].refused ?? "", "or remove deja's entry by hand");
+    chmodSync(path, 0o644);
   });
 });
 

@@ -123,6 +123,10 @@ export function doctorData(env: Env, binary: string[]): DoctorReport {
     ...targets.filter((t) => t.state === "broken_config" || t.state === "stale_path")
       .map((t) => `${t.target} (${WORDS[t.state]})`),
     ...(launcher.exists && !launcher.target_exists ? ["launcher (stale path)"] : []),
+    // Gone while a config runs it (trial 58: shown "missing" and not counted).
+    ...(!launcher.exists && targets.some((t) => t.state === "stale_path")
+      ? ["launcher (missing)"]
+      : []),
     ...(index.exists && index.error ? ["index (unreadable)"] : []),
     ...(index.readOnly ? [`index (its ${index.readOnlyPart ?? "folder"} is read-only)`] : []),
     // Each harness whose stores failed, cannot be read or are damaged (what the last index
@@ -265,10 +269,15 @@ export function doctorText(r: DoctorReport, io: Pick<IO, "isTTY" | "env">): stri
         : c.red("stale path")
     }  ${tilde(lpath, home)}${ltarget ? ` -> ${ltarget.join(" ")}` : ""}`,
   );
+  // The targets to give (trial 58: plain `deja install` asks "which target?").
+  const again = `deja install ${
+    targets.filter((t) => t.state === "stale_path" || t.state === "wired").map((t) => t.target)
+      .join(" ") || "<target>"
+  }`;
   if (launcher.exists && !launcher.target_exists) {
-    lines.push(c.dim("  deja moved: run 'deja install' again from where it is now"));
+    lines.push(c.dim(`  deja moved: run '${again}' again from where it is now`));
   } else if (!launcher.exists && targets.some((t) => t.state === "stale_path")) {
-    lines.push(c.dim("  the configs run it: 'deja install' again writes it"));
+    lines.push(c.dim(`  the configs run it: '${again}' writes it again`));
   }
   const idx = !index.exists
     ? index.readOnly

@@ -83,6 +83,13 @@ Deno.test("install of an unknown target is a usage error with the targets as hin
     const none = await runMain(w.env, ["install"]);
     assertEquals(none.code, 2);
     assertStringIncludes(none.err, "which target?");
+    // Trial 58: `all` was an unknown target, `claude_code` had no suggestion.
+    const all = await runMain(w.env, ["install", "all"]);
+    assertEquals(all.code, 2);
+    assertStringIncludes(all.err, "'all' is no target; for every harness found here: --all");
+    assertStringIncludes(all.err, "hint: deja install --all");
+    const snake = await runMain(w.env, ["uninstall", "Claude_Code"]);
+    assertEquals(snake.code, 0, snake.err);
   } finally {
     rmSync(w.root, { recursive: true, force: true });
   }

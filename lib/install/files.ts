@@ -140,7 +140,7 @@ export function realTarget(path: string): string {
  * whose target's directory does not exist is refused: deja writes through
  * links and never makes the directories a link points into.
  */
-export function writeProblem(path: string): string | undefined {
+export function writeProblem(path: string, removing = false): string | undefined {
   const real = realTarget(path);
   const shown = real === path ? path : `${path} (a symlink to ${real})`;
   let st: ReturnType<typeof statSync> | undefined;
@@ -151,7 +151,9 @@ export function writeProblem(path: string): string | undefined {
   if (st && !(Number(st.mode) & 0o200)) {
     return `${shown} is read-only (mode ${
       (Number(st.mode) & 0o777).toString(8)
-    }): make it writable (chmod u+w), or add deja's entry by hand`;
+    }): make it writable (chmod u+w), or ${
+      removing ? "remove deja's entry" : "add deja's entry"
+    } by hand`;
   }
   // Root may write any file (Deno's accessSync judges by the mode bits alone).
   if (st && uid() !== 0) {

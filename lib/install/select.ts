@@ -52,7 +52,17 @@ export function selectTargets(env: Env, sel: Selection, install: boolean): Targe
   const out: TargetRef[] = [];
   const verb = install ? "install" : "uninstall";
   for (const given of sel.names) {
-    const n = given.toLowerCase(); // target names are lower case: `CODEX` means codex
+    // Target names are lower case (`CODEX` means codex) and joined by a dash (`claude_code`,
+    // trial 58: no suggestion, where `claudecode` had one).
+    const n = given.toLowerCase().replaceAll("_", "-");
+    // `all` and `auto` are options (trial 58: `deja install all` was an unknown target).
+    if (n === "all" || n === "auto") {
+      throw new DejaError(
+        `'${given}' is no target; for every harness found here: --${n}`,
+        `deja ${verb} --${n}`,
+        2,
+      );
+    }
     const t = findTarget(n);
     const none = t ? undefined : noAutoReason(n);
     if (none) {

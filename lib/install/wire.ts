@@ -511,7 +511,8 @@ export function planTarget(
       .map(({ path }) => path),
   ];
   for (const path of touched) {
-    const problem = writeProblem(path);
+    // Uninstalling, the hand's work is to remove (trial 58: "add deja's entry by hand").
+    const problem = writeProblem(path, !install);
     if (problem) return { refused: problem };
   }
   return { docs, changed };
