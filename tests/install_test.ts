@@ -703,3 +703,26 @@ Deno.test("install beside the user's own deja hooks says it wrote the others, no
   const again = installTargets(w.env, w.self, [t("claude-auto")]);
   assertEquals(hooksOf(again).action, "kept");
 });
+
+Deno.test("uninstall keeps the launcher that a config wired under another CLAUDE_CONFIG_DIR runs, and says so", () => {
+  // Trial 58: `CLAUDE_CONFIG_DIR=~/.claude-work deja install claude-auto`, then a plain
+  // `uninstall --all` removed the launcher those hooks run: every hook failed with exit 127.
+  const w = world();
+  const work = join(w.home, ".claude-work");
+  mkdirSync(work);
+  const other = testEnv(w.home, {
+    DEJA_HOME: w.env.get("DEJA_HOME")!,
+    CLAUDE_CONFIG_DIR: work,
+  });
+  installTargets(other, w.self, [t("claude-auto")]);
+  const settings = join(work, "settings.json");
+  assertStringIncludes(readFileSync(settings, "utf8"), w.launcher);
+  const r = uninstallTargets(w.env, selectTargets(w.env, { names: [], all: true }, false));
+  assertEquals([r.launcher.action, r.launcher.keptElsewhere], ["kept", true]);
+  assert(r.launcher.keptFor?.startsWith(work + "/"), r.launcher.keptFor);
+  assert(existsSync(w.launcher), "the hooks there still run it");
+  // Under the same settings, uninstall takes it all, the launcher last.
+  const again = uninstallTargets(other, [t("claude-auto"), t("claude-code")]);
+  assertEquals(again.launcher.action, "removed");
+  assert(!existsSync(settings), "deja created it: removed");
+});

@@ -81,9 +81,13 @@ export function refusalText(r: WireReport): string {
 
 /** The `--json` document (docs/json-output.md, `install`). */
 export function wireJson(r: WireReport): Record<string, unknown> {
-  const { keptFor, ...launcher } = r.launcher;
+  const { keptFor, keptElsewhere, ...launcher } = r.launcher;
   return {
-    launcher: { ...launcher, ...(keptFor ? { kept_for: keptFor } : {}) },
+    launcher: {
+      ...launcher,
+      ...(keptFor ? { kept_for: keptFor } : {}),
+      ...(keptElsewhere ? { kept_elsewhere: true } : {}),
+    },
     targets: r.outcomes.map((o) => ({
       target: o.target,
       harness: o.harness,
@@ -126,7 +130,14 @@ export function wireText(r: WireReport, io: Pick<IO, "isTTY" | "env">, install: 
       `${paint(r.launcher.action)} ${"launcher".padEnd(12)} ${"".padEnd(8)} ${
         tilde(r.launcher.path, home)
       }${install ? c.dim(` -> ${r.launcher.target.join(" ")}`) : ""}${
-        r.launcher.action !== "kept" ? "" : r.launcher.keptFor
+        r.launcher.action !== "kept" ? "" : r.launcher.keptFor && r.launcher.keptElsewhere
+          ? c.dim(
+            ` (still run by ${
+              tilde(r.launcher.keptFor, home)
+            }, which deja wired under other settings (such as CLAUDE_CONFIG_DIR): uninstall ` +
+              "again with them set)",
+          )
+          : r.launcher.keptFor
           ? c.dim(
             ` (still run by ${
               tilde(r.launcher.keptFor, home)

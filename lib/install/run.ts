@@ -47,8 +47,13 @@ export interface WireReport {
      * (with {@link keptFor}) a config still runs it.
      */
     action: FileAction | "kept";
-    /** The config that still runs the launcher: an entry of deja's the user edited. */
+    /**
+     * The config that still runs the launcher: an entry of deja's the user edited, or (with
+     * {@link keptElsewhere}) a config deja wired under other settings.
+     */
     keptFor?: string;
+    /** {@link keptFor} is a config deja wired under other settings (another `CLAUDE_CONFIG_DIR`). */
+    keptElsewhere?: boolean;
     /** The argv the launcher starts. */
     target: string[];
   };
@@ -191,7 +196,14 @@ function uninstallAll(env: Env, refs: TargetRef[]): WireReport {
   // An entry of deja's the user edited (a flag added to a hook) is kept as theirs, and runs
   // the launcher still: it stays, and is said to (trial 39: it was removed, and the agent's
   // hook failed on every prompt).
-  const keptFor = still || !existsSync(path) ? undefined : configRunning(env, path);
+  const edited = still || !existsSync(path) ? undefined : configRunning(env, path);
+  // A config deja wired under other settings (trial 58: `CLAUDE_CONFIG_DIR=~/.claude-work
+  // deja install claude-auto`, then a plain `uninstall --all` took the launcher its hooks run,
+  // and they failed on every prompt): the launcher stays, and where it is run is said.
+  const elsewhere = still || edited || !existsSync(path)
+    ? undefined
+    : recordedRunning(env, state, path);
+  const keptFor = edited ?? elsewhere;
   // The launcher is deja's own: never restored from a backup (an older deja made those).
   if (!still && !keptFor) rmSync(`${path}.deja.bak`, { force: true });
   const action: FileAction | "kept" = still
@@ -201,7 +213,50 @@ function uninstallAll(env: Env, refs: TargetRef[]): WireReport {
     : removeFile(path, dirname(path));
   dropBackups(env, outcomes);
   removeMadeDirs(env);
-  return { launcher: { path, action, target: [], ...(keptFor ? { keptFor } : {}) }, outcomes };
+  return {
+    launcher: {
+      path,
+      action,
+      target: [],
+      ...(keptFor ? { keptFor } : {}),
+      ...(elsewhere ? { keptElsewhere: true } : {}),
+    },
+    outcomes,
+  };
+}
+
+/**
+ * A file deja's install state records (created, or a config deja added containers to) that is
+ * no config of this environment's harnesses and still names the launcher at `path`: wired
+ * under other settings (another `CLAUDE_CONFIG_DIR`). Undefined when none does.
+ */
+function recordedRunning(
+  env: Env,
+  state: ReturnType<typeof loadInstallState>,
+  path: string,
+): string | undefined {
+  const here = new Set<string>();
+  for (const w of wirables()) {
+    const f = w.facts;
+    if (f.mcp) here.add(realTarget(mcpFile(env, f.mcp)));
+    for (
+      const file of [
+        f.auto?.file,
+        f.auto?.grant?.file,
+        ...(f.auto?.files ?? []).map((x) => x.file),
+      ]
+    ) {
+      if (file) here.add(realTarget(expandPath(env, file)));
+    }
+  }
+  const recorded = [...state.created, ...(state.made ?? []).map((m) => m.file)];
+  for (const file of new Set(recorded)) {
+    if (here.has(file) || !existsSync(file)) continue;
+    try {
+      if (readTextSync(file, CONFIG_MAX).includes(path)) return file;
+    } catch { /* unreadable: not this one */ }
+  }
+  return undefined;
 }
 
 /**
