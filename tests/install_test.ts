@@ -259,6 +259,49 @@ Deno.test("install writes nothing at all, not even the launcher, when every targ
   assertEquals(snapshot(w.root), before, "not one file under the root changed");
 });
 
+Deno.test("two installs at once both keep their record: the second waits for the first", async () => {
+  // Trial 58: two concurrent `deja install gemini-auto`, then an uninstall, left
+  // `hooksConfig.enabled` set in about two runs of ten: each install read the state before the
+  // other wrote it. Two processes install at once; every record is there afterwards.
+  const w = world();
+  const script = join(w.root, "install.ts");
+  const here = new URL("..", import.meta.url).pathname;
+  writeFileSync(
+    script,
+    `import { installTargets } from "${here}lib/install/run.ts";
+     import { findTarget } from "${here}lib/install/facts.ts";
+     import { makeEnv } from "${here}core/runtime.ts";
+     const env = makeEnv({ HOME: ${JSON.stringify(w.home)}, DEJA_HOME: ${
+      JSON.stringify(w.env.get("DEJA_HOME"))
+    } }, ${JSON.stringify(w.home)});
+     const r = installTargets(env, ${JSON.stringify(w.self)}, [findTarget(Deno.args[0])!]);
+     if (r.outcomes.some((o) => o.refused)) Deno.exit(3);`,
+  );
+  const { spawn } = await import("node:child_process");
+  const run = (target: string) =>
+    new Promise<number>((done) => {
+      const p = spawn(
+        ...exactly([
+          Deno.execPath(),
+          "run",
+          "-A",
+          "--config",
+          join(here, "deno.json"),
+          script,
+          target,
+        ], { HOME: w.home }),
+      );
+      p.on("exit", (code) => done(code ?? -1));
+    });
+  assertEquals(await Promise.all([run("gemini-auto"), run("qwen-auto")]), [0, 0]);
+  const state = JSON.parse(
+    readFileSync(join(w.env.get("DEJA_HOME")!, "install-state.json"), "utf8"),
+  );
+  const made = (state.made ?? []).map((m: { file: string }) => m.file).join(" ");
+  assertStringIncludes(made, join(w.home, ".gemini"));
+  assertStringIncludes(made, join(w.home, ".qwen"));
+});
+
 Deno.test("install refuses a config whose mcp key holds something other than an object", () => {
   const w = world();
   const path = join(w.home, ".config/crush/crush.json");

@@ -26,7 +26,7 @@ import {
   writeIfChanged,
   writeProblem,
 } from "./files.ts";
-import { loadInstallState, saveInstallState } from "./state.ts";
+import { loadInstallState, saveInstallState, withInstallLock } from "./state.ts";
 import { DejaError } from "../../core/errors.ts";
 import { launcherPath, launcherTarget, writeLauncher } from "./launcher.ts";
 import { anyServiceWritten } from "../fresh/service.ts";
@@ -74,6 +74,15 @@ export function installTargets(
   self: string[],
   refs: TargetRef[],
   opts: { force?: boolean } = {},
+): WireReport {
+  return withInstallLock(env, () => installLocked(env, self, refs, opts));
+}
+
+function installLocked(
+  env: Env,
+  self: string[],
+  refs: TargetRef[],
+  opts: { force?: boolean },
 ): WireReport {
   const windows = env.platform === "win32";
   const path = windows ? self[0] : launcherPath(env);
@@ -169,7 +178,7 @@ function cleanFsErrors<T>(fn: () => T): T {
  * under the target that owns it (hooks under `-auto`).
  */
 export function uninstallTargets(env: Env, refs: TargetRef[]): WireReport {
-  return cleanFsErrors(() => uninstallAll(env, refs));
+  return withInstallLock(env, () => cleanFsErrors(() => uninstallAll(env, refs)));
 }
 
 function uninstallAll(env: Env, refs: TargetRef[]): WireReport {

@@ -11,7 +11,17 @@
  *
  * @module
  */
-import { existsSync, mkdirSync, readFileSync, rmdirSync, rmSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmdirSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
+import { DatabaseSync } from "node:sqlite";
+import { DejaError } from "../../core/errors.ts";
 import { dirname, join } from "node:path";
 import type { Env } from "../../core/model.ts";
 import { dataDir } from "../../core/paths.ts";
@@ -169,4 +179,58 @@ export function removeMadeDirs(env: Env): void {
     dirs: s.dirs.filter((d) => existsSync(d)),
     created: s.created.filter((f) => existsSync(f)),
   });
+}
+
+/** How long an install or uninstall waits for another one to finish, in milliseconds. */
+export const INSTALL_WAIT_MS = 30_000;
+
+/**
+ * Runs `fn` while holding the install lock (`<data>/install.lock`, an exclusive SQLite
+ * transaction, as the index's writer lock): two installs or uninstalls at once each read the
+ * install state before the other wrote it, and one record was lost (trial 58: two concurrent
+ * `deja install gemini-auto`, then an uninstall, left `hooksConfig.enabled` set in about two
+ * runs of ten).
+ *
+ * @throws {DejaError} when another one holds it past {@link INSTALL_WAIT_MS}.
+ */
+export function withInstallLock<T>(env: Env, fn: () => T, waitMs = INSTALL_WAIT_MS): T {
+  const dir = dataDir(env);
+  const made = !existsSync(dir);
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  try {
+    return locked(dir, fn, waitMs);
+  } finally {
+    // A run that wrote nothing (every target refused) leaves no data folder behind either.
+    try {
+      if (made && readdirSync(dir).every((f) => f.startsWith("install.lock"))) {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    } catch { /* left as it is */ }
+  }
+}
+
+function locked<T>(dir: string, fn: () => T, waitMs: number): T {
+  const db = new DatabaseSync(join(dir, "install.lock"));
+  try {
+    try {
+      db.exec(`PRAGMA busy_timeout = ${waitMs}`);
+      db.exec("PRAGMA journal_mode = DELETE");
+      db.exec("BEGIN EXCLUSIVE");
+    } catch {
+      throw new DejaError(
+        "another deja install or uninstall is running",
+        "wait for it to finish, then run this again",
+        2,
+      );
+    }
+    try {
+      return fn();
+    } finally {
+      try {
+        db.exec("COMMIT");
+      } catch { /* nothing held */ }
+    }
+  } finally {
+    db.close();
+  }
 }
