@@ -769,3 +769,31 @@ Deno.test("uninstall keeps the launcher that a config wired under another CLAUDE
   assertEquals(again.launcher.action, "removed");
   assert(!existsSync(settings), "deja created it: removed");
 });
+
+Deno.test("install keeps deja's skill as the user edited it, and --force replaces it with a backup", () => {
+  // Trial 58: a line added to deja's SKILL.md was overwritten by the next install, no --force,
+  // no backup, while an edited MCP entry was kept.
+  const w = world();
+  installTargets(w.env, w.self, [t("claude-code")]);
+  const skill = join(w.home, ".claude/skills/deja-history/SKILL.md");
+  const mine = readFileSync(skill, "utf8") + "\nAlways search with --junk.\n";
+  writeFileSync(skill, mine);
+  const again = installTargets(w.env, w.self, [t("claude-code")]);
+  const c = again.outcomes.flatMap((o) => o.changes).find((x) => x.path === skill)!;
+  assertEquals(c.action, "kept");
+  assertStringIncludes(c.note ?? "", "edited since deja wrote it; --force replaces it");
+  assertEquals(readFileSync(skill, "utf8"), mine);
+  const forced = installTargets(w.env, w.self, [t("claude-code")], { force: true });
+  assertEquals(
+    forced.outcomes.flatMap((o) => o.changes).find((x) => x.path === skill)?.action,
+    "updated",
+  );
+  assert(!readFileSync(skill, "utf8").includes("Always search with --junk."));
+  assertEquals(readFileSync(`${skill}.deja.bak`, "utf8"), mine, "the user's edit is backed up");
+  // Written by deja and untouched since: a later install updates it as before.
+  const third = installTargets(w.env, w.self, [t("claude-code")]);
+  assertEquals(
+    third.outcomes.flatMap((o) => o.changes).find((x) => x.path === skill)?.action,
+    "unchanged",
+  );
+});

@@ -135,7 +135,13 @@ function installLocked(
       } finally {
         const now = loadInstallState(env);
         const withAuto = [...state.withAuto ?? [], ...brought].filter((h) => !plainAsked.has(h));
-        saveInstallState(env, { ...now, replaced: state.replaced, made: state.made, withAuto });
+        saveInstallState(env, {
+          ...now,
+          replaced: state.replaced,
+          made: state.made,
+          withAuto,
+          owned: state.owned,
+        });
       }
     })
   );
@@ -200,6 +206,7 @@ function uninstallAll(env: Env, refs: TargetRef[]): WireReport {
     replaced: state.replaced.filter((r) => !ctx.restored.includes(r)),
     made: state.made,
     withAuto: [...withAuto].filter((h) => !done.has(h)),
+    owned: state.owned,
   });
   const still = launcherInUse(env, path);
   // An entry of deja's the user edited (a flag added to a hook) is kept as theirs, and runs

@@ -57,6 +57,12 @@ export interface InstallState {
    * removes it as well as the hooks.
    */
   withAuto?: string[];
+  /**
+   * The files deja owns whole (skill, command, plugin) as it last wrote them: real path ->
+   * SHA-256 of the text. One that no longer matches was edited by the user: install keeps it
+   * (trial 58: a line added to deja's SKILL.md was overwritten by the next install).
+   */
+  owned?: Record<string, string>;
   /** No state was kept (deja's data directory was deleted, or nothing was installed). */
   missing?: boolean;
 }
@@ -85,6 +91,11 @@ export function loadInstallState(env: Env): InstallState {
         ),
       );
     }
+    if (v?.owned && typeof v.owned === "object" && !Array.isArray(v.owned)) {
+      s.owned = Object.fromEntries(
+        Object.entries(v.owned as Record<string, unknown>).filter(([, h]) => typeof h === "string"),
+      ) as Record<string, string>;
+    }
     if (Array.isArray(v?.made)) {
       s.made!.push(
         ...v.made.filter((m: Made) => typeof m?.file === "string" && Array.isArray(m.keys)),
@@ -102,13 +113,14 @@ export function saveInstallState(env: Env, s: InstallState): void {
     replaced: s.replaced,
     ...(s.made?.length ? { made: s.made } : {}),
     ...(s.withAuto?.length ? { withAuto: [...new Set(s.withAuto)] } : {}),
+    ...(s.owned && Object.keys(s.owned).length ? { owned: s.owned } : {}),
   };
   delete keep.missing;
   if (existsSync(oldDirsFile(env))) rmSync(oldDirsFile(env), { force: true });
   const file = stateFile(env);
   if (
     !keep.dirs.length && !keep.created.length && !keep.replaced.length && !keep.made &&
-    !keep.withAuto
+    !keep.withAuto && !keep.owned
   ) {
     return void rmSync(file, { force: true });
   }

@@ -19,6 +19,7 @@
  * @module
  */
 import { dirname } from "node:path";
+import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
 import type { Env } from "../../core/model.ts";
 import { mcpFile, type OwnedFile, type TargetRef, wirables } from "./facts.ts";
@@ -406,6 +407,10 @@ type OwnedStep = { do: "write"; text: string; backup: boolean } | { do: "remove"
   note: string;
 } | { do: "none" };
 
+function sha256(text: string): string {
+  return createHash("sha256").update(text).digest("hex");
+}
+
 /** The step for one owned file at `path` (reads it; writes nothing). */
 function ownedStep(ctx: WireCtx, path: string, file: OwnedFile, install: boolean): OwnedStep {
   const there = existsSync(realTarget(path));
@@ -415,8 +420,15 @@ function ownedStep(ctx: WireCtx, path: string, file: OwnedFile, install: boolean
       return { do: "keep", note: "not written by deja; --force replaces it" };
     }
     const text = ownedText(file, ctx.launcher);
-    if (there && readTextSync(realTarget(path), CONFIG_MAX) === text) return { do: "none" };
-    return { do: "write", text, backup: !mine };
+    const now = there ? readTextSync(realTarget(path), CONFIG_MAX) : undefined;
+    if (now === text) return { do: "none" };
+    // Deja's file as the user changed it since deja wrote it: theirs now (trial 58).
+    const wrote = ctx.state?.owned?.[realTarget(path)];
+    const edited = now !== undefined && wrote !== undefined && sha256(now) !== wrote;
+    if (edited && !ctx.force) {
+      return { do: "keep", note: "edited since deja wrote it; --force replaces it (a backup is kept)" };
+    }
+    return { do: "write", text, backup: !mine || edited };
   }
   if (there && !mine) return { do: "keep", note: NOT_DEJAS };
   return there ? { do: "remove" } : { do: "none" };
@@ -592,7 +604,9 @@ export function wireTarget(ctx: WireCtx, ref: TargetRef, install: boolean): Targ
       c.note = step.note;
     } else if (step.do === "write") {
       c.action = writeIfChanged(path, step.text, 0o600, step.backup);
+      if (ctx.state) (ctx.state.owned ??= {})[realTarget(path)] = sha256(step.text);
     } else if (step.do === "remove") {
+      if (ctx.state?.owned) delete ctx.state.owned[realTarget(path)];
       c.action = removeFile(path, kind === "skill" || kind === "hooks" ? dirname(path) : undefined);
       // No record of the directories install made (the data directory went): take
       // the empty ones up to the harness's own directory.
