@@ -365,3 +365,25 @@ Deno.test("a JSON5 config (unquoted keys, as OpenClaw writes) is refused with wh
     assert(e instanceof FormatError && !e.reason.includes("JSON5"), String(e));
   }
 });
+
+Deno.test("hermes: a key with no value (`mcp_servers:` alone) takes deja's entry", () => {
+  // Trial 58: a hand-written `mcp_servers:` (YAML null) was refused: "mcp_servers is not an object".
+  const w = world();
+  try {
+    const path = join(w.home, ".hermes", "config.yaml");
+    write(path, "model: gpt-5\nmcp_servers:\n");
+    const r = installTargets(w.env, w.self, [t("hermes")]);
+    assertEquals(r.outcomes[0].refused, undefined);
+    const v = parseConfig(read(path), "yaml") as {
+      model: string;
+      mcp_servers: Record<string, unknown>;
+    };
+    assertEquals(v.model, "gpt-5");
+    assert(v.mcp_servers.deja, read(path));
+    uninstallTargets(w.env, [t("hermes")]);
+    assert(!read(path).includes("deja"), read(path));
+    assertStringIncludes(read(path), "model: gpt-5");
+  } finally {
+    rmSync(w.root, { recursive: true, force: true });
+  }
+});

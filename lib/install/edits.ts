@@ -44,7 +44,7 @@ export function commandProgram(command: string): string {
 /** The object at `key` in `o`, created when missing. @throws {ShapeError} when something else is there. */
 function childObj(o: Obj, key: string, where: string): Obj {
   const v = o[key];
-  if (v === undefined) return (o[key] = {}) as Obj;
+  if (v === undefined || v === null) return (o[key] = {}) as Obj;
   if (!isObj(v)) throw new ShapeError(`${where}${key} is not an object`);
   return v;
 }
@@ -88,7 +88,9 @@ function walk(o: Obj, key: string[], create: boolean): Obj | unknown[] | undefin
     const next = key[i + 1];
     const wantList = listSelector(next) !== undefined;
     const v: unknown = at[k];
-    if (v === undefined) {
+    // A key with no value (YAML's `mcp_servers:` alone, trial 58: refused as "not an object")
+    // holds nothing yet: the container goes there.
+    if (v === undefined || (v === null && create)) {
       if (!create) return void (at = undefined as never);
       at = (at[k] = wantList ? [] : {}) as Obj | unknown[];
     } else if (wantList ? Array.isArray(v) : isObj(v)) at = v as Obj | unknown[];
