@@ -176,11 +176,18 @@ function installNotes(r: WireReport, io: Pick<IO, "isTTY" | "env">): string[] {
       ),
     );
   }
+  for (const note of autoNotes(r)) lines.push(`note: ${note}`);
+  return lines;
+}
+
+/** The note of each `-auto` target wired (Codex's hooks wait for an approval in Codex). */
+export function autoNotes(r: WireReport): string[] {
+  const out: string[] = [];
   for (const o of r.outcomes) {
     if (o.refused) continue;
     const t = findTarget(o.target);
     const note = t?.auto ? t.harness.facts.auto?.note : "";
-    if (note) lines.push(`note: ${note}`);
+    if (note) out.push(note);
   }
-  return lines;
+  return out;
 }

@@ -33,6 +33,7 @@ import {
   writeService,
 } from "../fresh/service.ts";
 import {
+  autoNotes,
   parseWire,
   refusalText,
   wire,
@@ -200,6 +201,10 @@ async function runInstall(a: Args, io: IO): Promise<number> {
 export function installDocument(res: InstallResult, env: Env): Record<string, unknown> {
   return {
     ...(res.report ? installJson(res.report) : { launcher: null, targets: [] }),
+    // What the text says after the table (trial 58: JSON had neither the approval notes nor
+    // a word that no first index was built).
+    notes: res.report && !res.report.aborted ? autoNotes(res.report) : [],
+    first_index: existsSync(indexPath(env)) ? "present" : "not built: run 'deja index'",
     services: res.services.map((s) => ({
       name: s.spec.name,
       kind: s.spec.everyS ? "timer" : "service",

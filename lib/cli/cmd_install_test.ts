@@ -61,6 +61,11 @@ Deno.test("install prints colour on a terminal, plain lines to a pipe, and JSON 
     assertEquals(doc.targets[0].target, "crush");
     assertEquals(doc.targets[0].refused, null);
     assert(doc.targets[0].changes.every((c: { action: string }) => c.action === "unchanged"));
+    // Trial 58: JSON said nothing of the first index it does not build, nor of the notes.
+    assertEquals([doc.notes, doc.first_index], [[], "not built: run 'deja index'"]);
+    const codex = captureIO(w.env, false);
+    await installCmd.run(args(["codex-auto"], { json: true }), codex.io);
+    assertStringIncludes(JSON.parse(codex.out()).notes.join(" "), "only once you approve it");
   } finally {
     rmSync(w.root, { recursive: true, force: true });
   }
