@@ -57,11 +57,11 @@ export function parseWire(a: Args): WireArgs {
 export function wire(
   env: Env,
   w: WireArgs,
-  install: { self: string[]; force: boolean } | null,
+  install: { self: string[]; force: boolean; dryRun?: boolean } | null,
 ): WireReport {
   const refs = selectTargets(env, { names: w.names, all: w.all, auto: w.auto }, Boolean(install));
   return install
-    ? installTargets(env, install.self, refs, { force: install.force })
+    ? installTargets(env, install.self, refs, { force: install.force, dryRun: install.dryRun })
     : uninstallTargets(env, refs);
 }
 
@@ -83,6 +83,7 @@ export function refusalText(r: WireReport): string {
 export function wireJson(r: WireReport): Record<string, unknown> {
   const { keptFor, keptElsewhere, ...launcher } = r.launcher;
   return {
+    ...(r.dryRun ? { dry_run: true } : {}),
     launcher: {
       ...launcher,
       ...(keptFor ? { kept_for: keptFor } : {}),
@@ -106,15 +107,24 @@ export function wireJson(r: WireReport): Record<string, unknown> {
 export function wireText(r: WireReport, io: Pick<IO, "isTTY" | "env">, install: boolean): string {
   const c = colors(io);
   const home = io.env.home;
+  // A dry run says what would be done (`would create`), aligned as the plain words are.
+  const width = r.dryRun ? 15 : 9;
+  const word = (act: string) =>
+    !r.dryRun ? act : ({
+      created: "would create",
+      updated: "would update",
+      removed: "would remove",
+      kept: "would keep",
+    } as Record<string, string>)[act] ?? act;
   const paint = (act: string) =>
     act === "created" || act === "updated"
-      ? c.green(act.padEnd(9))
+      ? c.green(word(act).padEnd(width))
       : act === "removed"
-      ? c.yellow(act.padEnd(9))
+      ? c.yellow(word(act).padEnd(width))
       : act === "kept"
-      ? c.red(act.padEnd(9))
-      : c.dim(act.padEnd(9));
-  const lines: string[] = [];
+      ? c.red(word(act).padEnd(width))
+      : c.dim(word(act).padEnd(width));
+  const lines: string[] = r.dryRun ? [c.bold("dry run: nothing was written")] : [];
   for (const o of r.outcomes) {
     if (o.refused) continue; // said on stderr
     for (const ch of o.changes) {
@@ -157,7 +167,8 @@ export function wireText(r: WireReport, io: Pick<IO, "isTTY" | "env">, install: 
     }
   }
   if (install && !r.aborted) lines.push(...installNotes(r, io));
-  if (install) {
+  if (r.dryRun) lines.push(c.dim("to write it: the same command without --dry-run"));
+  else if (install) {
     lines.push(c.dim("check it any time: deja doctor"));
   }
   return lines.join("\n") + "\n";

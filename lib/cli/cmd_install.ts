@@ -44,14 +44,14 @@ import {
 } from "./_wire.ts";
 
 export const installCmd: CommandSpec = {
-  usage: "install <target>... | --all | --auto [--force] [--no-index] [--watch-service] [--json]" +
-    " | install remote-sync",
-  // Trial 38: `install --dry-run` got the hint for text starting with a dash.
-  lacks: {
-    "dry-run": "install has no dry run: 'deja sources --wiring' shows what each target writes " +
-      "and where, and 'deja uninstall <target>' takes it back",
-  },
+  usage: "install <target>... | --all | --auto [--force] [--dry-run] [--no-index] " +
+    "[--watch-service] [--json] | install remote-sync",
   options: {
+    // Trial 58: the preview it pointed to (`sources --wiring`) left out files install writes.
+    "dry-run": {
+      type: "boolean",
+      description: "say what install would write, change or keep, and write nothing",
+    },
     "no-index": {
       type: "boolean",
       description: "do not build the first index now (when there is none)",
@@ -75,6 +75,8 @@ export interface InstallArgs extends WireArgs {
   force: boolean;
   /** Build the first index when there is none (`--no-index` says no). */
   index: boolean;
+  /** Say what would be done; write nothing. */
+  dryRun: boolean;
 }
 
 /** One user service written (or not: `action` null where the platform has none). */
@@ -96,7 +98,12 @@ export interface InstallResult {
 
 /** Reads `deja install`'s arguments (which targets is checked by the run). */
 export function parseInstall(a: Args): InstallArgs {
-  return { ...parseWire(a), force: Boolean(a.values.force), index: !a.values["no-index"] };
+  return {
+    ...parseWire(a),
+    force: Boolean(a.values.force),
+    index: !a.values["no-index"],
+    dryRun: Boolean(a.values["dry-run"]),
+  };
 }
 
 /**
@@ -107,8 +114,10 @@ export function parseInstall(a: Args): InstallArgs {
  * @throws {DejaError} for an unknown target, none given, or `--all` finding no harness.
  */
 export function installData(env: Env, args: InstallArgs, self: string[]): InstallResult {
-  const report = args.onlyServices ? null : wire(env, args, { self, force: args.force });
-  if (report?.aborted) return { report, services: [], needsIndex: false };
+  const report = args.onlyServices
+    ? null
+    : wire(env, args, { self, force: args.force, dryRun: args.dryRun });
+  if (report?.aborted || args.dryRun) return { report, services: [], needsIndex: false };
   const services = args.services.map((spec): ServiceOutcome => {
     writeLauncher(env, self);
     return {
@@ -124,7 +133,7 @@ export function installData(env: Env, args: InstallArgs, self: string[]): Instal
 function firstIndexDue(env: Env, args: InstallArgs): boolean {
   // A remote-sync service alone needs no local index; the watcher and any target do.
   const wantsIndex = !args.onlyServices || args.services.includes(WATCH);
-  return wantsIndex && args.index && !args.json && !existsSync(indexPath(env));
+  return wantsIndex && args.index && !args.json && !args.dryRun && !existsSync(indexPath(env));
 }
 
 /** The `--json` document (docs/json-output.md, `install`). */
@@ -193,7 +202,7 @@ async function runInstall(a: Args, io: IO): Promise<number> {
   }
   if (res.needsIndex) await firstIndex(io);
   // The configs written sit in folders the index watches for new stores: not a change to report.
-  else if (res.report && !res.report.aborted) await restampAfterOwnWrites(io.env);
+  else if (res.report && !res.report.aborted && !args.dryRun) await restampAfterOwnWrites(io.env);
   return code;
 }
 

@@ -1,7 +1,7 @@
 import { assert, assertEquals, assertStringIncludes } from "../../tests/_assert.ts";
 import { captureIO, runMain } from "../../tests/_cli_io.ts";
 import { world, write } from "../../tests/_install_world.ts";
-import { chmodSync, existsSync, readFileSync, rmSync } from "node:fs";
+import { chmodSync, existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { csi } from "./output.ts";
 import { installCmd, installData, parseInstall } from "./cmd_install.ts";
@@ -178,18 +178,50 @@ Deno.test("install --watch-service --json prints one document with the service i
   }
 });
 
-Deno.test("install and uninstall --dry-run name where to look instead", async () => {
-  // Trial 38: `install --dry-run` got the hint for text starting with a dash.
+Deno.test("install --dry-run says what it would write and writes nothing; uninstall names where to look", async () => {
+  // Trial 58: the preview install pointed to (`sources --wiring`) left out files it writes.
   const w = world();
   try {
-    const on = await runMain(w.env, ["install", "--dry-run", "claude-code"]);
-    assertEquals(on.code, 2);
-    assertStringIncludes(on.err, "hint: install has no dry run: 'deja sources --wiring' shows");
+    write(join(w.home, ".claude.json"), '{"numStartups": 3}\n');
+    const before = snapshotOf(w.root);
+    const on = await runMain(w.env, ["install", "--dry-run", "claude-auto"]);
+    assertEquals(on.code, 0, on.err);
+    assertStringIncludes(on.out, "dry run: nothing was written\n");
+    assertStringIncludes(on.out, "would update    claude-code  mcp      ~/.claude.json");
+    assertStringIncludes(on.out, "would create    claude-auto  hooks    ~/.claude/settings.json");
+    assertStringIncludes(on.out, "would create    launcher");
+    assertEquals(
+      snapshotOf(w.root),
+      before,
+      "not one file written, the launcher and lock included",
+    );
+    const json = await runMain(w.env, ["install", "--dry-run", "claude-auto", "--json"]);
+    const doc = JSON.parse(json.out);
+    assertEquals([doc.dry_run, doc.launcher.action], [true, "created"]);
+    // What it said is what install then does.
+    const real = await runMain(w.env, ["install", "claude-auto", "--no-index", "--json"]);
+    const done = JSON.parse(real.out);
+    const actions = (d: { targets: Array<{ changes: Array<{ path: string; action: string }> }> }) =>
+      d.targets.flatMap((t) => t.changes.map((c) => `${c.path} ${c.action}`)).sort();
+    assertEquals(actions(done), actions(doc));
     const off = await runMain(w.env, ["uninstall", "--dry-run", "--all"]);
     assertEquals(off.code, 2);
     assertStringIncludes(off.err, "hint: uninstall has no dry run: 'deja doctor' shows");
-    assert(!existsSync(join(w.home, ".claude.json")), "nothing was written");
   } finally {
     rmSync(w.root, { recursive: true, force: true });
   }
 });
+
+/** Every file under `dir` with its bytes: what a dry run must leave as it was. */
+function snapshotOf(dir: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  const walk = (d: string) => {
+    for (const e of readdirSync(d, { withFileTypes: true })) {
+      const p = join(d, e.name);
+      if (e.isDirectory()) walk(p);
+      else out[p] = readFileSync(p, "base64");
+    }
+  };
+  walk(dir);
+  return out;
+}

@@ -270,13 +270,17 @@ export function writeIfChanged(
   text: string,
   mode = 0o600,
   backup = true,
+  dryRun = false,
 ): FileAction {
   const real = realTarget(path);
-  if (existsSync(real)) {
+  const there = existsSync(real);
+  if (there) {
     try {
       if (readTextSync(real, CONFIG_MAX) === text) return "unchanged";
     } catch { /* unreadable: rewrite it */ }
   }
+  // A dry run says what the write would do, and writes nothing (`deja install --dry-run`).
+  if (dryRun) return there ? "updated" : "created";
   return writeAtomic(real, text, mode, backup);
 }
 

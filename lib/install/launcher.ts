@@ -60,9 +60,15 @@ export function recordedHome(env: Env): string | undefined {
 }
 
 /** Writes (or rewrites) the launcher for `self`; mode 0700. */
-export function writeLauncher(env: Env, self: string[]): FileAction {
+export function writeLauncher(env: Env, self: string[], dryRun = false): FileAction {
   // deja's own file: no backup of an older launcher is kept.
-  return writeIfChanged(launcherPath(env), launcherScript(self, recordedHome(env)), 0o700, false);
+  return writeIfChanged(
+    launcherPath(env),
+    launcherScript(self, recordedHome(env)),
+    0o700,
+    false,
+    dryRun,
+  );
 }
 
 /**

@@ -58,6 +58,8 @@ export interface WireReport {
     target: string[];
   };
   outcomes: TargetOutcome[];
+  /** A dry run: every action is what would be done; nothing was written. */
+  dryRun?: boolean;
   /** True when every target was refused: nothing at all was written, not even the launcher. */
   aborted?: boolean;
 }
@@ -73,8 +75,10 @@ export function installTargets(
   env: Env,
   self: string[],
   refs: TargetRef[],
-  opts: { force?: boolean } = {},
+  opts: { force?: boolean; dryRun?: boolean } = {},
 ): WireReport {
+  // A dry run writes nothing, the lock included.
+  if (opts.dryRun) return installLocked(env, self, refs, opts);
   return withInstallLock(env, () => installLocked(env, self, refs, opts));
 }
 
@@ -82,12 +86,12 @@ function installLocked(
   env: Env,
   self: string[],
   refs: TargetRef[],
-  opts: { force?: boolean },
+  opts: { force?: boolean; dryRun?: boolean },
 ): WireReport {
   const windows = env.platform === "win32";
   const path = windows ? self[0] : launcherPath(env);
   const state = loadInstallState(env);
-  const ctx = { env, launcher: path, force: opts.force, state };
+  const ctx = { env, launcher: path, force: opts.force, state, dryRun: opts.dryRun };
   const launcherProblem = windows ? undefined : writeProblem(path);
   if (launcherProblem) {
     throw new DejaError(
@@ -123,6 +127,14 @@ function installLocked(
   const plainAsked = new Set(
     wired.filter((r) => !r.auto && !r.swept).map((r) => r.harness.harness),
   );
+  if (opts.dryRun) {
+    const action: FileAction = windows ? "unchanged" : writeLauncher(env, self, true);
+    const outcomes = refs.flatMap((r, i) => {
+      const refused = refusals[i];
+      return refused ? [refusedOutcome(r, refused)] : splitByOwner(wireTarget(ctx, r, true));
+    });
+    return { launcher: { path, action, target: self }, outcomes, dryRun: true };
+  }
   const result = cleanFsErrors(() =>
     keepingMadeDirs(env, () => {
       try {

@@ -104,6 +104,8 @@ export interface WireCtx {
   state?: InstallState;
   /** Filled by uninstall: the replaced entries it put back (to forget once written). */
   restored?: Replaced[];
+  /** Say what would be done, write nothing (`deja install --dry-run`). */
+  dryRun?: boolean;
 }
 
 interface JsonEdit {
@@ -426,7 +428,10 @@ function ownedStep(ctx: WireCtx, path: string, file: OwnedFile, install: boolean
     const wrote = ctx.state?.owned?.[realTarget(path)];
     const edited = now !== undefined && wrote !== undefined && sha256(now) !== wrote;
     if (edited && !ctx.force) {
-      return { do: "keep", note: "edited since deja wrote it; --force replaces it (a backup is kept)" };
+      return {
+        do: "keep",
+        note: "edited since deja wrote it; --force replaces it (a backup is kept)",
+      };
     }
     return { do: "write", text, backup: !mine || edited };
   }
@@ -544,7 +549,7 @@ export function wireTarget(ctx: WireCtx, ref: TargetRef, install: boolean): Targ
   const { docs, changed } = plan;
   // 2. Write each file once; only a file deja created may be removed.
   const created = new Set(ctx.state?.created ?? []);
-  for (const [path, d] of docs) {
+  for (const [path, d] of ctx.dryRun ? [] : docs) {
     if (install && JSON.stringify(d.doc.value) !== JSON.stringify(d.next)) {
       recordMade(ctx, d.doc, d.next);
     }
@@ -603,8 +608,8 @@ export function wireTarget(ctx: WireCtx, ref: TargetRef, install: boolean): Targ
       c.action = "kept";
       c.note = step.note;
     } else if (step.do === "write") {
-      c.action = writeIfChanged(path, step.text, 0o600, step.backup);
-      if (ctx.state) (ctx.state.owned ??= {})[realTarget(path)] = sha256(step.text);
+      c.action = writeIfChanged(path, step.text, 0o600, step.backup, ctx.dryRun);
+      if (ctx.state && !ctx.dryRun) (ctx.state.owned ??= {})[realTarget(path)] = sha256(step.text);
     } else if (step.do === "remove") {
       if (ctx.state?.owned) delete ctx.state.owned[realTarget(path)];
       c.action = removeFile(path, kind === "skill" || kind === "hooks" ? dirname(path) : undefined);
