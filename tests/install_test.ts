@@ -797,3 +797,25 @@ Deno.test("install keeps deja's skill as the user edited it, and --force replace
     "unchanged",
   );
 });
+
+Deno.test("uninstall says it left Gemini's hooksConfig.enabled on beside the user's hooks when no record says deja set it", () => {
+  // Trial 58: with deja's data folder reset, uninstall said "removed" and left the switch on,
+  // which kept the user's own hook running (it was off before install).
+  const w = world();
+  const path = join(w.home, ".gemini/settings.json");
+  const mine = { hooks: { BeforeTool: [{ hooks: [{ type: "command", command: "./audit.sh" }] }] } };
+  write(path, JSON.stringify(mine));
+  installTargets(w.env, w.self, [t("gemini-auto")]);
+  assertEquals(json(path).hooksConfig, { enabled: true });
+  rmSync(join(w.env.get("DEJA_HOME")!, "install-state.json"));
+  const r = uninstallTargets(w.env, [t("gemini-auto")]);
+  const c = r.outcomes.flatMap((o) => o.changes).find((x) =>
+    x.kind === "hooks" && x.path === path
+  )!;
+  assertEquals(c.action, "removed");
+  assertStringIncludes(
+    c.note ?? "",
+    "left hooksConfig.enabled = true: your own hooks here need it",
+  );
+  assertEquals(json(path).hooks.BeforeTool[0].hooks[0].command, "./audit.sh");
+});

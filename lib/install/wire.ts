@@ -317,6 +317,12 @@ function jsonEdits(ctx: WireCtx, ref: TargetRef, install: boolean): JsonEdit[] {
           uninstallHooks(ctx, hookPath, hooks.style, [...hooks.hooks, ...retired], o);
           const real = realTarget(hookPath);
           dropBase(o, hooks.base, ctx.state?.made?.find((m) => m.file === real)?.keys);
+          // A switch left on beside the user's own hooks, with no record that deja set it (trial
+          // 58: after deja's data folder was reset, Gemini's `hooksConfig.enabled` stayed on and
+          // kept the user's own hooks running): said, not silently left.
+          const stayed = Object.keys(hooks.base ?? {}).filter((k) =>
+            k in o && JSON.stringify(o[k]) === JSON.stringify(hooks.base![k])
+          );
           // A hook of deja's the user edited (a flag added) stays, theirs now: said (trial
           // 40: "removed" was all uninstall printed of a hook it left running deja).
           const left = hooks.hooks.some((spec) =>
@@ -326,7 +332,15 @@ function jsonEdits(ctx: WireCtx, ref: TargetRef, install: boolean): JsonEdit[] {
                 h.sub === spec.args[0] && isLauncher(commandProgram(h.command), ctx.launcher)
               )
           );
-          return left ? "kept" : undefined;
+          if (left) return "kept";
+          return stayed.length
+            ? {
+              note: `left ${
+                stayed.flatMap((k) => dotted(k, hooks.base![k])).join(", ")
+              }: your own hooks here need it, and no record says deja set it; change it ` +
+                "yourself if they should not run",
+            }
+            : undefined;
         },
     });
   }
@@ -408,6 +422,13 @@ type OwnedStep = { do: "write"; text: string; backup: boolean } | { do: "remove"
   do: "keep";
   note: string;
 } | { do: "none" };
+
+/** `key = value` for each leaf under `key` (`hooksConfig.enabled = true`). */
+function dotted(key: string, v: unknown): string[] {
+  return isObj(v)
+    ? Object.entries(v).flatMap(([k, x]) => dotted(`${key}.${k}`, x))
+    : [`${key} = ${JSON.stringify(v)}`];
+}
 
 function sha256(text: string): string {
   return createHash("sha256").update(text).digest("hex");
