@@ -7,8 +7,15 @@
  * @module
  */
 import { assert, assertEquals } from "./_assert.ts";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  writeFileSync,
+} from "node:fs";
+import { dirname, join, relative } from "node:path";
 import { testEnv } from "./_fixture.ts";
 import type { Env } from "../core/model.ts";
 import { findTarget, type TargetRef } from "../lib/install/facts.ts";
@@ -65,4 +72,23 @@ export function roundTrip(w: World, target: string, path: string, original: stri
   assertEquals(read(path), original, "uninstall gives back the original bytes");
   assert(!existsSync(`${path}.deja.bak`));
   return after;
+}
+
+/** Every file under `dir`: relative path -> bytes, mode and mtime. */
+export function snapshot(dir: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  const walk = (d: string) => {
+    for (const e of readdirSync(d, { withFileTypes: true })) {
+      const p = join(d, e.name);
+      if (e.isDirectory()) walk(p);
+      else {
+        const st = lstatSync(p);
+        out[relative(dir, p)] = `${st.mode.toString(8)} ${st.mtimeMs} ${
+          e.isSymbolicLink() ? "link" : readFileSync(p, "base64")
+        }`;
+      }
+    }
+  };
+  walk(dir);
+  return out;
 }

@@ -16,7 +16,7 @@ import {
   symlinkSync,
   writeFileSync,
 } from "node:fs";
-import { dirname, join, relative } from "node:path";
+import { dirname, join } from "node:path";
 import { spawnSync } from "node:child_process";
 import { testEnv } from "./_fixture.ts";
 import { exactly } from "./_env.ts";
@@ -30,6 +30,7 @@ import { Store } from "../lib/store.ts";
 import { DejaError } from "../core/errors.ts";
 import { Q } from "../lib/schema.ts";
 import { tempDir } from "./_tmp.ts";
+import { snapshot } from "./_install_world.ts";
 
 interface World {
   root: string;
@@ -64,25 +65,6 @@ function write(path: string, text: string, mode = 0o644): void {
 }
 
 const json = (path: string) => JSON.parse(readFileSync(path, "utf8"));
-
-/** Every file under `dir`: relative path -> bytes, mode and mtime. */
-function snapshot(dir: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  const walk = (d: string) => {
-    for (const e of readdirSync(d, { withFileTypes: true })) {
-      const p = join(d, e.name);
-      if (e.isDirectory()) walk(p);
-      else {
-        const st = lstatSync(p);
-        out[relative(dir, p)] = `${st.mode.toString(8)} ${st.mtimeMs} ${
-          e.isSymbolicLink() ? "link" : readFileSync(p, "base64")
-        }`;
-      }
-    }
-  };
-  walk(dir);
-  return out;
-}
 
 Deno.test("install crush-auto writes the MCP server under 'mcp', the hook, skill and command where Crush reads them", () => {
   const w = world();

@@ -1,7 +1,7 @@
 import { assert, assertEquals, assertStringIncludes } from "../../tests/_assert.ts";
 import { captureIO, runMain } from "../../tests/_cli_io.ts";
-import { world, write } from "../../tests/_install_world.ts";
-import { chmodSync, existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { snapshot, world, write } from "../../tests/_install_world.ts";
+import { chmodSync, existsSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { csi } from "./output.ts";
 import { installCmd, installData, parseInstall } from "./cmd_install.ts";
@@ -183,7 +183,7 @@ Deno.test("install --dry-run says what it would write and writes nothing; uninst
   const w = world();
   try {
     write(join(w.home, ".claude.json"), '{"numStartups": 3}\n');
-    const before = snapshotOf(w.root);
+    const before = snapshot(w.root);
     const on = await runMain(w.env, ["install", "--dry-run", "claude-auto"]);
     assertEquals(on.code, 0, on.err);
     assertStringIncludes(on.out, "dry run: nothing was written\n");
@@ -191,7 +191,7 @@ Deno.test("install --dry-run says what it would write and writes nothing; uninst
     assertStringIncludes(on.out, "would create    claude-auto  hooks    ~/.claude/settings.json");
     assertStringIncludes(on.out, "would create    launcher");
     assertEquals(
-      snapshotOf(w.root),
+      snapshot(w.root),
       before,
       "not one file written, the launcher and lock included",
     );
@@ -211,17 +211,3 @@ Deno.test("install --dry-run says what it would write and writes nothing; uninst
     rmSync(w.root, { recursive: true, force: true });
   }
 });
-
-/** Every file under `dir` with its bytes: what a dry run must leave as it was. */
-function snapshotOf(dir: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  const walk = (d: string) => {
-    for (const e of readdirSync(d, { withFileTypes: true })) {
-      const p = join(d, e.name);
-      if (e.isDirectory()) walk(p);
-      else out[p] = readFileSync(p, "base64");
-    }
-  };
-  walk(dir);
-  return out;
-}
