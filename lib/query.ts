@@ -101,6 +101,8 @@ export const STOP_WORDS: ReadonlySet<string> = new Set(
     "is are was were be been being am do does did done doing have has had having " +
     "will would shall should can could may might must " +
     "of to in on at by for with about from into onto over under as per via " +
+    // Trial 55: `did the push go through?` recalled a session for `through` alone.
+    "through across within among upon toward towards " +
     "what which who whom whose how why when where " +
     "some any all each every other such own same just also too very really " +
     "again once ever still already please thanks thank hi hello hey ok okay " +

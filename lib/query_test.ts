@@ -119,3 +119,14 @@ Deno.test("parseSince reads a day of a month and a weekday alone", () => {
   assertEquals(parseSince("jan 13th", now), new Date(2026, 0, 13).getTime());
   assertEquals(parseSince("friday", now), new Date(2026, 10, 27).getTime());
 });
+
+Deno.test("a preposition is no term beside words that name something; without is kept", () => {
+  // Trial 55: `hook-prompt` for "…did the push go through?" recalled sessions on "through
+  // push" (realdata k3s project): `through` named nothing of the question.
+  assertEquals(parseQuery("ok, did the push go through?").terms, [["push"], ["go"]]);
+  assertEquals(parseQuery("walk across the within towards logs").terms, [["walk"], ["logs"]]);
+  // `without` matters in error text (`built without cache`).
+  assertEquals(parseQuery("built without cache").terms, [["built"], ["without"], ["cache"]]);
+  // A preposition alone is still searched.
+  assertEquals(parseQuery("through").terms, [["through"]]);
+});
