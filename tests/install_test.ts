@@ -778,6 +778,14 @@ Deno.test("install keeps deja's skill as the user edited it, and --force replace
     third.outcomes.flatMap((o) => o.changes).find((x) => x.path === skill)?.action,
     "unchanged",
   );
+  // Uninstall keeps it too once edited (trial 60: it deleted the user's lines, "removed").
+  const edited = readFileSync(skill, "utf8") + "\nMy own line.\n";
+  writeFileSync(skill, edited);
+  const un = uninstallTargets(w.env, [t("claude-code")]);
+  const kept = un.outcomes.flatMap((o) => o.changes).find((x) => x.path === skill)!;
+  assertEquals(kept.action, "kept");
+  assertStringIncludes(kept.note ?? "", "edited since deja wrote it: kept as yours");
+  assertEquals(readFileSync(skill, "utf8"), edited);
 });
 
 Deno.test("uninstall says it left Gemini's hooksConfig.enabled on beside the user's hooks when no record says deja set it", () => {

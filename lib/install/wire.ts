@@ -457,6 +457,15 @@ function ownedStep(ctx: WireCtx, path: string, file: OwnedFile, install: boolean
     return { do: "write", text, backup: !mine || edited };
   }
   if (there && !mine) return { do: "keep", note: NOT_DEJAS };
+  // Edited since deja wrote it: the user's words are in it (trial 60: uninstall deleted a
+  // SKILL.md the user had added to, and said "removed"); kept, as install keeps it.
+  const wrote = there ? ctx.state?.owned?.[realTarget(path)] : undefined;
+  if (wrote !== undefined && sha256(readTextSync(realTarget(path), CONFIG_MAX)) !== wrote) {
+    return {
+      do: "keep",
+      note: "edited since deja wrote it: kept as yours; delete it yourself if you no longer want it",
+    };
+  }
   return there ? { do: "remove" } : { do: "none" };
 }
 
