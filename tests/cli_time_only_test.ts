@@ -3,7 +3,7 @@
  * the sessions of that window as `deja last` does (trial 16: the words were searched as
  * text, and `in august 2025` found nothing); the words stay searchable quoted.
  */
-import { assertEquals, assertStringIncludes } from "./_assert.ts";
+import { assert, assertEquals, assertStringIncludes } from "./_assert.ts";
 import { runMain } from "./_cli_io.ts";
 import { indexSessions } from "./_memory.ts";
 
@@ -30,11 +30,17 @@ Deno.test("time words alone list the sessions of their window; quoted, they are 
     // The hint's search, pasted, finds the words (trial 18b: `"in march"` found nothing).
     const quoted = await runMain(ix.env, ["search", '"august 2025"', "--json"]);
     assertEquals(JSON.parse(quoted.out).results.map((s: { id: string }) => s.id), [SEP]);
-    // `deja search … --json` is a search's document whatever its words (trial 59: a script
-    // reading `results` got `deja last`'s document).
+    // `deja search …` is a search whatever its words, text and JSON alike (trial 59: a script
+    // reading `results` got `deja last`'s document; trial 60: the text listed the window).
     const asked = await runMain(ix.env, ["search", "in", "august", "2025", "--json"]);
     const doc = JSON.parse(asked.out);
     assertEquals([Array.isArray(doc.results), doc.sessions], [true, undefined]);
+    const text = await runMain(ix.env, ["search", "in", "august", "2025"]);
+    assert(!text.err.includes("names a time"), text.err);
+    assertEquals(
+      text.out.split("\n").filter((l) => /^[0-9a-f]{8} /.test(l)).map((l) => l.slice(0, 8)),
+      doc.results.map((r: { id: string }) => r.id.slice(0, 8)),
+    );
     // A word beside the time words is a search, ranked by the window.
     const word = await runMain(ix.env, ["billing", "in", "august", "2025", "--json"]);
     assertEquals(JSON.parse(word.out).results[0].id, AUG);

@@ -551,9 +551,10 @@ export async function runSearch(a: Args, io: IO): Promise<number> {
   const args = parseSearch(a);
   // Time words alone (`deja in august 2025`, `deja what did I do yesterday`): the sessions of
   // that window, as `deja last` lists them (trial 16: the words were searched as text).
-  // Not for `deja search … --json`: a script asking a search for JSON reads its `results`
-  // (trial 59: `deja search the in 2026 --json` printed `deja last`'s document instead).
-  const asked = args.json && io.args.find((w) => !w.startsWith("-")) === "search";
+  // Not for `deja search …`: asked for a search, it is one, text and JSON alike (trial 59: `deja
+  // search the in 2026 --json` printed `deja last`'s document; trial 60: then the text listed
+  // the window's sessions while the JSON searched).
+  const asked = io.args.find((w) => !w.startsWith("-")) === "search";
   const window = args.regex || args.session || args.kinds || args.since !== undefined || asked
     ? undefined
     : timeOnly(args.query);
