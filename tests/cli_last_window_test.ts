@@ -207,3 +207,15 @@ Deno.test("deja last -5 is a count, but --limit -1 is refused, not read as 1", a
     ix.cleanup();
   }
 });
+
+Deno.test("deja last refuses a date no calendar holds, naming it", async () => {
+  // Trial 60: `deja last 2026-02-30` listed the sessions of March 2.
+  const ix = await indexSessions([spec(NOW, new Date(Date.now() - 60_000).toISOString())]);
+  try {
+    const r = await runMain(ix.env, ["last", "2026-02-30"]);
+    assertEquals([r.code, r.out], [2, ""]);
+    assertStringIncludes(r.err, "'2026-02-30' is no calendar day");
+  } finally {
+    ix.cleanup();
+  }
+});

@@ -223,6 +223,15 @@ export function parseLast(a: Args, now = Date.now()): LastArgs {
       window: window.hint,
     };
   }
+  // A date no calendar holds (trial 60: `2026-02-30` listed March 2 before it was refused).
+  const day = a.positionals.join(" ").match(/^(?:on\s+)?((?:19|20)\d\d-\d\d-\d\d)$/i)?.[1];
+  if (day) {
+    throw new DejaError(
+      `'${day}' is no calendar day`,
+      "give a date that exists: deja last 2026-02-28",
+      2,
+    );
+  }
   if (nText !== undefined && given === undefined) {
     throw new DejaError(
       `last takes a positive whole number, not '${nText}'`,

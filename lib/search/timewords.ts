@@ -160,6 +160,17 @@ function pointParts(text: string): { month?: number; day?: number; year?: number
 }
 
 /**
+ * Whether the day typed exists: a month 0-11 and a day within it (February 29 of a year not
+ * typed is one). A month or year alone is always one.
+ */
+function dayExists(p: { month?: number; day?: number; year?: number }): boolean {
+  if (p.month !== undefined && (p.month < 0 || p.month > 11)) return false;
+  if (p.day === undefined || p.month === undefined) return true;
+  const last = new Date(p.year ?? 2024, p.month + 1, 0).getDate();
+  return p.day >= 1 && p.day <= last;
+}
+
+/**
  * The window of one {@link POINT}: a day, a month or a year. A month or day typed without its
  * year is the last one up to now, or of `year` when the range's other end gave one.
  */
@@ -183,6 +194,8 @@ function pointWindow(text: string, now: number, year?: number): [number, number]
   if (p.year === undefined && year === undefined) {
     const ahead = month > d.getMonth() || (month === d.getMonth() && (p.day ?? 1) > d.getDate());
     if (ahead) y--;
+    // February 29 typed without its year: the last year that had one.
+    while (!dayExists({ year: y, month, day: p.day })) y--;
   }
   return p.day === undefined
     ? [new Date(y, month, 1).getTime(), new Date(y, month + 1, 1).getTime()]
@@ -236,7 +249,9 @@ const RULES: Rule[] = [
       `\\b(?:(in|on|during|since|from|after|before)\\s+)?(${MONTH_DAY})(?![\\w-])`,
       "i",
     ),
-    accept: (m) => m[1] !== undefined || !/^(?:may|march)\b/i.test(m[2]) || /\d{4}/.test(m[2]),
+    accept: (m) =>
+      (m[1] !== undefined || !/^(?:may|march)\b/i.test(m[2]) || /\d{4}/.test(m[2])) &&
+      dayExists(pointParts(m[2])),
     window: (m, now) => turned(m[1], pointWindow(m[2], now), now),
   },
   {
@@ -290,6 +305,13 @@ const RULES: Rule[] = [
   {
     // A date after a word that makes it one (`since 2025-09-01`, `on 2025-08-08`, `in 2025-08`).
     re: /\b(in|on|during|since|from|after|before)\s+((?:19|20)\d\d)-(\d\d)(?:-(\d\d))?\b/i,
+    // No calendar day is none (trial 60: `2026-02-30` listed March 2).
+    accept: (m) =>
+      dayExists({
+        year: Number(m[2]),
+        month: Number(m[3]) - 1,
+        day: m[4] ? Number(m[4]) : undefined,
+      }),
     window: (m, now) => {
       const [y, mo] = [Number(m[2]), Number(m[3]) - 1];
       const w: [number, number] = m[4]

@@ -259,3 +259,22 @@ Deno.test("last <this month> is the one a year ago; in <this month> is this one"
   const lastNov = timeHint("redis last november", dec5).hint!;
   assertEquals(new Date(lastNov.from).getFullYear(), 2026);
 });
+
+Deno.test("a day no calendar holds is no time, and February 29 without its year is the last one", () => {
+  // Trial 60: `deja last 2026-02-30` and `feb 30` listed March 2, `2025-06-31` July 1.
+  const now = new Date(2026, 11, 6, 4, 25).getTime();
+  for (
+    const text of [
+      "on 2026-02-30",
+      "on feb 30",
+      "on 2025-06-31",
+      "on 2026-13-01",
+      "x on 2026-02-32",
+    ]
+  ) {
+    assertEquals(timeHint(text, now).hint, undefined, text);
+  }
+  assertEquals(timeHint("on feb 29", now).hint?.from, new Date(2024, 1, 29).getTime());
+  assertEquals(timeHint("on 2024-02-29", now).hint?.from, new Date(2024, 1, 29).getTime());
+  assertEquals(timeHint("on 2025-02-28", now).hint?.from, new Date(2025, 1, 28).getTime());
+});
