@@ -1009,6 +1009,13 @@ Deno.test("an error in Portuguese, Spanish, French or German is read as one; tex
       "Error al compilar: no se pudo abrir config.yaml",
       "erreur : impossible de lire config.yaml",
       "Fehler: Datei config.yaml konnte nicht geöffnet werden",
+      // Trial 60: PowerShell's "not recognized" in four languages, glibc's French.
+      "O termo '=Stop' não é reconhecido como nome de cmdlet, função, arquivo de script",
+      "El término 'foo' no se reconoce como nombre de un cmdlet",
+      "Le terme « foo » n'est pas reconnu comme nom d'applet de commande",
+      "Die Benennung 'foo' wurde nicht als Name eines Cmdlet erkannt",
+      "ls: impossible d'accéder à 'x': Aucun fichier ou dossier de ce type",
+      "cp: Permission non accordée",
     ]
   ) assertEquals(errorSignatures(line).length, 1, line);
   for (

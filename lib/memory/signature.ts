@@ -58,7 +58,7 @@ const NONE_COUNT = /\b(?:0|no|zero)\s+(?:errors?|failures?|failed|warnings?)\b/g
  * letters around them.
  */
 const LOCAL_ERROR_WORDS =
-  /(?<!\p{L})(?:erro|erros|falha|falhou|n[ãa]o foi poss[íi]vel|n[ãa]o encontrad[oa]|inexistente|negad[oa]|fallo|fall[óo]|no se pudo|no encontrad[oa]|no existe|denegado|erreur|[ée]chec|[ée]chou[ée]|introuvable|impossible de|fehler|fehlgeschlagen|nicht gefunden|konnte nicht|verweigert)(?!\p{L})/iu;
+  /(?<!\p{L})(?:erro|erros|falha|falhou|n[ãa]o foi poss[íi]vel|n[ãa]o encontrad[oa]|inexistente|negad[oa]|fallo|fall[óo]|no se pudo|no encontrad[oa]|no existe|denegado|erreur|[ée]chec|[ée]chou[ée]|introuvable|impossible de|fehler|fehlgeschlagen|nicht gefunden|konnte nicht|verweigert|n[ãa]o [ée] reconhecid[oa]|no se reconoce|n['’]est pas reconnu|nicht als name|aucun fichier ou dossier|non accord[ée]e|speicherzugriffsfehler|impossible d['’]acc[ée]der)(?!\p{L})/iu;
 
 /** True when `line` reports an error ({@link ERROR_WORDS}, {@link LOCAL_ERROR_WORDS} or {@link ERROR_SHAPES}). */
 function saysError(line: string): boolean {
