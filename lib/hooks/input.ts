@@ -118,8 +118,14 @@ export function parseEvent(text: string): HookEvent | undefined {
  */
 export async function readEvent(io: IO): Promise<{ event?: HookEvent; unread?: string }> {
   const done = jsonScanner();
+  const started = Date.now();
   const text = await io.readStdin(STDIN_MAX, STDIN_WAIT_MS, done, STDIN_IDLE_MS);
   const event = parseEvent(text);
+  // Nothing at all is no give-up when stdin closed at once (a harness may run a hook so), but
+  // one held open with nothing written for the whole wait is (trial 60: left no trace).
+  if (!text.trim() && Date.now() - started >= STDIN_WAIT_MS) {
+    return { unread: `no event arrived on stdin within ${STDIN_WAIT_MS} ms` };
+  }
   if (event || !text.trim()) return { event };
   const bytes = `${new TextEncoder().encode(text).length} bytes`;
   return {

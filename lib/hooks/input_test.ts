@@ -51,6 +51,12 @@ Deno.test("readEvent says why what came on stdin was no event, never quoting it"
   assertEquals((await given("not json at all")).unread, "stdin held no JSON object (15 bytes)");
   // Nothing at all is no give-up: a harness may run a hook with empty stdin.
   assertEquals(await given(""), { event: undefined });
+  // But stdin held open with nothing written for the whole wait is (trial 60).
+  const waited = await readEvent({
+    readStdin: (_max: number, ms: number) =>
+      new Promise<string>((r) => setTimeout(() => r(""), ms)),
+  } as unknown as IO);
+  assertEquals(waited.unread, "no event arrived on stdin within 1500 ms");
   assertEquals(await given("  \n"), { event: undefined });
 });
 
