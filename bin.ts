@@ -12,12 +12,18 @@
 import process from "node:process";
 import { asksVersion, VERSION_LINE } from "./lib/version.ts";
 import { HOOK_NAMES } from "./lib/hooks/table.ts";
-import { writeAll } from "./core/stdio.ts";
+import { writeAll, writeLost } from "./core/stdio.ts";
 
 const argv = process.argv.slice(2);
 
 if (asksVersion(argv)) {
   writeAll(1, VERSION_LINE); // no stream objects: half the start-up CPU (core/stdio.ts)
+  // As every other command (trial 60: `deja -V > /dev/full` exited 0).
+  const lost = writeLost(1);
+  if (lost) {
+    writeAll(2, `deja: the output could not be written whole (${lost})\n`);
+    process.exitCode = 1;
+  }
 } else if (HOOK_NAMES.has(argv[0] ?? "") && !argv.includes("--help") && !argv.includes("-h")) {
   const { hookProcess } = await import("./lib/hooks/main.ts");
   await hookProcess();
