@@ -684,7 +684,7 @@ Deno.test("a ~/.claude.json over 8 MiB is installed into and uninstalled from as
   assertEquals(readFileSync(path, "utf8"), big);
 });
 
-Deno.test("doctor warns when Claude Code's disableAllHooks stops deja's hooks", () => {
+Deno.test("doctor and install warn when Claude Code's disableAllHooks stops deja's hooks", async () => {
   // Trial 58: with `disableAllHooks: true` doctor said claude-auto "wired" with no warning.
   const w = world();
   installTargets(w.env, w.self, [t("claude-auto")]);
@@ -693,6 +693,10 @@ Deno.test("doctor warns when Claude Code's disableAllHooks stops deja's hooks", 
     targetStatus(w.env, { name: "claude-auto", harness: t("claude-auto").harness, auto: true });
   assertEquals(status().parts.map((p) => p.warning).filter(Boolean), []);
   write(path, JSON.stringify({ ...json(path), disableAllHooks: true }));
+  // Install says so too (trial 60: doctor alone did).
+  const { autoNotes } = await import("../lib/cli/_wire.ts");
+  const again = installTargets(w.env, w.self, [t("claude-auto")]);
+  assertStringIncludes(autoNotes(again, w.env).join(" "), "disableAllHooks is true");
   const s = status();
   assertEquals(s.state, "wired");
   assertStringIncludes(

@@ -14,6 +14,7 @@ import { inPackageCache } from "../install/launcher.ts";
 import { selectTargets } from "../install/select.ts";
 import { installTargets, uninstallTargets, type WireReport } from "../install/run.ts";
 import { findTarget } from "../install/facts.ts";
+import { targetStatus } from "../install/doctor.ts";
 import { NOT_DEJAS } from "../install/wire.ts";
 import { REMOTE_SYNC, type ServiceSpec, WATCH } from "../fresh/service.ts";
 
@@ -167,7 +168,8 @@ export function wireText(r: WireReport, io: Pick<IO, "isTTY" | "env">, install: 
     }
   }
   if (install && !r.aborted) lines.push(...installNotes(r, io));
-  if (r.dryRun) lines.push(c.dim("to write it: the same command without --dry-run"));
+  const nothing = all.every((x) => x === "unchanged");
+  if (r.dryRun && !nothing) lines.push(c.dim("to write it: the same command without --dry-run"));
   else if (install) {
     lines.push(c.dim("check it any time: deja doctor"));
   }
@@ -187,18 +189,26 @@ function installNotes(r: WireReport, io: Pick<IO, "isTTY" | "env">): string[] {
       ),
     );
   }
-  for (const note of autoNotes(r)) lines.push(`note: ${note}`);
+  for (const note of autoNotes(r, io.env)) lines.push(`note: ${note}`);
   return lines;
 }
 
-/** The note of each `-auto` target wired (Codex's hooks wait for an approval in Codex). */
-export function autoNotes(r: WireReport): string[] {
+/**
+ * The note of each `-auto` target wired (Codex's hooks wait for an approval in Codex), and
+ * what stops its hooks running in the harness's own config (trial 60: Claude Code's
+ * `disableAllHooks: true` was said by doctor alone, after install said nothing).
+ */
+export function autoNotes(r: WireReport, env?: Env): string[] {
   const out: string[] = [];
   for (const o of r.outcomes) {
     if (o.refused) continue;
     const t = findTarget(o.target);
     const note = t?.auto ? t.harness.facts.auto?.note : "";
     if (note) out.push(note);
+    if (!t?.auto || !env || r.dryRun) continue;
+    for (const p of targetStatus(env, t).parts) {
+      if (p.warning?.includes("runs no hook")) out.push(p.warning);
+    }
   }
   return out;
 }

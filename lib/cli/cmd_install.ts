@@ -200,6 +200,10 @@ async function runInstall(a: Args, io: IO): Promise<number> {
     if (t.err) io.err(t.err);
     if (t.out && !args.json) io.out(t.out);
   }
+  // What the real run would do next (trial 60: the dry run said nothing of the index).
+  if (args.dryRun && !args.json && firstIndexDue(io.env, { ...args, dryRun: false })) {
+    io.out("would build the first index (none yet; --no-index skips it)\n");
+  }
   if (res.needsIndex) await firstIndex(io);
   // The configs written sit in folders the index watches for new stores: not a change to report.
   else if (res.report && !res.report.aborted && !args.dryRun) await restampAfterOwnWrites(io.env);
@@ -212,7 +216,7 @@ export function installDocument(res: InstallResult, env: Env): Record<string, un
     ...(res.report ? installJson(res.report) : { launcher: null, targets: [] }),
     // What the text says after the table (trial 58: JSON had neither the approval notes nor
     // a word that no first index was built).
-    notes: res.report && !res.report.aborted ? autoNotes(res.report) : [],
+    notes: res.report && !res.report.aborted ? autoNotes(res.report, env) : [],
     first_index: existsSync(indexPath(env)) ? "present" : "not built: run 'deja index'",
     services: res.services.map((s) => ({
       name: s.spec.name,

@@ -190,6 +190,7 @@ Deno.test("install --dry-run says what it would write and writes nothing; uninst
     assertStringIncludes(on.out, "would update    claude-code  mcp      ~/.claude.json");
     assertStringIncludes(on.out, "would create    claude-auto  hooks    ~/.claude/settings.json");
     assertStringIncludes(on.out, "would create    launcher");
+    assertStringIncludes(on.out, "would build the first index (none yet; --no-index skips it)");
     assertEquals(
       snapshot(w.root),
       before,
@@ -204,6 +205,10 @@ Deno.test("install --dry-run says what it would write and writes nothing; uninst
     const actions = (d: { targets: Array<{ changes: Array<{ path: string; action: string }> }> }) =>
       d.targets.flatMap((t) => t.changes.map((c) => `${c.path} ${c.action}`)).sort();
     assertEquals(actions(done), actions(doc));
+    // Once done, a dry run has nothing to write, and does not say how to write it.
+    const after = await runMain(w.env, ["install", "--dry-run", "claude-auto"]);
+    assertStringIncludes(after.out, "unchanged: everything was already in place");
+    assert(!after.out.includes("to write it"), after.out);
     const off = await runMain(w.env, ["uninstall", "--dry-run", "--all"]);
     assertEquals(off.code, 2);
     assertStringIncludes(off.err, "hint: uninstall has no dry run: 'deja doctor' shows");
