@@ -219,3 +219,14 @@ Deno.test("deja last refuses a date no calendar holds, naming it", async () => {
     ix.cleanup();
   }
 });
+
+Deno.test("a window with no start says up to its last day", async () => {
+  // Trial 60: `deja last before 2025-09-01` said "before 2025-09-01: Thu - to Sun 2025-08-31".
+  const { windowLine } = await import("../lib/cli/cmd_last.ts");
+  const now = new Date(2026, 11, 6, 4, 25).getTime();
+  const to = new Date(2025, 8, 1).getTime();
+  assertEquals(
+    windowLine({ from: 0, to, words: "before 2025-09-01" }, now),
+    "before 2025-09-01: up to Sun 2025-08-31",
+  );
+});

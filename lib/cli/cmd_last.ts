@@ -486,5 +486,7 @@ export function windowLine(w: TimeHint, now: number): string {
   const clock = at(w.from).slice(11);
   if (w.to > now - 60_000) return `${words}: since ${first}${clock === "00:00" ? "" : ` ${clock}`}`;
   const lastDay = day(w.to - 1);
+  // No start (`before 2025-09-01`, `until march`: from the epoch; trial 60 printed "Thu - to").
+  if (w.from <= 0) return `${words}: up to ${lastDay}`;
   return `${words}: ${first === lastDay ? first : `${first} to ${lastDay}`}`;
 }
