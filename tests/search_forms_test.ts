@@ -220,4 +220,6 @@ Deno.test("a word typed alone whose exact matches fill the list names the forms 
     const room = search(s, "crashes", { limit: 5 });
     assertEquals(room.results.map((x) => x.id).sort(), ["s-a", "s-b", "s-c"]);
     assertEquals(room.formsUnread, undefined);
+    // A stop word has no forms to name (trial 60: `the` named `thing`).
+    assertEquals(search(s, "the", { limit: 1 }).formsUnread, undefined);
   }));

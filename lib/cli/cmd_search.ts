@@ -533,11 +533,9 @@ export function searchFooter(d: SearchData, io: Pick<IO, "isTTY" | "env">): stri
       }`,
     );
   } else if (others) {
-    out.push(
-      `--limit ${
-        res.results.length + 10
-      } lists the sessions holding its other forms too (${others})`,
-    );
+    // No number: how many the forms add is not known until they are read (trial 60: `--limit
+    // 28` named where 20 listed them all).
+    out.push(`a larger --limit lists the sessions holding its other forms too (${others})`);
   }
   out.push(`deja show <id> for a whole session`);
   return out.map((l) => c.dim(l)).join("\n") + "\n";

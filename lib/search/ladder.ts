@@ -22,7 +22,7 @@
  * @module
  */
 import type { ParsedQuery } from "../query.ts";
-import { ftsAny, ftsTerm, QUESTION } from "../query.ts";
+import { ftsAny, ftsTerm, QUESTION, STOP_WORDS } from "../query.ts";
 import type { Tier } from "../search.ts";
 import { type Filters, matchRows, spreadMatch } from "./retrieve.ts";
 import { expand, isSpellingFix, type LiteralTier, type TermStats, wordForms } from "./expand.ts";
@@ -359,8 +359,11 @@ function withForms(
 function unreadForms(stats: TermStats, parsed: ParsedQuery): string[] | undefined {
   const alone = parsed.parts.length === 1 && !parsed.parts[0].quoted &&
     parsed.parts[0].tokens.length === 1 && !ABLATE.aloneForms;
-  if (!alone) return undefined;
-  return aloneForms(stats, parsed)?.changes.flatMap((c) => c.to);
+  // A stop word has no forms to name (trial 60: `deja search the` named `thing`), and a form
+  // no event holds adds no session.
+  if (!alone || STOP_WORDS.has(parsed.parts[0].tokens[0])) return undefined;
+  return aloneForms(stats, parsed)?.changes.flatMap((c) => c.to)
+    .filter((w) => w.includes(" ") || stats.docs(w) > 0);
 }
 
 /** A word typed alone's other forms, without those of three letters (undefined: none). */
