@@ -87,7 +87,9 @@ export function geminiMessageEvents(m: Obj, ctx: MapCtx): { events: Event[]; mod
   }
   if (type && UI_TYPES.has(type)) {
     const text = partsText(m.content).trim();
-    if (text) events.push({ kind: "notice", text, time, ...key });
+    // Its level said, but for plain information (trial 60: an API error read as an info line).
+    const said = type === "info" ? text : `${type}: ${text}`;
+    if (text) events.push({ kind: "notice", text: said, time, ...key });
     return { events };
   }
   ctx.skip("unknown_record", ctx.where, `message type ${JSON.stringify(m.type)}`);

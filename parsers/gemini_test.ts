@@ -178,7 +178,11 @@ Deno.test("roles map user to user, gemini/model to assistant, and info, error an
     const { sessions, ctx } = await parseFile(t.root, "tmp/p/chats/a.json");
     assert.equal(kinds(sessions[0]), "notice,user,assistant,assistant,notice,notice");
     assert.deepEqual(texts(sessions[0], "assistant"), ["answer one", "answer two"]);
-    assert.deepEqual(texts(sessions[0], "notice"), ["Update successful!", "quota", "slow"]);
+    assert.deepEqual(texts(sessions[0], "notice"), [
+      "Update successful!",
+      "error: quota",
+      "warning: slow",
+    ]);
     assert.equal(ctx.skipped, 0);
   } finally {
     t.cleanup();
