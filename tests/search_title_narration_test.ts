@@ -70,13 +70,13 @@ Deno.test("time words that no listed session meets say so; one that meets them d
     assertEquals(aug.results.map((r) => r.id)[0], "s-sep");
     assertStringIncludes(
       narration(aug),
-      '(time "in august 2025": sessions in it ranked higher; no session listed falls in it)',
+      '(time "in august 2025": sessions in it count 3× in the ranking; no session listed falls in it)',
     );
     // Some in, some out: how many, and each one out is marked in the text (trial 22).
     const sep = search(s, "redis in september 2025", { now });
     assertStringIncludes(
       narration(sep),
-      '(time "in september 2025": sessions in it ranked higher; 1 of 2 listed falls in it)',
+      '(time "in september 2025": sessions in it count 3× in the ranking; 1 of 2 listed falls in it)',
     );
     assertEquals(sep.results.map((r) => [r.id, outsideWindow(sep, r)]), [
       ["s-sep", false],
@@ -86,24 +86,24 @@ Deno.test("time words that no listed session meets say so; one that meets them d
     assertEquals(since.results.map((r) => r.id)[0], "s-oct");
     assertStringIncludes(
       narration(since),
-      '(time "since october 2025": sessions in it ranked higher; 1 of 2 listed falls in it)',
+      '(time "since october 2025": sessions in it count 3× in the ranking; 1 of 2 listed falls in it)',
     );
     // All in: nothing more said.
     const year = search(s, "redis in 2025", { now });
-    assertStringIncludes(narration(year), '(time "in 2025": sessions in it ranked higher)');
+    assertStringIncludes(narration(year), '(time "in 2025": sessions in it count 3× in the ranking)');
     // A month without its year names the year read (trial 23: `redis in september` read
     // September 2026 and said only that no session fell in it, beside one of 2025).
     const bare = search(s, "redis in september", { now });
     assertStringIncludes(
       narration(bare),
-      '(time "in september", September 2026: sessions in it ranked higher; no session listed falls in it; ' +
+      '(time "in september", September 2026: sessions in it count 3× in the ranking; no session listed falls in it; ' +
         "1 falls in September 2025)",
     );
     // A day is named as a day, not its month (trial 57).
     const day = search(s, "redis on september 8", { now });
     assertStringIncludes(
       narration(day),
-      '(time "on september 8", September 8, 2026: sessions in it ranked higher; no session ' +
+      '(time "on september 8", September 8, 2026: sessions in it count 3× in the ranking; no session ' +
         "listed falls in it; 1 falls on September 8, 2025)",
     );
   }));

@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { INSIDE } from "../search/timewords.ts";
 import type { SearchResult } from "../search.ts";
 import { isApartWord, isJoinedPair } from "../search/compounds.ts";
 import { monthWithoutYear, sessionMeets, yearsBefore } from "../search/timewords.ts";
@@ -165,11 +166,12 @@ function narrated(res: SearchResult): string {
     : list(res.changes);
   // Time words weigh, never sort nor filter (trial 53: "ranked by time" read as a list in
   // order of time, its hits' order); a session in the window weighs three times one outside,
-  // not always enough to be first (trial 54: "ranked first" above a first result two days off).
+  // not always enough to be first (trial 54: "ranked first" above a first result two days off;
+  // trial 60: "ranked higher" read as above every session outside, which it is not).
   const time = res.time
-    ? ` (time "${res.time.words}"${whichYear(res.time)}: sessions in it ranked higher${
-      outside(res)
-    })`
+    ? ` (time "${res.time.words}"${
+      whichYear(res.time)
+    }: sessions in it count ${INSIDE}× in the ranking${outside(res)})`
     : "";
   // A word typed joined that the history writes as two (`zorblatcount` -> `zorblat count`).
   const apart = res.tier === "substring" && res.changes.length > 0 &&

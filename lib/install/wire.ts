@@ -463,7 +463,8 @@ function ownedStep(ctx: WireCtx, path: string, file: OwnedFile, install: boolean
   if (wrote !== undefined && sha256(readTextSync(realTarget(path), CONFIG_MAX)) !== wrote) {
     return {
       do: "keep",
-      note: "edited since deja wrote it: kept as yours; delete it yourself if you no longer want it",
+      note:
+        "edited since deja wrote it: kept as yours; delete it yourself if you no longer want it",
     };
   }
   return there ? { do: "remove" } : { do: "none" };

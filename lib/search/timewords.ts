@@ -422,7 +422,7 @@ export function timeHint(text: string, now: number): { rest: string; hint?: Time
  * `kubectl in august 2025`). At 20 the windows' edges ruled: `question` hit@1 lost 2 of 600
  * on ten recall seeds (a "last week" a few days off the calendar's); at 3, nothing moved.
  */
-const INSIDE = 3;
+export const INSIDE = 3;
 
 /**
  * Whether a session first active at `started` and last at `updated` (epoch ms, either null)
