@@ -5,10 +5,9 @@
  *
  * @module
  */
-import { INSIDE } from "../search/timewords.ts";
 import type { SearchResult } from "../search.ts";
 import { isApartWord, isJoinedPair } from "../search/compounds.ts";
-import { monthWithoutYear, sessionMeets, yearsBefore } from "../search/timewords.ts";
+import { INSIDE, monthWithoutYear, sessionMeets, yearsBefore } from "../search/timewords.ts";
 
 /** How each widening tier names what it did, for {@link narration}. */
 const WIDENED: Partial<Record<SearchResult["tier"], string>> = {
