@@ -90,7 +90,10 @@ Deno.test("time words that no listed session meets say so; one that meets them d
     );
     // All in: nothing more said.
     const year = search(s, "redis in 2025", { now });
-    assertStringIncludes(narration(year), '(time "in 2025": sessions in it count 3× in the ranking)');
+    assertStringIncludes(
+      narration(year),
+      '(time "in 2025": sessions in it count 3× in the ranking)',
+    );
     // A month without its year names the year read (trial 23: `redis in september` read
     // September 2026 and said only that no session fell in it, beside one of 2025).
     const bare = search(s, "redis in september", { now });
