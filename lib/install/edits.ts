@@ -30,7 +30,9 @@ export function hookCommand(launcher: string, args: string[]): string {
 /** The `hook-*` subcommand a deja hook command runs, or undefined when the command is not deja's. */
 export function dejaSubcommand(command: unknown): string | undefined {
   if (typeof command !== "string") return undefined;
-  const m = /(?:^|[/\s'"])deja(?:-launcher)?['"]?\s+(hook-[a-z-]+)(?=\s|$)/.exec(command);
+  // Also inside a shell's quoted command (trial 60: `bash -c 'deja hook-tool-after'` was not
+  // read as the user's deja hook, and deja's ran beside it).
+  const m = /(?:^|[/\s'"])deja(?:-launcher)?['"]?\s+(hook-[a-z-]+)(?=[\s'";]|$)/.exec(command);
   return m?.[1];
 }
 

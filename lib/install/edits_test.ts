@@ -31,6 +31,10 @@ Deno.test("dejaSubcommand tells hook-tool from hook-tool-after and ignores other
   assertEquals(dejaSubcommand("/x/deja-launcher hook-tool --crush"), "hook-tool");
   assertEquals(dejaSubcommand("'/a b/deja-launcher' hook-tool-after"), "hook-tool-after");
   assertEquals(dejaSubcommand("/usr/local/bin/deja hook-context"), "hook-context");
+  // Inside a shell's quoted command (trial 60: not read, so deja's hook ran beside it).
+  assertEquals(dejaSubcommand("bash -c 'deja hook-tool-after'"), "hook-tool-after");
+  assertEquals(dejaSubcommand(`sh -c "deja hook-prompt; true"`), "hook-prompt");
+  assertEquals(dejaSubcommand("deja hook-toolbox"), "hook-toolbox");
   assertEquals(dejaSubcommand("./mine.sh hook-tool"), undefined);
   assertEquals(dejaSubcommand("notdeja hook-tool"), undefined);
   assertEquals(dejaSubcommand(42), undefined);
