@@ -180,6 +180,11 @@ Deno.test("deja last reads a day before its month as that day, a month alone as 
   assertEquals(w("4th march")?.hint.from, day(2026, 2, 4));
   assertEquals(w("december")?.hint.from, day(2026, 11, 1));
   assertEquals(w("march")?.hint.from, day(2026, 2, 1));
+  // With its year, named as typed (trial 60: "last march 2025").
+  assertEquals([w("march 2025")?.hint.from, w("march 2025")?.phrase], [
+    day(2025, 2, 1),
+    "march 2025",
+  ]);
   // What --since takes works as words too (trial 59: refused as words).
   assertEquals([w("24 hours")?.hint.from, w("24 hours")?.phrase], [now - 86400e3, "last 24 hours"]);
   assertEquals(w("90d")?.hint.from, now - 90 * 86400e3);

@@ -123,9 +123,13 @@ export function lastWindow(
   };
   // A month alone is its latest: this one while it runs (trial 59: `deja last december` on
   // December 6 listed December of last year, "last december" read as the one before).
-  if (words.length === 1 && MONTH.test(words[0])) {
-    const month = timeOnly(`in ${words[0]}`, now);
-    if (month) return { hint: month, phrase: words[0] };
+  // With its year too (trial 60: `deja last march 2025` was named "last march 2025").
+  if (
+    MONTH.test(words[0]) && (words.length === 1 ||
+      (words.length === 2 && /^(?:19|20)\d\d$/.test(words[1])))
+  ) {
+    const month = timeOnly(`in ${words.join(" ")}`, now);
+    if (month) return { hint: month, phrase: words.join(" ") };
   }
   // A year alone is that year, not a count (trial 59: `deja last 2025` listed the newest
   // 2,025 sessions of every year).
