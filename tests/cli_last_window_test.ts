@@ -235,3 +235,17 @@ Deno.test("a window with no start says up to its last day", async () => {
     "before 2025-09-01: up to Sun 2025-08-31",
   );
 });
+
+Deno.test("deja last offers no search with a --limit the search would refuse", async () => {
+  // Trial 60: `deja last 0 march` offered `deja search march --limit 0`, itself refused.
+  const ix = await indexSessions([spec(NOW, new Date(Date.now() - 60_000).toISOString())]);
+  try {
+    const zero = await runMain(ix.env, ["last", "0", "march"]);
+    assertEquals(zero.code, 2);
+    assert(!zero.err.includes("--limit 0"), zero.err);
+    const five = await runMain(ix.env, ["last", "5", "docker"]);
+    assertStringIncludes(five.err, "deja search docker --limit 5");
+  } finally {
+    ix.cleanup();
+  }
+});

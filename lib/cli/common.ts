@@ -166,9 +166,12 @@ export function parse(cmd: Command, argv: string[], home = ""): Args {
     ) {
       const extra = positionals.slice(cmd.maxPositionals).join(" ");
       // A count, then words (`deja last 5 docker`, trial 17a): the words, searched for that many.
+      // Only a count a search takes (trial 60: `deja last 0 march` offered `--limit 0`, itself
+      // refused, and `deja last 2025 3` offered `--limit 2025`).
       const n = cmd.count && /^\d+$/.test(positionals[0]) &&
-          !startsTimePhrase(cmd.name, positionals)
-        ? positionals[0]
+          !startsTimePhrase(cmd.name, positionals) &&
+          (wholeNumber(positionals[0]) ?? 0) <= 1000
+        ? wholeNumber(positionals[0])
         : undefined;
       // `deja forget 9eff8ccb` (trial 34): the session it meant is given with --session.
       const session = cmd.name === "forget" && positionals.length === 1 &&
