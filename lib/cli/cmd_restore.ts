@@ -357,9 +357,10 @@ export function restoreText(d: RestoreData, typed: string, io: Pick<IO, "isTTY" 
     lines.push(
       `${String(s.n).padStart(3)}  ${when(s).padEnd(width)}  ${s.op.padEnd(5)}  ${
         String(s.lines).padStart(4)
-      } line${s.lines === 1 ? " " : "s"}  ${c.cyan(ids.get(s)!)} ${s.harness}${where}${
-        flags ? c.yellow(`  (${flags})`) : ""
-      }`,
+      } line${s.lines === 1 ? " " : "s"}  ${c.cyan(ids.get(s)!)} ${s.harness} ${
+        // The session as `deja show` takes it: the span's id ends with its id, which is no
+        // session's short id (trial 60: `deja show 861a8eb7` found nothing).
+        c.dim(s.ref)}${where}${flags ? c.yellow(`  (${flags})`) : ""}`,
     );
     const first = s.text.split("\n").find((l) => l.trim()) ?? "";
     lines.push(c.dim(`       │ ${oneLine(first, 90)}`));

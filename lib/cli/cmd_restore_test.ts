@@ -78,6 +78,10 @@ Deno.test("restore prints colour on a terminal, plain text to a pipe, and JSON w
     assert(!pipe.out().includes(csi("0m")), "no colour in a pipe");
     assert(pipe.out().startsWith(`${FILE}  exact match, 2 spans, newest first\n`), pipe.out());
     assertStringIncludes(pipe.out(), "(previous content unknown, not restorable)");
+    // The session as `deja show` takes it beside the span's id, whose tail is no short id
+    // (trial 60: `deja show 861a8eb7` of a span `861a8eb7@70` found nothing).
+    assertStringIncludes(pipe.out(), `55556666@`);
+    assertStringIncludes(pipe.out(), ` claude ${ID.slice(0, 8)}`);
 
     const one = captureIO(ix.env, false);
     assertEquals(await restoreCmd.run({ values: { span: "2" }, positionals: [FILE] }, one.io), 0);
