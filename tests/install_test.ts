@@ -776,6 +776,19 @@ Deno.test("install keeps deja's skill as the user edited it, and --force replace
   );
   assert(!readFileSync(skill, "utf8").includes("Always search with --junk."));
   assertEquals(readFileSync(`${skill}.deja.bak`, "utf8"), mine, "the user's edit is backed up");
+  // A second edit forced over is kept beside the first one's backup, and said where (trial
+  // 61: deja keeps one backup, so the second edit was lost, "updated").
+  const second = readFileSync(skill, "utf8") + "\nAnd a second edit.\n";
+  writeFileSync(skill, second);
+  const twice = installTargets(w.env, w.self, [t("claude-code")], { force: true });
+  const note = twice.outcomes.flatMap((o) => o.changes).find((x) => x.path === skill)?.note ?? "";
+  assertStringIncludes(note, "your edited copy kept as ");
+  const copies = readdirSync(dirname(skill)).filter((f) =>
+    /^SKILL\.md\.edited-\d{14}\.bak$/.test(f)
+  );
+  assertEquals(copies.length, 1, readdirSync(dirname(skill)).join(" "));
+  assertEquals(readFileSync(join(dirname(skill), copies[0]), "utf8"), second);
+  assertEquals(readFileSync(`${skill}.deja.bak`, "utf8"), mine, "the first backup stays");
   // Written by deja and untouched since: a later install updates it as before.
   const third = installTargets(w.env, w.self, [t("claude-code")]);
   assertEquals(
@@ -812,4 +825,19 @@ Deno.test("uninstall says it left Gemini's hooksConfig.enabled on beside the use
     "left hooksConfig.enabled = true: your own hooks here need it",
   );
   assertEquals(json(path).hooks.BeforeTool[0].hooks[0].command, "./audit.sh");
+});
+
+Deno.test("uninstall says it restored the user's file that --force replaced, not that it removed it", () => {
+  // Trial 61: uninstall said "removed" of deja.md while it put back the user's own file.
+  const w = world();
+  const cmd = join(w.home, ".claude/commands/deja.md");
+  write(cmd, "my own deja command\n");
+  installTargets(w.env, w.self, [t("claude-code")], { force: true });
+  assert(readFileSync(cmd, "utf8").includes("$ARGUMENTS"), "deja's replaced it");
+  const un = uninstallTargets(w.env, [t("claude-code")]);
+  assertEquals(
+    un.outcomes.flatMap((o) => o.changes).find((x) => x.path === cmd)?.action,
+    "restored",
+  );
+  assertEquals(readFileSync(cmd, "utf8"), "my own deja command\n");
 });

@@ -120,7 +120,7 @@ export function wireText(r: WireReport, io: Pick<IO, "isTTY" | "env">, install: 
   const paint = (act: string) =>
     act === "created" || act === "updated"
       ? c.green(word(act).padEnd(width))
-      : act === "removed"
+      : act === "removed" || act === "restored"
       ? c.yellow(word(act).padEnd(width))
       : act === "kept"
       ? c.red(word(act).padEnd(width))

@@ -111,7 +111,7 @@ export interface JsonDoc {
 }
 
 /** What a write did. */
-export type FileAction = "created" | "updated" | "unchanged" | "removed" | "absent";
+export type FileAction = "created" | "updated" | "unchanged" | "removed" | "restored" | "absent";
 
 /**
  * Follows a symlink (and a chain of them) to where the file really is, also
@@ -335,8 +335,9 @@ export function removeFile(path: string, dir?: string): FileAction {
   if (!existsSync(real)) return "absent";
   const bak = `${real}.deja.bak`;
   if (existsSync(bak)) {
+    // The file that was there before deja's, put back (trial 61: said "removed").
     renameSync(bak, real);
-    return "removed";
+    return "restored";
   }
   rmSync(real, { force: true });
   if (dir) {

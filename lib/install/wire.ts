@@ -20,7 +20,7 @@
  */
 import { dirname } from "node:path";
 import { createHash } from "node:crypto";
-import { existsSync } from "node:fs";
+import { copyFileSync, existsSync } from "node:fs";
 import type { Env } from "../../core/model.ts";
 import { mcpFile, type OwnedFile, type TargetRef, wirables } from "./facts.ts";
 import { expandPath } from "./template.ts";
@@ -65,6 +65,7 @@ import { TEXTS } from "./texts.ts";
 import { readTextSync } from "../../core/fsread.ts";
 import { CONFIG_MAX } from "./files.ts";
 import { isObj, type Obj } from "../../core/values.ts";
+import { tilde } from "../../core/text.ts";
 
 /** The parts of a target. */
 /** `file`: another file deja owns (guidance, instructions); plugin files count as `hooks`. */
@@ -418,10 +419,20 @@ function isMine(path: string): boolean {
 }
 
 /** What install or uninstall does with an owned file: write it, remove it, keep it, nothing. */
-type OwnedStep = { do: "write"; text: string; backup: boolean } | { do: "remove" } | {
-  do: "keep";
-  note: string;
-} | { do: "none" };
+type OwnedStep =
+  | {
+    do: "write";
+    text: string;
+    backup: boolean;
+    /** A copy of the user's edited file to keep first, where deja's one backup is taken. */
+    keepAs?: string;
+  }
+  | { do: "remove" }
+  | {
+    do: "keep";
+    note: string;
+  }
+  | { do: "none" };
 
 /** `key = value` for each leaf under `key` (`hooksConfig.enabled = true`). */
 function dotted(key: string, v: unknown): string[] {
@@ -454,7 +465,13 @@ function ownedStep(ctx: WireCtx, path: string, file: OwnedFile, install: boolean
         note: "edited since deja wrote it; --force replaces it (a backup is kept)",
       };
     }
-    return { do: "write", text, backup: !mine || edited };
+    // deja keeps one backup, the first; a later forced write over the user's next edit keeps
+    // that edit beside it (trial 61: a second --force lost it, said "updated").
+    const bak = `${realTarget(path)}.deja.bak`;
+    const keepAs = there && (edited || !mine) && existsSync(bak)
+      ? `${realTarget(path)}.edited-${new Date().toISOString().replace(/\D/g, "").slice(0, 14)}.bak`
+      : undefined;
+    return { do: "write", text, backup: !mine || edited, ...(keepAs ? { keepAs } : {}) };
   }
   if (there && !mine) return { do: "keep", note: NOT_DEJAS };
   // Edited since deja wrote it: the user's words are in it (trial 60: uninstall deleted a
@@ -639,6 +656,14 @@ export function wireTarget(ctx: WireCtx, ref: TargetRef, install: boolean): Targ
       c.action = "kept";
       c.note = step.note;
     } else if (step.do === "write") {
+      if (step.keepAs) {
+        if (!ctx.dryRun) copyFileSync(realTarget(path), step.keepAs);
+        c.note = `your edited copy kept as ${tilde(step.keepAs, ctx.env.home)}`;
+      } else if (step.backup && !ctx.dryRun && existsSync(realTarget(path))) {
+        c.note = `the file before it kept as ${
+          tilde(`${realTarget(path)}.deja.bak`, ctx.env.home)
+        }`;
+      }
       c.action = writeIfChanged(path, step.text, 0o600, step.backup, ctx.dryRun);
       if (ctx.state && !ctx.dryRun) (ctx.state.owned ??= {})[realTarget(path)] = sha256(step.text);
     } else if (step.do === "remove") {
