@@ -220,6 +220,9 @@ Deno.test("deja last refuses a date no calendar holds, naming it", async () => {
     const r = await runMain(ix.env, ["last", "2026-02-30"]);
     assertEquals([r.code, r.out], [2, ""]);
     assertStringIncludes(r.err, "'2026-02-30' is no calendar day");
+    assertStringIncludes(r.err, "hint: give one that is: deja last 2026-02-28");
+    const june = await runMain(ix.env, ["last", "2025-06-31"]);
+    assertStringIncludes(june.err, "hint: give one that is: deja last 2025-06-30");
   } finally {
     ix.cleanup();
   }

@@ -230,11 +230,12 @@ export function parseLast(a: Args, now = Date.now()): LastArgs {
   // A date no calendar holds (trial 60: `2026-02-30` listed March 2 before it was refused).
   const day = a.positionals.join(" ").match(/^(?:on\s+)?((?:19|20)\d\d-\d\d-\d\d)$/i)?.[1];
   if (day) {
-    throw new DejaError(
-      `'${day}' is no calendar day`,
-      "give a date that exists: deja last 2026-02-28",
-      2,
-    );
+    // The month's last day, when the month exists (trial 61: 2026-02-28 offered for any date).
+    const [y, m] = day.split("-").map(Number);
+    const last = m >= 1 && m <= 12
+      ? `${day.slice(0, 8)}${String(new Date(y, m, 0).getDate()).padStart(2, "0")}`
+      : `${y}-12-31`;
+    throw new DejaError(`'${day}' is no calendar day`, `give one that is: deja last ${last}`, 2);
   }
   if (nText !== undefined && given === undefined) {
     throw new DejaError(

@@ -159,6 +159,19 @@ function pointParts(text: string): { month?: number; day?: number; year?: number
   };
 }
 
+/** Whether a {@link POINT} names a day that exists (`2026-02-30`, `feb 30` do not). */
+function pointExists(text: string): boolean {
+  const iso = /^((?:19|20)\d\d)(?:-(\d\d)(?:-(\d\d))?)?$/.exec(text.trim());
+  if (iso) {
+    return dayExists({
+      year: Number(iso[1]),
+      month: iso[2] ? Number(iso[2]) - 1 : undefined,
+      day: iso[3] ? Number(iso[3]) : undefined,
+    });
+  }
+  return dayExists(pointParts(text.toLowerCase()));
+}
+
 /**
  * Whether the day typed exists: a month 0-11 and a day within it (February 29 of a year not
  * typed is one). A month or year alone is always one.
@@ -235,11 +248,13 @@ const RULES: Rule[] = [
       `\\b(?:from|between)\\s+(${POINT})\\s+(?:to|until|till|through|thru|and|-)\\s+(${POINT})(?![\\w-])`,
       "i",
     ),
+    accept: (m) => pointExists(m[1]) && pointExists(m[2]),
     window: (m, now) => rangeWindow(m[1], m[2], now),
   },
   {
     // `until march`, `till friday`, `up to 2025-10-01`: up to the end of that point.
     re: new RegExp(`\\b(?:until|till|up until|up to)\\s+(${POINT})(?![\\w-])`, "i"),
+    accept: (m) => pointExists(m[1]),
     window: (m, now) => [0, pointWindow(m[1], now)[1]],
   },
   {
@@ -365,7 +380,8 @@ const RULES: Rule[] = [
   },
   {
     // A year after a word that makes it one (`in 2025`, `since 2024`; `python 2025` is words).
-    re: /\b(in|during|since|from|after|before)\s+((?:19|20)\d\d)\b/i,
+    // Not the year of a date (`since 2026-02-30`, no calendar day, trial 61: read as 2026).
+    re: /\b(in|during|since|from|after|before)\s+((?:19|20)\d\d)\b(?![-/]\d)/i,
     window: (m, now) => {
       const y = Number(m[2]);
       return turned(m[1], [new Date(y, 0, 1).getTime(), new Date(y + 1, 0, 1).getTime()], now);

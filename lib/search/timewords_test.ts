@@ -274,6 +274,13 @@ Deno.test("a day no calendar holds is no time, and February 29 without its year 
   ) {
     assertEquals(timeHint(text, now).hint, undefined, text);
   }
+  // Nor after until, since, before, after, nor read as its year (trial 61).
+  for (
+    const text of ["until 2026-02-30", "until 2026-04-31", "since 2026-02-30", "after 2025-06-31"]
+  ) {
+    assertEquals(timeHint(text, now).hint, undefined, text);
+  }
+  assertEquals(timeHint("since 2026", now).hint?.from, new Date(2026, 0, 1).getTime());
   assertEquals(timeHint("on feb 29", now).hint?.from, new Date(2024, 1, 29).getTime());
   assertEquals(timeHint("on 2024-02-29", now).hint?.from, new Date(2024, 1, 29).getTime());
   assertEquals(timeHint("on 2025-02-28", now).hint?.from, new Date(2025, 1, 28).getTime());
