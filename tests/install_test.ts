@@ -693,8 +693,10 @@ Deno.test("doctor and install warn when Claude Code's disableAllHooks stops deja
     targetStatus(w.env, { name: "claude-auto", harness: t("claude-auto").harness, auto: true });
   assertEquals(status().parts.map((p) => p.warning).filter(Boolean), []);
   write(path, JSON.stringify({ ...json(path), disableAllHooks: true }));
-  // Install says so too (trial 60: doctor alone did).
+  // Install says so too (trial 60: doctor alone did), its dry run as well (trial 61).
   const { autoNotes } = await import("../lib/cli/_wire.ts");
+  const dry = installTargets(w.env, w.self, [t("claude-auto")], { dryRun: true });
+  assertStringIncludes(autoNotes(dry, w.env).join(" "), "disableAllHooks is true");
   const again = installTargets(w.env, w.self, [t("claude-auto")]);
   assertStringIncludes(autoNotes(again, w.env).join(" "), "disableAllHooks is true");
   const s = status();

@@ -14,7 +14,7 @@ import { inPackageCache } from "../install/launcher.ts";
 import { selectTargets } from "../install/select.ts";
 import { installTargets, uninstallTargets, type WireReport } from "../install/run.ts";
 import { findTarget } from "../install/facts.ts";
-import { targetStatus } from "../install/doctor.ts";
+import { hooksOff, targetStatus } from "../install/doctor.ts";
 import { NOT_DEJAS } from "../install/wire.ts";
 import { REMOTE_SYNC, type ServiceSpec, WATCH } from "../fresh/service.ts";
 
@@ -205,7 +205,13 @@ export function autoNotes(r: WireReport, env?: Env): string[] {
     const t = findTarget(o.target);
     const note = t?.auto ? t.harness.facts.auto?.note : "";
     if (note) out.push(note);
-    if (!t?.auto || !env || r.dryRun) continue;
+    if (!t?.auto || !env) continue;
+    // A dry run wrote no hook yet: the switch that would stop them is read in the file itself.
+    if (r.dryRun) {
+      const off = hooksOff(env, t);
+      if (off) out.push(off);
+      continue;
+    }
     for (const p of targetStatus(env, t).parts) {
       if (p.warning?.includes("runs no hook")) out.push(p.warning);
     }

@@ -281,6 +281,22 @@ function baseOff(
 }
 
 /**
+ * What in an `-auto` target's hook file stops every hook of the harness now (Claude Code's
+ * `disableAllHooks: true`), whether deja's hooks are there yet or not: install's dry run
+ * says it (trial 61). Undefined when nothing does, or the file cannot be read.
+ */
+export function hooksOff(env: Env, ref: TargetRef): string | undefined {
+  const auto = ref.harness.facts.auto;
+  if (!ref.auto || !auto?.file || !auto.off) return undefined;
+  const path = expandPath(env, auto.file);
+  try {
+    return allOff(readJsonDoc(path, auto.format).value, auto.off, tilde(path, env.home));
+  } catch {
+    return undefined;
+  }
+}
+
+/**
  * The warning when `o` holds a key of `off` with its value, which stops every hook of the
  * harness (trial 58: Claude Code's `disableAllHooks: true` left deja's hooks "wired").
  */
