@@ -1055,3 +1055,20 @@ Deno.test("of the sessions holding an error no command failed with, the one whos
     ix.cleanup();
   }
 });
+
+Deno.test("the name an error is about is read in «», „“ quotes and before a shell's 'command not found'", () => {
+  // Trial 61: French PowerShell's «docker», German „docker“ and every `bash: X: command not
+  // found` gave no name, so fixes for another command were offered.
+  const names = (line: string) => quotedNames(line).map((q) => q.name);
+  assertEquals(
+    names("Le terme «\u00a0docker\u00a0» n'est pas reconnu comme nom d'applet de commande"),
+    ["docker"],
+  );
+  assertEquals(names("Die Benennung „docker“ wurde nicht als Name eines Cmdlet erkannt"), [
+    "docker",
+  ]);
+  assertEquals(names("bash: docker: command not found"), ["docker"]);
+  assertEquals(names("bash: line 1: kubectl: command not found"), ["kubectl"]);
+  assertEquals(names("zsh: yq: comando não encontrado"), ["yq"]);
+  assertEquals(names("Error: Cannot find module 'express'"), ["express"]);
+});

@@ -172,7 +172,14 @@ export function leavesOut(text: string): boolean {
  * `Can't resolve './utils'` named `'t resolve '`).
  */
 const QUOTED =
-  /(?<![\p{L}\p{N}])(["'`\u2018\u201c])([^"'`\u2019\u201d\n]{2,120})["'`\u2019\u201d](?![\p{L}\p{N}])/gu;
+  /(?<![\p{L}\p{N}])(["'`\u2018\u201c\u00ab\u201e\u201a])([^"'`\u2019\u201d\u00bb\u201c\u2018\n]{2,120})["'`\u2019\u201d\u00bb\u201c\u2018](?![\p{L}\p{N}])/gu;
+
+/**
+ * A shell's "command not found", in English and the languages it most often speaks: the name
+ * comes before the words, unquoted (`bash: docker: command not found`; trial 61: not read).
+ */
+const NOT_FOUND_COMMAND =
+  /(?:^|\s)(?:ba|z|da)?sh: (?:line \d+: |linha \d+: |línea \d+: )?([\w.+-]{2,60}): (?:command not found|comando não encontrado|orden no encontrada|commande introuvable|Befehl nicht gefunden)/gu;
 
 /**
  * The names errors print without quotes, where they say what is missing: Go's `no required
@@ -250,7 +257,8 @@ export function quotedNames(text: string): Quoted[] {
   for (const line of text.split(/\r?\n/)) {
     if (!saysError(line)) continue;
     const clean = sanitizeForTerminal(line);
-    for (const m of [...clean.matchAll(QUOTED), ...clean.matchAll(UNQUOTED)]) {
+    const found = [...clean.matchAll(NOT_FOUND_COMMAND)].map((m) => ["", "", m[1]]);
+    for (const m of [...clean.matchAll(QUOTED), ...clean.matchAll(UNQUOTED), ...found]) {
       const raw = m[2].trim();
       const name = nameOf(raw);
       if (name.length < 2 || !/\p{L}/u.test(name) || out.some((q) => q.raw === raw)) continue;
