@@ -253,7 +253,13 @@ async function runCommand(entry: CommandEntry, argv: string[], io: IO): Promise<
     // `deja show me`: words, not an id, were read as a session id; say how to search them.
     const { NoSessionMatch, looksLikeId } = await import("./lib/sessions.ts");
     if (e instanceof NoSessionMatch && !looksLikeId(e.ref)) {
-      e = new DejaError(e.message, searchInstead(searchWordsOf(entry.name, [e.ref])), e.exitCode);
+      const { STOP_WORDS } = await import("./lib/query.ts");
+      // One word that names something is searched alone (trial 61: `deja resume zzzqq` offered
+      // `deja search resume zzzqq`); a stop word keeps the command's name (`deja show me`).
+      const words = /\s/.test(e.ref) || STOP_WORDS.has(e.ref.toLowerCase())
+        ? searchWordsOf(entry.name, [e.ref])
+        : [e.ref];
+      e = new DejaError(e.message, searchInstead(words), e.exitCode);
     }
     // With --json, stdout always holds one JSON document: an error is {error, hint, exit}
     // (docs/json-output.md, "Errors"); the message goes to stderr as well.

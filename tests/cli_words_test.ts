@@ -290,6 +290,12 @@ Deno.test("a session id that matches nothing hints a search of the id alone; a b
     const z = await runMain(ix.env, ["show", "zzzz"]);
     assertEquals(z.code, 1);
     assertStringIncludes(z.err, "hint: to search these words: deja search zzzz\n");
+    // The same for a command whose name is an action word (trial 61: `deja resume zzzqq`
+    // offered `deja search resume zzzqq`).
+    for (const cmd of ["resume", "handoff"]) {
+      const r = await runMain(ix.env, [cmd, "zzzqq", ...(cmd === "handoff" ? ["--print"] : [])]);
+      assertStringIncludes(r.err, "hint: to search these words: deja search zzzqq\n", cmd);
+    }
     const bare = await runMain(ix.env, ["show", "deja:"]);
     assertEquals(bare.code, 1);
     assertStringIncludes(bare.err, "deja:<YYYY-MM-DD>");
