@@ -185,7 +185,10 @@ function runHow(a: Args, io: IO): number {
   if (!r.commands.length) {
     // Not "no command": when hidden sessions hold one, say so (as `fix` does); the hint
     // below counts them and names --junk.
-    const head = r.hidden
+    // Words with nothing to search (`deja how '%'`, trial 61: "no command holds " and nothing).
+    const head = !r.words.length
+      ? `deja: nothing to look for: '${args.what}' holds no word`
+      : r.hidden
       ? `deja: only hidden sessions hold a command with ${namedWords(r.words)}`
       : `deja: no command holds ${namedWords(r.words)}`;
     io.err(filteredText(head, { filters, without }, "command"));

@@ -1,6 +1,6 @@
 import { assert, assertEquals, assertStringIncludes, assertThrows } from "../../tests/_assert.ts";
 import { indexSessions } from "../../tests/_memory.ts";
-import { captureIO } from "../../tests/_cli_io.ts";
+import { captureIO, runMain } from "../../tests/_cli_io.ts";
 import { DejaError } from "../../core/errors.ts";
 import { csi } from "./output.ts";
 import { howCmd, howData, parseHow } from "./cmd_how.ts";
@@ -324,6 +324,23 @@ Deno.test("how of a command that never ran names the refused call, not 'no comma
     const none = captureIO(ix.env, false);
     await howCmd.run({ values: {}, positionals: ["rm", "dist"] }, none.io);
     assert(!none.err().includes("never ran"), none.err());
+  } finally {
+    ix.cleanup();
+  }
+});
+
+Deno.test("how of symbols alone says it has nothing to look for", async () => {
+  // Trial 61: `deja how '%'` said "no command holds " and nothing after it.
+  const ix = await indexSessions([{
+    id: "4a0a0000-1111-4222-8333-444455556666",
+    cwd: "/w/app",
+    start: "2026-11-01T10:00:00Z",
+    turns: [{ user: "build it" }, { bash: "npm run build", out: "ok", exit: 0 }, { say: "Built." }],
+  }]);
+  try {
+    const r = await runMain(ix.env, ["how", "%"]);
+    assertEquals(r.code, 1);
+    assertStringIncludes(r.err, "deja: nothing to look for: '%' holds no word");
   } finally {
     ix.cleanup();
   }
