@@ -72,6 +72,7 @@ export function rememberJson(r: Remembered): Record<string, unknown> {
     indexed: r.indexed,
     error: r.error ?? null,
     unmatched: r.unmatched ?? null,
+    redacted: r.redacted ?? {},
   };
 }
 
@@ -118,6 +119,11 @@ export function rememberNote(r: Remembered): string {
 
 async function runRemember(a: Args, io: IO): Promise<number> {
   const args = parseRemember(a);
+  // `-` reads the note from stdin, as `deja fix -` does (trial 61: the note was "-").
+  if (args.text === "-") {
+    args.text = (await io.readStdin(NOTE_STDIN_MAX, 10_000)).trim();
+    if (!args.text) throw new DejaError("nothing to remember: stdin was empty", 'deja remember "text"');
+  }
   const r = await remember(io.env, args.text, {
     project: args.project,
     tags: args.tags,
@@ -134,5 +140,23 @@ async function runRemember(a: Args, io: IO): Promise<number> {
   if (asked) io.err(asked);
   const note = rememberNote(r);
   if (note) io.err(note);
+  const secrets = redactedNote(r);
+  if (secrets) io.err(secrets);
   return 0;
+}
+
+/** Most bytes of a note read from stdin (`deja remember -`). */
+const NOTE_STDIN_MAX = 1 << 20;
+
+/**
+ * What stderr says when secrets were redacted from the note before it was written (trial 61:
+ * said nowhere): what was kept is what searches find and the agents read.
+ */
+export function redactedNote(r: Remembered): string {
+  const kinds = Object.entries(r.redacted ?? {});
+  if (!kinds.length) return "";
+  const n = kinds.reduce((a, [, c]) => a + c, 0);
+  return `deja: ${n === 1 ? "1 secret was" : `${n} secrets were`} redacted from the note (${
+    kinds.map(([k, c]) => `${c} ${k}`).join(", ")
+  }): it holds [redacted:…] in its place\n`;
 }

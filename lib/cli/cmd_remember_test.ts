@@ -202,3 +202,33 @@ Deno.test("MCP recall says OR and NOT are no operators, as the CLI does", async 
     ix.cleanup();
   }
 });
+
+Deno.test("remember - reads the note from stdin, and says which secrets it redacted", async () => {
+  // Trial 61: `echo text | deja remember -` kept "-" as the note, and a token in a note was
+  // redacted without a word.
+  const ix = await indexSessions([]);
+  ix.store.close();
+  try {
+    const r = await runMain(
+      ix.env,
+      ["remember", "-", "--project", "/w/app", "--json"],
+      "the staging port is 8443\n",
+    );
+    assertEquals(r.code, 0, r.err);
+    assertEquals(JSON.parse(r.out).note.text, "the staging port is 8443");
+    const token = "ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8";
+    const s = await runMain(ix.env, [
+      "remember",
+      `the CI token is ${token}`,
+      "--project",
+      "/w/app",
+    ]);
+    assertEquals(s.code, 0, s.err);
+    assertStringIncludes(s.err, "deja: 1 secret was redacted from the note (1 ");
+    const empty = await runMain(ix.env, ["remember", "-"], "  \n");
+    assertEquals(empty.code, 2);
+    assertStringIncludes(empty.err, "stdin was empty");
+  } finally {
+    ix.cleanup();
+  }
+});

@@ -82,6 +82,8 @@ export interface Appended {
   id: string;
   /** The `--project` name no indexed project matches, kept as written; absent otherwise. */
   unmatched?: string;
+  /** Secrets redacted from the note before it was written, per kind (absent: none). */
+  redacted?: Record<string, number>;
 }
 
 /**
@@ -179,7 +181,8 @@ export function notePlace(
  *   projects or the file cannot be written.
  */
 export function appendNote(env: Env, text: string, opts: NoteOptions): Appended {
-  const body = redact(text.trim(), {});
+  const counts: Record<string, number> = {};
+  const body = redact(text.trim(), counts);
   if (!body) throw new DejaError("nothing to remember: the note is empty", 'deja remember "text"');
   const now = opts.now ?? Date.now();
   const place = notePlace(env, opts.project, opts.cwd);
@@ -213,6 +216,7 @@ export function appendNote(env: Env, text: string, opts: NoteOptions): Appended 
     session: noteSessionId(note.project, note.day!),
     id: noteId(note.ts, note.project, note.text),
     ...(place.unmatched === undefined ? {} : { unmatched: place.unmatched }),
+    ...(Object.keys(counts).length ? { redacted: counts } : {}),
   };
 }
 
