@@ -128,10 +128,15 @@ export async function readEvent(io: IO): Promise<{ event?: HookEvent; unread?: s
   }
   if (event || !text.trim()) return { event };
   const bytes = `${new TextEncoder().encode(text).length} bytes`;
+  // Cut short by stdin's end, or by the wait (trial 61: "waits 1500 ms" said of a stdin that
+  // ended 20 ms in).
+  const waited = Date.now() - started >= STDIN_WAIT_MS;
   return {
-    unread: !done(text)
+    unread: done(text)
+      ? `stdin held no JSON object (${bytes})`
+      : waited
       ? `the event on stdin was not complete when reading stopped (${bytes}; a harness writes it at once, deja waits ${STDIN_WAIT_MS} ms for it)`
-      : `stdin held no JSON object (${bytes})`,
+      : `stdin ended before the event was complete (${bytes})`,
   };
 }
 

@@ -46,7 +46,7 @@ Deno.test("readEvent says why what came on stdin was no event, never quoting it"
   // Trial 55: an event still arriving when reading stopped was dropped without a trace.
   const cut = await given('{"session_id":"s","prompt":"the secret hunter2 and');
   assertEquals(cut.event, undefined);
-  assert(cut.unread?.startsWith("the event on stdin was not complete"), cut.unread);
+  assert(cut.unread?.startsWith("stdin ended before the event was complete ("), cut.unread);
   assert(!cut.unread?.includes("hunter2"), cut.unread);
   assertEquals((await given("not json at all")).unread, "stdin held no JSON object (15 bytes)");
   // Nothing at all is no give-up: a harness may run a hook with empty stdin.
@@ -57,6 +57,12 @@ Deno.test("readEvent says why what came on stdin was no event, never quoting it"
       new Promise<string>((r) => setTimeout(() => r(""), ms)),
   } as unknown as IO);
   assertEquals(waited.unread, "no event arrived on stdin within 1500 ms");
+  // Begun, and still not complete when the wait ran out.
+  const slow = await readEvent({
+    readStdin: (_max: number, ms: number) =>
+      new Promise<string>((r) => setTimeout(() => r('{"session_id":'), ms)),
+  } as unknown as IO);
+  assert(slow.unread?.startsWith("the event on stdin was not complete when reading stopped"));
   assertEquals(await given("  \n"), { event: undefined });
 });
 
