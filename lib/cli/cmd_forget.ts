@@ -458,6 +458,14 @@ async function runForget(a: Args, io: IO): Promise<number> {
         `${verb} note ${c.cyan(note.id)}: ${oneLine(note.text, 80)}\n` +
           c.yellow(setAsideText(setAside, "its text")),
       );
+      // As a day's notes say it (trial 61: one note's forget said nothing of it).
+      io.err(
+        c.dim(
+          args.dry
+            ? "a note forgotten is deleted from notes.jsonl for good (no undo)\n"
+            : "deleted from notes.jsonl for good (no undo): remember it again to bring it back\n",
+        ),
+      );
     }
     return 0;
   }

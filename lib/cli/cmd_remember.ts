@@ -122,7 +122,9 @@ async function runRemember(a: Args, io: IO): Promise<number> {
   // `-` reads the note from stdin, as `deja fix -` does (trial 61: the note was "-").
   if (args.text === "-") {
     args.text = (await io.readStdin(NOTE_STDIN_MAX, 10_000)).trim();
-    if (!args.text) throw new DejaError("nothing to remember: stdin was empty", 'deja remember "text"');
+    if (!args.text) {
+      throw new DejaError("nothing to remember: stdin was empty", 'deja remember "text"');
+    }
   }
   const r = await remember(io.env, args.text, {
     project: args.project,

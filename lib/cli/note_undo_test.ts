@@ -87,6 +87,8 @@ Deno.test("forget --note says which note went, refuses an unknown id, and a note
     assertEquals([a.session === b.session, /^[0-9a-f]{10}$/.test(b.id)], [true, true]);
     const one = await runMain(env, ["forget", "--note", b.id.slice(0, 6)]);
     assertEquals([one.code, one.out], [0, `forgot note ${b.id}: drop this\n`]);
+    // Said to be for good, as a day's notes are (trial 61).
+    assertStringIncludes(one.err, "for good (no undo)");
     const none = await runMain(env, ["forget", "--note", b.id]);
     assertEquals(none.code, 1);
     assertStringIncludes(none.err, `no note has the id '${b.id}'`);
