@@ -40,6 +40,7 @@ import {
   leavesOut,
   LEFT_OUT,
   lineSignatures,
+  linesWithin,
   matchShare,
   otherKind,
   type Quoted,
@@ -499,6 +500,7 @@ export function findFixes(
   errorText: string,
   opts: { limit?: number; hidden?: ReadonlySet<number>; mentions?: boolean; failed?: boolean } = {},
 ): FixResult {
+  errorText = linesWithin(errorText);
   const codes = codeSignatures(errorText);
   // A bare code (`deja fix ERESOLVE`) is looked for as its code.
   const own = errorSignatures(errorText);

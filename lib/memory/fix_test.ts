@@ -3,7 +3,9 @@ import { indexSessions, type SessionSpec } from "../../tests/_memory.ts";
 import { adapt, findFixes, fixRecord } from "./fix.ts";
 import { looksOnly, okButSaidError } from "./fix_actions.ts";
 import {
+  ERROR_LINE_MAX,
   errorSignatures,
+  linesWithin,
   otherKind,
   quotedNames,
   reworded,
@@ -1071,4 +1073,20 @@ Deno.test("the name an error is about is read in «», „“ quotes and before 
   assertEquals(names("bash: line 1: kubectl: command not found"), ["kubectl"]);
   assertEquals(names("zsh: yq: comando não encontrado"), ["yq"]);
   assertEquals(names("Error: Cannot find module 'express'"), ["express"]);
+});
+
+Deno.test("a pasted error of one very long line is read from its start, cut to a line's length", async () => {
+  // Trial 62: a 100,000-character line took 17 s (its expressions look back over the run of
+  // letters at every place of it), a 2 MB one minutes, and MCP's one server waited behind it.
+  assertEquals(linesWithin("short\nlines"), "short\nlines");
+  const long = "Error: connection refused " + "x".repeat(200_000);
+  assertEquals(linesWithin(`${long}\nnext line`), `${long.slice(0, ERROR_LINE_MAX)}\nnext line`);
+  const ix = await indexSessions([]);
+  try {
+    const r = findFixes(ix.store, long, { mentions: true });
+    assert(r.lookedFor.length <= ERROR_LINE_MAX + 200, `${r.lookedFor.length}`);
+    assert(r.lookedFor.startsWith("error connection refused"), r.lookedFor.slice(0, 80));
+  } finally {
+    ix.cleanup();
+  }
 });

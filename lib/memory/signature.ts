@@ -33,6 +33,20 @@ export function errorTextWithin(text: string): string | null {
     text.slice(text.length - (ERROR_TEXT_MAX - ERROR_TEXT_HEAD));
 }
 
+/**
+ * Longest line of a pasted error read, in characters: a longer one (a minified stack, one
+ * JSON log line) is cut to its start. Several of the expressions below look back over a run
+ * of letters at every place of it: a 100,000-character line took 17 s, a 2 MB one minutes,
+ * and MCP's one server waited behind it (trial 62).
+ */
+export const ERROR_LINE_MAX = 2_000;
+
+/** `text` with each line cut to {@link ERROR_LINE_MAX} characters (the same text when none is longer). */
+export function linesWithin(text: string): string {
+  if (text.length <= ERROR_LINE_MAX) return text;
+  return text.replace(/[^\r\n]{2001,}/g, (l) => l.slice(0, ERROR_LINE_MAX));
+}
+
 /** Words that mark a line as reporting an error. */
 const ERROR_WORDS =
   /\b(?:error|errors|err|fail|failed|failure|fatal|panic|exception|traceback|denied|refused|cannot|can't|could not|couldn't|unable|not found|no such|unknown|undefined|invalid|missing|unexpected|expected|timed out|timeout|segmentation|abort(?:ed)?|conflict|rejected|forbidden|unauthorized|not recognized|is not|does not|did not|no module named|no required module)\b/i;
@@ -107,7 +121,7 @@ const GENERIC = new Set([
  *   "kustomize executable file not found in path"
  */
 export function signature(line: string): string {
-  return sanitizeForTerminal(line)
+  return sanitizeForTerminal(line.length > ERROR_LINE_MAX ? line.slice(0, ERROR_LINE_MAX) : line)
     // git's prefixes of a message it wraps over lines (`hint: Updates were rejected because
     // the remote contains work that you do not` / `hint: have locally.`, trial 9): the line's
     // words are the message's.
@@ -217,7 +231,7 @@ const GO_IMPORT = /^[a-z0-9-]+(?:\.[a-z0-9-]+)+(?:\/[\w.~-]+)+$/i;
  */
 export function specificNames(text: string): string[] {
   const out = new Set<string>();
-  for (const line of text.split(/\r?\n/)) {
+  for (const line of linesWithin(text).split(/\r?\n/)) {
     if (!saysError(line)) continue;
     const clean = sanitizeForTerminal(line);
     for (const m of [...clean.matchAll(QUOTED), ...clean.matchAll(UNQUOTED)]) out.add(nameOf(m[2]));
