@@ -290,6 +290,14 @@ export function parseSince(v: string, now = Date.now()): number | undefined {
   // `yesterday 5` as May 2001, so `deja last 5 --since yesterday` took the 5 for more of it).
   const count = (r: { rest: string; hint?: TimeHint }) => r.hint && /^\d+$/.test(r.rest.trim());
   if (count(words) || count(on)) return undefined;
+  // A date with its time of day is a calendar day too (trial 62: JavaScript rolled
+  // `2025-06-31T10:00` over to July 1).
+  const dated = /^(\d{4})-(\d{2})-(\d{2})[T ]/.exec(s);
+  if (dated) {
+    const [y, mo, day] = [Number(dated[1]), Number(dated[2]) - 1, Number(dated[3])];
+    const t = new Date(y, mo, day);
+    if (t.getFullYear() !== y || t.getMonth() !== mo || t.getDate() !== day) return undefined;
+  }
   const t = Date.parse(s);
   return Number.isFinite(t) ? t : undefined;
 }

@@ -130,3 +130,10 @@ Deno.test("a preposition is no term beside words that name something; without is
   // A preposition alone is still searched.
   assertEquals(parseQuery("through").terms, [["through"]]);
 });
+
+Deno.test("parseSince refuses a date with a time of day that no calendar holds", () => {
+  // Trial 62: `--since 2025-06-31T10:00` was read as July 1.
+  assertEquals(parseSince("2025-06-31T10:00"), undefined);
+  assertEquals(parseSince("2026-02-30 10:00"), undefined);
+  assertEquals(typeof parseSince("2025-06-30T10:00"), "number");
+});

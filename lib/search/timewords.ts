@@ -319,7 +319,9 @@ const RULES: Rule[] = [
   { re: /\b(?:recently|lately)\b/i, window: (_m, now) => [now - 14 * DAY, now + 1] },
   {
     // A date after a word that makes it one (`since 2025-09-01`, `on 2025-08-08`, `in 2025-08`).
-    re: /\b(in|on|during|since|from|after|before)\s+((?:19|20)\d\d)-(\d\d)(?:-(\d\d))?\b/i,
+    // With a time of day after it (`since 2026-02-28T10:00`, trial 62: read as February).
+    re:
+      /\b(in|on|during|since|from|after|before)\s+((?:19|20)\d\d)-(\d\d)(?:-(\d\d)(?:[T ](\d\d):(\d\d)(?::\d\d(?:\.\d+)?)?(Z)?)?)?(?![\w:-])/i,
     // No calendar day is none (trial 60: `2026-02-30` listed March 2).
     accept: (m) =>
       dayExists({
@@ -329,7 +331,15 @@ const RULES: Rule[] = [
       }),
     window: (m, now) => {
       const [y, mo] = [Number(m[2]), Number(m[3]) - 1];
-      const w: [number, number] = m[4]
+      // A time of day is that minute (since it, before it).
+      const at = !m[5]
+        ? 0
+        : m[7]
+        ? Date.UTC(y, mo, Number(m[4]), Number(m[5]), Number(m[6]))
+        : new Date(y, mo, Number(m[4]), Number(m[5]), Number(m[6])).getTime();
+      const w: [number, number] = at
+        ? [at, at + 60_000]
+        : m[4]
         ? [new Date(y, mo, Number(m[4])).getTime(), new Date(y, mo, Number(m[4]) + 1).getTime()]
         : [new Date(y, mo, 1).getTime(), new Date(y, mo + 1, 1).getTime()];
       return turned(m[1], w, now);

@@ -281,6 +281,13 @@ Deno.test("a day no calendar holds is no time, and February 29 without its year 
     assertEquals(timeHint(text, now).hint, undefined, text);
   }
   assertEquals(timeHint("since 2026", now).hint?.from, new Date(2026, 0, 1).getTime());
+  // With a time of day, that minute (trial 62: `since 2026-02-28T10:00` was read as February).
+  assertEquals(
+    timeHint("since 2026-02-28T10:00", now).hint?.from,
+    new Date(2026, 1, 28, 10).getTime(),
+  );
+  assertEquals(timeHint("since 2026-02-28T10:00Z", now).hint?.from, Date.UTC(2026, 1, 28, 10));
+  assertEquals(timeHint("since 2026-02-30T10:00", now).hint, undefined);
   assertEquals(timeHint("on feb 29", now).hint?.from, new Date(2024, 1, 29).getTime());
   assertEquals(timeHint("on 2024-02-29", now).hint?.from, new Date(2024, 1, 29).getTime());
   assertEquals(timeHint("on 2025-02-28", now).hint?.from, new Date(2025, 1, 28).getTime());
