@@ -136,7 +136,9 @@ export async function readEvent(io: IO): Promise<{ event?: HookEvent; unread?: s
       ? `stdin held no JSON object (${bytes})`
       : waited
       ? `the event on stdin was not complete when reading stopped (${bytes}; a harness writes it at once, deja waits ${STDIN_WAIT_MS} ms for it)`
-      : `stdin ended before the event was complete (${bytes})`,
+      // Its end and a pause are one to the reader (trial 62: "ended" said of a writer that
+      // paused 0.5 s).
+      : `stdin ended, or paused over ${STDIN_IDLE_MS} ms, before the event was complete (${bytes})`,
   };
 }
 
