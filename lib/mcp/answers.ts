@@ -319,6 +319,10 @@ function howText(store: Store, what: string, f: Filters): { text: string; found:
  */
 function noCommand(r: HowResult, f: Filters, withoutProject: () => number): string {
   const words = r.words.map((w) => `'${oneLineForAgent(w, 80)}'`).join(" and ");
+  // Symbols alone (`%`, trial 62: "No command holds ." named nothing): as the CLI says it.
+  if (!r.words.length) {
+    return "Nothing to look for: the text holds no word. Give the words a command would hold.";
+  }
   const none = r.hidden
     ? `Only hidden sessions hold a command with ${words}`
     : `No command holds ${words}`;

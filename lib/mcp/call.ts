@@ -250,12 +250,20 @@ async function rememberNote(
     );
   }
   const r = await remember(ctx.env, text, opts);
+  // Said as the CLI says it (trial 62: the agent was not told its note lost a token).
+  const kinds = Object.entries(r.redacted ?? {});
+  const redacted = kinds.length
+    ? ` Secrets were redacted from it before it was written (${
+      kinds.map(([k, n]) => `${n} ${k}`).join(", ")
+    }): it holds [redacted:…] in their place.`
+    : "";
   return answer(
-    r.indexed
+    (r.indexed
       ? `Remembered note ${r.id} under ${r.note.project} (${r.session}), in ${r.path}; ` +
         `searches find it now; \`deja forget --note ${r.id}\` removes it.`
       : `Saved note ${r.id} under ${r.note.project} in ${r.path}; not indexed yet (${
         r.error ?? "unknown reason"
-      }): the next \`deja index\` picks it up; \`deja forget --note ${r.id}\` removes it.`,
+      }): the next \`deja index\` picks it up; \`deja forget --note ${r.id}\` removes it.`) +
+      redacted,
   );
 }

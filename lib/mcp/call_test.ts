@@ -181,6 +181,15 @@ Deno.test("remember appends a note, says where, and recall finds it at once", as
       "/w/svc",
       ["deploy"],
     ]);
+    assert(!text(r).includes("redacted"), text(r));
+    // A secret redacted from a note is said to the agent, as the CLI says it (trial 62).
+    const token = "ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8";
+    const secret = await call(ix, {
+      mode: "remember",
+      text: `CI token ${token}`,
+      project: "/w/svc",
+    });
+    assertStringIncludes(text(secret), "Secrets were redacted from it before it was written (1 ");
     assertStringIncludes(
       text(await call(ix, { mode: "recall", query: "zebrafish" })),
       "1. deja · /w/svc",
@@ -391,6 +400,11 @@ Deno.test("how that finds nothing says whether the project is why, and how to wi
     assertStringIncludes(inOther, "without project: 1 command: call again without project");
     const none = text(await call(ix, { mode: "how", what: "kubectl" }));
     assertStringIncludes(none, "No command holds 'kubectl'.");
+    // Symbols alone name nothing (trial 62: "No command holds .").
+    assertStringIncludes(
+      text(await call(ix, { mode: "how", what: "%" })),
+      "Nothing to look for: the text holds no word.",
+    );
     assertStringIncludes(none, "Try fewer words");
     assertStringIncludes(none, "mode recall");
     const neither = text(await call(ix, { mode: "how", what: "kubectl", project: "/w/svc" }));
