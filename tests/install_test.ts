@@ -791,6 +791,13 @@ Deno.test("install keeps deja's skill as the user edited it, and --force replace
   assertEquals(copies.length, 1, readdirSync(dirname(skill)).join(" "));
   assertEquals(readFileSync(join(dirname(skill), copies[0]), "utf8"), second);
   assertEquals(readFileSync(`${skill}.deja.bak`, "utf8"), mine, "the first backup stays");
+  // A third within the same second takes a name of its own (trial 62: it shared the second's).
+  const third0 = readFileSync(skill, "utf8") + "\nA third edit.\n";
+  writeFileSync(skill, third0);
+  installTargets(w.env, w.self, [t("claude-code")], { force: true });
+  const saved = readdirSync(dirname(skill)).filter((f) => f.includes(".edited-"))
+    .map((f) => readFileSync(join(dirname(skill), f), "utf8"));
+  assert(saved.includes(second) && saved.includes(third0), saved.join(" | "));
   // Written by deja and untouched since: a later install updates it as before.
   const third = installTargets(w.env, w.self, [t("claude-code")]);
   assertEquals(

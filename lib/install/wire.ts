@@ -441,6 +441,13 @@ function dotted(key: string, v: unknown): string[] {
     : [`${key} = ${JSON.stringify(v)}`];
 }
 
+/** `<stem>.bak`, or `<stem>-2.bak`, `-3` … when taken (trial 62: two runs in one second shared one). */
+function freeName(stem: string): string {
+  let name = `${stem}.bak`;
+  for (let i = 2; existsSync(name); i++) name = `${stem}-${i}.bak`;
+  return name;
+}
+
 function sha256(text: string): string {
   return createHash("sha256").update(text).digest("hex");
 }
@@ -469,7 +476,9 @@ function ownedStep(ctx: WireCtx, path: string, file: OwnedFile, install: boolean
     // that edit beside it (trial 61: a second --force lost it, said "updated").
     const bak = `${realTarget(path)}.deja.bak`;
     const keepAs = there && (edited || !mine) && existsSync(bak)
-      ? `${realTarget(path)}.edited-${new Date().toISOString().replace(/\D/g, "").slice(0, 14)}.bak`
+      ? freeName(
+        `${realTarget(path)}.edited-${new Date().toISOString().replace(/\D/g, "").slice(0, 14)}`,
+      )
       : undefined;
     return { do: "write", text, backup: !mine || edited, ...(keepAs ? { keepAs } : {}) };
   }
