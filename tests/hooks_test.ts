@@ -603,6 +603,36 @@ Deno.test("hook-prompt falls back to its weightiest word when the others match n
   }
 });
 
+Deno.test("hook-prompt names the folder of a session under this one", async () => {
+  // A session of the folder itself makes it a project; WS's is in a folder under it.
+  const top: SessionSpec = {
+    id: "d0d00010-0000-4000-8000-000000000010",
+    cwd: "/w",
+    start: "2026-10-02T10:00:00Z",
+    turns: [{ user: "List the projects in this workspace." }, { say: "app and other." }],
+  };
+  const ix = await indexSessions([WS, METRICS, top]);
+  try {
+    // Trial 62: sessions of projects in folders under the agent's were listed "in this
+    // project" with no path.
+    const ev = {
+      session_id: "agent-sub",
+      cwd: "/w",
+      prompt: "the ws_client reconnect test is flaky again with ECONNREFUSED",
+    };
+    const t = claude(await hook(ix.env, ["hook-prompt"], ev), "UserPromptSubmit");
+    assertStringIncludes(t, `, in /w/app, id ${WS.id.slice(0, 8)})`);
+    // In the project itself, no path is said.
+    const own = claude(
+      await hook(ix.env, ["hook-prompt"], { ...ev, session_id: "agent-own", cwd: "/w/app" }),
+      "UserPromptSubmit",
+    );
+    assert(!own.includes(", in /w/app"), own);
+  } finally {
+    ix.cleanup();
+  }
+});
+
 // Trial 48: a command that succeeded and printed an old error's text (a grep of notes, a
 // warning on stderr) was handed that error's fix.
 Deno.test("hook-tool-after is silent after a command that succeeded quoting an old error", () =>

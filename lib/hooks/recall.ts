@@ -238,7 +238,12 @@ export function promptBlock(
     const row = Q.sessionByKey.get(store, { harness: h.harness, native_id: h.id });
     const name = h.title || (row && describeSession(store, row));
     const title = name ? oneLine(stripControls(name), 90) : "(untitled)";
-    lines.push(`- ${title} (${h.harness}, ${day(h.updated ?? h.started)}, id ${shortId(h.id)})`);
+    // A session of a folder under this one says which (trial 62: sessions of sub-projects
+    // were listed "in this project" with no path, so the agent could not tell them apart).
+    const below = h.project && h.project !== project ? `, in ${oneLine(h.project, 80)}` : "";
+    lines.push(
+      `- ${title} (${h.harness}, ${day(h.updated ?? h.started)}${below}, id ${shortId(h.id)})`,
+    );
     for (const s of h.snippets) {
       const t = oneLine(stripControls(s.text), 220); // stripControls() drops the \x01/\x02 match marks
       if (t) lines.push(`  > ${t}`);
