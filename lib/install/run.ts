@@ -127,23 +127,20 @@ function installLocked(
   const plainAsked = new Set(
     wired.filter((r) => !r.auto && !r.swept).map((r) => r.harness.harness),
   );
-  if (opts.dryRun) {
-    const action: FileAction = windows ? "unchanged" : writeLauncher(env, self, true);
-    const outcomes = refs.flatMap((r, i) => {
+  const wireAll = () =>
+    refs.flatMap((r, i) => {
       const refused = refusals[i];
       return refused ? [refusedOutcome(r, refused)] : splitByOwner(wireTarget(ctx, r, true));
     });
-    return { launcher: { path, action, target: self }, outcomes, dryRun: true };
+  if (opts.dryRun) {
+    const action: FileAction = windows ? "unchanged" : writeLauncher(env, self, true);
+    return { launcher: { path, action, target: self }, outcomes: wireAll(), dryRun: true };
   }
   const result = cleanFsErrors(() =>
     keepingMadeDirs(env, () => {
       try {
         const action: FileAction = windows ? "unchanged" : writeLauncher(env, self);
-        const outcomes = refs.flatMap((r, i) => {
-          const refused = refusals[i];
-          return refused ? [refusedOutcome(r, refused)] : splitByOwner(wireTarget(ctx, r, true));
-        });
-        return { action, outcomes };
+        return { action, outcomes: wireAll() };
       } finally {
         const now = loadInstallState(env);
         const withAuto = [...state.withAuto ?? [], ...brought].filter((h) => !plainAsked.has(h));
