@@ -21,7 +21,7 @@ import { DejaError } from "../../core/errors.ts";
 import { appendNote, remember, splitTags } from "../memory/notes.ts";
 import { parsers } from "../../parsers/mod.ts";
 import type { ToolResult } from "./protocol.ts";
-import { MAX_LIMIT, type Mode, MODES, NEEDS } from "./tool.ts";
+import { MAX_LIMIT, type Mode, MODES, NEEDS, TOOL } from "./tool.ts";
 import { recallText } from "./recall.ts";
 import {
   blameAnswer,
@@ -91,7 +91,7 @@ export async function callDeja(
     // Throwaway and excluded projects are left out as the CLI leaves them out without --junk.
     const f: Filters = filtersOf(args, ctx.env.home);
     f.hide = { env: ctx.env, here: ctx.cwd, project: f.project, auto: true };
-    if (mode === "remember") return await rememberNote(input, args, ctx);
+    if (mode === "remember") return withIgnored(await rememberNote(input, args, ctx), args);
     const fresh = refreshOff(ctx.env)
       ? undefined
       : await freshen(ctx.env, parsers, { budgetMs: MCP_BUDGET_MS });
@@ -120,7 +120,7 @@ export async function callDeja(
       }
     });
     if (note && !res.isError && res.content[0]) res.content[0].text += note;
-    return res;
+    return withIgnored(res, args);
   } catch (caught) {
     const e = asIndexError(caught, indexPath(ctx.env)); // only the index is a database here
     if (e instanceof ArgError) return failure(e.message);
@@ -128,6 +128,20 @@ export async function callDeja(
     ctx.log(`deja mcp: ${(e as Error)?.stack ?? e}\n`);
     return failure(`deja failed: ${(e as Error)?.message ?? e}`);
   }
+}
+
+/**
+ * The answer with a line naming the arguments the tool does not take, which were not applied
+ * (trial 62: `since` on recall was dropped in silence, so the agent believed it filtered).
+ */
+function withIgnored(res: ToolResult, args: Record<string, unknown>): ToolResult {
+  const known = TOOL.inputSchema.properties as Record<string, unknown>;
+  const ignored = Object.keys(args).filter((k) => !(k in known));
+  if (!ignored.length || res.isError || !res.content[0]) return res;
+  res.content[0].text += `\n\n(Not applied: ${
+    ignored.slice(0, 5).map((k) => oneLineForAgent(k, 40)).join(", ")
+  } — the tool takes ${Object.keys(known).join(", ")}.)`;
+  return res;
 }
 
 /**

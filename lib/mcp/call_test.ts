@@ -589,3 +589,18 @@ Deno.test("recall under a filter gives no widened guess where the words as typed
     ix.cleanup();
   }
 });
+
+Deno.test("an argument the tool does not take is named as not applied", async () => {
+  // Trial 62: `since` on recall was dropped in silence; the agent believed it had filtered.
+  const ix = await indexSessions([S]);
+  try {
+    const r = text(
+      await call(ix, { mode: "recall", query: "websocket", since: "2d", harness: "claude" }),
+    );
+    assertStringIncludes(r, "(Not applied: since — the tool takes mode, query, path");
+    const plain = text(await call(ix, { mode: "recall", query: "websocket" }));
+    assert(!plain.includes("Not applied"), plain);
+  } finally {
+    ix.cleanup();
+  }
+});
