@@ -263,12 +263,6 @@ export interface SearchResult {
    */
   formsFollow?: { listed: number; total: number };
   /**
-   * A word typed alone whose exact matches fill `limit`: its other forms the history holds,
-   * whose sessions were not looked for (they follow past the limit; `total` does not count
-   * them). Absent otherwise.
-   */
-  formsUnread?: string[];
-  /**
    * The name the first result holds the query's words as, written joined, as an event writes
    * it (`fetchUserById` for `fetch user by id`; lib/search/verbatim.ts `joinedRows`).
    */
@@ -707,7 +701,6 @@ function run(store: Store, query: string, o: SearchOptions): SearchResult {
     nothingMatched: exactFollow === 0 && (tier === "relevance" || tier === "none"),
     ...(exactFollow ? { exactFollow } : {}),
     ...(formsFollow ? { formsFollow } : {}),
-    ...(lad.formsUnread && tier === "exact" ? { formsUnread: lad.formsUnread } : {}),
     ...(nearestFollow ? { nearestFollow } : {}),
     ...(after.length ? { nearestAfter: after.length } : {}),
     ...(joinedBy && results[0]?.joinedMatch

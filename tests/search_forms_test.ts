@@ -5,7 +5,8 @@ import { narration } from "../lib/cli/search_narration.ts";
 import { phrasalForms } from "../lib/search/compounds.ts";
 import { TermStats, wordForms } from "../lib/search/expand.ts";
 import { GAP } from "../lib/query.ts";
-import { type MemSession, withMemIndex } from "./_search_fixture.ts";
+import { memIndex, type MemSession, withMemIndex } from "./_search_fixture.ts";
+import { runMain } from "./_cli_io.ts";
 
 const HISTORY: MemSession[] = [
   {
@@ -204,22 +205,28 @@ Deno.test("beside a spelling fix, a word held only in other forms is named as fo
     assertStringIncludes(narration(r), "docekr → docker; word forms: executables → ");
   }));
 
-Deno.test("a word typed alone whose exact matches fill the list names the forms left unread", () =>
+Deno.test("a word typed alone whose exact matches fill the list names the forms left unread", async () => {
   // Trial 59: `deja search error` said "showing 10 of 18" where `--limit 50` listed 20, two
   // of them saying `errors`: the forms are not looked for while the exact matches fill the list.
-  withMemIndex([
+  const ix = await memIndex([
     { id: "s-a", events: [["user", "the app crashes on start"]] },
     { id: "s-b", events: [["user", "the worker crashes at night"]] },
     { id: "s-c", events: [["user", "the importer keeps crashing"]] },
-  ], (s) => {
-    const full = search(s, "crashes", { limit: 2 });
-    assertEquals(full.results.length, 2);
-    assertEquals(full.total, 2);
-    assertEquals(full.formsUnread?.includes("crashing"), true, JSON.stringify(full.formsUnread));
+  ]);
+  try {
+    const json = (args: string[]) => runMain(ix.env, ["search", ...args, "--json"]);
+    const full = JSON.parse((await json(["crashes", "--limit", "2"])).out);
+    assertEquals([full.results.length, full.total], [2, 2]);
+    assertEquals(full.forms_unread.includes("crashing"), true, JSON.stringify(full.forms_unread));
+    const text = await runMain(ix.env, ["search", "crashes", "--limit", "2"]);
+    assertStringIncludes(text.err, "lists the sessions holding its other forms too (crashing");
     // With room, they are read and listed: nothing is left unread.
-    const room = search(s, "crashes", { limit: 5 });
-    assertEquals(room.results.map((x) => x.id).sort(), ["s-a", "s-b", "s-c"]);
-    assertEquals(room.formsUnread, undefined);
+    const room = JSON.parse((await json(["crashes", "--limit", "5"])).out);
+    assertEquals(room.results.map((r: { id: string }) => r.id).sort(), ["s-a", "s-b", "s-c"]);
+    assertEquals(room.forms_unread, []);
     // A stop word has no forms to name (trial 60: `the` named `thing`).
-    assertEquals(search(s, "the", { limit: 1 }).formsUnread, undefined);
-  }));
+    assertEquals(JSON.parse((await json(["the", "--limit", "1"])).out).forms_unread, []);
+  } finally {
+    ix.cleanup();
+  }
+});

@@ -19,6 +19,8 @@ import { NoSessionMatch, resolveSession, shortRef } from "../sessions.ts";
 import { searchLine } from "./question.ts";
 import { insideWindow, narration, outsideWindow } from "./search_narration.ts";
 import { cutNote, parseQuery, STOP_WORDS, timeOnly } from "../query.ts";
+import { unreadForms } from "../search/ladder.ts";
+import { TermStats } from "../search/expand.ts";
 import { Q } from "../schema.ts";
 import { searchHiding } from "../search/sessions.ts";
 import { shQuote } from "../shell.ts";
@@ -150,6 +152,22 @@ export interface SearchData {
    * title is told apart from the others by it, not by a snippet of tool output.
    */
   about: Map<string, string>;
+  /**
+   * A word typed alone whose exact matches filled `--limit`: its other forms the history
+   * holds, whose sessions were not looked for (they follow past the limit; `total` does not
+   * count them). Absent otherwise.
+   */
+  formsUnread?: string[];
+}
+
+/**
+ * The forms of a word typed alone that the search did not look for, its exact matches having
+ * filled the list (trial 59: "showing 10 of 18" where `--limit 50` listed 20).
+ */
+function formsLeft(store: Store, args: SearchArgs, res: SearchResult): { formsUnread?: string[] } {
+  if (args.regex || res.tier !== "exact" || res.results.length < args.limit) return {};
+  const forms = unreadForms(new TermStats(store), parseQuery(args.query));
+  return forms?.length ? { formsUnread: forms } : {};
 }
 
 /**
@@ -349,6 +367,7 @@ export async function searchData(
     ...(absent ? { absent } : {}),
     ...(apart ? { apart } : {}),
     noteIds: await snippetNoteIds(result, io.env),
+    ...formsLeft(store, args, result),
   };
 }
 
@@ -415,6 +434,7 @@ export function searchJson(
   const base = jsonOf(d.result, (r) => refOf(d, r), (r, s) => noteOf(d, r, s));
   return {
     ...base,
+    forms_unread: d.formsUnread ?? [],
     // What each session was about: its title, else its first typed prompt.
     results: base.results.map((r, i) => {
       const hit = d.result.results[i];
@@ -525,7 +545,7 @@ export function searchFooter(d: SearchData, io: Pick<IO, "isTTY" | "env">): stri
   const out: string[] = [];
   // A word's other forms were not looked for while its exact matches filled the list (trial 59:
   // "showing 10 of 18" where `--limit 50` listed 20, two saying `errors` and `erred`).
-  const others = res.formsUnread?.slice(0, 4).join(", ");
+  const others = d.formsUnread?.slice(0, 4).join(", ");
   if (res.total > res.results.length) {
     out.push(
       `showing ${res.results.length} of ${res.total}: --limit shows more${
@@ -739,7 +759,6 @@ function jsonOf(
     nothing_matched: res.nothingMatched,
     exact_follow: (res.exactFollow ?? 0) > 0,
     forms_follow: res.formsFollow ?? null,
-    forms_unread: res.formsUnread ?? [],
     nearest_follow: res.nearestFollow ?? 0,
     nearest_after: res.nearestAfter ?? 0,
     total: res.total,

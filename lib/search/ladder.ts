@@ -91,11 +91,6 @@ export interface LadderResult {
   /** Relevance tier: related words that name a phrase of two neighbouring query words. */
   phraseWords?: Set<string>;
   /**
-   * A word typed alone whose exact matches fill the list: its other forms the history holds,
-   * not matched (lib/search.ts says that more may follow past `--limit`).
-   */
-  formsUnread?: string[];
-  /**
    * A long query matched once the words the history holds nowhere were spelt as it writes
    * them (lib/search/spelling.ts): the corrections, named in the result.
    */
@@ -158,11 +153,9 @@ export function ladder(
       if (literalOnly === "together" && t === "exact") continue;
       return withRelevance(stats, parsed, query, f, rootOf, { tier: t, scores, ...ex });
     }
-    let formsUnread: string[] | undefined;
     if (t === "exact" && !ABLATE.compete) {
       const wide = withForms(stats, parsed, f, rootOf, scores, limit);
       if (wide) return wide;
-      if (scores.size >= limit) formsUnread = unreadForms(stats, parsed);
     }
     // Word forms that are all spelling fixes (`kubernets` -> `kubernetes`) are named as such.
     const spelt = t === "stemmed" && ex.changes.length > 0 &&
@@ -173,7 +166,6 @@ export function ladder(
       alts: ex.alts,
       changes: ex.changes,
       ...(ex.heldForms ? { heldForms: ex.heldForms } : {}),
-      ...(formsUnread?.length ? { formsUnread } : {}),
     };
   }
   // Respelt, only the literal tiers are tried again: no second error or relevance pass.
@@ -355,8 +347,13 @@ function withForms(
   return { tier: "exact", scores, alts: ex.alts, changes: ex.changes, widened };
 }
 
-/** The other forms of a word typed alone that {@link formsBelow} would read (none for a longer query). */
-function unreadForms(stats: TermStats, parsed: ParsedQuery): string[] | undefined {
+/**
+ * The other forms of a word typed alone that {@link formsBelow} reads when the exact matches
+ * leave room, and an event holds (none for a longer query, nor a stop word). What `deja
+ * search` names when its exact matches filled the list (lib/cli/cmd_search.ts): read there
+ * only, so no other search (a hook's, MCP's) pays for it.
+ */
+export function unreadForms(stats: TermStats, parsed: ParsedQuery): string[] | undefined {
   const alone = parsed.parts.length === 1 && !parsed.parts[0].quoted &&
     parsed.parts[0].tokens.length === 1 && !ABLATE.aloneForms;
   // A stop word has no forms to name (trial 60: `deja search the` named `thing`), and a form
