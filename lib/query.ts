@@ -12,7 +12,7 @@
  * @module
  */
 import { tokens } from "./search/tokenize.ts";
-import { type TimeHint, timeHint } from "./search/timewords.ts";
+import { dayExists, type TimeHint, timeHint } from "./search/timewords.ts";
 
 export { tokens };
 export type { TimeHint };
@@ -271,10 +271,10 @@ export function parseSince(v: string, now = Date.now()): number | undefined {
     // the evening before west of Greenwich). A calendar date that does not exist
     // (2026-02-30) is an error, not March 2.
     const [y, mo, day] = [Number(d[1]), Number(d[2]) - 1, Number(d[3])];
+    if (!dayExists({ year: y, month: mo, day })) return undefined;
     const t = new Date(y, mo, day);
     t.setFullYear(y); // years 0-99 are not 1900-1999
-    const same = t.getFullYear() === y && t.getMonth() === mo && t.getDate() === day;
-    return same ? t.getTime() : undefined;
+    return t.getTime();
   }
   // A weekday alone is the last one (trial 18a: `--since friday` was refused).
   const day = /^(?:mon|tues|wednes|thurs|fri|satur|sun)day$/i.test(s) ? `on ${s}` : s;
@@ -293,11 +293,10 @@ export function parseSince(v: string, now = Date.now()): number | undefined {
   // A date with its time of day is a calendar day too (trial 62: JavaScript rolled
   // `2025-06-31T10:00` over to July 1).
   const dated = /^(\d{4})-(\d{2})-(\d{2})[T ]/.exec(s);
-  if (dated) {
-    const [y, mo, day] = [Number(dated[1]), Number(dated[2]) - 1, Number(dated[3])];
-    const t = new Date(y, mo, day);
-    if (t.getFullYear() !== y || t.getMonth() !== mo || t.getDate() !== day) return undefined;
-  }
+  if (
+    dated &&
+    !dayExists({ year: Number(dated[1]), month: Number(dated[2]) - 1, day: Number(dated[3]) })
+  ) return undefined;
   const t = Date.parse(s);
   return Number.isFinite(t) ? t : undefined;
 }

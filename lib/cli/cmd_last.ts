@@ -121,21 +121,17 @@ export function lastWindow(
     const day = timeOnly(`on ${text}`, now);
     return day ? { hint: day, phrase: text } : undefined;
   };
-  // A month alone is its latest: this one while it runs (trial 59: `deja last december` on
-  // December 6 listed December of last year, "last december" read as the one before).
-  // With its year too (trial 60: `deja last march 2025` was named "last march 2025").
+  // A month alone is its latest, this one while it runs (trial 59: `deja last december` on
+  // December 6 listed last year's); a year alone is that year, not a count (trial 59: `deja
+  // last 2025` listed 2,025 sessions of every year); a month with its year is named as typed
+  // (trial 60: "last march 2025"). Each is read as `in …`.
+  const year = (w: string | undefined) => w !== undefined && /^(?:19[89]|20\d)\d$/.test(w);
   if (
-    MONTH.test(words[0]) && (words.length === 1 ||
-      (words.length === 2 && /^(?:19|20)\d\d$/.test(words[1])))
+    (words.length === 1 && (MONTH.test(words[0]) || year(words[0]))) ||
+    (words.length === 2 && MONTH.test(words[0]) && year(words[1]))
   ) {
-    const month = timeOnly(`in ${words.join(" ")}`, now);
-    if (month) return { hint: month, phrase: words.join(" ") };
-  }
-  // A year alone is that year, not a count (trial 59: `deja last 2025` listed the newest
-  // 2,025 sessions of every year).
-  if (words.length === 1 && /^(?:19[89]|20\d)\d$/.test(words[0])) {
-    const year = timeOnly(`in ${words[0]}`, now);
-    if (year) return { hint: year, phrase: words[0] };
+    const hint = timeOnly(`in ${words.join(" ")}`, now);
+    if (hint) return { hint, phrase: words.join(" ") };
   }
   const all = timeOnly(`last ${words.join(" ")}`, now);
   if (all) return { hint: all, phrase: `last ${words.join(" ")}` };

@@ -572,7 +572,7 @@ export async function runSearch(a: Args, io: IO): Promise<number> {
   // Not for `deja search …`: asked for a search, it is one, text and JSON alike (trial 59: `deja
   // search the in 2026 --json` printed `deja last`'s document; trial 60: then the text listed
   // the window's sessions while the JSON searched).
-  const asked = io.args.find((w) => !w.startsWith("-")) === "search";
+  const asked = io.args[0] === "search"; // main.ts puts `deja --json search …`'s name first
   const window = args.regex || args.session || args.kinds || args.since !== undefined || asked
     ? undefined
     : timeOnly(args.query);

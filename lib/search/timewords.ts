@@ -176,7 +176,7 @@ function pointExists(text: string): boolean {
  * Whether the day typed exists: a month 0-11 and a day within it (February 29 of a year not
  * typed is one). A month or year alone is always one.
  */
-function dayExists(p: { month?: number; day?: number; year?: number }): boolean {
+export function dayExists(p: { month?: number; day?: number; year?: number }): boolean {
   if (p.month !== undefined && (p.month < 0 || p.month > 11)) return false;
   if (p.day === undefined || p.month === undefined) return true;
   const last = new Date(p.year ?? 2024, p.month + 1, 0).getDate();
