@@ -37,8 +37,10 @@ import {
 import { filteredText, filtersUsed, inPhrase } from "./_filtered.ts";
 import { isUndated } from "../session_time.ts";
 import { monthWithoutYear, type TimeHint, yearsBefore } from "../search/timewords.ts";
-import { localTime } from "../memory/text.ts";
-import { parseSince, SPAN, timeOnly } from "../query.ts";
+import { parseSince } from "../query.ts";
+import { lastWindow, windowLine } from "./last_window.ts";
+
+export { lastWindow, windowLine } from "./last_window.ts";
 
 export const lastCmd: CommandSpec = {
   asks: true,
@@ -99,75 +101,6 @@ export interface LastData {
    */
   earlier?: { year: number; sessions: number };
 }
-
-/**
- * The window `deja last`'s words name, with a count before it when one was given: `week`,
- * `30 days`, `march` (as `last …`), `yesterday`, `jan 13th`, `in march`, `until friday` (as
- * typed), `5 in march`, `3 last week` (trial 18a: `yesterday`, `jan 13th`, `in march` were
- * refused or searched, `5 in march` searched the word `5`). Undefined when they name none.
- */
-export function lastWindow(
-  words: readonly string[],
-  now = Date.now(),
-): { hint: TimeHint; phrase: string; n?: number } | undefined {
-  if (!words.length) return undefined;
-  const read = (ws: readonly string[]) => {
-    const text = ws.join(" ");
-    const last = timeOnly(`last ${text}`, now);
-    if (last) return { hint: last, phrase: `last ${text}` };
-    const typed = timeOnly(text, now);
-    if (typed) return { hint: typed, phrase: text };
-    // A day named alone (trial 18b: `deja last march 4`, `deja last 2026-11-29` were refused).
-    const day = timeOnly(`on ${text}`, now);
-    return day ? { hint: day, phrase: text } : undefined;
-  };
-  // A month alone is its latest, this one while it runs (trial 59: `deja last december` on
-  // December 6 listed last year's); a year alone is that year, not a count (trial 59: `deja
-  // last 2025` listed 2,025 sessions of every year); a month with its year is named as typed
-  // (trial 60: "last march 2025"). Each is read as `in …`.
-  const year = (w: string | undefined) => w !== undefined && /^(?:19[89]|20\d)\d$/.test(w);
-  if (
-    (words.length === 1 && (MONTH.test(words[0]) || year(words[0]))) ||
-    (words.length === 2 && MONTH.test(words[0]) && year(words[1]))
-  ) {
-    const hint = timeOnly(`in ${words.join(" ")}`, now);
-    if (hint) return { hint, phrase: words.join(" ") };
-  }
-  const all = timeOnly(`last ${words.join(" ")}`, now);
-  if (all) return { hint: all, phrase: `last ${words.join(" ")}` };
-  // A day before its month is that day, not a count (trial 59: `deja last 4 march` listed four
-  // sessions of the whole of March under "last march").
-  if (words.length > 1 && /^\d{1,2}(?:st|nd|rd|th)?$/i.test(words[0]) && MONTH.test(words[1])) {
-    const day = read(words);
-    if (day) return day;
-  }
-  const n = words.length > 1 ? wholeNumber(words[0]) : undefined;
-  const counted = n !== undefined ? read(words.slice(1)) : undefined;
-  if (counted) return { ...counted, n };
-  return read(words) ?? sinceWindow(words, now);
-}
-
-/**
- * A span back from now (`24 hours`, `90d`) or `since` and what `--since` takes (`since
- * yesterday`), as `--since` reads it (trial 59: these worked as `--since` and were refused
- * as words).
- */
-function sinceWindow(
-  words: readonly string[],
-  now: number,
-): { hint: TimeHint; phrase: string } | undefined {
-  const text = words.join(" ");
-  const after = /^since\s+(.+)$/i.exec(text)?.[1];
-  if (after === undefined && !SPAN.test(text)) return undefined;
-  const from = parseSince(after ?? text, now);
-  if (from === undefined || from > now) return undefined;
-  const phrase = after === undefined ? `last ${text}` : text;
-  return { hint: { from, to: now + 1, words: phrase }, phrase };
-}
-
-/** A month's name, whole or short (`march`, `sept`, `dec.`). */
-const MONTH =
-  /^(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?,?$/i;
 
 /**
  * Reads `deja last`'s arguments: the count as `n` or `--limit` (search takes `--limit`).
@@ -468,26 +401,4 @@ function showLast(args: LastArgs, io: IO): number {
   hiddenHint(io, d.hidden);
   undatedHint(io, d.undated, args.until === undefined ? undefined : `'${args.sinceText}'`);
   return 0;
-}
-
-/**
- * The days time words named, as a person reads them: `last week: Mon 2026-11-23 to Sun
- * 2026-11-29`, `past week: since Fri 2026-11-27` (local dates; `to` is exclusive).
- */
-export function windowLine(w: TimeHint, now: number): string {
-  const at = localTime; // `YYYY-MM-DD HH:MM`
-  const day = (ms: number) =>
-    `${["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"][new Date(ms).getDay()]} ${
-      at(ms).slice(0, 10)
-    }`;
-  const words = w.words.trim();
-  const first = day(w.from);
-  // Up to now (`past week`): read when the command began, a moment before `now`; from a time
-  // of day, said (trial 18: "since Fri 2026-11-27" left out that morning's sessions).
-  const clock = at(w.from).slice(11);
-  if (w.to > now - 60_000) return `${words}: since ${first}${clock === "00:00" ? "" : ` ${clock}`}`;
-  const lastDay = day(w.to - 1);
-  // No start (`before 2025-09-01`, `until march`: from the epoch; trial 60 printed "Thu - to").
-  if (w.from <= 0) return `${words}: up to ${lastDay}`;
-  return `${words}: ${first === lastDay ? first : `${first} to ${lastDay}`}`;
 }
