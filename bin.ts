@@ -5,7 +5,8 @@
  * through main.ts and its command table. `--version` (which the launcher asks a
  * `deja` on PATH) answers at once too, from lib/version.ts like main.ts. A
  * first build or a rebuild (`deja index`) is relaunched for a batch run here,
- * before main.ts loads (lib/batch_run.ts).
+ * before main.ts loads (lib/batch_run.ts), and a `deja index` that finds nothing
+ * changed is answered here from the stat manifest (lib/cli/index_quick.ts).
  *
  * @module
  */
@@ -28,12 +29,14 @@ if (asksVersion(argv)) {
   const { hookProcess } = await import("./lib/hooks/main.ts");
   await hookProcess();
 } else {
+  const { exit, processEnv, processIO } = await import("./core/runtime.ts");
+  let code: number | null = null;
   if (argv[0] === "index") {
     // A first build or a rebuild relaunches before main.ts and the commands load (lib/batch_run.ts).
-    const { processEnv } = await import("./core/runtime.ts");
     (await import("./lib/batch_run.ts")).relaunchIndexBatch(argv, processEnv());
+    // Nothing changed: answered before they load (lib/cli/index_quick.ts).
+    code = (await import("./lib/cli/index_quick.ts")).quickIndex(argv, processIO());
   }
-  const { main } = await import("./main.ts");
-  const { exit, processIO } = await import("./core/runtime.ts");
-  exit(await main(processIO()));
+  if (code === null) code = await (await import("./main.ts")).main(processIO());
+  exit(code);
 }

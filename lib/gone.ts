@@ -17,6 +17,7 @@
 import { existsSync, statSync } from "node:fs";
 import { Q } from "./schema.ts";
 import type { Store } from "./store.ts";
+import { isMissing } from "../core/stat.ts";
 
 /** `meta` key: JSON array of the gone store paths a run has already told of. */
 export const GONE_KEY = "gone_told";
@@ -37,11 +38,7 @@ export function storeState(path: string): StoreState {
   }
 }
 
-/** True when `e` says a path does not exist (as opposed to: it could not be looked at). */
-export function isMissing(e: unknown): boolean {
-  const code = (e as { code?: string })?.code;
-  return code === "ENOENT" || code === "ENOTDIR";
-}
+export { isMissing };
 
 /**
  * Retires the row of gone store `path` when it was moved: none of the index's

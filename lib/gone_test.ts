@@ -17,7 +17,7 @@ import { storeState } from "./gone.ts";
 import type { Env, Parser } from "../core/model.ts";
 import { runIndex } from "./indexer.ts";
 import { claude as claudeParser } from "../parsers/claude.ts";
-import { goneWhileRead } from "./cli/cmd_index.ts";
+import { goneWhileRead } from "./cli/index_text.ts";
 
 const SID = "41111111-2222-4333-8444-555555555556";
 

@@ -25,8 +25,8 @@ import type {
   SourceRow,
 } from "./rows.ts";
 
-/** Current schema version (stored in `PRAGMA user_version`). */
-export const SCHEMA_VERSION = 14;
+// Its own module: the no-op index run reads it without loading the queries (lib/fresh/quick.ts).
+export { SCHEMA_VERSION } from "./schema_version.ts";
 
 /** Pragmas applied to every connection to the index. */
 export const PRAGMAS = [

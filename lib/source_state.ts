@@ -12,26 +12,14 @@ import type { DriftSummary } from "./parse_ctx.ts";
 import { Q } from "./schema.ts";
 import type { Store } from "./store.ts";
 import { revisionOf } from "./version.ts";
-import { closeSync, readSync, statSync } from "node:fs";
+import { closeSync, readSync } from "node:fs";
+
+// The stamp of a file is the stat pass's (core/stat.ts), which loads nothing else.
+export { stamp } from "../core/stat.ts";
 
 /**
- * `[size in bytes, mtime in ms]`, or `[0, 0]` for a missing file. Synchronous: the
- * no-op pass stats thousands of stores one after another, and an awaited stat costs
- * about three times a synchronous one (issue 18).
- */
-export function stamp(path: string): [number, number] {
-  try {
-    const st = statSync(path);
-    return [st.size, Math.floor(st.mtimeMs)];
-  } catch {
-    return [0, 0];
-  }
-}
-
-/**
- * node:crypto, loaded on first use: the stat pass (lib/fresh/check.ts) imports
- * this module for {@link stamp}, and loading crypto costs a Bun binary several
- * milliseconds of start-up that a no-op run never uses (issue 18).
+ * node:crypto, loaded on first use: loading it costs a Bun binary several milliseconds of
+ * start-up that a command which reads no store body never uses (issue 18).
  */
 async function crypto(): Promise<typeof import("node:crypto")> {
   return cryptoModule ??= await import("node:crypto");

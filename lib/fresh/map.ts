@@ -13,10 +13,10 @@
  *
  * @module
  */
-import { statSync } from "node:fs";
 import { dirname, sep } from "node:path";
 import type { Env, SourceRef } from "../../core/model.ts";
 import { storeVariables } from "../../core/registry.ts";
+import { mtimeOf } from "../../core/stat.ts";
 
 /** The `meta` key the map is kept under. */
 export const FRESH_KEY = "fresh_map";
@@ -47,14 +47,7 @@ export function placesStamp(env: Env): string {
   return JSON.stringify([env.home, ...storeVariables().map((v) => env.get(v) ?? null)]);
 }
 
-/** Epoch-ms mtime of `path`, -1 when it cannot be read. */
-export function mtimeOf(path: string): number {
-  try {
-    return Math.floor(statSync(path).mtimeMs);
-  } catch {
-    return -1;
-  }
-}
+export { mtimeOf };
 
 /**
  * The directories to watch for one harness: its roots, and every directory

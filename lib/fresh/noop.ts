@@ -24,20 +24,17 @@
  *
  * @module
  */
-import { existsSync } from "node:fs";
 import type { Env } from "../../core/model.ts";
 import { dataDir } from "../../core/paths.ts";
 import { READERS, revisionOf, REVISIONS } from "../version.ts";
-import { harnessIds } from "../../core/registry.ts";
 import { acquireWriterLock, indexPath, settleWal, Store } from "../store.ts";
 import { Q, SCHEMA_VERSION } from "../schema.ts";
 import { compareStamps, isFresh, recorded, recordedMap } from "./check.ts";
 import { ensureReplays } from "../replays.ts";
 import { EXCLUDED_KEY } from "../forget/exclusions.ts";
-import { readManifest, touchManifest, writeManifest } from "./manifest.ts";
+import { writeManifest } from "./manifest.ts";
 import { releasedSources } from "../forget/exclusions.ts";
-import { excludePatterns } from "../search/junk.ts";
-import { loadRemotes } from "../remote/config.ts";
+import { allClean, manifestUpToDate, selectedHarnesses, unchanged } from "./quick.ts";
 import type { HarnessSummary, IndexResult } from "../indexer.ts";
 
 /** Options of {@link upToDate}. */
@@ -66,16 +63,10 @@ export interface NoopResult extends IndexResult {
 export function upToDate(env: Env, opts: NoopOptions = {}): NoopResult | null {
   const t0 = performance.now();
   const path = indexPath(env);
-  if (!existsSync(path)) return null;
-  const ids = harnessIds();
-  if (opts.only?.some((h) => !ids.includes(h))) return null;
-  const selected = opts.only ? ids.filter((h) => opts.only!.includes(h)) : ids;
-  if (excludePatterns(env).length || remotesConfigured(env)) return null;
-  const quick = fromManifest(env, path, selected);
-  if (quick) {
-    touchManifest(path);
-    return { ...quick, ms: performance.now() - t0 };
-  }
+  const selected = selectedHarnesses(env, path, opts.only);
+  if (!selected) return null;
+  const quick = manifestUpToDate(env, path, selected, t0);
+  if (quick) return quick;
   const lock = acquireWriterLock(dataDir(env), opts.waitMs ?? 0);
   let done: IndexResult | null = null;
   try {
@@ -114,19 +105,6 @@ export function upToDate(env: Env, opts: NoopOptions = {}): NoopResult | null {
   return done && { ...done, ms: performance.now() - t0 };
 }
 
-/** The answer from the stat manifest, null when it cannot vouch for the index (see the module doc). */
-function fromManifest(env: Env, path: string, selected: string[]): NoopResult | null {
-  const m = readManifest(path, SCHEMA_VERSION);
-  if (!m || m.excluded || !allClean(m.harnesses, selected)) return null;
-  const stale = compareStamps({ rows: m.rows, map: m.map, lastIndex: 0 }, {
-    env,
-    harnesses: selected,
-  });
-  if (!isFresh(stale) || stale.failed) return null;
-  const harnesses = unchanged(m.harnesses, selected);
-  return { harnesses, excluded: 0, pending: 0, ms: 0, totals: m.totals };
-}
-
 /**
  * Writes the stat manifest of the index at `path` (./manifest.ts) from the
  * index as it is. Call with the writer lock held, after the writer's
@@ -160,32 +138,6 @@ export function saveManifest(path: string): void {
   });
 }
 
-/** True when every selected harness's last full run read all it found, without an error. */
-function allClean(last: readonly HarnessSummary[], selected: readonly string[]): boolean {
-  const byId = new Map(last.map((h) => [h.harness, h]));
-  const clean = (h: HarnessSummary | undefined) =>
-    h !== undefined && !h.origin && !h.errors?.length && !h.failed && !h.discoveryFailed;
-  return selected.every((id) => clean(byId.get(id)));
-}
-
-/** The summaries of a run that read nothing: what the last full run found, nothing read. */
-function unchanged(last: readonly HarnessSummary[], selected: readonly string[]): HarnessSummary[] {
-  return last
-    .filter((h) => selected.includes(h.harness))
-    .map((h) => ({
-      harness: h.harness,
-      roots: h.roots ?? [],
-      found: h.found ?? 0,
-      read: 0,
-      sessions: 0,
-      events: 0,
-      skipped: {},
-      drift: {},
-      errors: [],
-      failed: 0,
-    }));
-}
-
 /** The harness summaries of the last full run, [] when unknown. */
 function lastRun(store: Store): HarnessSummary[] {
   try {
@@ -198,14 +150,5 @@ function lastRun(store: Store): HarnessSummary[] {
       .filter((h) => (revisions[h.harness] ?? 0) === revisionOf(h.harness));
   } catch {
     return [];
-  }
-}
-
-/** True when a remote is configured: its mirror is read by full runs only. */
-function remotesConfigured(env: Env): boolean {
-  try {
-    return loadRemotes(env).length > 0;
-  } catch {
-    return true;
   }
 }

@@ -1,0 +1,144 @@
+/**
+ * The comparison of the freshness check (./check.ts) with what the index
+ * recorded, given as a record: a stat of each known store (and its companions)
+ * and of each watched directory. Apart from ./check.ts, which reads the record
+ * from the index, so the no-op index run (./quick.ts), which reads it from the
+ * stat manifest, loads no query (issue 18).
+ *
+ * @module
+ */
+import { statSync } from "node:fs";
+import type { Env } from "../../core/model.ts";
+import type { Q } from "../schema.ts";
+import { type FreshMap, placesStamp } from "./map.ts";
+import { isMissing, mtimeOf, stamp } from "../../core/stat.ts";
+
+/** One store whose stamp differs from the index's. */
+export interface ChangedSource {
+  path: string;
+  harness: string;
+  kind: string;
+  /** Bytes to read to catch up (the growth of an append store; the whole file otherwise). */
+  bytes: number;
+  /** Its mtime now, epoch ms. */
+  mtime: number;
+}
+
+/** What changed since the index last looked. */
+export interface Staleness {
+  changed: ChangedSource[];
+  /** Harnesses where a watched directory changed: discovery may find new stores. */
+  discover: string[];
+  /** Epoch ms of the last index run (0 when unknown). */
+  lastIndex: number;
+  /** Stores whose last read failed (a full run retries them; the check does not stat them). */
+  failed: number;
+  /** Stores the check found in place (stat succeeded), per harness. */
+  present: Record<string, number>;
+  /** Milliseconds the check took. */
+  ms: number;
+}
+
+/** What the check (./check.ts checkStaleness) looks at besides the index. */
+export interface CheckOptions {
+  /**
+   * The environment of the run: a harness last discovered under other values
+   * of the variables that place stores (HOME, `DEJA_<ID>_ROOT`, ...) is
+   * listed in `discover`.
+   */
+  env?: Env;
+  /** Only these harnesses; each one the map has never seen is listed in `discover`. */
+  harnesses?: readonly string[];
+}
+
+/** One `sources` row as the stat pass reads it. */
+export type StaleRow = ReturnType<typeof Q.staleCheckSources.all>[number];
+
+/** What the stat pass compares the stores with: what the index recorded. */
+export interface Recorded {
+  /** The `sources` rows. */
+  rows: readonly StaleRow[];
+  /** The freshness map (./map.ts). */
+  map: FreshMap;
+  /** Epoch ms of the last index run (0 when unknown). */
+  lastIndex: number;
+}
+
+/**
+ * Stats every store and watched directory `rec` lists and compares them with
+ * what it recorded (what ./check.ts checkStaleness does, from any record of the
+ * index: the no-op run reads it from the stat manifest, ./manifest.ts).
+ */
+export function compareStamps(rec: Recorded, opts: CheckOptions = {}): Staleness {
+  const t0 = performance.now();
+  const { rows, map, lastIndex } = rec;
+  const changed: ChangedSource[] = [];
+  const wanted = opts.harnesses ? new Set(opts.harnesses) : undefined;
+  const present: Record<string, number> = {};
+  let failed = 0;
+  for (const r of rows) {
+    if (wanted && !wanted.has(r.harness)) continue;
+    if (r.error) { // retried by a full run, not on every search
+      failed++;
+      continue;
+    }
+    let size: number;
+    let mtime: number;
+    try {
+      // A store gone is answered without an exception (mtimeOf in ./map.ts).
+      const st = statSync(r.path, { throwIfNoEntry: false });
+      if (!st) continue; // a vanished store keeps its sessions until a rebuild
+      // A FIFO or device where the store was: no index run can read it (discovery reports it),
+      // so it is no change to catch up with.
+      if (!st.isFile() && !st.isDirectory()) continue;
+      size = st.size;
+      mtime = Math.floor(st.mtimeMs);
+    } catch (e) {
+      // A vanished store keeps its sessions until a rebuild; one there but unreadable now
+      // (permission denied) is a change: the full run tries it and says why it cannot.
+      if (!isMissing(e)) {
+        changed.push({ path: r.path, harness: r.harness, kind: r.kind, bytes: 0, mtime: 0 });
+      }
+      continue;
+    }
+    present[r.harness] = (present[r.harness] ?? 0) + 1;
+    let moved = size !== r.size || mtime !== r.mtime;
+    const comps = map.companions[r.harness]?.[r.path];
+    if (!moved && comps?.length) {
+      const now = JSON.stringify(comps.map(stamp));
+      moved = now !== (r.companions ?? "[]");
+    }
+    if (!moved) continue;
+    const bytes = r.kind === "append" && size >= r.offset ? size - r.offset : size;
+    changed.push({ path: r.path, harness: r.harness, kind: r.kind, bytes, mtime });
+  }
+  const discover = new Set<string>();
+  for (const h of opts.harnesses ?? []) if (!map.dirs[h]) discover.add(h);
+  const places = opts.env ? placesStamp(opts.env) : undefined;
+  for (const [harness, dirs] of Object.entries(map.dirs)) {
+    if (wanted && !wanted.has(harness)) continue;
+    if (places !== undefined && map.places?.[harness] !== places) {
+      discover.add(harness);
+      continue;
+    }
+    for (const [d, m] of Object.entries(dirs)) {
+      if (mtimeOf(d) !== m) {
+        discover.add(harness);
+        break;
+      }
+    }
+  }
+  return {
+    changed,
+    discover: [...discover],
+    lastIndex,
+    failed,
+    present,
+    ms: performance.now() - t0,
+  };
+}
+
+/** True when nothing changed. */
+export function isFresh(s: Staleness): boolean {
+  return !s.changed.length && !s.discover.length;
+}
