@@ -293,11 +293,15 @@ function entry(s: SessionRow, touches: FileTouch[], at: LineAt | null): BlameSes
   return e;
 }
 
-/** How many times `text` occurs in `span` (non-overlapping). */
-function occurrences(span: string | null, text: string): number {
-  if (!span) return 0;
+/**
+ * How many lines of `span` are the line `text` (trimmed, as it is): a line the span holds
+ * whole, not the start of a longer one (trial 63: `port: 808` and `- name: chex` were
+ * "wrote the line" of an edit that wrote `port: 8080` and `- name: chex-mix-timer-backend`).
+ */
+function lineCount(span: string | null, text: string): number {
+  if (!span?.includes(text)) return 0;
   let n = 0;
-  for (let at = span.indexOf(text); at !== -1; at = span.indexOf(text, at + text.length)) n++;
+  for (const l of span.split("\n")) if (l.trim() === text) n++;
   return n;
 }
 
@@ -321,7 +325,7 @@ function lineMark(
   at: LineAt,
 ): "wrote" | "replaced" | null {
   const text = at.text;
-  const count = (side: "old" | "new") => spans.reduce((n, t) => n + occurrences(t[side], text), 0);
+  const count = (side: "old" | "new") => spans.reduce((n, t) => n + lineCount(t[side], text), 0);
   const added = count("new");
   if (op !== "edit") {
     if (!added) return null;

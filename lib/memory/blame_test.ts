@@ -263,6 +263,37 @@ Deno.test("blame with a line marks an edit that removed the line's text as repla
   }
 });
 
+Deno.test("blame with a line credits an edit with lines it holds whole, not the start of a longer one", async () => {
+  // Trial 63: `port: 808` and `- name: chex` were "wrote the line" of the edit below, and the
+  // line it removed, put back by hand, was credited to it too.
+  const S: SessionSpec = {
+    id: "ffff0009-0000-4000-8000-000000000009",
+    cwd: "/w/k8s",
+    start: "2026-10-03T09:00:00Z",
+    turns: [
+      { user: "Split the backend out" },
+      {
+        edit: "/w/k8s/ingress.yaml",
+        old: "        - name: chex-mix-timer\n          port: 80",
+        new: "        - name: chex-mix-timer-backend\n          port: 8080",
+      },
+    ],
+  };
+  const ix = await indexSessions([S]);
+  try {
+    const now = "rules:\n- name: chex\nport: 808\n        - name: chex-mix-timer\nport: 8080\n";
+    const mark = (line: number) =>
+      blame(ix.store, "/w/k8s/ingress.yaml", { cwd: "/", line, readFile: () => now }).sessions[0]
+        .line;
+    assertEquals(mark(2), null, "- name: chex");
+    assertEquals(mark(3), null, "port: 808");
+    assertEquals(mark(4), "replaced", "the line the edit took out");
+    assertEquals(mark(5), "wrote", "port: 8080, a line it wrote");
+  } finally {
+    ix.cleanup();
+  }
+});
+
 Deno.test("blame counts a call that recorded several spans as one edit (Cursor edit_file chunks, MultiEdit)", async () => {
   // Broke on a real Cursor store: 6 edit_file calls on style.css, two of them with two diff
   // chunks each, were "8 edits".
