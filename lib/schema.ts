@@ -1091,15 +1091,26 @@ export const Q = {
   /** Files the sessions of `project` touched, most touched first; counts are of calls, not spans. */
   viewProjectFiles: query<
     { project: string },
-    { path: string; n: number; reads: number; edits: number; writes: number; sessions: number }
+    {
+      path: string;
+      n: number;
+      reads: number;
+      edits: number;
+      writes: number;
+      failed: number;
+      sessions: number;
+    }
   >(
     // A Windows path is one file whichever separators an agent wrote in it (trial 56: one
-    // file was two rows, once with `/` inside its Windows path).
+    // file was two rows, once with `/` inside its Windows path). A call whose result was an
+    // error is failed, not a read, edit or write (trial 63: the page said "edits 1, writes 1"
+    // of a file whose blame said "0 edits · 0 writes · 2 failed").
     `SELECT CASE WHEN f.path GLOB '[A-Za-z]:[\\/]*' THEN replace(f.path, '/', '\\') ELSE f.path END
         AS path, COUNT(DISTINCT f.event_id) AS n,
-      COUNT(DISTINCT CASE f.op WHEN 'read' THEN f.event_id END) AS reads,
-      COUNT(DISTINCT CASE f.op WHEN 'edit' THEN f.event_id END) AS edits,
-      COUNT(DISTINCT CASE f.op WHEN 'write' THEN f.event_id END) AS writes,
+      COUNT(DISTINCT CASE WHEN f.op = 'read' AND f.failed = 0 THEN f.event_id END) AS reads,
+      COUNT(DISTINCT CASE WHEN f.op = 'edit' AND f.failed = 0 THEN f.event_id END) AS edits,
+      COUNT(DISTINCT CASE WHEN f.op = 'write' AND f.failed = 0 THEN f.event_id END) AS writes,
+      COUNT(DISTINCT CASE WHEN f.failed <> 0 THEN f.event_id || ' ' || f.op END) AS failed,
       COUNT(DISTINCT f.session_id) AS sessions
     FROM files f JOIN sessions s ON s.id = f.session_id WHERE s.project = ?
       AND f.event_id NOT IN (SELECT event_id FROM replays)

@@ -118,6 +118,7 @@ export function projectPage(ctx: ViewCtx, project: string): string | undefined {
         <td class="num">${f.edits}</td>
         <td class="num">${f.writes}</td>
         <td class="num">${f.reads}</td>
+        <td class="num">${f.failed}</td>
         <td class="num">${f.sessions}</td>
       </tr>
     `
@@ -136,6 +137,7 @@ export function projectPage(ctx: ViewCtx, project: string): string | undefined {
                 <th class="num">edits</th>
                 <th class="num">writes</th>
                 <th class="num">reads</th>
+                <th class="num">failed</th>
                 <th class="num">sessions</th>
               </tr>
             </thead>
