@@ -117,6 +117,14 @@ function lookup(store: Store, ref: string): SessionRow | SessionRow[] {
     const whole = rows.filter((r) => r.native_id.endsWith(`/${child}`));
     if (whole.length === 1) return whole[0];
   }
+  if (!rows.length && !day) {
+    // A remote's session by the id its harness gave it (trial 63: `deja show <uuid>` and
+    // `claude:7a7a` said no session matches one indexed as `box:7a7a…`).
+    const remote = Q.sessionsByPrefix.all(store, { like: `%:${esc(prefix)}%`, harness })
+      .filter((r) => r.origin && r.native_id.startsWith(`${r.origin}:${prefix}`));
+    if (remote.length === 1) return remote[0];
+    if (remote.length) return parentOfAll(remote) ?? remote;
+  }
   if (!rows.length) {
     // `nosuch:01a2`: say that the part before the colon names neither a harness nor a machine.
     const remote = m && !harness &&

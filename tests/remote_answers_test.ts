@@ -155,3 +155,29 @@ Deno.test({
     }
   },
 });
+
+Deno.test({
+  name:
+    "a remote's session is found by the id its harness gave it; a harness's name names no remote",
+  ignore: !HAVE_RSYNC,
+  async fn() {
+    const { w } = await synced();
+    try {
+      // Trial 63: the full id, and claude:<prefix>, said "no session matches".
+      for (const ref of [SVC.id, SVC.id.slice(0, 8), `claude:${SVC.id.slice(0, 8)}`]) {
+        const j = await w.json(["show", ref]);
+        assertEquals([j.id, j.origin], [`devbox:${SVC.id}`, "devbox"], ref);
+      }
+      // A local session of that id is still the one found first.
+      const local = "10ca1000-0000-4000-8000-000000000001";
+      assertEquals((await w.json(["show", local.slice(0, 8)])).id, local);
+      const bad = await w.run(["remote", "add", "claude", "me@devbox:2222"]);
+      assertEquals(bad.code, 2);
+      assertStringIncludes(bad.err, "'claude' names a harness (claude)");
+      const alias = await w.run(["remote", "add", "claude-code", "me@devbox:2222"]);
+      assertEquals(alias.code, 2, alias.err);
+    } finally {
+      w.cleanup();
+    }
+  },
+});

@@ -16,6 +16,7 @@ import { colors, fmtBytes, printJson } from "./common.ts";
 import { acquireWriterLock, indexPath, Store } from "../store.ts";
 import { DejaError } from "../../core/errors.ts";
 import { dataDir } from "../../core/paths.ts";
+import { harnessId } from "../../core/registry.ts";
 import { duration } from "../../core/text.ts";
 import { Q } from "../schema.ts";
 import { parsers } from "../../parsers/mod.ts";
@@ -117,6 +118,16 @@ export function parseRemote(a: Args): RemoteArgs {
         );
       }
       checkName(name);
+      // `<name>:<id>` names a remote's session, `<harness>:<id>` a harness's: one name cannot
+      // be both (trial 63: sessions of a remote named claude were reached only as
+      // claude:claude:<id>).
+      const harness = harnessId(name);
+      if (harness) {
+        throw new DejaError(
+          `'${name}' names a harness (${harness}), so it cannot name a remote`,
+          `pick another name, e.g. ${name}-box: its sessions are then ${name}-box:<id>`,
+        );
+      }
       const { host, port } = parseTarget(target);
       const pathMaps = ((a.values["path-map"] as string[] | undefined) ?? []).map(parsePathMap);
       return { sub, json, name, host, ...(port ? { port } : {}), pathMaps };
