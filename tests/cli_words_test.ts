@@ -223,6 +223,18 @@ Deno.test("an unknown option says how to search for text starting with a dash, a
     }
     const forget = await runMain(ix.env, ["forget", "-x"]);
     assertEquals(forget.err.includes("starting with a dash"), false, "forget takes no text");
+    // Trial 63: show and blame take one argument; `--` before three would be refused again.
+    for (const args of [["show", "c11c0001", "--range", "3"], ["blame", "README.md", "--bogus"]]) {
+      const r = await runMain(ix.env, args);
+      assertEquals(r.code, 2, r.err);
+      assertEquals(r.err.includes(" -- "), false, r.err);
+      assertStringIncludes(r.err, `see 'deja ${args[0]} --help'`);
+    }
+    // One argument that starts with a dash is still offered its way.
+    assertStringIncludes(
+      (await runMain(ix.env, ["blame", "-notes.md"])).err,
+      "deja blame -- -notes.md",
+    );
   } finally {
     ix.cleanup();
   }

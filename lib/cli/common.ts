@@ -386,6 +386,9 @@ function dashedText(cmd: Command, argv: string[], raw: string): string {
     if (specs[t.name].type === "string" && t.inlineValue === false) kept.add(t.index + 1);
   }
   const text = argv.filter((a, i) => !kept.has(i) && a !== "--");
+  // Text past what the command takes would be refused in turn (trial 63: `deja show 093f9963
+  // --range 3` was offered `deja show -- 093f9963 --range 3`, exit 2 again).
+  if (cmd.maxPositionals !== undefined && text.length > cmd.maxPositionals) return "";
   const opts = argv.filter((_, i) => kept.has(i));
   const verb = cmd.name === "search" ? "search for" : "give";
   const what = text[0]?.startsWith("-") ? "starting with" : "with a word starting with";
