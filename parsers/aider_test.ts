@@ -221,6 +221,30 @@ Deno.test("> blocks become tool results without aider's noise when they follow a
   assert.ok(!JSON.stringify(s).includes("Aider v0.86.1"));
 });
 
+Deno.test("a command declined at aider's y/n question keeps the question and its answer", async () => {
+  // Trial 63: `mkdir data` and its `n` answer read as a command that ran.
+  const { sessions } = await parseText(md(
+    H(),
+    U("set up the folders"),
+    "",
+    "Run these:",
+    "",
+    T("Applied edit to a.txt"),
+    T("mkdir data"),
+    T("Run shell command? (Y)es/(N)o/(S)kip all/(D)on't ask again [Yes]: n"),
+    T("mkdir results"),
+    T("Run shell command? (Y)es/(N)o/(S)kip all/(D)on't ask again [Yes]: s"),
+    T("ls"),
+    T("Run shell command? (Y)es/(N)o/(S)kip all/(D)on't ask again [Yes]: y"),
+    T("Create new file? (Y)es/(N)o [Yes]: "),
+  ));
+  const out = sessions[0].events.find((e) => e.kind === "tool_result")!.text;
+  assert.equal(
+    out,
+    "Applied edit to a.txt\nmkdir data\nRun shell command? n\nmkdir results\nRun shell command? s\nls",
+  );
+});
+
 Deno.test("fences keep #### and > lines as assistant text when the lines lack aider's line-end spaces", async () => {
   const { sessions } = await parseText(md(
     H(),
