@@ -120,9 +120,12 @@ export function readCrushSession(
   return readSession(row, raw, path, project, skip);
 }
 
-/** What a write that left no trace says in place of its empty result ({@link withOverwritten}). */
+/**
+ * What a write that left no trace says in place of its empty result ({@link withOverwritten}):
+ * the result is there, empty (trial 63: "no result" was untrue of it).
+ */
 export const NOT_WRITTEN =
-  "[no result, and Crush's file history holds no version of the file: not written]";
+  "[an empty result, and Crush's file history holds no version of the file: not written]";
 
 /** The versions Crush kept of each file a session touched, oldest first, by path. */
 export type FileHistory = (session: string) => Map<string, string[]>;
@@ -180,7 +183,7 @@ function withOverwritten(events: Event[], history: Map<string, string[]>): void 
     const r = e.kind === "tool_result" ? e.result : undefined;
     const w = r?.callId && !r.isError && !r.notRun ? writes.get(r.callId) : undefined;
     const versions = w && history.get(w.path);
-    // A write with no result whose file the history never kept did not land (trial 51: five
+    // A write with an empty result whose file the history never kept did not land (trial 51: five
     // writes to `/apps/infra/redis/*.yaml`, at the filesystem's root, answered with nothing;
     // the agent found the directory empty and wrote them again where Crush kept them).
     if (w && !versions && history.size && !e.text.trim()) {
