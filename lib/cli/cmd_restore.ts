@@ -132,6 +132,14 @@ const SPAN_ID = /^([0-9A-Za-z][\w.:-]*)@(\d+)(?:\.(\d+))?$/;
 function spanArg(a: Args): number | string {
   const v = String(a.values.span).trim();
   if (SPAN_ID.test(v)) return v;
+  // Trial 63: `--span @36` was told "a positive whole number", the ids it takes unsaid.
+  if (!/^\d+$/.test(v)) {
+    throw new DejaError(
+      `--span takes a span's number or its id, not '${v}'`,
+      "'deja restore <file>' lists each span with both: --span 2, --span 29193b34@36",
+      2,
+    );
+  }
   return intOpt(a, "span", 1);
 }
 

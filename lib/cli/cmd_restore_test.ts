@@ -40,6 +40,16 @@ Deno.test("restore parses its span and -o, and refuses no path or a bad --span w
     const e = assertThrows(() => parseRestore(a), DejaError);
     assertEquals((e as DejaError).exitCode, 2);
   }
+  // Trial 63: `--span @36` was told "a positive whole number"; the ids it takes are named.
+  const e = assertThrows(
+    () => parseRestore({ values: { span: "@36" }, positionals: [FILE] }),
+    DejaError,
+  ) as DejaError;
+  assertEquals([e.message, e.exitCode], ["--span takes a span's number or its id, not '@36'", 2]);
+  assertEquals(
+    parseRestore({ values: { span: "29193b34@36" }, positionals: [FILE] }).span,
+    "29193b34@36",
+  );
 });
 
 Deno.test("restore's run lists the spans newest first and picks one by number", async () => {
