@@ -76,6 +76,9 @@ Deno.test("blame reads path:line, prints sessions, and exits 1 for an untouched 
       assertEquals(splitLine(arg, "/"), { path: "src/a.ts", line: 12 }, arg);
     }
     assertEquals(splitLine("C:\\x\\a.ts:7:1", "/"), { path: "C:\\x\\a.ts", line: 7 });
+    // A name as grep prints it before a match (trial 63: 'README.md:' was no file).
+    assertEquals(splitLine("src/a.ts:", "/"), { path: "src/a.ts" });
+    assertEquals(splitLine("C:", "/"), { path: "C:" });
     const t = await run(ix, ["blame", "/w/svc/server.js:3"]);
     assertEquals(t.code, 0);
     assertStringIncludes(

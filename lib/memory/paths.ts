@@ -228,12 +228,14 @@ export function toTouch(r: FileAtRow): FileTouch {
 /**
  * Splits `path:line`, and the other ways tools print a place in a file, as people paste
  * them (trial 9): `path:line:column` (tsc, eslint, gcc), `path(line,column)` (tsc on
- * Windows, MSBuild), `path#L12` (a link to a forge). A place is read unless the whole
- * argument names an existing file.
+ * Windows, MSBuild), `path#L12` (a link to a forge), `path:` (grep's name before a match). A
+ * place is read unless the whole argument names an existing file.
  */
 export function splitLine(arg: string, cwd: string): { path: string; line?: number } {
   const m = /^(.+?):(\d+)(?::\d+)?:?$/.exec(arg) ?? /^(.+)\((\d+)(?:,\s*\d+)?\)$/.exec(arg) ??
     /^(.+)#L(\d+)(?:-L?\d+)?$/.exec(arg);
-  if (!m || existsSync(resolve(cwd, arg))) return { path: arg };
+  if (existsSync(resolve(cwd, arg))) return { path: arg };
+  // A name as grep and ripgrep print it before a match (`README.md:`; trial 63).
+  if (!m) return /^[^:]{2,}:$/.test(arg) ? { path: arg.slice(0, -1) } : { path: arg };
   return { path: m[1], line: Number(m[2]) };
 }
