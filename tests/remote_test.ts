@@ -20,7 +20,7 @@ import { mapPath } from "../lib/remote/label.ts";
 import { loadRemotes, parseTarget } from "../lib/remote/config.ts";
 import { indexPath, Store } from "../lib/store.ts";
 import { defaultHidden } from "../lib/search/sessions.ts";
-import { HAVE_RSYNC, type Hit, OTHER, SVC, world, writeClaude } from "./_remote.ts";
+import { FAKE_SSH, HAVE_RSYNC, type Hit, OTHER, SVC, world, writeClaude } from "./_remote.ts";
 
 Deno.test("remote targets and path maps are read the way ssh and a person write them", () => {
   assertEquals(parseTarget("me@devbox:2222"), { host: "me@devbox", port: 2222 });
@@ -202,9 +202,15 @@ Deno.test({
       const down = await w.run(["remote", "sync", "gone"]);
       assertEquals(down.code, 2);
       assertStringIncludes(down.err, "could not reach down");
-      assertStringIncludes(down.err, "hint:");
+      // The ssh deja ran, DEJA_SSH's (trial 63: the hint said plain ssh).
+      assertStringIncludes(down.err, `hint: check that '${FAKE_SSH} down true' works`);
       const list = (await w.json(["remote", "list"])).remotes as Array<Record<string, unknown>>;
       assertMatch(String(list.find((r) => r.name === "gone")?.last_error), /could not reach/);
+      // Trial 63: "its sessions stay searchable" of a remote that never had any.
+      assertEquals(
+        (await w.run(["remote", "remove", "gone"])).out,
+        "removed gone (no session of it was indexed)\n",
+      );
       // A remote without rsync.
       const norsync = await w.run(["remote", "sync", "devbox"], { FAKE_REMOTE_NO_RSYNC: "1" });
       assertEquals(norsync.code, 2);
@@ -243,7 +249,9 @@ Deno.test({
       assertEquals(hidden.size - shown.size, n.n);
       // Removed without --purge: its sessions stay, and stay a --from filter; --purge later
       // still clears them and the mirror.
-      assertEquals((await w.run(["remote", "remove", "devbox"])).code, 0);
+      const kept = await w.run(["remote", "remove", "devbox"]);
+      assertEquals(kept.code, 0);
+      assertStringIncludes(kept.out, `its ${n.n} sessions stay searchable`);
       assertEquals((await w.run(["last", "--from", "devbox", "--no-refresh"])).code, 0);
       const rm = await w.json(["remote", "remove", "devbox", "--purge"]);
       assertEquals(rm.sessions, n.n);

@@ -175,6 +175,20 @@ export function addRemote(env: Env, args: Extract<RemoteArgs, { sub: "add" }>): 
   return r;
 }
 
+/** Sessions of remote `name` the index holds (0 without a readable index). */
+function keptSessions(env: Env, name: string): number {
+  try {
+    const store = Store.open(indexPath(env), { readOnly: true, busyMs: 500 });
+    try {
+      return Q.sessionsOfOrigin.all(store, { origin: name }).length;
+    } finally {
+      store.close();
+    }
+  } catch {
+    return 0;
+  }
+}
+
 /**
  * Removes a remote; with `purge`, its mirror and the sessions the index holds
  * from it too (also of a remote removed earlier without `--purge`).
@@ -192,7 +206,9 @@ export function removeRemote(
   const leftBehind = Boolean(name) && !configured && args.purge &&
     (existsSync(mirrorDir(env, name)) || indexedOrigin({ env }, name));
   if (!configured && !leftBehind) throw unknownRemote(name, all);
-  const sessions = args.purge ? purge(env, name) : 0;
+  // Kept sessions are counted too (trial 63: "its sessions stay searchable" of a remote that
+  // never had any).
+  const sessions = args.purge ? purge(env, name) : keptSessions(env, name);
   saveRemotes(env, all.filter((r) => r.name !== name));
   return { sub: "remove", removed: name, purged: args.purge, sessions };
 }
@@ -323,7 +339,11 @@ export function remoteText(r: RemoteResult, io: Pick<IO, "isTTY" | "env">): Remo
       return out(
         r.purged
           ? `removed ${r.removed}, its mirror and ${r.sessions} sessions\n`
-          : `removed ${r.removed}; its sessions stay searchable (--purge deletes them and the mirror)\n`,
+          : r.sessions
+          ? `removed ${r.removed}; its ${r.sessions} ${
+            r.sessions === 1 ? "session stays" : "sessions stay"
+          } searchable (--purge deletes them and the mirror)\n`
+          : `removed ${r.removed} (no session of it was indexed)\n`,
       );
     case "sync":
       return syncText(r.remotes);

@@ -175,7 +175,7 @@ export function parseProbe(out: string, host: string): Probe {
 export function probe(env: Env, r: Remote, shared?: SharedSsh): Probe {
   const argv = [...sshArgv(env, r, shared), r.host, `sh -c ${shQuote(probeScript())}`];
   const c = runCapture(argv, { env: childEnv(env), timeoutMs: 120_000 });
-  if (c.error || c.code !== 0) throw sshFailure(c, argv[0], r);
+  if (c.error || c.code !== 0) throw sshFailure(c, sshCommand(env), r);
   const p = parseProbe(c.stdout, r.host);
   if (!p.rsync) {
     throw new DejaError(
@@ -189,22 +189,23 @@ export function probe(env: Env, r: Remote, shared?: SharedSsh): Probe {
 /** The error for a failed ssh run: not installed, unreachable, refused, or a remote failure. */
 export function sshFailure(
   c: Captured,
-  program: string,
+  ssh: readonly string[],
   r: Pick<Remote, "host" | "port">,
 ): DejaError {
   const last = c.stderr.trim().split("\n").filter(Boolean).pop() ?? "";
   if (c.error === "ENOENT") {
     return new DejaError(
-      `'${program}' is not installed or not on PATH`,
+      `'${ssh[0]}' is not installed or not on PATH`,
       "install OpenSSH's client, or set DEJA_SSH to the ssh command to use",
     );
   }
   if (c.code === null) {
     return new DejaError(`${r.host} did not answer in time`, "check the host is up and reachable");
   }
-  const target = `${r.port ? `-p ${r.port} ` : ""}${r.host}`;
+  // The ssh deja ran, DEJA_SSH's included (trial 63: the hint said plain ssh).
+  const target = [...ssh, ...(r.port ? ["-p", String(r.port)] : []), r.host].join(" ");
   return new DejaError(
     `could not reach ${r.host}${last ? `: ${last}` : ` (ssh exit ${c.code})`}`,
-    `check that 'ssh ${target} true' works without a prompt (deja uses your ssh config, keys and agent)`,
+    `check that '${target} true' works without a prompt (deja uses your ssh config, keys and agent)`,
   );
 }

@@ -32,6 +32,7 @@ import {
   probe,
   rsyncShell,
   type SharedSsh,
+  sshCommand,
   sshFailure,
 } from "./ssh.ts";
 import { mirrorWants, remoteRoots } from "./mirror.ts";
@@ -217,7 +218,7 @@ function transfer(
       );
     }
     if (c.code === 255 || (c.code === 12 && /connection|ssh/i.test(c.stderr))) {
-      throw sshFailure(c, "ssh", r);
+      throw sshFailure(c, sshCommand(env), r);
     }
     if (c.code !== 0 && !(c.code !== null && PARTIAL_OK.has(c.code))) {
       const last = c.stderr.trim().split("\n").filter(Boolean).pop() ?? `exit ${c.code}`;
