@@ -261,6 +261,8 @@ Deno.test("view project page lists its sessions and touched files; blame lists w
   );
   assertStringIncludes(bl.body, "1 session touched this file");
   assertStringIncludes(bl.body, "id=sess-hostile#e6");
+  // Counts in the singular where one (trial 63: "1 edits").
+  assert(/\b1 edit\b/.test(bl.body) && !/\b1 edits\b/.test(bl.body), "1 edit");
 });
 
 Deno.test("view activity page draws its charts as inline SVG and counts failed commands", async () => {

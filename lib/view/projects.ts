@@ -7,6 +7,7 @@
  */
 import { hasFileTime, isUndated, newerFirst, timeRank } from "../session_time.ts";
 import { Q } from "../schema.ts";
+import { plural } from "../../core/text.ts";
 import { blame } from "../memory/blame.ts";
 import { defaultHidden } from "../search/sessions.ts";
 import { htm } from "./html.ts";
@@ -170,7 +171,7 @@ export function blamePage(ctx: ViewCtx, path: string, project: string): string {
       when(
         b.last,
       )
-    } · ${b.edits} edits · ${b.writes} writes · ${b.reads} reads${
+    } · ${plural(b.edits, "edit")} · ${plural(b.writes, "write")} · ${plural(b.reads, "read")}${
       b.failed ? ` · ${b.failed} failed` : ""
     }</div>${
       b.changes.slice(0, 6).map((c) =>
