@@ -30,7 +30,7 @@ import type { Store } from "../store.ts";
 import { Q } from "../schema.ts";
 import type { SessionRow } from "../rows.ts";
 import { type FileTouch, findTouches, type PathMatch } from "./paths.ts";
-import { editLines, everyOccurrence, linesOf } from "./edit_lines.ts";
+import { editLines, everyOccurrence, linesOf, wholeOccurrences } from "./edit_lines.ts";
 import { gist } from "./text.ts";
 import { readTextSync } from "../../core/fsread.ts";
 import { countsAsHidden } from "../search/sessions.ts";
@@ -343,9 +343,11 @@ function lineMark(
   if (!located && added > removed) return "wrote";
   if (added < removed) return "replaced";
   if (located) return null;
+  // Where the text stands whole (trial 64: `timeout = 600` and `BETAMAX` were credited to
+  // edits that wrote `timeout = 60` and `BETA`).
+  const holds = (t: string | null) => wholeOccurrences(at.text, t!.trim()).count > 0;
   const part = spans.some((t) =>
-    fragment(t.new) && at.text.includes(t.new!.trim()) &&
-    !(fragment(t.old) && at.text.includes(t.old!.trim()))
+    fragment(t.new) && holds(t.new) && !(fragment(t.old) && holds(t.old))
   );
   return part ? "wrote" : null;
 }
@@ -369,8 +371,8 @@ function fragment(t: string | null): boolean {
 function placedMark(t: FileTouch, at: LineAt): "wrote" | null | undefined {
   const neu = t.new ?? "";
   if (at.body === undefined || neu.trim() === "") return undefined;
-  const first = at.body.indexOf(neu);
-  if (first < 0 || at.body.indexOf(neu, first + 1) >= 0) return undefined;
+  const { count, at: first } = wholeOccurrences(at.body, neu);
+  if (count !== 1) return undefined;
   const start = at.body.slice(0, first).split("\n").length;
   if (!neu.includes("\n")) return at.number === start ? "wrote" : null;
   const i = at.number - start;

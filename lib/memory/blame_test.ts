@@ -294,6 +294,34 @@ Deno.test("blame with a line credits an edit with lines it holds whole, not the 
   }
 });
 
+Deno.test("blame with a line credits a one-line edit where its text stands whole, not inside a longer word", async () => {
+  // Trial 64: `timeout = 600` and `BETAMAX` were "wrote the line" of edits that wrote
+  // `timeout = 60` and `BETA`.
+  const S: SessionSpec = {
+    id: "ffff0010-0000-4000-8000-000000000010",
+    cwd: "/w/cfg",
+    start: "2026-10-03T09:00:00Z",
+    turns: [
+      { user: "Raise the timeout" },
+      { edit: "/w/cfg/config.ini", old: "timeout = 30", new: "timeout = 60" },
+      { edit: "/w/cfg/words.txt", old: "beta", new: "BETA" },
+    ],
+  };
+  const ix = await indexSessions([S]);
+  try {
+    const mark = (file: string, body: string, line: number) =>
+      blame(ix.store, `/w/cfg/${file}`, { cwd: "/", line, readFile: () => body }).sessions[0]
+        .line;
+    assertEquals(mark("config.ini", "[server]\ntimeout = 600\nretries = 3\n", 2), null);
+    assertEquals(mark("config.ini", "[server]\ntimeout = 60\n", 2), "wrote");
+    const words = "BETAMAX\nalpha BETA gamma\n";
+    assertEquals(mark("words.txt", words, 1), null, "BETAMAX");
+    assertEquals(mark("words.txt", words, 2), "wrote", "alpha BETA gamma");
+  } finally {
+    ix.cleanup();
+  }
+});
+
 Deno.test("blame counts a call that recorded several spans as one edit (Cursor edit_file chunks, MultiEdit)", async () => {
   // Broke on a real Cursor store: 6 edit_file calls on style.css, two of them with two diff
   // chunks each, were "8 edits".

@@ -131,3 +131,26 @@ export function everyOccurrence(
   for (const r of replacingAll(rows, data)) out.add(r.id);
   return out;
 }
+
+/**
+ * Non-overlapping occurrences of `needle` in `hay` where it stands whole, up to 2, and the
+ * first one's index (`restore` puts a span back there; `blame` credits the line it is in).
+ */
+export function wholeOccurrences(hay: string, needle: string): { count: number; at: number } {
+  // Only where the text stands whole: a word character beside an end that is one means the
+  // file says something longer (trial 10: `port = 8080` found in `port = 80800`, and `port =
+  // 80` put back in its place made `port = 800`, a value nobody wrote).
+  const word = /[\p{L}\p{N}_]/u;
+  const whole = (i: number) =>
+    !(i > 0 && word.test(needle[0] ?? "") && word.test(hay[i - 1])) &&
+    !(word.test(needle[needle.length - 1] ?? "") && word.test(hay[i + needle.length] ?? ""));
+  let first = -1;
+  let count = 0;
+  for (let i = hay.indexOf(needle); i >= 0 && count < 2; i = hay.indexOf(needle, i + 1)) {
+    if (!whole(i)) continue;
+    if (first < 0) first = i;
+    count++;
+    i += needle.length - 1;
+  }
+  return { count, at: first };
+}

@@ -52,7 +52,7 @@ import type { SessionRow } from "../rows.ts";
 import { findTouches, type PathMatch } from "./paths.ts";
 import { Anchors, placedTime, type TimeSource } from "./order.ts";
 import { countsAsHidden } from "../search/sessions.ts";
-import { everyOccurrence } from "./edit_lines.ts";
+import { everyOccurrence, wholeOccurrences } from "./edit_lines.ts";
 
 /** One restorable span. */
 export interface RestoreSpan {
@@ -339,26 +339,6 @@ export interface Written {
   spliced: { line: number } | null;
 }
 
-/** Non-overlapping occurrences of `needle` in `hay`, up to 2, and the first one's index. */
-function occurrences(hay: string, needle: string): { count: number; at: number } {
-  // Only where the text stands whole: a word character beside an end that is one means the
-  // file says something longer (trial 10: `port = 8080` found in `port = 80800`, and `port =
-  // 80` put back in its place made `port = 800`, a value nobody wrote).
-  const word = /[\p{L}\p{N}_]/u;
-  const whole = (i: number) =>
-    !(i > 0 && word.test(needle[0] ?? "") && word.test(hay[i - 1])) &&
-    !(word.test(needle[needle.length - 1] ?? "") && word.test(hay[i + needle.length] ?? ""));
-  let first = -1;
-  let count = 0;
-  for (let i = hay.indexOf(needle); i >= 0 && count < 2; i = hay.indexOf(needle, i + 1)) {
-    if (!whole(i)) continue;
-    if (first < 0) first = i;
-    count++;
-    i += needle.length - 1;
-  }
-  return { count, at: first };
-}
-
 /**
  * Writes a span out (the module's rule): to another file, `span.text` exactly
  * as the whole content; onto the file it came from (`force`), spliced back in
@@ -431,7 +411,7 @@ export function writeSpan(
         hint + "; put it back by hand",
       );
     }
-    const { count, at } = occurrences(now, after);
+    const { count, at } = wholeOccurrences(now, after);
     if (count !== 1) {
       throw new DejaError(
         `cannot put span ${span.n} back in ${path}: ` +
