@@ -128,9 +128,11 @@ async function discover({ env, knownProjects, problem }: DiscoverCtx): Promise<D
   for (const s of sources) if (!roots.includes(s.path)) roots.push(s.path);
   // The folders searched are watched by the stat pass (a new history changes its folder's
   // mtime), all but the home directory itself, which changes all the time (lib/fresh/map.ts);
-  // so are the project folders absent now, which a first project may make.
-  const watch = [...new Set([...projectRoots, ...search.dirs])]
-    .filter((d) => resolve(d) !== resolve(home));
+  // so are the project folders absent now, which a first project may make. A folder
+  // DEJA_AIDER_ROOT names is aider's alone, and watched (trial 64: a history in a new folder
+  // under it was "up to date" until a rebuild).
+  const watch = [...new Set([...projectRoots, ...search.dirs, home])]
+    .filter((d) => resolve(d) !== resolve(env.home));
   // The history a known project may hold, absent now: stamped by the stat pass as a file
   // looked for, so the next `deja index` reads one made since (trial 22: a history made in the
   // folder a Claude Code session ran in was "up to date" until --rebuild). Not the folders

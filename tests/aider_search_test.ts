@@ -16,11 +16,11 @@ const history = (prompt: string) =>
   `# aider chat started at 2026-11-20 09:15:00\n\n#### ${prompt}  \n\nan answer\n`;
 
 /** `deja index --json` (of aider alone unless `all`): aider's line, if any. */
-async function index(home: string, dir: string, all = false) {
+async function index(home: string, dir: string, all = false, vars: Record<string, string> = {}) {
   const out: string[] = [];
   const io: IO = {
     args: ["index", "--json", ...(all ? [] : ["--harness", "aider"])],
-    env: testEnv(home, { DEJA_HOME: join(dir, "deja"), TZ: "UTC" }),
+    env: testEnv(home, { DEJA_HOME: join(dir, "deja"), TZ: "UTC", ...vars }),
     cwd: home,
     out: (t) => out.push(t),
     err: () => {},
@@ -54,6 +54,27 @@ Deno.test("deja index finds aider histories under ~/src and a new one on the nex
     writeFileSync(join(home, "code", "site", NAME), history("deploy"));
     const third = await index(home, dir);
     assertEquals([third.found, third.read], [3, 1]);
+  } finally {
+    removeTemp(dir);
+  }
+});
+
+Deno.test("a history made since in a new folder under DEJA_AIDER_ROOT is read by the next deja index", async () => {
+  // Trial 64: "up to date" until a rebuild; the folder the variable names was not watched.
+  const dir = tempDir("deja-aiderroot-");
+  try {
+    const home = join(dir, "home");
+    const root = join(dir, "aider-root");
+    mkdirSync(join(root, "one"), { recursive: true });
+    mkdirSync(home, { recursive: true });
+    writeFileSync(join(root, "one", NAME), history("fix the parser"));
+    const vars = { DEJA_AIDER_ROOT: root };
+    assertEquals((await index(home, dir, false, vars)).found, 1);
+    assertEquals((await index(home, dir, false, vars)).read, 0);
+    mkdirSync(join(root, "two"));
+    writeFileSync(join(root, "two", NAME), history("add a flag"));
+    const next = await index(home, dir, false, vars);
+    assertEquals([next.found, next.read], [2, 1]);
   } finally {
     removeTemp(dir);
   }
