@@ -125,16 +125,17 @@ const QUESTION = /^(.*?\?)\s*\(Y\)es\/\(N\)o.*\]:\s*(\S*)\s*$/;
 /**
  * The text worth indexing from one block of `> ` lines (prefix and aider's
  * trailing line-break spaces already removed): noise lines dropped, blank
- * lines collapsed. Empty when nothing remains. A question answered no (`n`, or `s`: skip
- * all) stays, as the question and its answer (`Run shell command? n`): the command it
- * follows did not run (trial 63: three declined `mkdir` read as if they had run).
+ * lines collapsed. Empty when nothing remains. A question answered no (`n`; `s`, skip all;
+ * `d`, don't ask again, which aider's `io.py` answers as no) stays, as the question and its
+ * answer (`Run shell command? n`): the command it follows did not run (trial 63: three
+ * declined `mkdir` read as if they had run; trial 64: `d`).
  */
 export function toolOutputText(lines: string[]): string {
   const out: string[] = [];
   for (const l of lines) {
     const t = l.trim();
     const q = QUESTION.exec(t);
-    if (q && /^[ns]/i.test(q[2])) out.push(`${q[1]} ${q[2]}`);
+    if (q && /^[nsd]/i.test(q[2])) out.push(`${q[1]} ${q[2]}`);
     else if (t !== "" && !NOISE.some((re) => re.test(t))) out.push(l);
   }
   return out.join("\n").trim();

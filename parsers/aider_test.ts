@@ -234,6 +234,8 @@ Deno.test("a command declined at aider's y/n question keeps the question and its
     T("Run shell command? (Y)es/(N)o/(S)kip all/(D)on't ask again [Yes]: n"),
     T("mkdir results"),
     T("Run shell command? (Y)es/(N)o/(S)kip all/(D)on't ask again [Yes]: s"),
+    T("rm -rf build"),
+    T("Run shell command? (Y)es/(N)o/(S)kip all/(D)on't ask again [Yes]: d"),
     T("ls"),
     T("Run shell command? (Y)es/(N)o/(S)kip all/(D)on't ask again [Yes]: y"),
     T("Create new file? (Y)es/(N)o [Yes]: "),
@@ -241,7 +243,8 @@ Deno.test("a command declined at aider's y/n question keeps the question and its
   const out = sessions[0].events.find((e) => e.kind === "tool_result")!.text;
   assert.equal(
     out,
-    "Applied edit to a.txt\nmkdir data\nRun shell command? n\nmkdir results\nRun shell command? s\nls",
+    "Applied edit to a.txt\nmkdir data\nRun shell command? n\nmkdir results\nRun shell command? s\n" +
+      "rm -rf build\nRun shell command? d\nls",
   );
 });
 
