@@ -130,9 +130,11 @@ function lookup(store: Store, ref: string): SessionRow | SessionRow[] {
     const remote = m && !harness &&
       Q.anyOfOrigin.get(store, { origin: m[1] }) !== undefined;
     // `codex:9eff8ccb` of a Claude Code session: said where it is (trial 32).
-    const elsewhere = harness && !day
-      ? [...new Set(Q.sessionsByPrefix.all(store, { like, harness: null }).map((r) => r.harness))]
-      : [];
+    // Subagents under one parent that matches are that one session, as `show` takes it.
+    const matched = harness && !day ? Q.sessionsByPrefix.all(store, { like, harness: null }) : [];
+    const one = parentOfAll(matched);
+    const others = one ? [one] : matched;
+    const elsewhere = [...new Set(others.map((r) => r.harness))];
     const hint = m && !harness && !remote
       ? `'${m[1]}' is neither a harness nor a remote (harnesses: ${
         harnessIds().join(", ")
@@ -140,9 +142,14 @@ function lookup(store: Store, ref: string): SessionRow | SessionRow[] {
       : elsewhere.length
       ? `no ${harness} session starts so; ${
         elsewhere.length === 1
-          ? `it is ${/^[aeiou]/i.test(elsewhere[0]) ? "an" : "a"} ${
-            elsewhere[0]
-          } session: deja show ${elsewhere[0]}:${prefix}`
+          ? others.length === 1
+            ? `it is ${/^[aeiou]/i.test(elsewhere[0]) ? "an" : "a"} ${
+              elsewhere[0]
+            } session: deja show ${elsewhere[0]}:${prefix}`
+            // Trial 64: `deja show codex:01` was offered as one session; it lists several.
+            : `${others.length < 20 ? others.length : "20 or more"} ${
+              elsewhere[0]
+            } sessions do: 'deja show ${elsewhere[0]}:${prefix}' lists them`
           : `sessions of ${elsewhere.join(", ")} do`
       }`
       : "search first: deja <words>";

@@ -172,3 +172,23 @@ Deno.test("resolveSession takes a span id as restore lists it: the end of the se
     assertEquals(resolveSession(store, `${tail.toUpperCase()}@3.2`).native_id, PARENT);
     assertThrows(() => resolveSession(store, "ffffffff@3"), DejaError);
   }));
+
+// Trial 64: `deja show crush:01` offered `deja show codex:01`, which names four sessions.
+Deno.test("another harness's prefix of several sessions is said to list them, not to name one", async () => {
+  const spec = (id: string) => ({
+    id,
+    cwd: "/w/app",
+    start: "2026-10-01T10:00:00Z",
+    turns: [{ user: "hello" }, { say: "hi" }],
+  });
+  const ix = await indexSessions([
+    spec("01aa0000-0000-4000-8000-000000000001"),
+    spec("01bb0000-0000-4000-8000-000000000002"),
+  ]);
+  try {
+    const e = assertThrows(() => resolveSession(ix.store, "codex:01"), DejaError) as DejaError;
+    assertStringIncludes(e.hint ?? "", "2 claude sessions do: 'deja show claude:01' lists them");
+  } finally {
+    ix.cleanup();
+  }
+});

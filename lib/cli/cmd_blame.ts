@@ -179,8 +179,9 @@ function runBlame(a: Args, io: IO): number {
     // dozen sessions edited.
     throw new DejaError(
       `${tilde(d.target, io.env.home)} is a directory: blame takes a file`,
+      // The folder's whole path: `--project .` matches no project (trial 64).
       `deja blame ${args.path.replace(/\/+$/, "")}/<file>; deja last --project ${
-        shQuote(args.path.replace(/\/+$/, ""))
+        shQuote(d.target.replace(/\/+$/, "") || "/")
       } lists the sessions of a project`,
       1,
     );

@@ -289,6 +289,12 @@ Deno.test("blame of a directory says it takes a file", async () => {
     );
     assertStringIncludes((e as DejaError).message, "is a directory: blame takes a file");
     assertEquals((e as DejaError).exitCode, 1);
+    // Typed as `.`, the hint gives the folder's whole path (trial 64: `--project .` matched none).
+    const dot = await assertRejects(
+      () => blameCmd.run({ values: {}, positionals: ["."] }, { ...pipe.io, cwd: dir }),
+      DejaError,
+    );
+    assertStringIncludes((dot as DejaError).hint ?? "", `deja last --project ${dir} lists`);
   } finally {
     rmSync(dir, { recursive: true, force: true });
     ix.cleanup();
