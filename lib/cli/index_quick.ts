@@ -35,8 +35,13 @@ export function quickIndex(argv: readonly string[], io: IO): number | null {
   }
   const t0 = performance.now();
   const path = indexPath(env);
-  const selected = selectedHarnesses(env, path, undefined);
-  const res = selected && manifestUpToDate(env, path, selected, t0);
+  let res: ReturnType<typeof manifestUpToDate>;
+  try {
+    const selected = selectedHarnesses(env, path, undefined);
+    res = selected && manifestUpToDate(env, path, selected, t0);
+  } catch {
+    return null; // nothing written yet: the command meets the same trouble and says it
+  }
   if (!res?.totals) return null;
   trace("index up to date (quick)");
   const json = argv.includes("--json");
