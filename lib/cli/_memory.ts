@@ -175,15 +175,25 @@ export function checkFrom(v: string, io: Pick<IO, "env">): string {
 
 /** True when the index holds sessions from the machine `origin` (false without an index). */
 export function indexedOrigin(io: Pick<IO, "env">, origin: string): boolean {
+  return peekIndex(io, (store) => Q.anyOfOrigin.get(store, { origin }) !== undefined, false);
+}
+
+/** How many sessions from the machine `origin` the index holds (0 without an index). */
+export function originSessions(io: Pick<IO, "env">, origin: string): number {
+  return peekIndex(io, (store) => Q.sessionsOfOrigin.all(store, { origin }).length, 0);
+}
+
+/** `fn` of the index opened read-only, or `none` when it cannot be read. */
+function peekIndex<T>(io: Pick<IO, "env">, fn: (store: Store) => T, none: T): T {
   try {
     const store = Store.open(indexPath(io.env), { readOnly: true, busyMs: 500 });
     try {
-      return Q.anyOfOrigin.get(store, { origin }) !== undefined;
+      return fn(store);
     } finally {
       store.close();
     }
   } catch {
-    return false;
+    return none;
   }
 }
 

@@ -35,7 +35,7 @@ import {
 } from "../remote/config.ts";
 import { syncRemote, type SyncResult } from "../remote/sync.ts";
 import { type RemoteStatus, remoteStatus } from "../remote/status.ts";
-import { indexedOrigin } from "./_memory.ts";
+import { indexedOrigin, originSessions } from "./_memory.ts";
 import { dropEvents } from "../drop_events.ts";
 
 const USAGE = "remote add <name> <user@host>[:port] [--path-map remote=local]… | remote list | " +
@@ -175,20 +175,6 @@ export function addRemote(env: Env, args: Extract<RemoteArgs, { sub: "add" }>): 
   return r;
 }
 
-/** Sessions of remote `name` the index holds (0 without a readable index). */
-function keptSessions(env: Env, name: string): number {
-  try {
-    const store = Store.open(indexPath(env), { readOnly: true, busyMs: 500 });
-    try {
-      return Q.sessionsOfOrigin.all(store, { origin: name }).length;
-    } finally {
-      store.close();
-    }
-  } catch {
-    return 0;
-  }
-}
-
 /**
  * Removes a remote; with `purge`, its mirror and the sessions the index holds
  * from it too (also of a remote removed earlier without `--purge`).
@@ -208,7 +194,7 @@ export function removeRemote(
   if (!configured && !leftBehind) throw unknownRemote(name, all);
   // Kept sessions are counted too (trial 63: "its sessions stay searchable" of a remote that
   // never had any).
-  const sessions = args.purge ? purge(env, name) : keptSessions(env, name);
+  const sessions = args.purge ? purge(env, name) : originSessions({ env }, name);
   saveRemotes(env, all.filter((r) => r.name !== name));
   return { sub: "remove", removed: name, purged: args.purge, sessions };
 }

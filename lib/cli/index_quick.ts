@@ -28,11 +28,8 @@ const QUICK_OPTIONS = new Set(["--quiet", "--json"]);
 export function quickIndex(argv: readonly string[], io: IO): number | null {
   if (argv[0] !== "index" || !argv.slice(1).every((a) => QUICK_OPTIONS.has(a))) return null;
   const env = io.env;
-  try {
-    if (embedConfig(env).config) return null;
-  } catch {
-    return null; // the command says what is wrong with the config
-  }
+  // A bad config is no endpoint to the command too (it runs no pass, says nothing).
+  if (embedConfig(env).config) return null;
   const t0 = performance.now();
   const path = indexPath(env);
   let res: ReturnType<typeof manifestUpToDate>;
