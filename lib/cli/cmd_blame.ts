@@ -160,7 +160,8 @@ function lineHeader(d: BlameData, c: ReturnType<typeof colors>): string[] {
   const out = [c.dim(`line ${l.number}: ${oneLine(l.text, 100)}`)];
   if (!d.sessions.some((s) => s.line)) {
     out.push(c.dim(
-      "no recorded edit or write changed this text, so deja cannot tell which session wrote it; " +
+      "no recorded edit or write is known to have put this line here, so deja cannot tell which " +
+        "session wrote it; " +
         all,
     ));
   }

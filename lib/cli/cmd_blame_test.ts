@@ -143,7 +143,7 @@ Deno.test("blame path:line lists only the edits holding the line and says when t
     assertStringIncludes(one.out, "2 other changes of the file do not hold it");
 
     const none = await run(`${file}:3`);
-    assertStringIncludes(none.out, "no recorded edit or write changed this text");
+    assertStringIncludes(none.out, "no recorded edit or write is known to have put this line here");
     assertStringIncludes(none.out, "none of its 3 changes wrote or replaced the line");
 
     const past = await run(`${file}:9999`);

@@ -30,7 +30,13 @@ import type { Store } from "../store.ts";
 import { Q } from "../schema.ts";
 import type { SessionRow } from "../rows.ts";
 import { type FileTouch, findTouches, type PathMatch } from "./paths.ts";
-import { editLines, everyOccurrence, linesOf, wholeOccurrences } from "./edit_lines.ts";
+import {
+  doubtfulPlace,
+  editLines,
+  everyOccurrence,
+  linesOf,
+  wholeOccurrences,
+} from "./edit_lines.ts";
 import { gist } from "./text.ts";
 import { readTextSync } from "../../core/fsread.ts";
 import { countsAsHidden } from "../search/sessions.ts";
@@ -346,8 +352,12 @@ function lineMark(
   // Where the text stands whole (trial 64: `timeout = 600` and `BETAMAX` were credited to
   // edits that wrote `timeout = 60` and `BETA`).
   const holds = (t: string | null) => wholeOccurrences(at.text, t!.trim()).count > 0;
+  // Not a line that only repeats it while another line is it alone (a comment beside the
+  // setting the edit wrote).
+  const alone = (t: string) =>
+    at.text.trim() === t.trim() || !at.body?.split("\n").some((l) => l.trim() === t.trim());
   const part = spans.some((t) =>
-    fragment(t.new) && holds(t.new) && !(fragment(t.old) && holds(t.old))
+    fragment(t.new) && holds(t.new) && alone(t.new!) && !(fragment(t.old) && holds(t.old))
   );
   return part ? "wrote" : null;
 }
@@ -374,7 +384,12 @@ function placedMark(t: FileTouch, at: LineAt): "wrote" | null | undefined {
   const { count, at: first } = wholeOccurrences(at.body, neu);
   if (count !== 1) return undefined;
   const start = at.body.slice(0, first).split("\n").length;
-  if (!neu.includes("\n")) return at.number === start ? "wrote" : null;
+  if (!neu.includes("\n")) {
+    // Inside a longer line while another holds the text grown longer: not the edit's line
+    // for certain (trial 64: a comment beside `timeout = 600` credited for `timeout = 60`).
+    if (doubtfulPlace(at.body, neu, first)) return null;
+    return at.number === start ? "wrote" : null;
+  }
   const i = at.number - start;
   if (i < 0) return null;
   const added = editLines(t.old ?? "", neu).find((l) => l.at === i);

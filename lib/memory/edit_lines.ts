@@ -140,17 +140,50 @@ export function wholeOccurrences(hay: string, needle: string): { count: number; 
   // Only where the text stands whole: a word character beside an end that is one means the
   // file says something longer (trial 10: `port = 8080` found in `port = 80800`, and `port =
   // 80` put back in its place made `port = 800`, a value nobody wrote).
-  const word = /[\p{L}\p{N}_]/u;
-  const whole = (i: number) =>
-    !(i > 0 && word.test(needle[0] ?? "") && word.test(hay[i - 1])) &&
-    !(word.test(needle[needle.length - 1] ?? "") && word.test(hay[i + needle.length] ?? ""));
   let first = -1;
   let count = 0;
   for (let i = hay.indexOf(needle); i >= 0 && count < 2; i = hay.indexOf(needle, i + 1)) {
-    if (!whole(i)) continue;
+    if (!standsWhole(hay, needle, i)) continue;
     if (first < 0) first = i;
     count++;
     i += needle.length - 1;
   }
   return { count, at: first };
+}
+
+/**
+ * Where one-line `needle`, standing whole at `at` in `hay`, is only part of a longer line
+ * and the file also holds it grown longer elsewhere: the line an edit wrote `timeout = 60` as
+ * may now say `timeout = 600`, and a comment `# timeout = 60 was too short` is not what the
+ * edit wrote (trial 64: `restore --force` put `timeout = 30` into the comment). Returns the
+ * 1-based numbers of the line holding it whole and of the first line holding it grown, or
+ * undefined when the place is not in doubt (a text of several lines, a line of its own, or
+ * no grown copy).
+ */
+export function doubtfulPlace(
+  hay: string,
+  needle: string,
+  at: number,
+): { line: number; grown: number } | undefined {
+  if (needle.includes("\n") || needle.trim() === "") return undefined;
+  const start = hay.lastIndexOf("\n", at - 1) + 1;
+  let end = hay.indexOf("\n", at + needle.length);
+  if (end < 0) end = hay.length;
+  const line = hay.slice(start, end);
+  if (line.trim() === needle.trim()) return undefined;
+  for (let i = hay.indexOf(needle); i >= 0; i = hay.indexOf(needle, i + 1)) {
+    if (!standsWhole(hay, needle, i)) {
+      const lineOf = (j: number) => hay.slice(0, j).split("\n").length;
+      return { line: lineOf(at), grown: lineOf(i) };
+    }
+  }
+  return undefined;
+}
+
+const WORD = /[\p{L}\p{N}_]/u;
+
+/** Whether `needle` at `i` of `hay` has no word character beside an end that is one. */
+function standsWhole(hay: string, needle: string, i: number): boolean {
+  return !(i > 0 && WORD.test(needle[0] ?? "") && WORD.test(hay[i - 1])) &&
+    !(WORD.test(needle[needle.length - 1] ?? "") && WORD.test(hay[i + needle.length] ?? ""));
 }

@@ -52,7 +52,7 @@ import type { SessionRow } from "../rows.ts";
 import { findTouches, type PathMatch } from "./paths.ts";
 import { Anchors, placedTime, type TimeSource } from "./order.ts";
 import { countsAsHidden } from "../search/sessions.ts";
-import { everyOccurrence, wholeOccurrences } from "./edit_lines.ts";
+import { doubtfulPlace, everyOccurrence, wholeOccurrences } from "./edit_lines.ts";
 
 /** One restorable span. */
 export interface RestoreSpan {
@@ -419,6 +419,15 @@ export function writeSpan(
             ? "the file no longer holds the text its edit put there (it changed since)"
             : "the file holds the text its edit put there more than once; which to undo is unclear"),
         hint,
+      );
+    }
+    const doubt = doubtfulPlace(now, after, at);
+    if (doubt) {
+      throw new DejaError(
+        `cannot put span ${span.n} back in ${path}: the text its edit put there stands whole ` +
+          `only inside the longer line ${doubt.line}, and line ${doubt.grown} holds it grown ` +
+          "longer, so where the edit was is unclear",
+        hint + "; put it back by hand",
       );
     }
     body = now.slice(0, at) + span.text + now.slice(at + after.length);

@@ -277,3 +277,34 @@ Deno.test("listSpans marks an edit that replaced every occurrence, and only that
     ix.cleanup();
   }
 });
+
+Deno.test("writeSpan refuses a one-line span whose text stands whole only inside a longer line beside a grown copy", async () => {
+  // Trial 64: the edit wrote `timeout = 60`; the file later held `timeout = 600` and a comment
+  // `# timeout = 60 was too short`, and --force made the comment `# timeout = 30 was too short`.
+  const ix = await indexSessions([{
+    id: "abcd0005-0000-4000-8000-000000000005",
+    cwd: "/w/app",
+    start: "2026-11-29T10:00:00Z",
+    turns: [{ edit: "/w/app/config.ini", old: "timeout = 30", new: "timeout = 60" }],
+  }]);
+  try {
+    const [span] = listSpans(ix.store, "/w/app/config.ini", { cwd: "/" }).spans;
+    const file = join(ix.root, "config.ini");
+    const put = () => writeSpan(span, file, { cwd: "/", guard: [file], force: true });
+    const doubtful = "[server]\ntimeout = 600\n# timeout = 60 was too short\n";
+    writeFileSync(file, doubtful);
+    const e = assertThrows(put, DejaError) as DejaError;
+    assert(e.message.includes("only inside the longer line 3, and line 2 holds it"), e.message);
+    assert(e.hint?.includes("put it back by hand"), e.hint);
+    assertEquals(readFileSync(file, "utf8"), doubtful);
+    // A line of its own is put back; so is a text inside a longer line with no grown copy.
+    writeFileSync(file, "[server]\ntimeout = 60\n");
+    assertEquals(put().spliced, { line: 2 });
+    assertEquals(readFileSync(file, "utf8"), "[server]\ntimeout = 30\n");
+    writeFileSync(file, "opts = {timeout = 60}\n");
+    assertEquals(put().spliced, { line: 1 });
+    assertEquals(readFileSync(file, "utf8"), "opts = {timeout = 30}\n");
+  } finally {
+    ix.cleanup();
+  }
+});
