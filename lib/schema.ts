@@ -626,8 +626,11 @@ export const Q = {
     ["session"],
   ),
   /** The file touches of one session (row id). */
-  filesOfSession: query<{ session: number }, FileRow>(
-    `SELECT * FROM files WHERE session_id = ?`,
+  // In the session's order, each with its event's seq (trial 63: `show --json`'s files[] had
+  // no order a script could rely on, and no place in the session).
+  filesOfSession: query<{ session: number }, FileRow & { seq: number }>(
+    `SELECT f.*, e.seq AS seq FROM files f JOIN events e ON e.id = f.event_id
+      WHERE f.session_id = ? ORDER BY e.seq, f.id`,
     ["session"],
   ),
   childrenOf: query<{ harness: string; parent: string }, SessionRow>(

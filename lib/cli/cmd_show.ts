@@ -76,7 +76,8 @@ export interface ShowData {
    * non-zero exit, is failed whatever the tool.
    */
   commands: Map<number, RunStatus>;
-  files: FileRow[];
+  /** The file touches, in the session's order (each with its event's seq). */
+  files: Array<FileRow & { seq: number }>;
   /** Subagents: native id and shortest reference. */
   subagents: Array<{ id: string; ref: string }>;
   /**
@@ -381,6 +382,8 @@ function showJsonHead(d: ShowData): Record<string, unknown> {
       d.files.map((f) => ({
         path: f.path,
         op: f.op,
+        seq: f.seq,
+        time: isoTime(f.time),
         old: f.old,
         new: f.new,
         failed: f.failed === 1,

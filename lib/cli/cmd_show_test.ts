@@ -137,6 +137,13 @@ Deno.test("a failed result of a tool that runs no command shows failed on its ca
         ["read", "/w/app/a.yaml", false],
       ],
     );
+    // In the session's order, each at its call's seq and time (trial 63: no order, no place).
+    const calls = doc.events.filter((e: { kind: string }) => e.kind === "tool_call");
+    assertEquals(
+      doc.files.map((f: { seq: number; time: string }) => [f.seq, f.time]),
+      calls.map((e: { seq: number; time: string }) => [e.seq, e.time]),
+    );
+    assert(doc.files[0].seq < doc.files[1].seq && doc.files[1].seq < doc.files[2].seq);
   } finally {
     ix.cleanup();
   }
