@@ -223,6 +223,26 @@ Deno.test("deja last refuses a date no calendar holds, naming it", async () => {
     assertStringIncludes(r.err, "hint: give one that is: deja last 2026-02-28");
     const june = await runMain(ix.env, ["last", "2025-06-31"]);
     assertStringIncludes(june.err, "hint: give one that is: deja last 2025-06-30");
+    // A month's name with a day it has not (trial 64: told `last` takes a number).
+    for (
+      const [typed, hint] of [
+        ["feb 30", "feb 29"],
+        ["31 april", "april 30"],
+        ["on september 31st, 2026", "september 30 2026"],
+        ["feb 29 2025", "feb 28 2025"],
+      ]
+    ) {
+      const m = await runMain(ix.env, ["last", typed]);
+      assertEquals([m.code, m.out], [2, ""], typed);
+      assertStringIncludes(m.err, `'${typed}' is no calendar day`);
+      assertStringIncludes(m.err, `hint: give one that is: deja last ${hint}\n`);
+    }
+    // Unquoted alike (`31 april` unquoted is 31 sessions of April).
+    const words = await runMain(ix.env, ["last", "feb", "30"]);
+    assertEquals(words.code, 2);
+    assertStringIncludes(words.err, "'feb 30' is no calendar day");
+    // A day the month has is a window.
+    assertEquals((await runMain(ix.env, ["last", "feb", "28", "2025"])).code, 1);
   } finally {
     ix.cleanup();
   }

@@ -36,7 +36,7 @@ import {
 } from "./_memory.ts";
 import { filteredText, filtersUsed, inPhrase } from "./_filtered.ts";
 import { isUndated } from "../session_time.ts";
-import { monthWithoutYear, type TimeHint, yearsBefore } from "../search/timewords.ts";
+import { monthWithoutYear, noSuchDay, type TimeHint, yearsBefore } from "../search/timewords.ts";
 import { parseSince } from "../query.ts";
 import { lastWindow, windowLine } from "./last_window.ts";
 
@@ -49,7 +49,8 @@ export const lastCmd: CommandSpec = {
     "[--harness <id>] [--project <text>] [--since <30d|date>] [--model <text>] [--junk] [--json]",
   maxPositionals: 1,
   // `deja last 30 days`, `deja last 2 weeks` (trial 17b: refused, 'days' unexpected).
-  wordsFit: (words) => lastWindow(words) !== undefined,
+  // A month's day it has not (`feb 30`) fits too, to be refused by name.
+  wordsFit: (words) => lastWindow(words) !== undefined || noSuchDay(words.join(" ")) !== undefined,
   count: true,
   options: {
     limit: {
@@ -165,6 +166,14 @@ export function parseLast(a: Args, now = Date.now()): LastArgs {
       ? `${day.slice(0, 8)}${String(new Date(y, m, 0).getDate()).padStart(2, "0")}`
       : `${y}-12-31`;
     throw new DejaError(`'${day}' is no calendar day`, `give one that is: deja last ${last}`, 2);
+  }
+  const other = noSuchDay(a.positionals.join(" "));
+  if (other) {
+    throw new DejaError(
+      `'${a.positionals.join(" ")}' is no calendar day`,
+      `give one that is: deja last ${other}`,
+      2,
+    );
   }
   if (nText !== undefined && given === undefined) {
     throw new DejaError(

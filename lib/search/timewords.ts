@@ -173,6 +173,22 @@ function pointExists(text: string): boolean {
 }
 
 /**
+ * When `text` is a month's day alone (`feb 30`, `31 april`, `on april 31st 2026`) that no
+ * calendar holds: the same month with its last day, as typed (`feb 28 2025`), to offer in its
+ * place. Undefined for anything else (trial 64: `deja last "feb 30"` was told it takes a
+ * number).
+ */
+export function noSuchDay(text: string): string | undefined {
+  const t = text.trim().replace(/^on\s+/i, "");
+  if (!new RegExp(`^(?:${MONTH_DAY})$`, "i").test(t)) return undefined;
+  const p = pointParts(t);
+  if (p.month === undefined || p.day === undefined || dayExists(p)) return undefined;
+  const name = new RegExp(`\\b(${MONTH_NAMES})\\b`, "i").exec(t)![1];
+  const last = new Date(p.year ?? 2024, p.month + 1, 0).getDate();
+  return `${name} ${last}${p.year === undefined ? "" : ` ${p.year}`}`;
+}
+
+/**
  * Whether the day typed exists: a month 0-11 and a day within it (February 29 of a year not
  * typed is one). A month or year alone is always one.
  */
