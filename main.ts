@@ -98,8 +98,9 @@ export async function main(io: IO): Promise<number> {
   let entry = COMMANDS.find((c) => c.name === first);
   if (!entry?.protocol) {
     io = humanIO(io);
+    // Not to a run told to print nothing unless something failed (`deja index -q` from cron).
     const zone = zoneWarning(io.env);
-    if (zone) io.err(zone);
+    if (zone && !rest.includes("-q") && !rest.includes("--quiet")) io.err(zone);
   }
   let argv = rest;
   // A bare 'deja <words>' is a search, also when the first word looks like a mistyped

@@ -54,6 +54,6 @@ export function quickIndex(argv: readonly string[], io: IO): number | null {
   const human = humanIO(io);
   // As main.ts does before any command.
   const zone = zoneWarning(env);
-  if (zone) human.err(zone);
+  if (zone && !quiet) human.err(zone);
   return reportIndex(d, { json, quiet }, human);
 }

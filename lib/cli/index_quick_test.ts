@@ -123,4 +123,10 @@ Deno.test("index_quick: a TZ deja cannot read is warned of as main.ts warns befo
   assertEquals(q.code, 0);
   assert(q.err.includes("TZ=Nowhere/Atlantis"), q.err);
   assertEquals(q.err, m.err);
+  // Not to a quiet run ("print nothing unless something failed"), quick or not.
+  assertEquals(quick(env, ["index", "--quiet"]), { code: 0, out: "", err: "" });
+  for (const flag of ["--quiet", "-q"]) {
+    const r = await runMain(env, ["index", flag]);
+    assertEquals([r.code, r.out, r.err], [0, "", ""], flag);
+  }
 });
