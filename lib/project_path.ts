@@ -168,3 +168,17 @@ export function indexedProject(
     2,
   );
 }
+
+/**
+ * Whether projects `a` and `b` are one: the same folder, or one inside the other (a session
+ * run in a subfolder); separators aside, a Windows path's case aside.
+ */
+export function sameProject(a: string, b: string): boolean {
+  const key = (p: string) => {
+    const k = projectKey(p).replace(/(?<=.)\/+$/, "");
+    return isWindowsPath(p) ? k.toLowerCase() : k;
+  };
+  const [x, y] = [key(a), key(b)];
+  const inside = (p: string, q: string) => p.startsWith(q.endsWith("/") ? q : q + "/");
+  return x === y || inside(x, y) || inside(y, x);
+}

@@ -75,7 +75,7 @@ export async function crushParts(
   if (live?.failure && live.failure.callId !== c?.fail) {
     const f = live.failure;
     parts.push({
-      said: fixNote(store, f.output, current, seen, CRUSH_ITEM.fix),
+      said: fixNote(store, f.output, current, seen, CRUSH_ITEM.fix, where.project),
       advance: (s) => void (cursor(s).fail = f.callId),
       budget: CRUSH_ITEM.fix,
       order: 4,

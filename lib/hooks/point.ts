@@ -18,6 +18,7 @@ import type { Store } from "../store.ts";
 import { Q } from "../schema.ts";
 import { lastSegment } from "../../core/paths.ts";
 import { absoluteTarget } from "../memory/paths.ts";
+import { sameProject } from "../project_path.ts";
 import { movesAfter } from "../memory/moves.ts";
 import { findFixes, fixRecord, NOT_CHECKED } from "../memory/fix.ts";
 import { outcomeLabel, runFacts, runFailed } from "../memory/outcome.ts";
@@ -193,6 +194,7 @@ export function fixNote(
   current: Current,
   seen: Set<string>,
   budget: number,
+  dir?: string,
 ): Said | null {
   const text = output.length > 16_384
     ? output.slice(0, 2048) + "\n" + output.slice(-14_000)
@@ -213,6 +215,18 @@ export function fixNote(
     (!res.specific || f.specific)
   ).slice(0, 2);
   if (!fixes.length) return null;
+  // A fix from another project says which (trial 62: a Windows `pwsh` run offered in a k3s
+  // project as if it were its own).
+  const here = dir === undefined ? undefined : projectSessions(store, dir, 1)?.project ?? dir;
+  const projects = new Map(
+    Q.sessionsByIds.all(store, {
+      ids: JSON.stringify(fixes.map((f) => f.examples[0]?.sessionRowId).filter(Boolean)),
+    }).map((r) => [r.id, r.project]),
+  );
+  const elsewhere = (id: number | undefined) => {
+    const p = id === undefined ? null : projects.get(id);
+    return here !== undefined && p && !sameProject(p, here) ? p : undefined;
+  };
   const lines = [
     `This error came up before (${
       plural(res.seen, "session")
@@ -220,6 +234,7 @@ export function fixNote(
   ];
   for (const f of fixes) {
     const ex = f.examples[0];
+    const other = elsewhere(ex?.sessionRowId);
     // What was edited before it ran is the fix of a re-run (trial 16: "run it again" alone),
     // said first: the edit, then the run that passed (trial 38: "after X failed once Y was
     // edited" read as if the edit had made it fail).
@@ -233,7 +248,7 @@ export function fixNote(
         plural(f.sessions, "session")
       }, ${fixRecord(f)}${f.checked ? "" : `, ${NOT_CHECKED}`}, last ${day(f.last)}${
         ex ? `; after \`${oneLine(normalCommand(ex.failed), Math.min(80, width))}\` failed` : ""
-      })`;
+      }${other ? `; in another project, ${oneLine(other, Math.min(80, width))}` : ""})`;
     // Long commands are cut shorter rather than the line left out (a caveat in full, trial 48).
     const room = budget - byteLength(lines.join("\n")) - 1;
     const full = line(120);

@@ -175,3 +175,37 @@ Deno.test("the fix note says why a fix is not checked, as deja fix does", async 
     ix.cleanup();
   }
 });
+
+Deno.test("the fix note names the project a fix comes from when it is not the agent's", async () => {
+  // Trial 62: a Windows `pwsh` run was offered in a k3s project with no word of where it ran.
+  const ix = await indexSessions([{
+    id: "e1e10021-0000-4000-8000-000000000021",
+    cwd: "/w/svc",
+    start: "2026-08-01T10:00:00Z",
+    turns: [
+      { bash: "node server.js", out: "Error: Cannot find module 'express'", exit: 1 },
+      { bash: "npm install express", out: "added 60 packages", exit: 0 },
+      { bash: "node server.js", out: "listening", exit: 0 },
+    ],
+  }, {
+    id: "e1e10022-0000-4000-8000-000000000022",
+    cwd: "/w/other",
+    start: "2026-08-03T10:00:00Z",
+    turns: [{ user: "hello" }],
+  }]);
+  try {
+    const current = { rows: new Set<number>(), hidden: new Set<number>() };
+    const err = "Error: Cannot find module 'express'";
+    const at = (dir?: string) => fixNote(ix.store, err, current, new Set(), 2000, dir)?.text ?? "";
+    assertStringIncludes(at("/w/other"), "; in another project, /w/svc)");
+    assertStringIncludes(at("/w/other/sub"), "; in another project, /w/svc)");
+    // Its own project, a folder inside it, or no folder known: nothing said.
+    for (const dir of ["/w/svc", "/w/svc/src", "/w/svc/", undefined]) {
+      const text = at(dir);
+      assert(text.includes("npm install express"), text);
+      assert(!text.includes("another project"), `${dir}: ${text}`);
+    }
+  } finally {
+    ix.cleanup();
+  }
+});

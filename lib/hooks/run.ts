@@ -277,7 +277,7 @@ async function parts(name: HookName, c: Ctx): Promise<Part[]> {
   if (name === "hook-tool-after") {
     const text = isShellTool(t.tool) ? failureText(c.event) : undefined;
     const b = body(BUDGET.tool);
-    return text ? [{ said: fixNote(c.store, text, c.current, c.seen, b), budget: b }] : [];
+    return text ? [{ said: fixNote(c.store, text, c.current, c.seen, b, c.dir), budget: b }] : [];
   }
   const out: Part[] = [];
   if (c.dialect.allInTool) {

@@ -9,6 +9,8 @@
 import type { Store } from "../store.ts";
 import { AmbiguousSession, NoSessionMatch, shortRef } from "../sessions.ts";
 import { DejaError } from "../../core/errors.ts";
+import { Q } from "../schema.ts";
+import { sameProject } from "../project_path.ts";
 import { CTX_BUDGET, sessionDigest } from "../memory/digest.ts";
 import { type Missed, pickSession } from "../memory/pick.ts";
 import { defaultHidden, type HideOptions, searchHiding } from "../search/sessions.ts";
@@ -222,6 +224,20 @@ export function fixAnswer(store: Store, error: string, f: Filters): string {
       : "";
     return `${r.message[0].toUpperCase()}${r.message.slice(1)}.${held}${looked}`;
   }
+  // An example from another project than the server's says which (trial 62: a Windows
+  // `pwsh` run offered in a k3s project with no word of where it ran).
+  const here = f.hide?.here ? enclosingProject(store, f.hide.here) ?? f.hide.here : undefined;
+  const projects = new Map(
+    Q.sessionsByIds.all(store, {
+      ids: JSON.stringify(r.fixes.flatMap((x) => x.examples.map((e) => e.sessionRowId))),
+    }).map((s) => [s.id, s.project]),
+  );
+  const elsewhere = (id: number) => {
+    const p = projects.get(id);
+    return here !== undefined && p && !sameProject(p, here)
+      ? `, in another project, ${oneLineForAgent(p, 120)}`
+      : "";
+  };
   const blocks = r.fixes.map((x, i) => {
     const lines = [
       `${i + 1}. ${oneLineForAgent(commandOneLine(x.adapted?.command ?? x.command), 300)}${
@@ -242,7 +258,7 @@ export function fixAnswer(store: Store, error: string, f: Filters): string {
       lines.push(
         `   after ${oneLineForAgent(e.failed, 120)} failed in ${
           shortRef(store, e.harness, e.session)
-        } (${e.harness})${edited}`,
+        } (${e.harness})${elsewhere(e.sessionRowId)}${edited}`,
       );
     }
     return lines.join("\n");

@@ -134,6 +134,16 @@ Deno.test("context takes an id, fix the error text and how the command words", a
     );
     assertStringIncludes(fix, "1. npm install express");
     assertStringIncludes(fix, "after node server.js failed in 71710001 (claude)");
+    // Asked from another folder than the session's project, the example says where it ran
+    // (trial 62); from the project or a folder in it, nothing more.
+    assertStringIncludes(fix, "failed in 71710001 (claude), in another project, /w/svc");
+    for (const cwd of ["/w/svc", "/w/svc/lib"]) {
+      const own = text(
+        await call(ix, { mode: "fix", error: "Error: Cannot find module 'express'" }, cwd),
+      );
+      assertStringIncludes(own, "after node server.js failed in 71710001 (claude)");
+      assert(!own.includes("another project"), own);
+    }
     const viaQuery = text(
       await call(ix, { mode: "fix", query: "Error: Cannot find module 'express'" }),
     );
