@@ -125,6 +125,47 @@ Deno.test("search matches a pasted error from another run by its signature", () 
     assertEquals(r.nothingMatched, false);
   }));
 
+Deno.test("a pasted error whose words a session only holds scattered is no match", () =>
+  // Trial 65: `Error: ENOENT: no such file or directory, open 'package.json'`, in no store,
+  // "matched by error signature" a table of notes holding `no`, `file`, `directory`, `open`;
+  // `ls: cannot access 'build': No such file or directory` matched a session holding its
+  // words over several events.
+  withMemIndex([
+    ...HISTORY,
+    {
+      id: "s-notes",
+      events: [[
+        "assistant",
+        "| Error budget | No such plan yet: the file list stays open, or the directory moves |",
+      ]],
+    },
+    {
+      id: "s-apart",
+      events: [
+        ["user", "ls the build folder"],
+        ["assistant", "I cannot access it: no such file here, or the directory moved"],
+      ],
+    },
+    {
+      id: "s-enoent",
+      events: [{
+        kind: "tool_result",
+        text: "Error: ENOENT: no such file or directory, open '/srv/web/package.json'",
+        result: { isError: true },
+      }],
+    },
+  ], (s) => {
+    const scattered = search(s, "Error: ENOENT: no such file or directory, open 'tsconfig.json'");
+    // The session holding it as written matches, whatever file it named; the notes do not.
+    assertEquals(scattered.tier, "error");
+    assertEquals(scattered.results.map((r) => r.id), ["s-enoent"]);
+    const gone = search(s, "Error: EACCES: no such file or directory, open 'a.json'");
+    assert(!gone.results.some((r) => r.id === "s-notes"), gone.results.map((r) => r.id).join());
+    const ls = search(s, "ls: cannot access 'build': No such file or directory");
+    assertEquals(ls.nothingMatched, true, ls.tier);
+    assert(ls.tier !== "session" && ls.tier !== "error", ls.tier);
+  }));
+
 Deno.test("search ranks by relevance and says nothing matched when no session holds every word", () =>
   withHistory((s) => {
     const r = search(s, "why is the worker pod crashlooping with a short probe?");

@@ -7,7 +7,12 @@
  * distinctive words (those not merely saying "error", lib/memory/signature.ts
  * `SAYS_ERROR`) — a word the history nowhere holds counts as missing, so
  * `API Error: Repeated 529 Overloaded errors` is not matched by a session
- * about API keys that mentions an error. Counts as a match.
+ * about API keys that mentions an error. And the event holds some of the error's
+ * wording as written: {@link MIN_RUN} of the signature's words in a row (all of a shorter
+ * signature), so a long text that only holds its words scattered (`no`, `file`,
+ * `directory`, `open` in a table of notes) is no match (trial 65: `Error: ENOENT: no such
+ * file or directory, open 'package.json'`, in no session, "matched by error signature" two
+ * sessions about other things). Counts as a match.
  *
  * @module
  */
@@ -31,12 +36,34 @@ const KIND: Record<string, number> = { tool_result: 1, user: 0.9, assistant: 0.8
 /** The signature words of an error-shaped query (empty when it does not look like one). */
 export function errorWords(query: string): string[] {
   const words = new Set<string>();
-  for (const line of query.split(/\r?\n/).slice(0, 40)) {
-    if (!ERROR_LINE.test(line)) continue;
+  for (const line of errorLines(query)) {
     for (const w of tokens(signature(line))) if (w.length > 1 && !STOP_WORDS.has(w)) words.add(w);
     if (words.size >= 24) break;
   }
   return words.size >= 2 ? [...words] : [];
+}
+
+/** The lines of `query` that report an error (of its first 40). */
+function errorLines(query: string): string[] {
+  return query.split(/\r?\n/).slice(0, 40).filter((l) => ERROR_LINE.test(l));
+}
+
+/** Words of an error's signature an event must hold in a row (all of a shorter signature). */
+export const MIN_RUN = 3;
+
+/**
+ * Every {@link MIN_RUN} words in a row of each error line's signature, as ` a b c ` (with
+ * the spaces around, to look for in an event's words joined so): what an event holding the
+ * error as written holds in a row, whatever a path or number cut out of the signature was.
+ */
+export function errorRuns(query: string): string[] {
+  const out = new Set<string>();
+  for (const line of errorLines(query)) {
+    const ws = tokens(signature(line));
+    const k = Math.min(MIN_RUN, ws.length);
+    for (let i = 0; k > 0 && i + k <= ws.length; i++) out.add(` ${ws.slice(i, i + k).join(" ")} `);
+  }
+  return [...out];
 }
 
 /**
@@ -77,6 +104,7 @@ export function errorTier(
   const all = errorWords(query);
   const words = all.filter((w) => stats.docs(w) > 0);
   if (words.length < 2) return empty;
+  const runs = errorRuns(query);
   const distinct = all.filter((w) => !SAYS_ERROR.has(w));
   const needDistinct = Math.ceil(MIN_DISTINCT * distinct.length);
   const n = Math.max(1, Q.eventCount.get(stats.store, {})!.n);
@@ -93,7 +121,8 @@ export function errorTier(
   ) texts.set(r.id, r.text);
   const bySession = new Map<number, ScoredEvent[]>();
   for (const r of rows) {
-    const have = new Set(tokens((texts.get(r.event_id) ?? "").slice(0, 32_000)));
+    const seq = tokens((texts.get(r.event_id) ?? "").slice(0, 32_000));
+    const have = new Set(seq);
     let got = 0;
     let held = 0;
     for (const w of words) {
@@ -105,6 +134,8 @@ export function errorTier(
     const cover = got / total;
     if (cover < MIN_COVER || held < 2) continue;
     if (distinct.filter((w) => have.has(w)).length < needDistinct) continue;
+    const inRow = ` ${seq.join(" ")} `;
+    if (!runs.some((run) => inRow.includes(run))) continue;
     const sc = 10 * cover * cover * (KIND[r.kind] ?? 0.8) * (r.flags & ERROR ? 1.2 : 1);
     const sid = rootOf(r.session_id);
     let l = bySession.get(sid);

@@ -120,6 +120,7 @@ export function ladder(
   const none: LadderResult = { tier: "none", scores: new Map(), alts: [], changes: [] };
   if (!parsed.parts.length) return none;
   const long = isLong(query, parsed);
+  const errorShaped = !literalOnly && ERROR_LINE.test(query);
   // A quoted phrase matches contiguously or not at all, at every tier.
   let held: Set<number> | undefined | null = null;
   const phrases = () =>
@@ -138,6 +139,11 @@ export function ladder(
     if (t === "substring" && ex.changes.every((c) => isForms(stats, c.from, c.to))) continue;
     const scores = literalMatch(stats, ex.alts, f, rootOf, ex.confirm);
     if (!scores.size) continue;
+    // A pasted error that no single event holds: its words scattered over a session are no
+    // sighting of it (trial 65: `ls: cannot access 'build': No such file or directory`, in no
+    // store, listed a session holding `ls`, `build`, `file` … apart, exit 0). The error tier
+    // below looks for it as written.
+    if (errorShaped && [...scores.values()].every((s) => s.spread)) continue;
     // A long query no single event holds whole: its matches are words scattered over
     // sessions, and a session holding most of it together competes (see `withRelevance`).
     if (long && !ABLATE.compete && [...scores.values()].every((s) => s.spread)) {
