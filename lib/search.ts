@@ -678,10 +678,11 @@ function run(store: Store, query: string, o: SearchOptions): SearchResult {
   if (tier === "relevance" && results.length) {
     relatedOnly(stats, query, results, holders, lad.spelt?.map((x) => x.to[0]));
   }
-  // Sessions left out that hold every word: said when the shown results are less
-  // literal than those (or there are none), so a hidden exact hit is not silent.
+  // Sessions left out that hold every word, counted whatever was found (trial 65: `hello
+  // world` said `hidden: 0` and no hint while four throwaway sessions held it), so a hidden
+  // exact hit is never silent.
   let hidden = 0;
-  if ((!results.length || tier !== "exact") && junk.length) {
+  if (junk.length) {
     const all = parsed.parts.map((p) => ftsAny([p.tokens]));
     hidden = new Set(
       matchRows(

@@ -93,3 +93,30 @@ Deno.test("a search whose exact hits are all hidden says how many, even when wea
     s.close();
   }
 });
+
+Deno.test("a search counts the hidden sessions holding every word beside exact hits too", async () => {
+  // Trial 65: `hello world` said `hidden: 0` and no hint while four throwaway sessions held it.
+  const { env } = setup();
+  const sid = "efefefef-0000-4000-8000-000000000003";
+  const rec = {
+    type: "user",
+    sessionId: sid,
+    uuid: "u3",
+    cwd: join(env.home, "work", "app"),
+    timestamp: "2026-11-02T10:00:00Z",
+    message: { role: "user", content: "the quasarwidget keeps crashing here too" },
+  };
+  writeFileSync(
+    join(env.get("DEJA_CLAUDE_ROOT")!, "-x", `${sid}.jsonl`),
+    JSON.stringify(rec) + "\n",
+  );
+  await runIndex(env, parsers.filter((p) => p.id === "claude"));
+  const s = Store.open(indexPath(env));
+  try {
+    const r = search(s, "quasarwidget crashing", { hideThrowaway: true, env });
+    assertEquals([r.tier, r.results.map((x) => x.id), r.hidden], ["exact", [sid], 1]);
+    assertEquals(search(s, "quasarwidget crashing", { env }).hidden, 0);
+  } finally {
+    s.close();
+  }
+});
