@@ -93,6 +93,10 @@ export const SEARCH_Q = {
   undatedIds: query<NoParams, { id: number }>(`SELECT id FROM sessions s WHERE ${UNDATED}`),
   /** An upper bound of the number of events (for IDF). */
   eventCount: query<NoParams, N>(`SELECT COALESCE(MAX(id), 0) AS n FROM events`),
+  /** Stores whose read cut a record's middle past its size limit (lib/prepare.ts `cut_long`). */
+  sourcesShortened: query<NoParams, N>(
+    `SELECT count(*) AS n FROM sources WHERE skipped LIKE '%"cut_long"%'`,
+  ),
   /**
    * Adds the terms of `terms` (a JSON array) to the vocabulary, in one statement: the
    * vocab_ai trigger then writes vocab_tri once per statement, not a small FTS5 segment

@@ -10,7 +10,7 @@
 import { speaker } from "../speaker.ts";
 import type { Args, CommandSpec } from "./common.ts";
 import { colors, fmtSessionTime, intOpt, isoTime, opt, printJson } from "./common.ts";
-import { oneLine, tilde } from "../../core/text.ts";
+import { oneLine, plural, tilde } from "../../core/text.ts";
 import type { IO } from "../../core/runtime.ts";
 import { indexPath, Store } from "../store.ts";
 import { DejaError } from "../../core/errors.ts";
@@ -142,6 +142,11 @@ export interface SearchData {
   apart?: ApartWord[];
   /** Sessions matching the query that `--since` left out as undated (lib/session_time.ts). */
   undated: number;
+  /**
+   * When nothing matched: stores indexed in part, a record's middle past its size limit not
+   * searchable (trial 65: `deja Geminiaeus` said nothing matched of a word in such a middle).
+   */
+  shortened?: number;
   /** Files the query names, with how many sessions changed each, when nothing matched exactly. */
   changed?: Array<{ file: string; sessions: number }>;
   /** The query as typed, when nothing matched it and it is an indexed session's id (prefix). */
@@ -299,6 +304,7 @@ export async function searchData(
     }
   }
   const undated = args.since === undefined ? 0 : undatedLeftOut(store, args.query, opts);
+  const shortened = result.nothingMatched ? Q.sourcesShortened.get(store, {})!.n : 0;
   let unquoted: SearchData["unquoted"];
   if (result.nothingMatched && !args.regex && args.query.includes('"')) {
     const query = args.query.replaceAll('"', " ").replace(/\s+/g, " ").trim();
@@ -363,6 +369,7 @@ export async function searchData(
     warning,
     filtered,
     undated,
+    ...(shortened ? { shortened } : {}),
     ...(unquoted ? { unquoted } : {}),
     ...(absent ? { absent } : {}),
     ...(apart ? { apart } : {}),
@@ -676,6 +683,14 @@ function hintsText(d: SearchData, args: Pick<SearchArgs, "query" | "regex">): st
   if (!found || !(d.result.nothingMatched && d.result.hidden > 0)) hiddenHint(io, d.result.hidden);
   if (found && d.filtered) io.err(literalOutsideHint(d.filtered));
   undatedHint(io, d.undated);
+  if (d.shortened) {
+    io.err(
+      `hint: ${plural(d.shortened, "store")} ${
+        d.shortened === 1 ? "was" : "were"
+      } indexed in part (the middle of a record past its size limit is not searchable); ` +
+        "deja sources --verbose names them\n",
+    );
+  }
   unquotedHint(io, d.unquoted);
   absentHint(io, d.absent);
   if (d.modelOf) {

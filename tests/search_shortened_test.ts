@@ -1,0 +1,42 @@
+/**
+ * A search that found nothing says when some stores were indexed in part: a record's middle
+ * past its size limit is not searchable (trial 65: `deja Geminiaeus` said only "nothing
+ * matched" of a word in such a middle).
+ */
+import { assert, assertEquals, assertStringIncludes } from "./_assert.ts";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { testEnv } from "./_fixture.ts";
+import { claudeLine } from "./_memory.ts";
+import { runMain } from "./_cli_io.ts";
+import { MAX_TEXT } from "../lib/prepare.ts";
+import { tempDir } from "./_tmp.ts";
+
+Deno.test("nothing matched says how many stores were indexed in part, text and JSON", async () => {
+  const dir = tempDir("deja-short-");
+  const proj = join(dir, "projects", "-w-app");
+  mkdirSync(proj, { recursive: true });
+  const env = testEnv(join(dir, "home"), {
+    DEJA_HOME: join(dir, "deja"),
+    DEJA_CLAUDE_ROOT: join(dir, "projects"),
+  });
+  const sid = "5a5a5a5a-0000-4000-8000-000000000001";
+  const pad = "lorem ipsum ".repeat(MAX_TEXT / 6);
+  writeFileSync(
+    join(proj, `${sid}.jsonl`),
+    claudeLine(0, "the build is green again", sid) +
+      claudeLine(2, `${pad} zorblaxian ${pad}`, sid),
+  );
+  assertEquals((await runMain(env, ["index", "--quiet"])).code, 0);
+  const hint = "hint: 1 store was indexed in part (the middle of a record past its size limit " +
+    "is not searchable); deja sources --verbose names them\n";
+  const gone = await runMain(env, ["search", "zorblaxian"]);
+  assertEquals(gone.code, 1);
+  assertStringIncludes(gone.err, hint);
+  const json = JSON.parse((await runMain(env, ["search", "zorblaxian", "--json"])).out);
+  assert(json.hints.includes(hint.slice(6, -1)), JSON.stringify(json.hints));
+  // Found, nothing to say.
+  const found = await runMain(env, ["search", "green"]);
+  assertEquals(found.code, 0);
+  assert(!found.err.includes("indexed in part"), found.err);
+});
