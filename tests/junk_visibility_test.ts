@@ -31,6 +31,22 @@ function setup() {
   return { env };
 }
 
+/** Writes a one-prompt Claude session of project `cwd` beside setup()'s throwaway one. */
+function addSession(env: ReturnType<typeof testEnv>, sid: string, cwd: string, content: string) {
+  const rec = {
+    type: "user",
+    sessionId: sid,
+    uuid: `u-${sid.slice(0, 4)}`,
+    cwd,
+    timestamp: "2026-11-02T10:00:00Z",
+    message: { role: "user", content },
+  };
+  writeFileSync(
+    join(env.get("DEJA_CLAUDE_ROOT")!, "-x", `${sid}.jsonl`),
+    JSON.stringify(rec) + "\n",
+  );
+}
+
 Deno.test("a throwaway project is hidden by default but shown when one works in it or names it", async () => {
   const { env } = setup();
   await runIndex(env, parsers.filter((p) => p.id === "claude"));
@@ -68,20 +84,8 @@ Deno.test("notes are never hidden as throwaway, whatever their project", () => {
 
 Deno.test("a search whose exact hits are all hidden says how many, even when weaker hits show", async () => {
   const { env } = setup();
-  const home = env.home;
   const sid = "cdcdcdcd-0000-4000-8000-000000000002";
-  const rec = {
-    type: "user",
-    sessionId: sid,
-    uuid: "u2",
-    cwd: join(home, "work", "app"),
-    timestamp: "2026-11-02T10:00:00Z",
-    message: { role: "user", content: "ship the quasarwidgetsuite release" },
-  };
-  writeFileSync(
-    join(env.get("DEJA_CLAUDE_ROOT")!, "-x", `${sid}.jsonl`),
-    JSON.stringify(rec) + "\n",
-  );
+  addSession(env, sid, join(env.home, "work", "app"), "ship the quasarwidgetsuite release");
   await runIndex(env, parsers.filter((p) => p.id === "claude"));
   const s = Store.open(indexPath(env));
   try {
@@ -98,18 +102,7 @@ Deno.test("a search counts the hidden sessions holding every word beside exact h
   // Trial 65: `hello world` said `hidden: 0` and no hint while four throwaway sessions held it.
   const { env } = setup();
   const sid = "efefefef-0000-4000-8000-000000000003";
-  const rec = {
-    type: "user",
-    sessionId: sid,
-    uuid: "u3",
-    cwd: join(env.home, "work", "app"),
-    timestamp: "2026-11-02T10:00:00Z",
-    message: { role: "user", content: "the quasarwidget keeps crashing here too" },
-  };
-  writeFileSync(
-    join(env.get("DEJA_CLAUDE_ROOT")!, "-x", `${sid}.jsonl`),
-    JSON.stringify(rec) + "\n",
-  );
+  addSession(env, sid, join(env.home, "work", "app"), "the quasarwidget keeps crashing here too");
   await runIndex(env, parsers.filter((p) => p.id === "claude"));
   const s = Store.open(indexPath(env));
   try {

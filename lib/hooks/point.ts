@@ -18,9 +18,8 @@ import type { Store } from "../store.ts";
 import { Q } from "../schema.ts";
 import { lastSegment } from "../../core/paths.ts";
 import { absoluteTarget } from "../memory/paths.ts";
-import { sameProject } from "../project_path.ts";
 import { movesAfter } from "../memory/moves.ts";
-import { findFixes, fixRecord, NOT_CHECKED } from "../memory/fix.ts";
+import { findFixes, fixRecord, NOT_CHECKED, projectsElsewhere } from "../memory/fix.ts";
 import { outcomeLabel, runFacts, runFailed } from "../memory/outcome.ts";
 import { checkedNext, concludes, displayPath, gist, sentences } from "../memory/text.ts";
 import { byteLength, commandOneLine, oneLine, plural } from "../../core/text.ts";
@@ -218,15 +217,11 @@ export function fixNote(
   // A fix from another project says which (trial 62: a Windows `pwsh` run offered in a k3s
   // project as if it were its own).
   const here = dir === undefined ? undefined : projectSessions(store, dir, 1)?.project ?? dir;
-  const projects = new Map(
-    Q.sessionsByIds.all(store, {
-      ids: JSON.stringify(fixes.map((f) => f.examples[0]?.sessionRowId).filter(Boolean)),
-    }).map((r) => [r.id, r.project]),
+  const away = projectsElsewhere(
+    store,
+    fixes.flatMap((f) => f.examples.slice(0, 1).map((e) => e.sessionRowId)),
+    here,
   );
-  const elsewhere = (id: number | undefined) => {
-    const p = id === undefined ? null : projects.get(id);
-    return here !== undefined && p && !sameProject(p, here) ? p : undefined;
-  };
   const lines = [
     `This error came up before (${
       plural(res.seen, "session")
@@ -234,7 +229,7 @@ export function fixNote(
   ];
   for (const f of fixes) {
     const ex = f.examples[0];
-    const other = elsewhere(ex?.sessionRowId);
+    const other = ex && away.get(ex.sessionRowId);
     // What was edited before it ran is the fix of a re-run (trial 16: "run it again" alone),
     // said first: the edit, then the run that passed (trial 38: "after X failed once Y was
     // edited" read as if the edit had made it fail).

@@ -9,15 +9,13 @@
 import type { Store } from "../store.ts";
 import { AmbiguousSession, NoSessionMatch, shortRef } from "../sessions.ts";
 import { DejaError } from "../../core/errors.ts";
-import { Q } from "../schema.ts";
-import { sameProject } from "../project_path.ts";
 import { CTX_BUDGET, sessionDigest } from "../memory/digest.ts";
 import { type Missed, pickSession } from "../memory/pick.ts";
 import { defaultHidden, type HideOptions, searchHiding } from "../search/sessions.ts";
 import { blame, type BlameSession } from "../memory/blame.ts";
 import { foundPath, matchLabel, splitLine } from "../memory/paths.ts";
 import { describeSession } from "../memory/last.ts";
-import { findFixes, fixRecord, NOT_CHECKED } from "../memory/fix.ts";
+import { findFixes, fixRecord, NOT_CHECKED, projectsElsewhere } from "../memory/fix.ts";
 import { enclosingProject, type HowResult, howRuns } from "../memory/how.ts";
 import { outcomeMix } from "../memory/outcome.ts";
 import { localTime, sessionTime } from "../memory/text.ts";
@@ -227,16 +225,14 @@ export function fixAnswer(store: Store, error: string, f: Filters): string {
   // An example from another project than the server's says which (trial 62: a Windows
   // `pwsh` run offered in a k3s project with no word of where it ran).
   const here = f.hide?.here ? enclosingProject(store, f.hide.here) ?? f.hide.here : undefined;
-  const projects = new Map(
-    Q.sessionsByIds.all(store, {
-      ids: JSON.stringify(r.fixes.flatMap((x) => x.examples.map((e) => e.sessionRowId))),
-    }).map((s) => [s.id, s.project]),
+  const away = projectsElsewhere(
+    store,
+    r.fixes.flatMap((x) => x.examples.map((e) => e.sessionRowId)),
+    here,
   );
   const elsewhere = (id: number) => {
-    const p = projects.get(id);
-    return here !== undefined && p && !sameProject(p, here)
-      ? `, in another project, ${oneLineForAgent(p, 120)}`
-      : "";
+    const p = away.get(id);
+    return p ? `, in another project, ${oneLineForAgent(p, 120)}` : "";
   };
   const blocks = r.fixes.map((x, i) => {
     const lines = [

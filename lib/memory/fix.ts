@@ -30,6 +30,7 @@
 import { datedFirst, hasFileTime, isUndated, newerFirst, timeRank } from "../session_time.ts";
 import type { Store } from "../store.ts";
 import { Q } from "../schema.ts";
+import { sameProject } from "../project_path.ts";
 import type { SessionRow } from "../rows.ts";
 import { tokens } from "../query.ts";
 import {
@@ -933,4 +934,22 @@ function editedBetween(store: Store, sid: number, from: number, to: number): str
   const paths = rows.filter((r) => r.op !== "read" && r.failed !== 1 && r.seq > from && r.seq < to)
     .map((r) => r.path);
   return [...new Set(paths)];
+}
+
+/**
+ * The projects of the sessions of row ids `ids` that are not `here`'s (see
+ * {@link sameProject}), by row id: where a fix the hook or MCP offers ran, said when it is not
+ * the asker's project. Empty when `here` is unknown.
+ */
+export function projectsElsewhere(
+  store: Store,
+  ids: readonly number[],
+  here: string | undefined,
+): Map<number, string> {
+  const out = new Map<number, string>();
+  if (here === undefined || !ids.length) return out;
+  for (const r of Q.sessionsByIds.all(store, { ids: JSON.stringify([...new Set(ids)]) })) {
+    if (r.project && !sameProject(r.project, here)) out.set(r.id, r.project);
+  }
+  return out;
 }
