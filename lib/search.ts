@@ -417,9 +417,10 @@ function run(store: Store, query: string, o: SearchOptions): SearchResult {
     stats,
     phrase,
   );
+  const typed: Map<number, number>[] = [];
   if (tier !== "error" && tier !== "none") {
     const b = tier === "relevance" && !ABLATE.relevanceLength ? B_RELEVANCE : B;
-    rescore(stats, cache, scores, alts, f, lad.weights, b, tier === "relevance", lad.counts);
+    rescore(stats, cache, scores, alts, f, lad.weights, b, tier === "relevance", lad.counts, typed);
   }
   trace("search: rescored");
   if (lad.coord) {
@@ -427,7 +428,16 @@ function run(store: Store, query: string, o: SearchOptions): SearchResult {
     trace("search: concepts coordinated");
   }
   if (tier === "relevance" || lad.widened?.tier === "relevance") {
-    rerankFielded(stats, cache, scores, alts, lad.weights, lad.coord?.concepts, lad.phraseWords);
+    rerankFielded(
+      stats,
+      cache,
+      scores,
+      alts,
+      lad.weights,
+      lad.coord?.concepts,
+      lad.phraseWords,
+      typed,
+    );
     trace("search: fielded rerank");
   } else if (tier === "exact" || tier === "substring" || tier === "stemmed" || tier === "close") {
     liftLiteralHeads(stats, cache, scores, alts);

@@ -236,6 +236,11 @@ export function rerankFielded(
   weights?: number[][],
   concepts?: Concept[],
   phrases?: ReadonlySet<string>,
+  /**
+   * Per query word, per root session, its events holding the word as typed or in a form,
+   * -1 when only related words of it (lib/search/sessionrank.ts `rescore`).
+   */
+  typed?: Map<number, number>[],
 ): void {
   if (ABLATE.fielded || scores.size < 2 || alts.length < 2) return;
   const top = [...scores.values()].sort((a, b) => b.score - a.score).slice(0, RERANKED);
@@ -253,6 +258,7 @@ export function rerankFielded(
     return idf(n, Math.max(0, ...dfs));
   });
   const total = termIdf.reduce((a, b) => a + b, 0) || 1;
+  const before = new Map(top.map((s) => [s.sessionId, s.score]));
   for (const s of top) {
     const head = held.get(s.sessionId);
     if (!head) continue;
@@ -262,6 +268,53 @@ export function rerankFielded(
     s.score *= 1 + HEAD_CONCEPTS * leastConcept(per, termIdf, concepts);
   }
   feedback(stats, top, held, new Set(alts.flat(2)), n);
+  keepRareHolders(top, before, termIdf, typed);
+}
+
+/** Events a session must hold the query's rarest word in for {@link keepRareHolders}. */
+export const RARE_HELD = 2;
+/** Candidates at most that may hold it as typed: a word many hold names no one session's work. */
+export const RARE_FEW = 3;
+
+/**
+ * The lift does not carry a session above the best one that repeats the query's rarest
+ * word a candidate holds ({@link RARE_HELD} events or more, as typed or in a form) when it
+ * holds that word nowhere, nor a word related to it, and ranked below it before (trial 65: `pester test failures` put first a session
+ * whose title and prompt said "test failures", above the one that ran Invoke-Pester in
+ * 13 events; `ctx` then digested the wrong one). Such a session is put just below it.
+ * A word held as typed by more than {@link RARE_FEW} candidates, or a session holding a
+ * word related to it, is left to the lift: without those two limits it lost paraphrase
+ * hits (`data archival task: amounts are incorrect`, whose rarest word `amounts` many
+ * sessions hold). With them, `deno task bench:recall` (seeds 11/3/5/7, 30 a kind) moved no
+ * query of any kind by one rank.
+ */
+function keepRareHolders(
+  top: SessionScore[],
+  before: Map<number, number>,
+  termIdf: number[],
+  typed?: Map<number, number>[],
+): void {
+  if (ABLATE.rareHeld || !typed) return;
+  const ids = new Set(top.map((s) => s.sessionId));
+  const holding = (ti: number) => [...typed[ti] ?? []].filter(([id, c]) => c > 0 && ids.has(id));
+  let rare = -1;
+  termIdf.forEach((v, ti) => {
+    if (holding(ti).length && (rare < 0 || v > termIdf[rare])) rare = ti;
+  });
+  // Counted over every candidate the session-level BM25 read, not only the best.
+  if (rare >= 0 && [...typed[rare]].filter(([, c]) => c > 0).length > RARE_FEW) rare = -1;
+  if (rare < 0) return;
+  const holders = typed[rare];
+  let best: SessionScore | undefined;
+  for (const s of top) {
+    if ((holders.get(s.sessionId) ?? 0) >= RARE_HELD && (!best || s.score > best.score)) best = s;
+  }
+  if (!best) return;
+  const floor = before.get(best.sessionId) ?? 0;
+  for (const s of top) {
+    if (holders.has(s.sessionId) || (before.get(s.sessionId) ?? 0) >= floor) continue;
+    if (s.score > best.score) s.score = best.score * 0.99;
+  }
 }
 
 /**

@@ -188,3 +188,54 @@ Deno.test("a literal match whose title or first request holds every word ranks f
       off.results.map((x) => x.id).join(" "),
     );
   }));
+
+/** A session about a named tool beside one whose first prompt states the query's common words. */
+const NAMED_TOOL: MemSession[] = [
+  {
+    id: "s-head",
+    events: [
+      ["user", "Look at the last commit. It caused test failures and I do not see why."],
+      ["assistant", "The commit changed the fixture loader; the tests now set it up."],
+      ["tool_call", "npm test"],
+      ["tool_result", "12 passing"],
+    ],
+  },
+  {
+    // Repeats the rare word the query names, in later turns and tool calls only.
+    id: "s-pester",
+    events: [
+      ["user", "analyze possible errors in the setup scripts"],
+      ["assistant", "I will read the scripts first."],
+      ["tool_call", "Get-Content setup.ps1"],
+      ["tool_result", "Install-Module Az -Force"],
+      ["assistant", "The install runs without an admin check; I added one."],
+      ["tool_call", "Invoke-Pester -Path specs/Setup.ps1"],
+      ["tool_result", "Pester: 4 passed, 1 skipped"],
+      ["assistant", "The skipped case needs a network; I marked it so."],
+    ],
+  },
+  ...Array.from({ length: 6 }, (_, i): MemSession => ({
+    id: `s-filler-${i}`,
+    events: [
+      ["user", `make the test of module ${i} faster`],
+      ["assistant", "I will read the module first."],
+      ["tool_call", `cat src/module${i}.ts`],
+      ["tool_result", "export function run() { return cache.load(); }"],
+      ["assistant", "The cache loads twice; I keep the first load."],
+      ["tool_call", `npm run build -- module${i}`],
+      ["tool_result", "built in 2.1s, 0 failures"],
+      ["assistant", "Done; it runs in half the time."],
+    ],
+  })),
+];
+
+Deno.test("the head lift does not carry a session above the one repeating the query's rarest word it lacks", () =>
+  withMemIndex(NAMED_TOOL, (s) => {
+    const q = "pester test failures";
+    const r = search(s, q);
+    assertEquals(r.tier, "relevance");
+    assertEquals(r.results.map((x) => x.id)[0], "s-pester", r.results.map((x) => x.id).join(" "));
+    // Without the rule the lifted head is first: what the rule changes.
+    const off = search(s, q, { ablate: ["rareHeld"] });
+    assertEquals(off.results.map((x) => x.id)[0], "s-head", off.results.map((x) => x.id).join(" "));
+  }));

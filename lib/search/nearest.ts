@@ -111,7 +111,8 @@ export function nearestAfter(
   const rel = relevanceOf(stats, parsed, query, f, rootOf);
   for (const r of found) rel.scores.delete(r.rowid);
   if (!rel.scores.size) return [];
-  rescore(stats, cache, rel.scores, rel.alts, f, rel.weights, B_RELEVANCE, true, rel.counts);
+  const typed: Map<number, number>[] = [];
+  rescore(stats, cache, rel.scores, rel.alts, f, rel.weights, B_RELEVANCE, true, rel.counts, typed);
   if (rel.coord) coordinate(store, rel.coord, rel.scores, (id) => cache.members(id), rootOf);
   rerankFielded(
     stats,
@@ -121,6 +122,7 @@ export function nearestAfter(
     rel.weights,
     rel.coord?.concepts,
     rel.phraseWords,
+    typed,
   );
   const n = Math.min(AFTER, limit - found.length);
   const copies = new Set(found.flatMap((h) => (h.copies ?? []).map((c) => `${h.harness}:${c}`)));

@@ -142,6 +142,8 @@ export const ABLATE = {
   distinct: false,
   /** The fielded rerank does not lift a head that names every concept of the query. */
   headConcepts: false,
+  /** The fielded rerank may lift a session above one repeating the query's rarest word it lacks. */
+  rareHeld: false,
   /**
    * A query word the history holds only in another form (`bill` as `billing`) is widened with
    * related words only when the whole query is (lib/search/relevance.ts).

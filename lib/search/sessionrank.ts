@@ -126,6 +126,11 @@ export function rescore(
   relevance = false,
   /** Per term, the query's words it stands for (its IDF counts that many times; default 1). */
   counts?: number[],
+  /**
+   * Filled: per term, per root session, its events holding the term as typed or in a form
+   * (weight 1), or -1 when it holds only related words of it.
+   */
+  typed?: Map<number, number>[],
 ): void {
   if (!scores.size || !alts.length || ABLATE.rescore) return;
   const store: Store = stats.store;
@@ -188,6 +193,11 @@ export function rescore(
         if (seen.has(r.event_id)) continue;
         seen.add(r.event_id);
         const root = rootOf(r.session_id);
+        // Weight 1 counted as events; any related word marks the session (-1) when nothing typed does.
+        if (typed) {
+          const m = typed[ti] ??= new Map();
+          m.set(root, w === 1 ? Math.max(0, m.get(root) ?? 0) + 1 : m.get(root) ?? -1);
+        }
         wtf[ti].set(root, (wtf[ti].get(root) ?? 0) + eventWeight(r.kind, r.flags, relevance) * w);
         note(r.event_id, root, ti, r.kind, r.flags);
       }
