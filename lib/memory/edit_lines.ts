@@ -152,6 +152,27 @@ export function wholeOccurrences(hay: string, needle: string): { count: number; 
 }
 
 /**
+ * Where one-line `needle` stands whole in `hay` as a line of its own (its indentation
+ * aside) while every other place holding it is inside a longer line: that line is what an
+ * edit wrote, a comment or a message quoting it is not (`blame` credits it the same way).
+ * -1 when the text spans lines, or no such line or more than one is there.
+ */
+export function lineOfItsOwn(hay: string, needle: string): number {
+  if (needle.includes("\n") || needle.trim() === "") return -1;
+  let found = -1;
+  for (let i = hay.indexOf(needle); i >= 0; i = hay.indexOf(needle, i + 1)) {
+    if (!standsWhole(hay, needle, i)) continue;
+    const start = hay.lastIndexOf("\n", i - 1) + 1;
+    let end = hay.indexOf("\n", i + needle.length);
+    if (end < 0) end = hay.length;
+    if (hay.slice(start, end).trim() !== needle.trim()) continue;
+    if (found >= 0) return -1;
+    found = i;
+  }
+  return found;
+}
+
+/**
  * Where one-line `needle`, standing whole at `at` in `hay`, is only part of a longer line
  * and the file also holds it grown longer elsewhere: the line an edit wrote `timeout = 60` as
  * may now say `timeout = 600`, and a comment `# timeout = 60 was too short` is not what the

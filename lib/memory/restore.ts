@@ -52,7 +52,7 @@ import type { SessionRow } from "../rows.ts";
 import { findTouches, type PathMatch } from "./paths.ts";
 import { Anchors, placedTime, type TimeSource } from "./order.ts";
 import { countsAsHidden } from "../search/sessions.ts";
-import { doubtfulPlace, everyOccurrence, wholeOccurrences } from "./edit_lines.ts";
+import { doubtfulPlace, everyOccurrence, lineOfItsOwn, wholeOccurrences } from "./edit_lines.ts";
 
 /** One restorable span. */
 export interface RestoreSpan {
@@ -411,7 +411,11 @@ export function writeSpan(
         hint + "; put it back by hand",
       );
     }
-    const { count, at } = wholeOccurrences(now, after);
+    let { count, at } = wholeOccurrences(now, after);
+    // Held twice, once as a line of its own and else inside longer lines (a comment quoting
+    // it): the line of its own is the edit's, as blame credits it.
+    const own = count > 1 ? lineOfItsOwn(now, after) : -1;
+    if (own >= 0) [count, at] = [1, own];
     if (count !== 1) {
       throw new DejaError(
         `cannot put span ${span.n} back in ${path}: ` +

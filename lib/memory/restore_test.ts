@@ -304,6 +304,19 @@ Deno.test("writeSpan refuses a one-line span whose text stands whole only inside
     writeFileSync(file, "opts = {timeout = 60}\n");
     assertEquals(put().spliced, { line: 1 });
     assertEquals(readFileSync(file, "utf8"), "opts = {timeout = 30}\n");
+    // Held on a line of its own and quoted in a comment: the line of its own is the edit's
+    // (blame credits it too); two lines of its own stay unclear.
+    writeFileSync(file, "# timeout = 60 was too short\n[server]\n  timeout = 60\n");
+    assertEquals(put().spliced, { line: 3 });
+    assertEquals(
+      readFileSync(file, "utf8"),
+      "# timeout = 60 was too short\n[server]\n  timeout = 30\n",
+    );
+    const twice = "[a]\ntimeout = 60\n[b]\ntimeout = 60\n";
+    writeFileSync(file, twice);
+    const e2 = assertThrows(put, DejaError) as DejaError;
+    assert(e2.message.includes("more than once"), e2.message);
+    assertEquals(readFileSync(file, "utf8"), twice);
   } finally {
     ix.cleanup();
   }
