@@ -259,8 +259,9 @@ async function rememberNote(
   if (!existsSync(indexPath(ctx.env))) {
     const a = appendNote(ctx.env, text, opts);
     return answer(
-      `Saved note ${a.id} under ${a.note.project} in ${a.path}; it becomes searchable once the ` +
-        `user runs \`deja index\`; \`deja forget --note ${a.id}\` removes it.`,
+      `Saved note ${a.id} under ${a.note.project} in ${a.path}; it becomes searchable once ` +
+        `deja's index exists (\`deja index\` builds it, and so does a background run the ` +
+        `other modes start); \`deja forget --note ${a.id}\` removes it.`,
     );
   }
   const r = await remember(ctx.env, text, opts);

@@ -254,7 +254,10 @@ Deno.test("a call without an index answers one line naming deja index, and remem
       assertEquals([r.isError, text(r)], [undefined, NO_INDEX], mode);
     }
     const saved = await callDeja({ mode: "remember", text: "keep this" }, ctx);
-    assertStringIncludes(text(saved), "searchable once the user runs `deja index`");
+    assertStringIncludes(
+      text(saved),
+      "searchable once deja's index exists (`deja index` builds it",
+    );
     assertMatch(text(saved), /^Saved note [0-9a-f]{10} under .*deja forget --note [0-9a-f]{10}`/);
     assert(existsSync(join(root, "n", "notes.jsonl")));
     assert(!existsSync(join(root, "deja", "index.db")), "no index was built");

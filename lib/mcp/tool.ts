@@ -53,17 +53,13 @@ export const TOOL = {
         type: "string",
         description: "only projects whose path holds this; remember: the note's project",
       },
-      harness: {
-        type: ["string", "array"],
-        items: { type: "string" },
-        description: "only these: claude, codex, ...",
-      },
+      // One string each, "a,b" for several (a list is accepted too, lib/mcp/args.ts): a type
+      // union (`["string", "array"]` with `items`) is what Gemini's function declarations
+      // refuse, and with it every request that carries the tool (trial 66; reported against
+      // opencode, Zed and Copilot CLI on Gemini models).
+      harness: { type: "string", description: "only these, comma-separated: claude,codex,..." },
       limit: { type: "integer", minimum: 1, maximum: MAX_LIMIT },
-      tags: {
-        type: ["array", "string"],
-        items: { type: "string" },
-        description: "remember: tags",
-      },
+      tags: { type: "string", description: "remember: tags, comma-separated" },
     },
     required: ["mode"],
   },
