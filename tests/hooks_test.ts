@@ -15,6 +15,7 @@ import { assemble, BUDGET } from "../lib/hooks/run.ts";
 import { claudeLines, indexSessions, type MemoryIndex, type SessionSpec } from "./_memory.ts";
 import { tempDir } from "./_tmp.ts";
 import { readGiveUps } from "../lib/hooks/log.ts";
+import { remember } from "../lib/memory/notes.ts";
 
 const WS: SessionSpec = {
   id: "a1a10001-0000-4000-8000-000000000001",
@@ -132,6 +133,25 @@ Deno.test("hook-context gives the project's last session once per agent session,
     assertStringIncludes(claude(again, "SessionStart"), METRICS.id);
   }));
 
+// Trial 66: of 13 notes the newest 3 were shown, and nothing said ten more were kept.
+Deno.test("hook-context says how many of the project's notes did not fit", () =>
+  withIndex(async (ix) => {
+    const t0 = Date.parse("2026-10-07T10:00:00Z");
+    for (let i = 0; i < 13; i++) {
+      const text = i === 0
+        ? "IMPORTANT: never run flux suspend on flux-system"
+        : `gotcha ${i}: ${"x".repeat(120)}`;
+      await remember(ix.env, text, { project: "/w/app", cwd: "/w/app", now: t0 + i * 60_000 });
+    }
+    const ev = { session_id: "agent-n", cwd: "/w/app", source: "startup" };
+    const t = claude(await hook(ix.env, ["hook-context"], ev), "SessionStart");
+    assertStringIncludes(t, "Notes kept for this project (deja remember):\n- gotcha 12:");
+    const shown = t.split("\n").filter((l) => /^- gotcha \d+:/.test(l)).length;
+    assert(shown >= 1 && shown < 13, `${shown} shown`);
+    assert(!t.includes("IMPORTANT"), "the oldest note did not fit");
+    assertStringIncludes(t, `- … and ${13 - shown} older notes (deja search --harness deja`);
+  }));
+
 Deno.test("hooks read a session written since the last index before they answer (trial 16)", () =>
   withIndex(async (ix) => {
     // A session that ended after the last `deja index`, and the live one being compacted.
@@ -186,6 +206,17 @@ Deno.test("hook-context never digests the agent's own session", () =>
     const t = claude(await hook(ix.env, ["hook-context"], ev), "SessionStart");
     assertStringIncludes(t, WS.id);
     assert(!t.includes(METRICS.id));
+  }));
+
+// Trial 66: `"not an event"` on stdin got the notes and digest of the process's cwd.
+Deno.test("hook-context answers garbage with nothing, and an empty stdin by its working directory", () =>
+  withIndex(async (ix) => {
+    for (const junk of ['"not an event"', "[1, 2]", "hello {"]) {
+      const r = await hook(ix.env, ["hook-context"], junk, "/w/app");
+      assertEquals([r.code, r.out], [0, ""], junk);
+    }
+    const empty = await hook(ix.env, ["hook-context"], "", "/w/app");
+    assertStringIncludes(claude(empty, "SessionStart"), METRICS.id);
   }));
 
 Deno.test("hook-context is silent in a project without sessions", () =>

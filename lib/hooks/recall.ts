@@ -50,17 +50,30 @@ const MAX_WORDS = 40;
 /** Informative words of a prompt searched at most (each costs the search a pass over its sessions). */
 export const QUERY_WORDS = 4;
 
-/** Notes kept with `deja remember` for the project (newest first), as list lines within `budget` bytes. */
+/**
+ * Notes kept with `deja remember` for the project (newest first), as list lines within
+ * `budget` bytes, and how many older ones did not fit (trial 66: of 13 notes the newest 3
+ * were shown and nothing said ten more were kept, an "IMPORTANT: never …" among them).
+ */
 function notesLines(store: Store, notes: SessionRow[], budget: number): string {
-  const lines = ["Notes kept for this project (deja remember):"];
-  for (const s of notes.slice(0, 3)) {
+  const head = "Notes kept for this project (deja remember):";
+  const items: string[] = [];
+  for (const s of notes) {
     const evs = Q.eventsOfSession.all(store, { session: s.id });
     for (const e of evs.filter((e) => e.kind === "user").reverse()) {
-      lines.push(`- ${oneLine(stripControls(e.text), 200)}`);
+      items.push(`- ${oneLine(stripControls(e.text), 200)}`);
     }
   }
-  const text = fitLines(lines, budget);
-  return text.includes("\n") ? text : "";
+  const more = (n: number) =>
+    `- … and ${n} older note${n === 1 ? "" : "s"} (deja search --harness deja <words> finds them)`;
+  let text = fitLines([head, ...items], budget);
+  let shown = text.split("\n").length - 1;
+  if (shown < items.length) {
+    text = fitLines([head, ...items], budget - byteLength(more(items.length)) - 1);
+    shown = text.split("\n").length - 1;
+    if (shown > 0) text += `\n${more(items.length - shown)}`;
+  }
+  return shown > 0 ? text : "";
 }
 
 /**

@@ -392,8 +392,13 @@ export async function hookAnswer(o: HookOptions, io: IO): Promise<HookResult> {
   try {
     // No event at all (pi's extension runs the session-start hook with empty stdin) is an
     // event with nothing in it: the dialect's variables and the process's cwd place it.
+    // Something that was no event (garbage, a JSON string, a stdin held open with nothing) is
+    // logged and answered with nothing (trial 66: `"not an event"` got the cwd's notes).
     const read = await readEvent(io);
-    if (read.unread) noteGiveUp(io.env, name, read.unread);
+    if (read.unread) {
+      noteGiveUp(io.env, name, read.unread);
+      return result;
+    }
     const event = read.event ?? {};
     if (late("reading the event")) return result;
     store = Store.open(indexPath(io.env), { readOnly: true, busyMs: 250 });
