@@ -663,6 +663,14 @@ export const Q = {
 
   // --- work memory (lib/memory: ctx, blame, restore, fix, how, last) ---
   sessionById: query<Id, SessionRow>(`SELECT * FROM sessions WHERE id = ?`, ["id"]),
+  /** Sessions written to at or after `since` (epoch ms): the MCP server's running conversation. */
+  sessionsUpdatedSince: query<
+    { since: number },
+    { id: number; project: string | null; updated: number }
+  >(
+    `SELECT id, project, updated FROM sessions WHERE updated >= ? AND harness <> 'deja'`,
+    ["since"],
+  ),
   /** The commands of session `session` in order, with their event's seq (and output: OUTPUT_IF_UNKNOWN; no_result: NO_RESULT). */
   commandsInOrder: query<{ session: number }, CommandAtRow>(
     `${COMMANDS_AT()} WHERE c.session_id = ? ORDER BY e.seq`,

@@ -46,7 +46,7 @@ export function mcpNotice(): string {
 export async function serveMcp(_args: McpArgs, io: IO, input: McpInput): Promise<number> {
   if (input.interactive) io.err(mcpNotice());
   const handlers = dejaHandlers(
-    { env: io.env, cwd: io.cwd, log: (t) => io.err(t) },
+    { env: io.env, cwd: io.cwd, log: (t) => io.err(t), since: Date.now() },
     denoJson.version,
   );
   await serve(input.chunks, (line) => io.out(line), handlers);

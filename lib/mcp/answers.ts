@@ -41,15 +41,29 @@ export interface Filters {
 const day = (ms: number | null | undefined) => localTime(ms).slice(0, 10);
 
 /** The digest of the session `query` names (an id prefix, else the best search hit). */
-export function contextText(store: Store, query: string, f: Filters, home: string): string {
+export function contextText(
+  store: Store,
+  query: string,
+  f: Filters,
+  home: string,
+  /** Sessions running now in the agent's project (lib/mcp/call.ts `runningHere`): not picked by words. */
+  running: ReadonlySet<number> = new Set(),
+): string {
   let picked;
   const missed: Missed = { hidden: 0 };
+  const opts = { harness: f.harness, project: f.project, ...(f.hide ? searchHiding(f.hide) : {}) };
   try {
-    picked = pickSession(store, query, {
-      harness: f.harness,
-      project: f.project,
-      ...(f.hide ? searchHiding(f.hide) : {}),
-    }, missed);
+    picked = pickSession(store, query, { ...opts, leaveOut: running }, missed);
+    // Only the running conversation holds the words: said, not digested back to it.
+    if (!picked && running.size) {
+      const alone = pickSession(store, query, opts);
+      if (alone?.via === "search" && running.has(alone.session.id)) {
+        return `No past session matches "${
+          oneLineForAgent(query, 200)
+        }": only a session running now in this project holds the words, most likely this ` +
+          "conversation.";
+      }
+    }
   } catch (e) {
     // An id no session has (pick.ts): an error, with the agent's way on.
     if (e instanceof NoSessionMatch) {

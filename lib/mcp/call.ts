@@ -37,7 +37,8 @@ import { oneLineForAgent } from "./_fit.ts";
 import { freshen, refreshOff } from "../fresh/freshen.ts";
 import { argProblem, errorArg } from "./args.ts";
 import { harnessId } from "../../core/registry.ts";
-import { projectArg } from "../project_path.ts";
+import { projectArg, sameProject } from "../project_path.ts";
+import { Q } from "../schema.ts";
 import { sanitizeToWords } from "../../core/terminal.ts";
 import { byteLength } from "../../core/text.ts";
 
@@ -50,6 +51,33 @@ export interface CallContext {
   log(text: string): void;
   /** Epoch ms "now" (tests). */
   now?: number;
+  /**
+   * Epoch ms the server started: the session of its project written to last, since then
+   * and within {@link RUNNING_MS}, is most likely the conversation calling the tool (the
+   * harness starts the server as that conversation begins, and writes its turns as they
+   * come): recall lists it last, marked, and context does not pick it by words (trial 66:
+   * the agent's own question came back as the best past session).
+   */
+  since?: number;
+}
+
+/** How recently a session was written to for {@link runningHere} to take it as the caller's. */
+export const RUNNING_MS = 15 * 60_000;
+
+/**
+ * The row id of the session of the server's project written to last since the server started
+ * and within {@link RUNNING_MS} (one at most: a server a harness keeps across conversations
+ * would otherwise take the earlier ones for running), as a set.
+ */
+export function runningHere(store: Store, ctx: CallContext): Set<number> {
+  if (ctx.since === undefined) return new Set();
+  const since = Math.max(ctx.since, (ctx.now ?? Date.now()) - RUNNING_MS);
+  let last: { id: number; updated: number } | undefined;
+  for (const r of Q.sessionsUpdatedSince.all(store, { since })) {
+    if (!r.project || !sameProject(r.project, ctx.cwd)) continue;
+    if (!last || r.updated > last.updated) last = r;
+  }
+  return new Set(last ? [last.id] : []);
 }
 
 /** A text answer. */
@@ -107,10 +135,16 @@ export async function callDeja(
       switch (mode) {
         case "recall":
           return answer(
-            recallText(store, input, { ...f, env: ctx.env, now: ctx.now, cwd: ctx.cwd }).text,
+            recallText(store, input, {
+              ...f,
+              env: ctx.env,
+              now: ctx.now,
+              cwd: ctx.cwd,
+              running: runningHere(store, ctx),
+            }).text,
           );
         case "context":
-          return answer(contextText(store, input, f, ctx.env.home));
+          return answer(contextText(store, input, f, ctx.env.home, runningHere(store, ctx)));
         case "blame":
           return answer(blameAnswer(store, input, f, ctx.cwd, ctx.env.home));
         case "fix":
@@ -164,7 +198,14 @@ function howOrSearch(store: Store, what: string, f: Filters, ctx: CallContext): 
   }\n`;
   // Within how's budget, the line above included.
   const budget = SMALL_BUDGET - byteLength(head);
-  const o = { ...f, env: ctx.env, now: ctx.now, cwd: ctx.cwd, budget };
+  const o = {
+    ...f,
+    env: ctx.env,
+    now: ctx.now,
+    cwd: ctx.cwd,
+    budget,
+    running: runningHere(store, ctx),
+  };
   return head + recallText(store, asked.join(" "), o).text;
 }
 

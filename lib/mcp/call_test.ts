@@ -617,3 +617,55 @@ Deno.test("an argument the tool does not take is named as not applied", async ()
     ix.cleanup();
   }
 });
+
+// Trial 66: the conversation calling the tool was indexed on the call's refresh and came back
+// as the best past session; context then digested its unanswered question.
+Deno.test("recall lists the conversation running in the server's project last, and context skips it", async () => {
+  const past: SessionSpec = {
+    id: "71710003-0000-4000-8000-000000000003",
+    cwd: "/w/zan",
+    start: "2026-11-20T10:00:00Z",
+    turns: [
+      { user: "requests to zanzibar keep hitting a timeout" },
+      {
+        say:
+          "Raised ZANZIBAR_READ_TIMEOUT to 30s in config/client.yaml; the zanzibar timeout is gone.",
+      },
+    ],
+  };
+  const live: SessionSpec = {
+    id: "71710004-0000-4000-8000-000000000004",
+    cwd: "/w/zan",
+    start: "2026-12-06T09:00:00Z",
+    turns: [{ user: "didn't we fix the zanzibar timeout last week? check deja" }],
+  };
+  const ix = await indexSessions([past, live]);
+  try {
+    const now = Date.parse("2026-12-06T09:00:30Z");
+    const run = (args: Record<string, unknown>, since?: number) =>
+      callDeja(args, { env: ix.env, cwd: "/w/zan", log: () => {}, now, since });
+    const started = Date.parse("2026-12-06T08:59:50Z");
+    const r = text(await run({ mode: "recall", query: "zanzibar timeout" }, started));
+    assertMatch(r, /1\. claude · \/w\/zan · 71710003 /);
+    assertMatch(
+      r,
+      /2\. claude · \/w\/zan · 71710004 .*running now in this project, most likely this conversation/,
+    );
+    const c = text(await run({ mode: "context", query: "zanzibar timeout" }, started));
+    assertStringIncludes(c, "session 71710003");
+    // Asked by its id, the running session is still read.
+    assertStringIncludes(
+      text(await run({ mode: "context", query: "71710004" }, started)),
+      "session 71710004",
+    );
+    // Only it holds the words: said so, not digested.
+    const only = text(await run({ mode: "context", query: "check deja" }, started));
+    assertStringIncludes(only, "only a session running now in this project holds the words");
+    // Without `since` nothing is marked, and the running session ranks first as it scores.
+    const plain = text(await run({ mode: "recall", query: "zanzibar timeout" }));
+    assertMatch(plain, /1\. claude · \/w\/zan · 71710004 /);
+    assert(!plain.includes("running now"), plain);
+  } finally {
+    ix.cleanup();
+  }
+});

@@ -69,6 +69,11 @@ export interface RecallOptions {
   now?: number;
   /** The directory the agent works in (its project is never hidden as throwaway). */
   cwd?: string;
+  /**
+   * Row ids of sessions running now in the agent's project (lib/mcp/call.ts `runningHere`):
+   * listed after the others, marked as probably the calling conversation.
+   */
+  running?: ReadonlySet<number>;
 }
 
 /** A recall answer and what it holds. */
@@ -126,7 +131,14 @@ export function recallText(store: Store, query: string, o: RecallOptions): Recal
     };
   }
   const home = o.env.home;
-  const blocks = res.results.map((r, i) => hitBlock(store, r, i, query, home));
+  const running = o.running ?? new Set<number>();
+  // The conversation asking is no past session: after the others (trial 66: the agent's own
+  // question "didn't we fix the zanzibar timeout" was hit 1, above the session that fixed it).
+  const hits = [
+    ...res.results.filter((r) => !running.has(r.rowid)),
+    ...res.results.filter((r) => running.has(r.rowid)),
+  ];
+  const blocks = hits.map((r, i) => hitBlock(store, r, i, query, home, running.has(r.rowid)));
   // The words left out, as the CLI names them (trial 48: `💘 Crush` said nothing of the emoji).
   const left = droppedNote(res);
   const head = `recall ${q}: ${res.total} session${res.total === 1 ? "" : "s"} found${
@@ -307,9 +319,11 @@ function hitBlock(
   i: number,
   query: string,
   home: string,
+  running = false,
 ): string {
   const project = oneLineForAgent(tilde(r.project, home), 120);
   const marks = [
+    running ? "running now in this project, most likely this conversation" : "",
     // As the CLI marks them (trial 47: an agent was told nothing of a session nearest by
     // relevance that holds none of the words).
     r.relatedOnly ? "none of the words, only related ones" : r.partial ? "some of the words" : "",
