@@ -7,7 +7,7 @@
  * uninstall giving back the original, a broken config refused.
  */
 import { assert, assertEquals, assertStringIncludes } from "./_assert.ts";
-import { existsSync, readdirSync, rmSync } from "node:fs";
+import { existsSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { read, roundTrip, t, world, write } from "./_install_world.ts";
 import { installTargets, uninstallTargets } from "../lib/install/run.ts";
@@ -171,6 +171,40 @@ Deno.test("opencode-auto writes a server plugin (default export with id and serv
     uninstallTargets(w.env, [t("opencode-auto")]);
     assert(!existsSync(file));
     uninstallTargets(w.env, [t("opencode")]);
+  } finally {
+    rmSync(w.root, { recursive: true, force: true });
+  }
+});
+
+// Trial 66: the next prompt's recall replaced the session start's context, so the project's
+// notes and where its last session left off were gone from turn 2 on.
+Deno.test("the opencode plugin keeps the session start's context in every turn, the prompt's recall in its own", async () => {
+  const w = world();
+  try {
+    installTargets(w.env, w.self, [t("opencode-auto")]);
+    // A launcher that answers each hook with its name and, for a prompt, the prompt's words.
+    writeFileSync(
+      launcherPath(w.env),
+      '#!/bin/sh\nin=$(cat)\ncase "$1" in\n  hook-context) echo START ;;\n' +
+        '  hook-prompt) echo "PROMPT $(printf %s "$in" | sed -n \'s/.*"prompt":"\\([^"]*\\)".*/\\1/p\')" ;;\nesac\n',
+      { mode: 0o755 },
+    );
+    const file = join(w.home, ".config", "opencode", "plugins", "deja.js");
+    const mod = await import(`file://${file}?turns`);
+    const hooks = await mod.default.server({ directory: w.root });
+    const turn = async (text: string) => {
+      await hooks["chat.message"]({ sessionID: "s" }, { parts: [{ type: "text", text }] });
+      const out = { system: ["base"] };
+      await hooks["experimental.chat.system.transform"]({ sessionID: "s" }, out);
+      return out.system;
+    };
+    assertEquals(await turn("first"), ["base", "START\n\nPROMPT first"]);
+    assertEquals(await turn("second"), ["base", "START\n\nPROMPT second"]);
+    // Another session hears its own start.
+    await hooks["chat.message"]({ sessionID: "t" }, { parts: [{ type: "text", text: "x" }] });
+    const other = { system: [] as string[] };
+    await hooks["experimental.chat.system.transform"]({ sessionID: "t" }, other);
+    assertEquals(other.system, ["START\n\nPROMPT x"]);
   } finally {
     rmSync(w.root, { recursive: true, force: true });
   }

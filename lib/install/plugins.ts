@@ -136,7 +136,9 @@ export default function (pi) {
  * `~/.config/opencode/plugins/deja.js`: opencode's server plugin (a default
  * export `{ id, server }`). Recall for the prompt (`chat.message`) and where
  * the last session left off go into the system prompt of the session's
- * model requests (`experimental.chat.system.transform`). Kilo CLI, an opencode
+ * model requests (`experimental.chat.system.transform`): the session start's
+ * context in every turn's (a transcript keeps it so in the other harnesses;
+ * trial 66: it was gone from turn 2 on), the prompt's recall in that turn's. Kilo CLI, an opencode
  * fork, loads the same plugin shape from `~/.config/kilo/plugins/` (its
  * loader's `{plugin,plugins}/*.{ts,js}` glob and "must default export an
  * object with server()" check, read from the kilo 7.7.7 binary).
@@ -145,16 +147,18 @@ const opencodePlugin = (harness: string) =>
   `${MARK}
 // deja's recall for ${harness}: session start and every prompt, in the system prompt.
 ${RUN}
-const context = new Map();
+// Per session: what its start was told (kept for every turn, as a transcript keeps it) and
+// the last prompt's recall (that turn's only).
+const started = new Map();
+const recalled = new Map();
 
 async function recall(directory, sessionID, prompt) {
   const input = JSON.stringify({ cwd: directory, session_id: sessionID, prompt });
-  const parts = [];
-  if (!context.has(sessionID)) {
-    parts.push(await run(["hook-context", "--harness", "${harness}"], input, 5000));
+  if (!started.has(sessionID)) {
+    started.set(sessionID, (await run(["hook-context", "--harness", "${harness}"], input, 5000)).trim());
   }
-  if (prompt) parts.push(await run(["hook-prompt", "--harness", "${harness}"], input, 5000));
-  return parts.map((p) => p.trim()).filter(Boolean).join("\\n\\n");
+  const now = prompt ? await run(["hook-prompt", "--harness", "${harness}"], input, 5000) : "";
+  recalled.set(sessionID, now.trim());
 }
 
 export default {
@@ -169,13 +173,13 @@ export default {
             .filter((p) => p?.type === "text" && !p.synthetic)
             .map((p) => p.text)
             .join("\\n");
-          const text = await recall(directory, sid, prompt);
-          context.set(sid, text);
+          await recall(directory, sid, prompt);
         } catch { /* never break the agent */ }
       },
       "experimental.chat.system.transform": async (info, output) => {
         try {
-          const text = context.get(info?.sessionID ?? "");
+          const sid = info?.sessionID ?? "";
+          const text = [started.get(sid), recalled.get(sid)].filter(Boolean).join("\\n\\n");
           if (text && Array.isArray(output?.system)) output.system.push(text);
         } catch { /* never break the agent */ }
       },
