@@ -751,3 +751,23 @@ Deno.test("hook-tool says when the earlier session removed or moved the file aft
     ix.cleanup();
   }
 });
+
+// Trial 66: a note kept in a parent folder (the server ran in `~`) was offered to a new
+// project below it as "Notes kept for this project".
+Deno.test("hook-context takes no session or note of the home folder for a project below it", () =>
+  withIndex(async (ix) => {
+    const home = ix.env.home;
+    await remember(ix.env, "kept in the home folder: deploy with make release-prod", {
+      project: home,
+      cwd: home,
+      now: Date.parse("2026-10-07T10:00:00Z"),
+    });
+    const below = { session_id: "agent-h", cwd: join(home, "new-project"), source: "startup" };
+    assertEquals((await hook(ix.env, ["hook-context"], below)).out, "");
+    // In the home folder itself the note is its own.
+    const there = { session_id: "agent-i", cwd: home, source: "startup" };
+    assertStringIncludes(
+      claude(await hook(ix.env, ["hook-context"], there), "SessionStart"),
+      "kept in the home folder",
+    );
+  }));

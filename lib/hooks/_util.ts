@@ -67,12 +67,16 @@ export function currentSession(
 /**
  * The nearest directory from `dir` upwards that is the project of some
  * indexed session, with the newest top-level sessions of that project (at
- * most `n`); undefined when no ancestor has sessions.
+ * most `n`); undefined when no ancestor has sessions. The user's `home` (when
+ * given) and the root are no project of a folder below them: sessions run in
+ * `~` are about no project under it (trial 66: a note kept in a parent folder
+ * was offered to a new project below as its own).
  */
 export function projectSessions(
   store: Store,
   dir: string,
   n: number,
+  home?: string,
 ): { project: string; sessions: SessionRow[] } | undefined {
   // A Windows path is walked up by its own rules, and names its project whatever the case of
   // its drive letter or the way of its separators (`c:/Users/u/app` for `C:\Users\u\app`:
@@ -81,7 +85,11 @@ export function projectSessions(
   const up = windows ? win32.dirname : dirname;
   const same = (a: string | null, b: string) =>
     a === b || (windows && a !== null && WINDOWS.test(a) && winKey(a) === winKey(b));
-  for (let d = trimSeparators(dir), i = 0; i < 64; d = up(d), i++) {
+  const start = trimSeparators(dir);
+  const top = (d: string) =>
+    d !== start && (up(d) === d || (home !== undefined && same(trimSeparators(home), d)));
+  for (let d = start, i = 0; i < 64; d = up(d), i++) {
+    if (top(d)) break;
     const rows = Q.lastSessions.all(store, {
       harnesses: null,
       project: projectKeyLike(d),

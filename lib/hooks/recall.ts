@@ -97,7 +97,7 @@ export function contextBlock(
     target = Q.sessionById.get(store, { id: Math.min(...current.rows) });
     lead = "This session before it was compacted (commands, files, decisions):";
   } else {
-    const found = projectSessions(store, dir, 12);
+    const found = projectSessions(store, dir, 12, opts.home);
     const list = found?.sessions ?? [];
     // The newest other session only: a second start in one agent session (resume, clear)
     // gets nothing rather than an older session.
