@@ -172,6 +172,51 @@ export interface Digest {
 }
 
 /**
+ * A day of notes kept with `deja remember` (harness `deja`): the notes, newest last as kept.
+ * A note is no request and awaits no answer (trial 66: the last note of a day was given as
+ * "The user's last message, not answered yet").
+ */
+function notesDigest(
+  store: Store,
+  session: SessionRow,
+  budget: number,
+  opts: DigestOptions,
+): Digest {
+  const notes = Q.eventsOfSession.all(store, { session: session.id })
+    .filter((e) => e.kind === "user").map((e) => e.text.trim()).filter(Boolean);
+  const q = new Set(tokens(opts.query ?? ""));
+  const items: ListItem[] = notes.map((n, i) => ({
+    line: `- ${oneLine(n, 300)}`,
+    order: i,
+    rank: tokens(n).filter((t) => q.has(t)).length * 1000 + i,
+  }));
+  const filled = fillLists({
+    budget,
+    head: header(session, describeSession(store, session), opts.home, false),
+    problem: null,
+    later: null,
+    outcome: null,
+    lists: [{ title: "Notes", items }],
+  });
+  const fit = fitMarkdown(filled.markdown, budget);
+  return {
+    markdown: fit.markdown,
+    bytes: byteLength(fit.markdown),
+    truncated: filled.truncated || fit.cut,
+    session,
+    problem: null,
+    laterRequests: 0,
+    lastRequest: null,
+    decisions: [],
+    commands: [],
+    notRun: [],
+    files: [],
+    failedChanges: [],
+    outcome: null,
+  };
+}
+
+/**
  * Builds the digest of the session with index row id `sessionRowId`.
  *
  * @throws {DejaError} (exit 1) when no session has that row id.
@@ -184,6 +229,7 @@ export function sessionDigest(
   const session = Q.sessionById.get(store, { id: sessionRowId });
   if (!session) throw new DejaError(`no session with row id ${sessionRowId}`, undefined, 1);
   const budget = Math.max(CTX_MIN_BUDGET, opts.budgetBytes ?? CTX_BUDGET);
+  if (session.harness === "deja") return notesDigest(store, session, budget, opts);
   const events = eventsOf(store, sessionRowId);
   const first = find(events.of("user"), request) ?? find(events.of("user"), () => true);
   const problem = first?.text.trim() ?? null;
