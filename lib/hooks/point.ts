@@ -207,12 +207,18 @@ export function fixNote(
   // A run that followed only the error's general form, where the error names something
   // (a file, a module), is no fix of this one: `deja fix` says so beside it; the hook, which
   // cannot, leaves it out (trial 27: a `mv` of another project offered for "File not found").
-  const fixes = res.fixes.filter((f) =>
-    f.succeeded + f.unknown + f.gone > 0 && f.examples.some((e) =>
-      citable(current, e.sessionRowId)
-    ) &&
-    (!res.specific || f.specific)
-  ).slice(0, 2);
+  // Where the sessions holding every name found no fix, one holding some of them (the file,
+  // not the line number: trial 66, a newer session that hit `WinSetup.psm1:148` and stopped
+  // silenced the fix of `WinSetup.psm1`) is offered still.
+  const usable = res.fixes.filter((f) =>
+    f.succeeded + f.unknown + f.gone > 0 && f.examples.some((e) => citable(current, e.sessionRowId))
+  );
+  const fixes =
+    (!res.specific
+      ? usable
+      : usable.some((f) => f.specific)
+      ? usable.filter((f) => f.specific)
+      : usable.filter((f) => f.partly)).slice(0, 2);
   if (!fixes.length) return null;
   // A fix from another project says which (trial 62: a Windows `pwsh` run offered in a k3s
   // project as if it were its own).

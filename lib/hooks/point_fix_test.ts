@@ -209,3 +209,44 @@ Deno.test("the fix note names the project a fix comes from when it is not the ag
     ix.cleanup();
   }
 });
+
+// Trial 66: a newer session that hit the error at `WinSetup.psm1:148` and stopped held every
+// name of the error, the session that fixed it at line 120 only the file's: the hook said
+// nothing, while `deja fix` gave the fix.
+Deno.test("the fix note offers a fix from a session holding the error's file when those holding its line found none", async () => {
+  const err = (line: number) =>
+    `ParserError: C:\\x\\modules\\WinSetup.psm1:${line}\nVariable reference is not valid. ':' ` +
+    "was not followed by a valid variable name character.";
+  const ix = await indexSessions([
+    {
+      id: "e1e10021-0000-4000-8000-000000000021",
+      cwd: "/w/win",
+      start: "2026-08-01T10:00:00Z",
+      turns: [
+        { user: "the module does not import" },
+        { bash: "pwsh -Command Import-Module ./WinSetup.psm1", out: err(120), exit: 1 },
+        { edit: "/w/win/WinSetup.psm1", old: '"x $Name: $_"', new: '"x ${Name}: $_"' },
+        { bash: "pwsh -Command Invoke-Pester", out: "Passed: 4 Failed: 0", exit: 0 },
+      ],
+    },
+    {
+      id: "e1e10022-0000-4000-8000-000000000022",
+      cwd: "/w/win",
+      start: "2026-09-01T10:00:00Z",
+      turns: [
+        { user: "importing the module fails again" },
+        { bash: "pwsh -Command Import-Module ./WinSetup.psm1", out: err(148), exit: 1 },
+      ],
+    },
+  ]);
+  try {
+    const current = { rows: new Set<number>(), hidden: new Set<number>() };
+    const note = fixNote(ix.store, err(148), current, new Set(), 2000);
+    assertStringIncludes(
+      note?.text ?? "",
+      "- edit WinSetup.psm1, then run `pwsh -Command Invoke-Pester`",
+    );
+  } finally {
+    ix.cleanup();
+  }
+});

@@ -128,6 +128,11 @@ export interface FixCandidate {
   /** It followed the error in a session holding the error's specific `names` (ranked first). */
   specific: boolean;
   /**
+   * It followed the error in a session holding some of those names, not all (the file an
+   * error names, not the line number it gives: `WinSetup.psm1` but not `WinSetup.psm1:148`).
+   */
+  partly?: boolean;
+  /**
    * `command` with the name its error quoted put in place of the pasted error's own, when they
    * differ and the command names it (`npm install express` for `'express'` ->
    * `npm install left-pad` for `'left-pad'`): what to run here. Absent otherwise.
@@ -665,6 +670,7 @@ export function findFixes(
     c.checked ||= after.checked;
     if (specificIn.has(sid)) c.specific = true;
     else {
+      if (names.some((n) => list.some((h) => holdsName(h.text, n)))) c.partly = true;
       c.adapted ??= adapt(c.command, last.quoted, mine);
       // The names the error it followed quoted, where they are not the pasted error's (trial
       // 15: `pip install opencv-python`, the fix of `'cv2'`, listed for `'sklearn'` unlabelled).
