@@ -122,6 +122,8 @@ export function inputChange(failed: Action, again: Action): string | null {
 export const ABLATE_FIX = {
   /** Any action after the user's next request may be the fix, not only an attempt at the failed one. */
   askedAfter: false,
+  /** After a failed edit or write, an action on another file may be the fix. */
+  otherFiles: false,
 };
 
 /**
@@ -132,8 +134,9 @@ export const ABLATE_FIX = {
  * that next command in other words (the same program and subcommand: a corrected attempt),
  * whichever came first; a passing re-run after other commands that did not fail, and no
  * edit, gives the last of those (what made it pass; `then` shows the re-run after it).
- * After a failed file action: the next action of any kind, or, when that one failed too, the
- * first later one of the same kind that did not (a view or edit of the right path).
+ * After a failed file action: the next action of any kind (after a failed edit or write, of
+ * that file), or, when that one failed too, the first later one of the same kind that did not
+ * (a view or edit of the right path).
  */
 export function followed(
   actions: Action[],
@@ -152,10 +155,20 @@ export function followed(
   // A command that only looks around (`ls -la`, `cat x`, `git status`) fixes nothing: after a
   // failed command it is passed over (trial 18b: `fix` offered `ls -la …` as the fix).
   // A re-run of the failed command itself stays (its success after an edit is the answer).
+  // After a failed edit or write, only what touches that file (a file action on it, a command
+  // naming it): the tool refused the change ("read the file before editing it", "old_string
+  // not found"), and the next change of another file is the work going on (trial 66: an `mv`
+  // of another file offered as the fix of "you must read the file before editing it").
+  const name = failed.path ? lastSegment(failed.path).toLowerCase() : "";
+  const aboutIt = (a: Action) =>
+    a.kind === "command"
+      ? !!name && a.text.toLowerCase().includes(name)
+      : sameName(a.path, failed.path);
   const later = actions.filter((a) =>
     a.seq > at && (a.seq < asked || ABLATE_FIX.askedAfter || related(a)) &&
     (failed.kind !== "command" ||
-      (a.kind === "command" && (!looksOnly(a.text) || norm(a.text) === norm(failed.text))))
+      (a.kind === "command" && (!looksOnly(a.text) || norm(a.text) === norm(failed.text)))) &&
+    (ABLATE_FIX.otherFiles || (failed.kind !== "edit" && failed.kind !== "write") || aboutIt(a))
   );
   if (!later.length) return null;
   const same = (a: Action) =>

@@ -1090,3 +1090,42 @@ Deno.test("a pasted error of one very long line is read from its start, cut to a
     ix.cleanup();
   }
 });
+
+// Trial 66: a refused edit ("you must read the file before editing it") followed by an `mv`
+// of another file: the `mv` was offered as its fix, "succeeded 1/1".
+Deno.test("after a failed edit only what touches that file is its fix", async () => {
+  const REFUSED = "you must read the file before editing it. Use the View tool first";
+  const s: SessionSpec = {
+    id: "18180008-0000-4000-8000-000000000008",
+    cwd: "/w/eight",
+    start: "2026-08-10T10:00:00Z",
+    turns: [
+      { user: "rename the automation file and fix its image" },
+      {
+        edit: "/w/eight/apps/timer.yaml",
+        old: "image: a",
+        new: "image: b",
+        fail: true,
+        out: REFUSED,
+      },
+      { bash: "mv apps/frontend-auto.yaml apps/auto.yaml", out: "", exit: 0 },
+      { read: "/w/eight/apps/timer.yaml" },
+      { edit: "/w/eight/apps/timer.yaml", old: "image: a", new: "image: b" },
+    ],
+  };
+  const ix = await indexSessions([s]);
+  try {
+    const r = findFixes(ix.store, REFUSED, { mentions: true });
+    assertEquals(r.fixes.map((f) => f.command), ["read /w/eight/apps/timer.yaml"]);
+    const { ABLATE_FIX } = await import("./fix_actions.ts");
+    ABLATE_FIX.otherFiles = true;
+    try {
+      const all = findFixes(ix.store, REFUSED, { mentions: true });
+      assertEquals(all.fixes.map((f) => f.command), ["mv apps/frontend-auto.yaml apps/auto.yaml"]);
+    } finally {
+      ABLATE_FIX.otherFiles = false;
+    }
+  } finally {
+    ix.cleanup();
+  }
+});
