@@ -186,12 +186,19 @@ export function sentences(text: string): string[] {
  */
 export function gist(text: string, n = 240): string {
   const ss = sentences(text);
-  let i = ss.findIndex(concludes);
+  // "The issue has been resolved." claims an outcome and says nothing of it: a conclusion
+  // after it is the gist (trial 66: a hook's "concluded:" line said only that, and the lead-in
+  // "To summarize what I did to fix the problem:" the list after it was cut from).
+  const at = ss.findIndex((x) => concludes(x) && !BARE_OUTCOME.test(x.trim()));
+  let i = at >= 0 ? at : ss.findIndex(concludes);
   if (i < 0) return oneLine(ss.length ? ss.join(" ") : text, n);
   // A conclusion of a word or two says what, not why: the sentences after it come along
-  // (trial 54: blame's "said after: Fixed." lost "The issue was that `place-items` …").
+  // (trial 54: blame's "said after: Fixed." lost "The issue was that `place-items` …"), up to
+  // a lead-in whose list is not part of a sentence.
   let out = ss[i];
-  while (out.split(/\s+/).length < 6 && i + 1 < ss.length) out += ` ${ss[++i]}`;
+  while (out.split(/\s+/).length < 6 && i + 1 < ss.length && !/:$/.test(ss[i + 1])) {
+    out += ` ${ss[++i]}`;
+  }
   return oneLine(out, n);
 }
 

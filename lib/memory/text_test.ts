@@ -114,3 +114,15 @@ Deno.test("gist takes the sentences after a conclusion of a word or two", () => 
     "The root cause was a stale cache entry.",
   );
 });
+
+// Trial 66 (realdata Crush dc3d92ac): a hook's "concluded:" line was "The issue has been
+// resolved. To summarize what I did to fix the problem:", the list after it cut away.
+Deno.test("gist passes over a bare outcome and never ends on a lead-in", () => {
+  const text = "The issue has been resolved. To summarize what I did to fix the problem:\n" +
+    "1. Fixed malformed YAML files in the media directories\n2. Ran the reconciliation";
+  assertEquals(gist(text), "Fixed malformed YAML files in the media directories");
+  assertEquals(
+    gist("The issue has been resolved. To summarize what I did:\n- a\n- b"),
+    "The issue has been resolved.",
+  );
+});
