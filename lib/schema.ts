@@ -663,6 +663,12 @@ export const Q = {
 
   // --- work memory (lib/memory: ctx, blame, restore, fix, how, last) ---
   sessionById: query<Id, SessionRow>(`SELECT * FROM sessions WHERE id = ?`, ["id"]),
+  /** Whether session `session` holds a reply or a call: something was done, not only asked. */
+  answered: query<{ session: number }, { n: number }>(
+    `SELECT 1 AS n FROM events WHERE session_id = ? AND kind IN ('assistant', 'tool_call')
+    AND (kind = 'tool_call' OR length(text) > 0) LIMIT 1`,
+    ["session"],
+  ),
   /** Sessions written to at or after `since` (epoch ms): the MCP server's running conversation. */
   sessionsUpdatedSince: query<
     { since: number },

@@ -771,3 +771,23 @@ Deno.test("hook-context takes no session or note of the home folder for a projec
       "kept in the home folder",
     );
   }));
+
+// Trial 66: the newest session of the project was a "Hello?" the provider refused, and its
+// digest was all the start context said.
+Deno.test("hook-context passes over a newer session where nothing was done", async () => {
+  const hello: SessionSpec = {
+    id: "e5e50005-0000-4000-8000-000000000005",
+    cwd: "/w/app",
+    start: "2026-10-09T10:00:00Z",
+    turns: [{ user: "Hello?" }],
+  };
+  const ix = await indexSessions([WS, METRICS, hello]);
+  try {
+    const ev = { session_id: "agent-z", cwd: "/w/app", source: "startup" };
+    const t = claude(await hook(ix.env, ["hook-context"], ev), "SessionStart");
+    assertStringIncludes(t, METRICS.id);
+    assert(!t.includes(hello.id), t);
+  } finally {
+    ix.cleanup();
+  }
+});

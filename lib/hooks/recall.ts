@@ -100,9 +100,12 @@ export function contextBlock(
     const found = projectSessions(store, dir, 12, opts.home);
     const list = found?.sessions ?? [];
     // The newest other session only: a second start in one agent session (resume, clear)
-    // gets nothing rather than an older session.
+    // gets nothing rather than an older session. One where nothing was done (no reply, no
+    // call: a "Hello?" the provider refused) left nothing off (trial 66: its digest was the
+    // whole start context of the project).
     target = list.find((s) =>
-      s.harness !== "deja" && citable(current, s.id) && s.native_id !== current.id
+      s.harness !== "deja" && citable(current, s.id) && s.native_id !== current.id &&
+      Q.answered.get(store, { session: s.id }) !== undefined
     );
     const kept = list.filter((s) => s.harness === "deja" && !current.hidden.has(s.id));
     notes = notesLines(store, kept, Math.floor(budget / 5));
