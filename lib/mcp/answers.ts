@@ -145,7 +145,7 @@ export function blameAnswer(
   const left = r.hidden
     ? ` ${
       plural(r.hidden, "session")
-    } of throwaway or excluded projects left out ('deja blame --junk' in a terminal shows the throwaway ones).`
+    } of throwaway or excluded projects left out (give project, a part of their path, to read them).`
     : "";
   if (!r.sessions.length) {
     return r.hidden

@@ -446,6 +446,12 @@ Deno.test("blame says the throwaway projects' sessions it left out", async () =>
     const only = text(await call(ix, { mode: "blame", path: `${scratch}/server.js` }));
     assertStringIncludes(only, "Only hidden sessions read or changed");
     assertStringIncludes(only, "1 session of throwaway or excluded projects left out");
+    // The way it names reaches them (trial 66: it said "'deja blame --junk' in a terminal").
+    assertStringIncludes(only, "(give project, a part of their path, to read them)");
+    const reached = text(
+      await call(ix, { mode: "blame", path: `${scratch}/server.js`, project: "tmp.Qz81kPw9" }),
+    );
+    assertStringIncludes(reached, "71710009");
     const shown = text(await call(ix, { mode: "blame", path: "/w/svc/server.js" }));
     assert(!shown.includes("left out"), shown);
   } finally {
