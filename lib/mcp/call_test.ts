@@ -675,3 +675,23 @@ Deno.test("recall lists the conversation running in the server's project last, a
     ix.cleanup();
   }
 });
+
+// Trial 66: a question no session answers listed five look-alikes (2 KiB) as "17 sessions found".
+Deno.test("recall that matches nothing exactly lists the nearest three, as sessions sharing some words", async () => {
+  const ix = await indexSessions(bulk(8));
+  try {
+    const t = text(
+      await call(ix, { mode: "recall", query: "pipeline cache printer jammed sideways" }),
+    );
+    assertMatch(t, /: \d+ sessions share some of the words; nothing matched/);
+    assertMatch(t, /\n3\. claude/);
+    assert(!/\n4\. claude/.test(t), t);
+    // Asked for more, more are listed.
+    const more = text(
+      await call(ix, { mode: "recall", query: "pipeline cache printer jammed sideways", limit: 5 }),
+    );
+    assertMatch(more, /\n5\. claude/);
+  } finally {
+    ix.cleanup();
+  }
+});

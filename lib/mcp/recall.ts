@@ -53,6 +53,12 @@ import { tilde } from "../../core/text.ts";
 export const RECALL_BUDGET = 4096;
 /** Sessions a recall shows by default. */
 export const RECALL_LIMIT = 5;
+/**
+ * Sessions shown when nothing matched the words exactly and no limit was asked: the nearest
+ * by relevance are a guess, and five of them cost an agent 2 KiB of look-alikes (trial 66:
+ * "how did we set up stripe webhooks", in no session, listed five about Redis and VS Code).
+ */
+export const NEAREST_LIMIT = 3;
 
 /** Options of {@link recallText}. */
 export interface RecallOptions {
@@ -131,6 +137,9 @@ export function recallText(store: Store, query: string, o: RecallOptions): Recal
     };
   }
   const home = o.env.home;
+  if (res.nothingMatched && o.limit === undefined && res.results.length > NEAREST_LIMIT) {
+    res = { ...res, results: res.results.slice(0, NEAREST_LIMIT) };
+  }
   const running = o.running ?? new Set<number>();
   // The conversation asking is no past session: after the others (trial 66: the agent's own
   // question "didn't we fix the zanzibar timeout" was hit 1, above the session that fixed it).
@@ -141,9 +150,9 @@ export function recallText(store: Store, query: string, o: RecallOptions): Recal
   const blocks = hits.map((r, i) => hitBlock(store, r, i, query, home, running.has(r.rowid)));
   // The words left out, as the CLI names them (trial 48: `💘 Crush` said nothing of the emoji).
   const left = droppedNote(res);
-  const head = `recall ${q}: ${res.total} session${res.total === 1 ? "" : "s"} found${
-    tierNote(res)
-  }${left && `; ${left}`}${advice && `; ${advice}`}${ops && `; ${ops}`}`;
+  const head = `recall ${q}: ${res.total} session${res.total === 1 ? "" : "s"} ${
+    res.nothingMatched ? `share${res.total === 1 ? "s" : ""} some of the words` : "found"
+  }${tierNote(res)}${left && `; ${left}`}${advice && `; ${advice}`}${ops && `; ${ops}`}`;
   const tail = (shown: number) => {
     const more = res.total - shown;
     // Cut for size before the limit (trial 48: 8 of a limit of 20 shown, and "a larger limit"
