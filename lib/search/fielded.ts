@@ -279,9 +279,10 @@ export const RARE_FEW = 3;
 /**
  * The lift does not carry a session above the best one that repeats the query's rarest
  * word a candidate holds ({@link RARE_HELD} events or more, as typed or in a form) when it
- * holds that word nowhere, nor a word related to it, and ranked below it before (trial 65: `pester test failures` put first a session
- * whose title and prompt said "test failures", above the one that ran Invoke-Pester in
- * 13 events; `ctx` then digested the wrong one). Such a session is put just below it.
+ * holds that word nowhere, nor a word related to it, and ranked below it before (trial 65:
+ * `pester test failures` put first a session whose title and prompt said "test failures",
+ * above the one that ran Invoke-Pester in 13 events; `ctx` then digested the wrong one).
+ * Such a session is put just below it.
  * A word held as typed by more than {@link RARE_FEW} candidates, or a session holding a
  * word related to it, is left to the lift: without those two limits it lost paraphrase
  * hits (`data archival task: amounts are incorrect`, whose rarest word `amounts` many
