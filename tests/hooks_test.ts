@@ -791,3 +791,15 @@ Deno.test("hook-context passes over a newer session where nothing was done", asy
     ix.cleanup();
   }
 });
+
+// Trial 66: a notes file copied to another data folder, both indexed, listed every note twice.
+Deno.test("hook-context says a note held twice once", () =>
+  withIndex(async (ix) => {
+    const t0 = Date.parse("2026-10-07T10:00:00Z");
+    for (const [i, text] of ["deploy with make release", "deploy with make release"].entries()) {
+      await remember(ix.env, text, { project: "/w/app", cwd: "/w/app", now: t0 + i * 60_000 });
+    }
+    const ev = { session_id: "agent-d", cwd: "/w/app", source: "startup" };
+    const t = claude(await hook(ix.env, ["hook-context"], ev), "SessionStart");
+    assertEquals(t.split("\n").filter((l) => l === "- deploy with make release").length, 1, t);
+  }));

@@ -58,10 +58,15 @@ export const QUERY_WORDS = 4;
 function notesLines(store: Store, notes: SessionRow[], budget: number): string {
   const head = "Notes kept for this project (deja remember):";
   const items: string[] = [];
+  // A note held twice (a notes file copied to another data folder, both indexed: trial 66)
+  // is said once.
+  const said = new Set<string>();
   for (const s of notes) {
     const evs = Q.eventsOfSession.all(store, { session: s.id });
     for (const e of evs.filter((e) => e.kind === "user").reverse()) {
-      items.push(`- ${oneLine(stripControls(e.text), 200)}`);
+      const line = `- ${oneLine(stripControls(e.text), 200)}`;
+      if (!said.has(line)) items.push(line);
+      said.add(line);
     }
   }
   const more = (n: number) =>
