@@ -95,7 +95,9 @@ export const SEARCH_Q = {
   eventCount: query<NoParams, N>(`SELECT COALESCE(MAX(id), 0) AS n FROM events`),
   /** Stores whose read cut a record's middle past its size limit (lib/prepare.ts `cut_long`). */
   sourcesShortened: query<NoParams, N>(
-    `SELECT count(*) AS n FROM sources WHERE skipped LIKE '%"cut_long"%'`,
+    // Those still holding a session: a forgotten one's store shortened nothing searchable (trial 67).
+    `SELECT count(*) AS n FROM sources src WHERE skipped LIKE '%"cut_long"%'
+    AND EXISTS (SELECT 1 FROM sessions s WHERE s.source = src.path)`,
   ),
   /**
    * Adds the terms of `terms` (a JSON array) to the vocabulary, in one statement: the

@@ -254,3 +254,34 @@ Deno.test("unforget takes a harness:id-prefix key as well as a bare prefix", asy
     ix.cleanup();
   }
 });
+
+// Trial 67: `strings index.db` still read a forgotten session's edits and commands: stale
+// copies an earlier write left in the free space of live pages, which secure delete (it zeroes
+// only what it deletes) never touched.
+Deno.test("forget leaves no stale copy of a forgotten session's text anywhere in the file", async () => {
+  const ix = await memIndex(HISTORY);
+  try {
+    let s = ix.open();
+    // A stale copy in a page's free space, as a row written and deleted leaves one.
+    s.db.exec("PRAGMA secure_delete = OFF");
+    s.db.exec("INSERT INTO meta(key, value) VALUES ('x', 'a zanzibarite quarry ledger line')");
+    s.db.exec("DELETE FROM meta WHERE key = 'x'");
+    s.db.exec("PRAGMA wal_checkpoint(TRUNCATE)");
+    s.close();
+    assert(
+      readFileSync(indexPath(ix.env)).includes("zanzibarite quarry"),
+      "the stale copy is there",
+    );
+    s = ix.open();
+    applyForget(s, planForget(s, { session: "aa11-secret" }), "--session aa11-secret");
+    s.close();
+    for (const suffix of ["", "-wal"]) {
+      const f = indexPath(ix.env) + suffix;
+      if (existsSync(f)) {
+        assert(!readFileSync(f).includes("zanzibarite"), `left in index.db${suffix}`);
+      }
+    }
+  } finally {
+    ix.cleanup();
+  }
+});

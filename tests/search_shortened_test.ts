@@ -39,4 +39,9 @@ Deno.test("nothing matched says how many stores were indexed in part, text and J
   const found = await runMain(env, ["search", "green"]);
   assertEquals(found.code, 0);
   assert(!found.err.includes("indexed in part"), found.err);
+  // Its only session forgotten, the store hides nothing searchable (trial 67).
+  assertEquals((await runMain(env, ["forget", "--session", sid])).code, 0);
+  const after = await runMain(env, ["search", "zorblaxian"]);
+  assertEquals(after.code, 1);
+  assert(!after.err.includes("indexed in part"), after.err);
 });

@@ -213,8 +213,8 @@ export function applyForget(
 /**
  * Removes `sessions` from the index, leaving no trace of their text: the rows
  * (events, commands, file spans, their FTS entries), the words only they held
- * in the vocabulary and the associations learned from them (rebuilt), the FTS segments merged with `secure_delete` on, the WAL
- * checkpointed. Writes no tombstone (see {@link applyForget}). Call with the
+ * in the vocabulary and the associations learned from them (rebuilt), the FTS segments merged with `secure_delete` on, the file
+ * rewritten (VACUUM) and the WAL checkpointed. Writes no tombstone (see {@link applyForget}). Call with the
  * writer lock held.
  */
 export function removeSessions(store: Store, sessions: SessionRow[]): ForgetOutcome {
@@ -242,6 +242,17 @@ export function removeSessions(store: Store, sessions: SessionRow[]): ForgetOutc
   // Merge the FTS segments so the deleted words leave them, and keep no old page in the WAL.
   store.db.exec("INSERT INTO events_fts(events_fts) VALUES ('optimize')");
   store.db.exec("INSERT INTO vocab_tri(vocab_tri) VALUES ('optimize')");
+  // Secure delete zeroes the cells deleted now, not the stale copies earlier writes left in
+  // the free space of live pages (a file span rewritten when its store was read again): the
+  // file is rewritten whole (trial 67: `strings index.db` still read a forgotten session's
+  // edits and commands, and `--rebuild`, which keeps the file, left them too). Its copy is
+  // built in a temporary file, not in memory, whatever the index's size.
+  store.db.exec("PRAGMA temp_store = FILE");
+  try {
+    store.db.exec("VACUUM");
+  } finally {
+    store.db.exec("PRAGMA temp_store = MEMORY");
+  }
   store.db.exec("PRAGMA wal_checkpoint(TRUNCATE)");
   return { sessions: sessions.length, events, wordsPruned: pruned };
 }
