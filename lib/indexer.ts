@@ -258,7 +258,15 @@ export async function runIndex(
       saveManifest(path);
       trace("manifest saved");
     }
-    return { ...res, ms: performance.now() - t0, ...(movedAside ? { movedAside } : {}) };
+    // What the damaged index held that no store returns now is named as a rebuild names it
+    // (trial 67: two sessions whose files were emptied or deleted went without a word).
+    const lost = movedAside ? droppedAfterAside(movedAside, path) : undefined;
+    return {
+      ...res,
+      ms: performance.now() - t0,
+      ...(movedAside ? { movedAside } : {}),
+      ...(lost ? { dropped: lost } : {}),
+    };
   } finally {
     pool.close();
     lock.release();
@@ -424,6 +432,31 @@ function sessionKeys(store: Store): Map<string, { source: string; events: number
     out.set(`${r.harness}\u0000${r.native_id}`, { source: r.source, events: r.events });
   }
   return out;
+}
+
+/**
+ * Of the sessions the index moved aside at `aside` held (as far as its damage lets them be
+ * read), those the new index at `path` lacks or holds fewer events of; undefined when none,
+ * or when the old file's sessions cannot be read at all.
+ */
+function droppedAfterAside(aside: string, path: string): Dropped | undefined {
+  let before: Map<string, { source: string; events: number }>;
+  try {
+    const old = Store.open(aside, { readOnly: true });
+    try {
+      before = sessionKeys(old);
+    } finally {
+      old.close();
+    }
+  } catch {
+    return undefined;
+  }
+  const now = Store.open(path, { readOnly: true });
+  try {
+    return droppedSince(now, before);
+  } finally {
+    now.close();
+  }
 }
 
 /**

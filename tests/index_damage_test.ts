@@ -308,3 +308,34 @@ Deno.test("freshen on use neither announces nor starts a background run when the
     w.cleanup();
   }
 });
+
+// Trial 67: a rebuild of a damaged index dropped, without a word, two sessions only the old
+// index held (their files emptied or deleted); the file moved aside still listed them.
+Deno.test("index --rebuild of a damaged index names the sessions only the damaged one held", async () => {
+  const w = await world();
+  try {
+    rmSync(join(w.dir, "claude", "-w-app", `${SESSIONS[0].id}.jsonl`));
+    assertEquals(
+      (await run(["index", "--quiet"], w.vars)).code,
+      0,
+      "the gone store's session is kept",
+    );
+    flipDataPages(w.db, /^events_fts/);
+    const r = await run(["index", "--rebuild"], w.vars);
+    assertEquals(r.code, 0, r.err);
+    assertStringIncludes(r.err, "moved it to");
+    assertStringIncludes(
+      r.err,
+      "the rebuild dropped 1 session no store returns now (aaaaaaaa claude",
+    );
+    assertStringIncludes(r.err, "still holds them");
+    const json = await run(["index", "--rebuild", "--json"], w.vars);
+    assertEquals(
+      JSON.parse(json.out).dropped ?? null,
+      null,
+      "nothing more to drop the second time",
+    );
+  } finally {
+    w.cleanup();
+  }
+});

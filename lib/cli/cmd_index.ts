@@ -223,7 +223,7 @@ async function runIndexCmd(args: IndexArgs, io: IO): Promise<number> {
     io.err(`deja: the index was damaged; moved it to ${d.res.movedAside} and started a new one\n`);
   }
   if (d.res.gone?.length && !args.quiet) io.err(goneLine(d.res.gone));
-  if (d.res.dropped && !args.quiet) io.err(droppedLine(d.res.dropped));
+  if (d.res.dropped && !args.quiet) io.err(droppedLine(d.res.dropped, d.res.movedAside));
   return reportIndex(d, args, io);
 }
 
@@ -232,8 +232,10 @@ async function runIndexCmd(args: IndexArgs, io: IO): Promise<number> {
  * rebuild dropped 1 session no store returns now (058a90bd claude, from …/rw.jsonl)`, and the
  * events stores hold no more.
  */
-export function droppedLine(d: Dropped): string {
+export function droppedLine(d: Dropped, aside?: string): string {
   const lines: string[] = [];
+  // After a damaged index was moved aside, what it held is still in that file.
+  const still = aside ? `; the damaged index moved to ${aside} still holds them` : "";
   if (d.count) {
     const list = d.first.slice(0, 3).map((x) =>
       `${x.id.slice(0, 8)} ${x.harness}, from ${x.source}`
@@ -242,7 +244,7 @@ export function droppedLine(d: Dropped): string {
     lines.push(
       `deja: the rebuild dropped ${plural(d.count, "session")} no store returns now (${
         list.join("; ")
-      })\n`,
+      })${still}\n`,
     );
   }
   const s = d.shortened;
