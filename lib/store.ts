@@ -54,10 +54,14 @@ export class IndexDamaged extends DejaError {
  */
 export function isCorruption(e: unknown): boolean {
   if (e instanceof IndexDamaged) return true;
-  const x = e as { errcode?: unknown; errstr?: unknown; message?: unknown } | null;
+  // Already said to the user (its text may quote SQLite's): not read again as SQLite's error.
+  if (e instanceof DejaError) return false;
+  const x = e as { errcode?: unknown; errstr?: unknown; message?: unknown; code?: unknown } | null;
   if (typeof x?.errcode === "number" && [11, 26].includes(x.errcode & 0xff)) return true;
+  if (typeof x?.code === "string" && /^SQLITE_(?:CORRUPT|NOTADB)/.test(x.code)) return true;
   const text = `${x?.errstr ?? ""} ${x?.message ?? ""}`;
-  return /database disk image is malformed|file is not a database|malformed database schema/i
+  // FTS5 says its own (trial 67's damaged index: "fts5: corruption on page 1, segment 4").
+  return /database disk image is malformed|file is not a database|malformed database schema|fts5: corruption/i
     .test(text);
 }
 

@@ -339,3 +339,27 @@ Deno.test("index --rebuild of a damaged index names the sessions only the damage
     w.cleanup();
   }
 });
+
+// Trial 67: forget on a damaged index exited 2 with the damage line alone, yet recorded the
+// tombstones `forget --list` then showed.
+Deno.test("forget on a damaged index says the sessions are recorded as forgotten, and the rebuild leaves them out", async () => {
+  const w = await world();
+  try {
+    flipDataPages(w.db, /^events_fts/);
+    const r = await run(["forget", "--session", "bbbbbbbb"], w.vars);
+    assertEquals(r.code, 2, r.err);
+    assertStringIncludes(r.err, "is damaged");
+    assertStringIncludes(
+      r.err,
+      "the 1 session is recorded as forgotten, but the index still holds it",
+    );
+    assertStringIncludes(r.err, "deja index --rebuild builds a new index without them");
+    assertEquals((await run(["index", "--rebuild", "--quiet"], w.vars)).code, 0);
+    const found = await run(["search", "--json", "parser", "tokenizer"], w.vars);
+    const ids = (JSON.parse(found.out).results as Array<{ id: string }>).map((x) => x.id);
+    assert(!ids.some((id) => id.startsWith("bbbbbbbb")), ids.join(" "));
+    assert(ids.some((id) => id.startsWith("aaaaaaaa")), ids.join(" "));
+  } finally {
+    w.cleanup();
+  }
+});

@@ -12,7 +12,14 @@ import type { Args, CommandSpec } from "./common.ts";
 import { colors, fmtSessionTime, fmtTime, isoTime, opt, printJson } from "./common.ts";
 import { oneLine, plural, tilde } from "../../core/text.ts";
 import type { IO } from "../../core/runtime.ts";
-import { acquireWriterLock, indexPath, setAsideIndexes, Store } from "../store.ts";
+import {
+  acquireWriterLock,
+  asIndexError,
+  IndexDamaged,
+  indexPath,
+  setAsideIndexes,
+  Store,
+} from "../store.ts";
 import { shQuoteShown } from "../shell.ts";
 import { dataDir } from "../../core/paths.ts";
 import { DejaError } from "../../core/errors.ts";
@@ -30,6 +37,7 @@ import {
 } from "../forget/forget.ts";
 import type { Env } from "../../core/model.ts";
 import {
+  keyOf,
   readTombstones,
   type Tombstone,
   tombstoneFile,
@@ -291,9 +299,28 @@ export function forgetSessions(
       const plan = planForget(store, opts.sel);
       const notes = ownNotes(env);
       const days = plan.sessions.filter((s) => s.source === notes.path);
-      const out = opts.dry || !plan.sessions.length
-        ? undefined
-        : applyForget(store, plan, opts.reason, Date.now(), notes);
+      let out;
+      try {
+        out = opts.dry || !plan.sessions.length
+          ? undefined
+          : applyForget(store, plan, opts.reason, Date.now(), notes);
+      } catch (e) {
+        // The tombstones are written first: the forget holds, the index could not follow (trial
+        // 67: exit 2 said nothing of the tombstones `--list` then showed).
+        const damaged = asIndexError(e, indexPath(env));
+        if (!(damaged instanceof IndexDamaged)) throw e;
+        const kept = new Set(readTombstones(tombstoneFile(indexPath(env))).map((t) => t.key));
+        if (!plan.sessions.every((x) => kept.has(keyOf(x.harness, x.native_id)))) throw damaged;
+        throw new DejaError(
+          `${damaged.message}; the ${plural(plan.sessions.length, "session")} ${
+            plan.sessions.length === 1 ? "is" : "are"
+          } recorded as forgotten, but the index still holds ${
+            plan.sessions.length === 1 ? "it" : "them"
+          }`,
+          "deja index --rebuild builds a new index without them (the damaged one is moved aside)",
+          2,
+        );
+      }
       const setAside = setAsideIndexes(indexPath(env));
       // What a dry run of a notes day would delete for good is shown, not only counted.
       const doomed = opts.dry && days.length
