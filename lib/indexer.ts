@@ -149,6 +149,8 @@ export interface IndexOptions {
   restore?: boolean;
   /** How long to wait for another writer, in milliseconds (default 0: fail at once). */
   waitMs?: number;
+  /** The hint when another writer holds the index (lib/store.ts `acquireWriterLock`). */
+  busyHint?: string;
   /** Progress line for a terminal. */
   progress?(line: string): void;
   /**
@@ -232,6 +234,7 @@ export async function runIndex(
     dataDir(env),
     opts.waitMs ?? 0,
     opts.deadline === undefined ? {} : { doing: "refreshing it on use", brief: true },
+    opts.busyHint,
   );
   const path = indexPath(env);
   // Where large sources are parsed while the previous chunks are written.

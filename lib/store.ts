@@ -480,6 +480,8 @@ export function acquireWriterLock(
   dir: string,
   waitMs: number,
   purpose: LockPurpose = {},
+  /** The hint when the index is busy (`deja index` names its `--wait`; trial 67: forget, which has none, named it too). */
+  busyHint = "wait for it to finish, then run the command again",
 ): { release(): void } {
   makeDataDir(dir);
   const path = join(dir, "index.lock");
@@ -514,7 +516,7 @@ export function acquireWriterLock(
           ? `'${who.command}' (pid ${who.pid}) is ${who.doing}`
           : "another deja process is writing it"
       }`,
-      "wait for it to finish, or run again with --wait <seconds>",
+      busyHint,
       2,
     );
   }

@@ -49,3 +49,28 @@ Deno.test("a writer waits for a refresh on use (a brief hold) instead of failing
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+// Trial 67: `forget` turned away by a running index was told to run again with --wait, which
+// it does not take; `deja index` does.
+Deno.test("the busy hint names --wait only to the command that takes it", async () => {
+  const dir = tempDir("deja-lock-");
+  try {
+    const { runMain } = await import("./_cli_io.ts");
+    const { testEnv } = await import("./_fixture.ts");
+    const env = testEnv(join(dir, "home"), { DEJA_HOME: join(dir, "deja") });
+    assertEquals((await runMain(env, ["index", "--quiet"])).code, 0);
+    const held = acquireWriterLock(join(dir, "deja"), 0);
+    try {
+      const f = await runMain(env, ["forget", "--session", "abcdef12"]);
+      assertEquals(f.code, 2, f.err);
+      assertStringIncludes(f.err, "hint: wait for it to finish, then run the command again");
+      const i = await runMain(env, ["index", "--rebuild"]);
+      assertEquals(i.code, 2, i.err);
+      assertStringIncludes(i.err, "run again with --wait <seconds>");
+    } finally {
+      held.release();
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

@@ -167,7 +167,8 @@ export async function indexData(
   const { only } = args;
   // A background run deja started itself is waited for, not reported as "busy".
   const waitMs = args.waitMs ?? (!args.background && runningBackground(env) ? 300_000 : 0);
-  const quick = args.rebuild ? null : upToDate(env, { only, waitMs });
+  const busyHint = "wait for it to finish, or run again with --wait <seconds>";
+  const quick = args.rebuild ? null : upToDate(env, { only, waitMs, busyHint });
   // A first build or a rebuild reads every store: a process tuned for a long run does it.
   trace(quick ? "index up to date" : "index command");
   if (!quick && buildsAll(env, args.rebuild)) relaunchForBatch("index");
@@ -176,6 +177,7 @@ export async function indexData(
       rebuild: args.rebuild,
       only,
       waitMs,
+      busyHint,
       progress: hooks.progress,
       tellGone: !args.quiet && !args.background,
     });

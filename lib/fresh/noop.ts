@@ -43,6 +43,8 @@ export interface NoopOptions {
   only?: string[];
   /** How long to wait for another writer, in milliseconds. */
   waitMs?: number;
+  /** The hint when another writer holds the index. */
+  busyHint?: string;
 }
 
 /** What {@link upToDate} answers: the run's result, and the index's totals when known. */
@@ -67,7 +69,7 @@ export function upToDate(env: Env, opts: NoopOptions = {}): NoopResult | null {
   if (!selected) return null;
   const quick = manifestUpToDate(env, path, selected, t0);
   if (quick) return quick;
-  const lock = acquireWriterLock(dataDir(env), opts.waitMs ?? 0);
+  const lock = acquireWriterLock(dataDir(env), opts.waitMs ?? 0, {}, opts.busyHint);
   let done: IndexResult | null = null;
   try {
     let store: Store;
