@@ -7,6 +7,7 @@
  *
  * @module
  */
+import { sanitizeForTerminal } from "../../core/terminal.ts";
 
 /** A piece of markup that is already safe to put into a page. */
 export class Html {
@@ -26,12 +27,16 @@ const ENTITIES: Record<string, string> = {
 
 /**
  * `text` with `& < > " '` replaced by entities: safe in element content and in
- * quoted attribute values.
+ * quoted attribute values; control characters (bidi overrides among them) and escape
+ * sequences left out.
  *
  * @example esc(`<b a="1">`) === "&lt;b a=&quot;1&quot;&gt;"
  */
 export function esc(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ENTITIES[c]);
+  // Control characters and escape sequences go as they go from everything deja prints
+  // (core/terminal.ts): a right-to-left override in a prompt reversed the page's text where
+  // `deja show` left it out (trial 67).
+  return sanitizeForTerminal(text).replace(/[&<>"']/g, (c) => ENTITIES[c]);
 }
 
 /** Markup deja wrote itself (never text from the index). */
