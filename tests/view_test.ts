@@ -243,6 +243,10 @@ Deno.test("view session page: turns, commands with their outcome, diffs, subagen
   assert(b.indexOf("subagent looks up") < b.indexOf("$ npm test"));
   assert(b.indexOf("subagent looks up") > b.indexOf("fix the flaky"));
   assertEquals((await get(f.srv, `${f.base}/session?h=mem&id=nope`)).status, 404);
+  // An id prefix opens the session, as the CLI takes one (trial 67).
+  const pre = await get(f.srv, `${f.base}/session?h=mem&id=sess-hos`);
+  assertEquals(pre.status, 200);
+  assertStringIncludes(pre.body, 'data-copy="deja ctx mem:');
 });
 
 Deno.test("view project page lists its sessions and touched files; blame lists who changed a file", async () => {

@@ -9,7 +9,7 @@
  */
 import { Q } from "../schema.ts";
 import type { EventRow, FileAtRow, SessionRow } from "../rows.ts";
-import { modelPath, modelsLabel, shortRef } from "../sessions.ts";
+import { modelPath, modelsLabel, resolveSession, shortRef } from "../sessions.ts";
 import { describeSession } from "../memory/last.ts";
 import { endingText, sessionEnding } from "../memory/ending.ts";
 import { outcomeLabel, outcomeOf, type RunFacts, runFacts } from "../memory/outcome.ts";
@@ -48,7 +48,20 @@ export function sessionPage(
   id: string,
   at = 0,
 ): string | null {
-  const s = Q.sessionByKey.get(ctx.store, { harness, native_id: id });
+  // An id prefix, as the CLI takes one (trial 67: `/session?h=claude&id=5fbf3543` was 404).
+  let s = Q.sessionByKey.get(ctx.store, { harness, native_id: id });
+  if (!s && id.trim()) {
+    const find = (ref: string) => {
+      try {
+        return resolveSession(ctx.store, ref);
+      } catch {
+        return undefined; // none, or several: the page names no one session
+      }
+    };
+    s = harness ? find(`${harness}:${id.trim()}`) : undefined;
+    s ??= find(id.trim());
+    if (s && harness && s.harness !== harness) return null;
+  }
   if (!s) return null;
   const from = pageStart(at);
   const last = Math.max(0, Q.maxSeq.get(ctx.store, { session: s.id })?.seq ?? 0);
