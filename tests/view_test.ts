@@ -363,3 +363,39 @@ Deno.test("view activity charts an own file's session, leaves an undated one out
   assert(p.body.indexOf("/home/dev/live") < p.body.indexOf("/home/dev/long"), p.body);
   assert(p.body.indexOf("/home/dev/long") < p.body.indexOf("/home/dev/copied"), p.body);
 });
+
+// Trial 67: the harness menu counted the throwaway sessions the list hides ("opencode (1)" led
+// to an empty list), and a search said nothing of the hidden sessions holding every word.
+Deno.test("view counts and searches as the list shows: throwaway sessions hidden, and said", async () => {
+  const idx = await memIndex([
+    {
+      id: "sess-real",
+      project: "/home/dev/app",
+      at: AT,
+      events: [["user", "rename the websocket helper"], ["assistant", "Renamed."]],
+    },
+    {
+      id: "sess-junk",
+      project: "/tmp/farm/claude",
+      at: AT,
+      events: [["user", "zebrafinch websocket helper crash"], ["assistant", "Reproduced."]],
+    },
+  ]);
+  const srv = await startView({ env: idx.env, token: "k".repeat(32), now: () => AT + 3_600_000 });
+  try {
+    const base = `/${srv.token}`;
+    const list = await get(srv, `${base}/`);
+    assertStringIncludes(list.body, "mem (1)");
+    assert(!list.body.includes("/tmp/farm"), "no throwaway project in the menu");
+    const withJunk = await get(srv, `${base}/?junk=1`);
+    assertStringIncludes(withJunk.body, "mem (2)");
+    const s = await get(srv, `${base}/api/search?q=${encodeURIComponent("zebrafinch websocket helper")}`);
+    assertStringIncludes(
+      s.body,
+      "1 hidden session holds every word (throwaway or excluded projects); those below only look like it",
+    );
+  } finally {
+    await srv.close();
+    idx.cleanup();
+  }
+});

@@ -61,7 +61,11 @@ const DAYS: Array<[number, string]> = [[1, "last day"], [7, "last week"], [30, "
 function filterForm(ctx: ViewCtx, f: ListFilters, query = ""): Html {
   const harnesses = new Map<string, number>();
   const projects = new Map<string, number>();
+  // Counted as the list shows them: without the throwaway box, its sessions are not counted
+  // (trial 67: "opencode (1)" led to an empty list, and /tmp/farm projects were offered).
+  const hidden = defaultHidden(ctx.store, { env: ctx.env, junk: f.junk });
   for (const r of Q.viewSessionTimes.all(ctx.store, {})) {
+    if (hidden.has(r.id)) continue;
     harnesses.set(r.harness, (harnesses.get(r.harness) ?? 0) + 1);
     if (r.project) projects.set(r.project, (projects.get(r.project) ?? 0) + 1);
   }
@@ -185,7 +189,16 @@ export function searchResults(ctx: ViewCtx, query: string, f: ListFilters): Html
   });
   // The words left out are said as the CLI says them (trial 56: `hello world` listed sessions
   // without `hello`, and the page said nothing).
-  const note = [narration(res), droppedNote(res)].filter(Boolean).join("; ");
+  // Sessions the throwaway filter hides that hold every word, as the CLI says them (trial 67:
+  // the page said nothing of four exact matches behind the box).
+  const hidden = res.hidden && res.results.length
+    ? res.nothingMatched
+      ? `${res.hidden} hidden ${
+        res.hidden === 1 ? "session holds" : "sessions hold"
+      } every word (throwaway or excluded projects); those below only look like it: tick the throwaway box`
+      : `${res.hidden} more in throwaway or excluded projects: tick the throwaway box`
+    : "";
+  const note = [hidden, narration(res), droppedNote(res)].filter(Boolean).join("; ");
   if (!res.results.length) {
     return htm`<div class="empty">Nothing matched “${query}”${
       res.hidden ? ` (${res.hidden} sessions of throwaway projects hold it: tick the box)` : ""
