@@ -139,3 +139,42 @@ Deno.test("doctor's problem count counts the stores it lists, in text and JSON",
     rmSync(root, { recursive: true, force: true });
   }
 });
+
+// Trial 67: a store deleted after it was indexed: doctor said "0 changed" and nothing of it,
+// while `deja sources` showed "(1 gone, 1 session kept)".
+Deno.test("doctor says how many indexed stores are gone, and keeps them out of the changed count", async () => {
+  const root = tempDir("deja-doctor-gone-");
+  try {
+    const projects = join(root, "claude");
+    mkdirSync(join(projects, "p"), { recursive: true });
+    const file = (id: string) => join(projects, "p", `${id}.jsonl`);
+    for (const id of ["s1", "s2"]) {
+      writeFileSync(
+        file(id),
+        JSON.stringify({
+          type: "user",
+          uuid: `u-${id}`,
+          sessionId: id,
+          timestamp: "2026-01-01T00:00:00Z",
+          cwd: "/p",
+          message: { role: "user", content: `hello from ${id}` },
+        }) + "\n",
+      );
+    }
+    const env = testEnv(root, {
+      DEJA_CLAUDE_ROOT: projects,
+      DEJA_HOME: join(root, "deja"),
+      DEJA_NO_REFRESH: "1",
+    });
+    await runIndex(env, [claude]);
+    rmSync(file("s2"));
+    const json = JSON.parse(await doctor(env, true));
+    assertEquals([json.index.changed, json.index.gone], [0, 1]);
+    assertStringIncludes(
+      await doctor(env, false),
+      "0 changed since last read, 1 gone (sessions kept; 'deja index --rebuild' drops them)",
+    );
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+});

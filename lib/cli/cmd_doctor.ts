@@ -196,6 +196,7 @@ export function doctorJson(r: DoctorReport): Record<string, unknown> {
       last_index: isoTime(index.lastIndex),
       sources: index.sources,
       changed: index.changed,
+      gone: index.gone,
       look_again: index.lookAgain,
       read_only: index.readOnly === true,
       building: index.building ?? null,
@@ -297,6 +298,8 @@ export function doctorText(r: DoctorReport, io: Pick<IO, "isTTY" | "env">): stri
     : `${index.fresh ? c.green("fresh") : c.yellow("stale")}  last full run ${
       fmtTime(index.lastIndex)
     }, ${plural(index.sources, "store")}, ${index.changed} changed since last read${
+      // Gone stores keep their sessions (trial 67: doctor said nothing of one `sources` showed).
+      index.gone ? `, ${index.gone} gone (sessions kept; 'deja index --rebuild' drops them)` : ""}${
       index.lookAgain
         ? `, new stores possible in ${plural(index.lookAgain, "harness's", "harnesses'")} folders`
         : ""

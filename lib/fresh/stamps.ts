@@ -35,6 +35,8 @@ export interface Staleness {
   failed: number;
   /** Stores the check found in place (stat succeeded), per harness. */
   present: Record<string, number>;
+  /** Stores gone since they were read (their sessions stay until a rebuild): no change to read. */
+  gone: number;
   /** Milliseconds the check took. */
   ms: number;
 }
@@ -76,6 +78,7 @@ export function compareStamps(rec: Recorded, opts: CheckOptions = {}): Staleness
   const wanted = opts.harnesses ? new Set(opts.harnesses) : undefined;
   const present: Record<string, number> = {};
   let failed = 0;
+  let gone = 0;
   for (const r of rows) {
     if (wanted && !wanted.has(r.harness)) continue;
     if (r.error) { // retried by a full run, not on every search
@@ -87,7 +90,10 @@ export function compareStamps(rec: Recorded, opts: CheckOptions = {}): Staleness
     try {
       // A store gone is answered without an exception (mtimeOf in ./map.ts).
       const st = statSync(r.path, { throwIfNoEntry: false });
-      if (!st) continue; // a vanished store keeps its sessions until a rebuild
+      if (!st) { // a vanished store keeps its sessions until a rebuild
+        gone++;
+        continue;
+      }
       // A FIFO or device where the store was: no index run can read it (discovery reports it),
       // so it is no change to catch up with.
       if (!st.isFile() && !st.isDirectory()) continue;
@@ -98,7 +104,7 @@ export function compareStamps(rec: Recorded, opts: CheckOptions = {}): Staleness
       // (permission denied) is a change: the full run tries it and says why it cannot.
       if (!isMissing(e)) {
         changed.push({ path: r.path, harness: r.harness, kind: r.kind, bytes: 0, mtime: 0 });
-      }
+      } else gone++;
       continue;
     }
     present[r.harness] = (present[r.harness] ?? 0) + 1;
@@ -134,6 +140,7 @@ export function compareStamps(rec: Recorded, opts: CheckOptions = {}): Staleness
     lastIndex,
     failed,
     present,
+    gone,
     ms: performance.now() - t0,
   };
 }

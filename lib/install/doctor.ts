@@ -84,8 +84,10 @@ export interface IndexStatus {
   lastIndex: number | null;
   /** Stores in the index. */
   sources: number;
-  /** Indexed stores whose size or mtime changed since they were read (or that are gone). */
+  /** Indexed stores whose size or mtime changed since they were read. */
   changed: number;
+  /** Indexed stores gone since (deleted or moved): their sessions stay until a rebuild. */
+  gone: number;
   /**
    * Harnesses whose store folders changed since they were looked in (new stores may be
    * there; trial 30: counted as stores, "41 changed or new" for one new store).
@@ -376,6 +378,7 @@ export function indexStatus(env: Env): IndexStatus {
     lastIndex: null,
     sources: 0,
     changed: 0,
+    gone: 0,
     lookAgain: 0,
     fresh: false,
     harnessErrors: [],
@@ -410,6 +413,7 @@ export function indexStatus(env: Env): IndexStatus {
     out.sources = rows.length;
     out.damage = storeDamage(env, rows, indexErrors);
     out.changed = stale.changed.length;
+    out.gone = stale.gone;
     out.lookAgain = stale.discover.length;
     out.fresh = out.changed === 0 && out.lookAgain === 0 && out.lastIndex !== null;
   } catch (e) {
