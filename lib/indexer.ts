@@ -30,7 +30,8 @@ import type {
 } from "../core/model.ts";
 import { applyWriterSettings, Q } from "./schema.ts";
 import { READERS, REVISIONS } from "./version.ts";
-import { existsSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
+import { DejaError } from "../core/errors.ts";
 import { dirname, join, sep } from "node:path";
 import { ensureReplays, markReplays } from "./replays.ts";
 import {
@@ -256,7 +257,17 @@ export async function runIndex(
     }
     // A later no-op run answers from the stat manifest while the index stays as this one left it
     // (not while stores newly gone are left to tell of: that run reads the index).
-    const { untold, ...res } = pass;
+    const { untold, file, ...res } = pass;
+    // The file deleted or replaced while this run wrote it: what it wrote went with the old
+    // one (trial 67: "400 sessions written; the index holds 0", exit 0).
+    if (file && fileId(path) !== file) {
+      throw new DejaError(
+        `the index ${path} was deleted or replaced while this run wrote it: what it wrote is not ` +
+          "in the file there now",
+        "run 'deja index' again",
+        2,
+      );
+    }
     if (opts.deadline === undefined && opts.inlineMaxBytes === undefined && !untold) {
       saveManifest(path);
       trace("manifest saved");
@@ -280,7 +291,15 @@ export async function runIndex(
 type Pass = Pick<IndexResult, "harnesses" | "excluded" | "pending" | "gone" | "dropped"> & {
   /** Stores newly gone that this run did not tell of: the next run must not be a stat pass. */
   untold?: boolean;
+  /** The index file this pass wrote (device and inode), to know it is still the one in place. */
+  file?: string;
 };
+
+/** Device and inode of the file at `path`, or undefined when there is none. */
+function fileId(path: string): string | undefined {
+  const st = statSync(path, { throwIfNoEntry: false });
+  return st ? `${st.dev}:${st.ino}` : undefined;
+}
 
 /** Opens (creating) the index and indexes every selected harness into it. */
 async function onePass(
@@ -309,6 +328,7 @@ async function onePass(
     throw readOnlyIndexError("'deja index'", readOnlyWhy(path));
   }
   applyWriterSettings(store.db, firstBuild);
+  const file = fileId(path);
   trace("index open");
   try {
     // Forgotten sessions and excluded projects are left out of every source read,
@@ -417,6 +437,7 @@ async function onePass(
       pending: run.pending,
       ...(gone.length ? (tell ? { gone } : { untold: true }) : {}),
       ...(dropped ? { dropped } : {}),
+      ...(file ? { file } : {}),
     };
   } catch (e) {
     // Harness stores are read inside planSource/writeSource, which report their damage per source;

@@ -363,3 +363,26 @@ Deno.test("forget on a damaged index says the sessions are recorded as forgotten
     w.cleanup();
   }
 });
+
+// Trial 67: index.db deleted 0.8 s into a run: "400 sessions written; the index holds 0", exit 0.
+Deno.test("a run whose index file is deleted while it writes says so and fails", async () => {
+  const w = await world();
+  try {
+    const { runIndex } = await import("../lib/indexer.ts");
+    const { parsers } = await import("../parsers/mod.ts");
+    let removed = false;
+    const env = testEnv(w.vars.HOME, w.vars);
+    const err = await runIndex(env, parsers, {
+      rebuild: true,
+      progress: () => {
+        if (!removed) rmSync(w.db);
+        removed = true;
+      },
+    }).then(() => undefined, (e) => e as Error);
+    assert(removed, "the run reported progress");
+    assert(err, "the run failed");
+    assertStringIncludes(err!.message, "was deleted or replaced while this run wrote it");
+  } finally {
+    w.cleanup();
+  }
+});
