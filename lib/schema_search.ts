@@ -21,6 +21,12 @@ import {
 export const SEARCH_Q = {
   /** The number of events holding `term` (no row when none). */
   termDocs: query<Term, { doc: number }>(`SELECT doc FROM events_vocab WHERE term = ?`, ["term"]),
+  /** Events of the sessions `ids` (a JSON array of row ids) that `match` (an FTS5 query) finds. */
+  matchDocsIn: query<{ match: string; ids: string }, { n: number }>(
+    `SELECT count(*) AS n FROM events_fts JOIN events e ON e.id = events_fts.rowid
+    WHERE events_fts MATCH ? AND e.session_id IN (SELECT value FROM json_each(?))`,
+    ["match", "ids"],
+  ),
   /** Session titles holding `like` (a LIKE pattern, `\\` escapes), at most 200. */
   titlesLike: query<{ like: string }, { title: string }>(
     `SELECT title FROM sessions WHERE title LIKE ? ESCAPE '\\' LIMIT 200`,

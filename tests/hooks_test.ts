@@ -803,3 +803,24 @@ Deno.test("hook-context says a note held twice once", () =>
     const t = claude(await hook(ix.env, ["hook-context"], ev), "SessionStart");
     assertEquals(t.split("\n").filter((l) => l === "- deploy with make release").length, 1, t);
   }));
+
+// Trial 68: once the live transcript held the prompt, a word only it held (`crashing`) was
+// searched with the others, the live session left out, and the hook said nothing.
+Deno.test("hook-prompt weighs a word by the sessions other than the agent's own", async () => {
+  const prompt = "the flaky ws_client reconnect keeps zorbulating with ECONNREFUSED again";
+  const live: SessionSpec = {
+    id: "f6f60006-0000-4000-8000-000000000006",
+    cwd: "/w/app",
+    start: "2026-10-10T10:00:00Z",
+    turns: [{ user: prompt }],
+  };
+  const ix = await indexSessions([WS, METRICS, OTHER, live]);
+  try {
+    const ev = { session_id: live.id, cwd: "/w/app", hook_event_name: "UserPromptSubmit", prompt };
+    const t = claude(await hook(ix.env, ["hook-prompt"], ev), "UserPromptSubmit");
+    assertStringIncludes(t, `id ${WS.id.slice(0, 8)}`);
+    assert(!t.includes("zorbulating"), "the word only the live session holds is not searched");
+  } finally {
+    ix.cleanup();
+  }
+});

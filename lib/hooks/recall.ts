@@ -24,7 +24,7 @@
 import type { Store } from "../store.ts";
 import { Q } from "../schema.ts";
 import { search, type SearchResult } from "../search.ts";
-import { STOP_WORDS, tokens } from "../query.ts";
+import { ftsAny, STOP_WORDS, tokens } from "../query.ts";
 import { sessionDigest } from "../memory/digest.ts";
 import { describeSession } from "../memory/last.ts";
 import { gist } from "../memory/text.ts";
@@ -46,6 +46,9 @@ import {
 const LITERAL = new Set(["exact", "session", "substring", "stemmed", "error"]);
 /** Words looked up per prompt at most. */
 const MAX_WORDS = 40;
+
+/** Events at most a word may be in for the agent's own session's share of them to be taken off. */
+const OWN_DOCS = 64;
 
 /** Informative words of a prompt searched at most (each costs the search a pass over its sessions). */
 export const QUERY_WORDS = 4;
@@ -169,6 +172,12 @@ function technical(prompt: string): Set<string> {
 export function promptWords(
   store: Store,
   prompt: string,
+  /**
+   * Row ids of the agent's own session: a rare word counts by the other sessions holding it
+   * (trial 68: `crashing`, only in the live transcript, was searched, the live session left
+   * out, and nothing was said).
+   */
+  own: ReadonlySet<number> = new Set(),
 ): Array<{ word: string; idf: number; weight: number; technical: boolean }> {
   const n = Math.max(1, Q.eventCount.get(store, {})!.n);
   const tech = technical(prompt);
@@ -178,7 +187,11 @@ export function promptWords(
   const out = [];
   for (const word of words) {
     const r = Q.termDocs.get(store, { term: word });
-    const df = r?.doc ?? 0;
+    let df = r?.doc ?? 0;
+    // Only a rare word's weight moves by what one session holds; a common one is not counted.
+    if (df > 0 && df <= OWN_DOCS && own.size) {
+      df -= Q.matchDocsIn.get(store, { match: ftsAny([[word]]), ids: JSON.stringify([...own]) })!.n;
+    }
     if (df <= 0) continue;
     const idf = Math.log(n / df);
     const t = tech.has(word);
@@ -209,7 +222,9 @@ export function promptBlock(
 ): Said | null {
   const text = promptText(prompt);
   if (text.length < 8) return null;
-  const words = promptWords(store, text).filter((w) => w.idf >= (w.technical ? 1.5 : 2));
+  const words = promptWords(store, text, current.rows).filter((w) =>
+    w.idf >= (w.technical ? 1.5 : 2)
+  );
   if (!(words.length >= 2 || (words[0]?.weight ?? 0) >= 3)) return null;
   const project = projectSessions(store, dir, 1)?.project;
   if (!project) return null;

@@ -77,7 +77,7 @@ export interface RecallOptions {
   cwd?: string;
   /**
    * Row ids of sessions running now in the agent's project (lib/mcp/call.ts `runningHere`):
-   * listed after the others, marked as probably the calling conversation.
+   * left out of the search, most likely the calling conversation.
    */
   running?: ReadonlySet<number>;
 }
@@ -106,11 +106,17 @@ const KIND: Record<string, string> = {
 /** Searches `query` and renders the hits (see the module doc). */
 export function recallText(store: Store, query: string, o: RecallOptions): Recall {
   const limit = o.limit ?? RECALL_LIMIT;
+  const running = o.running ?? new Set<number>();
+  // The conversation asking is no past session: searched without it, so that its words (the
+  // user's question, every word of it) decide nothing (trial 68: recall answered "1 session
+  // found", the running one, where without it the fix was first).
+  const hiding = searchHiding({ env: o.env, here: o.cwd, auto: true });
   const opts: SearchOptions = {
     harness: o.harness,
     project: o.project,
     limit,
-    ...searchHiding({ env: o.env, here: o.cwd, auto: true }),
+    ...hiding,
+    leaveOut: running,
     ...(o.now ? { now: o.now } : {}),
   };
   let res = search(store, query, opts);
@@ -125,6 +131,9 @@ export function recallText(store: Store, query: string, o: RecallOptions): Recal
     // words" of 4 sessions the argument reaches).
     const hidden = res.hidden
       ? ` (${res.hidden} in throwaway or excluded projects: give project, a part of their path, to search them)`
+      : running.size && search(store, query, { ...opts, leaveOut: undefined, limit: 1 })
+          .results.some((r) => running.has(r.rowid))
+      ? " (only this conversation, running now, holds the words)"
       : "";
     const f = filteredOut(store, query, o);
     return {
@@ -140,14 +149,7 @@ export function recallText(store: Store, query: string, o: RecallOptions): Recal
   if (res.nothingMatched && o.limit === undefined && res.results.length > NEAREST_LIMIT) {
     res = { ...res, results: res.results.slice(0, NEAREST_LIMIT) };
   }
-  const running = o.running ?? new Set<number>();
-  // The conversation asking is no past session: after the others (trial 66: the agent's own
-  // question "didn't we fix the zanzibar timeout" was hit 1, above the session that fixed it).
-  const hits = [
-    ...res.results.filter((r) => !running.has(r.rowid)),
-    ...res.results.filter((r) => running.has(r.rowid)),
-  ];
-  const blocks = hits.map((r, i) => hitBlock(store, r, i, query, home, running.has(r.rowid)));
+  const blocks = res.results.map((r, i) => hitBlock(store, r, i, query, home));
   // The words left out, as the CLI names them (trial 48: `💘 Crush` said nothing of the emoji).
   const left = droppedNote(res);
   const head = `recall ${q}: ${res.total} session${res.total === 1 ? "" : "s"} ${
@@ -328,11 +330,9 @@ function hitBlock(
   i: number,
   query: string,
   home: string,
-  running = false,
 ): string {
   const project = oneLineForAgent(tilde(r.project, home), 120);
   const marks = [
-    running ? "running now in this project, most likely this conversation" : "",
     // As the CLI marks them (trial 47: an agent was told nothing of a session nearest by
     // relevance that holds none of the words).
     r.relatedOnly ? "none of the words, only related ones" : r.partial ? "some of the words" : "",
