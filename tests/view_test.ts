@@ -389,7 +389,10 @@ Deno.test("view counts and searches as the list shows: throwaway sessions hidden
     assert(!list.body.includes("/tmp/farm"), "no throwaway project in the menu");
     const withJunk = await get(srv, `${base}/?junk=1`);
     assertStringIncludes(withJunk.body, "mem (2)");
-    const s = await get(srv, `${base}/api/search?q=${encodeURIComponent("zebrafinch websocket helper")}`);
+    const s = await get(
+      srv,
+      `${base}/api/search?q=${encodeURIComponent("zebrafinch websocket helper")}`,
+    );
     assertStringIncludes(
       s.body,
       "1 hidden session holds every word (throwaway or excluded projects); those below only look like it",
