@@ -824,3 +824,42 @@ Deno.test("hook-prompt weighs a word by the sessions other than the agent's own"
     ix.cleanup();
   }
 });
+
+// Trial 68: a command run once in `~` was "ran in 1 earlier session here" in a brand-new
+// project below it, and the prompt hook took `~` for "this project" too.
+Deno.test("hook-tool and hook-prompt take no session of the home folder for a project below it", async () => {
+  const inHome: SessionSpec = {
+    id: "e7e70007-0000-4000-8000-000000000007",
+    cwd: "/w",
+    start: "2026-10-11T10:00:00Z",
+    turns: [
+      { user: "set up zsh completions for the starship prompt" },
+      { bash: "npm run build", out: 'npm ERR! Missing script: "build"', exit: 1 },
+    ],
+  };
+  const ix = await indexSessions([inHome]);
+  try {
+    const env = { ...ix.env, home: "/w", get: (k: string) => k === "HOME" ? "/w" : ix.env.get(k) };
+    const tool = (cwd: string) => ({
+      session_id: `agent-${cwd}`,
+      cwd,
+      hook_event_name: "PreToolUse",
+      tool_name: "Bash",
+      tool_input: { command: "npm run build" },
+    });
+    assertEquals((await hook(env as Env, ["hook-tool"], tool("/w/code/new-app"))).out, "");
+    assertStringIncludes(
+      claude(await hook(env as Env, ["hook-tool"], tool("/w")), "PreToolUse"),
+      "ran in 1 earlier session here",
+    );
+    const ask = {
+      session_id: "agent-q",
+      cwd: "/w/code/new-app",
+      hook_event_name: "UserPromptSubmit",
+      prompt: "set up zsh completions for the starship prompt",
+    };
+    assertEquals((await hook(env as Env, ["hook-prompt"], ask)).out, "");
+  } finally {
+    ix.cleanup();
+  }
+});

@@ -31,6 +31,11 @@ export interface Current {
    * `--no-auto` (`originHidden` in lib/search/sessions.ts, the rule MCP applies too).
    */
   hidden: Set<number>;
+  /**
+   * The user's home: no project of a folder below it (lib/hooks/_util.ts `projectSessions`;
+   * trial 68: a command run in `~` was "ran here" in every new project below it).
+   */
+  home?: string;
 }
 
 /** True when session row `id` is neither the agent's own nor left out by policy: a hook may cite it. */

@@ -93,7 +93,7 @@ export function commandNote(
 ): Said | null {
   const norm = normalCommand(command);
   if (!norm || norm.length > 2000 || onlyLooks(norm)) return null;
-  const project = projectSessions(store, dir, 1)?.project;
+  const project = projectSessions(store, dir, 1, current.home)?.project;
   if (!project) return null;
   // The command's longest word narrows the scan (one instr per row); the text decides.
   const longest = norm.split(" ").reduce((a, b) => (b.length > a.length ? b : a), "");
@@ -170,7 +170,7 @@ export function fileNote(
   if (!newest) return null;
   const s = ok.get(newest.session_id)!;
   const why = reasonAround(store, s.id, newest.seq);
-  const project = projectSessions(store, dir, 1)?.project;
+  const project = projectSessions(store, dir, 1, home)?.project;
   const shown = displayPath(target, project, home);
   // That session removed or moved it after (trial 49: `deja blame` said so, this note did not).
   const lastSeq = Math.max(...changes.filter((t) => t.session_id === s.id).map((t) => t.seq));
@@ -222,7 +222,9 @@ export function fixNote(
   if (!fixes.length) return null;
   // A fix from another project says which (trial 62: a Windows `pwsh` run offered in a k3s
   // project as if it were its own).
-  const here = dir === undefined ? undefined : projectSessions(store, dir, 1)?.project ?? dir;
+  const here = dir === undefined
+    ? undefined
+    : projectSessions(store, dir, 1, current.home)?.project ?? dir;
   const away = projectsElsewhere(
     store,
     fixes.flatMap((f) => f.examples.slice(0, 1).map((e) => e.sessionRowId)),

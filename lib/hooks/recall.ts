@@ -105,7 +105,7 @@ export function contextBlock(
     target = Q.sessionById.get(store, { id: Math.min(...current.rows) });
     lead = "This session before it was compacted (commands, files, decisions):";
   } else {
-    const found = projectSessions(store, dir, 12, opts.home);
+    const found = projectSessions(store, dir, 12, opts.home ?? current.home);
     const list = found?.sessions ?? [];
     // The newest other session only: a second start in one agent session (resume, clear)
     // gets nothing rather than an older session. One where nothing was done (no reply, no
@@ -226,7 +226,7 @@ export function promptBlock(
     w.idf >= (w.technical ? 1.5 : 2)
   );
   if (!(words.length >= 2 || (words[0]?.weight ?? 0) >= 3)) return null;
-  const project = projectSessions(store, dir, 1)?.project;
+  const project = projectSessions(store, dir, 1, current.home)?.project;
   if (!project) return null;
   const fresh = (r: SearchResult["results"][number]) =>
     citable(current, r.rowid) && r.id !== current.id && r.parent !== current.id &&

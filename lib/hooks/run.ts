@@ -419,6 +419,7 @@ export async function hookAnswer(o: HookOptions, io: IO): Promise<HookResult> {
     const seen = new Set(state.seen);
     // Remotes whose policy is --no-auto are left out of every hook answer (as of MCP's).
     const current = currentSession(store, id, new Set(originHidden(store, env, { auto: true })));
+    current.home = env.home;
     const c: Ctx = { io, dialect, event, store, current, state, seen, dir, cwd };
     const list = await parts(name, c);
     const budget = allInOne ? BUDGET.crush : hookRow(name)!.budget;
