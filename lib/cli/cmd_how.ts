@@ -77,7 +77,9 @@ export function parseHow(a: Args): HowArgs {
  * those run in the project the working directory is in first.
  */
 export function howData(store: Store, args: HowArgs, io: Pick<IO, "env" | "cwd">): HowResult {
-  const here = args.filter.project === undefined ? enclosingProject(store, io.cwd) : undefined;
+  const here = args.filter.project === undefined
+    ? enclosingProject(store, io.cwd, io.env.home)
+    : undefined;
   return howRuns(store, args.what, {
     project: args.filter.project,
     limit: args.limit,

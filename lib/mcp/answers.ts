@@ -238,7 +238,9 @@ export function fixAnswer(store: Store, error: string, f: Filters): string {
   }
   // An example from another project than the server's says which (trial 62: a Windows
   // `pwsh` run offered in a k3s project with no word of where it ran).
-  const here = f.hide?.here ? enclosingProject(store, f.hide.here) ?? f.hide.here : undefined;
+  const here = f.hide?.here
+    ? enclosingProject(store, f.hide.here, f.hide.env?.home) ?? f.hide.here
+    : undefined;
   const away = projectsElsewhere(
     store,
     r.fixes.flatMap((x) => x.examples.map((e) => e.sessionRowId)),
@@ -298,7 +300,9 @@ export function howResult(
 }
 
 function howText(store: Store, what: string, f: Filters): { text: string; found: boolean } {
-  const here = !f.project && f.hide?.here ? enclosingProject(store, f.hide.here) : undefined;
+  const here = !f.project && f.hide?.here
+    ? enclosingProject(store, f.hide.here, f.hide.env?.home)
+    : undefined;
   const runs = (project: string | undefined) =>
     howRuns(store, what, {
       project,

@@ -702,3 +702,25 @@ Deno.test("recall that matches nothing exactly lists the nearest three, as sessi
     ix.cleanup();
   }
 });
+
+// Trial 68: `how git push` from a new project below the home folder said "none ran in this
+// project (~)": a session run in `~` made the home folder "this project".
+Deno.test("how takes no session of the home folder for the project of a folder below it", async () => {
+  const ix = await indexSessions([{
+    id: "71710005-0000-4000-8000-000000000005",
+    cwd: "/w",
+    start: "2026-11-21T10:00:00Z",
+    turns: [{ user: "push the dotfiles" }, { bash: "git push origin main", out: "ok", exit: 0 }],
+  }]);
+  try {
+    const env = { ...ix.env, home: "/w", get: (k: string) => k === "HOME" ? "/w" : ix.env.get(k) };
+    const at = (cwd: string) =>
+      callDeja({ mode: "how", what: "git push" }, { env, cwd, log: () => {} });
+    const below = text(await at("/w/code/new-app"));
+    assert(!below.includes("this project"), below);
+    assertStringIncludes(below, "git push origin main");
+    assertStringIncludes(text(await at("/w")), "this project");
+  } finally {
+    ix.cleanup();
+  }
+});

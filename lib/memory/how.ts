@@ -107,9 +107,16 @@ export interface HowResult {
  *
  * @returns the project as the index keeps it; undefined when `dir` is in none.
  */
-export function enclosingProject(store: Store, dir: string): string | undefined {
+export function enclosingProject(store: Store, dir: string, home?: string): string | undefined {
   const dirs: string[] = [];
-  for (let d = projectArg(dir, ""); dirname(d) !== d; d = dirname(d)) dirs.push(d);
+  const start = projectArg(dir, "");
+  // The user's home is no project of a folder below it (trial 68: `how git push` in a new
+  // project said "none ran in this project (~)").
+  const top = home === undefined ? undefined : projectArg(home, "");
+  for (let d = start; dirname(d) !== d; d = dirname(d)) {
+    if (d !== start && d === top) break;
+    dirs.push(d);
+  }
   if (!dirs.length) return undefined;
   const found = new Set(
     Q.projectsAmong.all(store, { dirs: JSON.stringify(dirs) }).map((r) => r.project),
