@@ -7,6 +7,7 @@
  * @module
  */
 import type { Store } from "../store.ts";
+import { Q } from "../schema.ts";
 import { AmbiguousSession, NoSessionMatch, shortRef } from "../sessions.ts";
 import { DejaError } from "../../core/errors.ts";
 import { CTX_BUDGET, sessionDigest } from "../memory/digest.ts";
@@ -54,6 +55,17 @@ export function contextText(
   const opts = { harness: f.harness, project: f.project, ...(f.hide ? searchHiding(f.hide) : {}) };
   try {
     picked = pickSession(store, query, { ...opts, leaveOut: running }, missed);
+    // A session where nothing was done (the question asked, no reply: the harness quit) is
+    // passed over for the next that did something (trial 68: the same question asked before
+    // was digested as "No reply followed the request", above the session with the fix).
+    const asked = new Set(running);
+    for (let i = 0; i < 3 && picked?.via === "search"; i++) {
+      if (Q.answered.get(store, { session: picked.session.id }) !== undefined) break;
+      asked.add(picked.session.id);
+      const next = pickSession(store, query, { ...opts, leaveOut: asked });
+      if (!next) break;
+      picked = next;
+    }
     // Only the running conversation holds the words: said, not digested back to it.
     if (!picked && running.size) {
       const alone = pickSession(store, query, opts);

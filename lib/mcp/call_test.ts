@@ -724,3 +724,35 @@ Deno.test("how takes no session of the home folder for the project of a folder b
     ix.cleanup();
   }
 });
+
+// Trial 68: the same question asked before, the harness quit before a reply, outranked the
+// session with the fix, and context digested it ("No reply followed the request").
+Deno.test("context passes over a session where the question got no reply; recall marks it", async () => {
+  const fixed: SessionSpec = {
+    id: "71710006-0000-4000-8000-000000000006",
+    cwd: "/w/k3s",
+    start: "2026-09-08T10:00:00Z",
+    turns: [
+      { user: "backend pod crashes: getaddrinfo ENOTFOUND redis.infra.svc.cluster.local" },
+      { bash: "kubectl get svc -n redis", out: "redis ClusterIP 10.0.0.5", exit: 0 },
+      { say: "Fixed REDIS_URL to redis://redis.redis.svc.cluster.local:6379." },
+    ],
+  };
+  const asked: SessionSpec = {
+    id: "71710007-0000-4000-8000-000000000007",
+    cwd: "/w/k3s",
+    start: "2026-12-01T10:00:00Z",
+    turns: [{ user: "getaddrinfo ENOTFOUND redis.infra.svc.cluster.local again, the redis host" }],
+  };
+  const ix = await indexSessions([fixed, asked]);
+  try {
+    const q = "getaddrinfo ENOTFOUND redis.infra.svc.cluster.local";
+    const c = text(await call(ix, { mode: "context", query: q }));
+    assertStringIncludes(c, "session 71710006");
+    const r = text(await call(ix, { mode: "recall", query: q }));
+    assertMatch(r, /71710007 · [^\n]*no reply recorded/);
+    assert(!/71710006 · [^\n]*no reply/.test(r), r);
+  } finally {
+    ix.cleanup();
+  }
+});

@@ -27,6 +27,7 @@
  *
  * @module
  */
+import { Q } from "../schema.ts";
 import { speaker } from "../speaker.ts";
 import { misreadOperators } from "../search/operators.ts";
 import type { Store } from "../store.ts";
@@ -337,6 +338,8 @@ function hitBlock(
     // relevance that holds none of the words).
     r.relatedOnly ? "none of the words, only related ones" : r.partial ? "some of the words" : "",
     r.gaveUp ? "gave up" : "",
+    // Asked, never answered (trial 68: such a session ranked above the one with the fix).
+    Q.answered.get(store, { session: r.rowid }) === undefined ? "no reply recorded" : "",
     r.throwaway ? "throwaway" : "",
     r.parent ? "subagent" : "",
   ].filter(Boolean);
