@@ -174,11 +174,17 @@ export function indexedProject(
  * run in a subfolder); separators aside, a Windows path's case aside.
  */
 export function sameProject(a: string, b: string): boolean {
-  const key = (p: string) => {
-    const k = projectKey(p).replace(/(?<=.)\/+$/, "");
-    return isWindowsPath(p) ? k.toLowerCase() : k;
-  };
-  const [x, y] = [key(a), key(b)];
+  const [x, y] = [folderKey(a), folderKey(b)];
   const inside = (p: string, q: string) => p.startsWith(q.endsWith("/") ? q : q + "/");
   return x === y || inside(x, y) || inside(y, x);
+}
+
+/** Whether `a` and `b` are the same folder, separators, a trailing one and a Windows path's case aside. */
+export function sameFolder(a: string, b: string): boolean {
+  return folderKey(a) === folderKey(b);
+}
+
+function folderKey(p: string): string {
+  const k = projectKey(p).replace(/(?<=.)\/+$/, "");
+  return isWindowsPath(p) ? k.toLowerCase() : k;
 }

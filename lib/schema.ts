@@ -672,9 +672,10 @@ export const Q = {
   /** Sessions written to at or after `since` (epoch ms): the MCP server's running conversation. */
   sessionsUpdatedSince: query<
     { since: number },
-    { id: number; project: string | null; updated: number }
+    { id: number; harness: string; project: string | null; parent: string | null; updated: number }
   >(
-    `SELECT id, project, updated FROM sessions WHERE updated >= ? AND harness <> 'deja'`,
+    `SELECT id, harness, project, parent, updated FROM sessions
+    WHERE updated >= ? AND harness <> 'deja'`,
     ["since"],
   ),
   /** The commands of session `session` in order, with their event's seq (and output: OUTPUT_IF_UNKNOWN; no_result: NO_RESULT). */

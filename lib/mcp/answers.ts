@@ -60,6 +60,8 @@ export function contextText(
     // was digested as "No reply followed the request", above the session with the fix).
     const asked = new Set(running);
     for (let i = 0; i < 3 && picked?.via === "search"; i++) {
+      // A day of notes is no conversation: never passed over (trial 69).
+      if (picked.session.harness === "deja") break;
       if (Q.answered.get(store, { session: picked.session.id }) !== undefined) break;
       asked.add(picked.session.id);
       const next = pickSession(store, query, { ...opts, leaveOut: asked });
@@ -84,6 +86,12 @@ export function contextText(
     // A prefix several ids share: the candidates, their titles framed as recorded text.
     if (e instanceof AmbiguousSession) throw ambiguity(e);
     throw e;
+  }
+  if (!picked && missed.common) {
+    // As `deja ctx` says it (trial 69: "No past session matches" of `hello`, which recall found).
+    return `"${
+      oneLineForAgent(query, 200)
+    }" holds only common words, which name no one session: give words that name the work, or an id from mode recall.`;
   }
   if (!picked) {
     const none = missed.absent?.length

@@ -37,7 +37,7 @@ import { oneLineForAgent } from "./_fit.ts";
 import { freshen, refreshOff } from "../fresh/freshen.ts";
 import { argProblem, errorArg } from "./args.ts";
 import { harnessId } from "../../core/registry.ts";
-import { projectArg, sameProject } from "../project_path.ts";
+import { projectArg, sameFolder } from "../project_path.ts";
 import { Q } from "../schema.ts";
 import { sanitizeToWords } from "../../core/terminal.ts";
 import { byteLength } from "../../core/text.ts";
@@ -71,14 +71,27 @@ export const RUNNING_MS = 15 * 60_000;
  */
 export function runningHere(store: Store, ctx: CallContext): Set<number> {
   if (ctx.since === undefined) return new Set();
-  const since = Math.max(ctx.since, (ctx.now ?? Date.now()) - RUNNING_MS);
+  // A store that keeps whole seconds (Crush) stamps a turn written as the server started a
+  // little before it (trial 69).
+  const since = Math.max(ctx.since - RUNNING_SLACK_MS, (ctx.now ?? Date.now()) - RUNNING_MS);
   let last: { id: number; updated: number } | undefined;
   for (const r of Q.sessionsUpdatedSince.all(store, { since })) {
-    if (!r.project || !sameProject(r.project, ctx.cwd)) continue;
-    if (!last || r.updated > last.updated) last = r;
+    // Its project exactly: a window open in a folder inside it is another conversation.
+    if (!r.project || !sameFolder(r.project, ctx.cwd)) continue;
+    // A subagent the conversation started writes after it: the conversation is its root.
+    const root = r.parent
+      ? Q.sessionByKey.get(store, { harness: r.harness, native_id: r.parent })
+      : undefined;
+    const at = { id: root?.id ?? r.id, updated: r.updated };
+    if (!last || at.updated > last.updated) last = at;
   }
-  return new Set(last ? [last.id] : []);
+  if (!last) return new Set();
+  // The conversation and its subagents, all left out.
+  return new Set(Q.withChildren.all(store, { ids: JSON.stringify([last.id]) }).map((r) => r.id));
 }
+
+/** How much earlier than the server's start a turn of the calling conversation may be stamped. */
+const RUNNING_SLACK_MS = 2_000;
 
 /** A text answer. */
 export function answer(text: string): ToolResult {

@@ -4,6 +4,7 @@ import { testEnv } from "../../tests/_fixture.ts";
 import { existsSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { callDeja, NO_INDEX } from "./call.ts";
+import { remember } from "../memory/notes.ts";
 import { FRAME_CLOSE, FRAME_OPEN, FRAME_PREAMBLE } from "../../core/frame.ts";
 import type { ToolResult } from "./protocol.ts";
 import { tempDir } from "../../tests/_tmp.ts";
@@ -684,13 +685,13 @@ Deno.test("recall and context leave out the conversation running in the server's
 });
 
 // Trial 66: a question no session answers listed five look-alikes (2 KiB) as "17 sessions found".
-Deno.test("recall that matches nothing exactly lists the nearest three, as sessions sharing some words", async () => {
+Deno.test("recall that matches nothing exactly lists the nearest three, headed as the nearest", async () => {
   const ix = await indexSessions(bulk(8));
   try {
     const t = text(
       await call(ix, { mode: "recall", query: "pipeline cache printer jammed sideways" }),
     );
-    assertMatch(t, /: \d+ sessions share some of the words; nothing matched/);
+    assertMatch(t, /: \d+ nearest sessions; nothing matched/);
     assertMatch(t, /\n3\. claude/);
     assert(!/\n4\. claude/.test(t), t);
     // Asked for more, more are listed.
@@ -752,6 +753,70 @@ Deno.test("context passes over a session where the question got no reply; recall
     const r = text(await call(ix, { mode: "recall", query: q }));
     assertMatch(r, /71710007 · [^\n]*no reply recorded/);
     assert(!/71710006 · [^\n]*no reply/.test(r), r);
+  } finally {
+    ix.cleanup();
+  }
+});
+
+// Trial 69: the live conversation leaked back when its subagent, or a window open in a folder
+// inside the project, was written after it; a note was marked "no reply recorded" and passed
+// over by context.
+Deno.test("the running conversation is found through its subagent, not in a subfolder's window; notes are no unanswered sessions", async () => {
+  const past: SessionSpec = {
+    id: "71710008-0000-4000-8000-000000000008",
+    cwd: "/w/zan",
+    start: "2026-11-20T10:00:00Z",
+    turns: [
+      { user: "requests to zanzibar keep hitting a timeout" },
+      { say: "Raised ZANZIBAR_READ_TIMEOUT to 30s; the zanzibar timeout is gone." },
+    ],
+  };
+  const live: SessionSpec = {
+    id: "71710009-0000-4000-8000-000000000009",
+    cwd: "/w/zan",
+    start: "2026-12-06T09:00:00Z",
+    turns: [{ user: "the zanzibar timeout crashing again, check deja" }],
+  };
+  // Its subagent, written a minute later.
+  const sub: SessionSpec = {
+    id: live.id,
+    agent: "a1b2c3",
+    cwd: "/w/zan",
+    start: "2026-12-06T09:01:00Z",
+    turns: [{ user: "look up the zanzibar timeout crashing" }, { say: "Searching." }],
+  };
+  // Another window, in a folder inside the project, written last.
+  const other: SessionSpec = {
+    id: "7171000a-0000-4000-8000-00000000000a",
+    cwd: "/w/zan/web",
+    start: "2026-12-06T09:02:00Z",
+    turns: [{ user: "style the web page" }, { say: "Styled." }],
+  };
+  const ix = await indexSessions([past, live, sub, other]);
+  try {
+    const now = Date.parse("2026-12-06T09:03:00Z");
+    const since = Date.parse("2026-12-06T08:59:50Z");
+    const run = (args: Record<string, unknown>) =>
+      callDeja(args, { env: ix.env, cwd: "/w/zan", log: () => {}, now, since });
+    const r = text(await run({ mode: "recall", query: "zanzibar timeout crashing" }));
+    assertMatch(r, /1\. claude · \/w\/zan · 71710008 /);
+    assert(!r.includes("71710009"), r);
+    await remember(ix.env, "zanzibar quota note: the pool holds 40", { cwd: "/w/zan", now });
+    const noted = text(await run({ mode: "recall", query: "zanzibar quota" }));
+    assert(!noted.includes("no reply recorded"), noted);
+    assertStringIncludes(text(await run({ mode: "context", query: "zanzibar quota" })), "## Notes");
+  } finally {
+    ix.cleanup();
+  }
+});
+
+// Trial 69: `context "hello"` said "No past session matches" where recall listed five.
+Deno.test("context of common words alone says so, not that no session matches", async () => {
+  const ix = await indexSessions([S]);
+  try {
+    const t = text(await call(ix, { mode: "context", query: "hello" }));
+    assertStringIncludes(t, "holds only common words");
+    assert(!t.includes("No past session matches"), t);
   } finally {
     ix.cleanup();
   }

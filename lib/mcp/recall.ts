@@ -153,8 +153,10 @@ export function recallText(store: Store, query: string, o: RecallOptions): Recal
   const blocks = res.results.map((r, i) => hitBlock(store, r, i, query, home));
   // The words left out, as the CLI names them (trial 48: `💘 Crush` said nothing of the emoji).
   const left = droppedNote(res);
-  const head = `recall ${q}: ${res.total} session${res.total === 1 ? "" : "s"} ${
-    res.nothingMatched ? `share${res.total === 1 ? "s" : ""} some of the words` : "found"
+  const head = `recall ${q}: ${
+    res.nothingMatched
+      ? `${res.total} nearest session${res.total === 1 ? "" : "s"}`
+      : `${res.total} session${res.total === 1 ? "" : "s"} found`
   }${tierNote(res)}${left && `; ${left}`}${advice && `; ${advice}`}${ops && `; ${ops}`}`;
   const tail = (shown: number) => {
     const more = res.total - shown;
@@ -339,7 +341,10 @@ function hitBlock(
     r.relatedOnly ? "none of the words, only related ones" : r.partial ? "some of the words" : "",
     r.gaveUp ? "gave up" : "",
     // Asked, never answered (trial 68: such a session ranked above the one with the fix).
-    Q.answered.get(store, { session: r.rowid }) === undefined ? "no reply recorded" : "",
+    // (A day of notes is no conversation: trial 69.)
+    r.harness !== "deja" && Q.answered.get(store, { session: r.rowid }) === undefined
+      ? "no reply recorded"
+      : "",
     r.throwaway ? "throwaway" : "",
     r.parent ? "subagent" : "",
   ].filter(Boolean);
