@@ -672,9 +672,16 @@ export const Q = {
   /** Sessions written to at or after `since` (epoch ms): the MCP server's running conversation. */
   sessionsUpdatedSince: query<
     { since: number },
-    { id: number; harness: string; project: string | null; parent: string | null; updated: number }
+    {
+      id: number;
+      harness: string;
+      project: string | null;
+      parent: string | null;
+      started: number | null;
+      updated: number;
+    }
   >(
-    `SELECT id, harness, project, parent, updated FROM sessions
+    `SELECT id, harness, project, parent, started, updated FROM sessions
     WHERE updated >= ? AND harness <> 'deja'`,
     ["since"],
   ),

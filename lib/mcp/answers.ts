@@ -37,6 +37,22 @@ export interface Filters {
   limit?: number;
   /** What to leave out (the commands' rule: `defaultHidden`, lib/search/sessions.ts). */
   hide?: HideOptions;
+  /** Sessions left out without a word: the conversation calling the tool (lib/mcp/call.ts `runningHere`). */
+  leaveOut?: ReadonlySet<number>;
+}
+
+/**
+ * The sessions `f` leaves out: `defaultHidden` of its `hide` (for `project`), and its
+ * `leaveOut` silently (never counted in a "left out" hint).
+ */
+function hiddenOf(store: Store, f: Filters, over: { project?: string } = {}) {
+  if (!f.hide) return undefined;
+  const h = defaultHidden(store, { ...f.hide, ...over });
+  for (const id of f.leaveOut ?? []) {
+    h.add(id);
+    h.silent.add(id);
+  }
+  return h;
 }
 
 const day = (ms: number | null | undefined) => localTime(ms).slice(0, 10);
@@ -74,8 +90,8 @@ export function contextText(
       if (alone?.via === "search" && running.has(alone.session.id)) {
         return `No past session matches "${
           oneLineForAgent(query, 200)
-        }": only a session running now in this project holds the words, most likely this ` +
-          "conversation.";
+        }": only a conversation running now in this folder holds the words, most likely this ` +
+          "one.";
       }
     }
   } catch (e) {
@@ -240,7 +256,7 @@ function blameBlock(store: Store, s: BlameSession, home: string): string {
 export function fixAnswer(store: Store, error: string, f: Filters): string {
   const r = findFixes(store, error, {
     limit: f.limit ?? 3,
-    hidden: f.hide && defaultHidden(store, f.hide),
+    hidden: hiddenOf(store, f),
     mentions: true,
   });
   if (r.status !== "found") {
@@ -327,7 +343,7 @@ function howText(store: Store, what: string, f: Filters): { text: string; found:
     howRuns(store, what, {
       project,
       limit: f.limit ?? 8,
-      hidden: f.hide && defaultHidden(store, { ...f.hide, project }),
+      hidden: hiddenOf(store, f, { project }),
       ...(here === undefined ? {} : { here }),
     });
   const r = runs(f.project);

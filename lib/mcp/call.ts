@@ -52,11 +52,10 @@ export interface CallContext {
   /** Epoch ms "now" (tests). */
   now?: number;
   /**
-   * Epoch ms the server started: the session of its project written to last, since then
-   * and within {@link RUNNING_MS}, is most likely the conversation calling the tool (the
-   * harness starts the server as that conversation begins, and writes its turns as they
-   * come): recall lists it last, marked, and context does not pick it by words (trial 66:
-   * the agent's own question came back as the best past session).
+   * Epoch ms the server started: the conversations of its folder begun since (or, when none,
+   * the one written to last since: a resumed one) run now, the one calling the tool among
+   * them ({@link runningHere}); no mode answers from them as past sessions (trial 66: the
+   * agent's own question came back as the best past session).
    */
   since?: number;
 }
@@ -65,29 +64,44 @@ export interface CallContext {
 export const RUNNING_MS = 15 * 60_000;
 
 /**
- * The row id of the session of the server's project written to last since the server started
- * and within {@link RUNNING_MS} (one at most: a server a harness keeps across conversations
- * would otherwise take the earlier ones for running), as a set.
+ * The row ids of the conversations running now in the server's folder (written to within
+ * {@link RUNNING_MS}): those begun since the server started, else the one written to last
+ * since then (a resumed conversation), with their subagents.
  */
 export function runningHere(store: Store, ctx: CallContext): Set<number> {
   if (ctx.since === undefined) return new Set();
   // A store that keeps whole seconds (Crush) stamps a turn written as the server started a
   // little before it (trial 69).
-  const since = Math.max(ctx.since - RUNNING_SLACK_MS, (ctx.now ?? Date.now()) - RUNNING_MS);
-  let last: { id: number; updated: number } | undefined;
+  const from = ctx.since - RUNNING_SLACK_MS;
+  const since = Math.max(from, (ctx.now ?? Date.now()) - RUNNING_MS);
+  /** Per root session written to: when it started, when it was last written. */
+  const roots = new Map<number, { started: number | null; updated: number }>();
   for (const r of Q.sessionsUpdatedSince.all(store, { since })) {
-    // Its project exactly: a window open in a folder inside it is another conversation.
+    // Its folder exactly: a window open in a folder inside it is another conversation.
     if (!r.project || !sameFolder(r.project, ctx.cwd)) continue;
     // A subagent the conversation started writes after it: the conversation is its root.
     const root = r.parent
       ? Q.sessionByKey.get(store, { harness: r.harness, native_id: r.parent })
       : undefined;
-    const at = { id: root?.id ?? r.id, updated: r.updated };
-    if (!last || at.updated > last.updated) last = at;
+    const id = root?.id ?? r.id;
+    const started = root ? root.started : r.started;
+    const had = roots.get(id);
+    roots.set(id, { started, updated: Math.max(r.updated, had?.updated ?? 0) });
   }
-  if (!last) return new Set();
-  // The conversation and its subagents, all left out.
-  return new Set(Q.withChildren.all(store, { ids: JSON.stringify([last.id]) }).map((r) => r.id));
+  // Every conversation begun in the folder since the server started is running now: the one
+  // that started it (a harness starts its servers as a conversation begins, and one cleared
+  // or begun anew keeps them), or another window in the same folder, no past session either
+  // (trial 70: "the last written" swapped with whichever window typed last). A resumed
+  // conversation began before: then the one written to last.
+  const begun = [...roots].filter(([, r]) => r.started !== null && r.started >= from)
+    .map(([id]) => id);
+  let last: number | undefined;
+  let at = -Infinity;
+  for (const [id, r] of roots) if (r.updated > at) [last, at] = [id, r.updated];
+  const picks = begun.length ? begun : last === undefined ? [] : [last];
+  if (!picks.length) return new Set();
+  // The conversations and their subagents, all left out.
+  return new Set(Q.withChildren.all(store, { ids: JSON.stringify(picks) }).map((r) => r.id));
 }
 
 /** How much earlier than the server's start a turn of the calling conversation may be stamped. */
@@ -160,10 +174,14 @@ export async function callDeja(
           return answer(contextText(store, input, f, ctx.env.home, runningHere(store, ctx)));
         case "blame":
           return answer(blameAnswer(store, input, f, ctx.cwd, ctx.env.home));
+        // What the conversation calling the tool ran a moment ago is no history (trial 70: `how`
+        // said a script "ran 1 time" in it, `fix` "seen in 1 session", the live one).
         case "fix":
-          return answer(fixAnswer(store, input, f));
+          return answer(fixAnswer(store, input, { ...f, leaveOut: runningHere(store, ctx) }));
         case "how":
-          return answer(howOrSearch(store, input, f, ctx));
+          return answer(
+            howOrSearch(store, input, { ...f, leaveOut: runningHere(store, ctx) }, ctx),
+          );
       }
     });
     if (note && !res.isError && res.content[0]) res.content[0].text += note;

@@ -671,10 +671,10 @@ Deno.test("recall and context leave out the conversation running in the server's
     );
     // Only it holds the words: said so, not digested, not listed.
     const only = text(await run({ mode: "context", query: "check deja" }, started));
-    assertStringIncludes(only, "only a session running now in this project holds the words");
+    assertStringIncludes(only, "only a conversation running now in this folder holds the words");
     assertStringIncludes(
       text(await run({ mode: "recall", query: "check deja" }, started)),
-      "(only this conversation, running now, holds the words)",
+      "(only a conversation running now in this folder holds the words, most likely this one)",
     );
     // Without `since` nothing is left out, and the running session ranks first as it scores.
     const plain = text(await run({ mode: "recall", query: "zanzibar timeout crashing fix" }));
@@ -817,6 +817,42 @@ Deno.test("context of common words alone says so, not that no session matches", 
     const t = text(await call(ix, { mode: "context", query: "hello" }));
     assertStringIncludes(t, "holds only common words");
     assert(!t.includes("No past session matches"), t);
+  } finally {
+    ix.cleanup();
+  }
+});
+
+// Trial 70: a second window in the same folder, written last, swapped which conversation was
+// left out; `how` and `fix` answered from the live one as if it were history.
+Deno.test("conversations begun in the folder since the server started are no history to any mode", async () => {
+  const live: SessionSpec = {
+    id: "7171000b-0000-4000-8000-00000000000b",
+    cwd: "/w/kum",
+    start: "2026-12-06T09:00:00Z",
+    turns: [
+      { user: "deploy the tangerine build" },
+      { bash: "./deploy-kumquat.sh", out: "Error: tangerine bucket missing", exit: 1 },
+    ],
+  };
+  const other: SessionSpec = {
+    id: "7171000c-0000-4000-8000-00000000000c",
+    cwd: "/w/kum",
+    start: "2026-12-06T09:02:00Z",
+    turns: [{ user: "rename the tangerine docs" }, { say: "Renamed." }],
+  };
+  const ix = await indexSessions([live, other]);
+  try {
+    const now = Date.parse("2026-12-06T09:05:00Z");
+    const since = Date.parse("2026-12-06T08:59:55Z");
+    const run = (args: Record<string, unknown>) =>
+      callDeja(args, { env: ix.env, cwd: "/w/kum", log: () => {}, now, since });
+    const r = text(await run({ mode: "recall", query: "tangerine" }));
+    assert(!r.includes("7171000b") && !r.includes("7171000c"), r);
+    assertStringIncludes(r, "running now in this folder");
+    const how = text(await run({ mode: "how", what: "deploy-kumquat.sh" }));
+    assert(!how.includes("7171000b"), how);
+    const fix = text(await run({ mode: "fix", error: "Error: tangerine bucket missing" }));
+    assert(!fix.includes("7171000b"), fix);
   } finally {
     ix.cleanup();
   }

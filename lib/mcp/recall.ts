@@ -134,7 +134,7 @@ export function recallText(store: Store, query: string, o: RecallOptions): Recal
       ? ` (${res.hidden} in throwaway or excluded projects: give project, a part of their path, to search them)`
       : running.size && search(store, query, { ...opts, leaveOut: undefined, limit: 1 })
           .results.some((r) => running.has(r.rowid))
-      ? " (only this conversation, running now, holds the words)"
+      ? " (only a conversation running now in this folder holds the words, most likely this one)"
       : "";
     const f = filteredOut(store, query, o);
     return {
