@@ -247,6 +247,12 @@ Deno.test("view session page: turns, commands with their outcome, diffs, subagen
   const pre = await get(f.srv, `${f.base}/session?h=mem&id=sess-hos`);
   assertEquals(pre.status, 200);
   assertStringIncludes(pre.body, 'data-copy="deja ctx mem:');
+  // A prefix several sessions share lists them, each with its link (trial 69: 404).
+  const several = await get(f.srv, `${f.base}/session?h=mem&id=sess-`);
+  assertEquals(several.status, 200);
+  assertStringIncludes(several.body, "sessions start “sess-”");
+  assertStringIncludes(several.body, "id=sess-hostile");
+  assertStringIncludes(several.body, "id=sess-other");
 });
 
 Deno.test("view project page lists its sessions and touched files; blame lists who changed a file", async () => {

@@ -9,7 +9,7 @@
  */
 import { Q } from "../schema.ts";
 import type { EventRow, FileAtRow, SessionRow } from "../rows.ts";
-import { modelPath, modelsLabel, resolveSession, shortRef } from "../sessions.ts";
+import { AmbiguousSession, modelPath, modelsLabel, resolveSession, shortRef } from "../sessions.ts";
 import { describeSession } from "../memory/last.ts";
 import { endingText, sessionEnding } from "../memory/ending.ts";
 import { outcomeLabel, outcomeOf, type RunFacts, runFacts } from "../memory/outcome.ts";
@@ -51,16 +51,20 @@ export function sessionPage(
   // An id prefix, as the CLI takes one (trial 67: `/session?h=claude&id=5fbf3543` was 404).
   let s = Q.sessionByKey.get(ctx.store, { harness, native_id: id });
   if (!s && id.trim()) {
+    let several: AmbiguousSession | undefined;
     const find = (ref: string) => {
       try {
         return resolveSession(ctx.store, ref);
-      } catch {
-        return undefined; // none, or several: the page names no one session
+      } catch (e) {
+        if (e instanceof AmbiguousSession) several ??= e;
+        return undefined; // none, or several: listed below
       }
     };
     s = harness ? find(`${harness}:${id.trim()}`) : undefined;
     s ??= find(id.trim());
     if (s && harness && s.harness !== harness) return null;
+    // Several sessions start so: they are listed, as `deja show` lists them (trial 69: 404).
+    if (!s && several) return candidatesPage(ctx, several);
   }
   if (!s) return null;
   const from = pageStart(at);
@@ -352,4 +356,23 @@ function folded(text: string, kind: "txt" | "pre"): Html {
   return htm`${body(head)}<details><summary>${more} more ${
     more === 1 ? "line" : "lines"
   }</summary>${body(rest)}</details>`;
+}
+
+/** The sessions an id prefix several of them share names: each with its link. */
+function candidatesPage(ctx: ViewCtx, e: AmbiguousSession): string {
+  const rows = e.candidates.map((c) =>
+    htm`<li><a href="${sessionHref(ctx, c.harness, c.id)}">${c.ref}</a> ${badge(c.harness)} ${
+      c.title ?? "(untitled)"
+    } <span class="mut">${c.project ?? "-"} · ${when(c.time)}</span></li>`
+  );
+  const more = e.total > e.candidates.length
+    ? htm`<p class="sub">${e.more ? "at least " : ""}${e.total - e.candidates.length} more</p>`
+    : "";
+  return page(ctx, {
+    title: `sessions starting ${e.ref}`,
+    nav: "sessions",
+    body: htm`<h1>${
+      e.more ? "At least " : ""
+    }${e.total} sessions start “${e.ref}”</h1><ul>${rows}</ul>${more}`,
+  });
 }
