@@ -15,3 +15,23 @@ import type { HarnessSummary } from "./indexer.ts";
 export function sessionsWritten(h: Pick<HarnessSummary, "sessions" | "copies">): number {
   return h.sessions - (h.copies ?? 0);
 }
+
+/** A harness's summary before anything is read: no store read, nothing written or skipped. */
+export function emptySummary(
+  harness: string,
+  o: { roots?: string[]; found?: number; origin?: string } = {},
+): HarnessSummary {
+  return {
+    harness,
+    roots: o.roots ?? [],
+    found: o.found ?? 0,
+    read: 0,
+    sessions: 0,
+    events: 0,
+    skipped: {},
+    drift: {},
+    errors: [],
+    failed: 0,
+    ...(o.origin ? { origin: o.origin } : {}),
+  };
+}

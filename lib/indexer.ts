@@ -33,6 +33,7 @@ import { READERS, REVISIONS } from "./version.ts";
 import { existsSync, statSync } from "node:fs";
 import { DejaError } from "../core/errors.ts";
 import { readTombstones, tombstoneFile } from "./forget/tombstones.ts";
+import { emptySummary } from "./index_summary.ts";
 import { dirname, join, sep } from "node:path";
 import { ensureReplays, markReplays } from "./replays.ts";
 import {
@@ -606,19 +607,7 @@ async function indexHarness(
   run: RunState,
   label?: Label,
 ): Promise<HarnessSummary> {
-  const sum: HarnessSummary = {
-    harness: parser.id,
-    roots: [],
-    found: 0,
-    read: 0,
-    sessions: 0,
-    events: 0,
-    skipped: {},
-    drift: {},
-    errors: [],
-    failed: 0,
-    ...(label ? { origin: label.origin } : {}),
-  };
+  const sum: HarnessSummary = emptySummary(parser.id, { origin: label?.origin });
   // Projects of this machine name directories here; a remote's are not looked for on it.
   // Read when a discovery asks (aider's; the other forty do not): a DISTINCT over the
   // sessions each harness cost the first build 0.2-0.4 ms apiece (issue 18).

@@ -839,7 +839,13 @@ Deno.test("hook-tool and hook-prompt take no session of the home folder for a pr
   };
   const ix = await indexSessions([inHome]);
   try {
-    const env = { ...ix.env, home: "/w", get: (k: string) => k === "HOME" ? "/w" : ix.env.get(k) };
+    // A home folder by name only: nothing is discovered under it (no refresh) and every
+    // other location stays the test's own.
+    const env = {
+      ...ix.env,
+      home: "/w",
+      get: (k: string) => k === "HOME" ? "/w" : k === "DEJA_NO_REFRESH" ? "1" : ix.env.get(k),
+    };
     const tool = (cwd: string) => ({
       session_id: `agent-${cwd}`,
       cwd,

@@ -17,6 +17,7 @@ import { readManifest, touchManifest } from "./manifest.ts";
 import { excludePatterns } from "../search/junk.ts";
 import { loadRemotes } from "../remote/config.ts";
 import type { HarnessSummary } from "../indexer.ts";
+import { emptySummary } from "../index_summary.ts";
 import type { NoopResult } from "./noop.ts";
 
 /**
@@ -82,18 +83,7 @@ export function unchanged(
 ): HarnessSummary[] {
   return last
     .filter((h) => selected.includes(h.harness))
-    .map((h) => ({
-      harness: h.harness,
-      roots: h.roots ?? [],
-      found: h.found ?? 0,
-      read: 0,
-      sessions: 0,
-      events: 0,
-      skipped: {},
-      drift: {},
-      errors: [],
-      failed: 0,
-    }));
+    .map((h) => emptySummary(h.harness, { roots: h.roots, found: h.found }));
 }
 
 /** True when a remote is configured: its mirror is read by full runs only. */

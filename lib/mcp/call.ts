@@ -159,29 +159,24 @@ export async function callDeja(
       } in the background; the newest work may be missing — ask again shortly.)`
       : "";
     const res = withIndex(ctx, (store) => {
+      // What the conversation calling the tool said or ran a moment ago is no history to any
+      // mode (trial 70: `how` said a script "ran 1 time" in it, `fix` "seen in 1 session").
+      const running = runningHere(store, ctx);
+      const g: Filters = { ...f, leaveOut: running };
       switch (mode) {
         case "recall":
           return answer(
-            recallText(store, input, {
-              ...f,
-              env: ctx.env,
-              now: ctx.now,
-              cwd: ctx.cwd,
-              running: runningHere(store, ctx),
-            }).text,
+            recallText(store, input, { ...g, env: ctx.env, now: ctx.now, cwd: ctx.cwd, running })
+              .text,
           );
         case "context":
-          return answer(contextText(store, input, f, ctx.env.home, runningHere(store, ctx)));
+          return answer(contextText(store, input, f, ctx.env.home, running));
         case "blame":
           return answer(blameAnswer(store, input, f, ctx.cwd, ctx.env.home));
-        // What the conversation calling the tool ran a moment ago is no history (trial 70: `how`
-        // said a script "ran 1 time" in it, `fix` "seen in 1 session", the live one).
         case "fix":
-          return answer(fixAnswer(store, input, { ...f, leaveOut: runningHere(store, ctx) }));
+          return answer(fixAnswer(store, input, g));
         case "how":
-          return answer(
-            howOrSearch(store, input, { ...f, leaveOut: runningHere(store, ctx) }, ctx),
-          );
+          return answer(howOrSearch(store, input, g, ctx));
       }
     });
     if (note && !res.isError && res.content[0]) res.content[0].text += note;
@@ -235,7 +230,7 @@ function howOrSearch(store: Store, what: string, f: Filters, ctx: CallContext): 
     now: ctx.now,
     cwd: ctx.cwd,
     budget,
-    running: runningHere(store, ctx),
+    running: f.leaveOut,
   };
   return head + recallText(store, asked.join(" "), o).text;
 }

@@ -714,7 +714,13 @@ Deno.test("how takes no session of the home folder for the project of a folder b
     turns: [{ user: "push the dotfiles" }, { bash: "git push origin main", out: "ok", exit: 0 }],
   }]);
   try {
-    const env = { ...ix.env, home: "/w", get: (k: string) => k === "HOME" ? "/w" : ix.env.get(k) };
+    // A home folder by name only: nothing is discovered under it (no refresh) and every
+    // other location stays the test's own.
+    const env = {
+      ...ix.env,
+      home: "/w",
+      get: (k: string) => k === "HOME" ? "/w" : k === "DEJA_NO_REFRESH" ? "1" : ix.env.get(k),
+    };
     const at = (cwd: string) =>
       callDeja({ mode: "how", what: "git push" }, { env, cwd, log: () => {} });
     const below = text(await at("/w/code/new-app"));
