@@ -152,7 +152,7 @@ export function checkIndex(path: string): string | null {
 }
 
 /** SQLite's `quick_check` of `db`: null when sound, else the first problem found. */
-function quickCheck(db: DatabaseSync): string | null {
+export function quickCheck(db: DatabaseSync): string | null {
   const row = db.prepare("PRAGMA quick_check(1)").get() as { quick_check?: string } | undefined;
   const verdict = String(row?.quick_check ?? "no answer");
   return verdict === "ok" ? null : verdict.replace(/\s+/g, " ").slice(0, 120);
