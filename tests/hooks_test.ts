@@ -149,7 +149,36 @@ Deno.test("hook-context says how many of the project's notes did not fit", () =>
     const shown = t.split("\n").filter((l) => /^- gotcha \d+:/.test(l)).length;
     assert(shown >= 1 && shown < 13, `${shown} shown`);
     assert(!t.includes("IMPORTANT"), "the oldest note did not fit");
-    assertStringIncludes(t, `- … and ${13 - shown} older notes (deja search --harness deja`);
+    assertStringIncludes(t, `- … and ${13 - shown} more notes (deja search --harness deja`);
+  }));
+
+// Trial 68 F7: a note tagged `gotcha` was among the older notes left unsaid behind routine ones.
+Deno.test("hook-context puts the notes tagged as warnings first, newest first among them", () =>
+  withIndex(async (ix) => {
+    const t0 = Date.parse("2026-10-07T10:00:00Z");
+    const at = (i: number) => ({ project: "/w/app", cwd: "/w/app", now: t0 + i * 60_000 });
+    await remember(ix.env, "redis lives in namespace redis, never redis.infra", {
+      ...at(0),
+      tags: ["gotcha"],
+    });
+    await remember(ix.env, "flux reconciles every 10 minutes", { ...at(1), tags: ["infra"] });
+    await remember(ix.env, "keep the staging secrets sealed", { ...at(2), tags: ["important"] });
+    for (let i = 3; i < 12; i++) {
+      await remember(ix.env, `routine ${i}: ${"x".repeat(120)}`, at(i));
+    }
+    const ev = { session_id: "agent-g", cwd: "/w/app", source: "startup" };
+    const t = claude(await hook(ix.env, ["hook-context"], ev), "SessionStart");
+    const lines = t.split("\n");
+    const head = lines.indexOf("Notes kept for this project (deja remember):");
+    assert(head >= 0, t);
+    assertStringIncludes(lines[head + 1], "keep the staging secrets sealed #important");
+    assertStringIncludes(
+      lines[head + 2],
+      "redis lives in namespace redis, never redis.infra #gotcha",
+    );
+    assertStringIncludes(lines[head + 3], "routine 11:");
+    assert(!t.includes("flux reconciles"), "an untagged-as-warning older note waits its turn");
+    assertStringIncludes(t, "more notes (deja search --harness deja");
   }));
 
 Deno.test("hooks read a session written since the last index before they answer (trial 16)", () =>

@@ -54,13 +54,20 @@ const OWN_DOCS = 64;
 export const QUERY_WORDS = 4;
 
 /**
- * Notes kept with `deja remember` for the project (newest first), as list lines within
+ * The tags that put a note before the others at session start (`deja remember --tag gotcha`):
+ * on the `#tag` line parsers/deja.ts `noteText` ends a tagged note with.
+ */
+const PRIORITY_TAG = /(?:^|\s)#(?:gotcha|important|warning|critical|pinned|pin)(?=\s|$)/i;
+
+/**
+ * Notes kept with `deja remember` for the project (those tagged as warnings first, then newest first), as list lines within
  * `budget` bytes, and how many older ones did not fit (trial 66: of 13 notes the newest 3
  * were shown and nothing said ten more were kept, an "IMPORTANT: never …" among them).
  */
 function notesLines(store: Store, notes: SessionRow[], budget: number): string {
   const head = "Notes kept for this project (deja remember):";
-  const items: string[] = [];
+  const pinned: string[] = [];
+  const rest: string[] = [];
   // A note held twice (a notes file copied to another data folder, both indexed: trial 66)
   // is said once.
   const said = new Set<string>();
@@ -68,12 +75,15 @@ function notesLines(store: Store, notes: SessionRow[], budget: number): string {
     const evs = Q.eventsOfSession.all(store, { session: s.id });
     for (const e of evs.filter((e) => e.kind === "user").reverse()) {
       const line = `- ${oneLine(stripControls(e.text), 200)}`;
-      if (!said.has(line)) items.push(line);
+      if (!said.has(line)) (PRIORITY_TAG.test(e.text) ? pinned : rest).push(line);
       said.add(line);
     }
   }
+  // A note tagged as a warning comes first, whatever its age (trial 68 F7: a `gotcha` note was
+  // among the older ones left unsaid behind three routine notes).
+  const items = [...pinned, ...rest];
   const more = (n: number) =>
-    `- … and ${n} older note${n === 1 ? "" : "s"} (deja search --harness deja <words> finds them)`;
+    `- … and ${n} more note${n === 1 ? "" : "s"} (deja search --harness deja <words> finds them)`;
   let text = fitLines([head, ...items], budget);
   let shown = text.split("\n").length - 1;
   if (shown < items.length) {
