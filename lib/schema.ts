@@ -669,6 +669,15 @@ export const Q = {
     AND (kind = 'tool_call' OR length(text) > 0) LIMIT 1`,
     ["session"],
   ),
+  /**
+   * One row when session `session` did something worth resuming: a tool call, or a request of
+   * more than a greeting's length (the session start passes over a "hi" / "Hello!" exchange).
+   */
+  didSomething: query<{ session: number }, { n: number }>(
+    `SELECT 1 AS n FROM events WHERE session_id = ?
+    AND (kind = 'tool_call' OR (kind = 'user' AND length(trim(text)) >= 16)) LIMIT 1`,
+    ["session"],
+  ),
   /** Sessions written to at or after `since` (epoch ms): the MCP server's running conversation. */
   sessionsUpdatedSince: query<
     { since: number },

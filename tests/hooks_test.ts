@@ -821,6 +821,37 @@ Deno.test("hook-context passes over a newer session where nothing was done", asy
   }
 });
 
+// Trial 69: a "hi" answered with "Hello! How can I help you today?" stood for the last session.
+Deno.test("hook-context passes over a newer greeting exchange, not a newer short question answered", async () => {
+  const hi: SessionSpec = {
+    id: "f6f60006-0000-4000-8000-000000000006",
+    cwd: "/w/app",
+    start: "2026-10-09T10:00:00Z",
+    turns: [{ user: "hi" }, { say: "Hello! How can I help you today?" }],
+  };
+  const ix = await indexSessions([WS, METRICS, hi]);
+  try {
+    const ev = { session_id: "agent-hi", cwd: "/w/app", source: "startup" };
+    const t = claude(await hook(ix.env, ["hook-context"], ev), "SessionStart");
+    assertStringIncludes(t, METRICS.id);
+    assert(!t.includes(hi.id.slice(0, 8)), t);
+  } finally {
+    ix.cleanup();
+  }
+  const asked: SessionSpec = {
+    ...hi,
+    turns: [{ user: "why does the websocket drop?" }, { say: "The proxy closes idle sockets." }],
+  };
+  const iy = await indexSessions([WS, METRICS, asked]);
+  try {
+    const ev = { session_id: "agent-q", cwd: "/w/app", source: "startup" };
+    const t = claude(await hook(iy.env, ["hook-context"], ev), "SessionStart");
+    assertStringIncludes(t, asked.id.slice(0, 8));
+  } finally {
+    iy.cleanup();
+  }
+});
+
 // Trial 66: a notes file copied to another data folder, both indexed, listed every note twice.
 Deno.test("hook-context says a note held twice once", () =>
   withIndex(async (ix) => {

@@ -120,10 +120,12 @@ export function contextBlock(
     // The newest other session only: a second start in one agent session (resume, clear)
     // gets nothing rather than an older session. One where nothing was done (no reply, no
     // call: a "Hello?" the provider refused) left nothing off (trial 66: its digest was the
-    // whole start context of the project).
+    // whole start context of the project), nor did a greeting answered with one (trial 69:
+    // "hi" / "Hello! How can I help you today?" stood for the session that read the README).
     target = list.find((s) =>
       s.harness !== "deja" && citable(current, s.id) && s.native_id !== current.id &&
-      Q.answered.get(store, { session: s.id }) !== undefined
+      Q.answered.get(store, { session: s.id }) !== undefined &&
+      Q.didSomething.get(store, { session: s.id }) !== undefined
     );
     const kept = list.filter((s) => s.harness === "deja" && !current.hidden.has(s.id));
     notes = notesLines(store, kept, Math.floor(budget / 5));
