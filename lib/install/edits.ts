@@ -337,6 +337,19 @@ export interface HookReplaced {
   left?: unknown;
 }
 
+/**
+ * deja's hook entry `item` with the timeout its earlier entry had when that was higher: a
+ * timeout the user raised is theirs (trial 66: 10 -> 30 went back to 10 on reinstall); one
+ * below deja's (an older deja's, or lowered by hand) is raised to it.
+ */
+export function keptTimeout(item: Obj, before: unknown): Obj {
+  const t = item.timeout;
+  return typeof before === "number" && Number.isFinite(before) && typeof t === "number" &&
+      before > t
+    ? { ...item, timeout: before }
+    : item;
+}
+
 /** How install treats hook entries that run deja but that deja did not write. */
 export interface HookOwnership {
   force?: boolean;
@@ -396,9 +409,10 @@ export function setHooks(
         const index = i;
         let left: unknown;
         if (!placed && (style === "flat" || others.length === 0)) {
+          const timed = keptTimeout(item, style === "flat" ? e.timeout : mine[0].timeout);
           list[i] = style === "flat"
-            ? { ...e, ...item }
-            : { ...e, ...entry, hooks: [{ ...mine[0], ...item }] };
+            ? { ...e, ...timed }
+            : { ...e, ...entry, hooks: [{ ...mine[0], ...timed }] };
           if (!spec.matcher) delete (list[i] as Obj).matcher;
           placed = true;
         } else if (style === "flat" || others.length === 0) {

@@ -13,6 +13,7 @@ import {
   writtenByDeja,
 } from "./edits.ts";
 import type { HookSpec } from "./facts.ts";
+import { setListHooks } from "./list_hooks.ts";
 
 const L = "/d/bin/deja-launcher";
 const crushSpec: HookSpec[] = [{
@@ -87,6 +88,36 @@ Deno.test("setHooks replaces a deja entry written for an old path in place, keep
     note: "mine",
   });
   assertEquals(list[1], { command: "./mine.sh" });
+});
+
+// Trial 66: a timeout raised by hand (10 -> 30) went back to 10 when install ran again.
+Deno.test("setHooks keeps a timeout the user raised on deja's own entry, not one below deja's", () => {
+  const o: Record<string, unknown> = {
+    hooks: {
+      SessionStart: [{ hooks: [{ type: "command", command: `${L} hook-context`, timeout: 30 }] }],
+      PreToolUse: [{
+        matcher: "Bash|Edit|Write|MultiEdit",
+        hooks: [{ type: "command", command: `/old/deja-launcher hook-tool`, timeout: 2 }],
+      }],
+    },
+  };
+  setHooks(o, claudeSpecs, L, "nested");
+  const h = o.hooks as Record<string, Array<{ hooks: Array<{ timeout: number }> }>>;
+  assertEquals(h.SessionStart[0].hooks[0].timeout, 30);
+  assertEquals(h.PreToolUse[0].hooks[0].timeout, 10);
+  const c: Record<string, unknown> = {
+    hooks: { PreToolUse: [{ command: `${L} hook-tool --crush`, timeout: 45 }] },
+  };
+  setHooks(c, crushSpec, L, "flat");
+  assertEquals((c.hooks as Record<string, Array<{ timeout: number }>>).PreToolUse[0].timeout, 45);
+  // Kimi Code's one list of [[hooks]] tables.
+  const k: Record<string, unknown> = {
+    hooks: [{ event: "SessionStart", command: `${L} hook-context`, timeout: 25 }],
+  };
+  setListHooks(k, claudeSpecs, L);
+  const list = k.hooks as Array<{ event: string; timeout: number }>;
+  assertEquals(list.find((e) => e.event === "SessionStart")?.timeout, 25);
+  assertEquals(list.find((e) => e.event === "PreToolUse")?.timeout, 10);
 });
 
 Deno.test("setHooks flat finds deja's entry under Crush's other event spellings", () => {

@@ -15,6 +15,7 @@ import {
   hookCommand,
   type HookOwnership,
   type HookReplaced,
+  keptTimeout,
   putBackHooks,
   ShapeError,
 } from "./edits.ts";
@@ -79,7 +80,7 @@ export function setListHooks(
     if (!at.length) {
       if (!theirs.length) list.push(want);
     } else {
-      list[at[0]] = want;
+      list[at[0]] = keptTimeout(want, (list[at[0]] as Obj).timeout);
       for (const i of at.slice(1).reverse()) list.splice(i, 1);
     }
   }
