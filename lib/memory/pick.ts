@@ -38,6 +38,15 @@ function hexPrefix(arg: string): boolean {
   return /^(?=[a-f-]*\d)[0-9a-f][0-9a-f-]{3,}$/i.test(arg);
 }
 
+/**
+ * One to three letters and digits, a digit among them (`66`, `5f`, `a44`): the short id
+ * `deja show` takes, tried as one before it is searched as a word (trial 71: `ctx 66`
+ * digested another session than `show 66`). Words without a digit (`db`, `ci`) are words.
+ */
+function shortId(arg: string): boolean {
+  return /^(?=[a-z]*\d)[0-9a-z]{1,3}$/i.test(arg);
+}
+
 /** The session an argument picked, and how. */
 export interface Picked {
   session: SessionRow;
@@ -62,8 +71,8 @@ export interface Missed {
 }
 
 /**
- * Picks the session `arg` names. One word of four or more characters is tried
- * as an id prefix ({@link resolveSession}); when no session has that prefix,
+ * Picks the session `arg` names. One word of four or more characters (or a shorter one with
+ * a digit, as `deja show` takes it) is tried as an id prefix ({@link resolveSession}); when no session has that prefix,
  * or several do and the word does not look like an id (`prompt`), `arg` is searched and
  * the best result (a parent session when the hit is in a subagent) is taken;
  * an argument {@link idShaped} that no id starts with is taken only as written
@@ -92,13 +101,13 @@ export function pickSession(
   if (!a) return null;
   let noId = false;
   let several: AmbiguousSession | undefined;
-  if (!/\s/.test(a) && a.length >= 4) {
+  if (!/\s/.test(a) && (a.length >= 4 || shortId(a))) {
     try {
       return { session: resolveSession(store, a), via: "id" };
     } catch (e) {
       if (!(e instanceof DejaError)) throw e;
       // Several sessions start so: an id-like prefix lists them (exit 2), never picks one.
-      if (e.exitCode !== 1 && (looksLikeId(a) || hexPrefix(a))) throw e;
+      if (e.exitCode !== 1 && (looksLikeId(a) || hexPrefix(a) || shortId(a))) throw e;
       if (e instanceof AmbiguousSession) several = e;
       noId = e instanceof NoSessionMatch && idShaped(a);
     }

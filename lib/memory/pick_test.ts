@@ -1,4 +1,6 @@
-import { assertEquals } from "../../tests/_assert.ts";
+import { assertEquals, assertThrows } from "../../tests/_assert.ts";
+import { memIndex } from "../../tests/_search_fixture.ts";
+import { AmbiguousSession } from "../sessions.ts";
 import { join } from "node:path";
 import { materialize, REPO, testEnv } from "../../tests/_fixture.ts";
 import { runIndex } from "../indexer.ts";
@@ -27,5 +29,32 @@ Deno.test("pickSession takes the session whose subagents share its id prefix", a
     }
   } finally {
     fx.cleanup();
+  }
+});
+
+// Trial 71: `ctx 66` digested another session than `show 66`; `ctx 5f` said no session had it;
+// `ctx 01`, which four ids start with, digested a session whose tool output held "01".
+Deno.test("pickSession takes a short id with a digit as show does, and lists several", async () => {
+  const ix = await memIndex([
+    { id: "66db2ce0-aaaa", events: [["user", "fix the dashboard flicker"]] },
+    { id: "5fbf3543-bbbb", events: [["user", "ynab oauth finder"]] },
+    {
+      id: "c1aa0000-cccc",
+      events: [["user", "build 66 passed, see run 01"], ["user", "01 66 5f"]],
+    },
+    { id: "0111aaaa-dddd", events: [["user", "first"]] },
+    { id: "0122bbbb-eeee", events: [["user", "second"]] },
+    { id: "db000000-ffff", events: [["user", "a db migration"]] },
+  ]);
+  const store = ix.open();
+  try {
+    assertEquals(pickSession(store, "66")?.session.native_id, "66db2ce0-aaaa");
+    assertEquals(pickSession(store, "5f")?.session.native_id, "5fbf3543-bbbb");
+    assertThrows(() => pickSession(store, "01"), AmbiguousSession);
+    // A short word without a digit is a word: searched, not read as an id.
+    assertEquals(pickSession(store, "db")?.via, "search");
+  } finally {
+    store.close();
+    ix.cleanup();
   }
 });
