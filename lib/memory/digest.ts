@@ -686,10 +686,35 @@ function ended(
     notes.push(`The session's last words, after this reply: “${oneLine(final.text, 160)}”`);
   }
   notes.push(...after.doubts(reply));
-  const text = reply.text.trim();
+  const text = withoutScratchpad(reply.text.trim());
   const name = (l: string) => final ? l.replace(/^The last reply/, "The last longer reply") : l;
   if (!notes.length) return label ? `${label}${text}` : text;
   return `${notes.join(" ")}\n\n${name(label || "The last reply: ")}${text}`;
+}
+
+/**
+ * A reply without the model's `<analysis>` scratchpad when a `<summary>` follows it, the
+ * summary's tags taken off: Claude Code's compaction replies (trial 71: the Outcome of a
+ * compaction was its analysis, and the summary's "Current Work" and "Next Step" were cut).
+ */
+export function withoutScratchpad(text: string): string {
+  const m = /^\s*<analysis>[\s\S]*?<\/analysis>\s*<summary>\s*([\s\S]*?)\s*(?:<\/summary>\s*)?$/i
+    .exec(text);
+  return m && m[1].trim() ? whereItStands(m[1].trim()) : text;
+}
+
+/** The sections of a compaction summary that say where the work stands. */
+const STANDING = /^\d+\.\s*(?:current work|(?:optional )?next steps?|pending tasks)\s*:/i;
+
+/**
+ * A compaction summary's numbered sections with "Pending Tasks", "Current Work" and "Next
+ * Step" first: what whoever continues needs, which a budget would cut at its end.
+ */
+function whereItStands(summary: string): string {
+  const parts = summary.split(/\n(?=\d+\.\s+[^\n]*:\s*$)/m);
+  const first = parts.filter((p) => STANDING.test(p));
+  if (!first.length) return summary;
+  return [...first, ...parts.filter((p) => !STANDING.test(p))].join("\n");
 }
 
 /** What {@link ended} reads of the session beyond the reply it shows. */

@@ -1,6 +1,6 @@
 import { assert, assertEquals, assertStringIncludes } from "../../tests/_assert.ts";
 import { indexSessions, rowId, type SessionSpec } from "../../tests/_memory.ts";
-import { sameFile, sessionDigest } from "./digest.ts";
+import { sameFile, sessionDigest, withoutScratchpad } from "./digest.ts";
 import { localTime } from "./text.ts";
 import { pickSession } from "./pick.ts";
 import { byteLength } from "../../core/text.ts";
@@ -1312,4 +1312,37 @@ Deno.test("a day of notes is digested as its notes, with no problem or outcome",
   } finally {
     ix.cleanup();
   }
+});
+
+// Trial 71: a compaction's Outcome was its <analysis> scratchpad, and the budget cut the
+// summary's "Current Work" and "Next Step".
+Deno.test("withoutScratchpad drops a compaction's analysis and puts where the work stands first", () => {
+  const reply = [
+    "<analysis>",
+    "Let me analyze the conversation chronologically.",
+    "</analysis>",
+    "",
+    "<summary>",
+    "1. Primary Request and Intent:",
+    "   - Set up the codespace",
+    "2. Key Technical Concepts:",
+    "   - devcontainers",
+    "7. Pending Tasks:",
+    "   - update todolist.md",
+    "8. Current Work:",
+    "   Improving the release prompt",
+    "9. Optional Next Step:",
+    "   Check todolist.md",
+    "</summary>",
+  ].join("\n");
+  const out = withoutScratchpad(reply);
+  assert(!out.includes("analyze the conversation"), out);
+  assert(!out.includes("<summary>") && !out.includes("</summary>"), out);
+  assert(out.startsWith("7. Pending Tasks:"), out);
+  assert(out.indexOf("9. Optional Next Step:") < out.indexOf("1. Primary Request"), out);
+  assertStringIncludes(out, "   - devcontainers");
+  // A reply that is no compaction stays as it is.
+  const plain = "<analysis>only thoughts</analysis>";
+  assertEquals(withoutScratchpad(plain), plain);
+  assertEquals(withoutScratchpad("1. Current Work:\n done"), "1. Current Work:\n done");
 });
