@@ -614,6 +614,12 @@ export const Q = {
       AND instr(data, '"notRun":true') > 0 ORDER BY seq`,
     ["session"],
   ),
+  /** The text of the first result of a session's call `call` (a failed run's output, `ctx`). */
+  resultText: query<{ session: number; call: string }, { text: string }>(
+    `SELECT text FROM events WHERE session_id = ? AND call_id = ? AND kind = 'tool_result'
+      ORDER BY seq LIMIT 1`,
+    ["session", "call"],
+  ),
   /** The text of a session's last call with id `call`. */
   callText: query<{ session: number; call: string }, { text: string }>(
     `SELECT text FROM events WHERE session_id = ? AND call_id = ? AND kind = 'tool_call'

@@ -33,7 +33,14 @@ import {
 import { byteLength, commandOneLine, oneLine } from "../../core/text.ts";
 import { fillLists, fitMarkdown, inlineCode, type ListItem } from "./_fill.ts";
 import { describeSession, DESCRIPTION_CHARS } from "./last.ts";
-import { failureLine, type Outcome, outcomeLabel, outcomeOf, runFacts } from "./outcome.ts";
+import {
+  errorLine,
+  failureLine,
+  type Outcome,
+  outcomeLabel,
+  outcomeOf,
+  runFacts,
+} from "./outcome.ts";
 import { fileMoves, type MoveCommand, moveCommands, movesAfter, resolvedIn } from "./moves.ts";
 import { isCut, sessionEnding } from "./ending.ts";
 import { sessionDamage } from "../store_damage.ts";
@@ -81,6 +88,12 @@ export interface DigestCommand {
    * `exit 0`, `exit 1 of grep`, `timed out after 2m 0.0s`, `in background`, `exit unknown`.
    */
   status: string;
+  /**
+   * When the last run failed: the first line of its output that reports the failure
+   * (outcome.ts `errorLine`), absent when none does (trial 71: a handoff said `git pull`
+   * failed with exit 128, not that git needed to be told how to reconcile the branches).
+   */
+  error?: string;
 }
 
 /**
@@ -260,6 +273,7 @@ export function sessionDigest(
       const failed = outcomeOf(facts) === "failed";
       lastTestRun = { seq: r.seq, command: r.command, failed, label: outcomeLabel(facts) };
     },
+    (call) => Q.resultText.get(store, { session: sessionRowId, call })?.text ?? null,
   );
   // What ran after a reply is read when asked; the commands themselves a row at a time.
   const after: After = {
@@ -298,7 +312,9 @@ export function sessionDigest(
     rank: score(d) * 1000 + i, // query words first, then later (final) conclusions
   }));
   const commandItems: ListItem[] = commands.map((c, i) => ({
-    line: `- ${inlineCode(oneLine(commandOneLine(c.command), 160))} → ${status(c)}`,
+    line: `- ${inlineCode(oneLine(commandOneLine(c.command), 160))} → ${status(c)}${
+      c.error ? ` — ${oneLine(c.error, 140)}` : ""
+    }`,
     order: i,
     rank: (c.failures ? 1_000_000 : 0) + i,
   }));
@@ -970,6 +986,7 @@ function findDecisions(events: Events): string[] {
 function foldCommands(
   rows: Iterable<CommandAtRow>,
   each?: (r: CommandAtRow, facts: ReturnType<typeof runFacts>) => void,
+  output?: (call: string) => string | null,
 ): DigestCommand[] {
   const byKey = new Map<string, DigestCommand>();
   for (const r of rows) {
@@ -998,6 +1015,14 @@ function foldCommands(
     if (!failed && stoppedRun(facts.output ?? facts.head)) c.stopped++;
     c.exit = exit;
     c.failed = failed;
+    // The row holds a failed result's head (200 characters): git's `fatal:` comes after its
+    // hints, so the whole output is read then, for the failed runs only.
+    const error = failed
+      ? errorLine(facts.output ?? facts.head) ??
+        (r.call_id && output ? errorLine(output(r.call_id)) : null)
+      : null;
+    if (error) c.error = oneLine(error, 200);
+    else delete c.error;
     c.outcome = outcome;
     c.time = r.time ?? c.time;
     // At the place of its last run (trial 12: a test that failed early and passed at the

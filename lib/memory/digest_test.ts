@@ -1346,3 +1346,41 @@ Deno.test("withoutScratchpad drops a compaction's analysis and puts where the wo
   assertEquals(withoutScratchpad(plain), plain);
   assertEquals(withoutScratchpad("1. Current Work:\n done"), "1. Current Work:\n done");
 });
+
+// Trial 71: failed commands said only their exit status, never what they printed.
+Deno.test("ctx says a failed command's error line, read past the head of its output", async () => {
+  const hints = Array.from({ length: 12 }, (_, i) => `hint: line ${i} of advice about pulls`);
+  const s: SessionSpec = {
+    id: "a7a70007-0000-4000-8000-000000000007",
+    cwd: "/w/app",
+    start: "2026-10-09T10:00:00Z",
+    turns: [
+      { user: "pull the latest main and push my branch" },
+      {
+        bash: "git pull origin main",
+        exit: 128,
+        out: [...hints, "fatal: Need to specify how to reconcile divergent branches."].join("\n"),
+      },
+      { bash: "cat notes.txt", exit: 1, out: "cat: notes.txt: No such file or directory" },
+      { bash: "git status", out: "On branch main" },
+      { say: "The pull needs a merge strategy." },
+    ],
+  };
+  const ix = await indexSessions([s]);
+  try {
+    const d = sessionDigest(ix.store, rowId(ix.store, s.id));
+    const pull = d.commands.find((c) => c.command === "git pull origin main");
+    assertEquals(pull?.error, "fatal: Need to specify how to reconcile divergent branches.");
+    assertEquals(
+      d.commands.find((c) => c.command === "cat notes.txt")?.error,
+      "cat: notes.txt: No such file or directory",
+    );
+    assertEquals(d.commands.find((c) => c.command === "git status")?.error, undefined);
+    assertStringIncludes(
+      d.markdown,
+      "— fatal: Need to specify how to reconcile divergent branches.",
+    );
+  } finally {
+    ix.cleanup();
+  }
+});

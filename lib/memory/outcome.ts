@@ -211,6 +211,10 @@ export function runFacts(r: RunRow): RunFacts {
   };
 }
 
+/** A non-zero status written into the output by the tool or the harness. */
+const STATUS_LINE =
+  /^(?:Error: )?Exit code [1-9]\d*\b|^exit status [1-9]\d*\b|\b(?:exited|exit) with (?:code|status) [1-9]\d*\b|^\[Process exited with code [1-9]\d*\]/i;
+
 /**
  * Lines that report a failure, matched on one line with terminal colour codes
  * removed. Each is a shape commands print when they fail; words that also
@@ -247,8 +251,7 @@ const FAILURE_LINES: readonly RegExp[] = [
   // errors generated.`, eslint `✖ 4 problems (3 errors, 1 warning)`, webpack `ERROR in ./src/x.js`
   // (trial 15: `npm run build 2>&1 | grep -v ERROR | tail -3`, exit 0 of tail, was offered as a fix)
   /\b(?:compiled|built|finished|completed) with [1-9]\d* errors?\b|^Found [1-9]\d* errors?\b|^[1-9]\d* errors? generated\b|\([1-9]\d* errors?, \d+ warnings?\)|^ERROR in\b/i,
-  // non-zero status written into the output by the tool or the harness
-  /^(?:Error: )?Exit code [1-9]\d*\b|^exit status [1-9]\d*\b|\b(?:exited|exit) with (?:code|status) [1-9]\d*\b|^\[Process exited with code [1-9]\d*\]/i,
+  STATUS_LINE,
 ];
 
 /** Largest part of an output read for failure lines: its head and its tail, 64 KiB each. */
@@ -262,13 +265,25 @@ const SCAN = 64 * 1024;
  *   "cat: a.txt: No such file or directory"
  */
 export function failureLine(output: string | null | undefined): string | null {
+  return firstLine(output, FAILURE_LINES);
+}
+
+/**
+ * The first line of `output` that says what went wrong: as {@link failureLine}, but never a
+ * bare exit status (`Exit code 128`, which the run's status already says), else null.
+ */
+export function errorLine(output: string | null | undefined): string | null {
+  return firstLine(output, FAILURE_LINES.filter((re) => re !== STATUS_LINE));
+}
+
+function firstLine(output: string | null | undefined, shapes: readonly RegExp[]): string | null {
   if (!output) return null;
   const text = output.length > 2 * SCAN
     ? output.slice(0, SCAN) + "\n" + output.slice(-SCAN)
     : output;
   for (const raw of sanitizeForTerminal(text).split("\n")) {
     const line = raw.trim();
-    if (line && FAILURE_LINES.some((re) => re.test(line))) return line;
+    if (line && shapes.some((re) => re.test(line))) return line;
   }
   return null;
 }
