@@ -5,8 +5,9 @@
  *
  * @module
  */
-import { byteLength, clipBytes } from "../../core/text.ts";
+import { byteLength, clipBytes, oneLine } from "../../core/text.ts";
 import { cleanForAgent } from "../../core/frame.ts";
+import { errorLines } from "./outcome.ts";
 
 /** One line of a list section. */
 export interface ListItem {
@@ -139,13 +140,22 @@ export function fitMarkdown(markdown: string, budget: number): { markdown: strin
 /** Bytes a cut gives up at most to end after a whole word rather than inside one. */
 const WORD_SLACK = 40;
 
-/** `text` with each fenced block folded to one line that says how long it was. */
+/**
+ * `text` with each fenced block folded to one line that says how long it was, and the first
+ * two lines in it that say what went wrong (trial 71: a pasted kustomize log was the whole
+ * problem, and its `MalformedYAMLError` went with the fold).
+ */
 export function foldFences(text: string): string {
   return text.replace(
     /^([ \t]*)(`{3,}|~{3,})[^\n]*\n[\s\S]*?(?:^\1\2[ \t]*$|(?![\s\S]))/gm,
     (block) => {
       const lines = block.split("\n").length;
-      return `[a pasted block of ${lines} lines, left out here]`;
+      const errors = errorLines(block.split("\n").slice(1).join("\n"), 2);
+      return errors.length
+        ? `[a pasted block of ${lines} lines, left out here; its errors: ${
+          errors.map((e) => oneLine(e, 160)).join(" · ")
+        }]`
+        : `[a pasted block of ${lines} lines, left out here]`;
     },
   ).replace(/\n{3,}/g, "\n\n");
 }

@@ -273,7 +273,49 @@ export function failureLine(output: string | null | undefined): string | null {
  * bare exit status (`Exit code 128`, which the run's status already says), else null.
  */
 export function errorLine(output: string | null | undefined): string | null {
-  return firstLine(output, FAILURE_LINES.filter((re) => re !== STATUS_LINE));
+  return errorLines(output, 1)[0] ?? null;
+}
+
+/** The first `n` distinct lines of `output` that {@link errorLine} would take, in order. */
+export function errorLines(output: string | null | undefined, n: number): string[] {
+  const found: string[] = [];
+  if (!output) return found;
+  const shapes = FAILURE_LINES.filter((re) => re !== STATUS_LINE);
+  const text = output.length > 2 * SCAN
+    ? output.slice(0, SCAN) + "\n" + output.slice(-SCAN)
+    : output;
+  for (const raw of sanitizeForTerminal(text).split("\n")) {
+    // A terminal's `^C` before the line (`^Cerror: Recipe … terminated`).
+    const line = raw.trim().replace(/^\^[A-Z]/, "");
+    if (!line) continue;
+    const said = shapes.some((re) => re.test(line)) ? line : loggedError(line);
+    if (said && !found.includes(said) && found.push(said) >= n) break;
+  }
+  return found;
+}
+
+/**
+ * The error a structured log line records at level error (zap, logrus, pino, slog: `{"level":
+ * "error", "msg": …, "error": …}`): its `error` (or `err`), else its message; null for any
+ * other line (trial 71: a pasted kustomize-controller log said its failure only so).
+ */
+function loggedError(line: string): string | null {
+  if (
+    !line.startsWith("{") ||
+    !/"(?:level|severity|lvl)"\s*:\s*"(?:error|fatal|panic|critical)"/i.test(line)
+  ) {
+    return null;
+  }
+  let rec: Record<string, unknown>;
+  try {
+    rec = JSON.parse(line);
+  } catch {
+    return null;
+  }
+  const said = [rec.error, rec.err, rec.msg, rec.message].find((v) =>
+    typeof v === "string" && v.trim() !== ""
+  );
+  return typeof said === "string" ? said.trim() : null;
 }
 
 function firstLine(output: string | null | undefined, shapes: readonly RegExp[]): string | null {

@@ -1,5 +1,8 @@
 import { assertEquals } from "../../tests/_assert.ts";
+import { foldFences } from "./_fill.ts";
 import {
+  errorLine,
+  errorLines,
   failureLine,
   outcomeLabel,
   outcomeMix,
@@ -291,4 +294,31 @@ Deno.test("PowerShell's exit 0 beside an error it printed is a failure; a clean 
   assertEquals(outcomeOf({ ...pwsh, output: "Running ScriptAnalyzer...\r\n" }), "ok");
   // Another program's 0 is its own, whatever it printed (a log searched for errors).
   assertEquals(outcomeOf({ ...pwsh, command: "cat build.log" }), "ok");
+});
+
+// Trial 71: a digest said a failed run's status only, and folded a pasted log with its errors.
+Deno.test("errorLine says what went wrong: no bare exit status, a ^C taken off, a logged error", () => {
+  assertEquals(
+    errorLine("Exit code 128\nhint: advice\nfatal: Need to specify how"),
+    "fatal: Need to specify how",
+  );
+  assertEquals(errorLine("Exit code 1"), null);
+  assertEquals(
+    errorLine("^Cerror: Recipe `sync` was terminated"),
+    "error: Recipe `sync` was terminated",
+  );
+  const log = [
+    `{"level":"info","msg":"Reconciliation finished"}`,
+    `{"level":"error","msg":"Reconciliation failed","error":"MalformedYAMLError: yaml: line 1"}`,
+    `{"level":"error","msg":"Reconciliation failed","error":"MalformedYAMLError: yaml: line 1"}`,
+    `{"level":"error","msg":"apply failed"}`,
+  ].join("\n");
+  assertEquals(errorLines(log, 3), ["MalformedYAMLError: yaml: line 1", "apply failed"]);
+  assertEquals(errorLine(`{"level":"info","error":"none"}`), null);
+  const folded = foldFences("Here is the log:\n```\n" + log + "\n```\nplease fix");
+  assertEquals(
+    folded,
+    "Here is the log:\n[a pasted block of 6 lines, left out here; its errors: " +
+      "MalformedYAMLError: yaml: line 1 · apply failed]\nplease fix",
+  );
 });
