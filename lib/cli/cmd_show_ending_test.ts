@@ -9,6 +9,7 @@ import { runIndex } from "../indexer.ts";
 import { listProjects, tinyStore, tinyVars } from "../../tests/_crush_tiny.ts";
 import { parsers } from "../../parsers/mod.ts";
 import { showCmd } from "./cmd_show.ts";
+import { ctxCmd } from "./cmd_ctx.ts";
 import { sessionPage } from "../view/session.ts";
 import { indexPath, Store } from "../store.ts";
 import type { Env } from "../../core/model.ts";
@@ -104,6 +105,46 @@ Deno.test("show says a session ended mid-reply when its store's last line was cu
     assertEquals([doc.unanswered, doc.ended_mid_reply], [false, true]);
     const page = viewPage(env, "claude", "c0100000-1111-4222-8333-444455556666");
     assertStringIncludes(page, `<div class="ending">ended mid-reply</div>`);
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+});
+
+// Trial 71: show said "ended mid-reply", ctx "The user's last message, not answered yet".
+Deno.test("ctx says as show does that the reply to the last request was cut off", async () => {
+  const root = tempDir("deja-ctx-cut-");
+  try {
+    const dir = join(root, "claude", "-w-app");
+    mkdirSync(dir, { recursive: true });
+    const lines = claudeLines({
+      id: "c0200000-1111-4222-8333-444455556666",
+      cwd: "/w/app",
+      start: "2026-11-01T10:00:00Z",
+      turns: [
+        { user: "plan the release" },
+        { say: "Step one is the changelog." },
+        { user: "Also add a CHANGELOG entry for the parser fix" },
+        { say: "Adding the entry under Fixed, then" },
+      ],
+    });
+    const last = lines.pop()!;
+    const file = join(dir, "c0200000-1111-4222-8333-444455556666.jsonl");
+    writeFileSync(file, lines.join("\n") + "\n" + last.slice(0, last.length / 2));
+    const old = new Date(Date.now() - 3_600_000);
+    utimesSync(file, old, old);
+    const env = testEnv(join(root, "home"), {
+      DEJA_HOME: join(root, "deja"),
+      DEJA_CLAUDE_ROOT: join(root, "claude"),
+    });
+    await runIndex(env, parsers, { only: ["claude"] });
+    const ctx = captureIO(env, false);
+    assertEquals(await ctxCmd.run({ values: {}, positionals: ["c020"] }, ctx.io), 0);
+    assertStringIncludes(
+      ctx.out(),
+      "The session ended mid-reply to the user's last message (the reply's record is cut off " +
+        "in its store): “Also add a CHANGELOG entry for the parser fix”",
+    );
+    assertEquals(ctx.out().includes("not answered yet"), false);
   } finally {
     rmSync(root, { recursive: true, force: true });
   }

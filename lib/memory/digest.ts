@@ -282,7 +282,10 @@ export function sessionDigest(
   };
   // A request nothing answered, the session's only one, is its outcome too, as `show` says
   // (trial 32: ctx had none; not for a store that keeps no replies at all).
-  const outcome = findOutcome(events, first, after) ??
+  // Its store's last record cut off: the reply to the last request was being written (trial
+  // 71: show said "ended mid-reply", ctx "not answered yet").
+  const cutOff = () => sessionEnding(store, session, events.between(START)) === "mid_reply";
+  const outcome = findOutcome(events, first, after, cutOff) ??
     (sessionEnding(store, session, events.between(START)) === "unanswered"
       ? "No reply followed the request: the session ends on it."
       : toolsOnly(events));
@@ -572,6 +575,7 @@ function findOutcome(
   events: Events,
   first: EventRow | undefined,
   runs: After,
+  cutOff: () => boolean = () => false,
 ): string | null {
   const lastReply = (after: number) => {
     let latest: EventRow | undefined;
@@ -607,7 +611,10 @@ function findOutcome(
     last && !isFirst && !reportsProblem(last.text) && last.text.trim().length >= 20 &&
     !events.actedAfter(last.seq)
   ) {
-    const open = `The user's last message, not answered yet: “${oneLine(last.text, 300)}”`;
+    const open = cutOff()
+      ? `The session ended mid-reply to the user's last message (the reply's record is cut ` +
+        `off in its store): “${oneLine(last.text, 300)}”`
+      : `The user's last message, not answered yet: “${oneLine(last.text, 300)}”`;
     return reply
       ? `${open}
 
