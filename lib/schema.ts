@@ -456,9 +456,19 @@ export const Q = {
     NoParams,
     Pick<
       SourceRow,
-      "path" | "harness" | "kind" | "size" | "mtime" | "companions" | "offset" | "error"
+      | "path"
+      | "harness"
+      | "kind"
+      | "size"
+      | "mtime"
+      | "companions"
+      | "offset"
+      | "error"
+      | "indexed_at"
     >
-  >(`SELECT path, harness, kind, size, mtime, companions, offset, error FROM sources`),
+  >(
+    `SELECT path, harness, kind, size, mtime, companions, offset, error, indexed_at FROM sources`,
+  ),
   /** Each harness's reader revisions among its stores (lib/fresh/freshen.ts). */
   readerRevisions: query<NoParams, { harness: string; reader: number | null }>(
     `SELECT DISTINCT harness, reader FROM sources WHERE error IS NULL`,

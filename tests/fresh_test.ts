@@ -15,6 +15,7 @@ import { REPO, testEnv } from "./_fixture.ts";
 import { runMain } from "./_cli_io.ts";
 import { exactly } from "./_env.ts";
 import { runningBackground, sentinelPath, startBackground } from "../lib/fresh/background.ts";
+import { freshnessNote } from "../lib/fresh/freshen.ts";
 import { callDeja } from "../lib/mcp/call.ts";
 import { tempDir } from "./_tmp.ts";
 import { claudeLine } from "./_memory.ts";
@@ -353,4 +354,51 @@ Deno.test("a search waits for another command's refresh on use, then answers fro
   await bare.done;
   assertEquals(again.code, 0, again.err);
   assertEquals(JSON.parse(again.out).freshness.state, "refreshed");
+});
+
+// Trial 72: a store that failed to be read during a search (locked, unreadable) was never read
+// by the searches after it, which said "fresh" and "nothing matched" for text it held.
+Deno.test("a store that failed a while ago is read again by a background run, one failed just now is not", async () => {
+  const w = await world();
+  appendFileSync(w.file, line(2, "molejotaquux written while the store could not be read"));
+  const db = join(w.vars.DEJA_HOME, "index.db");
+  const mark = (ago: number) => {
+    const c = new DatabaseSync(db);
+    try {
+      c.prepare("UPDATE sources SET error = 'database is locked', indexed_at = ? WHERE path = ?")
+        .run(Date.now() - ago, w.file);
+    } finally {
+      c.close();
+    }
+  };
+  mark(10_000);
+  const now = await run(["molejotaquux", "--json"], w.vars);
+  assertEquals(now.code, 1, "a failure of a moment ago is not retried on every search");
+  assertEquals(JSON.parse(now.out).freshness.state, "fresh");
+  mark(10 * 60_000);
+  const r = await run(["molejotaquux", "--json"], w.vars);
+  const f = JSON.parse(r.out).freshness;
+  assertEquals([f.state, f.retrying, f.background], ["catching_up", 1, true]);
+  assertStringIncludes(r.err, "1 store that could not be read before is being read again");
+  assert(
+    await until(
+      async () => (await run(["molejotaquux", "--no-refresh"], w.vars)).code === 0,
+      30_000,
+    ),
+    "the background run read the store again",
+  );
+  const env = testEnv(w.vars.HOME, w.vars);
+  assert(await until(() => !existsSync(sentinelPath(env)), 10_000), "its sentinel is removed");
+  const after = await run(["molejotaquux", "--json"], w.vars);
+  assertEquals(JSON.parse(after.out).freshness.state, "fresh", "the error is gone with the read");
+});
+
+Deno.test("the freshness note says changed stores a refresh could not read", () => {
+  const base = { read: 1, pending: 0, behind_ms: 0, background: false, ms: 1 };
+  assertEquals(freshnessNote({ ...base, state: "refreshed" }), "");
+  assertEquals(
+    freshnessNote({ ...base, state: "refreshed", failed: 2 }),
+    "deja: 2 changed stores could not be read now ('deja sources' says why); results may miss " +
+      "what changed in them",
+  );
 });

@@ -67,6 +67,17 @@ export interface Freshness {
    * (0 s behind)" for a store no one had touched).
    */
   reread?: string[];
+  /**
+   * Changed stores this step tried and could not read (locked, unreadable): a later step
+   * tries them again (see {@link retrying}); `deja sources` names them.
+   */
+  failed?: number;
+  /**
+   * Stores whose last read failed a while ago (lib/fresh/stamps.ts `RETRY_FAILED_MS`), handed
+   * to a background run to be read again (trial 72: a store locked during one search was
+   * never read by the searches after it, which said the index was fresh).
+   */
+  retrying?: number;
 }
 
 /** Options of {@link freshen}. */
@@ -145,6 +156,21 @@ export async function freshen(
   }
   const bgRunning = Boolean(runningBackground(env, now));
   if (isFresh(stale) && !released.length) {
+    // Stores that failed a while ago are read again by a background run (a full run retries
+    // them), never inline: a store locked for good would cost every search its wait.
+    if (stale.retry && bgOk && !bgRunning) {
+      const pid = startBackground(env);
+      if (pid) {
+        return out({
+          state: "catching_up",
+          read: 0,
+          pending: stale.retry,
+          behind_ms: 0,
+          background: true,
+          retrying: stale.retry,
+        });
+      }
+    }
     return out({ state: "fresh", read: 0, pending: 0, behind_ms: 0, background: bgRunning });
   }
   const oldest = stale.changed.reduce((m, c) => Math.min(m, c.mtime), now);
@@ -155,6 +181,7 @@ export async function freshen(
   ];
   let pending = stale.changed.length + released.length;
   let read = 0;
+  let failed = 0;
   let inline = false;
   if (budget > 0 && !bgRunning) {
     try {
@@ -185,6 +212,7 @@ export async function freshen(
       }
       pending = res.pending;
       read = res.harnesses.reduce((n, h) => n + h.read, 0);
+      failed = res.harnesses.reduce((n, h) => n + h.failed, 0);
       inline = true;
     } catch (e) {
       // A damaged index is the command's to report (with its hint), not a run to wait for:
@@ -202,7 +230,14 @@ export async function freshen(
     }
   }
   if (inline && !pending) {
-    return out({ state: "refreshed", read, pending: 0, behind_ms: 0, background: false });
+    return out({
+      state: "refreshed",
+      read,
+      pending: 0,
+      behind_ms: 0,
+      background: false,
+      ...(failed ? { failed } : {}),
+    });
   }
   const pid = bgOk ? startBackground(env) : undefined;
   // More left than changed, with a reader changed: those are stores read again.
@@ -214,6 +249,7 @@ export async function freshen(
     behind_ms: reread && !stale.changed.length ? 0 : behind,
     background: Boolean(pid) || bgRunning,
     ...(reread ? { reread } : {}),
+    ...(failed ? { failed } : {}),
   });
 }
 
@@ -246,7 +282,17 @@ export function freshnessNote(f: Freshness): string {
   if (f.state === "no_index") {
     return f.background ? "deja: no index yet: building it in the background now (first run)" : "";
   }
-  if (f.state !== "catching_up") return "";
+  const failed = f.failed
+    ? `deja: ${f.failed === 1 ? "1 changed store" : `${f.failed} changed stores`} could not be ` +
+      "read now ('deja sources' says why); results may miss what changed in them"
+    : "";
+  if (f.state !== "catching_up") return failed;
+  if (f.retrying) {
+    return `deja: ${
+      f.retrying === 1 ? "1 store that" : `${f.retrying} stores that`
+    } could not be read before ${f.retrying === 1 ? "is" : "are"} being read again in the ` +
+      "background; results may miss what changed in them";
+  }
   if (f.unfinished && f.building) {
     return `deja: the index is still being built ('deja index', pid ${f.building}): ` +
       "results may miss much of the history until it ends";
@@ -263,11 +309,12 @@ export function freshnessNote(f: Freshness): string {
       f.background ? "in the background" : "at the next 'deja index'"
     }; results may miss what the new reader finds`;
   }
-  return `deja: the index is catching up: ${f.pending} changed ${
+  const catching = `deja: the index is catching up: ${f.pending} changed ${
     f.pending === 1 ? "store" : "stores"
   } (${duration(f.behind_ms)} behind) ${
     f.background ? "being read in the background" : "not read yet"
   }; results may miss the newest work`;
+  return failed ? `${failed}\n${catching}` : catching;
 }
 
 /**

@@ -14,6 +14,7 @@ const row = (i: number): StaleRow => ({
   companions: null,
   offset: 1000 + i,
   error: i % 997 === 0 ? "unexpected end" : null,
+  indexed_at: 1_700_000_000_000,
 });
 
 Deno.test("the manifest's rows are written as they come, in pieces, and read back whole", () => {

@@ -33,6 +33,12 @@ export interface Staleness {
   lastIndex: number;
   /** Stores whose last read failed (a full run retries them; the check does not stat them). */
   failed: number;
+  /**
+   * Of those, the ones whose failure is older than {@link RETRY_FAILED_MS}: a refresh on use
+   * hands them to a background run (trial 72: a Crush store locked for a few seconds during a
+   * search was never read again by later searches, which said the index was fresh).
+   */
+  retry: number;
   /** Stores the check found in place (stat succeeded), per harness. */
   present: Record<string, number>;
   /** Stores gone since they were read (their sessions stay until a rebuild): no change to read. */
@@ -52,6 +58,9 @@ export interface CheckOptions {
   /** Only these harnesses; each one the map has never seen is listed in `discover`. */
   harnesses?: readonly string[];
 }
+
+/** How long after a store failed to be read a refresh on use has it read again (in the background). */
+export const RETRY_FAILED_MS = 5 * 60_000;
 
 /** One `sources` row as the stat pass reads it. */
 export type StaleRow = ReturnType<typeof Q.staleCheckSources.all>[number];
@@ -78,11 +87,14 @@ export function compareStamps(rec: Recorded, opts: CheckOptions = {}): Staleness
   const wanted = opts.harnesses ? new Set(opts.harnesses) : undefined;
   const present: Record<string, number> = {};
   let failed = 0;
+  let retry = 0;
   let gone = 0;
+  const now = Date.now();
   for (const r of rows) {
     if (wanted && !wanted.has(r.harness)) continue;
     if (r.error) { // retried by a full run, not on every search
       failed++;
+      if (now - (r.indexed_at ?? 0) > RETRY_FAILED_MS) retry++;
       continue;
     }
     let size: number;
@@ -139,6 +151,7 @@ export function compareStamps(rec: Recorded, opts: CheckOptions = {}): Staleness
     discover: [...discover],
     lastIndex,
     failed,
+    retry,
     present,
     gone,
     ms: performance.now() - t0,
