@@ -576,9 +576,9 @@ const NO_CHANGE: MergePlan = { drop: [], at: new Map() };
  * - events held missing (the file was cut short, a restore from an older copy), or events
  *   kept before: `kept`, those at the end kept (`mark`: to mark KEPT) and the new ones added
  *   whatever their time (`added`), with `plan` for what changed before them;
- * - unless as many events are new as missing at the end and none newer than any held: the
- *   last ones edited in place (`whole`, or `kept` with them replaced when events were kept
- *   before).
+ * - unless as many events are new as missing at the end and none newer than any held (or
+ *   those, then only newer ones appended): the last ones edited in place (`whole`, or `kept`
+ *   with them replaced when events were kept before).
  * A session not returned at all is `kept` (unless `leftOut`: the reader said it is none);
  * events out of the order held, or without keys, cannot be told: `rewritten`, followed.
  */
@@ -638,17 +638,26 @@ function fateOf(
   const newer = fresh.every((e) => e.time !== null && e.time > before.latest);
   let mark = tail.map((p) => before.seqs[p]);
   let added = fresh.length + inserted;
-  // The last events edited in place: as many new ones as missing, none newer. Otherwise what
-  // is missing at the end is kept and what is new added, whatever its time (trial 36: new
+  // The last events edited in place: as many new ones as missing, none newer; or those, then
+  // only newer ones (trial 72: the last reply scrubbed and records appended before deja read
+  // the file: the old reply was kept as cut off, its words still found). Otherwise what is
+  // missing at the end is kept and what is new added, whatever its time (trial 36: new
   // records dated before the last kept one dropped all that was kept).
-  if (fresh.length && !newer && fresh.length === tail.length) {
-    if (!keptBefore) return { kind: "whole", gaps: [...drop, ...mark], added: inserted };
+  const k = tail.length;
+  const editedThenAppended = k > 0 && fresh.length > k &&
+    fresh.slice(0, k).every((e) => e.time !== null && e.time <= before.latest) &&
+    fresh.slice(k).every((e) => e.time !== null && e.time > before.latest);
+  if (fresh.length && ((!newer && fresh.length === k) || editedThenAppended)) {
+    const appended = fresh.length - k;
+    if (!keptBefore) {
+      return { kind: "whole", gaps: [...drop, ...mark], added: inserted + appended };
+    }
     tail.forEach((p, i) => {
       drop.push(before.seqs[p]);
       at.set(fresh[i].h, before.seqs[p]);
     });
     mark = [];
-    added = inserted;
+    added = inserted + appended;
   }
   return { kind: "kept", added, mark, ...(drop.length || at.size ? { plan: { drop, at } } : {}) };
 }

@@ -9,6 +9,7 @@ import {
   closeSync,
   mkdirSync,
   openSync,
+  rmSync,
   statSync,
   utimesSync,
   writeFileSync,
@@ -304,4 +305,38 @@ Deno.test("a store rewritten in place with the same size and a new mtime is read
   utimesSync(f, before.atime, before.mtime);
   await runIndex(env, claude);
   assertEquals(texts(env, sid).length, 40);
+});
+
+// Trial 72: the last record scrubbed and records appended before deja looked: the old record
+// was kept as "cut off the end" beside the edited one, its words still found.
+Deno.test("the last record edited in place and more appended: the edit is followed, not kept twice", async () => {
+  const { dir, proj, env } = claudeTree();
+  try {
+    const sid = "eeeeeeee-0000-4000-8000-000000000005";
+    const f = join(proj, `${sid}.jsonl`);
+    const lines = Array.from({ length: 8 }, (_, i) => rec(sid, i, `line ${i} ${"y".repeat(80)}`));
+    // An assistant's text: keyed by its message and its words, so an edit is a new key.
+    lines.push(claudeLine(17, "the last answer said breathwordzz room here", sid));
+    writeFileSync(f, lines.join(""));
+    await runIndex(env, claude);
+    assertEquals(texts(env, sid).length, 9);
+    const scrubbed = lines.join("").replace("breathwordzz", "signout kno") +
+      rec(sid, 9, "appended after the scrub");
+    writeFileSync(f, scrubbed);
+    await runIndex(env, claude);
+    const now = texts(env, sid);
+    assertEquals(now.some((t) => t.includes("breathwordzz")), false, now.join("\n"));
+    assert(now.some((t) => t.includes("signout kno room")));
+    assertEquals(now.at(-1), "appended after the scrub");
+    assertEquals(now.length, 10);
+    // A file cut short, then written to: what was cut off stays kept (trials 31-32).
+    const cut = lines.slice(0, 6).join("") + rec(sid, 20, "written after the cut");
+    writeFileSync(f, cut);
+    await runIndex(env, claude);
+    const kept = texts(env, sid);
+    assert(kept.some((t) => t.includes("signout kno room")), "the cut-off end is kept");
+    assertEquals(kept.at(-1), "written after the cut");
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
