@@ -55,10 +55,26 @@ function retireMoved(store: Store, path: string): boolean {
   if (!here && Q.sessionsOfSource.all(store, { source: path }).length) return false;
   store.tx(() => {
     if (here) Q.repointSessions.run(store, { to: twin, from: path });
-    Q.forgetSource.run(store, { path });
-    Q.clearRedactions.run(store, { source: path });
+    retire(store, path);
   });
   return true;
+}
+
+function retire(store: Store, path: string): void {
+  Q.forgetSource.run(store, { path });
+  Q.clearRedactions.run(store, { source: path });
+}
+
+/**
+ * Inside a pass that took sessions from gone store `path` (the file moved: lib/ingest.ts),
+ * retires its row when no session names it any more, as a full run would ({@link
+ * retireMoved}): a refresh on use that met the move first left it "gone" beside the new path,
+ * its session counted twice (trial 72). Call inside the pass's transaction.
+ */
+export function retireMovedFrom(store: Store, path: string): void {
+  if (storeState(path) !== "gone") return;
+  if (Q.sessionsOfSource.all(store, { source: path }).length) return;
+  retire(store, path);
 }
 
 /**

@@ -76,6 +76,25 @@ Deno.test("a session file moved to another project directory is not told of as g
   });
 });
 
+// Trial 72: the move met first by a search's refresh on use (a run of some harnesses, with a
+// deadline: no gone check) left the old path "gone, 0 sessions kept" and the session counted as
+// a copy until a rebuild; the next `deja index` found nothing to read.
+Deno.test("a session file moved and first read by a refresh on use leaves no gone store behind", async () => {
+  await withClaude(async (env, root) => {
+    const file = join(root, "-w-a", `${SID}.jsonl`);
+    writeFileSync(file, body);
+    assertEquals((await index(env)).code, 0);
+    renameSync(file, join(root, "-w-b", `${SID}.jsonl`));
+    await runIndex(env, [claudeParser], {
+      only: ["claude"],
+      deadline: performance.now() + 5000,
+      inlineMaxBytes: 8 << 20,
+    });
+    const h = await claude(env);
+    assertEquals([h.gone, h.indexed, h.sessions, h.copies], [0, 1, 1, 0]);
+  });
+});
+
 Deno.test("a store reached twice through a link is not gone when the link goes", async () => {
   await withClaude(async (env, root) => {
     writeFileSync(join(root, "-w-a", `${SID}.jsonl`), body);

@@ -48,7 +48,7 @@ import { trace, traceNow, tracing } from "../core/trace.ts";
 import { revisionOf } from "./version.ts";
 import { fnv1a32 } from "../core/text.ts";
 import { type HeldKeys, heldKeys, heldPlace } from "./held_keys.ts";
-import { storeState } from "./gone.ts";
+import { retireMovedFrom, storeState } from "./gone.ts";
 import { dropSession } from "./drop_events.ts";
 
 export interface SourceOutcome {
@@ -418,6 +418,7 @@ export async function writeSource(
       }
     }
     if (label) Q.setOriginOfSource.run(store, { origin: label.origin, source: src.path });
+    for (const from of writer.movedFrom) retireMovedFrom(store, from);
     if (mode !== "append") Q.clearRedactions.run(store, { source: src.path });
     for (const [kind, count] of Object.entries(writer.redactions)) {
       Q.addRedactions.run(store, { source: src.path, kind, count });

@@ -269,6 +269,8 @@ export class SourceWriter {
    * a file read again whole (trial 34: moved and cut short, 14 events became 7 silently).
    */
   readonly movedHeld = new Map<string, HeldKeys>();
+  /** The gone paths this pass took sessions from (the file moved): retired once they hold none. */
+  readonly movedFrom = new Set<string>();
 
   /**
    * @param opts.keep sessions (`harness\u0000native id`) this pass leaves as the
@@ -541,6 +543,7 @@ export class SourceWriter {
         Q.addCopy.run(st, { harness: c.harness, native_id: c.id, source: row.source });
       }
       // Moved, and to be added to as held (lib/index_source.ts): its events are kept.
+      if (moved) this.movedFrom.add(row.source);
       const adding = moved && this.merge.has(k) && !c.whole;
       if (moved && !this.whole && !adding) {
         this.movedHeld.set(k, sessionHeldKeys(st, c.harness, c.id));
