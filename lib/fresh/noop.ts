@@ -12,9 +12,9 @@
  * watched directory or a file discovery reads to find stores (Crush's
  * projects.json, edited in place) whose stamp moved, variables that place stores with other
  * values than at the last discovery, a remote's mirror, an exclusion pattern
- * (the full run applies it to what is indexed) or one lifted since. (A store
- * gone that only a quiet run saw is told of by the next run that reads
- * something, not here: a no-op stays a stat pass; lib/gone.ts.)
+ * (the full run applies it to what is indexed) or one lifted since, or
+ * more stores gone than runs told of (a search's refresh met the change
+ * first, trial 72: the full run tells of them once; lib/gone.ts).
  *
  * While the index is unchanged since the last run that held the writer lock,
  * what the stat pass needs from it is read from the stat manifest beside it
@@ -40,6 +40,7 @@ import { compareStamps, isFresh, recorded, recordedMap } from "./check.ts";
 import { ensureReplays } from "../replays.ts";
 import { EXCLUDED_KEY } from "../forget/exclusions.ts";
 import { writeManifest } from "./manifest.ts";
+import { GONE_KEY } from "../gone.ts";
 import { releasedSources } from "../forget/exclusions.ts";
 import { allClean, manifestUpToDate, selectedHarnesses, unchanged } from "./quick.ts";
 import type { HarnessSummary, IndexResult } from "../indexer.ts";
@@ -96,6 +97,9 @@ export function upToDate(env: Env, opts: NoopOptions = {}): NoopResult | null {
       if (!allClean(last, selected)) return null;
       const stale = compareStamps(recorded(store), { env, harnesses: selected });
       if (!isFresh(stale) || stale.failed) return null;
+      // Stores gone that no run told of yet (a search's refresh met the change first, trial
+      // 72): the full run tells of them once.
+      if (stale.gone > toldGone(store)) return null;
       if (releasedSources(store, env).length) return null;
       const harnesses = unchanged(last, selected);
       Q.setMeta.run(store, {
@@ -149,6 +153,16 @@ export function saveManifest(path: string): void {
       throw e;
     }
   });
+}
+
+/** How many gone stores a run has told of (lib/gone.ts `GONE_KEY`). */
+function toldGone(store: Store): number {
+  try {
+    const v = JSON.parse(Q.getMeta.get(store, { key: GONE_KEY })?.value ?? "[]");
+    return Array.isArray(v) ? v.length : 0;
+  } catch {
+    return 0;
+  }
 }
 
 /** The harness summaries of the last full run, [] when unknown. */

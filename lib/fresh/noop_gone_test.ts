@@ -7,7 +7,7 @@
  * hold a store now.
  */
 import { assert } from "../../tests/_assert.ts";
-import { copyFileSync, mkdirSync, renameSync, utimesSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, renameSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { claudeLine } from "../../tests/_memory.ts";
 import { join } from "node:path";
 import { tempDir } from "../../tests/_tmp.ts";
@@ -65,4 +65,36 @@ Deno.test("a Claude session moved out of its project directory is told of again 
   const file = join(proj, `${sid}.jsonl`);
   writeFileSync(file, claudeLine(0, "the parser crashes", sid) + claudeLine(1, "Fixed.", sid));
   await awayBackAway(dir, file, { ...base(dir), DEJA_CLAUDE_ROOT: join(dir, "claude") });
+});
+
+// Trial 72: a search's refresh on use met the deletion first; the `deja index` after it said
+// "up to date" and never told of the store gone.
+Deno.test("a store deleted and first met by a search's refresh is told of by the next index", async () => {
+  const dir = tempDir("deja-noop-gone-");
+  const proj = join(dir, "claude", "-w-app");
+  mkdirSync(proj, { recursive: true });
+  const sid = "41111111-2222-4333-8444-555555555557";
+  const file = join(proj, `${sid}.jsonl`);
+  const other = join(proj, "51111111-2222-4333-8444-555555555558.jsonl");
+  writeFileSync(file, claudeLine(0, "the parser crashes", sid) + claudeLine(1, "Fixed.", sid));
+  writeFileSync(other, claudeLine(0, "keep this one", "51111111-2222-4333-8444-555555555558"));
+  const vars = { ...base(dir), DEJA_CLAUDE_ROOT: join(dir, "claude") };
+  const env = testEnv(vars.HOME, vars);
+  const then = new Date(Date.now() - 60_000);
+  for (const p of [file, other, proj]) utimesSync(p, then, then);
+  assert((await runMain(env, ["index"], "", vars.HOME)).code === 0);
+  rmSync(file);
+  const search = await runMain(
+    testEnv(vars.HOME, { ...vars, DEJA_NO_REFRESH: "" }),
+    [
+      "parser",
+    ],
+    "",
+    vars.HOME,
+  );
+  assert(!search.err.includes("gone"), search.err);
+  const r = await runMain(env, ["index"], "", vars.HOME);
+  assert(r.err.includes("1 store gone"), r.out + r.err);
+  const again = await runMain(env, ["index"], "", vars.HOME);
+  assert(!again.err.includes("gone"), "told once: " + again.err);
 });
