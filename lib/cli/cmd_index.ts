@@ -168,7 +168,8 @@ export async function indexData(
   // A background run deja started itself is waited for, not reported as "busy".
   const waitMs = args.waitMs ?? (!args.background && runningBackground(env) ? 300_000 : 0);
   const busyHint = "wait for it to finish, or run again with --wait <seconds>";
-  const quick = args.rebuild ? null : upToDate(env, { only, waitMs, busyHint });
+  const tellGone = !args.quiet && !args.background;
+  const quick = args.rebuild ? null : upToDate(env, { only, waitMs, busyHint, tellGone });
   // A first build or a rebuild reads every store: a process tuned for a long run does it.
   trace(quick ? "index up to date" : "index command");
   if (!quick && buildsAll(env, args.rebuild)) relaunchForBatch("index");
@@ -179,7 +180,7 @@ export async function indexData(
       waitMs,
       busyHint,
       progress: hooks.progress,
-      tellGone: !args.quiet && !args.background,
+      tellGone,
     });
   trace("indexed");
   hooks.indexed?.();

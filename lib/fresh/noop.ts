@@ -53,6 +53,8 @@ export interface NoopOptions {
   waitMs?: number;
   /** The hint when another writer holds the index. */
   busyHint?: string;
+  /** The run tells of stores newly gone (not `--quiet`): gone ones no run told of need it. */
+  tellGone?: boolean;
 }
 
 /** What {@link upToDate} answers: the run's result, and the index's totals when known. */
@@ -99,7 +101,7 @@ export function upToDate(env: Env, opts: NoopOptions = {}): NoopResult | null {
       if (!isFresh(stale) || stale.failed) return null;
       // Stores gone that no run told of yet (a search's refresh met the change first, trial
       // 72): the full run tells of them once.
-      if (stale.gone > toldGone(store)) return null;
+      if (opts.tellGone && stale.gone > toldGone(store)) return null;
       if (releasedSources(store, env).length) return null;
       const harnesses = unchanged(last, selected);
       Q.setMeta.run(store, {
