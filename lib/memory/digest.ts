@@ -708,6 +708,8 @@ function ended(
   if (final) {
     notes.push(`The session's last words, after this reply: “${oneLine(final.text, 160)}”`);
   }
+  const limit = limitBefore(events, reply);
+  if (limit) notes.push(`Before this reply the harness said: “${oneLine(limit, 200)}”`);
   notes.push(...after.doubts(reply));
   const text = withoutScratchpad(reply.text.trim());
   const name = (l: string) => final ? l.replace(/^The last reply/, "The last longer reply") : l;
@@ -738,6 +740,25 @@ function whereItStands(summary: string): string {
   const first = parts.filter((p) => STANDING.test(p));
   if (!first.length) return summary;
   return [...first, ...parts.filter((p) => !STANDING.test(p))].join("\n");
+}
+
+/** A harness's notice that it stopped the work at a limit (Gemini's subagent runner). */
+const LIMIT_NOTICE =
+  /\b(?:exceeded the (?:time limit|maximum number of (?:turns|steps))|ran out of (?:turns|steps|time)|turn limit|step limit)\b/i;
+
+/**
+ * The harness's notice of a limit reached between the last request before `reply` and it
+ * (trial 71: Gemini twynek's reply that it could not analyze a file followed "You have exceeded
+ * the maximum number of turns", which the digest left out), else null.
+ */
+function limitBefore(events: Events, reply: EventRow): string | null {
+  const asked = find(events.backFrom("user"), (e) => e.seq < reply.seq)?.seq ?? START;
+  let said: string | null = null;
+  for (const e of events.of("notice", asked)) {
+    if (e.seq >= reply.seq) break;
+    if (LIMIT_NOTICE.test(e.text)) said = e.text;
+  }
+  return said;
 }
 
 /** What {@link ended} reads of the session beyond the reply it shows. */
@@ -773,18 +794,21 @@ function doubts(
       }, ${label} before it and none ran after.`,
     );
   }
-  const named = new Set<string>();
+  /** Each file a claim names, with the claim's own words (trial 71: "unable to analyze" was
+   * said as "could not read"). */
+  const named = new Map<string, string>();
   for (const m of text.matchAll(COULD_NOT_READ)) {
-    for (const f of fileNames(m[0])) named.add(f);
+    for (const f of fileNames(m[0])) if (!named.has(f)) named.set(f, m[0].trim());
   }
   if (!named.size) return notes;
   const seen = new Set<string>();
   for (const r of Q.readsBefore.iterate(store, { session, before: reply.seq })) {
     const base = lastSegment(r.path).toLowerCase();
-    if (!named.has(base) || seen.has(base)) continue;
+    const claim = named.get(base);
+    if (claim === undefined || seen.has(base)) continue;
     seen.add(base);
     notes.push(
-      `This reply says it could not read ${inlineCode(base)}, but the session read ${
+      `This reply says “${oneLine(claim, 160)}”, but the session read ${
         inlineCode(r.path)
       } without error${r.time ? ` at ${localTime(r.time)}` : ""}, before it.`,
     );

@@ -1109,12 +1109,13 @@ Deno.test("the Outcome says where the last reply contradicts the record before i
     );
     assertStringIncludes(
       out,
-      "This reply says it could not read `action.yml`, but the session read " +
+      "This reply says “unable to analyze the `setup` action's `action.yml`”, but the session " +
+        "read " +
         "`/w/app/.github/actions/setup/action.yml` without error at",
     );
     // A name later in the sentence is not what it could not read; a failed read is no read.
-    assert(!out.includes("could not read `requirements.txt`"), out);
-    assert(!out.includes("could not read `config.toml`"), out);
+    assert(!out.includes("but the session read `/w/app/config.toml`"), out);
+    assertEquals(out.split("This reply says “").length, 2, out);
     assertStringIncludes(out, "The last reply: All tests pass.");
   } finally {
     ix.cleanup();
@@ -1384,3 +1385,31 @@ Deno.test("ctx says a failed command's error line, read past the head of its out
     ix.cleanup();
   }
 });
+
+// Trial 71: Gemini twynek's reply said it could not analyze a file after the runner's "You have
+// exceeded the maximum number of turns"; the digest left the notice out.
+Deno.test("the Outcome says a limit the harness reached before the last reply", () =>
+  withMemIndex([{
+    id: "s-limit",
+    events: [
+      ["user", "Investigate how the dependencies are installed"],
+      ["assistant", "Reading the workflows first."],
+      ["notice", "You have exceeded the maximum number of turns. You have one final chance."],
+      ["assistant", "My investigation was cut short before I could read the action."],
+    ],
+  }, {
+    id: "s-other",
+    events: [
+      ["user", "Investigate how the dependencies are installed"],
+      ["notice", "Error: rate limited, retrying"],
+      ["assistant", "They are installed by the setup action from requirements.txt."],
+    ],
+  }], (s) => {
+    const md = (id: string) => sessionDigest(s, rowId(s, id)).markdown;
+    assertStringIncludes(
+      md("s-limit"),
+      "Before this reply the harness said: “You have exceeded the maximum number of turns. You " +
+        "have one final chance.”",
+    );
+    assert(!md("s-other").includes("Before this reply"), md("s-other"));
+  }));
