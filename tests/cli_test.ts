@@ -107,6 +107,22 @@ Deno.test("an unknown option is one clear line and exit 2", async () => {
   assertEquals(msg.trim().split("\n").length, 2);
 });
 
+// Trial 71: show, resume and blame with no argument said what was missing and no way on.
+Deno.test("show, resume and blame with nothing to act on say where to find it", async () => {
+  const vars = claudeStore();
+  for (
+    const [cmd, hint] of [
+      ["show", "hint: 'deja last' lists sessions with their ids"],
+      ["resume", "hint: 'deja last --project .' lists this project's sessions with their ids"],
+      ["blame", "hint: e.g. deja blame src/app.ts:42"],
+    ]
+  ) {
+    const r = fakeIO([cmd], vars, false);
+    assertEquals(await main(r.io), 2, cmd);
+    assertStringIncludes(r.err.join(""), hint);
+  }
+});
+
 Deno.test("index --json reports per harness what it found and read", async () => {
   const vars = claudeStore();
   const r = fakeIO(["index", "--json", "--harness", "claude"], vars, false);

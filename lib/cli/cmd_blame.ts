@@ -70,7 +70,13 @@ export interface BlameData extends Omit<BlameResult, "sessions"> {
  */
 export function parseBlame(a: Args, cwd: string): BlameArgs {
   const arg = a.positionals[0];
-  if (!arg) throw new DejaError("which file? give a path, optionally path:line", undefined, 2);
+  if (!arg) {
+    throw new DejaError(
+      "which file? give a path, optionally path:line",
+      "e.g. deja blame src/app.ts:42",
+      2,
+    );
+  }
   const { path, line } = splitLine(arg, cwd);
   if (line === 0) {
     throw new DejaError(

@@ -53,7 +53,11 @@ export interface ResumeData {
 export function parseResume(a: Args): ResumeArgs {
   const ref = a.positionals[0];
   if (!ref) {
-    throw new DejaError("which session? give an id or its first characters", undefined, 2);
+    throw new DejaError(
+      "which session? give an id or its first characters",
+      "'deja last --project .' lists this project's sessions with their ids",
+      2,
+    );
   }
   return { ref, exec: Boolean(a.values.exec), json: Boolean(a.values.json) };
 }

@@ -103,7 +103,13 @@ export interface ShowData {
  */
 export function parseShow(a: Args): ShowArgs {
   const ref = a.positionals[0];
-  if (!ref) throw new DejaError("which session? give an id or its first characters", undefined, 2);
+  if (!ref) {
+    throw new DejaError(
+      "which session? give an id or its first characters",
+      "'deja last' lists sessions with their ids",
+      2,
+    );
+  }
   return { ref, json: Boolean(a.values.json), full: Boolean(a.values.full) };
 }
 
