@@ -93,7 +93,9 @@ Deno.test({
         join(ix.root, "claude", "-w-ro", "5a222222-2222-4333-8444-555555555555.jsonl"),
         more.join("\n") + "\n",
       );
-      assertEquals((await freshen(env)).state, "read_only");
+      const f = await freshen(env);
+      // Trial 72: `pending: 0` where doctor said a store had changed.
+      assertEquals([f.state, f.pending], ["read_only", 1]);
       const found = await runMain(env, ["zorblatt"]);
       assertEquals(found.code, 0, found.err);
       assert(found.out.includes("zorblatt"), found.out);

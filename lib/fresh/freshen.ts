@@ -224,7 +224,15 @@ export async function freshen(
       // A folder deja may not write to (a read-only mount): no run could bring the index up
       // to date (trial 29: every search failed). Answered from as it is, and said.
       if (!indexWritable(path)) {
-        return out({ state: "read_only", read: 0, pending: 0, behind_ms: 0, background: false });
+        // What it could not read in is still pending (trial 72: `pending: 0` where doctor said
+        // 1 changed).
+        return out({
+          state: "read_only",
+          read: 0,
+          pending: Math.max(pending, 1),
+          behind_ms: behind,
+          background: false,
+        });
       }
       // Another writer holds the index: it is catching up already.
     }
