@@ -42,13 +42,10 @@ Deno.test("index tells once on stderr of a store gone since the last run, and a 
     assert(!first.err.includes("gone"), first.err);
 
     rmSync(b);
-    assertEquals((await run(["index", "--quiet"], vars)).code, 0);
-    // Nothing changed since the quiet run: a no-op stays a stat pass and tells nothing yet.
-    const noop = await run(["index"], vars);
-    assert(!noop.err.includes("gone"), noop.err);
-    // The next run that reads something tells.
-    const t0 = new Date(Date.now() + 3000);
-    utimesSync(a, t0, t0);
+    const quiet = await run(["index", "--quiet"], vars);
+    assertEquals([quiet.code, quiet.err], [0, ""]);
+    // Nothing changed since the quiet run, but no run told of the store gone: the next run
+    // that tells does (trial 72: a search's refresh met it first and it was never told of).
     const told = await run(["index"], vars);
     assertEquals(told.code, 0, told.err);
     const lines = told.err.split("\n").filter((l) => l.includes("gone"));

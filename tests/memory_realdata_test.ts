@@ -144,7 +144,11 @@ Deno.test({
         });
         assert(d.bytes <= budget, `${d.bytes} > ${budget}`);
         assertStringIncludes(d.markdown, "# deja context: crush · ");
-        assertStringIncludes(d.markdown, "**exit 127 ✗**");
+        // Failed runs come first; at 2 KiB the last of them (each with its error line).
+        assertStringIncludes(
+          d.markdown,
+          budget > 4096 ? "**exit 127 ✗**" : "**exit 128 ✗** — fatal:",
+        );
       }
     } finally {
       ix.cleanup();
