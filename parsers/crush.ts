@@ -24,8 +24,9 @@
  * store although the schema comments say milliseconds (realdata/crush, all
  * six dbs); both are read through toMillis. The watermark is
  * `max(sessions.updated_at)` exactly as stored (Crush's own unit), and a
- * later pass re-reads every session with `updated_at >= since`, whole,
- * because Crush rewrites message rows in place.
+ * later pass re-reads, whole, every session with `updated_at >= since` or a
+ * message so updated, because Crush rewrites message rows in place (an
+ * edited message moves only its own `updated_at`).
  *
  * Mapping: `text` parts of user/assistant rows are speech (whole
  * `<think>…</think>` blocks stripped, as in local reasoning models' output
@@ -186,13 +187,23 @@ export const crush: Parser = {
       const project = source.hint?.project ?? projectOf(source.path);
       const { s, m } = schema;
       const hasUpdated = s.has("updated_at");
+      // A message edited in place moves its own `updated_at`, not its session's (Crush's
+      // trigger; trial 72: an older message edited was never read again): both count.
+      const msgUpdated = hasUpdated && m.has("updated_at");
+      // The watermark stays the sessions': a stray future `messages.updated_at` (the public
+      // store holds one, a trigger fired during redaction) would hide every session after it.
       const top = hasUpdated
         ? (db.prepare("SELECT max(updated_at) AS w FROM sessions").get() as { w: unknown })?.w
         : undefined;
       const since = hasUpdated && ctx.since > 0 ? ctx.since : 0;
+      const where = !since
+        ? ""
+        : msgUpdated
+        ? " WHERE updated_at >= ? OR id IN (SELECT session_id FROM messages WHERE updated_at >= ?)"
+        : " WHERE updated_at >= ?";
       const sessions = allRows<CrushSessionRow>(
-        db.prepare(sessionsSql(s) + (since ? " WHERE updated_at >= ?" : "") + " ORDER BY rowid"),
-        ...(since ? [since] : []),
+        db.prepare(sessionsSql(s) + where + " ORDER BY rowid"),
+        ...(since ? (msgUpdated ? [since, since] : [since]) : []),
       );
       const msgs = db.prepare(messagesSql(m));
       const history = fileHistory(db);

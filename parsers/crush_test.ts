@@ -779,14 +779,14 @@ Deno.test("stripThink drops closed think blocks and an unclosed leading one", ()
 
 // ---- incremental ---------------------------------------------------------------
 
-Deno.test("watermark is max(updated_at) as stored and a later pass re-reads sessions updated since", async () => {
+Deno.test("watermark is max(updated_at) as stored and a later pass re-reads sessions or messages updated since", async () => {
   const t = temp();
   try {
     const path = store(
       t,
       "p",
-      sess("old", 100) + sess("new", 200) + msg("old", "user", P(text("a"))) +
-        msg("new", "user", P(text("b"))),
+      sess("old", 100) + sess("new", 200) + msg("old", "user", P(text("a")), 100) +
+        msg("new", "user", P(text("b")), 200),
     );
     const first = await parse(path);
     assertEquals(first.sessions.map((s) => s.id), ["old", "new"]);
@@ -794,9 +794,8 @@ Deno.test("watermark is max(updated_at) as stored and a later pass re-reads sess
     const db = new DatabaseSync(path);
     db.exec(
       `UPDATE sessions SET updated_at = 300 WHERE id = 'old';` +
-        msg("old", "user", P(text("c")), 1754620300),
+        msg("old", "user", P(text("c")), 300),
     );
-    db.close();
     const second = await parse(path, first.ctx.endWatermark);
     // "old" changed since; "new" sits exactly at the watermark and is re-read (>=).
     assertEquals(second.sessions.map((s) => s.id), ["old", "new"]);
@@ -804,6 +803,15 @@ Deno.test("watermark is max(updated_at) as stored and a later pass re-reads sess
     assertEquals(second.ctx.endWatermark, 300);
     const third = await parse(path, 300);
     assertEquals(third.sessions.map((s) => s.id), ["old"]);
+    // Trial 72: an older message edited in place moves only its own updated_at.
+    db.exec(`UPDATE messages SET parts = '${P(text("b edited"))}', updated_at = 400
+      WHERE session_id = 'new'`);
+    db.close();
+    const fourth = await parse(path, 300);
+    assertEquals(fourth.sessions.map((s) => s.id), ["old", "new"]);
+    assertEquals(events(fourth.sessions[1]).map((e) => e.text), ["b edited"]);
+    // The watermark stays the sessions' (a stray future message time would hide what follows).
+    assertEquals(fourth.ctx.endWatermark, 300);
   } finally {
     t.cleanup();
   }
