@@ -38,6 +38,7 @@
  *
  * @module
  */
+import { closeSync, openSync, readSync } from "node:fs";
 import { basename } from "node:path";
 
 /** What lives in a store no resume command reads. */
@@ -60,6 +61,28 @@ export interface NotReopened {
 /** The uuid a rollout file is named with (`rollout-<time>-<uuid>.jsonl`). */
 const ROLLOUT_ID =
   /-([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.jsonl(?:\.zst)?$/i;
+
+/** The thread id of a rollout's first line (`session_meta`), undefined when it cannot be read. */
+function firstMetaId(path: string): string | undefined {
+  let fd: number | undefined;
+  try {
+    fd = openSync(path, "r");
+    const buf = new Uint8Array(256 * 1024);
+    const n = readSync(fd, buf, 0, buf.length, 0);
+    const text = new TextDecoder().decode(buf.subarray(0, n));
+    const end = text.indexOf("\n");
+    if (end < 0) return undefined;
+    const rec = JSON.parse(text.slice(0, end));
+    const id = rec?.type === "session_meta"
+      ? rec.payload?.id ?? rec.payload?.session_id
+      : undefined;
+    return typeof id === "string" ? id : undefined;
+  } catch {
+    return undefined;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
 
 /** Separator of either OS, so a store read from a Windows path matches too. */
 const SEP = String.raw`[\\/]`;
@@ -84,8 +107,10 @@ export const NOT_REOPENED: readonly NotReopened[] = [
     source: re(`${SEP}rollout-[^\\/]*\\.jsonl(\\.zst)?$`),
     lives: { kind: "copy" },
     when: (id, source) => {
-      const named = ROLLOUT_ID.exec(basename(source))?.[1];
-      return named !== undefined && named.toLowerCase() !== id.toLowerCase();
+      // A file named with no id (a copy renamed by hand; trial 71: realdata's rollouts) tells
+      // its own thread by its first `session_meta`; read only when a resume asks of one id.
+      const own = ROLLOUT_ID.exec(basename(source))?.[1] ?? (id ? firstMetaId(source) : undefined);
+      return own !== undefined && own.toLowerCase() !== id.toLowerCase();
     },
   },
   // Histories that name no session, also told by id (`prompt-history-*`); the paths catch

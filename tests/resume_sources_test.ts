@@ -286,6 +286,25 @@ Deno.test("resume refuses a Codex parent read from its fork's copy, and still re
   }
 });
 
+// Trial 71: a fork's rollout whose file name carries no id (copied under another name) let the
+// parent read from its copy print `codex resume 019d9249-…`.
+Deno.test("resume tells a Codex parent's copy by the rollout's first session_meta when its name has no id", async () => {
+  const w = await world();
+  try {
+    const file = join(w.root, "rollout-desktop-copy.jsonl");
+    const meta = (id: string, forked: string | null) =>
+      JSON.stringify({ type: "session_meta", payload: { id, forked_from_id: forked } });
+    writeFileSync(file, meta(FORK, PARENT) + "\n" + meta(PARENT, null) + "\n");
+    fileSession(w.store, { harness: "codex", native_id: PARENT, source: file, project: null });
+    fileSession(w.store, { harness: "codex", native_id: FORK, source: file, project: null });
+    const e = assertThrows(() => resumePlan(w.store, "codex:019d9249"), DejaError) as DejaError;
+    assertStringIncludes(e.message, "this session's own transcript is not on disk");
+    assertEquals(resumePlan(w.store, "codex:019d924b").argv, ["codex", "resume", FORK]);
+  } finally {
+    w.store.close();
+  }
+});
+
 Deno.test("resume of a subagent whose parent cannot be reopened says it is a subagent, then the parent's reason", async () => {
   // Regression (trial on a real store): `resume twynek`, a Gemini CLI subagent with its own chat
   // file, said it was "known only from Gemini CLI's prompt history": true of its parent only.
