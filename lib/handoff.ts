@@ -44,8 +44,9 @@ export interface HandoffPlan {
 }
 
 /**
- * The newest top-level session of work (not a `deja remember` note, and more
- * than one event) whose project is `cwd` or the nearest ancestor that has one.
+ * The newest top-level session of work (not a `deja remember` note, not a subagent, more
+ * than one event, and something done: a reply, and a tool call or a request longer than a
+ * greeting) whose project is `cwd` or the nearest ancestor that has one.
  */
 export function latestHere(store: Store, cwd: string): SessionRow | undefined {
   for (let d = cwd;; d = dirname(d)) {
@@ -55,7 +56,13 @@ export function latestHere(store: Store, cwd: string): SessionRow | undefined {
       since: null,
       limit: 50,
     });
-    const work = rows.find((r) => r.harness !== "deja" && r.events > 1);
+    // Work: something was done (a reply, and a tool call or a request longer than a greeting),
+    // in no subagent, as the session start picks it (trial 73: a "hi" / "Hello!" was handed on).
+    const work = rows.find((r) =>
+      r.harness !== "deja" && r.events > 1 && !r.parent &&
+      Q.answered.get(store, { session: r.id }) !== undefined &&
+      Q.didSomething.get(store, { session: r.id }) !== undefined
+    );
     if (work) return work;
     if (dirname(d) === d) return undefined;
   }

@@ -61,7 +61,9 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  *   builds; realdata/farm/gemini, 0.61.0). Subagent chats live one level down,
  *   in `chats/<parent session id>/<id>.json[l]` with `kind: "subagent"`
  *   (realdata/gemini-cli `twynek.json`); a folder that is not a UUID (e.g.
- *   `skill-extraction-<hex>`) names no parent.
+ *   `skill-extraction-<hex>`, Gemini's background skill extraction) names no
+ *   session: such a chat is filed under the folder's name (`unknown` when it
+ *   lies in `chats/` itself), a parent the index never holds.
  * - `*.json`: one whole conversation `{sessionId, projectHash, startTime,
  *   lastUpdated, kind?, summary?, directories?, messages[]}` (older builds).
  *   Other JSON in `chats/` (checkpoints, a stray `logs.json`) has no
@@ -347,7 +349,12 @@ async function chatOf(source: SourceRef, meta: Obj, ctx: ParseCtx): Promise<Chat
       : undefined) ?? (Array.isArray(meta.directories) ? str(meta.directories[0]) : undefined);
   const started = toMillis(meta.startTime);
   const last = toMillis(meta.lastUpdated);
-  const parent = parentOf(source.path, loc?.chats);
+  // A chat of `kind: "subagent"` in no parent's folder (Gemini's background skill extraction,
+  // `chats/skill-extraction-<hex>/`) is a subagent all the same: filed under its folder's name
+  // (or `unknown`), which no session has, so it is never taken for where the user left off
+  // (trial 73: the session start digested its machine prompt as the project's last session).
+  const parent = parentOf(source.path, loc?.chats) ??
+    (meta.kind === "subagent" ? folderOf(source.path, loc?.chats) ?? "unknown" : undefined);
   let events: Event[] = [];
   let model: string | undefined;
   // A result also carried as a functionResponse part later on keeps its first copy.
@@ -492,6 +499,13 @@ function locate(source: SourceRef): { root: string; projectId: string; chats: st
     }
   }
   return undefined;
+}
+
+/** The folder a chat nested one level under `chats/` lies in, undefined for one directly there. */
+function folderOf(path: string, chats?: string): string | undefined {
+  if (!chats) return undefined;
+  const dir = dirname(path);
+  return dirname(dir) === chats ? basename(dir) : undefined;
 }
 
 /** The parent session of a chat nested in `chats/<uuid>/`. */

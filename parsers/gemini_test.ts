@@ -497,9 +497,10 @@ Deno.test("subagent chat gets the folder's session id as parent when the folder 
     const b = (await parseFile(t.root, `tmp/p/chats/${S}/same.json`)).sessions[0];
     assert.equal(b.parent, S);
     assert.notEqual(b.id, S);
+    // Gemini's background skill extraction names no session: filed under its folder's name.
     const c =
       (await parseFile(t.root, "tmp/p/chats/skill-extraction-67084600/mrp1k5.json")).sessions[0];
-    assert.equal(c.parent, undefined);
+    assert.equal(c.parent, "skill-extraction-67084600");
   } finally {
     t.cleanup();
   }
@@ -698,7 +699,7 @@ Deno.test({
       ]);
       const by = (id: string) => run.sessions.find((s) => s.id === id)!;
       assert.equal(by("twynek").parent, "f328310d-05ea-45ce-b9cb-fe2717bebe12");
-      assert.equal(by("mrp1k5").parent, undefined);
+      assert.equal(by("mrp1k5").parent, "skill-extraction-67084600");
       assert.deepEqual(texts(by("b9d28477-6950-4d22-838c-2380d35ff50c"), "user"), ["restart"]);
       // No projects.json or .project_root copied: only the subagents' own `directories` name one.
       assert.deepEqual(

@@ -852,6 +852,31 @@ Deno.test("hook-context passes over a newer greeting exchange, not a newer short
   }
 });
 
+// Trial 73: Gemini's background skill extraction (a subagent chat whose parent the index lacks)
+// was digested as where the project's last session left off.
+Deno.test("hook-context passes over a newer subagent whose parent the index lacks", async () => {
+  const sub: SessionSpec = {
+    id: "a9a90009-0000-4000-8000-000000000009",
+    agent: "skillx",
+    cwd: "/w/app",
+    start: "2026-10-09T10:00:00Z",
+    turns: [
+      { user: "# Existing Skills: extract reusable skills from the sessions below" },
+      { bash: "ls ~/.gemini/skills", out: "a b" },
+      { say: "No new skill to extract." },
+    ],
+  };
+  const ix = await indexSessions([WS, METRICS, sub]);
+  try {
+    const ev = { session_id: "agent-s", cwd: "/w/app", source: "startup" };
+    const t = claude(await hook(ix.env, ["hook-context"], ev), "SessionStart");
+    assertStringIncludes(t, METRICS.id);
+    assert(!t.includes("Existing Skills"), t);
+  } finally {
+    ix.cleanup();
+  }
+});
+
 // Trial 66: a notes file copied to another data folder, both indexed, listed every note twice.
 Deno.test("hook-context says a note held twice once", () =>
   withIndex(async (ix) => {

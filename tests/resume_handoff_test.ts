@@ -13,6 +13,7 @@ import { runIndex } from "../lib/indexer.ts";
 import { indexPath, Store } from "../lib/store.ts";
 import { DejaError } from "../core/errors.ts";
 import { fileSession } from "./_memory.ts";
+import { memIndex } from "./_search_fixture.ts";
 import { resumePlan } from "../lib/resume.ts";
 import { HANDOFF_BUDGET, handoffPlan, latestHere } from "../lib/handoff.ts";
 import { displayCommand, templateArgv } from "../lib/shell.ts";
@@ -224,5 +225,39 @@ Deno.test("handoff --print needs no target: the packet is the same for any, prin
     assertStringIncludes(bare.err, "--print");
   } finally {
     fx.cleanup();
+  }
+});
+
+// Trial 73: `handoff --print` with no id handed on a "hi" / "Hello!" that the session start
+// passes over; a subagent whose parent the index lacks is no session of work either.
+Deno.test("handoff without an id passes over a newer greeting and a newer subagent", async () => {
+  const at = Date.parse("2026-11-02T10:00:00Z");
+  const ix = await memIndex([
+    {
+      id: "work-1",
+      project: "/w/app",
+      at,
+      events: [["user", "fix the flaky websocket test"], ["assistant", "Froze the clock."]],
+    },
+    {
+      id: "hi-2",
+      project: "/w/app",
+      at: at + 3600e3,
+      events: [["user", "hi"], ["assistant", "Hello! How can I help you today?"]],
+    },
+    {
+      id: "sub-3",
+      project: "/w/app",
+      parent: "not-indexed",
+      at: at + 7200e3,
+      events: [["user", "extract skills from the sessions"], ["assistant", "None found."]],
+    },
+  ]);
+  const store = ix.open();
+  try {
+    assertEquals(latestHere(store, "/w/app")?.native_id, "work-1");
+  } finally {
+    store.close();
+    ix.cleanup();
   }
 });

@@ -122,8 +122,10 @@ export function contextBlock(
     // call: a "Hello?" the provider refused) left nothing off (trial 66: its digest was the
     // whole start context of the project), nor did a greeting answered with one (trial 69:
     // "hi" / "Hello! How can I help you today?" stood for the session that read the README).
+    // A subagent is part of a session, not where the user left off (one whose parent the index
+    // lacks is listed on its own: Gemini's background skill extraction, trial 73).
     target = list.find((s) =>
-      s.harness !== "deja" && citable(current, s.id) && s.native_id !== current.id &&
+      s.harness !== "deja" && !s.parent && citable(current, s.id) && s.native_id !== current.id &&
       Q.answered.get(store, { session: s.id }) !== undefined &&
       Q.didSomething.get(store, { session: s.id }) !== undefined
     );
