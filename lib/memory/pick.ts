@@ -123,6 +123,16 @@ export function pickSession(
   const top = moreLiteralOutside(store, a, filters, res) ? undefined : res.results[0];
   // A word that also starts several ids (`prompt`) and that no session holds: the ids.
   if (several && !top) throw several;
+  // A short word of letters no session holds as written may be the start of an id (`dc`,
+  // `fde`: trial 73, where show, resume and handoff found them and ctx said nothing matched).
+  if (/^[a-z]{1,3}$/i.test(a) && !(top && LITERAL.has(res.tier))) {
+    try {
+      return { session: resolveSession(store, a), via: "id" };
+    } catch (e) {
+      if (e instanceof AmbiguousSession) throw e;
+      if (!(e instanceof NoSessionMatch)) throw e;
+    }
+  }
   // An id that matches no session is searched only as written (a commit hash a session
   // mentions), never widened: `ffffffff` found the colour `#ffffff` (trial 9).
   if (noId && !(top && LITERAL.has(res.tier))) {

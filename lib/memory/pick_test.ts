@@ -45,14 +45,18 @@ Deno.test("pickSession takes a short id with a digit as show does, and lists sev
     { id: "0111aaaa-dddd", events: [["user", "first"]] },
     { id: "0122bbbb-eeee", events: [["user", "second"]] },
     { id: "db000000-ffff", events: [["user", "a db migration"]] },
+    { id: "dcdc0000-0000", events: [["user", "a session nobody calls dc"]] },
   ]);
   const store = ix.open();
   try {
     assertEquals(pickSession(store, "66")?.session.native_id, "66db2ce0-aaaa");
     assertEquals(pickSession(store, "5f")?.session.native_id, "5fbf3543-bbbb");
     assertThrows(() => pickSession(store, "01"), AmbiguousSession);
-    // A short word without a digit is a word: searched, not read as an id.
+    // A short word without a digit is a word: searched, not read as an id...
     assertEquals(pickSession(store, "db")?.via, "search");
+    // ...unless no session holds it as written (trial 73: `ctx dc` said nothing matched).
+    assertEquals(pickSession(store, "c1")?.session.native_id, "c1aa0000-cccc");
+    assertEquals(pickSession(store, "dcd")?.session.native_id, "dcdc0000-0000");
   } finally {
     store.close();
     ix.cleanup();
