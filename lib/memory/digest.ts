@@ -278,7 +278,7 @@ export function sessionDigest(
   // What ran after a reply is read when asked; the commands themselves a row at a time.
   const after: After = {
     runs: (after) => Q.commandsAfter.iterate(store, { session: sessionRowId, after }),
-    doubts: (reply) => doubts(store, sessionRowId, reply, lastTestRun),
+    doubts: (reply, limited) => doubts(store, sessionRowId, reply, lastTestRun, limited),
   };
   // A request nothing answered, the session's only one, is its outcome too, as `show` says
   // (trial 32: ctx had none; not for a store that keeps no replies at all).
@@ -710,7 +710,9 @@ function ended(
   }
   const limit = limitBefore(events, reply);
   if (limit) notes.push(`Before this reply the harness said: “${oneLine(limit, 200)}”`);
-  notes.push(...after.doubts(reply));
+  // Cut short by a limit, a reply that could not analyze a file it read says so truly (trial
+  // 73 F11): only its claim that the tests pass is weighed.
+  notes.push(...after.doubts(reply, Boolean(limit)));
   const text = withoutScratchpad(reply.text.trim());
   const name = (l: string) => final ? l.replace(/^The last reply/, "The last longer reply") : l;
   if (!notes.length) return label ? `${label}${text}` : text;
@@ -765,8 +767,11 @@ function limitBefore(events: Events, reply: EventRow): string | null {
 interface After {
   /** The commands run after seq `after`, in order. */
   runs(after: number): Iterable<CommandAtRow>;
-  /** Notes on what the reply says and the record before it contradicts ({@link doubts}). */
-  doubts(reply: EventRow): string[];
+  /**
+   * Notes on what the reply says and the record before it contradicts ({@link doubts}); with
+   * `limited` (the harness stopped the work first) not its claims of files it could not read.
+   */
+  doubts(reply: EventRow, limited?: boolean): string[];
 }
 
 /**
@@ -781,6 +786,7 @@ function doubts(
   session: number,
   reply: EventRow,
   lastTest: { seq: number; command: string; failed: boolean; label: string } | undefined,
+  limited = false,
 ): string[] {
   const notes: string[] = [];
   const text = reply.text;
@@ -796,6 +802,7 @@ function doubts(
   }
   /** Each file a claim names, with the claim's own words (trial 71: "unable to analyze" was
    * said as "could not read"). */
+  if (limited) return notes;
   const named = new Map<string, string>();
   for (const m of text.matchAll(COULD_NOT_READ)) {
     for (const f of fileNames(m[0])) if (!named.has(f)) named.set(f, m[0].trim());

@@ -1394,8 +1394,14 @@ Deno.test("the Outcome says a limit the harness reached before the last reply", 
     events: [
       ["user", "Investigate how the dependencies are installed"],
       ["assistant", "Reading the workflows first."],
+      {
+        kind: "tool_call",
+        text: "read action.yml",
+        tool: { name: "read", id: "r1", paths: ["/w/app/action.yml"] },
+      },
+      { kind: "tool_result", text: "inputs: {}", result: { callId: "r1" } },
       ["notice", "You have exceeded the maximum number of turns. You have one final chance."],
-      ["assistant", "My investigation was cut short before I could read the action."],
+      ["assistant", "Cut short: I was unable to analyze action.yml fully."],
     ],
   }, {
     id: "s-other",
@@ -1412,4 +1418,6 @@ Deno.test("the Outcome says a limit the harness reached before the last reply", 
         "have one final chance.”",
     );
     assert(!md("s-other").includes("Before this reply"), md("s-other"));
+    // Stopped by the limit, its claim on action.yml is no contradiction (trial 73 F11).
+    assert(!md("s-limit").includes("This reply says"), md("s-limit"));
   }));
