@@ -284,14 +284,50 @@ export function errorLines(output: string | null | undefined, n: number): string
   const text = output.length > 2 * SCAN
     ? output.slice(0, SCAN) + "\n" + output.slice(-SCAN)
     : output;
-  for (const raw of sanitizeForTerminal(text).split("\n")) {
-    // A terminal's `^C` before the line (`^Cerror: Recipe … terminated`).
-    const line = raw.trim().replace(/^\^[A-Z]/, "");
+  // A terminal's `^C` before the line (`^Cerror: Recipe … terminated`).
+  const lines = sanitizeForTerminal(text).split("\n").map((l) => l.trim().replace(/^\^[A-Z]/, ""));
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i];
     if (!line) continue;
-    const said = shapes.some((re) => re.test(line)) ? line : loggedError(line);
+    const said = shapes.some((re) => re.test(line))
+      ? powerShellMessage(lines, i) ?? line
+      : bareErrorClass(lines, i) ?? loggedError(line);
     if (said && !found.includes(said) && found.push(said) >= n) break;
   }
   return found;
+}
+
+/**
+ * PowerShell's message for the error record whose trailer is line `i` (`+ CategoryInfo …`, `+
+ * FullyQualifiedErrorId …`): the line before its `At line:1 char:1` (trial 73: `Get-Content : A
+ * positional parameter cannot be found…` was said as `+ FullyQualifiedErrorId : Positional…`).
+ */
+function powerShellMessage(lines: readonly string[], i: number): string | null {
+  if (!/^\+ (?:FullyQualifiedErrorId|CategoryInfo)\s*:/.test(lines[i])) return null;
+  for (let j = i - 1; j > 0 && j >= i - 12; j--) {
+    // `At line:1 char:1`, `At C:\x.ps1:12 char:5`, in the system's language too (`No
+    // linha:1 caractere:1`, `En línea: 1 Carácter: 1`).
+    if (!/^(?:\S+ )?(?:\S+:\s?\d+|.*:\d+)\s+\S+:\s?\d+$/.test(lines[j])) continue;
+    // The message may wrap over a few lines, up from the `At` line to a blank one.
+    let k = j - 1;
+    while (k > 0 && k > j - 4 && lines[k - 1] !== "") k--;
+    return lines.slice(k, j).join(" ").trim() || null;
+  }
+  return null;
+}
+
+/**
+ * PowerShell 7's error: the class alone on its line (`ParserError:`), the message on a later
+ * `| …` line of its `Line |` block (trial 73: `Missing closing ')' in expression.` went unsaid).
+ */
+function bareErrorClass(lines: readonly string[], i: number): string | null {
+  const m = /^((?:[\w.]+\.)?[A-Z]\w*(?:Error|Exception)):$/.exec(lines[i]);
+  if (!m) return null;
+  for (let j = i + 1; j < lines.length && j <= i + 8; j++) {
+    const said = /^\|\s*(.*[^\s~].*)$/.exec(lines[j])?.[1];
+    if (said && !/^[~\s]*$/.test(said)) return `${m[1]}: ${said.trim()}`;
+  }
+  return null;
 }
 
 /**

@@ -322,3 +322,35 @@ Deno.test("errorLine says what went wrong: no bare exit status, a ^C taken off, 
       "MalformedYAMLError: yaml: line 1 · apply failed]\nplease fix",
   );
 });
+
+// Trial 73: PowerShell's errors were said by their `+ FullyQualifiedErrorId` trailer, or not at
+// all when PowerShell 7 put the class alone on its line and the message in its `Line |` block.
+Deno.test("errorLine says PowerShell's message, in either version and in the system's language", () => {
+  assertEquals(
+    errorLine(
+      "Get-Content : A positional parameter cannot be found that accepts argument '1.md'.\n" +
+        "At line:1 char:1\n+ Get-Content README\\ 1.md\n+ ~~~~~~~~~~~\n" +
+        "    + CategoryInfo          : InvalidArgument: (:) [Get-Content], ParameterBindingException\n" +
+        "    + FullyQualifiedErrorId : PositionalParameterNotFound,Microsoft.PowerShell.Commands",
+    ),
+    "Get-Content : A positional parameter cannot be found that accepts argument '1.md'.",
+  );
+  assertEquals(
+    errorLine(
+      // Written in the console's code page and read as UTF-8 (realdata Crush fd7da67c).
+      "\n=Stop : O termo '=Stop' n\ufffdo \ufffd reconhecido como nome de cmdlet. Verifique a grafia\n" +
+        "do nome e tente novamente.\nNo linha:1 caractere:1\n+ ='Stop'\n+ ~~~~~~~\n" +
+        "    + CategoryInfo          : ObjectNotFound: (=Stop:String) [], CommandNotFoundException\n" +
+        "    + FullyQualifiedErrorId : CommandNotFoundException",
+    ),
+    "=Stop : O termo '=Stop' n\ufffdo \ufffd reconhecido como nome de cmdlet. Verifique a grafia " +
+      "do nome e tente novamente.",
+  );
+  assertEquals(
+    errorLine(
+      "\x1b[31;1mParserError: \x1b[0m\n\x1b[31;1mLine |\x1b[0m\n   1 |  $path='x'; (\n" +
+        "     |             ~\n     | Missing closing ')' in expression.",
+    ),
+    "ParserError: Missing closing ')' in expression.",
+  );
+});
