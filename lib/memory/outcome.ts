@@ -292,9 +292,22 @@ export function errorLines(output: string | null | undefined, n: number): string
     const said = shapes.some((re) => re.test(line))
       ? powerShellMessage(lines, i) ?? line
       : bareErrorClass(lines, i) ?? loggedError(line);
-    if (said && !found.includes(said) && found.push(said) >= n) break;
+    const cause = said && rootCause(said);
+    if (cause && !found.includes(cause) && found.push(cause) >= n) break;
   }
   return found;
+}
+
+/**
+ * A long error that chains its causes (Go's `a: b: c`, a wrapped exception) from its last
+ * named error on, where the root cause is (trial 73: kustomize's `accumulating resources: …
+ * MalformedYAMLError: yaml: line 1: …` was cut before it).
+ */
+function rootCause(line: string): string {
+  if (line.length <= 160) return line;
+  let at = -1;
+  for (const m of line.matchAll(/\b[A-Z]\w*(?:Error|Exception)\b:/g)) at = m.index;
+  return at > 40 ? `…${line.slice(at)}` : line;
 }
 
 /**

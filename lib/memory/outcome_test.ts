@@ -354,3 +354,17 @@ Deno.test("errorLine says PowerShell's message, in either version and in the sys
     "ParserError: Missing closing ')' in expression.",
   );
 });
+
+// Trial 73: a pasted log's kustomize error was cut before its root cause.
+Deno.test("errorLine says a long chained error from its last named error on", () => {
+  const chain = "kustomize build failed: accumulating resources: accumulation err='accumulating " +
+    "resources from './apps': read /tmp/kustomization-1/apps: is a directory': recursed " +
+    "accumulation of path '/tmp/kustomization-1/apps/media': MalformedYAMLError: yaml: line 1: " +
+    "did not find expected '-' indicator in File: image-repository.yaml";
+  assertEquals(
+    errorLine(`{"level":"error","msg":"Reconciliation failed","error":${JSON.stringify(chain)}}`),
+    "…MalformedYAMLError: yaml: line 1: did not find expected '-' indicator in File: " +
+      "image-repository.yaml",
+  );
+  assertEquals(errorLine("error: short and plain"), "error: short and plain");
+});
