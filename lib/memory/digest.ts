@@ -122,6 +122,11 @@ export interface FailedChange {
   path: string;
   edits: number;
   writes: number;
+  /**
+   * Why the last of them failed: the first line of its result (trial 73: "you must read the
+   * file before editing it", "file not found" went unsaid); absent when it has none.
+   */
+  why?: string;
 }
 
 /**
@@ -344,7 +349,7 @@ export function sessionDigest(
         f.writes && `${f.writes} write${f.writes === 1 ? "" : "s"}`,
       ]
         .filter(Boolean).join(", ")
-    }, nothing changed)`,
+    }, nothing changed)${f.why ? ` — ${f.why}` : ""}`,
     order: i,
     rank: -i,
   }));
@@ -1114,9 +1119,15 @@ function changedFiles(
         const call = `${r.event_id} ${r.op} ${r.path} failed`;
         if (!own || counted.has(call)) continue;
         counted.add(call);
-        const x = failed.get(String(r.path)) ?? { path: String(r.path), edits: 0, writes: 0 };
+        const x: FailedChange = failed.get(String(r.path)) ??
+          { path: String(r.path), edits: 0, writes: 0 };
         if (r.op === "edit") x.edits++;
         else x.writes++;
+        const said = r.call_id
+          ? Q.resultText.get(store, { session: id, call: r.call_id })?.text
+          : undefined;
+        const why = said?.split("\n").map((l) => l.trim()).find((l) => l !== "");
+        if (why) x.why = oneLine(why.replace(/^(?:Error|error):\s*/, ""), 160);
         failed.set(x.path, x);
         continue;
       }

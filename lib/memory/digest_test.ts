@@ -68,7 +68,7 @@ Deno.test("sessionDigest gives problem, decisions, commands, files and outcome o
     assert(!d.files.some((f) => f.path.includes("missing.ts")), "a failed edit is no change");
     assertStringIncludes(
       md,
-      "## Changes that failed\n\n- src/missing.ts (1 edit, nothing changed)",
+      "## Changes that failed\n\n- src/missing.ts (1 edit, nothing changed) — ",
     );
     assert(!md.includes("Let me run"), "a plan is not a decision");
     assertEquals(d.truncated, false);
@@ -1032,10 +1032,17 @@ Deno.test("a file whose every change failed is listed under Changes that failed"
   const ix = await indexSessions([s]);
   try {
     const d = sessionDigest(ix.store, rowId(ix.store, s.id));
-    assertEquals(d.failedChanges, [{ path: "/w/app/README.md", edits: 1, writes: 0 }]);
+    // Trial 73: why it failed is said (the result's first line).
+    assertEquals(d.failedChanges, [{
+      path: "/w/app/README.md",
+      edits: 1,
+      writes: 0,
+      why: "String to replace not found in file.",
+    }]);
     assertStringIncludes(
       d.markdown,
-      "## Changes that failed\n\n- README.md (1 edit, nothing changed)",
+      "## Changes that failed\n\n- README.md (1 edit, nothing changed) — String to replace not " +
+        "found in file.",
     );
     assertEquals(d.files.map((f) => f.path), ["/w/app/config.ts"]);
   } finally {
