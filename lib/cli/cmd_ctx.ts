@@ -175,6 +175,7 @@ export function ctxJson(d: CtxData): Record<string, unknown> {
     not_run: g.notRun,
     files: g.files,
     failed_changes: g.failedChanges,
+    subagents: g.subagents,
     outcome: g.outcome,
   };
 }

@@ -11,6 +11,7 @@ import { DejaError } from "../../core/errors.ts";
 import { Q } from "../schema.ts";
 import { lastSegment } from "../../core/paths.ts";
 import type { CommandAtRow, EventRow, SessionRow } from "../rows.ts";
+import { shortRef } from "../sessions.ts";
 import { tokens } from "../query.ts";
 import {
   BARE_OUTCOME,
@@ -180,6 +181,11 @@ export interface Digest {
   /** Files the session's own edits or writes all failed on: nothing of them changed. */
   failedChanges: FailedChange[];
   /**
+   * The session's subagents, each with what it was asked (trial 73: a Codex parent's handoff
+   * never said that its subagent did the work, with the failures).
+   */
+  subagents: Array<{ id: string; ref: string; about: string }>;
+  /**
    * The last substantial assistant turn; led by the user's last message when
    * that one reports a problem ("does not work", a pasted error) and is not
    * the opening problem itself; and led by a note when the session's last turn was
@@ -230,6 +236,7 @@ function notesDigest(
     notRun: [],
     files: [],
     failedChanges: [],
+    subagents: [],
     outcome: null,
   };
 }
@@ -353,6 +360,17 @@ export function sessionDigest(
     order: i,
     rank: -i,
   }));
+  const subagents = Q.childrenOf.all(store, { harness: session.harness, parent: session.native_id })
+    .map((c) => ({
+      id: c.native_id,
+      ref: shortRef(store, c.harness, c.native_id),
+      about: oneLine(describeSession(store, c) ?? "", 120),
+    }));
+  const subagentItems: ListItem[] = subagents.map((c, i) => ({
+    line: `- ${c.ref}${c.about ? `: ${c.about}` : ""}`,
+    order: i,
+    rank: -i,
+  }));
   const filled = fillLists({
     budget,
     head,
@@ -368,6 +386,7 @@ export function sessionDigest(
       { title: "Not run", items: refusedItems },
       { title: "Files changed", items: fileItems },
       { title: "Changes that failed", items: failedItems },
+      { title: "Subagents ('deja ctx <id>' digests one)", items: subagentItems },
     ],
   });
   // Measured as printed; a cut inside a code block closes it (`deja ctx redis --budget 100`,
@@ -388,6 +407,7 @@ export function sessionDigest(
     notRun: refused,
     files,
     failedChanges: failed,
+    subagents,
     outcome,
   };
 }

@@ -1428,3 +1428,27 @@ Deno.test("the Outcome says a limit the harness reached before the last reply", 
     // Stopped by the limit, its claim on action.yml is no contradiction (trial 73 F11).
     assert(!md("s-limit").includes("This reply says"), md("s-limit"));
   }));
+
+// Trial 73: a Codex parent's handoff never said its subagent did the work (and hit the failures).
+Deno.test("the digest lists the session's subagents, each with what it was asked", () =>
+  withMemIndex([{
+    id: "parent-1",
+    events: [["user", "Boot the CrewAI app locally"], ["assistant", "Sending one pass out."]],
+  }, {
+    id: "0d9e2b4c-0000-4000-8000-000000000001",
+    parent: "parent-1",
+    events: [["user", "Inspect the package and report what boots it"], ["assistant", "Done."]],
+  }], (s) => {
+    const d = sessionDigest(s, rowId(s, "parent-1"));
+    assertEquals(d.subagents, [{
+      id: "0d9e2b4c-0000-4000-8000-000000000001",
+      ref: "0d9e2b4c",
+      about: "Inspect the package and report what boots it",
+    }]);
+    assertStringIncludes(
+      d.markdown,
+      "## Subagents ('deja ctx <id>' digests one)\n\n- 0d9e2b4c: Inspect the package and report " +
+        "what boots it",
+    );
+    assertEquals(sessionDigest(s, rowId(s, "0d9e2b4c-0000-4000-8000-000000000001")).subagents, []);
+  }));
