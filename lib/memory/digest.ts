@@ -32,7 +32,7 @@ import {
   UNCONFIRMED,
 } from "./text.ts";
 import { byteLength, commandOneLine, oneLine } from "../../core/text.ts";
-import { fillLists, fitMarkdown, inlineCode, type ListItem } from "./_fill.ts";
+import { clipText, fillLists, fitMarkdown, inlineCode, type ListItem } from "./_fill.ts";
 import { describeSession, DESCRIPTION_CHARS } from "./last.ts";
 import {
   errorLine,
@@ -740,8 +740,44 @@ function ended(
   notes.push(...after.doubts(reply, Boolean(limit)));
   const text = withoutScratchpad(reply.text.trim());
   const name = (l: string) => final ? l.replace(/^The last reply/, "The last longer reply") : l;
-  if (!notes.length) return label ? `${label}${text}` : text;
-  return `${notes.join(" ")}\n\n${name(label || "The last reply: ")}${text}`;
+  // A summary the harness wrote after the reply (Crush's): where it says the work stands leads
+  // (trial 73 F8: its "What needs to be done next" never reached the digest).
+  let summary: EventRow | undefined;
+  for (const e of events.of("summary", reply.seq)) summary = e;
+  const standing = summary && standingOf(summary.text);
+  const told = standing ? `As the session's closing summary says:\n${standing}\n\n` : "";
+  if (!notes.length) return `${told}${label ? `${label}${text}` : text}`;
+  return `${notes.join(" ")}\n\n${told}${name(label || "The last reply: ")}${text}`;
+}
+
+/** A header of a summary's section: `## Next steps`, `**What needs to be done next:**`, `9. Next Step:`. */
+const SECTION_HEAD = /^(?:#{1,6}\s+\S.*|\*\*[^*\n]+\*\*:?\s*|\d+\.\s+[^\n]{1,60}:\s*)$/;
+/** A section that says where the work stands. */
+const STANDING_HEAD =
+  /\bnext\b|\bpending\b|\bremaining\b|\bcurrent (?:work|state|status)\b|\bto ?do\b|\bopen (?:issues|questions)\b/i;
+
+/**
+ * The sections of a summary that say where the work stands (next steps, pending tasks, current
+ * work), at most 800 characters; null when it has none.
+ */
+export function standingOf(summary: string): string | null {
+  const lines = summary.split("\n");
+  const out: string[] = [];
+  let keep = false;
+  for (const line of lines) {
+    // A table's row of its own (Crush: `| **Next steps** | • … <br>• … |`).
+    const row = /^\|\s*\**([^|*]+?)\**\s*\|(.+)\|\s*$/.exec(line.trim());
+    if (row) {
+      if (STANDING_HEAD.test(row[1])) {
+        out.push(`${row[1].trim()}: ${row[2].replace(/<br\s*\/?>/gi, " ").trim()}`);
+      }
+      continue;
+    }
+    if (SECTION_HEAD.test(line.trim())) keep = STANDING_HEAD.test(line);
+    if (keep) out.push(line);
+  }
+  const text = out.join("\n").trim();
+  return text ? clipText(text, 800) : null;
 }
 
 /**

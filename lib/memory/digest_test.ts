@@ -1,6 +1,6 @@
 import { assert, assertEquals, assertStringIncludes } from "../../tests/_assert.ts";
 import { indexSessions, rowId, type SessionSpec } from "../../tests/_memory.ts";
-import { sameFile, sessionDigest, withoutScratchpad } from "./digest.ts";
+import { sameFile, sessionDigest, standingOf, withoutScratchpad } from "./digest.ts";
 import { localTime } from "./text.ts";
 import { pickSession } from "./pick.ts";
 import { byteLength } from "../../core/text.ts";
@@ -1451,4 +1451,43 @@ Deno.test("the digest lists the session's subagents, each with what it was asked
         "what boots it",
     );
     assertEquals(sessionDigest(s, rowId(s, "0d9e2b4c-0000-4000-8000-000000000001")).subagents, []);
+  }));
+
+// Trial 73 F8: Crush's closing summary said what needed doing next; the digest never did.
+Deno.test("standingOf takes a summary's next steps and current state, in headed sections or table rows", () => {
+  assertEquals(
+    standingOf(
+      "## Summary\n\n**What was done:**\n- Fixed the YAML\n\n**What needs to be done next:**\n" +
+        "- Monitor the reconciliation\n- Upgrade v1beta2 APIs\n\n**Files:**\n- a.yaml",
+    ),
+    "**What needs to be done next:**\n- Monitor the reconciliation\n- Upgrade v1beta2 APIs",
+  );
+  assertEquals(
+    standingOf(
+      "| Item | Details |\n|---|---|\n| **What was done** | read README |\n" +
+        "| **Current status** | nothing changed |\n| **Next steps** | • ask the user<br>• open the file |",
+    ),
+    "Current status: nothing changed\nNext steps: • ask the user • open the file",
+  );
+  assertEquals(standingOf("Fixed it. Nothing else to do."), null);
+});
+
+Deno.test("the Outcome leads with where the closing summary says the work stands", () =>
+  withMemIndex([{
+    id: "s-sum",
+    events: [
+      ["user", "fix the kustomize build"],
+      ["assistant", "Fixed the malformed YAML; the build passes."],
+      [
+        "summary",
+        "## Summary\n\n**What was done:**\n- YAML fixed\n\n**Next steps:**\n- Upgrade the APIs",
+      ],
+    ],
+  }], (s) => {
+    const d = sessionDigest(s, rowId(s, "s-sum"));
+    assertStringIncludes(
+      d.outcome ?? "",
+      "As the session's closing summary says:\n**Next steps:**\n- Upgrade the APIs\n\n" +
+        "Fixed the malformed YAML",
+    );
   }));
