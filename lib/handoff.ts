@@ -122,7 +122,7 @@ export function handoffPlan(
     "",
   ].join("\n");
   const budget = HANDOFF_BUDGET - new TextEncoder().encode(preamble).length;
-  const digest = sessionDigest(store, from.id, { budgetBytes: budget, home });
+  const digest = sessionDigest(store, from.id, { budgetBytes: budget, home, outcomeFirst: true });
   const packet = preamble + cleanForAgent(digest.markdown);
   const exec = facts?.handoff === "exec" && facts.handoffCommand !== null;
   return {

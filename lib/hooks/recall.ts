@@ -144,7 +144,11 @@ export function contextBlock(
   const head = notes ? `${notes}\n\n${lead}` : lead;
   const room = budget - byteLength(head) - 1;
   if (room < 256) return null;
-  const d = sessionDigest(store, target.id, { budgetBytes: room, home: opts.home });
+  const d = sessionDigest(store, target.id, {
+    budgetBytes: room,
+    home: opts.home,
+    outcomeFirst: true,
+  });
   if (!d.problem && !d.decisions.length && !d.commands.length && !d.files.length) return null;
   return {
     text: `${head}\n${stripControls(d.markdown)}`,

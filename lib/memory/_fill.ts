@@ -36,6 +36,8 @@ export interface FillInput {
   later?: string | null;
   outcome: string | null;
   lists: ListSection[];
+  /** The outcome's share of the budget before the lists fill (default a fifth, as the problem's). */
+  outcomeShare?: number;
 }
 
 const MORE_RESERVE = 28;
@@ -65,7 +67,10 @@ export function fillLists(input: FillInput): { markdown: string; truncated: bool
   const folded = (max: number) =>
     problem === null || byteLength(problem) <= max ? problem : foldFences(problem);
   let p = problem === null ? null : clipText(folded(textCap)!, textCap);
-  let o = outcome === null ? null : clipText(outcome, textCap);
+  const outcomeCap = input.outcomeShare
+    ? Math.max(textCap, Math.floor(budget * input.outcomeShare))
+    : textCap;
+  let o = outcome === null ? null : clipText(outcome, outcomeCap);
   const chosen: ListItem[][] = lists.map(() => []);
   const assemble = () => {
     const parts = [head];

@@ -64,6 +64,12 @@ export interface DigestOptions {
   budgetBytes?: number;
   /** Home directory, shown as `~` in paths outside the project. */
   home?: string;
+  /**
+   * Where the work stands comes first: the Outcome may take two fifths of the budget before
+   * the lists, not one (the session start and a handoff; trial 73 F9: at 2 KiB the Decisions
+   * took 1.2 KB and the compaction's Next Step was cut).
+   */
+  outcomeFirst?: boolean;
 }
 
 /** A command of the session, identical runs folded together. */
@@ -373,6 +379,7 @@ export function sessionDigest(
   }));
   const filled = fillLists({
     budget,
+    ...(opts.outcomeFirst ? { outcomeShare: 0.4 } : {}),
     head,
     problem,
     later: [

@@ -1491,3 +1491,29 @@ Deno.test("the Outcome leads with where the closing summary says the work stands
         "Fixed the malformed YAML",
     );
   }));
+
+// Trial 73 F9: at the session start's 2 KiB the Decisions took 1.2 KB and the Outcome was cut
+// to a fifth; where the work stands comes first there (and in a handoff).
+Deno.test("outcomeFirst gives the Outcome two fifths of the budget before the lists", () =>
+  withMemIndex([{
+    id: "s-long",
+    events: [
+      ["user", "migrate the release scripts"],
+      ...Array.from(
+        { length: 12 },
+        (_, i): ["assistant", string] => [
+          "assistant",
+          `Decided to keep step ${i} of the release in make because ${"x".repeat(80)}.`,
+        ],
+      ),
+      ["assistant", `Where it stands: ${"the tag job still needs its token; ".repeat(30)}END`],
+    ],
+  }], (s) => {
+    const id = rowId(s, "s-long");
+    const plain = sessionDigest(s, id, { budgetBytes: 2048 });
+    const first = sessionDigest(s, id, { budgetBytes: 2048, outcomeFirst: true });
+    const outcomeBytes = (md: string) => byteLength(md.slice(md.indexOf("## Outcome")));
+    assert(outcomeBytes(plain.markdown) < 2048 * 0.3, plain.markdown);
+    assert(outcomeBytes(first.markdown) >= 2048 * 0.38, first.markdown);
+    assert(first.bytes <= 2048);
+  }));
