@@ -185,6 +185,8 @@ Deno.test("ctx says on stderr when it digests the nearest session by relevance",
       none.err,
       `deja: nothing matched "zzqqxx budget": 'zzqqxx' is in no session`,
     );
+    // Trial 73 F15: and a way on.
+    assertStringIncludes(none.err, "hint: 'deja last' lists the sessions with their ids");
     const nj = JSON.parse((await runMain(ix.env, ["ctx", "--json", "zzqqxx budget"])).out);
     assertEquals([nj.session, nj.absent], [null, ["zzqqxx"]]);
     // Half the words held nowhere: no session is meant either (trial 18).

@@ -201,7 +201,9 @@ function runCtx(a: Args, io: IO): number {
       ? `: ${d.absent.map((w) => `'${w}'`).join(", ")} ${
         d.absent.length === 1 ? "is" : "are"
       } in no session${
-        d.nearest ? `\nhint: deja search ${quoteShown(args.query)} lists the nearest sessions` : ""
+        d.nearest
+          ? `\nhint: deja search ${quoteShown(args.query)} lists the nearest sessions`
+          : "\nhint: 'deja last' lists the sessions with their ids; other words may name it"
       }`
       : "";
     const common = d.common
