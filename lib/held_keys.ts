@@ -22,6 +22,8 @@ export interface HeldKeys {
   kept: Uint8Array;
   /** Its latest event time (epoch ms; -Infinity when none has a time). */
   latest: number;
+  /** The time of the event at each place (epoch ms; NaN when it has none). */
+  times: Float64Array;
 }
 
 /** Collects {@link HeldKeys} from rows in seq order. */
@@ -29,10 +31,12 @@ class Collect {
   hashes: number[] = [];
   seqs: number[] = [];
   kept: number[] = [];
+  times: number[] = [];
   latest = -Infinity;
   add(key: string, time: number | null, seq: number, flags: number): void {
     this.hashes.push(fnv1a32(key) | 0);
     this.seqs.push(seq);
+    this.times.push(time ?? NaN);
     this.kept.push(flags & KEPT ? 1 : 0);
     if (time !== null && time > this.latest) this.latest = time;
   }
@@ -45,6 +49,7 @@ class Collect {
       seqs: Int32Array.from(this.seqs),
       kept: Uint8Array.from(this.kept),
       latest: this.latest,
+      times: Float64Array.from(this.times),
     };
   }
 }

@@ -578,8 +578,8 @@ const NO_CHANGE: MergePlan = { drop: [], at: new Map() };
  *   kept before: `kept`, those at the end kept (`mark`: to mark KEPT) and the new ones added
  *   whatever their time (`added`), with `plan` for what changed before them;
  * - unless as many events are new as missing at the end and none newer than any held (or
- *   those, then only newer ones appended): the last ones edited in place (`whole`, or `kept`
- *   with them replaced when events were kept before).
+ *   the first new ones at the times of the missing ones, then more appended): the last ones
+ *   edited in place (`whole`, or `kept` with them replaced when events were kept before).
  * A session not returned at all is `kept` (unless `leftOut`: the reader said it is none);
  * events out of the order held, or without keys, cannot be told: `rewritten`, followed.
  */
@@ -639,15 +639,18 @@ function fateOf(
   const newer = fresh.every((e) => e.time !== null && e.time > before.latest);
   let mark = tail.map((p) => before.seqs[p]);
   let added = fresh.length + inserted;
-  // The last events edited in place: as many new ones as missing, none newer; or those, then
-  // only newer ones (trial 72: the last reply scrubbed and records appended before deja read
-  // the file: the old reply was kept as cut off, its words still found). Otherwise what is
+  // The last events edited in place: as many new ones as missing, none newer; or those, each
+  // at the time of the one it edits, then more (trials 72, 74: the last reply scrubbed and
+  // records appended before deja read the file: the old reply was kept as cut off, its words
+  // still found). Otherwise what is
   // missing at the end is kept and what is new added, whatever its time (trial 36: new
   // records dated before the last kept one dropped all that was kept).
+  // Edited in place, a record keeps its time to the millisecond: the first new ones carrying
+  // the missing ones' times are those, the rest were written after (a cut file written to
+  // anew has other times, trial 36).
   const k = tail.length;
   const editedThenAppended = k > 0 && fresh.length > k &&
-    fresh.slice(0, k).every((e) => e.time !== null && e.time <= before.latest) &&
-    fresh.slice(k).every((e) => e.time !== null && e.time > before.latest);
+    tail.every((p, i) => fresh[i].time !== null && fresh[i].time === before.times[p]);
   if (fresh.length && ((!newer && fresh.length === k) || editedThenAppended)) {
     const appended = fresh.length - k;
     if (!keptBefore) {

@@ -340,3 +340,27 @@ Deno.test("the last record edited in place and more appended: the edit is follow
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+// Trial 74: the records appended after the edit were dated a second before the edited one (its
+// script's fixed times): the edited record, at its own time to the millisecond, is still told.
+Deno.test("a last record edited in place is told by its time, whatever the times of what follows", async () => {
+  const { dir, proj, env } = claudeTree();
+  try {
+    const sid = "ffffffff-0000-4000-8000-000000000006";
+    const f = join(proj, `${sid}.jsonl`);
+    const lines = Array.from({ length: 6 }, (_, i) => rec(sid, i, `line ${i}`));
+    lines.push(claudeLine(13, "staging runs on host quillbrookzz in the lab", sid));
+    writeFileSync(f, lines.join(""));
+    await runIndex(env, claude);
+    writeFileSync(
+      f,
+      lines.join("").replace("quillbrookzz", "[removed]") + claudeLine(12, "thanks", sid),
+    );
+    await runIndex(env, claude);
+    const now = texts(env, sid);
+    assertEquals(now.some((t) => t.includes("quillbrookzz")), false, now.join("\n"));
+    assertEquals(now.slice(-2), ["staging runs on host [removed] in the lab", "thanks"]);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
