@@ -71,6 +71,9 @@ Deno.test("doctor names per harness the stores that failed or lost records, in t
     assertStringIncludes(text, "run 'deja sources --verbose' for details");
     // Trial 9: "last indexed" read as the time of any read, refreshes included.
     assert(/last full run [^,]+, 2 stores, 0 changed since last read/.test(text), text);
+    // Trial 74: "fresh … 0 changed" above "1 store failed": what changed in it may be missing.
+    assertStringIncludes(text, ", 1 failed at its last read (read again by 'deja index')");
+    assertStringIncludes(text, "stale");
 
     const doc = JSON.parse(await doctor(env, true));
     const by = Object.fromEntries(
@@ -95,6 +98,7 @@ Deno.test("doctor names per harness the stores that failed or lost records, in t
     // The damaged store is named in text too, with what could not be read.
     assertStringIncludes(text, `    ${s1}: damaged, could not read the line at byte`);
     assertEquals(by.hermes.failed, 1);
+    assertEquals([doc.index.failed, doc.index.fresh], [1, false]);
     assert(by.hermes.last_error?.startsWith(`${db}: `), String(by.hermes.last_error));
 
     // The summary counts what the report shows: the two harnesses' damaged stores (a user

@@ -197,6 +197,7 @@ export function doctorJson(r: DoctorReport): Record<string, unknown> {
       sources: index.sources,
       changed: index.changed,
       gone: index.gone,
+      failed: index.failed,
       look_again: index.lookAgain,
       read_only: index.readOnly === true,
       building: index.building ?? null,
@@ -300,6 +301,8 @@ export function doctorText(r: DoctorReport, io: Pick<IO, "isTTY" | "env">): stri
     }, ${plural(index.sources, "store")}, ${index.changed} changed since last read${
       // Gone stores keep their sessions (trial 67: doctor said nothing of one `sources` showed).
       index.gone ? `, ${index.gone} gone (sessions kept; 'deja index --rebuild' drops them)` : ""}${
+      index.failed ? `, ${index.failed} failed at its last read (read again by 'deja index')` : ""
+    }${
       index.lookAgain
         ? `, new stores possible in ${plural(index.lookAgain, "harness's", "harnesses'")} folders`
         : ""

@@ -68,8 +68,11 @@ export interface Freshness {
    */
   reread?: string[];
   /**
-   * Changed stores this step tried and could not read (locked, unreadable): a later step
-   * tries them again (see {@link retrying}); `deja sources` names them.
+   * Stores whose last read failed (locked, unreadable): this step's, counted in
+   * {@link pending} and read again by the background run it starts, or an earlier one's,
+   * read again by a background run a minute after it failed (see {@link retrying}); what
+   * changed in them may be missing meanwhile (trial 74: "fresh" while a store read during a
+   * lock was not in the index). `deja sources` says why.
    */
   failed?: number;
   /**
@@ -165,13 +168,21 @@ export async function freshen(
           state: "catching_up",
           read: 0,
           pending: stale.retry,
-          behind_ms: 0,
+          behind_ms: stale.failedSince ? Math.max(0, now - stale.failedSince) : 0,
           background: true,
           retrying: stale.retry,
+          failed: stale.failed,
         });
       }
     }
-    return out({ state: "fresh", read: 0, pending: 0, behind_ms: 0, background: bgRunning });
+    return out({
+      state: "fresh",
+      read: 0,
+      pending: 0,
+      behind_ms: 0,
+      background: bgRunning,
+      ...(stale.failed ? { failed: stale.failed } : {}),
+    });
   }
   const oldest = stale.changed.reduce((m, c) => Math.min(m, c.mtime), now);
   const behind = Math.max(0, now - oldest);
@@ -213,6 +224,9 @@ export async function freshen(
       pending = res.pending;
       read = res.harnesses.reduce((n, h) => n + h.read, 0);
       failed = res.harnesses.reduce((n, h) => n + h.failed, 0);
+      // A store this step could not read is a change not in the index: the background run
+      // started below tries it again (trial 74: "refreshed", pending 0, nothing read).
+      pending = res.pending + failed;
       inline = true;
     } catch (e) {
       // A damaged index is the command's to report (with its hint), not a run to wait for:
@@ -290,11 +304,13 @@ export function freshnessNote(f: Freshness): string {
   if (f.state === "no_index") {
     return f.background ? "deja: no index yet: building it in the background now (first run)" : "";
   }
+  // Stores an earlier run could not read, with nothing else to catch up: `failed` in JSON and
+  // `deja sources`, not a line on every search (a store broken for good would say it always).
+  if (f.state !== "catching_up") return "";
   const failed = f.failed
     ? `deja: ${f.failed === 1 ? "1 changed store" : `${f.failed} changed stores`} could not be ` +
-      "read now ('deja sources' says why); results may miss what changed in them"
+      "read now ('deja sources' says why)"
     : "";
-  if (f.state !== "catching_up") return failed;
   if (f.retrying) {
     return `deja: ${
       f.retrying === 1 ? "1 store that" : `${f.retrying} stores that`

@@ -39,6 +39,8 @@ export interface Staleness {
    * search was never read again by later searches, which said the index was fresh).
    */
   retry: number;
+  /** Epoch ms of the oldest of those failures (0 when none). */
+  failedSince: number;
   /** Stores the check found in place (stat succeeded), per harness. */
   present: Record<string, number>;
   /** Stores gone since they were read (their sessions stay until a rebuild): no change to read. */
@@ -60,7 +62,7 @@ export interface CheckOptions {
 }
 
 /** How long after a store failed to be read a refresh on use has it read again (in the background). */
-export const RETRY_FAILED_MS = 5 * 60_000;
+export const RETRY_FAILED_MS = 60_000;
 
 /** One `sources` row as the stat pass reads it. */
 export type StaleRow = ReturnType<typeof Q.staleCheckSources.all>[number];
@@ -88,13 +90,16 @@ export function compareStamps(rec: Recorded, opts: CheckOptions = {}): Staleness
   const present: Record<string, number> = {};
   let failed = 0;
   let retry = 0;
+  let failedSince = 0;
   let gone = 0;
   const now = Date.now();
   for (const r of rows) {
     if (wanted && !wanted.has(r.harness)) continue;
     if (r.error) { // retried by a full run, not on every search
       failed++;
-      if (now - (r.indexed_at ?? 0) > RETRY_FAILED_MS) retry++;
+      const at = r.indexed_at ?? 0;
+      if (now - at > RETRY_FAILED_MS) retry++;
+      if (!failedSince || at < failedSince) failedSince = at;
       continue;
     }
     let size: number;
@@ -152,6 +157,7 @@ export function compareStamps(rec: Recorded, opts: CheckOptions = {}): Staleness
     lastIndex,
     failed,
     retry,
+    failedSince,
     present,
     gone,
     ms: performance.now() - t0,

@@ -89,6 +89,11 @@ export interface IndexStatus {
   /** Indexed stores gone since (deleted or moved): their sessions stay until a rebuild. */
   gone: number;
   /**
+   * Stores whose last read failed (locked, unreadable): what changed in them may be missing
+   * until a run reads them (trial 74: "fresh … 0 changed" above "1 store failed").
+   */
+  failed: number;
+  /**
    * Harnesses whose store folders changed since they were looked in (new stores may be
    * there; trial 30: counted as stores, "41 changed or new" for one new store).
    */
@@ -379,6 +384,7 @@ export function indexStatus(env: Env): IndexStatus {
     sources: 0,
     changed: 0,
     gone: 0,
+    failed: 0,
     lookAgain: 0,
     fresh: false,
     harnessErrors: [],
@@ -414,8 +420,10 @@ export function indexStatus(env: Env): IndexStatus {
     out.damage = storeDamage(env, rows, indexErrors);
     out.changed = stale.changed.length;
     out.gone = stale.gone;
+    out.failed = stale.failed;
     out.lookAgain = stale.discover.length;
-    out.fresh = out.changed === 0 && out.lookAgain === 0 && out.lastIndex !== null;
+    out.fresh = out.changed === 0 && out.lookAgain === 0 && out.failed === 0 &&
+      out.lastIndex !== null;
   } catch (e) {
     // Damage a read of the stat pass ran into reads as damage, with the way out.
     const err = asIndexError(e, path);
