@@ -233,6 +233,7 @@ async function runCommand(entry: CommandEntry, argv: string[], io: IO): Promise<
     const code = await cmd.run(args, held?.io ?? io);
     if (held && code === 1) return await searchQuestion(cmd, words, argv, io);
     held?.flush();
+    if (cmd.refresh) (await import("./lib/cli/refresh.ts")).damageAfter(io);
     if (code === 1 && plain) io.err(`hint: ${searchInstead(searchWordsOf(cmd.name, words))}\n`);
     return code;
   } catch (caught) {

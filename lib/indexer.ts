@@ -40,6 +40,7 @@ import {
   acquireWriterLock,
   asIndexError,
   checkIndex,
+  clearDamage,
   IndexDamaged,
   indexPath,
   moveIndexAside,
@@ -270,6 +271,8 @@ export async function runIndex(
         2,
       );
     }
+    // A new index: what a command found damaged in the old one is no longer so.
+    if (opts.rebuild) clearDamage(path);
     if (opts.deadline === undefined && opts.inlineMaxBytes === undefined && !untold) {
       saveManifest(path);
       trace("manifest saved");

@@ -44,7 +44,45 @@ export const REBUILD_HINT =
 export class IndexDamaged extends DejaError {
   constructor(readonly path: string, reason: string) {
     super(`the index ${path} is damaged (${reason})`, REBUILD_HINT, 2);
+    noteDamage(path, reason);
   }
+}
+
+/** The file beside the index that records damage a command found in it. */
+function damageMarker(path: string): string {
+  return `${path}.damaged`;
+}
+
+/**
+ * Records that the index at `path` was found damaged, for the commands after it whose reads
+ * miss the damaged pages (trial 74: after `deja index` named the damage, searches answered
+ * "fresh" with no word and wrote into the file). Never throws.
+ */
+function noteDamage(path: string, reason: string): void {
+  try {
+    const st = statSync(path);
+    writeFileSync(
+      damageMarker(path),
+      JSON.stringify({ dev: st.dev, ino: st.ino, reason, at: Date.now() }),
+      { mode: 0o600 },
+    );
+  } catch { /* not written: the next command that reads the damage says it again */ }
+}
+
+/** The damage a command found in the index at `path` (this very file), or null. */
+export function knownDamage(path: string): string | null {
+  try {
+    const m = JSON.parse(readFileSync(damageMarker(path), "utf8"));
+    const st = statSync(path);
+    return m?.dev === st.dev && m?.ino === st.ino && typeof m.reason === "string" ? m.reason : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Forgets the damage recorded for the index at `path` (a rebuild made it new). */
+export function clearDamage(path: string): void {
+  rmSync(damageMarker(path), { force: true });
 }
 
 /**
@@ -170,6 +208,7 @@ export function moveIndexAside(path: string, now = new Date()): string {
   renameSync(path, to);
   if (existsSync(path + "-wal")) renameSync(path + "-wal", to + "-wal");
   rmSync(path + "-shm", { force: true });
+  clearDamage(path);
   return to;
 }
 

@@ -147,6 +147,17 @@ Deno.test("deja index with nothing changed names damage in pages its stat pass d
     assert(checkIndex(w.db) !== null, "quick_check sees the damage");
     assertOneLine(await run(["index"], w.vars), w.db, "index, nothing changed");
     assertOneLine(await run(["index", "--json"], w.vars), w.db, "index --json, nothing changed");
+    // Trial 74: a command whose reads miss the damaged pages said nothing of the damage found,
+    // and its refresh wrote into the file. Said now, nothing written.
+    const last = await run(["last", "--json"], w.vars);
+    assertEquals(last.code, 0, last.err);
+    assertStringIncludes(last.err, "deja: the index was found damaged (");
+    assertStringIncludes(last.err, "'deja index --rebuild' builds a new one");
+    assertEquals(JSON.parse(last.out).freshness.state, "damaged");
+    const rebuilt = await run(["index", "--rebuild"], w.vars);
+    assertEquals(rebuilt.code, 0, rebuilt.err);
+    const after = await run(["last"], w.vars);
+    assert(!after.err.includes("damaged"), after.err);
   } finally {
     w.cleanup();
   }

@@ -20,9 +20,17 @@ export async function refreshFor(io: IO, args: Args): Promise<void> {
   const f = await freshen(io.env);
   const { ms: _ms, ...stable } = f; // the time it took varies run to run; scripts get the facts
   io.freshness = stable;
-  if (f.state === "no_index") return;
+  // Known damage is said after the command, unless the command met it itself and said so
+  // (one message, not two: the run's own names the file).
+  if (f.state === "no_index" || f.state === "damaged") return;
   const note = freshnessNote(f);
   if (note) io.err(note + "\n");
+}
+
+/** The note on damage found earlier, said after a command that ran without meeting it. */
+export function damageAfter(io: IO): void {
+  const f = io.freshness as Freshness | undefined;
+  if (f?.state === "damaged") io.err(freshnessNote(f) + "\n");
 }
 
 /**

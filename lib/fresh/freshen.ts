@@ -13,7 +13,14 @@
  */
 import { existsSync } from "node:fs";
 import type { Env, Parser } from "../../core/model.ts";
-import { indexPath, indexWritable, isCorruption, lockHolder, Store } from "../store.ts";
+import {
+  indexPath,
+  indexWritable,
+  isCorruption,
+  knownDamage,
+  lockHolder,
+  Store,
+} from "../store.ts";
 import { dirname } from "node:path";
 import { DejaError } from "../../core/errors.ts";
 import { duration } from "../../core/text.ts";
@@ -38,9 +45,10 @@ export interface Freshness {
    * `catching_up`: some changes are left to a background run (or another
    * writer holds the index); `no_index`: there is no index yet (a background
    * run builds it); `off`: the check was turned off; `read_only`: the index's
-   * folder may not be written, so the index is answered from as it is.
+   * folder may not be written, so the index is answered from as it is; `damaged`: a command
+   * found the index damaged, so it is answered from as it is and not written to.
    */
-  state: "fresh" | "refreshed" | "catching_up" | "no_index" | "off" | "read_only";
+  state: "fresh" | "refreshed" | "catching_up" | "no_index" | "off" | "read_only" | "damaged";
   /** Stores read in now. */
   read: number;
   /** Changed stores not yet in the index. */
@@ -81,6 +89,8 @@ export interface Freshness {
    * never read by the searches after it, which said the index was fresh).
    */
   retrying?: number;
+  /** With `damaged`: what the command that found the damage said. */
+  damage?: string;
 }
 
 /** Options of {@link freshen}. */
@@ -110,6 +120,12 @@ export async function freshen(
   if (!existsSync(path)) {
     const pid = bgOk ? startBackground(env) : undefined;
     return out({ state: "no_index", read: 0, pending: 0, behind_ms: 0, background: Boolean(pid) });
+  }
+  // Found damaged by an earlier command (trial 74: searches whose reads missed the damaged
+  // pages said "fresh" and wrote into the file 'deja index' refused): said, not written to.
+  const damage = knownDamage(path);
+  if (damage) {
+    return out({ state: "damaged", read: 0, pending: 0, behind_ms: 0, background: false, damage });
   }
   let stale;
   // Stores an exclusion since lifted had dropped sessions from: read again now.
@@ -300,6 +316,10 @@ export function freshnessNote(f: Freshness): string {
   if (f.state === "read_only") {
     return "deja: the index is read-only here: answering from it as it is " +
       "(not brought up to date)";
+  }
+  if (f.state === "damaged") {
+    return `deja: the index was found damaged (${f.damage}): answers may miss sessions, and it ` +
+      "is not brought up to date; 'deja index --rebuild' builds a new one";
   }
   if (f.state === "no_index") {
     return f.background ? "deja: no index yet: building it in the background now (first run)" : "";

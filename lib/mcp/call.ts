@@ -157,6 +157,9 @@ export async function callDeja(
       } being read${
         fresh.reread ? " again by a newer reader" : ""
       } in the background; the newest work may be missing — ask again shortly.)`
+      : fresh?.state === "damaged"
+      ? `\n\n(deja's index was found damaged: answers may miss sessions; the user can run ` +
+        "'deja index --rebuild' to build a new one.)"
       : "";
     const res = withIndex(ctx, (store) => {
       // What the conversation calling the tool said or ran a moment ago is no history to any
