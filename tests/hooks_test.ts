@@ -875,6 +875,23 @@ Deno.test("hook-context passes over a newer subagent whose parent the index lack
   } finally {
     ix.cleanup();
   }
+  // Trial 75: a Claude Code compaction, whose summary of its parent stands for it, is taken.
+  const compact: SessionSpec = {
+    ...sub,
+    agent: "acompact-0a1b2c3d4e5f6071",
+    turns: [
+      { user: "Summarize the conversation so far." },
+      { say: "8. Current Work: the websocket retry is half done. 9. Next Step: add the backoff." },
+    ],
+  };
+  const iy = await indexSessions([WS, METRICS, compact]);
+  try {
+    const ev = { session_id: "agent-c", cwd: "/w/app", source: "startup" };
+    const t = claude(await hook(iy.env, ["hook-context"], ev), "SessionStart");
+    assertStringIncludes(t, "the websocket retry is half done");
+  } finally {
+    iy.cleanup();
+  }
 });
 
 // Trial 66: a notes file copied to another data folder, both indexed, listed every note twice.

@@ -42,6 +42,9 @@ import {
   stripControls,
 } from "./_util.ts";
 
+/** A Claude Code compaction agent's id (`<session>/agent-acompact-<hex>`). */
+const COMPACTION = /\/agent-acompact-[0-9a-f]+$/;
+
 /** Tiers whose results match the words as written (or their forms). */
 const LITERAL = new Set(["exact", "session", "substring", "stemmed", "error"]);
 /** Words looked up per prompt at most. */
@@ -123,9 +126,11 @@ export function contextBlock(
     // whole start context of the project), nor did a greeting answered with one (trial 69:
     // "hi" / "Hello! How can I help you today?" stood for the session that read the README).
     // A subagent is part of a session, not where the user left off (one whose parent the index
-    // lacks is listed on its own: Gemini's background skill extraction, trial 73).
+    // lacks is listed on its own: Gemini's background skill extraction, trial 73), but for a
+    // Claude Code compaction, whose summary of its parent stands for it (trial 75).
     target = list.find((s) =>
-      s.harness !== "deja" && !s.parent && citable(current, s.id) && s.native_id !== current.id &&
+      s.harness !== "deja" && (!s.parent || COMPACTION.test(s.native_id)) &&
+      citable(current, s.id) && s.native_id !== current.id &&
       Q.answered.get(store, { session: s.id }) !== undefined &&
       Q.didSomething.get(store, { session: s.id }) !== undefined
     );
