@@ -50,6 +50,7 @@ import {
   sameError,
   signature,
   specificNames,
+  tally,
   textLines,
   unquotedNames,
   usable,
@@ -532,8 +533,11 @@ export function findFixes(
     return {
       hidden: 0,
       status: "not_error",
-      message: "no line of that text reports an error (nothing like 'error', 'not found', " +
-        "'failed', 'denied', 'KeyError:' with a specific message)",
+      message: errorText.split(/\r?\n/).some(tally)
+        ? "a test run's tally (`Passed: 1 Failed: 3`) names no error: give the lines of the " +
+          "failing test's output (its assertion or exception)"
+        : "no line of that text reports an error (nothing like 'error', 'not found', " +
+          "'failed', 'denied', 'KeyError:' with a specific message)",
       signatures,
       lookedFor,
       seen: 0,

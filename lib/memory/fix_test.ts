@@ -1129,3 +1129,38 @@ Deno.test("after a failed edit only what touches that file is its fix", async ()
     ix.cleanup();
   }
 });
+
+// Trial 75: a test run's tally, its numbers gone, matched the passing run's tally: the error
+// "came back" and nothing fixed it, where the last run passed after two edits.
+Deno.test("a test run's tally is no error signature, and the error around it is found fixed", async () => {
+  const tallyOf = (p: number, f: number) => `Passed: ${p} Failed: ${f} Skipped: 0 Pending: 0`;
+  const s: SessionSpec = {
+    id: "75750075-0000-4000-8000-000000000075",
+    cwd: "/w/pester",
+    start: "2026-08-07T10:00:00Z",
+    turns: [
+      {
+        bash: "pwsh -Command Invoke-Pester",
+        out: `Expected: {True}\nBut was:  {False}\n${tallyOf(1, 3)}`,
+        exit: 1,
+      },
+      { edit: "/w/pester/WinSetup.psm1", old: "return $false", new: "return $true" },
+      { bash: "pwsh -Command Invoke-Pester", out: tallyOf(4, 0), exit: 0 },
+    ],
+  };
+  const ix = await indexSessions([s]);
+  try {
+    assertEquals(errorSignatures(tallyOf(1, 3)), []);
+    const both = findFixes(ix.store, `Expected: {True}\nBut was:  {False}\n${tallyOf(1, 3)}`, {
+      mentions: true,
+    });
+    assertEquals(both.status, "found", both.message);
+    const alone = findFixes(ix.store, `Tests completed in 1.12s\n${tallyOf(1, 3)}`, {
+      mentions: true,
+    });
+    assertEquals(alone.status, "not_error");
+    assert(alone.message.startsWith("a test run's tally"), alone.message);
+  } finally {
+    ix.cleanup();
+  }
+});

@@ -332,6 +332,9 @@ export function usable(sig: string): boolean {
 export function errorSignatures(text: string, max = 5): string[] {
   const out: string[] = [];
   for (const line of text.split(/\r?\n/)) {
+    // A test run's tally names no error: its numbers gone, it is the passing run's tally too
+    // (trial 75: `Passed: 1 Failed: 3 …` "came back" in `Passed: 4 Failed: 0`).
+    if (tally(line)) continue;
     // An exception's name alone is one to look for, however typed (trial 53: `deja fix
     // MalformedYAMLError` said no line of it reported an error; trial 54: nor of
     // `MalformedYAMLError:`, `malformedyamlerror`, `KeyError`).
@@ -363,10 +366,24 @@ export function textLines(text: string): string[] {
   );
 }
 
+/** Words a test runner's tally is made of, its numbers aside. */
+const TALLY_WORDS = new Set(
+  "passed failed failures failing skipped pending inconclusive errors error total tests test ran in s ms sec secs seconds xfailed xpassed warnings warning deselected broken ok not run runs pass fail suites suite assertions of and took completed"
+    .split(" "),
+);
+
+/** True when `line` is a test run's tally (`Passed: 1 Failed: 3 Skipped: 0`, `3 failed, 2 passed in 0.5s`). */
+export function tally(line: string): boolean {
+  if (!/\d/.test(line)) return false;
+  const words = line.toLowerCase().replace(/[\d.]+/g, " ").match(/[a-z]+/g);
+  return !!words && words.length >= 2 && words.every((w) => TALLY_WORDS.has(w));
+}
+
 /** The usable signatures of every line of a command's output (one per line, {@link textLines}). */
 export function lineSignatures(text: string): string[] {
   const out = new Set<string>();
   for (const line of textLines(text)) {
+    if (tally(line)) continue;
     const sig = signature(line);
     if (usable(sig)) out.add(sig);
   }
