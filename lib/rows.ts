@@ -138,6 +138,8 @@ export interface CommandRunRow {
   output: string | null;
   /** The first 200 characters of its result when the harness marked it an error, else null. */
   head?: string | null;
+  /** The call id linking it to its result (null when the store has none). */
+  call_id?: string | null;
 }
 
 /** A command of one session in order, with its event's position. */

@@ -153,6 +153,7 @@ const FILE_AT = `f.id AS id, f.event_id AS event_id, f.session_id AS session_id,
  * a run without its own time takes its session's, and that one's `time_from_file`.
  */
 const COMMAND_RUN = `c.command AS command, c.exit AS exit, c.is_error AS is_error,
+      c.call_id AS call_id,
       COALESCE(c.time, s.updated, s.started) AS time, c.session_id AS session_id,
       CASE WHEN c.time IS NULL THEN s.time_from_file ELSE 0 END AS time_from_file,
       ${OUTPUT_IF_UNKNOWN} AS output, ${ERROR_HEAD} AS head`;

@@ -308,6 +308,8 @@ Deno.test("hook-tool notes a command that failed before, once, within 512 bytes"
     assert(bytes(t) <= BUDGET.tool, `${bytes(t)} bytes`);
     assertStringIncludes(t, "`npm test` ran in 1 earlier session here");
     assertStringIncludes(t, "1 of 2 runs failed");
+    // Trial 75: and why it failed, not its exit status alone.
+    assertStringIncludes(t, "It failed with: Error: connect ECONNREFUSED 127.0.0.1:6379 (redis)");
     assertEquals((await hook(ix.env, ["hook-tool"], ev)).out, "", "said once per agent session");
   }));
 

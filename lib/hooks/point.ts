@@ -15,12 +15,13 @@
  */
 import { isUndated, newerFirst, shownTime, timeRank } from "../session_time.ts";
 import type { Store } from "../store.ts";
+import type { CommandRunRow } from "../rows.ts";
 import { Q } from "../schema.ts";
 import { lastSegment } from "../../core/paths.ts";
 import { absoluteTarget } from "../memory/paths.ts";
 import { movesAfter } from "../memory/moves.ts";
 import { findFixes, fixRecord, NOT_CHECKED, projectsElsewhere } from "../memory/fix.ts";
-import { outcomeLabel, runFacts, runFailed } from "../memory/outcome.ts";
+import { errorLine, outcomeLabel, runFacts, runFailed } from "../memory/outcome.ts";
 import { checkedNext, concludes, displayPath, gist, sentences } from "../memory/text.ts";
 import { byteLength, commandOneLine, oneLine, plural } from "../../core/text.ts";
 import { fnv64 } from "./state.ts";
@@ -113,9 +114,22 @@ export function commandNote(
   if (!failed && !after) return null;
   const status = outcomeLabel(runFacts(last));
   const fails = failed ? `; ${failed} of ${plural(rows.length, "run")} failed` : "";
+  // What the last failed run printed as its error (trial 75: `kustomize` not installed, said
+  // as "exit 127" alone).
+  const lastFailed = rows.findLast((r) => runFailed(runFacts(r)));
+  const cause = lastFailed && causeOf(store, lastFailed);
   const text = `\`${oneLine(norm, 120)}\` ran in ${plural(sessions.size, "earlier session")} ` +
-    `here, last ${day(last.time)} (${status})${fails}.` + (after ? ` After it: ${after}` : "");
+    `here, last ${day(last.time)} (${status})${fails}.` +
+    (cause ? ` It failed with: ${oneLine(cause, 160)}` : "") + (after ? ` After it: ${after}` : "");
   return { text, keys: [`cmd:${fnv64(norm)}`] };
+}
+
+/** The line a failed run's output says what went wrong with, read whole when its head has none. */
+function causeOf(store: Store, r: CommandRunRow): string | null {
+  const facts = runFacts(r);
+  const said = errorLine(facts.output ?? facts.head);
+  if (said || !r.call_id) return said;
+  return errorLine(Q.resultText.get(store, { session: r.session_id, call: r.call_id })?.text);
 }
 
 /**
