@@ -973,3 +973,35 @@ Deno.test("hook-tool and hook-prompt take no session of the home folder for a pr
     ix.cleanup();
   }
 });
+
+// Trial 75: the note before an edit fired only for the spelling the earlier session wrote
+// (`C:\…`), not for `C:/…` or `c:\…`, which other harnesses on the same machine write.
+Deno.test("hook-tool notes a Windows file changed before whatever its spelling", async () => {
+  const win: SessionSpec = {
+    id: "b7b70007-0000-4000-8000-000000000007",
+    cwd: "C:\\w\\app",
+    start: "2026-10-09T10:00:00Z",
+    turns: [
+      { user: "Bind the model switch to Alt+M." },
+      { edit: "C:\\w\\app\\keybindings.json", old: "alt+n", new: "alt+m" },
+      { say: "Rebound the model switch to Alt+M." },
+    ],
+  };
+  const ix = await indexSessions([win]);
+  try {
+    for (
+      const [i, path] of ["C:/w/app/keybindings.json", "c:\\w\\app\\keybindings.json"].entries()
+    ) {
+      const ev = {
+        session_id: `agent-w${i}`,
+        cwd: "C:\\w\\app",
+        tool_name: "Edit",
+        tool_input: { file_path: path, old_string: "a", new_string: "b" },
+      };
+      const t = claude(await hook(ix.env, ["hook-tool"], ev), "PreToolUse");
+      assertStringIncludes(t, "was changed in 1 earlier session");
+    }
+  } finally {
+    ix.cleanup();
+  }
+});

@@ -124,6 +124,19 @@ export function commandNote(
   return { text, keys: [`cmd:${fnv64(norm)}`] };
 }
 
+/** `path` and, for a Windows path, its other spellings: either separator, either drive case. */
+function spellings(path: string): string[] {
+  const m = /^([A-Za-z]):[\\/]/.exec(path);
+  if (!m) return [path];
+  const rest = path.slice(2);
+  const out = new Set<string>([path]);
+  for (const d of [m[1].toUpperCase(), m[1].toLowerCase()]) {
+    out.add(`${d}:${rest.replaceAll("/", "\\")}`);
+    out.add(`${d}:${rest.replaceAll("\\", "/")}`);
+  }
+  return [...out];
+}
+
 /** The line a failed run's output says what went wrong with, read whole when its head has none. */
 function causeOf(store: Store, r: CommandRunRow): string | null {
   const facts = runFacts(r);
@@ -167,9 +180,10 @@ export function fileNote(
   home?: string,
 ): Said | null {
   const target = absoluteTarget(path, dir);
-  const changes = Q.fileChangesAt.all(store, { path: target }).filter((t) =>
-    citable(current, t.session_id)
-  );
+  // A Windows path as any harness spells it: `C:\x`, `c:\x`, `C:/x` (trial 75: Claude Code
+  // wrote `C:\` and `c:\`, Crush `C:/` on one machine; the note fired for one spelling only).
+  const changes = spellings(target).flatMap((p) => Q.fileChangesAt.all(store, { path: p }))
+    .filter((t) => citable(current, t.session_id));
   if (!changes.length) return null;
   const ids = [...new Set(changes.map((t) => t.session_id))];
   const rows = Q.sessionsByIds.all(store, { ids: JSON.stringify(ids) });
