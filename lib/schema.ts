@@ -861,6 +861,19 @@ export const Q = {
       AND f.event_id NOT IN (SELECT event_id FROM replays)`,
     ["path"],
   ),
+  /** The failed edits and writes of the file at `path`, newest first, with their call ids. */
+  failedChangesAt: query<
+    { path: string },
+    { session_id: number; call_id: string | null; time: number | null; seq: number }
+  >(
+    `SELECT f.session_id AS session_id, f.call_id AS call_id,
+      COALESCE(f.time, e.time) AS time, e.seq AS seq
+    FROM files f JOIN events e ON e.id = f.event_id
+    WHERE f.path = ? AND f.op <> 'read' AND f.failed = 1
+      AND f.event_id NOT IN (SELECT event_id FROM replays)
+    ORDER BY COALESCE(f.time, e.time) DESC, e.seq DESC LIMIT 20`,
+    ["path"],
+  ),
   /** Runs of commands holding `text` (case-sensitive) in a project (a LIKE pattern; hooks). */
   commandsHolding: query<{ text: string; project: string }, CommandRunRow>(
     `SELECT ${COMMAND_RUN}

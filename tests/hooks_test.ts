@@ -1005,3 +1005,38 @@ Deno.test("hook-tool notes a Windows file changed before whatever its spelling",
     ix.cleanup();
   }
 });
+
+// Trial 75: a file whose every earlier change failed got no note, the failure the next agent
+// would meet again ("you must read the file before editing it") unsaid.
+Deno.test("hook-tool says an earlier session's changes of the file failed, and why", async () => {
+  const failing: SessionSpec = {
+    id: "c8c80008-0000-4000-8000-000000000008",
+    cwd: "/w/app",
+    start: "2026-10-09T10:00:00Z",
+    turns: [
+      { user: "Rename the frontend deployment." },
+      {
+        edit: "/w/app/deploy.yaml",
+        old: "name: a",
+        new: "name: b",
+        fail: true,
+        out: "you must read the file before editing it",
+      },
+      { say: "Renamed the deployment." },
+    ],
+  };
+  const ix = await indexSessions([failing]);
+  try {
+    const ev = {
+      session_id: "agent-ff",
+      cwd: "/w/app",
+      tool_name: "Edit",
+      tool_input: { file_path: "/w/app/deploy.yaml", old_string: "a", new_string: "b" },
+    };
+    const t = claude(await hook(ix.env, ["hook-tool"], ev), "PreToolUse");
+    assertStringIncludes(t, "Changes of `deploy.yaml` failed in 1 earlier session");
+    assertStringIncludes(t, ": you must read the file before editing it");
+  } finally {
+    ix.cleanup();
+  }
+});

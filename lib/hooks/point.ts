@@ -124,6 +124,43 @@ export function commandNote(
   return { text, keys: [`cmd:${fnv64(norm)}`] };
 }
 
+/**
+ * The note for a file whose earlier changes all failed (trial 75: `frontend-deployment.yaml`,
+ * whose edit and write failed on "you must read the file before editing it" and "modified
+ * since it was last read", got no note): the newest failure's session and what it said.
+ */
+function failedNote(
+  store: Store,
+  target: string,
+  dir: string,
+  current: Current,
+  home?: string,
+): Said | null {
+  const fails = spellings(target).flatMap((p) => Q.failedChangesAt.all(store, { path: p }))
+    .filter((t) => citable(current, t.session_id));
+  const ids = [...new Set(fails.map((t) => t.session_id))];
+  if (!ids.length) return null;
+  const rows = Q.sessionsByIds.all(store, { ids: JSON.stringify(ids) })
+    .filter((s) => s.native_id !== current.id);
+  const ok = new Map(rows.map((s) => [s.id, s]));
+  const newest = fails.filter((t) => ok.has(t.session_id))
+    .sort((a, b) => newerFirst(a.time ?? 0, b.time ?? 0) || b.seq - a.seq)[0];
+  if (!newest) return null;
+  const s = ok.get(newest.session_id)!;
+  const said = newest.call_id
+    ? Q.resultText.get(store, { session: s.id, call: newest.call_id })?.text
+    : undefined;
+  const why = said?.split("\n").map((l) => l.trim()).find((l) => l !== "");
+  const project = projectSessions(store, dir, 1, home)?.project;
+  const shown = displayPath(target, project, home);
+  const text =
+    `Changes of \`${oneLine(shown, 120)}\` failed in ${plural(ok.size, "earlier session")} (last ${
+      day(newest.time ?? s.updated)
+    }, ${s.harness} ${shortId(s.native_id)})` +
+    (why ? `: ${oneLine(stripControls(why), 200)}` : ".");
+  return { text, keys: [`file:${target}`] };
+}
+
 /** `path` and, for a Windows path, its other spellings: either separator, either drive case. */
 function spellings(path: string): string[] {
   const m = /^([A-Za-z]):[\\/]/.exec(path);
@@ -184,7 +221,7 @@ export function fileNote(
   // wrote `C:\` and `c:\`, Crush `C:/` on one machine; the note fired for one spelling only).
   const changes = spellings(target).flatMap((p) => Q.fileChangesAt.all(store, { path: p }))
     .filter((t) => citable(current, t.session_id));
-  if (!changes.length) return null;
+  if (!changes.length) return failedNote(store, target, dir, current, home);
   const ids = [...new Set(changes.map((t) => t.session_id))];
   const rows = Q.sessionsByIds.all(store, { ids: JSON.stringify(ids) });
   const ok = new Map(rows.filter((s) => s.native_id !== current.id).map((s) => [s.id, s]));
