@@ -327,11 +327,15 @@ export function sessionDigest(
   );
   const q = new Set(tokens(opts.query ?? ""));
   const score = (s: string) => tokens(s).filter((t) => q.has(t)).length;
-  const decisionItems: ListItem[] = decisions.map((d, i) => ({
-    line: `- ${oneLine(d, 300)}`,
-    order: i,
-    rank: score(d) * 1000 + i, // query words first, then later (final) conclusions
-  }));
+  // A decision the Outcome quotes is said there (trial 75: the same sentence twice in 2 KiB).
+  const flatOutcome = outcome ? oneLine(outcome, 1 << 20) : "";
+  const decisionItems: ListItem[] = decisions
+    .filter((d) => !(d.length >= 40 && flatOutcome.includes(oneLine(d, 1 << 20))))
+    .map((d, i) => ({
+      line: `- ${oneLine(d, 300)}`,
+      order: i,
+      rank: score(d) * 1000 + i, // query words first, then later (final) conclusions
+    }));
   const commandItems: ListItem[] = commands.map((c, i) => ({
     line: `- ${inlineCode(oneLine(commandOneLine(c.command), 160))} → ${status(c)}${
       c.error ? ` — ${oneLine(c.error, 140)}` : ""

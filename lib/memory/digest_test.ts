@@ -1517,3 +1517,18 @@ Deno.test("outcomeFirst gives the Outcome two fifths of the budget before the li
     assert(outcomeBytes(first.markdown) >= 2048 * 0.38, first.markdown);
     assert(first.bytes <= 2048);
   }));
+
+// Trial 75 F6: a decision the Outcome quotes was said twice in the session start's 2 KiB.
+Deno.test("a decision the Outcome quotes is not listed again under Decisions", () =>
+  withMemIndex([{
+    id: "s-dup",
+    events: [
+      ["user", "pick a session store"],
+      ["assistant", "We went with Redis because it keeps sessions in memory."],
+    ],
+  }], (s) => {
+    const d = sessionDigest(s, rowId(s, "s-dup"));
+    assertEquals(d.decisions, ["We went with Redis because it keeps sessions in memory."]);
+    assert(!d.markdown.includes("## Decisions"), d.markdown);
+    assertStringIncludes(d.markdown, "## Outcome\n\nWe went with Redis");
+  }));
