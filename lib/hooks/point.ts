@@ -119,7 +119,10 @@ export function commandNote(
   const lastFailed = rows.findLast((r) => runFailed(runFacts(r)));
   const cause = lastFailed && causeOf(store, lastFailed);
   const text = `\`${oneLine(norm, 120)}\` ran in ${plural(sessions.size, "earlier session")} ` +
-    `here, last ${day(last.time)} (${status})${fails}.` +
+    // `failed by its output (exit 0)` is not put in parentheses again (trial 75 F9).
+    `here, last ${day(last.time)}${
+      status.includes("(") ? `: ${status}` : ` (${status})`
+    }${fails}.` +
     (cause ? ` It failed with: ${oneLine(cause, 160)}` : "") + (after ? ` After it: ${after}` : "");
   return { text, keys: [`cmd:${fnv64(norm)}`] };
 }
