@@ -58,7 +58,7 @@ function damageMarker(path: string): string {
  * miss the damaged pages (trial 74: after `deja index` named the damage, searches answered
  * "fresh" with no word and wrote into the file). Never throws.
  */
-function noteDamage(path: string, reason: string): void {
+export function noteDamage(path: string, reason: string): void {
   try {
     const st = statSync(path);
     writeFileSync(

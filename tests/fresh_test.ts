@@ -409,3 +409,26 @@ Deno.test("the freshness note says changed stores a refresh could not read", () 
       "background; results may miss the newest work",
   );
 });
+
+// Trial 76: the watch never read again a store that was locked when it changed, and wrote on
+// into an index `deja index` had found damaged.
+Deno.test("the watch's check reads a store that failed a minute ago, and leaves a damaged index be", async () => {
+  const { checkOnce } = await import("../lib/fresh/watch.ts");
+  const { parsers } = await import("../parsers/mod.ts");
+  const { noteDamage } = await import("../lib/store.ts");
+  const w = await world();
+  const env = testEnv(w.vars.HOME, w.vars);
+  appendFileSync(w.file, line(2, "wombatlockzz written while the store was locked"));
+  const db = join(w.vars.DEJA_HOME, "index.db");
+  const c = new DatabaseSync(db);
+  c.prepare("UPDATE sources SET error = 'database is locked', indexed_at = ? WHERE path = ?")
+    .run(Date.now() - 5 * 60_000, w.file);
+  c.close();
+  const said = await checkOnce(env, parsers);
+  assertStringIncludes(said, "claude: 1 read");
+  assertEquals((await run(["wombatlockzz", "--no-refresh"], w.vars)).code, 0);
+  noteDamage(db, "database disk image is malformed");
+  appendFileSync(w.file, line(3, "okapidamaged written after the damage was found"));
+  assertStringIncludes(await checkOnce(env, parsers), "the index is damaged");
+  assertEquals((await run(["okapidamaged", "--no-refresh"], w.vars)).code, 1, "nothing written");
+});

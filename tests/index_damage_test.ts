@@ -310,6 +310,11 @@ Deno.test("doctor finds damage no query has read yet, names it and exits 1", asy
     assertEquals(r.code, 1, r.err);
     assertStringIncludes(JSON.parse(r.out).index.error, "damaged");
     assertStringIncludes(JSON.parse(r.out).index.error, "deja index --rebuild");
+    // Trial 76: "fresh" beside the damage, and the searches after it said nothing of it.
+    assertEquals(JSON.parse(r.out).index.fresh, false);
+    const listed = await run(["last", "--json"], { ...w.vars, DEJA_NO_REFRESH: "" });
+    assertEquals(JSON.parse(listed.out).freshness.state, "damaged");
+    assertStringIncludes(listed.err, "deja: the index was found damaged (");
   } finally {
     w.cleanup();
   }

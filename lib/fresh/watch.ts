@@ -11,7 +11,7 @@
  */
 import { type FSWatcher, watch } from "node:fs";
 import type { Env, Parser } from "../../core/model.ts";
-import { indexPath, Store } from "../store.ts";
+import { indexPath, knownDamage, Store } from "../store.ts";
 import { runIndex } from "../indexer.ts";
 import { sessionsWritten } from "../index_summary.ts";
 import { plural } from "../../core/text.ts";
@@ -103,12 +103,21 @@ export async function watchIndex(
 /** One check: the stat pass, then an index run over what changed; a summary line or ''. */
 export async function checkOnce(env: Env, parsers: readonly Parser[]): Promise<string> {
   let harnesses: string[];
+  // Found damaged: said, and nothing written into it (trial 76: the watch wrote on, silent).
+  const damage = knownDamage(indexPath(env));
+  if (damage) {
+    return `the index is damaged (${damage}): nothing written; 'deja index --rebuild' builds a new one`;
+  }
   try {
     const store = Store.open(indexPath(env), { readOnly: true, busyMs: 1000 });
     try {
       const s = checkStaleness(store, { env });
-      if (isFresh(s)) return "";
-      harnesses = [...new Set([...s.changed.map((c) => c.harness), ...s.discover])];
+      // A store whose read failed a minute ago or more is read again by a full run (trial 76:
+      // a store locked when it changed was never read again while the watch ran).
+      if (isFresh(s) && !s.retry) return "";
+      harnesses = s.retry
+        ? parsers.map((p) => p.id)
+        : [...new Set([...s.changed.map((c) => c.harness), ...s.discover])];
     } finally {
       store.close();
     }

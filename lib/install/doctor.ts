@@ -41,6 +41,7 @@ import {
   indexPath,
   indexWritable,
   lockHolder,
+  noteDamage,
   readOnlyPart,
   Store,
 } from "../store.ts";
@@ -435,7 +436,13 @@ export function indexStatus(env: Env): IndexStatus {
   // person asks for one (it costs about a read of the file).
   if (!out.error) {
     const damage = checkIndex(path);
-    if (damage) out.error = `damaged (${damage}): run 'deja index --rebuild'`;
+    if (damage) {
+      out.error = `damaged (${damage}): run 'deja index --rebuild'`;
+      // Recorded, so the commands after it say so too (trial 76: searches said "fresh").
+      noteDamage(path, damage);
+    }
   }
+  // A damaged index is not fresh, whatever its stores' stamps say (trial 76).
+  if (out.error) out.fresh = false;
   return out;
 }
