@@ -1111,6 +1111,8 @@ export const Q = {
     ORDER BY r.count DESC, r.source, r.kind`,
   ),
   /** Every event text of sessions `ids` (a JSON array; forget collects their words). */
+  /** Every event's kind and text, in no order (lib/search/vocab_rebuild.ts). */
+  allEventTexts: query<NoParams, { kind: string; text: string }>(`SELECT kind, text FROM events`),
   textsOfSessions: query<{ ids: string }, { text: string }>(
     `SELECT text FROM events WHERE session_id IN (SELECT value FROM json_each(?))`,
     ["ids"],

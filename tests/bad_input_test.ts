@@ -364,3 +364,54 @@ Deno.test("a last record edited in place is told by its time, whatever the times
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+// Trial 76: a word scrubbed from a store left the events but stayed in the vocabulary, readable
+// in index.db through `forget` and `--rebuild`.
+Deno.test("a word scrubbed from a store leaves the vocabulary at the next rebuild or forget", async () => {
+  const { dir, proj, env } = claudeTree();
+  const vocabHas = (word: string) => {
+    const s = Store.open(indexPath(env));
+    try {
+      return s.db.prepare("SELECT 1 FROM vocab WHERE term = ?").get(word) !== undefined;
+    } finally {
+      s.close();
+    }
+  };
+  try {
+    const sid = "abababab-0000-4000-8000-000000000007";
+    const other = "cdcdcdcd-0000-4000-8000-000000000008";
+    const f = join(proj, `${sid}.jsonl`);
+    const lines = Array.from(
+      { length: 6 },
+      (_, i) => rec(sid, i, i === 2 ? "my maiden name is quetzalsecretzz ok" : `line ${i}`),
+    );
+    writeFileSync(f, lines.join(""));
+    writeFileSync(join(proj, `${other}.jsonl`), rec(other, 0, "another session wordzz"));
+    await runIndex(env, claude);
+    assert(vocabHas("quetzalsecretzz"));
+    const before = statSync(f);
+    writeFileSync(f, lines.join("").replace("quetzalsecretzz", "[scrubbed]    "));
+    utimesSync(f, new Date(before.mtimeMs + 5_000), new Date(before.mtimeMs + 5_000));
+    await runIndex(env, claude);
+    assertEquals(texts(env, sid).some((t) => t.includes("quetzalsecretzz")), false);
+    // A forget (of another session) makes it again too.
+    const { runMain } = await import("./_cli_io.ts");
+    const forgot = await runMain(env, ["forget", "--session", "cdcdcdcd", "--yes"]);
+    assertEquals(forgot.code, 0, forgot.err);
+    assertEquals(vocabHas("quetzalsecretzz"), false, "a forget makes the vocabulary again");
+    assertEquals(vocabHas("wordzz"), false, "the forgotten session's words go");
+    assert(vocabHas("maiden"), "the words events hold stay");
+    writeFileSync(f, lines.join(""));
+    utimesSync(f, new Date(before.mtimeMs + 9_000), new Date(before.mtimeMs + 9_000));
+    await runIndex(env, claude);
+    assert(vocabHas("quetzalsecretzz"));
+    writeFileSync(f, lines.join("").replace("quetzalsecretzz", "[scrubbed]    "));
+    utimesSync(f, new Date(before.mtimeMs + 15_000), new Date(before.mtimeMs + 15_000));
+    await runIndex(env, claude);
+    await runIndex(env, claude, { rebuild: true });
+    assertEquals(vocabHas("quetzalsecretzz"), false, "a rebuild starts the vocabulary over");
+    assert(vocabHas("maiden"), "the words events hold stay");
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

@@ -18,6 +18,7 @@ import { projectLike } from "../project_path.ts";
 import { readOnlyIndexError, readOnlyWhy, type Store } from "../store.ts";
 import { DejaError } from "../../core/errors.ts";
 import type { SessionRow } from "../rows.ts";
+import { rebuildVocab } from "../search/vocab_rebuild.ts";
 import { VocabCollector } from "../search/tokenize.ts";
 import { pruneVocab } from "../search/vocab.ts";
 import { markReplays } from "../replays.ts";
@@ -235,6 +236,9 @@ export function removeSessions(store: Store, sessions: SessionRow[]): ForgetOutc
       Q.setSourceTotals.run(store, { sessions: t.sessions, events: t.events, path: src });
     }
   });
+  // And every word no event holds any more, scrubbed from a store since it was read too
+  // (trial 76: a scrubbed word stayed in `vocab` through a forget).
+  rebuildVocab(store);
   // Words learned from the removed sessions leave the association table with them.
   buildAssociations(store, true);
   // A removed session's calls another session replays are that one's now (lib/replays.ts).
