@@ -147,6 +147,18 @@ export function asSqliteError(e: unknown, command: string): unknown {
   ) {
     return readOnlyIndexError(command, reason);
   }
+  // Another program holds the index past the wait (SQLITE_BUSY, 5): nothing to do with the
+  // words typed (trial 76: "try fewer or shorter words" for `deja last`).
+  if (
+    (typeof x?.errcode === "number" && (x.errcode & 0xff) === 5) ||
+    /database is locked|database is busy/i.test(reason)
+  ) {
+    return new DejaError(
+      `${command} stopped: another program holds deja's index (${reason})`,
+      "try again in a moment; 'deja doctor' says which deja run holds it, if one does",
+      2,
+    );
+  }
   return new DejaError(
     `${command} stopped: SQLite refused the query (${reason})`,
     input

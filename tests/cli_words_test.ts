@@ -69,6 +69,15 @@ Deno.test("an SQLite error a command did not expect is one line with a hint", ()
   assertEquals(asSqliteError(other, "'deja search'"), other);
 });
 
+// Trial 76: another program held the index past the wait; `deja last` was told to use fewer words.
+Deno.test("an index another program holds is said as such, not blamed on the words", () => {
+  const busy = Object.assign(new Error("database is locked"), { errcode: 5 });
+  const e = asSqliteError(busy, "'deja last'") as DejaError;
+  assertStringIncludes(e.message, "'deja last' stopped: another program holds deja's index");
+  assertEquals((e.hint ?? "").includes("words"), false);
+  assertStringIncludes(e.hint ?? "", "try again in a moment");
+});
+
 Deno.test("a full disk is said as such, not blamed on the words (trial 29)", () => {
   const full = Object.assign(new Error("database or disk is full"), {
     code: "ERR_SQLITE_ERROR",
