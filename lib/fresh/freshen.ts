@@ -238,7 +238,6 @@ export async function freshen(
         if (!(e instanceof DejaError) || (holder && !holder.brief) || left < 50) throw e;
         res = await run(Math.floor(left));
       }
-      pending = res.pending;
       read = res.harnesses.reduce((n, h) => n + h.read, 0);
       failed = res.harnesses.reduce((n, h) => n + h.failed, 0);
       // A store this step could not read is a change not in the index: the background run
