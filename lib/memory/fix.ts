@@ -44,6 +44,7 @@ import {
   linesWithin,
   matchShare,
   otherKind,
+  passingRun,
   type Quoted,
   quotedNames,
   reworded,
@@ -516,7 +517,9 @@ export function findFixes(
   // (`Read-only file system`, `No module named 'yaml'`, trial 9) is the error by their word
   // when a failed command's output holds its lines; else it is said to name none.
   let askedHits: Hit[] | undefined;
-  if (!signatures.length && (opts.mentions || opts.failed)) {
+  // A passing run's output names no error, whatever lines it shares with a failing one.
+  const passing = !signatures.length && passingRun(errorText);
+  if (!signatures.length && !passing && (opts.mentions || opts.failed)) {
     const asked = lineSignatures(errorText).slice(0, 5);
     const found = asked.length ? hits(store, asked) : [];
     if (found.length) [signatures, askedHits] = [asked, found];
@@ -533,7 +536,9 @@ export function findFixes(
     return {
       hidden: 0,
       status: "not_error",
-      message: errorText.split(/\r?\n/).some(tally)
+      message: passing
+        ? "that reads as a passing test run (its tally says nothing failed): no error to fix"
+        : errorText.split(/\r?\n/).some(tally)
         ? "a test run's tally (`Passed: 1 Failed: 3`) names no error: give the lines of the " +
           "failing test's output (its assertion or exception)"
         : "no line of that text reports an error (nothing like 'error', 'not found', " +

@@ -1160,6 +1160,26 @@ Deno.test("a test run's tally is no error signature, and the error around it is 
     });
     assertEquals(alone.status, "not_error");
     assert(alone.message.startsWith("a test run's tally"), alone.message);
+    // Trial 77: the framework's own words around any assertion are no signature: another
+    // module's failure is not this one.
+    assertEquals(errorSignatures("   But was:  {41}\n   at <ScriptBlock>, /b/x.ps1: line 12"), []);
+    const other = findFixes(
+      ix.store,
+      "Describing Billing module\n [-] computes invoice totals 20ms\n   Expected: {42}\n" +
+        "   But was:  {41}\n   at <ScriptBlock>, /home/me/Billing.Tests.ps1: line 12",
+      { mentions: true },
+    );
+    assert(other.status !== "found", `${other.status}: ${other.message}`);
+    // A passing run's output, lines it shares with the failing one and all, is no error.
+    const passed = findFixes(
+      ix.store,
+      `Describing WinSetup module\n [+] creates logs 310ms\nTests completed in 9.33s\n${
+        tallyOf(4, 0)
+      }`,
+      { mentions: true },
+    );
+    assertEquals(passed.status, "not_error");
+    assert(passed.message.startsWith("that reads as a passing test run"), passed.message);
   } finally {
     ix.cleanup();
   }

@@ -112,6 +112,16 @@ const GENERIC = new Set([
   "command exited with code",
   "exit status",
   "error exit status",
+  // A test framework's own words around any assertion (trial 77: Pester's `But was:` and
+  // `at <ScriptBlock>, …: line N` matched an unrelated module's failure, "specific").
+  "but was",
+  "expected but was",
+  "at scriptblock",
+  "at scriptblock line",
+  "expected received",
+  "but got",
+  "expected but got",
+  "assertion failed",
 ]);
 
 /**
@@ -377,6 +387,20 @@ export function tally(line: string): boolean {
   if (!/\d/.test(line)) return false;
   const words = line.toLowerCase().replace(/[\d.]+/g, " ").match(/[a-z]+/g);
   return !!words && words.length >= 2 && words.every((w) => TALLY_WORDS.has(w));
+}
+
+/**
+ * True when `text` holds a test run's tally saying nothing failed (`Failed: 0`, `0 failed`) and
+ * none saying something did: a passing run, no error (trial 77: a pasted passing Pester run was
+ * "seen, but nothing that followed fixed it").
+ */
+export function passingRun(text: string): boolean {
+  const lines = text.split(/\r?\n/).filter(tally);
+  const zero = /\bfail(?:ed|ures?|ing)?\s*:?\s*0\b|\b0\s+(?:failed|failures?|failing)\b/i;
+  // `3 failed`, not the `4` of `Passed: 4 Failed: 0` before its label.
+  const some =
+    /\bfail(?:ed|ures?|ing)?\s*:?\s*[1-9]|\b[1-9]\d*\s+(?:failed|failures?|failing)\b(?!\s*:)/i;
+  return lines.some((l) => zero.test(l)) && !lines.some((l) => some.test(l));
 }
 
 /** The usable signatures of every line of a command's output (one per line, {@link textLines}). */
