@@ -315,6 +315,19 @@ Deno.test("doctor finds damage no query has read yet, names it and exits 1", asy
     const listed = await run(["last", "--json"], { ...w.vars, DEJA_NO_REFRESH: "" });
     assertEquals(JSON.parse(listed.out).freshness.state, "damaged");
     assertStringIncludes(listed.err, "deja: the index was found damaged (");
+    // Trial 77: a hook answered from an index found damaged; it stays silent, and logs why.
+    const ev = JSON.stringify({
+      session_id: "s9",
+      cwd: "/w/app",
+      tool_name: "Bash",
+      tool_input: { command: "cargo test parser_a_0" },
+    });
+    const hooked = await run(["hook-tool"], { ...w.vars, DEJA_NO_REFRESH: "1" }, ev);
+    assertEquals([hooked.code, hooked.out], [0, ""]);
+    assertStringIncludes(
+      readFileSync(join(w.vars.DEJA_HOME, "hooks.log"), "utf8"),
+      "the index is damaged",
+    );
   } finally {
     w.cleanup();
   }

@@ -26,7 +26,7 @@
  */
 import { existsSync } from "node:fs";
 import type { IO } from "../../core/runtime.ts";
-import { indexPath, Store } from "../store.ts";
+import { indexPath, knownDamage, Store } from "../store.ts";
 import { dataDir } from "../../core/paths.ts";
 import { kickIfStale, refreshOff } from "../fresh/background.ts";
 import { freshen, msVar } from "../fresh/freshen.ts";
@@ -401,6 +401,13 @@ export async function hookAnswer(o: HookOptions, io: IO): Promise<HookResult> {
     }
     const event = read.event ?? {};
     if (late("reading the event")) return result;
+    // An index a command found damaged: nothing is said from it (docs/hooks.md; trial 77: a
+    // hook answered from one `deja index` had refused).
+    const damage = knownDamage(indexPath(io.env));
+    if (damage) {
+      noteGiveUp(io.env, name, `the index is damaged (${damage})`);
+      return result;
+    }
     store = Store.open(indexPath(io.env), { readOnly: true, busyMs: 250 });
     // The index opened as this deja's schema (an older one is the background run's to migrate,
     // never a hook's): what changed is read in first, and the index opened again if it moved.
