@@ -225,6 +225,16 @@ Deno.test("index --rebuild moves a damaged index aside and starts a new one keep
     const note = await run(["search", "zanzibar"], w.vars);
     assertEquals(note.code, 0, note.err);
     assertStringIncludes(note.out, "zanzibar");
+    // Trial 77: the set-aside copy holds all the old index held; doctor names it, with its rm.
+    const doc = await run(["doctor"], { ...w.vars, DEJA_NO_REFRESH: "1" });
+    assertStringIncludes(
+      doc.out,
+      `1 damaged index set aside by a rebuild still holds the old text: rm ${
+        join(w.vars.DEJA_HOME, aside[0])
+      }`,
+    );
+    const dj = JSON.parse((await run(["doctor", "--json"], w.vars)).out);
+    assert((dj.index.set_aside as string[]).includes(join(w.vars.DEJA_HOME, aside[0])));
   } finally {
     w.cleanup();
   }

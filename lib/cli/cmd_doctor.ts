@@ -197,6 +197,7 @@ export function doctorJson(r: DoctorReport): Record<string, unknown> {
       sources: index.sources,
       changed: index.changed,
       gone: index.gone,
+      set_aside: index.setAside,
       failed: index.failed,
       look_again: index.lookAgain,
       read_only: index.readOnly === true,
@@ -320,6 +321,17 @@ export function doctorText(r: DoctorReport, io: Pick<IO, "isTTY" | "env">): stri
         : c.dim("  (run 'deja index')")
     }`;
   lines.push(`${c.bold("index".padEnd(12))} ${idx}`);
+  // What a rebuild set aside holds the old index's text (trial 77: forgotten and scrubbed text
+  // stayed there, and doctor never named it).
+  const aside = index.setAside.filter((p) => !p.endsWith("-wal"));
+  if (aside.length) {
+    lines.push(c.yellow(
+      `${" ".repeat(13)}${plural(aside.length, "damaged index", "damaged indexes")} set aside by ` +
+        `a rebuild still ${aside.length === 1 ? "holds" : "hold"} the old text: rm ${
+          index.setAside.join(" ")
+        }`,
+    ));
+  }
   // Each failure shows once: under its harness, the first of each kind in the summary line.
   if (index.damage.length) {
     lines.push(`${c.bold("stores".padEnd(12))} ${c.yellow("damaged or unreadable:")}`);

@@ -43,6 +43,7 @@ import {
   lockHolder,
   noteDamage,
   readOnlyPart,
+  setAsideIndexes,
   Store,
 } from "../store.ts";
 import { checkStaleness } from "../fresh/check.ts";
@@ -89,6 +90,11 @@ export interface IndexStatus {
   changed: number;
   /** Indexed stores gone since (deleted or moved): their sessions stay until a rebuild. */
   gone: number;
+  /**
+   * Damaged indexes a rebuild set aside (`index.db.corrupt-<time>`, with their `-wal`): they
+   * hold all the old index held, forgotten sessions and scrubbed words included (trial 77).
+   */
+  setAside: string[];
   /**
    * Stores whose last read failed (locked, unreadable): what changed in them may be missing
    * until a run reads them (trial 74: "fresh … 0 changed" above "1 store failed").
@@ -385,6 +391,7 @@ export function indexStatus(env: Env): IndexStatus {
     sources: 0,
     changed: 0,
     gone: 0,
+    setAside: [],
     failed: 0,
     lookAgain: 0,
     fresh: false,
@@ -421,6 +428,7 @@ export function indexStatus(env: Env): IndexStatus {
     out.damage = storeDamage(env, rows, indexErrors);
     out.changed = stale.changed.length;
     out.gone = stale.gone;
+    out.setAside = setAsideIndexes(path);
     out.failed = stale.failed;
     out.lookAgain = stale.discover.length;
     out.fresh = out.changed === 0 && out.lookAgain === 0 && out.failed === 0 &&
