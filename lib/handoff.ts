@@ -60,7 +60,6 @@ export function latestHere(store: Store, cwd: string): SessionRow | undefined {
     // in no subagent, as the session start picks it (trial 73: a "hi" / "Hello!" was handed on).
     const work = rows.find((r) =>
       r.harness !== "deja" && r.events > 1 && !r.parent &&
-      Q.answered.get(store, { session: r.id }) !== undefined &&
       Q.didSomething.get(store, { session: r.id }) !== undefined
     );
     if (work) return work;

@@ -687,13 +687,16 @@ export const Q = {
     ["session"],
   ),
   /**
-   * One row when session `session` did something worth resuming: a tool call, or a request of
-   * more than a greeting's length (the session start passes over a "hi" / "Hello!" exchange).
+   * One row when session `session` did something worth resuming: it was answered ({@link
+   * Q.answered}), and holds a tool call or a request of more than a greeting's length (the
+   * session start and `handoff` pass over a "hi" / "Hello!" exchange).
    */
   didSomething: query<{ session: number }, { n: number }>(
-    `SELECT 1 AS n FROM events WHERE session_id = ?
-    AND (kind = 'tool_call' OR (kind = 'user' AND length(trim(text)) >= 16)) LIMIT 1`,
-    ["session"],
+    `SELECT 1 AS n WHERE EXISTS (SELECT 1 FROM events WHERE session_id = ?
+      AND kind IN ('assistant', 'tool_call') AND (kind = 'tool_call' OR length(text) > 0))
+    AND EXISTS (SELECT 1 FROM events WHERE session_id = ?
+      AND (kind = 'tool_call' OR (kind = 'user' AND length(trim(text)) >= 16)))`,
+    ["session", "session"],
   ),
   /** Sessions written to at or after `since` (epoch ms): the MCP server's running conversation. */
   sessionsUpdatedSince: query<

@@ -131,7 +131,6 @@ export function contextBlock(
     target = list.find((s) =>
       s.harness !== "deja" && (!s.parent || COMPACTION.test(s.native_id)) &&
       citable(current, s.id) && s.native_id !== current.id &&
-      Q.answered.get(store, { session: s.id }) !== undefined &&
       Q.didSomething.get(store, { session: s.id }) !== undefined
     );
     const kept = list.filter((s) => s.harness === "deja" && !current.hidden.has(s.id));
