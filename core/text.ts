@@ -144,6 +144,11 @@ function beforeMarker(cut: string): string {
   return cut.replace(OPEN_MARKER, "");
 }
 
+/** The first line of `text` holding anything but white space, trimmed; undefined when none. */
+export function firstLineOf(text: string | null | undefined): string | undefined {
+  return text?.split("\n").map((l) => l.trim()).find((l) => l !== "");
+}
+
 /**
  * One line of text, cut to `n` characters with an ellipsis: escape sequences
  * and unsafe characters removed *first* (core/terminal.ts; a cut made before

@@ -21,9 +21,9 @@ import { lastSegment } from "../../core/paths.ts";
 import { absoluteTarget } from "../memory/paths.ts";
 import { movesAfter } from "../memory/moves.ts";
 import { findFixes, fixRecord, NOT_CHECKED, projectsElsewhere } from "../memory/fix.ts";
-import { errorLine, outcomeLabel, runFacts, runFailed } from "../memory/outcome.ts";
+import { outcomeLabel, runError, runFacts, runFailed } from "../memory/outcome.ts";
 import { checkedNext, concludes, displayPath, gist, sentences } from "../memory/text.ts";
-import { byteLength, commandOneLine, oneLine, plural } from "../../core/text.ts";
+import { byteLength, commandOneLine, firstLineOf, oneLine, plural } from "../../core/text.ts";
 import { fnv64 } from "./state.ts";
 import {
   citable,
@@ -153,7 +153,7 @@ function failedNote(
   const said = newest.call_id
     ? Q.resultText.get(store, { session: s.id, call: newest.call_id })?.text
     : undefined;
-  const why = said?.split("\n").map((l) => l.trim()).find((l) => l !== "");
+  const why = firstLineOf(said);
   const project = projectSessions(store, dir, 1, home)?.project;
   const shown = displayPath(target, project, home);
   const text =
@@ -177,12 +177,13 @@ function spellings(path: string): string[] {
   return [...out];
 }
 
-/** The line a failed run's output says what went wrong with, read whole when its head has none. */
+/** The line a failed run's output says what went wrong with ({@link runError}). */
 function causeOf(store: Store, r: CommandRunRow): string | null {
-  const facts = runFacts(r);
-  const said = errorLine(facts.output ?? facts.head);
-  if (said || !r.call_id) return said;
-  return errorLine(Q.resultText.get(store, { session: r.session_id, call: r.call_id })?.text);
+  return runError(
+    runFacts(r),
+    r.call_id,
+    (call) => Q.resultText.get(store, { session: r.session_id, call })?.text,
+  );
 }
 
 /**

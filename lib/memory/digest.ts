@@ -31,15 +31,15 @@ import {
   TEST_COMMAND,
   UNCONFIRMED,
 } from "./text.ts";
-import { byteLength, commandOneLine, oneLine } from "../../core/text.ts";
+import { byteLength, commandOneLine, firstLineOf, oneLine } from "../../core/text.ts";
 import { clipText, fillLists, fitMarkdown, inlineCode, type ListItem } from "./_fill.ts";
 import { describeSession, DESCRIPTION_CHARS } from "./last.ts";
 import {
-  errorLine,
   failureLine,
   type Outcome,
   outcomeLabel,
   outcomeOf,
+  runError,
   runFacts,
 } from "./outcome.ts";
 import { fileMoves, type MoveCommand, moveCommands, movesAfter, resolvedIn } from "./moves.ts";
@@ -442,7 +442,7 @@ function notRun(store: Store, session: number): NotRunCall[] {
     const call = Q.callText.get(store, { session, call: e.call_id });
     if (!call) continue;
     const command = callHeadline(call.text);
-    const reason = e.text.split("\n").map((l) => l.trim()).find(Boolean) ?? null;
+    const reason = firstLineOf(e.text) ?? null;
     out.delete(command);
     out.set(command, { command, reason });
   }
@@ -1125,12 +1125,7 @@ function foldCommands(
     if (!failed && stoppedRun(facts.output ?? facts.head)) c.stopped++;
     c.exit = exit;
     c.failed = failed;
-    // The row holds a failed result's head (200 characters): git's `fatal:` comes after its
-    // hints, so the whole output is read then, for the failed runs only.
-    const error = failed
-      ? errorLine(facts.output ?? facts.head) ??
-        (r.call_id && output ? errorLine(output(r.call_id)) : null)
-      : null;
+    const error = failed && output ? runError(facts, r.call_id, output) : null;
     if (error) c.error = oneLine(error, 200);
     else delete c.error;
     c.outcome = outcome;
@@ -1190,10 +1185,9 @@ function changedFiles(
           { path: String(r.path), edits: 0, writes: 0 };
         if (r.op === "edit") x.edits++;
         else x.writes++;
-        const said = r.call_id
-          ? Q.resultText.get(store, { session: id, call: r.call_id })?.text
+        const why = r.call_id
+          ? firstLineOf(Q.resultText.get(store, { session: id, call: r.call_id })?.text)
           : undefined;
-        const why = said?.split("\n").map((l) => l.trim()).find((l) => l !== "");
         if (why) x.why = oneLine(why.replace(/^(?:Error|error):\s*/, ""), 160);
         failed.set(x.path, x);
         continue;

@@ -276,6 +276,18 @@ export function errorLine(output: string | null | undefined): string | null {
   return errorLines(output, 1)[0] ?? null;
 }
 
+/**
+ * {@link errorLine} of a failed run: its query row's output or head (200 characters), else its
+ * whole result, which `read` gives by call id (git's `fatal:` comes after its hints).
+ */
+export function runError(
+  facts: RunFacts,
+  callId: string | null | undefined,
+  read: (call: string) => string | null | undefined,
+): string | null {
+  return errorLine(facts.output ?? facts.head) ?? (callId ? errorLine(read(callId)) : null);
+}
+
 /** The first `n` distinct lines of `output` that {@link errorLine} would take, in order. */
 export function errorLines(output: string | null | undefined, n: number): string[] {
   const found: string[] = [];
