@@ -1,5 +1,5 @@
 import { assertEquals, assertStringIncludes } from "../../tests/_assert.ts";
-import { claudeLines, indexSessions } from "../../tests/_memory.ts";
+import { claudeLines, indexSessions, type SessionSpec } from "../../tests/_memory.ts";
 import { captureIO } from "../../tests/_cli_io.ts";
 import { testEnv } from "../../tests/_fixture.ts";
 import { tempDir } from "../../tests/_tmp.ts";
@@ -72,29 +72,35 @@ Deno.test("show says no reply followed the last message, in text and as unanswer
   }
 });
 
-Deno.test("show says a session ended mid-reply when its store's last line was cut off", async () => {
+/**
+ * A Claude Code session under a temp root whose last record is cut in half and unchanged for
+ * an hour (its reply lost), indexed: the env and the root.
+ */
+async function cutSession(id: string, turns: SessionSpec["turns"]) {
   const root = tempDir("deja-show-cut-");
+  const dir = join(root, "claude", "-w-app");
+  mkdirSync(dir, { recursive: true });
+  const lines = claudeLines({ id, cwd: "/w/app", start: "2026-11-01T10:00:00Z", turns });
+  const last = lines.pop()!;
+  const file = join(dir, `${id}.jsonl`);
+  writeFileSync(file, lines.join("\n") + "\n" + last.slice(0, last.length / 2));
+  const old = new Date(Date.now() - 3_600_000);
+  utimesSync(file, old, old);
+  const env = testEnv(join(root, "home"), {
+    DEJA_HOME: join(root, "deja"),
+    DEJA_CLAUDE_ROOT: join(root, "claude"),
+  });
+  await runIndex(env, parsers, { only: ["claude"] });
+  return { root, env };
+}
+
+Deno.test("show says a session ended mid-reply when its store's last line was cut off", async () => {
+  const { root, env } = await cutSession("c0100000-1111-4222-8333-444455556666", [
+    { user: "plan the release" },
+    { say: "Step one is the changelog." },
+    { say: "Step two is the tag and then" },
+  ]);
   try {
-    const dir = join(root, "claude", "-w-app");
-    mkdirSync(dir, { recursive: true });
-    const lines = claudeLines({
-      id: "c0100000-1111-4222-8333-444455556666",
-      cwd: "/w/app",
-      start: "2026-11-01T10:00:00Z",
-      turns: [{ user: "plan the release" }, { say: "Step one is the changelog." }, {
-        say: "Step two is the tag and then",
-      }],
-    });
-    const last = lines.pop()!;
-    const file = join(dir, "c0100000-1111-4222-8333-444455556666.jsonl");
-    writeFileSync(file, lines.join("\n") + "\n" + last.slice(0, last.length / 2));
-    const old = new Date(Date.now() - 3_600_000);
-    utimesSync(file, old, old);
-    const env = testEnv(join(root, "home"), {
-      DEJA_HOME: join(root, "deja"),
-      DEJA_CLAUDE_ROOT: join(root, "claude"),
-    });
-    await runIndex(env, parsers, { only: ["claude"] });
     const pipe = captureIO(env, false);
     assertEquals(await showCmd.run({ values: {}, positionals: ["c010"] }, pipe.io), 0);
     assertStringIncludes(pipe.out(), "Step one is the changelog.");
@@ -112,31 +118,13 @@ Deno.test("show says a session ended mid-reply when its store's last line was cu
 
 // Trial 71: show said "ended mid-reply", ctx "The user's last message, not answered yet".
 Deno.test("ctx says as show does that the reply to the last request was cut off", async () => {
-  const root = tempDir("deja-ctx-cut-");
+  const { root, env } = await cutSession("c0200000-1111-4222-8333-444455556666", [
+    { user: "plan the release" },
+    { say: "Step one is the changelog." },
+    { user: "Also add a CHANGELOG entry for the parser fix" },
+    { say: "Adding the entry under Fixed, then" },
+  ]);
   try {
-    const dir = join(root, "claude", "-w-app");
-    mkdirSync(dir, { recursive: true });
-    const lines = claudeLines({
-      id: "c0200000-1111-4222-8333-444455556666",
-      cwd: "/w/app",
-      start: "2026-11-01T10:00:00Z",
-      turns: [
-        { user: "plan the release" },
-        { say: "Step one is the changelog." },
-        { user: "Also add a CHANGELOG entry for the parser fix" },
-        { say: "Adding the entry under Fixed, then" },
-      ],
-    });
-    const last = lines.pop()!;
-    const file = join(dir, "c0200000-1111-4222-8333-444455556666.jsonl");
-    writeFileSync(file, lines.join("\n") + "\n" + last.slice(0, last.length / 2));
-    const old = new Date(Date.now() - 3_600_000);
-    utimesSync(file, old, old);
-    const env = testEnv(join(root, "home"), {
-      DEJA_HOME: join(root, "deja"),
-      DEJA_CLAUDE_ROOT: join(root, "claude"),
-    });
-    await runIndex(env, parsers, { only: ["claude"] });
     const ctx = captureIO(env, false);
     assertEquals(await ctxCmd.run({ values: {}, positionals: ["c020"] }, ctx.io), 0);
     assertStringIncludes(
