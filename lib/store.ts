@@ -224,10 +224,15 @@ export function moveIndexAside(path: string, now = new Date()): string {
   return to;
 }
 
+/** Whether `path` names an index's own file rather than its `-wal` or `-shm`. */
+export function isMainFile(path: string): boolean {
+  return !/-(?:wal|shm)$/.test(path);
+}
+
 /**
  * The damaged indexes {@link moveIndexAside} set aside beside the index at `path`
- * (`<path>.corrupt-<time>[-n]`, each followed by its `-wal` when there is one), oldest
- * first. They are kept so nothing in them is lost (sessions whose stores are gone since);
+ * (`<path>.corrupt-<time>[-n]`, each followed by its `-wal` and `-shm` when it has them:
+ * opening one, as sqlite3 does, gives it both again), oldest first. They are kept so nothing in them is lost (sessions whose stores are gone since);
  * they still hold what a later `deja forget` removed from the index, so forget names them.
  */
 export function setAsideIndexes(path: string): string[] {
@@ -243,7 +248,7 @@ export function setAsideIndexes(path: string): string[] {
     n.startsWith(head) && /^\d{8}T\d{6}(?:-\d+)?$/.test(n.slice(head.length));
   return names.filter(aside).sort().flatMap((n) => {
     const p = join(dirname(path), n);
-    return existsSync(`${p}-wal`) ? [p, `${p}-wal`] : [p];
+    return [p, ...[`${p}-wal`, `${p}-shm`].filter((f) => existsSync(f))];
   });
 }
 

@@ -27,6 +27,7 @@ import {
 import { launcherPath, launcherTarget, targetExists } from "../install/launcher.ts";
 import { existsSync } from "node:fs";
 import { damageSummary, type HarnessDamage } from "../store_damage.ts";
+import { isMainFile } from "../store.ts";
 import { type GiveUp, hookLogPath, readGiveUps } from "../hooks/log.ts";
 
 const WORDS: Record<WireState, string> = {
@@ -323,7 +324,7 @@ export function doctorText(r: DoctorReport, io: Pick<IO, "isTTY" | "env">): stri
   lines.push(`${c.bold("index".padEnd(12))} ${idx}`);
   // What a rebuild set aside holds the old index's text (trial 77: forgotten and scrubbed text
   // stayed there, and doctor never named it).
-  const aside = index.setAside.filter((p) => !p.endsWith("-wal"));
+  const aside = index.setAside.filter(isMainFile);
   if (aside.length) {
     lines.push(c.yellow(
       `${" ".repeat(13)}${plural(aside.length, "damaged index", "damaged indexes")} set aside by ` +

@@ -17,6 +17,7 @@ import {
   asIndexError,
   IndexDamaged,
   indexPath,
+  isMainFile,
   setAsideIndexes,
   Store,
 } from "../store.ts";
@@ -394,7 +395,7 @@ export function forgetJson(d: ForgetData): Record<string, unknown> {
  * stores are gone, and it is damaged, so it is not edited either.
  */
 export function setAsideText(paths: readonly string[] = [], what = "their text"): string {
-  const main = paths.filter((p) => !p.endsWith("-wal"));
+  const main = paths.filter(isMainFile);
   if (!main.length) return "";
   const it = main.length === 1 ? "it" : "them";
   return `a damaged index 'deja index --rebuild' set aside may still hold ${what}: ${

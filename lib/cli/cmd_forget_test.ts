@@ -125,6 +125,8 @@ Deno.test("forget names a damaged index set aside by --rebuild that may still ho
     const aside = `${path}.corrupt-20261201T000000`;
     copyFileSync(path, aside);
     writeFileSync(`${aside}-wal`, "");
+    // Opening the set-aside copy (sqlite3 does) gives it a -shm too; the rm names it (trial 76 F11).
+    writeFileSync(`${aside}-shm`, "");
     assert(readFileSync(aside).includes("drop me"), "the set-aside copy holds the session's text");
 
     const json = captureIO(ix.env, false);
@@ -132,7 +134,7 @@ Deno.test("forget names a damaged index set aside by --rebuild that may still ho
       await forgetCmd.run({ values: { ...dry, json: true }, positionals: [] }, json.io),
       0,
     );
-    assertEquals(JSON.parse(json.out()).set_aside, [aside, `${aside}-wal`]);
+    assertEquals(JSON.parse(json.out()).set_aside, [aside, `${aside}-wal`, `${aside}-shm`]);
 
     const done = captureIO(ix.env, false);
     assertEquals(
@@ -144,7 +146,7 @@ Deno.test("forget names a damaged index set aside by --rebuild that may still ho
       done.out(),
       `a damaged index 'deja index --rebuild' set aside may still hold their text: ${aside}\n`,
     );
-    assertStringIncludes(done.out(), `remove it: rm ${aside} ${aside}-wal\n`);
+    assertStringIncludes(done.out(), `remove it: rm ${aside} ${aside}-wal ${aside}-shm\n`);
   } finally {
     ix.cleanup();
   }
