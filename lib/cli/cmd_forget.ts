@@ -220,6 +220,37 @@ function underWriterLock<T>(env: Env, fn: (store: Store | undefined, path: strin
 }
 
 /**
+ * The lifted tombstones whose sessions the index still lacks after their stores were read
+ * again: the store is gone or no longer holds the session (trial 76 F9: `--undo` said such
+ * a session was back).
+ */
+export function notBack(env: Env, lifted: readonly Tombstone[]): Tombstone[] {
+  if (!lifted.length) return [];
+  const path = indexPath(env);
+  if (!existsSync(path)) return [...lifted];
+  const store = Store.open(path);
+  try {
+    const has = store.db.prepare("SELECT 1 FROM sessions WHERE harness = ? AND native_id = ?");
+    return lifted.filter((t) => !has.get(t.harness, t.id));
+  } finally {
+    store.close();
+  }
+}
+
+/** The lines naming forgotten sessions that could not come back, and why. */
+function notBackText(list: readonly Tombstone[], io: IO): string {
+  if (!list.length) return "";
+  const c = colors(io);
+  return c.yellow(
+    `${plural(list.length, "session")} could not come back: ${
+      list.length === 1 ? "its store no longer holds it" : "their stores no longer hold them"
+    } (no longer forgotten: back if ${list.length === 1 ? "it" : "they"} reappear)\n`,
+  ) +
+    list.map((t) => `  ${c.cyan(t.key)}  ${t.source ? tilde(t.source, io.env.home) : "(no store)"}\n`)
+      .join("");
+}
+
+/**
  * Lifts the tombstone `key` and reads that harness's stores again, so the
  * session is back at once, whole: first as usual (what changed since the last
  * index), then every store whole writing only the sessions the index lacks
@@ -452,21 +483,31 @@ async function runForget(a: Args, io: IO): Promise<number> {
   }
   if (args.mode === "unforget") {
     const t = await unforgetSession(io.env, args.key);
-    if (args.json) printJson(io, { unforgotten: { ...t, at: isoTime(t.at) } });
+    const missing = notBack(io.env, [t]);
+    if (args.json) {
+      printJson(io, { unforgotten: { ...t, at: isoTime(t.at) }, back: !missing.length });
+    } else if (missing.length) io.out(notBackText(missing, io));
     else io.out(`${colors(io).cyan(t.key)} is back in the index\n`);
-    return 0;
+    return missing.length ? 1 : 0;
   }
   if (args.mode === "undo") {
     const list = await undoLastForget(io.env);
-    if (args.json) printJson(io, { unforgotten: list.map((t) => ({ ...t, at: isoTime(t.at) })) });
-    else {
+    const missing = notBack(io.env, list);
+    const back = list.filter((t) => !missing.includes(t));
+    if (args.json) {
+      printJson(io, {
+        unforgotten: list.map((t) => ({ ...t, at: isoTime(t.at), back: !missing.includes(t) })),
+      });
+    } else {
       const c = colors(io);
       io.out(
-        `${plural(list.length, "session")} back in the index:\n` +
-          list.map((t) => `  ${c.cyan(t.key)}  ${tilde(t.project, io.env.home)}\n`).join(""),
+        (back.length
+          ? `${plural(back.length, "session")} back in the index:\n` +
+            back.map((t) => `  ${c.cyan(t.key)}  ${tilde(t.project, io.env.home)}\n`).join("")
+          : "") + notBackText(missing, io),
       );
     }
-    return 0;
+    return back.length ? 0 : 1;
   }
   if (args.mode === "note") {
     const note = args.dry

@@ -3,7 +3,7 @@ import { indexSessions } from "../../tests/_memory.ts";
 import { captureIO } from "../../tests/_cli_io.ts";
 import { DejaError } from "../../core/errors.ts";
 import { csi } from "./output.ts";
-import { copyFileSync, readFileSync, writeFileSync } from "node:fs";
+import { copyFileSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { indexPath } from "../store.ts";
 import {
   forgetCmd,
@@ -149,5 +149,42 @@ Deno.test("forget names a damaged index set aside by --rebuild that may still ho
     assertStringIncludes(done.out(), `remove it: rm ${aside} ${aside}-wal ${aside}-shm\n`);
   } finally {
     ix.cleanup();
+  }
+});
+
+// Trial 76 F9: `--undo` said a session was back in the index when its store was gone.
+Deno.test("forget --undo says which sessions could not come back because their stores are gone", async () => {
+  const ix = await fixture();
+  ix.store.close();
+  try {
+    const sel = { project: "/w" };
+    forgetSessions(ix.env, { sel, reason: "--project /w", dry: false });
+    const gone = forgottenSessions(ix.env).find((t) => t.id === GONE);
+    assert(gone?.source, "the tombstone names its store");
+    rmSync(gone.source);
+
+    const text = captureIO(ix.env, false);
+    assertEquals(await forgetCmd.run({ values: { undo: true }, positionals: [] }, text.io), 0);
+    assertStringIncludes(text.out(), `1 session back in the index:\n  claude:${KEEP}`);
+    assertStringIncludes(text.out(), "1 session could not come back: its store no longer holds it");
+    assertStringIncludes(text.out(), `  claude:${GONE}  ${gone.source}\n`);
+    assertEquals(forgottenSessions(ix.env), []);
+  } finally {
+    ix.cleanup();
+  }
+  // A single --unforget of a session whose store is gone says so and exits 1.
+  const iy = await fixture();
+  iy.store.close();
+  try {
+    forgetSessions(iy.env, { sel: { session: "f0b9" }, reason: "--session f0b9", dry: false });
+    rmSync(forgottenSessions(iy.env)[0].source!);
+    const one = captureIO(iy.env, false);
+    const code = await forgetCmd.run(
+      { values: { unforget: `claude:${GONE}`, json: true }, positionals: [] },
+      one.io,
+    );
+    assertEquals([code, JSON.parse(one.out()).back], [1, false]);
+  } finally {
+    iy.cleanup();
   }
 });
