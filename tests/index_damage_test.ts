@@ -130,6 +130,8 @@ Deno.test("a damaged index is named in one line with the rebuild hint by search,
         ["ctx", "parser"],
         ["show", "aaaaaaaa"],
         ["index"],
+        // Trial 77: the watch said it was watching, then exited 2.
+        ["index", "--watch"],
       ]
     ) {
       assertOneLine(await run(args, w.vars), w.db, args.join(" "));

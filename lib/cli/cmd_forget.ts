@@ -246,7 +246,9 @@ function notBackText(list: readonly Tombstone[], io: IO): string {
       list.length === 1 ? "its store no longer holds it" : "their stores no longer hold them"
     } (no longer forgotten: back if ${list.length === 1 ? "it" : "they"} reappear)\n`,
   ) +
-    list.map((t) => `  ${c.cyan(t.key)}  ${t.source ? tilde(t.source, io.env.home) : "(no store)"}\n`)
+    list.map((t) =>
+      `  ${c.cyan(t.key)}  ${t.source ? tilde(t.source, io.env.home) : "(no store)"}\n`
+    )
       .join("");
 }
 

@@ -134,7 +134,6 @@ async function watchRun(args: IndexArgs, io: IO): Promise<number> {
       existsSync(indexPath(io.env)),
     );
   }
-  if (!args.quiet) io.err(`deja: watching the stores (Ctrl-C stops) -> ${indexPath(io.env)}\n`);
   const { watchIndex } = await import("../fresh/watch.ts");
   const { parsers } = await import("../../parsers/mod.ts");
   const stop = untilSignal();
@@ -142,7 +141,14 @@ async function watchRun(args: IndexArgs, io: IO): Promise<number> {
     await watchIndex(io.env, parsers, {
       pollMs: args.pollMs,
       stop,
-      onReady: () => writeFileSync(pidFile, `${pid()} ${Date.now()}\n`, { mode: 0o600 }),
+      // Said once the first run has brought the index up to date (trial 77: a damaged index
+      // was said to be watched, then the first run exited 2).
+      onReady: () => {
+        writeFileSync(pidFile, `${pid()} ${Date.now()}\n`, { mode: 0o600 });
+        if (!args.quiet) {
+          io.err(`deja: watching the stores (Ctrl-C stops) -> ${indexPath(io.env)}\n`);
+        }
+      },
       onRun: args.quiet ? undefined : (line) => io.err(`${new Date().toISOString()} ${line}\n`),
     });
   } finally {
