@@ -383,6 +383,7 @@ function showJsonHead(d: ShowData): Record<string, unknown> {
     subagents: d.subagents.map((c) => c.id),
     unanswered: d.ending === "unanswered",
     ended_mid_reply: d.ending === "mid_reply",
+    ended_on_call: d.ending === "call_unfinished",
     events: [],
     files: ((every) =>
       d.files.map((f) => ({

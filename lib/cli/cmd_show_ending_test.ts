@@ -165,3 +165,40 @@ Deno.test("show marks a reply Crush never finished cut off, and says the session
     rmSync(root, { recursive: true, force: true });
   }
 });
+
+// Trial 73 F12: a session ending on a tool call that never got a result closed with no line.
+Deno.test("show says no result followed a last tool call, where the session records results", async () => {
+  const ix = await indexSessions([{
+    id: "e0f10000-1111-4222-8333-444455556666",
+    cwd: "/w/app",
+    start: "2026-11-01T10:00:00Z",
+    turns: [
+      { user: "stash the work" },
+      { bash: "git status", out: "clean" },
+      { bash: "git stash", out: null },
+    ],
+  }, {
+    // A call answered, then words: nothing to say.
+    id: "e0f20000-1111-4222-8333-444455556666",
+    cwd: "/w/app",
+    start: "2026-11-02T10:00:00Z",
+    turns: [{ user: "stash the work" }, { bash: "git stash", out: "Saved" }],
+  }]);
+  try {
+    const pipe = captureIO(ix.env, false);
+    assertEquals(await showCmd.run({ values: {}, positionals: ["e0f1"] }, pipe.io), 0);
+    assertEquals(pipe.out().trimEnd().split("\n").at(-1), "no result followed the last tool call");
+    const json = captureIO(ix.env, false);
+    await showCmd.run({ values: { json: true }, positionals: ["e0f1"] }, json.io);
+    const doc = JSON.parse(json.out());
+    assertEquals([doc.ended_on_call, doc.unanswered, doc.ended_mid_reply], [true, false, false]);
+    const page = viewPage(ix.env, "claude", "e0f10000-1111-4222-8333-444455556666");
+    assertStringIncludes(page, `<div class="ending">no result followed the last tool call</div>`);
+
+    const done = captureIO(ix.env, false);
+    await showCmd.run({ values: { json: true }, positionals: ["e0f2"] }, done.io);
+    assertEquals(JSON.parse(done.out()).ended_on_call, false);
+  } finally {
+    ix.cleanup();
+  }
+});

@@ -13,10 +13,12 @@ import { notReopened } from "../resume_source.ts";
 
 /**
  * `unanswered`: the last request got no reply (no assistant words, no tool call
- * after it); `mid_reply`: the last reply was cut off mid-stream; null: neither,
- * or nothing to say (no request at all, a notes day).
+ * after it); `mid_reply`: the last reply was cut off mid-stream; `call_unfinished`: the
+ * session ends on a tool call no result followed, in a session whose store records results
+ * (trial 73: show ended on `git stash` with nothing said); null: none of these, or nothing
+ * to say (no request at all, a notes day).
  */
-export type Ending = "unanswered" | "mid_reply" | null;
+export type Ending = "unanswered" | "mid_reply" | "call_unfinished" | null;
 
 /** True when the harness never finished this reply (core/model.ts `Event.cut`, `{"cut":true}`). */
 export function isCut(e: Pick<EventRow, "kind" | "data">): boolean {
@@ -66,10 +68,15 @@ export class EndingWatch {
   #cut = false;
   #replied = false;
   #anyReply = false;
+  /** The last event of the conversation was a tool call; a result was ever recorded. */
+  #openCall = false;
+  #anyResult = false;
 
   see(e: Pick<EventRow, "kind" | "text" | "data">): void {
     const reply = isReply(e);
     if (reply) this.#anyReply = true;
+    if (e.kind === "tool_result") this.#anyResult = true;
+    if (e.kind !== "notice" && e.kind !== "summary") this.#openCall = e.kind === "tool_call";
     if (e.kind === "user" && isRequest(e.text)) {
       this.#asked = true;
       this.#cut = this.#replied = false;
@@ -86,7 +93,7 @@ export class EndingWatch {
     if (src?.sessions === 1 && storeSkips(src.skipped, src.mtime).counts.truncated) {
       return "mid_reply";
     }
-    if (this.#replied) return null;
+    if (this.#replied) return this.#openCall && this.#anyResult ? "call_unfinished" : null;
     // A store of prompts alone records no reply to any of them: nothing to say.
     if (!this.#anyReply && ctx.recordsReplies && !ctx.recordsReplies()) return null;
     return "unanswered";
@@ -135,6 +142,8 @@ export function endingText(e: Ending): string | null {
     ? "no reply followed the last message"
     : e === "mid_reply"
     ? "ended mid-reply"
+    : e === "call_unfinished"
+    ? "no result followed the last tool call"
     : null;
 }
 
