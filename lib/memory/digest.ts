@@ -745,7 +745,7 @@ function ended(
     notes.push(`The session's last words, after this reply: “${oneLine(final.text, 160)}”`);
   }
   const limit = limitBefore(events, reply);
-  if (limit) notes.push(`Before this reply the harness said: “${oneLine(limit, 200)}”`);
+  if (limit) notes.push(`Before this reply the harness ${harnessWords(limit, 200)}`);
   // Cut short by a limit, a reply that could not analyze a file it read says so truly (trial
   // 73 F11): only its claim that the tests pass is weighed.
   notes.push(...after.doubts(reply, Boolean(limit)));
@@ -990,6 +990,22 @@ function interruption(events: Events, last: EventRow | undefined): string | null
 }
 
 /**
+ * What the harness said in notice `text`, quoted, after "the harness": `said: “…”`, or for an
+ * error `reported an error: “…”` with the `Error:` or `API error:` mark left outside the
+ * quotation marks: the parsers put it before messages their stores keep bare (trial 73 F13:
+ * “Error: developer is not one of …” quoted words the store does not hold); `when` goes
+ * before the colon.
+ */
+export function harnessWords(text: string, max: number, when = ""): string {
+  const t = text.trim();
+  const mark = /^(api )?error:\s*/i.exec(t);
+  if (!mark || mark[0].length === t.length) return `said${when}: “${oneLine(t, max)}”`;
+  return `reported ${mark[1] ? "an API error" : "an error"}${when}: “${
+    oneLine(t.slice(mark[0].length), max)
+  }”`;
+}
+
+/**
  * A note when the last request got no reply and the harness said why (a
  * `notice` after it, no assistant words: realdata codex 019da908, whose
  * provider refused the request with an error that `show` prints while ctx
@@ -1004,9 +1020,8 @@ function harnessSaid(events: Events, last: EventRow | undefined): string | null 
   }
   if (!notice) return null;
   const when = notice.time ? ` at ${localTime(notice.time)}` : "";
-  return `The last request got no reply; the harness said${when}: “${
-    oneLine(notice.text, 300)
-  }” (last request: “${oneLine(last.text, 200)}”).`;
+  return `The last request got no reply; the harness ${harnessWords(notice.text, 300, when)} ` +
+    `(last request: “${oneLine(last.text, 200)}”).`;
 }
 
 /**
@@ -1033,11 +1048,13 @@ function refusedFirst(events: Events, first: EventRow | undefined): string | nul
   // 0d21b928's first turn ended on OpenRouter's 400 before "Please try again").
   if (worked) {
     return endedOn
-      ? `Its turn ended on the harness's error${at(endedOn)}: “${oneLine(endedOn.text, 300)}”`
+      ? `Its turn ended on the harness's error${at(endedOn)}: “${
+        oneLine(endedOn.text.trim().replace(/^(?:api )?error:\s*/i, ""), 300)
+      }”`
       : null;
   }
   if (!notice) return null;
-  return `It got no reply; the harness said${at(notice)}: “${oneLine(notice.text, 300)}”`;
+  return `It got no reply; the harness ${harnessWords(notice.text, 300, at(notice))}`;
 }
 
 /**

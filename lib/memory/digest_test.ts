@@ -1,6 +1,6 @@
 import { assert, assertEquals, assertStringIncludes } from "../../tests/_assert.ts";
 import { indexSessions, rowId, type SessionSpec } from "../../tests/_memory.ts";
-import { sameFile, sessionDigest, standingOf, withoutScratchpad } from "./digest.ts";
+import { harnessWords, sameFile, sessionDigest, standingOf, withoutScratchpad } from "./digest.ts";
 import { localTime } from "./text.ts";
 import { pickSession } from "./pick.ts";
 import { byteLength } from "../../core/text.ts";
@@ -513,8 +513,9 @@ Deno.test("sessionDigest's outcome says what the harness said when the last requ
   try {
     const d = sessionDigest(ix.store, rowId(ix.store, failed.id), {});
     const [note, reply] = d.outcome?.split("\n\n") ?? [];
-    assertStringIncludes(note, "The last request got no reply; the harness said at ");
-    assertStringIncludes(note, "“Error: the provider refused the request”");
+    // The `Error:` mark stays outside the quotation marks (trial 73 F13).
+    assertStringIncludes(note, "The last request got no reply; the harness reported an error at ");
+    assertStringIncludes(note, ": “the provider refused the request” (last request");
     assertStringIncludes(note, "(last request: “Hello? Are you there?”)");
     assertEquals(
       reply,
@@ -1252,8 +1253,10 @@ Deno.test("the Problem says when the first request got only the harness's error,
     const md = (id: string) => sessionDigest(s, rowId(s, id)).markdown;
     assertStringIncludes(
       md("s-refused"),
-      `It got no reply; the harness said at ${localTime(Date.parse("2026-11-01T10:01:00Z"))}: ` +
-        "“Error: Bad Request Your " +
+      `It got no reply; the harness reported an error at ${
+        localTime(Date.parse("2026-11-01T10:01:00Z"))
+      }: ` +
+        "“Bad Request Your " +
         "organization must be verified”\n\nThen 1 more request: “ls”",
     );
     assert(!md("s-answered").includes("It got no reply"), md("s-answered"));
@@ -1262,7 +1265,7 @@ Deno.test("the Problem says when the first request got only the harness's error,
     assertStringIncludes(
       md("s-ended"),
       "Its turn ended on the harness's error at " +
-        `${localTime(Date.parse("2026-11-01T10:02:00Z"))}: “Error: API Error 400 Bad Request”`,
+        `${localTime(Date.parse("2026-11-01T10:02:00Z"))}: “API Error 400 Bad Request”`,
     );
   }));
 
@@ -1532,3 +1535,17 @@ Deno.test("a decision the Outcome quotes is not listed again under Decisions", (
     assert(!d.markdown.includes("## Decisions"), d.markdown);
     assertStringIncludes(d.markdown, "## Outcome\n\nWe went with Redis");
   }));
+
+// Trial 73 F13: deja's own `Error:` and `API error:` marks were quoted as the harness's words.
+Deno.test("harnessWords quotes a notice without the error mark the parsers put before it", () => {
+  assertEquals(
+    harnessWords("API error: Prompt is too long", 100, " at 10:00"),
+    "reported an API error at 10:00: “Prompt is too long”",
+  );
+  assertEquals(
+    harnessWords("Error: developer is not one of", 100),
+    "reported an error: “developer is not one of”",
+  );
+  assertEquals(harnessWords("Rate limited, retrying", 100), "said: “Rate limited, retrying”");
+  assertEquals(harnessWords("Error:", 100), "said: “Error:”");
+});
