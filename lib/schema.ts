@@ -877,6 +877,18 @@ export const Q = {
     ORDER BY COALESCE(f.time, e.time) DESC, e.seq DESC LIMIT 20`,
     ["path"],
   ),
+  /**
+   * The files session `session` changed between seqs `from` and `to` whose last change there
+   * failed (one that failed, then succeeded, is not among them).
+   */
+  failedChangesIn: query<{ session: number; from: number; to: number }, { path: string }>(
+    `SELECT path FROM (
+      SELECT f.path AS path, f.failed AS failed, max(e.seq) FROM files f
+      JOIN events e ON e.id = f.event_id
+      WHERE f.session_id = ? AND e.seq BETWEEN ? AND ? AND f.op <> 'read'
+      GROUP BY f.path) WHERE failed = 1`,
+    ["session", "from", "to"],
+  ),
   /** Runs of commands holding `text` (case-sensitive) in a project (a LIKE pattern; hooks). */
   commandsHolding: query<{ text: string; project: string }, CommandRunRow>(
     `SELECT ${COMMAND_RUN}

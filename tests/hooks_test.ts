@@ -1040,3 +1040,69 @@ Deno.test("hook-tool says an earlier session's changes of the file failed, and w
     ix.cleanup();
   }
 });
+
+// Trial 75 F2: the note quoted the earlier reply's claim after the change ("After it: Updated
+// to Alt+M. That should work") where the same session shows it false: another change of that
+// turn failed, and the user's next message was "does not work".
+Deno.test("hook-tool reads the reply after an earlier change with what refutes it", async () => {
+  const claimed: SessionSpec = {
+    id: "d9d90009-0000-4000-8000-000000000009",
+    cwd: "/w/app",
+    start: "2026-10-09T10:00:00Z",
+    turns: [
+      { user: "Rename the frontend deployment and update the kustomization." },
+      { edit: "/w/app/kustomization.yaml", old: "a.yaml", new: "b.yaml" },
+      {
+        edit: "/w/app/frontend.yaml",
+        old: "name: a",
+        new: "name: b",
+        fail: true,
+        out: "you must read the file before editing it",
+      },
+      { say: "Changes applied: frontend deployment renamed and updated." },
+      { user: "does not work, the old deployment is still there" },
+      { say: "Try applying the kustomization again." },
+    ],
+  };
+  const quiet: SessionSpec = {
+    id: "d9d9000a-0000-4000-8000-00000000000a",
+    cwd: "/w/lib",
+    start: "2026-10-09T11:00:00Z",
+    turns: [
+      { user: "Bump the version." },
+      { edit: "/w/lib/version.txt", old: "1", new: "2" },
+      { say: "Bumped the version to 2." },
+      { user: "thanks, now tag it" },
+    ],
+  };
+  const ix = await indexSessions([claimed, quiet]);
+  try {
+    const ev = (cwd: string, file: string) => ({
+      session_id: "agent-refuted",
+      cwd,
+      tool_name: "Edit",
+      tool_input: { file_path: file, old_string: "a", new_string: "b" },
+    });
+    const t = claude(
+      await hook(ix.env, ["hook-tool"], ev("/w/app", "/w/app/kustomization.yaml")),
+      "PreToolUse",
+    );
+    assertStringIncludes(
+      t,
+      "After it, though changes of 1 file in that turn had failed (`frontend.yaml`): " +
+        "Changes applied: frontend deployment renamed and updated.",
+    );
+    assertStringIncludes(
+      t,
+      "The user's next message: “does not work, the old deployment is still there”",
+    );
+    const q = claude(
+      await hook(ix.env, ["hook-tool"], ev("/w/lib", "/w/lib/version.txt")),
+      "PreToolUse",
+    );
+    assertStringIncludes(q, "After it: Bumped the version to 2.");
+    assert(!q.includes("had failed") && !q.includes("next message"), q);
+  } finally {
+    ix.cleanup();
+  }
+});

@@ -22,7 +22,14 @@ import { absoluteTarget } from "../memory/paths.ts";
 import { movesAfter } from "../memory/moves.ts";
 import { findFixes, fixRecord, NOT_CHECKED, projectsElsewhere } from "../memory/fix.ts";
 import { outcomeLabel, runError, runFacts, runFailed } from "../memory/outcome.ts";
-import { checkedNext, concludes, displayPath, gist, sentences } from "../memory/text.ts";
+import {
+  checkedNext,
+  concludes,
+  displayPath,
+  gist,
+  reportsProblem,
+  sentences,
+} from "../memory/text.ts";
 import { byteLength, commandOneLine, firstLineOf, oneLine, plural } from "../../core/text.ts";
 import { fnv64 } from "./state.ts";
 import {
@@ -189,23 +196,52 @@ function causeOf(store: Store, r: CommandRunRow): string | null {
 /**
  * The gist of the assistant turn just before event `seq` (within its user turn), else just
  * after, named as such: "Before it:" or "After it:" (trial 48 read "Then: the file creation
- * failed" of a sentence said before a write that succeeded).
+ * failed" of a sentence said before a write that succeeded). A reply after it is read with
+ * what refutes it (trial 75 F2): the changes of that turn that failed, and the user's next
+ * message when it reports a problem ("does not work").
  */
 function reasonAround(store: Store, sid: number, seq: number): string | null {
-  const win = Q.eventsBetween.all(store, { session: sid, from: seq - 40, to: seq + 40 });
+  const win = Q.eventsBetween.all(store, { session: sid, from: seq - 40, to: seq + 60 });
   let before: string | null = null;
+  let turnStart = Math.max(0, seq - 40);
+  let reply: (typeof win)[number] | undefined;
   for (const e of win) {
     if (e.seq < seq) {
-      if (e.kind === "user") before = null;
+      if (e.kind === "user") [before, turnStart] = [null, e.seq];
       else if (e.kind === "assistant" && e.text.trim()) before = e.text;
     } else if (e.seq > seq) {
-      if (before || e.kind === "user") break;
-      if (e.kind === "assistant" && e.text.trim()) {
-        return `After it: ${gist(stripControls(e.text))}`;
+      if (reply) {
+        if (e.kind !== "user") continue;
+        return afterIt(store, sid, turnStart, reply, e);
       }
+      if (before || e.kind === "user") break;
+      if (e.kind === "assistant" && e.text.trim()) reply = e;
     }
   }
+  if (reply) return afterIt(store, sid, turnStart, reply);
   return before ? `Before it: ${gist(stripControls(before))}` : null;
+}
+
+/** "After it:" and the reply's gist, with what refutes it ({@link reasonAround}). */
+function afterIt(
+  store: Store,
+  sid: number,
+  turnStart: number,
+  reply: { seq: number; text: string },
+  next?: { text: string },
+): string {
+  const failed = Q.failedChangesIn.all(store, { session: sid, from: turnStart, to: reply.seq })
+    .map((f) => `\`${oneLine(lastSegment(f.path), 60)}\``);
+  // Said before the reply's gist, which the hook's budget may cut.
+  const yet = failed.length
+    ? `, though changes of ${plural(failed.length, "file")} in that turn had failed (${
+      failed.slice(0, 3).join(", ")
+    }${failed.length > 3 ? ", …" : ""})`
+    : "";
+  return `After it${yet}: ${gist(stripControls(reply.text))}` +
+    (next && reportsProblem(next.text)
+      ? ` The user's next message: “${oneLine(stripControls(next.text), 120)}”`
+      : "");
 }
 
 /**
