@@ -432,3 +432,44 @@ Deno.test("the watch's check reads a store that failed a minute ago, and leaves 
   assertStringIncludes(await checkOnce(env, parsers), "the index is damaged");
   assertEquals((await run(["okapidamaged", "--no-refresh"], w.vars)).code, 1, "nothing written");
 });
+
+// Trial 77 F5: a WAL store's lag was counted from its main file, which changes only at a
+// checkpoint: "8 min behind" for a change under a second old.
+Deno.test("a WAL store's change is dated by its -wal, not by its main file", async () => {
+  const { tinyStore, tinyVars, listProjects } = await import("./_crush_tiny.ts");
+  const { runIndex } = await import("../lib/indexer.ts");
+  const { parsers } = await import("../parsers/mod.ts");
+  const { checkStaleness } = await import("../lib/fresh/check.ts");
+  const { indexPath, Store } = await import("../lib/store.ts");
+  const dir = tempDir("deja-walage-");
+  const project = join(dir, "proj");
+  mkdirSync(join(project, ".crush"), { recursive: true });
+  mkdirSync(join(dir, "crush"), { recursive: true });
+  listProjects(dir, [project]);
+  const path = join(project, ".crush", "crush.db");
+  tinyStore(path, ["a"]);
+  const live = new DatabaseSync(path);
+  try {
+    live.exec("PRAGMA journal_mode = WAL; PRAGMA wal_autocheckpoint = 0");
+    live.exec("INSERT INTO messages VALUES ('a9', 'aaaaaaaa-s', 'user', '[]', 1009)");
+    const env = testEnv(join(dir, "home"), tinyVars(dir));
+    await runIndex(env, parsers, {});
+    const hourAgo = (Date.now() - 3_600_000) / 1000;
+    utimesSync(path, hourAgo, hourAgo);
+    live.exec("INSERT INTO messages VALUES ('a10', 'aaaaaaaa-s', 'user', '[]', 1010)");
+    const store = Store.open(indexPath(env), { readOnly: true });
+    try {
+      const changed = checkStaleness(store, { env }).changed;
+      assertEquals(changed.map((c) => c.path), [path]);
+      assert(
+        Date.now() - changed[0].mtime < 60_000,
+        `dated ${Date.now() - changed[0].mtime} ms ago`,
+      );
+    } finally {
+      store.close();
+    }
+  } finally {
+    live.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
