@@ -297,6 +297,15 @@ export function parseSince(v: string, now = Date.now()): number | undefined {
     dated &&
     !dayExists({ year: Number(dated[1]), month: Number(dated[2]) - 1, day: Number(dated[3]) })
   ) return undefined;
-  const t = Date.parse(s);
+  // Else only a date with its time of day (`2026-11-01T10:00`, `2026-11-01 10:00:05Z`): the
+  // JavaScript date reader takes words too (trial 79: `xyz 2` was February 2001 and `feb 30`
+  // March 2, 2001, each a filter that kept every session, said nowhere).
+  if (
+    !dated ||
+    !/^\d{4}-\d{2}-\d{2}[T ]\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?\s*(?:Z|[+-]\d{2}:?\d{2})?$/i.test(s)
+  ) {
+    return undefined;
+  }
+  const t = Date.parse(s.replace(" ", "T"));
   return Number.isFinite(t) ? t : undefined;
 }

@@ -136,4 +136,9 @@ Deno.test("parseSince refuses a date with a time of day that no calendar holds",
   assertEquals(parseSince("2025-06-31T10:00"), undefined);
   assertEquals(parseSince("2026-02-30 10:00"), undefined);
   assertEquals(typeof parseSince("2025-06-30T10:00"), "number");
+  assertEquals(typeof parseSince("2025-06-30 10:00:05Z"), "number");
+  // Trial 79: the JavaScript date reader took words for dates, a filter that kept everything.
+  for (const v of ["xyz 2", "notadate 5", "feb 30", "xyz 32", "lastweek 3", "2026-11-01 soon"]) {
+    assertEquals(parseSince(v), undefined, v);
+  }
 });
