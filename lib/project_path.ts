@@ -12,7 +12,8 @@ import { DejaError } from "../core/errors.ts";
 import { MAX_LIKE_TEXT, overLikeBound } from "./query.ts";
 import type { Store } from "./store.ts";
 
-const DRIVE = /^([a-z]):(?=[\\/]|$)/;
+/** A drive letter in lower case, after a remote's `<name>:` label or none (lib/remote/label.ts). */
+const DRIVE = /^((?:[a-z][a-z0-9_-]{0,31}:)?)([a-z]):(?=[\\/]|$)/;
 
 /**
  * `p` with a Windows drive letter in upper case (`c:\Users\x` -> `C:\Users\x`):
@@ -22,13 +23,19 @@ const DRIVE = /^([a-z]):(?=[\\/]|$)/;
  * @example normalizeProject("c:\\Users\\x\\proj") === "C:\\Users\\x\\proj"
  */
 export function normalizeProject(p: string): string {
-  return DRIVE.test(p) ? p[0].toUpperCase() + p.slice(1) : p;
+  // A remote's project too (trial 79: `box:c:\x` and `box:C:\x` were two projects).
+  return p.replace(DRIVE, (_, label: string, d: string) => `${label}${d.toUpperCase()}:`);
 }
 
 /** Brings rows indexed before {@link normalizeProject} existed in line (idempotent; every run). */
 export const NORMALIZE_PROJECTS_SQL =
   `UPDATE sessions SET project = upper(substr(project, 1, 1)) || substr(project, 2)
-    WHERE project GLOB '[a-z]:[\\/]*' OR project GLOB '[a-z]:'`;
+    WHERE project GLOB '[a-z]:[\\/]*' OR project GLOB '[a-z]:';
+  UPDATE sessions SET project = substr(project, 1, instr(project, ':'))
+      || upper(substr(project, instr(project, ':') + 1, 1)) || substr(project, instr(project, ':') + 2)
+    WHERE instr(project, ':') BETWEEN 2 AND 33
+      AND substr(project, instr(project, ':') + 1) GLOB '[a-z]:[\\/]*'
+      AND substr(project, 1, instr(project, ':') - 1) NOT GLOB '*[^a-z0-9_-]*'`;
 
 /**
  * A `--project` text as the user meant it: a leading `~` (`~`, `~/x`, `~\x`) is

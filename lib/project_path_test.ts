@@ -12,6 +12,10 @@ Deno.test("normalizeProject upper-cases a Windows drive letter and keeps everyth
   assertEquals(normalizeProject("C:\\Users\\x"), "C:\\Users\\x");
   assertEquals(normalizeProject("/home/c:/x"), "/home/c:/x");
   assertEquals(normalizeProject("ab:\\x"), "ab:\\x");
+  // A remote's project (trial 79: `box:c:\x` and `box:C:\x` were two projects).
+  assertEquals(normalizeProject("box:c:\\Users\\x"), "box:C:\\Users\\x");
+  assertEquals(normalizeProject("box-2:d:/src"), "box-2:D:/src");
+  assertEquals(normalizeProject("box:/home/c:/x"), "box:/home/c:/x");
 });
 
 // Regression (2027-01, real Claude Code stores): the VS Code extension wrote `c:\Users\…` and the
@@ -41,6 +45,16 @@ Deno.test("sessions of one Windows folder written with either drive-letter case 
     assertEquals(
       Q.projects.all(ix.store, {}).map((r) => r.project),
       ["C:\\Users\\x\\proj"],
+    );
+    // A remote's, labelled before the rule read its label (trial 79); a Unix one is kept.
+    ix.store.db.exec(
+      "UPDATE sessions SET project = CASE WHEN rowid % 2 THEN 'box:c:\\Users\\x\\proj' " +
+        "ELSE 'box:/home/c:/x' END",
+    );
+    await runIndex(ix.env, parsers);
+    assertEquals(
+      Q.projects.all(ix.store, {}).map((r) => r.project).sort(),
+      ["box:/home/c:/x", "box:C:\\Users\\x\\proj"],
     );
   } finally {
     ix.cleanup();
